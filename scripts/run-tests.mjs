@@ -1,0 +1,18 @@
+// Runs every test/**/*.test.ts file with node's built-in test runner through tsx. Node 20's --test does not expand
+// globs itself, so the files are listed here. Extra arguments are passed on (e.g. a file list to run only those).
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
+function testFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const path = join(dir, d.name);
+    if (d.isDirectory()) return testFiles(path);
+    return d.name.endsWith(".test.ts") ? [path] : [];
+  });
+}
+
+const requested = process.argv.slice(2);
+const files = requested.length > 0 ? requested : testFiles("test").sort();
+const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], { stdio: "inherit" });
+child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { Command } from "commander";
+import { ckeJson, withoutNulls } from "./cke-json.js";
+import { CliError } from "./client.js";
+import * as D from "./documents.js";
+import type * as Op from "./generated/operations.js";
+import type { CliIo } from "./repair-queue-commands.js";
+
+/**
+ * Reads a variables file: a JSON object with `having` and/or `notHaving`, each a sabakan MachineParams. The server
+ * checks the MachineParams fields themselves and names any unknown or invalid one.
+ */
+export function readVariablesFile(path: string): { having: unknown; notHaving: unknown } {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${path}: not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new CliError(`${path}: must be a JSON object with "having" and/or "notHaving"`);
+  }
+  const unknown = Object.keys(value).filter((k) => k !== "having" && k !== "notHaving");
+  if (unknown.length > 0) {
+    throw new CliError(`${path}: unknown key ${JSON.stringify(unknown[0])}; expected "having" and/or "notHaving"`);
+  }
+  const { having = null, notHaving = null } = value as { having?: unknown; notHaving?: unknown };
+  return { having, notHaving };
+}
+
+/** `kintsugi auto-repair ...`: controls sabakan-triggered repair, as `ckecli auto-repair` does. */
+export function autoRepairCommand(io: CliIo): Command {
+  const cmd = new Command("auto-repair").description("control sabakan-triggered repair (as ckecli auto-repair)");
+
+  cmd.command("enable").description("enable sabakan-triggered repair")
+    .action(async () => {
+      await io.client().request<Op.SetAutoRepairEnabledMutation>(D.SetAutoRepairEnabled, { enabled: true });
+    });
+
+  cmd.command("disable").description("disable sabakan-triggered repair: sabakan is not queried")
+    .action(async () => {
+      await io.client().request<Op.SetAutoRepairEnabledMutation>(D.SetAutoRepairEnabled, { enabled: false });
+    });
+
+  cmd.command("is-enabled").description("print true or false")
+    .action(async () => {
+      const r = await io.client().request<Op.AutoRepairEnabledQuery>(D.AutoRepairEnabled);
+      io.out(`${r.autoRepairEnabled}\n`);
+    });
+
+  cmd.command("set-variables").description('replace the searchMachines variables with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
+    .argument("<FILE>")
+    .action(async (file: string) => {
+      await io.client().request<Op.SetAutoRepairVariablesMutation>(D.SetAutoRepairVariables, readVariablesFile(file));
+    });
+
+  cmd.command("get-variables").description("print the searchMachines variables as JSON")
+    .action(async () => {
+      const r = await io.client().request<Op.GetAutoRepairVariablesQuery>(D.GetAutoRepairVariables);
+      io.out(ckeJson(withoutNulls(r.autoRepairVariables)));
+    });
+
+  return cmd;
+}

@@ -1,0 +1,45 @@
+import type { EntryFieldsFragment } from "./generated/operations.js";
+
+// Go's zero time.Time, which ckecli prints for a time that was never set.
+const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
+
+/**
+ * An entry in the JSON shape of CKE's RepairQueueEntry (snake_case keys, lower-case statuses, `index` as a string,
+ * `drain_backoff_count` omitted when 0), so scripts written for `ckecli repair-queue list` read it unchanged.
+ * `serial` is kintsugi's addition, present when known.
+ */
+export function toCkeEntry(e: EntryFieldsFragment): Record<string, unknown> {
+  return {
+    index: e.index,
+    address: e.address,
+    nodename: e.nodename,
+    machine_type: e.machineType,
+    operation: e.operation,
+    status: e.status.toLowerCase(),
+    step: e.step,
+    step_status: e.stepStatus.toLowerCase(),
+    deleted: e.deleted,
+    last_transition_time: e.lastTransitionTime ?? GO_ZERO_TIME,
+    ...(e.drainBackoffCount !== 0 && { drain_backoff_count: e.drainBackoffCount }),
+    drain_backoff_expire: e.drainBackoffExpire ?? GO_ZERO_TIME,
+    ...(e.serial !== null && e.serial !== undefined && { serial: e.serial }),
+  };
+}
+
+/** JSON as ckecli prints it: 4-space indentation and a final newline. */
+export function ckeJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 4)}\n`;
+}
+
+/** Drops null members, so that printed variables can be fed back to `set-variables` as they are. */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, withoutNulls(v)]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,119 @@
+// The GraphQL documents the CLI sends. `npm run codegen` types their results in ./generated/operations.ts.
+
+const ENTRY_FIELDS = /* GraphQL */ `
+  fragment EntryFields on RepairEntry {
+    index address nodename serial machineType operation status step stepStatus deleted
+    lastTransitionTime drainBackoffCount drainBackoffExpire
+  }
+`;
+
+export const ListEntries = /* GraphQL */ `
+  query ListEntries {
+    searchRepairEntries { ...EntryFields }
+  }
+  ${ENTRY_FIELDS}
+`;
+
+export const AddEntry = /* GraphQL */ `
+  mutation AddEntry($operation: String!, $machineType: String!, $address: IPAddress!, $serial: String) {
+    addRepairEntry(operation: $operation, machineType: $machineType, address: $address, serial: $serial) { ...EntryFields }
+  }
+  ${ENTRY_FIELDS}
+`;
+
+export const DeleteEntry = /* GraphQL */ `
+  mutation DeleteEntry($index: ID!) {
+    deleteRepairEntry(index: $index) { index }
+  }
+`;
+
+export const DeleteFinished = /* GraphQL */ `
+  mutation DeleteFinished {
+    deleteFinishedRepairEntries { index }
+  }
+`;
+
+export const DeleteUnfinished = /* GraphQL */ `
+  mutation DeleteUnfinished {
+    deleteUnfinishedRepairEntries { index }
+  }
+`;
+
+export const QueueEnabled = /* GraphQL */ `
+  query QueueEnabled {
+    repairQueueEnabled
+  }
+`;
+
+export const SetQueueEnabled = /* GraphQL */ `
+  mutation SetQueueEnabled($enabled: Boolean!) {
+    setRepairQueueEnabled(enabled: $enabled)
+  }
+`;
+
+export const ResetBackoff = /* GraphQL */ `
+  mutation ResetBackoff {
+    resetRepairBackoff { index }
+  }
+`;
+
+export const CountEntries = /* GraphQL */ `
+  query CountEntries {
+    searchRepairEntries { index }
+  }
+`;
+
+export const AutoRepairEnabled = /* GraphQL */ `
+  query AutoRepairEnabled {
+    autoRepairEnabled
+  }
+`;
+
+export const SetAutoRepairEnabled = /* GraphQL */ `
+  mutation SetAutoRepairEnabled($enabled: Boolean!) {
+    setAutoRepairEnabled(enabled: $enabled)
+  }
+`;
+
+const VARIABLES_FIELDS = /* GraphQL */ `
+  fragment ParamsFields on MachineParamsValue {
+    labels { name value } racks roles states minDaysBeforeRetire
+  }
+`;
+
+export const GetAutoRepairVariables = /* GraphQL */ `
+  query GetAutoRepairVariables {
+    autoRepairVariables { having { ...ParamsFields } notHaving { ...ParamsFields } }
+  }
+  ${VARIABLES_FIELDS}
+`;
+
+export const SetAutoRepairVariables = /* GraphQL */ `
+  mutation SetAutoRepairVariables($having: MachineParams, $notHaving: MachineParams) {
+    setAutoRepairVariables(having: $having, notHaving: $notHaving) {
+      having { ...ParamsFields } notHaving { ...ParamsFields }
+    }
+  }
+  ${VARIABLES_FIELDS}
+`;
+
+const CONSTRAINTS_FIELDS = /* GraphQL */ `
+  fragment ConstraintsFields on Constraints {
+    maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack
+    controlPlaneCount minimumWorkers maximumWorkers
+  }
+`;
+
+export const ShowConstraints = /* GraphQL */ `
+  query ShowConstraints {
+    constraints { ...ConstraintsFields }
+  }
+  ${CONSTRAINTS_FIELDS}
+`;
+
+export const SetConstraint = /* GraphQL */ `
+  mutation SetConstraint($name: String!, $value: Int!) {
+    setConstraint(name: $name, value: $value) { ...ConstraintsFields }
+  }
+  ${CONSTRAINTS_FIELDS}
+`;

@@ -1,0 +1,146 @@
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** LabelInput represents a label to search machines. */
+export type LabelInput = {
+  name: string;
+  value: string;
+};
+
+/** MachineParams is a set of input parameters to search machines. */
+export type MachineParams = {
+  labels?: Array<LabelInput> | null | undefined;
+  minDaysBeforeRetire?: number | null | undefined;
+  racks?: Array<number> | null | undefined;
+  roles?: Array<string> | null | undefined;
+  states?: Array<MachineState> | null | undefined;
+};
+
+/** MachineState enumerates machine states. */
+export type MachineState =
+  | 'HEALTHY'
+  | 'RETIRED'
+  | 'RETIRING'
+  | 'UNHEALTHY'
+  | 'UNINITIALIZED'
+  | 'UNREACHABLE'
+  | 'UPDATING';
+
+/** The status of a repair entry. SUCCEEDED and FAILED are finished; finished entries stay until deleted. */
+export type RepairStatus =
+  /** A repair command failed, the steps ran out, or the success command failed. */
+  | 'FAILED'
+  /** Being repaired: draining, running a repair command or watching. */
+  | 'PROCESSING'
+  /** Waiting for a concurrency slot. */
+  | 'QUEUED'
+  /** The health check reported the machine healthy and the success command (if any) succeeded. */
+  | 'SUCCEEDED';
+
+/** Where a repair entry is within its current step. */
+export type RepairStepStatus =
+  /** Evicting the pods of the machine's node. */
+  | 'DRAINING'
+  /** Not started, or waiting for the drain back-off to expire. */
+  | 'WAITING'
+  /** The repair command ran; watching the health check for `watch_seconds`. */
+  | 'WATCHING';
+
+export type EntryFieldsFragment = { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null };
+
+export type ListEntriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListEntriesQuery = { searchRepairEntries: Array<{ index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null }> };
+
+export type AddEntryMutationVariables = Exact<{
+  operation: string;
+  machineType: string;
+  address: string;
+  serial?: string | null | undefined;
+}>;
+
+
+export type AddEntryMutation = { addRepairEntry: { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null } };
+
+export type DeleteEntryMutationVariables = Exact<{
+  index: string | number;
+}>;
+
+
+export type DeleteEntryMutation = { deleteRepairEntry: { index: string } };
+
+export type DeleteFinishedMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeleteFinishedMutation = { deleteFinishedRepairEntries: Array<{ index: string }> };
+
+export type DeleteUnfinishedMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DeleteUnfinishedMutation = { deleteUnfinishedRepairEntries: Array<{ index: string }> };
+
+export type QueueEnabledQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type QueueEnabledQuery = { repairQueueEnabled: boolean };
+
+export type SetQueueEnabledMutationVariables = Exact<{
+  enabled: boolean;
+}>;
+
+
+export type SetQueueEnabledMutation = { setRepairQueueEnabled: boolean };
+
+export type ResetBackoffMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ResetBackoffMutation = { resetRepairBackoff: Array<{ index: string }> };
+
+export type CountEntriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CountEntriesQuery = { searchRepairEntries: Array<{ index: string }> };
+
+export type AutoRepairEnabledQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AutoRepairEnabledQuery = { autoRepairEnabled: boolean };
+
+export type SetAutoRepairEnabledMutationVariables = Exact<{
+  enabled: boolean;
+}>;
+
+
+export type SetAutoRepairEnabledMutation = { setAutoRepairEnabled: boolean };
+
+export type ParamsFieldsFragment = { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null };
+
+export type GetAutoRepairVariablesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetAutoRepairVariablesQuery = { autoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+
+export type SetAutoRepairVariablesMutationVariables = Exact<{
+  having?: MachineParams | null | undefined;
+  notHaving?: MachineParams | null | undefined;
+}>;
+
+
+export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+
+export type ConstraintsFieldsFragment = { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number };
+
+export type ShowConstraintsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ShowConstraintsQuery = { constraints: { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number } };
+
+export type SetConstraintMutationVariables = Exact<{
+  name: string;
+  value: number;
+}>;
+
+
+export type SetConstraintMutation = { setConstraint: { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number } };

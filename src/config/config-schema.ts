@@ -1,0 +1,208 @@
+import { z } from "zod";
+import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
+import { labelSelectorProblem } from "../domain/label-selector.js";
+import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
+import { DEFAULT_DATABASE, DEFAULT_LISTEN, DEFAULT_SABAKAN_SCHEDULE } from "./kintsugi-config.js";
+
+/** CKE's defaults for the timeouts of commands (seconds; 0 = none). */
+export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
+
+/** How a YAML value reads in a message: scalars verbatim, collections by kind. */
+function describe(input: unknown): string {
+  if (input === null) return "null";
+  if (Array.isArray(input)) return "a list";
+  if (typeof input === "object") return "a mapping";
+  if (typeof input === "string") return JSON.stringify(input);
+  return String(input);
+}
+
+function typeMessage(expected: string, input: unknown): string {
+  return input === undefined ? "is required" : `must be ${expected}, got ${describe(input)}`;
+}
+
+const NOUNS: Record<string, string> = {
+  string: "a string",
+  number: "an integer",
+  int: "an integer",
+  boolean: "a boolean (true or false)",
+  object: "a mapping",
+  record: "a mapping",
+  array: "a list",
+};
+
+/**
+ * The per-parse error map: short, human messages for zod's generic issues. Messages set on a schema win over it.
+ * `unrecognized_keys` issues name the object; the loader reports each key on its own path.
+ */
+export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case "invalid_type":
+      return typeMessage(NOUNS[issue.expected] ?? issue.expected, issue.input);
+    case "too_small":
+      if (issue.origin === "array") return "must be a non-empty list";
+      if (issue.origin === "string") return "must not be empty";
+      return `must be ${issue.inclusive ? ">=" : ">"} ${String(issue.minimum)}`;
+    case "too_big":
+      return `must be ${issue.inclusive ? "<=" : "<"} ${String(issue.maximum)}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}, got ${describe(issue.input)}`;
+    case "unrecognized_keys":
+      return "unknown key";
+    default:
+      return undefined;
+  }
+};
+
+const nonNegativeInt = z.int().min(0);
+const positiveInt = z.int().gt(0);
+const nonEmptyString = z.string().min(1);
+
+// YAML turns an unquoted 10 into a number; an argv item is never converted behind the operator's back.
+const argString = z.string({
+  error: (issue) => (issue.input === undefined ? undefined : `${typeMessage("a string", issue.input)} (quote it)`),
+});
+
+const stringList = <T extends z.ZodType>(item: T) =>
+  z.array(item, {
+    error: (issue) => (issue.code === "invalid_type" ? typeMessage("a list of strings", issue.input) : undefined),
+  }).min(1);
+
+/** A command as an argv list; the machine's address is appended when it runs. */
+const argv = stringList(argString).refine((args) => args[0] !== "", {
+  message: "the command name must not be empty",
+  path: [0],
+});
+
+const repairStep = z.strictObject({
+  repair_command: argv,
+  command_timeout_seconds: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
+  command_retries: nonNegativeInt.default(0),
+  command_interval: nonNegativeInt.default(0),
+  need_drain: z.boolean().default(false),
+  watch_seconds: nonNegativeInt.default(0),
+});
+
+const repairOperation = z.strictObject({
+  operation: nonEmptyString,
+  repair_steps: z.array(repairStep).min(1),
+  health_check_command: argv,
+  command_timeout_seconds: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
+  success_command: argv.optional(),
+  success_command_timeout: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
+});
+
+const repairProcedure = z.strictObject({
+  machine_types: stringList(nonEmptyString),
+  repair_operations: z.array(repairOperation).min(1),
+});
+
+// Checks that need a well-formed value run only when the value's own subtree parsed cleanly.
+const whenClean = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
+
+const labelSelector = z
+  .strictObject({
+    matchLabels: z.record(z.string(), z.string()).optional(),
+    matchExpressions: z
+      .array(
+        z.strictObject({
+          key: z.string(),
+          operator: z.enum(["In", "NotIn", "Exists", "DoesNotExist"]),
+          values: z.array(z.string()).optional(),
+        }),
+      )
+      .optional(),
+  })
+  .superRefine((selector, ctx) => {
+    const problem = labelSelectorProblem(selector);
+    if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: [problem.path] });
+  }, whenClean);
+
+const repair = z.strictObject({
+  repair_procedures: z.array(repairProcedure).default([]),
+  max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
+  protected_namespaces: labelSelector.optional(),
+  protected_job_pods: labelSelector.optional(),
+  evict_retries: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictRetries),
+  evict_interval: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictInterval),
+  eviction_timeout_seconds: positiveInt.default(EMPTY_REPAIR_CONFIG.evictionTimeoutSeconds),
+});
+
+type ConstraintValues = Partial<Record<keyof typeof CONSTRAINT_NAMES, number>>;
+
+/** Renames the constraints from CKE's kebab-case names to their camelCase API names, keeping only those given. */
+export function camelConstraints(values: ConstraintValues): Partial<Constraints> {
+  const result: Partial<Record<keyof Constraints, number>> = {};
+  for (const [name, key] of Object.entries(CONSTRAINT_NAMES)) {
+    const value = values[name as keyof ConstraintValues];
+    if (value !== undefined) result[key] = value;
+  }
+  return result;
+}
+
+const constraintShape = Object.fromEntries(
+  Object.keys(CONSTRAINT_NAMES).map((name) => [name, nonNegativeInt.optional()]),
+) as Record<keyof typeof CONSTRAINT_NAMES, z.ZodOptional<typeof nonNegativeInt>>;
+
+const constraints = z
+  .strictObject(constraintShape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `unknown constraint; known: ${Object.keys(CONSTRAINT_NAMES).join(", ")}`
+        : undefined,
+  })
+  .superRefine((values, ctx) => {
+    // Judged as a whole against the defaults, so a pair that contradicts itself is refused at load time.
+    const result = checkConstraints({ ...DEFAULT_CONSTRAINTS, ...camelConstraints(values) });
+    if (!result.ok) ctx.addIssue({ code: "custom", message: result.message });
+  }, whenClean);
+
+const HOST_PORT = /^(?:\[([0-9A-Fa-f:.]+(?:%[\w.-]+)?)\]|([^\s:[\]]+)):(\d+)$/;
+
+const listen = z.string().transform((text, ctx) => {
+  const match = HOST_PORT.exec(text);
+  if (!match) {
+    ctx.addIssue({ code: "custom", message: 'must be "host:port", e.g. "127.0.0.1:10180" or "[::1]:10180"' });
+    return z.NEVER;
+  }
+  const port = Number(match[3]);
+  // Port 0 asks the kernel for any free port (tests, demos); the chosen one is logged at start.
+  if (!Number.isSafeInteger(port) || port > 65535) {
+    ctx.addIssue({ code: "custom", message: `port must be 0-65535, got ${match[3]}` });
+    return z.NEVER;
+  }
+  // Brackets only delimit an IPv6 address in text; node's listen() takes the bare address.
+  return { host: (match[1] ?? match[2]) as string, port };
+});
+
+const httpUrl = z.string().refine(
+  (text) => {
+    try {
+      const url = new URL(text);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an http or https URL, e.g. "http://127.0.0.1:10080"' },
+);
+
+const cronExpression = z.string().regex(/^\s*\S+(\s+\S+){4,5}\s*$/, {
+  message: "must be a cron expression of 5 or 6 fields",
+});
+
+/**
+ * The config file as written: CKE's snake_case keys under `repair`, kebab-case constraint names, strict objects,
+ * and every default of the `repair` section applied. `listen` is already split into host and port.
+ */
+export const configFileSchema = z.strictObject({
+  listen: listen.default({ ...DEFAULT_LISTEN }),
+  database: nonEmptyString.default(DEFAULT_DATABASE),
+  sabakan: z.strictObject({ url: httpUrl, schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE) }).optional(),
+  kubernetes: z.strictObject({ kubeconfig: nonEmptyString.optional() }).optional(),
+  repair: repair.optional(),
+  constraints: constraints.optional(),
+});
+
+/** The validated file, before it is renamed into a KintsugiConfig. */
+export type ConfigFile = z.output<typeof configFileSchema>;
+export type RepairSection = NonNullable<ConfigFile["repair"]>;

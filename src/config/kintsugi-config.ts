@@ -1,0 +1,31 @@
+import type { Constraints } from "../domain/constraints.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
+
+/** The validated configuration of one kintsugi server, with every default applied. */
+export interface KintsugiConfig {
+  /** host:port of the HTTP server (GraphQL, /health, /version). */
+  readonly listen: { readonly host: string; readonly port: number };
+  /** Path of the SQLite database file, created on first start. */
+  readonly database: string;
+  /** Absent = no sabakan: no auto-repair polling. */
+  readonly sabakan: { readonly url: string; readonly schedule: string } | null;
+  /** Absent = in-cluster config if present, else no Kubernetes. */
+  readonly kubernetes: { readonly kubeconfig: string | null } | null;
+  readonly repair: RepairConfig;
+  /** Initial values; values set through the API are stored in the database and win over these. */
+  readonly constraints: Partial<Constraints>;
+}
+
+export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
+export const DEFAULT_DATABASE = "./data/kintsugi.db";
+export const DEFAULT_SABAKAN_SCHEDULE = "*/60 * * * * *";
+
+/** The embedded defaults: what `kintsugi serve` runs on without a config file. */
+export const DEFAULT_CONFIG: KintsugiConfig = {
+  listen: DEFAULT_LISTEN,
+  database: DEFAULT_DATABASE,
+  sabakan: null,
+  kubernetes: null,
+  repair: EMPTY_REPAIR_CONFIG,
+  constraints: {},
+};

@@ -1,0 +1,162 @@
+import { readFileSync } from "node:fs";
+import YAML from "yaml";
+import type { z } from "zod";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
+import {
+  camelConstraints,
+  configErrorMap,
+  configFileSchema,
+  type ConfigFile,
+  type RepairSection,
+} from "./config-schema.js";
+import type { KintsugiConfig } from "./kintsugi-config.js";
+
+/** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
+export interface ConfigProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A config file that cannot be used. The message lists every problem, one per line, as `source: path: message`. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly source: string;
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(source: string, problems: readonly ConfigProblem[]) {
+    super(problems.map((p) => (p.path ? `${source}: ${p.path}: ${p.message}` : `${source}: ${p.message}`)).join("\n"));
+    this.source = source;
+    this.problems = problems;
+  }
+}
+
+/** Formats a zod path as it would be written in the file: `a.b[0].c`. */
+function keyPath(path: readonly PropertyKey[]): string {
+  let text = "";
+  for (const segment of path) {
+    if (typeof segment === "number") text += `[${segment}]`;
+    else text += text ? `.${String(segment)}` : String(segment);
+  }
+  return text;
+}
+
+function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
+  return issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ path: keyPath([...issue.path, key]), message: issue.message }))
+      : [{ path: keyPath(issue.path), message: issue.message }],
+  );
+}
+
+// An empty value (`key:` or `key: null`) counts as absent, as in CKE's decoding of cluster.yml; list items stay.
+function withoutNullKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNullKeys(v)]),
+  );
+}
+
+function readYaml(text: string, source: string): unknown {
+  const doc = YAML.parseDocument(text);
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      source,
+      doc.errors.map((error) => {
+        const at = error.linePos?.[0];
+        const reason = error.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ?? error.code;
+        const where = at ? ` at line ${at.line}, column ${at.col}` : "";
+        return { path: "", message: `invalid YAML${where}: ${reason}` };
+      }),
+    );
+  }
+  try {
+    return doc.toJS();
+  } catch (error) {
+    throw new ConfigError(source, [{ path: "", message: `invalid YAML: ${(error as Error).message}` }]);
+  }
+}
+
+function toRepairConfig(section: RepairSection): RepairConfig {
+  return {
+    repairProcedures: section.repair_procedures.map((procedure) => ({
+      machineTypes: procedure.machine_types,
+      repairOperations: procedure.repair_operations.map((op) => ({
+        operation: op.operation,
+        repairSteps: op.repair_steps.map((step) => ({
+          repairCommand: step.repair_command,
+          commandTimeoutSeconds: step.command_timeout_seconds,
+          commandRetries: step.command_retries,
+          commandInterval: step.command_interval,
+          needDrain: step.need_drain,
+          watchSeconds: step.watch_seconds,
+        })),
+        healthCheckCommand: op.health_check_command,
+        commandTimeoutSeconds: op.command_timeout_seconds,
+        successCommand: op.success_command ?? null,
+        successCommandTimeout: op.success_command_timeout,
+      })),
+    })),
+    maxConcurrentRepairs: section.max_concurrent_repairs,
+    protectedNamespaces: section.protected_namespaces ?? null,
+    protectedJobPods: section.protected_job_pods ?? null,
+    evictRetries: section.evict_retries,
+    evictInterval: section.evict_interval,
+    evictionTimeoutSeconds: section.eviction_timeout_seconds,
+  };
+}
+
+function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
+  return {
+    listen: file.listen,
+    database: file.database,
+    // Kept as given, less a trailing slash: the sabakan client appends "/graphql" itself.
+    sabakan: file.sabakan ? { url: file.sabakan.url.replace(/\/+$/, ""), schedule: file.sabakan.schedule } : null,
+    kubernetes: file.kubernetes ? { kubeconfig: file.kubernetes.kubeconfig ?? null } : null,
+    repair: file.repair ? toRepairConfig(file.repair) : EMPTY_REPAIR_CONFIG,
+    constraints: file.constraints ? camelConstraints(file.constraints) : {},
+  };
+}
+
+/**
+ * Parses and validates the text of a config file into a KintsugiConfig with every default applied. An empty file
+ * gives DEFAULT_CONFIG. `sabakan.url` is kept as written except for a trailing slash; the sabakan client appends
+ * "/graphql" when it connects.
+ *
+ * @param source names the file in messages (usually its path).
+ * @throws ConfigError listing every problem found, or the YAML parser's errors with their line and column.
+ */
+export function parseConfig(text: string, source: string): KintsugiConfig {
+  const data = withoutNullKeys(readYaml(text, source) ?? {});
+  if (typeof data !== "object" || Array.isArray(data)) {
+    const got = Array.isArray(data) ? "a list" : `${typeof data} ${JSON.stringify(data)}`;
+    throw new ConfigError(source, [{ path: "", message: `the top level must be a mapping of keys, got ${got}` }]);
+  }
+  const result = configFileSchema.safeParse(data, { error: configErrorMap });
+  if (!result.success) throw new ConfigError(source, problemsOf(result.error.issues));
+  return toKintsugiConfig(result.data);
+}
+
+/**
+ * Reads and validates the config file at `path` (see parseConfig).
+ *
+ * @throws ConfigError naming the path when the file cannot be read or is not a valid config.
+ */
+export function loadConfigFile(path: string): KintsugiConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const reason = READ_ERRORS[(error as NodeJS.ErrnoException).code ?? ""] ?? (error as Error).message;
+    throw new ConfigError(path, [{ path: "", message: `cannot read the config file: ${reason}` }]);
+  }
+  return parseConfig(text, path);
+}
+
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EISDIR: "is a directory",
+};

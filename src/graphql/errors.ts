@@ -1,0 +1,42 @@
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import { unwrapResolverError } from "@apollo/server/errors";
+
+/**
+ * The catalogue of API error codes. Like sabakan, kintsugi puts a SCREAMING_SNAKE code in `extensions.type`;
+ * Apollo's `extensions.code` is kept (BAD_USER_INPUT for these, Apollo's own codes for its own errors).
+ */
+export const ERROR_TYPES = {
+  NOT_FOUND: "no such object",
+  INVALID_INDEX: "an index is a decimal number",
+  INVALID_ADDRESS: "not an IPv4 or IPv6 address",
+  REPAIR_PROCEDURE_NOT_FOUND: "no repair procedure lists the machine type",
+  REPAIR_OPERATION_NOT_FOUND: "the machine type's procedure has no such operation",
+  INVALID_CONSTRAINT: "unknown constraint name or value out of range",
+  INVALID_MACHINE_PARAMS: "a MachineParams value is out of range",
+  INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
+} as const;
+
+export type ErrorType = keyof typeof ERROR_TYPES;
+
+/** An error the client caused and can fix; its message is shown as is. */
+export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR">, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
+}
+
+/**
+ * Apollo's `formatError`: errors from the catalogue and Apollo's own request errors pass through; anything else
+ * is logged with its stack and masked, so internals (SQL, file paths) never reach a client.
+ */
+export function formatError(log: (err: unknown) => void) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (original instanceof GraphQLError) {
+      if (original.extensions?.["type"]) return formatted;
+      // A GraphQLError without our type is Apollo's or graphql-js's own (parse, validation, variable coercion).
+      if (formatted.extensions?.["code"] !== "INTERNAL_SERVER_ERROR") return formatted;
+    }
+    log(original);
+    const extensions = { type: "INTERNAL_SERVER_ERROR", code: "INTERNAL_SERVER_ERROR" };
+    return { message: "internal server error", ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions };
+  };
+}

@@ -1,0 +1,547 @@
+import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { RepairEntry as RepairEntryModel } from '../../domain/repair-entry.js';
+import type { RepairHistoryRecord as RepairHistoryRecordModel } from '../../domain/repair-history.js';
+import type { MachineQueryVariables as MachineQueryVariablesModel, MachineParams as MachineParamsModel } from '../../domain/machine-params.js';
+import type { GraphQLContext } from '../context.js';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = Maybe<T>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** DateTime represents a date and time value. */
+  DateTime: { input: number; output: number; }
+  /** IPAddress represents an IPv4 or IPv6 address. */
+  IPAddress: { input: string; output: string; }
+};
+
+/** The query variables of sabakan-triggered repair, sent as they are to sabakan's `searchMachines`. */
+export type AutoRepairVariables = {
+  __typename?: 'AutoRepairVariables';
+  /** Machines must match this. */
+  having?: Maybe<MachineParamsValue>;
+  /** Machines must not match this. */
+  notHaving?: Maybe<MachineParamsValue>;
+};
+
+/** The safety constraints, named in camelCase after CKE's kebab-case names. */
+export type Constraints = {
+  __typename?: 'Constraints';
+  /** `control-plane-count`: control planes in a generated cluster. Default 1, at least 1. */
+  controlPlaneCount: Scalars['Int']['output'];
+  /** `maximum-repair-queue-entries`: sabakan-triggered repair enqueues nothing when the persisting entries plus the new ones would exceed this. Default 0. */
+  maximumRepairQueueEntries: Scalars['Int']['output'];
+  /** `maximum-unhealthy-machines-per-rack`: when more machines of one rack are candidates than this, none of them is enqueued. Default 0 = no limit. */
+  maximumUnhealthyMachinesPerRack: Scalars['Int']['output'];
+  /** `maximum-workers`: workers a generated cluster may have; 0 = unlimited, else at least minimum-workers. Default 0. */
+  maximumWorkers: Scalars['Int']['output'];
+  /** `minimum-workers`: workers a generated cluster must have. Default 1. */
+  minimumWorkers: Scalars['Int']['output'];
+  /** `wait-seconds-to-repair-rebooting`: an UNREACHABLE machine that is rebooting or not a node is left alone for this long. Default 0. */
+  waitSecondsToRepairRebooting: Scalars['Int']['output'];
+};
+
+/** Label represents an arbitrary key-value pairs. */
+export type Label = {
+  __typename?: 'Label';
+  name: Scalars['String']['output'];
+  value: Scalars['String']['output'];
+};
+
+/** LabelInput represents a label to search machines. */
+export type LabelInput = {
+  name: Scalars['String']['input'];
+  value: Scalars['String']['input'];
+};
+
+/** MachineParams is a set of input parameters to search machines. */
+export type MachineParams = {
+  labels?: InputMaybe<Array<LabelInput>>;
+  minDaysBeforeRetire?: InputMaybe<Scalars['Int']['input']>;
+  racks?: InputMaybe<Array<Scalars['Int']['input']>>;
+  roles?: InputMaybe<Array<Scalars['String']['input']>>;
+  states?: InputMaybe<Array<MachineState>>;
+};
+
+/** A stored MachineParams, with the same fields. */
+export type MachineParamsValue = {
+  __typename?: 'MachineParamsValue';
+  labels?: Maybe<Array<Label>>;
+  minDaysBeforeRetire?: Maybe<Scalars['Int']['output']>;
+  racks?: Maybe<Array<Scalars['Int']['output']>>;
+  roles?: Maybe<Array<Scalars['String']['output']>>;
+  states?: Maybe<Array<MachineState>>;
+};
+
+/** MachineState enumerates machine states. */
+export enum MachineState {
+  Healthy = 'HEALTHY',
+  Retired = 'RETIRED',
+  Retiring = 'RETIRING',
+  Unhealthy = 'UNHEALTHY',
+  Uninitialized = 'UNINITIALIZED',
+  Unreachable = 'UNREACHABLE',
+  Updating = 'UPDATING'
+}
+
+/** The root of every change. */
+export type Mutation = {
+  __typename?: 'Mutation';
+  /**
+   * Appends a repair entry for the machine at `address`. Errors with INVALID_ADDRESS when the address is not an
+   * IPv4 or IPv6 address, REPAIR_PROCEDURE_NOT_FOUND when no repair procedure lists `machineType`, and
+   * REPAIR_OPERATION_NOT_FOUND when that procedure has no operation named `operation`.
+   */
+  addRepairEntry: RepairEntry;
+  /**
+   * Marks every finished (succeeded or failed) entry not yet marked for deletion, in one transaction, and returns
+   * them ordered by index.
+   */
+  deleteFinishedRepairEntries: Array<RepairEntry>;
+  /**
+   * Requests the deletion of an entry: it is marked `deleted` and the runner dequeues it (stopping its command and
+   * uncordoning its node). Errors with NOT_FOUND for an unknown index; an entry already marked is returned as is.
+   */
+  deleteRepairEntry: RepairEntry;
+  /**
+   * Marks every unfinished (queued or processing) entry not yet marked for deletion, in one transaction, and returns
+   * them ordered by index.
+   */
+  deleteUnfinishedRepairEntries: Array<RepairEntry>;
+  /**
+   * Resets the drain back-off of every entry (count to 0, expiry to none) so that waiting drains are retried at
+   * once. Returns the entries whose back-off was reset.
+   */
+  resetRepairBackoff: Array<RepairEntry>;
+  /** Enables or disables sabakan-triggered repair; persistent. Returns the new value. */
+  setAutoRepairEnabled: Scalars['Boolean']['output'];
+  /**
+   * Replaces (never merges) the query variables of sabakan-triggered repair. Errors with INVALID_MACHINE_PARAMS
+   * naming the field when a value is out of range.
+   */
+  setAutoRepairVariables: AutoRepairVariables;
+  /**
+   * Sets one constraint by its CKE name (`maximum-repair-queue-entries`, `wait-seconds-to-repair-rebooting`,
+   * `maximum-unhealthy-machines-per-rack`, `control-plane-count`, `minimum-workers`, `maximum-workers`); persistent.
+   * Errors with INVALID_CONSTRAINT for an unknown name or a value out of range.
+   */
+  setConstraint: Constraints;
+  /** Enables or disables the processing of the repair queue; persistent. Returns the new value. */
+  setRepairQueueEnabled: Scalars['Boolean']['output'];
+};
+
+
+/** The root of every change. */
+export type MutationAddRepairEntryArgs = {
+  address: Scalars['IPAddress']['input'];
+  machineType: Scalars['String']['input'];
+  operation: Scalars['String']['input'];
+  serial?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** The root of every change. */
+export type MutationDeleteRepairEntryArgs = {
+  index: Scalars['ID']['input'];
+};
+
+
+/** The root of every change. */
+export type MutationSetAutoRepairEnabledArgs = {
+  enabled: Scalars['Boolean']['input'];
+};
+
+
+/** The root of every change. */
+export type MutationSetAutoRepairVariablesArgs = {
+  having?: InputMaybe<MachineParams>;
+  notHaving?: InputMaybe<MachineParams>;
+};
+
+
+/** The root of every change. */
+export type MutationSetConstraintArgs = {
+  name: Scalars['String']['input'];
+  value: Scalars['Int']['input'];
+};
+
+
+/** The root of every change. */
+export type MutationSetRepairQueueEnabledArgs = {
+  enabled: Scalars['Boolean']['input'];
+};
+
+/** The root of every read. */
+export type Query = {
+  __typename?: 'Query';
+  /** Whether sabakan-triggered repair polls sabakan and enqueues repairs for unhealthy machines. */
+  autoRepairEnabled: Scalars['Boolean']['output'];
+  /** The query variables that sabakan-triggered repair sends with `searchMachines`. */
+  autoRepairVariables: AutoRepairVariables;
+  /** The current values of the safety constraints. */
+  constraints: Constraints;
+  /** The repair entry with this index. Errors with NOT_FOUND when no entry has it (dequeued entries included). */
+  repairEntry: RepairEntry;
+  /**
+   * Whether the repair queue is processed. While it is disabled no drain starts and no repair command runs, but
+   * health checks, finishing and dequeuing go on.
+   */
+  repairQueueEnabled: Scalars['Boolean']['output'];
+  /**
+   * The repair entries that match `having` and do not match `notHaving`, ordered by index. Within one list the
+   * values are OR'd, the fields are AND'd, and a null or empty list is no constraint, as in sabakan's
+   * `searchMachines`: an entry is listed when every non-empty field of `having` contains its value and no non-empty
+   * field of `notHaving` does.
+   */
+  searchRepairEntries: Array<RepairEntry>;
+};
+
+
+/** The root of every read. */
+export type QueryRepairEntryArgs = {
+  index: Scalars['ID']['input'];
+};
+
+
+/** The root of every read. */
+export type QuerySearchRepairEntriesArgs = {
+  having?: InputMaybe<RepairEntryParams>;
+  notHaving?: InputMaybe<RepairEntryParams>;
+};
+
+/** A request to repair one machine, driven through the steps of its repair operation. */
+export type RepairEntry = {
+  __typename?: 'RepairEntry';
+  /** The machine's address; every command gets it as its last argument. */
+  address: Scalars['IPAddress']['output'];
+  /** When the entry was created. */
+  createdAt: Scalars['DateTime']['output'];
+  /** Deletion was requested; the runner dequeues the entry. */
+  deleted: Scalars['Boolean']['output'];
+  /** How many times the drain has backed off since the last reset. */
+  drainBackoffCount: Scalars['Int']['output'];
+  /** Until when the drain waits before it is retried; null when not backing off. */
+  drainBackoffExpire?: Maybe<Scalars['DateTime']['output']>;
+  /** Every change of the entry, oldest first: creation, transitions, deletion, back-off resets. */
+  history: Array<RepairHistoryRecord>;
+  /** Monotonic number, written in decimal, never reused (not even after a restart or a deletion). */
+  index: Scalars['ID']['output'];
+  /** The time of the last change of status, step or step status, in whole seconds. */
+  lastTransitionTime?: Maybe<Scalars['DateTime']['output']>;
+  /** Selects the repair procedure: the first whose machine_types lists it. */
+  machineType: Scalars['String']['output'];
+  /** The Kubernetes Node whose InternalIP or name is the address, or "" when the machine is not a node. */
+  nodename: Scalars['String']['output'];
+  /** Selects the repair operation within that procedure. */
+  operation: Scalars['String']['output'];
+  /** The machine's sabakan serial, when known. */
+  serial?: Maybe<Scalars['String']['output']>;
+  /** Who created it: `operator`, `sabakan` or `health-check:NAME`. */
+  source: Scalars['String']['output'];
+  /** Where the entry is in its life. */
+  status: RepairStatus;
+  /** The 0-based index of the current repair step. */
+  step: Scalars['Int']['output'];
+  /** Where the entry is within its current step. */
+  stepStatus: RepairStepStatus;
+};
+
+/** Filters for repair entries. Each list matches when it contains the entry's value; null or empty is no constraint. */
+export type RepairEntryParams = {
+  addresses?: InputMaybe<Array<Scalars['IPAddress']['input']>>;
+  machineTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  operations?: InputMaybe<Array<Scalars['String']['input']>>;
+  statuses?: InputMaybe<Array<RepairStatus>>;
+};
+
+/** What kind of change a history record describes. */
+export enum RepairHistoryKind {
+  /** An operator reset the drain back-off. */
+  BackoffReset = 'backoff-reset',
+  /** The entry was created. */
+  Created = 'created',
+  /** Deletion was requested. */
+  DeleteRequested = 'delete-requested',
+  /** The entry left the queue; its history stays. */
+  Dequeued = 'dequeued',
+  /** Something worth knowing happened without a transition (a command's output, an eviction refusal). */
+  Note = 'note',
+  /** The status, step or step status changed. */
+  Transition = 'transition'
+}
+
+/** One change of a repair entry, as appended to its history; never modified afterwards. */
+export type RepairHistoryRecord = {
+  __typename?: 'RepairHistoryRecord';
+  /** Whether the entry was marked for deletion after the change. */
+  deleted: Scalars['Boolean']['output'];
+  /** Supporting detail such as a command's exit code and the tail of its stderr; null when there is none. */
+  detail?: Maybe<Scalars['String']['output']>;
+  /** What kind of change it was. */
+  kind: RepairHistoryKind;
+  /** Why it happened, in words. */
+  reason: Scalars['String']['output'];
+  /** Monotonic sequence number over all entries' history. */
+  sequence: Scalars['ID']['output'];
+  /** The entry's status after the change. */
+  status: RepairStatus;
+  /** The entry's step after the change. */
+  step: Scalars['Int']['output'];
+  /** The entry's step status after the change. */
+  stepStatus: RepairStepStatus;
+  /** When the change happened. */
+  time: Scalars['DateTime']['output'];
+};
+
+/** The status of a repair entry. SUCCEEDED and FAILED are finished; finished entries stay until deleted. */
+export enum RepairStatus {
+  /** A repair command failed, the steps ran out, or the success command failed. */
+  Failed = 'failed',
+  /** Being repaired: draining, running a repair command or watching. */
+  Processing = 'processing',
+  /** Waiting for a concurrency slot. */
+  Queued = 'queued',
+  /** The health check reported the machine healthy and the success command (if any) succeeded. */
+  Succeeded = 'succeeded'
+}
+
+/** Where a repair entry is within its current step. */
+export enum RepairStepStatus {
+  /** Evicting the pods of the machine's node. */
+  Draining = 'draining',
+  /** Not started, or waiting for the drain back-off to expire. */
+  Waiting = 'waiting',
+  /** The repair command ran; watching the health check for `watch_seconds`. */
+  Watching = 'watching'
+}
+
+
+
+export type ResolverTypeWrapper<T> = Promise<T> | T;
+
+
+export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
+  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
+};
+export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
+
+export type ResolverFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Promise<TResult> | TResult;
+
+export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
+
+export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
+  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
+}
+
+export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
+  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
+}
+
+export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
+  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
+  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
+
+export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
+  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
+  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
+
+export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
+  parent: TParent,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
+
+export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
+
+export type NextResolverFn<T> = () => Promise<T>;
+
+export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
+  next: NextResolverFn<TResult>,
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+
+
+
+
+/** Mapping between all available schema types and the resolvers types */
+export type ResolversTypes = {
+  AutoRepairVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Constraints: ResolverTypeWrapper<Constraints>;
+  DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IPAddress: ResolverTypeWrapper<Scalars['IPAddress']['output']>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Label: ResolverTypeWrapper<Label>;
+  LabelInput: LabelInput;
+  MachineParams: MachineParams;
+  MachineParamsValue: ResolverTypeWrapper<MachineParamsModel>;
+  MachineState: MachineState;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RepairEntry: ResolverTypeWrapper<RepairEntryModel>;
+  RepairEntryParams: RepairEntryParams;
+  RepairHistoryKind: null;
+  RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
+  RepairStatus: null;
+  RepairStepStatus: null;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+};
+
+/** Mapping between all available schema types and the resolvers parents */
+export type ResolversParentTypes = {
+  AutoRepairVariables: MachineQueryVariablesModel;
+  Boolean: Scalars['Boolean']['output'];
+  Constraints: Constraints;
+  DateTime: Scalars['DateTime']['output'];
+  ID: Scalars['ID']['output'];
+  IPAddress: Scalars['IPAddress']['output'];
+  Int: Scalars['Int']['output'];
+  Label: Label;
+  LabelInput: LabelInput;
+  MachineParams: MachineParams;
+  MachineParamsValue: MachineParamsModel;
+  Mutation: Record<PropertyKey, never>;
+  Query: Record<PropertyKey, never>;
+  RepairEntry: RepairEntryModel;
+  RepairEntryParams: RepairEntryParams;
+  RepairHistoryRecord: RepairHistoryRecordModel;
+  String: Scalars['String']['output'];
+};
+
+export type AutoRepairVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairVariables'] = ResolversParentTypes['AutoRepairVariables']> = {
+  having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+};
+
+export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Constraints'] = ResolversParentTypes['Constraints']> = {
+  controlPlaneCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maximumRepairQueueEntries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maximumUnhealthyMachinesPerRack?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maximumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minimumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  waitSecondsToRepairRebooting?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
+  name: 'DateTime';
+}
+
+export interface IpAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['IPAddress'], any> {
+  name: 'IPAddress';
+}
+
+export type LabelResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Label'] = ResolversParentTypes['Label']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type MachineParamsValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineParamsValue'] = ResolversParentTypes['MachineParamsValue']> = {
+  labels?: Resolver<Maybe<Array<ResolversTypes['Label']>>, ParentType, ContextType>;
+  minDaysBeforeRetire?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  racks?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  roles?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  states?: Resolver<Maybe<Array<ResolversTypes['MachineState']>>, ParentType, ContextType>;
+};
+
+export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  addRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationAddRepairEntryArgs, 'address' | 'machineType' | 'operation'>>;
+  deleteFinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
+  deleteRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationDeleteRepairEntryArgs, 'index'>>;
+  deleteUnfinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
+  resetRepairBackoff?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
+  setAutoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetAutoRepairEnabledArgs, 'enabled'>>;
+  setAutoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType, Partial<MutationSetAutoRepairVariablesArgs>>;
+  setConstraint?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType, RequireFields<MutationSetConstraintArgs, 'name' | 'value'>>;
+  setRepairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetRepairQueueEnabledArgs, 'enabled'>>;
+};
+
+export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  autoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  autoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType>;
+  constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
+  repairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  searchRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType, Partial<QuerySearchRepairEntriesArgs>>;
+};
+
+export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntry'] = ResolversParentTypes['RepairEntry']> = {
+  address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  drainBackoffCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  drainBackoffExpire?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  history?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastTransitionTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nodename?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  serial?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RepairStatus'], ParentType, ContextType>;
+  step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
+};
+
+export type RepairHistoryKindResolvers = { BACKOFF_RESET: 'backoff-reset', CREATED: 'created', DELETE_REQUESTED: 'delete-requested', DEQUEUED: 'dequeued', NOTE: 'note', TRANSITION: 'transition' };
+
+export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairHistoryRecord'] = ResolversParentTypes['RepairHistoryRecord']> = {
+  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['RepairHistoryKind'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RepairStatus'], ParentType, ContextType>;
+  step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type RepairStatusResolvers = { FAILED: 'failed', PROCESSING: 'processing', QUEUED: 'queued', SUCCEEDED: 'succeeded' };
+
+export type RepairStepStatusResolvers = { DRAINING: 'draining', WAITING: 'waiting', WATCHING: 'watching' };
+
+export type Resolvers<ContextType = GraphQLContext> = {
+  AutoRepairVariables?: AutoRepairVariablesResolvers<ContextType>;
+  Constraints?: ConstraintsResolvers<ContextType>;
+  DateTime?: GraphQLScalarType;
+  IPAddress?: GraphQLScalarType;
+  Label?: LabelResolvers<ContextType>;
+  MachineParamsValue?: MachineParamsValueResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  RepairEntry?: RepairEntryResolvers<ContextType>;
+  RepairHistoryKind?: RepairHistoryKindResolvers;
+  RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
+  RepairStatus?: RepairStatusResolvers;
+  RepairStepStatus?: RepairStepStatusResolvers;
+};
+

@@ -1,0 +1,86 @@
+import { parseAddress } from "../../domain/address.js";
+import { createRepairEntry, isFinished, type RepairEntry } from "../../domain/repair-entry.js";
+import { findRepairOperation } from "../../domain/repair-config.js";
+import { matchesRepairEntryParams, type RepairEntryParams } from "../../domain/repair-entry-params.js";
+import type { GraphQLContext } from "../context.js";
+import { apiError } from "../errors.js";
+import type { Resolvers, RepairEntryParams as RepairEntryParamsInput } from "../generated/resolvers.js";
+
+/** Reads an entry index: a decimal string, as CKE writes it. */
+export function parseIndex(id: string): number {
+  const index = /^\d{1,15}$/.test(id) ? Number(id) : NaN;
+  if (!Number.isSafeInteger(index)) throw apiError("INVALID_INDEX", `invalid index ${JSON.stringify(id)}: an index is a decimal number`);
+  return index;
+}
+
+function mustGet(ctx: GraphQLContext, id: string): RepairEntry {
+  const entry = ctx.entries.get(parseIndex(id));
+  if (!entry) throw apiError("NOT_FOUND", `repair entry ${id} not found`);
+  return entry;
+}
+
+function canonicalAddress(input: string): string {
+  const parsed = parseAddress(input);
+  if (!parsed.ok) throw apiError("INVALID_ADDRESS", parsed.message);
+  return parsed.address;
+}
+
+function filterParams(params: RepairEntryParamsInput | null | undefined): RepairEntryParams | null {
+  if (!params) return null;
+  return { ...params, addresses: params.addresses?.map(canonicalAddress) ?? null };
+}
+
+export const repairEntryResolvers: Resolvers = {
+  Query: {
+    repairEntry: (_, { index }, ctx) => mustGet(ctx, index),
+    searchRepairEntries: (_, { having, notHaving }, ctx) => {
+      const h = filterParams(having);
+      const nh = filterParams(notHaving);
+      return ctx.entries.list().filter((e) => matchesRepairEntryParams(e, h, nh));
+    },
+  },
+  Mutation: {
+    addRepairEntry: (_, { operation, machineType, address, serial }, ctx) => {
+      const canonical = canonicalAddress(address);
+      const lookup = findRepairOperation(ctx.config.repair, machineType, operation);
+      if (!lookup.ok) {
+        throw apiError(lookup.reason === "procedure-not-found" ? "REPAIR_PROCEDURE_NOT_FOUND" : "REPAIR_OPERATION_NOT_FOUND", lookup.message);
+      }
+      const now = ctx.now();
+      const trimmedSerial = serial?.trim() || null;
+      const entry = createRepairEntry({ address: canonical, machineType, operation, serial: trimmedSerial, source: "operator" }, now);
+      const change = ctx.entries.add(entry, "added by an operator", now);
+      ctx.committed([change]);
+      return change.entry;
+    },
+    deleteRepairEntry: (_, { index }, ctx) => {
+      const target = mustGet(ctx, index).index;
+      const changes = ctx.entries.requestDelete((e) => e.index === target, "deletion requested by an operator", ctx.now());
+      ctx.committed(changes);
+      // Already marked: a no-op that answers with the entry as it is.
+      return changes[0]?.entry ?? mustGet(ctx, index);
+    },
+    deleteFinishedRepairEntries: (_, __, ctx) => {
+      const changes = ctx.entries.requestDelete(isFinished, "deletion of finished entries requested by an operator", ctx.now());
+      ctx.committed(changes);
+      return changes.map((c) => c.entry);
+    },
+    deleteUnfinishedRepairEntries: (_, __, ctx) => {
+      const changes = ctx.entries.requestDelete((e) => !isFinished(e), "deletion of unfinished entries requested by an operator", ctx.now());
+      ctx.committed(changes);
+      return changes.map((c) => c.entry);
+    },
+    resetRepairBackoff: (_, __, ctx) => {
+      const changes = ctx.entries.resetBackoff("drain back-off reset by an operator", ctx.now());
+      ctx.committed(changes);
+      return changes.map((c) => c.entry);
+    },
+  },
+  RepairEntry: {
+    index: (e) => String(e.index),
+    history: (e, _, ctx) => ctx.entries.history(e.index),
+  },
+  RepairHistoryRecord: {
+    sequence: (r) => String(r.sequence),
+  },
+};

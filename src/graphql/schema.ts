@@ -1,0 +1,40 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { makeExecutableSchema } from "@graphql-tools/schema";
+import type { GraphQLSchema } from "graphql";
+import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
+import { settingsResolvers } from "./resolvers/settings-resolvers.js";
+import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
+import type { Resolvers } from "./generated/resolvers.js";
+
+/** The schema files, in the package's `schema/` folder (two levels above both src/graphql and dist/graphql). */
+export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql"].map((name) =>
+  fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)),
+);
+
+/** The SDL of kintsugi's API: sabakan's reused types followed by kintsugi's own. */
+export function schemaSDL(): string {
+  return SCHEMA_FILES.map((f) => readFileSync(f, "utf8")).join("\n");
+}
+
+const enums: Resolvers = {
+  RepairStatus: { QUEUED: "queued", PROCESSING: "processing", SUCCEEDED: "succeeded", FAILED: "failed" },
+  RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
+  RepairHistoryKind: {
+    CREATED: "created",
+    TRANSITION: "transition",
+    DELETE_REQUESTED: "delete-requested",
+    DEQUEUED: "dequeued",
+    BACKOFF_RESET: "backoff-reset",
+    NOTE: "note",
+  },
+};
+
+/** Builds the executable schema: SDL plus resolvers, which the generated types check against the SDL. */
+export function buildSchema(): GraphQLSchema {
+  return makeExecutableSchema({
+    typeDefs: schemaSDL(),
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers],
+    resolverValidationOptions: { requireResolversToMatchSchema: "error" },
+  });
+}

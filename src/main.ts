@@ -1,0 +1,81 @@
+import type { AddressInfo } from "node:net";
+import { pino, type Logger } from "pino";
+import type { KintsugiConfig } from "./config/kintsugi-config.js";
+import { checkConstraints } from "./domain/constraints.js";
+import type { GraphQLContext } from "./graphql/context.js";
+import { createHttpServer } from "./graphql/http-server.js";
+import { buildSchema } from "./graphql/schema.js";
+import { openDatabase } from "./store/database.js";
+import { RepairEntryStore, type RepairChange } from "./store/repair-entry-store.js";
+import { SettingsStore } from "./store/settings-store.js";
+import { VERSION } from "./version.js";
+
+/** A started kintsugi: where it listens, and how to stop it. */
+export interface RunningKintsugi {
+  /** Base URL, e.g. http://127.0.0.1:10180 (GraphQL at `${url}/graphql`). */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting requests, waits for the ones in flight, and closes the database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly logger?: Logger;
+  /** The clock; tests pass a fixed one. */
+  readonly now?: () => number;
+  /** Called after each committed change (the runner and subscriptions hook in here). */
+  readonly onCommitted?: (changes: readonly RepairChange[]) => void;
+}
+
+/** The composition root: opens the database, wires stores, schema and HTTP server, and starts listening. */
+export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
+  const logger = options.logger ?? pino({ name: "kintsugi" });
+  const db = openDatabase(config.database);
+  try {
+    const settings = new SettingsStore(db, config.constraints);
+    const effective = checkConstraints(settings.constraints());
+    if (!effective.ok) throw new Error(`constraints (config file and stored values together): ${effective.message}`);
+    const context: GraphQLContext = {
+      entries: new RepairEntryStore(db),
+      settings,
+      config,
+      now: options.now ?? Date.now,
+      committed: (changes) => options.onCommitted?.(changes),
+    };
+    const healthProbe = db.prepare("SELECT 1");
+    const { server, apollo } = await createHttpServer({
+      schema: buildSchema(),
+      context,
+      version: VERSION,
+      healthCheck: () => healthProbe.get(),
+      logError: (err) => logger.error({ err }, "unexpected error"),
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.listen.port, config.listen.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
+    const url = `http://${host}:${port}`;
+    logger.info({ url, database: config.database, version: VERSION }, "kintsugi started");
+    return {
+      url,
+      port,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await apollo.stop();
+        db.close();
+        logger.info("kintsugi stopped");
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,65 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { MIGRATIONS, type Migration } from "./migrations/index.js";
+
+export type Db = Database.Database;
+
+/** Raised when the database cannot be opened or migrated; the message names the file and the cause. */
+export class DatabaseOpenError extends Error {
+  override readonly name = "DatabaseOpenError";
+}
+
+/**
+ * Opens (creating when missing) the SQLite file at `path` with WAL and `synchronous=FULL`, so a committed repair
+ * record survives power loss, then applies the pending numbered migrations in one transaction each.
+ */
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  const file = resolve(path);
+  let db: Db;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file);
+  } catch (err) {
+    throw new DatabaseOpenError(`cannot open database ${file}: ${(err as Error).message}`);
+  }
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    migrate(db, migrations);
+    return db;
+  } catch (err) {
+    db.close();
+    const message = err instanceof DatabaseOpenError ? err.message : `cannot open database ${file}: ${(err as Error).message}`;
+    throw new DatabaseOpenError(message);
+  }
+}
+
+/** The highest migration applied to `db`, 0 for a new file. */
+export function schemaVersion(db: Db): number {
+  const row = db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number | null };
+  return row.v ?? 0;
+}
+
+function migrate(db: Db, migrations: readonly Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const current = schemaVersion(db);
+  const newest = migrations.at(-1)?.version ?? 0;
+  if (current > newest) {
+    // A newer kintsugi wrote this file; running older code on it could corrupt what it does not understand.
+    throw new DatabaseOpenError(
+      `database ${db.name} has schema version ${current}, newer than this kintsugi knows (${newest}); upgrade kintsugi`,
+    );
+  }
+  const record = db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, new Date().toISOString());
+    })();
+  }
+}

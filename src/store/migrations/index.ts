@@ -1,0 +1,10 @@
+import { initialSchema } from "./001-initial.js";
+
+/** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "initial", sql: initialSchema }];

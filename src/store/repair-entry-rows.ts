@@ -1,0 +1,91 @@
+import type { RepairEntry, RepairStatus, RepairStepStatus } from "../domain/repair-entry.js";
+import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
+
+/** A repair_entries row as SQLite returns it. */
+export interface RepairEntryRow {
+  idx: number;
+  address: string;
+  nodename: string;
+  serial: string | null;
+  machine_type: string;
+  operation: string;
+  status: RepairStatus;
+  step: number;
+  step_status: RepairStepStatus;
+  deleted: 0 | 1;
+  last_transition_time: number | null;
+  drain_backoff_count: number;
+  drain_backoff_expire: number | null;
+  created_at: number;
+  source: string;
+}
+
+/** A repair_history row as SQLite returns it. */
+export interface RepairHistoryRow {
+  seq: number;
+  entry_index: number;
+  time: number;
+  kind: RepairHistoryKind;
+  reason: string;
+  detail: string | null;
+  status: RepairStatus;
+  step: number;
+  step_status: RepairStepStatus;
+  deleted: 0 | 1;
+}
+
+export function entryFromRow(r: RepairEntryRow): RepairEntry {
+  return {
+    index: r.idx,
+    address: r.address,
+    nodename: r.nodename,
+    serial: r.serial,
+    machineType: r.machine_type,
+    operation: r.operation,
+    status: r.status,
+    step: r.step,
+    stepStatus: r.step_status,
+    deleted: r.deleted === 1,
+    lastTransitionTime: r.last_transition_time,
+    drainBackoffCount: r.drain_backoff_count,
+    drainBackoffExpire: r.drain_backoff_expire,
+    createdAt: r.created_at,
+    source: r.source,
+  };
+}
+
+/** Named parameters for the entry statements (better-sqlite3 binds `@name`). */
+export function entryParams(e: Omit<RepairEntry, "index"> & { index?: number }) {
+  return {
+    idx: e.index ?? null,
+    address: e.address,
+    nodename: e.nodename,
+    serial: e.serial,
+    machine_type: e.machineType,
+    operation: e.operation,
+    status: e.status,
+    step: e.step,
+    step_status: e.stepStatus,
+    deleted: e.deleted ? 1 : 0,
+    last_transition_time: e.lastTransitionTime,
+    drain_backoff_count: e.drainBackoffCount,
+    drain_backoff_expire: e.drainBackoffExpire,
+    created_at: e.createdAt,
+    source: e.source,
+  };
+}
+
+export function historyFromRow(r: RepairHistoryRow): RepairHistoryRecord {
+  return {
+    sequence: r.seq,
+    entryIndex: r.entry_index,
+    time: r.time,
+    kind: r.kind,
+    reason: r.reason,
+    detail: r.detail,
+    status: r.status,
+    step: r.step,
+    stepStatus: r.step_status,
+    deleted: r.deleted === 1,
+  };
+}

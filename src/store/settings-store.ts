@@ -1,0 +1,68 @@
+import { DEFAULT_CONSTRAINTS, type Constraints } from "../domain/constraints.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES, type MachineQueryVariables } from "../domain/machine-params.js";
+import type { Db } from "./database.js";
+
+/**
+ * Persistent switches and values that operators change at run time: queue and auto-repair enablement, the
+ * auto-repair query variables and the constraints. Stored as JSON under a key; an absent key means the default.
+ */
+export class SettingsStore {
+  private readonly select;
+  private readonly upsert;
+
+  /** `initialConstraints` (from the config file) apply where no value was set through the API. */
+  constructor(
+    private readonly db: Db,
+    private readonly initialConstraints: Partial<Constraints> = {},
+  ) {
+    this.select = db.prepare("SELECT value FROM settings WHERE key = ?");
+    this.upsert = db.prepare(
+      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
+  }
+
+  repairQueueEnabled(): boolean {
+    return this.read("repair-queue-enabled", true);
+  }
+
+  setRepairQueueEnabled(enabled: boolean): void {
+    this.write("repair-queue-enabled", enabled);
+  }
+
+  autoRepairEnabled(): boolean {
+    return this.read("auto-repair-enabled", true);
+  }
+
+  setAutoRepairEnabled(enabled: boolean): void {
+    this.write("auto-repair-enabled", enabled);
+  }
+
+  autoRepairVariables(): MachineQueryVariables {
+    return this.read("auto-repair-variables", DEFAULT_AUTO_REPAIR_VARIABLES);
+  }
+
+  setAutoRepairVariables(variables: MachineQueryVariables): void {
+    this.write("auto-repair-variables", variables);
+  }
+
+  /** Defaults, overlaid by the config file's initial values, overlaid by what was set through the API. */
+  constraints(): Constraints {
+    return { ...DEFAULT_CONSTRAINTS, ...this.initialConstraints, ...this.read<Partial<Constraints>>("constraints", {}) };
+  }
+
+  /** Stores every value of `constraints` that an operator set, so a later config change does not undo it. */
+  setConstraints(set: Partial<Constraints>): void {
+    this.db.transaction(() => {
+      this.write("constraints", { ...this.read<Partial<Constraints>>("constraints", {}), ...set });
+    })();
+  }
+
+  private read<T>(key: string, fallback: T): T {
+    const row = this.select.get(key) as { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as T) : fallback;
+  }
+
+  private write(key: string, value: unknown): void {
+    this.upsert.run(key, JSON.stringify(value));
+  }
+}

@@ -1,0 +1,115 @@
+import assert from "node:assert/strict";
+import { createServer, type AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { openDatabase } from "../../src/store/database.js";
+import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
+import { NOW } from "../support/fixtures.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { runCli } from "../support/run-cli.js";
+
+/** An ephemeral port that nothing listens on any more. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("kintsugi repair-queue (the real binary against a started server)", () => {
+  let k: TestKintsugi;
+  const cli = (...args: string[]) => runCli(["--server", k.url, "repair-queue", ...args]);
+  const setStatus = (index: number, status: "succeeded" | "failed" | "processing", backoff = 0) => {
+    const db = openDatabase(k.databasePath);
+    const store = new RepairEntryStore(db);
+    store.update([{ entry: { ...store.get(index)!, status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }, kind: "transition", reason: "seed" }], NOW);
+    db.close();
+  };
+
+  before(async () => {
+    k = await startTestKintsugi({}, { now: () => NOW });
+  });
+  after(() => k.dispose());
+
+  it("adds entries and prints each index", async () => {
+    assert.deepEqual(await cli("add", "unreachable", "qemu", "10.0.0.1"), { code: 0, stdout: "1\n", stderr: "" });
+    assert.deepEqual(await cli("add", "unhealthy", "ipmi-2.0", "10.0.0.2", "serial-2"), { code: 0, stdout: "2\n", stderr: "" });
+  });
+
+  it("lists entries as ckecli does: a JSON array in CKE's shape, 4-space indented", async () => {
+    const res = await cli("list");
+    assert.equal(res.code, 0);
+    const zero = "0001-01-01T00:00:00Z";
+    const want = [
+      { index: "1", address: "10.0.0.1", nodename: "", machine_type: "qemu", operation: "unreachable", status: "queued", step: 0, step_status: "waiting", deleted: false, last_transition_time: "2026-11-22T05:00:00Z", drain_backoff_expire: zero },
+      { index: "2", address: "10.0.0.2", nodename: "", machine_type: "ipmi-2.0", operation: "unhealthy", status: "queued", step: 0, step_status: "waiting", deleted: false, last_transition_time: "2026-11-22T05:00:00Z", drain_backoff_expire: zero, serial: "serial-2" },
+    ];
+    assert.equal(res.stdout, `${JSON.stringify(want, null, 4)}\n`);
+  });
+
+  it("prints the server's message on stderr with a non-zero exit for bad input", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["add", "unreachable", "qemu", "300.0.0.1"], /kintsugi: invalid IP address: "300\.0\.0\.1" \(INVALID_ADDRESS\)/],
+      [["add", "unreachable", "hp", "10.0.0.3"], /repair procedure not found for machine type "hp" \(REPAIR_PROCEDURE_NOT_FOUND\)/],
+      [["add", "reboot", "qemu", "10.0.0.3"], /repair operation "reboot" not found .*\(REPAIR_OPERATION_NOT_FOUND\)/],
+      [["delete", "77"], /repair entry 77 not found \(NOT_FOUND\)/],
+      [["delete", "x"], /invalid index "x".*\(INVALID_INDEX\)/],
+    ];
+    for (const [args, pattern] of cases) {
+      const res = await cli(...args);
+      assert.equal(res.code, 1, args.join(" "));
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, pattern);
+    }
+    assert.equal(JSON.parse((await cli("list")).stdout).length, 2, "nothing was added");
+  });
+
+  it("rejects a missing argument with usage help and exit code 1", async () => {
+    const res = await cli("add", "unreachable");
+    assert.notEqual(res.code, 0);
+    assert.match(res.stderr, /missing required argument 'MACHINE_TYPE'/);
+  });
+
+  it("disables, reports and enables the queue", async () => {
+    assert.deepEqual(await cli("is-enabled"), { code: 0, stdout: "true\n", stderr: "" });
+    assert.equal((await cli("disable")).code, 0);
+    assert.deepEqual(await cli("is-enabled"), { code: 0, stdout: "false\n", stderr: "" });
+    assert.equal((await cli("enable")).code, 0);
+    assert.deepEqual(await cli("is-enabled"), { code: 0, stdout: "true\n", stderr: "" });
+  });
+
+  it("resets back-off", async () => {
+    setStatus(2, "processing", 3);
+    assert.deepEqual(await cli("reset-backoff"), { code: 0, stdout: "", stderr: "" });
+    const entry = JSON.parse((await cli("list")).stdout)[1];
+    assert.equal(entry.drain_backoff_count, undefined, "omitted when 0, as ckecli");
+    assert.equal(entry.drain_backoff_expire, "0001-01-01T00:00:00Z");
+  });
+
+  it("deletes one entry, then the finished ones, then the unfinished ones, printing indexes", async () => {
+    await cli("add", "unreachable", "qemu", "10.0.0.3");
+    await cli("add", "unreachable", "qemu", "10.0.0.4");
+    setStatus(1, "succeeded");
+    setStatus(3, "failed");
+    assert.deepEqual(await cli("delete", "4"), { code: 0, stdout: "", stderr: "" });
+    assert.deepEqual(await cli("delete-finished"), { code: 0, stdout: "1\n3\n", stderr: "" });
+    assert.deepEqual(await cli("delete-unfinished"), { code: 0, stdout: "2\n", stderr: "" });
+    const listed = JSON.parse((await cli("list")).stdout) as Array<{ index: string; deleted: boolean }>;
+    assert.deepEqual(listed.map((e) => [e.index, e.deleted]), [["1", true], ["2", true], ["3", true], ["4", true]]);
+  });
+
+  it("waits for an empty queue with a timeout", async () => {
+    const res = await cli("wait", "--timeout", "1s", "--interval", "200ms");
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /timed out: 4 entries still in the repair queue/);
+    const bad = await cli("wait", "--timeout", "soon");
+    assert.match(bad.stderr, /invalid duration "soon"/);
+  });
+
+  it("says which server it cannot reach", async () => {
+    const port = await closedPort();
+    const res = await runCli(["--server", `http://127.0.0.1:${port}`, "repair-queue", "list"]);
+    assert.equal(res.code, 1);
+    assert.equal(res.stderr, `kintsugi: cannot reach http://127.0.0.1:${port}/graphql: ECONNREFUSED\n`);
+  });
+});

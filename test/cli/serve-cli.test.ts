@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { describe, it } from "node:test";
+import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
+
+/** Starts `kintsugi serve` as a child process and resolves with its URL, read from its "started" log line. */
+function serve(args: string[], cwd: string) {
+  const child = spawn(process.execPath, [KINTSUGI_BIN, "serve", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const record = JSON.parse(line) as { msg: string; url?: string };
+      if (record.msg === "kintsugi started" && record.url) resolve(record.url);
+    });
+    exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return { child, url, exited, stderr: () => stderr };
+}
+
+describe("kintsugi serve and check-config (the real binary)", () => {
+  it("prints help", async () => {
+    const res = await runCli(["--help"]);
+    assert.equal(res.code, 0);
+    for (const command of ["serve", "check-config", "repair-queue", "auto-repair", "constraints"]) assert.match(res.stdout, new RegExp(command));
+  });
+
+  it("serves a config file on an ephemeral port, answers { repairQueueEnabled }, and stops cleanly on SIGTERM", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./state/k.db\n`);
+      const server = serve(["--config", "kintsugi.yaml"], dir.path);
+      const url = await server.url;
+      const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
+      assert.deepEqual(await res.json(), { data: { repairQueueEnabled: true } });
+      assert.ok(existsSync(join(dir.path, "state", "k.db")), "the database is created relative to the working directory");
+      server.child.kill("SIGTERM");
+      assert.equal(await server.exited, 0);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses to start on an invalid config file, naming the key", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "bad.yaml"), `listen: "127.0.0.1:0"\nrepair:\n  max_concurrent_repairs: 0\n`);
+      const res = await runCli(["serve", "--config", "bad.yaml"], { cwd: dir.path });
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, /kintsugi: bad\.yaml: repair\.max_concurrent_repairs: must be > 0/);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses to start on a database path that cannot be written, naming it", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "blocker"), "a file where a directory should be");
+      writeFileSync(join(dir.path, "k.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./blocker/k.db\n`);
+      const res = await runCli(["serve", "--config", "k.yaml"], { cwd: dir.path });
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, /kintsugi: cannot open database .*blocker\/k\.db: /);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("checks a config file without starting anything", async () => {
+    const dir = tempDir();
+    try {
+      const good = join(dir.path, "good.yaml");
+      writeFileSync(good, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`);
+      assert.deepEqual(await runCli(["check-config", good]), { code: 0, stdout: `${good}: ok\n`, stderr: "" });
+      const bad = join(dir.path, "bad.yaml");
+      writeFileSync(bad, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo], watch_seconds: -1 }]\n          health_check_command: [echo]\n  colour: blue\n`);
+      const res = await runCli(["check-config", bad]);
+      assert.equal(res.code, 1);
+      assert.match(res.stderr, /repair\.repair_procedures\[0\]\.repair_operations\[0\]\.repair_steps\[0\]\.watch_seconds: must be >= 0/);
+      assert.match(res.stderr, /repair\.colour: unknown key/);
+      const malformed = join(dir.path, "malformed.yaml");
+      writeFileSync(malformed, "repair: [unclosed\n");
+      assert.match((await runCli(["check-config", malformed])).stderr, /malformed\.yaml: .*line/i);
+    } finally {
+      dir.remove();
+    }
+  });
+});

@@ -1,0 +1,354 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import YAML from "yaml";
+import { DEFAULT_CONFIG, type KintsugiConfig } from "../../src/config/kintsugi-config.js";
+import { ConfigError, loadConfigFile, parseConfig } from "../../src/config/load-config.js";
+import type { RepairConfig } from "../../src/domain/repair-config.js";
+
+const SOURCE = "kintsugi.yaml";
+
+/** Parses `input` (YAML text, or a value written out as YAML) and returns the ConfigError it must throw. */
+function rejection(input: string | object): ConfigError {
+  const text = typeof input === "string" ? input : YAML.stringify(input);
+  try {
+    parseConfig(text, SOURCE);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail(`expected a ConfigError for:\n${text}`);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The line `<source>: <path>: <message...>` (or `<source>: <message...>` for the file as a whole). */
+function line(path: string, message: string): RegExp {
+  return new RegExp(`^${escape(SOURCE)}: ${path ? `${escape(path)}: ` : ""}${escape(message)}`, "m");
+}
+
+const CKE_EXAMPLE = `
+repair:
+  repair_procedures:
+    - machine_types: ["type1", "type2"]
+      repair_operations:
+        - operation: "op1"
+          repair_steps:
+            - repair_command: ["sh", "-c", "touch /tmp/mtest-repair-$1", "repair"]
+              need_drain: true
+              watch_seconds: 30
+            - repair_command: ["sh", "-c", "touch /tmp/mtest-repair2-$1", "repair2"]
+              command_timeout_seconds: 60
+              command_retries: 3
+              command_interval: 5
+              watch_seconds: 60
+          health_check_command: ["sh", "-c", "test -f /tmp/mtest-repair-$1 && echo true", "health_check"]
+          command_timeout_seconds: 10
+          success_command: ["sh", "-c", "touch /tmp/mtest-repair-success-$1", "success"]
+  max_concurrent_repairs: 2
+  protected_namespaces:
+    matchLabels:
+      app: sample
+  evict_retries: 3
+  evict_interval: 3
+  eviction_timeout_seconds: 30
+`;
+
+const CKE_EXAMPLE_REPAIR: RepairConfig = {
+  repairProcedures: [
+    {
+      machineTypes: ["type1", "type2"],
+      repairOperations: [
+        {
+          operation: "op1",
+          repairSteps: [
+            {
+              repairCommand: ["sh", "-c", "touch /tmp/mtest-repair-$1", "repair"],
+              commandTimeoutSeconds: 30,
+              commandRetries: 0,
+              commandInterval: 0,
+              needDrain: true,
+              watchSeconds: 30,
+            },
+            {
+              repairCommand: ["sh", "-c", "touch /tmp/mtest-repair2-$1", "repair2"],
+              commandTimeoutSeconds: 60,
+              commandRetries: 3,
+              commandInterval: 5,
+              needDrain: false,
+              watchSeconds: 60,
+            },
+          ],
+          healthCheckCommand: ["sh", "-c", "test -f /tmp/mtest-repair-$1 && echo true", "health_check"],
+          commandTimeoutSeconds: 10,
+          successCommand: ["sh", "-c", "touch /tmp/mtest-repair-success-$1", "success"],
+          successCommandTimeout: 30,
+        },
+      ],
+    },
+  ],
+  maxConcurrentRepairs: 2,
+  protectedNamespaces: { matchLabels: { app: "sample" } },
+  protectedJobPods: null,
+  evictRetries: 3,
+  evictInterval: 3,
+  evictionTimeoutSeconds: 30,
+};
+
+const FULL_CONFIG = `
+listen: "0.0.0.0:8080"
+database: "/var/lib/kintsugi/kintsugi.db"
+sabakan:
+  url: "https://sabakan.example.com:10443/"
+  schedule: "0 */5 * * * *"
+kubernetes:
+  kubeconfig: "/etc/kintsugi/kubeconfig"
+repair:
+  repair_procedures:
+    - machine_types: ["qemu"]
+      repair_operations:
+        - operation: "unreachable"
+          repair_steps:
+            - repair_command: ["reboot"]
+          health_check_command: ["check"]
+  protected_job_pods:
+    matchExpressions:
+      - key: app.kubernetes.io/name
+        operator: In
+        values: [batch]
+      - key: keep
+        operator: Exists
+constraints:
+  maximum-repair-queue-entries: 5
+  wait-seconds-to-repair-rebooting: 300
+  maximum-unhealthy-machines-per-rack: 2
+  control-plane-count: 3
+  minimum-workers: 2
+  maximum-workers: 10
+`;
+
+const FULL_CONFIG_EXPECTED: KintsugiConfig = {
+  listen: { host: "0.0.0.0", port: 8080 },
+  database: "/var/lib/kintsugi/kintsugi.db",
+  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *" },
+  kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig" },
+  repair: {
+    repairProcedures: [
+      {
+        machineTypes: ["qemu"],
+        repairOperations: [
+          {
+            operation: "unreachable",
+            repairSteps: [
+              {
+                repairCommand: ["reboot"],
+                commandTimeoutSeconds: 30,
+                commandRetries: 0,
+                commandInterval: 0,
+                needDrain: false,
+                watchSeconds: 0,
+              },
+            ],
+            healthCheckCommand: ["check"],
+            commandTimeoutSeconds: 30,
+            successCommand: null,
+            successCommandTimeout: 30,
+          },
+        ],
+      },
+    ],
+    maxConcurrentRepairs: 1,
+    protectedNamespaces: null,
+    protectedJobPods: {
+      matchExpressions: [
+        { key: "app.kubernetes.io/name", operator: "In", values: ["batch"] },
+        { key: "keep", operator: "Exists" },
+      ],
+    },
+    evictRetries: 0,
+    evictInterval: 0,
+    evictionTimeoutSeconds: 600,
+  },
+  constraints: {
+    maximumRepairQueueEntries: 5,
+    waitSecondsToRepairRebooting: 300,
+    maximumUnhealthyMachinesPerRack: 2,
+    controlPlaneCount: 3,
+    minimumWorkers: 2,
+    maximumWorkers: 10,
+  },
+};
+
+describe("parseConfig: valid files", () => {
+  const cases: { name: string; text: string; expected: KintsugiConfig }[] = [
+    { name: "CKE's documented repair example, defaults applied", text: CKE_EXAMPLE, expected: { ...DEFAULT_CONFIG, repair: CKE_EXAMPLE_REPAIR } },
+    { name: "an empty file", text: "", expected: DEFAULT_CONFIG },
+    { name: "only comments and blank lines", text: "# nothing here\n\n", expected: DEFAULT_CONFIG },
+    { name: "an empty mapping", text: "{}", expected: DEFAULT_CONFIG },
+    { name: "an empty repair section", text: "repair: {}", expected: DEFAULT_CONFIG },
+    { name: "empty values count as absent", text: "listen:\nsabakan:\nrepair:\n  max_concurrent_repairs:\n", expected: DEFAULT_CONFIG },
+    { name: "a full config", text: FULL_CONFIG, expected: FULL_CONFIG_EXPECTED },
+    {
+      name: "an IPv6 listen address loses its brackets",
+      text: 'listen: "[::1]:10180"',
+      expected: { ...DEFAULT_CONFIG, listen: { host: "::1", port: 10180 } },
+    },
+    {
+      name: "a host name listen address",
+      text: "listen: localhost:1",
+      expected: { ...DEFAULT_CONFIG, listen: { host: "localhost", port: 1 } },
+    },
+    {
+      name: "sabakan url kept as given, schedule defaulted",
+      text: "sabakan: { url: http://127.0.0.1:10080 }",
+      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *" } },
+    },
+    {
+      name: "an empty kubernetes section means in-cluster config",
+      text: "kubernetes: {}",
+      expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null } },
+    },
+    {
+      name: "constraints keep only the names given",
+      text: "constraints: { maximum-repair-queue-entries: 10, minimum-workers: 3 }",
+      expected: { ...DEFAULT_CONFIG, constraints: { maximumRepairQueueEntries: 10, minimumWorkers: 3 } },
+    },
+  ];
+  for (const { name, text, expected } of cases) {
+    it(name, () => {
+      assert.deepEqual(parseConfig(text, SOURCE), expected);
+    });
+  }
+});
+
+// A valid procedure; `withStep` puts the step under test at operations[1].steps[0].
+const STEP = { repair_command: ["reboot"] };
+const operation = (patch: object = {}) => ({ operation: "op", repair_steps: [STEP], health_check_command: ["check"], ...patch });
+const procedure = (patch: object = {}) => ({ machine_types: ["t1"], repair_operations: [operation()], ...patch });
+const withProcedure = (patch: object) => ({ repair: { repair_procedures: [procedure(patch)] } });
+const withOperation = (patch: object) => withProcedure({ repair_operations: [operation(), operation(patch)] });
+const withStep = (patch: object) => withOperation({ repair_steps: [{ ...STEP, ...patch }] });
+const OP = "repair.repair_procedures[0].repair_operations[1]";
+const STEP_PATH = `${OP}.repair_steps[0]`;
+
+describe("parseConfig: each rule rejects with the key path", () => {
+  const cases: { name: string; input: string | object; path: string; message: string }[] = [
+    { name: "watch_seconds < 0", input: withStep({ watch_seconds: -1 }), path: `${STEP_PATH}.watch_seconds`, message: "must be >= 0" },
+    { name: "step command_timeout_seconds < 0", input: withStep({ command_timeout_seconds: -5 }), path: `${STEP_PATH}.command_timeout_seconds`, message: "must be >= 0" },
+    { name: "command_retries < 0", input: withStep({ command_retries: -1 }), path: `${STEP_PATH}.command_retries`, message: "must be >= 0" },
+    { name: "command_interval not an integer", input: withStep({ command_interval: 1.5 }), path: `${STEP_PATH}.command_interval`, message: "must be an integer, got 1.5" },
+    { name: "need_drain not a boolean", input: withStep({ need_drain: "yes" }), path: `${STEP_PATH}.need_drain`, message: 'must be a boolean (true or false), got "yes"' },
+    { name: "health check command_timeout_seconds < 0", input: withOperation({ command_timeout_seconds: -1 }), path: `${OP}.command_timeout_seconds`, message: "must be >= 0" },
+    { name: "success_command_timeout < 0", input: withOperation({ success_command_timeout: -1 }), path: `${OP}.success_command_timeout`, message: "must be >= 0" },
+    { name: "max_concurrent_repairs = 0", input: { repair: { max_concurrent_repairs: 0 } }, path: "repair.max_concurrent_repairs", message: "must be > 0" },
+    { name: "max_concurrent_repairs as a string", input: 'repair: { max_concurrent_repairs: "2" }', path: "repair.max_concurrent_repairs", message: 'must be an integer, got "2"' },
+    { name: "evict_retries < 0", input: { repair: { evict_retries: -1 } }, path: "repair.evict_retries", message: "must be >= 0" },
+    { name: "evict_interval < 0", input: { repair: { evict_interval: -1 } }, path: "repair.evict_interval", message: "must be >= 0" },
+    { name: "eviction_timeout_seconds = 0", input: { repair: { eviction_timeout_seconds: 0 } }, path: "repair.eviction_timeout_seconds", message: "must be > 0" },
+    { name: "empty machine_types", input: withProcedure({ machine_types: [] }), path: "repair.repair_procedures[0].machine_types", message: "must be a non-empty list" },
+    { name: "missing machine_types", input: "repair: { repair_procedures: [ {} ] }", path: "repair.repair_procedures[0].machine_types", message: "is required" },
+    { name: "empty repair_operations", input: withProcedure({ repair_operations: [] }), path: "repair.repair_procedures[0].repair_operations", message: "must be a non-empty list" },
+    { name: "empty operation name", input: withOperation({ operation: "" }), path: `${OP}.operation`, message: "must not be empty" },
+    { name: "empty repair_steps", input: withOperation({ repair_steps: [] }), path: `${OP}.repair_steps`, message: "must be a non-empty list" },
+    { name: "empty repair_command", input: withStep({ repair_command: [] }), path: `${STEP_PATH}.repair_command`, message: "must be a non-empty list" },
+    { name: "repair_command as one string", input: withStep({ repair_command: "reboot now" }), path: `${STEP_PATH}.repair_command`, message: 'must be a list of strings, got "reboot now"' },
+    { name: "a command argument that is a number", input: withStep({ repair_command: ["sleep", 10] }), path: `${STEP_PATH}.repair_command[1]`, message: "must be a string, got 10" },
+    { name: "an empty command name", input: withStep({ repair_command: ["", "x"] }), path: `${STEP_PATH}.repair_command[0]`, message: "the command name must not be empty" },
+    { name: "empty health_check_command", input: withOperation({ health_check_command: [] }), path: `${OP}.health_check_command`, message: "must be a non-empty list" },
+    { name: "empty success_command", input: withOperation({ success_command: [] }), path: `${OP}.success_command`, message: "must be a non-empty list" },
+    { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key" },
+    { name: "unknown key deep inside", input: withStep({ need_drian: true }), path: `${STEP_PATH}.need_drian`, message: "unknown key" },
+    { name: "listen without a port", input: "listen: localhost", path: "listen", message: 'must be "host:port"' },
+    { name: "listen port too large", input: 'listen: "127.0.0.1:65536"', path: "listen", message: "port must be 0-65535, got 65536" },
+    { name: "listen IPv6 without brackets", input: 'listen: "::1:10180"', path: "listen", message: 'must be "host:port"' },
+    { name: "listen as a number", input: "listen: 10180", path: "listen", message: "must be a string, got 10180" },
+    { name: "empty database", input: 'database: ""', path: "database", message: "must not be empty" },
+    { name: "sabakan url not http", input: "sabakan: { url: ftp://sabakan:21 }", path: "sabakan.url", message: "must be an http or https URL" },
+    { name: "sabakan url not a URL", input: "sabakan: { url: sabakan }", path: "sabakan.url", message: "must be an http or https URL" },
+    { name: "sabakan without url", input: "sabakan: { schedule: '* * * * *' }", path: "sabakan.url", message: "is required" },
+    { name: "sabakan schedule not cron", input: "sabakan: { url: http://s, schedule: hourly }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields" },
+    { name: "empty kubeconfig", input: 'kubernetes: { kubeconfig: "" }', path: "kubernetes.kubeconfig", message: "must not be empty" },
+    { name: "selector operator unknown", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Equals, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].operator", message: 'must be one of In, NotIn, Exists, DoesNotExist, got "Equals"' },
+    { name: "selector In without values", input: "repair: { protected_job_pods: { matchExpressions: [ { key: app, operator: In } ] } }", path: "repair.protected_job_pods.matchExpressions[0].values", message: "must be non-empty when operator is In" },
+    { name: "selector Exists with values", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Exists, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].values", message: "must be empty when operator is Exists" },
+    { name: "selector label value invalid", input: "repair: { protected_namespaces: { matchLabels: { app: 'a b' } } }", path: "repair.protected_namespaces.matchLabels.app", message: 'invalid label value "a b"' },
+    { name: "selector unknown key", input: "repair: { protected_namespaces: { matchLabel: { app: a } } }", path: "repair.protected_namespaces.matchLabel", message: "unknown key" },
+    { name: "unknown constraint name", input: "constraints: { maximum-queue-entries: 1 }", path: "constraints.maximum-queue-entries", message: "unknown constraint; known: maximum-repair-queue-entries," },
+    { name: "negative constraint", input: "constraints: { wait-seconds-to-repair-rebooting: -1 }", path: "constraints.wait-seconds-to-repair-rebooting", message: "must be >= 0" },
+    { name: "maximum-workers < minimum-workers", input: "constraints: { minimum-workers: 5, maximum-workers: 3 }", path: "constraints", message: "maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)" },
+    { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints", message: "control-plane-count must be >= 1, got 0" },
+    { name: "malformed YAML", input: "listen: 127.0.0.1:10180\nrepair:\n  evict_retries: [1\n", path: "", message: "invalid YAML at line 4, column 1: " },
+    { name: "a duplicate key", input: "database: a\ndatabase: b\n", path: "", message: "invalid YAML at line 2, column 1: Map keys must be unique" },
+    { name: "a top level that is a list", input: "- listen: 127.0.0.1:10180\n", path: "", message: "the top level must be a mapping of keys, got a list" },
+    { name: "a top level that is a scalar", input: "kintsugi\n", path: "", message: 'the top level must be a mapping of keys, got string "kintsugi"' },
+  ];
+  for (const { name, input, path, message } of cases) {
+    it(name, () => {
+      const error = rejection(input);
+      assert.match(error.message, line(path, message));
+      assert.ok(
+        error.problems.some((p) => p.path === path && p.message.startsWith(message)),
+        `no problem {path: ${path}, message: ${message}...} in ${JSON.stringify(error.problems)}`,
+      );
+    });
+  }
+
+  it("the message format is fixed", () => {
+    assert.match(
+      rejection(withStep({ watch_seconds: -1 })).message,
+      /^kintsugi\.yaml: repair\.repair_procedures\[0\]\.repair_operations\[1\]\.repair_steps\[0\]\.watch_seconds: must be >= 0$/,
+    );
+  });
+});
+
+describe("parseConfig: every problem is reported", () => {
+  it("lists each problem on its own line, in file order", () => {
+    const error = rejection(`
+listen: nowhere
+database: ""
+repair:
+  max_concurrent_repairs: 0
+  evict_retries: -2
+  bogus: 1
+constraints:
+  minimum-workers: -1
+`);
+    const expected = [
+      { path: "listen", message: 'must be "host:port", e.g. "127.0.0.1:10180" or "[::1]:10180"' },
+      { path: "database", message: "must not be empty" },
+      { path: "repair.max_concurrent_repairs", message: "must be > 0" },
+      { path: "repair.evict_retries", message: "must be >= 0" },
+      { path: "repair.bogus", message: "unknown key" },
+      { path: "constraints.minimum-workers", message: "must be >= 0" },
+    ];
+    assert.deepEqual(error.problems, expected);
+    assert.equal(error.message, expected.map((p) => `${SOURCE}: ${p.path}: ${p.message}`).join("\n"));
+  });
+});
+
+describe("loadConfigFile", () => {
+  it("reads and parses the file, naming it in messages", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kintsugi-config-"));
+    try {
+      const good = join(dir, "good.yaml");
+      writeFileSync(good, CKE_EXAMPLE);
+      assert.deepEqual(loadConfigFile(good).repair, CKE_EXAMPLE_REPAIR);
+      const bad = join(dir, "bad.yaml");
+      writeFileSync(bad, "repair: { evict_interval: -1 }\n");
+      assert.throws(() => loadConfigFile(bad), { name: "ConfigError", message: `${bad}: repair.evict_interval: must be >= 0` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a missing file is an error naming the path", () => {
+    const missing = join(tmpdir(), "kintsugi-no-such-dir", "kintsugi.yaml");
+    assert.throws(() => loadConfigFile(missing), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(error.message, `${missing}: cannot read the config file: no such file`);
+      return true;
+    });
+  });
+});

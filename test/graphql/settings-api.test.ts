@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { NOW } from "../support/fixtures.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+
+const CONSTRAINTS = `maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack controlPlaneCount minimumWorkers maximumWorkers`;
+const VARIABLES = `having { labels { name value } racks roles states minDaysBeforeRetire } notHaving { labels { name value } racks roles states minDaysBeforeRetire }`;
+
+describe("settings API over HTTP", () => {
+  let k: TestKintsugi;
+
+  before(async () => {
+    k = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 3 } }, { now: () => NOW });
+  });
+  after(() => k.dispose());
+
+  it("enables and disables the repair queue and auto-repair, persistently", async () => {
+    assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: true, autoRepairEnabled: true });
+    assert.deepEqual((await k.gql(`mutation { setRepairQueueEnabled(enabled: false) }`)).data, { setRepairQueueEnabled: false });
+    assert.deepEqual((await k.gql(`mutation { setAutoRepairEnabled(enabled: false) }`)).data, { setAutoRepairEnabled: false });
+    const restarted = await startTestKintsugi({}, { databasePath: k.databasePath });
+    try {
+      assert.deepEqual((await restarted.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: false, autoRepairEnabled: false });
+    } finally {
+      await restarted.close();
+    }
+    await k.gql(`mutation { setRepairQueueEnabled(enabled: true) setAutoRepairEnabled(enabled: true) }`);
+    assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: true, autoRepairEnabled: true });
+  });
+
+  it("shows CKE's default variables, replaces them whole, and rejects bad ones naming the field", async () => {
+    assert.deepEqual((await k.gql(`{ autoRepairVariables { ${VARIABLES} } }`)).data?.autoRepairVariables, {
+      having: { labels: null, racks: null, roles: null, states: ["UNHEALTHY", "UNREACHABLE"], minDaysBeforeRetire: null },
+      notHaving: { labels: null, racks: null, roles: ["boot"], states: null, minDaysBeforeRetire: null },
+    });
+    const set = await k.gql(`mutation($h: MachineParams) { setAutoRepairVariables(having: $h) { ${VARIABLES} } }`, {
+      h: { labels: [{ name: "datacenter", value: "tokyo1" }], racks: [1, 2], states: ["UNHEALTHY"], minDaysBeforeRetire: 30 },
+    });
+    const want = {
+      having: { labels: [{ name: "datacenter", value: "tokyo1" }], racks: [1, 2], roles: null, states: ["UNHEALTHY"], minDaysBeforeRetire: 30 },
+      notHaving: null,
+    };
+    assert.deepEqual(set.data?.setAutoRepairVariables, want);
+    for (const [variables, pattern] of [
+      [{ h: { racks: [-1] } }, /having\.racks\[0\]: must be >= 0/],
+      [{ h: { labels: [{ name: "", value: "x" }] } }, /having\.labels\[0\]\.name: must not be empty/],
+    ] as const) {
+      const bad = await k.gql(`mutation($h: MachineParams) { setAutoRepairVariables(notHaving: $h) { having { racks } } }`, variables);
+      assert.equal(bad.errors?.[0]?.extensions?.type, "INVALID_MACHINE_PARAMS");
+      assert.match(bad.errors?.[0]?.message ?? "", new RegExp(`not${pattern.source.replace(/^having/, "Having")}`));
+    }
+    const unknownField = await k.gql(`mutation($h: MachineParams) { setAutoRepairVariables(having: $h) { having { racks } } }`, { h: { rack: [1] } });
+    assert.match(unknownField.errors?.[0]?.message ?? "", /Field "rack" is not defined by type "MachineParams"/);
+    const unknownState = await k.gql(`mutation($h: MachineParams) { setAutoRepairVariables(having: $h) { having { racks } } }`, { h: { states: ["BROKEN"] } });
+    assert.match(unknownState.errors?.[0]?.message ?? "", /Value "BROKEN" does not exist in "MachineState" enum/);
+    assert.deepEqual((await k.gql(`{ autoRepairVariables { ${VARIABLES} } }`)).data?.autoRepairVariables, want, "rejections changed nothing");
+  });
+
+  it("shows constraints with the config file's initial values and sets them by CKE name", async () => {
+    assert.deepEqual((await k.gql(`{ constraints { ${CONSTRAINTS} } }`)).data?.constraints, {
+      maximumRepairQueueEntries: 3,
+      waitSecondsToRepairRebooting: 0,
+      maximumUnhealthyMachinesPerRack: 0,
+      controlPlaneCount: 1,
+      minimumWorkers: 1,
+      maximumWorkers: 0,
+    });
+    const set = await k.gql(`mutation { setConstraint(name: "wait-seconds-to-repair-rebooting", value: 600) { waitSecondsToRepairRebooting } }`);
+    assert.deepEqual(set.data?.setConstraint, { waitSecondsToRepairRebooting: 600 });
+    const restarted = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 9 } }, { databasePath: k.databasePath });
+    try {
+      const c = (await restarted.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting } }`)).data?.constraints;
+      assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600 });
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  const invalid: Array<[string, string, number, RegExp]> = [
+    ["an unknown name", "maximum-repair-queue", 1, /unknown constraint "maximum-repair-queue"; known: maximum-repair-queue-entries/],
+    ["a camelCase name", "maximumRepairQueueEntries", 1, /unknown constraint/],
+    ["a negative value", "maximum-repair-queue-entries", -1, /maximum-repair-queue-entries must be an integer >= 0, got -1/],
+    ["zero control planes", "control-plane-count", 0, /control-plane-count must be >= 1/],
+    ["a value that is not an integer", "maximum-workers", 0.5, /Int cannot represent non-integer value/],
+  ];
+  for (const [name, constraint, value, pattern] of invalid) {
+    it(`rejects ${name} and changes nothing`, async () => {
+      const before = (await k.gql(`{ constraints { ${CONSTRAINTS} } }`)).data;
+      const res = await k.gql(`mutation($n: String!, $v: Int!) { setConstraint(name: $n, value: $v) { maximumWorkers } }`, { n: constraint, v: value });
+      assert.match(res.errors?.[0]?.message ?? "", pattern);
+      assert.deepEqual((await k.gql(`{ constraints { ${CONSTRAINTS} } }`)).data, before);
+    });
+  }
+
+  it("checks constraints together: maximum-workers below minimum-workers is refused", async () => {
+    await k.gql(`mutation { setConstraint(name: "minimum-workers", value: 3) { minimumWorkers } }`);
+    const res = await k.gql(`mutation { setConstraint(name: "maximum-workers", value: 2) { maximumWorkers } }`);
+    assert.equal(res.errors?.[0]?.extensions?.type, "INVALID_CONSTRAINT");
+    assert.match(res.errors?.[0]?.message ?? "", /maximum-workers \(2\) must be 0 \(unlimited\) or >= minimum-workers \(3\)/);
+    const ok = await k.gql(`mutation { setConstraint(name: "maximum-workers", value: 3) { minimumWorkers maximumWorkers } }`);
+    assert.deepEqual(ok.data?.setConstraint, { minimumWorkers: 3, maximumWorkers: 3 });
+  });
+});

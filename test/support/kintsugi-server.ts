@@ -1,0 +1,58 @@
+import { join } from "node:path";
+import { pino } from "pino";
+import { DEFAULT_CONFIG, type KintsugiConfig } from "../../src/config/kintsugi-config.js";
+import { startKintsugi, type RunningKintsugi, type StartOptions } from "../../src/main.js";
+import { TEST_REPAIR_CONFIG } from "./fixtures.js";
+import { tempDir } from "./temp-dir.js";
+
+/** A GraphQL response over HTTP, kept raw so tests see exactly what a client sees. */
+export interface GraphQLHttpResponse<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly data: T | null;
+  readonly errors: ReadonlyArray<{ message: string; extensions?: { type?: string; code?: string }; path?: string[] }> | undefined;
+}
+
+export interface TestKintsugi extends RunningKintsugi {
+  readonly databasePath: string;
+  /** POSTs a document to /graphql as JSON. */
+  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLHttpResponse<T>>;
+  /** Closes the server and removes its temporary directory. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts kintsugi on 127.0.0.1 with an ephemeral port and a database file in a fresh temporary directory (or
+ * `databasePath`, to restart on an existing file), with the test repair procedures unless overridden.
+ */
+export async function startTestKintsugi(
+  overrides: Partial<KintsugiConfig> = {},
+  options: StartOptions & { databasePath?: string } = {},
+): Promise<TestKintsugi> {
+  const dir = tempDir();
+  const databasePath = options.databasePath ?? join(dir.path, "kintsugi.db");
+  const config: KintsugiConfig = {
+    ...DEFAULT_CONFIG,
+    listen: { host: "127.0.0.1", port: 0 },
+    database: databasePath,
+    repair: TEST_REPAIR_CONFIG,
+    ...overrides,
+  };
+  const running = await startKintsugi(config, { logger: pino({ level: "silent" }), ...options });
+  return {
+    ...running,
+    databasePath,
+    async gql(query, variables) {
+      const res = await fetch(`${running.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await res.json()) as { data?: any; errors?: any };
+      return { status: res.status, data: body.data ?? null, errors: body.errors };
+    },
+    async dispose() {
+      await running.close();
+      dir.remove();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The real `kintsugi` executable, as `npx kintsugi` runs it (from the built dist/). */
+export const KINTSUGI_BIN = fileURLToPath(new URL("../../bin/kintsugi.js", import.meta.url));
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs the real binary as a child process. Asynchronous on purpose: the server under test runs in this process,
+ * and a synchronous child would block the event loop it needs to answer.
+ */
+export function runCli(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [KINTSUGI_BIN, ...args], { cwd: options.cwd, timeout: options.timeoutMs ?? 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
