@@ -5,6 +5,7 @@ import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
 import type { CliIo } from "./repair-queue-commands.js";
+import { addToggleCommands } from "./toggle-commands.js";
 
 /**
  * Reads a variables file: a JSON object with `having` and/or `notHaving`, each a sabakan MachineParams. The server
@@ -38,21 +39,13 @@ export function readVariablesFile(path: string): { having: unknown; notHaving: u
 export function autoRepairCommand(io: CliIo): Command {
   const cmd = new Command("auto-repair").description("control sabakan-triggered repair (as ckecli auto-repair)");
 
-  cmd.command("enable").description("enable sabakan-triggered repair")
-    .action(async () => {
-      await io.client().request<Op.SetAutoRepairEnabledMutation>(D.SetAutoRepairEnabled, { enabled: true });
-    });
-
-  cmd.command("disable").description("disable sabakan-triggered repair: sabakan is not queried")
-    .action(async () => {
-      await io.client().request<Op.SetAutoRepairEnabledMutation>(D.SetAutoRepairEnabled, { enabled: false });
-    });
-
-  cmd.command("is-enabled").description("print true or false")
-    .action(async () => {
-      const r = await io.client().request<Op.AutoRepairEnabledQuery>(D.AutoRepairEnabled);
-      io.out(`${r.autoRepairEnabled}\n`);
-    });
+  addToggleCommands(cmd, io, {
+    noun: "sabakan-triggered repair",
+    disabledMeans: "sabakan is not queried",
+    query: D.AutoRepairEnabled,
+    mutation: D.SetAutoRepairEnabled,
+    field: "autoRepairEnabled",
+  });
 
   cmd.command("set-variables").description('replace the searchMachines variables with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
     .argument("<FILE>")

@@ -3,6 +3,7 @@ import { ckeJson, toCkeEntry } from "./cke-json.js";
 import { CliError, type KintsugiClient } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
+import { addToggleCommands } from "./toggle-commands.js";
 
 /** Where command output goes and how to reach the server; tests and main supply them. */
 export interface CliIo {
@@ -58,21 +59,13 @@ export function repairQueueCommand(io: CliIo): Command {
       io.out(r.deleteUnfinishedRepairEntries.map((e) => `${e.index}\n`).join(""));
     });
 
-  cmd.command("enable").description("enable the processing of the repair queue")
-    .action(async () => {
-      await io.client().request<Op.SetQueueEnabledMutation>(D.SetQueueEnabled, { enabled: true });
-    });
-
-  cmd.command("disable").description("disable the processing of the repair queue (health checks and dequeues go on)")
-    .action(async () => {
-      await io.client().request<Op.SetQueueEnabledMutation>(D.SetQueueEnabled, { enabled: false });
-    });
-
-  cmd.command("is-enabled").description("print true or false")
-    .action(async () => {
-      const r = await io.client().request<Op.QueueEnabledQuery>(D.QueueEnabled);
-      io.out(`${r.repairQueueEnabled}\n`);
-    });
+  addToggleCommands(cmd, io, {
+    noun: "the processing of the repair queue",
+    disabledMeans: "no drain starts and no repair command runs; health checks and dequeues go on",
+    query: D.QueueEnabled,
+    mutation: D.SetQueueEnabled,
+    field: "repairQueueEnabled",
+  });
 
   cmd.command("reset-backoff").description("reset the drain back-off of every entry")
     .action(async () => {
