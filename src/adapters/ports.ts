@@ -1,0 +1,79 @@
+// kintsugi's own small interfaces at the edges. Adapters only translate between these and a library or protocol;
+// the runner depends on these alone, so it can be driven by test servers speaking the real protocols.
+
+import type { CommandOutcome } from "../domain/command-outcome.js";
+
+export type { CommandOutcome };
+
+export interface CommandOptions {
+  /** 0 = no timeout. On timeout the whole process group is killed. */
+  readonly timeoutSeconds: number;
+  /** Aborting kills the whole process group and resolves with `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Runs argv arrays (never a shell string). stdout and stderr are captured up to a size bound. */
+export interface CommandRunner {
+  run(argv: readonly string[], options: CommandOptions): Promise<CommandOutcome>;
+}
+
+/** A Kubernetes Node as far as repairs care. */
+export interface ClusterNode {
+  readonly name: string;
+  readonly internalIPs: readonly string[];
+  readonly unschedulable: boolean;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+/** A Pod on a node, as far as draining cares. */
+export interface NodePod {
+  readonly namespace: string;
+  readonly name: string;
+  /** The kind of the controlling owner reference (`DaemonSet`, `Job`, `ReplicaSet`, ...), or null. */
+  readonly controllerKind: string | null;
+  /** `Pending`, `Running`, `Succeeded`, `Failed` or `Unknown`. */
+  readonly phase: string;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** How one eviction request ended. `refused` is HTTP 429: a PodDisruptionBudget said no. */
+export type EvictionOutcome =
+  | { readonly kind: "evicted" }
+  | { readonly kind: "not-found" }
+  | { readonly kind: "refused"; readonly message: string }
+  | { readonly kind: "error"; readonly message: string };
+
+export interface NodeEvent {
+  readonly type: "Normal" | "Warning";
+  /** A CamelCase reason such as `RepairStarted`. */
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
+ * What kintsugi does to Kubernetes. Every method rejects with an Error whose message says what failed (the API's
+ * status and message), except `evict`, which reports refusals and errors as outcomes.
+ */
+export interface NodeOperator {
+  listNodes(): Promise<ClusterNode[]>;
+  /**
+   * Marks the node unschedulable and annotates it with `CORDONED_BY_ANNOTATION` = `owner`. A node that is already
+   * unschedulable without that annotation was cordoned by someone else: it is left as it is and `false` returned.
+   */
+  cordon(nodeName: string, owner: string): Promise<boolean>;
+  /** Makes the node schedulable again and drops the annotation, only when the annotation is present. */
+  uncordon(nodeName: string): Promise<boolean>;
+  /** Every pod bound to the node (field selector `spec.nodeName`). */
+  listPods(nodeName: string): Promise<NodePod[]>;
+  /** The names of the namespaces that match a label selector (`null` = every namespace). */
+  listNamespaces(labelSelector: string | null): Promise<string[]>;
+  /** Eviction API (policy/v1); `dryRun` asks the server to check without evicting. */
+  evict(pod: NodePod, options: { readonly dryRun: boolean }): Promise<EvictionOutcome>;
+  /** Deletes the pod; resolves `false` when it was already gone. */
+  deletePod(pod: NodePod): Promise<boolean>;
+  /** Records a Kubernetes Event about the node (core/v1 Event, involvedObject = the Node). */
+  recordEvent(nodeName: string, event: NodeEvent): Promise<void>;
+}
+
+/** The annotation by which kintsugi marks a cordon as its own, so it only ever uncordons nodes it cordoned. */
+export const CORDONED_BY_ANNOTATION = "kintsugi.cybozu.io/cordoned-by";

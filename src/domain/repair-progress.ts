@@ -1,0 +1,93 @@
+import { drainBackoff } from "./drain-backoff.js";
+import type { RepairOperationConfig } from "./repair-config.js";
+import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
+import type { EntryTransition, RepairEffect, RepairObservation } from "./repair-plan.js";
+
+/** The outcome of moving one entry forward: transitions so far, the effect, and when to look again. */
+export interface Progress {
+  readonly transitions: EntryTransition[];
+  readonly effect: RepairEffect;
+  readonly wakeAt: number | null;
+}
+
+export interface ProgressContext {
+  readonly now: number;
+  readonly random: () => number;
+  readonly queueEnabled: boolean;
+  readonly evictionTimeoutSeconds: number;
+}
+
+const step = (e: RepairEntry) => e.step + 1;
+
+function failed(entry: RepairEntry, now: number, reason: string, transitions: EntryTransition[]): Progress {
+  const after: RepairEntry = { ...entry, status: "failed", lastTransitionTime: truncateToSeconds(now) };
+  return { transitions: [...transitions, { after, kind: "transition", reason }], effect: { kind: "uncordon" }, wakeAt: null };
+}
+
+/**
+ * A `waiting` entry (new, next step, or back-off expired): with the queue enabled, drain first when the step needs
+ * it and the machine is a node, else persist `watching` and run the repair command. Disabled: nothing.
+ */
+export function startStep(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, transitions: EntryTransition[] = []): Progress {
+  const config = op.repairSteps[entry.step];
+  if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist: operation "${op.operation}" has ${op.repairSteps.length} steps`, transitions);
+  if (!ctx.queueEnabled) return { transitions, effect: { kind: "none" }, wakeAt: null };
+  const lastTransitionTime = truncateToSeconds(ctx.now);
+  if (config.needDrain && obs.nodename !== "") {
+    const after: RepairEntry = { ...entry, status: "processing", stepStatus: "draining", lastTransitionTime };
+    const reason = `step ${step(entry)}: draining node ${obs.nodename}`;
+    return {
+      transitions: [...transitions, { after, kind: "transition", reason }],
+      effect: { kind: "drain" },
+      wakeAt: lastTransitionTime + ctx.evictionTimeoutSeconds * 1000 + 1,
+    };
+  }
+  const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime };
+  const reason = `step ${step(entry)}: running the repair command`;
+  return { transitions: [...transitions, { after, kind: "transition", reason }], effect: { kind: "repair-command", step: config }, wakeAt: null };
+}
+
+/**
+ * A `draining` entry: disabled -> abandon (back-off); completed (or no longer a node) -> run the step;
+ * `last_transition_time + eviction_timeout_seconds < now` -> back-off; otherwise wait (re-running the eviction job
+ * when this process has not, e.g. after a restart).
+ */
+export function continueDrain(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, transitions: EntryTransition[] = []): Progress {
+  if (!ctx.queueEnabled) {
+    const after = drainBackoff(entry, ctx.now, ctx.random);
+    return { transitions: [...transitions, { after, kind: "transition", reason: "drain abandoned: the repair queue is disabled" }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
+  }
+  const deadline = (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000;
+  if (obs.job !== "drain" && (obs.nodename === "" || (obs.drainJobDone && obs.drainCompleted === true))) {
+    const config = op.repairSteps[entry.step];
+    if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist`, transitions);
+    const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime: truncateToSeconds(ctx.now) };
+    const why = obs.nodename === "" ? "the machine is no longer a node" : "drain completed";
+    return { transitions: [...transitions, { after, kind: "transition", reason: `step ${step(entry)}: ${why}; running the repair command` }], effect: { kind: "repair-command", step: config }, wakeAt: null };
+  }
+  if (deadline < ctx.now) {
+    const after = drainBackoff(entry, ctx.now, ctx.random);
+    const reason = `drain timed out after ${ctx.evictionTimeoutSeconds}s; backing off until ${new Date(after.drainBackoffExpire ?? 0).toISOString()}`;
+    return { transitions: [...transitions, { after, kind: "transition", reason }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
+  }
+  const effect: RepairEffect = obs.job === "none" && !obs.drainJobDone ? { kind: "drain" } : { kind: "none" };
+  return { transitions, effect, wakeAt: deadline + 1 };
+}
+
+/**
+ * A `watching` entry: when `watch_seconds` is 0 or `last_transition_time + watch_seconds < now`, move to the next
+ * step and handle it at once; past the last step the entry fails. Disabled: the move happens, nothing runs.
+ */
+export function continueWatch(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext): Progress {
+  const config = op.repairSteps[entry.step];
+  const watchSeconds = config?.watchSeconds ?? 0;
+  const expiry = (entry.lastTransitionTime ?? 0) + watchSeconds * 1000;
+  if (watchSeconds > 0 && !(expiry < ctx.now)) return { transitions: [], effect: { kind: "none" }, wakeAt: expiry + 1 };
+  const watched = watchSeconds > 0 ? ` after watching ${watchSeconds}s` : "";
+  if (entry.step + 1 >= op.repairSteps.length) {
+    return failed(entry, ctx.now, `still unhealthy${watched} after the last step (${op.repairSteps.length})`, []);
+  }
+  const next: RepairEntry = { ...entry, status: "processing", step: entry.step + 1, stepStatus: "waiting", lastTransitionTime: truncateToSeconds(ctx.now) };
+  const moved: EntryTransition = { after: next, kind: "transition", reason: `still unhealthy${watched}; moving to step ${step(next)}` };
+  return startStep(next, op, obs, ctx, [moved]);
+}

@@ -1,0 +1,70 @@
+import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import type { RepairEntry } from "../../src/domain/repair-entry.js";
+import type { RepairObservation, RepairSnapshot } from "../../src/domain/repair-plan.js";
+import { snapshotRepairConfig } from "../../src/domain/repair-lookup.js";
+
+/** A fixed `now` on a whole second plus 500 ms, so truncation is visible. */
+export const T = Date.UTC(2026, 10, 22, 6, 0, 0, 500);
+export const SEC = 1000;
+export const fixedRandom = (value: number) => () => value;
+
+export const stepCfg = (over: Partial<RepairStepConfig> = {}): RepairStepConfig => ({
+  repairCommand: ["repair"],
+  commandTimeoutSeconds: 30,
+  commandRetries: 0,
+  commandInterval: 0,
+  needDrain: false,
+  watchSeconds: 60,
+  ...over,
+});
+
+export const operation = (steps: RepairStepConfig[], over: Partial<RepairOperationConfig> = {}): RepairOperationConfig => ({
+  operation: "op",
+  repairSteps: steps,
+  healthCheckCommand: ["check"],
+  commandTimeoutSeconds: 30,
+  successCommand: null,
+  successCommandTimeout: 30,
+  ...over,
+});
+
+/** Type "m" has operation "op" with a drain step (watch 60 s) and a plain step (watch 0). */
+export const CONFIG: RepairConfig = {
+  ...EMPTY_REPAIR_CONFIG,
+  maxConcurrentRepairs: 1,
+  evictionTimeoutSeconds: 600,
+  repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation([stepCfg({ needDrain: true }), stepCfg({ watchSeconds: 0 })])] }],
+};
+
+export const entry = (index: number, over: Partial<RepairEntry> = {}): RepairEntry => ({
+  index,
+  address: `10.0.0.${index}`,
+  nodename: "",
+  serial: null,
+  machineType: "m",
+  operation: "op",
+  status: "queued",
+  step: 0,
+  stepStatus: "waiting",
+  deleted: false,
+  lastTransitionTime: T - 3600 * SEC - 500,
+  drainBackoffCount: 0,
+  drainBackoffExpire: null,
+  createdAt: T - 3600 * SEC,
+  source: "operator",
+  ...over,
+});
+
+export const obs = (over: Partial<RepairObservation> = {}): RepairObservation => ({ nodename: "", job: "none", drainJobDone: false, healthy: false, ...over });
+
+export function snapshot(
+  entries: RepairEntry[],
+  observations: Record<number, Partial<RepairObservation>> = {},
+  options: { enabled?: boolean; config?: RepairConfig; max?: number } = {},
+): RepairSnapshot {
+  const config = { ...(options.config ?? CONFIG), ...(options.max !== undefined && { maxConcurrentRepairs: options.max }) };
+  const map = new Map<number, RepairObservation>();
+  for (const e of entries) map.set(e.index, obs({ nodename: e.nodename, ...observations[e.index] }));
+  return { entries, observations: map, repair: snapshotRepairConfig(config), queueEnabled: options.enabled ?? true };
+}
