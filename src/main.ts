@@ -8,6 +8,10 @@ import { buildSchema } from "./graphql/schema.js";
 import { openDatabase } from "./store/database.js";
 import { RepairEntryStore, type RepairChange } from "./store/repair-entry-store.js";
 import { SettingsStore } from "./store/settings-store.js";
+import { ProcessCommandRunner } from "./adapters/command-runner.js";
+import { KubeNodeOperator } from "./adapters/kube-node-operator.js";
+import type { NodeOperator } from "./adapters/ports.js";
+import { RepairRunner } from "./runner/repair-runner.js";
 import { VERSION } from "./version.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
@@ -23,24 +27,62 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** The clock; tests pass a fixed one. */
   readonly now?: () => number;
-  /** Called after each committed change (the runner and subscriptions hook in here). */
+  /** Called after each committed change (subscriptions hook in here). */
   readonly onCommitted?: (changes: readonly RepairChange[]) => void;
+  /** [0, 1) for the drain back-off jitter; tests pass a fixed one. */
+  readonly random?: () => number;
+  /** false = serve the API without working the queue (API tests that place entries where they want them). */
+  readonly startRunner?: boolean;
+}
+
+/**
+ * The Kubernetes the config names: a kubeconfig file, or in-cluster credentials when `kubernetes:` has no
+ * kubeconfig, or when the section is absent but kintsugi runs in a Pod. Otherwise none.
+ */
+function nodeOperatorFor(config: KintsugiConfig): NodeOperator | null {
+  if (config.kubernetes) return KubeNodeOperator.fromKubeconfig(config.kubernetes.kubeconfig);
+  return process.env["KUBERNETES_SERVICE_HOST"] ? KubeNodeOperator.fromKubeconfig(null) : null;
 }
 
 /** The composition root: opens the database, wires stores, schema and HTTP server, and starts listening. */
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
+  const nodes = nodeOperatorFor(config);
   const db = openDatabase(config.database);
   try {
     const settings = new SettingsStore(db, config.constraints);
     const effective = checkConstraints(settings.constraints());
     if (!effective.ok) throw new Error(`constraints (config file and stored values together): ${effective.message}`);
+    const entries = new RepairEntryStore(db);
+    const now = options.now ?? Date.now;
+    const committed = (changes: readonly RepairChange[]) => options.onCommitted?.(changes);
+    const runnerLog = logger.child({ component: "runner" });
+    const runner = new RepairRunner({
+      entries,
+      settings,
+      repair: config.repair,
+      commands: new ProcessCommandRunner(),
+      nodes,
+      now,
+      random: options.random ?? Math.random,
+      log: {
+        info: (msg, fields) => runnerLog.info(fields ?? {}, msg),
+        warn: (msg, fields) => runnerLog.warn(fields ?? {}, msg),
+        error: (msg, fields) => runnerLog.error(fields ?? {}, msg),
+      },
+      committed,
+      intervalMs: config.runner.intervalSeconds * 1000,
+      healthCheckConcurrency: config.runner.healthCheckConcurrency,
+    });
     const context: GraphQLContext = {
-      entries: new RepairEntryStore(db),
+      entries,
       settings,
       config,
-      now: options.now ?? Date.now,
-      committed: (changes) => options.onCommitted?.(changes),
+      now,
+      committed: (changes) => {
+        committed(changes);
+        runner.wake();
+      },
     };
     const healthProbe = db.prepare("SELECT 1");
     const { server, apollo } = await createHttpServer({
@@ -57,10 +99,11 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         resolve();
       });
     });
+    if (options.startRunner !== false) runner.start();
     const { port } = server.address() as AddressInfo;
     const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
     const url = `http://${host}:${port}`;
-    logger.info({ url, database: config.database, version: VERSION }, "kintsugi started");
+    logger.info({ url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
     return {
       url,
       port,
@@ -69,6 +112,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await runner.stop();
         await apollo.stop();
         db.close();
         logger.info("kintsugi stopped");

@@ -61,8 +61,11 @@ export interface NodeOperator {
    * unschedulable without that annotation was cordoned by someone else: it is left as it is and `false` returned.
    */
   cordon(nodeName: string, owner: string): Promise<boolean>;
-  /** Makes the node schedulable again and drops the annotation, only when the annotation is present. */
-  uncordon(nodeName: string): Promise<boolean>;
+  /**
+   * Makes the node schedulable again and drops the annotation, only when the annotation is present and names
+   * `owner`: an entry never undoes a cordon that another entry (or someone else) made. A vanished node: false.
+   */
+  uncordon(nodeName: string, owner: string): Promise<boolean>;
   /** Every pod bound to the node (field selector `spec.nodeName`). */
   listPods(nodeName: string): Promise<NodePod[]>;
   /** The names of the namespaces that match a label selector (`null` = every namespace). */

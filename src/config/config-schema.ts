@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { labelSelectorProblem } from "../domain/label-selector.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
-import { DEFAULT_DATABASE, DEFAULT_LISTEN, DEFAULT_SABAKAN_SCHEDULE } from "./kintsugi-config.js";
+import { DEFAULT_DATABASE, DEFAULT_LISTEN, DEFAULT_RUNNER, DEFAULT_SABAKAN_SCHEDULE } from "./kintsugi-config.js";
 
 /** CKE's defaults for the timeouts of commands (seconds; 0 = none). */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
@@ -200,6 +200,12 @@ export const configFileSchema = z.strictObject({
   sabakan: z.strictObject({ url: httpUrl, schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE) }).optional(),
   kubernetes: z.strictObject({ kubeconfig: nonEmptyString.optional() }).optional(),
   repair: repair.optional(),
+  runner: z
+    .strictObject({
+      interval_seconds: z.number().gt(0).default(DEFAULT_RUNNER.intervalSeconds),
+      health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
+    })
+    .optional(),
   constraints: constraints.optional(),
 });
 

@@ -12,6 +12,8 @@ export interface KintsugiConfig {
   /** Absent = in-cluster config if present, else no Kubernetes. */
   readonly kubernetes: { readonly kubeconfig: string | null } | null;
   readonly repair: RepairConfig;
+  /** How the repair runner paces itself. */
+  readonly runner: { readonly intervalSeconds: number; readonly healthCheckConcurrency: number };
   /** Initial values; values set through the API are stored in the database and win over these. */
   readonly constraints: Partial<Constraints>;
 }
@@ -19,6 +21,8 @@ export interface KintsugiConfig {
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
 export const DEFAULT_DATABASE = "./data/kintsugi.db";
 export const DEFAULT_SABAKAN_SCHEDULE = "*/60 * * * * *";
+/** A pass at least every 10 s; at most 16 health checks at once. */
+export const DEFAULT_RUNNER = { intervalSeconds: 10, healthCheckConcurrency: 16 } as const;
 
 /** The embedded defaults: what `kintsugi serve` runs on without a config file. */
 export const DEFAULT_CONFIG: KintsugiConfig = {
@@ -27,5 +31,6 @@ export const DEFAULT_CONFIG: KintsugiConfig = {
   sabakan: null,
   kubernetes: null,
   repair: EMPTY_REPAIR_CONFIG,
+  runner: DEFAULT_RUNNER,
   constraints: {},
 };

@@ -9,7 +9,7 @@ import {
   type ConfigFile,
   type RepairSection,
 } from "./config-schema.js";
-import type { KintsugiConfig } from "./kintsugi-config.js";
+import { DEFAULT_RUNNER, type KintsugiConfig } from "./kintsugi-config.js";
 
 /** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
 export interface ConfigProblem {
@@ -116,6 +116,7 @@ function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
     sabakan: file.sabakan ? { url: file.sabakan.url.replace(/\/+$/, ""), schedule: file.sabakan.schedule } : null,
     kubernetes: file.kubernetes ? { kubeconfig: file.kubernetes.kubeconfig ?? null } : null,
     repair: file.repair ? toRepairConfig(file.repair) : EMPTY_REPAIR_CONFIG,
+    runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
   };
 }

@@ -120,6 +120,9 @@ repair:
         values: [batch]
       - key: keep
         operator: Exists
+runner:
+  interval_seconds: 0.5
+  health_check_concurrency: 4
 constraints:
   maximum-repair-queue-entries: 5
   wait-seconds-to-repair-rebooting: 300
@@ -134,6 +137,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   database: "/var/lib/kintsugi/kintsugi.db",
   sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *" },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig" },
+  runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   repair: {
     repairProcedures: [
       {
@@ -247,6 +251,9 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "evict_retries < 0", input: { repair: { evict_retries: -1 } }, path: "repair.evict_retries", message: "must be >= 0" },
     { name: "evict_interval < 0", input: { repair: { evict_interval: -1 } }, path: "repair.evict_interval", message: "must be >= 0" },
     { name: "eviction_timeout_seconds = 0", input: { repair: { eviction_timeout_seconds: 0 } }, path: "repair.eviction_timeout_seconds", message: "must be > 0" },
+    { name: "runner.interval_seconds = 0", input: { runner: { interval_seconds: 0 } }, path: "runner.interval_seconds", message: "must be > 0" },
+    { name: "runner.health_check_concurrency = 0", input: { runner: { health_check_concurrency: 0 } }, path: "runner.health_check_concurrency", message: "must be > 0" },
+    { name: "unknown key under runner", input: { runner: { tick: 1 } }, path: "runner.tick", message: "unknown key" },
     { name: "empty machine_types", input: withProcedure({ machine_types: [] }), path: "repair.repair_procedures[0].machine_types", message: "must be a non-empty list" },
     { name: "missing machine_types", input: "repair: { repair_procedures: [ {} ] }", path: "repair.repair_procedures[0].machine_types", message: "is required" },
     { name: "empty repair_operations", input: withProcedure({ repair_operations: [] }), path: "repair.repair_procedures[0].repair_operations", message: "must be a non-empty list" },

@@ -22,7 +22,8 @@ export interface TestKintsugi extends RunningKintsugi {
 
 /**
  * Starts kintsugi on 127.0.0.1 with an ephemeral port and a database file in a fresh temporary directory (or
- * `databasePath`, to restart on an existing file), with the test repair procedures unless overridden.
+ * `databasePath`, to restart on an existing file), with the test repair procedures unless overridden. The runner
+ * is not started unless `startRunner` is true: API tests place entries where they want them.
  */
 export async function startTestKintsugi(
   overrides: Partial<KintsugiConfig> = {},
@@ -37,7 +38,7 @@ export async function startTestKintsugi(
     repair: TEST_REPAIR_CONFIG,
     ...overrides,
   };
-  const running = await startKintsugi(config, { logger: pino({ level: "silent" }), ...options });
+  const running = await startKintsugi(config, { logger: pino({ level: "silent" }), startRunner: false, ...options });
   return {
     ...running,
     databasePath,

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { RepairEntry as RepairEntryModel } from '../../domain/repair-entry.js';
 import type { RepairHistoryRecord as RepairHistoryRecordModel } from '../../domain/repair-history.js';
 import type { MachineQueryVariables as MachineQueryVariablesModel, MachineParams as MachineParamsModel } from '../../domain/machine-params.js';
+import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/repair-config.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -220,6 +221,8 @@ export type RepairEntry = {
   address: Scalars['IPAddress']['output'];
   /** When the entry was created. */
   createdAt: Scalars['DateTime']['output'];
+  /** The configuration of the current step; null when the procedure, the operation or the step is missing. */
+  currentStep?: Maybe<RepairStepConfig>;
   /** Deletion was requested; the runner dequeues the entry. */
   deleted: Scalars['Boolean']['output'];
   /** How many times the drain has backed off since the last reset. */
@@ -246,6 +249,8 @@ export type RepairEntry = {
   status: RepairStatus;
   /** The 0-based index of the current repair step. */
   step: Scalars['Int']['output'];
+  /** How many steps the entry's repair operation has; null when the procedure or the operation is missing. */
+  stepCount?: Maybe<Scalars['Int']['output']>;
   /** Where the entry is within its current step. */
   stepStatus: RepairStepStatus;
 };
@@ -308,6 +313,23 @@ export enum RepairStatus {
   /** The health check reported the machine healthy and the success command (if any) succeeded. */
   Succeeded = 'succeeded'
 }
+
+/** One step of a repair operation, as configured (CKE's RepairStep, with defaults applied). */
+export type RepairStepConfig = {
+  __typename?: 'RepairStepConfig';
+  /** Seconds between attempts. */
+  commandInterval: Scalars['Int']['output'];
+  /** How many times a failed command is tried again. */
+  commandRetries: Scalars['Int']['output'];
+  /** Seconds before the command is killed; 0 = no limit. */
+  commandTimeoutSeconds: Scalars['Int']['output'];
+  /** Whether the node is drained before the command runs. */
+  needDrain: Scalars['Boolean']['output'];
+  /** The command and its arguments; the machine's address is appended. */
+  repairCommand: Array<Scalars['String']['output']>;
+  /** Seconds to watch the health check after the command before moving to the next step. */
+  watchSeconds: Scalars['Int']['output'];
+};
 
 /** Where a repair entry is within its current step. */
 export enum RepairStepStatus {
@@ -411,6 +433,7 @@ export type ResolversTypes = {
   RepairHistoryKind: null;
   RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
   RepairStatus: null;
+  RepairStepConfig: ResolverTypeWrapper<RepairStepConfigModel>;
   RepairStepStatus: null;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
@@ -433,6 +456,7 @@ export type ResolversParentTypes = {
   RepairEntry: RepairEntryModel;
   RepairEntryParams: RepairEntryParams;
   RepairHistoryRecord: RepairHistoryRecordModel;
+  RepairStepConfig: RepairStepConfigModel;
   String: Scalars['String']['output'];
 };
 
@@ -495,6 +519,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
 export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntry'] = ResolversParentTypes['RepairEntry']> = {
   address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  currentStep?: Resolver<Maybe<ResolversTypes['RepairStepConfig']>, ParentType, ContextType>;
   deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   drainBackoffCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   drainBackoffExpire?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -508,6 +533,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['RepairStatus'], ParentType, ContextType>;
   step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  stepCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
 };
 
@@ -527,6 +553,15 @@ export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentTyp
 
 export type RepairStatusResolvers = { FAILED: 'failed', PROCESSING: 'processing', QUEUED: 'queued', SUCCEEDED: 'succeeded' };
 
+export type RepairStepConfigResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairStepConfig'] = ResolversParentTypes['RepairStepConfig']> = {
+  commandInterval?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  commandRetries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  commandTimeoutSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  needDrain?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  repairCommand?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  watchSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type RepairStepStatusResolvers = { DRAINING: 'draining', WAITING: 'waiting', WATCHING: 'watching' };
 
 export type Resolvers<ContextType = GraphQLContext> = {
@@ -542,6 +577,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairHistoryKind?: RepairHistoryKindResolvers;
   RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
   RepairStatus?: RepairStatusResolvers;
+  RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;
 };
 

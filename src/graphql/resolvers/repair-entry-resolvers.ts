@@ -79,6 +79,17 @@ export const repairEntryResolvers: Resolvers = {
   RepairEntry: {
     index: (e) => String(e.index),
     history: (e, _, ctx) => ctx.entries.history(e.index),
+    currentStep: (e, _, ctx) => {
+      const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
+      return found.ok ? (found.operation.repairSteps[e.step] ?? null) : null;
+    },
+    stepCount: (e, _, ctx) => {
+      const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
+      return found.ok ? found.operation.repairSteps.length : null;
+    },
+  },
+  RepairStepConfig: {
+    repairCommand: (s) => [...s.repairCommand],
   },
   RepairHistoryRecord: {
     sequence: (r) => String(r.sequence),

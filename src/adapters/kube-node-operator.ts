@@ -1,0 +1,227 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import * as k8s from "@kubernetes/client-node";
+import {
+  CORDONED_BY_ANNOTATION,
+  type ClusterNode,
+  type EvictionOutcome,
+  type NodeEvent,
+  type NodeOperator,
+  type NodePod,
+} from "./ports.js";
+
+// The client's default patch content type is JSON patch; our bodies are merge patches.
+const MERGE_PATCH = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
+// A cordon or uncordon re-reads the node and decides again when someone changed it between the read and the patch.
+const CONFLICT_ATTEMPTS = 3;
+const COMPONENT = "kintsugi";
+
+/** The HTTP status of a failed API call, or null when the request never got an answer. */
+function statusOf(error: unknown): number | null {
+  return error instanceof k8s.ApiException ? error.code : null;
+}
+
+// ApiException.body is the raw response text (not a parsed Status) and is undefined for a 401.
+function statusOfBody(error: k8s.ApiException<unknown>): { reason: string; message: string } {
+  let body: unknown = error.body;
+  if (typeof error.body === "string") {
+    try {
+      body = JSON.parse(error.body);
+    } catch {
+      return { reason: "", message: error.body.trim().slice(0, 500) };
+    }
+  }
+  const status = (typeof body === "object" && body !== null ? body : {}) as {
+    reason?: unknown;
+    message?: unknown;
+    details?: { causes?: Array<{ message?: unknown }> };
+  };
+  let message = typeof status.message === "string" ? status.message : "";
+  const causes = (status.details?.causes ?? []).flatMap((c) => (typeof c.message === "string" ? [c.message] : []));
+  if (causes.length > 0) message += ` (${causes.join("; ")})`;
+  return { reason: typeof status.reason === "string" ? status.reason : "", message };
+}
+
+/** The message of a failed call: `<operation>: <object>: HTTP <status> <reason>: <message>`. */
+function describeFailure(operation: string, object: string, error: unknown): string {
+  if (error instanceof k8s.ApiException) {
+    const { reason, message } = statusOfBody(error);
+    return `${operation}: ${object}: HTTP ${error.code}${reason ? ` ${reason}` : ""}: ${message || "(no message)"}`;
+  }
+  return `${operation}: ${object}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function failure(operation: string, object: string, error: unknown): Error {
+  return new Error(describeFailure(operation, object, error), { cause: error });
+}
+
+/** {@link NodeOperator} over the Kubernetes API with @kubernetes/client-node. */
+export class KubeNodeOperator implements NodeOperator {
+  private readonly core: k8s.CoreV1Api;
+
+  /**
+   * Loads a kubeconfig file, or with `null` the in-cluster service account. Throws an Error naming the file when it
+   * is missing, unreadable or has no current cluster.
+   */
+  static fromKubeconfig(path: string | null): KubeNodeOperator {
+    const config = new k8s.KubeConfig();
+    if (path === null) {
+      // loadFromCluster does not check this itself and would build the URL `https://undefined:undefined`.
+      if (!process.env.KUBERNETES_SERVICE_HOST) {
+        throw new Error("no kubeconfig given and not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST is not set)");
+      }
+      config.loadFromCluster();
+    } else {
+      try {
+        config.loadFromFile(path);
+      } catch (error) {
+        throw new Error(`cannot load kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      if (!config.getCurrentCluster()) throw new Error(`kubeconfig ${path} has no current context with a cluster`);
+    }
+    return new KubeNodeOperator(config);
+  }
+
+  /** Uses the current context of `config`. */
+  constructor(config: k8s.KubeConfig) {
+    this.core = config.makeApiClient(k8s.CoreV1Api);
+  }
+
+  async listNodes(): Promise<ClusterNode[]> {
+    const list = await this.call("list nodes", "nodes", () => this.core.listNode());
+    return list.items.map((node) => ({
+      name: node.metadata?.name ?? "",
+      internalIPs: (node.status?.addresses ?? []).filter((a) => a.type === "InternalIP").map((a) => a.address),
+      unschedulable: node.spec?.unschedulable === true,
+      annotations: { ...node.metadata?.annotations },
+    }));
+  }
+
+  async cordon(nodeName: string, owner: string): Promise<boolean> {
+    const object = `node/${nodeName}`;
+    for (let attempt = 1; ; attempt++) {
+      const node = await this.call("cordon (get)", object, () => this.core.readNode({ name: nodeName }));
+      const annotations = node.metadata?.annotations ?? {};
+      if (node.spec?.unschedulable === true && !Object.hasOwn(annotations, CORDONED_BY_ANNOTATION)) return false;
+      const body = {
+        metadata: { resourceVersion: node.metadata?.resourceVersion, annotations: { [CORDONED_BY_ANNOTATION]: owner } },
+        spec: { unschedulable: true },
+      };
+      try {
+        await this.core.patchNode({ name: nodeName, body }, MERGE_PATCH);
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 409 && attempt < CONFLICT_ATTEMPTS) continue;
+        throw failure("cordon (patch)", object, error);
+      }
+    }
+  }
+
+  async uncordon(nodeName: string, owner: string): Promise<boolean> {
+    const object = `node/${nodeName}`;
+    for (let attempt = 1; ; attempt++) {
+      let node: k8s.V1Node;
+      try {
+        node = await this.core.readNode({ name: nodeName });
+      } catch (error) {
+        if (statusOf(error) === 404) return false;
+        throw failure("uncordon (get)", object, error);
+      }
+      if (node.metadata?.annotations?.[CORDONED_BY_ANNOTATION] !== owner) return false;
+      const body = {
+        metadata: { resourceVersion: node.metadata?.resourceVersion, annotations: { [CORDONED_BY_ANNOTATION]: null } },
+        spec: { unschedulable: false },
+      };
+      try {
+        await this.core.patchNode({ name: nodeName, body }, MERGE_PATCH);
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 404) return false;
+        if (statusOf(error) === 409 && attempt < CONFLICT_ATTEMPTS) continue;
+        throw failure("uncordon (patch)", object, error);
+      }
+    }
+  }
+
+  async listPods(nodeName: string): Promise<NodePod[]> {
+    const fieldSelector = `spec.nodeName=${nodeName}`;
+    const list = await this.call("list pods", `pods on node/${nodeName}`, () => this.core.listPodForAllNamespaces({ fieldSelector }));
+    return list.items.map((pod) => ({
+      namespace: pod.metadata?.namespace ?? "",
+      name: pod.metadata?.name ?? "",
+      controllerKind: pod.metadata?.ownerReferences?.find((ref) => ref.controller === true)?.kind ?? null,
+      phase: pod.status?.phase ?? "Unknown",
+      labels: { ...pod.metadata?.labels },
+    }));
+  }
+
+  async listNamespaces(labelSelector: string | null): Promise<string[]> {
+    const object = labelSelector === null ? "namespaces" : `namespaces matching ${JSON.stringify(labelSelector)}`;
+    const list = await this.call("list namespaces", object, () =>
+      this.core.listNamespace(labelSelector === null ? {} : { labelSelector }),
+    );
+    return list.items.map((ns) => ns.metadata?.name ?? "");
+  }
+
+  async evict(pod: NodePod, options: { readonly dryRun: boolean }): Promise<EvictionOutcome> {
+    const { namespace, name } = pod;
+    const body: k8s.V1Eviction = { apiVersion: "policy/v1", kind: "Eviction", metadata: { namespace, name } };
+    try {
+      await this.core.createNamespacedPodEviction({ namespace, name, body, ...(options.dryRun ? { dryRun: "All" } : {}) });
+      return { kind: "evicted" };
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 404) return { kind: "not-found" };
+      if (status === 429 && error instanceof k8s.ApiException) {
+        return { kind: "refused", message: statusOfBody(error).message || "eviction refused (HTTP 429)" };
+      }
+      return { kind: "error", message: describeFailure(options.dryRun ? "evict (dry run)" : "evict", `pod/${namespace}/${name}`, error) };
+    }
+  }
+
+  async deletePod(pod: NodePod): Promise<boolean> {
+    try {
+      await this.core.deleteNamespacedPod({ namespace: pod.namespace, name: pod.name });
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw failure("delete pod", `pod/${pod.namespace}/${pod.name}`, error);
+    }
+  }
+
+  async recordEvent(nodeName: string, event: NodeEvent): Promise<void> {
+    const now = new Date();
+    const body: k8s.CoreV1Event = {
+      apiVersion: "v1",
+      kind: "Event",
+      // Nodes are cluster-scoped; kubelet and kubectl keep node events in "default".
+      metadata: { namespace: "default", name: `${nodeName.slice(0, 230)}.${randomBytes(8).toString("hex")}` },
+      // `kubectl describe node` finds events by uid = node name, the convention kubelet started.
+      involvedObject: { apiVersion: "v1", kind: "Node", name: nodeName, uid: nodeName },
+      type: event.type,
+      reason: event.reason,
+      message: event.message,
+      source: { component: COMPONENT },
+      count: 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      // A plain Date would serialise with milliseconds, which the API server rejects as a MicroTime.
+      eventTime: new k8s.V1MicroTime(now.getTime()),
+      // The API server requires these three once eventTime is set.
+      reportingComponent: COMPONENT,
+      reportingInstance: hostname().slice(0, 128),
+      action: event.reason.slice(0, 128),
+    };
+    await this.call("record event", `event ${event.reason} on node/${nodeName}`, () =>
+      this.core.createNamespacedEvent({ namespace: "default", body }),
+    );
+  }
+
+  private async call<T>(operation: string, object: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw failure(operation, object, error);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { ClusterNode, CommandRunner, NodeOperator } from "../adapters/ports.js";
+import { podsBlockingDrain } from "../domain/eviction-plan.js";
+import { findRepairOperation, type RepairConfig } from "../domain/repair-config.js";
+import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
+import type { RepairObservation } from "../domain/repair-plan.js";
+import { mapBounded } from "./bounded-map.js";
+import type { JobRegistry } from "./job-registry.js";
+
+export interface GatherDeps {
+  readonly repair: RepairConfig;
+  readonly commands: CommandRunner;
+  readonly nodes: NodeOperator | null;
+  readonly jobs: JobRegistry;
+  readonly healthCheckConcurrency: number;
+  readonly log: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** The node name for each address: the Node whose InternalIP, or else whose name, equals it. */
+export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, string> {
+  const byAddress = new Map<string, string>();
+  for (const node of nodes) if (!byAddress.has(node.name)) byAddress.set(node.name, node.name);
+  for (const node of nodes) for (const ip of node.internalIPs) byAddress.set(ip, node.name);
+  return byAddress;
+}
+
+/**
+ * Observes everything the decision needs about the entries in the queue: node names (one list call), health
+ * checks of unfinished entries without a running job (concurrently, bounded, so N slow checks cost about one
+ * timeout), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
+ * kintsugi cannot tell nodes from other machines and must not decide to repair a node without draining it.
+ */
+export async function gatherObservations(entries: readonly RepairEntry[], deps: GatherDeps): Promise<Map<number, RepairObservation>> {
+  const names = deps.nodes ? nodeNamesByAddress(await deps.nodes.listNodes()) : new Map<string, string>();
+  const live = entries.filter((e) => !e.deleted && !isFinished(e));
+
+  const health = await mapBounded(live, deps.healthCheckConcurrency, async (entry) => {
+    if (deps.jobs.kindOf(entry.index) !== "none") return undefined;
+    const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
+    if (!found.ok) return undefined;
+    const op = found.operation;
+    const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds });
+    return outcome.kind === "ok" && outcome.stdout.trim() === "true";
+  });
+
+  const drains = await Promise.all(
+    live.map(async (entry) => {
+      const nodename = names.get(entry.address) ?? "";
+      const done = deps.jobs.drainDone(entry.index, entry.lastTransitionTime);
+      if (entry.stepStatus !== "draining" || !done || nodename === "" || !deps.nodes) return undefined;
+      try {
+        return podsBlockingDrain(await deps.nodes.listPods(nodename)).length === 0;
+      } catch (err) {
+        deps.log("cannot list the pods of a draining node", { node: nodename, err: (err as Error).message });
+        return false;
+      }
+    }),
+  );
+
+  const observations = new Map<number, RepairObservation>();
+  live.forEach((entry, i) => {
+    const healthy = health[i];
+    const drainCompleted = drains[i];
+    observations.set(entry.index, {
+      nodename: names.get(entry.address) ?? "",
+      job: deps.jobs.kindOf(entry.index),
+      drainJobDone: deps.jobs.drainDone(entry.index, entry.lastTransitionTime),
+      ...(healthy !== undefined && { healthy }),
+      ...(drainCompleted !== undefined && { drainCompleted }),
+    });
+  });
+  return observations;
+}

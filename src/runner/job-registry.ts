@@ -1,0 +1,68 @@
+import type { RunningJob } from "../domain/repair-plan.js";
+
+interface Job {
+  readonly kind: Exclude<RunningJob, "none">;
+  readonly controller: AbortController;
+  readonly done: Promise<void>;
+}
+
+/**
+ * The jobs (drain, repair command, success command) this process runs, at most one per entry. A job registers
+ * before its first await, so the next pass sees it running; finished drains are remembered by the transition time
+ * of the drain they finished, so a later drain of the same entry starts afresh.
+ */
+export class JobRegistry {
+  private readonly jobs = new Map<number, Job>();
+  private readonly drainsDone = new Map<number, number | null>();
+
+  kindOf(index: number): RunningJob {
+    return this.jobs.get(index)?.kind ?? "none";
+  }
+
+  /** Whether this process finished the eviction job of the drain that started at `lastTransitionTime`. */
+  drainDone(index: number, lastTransitionTime: number | null): boolean {
+    return this.drainsDone.has(index) && this.drainsDone.get(index) === lastTransitionTime;
+  }
+
+  markDrainDone(index: number, lastTransitionTime: number | null): void {
+    this.drainsDone.set(index, lastTransitionTime);
+  }
+
+  /**
+   * Starts `work` as the entry's job. It gets an AbortSignal; its rejection is handed to `onError` (jobs report
+   * their outcomes themselves, so a rejection is a bug to log, never a reason to stop the runner).
+   */
+  start(index: number, kind: Job["kind"], work: (signal: AbortSignal) => Promise<void>, onError: (err: unknown) => void): void {
+    if (this.jobs.has(index)) throw new Error(`entry ${index} already has a ${this.jobs.get(index)?.kind} job`);
+    const controller = new AbortController();
+    const done = Promise.resolve()
+      .then(() => work(controller.signal))
+      .catch(onError)
+      .finally(() => {
+        if (this.jobs.get(index)?.controller === controller) this.jobs.delete(index);
+      });
+    this.jobs.set(index, { kind, controller, done });
+  }
+
+  /** Aborts the entry's job, if any, and waits until it has ended. */
+  async stop(index: number): Promise<void> {
+    const job = this.jobs.get(index);
+    if (!job) return;
+    job.controller.abort();
+    await job.done;
+  }
+
+  /** Aborts every job and waits for all of them. */
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.jobs.keys()].map((index) => this.stop(index)));
+  }
+
+  /** Waits for the jobs running now to end by themselves (tests, benchmarks). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.jobs.values()].map((j) => j.done));
+  }
+
+  forget(index: number): void {
+    this.drainsDone.delete(index);
+  }
+}

@@ -1,0 +1,50 @@
+import type { RepairOperationConfig, RepairStepConfig } from "../domain/repair-config.js";
+import type { RepairEntry } from "../domain/repair-entry.js";
+import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
+import type { EntryTransition } from "../domain/repair-plan.js";
+import { abortableSleep } from "./abortable-sleep.js";
+import { runDrainJob } from "./drain-job.js";
+import type { RunnerDeps } from "./runner-deps.js";
+
+/**
+ * Commits a transition that a job decided, but only when the stored entry is still the one the job worked on
+ * (same step, same step status, same transition time, not marked for deletion): a job never overwrites a change
+ * made meanwhile, such as a deletion. Synchronous, so nothing can change between the check and the write.
+ */
+export type CommitIfUnchanged = (worked: RepairEntry, decide: (current: RepairEntry) => EntryTransition | null) => EntryTransition | null;
+
+/** The repair command of one step, with its retries and interval; then the entry watches or fails. */
+export async function repairCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, step: RepairStepConfig, signal: AbortSignal): Promise<EntryTransition | null> {
+  const argv = [...step.repairCommand, entry.address];
+  const attempts: CommandAttempt[] = [];
+  for (let i = 0; i <= step.commandRetries; i++) {
+    if (i > 0 && !(await abortableSleep(step.commandInterval * 1000, signal))) break;
+    const outcome = await deps.commands.run(argv, { timeoutSeconds: step.commandTimeoutSeconds, signal });
+    attempts.push({ argv, outcome });
+    if (outcome.kind === "ok" || outcome.kind === "aborted") break;
+    deps.log.warn("repair command failed", { index: entry.index, attempt: i + 1, outcome: outcome.kind });
+  }
+  if (signal.aborted) return null;
+  return commit(entry, (current) => afterRepairCommand(current, attempts, deps.now()));
+}
+
+/** The success command (when configured) of a machine found healthy; then the entry succeeds or fails. */
+export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, op: RepairOperationConfig, signal: AbortSignal): Promise<EntryTransition | null> {
+  let attempt: CommandAttempt | null = null;
+  if (op.successCommand) {
+    const argv = [...op.successCommand, entry.address];
+    attempt = { argv, outcome: await deps.commands.run(argv, { timeoutSeconds: op.successCommandTimeout, signal }) };
+  }
+  if (signal.aborted) return null;
+  return commit(entry, (current) => afterSuccessCommand(current, attempt, deps.now()));
+}
+
+/** The eviction job of a drain; a failure backs the entry off. Returns "started" when every removal started. */
+export async function drainJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, signal: AbortSignal): Promise<"started" | EntryTransition | null> {
+  if (!deps.nodes) return "started";
+  const result = await runDrainJob(deps.nodes, deps.repair, entry.nodename, `repair-entry-${entry.index}`, signal);
+  if (result.kind === "started") return "started";
+  if (result.kind === "aborted" || signal.aborted) return null;
+  deps.log.warn("drain failed", { index: entry.index, node: entry.nodename, why: result.why });
+  return commit(entry, (current) => afterDrainFailure(current, result.why, deps.now(), deps.random));
+}

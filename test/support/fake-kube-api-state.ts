@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import type { KubeObject } from "./fake-kube-api-objects.js";
+
+/** A node to create in the fake. */
+export interface FakeNodeSpec {
+  readonly name: string;
+  readonly internalIP: string;
+  readonly unschedulable?: boolean;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/** A pod to create in the fake; its namespace is created when missing. */
+export interface FakePodSpec {
+  readonly namespace: string;
+  readonly name: string;
+  readonly nodeName: string;
+  /** Gives the pod a controlling owner reference of this kind. */
+  readonly controllerKind?: string;
+  /** Owner references to use instead of `controllerKind`, e.g. a non-controller owner. */
+  readonly owners?: ReadonlyArray<{ readonly kind: string; readonly controller: boolean }>;
+  /** Default `Running`. */
+  readonly phase?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/** A pod as a test inspects it. `terminating` = evicted or deleted in `manual` termination mode, not yet gone. */
+export interface FakePod {
+  readonly namespace: string;
+  readonly name: string;
+  readonly nodeName: string;
+  readonly phase: string;
+  readonly terminating: boolean;
+  readonly object: KubeObject;
+}
+
+/** One request to the eviction subresource, and what the fake answered. */
+export interface RecordedEviction {
+  readonly namespace: string;
+  readonly name: string;
+  readonly dryRun: boolean;
+  readonly outcome: "evicted" | "refused" | "not-found";
+}
+
+/** `namespace/name`, the key of namespaced objects in the fake's maps. */
+export const podKey = (namespace: string, name: string): string => `${namespace}/${name}`;
+const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * What the fake Kubernetes API holds, in memory, and how a test scripts and inspects it. The HTTP routes that read
+ * and change it are in {@link FakeKubeRoutes}.
+ */
+export class FakeKubeState {
+  /** `immediate`: an evicted or deleted pod is gone at once. `manual`: it stays terminating until {@link finishTermination}. */
+  terminationMode: "immediate" | "manual" = "immediate";
+  /** Every eviction request in arrival order, dry runs included. */
+  readonly evictions: RecordedEviction[] = [];
+  protected readonly nodes = new Map<string, KubeObject>();
+  protected readonly namespaces = new Map<string, KubeObject>();
+  protected readonly podObjects = new Map<string, KubeObject>();
+  protected readonly eventObjects: KubeObject[] = [];
+  protected readonly refusals = new Map<string, string>();
+  protected resourceVersion = 1;
+
+  constructor() {
+    for (const name of ["default", "kube-system"]) this.addNamespace(name);
+  }
+
+  addNode(spec: FakeNodeSpec): void {
+    const { name } = spec;
+    this.nodes.set(name, {
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: { ...this.meta(name), labels: { "kubernetes.io/hostname": name, ...spec.labels }, annotations: { ...spec.annotations } },
+      spec: spec.unschedulable ? { unschedulable: true } : {},
+      status: {
+        addresses: [{ type: "InternalIP", address: spec.internalIP }, { type: "Hostname", address: name }],
+        conditions: [{ type: "Ready", status: "True", reason: "KubeletReady" }],
+        nodeInfo: { kubeletVersion: "v1.32.0" },
+      },
+    });
+  }
+
+  removeNode(name: string): void {
+    this.nodes.delete(name);
+  }
+
+  /** Like the API server, labels every namespace with `kubernetes.io/metadata.name`. */
+  addNamespace(name: string, labels: Readonly<Record<string, string>> = {}): void {
+    const metadata = { ...this.meta(name), labels: { ...labels, "kubernetes.io/metadata.name": name } };
+    this.namespaces.set(name, { apiVersion: "v1", kind: "Namespace", metadata, status: { phase: "Active" } });
+  }
+
+  addPod(spec: FakePodSpec): void {
+    if (!this.namespaces.has(spec.namespace)) this.addNamespace(spec.namespace);
+    const owners = spec.owners ?? (spec.controllerKind ? [{ kind: spec.controllerKind, controller: true }] : []);
+    const apiVersion = (kind: string): string => (kind === "Job" ? "batch/v1" : ["DaemonSet", "ReplicaSet", "StatefulSet"].includes(kind) ? "apps/v1" : "v1");
+    const metadata: KubeObject = { ...this.meta(spec.name), namespace: spec.namespace, labels: { ...spec.labels } };
+    if (owners.length > 0) {
+      metadata.ownerReferences = owners.map((o) => ({
+        apiVersion: apiVersion(o.kind), kind: o.kind, name: `${spec.name}-owner`, uid: randomUUID(), controller: o.controller, blockOwnerDeletion: true,
+      }));
+    }
+    this.podObjects.set(podKey(spec.namespace, spec.name), {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata,
+      spec: { nodeName: spec.nodeName, containers: [{ name: "main", image: "busybox" }], terminationGracePeriodSeconds: 30 },
+      status: { phase: spec.phase ?? "Running" },
+    });
+  }
+
+  /** E.g. a Job pod completing: `Succeeded`. */
+  setPodPhase(namespace: string, name: string, phase: string): void {
+    const pod = this.podObjects.get(podKey(namespace, name));
+    if (!pod) throw new Error(`fake: no pod ${podKey(namespace, name)}`);
+    pod.status.phase = phase;
+    pod.metadata.resourceVersion = this.nextVersion();
+  }
+
+  removePod(namespace: string, name: string): void {
+    this.podObjects.delete(podKey(namespace, name));
+  }
+
+  /**
+   * Makes evictions of the pod (dry-run too) answer 429 as a PodDisruptionBudget would, until {@link allowEviction}.
+   * As in the API server, a pod that is Pending, Succeeded, Failed or terminating is evicted regardless.
+   */
+  refuseEviction(namespace: string, name: string, message = "Cannot evict pod as it would violate the pod's disruption budget."): void {
+    this.refusals.set(podKey(namespace, name), message);
+  }
+
+  allowEviction(namespace: string, name: string): void {
+    this.refusals.delete(podKey(namespace, name));
+  }
+
+  /** Ends the termination of a pod that was evicted or deleted in `manual` mode: it is gone. */
+  finishTermination(namespace: string, name: string): void {
+    const key = podKey(namespace, name);
+    if (!this.podObjects.get(key)?.metadata.deletionTimestamp) throw new Error(`fake: pod ${key} is not terminating`);
+    this.podObjects.delete(key);
+  }
+
+  /** A copy of the node object as stored, or undefined. */
+  node(name: string): KubeObject | undefined {
+    const node = this.nodes.get(name);
+    return node && structuredClone(node);
+  }
+
+  pods(): FakePod[] {
+    return [...this.podObjects.values()].map((o) => ({
+      namespace: o.metadata.namespace, name: o.metadata.name, nodeName: o.spec.nodeName, phase: o.status.phase,
+      terminating: Boolean(o.metadata.deletionTimestamp), object: structuredClone(o),
+    }));
+  }
+
+  /** Copies of the stored events, in creation order. */
+  events(): KubeObject[] {
+    return structuredClone(this.eventObjects);
+  }
+
+  protected meta(name: string): KubeObject {
+    return { name, uid: randomUUID(), resourceVersion: this.nextVersion(), creationTimestamp: now() };
+  }
+
+  protected nextVersion(): string {
+    return String(++this.resourceVersion);
+  }
+
+  /** Evicted or deleted: gone, or in `manual` mode marked terminating. */
+  protected terminate(key: string): void {
+    const pod = this.podObjects.get(key)!;
+    if (this.terminationMode === "immediate") {
+      this.podObjects.delete(key);
+    } else if (!pod.metadata.deletionTimestamp) {
+      pod.metadata.deletionTimestamp = now();
+      pod.metadata.deletionGracePeriodSeconds = 30;
+      pod.metadata.resourceVersion = this.nextVersion();
+    }
+  }
+
+  protected timestamp(): string {
+    return now();
+  }
+}

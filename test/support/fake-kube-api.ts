@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { statusReply, type Reply } from "./fake-kube-api-objects.js";
+import { FakeKubeRoutes } from "./fake-kube-api-routes.js";
+
+export type { FakeNodeSpec, FakePod, FakePodSpec, RecordedEviction } from "./fake-kube-api-state.js";
+export type { KubeObject } from "./fake-kube-api-objects.js";
+
+/** One request as the fake received it (also the ones answered by an injected failure). */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly contentType: string | null;
+}
+
+/** Options of {@link FakeKubeApi.failNextRequests}. */
+export interface FaultOptions {
+  /** Only requests with this method, e.g. `PATCH`. */
+  readonly method?: string;
+  /** The Status message. */
+  readonly message?: string;
+}
+
+interface Fault {
+  readonly pattern: RegExp;
+  readonly method: string | null;
+  readonly status: number;
+  readonly message: string;
+  remaining: number;
+}
+
+/**
+ * A Kubernetes API server in memory, on a real HTTP port of 127.0.0.1, for the real client library and kubectl.
+ * State and answers are scripted through the methods inherited from {@link FakeKubeState} and the fault methods.
+ */
+export class FakeKubeApi extends FakeKubeRoutes {
+  /** Every request in arrival order. */
+  readonly requests: RecordedRequest[] = [];
+  /** A kubeconfig whose current context points at this server over plain HTTP, without credentials. */
+  readonly kubeconfigPath: string;
+  private readonly server: Server;
+  private readonly dir: string;
+  private readonly faults: Fault[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private latencyMs = 0;
+  private baseUrl = "";
+
+  private constructor() {
+    super();
+    this.dir = mkdtempSync(join(tmpdir(), "kintsugi-fake-kube-"));
+    this.kubeconfigPath = join(this.dir, "kubeconfig");
+    // A client that hangs up mid-request is no failure of the test.
+    this.server = createServer((req, res) => void this.serve(req, res).catch(() => res.destroy()));
+  }
+
+  /** Starts a fake on a free port and writes its kubeconfig. */
+  static async start(): Promise<FakeKubeApi> {
+    const fake = new FakeKubeApi();
+    await new Promise<void>((resolve, reject) => {
+      fake.server.once("error", reject);
+      fake.server.listen(0, "127.0.0.1", () => resolve());
+    });
+    fake.baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    const kubeconfig = {
+      apiVersion: "v1",
+      kind: "Config",
+      // @kubernetes/client-node refuses an http:// server unless TLS verification is explicitly skipped.
+      clusters: [{ name: "fake", cluster: { server: fake.baseUrl, "insecure-skip-tls-verify": true } }],
+      users: [{ name: "fake", user: {} }],
+      contexts: [{ name: "fake", context: { cluster: "fake", user: "fake" } }],
+      "current-context": "fake",
+    };
+    writeFileSync(fake.kubeconfigPath, JSON.stringify(kubeconfig, null, 2));
+    return fake;
+  }
+
+  /** `http://127.0.0.1:<port>` */
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  /** The temporary directory holding the kubeconfig; removed by {@link close}. A place for kubectl's `--cache-dir`. */
+  get tempDir(): string {
+    return this.dir;
+  }
+
+  /**
+   * Answers the next `count` requests whose path matches (and method, when given) with `status` and a Status body,
+   * changing nothing.
+   */
+  failNextRequests(pathPattern: RegExp, status: number, count = 1, options: FaultOptions = {}): void {
+    const message = options.message ?? `injected failure (HTTP ${status})`;
+    this.faults.push({ pattern: pathPattern, method: options.method ?? null, status, message, remaining: count });
+  }
+
+  /** Delays every request by `ms` before it is handled: until then it has no effect. */
+  setLatency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
+  /** Closes every connection, drops delayed answers and removes the temporary directory. */
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? "/", "http://fake.invalid");
+    const method = req.method ?? "GET";
+    const contentType = req.headers["content-type"] ?? null;
+    this.requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), contentType });
+    if (this.latencyMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          resolve();
+        }, this.latencyMs);
+        this.timers.add(timer);
+      });
+    }
+    const reply = this.answer(method, url, contentType ?? "", req.headers.accept ?? "", Buffer.concat(chunks).toString("utf8"));
+    if (res.destroyed) return;
+    res.writeHead(reply.status, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(reply.body));
+  }
+
+  private answer(method: string, url: URL, contentType: string, accept: string, text: string): Reply {
+    const fault = this.faults.find(
+      (f) => f.remaining > 0 && (f.method === null || f.method === method) && f.pattern.test(url.pathname),
+    );
+    if (fault) {
+      fault.remaining--;
+      return statusReply(fault.status, fault.message);
+    }
+    let body: unknown;
+    try {
+      body = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      return statusReply(400, "the request body is not JSON");
+    }
+    return this.handle({ method, url, contentType, accept, body });
+  }
+}
+
+/** Starts a {@link FakeKubeApi}; close it with `close()`. */
+export function startFakeKubeApi(): Promise<FakeKubeApi> {
+  return FakeKubeApi.start();
+}

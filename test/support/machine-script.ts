@@ -1,0 +1,65 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * A shell script that plays the machines: `sh machine.sh DIR ACTION [ARG] ADDRESS`. Every call is appended to
+ * DIR/log (so tests can count runs), and a machine is healthy while DIR/healthy-ADDRESS exists.
+ */
+const SCRIPT = `#!/bin/sh
+dir=$1; action=$2; shift 2
+for a; do addr=$a; done
+echo "$action $*" >> "$dir/log"
+case $action in
+  health) if [ -f "$dir/healthy-$addr" ]; then echo true; else echo false; fi ;;
+  fix) touch "$dir/healthy-$addr" ;;
+  noop) : ;;
+  fail) echo "BMC of $addr does not answer" >&2; exit 3 ;;
+  sleep) echo $$ > "$dir/pid-$addr"; sleep "$1"; touch "$dir/slept-$addr" ;;
+  fail-times)
+    n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
+    if [ "$n" -le "$1" ]; then echo "attempt $n fails" >&2; exit 1; fi
+    touch "$dir/healthy-$addr" ;;
+  success) echo "success command for $addr" ;;
+  success-fail) echo "cannot tell sabakan" >&2; exit 2 ;;
+  *) echo "unknown action $action" >&2; exit 99 ;;
+esac
+`;
+
+export class SimulatedMachines {
+  readonly script: string;
+
+  constructor(readonly dir: string) {
+    this.script = join(dir, "machine.sh");
+    writeFileSync(this.script, SCRIPT, { mode: 0o755 });
+  }
+
+  /** argv for a command of the script; the runner appends the address. */
+  command(action: string, arg?: string | number): string[] {
+    return ["sh", this.script, this.dir, action, ...(arg === undefined ? [] : [String(arg)])];
+  }
+
+  setHealthy(address: string, healthy = true): void {
+    const path = join(this.dir, `healthy-${address}`);
+    if (healthy) writeFileSync(path, "");
+    else rmSync(path, { force: true });
+  }
+
+  isHealthy(address: string): boolean {
+    return existsSync(join(this.dir, `healthy-${address}`));
+  }
+
+  /** The calls made so far, e.g. ["health 10.0.0.1", "fix 10.0.0.1"]. */
+  log(): string[] {
+    const path = join(this.dir, "log");
+    return existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").filter(Boolean) : [];
+  }
+
+  /** How many times `action` ran for `address`. */
+  runs(action: string, address: string): number {
+    return this.log().filter((line) => line.startsWith(`${action} `) && line.endsWith(` ${address}`)).length;
+  }
+
+  exists(name: string): boolean {
+    return existsSync(join(this.dir, name));
+  }
+}
