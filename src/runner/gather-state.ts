@@ -29,8 +29,9 @@ export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, s
  * timeout), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
  * kintsugi cannot tell nodes from other machines and must not decide to repair a node without draining it.
  */
-export async function gatherObservations(entries: readonly RepairEntry[], deps: GatherDeps): Promise<Map<number, RepairObservation>> {
-  const names = deps.nodes ? nodeNamesByAddress(await deps.nodes.listNodes()) : new Map<string, string>();
+export async function gatherObservations(entries: readonly RepairEntry[], deps: GatherDeps): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[] }> {
+  const clusterNodes = deps.nodes ? await deps.nodes.listNodes() : [];
+  const names = nodeNamesByAddress(clusterNodes);
   const live = entries.filter((e) => !e.deleted && !isFinished(e));
 
   const health = await mapBounded(live, deps.healthCheckConcurrency, async (entry) => {
@@ -68,5 +69,5 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
       ...(drainCompleted !== undefined && { drainCompleted }),
     });
   });
-  return observations;
+  return { observations, nodes: clusterNodes };
 }

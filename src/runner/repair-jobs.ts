@@ -1,5 +1,6 @@
 import type { RepairOperationConfig, RepairStepConfig } from "../domain/repair-config.js";
 import type { RepairEntry } from "../domain/repair-entry.js";
+import { cordonOwner } from "../domain/stray-cordons.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
 import type { EntryTransition } from "../domain/repair-plan.js";
 import { abortableSleep } from "./abortable-sleep.js";
@@ -42,7 +43,7 @@ export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchan
 /** The eviction job of a drain; a failure backs the entry off. Returns "started" when every removal started. */
 export async function drainJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, signal: AbortSignal): Promise<"started" | EntryTransition | null> {
   if (!deps.nodes) return "started";
-  const result = await runDrainJob(deps.nodes, deps.repair, entry.nodename, `repair-entry-${entry.index}`, signal);
+  const result = await runDrainJob(deps.nodes, deps.repair, entry.nodename, cordonOwner(entry.index), signal);
   if (result.kind === "started") return "started";
   if (result.kind === "aborted" || signal.aborted) return null;
   deps.log.warn("drain failed", { index: entry.index, node: entry.nodename, why: result.why });

@@ -2,6 +2,8 @@ import { decideRepairActions } from "../domain/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import { nodeEventFor } from "../domain/repair-events.js";
 import { snapshotRepairConfig } from "../domain/repair-lookup.js";
+import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
+import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
 import type { EntryTransition, RepairAction } from "../domain/repair-plan.js";
 import { gatherObservations } from "./gather-state.js";
 import { JobRegistry } from "./job-registry.js";
@@ -83,7 +85,7 @@ export class RepairRunner {
   private async pass(): Promise<void> {
     const { deps } = this;
     const entries = deps.entries.list();
-    const observations = await gatherObservations(entries, {
+    const { observations, nodes } = await gatherObservations(entries, {
       repair: deps.repair,
       commands: deps.commands,
       nodes: deps.nodes,
@@ -95,6 +97,10 @@ export class RepairRunner {
     const plan = decideRepairActions(snapshot, deps.now(), deps.random);
     for (const action of plan.actions) this.apply(action);
     this.wakeAt = plan.wakeAt;
+    // Read again: the actions just applied may have finished entries whose nodes are among these.
+    for (const [node, owner] of strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION)) {
+      this.inBackground(this.uncordonNode(node, owner));
+    }
   }
 
   /** Commits an action's transitions when the stored entry is still the one decided on, then starts its effect. */
@@ -186,11 +192,15 @@ export class RepairRunner {
   }
 
   private async uncordon(entry: RepairEntry): Promise<void> {
-    if (!this.deps.nodes || entry.nodename === "") return;
+    if (entry.nodename !== "") await this.uncordonNode(entry.nodename, cordonOwner(entry.index));
+  }
+
+  private async uncordonNode(node: string, owner: string): Promise<void> {
+    if (!this.deps.nodes) return;
     try {
-      await this.deps.nodes.uncordon(entry.nodename, `repair-entry-${entry.index}`);
+      await this.deps.nodes.uncordon(node, owner);
     } catch (err) {
-      this.deps.log.warn("cannot uncordon a node", { node: entry.nodename, err: (err as Error).message });
+      this.deps.log.warn("cannot uncordon a node", { node, err: (err as Error).message });
     }
   }
 

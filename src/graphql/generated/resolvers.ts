@@ -188,6 +188,11 @@ export type Query = {
   /** The repair entry with this index. Errors with NOT_FOUND when no entry has it (dequeued entries included). */
   repairEntry: RepairEntry;
   /**
+   * The history of an index, oldest first, also after its entry was dequeued. Errors with NOT_FOUND when the index
+   * was never used.
+   */
+  repairHistory: Array<RepairHistoryRecord>;
+  /**
    * Whether the repair queue is processed. While it is disabled no drain starts and no repair command runs, but
    * health checks, finishing and dequeuing go on.
    */
@@ -204,6 +209,12 @@ export type Query = {
 
 /** The root of every read. */
 export type QueryRepairEntryArgs = {
+  index: Scalars['ID']['input'];
+};
+
+
+/** The root of every read. */
+export type QueryRepairHistoryArgs = {
   index: Scalars['ID']['input'];
 };
 
@@ -512,6 +523,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   autoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
+  repairHistory?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType, RequireFields<QueryRepairHistoryArgs, 'index'>>;
   repairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   searchRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType, Partial<QuerySearchRepairEntriesArgs>>;
 };

@@ -33,6 +33,11 @@ function filterParams(params: RepairEntryParamsInput | null | undefined): Repair
 export const repairEntryResolvers: Resolvers = {
   Query: {
     repairEntry: (_, { index }, ctx) => mustGet(ctx, index),
+    repairHistory: (_, { index }, ctx) => {
+      const history = ctx.entries.history(parseIndex(index));
+      if (history.length === 0) throw apiError("NOT_FOUND", `repair entry ${index} never existed`);
+      return history;
+    },
     searchRepairEntries: (_, { having, notHaving }, ctx) => {
       const h = filterParams(having);
       const nh = filterParams(notHaving);
