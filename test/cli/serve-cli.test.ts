@@ -1,27 +1,10 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { describe, it } from "node:test";
-import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
+import { runCli } from "../support/run-cli.js";
+import { serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
-
-/** Starts `kintsugi serve` as a child process and resolves with its URL, read from its "started" log line. */
-function serve(args: string[], cwd: string) {
-  const child = spawn(process.execPath, [KINTSUGI_BIN, "serve", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const record = JSON.parse(line) as { msg: string; url?: string };
-      if (record.msg === "kintsugi started" && record.url) resolve(record.url);
-    });
-    exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-  return { child, url, exited, stderr: () => stderr };
-}
 
 describe("kintsugi serve and check-config (the real binary)", () => {
   it("prints help", async () => {
@@ -34,7 +17,7 @@ describe("kintsugi serve and check-config (the real binary)", () => {
     const dir = tempDir();
     try {
       writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./state/k.db\n`);
-      const server = serve(["--config", "kintsugi.yaml"], dir.path);
+      const server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       const url = await server.url;
       const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
       assert.deepEqual(await res.json(), { data: { repairQueueEnabled: true } });

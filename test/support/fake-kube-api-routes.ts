@@ -127,10 +127,10 @@ export class FakeKubeRoutes extends FakeKubeState {
     }
     const refusal = this.refusals.get(key);
     const guarded = ["Running", "Unknown"].includes(pod.status.phase) && !pod.metadata.deletionTimestamp;
-    if (refusal !== undefined && guarded) {
+    if (refusal !== undefined && guarded && (!dryRun || refusal.dryRunToo)) {
       record("refused");
       const cause = { reason: "DisruptionBudget", message: `The disruption budget ${name}-pdb needs 1 healthy pods and has 0 currently` };
-      throw new HttpError(statusReply(429, refusal, { causes: [cause] }));
+      throw new HttpError(statusReply(429, refusal.message, { causes: [cause] }));
     }
     record("evicted");
     if (!dryRun && !pod.metadata.deletionTimestamp) this.terminate(key);

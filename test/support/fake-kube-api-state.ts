@@ -59,7 +59,7 @@ export class FakeKubeState {
   protected readonly namespaces = new Map<string, KubeObject>();
   protected readonly podObjects = new Map<string, KubeObject>();
   protected readonly eventObjects: KubeObject[] = [];
-  protected readonly refusals = new Map<string, string>();
+  protected readonly refusals = new Map<string, { message: string; dryRunToo: boolean }>();
   protected resourceVersion = 1;
 
   constructor() {
@@ -125,9 +125,10 @@ export class FakeKubeState {
   /**
    * Makes evictions of the pod (dry-run too) answer 429 as a PodDisruptionBudget would, until {@link allowEviction}.
    * As in the API server, a pod that is Pending, Succeeded, Failed or terminating is evicted regardless.
+   * `dryRunToo: false` lets dry runs pass, as when the budget changes between the dry run and the eviction.
    */
-  refuseEviction(namespace: string, name: string, message = "Cannot evict pod as it would violate the pod's disruption budget."): void {
-    this.refusals.set(podKey(namespace, name), message);
+  refuseEviction(namespace: string, name: string, message = "Cannot evict pod as it would violate the pod's disruption budget.", options: { dryRunToo?: boolean } = {}): void {
+    this.refusals.set(podKey(namespace, name), { message, dryRunToo: options.dryRunToo ?? true });
   }
 
   allowEviction(namespace: string, name: string): void {

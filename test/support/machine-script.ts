@@ -15,6 +15,7 @@ case $action in
   noop) : ;;
   fail) echo "BMC of $addr does not answer" >&2; exit 3 ;;
   sleep) echo $$ > "$dir/pid-$addr"; sleep "$1"; touch "$dir/slept-$addr" ;;
+  slow-fix) sleep "$1"; touch "$dir/healthy-$addr" ;;
   fail-times)
     n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
     if [ "$n" -le "$1" ]; then echo "attempt $n fails" >&2; exit 1; fi

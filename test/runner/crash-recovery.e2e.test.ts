@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { SimulatedMachines } from "../support/machine-script.js";
+import { serveProcess, type ServeProcess } from "../support/serve-process.js";
+import { tempDir } from "../support/temp-dir.js";
+
+interface Entry {
+  index: string;
+  address: string;
+  status: string;
+  history: Array<{ kind: string }>;
+}
+
+async function gql<T>(url: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+  const body = (await res.json()) as { data?: T; errors?: unknown };
+  if (!body.data) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+const ADDRESSES = ["10.9.0.1", "10.9.0.2", "10.9.0.3", "10.9.0.4", "10.9.0.5", "10.9.0.6"];
+
+describe("crash recovery (the real server process, SIGKILL)", () => {
+  it("loses no entry, duplicates none, runs no repair command twice, and finishes every entry after a restart", async () => {
+    const dir = tempDir();
+    const machines = new SimulatedMachines(dir.path);
+    const quoted = (argv: string[]) => `[${argv.map((a) => JSON.stringify(a)).join(", ")}]`;
+    writeFileSync(
+      join(dir.path, "kintsugi.yaml"),
+      `listen: "127.0.0.1:0"
+database: ./kintsugi.db
+runner:
+  interval_seconds: 0.1
+repair:
+  max_concurrent_repairs: 3
+  repair_procedures:
+    - machine_types: [m]
+      repair_operations:
+        - operation: op
+          repair_steps:
+            - repair_command: ${quoted(machines.command("slow-fix", 1))}
+              watch_seconds: 60
+          health_check_command: ${quoted(machines.command("health"))}
+`,
+    );
+    let server: ServeProcess | undefined;
+    try {
+      server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
+      let url = await server.url;
+      for (const address of ADDRESSES) {
+        await gql(url, `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: address });
+      }
+      await until("repairs are in flight", () => machines.log().filter((l) => l.startsWith("slow-fix ")).length >= 2);
+      server.child.kill("SIGKILL");
+      assert.equal(await server.exited, null, "killed, not exited");
+      const startedBeforeCrash = machines.log().filter((l) => l.startsWith("slow-fix ")).length;
+      assert.ok(startedBeforeCrash < ADDRESSES.length, "some entries had not started when the server died");
+
+      server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
+      url = await server.url;
+      const entries = async () => (await gql<{ searchRepairEntries: Entry[] }>(url, `{ searchRepairEntries { index address status history { kind } } }`)).searchRepairEntries;
+      await until("every entry is finished", async () => (await entries()).every((e) => e.status === "SUCCEEDED" || e.status === "FAILED"));
+
+      const final = await entries();
+      assert.deepEqual(final.map((e) => e.index), ["1", "2", "3", "4", "5", "6"], "no entry lost or duplicated");
+      assert.deepEqual(final.map((e) => e.address), ADDRESSES);
+      assert.deepEqual(final.map((e) => e.status), ADDRESSES.map(() => "SUCCEEDED"));
+      for (const e of final) assert.equal(e.history.filter((h) => h.kind === "CREATED").length, 1);
+      for (const address of ADDRESSES) assert.equal(machines.runs("slow-fix", address), 1, `the repair command of ${address} ran once`);
+      server.child.kill("SIGTERM");
+      assert.equal(await server.exited, 0);
+    } finally {
+      if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
+      dir.remove();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { KINTSUGI_BIN } from "./run-cli.js";
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  /** The server's base URL, read from its "kintsugi started" log line. */
+  readonly url: Promise<string>;
+  readonly exited: Promise<number | null>;
+  stderr(): string;
+}
+
+/** Starts the real `kintsugi serve ARGS` as a child process in `cwd`. */
+export function serveProcess(args: readonly string[], cwd: string): ServeProcess {
+  const child = spawn(process.execPath, [KINTSUGI_BIN, "serve", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      try {
+        const record = JSON.parse(line) as { msg: string; url?: string };
+        if (record.msg === "kintsugi started" && record.url) resolve(record.url);
+      } catch {
+        // not a log line
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  url.catch(() => undefined);
+  return { child, url, exited, stderr: () => stderr };
+}
