@@ -21,8 +21,8 @@ export interface KintsugiConfig {
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
 export const DEFAULT_DATABASE = "./data/kintsugi.db";
 export const DEFAULT_SABAKAN_SCHEDULE = "*/60 * * * * *";
-/** A pass at least every 10 s; at most 16 health checks at once. */
-export const DEFAULT_RUNNER = { intervalSeconds: 10, healthCheckConcurrency: 16 } as const;
+/** A pass at least every 10 s; at most 32 health checks at once (child processes that mostly wait on the network). */
+export const DEFAULT_RUNNER = { intervalSeconds: 10, healthCheckConcurrency: 32 } as const;
 
 /** The embedded defaults: what `kintsugi serve` runs on without a config file. */
 export const DEFAULT_CONFIG: KintsugiConfig = {

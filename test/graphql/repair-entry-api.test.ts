@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { openDatabase } from "../../src/store/database.js";
 import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
-import { NOW } from "../support/fixtures.js";
+import { NOW, TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 
 const ENTRY = `index address nodename serial machineType operation status step stepStatus deleted lastTransitionTime
@@ -135,5 +135,42 @@ describe("repair entry API over HTTP", () => {
     const stillUnmarked = ["1", "2", c];
     assert.deepEqual(unfinished.data?.deleteUnfinishedRepairEntries.map((e: any) => e.index), stillUnmarked);
     assert.deepEqual((await k.gql(`mutation { deleteFinishedRepairEntries { index } }`)).data?.deleteFinishedRepairEntries, []);
+  });
+});
+
+describe("operator view of an entry", () => {
+  let k: TestKintsugi;
+  before(async () => {
+    k = await startTestKintsugi({}, { now: () => NOW });
+  });
+  after(() => k.dispose());
+
+  it("shows the current step's configuration and the step count", async () => {
+    await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.1.0.1") { index } }`);
+    const res = await k.gql(`{ repairEntry(index: "1") { stepCount currentStep { repairCommand commandTimeoutSeconds commandRetries commandInterval needDrain watchSeconds } } }`);
+    assert.deepEqual(res.data?.repairEntry, {
+      stepCount: 1,
+      currentStep: { repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 },
+    });
+  });
+
+  it("shows null step configuration when the procedure is gone from the config", async () => {
+    const restarted = await startTestKintsugi({ repair: { ...TEST_REPAIR_CONFIG, repairProcedures: [] } }, { databasePath: k.databasePath });
+    try {
+      const res = await restarted.gql(`{ repairEntry(index: "1") { stepCount currentStep { watchSeconds } } }`);
+      assert.deepEqual(res.data?.repairEntry, { stepCount: null, currentStep: null });
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it("reads the history of an index after its entry left the queue, and NOT_FOUND for one never used", async () => {
+    const db = openDatabase(k.databasePath);
+    const store = new RepairEntryStore(db);
+    store.dequeue(store.get(1)!, "dequeued by test", NOW);
+    db.close();
+    const res = await k.gql(`{ repairHistory(index: "1") { kind reason } }`);
+    assert.deepEqual(res.data?.repairHistory, [{ kind: "CREATED", reason: "added by an operator" }, { kind: "DEQUEUED", reason: "dequeued by test" }]);
+    assert.equal((await k.gql(`{ repairHistory(index: "42") { kind } }`)).errors?.[0]?.extensions?.type, "NOT_FOUND");
   });
 });
