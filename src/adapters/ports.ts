@@ -2,6 +2,7 @@
 // the runner depends on these alone, so it can be driven by test servers speaking the real protocols.
 
 import type { CommandOutcome } from "../domain/command-outcome.js";
+import type { PodFacts } from "../domain/eviction-plan.js";
 
 export type { CommandOutcome };
 
@@ -25,16 +26,8 @@ export interface ClusterNode {
   readonly annotations: Readonly<Record<string, string>>;
 }
 
-/** A Pod on a node, as far as draining cares. */
-export interface NodePod {
-  readonly namespace: string;
-  readonly name: string;
-  /** The kind of the controlling owner reference (`DaemonSet`, `Job`, `ReplicaSet`, ...), or null. */
-  readonly controllerKind: string | null;
-  /** `Pending`, `Running`, `Succeeded`, `Failed` or `Unknown`. */
-  readonly phase: string;
-  readonly labels: Readonly<Record<string, string>>;
-}
+/** A Pod on a node, as far as draining cares (the domain's view of a pod). */
+export type NodePod = PodFacts;
 
 /** How one eviction request ended. `refused` is HTTP 429: a PodDisruptionBudget said no. */
 export type EvictionOutcome =

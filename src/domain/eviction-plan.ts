@@ -4,7 +4,9 @@ import { matchesLabelSelector, type LabelSelector } from "./label-selector.js";
 export interface PodFacts {
   readonly namespace: string;
   readonly name: string;
+  /** The kind of the controlling owner reference (`DaemonSet`, `Job`, `ReplicaSet`, ...), or null. */
   readonly controllerKind: string | null;
+  /** `Pending`, `Running`, `Succeeded`, `Failed` or `Unknown`. */
   readonly phase: string;
   readonly labels: Readonly<Record<string, string>>;
 }
