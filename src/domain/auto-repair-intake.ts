@@ -1,0 +1,112 @@
+import type { Constraints } from "./constraints.js";
+import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
+import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
+
+/** A machine the trigger left alone this round, and why. */
+export interface SkippedMachine {
+  readonly serial: string;
+  readonly address: string | null;
+  readonly state: string;
+  readonly reason: string;
+}
+
+/** The all-or-nothing cap that stopped a round: persisting entries plus candidates exceeded the limit. */
+export interface IntakeShortCircuit {
+  readonly existingEntries: number;
+  readonly candidates: number;
+  readonly limit: number;
+}
+
+/** What one round of sabakan-triggered repair decides. */
+export interface IntakeDecision {
+  readonly machinesSeen: number;
+  readonly enqueue: readonly NewRepairEntry[];
+  readonly skipped: readonly SkippedMachine[];
+  readonly shortCircuit: IntakeShortCircuit | null;
+}
+
+export interface IntakeInput {
+  /** In sabakan's order (by serial). */
+  readonly machines: readonly SabakanMachine[];
+  /** Every entry that persists in the queue: any status, finished or not, deleted but not yet dequeued. */
+  readonly entries: readonly RepairEntry[];
+  /** The standing of each address in Kubernetes; an absent address is not a node. */
+  readonly nodes: ReadonlyMap<string, NodeStanding>;
+  readonly constraints: Pick<Constraints, "maximumRepairQueueEntries" | "waitSecondsToRepairRebooting" | "maximumUnhealthyMachinesPerRack">;
+}
+
+/**
+ * CKE's sabakan-triggered repair (semantics/sabakan-trigger.md), in its order:
+ * 1. `recent` = the addresses of every persisting entry;
+ * 2. per machine: no IPv4 -> skip; address in `recent` -> skip; UNREACHABLE for less than
+ *    `wait-seconds-to-repair-rebooting` (strict) while rebooting or not a node -> skip;
+ *    kintsugi: a second machine with an address already kept this round -> skip;
+ * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
+ *    of that rack's machines;
+ * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing);
+ * 5. otherwise enqueue every kept machine: address = first IPv4, type = BMC type, operation = lower-case state.
+ */
+export function decideIntake(input: IntakeInput): IntakeDecision {
+  const { constraints } = input;
+  const recent = new Set(input.entries.map((e) => e.address));
+  const skipped: SkippedMachine[] = [];
+  const skip = (m: SabakanMachine, reason: string) => skipped.push({ serial: m.serial, address: m.ipv4[0] ?? null, state: m.state, reason });
+
+  const perRack = new Map<number, number>();
+  for (const m of input.machines) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
+  const rackLimit = constraints.maximumUnhealthyMachinesPerRack;
+
+  const kept: SabakanMachine[] = [];
+  const keptAddresses = new Set<string>();
+  for (const m of input.machines) {
+    const address = m.ipv4[0];
+    if (address === undefined) {
+      skip(m, "no address");
+      continue;
+    }
+    if (recent.has(address)) {
+      skip(m, "recently repaired");
+      continue;
+    }
+    if (m.state === "UNREACHABLE" && m.durationSeconds < constraints.waitSecondsToRepairRebooting) {
+      const standing = input.nodes.get(address) ?? "not-a-node";
+      if (standing === "rebooting") {
+        skip(m, "rebooting");
+        continue;
+      }
+      if (standing === "not-a-node") {
+        skip(m, "out of cluster, may be rebooting");
+        continue;
+      }
+    }
+    if (keptAddresses.has(address)) {
+      skip(m, `another machine with address ${address} is already enqueued this round`);
+      continue;
+    }
+    const inRack = perRack.get(m.rack) ?? 0;
+    if (rackLimit > 0 && inRack > rackLimit) {
+      skip(m, `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`);
+      continue;
+    }
+    kept.push(m);
+    keptAddresses.add(address);
+  }
+
+  const limit = constraints.maximumRepairQueueEntries;
+  if (kept.length > 0 && input.entries.length + kept.length > limit) {
+    for (const m of kept) skip(m, "too many repair requests");
+    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit } };
+  }
+  const enqueue = kept.map((m) => ({
+    address: m.ipv4[0] as string,
+    machineType: m.bmcType,
+    operation: m.state.toLowerCase(),
+    serial: m.serial,
+    source: "sabakan",
+  }));
+  return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null };
+}
+
+function sortBySerial(skipped: SkippedMachine[]): SkippedMachine[] {
+  return skipped.sort((a, b) => (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0));
+}

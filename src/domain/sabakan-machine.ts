@@ -1,0 +1,19 @@
+import type { MachineState } from "./machine-params.js";
+
+/** What the sabakan trigger needs of one machine from sabakan's `searchMachines`. */
+export interface SabakanMachine {
+  readonly serial: string;
+  readonly rack: number;
+  readonly role: string;
+  readonly ipv4: readonly string[];
+  readonly bmcType: string;
+  readonly state: MachineState;
+  /** Seconds since the last state change, as sabakan reports it. */
+  readonly durationSeconds: number;
+}
+
+/** What Kubernetes says about a machine's address: no node, a node, or a node CKE is rebooting. */
+export type NodeStanding = "not-a-node" | "node" | "rebooting";
+
+/** CKE's annotation on a Node that a planned reboot is draining. */
+export const CKE_REBOOT_ANNOTATION = "cke.cybozu.com/reboot";

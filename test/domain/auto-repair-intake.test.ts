@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { decideIntake, type IntakeInput } from "../../src/domain/auto-repair-intake.js";
+import type { NodeStanding, SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import { entry } from "./repair-decision-support.js";
+
+const machine = (serial: string, over: Partial<SabakanMachine> = {}): SabakanMachine => ({
+  serial,
+  rack: 0,
+  role: "cs",
+  ipv4: [`10.0.0.${serial.replace(/\D/g, "") || "1"}`],
+  bmcType: "IPMI-2.0",
+  state: "UNHEALTHY",
+  durationSeconds: 3600,
+  ...over,
+});
+
+const limits = (over: Partial<IntakeInput["constraints"]> = {}) => ({ maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0, ...over });
+
+function decide(machines: SabakanMachine[], over: Partial<IntakeInput> = {}) {
+  return decideIntake({ machines, entries: [], nodes: new Map(), constraints: limits(), ...over });
+}
+
+const enqueued = (d: ReturnType<typeof decide>) => d.enqueue.map((e) => e.serial);
+const reasons = (d: ReturnType<typeof decide>) => Object.fromEntries(d.skipped.map((s) => [s.serial, s.reason]));
+
+describe("decideIntake (sabakan-triggered repair)", () => {
+  it("builds the entry from the machine: first IPv4, BMC type, lower-case state, serial, source", () => {
+    const d = decide([machine("s1", { ipv4: ["10.1.0.1", "10.2.0.1"], bmcType: "iDRAC-9", state: "UNREACHABLE" })]);
+    assert.deepEqual(d.enqueue, [{ address: "10.1.0.1", machineType: "iDRAC-9", operation: "unreachable", serial: "s1", source: "sabakan" }]);
+    assert.equal(d.machinesSeen, 1);
+    assert.equal(d.shortCircuit, null);
+  });
+
+  it("operation is the lower-case state: unhealthy", () => {
+    assert.equal(decide([machine("s1")]).enqueue[0]?.operation, "unhealthy");
+  });
+
+  it("uses the first IPv4 only: an entry for the second address does not count as recent", () => {
+    const d = decide([machine("s1", { ipv4: ["10.1.0.1", "10.2.0.1"] })], { entries: [entry(1, { address: "10.2.0.1" })] });
+    assert.deepEqual(enqueued(d), ["s1"]);
+  });
+
+  it("skips a machine without an IPv4 address", () => {
+    assert.deepEqual(reasons(decide([machine("s1", { ipv4: [] })])), { s1: "no address" });
+  });
+
+  const recentCases: Array<[string, Partial<ReturnType<typeof entry>>]> = [
+    ["a queued entry", {}],
+    ["a processing entry", { status: "processing" }],
+    ["a succeeded entry", { status: "succeeded" }],
+    ["a failed entry", { status: "failed" }],
+    ["an entry marked deleted but not yet dequeued", { deleted: true, status: "failed" }],
+    ["an entry for another operation", { operation: "unreachable" }],
+  ];
+  for (const [name, over] of recentCases) {
+    it(`skips a machine with ${name} as recently repaired`, () => {
+      const d = decide([machine("s1")], { entries: [entry(7, { address: "10.0.0.1", ...over })] });
+      assert.deepEqual(reasons(d), { s1: "recently repaired" });
+      assert.deepEqual(d.enqueue, []);
+    });
+  }
+
+  const waitCases: Array<[string, Partial<SabakanMachine>, NodeStanding | undefined, string | null]> = [
+    ["UNREACHABLE briefly, not a node: may be rebooting", { state: "UNREACHABLE", durationSeconds: 10 }, undefined, "out of cluster, may be rebooting"],
+    ["UNREACHABLE briefly, a node CKE is rebooting", { state: "UNREACHABLE", durationSeconds: 10 }, "rebooting", "rebooting"],
+    ["UNREACHABLE briefly, a node not rebooting: enqueued", { state: "UNREACHABLE", durationSeconds: 10 }, "node", null],
+    ["UNREACHABLE just under the wait: skipped", { state: "UNREACHABLE", durationSeconds: 599.999 }, undefined, "out of cluster, may be rebooting"],
+    ["UNREACHABLE exactly the wait: enqueued (strict <)", { state: "UNREACHABLE", durationSeconds: 600 }, "rebooting", null],
+    ["UNREACHABLE longer than the wait: enqueued", { state: "UNREACHABLE", durationSeconds: 1.2e6 }, undefined, null],
+    ["UNHEALTHY briefly and not a node: the wait is only for UNREACHABLE", { state: "UNHEALTHY", durationSeconds: 1 }, undefined, null],
+  ];
+  for (const [name, over, standing, reason] of waitCases) {
+    it(name, () => {
+      const nodes = new Map<string, NodeStanding>(standing ? [["10.0.0.1", standing]] : []);
+      const d = decide([machine("s1", over)], { nodes, constraints: limits({ waitSecondsToRepairRebooting: 600 }) });
+      assert.deepEqual(reasons(d), reason === null ? {} : { s1: reason });
+      assert.deepEqual(enqueued(d), reason === null ? ["s1"] : []);
+    });
+  }
+
+  it("enqueues all when persisting + candidates equals the limit", () => {
+    const d = decide([machine("s1"), machine("s2")], { entries: [entry(1, { address: "10.9.0.1" }), entry(2, { address: "10.9.0.2" })], constraints: limits({ maximumRepairQueueEntries: 4 }) });
+    assert.deepEqual(enqueued(d), ["s1", "s2"]);
+  });
+
+  it("enqueues nothing when persisting + candidates exceed the limit, and says so", () => {
+    const entries = [entry(1, { address: "10.9.0.1", status: "succeeded" }), entry(2, { address: "10.9.0.2", deleted: true })];
+    const d = decide([machine("s1"), machine("s2"), machine("s3", { ipv4: [] })], { entries, constraints: limits({ maximumRepairQueueEntries: 3 }) });
+    assert.deepEqual(d.enqueue, []);
+    assert.deepEqual(d.shortCircuit, { existingEntries: 2, candidates: 2, limit: 3 }, "finished and deleted-but-not-dequeued entries count");
+    assert.deepEqual(reasons(d), { s1: "too many repair requests", s2: "too many repair requests", s3: "no address" });
+  });
+
+  it("enqueues nothing with the default constraints (maximum-repair-queue-entries 0)", () => {
+    const d = decide([machine("s1")], { constraints: limits({ maximumRepairQueueEntries: 0 }) });
+    assert.deepEqual(d.enqueue, []);
+    assert.deepEqual(d.shortCircuit, { existingEntries: 0, candidates: 1, limit: 0 });
+  });
+
+  it("reports no short-circuit when there is no candidate, whatever the queue holds", () => {
+    const d = decide([machine("s1", { ipv4: [] })], { entries: [entry(1), entry(2)], constraints: limits({ maximumRepairQueueEntries: 0 }) });
+    assert.equal(d.shortCircuit, null);
+  });
+
+  it("keeps nothing from a rack with more unhealthy machines than the per-rack limit", () => {
+    const machines = [machine("s1", { rack: 3 }), machine("s2", { rack: 3 }), machine("s3", { rack: 3 }), machine("s4", { rack: 4 }), machine("s5", { rack: 4 })];
+    const d = decide(machines, { constraints: limits({ maximumUnhealthyMachinesPerRack: 2 }) });
+    assert.deepEqual(enqueued(d), ["s4", "s5"], "rack 4 has exactly the limit");
+    assert.equal(reasons(d)["s1"], "rack 3: 3 unhealthy machines, likely an infrastructure failure");
+    assert.equal(d.shortCircuit, null);
+  });
+
+  it("applies no per-rack limit when it is 0", () => {
+    const machines = Array.from({ length: 6 }, (_, i) => machine(`s${i + 1}`, { rack: 1 }));
+    assert.equal(decide(machines).enqueue.length, 6);
+  });
+
+  it("never enqueues two entries for one address in one round", () => {
+    const d = decide([machine("s1", { ipv4: ["10.5.0.1"] }), machine("s2", { ipv4: ["10.5.0.1"] })]);
+    assert.deepEqual(enqueued(d), ["s1"]);
+    assert.match(reasons(d)["s2"] ?? "", /already enqueued this round/);
+  });
+
+  it("keeps sabakan's order and reports skipped machines by serial", () => {
+    const d = decide([machine("a2", { ipv4: [] }), machine("a1"), machine("a3")]);
+    assert.deepEqual(enqueued(d), ["a1", "a3"]);
+    assert.deepEqual(d.skipped.map((s) => s.serial), ["a2"]);
+  });
+});
