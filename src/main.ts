@@ -12,6 +12,12 @@ import { ProcessCommandRunner } from "./adapters/command-runner.js";
 import { KubeNodeOperator } from "./adapters/kube-node-operator.js";
 import type { NodeOperator } from "./adapters/ports.js";
 import { RepairRunner } from "./runner/repair-runner.js";
+import type { RunnerLog } from "./runner/runner-deps.js";
+import { SabakanClient } from "./adapters/sabakan-client.js";
+import { AutoRepairPoller } from "./runner/auto-repair-poller.js";
+import { scheduleAutoRepair } from "./runner/auto-repair-schedule.js";
+import { AutoRepairOutcomeStore } from "./store/auto-repair-outcome-store.js";
+import type { AutoRepairOutcome } from "./domain/auto-repair-outcome.js";
 import { VERSION } from "./version.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
@@ -33,6 +39,19 @@ export interface StartOptions {
   readonly random?: () => number;
   /** false = serve the API without working the queue (API tests that place entries where they want them). */
   readonly startRunner?: boolean;
+  /** false = no scheduled sabakan polls (runAutoRepair still polls); default true when sabakan is configured. */
+  readonly startSchedule?: boolean;
+  /** Called with every recorded poll outcome (subscriptions hook in here). */
+  readonly onOutcome?: (outcome: AutoRepairOutcome) => void;
+}
+
+/** The runner's small log interface over a pino logger. */
+function runnerLogOf(log: Logger): RunnerLog {
+  return {
+    info: (msg, fields) => log.info(fields ?? {}, msg),
+    warn: (msg, fields) => log.warn(fields ?? {}, msg),
+    error: (msg, fields) => log.error(fields ?? {}, msg),
+  };
 }
 
 /**
@@ -56,7 +75,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const entries = new RepairEntryStore(db);
     const now = options.now ?? Date.now;
     const committed = (changes: readonly RepairChange[]) => options.onCommitted?.(changes);
-    const runnerLog = logger.child({ component: "runner" });
+    const runnerLog = runnerLogOf(logger.child({ component: "runner" }));
     const runner = new RepairRunner({
       entries,
       settings,
@@ -65,18 +84,36 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       nodes,
       now,
       random: options.random ?? Math.random,
-      log: {
-        info: (msg, fields) => runnerLog.info(fields ?? {}, msg),
-        warn: (msg, fields) => runnerLog.warn(fields ?? {}, msg),
-        error: (msg, fields) => runnerLog.error(fields ?? {}, msg),
-      },
+      log: runnerLog,
       committed,
       intervalMs: config.runner.intervalSeconds * 1000,
       healthCheckConcurrency: config.runner.healthCheckConcurrency,
     });
+    const outcomes = new AutoRepairOutcomeStore(db);
+    const machines = config.sabakan
+      ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
+      : null;
+    const pollerLog = runnerLogOf(logger.child({ component: "auto-repair" }));
+    const autoRepair = new AutoRepairPoller({
+      db,
+      entries,
+      settings,
+      outcomes,
+      machines,
+      nodes,
+      now,
+      log: pollerLog,
+      committed: (changes) => {
+        committed(changes);
+        runner.wake();
+      },
+      recorded: (outcome) => options.onOutcome?.(outcome),
+    });
     const context: GraphQLContext = {
       entries,
       settings,
+      outcomes,
+      autoRepair,
       config,
       now,
       committed: (changes) => {
@@ -100,6 +137,10 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       });
     });
     if (options.startRunner !== false) runner.start();
+    const schedule =
+      config.sabakan && options.startSchedule !== false
+        ? scheduleAutoRepair(config.sabakan.schedule, autoRepair, pollerLog)
+        : null;
     const { port } = server.address() as AddressInfo;
     const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
     const url = `http://${host}:${port}`;
@@ -112,6 +153,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await schedule?.stop();
+        await autoRepair.idle();
         await runner.stop();
         await apollo.stop();
         db.close();

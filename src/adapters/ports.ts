@@ -3,6 +3,8 @@
 
 import type { CommandOutcome } from "../domain/command-outcome.js";
 import type { PodFacts } from "../domain/eviction-plan.js";
+import type { MachineQueryVariables } from "../domain/machine-params.js";
+import type { SabakanMachine } from "../domain/sabakan-machine.js";
 
 export type { CommandOutcome };
 
@@ -69,6 +71,12 @@ export interface NodeOperator {
   deletePod(pod: NodePod): Promise<boolean>;
   /** Records a Kubernetes Event about the node (core/v1 Event, involvedObject = the Node). */
   recordEvent(nodeName: string, event: NodeEvent): Promise<void>;
+}
+
+/** Where sabakan-triggered repair finds unhealthy machines: sabakan's `searchMachines`. */
+export interface MachineSource {
+  /** Rejects with an Error saying what failed (unreachable, HTTP status, GraphQL errors, timeout, size, shape). */
+  searchMachines(variables: MachineQueryVariables): Promise<SabakanMachine[]>;
 }
 
 /** The annotation by which kintsugi marks a cordon as its own, so it only ever uncordons nodes it cordoned. */

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { ckeJson, withoutNulls } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
@@ -57,6 +57,23 @@ export function autoRepairCommand(io: CliIo): Command {
     .action(async () => {
       const r = await io.client().request<Op.GetAutoRepairVariablesQuery>(D.GetAutoRepairVariables);
       io.out(ckeJson(withoutNulls(r.autoRepairVariables)));
+    });
+
+  cmd.command("run").description("poll sabakan once now and print the outcome as JSON (exit 1 when the poll failed)")
+    .action(async () => {
+      const r = await io.client().request<Op.RunAutoRepairMutation>(D.RunAutoRepair);
+      io.out(ckeJson(r.runAutoRepair));
+      if (r.runAutoRepair.error) throw new CliError(`auto-repair poll failed: ${r.runAutoRepair.error}`);
+    });
+
+  cmd.command("outcomes").description("print the outcomes of the latest polls as a JSON array, oldest first")
+    .option("--last <N>", "how many (default 20; the server keeps 1,000)", (v) => {
+      if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v)} is not a count`);
+      return Number(v);
+    }, 20)
+    .action(async (opts: { last: number }) => {
+      const r = await io.client().request<Op.AutoRepairOutcomesQuery>(D.AutoRepairOutcomes, { last: opts.last });
+      io.out(ckeJson(r.autoRepairOutcomes));
     });
 
   return cmd;

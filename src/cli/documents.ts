@@ -117,3 +117,27 @@ export const SetConstraint = /* GraphQL */ `
   }
   ${CONSTRAINTS_FIELDS}
 `;
+
+const OUTCOME_FIELDS = /* GraphQL */ `
+  fragment OutcomeFields on AutoRepairOutcome {
+    sequence time trigger machinesSeen
+    enqueued { index address machineType operation serial }
+    skipped { serial address state reason }
+    shortCircuit { existingEntries candidates limit }
+    error
+  }
+`;
+
+export const RunAutoRepair = /* GraphQL */ `
+  mutation RunAutoRepair {
+    runAutoRepair { ...OutcomeFields }
+  }
+  ${OUTCOME_FIELDS}
+`;
+
+export const AutoRepairOutcomes = /* GraphQL */ `
+  query AutoRepairOutcomes($last: Int) {
+    autoRepairOutcomes(last: $last) { ...OutcomeFields }
+  }
+  ${OUTCOME_FIELDS}
+`;

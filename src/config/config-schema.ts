@@ -1,8 +1,16 @@
+import cron from "node-cron";
 import { z } from "zod";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { labelSelectorProblem } from "../domain/label-selector.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
-import { DEFAULT_DATABASE, DEFAULT_LISTEN, DEFAULT_RUNNER, DEFAULT_SABAKAN_SCHEDULE } from "./kintsugi-config.js";
+import {
+  DEFAULT_DATABASE,
+  DEFAULT_LISTEN,
+  DEFAULT_RUNNER,
+  DEFAULT_SABAKAN_MAX_RESPONSE_BYTES,
+  DEFAULT_SABAKAN_SCHEDULE,
+  DEFAULT_SABAKAN_TIMEOUT_SECONDS,
+} from "./kintsugi-config.js";
 
 /** CKE's defaults for the timeouts of commands (seconds; 0 = none). */
 export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 30;
@@ -186,8 +194,12 @@ const httpUrl = z.string().refine(
   { message: 'must be an http or https URL, e.g. "http://127.0.0.1:10080"' },
 );
 
-const cronExpression = z.string().regex(/^\s*\S+(\s+\S+){4,5}\s*$/, {
-  message: "must be a cron expression of 5 or 6 fields",
+const cronExpression = z.string().superRefine((text, ctx) => {
+  const result = cron.validateDetailed(text);
+  if (!result.valid) {
+    const why = result.errors.map((e) => e.message).join("; ");
+    ctx.addIssue({ code: "custom", message: `must be a cron expression of 5 or 6 fields (seconds first): ${why}` });
+  }
 });
 
 /**
@@ -197,7 +209,14 @@ const cronExpression = z.string().regex(/^\s*\S+(\s+\S+){4,5}\s*$/, {
 export const configFileSchema = z.strictObject({
   listen: listen.default({ ...DEFAULT_LISTEN }),
   database: nonEmptyString.default(DEFAULT_DATABASE),
-  sabakan: z.strictObject({ url: httpUrl, schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE) }).optional(),
+  sabakan: z
+    .strictObject({
+      url: httpUrl,
+      schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE),
+      timeout_seconds: z.number().gt(0).default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
+      max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
+    })
+    .optional(),
   kubernetes: z.strictObject({ kubeconfig: nonEmptyString.optional() }).optional(),
   repair: repair.optional(),
   runner: z

@@ -8,7 +8,14 @@ export interface KintsugiConfig {
   /** Path of the SQLite database file, created on first start. */
   readonly database: string;
   /** Absent = no sabakan: no auto-repair polling. */
-  readonly sabakan: { readonly url: string; readonly schedule: string } | null;
+  readonly sabakan: {
+    readonly url: string;
+    readonly schedule: string;
+    /** A poll that gets no full answer within this long fails. */
+    readonly timeoutSeconds: number;
+    /** A larger answer fails the poll instead of filling memory. */
+    readonly maxResponseBytes: number;
+  } | null;
   /** Absent = in-cluster config if present, else no Kubernetes. */
   readonly kubernetes: { readonly kubeconfig: string | null } | null;
   readonly repair: RepairConfig;
@@ -21,6 +28,9 @@ export interface KintsugiConfig {
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
 export const DEFAULT_DATABASE = "./data/kintsugi.db";
 export const DEFAULT_SABAKAN_SCHEDULE = "*/60 * * * * *";
+export const DEFAULT_SABAKAN_TIMEOUT_SECONDS = 30;
+/** 64 MiB: sabakan's answer for 10,000 machines is about 10 MB. */
+export const DEFAULT_SABAKAN_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** A pass at least every 10 s; at most 32 health checks at once (child processes that mostly wait on the network). */
 export const DEFAULT_RUNNER = { intervalSeconds: 10, healthCheckConcurrency: 32 } as const;
 

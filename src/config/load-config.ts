@@ -113,7 +113,14 @@ function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
     listen: file.listen,
     database: file.database,
     // Kept as given, less a trailing slash: the sabakan client appends "/graphql" itself.
-    sabakan: file.sabakan ? { url: file.sabakan.url.replace(/\/+$/, ""), schedule: file.sabakan.schedule } : null,
+    sabakan: file.sabakan
+      ? {
+          url: file.sabakan.url.replace(/\/+$/, ""),
+          schedule: file.sabakan.schedule,
+          timeoutSeconds: file.sabakan.timeout_seconds,
+          maxResponseBytes: file.sabakan.max_response_bytes,
+        }
+      : null,
     kubernetes: file.kubernetes ? { kubeconfig: file.kubernetes.kubeconfig ?? null } : null,
     repair: file.repair ? toRepairConfig(file.repair) : EMPTY_REPAIR_CONFIG,
     runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,

@@ -13,6 +13,7 @@ export const ERROR_TYPES = {
   REPAIR_OPERATION_NOT_FOUND: "the machine type's procedure has no such operation",
   INVALID_CONSTRAINT: "unknown constraint name or value out of range",
   INVALID_MACHINE_PARAMS: "a MachineParams value is out of range",
+  INVALID_ARGUMENT: "an argument is out of range",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
 } as const;
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { GraphQLSchema } from "graphql";
+import { autoRepairResolvers } from "./resolvers/auto-repair-resolvers.js";
 import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
 import { settingsResolvers } from "./resolvers/settings-resolvers.js";
 import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
@@ -34,7 +35,7 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers],
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

@@ -54,6 +54,14 @@ export class RepairEntryStore {
     })();
   }
 
+  /**
+   * Appends several entries in one transaction (all or none), each with its `created` record. Synchronous, so
+   * a caller can decide on `list()` and add in the same tick without another change slipping in between.
+   */
+  addMany(entries: ReadonlyArray<{ entry: UnindexedRepairEntry; reason: string }>, now: number): RepairChange[] {
+    return this.db.transaction(() => entries.map(({ entry, reason }) => this.add(entry, reason, now)))();
+  }
+
   /** The entry with this index, or null when there is none (never was, or dequeued). */
   get(index: number): RepairEntry | null {
     const row = this.selectOne.get(index) as RepairEntryRow | undefined;

@@ -103,6 +103,8 @@ database: "/var/lib/kintsugi/kintsugi.db"
 sabakan:
   url: "https://sabakan.example.com:10443/"
   schedule: "0 */5 * * * *"
+  timeout_seconds: 5
+  max_response_bytes: 1048576
 kubernetes:
   kubeconfig: "/etc/kintsugi/kubeconfig"
 repair:
@@ -135,7 +137,7 @@ constraints:
 const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
-  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *" },
+  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig" },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   repair: {
@@ -205,9 +207,9 @@ describe("parseConfig: valid files", () => {
       expected: { ...DEFAULT_CONFIG, listen: { host: "localhost", port: 1 } },
     },
     {
-      name: "sabakan url kept as given, schedule defaulted",
+      name: "sabakan url kept as given, schedule and bounds defaulted",
       text: "sabakan: { url: http://127.0.0.1:10080 }",
-      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *" } },
+      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
     },
     {
       name: "an empty kubernetes section means in-cluster config",
@@ -276,6 +278,9 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "sabakan url not a URL", input: "sabakan: { url: sabakan }", path: "sabakan.url", message: "must be an http or https URL" },
     { name: "sabakan without url", input: "sabakan: { schedule: '* * * * *' }", path: "sabakan.url", message: "is required" },
     { name: "sabakan schedule not cron", input: "sabakan: { url: http://s, schedule: hourly }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields" },
+    { name: "sabakan schedule second out of range", input: "sabakan: { url: http://s, schedule: '61 * * * * *' }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields (seconds first): 61 is a invalid expression for second" },
+    { name: "sabakan timeout 0", input: "sabakan: { url: http://s, timeout_seconds: 0 }", path: "sabakan.timeout_seconds", message: "must be > 0" },
+    { name: "sabakan max_response_bytes 0", input: "sabakan: { url: http://s, max_response_bytes: 0 }", path: "sabakan.max_response_bytes", message: "must be > 0" },
     { name: "empty kubeconfig", input: 'kubernetes: { kubeconfig: "" }', path: "kubernetes.kubeconfig", message: "must not be empty" },
     { name: "selector operator unknown", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Equals, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].operator", message: 'must be one of In, NotIn, Exists, DoesNotExist, got "Equals"' },
     { name: "selector In without values", input: "repair: { protected_job_pods: { matchExpressions: [ { key: app, operator: In } ] } }", path: "repair.protected_job_pods.matchExpressions[0].values", message: "must be non-empty when operator is In" },

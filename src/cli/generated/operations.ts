@@ -144,3 +144,17 @@ export type SetConstraintMutationVariables = Exact<{
 
 
 export type SetConstraintMutation = { setConstraint: { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number } };
+
+export type OutcomeFieldsFragment = { sequence: string, time: string, trigger: string, machinesSeen: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null };
+
+export type RunAutoRepairMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RunAutoRepairMutation = { runAutoRepair: { sequence: string, time: string, trigger: string, machinesSeen: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null } };
+
+export type AutoRepairOutcomesQueryVariables = Exact<{
+  last?: number | null | undefined;
+}>;
+
+
+export type AutoRepairOutcomesQuery = { autoRepairOutcomes: Array<{ sequence: string, time: string, trigger: string, machinesSeen: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null }> };

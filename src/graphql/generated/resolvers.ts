@@ -3,6 +3,8 @@ import type { RepairEntry as RepairEntryModel } from '../../domain/repair-entry.
 import type { RepairHistoryRecord as RepairHistoryRecordModel } from '../../domain/repair-history.js';
 import type { MachineQueryVariables as MachineQueryVariablesModel, MachineParams as MachineParamsModel } from '../../domain/machine-params.js';
 import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/repair-config.js';
+import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/auto-repair-outcome.js';
+import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -20,6 +22,38 @@ export type Scalars = {
   IPAddress: { input: string; output: string; }
 };
 
+/** What one sabakan poll saw and did. A failed poll enqueues nothing and says why in `error`. */
+export type AutoRepairOutcome = {
+  __typename?: 'AutoRepairOutcome';
+  /** The entries this poll created, as created. */
+  enqueued: Array<RepairEntry>;
+  /** Why the poll failed, or null. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** How many machines sabakan returned. */
+  machinesSeen: Scalars['Int']['output'];
+  /** Monotonic number of the poll. */
+  sequence: Scalars['ID']['output'];
+  /** Set when the all-or-nothing cap stopped the poll from enqueuing anything. */
+  shortCircuit?: Maybe<AutoRepairShortCircuit>;
+  /** The machines left alone, with the reason for each, by serial. */
+  skipped: Array<SkippedMachine>;
+  /** When the poll decided. */
+  time: Scalars['DateTime']['output'];
+  /** `schedule` or `operator` (runAutoRepair). */
+  trigger: Scalars['String']['output'];
+};
+
+/** The counts behind a `too many repair requests` short-circuit: existing + candidates > limit. */
+export type AutoRepairShortCircuit = {
+  __typename?: 'AutoRepairShortCircuit';
+  /** Machines this poll would have enqueued. */
+  candidates: Scalars['Int']['output'];
+  /** Entries persisting in the queue (any status, deleted but not dequeued included). */
+  existingEntries: Scalars['Int']['output'];
+  /** maximum-repair-queue-entries. */
+  limit: Scalars['Int']['output'];
+};
+
 /** The query variables of sabakan-triggered repair, sent as they are to sabakan's `searchMachines`. */
 export type AutoRepairVariables = {
   __typename?: 'AutoRepairVariables';
@@ -27,6 +61,19 @@ export type AutoRepairVariables = {
   having?: Maybe<MachineParamsValue>;
   /** Machines must not match this. */
   notHaving?: Maybe<MachineParamsValue>;
+};
+
+/** BMC represents a Baseboard Management Controller. */
+export type Bmc = {
+  __typename?: 'BMC';
+  bmcType: Scalars['String']['output'];
+  ipv4: Scalars['IPAddress']['output'];
+};
+
+/** BMCInfo represents BMC NIC configuration information. */
+export type BmcInfo = {
+  __typename?: 'BMCInfo';
+  ipv4: NicConfig;
 };
 
 /** The safety constraints, named in camelCase after CKE's kebab-case names. */
@@ -59,6 +106,21 @@ export type LabelInput = {
   value: Scalars['String']['input'];
 };
 
+/** Machine represents a physical server in a datacenter rack. */
+export type Machine = {
+  __typename?: 'Machine';
+  info: MachineInfo;
+  spec: MachineSpec;
+  status: MachineStatus;
+};
+
+/** MachineInfo represents miscellaneous information for Machine. */
+export type MachineInfo = {
+  __typename?: 'MachineInfo';
+  bmc: BmcInfo;
+  network: NetworkInfo;
+};
+
 /** MachineParams is a set of input parameters to search machines. */
 export type MachineParams = {
   labels?: InputMaybe<Array<LabelInput>>;
@@ -78,6 +140,20 @@ export type MachineParamsValue = {
   states?: Maybe<Array<MachineState>>;
 };
 
+/** MachineSpec represents specifications of a machine. */
+export type MachineSpec = {
+  __typename?: 'MachineSpec';
+  bmc: Bmc;
+  indexInRack: Scalars['Int']['output'];
+  ipv4: Array<Scalars['IPAddress']['output']>;
+  labels?: Maybe<Array<Label>>;
+  rack: Scalars['Int']['output'];
+  registerDate: Scalars['DateTime']['output'];
+  retireDate: Scalars['DateTime']['output'];
+  role: Scalars['String']['output'];
+  serial: Scalars['ID']['output'];
+};
+
 /** MachineState enumerates machine states. */
 export enum MachineState {
   Healthy = 'HEALTHY',
@@ -88,6 +164,14 @@ export enum MachineState {
   Unreachable = 'UNREACHABLE',
   Updating = 'UPDATING'
 }
+
+/** MachineStatus represents status of a Machine. */
+export type MachineStatus = {
+  __typename?: 'MachineStatus';
+  duration: Scalars['Float']['output'];
+  state: MachineState;
+  timestamp: Scalars['DateTime']['output'];
+};
 
 /** The root of every change. */
 export type Mutation = {
@@ -118,6 +202,12 @@ export type Mutation = {
    * once. Returns the entries whose back-off was reset.
    */
   resetRepairBackoff: Array<RepairEntry>;
+  /**
+   * Runs one sabakan poll now (after the one in flight, if any) and returns its outcome, which is recorded like a
+   * scheduled poll's. When auto-repair is disabled or sabakan is not configured, nothing is queried and the outcome's
+   * `error` says why.
+   */
+  runAutoRepair: AutoRepairOutcome;
   /** Enables or disables sabakan-triggered repair; persistent. Returns the new value. */
   setAutoRepairEnabled: Scalars['Boolean']['output'];
   /**
@@ -176,11 +266,31 @@ export type MutationSetRepairQueueEnabledArgs = {
   enabled: Scalars['Boolean']['input'];
 };
 
+/** NICConfig represents NIC configuration. */
+export type NicConfig = {
+  __typename?: 'NICConfig';
+  address: Scalars['IPAddress']['output'];
+  gateway: Scalars['IPAddress']['output'];
+  maskbits: Scalars['Int']['output'];
+  netmask: Scalars['IPAddress']['output'];
+};
+
+/** NetworkInfo represents NIC configuration information. */
+export type NetworkInfo = {
+  __typename?: 'NetworkInfo';
+  ipv4: Array<NicConfig>;
+};
+
 /** The root of every read. */
 export type Query = {
   __typename?: 'Query';
   /** Whether sabakan-triggered repair polls sabakan and enqueues repairs for unhealthy machines. */
   autoRepairEnabled: Scalars['Boolean']['output'];
+  /**
+   * The outcomes of the newest `last` sabakan polls, oldest first (every kept one, at most 1,000, when null).
+   * Errors with INVALID_ARGUMENT when `last` is negative.
+   */
+  autoRepairOutcomes: Array<AutoRepairOutcome>;
   /** The query variables that sabakan-triggered repair sends with `searchMachines`. */
   autoRepairVariables: AutoRepairVariables;
   /** The current values of the safety constraints. */
@@ -204,6 +314,12 @@ export type Query = {
    * field of `notHaving` does.
    */
   searchRepairEntries: Array<RepairEntry>;
+};
+
+
+/** The root of every read. */
+export type QueryAutoRepairOutcomesArgs = {
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -352,6 +468,17 @@ export enum RepairStepStatus {
   Watching = 'watching'
 }
 
+/** A machine sabakan-triggered repair did not enqueue, and why. */
+export type SkippedMachine = {
+  __typename?: 'SkippedMachine';
+  /** The machine's first IPv4 address; null when it has none. */
+  address?: Maybe<Scalars['IPAddress']['output']>;
+  /** `no address`, `recently repaired`, `rebooting`, `out of cluster, may be rebooting`, `too many repair requests`, or the rack limit's reason. */
+  reason: Scalars['String']['output'];
+  serial: Scalars['String']['output'];
+  state: MachineState;
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -425,19 +552,30 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AutoRepairOutcome: ResolverTypeWrapper<AutoRepairOutcomeModel>;
+  AutoRepairShortCircuit: ResolverTypeWrapper<AutoRepairShortCircuit>;
   AutoRepairVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
+  BMC: ResolverTypeWrapper<Bmc>;
+  BMCInfo: ResolverTypeWrapper<BmcInfo>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IPAddress: ResolverTypeWrapper<Scalars['IPAddress']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Label: ResolverTypeWrapper<Label>;
   LabelInput: LabelInput;
+  Machine: ResolverTypeWrapper<Machine>;
+  MachineInfo: ResolverTypeWrapper<MachineInfo>;
   MachineParams: MachineParams;
   MachineParamsValue: ResolverTypeWrapper<MachineParamsModel>;
+  MachineSpec: ResolverTypeWrapper<MachineSpec>;
   MachineState: MachineState;
+  MachineStatus: ResolverTypeWrapper<MachineStatus>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  NICConfig: ResolverTypeWrapper<NicConfig>;
+  NetworkInfo: ResolverTypeWrapper<NetworkInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RepairEntry: ResolverTypeWrapper<RepairEntryModel>;
   RepairEntryParams: RepairEntryParams;
@@ -446,34 +584,73 @@ export type ResolversTypes = {
   RepairStatus: null;
   RepairStepConfig: ResolverTypeWrapper<RepairStepConfigModel>;
   RepairStepStatus: null;
+  SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AutoRepairOutcome: AutoRepairOutcomeModel;
+  AutoRepairShortCircuit: AutoRepairShortCircuit;
   AutoRepairVariables: MachineQueryVariablesModel;
+  BMC: Bmc;
+  BMCInfo: BmcInfo;
   Boolean: Scalars['Boolean']['output'];
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
+  Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   IPAddress: Scalars['IPAddress']['output'];
   Int: Scalars['Int']['output'];
   Label: Label;
   LabelInput: LabelInput;
+  Machine: Machine;
+  MachineInfo: MachineInfo;
   MachineParams: MachineParams;
   MachineParamsValue: MachineParamsModel;
+  MachineSpec: MachineSpec;
+  MachineStatus: MachineStatus;
   Mutation: Record<PropertyKey, never>;
+  NICConfig: NicConfig;
+  NetworkInfo: NetworkInfo;
   Query: Record<PropertyKey, never>;
   RepairEntry: RepairEntryModel;
   RepairEntryParams: RepairEntryParams;
   RepairHistoryRecord: RepairHistoryRecordModel;
   RepairStepConfig: RepairStepConfigModel;
+  SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
+};
+
+export type AutoRepairOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairOutcome'] = ResolversParentTypes['AutoRepairOutcome']> = {
+  enqueued?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  machinesSeen?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  shortCircuit?: Resolver<Maybe<ResolversTypes['AutoRepairShortCircuit']>, ParentType, ContextType>;
+  skipped?: Resolver<Array<ResolversTypes['SkippedMachine']>, ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  trigger?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AutoRepairShortCircuitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairShortCircuit'] = ResolversParentTypes['AutoRepairShortCircuit']> = {
+  candidates?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  existingEntries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type AutoRepairVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairVariables'] = ResolversParentTypes['AutoRepairVariables']> = {
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+};
+
+export type BmcResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BMC'] = ResolversParentTypes['BMC']> = {
+  bmcType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ipv4?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+};
+
+export type BmcInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BMCInfo'] = ResolversParentTypes['BMCInfo']> = {
+  ipv4?: Resolver<ResolversTypes['NICConfig'], ParentType, ContextType>;
 };
 
 export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Constraints'] = ResolversParentTypes['Constraints']> = {
@@ -498,6 +675,17 @@ export type LabelResolvers<ContextType = GraphQLContext, ParentType extends Reso
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type MachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Machine'] = ResolversParentTypes['Machine']> = {
+  info?: Resolver<ResolversTypes['MachineInfo'], ParentType, ContextType>;
+  spec?: Resolver<ResolversTypes['MachineSpec'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType>;
+};
+
+export type MachineInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineInfo'] = ResolversParentTypes['MachineInfo']> = {
+  bmc?: Resolver<ResolversTypes['BMCInfo'], ParentType, ContextType>;
+  network?: Resolver<ResolversTypes['NetworkInfo'], ParentType, ContextType>;
+};
+
 export type MachineParamsValueResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineParamsValue'] = ResolversParentTypes['MachineParamsValue']> = {
   labels?: Resolver<Maybe<Array<ResolversTypes['Label']>>, ParentType, ContextType>;
   minDaysBeforeRetire?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -506,20 +694,51 @@ export type MachineParamsValueResolvers<ContextType = GraphQLContext, ParentType
   states?: Resolver<Maybe<Array<ResolversTypes['MachineState']>>, ParentType, ContextType>;
 };
 
+export type MachineSpecResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineSpec'] = ResolversParentTypes['MachineSpec']> = {
+  bmc?: Resolver<ResolversTypes['BMC'], ParentType, ContextType>;
+  indexInRack?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ipv4?: Resolver<Array<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  labels?: Resolver<Maybe<Array<ResolversTypes['Label']>>, ParentType, ContextType>;
+  rack?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  registerDate?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  retireDate?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  role?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  serial?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type MachineStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineStatus'] = ResolversParentTypes['MachineStatus']> = {
+  duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationAddRepairEntryArgs, 'address' | 'machineType' | 'operation'>>;
   deleteFinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   deleteRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationDeleteRepairEntryArgs, 'index'>>;
   deleteUnfinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   resetRepairBackoff?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
+  runAutoRepair?: Resolver<ResolversTypes['AutoRepairOutcome'], ParentType, ContextType>;
   setAutoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetAutoRepairEnabledArgs, 'enabled'>>;
   setAutoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType, Partial<MutationSetAutoRepairVariablesArgs>>;
   setConstraint?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType, RequireFields<MutationSetConstraintArgs, 'name' | 'value'>>;
   setRepairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetRepairQueueEnabledArgs, 'enabled'>>;
 };
 
+export type NicConfigResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NICConfig'] = ResolversParentTypes['NICConfig']> = {
+  address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  gateway?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  maskbits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  netmask?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+};
+
+export type NetworkInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['NetworkInfo'] = ResolversParentTypes['NetworkInfo']> = {
+  ipv4?: Resolver<Array<ResolversTypes['NICConfig']>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   autoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  autoRepairOutcomes?: Resolver<Array<ResolversTypes['AutoRepairOutcome']>, ParentType, ContextType, Partial<QueryAutoRepairOutcomesArgs>>;
   autoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
@@ -576,14 +795,31 @@ export type RepairStepConfigResolvers<ContextType = GraphQLContext, ParentType e
 
 export type RepairStepStatusResolvers = { DRAINING: 'draining', WAITING: 'waiting', WATCHING: 'watching' };
 
+export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkippedMachine'] = ResolversParentTypes['SkippedMachine']> = {
+  address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  serial?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
+  AutoRepairOutcome?: AutoRepairOutcomeResolvers<ContextType>;
+  AutoRepairShortCircuit?: AutoRepairShortCircuitResolvers<ContextType>;
   AutoRepairVariables?: AutoRepairVariablesResolvers<ContextType>;
+  BMC?: BmcResolvers<ContextType>;
+  BMCInfo?: BmcInfoResolvers<ContextType>;
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   IPAddress?: GraphQLScalarType;
   Label?: LabelResolvers<ContextType>;
+  Machine?: MachineResolvers<ContextType>;
+  MachineInfo?: MachineInfoResolvers<ContextType>;
   MachineParamsValue?: MachineParamsValueResolvers<ContextType>;
+  MachineSpec?: MachineSpecResolvers<ContextType>;
+  MachineStatus?: MachineStatusResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  NICConfig?: NicConfigResolvers<ContextType>;
+  NetworkInfo?: NetworkInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RepairEntry?: RepairEntryResolvers<ContextType>;
   RepairHistoryKind?: RepairHistoryKindResolvers;
@@ -591,5 +827,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStatus?: RepairStatusResolvers;
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;
+  SkippedMachine?: SkippedMachineResolvers<ContextType>;
 };
 

@@ -1,0 +1,77 @@
+import { ClientError, GraphQLClient } from "graphql-request";
+import { MACHINE_STATES, type MachineQueryVariables, type MachineState } from "../domain/machine-params.js";
+import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { BoundExceededError, boundedFetch } from "./bounded-fetch.js";
+import type { MachineSource } from "./ports.js";
+import { SEARCH_MACHINES } from "./sabakan-documents.js";
+
+export interface SabakanClientOptions {
+  /** sabakan's base URL; "/graphql" is appended unless the URL already ends with it. */
+  readonly url: string;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+}
+
+/** A failed call to sabakan; the message says what went wrong in an operator's words. */
+export class SabakanError extends Error {
+  override readonly name = "SabakanError";
+}
+
+/** The GraphQL endpoint for a sabakan base URL. */
+export function sabakanEndpoint(url: string): string {
+  const trimmed = url.replace(/\/+$/, "");
+  return trimmed.endsWith("/graphql") ? trimmed : `${trimmed}/graphql`;
+}
+
+/** sabakan's `searchMachines` over HTTP with graphql-request, bounded in time and size. */
+export class SabakanClient implements MachineSource {
+  private readonly client: GraphQLClient;
+  readonly endpoint: string;
+
+  constructor(options: SabakanClientOptions) {
+    this.endpoint = sabakanEndpoint(options.url);
+    this.client = new GraphQLClient(this.endpoint, { fetch: boundedFetch(options.maxResponseBytes, options.timeoutMs) });
+  }
+
+  async searchMachines(variables: MachineQueryVariables): Promise<SabakanMachine[]> {
+    let data: { searchMachines?: unknown };
+    try {
+      data = await this.client.request<{ searchMachines?: unknown }>(SEARCH_MACHINES, { having: variables.having, notHaving: variables.notHaving });
+    } catch (err) {
+      throw new SabakanError(`sabakan at ${this.endpoint}: ${describe(err)}`);
+    }
+    if (!Array.isArray(data?.searchMachines)) throw new SabakanError(`sabakan at ${this.endpoint}: malformed answer: searchMachines is not a list`);
+    return data.searchMachines.map((m, i) => toMachine(m, i, this.endpoint));
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof ClientError) {
+    const messages = (err.response.errors ?? []).map((e) => e.message);
+    if (messages.length > 0) return `answered HTTP ${err.response.status} with errors: ${messages.join("; ")}`;
+    const body = typeof err.response.body === "string" ? err.response.body.slice(0, 200) : "";
+    return `answered HTTP ${err.response.status}${body ? `: ${body}` : ""}`;
+  }
+  if (err instanceof BoundExceededError) return err.message;
+  if (err instanceof SyntaxError) return `the answer is not valid JSON (${err.message})`;
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return `unreachable: ${cause?.code ?? cause?.message ?? (err as Error).message}`;
+}
+
+function toMachine(value: unknown, i: number, endpoint: string): SabakanMachine {
+  const m = value as { spec?: Record<string, unknown>; status?: Record<string, unknown> } | null;
+  const bad = (what: string) => new SabakanError(`sabakan at ${endpoint}: malformed answer: machine ${i}: ${what}`);
+  const spec = m?.spec;
+  const status = m?.status;
+  if (!spec || !status) throw bad("spec or status missing");
+  const { serial, rack, role, ipv4, bmc } = spec as { serial: unknown; rack: unknown; role: unknown; ipv4: unknown; bmc: { bmcType?: unknown } | null };
+  if (typeof serial !== "string") throw bad("spec.serial is not a string");
+  if (!Number.isInteger(rack)) throw bad("spec.rack is not an integer");
+  if (!Array.isArray(ipv4) || !ipv4.every((a) => typeof a === "string")) throw bad("spec.ipv4 is not a list of addresses");
+  if (typeof bmc?.bmcType !== "string") throw bad("spec.bmc.bmcType is not a string");
+  const state = status["state"];
+  if (!(MACHINE_STATES as readonly unknown[]).includes(state)) throw bad(`status.state ${JSON.stringify(state)} is not a machine state`);
+  const duration = status["duration"];
+  if (typeof duration !== "number" || !Number.isFinite(duration)) throw bad("status.duration is not a number");
+  return { serial, rack: rack as number, role: typeof role === "string" ? role : "", ipv4, bmcType: bmc.bmcType, state: state as MachineState, durationSeconds: duration };
+}

@@ -1,0 +1,23 @@
+// The documents kintsugi sends to sabakan. A test validates each against sabakan's schema, so drift fails.
+
+/** The machines the sabakan trigger looks at, with what it needs of them. */
+export const SEARCH_MACHINES = /* GraphQL */ `
+  query SearchMachines($having: MachineParams, $notHaving: MachineParams) {
+    searchMachines(having: $having, notHaving: $notHaving) {
+      spec {
+        serial
+        labels { name value }
+        rack
+        indexInRack
+        role
+        ipv4
+        registerDate
+        retireDate
+        bmc { bmcType }
+      }
+      status { state timestamp duration }
+    }
+  }
+`;
+
+export const SABAKAN_DOCUMENTS = { SEARCH_MACHINES } as const;

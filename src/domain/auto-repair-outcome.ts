@@ -1,0 +1,22 @@
+import type { IntakeShortCircuit, SkippedMachine } from "./auto-repair-intake.js";
+import type { RepairEntry } from "./repair-entry.js";
+
+/** What started a poll. */
+export type PollTrigger = "schedule" | "operator";
+
+/** The recorded outcome of one sabakan poll: what was seen, enqueued and skipped, or why nothing was. */
+export interface AutoRepairOutcome {
+  readonly sequence: number;
+  readonly time: number;
+  readonly trigger: PollTrigger;
+  readonly machinesSeen: number;
+  /** The entries as created by this poll. */
+  readonly enqueued: readonly RepairEntry[];
+  readonly skipped: readonly SkippedMachine[];
+  readonly shortCircuit: IntakeShortCircuit | null;
+  /** Why the poll failed (nothing was enqueued), or null. */
+  readonly error: string | null;
+}
+
+/** How many outcomes are kept: older ones are dropped as new ones are recorded. */
+export const KEPT_OUTCOMES = 1000;

@@ -1,0 +1,18 @@
+import { KEPT_OUTCOMES } from "../../domain/auto-repair-outcome.js";
+import { apiError } from "../errors.js";
+import type { Resolvers } from "../generated/resolvers.js";
+
+export const autoRepairResolvers: Resolvers = {
+  Query: {
+    autoRepairOutcomes: (_, { last }, ctx) => {
+      if (last !== null && last !== undefined && last < 0) throw apiError("INVALID_ARGUMENT", `last must be >= 0, got ${last}`);
+      return ctx.outcomes.last(last === null || last === undefined ? null : Math.min(last, KEPT_OUTCOMES));
+    },
+  },
+  Mutation: {
+    runAutoRepair: (_, __, ctx) => ctx.autoRepair.runNow(),
+  },
+  AutoRepairOutcome: {
+    sequence: (o) => String(o.sequence),
+  },
+};

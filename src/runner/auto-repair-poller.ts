@@ -1,0 +1,122 @@
+import { CORDONED_BY_ANNOTATION, type ClusterNode, type MachineSource, type NodeOperator } from "../adapters/ports.js";
+import { decideIntake } from "../domain/auto-repair-intake.js";
+import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
+import { createRepairEntry } from "../domain/repair-entry.js";
+import { CKE_REBOOT_ANNOTATION, type NodeStanding } from "../domain/sabakan-machine.js";
+import type { Db } from "../store/database.js";
+import type { AutoRepairOutcomeStore } from "../store/auto-repair-outcome-store.js";
+import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
+import type { SettingsStore } from "../store/settings-store.js";
+import type { RunnerLog } from "./runner-deps.js";
+
+export interface PollerDeps {
+  readonly db: Db;
+  readonly entries: RepairEntryStore;
+  readonly settings: SettingsStore;
+  readonly outcomes: AutoRepairOutcomeStore;
+  /** null = sabakan is not configured. */
+  readonly machines: MachineSource | null;
+  readonly nodes: NodeOperator | null;
+  readonly now: () => number;
+  readonly log: RunnerLog;
+  readonly committed: (changes: readonly RepairChange[]) => void;
+  /** Called with every recorded outcome (subscriptions, metrics). */
+  readonly recorded?: (outcome: AutoRepairOutcome) => void;
+}
+
+/**
+ * How Kubernetes stands for each address: a Node carrying CKE's reboot annotation whose cordon is not kintsugi's
+ * is rebooting; any other Node is a node; an address without a Node is not a node.
+ */
+export function nodeStandings(nodes: readonly ClusterNode[]): Map<string, NodeStanding> {
+  const standings = new Map<string, NodeStanding>();
+  for (const node of nodes) {
+    const rebooting = node.annotations[CKE_REBOOT_ANNOTATION] === "true" && !Object.hasOwn(node.annotations, CORDONED_BY_ANNOTATION);
+    const standing: NodeStanding = rebooting ? "rebooting" : "node";
+    standings.set(node.name, standing);
+    for (const ip of node.internalIPs) standings.set(ip, standing);
+  }
+  return standings;
+}
+
+/**
+ * Sabakan-triggered repair, one poll at a time: polls never overlap (an operator's poll waits for the running one,
+ * a scheduled tick is skipped). A failed poll enqueues nothing and records why; the next one starts afresh.
+ */
+export class AutoRepairPoller {
+  private running: Promise<AutoRepairOutcome | null> | null = null;
+
+  constructor(private readonly deps: PollerDeps) {}
+
+  /** An operator's poll (`runAutoRepair`): runs after any poll in flight, and always records an outcome. */
+  async runNow(): Promise<AutoRepairOutcome> {
+    while (this.running) await this.running;
+    return (await this.start("operator")) as AutoRepairOutcome;
+  }
+
+  /** A scheduled tick: skipped while a poll runs or auto-repair is disabled (then sabakan is not queried). */
+  async tick(): Promise<AutoRepairOutcome | null> {
+    if (this.running || !this.deps.settings.autoRepairEnabled()) return null;
+    return this.start("schedule");
+  }
+
+  /** Waits for the poll in flight, if any (shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private start(trigger: PollTrigger): Promise<AutoRepairOutcome | null> {
+    const run = this.poll(trigger).finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async poll(trigger: PollTrigger): Promise<AutoRepairOutcome> {
+    const { deps } = this;
+    if (!deps.machines) return this.fail(trigger, "sabakan is not configured (set sabakan.url in the config file)");
+    if (!deps.settings.autoRepairEnabled()) return this.fail(trigger, "auto-repair is disabled; sabakan was not queried");
+    let machines;
+    try {
+      machines = await deps.machines.searchMachines(deps.settings.autoRepairVariables());
+    } catch (err) {
+      return this.fail(trigger, (err as Error).message);
+    }
+    let nodes = new Map<string, NodeStanding>();
+    if (deps.nodes) {
+      try {
+        nodes = nodeStandings(await deps.nodes.listNodes());
+      } catch (err) {
+        // Without the nodes, a rebooting machine cannot be told from a broken one: enqueue nothing.
+        return this.fail(trigger, `cannot list Kubernetes nodes: ${(err as Error).message}`, machines.length);
+      }
+    }
+    // From here on synchronous: the decision and its commit see the same queue.
+    const now = deps.now();
+    const decision = decideIntake({ machines, entries: deps.entries.list(), nodes, constraints: deps.settings.constraints() });
+    const byAddress = new Map(machines.map((m) => [m.ipv4[0], m]));
+    const { changes, outcome } = deps.db.transaction(() => {
+      const changes = deps.entries.addMany(
+        decision.enqueue.map((params) => {
+          const m = byAddress.get(params.address);
+          return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)` };
+        }),
+        now,
+      );
+      const outcome = deps.outcomes.record({ time: now, trigger, machinesSeen: decision.machinesSeen, enqueued: changes.map((c) => c.entry), skipped: decision.skipped, shortCircuit: decision.shortCircuit, error: null });
+      return { changes, outcome };
+    })();
+    if (changes.length > 0) deps.committed(changes);
+    if (decision.shortCircuit) deps.log.warn("auto-repair enqueued nothing: too many repair requests", { ...decision.shortCircuit });
+    deps.recorded?.(outcome);
+    return outcome;
+  }
+
+  private fail(trigger: PollTrigger, error: string, machinesSeen = 0): AutoRepairOutcome {
+    this.deps.log.warn("auto-repair poll failed", { error });
+    const outcome = this.deps.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], skipped: [], shortCircuit: null, error });
+    this.deps.recorded?.(outcome);
+    return outcome;
+  }
+}

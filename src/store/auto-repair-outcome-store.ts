@@ -1,0 +1,61 @@
+import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import type { Db } from "./database.js";
+
+interface OutcomeRow {
+  seq: number;
+  time: number;
+  trigger: AutoRepairOutcome["trigger"];
+  machines_seen: number;
+  enqueued: string;
+  skipped: string;
+  short_circuit: string | null;
+  error: string | null;
+}
+
+function fromRow(r: OutcomeRow): AutoRepairOutcome {
+  return {
+    sequence: r.seq,
+    time: r.time,
+    trigger: r.trigger,
+    machinesSeen: r.machines_seen,
+    enqueued: JSON.parse(r.enqueued),
+    skipped: JSON.parse(r.skipped),
+    shortCircuit: r.short_circuit === null ? null : JSON.parse(r.short_circuit),
+    error: r.error,
+  };
+}
+
+/** The outcomes of sabakan polls, newest 1,000 kept. `record` is synchronous: call it inside a transaction. */
+export class AutoRepairOutcomeStore {
+  private readonly insert;
+  private readonly prune;
+  private readonly selectLast;
+
+  constructor(db: Db, private readonly keep = KEPT_OUTCOMES) {
+    this.insert = db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error)
+      VALUES (@time, @trigger, @machinesSeen, @enqueued, @skipped, @shortCircuit, @error)`);
+    this.prune = db.prepare("DELETE FROM auto_repair_outcomes WHERE seq <= ?");
+    this.selectLast = db.prepare("SELECT * FROM (SELECT * FROM auto_repair_outcomes ORDER BY seq DESC LIMIT ?) ORDER BY seq");
+  }
+
+  /** Appends an outcome and drops the ones beyond the newest `keep`. */
+  record(outcome: Omit<AutoRepairOutcome, "sequence">): AutoRepairOutcome {
+    const { lastInsertRowid } = this.insert.run({
+      time: outcome.time,
+      trigger: outcome.trigger,
+      machinesSeen: outcome.machinesSeen,
+      enqueued: JSON.stringify(outcome.enqueued),
+      skipped: JSON.stringify(outcome.skipped),
+      shortCircuit: outcome.shortCircuit === null ? null : JSON.stringify(outcome.shortCircuit),
+      error: outcome.error,
+    });
+    const sequence = Number(lastInsertRowid);
+    this.prune.run(sequence - this.keep);
+    return { ...outcome, sequence };
+  }
+
+  /** The newest `count` outcomes (all kept when null), oldest first. */
+  last(count: number | null): AutoRepairOutcome[] {
+    return (this.selectLast.all(count ?? this.keep) as OutcomeRow[]).map(fromRow);
+  }
+}
