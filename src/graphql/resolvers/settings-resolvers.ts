@@ -3,10 +3,12 @@ import { checkMachineParams, type MachineParams } from "../../domain/machine-par
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
+/** Checks a MachineParams and drops its null fields (GraphQL fills them from the `= null` defaults). */
 function checked(params: MachineParams | null | undefined, path: string): MachineParams | null {
   const result = checkMachineParams(params, path);
   if (!result.ok) throw apiError("INVALID_MACHINE_PARAMS", result.message);
-  return params ?? null;
+  if (!params) return null;
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== null && v !== undefined)) as MachineParams;
 }
 
 export const settingsResolvers: Resolvers = {
