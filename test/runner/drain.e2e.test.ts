@@ -35,7 +35,9 @@ describe("drains end to end (test Kubernetes API)", () => {
       assert.match(waiting.history.at(-1)?.reason ?? "", /drain failed: dry-run eviction of db\/mysql-0 was refused: Cannot evict pod .*disruption budget.*backing off \(count 1\)/);
       assert.ok(schedulable(w), "a refused dry run changes nothing on the node");
       assert.equal(w.machines.runs("fix", "10.0.1.1"), 0);
-      assert.deepEqual(w.kube.events().map((e) => e["reason"]), ["RepairDrainStarted", "RepairDrainBackoff"]);
+      // Events are recorded beside the transitions, not inside them: wait for them.
+      await w.waitFor(index, () => w.kube.events().length >= 2);
+      assert.deepEqual(w.kube.events().map((e) => e["reason"]).sort(), ["RepairDrainBackoff", "RepairDrainStarted"]);
 
       w.kube.allowEviction("db", "mysql-0");
       await w.mutate(`mutation { resetRepairBackoff { index } }`);

@@ -39,7 +39,7 @@ describe("repair commands end to end (real child processes, test Kubernetes API)
       assert.deepEqual(done.history.filter((h) => h.kind === "TRANSITION").map((h) => `${h.status}/${h.stepStatus}`), ["PROCESSING/DRAINING", "PROCESSING/WATCHING", "SUCCEEDED/WATCHING"]);
       assert.match(done.history.find((h) => h.kind === "NOTE" && /repair command succeeded/.test(h.reason))?.detail ?? "", /command: \["sh",.*"fix","10\.0\.0\.1"\]/);
       await w.waitFor(index, () => w.kube.events().filter((e) => e["involvedObject"]?.name === "node1").length >= 3);
-      assert.deepEqual(w.kube.events().map((e) => e["reason"]), ["RepairDrainStarted", "RepairStarted", "RepairSucceeded"]);
+      assert.deepEqual(w.kube.events().map((e) => e["reason"]).sort(), ["RepairDrainStarted", "RepairStarted", "RepairSucceeded"]);
     }));
 
   it("fails the entry when the repair command fails, with its exit code and stderr in the history", () =>
