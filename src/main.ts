@@ -18,6 +18,10 @@ import { AutoRepairPoller } from "./runner/auto-repair-poller.js";
 import { scheduleAutoRepair } from "./runner/auto-repair-schedule.js";
 import { AutoRepairOutcomeStore } from "./store/auto-repair-outcome-store.js";
 import type { AutoRepairOutcome } from "./domain/auto-repair-outcome.js";
+import { SabakanGatewayClient } from "./adapters/sabakan-gateway-client.js";
+import { MachineByAddressLoader } from "./gateway/machine-loader.js";
+import { PubSub } from "./graphql/pubsub.js";
+import type { Topics } from "./graphql/topics.js";
 import { VERSION } from "./version.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
@@ -90,6 +94,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       healthCheckConcurrency: config.runner.healthCheckConcurrency,
     });
     const outcomes = new AutoRepairOutcomeStore(db);
+    const pubsub = new PubSub<Topics>();
     const machines = config.sabakan
       ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
       : null;
@@ -107,9 +112,15 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         committed(changes);
         runner.wake();
       },
-      recorded: (outcome) => options.onOutcome?.(outcome),
+      recorded: (outcome) => {
+        pubsub.publish("autoRepairOutcomes", outcome);
+        options.onOutcome?.(outcome);
+      },
     });
-    const context: GraphQLContext = {
+    const sabakan = config.sabakan
+      ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
+      : null;
+    const createContext = (): GraphQLContext => ({
       entries,
       settings,
       outcomes,
@@ -120,11 +131,20 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         committed(changes);
         runner.wake();
       },
-    };
+      sabakan,
+      machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
+      pubsub,
+      machineStateChanged: (change) => {
+        pubsub.publish("machineStateChanged", change);
+        if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
+          autoRepair.runAfterEvent().catch((err: unknown) => pollerLog.error("event-driven auto-repair failed", { err: (err as Error).message }));
+        }
+      },
+    });
     const healthProbe = db.prepare("SELECT 1");
-    const { server, apollo } = await createHttpServer({
+    const { server, apollo, closeSubscriptions } = await createHttpServer({
       schema: buildSchema(),
-      context,
+      context: createContext,
       version: VERSION,
       healthCheck: () => healthProbe.get(),
       logError: (err) => logger.error({ err }, "unexpected error"),
@@ -149,6 +169,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       url,
       port,
       async close() {
+        await closeSubscriptions();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -1,8 +1,8 @@
 import type { IntakeShortCircuit, SkippedMachine } from "./auto-repair-intake.js";
 import type { RepairEntry } from "./repair-entry.js";
 
-/** What started a poll. */
-export type PollTrigger = "schedule" | "operator";
+/** What started a poll: the schedule, an operator (runAutoRepair), or a state change made through kintsugi. */
+export type PollTrigger = "schedule" | "operator" | "event";
 
 /** The recorded outcome of one sabakan poll: what was seen, enqueued and skipped, or why nothing was. */
 export interface AutoRepairOutcome {

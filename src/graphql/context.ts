@@ -3,8 +3,16 @@ import type { RepairEntryStore, RepairChange } from "../store/repair-entry-store
 import type { SettingsStore } from "../store/settings-store.js";
 import type { AutoRepairOutcomeStore } from "../store/auto-repair-outcome-store.js";
 import type { AutoRepairPoller } from "../runner/auto-repair-poller.js";
+import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
+import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
+import type { MachineStateChange } from "../gateway/sabakan-data.js";
+import type { PubSub } from "./pubsub.js";
+import type { Topics } from "./topics.js";
 
-/** What every resolver gets: the stores, the config, the clock, and where committed changes are announced. */
+/**
+ * What every resolver gets: the stores, the config, the clock, where committed changes are announced, and the
+ * gateway's sabakan. Made afresh for each request (the machine loader batches within one request only).
+ */
 export interface GraphQLContext {
   readonly entries: RepairEntryStore;
   readonly settings: SettingsStore;
@@ -15,4 +23,11 @@ export interface GraphQLContext {
   readonly now: () => number;
   /** Called after a transaction commits, with what changed (wakes the runner, feeds subscriptions). */
   readonly committed: (changes: readonly RepairChange[]) => void;
+  /** null = sabakan is not configured. */
+  readonly sabakan: SabakanGatewayClient | null;
+  /** This request's batched machine lookups; null without sabakan. */
+  readonly machines: MachineByAddressLoader | null;
+  readonly pubsub: PubSub<Topics>;
+  /** Called after sabakan accepted a state change made through kintsugi. */
+  readonly machineStateChanged: (change: MachineStateChange) => void;
 }

@@ -1,9 +1,12 @@
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
+import { ForwardedSabakanError } from "../gateway/sabakan-forwarder.js";
 
 /**
  * The catalogue of API error codes. Like sabakan, kintsugi puts a SCREAMING_SNAKE code in `extensions.type`;
- * Apollo's `extensions.code` is kept (BAD_USER_INPUT for these, Apollo's own codes for its own errors).
+ * Apollo's `extensions.code` is kept (BAD_USER_INPUT for these, Apollo's own codes for its own errors). Errors that
+ * sabakan returned through the gateway are passed on unchanged instead; SABAKAN_UNAVAILABLE says it could not be
+ * asked.
  */
 export const ERROR_TYPES = {
   NOT_FOUND: "no such object",
@@ -14,6 +17,7 @@ export const ERROR_TYPES = {
   INVALID_CONSTRAINT: "unknown constraint name or value out of range",
   INVALID_MACHINE_PARAMS: "a MachineParams value is out of range",
   INVALID_ARGUMENT: "an argument is out of range",
+  SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
 } as const;
 
@@ -31,6 +35,10 @@ export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR">, mess
 export function formatError(log: (err: unknown) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
+    // sabakan's own errors reach the client as sabakan sent them: no code of Apollo's is added.
+    if (original instanceof ForwardedSabakanError) {
+      return { message: original.message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: { ...original.extensions } };
+    }
     if (original instanceof GraphQLError) {
       if (original.extensions?.["type"]) return formatted;
       // A GraphQLError without our type is Apollo's or graphql-js's own (parse, validation, variable coercion).

@@ -3,6 +3,8 @@ import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from "@apollo/server
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { GraphQLSchema } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
 import type { GraphQLContext } from "./context.js";
 import { formatError } from "./errors.js";
 
@@ -11,7 +13,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  readonly context: GraphQLContext;
+  /** A fresh context per request (and per subscription). */
+  readonly context: () => GraphQLContext;
   readonly version: string;
   /** Answers GET /health: throws when the service cannot serve (for example, the database is unusable). */
   readonly healthCheck: () => void;
@@ -23,7 +26,7 @@ export interface HttpServerOptions {
  * GET /health and GET /version as sabakan does. The landing page is off (it loads from a CDN, and data centers
  * are often offline) and so is cache control, a per-field plugin that costs list queries half their speed.
  */
-export async function createHttpServer(options: HttpServerOptions): Promise<{ server: Server; apollo: ApolloServer<GraphQLContext> }> {
+export async function createHttpServer(options: HttpServerOptions): Promise<{ server: Server; apollo: ApolloServer<GraphQLContext>; closeSubscriptions: () => Promise<void> }> {
   const apollo = new ApolloServer<GraphQLContext>({
     schema: options.schema,
     formatError: formatError(options.logError),
@@ -41,7 +44,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
       else res.destroy();
     });
   });
-  return { server, apollo };
+  // Subscriptions: graphql-ws on the same server and path as queries.
+  const wss = new WebSocketServer({ server, path: "/graphql" });
+  const subscriptions = useServer({ schema: options.schema, context: () => options.context() }, wss);
+  const closeSubscriptions = async () => {
+    await subscriptions.dispose();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  };
+  return { server, apollo, closeSubscriptions };
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions): Promise<void> {
@@ -75,7 +85,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
     }
   }
   const request: HTTPGraphQLRequest = { method: req.method ?? "GET", headers, search: url.search, body: parsed };
-  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context });
+  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context() });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === "complete") {

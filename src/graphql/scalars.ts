@@ -7,6 +7,8 @@ import { GraphQLScalarType, Kind } from "graphql";
 export const DateTimeScalar = new GraphQLScalarType<number, string>({
   name: "DateTime",
   serialize(value) {
+    // Times forwarded from sabakan arrive as sabakan wrote them (nanoseconds included) and pass through unchanged.
+    if (typeof value === "string") return value;
     if (typeof value !== "number") throw new TypeError(`DateTime cannot represent ${String(value)}`);
     return new Date(value).toISOString().replace(".000Z", "Z");
   },

@@ -3,13 +3,14 @@ import { fileURLToPath } from "node:url";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { GraphQLSchema } from "graphql";
 import { autoRepairResolvers } from "./resolvers/auto-repair-resolvers.js";
+import { gatewayResolvers } from "./resolvers/gateway-resolvers.js";
 import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
 import { settingsResolvers } from "./resolvers/settings-resolvers.js";
 import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
 import type { Resolvers } from "./generated/resolvers.js";
 
 /** The schema files, in the package's `schema/` folder (two levels above both src/graphql and dist/graphql). */
-export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql"].map((name) =>
+export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql"].map((name) =>
   fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)),
 );
 
@@ -35,7 +36,7 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers],
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

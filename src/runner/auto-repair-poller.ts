@@ -60,6 +60,16 @@ export class AutoRepairPoller {
     return this.start("schedule");
   }
 
+  /**
+   * A state change made through kintsugi (setMachineState to UNHEALTHY or UNREACHABLE): polls once after any poll
+   * in flight (which may have read sabakan before the change); skipped while auto-repair is disabled.
+   */
+  async runAfterEvent(): Promise<AutoRepairOutcome | null> {
+    while (this.running) await this.running;
+    if (!this.deps.settings.autoRepairEnabled()) return null;
+    return this.start("event");
+  }
+
   /** Waits for the poll in flight, if any (shutdown). */
   async idle(): Promise<void> {
     while (this.running) await this.running;

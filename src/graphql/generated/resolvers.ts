@@ -5,6 +5,7 @@ import type { MachineQueryVariables as MachineQueryVariablesModel, MachineParams
 import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/repair-config.js';
 import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/auto-repair-outcome.js';
 import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
+import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -110,6 +111,8 @@ export type LabelInput = {
 export type Machine = {
   __typename?: 'Machine';
   info: MachineInfo;
+  /** kintsugi: the repair entries whose address is this machine's first IPv4, ordered by index. */
+  repairEntries: Array<RepairEntry>;
   spec: MachineSpec;
   status: MachineStatus;
 };
@@ -164,6 +167,19 @@ export enum MachineState {
   Unreachable = 'UNREACHABLE',
   Updating = 'UPDATING'
 }
+
+/** A machine state change made through kintsugi. */
+export type MachineStateChange = {
+  __typename?: 'MachineStateChange';
+  /** The machine's serial. */
+  serial: Scalars['ID']['output'];
+  /** The state it was set to. */
+  state: MachineState;
+  /** sabakan's status of the machine after the change. */
+  status: MachineStatus;
+  /** When kintsugi saw sabakan accept the change. */
+  time: Scalars['DateTime']['output'];
+};
 
 /** MachineStatus represents status of a Machine. */
 export type MachineStatus = {
@@ -221,6 +237,12 @@ export type Mutation = {
    * Errors with INVALID_CONSTRAINT for an unknown name or a value out of range.
    */
   setConstraint: Constraints;
+  /**
+   * sabakan's `setMachineState`, forwarded to sabakan (its transition rules and errors such as
+   * INVALID_STATE_TRANSITION). On success kintsugi publishes `machineStateChanged`, and a change to UNHEALTHY or
+   * UNREACHABLE runs the auto-repair intake at once, with all its limits, instead of at the next scheduled poll.
+   */
+  setMachineState: MachineStatus;
   /** Enables or disables the processing of the repair queue; persistent. Returns the new value. */
   setRepairQueueEnabled: Scalars['Boolean']['output'];
 };
@@ -262,6 +284,13 @@ export type MutationSetConstraintArgs = {
 
 
 /** The root of every change. */
+export type MutationSetMachineStateArgs = {
+  serial: Scalars['ID']['input'];
+  state: MachineState;
+};
+
+
+/** The root of every change. */
 export type MutationSetRepairQueueEnabledArgs = {
   enabled: Scalars['Boolean']['input'];
 };
@@ -295,6 +324,11 @@ export type Query = {
   autoRepairVariables: AutoRepairVariables;
   /** The current values of the safety constraints. */
   constraints: Constraints;
+  /**
+   * sabakan's `machine`, forwarded to sabakan: its answer and its errors (such as MACHINE_NOT_FOUND) as it gave them.
+   * Errors with SABAKAN_NOT_CONFIGURED when kintsugi has no sabakan, SABAKAN_UNAVAILABLE when it cannot be asked.
+   */
+  machine: Machine;
   /** The repair entry with this index. Errors with NOT_FOUND when no entry has it (dequeued entries included). */
   repairEntry: RepairEntry;
   /**
@@ -307,6 +341,8 @@ export type Query = {
    * health checks, finishing and dequeuing go on.
    */
   repairQueueEnabled: Scalars['Boolean']['output'];
+  /** sabakan's `searchMachines`, forwarded to sabakan (its matching, its order by serial, its errors). */
+  searchMachines: Array<Machine>;
   /**
    * The repair entries that match `having` and do not match `notHaving`, ordered by index. Within one list the
    * values are OR'd, the fields are AND'd, and a null or empty list is no constraint, as in sabakan's
@@ -324,6 +360,12 @@ export type QueryAutoRepairOutcomesArgs = {
 
 
 /** The root of every read. */
+export type QueryMachineArgs = {
+  serial: Scalars['ID']['input'];
+};
+
+
+/** The root of every read. */
 export type QueryRepairEntryArgs = {
   index: Scalars['ID']['input'];
 };
@@ -332,6 +374,13 @@ export type QueryRepairEntryArgs = {
 /** The root of every read. */
 export type QueryRepairHistoryArgs = {
   index: Scalars['ID']['input'];
+};
+
+
+/** The root of every read. */
+export type QuerySearchMachinesArgs = {
+  having?: InputMaybe<MachineParams>;
+  notHaving?: InputMaybe<MachineParams>;
 };
 
 
@@ -362,6 +411,12 @@ export type RepairEntry = {
   index: Scalars['ID']['output'];
   /** The time of the last change of status, step or step status, in whole seconds. */
   lastTransitionTime?: Maybe<Scalars['DateTime']['output']>;
+  /**
+   * kintsugi: the sabakan machine whose first IPv4 is this entry's address; null when sabakan does not know the
+   * address, or cannot be asked (then with an error for this field alone). All lookups of one request cost one
+   * sabakan query.
+   */
+  machine?: Maybe<Machine>;
   /** Selects the repair procedure: the first whose machine_types lists it. */
   machineType: Scalars['String']['output'];
   /** The Kubernetes Node whose InternalIP or name is the address, or "" when the machine is not a node. */
@@ -479,6 +534,15 @@ export type SkippedMachine = {
   state: MachineState;
 };
 
+/** Live events over WebSocket (graphql-ws protocol, path /graphql). */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** The outcome of every sabakan poll (scheduled, operator's or event-driven), failed ones included. */
+  autoRepairOutcomes: AutoRepairOutcome;
+  /** Every state change made through kintsugi's setMachineState, after sabakan accepted it. */
+  machineStateChanged: MachineStateChange;
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -566,13 +630,14 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Label: ResolverTypeWrapper<Label>;
   LabelInput: LabelInput;
-  Machine: ResolverTypeWrapper<Machine>;
+  Machine: ResolverTypeWrapper<SabakanObjectModel>;
   MachineInfo: ResolverTypeWrapper<MachineInfo>;
   MachineParams: MachineParams;
   MachineParamsValue: ResolverTypeWrapper<MachineParamsModel>;
   MachineSpec: ResolverTypeWrapper<MachineSpec>;
   MachineState: MachineState;
-  MachineStatus: ResolverTypeWrapper<MachineStatus>;
+  MachineStateChange: ResolverTypeWrapper<MachineStateChangeModel>;
+  MachineStatus: ResolverTypeWrapper<SabakanObjectModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NICConfig: ResolverTypeWrapper<NicConfig>;
   NetworkInfo: ResolverTypeWrapper<NetworkInfo>;
@@ -586,6 +651,7 @@ export type ResolversTypes = {
   RepairStepStatus: null;
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -604,12 +670,13 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   Label: Label;
   LabelInput: LabelInput;
-  Machine: Machine;
+  Machine: SabakanObjectModel;
   MachineInfo: MachineInfo;
   MachineParams: MachineParams;
   MachineParamsValue: MachineParamsModel;
   MachineSpec: MachineSpec;
-  MachineStatus: MachineStatus;
+  MachineStateChange: MachineStateChangeModel;
+  MachineStatus: SabakanObjectModel;
   Mutation: Record<PropertyKey, never>;
   NICConfig: NicConfig;
   NetworkInfo: NetworkInfo;
@@ -620,6 +687,7 @@ export type ResolversParentTypes = {
   RepairStepConfig: RepairStepConfigModel;
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
 };
 
 export type AutoRepairOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairOutcome'] = ResolversParentTypes['AutoRepairOutcome']> = {
@@ -677,6 +745,7 @@ export type LabelResolvers<ContextType = GraphQLContext, ParentType extends Reso
 
 export type MachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Machine'] = ResolversParentTypes['Machine']> = {
   info?: Resolver<ResolversTypes['MachineInfo'], ParentType, ContextType>;
+  repairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   spec?: Resolver<ResolversTypes['MachineSpec'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType>;
 };
@@ -706,6 +775,13 @@ export type MachineSpecResolvers<ContextType = GraphQLContext, ParentType extend
   serial?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type MachineStateChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineStateChange'] = ResolversParentTypes['MachineStateChange']> = {
+  serial?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
 export type MachineStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineStatus'] = ResolversParentTypes['MachineStatus']> = {
   duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
@@ -722,6 +798,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   setAutoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetAutoRepairEnabledArgs, 'enabled'>>;
   setAutoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType, Partial<MutationSetAutoRepairVariablesArgs>>;
   setConstraint?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType, RequireFields<MutationSetConstraintArgs, 'name' | 'value'>>;
+  setMachineState?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType, RequireFields<MutationSetMachineStateArgs, 'serial' | 'state'>>;
   setRepairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetRepairQueueEnabledArgs, 'enabled'>>;
 };
 
@@ -741,9 +818,11 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   autoRepairOutcomes?: Resolver<Array<ResolversTypes['AutoRepairOutcome']>, ParentType, ContextType, Partial<QueryAutoRepairOutcomesArgs>>;
   autoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
   repairHistory?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType, RequireFields<QueryRepairHistoryArgs, 'index'>>;
   repairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  searchMachines?: Resolver<Array<ResolversTypes['Machine']>, ParentType, ContextType, Partial<QuerySearchMachinesArgs>>;
   searchRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType, Partial<QuerySearchRepairEntriesArgs>>;
 };
 
@@ -757,6 +836,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   history?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType>;
   index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastTransitionTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  machine?: Resolver<Maybe<ResolversTypes['Machine']>, ParentType, ContextType>;
   machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   nodename?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -802,6 +882,11 @@ export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType ext
   state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  autoRepairOutcomes?: SubscriptionResolver<ResolversTypes['AutoRepairOutcome'], "autoRepairOutcomes", ParentType, ContextType>;
+  machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphQLContext> = {
   AutoRepairOutcome?: AutoRepairOutcomeResolvers<ContextType>;
   AutoRepairShortCircuit?: AutoRepairShortCircuitResolvers<ContextType>;
@@ -816,6 +901,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MachineInfo?: MachineInfoResolvers<ContextType>;
   MachineParamsValue?: MachineParamsValueResolvers<ContextType>;
   MachineSpec?: MachineSpecResolvers<ContextType>;
+  MachineStateChange?: MachineStateChangeResolvers<ContextType>;
   MachineStatus?: MachineStatusResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   NICConfig?: NicConfigResolvers<ContextType>;
@@ -828,5 +914,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
 };
 

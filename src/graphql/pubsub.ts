@@ -1,0 +1,89 @@
+/** Raised into a subscriber's stream when it fell too far behind; graphql-ws sends it and ends the subscription. */
+export class SubscriberTooSlowError extends Error {
+  override readonly name = "SubscriberTooSlowError";
+}
+
+interface Subscriber<T> {
+  readonly push: (value: T) => void;
+  readonly fail: (err: Error) => void;
+}
+
+/**
+ * Typed topics (topic name -> payload type, checked by the compiler). Publishing never waits for subscribers:
+ * each has a bounded buffer, and one that falls `bufferSize` events behind is ended with a SubscriberTooSlowError,
+ * so a stuck client cannot slow the runner or hold memory.
+ */
+export class PubSub<Topics extends Record<string, unknown>> {
+  private readonly subscribers = new Map<keyof Topics, Set<Subscriber<never>>>();
+
+  constructor(private readonly bufferSize = 1000) {}
+
+  publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void {
+    for (const s of this.subscribers.get(topic) ?? []) (s as Subscriber<Topics[K]>).push(payload);
+  }
+
+  /** How many subscribers a topic has now. */
+  count(topic: keyof Topics): number {
+    return this.subscribers.get(topic)?.size ?? 0;
+  }
+
+  subscribe<K extends keyof Topics>(topic: K): AsyncIterableIterator<Topics[K]> {
+    const queue: Array<Topics[K]> = [];
+    let waiting: ((r: IteratorResult<Topics[K]>) => void) | null = null;
+    let failure: Error | null = null;
+    let done = false;
+    const set = this.subscribers.get(topic) ?? new Set();
+    this.subscribers.set(topic, set);
+    const end = () => {
+      done = true;
+      set.delete(subscriber as Subscriber<never>);
+    };
+    const subscriber: Subscriber<Topics[K]> = {
+      push: (value) => {
+        if (done) return;
+        if (waiting) {
+          const resolve = waiting;
+          waiting = null;
+          resolve({ value, done: false });
+        } else if (queue.length >= this.bufferSize) {
+          subscriber.fail(new SubscriberTooSlowError(`subscriber fell ${this.bufferSize} events behind on ${String(topic)} and was closed`));
+        } else {
+          queue.push(value);
+        }
+      },
+      fail: (err) => {
+        failure = err;
+        end();
+        queue.length = 0;
+        if (waiting) {
+          const resolve = waiting;
+          waiting = null;
+          // Settled through next(): the waiting promise rejects there.
+          resolve({ value: undefined as never, done: true });
+        }
+      },
+    };
+    set.add(subscriber as Subscriber<never>);
+    const iterator: AsyncIterableIterator<Topics[K]> = {
+      next: () => {
+        if (failure) {
+          const err = failure;
+          failure = null;
+          return Promise.reject(err);
+        }
+        if (queue.length > 0) return Promise.resolve({ value: queue.shift() as Topics[K], done: false });
+        if (done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => (waiting = resolve));
+      },
+      return: () => {
+        end();
+        queue.length = 0;
+        waiting?.({ value: undefined, done: true });
+        waiting = null;
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+}

@@ -1,0 +1,61 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { parseAddress } from "../../domain/address.js";
+import type { SabakanGatewayClient } from "../../adapters/sabakan-gateway-client.js";
+import { forwardedTree, forwardRoot } from "../../gateway/sabakan-forwarder.js";
+import type { SabakanObject } from "../../gateway/sabakan-data.js";
+import { mergeSelection } from "../../gateway/selection-tree.js";
+import { LOCAL_FIELDS } from "../../gateway/sabakan-forwarder.js";
+import type { GraphQLContext } from "../context.js";
+import { apiError } from "../errors.js";
+import type { Resolvers } from "../generated/resolvers.js";
+
+function sabakanOf(ctx: GraphQLContext): SabakanGatewayClient {
+  if (!ctx.sabakan) throw apiError("SABAKAN_NOT_CONFIGURED", "sabakan is not configured: set sabakan.url in kintsugi's config file");
+  return ctx.sabakan;
+}
+
+const STATUS_FIELDS = [["state"], ["timestamp"], ["duration"]] as const;
+
+export const gatewayResolvers: Resolvers = {
+  Query: {
+    machine: async (_, args, ctx, info) => (await forwardRoot(sabakanOf(ctx), "machine", args, forwardedTree(info))) as SabakanObject,
+    searchMachines: async (_, args, ctx, info) => (await forwardRoot(sabakanOf(ctx), "searchMachines", args, forwardedTree(info))) as SabakanObject[],
+  },
+  Mutation: {
+    setMachineState: async (_, args, ctx, info) => {
+      // state, timestamp and duration are always fetched: subscribers get the full status whatever the client asked.
+      const status = (await forwardRoot(sabakanOf(ctx), "setMachineState", args, forwardedTree(info, STATUS_FIELDS))) as SabakanObject;
+      ctx.machineStateChanged({ serial: args.serial, state: args.state, status, time: ctx.now() });
+      return status;
+    },
+  },
+  Machine: {
+    repairEntries: (machine, _, ctx) => {
+      const ip = (machine["spec"] as { ipv4?: string[] } | undefined)?.ipv4?.[0];
+      const parsed = ip === undefined ? null : parseAddress(ip);
+      if (!parsed?.ok) return [];
+      return ctx.entries.list().filter((e) => e.address === parsed.address);
+    },
+  },
+  RepairEntry: {
+    machine: async (entry, _, ctx, info: GraphQLResolveInfo) => {
+      sabakanOf(ctx);
+      const type = info.schema.getType("Machine");
+      const machine = await ctx.machines?.load(entry.address, (tree) => {
+        for (const node of info.fieldNodes) mergeSelection(tree, type as never, node.selectionSet, info, LOCAL_FIELDS);
+      });
+      return (machine ?? null) as SabakanObject | null;
+    },
+  },
+  MachineStateChange: {},
+  Subscription: {
+    machineStateChanged: {
+      subscribe: (_, __, ctx) => ctx.pubsub.subscribe("machineStateChanged"),
+      resolve: (payload: unknown) => payload as never,
+    },
+    autoRepairOutcomes: {
+      subscribe: (_, __, ctx) => ctx.pubsub.subscribe("autoRepairOutcomes"),
+      resolve: (payload: unknown) => payload as never,
+    },
+  },
+};
