@@ -45,6 +45,8 @@ export interface StartOptions {
   readonly startRunner?: boolean;
   /** false = no scheduled sabakan polls (runAutoRepair still polls); default true when sabakan is configured. */
   readonly startSchedule?: boolean;
+  /** Events a subscriber may fall behind before it is closed (default 1,000). */
+  readonly subscriptionBufferSize?: number;
   /** Called with every recorded poll outcome (subscriptions hook in here). */
   readonly onOutcome?: (outcome: AutoRepairOutcome) => void;
 }
@@ -78,7 +80,11 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     if (!effective.ok) throw new Error(`constraints (config file and stored values together): ${effective.message}`);
     const entries = new RepairEntryStore(db);
     const now = options.now ?? Date.now;
-    const committed = (changes: readonly RepairChange[]) => options.onCommitted?.(changes);
+    const pubsub = new PubSub<Topics>(options.subscriptionBufferSize);
+    const committed = (changes: readonly RepairChange[]) => {
+      for (const change of changes) pubsub.publish("repairEntryEvents", change);
+      options.onCommitted?.(changes);
+    };
     const runnerLog = runnerLogOf(logger.child({ component: "runner" }));
     const runner = new RepairRunner({
       entries,
@@ -94,7 +100,6 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       healthCheckConcurrency: config.runner.healthCheckConcurrency,
     });
     const outcomes = new AutoRepairOutcomeStore(db);
-    const pubsub = new PubSub<Topics>();
     const machines = config.sabakan
       ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
       : null;

@@ -6,6 +6,7 @@ import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/rep
 import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/auto-repair-outcome.js';
 import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
 import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
+import type { RepairChange as RepairChangeModel } from '../../store/repair-entry-store.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -437,6 +438,17 @@ export type RepairEntry = {
   stepStatus: RepairStepStatus;
 };
 
+/** One committed change of a repair entry. */
+export type RepairEntryEvent = {
+  __typename?: 'RepairEntryEvent';
+  /** The entry after the change (for DEQUEUED, as it was when it left the queue). */
+  entry: RepairEntry;
+  /** What changed: CREATED, TRANSITION, DELETE_REQUESTED, DEQUEUED, BACKOFF_RESET or NOTE. */
+  kind: RepairHistoryKind;
+  /** The history record the change appended. */
+  record: RepairHistoryRecord;
+};
+
 /** Filters for repair entries. Each list matches when it contains the entry's value; null or empty is no constraint. */
 export type RepairEntryParams = {
   addresses?: InputMaybe<Array<Scalars['IPAddress']['input']>>;
@@ -541,6 +553,18 @@ export type Subscription = {
   autoRepairOutcomes: AutoRepairOutcome;
   /** Every state change made through kintsugi's setMachineState, after sabakan accepted it. */
   machineStateChanged: MachineStateChange;
+  /**
+   * Every change of a repair entry that matches `having` and not `notHaving` (as in searchRepairEntries, judged on
+   * the entry after the change), published after its transaction committed, in commit order.
+   */
+  repairEntryEvents: RepairEntryEvent;
+};
+
+
+/** Live events over WebSocket (graphql-ws protocol, path /graphql). */
+export type SubscriptionRepairEntryEventsArgs = {
+  having?: InputMaybe<RepairEntryParams>;
+  notHaving?: InputMaybe<RepairEntryParams>;
 };
 
 
@@ -643,6 +667,7 @@ export type ResolversTypes = {
   NetworkInfo: ResolverTypeWrapper<NetworkInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RepairEntry: ResolverTypeWrapper<RepairEntryModel>;
+  RepairEntryEvent: ResolverTypeWrapper<RepairChangeModel>;
   RepairEntryParams: RepairEntryParams;
   RepairHistoryKind: null;
   RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
@@ -682,6 +707,7 @@ export type ResolversParentTypes = {
   NetworkInfo: NetworkInfo;
   Query: Record<PropertyKey, never>;
   RepairEntry: RepairEntryModel;
+  RepairEntryEvent: RepairChangeModel;
   RepairEntryParams: RepairEntryParams;
   RepairHistoryRecord: RepairHistoryRecordModel;
   RepairStepConfig: RepairStepConfigModel;
@@ -848,6 +874,12 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
 };
 
+export type RepairEntryEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntryEvent'] = ResolversParentTypes['RepairEntryEvent']> = {
+  entry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['RepairHistoryKind'], ParentType, ContextType>;
+  record?: Resolver<ResolversTypes['RepairHistoryRecord'], ParentType, ContextType>;
+};
+
 export type RepairHistoryKindResolvers = { BACKOFF_RESET: 'backoff-reset', CREATED: 'created', DELETE_REQUESTED: 'delete-requested', DEQUEUED: 'dequeued', NOTE: 'note', TRANSITION: 'transition' };
 
 export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairHistoryRecord'] = ResolversParentTypes['RepairHistoryRecord']> = {
@@ -885,6 +917,7 @@ export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType ext
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   autoRepairOutcomes?: SubscriptionResolver<ResolversTypes['AutoRepairOutcome'], "autoRepairOutcomes", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
+  repairEntryEvents?: SubscriptionResolver<ResolversTypes['RepairEntryEvent'], "repairEntryEvents", ParentType, ContextType, Partial<SubscriptionRepairEntryEventsArgs>>;
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
@@ -908,6 +941,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   NetworkInfo?: NetworkInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RepairEntry?: RepairEntryResolvers<ContextType>;
+  RepairEntryEvent?: RepairEntryEventResolvers<ContextType>;
   RepairHistoryKind?: RepairHistoryKindResolvers;
   RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
   RepairStatus?: RepairStatusResolvers;

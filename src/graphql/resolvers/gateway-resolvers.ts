@@ -8,6 +8,9 @@ import { LOCAL_FIELDS } from "../../gateway/sabakan-forwarder.js";
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
+import { filterIterator } from "../filtered-iterator.js";
+import { matchesRepairEntryParams } from "../../domain/repair-entry-params.js";
+import { filterParams } from "./repair-entry-resolvers.js";
 
 function sabakanOf(ctx: GraphQLContext): SabakanGatewayClient {
   if (!ctx.sabakan) throw apiError("SABAKAN_NOT_CONFIGURED", "sabakan is not configured: set sabakan.url in kintsugi's config file");
@@ -48,7 +51,19 @@ export const gatewayResolvers: Resolvers = {
     },
   },
   MachineStateChange: {},
+  RepairEntryEvent: {
+    // The generated ResolversTypes give string-valued enums as null; the value is the enum's internal value.
+    kind: (change) => change.record.kind as never,
+  },
   Subscription: {
+    repairEntryEvents: {
+      subscribe: (_, { having, notHaving }, ctx) => {
+        const h = filterParams(having);
+        const nh = filterParams(notHaving);
+        return filterIterator(ctx.pubsub.subscribe("repairEntryEvents"), (change) => matchesRepairEntryParams(change.entry, h, nh));
+      },
+      resolve: (payload: unknown) => payload as never,
+    },
     machineStateChanged: {
       subscribe: (_, __, ctx) => ctx.pubsub.subscribe("machineStateChanged"),
       resolve: (payload: unknown) => payload as never,

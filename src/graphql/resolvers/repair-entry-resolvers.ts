@@ -25,7 +25,8 @@ function canonicalAddress(input: string): string {
   return parsed.address;
 }
 
-function filterParams(params: RepairEntryParamsInput | null | undefined): RepairEntryParams | null {
+/** A RepairEntryParams input with its addresses in canonical form; INVALID_ADDRESS for one that is not. */
+export function filterParams(params: RepairEntryParamsInput | null | undefined): RepairEntryParams | null {
   if (!params) return null;
   return { ...params, addresses: params.addresses?.map(canonicalAddress) ?? null };
 }

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { PubSub, SubscriberTooSlowError } from "../../src/graphql/pubsub.js";
+
+describe("PubSub", () => {
+  it("delivers in publish order to every subscriber of a topic, and nothing of other topics", async () => {
+    const pubsub = new PubSub<{ a: number; b: string }>();
+    const one = pubsub.subscribe("a");
+    const two = pubsub.subscribe("a");
+    const other = pubsub.subscribe("b");
+    for (let i = 0; i < 5; i++) pubsub.publish("a", i);
+    for (const it of [one, two]) {
+      const got = [];
+      for (let i = 0; i < 5; i++) got.push((await it.next()).value);
+      assert.deepEqual(got, [0, 1, 2, 3, 4]);
+    }
+    pubsub.publish("b", "x");
+    assert.deepEqual(await other.next(), { value: "x", done: false });
+  });
+
+  it("never waits for a stuck subscriber: it is ended with an error once its buffer is full", async () => {
+    const pubsub = new PubSub<{ a: number }>(3);
+    const stuck = pubsub.subscribe("a");
+    const healthy = pubsub.subscribe("a");
+    const received: number[] = [];
+    const reading = (async () => {
+      for await (const v of healthy) {
+        received.push(v);
+        if (v === 9) break;
+      }
+    })();
+    for (let i = 0; i < 10; i++) {
+      pubsub.publish("a", i);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await reading;
+    assert.deepEqual(received, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    await assert.rejects(stuck.next(), (err: Error) => err instanceof SubscriberTooSlowError && /fell 3 events behind/.test(err.message));
+    assert.deepEqual(await stuck.next(), { value: undefined, done: true });
+    assert.equal(pubsub.count("a"), 0, "both are gone: one ended by return, one by falling behind");
+  });
+
+  it("forgets a subscriber that returns", async () => {
+    const pubsub = new PubSub<{ a: number }>();
+    const it = pubsub.subscribe("a");
+    assert.equal(pubsub.count("a"), 1);
+    await it.return?.();
+    assert.equal(pubsub.count("a"), 0);
+    pubsub.publish("a", 1);
+    assert.deepEqual(await it.next(), { value: undefined, done: true });
+  });
+});

@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import WebSocket from "ws";
+import { openDatabase } from "../../src/store/database.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { subscribe } from "../support/ws-subscriber.js";
+
+type Event = { repairEntryEvents: { kind: string; entry: { index: string; status: string; deleted: boolean }; record: { reason: string } } };
+const EVENT_FIELDS = `{ kind entry { index address status deleted } record { reason } }`;
+
+describe("repairEntryEvents over a real WebSocket", () => {
+  let k: TestKintsugi;
+  before(async () => {
+    k = await startTestKintsugi({}, { subscriptionBufferSize: 20 });
+  });
+  after(() => k.dispose());
+
+  const add = (address: string, type = "qemu") => k.gql(`mutation($a: IPAddress!, $t: String!) { addRepairEntry(operation: "unreachable", machineType: $t, address: $a) { index } }`, { a: address, t: type });
+
+  it("filters by having and notHaving, and delivers one entry's events in commit order", async () => {
+    const all = subscribe<Event>(k.url, `subscription { repairEntryEvents ${EVENT_FIELDS} }`);
+    const onlyOne = subscribe<Event>(k.url, `subscription { repairEntryEvents(having: { addresses: ["10.7.0.1"] }) ${EVENT_FIELDS} }`);
+    const notIpmi = subscribe<Event>(k.url, `subscription { repairEntryEvents(notHaving: { machineTypes: ["ipmi-2.0"] }) ${EVENT_FIELDS} }`);
+    try {
+      await Promise.all([all.ready, onlyOne.ready, notIpmi.ready]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const first = (await add("10.7.0.1")).data?.["addRepairEntry"].index;
+      await add("10.7.0.2", "ipmi-2.0");
+      await k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: first });
+      await k.gql(`mutation { deleteUnfinishedRepairEntries { index } }`);
+      const events = await all.waitFor(4);
+      assert.deepEqual(events.map((e) => [e.repairEntryEvents.kind, e.repairEntryEvents.entry.index, e.repairEntryEvents.entry.deleted]), [
+        ["CREATED", first, false],
+        ["CREATED", String(Number(first) + 1), false],
+        ["DELETE_REQUESTED", first, true],
+        ["DELETE_REQUESTED", String(Number(first) + 1), true],
+      ]);
+      assert.deepEqual((await onlyOne.waitFor(2)).map((e) => e.repairEntryEvents.kind), ["CREATED", "DELETE_REQUESTED"]);
+      assert.deepEqual((await notIpmi.waitFor(2)).map((e) => e.repairEntryEvents.entry.index), [first, first]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(onlyOne.received.length, 2, "nothing of the other entry");
+      assert.equal(notIpmi.received.length, 2);
+    } finally {
+      await Promise.all([all.close(), onlyOne.close(), notIpmi.close()]);
+    }
+  });
+
+  it("publishes nothing for a transaction that rolled back", async () => {
+    const index = (await add("10.7.1.1")).data?.["addRepairEntry"].index as string;
+    const events = subscribe<Event>(k.url, `subscription { repairEntryEvents ${EVENT_FIELDS} }`);
+    const db = openDatabase(k.databasePath);
+    try {
+      await events.ready;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Make the next write of this entry fail inside its transaction.
+      db.exec(`CREATE TRIGGER fail_once BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
+      const res = await k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: index });
+      assert.equal(res.errors?.[0]?.extensions?.type, "INTERNAL_SERVER_ERROR");
+      db.exec("DROP TRIGGER fail_once");
+      await add("10.7.1.2");
+      const [event] = await events.waitFor(1);
+      assert.equal(event?.repairEntryEvents.kind, "CREATED", "the first event is the next committed change, not the rolled-back one");
+      assert.equal(events.received.length, 1);
+      const stored = (await k.gql(`query($i: ID!) { repairEntry(index: $i) { deleted history { kind } } }`, { i: index })).data?.["repairEntry"];
+      assert.deepEqual(stored, { deleted: false, history: [{ kind: "CREATED" }] });
+    } finally {
+      db.close();
+      await events.close();
+    }
+  });
+
+  it("closes a subscriber that stops reading, while the others get every event and mutations keep going", async () => {
+    const healthy = subscribe<Event>(k.url, `subscription { repairEntryEvents { kind entry { index } } }`);
+    // A raw graphql-ws client that subscribes and then stops reading its socket.
+    const stuck = new WebSocket(`${k.url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+    await new Promise<void>((resolve) => stuck.on("open", () => resolve()));
+    stuck.send(JSON.stringify({ type: "connection_init" }));
+    await new Promise<void>((resolve) => stuck.once("message", () => resolve()));
+    stuck.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: `subscription { repairEntryEvents { entry { index serial history { reason } } record { reason detail } } }` } }));
+    await healthy.ready;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    (stuck as unknown as { _socket: { pause(): void } })._socket.pause();
+    const errors: string[] = [];
+    stuck.on("message", (data) => {
+      const message = JSON.parse(String(data)) as { type: string; payload?: Array<{ message: string }> };
+      if (message.type === "error") errors.push(message.payload?.[0]?.message ?? "");
+    });
+    const big = "x".repeat(8000);
+    const count = 600;
+    for (let i = 0; i < count; i++) {
+      const res = await k.gql(`mutation($a: IPAddress!, $s: String) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a, serial: $s) { index } }`, { a: `10.8.${i >> 8}.${i & 255}`, s: big });
+      assert.equal(res.errors, undefined);
+    }
+    const got = await healthy.waitFor(count, 60_000);
+    assert.equal(got.length, count, "the healthy subscriber received every event");
+    (stuck as unknown as { _socket: { resume(): void } })._socket.resume();
+    const deadline = Date.now() + 20_000;
+    while (errors.length === 0 && stuck.readyState === WebSocket.OPEN && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(errors, ["subscriber fell 20 events behind on repairEntryEvents and was closed"], "the stuck subscriber is told why its subscription ended");
+    stuck.terminate();
+    await healthy.close();
+  });
+});
