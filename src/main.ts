@@ -21,6 +21,7 @@ import type { AutoRepairOutcome } from "./domain/auto-repair-outcome.js";
 import { SabakanGatewayClient } from "./adapters/sabakan-gateway-client.js";
 import { MachineByAddressLoader } from "./gateway/machine-loader.js";
 import { PubSub } from "./graphql/pubsub.js";
+import { KintsugiMetrics } from "./graphql/metrics.js";
 import type { Topics } from "./graphql/topics.js";
 import { VERSION } from "./version.js";
 
@@ -81,7 +82,14 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const entries = new RepairEntryStore(db);
     const now = options.now ?? Date.now;
     const pubsub = new PubSub<Topics>(options.subscriptionBufferSize);
+    const metrics = new KintsugiMetrics({
+      entries: () => entries.list(),
+      repairQueueEnabled: () => settings.repairQueueEnabled(),
+      autoRepairEnabled: () => settings.autoRepairEnabled(),
+      now,
+    });
     const committed = (changes: readonly RepairChange[]) => {
+      metrics.committed(changes);
       for (const change of changes) pubsub.publish("repairEntryEvents", change);
       options.onCommitted?.(changes);
     };
@@ -117,7 +125,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         committed(changes);
         runner.wake();
       },
-      recorded: (outcome) => {
+      recorded: (outcome, seconds) => {
+        metrics.polled(outcome, seconds);
         pubsub.publish("autoRepairOutcomes", outcome);
         options.onOutcome?.(outcome);
       },
@@ -153,6 +162,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       version: VERSION,
       healthCheck: () => healthProbe.get(),
       logError: (err) => logger.error({ err }, "unexpected error"),
+      routes: { "/metrics": () => metrics.text() },
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

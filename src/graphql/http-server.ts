@@ -19,6 +19,8 @@ export interface HttpServerOptions {
   /** Answers GET /health: throws when the service cannot serve (for example, the database is unusable). */
   readonly healthCheck: () => void;
   readonly logError: (err: unknown) => void;
+  /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
+  readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number }>>>;
 }
 
 /**
@@ -67,6 +69,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   }
   if (url.pathname === "/version" && req.method === "GET") {
     return send(res, 200, "application/json", JSON.stringify({ version: options.version }));
+  }
+  const route = req.method === "GET" ? options.routes?.[url.pathname] : undefined;
+  if (route) {
+    const answer = await route();
+    res.writeHead(answer.status ?? 200, { "content-type": answer.contentType });
+    res.end(answer.body);
+    return;
   }
   if (url.pathname !== "/graphql") return send(res, 404, "text/plain", "not found\n");
 

@@ -20,8 +20,8 @@ export interface PollerDeps {
   readonly now: () => number;
   readonly log: RunnerLog;
   readonly committed: (changes: readonly RepairChange[]) => void;
-  /** Called with every recorded outcome (subscriptions, metrics). */
-  readonly recorded?: (outcome: AutoRepairOutcome) => void;
+  /** Called with every recorded outcome and how long its poll took (subscriptions, metrics). */
+  readonly recorded?: (outcome: AutoRepairOutcome, seconds: number) => void;
 }
 
 /**
@@ -76,9 +76,17 @@ export class AutoRepairPoller {
   }
 
   private start(trigger: PollTrigger): Promise<AutoRepairOutcome | null> {
-    const run = this.poll(trigger).finally(() => {
-      if (this.running === run) this.running = null;
+    const started = performance.now();
+    const run = this.poll(trigger).then((outcome) => {
+      this.deps.recorded?.(outcome, (performance.now() - started) / 1000);
+      return outcome;
     });
+    run
+      .finally(() => {
+        if (this.running === run) this.running = null;
+      })
+      .catch(() => undefined); // the caller of start() sees a rejection; this chain only clears `running`
+
     this.running = run;
     return run;
   }
@@ -119,14 +127,11 @@ export class AutoRepairPoller {
     })();
     if (changes.length > 0) deps.committed(changes);
     if (decision.shortCircuit) deps.log.warn("auto-repair enqueued nothing: too many repair requests", { ...decision.shortCircuit });
-    deps.recorded?.(outcome);
     return outcome;
   }
 
   private fail(trigger: PollTrigger, error: string, machinesSeen = 0): AutoRepairOutcome {
     this.deps.log.warn("auto-repair poll failed", { error });
-    const outcome = this.deps.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], skipped: [], shortCircuit: null, error });
-    this.deps.recorded?.(outcome);
-    return outcome;
+    return this.deps.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], skipped: [], shortCircuit: null, error });
   }
 }

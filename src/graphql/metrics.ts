@@ -1,0 +1,66 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
+import type { RepairChange } from "../store/repair-entry-store.js";
+
+export interface MetricsSources {
+  readonly entries: () => readonly RepairEntry[];
+  readonly repairQueueEnabled: () => boolean;
+  readonly autoRepairEnabled: () => boolean;
+  readonly now: () => number;
+}
+
+/**
+ * Prometheus metrics with CKE's names under a `kintsugi_` prefix. Gauges are read from the store at scrape time,
+ * so they always match the queue; histograms and counters are fed by commits and polls. One registry per server.
+ */
+export class KintsugiMetrics {
+  readonly registry = new Registry();
+  private readonly pollDuration: Histogram<"result">;
+  private readonly pollErrors: Counter<string>;
+  private readonly repairDuration: Histogram<"status">;
+
+  constructor(private readonly sources: MetricsSources) {
+    const registers = [this.registry];
+    new Gauge({ name: "kintsugi_repair_queue_enabled", help: "1 when the repair queue is processed", registers, collect() {
+      this.set(sources.repairQueueEnabled() ? 1 : 0);
+    } });
+    new Gauge({ name: "kintsugi_auto_repair_enabled", help: "1 when sabakan-triggered repair polls sabakan", registers, collect() {
+      this.set(sources.autoRepairEnabled() ? 1 : 0);
+    } });
+    new Gauge({ name: "kintsugi_repair_queue_items", help: "Repair entries in the queue by status", labelNames: ["status"], registers, collect() {
+      const entries = sources.entries();
+      for (const status of REPAIR_STATUSES) this.set({ status }, entries.filter((e) => e.status === status).length);
+    } });
+    new Gauge({ name: "kintsugi_repair_queue_entries", help: "1 for each repair entry in the queue", labelNames: ["index", "address", "operation", "status", "step"], registers, collect() {
+      this.reset();
+      for (const e of sources.entries()) this.set({ index: String(e.index), address: e.address, operation: e.operation, status: e.status, step: String(e.step) }, 1);
+    } });
+    new Gauge({ name: "kintsugi_machine_repair_status", help: "1 for the status of the latest entry of each machine, 0 for the others", labelNames: ["address", "status"], registers, collect() {
+      this.reset();
+      const latest = new Map<string, RepairEntry>();
+      for (const e of sources.entries()) latest.set(e.address, e);
+      for (const [address, e] of latest) for (const status of REPAIR_STATUSES) this.set({ address, status }, e.status === status ? 1 : 0);
+    } });
+    this.pollDuration = new Histogram({ name: "kintsugi_auto_repair_poll_duration_seconds", help: "Duration of sabakan polls", labelNames: ["result"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
+    this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers });
+    this.repairDuration = new Histogram({ name: "kintsugi_repair_duration_seconds", help: "Time from an entry's creation to its end", labelNames: ["status"], buckets: [60, 300, 900, 1800, 3600, 7200, 21600, 86400], registers });
+  }
+
+  /** Feeds a recorded poll outcome and how long the poll took. */
+  polled(outcome: AutoRepairOutcome, seconds: number): void {
+    this.pollDuration.observe({ result: outcome.error === null ? "ok" : "error" }, seconds);
+    if (outcome.error !== null) this.pollErrors.inc();
+  }
+
+  /** Feeds committed changes: an entry that finished observes its repair duration. */
+  committed(changes: readonly RepairChange[]): void {
+    for (const { entry, record } of changes) {
+      if (record.kind === "transition" && isFinished(entry)) this.repairDuration.observe({ status: entry.status }, (record.time - entry.createdAt) / 1000);
+    }
+  }
+
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

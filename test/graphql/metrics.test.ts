@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { openDatabase } from "../../src/store/database.js";
+import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
+import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
+import { NOW } from "../support/fixtures.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses Prometheus' text exposition format strictly enough to fail on anything malformed. */
+function parsePrometheus(text: string): { samples: Sample[]; types: Map<string, string> } {
+  const samples: Sample[] = [];
+  const types = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const type = /^# TYPE (\w+) (counter|gauge|histogram|summary|untyped)$/.exec(line);
+    if (type) {
+      types.set(type[1] as string, type[2] as string);
+      continue;
+    }
+    if (line.startsWith("# HELP ")) continue;
+    const m = /^(\w+)(?:\{(.*)\})? (-?[\d.e+]+|NaN|\+Inf|-Inf)$/.exec(line);
+    assert.ok(m, `not a Prometheus sample line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const pair of (m[2] ?? "").split(/,(?=\w+=")/).filter(Boolean)) {
+      const lm = /^(\w+)="((?:[^"\\]|\\.)*)"$/.exec(pair);
+      assert.ok(lm, `bad label ${pair} in ${line}`);
+      labels[lm[1] as string] = lm[2] as string;
+    }
+    samples.push({ name: m[1] as string, labels, value: Number(m[3]) });
+  }
+  return { samples, types };
+}
+
+describe("GET /metrics", () => {
+  let k: TestKintsugi;
+  let sabakan: FakeSabakan;
+  const scrape = async () => {
+    const res = await fetch(`${k.url}/metrics`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
+    return parsePrometheus(await res.text());
+  };
+  const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
+    samples.find((s) => s.name === name && Object.entries(labels).every(([k2, v]) => s.labels[k2] === v))?.value;
+
+  before(async () => {
+    sabakan = await startFakeSabakan();
+    k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } }, { now: () => NOW, startSchedule: false });
+  });
+  after(async () => {
+    await k.dispose();
+    await sabakan.close();
+  });
+
+  it("reports every status, even at zero, on an empty queue", async () => {
+    const { samples, types } = await scrape();
+    for (const status of ["queued", "processing", "succeeded", "failed"]) assert.equal(value(samples, "kintsugi_repair_queue_items", { status }), 0, status);
+    assert.equal(value(samples, "kintsugi_repair_queue_enabled"), 1);
+    assert.equal(value(samples, "kintsugi_auto_repair_enabled"), 1);
+    assert.equal(types.get("kintsugi_repair_duration_seconds"), "histogram");
+    assert.equal(types.get("kintsugi_auto_repair_poll_errors_total"), "counter");
+  });
+
+  it("matches the queue: items by status, one series per entry, each machine's status", async () => {
+    for (const a of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) {
+      await k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, { a });
+    }
+    const db = openDatabase(k.databasePath);
+    const store = new RepairEntryStore(db);
+    store.update([{ entry: { ...store.get(2)!, status: "failed" }, kind: "transition", reason: "test" }, { entry: { ...store.get(3)!, status: "processing", step: 0 }, kind: "transition", reason: "test" }], NOW);
+    db.close();
+    await k.gql(`mutation { setRepairQueueEnabled(enabled: false) }`);
+    const { samples } = await scrape();
+    assert.deepEqual(["queued", "processing", "succeeded", "failed"].map((status) => value(samples, "kintsugi_repair_queue_items", { status })), [1, 1, 0, 1]);
+    assert.deepEqual(samples.filter((s) => s.name === "kintsugi_repair_queue_entries").map((s) => s.labels), [
+      { index: "1", address: "10.0.0.1", operation: "unhealthy", status: "queued", step: "0" },
+      { index: "2", address: "10.0.0.2", operation: "unhealthy", status: "failed", step: "0" },
+      { index: "3", address: "10.0.0.3", operation: "unhealthy", status: "processing", step: "0" },
+    ]);
+    assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "failed" }), 1);
+    assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "queued" }), 0);
+    assert.equal(value(samples, "kintsugi_repair_queue_enabled"), 0);
+    await k.gql(`mutation { setRepairQueueEnabled(enabled: true) }`);
+  });
+
+  it("counts failed polls and times every poll", async () => {
+    sabakan.failWithStatus(500);
+    await k.gql(`mutation { runAutoRepair { error } }`);
+    await k.gql(`mutation { runAutoRepair { error } }`);
+    const { samples } = await scrape();
+    assert.equal(value(samples, "kintsugi_auto_repair_poll_errors_total"), 1);
+    assert.equal(value(samples, "kintsugi_auto_repair_poll_duration_seconds_count", { result: "error" }), 1);
+    assert.equal(value(samples, "kintsugi_auto_repair_poll_duration_seconds_count", { result: "ok" }), 1);
+  });
+});
