@@ -4,6 +4,7 @@ import { CliError, type KintsugiClient } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
 import { addToggleCommands } from "./toggle-commands.js";
+import { watchCommand } from "./watch-command.js";
 
 /** Where command output goes and how to reach the server; tests and main supply them. */
 export interface CliIo {
@@ -86,6 +87,14 @@ export function repairQueueCommand(io: CliIo): Command {
         await new Promise((resolve) => setTimeout(resolve, Math.min(opts.interval, Math.max(0, deadline - Date.now()))));
       }
     });
+
+  cmd.addCommand(
+    watchCommand({
+      ...io,
+      server: () => io.client().endpoint.replace(/\/graphql$/, ""),
+      tty: () => (process.stdout.isTTY ? { columns: process.stdout.columns || 120 } : null),
+    }),
+  );
 
   return cmd;
 }
