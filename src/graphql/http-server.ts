@@ -5,6 +5,7 @@ import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/dis
 import type { GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
+import { sharedSubscribe } from "./shared-subscribe.js";
 import type { GraphQLContext } from "./context.js";
 import { formatError } from "./errors.js";
 
@@ -48,7 +49,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
   });
   // Subscriptions: graphql-ws on the same server and path as queries.
   const wss = new WebSocketServer({ server, path: "/graphql" });
-  const subscriptions = useServer({ schema: options.schema, context: () => options.context() }, wss);
+  const subscriptions = useServer({ schema: options.schema, context: () => options.context(), subscribe: sharedSubscribe }, wss);
   const closeSubscriptions = async () => {
     await subscriptions.dispose();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
