@@ -1,0 +1,114 @@
+import { formatMaxUnhealthy, SKIP_REMEDIATION_ANNOTATION, type HealthCheckConfig, type UnhealthyCondition } from "./health-check-config.js";
+import { matchesLabelSelector } from "./label-selector.js";
+
+/** A Node as health checks see it. */
+export interface CheckedNode {
+  readonly name: string;
+  readonly internalIPs: readonly string[];
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  /** Condition type -> status and when it last changed (ms since the epoch). */
+  readonly conditions: ReadonlyArray<{ readonly type: string; readonly status: string; readonly lastTransitionTime: number }>;
+}
+
+export type TargetState = "healthy" | "pending" | "unhealthy";
+
+/** One node under a check. */
+export interface TargetEvaluation {
+  readonly node: string;
+  readonly address: string | null;
+  readonly state: TargetState;
+  /** The rule that failed (unhealthy) or the one matched first (pending); null when healthy. */
+  readonly rule: UnhealthyCondition | null;
+  /** When the matched condition took its status; null when healthy. */
+  readonly since: number | null;
+  /** When a pending target becomes unhealthy unless its condition changes; null otherwise. */
+  readonly nextCheckAt: number | null;
+}
+
+/** Whether the check may remediate now, and why not when it may not. */
+export interface HealthCheckGate {
+  readonly open: boolean;
+  readonly remediationsAllowed: number;
+  /** `total: 3, unhealthy: 2, maxUnhealthy: 40%`, or `paused`; null when open. */
+  readonly reason: string | null;
+}
+
+export interface HealthCheckEvaluation {
+  readonly name: string;
+  readonly expected: number;
+  readonly currentHealthy: number;
+  readonly unhealthyCount: number;
+  readonly gate: HealthCheckGate;
+  readonly targets: readonly TargetEvaluation[];
+  /** The earliest time a pending target turns unhealthy: the runner looks again then. */
+  readonly nextCheckAt: number | null;
+}
+
+/**
+ * One node against the check's rules: a rule matches when the node has a condition of that type with that status,
+ * and fails when `lastTransitionTime + timeout < now` (strictly: exactly at the timeout it is still pending, and it
+ * is next checked at `timeout - elapsed + 1 s`). Unhealthy if any rule failed, healthy if none matches, else pending.
+ */
+export function evaluateTarget(node: CheckedNode, rules: readonly UnhealthyCondition[], now: number): TargetEvaluation {
+  const address = node.internalIPs[0] ?? null;
+  let pending: { rule: UnhealthyCondition; since: number; nextCheckAt: number } | null = null;
+  for (const rule of rules) {
+    const condition = node.conditions.find((c) => c.type === rule.type && c.status === rule.status);
+    if (!condition) continue;
+    const deadline = condition.lastTransitionTime + rule.timeoutSeconds * 1000;
+    if (deadline < now) return { node: node.name, address, state: "unhealthy", rule, since: condition.lastTransitionTime, nextCheckAt: null };
+    // `timeout - elapsed + 1 s` from now is one second past the deadline.
+    const nextCheckAt = deadline + 1000;
+    if (!pending || nextCheckAt < pending.nextCheckAt) pending = { rule, since: condition.lastTransitionTime, nextCheckAt };
+  }
+  if (!pending) return { node: node.name, address, state: "healthy", rule: null, since: null, nextCheckAt: null };
+  return { node: node.name, address, state: "pending", ...pending };
+}
+
+/**
+ * A check over the cluster's nodes, as Cluster API's MachineHealthCheck: targets are the nodes its selector picks
+ * (less those annotated to skip remediation); pending targets count against the budget; a range, when set, decides
+ * (`min <= unhealthy <= max`), else `max_unhealthy` as an integer (not capped at the target count) or a percentage
+ * of the targets rounded down. A paused check never opens its gate.
+ */
+export function evaluateHealthCheck(check: HealthCheckConfig, nodes: readonly CheckedNode[], now: number): HealthCheckEvaluation {
+  const targets = nodes
+    .filter((n) => matchesLabelSelector(check.selector, n.labels) && !Object.hasOwn(n.annotations, SKIP_REMEDIATION_ANNOTATION))
+    .map((n) => evaluateTarget(n, check.unhealthyConditions, now))
+    .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  const expected = targets.length;
+  const currentHealthy = targets.filter((t) => t.state === "healthy").length;
+  const unhealthyCount = expected - currentHealthy;
+  const nextChecks = targets.map((t) => t.nextCheckAt).filter((t): t is number => t !== null);
+  return {
+    name: check.name,
+    expected,
+    currentHealthy,
+    unhealthyCount,
+    gate: gateOf(check, expected, unhealthyCount),
+    targets,
+    nextCheckAt: nextChecks.length > 0 ? Math.min(...nextChecks) : null,
+  };
+}
+
+function gateOf(check: HealthCheckConfig, expected: number, unhealthy: number): HealthCheckGate {
+  let open: boolean;
+  let allowed: number;
+  let limit: string;
+  if (check.unhealthyRange) {
+    const { min, max } = check.unhealthyRange;
+    open = min <= unhealthy && unhealthy <= max;
+    allowed = max - unhealthy;
+    limit = `unhealthyRange: [${min}-${max}]`;
+  } else {
+    const m = check.maxUnhealthy;
+    const maxUnhealthy = m.kind === "count" ? m.value : Math.floor((m.value * expected) / 100);
+    open = unhealthy <= maxUnhealthy;
+    allowed = maxUnhealthy - unhealthy;
+    limit = `maxUnhealthy: ${formatMaxUnhealthy(m)}`;
+  }
+  const remediationsAllowed = open ? Math.max(0, allowed) : 0;
+  if (check.paused) return { open: false, remediationsAllowed: 0, reason: "paused" };
+  return { open, remediationsAllowed, reason: open ? null : `total: ${expected}, unhealthy: ${unhealthy}, ${limit}` };
+}
