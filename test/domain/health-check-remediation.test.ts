@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
+import type { HealthCheckEvaluation, TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
+import { decideRemediation } from "../../src/domain/health-check-remediation.js";
+import { entry } from "./repair-decision-support.js";
+
+const CHECK: HealthCheckConfig = {
+  name: "workers",
+  selector: { matchLabels: { role: "worker" } },
+  unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 300 }],
+  maxUnhealthy: { kind: "percent", value: 100 },
+  unhealthyRange: null,
+  operation: "node-not-ready",
+  machineType: { from: "sabakan" },
+  paused: false,
+};
+const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, state, rule: null, since: null, nextCheckAt: null });
+const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvaluation => ({
+  name: "workers",
+  expected: targets.length,
+  currentHealthy: targets.filter((t) => t.state === "healthy").length,
+  unhealthyCount: targets.filter((t) => t.state !== "healthy").length,
+  gate: open ? { open, remediationsAllowed: 1, reason: null } : { open, remediationsAllowed: 0, reason: "total: 5, unhealthy: 3, maxUnhealthy: 40%" },
+  targets,
+  nextCheckAt: null,
+});
+const types = (node: string) => (node === "n9" ? null : "IPMI-2.0");
+
+describe("decideRemediation", () => {
+  it("enqueues every unhealthy target with the check's operation and source, and not pending ones", () => {
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "pending"), target("n3", "unhealthy"), target("n4", "healthy")]), [], 10, types);
+    assert.deepEqual(d.enqueue, [
+      { address: "10.0.0.1", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
+      { address: "10.0.0.3", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
+    ]);
+    assert.deepEqual(d.held, []);
+  });
+
+  it("enqueues nothing through a closed gate, and says why for each unhealthy target", () => {
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "pending")], false), [], 10, types);
+    assert.deepEqual(d, { enqueue: [], held: [{ node: "n1", reason: "remediation short-circuited: total: 5, unhealthy: 3, maxUnhealthy: 40%" }] });
+  });
+
+  it("does not enqueue an address that has a persisting entry, finished or deleted included", () => {
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "unhealthy")]), [entry(1, { address: "10.0.0.1", status: "succeeded", deleted: true })], 10, types);
+    assert.deepEqual(d.enqueue.map((e) => e.address), ["10.0.0.2"]);
+  });
+
+  it("is all or nothing at maximum-repair-queue-entries", () => {
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "unhealthy")]), [entry(7, { address: "10.9.9.9" })], 2, types);
+    assert.deepEqual(d.enqueue, []);
+    assert.match(d.held[0]?.reason ?? "", /too many repair requests \(1 in the queue \+ 2 > maximum-repair-queue-entries 2\)/);
+  });
+
+  it("holds a target whose machine type cannot be found, or that has no address", () => {
+    const d = decideRemediation(CHECK, evaluation([target("n9", "unhealthy"), target("n8", "unhealthy", null)]), [], 10, types);
+    assert.deepEqual(d.held, [
+      { node: "n9", reason: "sabakan has no machine with address 10.0.0.9" },
+      { node: "n8", reason: "the node has no InternalIP" },
+    ]);
+  });
+});
