@@ -57,6 +57,7 @@ const kintsugi = await startKintsugi(
     kubernetes: { kubeconfig: kube.kubeconfigPath },
     repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("unhealthy"), operation("unreachable")] }] },
     runner: { intervalSeconds: 2 * scale, healthCheckConcurrency: 32 },
+    healthChecks: [],
     constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0 },
   },
   {

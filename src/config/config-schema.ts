@@ -1,7 +1,8 @@
 import cron from "node-cron";
 import { z } from "zod";
+import { healthChecks } from "./health-check-schema.js";
+import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
-import { labelSelectorProblem } from "../domain/label-selector.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import {
   DEFAULT_DATABASE,
@@ -104,27 +105,6 @@ const repairProcedure = z.strictObject({
   repair_operations: z.array(repairOperation).min(1),
 });
 
-// Checks that need a well-formed value run only when the value's own subtree parsed cleanly.
-const whenClean = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
-
-const labelSelector = z
-  .strictObject({
-    matchLabels: z.record(z.string(), z.string()).optional(),
-    matchExpressions: z
-      .array(
-        z.strictObject({
-          key: z.string(),
-          operator: z.enum(["In", "NotIn", "Exists", "DoesNotExist"]),
-          values: z.array(z.string()).optional(),
-        }),
-      )
-      .optional(),
-  })
-  .superRefine((selector, ctx) => {
-    const problem = labelSelectorProblem(selector);
-    if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: [problem.path] });
-  }, whenClean);
-
 const repair = z.strictObject({
   repair_procedures: z.array(repairProcedure).default([]),
   max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
@@ -225,6 +205,7 @@ export const configFileSchema = z.strictObject({
       health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
     })
     .optional(),
+  health_checks: healthChecks.optional(),
   constraints: constraints.optional(),
 });
 

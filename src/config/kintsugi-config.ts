@@ -1,4 +1,5 @@
 import type { Constraints } from "../domain/constraints.js";
+import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
 
 /** The validated configuration of one kintsugi server, with every default applied. */
@@ -19,6 +20,8 @@ export interface KintsugiConfig {
   /** Absent = in-cluster config if present, else no Kubernetes. */
   readonly kubernetes: { readonly kubeconfig: string | null } | null;
   readonly repair: RepairConfig;
+  /** Node health checks (Cluster API's MachineHealthCheck, for Nodes), remediated through the repair queue. */
+  readonly healthChecks: readonly HealthCheckConfig[];
   /** How the repair runner paces itself. */
   readonly runner: { readonly intervalSeconds: number; readonly healthCheckConcurrency: number };
   /** Initial values; values set through the API are stored in the database and win over these. */
@@ -42,5 +45,6 @@ export const DEFAULT_CONFIG: KintsugiConfig = {
   kubernetes: null,
   repair: EMPTY_REPAIR_CONFIG,
   runner: DEFAULT_RUNNER,
+  healthChecks: [],
   constraints: {},
 };

@@ -10,6 +10,7 @@ import {
   type RepairSection,
 } from "./config-schema.js";
 import { DEFAULT_RUNNER, type KintsugiConfig } from "./kintsugi-config.js";
+import { toHealthCheckConfigs } from "./health-check-schema.js";
 
 /** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
 export interface ConfigProblem {
@@ -123,6 +124,7 @@ function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
       : null,
     kubernetes: file.kubernetes ? { kubeconfig: file.kubernetes.kubeconfig ?? null } : null,
     repair: file.repair ? toRepairConfig(file.repair) : EMPTY_REPAIR_CONFIG,
+    healthChecks: toHealthCheckConfigs(file.health_checks),
     runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
   };

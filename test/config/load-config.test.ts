@@ -125,6 +125,21 @@ repair:
 runner:
   interval_seconds: 0.5
   health_check_concurrency: 4
+health_checks:
+  - name: workers
+    selector: { matchLabels: { cke.cybozu.com/role: worker } }
+    unhealthy_conditions:
+      - { type: Ready, status: Unknown, timeout_seconds: 300 }
+      - { type: Ready, status: "False", timeout_seconds: 300 }
+    max_unhealthy: 40%
+    operation: node-not-ready
+  - name: storage
+    selector: { matchExpressions: [ { key: storage, operator: Exists } ] }
+    unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 60 } ]
+    unhealthy_range: "[1-2]"
+    operation: node-not-ready
+    machine_type_label: machine-type
+    paused: true
 constraints:
   maximum-repair-queue-entries: 5
   wait-seconds-to-repair-rebooting: 300
@@ -140,6 +155,31 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig" },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
+  healthChecks: [
+    {
+      name: "workers",
+      selector: { matchLabels: { "cke.cybozu.com/role": "worker" } },
+      unhealthyConditions: [
+        { type: "Ready", status: "Unknown", timeoutSeconds: 300 },
+        { type: "Ready", status: "False", timeoutSeconds: 300 },
+      ],
+      maxUnhealthy: { kind: "percent", value: 40 },
+      unhealthyRange: null,
+      operation: "node-not-ready",
+      machineType: { from: "sabakan" },
+      paused: false,
+    },
+    {
+      name: "storage",
+      selector: { matchExpressions: [{ key: "storage", operator: "Exists" }] },
+      unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 60 }],
+      maxUnhealthy: { kind: "percent", value: 100 },
+      unhealthyRange: { min: 1, max: 2 },
+      operation: "node-not-ready",
+      machineType: { from: "label", label: "machine-type" },
+      paused: true,
+    },
+  ],
   repair: {
     repairProcedures: [
       {
@@ -253,6 +293,13 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "evict_retries < 0", input: { repair: { evict_retries: -1 } }, path: "repair.evict_retries", message: "must be >= 0" },
     { name: "evict_interval < 0", input: { repair: { evict_interval: -1 } }, path: "repair.evict_interval", message: "must be >= 0" },
     { name: "eviction_timeout_seconds = 0", input: { repair: { eviction_timeout_seconds: 0 } }, path: "repair.eviction_timeout_seconds", message: "must be > 0" },
+    { name: "health check max_unhealthy over 100%", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o, max_unhealthy: 120% } ]", path: "health_checks[0].max_unhealthy", message: 'check "w": must be an integer >= 0 or a percentage from 0% to 100%, got "120%"' },
+    { name: "health check range max < min", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o, unhealthy_range: '[3-1]' } ]", path: "health_checks[0].unhealthy_range", message: 'check "w": must be "[min-max]" with min <= max, got "[3-1]"' },
+    { name: "health check empty selector", input: "health_checks: [ { name: w, selector: {}, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]", path: "health_checks[0].selector", message: 'check "w": must not be empty' },
+    { name: "health check bad selector", input: "health_checks: [ { name: w, selector: { matchExpressions: [ { key: a, operator: In } ] }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]", path: "health_checks[0].selector.matchExpressions[0].values", message: "must be non-empty when operator is In" },
+    { name: "health check without conditions", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [], operation: o } ]", path: "health_checks[0].unhealthy_conditions", message: "must be a non-empty list" },
+    { name: "health check duplicate name", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o }, { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]", path: "health_checks[1].name", message: 'check "w": the name is used twice' },
+    { name: "health check negative timeout", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: -1 } ], operation: o } ]", path: "health_checks[0].unhealthy_conditions[0].timeout_seconds", message: "must be >= 0" },
     { name: "runner.interval_seconds = 0", input: { runner: { interval_seconds: 0 } }, path: "runner.interval_seconds", message: "must be > 0" },
     { name: "runner.health_check_concurrency = 0", input: { runner: { health_check_concurrency: 0 } }, path: "runner.health_check_concurrency", message: "must be > 0" },
     { name: "unknown key under runner", input: { runner: { tick: 1 } }, path: "runner.tick", message: "unknown key" },
