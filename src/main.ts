@@ -22,6 +22,7 @@ import { SabakanGatewayClient } from "./adapters/sabakan-gateway-client.js";
 import { MachineByAddressLoader } from "./gateway/machine-loader.js";
 import { PubSub } from "./graphql/pubsub.js";
 import { KintsugiMetrics } from "./graphql/metrics.js";
+import { graphiqlRoutes } from "./graphql/graphiql-routes.js";
 import type { Topics } from "./graphql/topics.js";
 import { VERSION } from "./version.js";
 
@@ -162,7 +163,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       version: VERSION,
       healthCheck: () => healthProbe.get(),
       logError: (err) => logger.error({ err }, "unexpected error"),
-      routes: { "/metrics": () => metrics.text() },
+      routes: { ...graphiqlRoutes(), "/metrics": () => metrics.text() },
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -1,0 +1,81 @@
+import { readdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
+
+/** What an extra GET route of the HTTP server answers. */
+export interface RouteAnswer {
+  readonly contentType: string;
+  readonly body: string | Buffer;
+  readonly status?: number;
+}
+
+/**
+ * The browser IDE's files, built from npm packages by `npm run build` (scripts/build-graphiql.mjs). The same path
+ * from src/graphql (tsx) and dist/graphql (built) reaches them.
+ */
+const ASSETS = new URL("../../dist/graphiql/", import.meta.url);
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".ttf": "font/ttf",
+  ".woff2": "font/woff2",
+};
+
+/**
+ * The page. Its only requests are for its own files (relative URLs) and for this origin's /graphql: HTTP for
+ * queries and mutations, WebSocket (graphql-ws) for subscriptions. `data:,` as the icon keeps the browser from asking
+ * for /favicon.ico.
+ */
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>kintsugi GraphiQL</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="graphiql/style.css">
+<style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+<script type="module" src="graphiql/graphiql.js"></script>
+</head>
+<body>
+<div id="graphiql">Loading GraphiQL&hellip;</div>
+<noscript>GraphiQL needs JavaScript. The API itself is at POST /graphql.</noscript>
+</body>
+</html>
+`;
+
+const NOT_BUILT = `GraphiQL's files are missing from dist/graphiql/: run "npm run build". The API is at POST /graphql.\n`;
+
+/**
+ * GET routes for the GraphiQL IDE: `/` is the page, `/graphiql/<file>` its scripts, workers and stylesheet. Each file
+ * is read at its first request and then answered from memory. When the files were never built, `/` says so (503).
+ */
+export function graphiqlRoutes(): Record<string, () => Promise<RouteAnswer>> {
+  let files: string[];
+  try {
+    files = readdirSync(ASSETS).filter((name) => extname(name) in CONTENT_TYPES);
+  } catch {
+    files = [];
+  }
+  const routes: Record<string, () => Promise<RouteAnswer>> = {};
+  if (!files.includes("graphiql.js")) {
+    routes["/"] = async () => ({ contentType: "text/plain; charset=utf-8", body: NOT_BUILT, status: 503 });
+    return routes;
+  }
+  const page = Buffer.from(PAGE);
+  routes["/"] = async () => ({ contentType: "text/html; charset=utf-8", body: page });
+  for (const name of files) {
+    const contentType = CONTENT_TYPES[extname(name)] ?? "application/octet-stream";
+    let body: Promise<Buffer> | null = null;
+    routes[`/graphiql/${name}`] = async () => {
+      body ??= readFile(new URL(name, ASSETS)).catch((err: unknown) => {
+        body = null;
+        throw err;
+      });
+      return { contentType, body: await body };
+    };
+  }
+  return routes;
+}
