@@ -1,0 +1,103 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { startAlertBridge, type RepairEntryFilter } from "../alerts/alert-bridge.js";
+import { WebhookPoster } from "../alerts/webhook-poster.js";
+import { parseAddress } from "../domain/address.js";
+import { ALERT_FORMATS, DEFAULT_FAILURE_THRESHOLD, FORMATTERS, type AlertFormat } from "../domain/alert-messages.js";
+import { CliError, DEFAULT_SERVER } from "./client.js";
+
+const FILTER_KEYS = ["statuses", "addresses", "machineTypes", "operations"];
+const STATUSES = ["QUEUED", "PROCESSING", "SUCCEEDED", "FAILED"];
+/** How long shutdown waits for queued alerts to be delivered. */
+const DRAIN_MS = 10_000;
+
+/** Reads `--having`: a RepairEntryParams JSON object, statuses upper-case as in the API. */
+export function parseHaving(text: string): RepairEntryFilter {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InvalidArgumentError(`not valid JSON: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new InvalidArgumentError(`must be a JSON object with any of ${FILTER_KEYS.join(", ")}`);
+  }
+  for (const [key, list] of Object.entries(value)) {
+    if (!FILTER_KEYS.includes(key)) throw new InvalidArgumentError(`unknown key ${JSON.stringify(key)}; expected ${FILTER_KEYS.join(", ")}`);
+    if (list === null) continue;
+    if (!Array.isArray(list) || !list.every((v): v is string => typeof v === "string")) {
+      throw new InvalidArgumentError(`${JSON.stringify(key)} must be an array of strings`);
+    }
+    const bad = list.find((v) => (key === "statuses" ? !STATUSES.includes(v) : key === "addresses" && !parseAddress(v).ok));
+    if (bad !== undefined) {
+      const expected = key === "statuses" ? `; expected ${STATUSES.join(", ")} (upper-case)` : "";
+      throw new InvalidArgumentError(`${JSON.stringify(key)}: invalid value ${JSON.stringify(bad)}${expected}`);
+    }
+  }
+  return value as RepairEntryFilter;
+}
+
+function parseWebhook(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new InvalidArgumentError("not a URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("must be an http:// or https:// URL");
+  return text;
+}
+
+function parseThreshold(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError("must be a whole number >= 1");
+  return n;
+}
+
+interface AlertsOptions {
+  readonly webhook: string;
+  readonly format: AlertFormat;
+  readonly having?: RepairEntryFilter;
+  readonly failureThreshold: number;
+}
+
+/**
+ * `kintsugi alerts --webhook URL`: posts one chat message per meaningful repair event and poll problem, until
+ * SIGINT or SIGTERM; then it stops following and gives queued messages a few seconds to go out. Talks to the
+ * program-level `--server`.
+ */
+export function alertsCommand(): Command {
+  const cmd = new Command("alerts")
+    .description("post chat messages for repairs started, drains backed off, repairs succeeded or failed, and auto-repair problems")
+    .requiredOption("--webhook <URL>", "the incoming webhook to POST to", parseWebhook)
+    .addOption(new Option("--format <FORMAT>", "the webhook's body format").choices(ALERT_FORMATS).default("slack"))
+    .option("--having <JSON>", 'alert only on entries matching this RepairEntryParams (auto-repair alerts are not filtered), e.g. \'{"machineTypes":["qemu"],"statuses":["PROCESSING"]}\'', parseHaving)
+    .addOption(new Option("--failure-threshold <N>", "alert after this many failed sabakan polls in a row").argParser(parseThreshold).default(DEFAULT_FAILURE_THRESHOLD).hideHelp())
+    .action(async (opts: AlertsOptions) => {
+      const server = (cmd.parent?.opts() as { server?: string } | undefined)?.server ?? DEFAULT_SERVER;
+      const log = (line: string) => void process.stderr.write(`kintsugi alerts: ${line}\n`);
+      const poster = new WebhookPoster({ url: opts.webhook, format: FORMATTERS[opts.format], log });
+      // The path of a chat webhook is its secret: log where it goes, not the URL.
+      log(`following ${server}; posting ${opts.format} messages to ${new URL(opts.webhook).origin}`);
+      const bridge = startAlertBridge({ server, having: opts.having ?? null, post: (alert) => poster.post(alert), log, failureThreshold: opts.failureThreshold });
+      let stop: () => void = () => undefined;
+      const signalled = new Promise<void>((resolve) => (stop = resolve));
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      let failure: Error | null = null;
+      try {
+        await Promise.race([signalled, bridge.done]);
+      } catch (err) {
+        failure = err as Error;
+      } finally {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        await bridge.close();
+        if (poster.pending > 0) log(`delivering ${poster.pending} queued alert(s) before stopping (at most ${DRAIN_MS / 1000}s)`);
+        const left = await poster.drain(DRAIN_MS);
+        if (left > 0) log(`${left} alert${left === 1 ? "" : "s"} not delivered`);
+      }
+      if (failure) throw new CliError(failure.message);
+      log("stopped");
+    });
+  return cmd;
+}

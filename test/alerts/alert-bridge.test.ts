@@ -1,0 +1,244 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { startFakeKubeApi } from "../support/fake-kube-api.js";
+import { startFakeSabakan } from "../support/fake-sabakan.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { SimulatedMachines } from "../support/machine-script.js";
+import { operationOf, stepOf } from "../support/repair-world.js";
+import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
+
+interface Posted { source: string; severity: string; title: string; text: string; fields: Record<string, string> }
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, diagnose: () => string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${diagnose()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A local chat webhook on 127.0.0.1: records every POST body, and answers 500 to the first `failFirst`. */
+async function startReceiver(failFirst = 0) {
+  const attempts: string[] = [];
+  const messages: Posted[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      attempts.push(body);
+      if (attempts.length <= failFirst) return void res.writeHead(500).end("try later");
+      messages.push(JSON.parse(body) as Posted);
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { hook, attempts, messages, titles: () => messages.map((m) => m.title), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** The real `kintsugi alerts` as a child process; resolves once it is subscribed. */
+async function startBridge(server: string, hook: string, extra: string[] = []) {
+  const child = spawn(process.execPath, [KINTSUGI_BIN, "--server", server, "alerts", "--webhook", hook, "--format", "json", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const bridge = {
+    stderr: () => stderr,
+    async stop(): Promise<number | null> {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+  await until("the bridge to connect", () => stderr.includes("connected to"), () => stderr);
+  return bridge;
+}
+type Bridge = Awaited<ReturnType<typeof startBridge>>;
+
+/** kintsugi with its runner, a test Kubernetes API, a test sabakan and scripted machines of type "m". */
+async function startWorld() {
+  const dir = tempDir("kintsugi-alerts-");
+  const machines = new SimulatedMachines(dir.path);
+  const kube = await startFakeKubeApi();
+  const sabakan = await startFakeSabakan();
+  const databasePath = join(dir.path, "kintsugi.db");
+  const repairOperations = [
+    operationOf(machines, [stepOf(machines, "fix", { needDrain: true })], { operation: "drain-fix" }),
+    operationOf(machines, [stepOf(machines, "fix")], { operation: "fix" }),
+    operationOf(machines, [stepOf(machines, "fail")], { operation: "fail" }),
+  ];
+  const start = (port: number) =>
+    startTestKintsugi(
+      {
+        listen: { host: "127.0.0.1", port },
+        repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["m"], repairOperations }] },
+        kubernetes: { kubeconfig: kube.kubeconfigPath },
+        sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 },
+        runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 },
+      },
+      { startRunner: true, startSchedule: false, random: () => 0, databasePath },
+    );
+  let k: TestKintsugi = await start(0);
+  const gql = async (query: string, variables?: Record<string, unknown>) => {
+    const res = await k.gql(query, variables);
+    if (!res.data) throw new Error(`${query}: ${JSON.stringify(res.errors)}`);
+    return res.data;
+  };
+  return {
+    kube,
+    sabakan,
+    get k() {
+      return k;
+    },
+    gql,
+    add: async (operation: string, address: string) =>
+      (await gql(`mutation($o: String!, $a: IPAddress!) { addRepairEntry(operation: $o, machineType: "m", address: $a) { index } }`, { o: operation, a: address }))["addRepairEntry"].index as string,
+    status: async (index: string) => (await gql(`query($i: ID!) { repairEntry(index: $i) { status } }`, { i: index }))["repairEntry"].status as string,
+    /** Stops kintsugi and starts it again on the same port and database. */
+    async restart() {
+      await k.close();
+      k = await start(k.port);
+    },
+    async dispose() {
+      await k.close();
+      await kube.close();
+      await sabakan.close();
+      dir.remove();
+    },
+  };
+}
+type World = Awaited<ReturnType<typeof startWorld>>;
+
+/** Runs `scenario` with a world, a receiver and a bridge, closing all three whatever happens; SIGTERM must exit 0. */
+async function withBridge(options: { failFirst?: number; args?: string[] }, scenario: (w: World, r: Receiver, b: Bridge) => Promise<void>): Promise<void> {
+  const world = await startWorld();
+  const receiver = await startReceiver(options.failFirst);
+  let bridge: Bridge | undefined;
+  try {
+    bridge = await startBridge(world.k.url, receiver.hook, options.args);
+    await scenario(world, receiver, bridge);
+    assert.equal(await bridge.stop(), 0, `SIGTERM stops it cleanly\n${bridge.stderr()}`);
+  } finally {
+    await bridge?.stop();
+    await receiver.close();
+    await world.dispose();
+  }
+}
+
+const messagesFor = (r: Receiver, address: string) => r.titles().filter((t) => t.includes(`${address} `) || t.endsWith(address));
+
+describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", () => {
+  it("posts one message per meaningful event, and nothing for creations, notes, deletions or dequeues", () =>
+    withBridge({}, async (w, r, b) => {
+      const seen = (n: number) => () => r.messages.length >= n;
+      const why = () => `${JSON.stringify(r.titles(), null, 1)}\n${b.stderr()}`;
+      w.kube.addNode({ name: "node1", internalIP: "10.0.0.1" });
+      w.kube.addPod({ namespace: "db", name: "mysql-0", nodeName: "node1", controllerKind: "StatefulSet" });
+      w.kube.refuseEviction("db", "mysql-0", "would violate the disruption budget");
+      await w.add("drain-fix", "10.0.0.1");
+      await w.add("fix", "10.0.0.2");
+      await w.add("fail", "10.0.0.3");
+      await until("six entry messages", seen(6), why);
+
+      w.sabakan.failWithStatus(503, undefined, 3);
+      for (let i = 0; i < 3; i++) await w.gql(`mutation { runAutoRepair { sequence } }`);
+      await until("the failing-polls message", seen(7), why);
+      await w.gql(`mutation { runAutoRepair { sequence } }`);
+      await until("the recovery message", seen(8), why);
+      w.sabakan.addMachine({ serial: "s1", rack: 0, ipv4: ["10.9.0.1"], bmcType: "m", state: "UNHEALTHY" });
+      for (let i = 0; i < 2; i++) await w.gql(`mutation { runAutoRepair { sequence } }`);
+      await until("the short-circuit message", seen(9), why);
+
+      await w.gql(`mutation { deleteUnfinishedRepairEntries { index } deleteFinishedRepairEntries { index } }`);
+      await until("an empty queue", async () => (await w.gql(`{ searchRepairEntries { index } }`))["searchRepairEntries"].length === 0, why);
+      // Events arrive in commit order: once the last entry's failure is posted, anything before it was too.
+      await w.add("fail", "10.0.0.4");
+      await until("the last entry's messages", seen(11), why);
+
+      assert.deepEqual(messagesFor(r, "10.0.0.1"), ["repair started: 10.0.0.1 (node1)", "drain backed off: 10.0.0.1 (node1)"]);
+      assert.deepEqual(messagesFor(r, "10.0.0.2"), ["repair started: 10.0.0.2", "repair succeeded: 10.0.0.2"]);
+      assert.deepEqual(messagesFor(r, "10.0.0.3"), ["repair started: 10.0.0.3", "repair failed: 10.0.0.3"]);
+      assert.deepEqual(messagesFor(r, "10.0.0.4"), ["repair started: 10.0.0.4", "repair failed: 10.0.0.4"]);
+      assert.deepEqual(r.titles().filter((t) => t.startsWith("auto-repair")), [
+        "auto-repair: 3 sabakan polls failed in a row",
+        "auto-repair: sabakan polls succeed again",
+        "auto-repair short-circuited: too many repair requests",
+      ]);
+      assert.equal(r.messages.length, 11, why());
+      const failed = r.messages.find((m) => m.title === "repair failed: 10.0.0.3");
+      assert.equal(failed?.text, "step 1: repair command failed: exit code 3");
+      assert.match(failed?.fields["detail"] ?? "", /stderr: BMC of 10\.0\.0\.3 does not answer/);
+      assert.equal(failed?.severity, "critical");
+      assert.match(r.messages.find((m) => m.title.startsWith("drain backed off"))?.text ?? "", /^drain failed: dry-run eviction of db\/mysql-0 was refused/);
+      const { time, ...counts } = r.messages.find((m) => m.title.startsWith("auto-repair short"))?.fields ?? {};
+      assert.deepEqual(counts, { "existing entries": "3", candidates: "1", limit: "0", "machines seen": "1", poll: "5", trigger: "operator" });
+      assert.match(time ?? "", /^\d{4}-\d\d-\d\dT/);
+      assert.ok(r.messages.every((m) => m.source === "kintsugi"));
+    }));
+
+  it("retries a failed post with back-off and delivers each message once, in order", () =>
+    withBridge({ failFirst: 2 }, async (w, r, b) => {
+      await w.add("fail", "10.0.0.3");
+      await until("both messages", () => r.messages.length >= 2, () => b.stderr());
+      assert.deepEqual(r.titles(), ["repair started: 10.0.0.3", "repair failed: 10.0.0.3"]);
+      assert.equal(r.attempts.length, 4, "two refused attempts, then one for each message");
+      assert.equal(r.attempts[0], r.attempts[2], "the refused message was sent again, before the next one");
+      assert.equal(r.attempts[1], r.attempts[2]);
+      assert.match(b.stderr(), /webhook post failed \(HTTP 500: try later\); retrying in 0\.5s/);
+    }));
+
+  it("reconnects after kintsugi restarts, says events may have been missed, and alerts on new events", () =>
+    withBridge({}, async (w, r, b) => {
+      const why = () => `${JSON.stringify(r.titles(), null, 1)}\n${b.stderr()}`;
+      await w.add("fail", "10.0.0.3");
+      await until("the first entry's messages", () => r.messages.length >= 2, why);
+      await w.restart();
+      const missed = await until("the missed-events message", () => r.messages.find((m) => m.title === "kintsugi alerts may have missed events"), why);
+      const server = w.k.url.replace(/[.]/g, "\\.");
+      assert.match(missed.text, new RegExp(`^kintsugi alerts: reconnected to ${server} after \\d+s; events between \\S+Z and \\S+Z may have been missed — check \`kintsugi repair-queue list\`$`));
+      await w.add("fail", "10.0.0.5");
+      await until("the new entry's messages", () => r.messages.length >= 5, why);
+      assert.deepEqual(r.titles(), ["repair started: 10.0.0.3", "repair failed: 10.0.0.3", "kintsugi alerts may have missed events", "repair started: 10.0.0.5", "repair failed: 10.0.0.5"]);
+      assert.match(b.stderr(), /connection to ws:\/\/127\.0\.0\.1:\d+\/graphql lost/);
+    }));
+
+  it("alerts only on the entries --having selects", () =>
+    withBridge({ args: ["--having", '{"addresses":["10.0.0.5"],"statuses":["FAILED"]}'] }, async (w, r, b) => {
+      const other = await w.add("fail", "10.0.0.4");
+      await until("the other entry to fail", async () => (await w.status(other)) === "FAILED", () => b.stderr());
+      await w.add("fail", "10.0.0.5");
+      await until("the selected entry's failure", () => r.messages.length >= 1, () => b.stderr());
+      assert.deepEqual(r.titles(), ["repair failed: 10.0.0.5"], "nothing for 10.0.0.4, nothing but FAILED for 10.0.0.5");
+    }));
+
+  it("refuses bad options with a clear message and a non-zero exit code", async () => {
+    const base = ["--server", "http://127.0.0.1:9", "alerts"];
+    const hook = ["--webhook", "http://127.0.0.1:9/hook"];
+    const cases: Array<[string, string[], RegExp]> = [
+      ["--having is not JSON", [...hook, "--having", "{bad"], /option '--having <JSON>' argument '\{bad' is invalid\. not valid JSON/],
+      ["--having has an unknown key", [...hook, "--having", '{"status":["FAILED"]}'], /unknown key "status"; expected statuses, addresses, machineTypes, operations/],
+      ["--having has a lower-case status", [...hook, "--having", '{"statuses":["failed"]}'], /"statuses": invalid value "failed"; expected QUEUED, PROCESSING, SUCCEEDED, FAILED \(upper-case\)/],
+      ["--having has a bad address", [...hook, "--having", '{"addresses":["10.0.0.300"]}'], /"addresses": invalid value "10\.0\.0\.300"/],
+      ["--webhook is missing", [], /required option '--webhook <URL>' not specified/],
+      ["--webhook is not http", ["--webhook", "ftp://example.com/hook"], /must be an http:\/\/ or https:\/\/ URL/],
+      ["--format is unknown", [...hook, "--format", "teams"], /Allowed choices are slack, mattermost, json/],
+    ];
+    const results = await Promise.all(cases.map(([, args]) => runCli([...base, ...args], { timeoutMs: 30_000 })));
+    cases.forEach(([name, , expected], i) => {
+      const result = results[i];
+      assert.notEqual(result?.code, 0, name);
+      assert.match(result?.stderr ?? "", expected, name);
+    });
+  });
+});
