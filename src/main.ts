@@ -12,6 +12,7 @@ import { ProcessCommandRunner } from "./adapters/command-runner.js";
 import { KubeNodeOperator } from "./adapters/kube-node-operator.js";
 import type { NodeOperator } from "./adapters/ports.js";
 import { RepairRunner } from "./runner/repair-runner.js";
+import { HealthCheckRunner } from "./runner/health-check-runner.js";
 import type { RunnerLog } from "./runner/runner-deps.js";
 import { SabakanClient } from "./adapters/sabakan-client.js";
 import { AutoRepairPoller } from "./runner/auto-repair-poller.js";
@@ -135,6 +136,21 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const sabakan = config.sabakan
       ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
       : null;
+    const healthChecks = new HealthCheckRunner({
+      checks: config.healthChecks,
+      nodes,
+      machines,
+      entries,
+      settings,
+      now,
+      log: runnerLogOf(logger.child({ component: "health-checks" })),
+      intervalMs: config.runner.intervalSeconds * 1000,
+      committed: (changes) => {
+        committed(changes);
+        runner.wake();
+      },
+      changed: (status) => pubsub.publish("healthCheckEvents", status),
+    });
     const createContext = (): GraphQLContext => ({
       entries,
       settings,
@@ -149,6 +165,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       sabakan,
       machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
       pubsub,
+      healthChecks,
       machineStateChanged: (change) => {
         pubsub.publish("machineStateChanged", change);
         if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
@@ -172,7 +189,10 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         resolve();
       });
     });
-    if (options.startRunner !== false) runner.start();
+    if (options.startRunner !== false) {
+      runner.start();
+      healthChecks.start();
+    }
     const schedule =
       config.sabakan && options.startSchedule !== false
         ? scheduleAutoRepair(config.sabakan.schedule, autoRepair, pollerLog)
@@ -192,6 +212,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         });
         await schedule?.stop();
         await autoRepair.idle();
+        await healthChecks.stop();
         await runner.stop();
         await apollo.stop();
         db.close();

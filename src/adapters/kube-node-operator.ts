@@ -94,6 +94,12 @@ export class KubeNodeOperator implements NodeOperator {
       internalIPs: (node.status?.addresses ?? []).filter((a) => a.type === "InternalIP").map((a) => a.address),
       unschedulable: node.spec?.unschedulable === true,
       annotations: { ...node.metadata?.annotations },
+      labels: { ...node.metadata?.labels },
+      conditions: (node.status?.conditions ?? []).map((c) => ({
+        type: c.type,
+        status: c.status,
+        lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime).getTime() : 0,
+      })),
     }));
   }
 

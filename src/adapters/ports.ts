@@ -26,6 +26,9 @@ export interface ClusterNode {
   readonly internalIPs: readonly string[];
   readonly unschedulable: boolean;
   readonly annotations: Readonly<Record<string, string>>;
+  readonly labels: Readonly<Record<string, string>>;
+  /** The node's conditions, with when each took its status (ms since the epoch; 0 when the API gave none). */
+  readonly conditions: ReadonlyArray<{ readonly type: string; readonly status: string; readonly lastTransitionTime: number }>;
 }
 
 /** A Pod on a node, as far as draining cares (the domain's view of a pod). */

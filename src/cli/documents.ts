@@ -141,3 +141,26 @@ export const AutoRepairOutcomes = /* GraphQL */ `
   }
   ${OUTCOME_FIELDS}
 `;
+
+const HEALTH_CHECK_FIELDS = /* GraphQL */ `
+  fragment HealthCheckFields on HealthCheck {
+    name paused operation expectedNodes currentHealthy unhealthyCount remediationsAllowed gateOpen gateReason
+    maxUnhealthy unhealthyRange nextCheckAt evaluatedAt error
+    targets { node address state rule { type status timeoutSeconds } since nextCheckAt }
+    held { node reason }
+  }
+`;
+
+export const ListHealthChecks = /* GraphQL */ `
+  query ListHealthChecks {
+    healthChecks { ...HealthCheckFields }
+  }
+  ${HEALTH_CHECK_FIELDS}
+`;
+
+export const SetHealthCheckPaused = /* GraphQL */ `
+  mutation SetHealthCheckPaused($name: String!, $paused: Boolean!) {
+    setHealthCheckPaused(name: $name, paused: $paused) { ...HealthCheckFields }
+  }
+  ${HEALTH_CHECK_FIELDS}
+`;

@@ -2,9 +2,11 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load-config.js";
 import { DatabaseOpenError } from "../store/database.js";
 import { VERSION } from "../version.js";
+import { alertsCommand } from "./alerts-command.js";
 import { autoRepairCommand } from "./auto-repair-commands.js";
 import { CliError, DEFAULT_SERVER, KintsugiClient } from "./client.js";
 import { constraintsCommand } from "./constraints-commands.js";
+import { healthCheckCommand } from "./health-check-commands.js";
 import { repairQueueCommand, type CliIo } from "./repair-queue-commands.js";
 import { checkConfigCommand, serveCommand } from "./serve-command.js";
 
@@ -21,6 +23,8 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(repairQueueCommand(io));
   program.addCommand(autoRepairCommand(io));
   program.addCommand(constraintsCommand(io));
+  program.addCommand(healthCheckCommand(io));
+  program.addCommand(alertsCommand());
   for (const sub of program.commands) {
     sub.exitOverride();
     for (const leaf of sub.commands) leaf.exitOverride();

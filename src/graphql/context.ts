@@ -7,6 +7,7 @@ import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
+import type { HealthCheckRunner } from "../runner/health-check-runner.js";
 import type { Topics } from "./topics.js";
 
 /**
@@ -28,6 +29,7 @@ export interface GraphQLContext {
   /** This request's batched machine lookups; null without sabakan. */
   readonly machines: MachineByAddressLoader | null;
   readonly pubsub: PubSub<Topics>;
+  readonly healthChecks: HealthCheckRunner;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

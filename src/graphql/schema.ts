@@ -4,13 +4,14 @@ import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { GraphQLSchema } from "graphql";
 import { autoRepairResolvers } from "./resolvers/auto-repair-resolvers.js";
 import { gatewayResolvers } from "./resolvers/gateway-resolvers.js";
+import { healthCheckResolvers } from "./resolvers/health-check-resolvers.js";
 import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
 import { settingsResolvers } from "./resolvers/settings-resolvers.js";
 import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
 import type { Resolvers } from "./generated/resolvers.js";
 
 /** The schema files, in the package's `schema/` folder (two levels above both src/graphql and dist/graphql). */
-export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql"].map((name) =>
+export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql", "health-checks.graphql"].map((name) =>
   fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)),
 );
 
@@ -22,6 +23,7 @@ export function schemaSDL(): string {
 const enums: Resolvers = {
   RepairStatus: { QUEUED: "queued", PROCESSING: "processing", SUCCEEDED: "succeeded", FAILED: "failed" },
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
+  HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
   RepairHistoryKind: {
     CREATED: "created",
     TRANSITION: "transition",
@@ -36,7 +38,7 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers],
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

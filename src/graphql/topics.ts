@@ -1,10 +1,12 @@
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { RepairChange } from "../store/repair-entry-store.js";
+import type { HealthCheckStatus } from "../runner/health-check-runner.js";
 
 /** The subscription topics and their payloads. */
 export interface Topics extends Record<string, unknown> {
   repairEntryEvents: RepairChange;
   machineStateChanged: MachineStateChange;
   autoRepairOutcomes: AutoRepairOutcome;
+  healthCheckEvents: HealthCheckStatus;
 }

@@ -45,6 +45,15 @@ export class SettingsStore {
     this.write("auto-repair-variables", variables);
   }
 
+  /** Whether a health check was paused or resumed through the API; null when it never was (the config decides). */
+  healthCheckPaused(name: string): boolean | null {
+    return this.read<boolean | null>(`health-check-paused:${name}`, null);
+  }
+
+  setHealthCheckPaused(name: string, paused: boolean): void {
+    this.write(`health-check-paused:${name}`, paused);
+  }
+
   /** Defaults, overlaid by the config file's initial values, overlaid by what was set through the API. */
   constraints(): Constraints {
     return { ...DEFAULT_CONSTRAINTS, ...this.initialConstraints, ...this.read<Partial<Constraints>>("constraints", {}) };

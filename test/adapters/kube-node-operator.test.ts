@@ -34,11 +34,20 @@ describe("KubeNodeOperator against the fake API server", () => {
   });
   afterEach(() => fake.close());
 
-  it("lists nodes with their internal IPs, schedulability and annotations", async () => {
-    assert.deepEqual(await kube.listNodes(), [
-      { name: "n1", internalIPs: ["10.0.0.1"], unschedulable: false, annotations: {} },
-      { name: "n2", internalIPs: ["10.0.0.2"], unschedulable: true, annotations: { note: "by hand" } },
-    ]);
+  it("lists nodes with their internal IPs, schedulability, annotations, labels and conditions", async () => {
+    const since = new Date(Date.UTC(2026, 10, 22, 6, 0, 0));
+    fake.setNodeCondition("n2", "Ready", "Unknown", since);
+    const nodes = await kube.listNodes();
+    assert.deepEqual(
+      nodes.map(({ conditions: _, ...rest }) => rest),
+      [
+        { name: "n1", internalIPs: ["10.0.0.1"], unschedulable: false, annotations: {}, labels: { "kubernetes.io/hostname": "n1" } },
+        { name: "n2", internalIPs: ["10.0.0.2"], unschedulable: true, annotations: { note: "by hand" }, labels: { "kubernetes.io/hostname": "n2" } },
+      ],
+    );
+    assert.deepEqual(nodes[1]?.conditions, [{ type: "Ready", status: "Unknown", lastTransitionTime: since.getTime() }]);
+    assert.deepEqual(nodes[0]?.conditions.map((c) => [c.type, c.status]), [["Ready", "True"]]);
+    fake.setNodeCondition("n2", "Ready", "True", since);
   });
 
   it("cordons with a merge patch that marks the cordon as kintsugi's", async () => {

@@ -75,10 +75,18 @@ export class FakeKubeState {
       spec: spec.unschedulable ? { unschedulable: true } : {},
       status: {
         addresses: [{ type: "InternalIP", address: spec.internalIP }, { type: "Hostname", address: name }],
-        conditions: [{ type: "Ready", status: "True", reason: "KubeletReady" }],
+        conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", lastTransitionTime: new Date(Date.now() - 86_400_000).toISOString() }],
         nodeInfo: { kubeletVersion: "v1.32.0" },
       },
     });
+  }
+
+  /** Sets a node condition (as kubelet or the node controller would), with when it took this status. */
+  setNodeCondition(name: string, type: string, status: "True" | "False" | "Unknown", since: Date = new Date()): void {
+    const node = this.nodes.get(name);
+    if (!node) throw new Error(`no node ${name}`);
+    const others = (node["status"].conditions as Array<{ type: string }>).filter((c) => c.type !== type);
+    node["status"].conditions = [...others, { type, status, reason: "SetByTest", lastTransitionTime: since.toISOString() }];
   }
 
   removeNode(name: string): void {

@@ -2,6 +2,15 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** A node's standing under a health check. */
+export type HealthCheckTargetState =
+  /** No configured condition holds. */
+  | 'HEALTHY'
+  /** A configured condition holds, but not yet for its timeout. */
+  | 'PENDING'
+  /** A configured condition has held for longer than its timeout. */
+  | 'UNHEALTHY';
+
 /** LabelInput represents a label to search machines. */
 export type LabelInput = {
   name: string;
@@ -158,3 +167,18 @@ export type AutoRepairOutcomesQueryVariables = Exact<{
 
 
 export type AutoRepairOutcomesQuery = { autoRepairOutcomes: Array<{ sequence: string, time: string, trigger: string, machinesSeen: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null }> };
+
+export type HealthCheckFieldsFragment = { name: string, paused: boolean, operation: string, expectedNodes: number, currentHealthy: number, unhealthyCount: number, remediationsAllowed: number, gateOpen: boolean, gateReason: string | null, maxUnhealthy: string, unhealthyRange: string | null, nextCheckAt: string | null, evaluatedAt: string | null, error: string | null, targets: Array<{ node: string, address: string | null, state: HealthCheckTargetState, since: string | null, nextCheckAt: string | null, rule: { type: string, status: string, timeoutSeconds: number } | null }>, held: Array<{ node: string, reason: string }> };
+
+export type ListHealthChecksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListHealthChecksQuery = { healthChecks: Array<{ name: string, paused: boolean, operation: string, expectedNodes: number, currentHealthy: number, unhealthyCount: number, remediationsAllowed: number, gateOpen: boolean, gateReason: string | null, maxUnhealthy: string, unhealthyRange: string | null, nextCheckAt: string | null, evaluatedAt: string | null, error: string | null, targets: Array<{ node: string, address: string | null, state: HealthCheckTargetState, since: string | null, nextCheckAt: string | null, rule: { type: string, status: string, timeoutSeconds: number } | null }>, held: Array<{ node: string, reason: string }> }> };
+
+export type SetHealthCheckPausedMutationVariables = Exact<{
+  name: string;
+  paused: boolean;
+}>;
+
+
+export type SetHealthCheckPausedMutation = { setHealthCheckPaused: { name: string, paused: boolean, operation: string, expectedNodes: number, currentHealthy: number, unhealthyCount: number, remediationsAllowed: number, gateOpen: boolean, gateReason: string | null, maxUnhealthy: string, unhealthyRange: string | null, nextCheckAt: string | null, evaluatedAt: string | null, error: string | null, targets: Array<{ node: string, address: string | null, state: HealthCheckTargetState, since: string | null, nextCheckAt: string | null, rule: { type: string, status: string, timeoutSeconds: number } | null }>, held: Array<{ node: string, reason: string }> } };

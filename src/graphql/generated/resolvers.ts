@@ -7,6 +7,8 @@ import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/a
 import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
 import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
 import type { RepairChange as RepairChangeModel } from '../../store/repair-entry-store.js';
+import type { HealthCheckStatus as HealthCheckStatusModel } from '../../runner/health-check-runner.js';
+import type { TargetEvaluation as TargetEvaluationModel } from '../../domain/health-check-evaluation.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -93,6 +95,74 @@ export type Constraints = {
   minimumWorkers: Scalars['Int']['output'];
   /** `wait-seconds-to-repair-rebooting`: an UNREACHABLE machine that is rebooting or not a node is left alone for this long. Default 0. */
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
+};
+
+/** One health check and what its latest evaluation found. */
+export type HealthCheck = {
+  __typename?: 'HealthCheck';
+  /** How many of them are healthy. */
+  currentHealthy: Scalars['Int']['output'];
+  /** Why the last evaluation could not be made (e.g. Kubernetes unreachable), or null. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** When the check was last evaluated; null before the first evaluation. */
+  evaluatedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** How many nodes the check targets. */
+  expectedNodes: Scalars['Int']['output'];
+  /** Whether remediation is allowed now. */
+  gateOpen: Scalars['Boolean']['output'];
+  /** Why remediation is not allowed, e.g. `total: 5, unhealthy: 3, maxUnhealthy: 40%`, or `paused`; null when open. */
+  gateReason?: Maybe<Scalars['String']['output']>;
+  /** Unhealthy nodes that were not remediated, and why. */
+  held: Array<HeldTarget>;
+  /** max_unhealthy as configured (`40%` or `3`). */
+  maxUnhealthy: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  /** When a pending node turns unhealthy unless it recovers. */
+  nextCheckAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The repair operation enqueued for an unhealthy node. */
+  operation: Scalars['String']['output'];
+  /** Paused checks evaluate but never remediate. */
+  paused: Scalars['Boolean']['output'];
+  /** How many more unhealthy nodes the gate would tolerate. */
+  remediationsAllowed: Scalars['Int']['output'];
+  /** Each targeted node, by name. */
+  targets: Array<HealthCheckTarget>;
+  /** How many are not healthy (unhealthy or pending: pending ones count against the budget). */
+  unhealthyCount: Scalars['Int']['output'];
+  /** unhealthy_range as configured (`[1-3]`), or null. */
+  unhealthyRange?: Maybe<Scalars['String']['output']>;
+};
+
+/** One node targeted by a health check. */
+export type HealthCheckTarget = {
+  __typename?: 'HealthCheckTarget';
+  /** The node's first InternalIP: the address its repair entry gets. */
+  address?: Maybe<Scalars['IPAddress']['output']>;
+  /** When a PENDING node turns UNHEALTHY unless it recovers. */
+  nextCheckAt?: Maybe<Scalars['DateTime']['output']>;
+  node: Scalars['String']['output'];
+  /** The condition that failed (UNHEALTHY) or holds (PENDING); null when HEALTHY. */
+  rule?: Maybe<UnhealthyCondition>;
+  /** Since when that condition holds. */
+  since?: Maybe<Scalars['DateTime']['output']>;
+  state: HealthCheckTargetState;
+};
+
+/** A node's standing under a health check. */
+export enum HealthCheckTargetState {
+  /** No configured condition holds. */
+  Healthy = 'healthy',
+  /** A configured condition holds, but not yet for its timeout. */
+  Pending = 'pending',
+  /** A configured condition has held for longer than its timeout. */
+  Unhealthy = 'unhealthy'
+}
+
+/** An unhealthy node a health check did not remediate, and why. */
+export type HeldTarget = {
+  __typename?: 'HeldTarget';
+  node: Scalars['String']['output'];
+  reason: Scalars['String']['output'];
 };
 
 /** Label represents an arbitrary key-value pairs. */
@@ -238,6 +308,8 @@ export type Mutation = {
    * Errors with INVALID_CONSTRAINT for an unknown name or a value out of range.
    */
   setConstraint: Constraints;
+  /** Pauses (no remediation; evaluation goes on) or resumes a health check; persistent. NOT_FOUND for an unknown name. */
+  setHealthCheckPaused: HealthCheck;
   /**
    * sabakan's `setMachineState`, forwarded to sabakan (its transition rules and errors such as
    * INVALID_STATE_TRANSITION). On success kintsugi publishes `machineStateChanged`, and a change to UNHEALTHY or
@@ -285,6 +357,13 @@ export type MutationSetConstraintArgs = {
 
 
 /** The root of every change. */
+export type MutationSetHealthCheckPausedArgs = {
+  name: Scalars['String']['input'];
+  paused: Scalars['Boolean']['input'];
+};
+
+
+/** The root of every change. */
 export type MutationSetMachineStateArgs = {
   serial: Scalars['ID']['input'];
   state: MachineState;
@@ -325,6 +404,8 @@ export type Query = {
   autoRepairVariables: AutoRepairVariables;
   /** The current values of the safety constraints. */
   constraints: Constraints;
+  /** The configured node health checks, each with its latest evaluation. */
+  healthChecks: Array<HealthCheck>;
   /**
    * sabakan's `machine`, forwarded to sabakan: its answer and its errors (such as MACHINE_NOT_FOUND) as it gave them.
    * Errors with SABAKAN_NOT_CONFIGURED when kintsugi has no sabakan, SABAKAN_UNAVAILABLE when it cannot be asked.
@@ -551,6 +632,8 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** The outcome of every sabakan poll (scheduled, operator's or event-driven), failed ones included. */
   autoRepairOutcomes: AutoRepairOutcome;
+  /** A health check whose evaluation changed (a target's state, the gate, pausing). */
+  healthCheckEvents: HealthCheck;
   /** Every state change made through kintsugi's setMachineState, after sabakan accepted it. */
   machineStateChanged: MachineStateChange;
   /**
@@ -565,6 +648,14 @@ export type Subscription = {
 export type SubscriptionRepairEntryEventsArgs = {
   having?: InputMaybe<RepairEntryParams>;
   notHaving?: InputMaybe<RepairEntryParams>;
+};
+
+/** A node condition rule of a health check. */
+export type UnhealthyCondition = {
+  __typename?: 'UnhealthyCondition';
+  status: Scalars['String']['output'];
+  timeoutSeconds: Scalars['Int']['output'];
+  type: Scalars['String']['output'];
 };
 
 
@@ -649,6 +740,10 @@ export type ResolversTypes = {
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  HealthCheck: ResolverTypeWrapper<HealthCheckStatusModel>;
+  HealthCheckTarget: ResolverTypeWrapper<TargetEvaluationModel>;
+  HealthCheckTargetState: null;
+  HeldTarget: ResolverTypeWrapper<HeldTarget>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IPAddress: ResolverTypeWrapper<Scalars['IPAddress']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -677,6 +772,7 @@ export type ResolversTypes = {
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  UnhealthyCondition: ResolverTypeWrapper<UnhealthyCondition>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -690,6 +786,9 @@ export type ResolversParentTypes = {
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
   Float: Scalars['Float']['output'];
+  HealthCheck: HealthCheckStatusModel;
+  HealthCheckTarget: TargetEvaluationModel;
+  HeldTarget: HeldTarget;
   ID: Scalars['ID']['output'];
   IPAddress: Scalars['IPAddress']['output'];
   Int: Scalars['Int']['output'];
@@ -714,6 +813,7 @@ export type ResolversParentTypes = {
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  UnhealthyCondition: UnhealthyCondition;
 };
 
 export type AutoRepairOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairOutcome'] = ResolversParentTypes['AutoRepairOutcome']> = {
@@ -759,6 +859,41 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type HealthCheckResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HealthCheck'] = ResolversParentTypes['HealthCheck']> = {
+  currentHealthy?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  evaluatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  expectedNodes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  gateOpen?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  gateReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  held?: Resolver<Array<ResolversTypes['HeldTarget']>, ParentType, ContextType>;
+  maxUnhealthy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  nextCheckAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  paused?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  remediationsAllowed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  targets?: Resolver<Array<ResolversTypes['HealthCheckTarget']>, ParentType, ContextType>;
+  unhealthyCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  unhealthyRange?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type HealthCheckTargetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HealthCheckTarget'] = ResolversParentTypes['HealthCheckTarget']> = {
+  address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  nextCheckAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rule?: Resolver<Maybe<ResolversTypes['UnhealthyCondition']>, ParentType, ContextType>;
+  since?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['HealthCheckTargetState'], ParentType, ContextType>;
+};
+
+export type HealthCheckTargetStateResolvers = { HEALTHY: 'healthy', PENDING: 'pending', UNHEALTHY: 'unhealthy' };
+
+export type HeldTargetResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HeldTarget'] = ResolversParentTypes['HeldTarget']> = {
+  node?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
 
 export interface IpAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['IPAddress'], any> {
   name: 'IPAddress';
@@ -824,6 +959,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   setAutoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetAutoRepairEnabledArgs, 'enabled'>>;
   setAutoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType, Partial<MutationSetAutoRepairVariablesArgs>>;
   setConstraint?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType, RequireFields<MutationSetConstraintArgs, 'name' | 'value'>>;
+  setHealthCheckPaused?: Resolver<ResolversTypes['HealthCheck'], ParentType, ContextType, RequireFields<MutationSetHealthCheckPausedArgs, 'name' | 'paused'>>;
   setMachineState?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType, RequireFields<MutationSetMachineStateArgs, 'serial' | 'state'>>;
   setRepairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetRepairQueueEnabledArgs, 'enabled'>>;
 };
@@ -844,6 +980,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   autoRepairOutcomes?: Resolver<Array<ResolversTypes['AutoRepairOutcome']>, ParentType, ContextType, Partial<QueryAutoRepairOutcomesArgs>>;
   autoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  healthChecks?: Resolver<Array<ResolversTypes['HealthCheck']>, ParentType, ContextType>;
   machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
   repairHistory?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType, RequireFields<QueryRepairHistoryArgs, 'index'>>;
@@ -916,8 +1053,15 @@ export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   autoRepairOutcomes?: SubscriptionResolver<ResolversTypes['AutoRepairOutcome'], "autoRepairOutcomes", ParentType, ContextType>;
+  healthCheckEvents?: SubscriptionResolver<ResolversTypes['HealthCheck'], "healthCheckEvents", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
   repairEntryEvents?: SubscriptionResolver<ResolversTypes['RepairEntryEvent'], "repairEntryEvents", ParentType, ContextType, Partial<SubscriptionRepairEntryEventsArgs>>;
+};
+
+export type UnhealthyConditionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnhealthyCondition'] = ResolversParentTypes['UnhealthyCondition']> = {
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  timeoutSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = GraphQLContext> = {
@@ -928,6 +1072,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   BMCInfo?: BmcInfoResolvers<ContextType>;
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  HealthCheck?: HealthCheckResolvers<ContextType>;
+  HealthCheckTarget?: HealthCheckTargetResolvers<ContextType>;
+  HealthCheckTargetState?: HealthCheckTargetStateResolvers;
+  HeldTarget?: HeldTargetResolvers<ContextType>;
   IPAddress?: GraphQLScalarType;
   Label?: LabelResolvers<ContextType>;
   Machine?: MachineResolvers<ContextType>;
@@ -949,5 +1097,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStepStatus?: RepairStepStatusResolvers;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  UnhealthyCondition?: UnhealthyConditionResolvers<ContextType>;
 };
 

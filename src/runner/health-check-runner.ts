@@ -1,0 +1,167 @@
+import type { MachineSource, NodeOperator } from "../adapters/ports.js";
+import type { HealthCheckConfig } from "../domain/health-check-config.js";
+import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
+import { decideRemediation, type HeldTarget } from "../domain/health-check-remediation.js";
+import { createRepairEntry } from "../domain/repair-entry.js";
+import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
+import type { SettingsStore } from "../store/settings-store.js";
+import type { RunnerLog } from "./runner-deps.js";
+
+/** A check's latest evaluation, as operators see it. */
+export interface HealthCheckStatus {
+  readonly check: HealthCheckConfig;
+  readonly paused: boolean;
+  readonly evaluation: HealthCheckEvaluation | null;
+  readonly held: readonly HeldTarget[];
+  readonly evaluatedAt: number | null;
+  readonly error: string | null;
+}
+
+export interface HealthCheckRunnerDeps {
+  readonly checks: readonly HealthCheckConfig[];
+  readonly nodes: NodeOperator | null;
+  readonly machines: MachineSource | null;
+  readonly entries: RepairEntryStore;
+  readonly settings: SettingsStore;
+  readonly now: () => number;
+  readonly log: RunnerLog;
+  readonly intervalMs: number;
+  readonly committed: (changes: readonly RepairChange[]) => void;
+  /** Called with a check's status when its evaluation changed. */
+  readonly changed: (status: HealthCheckStatus) => void;
+}
+
+const signature = (s: HealthCheckStatus) => JSON.stringify([s.paused, s.error, s.held, s.evaluation?.gate, s.evaluation?.targets.map((t) => [t.node, t.state])]);
+
+/**
+ * Evaluates the configured checks against the cluster's Nodes at every interval and exactly when a pending target
+ * is due, remediates what an open gate allows through the repair queue, and records Node events when a node turns
+ * unhealthy and when remediation is short-circuited.
+ */
+export class HealthCheckRunner {
+  private readonly statuses = new Map<string, HealthCheckStatus>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(private readonly deps: HealthCheckRunnerDeps) {
+    for (const check of deps.checks) this.statuses.set(check.name, { check, paused: this.pausedOf(check), evaluation: null, held: [], evaluatedAt: null, error: null });
+  }
+
+  list(): HealthCheckStatus[] {
+    return [...this.statuses.values()];
+  }
+
+  /** Pauses or resumes a check (persistent); returns its status, or null for an unknown name. */
+  setPaused(name: string, paused: boolean): HealthCheckStatus | null {
+    const status = this.statuses.get(name);
+    if (!status) return null;
+    this.deps.settings.setHealthCheckPaused(name, paused);
+    const next = { ...status, paused };
+    this.statuses.set(name, next);
+    this.deps.changed(next);
+    this.wake();
+    return next;
+  }
+
+  start(): void {
+    if (this.deps.checks.length === 0 || !this.deps.nodes) return;
+    this.stopped = false;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Evaluates now (after the evaluation in flight, if any). */
+  wake(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.running) return this.wake();
+      this.running = this.pass()
+        .catch((err: unknown) => this.deps.log.error("health-check pass failed", { err: (err as Error).message }))
+        .finally(() => {
+          this.running = null;
+        });
+    }, 0);
+  }
+
+  private pausedOf(check: HealthCheckConfig): boolean {
+    return this.deps.settings.healthCheckPaused(check.name) ?? check.paused;
+  }
+
+  private async pass(): Promise<void> {
+    const { deps } = this;
+    let next = deps.now() + deps.intervalMs;
+    try {
+      const nodes = await (deps.nodes as NodeOperator).listNodes();
+      const now = deps.now();
+      let fleet: Map<string, string> | null = null;
+      const machineTypes = async () => {
+        if (!fleet && deps.machines) fleet = new Map((await deps.machines.searchMachines({ having: null, notHaving: null })).map((m) => [m.ipv4[0] ?? "", m.bmcType]));
+        return fleet ?? new Map<string, string>();
+      };
+      for (const configured of deps.checks) {
+        const check = { ...configured, paused: this.pausedOf(configured) };
+        const evaluation = evaluateHealthCheck(check, nodes, now);
+        const needsTypes = check.machineType.from === "sabakan" && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy");
+        const types = needsTypes ? await machineTypes() : new Map<string, string>();
+        const labels = new Map(nodes.map((n) => [n.name, n.labels]));
+        const decision = decideRemediation(check, evaluation, deps.entries.list(), deps.settings.constraints().maximumRepairQueueEntries, (node, address) =>
+          check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null),
+        );
+        if (decision.enqueue.length > 0) {
+          const at = deps.now();
+          const changes = deps.entries.addMany(
+            decision.enqueue.map((params) => {
+              const target = evaluation.targets.find((t) => t.address === params.address);
+              return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s` };
+            }),
+            at,
+          );
+          deps.committed(changes);
+        }
+        this.record(check, { check, paused: check.paused, evaluation, held: decision.held, evaluatedAt: now, error: null });
+        if (evaluation.nextCheckAt !== null) next = Math.min(next, evaluation.nextCheckAt);
+      }
+    } catch (err) {
+      const message = `cannot evaluate health checks: ${(err as Error).message}`;
+      deps.log.warn(message);
+      for (const status of this.statuses.values()) this.record(status.check, { ...status, error: message });
+    }
+    if (!this.stopped) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.wake(), Math.max(0, next - deps.now()));
+    }
+  }
+
+  private record(check: HealthCheckConfig, status: HealthCheckStatus): void {
+    const before = this.statuses.get(check.name);
+    this.statuses.set(check.name, status);
+    if (before && signature(before) === signature(status)) return;
+    this.deps.changed(status);
+    this.recordEvents(before, status);
+  }
+
+  private recordEvents(before: HealthCheckStatus | undefined, after: HealthCheckStatus): void {
+    const nodes = this.deps.nodes;
+    if (!nodes || !after.evaluation) return;
+    const was = new Map(before?.evaluation?.targets.map((t) => [t.node, t.state]) ?? []);
+    const held = new Set(after.held.map((h) => h.node));
+    const wasHeld = new Set(before?.held.map((h) => h.node) ?? []);
+    for (const t of after.evaluation.targets) {
+      const events = [];
+      if (t.state === "unhealthy" && was.get(t.node) !== "unhealthy") {
+        events.push({ type: "Warning" as const, reason: "NodeUnhealthy", message: `health check ${after.check.name}: ${t.rule?.type}=${t.rule?.status} for more than ${t.rule?.timeoutSeconds} s` });
+      }
+      if (held.has(t.node) && !wasHeld.has(t.node) && !after.evaluation.gate.open) {
+        events.push({ type: "Warning" as const, reason: "RemediationShortCircuited", message: `health check ${after.check.name}: ${after.evaluation.gate.reason}` });
+      }
+      for (const event of events) nodes.recordEvent(t.node, event).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { SimulatedMachines } from "../support/machine-script.js";
+import { operationOf, stepOf } from "../support/repair-world.js";
+import { runCli } from "../support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
+import { subscribe } from "../support/ws-subscriber.js";
+
+const STATUS = `name paused expectedNodes currentHealthy unhealthyCount remediationsAllowed gateOpen gateReason held { node reason } targets { node state rule { type status } }`;
+
+async function withCluster(check: Partial<HealthCheckConfig>, nodes: number, scenario: (k: TestKintsugi, kube: FakeKubeApi, machines: SimulatedMachines) => Promise<void>): Promise<void> {
+  const dir = tempDir();
+  const machines = new SimulatedMachines(dir.path);
+  const kube = await startFakeKubeApi();
+  for (let i = 1; i <= nodes; i++) kube.addNode({ name: `worker${i}`, internalIP: `10.1.0.${i}`, labels: { role: "worker", "machine-type": "m" } });
+  kube.addNode({ name: "cp1", internalIP: "10.1.9.1", labels: { role: "control-plane", "machine-type": "m" } });
+  const k = await startTestKintsugi(
+    {
+      kubernetes: { kubeconfig: kube.kubeconfigPath },
+      repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "node-not-ready" }] }] },
+      runner: { intervalSeconds: 0.2, healthCheckConcurrency: 8 },
+      constraints: { maximumRepairQueueEntries: 10 },
+      healthChecks: [
+        {
+          name: "workers",
+          selector: { matchLabels: { role: "worker" } },
+          unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 1 }, { type: "Ready", status: "False", timeoutSeconds: 1 }],
+          maxUnhealthy: { kind: "percent", value: 100 },
+          unhealthyRange: null,
+          operation: "node-not-ready",
+          machineType: { from: "label", label: "machine-type" },
+          paused: false,
+          ...check,
+        },
+      ],
+    },
+    { startRunner: true },
+  );
+  try {
+    await scenario(k, kube, machines);
+  } finally {
+    await k.dispose();
+    await kube.close();
+    dir.remove();
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await probe();
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await probe();
+  }
+  return last;
+}
+
+describe("node health checks end to end (test Kubernetes API)", () => {
+  it("repairs a node whose Ready condition goes Unknown, after its timeout", () =>
+    withCluster({}, 3, async (k, kube, machines) => {
+      const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
+      await until("the first evaluation", status, (s) => s.expectedNodes === 3);
+      kube.setNodeCondition("worker2", "Ready", "Unknown");
+      const entries = async () => (await k.gql(`{ searchRepairEntries { address operation source status nodename } }`)).data?.["searchRepairEntries"] as Array<Record<string, string>>;
+      const queued = await until("a repair entry for worker2", entries, (e) => e.length > 0);
+      assert.deepEqual(queued.map((e) => [e["address"], e["operation"], e["source"]]), [["10.1.0.2", "node-not-ready", "health-check:workers"]]);
+      const done = await until("the repair succeeded", entries, (e) => e[0]?.["status"] === "SUCCEEDED");
+      assert.equal(done[0]?.["nodename"], "worker2");
+      assert.equal(machines.runs("fix", "10.1.0.2"), 1);
+      const s = await status();
+      assert.deepEqual(s.targets.find((t: { node: string }) => t.node === "worker2"), { node: "worker2", state: "UNHEALTHY", rule: { type: "Ready", status: "Unknown" } });
+      await until("a NodeUnhealthy event on worker2", async () => kube.events(), (events) => events.some((e) => e["reason"] === "NodeUnhealthy" && e["involvedObject"]?.name === "worker2"));
+    }));
+
+  it("enqueues nothing when three of five nodes go bad at once with max_unhealthy 40%, and says why", () =>
+    withCluster({ maxUnhealthy: { kind: "percent", value: 40 } }, 5, async (k, kube) => {
+      const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
+      await until("the first evaluation", status, (s) => s.expectedNodes === 5);
+      for (const n of ["worker1", "worker3", "worker5"]) kube.setNodeCondition(n, "Ready", "False");
+      const s = await until("three unhealthy", status, (v) => v.targets.filter((t: { state: string }) => t.state === "UNHEALTHY").length === 3);
+      assert.equal(s.gateOpen, false);
+      assert.equal(s.gateReason, "total: 5, unhealthy: 3, maxUnhealthy: 40%");
+      assert.equal(s.remediationsAllowed, 0);
+      assert.deepEqual(s.held.map((h: { node: string }) => h.node), ["worker1", "worker3", "worker5"]);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.deepEqual((await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"], []);
+      await until("short-circuit events", async () => kube.events(), (events) => events.filter((e) => e["reason"] === "RemediationShortCircuited").length === 3);
+    }));
+
+  it("stops remediating while paused, and resumes (from the CLI), telling subscribers", () =>
+    withCluster({}, 3, async (k, kube) => {
+      const events = subscribe<{ healthCheckEvents: { name: string; paused: boolean } }>(k.url, `subscription { healthCheckEvents { name paused } }`);
+      await events.ready;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(await runCli(["--server", k.url, "health-check", "pause", "workers"]), { code: 0, stdout: "", stderr: "" });
+      await until("a paused event", async () => events.received, (r) => r.some((e) => e.healthCheckEvents.paused));
+      const listed = JSON.parse((await runCli(["--server", k.url, "health-check", "list"])).stdout);
+      assert.deepEqual([listed[0].name, listed[0].paused, listed[0].gateOpen, listed[0].gateReason], ["workers", true, false, "paused"]);
+      await events.close();
+      kube.setNodeCondition("worker1", "Ready", "Unknown", new Date(Date.now() - 60_000));
+      const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
+      await until("worker1 is seen unhealthy", status, (s) => s.targets.some((t: { node: string; state: string }) => t.node === "worker1" && t.state === "UNHEALTHY"));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.deepEqual((await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"], [], "nothing while paused");
+      assert.equal((await runCli(["--server", k.url, "health-check", "resume", "workers"])).code, 0);
+      await until("remediation after resume", async () => (await k.gql(`{ searchRepairEntries { address } }`)).data?.["searchRepairEntries"], (e: unknown[]) => e.length === 1);
+      const missing = await runCli(["--server", k.url, "health-check", "pause", "nope"]);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /health check "nope" not found; known: workers \(NOT_FOUND\)/);
+    }));
+});
