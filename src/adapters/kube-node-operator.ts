@@ -83,8 +83,39 @@ export class KubeNodeOperator implements NodeOperator {
   }
 
   /** Uses the current context of `config`. */
-  constructor(config: k8s.KubeConfig) {
+  constructor(private readonly config: k8s.KubeConfig) {
     this.core = config.makeApiClient(k8s.CoreV1Api);
+  }
+
+  watchNodes(changed: () => void): () => void {
+    let stopped = false;
+    let controller: AbortController | null = null;
+    let retry: NodeJS.Timeout | undefined;
+    const start = () => {
+      if (stopped) return;
+      new k8s.Watch(this.config)
+        .watch("/api/v1/nodes", {}, () => changed(), () => {
+          // The server ends watches from time to time; start again after a pause (and tell: something may have
+          // changed while no watch was open).
+          if (!stopped) retry = setTimeout(() => {
+            changed();
+            start();
+          }, 1000);
+        })
+        .then((c) => {
+          controller = c;
+          if (stopped) c.abort();
+        })
+        .catch(() => {
+          if (!stopped) retry = setTimeout(start, 1000);
+        });
+    };
+    start();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      controller?.abort();
+    };
   }
 
   async listNodes(): Promise<ClusterNode[]> {

@@ -74,6 +74,11 @@ export interface NodeOperator {
   deletePod(pod: NodePod): Promise<boolean>;
   /** Records a Kubernetes Event about the node (core/v1 Event, involvedObject = the Node). */
   recordEvent(nodeName: string, event: NodeEvent): Promise<void>;
+  /**
+   * Calls `changed` whenever a Node is added, modified or deleted (a Kubernetes watch, restarted whenever the
+   * server ends it) until the returned function is called.
+   */
+  watchNodes(changed: () => void): () => void;
 }
 
 /** Where sabakan-triggered repair finds unhealthy machines: sabakan's `searchMachines`. */

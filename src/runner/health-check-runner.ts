@@ -34,8 +34,8 @@ export interface HealthCheckRunnerDeps {
 const signature = (s: HealthCheckStatus) => JSON.stringify([s.paused, s.error, s.held, s.evaluation?.gate, s.evaluation?.targets.map((t) => [t.node, t.state])]);
 
 /**
- * Evaluates the configured checks against the cluster's Nodes at every interval and exactly when a pending target
- * is due, remediates what an open gate allows through the repair queue, and records Node events when a node turns
+ * Evaluates the configured checks against the cluster's Nodes whenever a Node changes (a watch), exactly when a
+ * pending target is due, and at every interval as a safety net; remediates what an open gate allows through the repair queue, and records Node events when a node turns
  * unhealthy and when remediation is short-circuited.
  */
 export class HealthCheckRunner {
@@ -43,6 +43,8 @@ export class HealthCheckRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private unwatch: (() => void) | null = null;
+  private again = false;
 
   constructor(private readonly deps: HealthCheckRunnerDeps) {
     for (const check of deps.checks) this.statuses.set(check.name, { check, paused: this.pausedOf(check), evaluation: null, held: [], evaluatedAt: null, error: null });
@@ -67,25 +69,35 @@ export class HealthCheckRunner {
   start(): void {
     if (this.deps.checks.length === 0 || !this.deps.nodes) return;
     this.stopped = false;
+    // A node condition change is seen at once, not at the next interval.
+    this.unwatch = this.deps.nodes.watchNodes(() => this.wake());
     this.wake();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unwatch?.();
     clearTimeout(this.timer);
     await this.running;
   }
 
-  /** Evaluates now (after the evaluation in flight, if any). */
+  /** Evaluates now, or right after the evaluation in flight. */
   wake(): void {
     if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      if (this.running) return this.wake();
       this.running = this.pass()
         .catch((err: unknown) => this.deps.log.error("health-check pass failed", { err: (err as Error).message }))
         .finally(() => {
           this.running = null;
+          if (this.again) {
+            this.again = false;
+            this.wake();
+          }
         });
     }, 0);
   }

@@ -12,7 +12,12 @@ import { subscribe } from "../support/ws-subscriber.js";
 
 const STATUS = `name paused expectedNodes currentHealthy unhealthyCount remediationsAllowed gateOpen gateReason held { node reason } targets { node state rule { type status } }`;
 
-async function withCluster(check: Partial<HealthCheckConfig>, nodes: number, scenario: (k: TestKintsugi, kube: FakeKubeApi, machines: SimulatedMachines) => Promise<void>): Promise<void> {
+async function withCluster(
+  check: Partial<HealthCheckConfig>,
+  nodes: number,
+  scenario: (k: TestKintsugi, kube: FakeKubeApi, machines: SimulatedMachines) => Promise<void>,
+  intervalSeconds = 0.2,
+): Promise<void> {
   const dir = tempDir();
   const machines = new SimulatedMachines(dir.path);
   const kube = await startFakeKubeApi();
@@ -22,7 +27,7 @@ async function withCluster(check: Partial<HealthCheckConfig>, nodes: number, sce
     {
       kubernetes: { kubeconfig: kube.kubeconfigPath },
       repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "node-not-ready" }] }] },
-      runner: { intervalSeconds: 0.2, healthCheckConcurrency: 8 },
+      runner: { intervalSeconds: intervalSeconds, healthCheckConcurrency: 8 },
       constraints: { maximumRepairQueueEntries: 10 },
       healthChecks: [
         {
@@ -76,6 +81,24 @@ describe("node health checks end to end (test Kubernetes API)", () => {
       assert.deepEqual(s.targets.find((t: { node: string }) => t.node === "worker2"), { node: "worker2", state: "UNHEALTHY", rule: { type: "Ready", status: "Unknown" } });
       await until("a NodeUnhealthy event on worker2", async () => kube.events(), (events) => events.some((e) => e["reason"] === "NodeUnhealthy" && e["involvedObject"]?.name === "worker2"));
     }));
+
+  it("notices a condition change through its watch, without waiting for the next interval", () =>
+    withCluster(
+      {},
+      2,
+      async (k, kube) => {
+        const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
+        await until("the first evaluation", status, (s) => s.expectedNodes === 2);
+        kube.setNodeCondition("worker1", "Ready", "False", new Date(Date.now() - 60_000));
+        // The runner's interval is 10 minutes here: only the watch can have woken the health check.
+        const s = await until("worker1 is seen unhealthy", status, (v) => v.targets.some((t: { node: string; state: string }) => t.node === "worker1" && t.state === "UNHEALTHY"), 30_000);
+        assert.equal(s.unhealthyCount, 1);
+        kube.endWatches();
+        kube.setNodeCondition("worker2", "Ready", "False", new Date(Date.now() - 60_000));
+        await until("worker2 too, after the watch was restarted", status, (v) => v.unhealthyCount === 2, 30_000);
+      },
+      600,
+    ));
 
   it("enqueues nothing when three of five nodes go bad at once with max_unhealthy 40%, and says why", () =>
     withCluster({ maxUnhealthy: { kind: "percent", value: 40 } }, 5, async (k, kube) => {

@@ -103,6 +103,7 @@ export class FakeKubeRoutes extends FakeKubeState {
     const patched = mergePatch(node, patch) as KubeObject;
     patched.metadata.resourceVersion = this.nextVersion();
     this.nodes.set(name, patched);
+    this.nodeChanged("MODIFIED", patched);
     return ok(patched);
   }
   private deletePod(request: FakeRequest, namespace: string, name: string): Reply {

@@ -66,6 +66,9 @@ export class FakeKubeState {
     for (const name of ["default", "kube-system"]) this.addNamespace(name);
   }
 
+  /** Called after a node is added, changed or removed (the server streams it to node watchers). */
+  protected nodeChanged(_type: "ADDED" | "MODIFIED" | "DELETED", _node: KubeObject): void {}
+
   addNode(spec: FakeNodeSpec): void {
     const { name } = spec;
     this.nodes.set(name, {
@@ -79,6 +82,7 @@ export class FakeKubeState {
         nodeInfo: { kubeletVersion: "v1.32.0" },
       },
     });
+    this.nodeChanged("ADDED", this.nodes.get(name) as KubeObject);
   }
 
   /** Sets a node condition (as kubelet or the node controller would), with when it took this status. */
@@ -87,10 +91,13 @@ export class FakeKubeState {
     if (!node) throw new Error(`no node ${name}`);
     const others = (node["status"].conditions as Array<{ type: string }>).filter((c) => c.type !== type);
     node["status"].conditions = [...others, { type, status, reason: "SetByTest", lastTransitionTime: since.toISOString() }];
+    this.nodeChanged("MODIFIED", node);
   }
 
   removeNode(name: string): void {
+    const node = this.nodes.get(name);
     this.nodes.delete(name);
+    if (node) this.nodeChanged("DELETED", node);
   }
 
   /** Like the API server, labels every namespace with `kubernetes.io/metadata.name`. */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { statusReply, type Reply } from "./fake-kube-api-objects.js";
+import { statusReply, type KubeObject, type Reply } from "./fake-kube-api-objects.js";
 import { FakeKubeRoutes } from "./fake-kube-api-routes.js";
 
 export type { FakeNodeSpec, FakePod, FakePodSpec, RecordedEviction } from "./fake-kube-api-state.js";
@@ -97,6 +97,18 @@ export class FakeKubeApi extends FakeKubeRoutes {
     this.faults.push({ pattern: pathPattern, method: options.method ?? null, status, message, remaining: count });
   }
 
+  private readonly nodeWatchers = new Set<ServerResponse>();
+
+  protected override nodeChanged(type: "ADDED" | "MODIFIED" | "DELETED", node: KubeObject): void {
+    for (const res of this.nodeWatchers) res.write(`${JSON.stringify({ type, object: node })}\n`);
+  }
+
+  /** Ends every open watch, as an API server does from time to time. */
+  endWatches(): void {
+    for (const res of this.nodeWatchers) res.end();
+    this.nodeWatchers.clear();
+  }
+
   /** Delays every request by `ms` before it is handled: until then it has no effect. */
   setLatency(ms: number): void {
     this.latencyMs = ms;
@@ -126,6 +138,13 @@ export class FakeKubeApi extends FakeKubeRoutes {
         }, this.latencyMs);
         this.timers.add(timer);
       });
+    }
+    if (method === "GET" && url.pathname === "/api/v1/nodes" && ["true", "1"].includes(url.searchParams.get("watch") ?? "")) {
+      // A watch: the answer stays open and carries one JSON event per line, as the API server's does.
+      res.writeHead(200, { "Content-Type": "application/json" });
+      this.nodeWatchers.add(res);
+      res.on("close", () => this.nodeWatchers.delete(res));
+      return;
     }
     const reply = this.answer(method, url, contentType ?? "", req.headers.accept ?? "", Buffer.concat(chunks).toString("utf8"));
     if (res.destroyed) return;
