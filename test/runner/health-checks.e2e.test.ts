@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
+import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
@@ -17,6 +18,7 @@ async function withCluster(
   nodes: number,
   scenario: (k: TestKintsugi, kube: FakeKubeApi, machines: SimulatedMachines) => Promise<void>,
   intervalSeconds = 0.2,
+  sabakanUrl: string | null = null,
 ): Promise<void> {
   const dir = tempDir();
   const machines = new SimulatedMachines(dir.path);
@@ -26,6 +28,7 @@ async function withCluster(
   const k = await startTestKintsugi(
     {
       kubernetes: { kubeconfig: kube.kubeconfigPath },
+      sabakan: sabakanUrl ? { url: sabakanUrl, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 } : null,
       repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "node-not-ready" }] }] },
       runner: { intervalSeconds: intervalSeconds, healthCheckConcurrency: 8 },
       constraints: { maximumRepairQueueEntries: 10 },
@@ -43,7 +46,7 @@ async function withCluster(
         },
       ],
     },
-    { startRunner: true },
+    { startRunner: true, startSchedule: false },
   );
   try {
     await scenario(k, kube, machines);
@@ -99,6 +102,31 @@ describe("node health checks end to end (test Kubernetes API)", () => {
       },
       600,
     ));
+
+  it("finds the machine type in sabakan (bmcType of the node's address) when no label is configured", async () => {
+    const sabakan = await startFakeSabakan();
+    sabakan.addMachine({ serial: "w1", rack: 1, ipv4: ["10.1.0.1"], bmcType: "m" });
+    sabakan.addMachine({ serial: "w2", rack: 1, ipv4: ["10.1.0.2"], bmcType: "unknown-type" });
+    try {
+      await withCluster(
+        { machineType: { from: "sabakan" } },
+        3,
+        async (k, kube) => {
+          kube.setNodeCondition("worker1", "Ready", "False", new Date(Date.now() - 60_000));
+          kube.setNodeCondition("worker3", "Ready", "False", new Date(Date.now() - 60_000));
+          const entries = async () => (await k.gql(`{ searchRepairEntries { address machineType } }`)).data?.["searchRepairEntries"] as Array<{ address: string }>;
+          const queued = await until("an entry for worker1", entries, (e) => e.length > 0);
+          assert.deepEqual(queued, [{ address: "10.1.0.1", machineType: "m" }]);
+          const status = (await k.gql(`{ healthChecks { held { node reason } } }`)).data?.["healthChecks"][0];
+          assert.deepEqual(status.held, [{ node: "worker3", reason: "sabakan has no machine with address 10.1.0.3" }]);
+        },
+        0.2,
+        sabakan.url,
+      );
+    } finally {
+      await sabakan.close();
+    }
+  });
 
   it("enqueues nothing when three of five nodes go bad at once with max_unhealthy 40%, and says why", () =>
     withCluster({ maxUnhealthy: { kind: "percent", value: 40 } }, 5, async (k, kube) => {
