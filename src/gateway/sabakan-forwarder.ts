@@ -19,8 +19,12 @@ export type SabakanRootField = keyof typeof ROOTS;
 
 /** An error exactly as sabakan reported it: message and extensions are passed to the client unchanged. */
 export class ForwardedSabakanError extends GraphQLError {
+  /** sabakan's extensions as it sent them; undefined when it sent none (sabakan's `machine` not-found has none). */
+  readonly sabakanExtensions: Record<string, unknown> | undefined;
+
   constructor(error: SabakanGraphQLError) {
-    super(error.message, { extensions: { ...error.extensions } });
+    super(error.message, error.extensions ? { extensions: { ...error.extensions } } : {});
+    this.sabakanExtensions = error.extensions ? { ...error.extensions } : undefined;
   }
 }
 

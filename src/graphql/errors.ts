@@ -37,7 +37,12 @@ export function formatError(log: (err: unknown) => void) {
     const original = unwrapResolverError(error);
     // sabakan's own errors reach the client as sabakan sent them: no code of Apollo's is added.
     if (original instanceof ForwardedSabakanError) {
-      return { message: original.message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: { ...original.extensions } };
+      return {
+        message: original.message,
+        ...(formatted.locations && { locations: formatted.locations }),
+        ...(formatted.path && { path: formatted.path }),
+        ...(original.sabakanExtensions && { extensions: original.sabakanExtensions }),
+      };
     }
     if (original instanceof GraphQLError) {
       if (original.extensions?.["type"]) return formatted;

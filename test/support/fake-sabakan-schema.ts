@@ -110,8 +110,9 @@ export function makeSabakanSchema(typeDefs: string, store: MachineStore): GraphQ
   type Args<T> = (parent: unknown, args: T, ctx: SabakanContext) => unknown;
   const machine: Args<{ serial: string }> = (_p, { serial }) => {
     const m = store.get(serial);
-    // sabakan's Query.machine passes the model's "not found" on bare; the type extension is the brief's (see report).
-    if (!m) throw sabakanError("not found", serial, "MACHINE_NOT_FOUND");
+    // sabakan's Query.machine returns the model's ErrNotFound as it is: message "not found", no extensions
+    // (gql/graph/schema.resolvers.go); only setMachineState tags MACHINE_NOT_FOUND.
+    if (!m) throw new Error("not found");
     return m;
   };
   const searchMachines: Args<{ having?: MachineParams | null; notHaving?: MachineParams | null }> = (_p, a, ctx) =>
