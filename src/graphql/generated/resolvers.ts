@@ -116,6 +116,7 @@ export type HealthCheck = {
   held: Array<HeldTarget>;
   /** max_unhealthy as configured (`40%` or `3`). */
   maxUnhealthy: Scalars['String']['output'];
+  /** The check's name, unique in the config file. */
   name: Scalars['String']['output'];
   /** When a pending node turns unhealthy unless it recovers. */
   nextCheckAt?: Maybe<Scalars['DateTime']['output']>;
@@ -140,11 +141,13 @@ export type HealthCheckTarget = {
   address?: Maybe<Scalars['IPAddress']['output']>;
   /** When a PENDING node turns UNHEALTHY unless it recovers. */
   nextCheckAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The Node's name. */
   node: Scalars['String']['output'];
   /** The condition that failed (UNHEALTHY) or holds (PENDING); null when HEALTHY. */
   rule?: Maybe<UnhealthyCondition>;
   /** Since when that condition holds. */
   since?: Maybe<Scalars['DateTime']['output']>;
+  /** The node's standing under the check. */
   state: HealthCheckTargetState;
 };
 
@@ -161,7 +164,9 @@ export enum HealthCheckTargetState {
 /** An unhealthy node a health check did not remediate, and why. */
 export type HeldTarget = {
   __typename?: 'HeldTarget';
+  /** The Node's name. */
   node: Scalars['String']['output'];
+  /** Why it was not remediated. */
   reason: Scalars['String']['output'];
 };
 
@@ -207,10 +212,15 @@ export type MachineParams = {
 /** A stored MachineParams, with the same fields. */
 export type MachineParamsValue = {
   __typename?: 'MachineParamsValue';
+  /** Labels a machine must carry (having: all of them; notHaving: any excludes). */
   labels?: Maybe<Array<Label>>;
+  /** Days before retirement: at least this many (having), fewer than this many (notHaving). */
   minDaysBeforeRetire?: Maybe<Scalars['Int']['output']>;
+  /** Racks, any of which matches. */
   racks?: Maybe<Array<Scalars['Int']['output']>>;
+  /** Roles, any of which matches. */
   roles?: Maybe<Array<Scalars['String']['output']>>;
+  /** States, any of which matches. */
   states?: Maybe<Array<MachineState>>;
 };
 
@@ -532,9 +542,13 @@ export type RepairEntryEvent = {
 
 /** Filters for repair entries. Each list matches when it contains the entry's value; null or empty is no constraint. */
 export type RepairEntryParams = {
+  /** Entries for one of these addresses (compared in canonical form). */
   addresses?: InputMaybe<Array<Scalars['IPAddress']['input']>>;
+  /** Entries for one of these machine types. */
   machineTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Entries for one of these operations. */
   operations?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Entries whose status is one of these. */
   statuses?: InputMaybe<Array<RepairStatus>>;
 };
 
@@ -623,7 +637,9 @@ export type SkippedMachine = {
   address?: Maybe<Scalars['IPAddress']['output']>;
   /** `no address`, `recently repaired`, `rebooting`, `out of cluster, may be rebooting`, `too many repair requests`, or the rack limit's reason. */
   reason: Scalars['String']['output'];
+  /** The machine's serial in sabakan. */
   serial: Scalars['String']['output'];
+  /** The machine's state in sabakan. */
   state: MachineState;
 };
 
@@ -653,8 +669,11 @@ export type SubscriptionRepairEntryEventsArgs = {
 /** A node condition rule of a health check. */
 export type UnhealthyCondition = {
   __typename?: 'UnhealthyCondition';
+  /** The status that counts as unhealthy: True, False or Unknown. */
   status: Scalars['String']['output'];
+  /** How long the condition may hold before the node is unhealthy. */
   timeoutSeconds: Scalars['Int']['output'];
+  /** The node condition type, e.g. Ready. */
   type: Scalars['String']['output'];
 };
 
