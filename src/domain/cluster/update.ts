@@ -1,0 +1,72 @@
+import { afterStep, decreaseControlPlanes, decreaseWorkers, increaseControlPlanes, increaseWorkers, loadCurrent, removeNonExistent, replaceControlPlane, type Loaded, type StepResult } from "./maintenance.js";
+import { describeNodeChanges } from "./node.js";
+import { clusterWide, newPlan, renderNodes, type Plan } from "./plan.js";
+import type { ClusterConstraints, ClusterMachine, ClusterTemplate, ClusterWide, GeneratedCluster, GenerationResult, NodeTaints } from "./types.js";
+
+/** JSON with object keys sorted, so that key order never reads as a change. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] {
+  const keys: string[] = [];
+  if (before.name !== after.name) keys.push("name");
+  if (before.service_subnet !== after.service_subnet) keys.push("service_subnet");
+  if (stable(before.control_plane_tolerations) !== stable(after.control_plane_tolerations)) keys.push("control_plane_tolerations");
+  for (const k of [...new Set([...Object.keys(before.extra), ...Object.keys(after.extra)])].sort()) {
+    if (stable(before.extra[k]) !== stable(after.extra[k])) keys.push(k);
+  }
+  return keys.length > 0 ? [`update cluster-wide settings from the template: ${keys.join(", ")}`] : [];
+}
+
+/**
+ * Maintenance: compares sabakan's machines with the current cluster and applies the first maintenance action whose
+ * condition matches, in the seed's order — remove non-existent nodes, increase control planes, decrease control
+ * planes, replace a control plane, increase workers, decrease workers — then fills up to the constraints. Every
+ * node is rendered afresh from the template and its machine, so taints (retiring/retired), labels and annotations
+ * follow the machines; each difference is reported. Nothing to do gives zero changes and the same cluster.
+ * `nodeTaints` are the Kubernetes Nodes' taints by node name. An error leaves the current cluster untouched.
+ */
+export function update(
+  current: GeneratedCluster,
+  template: ClusterTemplate,
+  machines: readonly ClusterMachine[],
+  nodeTaints: NodeTaints,
+  constraints: ClusterConstraints,
+  now: number,
+): GenerationResult {
+  const start = (): [Plan, Loaded] | string => {
+    const plan = newPlan(template, machines, constraints, nodeTaints, now);
+    return typeof plan === "string" ? plan : [plan, loadCurrent(plan, current.nodes)];
+  };
+  let started = start();
+  if (typeof started === "string") return { ok: false, error: started };
+  let [plan, loaded] = started;
+
+  let result: StepResult = afterStep(plan, removeNonExistent(plan, loaded));
+  for (const step of [increaseControlPlanes, decreaseControlPlanes, replaceControlPlane, increaseWorkers, decreaseWorkers]) {
+    if (result !== "skip") break;
+    result = afterStep(plan, step(plan));
+    if (step === replaceControlPlane && typeof result === "object") {
+      // No replacement is available: leave the control plane alone and go on with the other steps.
+      started = start() as [Plan, Loaded];
+      [plan, loaded] = started;
+      result = "skip";
+    }
+  }
+  if (typeof result === "object") return { ok: false, error: result.error };
+
+  const nodes = renderNodes(plan);
+  const changes = [...plan.changes, ...describeClusterWide(current, template)];
+  const before = new Map(current.nodes.map((n) => [n.address, n]));
+  for (const n of nodes) {
+    const old = before.get(n.address);
+    const m = plan.byAddress.get(n.address);
+    if (old && m && old.control_plane === n.control_plane) changes.push(...describeNodeChanges(old, n, m.state));
+  }
+  return { ok: true, cluster: { ...clusterWide(template), nodes }, changes };
+}
