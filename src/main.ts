@@ -16,7 +16,7 @@ import { HealthCheckRunner } from "./runner/health-check-runner.js";
 import type { RunnerLog } from "./runner/runner-deps.js";
 import { SabakanClient } from "./adapters/sabakan-client.js";
 import { AutoRepairPoller } from "./runner/auto-repair-poller.js";
-import { scheduleAutoRepair } from "./runner/auto-repair-schedule.js";
+import { scheduleTicks } from "./runner/cron-schedule.js";
 import { AutoRepairOutcomeStore } from "./store/auto-repair-outcome-store.js";
 import type { AutoRepairOutcome } from "./domain/auto-repair-outcome.js";
 import { SabakanGatewayClient } from "./adapters/sabakan-gateway-client.js";
@@ -26,6 +26,9 @@ import { KintsugiMetrics } from "./graphql/metrics.js";
 import { graphiqlRoutes } from "./graphql/graphiql-routes.js";
 import type { Topics } from "./graphql/topics.js";
 import { VERSION } from "./version.js";
+import { ClusterGenerationStore } from "./store/cluster-generation-store.js";
+import { ClusterGenerator } from "./runner/cluster-generator.js";
+import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
 export interface RunningKintsugi {
@@ -52,6 +55,10 @@ export interface StartOptions {
   readonly subscriptionBufferSize?: number;
   /** Called with every recorded poll outcome (subscriptions hook in here). */
   readonly onOutcome?: (outcome: AutoRepairOutcome) => void;
+  /** false = no scheduled cluster generation rounds (template changes and runClusterGeneration still run them). */
+  readonly startClusterSchedule?: boolean;
+  /** Called with every new cluster generation record. */
+  readonly onClusterGeneration?: (record: ClusterGeneration) => void;
 }
 
 /** The runner's small log interface over a pino logger. */
@@ -151,6 +158,20 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       },
       changed: (status) => pubsub.publish("healthCheckEvents", status),
     });
+    const generations = new ClusterGenerationStore(db);
+    const clusterLog = runnerLogOf(logger.child({ component: "cluster-generation" }));
+    const clusterGenerator = new ClusterGenerator({
+      generations,
+      settings,
+      machines,
+      nodes,
+      now,
+      log: clusterLog,
+      recorded: (record) => {
+        pubsub.publish("clusterGenerated", record);
+        options.onClusterGeneration?.(record);
+      },
+    });
     const createContext = (): GraphQLContext => ({
       entries,
       settings,
@@ -166,6 +187,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
       pubsub,
       healthChecks,
+      generations,
+      clusterGenerator,
       machineStateChanged: (change) => {
         pubsub.publish("machineStateChanged", change);
         if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
@@ -195,7 +218,11 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     }
     const schedule =
       config.sabakan && options.startSchedule !== false
-        ? scheduleAutoRepair(config.sabakan.schedule, autoRepair, pollerLog)
+        ? scheduleTicks("auto-repair", config.sabakan.schedule, autoRepair, pollerLog)
+        : null;
+    const clusterSchedule =
+      config.sabakan && options.startClusterSchedule !== false
+        ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, clusterGenerator, clusterLog)
         : null;
     const { port } = server.address() as AddressInfo;
     const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
@@ -211,6 +238,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
           server.closeIdleConnections();
         });
         await schedule?.stop();
+        await clusterSchedule?.stop();
+        await clusterGenerator.idle();
         await autoRepair.idle();
         await healthChecks.stop();
         await runner.stop();

@@ -9,6 +9,7 @@ import {
   type NodeOperator,
   type NodePod,
 } from "./ports.js";
+import type { TaintEffect } from "../domain/cluster/types.js";
 
 // The client's default patch content type is JSON patch; our bodies are merge patches.
 const MERGE_PATCH = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
@@ -126,6 +127,7 @@ export class KubeNodeOperator implements NodeOperator {
       unschedulable: node.spec?.unschedulable === true,
       annotations: { ...node.metadata?.annotations },
       labels: { ...node.metadata?.labels },
+      taints: (node.spec?.taints ?? []).map((t) => ({ key: t.key, ...(t.value !== undefined && { value: t.value }), effect: t.effect as TaintEffect })),
       conditions: (node.status?.conditions ?? []).map((c) => ({
         type: c.type,
         status: c.status,

@@ -1,6 +1,7 @@
 // kintsugi's own small interfaces at the edges. Adapters only translate between these and a library or protocol;
 // the runner depends on these alone, so it can be driven by test servers speaking the real protocols.
 
+import type { Taint } from "../domain/cluster/types.js";
 import type { CommandOutcome } from "../domain/command-outcome.js";
 import type { PodFacts } from "../domain/eviction-plan.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
@@ -27,6 +28,8 @@ export interface ClusterNode {
   readonly unschedulable: boolean;
   readonly annotations: Readonly<Record<string, string>>;
   readonly labels: Readonly<Record<string, string>>;
+  /** `spec.taints` (cluster generation keeps control planes off machines with taints it does not tolerate). */
+  readonly taints: readonly Taint[];
   /** The node's conditions, with when each took its status (ms since the epoch; 0 when the API gave none). */
   readonly conditions: ReadonlyArray<{ readonly type: string; readonly status: string; readonly lastTransitionTime: number }>;
 }

@@ -64,14 +64,39 @@ function toMachine(value: unknown, i: number, endpoint: string): SabakanMachine 
   const spec = m?.spec;
   const status = m?.status;
   if (!spec || !status) throw bad("spec or status missing");
-  const { serial, rack, role, ipv4, bmc } = spec as { serial: unknown; rack: unknown; role: unknown; ipv4: unknown; bmc: { bmcType?: unknown } | null };
+  const { serial, rack, indexInRack, role, ipv4, bmc, labels, registerDate, retireDate } = spec as {
+    serial: unknown; rack: unknown; indexInRack: unknown; role: unknown; ipv4: unknown; bmc: { bmcType?: unknown } | null;
+    labels: unknown; registerDate: unknown; retireDate: unknown;
+  };
   if (typeof serial !== "string") throw bad("spec.serial is not a string");
   if (!Number.isInteger(rack)) throw bad("spec.rack is not an integer");
+  if (!Number.isInteger(indexInRack)) throw bad("spec.indexInRack is not an integer");
   if (!Array.isArray(ipv4) || !ipv4.every((a) => typeof a === "string")) throw bad("spec.ipv4 is not a list of addresses");
   if (typeof bmc?.bmcType !== "string") throw bad("spec.bmc.bmcType is not a string");
   const state = status["state"];
   if (!(MACHINE_STATES as readonly unknown[]).includes(state)) throw bad(`status.state ${JSON.stringify(state)} is not a machine state`);
   const duration = status["duration"];
   if (typeof duration !== "number" || !Number.isFinite(duration)) throw bad("status.duration is not a number");
-  return { serial, rack: rack as number, role: typeof role === "string" ? role : "", ipv4, bmcType: bmc.bmcType, state: state as MachineState, durationSeconds: duration };
+  const date = (value: unknown, field: string): number => {
+    const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
+    if (Number.isNaN(ms)) throw bad(`spec.${field} ${JSON.stringify(value)} is not a date`);
+    return ms;
+  };
+  const labelList = labels ?? [];
+  if (!Array.isArray(labelList) || !labelList.every((l) => typeof l?.name === "string" && typeof l?.value === "string")) {
+    throw bad("spec.labels is not a list of {name, value}");
+  }
+  return {
+    serial,
+    rack: rack as number,
+    indexInRack: indexInRack as number,
+    role: typeof role === "string" ? role : "",
+    ipv4,
+    bmcType: bmc.bmcType,
+    state: state as MachineState,
+    durationSeconds: duration,
+    registerDate: date(registerDate, "registerDate"),
+    retireDate: date(retireDate, "retireDate"),
+    labels: Object.fromEntries((labelList as Array<{ name: string; value: string }>).map((l) => [l.name, l.value])),
+  };
 }

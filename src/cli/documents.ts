@@ -164,3 +164,69 @@ export const SetHealthCheckPaused = /* GraphQL */ `
   }
   ${HEALTH_CHECK_FIELDS}
 `;
+
+export const SetClusterTemplate = /* GraphQL */ `
+  mutation SetClusterTemplate($template: String!) {
+    setClusterTemplate(template: $template) { name setAt }
+  }
+`;
+
+export const GetClusterTemplate = /* GraphQL */ `
+  query GetClusterTemplate {
+    clusterTemplate { template }
+  }
+`;
+
+export const SetClusterVariables = /* GraphQL */ `
+  mutation SetClusterVariables($having: MachineParams, $notHaving: MachineParams) {
+    setClusterVariables(having: $having, notHaving: $notHaving) {
+      having { ...ParamsFields } notHaving { ...ParamsFields }
+    }
+  }
+  ${VARIABLES_FIELDS}
+`;
+
+export const GetClusterVariables = /* GraphQL */ `
+  query GetClusterVariables {
+    clusterVariables { having { ...ParamsFields } notHaving { ...ParamsFields } }
+  }
+  ${VARIABLES_FIELDS}
+`;
+
+export const ClusterGenerationEnabled = /* GraphQL */ `
+  query ClusterGenerationEnabled {
+    clusterGenerationEnabled
+  }
+`;
+
+export const SetClusterGenerationEnabled = /* GraphQL */ `
+  mutation SetClusterGenerationEnabled($enabled: Boolean!) {
+    setClusterGenerationEnabled(enabled: $enabled)
+  }
+`;
+
+export const GetGeneratedCluster = /* GraphQL */ `
+  query GetGeneratedCluster {
+    generatedCluster { generation yaml }
+  }
+`;
+
+const GENERATION_FIELDS = /* GraphQL */ `
+  fragment GenerationFields on ClusterGeneration {
+    sequence outcome generation time lastTime repeats trigger changes error
+  }
+`;
+
+export const RunClusterGeneration = /* GraphQL */ `
+  mutation RunClusterGeneration {
+    runClusterGeneration { outcome record { ...GenerationFields } cluster { generation } }
+  }
+  ${GENERATION_FIELDS}
+`;
+
+export const ClusterGenerations = /* GraphQL */ `
+  query ClusterGenerations($last: Int) {
+    clusterGenerations(last: $last) { ...GenerationFields }
+  }
+  ${GENERATION_FIELDS}
+`;

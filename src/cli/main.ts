@@ -9,6 +9,8 @@ import { constraintsCommand } from "./constraints-commands.js";
 import { healthCheckCommand } from "./health-check-commands.js";
 import { repairQueueCommand, type CliIo } from "./repair-queue-commands.js";
 import { checkConfigCommand, serveCommand } from "./serve-command.js";
+import { sabakanCommand } from "./sabakan-commands.js";
+import { clusterCommand } from "./cluster-commands.js";
 
 /** Builds the `kintsugi` command tree. */
 export function buildProgram(io: CliIo): Command {
@@ -24,6 +26,8 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(autoRepairCommand(io));
   program.addCommand(constraintsCommand(io));
   program.addCommand(healthCheckCommand(io));
+  program.addCommand(sabakanCommand(io));
+  program.addCommand(clusterCommand(io));
   program.addCommand(alertsCommand());
   for (const sub of program.commands) {
     sub.exitOverride();

@@ -193,6 +193,7 @@ export const configFileSchema = z.strictObject({
     .strictObject({
       url: httpUrl,
       schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE),
+      cluster_schedule: cronExpression.optional(),
       timeout_seconds: z.number().gt(0).default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
       max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
     })

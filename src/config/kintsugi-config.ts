@@ -12,6 +12,8 @@ export interface KintsugiConfig {
   readonly sabakan: {
     readonly url: string;
     readonly schedule: string;
+    /** When cluster generation runs its rounds (cron; default: the same as `schedule`). */
+    readonly clusterSchedule?: string;
     /** A poll that gets no full answer within this long fails. */
     readonly timeoutSeconds: number;
     /** A larger answer fails the poll instead of filling memory. */

@@ -118,6 +118,7 @@ function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
       ? {
           url: file.sabakan.url.replace(/\/+$/, ""),
           schedule: file.sabakan.schedule,
+          ...(file.sabakan.cluster_schedule !== undefined && { clusterSchedule: file.sabakan.cluster_schedule }),
           timeoutSeconds: file.sabakan.timeout_seconds,
           maxResponseBytes: file.sabakan.max_response_bytes,
         }

@@ -31,6 +31,12 @@ export const DEFAULT_AUTO_REPAIR_VARIABLES: MachineQueryVariables = {
   notHaving: { roles: ["boot"] },
 };
 
+/** CKE's sabakan integration defaults: every machine that is not a boot server and not retired. */
+export const DEFAULT_CLUSTER_VARIABLES: MachineQueryVariables = {
+  having: null,
+  notHaving: { roles: ["boot"], states: ["RETIRED"] },
+};
+
 export type MachineParamsResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
 /**

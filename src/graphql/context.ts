@@ -9,6 +9,8 @@ import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
 import type { HealthCheckRunner } from "../runner/health-check-runner.js";
 import type { Topics } from "./topics.js";
+import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
+import type { ClusterGenerator } from "../runner/cluster-generator.js";
 
 /**
  * What every resolver gets: the stores, the config, the clock, where committed changes are announced, and the
@@ -30,6 +32,8 @@ export interface GraphQLContext {
   readonly machines: MachineByAddressLoader | null;
   readonly pubsub: PubSub<Topics>;
   readonly healthChecks: HealthCheckRunner;
+  readonly generations: ClusterGenerationStore;
+  readonly clusterGenerator: ClusterGenerator;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

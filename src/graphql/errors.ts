@@ -18,6 +18,8 @@ export const ERROR_TYPES = {
   INVALID_MACHINE_PARAMS: "a MachineParams value is out of range",
   INVALID_ARGUMENT: "an argument is out of range",
   SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
+  INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
+  CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
 } as const;
 

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { GraphQLSchema } from "graphql";
 import { autoRepairResolvers } from "./resolvers/auto-repair-resolvers.js";
+import { clusterResolvers } from "./resolvers/cluster-resolvers.js";
 import { gatewayResolvers } from "./resolvers/gateway-resolvers.js";
 import { healthCheckResolvers } from "./resolvers/health-check-resolvers.js";
 import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
@@ -11,7 +12,7 @@ import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
 import type { Resolvers } from "./generated/resolvers.js";
 
 /** The schema files, in the package's `schema/` folder (two levels above both src/graphql and dist/graphql). */
-export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql", "health-checks.graphql"].map((name) =>
+export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql", "health-checks.graphql", "cluster.graphql"].map((name) =>
   fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)),
 );
 
@@ -24,6 +25,7 @@ const enums: Resolvers = {
   RepairStatus: { QUEUED: "queued", PROCESSING: "processing", SUCCEEDED: "succeeded", FAILED: "failed" },
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
   HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
+  ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", OPERATOR: "operator" },
   RepairHistoryKind: {
     CREATED: "created",
     TRANSITION: "transition",
@@ -38,7 +40,7 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers],
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

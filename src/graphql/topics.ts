@@ -2,6 +2,7 @@ import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { RepairChange } from "../store/repair-entry-store.js";
 import type { HealthCheckStatus } from "../runner/health-check-runner.js";
+import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 
 /** The subscription topics and their payloads. */
 export interface Topics extends Record<string, unknown> {
@@ -9,4 +10,5 @@ export interface Topics extends Record<string, unknown> {
   machineStateChanged: MachineStateChange;
   autoRepairOutcomes: AutoRepairOutcome;
   healthCheckEvents: HealthCheckStatus;
+  clusterGenerated: ClusterGeneration;
 }

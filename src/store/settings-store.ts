@@ -1,5 +1,6 @@
 import { DEFAULT_CONSTRAINTS, type Constraints } from "../domain/constraints.js";
-import { DEFAULT_AUTO_REPAIR_VARIABLES, type MachineQueryVariables } from "../domain/machine-params.js";
+import type { StoredClusterTemplate } from "../domain/cluster/generation-record.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../domain/machine-params.js";
 import type { Db } from "./database.js";
 
 /**
@@ -43,6 +44,33 @@ export class SettingsStore {
 
   setAutoRepairVariables(variables: MachineQueryVariables): void {
     this.write("auto-repair-variables", variables);
+  }
+
+  /** Whether cluster generation (ckecli's "sabakan integration") runs; on unless an operator disabled it. */
+  clusterGenerationEnabled(): boolean {
+    return this.read("cluster-generation-enabled", true);
+  }
+
+  setClusterGenerationEnabled(enabled: boolean): void {
+    this.write("cluster-generation-enabled", enabled);
+  }
+
+  /** The searchMachines variables that choose the machines of the generated cluster. */
+  clusterVariables(): MachineQueryVariables {
+    return this.read("cluster-variables", DEFAULT_CLUSTER_VARIABLES);
+  }
+
+  setClusterVariables(variables: MachineQueryVariables): void {
+    this.write("cluster-variables", variables);
+  }
+
+  /** The cluster template as set, or null before one was. */
+  clusterTemplate(): StoredClusterTemplate | null {
+    return this.read<StoredClusterTemplate | null>("cluster-template", null);
+  }
+
+  setClusterTemplate(template: StoredClusterTemplate): void {
+    this.write("cluster-template", template);
   }
 
   /** Whether a health check was paused or resumed through the API; null when it never was (the config decides). */

@@ -29,20 +29,20 @@ describe("KubeNodeOperator against the fake API server", () => {
   beforeEach(async () => {
     fake = await startFakeKubeApi();
     fake.addNode({ name: "n1", internalIP: "10.0.0.1" });
-    fake.addNode({ name: "n2", internalIP: "10.0.0.2", unschedulable: true, annotations: { note: "by hand" } });
+    fake.addNode({ name: "n2", internalIP: "10.0.0.2", unschedulable: true, annotations: { note: "by hand" }, taints: [{ key: "example.com/gpu", effect: "NoSchedule" }, { key: "k", value: "v", effect: "NoExecute" }] });
     kube = KubeNodeOperator.fromKubeconfig(fake.kubeconfigPath);
   });
   afterEach(() => fake.close());
 
-  it("lists nodes with their internal IPs, schedulability, annotations, labels and conditions", async () => {
+  it("lists nodes with their internal IPs, schedulability, annotations, labels, taints and conditions", async () => {
     const since = new Date(Date.UTC(2026, 10, 22, 6, 0, 0));
     fake.setNodeCondition("n2", "Ready", "Unknown", since);
     const nodes = await kube.listNodes();
     assert.deepEqual(
       nodes.map(({ conditions: _, ...rest }) => rest),
       [
-        { name: "n1", internalIPs: ["10.0.0.1"], unschedulable: false, annotations: {}, labels: { "kubernetes.io/hostname": "n1" } },
-        { name: "n2", internalIPs: ["10.0.0.2"], unschedulable: true, annotations: { note: "by hand" }, labels: { "kubernetes.io/hostname": "n2" } },
+        { name: "n1", internalIPs: ["10.0.0.1"], unschedulable: false, annotations: {}, labels: { "kubernetes.io/hostname": "n1" }, taints: [] },
+        { name: "n2", internalIPs: ["10.0.0.2"], unschedulable: true, annotations: { note: "by hand" }, labels: { "kubernetes.io/hostname": "n2" }, taints: [{ key: "example.com/gpu", effect: "NoSchedule" }, { key: "k", value: "v", effect: "NoExecute" }] },
       ],
     );
     assert.deepEqual(nodes[1]?.conditions, [{ type: "Ready", status: "Unknown", lastTransitionTime: since.getTime() }]);

@@ -103,6 +103,7 @@ database: "/var/lib/kintsugi/kintsugi.db"
 sabakan:
   url: "https://sabakan.example.com:10443/"
   schedule: "0 */5 * * * *"
+  cluster_schedule: "30 */10 * * * *"
   timeout_seconds: 5
   max_response_bytes: 1048576
 kubernetes:
@@ -152,7 +153,7 @@ constraints:
 const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
-  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
+  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig" },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   healthChecks: [
@@ -325,6 +326,7 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "sabakan url not a URL", input: "sabakan: { url: sabakan }", path: "sabakan.url", message: "must be an http or https URL" },
     { name: "sabakan without url", input: "sabakan: { schedule: '* * * * *' }", path: "sabakan.url", message: "is required" },
     { name: "sabakan schedule not cron", input: "sabakan: { url: http://s, schedule: hourly }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields" },
+    { name: "sabakan cluster_schedule not cron", input: "sabakan: { url: http://s, cluster_schedule: often }", path: "sabakan.cluster_schedule", message: "must be a cron expression of 5 or 6 fields" },
     { name: "sabakan schedule second out of range", input: "sabakan: { url: http://s, schedule: '61 * * * * *' }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields (seconds first): 61 is a invalid expression for second" },
     { name: "sabakan timeout 0", input: "sabakan: { url: http://s, timeout_seconds: 0 }", path: "sabakan.timeout_seconds", message: "must be > 0" },
     { name: "sabakan max_response_bytes 0", input: "sabakan: { url: http://s, max_response_bytes: 0 }", path: "sabakan.max_response_bytes", message: "must be > 0" },

@@ -36,6 +36,10 @@ function randomFleet(rand: () => number) {
         bmcType: rand() < 0.5 ? "IPMI-2.0" : "iDRAC-9",
         state: MACHINE_STATES[int(MACHINE_STATES.length)] ?? "HEALTHY",
         durationSeconds: rand() * 4000,
+        indexInRack: i,
+        registerDate: 0,
+        retireDate: 0,
+        labels: {},
       });
       const r = rand();
       nodes.set(address, r < 0.3 ? "not-a-node" : r < 0.4 ? "rebooting" : "node");

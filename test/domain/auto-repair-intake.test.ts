@@ -12,6 +12,10 @@ const machine = (serial: string, over: Partial<SabakanMachine> = {}): SabakanMac
   bmcType: "IPMI-2.0",
   state: "UNHEALTHY",
   durationSeconds: 3600,
+  indexInRack: 1,
+  registerDate: 0,
+  retireDate: 0,
+  labels: {},
   ...over,
 });
 

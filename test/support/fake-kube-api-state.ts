@@ -8,6 +8,7 @@ export interface FakeNodeSpec {
   readonly unschedulable?: boolean;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly labels?: Readonly<Record<string, string>>;
+  readonly taints?: ReadonlyArray<{ readonly key: string; readonly value?: string; readonly effect: string }>;
 }
 
 /** A pod to create in the fake; its namespace is created when missing. */
@@ -75,7 +76,7 @@ export class FakeKubeState {
       apiVersion: "v1",
       kind: "Node",
       metadata: { ...this.meta(name), labels: { "kubernetes.io/hostname": name, ...spec.labels }, annotations: { ...spec.annotations } },
-      spec: spec.unschedulable ? { unschedulable: true } : {},
+      spec: { ...(spec.unschedulable && { unschedulable: true }), ...(spec.taints && { taints: spec.taints.map((t) => ({ ...t })) }) },
       status: {
         addresses: [{ type: "InternalIP", address: spec.internalIP }, { type: "Hostname", address: name }],
         conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", lastTransitionTime: new Date(Date.now() - 86_400_000).toISOString() }],

@@ -2,6 +2,26 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** How a generation round ended. */
+export type ClusterGenerationOutcome =
+  /** No configuration could be made; the configuration in force stays and the error is recorded. */
+  | 'FAILED'
+  /** A new configuration was generated. */
+  | 'GENERATED'
+  /** The configuration in force already matches the machines and the template; nothing was recorded. */
+  | 'UNCHANGED';
+
+/** What started a generation round. */
+export type ClusterGenerationTrigger =
+  /** An operator's runClusterGeneration. */
+  | 'OPERATOR'
+  /** The schedule (sabakan.cluster_schedule, else sabakan.schedule). */
+  | 'SCHEDULE'
+  /** Changed variables, cluster constraints or the switch. */
+  | 'SETTINGS'
+  /** A new template. */
+  | 'TEMPLATE';
+
 /** A node's standing under a health check. */
 export type HealthCheckTargetState =
   /** No configured condition holds. */
@@ -182,3 +202,59 @@ export type SetHealthCheckPausedMutationVariables = Exact<{
 
 
 export type SetHealthCheckPausedMutation = { setHealthCheckPaused: { name: string, paused: boolean, operation: string, expectedNodes: number, currentHealthy: number, unhealthyCount: number, remediationsAllowed: number, gateOpen: boolean, gateReason: string | null, maxUnhealthy: string, unhealthyRange: string | null, nextCheckAt: string | null, evaluatedAt: string | null, error: string | null, targets: Array<{ node: string, address: string | null, state: HealthCheckTargetState, since: string | null, nextCheckAt: string | null, rule: { type: string, status: string, timeoutSeconds: number } | null }>, held: Array<{ node: string, reason: string }> } };
+
+export type SetClusterTemplateMutationVariables = Exact<{
+  template: string;
+}>;
+
+
+export type SetClusterTemplateMutation = { setClusterTemplate: { name: string, setAt: string } };
+
+export type GetClusterTemplateQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetClusterTemplateQuery = { clusterTemplate: { template: string } | null };
+
+export type SetClusterVariablesMutationVariables = Exact<{
+  having?: MachineParams | null | undefined;
+  notHaving?: MachineParams | null | undefined;
+}>;
+
+
+export type SetClusterVariablesMutation = { setClusterVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+
+export type GetClusterVariablesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetClusterVariablesQuery = { clusterVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+
+export type ClusterGenerationEnabledQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ClusterGenerationEnabledQuery = { clusterGenerationEnabled: boolean };
+
+export type SetClusterGenerationEnabledMutationVariables = Exact<{
+  enabled: boolean;
+}>;
+
+
+export type SetClusterGenerationEnabledMutation = { setClusterGenerationEnabled: boolean };
+
+export type GetGeneratedClusterQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetGeneratedClusterQuery = { generatedCluster: { generation: number, yaml: string } | null };
+
+export type GenerationFieldsFragment = { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null };
+
+export type RunClusterGenerationMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
+
+export type ClusterGenerationsQueryVariables = Exact<{
+  last?: number | null | undefined;
+}>;
+
+
+export type ClusterGenerationsQuery = { clusterGenerations: Array<{ sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null }> };

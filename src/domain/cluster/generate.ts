@@ -54,10 +54,18 @@ export function describeWorkerAdd(plan: Plan, m: ClusterMachine, t: number, why:
 /**
  * Initialization: generates a cluster from the template and sabakan's machines, selecting `control-plane-count`
  * control planes (spread over racks, newer machines first) and then `minimum-workers` workers by weight. Fails with
- * "not enough healthy machines" when the healthy machines cannot satisfy the constraints.
+ * "not enough healthy machines" when the healthy machines cannot satisfy the constraints. `nodeTaints` (Kubernetes
+ * Node taints by node name, when some machines already are Nodes) keep tainted machines out of the control plane,
+ * as maintenance does, so the first configuration is not replaced at once by the next round.
  */
-export function generate(template: ClusterTemplate, machines: readonly ClusterMachine[], constraints: ClusterConstraints, now: number): GenerationResult {
-  const plan = newPlan(template, machines, constraints, new Map(), now);
+export function generate(
+  template: ClusterTemplate,
+  machines: readonly ClusterMachine[],
+  constraints: ClusterConstraints,
+  now: number,
+  nodeTaints: NodeTaints = new Map(),
+): GenerationResult {
+  const plan = newPlan(template, machines, constraints, nodeTaints, now);
   if (typeof plan === "string") return { ok: false, error: plan };
   const error = fill(plan);
   if (error !== null) return { ok: false, error };

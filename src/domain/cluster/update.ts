@@ -1,24 +1,16 @@
 import { afterStep, decreaseControlPlanes, decreaseWorkers, increaseControlPlanes, increaseWorkers, loadCurrent, removeNonExistent, replaceControlPlane, type Loaded, type StepResult } from "./maintenance.js";
 import { describeNodeChanges } from "./node.js";
+import { stableJson } from "./stable-json.js";
 import { clusterWide, newPlan, renderNodes, type Plan } from "./plan.js";
 import type { ClusterConstraints, ClusterMachine, ClusterTemplate, ClusterWide, GeneratedCluster, GenerationResult, NodeTaints } from "./types.js";
-
-/** JSON with object keys sorted, so that key order never reads as a change. */
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
 
 function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] {
   const keys: string[] = [];
   if (before.name !== after.name) keys.push("name");
   if (before.service_subnet !== after.service_subnet) keys.push("service_subnet");
-  if (stable(before.control_plane_tolerations) !== stable(after.control_plane_tolerations)) keys.push("control_plane_tolerations");
+  if (stableJson(before.control_plane_tolerations) !== stableJson(after.control_plane_tolerations)) keys.push("control_plane_tolerations");
   for (const k of [...new Set([...Object.keys(before.extra), ...Object.keys(after.extra)])].sort()) {
-    if (stable(before.extra[k]) !== stable(after.extra[k])) keys.push(k);
+    if (stableJson(before.extra[k]) !== stableJson(after.extra[k])) keys.push(k);
   }
   return keys.length > 0 ? [`update cluster-wide settings from the template: ${keys.join(", ")}`] : [];
 }

@@ -9,9 +9,12 @@ import type { SabakanObject as SabakanObjectModel, MachineStateChange as Machine
 import type { RepairChange as RepairChangeModel } from '../../store/repair-entry-store.js';
 import type { HealthCheckStatus as HealthCheckStatusModel } from '../../runner/health-check-runner.js';
 import type { TargetEvaluation as TargetEvaluationModel } from '../../domain/health-check-evaluation.js';
+import type { StoredClusterTemplate as StoredClusterTemplateModel, ClusterGeneration as ClusterGenerationModel } from '../../domain/cluster/generation-record.js';
+import type { ClusterNode as ClusterNodeModel, Taint as TaintModel } from '../../domain/cluster/types.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -80,6 +83,101 @@ export type BmcInfo = {
   ipv4: NicConfig;
 };
 
+/** One kept generation record: a new configuration, or a failed round. */
+export type ClusterGeneration = {
+  __typename?: 'ClusterGeneration';
+  /** The reasons for a new configuration; empty for a failure. */
+  changes: Array<Scalars['String']['output']>;
+  /** The generated configuration; null for a failure. */
+  cluster?: Maybe<GeneratedCluster>;
+  /** Why the round failed; null when it generated. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** The new configuration's number (GENERATED) or the one that stayed in force (FAILED; 0 for none). */
+  generation: Scalars['Int']['output'];
+  /** When the newest round this record stands for ran. */
+  lastTime: Scalars['DateTime']['output'];
+  /** GENERATED or FAILED. */
+  outcome: ClusterGenerationOutcome;
+  /** How many rounds in a row failed with this error (1 for a GENERATED record). */
+  repeats: Scalars['Int']['output'];
+  /** Ascending record number. */
+  sequence: Scalars['ID']['output'];
+  /** When the round ran (the first of them, for a repeated failure). */
+  time: Scalars['DateTime']['output'];
+  /** What started the round. */
+  trigger: ClusterGenerationTrigger;
+};
+
+/** How a generation round ended. */
+export enum ClusterGenerationOutcome {
+  /** No configuration could be made; the configuration in force stays and the error is recorded. */
+  Failed = 'FAILED',
+  /** A new configuration was generated. */
+  Generated = 'GENERATED',
+  /** The configuration in force already matches the machines and the template; nothing was recorded. */
+  Unchanged = 'UNCHANGED'
+}
+
+/** The result of runClusterGeneration. */
+export type ClusterGenerationRound = {
+  __typename?: 'ClusterGenerationRound';
+  /** The configuration in force after the round; null when there is none. */
+  cluster?: Maybe<GeneratedCluster>;
+  /** GENERATED, UNCHANGED or FAILED. */
+  outcome: ClusterGenerationOutcome;
+  /** The record this round made or added to; null when UNCHANGED. */
+  record?: Maybe<ClusterGeneration>;
+};
+
+/** What started a generation round. */
+export enum ClusterGenerationTrigger {
+  /** An operator's runClusterGeneration. */
+  Operator = 'operator',
+  /** The schedule (sabakan.cluster_schedule, else sabakan.schedule). */
+  Schedule = 'schedule',
+  /** Changed variables, cluster constraints or the switch. */
+  Settings = 'settings',
+  /** A new template. */
+  Template = 'template'
+}
+
+/** One node of a generated cluster. */
+export type ClusterNode = {
+  __typename?: 'ClusterNode';
+  /** The node's address: the machine's first IPv4 address. */
+  address: Scalars['String']['output'];
+  /** Node annotations: the template's, the serial and the register and retire dates; sorted by name. */
+  annotations: Array<Label>;
+  /** Whether the node is a control plane. */
+  controlPlane: Scalars['Boolean']['output'];
+  /** Node labels: sabakan's (prefixed sabakan.cke.cybozu.com/), the template's and CKE's own; sorted by name. */
+  labels: Array<Label>;
+  /** The template's taints plus cke.cybozu.com/state for retiring and retired machines. */
+  taints: Array<Taint>;
+  /** The SSH user, from the node template. */
+  user: Scalars['String']['output'];
+};
+
+/** The template as an operator set it. */
+export type ClusterTemplate = {
+  __typename?: 'ClusterTemplate';
+  /** The template's cluster name. */
+  name: Scalars['String']['output'];
+  /** When it was set. */
+  setAt: Scalars['DateTime']['output'];
+  /** The text exactly as given, comments included. */
+  template: Scalars['String']['output'];
+};
+
+/** The query variables of cluster generation, sent as they are to sabakan's `searchMachines`. */
+export type ClusterVariables = {
+  __typename?: 'ClusterVariables';
+  /** Machines must match this. */
+  having?: Maybe<MachineParamsValue>;
+  /** Machines must not match this. Default: roles boot and state RETIRED. */
+  notHaving?: Maybe<MachineParamsValue>;
+};
+
 /** The safety constraints, named in camelCase after CKE's kebab-case names. */
 export type Constraints = {
   __typename?: 'Constraints';
@@ -95,6 +193,23 @@ export type Constraints = {
   minimumWorkers: Scalars['Int']['output'];
   /** `wait-seconds-to-repair-rebooting`: an UNREACHABLE machine that is rebooting or not a node is left alone for this long. Default 0. */
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
+};
+
+/** A generated cluster configuration. */
+export type GeneratedCluster = {
+  __typename?: 'GeneratedCluster';
+  /** Why this generation differs from the one before, one sentence per change. */
+  changes: Array<Scalars['String']['output']>;
+  /** When it was generated. */
+  generatedAt: Scalars['DateTime']['output'];
+  /** 1 for the first configuration, one more for each new one. */
+  generation: Scalars['Int']['output'];
+  /** The nodes, control planes first. */
+  nodes: Array<ClusterNode>;
+  /** What started the round that generated it. */
+  trigger: ClusterGenerationTrigger;
+  /** The configuration as CKE's cluster.yml. */
+  yaml: Scalars['String']['output'];
 };
 
 /** One health check and what its latest evaluation found. */
@@ -305,6 +420,11 @@ export type Mutation = {
    * `error` says why.
    */
   runAutoRepair: AutoRepairOutcome;
+  /**
+   * Runs one generation round now, after any round in flight, and returns how it ended. UNCHANGED rounds are not
+   * kept. CLUSTER_GENERATION_UNAVAILABLE when generation is disabled, no template is set, or there is no sabakan.
+   */
+  runClusterGeneration: ClusterGenerationRound;
   /** Enables or disables sabakan-triggered repair; persistent. Returns the new value. */
   setAutoRepairEnabled: Scalars['Boolean']['output'];
   /**
@@ -312,6 +432,19 @@ export type Mutation = {
    * naming the field when a value is out of range.
    */
   setAutoRepairVariables: AutoRepairVariables;
+  /** Turns cluster generation on (a round follows soon) or off (no rounds; the configuration in force stays). */
+  setClusterGenerationEnabled: Scalars['Boolean']['output'];
+  /**
+   * Validates and stores the template (CKE's cluster.yml syntax, YAML or JSON, without node addresses), then
+   * regenerates the cluster from it soon. INVALID_CLUSTER_TEMPLATE names every broken rule and its template; the
+   * stored template is then left as it was.
+   */
+  setClusterTemplate: ClusterTemplate;
+  /**
+   * Replaces (never merges) the searchMachines variables of cluster generation, then regenerates soon.
+   * INVALID_MACHINE_PARAMS when a value is out of range.
+   */
+  setClusterVariables: ClusterVariables;
   /**
    * Sets one constraint by its CKE name (`maximum-repair-queue-entries`, `wait-seconds-to-repair-rebooting`,
    * `maximum-unhealthy-machines-per-rack`, `control-plane-count`, `minimum-workers`, `maximum-workers`); persistent.
@@ -354,6 +487,25 @@ export type MutationSetAutoRepairEnabledArgs = {
 
 /** The root of every change. */
 export type MutationSetAutoRepairVariablesArgs = {
+  having?: InputMaybe<MachineParams>;
+  notHaving?: InputMaybe<MachineParams>;
+};
+
+
+/** The root of every change. */
+export type MutationSetClusterGenerationEnabledArgs = {
+  enabled: Scalars['Boolean']['input'];
+};
+
+
+/** The root of every change. */
+export type MutationSetClusterTemplateArgs = {
+  template: Scalars['String']['input'];
+};
+
+
+/** The root of every change. */
+export type MutationSetClusterVariablesArgs = {
   having?: InputMaybe<MachineParams>;
   notHaving?: InputMaybe<MachineParams>;
 };
@@ -412,8 +564,21 @@ export type Query = {
   autoRepairOutcomes: Array<AutoRepairOutcome>;
   /** The query variables that sabakan-triggered repair sends with `searchMachines`. */
   autoRepairVariables: AutoRepairVariables;
+  /** Whether cluster generation runs (ckecli's `sabakan is-enabled`). On unless an operator disabled it. */
+  clusterGenerationEnabled: Scalars['Boolean']['output'];
+  /**
+   * The newest `last` generation records (default: all kept, 100 at most), oldest first: every new configuration
+   * and every failed round. INVALID_ARGUMENT for a negative `last`.
+   */
+  clusterGenerations: Array<ClusterGeneration>;
+  /** The cluster template as it was set, or null before one was. */
+  clusterTemplate?: Maybe<ClusterTemplate>;
+  /** The searchMachines variables that choose the machines of the generated cluster. */
+  clusterVariables: ClusterVariables;
   /** The current values of the safety constraints. */
   constraints: Constraints;
+  /** The configuration in force: the newest generated one, or null before the first. */
+  generatedCluster?: Maybe<GeneratedCluster>;
   /** The configured node health checks, each with its latest evaluation. */
   healthChecks: Array<HealthCheck>;
   /**
@@ -447,6 +612,12 @@ export type Query = {
 
 /** The root of every read. */
 export type QueryAutoRepairOutcomesArgs = {
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** The root of every read. */
+export type QueryClusterGenerationsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -648,6 +819,8 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** The outcome of every sabakan poll (scheduled, operator's or event-driven), failed ones included. */
   autoRepairOutcomes: AutoRepairOutcome;
+  /** Every new cluster configuration and every new failure (a failure repeating the previous one is not sent again). */
+  clusterGenerated: ClusterGeneration;
   /** A health check whose evaluation changed (a target's state, the gate, pausing). */
   healthCheckEvents: HealthCheck;
   /** Every state change made through kintsugi's setMachineState, after sabakan accepted it. */
@@ -664,6 +837,17 @@ export type Subscription = {
 export type SubscriptionRepairEntryEventsArgs = {
   having?: InputMaybe<RepairEntryParams>;
   notHaving?: InputMaybe<RepairEntryParams>;
+};
+
+/** A Kubernetes taint. */
+export type Taint = {
+  __typename?: 'Taint';
+  /** NoSchedule, PreferNoSchedule or NoExecute. */
+  effect: Scalars['String']['output'];
+  /** The taint's key. */
+  key: Scalars['String']['output'];
+  /** The taint's value; null when it has none. */
+  value?: Maybe<Scalars['String']['output']>;
 };
 
 /** A node condition rule of a health check. */
@@ -756,9 +940,17 @@ export type ResolversTypes = {
   BMC: ResolverTypeWrapper<Bmc>;
   BMCInfo: ResolverTypeWrapper<BmcInfo>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ClusterGeneration: ResolverTypeWrapper<ClusterGenerationModel>;
+  ClusterGenerationOutcome: ClusterGenerationOutcome;
+  ClusterGenerationRound: ResolverTypeWrapper<Omit<ClusterGenerationRound, 'cluster' | 'record'> & { cluster?: Maybe<ResolversTypes['GeneratedCluster']>, record?: Maybe<ResolversTypes['ClusterGeneration']> }>;
+  ClusterGenerationTrigger: null;
+  ClusterNode: ResolverTypeWrapper<ClusterNodeModel>;
+  ClusterTemplate: ResolverTypeWrapper<StoredClusterTemplateModel>;
+  ClusterVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  GeneratedCluster: ResolverTypeWrapper<ClusterGenerationModel>;
   HealthCheck: ResolverTypeWrapper<HealthCheckStatusModel>;
   HealthCheckTarget: ResolverTypeWrapper<TargetEvaluationModel>;
   HealthCheckTargetState: null;
@@ -791,6 +983,7 @@ export type ResolversTypes = {
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Taint: ResolverTypeWrapper<TaintModel>;
   UnhealthyCondition: ResolverTypeWrapper<UnhealthyCondition>;
 };
 
@@ -802,9 +995,15 @@ export type ResolversParentTypes = {
   BMC: Bmc;
   BMCInfo: BmcInfo;
   Boolean: Scalars['Boolean']['output'];
+  ClusterGeneration: ClusterGenerationModel;
+  ClusterGenerationRound: Omit<ClusterGenerationRound, 'cluster' | 'record'> & { cluster?: Maybe<ResolversParentTypes['GeneratedCluster']>, record?: Maybe<ResolversParentTypes['ClusterGeneration']> };
+  ClusterNode: ClusterNodeModel;
+  ClusterTemplate: StoredClusterTemplateModel;
+  ClusterVariables: MachineQueryVariablesModel;
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
   Float: Scalars['Float']['output'];
+  GeneratedCluster: ClusterGenerationModel;
   HealthCheck: HealthCheckStatusModel;
   HealthCheckTarget: TargetEvaluationModel;
   HeldTarget: HeldTarget;
@@ -832,6 +1031,7 @@ export type ResolversParentTypes = {
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  Taint: TaintModel;
   UnhealthyCondition: UnhealthyCondition;
 };
 
@@ -866,6 +1066,47 @@ export type BmcInfoResolvers<ContextType = GraphQLContext, ParentType extends Re
   ipv4?: Resolver<ResolversTypes['NICConfig'], ParentType, ContextType>;
 };
 
+export type ClusterGenerationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterGeneration'] = ResolversParentTypes['ClusterGeneration']> = {
+  changes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  cluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  generation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['ClusterGenerationOutcome'], ParentType, ContextType>;
+  repeats?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  trigger?: Resolver<ResolversTypes['ClusterGenerationTrigger'], ParentType, ContextType>;
+};
+
+export type ClusterGenerationRoundResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterGenerationRound'] = ResolversParentTypes['ClusterGenerationRound']> = {
+  cluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['ClusterGenerationOutcome'], ParentType, ContextType>;
+  record?: Resolver<Maybe<ResolversTypes['ClusterGeneration']>, ParentType, ContextType>;
+};
+
+export type ClusterGenerationTriggerResolvers = { OPERATOR: 'operator', SCHEDULE: 'schedule', SETTINGS: 'settings', TEMPLATE: 'template' };
+
+export type ClusterNodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterNode'] = ResolversParentTypes['ClusterNode']> = {
+  address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  annotations?: Resolver<Array<ResolversTypes['Label']>, ParentType, ContextType>;
+  controlPlane?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  labels?: Resolver<Array<ResolversTypes['Label']>, ParentType, ContextType>;
+  taints?: Resolver<Array<ResolversTypes['Taint']>, ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ClusterTemplateResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterTemplate'] = ResolversParentTypes['ClusterTemplate']> = {
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  setAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  template?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ClusterVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterVariables'] = ResolversParentTypes['ClusterVariables']> = {
+  having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+};
+
 export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Constraints'] = ResolversParentTypes['Constraints']> = {
   controlPlaneCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maximumRepairQueueEntries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -878,6 +1119,15 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type GeneratedClusterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GeneratedCluster'] = ResolversParentTypes['GeneratedCluster']> = {
+  changes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  generatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  generation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['ClusterNode']>, ParentType, ContextType>;
+  trigger?: Resolver<ResolversTypes['ClusterGenerationTrigger'], ParentType, ContextType>;
+  yaml?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
 
 export type HealthCheckResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['HealthCheck'] = ResolversParentTypes['HealthCheck']> = {
   currentHealthy?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -975,8 +1225,12 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteUnfinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   resetRepairBackoff?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   runAutoRepair?: Resolver<ResolversTypes['AutoRepairOutcome'], ParentType, ContextType>;
+  runClusterGeneration?: Resolver<ResolversTypes['ClusterGenerationRound'], ParentType, ContextType>;
   setAutoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetAutoRepairEnabledArgs, 'enabled'>>;
   setAutoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType, Partial<MutationSetAutoRepairVariablesArgs>>;
+  setClusterGenerationEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetClusterGenerationEnabledArgs, 'enabled'>>;
+  setClusterTemplate?: Resolver<ResolversTypes['ClusterTemplate'], ParentType, ContextType, RequireFields<MutationSetClusterTemplateArgs, 'template'>>;
+  setClusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType, Partial<MutationSetClusterVariablesArgs>>;
   setConstraint?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType, RequireFields<MutationSetConstraintArgs, 'name' | 'value'>>;
   setHealthCheckPaused?: Resolver<ResolversTypes['HealthCheck'], ParentType, ContextType, RequireFields<MutationSetHealthCheckPausedArgs, 'name' | 'paused'>>;
   setMachineState?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType, RequireFields<MutationSetMachineStateArgs, 'serial' | 'state'>>;
@@ -998,7 +1252,12 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   autoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   autoRepairOutcomes?: Resolver<Array<ResolversTypes['AutoRepairOutcome']>, ParentType, ContextType, Partial<QueryAutoRepairOutcomesArgs>>;
   autoRepairVariables?: Resolver<ResolversTypes['AutoRepairVariables'], ParentType, ContextType>;
+  clusterGenerationEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  clusterGenerations?: Resolver<Array<ResolversTypes['ClusterGeneration']>, ParentType, ContextType, Partial<QueryClusterGenerationsArgs>>;
+  clusterTemplate?: Resolver<Maybe<ResolversTypes['ClusterTemplate']>, ParentType, ContextType>;
+  clusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType>;
   healthChecks?: Resolver<Array<ResolversTypes['HealthCheck']>, ParentType, ContextType>;
   machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
@@ -1072,9 +1331,16 @@ export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   autoRepairOutcomes?: SubscriptionResolver<ResolversTypes['AutoRepairOutcome'], "autoRepairOutcomes", ParentType, ContextType>;
+  clusterGenerated?: SubscriptionResolver<ResolversTypes['ClusterGeneration'], "clusterGenerated", ParentType, ContextType>;
   healthCheckEvents?: SubscriptionResolver<ResolversTypes['HealthCheck'], "healthCheckEvents", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
   repairEntryEvents?: SubscriptionResolver<ResolversTypes['RepairEntryEvent'], "repairEntryEvents", ParentType, ContextType, Partial<SubscriptionRepairEntryEventsArgs>>;
+};
+
+export type TaintResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Taint'] = ResolversParentTypes['Taint']> = {
+  effect?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type UnhealthyConditionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnhealthyCondition'] = ResolversParentTypes['UnhealthyCondition']> = {
@@ -1089,8 +1355,15 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AutoRepairVariables?: AutoRepairVariablesResolvers<ContextType>;
   BMC?: BmcResolvers<ContextType>;
   BMCInfo?: BmcInfoResolvers<ContextType>;
+  ClusterGeneration?: ClusterGenerationResolvers<ContextType>;
+  ClusterGenerationRound?: ClusterGenerationRoundResolvers<ContextType>;
+  ClusterGenerationTrigger?: ClusterGenerationTriggerResolvers;
+  ClusterNode?: ClusterNodeResolvers<ContextType>;
+  ClusterTemplate?: ClusterTemplateResolvers<ContextType>;
+  ClusterVariables?: ClusterVariablesResolvers<ContextType>;
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  GeneratedCluster?: GeneratedClusterResolvers<ContextType>;
   HealthCheck?: HealthCheckResolvers<ContextType>;
   HealthCheckTarget?: HealthCheckTargetResolvers<ContextType>;
   HealthCheckTargetState?: HealthCheckTargetStateResolvers;
@@ -1116,6 +1389,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStepStatus?: RepairStepStatusResolvers;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
+  Taint?: TaintResolvers<ContextType>;
   UnhealthyCondition?: UnhealthyConditionResolvers<ContextType>;
 };
 

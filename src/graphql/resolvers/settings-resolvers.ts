@@ -1,15 +1,10 @@
 import { CONSTRAINT_NAMES, setConstraint, type ConstraintName } from "../../domain/constraints.js";
-import { checkMachineParams, type MachineParams } from "../../domain/machine-params.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
+import { checkedMachineParams } from "./machine-params-input.js";
 
-/** Checks a MachineParams and drops its null fields (GraphQL fills them from the `= null` defaults). */
-function checked(params: MachineParams | null | undefined, path: string): MachineParams | null {
-  const result = checkMachineParams(params, path);
-  if (!result.ok) throw apiError("INVALID_MACHINE_PARAMS", result.message);
-  if (!params) return null;
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== null && v !== undefined)) as MachineParams;
-}
+/** The constraints that size a generated cluster: changing one regenerates it. */
+const CLUSTER_CONSTRAINTS: ReadonlySet<string> = new Set(["controlPlaneCount", "minimumWorkers", "maximumWorkers"]);
 
 export const settingsResolvers: Resolvers = {
   Query: {
@@ -29,7 +24,7 @@ export const settingsResolvers: Resolvers = {
       return enabled;
     },
     setAutoRepairVariables: (_, { having, notHaving }, ctx) => {
-      const variables = { having: checked(having, "having"), notHaving: checked(notHaving, "notHaving") };
+      const variables = { having: checkedMachineParams(having, "having"), notHaving: checkedMachineParams(notHaving, "notHaving") };
       ctx.settings.setAutoRepairVariables(variables);
       return variables;
     },
@@ -37,7 +32,9 @@ export const settingsResolvers: Resolvers = {
       const result = setConstraint(ctx.settings.constraints(), name, value);
       if (!result.ok) throw apiError("INVALID_CONSTRAINT", result.message);
       // Only the value the operator set is stored, so the config file still supplies the others.
-      ctx.settings.setConstraints({ [CONSTRAINT_NAMES[name as ConstraintName]]: value });
+      const key = CONSTRAINT_NAMES[name as ConstraintName];
+      ctx.settings.setConstraints({ [key]: value });
+      if (CLUSTER_CONSTRAINTS.has(key)) ctx.clusterGenerator.request("settings");
       return result.constraints;
     },
   },

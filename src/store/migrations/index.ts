@@ -1,5 +1,6 @@
 import { initialSchema } from "./001-initial.js";
 import { autoRepairOutcomesSchema } from "./002-auto-repair-outcomes.js";
+import { clusterGenerationsSchema } from "./003-cluster-generations.js";
 
 /** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
 export interface Migration {
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sql: initialSchema },
   { version: 2, name: "auto-repair outcomes", sql: autoRepairOutcomesSchema },
+  { version: 3, name: "cluster generations", sql: clusterGenerationsSchema },
 ];

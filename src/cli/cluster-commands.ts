@@ -1,0 +1,38 @@
+import { Command, InvalidArgumentError } from "commander";
+import { ckeJson } from "./cke-json.js";
+import { CliError } from "./client.js";
+import * as D from "./documents.js";
+import type * as Op from "./generated/operations.js";
+import type { CliIo } from "./repair-queue-commands.js";
+
+/** `kintsugi cluster ...`: the generated cluster configuration. */
+export function clusterCommand(io: CliIo): Command {
+  const cmd = new Command("cluster").description("read the cluster configuration generated from sabakan's machines");
+
+  cmd.command("get").description("print the generated cluster configuration in force (cluster.yml)")
+    .action(async () => {
+      const r = await io.client().request<Op.GetGeneratedClusterQuery>(D.GetGeneratedCluster);
+      if (!r.generatedCluster) throw new CliError("no cluster configuration has been generated yet (see kintsugi cluster history)");
+      io.out(r.generatedCluster.yaml);
+    });
+
+  cmd.command("generate").description("run one generation round now and print how it ended as JSON (exit 1 when it failed)")
+    .action(async () => {
+      const r = await io.client().request<Op.RunClusterGenerationMutation>(D.RunClusterGeneration);
+      const round = r.runClusterGeneration;
+      io.out(ckeJson({ outcome: round.outcome, generation: round.cluster?.generation ?? null, record: round.record }));
+      if (round.outcome === "FAILED") throw new CliError(`cluster generation failed: ${round.record?.error ?? "unknown error"}`);
+    });
+
+  cmd.command("history").description("print the latest generation records (new configurations and failures) as a JSON array, oldest first")
+    .option("--last <N>", "how many (default 20; the server keeps 100)", (v) => {
+      if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v)} is not a count`);
+      return Number(v);
+    }, 20)
+    .action(async (opts: { last: number }) => {
+      const r = await io.client().request<Op.ClusterGenerationsQuery>(D.ClusterGenerations, { last: opts.last });
+      io.out(ckeJson(r.clusterGenerations));
+    });
+
+  return cmd;
+}

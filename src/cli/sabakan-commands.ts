@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import { Command } from "commander";
+import { readVariablesFile } from "./auto-repair-commands.js";
+import { ckeJson, withoutNulls } from "./cke-json.js";
+import { CliError } from "./client.js";
+import * as D from "./documents.js";
+import type * as Op from "./generated/operations.js";
+import type { CliIo } from "./repair-queue-commands.js";
+import { addToggleCommands } from "./toggle-commands.js";
+
+/** Reads a template file as text; the server validates it and keeps it verbatim. */
+function readTemplateFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** `kintsugi sabakan ...`: the template, query variables and switch of cluster generation, as `ckecli sabakan`. */
+export function sabakanCommand(io: CliIo): Command {
+  const cmd = new Command("sabakan").description("control cluster generation from sabakan's machines (as ckecli sabakan)");
+
+  cmd.command("set-template").description("validate and store FILE (cluster.yml syntax, YAML or JSON) as the cluster template; the cluster is regenerated soon")
+    .argument("<FILE>")
+    .action(async (file: string) => {
+      await io.client().request<Op.SetClusterTemplateMutation>(D.SetClusterTemplate, { template: readTemplateFile(file) });
+    });
+
+  cmd.command("get-template").description("print the cluster template as it was set")
+    .action(async () => {
+      const r = await io.client().request<Op.GetClusterTemplateQuery>(D.GetClusterTemplate);
+      if (!r.clusterTemplate) throw new CliError("no cluster template is set (kintsugi sabakan set-template FILE sets one)");
+      const text = r.clusterTemplate.template;
+      io.out(text.endsWith("\n") ? text : `${text}\n`);
+    });
+
+  cmd.command("set-variables").description('replace the searchMachines variables of cluster generation with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
+    .argument("<FILE>")
+    .action(async (file: string) => {
+      await io.client().request<Op.SetClusterVariablesMutation>(D.SetClusterVariables, readVariablesFile(file));
+    });
+
+  cmd.command("get-variables").description("print the searchMachines variables of cluster generation as JSON")
+    .action(async () => {
+      const r = await io.client().request<Op.GetClusterVariablesQuery>(D.GetClusterVariables);
+      io.out(ckeJson(withoutNulls(r.clusterVariables)));
+    });
+
+  addToggleCommands(cmd, io, {
+    noun: "cluster generation",
+    disabledMeans: "no rounds run and the configuration in force stays",
+    query: D.ClusterGenerationEnabled,
+    mutation: D.SetClusterGenerationEnabled,
+    field: "clusterGenerationEnabled",
+  });
+
+  return cmd;
+}

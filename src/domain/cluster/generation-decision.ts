@@ -1,0 +1,40 @@
+import { generate } from "./generate.js";
+import { stableJson } from "./stable-json.js";
+import { update } from "./update.js";
+import type { ClusterConstraints, ClusterMachine, ClusterTemplate, GeneratedCluster, NodeTaints } from "./types.js";
+
+/** What one generation round found and gathered. */
+export interface GenerationInput {
+  readonly template: ClusterTemplate;
+  /** The configuration in force; null before the first successful generation. */
+  readonly current: GeneratedCluster | null;
+  readonly machines: readonly ClusterMachine[];
+  readonly nodeTaints: NodeTaints;
+  readonly constraints: ClusterConstraints;
+}
+
+/** A new configuration with its reasons, nothing to change, or why no configuration could be made. */
+export type GenerationDecision =
+  | { readonly kind: "generated"; readonly cluster: GeneratedCluster; readonly changes: readonly string[] }
+  | { readonly kind: "unchanged" }
+  | { readonly kind: "failed"; readonly error: string };
+
+/**
+ * Decides one generation round: initialization (`generate`) when there is no configuration yet, maintenance
+ * (`update`) otherwise. A maintenance result equal to the configuration in force is `unchanged`, so a quiet fleet
+ * never makes a new generation; an error is `failed` and the configuration in force stays as it is.
+ */
+export function decideGeneration(input: GenerationInput, now: number): GenerationDecision {
+  const { template, current, machines, nodeTaints, constraints } = input;
+  if (current === null) {
+    const result = generate(template, machines, constraints, now, nodeTaints);
+    if (!result.ok) return { kind: "failed", error: `cannot initialize the cluster: ${result.error}` };
+    return { kind: "generated", cluster: result.cluster, changes: [`initialize the cluster from the template: ${result.cluster.nodes.length} nodes`, ...result.changes] };
+  }
+  const result = update(current, template, machines, nodeTaints, constraints, now);
+  if (!result.ok) return { kind: "failed", error: `cannot update the cluster: ${result.error}` };
+  if (stableJson(result.cluster) === stableJson(current)) return { kind: "unchanged" };
+  // update() reports every difference it makes; this covers any it does not name, so none goes unrecorded.
+  const changes = result.changes.length > 0 ? result.changes : ["update the cluster configuration"];
+  return { kind: "generated", cluster: result.cluster, changes };
+}

@@ -1,0 +1,40 @@
+import type { GeneratedCluster } from "./types.js";
+
+/** What started a generation round. */
+export const GENERATION_TRIGGERS = ["schedule", "template", "settings", "operator"] as const;
+export type GenerationTrigger = (typeof GENERATION_TRIGGERS)[number];
+
+/** How many generation records are kept (the configuration in force is always kept as well). */
+export const KEPT_GENERATIONS = 100;
+
+/**
+ * One recorded generation round: a new configuration (`cluster` set, `generation` its number) or a failure
+ * (`error` set, `generation` the number of the configuration that stayed in force, 0 for none). A failure that
+ * repeats the previous record's error is folded into it: `repeats` counts the rounds, `lastTime` the newest.
+ */
+export interface ClusterGeneration {
+  readonly sequence: number;
+  /** Epoch milliseconds of the first round this record stands for. */
+  readonly time: number;
+  readonly lastTime: number;
+  readonly repeats: number;
+  readonly trigger: GenerationTrigger;
+  readonly generation: number;
+  readonly cluster: GeneratedCluster | null;
+  readonly changes: readonly string[];
+  readonly error: string | null;
+}
+
+/** The template as an operator set it: the text kept verbatim (comments and all) and when. */
+export interface StoredClusterTemplate {
+  readonly text: string;
+  readonly setAt: number;
+}
+
+/**
+ * Tells whether a failure only repeats the newest record (a failure with the same error), so that a template that
+ * stays broken makes one record with a count, not one per scheduled round.
+ */
+export function repeatsLatest(latest: ClusterGeneration | null, error: string): boolean {
+  return latest !== null && latest.cluster === null && latest.error === error;
+}

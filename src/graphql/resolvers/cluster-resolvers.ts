@@ -1,0 +1,107 @@
+import { clusterYaml } from "../../domain/cluster/cluster-yaml.js";
+import { KEPT_GENERATIONS, type ClusterGeneration } from "../../domain/cluster/generation-record.js";
+import { parseTemplate } from "../../domain/cluster/template.js";
+import type { GeneratedCluster } from "../../domain/cluster/types.js";
+import { apiError } from "../errors.js";
+import { ClusterGenerationOutcome, type Resolvers } from "../generated/resolvers.js";
+import { checkedMachineParams } from "./machine-params-input.js";
+
+const asList = (record: Readonly<Record<string, string>>) =>
+  Object.keys(record).sort().map((name) => ({ name, value: record[name] as string }));
+
+const clusterOf = (g: ClusterGeneration): GeneratedCluster => {
+  if (g.cluster === null) throw new Error(`generation record ${g.sequence} has no cluster`);
+  return g.cluster;
+};
+
+const outcomeOf = (g: ClusterGeneration) => (g.cluster === null ? ClusterGenerationOutcome.Failed : ClusterGenerationOutcome.Generated);
+
+/** The generated-cluster view of a record: only records with a cluster are one. */
+const generated = (g: ClusterGeneration | null): ClusterGeneration | null => (g !== null && g.cluster !== null ? g : null);
+
+export const clusterResolvers: Resolvers = {
+  Query: {
+    clusterTemplate: (_, __, ctx) => ctx.settings.clusterTemplate(),
+    clusterVariables: (_, __, ctx) => ctx.settings.clusterVariables(),
+    clusterGenerationEnabled: (_, __, ctx) => ctx.settings.clusterGenerationEnabled(),
+    generatedCluster: (_, __, ctx) => ctx.generations.current(),
+    clusterGenerations: (_, { last }, ctx) => {
+      if (last !== null && last !== undefined && last < 0) throw apiError("INVALID_ARGUMENT", `last must be >= 0, got ${last}`);
+      return ctx.generations.last(last === null || last === undefined ? null : Math.min(last, KEPT_GENERATIONS));
+    },
+  },
+  Mutation: {
+    setClusterTemplate: (_, { template }, ctx) => {
+      const parsed = parseTemplate(template);
+      if (!parsed.ok) throw apiError("INVALID_CLUSTER_TEMPLATE", `invalid cluster template: ${parsed.errors.join("; ")}`);
+      const stored = { text: template, setAt: ctx.now() };
+      ctx.settings.setClusterTemplate(stored);
+      ctx.clusterGenerator.request("template");
+      return stored;
+    },
+    setClusterVariables: (_, { having, notHaving }, ctx) => {
+      const variables = { having: checkedMachineParams(having, "having"), notHaving: checkedMachineParams(notHaving, "notHaving") };
+      ctx.settings.setClusterVariables(variables);
+      ctx.clusterGenerator.request("settings");
+      return variables;
+    },
+    setClusterGenerationEnabled: (_, { enabled }, ctx) => {
+      const was = ctx.settings.clusterGenerationEnabled();
+      ctx.settings.setClusterGenerationEnabled(enabled);
+      if (enabled && !was) ctx.clusterGenerator.request("settings");
+      return enabled;
+    },
+    runClusterGeneration: async (_, __, ctx) => {
+      const round = await ctx.clusterGenerator.runNow();
+      switch (round.kind) {
+        case "skipped":
+          throw apiError("CLUSTER_GENERATION_UNAVAILABLE", round.reason);
+        case "unchanged":
+          return { outcome: ClusterGenerationOutcome.Unchanged, record: null, cluster: generated(round.current) };
+        case "recorded":
+          return {
+            outcome: outcomeOf(round.record),
+            record: round.record,
+            cluster: generated(ctx.generations.current()),
+          };
+      }
+    },
+  },
+  Subscription: {
+    clusterGenerated: {
+      subscribe: (_, __, ctx) => ctx.pubsub.subscribe("clusterGenerated"),
+      resolve: (payload: unknown) => payload as never,
+    },
+  },
+  ClusterTemplate: {
+    template: (t) => t.text,
+    setAt: (t) => t.setAt,
+    name: (t) => {
+      const parsed = parseTemplate(t.text);
+      return parsed.ok ? parsed.template.name : "";
+    },
+  },
+  GeneratedCluster: {
+    generation: (g) => g.generation,
+    yaml: (g) => clusterYaml(clusterOf(g)),
+    nodes: (g) => [...clusterOf(g).nodes],
+    changes: (g) => [...g.changes],
+    generatedAt: (g) => g.time,
+    trigger: (g) => g.trigger as never,
+  },
+  ClusterGeneration: {
+    sequence: (g) => String(g.sequence),
+    outcome: outcomeOf,
+    trigger: (g) => g.trigger as never,
+    changes: (g) => [...g.changes],
+    cluster: (g) => generated(g),
+  },
+  ClusterNode: {
+    controlPlane: (n) => n.control_plane,
+    labels: (n) => asList(n.labels),
+    annotations: (n) => asList(n.annotations),
+  },
+  Taint: {
+    value: (t) => t.value ?? null,
+  },
+};

@@ -1,0 +1,138 @@
+import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
+import { decideGeneration } from "../domain/cluster/generation-decision.js";
+import type { ClusterGeneration, GenerationTrigger } from "../domain/cluster/generation-record.js";
+import { parseTemplate } from "../domain/cluster/template.js";
+import type { NodeTaints, Taint } from "../domain/cluster/types.js";
+import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
+import type { SettingsStore } from "../store/settings-store.js";
+import type { RunnerLog } from "./runner-deps.js";
+
+export interface ClusterGeneratorDeps {
+  readonly generations: ClusterGenerationStore;
+  readonly settings: SettingsStore;
+  /** null = sabakan is not configured. */
+  readonly machines: MachineSource | null;
+  /** null = no Kubernetes: no Node taints are known. */
+  readonly nodes: NodeOperator | null;
+  readonly now: () => number;
+  readonly log: RunnerLog;
+  /** Called with every new record (a generation or a new failure; not a repeated failure). */
+  readonly recorded?: (record: ClusterGeneration) => void;
+}
+
+/** How one round ended: not run (and why), nothing to change, or a record (new or a repeated failure). */
+export type GenerationRound =
+  | { readonly kind: "skipped"; readonly reason: string }
+  | { readonly kind: "unchanged"; readonly current: ClusterGeneration | null }
+  | { readonly kind: "recorded"; readonly record: ClusterGeneration; readonly repeated: boolean };
+
+/** Kubernetes Node taints by node name and by each internal IP (CKE names nodes by address). */
+export function taintsByNode(nodes: readonly ClusterNode[]): NodeTaints {
+  const taints = new Map<string, readonly Taint[]>();
+  for (const node of nodes) taints.set(node.name, node.taints);
+  for (const node of nodes) for (const ip of node.internalIPs) if (!taints.has(ip)) taints.set(ip, node.taints);
+  return taints;
+}
+
+/**
+ * Cluster generation, one round at a time: gathers the template, sabakan's machines (with the stored variables),
+ * the Nodes' taints and the constraints, lets the domain decide, and records the result. Rounds never overlap: a
+ * scheduled tick during a round is skipped; a request (template or settings changed) during a round runs one more
+ * round after it, so the newest template is always used; an operator's round waits for the one in flight.
+ */
+export class ClusterGenerator {
+  private running: Promise<GenerationRound> | null = null;
+  private pending: GenerationTrigger | null = null;
+
+  constructor(private readonly deps: ClusterGeneratorDeps) {}
+
+  /** An operator's round (`runClusterGeneration`): runs after any round in flight. */
+  async runNow(): Promise<GenerationRound> {
+    while (this.running) await this.running.catch(() => undefined);
+    return this.start("operator");
+  }
+
+  /** A scheduled tick: skipped while a round runs. */
+  async tick(): Promise<GenerationRound | null> {
+    if (this.running) return null;
+    return this.start("schedule");
+  }
+
+  /** The template or a setting changed: regenerate soon (after the round in flight, if any). Never rejects. */
+  request(trigger: Extract<GenerationTrigger, "template" | "settings">): void {
+    if (this.running) {
+      this.pending = this.pending === "template" ? "template" : trigger;
+      return;
+    }
+    this.start(trigger).catch(() => undefined);
+  }
+
+  /** Waits until no round runs and none is pending (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
+  }
+
+  private start(trigger: GenerationTrigger): Promise<GenerationRound> {
+    const run = this.round(trigger).catch((err: unknown) => {
+      this.deps.log.error("cluster generation failed unexpectedly", { err: (err as Error).message });
+      throw err;
+    });
+    this.running = run;
+    run
+      .finally(() => {
+        if (this.running !== run) return;
+        this.running = null;
+        const next = this.pending;
+        this.pending = null;
+        if (next) this.start(next).catch(() => undefined);
+      })
+      .catch(() => undefined);
+    return run;
+  }
+
+  private async round(trigger: GenerationTrigger): Promise<GenerationRound> {
+    const { deps } = this;
+    const stored = deps.settings.clusterTemplate();
+    if (!deps.settings.clusterGenerationEnabled()) return { kind: "skipped", reason: "cluster generation is disabled (kintsugi sabakan enable turns it on)" };
+    if (stored === null) return { kind: "skipped", reason: "no cluster template is set (kintsugi sabakan set-template FILE sets one)" };
+    if (!deps.machines) return { kind: "skipped", reason: "sabakan is not configured (set sabakan.url in the config file)" };
+    const parsed = parseTemplate(stored.text);
+    if (!parsed.ok) return this.fail(trigger, `the stored cluster template is invalid: ${parsed.errors.join("; ")}`);
+    let machines;
+    try {
+      machines = await deps.machines.searchMachines(deps.settings.clusterVariables());
+    } catch (err) {
+      return this.fail(trigger, (err as Error).message);
+    }
+    let nodeTaints: NodeTaints = new Map();
+    if (deps.nodes) {
+      try {
+        nodeTaints = taintsByNode(await deps.nodes.listNodes());
+      } catch (err) {
+        // Without the taints a tainted machine could be made a control plane: change nothing.
+        return this.fail(trigger, `cannot list Kubernetes nodes: ${(err as Error).message}`);
+      }
+    }
+    // From here on synchronous: the decision and its record see the same configuration in force.
+    const current = deps.generations.current();
+    const decision = decideGeneration(
+      { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, constraints: deps.settings.constraints() },
+      deps.now(),
+    );
+    if (decision.kind === "failed") return this.fail(trigger, decision.error);
+    if (decision.kind === "unchanged") return { kind: "unchanged", current };
+    const record = deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes);
+    deps.log.info("generated cluster configuration", { generation: record.generation, trigger, nodes: decision.cluster.nodes.length, changes: decision.changes });
+    deps.recorded?.(record);
+    return { kind: "recorded", record, repeated: false };
+  }
+
+  private fail(trigger: GenerationTrigger, error: string): GenerationRound {
+    const { record, repeated } = this.deps.generations.recordFailed(this.deps.now(), trigger, error);
+    if (!repeated) {
+      this.deps.log.warn("cluster generation failed; the configuration in force stays", { generation: record.generation, trigger, error });
+      this.deps.recorded?.(record);
+    }
+    return { kind: "recorded", record, repeated };
+  }
+}

@@ -1,0 +1,105 @@
+import type { GeneratedCluster } from "../domain/cluster/types.js";
+import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
+import type { Db } from "./database.js";
+
+interface GenerationRow {
+  seq: number;
+  time: number;
+  last_time: number;
+  repeats: number;
+  trigger: GenerationTrigger;
+  generation: number;
+  cluster: string | null;
+  changes: string;
+  error: string | null;
+}
+
+function fromRow(r: GenerationRow): ClusterGeneration {
+  return {
+    sequence: r.seq,
+    time: r.time,
+    lastTime: r.last_time,
+    repeats: r.repeats,
+    trigger: r.trigger,
+    generation: r.generation,
+    cluster: r.cluster === null ? null : (JSON.parse(r.cluster) as GeneratedCluster),
+    changes: JSON.parse(r.changes) as string[],
+    error: r.error,
+  };
+}
+
+/**
+ * Generated cluster configurations and failed generation rounds, newest `keep` records kept; the configuration in
+ * force (the newest generated one) is never pruned, so a run of failures cannot lose it.
+ */
+export class ClusterGenerationStore {
+  private readonly insert;
+  private readonly repeat;
+  private readonly prune;
+  private readonly selectCurrent;
+  private readonly selectLatest;
+  private readonly selectLast;
+  private readonly selectGeneration;
+
+  constructor(private readonly db: Db, private readonly keep = KEPT_GENERATIONS) {
+    this.insert = db.prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
+      VALUES (@time, @time, 1, @trigger, @generation, @cluster, @changes, @error)`);
+    this.repeat = db.prepare("UPDATE cluster_generations SET repeats = repeats + 1, last_time = ? WHERE seq = ?");
+    this.prune = db.prepare(`DELETE FROM cluster_generations WHERE seq <= ?
+      AND seq <> (SELECT MAX(seq) FROM cluster_generations WHERE cluster IS NOT NULL)`);
+    this.selectCurrent = db.prepare("SELECT * FROM cluster_generations WHERE cluster IS NOT NULL ORDER BY seq DESC LIMIT 1");
+    this.selectLatest = db.prepare("SELECT * FROM cluster_generations ORDER BY seq DESC LIMIT 1");
+    this.selectLast = db.prepare("SELECT * FROM (SELECT * FROM cluster_generations ORDER BY seq DESC LIMIT ?) ORDER BY seq");
+    this.selectGeneration = db.prepare("SELECT * FROM cluster_generations WHERE generation = ? AND cluster IS NOT NULL");
+  }
+
+  /** The configuration in force: the newest generated one, or null before the first. */
+  current(): ClusterGeneration | null {
+    const row = this.selectCurrent.get() as GenerationRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** A kept generated configuration by its generation number. */
+  generation(generation: number): ClusterGeneration | null {
+    const row = this.selectGeneration.get(generation) as GenerationRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** The newest `count` records (all kept when null), oldest first. */
+  last(count: number | null): ClusterGeneration[] {
+    return (this.selectLast.all(count ?? this.keep) as GenerationRow[]).map(fromRow);
+  }
+
+  /** Records a new configuration as the next generation, in one transaction with the pruning. */
+  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): ClusterGeneration {
+    return this.db.transaction(() => {
+      const generation = (this.current()?.generation ?? 0) + 1;
+      const seq = this.append({ time, trigger, generation, cluster: JSON.stringify(cluster), changes: JSON.stringify(changes), error: null });
+      return { sequence: seq, time, lastTime: time, repeats: 1, trigger, generation, cluster, changes: [...changes], error: null };
+    })();
+  }
+
+  /**
+   * Records a failed round; the configuration in force stays. A failure with the same error as the newest record
+   * is counted on that record (`repeated: true`) instead of appended.
+   */
+  recordFailed(time: number, trigger: GenerationTrigger, error: string): { readonly record: ClusterGeneration; readonly repeated: boolean } {
+    return this.db.transaction(() => {
+      const latestRow = this.selectLatest.get() as GenerationRow | undefined;
+      const latest = latestRow ? fromRow(latestRow) : null;
+      if (latest && repeatsLatest(latest, error)) {
+        this.repeat.run(time, latest.sequence);
+        return { record: { ...latest, repeats: latest.repeats + 1, lastTime: time }, repeated: true };
+      }
+      const generation = this.current()?.generation ?? 0;
+      const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error });
+      return { record: { sequence: seq, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error }, repeated: false };
+    })();
+  }
+
+  private append(row: { time: number; trigger: GenerationTrigger; generation: number; cluster: string | null; changes: string; error: string | null }): number {
+    const seq = Number(this.insert.run(row).lastInsertRowid);
+    this.prune.run(seq - this.keep);
+    return seq;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Cluster generation: every generated configuration (its generation number, nodes and reasons) and every failed
+ * attempt, with the error and the generation that stayed in force. The template, the query variables and the
+ * on/off switch live in `settings`.
+ */
+export const clusterGenerationsSchema = `
+CREATE TABLE cluster_generations (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  time INTEGER NOT NULL,
+  last_time INTEGER NOT NULL,
+  repeats INTEGER NOT NULL CHECK (repeats >= 1),
+  trigger TEXT NOT NULL,
+  generation INTEGER NOT NULL CHECK (generation >= 0),
+  cluster TEXT,
+  changes TEXT NOT NULL,
+  error TEXT,
+  CHECK ((cluster IS NULL) <> (error IS NULL))
+);
+CREATE UNIQUE INDEX cluster_generations_generation ON cluster_generations (generation) WHERE cluster IS NOT NULL;
+`;
