@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { parse as parseYaml } from "yaml";
+import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { runCli } from "../support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
+
+const TEMPLATE = `# our production cluster
+name: prod
+nodes:
+- user: cybozu
+  control_plane: true
+- user: cybozu
+  control_plane: false
+service_subnet: 10.68.0.0/16
+`;
+
+describe("kintsugi sabakan and kintsugi cluster (the real binary against a started server and test sabakan)", () => {
+  let sabakan: FakeSabakan;
+  let k: TestKintsugi;
+  let dir: ReturnType<typeof tempDir>;
+  const now = Date.UTC(2026, 10, 22, 6, 0, 0);
+  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const file = (name: string, text: string) => {
+    const path = join(dir.path, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  before(async () => {
+    sabakan = await startFakeSabakan({ now: () => now });
+    for (let rack = 1; rack <= 3; rack++) sabakan.addMachine({ serial: `s${rack}`, rack, ipv4: [`10.${rack}.0.1`] });
+    k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 1, maxResponseBytes: 1024 * 1024 } },
+      { now: () => now, startSchedule: false, startClusterSchedule: false },
+    );
+    dir = tempDir();
+  });
+  after(async () => {
+    await k.dispose();
+    await sabakan.close();
+    dir.remove();
+  });
+
+  it("says plainly that there is no template and no generated cluster yet", async () => {
+    const template = await cli("sabakan", "get-template");
+    assert.equal(template.code, 1);
+    assert.match(template.stderr, /no cluster template is set/);
+    const cluster = await cli("cluster", "get");
+    assert.equal(cluster.code, 1);
+    assert.match(cluster.stderr, /no cluster configuration has been generated yet/);
+    const run = await cli("cluster", "generate");
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /no cluster template is set.*\(CLUSTER_GENERATION_UNAVAILABLE\)/);
+  });
+
+  it("rejects an invalid template naming the rule, and keeps the stored one", async () => {
+    const bad = await cli("sabakan", "set-template", file("bad.yml", "name: x\nnodes:\n- user: a\n  control_plane: true\nservice_subnet: 10.0.0.0/16\n"));
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /invalid cluster template: .*at least two node templates.*\(INVALID_CLUSTER_TEMPLATE\)/);
+    const unreadable = await cli("sabakan", "set-template", join(dir.path, "missing.yml"));
+    assert.equal(unreadable.code, 1);
+    assert.match(unreadable.stderr, /cannot read .*missing\.yml/);
+    assert.equal((await cli("sabakan", "get-template")).code, 1, "still no template");
+  });
+
+  it("sets the template, prints it back verbatim, and prints the generated cluster.yml", async () => {
+    assert.deepEqual(await cli("sabakan", "set-template", file("cluster.yml", TEMPLATE)), { code: 0, stdout: "", stderr: "" });
+    assert.deepEqual(await cli("sabakan", "get-template"), { code: 0, stdout: TEMPLATE, stderr: "" });
+    const deadline = Date.now() + 15_000;
+    let got = await cli("cluster", "get");
+    while (got.code !== 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await cli("cluster", "get");
+    }
+    assert.equal(got.code, 0, got.stderr);
+    const cluster = parseYaml(got.stdout);
+    assert.equal(cluster.name, "prod");
+    assert.equal(cluster.service_subnet, "10.68.0.0/16");
+    assert.equal(cluster.nodes.length, 2);
+    assert.deepEqual(cluster.nodes.map((n: { control_plane: boolean }) => n.control_plane), [true, false]);
+    assert.match(cluster.nodes[0].address, /^10\.\d\.0\.1$/);
+  });
+
+  it("runs a round on demand and prints the history", async () => {
+    const unchanged = await cli("cluster", "generate");
+    assert.equal(unchanged.code, 0, unchanged.stderr);
+    assert.deepEqual(JSON.parse(unchanged.stdout), { outcome: "UNCHANGED", generation: 1, record: null });
+    sabakan.failWithStatus(500, "boom");
+    const failed = await cli("cluster", "generate");
+    assert.equal(failed.code, 1);
+    assert.equal(JSON.parse(failed.stdout).outcome, "FAILED");
+    assert.match(failed.stderr, /cluster generation failed: sabakan at .*answered HTTP 500/);
+    const history = await cli("cluster", "history", "--last", "5");
+    assert.equal(history.code, 0);
+    const records = JSON.parse(history.stdout) as Array<{ outcome: string; generation: number; trigger: string }>;
+    assert.deepEqual(records.map((r) => [r.outcome, r.generation, r.trigger]), [["GENERATED", 1, "TEMPLATE"], ["FAILED", 1, "OPERATOR"]]);
+    assert.equal((await cli("cluster", "history", "--last", "x")).code, 1);
+  });
+
+  it("prints the default variables, replaces them from a file, and prints them back", async () => {
+    const defaults = await cli("sabakan", "get-variables");
+    assert.equal(defaults.stdout, `${JSON.stringify({ notHaving: { roles: ["boot"], states: ["RETIRED"] } }, null, 4)}\n`);
+    const variables = { having: { racks: [1, 2] }, notHaving: { roles: ["boot"], states: ["RETIRED", "RETIRING"] } };
+    assert.deepEqual(await cli("sabakan", "set-variables", file("vars.json", JSON.stringify(variables))), { code: 0, stdout: "", stderr: "" });
+    assert.deepEqual(JSON.parse((await cli("sabakan", "get-variables")).stdout), variables);
+    const bad = await cli("sabakan", "set-variables", file("bad.json", `{"having": {"racks": [-1]}}`));
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /having\.racks\[0\]: must be >= 0 \(INVALID_MACHINE_PARAMS\)/);
+    assert.deepEqual(JSON.parse((await cli("sabakan", "get-variables")).stdout), variables, "kept");
+    const autoRepair = JSON.parse((await cli("auto-repair", "get-variables")).stdout);
+    assert.deepEqual(autoRepair.having, { states: ["UNHEALTHY", "UNREACHABLE"] }, "auto-repair's variables are separate");
+  });
+
+  it("enables, disables and reports cluster generation", async () => {
+    assert.deepEqual(await cli("sabakan", "is-enabled"), { code: 0, stdout: "true\n", stderr: "" });
+    assert.equal((await cli("sabakan", "disable")).code, 0);
+    assert.deepEqual(await cli("sabakan", "is-enabled"), { code: 0, stdout: "false\n", stderr: "" });
+    const run = await cli("cluster", "generate");
+    assert.match(run.stderr, /cluster generation is disabled/);
+    assert.equal((await cli("cluster", "get")).code, 0, "the configuration in force stays readable");
+    assert.equal((await cli("sabakan", "enable")).code, 0);
+    assert.deepEqual(await cli("sabakan", "is-enabled"), { code: 0, stdout: "true\n", stderr: "" });
+  });
+});
