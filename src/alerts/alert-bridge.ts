@@ -9,6 +9,7 @@ import {
   type AutoRepairOutcomePayload,
   type RepairEntryEventPayload,
 } from "../domain/alert-messages.js";
+import { alertForClusterGeneration, type ClusterGenerationPayload } from "../domain/cluster-alert-messages.js";
 
 /** A RepairEntryParams input, as the API takes it (statuses upper-case). */
 export interface RepairEntryFilter {
@@ -54,6 +55,12 @@ const OUTCOMES = /* GraphQL */ `
   }
 `;
 
+const CLUSTER_GENERATIONS = /* GraphQL */ `
+  subscription AlertClusterGenerations {
+    clusterGenerated { sequence outcome generation time trigger changes error }
+  }
+`;
+
 function describe(err: unknown): string {
   if (Array.isArray(err)) return err.map((e: { message?: string }) => e.message ?? String(e)).join("; ");
   if (err && typeof err === "object" && "code" in err && "reason" in err) return `closed with ${String(err.code)} ${String(err.reason)}`.trim();
@@ -63,8 +70,8 @@ function describe(err: unknown): string {
 }
 
 /**
- * Follows `repairEntryEvents` (filtered by `having`) and `autoRepairOutcomes` over graphql-ws and posts the alerts
- * the pure rules of alert-messages.ts make of them. The connection is retried forever with capped exponential
+ * Follows `repairEntryEvents` (filtered by `having`), `autoRepairOutcomes` and `clusterGenerated` over graphql-ws
+ * and posts the alerts the pure rules of alert-messages.ts and cluster-alert-messages.ts make of them. The connection is retried forever with capped exponential
  * back-off; after a lost connection comes back (or a subscription that fell behind is restarted) it posts one
  * message saying which span of events may have been missed.
  */
@@ -175,6 +182,7 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
     outcomeState = result.state;
     deliver(result.alert);
   });
+  follow<{ clusterGenerated: ClusterGenerationPayload }>("clusterGenerated", CLUSTER_GENERATIONS, {}, (data) => deliver(alertForClusterGeneration(data.clusterGenerated)));
 
   return {
     done,

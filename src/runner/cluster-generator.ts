@@ -1,6 +1,6 @@
 import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
-import type { ClusterGeneration, GenerationTrigger } from "../domain/cluster/generation-record.js";
+import { recordsRecovery, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import type { NodeTaints, Taint } from "../domain/cluster/types.js";
 import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
@@ -16,14 +16,17 @@ export interface ClusterGeneratorDeps {
   readonly nodes: NodeOperator | null;
   readonly now: () => number;
   readonly log: RunnerLog;
-  /** Called with every new record (a generation or a new failure; not a repeated failure). */
+  /** Called with every new record (a generation, a new failure, a recovery; not a repeated failure). */
   readonly recorded?: (record: ClusterGeneration) => void;
 }
 
-/** How one round ended: not run (and why), nothing to change, or a record (new or a repeated failure). */
+/**
+ * How one round ended: not run (and why), nothing to change (with the recovery record when it followed a
+ * failure), or a record of a new configuration or a failure (`repeated` when it only counted on the last one).
+ */
 export type GenerationRound =
   | { readonly kind: "skipped"; readonly reason: string }
-  | { readonly kind: "unchanged"; readonly current: ClusterGeneration | null }
+  | { readonly kind: "unchanged"; readonly current: ClusterGeneration | null; readonly recovery: ClusterGeneration | null }
   | { readonly kind: "recorded"; readonly record: ClusterGeneration; readonly repeated: boolean };
 
 /** Kubernetes Node taints by node name and by each internal IP (CKE names nodes by address). */
@@ -120,7 +123,13 @@ export class ClusterGenerator {
       deps.now(),
     );
     if (decision.kind === "failed") return this.fail(trigger, decision.error);
-    if (decision.kind === "unchanged") return { kind: "unchanged", current };
+    if (decision.kind === "unchanged") {
+      if (!recordsRecovery(deps.generations.latest())) return { kind: "unchanged", current, recovery: null };
+      const recovery = deps.generations.recordRecovered(deps.now(), trigger);
+      deps.log.info("cluster generation works again; nothing to change", { generation: recovery.generation, trigger });
+      deps.recorded?.(recovery);
+      return { kind: "unchanged", current, recovery };
+    }
     const record = deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes);
     deps.log.info("generated cluster configuration", { generation: record.generation, trigger, nodes: decision.cluster.nodes.length, changes: decision.changes });
     deps.recorded?.(record);

@@ -79,14 +79,28 @@ export class ClusterGenerationStore {
     })();
   }
 
+  /** The newest record of any kind, or null. */
+  latest(): ClusterGeneration | null {
+    const row = this.selectLatest.get() as GenerationRow | undefined;
+    return row ? fromRow(row) : null;
+  }
+
+  /** Records the first round after a failure that succeeded without a change: generation works again. */
+  recordRecovered(time: number, trigger: GenerationTrigger): ClusterGeneration {
+    return this.db.transaction(() => {
+      const generation = this.current()?.generation ?? 0;
+      const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error: null });
+      return { sequence: seq, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error: null };
+    })();
+  }
+
   /**
    * Records a failed round; the configuration in force stays. A failure with the same error as the newest record
    * is counted on that record (`repeated: true`) instead of appended.
    */
   recordFailed(time: number, trigger: GenerationTrigger, error: string): { readonly record: ClusterGeneration; readonly repeated: boolean } {
     return this.db.transaction(() => {
-      const latestRow = this.selectLatest.get() as GenerationRow | undefined;
-      const latest = latestRow ? fromRow(latestRow) : null;
+      const latest = this.latest();
       if (latest && repeatsLatest(latest, error)) {
         this.repeat.run(time, latest.sequence);
         return { record: { ...latest, repeats: latest.repeats + 1, lastTime: time }, repeated: true };

@@ -187,6 +187,28 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       assert.ok(r.messages.every((m) => m.source === "kintsugi"));
     }));
 
+  it("posts new cluster configurations, a failed generation once, and its recovery", () =>
+    withBridge({}, async (w, r, b) => {
+      const why = () => `${JSON.stringify(r.titles(), null, 1)}\n${b.stderr()}`;
+      for (let rack = 1; rack <= 3; rack++) w.sabakan.addMachine({ serial: `c${rack}`, rack, ipv4: [`10.8.${rack}.1`] });
+      await w.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, {
+        t: "name: c\nnodes:\n- user: u\n  control_plane: true\n- user: u\nservice_subnet: 10.68.0.0/16\n",
+      });
+      await until("the generation message", () => r.messages.length >= 1, why);
+      w.sabakan.failWithStatus(503, undefined, 2);
+      for (let i = 0; i < 3; i++) await w.gql(`mutation { runClusterGeneration { outcome } }`);
+      await until("the recovery message", () => r.messages.length >= 3, why);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(r.titles(), [
+        "cluster configuration generation 1: 3 changes",
+        "cluster generation failed: generation 1 stays in force",
+        "cluster generation works again",
+      ]);
+      assert.match(r.messages[0]?.text ?? "", /^initialize the cluster from the template: 2 nodes\nadd control plane 10\.8\.\d\.1/);
+      assert.match(r.messages[1]?.text ?? "", /answered HTTP 503/);
+      assert.equal(r.messages[1]?.severity, "warning");
+    }));
+
   it("retries a failed post with back-off and delivers each message once, in order", () =>
     withBridge({ failFirst: 2 }, async (w, r, b) => {
       await w.add("fail", "10.0.0.3");

@@ -206,6 +206,15 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     assert.equal(event?.clusterGenerated.outcome, "FAILED");
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(events.received.length, 1, "a repeated failure is not announced again");
+
+    const recovered = (await run()).data?.["runClusterGeneration"];
+    assert.equal(recovered.outcome, "UNCHANGED");
+    assert.equal(recovered.record.outcome, "UNCHANGED", "the first good round after a failure is recorded");
+    assert.equal(recovered.record.generation, 2);
+    assert.equal((await events.waitFor(2))[1]?.clusterGenerated.outcome, "UNCHANGED");
+    const quiet = (await run()).data?.["runClusterGeneration"];
+    assert.deepEqual([quiet.outcome, quiet.record], ["UNCHANGED", null], "later quiet rounds are not");
+    assert.deepEqual((await history()).slice(-2).map((h) => [h.outcome, h.repeats]), [["FAILED", 2], ["UNCHANGED", 1]]);
     await events.close();
   });
 

@@ -8,7 +8,7 @@ export type ClusterGenerationOutcome =
   | 'FAILED'
   /** A new configuration was generated. */
   | 'GENERATED'
-  /** The configuration in force already matches the machines and the template; nothing was recorded. */
+  /** The configuration in force already matches the machines and the template. Recorded only after a failure. */
   | 'UNCHANGED';
 
 /** What started a generation round. */

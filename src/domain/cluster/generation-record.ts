@@ -8,9 +8,10 @@ export type GenerationTrigger = (typeof GENERATION_TRIGGERS)[number];
 export const KEPT_GENERATIONS = 100;
 
 /**
- * One recorded generation round: a new configuration (`cluster` set, `generation` its number) or a failure
- * (`error` set, `generation` the number of the configuration that stayed in force, 0 for none). A failure that
- * repeats the previous record's error is folded into it: `repeats` counts the rounds, `lastTime` the newest.
+ * One recorded generation round: a new configuration (`cluster` set, `generation` its number), a failure (`error`
+ * set, `generation` the number of the configuration that stayed in force, 0 for none), or the first round after a
+ * failure that succeeded without changing anything (a recovery: neither set). A failure that repeats the previous
+ * record's error is folded into it: `repeats` counts the rounds, `lastTime` the newest.
  */
 export interface ClusterGeneration {
   readonly sequence: number;
@@ -29,6 +30,18 @@ export interface ClusterGeneration {
 export interface StoredClusterTemplate {
   readonly text: string;
   readonly setAt: number;
+}
+
+/** How a recorded round ended. */
+export type RecordedOutcome = "generated" | "failed" | "recovered";
+
+export function outcomeOfRecord(g: Pick<ClusterGeneration, "cluster" | "error">): RecordedOutcome {
+  return g.cluster !== null ? "generated" : g.error !== null ? "failed" : "recovered";
+}
+
+/** Tells whether a round that changed nothing is worth a record: it is when the newest record is a failure. */
+export function recordsRecovery(latest: ClusterGeneration | null): boolean {
+  return latest !== null && outcomeOfRecord(latest) === "failed";
 }
 
 /**

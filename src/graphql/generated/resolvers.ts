@@ -83,7 +83,7 @@ export type BmcInfo = {
   ipv4: NicConfig;
 };
 
-/** One kept generation record: a new configuration, or a failed round. */
+/** One kept generation record: a new configuration, a failed round, or the first successful round after a failure. */
 export type ClusterGeneration = {
   __typename?: 'ClusterGeneration';
   /** The reasons for a new configuration; empty for a failure. */
@@ -92,11 +92,11 @@ export type ClusterGeneration = {
   cluster?: Maybe<GeneratedCluster>;
   /** Why the round failed; null when it generated. */
   error?: Maybe<Scalars['String']['output']>;
-  /** The new configuration's number (GENERATED) or the one that stayed in force (FAILED; 0 for none). */
+  /** The new configuration's number (GENERATED), else the one in force (0 for none). */
   generation: Scalars['Int']['output'];
   /** When the newest round this record stands for ran. */
   lastTime: Scalars['DateTime']['output'];
-  /** GENERATED or FAILED. */
+  /** GENERATED, FAILED, or UNCHANGED for the first successful round after a failure. */
   outcome: ClusterGenerationOutcome;
   /** How many rounds in a row failed with this error (1 for a GENERATED record). */
   repeats: Scalars['Int']['output'];
@@ -114,7 +114,7 @@ export enum ClusterGenerationOutcome {
   Failed = 'FAILED',
   /** A new configuration was generated. */
   Generated = 'GENERATED',
-  /** The configuration in force already matches the machines and the template; nothing was recorded. */
+  /** The configuration in force already matches the machines and the template. Recorded only after a failure. */
   Unchanged = 'UNCHANGED'
 }
 
@@ -125,7 +125,7 @@ export type ClusterGenerationRound = {
   cluster?: Maybe<GeneratedCluster>;
   /** GENERATED, UNCHANGED or FAILED. */
   outcome: ClusterGenerationOutcome;
-  /** The record this round made or added to; null when UNCHANGED. */
+  /** The record this round made or added to; null for an UNCHANGED round that followed no failure. */
   record?: Maybe<ClusterGeneration>;
 };
 
@@ -421,8 +421,9 @@ export type Mutation = {
    */
   runAutoRepair: AutoRepairOutcome;
   /**
-   * Runs one generation round now, after any round in flight, and returns how it ended. UNCHANGED rounds are not
-   * kept. CLUSTER_GENERATION_UNAVAILABLE when generation is disabled, no template is set, or there is no sabakan.
+   * Runs one generation round now, after any round in flight, and returns how it ended. An UNCHANGED round is kept
+   * only when it follows a failure (it records that generation works again). CLUSTER_GENERATION_UNAVAILABLE when
+   * generation is disabled, no template is set, or there is no sabakan.
    */
   runClusterGeneration: ClusterGenerationRound;
   /** Enables or disables sabakan-triggered repair; persistent. Returns the new value. */
@@ -819,7 +820,10 @@ export type Subscription = {
   __typename?: 'Subscription';
   /** The outcome of every sabakan poll (scheduled, operator's or event-driven), failed ones included. */
   autoRepairOutcomes: AutoRepairOutcome;
-  /** Every new cluster configuration and every new failure (a failure repeating the previous one is not sent again). */
+  /**
+   * Every new cluster configuration, every new failure (a failure repeating the previous one is not sent again) and
+   * the first successful round after a failure (outcome UNCHANGED).
+   */
   clusterGenerated: ClusterGeneration;
   /** A health check whose evaluation changed (a target's state, the gate, pausing). */
   healthCheckEvents: HealthCheck;

@@ -1,5 +1,5 @@
 import { clusterYaml } from "../../domain/cluster/cluster-yaml.js";
-import { KEPT_GENERATIONS, type ClusterGeneration } from "../../domain/cluster/generation-record.js";
+import { KEPT_GENERATIONS, outcomeOfRecord, type ClusterGeneration } from "../../domain/cluster/generation-record.js";
 import { parseTemplate } from "../../domain/cluster/template.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { apiError } from "../errors.js";
@@ -14,7 +14,8 @@ const clusterOf = (g: ClusterGeneration): GeneratedCluster => {
   return g.cluster;
 };
 
-const outcomeOf = (g: ClusterGeneration) => (g.cluster === null ? ClusterGenerationOutcome.Failed : ClusterGenerationOutcome.Generated);
+const OUTCOMES = { generated: ClusterGenerationOutcome.Generated, failed: ClusterGenerationOutcome.Failed, recovered: ClusterGenerationOutcome.Unchanged } as const;
+const outcomeOf = (g: ClusterGeneration) => OUTCOMES[outcomeOfRecord(g)];
 
 /** The generated-cluster view of a record: only records with a cluster are one. */
 const generated = (g: ClusterGeneration | null): ClusterGeneration | null => (g !== null && g.cluster !== null ? g : null);
@@ -57,7 +58,7 @@ export const clusterResolvers: Resolvers = {
         case "skipped":
           throw apiError("CLUSTER_GENERATION_UNAVAILABLE", round.reason);
         case "unchanged":
-          return { outcome: ClusterGenerationOutcome.Unchanged, record: null, cluster: generated(round.current) };
+          return { outcome: ClusterGenerationOutcome.Unchanged, record: round.recovery, cluster: generated(round.current) };
         case "recorded":
           return {
             outcome: outcomeOf(round.record),

@@ -1,7 +1,7 @@
 /**
- * Cluster generation: every generated configuration (its generation number, nodes and reasons) and every failed
- * attempt, with the error and the generation that stayed in force. The template, the query variables and the
- * on/off switch live in `settings`.
+ * Cluster generation: every generated configuration (its generation number, nodes and reasons), every failed
+ * attempt (the error and the generation that stayed in force) and the first successful round after a failure
+ * (neither cluster nor error). The template, the query variables and the on/off switch live in `settings`.
  */
 export const clusterGenerationsSchema = `
 CREATE TABLE cluster_generations (
@@ -14,7 +14,7 @@ CREATE TABLE cluster_generations (
   cluster TEXT,
   changes TEXT NOT NULL,
   error TEXT,
-  CHECK ((cluster IS NULL) <> (error IS NULL))
+  CHECK (cluster IS NULL OR error IS NULL)
 );
 CREATE UNIQUE INDEX cluster_generations_generation ON cluster_generations (generation) WHERE cluster IS NOT NULL;
 `;
