@@ -58,7 +58,7 @@ const kintsugi = await startKintsugi(
     repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("unhealthy"), operation("unreachable")] }] },
     runner: { intervalSeconds: 2 * scale, healthCheckConcurrency: 32 },
     healthChecks: [],
-    constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0 },
+    constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0, controlPlaneCount: 3, minimumWorkers: 12 },
   },
   {
     logger: pino({ level: "warn" }),
@@ -68,6 +68,10 @@ const kintsugi = await startKintsugi(
         if (record.kind === "created" || record.kind === "transition") console.log(`[kintsugi] #${entry.index} ${entry.address}: ${record.reason}`);
       }
     },
+    onClusterGeneration: (g) => {
+      if (g.cluster) console.log(`[kintsugi] cluster generation ${g.generation}: ${g.changes.join("; ")}`);
+      else console.log(g.error ? `[kintsugi] cluster generation failed: ${g.error}` : "[kintsugi] cluster generation works again");
+    },
     onOutcome: (outcome) => {
       const held = outcome.skipped.filter((s) => s.reason.startsWith("rack "));
       if (held.length > 0) console.log(`[kintsugi] auto-repair held back ${held.length} machines: ${held[0]?.reason}`);
@@ -76,6 +80,21 @@ const kintsugi = await startKintsugi(
   },
 );
 
+// The operator's first step: a cluster template. kintsugi generates cluster.yml from it and sabakan's machines.
+const template = `name: demo
+nodes:
+- user: cybozu
+  control_plane: true
+- user: cybozu
+  control_plane: false
+service_subnet: 10.68.0.0/16
+`;
+await fetch(`${kintsugi.url}/graphql`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ query: "mutation ($t: String!) { setClusterTemplate(template: $t) { name } }", variables: { t: template } }),
+});
+
 console.log(`
 kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a Kubernetes node.
 
@@ -83,6 +102,7 @@ kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a 
   GraphQL:        ${kintsugi.url}/graphql   (sabakan's own API is served there too)
   Watch:          npx kintsugi --server ${kintsugi.url} repair-queue watch
   Metrics:        ${kintsugi.url}/metrics
+  Cluster:        npx kintsugi --server ${kintsugi.url} cluster get
 
 Paste this subscription into GraphiQL to see repairs as they happen:
 

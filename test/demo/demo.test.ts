@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 const DEMO = fileURLToPath(new URL("../../scripts/demo.ts", import.meta.url));
 
 describe("npm run demo", () => {
-  it("runs a simulated data center: prints where to look, repairs machines, and holds back a rack-wide failure", async () => {
+  it("runs a simulated data center: prints where to look, generates the cluster, repairs machines, and holds back a rack-wide failure", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", DEMO, "--port", "0", "--fast", "--duration", "120"], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
@@ -25,6 +25,7 @@ describe("npm run demo", () => {
       assert.match(out, /subscription \{\n\s+repairEntryEvents/);
       const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
       assert.deepEqual(await res.json(), { data: { repairQueueEnabled: true } });
+      await until("a cluster is generated", () => out.includes("[kintsugi] cluster generation 1: initialize the cluster from the template: 15 nodes"));
       await until("a machine is repaired", () => out.includes("the health check reports the machine healthy"));
       await until("the rack-wide failure is held back", () => /held back 6 machines: rack 3: 6 unhealthy machines, likely an infrastructure failure/.test(out));
       assert.doesNotMatch(out, /10\.69\.3\.\d+: step 1: draining/, "no machine of the failed rack is repaired");
