@@ -91,11 +91,15 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const entries = new RepairEntryStore(db);
     const now = options.now ?? Date.now;
     const pubsub = new PubSub<Topics>(options.subscriptionBufferSize);
+    const generations = new ClusterGenerationStore(db);
     const metrics = new KintsugiMetrics({
       entries: () => entries.list(),
       repairQueueEnabled: () => settings.repairQueueEnabled(),
       autoRepairEnabled: () => settings.autoRepairEnabled(),
       now,
+      clusterGeneration: () => ({ current: generations.current(), latest: generations.latest() }),
+      // Declared below; read only at scrape time, once the server listens.
+      unusedMachines: () => clusterGenerator.unusedMachines(),
     });
     const committed = (changes: readonly RepairChange[]) => {
       metrics.committed(changes);
@@ -158,7 +162,6 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       },
       changed: (status) => pubsub.publish("healthCheckEvents", status),
     });
-    const generations = new ClusterGenerationStore(db);
     const clusterLog = runnerLogOf(logger.child({ component: "cluster-generation" }));
     const clusterGenerator = new ClusterGenerator({
       generations,

@@ -2,12 +2,18 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange } from "../store/repair-entry-store.js";
+import { outcomeOfRecord, type ClusterGeneration } from "../domain/cluster/generation-record.js";
+import { workersByRole } from "../domain/cluster/cluster-usage.js";
 
 export interface MetricsSources {
   readonly entries: () => readonly RepairEntry[];
   readonly repairQueueEnabled: () => boolean;
   readonly autoRepairEnabled: () => boolean;
   readonly now: () => number;
+  /** The configuration in force and the newest generation record (null when none). */
+  readonly clusterGeneration?: () => { readonly current: ClusterGeneration | null; readonly latest: ClusterGeneration | null };
+  /** Healthy machines no node uses, by role, as of the last round (null before one). */
+  readonly unusedMachines?: () => ReadonlyMap<string, number> | null;
 }
 
 /**
@@ -42,6 +48,27 @@ export class KintsugiMetrics {
       for (const e of sources.entries()) latest.set(e.address, e);
       for (const [address, e] of latest) for (const status of REPAIR_STATUSES) this.set({ address, status }, e.status === status ? 1 : 0);
     } });
+    const { clusterGeneration, unusedMachines } = sources;
+    if (clusterGeneration) {
+      new Gauge({ name: "kintsugi_sabakan_integration_successful", help: "1 when the latest cluster generation round succeeded, 0 when it failed or none ran", registers, collect() {
+        const { latest } = clusterGeneration();
+        this.set(latest !== null && outcomeOfRecord(latest) !== "failed" ? 1 : 0);
+      } });
+      new Gauge({ name: "kintsugi_sabakan_generation", help: "The generation number of the cluster configuration in force (0 = none)", registers, collect() {
+        this.set(clusterGeneration().current?.generation ?? 0);
+      } });
+      new Gauge({ name: "kintsugi_sabakan_workers", help: "Workers of the generated cluster by role", labelNames: ["role"], registers, collect() {
+        this.reset();
+        const cluster = clusterGeneration().current?.cluster;
+        if (cluster) for (const [role, n] of workersByRole(cluster)) this.set({ role }, n);
+      } });
+    }
+    if (unusedMachines) {
+      new Gauge({ name: "kintsugi_sabakan_unused_machines", help: "Healthy machines of sabakan's list that no node of the generated cluster uses, by role", labelNames: ["role"], registers, collect() {
+        this.reset();
+        for (const [role, n] of unusedMachines() ?? []) this.set({ role }, n);
+      } });
+    }
     this.pollDuration = new Histogram({ name: "kintsugi_auto_repair_poll_duration_seconds", help: "Duration of sabakan polls", labelNames: ["result"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
     this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers });
     this.repairDuration = new Histogram({ name: "kintsugi_repair_duration_seconds", help: "Time from an entry's creation to its end", labelNames: ["status"], buckets: [60, 300, 900, 1800, 3600, 7200, 21600, 86400], registers });

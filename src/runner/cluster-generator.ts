@@ -1,6 +1,7 @@
 import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
 import { recordsRecovery, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
+import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import type { NodeTaints, Taint } from "../domain/cluster/types.js";
 import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
@@ -46,6 +47,7 @@ export function taintsByNode(nodes: readonly ClusterNode[]): NodeTaints {
 export class ClusterGenerator {
   private running: Promise<GenerationRound> | null = null;
   private pending: GenerationTrigger | null = null;
+  private unused: ReadonlyMap<string, number> | null = null;
 
   constructor(private readonly deps: ClusterGeneratorDeps) {}
 
@@ -68,6 +70,11 @@ export class ClusterGenerator {
       return;
     }
     this.start(trigger).catch(() => undefined);
+  }
+
+  /** Healthy machines no node uses, by role, as of the last round that got sabakan's list; null before one. */
+  unusedMachines(): ReadonlyMap<string, number> | null {
+    return this.unused;
   }
 
   /** Waits until no round runs and none is pending (shutdown, tests). */
@@ -122,6 +129,7 @@ export class ClusterGenerator {
       { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, constraints: deps.settings.constraints() },
       deps.now(),
     );
+    this.unused = unusedMachinesByRole(machines, decision.kind === "generated" ? decision.cluster : (current?.cluster ?? null));
     if (decision.kind === "failed") return this.fail(trigger, decision.error);
     if (decision.kind === "unchanged") {
       if (!recordsRecovery(deps.generations.latest())) return { kind: "unchanged", current, recovery: null };

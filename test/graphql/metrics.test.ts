@@ -98,4 +98,37 @@ describe("GET /metrics", () => {
     assert.equal(value(samples, "kintsugi_auto_repair_poll_duration_seconds_count", { result: "error" }), 1);
     assert.equal(value(samples, "kintsugi_auto_repair_poll_duration_seconds_count", { result: "ok" }), 1);
   });
+
+  it("reports cluster generation as CKE's sabakan metrics do: success, generation, workers and unused machines by role", async () => {
+    const before = await scrape();
+    assert.equal(value(before.samples, "kintsugi_sabakan_integration_successful"), 0, "no round yet");
+    assert.equal(value(before.samples, "kintsugi_sabakan_generation"), 0);
+    for (let i = 1; i <= 4; i++) sabakan.addMachine({ serial: `cs${i}`, rack: i, role: "cs", ipv4: [`10.5.${i}.1`] });
+    for (let i = 1; i <= 3; i++) sabakan.addMachine({ serial: `ss${i}`, rack: i, role: "ss", ipv4: [`10.6.${i}.1`] });
+    const template = `name: c
+nodes:
+- user: u
+  control_plane: true
+  labels: { cke.cybozu.com/role: cs }
+- user: u
+  labels: { cke.cybozu.com/role: cs }
+- user: u
+  labels: { cke.cybozu.com/role: ss }
+service_subnet: 10.68.0.0/16
+`;
+    await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: template });
+    await k.gql(`mutation { setConstraint(name: "minimum-workers", value: 2) { minimumWorkers } }`);
+    let outcome = "";
+    for (let i = 0; i < 5 && outcome !== "UNCHANGED"; i++) outcome = (await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome;
+    const { samples } = await scrape();
+    assert.equal(value(samples, "kintsugi_sabakan_integration_successful"), 1);
+    assert.ok((value(samples, "kintsugi_sabakan_generation") ?? 0) >= 1);
+    assert.equal(value(samples, "kintsugi_sabakan_workers", { role: "cs" }), 1);
+    assert.equal(value(samples, "kintsugi_sabakan_workers", { role: "ss" }), 1);
+    assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "cs" }), 2, "4 cs machines: a control plane and a worker use two");
+    assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "ss" }), 2);
+    sabakan.failWithStatus(500);
+    await k.gql(`mutation { runClusterGeneration { outcome } }`);
+    assert.equal(value((await scrape()).samples, "kintsugi_sabakan_integration_successful"), 0, "the latest round failed");
+  });
 });
