@@ -46,7 +46,7 @@ export class ClusterGenerationStore {
       VALUES (@time, @time, 1, @trigger, @generation, @cluster, @changes, @error)`);
     this.repeat = db.prepare("UPDATE cluster_generations SET repeats = repeats + 1, last_time = ? WHERE seq = ?");
     this.prune = db.prepare(`DELETE FROM cluster_generations WHERE seq <= ?
-      AND seq <> (SELECT MAX(seq) FROM cluster_generations WHERE cluster IS NOT NULL)`);
+      AND seq IS NOT (SELECT MAX(seq) FROM cluster_generations WHERE cluster IS NOT NULL)`);
     this.selectCurrent = db.prepare("SELECT * FROM cluster_generations WHERE cluster IS NOT NULL ORDER BY seq DESC LIMIT 1");
     this.selectLatest = db.prepare("SELECT * FROM cluster_generations ORDER BY seq DESC LIMIT 1");
     this.selectLast = db.prepare("SELECT * FROM (SELECT * FROM cluster_generations ORDER BY seq DESC LIMIT ?) ORDER BY seq");
@@ -65,7 +65,7 @@ export class ClusterGenerationStore {
     return row ? fromRow(row) : null;
   }
 
-  /** The newest `count` records (all kept when null), oldest first. */
+  /** The newest `count` records (the newest `keep` when null), oldest first. */
   last(count: number | null): ClusterGeneration[] {
     return (this.selectLast.all(count ?? this.keep) as GenerationRow[]).map(fromRow);
   }

@@ -1,0 +1,227 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { decideGeneration, type GenerationDecision, type GenerationInput } from "../../../src/domain/cluster/generation-decision.js";
+import type { ClusterConstraints, ClusterMachine, ClusterTemplate, GeneratedCluster, Taint } from "../../../src/domain/cluster/types.js";
+import { DAY, MINIMAL, NOW, WEIGHTED, fleet, machine, template } from "./support.js";
+
+const LATER = NOW + 60_000;
+const sized = (controlPlaneCount: number, minimumWorkers: number, maximumWorkers = 0): ClusterConstraints => ({ controlPlaneCount, minimumWorkers, maximumWorkers });
+const FLEET = fleet(10, 5);
+
+interface Round {
+  template?: ClusterTemplate;
+  current?: GeneratedCluster | null;
+  machines?: readonly ClusterMachine[];
+  taints?: Record<string, Taint[]>;
+  constraints?: ClusterConstraints;
+}
+const input = (r: Round): GenerationInput => ({
+  template: r.template ?? MINIMAL,
+  current: r.current ?? null,
+  machines: r.machines ?? FLEET,
+  nodeTaints: new Map(Object.entries(r.taints ?? {})),
+  constraints: r.constraints ?? sized(3, 3),
+});
+const decide = (r: Round = {}, now = NOW) => decideGeneration(input(r), now);
+
+function generated(d: GenerationDecision): Extract<GenerationDecision, { kind: "generated" }> {
+  if (d.kind !== "generated") throw new Error(`expected generated, got ${JSON.stringify(d)}`);
+  return d;
+}
+function failed(d: GenerationDecision): Extract<GenerationDecision, { kind: "failed" }> {
+  if (d.kind !== "failed") throw new Error(`expected failed, got ${JSON.stringify(d)}`);
+  return d;
+}
+const cpAddresses = (c: GeneratedCluster) => c.nodes.filter((n) => n.control_plane).map((n) => n.address);
+const workerAddresses = (c: GeneratedCluster) => c.nodes.filter((n) => !n.control_plane).map((n) => n.address);
+const at = <T>(xs: readonly T[], i: number): T => xs[i] as T;
+/** `machines` with the ones at `addresses` changed (or dropped with `null`). */
+function fleetWith(changes: Record<string, Partial<ClusterMachine> | null>, machines: readonly ClusterMachine[] = FLEET): ClusterMachine[] {
+  return machines.flatMap((m) => {
+    const c = changes[m.ipv4[0] as string];
+    return c === null ? [] : [{ ...m, ...c }];
+  });
+}
+
+/** 3 control planes and 3 workers out of FLEET, as the first round makes them. */
+const BASE = generated(decide()).cluster;
+const CPS = cpAddresses(BASE);
+const WORKERS = workerAddresses(BASE);
+
+describe("decideGeneration", () => {
+  describe("initialization (no configuration yet)", () => {
+    const cases: Array<[string, Round, number]> = [
+      ["3 control planes and 3 workers", {}, 6],
+      ["1 control plane and no workers", { constraints: sized(1, 0) }, 1],
+      ["weighted template", { template: WEIGHTED, machines: fleet(30, 5, (i) => ({ role: at(["cs", "ss", "gpu"], i % 3) })), constraints: sized(3, 10) }, 13],
+    ];
+    for (const [name, round, nodes] of cases) {
+      it(`generates from the template: ${name}`, () => {
+        const d = generated(decide(round));
+        assert.equal(d.cluster.nodes.length, nodes);
+        assert.equal(d.changes[0], `initialize the cluster from the template: ${nodes} nodes`);
+        // Then one sentence per node added.
+        assert.equal(d.changes.length, 1 + nodes);
+        assert.ok(d.changes.slice(1).every((c) => /^add (control plane|worker) /.test(c)), d.changes.join("\n"));
+      });
+    }
+
+    const failures: Array<[string, Round]> = [
+      ["too few machines for the control planes", { machines: fleet(2, 2) }],
+      ["too few machines for the workers", { machines: fleet(4, 4) }],
+      ["enough machines but too few healthy", { machines: fleet(10, 5, (i) => ({ state: i < 5 ? "UNHEALTHY" : "HEALTHY" })) }],
+      ["no machines at all", { machines: [] }],
+    ];
+    for (const [name, round] of failures) {
+      it(`fails when there are not enough healthy machines: ${name}`, () => {
+        const d = failed(decide(round));
+        assert.ok(d.error.startsWith("cannot initialize the cluster: not enough healthy machines"), d.error);
+      });
+    }
+
+    it("the first control plane added is the best candidate", () => {
+      assert.equal(generated(decide()).changes[1]?.startsWith(`add control plane ${at(CPS, 0)} `), true);
+    });
+
+    describe("Node taints on the best control-plane candidate", () => {
+      // m001 retires last, so it is the best candidate for the one control plane.
+      const machines = [machine("m001", { retireDate: NOW + 3000 * DAY }), machine("m002"), machine("m003", { rack: 1 }), machine("m004", { rack: 1 })];
+      const best = machines[0]?.ipv4[0] as string;
+      const TOLERATING = template(`
+name: cluster
+nodes:
+- user: cybozu
+  control_plane: true
+- user: cybozu
+service_subnet: 10.68.0.0/16
+control_plane_tolerations: [dedicated]
+`);
+      const cases: Array<[string, Taint[], ClusterTemplate, boolean]> = [
+        ["no taint: it is the control plane", [], MINIMAL, true],
+        ["an intolerable taint keeps it out", [{ key: "dedicated", value: "db", effect: "NoSchedule" }], MINIMAL, false],
+        ["an intolerable taint without a value keeps it out", [{ key: "example.com/maintenance", effect: "NoExecute" }], MINIMAL, false],
+        ["a taint the template tolerates does not", [{ key: "dedicated", value: "db", effect: "NoSchedule" }], TOLERATING, true],
+        ["a node.kubernetes.io/ taint does not", [{ key: "node.kubernetes.io/unschedulable", effect: "NoSchedule" }], MINIMAL, true],
+        ["the state taint does not", [{ key: "cke.cybozu.com/state", value: "repairing", effect: "NoSchedule" }], MINIMAL, true],
+      ];
+      for (const [name, taints, tmpl, inControlPlane] of cases) {
+        it(name, () => {
+          const d = generated(decide({ template: tmpl, machines, taints: { [best]: taints }, constraints: sized(1, 1) }));
+          assert.equal(cpAddresses(d.cluster).length, 1);
+          assert.equal(cpAddresses(d.cluster).includes(best), inControlPlane, d.changes.join("\n"));
+          assert.equal(d.changes.some((c) => c.startsWith(`add control plane ${best} `)), inControlPlane);
+        });
+      }
+    });
+
+    it("is deterministic: the same input and now give the same decision", () => {
+      assert.deepEqual(decide(), decide());
+    });
+  });
+
+  describe("maintenance (a configuration in force)", () => {
+    const quiet: Array<[string, Round]> = [
+      ["the minimal template", {}],
+      ["one control plane, no workers", { constraints: sized(1, 0) }],
+      ["the weighted template", { template: WEIGHTED, machines: fleet(30, 5, (i) => ({ role: at(["cs", "ss", "gpu"], i % 3) })), constraints: sized(3, 10) }],
+      ["a retiring machine not in the cluster", { machines: fleet(10, 5, (i) => ({ state: i === 9 ? "RETIRING" : "HEALTHY" })) }],
+    ];
+    for (const [name, round] of quiet) {
+      const first = generated(decide(round)).cluster;
+      it(`is unchanged when maintenance would produce the configuration in force: ${name}`, () => {
+        assert.deepEqual(decide({ ...round, current: first }, LATER), { kind: "unchanged" });
+      });
+
+      it(`is unchanged after a JSON round trip of the configuration in force: ${name}`, () => {
+        const stored = JSON.parse(JSON.stringify(first)) as GeneratedCluster;
+        assert.deepEqual(decide({ ...round, current: stored }, LATER), { kind: "unchanged" });
+      });
+    }
+
+    it("is unchanged when the machines are listed in another order", () => {
+      assert.deepEqual(decide({ current: BASE, machines: [...FLEET].reverse() }, LATER), { kind: "unchanged" });
+    });
+
+    it("is unchanged when the configuration in force lists its keys in another order", () => {
+      const reordered: GeneratedCluster = {
+        extra: BASE.extra,
+        control_plane_tolerations: BASE.control_plane_tolerations,
+        service_subnet: BASE.service_subnet,
+        nodes: BASE.nodes.map((n) => ({
+          taints: n.taints,
+          annotations: Object.fromEntries(Object.entries(n.annotations).reverse()),
+          labels: Object.fromEntries(Object.entries(n.labels).reverse()),
+          control_plane: n.control_plane,
+          user: n.user,
+          address: n.address,
+        })),
+        name: BASE.name,
+      };
+      assert.deepEqual(decide({ current: reordered }, LATER), { kind: "unchanged" });
+    });
+
+    it("generates when a worker's machine turns RETIRING, naming the address", () => {
+      const worker = at(WORKERS, 1);
+      const d = generated(decide({ current: BASE, machines: fleetWith({ [worker]: { state: "RETIRING" } }) }, LATER));
+      assert.ok(d.changes.length > 0);
+      assert.ok(d.changes.some((c) => c.includes(worker)), d.changes.join("\n"));
+      assert.ok(!d.changes.some((c) => c.startsWith("initialize")));
+      const retiring = d.cluster.nodes.find((n) => n.address === worker);
+      // Either still in the cluster with the state taint, or replaced.
+      if (retiring) assert.deepEqual(retiring.taints, [{ key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" }]);
+    });
+
+    it("generates exactly the taint change for a retiring worker when the healthy workers still suffice", () => {
+      // 3 workers, minimum-workers 2: the retiring one is tainted, not replaced.
+      const worker = at(WORKERS, 1);
+      const d = generated(decide({ current: BASE, machines: fleetWith({ [worker]: { state: "RETIRING" } }), constraints: sized(3, 2) }, LATER));
+      assert.deepEqual(d.changes, [`taint node ${worker} with cke.cybozu.com/state=retiring:NoExecute: machine is RETIRING`]);
+      assert.deepEqual(d.cluster.nodes.find((n) => n.address === worker)?.taints, [{ key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" }]);
+    });
+
+    it("adds a worker when the retiring one leaves too few healthy workers", () => {
+      const worker = at(WORKERS, 1);
+      const d = generated(decide({ current: BASE, machines: fleetWith({ [worker]: { state: "RETIRING" } }) }, LATER));
+      assert.ok(d.changes.some((c) => c.startsWith("add worker ")), d.changes.join("\n"));
+      assert.ok(d.changes.includes(`taint node ${worker} with cke.cybozu.com/state=retiring:NoExecute: machine is RETIRING`), d.changes.join("\n"));
+    });
+
+    it("generates when a worker disappears from sabakan's list, and the result is then stable", () => {
+      const worker = at(WORKERS, 0);
+      const machines = fleetWith({ [worker]: null });
+      const d = generated(decide({ current: BASE, machines }, LATER));
+      assert.ok(d.changes.some((c) => c.includes(worker)));
+      assert.ok(!d.cluster.nodes.some((n) => n.address === worker));
+      assert.deepEqual(decide({ current: d.cluster, machines }, LATER + 60_000), { kind: "unchanged" });
+    });
+
+    it("generates when the constraints change", () => {
+      const d = generated(decide({ current: BASE, constraints: sized(3, 4) }, LATER));
+      assert.equal(workerAddresses(d.cluster).length, 4);
+      assert.ok(d.changes.some((c) => c.startsWith("add worker ")));
+    });
+
+    it("generates when the template's cluster-wide keys change", () => {
+      const d = generated(decide({ current: BASE, template: { ...MINIMAL, service_subnet: "10.69.0.0/16" } }, LATER));
+      assert.equal(d.cluster.service_subnet, "10.69.0.0/16");
+      assert.deepEqual(d.changes, ["update cluster-wide settings from the template: service_subnet"]);
+    });
+
+    const errors: Array<[string, Round, RegExp]> = [
+      ["every control plane gone from the list", { current: BASE, machines: fleetWith(Object.fromEntries(CPS.map((a) => [a, null]))) }, /more than half/],
+      ["two of three control planes gone from the list", { current: BASE, machines: fleetWith({ [at(CPS, 0)]: null, [at(CPS, 1)]: null }) }, /more than half/],
+    ];
+    for (const [name, round, detail] of errors) {
+      it(`fails and keeps the configuration in force on a maintenance error: ${name}`, () => {
+        const d = failed(decide(round, LATER));
+        assert.ok(d.error.startsWith("cannot update the cluster: "), d.error);
+        assert.match(d.error, detail);
+      });
+    }
+
+    it("fails with cannot update when maintenance cannot fill the control planes", () => {
+      const d = failed(decide({ current: BASE, constraints: sized(11, 0) }, LATER));
+      assert.ok(d.error.startsWith("cannot update the cluster: not enough healthy machines"), d.error);
+    });
+  });
+});

@@ -1,0 +1,327 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { GeneratedCluster } from "../../src/domain/cluster/types.js";
+import { ClusterGenerationStore } from "../../src/store/cluster-generation-store.js";
+import { openDatabase, type Db } from "../../src/store/database.js";
+import { tempDir } from "../support/temp-dir.js";
+
+const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
+const MINUTE = 60_000;
+
+/** A small generated cluster; `n` varies the address of its worker so each one differs. */
+const cluster = (n: number): GeneratedCluster => ({
+  name: "tokyo",
+  service_subnet: "10.68.0.0/16",
+  control_plane_tolerations: ["dedicated"],
+  extra: { options: { kubelet: { cgroup_driver: "systemd" } } },
+  nodes: [
+    {
+      address: "10.0.0.1",
+      user: "cybozu",
+      control_plane: true,
+      labels: { "cke.cybozu.com/rack": "0" },
+      annotations: { "cke.cybozu.com/serial": "m000" },
+      taints: [],
+    },
+    {
+      address: `10.0.1.${n + 1}`,
+      user: "cybozu",
+      control_plane: false,
+      labels: {},
+      annotations: {},
+      taints: [{ key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" }],
+    },
+  ],
+});
+
+/** Runs `body` with a store on a fresh database file, closing and removing it afterwards. */
+function withStore(body: (store: ClusterGenerationStore, db: Db, file: string) => void, keep?: number): void {
+  const dir = tempDir();
+  const file = join(dir.path, "k.db");
+  const db = openDatabase(file);
+  try {
+    body(keep === undefined ? new ClusterGenerationStore(db) : new ClusterGenerationStore(db, keep), db, file);
+  } finally {
+    if (db.open) db.close();
+    dir.remove();
+  }
+}
+
+const seqs = (db: Db) => (db.prepare("SELECT seq FROM cluster_generations ORDER BY seq").all() as Array<{ seq: number }>).map((r) => r.seq);
+
+describe("ClusterGenerationStore", () => {
+  it("is empty at first", () => {
+    withStore((store) => {
+      assert.equal(store.current(), null);
+      assert.equal(store.latest(), null);
+      assert.deepEqual(store.last(null), []);
+      assert.deepEqual(store.last(5), []);
+      assert.equal(store.generation(1), null);
+    });
+  });
+
+  describe("recordGenerated", () => {
+    it("numbers the generations 1, 2, 3 and current() is the newest, cluster and all", () => {
+      withStore((store) => {
+        const records = [1, 2, 3].map((i) => store.recordGenerated(NOW + i * MINUTE, "schedule", cluster(i), [`change ${i}`]));
+        assert.deepEqual(records.map((r) => r.generation), [1, 2, 3]);
+        const current = store.current();
+        assert.equal(current?.generation, 3);
+        assert.deepEqual(current?.cluster, cluster(3));
+        assert.deepEqual(current, records[2]);
+        assert.deepEqual(store.last(null), records);
+      });
+    });
+
+    it("returns exactly what it stored", () => {
+      withStore((store) => {
+        const r = store.recordGenerated(NOW, "operator", cluster(1), ["initialize the cluster from the template: 2 nodes", "add control plane 10.0.0.1"]);
+        assert.deepEqual(r, {
+          sequence: 1,
+          time: NOW,
+          lastTime: NOW,
+          repeats: 1,
+          trigger: "operator",
+          generation: 1,
+          cluster: cluster(1),
+          changes: ["initialize the cluster from the template: 2 nodes", "add control plane 10.0.0.1"],
+          error: null,
+        });
+        assert.deepEqual(store.current(), r);
+        assert.deepEqual(store.latest(), r);
+      });
+    });
+  });
+
+  describe("recordFailed", () => {
+    const cases: Array<[string, number, number]> = [
+      ["before any generation: generation 0", 0, 0],
+      ["after one generation: generation 1", 1, 1],
+      ["after two generations: generation 2", 2, 2],
+    ];
+    for (const [name, generations, expected] of cases) {
+      it(`records the generation in force and leaves current() alone: ${name}`, () => {
+        withStore((store) => {
+          for (let i = 1; i <= generations; i++) store.recordGenerated(NOW + i, "schedule", cluster(i), []);
+          const before = store.current();
+          const { record, repeated } = store.recordFailed(NOW + MINUTE, "template", "cannot update the cluster: broken");
+          assert.equal(repeated, false);
+          assert.equal(record.generation, expected);
+          assert.equal(record.cluster, null);
+          assert.deepEqual(record.changes, []);
+          assert.equal(record.error, "cannot update the cluster: broken");
+          assert.deepEqual(store.current(), before);
+          assert.deepEqual(store.latest(), record);
+        });
+      });
+    }
+
+    it("folds the same error twice in a row into one record: repeats 2, lastTime updated", () => {
+      withStore((store) => {
+        const first = store.recordFailed(NOW, "schedule", "e1");
+        const second = store.recordFailed(NOW + MINUTE, "template", "e1");
+        assert.equal(first.repeated, false);
+        assert.equal(second.repeated, true);
+        assert.equal(second.record.sequence, first.record.sequence);
+        assert.equal(second.record.repeats, 2);
+        assert.equal(second.record.time, NOW);
+        assert.equal(second.record.lastTime, NOW + MINUTE);
+        // The first round's trigger stays.
+        assert.equal(second.record.trigger, "schedule");
+        assert.deepEqual(store.last(null), [second.record]);
+
+        const third = store.recordFailed(NOW + 2 * MINUTE, "schedule", "e1");
+        assert.equal(third.repeated, true);
+        assert.deepEqual(store.last(null), [{ ...first.record, repeats: 3, lastTime: NOW + 2 * MINUTE }]);
+      });
+    });
+
+    it("makes a new record for a different error", () => {
+      withStore((store) => {
+        store.recordFailed(NOW, "schedule", "e1");
+        const other = store.recordFailed(NOW + MINUTE, "schedule", "e2");
+        assert.equal(other.repeated, false);
+        assert.deepEqual(store.last(null).map((r) => [r.error, r.repeats]), [["e1", 1], ["e2", 1]]);
+      });
+    });
+
+    it("makes a new record when an earlier error comes back after another one", () => {
+      withStore((store) => {
+        store.recordFailed(NOW, "schedule", "e1");
+        store.recordFailed(NOW + MINUTE, "schedule", "e2");
+        assert.equal(store.recordFailed(NOW + 2 * MINUTE, "schedule", "e1").repeated, false);
+        assert.deepEqual(store.last(null).map((r) => r.error), ["e1", "e2", "e1"]);
+      });
+    });
+
+    it("makes a new record for a failure after a generation, even with the error seen before it", () => {
+      withStore((store) => {
+        store.recordFailed(NOW, "schedule", "e1");
+        store.recordGenerated(NOW + MINUTE, "operator", cluster(1), ["initialize"]);
+        const after = store.recordFailed(NOW + 2 * MINUTE, "schedule", "e1");
+        assert.equal(after.repeated, false);
+        assert.equal(after.record.generation, 1);
+        assert.deepEqual(
+          store.last(null).map((r) => [r.sequence, r.generation, r.error, r.repeats]),
+          [
+            [1, 0, "e1", 1],
+            [2, 1, null, 1],
+            [3, 1, "e1", 1],
+          ],
+        );
+      });
+    });
+  });
+
+  describe("pruning", () => {
+    it("keeps only the newest `keep` records before any generation (a template that never succeeds)", () => {
+      withStore((store, db) => {
+        for (let i = 1; i <= 5; i++) store.recordFailed(NOW + i, "schedule", `e${i}`);
+        assert.deepEqual(seqs(db), [3, 4, 5]);
+        assert.deepEqual(store.last(null).map((r) => r.error), ["e3", "e4", "e5"]);
+      }, 3);
+    });
+
+    it("keeps only the newest `keep` records besides the configuration in force", () => {
+      withStore((store, db) => {
+        store.recordGenerated(NOW, "operator", cluster(1), []);
+        for (let i = 1; i <= 5; i++) store.recordFailed(NOW + i, "schedule", `e${i}`);
+        assert.deepEqual(seqs(db), [1, 4, 5, 6]);
+        assert.deepEqual(store.last(3).map((r) => r.error), ["e3", "e4", "e5"]);
+      }, 3);
+    });
+
+    it("keeps only the newest `keep` generations when nothing fails", () => {
+      withStore((store, db) => {
+        for (let i = 1; i <= 5; i++) store.recordGenerated(NOW + i, "schedule", cluster(i), []);
+        assert.deepEqual(seqs(db), [3, 4, 5]);
+        assert.equal(store.current()?.generation, 5);
+        assert.equal(store.recordGenerated(NOW + 6, "schedule", cluster(6), []).generation, 6);
+      }, 3);
+    });
+
+    it("never prunes the configuration in force: 1 generation then 10 distinct failures with keep 3", () => {
+      withStore((store, db) => {
+        const gen = store.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
+        for (let i = 1; i <= 10; i++) store.recordFailed(NOW + i * MINUTE, "schedule", `e${i}`);
+        assert.deepEqual(store.current(), gen);
+        assert.deepEqual(store.generation(1), gen);
+        // The newest 3 and the pinned configuration in force.
+        assert.deepEqual(seqs(db), [1, 9, 10, 11]);
+        assert.deepEqual(store.last(3).map((r) => r.error), ["e8", "e9", "e10"]);
+        assert.deepEqual(store.last(10).map((r) => r.sequence), [1, 9, 10, 11]);
+        // The failures still name the generation in force, and the next generation is 2.
+        assert.ok(store.last(3).every((r) => r.generation === 1));
+        assert.equal(store.recordGenerated(NOW + 11 * MINUTE, "schedule", cluster(2), []).generation, 2);
+      }, 3);
+    });
+
+    it("unpins the old configuration once a newer one is recorded", () => {
+      withStore((store, db) => {
+        store.recordGenerated(NOW, "operator", cluster(1), []);
+        for (let i = 1; i <= 4; i++) store.recordFailed(NOW + i, "schedule", `e${i}`);
+        store.recordGenerated(NOW + 5, "schedule", cluster(2), []);
+        assert.deepEqual(seqs(db), [4, 5, 6]);
+        assert.equal(store.generation(1), null);
+        assert.equal(store.current()?.generation, 2);
+      }, 3);
+    });
+  });
+
+  describe("generation(n)", () => {
+    const cases: Array<[string, number, number | null]> = [
+      ["the newest", 5, 5],
+      ["a kept older one", 3, 3],
+      ["a pruned one", 2, null],
+      ["the first, pruned", 1, null],
+      ["an unknown one", 6, null],
+      ["generation 0 (no configuration)", 0, null],
+    ];
+    for (const [name, n, expected] of cases) {
+      it(name, () => {
+        withStore((store) => {
+          for (let i = 1; i <= 5; i++) store.recordGenerated(NOW + i, "schedule", cluster(i), [`change ${i}`]);
+          const g = store.generation(n);
+          if (expected === null) assert.equal(g, null);
+          else {
+            assert.equal(g?.generation, expected);
+            assert.deepEqual(g?.cluster, cluster(expected));
+            assert.deepEqual(g?.changes, [`change ${expected}`]);
+          }
+        }, 3);
+      });
+    }
+
+    it("does not return a failure recorded under a generation's number", () => {
+      withStore((store) => {
+        store.recordFailed(NOW, "schedule", "e1");
+        assert.equal(store.generation(0), null);
+        store.recordGenerated(NOW + 1, "schedule", cluster(1), []);
+        store.recordFailed(NOW + 2, "schedule", "e2");
+        assert.deepEqual(store.generation(1)?.cluster, cluster(1));
+        assert.equal(store.generation(1)?.sequence, 2);
+      });
+    });
+  });
+
+  it("keeps its data across closing and reopening the database file", () => {
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, "k.db");
+      let db = openDatabase(file);
+      let store = new ClusterGenerationStore(db);
+      store.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
+      store.recordGenerated(NOW + MINUTE, "schedule", cluster(2), ["add worker"]);
+      store.recordFailed(NOW + 2 * MINUTE, "schedule", "e1");
+      store.recordFailed(NOW + 3 * MINUTE, "schedule", "e1");
+      const before = store.last(null);
+      const current = store.current();
+      db.close();
+
+      db = openDatabase(file);
+      store = new ClusterGenerationStore(db);
+      assert.deepEqual(store.last(null), before);
+      assert.deepEqual(store.current(), current);
+      assert.deepEqual(store.current()?.cluster, cluster(2));
+      assert.deepEqual(store.generation(1)?.cluster, cluster(1));
+      // The same error after the restart still folds into the newest record, and numbering goes on.
+      assert.equal(store.recordFailed(NOW + 4 * MINUTE, "schedule", "e1").record.repeats, 3);
+      assert.equal(store.recordGenerated(NOW + 5 * MINUTE, "schedule", cluster(3), []).generation, 3);
+      db.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  describe("schema", () => {
+    const insert = (db: Db, row: { cluster: string | null; error: string | null; repeats?: number; generation?: number }) =>
+      db
+        .prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
+          VALUES (?, ?, ?, 'schedule', ?, ?, '[]', ?)`)
+        .run(NOW, NOW, row.repeats ?? 1, row.generation ?? 1, row.cluster, row.error);
+
+    it("refuses a row with both a cluster and an error", () => {
+      withStore((store, db) => {
+        assert.throws(() => insert(db, { cluster: JSON.stringify(cluster(1)), error: "e1" }), /CHECK constraint failed/);
+        assert.deepEqual(store.last(null), []);
+      });
+    });
+
+    it("refuses repeats below 1 and a negative generation", () => {
+      withStore((_store, db) => {
+        assert.throws(() => insert(db, { cluster: null, error: "e1", repeats: 0 }), /CHECK constraint failed/);
+        assert.throws(() => insert(db, { cluster: null, error: "e1", generation: -1 }), /CHECK constraint failed/);
+      });
+    });
+
+    it("refuses two configurations with the same generation number", () => {
+      withStore((store, db) => {
+        store.recordGenerated(NOW, "schedule", cluster(1), []);
+        assert.throws(() => insert(db, { cluster: JSON.stringify(cluster(2)), error: null, generation: 1 }), /UNIQUE constraint failed/);
+        // Failures may share the number of the generation in force.
+        insert(db, { cluster: null, error: "e1", generation: 1 });
+      });
+    });
+  });
+});
