@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
+import { addLastOption } from "./last-option.js";
 import { ckeJson, withoutNulls } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
@@ -66,11 +67,7 @@ export function autoRepairCommand(io: CliIo): Command {
       if (r.runAutoRepair.error) throw new CliError(`auto-repair poll failed: ${r.runAutoRepair.error}`);
     });
 
-  cmd.command("outcomes").description("print the outcomes of the latest polls as a JSON array, oldest first")
-    .option("--last <N>", "how many (default 20; the server keeps 1,000)", (v) => {
-      if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v)} is not a count`);
-      return Number(v);
-    }, 20)
+  addLastOption(cmd.command("outcomes").description("print the outcomes of the latest polls as a JSON array, oldest first"), "1,000")
     .action(async (opts: { last: number }) => {
       const r = await io.client().request<Op.AutoRepairOutcomesQuery>(D.AutoRepairOutcomes, { last: opts.last });
       io.out(ckeJson(r.autoRepairOutcomes));

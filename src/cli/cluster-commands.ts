@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
+import { addLastOption } from "./last-option.js";
 import { ckeJson } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
@@ -24,11 +25,7 @@ export function clusterCommand(io: CliIo): Command {
       if (round.outcome === "FAILED") throw new CliError(`cluster generation failed: ${round.record?.error ?? "unknown error"}`);
     });
 
-  cmd.command("history").description("print the latest generation records (new configurations and failures) as a JSON array, oldest first")
-    .option("--last <N>", "how many (default 20; the server keeps 100)", (v) => {
-      if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v)} is not a count`);
-      return Number(v);
-    }, 20)
+  addLastOption(cmd.command("history").description("print the latest generation records (new configurations, failures, recoveries) as a JSON array, oldest first"), "100")
     .action(async (opts: { last: number }) => {
       const r = await io.client().request<Op.ClusterGenerationsQuery>(D.ClusterGenerations, { last: opts.last });
       io.out(ckeJson(r.clusterGenerations));
