@@ -197,6 +197,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
           autoRepair.runAfterEvent().catch((err: unknown) => pollerLog.error("event-driven auto-repair failed", { err: (err as Error).message }));
         }
+        // A retiring machine's taint, an unhealthy control plane's replacement: no need to wait for the schedule.
+        clusterGenerator.request("event");
       },
     });
     const healthProbe = db.prepare("SELECT 1");

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { addLastOption } from "./last-option.js";
+import { addLastOption, parseCount } from "./last-option.js";
 import { ckeJson } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
@@ -11,9 +11,16 @@ export function clusterCommand(io: CliIo): Command {
   const cmd = new Command("cluster").description("read the cluster configuration generated from sabakan's machines");
 
   cmd.command("get").description("print the generated cluster configuration in force (cluster.yml)")
-    .action(async () => {
-      const r = await io.client().request<Op.GetGeneratedClusterQuery>(D.GetGeneratedCluster);
-      if (!r.generatedCluster) throw new CliError("no cluster configuration has been generated yet (see kintsugi cluster history)");
+    .option("--generation <N>", "print this kept earlier generation instead", parseCount)
+    .action(async (opts: { generation?: number }) => {
+      const r = await io.client().request<Op.GetGeneratedClusterQuery>(D.GetGeneratedCluster, { generation: opts.generation ?? null });
+      if (!r.generatedCluster) {
+        throw new CliError(
+          opts.generation === undefined
+            ? "no cluster configuration has been generated yet (see kintsugi cluster history)"
+            : `generation ${opts.generation} is not kept (see kintsugi cluster history)`,
+        );
+      }
       io.out(r.generatedCluster.yaml);
     });
 

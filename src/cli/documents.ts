@@ -206,8 +206,8 @@ export const SetClusterGenerationEnabled = /* GraphQL */ `
 `;
 
 export const GetGeneratedCluster = /* GraphQL */ `
-  query GetGeneratedCluster {
-    generatedCluster { generation yaml }
+  query GetGeneratedCluster($generation: Int) {
+    generatedCluster(generation: $generation) { generation yaml }
   }
 `;
 

@@ -25,7 +25,7 @@ const enums: Resolvers = {
   RepairStatus: { QUEUED: "queued", PROCESSING: "processing", SUCCEEDED: "succeeded", FAILED: "failed" },
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
   HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
-  ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", OPERATOR: "operator" },
+  ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", EVENT: "event", OPERATOR: "operator" },
   RepairHistoryKind: {
     CREATED: "created",
     TRANSITION: "transition",

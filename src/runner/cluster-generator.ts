@@ -30,6 +30,9 @@ export type GenerationRound =
   | { readonly kind: "unchanged"; readonly current: ClusterGeneration | null; readonly recovery: ClusterGeneration | null }
   | { readonly kind: "recorded"; readonly record: ClusterGeneration; readonly repeated: boolean };
 
+const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };
+const weightier = (a: GenerationTrigger | null, b: GenerationTrigger): GenerationTrigger => (a !== null && WEIGHT[a] >= WEIGHT[b] ? a : b);
+
 /** Kubernetes Node taints by node name and by each internal IP (CKE names nodes by address). */
 export function taintsByNode(nodes: readonly ClusterNode[]): NodeTaints {
   const taints = new Map<string, readonly Taint[]>();
@@ -63,10 +66,13 @@ export class ClusterGenerator {
     return this.start("schedule");
   }
 
-  /** The template or a setting changed: regenerate soon (after the round in flight, if any). Never rejects. */
-  request(trigger: Extract<GenerationTrigger, "template" | "settings">): void {
+  /**
+   * The template, a setting or a machine's state changed: regenerate soon (after the round in flight, if any;
+   * requests during a round make one more round, named after the weightiest of them). Never rejects.
+   */
+  request(trigger: Extract<GenerationTrigger, "template" | "settings" | "event">): void {
     if (this.running) {
-      this.pending = this.pending === "template" ? "template" : trigger;
+      this.pending = weightier(this.pending, trigger);
       return;
     }
     this.start(trigger).catch(() => undefined);

@@ -83,6 +83,10 @@ describe("kintsugi sabakan and kintsugi cluster (the real binary against a start
     assert.equal(cluster.nodes.length, 2);
     assert.deepEqual(cluster.nodes.map((n: { control_plane: boolean }) => n.control_plane), [true, false]);
     assert.match(cluster.nodes[0].address, /^10\.\d\.0\.1$/);
+    assert.deepEqual(await cli("cluster", "get", "--generation", "1"), got, "generation 1 is the one in force");
+    const missing = await cli("cluster", "get", "--generation", "7");
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /generation 7 is not kept/);
   });
 
   it("runs a round on demand and prints the history", async () => {

@@ -255,6 +255,25 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     await k.gql(`mutation { setClusterGenerationEnabled(enabled: true) }`);
   });
 
+  it("regenerates at once when a machine's state changes through kintsugi, and keeps earlier generations readable", async () => {
+    const before = await current();
+    const worker = (before.nodes as Node[]).find((n) => !n.controlPlane && !n.taints.some((t) => t.key === "cke.cybozu.com/state")) as Node;
+    const serial = worker.annotations.find((a) => a.name === "cke.cybozu.com/serial")?.value as string;
+    const set = await k.gql(`mutation ($s: ID!) { setMachineState(serial: $s, state: RETIRING) { state } }`, { s: serial });
+    assert.equal(set.errors, undefined);
+    const next = await until("the event's generation", async () => {
+      const c = await current();
+      return c.generation > before.generation && c;
+    });
+    assert.equal(next.trigger, "EVENT");
+    assert.ok(next.changes.some((c: string) => c.includes(worker.address) && /retiring/.test(c)), next.changes.join("\n"));
+    const first = (await k.gql(`query { generatedCluster(generation: 1) { generation trigger } }`)).data?.["generatedCluster"];
+    assert.deepEqual(first, { generation: 1, trigger: "TEMPLATE" });
+    assert.equal((await k.gql(`query { generatedCluster(generation: 999) { generation } }`)).data?.["generatedCluster"], null);
+    let outcome = "";
+    for (let i = 0; i < 5 && outcome !== "UNCHANGED"; i++) outcome = (await run()).data?.["runClusterGeneration"].outcome;
+  });
+
   it("keeps the template, the configuration and the history across a restart", async () => {
     const before = await current();
     const records = await history();

@@ -13,6 +13,8 @@ export type ClusterGenerationOutcome =
 
 /** What started a generation round. */
 export type ClusterGenerationTrigger =
+  /** A machine state change made through kintsugi's setMachineState. */
+  | 'EVENT'
   /** An operator's runClusterGeneration. */
   | 'OPERATOR'
   /** The schedule (sabakan.cluster_schedule, else sabakan.schedule). */
@@ -240,7 +242,9 @@ export type SetClusterGenerationEnabledMutationVariables = Exact<{
 
 export type SetClusterGenerationEnabledMutation = { setClusterGenerationEnabled: boolean };
 
-export type GetGeneratedClusterQueryVariables = Exact<{ [key: string]: never; }>;
+export type GetGeneratedClusterQueryVariables = Exact<{
+  generation?: number | null | undefined;
+}>;
 
 
 export type GetGeneratedClusterQuery = { generatedCluster: { generation: number, yaml: string } | null };

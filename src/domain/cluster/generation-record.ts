@@ -1,7 +1,7 @@
 import type { GeneratedCluster } from "./types.js";
 
 /** What started a generation round. */
-export const GENERATION_TRIGGERS = ["schedule", "template", "settings", "operator"] as const;
+export const GENERATION_TRIGGERS = ["schedule", "template", "settings", "event", "operator"] as const;
 export type GenerationTrigger = (typeof GENERATION_TRIGGERS)[number];
 
 /** How many generation records are kept (the configuration in force is always kept as well). */

@@ -131,6 +131,8 @@ export type ClusterGenerationRound = {
 
 /** What started a generation round. */
 export enum ClusterGenerationTrigger {
+  /** A machine state change made through kintsugi's setMachineState. */
+  Event = 'event',
   /** An operator's runClusterGeneration. */
   Operator = 'operator',
   /** The schedule (sabakan.cluster_schedule, else sabakan.schedule). */
@@ -578,7 +580,10 @@ export type Query = {
   clusterVariables: ClusterVariables;
   /** The current values of the safety constraints. */
   constraints: Constraints;
-  /** The configuration in force: the newest generated one, or null before the first. */
+  /**
+   * The configuration in force (the newest generated one), or with `generation` a kept earlier one; null when there
+   * is none (before the first generation, or a generation no longer kept).
+   */
   generatedCluster?: Maybe<GeneratedCluster>;
   /** The configured node health checks, each with its latest evaluation. */
   healthChecks: Array<HealthCheck>;
@@ -620,6 +625,12 @@ export type QueryAutoRepairOutcomesArgs = {
 /** The root of every read. */
 export type QueryClusterGenerationsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** The root of every read. */
+export type QueryGeneratedClusterArgs = {
+  generation?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1089,7 +1100,7 @@ export type ClusterGenerationRoundResolvers<ContextType = GraphQLContext, Parent
   record?: Resolver<Maybe<ResolversTypes['ClusterGeneration']>, ParentType, ContextType>;
 };
 
-export type ClusterGenerationTriggerResolvers = { OPERATOR: 'operator', SCHEDULE: 'schedule', SETTINGS: 'settings', TEMPLATE: 'template' };
+export type ClusterGenerationTriggerResolvers = { EVENT: 'event', OPERATOR: 'operator', SCHEDULE: 'schedule', SETTINGS: 'settings', TEMPLATE: 'template' };
 
 export type ClusterNodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterNode'] = ResolversParentTypes['ClusterNode']> = {
   address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1261,7 +1272,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   clusterTemplate?: Resolver<Maybe<ResolversTypes['ClusterTemplate']>, ParentType, ContextType>;
   clusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
-  generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType>;
+  generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType, Partial<QueryGeneratedClusterArgs>>;
   healthChecks?: Resolver<Array<ResolversTypes['HealthCheck']>, ParentType, ContextType>;
   machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;

@@ -25,7 +25,7 @@ export const clusterResolvers: Resolvers = {
     clusterTemplate: (_, __, ctx) => ctx.settings.clusterTemplate(),
     clusterVariables: (_, __, ctx) => ctx.settings.clusterVariables(),
     clusterGenerationEnabled: (_, __, ctx) => ctx.settings.clusterGenerationEnabled(),
-    generatedCluster: (_, __, ctx) => ctx.generations.current(),
+    generatedCluster: (_, { generation }, ctx) => (generation === null || generation === undefined ? ctx.generations.current() : ctx.generations.generation(generation)),
     clusterGenerations: (_, { last }, ctx) => {
       if (last !== null && last !== undefined && last < 0) throw apiError("INVALID_ARGUMENT", `last must be >= 0, got ${last}`);
       return ctx.generations.last(last === null || last === undefined ? null : Math.min(last, KEPT_GENERATIONS));
