@@ -327,3 +327,41 @@ describe("cluster generation on its schedule", () => {
     }
   });
 });
+
+describe("cluster generation rounds never overlap", () => {
+  it("runs one more round after the one in flight when the template changes during it, with the newest template", async () => {
+    const now = Date.UTC(2026, 10, 22, 6, 0, 0);
+    const sabakan = await startFakeSabakan({ now: () => now });
+    for (let i = 1; i <= 3; i++) sabakan.addMachine({ serial: `m${i}`, rack: i, ipv4: [`10.${i}.0.1`] });
+    const k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1024 * 1024 } },
+      { now: () => now, startSchedule: false, startClusterSchedule: false },
+    );
+    const template = (name: string) => `name: ${name}\nnodes:\n- user: u\n  control_plane: true\n- user: u\nservice_subnet: 10.68.0.0/16\n`;
+    try {
+      // The first round waits on a slow sabakan while three more templates arrive.
+      sabakan.setLatency(2000, 1);
+      for (const name of ["a", "b", "c", "d"]) {
+        const r = await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: template(name) });
+        assert.equal(r.errors, undefined);
+      }
+      const deadline = Date.now() + 15_000;
+      let records: Array<{ outcome: string; trigger: string; cluster: { yaml: string } | null }> = [];
+      for (;;) {
+        records = (await k.gql(`{ clusterGenerations { outcome trigger cluster { yaml } } }`)).data?.["clusterGenerations"];
+        if (records.some((r) => r.cluster?.yaml.startsWith("name: d\n"))) break;
+        if (Date.now() > deadline) throw new Error(`no generation from the newest template: ${JSON.stringify(records)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      records = (await k.gql(`{ clusterGenerations { outcome trigger cluster { yaml } } }`)).data?.["clusterGenerations"];
+      assert.deepEqual(records.map((r) => [r.outcome, r.trigger, r.cluster?.yaml.slice(0, 8)]), [
+        ["GENERATED", "TEMPLATE", "name: a\n"],
+        ["GENERATED", "TEMPLATE", "name: d\n"],
+      ], "the round in flight finished with the template it read; the requests during it made one more round");
+    } finally {
+      await k.dispose();
+      await sabakan.close();
+    }
+  });
+});
