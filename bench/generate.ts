@@ -1,8 +1,11 @@
 // bench/generate: cluster generation from sabakan machines for deterministic synthetic fleets of 1,000 and 10,000
 // machines (25 machines per rack; roles cs/ss/gpu 6:3:1 by weight; 2% unhealthy), with control-plane-count 5 and
 // minimum-workers at 80% of the fleet. Times `generate` and one `update` (a control plane and 1% of the workers turn
-// unhealthy: replace control plane) over a few runs, and prints medians and the 10,000 / 1,000 ratios.
+// unhealthy: replace control plane) over a few runs, and prints medians and the 10,000 / 1,000 ratios; then what a
+// generation costs around the algorithm: rendering cluster.yml, and the stored (gzip'd JSON) size and time.
 // Prints figures; asserts nothing. Run: node --import tsx bench/generate.ts
+import { gunzipSync, gzipSync } from "node:zlib";
+import { clusterYaml } from "../src/domain/cluster/cluster-yaml.js";
 import { generate } from "../src/domain/cluster/generate.js";
 import { parseTemplate } from "../src/domain/cluster/template.js";
 import type { ClusterMachine, GenerationResult } from "../src/domain/cluster/types.js";
@@ -45,18 +48,23 @@ function fleet(size: number): ClusterMachine[] {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 function time(fn: () => GenerationResult): number {
+  return timeAny(() => {
+    const r = fn();
+    if (!r.ok) throw new Error(r.error);
+  });
+}
+function timeAny(fn: () => unknown): number {
   const times: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
     const start = performance.now();
-    const r = fn();
+    fn();
     const ms = performance.now() - start;
-    if (!r.ok) throw new Error(r.error);
     if (i > 0) times.push(ms); // the first run warms up
   }
   return median(times);
 }
 
-const figures = new Map<number, { generate: number; update: number; nodes: number; changes: number }>();
+const figures = new Map<number, { generate: number; update: number; nodes: number; changes: number; yaml: number; yamlBytes: number; json: number; stored: number; store: number; load: number }>();
 for (const size of [1_000, 10_000]) {
   const machines = fleet(size);
   const constraints = { controlPlaneCount: 5, minimumWorkers: Math.floor(size * 0.8), maximumWorkers: 0 };
@@ -71,11 +79,19 @@ for (const size of [1_000, 10_000]) {
     update: time(() => update(first.cluster, template, later, new Map(), constraints, NOW + 60_000)),
     nodes: first.cluster.nodes.length,
     changes: updated.ok ? updated.changes.length : -1,
+    yaml: timeAny(() => clusterYaml(first.cluster)),
+    yamlBytes: clusterYaml(first.cluster).length,
+    json: JSON.stringify(first.cluster).length,
+    stored: gzipSync(JSON.stringify(first.cluster)).length,
+    store: timeAny(() => gzipSync(JSON.stringify(first.cluster))),
+    load: ((blob) => timeAny(() => JSON.parse(gunzipSync(blob).toString("utf8"))))(gzipSync(JSON.stringify(first.cluster))),
   });
 }
 
 for (const [size, f] of figures) {
   console.log(`${size} machines: ${f.nodes} nodes; generate ${f.generate.toFixed(2)} ms, update ${f.update.toFixed(2)} ms (${f.changes} changes) — median of ${RUNS}`);
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} kB`;
+  console.log(`  cluster.yml ${kb(f.yamlBytes)} rendered in ${f.yaml.toFixed(2)} ms; stored ${kb(f.json)} of JSON as ${kb(f.stored)} gzip'd in ${f.store.toFixed(2)} ms, loaded in ${f.load.toFixed(2)} ms`);
 }
 const small = figures.get(1_000);
 const large = figures.get(10_000);

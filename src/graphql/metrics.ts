@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange } from "../store/repair-entry-store.js";
-import { outcomeOfRecord, type ClusterGeneration } from "../domain/cluster/generation-record.js";
+import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
 
 export interface MetricsSources {
@@ -52,7 +52,7 @@ export class KintsugiMetrics {
     if (clusterGeneration) {
       new Gauge({ name: "kintsugi_sabakan_integration_successful", help: "1 when the latest cluster generation round succeeded, 0 when it failed or none ran", registers, collect() {
         const { latest } = clusterGeneration();
-        this.set(latest !== null && outcomeOfRecord(latest) !== "failed" ? 1 : 0);
+        this.set(latest !== null && latest.outcome !== "failed" ? 1 : 0);
       } });
       new Gauge({ name: "kintsugi_sabakan_generation", help: "The generation number of the cluster configuration in force (0 = none)", registers, collect() {
         this.set(clusterGeneration().current?.generation ?? 0);

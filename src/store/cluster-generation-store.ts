@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from "node:zlib";
 import type { GeneratedCluster } from "../domain/cluster/types.js";
 import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import type { Db } from "./database.js";
@@ -9,20 +10,30 @@ interface GenerationRow {
   repeats: number;
   trigger: GenerationTrigger;
   generation: number;
-  cluster: string | null;
+  /** gzip'd JSON: 8,000 nodes are 4.9 MB of JSON and 260 kB gzip'd. */
+  cluster: Buffer | null;
   changes: string;
   error: string | null;
 }
 
+const encode = (cluster: GeneratedCluster): Buffer => gzipSync(JSON.stringify(cluster));
+const decode = (blob: Buffer): GeneratedCluster => JSON.parse(gunzipSync(blob).toString("utf8")) as GeneratedCluster;
+
+/** A record whose configuration is decompressed on first use, so listing the history costs no decompression. */
 function fromRow(r: GenerationRow): ClusterGeneration {
+  let cluster: GeneratedCluster | null | undefined = r.cluster === null ? null : undefined;
   return {
     sequence: r.seq,
+    outcome: r.cluster !== null ? "generated" : r.error !== null ? "failed" : "recovered",
     time: r.time,
     lastTime: r.last_time,
     repeats: r.repeats,
     trigger: r.trigger,
     generation: r.generation,
-    cluster: r.cluster === null ? null : (JSON.parse(r.cluster) as GeneratedCluster),
+    get cluster(): GeneratedCluster | null {
+      if (cluster === undefined) cluster = decode(r.cluster as Buffer);
+      return cluster;
+    },
     changes: JSON.parse(r.changes) as string[],
     error: r.error,
   };
@@ -74,8 +85,8 @@ export class ClusterGenerationStore {
   recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): ClusterGeneration {
     return this.db.transaction(() => {
       const generation = (this.current()?.generation ?? 0) + 1;
-      const seq = this.append({ time, trigger, generation, cluster: JSON.stringify(cluster), changes: JSON.stringify(changes), error: null });
-      return { sequence: seq, time, lastTime: time, repeats: 1, trigger, generation, cluster, changes: [...changes], error: null };
+      const seq = this.append({ time, trigger, generation, cluster: encode(cluster), changes: JSON.stringify(changes), error: null });
+      return { sequence: seq, outcome: "generated" as const, time, lastTime: time, repeats: 1, trigger, generation, cluster, changes: [...changes], error: null };
     })();
   }
 
@@ -90,7 +101,7 @@ export class ClusterGenerationStore {
     return this.db.transaction(() => {
       const generation = this.current()?.generation ?? 0;
       const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error: null });
-      return { sequence: seq, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error: null };
+      return { sequence: seq, outcome: "recovered" as const, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error: null };
     })();
   }
 
@@ -107,11 +118,11 @@ export class ClusterGenerationStore {
       }
       const generation = this.current()?.generation ?? 0;
       const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error });
-      return { record: { sequence: seq, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error }, repeated: false };
+      return { record: { sequence: seq, outcome: "failed" as const, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error }, repeated: false };
     })();
   }
 
-  private append(row: { time: number; trigger: GenerationTrigger; generation: number; cluster: string | null; changes: string; error: string | null }): number {
+  private append(row: { time: number; trigger: GenerationTrigger; generation: number; cluster: Buffer | null; changes: string; error: string | null }): number {
     const seq = Number(this.insert.run(row).lastInsertRowid);
     this.prune.run(seq - this.keep);
     return seq;

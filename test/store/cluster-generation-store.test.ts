@@ -79,6 +79,7 @@ describe("ClusterGenerationStore", () => {
         const r = store.recordGenerated(NOW, "operator", cluster(1), ["initialize the cluster from the template: 2 nodes", "add control plane 10.0.0.1"]);
         assert.deepEqual(r, {
           sequence: 1,
+          outcome: "generated",
           time: NOW,
           lastTime: NOW,
           repeats: 1,
@@ -90,6 +91,18 @@ describe("ClusterGenerationStore", () => {
         });
         assert.deepEqual(store.current(), r);
         assert.deepEqual(store.latest(), r);
+      });
+    });
+
+    it("stores the configuration gzip'd, and reads it back only when asked for", () => {
+      withStore((store, db) => {
+        store.recordGenerated(NOW, "operator", cluster(1), ["x"]);
+        const { cluster: blob } = db.prepare("SELECT cluster FROM cluster_generations").get() as { cluster: Buffer };
+        assert.ok(Buffer.isBuffer(blob));
+        assert.deepEqual([...blob.subarray(0, 2)], [0x1f, 0x8b], "gzip magic");
+        const [listed] = store.last(null);
+        assert.equal(listed?.outcome, "generated", "the outcome is known without the configuration");
+        assert.deepEqual(listed?.cluster, cluster(1));
       });
     });
   });

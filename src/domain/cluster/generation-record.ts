@@ -15,6 +15,7 @@ export const KEPT_GENERATIONS = 100;
  */
 export interface ClusterGeneration {
   readonly sequence: number;
+  readonly outcome: RecordedOutcome;
   /** Epoch milliseconds of the first round this record stands for. */
   readonly time: number;
   readonly lastTime: number;
@@ -35,13 +36,9 @@ export interface StoredClusterTemplate {
 /** How a recorded round ended. */
 export type RecordedOutcome = "generated" | "failed" | "recovered";
 
-export function outcomeOfRecord(g: Pick<ClusterGeneration, "cluster" | "error">): RecordedOutcome {
-  return g.cluster !== null ? "generated" : g.error !== null ? "failed" : "recovered";
-}
-
 /** Tells whether a round that changed nothing is worth a record: it is when the newest record is a failure. */
 export function recordsRecovery(latest: ClusterGeneration | null): boolean {
-  return latest !== null && outcomeOfRecord(latest) === "failed";
+  return latest !== null && latest.outcome === "failed";
 }
 
 /**
@@ -49,5 +46,5 @@ export function recordsRecovery(latest: ClusterGeneration | null): boolean {
  * stays broken makes one record with a count, not one per scheduled round.
  */
 export function repeatsLatest(latest: ClusterGeneration | null, error: string): boolean {
-  return latest !== null && latest.cluster === null && latest.error === error;
+  return latest !== null && latest.outcome === "failed" && latest.error === error;
 }

@@ -1,5 +1,5 @@
 import { clusterYaml } from "../../domain/cluster/cluster-yaml.js";
-import { KEPT_GENERATIONS, outcomeOfRecord, type ClusterGeneration } from "../../domain/cluster/generation-record.js";
+import { KEPT_GENERATIONS, type ClusterGeneration } from "../../domain/cluster/generation-record.js";
 import { parseTemplate } from "../../domain/cluster/template.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { apiError } from "../errors.js";
@@ -15,10 +15,10 @@ const clusterOf = (g: ClusterGeneration): GeneratedCluster => {
 };
 
 const OUTCOMES = { generated: ClusterGenerationOutcome.Generated, failed: ClusterGenerationOutcome.Failed, recovered: ClusterGenerationOutcome.Unchanged } as const;
-const outcomeOf = (g: ClusterGeneration) => OUTCOMES[outcomeOfRecord(g)];
+const outcomeOf = (g: ClusterGeneration) => OUTCOMES[g.outcome];
 
 /** The generated-cluster view of a record: only records with a cluster are one. */
-const generated = (g: ClusterGeneration | null): ClusterGeneration | null => (g !== null && g.cluster !== null ? g : null);
+const generated = (g: ClusterGeneration | null): ClusterGeneration | null => (g !== null && g.outcome === "generated" ? g : null);
 
 export const clusterResolvers: Resolvers = {
   Query: {
