@@ -175,6 +175,21 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     assert.equal((await history()).length, 1);
   });
 
+  it("refuses a template that would drop the workers of a role in the configuration in force, keeping the stored one", async () => {
+    const ssWorkers = ((await current()).nodes as Node[]).filter((n) => !n.controlPlane && label(n, "cke.cybozu.com/role") === "ss");
+    assert.ok(ssWorkers.length > 0, "the configuration in force has ss workers");
+    const withoutSs = TEMPLATE.replace("cke.cybozu.com/role: ss\n", "cke.cybozu.com/role: gpu\n");
+    assert.notEqual(withoutSs, TEMPLATE);
+    const r = await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: withoutSs });
+    assert.equal(r.errors?.[0]?.extensions?.type, "INVALID_CLUSTER_TEMPLATE");
+    const message = r.errors?.[0]?.message ?? "";
+    assert.match(message, /^cluster template not set: in the configuration in force, \d+ workers? (has|have) a role no node template takes \(role "ss": /);
+    for (const n of ssWorkers) assert.ok(message.includes(n.address), message);
+    assert.match(message, /kintsugi sabakan set-variables/);
+    assert.equal((await k.gql(`{ clusterTemplate { template } }`)).data?.["clusterTemplate"].template, TEMPLATE);
+    assert.equal((await current()).generation, 1);
+  });
+
   it("taints a retiring machine's node in the next generation and says why", async () => {
     const worker = ((await current()).nodes as Node[]).find((n) => !n.controlPlane) as Node;
     const serial = worker.annotations.find((a) => a.name === "cke.cybozu.com/serial")?.value as string;

@@ -2,6 +2,7 @@ import { describeWorkerAdd, fill } from "./generate.js";
 import { hasIntolerableTaint } from "./node.js";
 import { addControlPlane, addressOf, addWorker, removeControlPlane, removeWorker, selectControlPlane, selectWorker, workerTemplateOf, type Plan } from "./plan.js";
 import { bySerial, countByRack, lifetimeDays, pickLowest, removalScore } from "./score.js";
+import { describeStrandedWorkers } from "./stranded-workers.js";
 import { RETIRED_WAIT_SECONDS, type ClusterMachine, type ClusterNode } from "./types.js";
 
 /** What loading the current cluster into a plan found: nodes sabakan no longer lists, workers without a template. */
@@ -33,7 +34,11 @@ export function loadCurrent(plan: Plan, nodes: readonly ClusterNode[]): Loaded {
 /** The outcome of one maintenance step: it did not apply, it applied (fill follows), or it must stop the round. */
 export type StepResult = "skip" | "acted" | { readonly error: string };
 
-/** Step "remove non-existent nodes" (and workers whose role no template has), refusing to lose etcd's quorum. */
+/**
+ * Step "remove non-existent nodes", refusing to lose etcd's quorum, and refusing to drop workers whose role no node
+ * template takes (a template edit, or a role changed in sabakan): the round fails, changing nothing, until the
+ * operator decides.
+ */
 export function removeNonExistent(plan: Plan, loaded: Loaded): StepResult {
   const { missingCps, missingWorkers, orphans, currentCps } = loaded;
   if (missingCps.length > 0 && plan.cps.length * 2 <= currentCps) {
@@ -42,9 +47,11 @@ export function removeNonExistent(plan: Plan, loaded: Loaded): StepResult {
       error: `refusing to remove ${missingCps.length} of ${currentCps} control planes no longer in sabakan's list (${addresses}): replacing more than half of the control planes at once would break etcd's quorum; fix the cluster configuration by hand`,
     };
   }
+  if (orphans.length > 0) {
+    return { error: `refusing to remove workers: ${describeStrandedWorkers(orphans.map((m) => ({ address: addressOf(m), role: m.role })))}` };
+  }
   for (const n of missingCps) plan.changes.push(`remove control plane ${n.address}: no longer in sabakan's list`);
   for (const n of missingWorkers) plan.changes.push(`remove worker ${n.address}: no longer in sabakan's list`);
-  for (const m of orphans) plan.changes.push(`remove worker ${addressOf(m)} (serial ${m.serial}): no node template for role ${JSON.stringify(m.role)}`);
   return plan.changes.length > 0 ? "acted" : "skip";
 }
 

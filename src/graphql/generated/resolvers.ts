@@ -439,8 +439,9 @@ export type Mutation = {
   setClusterGenerationEnabled: Scalars['Boolean']['output'];
   /**
    * Validates and stores the template (CKE's cluster.yml syntax, YAML or JSON, without node addresses), then
-   * regenerates the cluster from it soon. INVALID_CLUSTER_TEMPLATE names every broken rule and its template; the
-   * stored template is then left as it was.
+   * regenerates the cluster from it soon. INVALID_CLUSTER_TEMPLATE names every broken rule and its template, or the
+   * workers of the configuration in force whose role no node template of the new one takes (they are never dropped
+   * because of a template); the stored template is then left as it was.
    */
   setClusterTemplate: ClusterTemplate;
   /**

@@ -1,5 +1,6 @@
 import { clusterYaml } from "../../domain/cluster/cluster-yaml.js";
 import { KEPT_GENERATIONS, type ClusterGeneration } from "../../domain/cluster/generation-record.js";
+import { describeStrandedWorkers, strandedWorkers } from "../../domain/cluster/stranded-workers.js";
 import { parseTemplate } from "../../domain/cluster/template.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { apiError } from "../errors.js";
@@ -35,6 +36,10 @@ export const clusterResolvers: Resolvers = {
     setClusterTemplate: (_, { template }, ctx) => {
       const parsed = parseTemplate(template);
       if (!parsed.ok) throw apiError("INVALID_CLUSTER_TEMPLATE", `invalid cluster template: ${parsed.errors.join("; ")}`);
+      const stranded = strandedWorkers(parsed.template, ctx.generations.current()?.cluster ?? null);
+      if (stranded.length > 0) {
+        throw apiError("INVALID_CLUSTER_TEMPLATE", `cluster template not set: in the configuration in force, ${describeStrandedWorkers(stranded)}`);
+      }
       const stored = { text: template, setAt: ctx.now() };
       ctx.settings.setClusterTemplate(stored);
       ctx.clusterGenerator.request("template");
