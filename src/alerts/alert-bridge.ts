@@ -44,6 +44,7 @@ const ENTRY_EVENTS = /* GraphQL */ `
     repairEntryEvents(having: $having) {
       kind
       entry { index address nodename serial machineType operation status step stepStatus drainBackoffCount drainBackoffExpire source }
+      previous { status step stepStatus }
       record { time reason detail }
     }
   }

@@ -30,6 +30,8 @@ export interface RepairEntryEventPayload {
     readonly drainBackoffExpire: string | null;
     readonly source: string;
   };
+  /** The entry just before the change, with the fields the rules read; null for CREATED. */
+  readonly previous: { readonly status: Status; readonly step: number; readonly stepStatus: StepStatus } | null;
   readonly record: { readonly time: string; readonly reason: string; readonly detail: string | null };
 }
 
@@ -57,20 +59,16 @@ export const INITIAL_OUTCOME_STATE: OutcomeAlertState = { failedPolls: 0, failin
 export const DEFAULT_FAILURE_THRESHOLD = 3;
 const DETAIL_CHARS = 600;
 
-// The runner's reasons (repair-progress.ts, repair-outcomes.ts): the event carries no "before", so these two tell
-// a step starting without a drain, and a back-off, from the other transitions with the same status fields.
-const STEP_WITHOUT_DRAIN = /^step \d+: running the repair command$/;
-const BACKOFF = /^drain (failed|timed out|abandoned)\b/;
-
 /**
  * The alert for one repair entry event, or null. Only TRANSITIONs alert (creations, notes, deletions, dequeues and
  * back-off resets never do):
  * - status SUCCEEDED: "repair succeeded" (info); FAILED: "repair failed" (critical) with the reason and detail;
- * - PROCESSING/WAITING with a back-off expiry, whose reason is a drain failing, timing out or being abandoned:
+ * - from DRAINING to PROCESSING/WAITING with a back-off expiry (a drain failed, timed out or was abandoned):
  *   "drain backed off" (warning) with the count and the retry time;
- * - a step starting: PROCESSING/DRAINING with a back-off count of 0 (a drain's first attempt; retries after a
- *   back-off stay quiet), or PROCESSING/WATCHING with the reason `step N: running the repair command` (a step
- *   without a drain). WATCHING after a drain completed is routine: its start was announced with the drain.
+ * - a step starting, from WAITING: to PROCESSING/DRAINING with a back-off count of 0 (a drain's first attempt;
+ *   retries after a back-off stay quiet), or to PROCESSING/WATCHING (a step without a drain). WATCHING after a
+ *   drain completed is routine: its start was announced with the drain.
+ * The rules read the states before and after, never the reason's wording.
  */
 export function alertFor(event: RepairEntryEventPayload): Alert | null {
   if (event.kind !== "TRANSITION") return null;
@@ -79,13 +77,13 @@ export function alertFor(event: RepairEntryEventPayload): Alert | null {
   if (entry.status === "FAILED") {
     return entryAlert("critical", "repair failed", event, record.detail ? { detail: clip(record.detail) } : {});
   }
-  if (entry.status !== "PROCESSING") return null;
-  if (entry.stepStatus === "WAITING" && entry.drainBackoffExpire !== null && BACKOFF.test(record.reason)) {
+  const before = event.previous;
+  if (entry.status !== "PROCESSING" || before === null) return null;
+  if (before.stepStatus === "DRAINING" && entry.stepStatus === "WAITING" && entry.drainBackoffExpire !== null) {
     return entryAlert("warning", "drain backed off", event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire });
   }
   const started =
-    (entry.stepStatus === "DRAINING" && entry.drainBackoffCount === 0) ||
-    (entry.stepStatus === "WATCHING" && STEP_WITHOUT_DRAIN.test(record.reason));
+    before.stepStatus === "WAITING" && ((entry.stepStatus === "DRAINING" && entry.drainBackoffCount === 0) || entry.stepStatus === "WATCHING");
   if (!started) return null;
   return entryAlert("info", entry.step === 0 ? "repair started" : `repair step ${entry.step + 1} started`, event, { source: entry.source });
 }

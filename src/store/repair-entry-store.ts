@@ -9,9 +9,13 @@ import {
   type RepairHistoryRow,
 } from "./repair-entry-rows.js";
 
-/** An entry after a committed change, with the history record that describes the change. */
+/**
+ * An entry after a committed change, the entry as it was just before it (null for a new entry), and the history
+ * record that describes the change. `previous` lets readers tell transitions apart by state, not by reason text.
+ */
 export interface RepairChange {
   readonly entry: RepairEntry;
+  readonly previous: RepairEntry | null;
   readonly record: RepairHistoryRecord;
 }
 
@@ -50,7 +54,7 @@ export class RepairEntryStore {
     return this.db.transaction(() => {
       const { lastInsertRowid } = this.insertEntry.run(entryParams(entry));
       const stored = { ...entry, index: Number(lastInsertRowid) };
-      return { entry: stored, record: this.append(stored, "created", reason, now, null) };
+      return { entry: stored, previous: null, record: this.append(stored, "created", reason, now, null) };
     })();
   }
 
@@ -85,10 +89,11 @@ export class RepairEntryStore {
   update(changes: ReadonlyArray<{ entry: RepairEntry; kind: RepairHistoryKind; reason: string; detail?: string | null }>, now: number): RepairChange[] {
     return this.db.transaction(() =>
       changes.map(({ entry, kind, reason, detail }) => {
-        if (this.updateEntry.run(entryParams(entry)).changes !== 1) {
+        const previous = this.get(entry.index);
+        if (previous === null || this.updateEntry.run(entryParams(entry)).changes !== 1) {
           throw new Error(`repair entry ${entry.index} is not in the queue`);
         }
-        return { entry, record: this.append(entry, kind, reason, now, detail ?? null) };
+        return { entry, previous, record: this.append(entry, kind, reason, now, detail ?? null) };
       }),
     )();
   }
@@ -96,8 +101,9 @@ export class RepairEntryStore {
   /** Removes an entry from the queue, recording a `dequeued` history record; the history stays. */
   dequeue(entry: RepairEntry, reason: string, now: number): RepairChange {
     return this.db.transaction(() => {
-      if (this.deleteEntry.run(entry.index).changes !== 1) throw new Error(`repair entry ${entry.index} is not in the queue`);
-      return { entry, record: this.append(entry, "dequeued", reason, now, null) };
+      const previous = this.get(entry.index);
+      if (previous === null || this.deleteEntry.run(entry.index).changes !== 1) throw new Error(`repair entry ${entry.index} is not in the queue`);
+      return { entry, previous, record: this.append(entry, "dequeued", reason, now, null) };
     })();
   }
 
@@ -112,7 +118,7 @@ export class RepairEntryStore {
         .map((e) => {
           const entry = { ...e, deleted: true };
           this.updateEntry.run(entryParams(entry));
-          return { entry, record: this.append(entry, "delete-requested", reason, now, null) };
+          return { entry, previous: e, record: this.append(entry, "delete-requested", reason, now, null) };
         }),
     )();
   }
@@ -125,7 +131,7 @@ export class RepairEntryStore {
         .map((e) => {
           const entry = { ...e, drainBackoffCount: 0, drainBackoffExpire: null };
           this.updateEntry.run(entryParams(entry));
-          return { entry, record: this.append(entry, "backoff-reset", reason, now, null) };
+          return { entry, previous: e, record: this.append(entry, "backoff-reset", reason, now, null) };
         }),
     )();
   }

@@ -18,63 +18,78 @@ const TIME = "2026-11-22T05:00:00Z";
 const UNTIL = "2026-11-22T05:05:00Z";
 type Entry = RepairEntryEventPayload["entry"];
 
-function ev(kind: RepairEntryEventPayload["kind"], over: Partial<Entry>, reason: string, detail: string | null = null): RepairEntryEventPayload {
+type Previous = NonNullable<RepairEntryEventPayload["previous"]>;
+/** An event: the entry after (`over`), the entry before (`from`, over the same step PROCESSING/WAITING; null = none). */
+function ev(kind: RepairEntryEventPayload["kind"], over: Partial<Entry>, reason: string, from: Partial<Previous> | null, detail: string | null = null): RepairEntryEventPayload {
   const entry: Entry = {
     index: "7", address: "10.0.0.1", nodename: "node1", serial: "a001", machineType: "qemu", operation: "unreachable",
     status: "PROCESSING", step: 0, stepStatus: "WAITING", drainBackoffCount: 0, drainBackoffExpire: null, source: "operator", ...over,
   };
-  return { kind, entry, record: { time: TIME, reason, detail } };
+  const previous = from === null ? null : { status: "PROCESSING" as const, step: entry.step, stepStatus: "WAITING" as const, ...from };
+  return { kind, entry, previous, record: { time: TIME, reason, detail } };
 }
+const QUEUED = { status: "QUEUED", stepStatus: "WAITING" } as const;
+const DRAINING = { stepStatus: "DRAINING" } as const;
+const WATCHING = { stepStatus: "WATCHING" } as const;
+const WAITING = { stepStatus: "WAITING" } as const;
 
 const base = { entry: "7", operation: "unreachable on qemu", step: "1", serial: "a001" };
 const STDERR = 'command: ["/bin/power-cycle","10.0.0.1"]\nstderr: BMC of 10.0.0.1 does not answer';
 
 describe("alertFor", () => {
   const cases: Array<[string, RepairEntryEventPayload, Alert | null]> = [
-    ["created by an operator: nothing", ev("CREATED", { status: "QUEUED" }, "added by an operator"), null],
-    ["created by sabakan: nothing (the start message names the source)", ev("CREATED", { status: "QUEUED", source: "sabakan" }, "enqueued by sabakan-triggered repair: machine a001 is UNHEALTHY (for 600 s)"), null],
-    ["a note: nothing", ev("NOTE", { stepStatus: "WATCHING" }, "step 1: repair command succeeded; watching"), null],
-    ["deletion requested: nothing", ev("DELETE_REQUESTED", { stepStatus: "WATCHING" }, "deletion requested by an operator"), null],
-    ["dequeued after failing: nothing (the failure was announced)", ev("DEQUEUED", { status: "FAILED" }, "dequeued after deletion was requested"), null],
-    ["back-off reset: nothing", ev("BACKOFF_RESET", {}, "drain back-off reset by an operator"), null],
-    ["step 1 starts with a drain", ev("TRANSITION", { stepStatus: "DRAINING" }, "step 1: draining node node1"), {
+    ["created by an operator: nothing", ev("CREATED", { status: "QUEUED" }, "added by an operator", null), null],
+    ["created by sabakan: nothing (the start message names the source)", ev("CREATED", { status: "QUEUED", source: "sabakan" }, "enqueued by sabakan-triggered repair: machine a001 is UNHEALTHY (for 600 s)", null), null],
+    ["a note: nothing", ev("NOTE", { stepStatus: "WATCHING" }, "step 1: repair command succeeded; watching", WATCHING), null],
+    ["deletion requested: nothing", ev("DELETE_REQUESTED", { stepStatus: "WATCHING" }, "deletion requested by an operator", WATCHING), null],
+    ["dequeued after failing: nothing (the failure was announced)", ev("DEQUEUED", { status: "FAILED" }, "dequeued after deletion was requested", { status: "FAILED" }), null],
+    ["back-off reset: nothing", ev("BACKOFF_RESET", {}, "drain back-off reset by an operator", WAITING), null],
+    ["step 1 starts with a drain", ev("TRANSITION", { stepStatus: "DRAINING" }, "step 1: draining node node1", QUEUED), {
       severity: "info", title: "repair started: 10.0.0.1 (node1)", text: "step 1: draining node node1", fields: { ...base, source: "operator", time: TIME },
     }],
-    ["step 1 starts without a drain, sabakan's entry, not a node", ev("TRANSITION", { stepStatus: "WATCHING", nodename: "", source: "sabakan", serial: null }, "step 1: running the repair command"), {
+    ["step 1 starts without a drain, sabakan's entry, not a node", ev("TRANSITION", { stepStatus: "WATCHING", nodename: "", source: "sabakan", serial: null }, "step 1: running the repair command", QUEUED), {
       severity: "info", title: "repair started: 10.0.0.1", text: "step 1: running the repair command", fields: { entry: "7", operation: "unreachable on qemu", step: "1", source: "sabakan", time: TIME },
     }],
-    ["the drain completed: routine", ev("TRANSITION", { stepStatus: "WATCHING" }, "step 1: drain completed; running the repair command"), null],
-    ["no longer a node during the drain: routine", ev("TRANSITION", { stepStatus: "WATCHING" }, "step 1: the machine is no longer a node; running the repair command"), null],
-    ["moving to step 2: routine (its start follows)", ev("TRANSITION", { step: 1 }, "still unhealthy after watching 30s; moving to step 2"), null],
-    ["step 2 starts", ev("TRANSITION", { step: 1, stepStatus: "WATCHING" }, "step 2: running the repair command"), {
+    ["the drain completed: routine", ev("TRANSITION", { stepStatus: "WATCHING" }, "step 1: drain completed; running the repair command", DRAINING), null],
+    ["no longer a node during the drain: routine", ev("TRANSITION", { stepStatus: "WATCHING" }, "step 1: the machine is no longer a node; running the repair command", DRAINING), null],
+    ["moving to step 2: routine (its start follows)", ev("TRANSITION", { step: 1 }, "still unhealthy after watching 30s; moving to step 2", { step: 0, stepStatus: "WATCHING" }), null],
+    ["step 2 starts", ev("TRANSITION", { step: 1, stepStatus: "WATCHING" }, "step 2: running the repair command", WAITING), {
       severity: "info", title: "repair step 2 started: 10.0.0.1 (node1)", text: "step 2: running the repair command", fields: { ...base, step: "2", source: "operator", time: TIME },
     }],
-    ["the drain is retried after a back-off: quiet", ev("TRANSITION", { stepStatus: "DRAINING", drainBackoffCount: 1, drainBackoffExpire: UNTIL }, "step 1: draining node node1"), null],
-    ["a refused eviction backs off", ev("TRANSITION", { drainBackoffCount: 1, drainBackoffExpire: UNTIL }, `drain failed: dry-run eviction of db/mysql-0 was refused: budget; backing off (count 1) until ${UNTIL}`), {
+    ["the drain is retried after a back-off: quiet", ev("TRANSITION", { stepStatus: "DRAINING", drainBackoffCount: 1, drainBackoffExpire: UNTIL }, "step 1: draining node node1", WAITING), null],
+    ["a refused eviction backs off", ev("TRANSITION", { drainBackoffCount: 1, drainBackoffExpire: UNTIL }, `drain failed: dry-run eviction of db/mysql-0 was refused: budget; backing off (count 1) until ${UNTIL}`, DRAINING), {
       severity: "warning", title: "drain backed off: 10.0.0.1 (node1)", text: `drain failed: dry-run eviction of db/mysql-0 was refused: budget; backing off (count 1) until ${UNTIL}`,
       fields: { ...base, "back-offs": "1", "retry after": UNTIL, time: TIME },
     }],
-    ["a drain time-out backs off", ev("TRANSITION", { drainBackoffCount: 2, drainBackoffExpire: UNTIL }, `drain timed out after 600s; backing off until ${UNTIL}`), {
+    ["a drain time-out backs off", ev("TRANSITION", { drainBackoffCount: 2, drainBackoffExpire: UNTIL }, `drain timed out after 600s; backing off until ${UNTIL}`, DRAINING), {
       severity: "warning", title: "drain backed off: 10.0.0.1 (node1)", text: `drain timed out after 600s; backing off until ${UNTIL}`, fields: { ...base, "back-offs": "2", "retry after": UNTIL, time: TIME },
     }],
-    ["a drain abandoned by disabling the queue backs off", ev("TRANSITION", { drainBackoffCount: 1, drainBackoffExpire: UNTIL }, "drain abandoned: the repair queue is disabled"), {
+    ["a drain abandoned by disabling the queue backs off", ev("TRANSITION", { drainBackoffCount: 1, drainBackoffExpire: UNTIL }, "drain abandoned: the repair queue is disabled", DRAINING), {
       severity: "warning", title: "drain backed off: 10.0.0.1 (node1)", text: "drain abandoned: the repair queue is disabled", fields: { ...base, "back-offs": "1", "retry after": UNTIL, time: TIME },
     }],
-    ["moving on with an old back-off expiry still set: not a back-off", ev("TRANSITION", { step: 1, drainBackoffCount: 1, drainBackoffExpire: UNTIL }, "still unhealthy; moving to step 2"), null],
-    ["succeeded", ev("TRANSITION", { status: "SUCCEEDED", stepStatus: "WATCHING" }, "the health check reports the machine healthy"), {
+    ["moving on with an old back-off expiry still set: not a back-off", ev("TRANSITION", { step: 1, drainBackoffCount: 1, drainBackoffExpire: UNTIL }, "still unhealthy; moving to step 2", { step: 0, stepStatus: "WATCHING" }), null],
+    ["succeeded", ev("TRANSITION", { status: "SUCCEEDED", stepStatus: "WATCHING" }, "the health check reports the machine healthy", WATCHING), {
       severity: "info", title: "repair succeeded: 10.0.0.1 (node1)", text: "the health check reports the machine healthy", fields: { ...base, time: TIME },
     }],
-    ["failed: the reason, and the command's output as detail", ev("TRANSITION", { status: "FAILED", stepStatus: "WATCHING" }, "step 1: repair command failed: exit code 3", STDERR), {
+    ["failed: the reason, and the command's output as detail", ev("TRANSITION", { status: "FAILED", stepStatus: "WATCHING" }, "step 1: repair command failed: exit code 3", WATCHING, STDERR), {
       severity: "critical", title: "repair failed: 10.0.0.1 (node1)", text: "step 1: repair command failed: exit code 3", fields: { ...base, detail: STDERR, time: TIME },
     }],
-    ["failed after the last step: no detail", ev("TRANSITION", { status: "FAILED", stepStatus: "WATCHING" }, "still unhealthy after watching 30s after the last step (1)"), {
+    ["failed after the last step: no detail", ev("TRANSITION", { status: "FAILED", stepStatus: "WATCHING" }, "still unhealthy after watching 30s after the last step (1)", WATCHING), {
       severity: "critical", title: "repair failed: 10.0.0.1 (node1)", text: "still unhealthy after watching 30s after the last step (1)", fields: { ...base, time: TIME },
     }],
+    ["a back-off is told by its states, whatever the reason says", ev("TRANSITION", { drainBackoffCount: 1, drainBackoffExpire: UNTIL }, "eviction gave up", DRAINING), {
+      severity: "warning", title: "drain backed off: 10.0.0.1 (node1)", text: "eviction gave up", fields: { ...base, "back-offs": "1", "retry after": UNTIL, time: TIME },
+    }],
+    ["a step start is told by its states, whatever the reason says", ev("TRANSITION", { stepStatus: "WATCHING" }, "repairing", WAITING), {
+      severity: "info", title: "repair started: 10.0.0.1 (node1)", text: "repairing", fields: { ...base, source: "operator", time: TIME },
+    }],
+    ["watching to watching (a renamed node): not a start, whatever the reason says", ev("TRANSITION", { stepStatus: "WATCHING" }, "step 1: running the repair command", WATCHING), null],
+    ["a transition without a previous state: nothing", ev("TRANSITION", { stepStatus: "WATCHING" }, "step 1: running the repair command", null), null],
   ];
   for (const [name, event, expected] of cases) it(name, () => assert.deepEqual(alertFor(event), expected));
 
   it("clips a long detail to 600 characters", () => {
-    const alert = alertFor(ev("TRANSITION", { status: "FAILED" }, "step 1: repair command failed: exit code 1", "x".repeat(2000)));
+    const alert = alertFor(ev("TRANSITION", { status: "FAILED" }, "step 1: repair command failed: exit code 1", WATCHING, "x".repeat(2000)));
     assert.equal(alert?.fields["detail"], `${"x".repeat(600)}…`);
   });
 });

@@ -5,8 +5,10 @@ import { openDatabase } from "../../src/store/database.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";
 
-type Event = { repairEntryEvents: { kind: string; entry: { index: string; status: string; deleted: boolean }; record: { reason: string } } };
-const EVENT_FIELDS = `{ kind entry { index address status deleted } record { reason } }`;
+type Event = {
+  repairEntryEvents: { kind: string; entry: { index: string; status: string; deleted: boolean }; previous: { index: string; deleted: boolean } | null; record: { reason: string } };
+};
+const EVENT_FIELDS = `{ kind entry { index address status deleted } previous { index deleted } record { reason } }`;
 
 describe("repairEntryEvents over a real WebSocket", () => {
   let k: TestKintsugi;
@@ -35,6 +37,8 @@ describe("repairEntryEvents over a real WebSocket", () => {
         ["DELETE_REQUESTED", first, true],
         ["DELETE_REQUESTED", String(Number(first) + 1), true],
       ]);
+      // The entry before each change: none for a creation, not yet marked for a deletion request.
+      assert.deepEqual(events.map((e) => e.repairEntryEvents.previous), [null, null, { index: first, deleted: false }, { index: String(Number(first) + 1), deleted: false }]);
       assert.deepEqual((await onlyOne.waitFor(2)).map((e) => e.repairEntryEvents.kind), ["CREATED", "DELETE_REQUESTED"]);
       assert.deepEqual((await notIpmi.waitFor(2)).map((e) => e.repairEntryEvents.entry.index), [first, first]);
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -85,6 +85,25 @@ describe("RepairEntryStore on a real SQLite file", () => {
     assert.equal(store.get(created.index), null);
   });
 
+  it("returns each change with the entry as it was just before it, also for changes in one transaction", () => {
+    const created = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW);
+    assert.equal(created.previous, null);
+    const draining: RepairEntry = { ...created.entry, status: "processing", stepStatus: "draining" };
+    const waiting: RepairEntry = { ...draining, stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: NOW + 300_000 };
+    const [toDraining, toWaiting] = store.update([
+      { entry: draining, kind: "transition", reason: "a" },
+      { entry: waiting, kind: "transition", reason: "b" },
+    ], NOW);
+    assert.deepEqual([toDraining?.previous?.status, toDraining?.previous?.stepStatus], ["queued", "waiting"]);
+    assert.deepEqual([toWaiting?.previous?.stepStatus, toWaiting?.previous?.drainBackoffCount], ["draining", 0]);
+    const [reset] = store.resetBackoff("operator", NOW);
+    assert.equal(reset?.previous?.drainBackoffCount, 1);
+    const [marked] = store.requestDelete(() => true, "operator", NOW);
+    assert.equal(marked?.previous?.deleted, false);
+    const gone = store.dequeue(store.get(created.entry.index)!, "dequeued", NOW);
+    assert.equal(gone.previous?.deleted, true);
+  });
+
   it("refuses to rewrite or delete history", () => {
     store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW);
     assert.throws(() => db.prepare("UPDATE repair_history SET reason = 'x'").run(), /append-only/);

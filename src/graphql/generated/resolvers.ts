@@ -720,6 +720,11 @@ export type RepairEntryEvent = {
   entry: RepairEntry;
   /** What changed: CREATED, TRANSITION, DELETE_REQUESTED, DEQUEUED, BACKOFF_RESET or NOTE. */
   kind: RepairHistoryKind;
+  /**
+   * The entry just before the change; null for CREATED. With `entry` it tells what moved, e.g. a drain that backed
+   * off is `previous.stepStatus` DRAINING and `entry.stepStatus` WAITING.
+   */
+  previous?: Maybe<RepairEntry>;
   /** The history record the change appended. */
   record: RepairHistoryRecord;
 };
@@ -1308,6 +1313,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
 export type RepairEntryEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntryEvent'] = ResolversParentTypes['RepairEntryEvent']> = {
   entry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['RepairHistoryKind'], ParentType, ContextType>;
+  previous?: Resolver<Maybe<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   record?: Resolver<ResolversTypes['RepairHistoryRecord'], ParentType, ContextType>;
 };
 
