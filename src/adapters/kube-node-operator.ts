@@ -137,47 +137,51 @@ export class KubeNodeOperator implements NodeOperator {
   }
 
   async cordon(nodeName: string, owner: string): Promise<boolean> {
-    const object = `node/${nodeName}`;
-    for (let attempt = 1; ; attempt++) {
-      const node = await this.call("cordon (get)", object, () => this.core.readNode({ name: nodeName }));
+    return this.patchNodeGuarded(nodeName, "cordon", false, (node) => {
       const annotations = node.metadata?.annotations ?? {};
-      if (node.spec?.unschedulable === true && !Object.hasOwn(annotations, CORDONED_BY_ANNOTATION)) return false;
-      const body = {
-        metadata: { resourceVersion: node.metadata?.resourceVersion, annotations: { [CORDONED_BY_ANNOTATION]: owner } },
-        spec: { unschedulable: true },
-      };
-      try {
-        await this.core.patchNode({ name: nodeName, body }, MERGE_PATCH);
-        return true;
-      } catch (error) {
-        if (statusOf(error) === 409 && attempt < CONFLICT_ATTEMPTS) continue;
-        throw failure("cordon (patch)", object, error);
-      }
-    }
+      // Somebody else's cordon: leave it, and never claim it.
+      if (node.spec?.unschedulable === true && !Object.hasOwn(annotations, CORDONED_BY_ANNOTATION)) return null;
+      return { metadata: { annotations: { [CORDONED_BY_ANNOTATION]: owner } }, spec: { unschedulable: true } };
+    });
   }
 
   async uncordon(nodeName: string, owner: string): Promise<boolean> {
+    return this.patchNodeGuarded(nodeName, "uncordon", true, (node) => {
+      if (node.metadata?.annotations?.[CORDONED_BY_ANNOTATION] !== owner) return null;
+      return { metadata: { annotations: { [CORDONED_BY_ANNOTATION]: null } }, spec: { unschedulable: false } };
+    });
+  }
+
+  /**
+   * Reads a node, lets `decide` turn it into a merge patch (null: nothing to do, false is returned) and applies it
+   * guarded by the node's resourceVersion; on a conflict it reads and decides again, up to CONFLICT_ATTEMPTS times.
+   * With `goneIsDone` a node that does not exist (or vanishes before the patch) is nothing to do.
+   */
+  private async patchNodeGuarded(
+    nodeName: string,
+    verb: string,
+    goneIsDone: boolean,
+    decide: (node: k8s.V1Node) => { metadata: Record<string, unknown>; spec: Record<string, unknown> } | null,
+  ): Promise<boolean> {
     const object = `node/${nodeName}`;
     for (let attempt = 1; ; attempt++) {
       let node: k8s.V1Node;
       try {
         node = await this.core.readNode({ name: nodeName });
       } catch (error) {
-        if (statusOf(error) === 404) return false;
-        throw failure("uncordon (get)", object, error);
+        if (goneIsDone && statusOf(error) === 404) return false;
+        throw failure(`${verb} (get)`, object, error);
       }
-      if (node.metadata?.annotations?.[CORDONED_BY_ANNOTATION] !== owner) return false;
-      const body = {
-        metadata: { resourceVersion: node.metadata?.resourceVersion, annotations: { [CORDONED_BY_ANNOTATION]: null } },
-        spec: { unschedulable: false },
-      };
+      const patch = decide(node);
+      if (patch === null) return false;
+      const body = { ...patch, metadata: { resourceVersion: node.metadata?.resourceVersion, ...patch.metadata } };
       try {
         await this.core.patchNode({ name: nodeName, body }, MERGE_PATCH);
         return true;
       } catch (error) {
-        if (statusOf(error) === 404) return false;
+        if (goneIsDone && statusOf(error) === 404) return false;
         if (statusOf(error) === 409 && attempt < CONFLICT_ATTEMPTS) continue;
-        throw failure("uncordon (patch)", object, error);
+        throw failure(`${verb} (patch)`, object, error);
       }
     }
   }
