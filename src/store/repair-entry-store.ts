@@ -32,6 +32,9 @@ export class RepairEntryStore {
   private readonly selectOne;
   private readonly selectAll;
   private readonly selectHistory;
+  private readonly dataVersion;
+  /** The queue as last read, and SQLite's data_version then (it moves when another connection commits). */
+  private cached: { readonly version: number; readonly entries: readonly RepairEntry[] } | null = null;
 
   constructor(private readonly db: Db) {
     this.insertEntry = db.prepare(`INSERT INTO repair_entries (address, nodename, serial, machine_type, operation,
@@ -47,10 +50,12 @@ export class RepairEntryStore {
     this.selectOne = db.prepare("SELECT * FROM repair_entries WHERE idx = ?");
     this.selectAll = db.prepare("SELECT * FROM repair_entries ORDER BY idx");
     this.selectHistory = db.prepare("SELECT * FROM repair_history WHERE entry_index = ? ORDER BY seq");
+    this.dataVersion = db.prepare("PRAGMA data_version").pluck();
   }
 
   /** Appends an entry and its `created` record; returns it with its new index. */
   add(entry: UnindexedRepairEntry, reason: string, now: number): RepairChange {
+    this.cached = null;
     return this.db.transaction(() => {
       const { lastInsertRowid } = this.insertEntry.run(entryParams(entry));
       const stored = { ...entry, index: Number(lastInsertRowid) };
@@ -72,8 +77,19 @@ export class RepairEntryStore {
     return row ? entryFromRow(row) : null;
   }
 
-  /** Every entry in the queue, ordered by index. */
+  /**
+   * Every entry in the queue, ordered by index. Lists are what dashboards poll and every pass reads, so the last
+   * read is kept (entries frozen) until this store writes or another connection commits; inside a transaction the
+   * table is always read afresh, so a rolled-back write is never kept.
+   */
   list(): RepairEntry[] {
+    if (this.db.inTransaction) return this.readAll();
+    const version = this.dataVersion.get() as number;
+    if (this.cached?.version !== version) this.cached = { version, entries: this.readAll().map((e) => Object.freeze(e)) };
+    return [...this.cached.entries];
+  }
+
+  private readAll(): RepairEntry[] {
     return (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow);
   }
 
@@ -87,6 +103,7 @@ export class RepairEntryStore {
    * with one history record each, all in one transaction: either every change lands or none does.
    */
   update(changes: ReadonlyArray<{ entry: RepairEntry; kind: RepairHistoryKind; reason: string; detail?: string | null }>, now: number): RepairChange[] {
+    this.cached = null;
     return this.db.transaction(() =>
       changes.map(({ entry, kind, reason, detail }) => {
         const previous = this.get(entry.index);
@@ -100,6 +117,7 @@ export class RepairEntryStore {
 
   /** Removes an entry from the queue, recording a `dequeued` history record; the history stays. */
   dequeue(entry: RepairEntry, reason: string, now: number): RepairChange {
+    this.cached = null;
     return this.db.transaction(() => {
       const previous = this.get(entry.index);
       if (previous === null || this.deleteEntry.run(entry.index).changes !== 1) throw new Error(`repair entry ${entry.index} is not in the queue`);
@@ -112,6 +130,7 @@ export class RepairEntryStore {
    * so a concurrent change is never overwritten. Returns the entries it marked, ordered by index.
    */
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number): RepairChange[] {
+    this.cached = null;
     return this.db.transaction(() =>
       this.list()
         .filter((e) => !e.deleted && select(e))
@@ -125,6 +144,7 @@ export class RepairEntryStore {
 
   /** Clears the drain back-off (count 0, no expiry) of every entry that has one. */
   resetBackoff(reason: string, now: number): RepairChange[] {
+    this.cached = null;
     return this.db.transaction(() =>
       this.list()
         .filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null)

@@ -104,6 +104,52 @@ describe("RepairEntryStore on a real SQLite file", () => {
     assert.equal(gone.previous?.deleted, true);
   });
 
+  describe("list, kept between writes", () => {
+    const statuses = () => store.list().map((e) => [e.index, e.status]);
+    const cases: Array<[string, (entry: RepairEntry) => void, string]> = [
+      ["its own update", (e) => store.update([{ entry: { ...e, status: "processing" }, kind: "transition", reason: "x" }], NOW), "processing"],
+      [
+        "a commit through another connection to the same file",
+        (e) => {
+          const other = openDatabase(file);
+          new RepairEntryStore(other).update([{ entry: { ...e, status: "failed" }, kind: "transition", reason: "x" }], NOW);
+          other.close();
+        },
+        "failed",
+      ],
+      [
+        "a rolled-back transaction leaves the committed state",
+        (e) => {
+          assert.throws(() =>
+            db.transaction(() => {
+              store.update([{ entry: { ...e, status: "succeeded" }, kind: "transition", reason: "x" }], NOW);
+              assert.equal(store.list()[0]?.status, "succeeded", "inside the transaction the write is seen");
+              throw new Error("roll back");
+            })(),
+          );
+        },
+        "queued",
+      ],
+    ];
+    for (const [name, change, want] of cases) {
+      it(`sees ${name}`, () => {
+        const { entry } = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW);
+        assert.deepEqual(statuses(), [[entry.index, "queued"]]);
+        change(entry);
+        assert.deepEqual(statuses(), [[entry.index, want]]);
+      });
+    }
+
+    it("hands out frozen entries in a new array each time", () => {
+      store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW);
+      const a = store.list();
+      assert.notEqual(a, store.list());
+      assert.ok(Object.isFrozen(a[0]));
+      a.pop();
+      assert.equal(store.list().length, 1);
+    });
+  });
+
   it("refuses to rewrite or delete history", () => {
     store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW);
     assert.throws(() => db.prepare("UPDATE repair_history SET reason = 'x'").run(), /append-only/);

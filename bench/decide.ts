@@ -1,0 +1,71 @@
+// bench/decide: the repair decision (decideRepairActions, one pass of CKE's queue rules) over queues of 1,000 and
+// 10,000 entries in a fixed mix (queued, draining, watching with expired and running watches, waiting out a
+// drain back-off, healthy, finished, marked for deletion), max_concurrent_repairs 50. Prints the median time of
+// each and the 10,000 / 1,000 ratio (the goal: at most 12-15x, i.e. linear). Prints figures; asserts nothing.
+// Run: npm run bench:decide
+import { decideRepairActions } from "../src/domain/repair-decision.js";
+import type { RepairEntry } from "../src/domain/repair-entry.js";
+import type { RepairObservation } from "../src/domain/repair-plan.js";
+import { CONFIG, SEC, T, entry, fixedRandom, snapshot } from "../test/domain/repair-decision-support.js";
+
+const RUNS = 15;
+const MAX_CONCURRENT = 50;
+
+/** Entry i of a queue, by its place in a repeating mix of 20. */
+function mixed(i: number): { e: RepairEntry; o: Partial<RepairObservation> } {
+  const index = i + 1;
+  const node = { nodename: `node-${index}` };
+  const base = { address: `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`, ...node };
+  switch (i % 20) {
+    case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7:
+      return { e: entry(index, base), o: node };
+    case 8: case 9:
+      return { e: entry(index, { ...base, status: "processing", stepStatus: "draining", lastTransitionTime: T - 10 * SEC }), o: { ...node, job: "drain" } };
+    case 10: case 11:
+      return { e: entry(index, { ...base, status: "processing", stepStatus: "watching", lastTransitionTime: T - 10 * SEC }), o: node };
+    case 12:
+      return { e: entry(index, { ...base, status: "processing", stepStatus: "watching" }), o: node };
+    case 13:
+      return { e: entry(index, { ...base, status: "processing", drainBackoffCount: 1, drainBackoffExpire: T + 60 * SEC }), o: node };
+    case 14:
+      return { e: entry(index, { ...base, status: "processing", stepStatus: "watching", lastTransitionTime: T - 10 * SEC }), o: { ...node, healthy: true } };
+    case 15: case 16:
+      return { e: entry(index, { ...base, status: "succeeded" }), o: node };
+    case 17: case 18:
+      return { e: entry(index, { ...base, status: "failed" }), o: node };
+    default:
+      return { e: entry(index, { ...base, deleted: true }), o: node };
+  }
+}
+
+function queue(size: number) {
+  const mix = Array.from({ length: size }, (_, i) => mixed(i));
+  return snapshot(
+    mix.map((m) => m.e),
+    Object.fromEntries(mix.map((m) => [m.e.index, m.o])),
+    { config: CONFIG, max: MAX_CONCURRENT },
+  );
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+const times = new Map<number, number>();
+for (const size of [1_000, 10_000]) {
+  const snap = queue(size);
+  for (let i = 0; i < 3; i++) decideRepairActions(snap, T, fixedRandom(0.5)); // warm up
+  const runs: number[] = [];
+  let actions = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    actions = decideRepairActions(snap, T, fixedRandom(0.5)).actions.length;
+    runs.push(performance.now() - start);
+  }
+  times.set(size, median(runs));
+  console.log(`${size} entries: ${median(runs).toFixed(2)} ms a pass (${actions} actions) — median of ${RUNS}`);
+}
+const small = times.get(1_000) as number;
+const large = times.get(10_000) as number;
+console.log(`ratio 10,000 / 1,000: ${(large / small).toFixed(1)}x (goal: at most 12-15x)`);
