@@ -4,7 +4,9 @@
 //   100-entry searchRepairEntries     12 scalar fields each, kintsugi vs a bare Apollo with its default plugins
 //                                     (goal: kintsugi at least 2x).
 // Each server runs in a child process (bench/api-server.ts); this process is the closed-loop client with CONNECTIONS
-// connections, a warm-up, then a timed window. The machine is shared and noisy: compare figures of the same run.
+// connections, a warm-up, then a timed window. Both servers are measured twice: with NODE_ENV unset, and with
+// NODE_ENV=production, which graphql-js reads when it loads (the `kintsugi` binary loads it so). The machine is
+// shared and noisy: compare figures of the same run.
 // Prints figures; asserts nothing. Run: npm run bench:api
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -20,8 +22,12 @@ const QUERIES = [
   { name: `${ENTRIES}-entry searchRepairEntries`, query: LIST, goal: 2 },
 ];
 
-async function startServer(kind: "bare" | "kintsugi"): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ["--import", "tsx", new URL("./api-server.ts", import.meta.url).pathname, kind, String(ENTRIES)], { stdio: ["ignore", "pipe", "inherit"] });
+async function startServer(kind: "bare" | "kintsugi", production: boolean): Promise<{ child: ChildProcess; port: number }> {
+  const env = { ...process.env };
+  if (production) env["NODE_ENV"] = "production";
+  else delete env["NODE_ENV"];
+  const server = new URL("./api-server.ts", import.meta.url).pathname;
+  const child = spawn(process.execPath, ["--import", "tsx", server, kind, String(ENTRIES)], { stdio: ["ignore", "pipe", "inherit"], env });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     const match = /^port (\d+)$/.exec(line);
@@ -71,22 +77,25 @@ async function load(port: number, query: string): Promise<{ rps: number; bytes: 
   return { rps: done / seconds, bytes: Buffer.byteLength(sample) };
 }
 
-const results = new Map<string, Map<string, number>>();
-for (const kind of ["bare", "kintsugi"] as const) {
-  const { child, port } = await startServer(kind);
-  try {
-    for (const q of QUERIES) {
-      const { rps, bytes } = await load(port, q.query);
-      if (!results.has(q.name)) results.set(q.name, new Map());
-      results.get(q.name)?.set(kind, rps);
-      console.log(`${kind.padEnd(8)} ${q.name}: ${rps.toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
+for (const production of [false, true]) {
+  const mode = production ? "NODE_ENV=production" : "NODE_ENV unset";
+  const results = new Map<string, Map<string, number>>();
+  for (const kind of ["bare", "kintsugi"] as const) {
+    const { child, port } = await startServer(kind, production);
+    try {
+      for (const q of QUERIES) {
+        const { rps, bytes } = await load(port, q.query);
+        if (!results.has(q.name)) results.set(q.name, new Map());
+        results.get(q.name)?.set(kind, rps);
+        console.log(`${mode}, ${kind.padEnd(8)} ${q.name}: ${rps.toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
+      }
+    } finally {
+      child.kill("SIGTERM");
     }
-  } finally {
-    child.kill("SIGTERM");
   }
-}
-for (const q of QUERIES) {
-  const r = results.get(q.name) as Map<string, number>;
-  const ratio = (r.get("kintsugi") as number) / (r.get("bare") as number);
-  console.log(`${q.name}: kintsugi ${ratio.toFixed(2)}x the bare Apollo (goal: at least ${q.goal}x)`);
+  for (const q of QUERIES) {
+    const r = results.get(q.name) as Map<string, number>;
+    const ratio = (r.get("kintsugi") as number) / (r.get("bare") as number);
+    console.log(`${mode}: ${q.name}: kintsugi ${ratio.toFixed(2)}x the bare Apollo (goal: at least ${q.goal}x)`);
+  }
 }

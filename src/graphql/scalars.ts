@@ -10,7 +10,7 @@ export const DateTimeScalar = new GraphQLScalarType<number, string>({
     // Times forwarded from sabakan arrive as sabakan wrote them (nanoseconds included) and pass through unchanged.
     if (typeof value === "string") return value;
     if (typeof value !== "number") throw new TypeError(`DateTime cannot represent ${String(value)}`);
-    return new Date(value).toISOString().replace(".000Z", "Z");
+    return formatDateTime(value);
   },
   parseValue(value) {
     return parseDateTime(value);
@@ -20,6 +20,21 @@ export const DateTimeScalar = new GraphQLScalarType<number, string>({
     return parseDateTime(ast.value);
   },
 });
+
+// Lists repeat the same times poll after poll (an entry's times change only when it moves): formatting each once
+// takes a visible share of a list query. Bounded: cleared whole when full.
+const FORMATTED_LIMIT = 10_000;
+const formatted = new Map<number, string>();
+
+function formatDateTime(ms: number): string {
+  let text = formatted.get(ms);
+  if (text === undefined) {
+    if (formatted.size >= FORMATTED_LIMIT) formatted.clear();
+    text = new Date(ms).toISOString().replace(".000Z", "Z");
+    formatted.set(ms, text);
+  }
+  return text;
+}
 
 function parseDateTime(value: unknown): number {
   const ms = typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;

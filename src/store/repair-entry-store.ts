@@ -8,6 +8,7 @@ import {
   type RepairEntryRow,
   type RepairHistoryRow,
 } from "./repair-entry-rows.js";
+import { KeptReads } from "./kept-reads.js";
 
 /**
  * An entry after a committed change, the entry as it was just before it (null for a new entry), and the history
@@ -32,9 +33,7 @@ export class RepairEntryStore {
   private readonly selectOne;
   private readonly selectAll;
   private readonly selectHistory;
-  private readonly dataVersion;
-  /** The queue as last read, and SQLite's data_version then (it moves when another connection commits). */
-  private cached: { readonly version: number; readonly entries: readonly RepairEntry[] } | null = null;
+  private readonly kept;
 
   constructor(private readonly db: Db) {
     this.insertEntry = db.prepare(`INSERT INTO repair_entries (address, nodename, serial, machine_type, operation,
@@ -50,12 +49,11 @@ export class RepairEntryStore {
     this.selectOne = db.prepare("SELECT * FROM repair_entries WHERE idx = ?");
     this.selectAll = db.prepare("SELECT * FROM repair_entries ORDER BY idx");
     this.selectHistory = db.prepare("SELECT * FROM repair_history WHERE entry_index = ? ORDER BY seq");
-    this.dataVersion = db.prepare("PRAGMA data_version").pluck();
+    this.kept = new KeptReads(db);
   }
 
   /** Appends an entry and its `created` record; returns it with its new index. */
   add(entry: UnindexedRepairEntry, reason: string, now: number): RepairChange {
-    this.cached = null;
     return this.db.transaction(() => {
       const { lastInsertRowid } = this.insertEntry.run(entryParams(entry));
       const stored = { ...entry, index: Number(lastInsertRowid) };
@@ -78,19 +76,11 @@ export class RepairEntryStore {
   }
 
   /**
-   * Every entry in the queue, ordered by index. Lists are what dashboards poll and every pass reads, so the last
-   * read is kept (entries frozen) until this store writes or another connection commits; inside a transaction the
-   * table is always read afresh, so a rolled-back write is never kept.
+   * Every entry in the queue, ordered by index, in a new array. Lists are what dashboards poll and every pass
+   * reads, so the last read is kept (entries frozen) until the queue changes; see {@link KeptReads}.
    */
   list(): RepairEntry[] {
-    if (this.db.inTransaction) return this.readAll();
-    const version = this.dataVersion.get() as number;
-    if (this.cached?.version !== version) this.cached = { version, entries: this.readAll().map((e) => Object.freeze(e)) };
-    return [...this.cached.entries];
-  }
-
-  private readAll(): RepairEntry[] {
-    return (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow);
+    return [...this.kept.get("list", () => (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow))];
   }
 
   /** The history of one index, oldest first; it outlives the entry. */
@@ -103,7 +93,6 @@ export class RepairEntryStore {
    * with one history record each, all in one transaction: either every change lands or none does.
    */
   update(changes: ReadonlyArray<{ entry: RepairEntry; kind: RepairHistoryKind; reason: string; detail?: string | null }>, now: number): RepairChange[] {
-    this.cached = null;
     return this.db.transaction(() =>
       changes.map(({ entry, kind, reason, detail }) => {
         const previous = this.get(entry.index);
@@ -117,7 +106,6 @@ export class RepairEntryStore {
 
   /** Removes an entry from the queue, recording a `dequeued` history record; the history stays. */
   dequeue(entry: RepairEntry, reason: string, now: number): RepairChange {
-    this.cached = null;
     return this.db.transaction(() => {
       const previous = this.get(entry.index);
       if (previous === null || this.deleteEntry.run(entry.index).changes !== 1) throw new Error(`repair entry ${entry.index} is not in the queue`);
@@ -130,7 +118,6 @@ export class RepairEntryStore {
    * so a concurrent change is never overwritten. Returns the entries it marked, ordered by index.
    */
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number): RepairChange[] {
-    this.cached = null;
     return this.db.transaction(() =>
       this.list()
         .filter((e) => !e.deleted && select(e))
@@ -144,7 +131,6 @@ export class RepairEntryStore {
 
   /** Clears the drain back-off (count 0, no expiry) of every entry that has one. */
   resetBackoff(reason: string, now: number): RepairChange[] {
-    this.cached = null;
     return this.db.transaction(() =>
       this.list()
         .filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null)
