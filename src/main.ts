@@ -9,7 +9,6 @@ import { openDatabase } from "./store/database.js";
 import { RepairEntryStore, type RepairChange } from "./store/repair-entry-store.js";
 import { SettingsStore } from "./store/settings-store.js";
 import { ProcessCommandRunner } from "./adapters/command-runner.js";
-import { KubeNodeOperator } from "./adapters/kube-node-operator.js";
 import type { NodeOperator } from "./adapters/ports.js";
 import { RepairRunner } from "./runner/repair-runner.js";
 import { HealthCheckRunner } from "./runner/health-check-runner.js";
@@ -72,17 +71,20 @@ function runnerLogOf(log: Logger): RunnerLog {
 
 /**
  * The Kubernetes the config names: a kubeconfig file, or in-cluster credentials when `kubernetes:` has no
- * kubeconfig, or when the section is absent but kintsugi runs in a Pod. Otherwise none.
+ * kubeconfig, or when the section is absent but kintsugi runs in a Pod. Otherwise none. The client library is
+ * loaded only then: importing it costs about 60 MB of resident memory.
  */
-function nodeOperatorFor(config: KintsugiConfig): NodeOperator | null {
-  if (config.kubernetes) return KubeNodeOperator.fromKubeconfig(config.kubernetes.kubeconfig);
-  return process.env["KUBERNETES_SERVICE_HOST"] ? KubeNodeOperator.fromKubeconfig(null) : null;
+async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | null> {
+  const kubeconfig = config.kubernetes ? config.kubernetes.kubeconfig : process.env["KUBERNETES_SERVICE_HOST"] ? null : undefined;
+  if (kubeconfig === undefined) return null;
+  const { KubeNodeOperator } = await import("./adapters/kube-node-operator.js");
+  return KubeNodeOperator.fromKubeconfig(kubeconfig);
 }
 
 /** The composition root: opens the database, wires stores, schema and HTTP server, and starts listening. */
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
-  const nodes = nodeOperatorFor(config);
+  const nodes = await nodeOperatorFor(config);
   const db = openDatabase(config.database);
   try {
     const settings = new SettingsStore(db, config.constraints);
