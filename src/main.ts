@@ -23,7 +23,7 @@ import { MachineByAddressLoader } from "./gateway/machine-loader.js";
 import { PubSub } from "./graphql/pubsub.js";
 import { KintsugiMetrics } from "./graphql/metrics.js";
 import { graphiqlRoutes } from "./graphql/graphiql-routes.js";
-import type { Topics } from "./graphql/topics.js";
+import { TOPIC_NAMES, type Topics } from "./graphql/topics.js";
 import { VERSION } from "./version.js";
 import { ClusterGenerationStore } from "./store/cluster-generation-store.js";
 import { ClusterGenerator } from "./runner/cluster-generator.js";
@@ -102,6 +102,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       clusterGeneration: () => ({ current: generations.current(), latest: generations.latest() }),
       // Declared below; read only at scrape time, once the server listens.
       unusedMachines: () => clusterGenerator.unusedMachines(),
+      subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
     });
     const committed = (changes: readonly RepairChange[]) => {
       metrics.committed(changes);

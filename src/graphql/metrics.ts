@@ -14,6 +14,8 @@ export interface MetricsSources {
   readonly clusterGeneration?: () => { readonly current: ClusterGeneration | null; readonly latest: ClusterGeneration | null };
   /** Healthy machines no node uses, by role, as of the last round (null before one). */
   readonly unusedMachines?: () => ReadonlyMap<string, number> | null;
+  /** Open subscriptions by topic. */
+  readonly subscriptions?: () => ReadonlyMap<string, number>;
 }
 
 /**
@@ -48,7 +50,12 @@ export class KintsugiMetrics {
       for (const e of sources.entries()) latest.set(e.address, e);
       for (const [address, e] of latest) for (const status of REPAIR_STATUSES) this.set({ address, status }, e.status === status ? 1 : 0);
     } });
-    const { clusterGeneration, unusedMachines } = sources;
+    const { clusterGeneration, unusedMachines, subscriptions } = sources;
+    if (subscriptions) {
+      new Gauge({ name: "kintsugi_subscriptions", help: "Open GraphQL subscriptions by topic", labelNames: ["topic"], registers, collect() {
+        for (const [topic, n] of subscriptions()) this.set({ topic }, n);
+      } });
+    }
     if (clusterGeneration) {
       new Gauge({ name: "kintsugi_sabakan_integration_successful", help: "1 when the latest cluster generation round succeeded, 0 when it failed or none ran", registers, collect() {
         const { latest } = clusterGeneration();

@@ -17,34 +17,51 @@ function keyOf(args: ExecutionArgs): string {
  * graphql-js's `subscribe`, except that subscribers with the same document and variables share one execution per
  * event instead of executing it once each: fan-out to many identical subscriptions costs one execution and N sends.
  * Sound because subscription results here depend only on the event and the document, not on who subscribed.
+ *
+ * The stream is a plain iterator, not an async generator: a generator waiting for the next event cannot act on
+ * `return()` until an event comes, so a client that goes away on a quiet topic would stay subscribed (and hold its
+ * memory) until then. Here `return()` ends the source at once, which also settles a pending `next()`.
  */
-export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult> | ExecutionResult> {
+export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in stream)) return stream as ExecutionResult;
   const source = stream as AsyncIterableIterator<unknown>;
   const key = keyOf(args);
-  async function* mapped(): AsyncGenerator<ExecutionResult> {
-    try {
-      for await (const payload of source) {
-        if (payload === null || typeof payload !== "object") {
-          yield await execute({ ...args, rootValue: payload });
-          continue;
-        }
-        let byKey = results.get(payload);
-        if (!byKey) {
-          byKey = new Map();
-          results.set(payload, byKey);
-        }
-        let result = byKey.get(key);
-        if (!result) {
-          result = Promise.resolve(execute({ ...args, rootValue: payload }));
-          byKey.set(key, result);
-        }
-        yield await result;
-      }
-    } finally {
-      await source.return?.();
+  const resultFor = (payload: unknown): Promise<ExecutionResult> => {
+    if (payload === null || typeof payload !== "object") return Promise.resolve(execute({ ...args, rootValue: payload }));
+    let byKey = results.get(payload);
+    if (!byKey) {
+      byKey = new Map();
+      results.set(payload, byKey);
     }
-  }
-  return mapped();
+    let result = byKey.get(key);
+    if (!result) {
+      result = Promise.resolve(execute({ ...args, rootValue: payload }));
+      byKey.set(key, result);
+    }
+    return result;
+  };
+  const end = async (): Promise<IteratorResult<ExecutionResult>> => {
+    await source.return?.();
+    return { value: undefined, done: true };
+  };
+  const iterator: AsyncIterableIterator<ExecutionResult> = {
+    async next() {
+      let event: IteratorResult<unknown>;
+      try {
+        event = await source.next();
+      } catch (err) {
+        await source.return?.();
+        throw err;
+      }
+      return event.done ? { value: undefined, done: true } : { value: await resultFor(event.value), done: false };
+    },
+    return: end,
+    async throw(err: unknown) {
+      await end();
+      throw err;
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
 }

@@ -12,3 +12,6 @@ export interface Topics extends Record<string, unknown> {
   healthCheckEvents: HealthCheckStatus;
   clusterGenerated: ClusterGeneration;
 }
+
+/** Every topic's name, for what reports on all of them (metrics). */
+export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated"];

@@ -5,6 +5,7 @@ import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { subscribe } from "../support/ws-subscriber.js";
 
 interface Sample {
   name: string;
@@ -97,6 +98,35 @@ describe("GET /metrics", () => {
     assert.equal(value(samples, "kintsugi_auto_repair_poll_errors_total"), 1);
     assert.equal(value(samples, "kintsugi_auto_repair_poll_duration_seconds_count", { result: "error" }), 1);
     assert.equal(value(samples, "kintsugi_auto_repair_poll_duration_seconds_count", { result: "ok" }), 1);
+  });
+
+  it("counts open subscriptions by topic, and a client that goes away on a quiet topic stops counting at once", async () => {
+    const topics = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated"];
+    const zeros = Object.fromEntries(topics.map((topic) => [topic, 0]));
+    const counts = async () => {
+      const { samples } = await scrape();
+      return Object.fromEntries(topics.map((topic) => [topic, value(samples, "kintsugi_subscriptions", { topic })]));
+    };
+    assert.deepEqual(await counts(), zeros, "every topic is reported, at 0");
+    // No event comes on these topics while the clients come and go.
+    const quiet = [
+      subscribe(k.url, "subscription { clusterGenerated { sequence } }"),
+      subscribe(k.url, "subscription { clusterGenerated { sequence } }"),
+      subscribe(k.url, "subscription { machineStateChanged { serial } }"),
+    ];
+    await Promise.all(quiet.map((q) => q.ready));
+    const until = async (want: Record<string, number>) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const got = await counts();
+        if (Object.entries(want).every(([t, n]) => got[t] === n)) return;
+        if (Date.now() > deadline) assert.fail(`subscriptions ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until({ clusterGenerated: 2, machineStateChanged: 1 });
+    await Promise.all(quiet.map((q) => q.close()));
+    await until({ clusterGenerated: 0, machineStateChanged: 0 });
   });
 
   it("reports cluster generation as CKE's sabakan metrics do: success, generation, workers and unused machines by role", async () => {
