@@ -14,8 +14,8 @@ describe("lifetime", () => {
     it(`lifetimeDays: ${name}`, () => assert.equal(lifetimeDays({ retireDate: NOW + offset }, NOW), want));
   }
   const scores: Array<[number, number]> = [
-    [0, 0], [250, 0], [251, 1], [500, 1], [501, 2], [1000, 2], [1001, 3], [5000, 3],
-    [-250, 0], [-251, -1], [-500, -1], [-501, -2], [-1000, -2], [-1001, -3], [-5000, -3],
+    [0, 0], [249, 0], [250, 0], [251, 1], [499, 1], [500, 1], [501, 2], [999, 2], [1000, 2], [1001, 3], [5000, 3],
+    [-249, 0], [-250, 0], [-251, -1], [-499, -1], [-500, -1], [-501, -2], [-999, -2], [-1000, -2], [-1001, -3], [-5000, -3],
   ];
   for (const [d, want] of scores) it(`lifetimeScore(${d}) is ${want}`, () => assert.equal(lifetimeScore(d), want));
 });
