@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PubSub, SubscriberTooSlowError } from "../../src/graphql/pubsub.js";
+import { buildSchema } from "../../src/graphql/schema.js";
+import { TOPIC_NAMES } from "../../src/graphql/topics.js";
 
 describe("PubSub", () => {
   it("delivers in publish order to every subscriber of a topic, and nothing of other topics", async () => {
@@ -48,5 +50,12 @@ describe("PubSub", () => {
     assert.equal(pubsub.count("a"), 0);
     pubsub.publish("a", 1);
     assert.deepEqual(await it.next(), { value: undefined, done: true });
+  });
+});
+
+describe("TOPIC_NAMES", () => {
+  it("names exactly the schema's subscription fields, so the subscriptions gauge reports every one", () => {
+    const fields = Object.keys(buildSchema().getSubscriptionType()?.getFields() ?? {}).sort();
+    assert.deepEqual([...TOPIC_NAMES].sort(), fields);
   });
 });
