@@ -9,6 +9,7 @@ import {
   type NodeOperator,
   type NodePod,
 } from "./ports.js";
+import { watchNodes } from "./kube-node-watch.js";
 import type { TaintEffect } from "../domain/cluster/types.js";
 
 // The client's default patch content type is JSON patch; our bodies are merge patches.
@@ -89,34 +90,7 @@ export class KubeNodeOperator implements NodeOperator {
   }
 
   watchNodes(changed: () => void): () => void {
-    let stopped = false;
-    let controller: AbortController | null = null;
-    let retry: NodeJS.Timeout | undefined;
-    const start = () => {
-      if (stopped) return;
-      new k8s.Watch(this.config)
-        .watch("/api/v1/nodes", {}, () => changed(), () => {
-          // The server ends watches from time to time; start again after a pause (and tell: something may have
-          // changed while no watch was open).
-          if (!stopped) retry = setTimeout(() => {
-            changed();
-            start();
-          }, 1000);
-        })
-        .then((c) => {
-          controller = c;
-          if (stopped) c.abort();
-        })
-        .catch(() => {
-          if (!stopped) retry = setTimeout(start, 1000);
-        });
-    };
-    start();
-    return () => {
-      stopped = true;
-      clearTimeout(retry);
-      controller?.abort();
-    };
+    return watchNodes(this.config, changed);
   }
 
   async listNodes(): Promise<ClusterNode[]> {
