@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import type { GraphQLSchema } from "graphql";
+import type { DocumentNode, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { sharedSubscribe } from "./shared-subscribe.js";
+import { SubscriptionDocuments } from "./subscription-documents.js";
 import type { GraphQLContext } from "./context.js";
 import { formatError } from "./errors.js";
 
@@ -49,7 +50,21 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
   });
   // Subscriptions: graphql-ws on the same server and path as queries.
   const wss = new WebSocketServer({ server, path: "/graphql" });
-  const subscriptions = useServer({ schema: options.schema, context: () => options.context(), subscribe: sharedSubscribe }, wss);
+  const documents = new SubscriptionDocuments(options.schema);
+  const subscriptions = useServer(
+    {
+      schema: options.schema,
+      context: () => options.context(),
+      subscribe: sharedSubscribe,
+      // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
+      onSubscribe: (_ctx, _id, payload) => {
+        const document = documents.get(payload.query);
+        if (Array.isArray(document)) return document;
+        return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
+      },
+    },
+    wss,
+  );
   const closeSubscriptions = async () => {
     await subscriptions.dispose();
     await new Promise<void>((resolve) => wss.close(() => resolve()));

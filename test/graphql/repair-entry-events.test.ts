@@ -49,6 +49,22 @@ describe("repairEntryEvents over a real WebSocket", () => {
     }
   });
 
+  it("answers an invalid subscription with its validation error, while identical valid ones share a document and still flow", async () => {
+    const bad = subscribe<Event>(k.url, "subscription { repairEntryEvents { bogus } }");
+    const twins = [0, 1].map(() => subscribe<Event>(k.url, `subscription { repairEntryEvents ${EVENT_FIELDS} }`));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (bad.errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.match(JSON.stringify(bad.errors), /Cannot query field \\"bogus\\" on type \\"RepairEntryEvent\\"/);
+      await Promise.all(twins.map((t) => t.ready));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const index = (await add("10.7.2.1")).data?.["addRepairEntry"].index;
+      for (const twin of twins) assert.equal((await twin.waitFor(1))[0]?.repairEntryEvents.entry.index, index);
+    } finally {
+      await Promise.all([bad.close(), ...twins.map((t) => t.close())]);
+    }
+  });
+
   it("publishes nothing for a transaction that rolled back", async () => {
     const index = (await add("10.7.1.1")).data?.["addRepairEntry"].index as string;
     const events = subscribe<Event>(k.url, `subscription { repairEntryEvents ${EVENT_FIELDS} }`);
