@@ -8,7 +8,7 @@ import {
   type RepairEntryRow,
   type RepairHistoryRow,
 } from "./repair-entry-rows.js";
-import { KeptReads } from "./kept-reads.js";
+import { KeptRead } from "./kept-read.js";
 
 /**
  * An entry after a committed change, the entry as it was just before it (null for a new entry), and the history
@@ -33,7 +33,7 @@ export class RepairEntryStore {
   private readonly selectOne;
   private readonly selectAll;
   private readonly selectHistory;
-  private readonly kept;
+  private readonly kept: KeptRead<readonly RepairEntry[]>;
 
   constructor(private readonly db: Db) {
     this.insertEntry = db.prepare(`INSERT INTO repair_entries (address, nodename, serial, machine_type, operation,
@@ -49,7 +49,7 @@ export class RepairEntryStore {
     this.selectOne = db.prepare("SELECT * FROM repair_entries WHERE idx = ?");
     this.selectAll = db.prepare("SELECT * FROM repair_entries ORDER BY idx");
     this.selectHistory = db.prepare("SELECT * FROM repair_history WHERE entry_index = ? ORDER BY seq");
-    this.kept = new KeptReads(db);
+    this.kept = new KeptRead(db, () => (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow));
   }
 
   /** Appends an entry and its `created` record; returns it with its new index. */
@@ -77,10 +77,10 @@ export class RepairEntryStore {
 
   /**
    * Every entry in the queue, ordered by index, in a new array. Lists are what dashboards poll and every pass
-   * reads, so the last read is kept (entries frozen) until the queue changes; see {@link KeptReads}.
+   * reads, so the last read is kept (entries frozen) until the database changes; see {@link KeptRead}.
    */
   list(): RepairEntry[] {
-    return [...this.kept.get("list", () => (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow))];
+    return [...this.kept.get()];
   }
 
   /** The history of one index, oldest first; it outlives the entry. */

@@ -58,9 +58,17 @@ export function newPlan(template: ClusterTemplate, machines: readonly ClusterMac
 export const addressOf = (m: ClusterMachine): string => m.ipv4[0] as string;
 const bump = (racks: Map<number, number>, rack: number, by: number) => racks.set(rack, (racks.get(rack) ?? 0) + by);
 
-/** The worker template a machine belongs to: the only one, or the one of its role; -1 if none. */
+/**
+ * CKE's rule for which worker template takes a machine of `role`, given the worker templates' roles in order: the
+ * only one takes any role; with two or more, the one of that role. -1 when none does.
+ */
+export function workerTemplateIndex(roles: readonly string[], role: string): number {
+  return roles.length === 1 ? 0 : roles.indexOf(role);
+}
+
+/** The worker template a machine belongs to (see {@link workerTemplateIndex}); -1 if none. */
 export function workerTemplateOf(plan: Plan, m: ClusterMachine): number {
-  return plan.workerTemplates.length === 1 ? 0 : plan.workerTemplates.findIndex((t) => t.role === m.role);
+  return workerTemplateIndex(plan.workerTemplates.map((t) => t.role), m.role);
 }
 
 export function addControlPlane(plan: Plan, m: ClusterMachine): void {

@@ -1,3 +1,4 @@
+import { workerTemplateIndex } from "./plan.js";
 import { ROLE_LABEL, type ClusterTemplate, type GeneratedCluster } from "./types.js";
 
 /** A worker of the cluster whose role no worker template of a template takes. */
@@ -8,13 +9,10 @@ export interface StrandedWorker {
 
 const SHOWN = 10;
 
-/**
- * Tells whether a template has a worker template for machines of `role`: the only worker template takes any
- * role (CKE's rule); with two or more, the one whose `cke.cybozu.com/role` is `role`.
- */
+/** Tells whether a template has a worker template for machines of `role` (CKE's rule, {@link workerTemplateIndex}). */
 export function takesRole(template: ClusterTemplate, role: string): boolean {
-  const workers = template.nodes.filter((n) => !n.control_plane);
-  return workers.length === 1 || workers.some((n) => n.labels[ROLE_LABEL] === role);
+  const roles = template.nodes.filter((n) => !n.control_plane).map((n) => n.labels[ROLE_LABEL] ?? "");
+  return workerTemplateIndex(roles, role) >= 0;
 }
 
 /**

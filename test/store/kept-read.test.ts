@@ -2,20 +2,17 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { openDatabase, type Db } from "../../src/store/database.js";
-import { deepFreeze, KeptReads } from "../../src/store/kept-reads.js";
+import { deepFreeze, KeptRead } from "../../src/store/kept-read.js";
 import { tempDir } from "../support/temp-dir.js";
 
-describe("KeptReads on a real SQLite file", () => {
+describe("KeptRead on a real SQLite file", () => {
   let dir: ReturnType<typeof tempDir>;
   let file: string;
   let db: Db;
   let reads: number;
-  let kept: KeptReads;
-  const value = () =>
-    kept.get("v", () => {
-      reads++;
-      return (db.prepare("SELECT value FROM settings WHERE key = 'v'").pluck().get() as string | undefined) ?? "none";
-    });
+  let kept: KeptRead<string>;
+  const read = () => (db.prepare("SELECT value FROM settings WHERE key = 'v'").pluck().get() as string | undefined) ?? "none";
+  const value = () => kept.get();
   const write = (connection: Db, v: string) =>
     connection.prepare("INSERT INTO settings (key, value) VALUES ('v', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(v);
 
@@ -24,7 +21,10 @@ describe("KeptReads on a real SQLite file", () => {
     file = join(dir.path, "kintsugi.db");
     db = openDatabase(file);
     reads = 0;
-    kept = new KeptReads(db);
+    kept = new KeptRead(db, () => {
+      reads++;
+      return read();
+    });
   });
   afterEach(() => {
     db.close();
@@ -77,18 +77,17 @@ describe("KeptReads on a real SQLite file", () => {
     assert.equal(reads, 3);
   });
 
-  it("a second KeptReads on the same connection sees the first one's writes", () => {
+  it("a second KeptRead on the same connection sees writes made beside it", () => {
     write(db, "a");
-    const other = new KeptReads(db);
-    const read = () => other.get("v", () => db.prepare("SELECT value FROM settings WHERE key = 'v'").pluck().get() as string);
-    assert.equal(read(), "a");
+    const other = new KeptRead(db, read);
+    assert.equal(other.get(), "a");
     assert.equal(value(), "a");
     write(db, "e");
-    assert.deepEqual([read(), value()], ["e", "e"]);
+    assert.deepEqual([other.get(), value()], ["e", "e"]);
   });
 
   it("deep-freezes what it keeps", () => {
-    const v = kept.get("obj", () => ({ having: { roles: ["boot"] } }));
+    const v = new KeptRead(db, () => ({ having: { roles: ["boot"] } })).get();
     assert.ok(Object.isFrozen(v) && Object.isFrozen(v.having) && Object.isFrozen(v.having.roles));
     assert.throws(() => (v.having.roles as string[]).push("x"), TypeError);
     assert.equal(deepFreeze(null), null);
