@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/run-cli.js";
@@ -18,16 +18,56 @@ describe("kintsugi serve and check-config (the real binary)", () => {
     try {
       writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./state/k.db\n`);
       const server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
-      const url = await server.url;
-      const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
-      assert.deepEqual(await res.json(), { data: { repairQueueEnabled: true } });
-      assert.ok(existsSync(join(dir.path, "state", "k.db")), "the database is created relative to the working directory");
-      server.child.kill("SIGTERM");
-      assert.equal(await server.exited, 0);
+      try {
+        const url = await server.url;
+        const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
+        assert.deepEqual(await res.json(), { data: { repairQueueEnabled: true } });
+        assert.ok(existsSync(join(dir.path, "state", "k.db")), "the database is created relative to the working directory");
+      } finally {
+        server.child.kill("SIGTERM");
+        assert.equal(await server.exited, 0, "stops cleanly on SIGTERM");
+      }
     } finally {
       dir.remove();
     }
   });
+
+  // The binary loads its modules with NODE_ENV=production (graphql-js's fast type checks) and must put NODE_ENV back:
+  // the commands it runs on machines get the operator's environment, with or without NODE_ENV.
+  const nodeEnvCases: Array<[string, string | undefined, string]> = [
+    ["unset stays unset", undefined, "unset"],
+    ["a given value stays as given", "staging", "staging"],
+  ];
+  for (const [name, given, want] of nodeEnvCases) {
+    it(`gives repair commands the operator's NODE_ENV: ${name}`, async () => {
+      const dir = tempDir();
+      try {
+        const seen = join(dir.path, "node-env");
+        const check = JSON.stringify(`printf '%s' "\${NODE_ENV-unset}" > ${seen}; echo false`);
+        writeFileSync(
+          join(dir.path, "kintsugi.yaml"),
+          `listen: "127.0.0.1:0"\ndatabase: ./k.db\nrepair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n` +
+            `        - operation: unreachable\n          repair_steps: [{ repair_command: ["true"], watch_seconds: 600 }]\n          health_check_command: [sh, -c, ${check}]\n`,
+        );
+        const env = { ...process.env };
+        delete env["NODE_ENV"];
+        if (given !== undefined) env["NODE_ENV"] = given;
+        const server = serveProcess(["--config", "kintsugi.yaml"], dir.path, env);
+        try {
+          const url = await server.url;
+          assert.equal((await runCli(["--server", url, "repair-queue", "add", "unreachable", "qemu", "10.0.0.1"])).code, 0);
+          const deadline = Date.now() + 20_000;
+          while (!existsSync(seen) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+          assert.equal(readFileSync(seen, "utf8"), want);
+        } finally {
+          server.child.kill("SIGTERM");
+          assert.equal(await server.exited, 0);
+        }
+      } finally {
+        dir.remove();
+      }
+    });
+  }
 
   it("refuses to start on an invalid config file, naming the key", async () => {
     const dir = tempDir();
