@@ -114,7 +114,6 @@ describe("GET /metrics", () => {
       subscribe(k.url, "subscription { clusterGenerated { sequence } }"),
       subscribe(k.url, "subscription { machineStateChanged { serial } }"),
     ];
-    await Promise.all(quiet.map((q) => q.ready));
     const until = async (want: Record<string, number>) => {
       const deadline = Date.now() + 10_000;
       for (;;) {
@@ -124,8 +123,12 @@ describe("GET /metrics", () => {
         await new Promise((r) => setTimeout(r, 50));
       }
     };
-    await until({ clusterGenerated: 2, machineStateChanged: 1 });
-    await Promise.all(quiet.map((q) => q.close()));
+    try {
+      await Promise.all(quiet.map((q) => q.ready));
+      await until({ clusterGenerated: 2, machineStateChanged: 1 });
+    } finally {
+      await Promise.all(quiet.map((q) => q.close()));
+    }
     await until({ clusterGenerated: 0, machineStateChanged: 0 });
   });
 
