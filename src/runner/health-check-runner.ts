@@ -186,7 +186,7 @@ export class HealthCheckRunner {
 }
 
 /** sabakan's BMC type by first IPv4 in canonical form; a machine whose first IPv4 is not an address has none. */
-function machineTypesByAddress(machines: ReadonlyArray<{ readonly ipv4: readonly string[]; readonly bmcType: string }>): Map<string, string> {
+export function machineTypesByAddress(machines: ReadonlyArray<{ readonly ipv4: readonly string[]; readonly bmcType: string }>): Map<string, string> {
   const types = new Map<string, string>();
   for (const m of machines) {
     const parsed = parseAddress(m.ipv4[0] ?? "");
