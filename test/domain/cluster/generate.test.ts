@@ -26,10 +26,10 @@ describe("generate (initialization)", () => {
   const hostile: Array<[string, string]> = [["an option", "-rf"], ["control characters", "10.0.0.9\u001b[2J"], ["empty", ""]];
   for (const [name, ipv4] of hostile) {
     it(`never makes a node of a machine whose first IPv4 is not an IP address: ${name}`, () => {
-      // The hostile machine is the newest, so it would be picked first if its address were taken.
-      const machines = [machine("m9", { ipv4: [ipv4], registerDate: NOW }), machine("m1"), machine("m2")];
-      const r = ok(generate(MINIMAL, machines, constraints(1, 1), NOW));
-      assert.deepEqual(r.cluster.nodes.map((n) => n.address).sort(), ["10.0.0.2", "10.0.0.3"]);
+      // Two nodes are needed and only one machine has an address: the hostile one must not make up the second.
+      const r = generate(MINIMAL, [machine("m9", { ipv4: [ipv4] }), machine("m1")], constraints(1, 1), NOW);
+      assert.equal(r.ok, false, JSON.stringify(r));
+      assert.match(r.ok ? "" : r.error, /^not enough healthy machines/);
     });
   }
 
