@@ -152,6 +152,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       : null;
     const healthChecks = new HealthCheckRunner({
       checks: config.healthChecks,
+      repair: config.repair,
       nodes,
       machines,
       entries,

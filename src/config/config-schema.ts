@@ -1,6 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
-import { healthChecks } from "./health-check-schema.js";
+import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
 import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
@@ -186,29 +186,31 @@ const cronExpression = z.string().superRefine((text, ctx) => {
  * The config file as written: CKE's snake_case keys under `repair`, kebab-case constraint names, strict objects,
  * and every default of the `repair` section applied. `listen` is already split into host and port.
  */
-export const configFileSchema = z.strictObject({
-  listen: listen.default({ ...DEFAULT_LISTEN }),
-  database: nonEmptyString.default(DEFAULT_DATABASE),
-  sabakan: z
-    .strictObject({
-      url: httpUrl,
-      schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE),
-      cluster_schedule: cronExpression.optional(),
-      timeout_seconds: z.number().gt(0).default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
-      max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
-    })
-    .optional(),
-  kubernetes: z.strictObject({ kubeconfig: nonEmptyString.optional() }).optional(),
-  repair: repair.optional(),
-  runner: z
-    .strictObject({
-      interval_seconds: z.number().gt(0).default(DEFAULT_RUNNER.intervalSeconds),
-      health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
-    })
-    .optional(),
-  health_checks: healthChecks.optional(),
-  constraints: constraints.optional(),
-});
+export const configFileSchema = z
+  .strictObject({
+    listen: listen.default({ ...DEFAULT_LISTEN }),
+    database: nonEmptyString.default(DEFAULT_DATABASE),
+    sabakan: z
+      .strictObject({
+        url: httpUrl,
+        schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE),
+        cluster_schedule: cronExpression.optional(),
+        timeout_seconds: z.number().gt(0).default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
+        max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
+      })
+      .optional(),
+    kubernetes: z.strictObject({ kubeconfig: nonEmptyString.optional() }).optional(),
+    repair: repair.optional(),
+    runner: z
+      .strictObject({
+        interval_seconds: z.number().gt(0).default(DEFAULT_RUNNER.intervalSeconds),
+        health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
+      })
+      .optional(),
+    health_checks: healthChecks.optional(),
+    constraints: constraints.optional(),
+  })
+  .superRefine((file, ctx) => refuseUnknownOperations(file.health_checks ?? [], file.repair?.repair_procedures ?? [], ctx));
 
 /** The validated file, before it is renamed into a KintsugiConfig. */
 export type ConfigFile = z.output<typeof configFileSchema>;

@@ -41,6 +41,28 @@ export const healthChecks = z.array(check).superRefine((checks, ctx) => {
   });
 });
 
+/**
+ * Refuses a check whose `operation` no repair procedure has: every entry it enqueued would fail at once. Only
+ * "some procedure has it" can be known here; which procedure a machine gets (the first whose `machine_types`
+ * contains its type) is known when it is remediated, and a type without the operation is then held, not enqueued.
+ */
+export function refuseUnknownOperations(
+  checks: ReadonlyArray<{ readonly name: string; readonly operation: string }>,
+  procedures: ReadonlyArray<{ readonly repair_operations: ReadonlyArray<{ readonly operation: string }> }>,
+  ctx: z.RefinementCtx,
+): void {
+  const known = new Set(procedures.flatMap((p) => p.repair_operations.map((o) => o.operation)));
+  checks.forEach((c, i) => {
+    if (known.has(c.operation)) return;
+    const listed = known.size === 0 ? "repair.repair_procedures has none" : `known: ${[...known].join(", ")}`;
+    ctx.addIssue({
+      code: "custom",
+      path: ["health_checks", i, "operation"],
+      message: `check "${c.name}": operation ${JSON.stringify(c.operation)} is not a repair operation of any repair procedure (${listed})`,
+    });
+  });
+}
+
 /** The validated section, in the domain's shape. */
 export function toHealthCheckConfigs(section: z.output<typeof healthChecks> | undefined): HealthCheckConfig[] {
   return (section ?? []).map((c) => ({

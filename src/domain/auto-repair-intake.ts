@@ -1,3 +1,4 @@
+import { parseAddress } from "./address.js";
 import type { Constraints } from "./constraints.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
@@ -38,67 +39,75 @@ export interface IntakeInput {
 /**
  * CKE's sabakan-triggered repair (semantics/sabakan-trigger.md), in its order:
  * 1. `recent` = the addresses of every persisting entry;
- * 2. per machine: no IPv4 -> skip; address in `recent` -> skip; UNREACHABLE for less than
+ * 2. per machine: no IPv4 -> skip; kintsugi: a first IPv4 that is not an IP address (`-rf`, control characters,
+ *    "") -> skip, so it never reaches a command; the address is compared and enqueued in canonical form
+ *    (`::ffff:10.0.0.3` is 10.0.0.3); address in `recent` -> skip; UNREACHABLE for less than
  *    `wait-seconds-to-repair-rebooting` (strict) while rebooting or not a node -> skip;
  *    kintsugi: a second machine with an address already kept this round -> skip;
  * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
  *    of that rack's machines;
  * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing);
- * 5. otherwise enqueue every kept machine: address = first IPv4, type = BMC type, operation = lower-case state.
+ * 5. otherwise enqueue every kept machine: address = first IPv4 (canonical), type = BMC type, operation = lower-case state.
  */
 export function decideIntake(input: IntakeInput): IntakeDecision {
   const { constraints } = input;
   const recent = new Set(input.entries.map((e) => e.address));
   const skipped: SkippedMachine[] = [];
-  const skip = (m: SabakanMachine, reason: string) => skipped.push({ serial: m.serial, address: m.ipv4[0] ?? null, state: m.state, reason });
+  const skip = (m: SabakanMachine, reason: string, address: string | null) => skipped.push({ serial: m.serial, address, state: m.state, reason });
 
   const perRack = new Map<number, number>();
   for (const m of input.machines) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
   const rackLimit = constraints.maximumUnhealthyMachinesPerRack;
 
-  const kept: SabakanMachine[] = [];
+  const kept: Array<{ readonly machine: SabakanMachine; readonly address: string }> = [];
   const keptAddresses = new Set<string>();
   for (const m of input.machines) {
-    const address = m.ipv4[0];
-    if (address === undefined) {
-      skip(m, "no address");
+    const first = m.ipv4[0];
+    if (first === undefined) {
+      skip(m, "no address", null);
       continue;
     }
+    const parsed = parseAddress(first);
+    if (!parsed.ok) {
+      skip(m, `${parsed.message} in spec.ipv4[0]`, null);
+      continue;
+    }
+    const address = parsed.address;
     if (recent.has(address)) {
-      skip(m, "recently repaired");
+      skip(m, "recently repaired", address);
       continue;
     }
     if (m.state === "UNREACHABLE" && m.durationSeconds < constraints.waitSecondsToRepairRebooting) {
       const standing = input.nodes.get(address) ?? "not-a-node";
       if (standing === "rebooting") {
-        skip(m, "rebooting");
+        skip(m, "rebooting", address);
         continue;
       }
       if (standing === "not-a-node") {
-        skip(m, "out of cluster, may be rebooting");
+        skip(m, "out of cluster, may be rebooting", address);
         continue;
       }
     }
     if (keptAddresses.has(address)) {
-      skip(m, `another machine with address ${address} is already enqueued this round`);
+      skip(m, `another machine with address ${address} is already enqueued this round`, address);
       continue;
     }
     const inRack = perRack.get(m.rack) ?? 0;
     if (rackLimit > 0 && inRack > rackLimit) {
-      skip(m, `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`);
+      skip(m, `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`, address);
       continue;
     }
-    kept.push(m);
+    kept.push({ machine: m, address });
     keptAddresses.add(address);
   }
 
   const limit = constraints.maximumRepairQueueEntries;
   if (kept.length > 0 && input.entries.length + kept.length > limit) {
-    for (const m of kept) skip(m, "too many repair requests");
+    for (const k of kept) skip(k.machine, "too many repair requests", k.address);
     return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit } };
   }
-  const enqueue = kept.map((m) => ({
-    address: m.ipv4[0] as string,
+  const enqueue = kept.map(({ machine: m, address }) => ({
+    address,
     machineType: m.bmcType,
     operation: m.state.toLowerCase(),
     serial: m.serial,

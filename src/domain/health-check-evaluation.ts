@@ -1,3 +1,4 @@
+import { parseAddress } from "./address.js";
 import { formatMaxUnhealthy, SKIP_REMEDIATION_ANNOTATION, type HealthCheckConfig, type UnhealthyCondition } from "./health-check-config.js";
 import { matchesLabelSelector } from "./label-selector.js";
 
@@ -16,7 +17,10 @@ export type TargetState = "healthy" | "pending" | "unhealthy";
 /** One node under a check. */
 export interface TargetEvaluation {
   readonly node: string;
+  /** The node's first InternalIP in canonical form; null when it has none or it is not an IP address. */
   readonly address: string | null;
+  /** Why `address` is null; null when it is not. */
+  readonly addressProblem: string | null;
   readonly state: TargetState;
   /** The rule that failed (unhealthy) or the one matched first (pending); null when healthy. */
   readonly rule: UnhealthyCondition | null;
@@ -51,19 +55,28 @@ export interface HealthCheckEvaluation {
  * is next checked at `timeout - elapsed + 1 s`). Unhealthy if any rule failed, healthy if none matches, else pending.
  */
 export function evaluateTarget(node: CheckedNode, rules: readonly UnhealthyCondition[], now: number): TargetEvaluation {
-  const address = node.internalIPs[0] ?? null;
+  const { address, addressProblem } = addressOf(node);
   let pending: { rule: UnhealthyCondition; since: number; nextCheckAt: number } | null = null;
   for (const rule of rules) {
     const condition = node.conditions.find((c) => c.type === rule.type && c.status === rule.status);
     if (!condition) continue;
     const deadline = condition.lastTransitionTime + rule.timeoutSeconds * 1000;
-    if (deadline < now) return { node: node.name, address, state: "unhealthy", rule, since: condition.lastTransitionTime, nextCheckAt: null };
+    if (deadline < now) return { node: node.name, address, addressProblem, state: "unhealthy", rule, since: condition.lastTransitionTime, nextCheckAt: null };
     // `timeout - elapsed + 1 s` from now is one second past the deadline.
     const nextCheckAt = deadline + 1000;
     if (!pending || nextCheckAt < pending.nextCheckAt) pending = { rule, since: condition.lastTransitionTime, nextCheckAt };
   }
-  if (!pending) return { node: node.name, address, state: "healthy", rule: null, since: null, nextCheckAt: null };
-  return { node: node.name, address, state: "pending", ...pending };
+  if (!pending) return { node: node.name, address, addressProblem, state: "healthy", rule: null, since: null, nextCheckAt: null };
+  return { node: node.name, address, addressProblem, state: "pending", ...pending };
+}
+
+// The first InternalIP, as sabakan's first IPv4 is taken: a hostile one (`-rf`, control characters) is not passed
+// over for a later one, it leaves the node without an address, and the remediation says why.
+function addressOf(node: CheckedNode): { address: string | null; addressProblem: string | null } {
+  const first = node.internalIPs[0];
+  if (first === undefined) return { address: null, addressProblem: "the node has no InternalIP" };
+  const parsed = parseAddress(first);
+  return parsed.ok ? { address: parsed.address, addressProblem: null } : { address: null, addressProblem: `the node's first InternalIP is not an address: ${parsed.message}` };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { HealthCheckConfig } from "./health-check-config.js";
 import type { HealthCheckEvaluation } from "./health-check-evaluation.js";
+import { findRepairOperation, type RepairConfig } from "./repair-config.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 
 /** A target a check did not remediate although it is unhealthy, and why. */
@@ -13,20 +14,26 @@ export interface RemediationDecision {
   readonly held: readonly HeldTarget[];
 }
 
+/** What remediation weighs besides the evaluation: the queue, its cap, the repair procedures, the machine types. */
+export interface RemediationContext {
+  /** Every entry that persists in the queue. */
+  readonly entries: readonly RepairEntry[];
+  readonly maximumRepairQueueEntries: number;
+  readonly repair: RepairConfig;
+  /** The machine type of a node, from sabakan or the configured Node label; null when unknown. */
+  readonly machineTypeOf: (node: string, address: string) => string | null;
+}
+
 /**
  * What an evaluated check remediates: nothing while its gate is closed; otherwise every unhealthy target, as a
  * repair entry for its address with the check's operation, subject to the queue's own rules: an address with a
- * persisting entry is not enqueued again, a target whose machine type is unknown is held, and when the persisting
- * entries plus the new ones would exceed `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the
- * sabakan trigger does). `machineTypeOf` answers from sabakan or the configured Node label.
+ * persisting entry is not enqueued again; a target without a usable address, whose machine type is unknown, or
+ * whose type has no procedure with the check's operation (CKE's lookup, as the queue makes it) is held with the
+ * reason, never enqueued to fail at once; when the persisting entries plus the new ones would exceed
+ * `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the sabakan trigger does).
  */
-export function decideRemediation(
-  check: HealthCheckConfig,
-  evaluation: HealthCheckEvaluation,
-  entries: readonly RepairEntry[],
-  maximumRepairQueueEntries: number,
-  machineTypeOf: (node: string, address: string) => string | null,
-): RemediationDecision {
+export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCheckEvaluation, context: RemediationContext): RemediationDecision {
+  const { entries, maximumRepairQueueEntries, repair, machineTypeOf } = context;
   const unhealthy = evaluation.targets.filter((t) => t.state === "unhealthy");
   if (!evaluation.gate.open) return { enqueue: [], held: unhealthy.map((t) => ({ node: t.node, reason: `remediation short-circuited: ${evaluation.gate.reason}` })) };
   const persisting = new Set(entries.map((e) => e.address));
@@ -34,13 +41,18 @@ export function decideRemediation(
   const enqueue: NewRepairEntry[] = [];
   for (const t of unhealthy) {
     if (t.address === null) {
-      held.push({ node: t.node, reason: "the node has no InternalIP" });
+      held.push({ node: t.node, reason: t.addressProblem ?? "the node has no InternalIP" });
       continue;
     }
     if (persisting.has(t.address)) continue;
     const machineType = machineTypeOf(t.node, t.address);
     if (machineType === null) {
       held.push({ node: t.node, reason: check.machineType.from === "sabakan" ? `sabakan has no machine with address ${t.address}` : `the node has no label ${check.machineType.label}` });
+      continue;
+    }
+    const lookup = findRepairOperation(repair, machineType, check.operation);
+    if (!lookup.ok) {
+      held.push({ node: t.node, reason: `not enqueued, the entry would fail at once: ${lookup.message}` });
       continue;
     }
     persisting.add(t.address);

@@ -1,4 +1,5 @@
 import { CORDONED_BY_ANNOTATION, type ClusterNode, type MachineSource, type NodeOperator } from "../adapters/ports.js";
+import { canonicalAddresses } from "../domain/address.js";
 import { decideIntake } from "../domain/auto-repair-intake.js";
 import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
@@ -26,7 +27,8 @@ export interface PollerDeps {
 
 /**
  * How Kubernetes stands for each address: a Node carrying CKE's reboot annotation whose cordon is not kintsugi's
- * is rebooting; any other Node is a node; an address without a Node is not a node.
+ * is rebooting; any other Node is a node; an address without a Node is not a node. InternalIPs are keyed in
+ * canonical form, and one that is not an IP address is left out.
  */
 export function nodeStandings(nodes: readonly ClusterNode[]): Map<string, NodeStanding> {
   const standings = new Map<string, NodeStanding>();
@@ -34,7 +36,7 @@ export function nodeStandings(nodes: readonly ClusterNode[]): Map<string, NodeSt
     const rebooting = node.annotations[CKE_REBOOT_ANNOTATION] === "true" && !Object.hasOwn(node.annotations, CORDONED_BY_ANNOTATION);
     const standing: NodeStanding = rebooting ? "rebooting" : "node";
     standings.set(node.name, standing);
-    for (const ip of node.internalIPs) standings.set(ip, standing);
+    for (const ip of canonicalAddresses(node.internalIPs)) standings.set(ip, standing);
   }
   return standings;
 }
@@ -113,11 +115,11 @@ export class AutoRepairPoller {
     // From here on synchronous: the decision and its commit see the same queue.
     const now = deps.now();
     const decision = decideIntake({ machines, entries: deps.entries.list(), nodes, constraints: deps.settings.constraints() });
-    const byAddress = new Map(machines.map((m) => [m.ipv4[0], m]));
+    const bySerial = new Map(machines.map((m) => [m.serial, m]));
     const { changes, outcome } = deps.db.transaction(() => {
       const changes = deps.entries.addMany(
         decision.enqueue.map((params) => {
-          const m = byAddress.get(params.address);
+          const m = params.serial === null ? undefined : bySerial.get(params.serial);
           return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)` };
         }),
         now,

@@ -1,4 +1,5 @@
 import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
+import { canonicalAddresses } from "../domain/address.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
 import { recordsRecovery, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
@@ -33,11 +34,11 @@ export type GenerationRound =
 const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };
 const weightier = (a: GenerationTrigger | null, b: GenerationTrigger): GenerationTrigger => (a !== null && WEIGHT[a] >= WEIGHT[b] ? a : b);
 
-/** Kubernetes Node taints by node name and by each internal IP (CKE names nodes by address). */
+/** Kubernetes Node taints by node name and by each internal IP in canonical form (CKE names nodes by address). */
 export function taintsByNode(nodes: readonly ClusterNode[]): NodeTaints {
   const taints = new Map<string, readonly Taint[]>();
   for (const node of nodes) taints.set(node.name, node.taints);
-  for (const node of nodes) for (const ip of node.internalIPs) if (!taints.has(ip)) taints.set(ip, node.taints);
+  for (const node of nodes) for (const ip of canonicalAddresses(node.internalIPs)) if (!taints.has(ip)) taints.set(ip, node.taints);
   return taints;
 }
 

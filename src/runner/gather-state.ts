@@ -1,4 +1,5 @@
 import type { ClusterNode, CommandRunner, NodeOperator } from "../adapters/ports.js";
+import { canonicalAddresses } from "../domain/address.js";
 import { podsBlockingDrain } from "../domain/eviction-plan.js";
 import { findRepairOperation, type RepairConfig } from "../domain/repair-config.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
@@ -15,11 +16,15 @@ export interface GatherDeps {
   readonly log: (message: string, fields?: Record<string, unknown>) => void;
 }
 
-/** The node name for each address: the Node whose InternalIP, or else whose name, equals it. */
+/**
+ * The node name for each address: the Node whose InternalIP, or else whose name, equals it. InternalIPs are keyed in
+ * canonical form (an entry for `::ffff:10.0.0.3` is stored as 10.0.0.3), and one that is not an IP address is
+ * left out, so no entry's address can match it.
+ */
 export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, string> {
   const byAddress = new Map<string, string>();
   for (const node of nodes) if (!byAddress.has(node.name)) byAddress.set(node.name, node.name);
-  for (const node of nodes) for (const ip of node.internalIPs) byAddress.set(ip, node.name);
+  for (const node of nodes) for (const ip of canonicalAddresses(node.internalIPs)) byAddress.set(ip, node.name);
   return byAddress;
 }
 

@@ -1,7 +1,9 @@
 import type { MachineSource, NodeOperator } from "../adapters/ports.js";
+import { parseAddress } from "../domain/address.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
 import { decideRemediation, type HeldTarget } from "../domain/health-check-remediation.js";
+import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
 import type { SettingsStore } from "../store/settings-store.js";
@@ -19,6 +21,8 @@ export interface HealthCheckStatus {
 
 export interface HealthCheckRunnerDeps {
   readonly checks: readonly HealthCheckConfig[];
+  /** The repair procedures: a node whose type has no procedure with the check's operation is not enqueued. */
+  readonly repair: RepairConfig;
   readonly nodes: NodeOperator | null;
   readonly machines: MachineSource | null;
   readonly entries: RepairEntryStore;
@@ -114,7 +118,7 @@ export class HealthCheckRunner {
       const now = deps.now();
       let fleet: Map<string, string> | null = null;
       const machineTypes = async () => {
-        if (!fleet && deps.machines) fleet = new Map((await deps.machines.searchMachines({ having: null, notHaving: null })).map((m) => [m.ipv4[0] ?? "", m.bmcType]));
+        if (!fleet && deps.machines) fleet = machineTypesByAddress(await deps.machines.searchMachines({ having: null, notHaving: null }));
         return fleet ?? new Map<string, string>();
       };
       for (const configured of deps.checks) {
@@ -123,9 +127,12 @@ export class HealthCheckRunner {
         const needsTypes = check.machineType.from === "sabakan" && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy");
         const types = needsTypes ? await machineTypes() : new Map<string, string>();
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
-        const decision = decideRemediation(check, evaluation, deps.entries.list(), deps.settings.constraints().maximumRepairQueueEntries, (node, address) =>
-          check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null),
-        );
+        const decision = decideRemediation(check, evaluation, {
+          entries: deps.entries.list(),
+          maximumRepairQueueEntries: deps.settings.constraints().maximumRepairQueueEntries,
+          repair: deps.repair,
+          machineTypeOf: (node, address) => (check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null)),
+        });
         if (decision.enqueue.length > 0) {
           const at = deps.now();
           const changes = deps.entries.addMany(
@@ -176,4 +183,14 @@ export class HealthCheckRunner {
       for (const event of events) nodes.recordEvent(t.node, event).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
     }
   }
+}
+
+/** sabakan's BMC type by first IPv4 in canonical form; a machine whose first IPv4 is not an address has none. */
+export function machineTypesByAddress(machines: ReadonlyArray<{ readonly ipv4: readonly string[]; readonly bmcType: string }>): Map<string, string> {
+  const types = new Map<string, string>();
+  for (const m of machines) {
+    const parsed = parseAddress(m.ipv4[0] ?? "");
+    if (parsed.ok && !types.has(parsed.address)) types.set(parsed.address, m.bmcType);
+  }
+  return types;
 }

@@ -52,6 +52,24 @@ describe("watch view", () => {
     assert.equal(eventLine(event("TRANSITION", entry("7", { status: "FAILED", step: 1 }), "step 2: repair command failed: exit code 3")), "2026-11-22T05:00:01Z #7 10.0.0.7 unreachable TRANSITION FAILED step 2/2 WAITING: step 2: repair command failed: exit code 3");
   });
 
+  const HOSTILE = "\u001b[2J\u001b]0;pwned\u0007\r\n\u009b31m\u202e";
+  const ESCAPED = "\\x1b[2J\\x1b]0;pwned\\x07\\x0d\\x0a\\x9b31m\\u202e";
+  const hostileEntry = entry("4", { address: HOSTILE, nodename: `node${HOSTILE}`, operation: `op${HOSTILE}` });
+  const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  it("escapes control characters in every cell of the table, and in the server's name", () => {
+    const screen = renderScreen([hostileEntry], [], `http://x${HOSTILE}`, 1000);
+    const lines = screen.split("\n");
+    assert.ok(lines.every((l) => !CONTROL.test(l)), JSON.stringify(screen));
+    assert.ok(lines[0]?.includes(`http://x${ESCAPED}`), lines[0]);
+    assert.ok(lines[3]?.includes(`${ESCAPED}  node${ESCAPED}  op${ESCAPED}`), lines[3]);
+  });
+
+  it("escapes control characters in every field of an event line, the reason included", () => {
+    const line = eventLine(event("TRANSITION", hostileEntry, `why${HOSTILE}`));
+    assert.equal(line, `2026-11-22T05:00:01Z #4 ${ESCAPED} op${ESCAPED} TRANSITION QUEUED step 1/2 WAITING: why${ESCAPED}`);
+  });
+
   it("keeps the entries up to date: replace on change, remove on dequeue", () => {
     let entries = new Map<string, WatchedEntry>();
     entries = applyEvent(entries, event("CREATED", entry("1")));

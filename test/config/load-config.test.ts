@@ -116,6 +116,12 @@ repair:
           repair_steps:
             - repair_command: ["reboot"]
           health_check_command: ["check"]
+    - machine_types: ["ipmi-2.0"]
+      repair_operations:
+        - operation: "node-not-ready"
+          repair_steps:
+            - repair_command: ["power-cycle"]
+          health_check_command: ["check"]
   protected_job_pods:
     matchExpressions:
       - key: app.kubernetes.io/name
@@ -205,6 +211,19 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
           },
         ],
       },
+      {
+        machineTypes: ["ipmi-2.0"],
+        repairOperations: [
+          {
+            operation: "node-not-ready",
+            repairSteps: [{ repairCommand: ["power-cycle"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+            healthCheckCommand: ["check"],
+            commandTimeoutSeconds: 30,
+            successCommand: null,
+            successCommandTimeout: 30,
+          },
+        ],
+      },
     ],
     maxConcurrentRepairs: 1,
     protectedNamespaces: null,
@@ -278,6 +297,11 @@ const withProcedure = (patch: object) => ({ repair: { repair_procedures: [proced
 const withOperation = (patch: object) => withProcedure({ repair_operations: [operation(), operation(patch)] });
 const withStep = (patch: object) => withOperation({ repair_steps: [{ ...STEP, ...patch }] });
 const OP = "repair.repair_procedures[0].repair_operations[1]";
+// Two procedures, neither with node-not-ready.
+const HEALTH_CHECK_REPAIR = `repair:
+  repair_procedures:
+    - { machine_types: [a], repair_operations: [ { operation: unreachable, repair_steps: [ { repair_command: [r] } ], health_check_command: [c] } ] }
+    - { machine_types: [b], repair_operations: [ { operation: reboot, repair_steps: [ { repair_command: [r] } ], health_check_command: [c] } ] }`;
 const STEP_PATH = `${OP}.repair_steps[0]`;
 
 describe("parseConfig: each rule rejects with the key path", () => {
@@ -301,6 +325,18 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "health check without conditions", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [], operation: o } ]", path: "health_checks[0].unhealthy_conditions", message: "must be a non-empty list" },
     { name: "health check duplicate name", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o }, { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]", path: "health_checks[1].name", message: 'check "w": the name is used twice' },
     { name: "health check negative timeout", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: -1 } ], operation: o } ]", path: "health_checks[0].unhealthy_conditions[0].timeout_seconds", message: "must be >= 0" },
+    {
+      name: "health check operation that no procedure has",
+      input: `${HEALTH_CHECK_REPAIR}\nhealth_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: node-not-ready } ]`,
+      path: "health_checks[0].operation",
+      message: 'check "w": operation "node-not-ready" is not a repair operation of any repair procedure (known: unreachable, reboot)',
+    },
+    {
+      name: "health check operation without any procedure",
+      input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: node-not-ready } ]",
+      path: "health_checks[0].operation",
+      message: 'check "w": operation "node-not-ready" is not a repair operation of any repair procedure (repair.repair_procedures has none)',
+    },
     { name: "runner.interval_seconds = 0", input: { runner: { interval_seconds: 0 } }, path: "runner.interval_seconds", message: "must be > 0" },
     { name: "runner.health_check_concurrency = 0", input: { runner: { health_check_concurrency: 0 } }, path: "runner.health_check_concurrency", message: "must be > 0" },
     { name: "unknown key under runner", input: { runner: { tick: 1 } }, path: "runner.tick", message: "unknown key" },

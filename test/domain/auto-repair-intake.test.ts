@@ -49,6 +49,42 @@ describe("decideIntake (sabakan-triggered repair)", () => {
     assert.deepEqual(reasons(decide([machine("s1", { ipv4: [] })])), { s1: "no address" });
   });
 
+  const hostileCases: Array<[string, string, string]> = [
+    ["an option", "-rf", 'invalid IP address: "-rf" in spec.ipv4[0]'],
+    ["an option with a value", "--output=/etc/x", 'invalid IP address: "--output=/etc/x" in spec.ipv4[0]'],
+    ["control characters (escaped in the reason)", "10.0.0.1\u001b[2J\r", 'invalid IP address: "10.0.0.1\\x1b[2J\\x0d" in spec.ipv4[0]'],
+    ["an empty string", "", 'invalid IP address: "" in spec.ipv4[0]'],
+    ["a hostname", "node1.example", 'invalid IP address: "node1.example" in spec.ipv4[0]'],
+  ];
+  for (const [name, ipv4, reason] of hostileCases) {
+    it(`skips a machine whose first IPv4 is not an IP address, without recording it raw: ${name}`, () => {
+      const d = decide([machine("s1", { ipv4: [ipv4, "10.0.0.9"] }), machine("s2")]);
+      assert.deepEqual(enqueued(d), ["s2"]);
+      assert.deepEqual(d.skipped, [{ serial: "s1", address: null, state: "UNHEALTHY", reason }]);
+    });
+  }
+
+  it("enqueues an IPv4-mapped IPv6 first address as its IPv4 address", () => {
+    assert.deepEqual(decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"] })]).enqueue.map((e) => e.address), ["10.0.0.3"]);
+  });
+
+  it("an IPv4-mapped IPv6 first address counts as recent when an entry has its IPv4 address", () => {
+    const d = decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"] })], { entries: [entry(1, { address: "10.0.0.3" })] });
+    assert.deepEqual(d.skipped, [{ serial: "s1", address: "10.0.0.3", state: "UNHEALTHY", reason: "recently repaired" }]);
+  });
+
+  it("two spellings of one address in one answer make one entry", () => {
+    const d = decide([machine("s1", { ipv4: ["10.0.0.3"] }), machine("s2", { ipv4: ["::ffff:10.0.0.3"] })]);
+    assert.deepEqual(enqueued(d), ["s1"]);
+    assert.equal(reasons(d)["s2"], "another machine with address 10.0.0.3 is already enqueued this round");
+  });
+
+  it("finds the Node standing of an IPv4-mapped IPv6 address under its IPv4 address", () => {
+    const nodes = new Map<string, NodeStanding>([["10.0.0.3", "rebooting"]]);
+    const d = decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"], state: "UNREACHABLE", durationSeconds: 10 })], { nodes, constraints: limits({ waitSecondsToRepairRebooting: 60 }) });
+    assert.deepEqual(reasons(d), { s1: "rebooting" });
+  });
+
   const recentCases: Array<[string, Partial<ReturnType<typeof entry>>]> = [
     ["a queued entry", {}],
     ["a processing entry", { status: "processing" }],

@@ -59,6 +59,24 @@ describe("evaluateTarget", () => {
   });
 });
 
+describe("evaluateTarget: the target's address (its first InternalIP)", () => {
+  const cases: Array<[string, string[], string | null, string | null]> = [
+    ["an IPv4 address", ["10.0.0.3"], "10.0.0.3", null],
+    ["an IPv4-mapped IPv6 address, as its IPv4 address", ["::ffff:10.0.0.3"], "10.0.0.3", null],
+    ["an IPv6 address, canonical", ["FD00:0:0:0:0:0:0:1"], "fd00::1", null],
+    ["none", [], null, "the node has no InternalIP"],
+    ["an option", ["-rf", "10.0.0.3"], null, 'the node\'s first InternalIP is not an address: invalid IP address: "-rf"'],
+    ["control characters, escaped in the reason", ["\u001b[2J10.0.0.3"], null, 'the node\'s first InternalIP is not an address: invalid IP address: "\\x1b[2J10.0.0.3"'],
+    ["empty", [""], null, 'the node\'s first InternalIP is not an address: invalid IP address: ""'],
+  ];
+  for (const [name, internalIPs, address, addressProblem] of cases) {
+    it(name, () => {
+      const t = evaluateTarget(node("n1", "False", 600, { internalIPs }), RULES, NOW);
+      assert.deepEqual({ address: t.address, addressProblem: t.addressProblem }, { address, addressProblem });
+    });
+  }
+});
+
 describe("evaluateHealthCheck", () => {
   it("counts only selected nodes, leaves out nodes annotated to skip remediation, and orders targets by name", () => {
     const e = evaluateHealthCheck(check(), [node("n3", "True"), node("n1", "Unknown", 400), node("cp1", "Unknown", 400, { labels: { role: "control-plane" } }), node("n2", "False", 400, { annotations: { "kintsugi.cybozu.io/skip-remediation": "" } })], NOW);

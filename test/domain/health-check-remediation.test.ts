@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
 import type { HealthCheckEvaluation, TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
-import { decideRemediation } from "../../src/domain/health-check-remediation.js";
+import { decideRemediation, type RemediationContext } from "../../src/domain/health-check-remediation.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
 import { entry } from "./repair-decision-support.js";
 
 const CHECK: HealthCheckConfig = {
@@ -15,7 +16,7 @@ const CHECK: HealthCheckConfig = {
   machineType: { from: "sabakan" },
   paused: false,
 };
-const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, state, rule: null, since: null, nextCheckAt: null });
+const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, addressProblem: address === null ? "the node has no InternalIP" : null, state, rule: null, since: null, nextCheckAt: null });
 const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvaluation => ({
   name: "workers",
   expected: targets.length,
@@ -25,11 +26,23 @@ const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvalua
   targets,
   nextCheckAt: null,
 });
-const types = (node: string) => (node === "n9" ? null : "IPMI-2.0");
+const types = (node: string) => (node === "n9" ? null : node === "n7" ? "qemu" : node === "n6" ? "switch" : "IPMI-2.0");
+const operation = (name: string) => ({ operation: name, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
+// IPMI-2.0 has the check's operation; qemu's first procedure lacks it (a later one that has it is never tried);
+// switch has no procedure at all.
+const REPAIR: RepairConfig = {
+  ...EMPTY_REPAIR_CONFIG,
+  repairProcedures: [
+    { machineTypes: ["IPMI-2.0"], repairOperations: [operation("unreachable"), operation("node-not-ready")] },
+    { machineTypes: ["qemu"], repairOperations: [operation("unreachable")] },
+    { machineTypes: ["qemu"], repairOperations: [operation("node-not-ready")] },
+  ],
+};
+const context = (patch: Partial<RemediationContext> = {}): RemediationContext => ({ entries: [], maximumRepairQueueEntries: 10, repair: REPAIR, machineTypeOf: types, ...patch });
 
 describe("decideRemediation", () => {
   it("enqueues every unhealthy target with the check's operation and source, and not pending ones", () => {
-    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "pending"), target("n3", "unhealthy"), target("n4", "healthy")]), [], 10, types);
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "pending"), target("n3", "unhealthy"), target("n4", "healthy")]), context());
     assert.deepEqual(d.enqueue, [
       { address: "10.0.0.1", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
       { address: "10.0.0.3", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
@@ -38,26 +51,48 @@ describe("decideRemediation", () => {
   });
 
   it("enqueues nothing through a closed gate, and says why for each unhealthy target", () => {
-    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "pending")], false), [], 10, types);
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "pending")], false), context());
     assert.deepEqual(d, { enqueue: [], held: [{ node: "n1", reason: "remediation short-circuited: total: 5, unhealthy: 3, maxUnhealthy: 40%" }] });
   });
 
   it("does not enqueue an address that has a persisting entry, finished or deleted included", () => {
-    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "unhealthy")]), [entry(1, { address: "10.0.0.1", status: "succeeded", deleted: true })], 10, types);
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "unhealthy")]), context({ entries: [entry(1, { address: "10.0.0.1", status: "succeeded", deleted: true })] }));
     assert.deepEqual(d.enqueue.map((e) => e.address), ["10.0.0.2"]);
   });
 
   it("is all or nothing at maximum-repair-queue-entries", () => {
-    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "unhealthy")]), [entry(7, { address: "10.9.9.9" })], 2, types);
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n2", "unhealthy")]), context({ entries: [entry(7, { address: "10.9.9.9" })], maximumRepairQueueEntries: 2 }));
     assert.deepEqual(d.enqueue, []);
     assert.match(d.held[0]?.reason ?? "", /too many repair requests \(1 in the queue \+ 2 > maximum-repair-queue-entries 2\)/);
   });
 
   it("holds a target whose machine type cannot be found, or that has no address", () => {
-    const d = decideRemediation(CHECK, evaluation([target("n9", "unhealthy"), target("n8", "unhealthy", null)]), [], 10, types);
+    const d = decideRemediation(CHECK, evaluation([target("n9", "unhealthy"), target("n8", "unhealthy", null)]), context());
     assert.deepEqual(d.held, [
       { node: "n9", reason: "sabakan has no machine with address 10.0.0.9" },
       { node: "n8", reason: "the node has no InternalIP" },
     ]);
+  });
+
+  const held: Array<{ name: string; target: TargetEvaluation; reason: string }> = [
+    { name: "a type whose first procedure lacks the operation (later ones are not tried)", target: target("n7", "unhealthy"), reason: 'not enqueued, the entry would fail at once: repair operation "node-not-ready" not found for machine type "qemu"' },
+    { name: "a type without a procedure", target: target("n6", "unhealthy"), reason: 'not enqueued, the entry would fail at once: repair procedure not found for machine type "switch"' },
+    {
+      name: "a first InternalIP that is not an address",
+      target: { ...target("n5", "unhealthy", null), addressProblem: 'the node\'s first InternalIP is not an address: invalid IP address: "-rf"' },
+      reason: 'the node\'s first InternalIP is not an address: invalid IP address: "-rf"',
+    },
+  ];
+  for (const c of held) {
+    it(`holds, never enqueues: ${c.name}`, () => {
+      const d = decideRemediation(CHECK, evaluation([c.target, target("n1", "unhealthy")]), context());
+      assert.deepEqual(d.enqueue.map((e) => e.address), ["10.0.0.1"]);
+      assert.deepEqual(d.held, [{ node: c.target.node, reason: c.reason }]);
+    });
+  }
+
+  it("a held target does not count against maximum-repair-queue-entries", () => {
+    const d = decideRemediation(CHECK, evaluation([target("n7", "unhealthy"), target("n1", "unhealthy")]), context({ maximumRepairQueueEntries: 1 }));
+    assert.deepEqual(d.enqueue.map((e) => e.address), ["10.0.0.1"]);
   });
 });

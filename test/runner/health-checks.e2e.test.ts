@@ -128,6 +128,41 @@ describe("node health checks end to end (test Kubernetes API)", () => {
     }
   });
 
+  it("never enqueues a node whose machine type has no procedure with the check's operation, and says why", () =>
+    withCluster({}, 2, async (k, kube, machines) => {
+      kube.addNode({ name: "worker9", internalIP: "10.1.0.9", labels: { role: "worker", "machine-type": "switch" } });
+      for (const n of ["worker1", "worker9"]) kube.setNodeCondition(n, "Ready", "False", new Date(Date.now() - 60_000));
+      const entries = async () => (await k.gql(`{ searchRepairEntries { address status } }`)).data?.["searchRepairEntries"] as Array<{ address: string; status: string }>;
+      await until("worker1 repaired", entries, (e) => e.some((x) => x.address === "10.1.0.1" && x.status === "SUCCEEDED"));
+      const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
+      const s = await until("worker9 held", status, (v) => v.held.length > 0);
+      assert.deepEqual(s.held, [{ node: "worker9", reason: 'not enqueued, the entry would fail at once: repair procedure not found for machine type "switch"' }]);
+      assert.deepEqual((await entries()).map((e) => e.address), ["10.1.0.1"], "no entry for worker9, so its address is not blocked by a failed one");
+      assert.equal(machines.log().filter((l) => l.endsWith(" 10.1.0.9")).length, 0);
+    }));
+
+  it("holds a Node whose InternalIP is not an IP address: no command, metric or status gets it raw; a mapped IPv6 InternalIP is its IPv4 address", () =>
+    withCluster({}, 1, async (k, kube, machines) => {
+      const hostile = ["-rf", "--output=/etc/x", "10.1.0.7\u001b[2J\r\n"];
+      hostile.forEach((ip, i) => kube.addNode({ name: `evil${i}`, internalIP: ip, labels: { role: "worker", "machine-type": "m" } }));
+      kube.addNode({ name: "mapped", internalIP: "::ffff:10.1.0.8", labels: { role: "worker", "machine-type": "m" } });
+      for (const n of ["worker1", "mapped", "evil0", "evil1", "evil2"]) kube.setNodeCondition(n, "Ready", "False", new Date(Date.now() - 60_000));
+      const entries = async () => (await k.gql(`{ searchRepairEntries { address nodename status } }`)).data?.["searchRepairEntries"] as Array<Record<string, string>>;
+      const done = await until("two repairs succeeded", entries, (e) => e.length === 2 && e.every((x) => x["status"] === "SUCCEEDED"));
+      assert.deepEqual(done.map((e) => [e["address"], e["nodename"]]).sort(), [["10.1.0.1", "worker1"], ["10.1.0.8", "mapped"]]);
+      const s = await until("the hostile nodes held", async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0], (v) => v.held.length === 3);
+      assert.deepEqual(s.held, [
+        { node: "evil0", reason: 'the node\'s first InternalIP is not an address: invalid IP address: "-rf"' },
+        { node: "evil1", reason: 'the node\'s first InternalIP is not an address: invalid IP address: "--output=/etc/x"' },
+        { node: "evil2", reason: 'the node\'s first InternalIP is not an address: invalid IP address: "10.1.0.7\\x1b[2J\\x0d\\x0a"' },
+      ]);
+      const args = machines.log().map((line) => line.split(" ").at(-1));
+      assert.ok(args.length > 0 && args.every((a) => a === "10.1.0.1" || a === "10.1.0.8"), JSON.stringify(machines.log()));
+      const metrics = await (await fetch(`${k.url}/metrics`)).text();
+      assert.doesNotMatch(metrics, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]|-rf|--output/);
+      assert.match(metrics, /address="10\.1\.0\.8"/);
+    }));
+
   it("enqueues nothing when three of five nodes go bad at once with max_unhealthy 40%, and says why", () =>
     withCluster({ maxUnhealthy: { kind: "percent", value: 40 } }, 5, async (k, kube) => {
       const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];

@@ -1,3 +1,4 @@
+import { parseAddress } from "../address.js";
 import { ROLE_LABEL, type ClusterMachine, type GeneratedCluster } from "./types.js";
 
 const count = (roles: readonly string[]): Map<string, number> => {
@@ -12,15 +13,16 @@ export function workersByRole(cluster: GeneratedCluster): Map<string, number> {
 }
 
 /**
- * Healthy machines with an address that no node of the cluster uses, by role: what the generator could still add
+ * Healthy machines with an address (an IP address, compared in canonical form) that no node of the cluster uses, by role: what the generator could still add
  * (CKE's `unused_machines`). Every role of `machines` is present, with 0 when all of its machines are in use.
  */
 export function unusedMachinesByRole(machines: readonly ClusterMachine[], cluster: GeneratedCluster | null): Map<string, number> {
   const used = new Set((cluster?.nodes ?? []).map((n) => n.address));
   const counts = new Map<string, number>(machines.map((m) => [m.role, 0]));
   for (const m of machines) {
-    const address = m.ipv4[0];
-    if (m.state === "HEALTHY" && address !== undefined && !used.has(address)) counts.set(m.role, (counts.get(m.role) ?? 0) + 1);
+    const first = m.ipv4[0];
+    const parsed = first === undefined ? null : parseAddress(first);
+    if (m.state === "HEALTHY" && parsed?.ok && !used.has(parsed.address)) counts.set(m.role, (counts.get(m.role) ?? 0) + 1);
   }
   return counts;
 }

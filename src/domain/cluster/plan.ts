@@ -1,3 +1,4 @@
+import { parseAddress } from "../address.js";
 import { hasIntolerableTaint, machineToNode } from "./node.js";
 import { bySerial, countByRack, pickHighest } from "./score.js";
 import { WorkerSelector } from "./selector.js";
@@ -20,7 +21,7 @@ export interface Plan {
   readonly constraints: ClusterConstraints;
   readonly nodeTaints: NodeTaints;
   readonly now: number;
-  /** Machines with an IPv4 address, by serial; the first by serial wins an address. */
+  /** Machines whose first IPv4 is an IP address (in canonical form), by serial; the first by serial wins one. */
   readonly machines: readonly ClusterMachine[];
   readonly byAddress: ReadonlyMap<string, ClusterMachine>;
   readonly cps: ClusterMachine[];
@@ -45,8 +46,12 @@ export function newPlan(template: ClusterTemplate, machines: readonly ClusterMac
   if (cpTemplates.length !== 1 || cpTemplate === undefined || workerTemplates.length === 0) return "invalid template: it needs exactly one control plane template and at least one other";
   const byAddress = new Map<string, ClusterMachine>();
   for (const m of [...machines].sort(bySerial)) {
-    const address = m.ipv4[0];
-    if (address !== undefined && !byAddress.has(address)) byAddress.set(address, m);
+    // A first IPv4 that is not an IP address would reach CKE (and its ssh) as a host: such a machine counts as one
+    // without an address. The others are planned with their address in canonical form.
+    const first = m.ipv4[0];
+    const parsed = first === undefined ? null : parseAddress(first);
+    if (!parsed?.ok || byAddress.has(parsed.address)) continue;
+    byAddress.set(parsed.address, parsed.address === first ? m : { ...m, ipv4: [parsed.address, ...m.ipv4.slice(1)] });
   }
   return {
     template, cpTemplate, cpRole: cpTemplate.labels[ROLE_LABEL] ?? "", workerTemplates, constraints, nodeTaints, now,

@@ -23,6 +23,22 @@ describe("generate (initialization)", () => {
     assert.match(r.changes[3] ?? "", /^add worker 10\.0\.0\.4 \(serial m003, any role\): minimum-workers is 2, the cluster has 0; rack 0 has none of any role$/);
   });
 
+  const hostile: Array<[string, string]> = [["an option", "-rf"], ["control characters", "10.0.0.9\u001b[2J"], ["empty", ""]];
+  for (const [name, ipv4] of hostile) {
+    it(`never makes a node of a machine whose first IPv4 is not an IP address: ${name}`, () => {
+      // Two nodes are needed and only one machine has an address: the hostile one must not make up the second.
+      const r = generate(MINIMAL, [machine("m9", { ipv4: [ipv4] }), machine("m1")], constraints(1, 1), NOW);
+      assert.equal(r.ok, false, JSON.stringify(r));
+      assert.match(r.ok ? "" : r.error, /^not enough healthy machines/);
+    });
+  }
+
+  it("writes an IPv4-mapped IPv6 first address as its IPv4 address, one machine with the plain spelling", () => {
+    const machines = [machine("m1", { ipv4: ["::ffff:10.0.0.7"] }), machine("m2", { ipv4: ["10.0.0.7"] }), machine("m3")];
+    const r = ok(generate(MINIMAL, machines, constraints(1, 1), NOW));
+    assert.deepEqual(r.cluster.nodes.map((n) => [n.address, n.annotations["cke.cybozu.com/serial"]]).sort(), [["10.0.0.4", "m3"], ["10.0.0.7", "m1"]]);
+  });
+
   it("spreads control planes over racks", () => {
     const r = generate(MINIMAL, fleet(9, 3), constraints(3, 0), NOW);
     assert.deepEqual(cps(r).map((n) => n.labels["cke.cybozu.com/rack"]).sort(), ["0", "1", "2"]);
