@@ -18,10 +18,10 @@ const node = (n: number, over: Partial<NodeFacts> = {}): NodeFacts => ({
   name: `node${n}`, internalIPs: [`10.0.0.${n}`], unschedulable: false, annotations: {}, labels: {}, conditions: [{ type: "Ready", status: "True" }], ...over,
 });
 const labelled = { [CONTROL_PLANE_LABEL]: "true" };
-const starts = (index: number) => ({ index, states: ["processing/0/watching"], effect: "repair-command" });
+const starts = (index: number) => ({ index, states: ["processing/0/watching"], effect: "repair-command" as const });
 /** A processing entry whose 60 s watch is over: if it moves, it goes to step 2 and runs its command. */
 const watched = (index: number, over = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 61 * SEC, ...over });
-const movesOn = (index: number) => ({ index, states: ["processing/1/waiting", "processing/1/watching"], effect: "repair-command" });
+const movesOn = (index: number) => ({ index, states: ["processing/1/waiting", "processing/1/watching"], effect: "repair-command" as const });
 
 interface Case {
   readonly name: string;
