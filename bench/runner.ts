@@ -36,7 +36,7 @@ function runnerWith(dir: string, name: string, repair: RepairConfig, concurrency
   const entries = new RepairEntryStore(db);
   const settings = new SettingsStore(db);
   const runner = new RepairRunner({
-    entries, settings, repair, commands: new ProcessCommandRunner(), nodes: null, now: Date.now, random: Math.random,
+    entries, settings, repair, commands: new ProcessCommandRunner(), nodes: null, generatedControlPlanes: () => [], now: Date.now, random: Math.random,
     log: runnerLog, committed: () => runner.wake(), intervalMs: 1000, healthCheckConcurrency: concurrency,
   });
   return { db, entries, runner };

@@ -116,6 +116,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       repair: config.repair,
       commands: new ProcessCommandRunner(),
       nodes,
+      generatedControlPlanes: () => generations.controlPlaneAddresses(),
       now,
       random: options.random ?? Math.random,
       log: runnerLog,
@@ -196,6 +197,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       healthChecks,
       generations,
       clusterGenerator,
+      waitReason: (index) => runner.waitReason(index),
       machineStateChanged: (change) => {
         pubsub.publish("machineStateChanged", change);
         if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {

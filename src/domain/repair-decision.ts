@@ -1,3 +1,4 @@
+import { controlPlaneHold, indexControlPlanes, type ControlPlaneIndex } from "./control-planes.js";
 import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
@@ -18,9 +19,13 @@ function earliest(a: number | null, b: number | null): number | null {
  * 1. a deleted entry is dequeued, whatever else holds;
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
  * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit;
- * 4. the rest walk processing entries first, then queued, in index order: at most `max_concurrent_repairs` are in
- *    progress, an entry waiting for its drain back-off takes no slot, and one machine is never repaired by two
- *    entries at once (kintsugi); each in progress moves on by its step status.
+ * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
+ *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
+ *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
+ *    once (kintsugi), and a control-plane entry obeys `controlPlaneHold` (one at a time, none while another control
+ *    plane reboots or is not Ready); each in progress moves on by its step status.
+ * Every entry a rule leaves where it is comes back in `held` with the reason (a held entry takes no slot; a held
+ * processing control-plane entry still counts as the one control plane in progress).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
@@ -53,17 +58,41 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     contenders.push(entry);
   }
 
-  const ordered = [...contenders.filter((e) => e.status === "processing"), ...contenders.filter((e) => e.status === "queued")];
-  const busy = new Set<string>();
+  const planeOf = indexControlPlanes(snapshot.controlPlanes);
+  const held = new Map<number, string>();
+  const busy = new Map<string, number>();
+  let repairingPlane: RepairEntry | null = null;
   let inProgress = 0;
-  for (const entry of ordered) {
+  for (const entry of walkOrder(contenders, planeOf)) {
+    const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
+      // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
+      if (holder === undefined) busy.set(entry.address, entry.index);
+      held.set(entry.index, `waiting out its drain back-off until ${new Date(entry.drainBackoffExpire ?? 0).toISOString()}`);
       wakeAt = earliest(wakeAt, entry.drainBackoffExpire);
       continue;
     }
-    if (busy.has(entry.address) || inProgress >= snapshot.repair.maxConcurrentRepairs) continue;
-    busy.add(entry.address);
+    if (holder !== undefined) {
+      held.set(entry.index, `machine ${entry.address} is being repaired by entry ${holder}`);
+      continue;
+    }
+    busy.set(entry.address, entry.index);
+    const plane = planeOf.get(entry.address);
+    if (plane) {
+      const hold = controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane);
+      // A processing control plane may be cordoned or drained already: no other one starts beside it, held or not.
+      if (entry.status === "processing" && !repairingPlane) repairingPlane = entry;
+      if (hold) {
+        held.set(entry.index, hold);
+        continue;
+      }
+    }
+    if (inProgress >= snapshot.repair.maxConcurrentRepairs) {
+      held.set(entry.index, `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`);
+      continue;
+    }
     inProgress++;
+    if (plane) repairingPlane = entry;
     const obs = observe(entry);
     const renamed = renamedTransitions(entry, obs);
     const current = renamed[0]?.after ?? entry;
@@ -75,7 +104,14 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     wakeAt = earliest(wakeAt, progress.wakeAt);
   }
-  return { actions, wakeAt };
+  return { actions, wakeAt, held };
+}
+
+/** CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries. */
+function walkOrder(contenders: readonly RepairEntry[], planeOf: ControlPlaneIndex): RepairEntry[] {
+  const groups: RepairEntry[][] = [[], [], [], []];
+  for (const e of contenders) groups[(e.status === "processing" ? 0 : 2) + (planeOf.has(e.address) ? 0 : 1)]!.push(e);
+  return groups.flat();
 }
 
 function progressOf(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, renamed: EntryTransition[]): Progress {

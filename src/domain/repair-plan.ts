@@ -1,3 +1,4 @@
+import type { ControlPlane } from "./control-planes.js";
 import type { RepairOperationConfig, RepairStepConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
@@ -29,6 +30,8 @@ export interface RepairSnapshot {
     readonly lookup: (entry: RepairEntry) => { operation: RepairOperationConfig } | { message: string };
   };
   readonly queueEnabled: boolean;
+  /** The cluster's control planes (empty when none are known). */
+  readonly controlPlanes: readonly ControlPlane[];
 }
 
 /** One change to persist: the entry after it, and the history record that explains it. */
@@ -68,4 +71,6 @@ export interface RepairAction {
 export interface RepairPlan {
   readonly actions: readonly RepairAction[];
   readonly wakeAt: number | null;
+  /** The unfinished entries a rule left where they are this pass, by index, with the reason (never persisted). */
+  readonly held: ReadonlyMap<number, string>;
 }

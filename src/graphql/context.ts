@@ -34,6 +34,8 @@ export interface GraphQLContext {
   readonly healthChecks: HealthCheckRunner;
   readonly generations: ClusterGenerationStore;
   readonly clusterGenerator: ClusterGenerator;
+  /** Why the runner's last pass left an entry where it is, or null (see `RepairRunner.waitReason`). */
+  readonly waitReason: (index: number) => string | null;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

@@ -1,3 +1,4 @@
+import { controlPlanesOf } from "../domain/control-planes.js";
 import { decideRepairActions } from "../domain/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import { nodeEventFor } from "../domain/repair-events.js";
@@ -28,6 +29,7 @@ export class RepairRunner {
   private stopped = true;
   private wakeAt: number | null = null;
   private passes = 0;
+  private held: ReadonlyMap<number, string> = new Map();
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -58,6 +60,11 @@ export class RepairRunner {
   /** How many passes have completed (for tests and benchmarks). */
   get passCount(): number {
     return this.passes;
+  }
+
+  /** Why the last pass left the entry where it is (a rule held it), or null when it moved or nothing held it. */
+  waitReason(index: number): string | null {
+    return this.held.get(index) ?? null;
   }
 
   private schedule(delayMs: number): void {
@@ -93,10 +100,12 @@ export class RepairRunner {
       healthCheckConcurrency: deps.healthCheckConcurrency,
       log: deps.log.warn.bind(deps.log),
     });
-    const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled() };
+    const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
+    const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes };
     const plan = decideRepairActions(snapshot, deps.now(), deps.random);
     for (const action of plan.actions) this.apply(action);
     this.wakeAt = plan.wakeAt;
+    this.held = plan.held;
     // Read again: the actions just applied may have finished entries whose nodes are among these.
     for (const [node, owner] of strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION)) {
       this.inBackground(this.uncordonNode(node, owner));

@@ -11,6 +11,8 @@ export interface RunnerDeps {
   readonly commands: CommandRunner;
   /** null = no Kubernetes: every machine is out of cluster and no step drains. */
   readonly nodes: NodeOperator | null;
+  /** The addresses the cluster configuration in force (kintsugi's generated one) lists as control planes. */
+  readonly generatedControlPlanes: () => readonly string[];
   readonly now: () => number;
   /** [0, 1), for the drain back-off jitter. */
   readonly random: () => number;

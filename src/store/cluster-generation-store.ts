@@ -51,6 +51,8 @@ export class ClusterGenerationStore {
   private readonly selectLatest;
   private readonly selectLast;
   private readonly selectGeneration;
+  private readonly selectCurrentSeq;
+  private controlPlanes: { readonly seq: number | null; readonly addresses: readonly string[] } | null = null;
 
   constructor(private readonly db: Db, private readonly keep = KEPT_GENERATIONS) {
     this.insert = db.prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
@@ -62,12 +64,26 @@ export class ClusterGenerationStore {
     this.selectLatest = db.prepare("SELECT * FROM cluster_generations ORDER BY seq DESC LIMIT 1");
     this.selectLast = db.prepare("SELECT * FROM (SELECT * FROM cluster_generations ORDER BY seq DESC LIMIT ?) ORDER BY seq");
     this.selectGeneration = db.prepare("SELECT * FROM cluster_generations WHERE generation = ? AND cluster IS NOT NULL");
+    this.selectCurrentSeq = db.prepare("SELECT MAX(seq) FROM cluster_generations WHERE cluster IS NOT NULL").pluck();
   }
 
   /** The configuration in force: the newest generated one, or null before the first. */
   current(): ClusterGeneration | null {
     const row = this.selectCurrent.get() as GenerationRow | undefined;
     return row ? fromRow(row) : null;
+  }
+
+  /**
+   * The addresses the configuration in force lists as control planes (none before the first). Every repair pass asks;
+   * the configuration (megabytes of JSON for a large cluster) is decoded once per generation, not once per pass.
+   */
+  controlPlaneAddresses(): readonly string[] {
+    const seq = (this.selectCurrentSeq.get() as number | null) ?? null;
+    if (this.controlPlanes?.seq !== seq) {
+      const nodes = this.current()?.cluster?.nodes ?? [];
+      this.controlPlanes = { seq, addresses: Object.freeze(nodes.filter((n) => n.control_plane).map((n) => n.address)) };
+    }
+    return this.controlPlanes.addresses;
   }
 
   /** A kept generated configuration by its generation number. */

@@ -1,3 +1,4 @@
+import type { ControlPlane } from "../../src/domain/control-planes.js";
 import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../../src/domain/repair-config.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
@@ -61,10 +62,10 @@ export const obs = (over: Partial<RepairObservation> = {}): RepairObservation =>
 export function snapshot(
   entries: RepairEntry[],
   observations: Record<number, Partial<RepairObservation>> = {},
-  options: { enabled?: boolean; config?: RepairConfig; max?: number } = {},
+  options: { enabled?: boolean; config?: RepairConfig; max?: number; controlPlanes?: readonly ControlPlane[] } = {},
 ): RepairSnapshot {
   const config = { ...(options.config ?? CONFIG), ...(options.max !== undefined && { maxConcurrentRepairs: options.max }) };
   const map = new Map<number, RepairObservation>();
   for (const e of entries) map.set(e.index, obs({ nodename: e.nodename, ...observations[e.index] }));
-  return { entries, observations: map, repair: snapshotRepairConfig(config), queueEnabled: options.enabled ?? true };
+  return { entries, observations: map, repair: snapshotRepairConfig(config), queueEnabled: options.enabled ?? true, controlPlanes: options.controlPlanes ?? [] };
 }

@@ -337,4 +337,35 @@ describe("ClusterGenerationStore", () => {
       });
     });
   });
+
+  describe("controlPlaneAddresses", () => {
+    const withPlanes = (planes: string[]): GeneratedCluster => ({ ...cluster(1), nodes: [...cluster(1).nodes.filter((n) => !n.control_plane), ...planes.map((address) => ({ ...cluster(1).nodes[0]!, address }))] });
+
+    it("lists the control planes of the configuration in force, none before the first", () => {
+      withStore((store) => {
+        assert.deepEqual(store.controlPlaneAddresses(), []);
+        store.recordGenerated(NOW, "schedule", withPlanes(["10.0.0.1", "10.0.0.2"]), []);
+        assert.deepEqual(store.controlPlaneAddresses(), ["10.0.0.1", "10.0.0.2"]);
+        store.recordFailed(NOW + MINUTE, "schedule", "sabakan is unreachable");
+        assert.deepEqual(store.controlPlaneAddresses(), ["10.0.0.1", "10.0.0.2"], "a failed round leaves the configuration in force");
+        store.recordGenerated(NOW + 2 * MINUTE, "schedule", withPlanes(["10.0.0.3"]), []);
+        assert.deepEqual(store.controlPlaneAddresses(), ["10.0.0.3"]);
+      });
+    });
+
+    it("decodes a configuration once, and sees one recorded through another connection", () => {
+      withStore((store, _db, file) => {
+        store.recordGenerated(NOW, "schedule", withPlanes(["10.0.0.1"]), []);
+        const first = store.controlPlaneAddresses();
+        assert.equal(store.controlPlaneAddresses(), first, "the same kept list while the generation is the same");
+        const other = openDatabase(file);
+        try {
+          new ClusterGenerationStore(other).recordGenerated(NOW + MINUTE, "operator", withPlanes(["10.0.0.7"]), []);
+        } finally {
+          other.close();
+        }
+        assert.deepEqual(store.controlPlaneAddresses(), ["10.0.0.7"]);
+      });
+    });
+  });
 });

@@ -16,6 +16,7 @@ case $action in
   fail) echo "BMC of $addr does not answer" >&2; exit 3 ;;
   sleep) echo $$ > "$dir/pid-$addr"; sleep "$1"; touch "$dir/slept-$addr" ;;
   slow-fix) sleep "$1"; touch "$dir/healthy-$addr" ;;
+  held-fix) while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/healthy-$addr" ;;
   fail-times)
     n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
     if [ "$n" -le "$1" ]; then echo "attempt $n fails" >&2; exit 1; fi
@@ -43,6 +44,11 @@ export class SimulatedMachines {
     const path = join(this.dir, `healthy-${address}`);
     if (healthy) writeFileSync(path, "");
     else rmSync(path, { force: true });
+  }
+
+  /** Lets a running `held-fix` of the address finish (it waits until then). */
+  release(address: string): void {
+    writeFileSync(join(this.dir, `release-${address}`), "");
   }
 
   isHealthy(address: string): boolean {

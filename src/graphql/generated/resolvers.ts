@@ -711,6 +711,13 @@ export type RepairEntry = {
   stepCount?: Maybe<Scalars['Int']['output']>;
   /** Where the entry is within its current step. */
   stepStatus: RepairStepStatus;
+  /**
+   * Why the runner's last pass left this entry where it is: waiting out its drain back-off, its machine being
+   * repaired by another entry, `max_concurrent_repairs` reached, or a control-plane rule (one control plane at a
+   * time, another control plane being rebooted or not Ready, naming it). Null when the entry moved or nothing holds
+   * it; a disabled queue is no hold here (see `repairQueueEnabled`). Not kept: it is the last pass's view.
+   */
+  waitReason?: Maybe<Scalars['String']['output']>;
 };
 
 /** One committed change of a repair entry. */
@@ -1308,6 +1315,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   stepCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
+  waitReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type RepairEntryEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntryEvent'] = ResolversParentTypes['RepairEntryEvent']> = {
