@@ -1,3 +1,4 @@
+import { canonicalAddresses } from "./address.js";
 import type { RepairEntry } from "./repair-entry.js";
 
 /** The label CKE puts on every control plane's Node (beside `node-role.kubernetes.io/master`). */
@@ -39,7 +40,7 @@ export function controlPlanesOf(nodes: readonly NodeFacts[], generatedAddresses:
   const covered = new Set<string>();
   const generated = new Set(generatedAddresses);
   for (const node of nodes) {
-    const addresses = [...new Set([...node.internalIPs, node.name])];
+    const addresses = [...new Set([...canonicalAddresses(node.internalIPs), node.name])];
     if (!Object.hasOwn(node.labels, CONTROL_PLANE_LABEL) && !addresses.some((a) => generated.has(a))) continue;
     for (const a of addresses) covered.add(a);
     planes.push({

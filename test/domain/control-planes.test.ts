@@ -32,6 +32,8 @@ const CASES: Case[] = [
   { name: "not rebooting: cordoned by kintsugi", nodes: [node("cp1", "10.0.0.1", { annotations: { ...rebootingAnnotations, [CORDONED_BY]: "entry-1" }, unschedulable: true })], want: [plane("cp1", ["10.0.0.1", "cp1"])] },
   { name: "not rebooting: the annotation is not \"true\"", nodes: [node("cp1", "10.0.0.1", { annotations: { [REBOOT_ANNOTATION]: "false" }, unschedulable: true })], want: [plane("cp1", ["10.0.0.1", "cp1"])] },
   { name: "without Kubernetes nothing reboots", nodes: [node("cp1", "10.0.0.1", { annotations: rebootingAnnotations, unschedulable: true })], kubernetes: false, want: [plane("cp1", ["10.0.0.1", "cp1"])] },
+  { name: "an IPv4-mapped InternalIP is known by its IPv4 form (and matches the configuration's)", nodes: [node("n1", "::ffff:10.0.0.1", { labels: {} })], generated: ["10.0.0.1"], want: [plane("n1", ["10.0.0.1", "n1"])] },
+  { name: "an InternalIP that is no address is not one the control plane is known by", nodes: [node("cp1", "-rf")], want: [plane("cp1", ["cp1"])] },
   { name: "a labelled Node listed in the configuration too is one control plane", nodes: [node("cp1", "10.0.0.1")], generated: ["10.0.0.1"], want: [plane("cp1", ["10.0.0.1", "cp1"])] },
 ];
 
