@@ -8,6 +8,7 @@ import type { Db } from "../store/database.js";
 import type { AutoRepairOutcomeStore } from "../store/auto-repair-outcome-store.js";
 import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
 import type { SettingsStore } from "../store/settings-store.js";
+import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
 export interface PollerDeps {
@@ -46,20 +47,26 @@ export function nodeStandings(nodes: readonly ClusterNode[]): Map<string, NodeSt
  * a scheduled tick is skipped). A failed poll enqueues nothing and records why; the next one starts afresh.
  */
 export class AutoRepairPoller {
-  private running: Promise<AutoRepairOutcome | null> | null = null;
+  private readonly loop: PassLoop<PollTrigger, AutoRepairOutcome>;
 
-  constructor(private readonly deps: PollerDeps) {}
+  constructor(private readonly deps: PollerDeps) {
+    this.loop = new PassLoop({
+      pass: (trigger) => this.timedPoll(trigger),
+      now: deps.now,
+      merge: (_earlier, later) => later,
+      onError: (err) => deps.log.error("auto-repair poll failed unexpectedly", { err: (err as Error).message }),
+    });
+  }
 
   /** An operator's poll (`runAutoRepair`): runs after any poll in flight, and always records an outcome. */
-  async runNow(): Promise<AutoRepairOutcome> {
-    while (this.running) await this.running;
-    return (await this.start("operator")) as AutoRepairOutcome;
+  runNow(): Promise<AutoRepairOutcome> {
+    return this.loop.run("operator");
   }
 
   /** A scheduled tick: skipped while a poll runs or auto-repair is disabled (then sabakan is not queried). */
   async tick(): Promise<AutoRepairOutcome | null> {
-    if (this.running || !this.deps.settings.autoRepairEnabled()) return null;
-    return this.start("schedule");
+    if (!this.deps.settings.autoRepairEnabled()) return null;
+    return this.loop.tryRun("schedule");
   }
 
   /**
@@ -67,30 +74,26 @@ export class AutoRepairPoller {
    * in flight (which may have read sabakan before the change); skipped while auto-repair is disabled.
    */
   async runAfterEvent(): Promise<AutoRepairOutcome | null> {
-    while (this.running) await this.running;
+    await this.loop.idle();
     if (!this.deps.settings.autoRepairEnabled()) return null;
-    return this.start("event");
+    return this.loop.run("event");
   }
 
-  /** Waits for the poll in flight, if any (shutdown). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  /** Waits for the poll in flight, if any. */
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
-  private start(trigger: PollTrigger): Promise<AutoRepairOutcome | null> {
+  /** Starts no more polls and waits for the one in flight (shutdown). */
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async timedPoll(trigger: PollTrigger): Promise<AutoRepairOutcome> {
     const started = performance.now();
-    const run = this.poll(trigger).then((outcome) => {
-      this.deps.recorded?.(outcome, (performance.now() - started) / 1000);
-      return outcome;
-    });
-    run
-      .finally(() => {
-        if (this.running === run) this.running = null;
-      })
-      .catch(() => undefined); // the caller of start() sees a rejection; this chain only clears `running`
-
-    this.running = run;
-    return run;
+    const outcome = await this.poll(trigger);
+    this.deps.recorded?.(outcome, (performance.now() - started) / 1000);
+    return outcome;
   }
 
   private async poll(trigger: PollTrigger): Promise<AutoRepairOutcome> {
