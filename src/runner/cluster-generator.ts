@@ -190,7 +190,8 @@ export class ClusterGenerator {
 
   /** Logs which control planes wait (when that changes) and arms the recheck for the earliest grace's end. */
   private noteWaiting(waiting: Waiting): void {
-    const reasons = waiting.reasons.join("\n");
+    // Compared without the seconds, which grow every round: one line when the waiting control planes change.
+    const reasons = waiting.reasons.map((r) => r.replace(/ for \S+ s,/, ",")).join("\n");
     if (reasons !== this.waitingReasons && reasons !== "") this.deps.log.info("control planes kept while they wait", { reasons: waiting.reasons });
     this.waitingReasons = reasons;
     this.disarm();
