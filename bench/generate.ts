@@ -41,6 +41,7 @@ function fleet(size: number): ClusterMachine[] {
       retireDate: NOW + (((i * 53) % 3000) - 800) * DAY,
       state: i % 50 === 7 ? "UNHEALTHY" : "HEALTHY",
       durationSeconds: 3600,
+      stateSince: NOW - 3600 * 1000,
       labels: { datacenter: "dc1" },
     };
   });
@@ -67,16 +68,16 @@ function timeAny(fn: () => unknown): number {
 const figures = new Map<number, { generate: number; update: number; nodes: number; changes: number; yaml: number; yamlBytes: number; json: number; stored: number; store: number; load: number }>();
 for (const size of [1_000, 10_000]) {
   const machines = fleet(size);
-  const constraints = { controlPlaneCount: 5, minimumWorkers: Math.floor(size * 0.8), maximumWorkers: 0 };
+  const constraints = { controlPlaneCount: 5, minimumWorkers: Math.floor(size * 0.8), maximumWorkers: 0, waitSecondsToReplaceControlPlane: 0 };
   const first = generate(template, machines, constraints, NOW);
   if (!first.ok) throw new Error(first.error);
   const cp = first.cluster.nodes.find((n) => n.control_plane)?.address;
   const workers = new Set(first.cluster.nodes.filter((n) => !n.control_plane).map((n) => n.address).filter((_, i) => i % 100 === 0));
   const later = machines.map((m) => (m.ipv4[0] === cp || workers.has(m.ipv4[0] as string) ? { ...m, state: "UNHEALTHY" as const } : m));
-  const updated = update(first.cluster, template, later, new Map(), constraints, NOW + 60_000);
+  const updated = update(first.cluster, template, later, new Map(), constraints, NOW + 60_000, new Set());
   figures.set(size, {
     generate: time(() => generate(template, machines, constraints, NOW)),
-    update: time(() => update(first.cluster, template, later, new Map(), constraints, NOW + 60_000)),
+    update: time(() => update(first.cluster, template, later, new Map(), constraints, NOW + 60_000, new Set())),
     nodes: first.cluster.nodes.length,
     changes: updated.ok ? updated.changes.length : -1,
     yaml: timeAny(() => clusterYaml(first.cluster)),

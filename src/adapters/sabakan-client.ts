@@ -77,6 +77,9 @@ function toMachine(value: unknown, i: number, endpoint: string): SabakanMachine 
   if (!(MACHINE_STATES as readonly unknown[]).includes(state)) throw bad(`status.state ${JSON.stringify(state)} is not a machine state`);
   const duration = status["duration"];
   if (typeof duration !== "number" || !Number.isFinite(duration)) throw bad("status.duration is not a number");
+  const timestamp = status["timestamp"];
+  const stateSince = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
+  if (Number.isNaN(stateSince)) throw bad(`status.timestamp ${JSON.stringify(timestamp)} is not a time`);
   const date = (value: unknown, field: string): number => {
     const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
     if (Number.isNaN(ms)) throw bad(`spec.${field} ${JSON.stringify(value)} is not a date`);
@@ -95,6 +98,7 @@ function toMachine(value: unknown, i: number, endpoint: string): SabakanMachine 
     bmcType: bmc.bmcType,
     state: state as MachineState,
     durationSeconds: duration,
+    stateSince,
     registerDate: date(registerDate, "registerDate"),
     retireDate: date(retireDate, "retireDate"),
     labels: Object.fromEntries((labelList as Array<{ name: string; value: string }>).map((l) => [l.name, l.value])),

@@ -100,7 +100,7 @@ export const SetAutoRepairVariables = /* GraphQL */ `
 const CONSTRAINTS_FIELDS = /* GraphQL */ `
   fragment ConstraintsFields on Constraints {
     maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack
-    controlPlaneCount minimumWorkers maximumWorkers
+    controlPlaneCount minimumWorkers maximumWorkers waitSecondsToReplaceControlPlane
   }
 `;
 

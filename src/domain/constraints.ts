@@ -6,6 +6,8 @@ export interface Constraints {
   readonly controlPlaneCount: number;
   readonly minimumWorkers: number;
   readonly maximumWorkers: number;
+  /** Seconds a control plane's machine must stay out of HEALTHY/UPDATING/UNINITIALIZED before it is replaced. */
+  readonly waitSecondsToReplaceControlPlane: number;
 }
 
 /** The constraint names as CKE spells them (kebab-case), mapped to their API names. */
@@ -16,11 +18,15 @@ export const CONSTRAINT_NAMES = {
   "control-plane-count": "controlPlaneCount",
   "minimum-workers": "minimumWorkers",
   "maximum-workers": "maximumWorkers",
+  "wait-seconds-to-replace-control-plane": "waitSecondsToReplaceControlPlane",
 } as const satisfies Record<string, keyof Constraints>;
 
 export type ConstraintName = keyof typeof CONSTRAINT_NAMES;
 
-/** CKE's defaults: auto-repair enqueues nothing until an operator raises maximum-repair-queue-entries. */
+/**
+ * CKE's defaults: auto-repair enqueues nothing until an operator raises maximum-repair-queue-entries. kintsugi's own
+ * wait-seconds-to-replace-control-plane waits half an hour, so that a rolling reboot swaps no etcd member.
+ */
 export const DEFAULT_CONSTRAINTS: Constraints = {
   maximumRepairQueueEntries: 0,
   waitSecondsToRepairRebooting: 0,
@@ -28,6 +34,7 @@ export const DEFAULT_CONSTRAINTS: Constraints = {
   controlPlaneCount: 1,
   minimumWorkers: 1,
   maximumWorkers: 0,
+  waitSecondsToReplaceControlPlane: 1800,
 };
 
 export type ConstraintsResult =

@@ -11,6 +11,8 @@ export interface SabakanMachine {
   readonly state: MachineState;
   /** Seconds since the last state change, as sabakan reports it. */
   readonly durationSeconds: number;
+  /** Epoch milliseconds of the last state change (`status.timestamp`). */
+  readonly stateSince: number;
   /** Epoch milliseconds. */
   readonly registerDate: number;
   /** Epoch milliseconds. */

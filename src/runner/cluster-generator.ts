@@ -4,7 +4,8 @@ import { decideGeneration } from "../domain/cluster/generation-decision.js";
 import { recordsRecovery, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
 import { parseTemplate } from "../domain/cluster/template.js";
-import type { NodeTaints, Taint } from "../domain/cluster/types.js";
+import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/cluster/types.js";
+import { CKE_REBOOT_ANNOTATION } from "../domain/sabakan-machine.js";
 import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
 import type { SettingsStore } from "../store/settings-store.js";
 import type { RunnerLog } from "./runner-deps.js";
@@ -42,16 +43,34 @@ export function taintsByNode(nodes: readonly ClusterNode[]): NodeTaints {
   return taints;
 }
 
+/** The names and internal IPs of the Nodes CKE's reboot queue is rebooting (`cke.cybozu.com/reboot: "true"`). */
+export function rebootingByNode(nodes: readonly ClusterNode[]): RebootingNodes {
+  const rebooting = new Set<string>();
+  for (const node of nodes.filter((n) => n.annotations[CKE_REBOOT_ANNOTATION] === "true")) {
+    rebooting.add(node.name);
+    for (const ip of node.internalIPs) rebooting.add(ip);
+  }
+  return rebooting;
+}
+
+/** setTimeout's longest delay; a later recheck is re-armed by the round this one starts. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Cluster generation, one round at a time: gathers the template, sabakan's machines (with the stored variables),
  * the Nodes' taints and the constraints, lets the domain decide, and records the result. Rounds never overlap: a
  * scheduled tick during a round is skipped; a request (template or settings changed) during a round runs one more
- * round after it, so the newest template is always used; an operator's round waits for the one in flight.
+ * round after it, so the newest template is always used; an operator's round waits for the one in flight. When a
+ * control plane waits out wait-seconds-to-replace-control-plane, a round (trigger `schedule`) is started as its grace
+ * ends, so the replacement does not wait for the next scheduled round (scheduled rounds judge it as well).
  */
 export class ClusterGenerator {
   private running: Promise<GenerationRound> | null = null;
   private pending: GenerationTrigger | null = null;
   private unused: ReadonlyMap<string, number> | null = null;
+  private recheck: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private waitingReasons = "";
 
   constructor(private readonly deps: ClusterGeneratorDeps) {}
 
@@ -72,6 +91,21 @@ export class ClusterGenerator {
    * requests during a round make one more round, named after the weightiest of them). Never rejects.
    */
   request(trigger: Extract<GenerationTrigger, "template" | "settings" | "event">): void {
+    this.soon(trigger);
+  }
+
+  /** Shutdown: stops and no longer arms the recheck of waiting control planes; rounds in flight finish (see idle). */
+  stop(): void {
+    this.stopped = true;
+    this.disarm();
+  }
+
+  private disarm(): void {
+    if (this.recheck) clearTimeout(this.recheck);
+    this.recheck = null;
+  }
+
+  private soon(trigger: GenerationTrigger): void {
     if (this.running) {
       this.pending = weightier(this.pending, trigger);
       return;
@@ -122,9 +156,12 @@ export class ClusterGenerator {
       return this.fail(trigger, (err as Error).message);
     }
     let nodeTaints: NodeTaints = new Map();
+    let rebootingNodes: RebootingNodes = new Set();
     if (deps.nodes) {
       try {
-        nodeTaints = taintsByNode(await deps.nodes.listNodes());
+        const nodes = await deps.nodes.listNodes();
+        nodeTaints = taintsByNode(nodes);
+        rebootingNodes = rebootingByNode(nodes);
       } catch (err) {
         // Without the taints a tainted machine could be made a control plane: change nothing.
         return this.fail(trigger, `cannot list Kubernetes nodes: ${(err as Error).message}`);
@@ -133,11 +170,12 @@ export class ClusterGenerator {
     // From here on synchronous: the decision and its record see the same configuration in force.
     const current = deps.generations.current();
     const decision = decideGeneration(
-      { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, constraints: deps.settings.constraints() },
+      { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, rebootingNodes, constraints: deps.settings.constraints() },
       deps.now(),
     );
     this.unused = unusedMachinesByRole(machines, decision.kind === "generated" ? decision.cluster : (current?.cluster ?? null));
     if (decision.kind === "failed") return this.fail(trigger, decision.error);
+    this.noteWaiting(decision.waiting);
     if (decision.kind === "unchanged") {
       if (!recordsRecovery(deps.generations.latest())) return { kind: "unchanged", current, recovery: null };
       const recovery = deps.generations.recordRecovered(deps.now(), trigger);
@@ -149,6 +187,22 @@ export class ClusterGenerator {
     deps.log.info("generated cluster configuration", { generation: record.generation, trigger, nodes: decision.cluster.nodes.length, changes: decision.changes });
     deps.recorded?.(record);
     return { kind: "recorded", record, repeated: false };
+  }
+
+  /** Logs which control planes wait (when that changes) and arms the recheck for the earliest grace's end. */
+  private noteWaiting(waiting: Waiting): void {
+    // Compared without the seconds, which grow every round: one line when the waiting control planes change.
+    const reasons = waiting.reasons.map((r) => r.replace(/ for \S+ s,/, ",")).join("\n");
+    if (reasons !== this.waitingReasons && reasons !== "") this.deps.log.info("control planes kept while they wait", { reasons: waiting.reasons });
+    this.waitingReasons = reasons;
+    this.disarm();
+    if (waiting.recheckAt === null || this.stopped) return;
+    const delay = Math.min(Math.max(0, waiting.recheckAt - this.deps.now()), MAX_TIMER_MS);
+    this.recheck = setTimeout(() => {
+      this.recheck = null;
+      this.soon("schedule");
+    }, delay);
+    this.recheck.unref();
   }
 
   private fail(trigger: GenerationTrigger, error: string): GenerationRound {

@@ -70,10 +70,12 @@ describe("kintsugi auto-repair and constraints (the real binary against a starte
     const shown = await cli("constraints", "show");
     assert.equal(
       shown.stdout,
-      `${JSON.stringify({ "maximum-repair-queue-entries": 0, "wait-seconds-to-repair-rebooting": 0, "maximum-unhealthy-machines-per-rack": 0, "control-plane-count": 1, "minimum-workers": 1, "maximum-workers": 0 }, null, 4)}\n`,
+      `${JSON.stringify({ "maximum-repair-queue-entries": 0, "wait-seconds-to-repair-rebooting": 0, "maximum-unhealthy-machines-per-rack": 0, "control-plane-count": 1, "minimum-workers": 1, "maximum-workers": 0, "wait-seconds-to-replace-control-plane": 1800 }, null, 4)}\n`,
     );
     assert.deepEqual(await cli("constraints", "set", "maximum-repair-queue-entries", "10"), { code: 0, stdout: "", stderr: "" });
     assert.equal(JSON.parse((await cli("constraints", "show")).stdout)["maximum-repair-queue-entries"], 10);
+    assert.deepEqual(await cli("constraints", "set", "wait-seconds-to-replace-control-plane", "0"), { code: 0, stdout: "", stderr: "" });
+    assert.equal(JSON.parse((await cli("constraints", "show")).stdout)["wait-seconds-to-replace-control-plane"], 0);
   });
 
   it("rejects bad constraints with the reason", async () => {
@@ -81,6 +83,7 @@ describe("kintsugi auto-repair and constraints (the real binary against a starte
       [["nope", "1"], /unknown constraint "nope"/],
       [["maximum-repair-queue-entries", "-1"], /must be an integer >= 0, got -1 \(INVALID_CONSTRAINT\)/],
       [["maximum-repair-queue-entries", "ten"], /"ten" is not an integer/],
+      [["wait-seconds-to-replace-control-plane", "-5"], /wait-seconds-to-replace-control-plane must be an integer >= 0, got -5 \(INVALID_CONSTRAINT\)/],
     ];
     for (const [args, pattern] of cases) {
       const res = await cli("constraints", "set", ...args);

@@ -154,6 +154,7 @@ constraints:
   control-plane-count: 3
   minimum-workers: 2
   maximum-workers: 10
+  wait-seconds-to-replace-control-plane: 600
 `;
 
 const FULL_CONFIG_EXPECTED: KintsugiConfig = {
@@ -244,6 +245,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     controlPlaneCount: 3,
     minimumWorkers: 2,
     maximumWorkers: 10,
+    waitSecondsToReplaceControlPlane: 600,
   },
 };
 
@@ -374,6 +376,7 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "selector unknown key", input: "repair: { protected_namespaces: { matchLabel: { app: a } } }", path: "repair.protected_namespaces.matchLabel", message: "unknown key" },
     { name: "unknown constraint name", input: "constraints: { maximum-queue-entries: 1 }", path: "constraints.maximum-queue-entries", message: "unknown constraint; known: maximum-repair-queue-entries," },
     { name: "negative constraint", input: "constraints: { wait-seconds-to-repair-rebooting: -1 }", path: "constraints.wait-seconds-to-repair-rebooting", message: "must be >= 0" },
+    { name: "negative control-plane grace", input: "constraints: { wait-seconds-to-replace-control-plane: -1 }", path: "constraints.wait-seconds-to-replace-control-plane", message: "must be >= 0" },
     { name: "maximum-workers < minimum-workers", input: "constraints: { minimum-workers: 5, maximum-workers: 3 }", path: "constraints", message: "maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)" },
     { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints", message: "control-plane-count must be >= 1, got 0" },
     { name: "malformed YAML", input: "listen: 127.0.0.1:10180\nrepair:\n  evict_retries: [1\n", path: "", message: "invalid YAML at line 4, column 1: " },

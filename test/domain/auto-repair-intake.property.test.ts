@@ -36,6 +36,7 @@ function randomFleet(rand: () => number) {
         bmcType: rand() < 0.5 ? "IPMI-2.0" : "iDRAC-9",
         state: MACHINE_STATES[int(MACHINE_STATES.length)] ?? "HEALTHY",
         durationSeconds: rand() * 4000,
+        stateSince: 0,
         indexInRack: i,
         registerDate: 0,
         retireDate: 0,

@@ -12,6 +12,7 @@ const machine = (serial: string, over: Partial<SabakanMachine> = {}): SabakanMac
   bmcType: "IPMI-2.0",
   state: "UNHEALTHY",
   durationSeconds: 3600,
+  stateSince: 0,
   indexInRack: 1,
   registerDate: 0,
   retireDate: 0,

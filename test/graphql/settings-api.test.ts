@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 
-const CONSTRAINTS = `maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack controlPlaneCount minimumWorkers maximumWorkers`;
+const CONSTRAINTS = `maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack controlPlaneCount minimumWorkers maximumWorkers waitSecondsToReplaceControlPlane`;
 const VARIABLES = `having { labels { name value } racks roles states minDaysBeforeRetire } notHaving { labels { name value } racks roles states minDaysBeforeRetire }`;
 
 describe("settings API over HTTP", () => {
@@ -64,13 +64,16 @@ describe("settings API over HTTP", () => {
       controlPlaneCount: 1,
       minimumWorkers: 1,
       maximumWorkers: 0,
+      waitSecondsToReplaceControlPlane: 1800,
     });
     const set = await k.gql(`mutation { setConstraint(name: "wait-seconds-to-repair-rebooting", value: 600) { waitSecondsToRepairRebooting } }`);
     assert.deepEqual(set.data?.setConstraint, { waitSecondsToRepairRebooting: 600 });
-    const restarted = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 9 } }, { databasePath: k.databasePath });
+    const grace = await k.gql(`mutation { setConstraint(name: "wait-seconds-to-replace-control-plane", value: 0) { waitSecondsToReplaceControlPlane } }`);
+    assert.deepEqual(grace.data?.setConstraint, { waitSecondsToReplaceControlPlane: 0 });
+    const restarted = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 9, waitSecondsToReplaceControlPlane: 60 } }, { databasePath: k.databasePath });
     try {
-      const c = (await restarted.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting } }`)).data?.constraints;
-      assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600 });
+      const c = (await restarted.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting waitSecondsToReplaceControlPlane } }`)).data?.constraints;
+      assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600, waitSecondsToReplaceControlPlane: 0 }, "the value set through the API wins over the config file's");
     } finally {
       await restarted.close();
     }
@@ -81,6 +84,7 @@ describe("settings API over HTTP", () => {
     ["a camelCase name", "maximumRepairQueueEntries", 1, /unknown constraint/],
     ["a negative value", "maximum-repair-queue-entries", -1, /maximum-repair-queue-entries must be an integer >= 0, got -1/],
     ["zero control planes", "control-plane-count", 0, /control-plane-count must be >= 1/],
+    ["a negative control-plane grace", "wait-seconds-to-replace-control-plane", -1, /wait-seconds-to-replace-control-plane must be an integer >= 0, got -1/],
     ["a value that is not an integer", "maximum-workers", 0.5, /Int cannot represent non-integer value/],
   ];
   for (const [name, constraint, value, pattern] of invalid) {

@@ -1,5 +1,5 @@
 import { addControlPlane, addressOf, addWorker, clusterWide, newPlan, removeWorker, renderNodes, selectControlPlane, selectWorker, type Plan } from "./plan.js";
-import type { ClusterConstraints, ClusterMachine, ClusterTemplate, GenerationResult, NodeTaints } from "./types.js";
+import { NOT_WAITING, type ClusterConstraints, type ClusterMachine, type ClusterTemplate, type GenerationResult, type NodeTaints } from "./types.js";
 
 const plural = (n: number, one: string, many: string) => (n === 0 ? `no ${many}` : `${n} ${n === 1 ? one : many}`);
 
@@ -69,5 +69,5 @@ export function generate(
   if (typeof plan === "string") return { ok: false, error: plan };
   const error = fill(plan);
   if (error !== null) return { ok: false, error };
-  return { ok: true, cluster: { ...clusterWide(template), nodes: renderNodes(plan) }, changes: plan.changes };
+  return { ok: true, cluster: { ...clusterWide(template), nodes: renderNodes(plan) }, changes: plan.changes, waiting: NOT_WAITING };
 }

@@ -1,3 +1,4 @@
+import { judgePlanControlPlane } from "./control-plane-grace.js";
 import { describeWorkerAdd, fill } from "./generate.js";
 import { hasIntolerableTaint } from "./node.js";
 import { addControlPlane, addressOf, addWorker, removeControlPlane, removeWorker, selectControlPlane, selectWorker, workerTemplateOf, type Plan } from "./plan.js";
@@ -105,9 +106,14 @@ function lowestWorker(plan: Plan): ClusterMachine {
   return worst;
 }
 
-/** Why a control plane must be replaced (neither HEALTHY, UPDATING nor UNINITIALIZED, or intolerably tainted), or null. */
+/**
+ * Why a control plane must be replaced now, or null: its machine has been neither HEALTHY, UPDATING nor
+ * UNINITIALIZED for longer than wait-seconds-to-replace-control-plane and is not in a planned reboot (see
+ * {@link judgePlanControlPlane}), or its Node has an intolerable taint (at once: the grace is for machine states).
+ */
 function badControlPlane(plan: Plan, m: ClusterMachine): string | null {
-  if (m.state !== "HEALTHY" && m.state !== "UPDATING" && m.state !== "UNINITIALIZED") return `machine is ${m.state}`;
+  const verdict = judgePlanControlPlane(plan, m);
+  if (verdict.kind === "replace") return verdict.reason;
   const taints = plan.nodeTaints.get(addressOf(m));
   if (hasIntolerableTaint(taints, plan.template.control_plane_tolerations)) {
     const keys = (taints ?? []).map((t) => t.key).join(", ");
@@ -118,7 +124,8 @@ function badControlPlane(plan: Plan, m: ClusterMachine): string | null {
 
 /**
  * Step "replace control nodes": the first bad control plane (by serial) is demoted (or, at maximum-workers,
- * swapped with a promoted worker) and fill adds a new control plane. With a single control plane it does not apply.
+ * swapped with a promoted worker) and fill adds a new control plane; one still waiting out its grace or rebooting
+ * is skipped. With a single control plane it does not apply.
  */
 export function replaceControlPlane(plan: Plan): StepResult {
   if (plan.cps.length < 2) return "skip";

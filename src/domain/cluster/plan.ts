@@ -3,7 +3,7 @@ import { hasIntolerableTaint, machineToNode } from "./node.js";
 import { bySerial, countByRack, pickHighest } from "./score.js";
 import { WorkerSelector } from "./selector.js";
 import { parseWeight } from "./template.js";
-import { ROLE_LABEL, type ClusterConstraints, type ClusterMachine, type ClusterNode, type ClusterTemplate, type ClusterWide, type NodeTaints, type NodeTemplate } from "./types.js";
+import { ROLE_LABEL, type ClusterConstraints, type ClusterMachine, type ClusterNode, type ClusterTemplate, type ClusterWide, type NodeTaints, type NodeTemplate, type RebootingNodes } from "./types.js";
 
 /** A non-control-plane node template with its role ("" = any) and weight. */
 export interface WorkerTemplate {
@@ -20,6 +20,7 @@ export interface Plan {
   readonly workerTemplates: readonly WorkerTemplate[];
   readonly constraints: ClusterConstraints;
   readonly nodeTaints: NodeTaints;
+  readonly rebootingNodes: RebootingNodes;
   readonly now: number;
   /** Machines whose first IPv4 is an IP address (in canonical form), by serial; the first by serial wins one. */
   readonly machines: readonly ClusterMachine[];
@@ -35,10 +36,18 @@ export interface Plan {
 }
 
 /** Starts an empty plan, or says why the template or constraints cannot be used. */
-export function newPlan(template: ClusterTemplate, machines: readonly ClusterMachine[], constraints: ClusterConstraints, nodeTaints: NodeTaints, now: number): Plan | string {
-  const { controlPlaneCount: cp, minimumWorkers: min, maximumWorkers: max } = constraints;
+export function newPlan(
+  template: ClusterTemplate,
+  machines: readonly ClusterMachine[],
+  constraints: ClusterConstraints,
+  nodeTaints: NodeTaints,
+  now: number,
+  rebootingNodes: RebootingNodes = new Set(),
+): Plan | string {
+  const { controlPlaneCount: cp, minimumWorkers: min, maximumWorkers: max, waitSecondsToReplaceControlPlane: grace } = constraints;
   if (!Number.isSafeInteger(cp) || cp < 1) return `control-plane-count must be an integer >= 1, got ${cp}`;
   if (!Number.isSafeInteger(min) || min < 0) return `minimum-workers must be an integer >= 0, got ${min}`;
+  if (!Number.isSafeInteger(grace) || grace < 0) return `wait-seconds-to-replace-control-plane must be an integer >= 0, got ${grace}`;
   if (!Number.isSafeInteger(max) || max < 0 || (max !== 0 && max < min)) return `maximum-workers must be 0 (unlimited) or >= minimum-workers (${min}), got ${max}`;
   const cpTemplates = template.nodes.filter((n) => n.control_plane);
   const workerTemplates = template.nodes.filter((n) => !n.control_plane).map((tmpl) => ({ tmpl, role: tmpl.labels[ROLE_LABEL] ?? "", weight: parseWeight(tmpl.labels) ?? 1 }));
@@ -54,7 +63,7 @@ export function newPlan(template: ClusterTemplate, machines: readonly ClusterMac
     byAddress.set(parsed.address, parsed.address === first ? m : { ...m, ipv4: [parsed.address, ...m.ipv4.slice(1)] });
   }
   return {
-    template, cpTemplate, cpRole: cpTemplate.labels[ROLE_LABEL] ?? "", workerTemplates, constraints, nodeTaints, now,
+    template, cpTemplate, cpRole: cpTemplate.labels[ROLE_LABEL] ?? "", workerTemplates, constraints, nodeTaints, rebootingNodes, now,
     machines: [...byAddress.values()], byAddress, cps: [], workers: [], used: new Set(),
     workerCount: workerTemplates.map(() => 0), workerRacks: workerTemplates.map(() => new Map()), changes: [], selectors: null,
   };

@@ -46,8 +46,10 @@ export interface ClusterMachine {
   readonly registerDate: number;
   readonly retireDate: number;
   readonly state: MachineState;
-  /** Seconds since the last state change (`status.duration`). */
+  /** Seconds since the last state change (`status.duration`), as of sabakan's answer. */
   readonly durationSeconds: number;
+  /** Epoch milliseconds of the last state change (`status.timestamp`): durations as of `now` are measured from it. */
+  readonly stateSince: number;
   readonly labels: Readonly<Record<string, string>>;
 }
 
@@ -67,16 +69,34 @@ export interface GeneratedCluster extends ClusterWide {
   readonly nodes: readonly ClusterNode[];
 }
 
-/** The constraints that size the cluster (maximumWorkers 0 = no limit). */
-export type ClusterConstraints = Pick<Constraints, "controlPlaneCount" | "minimumWorkers" | "maximumWorkers">;
+/**
+ * The constraints that size the cluster (maximumWorkers 0 = no limit) and pace control-plane replacement
+ * (waitSecondsToReplaceControlPlane 0 = at once).
+ */
+export type ClusterConstraints = Pick<Constraints, "controlPlaneCount" | "minimumWorkers" | "maximumWorkers" | "waitSecondsToReplaceControlPlane">;
 
 /** Kubernetes Node taints, by node name (= the node's address). */
 export type NodeTaints = ReadonlyMap<string, readonly Taint[]>;
 
+/** Node names (and addresses) of Kubernetes Nodes that carry `cke.cybozu.com/reboot: "true"`: CKE is rebooting them. */
+export type RebootingNodes = ReadonlySet<string>;
+
 /** The outcome of a generation: the cluster and one sentence per change, or why nothing could be generated. */
 export type GenerationResult =
-  | { readonly ok: true; readonly cluster: GeneratedCluster; readonly changes: readonly string[] }
+  | { readonly ok: true; readonly cluster: GeneratedCluster; readonly changes: readonly string[]; readonly waiting: Waiting }
   | { readonly ok: false; readonly error: string };
+
+/**
+ * Control planes whose machine is in a replaceable state but are kept: one sentence each, and the earliest time
+ * (epoch ms) at which one of them is due for replacement, or null when none is due by time alone.
+ */
+export interface Waiting {
+  readonly reasons: readonly string[];
+  readonly recheckAt: number | null;
+}
+
+/** Nothing waits. */
+export const NOT_WAITING: Waiting = { reasons: [], recheckAt: null };
 
 /** Label keys and values CKE's sabakan integration reads or writes. */
 export const ROLE_LABEL = "cke.cybozu.com/role";

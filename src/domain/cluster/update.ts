@@ -1,8 +1,9 @@
 import { afterStep, decreaseControlPlanes, decreaseWorkers, increaseControlPlanes, increaseWorkers, loadCurrent, removeNonExistent, replaceControlPlane, type Loaded, type StepResult } from "./maintenance.js";
+import { waitingControlPlanes } from "./control-plane-grace.js";
 import { describeNodeChanges } from "./node.js";
 import { stableJson } from "./stable-json.js";
 import { clusterWide, newPlan, renderNodes, type Plan } from "./plan.js";
-import type { ClusterConstraints, ClusterMachine, ClusterTemplate, ClusterWide, GeneratedCluster, GenerationResult, NodeTaints } from "./types.js";
+import type { ClusterConstraints, ClusterMachine, ClusterTemplate, ClusterWide, GeneratedCluster, GenerationResult, NodeTaints, RebootingNodes } from "./types.js";
 
 function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] {
   const keys: string[] = [];
@@ -21,7 +22,9 @@ function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] 
  * planes, replace a control plane, increase workers, decrease workers — then fills up to the constraints. Every
  * node is rendered afresh from the template and its machine, so taints (retiring/retired), labels and annotations
  * follow the machines; each difference is reported. Nothing to do gives zero changes and the same cluster.
- * `nodeTaints` are the Kubernetes Nodes' taints by node name. An error leaves the current cluster untouched.
+ * `nodeTaints` are the Kubernetes Nodes' taints by node name, `rebootingNodes` the Nodes CKE is rebooting. A control
+ * plane in a bad machine state is replaced only past wait-seconds-to-replace-control-plane and never during a planned
+ * reboot; the ones kept for that are in `waiting`. An error leaves the current cluster untouched.
  */
 export function update(
   current: GeneratedCluster,
@@ -30,9 +33,10 @@ export function update(
   nodeTaints: NodeTaints,
   constraints: ClusterConstraints,
   now: number,
+  rebootingNodes: RebootingNodes,
 ): GenerationResult {
   const start = (): [Plan, Loaded] | string => {
-    const plan = newPlan(template, machines, constraints, nodeTaints, now);
+    const plan = newPlan(template, machines, constraints, nodeTaints, now, rebootingNodes);
     return typeof plan === "string" ? plan : [plan, loadCurrent(plan, current.nodes)];
   };
   let started = start();
@@ -60,5 +64,5 @@ export function update(
     const m = plan.byAddress.get(n.address);
     if (old && m && old.control_plane === n.control_plane) changes.push(...describeNodeChanges(old, n, m.state));
   }
-  return { ok: true, cluster: { ...clusterWide(template), nodes }, changes };
+  return { ok: true, cluster: { ...clusterWide(template), nodes }, changes, waiting: waitingControlPlanes(plan) };
 }

@@ -195,6 +195,8 @@ export type Constraints = {
   minimumWorkers: Scalars['Int']['output'];
   /** `wait-seconds-to-repair-rebooting`: an UNREACHABLE machine that is rebooting or not a node is left alone for this long. Default 0. */
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
+  /** `wait-seconds-to-replace-control-plane` (kintsugi's own): a control plane whose machine is neither HEALTHY, UPDATING nor UNINITIALIZED is replaced only once that state has lasted longer than this (from sabakan's status.timestamp), and never while its Node carries `cke.cybozu.com/reboot: "true"`; 0 = at once, as CKE's document says. Default 1800. */
+  waitSecondsToReplaceControlPlane: Scalars['Int']['output'];
 };
 
 /** A generated cluster configuration. */
@@ -451,7 +453,8 @@ export type Mutation = {
   setClusterVariables: ClusterVariables;
   /**
    * Sets one constraint by its CKE name (`maximum-repair-queue-entries`, `wait-seconds-to-repair-rebooting`,
-   * `maximum-unhealthy-machines-per-rack`, `control-plane-count`, `minimum-workers`, `maximum-workers`); persistent.
+   * `maximum-unhealthy-machines-per-rack`, `control-plane-count`, `minimum-workers`, `maximum-workers`,
+   * `wait-seconds-to-replace-control-plane`); persistent.
    * Errors with INVALID_CONSTRAINT for an unknown name or a value out of range.
    */
   setConstraint: Constraints;
@@ -1142,6 +1145,7 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
   maximumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   minimumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   waitSecondsToRepairRebooting?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  waitSecondsToReplaceControlPlane?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {

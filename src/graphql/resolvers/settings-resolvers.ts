@@ -3,8 +3,8 @@ import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 import { checkedMachineParams } from "./machine-params-input.js";
 
-/** The constraints that size a generated cluster: changing one regenerates it. */
-const CLUSTER_CONSTRAINTS: ReadonlySet<string> = new Set(["controlPlaneCount", "minimumWorkers", "maximumWorkers"]);
+/** The constraints of cluster generation (sizes and the control-plane grace): changing one regenerates the cluster. */
+const CLUSTER_CONSTRAINTS: ReadonlySet<string> = new Set(["controlPlaneCount", "minimumWorkers", "maximumWorkers", "waitSecondsToReplaceControlPlane"]);
 
 export const settingsResolvers: Resolvers = {
   Query: {

@@ -1,18 +1,21 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decideGeneration, type GenerationDecision, type GenerationInput } from "../../../src/domain/cluster/generation-decision.js";
-import type { ClusterConstraints, ClusterMachine, ClusterTemplate, GeneratedCluster, Taint } from "../../../src/domain/cluster/types.js";
+import { NOT_WAITING, type ClusterConstraints, type ClusterMachine, type ClusterTemplate, type GeneratedCluster, type Taint } from "../../../src/domain/cluster/types.js";
 import { DAY, MINIMAL, NOW, WEIGHTED, fleet, machine, template } from "./support.js";
 
 const LATER = NOW + 60_000;
-const sized = (controlPlaneCount: number, minimumWorkers: number, maximumWorkers = 0): ClusterConstraints => ({ controlPlaneCount, minimumWorkers, maximumWorkers });
+const sized = (controlPlaneCount: number, minimumWorkers: number, maximumWorkers = 0): ClusterConstraints => ({ controlPlaneCount, minimumWorkers, maximumWorkers, waitSecondsToReplaceControlPlane: 1800 });
 const FLEET = fleet(10, 5);
+/** A quiet round: nothing to change, no control plane waiting. */
+const UNCHANGED: GenerationDecision = { kind: "unchanged", waiting: NOT_WAITING };
 
 interface Round {
   template?: ClusterTemplate;
   current?: GeneratedCluster | null;
   machines?: readonly ClusterMachine[];
   taints?: Record<string, Taint[]>;
+  rebooting?: string[];
   constraints?: ClusterConstraints;
 }
 const input = (r: Round): GenerationInput => ({
@@ -20,6 +23,7 @@ const input = (r: Round): GenerationInput => ({
   current: r.current ?? null,
   machines: r.machines ?? FLEET,
   nodeTaints: new Map(Object.entries(r.taints ?? {})),
+  rebootingNodes: new Set(r.rebooting ?? []),
   constraints: r.constraints ?? sized(3, 3),
 });
 const decide = (r: Round = {}, now = NOW) => decideGeneration(input(r), now);
@@ -129,17 +133,17 @@ control_plane_tolerations: [dedicated]
     for (const [name, round] of quiet) {
       const first = generated(decide(round)).cluster;
       it(`is unchanged when maintenance would produce the configuration in force: ${name}`, () => {
-        assert.deepEqual(decide({ ...round, current: first }, LATER), { kind: "unchanged" });
+        assert.deepEqual(decide({ ...round, current: first }, LATER), UNCHANGED);
       });
 
       it(`is unchanged after a JSON round trip of the configuration in force: ${name}`, () => {
         const stored = JSON.parse(JSON.stringify(first)) as GeneratedCluster;
-        assert.deepEqual(decide({ ...round, current: stored }, LATER), { kind: "unchanged" });
+        assert.deepEqual(decide({ ...round, current: stored }, LATER), UNCHANGED);
       });
     }
 
     it("is unchanged when the machines are listed in another order", () => {
-      assert.deepEqual(decide({ current: BASE, machines: [...FLEET].reverse() }, LATER), { kind: "unchanged" });
+      assert.deepEqual(decide({ current: BASE, machines: [...FLEET].reverse() }, LATER), UNCHANGED);
     });
 
     it("is unchanged when the configuration in force lists its keys in another order", () => {
@@ -157,7 +161,7 @@ control_plane_tolerations: [dedicated]
         })),
         name: BASE.name,
       };
-      assert.deepEqual(decide({ current: reordered }, LATER), { kind: "unchanged" });
+      assert.deepEqual(decide({ current: reordered }, LATER), UNCHANGED);
     });
 
     it("generates when a worker's machine turns RETIRING, naming the address", () => {
@@ -192,7 +196,7 @@ control_plane_tolerations: [dedicated]
       const d = generated(decide({ current: BASE, machines }, LATER));
       assert.ok(d.changes.some((c) => c.includes(worker)));
       assert.ok(!d.cluster.nodes.some((n) => n.address === worker));
-      assert.deepEqual(decide({ current: d.cluster, machines }, LATER + 60_000), { kind: "unchanged" });
+      assert.deepEqual(decide({ current: d.cluster, machines }, LATER + 60_000), UNCHANGED);
     });
 
     it("generates when the constraints change", () => {

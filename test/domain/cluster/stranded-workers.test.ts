@@ -71,7 +71,7 @@ describe("maintenance never drops workers because no template takes their role",
   ];
   for (const [name, tmpl, machines, addresses] of cases) {
     it(`fails the round, naming them: ${name}`, () => {
-      const r = update(CURRENT, tmpl, machines, new Map(), constraints(3, 10), NOW + 60_000);
+      const r = update(CURRENT, tmpl, machines, new Map(), constraints(3, 10), NOW + 60_000, new Set());
       assert.ok(!r.ok, "the round must fail");
       assert.match(r.error, /^refusing to remove workers: \d+ workers? (has|have) a role no node template takes /);
       for (const a of addresses) assert.ok(r.error.includes(a), r.error);

@@ -18,6 +18,7 @@ export function machine(serial: string, over: Partial<ClusterMachine> = {}): Clu
     retireDate: NOW + 2000 * DAY,
     state: "HEALTHY",
     durationSeconds: 3600,
+    stateSince: NOW - 3600 * 1000,
     labels: { datacenter: "dc1" },
     ...over,
   };
@@ -70,4 +71,10 @@ nodes:
 service_subnet: 10.68.0.0/16
 `);
 
-export const constraints = (controlPlaneCount: number, minimumWorkers: number, maximumWorkers = 0) => ({ controlPlaneCount, minimumWorkers, maximumWorkers });
+/** Cluster constraints; the control-plane grace is the default 1800 s unless given. */
+export const constraints = (controlPlaneCount: number, minimumWorkers: number, maximumWorkers = 0, waitSecondsToReplaceControlPlane = 1800) => ({
+  controlPlaneCount,
+  minimumWorkers,
+  maximumWorkers,
+  waitSecondsToReplaceControlPlane,
+});

@@ -26,9 +26,12 @@ interface Run {
   constraints?: ClusterConstraints;
   template?: ClusterTemplate;
   current?: GeneratedCluster;
+  rebooting?: string[];
+  now?: number;
 }
 function run(r: Run = {}): GenerationResult {
-  return update(r.current ?? BASE, r.template ?? MINIMAL, r.machines ?? FLEET, new Map(Object.entries(r.taints ?? {})), r.constraints ?? constraints(3, 3), LATER);
+  const taints = new Map(Object.entries(r.taints ?? {}));
+  return update(r.current ?? BASE, r.template ?? MINIMAL, r.machines ?? FLEET, taints, r.constraints ?? constraints(3, 3), r.now ?? LATER, new Set(r.rebooting ?? []));
 }
 /** The fleet with the machines at `addresses` changed (or dropped with `null`). */
 function fleetWith(changes: Record<string, Partial<ClusterMachine> | null>, machines = FLEET): ClusterMachine[] {
@@ -131,7 +134,7 @@ describe("update (maintenance)", () => {
   describe("replace control nodes", () => {
     it("demotes an unhealthy control plane and adds a new one", () => {
       const r = ok(run({ machines: fleetWith({ [at(CPS, 1)]: { state: "UNHEALTHY" } }) }));
-      assert.match(at(r.changes, 0), /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY$/);
+      assert.match(at(r.changes, 0), /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY for 3660 s \(> 1800 s\)$/);
       assert.match(at(r.changes, 1), /^add control plane /);
       assert.ok(workerAddresses(r.cluster).includes(at(CPS, 1)));
       assert.equal(cpAddresses(r.cluster).length, 3);
@@ -159,7 +162,7 @@ describe("update (maintenance)", () => {
     it("promotes a healthy worker when no unused machine is left", () => {
       const sick = fleetWith({ [at(CPS, 1)]: { state: "UNHEALTHY" }, ...Object.fromEntries(UNUSED.map((m) => [m.ipv4[0] as string, { state: "UNREACHABLE" as const }])) });
       const r = ok(run({ machines: sick }));
-      assert.match(at(r.changes, 0), /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY$/);
+      assert.match(at(r.changes, 0), /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY for 3660 s \(> 1800 s\)$/);
       assert.match(at(r.changes, 1), /^promote worker \S+ \(serial m\d+\) to control plane: control-plane-count is 3, the cluster has 2 and no unused healthy machine is left/);
       assert.equal(r.changes.length, 2);
     });
