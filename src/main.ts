@@ -126,7 +126,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     });
     const outcomes = new AutoRepairOutcomeStore(db);
     const machines = config.sabakan
-      ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
+      ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
       : null;
     const pollerLog = runnerLogOf(logger.child({ component: "auto-repair" }));
     const autoRepair = new AutoRepairPoller({

@@ -10,6 +10,8 @@ export interface SabakanClientOptions {
   readonly url: string;
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
+  /** kintsugi's clock (ms since the epoch), against which `status.duration` dates each state change. */
+  readonly now?: () => number;
 }
 
 /** A failed call to sabakan; the message says what went wrong in an operator's words. */
@@ -27,9 +29,11 @@ export function sabakanEndpoint(url: string): string {
 export class SabakanClient implements MachineSource {
   private readonly client: GraphQLClient;
   readonly endpoint: string;
+  private readonly now: () => number;
 
   constructor(options: SabakanClientOptions) {
     this.endpoint = sabakanEndpoint(options.url);
+    this.now = options.now ?? Date.now;
     this.client = new GraphQLClient(this.endpoint, { fetch: boundedFetch(options.maxResponseBytes, options.timeoutMs) });
   }
 
@@ -41,7 +45,8 @@ export class SabakanClient implements MachineSource {
       throw new SabakanError(`sabakan at ${this.endpoint}: ${describe(err)}`);
     }
     if (!Array.isArray(data?.searchMachines)) throw new SabakanError(`sabakan at ${this.endpoint}: malformed answer: searchMachines is not a list`);
-    return data.searchMachines.map((m, i) => toMachine(m, i, this.endpoint));
+    const answeredAt = this.now();
+    return data.searchMachines.map((m, i) => toMachine(m, i, this.endpoint, answeredAt));
   }
 }
 
@@ -58,7 +63,7 @@ function describe(err: unknown): string {
   return `unreachable: ${cause?.code ?? cause?.message ?? (err as Error).message}`;
 }
 
-function toMachine(value: unknown, i: number, endpoint: string): SabakanMachine {
+function toMachine(value: unknown, i: number, endpoint: string, answeredAt: number): SabakanMachine {
   const m = value as { spec?: Record<string, unknown>; status?: Record<string, unknown> } | null;
   const bad = (what: string) => new SabakanError(`sabakan at ${endpoint}: malformed answer: machine ${i}: ${what}`);
   const spec = m?.spec;
@@ -77,9 +82,9 @@ function toMachine(value: unknown, i: number, endpoint: string): SabakanMachine 
   if (!(MACHINE_STATES as readonly unknown[]).includes(state)) throw bad(`status.state ${JSON.stringify(state)} is not a machine state`);
   const duration = status["duration"];
   if (typeof duration !== "number" || !Number.isFinite(duration)) throw bad("status.duration is not a number");
-  const timestamp = status["timestamp"];
-  const stateSince = typeof timestamp === "string" ? Date.parse(timestamp) : Number.NaN;
-  if (Number.isNaN(stateSince)) throw bad(`status.timestamp ${JSON.stringify(timestamp)} is not a time`);
+  // Dated by sabakan's own measure of the state's age, so a clock difference between sabakan and kintsugi moves
+  // nothing (the semantics digest measures the control-plane grace with status.duration).
+  const stateSince = answeredAt - duration * 1000;
   const date = (value: unknown, field: string): number => {
     const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;
     if (Number.isNaN(ms)) throw bad(`spec.${field} ${JSON.stringify(value)} is not a date`);

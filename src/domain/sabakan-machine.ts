@@ -11,7 +11,7 @@ export interface SabakanMachine {
   readonly state: MachineState;
   /** Seconds since the last state change, as sabakan reports it. */
   readonly durationSeconds: number;
-  /** Epoch milliseconds of the last state change (`status.timestamp`). */
+  /** Epoch milliseconds of the last state change on kintsugi's clock: the answer's time less `status.duration`. */
   readonly stateSince: number;
   /** Epoch milliseconds. */
   readonly registerDate: number;

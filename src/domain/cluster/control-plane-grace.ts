@@ -18,7 +18,7 @@ const seconds = (ms: number): string => String(Math.max(0, ms) / 1000);
  * Judges a control plane by its machine's state as of `now`: `fine` in HEALTHY, UPDATING or UNINITIALIZED;
  * otherwise `wait` while its Node carries `cke.cybozu.com/reboot: "true"` (a planned reboot by CKE's reboot queue:
  * never replaced then, whatever the grace) or while the state has lasted no longer than `graceSeconds` (measured
- * from sabakan's `status.timestamp`; `recheckAt` is the first millisecond past the grace), and `replace` once it has
+ * from sabakan's `status.duration`, dated on kintsugi's clock; `recheckAt` is the first millisecond past the grace), and `replace` once it has
  * lasted strictly longer, or at once when `graceSeconds` is 0. A rolling reboot thus swaps no etcd member.
  */
 export function judgeControlPlaneState(m: ClusterMachine, graceSeconds: number, rebooting: boolean, now: number): StateVerdict {

@@ -48,7 +48,7 @@ export interface ClusterMachine {
   readonly state: MachineState;
   /** Seconds since the last state change (`status.duration`), as of sabakan's answer. */
   readonly durationSeconds: number;
-  /** Epoch milliseconds of the last state change (`status.timestamp`): durations as of `now` are measured from it. */
+  /** Epoch milliseconds of the last state change on kintsugi's clock (the answer's time less `status.duration`): durations as of `now` are measured from it. */
   readonly stateSince: number;
   readonly labels: Readonly<Record<string, string>>;
 }
