@@ -250,8 +250,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         });
         await schedule?.stop();
         await clusterSchedule?.stop();
-        clusterGenerator.stop();
-        await clusterGenerator.idle();
+        await clusterGenerator.stop();
         await autoRepair.idle();
         await healthChecks.stop();
         await runner.stop();

@@ -8,6 +8,7 @@ import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/clust
 import { CKE_REBOOT_ANNOTATION } from "../domain/sabakan-machine.js";
 import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
 import type { SettingsStore } from "../store/settings-store.js";
+import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
 export interface ClusterGeneratorDeps {
@@ -53,9 +54,6 @@ export function rebootingByNode(nodes: readonly ClusterNode[]): RebootingNodes {
   return rebooting;
 }
 
-/** setTimeout's longest delay; a later recheck is re-armed by the round this one starts. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * Cluster generation, one round at a time: gathers the template, sabakan's machines (with the stored variables),
  * the Nodes' taints and the constraints, lets the domain decide, and records the result. Rounds never overlap: a
@@ -65,25 +63,37 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * ends, so the replacement does not wait for the next scheduled round (scheduled rounds judge it as well).
  */
 export class ClusterGenerator {
-  private running: Promise<GenerationRound> | null = null;
-  private pending: GenerationTrigger | null = null;
+  private readonly loop: PassLoop<GenerationTrigger, GenerationRound>;
   private unused: ReadonlyMap<string, number> | null = null;
-  private recheck: NodeJS.Timeout | null = null;
-  private stopped = false;
   private waitingReasons = "";
+  /** When the round that just ended wants another: the earliest end of a control plane's grace. */
+  private recheckAt: number | null = null;
 
-  constructor(private readonly deps: ClusterGeneratorDeps) {}
+  constructor(private readonly deps: ClusterGeneratorDeps) {
+    this.loop = new PassLoop({
+      pass: (trigger) => {
+        this.recheckAt = null;
+        return this.round(trigger).catch((err: unknown) => {
+          deps.log.error("cluster generation failed unexpectedly", { err: (err as Error).message });
+          throw err;
+        });
+      },
+      now: deps.now,
+      merge: weightier,
+      onError: () => undefined, // logged by the pass
+      timer: { trigger: "schedule", intervalMs: Infinity, nextAt: () => this.recheckAt },
+    });
+    this.loop.startTimer();
+  }
 
   /** An operator's round (`runClusterGeneration`): runs after any round in flight. */
-  async runNow(): Promise<GenerationRound> {
-    while (this.running) await this.running.catch(() => undefined);
-    return this.start("operator");
+  runNow(): Promise<GenerationRound> {
+    return this.loop.run("operator");
   }
 
   /** A scheduled tick: skipped while a round runs. */
   async tick(): Promise<GenerationRound | null> {
-    if (this.running) return null;
-    return this.start("schedule");
+    return this.loop.tryRun("schedule");
   }
 
   /**
@@ -91,26 +101,12 @@ export class ClusterGenerator {
    * requests during a round make one more round, named after the weightiest of them). Never rejects.
    */
   request(trigger: Extract<GenerationTrigger, "template" | "settings" | "event">): void {
-    this.soon(trigger);
+    this.loop.request(trigger);
   }
 
-  /** Shutdown: stops and no longer arms the recheck of waiting control planes; rounds in flight finish (see idle). */
-  stop(): void {
-    this.stopped = true;
-    this.disarm();
-  }
-
-  private disarm(): void {
-    if (this.recheck) clearTimeout(this.recheck);
-    this.recheck = null;
-  }
-
-  private soon(trigger: GenerationTrigger): void {
-    if (this.running) {
-      this.pending = weightier(this.pending, trigger);
-      return;
-    }
-    this.start(trigger).catch(() => undefined);
+  /** Shutdown: starts no more rounds (nor the recheck of waiting control planes) and waits for the one in flight. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Healthy machines no node uses, by role, as of the last round that got sabakan's list; null before one. */
@@ -119,26 +115,8 @@ export class ClusterGenerator {
   }
 
   /** Waits until no round runs and none is pending (shutdown, tests). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running.catch(() => undefined);
-  }
-
-  private start(trigger: GenerationTrigger): Promise<GenerationRound> {
-    const run = this.round(trigger).catch((err: unknown) => {
-      this.deps.log.error("cluster generation failed unexpectedly", { err: (err as Error).message });
-      throw err;
-    });
-    this.running = run;
-    run
-      .finally(() => {
-        if (this.running !== run) return;
-        this.running = null;
-        const next = this.pending;
-        this.pending = null;
-        if (next) this.start(next).catch(() => undefined);
-      })
-      .catch(() => undefined);
-    return run;
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
   private async round(trigger: GenerationTrigger): Promise<GenerationRound> {
@@ -189,20 +167,13 @@ export class ClusterGenerator {
     return { kind: "recorded", record, repeated: false };
   }
 
-  /** Logs which control planes wait (when that changes) and arms the recheck for the earliest grace's end. */
+  /** Logs which control planes wait (when that changes) and asks for a round at the earliest grace's end. */
   private noteWaiting(waiting: Waiting): void {
     // Compared without the seconds, which grow every round: one line when the waiting control planes change.
     const reasons = waiting.reasons.map((r) => r.replace(/ for \S+ s,/, ",")).join("\n");
     if (reasons !== this.waitingReasons && reasons !== "") this.deps.log.info("control planes kept while they wait", { reasons: waiting.reasons });
     this.waitingReasons = reasons;
-    this.disarm();
-    if (waiting.recheckAt === null || this.stopped) return;
-    const delay = Math.min(Math.max(0, waiting.recheckAt - this.deps.now()), MAX_TIMER_MS);
-    this.recheck = setTimeout(() => {
-      this.recheck = null;
-      this.soon("schedule");
-    }, delay);
-    this.recheck.unref();
+    this.recheckAt = waiting.recheckAt;
   }
 
   private fail(trigger: GenerationTrigger, error: string): GenerationRound {

@@ -1,3 +1,6 @@
+/** setTimeout's longest delay. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** How a {@link PassLoop} runs its passes. */
 export interface PassLoopOptions<T, R> {
   /** One pass. `signal` aborts when the loop stops, so a pass waiting on a slow call can end early. */
@@ -10,6 +13,7 @@ export interface PassLoopOptions<T, R> {
   /** The timer (see `startTimer`): a pass runs at least this often, and when `nextAt` of the last result says. */
   readonly timer?: {
     readonly trigger: T;
+    /** Infinity = only when `nextAt` says. */
     readonly intervalMs: number;
     /** When to look again at the latest after this result (ms since the epoch; null = at the interval). */
     readonly nextAt?: (result: R) => number | null;
@@ -64,11 +68,12 @@ export class PassLoop<T, R> {
     return this.begin(trigger);
   }
 
-  /** From now on a pass runs when the last result said and at least every interval (needs `options.timer`). */
+  /**
+   * From the end of the next pass on, a pass runs when the last result said and at least every interval (needs
+   * `options.timer`). Starts no pass by itself: `request` one to begin at once.
+   */
   startTimer(): void {
-    if (!this.options.timer || this.closed) return;
-    this.timed = true;
-    this.request(this.options.timer.trigger);
+    if (this.options.timer && !this.closed) this.timed = true;
   }
 
   /** Waits until no pass runs and none is requested. */
@@ -93,6 +98,8 @@ export class PassLoop<T, R> {
   private arm(delayMs: number): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.fire(), Math.max(0, delayMs));
+    // A timed pass alone must not keep a process alive; a requested one (delay 0) runs before it may end.
+    if (delayMs > 0) this.timer.unref();
   }
 
   private fire(): void {
@@ -122,7 +129,9 @@ export class PassLoop<T, R> {
     if (!this.closed && this.queued) return this.arm(0);
     if (!this.closed && this.timed && this.options.timer) {
       const now = this.options.now();
-      this.arm(Math.min(nextAt ?? Infinity, now + this.options.timer.intervalMs) - now);
+      const due = Math.min(nextAt ?? Infinity, now + this.options.timer.intervalMs);
+      // A later time is re-armed by the pass this one starts; setTimeout cannot wait longer.
+      if (Number.isFinite(due)) this.arm(Math.min(due - now, MAX_TIMER_MS));
     }
     if (this.isIdle()) {
       const waiters = this.idleWaiters;

@@ -189,6 +189,7 @@ describe("PassLoop timer", () => {
         timer: { trigger: "timer", intervalMs: 1000, nextAt: (r) => r },
       });
       loop.startTimer();
+      loop.request("first");
       t.mock.timers.tick(0);
       await settleMocked();
       assert.deepEqual(starts, [0]);
@@ -203,6 +204,31 @@ describe("PassLoop timer", () => {
       await loop.stop();
     });
   }
+
+  it("runs passes only when the pass names a time, with an infinite interval", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 0 });
+    const results: Array<number | null> = [null, 5000, null];
+    const starts: number[] = [];
+    const loop = new PassLoop<string, number | null>({
+      pass: async () => (starts.push(Date.now()), results[starts.length] ?? null),
+      now: Date.now,
+      merge: (_a, b) => b,
+      onError: () => undefined,
+      timer: { trigger: "timer", intervalMs: Infinity, nextAt: (r) => r },
+    });
+    loop.startTimer();
+    loop.request("first");
+    t.mock.timers.tick(0);
+    await settleMocked();
+    assert.deepEqual(starts, [0], "the first pass named 5000");
+    t.mock.timers.tick(5000);
+    await settleMocked();
+    assert.deepEqual(starts, [0, 5000]);
+    t.mock.timers.tick(10 ** 9);
+    await settleMocked();
+    assert.deepEqual(starts, [0, 5000], "a pass that names no time is not followed by one");
+    await loop.stop();
+  });
 
   it("runs no timed pass before startTimer", async (t) => {
     t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 0 });
