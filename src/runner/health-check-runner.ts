@@ -7,6 +7,7 @@ import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
 import type { SettingsStore } from "../store/settings-store.js";
+import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
 /** A check's latest evaluation, as operators see it. */
@@ -44,14 +45,19 @@ const signature = (s: HealthCheckStatus) => JSON.stringify([s.paused, s.error, s
  */
 export class HealthCheckRunner {
   private readonly statuses = new Map<string, HealthCheckStatus>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | null = null;
-  private stopped = true;
+  private readonly loop: PassLoop<void, number>;
+  private started = false;
   private unwatch: (() => void) | null = null;
-  private again = false;
 
   constructor(private readonly deps: HealthCheckRunnerDeps) {
     for (const check of deps.checks) this.statuses.set(check.name, { check, paused: this.pausedOf(check), evaluation: null, held: [], evaluatedAt: null, error: null });
+    this.loop = new PassLoop<void, number>({
+      pass: () => this.pass(),
+      now: deps.now,
+      merge: () => undefined,
+      onError: (err) => deps.log.error("health-check pass failed", { err: (err as Error).message }),
+      timer: { trigger: undefined, intervalMs: deps.intervalMs, nextAt: (next) => next },
+    });
   }
 
   list(): HealthCheckStatus[] {
@@ -72,45 +78,30 @@ export class HealthCheckRunner {
 
   start(): void {
     if (this.deps.checks.length === 0 || !this.deps.nodes) return;
-    this.stopped = false;
+    this.started = true;
     // A node condition change is seen at once, not at the next interval.
     this.unwatch = this.deps.nodes.watchNodes(() => this.wake());
-    this.wake();
+    this.loop.startTimer();
+    this.loop.request();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.started = false;
     this.unwatch?.();
-    clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Evaluates now, or right after the evaluation in flight. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.pass()
-        .catch((err: unknown) => this.deps.log.error("health-check pass failed", { err: (err as Error).message }))
-        .finally(() => {
-          this.running = null;
-          if (this.again) {
-            this.again = false;
-            this.wake();
-          }
-        });
-    }, 0);
+    if (this.started) this.loop.request();
   }
 
   private pausedOf(check: HealthCheckConfig): boolean {
     return this.deps.settings.healthCheckPaused(check.name) ?? check.paused;
   }
 
-  private async pass(): Promise<void> {
+  /** One evaluation of every check; returns when the next is due at the latest. */
+  private async pass(): Promise<number> {
     const { deps } = this;
     let next = deps.now() + deps.intervalMs;
     try {
@@ -152,10 +143,7 @@ export class HealthCheckRunner {
       deps.log.warn(message);
       for (const status of this.statuses.values()) this.record(status.check, { ...status, error: message });
     }
-    if (!this.stopped) {
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.wake(), Math.max(0, next - deps.now()));
-    }
+    return next;
   }
 
   private record(check: HealthCheckConfig, status: HealthCheckStatus): void {
