@@ -53,10 +53,7 @@ export function startStep(entry: RepairEntry, op: RepairOperationConfig, obs: Re
  * when this process has not, e.g. after a restart).
  */
 export function continueDrain(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, transitions: EntryTransition[] = []): Progress {
-  if (!ctx.queueEnabled) {
-    const after = drainBackoff(entry, ctx.now, ctx.random);
-    return { transitions: [...transitions, { after, kind: "transition", reason: "drain abandoned: the repair queue is disabled" }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
-  }
+  if (!ctx.queueEnabled) return abandonedDrain(entry, ctx, transitions);
   const deadline = (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000;
   if (obs.job !== "drain" && (obs.nodename === "" || (obs.drainJobDone && obs.drainCompleted === true))) {
     const config = op.repairSteps[entry.step];
@@ -65,11 +62,7 @@ export function continueDrain(entry: RepairEntry, op: RepairOperationConfig, obs
     const why = obs.nodename === "" ? "the machine is no longer a node" : "drain completed";
     return { transitions: [...transitions, { after, kind: "transition", reason: `step ${step(entry)}: ${why}; running the repair command` }], effect: { kind: "repair-command", step: config }, wakeAt: null };
   }
-  if (deadline < ctx.now) {
-    const after = drainBackoff(entry, ctx.now, ctx.random);
-    const reason = `drain timed out after ${ctx.evictionTimeoutSeconds}s; backing off until ${new Date(after.drainBackoffExpire ?? 0).toISOString()}`;
-    return { transitions: [...transitions, { after, kind: "transition", reason }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
-  }
+  if (deadline < ctx.now) return timedOutDrain(entry, ctx, transitions);
   const effect: RepairEffect = obs.job === "none" && !obs.drainJobDone ? { kind: "drain" } : { kind: "none" };
   return { transitions, effect, wakeAt: deadline + 1 };
 }
@@ -90,4 +83,27 @@ export function continueWatch(entry: RepairEntry, op: RepairOperationConfig, obs
   const next: RepairEntry = { ...entry, status: "processing", step: entry.step + 1, stepStatus: "waiting", lastTransitionTime: truncateToSeconds(ctx.now) };
   const moved: EntryTransition = { after: next, kind: "transition", reason: `still unhealthy${watched}; moving to step ${step(next)}` };
   return startStep(next, op, obs, ctx, [moved]);
+}
+
+/**
+ * The ways a `draining` entry stops draining without moving on: abandoned while the queue is disabled, or backing
+ * off once `eviction_timeout_seconds` have passed. null while neither applies. These apply also to an entry a
+ * control-plane rule holds: a hold stops a drain from moving on, never from stopping.
+ */
+export function drainStopOf(entry: RepairEntry, ctx: ProgressContext): Progress | null {
+  if (entry.stepStatus !== "draining") return null;
+  if (!ctx.queueEnabled) return abandonedDrain(entry, ctx, []);
+  const deadline = (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000;
+  return deadline < ctx.now ? timedOutDrain(entry, ctx, []) : null;
+}
+
+function abandonedDrain(entry: RepairEntry, ctx: ProgressContext, transitions: EntryTransition[]): Progress {
+  const after = drainBackoff(entry, ctx.now, ctx.random);
+  return { transitions: [...transitions, { after, kind: "transition", reason: "drain abandoned: the repair queue is disabled" }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
+}
+
+function timedOutDrain(entry: RepairEntry, ctx: ProgressContext, transitions: EntryTransition[]): Progress {
+  const after = drainBackoff(entry, ctx.now, ctx.random);
+  const reason = `drain timed out after ${ctx.evictionTimeoutSeconds}s; backing off until ${new Date(after.drainBackoffExpire ?? 0).toISOString()}`;
+  return { transitions: [...transitions, { after, kind: "transition", reason }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
 }

@@ -100,6 +100,25 @@ const CASES: Case[] = [
     want: [starts(1), starts(3)],
     held: { 2: /one control plane at a time: entry 1/ },
   },
+  {
+    name: "a held draining control-plane entry still backs off once its eviction timeout passes",
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 601 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }],
+    held: { 1: /cp2 is not Ready/ },
+  },
+  {
+    name: "a held draining control-plane entry abandons its drain when the queue is disabled",
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 10 * SEC })], {}, { enabled: false, controlPlanes: [cp(1), cp(2, { rebooting: true })] }),
+    want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }],
+    held: { 1: /cp2 is being rebooted/ },
+  },
+  {
+    name: "a held draining control-plane entry wakes the runner at its eviction deadline",
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T0 - 10 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    want: [],
+    held: { 1: /cp2 is not Ready/ },
+    wakeAt: T0 - 10 * SEC + 600 * SEC + 1,
+  },
 ];
 
 describe("decideRepairActions: holds, control planes", () => {
