@@ -43,6 +43,8 @@ export class HealthCheckRunner {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private stopped = true;
+  /** Aborted by stop(): ends the Kubernetes calls in flight, so shutdown never waits on them. */
+  private stopping = new AbortController();
   private unwatch: (() => void) | null = null;
   private again = false;
 
@@ -69,6 +71,7 @@ export class HealthCheckRunner {
   start(): void {
     if (this.deps.checks.length === 0 || !this.deps.nodes) return;
     this.stopped = false;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     // A node condition change is seen at once, not at the next interval.
     this.unwatch = this.deps.nodes.watchNodes(() => this.wake());
     this.wake();
@@ -76,6 +79,7 @@ export class HealthCheckRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     this.unwatch?.();
     clearTimeout(this.timer);
     await this.running;
@@ -110,7 +114,7 @@ export class HealthCheckRunner {
     const { deps } = this;
     let next = deps.now() + deps.intervalMs;
     try {
-      const nodes = await (deps.nodes as NodeOperator).listNodes();
+      const nodes = await (deps.nodes as NodeOperator).listNodes({ signal: this.stopping.signal });
       const now = deps.now();
       let fleet: Map<string, string> | null = null;
       const machineTypes = async () => {
@@ -173,7 +177,7 @@ export class HealthCheckRunner {
       if (held.has(t.node) && !wasHeld.has(t.node) && !after.evaluation.gate.open) {
         events.push({ type: "Warning" as const, reason: "RemediationShortCircuited", message: `health check ${after.check.name}: ${after.evaluation.gate.reason}` });
       }
-      for (const event of events) nodes.recordEvent(t.node, event).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
+      for (const event of events) nodes.recordEvent(t.node, event, { signal: this.stopping.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
     }
   }
 }

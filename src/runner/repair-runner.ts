@@ -26,6 +26,8 @@ export class RepairRunner {
   private passing: Promise<void> | null = null;
   private again = false;
   private stopped = true;
+  /** Aborted by stop(): ends the Kubernetes calls of passes, uncordons and events, so shutdown never waits on them. */
+  private stopping = new AbortController();
   private wakeAt: number | null = null;
   private passes = 0;
 
@@ -33,6 +35,7 @@ export class RepairRunner {
 
   start(): void {
     this.stopped = false;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     this.wake();
   }
 
@@ -46,9 +49,10 @@ export class RepairRunner {
     this.schedule(0);
   }
 
-  /** Stops passes, stops every job (killing their commands) and waits for everything to settle. */
+  /** Stops passes, stops every job (killing their commands), ends Kubernetes calls in flight, and waits for everything to settle. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearTimeout(this.timer);
     await this.passing;
     await this.jobs.stopAll();
@@ -92,7 +96,10 @@ export class RepairRunner {
       jobs: this.jobs,
       healthCheckConcurrency: deps.healthCheckConcurrency,
       log: deps.log.warn.bind(deps.log),
+      signal: this.stopping.signal,
     });
+    // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
+    if (this.stopped) return;
     const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled() };
     const plan = decideRepairActions(snapshot, deps.now(), deps.random);
     for (const action of plan.actions) this.apply(action);
@@ -157,7 +164,7 @@ export class RepairRunner {
     for (const t of transitions) {
       const event = nodeEventFor(previous, t);
       if (event && this.deps.nodes) {
-        this.inBackground(this.deps.nodes.recordEvent(t.after.nodename, event).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.after.nodename, err: (err as Error).message })));
+        this.inBackground(this.deps.nodes.recordEvent(t.after.nodename, event, { signal: this.stopping.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.after.nodename, err: (err as Error).message })));
       }
       previous = t.after;
     }
@@ -198,7 +205,7 @@ export class RepairRunner {
   private async uncordonNode(node: string, owner: string): Promise<void> {
     if (!this.deps.nodes) return;
     try {
-      await this.deps.nodes.uncordon(node, owner);
+      await this.deps.nodes.uncordon(node, owner, { signal: this.stopping.signal });
     } catch (err) {
       this.deps.log.warn("cannot uncordon a node", { node, err: (err as Error).message });
     }
