@@ -54,7 +54,7 @@ const kintsugi = await startKintsugi(
     listen: { host: "127.0.0.1", port },
     database: join(dir.path, "demo.db"),
     sabakan: { url: sabakan.url, schedule: fast ? "*/2 * * * * *" : "*/10 * * * * *", timeoutSeconds: 10, maxResponseBytes: 16 << 20 },
-    kubernetes: { kubeconfig: kube.kubeconfigPath },
+    kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
     repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("unhealthy"), operation("unreachable")] }] },
     runner: { intervalSeconds: 2 * scale, healthCheckConcurrency: 32 },
     healthChecks: [],

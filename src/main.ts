@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { pino, type Logger } from "pino";
-import type { KintsugiConfig } from "./config/kintsugi-config.js";
+import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS, type KintsugiConfig } from "./config/kintsugi-config.js";
 import { checkConstraints } from "./domain/constraints.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { createHttpServer } from "./graphql/http-server.js";
@@ -78,7 +78,7 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
   const kubeconfig = config.kubernetes ? config.kubernetes.kubeconfig : process.env["KUBERNETES_SERVICE_HOST"] ? null : undefined;
   if (kubeconfig === undefined) return null;
   const { KubeNodeOperator } = await import("./adapters/kube-node-operator.js");
-  return KubeNodeOperator.fromKubeconfig(kubeconfig);
+  return KubeNodeOperator.fromKubeconfig(kubeconfig, config.kubernetes?.timeoutSeconds ?? DEFAULT_KUBERNETES_TIMEOUT_SECONDS);
 }
 
 /** The composition root: opens the database, wires stores, schema and HTTP server, and starts listening. */
@@ -250,10 +250,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         });
         await schedule?.stop();
         await clusterSchedule?.stop();
-        await clusterGenerator.stop();
-        await autoRepair.idle();
-        await healthChecks.stop();
-        await runner.stop();
+        // Side by side: each is bounded by a timeout (or aborted), and shutdown waits for the longest, not their sum.
+        await Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop()]);
         await apollo.stop();
         db.close();
         logger.info("kintsugi stopped");

@@ -5,57 +5,21 @@ import {
   CORDONED_BY_ANNOTATION,
   type ClusterNode,
   type EvictionOutcome,
+  type KubeCallOptions,
   type NodeEvent,
   type NodeOperator,
   type NodePod,
 } from "./ports.js";
+import { boundedRequest, describeFailure, failure, statusOf, statusOfBody } from "./kube-call.js";
 import { watchNodes } from "./kube-node-watch.js";
 import type { TaintEffect } from "../domain/cluster/types.js";
+import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS } from "../config/kintsugi-config.js";
 
 // The client's default patch content type is JSON patch; our bodies are merge patches.
 const MERGE_PATCH = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
 // A cordon or uncordon re-reads the node and decides again when someone changed it between the read and the patch.
 const CONFLICT_ATTEMPTS = 3;
 const COMPONENT = "kintsugi";
-
-/** The HTTP status of a failed API call, or null when the request never got an answer. */
-function statusOf(error: unknown): number | null {
-  return error instanceof k8s.ApiException ? error.code : null;
-}
-
-// ApiException.body is the raw response text (not a parsed Status) and is undefined for a 401.
-function statusOfBody(error: k8s.ApiException<unknown>): { reason: string; message: string } {
-  let body: unknown = error.body;
-  if (typeof error.body === "string") {
-    try {
-      body = JSON.parse(error.body);
-    } catch {
-      return { reason: "", message: error.body.trim().slice(0, 500) };
-    }
-  }
-  const status = (typeof body === "object" && body !== null ? body : {}) as {
-    reason?: unknown;
-    message?: unknown;
-    details?: { causes?: Array<{ message?: unknown }> };
-  };
-  let message = typeof status.message === "string" ? status.message : "";
-  const causes = (status.details?.causes ?? []).flatMap((c) => (typeof c.message === "string" ? [c.message] : []));
-  if (causes.length > 0) message += ` (${causes.join("; ")})`;
-  return { reason: typeof status.reason === "string" ? status.reason : "", message };
-}
-
-/** The message of a failed call: `<operation>: <object>: HTTP <status> <reason>: <message>`. */
-function describeFailure(operation: string, object: string, error: unknown): string {
-  if (error instanceof k8s.ApiException) {
-    const { reason, message } = statusOfBody(error);
-    return `${operation}: ${object}: HTTP ${error.code}${reason ? ` ${reason}` : ""}: ${message || "(no message)"}`;
-  }
-  return `${operation}: ${object}: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-function failure(operation: string, object: string, error: unknown): Error {
-  return new Error(describeFailure(operation, object, error), { cause: error });
-}
 
 /** {@link NodeOperator} over the Kubernetes API with @kubernetes/client-node. */
 export class KubeNodeOperator implements NodeOperator {
@@ -65,7 +29,7 @@ export class KubeNodeOperator implements NodeOperator {
    * Loads a kubeconfig file, or with `null` the in-cluster service account. Throws an Error naming the file when it
    * is missing, unreadable or has no current cluster.
    */
-  static fromKubeconfig(path: string | null): KubeNodeOperator {
+  static fromKubeconfig(path: string | null, timeoutSeconds = DEFAULT_KUBERNETES_TIMEOUT_SECONDS): KubeNodeOperator {
     const config = new k8s.KubeConfig();
     if (path === null) {
       // loadFromCluster does not check this itself and would build the URL `https://undefined:undefined`.
@@ -81,11 +45,14 @@ export class KubeNodeOperator implements NodeOperator {
       }
       if (!config.getCurrentCluster()) throw new Error(`kubeconfig ${path} has no current context with a cluster`);
     }
-    return new KubeNodeOperator(config);
+    return new KubeNodeOperator(config, timeoutSeconds);
   }
 
-  /** Uses the current context of `config`. */
-  constructor(private readonly config: k8s.KubeConfig) {
+  /** Uses the current context of `config`; every request gives up after `timeoutSeconds`. */
+  constructor(
+    private readonly config: k8s.KubeConfig,
+    private readonly timeoutSeconds = DEFAULT_KUBERNETES_TIMEOUT_SECONDS,
+  ) {
     this.core = config.makeApiClient(k8s.CoreV1Api);
   }
 
@@ -93,8 +60,8 @@ export class KubeNodeOperator implements NodeOperator {
     return watchNodes(this.config, changed);
   }
 
-  async listNodes(): Promise<ClusterNode[]> {
-    const list = await this.call("list nodes", "nodes", () => this.core.listNode());
+  async listNodes(options?: KubeCallOptions): Promise<ClusterNode[]> {
+    const list = await this.call("list nodes", "nodes", options, (o) => this.core.listNode({}, o));
     return list.items.map((node) => ({
       name: node.metadata?.name ?? "",
       internalIPs: (node.status?.addresses ?? []).filter((a) => a.type === "InternalIP").map((a) => a.address),
@@ -110,8 +77,8 @@ export class KubeNodeOperator implements NodeOperator {
     }));
   }
 
-  async cordon(nodeName: string, owner: string): Promise<boolean> {
-    return this.patchNodeGuarded(nodeName, "cordon", false, (node) => {
+  async cordon(nodeName: string, owner: string, options?: KubeCallOptions): Promise<boolean> {
+    return this.patchNodeGuarded(nodeName, "cordon", false, options, (node) => {
       const annotations = node.metadata?.annotations ?? {};
       // Somebody else's cordon: leave it, and never claim it.
       if (node.spec?.unschedulable === true && !Object.hasOwn(annotations, CORDONED_BY_ANNOTATION)) return null;
@@ -119,8 +86,8 @@ export class KubeNodeOperator implements NodeOperator {
     });
   }
 
-  async uncordon(nodeName: string, owner: string): Promise<boolean> {
-    return this.patchNodeGuarded(nodeName, "uncordon", true, (node) => {
+  async uncordon(nodeName: string, owner: string, options?: KubeCallOptions): Promise<boolean> {
+    return this.patchNodeGuarded(nodeName, "uncordon", true, options, (node) => {
       if (node.metadata?.annotations?.[CORDONED_BY_ANNOTATION] !== owner) return null;
       return { metadata: { annotations: { [CORDONED_BY_ANNOTATION]: null } }, spec: { unschedulable: false } };
     });
@@ -135,13 +102,14 @@ export class KubeNodeOperator implements NodeOperator {
     nodeName: string,
     verb: string,
     goneIsDone: boolean,
+    options: KubeCallOptions | undefined,
     decide: (node: k8s.V1Node) => { metadata: Record<string, unknown>; spec: Record<string, unknown> } | null,
   ): Promise<boolean> {
     const object = `node/${nodeName}`;
     for (let attempt = 1; ; attempt++) {
       let node: k8s.V1Node;
       try {
-        node = await this.core.readNode({ name: nodeName });
+        node = await this.send(options, (o) => this.core.readNode({ name: nodeName }, o));
       } catch (error) {
         if (goneIsDone && statusOf(error) === 404) return false;
         throw failure(`${verb} (get)`, object, error);
@@ -150,7 +118,7 @@ export class KubeNodeOperator implements NodeOperator {
       if (patch === null) return false;
       const body = { ...patch, metadata: { resourceVersion: node.metadata?.resourceVersion, ...patch.metadata } };
       try {
-        await this.core.patchNode({ name: nodeName, body }, MERGE_PATCH);
+        await this.send(options, (o) => this.core.patchNode({ name: nodeName, body }, o), MERGE_PATCH);
         return true;
       } catch (error) {
         if (goneIsDone && statusOf(error) === 404) return false;
@@ -160,9 +128,9 @@ export class KubeNodeOperator implements NodeOperator {
     }
   }
 
-  async listPods(nodeName: string): Promise<NodePod[]> {
+  async listPods(nodeName: string, options?: KubeCallOptions): Promise<NodePod[]> {
     const fieldSelector = `spec.nodeName=${nodeName}`;
-    const list = await this.call("list pods", `pods on node/${nodeName}`, () => this.core.listPodForAllNamespaces({ fieldSelector }));
+    const list = await this.call("list pods", `pods on node/${nodeName}`, options, (o) => this.core.listPodForAllNamespaces({ fieldSelector }, o));
     return list.items.map((pod) => ({
       namespace: pod.metadata?.namespace ?? "",
       name: pod.metadata?.name ?? "",
@@ -172,19 +140,17 @@ export class KubeNodeOperator implements NodeOperator {
     }));
   }
 
-  async listNamespaces(labelSelector: string | null): Promise<string[]> {
+  async listNamespaces(labelSelector: string | null, options?: KubeCallOptions): Promise<string[]> {
     const object = labelSelector === null ? "namespaces" : `namespaces matching ${JSON.stringify(labelSelector)}`;
-    const list = await this.call("list namespaces", object, () =>
-      this.core.listNamespace(labelSelector === null ? {} : { labelSelector }),
-    );
+    const list = await this.call("list namespaces", object, options, (o) => this.core.listNamespace(labelSelector === null ? {} : { labelSelector }, o));
     return list.items.map((ns) => ns.metadata?.name ?? "");
   }
 
-  async evict(pod: NodePod, options: { readonly dryRun: boolean }): Promise<EvictionOutcome> {
+  async evict(pod: NodePod, options: KubeCallOptions & { readonly dryRun: boolean }): Promise<EvictionOutcome> {
     const { namespace, name } = pod;
     const body: k8s.V1Eviction = { apiVersion: "policy/v1", kind: "Eviction", metadata: { namespace, name } };
     try {
-      await this.core.createNamespacedPodEviction({ namespace, name, body, ...(options.dryRun ? { dryRun: "All" } : {}) });
+      await this.send(options, (o) => this.core.createNamespacedPodEviction({ namespace, name, body, ...(options.dryRun ? { dryRun: "All" } : {}) }, o));
       return { kind: "evicted" };
     } catch (error) {
       const status = statusOf(error);
@@ -196,9 +162,9 @@ export class KubeNodeOperator implements NodeOperator {
     }
   }
 
-  async deletePod(pod: NodePod): Promise<boolean> {
+  async deletePod(pod: NodePod, options?: KubeCallOptions): Promise<boolean> {
     try {
-      await this.core.deleteNamespacedPod({ namespace: pod.namespace, name: pod.name });
+      await this.send(options, (o) => this.core.deleteNamespacedPod({ namespace: pod.namespace, name: pod.name }, o));
       return true;
     } catch (error) {
       if (statusOf(error) === 404) return false;
@@ -206,7 +172,7 @@ export class KubeNodeOperator implements NodeOperator {
     }
   }
 
-  async recordEvent(nodeName: string, event: NodeEvent): Promise<void> {
+  async recordEvent(nodeName: string, event: NodeEvent, options?: KubeCallOptions): Promise<void> {
     const now = new Date();
     const body: k8s.CoreV1Event = {
       apiVersion: "v1",
@@ -229,14 +195,18 @@ export class KubeNodeOperator implements NodeOperator {
       reportingInstance: hostname().slice(0, 128),
       action: event.reason.slice(0, 128),
     };
-    await this.call("record event", `event ${event.reason} on node/${nodeName}`, () =>
-      this.core.createNamespacedEvent({ namespace: "default", body }),
-    );
+    await this.call("record event", `event ${event.reason} on node/${nodeName}`, options, (o) => this.core.createNamespacedEvent({ namespace: "default", body }, o));
   }
 
-  private async call<T>(operation: string, object: string, request: () => Promise<T>): Promise<T> {
+  /** One request, bounded by the timeout and `options.signal`; failures pass unchanged (see {@link boundedRequest}). */
+  private send<T>(options: KubeCallOptions | undefined, request: (o: k8s.ConfigurationOptions) => Promise<T>, base?: k8s.ConfigurationOptions): Promise<T> {
+    return boundedRequest(this.timeoutSeconds, options, request, base);
+  }
+
+  /** {@link send}, with every failure described as `<operation>: <object>: <what went wrong>`. */
+  private async call<T>(operation: string, object: string, options: KubeCallOptions | undefined, request: (o: k8s.ConfigurationOptions) => Promise<T>): Promise<T> {
     try {
-      return await request();
+      return await this.send(options, request);
     } catch (error) {
       throw failure(operation, object, error);
     }

@@ -3,11 +3,12 @@
 
 import type { Taint } from "../domain/cluster/types.js";
 import type { CommandOutcome } from "../domain/command-outcome.js";
+import type { EvictionOutcome } from "../domain/drain-plan.js";
 import type { PodFacts } from "../domain/eviction-plan.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
 import type { SabakanMachine } from "../domain/sabakan-machine.js";
 
-export type { CommandOutcome };
+export type { CommandOutcome, EvictionOutcome };
 
 export interface CommandOptions {
   /** 0 = no timeout. On timeout the whole process group is killed. */
@@ -37,12 +38,11 @@ export interface ClusterNode {
 /** A Pod on a node, as far as draining cares (the domain's view of a pod). */
 export type NodePod = PodFacts;
 
-/** How one eviction request ended. `refused` is HTTP 429: a PodDisruptionBudget said no. */
-export type EvictionOutcome =
-  | { readonly kind: "evicted" }
-  | { readonly kind: "not-found" }
-  | { readonly kind: "refused"; readonly message: string }
-  | { readonly kind: "error"; readonly message: string };
+/** Options of every Kubernetes call. */
+export interface KubeCallOptions {
+  /** Aborting ends the call at once: it rejects (`evict`: resolves with an `error` outcome) saying it was aborted. */
+  readonly signal?: AbortSignal;
+}
 
 export interface NodeEvent {
   readonly type: "Normal" | "Warning";
@@ -53,33 +53,36 @@ export interface NodeEvent {
 
 /**
  * What kintsugi does to Kubernetes. Every method rejects with an Error whose message says what failed (the API's
- * status and message), except `evict`, which reports refusals and errors as outcomes.
+ * status and message), except `evict`, which reports refusals and errors as outcomes. No call hangs: each request
+ * gives up after the configured timeout (`kubernetes.timeout_seconds`), saying which call timed out after how long,
+ * and ends early when its `signal` aborts.
  */
 export interface NodeOperator {
-  listNodes(): Promise<ClusterNode[]>;
+  listNodes(options?: KubeCallOptions): Promise<ClusterNode[]>;
   /**
    * Marks the node unschedulable and annotates it with `CORDONED_BY_ANNOTATION` = `owner`. A node that is already
    * unschedulable without that annotation was cordoned by someone else: it is left as it is and `false` returned.
    */
-  cordon(nodeName: string, owner: string): Promise<boolean>;
+  cordon(nodeName: string, owner: string, options?: KubeCallOptions): Promise<boolean>;
   /**
    * Makes the node schedulable again and drops the annotation, only when the annotation is present and names
    * `owner`: an entry never undoes a cordon that another entry (or someone else) made. A vanished node: false.
    */
-  uncordon(nodeName: string, owner: string): Promise<boolean>;
+  uncordon(nodeName: string, owner: string, options?: KubeCallOptions): Promise<boolean>;
   /** Every pod bound to the node (field selector `spec.nodeName`). */
-  listPods(nodeName: string): Promise<NodePod[]>;
+  listPods(nodeName: string, options?: KubeCallOptions): Promise<NodePod[]>;
   /** The names of the namespaces that match a label selector (`null` = every namespace). */
-  listNamespaces(labelSelector: string | null): Promise<string[]>;
+  listNamespaces(labelSelector: string | null, options?: KubeCallOptions): Promise<string[]>;
   /** Eviction API (policy/v1); `dryRun` asks the server to check without evicting. */
-  evict(pod: NodePod, options: { readonly dryRun: boolean }): Promise<EvictionOutcome>;
+  evict(pod: NodePod, options: KubeCallOptions & { readonly dryRun: boolean }): Promise<EvictionOutcome>;
   /** Deletes the pod; resolves `false` when it was already gone. */
-  deletePod(pod: NodePod): Promise<boolean>;
+  deletePod(pod: NodePod, options?: KubeCallOptions): Promise<boolean>;
   /** Records a Kubernetes Event about the node (core/v1 Event, involvedObject = the Node). */
-  recordEvent(nodeName: string, event: NodeEvent): Promise<void>;
+  recordEvent(nodeName: string, event: NodeEvent, options?: KubeCallOptions): Promise<void>;
   /**
    * Calls `changed` whenever a Node is added, modified or deleted (a Kubernetes watch, restarted whenever the
-   * server ends it) until the returned function is called.
+   * server ends it) until the returned function is called, which also ends a watch request still waiting for its
+   * answer (a hung watch never keeps the process from exiting).
    */
   watchNodes(changed: () => void): () => void;
 }

@@ -6,6 +6,7 @@ import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constrain
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import {
   DEFAULT_DATABASE,
+  DEFAULT_KUBERNETES_TIMEOUT_SECONDS,
   DEFAULT_LISTEN,
   DEFAULT_RUNNER,
   DEFAULT_SABAKAN_MAX_RESPONSE_BYTES,
@@ -199,7 +200,12 @@ export const configFileSchema = z
         max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
       })
       .optional(),
-    kubernetes: z.strictObject({ kubeconfig: nonEmptyString.optional() }).optional(),
+    kubernetes: z
+      .strictObject({
+        kubeconfig: nonEmptyString.optional(),
+        timeout_seconds: z.number().gt(0).default(DEFAULT_KUBERNETES_TIMEOUT_SECONDS),
+      })
+      .optional(),
     repair: repair.optional(),
     runner: z
       .strictObject({

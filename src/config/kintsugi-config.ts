@@ -20,7 +20,11 @@ export interface KintsugiConfig {
     readonly maxResponseBytes: number;
   } | null;
   /** Absent = in-cluster config if present, else no Kubernetes. */
-  readonly kubernetes: { readonly kubeconfig: string | null } | null;
+  readonly kubernetes: {
+    readonly kubeconfig: string | null;
+    /** Every Kubernetes API request that gets no full answer within this long fails, saying so. */
+    readonly timeoutSeconds: number;
+  } | null;
   readonly repair: RepairConfig;
   /** Node health checks (Cluster API's MachineHealthCheck, for Nodes), remediated through the repair queue. */
   readonly healthChecks: readonly HealthCheckConfig[];
@@ -34,6 +38,8 @@ export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
 export const DEFAULT_DATABASE = "./data/kintsugi.db";
 export const DEFAULT_SABAKAN_SCHEDULE = "*/60 * * * * *";
 export const DEFAULT_SABAKAN_TIMEOUT_SECONDS = 30;
+/** A Kubernetes API request gives up after this long (also for in-cluster credentials without a `kubernetes` section). */
+export const DEFAULT_KUBERNETES_TIMEOUT_SECONDS = 10;
 /** 64 MiB: sabakan's answer for 10,000 machines is about 10 MB. */
 export const DEFAULT_SABAKAN_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** A pass at least every 10 s; at most 32 health checks at once (child processes that mostly wait on the network). */

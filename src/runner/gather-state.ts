@@ -14,6 +14,8 @@ export interface GatherDeps {
   readonly jobs: JobRegistry;
   readonly healthCheckConcurrency: number;
   readonly log: (message: string, fields?: Record<string, unknown>) => void;
+  /** Ends the Kubernetes calls (the runner stopping). */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -35,7 +37,7 @@ export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, s
  * kintsugi cannot tell nodes from other machines and must not decide to repair a node without draining it.
  */
 export async function gatherObservations(entries: readonly RepairEntry[], deps: GatherDeps): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[] }> {
-  const clusterNodes = deps.nodes ? await deps.nodes.listNodes() : [];
+  const clusterNodes = deps.nodes ? await deps.nodes.listNodes({ signal: deps.signal }) : [];
   const names = nodeNamesByAddress(clusterNodes);
   const live = entries.filter((e) => !e.deleted && !isFinished(e));
 
@@ -54,7 +56,7 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
       const done = deps.jobs.drainDone(entry.index, entry.lastTransitionTime);
       if (entry.stepStatus !== "draining" || !done || nodename === "" || !deps.nodes) return undefined;
       try {
-        return podsBlockingDrain(await deps.nodes.listPods(nodename)).length === 0;
+        return podsBlockingDrain(await deps.nodes.listPods(nodename, { signal: deps.signal })).length === 0;
       } catch (err) {
         deps.log("cannot list the pods of a draining node", { node: nodename, err: (err as Error).message });
         return false;

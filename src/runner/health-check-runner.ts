@@ -105,7 +105,7 @@ export class HealthCheckRunner {
     const { deps } = this;
     let next = deps.now() + deps.intervalMs;
     try {
-      const nodes = await (deps.nodes as NodeOperator).listNodes();
+      const nodes = await (deps.nodes as NodeOperator).listNodes({ signal: this.loop.signal });
       const now = deps.now();
       let fleet: Map<string, string> | null = null;
       const machineTypes = async () => {
@@ -168,7 +168,7 @@ export class HealthCheckRunner {
       if (held.has(t.node) && !wasHeld.has(t.node) && !after.evaluation.gate.open) {
         events.push({ type: "Warning" as const, reason: "RemediationShortCircuited", message: `health check ${after.check.name}: ${after.evaluation.gate.reason}` });
       }
-      for (const event of events) nodes.recordEvent(t.node, event).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
+      for (const event of events) nodes.recordEvent(t.node, event, { signal: this.loop.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
     }
   }
 }

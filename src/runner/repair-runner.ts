@@ -9,6 +9,7 @@ import type { EntryTransition, RepairAction } from "../domain/repair-plan.js";
 import { gatherObservations } from "./gather-state.js";
 import { JobRegistry } from "./job-registry.js";
 import { drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
+import { PassLoop } from "./pass-loop.js";
 import type { RunnerDeps } from "./runner-deps.js";
 
 const sameEntry = (a: RepairEntry, b: RepairEntry) => JSON.stringify(a) === JSON.stringify(b);
@@ -16,50 +17,58 @@ const sameEntry = (a: RepairEntry, b: RepairEntry) => JSON.stringify(a) === JSON
 /**
  * Works the repair queue: each pass gathers state, lets `decideRepairActions` decide, commits each action's
  * transitions in one transaction and then performs its effect. Passes never overlap; one runs right after any
- * wake-up (a mutation, a finished job), at the decision's `wakeAt`, and at least every `intervalMs`. Drains and
- * commands run as jobs beside the passes, so a slow command never holds up other entries, the API or health checks.
+ * wake-up (a mutation, a finished job, a Node change), at the decision's `wakeAt`, and at least every `intervalMs`.
+ * Drains and commands run as jobs beside the passes, so a slow command never holds up other entries, the API or
+ * health checks.
  */
 export class RepairRunner {
   readonly jobs = new JobRegistry();
   private readonly background = new Set<Promise<void>>();
   private readonly dequeuing = new Set<number>();
-  private timer: NodeJS.Timeout | undefined;
-  private passing: Promise<void> | null = null;
-  private again = false;
-  private stopped = true;
-  private wakeAt: number | null = null;
-  private passes = 0;
+  private readonly loop: PassLoop<void, number | null>;
+  private started = false;
+  private unwatch: (() => void) | null = null;
   private held: ReadonlyMap<number, string> = new Map();
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.loop = new PassLoop<void, number | null>({
+      pass: (_trigger, signal) => this.pass(signal),
+      now: deps.now,
+      merge: () => undefined,
+      onError: (err) => deps.log.error("repair pass failed; retrying at the next tick", { err: (err as Error).message }),
+      timer: { trigger: undefined, intervalMs: deps.intervalMs, nextAt: (wakeAt) => wakeAt },
+    });
+  }
 
   start(): void {
-    this.stopped = false;
-    this.wake();
+    if (this.started) return;
+    this.started = true;
+    // A control plane turning Ready or ending its reboot is seen at once, not at the next interval.
+    this.unwatch = this.deps.nodes?.watchNodes(() => this.wake()) ?? null;
+    this.loop.startTimer();
+    this.loop.request();
   }
 
   /** Asks for a pass as soon as possible (coalesced with one already running). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.passing) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    if (this.started) this.loop.request();
   }
 
-  /** Stops passes, stops every job (killing their commands) and waits for everything to settle. */
+  /**
+   * Stops passes, ends the Kubernetes calls in flight (passes, uncordons, events: shutdown never waits on them),
+   * stops every job (killing their commands), and waits for everything to settle.
+   */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.passing;
+    this.started = false;
+    this.unwatch?.();
+    await this.loop.stop();
     await this.jobs.stopAll();
     await Promise.all(this.background);
   }
 
   /** How many passes have completed (for tests and benchmarks). */
   get passCount(): number {
-    return this.passes;
+    return this.loop.passCount;
   }
 
   /** Why the last pass left the entry where it is (a rule held it), or null when it moved or nothing held it. */
@@ -67,29 +76,8 @@ export class RepairRunner {
     return this.held.get(index) ?? null;
   }
 
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.runPass(), Math.max(0, delayMs));
-  }
-
-  private runPass(): void {
-    this.passing = this.pass()
-      .catch((err: unknown) => this.deps.log.error("repair pass failed; retrying at the next tick", { err: (err as Error).message }))
-      .finally(() => {
-        this.passing = null;
-        this.passes++;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.schedule(0);
-          return;
-        }
-        const untilWake = this.wakeAt === null ? Infinity : this.wakeAt - this.deps.now();
-        this.schedule(Math.min(untilWake, this.deps.intervalMs));
-      });
-  }
-
-  private async pass(): Promise<void> {
+  /** One pass; returns when to look again at the latest (null: at the interval). */
+  private async pass(signal: AbortSignal): Promise<number | null> {
     const { deps } = this;
     const entries = deps.entries.list();
     const { observations, nodes } = await gatherObservations(entries, {
@@ -99,17 +87,20 @@ export class RepairRunner {
       jobs: this.jobs,
       healthCheckConcurrency: deps.healthCheckConcurrency,
       log: deps.log.warn.bind(deps.log),
+      signal,
     });
+    // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
+    if (signal.aborted) return null;
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
     const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes };
     const plan = decideRepairActions(snapshot, deps.now(), deps.random);
     for (const action of plan.actions) this.apply(action);
-    this.wakeAt = plan.wakeAt;
     this.held = plan.held;
     // Read again: the actions just applied may have finished entries whose nodes are among these.
     for (const [node, owner] of strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION)) {
       this.inBackground(this.uncordonNode(node, owner));
     }
+    return plan.wakeAt;
   }
 
   /** Commits an action's transitions when the stored entry is still the one decided on, then starts its effect. */
@@ -166,7 +157,7 @@ export class RepairRunner {
     for (const t of transitions) {
       const event = nodeEventFor(previous, t);
       if (event && this.deps.nodes) {
-        this.inBackground(this.deps.nodes.recordEvent(t.after.nodename, event).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.after.nodename, err: (err as Error).message })));
+        this.inBackground(this.deps.nodes.recordEvent(t.after.nodename, event, { signal: this.loop.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.after.nodename, err: (err as Error).message })));
       }
       previous = t.after;
     }
@@ -207,7 +198,7 @@ export class RepairRunner {
   private async uncordonNode(node: string, owner: string): Promise<void> {
     if (!this.deps.nodes) return;
     try {
-      await this.deps.nodes.uncordon(node, owner);
+      await this.deps.nodes.uncordon(node, owner, { signal: this.loop.signal });
     } catch (err) {
       this.deps.log.warn("cannot uncordon a node", { node, err: (err as Error).message });
     }

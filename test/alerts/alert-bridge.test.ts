@@ -83,7 +83,7 @@ async function startWorld() {
       {
         listen: { host: "127.0.0.1", port },
         repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["m"], repairOperations }] },
-        kubernetes: { kubeconfig: kube.kubeconfigPath },
+        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
         sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 },
         runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 },
       },

@@ -108,6 +108,7 @@ sabakan:
   max_response_bytes: 1048576
 kubernetes:
   kubeconfig: "/etc/kintsugi/kubeconfig"
+  timeout_seconds: 2.5
 repair:
   repair_procedures:
     - machine_types: ["qemu"]
@@ -161,7 +162,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
   sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
-  kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig" },
+  kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5 },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   healthChecks: [
     {
@@ -274,9 +275,9 @@ describe("parseConfig: valid files", () => {
       expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
     },
     {
-      name: "an empty kubernetes section means in-cluster config",
+      name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request",
       text: "kubernetes: {}",
-      expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null } },
+      expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10 } },
     },
     {
       name: "constraints keep only the names given",
@@ -369,6 +370,9 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "sabakan timeout 0", input: "sabakan: { url: http://s, timeout_seconds: 0 }", path: "sabakan.timeout_seconds", message: "must be > 0" },
     { name: "sabakan max_response_bytes 0", input: "sabakan: { url: http://s, max_response_bytes: 0 }", path: "sabakan.max_response_bytes", message: "must be > 0" },
     { name: "empty kubeconfig", input: 'kubernetes: { kubeconfig: "" }', path: "kubernetes.kubeconfig", message: "must not be empty" },
+    { name: "kubernetes timeout 0", input: "kubernetes: { timeout_seconds: 0 }", path: "kubernetes.timeout_seconds", message: "must be > 0" },
+    { name: "kubernetes timeout negative", input: "kubernetes: { timeout_seconds: -1 }", path: "kubernetes.timeout_seconds", message: "must be > 0" },
+    { name: "kubernetes timeout not a number", input: "kubernetes: { timeout_seconds: soon }", path: "kubernetes.timeout_seconds", message: 'must be an integer, got "soon"' },
     { name: "selector operator unknown", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Equals, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].operator", message: 'must be one of In, NotIn, Exists, DoesNotExist, got "Equals"' },
     { name: "selector In without values", input: "repair: { protected_job_pods: { matchExpressions: [ { key: app, operator: In } ] } }", path: "repair.protected_job_pods.matchExpressions[0].values", message: "must be non-empty when operator is In" },
     { name: "selector Exists with values", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Exists, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].values", message: "must be empty when operator is Exists" },

@@ -25,7 +25,7 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     k = await startTestKintsugi(
       {
         sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 1, maxResponseBytes: 256 * 1024 },
-        kubernetes: { kubeconfig: kube.kubeconfigPath },
+        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
         constraints: { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 600 },
       },
       // The runner dequeues what beforeEach deletes; sabakan's types are not in the test procedures, so

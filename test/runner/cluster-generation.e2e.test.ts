@@ -91,7 +91,7 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     // The newest-looking machine of rack 1 carries a taint nobody tolerates: it must not become a control plane.
     kube.addNode({ name: "10.1.0.1", internalIP: "10.1.0.1", taints: [{ key: "example.com/broken", effect: "NoSchedule" }] });
     k = await startTestKintsugi(
-      { sabakan: sabakanConfig(), kubernetes: { kubeconfig: kube.kubeconfigPath }, constraints: { controlPlaneCount: 3, minimumWorkers: 4 } },
+      { sabakan: sabakanConfig(), kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, constraints: { controlPlaneCount: 3, minimumWorkers: 4 } },
       { now: () => now, startSchedule: false, startClusterSchedule: false },
     );
     databasePath = k.databasePath;
@@ -294,7 +294,7 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     const records = await history();
     await k.close();
     k = await startTestKintsugi(
-      { sabakan: sabakanConfig(), kubernetes: { kubeconfig: kube.kubeconfigPath }, constraints: { controlPlaneCount: 3, minimumWorkers: 4 } },
+      { sabakan: sabakanConfig(), kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, constraints: { controlPlaneCount: 3, minimumWorkers: 4 } },
       { now: () => now, startSchedule: false, startClusterSchedule: false, databasePath },
     );
     assert.deepEqual(await current(), before);

@@ -43,7 +43,7 @@ describe("control-plane replacement waits out its grace and planned reboots (tes
     kube = await startFakeKubeApi();
     for (const rack of [1, 2, 3]) for (const i of [1, 2]) sabakan.addMachine({ serial: `cs-${rack}-${i}`, rack, indexInRack: i, ipv4: [`10.${rack}.0.${i}`] });
     k = await startTestKintsugi(
-      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1024 * 1024 }, kubernetes: { kubeconfig: kube.kubeconfigPath }, constraints: { controlPlaneCount: 3, minimumWorkers: 1 } },
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1024 * 1024 }, kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, constraints: { controlPlaneCount: 3, minimumWorkers: 1 } },
       { now: () => clock, startSchedule: false, startClusterSchedule: false },
     );
     await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: TEMPLATE });

@@ -55,7 +55,7 @@ describe("drains end to end (test Kubernetes API)", () => {
       w.kube.refuseEviction("batch", "worker");
       const done = await w.waitFor(await w.add("10.0.1.1"), finished);
       assert.equal(done.status, "SUCCEEDED");
-      assert.deepEqual(w.kube.evictions.map((e) => [e.name, e.dryRun]), [["worker", false]], "no dry run outside protected namespaces");
+      assert.deepEqual(w.kube.evictions.map((e) => [e.name, e.dryRun, e.outcome]), [["worker", true, "refused"], ["worker", false, "refused"]], "a refused dry run outside protected namespaces does not stop the drain");
       assert.ok(w.kube.requests.some((r) => r.method === "DELETE" && r.path === "/api/v1/namespaces/batch/pods/worker"));
       assert.deepEqual(w.kube.pods(), []);
     }));
@@ -74,15 +74,36 @@ describe("drains end to end (test Kubernetes API)", () => {
       assert.equal(w.kube.pods().length, 1, "a protected pod is never deleted");
     }));
 
-  it("backs off on a running Job pod that protected_job_pods protects, and uncordons the node it cordoned", () =>
-    withDrainWorld({}, async (w) => {
-      w.kube.addPod({ namespace: "batch", name: "backup-x1", nodeName: "node1", controllerKind: "Job" });
+  it("backs off on a running protected Job pod listed after other pods before cordoning, evicting or deleting anything", () =>
+    withDrainWorld({ protectedNamespaces: { matchLabels: { team: "neco" } }, protectedJobPods: { matchLabels: { protect: "true" } } }, async (w) => {
+      // Each pod listed first would be removed by a drain that discovered the Job pod only when it got to it.
+      w.kube.addPod({ namespace: "app", name: "web", nodeName: "node1", controllerKind: "ReplicaSet" });
+      w.kube.addPod({ namespace: "batch", name: "worker", nodeName: "node1", controllerKind: "ReplicaSet" });
+      w.kube.refuseEviction("batch", "worker");
+      w.kube.addPod({ namespace: "batch", name: "report-x1", nodeName: "node1", controllerKind: "Job" });
+      w.kube.addPod({ namespace: "batch", name: "backup-x1", nodeName: "node1", controllerKind: "Job", labels: { protect: "true" } });
       const index = await w.add("10.0.1.1");
       const waiting = await w.waitFor(index, backedOff);
-      assert.match(waiting.history.at(-1)?.reason ?? "", /protected job-managed pod exists: batch\/backup-x1/);
-      assert.ok(w.kube.requests.some((r) => r.method === "PATCH" && r.path === "/api/v1/nodes/node1"), "it was cordoned");
-      await w.waitFor(index, () => schedulable(w));
-      assert.equal(w.kube.pods().length, 1, "the Job pod is left running");
+      assert.match(waiting.history.at(-1)?.reason ?? "", /drain failed: protected job-managed pod exists: batch\/backup-x1; backing off \(count 1\)/);
+      assert.deepEqual(w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes")), [], "the node is not cordoned");
+      assert.deepEqual(w.kube.evictions.filter((e) => !e.dryRun), [], "nothing is evicted");
+      assert.deepEqual(w.kube.requests.filter((r) => r.method === "DELETE"), [], "nothing is deleted");
+      assert.deepEqual(w.kube.pods().map((p) => `${p.namespace}/${p.name}`).sort(), ["app/web", "batch/backup-x1", "batch/report-x1", "batch/worker"]);
+      assert.ok(schedulable(w));
+      assert.equal(w.machines.runs("fix", "10.0.1.1"), 0);
+    }));
+
+  it("backs off before cordoning when the dry-run eviction of a pod in an unprotected namespace fails", () =>
+    withDrainWorld({ protectedNamespaces: { matchLabels: { team: "neco" } } }, async (w) => {
+      w.kube.addPod({ namespace: "app", name: "web", nodeName: "node1", controllerKind: "ReplicaSet" });
+      w.kube.addPod({ namespace: "app", name: "api", nodeName: "node1", controllerKind: "ReplicaSet" });
+      w.kube.failNextRequests(/\/pods\/api\/eviction$/, 500, 1, { message: "etcd is unhappy" });
+      const index = await w.add("10.0.1.1");
+      const waiting = await w.waitFor(index, backedOff);
+      assert.match(waiting.history.at(-1)?.reason ?? "", /drain failed: dry-run eviction of app\/api failed: evict \(dry run\): pod\/app\/api: HTTP 500.*etcd is unhappy/);
+      assert.deepEqual(w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes")), [], "the node is not cordoned");
+      assert.deepEqual(w.kube.evictions.map((e) => [e.name, e.dryRun]), [["web", true]], "app/web was only dry-run evicted");
+      assert.equal(w.kube.pods().length, 2);
     }));
 
   it("deletes a running Job pod that protected_job_pods does not protect", () =>

@@ -10,6 +10,7 @@ import { operationOf, stepOf } from "../support/repair-world.js";
 import { runCli } from "../support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 import { subscribe } from "../support/ws-subscriber.js";
+import { until } from "../support/until.js";
 
 const STATUS = `name paused expectedNodes currentHealthy unhealthyCount remediationsAllowed gateOpen gateReason held { node reason } targets { node state rule { type status } }`;
 
@@ -27,7 +28,7 @@ async function withCluster(
   kube.addNode({ name: "cp1", internalIP: "10.1.9.1", labels: { role: "control-plane", "machine-type": "m" } });
   const k = await startTestKintsugi(
     {
-      kubernetes: { kubeconfig: kube.kubeconfigPath },
+      kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
       sabakan: sabakanUrl ? { url: sabakanUrl, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 } : null,
       repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "node-not-ready" }] }] },
       runner: { intervalSeconds: intervalSeconds, healthCheckConcurrency: 8 },
@@ -55,17 +56,6 @@ async function withCluster(
     await kube.close();
     dir.remove();
   }
-}
-
-async function until<T>(what: string, probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T = await probe();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await probe();
-  }
-  return last;
 }
 
 describe("node health checks end to end (test Kubernetes API)", () => {

@@ -37,7 +37,7 @@ describe("addresses from sabakan and Kubernetes are read as the API reads them (
     const k = await startTestKintsugi(
       {
         sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 },
-        kubernetes: { kubeconfig: kube.kubeconfigPath },
+        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
         repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "unhealthy" }] }] },
         runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
         constraints: { maximumRepairQueueEntries: 10 },

@@ -47,6 +47,7 @@ export class FakeKubeApi extends FakeKubeRoutes {
   private readonly faults: Fault[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private latencyMs = 0;
+  private blackholed = false;
   private baseUrl = "";
 
   private constructor() {
@@ -114,7 +115,21 @@ export class FakeKubeApi extends FakeKubeRoutes {
     this.latencyMs = ms;
   }
 
-  /** Closes every connection, drops delayed answers and removes the temporary directory. */
+  /**
+   * `true`: from now on every request (watches too) is accepted, recorded and then never answered, as by an API
+   * server that hangs. `false`: new requests are answered again; the ones held stay unanswered until the client
+   * gives up or {@link close} ends their connections.
+   */
+  blackhole(on: boolean): void {
+    this.blackholed = on;
+  }
+
+  /** How many client connections are open now (held, watching or idle). */
+  openConnections(): Promise<number> {
+    return new Promise((resolve, reject) => this.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
+  }
+
+  /** Closes every connection (held ones too), drops delayed answers and removes the temporary directory. */
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
@@ -130,6 +145,8 @@ export class FakeKubeApi extends FakeKubeRoutes {
     const method = req.method ?? "GET";
     const contentType = req.headers["content-type"] ?? null;
     this.requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), contentType });
+    // Held: no answer, no effect; close() or the client ends the connection.
+    if (this.blackholed) return;
     if (this.latencyMs > 0) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

@@ -1,4 +1,4 @@
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../../src/domain/repair-config.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import { startFakeKubeApi, type FakeKubeApi } from "./fake-kube-api.js";
@@ -53,17 +53,28 @@ export interface RepairWorld {
   dispose(): Promise<void>;
 }
 
+/** Options of {@link startRepairWorld}. */
+export interface RepairWorldOptions {
+  /** `kubernetes.timeout_seconds` (default 10). */
+  readonly kubeTimeoutSeconds?: number;
+  /** Default: silent, or the level in KINTSUGI_TEST_LOG. */
+  readonly logger?: Logger;
+}
+
 /**
  * kintsugi with its runner, the real command runner running the simulated machines' script, and the real
  * Kubernetes client talking to the test API server. Passes every 100 ms; back-off jitter fixed at 0.
  */
-export async function startRepairWorld(build: (m: SimulatedMachines) => Partial<RepairConfig> & { repairProcedures: RepairConfig["repairProcedures"] }): Promise<RepairWorld> {
+export async function startRepairWorld(
+  build: (m: SimulatedMachines) => Partial<RepairConfig> & { repairProcedures: RepairConfig["repairProcedures"] },
+  options: RepairWorldOptions = {},
+): Promise<RepairWorld> {
   const dir = tempDir("kintsugi-world-");
   const machines = new SimulatedMachines(dir.path);
   const kube = await startFakeKubeApi();
   const k = await startTestKintsugi(
-    { repair: { ...EMPTY_REPAIR_CONFIG, ...build(machines) }, kubernetes: { kubeconfig: kube.kubeconfigPath }, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 } },
-    { startRunner: true, random: () => 0, logger: pino({ level: process.env["KINTSUGI_TEST_LOG"] ?? "silent" }) },
+    { repair: { ...EMPTY_REPAIR_CONFIG, ...build(machines) }, kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: options.kubeTimeoutSeconds ?? 10 }, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 } },
+    { startRunner: true, random: () => 0, logger: options.logger ?? pino({ level: process.env["KINTSUGI_TEST_LOG"] ?? "silent" }) },
   );
   const entry = async (index: string): Promise<WorldEntry> => {
     const res = await k.gql<{ repairEntry: WorldEntry }>(`query($i: ID!) { repairEntry(index: $i) { ${ENTRY_FIELDS} } }`, { i: index });
