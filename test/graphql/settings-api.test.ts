@@ -6,11 +6,13 @@ import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server
 const CONSTRAINTS = `maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack controlPlaneCount minimumWorkers maximumWorkers`;
 const VARIABLES = `having { labels { name value } racks roles states minDaysBeforeRetire } notHaving { labels { name value } racks roles states minDaysBeforeRetire }`;
 
+const CONFIG = { constraints: { maximumRepairQueueEntries: 3 } };
+
 describe("settings API over HTTP", () => {
   let k: TestKintsugi;
 
   before(async () => {
-    k = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 3 } }, { now: () => NOW });
+    k = await startTestKintsugi(CONFIG, { now: () => NOW });
   });
   after(() => k.dispose());
 
@@ -18,12 +20,8 @@ describe("settings API over HTTP", () => {
     assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: true, autoRepairEnabled: true });
     assert.deepEqual((await k.gql(`mutation { setRepairQueueEnabled(enabled: false) }`)).data, { setRepairQueueEnabled: false });
     assert.deepEqual((await k.gql(`mutation { setAutoRepairEnabled(enabled: false) }`)).data, { setAutoRepairEnabled: false });
-    const restarted = await startTestKintsugi({}, { databasePath: k.databasePath });
-    try {
-      assert.deepEqual((await restarted.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: false, autoRepairEnabled: false });
-    } finally {
-      await restarted.close();
-    }
+    k = await k.restart(CONFIG, { now: () => NOW });
+    assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: false, autoRepairEnabled: false });
     await k.gql(`mutation { setRepairQueueEnabled(enabled: true) setAutoRepairEnabled(enabled: true) }`);
     assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: true, autoRepairEnabled: true });
   });
@@ -67,13 +65,10 @@ describe("settings API over HTTP", () => {
     });
     const set = await k.gql(`mutation { setConstraint(name: "wait-seconds-to-repair-rebooting", value: 600) { waitSecondsToRepairRebooting } }`);
     assert.deepEqual(set.data?.setConstraint, { waitSecondsToRepairRebooting: 600 });
-    const restarted = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 9 } }, { databasePath: k.databasePath });
-    try {
-      const c = (await restarted.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting } }`)).data?.constraints;
-      assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600 });
-    } finally {
-      await restarted.close();
-    }
+    k = await k.restart({ constraints: { maximumRepairQueueEntries: 9 } }, { now: () => NOW });
+    const c = (await k.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting } }`)).data?.constraints;
+    assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600 });
+    k = await k.restart(CONFIG, { now: () => NOW });
   });
 
   const invalid: Array<[string, string, number, RegExp]> = [
