@@ -19,8 +19,9 @@ export interface DatabaseHealthOptions {
  *   journal take a commit;
  * - the last failed transaction of any store: a read-only file, a full disk, an I/O error or corruption
  *   (SQLITE_READONLY, SQLITE_FULL, SQLITE_IOERR*, SQLITE_CORRUPT, SQLITE_NOTADB) is remembered until a later
- *   transaction writes. A heartbeat that succeeds also clears it, except corruption: damaged pages elsewhere do
- *   not stop the header from being written.
+ *   transaction writes. A heartbeat that succeeds also clears a read-only file or an I/O error, which concern
+ *   the whole file; not a full disk (a header write needs no new space) nor corruption (damaged pages elsewhere
+ *   do not stop the header from being written).
  * A write lock held by another process is not a verdict: it passes, and meanwhile writes fail fast as busy.
  * No `PRAGMA quick_check`: it reads the whole file synchronously, stalling the API for as long as the database
  * is large, while the stores' own reads and writes already meet the pages that matter.
@@ -66,7 +67,7 @@ export class DatabaseHealth {
     }
     this.beats = next;
     this.beatFailure = null;
-    if (this.storeFailure?.kind !== "corrupt") this.storeFailure = null;
+    if (this.storeFailure?.kind === "read-only" || this.storeFailure?.kind === "io") this.storeFailure = null;
   }
 
   /**
