@@ -5,7 +5,8 @@ import { checkConstraints } from "./domain/constraints.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { createHttpServer } from "./graphql/http-server.js";
 import { buildSchema } from "./graphql/schema.js";
-import { openDatabase } from "./store/database.js";
+import { openLockedDatabase } from "./store/database-lock.js";
+import { DatabaseHealth } from "./store/database-health.js";
 import { RepairEntryStore, type RepairChange } from "./store/repair-entry-store.js";
 import { SettingsStore } from "./store/settings-store.js";
 import { ProcessCommandRunner } from "./adapters/command-runner.js";
@@ -85,7 +86,7 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
   const nodes = await nodeOperatorFor(config);
-  const db = openDatabase(config.database);
+  const { db, close: closeDatabase } = openLockedDatabase(config.database);
   try {
     const settings = new SettingsStore(db, config.constraints);
     const effective = checkConstraints(settings.constraints());
@@ -207,12 +208,14 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         clusterGenerator.request("event");
       },
     });
-    const healthProbe = db.prepare("SELECT 1");
+    const health = new DatabaseHealth(db);
+    const atStart = health.check();
+    if (!atStart.healthy) logger.error({ reason: atStart.reason }, "the database cannot be written; GET /health answers 503 until it can");
     const { server, apollo, closeSubscriptions } = await createHttpServer({
       schema: buildSchema(),
       context: createContext,
       version: VERSION,
-      healthCheck: () => healthProbe.get(),
+      healthCheck: () => health.check(),
       logError: (err) => logger.error({ err }, "unexpected error"),
       routes: { ...graphiqlRoutes(), "/metrics": () => metrics.text() },
     });
@@ -253,12 +256,12 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         // Side by side: each is bounded by a timeout (or aborted), and shutdown waits for the longest, not their sum.
         await Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop()]);
         await apollo.stop();
-        db.close();
+        closeDatabase();
         logger.info("kintsugi stopped");
       },
     };
   } catch (err) {
-    db.close();
+    closeDatabase();
     throw err;
   }
 }

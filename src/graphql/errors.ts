@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ForwardedSabakanError } from "../gateway/sabakan-forwarder.js";
+import { databaseFailureOf, type DatabaseFailure } from "../store/database-failure.js";
 
 /**
  * The catalogue of API error codes. Like sabakan, kintsugi puts a SCREAMING_SNAKE code in `extensions.type`;
@@ -20,13 +21,15 @@ export const ERROR_TYPES = {
   SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
   INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
+  DATABASE_BUSY: "another process holds the database's write lock; nothing was changed, try again",
+  DATABASE_UNAVAILABLE: "the database is read-only, full, failing or corrupt; GET /health says which",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
 } as const;
 
 export type ErrorType = keyof typeof ERROR_TYPES;
 
 /** An error the client caused and can fix; its message is shown as is. */
-export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR">, message: string): GraphQLError {
+export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE">, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
 }
 
@@ -51,8 +54,26 @@ export function formatError(log: (err: unknown) => void) {
       // A GraphQLError without our type is Apollo's or graphql-js's own (parse, validation, variable coercion).
       if (formatted.extensions?.["code"] !== "INTERNAL_SERVER_ERROR") return formatted;
     }
+    const failure = databaseFailureOf(original);
+    if (failure !== null) {
+      if (failure.kind !== "busy") log(original);
+      return { message: databaseErrorMessage(failure), ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: databaseErrorExtensions(failure) };
+    }
     log(original);
     const extensions = { type: "INTERNAL_SERVER_ERROR", code: "INTERNAL_SERVER_ERROR" };
     return { message: "internal server error", ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions };
   };
+}
+
+/** The client's message for a failure of the database file: the cause, without paths or SQL. */
+function databaseErrorMessage(failure: DatabaseFailure): string {
+  if (failure.kind === "busy") {
+    return "the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again";
+  }
+  return `the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`;
+}
+
+function databaseErrorExtensions(failure: DatabaseFailure): { type: ErrorType; code: ErrorType } {
+  const type = failure.kind === "busy" ? "DATABASE_BUSY" : "DATABASE_UNAVAILABLE";
+  return { type, code: type };
 }

@@ -18,8 +18,8 @@ export interface HttpServerOptions {
   /** A fresh context per request (and per subscription). */
   readonly context: () => GraphQLContext;
   readonly version: string;
-  /** Answers GET /health: throws when the service cannot serve (for example, the database is unusable). */
-  readonly healthCheck: () => void;
+  /** Answers GET /health: 503 with the reason when not healthy (for example, the database cannot be written). */
+  readonly healthCheck: () => { readonly healthy: boolean; readonly reason?: string };
   readonly logError: (err: unknown) => void;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
   readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number }>>>;
@@ -75,13 +75,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions): Promise<void> {
   const url = new URL(req.url ?? "/", "http://kintsugi");
   if (url.pathname === "/health" && req.method === "GET") {
+    let verdict;
     try {
-      options.healthCheck();
-      return send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
+      verdict = options.healthCheck();
     } catch (err) {
       options.logError(err);
-      return send(res, 503, "application/json", JSON.stringify({ status: "unhealthy" }));
+      verdict = { healthy: false, reason: "the health check failed unexpectedly; details are in the server log" };
     }
+    if (verdict.healthy) return send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
+    return send(res, 503, "application/json", JSON.stringify({ status: "unhealthy", reason: verdict.reason }));
   }
   if (url.pathname === "/version" && req.method === "GET") {
     return send(res, 200, "application/json", JSON.stringify({ version: options.version }));

@@ -11,6 +11,13 @@ export class DatabaseOpenError extends Error {
 }
 
 /**
+ * How long a statement waits for a write lock held by another process (an operator's sqlite3 shell, a backup tool)
+ * before failing with SQLITE_BUSY. better-sqlite3 is synchronous: the whole process, its API and its runner, waits
+ * with it, so the wait is kept short and a busy database fails fast instead (see database-failure.ts).
+ */
+export const BUSY_TIMEOUT_MS = 20;
+
+/**
  * Opens (creating when missing) the SQLite file at `path` with WAL and `synchronous=FULL`, so a committed repair
  * record survives power loss, then applies the pending numbered migrations in one transaction each.
  */
@@ -27,7 +34,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     migrate(db, migrations);
     return db;
   } catch (err) {

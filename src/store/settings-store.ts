@@ -99,7 +99,8 @@ export class SettingsStore {
     return row ? (JSON.parse(row.value) as T) : fallback;
   }
 
+  /** In a transaction even alone: transactions are what database health watches (see DatabaseHealth). */
   private write(key: string, value: unknown): void {
-    this.upsert.run(key, JSON.stringify(value));
+    this.db.transaction(() => this.upsert.run(key, JSON.stringify(value)))();
   }
 }

@@ -155,13 +155,10 @@ describe("operator view of an entry", () => {
   });
 
   it("shows null step configuration when the procedure is gone from the config", async () => {
-    const restarted = await startTestKintsugi({ repair: { ...TEST_REPAIR_CONFIG, repairProcedures: [] } }, { databasePath: k.databasePath });
-    try {
-      const res = await restarted.gql(`{ repairEntry(index: "1") { stepCount currentStep { watchSeconds } } }`);
-      assert.deepEqual(res.data?.repairEntry, { stepCount: null, currentStep: null });
-    } finally {
-      await restarted.close();
-    }
+    k = await k.restart({ repair: { ...TEST_REPAIR_CONFIG, repairProcedures: [] } }, { now: () => NOW });
+    const res = await k.gql(`{ repairEntry(index: "1") { stepCount currentStep { watchSeconds } } }`);
+    assert.deepEqual(res.data?.repairEntry, { stepCount: null, currentStep: null });
+    k = await k.restart({}, { now: () => NOW });
   });
 
   it("reads the history of an index after its entry left the queue, and NOT_FOUND for one never used", async () => {

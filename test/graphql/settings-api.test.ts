@@ -6,11 +6,13 @@ import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server
 const CONSTRAINTS = `maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack controlPlaneCount minimumWorkers maximumWorkers waitSecondsToReplaceControlPlane`;
 const VARIABLES = `having { labels { name value } racks roles states minDaysBeforeRetire } notHaving { labels { name value } racks roles states minDaysBeforeRetire }`;
 
+const CONFIG = { constraints: { maximumRepairQueueEntries: 3 } };
+
 describe("settings API over HTTP", () => {
   let k: TestKintsugi;
 
   before(async () => {
-    k = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 3 } }, { now: () => NOW });
+    k = await startTestKintsugi(CONFIG, { now: () => NOW });
   });
   after(() => k.dispose());
 
@@ -18,12 +20,8 @@ describe("settings API over HTTP", () => {
     assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: true, autoRepairEnabled: true });
     assert.deepEqual((await k.gql(`mutation { setRepairQueueEnabled(enabled: false) }`)).data, { setRepairQueueEnabled: false });
     assert.deepEqual((await k.gql(`mutation { setAutoRepairEnabled(enabled: false) }`)).data, { setAutoRepairEnabled: false });
-    const restarted = await startTestKintsugi({}, { databasePath: k.databasePath });
-    try {
-      assert.deepEqual((await restarted.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: false, autoRepairEnabled: false });
-    } finally {
-      await restarted.close();
-    }
+    k = await k.restart(CONFIG, { now: () => NOW });
+    assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: false, autoRepairEnabled: false });
     await k.gql(`mutation { setRepairQueueEnabled(enabled: true) setAutoRepairEnabled(enabled: true) }`);
     assert.deepEqual((await k.gql(`{ repairQueueEnabled autoRepairEnabled }`)).data, { repairQueueEnabled: true, autoRepairEnabled: true });
   });
@@ -70,13 +68,10 @@ describe("settings API over HTTP", () => {
     assert.deepEqual(set.data?.setConstraint, { waitSecondsToRepairRebooting: 600 });
     const grace = await k.gql(`mutation { setConstraint(name: "wait-seconds-to-replace-control-plane", value: 0) { waitSecondsToReplaceControlPlane } }`);
     assert.deepEqual(grace.data?.setConstraint, { waitSecondsToReplaceControlPlane: 0 });
-    const restarted = await startTestKintsugi({ constraints: { maximumRepairQueueEntries: 9, waitSecondsToReplaceControlPlane: 60 } }, { databasePath: k.databasePath });
-    try {
-      const c = (await restarted.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting waitSecondsToReplaceControlPlane } }`)).data?.constraints;
-      assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600, waitSecondsToReplaceControlPlane: 0 }, "the value set through the API wins over the config file's");
-    } finally {
-      await restarted.close();
-    }
+    k = await k.restart({ constraints: { maximumRepairQueueEntries: 9, waitSecondsToReplaceControlPlane: 60 } }, { now: () => NOW });
+    const c = (await k.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting waitSecondsToReplaceControlPlane } }`)).data?.constraints;
+    assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600, waitSecondsToReplaceControlPlane: 0 }, "the value set through the API wins over the config file's");
+    k = await k.restart(CONFIG, { now: () => NOW });
   });
 
   const invalid: Array<[string, string, number, RegExp]> = [

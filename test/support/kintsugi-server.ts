@@ -18,6 +18,11 @@ export interface TestKintsugi extends RunningKintsugi {
   gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLHttpResponse<T>>;
   /** Closes the server and removes its temporary directory. */
   dispose(): Promise<void>;
+  /**
+   * Closes this server and starts another on the same database (only one kintsugi may hold it at a time) with
+   * these overrides and options; disposing of the new one removes the directory.
+   */
+  restart(overrides?: Partial<KintsugiConfig>, options?: StartOptions): Promise<TestKintsugi>;
 }
 
 /**
@@ -30,7 +35,10 @@ export async function startTestKintsugi(
   options: StartOptions & { databasePath?: string } = {},
 ): Promise<TestKintsugi> {
   const dir = tempDir();
-  const databasePath = options.databasePath ?? join(dir.path, "kintsugi.db");
+  return startIn(dir, options.databasePath ?? join(dir.path, "kintsugi.db"), overrides, options);
+}
+
+async function startIn(dir: { remove: () => void }, databasePath: string, overrides: Partial<KintsugiConfig>, options: StartOptions): Promise<TestKintsugi> {
   const config: KintsugiConfig = {
     ...DEFAULT_CONFIG,
     listen: { host: "127.0.0.1", port: 0 },
@@ -54,6 +62,10 @@ export async function startTestKintsugi(
     async dispose() {
       await running.close();
       dir.remove();
+    },
+    async restart(overrides = {}, options = {}) {
+      await running.close();
+      return startIn(dir, databasePath, overrides, options);
     },
   };
 }

@@ -1,0 +1,107 @@
+import type { Db } from "./database.js";
+import { databaseFailureOf, describeDatabaseFailure, type DatabaseFailure } from "./database-failure.js";
+
+/** Whether kintsugi can write its database, and why not. */
+export type HealthVerdict = { readonly healthy: true } | { readonly healthy: false; readonly reason: string };
+
+export interface DatabaseHealthOptions {
+  /** A monotonic clock in milliseconds (default `performance.now`); only spaces out the heartbeats. */
+  readonly clock?: () => number;
+  /** At most one heartbeat write per this many ms, however often /health is asked (default 1,000). */
+  readonly heartbeatIntervalMs?: number;
+}
+
+/**
+ * The truth behind GET /health: whether the database can be written. Two sources:
+ * - a heartbeat, a write of the file header's `user_version` (a counter; kintsugi's schema version lives in its
+ *   own table), made by `check()` at most once per interval, so clients cannot make kintsugi fsync at will. It
+ *   touches no table, so nothing kept from reads is invalidated, and it proves the file, the disk and the
+ *   journal take a commit;
+ * - the last failed transaction of any store: a read-only file, a full disk, an I/O error or corruption
+ *   (SQLITE_READONLY, SQLITE_FULL, SQLITE_IOERR*, SQLITE_CORRUPT, SQLITE_NOTADB) is remembered until a later
+ *   transaction writes. A heartbeat that succeeds also clears a read-only file or an I/O error, which concern
+ *   the whole file; not a full disk (a header write needs no new space) nor corruption (damaged pages elsewhere
+ *   do not stop the header from being written).
+ * A write lock held by another process is not a verdict: it passes, and meanwhile writes fail fast as busy.
+ * No `PRAGMA quick_check`: it reads the whole file synchronously, stalling the API for as long as the database
+ * is large, while the stores' own reads and writes already meet the pages that matter.
+ */
+export class DatabaseHealth {
+  private readonly clock: () => number;
+  private readonly intervalMs: number;
+  private lastBeatAt = -Infinity;
+  private beats: number;
+  private beatFailure: DatabaseFailure | null = null;
+  private storeFailure: DatabaseFailure | null = null;
+
+  constructor(
+    private readonly db: Db,
+    options: DatabaseHealthOptions = {},
+  ) {
+    this.clock = options.clock ?? (() => performance.now());
+    this.intervalMs = options.heartbeatIntervalMs ?? 1000;
+    this.beats = db.pragma("user_version", { simple: true }) as number;
+    this.watchTransactions();
+  }
+
+  /** The verdict, after a heartbeat when the last one is older than the interval. */
+  check(): HealthVerdict {
+    const now = this.clock();
+    if (now - this.lastBeatAt >= this.intervalMs) {
+      this.lastBeatAt = now;
+      this.beat();
+    }
+    const failure = this.beatFailure ?? this.storeFailure;
+    return failure === null ? { healthy: true } : { healthy: false, reason: describeDatabaseFailure(this.db.name, failure) };
+  }
+
+  private beat(): void {
+    const next = (this.beats % 0x7fffffff) + 1;
+    try {
+      this.db.pragma(`user_version = ${next}`);
+    } catch (err) {
+      const failure = databaseFailureOf(err);
+      if (failure === null) throw err;
+      if (failure.kind !== "busy") this.beatFailure = failure;
+      return;
+    }
+    this.beats = next;
+    this.beatFailure = null;
+    if (this.storeFailure?.kind === "read-only" || this.storeFailure?.kind === "io") this.storeFailure = null;
+  }
+
+  /**
+   * Makes every outermost transaction on the connection report to this health: the stores write only in
+   * transactions, so this sees each of their writes without each store knowing about health.
+   */
+  private watchTransactions(): void {
+    const db = this.db;
+    const transaction = db.transaction.bind(db);
+    const totalChanges = db.prepare("SELECT total_changes()").pluck();
+    const watch =
+      <A extends unknown[], R>(run: (...args: A) => R) =>
+      (...args: A): R => {
+        // A nested transaction is a savepoint: its outcome is the outermost one's.
+        if (db.inTransaction) return run(...args);
+        const before = totalChanges.get();
+        try {
+          const result = run(...args);
+          if (totalChanges.get() !== before) this.storeFailure = null;
+          return result;
+        } catch (err) {
+          const failure = databaseFailureOf(err);
+          if (failure !== null && failure.kind !== "busy") this.storeFailure = failure;
+          throw err;
+        }
+      };
+    db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+      const run = transaction(fn);
+      return Object.assign(watch(run), {
+        default: watch(run.default),
+        deferred: watch(run.deferred),
+        immediate: watch(run.immediate),
+        exclusive: watch(run.exclusive),
+      });
+    }) as Db["transaction"];
+  }
+}
