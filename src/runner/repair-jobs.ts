@@ -3,6 +3,7 @@ import type { RepairEntry } from "../domain/repair-entry.js";
 import { cordonOwner } from "../domain/stray-cordons.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
 import type { EntryTransition } from "../domain/repair-plan.js";
+import { databaseFailureOf } from "../store/database-failure.js";
 import { abortableSleep } from "./abortable-sleep.js";
 import { runDrainJob } from "./drain-job.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -13,6 +14,27 @@ import type { RunnerDeps } from "./runner-deps.js";
  * made meanwhile, such as a deletion. Synchronous, so nothing can change between the check and the write.
  */
 export type CommitIfUnchanged = (worked: RepairEntry, decide: (current: RepairEntry) => EntryTransition | null) => EntryTransition | null;
+
+/** How long a job's outcome waits, at most, for another process to release the database's write lock. */
+export const OUTCOME_COMMIT_PATIENCE_MS = 60_000;
+const OUTCOME_COMMIT_RETRY_MS = 100;
+
+/**
+ * Commits a job's outcome, trying again while another process holds the database's write lock (a backup, an
+ * operator's sqlite3 shell): the command has run, and an outcome lost here would leave the entry to watch out its
+ * step as if the command had worked, or to run its success command again. Other failures, and an abort (shutdown),
+ * end it with the error.
+ */
+export async function commitOutcome(commit: CommitIfUnchanged, worked: RepairEntry, decide: (current: RepairEntry) => EntryTransition | null, signal: AbortSignal): Promise<EntryTransition | null> {
+  for (let waited = 0; ; waited += OUTCOME_COMMIT_RETRY_MS) {
+    try {
+      return commit(worked, decide);
+    } catch (err) {
+      if (databaseFailureOf(err)?.kind !== "busy" || waited >= OUTCOME_COMMIT_PATIENCE_MS) throw err;
+      if (!(await abortableSleep(OUTCOME_COMMIT_RETRY_MS, signal))) throw err;
+    }
+  }
+}
 
 /** The repair command of one step, with its retries and interval; then the entry watches or fails. */
 export async function repairCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, step: RepairStepConfig, signal: AbortSignal): Promise<EntryTransition | null> {
@@ -26,7 +48,7 @@ export async function repairCommandJob(deps: RunnerDeps, commit: CommitIfUnchang
     deps.log.warn("repair command failed", { index: entry.index, attempt: i + 1, outcome: outcome.kind });
   }
   if (signal.aborted) return null;
-  return commit(entry, (current) => afterRepairCommand(current, attempts, deps.now()));
+  return commitOutcome(commit, entry, (current) => afterRepairCommand(current, attempts, deps.now()), signal);
 }
 
 /** The success command (when configured) of a machine found healthy; then the entry succeeds or fails. */
@@ -37,7 +59,7 @@ export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchan
     attempt = { argv, outcome: await deps.commands.run(argv, { timeoutSeconds: op.successCommandTimeout, signal }) };
   }
   if (signal.aborted) return null;
-  return commit(entry, (current) => afterSuccessCommand(current, attempt, deps.now()));
+  return commitOutcome(commit, entry, (current) => afterSuccessCommand(current, attempt, deps.now()), signal);
 }
 
 /** The eviction job of a drain; a failure backs the entry off. Returns "started" when every removal started. */
@@ -47,5 +69,5 @@ export async function drainJob(deps: RunnerDeps, commit: CommitIfUnchanged, entr
   if (result.kind === "started") return "started";
   if (result.kind === "aborted" || signal.aborted) return null;
   deps.log.warn("drain failed", { index: entry.index, node: entry.nodename, why: result.why });
-  return commit(entry, (current) => afterDrainFailure(current, result.why, deps.now(), deps.random));
+  return commitOutcome(commit, entry, (current) => afterDrainFailure(current, result.why, deps.now(), deps.random), signal);
 }
