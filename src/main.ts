@@ -1,34 +1,16 @@
-import type { AddressInfo } from "node:net";
 import { pino, type Logger } from "pino";
-import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS, type KintsugiConfig } from "./config/kintsugi-config.js";
-import { checkConstraints } from "./domain/constraints.js";
-import type { GraphQLContext } from "./graphql/context.js";
-import { createHttpServer } from "./graphql/http-server.js";
-import { buildSchema } from "./graphql/schema.js";
-import { openLockedDatabase } from "./store/database-lock.js";
-import { DatabaseHealth } from "./store/database-health.js";
-import { RepairEntryStore, type RepairChange } from "./store/repair-entry-store.js";
-import { SettingsStore } from "./store/settings-store.js";
-import { ProcessCommandRunner } from "./adapters/command-runner.js";
 import type { NodeOperator } from "./adapters/ports.js";
-import { RepairRunner } from "./runner/repair-runner.js";
-import { HealthCheckRunner } from "./runner/health-check-runner.js";
-import type { RunnerLog } from "./runner/runner-deps.js";
-import { SabakanClient } from "./adapters/sabakan-client.js";
-import { AutoRepairPoller } from "./runner/auto-repair-poller.js";
-import { scheduleTicks } from "./runner/cron-schedule.js";
-import { AutoRepairOutcomeStore } from "./store/auto-repair-outcome-store.js";
+import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS, type KintsugiConfig } from "./config/kintsugi-config.js";
 import type { AutoRepairOutcome } from "./domain/auto-repair-outcome.js";
-import { SabakanGatewayClient } from "./adapters/sabakan-gateway-client.js";
-import { MachineByAddressLoader } from "./gateway/machine-loader.js";
-import { PubSub } from "./graphql/pubsub.js";
-import { KintsugiMetrics } from "./graphql/metrics.js";
-import { graphiqlRoutes } from "./graphql/graphiql-routes.js";
-import { TOPIC_NAMES, type Topics } from "./graphql/topics.js";
-import { VERSION } from "./version.js";
-import { ClusterGenerationStore } from "./store/cluster-generation-store.js";
-import { ClusterGenerator } from "./runner/cluster-generator.js";
 import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
+import { scheduleTicks } from "./runner/cron-schedule.js";
+import type { RepairChange } from "./store/repair-entry-store.js";
+import { VERSION } from "./version.js";
+import { contextFactory, startApi } from "./wiring/api.js";
+import { buildEvents } from "./wiring/events.js";
+import { shutDown } from "./wiring/shutdown.js";
+import { openStores } from "./wiring/stores.js";
+import { buildWorkers, type Workers } from "./wiring/workers.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
 export interface RunningKintsugi {
@@ -61,15 +43,6 @@ export interface StartOptions {
   readonly onClusterGeneration?: (record: ClusterGeneration) => void;
 }
 
-/** The runner's small log interface over a pino logger. */
-function runnerLogOf(log: Logger): RunnerLog {
-  return {
-    info: (msg, fields) => log.info(fields ?? {}, msg),
-    warn: (msg, fields) => log.warn(fields ?? {}, msg),
-    error: (msg, fields) => log.error(fields ?? {}, msg),
-  };
-}
-
 /**
  * The Kubernetes the config names: a kubeconfig file, or in-cluster credentials when `kubernetes:` has no
  * kubeconfig, or when the section is absent but kintsugi runs in a Pod. Otherwise none. The client library is
@@ -82,186 +55,53 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
   return KubeNodeOperator.fromKubeconfig(kubeconfig, config.kubernetes?.timeoutSeconds ?? DEFAULT_KUBERNETES_TIMEOUT_SECONDS);
 }
 
-/** The composition root: opens the database, wires stores, schema and HTTP server, and starts listening. */
+/**
+ * The composition root: opens the database under its lock, builds the stores, events, workers and API, starts
+ * listening, then starts the workers and schedules. `close()` stops them in the reverse order of their effect on the
+ * world: the API first (no request can wake a worker any more), then the schedules (no new ticks), then the workers
+ * side by side (each bounded by a timeout or aborted, so shutdown waits for the longest, not their sum), and the
+ * database last (nothing writes any more).
+ */
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
+  const now = options.now ?? Date.now;
   const nodes = await nodeOperatorFor(config);
-  const { db, close: closeDatabase } = openLockedDatabase(config.database);
+  const stores = openStores(config, logger);
   try {
-    const settings = new SettingsStore(db, config.constraints);
-    const effective = checkConstraints(settings.constraints());
-    if (!effective.ok) throw new Error(`constraints (config file and stored values together): ${effective.message}`);
-    const entries = new RepairEntryStore(db);
-    const now = options.now ?? Date.now;
-    const pubsub = new PubSub<Topics>(options.subscriptionBufferSize);
-    const generations = new ClusterGenerationStore(db);
-    const metrics = new KintsugiMetrics({
-      entries: () => entries.list(),
-      repairQueueEnabled: () => settings.repairQueueEnabled(),
-      autoRepairEnabled: () => settings.autoRepairEnabled(),
-      now,
-      clusterGeneration: () => ({ current: generations.current(), latest: generations.latest() }),
-      // Declared below; read only at scrape time, once the server listens.
-      unusedMachines: () => clusterGenerator.unusedMachines(),
-      subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
-    });
-    const committed = (changes: readonly RepairChange[]) => {
-      metrics.committed(changes);
-      for (const change of changes) pubsub.publish("repairEntryEvents", change);
-      options.onCommitted?.(changes);
-    };
-    const runnerLog = runnerLogOf(logger.child({ component: "runner" }));
-    const runner = new RepairRunner({
-      entries,
-      settings,
-      repair: config.repair,
-      commands: new ProcessCommandRunner(),
-      nodes,
-      generatedControlPlanes: () => generations.controlPlaneAddresses(),
-      now,
-      random: options.random ?? Math.random,
-      log: runnerLog,
-      committed,
-      intervalMs: config.runner.intervalSeconds * 1000,
-      healthCheckConcurrency: config.runner.healthCheckConcurrency,
-    });
-    const outcomes = new AutoRepairOutcomeStore(db);
-    const machines = config.sabakan
-      ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
-      : null;
-    const pollerLog = runnerLogOf(logger.child({ component: "auto-repair" }));
-    const autoRepair = new AutoRepairPoller({
-      db,
-      entries,
-      settings,
-      outcomes,
-      machines,
-      nodes,
-      now,
-      log: pollerLog,
-      committed: (changes) => {
-        committed(changes);
-        runner.wake();
-      },
-      recorded: (outcome, seconds) => {
-        metrics.polled(outcome, seconds);
-        pubsub.publish("autoRepairOutcomes", outcome);
-        options.onOutcome?.(outcome);
-      },
-    });
-    const sabakan = config.sabakan
-      ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
-      : null;
-    const healthChecks = new HealthCheckRunner({
-      checks: config.healthChecks,
-      repair: config.repair,
-      nodes,
-      machines,
-      entries,
-      settings,
-      now,
-      log: runnerLogOf(logger.child({ component: "health-checks" })),
-      intervalMs: config.runner.intervalSeconds * 1000,
-      committed: (changes) => {
-        committed(changes);
-        runner.wake();
-      },
-      changed: (status) => pubsub.publish("healthCheckEvents", status),
-    });
-    const clusterLog = runnerLogOf(logger.child({ component: "cluster-generation" }));
-    const clusterGenerator = new ClusterGenerator({
-      generations,
-      settings,
-      machines,
-      nodes,
-      now,
-      log: clusterLog,
-      recorded: (record) => {
-        pubsub.publish("clusterGenerated", record);
-        options.onClusterGeneration?.(record);
-      },
-    });
-    const createContext = (): GraphQLContext => ({
-      entries,
-      settings,
-      outcomes,
-      autoRepair,
-      config,
-      now,
-      committed: (changes) => {
-        committed(changes);
-        runner.wake();
-      },
-      sabakan,
-      machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
-      pubsub,
-      healthChecks,
-      generations,
-      clusterGenerator,
-      waitReason: (index) => runner.waitReason(index),
-      machineStateChanged: (change) => {
-        pubsub.publish("machineStateChanged", change);
-        if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
-          autoRepair.runAfterEvent().catch((err: unknown) => pollerLog.error("event-driven auto-repair failed", { err: (err as Error).message }));
-        }
-        // A retiring machine's taint, an unhealthy control plane's replacement: no need to wait for the schedule.
-        clusterGenerator.request("event");
-      },
-    });
-    const health = new DatabaseHealth(db);
-    const atStart = health.check();
-    if (!atStart.healthy) logger.error({ reason: atStart.reason }, "the database cannot be written; GET /health answers 503 until it can");
-    const { server, apollo, closeSubscriptions } = await createHttpServer({
-      schema: buildSchema(),
-      context: createContext,
-      version: VERSION,
-      healthCheck: () => health.check(),
-      logError: (err) => logger.error({ err }, "unexpected error"),
-      routes: { ...graphiqlRoutes(), "/metrics": () => metrics.text() },
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(config.listen.port, config.listen.host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    let workers: Workers | null = null;
+    const events = buildEvents(stores, now, () => workers?.clusterGenerator.unusedMachines() ?? null, options);
+    workers = buildWorkers(config, stores, events, { now, random: options.random ?? Math.random, nodes, logger, hooks: options });
+    const { runner, autoRepair, healthChecks, clusterGenerator } = workers;
+    const api = await startApi(config, stores, events, contextFactory(config, stores, events, workers, now), logger);
     if (options.startRunner !== false) {
       runner.start();
       healthChecks.start();
     }
-    const schedule =
-      config.sabakan && options.startSchedule !== false
-        ? scheduleTicks("auto-repair", config.sabakan.schedule, autoRepair, pollerLog)
-        : null;
-    const clusterSchedule =
+    const schedules = [
+      config.sabakan && options.startSchedule !== false ? scheduleTicks("auto-repair", config.sabakan.schedule, autoRepair, workers.logs.autoRepair) : null,
       config.sabakan && options.startClusterSchedule !== false
-        ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, clusterGenerator, clusterLog)
-        : null;
-    const { port } = server.address() as AddressInfo;
-    const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
-    const url = `http://${host}:${port}`;
-    logger.info({ url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
+        ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, clusterGenerator, workers.logs.cluster)
+        : null,
+    ];
+    logger.info({ url: api.url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
     return {
-      url,
-      port,
+      url: api.url,
+      port: api.port,
       async close() {
-        await closeSubscriptions();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        await schedule?.stop();
-        await clusterSchedule?.stop();
-        // Side by side: each is bounded by a timeout (or aborted), and shutdown waits for the longest, not their sum.
-        await Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop()]);
-        await apollo.stop();
-        closeDatabase();
+        await shutDown(
+          [
+            ["api", () => api.close()],
+            ["schedules", () => Promise.all(schedules.map((s) => s?.stop()))],
+            ["workers", () => Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop()])],
+            ["database", () => stores.close()],
+          ],
+          logger,
+        );
         logger.info("kintsugi stopped");
       },
     };
   } catch (err) {
-    closeDatabase();
+    stores.close();
     throw err;
   }
 }

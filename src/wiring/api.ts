@@ -1,0 +1,93 @@
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
+import type { KintsugiConfig } from "../config/kintsugi-config.js";
+import { MachineByAddressLoader } from "../gateway/machine-loader.js";
+import type { GraphQLContext } from "../graphql/context.js";
+import { graphiqlRoutes } from "../graphql/graphiql-routes.js";
+import { createHttpServer } from "../graphql/http-server.js";
+import { buildSchema } from "../graphql/schema.js";
+import { VERSION } from "../version.js";
+import type { Events } from "./events.js";
+import type { Stores } from "./stores.js";
+import type { Workers } from "./workers.js";
+
+/** The GraphQL API, listening. */
+export interface Api {
+  /** Base URL, e.g. http://127.0.0.1:10180. */
+  readonly url: string;
+  readonly port: number;
+  /** Closes subscriptions, stops accepting requests, waits for those in flight, and stops Apollo. */
+  close(): Promise<void>;
+}
+
+/** A fresh context per request (and per subscription): the machine loader batches within one request only. */
+export function contextFactory(config: KintsugiConfig, stores: Stores, events: Events, workers: Workers, now: () => number): () => GraphQLContext {
+  const sabakan = config.sabakan
+    ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
+    : null;
+  const { runner, autoRepair, healthChecks, clusterGenerator } = workers;
+  return () => ({
+    entries: stores.entries,
+    settings: stores.settings,
+    outcomes: stores.outcomes,
+    autoRepair,
+    config,
+    now,
+    committed: workers.committedAndWake,
+    sabakan,
+    machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
+    pubsub: events.pubsub,
+    healthChecks,
+    generations: stores.generations,
+    clusterGenerator,
+    waitReason: (index) => runner.waitReason(index),
+    machineStateChanged: (change) => {
+      events.pubsub.publish("machineStateChanged", change);
+      if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
+        autoRepair.runAfterEvent().catch((err: unknown) => workers.logs.autoRepair.error("event-driven auto-repair failed", { err: (err as Error).message }));
+      }
+      // A retiring machine's taint, an unhealthy control plane's replacement: no need to wait for the schedule.
+      clusterGenerator.request("event");
+    },
+  });
+}
+
+/** Serves the API (GraphQL over HTTP and WebSocket, GraphiQL, /health, /version, /metrics) on the configured address. */
+export async function startApi(config: KintsugiConfig, stores: Stores, events: Events, context: () => GraphQLContext, logger: Logger): Promise<Api> {
+  const { server, apollo, closeSubscriptions } = await createHttpServer({
+    schema: buildSchema(),
+    context,
+    version: VERSION,
+    healthCheck: () => stores.health.check(),
+    logError: (err) => logger.error({ err }, "unexpected error"),
+    routes: { ...graphiqlRoutes(), "/metrics": () => events.metrics.text() },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.listen.port, config.listen.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    await closeSubscriptions();
+    await apollo.stop();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    async close() {
+      await closeSubscriptions();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await apollo.stop();
+    },
+  };
+}
