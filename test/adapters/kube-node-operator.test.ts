@@ -1,27 +1,14 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { accessSync, constants, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { KubeNodeOperator } from "../../src/adapters/kube-node-operator.js";
 import { CORDONED_BY_ANNOTATION, type NodePod } from "../../src/adapters/ports.js";
 import { labelSelectorToString } from "../../src/domain/label-selector.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
+import { findKubectl, runKubectl } from "../support/kubectl.js";
 
 const pod = (namespace: string, name: string): NodePod => ({ namespace, name, controllerKind: null, phase: "Running", labels: {} });
-
-function findKubectl(): string | null {
-  for (const dir of ["/usr/bin", ...(process.env.PATH ?? "").split(delimiter)]) {
-    try {
-      accessSync(join(dir, "kubectl"), constants.X_OK);
-      return join(dir, "kubectl");
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
-}
 
 describe("KubeNodeOperator against the fake API server", () => {
   let fake: FakeKubeApi;
@@ -214,11 +201,7 @@ describe("KubeNodeOperator against the fake API server", () => {
   });
 
   it("works with kubectl", { skip: findKubectl() === null ? "kubectl not found" : false }, async () => {
-    const run = promisify(execFile);
-    const kubectl = async (...args: string[]): Promise<string> => {
-      const cacheDir = join(fake.tempDir, "kubectl-cache");
-      return (await run(findKubectl()!, ["--kubeconfig", fake.kubeconfigPath, "--cache-dir", cacheDir, ...args], { timeout: 30_000 })).stdout;
-    };
+    const kubectl = (...args: string[]): Promise<string> => runKubectl(fake.kubeconfigPath, join(fake.tempDir, "kubectl-cache"), args);
     assert.equal(await kubectl("get", "nodes", "-o", "name"), "node/n1\nnode/n2\n");
     const table = (await kubectl("get", "nodes")).trim().split("\n").map((line) => line.split(/\s+/));
     assert.deepEqual(table.map((cells) => cells.slice(0, 2)), [["NAME", "STATUS"], ["n1", "Ready"], ["n2", "Ready,SchedulingDisabled"]]);

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { statusReply, type KubeObject, type Reply } from "./fake-kube-api-objects.js";
 import { FakeKubeRoutes } from "./fake-kube-api-routes.js";
+import { testServerCertificate, type TestServerCertificate } from "./test-ca.js";
 
 export type { FakeNodeSpec, FakePod, FakePodSpec, RecordedEviction } from "./fake-kube-api-state.js";
 export type { KubeObject } from "./fake-kube-api-objects.js";
@@ -34,13 +36,15 @@ interface Fault {
 }
 
 /**
- * A Kubernetes API server in memory, on a real HTTP port of 127.0.0.1, for the real client library and kubectl.
+ * A Kubernetes API server in memory, on a real HTTPS port of 127.0.0.1, for the real client library and kubectl. As
+ * a real cluster's, it presents a certificate for 127.0.0.1 signed by a CA (the test CA, see test-ca.ts), which its
+ * kubeconfig names: clients verify the server as they would in production.
  * State and answers are scripted through the methods inherited from {@link FakeKubeState} and the fault methods.
  */
 export class FakeKubeApi extends FakeKubeRoutes {
   /** Every request in arrival order. */
   readonly requests: RecordedRequest[] = [];
-  /** A kubeconfig whose current context points at this server over plain HTTP, without credentials. */
+  /** A kubeconfig whose current context points at this server over HTTPS, trusting the test CA, with a token. */
   readonly kubeconfigPath: string;
   private readonly server: Server;
   private readonly dir: string;
@@ -50,28 +54,29 @@ export class FakeKubeApi extends FakeKubeRoutes {
   private blackholed = false;
   private baseUrl = "";
 
-  private constructor() {
+  private constructor(private readonly certificate: TestServerCertificate) {
     super();
     this.dir = mkdtempSync(join(tmpdir(), "kintsugi-fake-kube-"));
     this.kubeconfigPath = join(this.dir, "kubeconfig");
     // A client that hangs up mid-request is no failure of the test.
-    this.server = createServer((req, res) => void this.serve(req, res).catch(() => res.destroy()));
+    this.server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => void this.serve(req, res).catch(() => res.destroy()));
   }
 
   /** Starts a fake on a free port and writes its kubeconfig. */
   static async start(): Promise<FakeKubeApi> {
-    const fake = new FakeKubeApi();
+    const fake = new FakeKubeApi(await testServerCertificate());
     await new Promise<void>((resolve, reject) => {
       fake.server.once("error", reject);
       fake.server.listen(0, "127.0.0.1", () => resolve());
     });
-    fake.baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    fake.baseUrl = `https://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     const kubeconfig = {
       apiVersion: "v1",
       kind: "Config",
-      // @kubernetes/client-node refuses an http:// server unless TLS verification is explicitly skipped.
-      clusters: [{ name: "fake", cluster: { server: fake.baseUrl, "insecure-skip-tls-verify": true } }],
-      users: [{ name: "fake", user: {} }],
+      clusters: [{ name: "fake", cluster: { server: fake.baseUrl, "certificate-authority-data": Buffer.from(fake.caPem).toString("base64") } }],
+      // kubectl asks for a username and password on an https server when the user has no credentials at all. The
+      // fake accepts any request, so the token is never checked.
+      users: [{ name: "fake", user: { token: "kintsugi-test-token" } }],
       contexts: [{ name: "fake", context: { cluster: "fake", user: "fake" } }],
       "current-context": "fake",
     };
@@ -79,9 +84,14 @@ export class FakeKubeApi extends FakeKubeRoutes {
     return fake;
   }
 
-  /** `http://127.0.0.1:<port>` */
+  /** `https://127.0.0.1:<port>` */
   get url(): string {
     return this.baseUrl;
+  }
+
+  /** The PEM certificate of the CA that signed this server's certificate: what a client must trust to reach it. */
+  get caPem(): string {
+    return this.certificate.ca.certPem;
   }
 
   /** The temporary directory holding the kubeconfig; removed by {@link close}. A place for kubectl's `--cache-dir`. */
