@@ -138,7 +138,6 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     );
     try {
       await Promise.all([states.ready, outcomes.ready]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
       // Room for exactly one more entry beside those the earlier cases left.
       const persisting = (await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"].length as number;
       await k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: ${persisting + 1}) { maximumRepairQueueEntries } }`);
@@ -154,7 +153,7 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
       await post(k.url, SET_STATE, { serial: "n002", state: "UNHEALTHY" });
       const [, second] = await outcomes.waitFor(2);
       assert.deepEqual(second?.autoRepairOutcomes, { trigger: "event", enqueued: [], shortCircuit: { candidates: 1 } }, "the cap applies to event-driven intake too");
-      assert.equal(states.received.length, 2);
+      assert.equal((await states.waitFor(2)).length, 2);
     } finally {
       await states.close();
       await outcomes.close();

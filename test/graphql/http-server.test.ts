@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
+import { pino } from "pino";
 import { openDatabase } from "../../src/store/database.js";
 import { MAX_BODY_BYTES } from "../../src/graphql/http-server.js";
 import { VERSION } from "../../src/version.js";
@@ -7,10 +9,17 @@ import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server
 
 describe("HTTP endpoints", () => {
   let k: TestKintsugi;
-  const logged: unknown[] = [];
+  // What the server logs, one parsed pino record per line.
+  const logged: Array<{ level: number; msg: string; err?: { message: string; stack?: string } }> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split("\n")) if (line !== "") logged.push(JSON.parse(line));
+      done();
+    },
+  });
 
   before(async () => {
-    k = await startTestKintsugi();
+    k = await startTestKintsugi({}, { logger: pino({ level: "error" }, sink) });
   });
   after(() => k.dispose());
 
@@ -65,6 +74,9 @@ describe("HTTP endpoints", () => {
       db.close();
     }
     assert.deepEqual((await k.gql(`{ repairQueueEnabled }`)).data, { repairQueueEnabled: true });
-    void logged;
+    const errors = logged.filter((l) => l.level >= 50);
+    assert.equal(errors.length, 1, JSON.stringify(logged));
+    assert.equal(errors[0]?.msg, "unexpected error");
+    assert.match(errors[0]?.err?.message ?? "", /no such table: settings/, "the log has the cause the client was not shown");
   });
 });

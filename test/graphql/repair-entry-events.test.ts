@@ -3,7 +3,8 @@ import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
 import { openDatabase } from "../../src/store/database.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { subscribe } from "../support/ws-subscriber.js";
+import { until } from "../support/until.js";
+import { subscribe, subscriptionCount } from "../support/ws-subscriber.js";
 
 type Event = {
   repairEntryEvents: { kind: string; entry: { index: string; status: string; deleted: boolean }; previous: { index: string; deleted: boolean } | null; record: { reason: string } };
@@ -25,7 +26,6 @@ describe("repairEntryEvents over a real WebSocket", () => {
     const notIpmi = subscribe<Event>(k.url, `subscription { repairEntryEvents(notHaving: { machineTypes: ["ipmi-2.0"] }) ${EVENT_FIELDS} }`);
     try {
       await Promise.all([all.ready, onlyOne.ready, notIpmi.ready]);
-      await new Promise((resolve) => setTimeout(resolve, 100));
       const first = (await add("10.7.0.1")).data?.["addRepairEntry"].index;
       await add("10.7.0.2", "ipmi-2.0");
       await k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: first });
@@ -41,9 +41,10 @@ describe("repairEntryEvents over a real WebSocket", () => {
       assert.deepEqual(events.map((e) => e.repairEntryEvents.previous), [null, null, { index: first, deleted: false }, { index: String(Number(first) + 1), deleted: false }]);
       assert.deepEqual((await onlyOne.waitFor(2)).map((e) => e.repairEntryEvents.kind), ["CREATED", "DELETE_REQUESTED"]);
       assert.deepEqual((await notIpmi.waitFor(2)).map((e) => e.repairEntryEvents.entry.index), [first, first]);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.equal(onlyOne.received.length, 2, "nothing of the other entry");
-      assert.equal(notIpmi.received.length, 2);
+      // Each subscriber gets events in commit order: once a later event for 10.7.0.1 arrived, nothing else is coming.
+      const marker = (await add("10.7.0.1")).data?.["addRepairEntry"].index;
+      assert.deepEqual((await onlyOne.waitFor(3)).map((e) => e.repairEntryEvents.entry.index), [first, first, marker], "nothing of the other entry");
+      assert.deepEqual((await notIpmi.waitFor(3)).map((e) => e.repairEntryEvents.entry.index), [first, first, marker]);
     } finally {
       await Promise.all([all.close(), onlyOne.close(), notIpmi.close()]);
     }
@@ -57,7 +58,6 @@ describe("repairEntryEvents over a real WebSocket", () => {
       while (bad.errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       assert.match(JSON.stringify(bad.errors), /Cannot query field \\"bogus\\" on type \\"RepairEntryEvent\\"/);
       await Promise.all(twins.map((t) => t.ready));
-      await new Promise((resolve) => setTimeout(resolve, 100));
       const index = (await add("10.7.2.1")).data?.["addRepairEntry"].index;
       for (const twin of twins) assert.equal((await twin.waitFor(1))[0]?.repairEntryEvents.entry.index, index);
     } finally {
@@ -71,7 +71,6 @@ describe("repairEntryEvents over a real WebSocket", () => {
     const db = openDatabase(k.databasePath);
     try {
       await events.ready;
-      await new Promise((resolve) => setTimeout(resolve, 100));
       // Make the next write of this entry fail inside its transaction.
       db.exec(`CREATE TRIGGER fail_once BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
       const res = await k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: index });
@@ -98,7 +97,7 @@ describe("repairEntryEvents over a real WebSocket", () => {
     await new Promise<void>((resolve) => stuck.once("message", () => resolve()));
     stuck.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: `subscription { repairEntryEvents { entry { index serial history { reason } } record { reason detail } } }` } }));
     await healthy.ready;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until("the stuck client's subscription is registered too", async () => (await subscriptionCount(k.url, "repairEntryEvents")) === 2);
     (stuck as unknown as { _socket: { pause(): void } })._socket.pause();
     const errors: string[] = [];
     stuck.on("message", (data) => {

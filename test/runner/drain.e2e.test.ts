@@ -122,7 +122,10 @@ describe("drains end to end (test Kubernetes API)", () => {
       w.kube.addPod({ namespace: "app", name: "web", nodeName: "node1", controllerKind: "ReplicaSet" });
       const index = await w.add("10.0.1.1");
       await w.waitFor(index, (e) => e.stepStatus === "DRAINING" && w.kube.pods().some((p) => p.terminating));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Each pass after the eviction job lists the node's pods; the second such list shows a whole pass decided.
+      const podLists = () => w.kube.requests.filter((r) => r.method === "GET" && r.path === "/api/v1/pods").length;
+      const seen = podLists();
+      await w.waitFor(index, () => podLists() >= seen + 2);
       assert.equal((await w.entry(index)).stepStatus, "DRAINING", "still draining while the pod terminates");
       assert.equal(w.machines.runs("fix", "10.0.1.1"), 0);
       w.kube.finishTermination("app", "web");

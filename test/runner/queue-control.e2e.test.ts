@@ -53,7 +53,8 @@ describe("queue control end to end", () => {
       await w.mutate(`mutation { setRepairQueueEnabled(enabled: false) }`);
       const healing = await w.add("10.0.3.1");
       const broken = await w.add("10.0.3.2");
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Every pass health-checks both; a second check of the later one shows a whole pass decided on both.
+      await w.waitFor(broken, () => w.machines.runs("health", "10.0.3.2") >= 2);
       assert.deepEqual([(await w.entry(healing)).status, (await w.entry(broken)).status], ["QUEUED", "QUEUED"]);
       w.machines.setHealthy("10.0.3.1");
       const healed = await w.waitFor(healing, (e) => e.status === "SUCCEEDED");
