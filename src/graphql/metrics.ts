@@ -26,6 +26,7 @@ export class KintsugiMetrics {
   readonly registry = new Registry();
   private readonly pollDuration: Histogram<"result">;
   private readonly pollErrors: Counter<string>;
+  private readonly ticksSkipped: Counter<"reason">;
   private readonly repairDuration: Histogram<"status">;
 
   constructor(private readonly sources: MetricsSources) {
@@ -78,6 +79,7 @@ export class KintsugiMetrics {
     }
     this.pollDuration = new Histogram({ name: "kintsugi_auto_repair_poll_duration_seconds", help: "Duration of sabakan polls", labelNames: ["result"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
     this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers });
+    this.ticksSkipped = new Counter({ name: "kintsugi_auto_repair_ticks_skipped_total", help: "Scheduled sabakan polls not run: auto-repair disabled, or the previous poll still running", labelNames: ["reason"], registers });
     this.repairDuration = new Histogram({ name: "kintsugi_repair_duration_seconds", help: "Time from an entry's creation to its end", labelNames: ["status"], buckets: [60, 300, 900, 1800, 3600, 7200, 21600, 86400], registers });
   }
 
@@ -85,6 +87,11 @@ export class KintsugiMetrics {
   polled(outcome: AutoRepairOutcome, seconds: number): void {
     this.pollDuration.observe({ result: outcome.error === null ? "ok" : "error" }, seconds);
     if (outcome.error !== null) this.pollErrors.inc();
+  }
+
+  /** Counts a scheduled poll that did not run, and why (the schedule is alive even while nothing polls). */
+  tickSkipped(reason: "disabled" | "busy"): void {
+    this.ticksSkipped.inc({ reason });
   }
 
   /** Feeds committed changes: an entry that finished observes its repair duration. */

@@ -24,6 +24,8 @@ export interface PollerDeps {
   readonly committed: (changes: readonly RepairChange[]) => void;
   /** Called with every recorded outcome and how long its poll took (subscriptions, metrics). */
   readonly recorded?: (outcome: AutoRepairOutcome, seconds: number) => void;
+  /** Called for a scheduled tick that did not poll: auto-repair is disabled, or a poll is still running. */
+  readonly skipped?: (reason: "disabled" | "busy") => void;
 }
 
 /**
@@ -65,8 +67,13 @@ export class AutoRepairPoller {
 
   /** A scheduled tick: skipped while a poll runs or auto-repair is disabled (then sabakan is not queried). */
   async tick(): Promise<AutoRepairOutcome | null> {
-    if (!this.deps.settings.autoRepairEnabled()) return null;
-    return this.loop.tryRun("schedule");
+    if (!this.deps.settings.autoRepairEnabled()) {
+      this.deps.skipped?.("disabled");
+      return null;
+    }
+    const poll = this.loop.tryRun("schedule");
+    if (!poll) this.deps.skipped?.("busy");
+    return poll;
   }
 
   /**

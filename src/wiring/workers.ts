@@ -82,6 +82,7 @@ export function buildWorkers(config: KintsugiConfig, stores: Stores, events: Eve
       events.pubsub.publish("autoRepairOutcomes", outcome);
       hooks.onOutcome?.(outcome);
     },
+    skipped: (reason) => events.metrics.tickSkipped(reason),
   });
   const healthChecks = new HealthCheckRunner({
     checks: config.healthChecks,

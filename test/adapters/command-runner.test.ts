@@ -191,7 +191,10 @@ describe("ProcessCommandRunner", () => {
       const marker = join(dir, "started-anyway");
       const { outcome } = await timedRun(runner, ["sh", "-c", 'touch "$1"', "sh", marker], 10, AbortSignal.abort());
       assert.deepEqual(outcome, { kind: "aborted" });
-      await sleep(100);
+      // A command started after it has run to its end: had the aborted one been spawned, it would have run by now.
+      const later = join(dir, "ran-later");
+      assert.equal((await timedRun(runner, ["sh", "-c", 'touch "$1"', "sh", later], 10)).outcome.kind, "ok");
+      assert.equal(existsSync(later), true);
       assert.equal(existsSync(marker), false);
     });
 

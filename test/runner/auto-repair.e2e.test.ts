@@ -4,6 +4,7 @@ import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js"
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { runCli } from "../support/run-cli.js";
+import { until } from "../support/until.js";
 
 const OUTCOME = `sequence trigger machinesSeen error
   enqueued { index address machineType operation serial status source history { kind reason } }
@@ -171,9 +172,11 @@ describe("the auto-repair schedule", () => {
       const outcomes = (await k.gql(`{ autoRepairOutcomes { trigger error } }`)).data?.["autoRepairOutcomes"];
       assert.ok(outcomes.length >= 2 && outcomes.every((o: { trigger: string; error: null }) => o.trigger === "schedule" && o.error === null));
       await k.gql(`mutation { setAutoRepairEnabled(enabled: false) }`);
-      await new Promise((r) => setTimeout(r, 1200));
+      // The schedule goes on and says so: each tick while disabled is counted instead of polling.
+      const skipped = async () => Number(/^kintsugi_auto_repair_ticks_skipped_total\{reason="disabled"\} (\d+)$/m.exec(await (await fetch(`${k.url}/metrics`)).text())?.[1] ?? 0);
+      const first = await until("a tick is skipped while disabled", skipped, (n) => n >= 1);
       const count = sabakan.requests.length;
-      await new Promise((r) => setTimeout(r, 2200));
+      await until("two more ticks are skipped", skipped, (n) => n >= first + 2);
       assert.equal(sabakan.requests.length, count, "no poll while disabled");
     } finally {
       await k.dispose();
