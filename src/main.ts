@@ -215,6 +215,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       healthCheck: () => healthProbe.get(),
       logError: (err) => logger.error({ err }, "unexpected error"),
       routes: { ...graphiqlRoutes(), "/metrics": () => metrics.text() },
+      limits: config.limits,
     });
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
