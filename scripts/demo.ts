@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { EMPTY_REPAIR_CONFIG, type RepairOperationConfig } from "../src/domain/repair-config.js";
 import { startKintsugi } from "../src/main.js";
+import { DEFAULT_LIMITS } from "../src/config/limits.js";
 import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { tempDir } from "../test/support/temp-dir.js";
@@ -58,6 +59,7 @@ const kintsugi = await startKintsugi(
     repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("unhealthy"), operation("unreachable")] }] },
     runner: { intervalSeconds: 2 * scale, healthCheckConcurrency: 32 },
     healthChecks: [],
+    limits: DEFAULT_LIMITS,
     constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0, controlPlaneCount: 3, minimumWorkers: 12 },
   },
   {

@@ -2,6 +2,7 @@ import cron from "node-cron";
 import { z } from "zod";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
 import { labelSelector, whenClean } from "./label-selector-schema.js";
+import { limitsSection } from "./limits-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import {
@@ -215,6 +216,7 @@ export const configFileSchema = z
       .optional(),
     health_checks: healthChecks.optional(),
     constraints: constraints.optional(),
+    limits: limitsSection.optional(),
   })
   .superRefine((file, ctx) => refuseUnknownOperations(file.health_checks ?? [], file.repair?.repair_procedures ?? [], ctx));
 

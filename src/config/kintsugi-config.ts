@@ -1,6 +1,7 @@
 import type { Constraints } from "../domain/constraints.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
+import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 
 /** The validated configuration of one kintsugi server, with every default applied. */
 export interface KintsugiConfig {
@@ -32,6 +33,8 @@ export interface KintsugiConfig {
   readonly runner: { readonly intervalSeconds: number; readonly healthCheckConcurrency: number };
   /** Initial values; values set through the API are stored in the database and win over these. */
   readonly constraints: Partial<Constraints>;
+  /** What one client may make kintsugi spend (query shape and cost, connections, timeouts). */
+  readonly limits: Limits;
 }
 
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
@@ -55,4 +58,5 @@ export const DEFAULT_CONFIG: KintsugiConfig = {
   runner: DEFAULT_RUNNER,
   healthChecks: [],
   constraints: {},
+  limits: DEFAULT_LIMITS,
 };

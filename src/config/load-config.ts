@@ -11,6 +11,7 @@ import {
 } from "./config-schema.js";
 import { DEFAULT_RUNNER, type KintsugiConfig } from "./kintsugi-config.js";
 import { toHealthCheckConfigs } from "./health-check-schema.js";
+import { toLimits } from "./limits-schema.js";
 
 /** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
 export interface ConfigProblem {
@@ -128,6 +129,7 @@ function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
     healthChecks: toHealthCheckConfigs(file.health_checks),
     runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
+    limits: toLimits(file.limits),
   };
 }
 

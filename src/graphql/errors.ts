@@ -23,6 +23,8 @@ export const ERROR_TYPES = {
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
   DATABASE_BUSY: "another process holds the database's write lock; nothing was changed, try again",
   DATABASE_UNAVAILABLE: "the database is read-only, full, failing or corrupt; GET /health says which",
+  QUERY_TOO_COMPLEX: "the operation passes a limit on depth, aliases, directives, tokens or cost; extensions.limit names its config key",
+  LIMIT_EXCEEDED: "a limit on connections, subscriptions or message size was reached; extensions.limit names its config key",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
 } as const;
 
@@ -31,6 +33,16 @@ export type ErrorType = keyof typeof ERROR_TYPES;
 /** An error the client caused and can fix; its message is shown as is. */
 export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE">, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
+}
+
+/**
+ * A refusal by one of the `limits`: `limit` is the config key (e.g. "max_depth") that an operator would raise.
+ * Its code is GRAPHQL_VALIDATION_FAILED for operations (they were refused before anything ran) and BAD_REQUEST
+ * otherwise.
+ */
+export function limitError(type: "QUERY_TOO_COMPLEX" | "LIMIT_EXCEEDED", limit: string, message: string): GraphQLError {
+  const code = type === "QUERY_TOO_COMPLEX" ? "GRAPHQL_VALIDATION_FAILED" : "BAD_REQUEST";
+  return new GraphQLError(message, { extensions: { type, code, limit: `limits.${limit}` } });
 }
 
 /**

@@ -8,10 +8,14 @@ import { WebSocketServer } from "ws";
 import { sharedSubscribe } from "./shared-subscribe.js";
 import { SubscriptionDocuments } from "./subscription-documents.js";
 import type { GraphQLContext } from "./context.js";
-import { formatError } from "./errors.js";
+import { formatError, limitError } from "./errors.js";
+import { DEFAULT_LIMITS, type Limits } from "../config/limits.js";
+import { OperationLimits } from "./limits/operation-limits.js";
+import { applyServerTimeouts, refuseOverLimit } from "./limits/http-limits.js";
+import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
 
-/** Larger request bodies are refused: no operator's query is near this, and it bounds memory per request. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** The default bound on request bodies and WebSocket messages (limits.max_body_bytes). */
+export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
@@ -23,6 +27,8 @@ export interface HttpServerOptions {
   readonly logError: (err: unknown) => void;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
   readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number }>>>;
+  /** What one client may make the server spend (the `limits` config section). */
+  readonly limits: Limits;
 }
 
 /**
@@ -38,29 +44,42 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     // The serve command owns shutdown (close HTTP, then the database); Apollo's own handler would re-raise the signal.
     stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+    // Every operation's text passes the limits before Apollo sees it; a stored hash would skip them.
+    persistedQueries: false,
+    parseOptions: { maxTokens: options.limits.maxTokens },
   });
+  const operationLimits = new OperationLimits(options.schema, options.limits);
   await apollo.start();
 
   const server = createServer((req, res) => {
-    handle(req, res, apollo, options).catch((err: unknown) => {
+    handle(req, res, apollo, options, operationLimits).catch((err: unknown) => {
       options.logError(err);
       if (!res.headersSent) send(res, 500, "application/json", JSON.stringify({ error: "internal server error" }));
       else res.destroy();
     });
   });
-  // Subscriptions: graphql-ws on the same server and path as queries.
-  const wss = new WebSocketServer({ server, path: "/graphql" });
-  const documents = new SubscriptionDocuments(options.schema);
+  applyServerTimeouts(server, options.limits);
+  // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
+  const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: options.limits.maxBodyBytes });
+  limitConnections(wss, options.limits.maxConnections);
+  const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
   const subscriptions = useServer(
     {
       schema: options.schema,
       context: () => options.context(),
       subscribe: sharedSubscribe,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: (ctx, _id, payload) => {
+        const tooMany = subscriptionLimitError(ctx.subscriptions, options.limits.maxSubscriptionsPerConnection);
+        if (tooMany) return [tooMany];
         const document = documents.get(payload.query);
         if (Array.isArray(document)) return document;
+        const tooCostly = operationLimits.cost(document as DocumentNode, { operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined });
+        if (tooCostly) return [tooCostly];
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
+      },
+      onNext: (ctx) => {
+        closeSlowReader(ctx.extra.socket, options.limits.maxBufferedBytes);
       },
     },
     wss,
@@ -72,7 +91,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
   return { server, apollo, closeSubscriptions };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions, operationLimits: OperationLimits): Promise<void> {
   const url = new URL(req.url ?? "/", "http://kintsugi");
   if (url.pathname === "/health" && req.method === "GET") {
     let verdict;
@@ -97,8 +116,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   }
   if (url.pathname !== "/graphql") return send(res, 404, "text/plain", "not found\n");
 
-  const body = await readBody(req);
-  if (body === null) return send(res, 413, "application/json", JSON.stringify({ errors: [{ message: `request body larger than ${MAX_BODY_BYTES} bytes` }] }));
+  const maxBytes = options.limits.maxBodyBytes;
+  const body = await readBody(req, maxBytes);
+  if (body === null) return send(res, 413, "application/json", JSON.stringify({ errors: [limitError("LIMIT_EXCEEDED", "max_body_bytes", `request body larger than ${maxBytes} bytes (limits.max_body_bytes)`).toJSON()] }));
   const headers = new HeaderMap();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
@@ -111,6 +131,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
       return send(res, 400, "application/json", JSON.stringify({ errors: [{ message: "request body is not valid JSON", extensions: { code: "BAD_REQUEST" } }] }));
     }
   }
+  if (refuseOverLimit(req, res, url, parsed, operationLimits)) return;
   const request: HTTPGraphQLRequest = { method: req.method ?? "GET", headers, search: url.search, body: parsed };
   const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context() });
   for (const [key, value] of response.headers) res.setHeader(key, value);
@@ -123,13 +144,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   res.end();
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > maxBytes) {
         req.removeAllListeners("data");
         req.resume();
         resolve(null);

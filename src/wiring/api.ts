@@ -62,6 +62,7 @@ export async function startApi(config: KintsugiConfig, stores: Stores, events: E
     healthCheck: () => stores.health.check(),
     logError: (err) => logger.error({ err }, "unexpected error"),
     routes: { ...graphiqlRoutes(), "/metrics": () => events.metrics.text() },
+    limits: config.limits,
   });
   try {
     await new Promise<void>((resolve, reject) => {

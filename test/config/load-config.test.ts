@@ -148,6 +148,20 @@ health_checks:
     operation: node-not-ready
     machine_type_label: machine-type
     paused: true
+limits:
+  max_depth: 20
+  max_aliases: 40
+  max_directives: 60
+  max_tokens: 8000
+  max_cost: 100000
+  max_body_bytes: 2097152
+  max_connections: 50
+  max_subscriptions_per_connection: 10
+  subscription_cache_bytes: 1048576
+  headers_timeout_seconds: 5
+  request_timeout_seconds: 20
+  idle_timeout_seconds: 60
+  max_buffered_bytes: 65536
 constraints:
   maximum-repair-queue-entries: 5
   wait-seconds-to-repair-rebooting: 300
@@ -239,6 +253,21 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     evictInterval: 0,
     evictionTimeoutSeconds: 600,
   },
+  limits: {
+    maxDepth: 20,
+    maxAliases: 40,
+    maxDirectives: 60,
+    maxTokens: 8000,
+    maxCost: 100000,
+    maxBodyBytes: 2097152,
+    maxConnections: 50,
+    maxSubscriptionsPerConnection: 10,
+    subscriptionCacheBytes: 1048576,
+    headersTimeoutSeconds: 5,
+    requestTimeoutSeconds: 20,
+    idleTimeoutSeconds: 60,
+    maxBufferedBytes: 65536,
+  },
   constraints: {
     maximumRepairQueueEntries: 5,
     waitSecondsToRepairRebooting: 300,
@@ -278,6 +307,11 @@ describe("parseConfig: valid files", () => {
       name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request",
       text: "kubernetes: {}",
       expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10 } },
+    },
+    {
+      name: "limits keep their defaults for the keys not given",
+      text: "limits: { max_depth: 9, idle_timeout_seconds: 0.5 }",
+      expected: { ...DEFAULT_CONFIG, limits: { ...DEFAULT_CONFIG.limits, maxDepth: 9, idleTimeoutSeconds: 0.5 } },
     },
     {
       name: "constraints keep only the names given",
@@ -383,6 +417,10 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "negative control-plane grace", input: "constraints: { wait-seconds-to-replace-control-plane: -1 }", path: "constraints.wait-seconds-to-replace-control-plane", message: "must be >= 0" },
     { name: "maximum-workers < minimum-workers", input: "constraints: { minimum-workers: 5, maximum-workers: 3 }", path: "constraints", message: "maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)" },
     { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints", message: "control-plane-count must be >= 1, got 0" },
+    { name: "a limit of zero", input: "limits: { max_cost: 0 }", path: "limits.max_cost", message: "must be > 0" },
+    { name: "a limit that is not a whole number", input: "limits: { max_subscriptions_per_connection: 1.5 }", path: "limits.max_subscriptions_per_connection", message: "must be an integer, got 1.5" },
+    { name: "an unknown limit", input: "limits: { max_width: 3 }", path: "limits.max_width", message: "unknown key" },
+    { name: "a headers timeout past the request timeout", input: "limits: { headers_timeout_seconds: 40 }", path: "limits.headers_timeout_seconds", message: "must not be longer than limits.request_timeout_seconds (node requires it)" },
     { name: "malformed YAML", input: "listen: 127.0.0.1:10180\nrepair:\n  evict_retries: [1\n", path: "", message: "invalid YAML at line 4, column 1: " },
     { name: "a duplicate key", input: "database: a\ndatabase: b\n", path: "", message: "invalid YAML at line 2, column 1: Map keys must be unique" },
     { name: "a top level that is a list", input: "- listen: 127.0.0.1:10180\n", path: "", message: "the top level must be a mapping of keys, got a list" },

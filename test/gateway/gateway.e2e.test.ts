@@ -6,6 +6,7 @@ import { createRepairEntry } from "../../src/domain/repair-entry.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";
+import { until } from "../support/until.js";
 
 const NOW = Date.UTC(2026, 10, 22, 6, 0, 0, 123);
 const DAY = 86_400_000;
@@ -126,6 +127,51 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     const m3 = (joined.data as { searchMachines: Array<{ spec: { serial: string }; repairEntries: Array<{ address: string }> }> }).searchMachines.find((m) => m.spec.serial === "m003");
     assert.deepEqual(m3?.repairEntries.map((e) => e.address), ["10.0.0.3"]);
     assert.equal(JSON.stringify(joined.data).includes("ipv4"), false, "fields kintsugi needed but the client did not ask for are not shown");
+  });
+
+  it("answers a join cycle (machine, its entries, their machine) with ONE sabakan request, each level with what it selected", async () => {
+    // Runs after the test above, which queued 100 entries (12 of them on machines sabakan knows).
+    const before = sabakan.requests.length;
+    const res = await post(
+      k.url,
+      `{ searchRepairEntries { address machine { spec { serial } repairEntries { index machine { status { state } ...rack } } } } }
+       fragment rack on Machine { spec { rack } }`,
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.equal(sabakan.requests.length - before, 1, "one sabakan request however deep the joins nest");
+    type Entry = { address: string; machine: { spec: { serial: string }; repairEntries: Array<{ index: string; machine: { status: { state: string }; spec: { rack: number } } }> } | null };
+    const entries = (res.data as { searchRepairEntries: Entry[] }).searchRepairEntries;
+    const m3 = entries[2]?.machine;
+    assert.deepEqual(m3?.spec, { serial: "m003" }, "level 1 gets only what it selected");
+    assert.deepEqual(m3?.repairEntries[0]?.machine, { status: { state: "HEALTHY" }, spec: { rack: 0 } }, "level 2 gets its own selection, through a fragment");
+  });
+
+  it("answers each event of a subscription that joins machines from sabakan as it is at that event", async () => {
+    type Event = { repairEntryEvents: { entry: { index: string; machine: { spec: { serial: string }; status: { state: string } } | null } } };
+    const events = subscribe<Event>(k.url, `subscription { repairEntryEvents { entry { index machine { spec { serial } status { state } } } } }`);
+    const remove = (index: number) => k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: String(index) });
+    try {
+      await events.ready;
+      // Entries 13-100 are on addresses sabakan does not know: removing them until one is heard shows the subscription is live.
+      for (let index = 100; events.received.length === 0; index--) {
+        assert.ok(index > 12, "the subscription never received an event");
+        await remove(index);
+        await until("an event arrives", () => events.received.length, (n) => n > 0, 300).catch(() => undefined);
+      }
+      sabakan.setState("m001", "UNHEALTHY");
+      sabakan.setState("m002", "HEALTHY");
+      let seen = events.received.length;
+      await remove(1);
+      const first = (await events.waitFor(seen + 1))[seen]!.repairEntryEvents.entry;
+      assert.deepEqual(first.machine, { spec: { serial: "m001" }, status: { state: "UNHEALTHY" } });
+      sabakan.setState("m002", "UNREACHABLE");
+      seen = events.received.length;
+      await remove(2);
+      const later = (await events.waitFor(seen + 1))[seen]!.repairEntryEvents.entry;
+      assert.deepEqual(later.machine, { spec: { serial: "m002" }, status: { state: "UNREACHABLE" } }, "sabakan as it is at this event, not at the first");
+    } finally {
+      await events.close();
+    }
   });
 
   it("repairs on setMachineState(UNHEALTHY) at once, within the limits, and tells subscribers", async () => {

@@ -3,8 +3,6 @@ import { parseAddress } from "../../domain/address.js";
 import type { SabakanGatewayClient } from "../../adapters/sabakan-gateway-client.js";
 import { forwardedTree, forwardRoot } from "../../gateway/sabakan-forwarder.js";
 import type { SabakanObject } from "../../gateway/sabakan-data.js";
-import { mergeSelection } from "../../gateway/selection-tree.js";
-import { LOCAL_FIELDS } from "../../gateway/sabakan-forwarder.js";
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
@@ -43,10 +41,7 @@ export const gatewayResolvers: Resolvers = {
   RepairEntry: {
     machine: async (entry, _, ctx, info: GraphQLResolveInfo) => {
       sabakanOf(ctx);
-      const type = info.schema.getType("Machine");
-      const machine = await ctx.machines?.load(entry.address, (tree) => {
-        for (const node of info.fieldNodes) mergeSelection(tree, type as never, node.selectionSet, info, LOCAL_FIELDS);
-      });
+      const machine = await ctx.machines?.load(entry.address, info);
       return (machine ?? null) as SabakanObject | null;
     },
   },

@@ -1,0 +1,94 @@
+import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from "graphql";
+import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
+import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
+import type { Limits } from "../../config/limits.js";
+import { limitError } from "../errors.js";
+import { operationCost } from "./operation-cost.js";
+
+/** One operation as a client sends it, over HTTP or WebSocket. */
+export interface OperationRequest {
+  readonly query: string;
+  readonly operationName?: string | undefined;
+  readonly variables?: Record<string, unknown> | undefined;
+}
+
+interface ShapeLimit {
+  readonly key: string;
+  readonly what: string;
+  readonly limit: number;
+  readonly rule: ValidationRule;
+}
+
+/**
+ * The limits on what an operation may ask for, applied in order of cost so that each check is cheap next to what
+ * it protects: tokens while parsing (a huge document is refused before its AST is built), then depth, aliases and
+ * directives (graphql-armor's rules, which count through fragment spreads once per fragment), and only then the
+ * cost estimate; graphql-js's own validation, whose field-merging check is what an alias-times-fragment document
+ * makes explode, comes after them. HTTP and WebSocket requests go through the same instance.
+ */
+export class OperationLimits {
+  private readonly shapeLimits: readonly ShapeLimit[];
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly limits: Limits,
+  ) {
+    const options = { exposeLimits: true, propagateOnRejection: true } as const;
+    this.shapeLimits = [
+      // Introspection is counted like anything else: a query nested through __type.fields.type is as deep as it looks.
+      { key: "max_depth", what: "fields deep", limit: limits.maxDepth, rule: maxDepthRule({ ...options, n: limits.maxDepth, ignoreIntrospection: false, flattenFragments: true }) },
+      { key: "max_aliases", what: "aliases", limit: limits.maxAliases, rule: maxAliasesRule({ ...options, n: limits.maxAliases }) },
+      { key: "max_directives", what: "directives", limit: limits.maxDirectives, rule: maxDirectivesRule({ ...options, n: limits.maxDirectives }) },
+    ];
+  }
+
+  /**
+   * Parses `query` and checks every limit on its shape (not its cost, which depends on variables). Returns the
+   * document, or the errors to answer with: a limit's QUERY_TOO_COMPLEX or a syntax error. graphql-js's own
+   * validation is left to the caller, to run only on documents that passed.
+   */
+  shape(query: string): DocumentNode | readonly GraphQLError[] {
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: this.limits.maxTokens });
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      if (/more tha[nt] \d+ tokens/.test(err.message)) {
+        return [limitError("QUERY_TOO_COMPLEX", "max_tokens", `the document has more than ${this.limits.maxTokens} tokens (limits.max_tokens); it was not parsed further`)];
+      }
+      return [err];
+    }
+    for (const { key, what, limit, rule } of this.shapeLimits) {
+      try {
+        validate(this.schema, document, [rule]);
+      } catch (err) {
+        if (!(err instanceof GraphQLError)) throw err;
+        const found = /found (\d+)/.exec(err.message)?.[1] ?? "more";
+        return [limitError("QUERY_TOO_COMPLEX", key, `the operation has ${found} ${what}, more than the limit of ${limit} (limits.${key})`)];
+      }
+    }
+    return document;
+  }
+
+  /** The cost check for one execution of a document that passed {@link shape}; null when within budget. */
+  cost(document: DocumentNode, request: Omit<OperationRequest, "query">): GraphQLError | null {
+    const max = this.limits.maxCost;
+    const estimate = operationCost(this.schema, document, request.operationName, request.variables, max);
+    if ("tooLarge" in estimate) return limitError("QUERY_TOO_COMPLEX", "max_cost", `the operation expands to more than ${max} fields, over the cost limit of ${max} (limits.max_cost)`);
+    if (estimate.cost > max) return limitError("QUERY_TOO_COMPLEX", "max_cost", `the operation's estimated cost is ${estimate.cost}, more than the limit of ${max} (limits.max_cost)`);
+    return null;
+  }
+
+  /**
+   * Shape and cost, for an HTTP request: null when the operation may go on to Apollo, which parses and validates it
+   * again (and keeps the validated document in its own cache).
+   */
+  admit(request: OperationRequest): readonly GraphQLError[] | null {
+    const document = this.shape(request.query);
+    // A plain syntax error is left to Apollo, which answers it with its own code.
+    if (Array.isArray(document)) return (document as readonly GraphQLError[]).some((e) => e.extensions["type"] !== undefined) ? (document as readonly GraphQLError[]) : null;
+    const tooCostly = this.cost(document as DocumentNode, request);
+    return tooCostly ? [tooCostly] : null;
+  }
+}
