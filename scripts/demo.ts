@@ -59,6 +59,8 @@ const kintsugi = await startKintsugi(
     runner: { intervalSeconds: 2 * scale, healthCheckConcurrency: 32 },
     healthChecks: [],
     constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0, controlPlaneCount: 3, minimumWorkers: 12 },
+    // Loopback without an auth section: anonymous clients (the browser, the CLI) act as operators.
+    auth: null,
   },
   {
     logger: pino({ level: "warn" }),

@@ -28,6 +28,15 @@ import { VERSION } from "./version.js";
 import { ClusterGenerationStore } from "./store/cluster-generation-store.js";
 import { ClusterGenerator } from "./runner/cluster-generator.js";
 import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
+import { accessPolicyFor } from "./auth/access-policy.js";
+import { EdgeGuard } from "./auth/edge-guard.js";
+import { assertRoleTableMatches } from "./auth/operation-roles.js";
+import type { Actor } from "./auth/roles.js";
+
+/** kintsugi will not serve with this config: it names what to change (printed without a stack by the CLI). */
+export class StartRefusedError extends Error {
+  override readonly name = "StartRefusedError";
+}
 
 /** A started kintsugi: where it listens, and how to stop it. */
 export interface RunningKintsugi {
@@ -84,6 +93,10 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
 /** The composition root: opens the database, wires stores, schema and HTTP server, and starts listening. */
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
+  const access = accessPolicyFor(config.listen.host, config.auth);
+  if (!access.ok) throw new StartRefusedError(access.message);
+  const schema = buildSchema();
+  assertRoleTableMatches(schema);
   const nodes = await nodeOperatorFor(config);
   const db = openDatabase(config.database);
   try {
@@ -180,7 +193,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         options.onClusterGeneration?.(record);
       },
     });
-    const createContext = (): GraphQLContext => ({
+    const createContext = (actor: Actor): GraphQLContext => ({
+      actor,
       entries,
       settings,
       outcomes,
@@ -209,8 +223,10 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     });
     const healthProbe = db.prepare("SELECT 1");
     const { server, apollo, closeSubscriptions } = await createHttpServer({
-      schema: buildSchema(),
+      schema,
       context: createContext,
+      guard: new EdgeGuard(access.policy),
+      routeRoles: { "/metrics": "viewer" },
       version: VERSION,
       healthCheck: () => healthProbe.get(),
       logError: (err) => logger.error({ err }, "unexpected error"),
@@ -239,6 +255,11 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
     const url = `http://${host}:${port}`;
     logger.info({ url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
+    if (access.policy.loopbackDefault) {
+      logger.warn({ anonymous: access.policy.anonymousRole }, "no auth section: clients without a token act as operators (allowed because kintsugi listens on loopback only)");
+    } else {
+      logger.info({ anonymous: access.policy.anonymousRole ?? "none", tokens: access.policy.tokens.length }, "access control");
+    }
     return {
       url,
       port,

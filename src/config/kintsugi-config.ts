@@ -1,3 +1,4 @@
+import type { AuthConfig } from "../auth/access-policy.js";
 import type { Constraints } from "../domain/constraints.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
@@ -32,6 +33,8 @@ export interface KintsugiConfig {
   readonly runner: { readonly intervalSeconds: number; readonly healthCheckConcurrency: number };
   /** Initial values; values set through the API are stored in the database and win over these. */
   readonly constraints: Partial<Constraints>;
+  /** Tokens, what anonymous clients may do, browser origins; null = no `auth` section (loopback listeners only). */
+  readonly auth: AuthConfig | null;
 }
 
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
@@ -55,4 +58,5 @@ export const DEFAULT_CONFIG: KintsugiConfig = {
   runner: DEFAULT_RUNNER,
   healthChecks: [],
   constraints: {},
+  auth: null,
 };

@@ -20,13 +20,15 @@ export const ERROR_TYPES = {
   SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
   INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
+  UNAUTHENTICATED: "no token where one is needed, or an unknown token (HTTP 401; graphql-ws closes with 4401)",
+  FORBIDDEN: "the token's role does not include a field's role (the message names it), or a refused Host or Origin",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
 } as const;
 
 export type ErrorType = keyof typeof ERROR_TYPES;
 
-/** An error the client caused and can fix; its message is shown as is. */
-export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR">, message: string): GraphQLError {
+/** An error the client caused and can fix; its message is shown as is. Access errors come from the edge, never from here. */
+export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
 }
 

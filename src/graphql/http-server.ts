@@ -9,20 +9,27 @@ import { sharedSubscribe } from "./shared-subscribe.js";
 import { SubscriptionDocuments } from "./subscription-documents.js";
 import type { GraphQLContext } from "./context.js";
 import { formatError } from "./errors.js";
+import type { EdgeGuard } from "../auth/edge-guard.js";
+import type { Actor, Role } from "../auth/roles.js";
+import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
 
 /** Larger request bodies are refused: no operator's query is near this, and it bounds memory per request. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  /** A fresh context per request (and per subscription). */
-  readonly context: () => GraphQLContext;
+  /** A fresh context per request (and per subscription), for the actor the edge guard admitted. */
+  readonly context: (actor: Actor) => GraphQLContext;
+  /** Access control: Host/Origin rules, tokens, and the role of every root field. */
+  readonly guard: EdgeGuard;
+  /** The role each protected GET route needs (e.g. "/metrics": "viewer"); other routes are open. */
+  readonly routeRoles?: Readonly<Record<string, Role>>;
   readonly version: string;
   /** Answers GET /health: throws when the service cannot serve (for example, the database is unusable). */
   readonly healthCheck: () => void;
   readonly logError: (err: unknown) => void;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
-  readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number }>>>;
+  readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>>;
 }
 
 /**
@@ -37,7 +44,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     includeStacktraceInErrorResponses: false,
     // The serve command owns shutdown (close HTTP, then the database); Apollo's own handler would re-raise the signal.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), roleCheckPlugin(options.guard)],
   });
   await apollo.start();
 
@@ -49,17 +56,21 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     });
   });
   // Subscriptions: graphql-ws on the same server and path as queries.
-  const wss = new WebSocketServer({ server, path: "/graphql" });
+  const edge = webSocketEdge(options.guard);
+  const wss = new WebSocketServer({ server, path: "/graphql", verifyClient: edge.verifyClient });
   const documents = new SubscriptionDocuments(options.schema);
   const subscriptions = useServer(
     {
       schema: options.schema,
-      context: () => options.context(),
+      onConnect: (ctx) => edge.onConnect(ctx),
+      context: (ctx) => options.context(edge.actorOf(ctx)),
       subscribe: sharedSubscribe,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: (ctx, _id, payload) => {
         const document = documents.get(payload.query);
         if (Array.isArray(document)) return document;
+        const forbidden = options.guard.forbidden(edge.actorOf(ctx), document as DocumentNode, payload.operationName);
+        if (forbidden) return [forbidden];
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
       },
     },
@@ -74,6 +85,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
 
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions): Promise<void> {
   const url = new URL(req.url ?? "/", "http://kintsugi");
+  const refused = options.guard.browserRefusal(req.headers.host, req.headers.origin);
+  if (refused) return sendRefusal(res, refused);
   if (url.pathname === "/health" && req.method === "GET") {
     try {
       options.healthCheck();
@@ -88,12 +101,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   }
   const route = req.method === "GET" ? options.routes?.[url.pathname] : undefined;
   if (route) {
+    const role = options.routeRoles?.[url.pathname];
+    const admitted = role ? admitHttp(options.guard, req, role) : null;
+    if (admitted && !admitted.ok) return sendRefusal(res, admitted);
     const answer = await route();
-    res.writeHead(answer.status ?? 200, { "content-type": answer.contentType });
+    res.writeHead(answer.status ?? 200, { ...answer.headers, "content-type": answer.contentType });
     res.end(answer.body);
     return;
   }
   if (url.pathname !== "/graphql") return send(res, 404, "text/plain", "not found\n");
+  const admitted = admitHttp(options.guard, req);
+  if (!admitted.ok) return sendRefusal(res, admitted);
 
   const body = await readBody(req);
   if (body === null) return send(res, 413, "application/json", JSON.stringify({ errors: [{ message: `request body larger than ${MAX_BODY_BYTES} bytes` }] }));
@@ -110,7 +128,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
     }
   }
   const request: HTTPGraphQLRequest = { method: req.method ?? "GET", headers, search: url.search, body: parsed };
-  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context() });
+  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context(admitted.actor) });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === "complete") {
