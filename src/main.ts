@@ -28,15 +28,10 @@ import { VERSION } from "./version.js";
 import { ClusterGenerationStore } from "./store/cluster-generation-store.js";
 import { ClusterGenerator } from "./runner/cluster-generator.js";
 import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
-import { accessPolicyFor } from "./auth/access-policy.js";
+import { accessLogLine, accessPolicyOrRefuse } from "./auth/access-policy.js";
 import { EdgeGuard } from "./auth/edge-guard.js";
 import { assertRoleTableMatches } from "./auth/operation-roles.js";
 import type { Actor } from "./auth/roles.js";
-
-/** kintsugi will not serve with this config: it names what to change (printed without a stack by the CLI). */
-export class StartRefusedError extends Error {
-  override readonly name = "StartRefusedError";
-}
 
 /** A started kintsugi: where it listens, and how to stop it. */
 export interface RunningKintsugi {
@@ -93,8 +88,7 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
 /** The composition root: opens the database, wires stores, schema and HTTP server, and starts listening. */
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
-  const access = accessPolicyFor(config.listen.host, config.auth);
-  if (!access.ok) throw new StartRefusedError(access.message);
+  const access = accessPolicyOrRefuse(config.listen.host, config.auth);
   const schema = buildSchema();
   assertRoleTableMatches(schema);
   const nodes = await nodeOperatorFor(config);
@@ -225,7 +219,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const { server, apollo, closeSubscriptions } = await createHttpServer({
       schema,
       context: createContext,
-      guard: new EdgeGuard(access.policy),
+      guard: new EdgeGuard(access),
       routeRoles: { "/metrics": "viewer" },
       version: VERSION,
       healthCheck: () => healthProbe.get(),
@@ -255,11 +249,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
     const url = `http://${host}:${port}`;
     logger.info({ url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
-    if (access.policy.loopbackDefault) {
-      logger.warn({ anonymous: access.policy.anonymousRole }, "no auth section: clients without a token act as operators (allowed because kintsugi listens on loopback only)");
-    } else {
-      logger.info({ anonymous: access.policy.anonymousRole ?? "none", tokens: access.policy.tokens.length }, "access control");
-    }
+    const accessLine = accessLogLine(access);
+    logger[accessLine.level](accessLine.fields, accessLine.message);
     return {
       url,
       port,

@@ -23,6 +23,26 @@ export interface AccessPolicy {
   readonly loopbackDefault: boolean;
 }
 
+/** kintsugi will not serve with this config: the message names what to change (printed without a stack by the CLI). */
+export class StartRefusedError extends Error {
+  override readonly name = "StartRefusedError";
+}
+
+/** The access policy (see accessPolicyFor), or StartRefusedError saying why there is none. */
+export function accessPolicyOrRefuse(listenHost: string, auth: AuthConfig | null): AccessPolicy {
+  const decision = accessPolicyFor(listenHost, auth);
+  if (!decision.ok) throw new StartRefusedError(decision.message);
+  return decision.policy;
+}
+
+/** The start-up log line saying what clients without a token may do (a warning for the loopback default). */
+export function accessLogLine(policy: AccessPolicy): { level: "info" | "warn"; fields: Record<string, unknown>; message: string } {
+  if (policy.loopbackDefault) {
+    return { level: "warn", fields: { anonymous: policy.anonymousRole }, message: "no auth section: clients without a token act as operators (allowed because kintsugi listens on loopback only)" };
+  }
+  return { level: "info", fields: { anonymous: policy.anonymousRole ?? "none", tokens: policy.tokens.length }, message: "access control" };
+}
+
 /** What anonymous clients may do on a loopback listener when the config has no `auth` section. */
 export const LOOPBACK_DEFAULT_ROLE: Role = "operator";
 

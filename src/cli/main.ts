@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { ConfigError } from "../config/load-config.js";
 import { DatabaseOpenError } from "../store/database.js";
-import { StartRefusedError } from "../main.js";
+import { StartRefusedError } from "../auth/access-policy.js";
 import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";
 import { autoRepairCommand } from "./auto-repair-commands.js";

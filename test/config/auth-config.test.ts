@@ -5,7 +5,8 @@ import { after, before, describe, it } from "node:test";
 import { pino } from "pino";
 import { DEFAULT_CONFIG } from "../../src/config/kintsugi-config.js";
 import { ConfigError, parseConfig } from "../../src/config/load-config.js";
-import { startKintsugi, StartRefusedError } from "../../src/main.js";
+import { StartRefusedError } from "../../src/auth/access-policy.js";
+import { startKintsugi } from "../../src/main.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const SOURCE = "kintsugi.yaml";
