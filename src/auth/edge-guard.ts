@@ -48,10 +48,13 @@ export class EdgeGuard {
 
   /**
    * The actor of a graphql-ws connection, from its `connection_init` payload: `{ "authorization": "Bearer <token>" }`
-   * (or `{ "token": "<token>" }`); without either, the handshake's own Authorization header, if any.
+   * (also under `headers`, as some clients nest it, or as `{ "token": "<token>" }`); without any of them, the
+   * handshake's own Authorization header, if any.
    */
   authenticateConnection(params: Readonly<Record<string, unknown>> | undefined, handshakeAuthorization: string | undefined): Admission {
-    const given = params?.["authorization"] ?? params?.["Authorization"];
+    const headers = params?.["headers"];
+    const nested = headers !== null && typeof headers === "object" ? (headers as Record<string, unknown>) : undefined;
+    const given = params?.["authorization"] ?? params?.["Authorization"] ?? nested?.["authorization"] ?? nested?.["Authorization"];
     if (given !== undefined) return typeof given === "string" ? this.authenticate(given) : unauthenticated("connection_init's authorization must be a string");
     const token = params?.["token"];
     if (token !== undefined) return typeof token === "string" ? this.authenticate(`Bearer ${token}`) : unauthenticated("connection_init's token must be a string");

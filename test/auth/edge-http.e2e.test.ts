@@ -105,12 +105,14 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
     assert.equal(((await res.json()) as { errors: Array<{ message: string }> }).errors[0]?.message, "the Authorization header must be Bearer <token>");
   });
 
-  it("graphql-ws takes the token as { token } too, and refuses one that is not a string with 4401", async () => {
-    const connection = wsConnection(k.url, { token: VIEWER });
-    try {
-      assert.deepEqual((await connection.run("{ repairQueueEnabled }")).results, [{ data: { repairQueueEnabled: true } }]);
-    } finally {
-      await connection.dispose();
+  it("graphql-ws takes the token as { token } and under { headers } too, and refuses one that is not a string with 4401", async () => {
+    for (const params of [{ token: VIEWER }, { headers: { Authorization: `Bearer ${VIEWER}` } }]) {
+      const connection = wsConnection(k.url, params);
+      try {
+        assert.deepEqual((await connection.run("{ repairQueueEnabled }")).results, [{ data: { repairQueueEnabled: true } }], JSON.stringify(Object.keys(params)));
+      } finally {
+        await connection.dispose();
+      }
     }
     const bad = wsConnection(k.url, { authorization: 42 });
     try {
