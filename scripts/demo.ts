@@ -9,6 +9,7 @@ import { pino } from "pino";
 import { EMPTY_REPAIR_CONFIG, type RepairOperationConfig } from "../src/domain/repair-config.js";
 import { startKintsugi } from "../src/main.js";
 import { DEFAULT_LIMITS } from "../src/config/limits.js";
+import { newToken, sha256Hex } from "../src/auth/tokens.js";
 import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { tempDir } from "../test/support/temp-dir.js";
@@ -50,6 +51,7 @@ const operation = (name: string): RepairOperationConfig => ({
   successCommandTimeout: 30,
 });
 
+const DEMO_TOKEN = newToken();
 const kintsugi = await startKintsugi(
   {
     listen: { host: "127.0.0.1", port },
@@ -61,6 +63,9 @@ const kintsugi = await startKintsugi(
     healthChecks: [],
     limits: DEFAULT_LIMITS,
     constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0, controlPlaneCount: 3, minimumWorkers: 12 },
+    // As on loopback without an auth section, clients without a token (the browser, the CLI) act as operators; the
+    // demo itself sets the cluster template, an admin's change, with a token of its own.
+    auth: { anonymous: "operator", tokens: [{ name: "demo", role: "admin", sha256: sha256Hex(DEMO_TOKEN) }], allowedOrigins: [], allowedHosts: [] },
   },
   {
     logger: pino({ level: "warn" }),
@@ -91,11 +96,12 @@ nodes:
   control_plane: false
 service_subnet: 10.68.0.0/16
 `;
-await fetch(`${kintsugi.url}/graphql`, {
+const templateSet = await fetch(`${kintsugi.url}/graphql`, {
   method: "POST",
-  headers: { "content-type": "application/json" },
+  headers: { "content-type": "application/json", authorization: `Bearer ${DEMO_TOKEN}` },
   body: JSON.stringify({ query: "mutation ($t: String!) { setClusterTemplate(template: $t) { name } }", variables: { t: template } }),
 });
+if (!templateSet.ok) throw new Error(`setting the cluster template failed: HTTP ${templateSet.status} ${await templateSet.text()}`);
 
 console.log(`
 kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a Kubernetes node.

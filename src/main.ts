@@ -3,6 +3,9 @@ import type { NodeOperator } from "./adapters/ports.js";
 import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS, type KintsugiConfig } from "./config/kintsugi-config.js";
 import type { AutoRepairOutcome } from "./domain/auto-repair-outcome.js";
 import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
+import { accessLogLine, accessPolicyOrRefuse } from "./auth/access-policy.js";
+import { assertRoleTableMatches } from "./auth/operation-roles.js";
+import { buildSchema } from "./graphql/schema.js";
 import { scheduleTicks } from "./runner/cron-schedule.js";
 import type { RepairChange } from "./store/repair-entry-store.js";
 import { VERSION } from "./version.js";
@@ -65,6 +68,10 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
   const now = options.now ?? Date.now;
+  // Refused before anything is opened: a listener that would serve anyone, or a root field without a role.
+  const access = accessPolicyOrRefuse(config.listen.host, config.auth);
+  const schema = buildSchema();
+  assertRoleTableMatches(schema);
   const nodes = await nodeOperatorFor(config);
   const stores = openStores(config, logger);
   try {
@@ -72,7 +79,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const events = buildEvents(stores, now, () => workers?.clusterGenerator.unusedMachines() ?? null, options);
     workers = buildWorkers(config, stores, events, { now, random: options.random ?? Math.random, nodes, logger, hooks: options });
     const { runner, autoRepair, healthChecks, clusterGenerator } = workers;
-    const api = await startApi(config, stores, events, contextFactory(config, stores, events, workers, now), logger);
+    const api = await startApi(config, { schema, access }, stores, events, contextFactory(config, stores, events, workers, now), logger);
     if (options.startRunner !== false) {
       runner.start();
       healthChecks.start();
@@ -84,6 +91,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         : null,
     ];
     logger.info({ url: api.url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
+    const accessLine = accessLogLine(access);
+    logger[accessLine.level](accessLine.fields, accessLine.message);
     return {
       url: api.url,
       port: api.port,

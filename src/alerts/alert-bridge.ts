@@ -30,6 +30,8 @@ export interface AlertBridgeOptions {
   readonly retryInitialMs?: number;
   readonly retryMaxMs?: number;
   readonly now?: () => number;
+  /** Sent in `connection_init` as `{ authorization: "Bearer <token>" }`; a refused token (close 4401) ends the bridge. */
+  readonly token?: string | null;
 }
 
 /** A running bridge. */
@@ -115,6 +117,7 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
     url,
     webSocketImpl: WebSocket,
     lazy: false,
+    ...(options.token && { connectionParams: { authorization: `Bearer ${options.token}` } }),
     retryAttempts: Infinity,
     retryWait,
     // graphql-ws retries only close events by default; a refused connection (server restarting) is an error event.

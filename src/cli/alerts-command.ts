@@ -73,12 +73,12 @@ export function alertsCommand(): Command {
     .option("--having <JSON>", 'alert only on entries matching this RepairEntryParams (auto-repair alerts are not filtered), e.g. \'{"machineTypes":["qemu"],"statuses":["PROCESSING"]}\'', parseHaving)
     .addOption(new Option("--failure-threshold <N>", "alert after this many failed sabakan polls in a row").argParser(parseThreshold).default(DEFAULT_FAILURE_THRESHOLD).hideHelp())
     .action(async (opts: AlertsOptions) => {
-      const server = (cmd.parent?.opts() as { server?: string } | undefined)?.server ?? DEFAULT_SERVER;
+      const { server = DEFAULT_SERVER, token = null } = (cmd.parent?.opts() as { server?: string; token?: string } | undefined) ?? {};
       const log = (line: string) => void process.stderr.write(`kintsugi alerts: ${line}\n`);
       const poster = new WebhookPoster({ url: opts.webhook, format: FORMATTERS[opts.format], log });
       // The path of a chat webhook is its secret: log where it goes, not the URL.
       log(`following ${server}; posting ${opts.format} messages to ${new URL(opts.webhook).origin}`);
-      const bridge = startAlertBridge({ server, having: opts.having ?? null, post: (alert) => poster.post(alert), log, failureThreshold: opts.failureThreshold });
+      const bridge = startAlertBridge({ server, token, having: opts.having ?? null, post: (alert) => poster.post(alert), log, failureThreshold: opts.failureThreshold });
       let stop: () => void = () => undefined;
       const signalled = new Promise<void>((resolve) => (stop = resolve));
       process.once("SIGINT", stop);

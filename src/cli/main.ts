@@ -1,6 +1,7 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { ConfigError } from "../config/load-config.js";
 import { DatabaseOpenError } from "../store/database.js";
+import { StartRefusedError } from "../auth/access-policy.js";
 import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";
 import { autoRepairCommand } from "./auto-repair-commands.js";
@@ -11,6 +12,7 @@ import { repairQueueCommand, type CliIo } from "./repair-queue-commands.js";
 import { checkConfigCommand, serveCommand } from "./serve-command.js";
 import { sabakanCommand } from "./sabakan-commands.js";
 import { clusterCommand } from "./cluster-commands.js";
+import { tokenCommand } from "./token-command.js";
 
 /** Builds the `kintsugi` command tree. */
 export function buildProgram(io: CliIo): Command {
@@ -18,6 +20,7 @@ export function buildProgram(io: CliIo): Command {
     .description("repairs the machines of a bare-metal Kubernetes data center, next to sabakan")
     .version(VERSION)
     .option("--server <URL>", "the kintsugi server the operator commands talk to", DEFAULT_SERVER)
+    .addOption(new Option("--token <TOKEN>", "the token sent to the server (prefer the environment variable: arguments show in ps)").env("KINTSUGI_TOKEN"))
     .exitOverride()
     .showHelpAfterError();
   program.addCommand(serveCommand());
@@ -29,6 +32,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(sabakanCommand(io));
   program.addCommand(clusterCommand(io));
   program.addCommand(alertsCommand());
+  program.addCommand(tokenCommand(io.out));
   for (const sub of program.commands) {
     sub.exitOverride();
     for (const leaf of sub.commands) leaf.exitOverride();
@@ -41,7 +45,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   let program: Command | undefined;
   const io: CliIo = {
     out: (text) => process.stdout.write(text),
-    client: () => new KintsugiClient((program?.opts() as { server: string }).server),
+    client: () => {
+      const { server, token } = program?.opts() as { server: string; token?: string };
+      return new KintsugiClient(server, token ?? null);
+    },
   };
   program = buildProgram(io);
   try {
@@ -49,7 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof CliError || err instanceof ConfigError || err instanceof DatabaseOpenError) {
+    if (err instanceof CliError || err instanceof ConfigError || err instanceof DatabaseOpenError || err instanceof StartRefusedError) {
       process.stderr.write(`kintsugi: ${err.message}\n`);
       return 1;
     }

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
-import { CliError } from "./client.js";
+import { CliError, describeSocketError } from "./client.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { applyEvent, eventLine, renderScreen, type WatchedEntry, type WatchedEvent } from "./watch-view.js";
 
@@ -42,7 +42,14 @@ export function watchCommand(io: WatchIo): Command {
         draw();
       };
       await new Promise<void>((resolve, reject) => {
-        const client = createClient({ url: `${server.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: Infinity, lazy: false });
+        const client = createClient({
+          url: `${server.replace(/^http/, "ws")}/graphql`,
+          webSocketImpl: WebSocket,
+          retryAttempts: Infinity,
+          lazy: false,
+          // graphql-ws gives up at once on close 4401 (a missing or unknown token).
+          connectionParams: io.client().connectionParams,
+        });
         // Ends the watch once: with an error (exit 1) or without (a signal, the server ending the subscription).
         const finish = (err?: Error) => {
           process.off("SIGINT", stop);
@@ -70,7 +77,7 @@ export function watchCommand(io: WatchIo): Command {
               if (recent.length > RECENT) recent.shift();
               draw();
             },
-            error: (err) => finish(new CliError(`subscription failed: ${err instanceof Error ? err.message : JSON.stringify(err)}`)),
+            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err)}`)),
             complete: () => finish(),
           },
         );

@@ -1,6 +1,7 @@
 import cron from "node-cron";
 import { z } from "zod";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
+import { authSection, requireAuthOffLoopback } from "./auth-schema.js";
 import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { limitsSection } from "./limits-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
@@ -217,8 +218,10 @@ export const configFileSchema = z
     health_checks: healthChecks.optional(),
     constraints: constraints.optional(),
     limits: limitsSection.optional(),
+    auth: authSection.optional(),
   })
-  .superRefine((file, ctx) => refuseUnknownOperations(file.health_checks ?? [], file.repair?.repair_procedures ?? [], ctx));
+  .superRefine((file, ctx) => refuseUnknownOperations(file.health_checks ?? [], file.repair?.repair_procedures ?? [], ctx))
+  .superRefine((file, ctx) => requireAuthOffLoopback(file.listen.host, file.auth, ctx));
 
 /** The validated file, before it is renamed into a KintsugiConfig. */
 export type ConfigFile = z.output<typeof configFileSchema>;

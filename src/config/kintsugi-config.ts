@@ -1,3 +1,4 @@
+import type { AuthConfig } from "../auth/access-policy.js";
 import type { Constraints } from "../domain/constraints.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
@@ -35,6 +36,8 @@ export interface KintsugiConfig {
   readonly constraints: Partial<Constraints>;
   /** What one client may make kintsugi spend (query shape and cost, connections, timeouts). */
   readonly limits: Limits;
+  /** Tokens, what anonymous clients may do, browser origins; null = no `auth` section (loopback listeners only). */
+  readonly auth: AuthConfig | null;
 }
 
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
@@ -59,4 +62,5 @@ export const DEFAULT_CONFIG: KintsugiConfig = {
   healthChecks: [],
   constraints: {},
   limits: DEFAULT_LIMITS,
+  auth: null,
 };

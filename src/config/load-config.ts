@@ -12,6 +12,9 @@ import {
 import { DEFAULT_RUNNER, type KintsugiConfig } from "./kintsugi-config.js";
 import { toHealthCheckConfigs } from "./health-check-schema.js";
 import { toLimits } from "./limits-schema.js";
+import { duplicateTokenNames, toAuthConfig, type AuthSection } from "./auth-schema.js";
+import { readTokensFile } from "./tokens-file.js";
+import type { AuthConfig } from "../auth/access-policy.js";
 
 /** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
 export interface ConfigProblem {
@@ -110,7 +113,28 @@ function toRepairConfig(section: RepairSection): RepairConfig {
   };
 }
 
-function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
+/** The auth section with its tokens file read (a relative path is taken from the working directory, as `database`). */
+function toAuth(section: AuthSection, source: string): AuthConfig {
+  let fileTokens: AuthConfig["tokens"] = [];
+  if (section.tokens_file !== undefined) {
+    const read = readTokensFile(section.tokens_file);
+    if (!read.ok) {
+      throw new ConfigError(
+        source,
+        read.problems.map((p) => ({ path: "auth.tokens_file", message: `${section.tokens_file}: ${p.path ? `${p.path}: ` : ""}${p.message}` })),
+      );
+    }
+    fileTokens = read.tokens;
+  }
+  const auth = toAuthConfig(section, fileTokens);
+  const duplicates = duplicateTokenNames(auth.tokens);
+  if (duplicates.length > 0) {
+    throw new ConfigError(source, [{ path: "auth.tokens", message: `token names must be unique (auth.tokens and the tokens file together): ${duplicates.join(", ")}` }]);
+  }
+  return auth;
+}
+
+function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
   return {
     listen: file.listen,
     database: file.database,
@@ -130,6 +154,7 @@ function toKintsugiConfig(file: ConfigFile): KintsugiConfig {
     runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
     limits: toLimits(file.limits),
+    auth: file.auth ? toAuth(file.auth, source) : null,
   };
 }
 
@@ -149,7 +174,7 @@ export function parseConfig(text: string, source: string): KintsugiConfig {
   }
   const result = configFileSchema.safeParse(data, { error: configErrorMap });
   if (!result.success) throw new ConfigError(source, problemsOf(result.error.issues));
-  return toKintsugiConfig(result.data);
+  return toKintsugiConfig(result.data, source);
 }
 
 /**

@@ -11,12 +11,15 @@ import type { HealthCheckRunner } from "../runner/health-check-runner.js";
 import type { Topics } from "./topics.js";
 import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
 import type { ClusterGenerator } from "../runner/cluster-generator.js";
+import type { Actor } from "../auth/roles.js";
 
 /**
  * What every resolver gets: the stores, the config, the clock, where committed changes are announced, and the
  * gateway's sabakan. Made afresh for each request (the machine loader batches within one request only).
  */
 export interface GraphQLContext {
+  /** Who made the request (a token's name, or "anonymous") and their role; the edge admitted them, resolvers trust it. */
+  readonly actor: Actor;
   readonly entries: RepairEntryStore;
   readonly settings: SettingsStore;
   readonly outcomes: AutoRepairOutcomeStore;

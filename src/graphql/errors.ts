@@ -25,13 +25,15 @@ export const ERROR_TYPES = {
   DATABASE_UNAVAILABLE: "the database is read-only, full, failing or corrupt; GET /health says which",
   QUERY_TOO_COMPLEX: "the operation passes a limit on depth, aliases, directives, tokens or cost; extensions.limit names its config key",
   LIMIT_EXCEEDED: "a limit on connections, subscriptions or message size was reached; extensions.limit names its config key",
+  UNAUTHENTICATED: "no token where one is needed, or an unknown token (HTTP 401; graphql-ws closes with 4401)",
+  FORBIDDEN: "the token's role does not include a field's role (the message names it), or a refused Host or Origin",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",
 } as const;
 
 export type ErrorType = keyof typeof ERROR_TYPES;
 
-/** An error the client caused and can fix; its message is shown as is. */
-export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE">, message: string): GraphQLError {
+/** An error the client caused and can fix; its message is shown as is. Access errors come from the edge, never from here. */
+export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE" | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
 }
 

@@ -7,7 +7,20 @@ export interface RouteAnswer {
   readonly contentType: string;
   readonly body: string | Buffer;
   readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+/**
+ * Sent with every GraphiQL file: the page may load only its own files and talk only to its own origin (HTTP and
+ * WebSocket), may not be framed (clickjacking), and no answer is sniffed into another type. Inline styles are
+ * allowed: GraphiQL's editor sets them.
+ */
+export const GRAPHIQL_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+};
 
 /**
  * The browser IDE's files, built from npm packages by `npm run build` (scripts/build-graphiql.mjs). The same path
@@ -61,11 +74,11 @@ export function graphiqlRoutes(): Record<string, () => Promise<RouteAnswer>> {
   }
   const routes: Record<string, () => Promise<RouteAnswer>> = {};
   if (!files.includes("graphiql.js")) {
-    routes["/"] = async () => ({ contentType: "text/plain; charset=utf-8", body: NOT_BUILT, status: 503 });
+    routes["/"] = async () => ({ contentType: "text/plain; charset=utf-8", body: NOT_BUILT, status: 503, headers: GRAPHIQL_HEADERS });
     return routes;
   }
   const page = Buffer.from(PAGE);
-  routes["/"] = async () => ({ contentType: "text/html; charset=utf-8", body: page });
+  routes["/"] = async () => ({ contentType: "text/html; charset=utf-8", body: page, headers: GRAPHIQL_HEADERS });
   for (const name of files) {
     const contentType = CONTENT_TYPES[extname(name)] ?? "application/octet-stream";
     let body: Promise<Buffer> | null = null;
@@ -74,7 +87,7 @@ export function graphiqlRoutes(): Record<string, () => Promise<RouteAnswer>> {
         body = null;
         throw err;
       });
-      return { contentType, body: await body };
+      return { contentType, body: await body, headers: GRAPHIQL_HEADERS };
     };
   }
   return routes;

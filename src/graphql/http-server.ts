@@ -13,20 +13,27 @@ import { DEFAULT_LIMITS, type Limits } from "../config/limits.js";
 import { OperationLimits } from "./limits/operation-limits.js";
 import { applyServerTimeouts, refuseOverLimit } from "./limits/http-limits.js";
 import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
+import type { EdgeGuard } from "../auth/edge-guard.js";
+import type { Actor, Role } from "../auth/roles.js";
+import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
 
 /** The default bound on request bodies and WebSocket messages (limits.max_body_bytes). */
 export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  /** A fresh context per request (and per subscription). */
-  readonly context: () => GraphQLContext;
+  /** A fresh context per request (and per subscription), for the actor the edge guard admitted. */
+  readonly context: (actor: Actor) => GraphQLContext;
+  /** Access control: Host/Origin rules, tokens, and the role of every root field. */
+  readonly guard: EdgeGuard;
+  /** The role each protected GET route needs (e.g. "/metrics": "viewer"); other routes are open. */
+  readonly routeRoles?: Readonly<Record<string, Role>>;
   readonly version: string;
   /** Answers GET /health: 503 with the reason when not healthy (for example, the database cannot be written). */
   readonly healthCheck: () => { readonly healthy: boolean; readonly reason?: string };
   readonly logError: (err: unknown) => void;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
-  readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number }>>>;
+  readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>>;
   /** What one client may make the server spend (the `limits` config section). */
   readonly limits: Limits;
 }
@@ -43,7 +50,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     includeStacktraceInErrorResponses: false,
     // The serve command owns shutdown (close HTTP, then the database); Apollo's own handler would re-raise the signal.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), roleCheckPlugin(options.guard)],
     // Every operation's text passes the limits before Apollo sees it; a stored hash would skip them.
     persistedQueries: false,
     parseOptions: { maxTokens: options.limits.maxTokens },
@@ -60,13 +67,15 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
   });
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
-  const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: options.limits.maxBodyBytes });
+  const edge = webSocketEdge(options.guard);
+  const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: options.limits.maxBodyBytes, verifyClient: edge.verifyClient });
   limitConnections(wss, options.limits.maxConnections);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
   const subscriptions = useServer(
     {
       schema: options.schema,
-      context: () => options.context(),
+      onConnect: (ctx) => edge.onConnect(ctx),
+      context: (ctx) => options.context(edge.actorOf(ctx)),
       subscribe: sharedSubscribe,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
       onSubscribe: (ctx, _id, payload) => {
@@ -74,6 +83,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
         if (tooMany) return [tooMany];
         const document = documents.get(payload.query);
         if (Array.isArray(document)) return document;
+        const forbidden = options.guard.forbidden(edge.actorOf(ctx), document as DocumentNode, payload.operationName);
+        if (forbidden) return [forbidden];
         const tooCostly = operationLimits.cost(document as DocumentNode, { operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined });
         if (tooCostly) return [tooCostly];
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
@@ -93,6 +104,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
 
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions, operationLimits: OperationLimits): Promise<void> {
   const url = new URL(req.url ?? "/", "http://kintsugi");
+  const refused = options.guard.browserRefusal(req.headers.host, req.headers.origin);
+  if (refused) return sendRefusal(res, refused);
   if (url.pathname === "/health" && req.method === "GET") {
     let verdict;
     try {
@@ -109,12 +122,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   }
   const route = req.method === "GET" ? options.routes?.[url.pathname] : undefined;
   if (route) {
+    const role = options.routeRoles?.[url.pathname];
+    const admitted = role ? admitHttp(options.guard, req, role) : null;
+    if (admitted && !admitted.ok) return sendRefusal(res, admitted);
     const answer = await route();
-    res.writeHead(answer.status ?? 200, { "content-type": answer.contentType });
+    res.writeHead(answer.status ?? 200, { ...answer.headers, "content-type": answer.contentType });
     res.end(answer.body);
     return;
   }
   if (url.pathname !== "/graphql") return send(res, 404, "text/plain", "not found\n");
+  const admitted = admitHttp(options.guard, req);
+  if (!admitted.ok) return sendRefusal(res, admitted);
 
   const maxBytes = options.limits.maxBodyBytes;
   const body = await readBody(req, maxBytes);
@@ -133,7 +151,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   }
   if (refuseOverLimit(req, res, url, parsed, operationLimits)) return;
   const request: HTTPGraphQLRequest = { method: req.method ?? "GET", headers, search: url.search, body: parsed };
-  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context() });
+  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context(admitted.actor) });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === "complete") {

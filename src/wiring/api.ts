@@ -3,10 +3,13 @@ import type { Logger } from "pino";
 import { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { MachineByAddressLoader } from "../gateway/machine-loader.js";
+import type { GraphQLSchema } from "graphql";
+import type { AccessPolicy } from "../auth/access-policy.js";
+import { EdgeGuard } from "../auth/edge-guard.js";
+import type { Actor } from "../auth/roles.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { graphiqlRoutes } from "../graphql/graphiql-routes.js";
 import { createHttpServer } from "../graphql/http-server.js";
-import { buildSchema } from "../graphql/schema.js";
 import { VERSION } from "../version.js";
 import type { Events } from "./events.js";
 import type { Stores } from "./stores.js";
@@ -22,12 +25,13 @@ export interface Api {
 }
 
 /** A fresh context per request (and per subscription): the machine loader batches within one request only. */
-export function contextFactory(config: KintsugiConfig, stores: Stores, events: Events, workers: Workers, now: () => number): () => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, stores: Stores, events: Events, workers: Workers, now: () => number): (actor: Actor) => GraphQLContext {
   const sabakan = config.sabakan
     ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
     : null;
   const { runner, autoRepair, healthChecks, clusterGenerator } = workers;
-  return () => ({
+  return (actor) => ({
+    actor,
     entries: stores.entries,
     settings: stores.settings,
     outcomes: stores.outcomes,
@@ -54,10 +58,19 @@ export function contextFactory(config: KintsugiConfig, stores: Stores, events: E
 }
 
 /** Serves the API (GraphQL over HTTP and WebSocket, GraphiQL, /health, /version, /metrics) on the configured address. */
-export async function startApi(config: KintsugiConfig, stores: Stores, events: Events, context: () => GraphQLContext, logger: Logger): Promise<Api> {
+export async function startApi(
+  config: KintsugiConfig,
+  edge: { readonly schema: GraphQLSchema; readonly access: AccessPolicy },
+  stores: Stores,
+  events: Events,
+  context: (actor: Actor) => GraphQLContext,
+  logger: Logger,
+): Promise<Api> {
   const { server, apollo, closeSubscriptions } = await createHttpServer({
-    schema: buildSchema(),
+    schema: edge.schema,
     context,
+    guard: new EdgeGuard(edge.access),
+    routeRoles: { "/metrics": "viewer" },
     version: VERSION,
     healthCheck: () => stores.health.check(),
     logError: (err) => logger.error({ err }, "unexpected error"),

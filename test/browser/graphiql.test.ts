@@ -65,7 +65,7 @@ async function resultPaneText(page: Page): Promise<string> {
 
 describe("GraphiQL at /", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
   it("loads with no request leaving 127.0.0.1, runs a query and shows a subscription's event", { timeout: 300_000 }, async (t) => {
-    const k: TestKintsugi = await startTestKintsugi();
+    const k: TestKintsugi = await startTestKintsugi({ auth: null });
     const profile = tempDir("kintsugi-chromium-");
     let context: BrowserContext | null = null;
     let page: Page | null = null;

@@ -170,6 +170,12 @@ constraints:
   minimum-workers: 2
   maximum-workers: 10
   wait-seconds-to-replace-control-plane: 600
+auth:
+  anonymous: viewer
+  tokens:
+    - { name: ci-bot, role: operator, sha256: "${"AB".repeat(32)}" }
+  allowed_origins: ["https://ops.example.com"]
+  allowed_hosts: [kintsugi.internal]
 `;
 
 const FULL_CONFIG_EXPECTED: KintsugiConfig = {
@@ -276,6 +282,12 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     minimumWorkers: 2,
     maximumWorkers: 10,
     waitSecondsToReplaceControlPlane: 600,
+  },
+  auth: {
+    anonymous: "viewer",
+    tokens: [{ name: "ci-bot", role: "operator", sha256: "ab".repeat(32) }],
+    allowedOrigins: ["https://ops.example.com"],
+    allowedHosts: ["kintsugi.internal"],
   },
 };
 

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { pino } from "pino";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../../src/config/kintsugi-config.js";
+import type { AuthConfig } from "../../src/auth/access-policy.js";
 import { startKintsugi, type RunningKintsugi, type StartOptions } from "../../src/main.js";
 import { TEST_REPAIR_CONFIG } from "./fixtures.js";
 import { tempDir } from "./temp-dir.js";
@@ -26,6 +27,12 @@ export interface TestKintsugi extends RunningKintsugi {
 }
 
 /**
+ * What test servers allow unless a test says otherwise: anonymous clients are admins, so the tests of a feature
+ * use it without tokens. Access control has its own tests (test/auth), which pass `auth` themselves.
+ */
+export const ANONYMOUS_ADMIN: AuthConfig = { anonymous: "admin", tokens: [], allowedOrigins: [], allowedHosts: [] };
+
+/**
  * Starts kintsugi on 127.0.0.1 with an ephemeral port and a database file in a fresh temporary directory (or
  * `databasePath`, to restart on an existing file), with the test repair procedures unless overridden. The runner
  * is not started unless `startRunner` is true: API tests place entries where they want them.
@@ -44,6 +51,7 @@ async function startIn(dir: { remove: () => void }, databasePath: string, overri
     listen: { host: "127.0.0.1", port: 0 },
     database: databasePath,
     repair: TEST_REPAIR_CONFIG,
+    auth: ANONYMOUS_ADMIN,
     ...overrides,
   };
   const running = await startKintsugi(config, { logger: pino({ level: "silent" }), startRunner: false, ...options });

@@ -1,0 +1,68 @@
+import { isIP } from "node:net";
+
+/**
+ * Whether a host name or address (as in `listen`, or the host part of a Host header, IPv6 with or without
+ * brackets) is a loopback one: `localhost` and names under `.localhost` (RFC 6761), 127.0.0.0/8, ::1 and
+ * IPv4-mapped 127.x.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (isIP(name) === 4) return name.startsWith("127.");
+  if (isIP(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name) || /^::ffff:7f[0-9a-f]{2}:/.test(name);
+  return false;
+}
+
+/** The host part of a Host header (lower-case; IPv6 in brackets), or null when the header is not a host[:port]. */
+export function hostOfHostHeader(header: string): string | null {
+  if (header === "" || /[\s/?#@\\]/.test(header)) return null;
+  try {
+    return new URL(`http://${header}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** An origin as browsers write it (`scheme://host[:port]`, default port left out), or null when `text` is none. */
+export function normalizeOrigin(text: string): string | null {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+export interface BrowserRules {
+  /** The listener is on a loopback address: the Host header must then name a loopback host or an allowed name. */
+  readonly loopbackListener: boolean;
+  /** Host names besides loopback ones that a loopback listener answers to (`auth.allowed_hosts`), lower-case. */
+  readonly allowedHosts: readonly string[];
+  /** Browser origins besides kintsugi's own (`auth.allowed_origins`), normalised. */
+  readonly allowedOrigins: readonly string[];
+}
+
+/**
+ * Why a request must be refused before anything else is looked at, or null. Against DNS rebinding: on a loopback
+ * listener the Host header must name a loopback host or an allowed name (a rebound name such as attacker.example is
+ * neither). Against cross-site requests: an `Origin` header, which browsers send on cross-origin requests and
+ * WebSocket handshakes, must be kintsugi's own origin (http or https with the request's Host, which has passed the
+ * first rule) or an allowed origin. Requests without `Origin` (command-line clients, same-origin navigation) pass.
+ */
+export function browserRefusal(rules: BrowserRules, hostHeader: string | undefined, originHeader: string | undefined): string | null {
+  const host = hostHeader === undefined ? null : hostOfHostHeader(hostHeader);
+  if (rules.loopbackListener) {
+    if (host === null) return "a request to a loopback listener must name it in its Host header";
+    if (!isLoopbackHost(host) && !rules.allowedHosts.includes(host)) {
+      return `Host ${JSON.stringify(hostHeader)} is not a loopback name or one of auth.allowed_hosts`;
+    }
+  }
+  if (originHeader === undefined) return null;
+  const origin = normalizeOrigin(originHeader);
+  if (origin !== null) {
+    if (rules.allowedOrigins.includes(origin)) return null;
+    if (hostHeader !== undefined && host !== null && (origin === normalizeOrigin(`http://${hostHeader}`) || origin === normalizeOrigin(`https://${hostHeader}`))) return null;
+  }
+  return `Origin ${JSON.stringify(originHeader.slice(0, 200))} is not kintsugi's own or one of auth.allowed_origins`;
+}

@@ -1,0 +1,74 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApolloServerPlugin } from "@apollo/server";
+import type { Context as WsContext } from "graphql-ws";
+import type { Extra } from "graphql-ws/use/ws";
+import type { VerifyClientCallbackAsync } from "ws";
+import type { Admission, EdgeGuard, Refusal } from "../../auth/edge-guard.js";
+import type { Actor, Role } from "../../auth/roles.js";
+import type { GraphQLContext } from "../context.js";
+
+/** Answers a refused HTTP request: a GraphQL-shaped error body naming the reason, never echoing credentials. */
+export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+  if (refusal.status === 401) headers["www-authenticate"] = 'Bearer realm="kintsugi"';
+  res.writeHead(refusal.status, headers);
+  res.end(JSON.stringify({ errors: [{ message: refusal.message, extensions: { type: refusal.type, code: refusal.type } }] }));
+}
+
+/** Who an HTTP request is by its Authorization header, and, given a `role`, whether it has that role. */
+export function admitHttp(guard: EdgeGuard, req: IncomingMessage, role?: Role): Admission {
+  const admitted = guard.authenticate(req.headers.authorization);
+  return admitted.ok && role ? guard.mayUse(admitted.actor, role) : admitted;
+}
+
+/**
+ * Checks every root field of each HTTP operation against the caller's role once the operation is parsed and
+ * validated, before anything runs: a field beyond the role fails the whole operation with FORBIDDEN (HTTP 403).
+ */
+export function roleCheckPlugin(guard: EdgeGuard): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, document, operationName }) {
+          const error = guard.forbidden(contextValue.actor, document, operationName);
+          if (error) {
+            error.extensions["http"] = { status: 403 };
+            throw error;
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The graphql-ws side: the handshake must pass the Host/Origin rules (else HTTP 403, no WebSocket); the
+ * `connection_init` payload must carry a known token, or none when anonymous clients are allowed (else close 4401).
+ */
+export function webSocketEdge(guard: EdgeGuard) {
+  const actors = new WeakMap<object, Actor>();
+  const verifyClient: VerifyClientCallbackAsync<IncomingMessage> = (info, done) => {
+    const refused = guard.browserRefusal(info.req.headers.host, info.origin || undefined);
+    if (refused) done(false, 403, refused.message);
+    else done(true);
+  };
+  return {
+    verifyClient,
+    onConnect(ctx: WsContext<Record<string, unknown> | undefined, Extra>): boolean {
+      const admission = guard.authenticateConnection(ctx.connectionParams, ctx.extra.request.headers.authorization);
+      if (!admission.ok) {
+        // graphql-ws would close with 4403 on `false`; the first close code sent wins.
+        ctx.extra.socket.close(4401, admission.message.slice(0, 120));
+        return false;
+      }
+      actors.set(ctx, admission.actor);
+      return true;
+    },
+    /** The actor of an acknowledged connection. */
+    actorOf(ctx: object): Actor {
+      const actor = actors.get(ctx);
+      if (!actor) throw new Error("graphql-ws context without an authenticated actor");
+      return actor;
+    },
+  };
+}
