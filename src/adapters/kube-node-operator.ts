@@ -12,6 +12,7 @@ import {
 } from "./ports.js";
 import { boundedRequest, describeFailure, failure, statusOf, statusOfBody } from "./kube-call.js";
 import { watchNodes } from "./kube-node-watch.js";
+import { loadKubeconfigFile } from "./kubeconfig-file.js";
 import type { TaintEffect } from "../domain/cluster/types.js";
 import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS } from "../config/kintsugi-config.js";
 
@@ -26,25 +27,17 @@ export class KubeNodeOperator implements NodeOperator {
   private readonly core: k8s.CoreV1Api;
 
   /**
-   * Loads a kubeconfig file, or with `null` the in-cluster service account. Throws an Error naming the file when it
-   * is missing, unreadable or has no current cluster.
+   * Loads a kubeconfig file (see {@link loadKubeconfigFile}: failures never quote the file), or with `null` the
+   * in-cluster service account.
    */
   static fromKubeconfig(path: string | null, timeoutSeconds = DEFAULT_KUBERNETES_TIMEOUT_SECONDS): KubeNodeOperator {
-    const config = new k8s.KubeConfig();
-    if (path === null) {
-      // loadFromCluster does not check this itself and would build the URL `https://undefined:undefined`.
-      if (!process.env.KUBERNETES_SERVICE_HOST) {
-        throw new Error("no kubeconfig given and not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST is not set)");
-      }
-      config.loadFromCluster();
-    } else {
-      try {
-        config.loadFromFile(path);
-      } catch (error) {
-        throw new Error(`cannot load kubeconfig ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
-      if (!config.getCurrentCluster()) throw new Error(`kubeconfig ${path} has no current context with a cluster`);
+    if (path !== null) return new KubeNodeOperator(loadKubeconfigFile(path), timeoutSeconds);
+    // loadFromCluster does not check this itself and would build the URL `https://undefined:undefined`.
+    if (!process.env.KUBERNETES_SERVICE_HOST) {
+      throw new Error("no kubeconfig given and not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST is not set)");
     }
+    const config = new k8s.KubeConfig();
+    config.loadFromCluster();
     return new KubeNodeOperator(config, timeoutSeconds);
   }
 

@@ -6,6 +6,7 @@ import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { limitsSection } from "./limits-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
+import { hasUrlCredentials } from "../domain/url-credentials.js";
 import {
   DEFAULT_DATABASE,
   DEFAULT_KUBERNETES_TIMEOUT_SECONDS,
@@ -177,6 +178,12 @@ const httpUrl = z.string().refine(
   { message: 'must be an http or https URL, e.g. "http://127.0.0.1:10080"' },
 );
 
+// sabakan's API takes no credentials, and a URL that carries them would be printed wherever the URL is (fetch
+// itself refuses such a URL with an error that quotes it whole).
+const sabakanUrl = httpUrl.refine((text) => !hasUrlCredentials(text), {
+  message: 'must not hold a user name or password ("user:password@"): sabakan takes none, and kintsugi would show them in its logs; remove them',
+});
+
 const cronExpression = z.string().superRefine((text, ctx) => {
   const result = cron.validateDetailed(text);
   if (!result.valid) {
@@ -195,7 +202,7 @@ export const configFileSchema = z
     database: nonEmptyString.default(DEFAULT_DATABASE),
     sabakan: z
       .strictObject({
-        url: httpUrl,
+        url: sabakanUrl,
         schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE),
         cluster_schedule: cronExpression.optional(),
         timeout_seconds: z.number().gt(0).default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import YAML from "yaml";
 import type { z } from "zod";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
+import { redactUrlCredentials } from "../domain/url-credentials.js";
 import {
   camelConstraints,
   configErrorMap,
@@ -22,16 +23,20 @@ export interface ConfigProblem {
   readonly message: string;
 }
 
-/** A config file that cannot be used. The message lists every problem, one per line, as `source: path: message`. */
+/**
+ * A config file that cannot be used. The message lists every problem, one per line, as `source: path: message`.
+ * A URL quoted in a problem (a value echoed back, a parser's excerpt) never shows its user name or password.
+ */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
   readonly source: string;
   readonly problems: readonly ConfigProblem[];
 
   constructor(source: string, problems: readonly ConfigProblem[]) {
-    super(problems.map((p) => (p.path ? `${source}: ${p.path}: ${p.message}` : `${source}: ${p.message}`)).join("\n"));
+    const redacted = problems.map((p) => ({ path: redactUrlCredentials(p.path), message: redactUrlCredentials(p.message) }));
+    super(redacted.map((p) => (p.path ? `${source}: ${p.path}: ${p.message}` : `${source}: ${p.message}`)).join("\n"));
     this.source = source;
-    this.problems = problems;
+    this.problems = redacted;
   }
 }
 
@@ -187,10 +192,14 @@ export function loadConfigFile(path: string): KintsugiConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    const reason = READ_ERRORS[(error as NodeJS.ErrnoException).code ?? ""] ?? (error as Error).message;
-    throw new ConfigError(path, [{ path: "", message: `cannot read the config file: ${reason}` }]);
+    throw new ConfigError(path, [{ path: "", message: `cannot read the config file: ${readFailure(error)}` }]);
   }
   return parseConfig(text, path);
+}
+
+/** Why reading a file failed, in words for the common causes (the error's own message otherwise). */
+export function readFailure(error: unknown): string {
+  return READ_ERRORS[(error as NodeJS.ErrnoException).code ?? ""] ?? (error as Error).message;
 }
 
 const READ_ERRORS: Record<string, string> = {

@@ -103,9 +103,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions, operationLimits: OperationLimits): Promise<void> {
-  const url = new URL(req.url ?? "/", "http://kintsugi");
   const refused = options.guard.browserRefusal(req.headers.host, req.headers.origin);
   if (refused) return sendRefusal(res, refused);
+  const url = requestUrl(req);
+  if (url === null) return send(res, 400, "application/json", JSON.stringify({ errors: [{ message: "the request target is not a URL", extensions: { code: "BAD_REQUEST" } }] }));
   if (url.pathname === "/health" && req.method === "GET") {
     let verdict;
     try {
@@ -136,6 +137,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
 
   const maxBytes = options.limits.maxBodyBytes;
   const body = await readBody(req, maxBytes);
+  // The client reset the connection mid-upload: nobody is left to answer, and nothing went wrong here.
+  if (body === ABORTED) return;
   if (body === null) return send(res, 413, "application/json", JSON.stringify({ errors: [limitError("LIMIT_EXCEEDED", "max_body_bytes", `request body larger than ${maxBytes} bytes (limits.max_body_bytes)`).toJSON()] }));
   const headers = new HeaderMap();
   for (const [key, value] of Object.entries(req.headers)) {
@@ -162,8 +165,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   res.end();
 }
 
-function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
+/** The request's URL; null for a target that node:http passes on but is no URL (such as "http://["). */
+function requestUrl(req: IncomingMessage): URL | null {
+  try {
+    return new URL(req.url ?? "/", "http://kintsugi");
+  } catch {
+    return null;
+  }
+}
+
+const ABORTED = Symbol("aborted");
+
+/** The request body; null past `maxBytes`; ABORTED when the client went away before sending all of it. */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null | typeof ABORTED> {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
@@ -177,7 +192,10 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
       chunks.push(chunk);
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
+    req.on("error", () => resolve(ABORTED));
+    req.on("close", () => {
+      if (!req.complete) resolve(ABORTED);
+    });
   });
 }
 

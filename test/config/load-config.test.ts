@@ -409,6 +409,9 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "empty database", input: 'database: ""', path: "database", message: "must not be empty" },
     { name: "sabakan url not http", input: "sabakan: { url: ftp://sabakan:21 }", path: "sabakan.url", message: "must be an http or https URL" },
     { name: "sabakan url not a URL", input: "sabakan: { url: sabakan }", path: "sabakan.url", message: "must be an http or https URL" },
+    { name: "sabakan url with a user and a password", input: "sabakan: { url: 'http://kintsugi:SECRET-pw@sabakan:10080' }", path: "sabakan.url", message: 'must not hold a user name or password ("user:password@"): sabakan takes none' },
+    { name: "sabakan url with a user name only", input: "sabakan: { url: 'https://kintsugi@sabakan' }", path: "sabakan.url", message: "must not hold a user name or password" },
+    { name: "sabakan url with an @ in its password", input: "sabakan: { url: 'http://u:SECRET@pw@sabakan' }", path: "sabakan.url", message: "must not hold a user name or password" },
     { name: "sabakan without url", input: "sabakan: { schedule: '* * * * *' }", path: "sabakan.url", message: "is required" },
     { name: "sabakan schedule not cron", input: "sabakan: { url: http://s, schedule: hourly }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields" },
     { name: "sabakan cluster_schedule not cron", input: "sabakan: { url: http://s, cluster_schedule: often }", path: "sabakan.cluster_schedule", message: "must be a cron expression of 5 or 6 fields" },
@@ -455,6 +458,24 @@ describe("parseConfig: each rule rejects with the key path", () => {
       /^kintsugi\.yaml: repair\.repair_procedures\[0\]\.repair_operations\[1\]\.repair_steps\[0\]\.watch_seconds: must be >= 0$/,
     );
   });
+});
+
+describe("parseConfig: no message shows the password of a URL", () => {
+  const url = "http://kintsugi:SECRET-pw@sabakan:10080";
+  const cases: ReadonlyArray<{ name: string; input: string; shows: string }> = [
+    { name: "as sabakan.url", input: `sabakan: { url: "${url}" }`, shows: "sabakan.url: must not hold a user name or password" },
+    { name: "as the sabakan section", input: `sabakan: "${url}"`, shows: 'sabakan: must be a mapping, got "http://***@sabakan:10080"' },
+    { name: "as a number", input: `kubernetes: { timeout_seconds: "${url}/graphql" }`, shows: 'must be an integer, got "http://***@sabakan:10080/graphql"' },
+    { name: "as an unknown key", input: `"${url}": 1`, shows: "http://***@sabakan:10080: unknown key" },
+  ];
+  for (const { name, input, shows } of cases) {
+    it(name, () => {
+      const error = rejection(input);
+      assert.ok(error.message.includes(shows), error.message);
+      assert.doesNotMatch(error.message, /SECRET/);
+      assert.doesNotMatch(JSON.stringify(error.problems), /SECRET/);
+    });
+  }
 });
 
 describe("parseConfig: every problem is reported", () => {

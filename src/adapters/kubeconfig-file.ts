@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import * as k8s from "@kubernetes/client-node";
+import { ConfigError, readFailure } from "../config/load-config.js";
+
+// The client library's own complaints about a list entry name an index and a key, never a value.
+const MISSING_FIELD = /^(?:clusters|contexts|users)\[\d+\]\.[a-z.-]+ is missing$/;
+
+/**
+ * Reads the kubeconfig at `path` into a KubeConfig whose current context names a cluster. A kubeconfig holds
+ * client keys and tokens, and the YAML parser quotes the lines around a syntax error, so every failure is a
+ * ConfigError that names the file and what is wrong (a line and column for bad YAML) but carries none of its
+ * content, not even as a cause.
+ *
+ * @throws ConfigError when the file cannot be read, is not YAML, is not shaped as a kubeconfig, or its
+ *   current-context does not lead to a cluster.
+ */
+export function loadKubeconfigFile(path: string): k8s.KubeConfig {
+  const refuse = (message: string): ConfigError => new ConfigError(path, [{ path: "", message }]);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw refuse(`cannot read the kubeconfig: ${readFailure(error)}`);
+  }
+  const config = new k8s.KubeConfig();
+  try {
+    config.loadFromString(text);
+  } catch (error) {
+    throw refuse(loadFailure(error));
+  }
+  config.makePathsAbsolute(dirname(path));
+  const current = config.getCurrentContext();
+  if (!current) throw refuse("the kubeconfig has no current-context");
+  if (!config.getContextObject(current)) throw refuse("the kubeconfig's current-context names a context it does not define");
+  if (!config.getCurrentCluster()) throw refuse("the kubeconfig's current context names a cluster it does not define");
+  return config;
+}
+
+/** What went wrong while parsing, told without the text around it. */
+function loadFailure(error: unknown): string {
+  const yaml = yamlFailure(error);
+  if (yaml) return yaml;
+  const message = error instanceof Error ? error.message : "";
+  if (MISSING_FIELD.test(message)) return `the kubeconfig is malformed: ${message}`;
+  return "the kubeconfig is malformed: it is empty, or its top level, clusters, contexts or users are not shaped as a kubeconfig's";
+}
+
+/**
+ * js-yaml's YAMLException: its message ends with a snippet of the file, so only its position and its reason are
+ * used, and any quoted name, tag or trailing value in the reason (an alias, a tag handle) is elided.
+ */
+function yamlFailure(error: unknown): string | null {
+  if (!(error instanceof Error) || error.name !== "YAMLException") return null;
+  const { reason, mark } = error as Error & { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  const line = typeof mark?.line === "number" ? mark.line + 1 : null;
+  const column = typeof mark?.column === "number" ? mark.column + 1 : null;
+  const where = line === null ? "" : column === null ? ` at line ${line}` : ` at line ${line}, column ${column}`;
+  const why = typeof reason === "string" ? elideValues(reason) : "";
+  return `the kubeconfig is not valid YAML${where}${why ? ` (${why})` : ""}`;
+}
+
+function elideValues(reason: string): string {
+  return (reason.split("\n")[0] ?? "")
+    .replace(/"[^"]*"?/g, '"…"')
+    .replace(/'[^']*'?/g, "'…'")
+    .replace(/!<[^>]*>?/g, "!<…>")
+    .replace(/:\s.*$/, ": …");
+}

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { loadKubeconfigFile } from "../../src/adapters/kubeconfig-file.js";
+import { ConfigError } from "../../src/config/load-config.js";
+import { CONTEXT, MALFORMED_KUBECONFIGS, SECRET, SECRET_KEY_DATA, USER } from "../support/malformed-kubeconfigs.js";
+import { tempDir } from "../support/temp-dir.js";
+
+describe("loadKubeconfigFile", () => {
+  const dir = tempDir();
+  after(() => dir.remove());
+
+  for (const { name, text, says } of MALFORMED_KUBECONFIGS) {
+    it(`names the file and what is wrong, without its content: ${name}`, () => {
+      const path = join(dir.path, name.replaceAll(" ", "-"));
+      writeFileSync(path, text);
+      assert.throws(
+        () => loadKubeconfigFile(path),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.ok(err.message.startsWith(`${path}: `), err.message);
+          assert.match(err.message, says);
+          assert.equal(err.cause, undefined, "no cause carries the parser's snippet");
+          for (const leaked of [SECRET, SECRET_KEY_DATA.slice(0, 16), "token", "user:"]) assert.ok(!err.message.includes(leaked), `${leaked} in ${err.message}`);
+          assert.ok(!JSON.stringify(err).includes(SECRET), "nor in any other property");
+          return true;
+        },
+      );
+    });
+  }
+
+  const unreadable: Array<{ name: string; path: () => string; says: string }> = [
+    { name: "a missing file", path: () => join(dir.path, "nope"), says: "cannot read the kubeconfig: no such file" },
+    { name: "a directory", path: () => { mkdirSync(join(dir.path, "d"), { recursive: true }); return join(dir.path, "d"); }, says: "cannot read the kubeconfig: is a directory" },
+  ];
+  for (const { name, path, says } of unreadable) {
+    it(`names a file it cannot read: ${name}`, () => {
+      const file = path();
+      assert.throws(() => loadKubeconfigFile(file), { name: "ConfigError", message: `${file}: ${says}` });
+    });
+  }
+
+  it("loads a well-formed kubeconfig, resolving relative file paths against its directory", () => {
+    const path = join(dir.path, "good");
+    writeFileSync(path, `clusters:\n- name: c\n  cluster: { server: "https://127.0.0.1:6443", certificate-authority: ca.pem }\n${USER}${CONTEXT}current-context: x\n`);
+    const config = loadKubeconfigFile(path);
+    assert.equal(config.getCurrentCluster()?.server, "https://127.0.0.1:6443");
+    assert.equal(config.getCurrentCluster()?.caFile, join(dir.path, "ca.pem"));
+  });
+});
