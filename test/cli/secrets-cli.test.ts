@@ -22,7 +22,7 @@ async function refusedServe(config: string, files: Record<string, string>, modes
       chownSync(join(dir.path, "k.yaml"), as.uid, as.gid);
     }
     const server = serveProcess(["--config", "k.yaml"], dir.path, undefined, as);
-    assert.equal(await server.exited, 1, server.stderr());
+    assert.equal(await server.exitCode(), 1, server.stderr());
     return server.stderr();
   } finally {
     dir.remove();

@@ -126,7 +126,7 @@ describe("kintsugi serve: secure by default (the real binary)", () => {
     try {
       writeFileSync(join(dir.path, "k.yaml"), `listen: "0.0.0.0:0"\ndatabase: ./k.db\n`);
       const server = serveProcess(["--config", "k.yaml"], dir.path);
-      assert.equal(await server.exited, 1);
+      assert.equal(await server.exitCode(), 1);
       assert.match(server.stderr(), /kintsugi: k\.yaml: auth: listen address 0\.0\.0\.0 is not a loopback address: add an auth section .*auth\.anonymous/);
     } finally {
       dir.remove();

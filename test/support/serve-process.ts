@@ -7,6 +7,11 @@ export interface ServeProcess {
   /** The server's base URL, read from its "kintsugi started" log line. */
   readonly url: Promise<string>;
   readonly exited: Promise<number | null>;
+  /**
+   * The exit code once the process ends, or "still running" (and the process killed) after `withinMs`: a test that
+   * expects a refusal fails instead of hanging when the server starts after all.
+   */
+  exitCode(withinMs?: number): Promise<number | null | "still running">;
   stderr(): string;
 }
 
@@ -31,5 +36,16 @@ export function serveProcess(args: readonly string[], cwd: string, env?: NodeJS.
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
   url.catch(() => undefined);
-  return { child, url, exited, stderr: () => stderr };
+  const exitCode = async (withinMs = 30_000): Promise<number | null | "still running"> => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<"still running">((resolve) => (timer = setTimeout(() => resolve("still running"), withinMs)));
+    const result = await Promise.race([exited, deadline]);
+    clearTimeout(timer);
+    if (result === "still running") {
+      child.kill("SIGKILL");
+      await exited;
+    }
+    return result;
+  };
+  return { child, url, exited, exitCode, stderr: () => stderr };
 }
