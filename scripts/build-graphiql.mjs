@@ -14,38 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "graphiql");
 const require = createRequire(join(root, "package.json"));
 
-// The page's code. HTTP goes to this origin's /graphql, subscriptions to ws(s)://this host/graphql (graphql-ws), so
-// the page works behind any host, port or TLS terminator. The workers are the files built next to this bundle.
-const entry = `
-import { createElement } from "react";
-import { createRoot } from "react-dom/client";
-import { GraphiQL } from "graphiql";
-import { createGraphiQLFetcher } from "@graphiql/toolkit";
-import { createClient } from "graphql-ws";
-
-globalThis.MonacoEnvironment = {
-  getWorker(_id, label) {
-    const name = label === "json" ? "json" : label === "graphql" ? "graphql" : "editor";
-    return new Worker(new URL("./" + name + ".worker.js", import.meta.url), { name: label });
-  },
-};
-
-const wsUrl = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/graphql";
-const fetcher = createGraphiQLFetcher({
-  url: location.origin + "/graphql",
-  wsClient: createClient({ url: wsUrl, lazy: true, retryAttempts: 3 }),
-});
-
-// ?query=...&variables=... open that operation (links to the IDE can carry one), as GraphiQL's own examples do.
-const params = new URLSearchParams(location.search);
-createRoot(document.getElementById("graphiql")).render(
-  createElement(GraphiQL, {
-    fetcher,
-    initialQuery: params.get("query") ?? undefined,
-    initialVariables: params.get("variables") ?? undefined,
-  }),
-);
-`;
+// The page's code: scripts/graphiql-page/main.jsx (GraphiQL with kintsugi's token control).
+const entry = join(root, "scripts", "graphiql-page", "main.jsx");
 
 const common = {
   bundle: true,
@@ -72,9 +42,9 @@ mkdirSync(out, { recursive: true });
 await Promise.all([
   build({
     ...common,
-    stdin: { contents: entry, resolveDir: root, sourcefile: "graphiql-page.js", loader: "js" },
+    entryPoints: { graphiql: entry },
     outdir: out,
-    entryNames: "graphiql",
+    jsx: "automatic",
     chunkNames: "chunk-[hash]",
     format: "esm",
     splitting: true,

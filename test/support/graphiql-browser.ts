@@ -1,0 +1,136 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestContext } from "node:test";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { tempDir } from "./temp-dir.js";
+
+/** Debian's chromium (`.ci/run` installs it); Playwright's own browser downloads are never used. */
+export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+/** Generous: the CI machine has 2 cores and is shared; nothing here measures time. */
+export const STEP_TIMEOUT_MS = 60_000;
+
+/** A headless Chromium with a fresh profile (its own localStorage), and its first page. */
+export interface TestBrowser {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Closes the browser and removes its profile. */
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<TestBrowser> {
+  const profile = tempDir("kintsugi-chromium-");
+  try {
+    const context = await chromium.launchPersistentContext(profile.path, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const page = context.pages()[0] ?? (await context.newPage());
+    return {
+      context,
+      page,
+      async close() {
+        try {
+          await context.close();
+        } finally {
+          profile.remove();
+        }
+      },
+    };
+  } catch (err) {
+    profile.remove();
+    throw err;
+  }
+}
+
+/** Opens GraphiQL with an operation in its editor (the page's `?query=`). */
+export async function openInGraphiQL(page: Page, origin: string, query: string): Promise<void> {
+  await page.goto(`${origin}/?query=${encodeURIComponent(query)}`);
+  // The editor shows the operation once Monaco has loaded (lazily, with its workers).
+  await page.locator(".graphiql-query-editor").getByText(query.slice(0, 20)).waitFor();
+}
+
+/** Runs the operation in the editor with the execute button. */
+export async function execute(page: Page): Promise<void> {
+  await page.getByRole("button", { name: /^Execute query/ }).click();
+}
+
+/** Opens GraphiQL with an operation in its editor and runs it. */
+export async function runInGraphiQL(page: Page, origin: string, query: string): Promise<void> {
+  await openInGraphiQL(page, origin, query);
+  await execute(page);
+}
+
+/** Resolves when the result pane shows every string (whitespace-normalized; Monaco renders spaces as U+00A0). */
+export async function resultPaneShows(page: Page, strings: readonly string[], timeout = STEP_TIMEOUT_MS): Promise<void> {
+  await page.waitForFunction(
+    (wanted) => {
+      // Runs in the page (the project's TypeScript has no DOM types).
+      const { document } = globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } };
+      const text = (document.querySelector(".graphiql-response")?.textContent ?? "").replace(/\s+/g, " ");
+      return wanted.every((s) => text.includes(s));
+    },
+    strings,
+    { timeout, polling: 100 },
+  );
+}
+
+export async function resultPaneText(page: Page): Promise<string> {
+  return ((await page.locator(".graphiql-response").textContent()) ?? "").replace(/\s+/g, " ");
+}
+
+/** The promise, or a rejection with the message when it takes longer than the timeout. */
+export async function within<T>(promise: Promise<T>, timeoutMs: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), timeoutMs)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resolves when the page sends a graphql-ws `subscribe` message on any of its WebSockets. */
+export function subscribeSent(page: Page): Promise<void> {
+  return new Promise<void>((resolve) => {
+    page.on("websocket", (ws) => {
+      ws.on("framesent", (frame) => {
+        if (typeof frame.payload === "string" && frame.payload.includes('"type":"subscribe"')) resolve();
+      });
+    });
+  });
+}
+
+/** Saves a screenshot of a failing page to the temp directory and names it in the test's diagnostics. */
+export async function screenshotOnFailure(t: TestContext, page: Page): Promise<void> {
+  const shot = join(tmpdir(), `kintsugi-graphiql-failure-${process.pid}-${Date.now()}.png`);
+  await page.screenshot({ path: shot, fullPage: true }).then(
+    () => t.diagnostic(`screenshot: ${shot}`),
+    (shotErr: unknown) => t.diagnostic(`no screenshot: ${(shotErr as Error).message}`),
+  );
+}
+
+/**
+ * Waits until a subscription running in GraphiQL shows events: no hook says when the server has registered it, so
+ * this adds throwaway entries (each its own address, 10.0.1.N) until one reaches the result pane, rather than
+ * sleeping. Returns how many probes it took; throws with the pane's text when none arrived.
+ */
+export async function untilSubscriptionLive(page: Page, addEntry: (address: string) => Promise<void>): Promise<number> {
+  for (let probe = 1; probe <= 10; probe++) {
+    const address = `10.0.1.${probe}`;
+    await addEntry(address);
+    const live = await resultPaneShows(page, [`"${address}"`], 10_000).then(
+      () => true,
+      () => false,
+    );
+    if (live) return probe;
+  }
+  throw new Error(`no subscription event reached the result pane; it shows: ${await resultPaneText(page)}`);
+}
