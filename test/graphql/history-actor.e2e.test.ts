@@ -88,8 +88,8 @@ describe("history records and alerts name who did what (two tokens over HTTP, th
     ]);
 
     const deleted = await until("the deletion was alerted", () => posted.find((a) => a.title.includes("deleted by")));
-    assert.equal(deleted.title, `entry ${index} for 10.0.0.3 deleted by bob`);
-    assert.equal(deleted.fields["by"], "bob");
-    assert.equal(deleted.severity, "warning");
+    assert.equal(deleted?.title, `entry ${index} for 10.0.0.3 deleted by bob`);
+    assert.equal(deleted?.fields["by"], "bob");
+    assert.equal(deleted?.severity, "warning");
   });
 });
