@@ -33,15 +33,15 @@ function seed(databasePath: string): void {
   db.transaction(() => {
     for (let i = 0; i < ENTRIES; i++) {
       const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-      const { entry } = store.add(createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW), "seeded", NOW);
-      const [done] = store.update([{ entry: { ...entry, status: "succeeded" }, kind: "transition", reason: "the health check reports the machine healthy" }], NOW);
+      const { entry } = store.add(createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW), "seeded", NOW, "bench");
+      const [done] = store.update([{ entry: { ...entry, status: "succeeded" }, kind: "transition", reason: "the health check reports the machine healthy" }], NOW, "bench");
       entries.push((done as { entry: RepairEntry }).entry);
     }
   })();
   const detail = `command: ["/usr/local/bin/power-cycle","10.0.0.1"]\nexit code 1\nstderr: ${"BMC did not answer; retrying. ".repeat(4)}`;
   db.transaction(() => {
     for (let n = 2 * ENTRIES; n < HISTORY; n++) {
-      store.update([{ entry: entries[n % ENTRIES] as RepairEntry, kind: "note", reason: `step 1: repair command failed (attempt ${n})`, detail }], NOW + n);
+      store.update([{ entry: entries[n % ENTRIES] as RepairEntry, kind: "note", reason: `step 1: repair command failed (attempt ${n})`, detail }], NOW + n, "bench");
     }
   })();
   db.close();

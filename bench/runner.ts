@@ -53,7 +53,7 @@ async function throughput(dir: string): Promise<void> {
   const repair: RepairConfig = { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 50, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", script, "health"], ["sh", script, "fix"])] }] };
   const { db, entries, runner } = runnerWith(dir, "a", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   const now = Date.now();
-  for (let i = 0; i < 1000; i++) entries.add(createRepairEntry({ address: `10.${i >> 8}.${i & 255}.1`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now);
+  for (let i = 0; i < 1000; i++) entries.add(createRepairEntry({ address: `10.${i >> 8}.${i & 255}.1`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
   const before = (db.prepare("SELECT COUNT(*) AS n FROM repair_history").get() as { n: number }).n;
   const start = performance.now();
   runner.start();
@@ -74,7 +74,7 @@ async function slowHealthChecks(dir: string): Promise<void> {
   const { db, entries, runner } = runnerWith(dir, "b", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   await runner.stop();
   const now = Date.now();
-  for (let i = 0; i < 20; i++) entries.add(createRepairEntry({ address: `10.1.0.${i + 1}`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now);
+  for (let i = 0; i < 20; i++) entries.add(createRepairEntry({ address: `10.1.0.${i + 1}`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
   // Disabled, so the pass is health checks and a decision, and no repair command muddies the figure.
   new SettingsStore(db).setRepairQueueEnabled(false);
   const start = performance.now();

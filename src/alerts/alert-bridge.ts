@@ -47,7 +47,7 @@ const ENTRY_EVENTS = /* GraphQL */ `
       kind
       entry { index address nodename serial machineType operation status step stepStatus drainBackoffCount drainBackoffExpire source }
       previous { status step stepStatus }
-      record { time reason detail }
+      record { time reason detail actor }
     }
   }
 `;

@@ -32,7 +32,8 @@ export interface RepairEntryEventPayload {
   };
   /** The entry just before the change, with the fields the rules read; null for CREATED. */
   readonly previous: { readonly status: Status; readonly step: number; readonly stepStatus: StepStatus } | null;
-  readonly record: { readonly time: string; readonly reason: string; readonly detail: string | null };
+  /** `actor` names who made the change: a token's name, `kintsugi` (the runner), `sabakan`, `health-check:NAME`. */
+  readonly record: { readonly time: string; readonly reason: string; readonly detail: string | null; readonly actor: string };
 }
 
 /** An `autoRepairOutcomes` payload, with the fields the alerts use. */
@@ -60,8 +61,13 @@ export const DEFAULT_FAILURE_THRESHOLD = 3;
 const DETAIL_CHARS = 600;
 
 /**
- * The alert for one repair entry event, or null. Only TRANSITIONs alert (creations, notes, deletions, dequeues and
- * back-off resets never do):
+ * The alert for one repair entry event, or null. Creations, notes and dequeues never alert (a creation's repair
+ * start follows and names its source; the history names who added it).
+ * Operator actions alert naming who did them (the record's actor):
+ * - a deletion requested while the entry was unfinished: "entry 42 for 10.0.0.3 deleted by ci-bot" (warning: a
+ *   repair is stopped). Deleting a finished entry is housekeeping (done in bulk) and stays quiet;
+ * - a drain back-off reset: "drain back-off of entry 42 for 10.0.0.3 reset by ci-bot" (info).
+ * TRANSITIONs (the runner's):
  * - status SUCCEEDED: "repair succeeded" (info); FAILED: "repair failed" (critical) with the reason and detail;
  * - from DRAINING to PROCESSING/WAITING with a back-off expiry (a drain failed, timed out or was abandoned):
  *   "drain backed off" (warning) with the count and the retry time;
@@ -71,28 +77,48 @@ const DETAIL_CHARS = 600;
  * The rules read the states before and after, never the reason's wording.
  */
 export function alertFor(event: RepairEntryEventPayload): Alert | null {
+  if (event.kind === "DELETE_REQUESTED" || event.kind === "BACKOFF_RESET") return operatorAlert(event);
   if (event.kind !== "TRANSITION") return null;
   const { entry, record } = event;
-  if (entry.status === "SUCCEEDED") return entryAlert("info", "repair succeeded", event, {});
+  if (entry.status === "SUCCEEDED") return runnerAlert("info", "repair succeeded", event, {});
   if (entry.status === "FAILED") {
-    return entryAlert("critical", "repair failed", event, record.detail ? { detail: clip(record.detail) } : {});
+    return runnerAlert("critical", "repair failed", event, record.detail ? { detail: clip(record.detail) } : {});
   }
   const before = event.previous;
   if (entry.status !== "PROCESSING" || before === null) return null;
   if (before.stepStatus === "DRAINING" && entry.stepStatus === "WAITING" && entry.drainBackoffExpire !== null) {
-    return entryAlert("warning", "drain backed off", event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire });
+    return runnerAlert("warning", "drain backed off", event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire });
   }
   const started =
     before.stepStatus === "WAITING" && ((entry.stepStatus === "DRAINING" && entry.drainBackoffCount === 0) || entry.stepStatus === "WATCHING");
   if (!started) return null;
-  return entryAlert("info", entry.step === 0 ? "repair started" : `repair step ${entry.step + 1} started`, event, { source: entry.source });
+  return runnerAlert("info", entry.step === 0 ? "repair started" : `repair step ${entry.step + 1} started`, event, { source: entry.source });
 }
 
-function entryAlert(severity: AlertSeverity, what: string, { entry, record }: RepairEntryEventPayload, extra: Record<string, string>): Alert {
-  const machine = entry.nodename === "" ? entry.address : `${entry.address} (${entry.nodename})`;
+function operatorAlert(event: RepairEntryEventPayload): Alert | null {
+  const { entry, record, previous } = event;
+  const by = { by: record.actor };
+  if (event.kind === "BACKOFF_RESET") {
+    return entryAlert("info", `drain back-off of entry ${entry.index} for ${machineOf(entry)} reset by ${record.actor}`, event, by);
+  }
+  const unfinished = previous !== null && (previous.status === "QUEUED" || previous.status === "PROCESSING");
+  if (!unfinished) return null;
+  return entryAlert("warning", `entry ${entry.index} for ${machineOf(entry)} deleted by ${record.actor}`, event, by);
+}
+
+function machineOf(entry: RepairEntryEventPayload["entry"]): string {
+  return entry.nodename === "" ? entry.address : `${entry.address} (${entry.nodename})`;
+}
+
+/** The runner's alert for `entry`: "WHAT: 10.0.0.1 (node1)". */
+function runnerAlert(severity: AlertSeverity, what: string, event: RepairEntryEventPayload, extra: Record<string, string>): Alert {
+  return entryAlert(severity, `${what}: ${machineOf(event.entry)}`, event, extra);
+}
+
+function entryAlert(severity: AlertSeverity, title: string, { entry, record }: RepairEntryEventPayload, extra: Record<string, string>): Alert {
   const fields: Record<string, string> = { entry: entry.index, operation: `${entry.operation} on ${entry.machineType}`, step: String(entry.step + 1) };
   if (entry.serial) fields["serial"] = entry.serial;
-  return { severity, title: `${what}: ${machine}`, text: record.reason, fields: { ...fields, ...extra, time: record.time } };
+  return { severity, title, text: record.reason, fields: { ...fields, ...extra, time: record.time } };
 }
 
 function clip(text: string): string {

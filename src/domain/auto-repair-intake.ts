@@ -3,6 +3,9 @@ import type { Constraints } from "./constraints.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
 
+/** The `source` of entries sabakan-triggered repair enqueues, and the actor of their history records. */
+export const AUTO_REPAIR_SOURCE = "sabakan";
+
 /** A machine the trigger left alone this round, and why. */
 export interface SkippedMachine {
   readonly serial: string;
@@ -111,7 +114,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     machineType: m.bmcType,
     operation: m.state.toLowerCase(),
     serial: m.serial,
-    source: "sabakan",
+    source: AUTO_REPAIR_SOURCE,
   }));
   return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null };
 }

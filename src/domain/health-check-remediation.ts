@@ -3,6 +3,11 @@ import type { HealthCheckEvaluation } from "./health-check-evaluation.js";
 import { findRepairOperation, type RepairConfig } from "./repair-config.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 
+/** The `source` of entries a health check enqueues, and the actor of their history records: `health-check:NAME`. */
+export function healthCheckSource(name: string): string {
+  return `health-check:${name}`;
+}
+
 /** A target a check did not remediate although it is unhealthy, and why. */
 export interface HeldTarget {
   readonly node: string;
@@ -56,7 +61,7 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
       continue;
     }
     persisting.add(t.address);
-    enqueue.push({ address: t.address, machineType, operation: check.operation, serial: null, source: `health-check:${check.name}` });
+    enqueue.push({ address: t.address, machineType, operation: check.operation, serial: null, source: healthCheckSource(check.name) });
   }
   if (enqueue.length > 0 && entries.length + enqueue.length > maximumRepairQueueEntries) {
     const why = `too many repair requests (${entries.length} in the queue + ${enqueue.length} > maximum-repair-queue-entries ${maximumRepairQueueEntries})`;

@@ -21,17 +21,27 @@ export interface RepairHistoryRecord {
   readonly step: number;
   readonly stepStatus: RepairStepStatus;
   readonly deleted: boolean;
+  /**
+   * Who made the change: a token's name for API changes ("anonymous" without one), `kintsugi` for the runner,
+   * `sabakan` or `health-check:NAME` for the trigger that enqueued the entry, `unknown` for API records older than
+   * actors (see migration 004).
+   */
+  readonly actor: string;
 }
 
 /** A record before the store numbers it. */
 export type NewRepairHistoryRecord = Omit<RepairHistoryRecord, "sequence">;
 
-/** Describes `entry` (as it is after a change) as a history record of that change. */
+/** The actor of changes the runner makes on its own. */
+export const RUNNER_ACTOR = "kintsugi";
+
+/** Describes `entry` (as it is after a change) as a history record of that change, made by `actor`. */
 export function historyRecordFor(
   entry: RepairEntry,
   kind: RepairHistoryKind,
   reason: string,
   time: number,
+  actor: string,
   detail: string | null = null,
 ): NewRepairHistoryRecord {
   return {
@@ -44,5 +54,6 @@ export function historyRecordFor(
     step: entry.step,
     stepStatus: entry.stepStatus,
     deleted: entry.deleted,
+    actor,
   };
 }

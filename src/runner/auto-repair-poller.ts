@@ -1,6 +1,6 @@
 import { CORDONED_BY_ANNOTATION, type ClusterNode, type MachineSource, type NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/address.js";
-import { decideIntake } from "../domain/auto-repair-intake.js";
+import { AUTO_REPAIR_SOURCE, decideIntake } from "../domain/auto-repair-intake.js";
 import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import { CKE_REBOOT_ANNOTATION, type NodeStanding } from "../domain/sabakan-machine.js";
@@ -133,6 +133,7 @@ export class AutoRepairPoller {
           return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)` };
         }),
         now,
+        AUTO_REPAIR_SOURCE,
       );
       const outcome = deps.outcomes.record({ time: now, trigger, machinesSeen: decision.machinesSeen, enqueued: changes.map((c) => c.entry), skipped: decision.skipped, shortCircuit: decision.shortCircuit, error: null });
       return { changes, outcome };

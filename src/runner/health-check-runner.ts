@@ -2,7 +2,7 @@ import type { MachineSource, NodeOperator } from "../adapters/ports.js";
 import { parseAddress } from "../domain/address.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
-import { decideRemediation, type HeldTarget } from "../domain/health-check-remediation.js";
+import { decideRemediation, healthCheckSource, type HeldTarget } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
@@ -132,6 +132,7 @@ export class HealthCheckRunner {
               return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s` };
             }),
             at,
+            healthCheckSource(check.name),
           );
           deps.committed(changes);
         }

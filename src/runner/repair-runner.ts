@@ -2,6 +2,7 @@ import { controlPlanesOf } from "../domain/control-planes.js";
 import { decideRepairActions } from "../domain/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import { nodeEventFor } from "../domain/repair-events.js";
+import { RUNNER_ACTOR } from "../domain/repair-history.js";
 import { snapshotRepairConfig } from "../domain/repair-lookup.js";
 import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
@@ -151,7 +152,7 @@ export class RepairRunner {
   /** Persists transitions in one transaction, announces them, and records their Node events. */
   private commit(before: RepairEntry, transitions: readonly EntryTransition[]): RepairEntry {
     if (transitions.length === 0) return before;
-    const changes = this.deps.entries.update(transitions.map((t) => ({ entry: t.after, kind: t.kind, reason: t.reason, detail: t.detail ?? null })), this.deps.now());
+    const changes = this.deps.entries.update(transitions.map((t) => ({ entry: t.after, kind: t.kind, reason: t.reason, detail: t.detail ?? null })), this.deps.now(), RUNNER_ACTOR);
     this.deps.committed(changes);
     let previous = before;
     for (const t of transitions) {
@@ -179,7 +180,7 @@ export class RepairRunner {
       const current = this.deps.entries.get(entry.index);
       if (current?.deleted) {
         const reason = isFinished(current) ? "dequeued after deletion was requested" : "dequeued after deletion was requested; its repair was stopped";
-        this.deps.committed([this.deps.entries.dequeue(current, reason, this.deps.now())]);
+        this.deps.committed([this.deps.entries.dequeue(current, reason, this.deps.now(), RUNNER_ACTOR)]);
       }
       this.jobs.forget(entry.index);
     })()

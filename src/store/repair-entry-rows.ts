@@ -32,6 +32,7 @@ export interface RepairHistoryRow {
   step: number;
   step_status: RepairStepStatus;
   deleted: 0 | 1;
+  actor: string;
 }
 
 export function entryFromRow(r: RepairEntryRow): RepairEntry {
@@ -87,5 +88,6 @@ export function historyFromRow(r: RepairHistoryRow): RepairHistoryRecord {
     step: r.step,
     stepStatus: r.step_status,
     deleted: r.deleted === 1,
+    actor: r.actor,
   };
 }

@@ -45,19 +45,20 @@ export class RepairEntryStore {
       drain_backoff_count = @drain_backoff_count, drain_backoff_expire = @drain_backoff_expire WHERE idx = @idx`);
     this.deleteEntry = db.prepare("DELETE FROM repair_entries WHERE idx = ?");
     this.insertHistory = db.prepare(`INSERT INTO repair_history (entry_index, time, kind, reason, detail, status, step,
-      step_status, deleted) VALUES (@entryIndex, @time, @kind, @reason, @detail, @status, @step, @stepStatus, @deleted)`);
+      step_status, deleted, actor) VALUES (@entryIndex, @time, @kind, @reason, @detail, @status, @step, @stepStatus, @deleted,
+      @actor)`);
     this.selectOne = db.prepare("SELECT * FROM repair_entries WHERE idx = ?");
     this.selectAll = db.prepare("SELECT * FROM repair_entries ORDER BY idx");
     this.selectHistory = db.prepare("SELECT * FROM repair_history WHERE entry_index = ? ORDER BY seq");
     this.kept = new KeptRead(db, () => (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow));
   }
 
-  /** Appends an entry and its `created` record; returns it with its new index. */
-  add(entry: UnindexedRepairEntry, reason: string, now: number): RepairChange {
+  /** Appends an entry and its `created` record, made by `actor`; returns it with its new index. */
+  add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): RepairChange {
     return this.db.transaction(() => {
       const { lastInsertRowid } = this.insertEntry.run(entryParams(entry));
       const stored = { ...entry, index: Number(lastInsertRowid) };
-      return { entry: stored, previous: null, record: this.append(stored, "created", reason, now, null) };
+      return { entry: stored, previous: null, record: this.append(stored, "created", reason, now, actor, null) };
     })();
   }
 
@@ -65,8 +66,8 @@ export class RepairEntryStore {
    * Appends several entries in one transaction (all or none), each with its `created` record. Synchronous, so
    * a caller can decide on `list()` and add in the same tick without another change slipping in between.
    */
-  addMany(entries: ReadonlyArray<{ entry: UnindexedRepairEntry; reason: string }>, now: number): RepairChange[] {
-    return this.db.transaction(() => entries.map(({ entry, reason }) => this.add(entry, reason, now)))();
+  addMany(entries: ReadonlyArray<{ entry: UnindexedRepairEntry; reason: string }>, now: number, actor: string): RepairChange[] {
+    return this.db.transaction(() => entries.map(({ entry, reason }) => this.add(entry, reason, now, actor)))();
   }
 
   /** The entry with this index, or null when there is none (never was, or dequeued). */
@@ -90,60 +91,60 @@ export class RepairEntryStore {
 
   /**
    * Writes the changed fields of entries (nodename, status, step, step status, deleted, transition time, back-off)
-   * with one history record each, all in one transaction: either every change lands or none does.
+   * with one history record each, made by `actor`, all in one transaction: either every change lands or none does.
    */
-  update(changes: ReadonlyArray<{ entry: RepairEntry; kind: RepairHistoryKind; reason: string; detail?: string | null }>, now: number): RepairChange[] {
+  update(changes: ReadonlyArray<{ entry: RepairEntry; kind: RepairHistoryKind; reason: string; detail?: string | null }>, now: number, actor: string): RepairChange[] {
     return this.db.transaction(() =>
       changes.map(({ entry, kind, reason, detail }) => {
         const previous = this.get(entry.index);
         if (previous === null || this.updateEntry.run(entryParams(entry)).changes !== 1) {
           throw new Error(`repair entry ${entry.index} is not in the queue`);
         }
-        return { entry, previous, record: this.append(entry, kind, reason, now, detail ?? null) };
+        return { entry, previous, record: this.append(entry, kind, reason, now, actor, detail ?? null) };
       }),
     )();
   }
 
   /** Removes an entry from the queue, recording a `dequeued` history record; the history stays. */
-  dequeue(entry: RepairEntry, reason: string, now: number): RepairChange {
+  dequeue(entry: RepairEntry, reason: string, now: number, actor: string): RepairChange {
     return this.db.transaction(() => {
       const previous = this.get(entry.index);
       if (previous === null || this.deleteEntry.run(entry.index).changes !== 1) throw new Error(`repair entry ${entry.index} is not in the queue`);
-      return { entry, previous, record: this.append(entry, "dequeued", reason, now, null) };
+      return { entry, previous, record: this.append(entry, "dequeued", reason, now, actor, null) };
     })();
   }
 
   /**
    * Marks for deletion every entry `select` picks that is not marked yet, in one transaction, re-reading inside it
-   * so a concurrent change is never overwritten. Returns the entries it marked, ordered by index.
+   * so a concurrent change is never overwritten. Returns the entries it marked, ordered by index; `actor` asked.
    */
-  requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number): RepairChange[] {
+  requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): RepairChange[] {
     return this.db.transaction(() =>
       this.list()
         .filter((e) => !e.deleted && select(e))
         .map((e) => {
           const entry = { ...e, deleted: true };
           this.updateEntry.run(entryParams(entry));
-          return { entry, previous: e, record: this.append(entry, "delete-requested", reason, now, null) };
+          return { entry, previous: e, record: this.append(entry, "delete-requested", reason, now, actor, null) };
         }),
     )();
   }
 
-  /** Clears the drain back-off (count 0, no expiry) of every entry that has one. */
-  resetBackoff(reason: string, now: number): RepairChange[] {
+  /** Clears the drain back-off (count 0, no expiry) of every entry that has one, at `actor`'s request. */
+  resetBackoff(reason: string, now: number, actor: string): RepairChange[] {
     return this.db.transaction(() =>
       this.list()
         .filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null)
         .map((e) => {
           const entry = { ...e, drainBackoffCount: 0, drainBackoffExpire: null };
           this.updateEntry.run(entryParams(entry));
-          return { entry, previous: e, record: this.append(entry, "backoff-reset", reason, now, null) };
+          return { entry, previous: e, record: this.append(entry, "backoff-reset", reason, now, actor, null) };
         }),
     )();
   }
 
-  private append(entry: RepairEntry, kind: RepairHistoryKind, reason: string, now: number, detail: string | null): RepairHistoryRecord {
-    const record = historyRecordFor(entry, kind, reason, now, detail);
+  private append(entry: RepairEntry, kind: RepairHistoryKind, reason: string, now: number, actor: string, detail: string | null): RepairHistoryRecord {
+    const record = historyRecordFor(entry, kind, reason, now, actor, detail);
     const { lastInsertRowid } = this.insertHistory.run({ ...record, deleted: record.deleted ? 1 : 0 });
     return { ...record, sequence: Number(lastInsertRowid) };
   }

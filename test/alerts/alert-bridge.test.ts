@@ -139,7 +139,7 @@ async function withBridge(options: { failFirst?: number; args?: string[] }, scen
 const messagesFor = (r: Receiver, address: string) => r.titles().filter((t) => t.includes(`${address} `) || t.endsWith(address));
 
 describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", () => {
-  it("posts one message per meaningful event, and nothing for creations, notes, deletions or dequeues", () =>
+  it("posts one message per meaningful event, naming who deleted an unfinished entry, and nothing for creations, notes, deletions of finished entries or dequeues", () =>
     withBridge({}, async (w, r, b) => {
       const seen = (n: number) => () => r.messages.length >= n;
       const why = () => `${JSON.stringify(r.titles(), null, 1)}\n${b.stderr()}`;
@@ -164,9 +164,10 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       await until("an empty queue", async () => (await w.gql(`{ searchRepairEntries { index } }`))["searchRepairEntries"].length === 0, why);
       // Events arrive in commit order: once the last entry's failure is posted, anything before it was too.
       await w.add("fail", "10.0.0.4");
-      await until("the last entry's messages", seen(11), why);
+      await until("the last entry's messages", seen(12), why);
 
-      assert.deepEqual(messagesFor(r, "10.0.0.1"), ["repair started: 10.0.0.1 (node1)", "drain backed off: 10.0.0.1 (node1)"]);
+      // Only 10.0.0.1 was unfinished when deleted; the server's anonymous clients are admins, named "anonymous".
+      assert.deepEqual(messagesFor(r, "10.0.0.1"), ["repair started: 10.0.0.1 (node1)", "drain backed off: 10.0.0.1 (node1)", "entry 1 for 10.0.0.1 (node1) deleted by anonymous"]);
       assert.deepEqual(messagesFor(r, "10.0.0.2"), ["repair started: 10.0.0.2", "repair succeeded: 10.0.0.2"]);
       assert.deepEqual(messagesFor(r, "10.0.0.3"), ["repair started: 10.0.0.3", "repair failed: 10.0.0.3"]);
       assert.deepEqual(messagesFor(r, "10.0.0.4"), ["repair started: 10.0.0.4", "repair failed: 10.0.0.4"]);
@@ -175,7 +176,7 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
         "auto-repair: sabakan polls succeed again",
         "auto-repair short-circuited: too many repair requests",
       ]);
-      assert.equal(r.messages.length, 11, why());
+      assert.equal(r.messages.length, 12, why());
       const failed = r.messages.find((m) => m.title === "repair failed: 10.0.0.3");
       assert.equal(failed?.text, "step 1: repair command failed: exit code 3");
       assert.match(failed?.fields["detail"] ?? "", /stderr: BMC of 10\.0\.0\.3 does not answer/);

@@ -22,7 +22,7 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
   const setStatus = (index: number, status: "succeeded" | "failed" | "processing", backoff = 0) => {
     const db = openDatabase(k.databasePath);
     const store = new RepairEntryStore(db);
-    store.update([{ entry: { ...store.get(index)!, status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }, kind: "transition", reason: "seed" }], NOW);
+    store.update([{ entry: { ...store.get(index)!, status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }, kind: "transition", reason: "seed" }], NOW, "test");
     db.close();
   };
 

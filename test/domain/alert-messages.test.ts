@@ -20,13 +20,13 @@ type Entry = RepairEntryEventPayload["entry"];
 
 type Previous = NonNullable<RepairEntryEventPayload["previous"]>;
 /** An event: the entry after (`over`), the entry before (`from`, over the same step PROCESSING/WAITING; null = none). */
-function ev(kind: RepairEntryEventPayload["kind"], over: Partial<Entry>, reason: string, from: Partial<Previous> | null, detail: string | null = null): RepairEntryEventPayload {
+function ev(kind: RepairEntryEventPayload["kind"], over: Partial<Entry>, reason: string, from: Partial<Previous> | null, detail: string | null = null, actor = "kintsugi"): RepairEntryEventPayload {
   const entry: Entry = {
     index: "7", address: "10.0.0.1", nodename: "node1", serial: "a001", machineType: "qemu", operation: "unreachable",
     status: "PROCESSING", step: 0, stepStatus: "WAITING", drainBackoffCount: 0, drainBackoffExpire: null, source: "operator", ...over,
   };
   const previous = from === null ? null : { status: "PROCESSING" as const, step: entry.step, stepStatus: "WAITING" as const, ...from };
-  return { kind, entry, previous, record: { time: TIME, reason, detail } };
+  return { kind, entry, previous, record: { time: TIME, reason, detail, actor } };
 }
 const QUEUED = { status: "QUEUED", stepStatus: "WAITING" } as const;
 const DRAINING = { stepStatus: "DRAINING" } as const;
@@ -41,9 +41,18 @@ describe("alertFor", () => {
     ["created by an operator: nothing", ev("CREATED", { status: "QUEUED" }, "added by an operator", null), null],
     ["created by sabakan: nothing (the start message names the source)", ev("CREATED", { status: "QUEUED", source: "sabakan" }, "enqueued by sabakan-triggered repair: machine a001 is UNHEALTHY (for 600 s)", null), null],
     ["a note: nothing", ev("NOTE", { stepStatus: "WATCHING" }, "step 1: repair command succeeded; watching", WATCHING), null],
-    ["deletion requested: nothing", ev("DELETE_REQUESTED", { stepStatus: "WATCHING" }, "deletion requested by an operator", WATCHING), null],
+    ["deletion of a repairing entry names who", ev("DELETE_REQUESTED", { stepStatus: "WATCHING" }, "deletion requested by an operator", WATCHING, null, "ci-bot"), {
+      severity: "warning", title: "entry 7 for 10.0.0.1 (node1) deleted by ci-bot", text: "deletion requested by an operator", fields: { ...base, by: "ci-bot", time: TIME },
+    }],
+    ["deletion of a queued entry, not a node, names who", ev("DELETE_REQUESTED", { status: "QUEUED", nodename: "", serial: null }, "deletion requested by an operator", QUEUED, null, "bob"), {
+      severity: "warning", title: "entry 7 for 10.0.0.1 deleted by bob", text: "deletion requested by an operator", fields: { entry: "7", operation: "unreachable on qemu", step: "1", by: "bob", time: TIME },
+    }],
+    ["deletion of a succeeded entry: housekeeping, nothing", ev("DELETE_REQUESTED", { status: "SUCCEEDED" }, "deletion of finished entries requested by an operator", { status: "SUCCEEDED" }, null, "ci-bot"), null],
+    ["deletion of a failed entry: housekeeping, nothing", ev("DELETE_REQUESTED", { status: "FAILED" }, "deletion of finished entries requested by an operator", { status: "FAILED" }, null, "ci-bot"), null],
     ["dequeued after failing: nothing (the failure was announced)", ev("DEQUEUED", { status: "FAILED" }, "dequeued after deletion was requested", { status: "FAILED" }), null],
-    ["back-off reset: nothing", ev("BACKOFF_RESET", {}, "drain back-off reset by an operator", WAITING), null],
+    ["back-off reset names who", ev("BACKOFF_RESET", {}, "drain back-off reset by an operator", WAITING, null, "alice"), {
+      severity: "info", title: "drain back-off of entry 7 for 10.0.0.1 (node1) reset by alice", text: "drain back-off reset by an operator", fields: { ...base, by: "alice", time: TIME },
+    }],
     ["step 1 starts with a drain", ev("TRANSITION", { stepStatus: "DRAINING" }, "step 1: draining node node1", QUEUED), {
       severity: "info", title: "repair started: 10.0.0.1 (node1)", text: "step 1: draining node node1", fields: { ...base, source: "operator", time: TIME },
     }],

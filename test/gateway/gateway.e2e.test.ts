@@ -111,7 +111,7 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     const store = new RepairEntryStore(db);
     for (let i = 0; i < 100; i++) {
       const address = i < 12 ? `10.0.${(i + 1) % 3}.${i + 1}` : `10.9.${i >> 8}.${i & 255}`;
-      store.add(createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "test" }, NOW), "test", NOW);
+      store.add(createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "test" }, NOW), "test", NOW, "test");
     }
     db.close();
     const before = sabakan.requests.length;

@@ -74,7 +74,7 @@ describe("GET /metrics", () => {
     }
     const db = openDatabase(k.databasePath);
     const store = new RepairEntryStore(db);
-    store.update([{ entry: { ...store.get(2)!, status: "failed" }, kind: "transition", reason: "test" }, { entry: { ...store.get(3)!, status: "processing", step: 0 }, kind: "transition", reason: "test" }], NOW);
+    store.update([{ entry: { ...store.get(2)!, status: "failed" }, kind: "transition", reason: "test" }, { entry: { ...store.get(3)!, status: "processing", step: 0 }, kind: "transition", reason: "test" }], NOW, "test");
     db.close();
     await k.gql(`mutation { setRepairQueueEnabled(enabled: false) }`);
     const { samples } = await scrape();

@@ -120,7 +120,7 @@ describe("repair entry API over HTTP", () => {
         { entry: { ...store.get(Number(b))!, status: "failed" }, kind: "transition", reason: "steps ran out" },
         { entry: { ...store.get(Number(c))!, status: "processing", drainBackoffCount: 1, drainBackoffExpire: NOW + 400_000 }, kind: "transition", reason: "back-off" },
       ],
-      NOW,
+      NOW, "test",
     );
     db.close();
 
@@ -164,7 +164,7 @@ describe("operator view of an entry", () => {
   it("reads the history of an index after its entry left the queue, and NOT_FOUND for one never used", async () => {
     const db = openDatabase(k.databasePath);
     const store = new RepairEntryStore(db);
-    store.dequeue(store.get(1)!, "dequeued by test", NOW);
+    store.dequeue(store.get(1)!, "dequeued by test", NOW, "test");
     db.close();
     const res = await k.gql(`{ repairHistory(index: "1") { kind reason } }`);
     assert.deepEqual(res.data?.repairHistory, [{ kind: "CREATED", reason: "added by an operator" }, { kind: "DEQUEUED", reason: "dequeued by test" }]);

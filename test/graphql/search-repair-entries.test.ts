@@ -43,7 +43,7 @@ describe("searchRepairEntries filters as sabakan's MachineParams", () => {
     }
     const db = openDatabase(k.databasePath);
     const store = new RepairEntryStore(db);
-    store.update(FLEET.map(([, , , status], i) => ({ entry: { ...store.get(i + 1)!, status }, kind: "transition" as const, reason: "seed" })), NOW);
+    store.update(FLEET.map(([, , , status], i) => ({ entry: { ...store.get(i + 1)!, status }, kind: "transition" as const, reason: "seed" })), NOW, "test");
     db.close();
     await k.gql(`mutation { deleteRepairEntry(index: "2") { index } }`);
   });

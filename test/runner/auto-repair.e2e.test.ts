@@ -7,7 +7,7 @@ import { runCli } from "../support/run-cli.js";
 import { until } from "../support/until.js";
 
 const OUTCOME = `sequence trigger machinesSeen error
-  enqueued { index address machineType operation serial status source history { kind reason } }
+  enqueued { index address machineType operation serial status source history { kind reason actor } }
   skipped { serial address state reason }
   shortCircuit { existingEntries candidates limit }`;
 
@@ -61,6 +61,7 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     const e = outcome.enqueued[0];
     assert.deepEqual({ ...e, history: undefined, index: undefined }, { index: undefined, address: "10.1.0.1", machineType: "IPMI-2.0", operation: "unhealthy", serial: "a001", status: "QUEUED", source: "sabakan", history: undefined });
     assert.match(e.history[0].reason, /enqueued by sabakan-triggered repair: machine a001 is UNHEALTHY \(for 600 s\)/);
+    assert.equal(e.history[0].actor, "sabakan", "the trigger, as the entry's source names it");
     assert.deepEqual(sabakan.requests.at(-1)?.variables, { having: { states: ["UNHEALTHY", "UNREACHABLE"] }, notHaving: { roles: ["boot"] } });
     const listed = (await k.gql(`{ autoRepairOutcomes(last: 1) { sequence enqueued { serial } } }`)).data?.["autoRepairOutcomes"];
     assert.deepEqual(listed, [{ sequence: outcome.sequence, enqueued: [{ serial: "a001" }] }]);

@@ -64,9 +64,10 @@ describe("node health checks end to end (test Kubernetes API)", () => {
       const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
       await until("the first evaluation", status, (s) => s.expectedNodes === 3);
       kube.setNodeCondition("worker2", "Ready", "Unknown");
-      const entries = async () => (await k.gql(`{ searchRepairEntries { address operation source status nodename } }`)).data?.["searchRepairEntries"] as Array<Record<string, string>>;
+      const entries = async () => (await k.gql(`{ searchRepairEntries { address operation source status nodename history { actor } } }`)).data?.["searchRepairEntries"] as Array<Record<string, any>>;
       const queued = await until("a repair entry for worker2", entries, (e) => e.length > 0);
       assert.deepEqual(queued.map((e) => [e["address"], e["operation"], e["source"]]), [["10.1.0.2", "node-not-ready", "health-check:workers"]]);
+      assert.equal(queued[0]?.["history"][0].actor, "health-check:workers", "the creation's actor is the check, as the entry's source names it");
       const done = await until("the repair succeeded", entries, (e) => e[0]?.["status"] === "SUCCEEDED");
       assert.equal(done[0]?.["nodename"], "worker2");
       assert.equal(machines.runs("fix", "10.1.0.2"), 1);

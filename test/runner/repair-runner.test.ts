@@ -81,7 +81,7 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
       const { worked, run } = await repairing(h);
       // Another writer of the same database file (say, a second kintsugi) moved the entry to its next step.
       const moved: RepairEntry = { ...worked, step: 1, stepStatus: "waiting", lastTransitionTime: worked.lastTransitionTime === null ? 0 : worked.lastTransitionTime + 1000 };
-      h.entries.update([{ entry: moved, kind: "transition", reason: "moved by another writer" }], h.now());
+      h.entries.update([{ entry: moved, kind: "transition", reason: "moved by another writer" }], h.now(), "test");
       run.finish(exitCode(3));
       await h.pass();
       const after = h.entries.get(worked.index);

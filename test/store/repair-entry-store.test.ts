@@ -41,44 +41,44 @@ describe("RepairEntryStore on a real SQLite file", () => {
   });
 
   it("gives indexes that survive a restart and are never reused after a dequeue", () => {
-    const a = store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW).entry;
-    const b = store.add(createRepairEntry(params("10.0.0.2"), NOW), "test", NOW).entry;
+    const a = store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW, "test").entry;
+    const b = store.add(createRepairEntry(params("10.0.0.2"), NOW), "test", NOW, "test").entry;
     assert.deepEqual([a.index, b.index], [1, 2]);
-    store.dequeue(b, "test", NOW);
+    store.dequeue(b, "test", NOW, "test");
     reopen();
-    const c = store.add(createRepairEntry(params("10.0.0.3"), NOW), "test", NOW).entry;
+    const c = store.add(createRepairEntry(params("10.0.0.3"), NOW), "test", NOW, "test").entry;
     assert.equal(c.index, 3, "the dequeued highest index 2 must not be reused");
-    store.dequeue(store.get(3)!, "test", NOW);
-    store.dequeue(store.get(1)!, "test", NOW);
+    store.dequeue(store.get(3)!, "test", NOW, "test");
+    store.dequeue(store.get(1)!, "test", NOW, "test");
     reopen();
-    assert.equal(store.add(createRepairEntry(params("10.0.0.4"), NOW), "test", NOW).entry.index, 4);
+    assert.equal(store.add(createRepairEntry(params("10.0.0.4"), NOW), "test", NOW, "test").entry.index, 4);
     assert.deepEqual(store.list().map((e) => e.index), [4]);
   });
 
   it("keeps every field of an entry across a restart", () => {
-    const added = store.add(createRepairEntry({ ...params("fd00::1"), serial: "abc123", source: "sabakan" }, NOW), "test", NOW).entry;
+    const added = store.add(createRepairEntry({ ...params("fd00::1"), serial: "abc123", source: "sabakan" }, NOW), "test", NOW, "test").entry;
     reopen();
     assert.deepEqual(store.get(added.index), added);
   });
 
-  it("appends one history record per transition, oldest first, and keeps it after the dequeue", () => {
-    const created = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created by test", NOW).entry;
+  it("appends one history record per transition, oldest first, naming who made it, and keeps it after the dequeue", () => {
+    const created = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created by test", NOW, "alice").entry;
     const processing: RepairEntry = { ...created, status: "processing", stepStatus: "draining", lastTransitionTime: NOW + 1000 };
-    store.update([{ entry: processing, kind: "transition", reason: "drain started" }], NOW + 1000);
+    store.update([{ entry: processing, kind: "transition", reason: "drain started" }], NOW + 1000, "kintsugi");
     const watching: RepairEntry = { ...processing, stepStatus: "watching", lastTransitionTime: NOW + 2000 };
-    store.update([{ entry: watching, kind: "transition", reason: "repair command started", detail: "argv: true 10.0.0.1" }], NOW + 2000);
-    store.requestDelete((e) => e.index === created.index, "operator", NOW + 3000);
-    store.dequeue(store.get(created.index)!, "dequeued", NOW + 4000);
+    store.update([{ entry: watching, kind: "transition", reason: "repair command started", detail: "argv: true 10.0.0.1" }], NOW + 2000, "kintsugi");
+    store.requestDelete((e) => e.index === created.index, "operator", NOW + 3000, "bob");
+    store.dequeue(store.get(created.index)!, "dequeued", NOW + 4000, "kintsugi");
     reopen();
     const history = store.history(created.index);
     assert.deepEqual(
-      history.map((r) => [r.kind, r.reason, r.status, r.stepStatus, r.deleted, r.time]),
+      history.map((r) => [r.kind, r.reason, r.status, r.stepStatus, r.deleted, r.time, r.actor]),
       [
-        ["created", "created by test", "queued", "waiting", false, NOW],
-        ["transition", "drain started", "processing", "draining", false, NOW + 1000],
-        ["transition", "repair command started", "processing", "watching", false, NOW + 2000],
-        ["delete-requested", "operator", "processing", "watching", true, NOW + 3000],
-        ["dequeued", "dequeued", "processing", "watching", true, NOW + 4000],
+        ["created", "created by test", "queued", "waiting", false, NOW, "alice"],
+        ["transition", "drain started", "processing", "draining", false, NOW + 1000, "kintsugi"],
+        ["transition", "repair command started", "processing", "watching", false, NOW + 2000, "kintsugi"],
+        ["delete-requested", "operator", "processing", "watching", true, NOW + 3000, "bob"],
+        ["dequeued", "dequeued", "processing", "watching", true, NOW + 4000, "kintsugi"],
       ],
     );
     assert.equal(history[2]?.detail, "argv: true 10.0.0.1");
@@ -86,33 +86,34 @@ describe("RepairEntryStore on a real SQLite file", () => {
   });
 
   it("returns each change with the entry as it was just before it, also for changes in one transaction", () => {
-    const created = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW);
+    const created = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW, "test");
     assert.equal(created.previous, null);
     const draining: RepairEntry = { ...created.entry, status: "processing", stepStatus: "draining" };
     const waiting: RepairEntry = { ...draining, stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: NOW + 300_000 };
     const [toDraining, toWaiting] = store.update([
       { entry: draining, kind: "transition", reason: "a" },
       { entry: waiting, kind: "transition", reason: "b" },
-    ], NOW);
+    ], NOW, "test");
     assert.deepEqual([toDraining?.previous?.status, toDraining?.previous?.stepStatus], ["queued", "waiting"]);
     assert.deepEqual([toWaiting?.previous?.stepStatus, toWaiting?.previous?.drainBackoffCount], ["draining", 0]);
-    const [reset] = store.resetBackoff("operator", NOW);
+    const [reset] = store.resetBackoff("operator", NOW, "carol");
     assert.equal(reset?.previous?.drainBackoffCount, 1);
-    const [marked] = store.requestDelete(() => true, "operator", NOW);
+    assert.equal(reset?.record.actor, "carol", "the change's record names who, as subscriptions publish it");
+    const [marked] = store.requestDelete(() => true, "operator", NOW, "test");
     assert.equal(marked?.previous?.deleted, false);
-    const gone = store.dequeue(store.get(created.entry.index)!, "dequeued", NOW);
+    const gone = store.dequeue(store.get(created.entry.index)!, "dequeued", NOW, "test");
     assert.equal(gone.previous?.deleted, true);
   });
 
   describe("list, kept between writes", () => {
     const statuses = () => store.list().map((e) => [e.index, e.status]);
     const cases: Array<[string, (entry: RepairEntry) => void, string]> = [
-      ["its own update", (e) => store.update([{ entry: { ...e, status: "processing" }, kind: "transition", reason: "x" }], NOW), "processing"],
+      ["its own update", (e) => store.update([{ entry: { ...e, status: "processing" }, kind: "transition", reason: "x" }], NOW, "test"), "processing"],
       [
         "a commit through another connection to the same file",
         (e) => {
           const other = openDatabase(file);
-          new RepairEntryStore(other).update([{ entry: { ...e, status: "failed" }, kind: "transition", reason: "x" }], NOW);
+          new RepairEntryStore(other).update([{ entry: { ...e, status: "failed" }, kind: "transition", reason: "x" }], NOW, "test");
           other.close();
         },
         "failed",
@@ -122,7 +123,7 @@ describe("RepairEntryStore on a real SQLite file", () => {
         (e) => {
           assert.throws(() =>
             db.transaction(() => {
-              store.update([{ entry: { ...e, status: "succeeded" }, kind: "transition", reason: "x" }], NOW);
+              store.update([{ entry: { ...e, status: "succeeded" }, kind: "transition", reason: "x" }], NOW, "test");
               assert.equal(store.list()[0]?.status, "succeeded", "inside the transaction the write is seen");
               throw new Error("roll back");
             })(),
@@ -133,7 +134,7 @@ describe("RepairEntryStore on a real SQLite file", () => {
     ];
     for (const [name, change, want] of cases) {
       it(`sees ${name}`, () => {
-        const { entry } = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW);
+        const { entry } = store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW, "test");
         assert.deepEqual(statuses(), [[entry.index, "queued"]]);
         change(entry);
         assert.deepEqual(statuses(), [[entry.index, want]]);
@@ -141,7 +142,7 @@ describe("RepairEntryStore on a real SQLite file", () => {
     }
 
     it("hands out frozen entries in a new array each time", () => {
-      store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW);
+      store.add(createRepairEntry(params("10.0.0.1"), NOW), "created", NOW, "test");
       const a = store.list();
       assert.notEqual(a, store.list());
       assert.ok(Object.isFrozen(a[0]));
@@ -151,22 +152,22 @@ describe("RepairEntryStore on a real SQLite file", () => {
   });
 
   it("refuses to rewrite or delete history", () => {
-    store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW);
+    store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW, "test");
     assert.throws(() => db.prepare("UPDATE repair_history SET reason = 'x'").run(), /append-only/);
     assert.throws(() => db.prepare("DELETE FROM repair_history").run(), /append-only/);
   });
 
   it("rolls back a whole update when one of its entries is gone", () => {
-    const a = store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW).entry;
-    const b = store.add(createRepairEntry(params("10.0.0.2"), NOW), "test", NOW).entry;
-    store.dequeue(b, "test", NOW);
+    const a = store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW, "test").entry;
+    const b = store.add(createRepairEntry(params("10.0.0.2"), NOW), "test", NOW, "test").entry;
+    store.dequeue(b, "test", NOW, "test");
     assert.throws(() =>
       store.update(
         [
           { entry: { ...a, status: "processing" }, kind: "transition", reason: "x" },
           { entry: { ...b, status: "processing" }, kind: "transition", reason: "x" },
         ],
-        NOW,
+        NOW, "test",
       ),
     );
     assert.equal(store.get(a.index)?.status, "queued");
@@ -174,12 +175,12 @@ describe("RepairEntryStore on a real SQLite file", () => {
   });
 
   it("marks for deletion only what is not marked yet, and resets back-off only where there is one", () => {
-    const a = store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW).entry;
-    const b = store.add(createRepairEntry(params("10.0.0.2"), NOW), "test", NOW).entry;
-    store.update([{ entry: { ...b, status: "processing", drainBackoffCount: 2, drainBackoffExpire: NOW + 600_000 }, kind: "transition", reason: "back-off" }], NOW);
-    assert.deepEqual(store.requestDelete((e) => e.index === a.index, "op", NOW).map((c) => c.entry.index), [a.index]);
-    assert.deepEqual(store.requestDelete((e) => e.index === a.index, "op", NOW), [], "a second request is a no-op");
-    const reset = store.resetBackoff("op", NOW);
+    const a = store.add(createRepairEntry(params("10.0.0.1"), NOW), "test", NOW, "test").entry;
+    const b = store.add(createRepairEntry(params("10.0.0.2"), NOW), "test", NOW, "test").entry;
+    store.update([{ entry: { ...b, status: "processing", drainBackoffCount: 2, drainBackoffExpire: NOW + 600_000 }, kind: "transition", reason: "back-off" }], NOW, "test");
+    assert.deepEqual(store.requestDelete((e) => e.index === a.index, "op", NOW, "test").map((c) => c.entry.index), [a.index]);
+    assert.deepEqual(store.requestDelete((e) => e.index === a.index, "op", NOW, "test"), [], "a second request is a no-op");
+    const reset = store.resetBackoff("op", NOW, "test");
     assert.deepEqual(reset.map((c) => [c.entry.index, c.entry.drainBackoffCount, c.entry.drainBackoffExpire, c.record.kind]), [[b.index, 0, null, "backoff-reset"]]);
   });
 });

@@ -113,14 +113,14 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     now: () => clock,
     advance: (ms) => void (clock += ms),
     add(address, operation = "op") {
-      const change = entries.add(createRepairEntry({ address, machineType: "m", operation, serial: null, source: "test" }, clock), "added by the test", clock);
+      const change = entries.add(createRepairEntry({ address, machineType: "m", operation, serial: null, source: "test" }, clock), "added by the test", clock, "test");
       madeByTest.add(change.record.sequence);
       added.push(change.entry.index);
       runner.wake();
       return change.entry;
     },
     requestDelete(index, wake = true) {
-      for (const change of entries.requestDelete((e) => e.index === index, "deleted by the test", clock)) madeByTest.add(change.record.sequence);
+      for (const change of entries.requestDelete((e) => e.index === index, "deleted by the test", clock, "test")) madeByTest.add(change.record.sequence);
       if (wake) runner.wake();
     },
     async pass() {

@@ -770,6 +770,12 @@ export enum RepairHistoryKind {
 /** One change of a repair entry, as appended to its history; never modified afterwards. */
 export type RepairHistoryRecord = {
   __typename?: 'RepairHistoryRecord';
+  /**
+   * Who made the change: the name of the API token (never its secret; "anonymous" without a token), "kintsugi" for
+   * the runner, "sabakan" or "health-check:NAME" for the trigger that enqueued the entry, "unknown" for API changes
+   * recorded before kintsugi kept actors.
+   */
+  actor: Scalars['String']['output'];
   /** Whether the entry was marked for deletion after the change. */
   deleted: Scalars['Boolean']['output'];
   /** Supporting detail such as a command's exit code and the tail of its stderr; null when there is none. */
@@ -1332,6 +1338,7 @@ export type RepairEntryEventResolvers<ContextType = GraphQLContext, ParentType e
 export type RepairHistoryKindResolvers = { BACKOFF_RESET: 'backoff-reset', CREATED: 'created', DELETE_REQUESTED: 'delete-requested', DEQUEUED: 'dequeued', NOTE: 'note', TRANSITION: 'transition' };
 
 export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairHistoryRecord'] = ResolversParentTypes['RepairHistoryRecord']> = {
+  actor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['RepairHistoryKind'], ParentType, ContextType>;

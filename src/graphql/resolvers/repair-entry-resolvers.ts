@@ -55,29 +55,29 @@ export const repairEntryResolvers: Resolvers = {
       const now = ctx.now();
       const trimmedSerial = serial?.trim() || null;
       const entry = createRepairEntry({ address: canonical, machineType, operation, serial: trimmedSerial, source: "operator" }, now);
-      const change = ctx.entries.add(entry, "added by an operator", now);
+      const change = ctx.entries.add(entry, "added by an operator", now, ctx.actor.name);
       ctx.committed([change]);
       return change.entry;
     },
     deleteRepairEntry: (_, { index }, ctx) => {
       const target = mustGet(ctx, index).index;
-      const changes = ctx.entries.requestDelete((e) => e.index === target, "deletion requested by an operator", ctx.now());
+      const changes = ctx.entries.requestDelete((e) => e.index === target, "deletion requested by an operator", ctx.now(), ctx.actor.name);
       ctx.committed(changes);
       // Already marked: a no-op that answers with the entry as it is.
       return changes[0]?.entry ?? mustGet(ctx, index);
     },
     deleteFinishedRepairEntries: (_, __, ctx) => {
-      const changes = ctx.entries.requestDelete(isFinished, "deletion of finished entries requested by an operator", ctx.now());
+      const changes = ctx.entries.requestDelete(isFinished, "deletion of finished entries requested by an operator", ctx.now(), ctx.actor.name);
       ctx.committed(changes);
       return changes.map((c) => c.entry);
     },
     deleteUnfinishedRepairEntries: (_, __, ctx) => {
-      const changes = ctx.entries.requestDelete((e) => !isFinished(e), "deletion of unfinished entries requested by an operator", ctx.now());
+      const changes = ctx.entries.requestDelete((e) => !isFinished(e), "deletion of unfinished entries requested by an operator", ctx.now(), ctx.actor.name);
       ctx.committed(changes);
       return changes.map((c) => c.entry);
     },
     resetRepairBackoff: (_, __, ctx) => {
-      const changes = ctx.entries.resetBackoff("drain back-off reset by an operator", ctx.now());
+      const changes = ctx.entries.resetBackoff("drain back-off reset by an operator", ctx.now(), ctx.actor.name);
       ctx.committed(changes);
       return changes.map((c) => c.entry);
     },
