@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect } from "node:tls";
+import { request } from "node:https";
 import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/auth/tokens.js";
 import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
@@ -41,6 +42,18 @@ function tlsOutcome(url: string, options: { ca: string; cert?: string; key?: str
   });
 }
 
+/** The HTTP status of GET /version over HTTPS with this Origin header, trusting `ca`. */
+function statusWithOrigin(url: string, ca: string, origin: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/version`, { ca, headers: { origin } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 /** `kintsugi ... repair-queue watch` as a child process, its output collected. */
 function watch(args: readonly string[]) {
   const child = spawn(process.execPath, [KINTSUGI_BIN, ...args, "repair-queue", "watch"]);
@@ -67,6 +80,12 @@ describe("TLS: kintsugi serves HTTPS and WSS; the CLI verifies it with --ca (the
   });
 
   it("logs an https:// URL", () => assert.match(url, /^https:\/\/127\.0\.0\.1:\d+$/));
+
+  it("kintsugi's own browser origin is https://HOST: http://HOST is refused", async () => {
+    const ca = readFileSync(files.serverCa, "utf8");
+    assert.equal(await statusWithOrigin(url, ca, url), 200);
+    assert.equal(await statusWithOrigin(url, ca, url.replace(/^https/, "http")), 403);
+  });
 
   it("repair-queue list --server https://... --ca CA works", async () => {
     const res = await runCli(["--server", url, "--ca", files.serverCa, "repair-queue", "list"]);
