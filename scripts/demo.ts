@@ -66,6 +66,7 @@ const kintsugi = await startKintsugi(
     // As on loopback without an auth section, clients without a token (the browser, the CLI) act as operators; the
     // demo itself sets the cluster template, an admin's change, with a token of its own.
     auth: { anonymous: "operator", tokens: [{ name: "demo", role: "admin", sha256: sha256Hex(DEMO_TOKEN) }], allowedOrigins: [], allowedHosts: [] },
+    tls: null,
   },
   {
     logger: pino({ level: "warn" }),

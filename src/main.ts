@@ -69,7 +69,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   const logger = options.logger ?? pino({ name: "kintsugi" });
   const now = options.now ?? Date.now;
   // Refused before anything is opened: a listener that would serve anyone, or a root field without a role.
-  const access = accessPolicyOrRefuse(config.listen.host, config.auth);
+  const access = accessPolicyOrRefuse(config.listen.host, config.auth, config.tls !== null);
   const schema = buildSchema();
   assertRoleTableMatches(schema);
   const nodes = await nodeOperatorFor(config);

@@ -1,5 +1,5 @@
 import { createClient, type Client } from "graphql-ws";
-import WebSocket from "ws";
+import { webSocketWithTls, type ClientTls } from "../cli/client-tls.js";
 import {
   alertFor,
   alertForOutcome,
@@ -32,6 +32,8 @@ export interface AlertBridgeOptions {
   readonly now?: () => number;
   /** Sent in `connection_init` as `{ authorization: "Bearer <token>" }`; a refused token (close 4401) ends the bridge. */
   readonly token?: string | null;
+  /** For an https server: the CA that signed its certificate, and a client certificate if it asks for one. */
+  readonly tls?: ClientTls | null;
 }
 
 /** A running bridge. */
@@ -115,7 +117,7 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
 
   const client: Client = createClient({
     url,
-    webSocketImpl: WebSocket,
+    webSocketImpl: webSocketWithTls(options.tls ?? null),
     lazy: false,
     ...(options.token && { connectionParams: { authorization: `Bearer ${options.token}` } }),
     retryAttempts: Infinity,

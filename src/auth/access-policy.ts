@@ -1,4 +1,5 @@
 import { isLoopbackHost, normalizeOrigin, type BrowserRules } from "./browser-rules.js";
+import type { ClientCertificateEntry } from "./client-certificates.js";
 import type { Role } from "./roles.js";
 import type { TokenEntry } from "./tokens.js";
 
@@ -11,6 +12,8 @@ export interface AuthConfig {
   readonly allowedOrigins: readonly string[];
   /** Host names a loopback listener answers to besides loopback ones, lower-case. */
   readonly allowedHosts: readonly string[];
+  /** Roles of client certificates by subject CN (`auth.client_certificates`; needs `tls.client_ca_file`). */
+  readonly clientCertificates?: readonly ClientCertificateEntry[];
 }
 
 /** How the edge treats clients, decided once at start. */
@@ -18,6 +21,7 @@ export interface AccessPolicy {
   /** The role of a request without a token, or null when such a request is refused. */
   readonly anonymousRole: Role | null;
   readonly tokens: readonly TokenEntry[];
+  readonly clientCertificates: readonly ClientCertificateEntry[];
   readonly browser: BrowserRules;
   /** True when there is no `auth` section and the loopback default applies (worth a line in the log). */
   readonly loopbackDefault: boolean;
@@ -29,8 +33,8 @@ export class StartRefusedError extends Error {
 }
 
 /** The access policy (see accessPolicyFor), or StartRefusedError saying why there is none. */
-export function accessPolicyOrRefuse(listenHost: string, auth: AuthConfig | null): AccessPolicy {
-  const decision = accessPolicyFor(listenHost, auth);
+export function accessPolicyOrRefuse(listenHost: string, auth: AuthConfig | null, tls = false): AccessPolicy {
+  const decision = accessPolicyFor(listenHost, auth, tls);
   if (!decision.ok) throw new StartRefusedError(decision.message);
   return decision.policy;
 }
@@ -49,9 +53,9 @@ export const LOOPBACK_DEFAULT_ROLE: Role = "operator";
 /**
  * The access policy for a listener on `listenHost`. Secure by default: without an `auth` section, anonymous clients
  * are operators only on a loopback listener (a laptop, the demo); on any other address kintsugi refuses to start
- * until the config says what anonymous clients may do.
+ * until the config says what anonymous clients may do. With `tls`, kintsugi's own browser origin is https only.
  */
-export function accessPolicyFor(listenHost: string, auth: AuthConfig | null): { ok: true; policy: AccessPolicy } | { ok: false; message: string } {
+export function accessPolicyFor(listenHost: string, auth: AuthConfig | null, tls = false): { ok: true; policy: AccessPolicy } | { ok: false; message: string } {
   const loopbackListener = isLoopbackHost(listenHost);
   if (auth === null) {
     if (!loopbackListener) {
@@ -60,7 +64,7 @@ export function accessPolicyFor(listenHost: string, auth: AuthConfig | null): { 
         message: `listen address ${listenHost} is not a loopback address: add an auth section that says what clients without a token may do (auth.anonymous: none, viewer, operator or admin) and, usually, auth.tokens`,
       };
     }
-    return { ok: true, policy: { anonymousRole: LOOPBACK_DEFAULT_ROLE, tokens: [], browser: { loopbackListener, allowedHosts: [], allowedOrigins: [] }, loopbackDefault: true } };
+    return { ok: true, policy: { anonymousRole: LOOPBACK_DEFAULT_ROLE, tokens: [], clientCertificates: [], browser: { loopbackListener, allowedHosts: [], allowedOrigins: [], tls }, loopbackDefault: true } };
   }
   const allowedOrigins = auth.allowedOrigins.map((origin) => normalizeOrigin(origin) ?? origin);
   return {
@@ -68,7 +72,8 @@ export function accessPolicyFor(listenHost: string, auth: AuthConfig | null): { 
     policy: {
       anonymousRole: auth.anonymous === "none" ? null : auth.anonymous,
       tokens: auth.tokens,
-      browser: { loopbackListener, allowedHosts: auth.allowedHosts.map((h) => h.toLowerCase()), allowedOrigins },
+      clientCertificates: auth.clientCertificates ?? [],
+      browser: { loopbackListener, allowedHosts: auth.allowedHosts.map((h) => h.toLowerCase()), allowedOrigins, tls },
       loopbackDefault: false,
     },
   };

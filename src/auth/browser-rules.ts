@@ -41,6 +41,8 @@ export interface BrowserRules {
   readonly allowedHosts: readonly string[];
   /** Browser origins besides kintsugi's own (`auth.allowed_origins`), normalised. */
   readonly allowedOrigins: readonly string[];
+  /** kintsugi serves TLS itself: its own origin is then https://Host only (without, http or https, for a TLS proxy). */
+  readonly tls?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface BrowserRules {
  * listener the Host header must name a loopback host or an allowed name (a rebound name such as attacker.example is
  * neither). Against cross-site requests: an `Origin` header, which browsers send on cross-origin requests and
  * WebSocket handshakes, must be kintsugi's own origin (http or https with the request's Host, which has passed the
- * first rule) or an allowed origin. Requests without `Origin` (command-line clients, same-origin navigation) pass.
+ * first rule; https only when kintsugi serves TLS) or an allowed origin. Requests without `Origin` (command-line clients, same-origin navigation) pass.
  */
 export function browserRefusal(rules: BrowserRules, hostHeader: string | undefined, originHeader: string | undefined): string | null {
   const host = hostHeader === undefined ? null : hostOfHostHeader(hostHeader);
@@ -62,7 +64,8 @@ export function browserRefusal(rules: BrowserRules, hostHeader: string | undefin
   const origin = normalizeOrigin(originHeader);
   if (origin !== null) {
     if (rules.allowedOrigins.includes(origin)) return null;
-    if (hostHeader !== undefined && host !== null && (origin === normalizeOrigin(`http://${hostHeader}`) || origin === normalizeOrigin(`https://${hostHeader}`))) return null;
+    const own = (scheme: string) => hostHeader !== undefined && host !== null && origin === normalizeOrigin(`${scheme}://${hostHeader}`);
+    if (own("https") || (!rules.tls && own("http"))) return null;
   }
   return `Origin ${JSON.stringify(originHeader.slice(0, 200))} is not kintsugi's own or one of auth.allowed_origins`;
 }

@@ -56,7 +56,7 @@ export function forbiddenFieldError(actor: Actor, document: DocumentNode, operat
   for (const field of selected.fields) {
     const needed = roleOfField(selected.type, field);
     if (!roleIncludes(actor.role, needed)) {
-      const who = actor.name === ANONYMOUS ? "an anonymous client" : `token ${JSON.stringify(actor.name)}`;
+      const who = actor.via === "certificate" ? `client certificate ${JSON.stringify(actor.name)}` : actor.name === ANONYMOUS ? "an anonymous client" : `token ${JSON.stringify(actor.name)}`;
       return new GraphQLError(`${selected.type}.${field} needs the ${needed} role; ${who} has the ${actor.role} role`, {
         extensions: { type: "FORBIDDEN", code: "FORBIDDEN", requiredRole: needed },
       });

@@ -7,6 +7,8 @@ export type Role = (typeof ROLES)[number];
 export interface Actor {
   readonly name: string;
   readonly role: Role;
+  /** How the actor was recognised: a client certificate's CN, or (absent) a token or no credentials. */
+  readonly via?: "certificate";
 }
 
 /** The name of the actor of a request that carried no token. */

@@ -4,6 +4,7 @@ import { WebhookPoster } from "../alerts/webhook-poster.js";
 import { parseAddress } from "../domain/address.js";
 import { ALERT_FORMATS, DEFAULT_FAILURE_THRESHOLD, FORMATTERS, type AlertFormat } from "../domain/alert-messages.js";
 import { CliError, DEFAULT_SERVER } from "./client.js";
+import { readClientTls, type ClientTlsFiles } from "./client-tls.js";
 
 const FILTER_KEYS = ["statuses", "addresses", "machineTypes", "operations"];
 const STATUSES = ["QUEUED", "PROCESSING", "SUCCEEDED", "FAILED"];
@@ -63,7 +64,7 @@ interface AlertsOptions {
 /**
  * `kintsugi alerts --webhook URL`: posts one chat message per meaningful repair event and poll problem, until
  * SIGINT or SIGTERM; then it stops following and gives queued messages a few seconds to go out. Talks to the
- * program-level `--server`.
+ * program-level `--server` (with `--token`, `--ca`, `--cert`, `--key`).
  */
 export function alertsCommand(): Command {
   const cmd = new Command("alerts")
@@ -73,12 +74,13 @@ export function alertsCommand(): Command {
     .option("--having <JSON>", 'alert only on entries matching this RepairEntryParams (auto-repair alerts are not filtered), e.g. \'{"machineTypes":["qemu"],"statuses":["PROCESSING"]}\'', parseHaving)
     .addOption(new Option("--failure-threshold <N>", "alert after this many failed sabakan polls in a row").argParser(parseThreshold).default(DEFAULT_FAILURE_THRESHOLD).hideHelp())
     .action(async (opts: AlertsOptions) => {
-      const { server = DEFAULT_SERVER, token = null } = (cmd.parent?.opts() as { server?: string; token?: string } | undefined) ?? {};
+      const { server = DEFAULT_SERVER, token = null, ...files } = (cmd.parent?.opts() as ({ server?: string; token?: string } & ClientTlsFiles) | undefined) ?? {};
+      const tls = readClientTls(files);
       const log = (line: string) => void process.stderr.write(`kintsugi alerts: ${line}\n`);
       const poster = new WebhookPoster({ url: opts.webhook, format: FORMATTERS[opts.format], log });
       // The path of a chat webhook is its secret: log where it goes, not the URL.
       log(`following ${server}; posting ${opts.format} messages to ${new URL(opts.webhook).origin}`);
-      const bridge = startAlertBridge({ server, token, having: opts.having ?? null, post: (alert) => poster.post(alert), log, failureThreshold: opts.failureThreshold });
+      const bridge = startAlertBridge({ server, token, tls, having: opts.having ?? null, post: (alert) => poster.post(alert), log, failureThreshold: opts.failureThreshold });
       let stop: () => void = () => undefined;
       const signalled = new Promise<void>((resolve) => (stop = resolve));
       process.once("SIGINT", stop);

@@ -1,11 +1,11 @@
 import { ClientError, GraphQLClient } from "graphql-request";
+import type WebSocket from "ws";
+import { CliError } from "./cli-error.js";
+import { certificateHint, fetchWithTls, webSocketWithTls, type ClientTls } from "./client-tls.js";
+
+export { CliError } from "./cli-error.js";
 
 export const DEFAULT_SERVER = "http://127.0.0.1:10180";
-
-/** An error meant for the operator: printed as it is, without a stack. */
-export class CliError extends Error {
-  override readonly name = "CliError";
-}
 
 /** How a token travels: `Authorization: Bearer` over HTTP and, the same, in graphql-ws's `connection_init` payload. */
 export function authorizationOf(token: string | null | undefined): { authorization: string } | undefined {
@@ -13,19 +13,27 @@ export function authorizationOf(token: string | null | undefined): { authorizati
 }
 
 /**
- * A GraphQL client of a kintsugi server, sending the token (`--token` / KINTSUGI_TOKEN) when there is one; errors
- * become CliErrors carrying the server's own message.
+ * A GraphQL client of a kintsugi server, sending the token (`--token` / KINTSUGI_TOKEN) when there is one, verifying
+ * an https server with `--ca` and presenting `--cert` when given; errors become CliErrors carrying the server's own
+ * message.
  */
 export class KintsugiClient {
   private readonly client: GraphQLClient;
   readonly endpoint: string;
   /** The `connection_init` payload for this server's graphql-ws endpoint. */
   readonly connectionParams: { authorization: string } | undefined;
+  /** The WebSocket class for this server's graphql-ws endpoint (with the same CA and client certificate). */
+  readonly webSocketImpl: typeof WebSocket;
 
-  constructor(server: string, token: string | null = null) {
+  constructor(server: string, token: string | null = null, tls: ClientTls | null = null) {
     this.endpoint = `${server.replace(/\/+$/, "")}/graphql`;
     this.connectionParams = authorizationOf(token);
-    this.client = new GraphQLClient(this.endpoint, { signal: AbortSignal.timeout(60_000), ...(this.connectionParams && { headers: this.connectionParams }) });
+    this.webSocketImpl = webSocketWithTls(tls);
+    this.client = new GraphQLClient(this.endpoint, {
+      signal: AbortSignal.timeout(60_000),
+      ...(this.connectionParams && { headers: this.connectionParams }),
+      ...(tls && { fetch: fetchWithTls(tls) }),
+    });
   }
 
   async request<T>(document: string, variables?: Record<string, unknown>): Promise<T> {
@@ -39,9 +47,14 @@ export class KintsugiClient {
 
 /** What a graphql-ws client reports (an Error, a close event, a list of GraphQL errors) as one line. */
 export function describeSocketError(err: unknown): string {
-  if (err instanceof Error) return err.message;
+  if (err instanceof Error) return certificateHint((err as { code?: string }).code) ?? err.message;
   if (Array.isArray(err)) return err.map((e: { message?: string }) => e.message ?? JSON.stringify(e)).join("; ");
   if (err && typeof err === "object" && "code" in err) return `closed with ${String(err.code)} ${"reason" in err ? String(err.reason) : ""}`.trim();
+  // ws reports a failed connection (a refused port, an untrusted certificate) as an ErrorEvent carrying the error.
+  if (err && typeof err === "object" && "message" in err) {
+    const cause = (err as { error?: { code?: string } }).error;
+    return certificateHint(cause?.code) ?? String(err.message);
+  }
   return JSON.stringify(err);
 }
 
@@ -59,6 +72,6 @@ function describeError(err: unknown, endpoint: string): string {
     return `${endpoint} answered HTTP ${err.response.status}`;
   }
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+  const reason = certificateHint(cause?.code, endpoint.startsWith("https:")) ?? cause?.code ?? cause?.message ?? (err as Error).message;
   return `cannot reach ${endpoint}: ${reason}`;
 }

@@ -6,6 +6,7 @@ import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";
 import { autoRepairCommand } from "./auto-repair-commands.js";
 import { CliError, DEFAULT_SERVER, KintsugiClient } from "./client.js";
+import { readClientTls, type ClientTlsFiles } from "./client-tls.js";
 import { constraintsCommand } from "./constraints-commands.js";
 import { healthCheckCommand } from "./health-check-commands.js";
 import { repairQueueCommand, type CliIo } from "./repair-queue-commands.js";
@@ -19,8 +20,11 @@ export function buildProgram(io: CliIo): Command {
   const program = new Command("kintsugi")
     .description("repairs the machines of a bare-metal Kubernetes data center, next to sabakan")
     .version(VERSION)
-    .option("--server <URL>", "the kintsugi server the operator commands talk to", DEFAULT_SERVER)
+    .addOption(new Option("--server <URL>", "the kintsugi server the operator commands talk to").env("KINTSUGI_SERVER").default(DEFAULT_SERVER))
     .addOption(new Option("--token <TOKEN>", "the token sent to the server (prefer the environment variable: arguments show in ps)").env("KINTSUGI_TOKEN"))
+    .addOption(new Option("--ca <FILE>", "PEM CA certificate that signed an https server's certificate (instead of the system's CAs)").env("KINTSUGI_CA"))
+    .addOption(new Option("--cert <FILE>", "PEM client certificate, for a server with tls.client_ca_file").env("KINTSUGI_CERT"))
+    .addOption(new Option("--key <FILE>", "PEM private key of --cert").env("KINTSUGI_KEY"))
     .exitOverride()
     .showHelpAfterError();
   program.addCommand(serveCommand());
@@ -46,8 +50,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const io: CliIo = {
     out: (text) => process.stdout.write(text),
     client: () => {
-      const { server, token } = program?.opts() as { server: string; token?: string };
-      return new KintsugiClient(server, token ?? null);
+      const { server, token, ...files } = program?.opts() as { server: string; token?: string } & ClientTlsFiles;
+      return new KintsugiClient(server, token ?? null, readClientTls(files));
     },
   };
   program = buildProgram(io);

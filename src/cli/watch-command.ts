@@ -1,6 +1,5 @@
 import { Command } from "commander";
 import { createClient } from "graphql-ws";
-import WebSocket from "ws";
 import { CliError, describeSocketError } from "./client.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { applyEvent, eventLine, renderScreen, type WatchedEntry, type WatchedEvent } from "./watch-view.js";
@@ -44,9 +43,12 @@ export function watchCommand(io: WatchIo): Command {
       await new Promise<void>((resolve, reject) => {
         const client = createClient({
           url: `${server.replace(/^http/, "ws")}/graphql`,
-          webSocketImpl: WebSocket,
+          // With --ca/--cert, the same trust and client certificate as the queries.
+          webSocketImpl: io.client().webSocketImpl,
           retryAttempts: Infinity,
           lazy: false,
+          // The subscription's own error handler reports a failed connection; graphql-ws would also dump it to stderr.
+          onNonLazyError: () => undefined,
           // graphql-ws gives up at once on close 4401 (a missing or unknown token).
           connectionParams: io.client().connectionParams,
         });

@@ -29,6 +29,12 @@ const hostName = z.string().refine((text) => !text.includes(":") && hostOfHostHe
   error: 'must be a host name without a port, e.g. "kintsugi.internal"',
 });
 
+// A certificate subject's CN as issued: printable, at most 64 characters (X.509's upper bound).
+const clientCertificate = z.strictObject({
+  cn: z.string().regex(/^[^\x00-\x1f\x7f]{1,64}$/, { error: "must be the certificate subject's common name: 1-64 printable characters" }),
+  role: z.enum(ROLES),
+});
+
 /** The `auth` section as written (tokens_file is read by the loader). */
 export const authSection = z.strictObject({
   anonymous: z.enum(["none", ...ROLES]).default("none"),
@@ -36,6 +42,7 @@ export const authSection = z.strictObject({
   tokens_file: z.string().min(1).optional(),
   allowed_origins: z.array(origin).default([]),
   allowed_hosts: z.array(hostName).default([]),
+  client_certificates: z.array(clientCertificate).default([]),
 });
 
 export type AuthSection = z.output<typeof authSection>;
@@ -45,6 +52,19 @@ export function requireAuthOffLoopback(listenHost: string, auth: AuthSection | u
   if (auth !== undefined || typeof listenHost !== "string") return;
   const decision = accessPolicyFor(listenHost, null);
   if (!decision.ok) ctx.addIssue({ code: "custom", path: ["auth"], message: decision.message });
+}
+
+/** Client certificates are only asked for with `tls.client_ca_file`; each CN is mapped once. */
+export function checkClientCertificates(auth: AuthSection | undefined, clientCaFile: string | undefined, ctx: z.RefinementCtx): void {
+  const entries = auth?.client_certificates ?? [];
+  if (entries.length > 0 && clientCaFile === undefined) {
+    ctx.addIssue({ code: "custom", path: ["auth", "client_certificates"], message: "needs tls.client_ca_file: without it clients are not asked for certificates" });
+  }
+  const seen = new Set<string>();
+  entries.forEach((entry, i) => {
+    if (seen.has(entry.cn)) ctx.addIssue({ code: "custom", path: ["auth", "client_certificates", i, "cn"], message: "is mapped twice" });
+    seen.add(entry.cn);
+  });
 }
 
 /** Token names must be unique across `auth.tokens` and the tokens file: they name the actor in records. */
@@ -65,5 +85,6 @@ export function toAuthConfig(section: AuthSection, fileTokens: readonly TokenEnt
     tokens: [...section.tokens, ...fileTokens],
     allowedOrigins: section.allowed_origins.map((o) => normalizeOrigin(o) ?? o),
     allowedHosts: section.allowed_hosts.map((h) => h.toLowerCase()),
+    clientCertificates: section.client_certificates,
   };
 }

@@ -1,7 +1,8 @@
 import cron from "node-cron";
 import { z } from "zod";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
-import { authSection, requireAuthOffLoopback } from "./auth-schema.js";
+import { authSection, checkClientCertificates, requireAuthOffLoopback } from "./auth-schema.js";
+import { tlsSection } from "./tls-files.js";
 import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { limitsSection } from "./limits-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
@@ -226,9 +227,11 @@ export const configFileSchema = z
     constraints: constraints.optional(),
     limits: limitsSection.optional(),
     auth: authSection.optional(),
+    tls: tlsSection.optional(),
   })
   .superRefine((file, ctx) => refuseUnknownOperations(file.health_checks ?? [], file.repair?.repair_procedures ?? [], ctx))
-  .superRefine((file, ctx) => requireAuthOffLoopback(file.listen.host, file.auth, ctx));
+  .superRefine((file, ctx) => requireAuthOffLoopback(file.listen.host, file.auth, ctx))
+  .superRefine((file, ctx) => checkClientCertificates(file.auth, file.tls?.client_ca_file, ctx));
 
 /** The validated file, before it is renamed into a KintsugiConfig. */
 export type ConfigFile = z.output<typeof configFileSchema>;

@@ -3,6 +3,7 @@ import type { Constraints } from "../domain/constraints.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import type { TlsConfig } from "./tls-files.js";
 
 /** The validated configuration of one kintsugi server, with every default applied. */
 export interface KintsugiConfig {
@@ -38,6 +39,8 @@ export interface KintsugiConfig {
   readonly limits: Limits;
   /** Tokens, what anonymous clients may do, browser origins; null = no `auth` section (loopback listeners only). */
   readonly auth: AuthConfig | null;
+  /** HTTPS and WSS instead of HTTP and WS, and client certificates when `clientCaPem` is set; null = plain HTTP. */
+  readonly tls: TlsConfig | null;
 }
 
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
@@ -63,4 +66,5 @@ export const DEFAULT_CONFIG: KintsugiConfig = {
   constraints: {},
   limits: DEFAULT_LIMITS,
   auth: null,
+  tls: null,
 };

@@ -15,6 +15,7 @@ import { toHealthCheckConfigs } from "./health-check-schema.js";
 import { toLimits } from "./limits-schema.js";
 import { duplicateTokenNames, toAuthConfig, type AuthSection } from "./auth-schema.js";
 import { readTokensFile } from "./tokens-file.js";
+import { readTlsFiles, type TlsConfig, type TlsSection } from "./tls-files.js";
 import type { AuthConfig } from "../auth/access-policy.js";
 
 /** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
@@ -139,6 +140,12 @@ function toAuth(section: AuthSection, source: string): AuthConfig {
   return auth;
 }
 
+function toTls(section: TlsSection, source: string): TlsConfig {
+  const read = readTlsFiles(section);
+  if (!read.ok) throw new ConfigError(source, read.problems);
+  return read.tls;
+}
+
 function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
   return {
     listen: file.listen,
@@ -160,6 +167,7 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
     limits: toLimits(file.limits),
     auth: file.auth ? toAuth(file.auth, source) : null,
+    tls: file.tls ? toTls(file.tls, source) : null,
   };
 }
 

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { TlsConfig } from "../config/tls-files.js";
 import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
@@ -36,6 +38,8 @@ export interface HttpServerOptions {
   readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>>;
   /** What one client may make the server spend (the `limits` config section). */
   readonly limits: Limits;
+  /** Serve HTTPS and WSS with this certificate and key; with a client CA, every client must present a certificate it signed. */
+  readonly tls?: TlsConfig | null;
 }
 
 /**
@@ -58,13 +62,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
   const operationLimits = new OperationLimits(options.schema, options.limits);
   await apollo.start();
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res, apollo, options, operationLimits).catch((err: unknown) => {
       options.logError(err);
       if (!res.headersSent) send(res, 500, "application/json", JSON.stringify({ error: "internal server error" }));
       else res.destroy();
     });
-  });
+  };
+  const server = options.tls ? httpsServer(options.tls, listener) : createServer(listener);
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
@@ -100,6 +105,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   };
   return { server, apollo, closeSubscriptions };
+}
+
+// An https.Server is an http.Server for everything kintsugi does with it (timeouts, upgrade, close); node's types
+// keep them apart.
+function httpsServer(tls: TlsConfig, listener: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const clientCertificates = tls.clientCaPem === null ? {} : { ca: tls.clientCaPem, requestCert: true, rejectUnauthorized: true };
+  return createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...clientCertificates }, listener) as unknown as Server;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions, operationLimits: OperationLimits): Promise<void> {

@@ -17,7 +17,7 @@ import type { Workers } from "./workers.js";
 
 /** The GraphQL API, listening. */
 export interface Api {
-  /** Base URL, e.g. http://127.0.0.1:10180. */
+  /** Base URL, e.g. http://127.0.0.1:10180 (https:// with `tls`). */
   readonly url: string;
   readonly port: number;
   /** Closes subscriptions, stops accepting requests, waits for those in flight, and stops Apollo. */
@@ -76,6 +76,7 @@ export async function startApi(
     logError: (err) => logger.error({ err }, "unexpected error"),
     routes: { ...graphiqlRoutes(), "/metrics": () => events.metrics.text() },
     limits: config.limits,
+    tls: config.tls,
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -93,7 +94,7 @@ export async function startApi(
   const { port } = server.address() as AddressInfo;
   const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
   return {
-    url: `http://${host}:${port}`,
+    url: `${config.tls ? "https" : "http"}://${host}:${port}`,
     port,
     async close() {
       await closeSubscriptions();

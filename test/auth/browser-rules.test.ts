@@ -25,6 +25,7 @@ describe("isLoopbackHost", () => {
 describe("browserRefusal", () => {
   const loopback: BrowserRules = { loopbackListener: true, allowedHosts: ["kintsugi.internal"], allowedOrigins: ["https://ops.example.com"] };
   const network: BrowserRules = { loopbackListener: false, allowedHosts: [], allowedOrigins: [] };
+  const networkTls: BrowserRules = { ...network, tls: true };
   const cases: Array<{ name: string; rules: BrowserRules; host: string | undefined; origin?: string; refused: RegExp | null }> = [
     { name: "a command-line client on loopback", rules: loopback, host: "127.0.0.1:10180", refused: null },
     { name: "localhost by name", rules: loopback, host: "localhost:10180", refused: null },
@@ -41,6 +42,8 @@ describe("browserRefusal", () => {
     { name: "a foreign site", rules: loopback, host: "127.0.0.1:10180", origin: "https://attacker.example", refused: /Origin "https:\/\/attacker\.example"/ },
     { name: "a foreign site on a network listener", rules: network, host: "kintsugi.example:10180", origin: "https://attacker.example", refused: /Origin/ },
     { name: "an allowed origin", rules: loopback, host: "127.0.0.1:10180", origin: "https://ops.example.com", refused: null },
+    { name: "kintsugi serving TLS: its own origin is https", rules: networkTls, host: "kintsugi.example:10443", origin: "https://kintsugi.example:10443", refused: null },
+    { name: "kintsugi serving TLS: http with its Host is another origin", rules: networkTls, host: "kintsugi.example:10443", origin: "http://kintsugi.example:10443", refused: /Origin "http:\/\/kintsugi\.example:10443" is not kintsugi's own/ },
     { name: "an opaque origin (sandboxed frame, file:)", rules: loopback, host: "127.0.0.1:10180", origin: "null", refused: /Origin "null"/ },
   ];
   for (const { name, rules, host, origin, refused } of cases) {

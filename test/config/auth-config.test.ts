@@ -29,16 +29,16 @@ describe("the auth section", () => {
   const valid: Array<{ name: string; text: string; auth: unknown }> = [
     { name: "no auth section on loopback: none (the loopback default applies at start)", text: 'listen: "127.0.0.1:10180"', auth: null },
     { name: "no auth section on localhost", text: "listen: localhost:10180", auth: null },
-    { name: "an empty auth section: anonymous clients may do nothing", text: "auth: {}", auth: { anonymous: "none", tokens: [], allowedOrigins: [], allowedHosts: [] } },
+    { name: "an empty auth section: anonymous clients may do nothing", text: "auth: {}", auth: { anonymous: "none", tokens: [], allowedOrigins: [], allowedHosts: [], clientCertificates: [] } },
     {
       name: "anonymous viewers off loopback, with a token; hashes are kept lower-case",
       text: `listen: "0.0.0.0:10180"\nauth:\n  anonymous: viewer\n  tokens:\n    - { name: ci-bot, role: operator, sha256: "${HASH.toUpperCase()}" }\n`,
-      auth: { anonymous: "viewer", tokens: [{ name: "ci-bot", role: "operator", sha256: HASH }], allowedOrigins: [], allowedHosts: [] },
+      auth: { anonymous: "viewer", tokens: [{ name: "ci-bot", role: "operator", sha256: HASH }], allowedOrigins: [], allowedHosts: [], clientCertificates: [] },
     },
     {
       name: "origins are normalised as browsers send them",
       text: 'auth: { allowed_origins: ["https://Ops.Example.com", "http://dash.example:8080/"], allowed_hosts: [Kintsugi.Internal] }',
-      auth: { anonymous: "none", tokens: [], allowedOrigins: ["https://ops.example.com", "http://dash.example:8080"], allowedHosts: ["kintsugi.internal"] },
+      auth: { anonymous: "none", tokens: [], allowedOrigins: ["https://ops.example.com", "http://dash.example:8080"], allowedHosts: ["kintsugi.internal"], clientCertificates: [] },
     },
   ];
   for (const { name, text, auth } of valid) it(name, () => assert.deepEqual(parseConfig(text, SOURCE).auth, auth));

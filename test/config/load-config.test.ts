@@ -288,7 +288,9 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     tokens: [{ name: "ci-bot", role: "operator", sha256: "ab".repeat(32) }],
     allowedOrigins: ["https://ops.example.com"],
     allowedHosts: ["kintsugi.internal"],
+    clientCertificates: [],
   },
+  tls: null,
 };
 
 describe("parseConfig: valid files", () => {

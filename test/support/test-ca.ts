@@ -70,28 +70,40 @@ export function createTestCa(commonName: string): Promise<TestCa> {
   });
 }
 
-/** Makes a server certificate for IP 127.0.0.1 and DNS localhost, signed by `ca`. */
-export function issueServerCertificate(ca: TestCa): Promise<TestServerCertificate> {
+/** A certificate and its key, signed by a test CA. */
+export interface TestCertificate {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+/** Makes a certificate for subject CN `commonName` with these X.509 v3 extensions, signed by `ca`. */
+function issueCertificate(ca: TestCa, commonName: string, extensionLines: readonly string[]): Promise<TestCertificate> {
   return inTempDir(async (dir) => {
-    const [caCert, caKey, csr, cert, key, extensions] = ["ca.crt", "ca.key", "server.csr", "server.crt", "server.key", "server.ext"].map((f) => join(dir, f)) as [string, string, string, string, string, string];
+    const [caCert, caKey, csr, cert, key, extensions] = ["ca.crt", "ca.key", "leaf.csr", "leaf.crt", "leaf.key", "leaf.ext"].map((f) => join(dir, f)) as [string, string, string, string, string, string];
     await writeFile(caCert, ca.certPem);
     await writeFile(caKey, ca.keyPem, { mode: 0o600 });
-    await writeFile(
-      extensions,
-      [
-        "basicConstraints = critical, CA:FALSE",
-        "keyUsage = critical, digitalSignature",
-        "extendedKeyUsage = serverAuth",
-        "subjectAltName = IP:127.0.0.1, DNS:localhost",
-        "authorityKeyIdentifier = keyid",
-        "",
-      ].join("\n"),
-    );
-    await openssl(["req", "-new", ...NEW_KEY, "-subj", "/CN=127.0.0.1", "-keyout", key, "-out", csr]);
+    await writeFile(extensions, [...extensionLines, "authorityKeyIdentifier = keyid", ""].join("\n"));
+    await openssl(["req", "-new", ...NEW_KEY, "-subj", `/CN=${commonName}`, "-keyout", key, "-out", csr]);
     const serial = `0x${randomBytes(8).toString("hex")}`;
     await openssl(["x509", "-req", "-in", csr, "-CA", caCert, "-CAkey", caKey, "-set_serial", serial, "-days", DAYS, "-extfile", extensions, "-out", cert]);
-    return { ca, certPem: await readFile(cert, "utf8"), keyPem: await readFile(key, "utf8") };
+    return { certPem: await readFile(cert, "utf8"), keyPem: await readFile(key, "utf8") };
   });
+}
+
+/** Makes a server certificate for IP 127.0.0.1 and DNS localhost, signed by `ca`. */
+export async function issueServerCertificate(ca: TestCa): Promise<TestServerCertificate> {
+  const leaf = await issueCertificate(ca, "127.0.0.1", [
+    "basicConstraints = critical, CA:FALSE",
+    "keyUsage = critical, digitalSignature",
+    "extendedKeyUsage = serverAuth",
+    "subjectAltName = IP:127.0.0.1, DNS:localhost",
+  ]);
+  return { ca, ...leaf };
+}
+
+/** Makes a client certificate (TLS client authentication) for subject CN `commonName`, signed by `ca`. */
+export function issueClientCertificate(ca: TestCa, commonName: string): Promise<TestCertificate> {
+  return issueCertificate(ca, commonName, ["basicConstraints = critical, CA:FALSE", "keyUsage = critical, digitalSignature", "extendedKeyUsage = clientAuth"]);
 }
 
 let shared: Promise<TestServerCertificate> | null = null;

@@ -3,6 +3,7 @@ import type { ApolloServerPlugin } from "@apollo/server";
 import type { Context as WsContext } from "graphql-ws";
 import type { Extra } from "graphql-ws/use/ws";
 import type { VerifyClientCallbackAsync } from "ws";
+import { verifiedClientCn } from "../../auth/client-certificates.js";
 import type { Admission, EdgeGuard, Refusal } from "../../auth/edge-guard.js";
 import type { Actor, Role } from "../../auth/roles.js";
 import type { GraphQLContext } from "../context.js";
@@ -15,9 +16,9 @@ export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
   res.end(JSON.stringify({ errors: [{ message: refusal.message, extensions: { type: refusal.type, code: refusal.type } }] }));
 }
 
-/** Who an HTTP request is by its Authorization header, and, given a `role`, whether it has that role. */
+/** Who an HTTP request is by its Authorization header or client certificate, and, given a `role`, whether it has that role. */
 export function admitHttp(guard: EdgeGuard, req: IncomingMessage, role?: Role): Admission {
-  const admitted = guard.authenticate(req.headers.authorization);
+  const admitted = guard.authenticate(req.headers.authorization, verifiedClientCn(req.socket));
   return admitted.ok && role ? guard.mayUse(admitted.actor, role) : admitted;
 }
 
@@ -43,7 +44,8 @@ export function roleCheckPlugin(guard: EdgeGuard): ApolloServerPlugin<GraphQLCon
 
 /**
  * The graphql-ws side: the handshake must pass the Host/Origin rules (else HTTP 403, no WebSocket); the
- * `connection_init` payload must carry a known token, or none when anonymous clients are allowed (else close 4401).
+ * `connection_init` payload must carry a known token, or none when the handshake's client certificate is mapped to a
+ * role or anonymous clients are allowed (else close 4401).
  */
 export function webSocketEdge(guard: EdgeGuard) {
   const actors = new WeakMap<object, Actor>();
@@ -55,7 +57,7 @@ export function webSocketEdge(guard: EdgeGuard) {
   return {
     verifyClient,
     onConnect(ctx: WsContext<Record<string, unknown> | undefined, Extra>): boolean {
-      const admission = guard.authenticateConnection(ctx.connectionParams, ctx.extra.request.headers.authorization);
+      const admission = guard.authenticateConnection(ctx.connectionParams, ctx.extra.request.headers.authorization, verifiedClientCn(ctx.extra.request.socket));
       if (!admission.ok) {
         // graphql-ws would close with 4403 on `false`; the first close code sent wins.
         ctx.extra.socket.close(4401, admission.message.slice(0, 120));
