@@ -88,7 +88,7 @@ describe("client errors over HTTP: answered as the client's, never logged as une
   for (const target of badTargets) {
     it(`a request target that is not a URL (${target}) is answered 400`, async () => {
       const seen = logged.length;
-      const answer = await rawRequest(Number(new URL(k.url).port), `GET ${target} HTTP/1.1\r\nHost: kintsugi\r\nConnection: close`);
+      const answer = await rawRequest(Number(new URL(k.url).port), `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close`);
       assert.match(answer, /^HTTP\/1\.1 400 /);
       assert.match(answer, /"code":"BAD_REQUEST"/);
       assert.deepEqual(logged.slice(seen).filter((l) => l.level >= 40), []);
@@ -119,7 +119,7 @@ describe("aborted uploads end quietly", () => {
   function abortedUpload(port: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const socket = connect(port, "127.0.0.1", () => {
-        socket.write("POST /graphql HTTP/1.1\r\nHost: kintsugi\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n");
+        socket.write("POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n");
       });
       socket.once("data", (chunk: Buffer) => {
         assert.match(chunk.toString(), /^HTTP\/1\.1 100 Continue/);
