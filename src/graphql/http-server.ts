@@ -13,7 +13,7 @@ import type { GraphQLContext } from "./context.js";
 import { formatError, limitError } from "./errors.js";
 import { DEFAULT_LIMITS, type Limits } from "../config/limits.js";
 import { OperationLimits } from "./limits/operation-limits.js";
-import { applyServerTimeouts, refuseOverLimit } from "./limits/http-limits.js";
+import { applyServerTimeouts, refuseOverLimit, TIMEOUT_CHECK_OPTIONS } from "./limits/http-limits.js";
 import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
@@ -69,7 +69,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
       else res.destroy();
     });
   };
-  const server = options.tls ? httpsServer(options.tls, listener) : createServer(listener);
+  const server = options.tls ? httpsServer(options.tls, listener) : createServer(TIMEOUT_CHECK_OPTIONS, listener);
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
@@ -111,7 +111,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
 // keep them apart.
 function httpsServer(tls: TlsConfig, listener: (req: IncomingMessage, res: ServerResponse) => void): Server {
   const clientCertificates = tls.clientCaPem === null ? {} : { ca: tls.clientCaPem, requestCert: true, rejectUnauthorized: true };
-  return createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...clientCertificates }, listener) as unknown as Server;
+  return createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...clientCertificates, ...TIMEOUT_CHECK_OPTIONS }, listener) as unknown as Server;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions, operationLimits: OperationLimits): Promise<void> {

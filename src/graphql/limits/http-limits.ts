@@ -7,6 +7,12 @@ import type { OperationLimits, OperationRequest } from "./operation-limits.js";
  * which nothing moves for the idle time (a client that stopped reading its answer included) is destroyed. Upgraded
  * WebSockets are not affected; they have graphql-ws's keep-alive and the buffered-bytes bound.
  */
+/**
+ * Server options the timeouts need: node checks headersTimeout and requestTimeout only every
+ * `connectionsCheckingInterval` (30 s by default), which would let a slow client hold a connection 30 s past them.
+ */
+export const TIMEOUT_CHECK_OPTIONS = { connectionsCheckingInterval: 1000 } as const;
+
 export function applyServerTimeouts(server: Server, limits: Limits): void {
   server.headersTimeout = limits.headersTimeoutSeconds * 1000;
   server.requestTimeout = limits.requestTimeoutSeconds * 1000;
