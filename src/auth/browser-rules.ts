@@ -69,3 +69,17 @@ export function browserRefusal(rules: BrowserRules, hostHeader: string | undefin
   }
   return `Origin ${JSON.stringify(originHeader.slice(0, 200))} is not kintsugi's own or one of auth.allowed_origins`;
 }
+
+/**
+ * The CORS headers for a request from a configured origin (`auth.allowed_origins`), so a dashboard served there can
+ * read kintsugi's answers and send its token: the origin itself (never `*`), `Vary: Origin`, and for a preflight the
+ * methods and headers kintsugi takes. None for kintsugi's own origin (same-origin needs none) or any other.
+ * Credentials (cookies) are never allowed: kintsugi's credential is the Authorization header.
+ */
+export function corsHeaders(rules: BrowserRules, originHeader: string | undefined, preflight: boolean): Readonly<Record<string, string>> {
+  const origin = originHeader === undefined ? null : normalizeOrigin(originHeader);
+  if (origin === null || !rules.allowedOrigins.includes(origin)) return {};
+  const headers: Record<string, string> = { "access-control-allow-origin": origin, vary: "Origin" };
+  if (!preflight) return headers;
+  return { ...headers, "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "authorization, content-type", "access-control-max-age": "600" };
+}

@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLError } from "graphql";
 import type { AccessPolicy } from "./access-policy.js";
-import { browserRefusal } from "./browser-rules.js";
+import { browserRefusal, corsHeaders } from "./browser-rules.js";
 import { certificateActor } from "./client-certificates.js";
 import { forbiddenFieldError } from "./operation-roles.js";
 import { roleIncludes, type Actor, type Role } from "./roles.js";
@@ -33,6 +33,11 @@ export class EdgeGuard {
   browserRefusal(host: string | undefined, origin: string | undefined): Refusal | null {
     const why = browserRefusal(this.policy.browser, host, origin);
     return why === null ? null : { ok: false, status: 403, type: "FORBIDDEN", message: why };
+  }
+
+  /** The CORS headers for a request that passed the browser rules (see corsHeaders): only for allowed origins. */
+  corsHeaders(origin: string | undefined, preflight: boolean): Readonly<Record<string, string>> {
+    return corsHeaders(this.policy.browser, origin, preflight);
   }
 
   /**

@@ -117,6 +117,13 @@ function httpsServer(tls: TlsConfig, listener: (req: IncomingMessage, res: Serve
 async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions, operationLimits: OperationLimits): Promise<void> {
   const refused = options.guard.browserRefusal(req.headers.host, req.headers.origin);
   if (refused) return sendRefusal(res, refused);
+  const preflight = req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined;
+  for (const [name, value] of Object.entries(options.guard.corsHeaders(req.headers.origin, preflight))) res.setHeader(name, value);
+  if (preflight) {
+    res.writeHead(res.hasHeader("access-control-allow-origin") ? 204 : 403);
+    res.end();
+    return;
+  }
   const url = requestUrl(req);
   if (url === null) return send(res, 400, "application/json", JSON.stringify({ errors: [{ message: "the request target is not a URL", extensions: { code: "BAD_REQUEST" } }] }));
   if (url.pathname === "/health" && req.method === "GET") {

@@ -70,6 +70,40 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
     assert.equal((await raw(k.url, "/graphql", { host: "kintsugi.internal", authorization: `Bearer ${VIEWER}` }, QUERY)).status, 200, "a configured name passes");
   });
 
+  it("CORS: a configured origin may preflight and read the answers; kintsugi's own and other origins get no CORS headers", async () => {
+    const { hostname, port, host } = new URL(k.url);
+    const preflight = (origin: string) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+        const headers = { host, origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" };
+        const req = request({ hostname, port, path: "/graphql", method: "OPTIONS", headers }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    const allowed = await preflight("https://ops.example.com");
+    assert.equal(allowed.status, 204);
+    assert.equal(allowed.headers["access-control-allow-origin"], "https://ops.example.com");
+    assert.equal(allowed.headers["access-control-allow-methods"], "GET, POST");
+    assert.match(String(allowed.headers["access-control-allow-headers"]), /authorization/);
+    assert.equal(allowed.headers["access-control-allow-credentials"], undefined, "cookies are never a credential here");
+    const other = await preflight("https://evil.example");
+    assert.equal(other.status, 403);
+    assert.equal(other.headers["access-control-allow-origin"], undefined);
+
+    const answer = await raw(k.url, "/graphql", { host, origin: "https://ops.example.com", authorization: `Bearer ${VIEWER}` }, QUERY);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers["access-control-allow-origin"], "https://ops.example.com");
+    assert.match(String(answer.headers["vary"]), /Origin/);
+    const own = await raw(k.url, "/graphql", { host, origin: `http://${host}`, authorization: `Bearer ${VIEWER}` }, QUERY);
+    assert.equal(own.status, 200);
+    assert.equal(own.headers["access-control-allow-origin"], undefined, "same-origin needs no CORS");
+    const refused = await raw(k.url, "/graphql", { host, origin: "https://evil.example", authorization: `Bearer ${VIEWER}` }, QUERY);
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers["access-control-allow-origin"], undefined);
+  });
+
   it("DNS rebinding over WebSocket: the handshake is refused with 403", async () => {
     assert.equal(await handshake(k.url, { host: "attacker.example" }), 403);
     assert.equal(await handshake(k.url, {}), "open");

@@ -49,10 +49,13 @@ const CASES: readonly Case[] = [
   {
     // The control: the same page from an origin kintsugi allows does stop the queue, so the page's attacks are real
     // and the refusals above come from the Origin rule. (kintsugi sends no CORS headers, so fetch stays unreadable.)
-    name: "control: from an origin in auth.allowed_origins, the WebSocket mutation goes through",
+    name: "control: from an origin in auth.allowed_origins, the mutation goes through over fetch (CORS) and WebSocket",
     auth: (hostileOrigin) => ({ anonymous: "operator", tokens: [], allowedOrigins: [hostileOrigin], allowedHosts: [] }),
     token: null,
-    results: (results) => assert.match(results["websocket"] ?? "", /^open, connection_ack, next, mutation answered: \{"data":\{"setRepairQueueEnabled":false\}\}/),
+    results: (results) => {
+      assert.match(results["websocket"] ?? "", /^open, connection_ack, next, mutation answered: \{"data":\{"setRepairQueueEnabled":false\}\}/);
+      assert.equal(results["fetch application/json"], 'answered 200: {"data":{"setRepairQueueEnabled":false}}\n', "the page reads kintsugi's answer: CORS allows its origin");
+    },
     queueEnabledAfter: false,
     allRefusedByKintsugi: false,
   },
