@@ -63,6 +63,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   const busy = new Map<string, number>();
   let repairingPlane: RepairEntry | null = null;
   let inProgress = 0;
+  // One string for every entry the limit holds: on a long queue most entries wait for a slot.
+  const fullReason = `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`;
   for (const entry of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
@@ -91,7 +93,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       }
     }
     if (inProgress >= snapshot.repair.maxConcurrentRepairs) {
-      held.set(entry.index, `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`);
+      held.set(entry.index, fullReason);
       continue;
     }
     inProgress++;
