@@ -5,6 +5,7 @@ import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js"
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";
+import { untilTruthy } from "../support/until.js";
 
 const DAY = 86_400_000;
 /** DateTime as kintsugi writes it: RFC 3339 without fractional seconds. */
@@ -62,16 +63,6 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
   const current = async () => (await k.gql(`{ generatedCluster { ${CLUSTER} } }`)).data?.["generatedCluster"];
   const history = async () => (await k.gql(`{ clusterGenerations { ${RECORD} } }`)).data?.["clusterGenerations"] as Array<Record<string, any>>;
   const run = async () => k.gql(`mutation { runClusterGeneration { outcome record { ${RECORD} } cluster { generation } } }`);
-  async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   before(async () => {
     sabakan = await startFakeSabakan({ now: () => now });
     kube = await startFakeKubeApi();
@@ -127,7 +118,7 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     assert.equal(set.errors, undefined);
     assert.deepEqual(set.data?.["setClusterTemplate"], { name: "prod", setAt: rfc3339(now), template: TEMPLATE });
 
-    const cluster = await until("generation 1", current);
+    const cluster = await untilTruthy("generation 1", current);
     assert.equal(cluster.generation, 1);
     assert.equal(cluster.trigger, "TEMPLATE");
     assert.equal(cluster.generatedAt, rfc3339(now));
@@ -236,7 +227,7 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     const set = await k.gql(`mutation { setConstraint(name: "minimum-workers", value: 50) { minimumWorkers } }`);
     assert.equal(set.errors, undefined);
     // Changing a cluster constraint starts a round by itself.
-    const failed = await until("the failed round", async () => (await history()).find((h) => h.trigger === "SETTINGS"));
+    const failed = await untilTruthy("the failed round", async () => (await history()).find((h) => h.trigger === "SETTINGS"));
     assert.equal(failed.outcome, "FAILED");
     assert.match(failed.error, /not enough healthy machines: minimum-workers is 50/);
     assert.equal((await current()).generation, 2);
@@ -246,7 +237,7 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
   it("chooses machines by the operator's variables", async () => {
     const r = await k.gql(`mutation { setClusterVariables(notHaving: { roles: ["boot", "ss"], states: [RETIRED] }) { having { roles } notHaving { roles states } } }`);
     assert.deepEqual(r.data?.["setClusterVariables"], { having: null, notHaving: { roles: ["boot", "ss"], states: ["RETIRED"] } });
-    const cluster = await until("a generation without ss machines", async () => {
+    const cluster = await untilTruthy("a generation without ss machines", async () => {
       const c = await current();
       return c.generation > 2 && c;
     });
@@ -275,7 +266,7 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     const serial = worker.annotations.find((a) => a.name === "cke.cybozu.com/serial")?.value as string;
     const set = await k.gql(`mutation ($s: ID!) { setMachineState(serial: $s, state: RETIRING) { state } }`, { s: serial });
     assert.equal(set.errors, undefined);
-    const next = await until("the event's generation", async () => {
+    const next = await untilTruthy("the event's generation", async () => {
       const c = await current();
       return c.generation > before.generation && c;
     });

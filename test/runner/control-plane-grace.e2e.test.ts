@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { untilTruthy } from "../support/until.js";
 
 const TEMPLATE = "name: c\nnodes:\n- user: u\n  control_plane: true\n- user: u\nservice_subnet: 10.68.0.0/16\n";
 const RECORD = "generation trigger changes nodes { address controlPlane }";
@@ -28,16 +29,6 @@ describe("control-plane replacement waits out its grace and planned reboots (tes
   const current = async () => (await k.gql(`{ generatedCluster { ${RECORD} } }`)).data?.["generatedCluster"] as Cluster;
   const run = async () => (await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome as string;
   const serialAt = (address: string) => sabakan.machines().find((m) => m.ipv4[0] === address)?.serial as string;
-  async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   before(async () => {
     sabakan = await startFakeSabakan({ now: () => clock });
     kube = await startFakeKubeApi();
@@ -47,7 +38,7 @@ describe("control-plane replacement waits out its grace and planned reboots (tes
       { now: () => clock, startSchedule: false, startClusterSchedule: false },
     );
     await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: TEMPLATE });
-    await until("generation 1", async () => (await current())?.generation === 1);
+    await untilTruthy("generation 1", async () => (await current())?.generation === 1);
   });
   after(async () => {
     await k.dispose();
@@ -65,7 +56,7 @@ describe("control-plane replacement waits out its grace and planned reboots (tes
     assert.deepEqual(cps(await current()), cps(first));
 
     clock += 2000; // 3 s now: past the grace. Nothing but the generator's own recheck starts a round.
-    const next = await until("the replacement", async () => {
+    const next = await untilTruthy("the replacement", async () => {
       const c = await current();
       return c.generation > first.generation && c;
     });

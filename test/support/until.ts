@@ -12,3 +12,8 @@ export async function until<T>(what: string, probe: () => Promise<T> | T, done: 
   }
   return last;
 }
+
+/** {@link until} the probe's value is truthy, returned without its falsy cases. */
+export async function untilTruthy<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+  return (await until(what, probe, Boolean, timeoutMs)) as T;
+}
