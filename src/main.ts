@@ -9,7 +9,7 @@ import { buildSchema } from "./graphql/schema.js";
 import { scheduleTicks } from "./runner/cron-schedule.js";
 import type { RepairChange } from "./store/repair-entry-store.js";
 import { VERSION } from "./version.js";
-import { contextFactory, startApi } from "./wiring/api.js";
+import { contextFactory, startApi, type Api } from "./wiring/api.js";
 import { buildEvents } from "./wiring/events.js";
 import { shutDown } from "./wiring/shutdown.js";
 import { openStores } from "./wiring/stores.js";
@@ -74,43 +74,49 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   assertRoleTableMatches(schema);
   const nodes = await nodeOperatorFor(config);
   const stores = openStores(config, logger);
+  let workers: Workers | null = null;
+  let api: Api | null = null;
+  let schedules: ReadonlyArray<{ stop(): Promise<void> } | null> = [];
+  // One stop order for close() and for a start that fails halfway: what has not started yet is skipped.
+  const stopAll = () =>
+    shutDown(
+      [
+        ["api", () => api?.close()],
+        ["schedules", () => Promise.all(schedules.map((s) => s?.stop()))],
+        ["workers", () => (workers ? Promise.all([workers.clusterGenerator.stop(), workers.autoRepair.stop(), workers.healthChecks.stop(), workers.runner.stop()]) : undefined)],
+        ["database", () => stores.close()],
+      ],
+      logger,
+    );
   try {
-    let workers: Workers | null = null;
     const events = buildEvents(stores, now, () => workers?.clusterGenerator.unusedMachines() ?? null, options);
-    workers = buildWorkers(config, stores, events, { now, random: options.random ?? Math.random, nodes, logger, hooks: options });
-    const { runner, autoRepair, healthChecks, clusterGenerator } = workers;
-    const api = await startApi(config, { schema, access }, stores, events, contextFactory(config, stores, events, workers, now), logger);
+    const built = buildWorkers(config, stores, events, { now, random: options.random ?? Math.random, nodes, logger, hooks: options });
+    workers = built;
+    const listening = await startApi(config, { schema, access }, stores, events, contextFactory(config, stores, events, built, now), logger);
+    api = listening;
     if (options.startRunner !== false) {
-      runner.start();
-      healthChecks.start();
+      built.runner.start();
+      built.healthChecks.start();
     }
-    const schedules = [
-      config.sabakan && options.startSchedule !== false ? scheduleTicks("auto-repair", config.sabakan.schedule, autoRepair, workers.logs.autoRepair) : null,
+    schedules = [
+      config.sabakan && options.startSchedule !== false ? scheduleTicks("auto-repair", config.sabakan.schedule, built.autoRepair, built.logs.autoRepair) : null,
       config.sabakan && options.startClusterSchedule !== false
-        ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, clusterGenerator, workers.logs.cluster)
+        ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, built.clusterGenerator, built.logs.cluster)
         : null,
     ];
-    logger.info({ url: api.url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
+    logger.info({ url: listening.url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
     const accessLine = accessLogLine(access);
     logger[accessLine.level](accessLine.fields, accessLine.message);
     return {
-      url: api.url,
-      port: api.port,
+      url: listening.url,
+      port: listening.port,
       async close() {
-        await shutDown(
-          [
-            ["api", () => api.close()],
-            ["schedules", () => Promise.all(schedules.map((s) => s?.stop()))],
-            ["workers", () => Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop()])],
-            ["database", () => stores.close()],
-          ],
-          logger,
-        );
+        await stopAll();
         logger.info("kintsugi stopped");
       },
     };
   } catch (err) {
-    stores.close();
+    await stopAll();
     throw err;
   }
 }
