@@ -70,6 +70,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     if (isWaitingForBackoff(entry, now)) {
       // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
       if (holder === undefined) busy.set(entry.address, entry.index);
+      // A control plane in back-off resumes its drain when it expires: no other control plane may start meanwhile.
+      if (planeOf.has(entry.address) && !repairingPlane) repairingPlane = entry;
       held.set(entry.index, `waiting out its drain back-off until ${new Date(entry.drainBackoffExpire ?? 0).toISOString()}`);
       wakeAt = earliest(wakeAt, entry.drainBackoffExpire);
       continue;

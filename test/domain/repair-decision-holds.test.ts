@@ -119,6 +119,13 @@ const CASES: Case[] = [
     held: { 1: /cp2 is not Ready/ },
     wakeAt: T0 - 10 * SEC + 600 * SEC + 1,
   },
+  {
+    name: "a control plane waiting out its drain back-off keeps the one control-plane slot: another control plane does not start",
+    snapshot: snapshot([entry(1, { status: "processing", nodename: "cp1", drainBackoffCount: 1, drainBackoffExpire: T + 200 * SEC }), entry(2)], {}, { max: 5, controlPlanes: [cp(1), cp(2)] }),
+    want: [],
+    held: { 1: /drain back-off/, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
+    wakeAt: T + 200 * SEC,
+  },
 ];
 
 describe("decideRepairActions: holds, control planes", () => {
