@@ -49,7 +49,7 @@ export function rebootingByNode(nodes: readonly ClusterNode[]): RebootingNodes {
   const rebooting = new Set<string>();
   for (const node of nodes.filter((n) => n.annotations[CKE_REBOOT_ANNOTATION] === "true")) {
     rebooting.add(node.name);
-    for (const ip of node.internalIPs) rebooting.add(ip);
+    for (const ip of canonicalAddresses(node.internalIPs)) rebooting.add(ip);
   }
   return rebooting;
 }

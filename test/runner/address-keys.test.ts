@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ClusterNode } from "../../src/adapters/ports.js";
 import { nodeStandings } from "../../src/runner/auto-repair-poller.js";
-import { taintsByNode } from "../../src/runner/cluster-generator.js";
+import { rebootingByNode, taintsByNode } from "../../src/runner/cluster-generator.js";
 import { nodeNamesByAddress } from "../../src/runner/gather-state.js";
 import { machineTypesByAddress } from "../../src/runner/health-check-runner.js";
 
@@ -28,6 +28,11 @@ describe("maps keyed by Node InternalIPs use canonical addresses and leave out w
   for (const [name, build] of keysOf) {
     it(name, () => assert.deepEqual([...build(NODES).keys()].sort(), ["10.0.0.3", "evil", "mapped"]));
   }
+
+  it("rebootingByNode (cluster generation's reboot guard)", () => {
+    const rebooting = NODES.map((n) => ({ ...n, annotations: { "cke.cybozu.com/reboot": "true" } }));
+    assert.deepEqual([...rebootingByNode(rebooting)].sort(), ["10.0.0.3", "evil", "mapped"]);
+  });
 
   it("machineTypesByAddress (health checks): sabakan's first IPv4, canonical; a hostile one has no type", () => {
     const types = machineTypesByAddress([
