@@ -1,0 +1,190 @@
+import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import type { ClusterGeneration, GenerationTrigger, StoredClusterTemplate } from "../domain/cluster/generation-record.js";
+import type { GeneratedCluster } from "../domain/cluster/types.js";
+import type { Constraints } from "../domain/constraints.js";
+import type { MachineQueryVariables } from "../domain/machine-params.js";
+import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
+import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
+
+/**
+ * The store port: what kintsugi keeps, whichever backend keeps it (SQLite on one machine, etcd next to sabakan).
+ *
+ * Reads are synchronous: SQLite reads its file, etcd serves a mirror fed by a watch. Writes are asynchronous and
+ * atomic; those that decide on what is stored take a `decide` function that the store calls on the current state
+ * inside the write (SQLite: in the transaction; etcd: on the mirror, committed with compare-and-swap and called again
+ * on a fresh mirror after a conflict). A `decide` function must therefore be pure: it may be called more than once.
+ *
+ * Every committed write is announced once, in commit order, to `onCommit` listeners, on every replica (SQLite: right
+ * after the transaction; etcd: from the watch). A write's promise resolves only after its own commit was announced
+ * on this replica, so what the caller reads next includes it. A write that did not commit announces nothing.
+ */
+export interface KintsugiStore {
+  readonly backend: StoreBackend;
+  readonly entries: RepairEntryPort;
+  readonly settings: SettingsPort;
+  readonly outcomes: AutoRepairOutcomePort;
+  readonly generations: ClusterGenerationPort;
+  /**
+   * The poller's decide-and-commit: `decide` sees the queue, returns the entries to add and the outcome to record;
+   * both land in one write or neither does. The outcome gets the entries as stored (with their indexes).
+   */
+  enqueue(decide: (entries: readonly RepairEntry[]) => EnqueueDecision, now: number, actor: string): Promise<EnqueueResult>;
+  /** The same store whose every write also requires that `guard` still holds (leader writes); see {@link WriteGuard}. */
+  guarded(guard: WriteGuard): KintsugiStore;
+  /** Calls `listener` with every commit from now on, in commit order, once each; returns how to stop. */
+  onCommit(listener: (commit: StoreCommit) => void): () => void;
+  /** What GET /health reports of the store. */
+  health(): StoreHealth;
+  /** Stops the watch (etcd) or closes the file and releases its lock (SQLite); the last step of shutdown. */
+  close(): Promise<void>;
+}
+
+export type StoreBackend = "sqlite" | "etcd";
+
+export type StoreHealth =
+  | { readonly backend: StoreBackend; readonly healthy: true }
+  | { readonly backend: StoreBackend; readonly healthy: false; readonly reason: string };
+
+/**
+ * A condition every guarded write carries: on etcd, that this replica's election key still exists with the create
+ * revision it had when this replica became leader. `current()` returns null when this replica is not the leader: a
+ * guarded write then fails with {@link NotLeaderError} without touching the store. SQLite needs no guard (its file
+ * lock already makes its process the only writer), so its guarded store is the store itself.
+ */
+export interface WriteGuard {
+  current(): { readonly key: string; readonly createRevision: string } | null;
+}
+
+/** One committed write: what it changed. Only the parts it touched are non-empty. */
+export interface StoreCommit {
+  /** The repair entry changes, in the order they were made. */
+  readonly entries: readonly RepairChange[];
+  readonly outcome: AutoRepairOutcome | null;
+  /** A new generation record, or one whose `repeats` grew. */
+  readonly generation: ClusterGeneration | null;
+  /** The settings keys written (see {@link SETTINGS_KEYS}). */
+  readonly settings: readonly string[];
+}
+
+/**
+ * An entry after a committed change, the entry as it was just before it (null for a new entry), and the history
+ * record that describes the change. `previous` lets readers tell transitions apart by state, not by reason text.
+ */
+export interface RepairChange {
+  readonly entry: RepairEntry;
+  readonly previous: RepairEntry | null;
+  readonly record: RepairHistoryRecord;
+}
+
+/** One change an entry write makes: the entry as it is after it, and its history record. */
+export interface EntryWrite {
+  readonly entry: RepairEntry;
+  readonly kind: RepairHistoryKind;
+  readonly reason: string;
+  readonly detail?: string | null;
+}
+
+export interface EnqueueDecision {
+  readonly add: ReadonlyArray<{ readonly entry: UnindexedRepairEntry; readonly reason: string }>;
+  /** null = record no outcome (health checks). */
+  readonly outcome: ((enqueued: readonly RepairEntry[]) => Omit<AutoRepairOutcome, "sequence">) | null;
+}
+
+export interface EnqueueResult {
+  readonly changes: readonly RepairChange[];
+  readonly outcome: AutoRepairOutcome | null;
+}
+
+/** The repair entries and their append-only history. Indexes and history sequences are monotonic, never reused. */
+export interface RepairEntryPort {
+  /** The entry with this index, or null when there is none (never was, or dequeued). */
+  get(index: number): RepairEntry | null;
+  /** Every entry in the queue, ordered by index, in a new array (entries frozen: callers share them). */
+  list(): RepairEntry[];
+  /** The history of one index, oldest first; it outlives the entry. */
+  history(index: number): Promise<RepairHistoryRecord[]>;
+  /** Appends an entry and its `created` record, made by `actor`; returns it with its new index. */
+  add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange>;
+  /**
+   * Changes one entry: `decide` gets the stored entry (null when it is gone) and returns the writes to make, in
+   * order (each one's entry is the entry after it; the last is what is stored), or null to make none. Returns the
+   * changes made, empty when `decide` declined. This is how a decision taken on an older read is re-checked.
+   */
+  change(index: number, decide: (current: RepairEntry | null) => readonly EntryWrite[] | null, now: number, actor: string): Promise<RepairChange[]>;
+  /** Removes an entry when `decide` (given the stored entry) returns a reason; records `dequeued`; history stays. */
+  dequeue(index: number, decide: (current: RepairEntry) => string | null, now: number, actor: string): Promise<RepairChange | null>;
+  /** Marks for deletion every entry `select` picks that is not marked yet; returns them, ordered by index. */
+  requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]>;
+  /** Clears the drain back-off (count 0, no expiry) of every entry that has one. */
+  resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]>;
+}
+
+/** Switches and values operators change at run time; an absent value means the default. */
+export interface SettingsPort {
+  repairQueueEnabled(): boolean;
+  setRepairQueueEnabled(enabled: boolean): Promise<void>;
+  autoRepairEnabled(): boolean;
+  setAutoRepairEnabled(enabled: boolean): Promise<void>;
+  autoRepairVariables(): MachineQueryVariables;
+  setAutoRepairVariables(variables: MachineQueryVariables): Promise<void>;
+  clusterGenerationEnabled(): boolean;
+  setClusterGenerationEnabled(enabled: boolean): Promise<void>;
+  clusterVariables(): MachineQueryVariables;
+  setClusterVariables(variables: MachineQueryVariables): Promise<void>;
+  clusterTemplate(): StoredClusterTemplate | null;
+  setClusterTemplate(template: StoredClusterTemplate): Promise<void>;
+  healthCheckPaused(name: string): boolean | null;
+  setHealthCheckPaused(name: string, paused: boolean): Promise<void>;
+  /** Defaults, overlaid by the config file's initial values, overlaid by what was set through the API. */
+  constraints(): Constraints;
+  /** Stores every value of `set` (merged with what is stored, atomically), so a later config change does not undo it. */
+  setConstraints(set: Partial<Constraints>): Promise<void>;
+}
+
+/** The settings keys as stored (both backends), with the health-check pause keys `health-check-paused:NAME`. */
+export const SETTINGS_KEYS = [
+  "repair-queue-enabled",
+  "auto-repair-enabled",
+  "auto-repair-variables",
+  "cluster-generation-enabled",
+  "cluster-variables",
+  "cluster-template",
+  "constraints",
+] as const;
+
+/** The outcomes of sabakan polls, newest {@link KEPT_OUTCOMES} kept. */
+export interface AutoRepairOutcomePort {
+  record(outcome: Omit<AutoRepairOutcome, "sequence">): Promise<AutoRepairOutcome>;
+  /** The newest `count` outcomes (all kept when null), oldest first. */
+  last(count: number | null): AutoRepairOutcome[];
+}
+
+/** Generated cluster configurations and failed rounds, newest 100 kept; the configuration in force never pruned. */
+export interface ClusterGenerationPort {
+  current(): ClusterGeneration | null;
+  latest(): ClusterGeneration | null;
+  controlPlaneAddresses(): readonly string[];
+  generation(generation: number): ClusterGeneration | null;
+  last(count: number | null): ClusterGeneration[];
+  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration>;
+  recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration>;
+  recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
+}
+
+/** The store cannot be reached or written now (etcd down, SQLite file unwritable); reads may still be served. */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+  readonly code = "STORE_UNAVAILABLE";
+}
+
+/** A guarded write was refused: this replica is not (or no longer) the leader. Nothing was written. */
+export class NotLeaderError extends Error {
+  override readonly name = "NotLeaderError";
+  readonly code = "NOT_LEADER";
+}
+
+/** A write kept conflicting with concurrent writes and gave up after its retries. Nothing was written. */
+export class StoreConflictError extends Error {
+  override readonly name = "StoreConflictError";
+  readonly code = "STORE_CONFLICT";
+}
