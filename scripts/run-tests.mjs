@@ -1,7 +1,7 @@
 // Runs every test/**/*.test.ts file with node's built-in test runner through tsx. Node 20's --test does not expand
 // globs itself, so the files are listed here. Extra arguments are passed on (e.g. a file list to run only those).
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 function testFiles(dir) {
@@ -11,6 +11,11 @@ function testFiles(dir) {
     return d.name.endsWith(".test.ts") ? [path] : [];
   });
 }
+
+// Tests that need a real server skip themselves where it is missing; say so once, up front, not only per suite.
+const etcd = process.env.KINTSUGI_TEST_ETCD ?? "/usr/bin/etcd";
+if (!existsSync(etcd)) console.log(`SKIPPING the etcd tests: no etcd at ${etcd} (install Debian's etcd-server, as .ci/run does)`);
+if (!existsSync("/usr/bin/chromium")) console.log("SKIPPING the browser tests: no chromium at /usr/bin/chromium (install Debian's chromium, as .ci/run does)");
 
 const requested = process.argv.slice(2);
 const files = requested.length > 0 ? requested : testFiles("test").sort();
