@@ -9,6 +9,7 @@ import { pino } from "pino";
 import { EMPTY_REPAIR_CONFIG, type RepairOperationConfig } from "../src/domain/repair-config.js";
 import { startKintsugi } from "../src/main.js";
 import { DEFAULT_LIMITS } from "../src/config/limits.js";
+import { DEFAULT_CONFIG } from "../src/config/kintsugi-config.js";
 import { newToken, sha256Hex } from "../src/auth/tokens.js";
 import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
@@ -54,6 +55,7 @@ const operation = (name: string): RepairOperationConfig => ({
 const DEMO_TOKEN = newToken();
 const kintsugi = await startKintsugi(
   {
+    ...DEFAULT_CONFIG,
     listen: { host: "127.0.0.1", port },
     database: join(dir.path, "demo.db"),
     sabakan: { url: sabakan.url, schedule: fast ? "*/2 * * * * *" : "*/10 * * * * *", timeoutSeconds: 10, maxResponseBytes: 16 << 20 },

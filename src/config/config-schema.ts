@@ -5,6 +5,8 @@ import { authSection, checkClientCertificates, requireAuthOffLoopback } from "./
 import { tlsSection } from "./tls-files.js";
 import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { limitsSection } from "./limits-schema.js";
+import { etcdSection } from "./etcd-schema.js";
+import { leaderElectionSection } from "./leader-election-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { hasUrlCredentials } from "../domain/url-credentials.js";
@@ -200,7 +202,10 @@ const cronExpression = z.string().superRefine((text, ctx) => {
 export const configFileSchema = z
   .strictObject({
     listen: listen.default({ ...DEFAULT_LISTEN }),
+    store: z.enum(["sqlite", "etcd"]).default("sqlite"),
     database: nonEmptyString.default(DEFAULT_DATABASE),
+    etcd: etcdSection.optional(),
+    leader_election: leaderElectionSection.optional(),
     sabakan: z
       .strictObject({
         url: sabakanUrl,

@@ -1,7 +1,9 @@
+import { hostname } from "node:os";
 import type { AuthConfig } from "../auth/access-policy.js";
 import type { Constraints } from "../domain/constraints.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
+import { DEFAULT_ETCD_CONFIG, DEFAULT_LEASE_TTL_SECONDS, type EtcdConfig, type LeaderElectionConfig, type StoreKind } from "./etcd-config.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import type { TlsConfig } from "./tls-files.js";
 
@@ -9,8 +11,14 @@ import type { TlsConfig } from "./tls-files.js";
 export interface KintsugiConfig {
   /** host:port of the HTTP server (GraphQL, /health, /version). */
   readonly listen: { readonly host: string; readonly port: number };
+  /** Which backend keeps the store: `database` (one machine) or `etcd` (several replicas, one leader). */
+  readonly store: StoreKind;
   /** Path of the SQLite database file, created on first start. */
   readonly database: string;
+  /** How to reach etcd (with `store: etcd`; always filled in, from its defaults when there is no `etcd` section). */
+  readonly etcd: EtcdConfig;
+  /** The leader election on etcd (with `store: etcd`). */
+  readonly leaderElection: LeaderElectionConfig;
   /** Absent = no sabakan: no auto-repair polling. */
   readonly sabakan: {
     readonly url: string;
@@ -57,7 +65,10 @@ export const DEFAULT_RUNNER = { intervalSeconds: 10, healthCheckConcurrency: 32 
 /** The embedded defaults: what `kintsugi serve` runs on without a config file. */
 export const DEFAULT_CONFIG: KintsugiConfig = {
   listen: DEFAULT_LISTEN,
+  store: "sqlite",
   database: DEFAULT_DATABASE,
+  etcd: DEFAULT_ETCD_CONFIG,
+  leaderElection: { leaseTtlSeconds: DEFAULT_LEASE_TTL_SECONDS, replicaName: hostname() },
   sabakan: null,
   kubernetes: null,
   repair: EMPTY_REPAIR_CONFIG,

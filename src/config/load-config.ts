@@ -13,6 +13,8 @@ import {
 import { DEFAULT_RUNNER, type KintsugiConfig } from "./kintsugi-config.js";
 import { toHealthCheckConfigs } from "./health-check-schema.js";
 import { toLimits } from "./limits-schema.js";
+import { toEtcdConfig } from "./etcd-schema.js";
+import { toLeaderElectionConfig } from "./leader-election-schema.js";
 import { duplicateTokenNames, toAuthConfig, type AuthSection } from "./auth-schema.js";
 import { readTokensFile } from "./tokens-file.js";
 import { readTlsFiles, type TlsConfig, type TlsSection } from "./tls-files.js";
@@ -149,7 +151,10 @@ function toTls(section: TlsSection, source: string): TlsConfig {
 function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
   return {
     listen: file.listen,
+    store: file.store,
     database: file.database,
+    etcd: toEtcdConfig(file.etcd),
+    leaderElection: toLeaderElectionConfig(file.leader_election),
     // Kept as given, less a trailing slash: the sabakan client appends "/graphql" itself.
     sabakan: file.sabakan
       ? {

@@ -179,6 +179,7 @@ auth:
 `;
 
 const FULL_CONFIG_EXPECTED: KintsugiConfig = {
+  ...DEFAULT_CONFIG,
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
   sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },

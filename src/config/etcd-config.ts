@@ -1,0 +1,50 @@
+/** PEM material given as a file to read (`tls-ca-file`) or inline in the config (`tls-ca`), as etcdutil allows. */
+export type PemSource = { readonly file: string } | { readonly pem: string };
+
+/**
+ * How to reach etcd: cybozu-go/etcdutil's `Config` (what sabakan and CKE read), validated. Files are read when the
+ * client is built (see `etcdClientFor`), not when the config is loaded.
+ */
+export interface EtcdConfig {
+  /** Client URLs of the etcd members, as `scheme://host:port` (all http or all https). */
+  readonly endpoints: readonly string[];
+  /** Every key kintsugi writes starts with this; starts and ends with "/". */
+  readonly prefix: string;
+  /** Every etcd call that gets no answer within this long fails (etcdutil's `timeout`), in milliseconds. */
+  readonly timeoutMs: number;
+  /** User name and password authentication; null = none. Set together or not at all. */
+  readonly auth: { readonly username: string; readonly password: string } | null;
+  /** The CA that signed the etcd servers' certificates; null = the system's CAs (for https endpoints). */
+  readonly tlsCa: PemSource | null;
+  /** A client certificate and its key, for etcd's certificate authentication; null = none. */
+  readonly tlsClient: { readonly cert: PemSource; readonly key: PemSource } | null;
+}
+
+/** etcdutil's defaults, except the prefix (etcdutil has none; sabakan uses /sabakan/, CKE /cke/). */
+export const DEFAULT_ETCD_ENDPOINTS: readonly string[] = ["http://127.0.0.1:2379"];
+export const DEFAULT_ETCD_PREFIX = "/kintsugi/";
+export const DEFAULT_ETCD_TIMEOUT = "2s";
+export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
+
+export const DEFAULT_ETCD_CONFIG: EtcdConfig = {
+  endpoints: DEFAULT_ETCD_ENDPOINTS,
+  prefix: DEFAULT_ETCD_PREFIX,
+  timeoutMs: DEFAULT_ETCD_TIMEOUT_MS,
+  auth: null,
+  tlsCa: null,
+  tlsClient: null,
+};
+
+/** Where the store lives: one SQLite file (`database`), or etcd (`etcd`) shared by several replicas. */
+export type StoreKind = "sqlite" | "etcd";
+
+/** kintsugi's own knobs of the leader election on etcd (not etcdutil's). */
+export interface LeaderElectionConfig {
+  /** The TTL of the lease this replica's election key is attached to: how long a dead leader blocks a successor. */
+  readonly leaseTtlSeconds: number;
+  /** Who this replica is, as shown where the leader is named (/health, errors); default: the host name. */
+  readonly replicaName: string;
+}
+
+export const DEFAULT_LEASE_TTL_SECONDS = 10;
+export const LEASE_TTL_BOUNDS = { min: 2, max: 300 } as const;
