@@ -1,0 +1,100 @@
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createSecureContext, rootCertificates } from "node:tls";
+import { Etcd3, type IOptions } from "etcd3";
+import type { EtcdConfig, PemSource } from "../../config/etcd-config.js";
+import { readFailure } from "../../config/load-config.js";
+
+/** One thing wrong with the etcd TLS material, at a key of the `etcd` section (`etcd.tls-ca-file`). */
+export interface EtcdClientProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The etcd client cannot be built from the config: every problem, one per line, as `path: message`. */
+export class EtcdClientConfigError extends Error {
+  override readonly name = "EtcdClientConfigError";
+  readonly problems: readonly EtcdClientProblem[];
+
+  constructor(problems: readonly EtcdClientProblem[]) {
+    super(problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+    this.problems = problems;
+  }
+}
+
+type Kind = "ca" | "cert" | "key";
+
+// Where a PEM came from, as a message names it: the key and the file, or the key alone for inline PEM.
+function origin(kind: Kind, source: PemSource): { path: string; label: string } {
+  return "file" in source ? { path: `etcd.tls-${kind}-file`, label: `${source.file}: ` } : { path: `etcd.tls-${kind}`, label: "" };
+}
+
+function readPem(kind: Kind, source: PemSource, problems: EtcdClientProblem[]): string | null {
+  if ("pem" in source) return source.pem;
+  try {
+    return readFileSync(source.file, "utf8");
+  } catch (error) {
+    problems.push({ path: `etcd.tls-${kind}-file`, message: `${source.file}: cannot read: ${readFailure(error)}` });
+    return null;
+  }
+}
+
+// Messages name the file and what is wrong, never the content: a key must not end up in a log.
+function checkCertificate(kind: Kind, source: PemSource, pem: string, problems: EtcdClientProblem[]): boolean {
+  const { path, label } = origin(kind, source);
+  try {
+    if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("no BEGIN CERTIFICATE line");
+    new X509Certificate(pem);
+    return true;
+  } catch {
+    problems.push({ path, message: `${label}not a PEM certificate` });
+    return false;
+  }
+}
+
+/** The TLS credentials etcd3 hands to gRPC; null when no TLS key is set (https endpoints then use the system CAs). */
+function readCredentials(config: EtcdConfig): NonNullable<IOptions["credentials"]> | null {
+  if (config.tlsCa === null && config.tlsClient === null) return null;
+  const problems: EtcdClientProblem[] = [];
+  let rootCertificate = rootCertificates.join("\n");
+  if (config.tlsCa !== null) {
+    const ca = readPem("ca", config.tlsCa, problems);
+    if (ca !== null && checkCertificate("ca", config.tlsCa, ca, problems)) rootCertificate = ca;
+  }
+  let client: { certChain: Buffer; privateKey: Buffer } | null = null;
+  if (config.tlsClient !== null) {
+    const { cert: certSource, key: keySource } = config.tlsClient;
+    const cert = readPem("cert", certSource, problems);
+    const key = readPem("key", keySource, problems);
+    if (cert !== null && key !== null && checkCertificate("cert", certSource, cert, problems)) {
+      try {
+        createSecureContext({ cert, key });
+        client = { certChain: Buffer.from(cert), privateKey: Buffer.from(key) };
+      } catch (error) {
+        const { path, label } = origin("key", keySource);
+        const mismatch = /key values mismatch/i.test((error as Error).message ?? "");
+        problems.push({ path, message: mismatch ? `${label}this key does not belong to the client certificate` : `${label}not a usable PEM private key` });
+      }
+    }
+  }
+  if (problems.length > 0) throw new EtcdClientConfigError(problems);
+  return { rootCertificate: Buffer.from(rootCertificate), ...client };
+}
+
+/**
+ * An etcd client for the `etcd` section: its endpoints, user and password, TLS (files read now: a file that cannot
+ * be read or holds no usable PEM is an error naming its key and path), and a deadline of `timeout` on every call
+ * that is not a stream (watches and lease keep-alives run as long as they are needed). Keys are not prefixed by the
+ * client: callers put `config.prefix` in front of the keys they use.
+ *
+ * @throws EtcdClientConfigError listing every problem with the TLS material.
+ */
+export function etcdClientFor(config: EtcdConfig): Etcd3 {
+  const credentials = readCredentials(config);
+  return new Etcd3({
+    hosts: [...config.endpoints],
+    ...(config.auth !== null && { auth: { username: config.auth.username, password: config.auth.password } }),
+    ...(credentials !== null && { credentials }),
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + config.timeoutMs }),
+  });
+}
