@@ -1,4 +1,4 @@
-import type { Etcd3, IKeyValue, Watcher } from "etcd3";
+import type { Etcd3, IKeyValue } from "etcd3";
 import type { ElectionCandidate } from "../domain/leadership.js";
 import { abortableSleep } from "../runner/abortable-sleep.js";
 
@@ -8,8 +8,12 @@ export interface ElectionViewOptions {
   readonly electionPrefix: string;
   /** How long to wait before reading again after etcd could not be read or the watch broke. */
   readonly retryMs: number;
+  /** Called with the first error of each outage (not again until a read succeeds). */
   readonly onError: (error: unknown) => void;
 }
+
+// A watch whose cancellation etcd does not confirm in this time is dropped; closing the client ends it.
+const CANCEL_WAIT_MS = 1000;
 
 const candidateOf = (kv: IKeyValue): ElectionCandidate => ({
   key: kv.key.toString(),
@@ -29,7 +33,7 @@ export class ElectionView {
   private readonly listeners = new Set<() => void>();
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
-  private watcher: Watcher | null = null;
+  private failing = false;
 
   constructor(options: ElectionViewOptions) {
     this.options = options;
@@ -72,10 +76,12 @@ export class ElectionView {
         if (signal.aborted) break;
         this.candidates = new Map(read.kvs.map((kv) => [kv.key.toString(), candidateOf(kv)]));
         this.seenRevision = BigInt(read.header.revision);
+        this.failing = false;
         this.changed();
         await this.watchFrom(this.seenRevision + 1n, signal);
       } catch (error) {
-        if (!signal.aborted) this.options.onError(error);
+        if (!signal.aborted && !this.failing) this.options.onError(error);
+        this.failing = true;
       }
       await abortableSleep(this.options.retryMs, signal);
     }
@@ -84,13 +90,14 @@ export class ElectionView {
   /** Applies the watch's changes until it breaks or the view stops; resolves then, with the watch cancelled. */
   private async watchFrom(revision: bigint, signal: AbortSignal): Promise<void> {
     const watcher = this.options.client.watch().prefix(this.options.electionPrefix).startRevision(revision.toString()).watcher();
-    this.watcher = watcher;
     let broken: unknown = null;
+    let onAbort: () => void = () => undefined;
     await new Promise<void>((resolve) => {
       const end = (why: unknown) => {
         broken ??= why;
         resolve();
       };
+      onAbort = () => end(null);
       watcher.on("put", (kv) => this.candidates.set(kv.key.toString(), candidateOf(kv)));
       watcher.on("delete", (kv) => this.candidates.delete(kv.key.toString()));
       // Runs after etcd3's own handler has emitted every put and delete of this response.
@@ -101,10 +108,12 @@ export class ElectionView {
       watcher.on("disconnected", (error) => end(error));
       watcher.on("error", (error) => end(error));
       if (signal.aborted) end(null);
-      signal.addEventListener("abort", () => end(null), { once: true });
+      signal.addEventListener("abort", onAbort, { once: true });
     });
-    this.watcher = null;
-    await watcher.cancel().catch(() => undefined);
+    signal.removeEventListener("abort", onAbort);
+    const waited = new AbortController();
+    await Promise.race([watcher.cancel().catch(() => undefined), abortableSleep(CANCEL_WAIT_MS, waited.signal)]);
+    waited.abort();
     if (broken !== null && !signal.aborted) throw broken;
   }
 }

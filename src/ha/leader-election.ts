@@ -121,6 +121,7 @@ export class LeaderElection {
 
   private async campaign(): Promise<void> {
     const { signal } = this.abort;
+    let failing = false;
     while (!signal.aborted) {
       let end!: (reason: string) => void;
       const ended = new Promise<string>((resolve) => (end = resolve));
@@ -135,10 +136,13 @@ export class LeaderElection {
           onLeaseLost: (reason) => end(reason),
         });
       } catch (error) {
-        if (!signal.aborted) this.log.warn("cannot join the leader election on etcd; trying again", { error: String(error) });
+        // Once per outage: the loop tries again every retryMs for as long as etcd is away.
+        if (!signal.aborted && !failing) this.log.warn("cannot join the leader election on etcd; trying again", { error: String(error) });
+        failing = true;
         await abortableSleep(this.retryMs, signal);
         continue;
       }
+      failing = false;
       this.own = candidacy;
       this.endOwn = end;
       if (signal.aborted) end("this replica resigned");
