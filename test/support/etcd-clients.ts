@@ -1,0 +1,63 @@
+import { Etcd3, type IOptions } from "etcd3";
+
+type Backoff = NonNullable<NonNullable<IOptions["faultHandling"]>["watchBackoff"]>;
+
+/** Retries a lost watch every `ms`, not on etcd3's default back-off (which grows to 30 s and would slow the tests). */
+function steadyBackoff(ms: number): Backoff {
+  const backoff: Backoff = { duration: ms, next: () => backoff };
+  return backoff;
+}
+
+/** An etcd client for tests, on the given endpoints. Close it in an `after` hook. */
+export function testEtcdClient(endpoints: readonly string[]): Etcd3 {
+  return new Etcd3({ hosts: [...endpoints], dialTimeout: 2000, faultHandling: { watchBackoff: steadyBackoff(100) } });
+}
+
+type Comparator = ReturnType<Etcd3["if"]>;
+
+/**
+ * The same client, except that every transaction meets a competing write first: just before it is sent, `touch`
+ * writes every key it compares again (same value, new revision), so its compares on revisions always fail. Keys that
+ * do not exist are left alone. Only for showing what a store does when it conflicts for good.
+ */
+export function contendedEtcdClient(client: Etcd3, touch: Etcd3): Etcd3 {
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === "if") {
+        return (...first: Parameters<Etcd3["if"]>) => {
+          const compared = [first[0]];
+          const txn = target.if(...first);
+          const proxy: Comparator = new Proxy(txn, {
+            get(builder, name) {
+              if (name === "and") {
+                return (...more: Parameters<Comparator["and"]>) => {
+                  compared.push(more[0]);
+                  builder.and(...more);
+                  return proxy;
+                };
+              }
+              if (name === "commit") {
+                return async () => {
+                  for (const key of compared) {
+                    const value = await touch.get(key).buffer();
+                    if (value !== null) await touch.put(key).value(value);
+                  }
+                  return builder.commit();
+                };
+              }
+              const value = Reflect.get(builder, name, builder) as unknown;
+              if (typeof value !== "function") return value;
+              return (...args: unknown[]) => {
+                const result: unknown = value.apply(builder, args);
+                return result === builder ? proxy : result;
+              };
+            },
+          });
+          return proxy;
+        };
+      }
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
