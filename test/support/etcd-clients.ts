@@ -14,13 +14,10 @@ export function testEtcdClient(endpoints: readonly string[]): Etcd3 {
 }
 
 type Comparator = ReturnType<Etcd3["if"]>;
+type TxnResponse = Awaited<ReturnType<Comparator["commit"]>>;
 
-/**
- * The same client, except that every transaction meets a competing write first: just before it is sent, `touch`
- * writes every key it compares again (same value, new revision), so its compares on revisions always fail. Keys that
- * do not exist are left alone. Only for showing what a store does when it conflicts for good.
- */
-export function contendedEtcdClient(client: Etcd3, touch: Etcd3): Etcd3 {
+/** The same client, except that each transaction is sent by `send` (given the transaction and the keys it compares). */
+function interceptingTransactions(client: Etcd3, send: (txn: Comparator, compared: ReadonlyArray<string | Buffer>) => Promise<TxnResponse>): Etcd3 {
   return new Proxy(client, {
     get(target, prop) {
       if (prop === "if") {
@@ -36,15 +33,7 @@ export function contendedEtcdClient(client: Etcd3, touch: Etcd3): Etcd3 {
                   return proxy;
                 };
               }
-              if (name === "commit") {
-                return async () => {
-                  for (const key of compared) {
-                    const value = await touch.get(key).buffer();
-                    if (value !== null) await touch.put(key).value(value);
-                  }
-                  return builder.commit();
-                };
-              }
+              if (name === "commit") return () => send(builder, compared);
               const value = Reflect.get(builder, name, builder) as unknown;
               if (typeof value !== "function") return value;
               return (...args: unknown[]) => {
@@ -59,5 +48,31 @@ export function contendedEtcdClient(client: Etcd3, touch: Etcd3): Etcd3 {
       const value = Reflect.get(target, prop, target) as unknown;
       return typeof value === "function" ? value.bind(target) : value;
     },
+  });
+}
+
+/**
+ * The same client, except that every transaction meets a competing write first: just before it is sent, `touch`
+ * writes every key it compares again (same value, new revision), so its compares on revisions always fail. Keys that
+ * do not exist are left alone. Only for showing what a store does when it conflicts for good.
+ */
+export function contendedEtcdClient(client: Etcd3, touch: Etcd3): Etcd3 {
+  return interceptingTransactions(client, async (txn, compared) => {
+    for (const key of compared) {
+      const value = await touch.get(key).buffer();
+      if (value !== null) await touch.put(key).value(value);
+    }
+    return txn.commit();
+  });
+}
+
+/**
+ * The same client, except that every transaction is sent twice and the caller gets the second answer: what happens
+ * when an answer is lost and the client retries (etcd3 retries calls that failed as unavailable).
+ */
+export function answerLosingEtcdClient(client: Etcd3): Etcd3 {
+  return interceptingTransactions(client, async (txn) => {
+    await txn.commit();
+    return txn.commit();
   });
 }
