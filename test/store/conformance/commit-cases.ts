@@ -18,7 +18,12 @@ const bump =
 /** A series of writes of every kind, returning the commits they must have announced, in order. */
 async function everyKindOfWrite(store: KintsugiStore): Promise<StoreCommit[]> {
   const added = await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
-  const changed = await store.entries.change(added.entry.index, bump([]), NOW, ACTOR);
+  const changed = await store.entries.change(
+    added.entry.index,
+    (e) => e && [{ entry: { ...e, status: "processing" }, kind: "transition", reason: "start" }, { entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" }],
+    NOW,
+    ACTOR,
+  );
   await store.settings.setConstraints({ maximumWorkers: 4 });
   const recorded = await store.outcomes.record(outcome(7));
   const generated = await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
@@ -85,6 +90,29 @@ export function commitCases(h: StoreHarness): void {
       assert.deepEqual(indexes, [1, 2, 3, 4, 5, 6]);
       const sequences = (await Promise.all([1, 2, 3, 4, 5, 6].map((i) => a.entries.history(i)))).flat().map((r) => r.sequence).sort((x, y) => x - y);
       assert.deepEqual(sequences, [1, 2, 3, 4, 5, 6]);
+    });
+  });
+
+  describe("writes racing on two instances lose nothing", { skip: h.second ? false : "one instance only" }, () => {
+    it("poll outcomes get distinct sequences and are all kept", async () => {
+      const [a, b] = [await h.open(), await h.second!()];
+      const recorded = await Promise.all([a, b, a, b].map((s, i) => s.outcomes.record(outcome(i + 1))));
+      assert.deepEqual(recorded.map((o) => o.sequence).sort(), [1, 2, 3, 4]);
+      await until("a has every outcome", () => a.outcomes.last(null).length, (n) => n === 4);
+      assert.deepEqual(a.outcomes.last(null).map((o) => o.machinesSeen).sort(), [1, 2, 3, 4]);
+    });
+
+    it("generated configurations get distinct generation numbers", async () => {
+      const [a, b] = [await h.open(), await h.second!()];
+      const records = await Promise.all([a, b].map((s, i) => s.generations.recordGenerated(NOW, "schedule", cluster(i), [])));
+      assert.deepEqual(records.map((r) => [r.sequence, r.generation]).sort(), [[1, 1], [2, 2]]);
+      await until("a has both records", () => a.generations.last(null).length, (n) => n === 2);
+    });
+
+    it("constraints set on both merge both", async () => {
+      const [a, b] = [await h.open(), await h.second!()];
+      await Promise.all([a.settings.setConstraints({ maximumWorkers: 5 }), b.settings.setConstraints({ minimumWorkers: 2 })]);
+      await until("a has both values", () => a.settings.constraints(), (c) => c.maximumWorkers === 5 && c.minimumWorkers === 2);
     });
   });
 

@@ -71,6 +71,7 @@ export function recordCases(h: StoreHarness): void {
       const reopened = await h.reopen();
       assert.deepEqual(reopened.outcomes.last(2), [{ sequence: 1004, ...outcome(1004) }, { sequence: 1005, ...outcome(1005) }]);
       assert.deepEqual(reopened.outcomes.last(0), []);
+      assert.equal(reopened.outcomes.last(KEPT_OUTCOMES + 100).length, KEPT_OUTCOMES, "the older ones are gone, not only left out of last(null)");
     });
   });
 
@@ -118,6 +119,7 @@ export function recordCases(h: StoreHarness): void {
       assert.equal(sequences.length, KEPT_GENERATIONS);
       assert.deepEqual([sequences[0], sequences.at(-1)], [6, KEPT_GENERATIONS + 5]);
       assert.deepEqual(kept.current(), inForce, "the configuration in force outlives its turn");
+      assert.deepEqual(kept.last(1000).map((g) => g.sequence), [1, ...sequences], "kept: the one in force and the newest 100, nothing else");
       assert.deepEqual(kept.generation(1), inForce);
       assert.deepEqual(kept.controlPlaneAddresses(), ["10.0.0.1"]);
     });
