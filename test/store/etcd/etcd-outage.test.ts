@@ -73,7 +73,9 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
     const down = a.health();
     assert.ok(!down.healthy && down.reason.includes(m0.clientUrl), JSON.stringify(down));
 
-    // The other replica goes on writing: the lone one must catch up on exactly these.
+    // The other replica goes on writing: the lone one must catch up on exactly these. (If m0 led the cluster, the
+    // others elect a new leader first: wait until they answer a linearizable read.)
+    await until("the other members have a leader", () => others.get("/").then(() => true, () => false));
     await b.entries.change(entry.index, (e) => e && [{ entry: { ...e, status: "processing" }, kind: "transition", reason: "meanwhile 1" }], NOW, ACTOR);
     await b.entries.add(newEntry("10.0.0.3"), "meanwhile 2", NOW, ACTOR);
     await b.settings.setAutoRepairEnabled(false);
@@ -94,6 +96,7 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
     const [a, b] = await replicas();
     await a.entries.add(newEntry("10.0.0.1"), "before", NOW, ACTOR);
     await m0.kill();
+    await until("the other members have a leader", () => others.get("/").then(() => true, () => false));
     await b.entries.add(newEntry("10.0.0.2"), "meanwhile", NOW, ACTOR);
     await b.settings.setClusterGenerationEnabled(false);
     const revision = (await others.get("/").exec()).header.revision;
