@@ -53,6 +53,7 @@ export class EtcdMirror {
   queueStarted = false;
   /** The settings as set (a null value when unreadable: the default applies). */
   readonly settings = new Map<string, Versioned<unknown>>();
+  private readonly modRevisions = new Map<string, number>();
   private readonly entries = new Map<number, RepairEntry>();
   private readonly outcomes = new Map<number, AutoRepairOutcome>();
   private readonly generations = new Map<number, MirroredGeneration>();
@@ -64,6 +65,11 @@ export class EtcdMirror {
     private readonly keys: EtcdKeys,
     private readonly log: StoreLog,
   ) {}
+
+  /** The revision that last wrote `key` (any key the mirror holds), 0 when it is absent. */
+  modRevision(key: string): number {
+    return this.modRevisions.get(key) ?? 0;
+  }
 
   entry(index: number): RepairEntry | null {
     return this.entries.get(index) ?? null;
@@ -91,6 +97,7 @@ export class EtcdMirror {
   load(kvs: readonly KeyEvent[], revision: number, historyExists: boolean): void {
     this.queueHead = this.outcomesHead = this.generationsHead = null;
     this.settings.clear();
+    this.modRevisions.clear();
     this.entries.clear();
     this.outcomes.clear();
     this.generations.clear();
@@ -144,6 +151,10 @@ export class EtcdMirror {
   private apply(event: KeyEvent): void {
     const key = this.keys.parse(event.key);
     const put = event.type === "put";
+    if (key.kind !== "history" && key.kind !== "other") {
+      if (put) this.modRevisions.set(event.key, event.modRevision);
+      else this.modRevisions.delete(event.key);
+    }
     /** A head or setting that cannot be read stays known as present (value null): writes refuse it, never guess. */
     const versioned = <T>(value: T | null): Versioned<T | null> => ({ value, modRevision: event.modRevision });
     switch (key.kind) {

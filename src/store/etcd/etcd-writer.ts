@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Etcd3, IKeyValue, ITxnResponse } from "etcd3";
-import { NotLeaderError, StoreConflictError, type WriteGuard } from "../store-port.js";
+import { NotLeaderError, StoreConflictError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { KeyRange } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
 import type { MirrorFeed } from "./mirror-feed.js";
 
 /**
@@ -35,6 +36,7 @@ export const WRITE_ATTEMPTS = 8;
 export class EtcdWriter {
   constructor(
     private readonly client: Etcd3,
+    private readonly mirror: EtcdMirror,
     private readonly feed: MirrorFeed,
     private readonly availability: EtcdAvailability,
     private readonly guard: WriteGuard | null = null,
@@ -42,7 +44,7 @@ export class EtcdWriter {
 
   /** The same writer with every write also requiring `guard`. */
   guarded(guard: WriteGuard): EtcdWriter {
-    return new EtcdWriter(this.client, this.feed, this.availability, guard);
+    return new EtcdWriter(this.client, this.mirror, this.feed, this.availability, guard);
   }
 
   /**
@@ -58,7 +60,7 @@ export class EtcdWriter {
       if ("none" in plan) return plan.none;
       const response = await this.commit(what, plan, holder);
       if (response.succeeded) {
-        await this.feed.reached(Number(response.header.revision));
+        await this.committed(what, Number(response.header.revision));
         return plan.result;
       }
       const [guardRead, ...reads] = response.responses.map((r) => r.response_range?.kvs[0] ?? null);
@@ -67,12 +69,24 @@ export class EtcdWriter {
       }
       const own = reads.find((kv) => kv !== null && kv.key.toString("utf8") === plan.stamp && stampOf(kv) === writeId);
       if (own) {
-        await this.feed.reached(Number(own.mod_revision));
+        await this.committed(what, Number(own.mod_revision));
         return plan.result;
       }
-      await this.feed.reached(Math.max(0, ...reads.map((kv) => (kv === null ? 0 : Number(kv.mod_revision)))));
+      // Decide again once the mirror has moved on from what this attempt compared, for every key that failed (a
+      // deleted key included, which a wait for a revision could not express).
+      const changed = plan.compares.filter((c, i) => c.modRevision !== Number(reads[i]?.mod_revision ?? 0));
+      await this.feed.until(() => changed.every((c) => this.mirror.modRevision(c.key) !== c.modRevision), `the changes that conflicted with ${what}`);
     }
     throw new StoreConflictError(`${what}: kept conflicting with concurrent writes (${WRITE_ATTEMPTS} attempts); nothing was written`);
+  }
+
+  /** Waits until the mirror has the write (so it was announced and the caller reads it). */
+  private async committed(what: string, revision: number): Promise<void> {
+    try {
+      await this.feed.reached(revision);
+    } catch (err) {
+      throw new StoreUnavailableError(`${what}: committed at revision ${revision}, but ${(err as Error).message}`, { cause: err });
+    }
   }
 
   private async commit<T>(what: string, plan: WritePlan<T>, holder: ReturnType<WriteGuard["current"]>): Promise<ITxnResponse> {

@@ -7,7 +7,7 @@ import type { EtcdMirror, KeyEvent } from "./etcd-mirror.js";
 import type { StoreLog } from "./store-log.js";
 
 interface Waiter {
-  readonly revision: number;
+  readonly done: () => boolean;
   readonly resolve: () => void;
   readonly reject: (err: Error) => void;
   readonly timer: NodeJS.Timeout;
@@ -56,14 +56,22 @@ export class MirrorFeed {
 
   /** Resolves once the mirror has applied `revision`; fails when the watch does not deliver it in time. */
   reached(revision: number): Promise<void> {
-    if (this.mirror.revision >= revision) return Promise.resolve();
+    return this.until(() => this.mirror.revision >= revision, `revision ${revision}`);
+  }
+
+  /**
+   * Resolves once `done` holds of the mirror (checked after each revision it applies); fails with
+   * StoreUnavailableError when the watch does not get it there within the timeout. `what` names the wait.
+   */
+  until(done: () => boolean, what: string): Promise<void> {
+    if (done()) return Promise.resolve();
     if (this.closed) return Promise.reject(new StoreUnavailableError("the etcd store is closed"));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.timer !== timer);
-        reject(new StoreUnavailableError(`the etcd watch did not deliver revision ${revision} within ${this.availability.timeoutMs} ms (this replica has ${this.mirror.revision}); the write was committed`));
+        reject(new StoreUnavailableError(`the etcd watch did not deliver ${what} within ${this.availability.timeoutMs} ms (this replica has revision ${this.mirror.revision})`));
       }, this.availability.timeoutMs);
-      this.waiters.push({ revision, resolve, reject, timer });
+      this.waiters.push({ done, resolve, reject, timer });
     });
   }
 
@@ -161,11 +169,11 @@ export class MirrorFeed {
     }
   }
 
-  /** Resolves the writes the mirror has now seen. */
+  /** Resolves the waits the mirror now satisfies. */
   private settle(): void {
-    const done = this.waiters.filter((w) => w.revision <= this.mirror.revision);
+    const done = this.waiters.filter((w) => w.done());
     if (done.length === 0) return;
-    this.waiters = this.waiters.filter((w) => w.revision > this.mirror.revision);
+    this.waiters = this.waiters.filter((w) => !done.includes(w));
     for (const w of done) {
       clearTimeout(w.timer);
       w.resolve();

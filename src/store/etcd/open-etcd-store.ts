@@ -73,7 +73,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
     };
     return store;
   };
-  return compose(new EtcdWriter(client, feed, availability));
+  return compose(new EtcdWriter(client, mirror, feed, availability));
 }
 
 /** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */
