@@ -76,3 +76,18 @@ export function answerLosingEtcdClient(client: Etcd3): Etcd3 {
     return txn.commit();
   });
 }
+
+/** The same client, except that its transactions fail as if etcd did not answer, from `fail()` until `heal()`. */
+export function failingEtcdClient(client: Etcd3): { readonly client: Etcd3; fail(): void; heal(): void } {
+  let failing = false;
+  const failed = () => Object.assign(new Error("14 UNAVAILABLE: connection refused (simulated)"), { name: "GRPCUnavailableError" });
+  return {
+    client: interceptingTransactions(client, (txn) => (failing ? Promise.reject(failed()) : txn.commit())),
+    fail: () => {
+      failing = true;
+    },
+    heal: () => {
+      failing = false;
+    },
+  };
+}

@@ -2,18 +2,19 @@ import assert from "node:assert/strict";
 import { after, afterEach, before, describe, it } from "node:test";
 import type { Etcd3 } from "etcd3";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
-import type { KintsugiStore } from "../../../src/store/store-port.js";
-import { answerLosingEtcdClient, testEtcdClient } from "../../support/etcd-clients.js";
+import { StoreUnavailableError, type KintsugiStore } from "../../../src/store/store-port.js";
+import { answerLosingEtcdClient, failingEtcdClient, testEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { until } from "../../support/until.js";
 import { ACTOR, cluster, commitsOf, newEntry, outcome } from "../conformance/store-harness.js";
 
 /**
- * A transaction can commit and its answer be lost; the client then sends it again, and the second try fails its
- * compare (the first one moved the head). The store must see that the first try was its own (the write id it
- * stamped on the head) and resolve, not decide again and write a second time.
+ * Transactions that fail or whose answers are lost. A transaction can commit and its answer be lost; the client then
+ * sends it again, and the second try fails its compare (the first one moved the head). The store must see that the
+ * first try was its own (the write id it stamped on the head) and resolve, not decide again and write a second time.
  */
-describe("etcd store when a committed transaction's answer is lost", { skip: ETCD_SKIP }, () => {
+describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
   let etcd: TestEtcd;
   let client: Etcd3;
   let tests = 0;
@@ -43,7 +44,7 @@ describe("etcd store when a committed transaction's answer is lost", { skip: ETC
   const once: Record<string, unknown> = { add: 2, change: 1, enqueue: [2, 1], outcome: 1, generation: 1, setting: 3 };
 
   for (const [name, write, observe] of writes) {
-    it(`${name}: commits once, announces once, and resolves`, async () => {
+    it(`${name} whose answer was lost and that was sent again commits once, announces once, and resolves`, async () => {
       const prefix = `/lost-answer-${++tests}/`;
       const setup = await openEtcdStore({ client, prefix });
       await setup.entries.add(newEntry("10.0.0.1"), "setup", NOW, ACTOR);
@@ -55,4 +56,25 @@ describe("etcd store when a committed transaction's answer is lost", { skip: ETC
       assert.equal(commits.length, 1, JSON.stringify(commits));
     });
   }
+
+  it("a transaction etcd does not answer fails with StoreUnavailableError and marks the store unhealthy until etcd answers again", async () => {
+    const prefix = `/failing-${++tests}/`;
+    const failing = failingEtcdClient(client);
+    store = await openEtcdStore({ client: failing.client, prefix, endpoints: ["http://etcd.invalid:2379"], timeoutMs: 200 });
+    const commits = commitsOf(store);
+    failing.fail();
+    await assert.rejects(store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR), (err: Error) => {
+      assert.ok(err instanceof StoreUnavailableError);
+      assert.match(err.message, /^etcd at http:\/\/etcd\.invalid:2379 did not answer \(adding a repair entry; it may or may not have been committed\): GRPCUnavailableError: 14 UNAVAILABLE/);
+      return true;
+    });
+    const health = store.health();
+    assert.ok(!health.healthy && health.reason.includes("http://etcd.invalid:2379"), JSON.stringify(health));
+    // No write follows: a probe finds that etcd answers reads again.
+    await until("the store is healthy again", () => store!.health().healthy);
+    failing.heal();
+    await store.settings.setAutoRepairEnabled(false);
+    assert.deepEqual(commits.map((c) => c.settings), [["auto-repair-enabled"]], "the failed write announced nothing");
+    assert.deepEqual(store.entries.list(), []);
+  });
 });
