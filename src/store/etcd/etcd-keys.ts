@@ -47,6 +47,8 @@ export class EtcdKeys {
   readonly all: KeyRange;
   /** The history records, the only keys the mirror does not hold. */
   readonly allHistory: KeyRange;
+  readonly allGenerations: KeyRange;
+  readonly allOutcomes: KeyRange;
 
   /** `prefix` must end with "/" (as sabakan's `/sabakan/`), so that no other prefix shares its keys. */
   constructor(readonly prefix: string) {
@@ -57,6 +59,8 @@ export class EtcdKeys {
     this.generationsHead = `${prefix}generations-head`;
     this.all = { start: prefix, end: prefixEnd(prefix) };
     this.allHistory = { start: `${prefix}history/`, end: prefixEnd(`${prefix}history/`) };
+    this.allGenerations = { start: `${prefix}generations/`, end: prefixEnd(`${prefix}generations/`) };
+    this.allOutcomes = { start: `${prefix}outcomes/`, end: prefixEnd(`${prefix}outcomes/`) };
   }
 
   entry(index: number): string {

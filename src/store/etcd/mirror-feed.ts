@@ -4,6 +4,7 @@ import { StoreUnavailableError } from "../store-port.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror, KeyEvent } from "./etcd-mirror.js";
+import { readSnapshot } from "./snapshot-read.js";
 import type { StoreLog } from "./store-log.js";
 
 interface Waiter {
@@ -90,13 +91,9 @@ export class MirrorFeed {
   }
 
   private async load(): Promise<void> {
-    const { all, allHistory } = this.keys;
     try {
-      const head = await this.client.getAll().inRange({ start: all.start, end: allHistory.start }).options(this.availability.callOptions()).exec();
-      const revision = Number(head.header.revision);
-      const tail = await this.client.getAll().inRange({ start: allHistory.end, end: all.end }).revision(revision).options(this.availability.callOptions()).exec();
-      const history = await this.client.getAll().inRange(allHistory).revision(revision).limit(1).options(this.availability.callOptions()).keys();
-      this.mirror.load([...head.kvs, ...tail.kvs].map((kv) => keyEvent(kv, "put")), revision, history.length > 0);
+      const snapshot = await readSnapshot(this.client, this.keys, () => this.availability.callOptions());
+      this.mirror.load(snapshot.kvs.map((kv) => keyEvent(kv, "put")), snapshot.revision, snapshot.historyExists);
       this.availability.answered();
       this.settle();
     } catch (err) {
@@ -198,6 +195,10 @@ export class MirrorFeed {
     if (this.closed) return;
     try {
       await this.start();
+      if (this.closed) {
+        await this.close();
+        return;
+      }
       this.log("warn", "the etcd mirror was read again and the watch resumed", { prefix: this.keys.prefix, revision: this.mirror.revision });
     } catch (err) {
       this.log("warn", "reading the etcd store again failed; retrying", { prefix: this.keys.prefix, error: (err as Error).message });
