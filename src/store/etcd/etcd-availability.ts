@@ -56,10 +56,11 @@ export class EtcdAvailability {
   /** Turns the failure of a call (`what`: what it was for) into the error its caller gets; records the fault. */
   failed(what: string, err: unknown): StoreUnavailableError {
     const cause = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    // Said once per outage, not once per call: callers go on trying while etcd is away.
+    this.log(this.callFault === null ? "warn" : "debug", "an etcd call failed", { endpoints: this.endpoints, what, cause });
     this.callFault = `etcd at ${this.endpoints.join(", ")} did not answer (${what}): ${cause}`;
-    this.log("warn", "an etcd call failed", { endpoints: this.endpoints, what, cause });
     this.scheduleProbe();
-    return new StoreUnavailableError(`${this.callFault}`, { cause: err });
+    return new StoreUnavailableError(this.callFault, { cause: err });
   }
 
   close(): void {

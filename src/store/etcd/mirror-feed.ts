@@ -22,11 +22,11 @@ const keyEvent = (kv: IKeyValue, type: KeyEvent["type"]): KeyEvent => ({
 });
 
 /**
- * Keeps the mirror up to date: one consistent read of everything but the history at revision R, then a watch of the
- * whole prefix from R+1. Each revision is one commit, applied and announced once, in revision order. When the watch
- * reconnects it resumes from the revision after the mirror's (events it already applied are dropped), so nothing is
- * missed or doubled; when etcd compacted past the mirror, the whole mirror is read again (and that is logged loudly:
- * subscribers missed those changes).
+ * Keeps the mirror up to date: a consistent read (in pages) of everything but the history at revision R, then a
+ * watch of the whole prefix from R+1. Each revision is one commit, applied and announced once, in revision order.
+ * When the watch reconnects it resumes from the revision after the mirror's (events it already applied are dropped),
+ * so nothing is missed or doubled; when etcd compacted past the mirror, the whole mirror is read again (and that is
+ * logged loudly: subscribers missed those changes).
  */
 export class MirrorFeed {
   private watcher: Watcher | null = null;
