@@ -1,0 +1,95 @@
+import type { Etcd3 } from "etcd3";
+import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
+import type { RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { EntryWrite, RepairChange, RepairEntryPort } from "../store-port.js";
+import type { EtcdAvailability } from "./etcd-availability.js";
+import type { EtcdKeys } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
+import { historyValue } from "./etcd-value-schemas.js";
+import { decodeValue, storedRecord } from "./etcd-values.js";
+import type { EtcdWriter } from "./etcd-writer.js";
+import { QueuePlan } from "./queue-plan.js";
+
+/**
+ * The repair queue on etcd: entries read from the mirror, history read from etcd (the mirror does not hold it), and
+ * every change one transaction that compares the queue head, so a decision taken on a stale queue never commits.
+ */
+export class EtcdEntryPort implements RepairEntryPort {
+  constructor(
+    private readonly client: Etcd3,
+    private readonly keys: EtcdKeys,
+    private readonly mirror: EtcdMirror,
+    private readonly availability: EtcdAvailability,
+    private readonly writer: EtcdWriter,
+  ) {}
+
+  get(index: number): RepairEntry | null {
+    return this.mirror.entry(index);
+  }
+
+  list(): RepairEntry[] {
+    return [...this.mirror.entryList()];
+  }
+
+  async history(index: number): Promise<RepairHistoryRecord[]> {
+    let response;
+    try {
+      response = await this.client.getAll().inRange(this.keys.historyOf(index)).options(this.availability.callOptions()).exec();
+      this.availability.answered();
+    } catch (err) {
+      throw this.availability.failed(`reading the history of repair entry ${index}`, err);
+    }
+    // Sorted by key, which is by sequence within one index.
+    return response.kvs.map((kv) => storedRecord(decodeValue(historyValue, kv.key.toString("utf8"), kv.value).record));
+  }
+
+  add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange> {
+    return this.writer.write("adding a repair entry", (writeId) => {
+      const plan = new QueuePlan(this.mirror, this.keys);
+      return plan.plan(writeId, plan.add(entry, reason, now, actor));
+    });
+  }
+
+  change(index: number, decide: (current: RepairEntry | null) => readonly EntryWrite[] | null, now: number, actor: string): Promise<RepairChange[]> {
+    return this.writer.write(`changing repair entry ${index}`, (writeId) => {
+      const writes = decide(this.mirror.entry(index));
+      if (writes === null || writes.length === 0) return { none: [] };
+      const plan = new QueuePlan(this.mirror, this.keys);
+      for (const w of writes) {
+        if (w.entry.index !== index) throw new Error(`a change of repair entry ${index} cannot write entry ${w.entry.index}`);
+        plan.change(w.entry, w.kind, w.reason, w.detail ?? null, now, actor);
+      }
+      return plan.plan(writeId, plan.changes);
+    });
+  }
+
+  dequeue(index: number, decide: (current: RepairEntry) => string | null, now: number, actor: string): Promise<RepairChange | null> {
+    return this.writer.write(`dequeuing repair entry ${index}`, (writeId) => {
+      const current = this.mirror.entry(index);
+      const reason = current === null ? null : decide(current);
+      if (reason === null) return { none: null };
+      const plan = new QueuePlan(this.mirror, this.keys);
+      return plan.plan(writeId, plan.dequeue(index, reason, now, actor));
+    });
+  }
+
+  requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]> {
+    return this.writer.write("marking repair entries for deletion", (writeId) => {
+      const picked = this.mirror.entryList().filter((e) => !e.deleted && select(e));
+      if (picked.length === 0) return { none: [] };
+      const plan = new QueuePlan(this.mirror, this.keys);
+      for (const e of picked) plan.change({ ...e, deleted: true }, "delete-requested", reason, null, now, actor);
+      return plan.plan(writeId, plan.changes);
+    });
+  }
+
+  resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]> {
+    return this.writer.write("resetting drain back-offs", (writeId) => {
+      const backingOff = this.mirror.entryList().filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null);
+      if (backingOff.length === 0) return { none: [] };
+      const plan = new QueuePlan(this.mirror, this.keys);
+      for (const e of backingOff) plan.change({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }, "backoff-reset", reason, null, now, actor);
+      return plan.plan(writeId, plan.changes);
+    });
+  }
+}

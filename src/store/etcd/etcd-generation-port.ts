@@ -1,0 +1,106 @@
+import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../../domain/cluster/generation-record.js";
+import type { GeneratedCluster } from "../../domain/cluster/types.js";
+import type { ClusterGenerationPort } from "../store-port.js";
+import type { EtcdKeys, KeyRange } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
+import { nextSequence } from "./etcd-outcome-port.js";
+import type { StoredGenerationFields } from "./etcd-value-schemas.js";
+import { encodeCluster, encodeValue, generationFromStored } from "./etcd-values.js";
+import type { EtcdWriter, WritePlan } from "./etcd-writer.js";
+
+/**
+ * Generated cluster configurations and failed rounds on etcd, newest {@link KEPT_GENERATIONS} kept; the configuration
+ * in force (the newest generated one) is never pruned. Every write compares and advances the generations head.
+ */
+export class EtcdGenerationPort implements ClusterGenerationPort {
+  private controlPlanes: { readonly sequence: number | null; readonly addresses: readonly string[] } | null = null;
+
+  constructor(
+    private readonly keys: EtcdKeys,
+    private readonly mirror: EtcdMirror,
+    private readonly writer: EtcdWriter,
+    private readonly keep = KEPT_GENERATIONS,
+  ) {}
+
+  current(): ClusterGeneration | null {
+    return this.mirror.generationList().findLast((g) => g.record.outcome === "generated")?.record ?? null;
+  }
+
+  latest(): ClusterGeneration | null {
+    return this.mirror.generationList().at(-1)?.record ?? null;
+  }
+
+  /** Decoded once per configuration in force, not once per repair pass. */
+  controlPlaneAddresses(): readonly string[] {
+    const current = this.current();
+    const sequence = current?.sequence ?? null;
+    if (this.controlPlanes?.sequence !== sequence) {
+      const nodes = current?.cluster?.nodes ?? [];
+      this.controlPlanes = { sequence, addresses: Object.freeze(nodes.filter((n) => n.control_plane).map((n) => n.address)) };
+    }
+    return this.controlPlanes.addresses;
+  }
+
+  generation(generation: number): ClusterGeneration | null {
+    return this.mirror.generationList().find((g) => g.record.outcome === "generated" && g.record.generation === generation)?.record ?? null;
+  }
+
+  last(count: number | null): ClusterGeneration[] {
+    const n = count ?? this.keep;
+    return n <= 0 ? [] : this.mirror.generationList().slice(-n).map((g) => g.record);
+  }
+
+  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration> {
+    return this.writer.write("recording a generated cluster configuration", (writeId) =>
+      this.append(writeId, { time, trigger, generation: (this.current()?.generation ?? 0) + 1, cluster: encodeCluster(cluster), changes: [...changes], error: null }),
+    );
+  }
+
+  recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration> {
+    return this.writer.write("recording a recovered cluster generation", (writeId) =>
+      this.append(writeId, { time, trigger, generation: this.current()?.generation ?? 0, cluster: null, changes: [], error: null }),
+    );
+  }
+
+  recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
+    return this.writer.write<{ readonly record: ClusterGeneration; readonly repeated: boolean }>("recording a failed cluster generation", (writeId) => {
+      const latest = this.mirror.generationList().at(-1);
+      if (latest && repeatsLatest(latest.record, error)) {
+        const fields = { ...latest.fields, repeats: latest.fields.repeats + 1, lastTime: time };
+        return this.writeRecord(writeId, fields, latest.fields.sequence + 1, [], { record: generationFromStored(fields), repeated: true });
+      }
+      const appended = this.append(writeId, { time, trigger, generation: this.current()?.generation ?? 0, cluster: null, changes: [], error });
+      return { ...appended, result: { record: appended.result, repeated: false } };
+    });
+  }
+
+  /** A new record with the next sequence, pruning the records beyond the newest `keep` but the one in force. */
+  private append(writeId: string, fields: Omit<StoredGenerationFields, "sequence" | "lastTime" | "repeats">): WritePlan<ClusterGeneration> {
+    const list = this.mirror.generationList();
+    const sequence = nextSequence(this.mirror.generationsHead, this.keys.generationsHead, list.at(-1)?.fields.sequence ?? 0);
+    const stored: StoredGenerationFields = { ...fields, sequence, lastTime: fields.time, repeats: 1 };
+    const inForce = stored.cluster !== null ? sequence : (this.current()?.sequence ?? null);
+    return this.writeRecord(writeId, stored, sequence + 1, this.pruned(sequence - this.keep, inForce), generationFromStored(stored));
+  }
+
+  /** The ranges of records with sequences up to `limit`, leaving out `inForce`. */
+  private pruned(limit: number, inForce: number | null): KeyRange[] {
+    if (limit < 1) return [];
+    if (inForce === null || inForce > limit) return [this.keys.generations(0, limit)];
+    const before = inForce > 1 ? [this.keys.generations(0, inForce - 1)] : [];
+    return inForce < limit ? [...before, this.keys.generations(inForce + 1, limit)] : before;
+  }
+
+  private writeRecord<T>(writeId: string, fields: StoredGenerationFields, next: number, deletes: KeyRange[], result: T): WritePlan<T> {
+    return {
+      compares: [{ key: this.keys.generationsHead, modRevision: this.mirror.generationsHead?.modRevision ?? 0 }],
+      puts: [
+        { key: this.keys.generation(fields.sequence), value: encodeValue({ record: fields }) },
+        { key: this.keys.generationsHead, value: encodeValue({ w: writeId, next: Math.max(next, this.mirror.generationsHead?.value?.next ?? 1) }) },
+      ],
+      deletes,
+      stamp: this.keys.generationsHead,
+      result,
+    };
+  }
+}

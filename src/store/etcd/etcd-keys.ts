@@ -1,0 +1,130 @@
+/**
+ * Where each aggregate lives under the store's prefix. Numbers are zero-padded to 16 digits (every safe integer), so
+ * etcd's byte order of keys is numeric order and a range read returns entries, history and records oldest first.
+ */
+const DIGITS = 16;
+
+/** What a key under the prefix stands for, parsed from its text (keys written by something else parse as `other`). */
+export type ParsedKey =
+  | { readonly kind: "schema" }
+  | { readonly kind: "queue" }
+  | { readonly kind: "entry"; readonly index: number }
+  | { readonly kind: "history"; readonly index: number; readonly sequence: number }
+  | { readonly kind: "setting"; readonly name: string }
+  | { readonly kind: "outcomes-head" }
+  | { readonly kind: "outcome"; readonly sequence: number }
+  | { readonly kind: "generations-head" }
+  | { readonly kind: "generation"; readonly sequence: number }
+  | { readonly kind: "other" };
+
+/** A half-open key range [start, end), as etcd's range and delete-range take it. */
+export interface KeyRange {
+  readonly start: string;
+  readonly end: string;
+}
+
+function pad(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`cannot make a key of ${n}: not a safe integer >= 0`);
+  return String(n).padStart(DIGITS, "0");
+}
+
+function number(text: string | undefined): number | null {
+  return text !== undefined && text.length === DIGITS && /^[0-9]+$/.test(text) ? Number(text) : null;
+}
+
+/** The end of the range of every key that starts with `prefix` (its last byte plus one, as etcd clients do). */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** The key layout of one kintsugi store in etcd. */
+export class EtcdKeys {
+  readonly schema: string;
+  readonly queue: string;
+  readonly outcomesHead: string;
+  readonly generationsHead: string;
+  /** Every key of the store. */
+  readonly all: KeyRange;
+  /** The history records, the only keys the mirror does not hold. */
+  readonly allHistory: KeyRange;
+  readonly allGenerations: KeyRange;
+  readonly allOutcomes: KeyRange;
+
+  /** `prefix` must end with "/" (as sabakan's `/sabakan/`), so that no other prefix shares its keys. */
+  constructor(readonly prefix: string) {
+    if (!prefix.endsWith("/") || prefix.length < 2) throw new Error(`etcd prefix must be non-empty and end with "/", got ${JSON.stringify(prefix)}`);
+    this.schema = `${prefix}schema`;
+    this.queue = `${prefix}queue`;
+    this.outcomesHead = `${prefix}outcomes-head`;
+    this.generationsHead = `${prefix}generations-head`;
+    this.all = { start: prefix, end: prefixEnd(prefix) };
+    this.allHistory = { start: `${prefix}history/`, end: prefixEnd(`${prefix}history/`) };
+    this.allGenerations = { start: `${prefix}generations/`, end: prefixEnd(`${prefix}generations/`) };
+    this.allOutcomes = { start: `${prefix}outcomes/`, end: prefixEnd(`${prefix}outcomes/`) };
+  }
+
+  entry(index: number): string {
+    return `${this.prefix}entries/${pad(index)}`;
+  }
+
+  history(index: number, sequence: number): string {
+    return `${this.prefix}history/${pad(index)}/${pad(sequence)}`;
+  }
+
+  /** The history of one entry index. */
+  historyOf(index: number): KeyRange {
+    const start = `${this.prefix}history/${pad(index)}/`;
+    return { start, end: prefixEnd(start) };
+  }
+
+  setting(name: string): string {
+    return `${this.prefix}settings/${name}`;
+  }
+
+  outcome(sequence: number): string {
+    return `${this.prefix}outcomes/${pad(sequence)}`;
+  }
+
+  /** The outcomes with sequences from `from` up to and including `to`. */
+  outcomes(from: number, to: number): KeyRange {
+    return { start: this.outcome(from), end: this.outcome(to + 1) };
+  }
+
+  generation(sequence: number): string {
+    return `${this.prefix}generations/${pad(sequence)}`;
+  }
+
+  /** The generation records with sequences from `from` up to and including `to`. */
+  generations(from: number, to: number): KeyRange {
+    return { start: this.generation(from), end: this.generation(to + 1) };
+  }
+
+  /** What `key` (a full key, prefix included) stands for. */
+  parse(key: string): ParsedKey {
+    if (!key.startsWith(this.prefix)) return { kind: "other" };
+    const rest = key.slice(this.prefix.length);
+    switch (rest) {
+      case "schema":
+        return { kind: "schema" };
+      case "queue":
+        return { kind: "queue" };
+      case "outcomes-head":
+        return { kind: "outcomes-head" };
+      case "generations-head":
+        return { kind: "generations-head" };
+    }
+    const [area, first, second, ...more] = rest.split("/");
+    if (area === "settings" && rest.length > "settings/".length) return { kind: "setting", name: rest.slice("settings/".length) };
+    const a = number(first);
+    if (a === null) return { kind: "other" };
+    if (second === undefined) {
+      if (area === "entries") return { kind: "entry", index: a };
+      if (area === "outcomes") return { kind: "outcome", sequence: a };
+      if (area === "generations") return { kind: "generation", sequence: a };
+      return { kind: "other" };
+    }
+    const b = number(second);
+    if (area === "history" && b !== null && more.length === 0) return { kind: "history", index: a, sequence: b };
+    return { kind: "other" };
+  }
+}

@@ -1,0 +1,218 @@
+import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
+import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { RepairChange, StoreCommit } from "../store-port.js";
+import type { EtcdKeys } from "./etcd-keys.js";
+import type { StoreLog } from "./store-log.js";
+import {
+  entryValue,
+  generationValue,
+  historyValue,
+  outcomeValue,
+  queueHeadValue,
+  schemaValue,
+  sequenceHeadValue,
+  settingValue,
+  type QueueHeadValue,
+  type SequenceHeadValue,
+  type StoredGenerationFields,
+} from "./etcd-value-schemas.js";
+import { decodeValue, deepFreeze, generationFromStored, storedEntry, storedOutcome, storedRecord } from "./etcd-values.js";
+
+/** A value with the revision that last wrote it, which a compare-and-swap compares. */
+export interface Versioned<T> {
+  readonly value: T;
+  readonly modRevision: number;
+}
+
+/** One change to a key, from the initial read (a put) or from the watch. */
+export interface KeyEvent {
+  readonly type: "put" | "delete";
+  readonly key: string;
+  readonly value: Buffer;
+  readonly modRevision: number;
+}
+
+/** A generation record as read, with the fields it was stored with (a repeat rewrites them). */
+export interface MirroredGeneration {
+  readonly fields: StoredGenerationFields;
+  readonly record: ClusterGeneration;
+}
+
+/**
+ * Everything of the store but the history, as of one etcd revision: what reads are served from and what writes
+ * decide on. It changes only by {@link applyRevision} (one commit at a time, in revision order) or {@link load}.
+ */
+export class EtcdMirror {
+  revision = 0;
+  /** The heads: null when absent; a null value when present but unreadable (see the log). */
+  queueHead: Versioned<QueueHeadValue | null> | null = null;
+  outcomesHead: Versioned<SequenceHeadValue | null> | null = null;
+  generationsHead: Versioned<SequenceHeadValue | null> | null = null;
+  /** Whether indexes were ever handed out here: then a missing queue head must not restart them at 1. */
+  queueStarted = false;
+  /** The settings as set (a null value when unreadable: the default applies). */
+  readonly settings = new Map<string, Versioned<unknown>>();
+  private readonly modRevisions = new Map<string, number>();
+  private readonly entries = new Map<number, RepairEntry>();
+  private readonly outcomes = new Map<number, AutoRepairOutcome>();
+  private readonly generations = new Map<number, MirroredGeneration>();
+  private sortedEntries: readonly RepairEntry[] | null = null;
+  private sortedOutcomes: readonly AutoRepairOutcome[] | null = null;
+  private sortedGenerations: readonly MirroredGeneration[] | null = null;
+
+  constructor(
+    private readonly keys: EtcdKeys,
+    private readonly log: StoreLog,
+  ) {}
+
+  /** The revision that last wrote `key` (any key the mirror holds), 0 when it is absent. */
+  modRevision(key: string): number {
+    return this.modRevisions.get(key) ?? 0;
+  }
+
+  entry(index: number): RepairEntry | null {
+    return this.entries.get(index) ?? null;
+  }
+
+  /** The queue ordered by index (shared, frozen). */
+  entryList(): readonly RepairEntry[] {
+    this.sortedEntries ??= Object.freeze([...this.entries.values()].sort((a, b) => a.index - b.index));
+    return this.sortedEntries;
+  }
+
+  /** The kept outcomes ordered by sequence (shared, frozen). */
+  outcomeList(): readonly AutoRepairOutcome[] {
+    this.sortedOutcomes ??= Object.freeze([...this.outcomes.values()].sort((a, b) => a.sequence - b.sequence));
+    return this.sortedOutcomes;
+  }
+
+  /** The kept generation records ordered by sequence (shared, frozen). */
+  generationList(): readonly MirroredGeneration[] {
+    this.sortedGenerations ??= Object.freeze([...this.generations.values()].sort((a, b) => a.fields.sequence - b.fields.sequence));
+    return this.sortedGenerations;
+  }
+
+  /** Replaces everything with the keys read at `revision`; `historyExists` tells whether any history key was there. */
+  load(kvs: readonly KeyEvent[], revision: number, historyExists: boolean): void {
+    this.queueHead = this.outcomesHead = this.generationsHead = null;
+    this.settings.clear();
+    this.modRevisions.clear();
+    this.entries.clear();
+    this.outcomes.clear();
+    this.generations.clear();
+    this.touched();
+    for (const kv of kvs) this.apply(kv);
+    this.queueStarted = historyExists || this.queueHead !== null || this.entries.size > 0;
+    this.revision = revision;
+  }
+
+  /**
+   * Applies the events of one revision (one committed transaction) and describes what it changed. The entry changes
+   * are rebuilt from the history records written in it: each record carries the entry after the change, and the
+   * entry before it is the previous record's (same revision) or the mirror's. Null when nothing readers see changed.
+   */
+  applyRevision(revision: number, events: readonly KeyEvent[]): StoreCommit | null {
+    const written: Array<{ record: RepairChange["record"]; entry: RepairEntry }> = [];
+    let outcome: AutoRepairOutcome | null = null;
+    let generation: ClusterGeneration | null = null;
+    const settings: string[] = [];
+    for (const event of events) {
+      const key = this.keys.parse(event.key);
+      if (key.kind === "history" && event.type === "put") {
+        const value = this.decode(historyValue, event);
+        if (value) written.push({ record: storedRecord(value.record), entry: storedEntry(value.entry) });
+      }
+    }
+    written.sort((a, b) => a.record.sequence - b.record.sequence);
+    const after = new Map<number, RepairEntry>();
+    const entries = written.map(({ record, entry }): RepairChange => {
+      const previous = after.get(entry.index) ?? this.entries.get(entry.index) ?? null;
+      after.set(entry.index, entry);
+      return Object.freeze({ entry, previous, record });
+    });
+    for (const event of events) {
+      const key = this.keys.parse(event.key);
+      this.apply(event);
+      if (event.type !== "put") {
+        if (key.kind === "setting") settings.push(key.name);
+        continue;
+      }
+      if (key.kind === "outcome") outcome = this.outcomes.get(key.sequence) ?? outcome;
+      else if (key.kind === "generation") generation = this.generations.get(key.sequence)?.record ?? generation;
+      else if (key.kind === "setting") settings.push(key.name);
+      else if (key.kind === "history" || key.kind === "entry") this.queueStarted = true;
+    }
+    this.revision = revision;
+    if (entries.length === 0 && outcome === null && generation === null && settings.length === 0) return null;
+    return Object.freeze({ entries: Object.freeze(entries), outcome, generation, settings: Object.freeze(settings) });
+  }
+
+  private apply(event: KeyEvent): void {
+    const key = this.keys.parse(event.key);
+    const put = event.type === "put";
+    if (key.kind !== "history" && key.kind !== "other") {
+      if (put) this.modRevisions.set(event.key, event.modRevision);
+      else this.modRevisions.delete(event.key);
+    }
+    /** A head or setting that cannot be read stays known as present (value null): writes refuse it, never guess. */
+    const versioned = <T>(value: T | null): Versioned<T | null> => ({ value, modRevision: event.modRevision });
+    switch (key.kind) {
+      case "schema":
+        // Read only to say loudly (through decode) when a newer kintsugi changed the layout under this one.
+        if (put) this.decode(schemaValue, event);
+        return;
+      case "queue":
+        this.queueHead = put ? versioned(this.decode(queueHeadValue, event)) : null;
+        if (put) this.queueStarted = true;
+        return;
+      case "outcomes-head":
+        this.outcomesHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
+        return;
+      case "generations-head":
+        this.generationsHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
+        return;
+      case "setting":
+        if (put) this.settings.set(key.name, versioned(deepFreeze(this.decode(settingValue, event)?.value ?? null)));
+        else this.settings.delete(key.name);
+        return;
+      case "entry": {
+        const value = put ? this.decode(entryValue, event) : null;
+        if (!put) this.entries.delete(key.index);
+        else if (value && value.entry.index === key.index) this.entries.set(key.index, storedEntry(value.entry));
+        else if (value) this.log("error", "an etcd repair entry key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
+        break;
+      }
+      case "outcome": {
+        const value = put ? this.decode(outcomeValue, event) : null;
+        if (!put) this.outcomes.delete(key.sequence);
+        else if (value) this.outcomes.set(key.sequence, storedOutcome(value.outcome));
+        break;
+      }
+      case "generation": {
+        const value = put ? this.decode(generationValue, event) : null;
+        if (!put) this.generations.delete(key.sequence);
+        else if (value) this.generations.set(key.sequence, { fields: value.record, record: generationFromStored(value.record) });
+        break;
+      }
+      case "history":
+      case "other":
+        return;
+    }
+    this.touched();
+  }
+
+  private touched(): void {
+    this.sortedEntries = this.sortedOutcomes = this.sortedGenerations = null;
+  }
+
+  /** A value that cannot be read is left out (logged loudly), never guessed at; the key itself stays untouched. */
+  private decode<S extends Parameters<typeof decodeValue>[0]>(schema: S, event: KeyEvent): ReturnType<typeof decodeValue<S>> | null {
+    try {
+      return decodeValue(schema, event.key, event.value);
+    } catch (err) {
+      this.log("error", "an etcd value cannot be read; the mirror leaves it out", { key: event.key, revision: event.modRevision, error: (err as Error).message });
+      return null;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { StoredClusterTemplate } from "../../domain/cluster/generation-record.js";
+import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/constraints.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/machine-params.js";
+import type { SettingsPort } from "../store-port.js";
+import type { EtcdKeys } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
+import { encodeValue } from "./etcd-values.js";
+import type { EtcdWriter } from "./etcd-writer.js";
+
+/**
+ * Switches and values operators change at run time, one etcd key each (`settings/<key>`, the keys SQLite uses), read
+ * from the mirror; an absent (or unreadable) key means the default. A write compares the key's revision, so a merge
+ * (the constraints) is decided on the value it replaces.
+ */
+export class EtcdSettingsPort implements SettingsPort {
+  constructor(
+    private readonly keys: EtcdKeys,
+    private readonly mirror: EtcdMirror,
+    private readonly writer: EtcdWriter,
+    private readonly initialConstraints: Partial<Constraints> = {},
+  ) {}
+
+  repairQueueEnabled(): boolean {
+    return this.read("repair-queue-enabled", true);
+  }
+
+  setRepairQueueEnabled(enabled: boolean): Promise<void> {
+    return this.write("repair-queue-enabled", () => enabled);
+  }
+
+  autoRepairEnabled(): boolean {
+    return this.read("auto-repair-enabled", true);
+  }
+
+  setAutoRepairEnabled(enabled: boolean): Promise<void> {
+    return this.write("auto-repair-enabled", () => enabled);
+  }
+
+  autoRepairVariables(): MachineQueryVariables {
+    return this.read("auto-repair-variables", DEFAULT_AUTO_REPAIR_VARIABLES);
+  }
+
+  setAutoRepairVariables(variables: MachineQueryVariables): Promise<void> {
+    return this.write("auto-repair-variables", () => variables);
+  }
+
+  clusterGenerationEnabled(): boolean {
+    return this.read("cluster-generation-enabled", true);
+  }
+
+  setClusterGenerationEnabled(enabled: boolean): Promise<void> {
+    return this.write("cluster-generation-enabled", () => enabled);
+  }
+
+  clusterVariables(): MachineQueryVariables {
+    return this.read("cluster-variables", DEFAULT_CLUSTER_VARIABLES);
+  }
+
+  setClusterVariables(variables: MachineQueryVariables): Promise<void> {
+    return this.write("cluster-variables", () => variables);
+  }
+
+  clusterTemplate(): StoredClusterTemplate | null {
+    return this.read<StoredClusterTemplate | null>("cluster-template", null);
+  }
+
+  setClusterTemplate(template: StoredClusterTemplate): Promise<void> {
+    return this.write("cluster-template", () => template);
+  }
+
+  healthCheckPaused(name: string): boolean | null {
+    return this.read<boolean | null>(`health-check-paused:${name}`, null);
+  }
+
+  setHealthCheckPaused(name: string, paused: boolean): Promise<void> {
+    return this.write(`health-check-paused:${name}`, () => paused);
+  }
+
+  constraints(): Constraints {
+    return { ...DEFAULT_CONSTRAINTS, ...this.initialConstraints, ...this.read<Partial<Constraints>>("constraints", {}) };
+  }
+
+  setConstraints(set: Partial<Constraints>): Promise<void> {
+    return this.write("constraints", () => ({ ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
+  }
+
+  private read<T>(name: string, fallback: T): T {
+    const value = this.mirror.settings.get(name)?.value;
+    return value === undefined || value === null ? fallback : (value as T);
+  }
+
+  /** `value` is computed on the mirror in each attempt, so a merge retried after a conflict merges the newer value. */
+  private write(name: string, value: () => unknown): Promise<void> {
+    const key = this.keys.setting(name);
+    return this.writer.write(`setting ${name}`, (writeId) => ({
+      compares: [{ key, modRevision: this.mirror.settings.get(name)?.modRevision ?? 0 }],
+      puts: [{ key, value: encodeValue({ w: writeId, value: value() }) }],
+      stamp: key,
+      result: undefined,
+    }));
+  }
+}

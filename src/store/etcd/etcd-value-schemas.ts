@@ -1,0 +1,102 @@
+import { z } from "zod";
+import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
+import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
+import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
+import type { RepairHistoryKind } from "../../domain/repair-history.js";
+
+/**
+ * The shapes of the JSON values kintsugi keeps in etcd. Values are read back from a store other programs can write,
+ * so every one is checked before the mirror takes it; unknown fields are dropped. Every value carries `v`, the
+ * version of the key layout and value formats that wrote it (see ETCD_SCHEMA_VERSION).
+ */
+
+const count = z.number().int().min(0);
+const time = z.number().finite();
+const id = z.number().int().min(1);
+const repairStatus = z.enum(REPAIR_STATUSES as readonly RepairStatus[] as [RepairStatus, ...RepairStatus[]]);
+const repairStepStatus = z.enum(REPAIR_STEP_STATUSES as readonly RepairStepStatus[] as [RepairStepStatus, ...RepairStepStatus[]]);
+const historyKinds = ["created", "transition", "delete-requested", "dequeued", "backoff-reset", "note"] as const satisfies readonly RepairHistoryKind[];
+
+export const repairEntrySchema = z.object({
+  index: id,
+  address: z.string(),
+  nodename: z.string(),
+  serial: z.string().nullable(),
+  machineType: z.string(),
+  operation: z.string(),
+  status: repairStatus,
+  step: count,
+  stepStatus: repairStepStatus,
+  deleted: z.boolean(),
+  lastTransitionTime: time.nullable(),
+  drainBackoffCount: count,
+  drainBackoffExpire: time.nullable(),
+  createdAt: time,
+  source: z.string(),
+});
+
+export const historyRecordSchema = z.object({
+  sequence: id,
+  entryIndex: id,
+  time,
+  kind: z.enum(historyKinds),
+  reason: z.string(),
+  detail: z.string().nullable(),
+  status: repairStatus,
+  step: count,
+  stepStatus: repairStepStatus,
+  deleted: z.boolean(),
+  actor: z.string(),
+});
+
+const versioned = { v: z.number().int().min(1) };
+
+/** Who committed a head or setting: a fresh id per attempt, so a retried transaction can tell it already landed. */
+const writeId = { w: z.string() };
+
+export const schemaValue = z.object(versioned);
+
+export const queueHeadValue = z.object({ ...versioned, ...writeId, nextIndex: id, nextSequence: id });
+
+export const sequenceHeadValue = z.object({ ...versioned, ...writeId, next: id });
+
+export const entryValue = z.object({ ...versioned, entry: repairEntrySchema });
+
+/** A history record and the entry as it was after the change (as it was before it, for `dequeued`). */
+export const historyValue = z.object({ ...versioned, record: historyRecordSchema, entry: repairEntrySchema });
+
+export const settingValue = z.object({ ...versioned, ...writeId, value: z.unknown() });
+
+export const outcomeValue = z.object({
+  ...versioned,
+  outcome: z.object({
+    sequence: id,
+    time,
+    trigger: z.enum(["schedule", "operator", "event"] as const satisfies readonly PollTrigger[]),
+    machinesSeen: count,
+    enqueued: z.array(repairEntrySchema),
+    skipped: z.array(z.object({ serial: z.string(), address: z.string().nullable(), state: z.string(), reason: z.string() })),
+    shortCircuit: z.object({ existingEntries: count, candidates: count, limit: count }).nullable(),
+    error: z.string().nullable(),
+  }),
+});
+
+export const generationValue = z.object({
+  ...versioned,
+  record: z.object({
+    sequence: id,
+    time,
+    lastTime: time,
+    repeats: id,
+    trigger: z.enum(GENERATION_TRIGGERS),
+    generation: count,
+    /** The configuration as gzip'd JSON in base64: 8,000 nodes are about 260 kB gzip'd. */
+    cluster: z.base64().nullable(),
+    changes: z.array(z.string()),
+    error: z.string().nullable(),
+  }),
+});
+
+export type QueueHeadValue = z.infer<typeof queueHeadValue>;
+export type SequenceHeadValue = z.infer<typeof sequenceHeadValue>;
+export type StoredGenerationFields = z.infer<typeof generationValue>["record"];

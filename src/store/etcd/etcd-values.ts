@@ -1,0 +1,121 @@
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { z } from "zod";
+import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
+import type { GeneratedCluster } from "../../domain/cluster/types.js";
+import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { StoredGenerationFields } from "./etcd-value-schemas.js";
+
+/**
+ * The version of the key layout and value formats this code writes and understands. Bump it (and teach the open
+ * to migrate) when a change would mislead an older kintsugi; an older one refuses a prefix whose `schema` is newer.
+ */
+export const ETCD_SCHEMA_VERSION = 1;
+
+/** A value under the prefix that this kintsugi cannot read: not JSON, a newer format, or not the expected shape. */
+export class UndecodableValueError extends Error {
+  override readonly name = "UndecodableValueError";
+}
+
+/** Freezes a value and everything reachable from it: the mirror hands the same objects to every reader. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Parses and checks the value stored at `key`; throws {@link UndecodableValueError} naming the key and the fault. */
+export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Buffer): z.infer<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString("utf8"));
+  } catch (err) {
+    throw new UndecodableValueError(`etcd key ${key} does not hold JSON: ${(err as Error).message}`);
+  }
+  const v = typeof json === "object" && json !== null ? (json as { v?: unknown }).v : undefined;
+  if (typeof v === "number" && v > ETCD_SCHEMA_VERSION) {
+    throw new UndecodableValueError(`etcd key ${key} has format version ${v}, newer than this kintsugi knows (${ETCD_SCHEMA_VERSION}); upgrade kintsugi`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+    throw new UndecodableValueError(`etcd key ${key} holds an invalid value${where}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+/** The JSON text of a value, stamped with the format version. */
+export function encodeValue(value: object): string {
+  return JSON.stringify({ v: ETCD_SCHEMA_VERSION, ...value });
+}
+
+/** An entry with exactly the fields of {@link RepairEntry} (callers may pass objects carrying more). */
+export function storedEntry(e: RepairEntry): RepairEntry {
+  return deepFreeze({
+    index: e.index,
+    address: e.address,
+    nodename: e.nodename,
+    serial: e.serial,
+    machineType: e.machineType,
+    operation: e.operation,
+    status: e.status,
+    step: e.step,
+    stepStatus: e.stepStatus,
+    deleted: e.deleted,
+    lastTransitionTime: e.lastTransitionTime,
+    drainBackoffCount: e.drainBackoffCount,
+    drainBackoffExpire: e.drainBackoffExpire,
+    createdAt: e.createdAt,
+    source: e.source,
+  });
+}
+
+export function storedRecord(r: RepairHistoryRecord): RepairHistoryRecord {
+  return deepFreeze({ ...r });
+}
+
+export function storedOutcome(o: AutoRepairOutcome): AutoRepairOutcome {
+  return deepFreeze({
+    sequence: o.sequence,
+    time: o.time,
+    trigger: o.trigger,
+    machinesSeen: o.machinesSeen,
+    enqueued: o.enqueued.map(storedEntry),
+    skipped: o.skipped.map((s) => ({ serial: s.serial, address: s.address, state: s.state, reason: s.reason })),
+    shortCircuit: o.shortCircuit === null ? null : { ...o.shortCircuit },
+    error: o.error,
+  });
+}
+
+/** A generated configuration as stored: gzip'd JSON in base64. */
+export function encodeCluster(cluster: GeneratedCluster): string {
+  return gzipSync(JSON.stringify(cluster)).toString("base64");
+}
+
+/**
+ * A generation record read from its stored fields. The configuration is decompressed on first use, so that listing
+ * the history costs no decompression, and frozen, as every reader shares it.
+ */
+export function generationFromStored(fields: StoredGenerationFields): ClusterGeneration {
+  const blob = fields.cluster;
+  let cluster: GeneratedCluster | null | undefined = blob === null ? null : undefined;
+  return Object.freeze({
+    sequence: fields.sequence,
+    outcome: blob !== null ? ("generated" as const) : fields.error !== null ? ("failed" as const) : ("recovered" as const),
+    time: fields.time,
+    lastTime: fields.lastTime,
+    repeats: fields.repeats,
+    trigger: fields.trigger,
+    generation: fields.generation,
+    get cluster(): GeneratedCluster | null {
+      if (cluster === undefined) cluster = deepFreeze(JSON.parse(gunzipSync(Buffer.from(blob as string, "base64")).toString("utf8")) as GeneratedCluster);
+      return cluster;
+    },
+    changes: Object.freeze([...fields.changes]),
+    error: fields.error,
+  });
+}

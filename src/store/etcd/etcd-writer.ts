@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import type { Etcd3, IKeyValue, ITxnResponse } from "etcd3";
+import { NotLeaderError, StoreConflictError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
+import type { EtcdAvailability } from "./etcd-availability.js";
+import type { KeyRange } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
+import type { MirrorFeed } from "./mirror-feed.js";
+
+/**
+ * One attempt at a write, decided on the mirror: the keys it read (compared by mod revision: 0 = absent), what it
+ * puts and deletes, and what the caller gets when it commits. Each attempt gets a fresh write id, which it stores in
+ * `stamp` (a head or the setting it writes): after a failed compare, finding its own id there means an earlier try
+ * of the same transaction (a retry inside the client after a lost answer) did commit.
+ */
+export interface WritePlan<T> {
+  readonly compares: ReadonlyArray<{ readonly key: string; readonly modRevision: number }>;
+  readonly puts: ReadonlyArray<{ readonly key: string; readonly value: string }>;
+  readonly deletes?: readonly KeyRange[];
+  readonly stamp: string;
+  readonly result: T;
+}
+
+/** What a build returns when there is nothing to write (decide declined): the result, without a transaction. */
+export interface NoWrite<T> {
+  readonly none: T;
+}
+
+/** How many times a write is decided and tried before it gives up with {@link StoreConflictError}. */
+export const WRITE_ATTEMPTS = 8;
+
+/**
+ * Commits writes as single etcd transactions with compare-and-swap, optionally guarded by a leader's election key.
+ * A failed compare waits until the mirror has what the transaction saw, then decides again on it; a write resolves
+ * once the mirror applied (and announced) its revision.
+ */
+export class EtcdWriter {
+  constructor(
+    private readonly client: Etcd3,
+    private readonly mirror: EtcdMirror,
+    private readonly feed: MirrorFeed,
+    private readonly availability: EtcdAvailability,
+    private readonly guard: WriteGuard | null = null,
+  ) {}
+
+  /** The same writer with every write also requiring `guard`. */
+  guarded(guard: WriteGuard): EtcdWriter {
+    return new EtcdWriter(this.client, this.mirror, this.feed, this.availability, guard);
+  }
+
+  /**
+   * Builds (on the mirror, with this attempt's write id) and commits one write; `what` names it in errors. `build`
+   * runs synchronously, first before anything else happens, so concurrent writers decide on the same mirror.
+   */
+  async write<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
+    for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+      const holder = this.guard === null ? null : this.guard.current();
+      if (this.guard !== null && holder === null) throw new NotLeaderError(`${what}: this replica is not the leader; nothing was written`);
+      const writeId = randomUUID();
+      const plan = build(writeId);
+      if ("none" in plan) return plan.none;
+      const response = await this.commit(what, plan, holder);
+      if (response.succeeded) {
+        await this.committed(what, Number(response.header.revision));
+        return plan.result;
+      }
+      const [guardRead, ...reads] = response.responses.map((r) => r.response_range?.kvs[0] ?? null);
+      if (holder !== null && guardRead?.create_revision !== holder.createRevision) {
+        throw new NotLeaderError(`${what}: this replica lost its leadership (election key ${holder.key} is gone or replaced); nothing was written`);
+      }
+      const own = reads.find((kv) => kv !== null && kv.key.toString("utf8") === plan.stamp && stampOf(kv) === writeId);
+      if (own) {
+        await this.committed(what, Number(own.mod_revision));
+        return plan.result;
+      }
+      // Decide again once the mirror has moved on from what this attempt compared, for every key that failed (a
+      // deleted key included, which a wait for a revision could not express).
+      const changed = plan.compares.filter((c, i) => c.modRevision !== Number(reads[i]?.mod_revision ?? 0));
+      await this.feed.until(() => changed.every((c) => this.mirror.modRevision(c.key) !== c.modRevision), `the changes that conflicted with ${what}`);
+    }
+    throw new StoreConflictError(`${what}: kept conflicting with concurrent writes (${WRITE_ATTEMPTS} attempts); nothing was written`);
+  }
+
+  /** Waits until the mirror has the write (so it was announced and the caller reads it). */
+  private async committed(what: string, revision: number): Promise<void> {
+    try {
+      await this.feed.reached(revision);
+    } catch (err) {
+      throw new StoreUnavailableError(`${what}: committed at revision ${revision}, but ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private async commit<T>(what: string, plan: WritePlan<T>, holder: ReturnType<WriteGuard["current"]>): Promise<ITxnResponse> {
+    const [first, ...rest] = plan.compares;
+    if (first === undefined) throw new Error(`${what}: a write must compare at least one key`);
+    const txn = this.client.if(first.key, "Mod", "==", first.modRevision);
+    for (const c of rest) txn.and(c.key, "Mod", "==", c.modRevision);
+    if (holder !== null) txn.and(holder.key, "Create", "==", holder.createRevision);
+    txn.then(
+      ...plan.puts.map((p) => this.client.put(p.key).value(p.value)),
+      ...(plan.deletes ?? []).map((r) => this.client.delete().inRange(r)),
+    );
+    // On a failed compare, read back what was compared: the guard key first (this.guard's or a placeholder).
+    txn.else(this.client.get(holder?.key ?? first.key), ...plan.compares.map((c) => this.client.get(c.key)));
+    try {
+      const response = await txn.options(this.availability.callOptions()).commit();
+      this.availability.answered();
+      return response;
+    } catch (err) {
+      throw this.availability.failed(`${what}; it may or may not have been committed`, err);
+    }
+  }
+}
+
+function stampOf(kv: IKeyValue): string | null {
+  try {
+    const w = (JSON.parse(kv.value.toString("utf8")) as { w?: unknown }).w;
+    return typeof w === "string" ? w : null;
+  } catch {
+    return null;
+  }
+}

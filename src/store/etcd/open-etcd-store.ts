@@ -1,0 +1,104 @@
+import type { Etcd3 } from "etcd3";
+import type { Constraints } from "../../domain/constraints.js";
+import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { EnqueueDecision, EnqueueResult, KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
+import { EtcdAvailability } from "./etcd-availability.js";
+import { EtcdEntryPort } from "./etcd-entry-port.js";
+import { EtcdGenerationPort } from "./etcd-generation-port.js";
+import { EtcdKeys } from "./etcd-keys.js";
+import { EtcdMirror } from "./etcd-mirror.js";
+import { EtcdOutcomePort, outcomeWrite } from "./etcd-outcome-port.js";
+import { EtcdSettingsPort } from "./etcd-settings-port.js";
+import { ensureSchema } from "./etcd-schema.js";
+import { EtcdWriter } from "./etcd-writer.js";
+import { MirrorFeed } from "./mirror-feed.js";
+import { QueuePlan } from "./queue-plan.js";
+import { SILENT_LOG, type StoreLog } from "./store-log.js";
+
+export interface EtcdStoreOptions {
+  /** The caller's client (it owns it: `close()` leaves it open). */
+  readonly client: Etcd3;
+  /** Where the store's keys live, e.g. `/kintsugi/`; must end with "/". */
+  readonly prefix: string;
+  /** The config file's constraints, applied where none was set through the API. */
+  readonly initialConstraints?: Partial<Constraints>;
+  readonly log?: StoreLog;
+  /** The deadline of every etcd call (etcdutil's `timeout`); default 2000. */
+  readonly timeoutMs?: number;
+  /** The endpoints the client talks to, named in errors (etcdutil's `endpoints`). */
+  readonly endpoints?: readonly string[];
+}
+
+export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
+
+/**
+ * Opens the kintsugi store kept in etcd under `prefix`: writes the schema version when the prefix is new (refuses
+ * one written by a newer kintsugi), reads everything but the history into a mirror and keeps it current with a
+ * watch. Reads are served from the mirror; writes are etcd transactions with compare-and-swap (see EtcdWriter).
+ * Fails with StoreUnavailableError when etcd does not answer.
+ */
+export async function openEtcdStore(options: EtcdStoreOptions): Promise<KintsugiStore> {
+  const { client } = options;
+  const keys = new EtcdKeys(options.prefix);
+  const log = options.log ?? SILENT_LOG;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ETCD_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`the etcd timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+  const endpoints = options.endpoints ?? clientEndpoints(client);
+  const availability = new EtcdAvailability(endpoints, timeoutMs, (call) => client.get(keys.schema).options(call).exec(), log);
+  const mirror = new EtcdMirror(keys, log);
+  const feed = new MirrorFeed(client, keys, mirror, availability, log);
+  try {
+    await ensureSchema(client, keys, availability);
+    await feed.start();
+  } catch (err) {
+    availability.close();
+    await feed.close();
+    throw err;
+  }
+  const compose = (writer: EtcdWriter): KintsugiStore => {
+    const store: KintsugiStore = {
+      backend: "etcd",
+      entries: new EtcdEntryPort(client, keys, mirror, availability, writer),
+      settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
+      outcomes: new EtcdOutcomePort(keys, mirror, writer),
+      generations: new EtcdGenerationPort(keys, mirror, writer),
+      enqueue: (decide, now, actor) => enqueue(writer, mirror, keys, decide, now, actor),
+      guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
+      onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
+      health: () => availability.health(),
+      close: async () => {
+        availability.close();
+        await feed.close();
+      },
+    };
+    return store;
+  };
+  return compose(new EtcdWriter(client, mirror, feed, availability));
+}
+
+/** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */
+function clientEndpoints(client: Etcd3): readonly string[] {
+  const hosts = (client as unknown as { options?: { hosts?: unknown } }).options?.hosts;
+  if (typeof hosts === "string") return [hosts];
+  return Array.isArray(hosts) ? hosts.map(String) : ["the etcd client's endpoints"];
+}
+
+/** The poller's decide-and-commit: the new entries and the outcome in one transaction that compares the queue head. */
+function enqueue(
+  writer: EtcdWriter,
+  mirror: EtcdMirror,
+  keys: EtcdKeys,
+  decide: (entries: readonly RepairEntry[]) => EnqueueDecision,
+  now: number,
+  actor: string,
+): Promise<EnqueueResult> {
+  return writer.write("enqueuing repair entries", (writeId) => {
+    const decision = decide(mirror.entryList());
+    const plan = new QueuePlan(mirror, keys);
+    for (const { entry, reason } of decision.add) plan.add(entry, reason, now, actor);
+    const stored = plan.changes.map((c) => c.entry);
+    const outcome = decision.outcome === null ? null : outcomeWrite(mirror, keys, decision.outcome(stored), writeId);
+    if (plan.empty && outcome === null) return { none: { changes: [], outcome: null } };
+    return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.outcome ?? null }, outcome ?? undefined);
+  });
+}

@@ -1,0 +1,109 @@
+import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
+import { historyRecordFor, type RepairHistoryKind } from "../../domain/repair-history.js";
+import type { RepairChange } from "../store-port.js";
+import type { EtcdKeys } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
+import { deepFreeze, encodeValue, storedEntry, storedRecord } from "./etcd-values.js";
+import type { WritePlan } from "./etcd-writer.js";
+
+/**
+ * The entry changes of one queue write, decided on the mirror: new indexes and history sequences taken from the
+ * queue head (which the write compares and advances, so two writers never take the same ones), one history record per
+ * change with the entry after it, and each entry key written once (etcd refuses two operations on one key in a
+ * transaction), as it is after the last change.
+ */
+export class QueuePlan {
+  readonly changes: RepairChange[] = [];
+  private readonly head;
+  private nextIndex: number;
+  private nextSequence: number;
+  private readonly entryKeys = new Map<number, RepairEntry | null>();
+  private readonly historyPuts: Array<{ key: string; value: string }> = [];
+
+  constructor(
+    private readonly mirror: EtcdMirror,
+    private readonly keys: EtcdKeys,
+  ) {
+    this.head = mirror.queueHead;
+    if (this.head === null && mirror.queueStarted) {
+      throw new Error(`the queue head ${keys.queue} is missing while repair entries or their history exist; refusing to hand out indexes that may have been used`);
+    }
+    if (this.head !== null && this.head.value === null) throw new Error(`the queue head ${keys.queue} cannot be read (see the log); refusing to write the queue`);
+    const highest = mirror.entryList().at(-1)?.index ?? 0;
+    this.nextIndex = Math.max(this.head?.value?.nextIndex ?? 1, highest + 1);
+    this.nextSequence = this.head?.value?.nextSequence ?? 1;
+  }
+
+  /** The entry as this write leaves it so far (the mirror's before any change). */
+  current(index: number): RepairEntry | null {
+    return this.entryKeys.has(index) ? (this.entryKeys.get(index) ?? null) : this.mirror.entry(index);
+  }
+
+  /** Appends an entry with the next index and its `created` record. */
+  add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): RepairChange {
+    const stored = storedEntry({ ...entry, index: this.nextIndex++ });
+    return this.record(stored, null, "created", reason, null, now, actor, stored);
+  }
+
+  /** Changes a queued entry to `entry` (same index), recording `kind`. */
+  change(entry: RepairEntry, kind: RepairHistoryKind, reason: string, detail: string | null, now: number, actor: string): RepairChange {
+    const previous = this.current(entry.index);
+    if (previous === null) throw new Error(`repair entry ${entry.index} is not in the queue`);
+    const stored = storedEntry(entry);
+    return this.record(stored, previous, kind, reason, detail, now, actor, stored);
+  }
+
+  /** Removes a queued entry, recording `dequeued` with the entry as it was; its history stays. */
+  dequeue(index: number, reason: string, now: number, actor: string): RepairChange {
+    const previous = this.current(index);
+    if (previous === null) throw new Error(`repair entry ${index} is not in the queue`);
+    return this.record(previous, previous, "dequeued", reason, null, now, actor, null);
+  }
+
+  /** Whether this write changes any entry. */
+  get empty(): boolean {
+    return this.changes.length === 0;
+  }
+
+  /**
+   * The transaction: compare the queue head as the decision saw it; when entries change, put them, their history
+   * and the head advanced and stamped with `writeId`. `extra` adds the parts of other aggregates (an outcome).
+   */
+  plan<T>(writeId: string, result: T, extra?: Pick<WritePlan<T>, "compares" | "puts" | "deletes" | "stamp">): WritePlan<T> {
+    const queueCompare = { key: this.keys.queue, modRevision: this.head?.modRevision ?? 0 };
+    const puts: Array<{ key: string; value: string }> = [];
+    if (!this.empty) {
+      for (const [index, entry] of this.entryKeys) {
+        if (entry !== null) puts.push({ key: this.keys.entry(index), value: encodeValue({ entry }) });
+      }
+      puts.push(...this.historyPuts);
+      puts.push({ key: this.keys.queue, value: encodeValue({ w: writeId, nextIndex: this.nextIndex, nextSequence: this.nextSequence }) });
+    }
+    const removed = [...this.entryKeys].filter(([, e]) => e === null).map(([index]) => ({ start: this.keys.entry(index), end: `${this.keys.entry(index)}\0` }));
+    return {
+      compares: [queueCompare, ...(extra?.compares ?? [])],
+      puts: [...puts, ...(extra?.puts ?? [])],
+      deletes: [...removed, ...(extra?.deletes ?? [])],
+      stamp: this.empty && extra ? extra.stamp : this.keys.queue,
+      result,
+    };
+  }
+
+  private record(
+    snapshot: RepairEntry,
+    previous: RepairEntry | null,
+    kind: RepairHistoryKind,
+    reason: string,
+    detail: string | null,
+    now: number,
+    actor: string,
+    after: RepairEntry | null,
+  ): RepairChange {
+    const record = storedRecord({ ...historyRecordFor(snapshot, kind, reason, now, actor, detail), sequence: this.nextSequence++ });
+    this.historyPuts.push({ key: this.keys.history(snapshot.index, record.sequence), value: encodeValue({ record, entry: snapshot }) });
+    this.entryKeys.set(snapshot.index, after);
+    const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
+    this.changes.push(change);
+    return change;
+  }
+}

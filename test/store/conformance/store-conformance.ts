@@ -1,0 +1,21 @@
+import { afterEach, describe } from "node:test";
+import { commitCases } from "./commit-cases.js";
+import { queueCases } from "./queue-cases.js";
+import { recordCases } from "./record-cases.js";
+import type { StoreHarness } from "./store-harness.js";
+
+export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
+
+/**
+ * The store conformance suite: what a store does, whichever backend keeps it. Registers every case for one backend;
+ * the cases use the store port only. Cases that need a second live instance, a concurrent writer or a leader guard
+ * skip themselves on a backend whose harness has none (SQLite: its file lock makes its process the only writer).
+ */
+export function storeConformance(harness: StoreHarness): void {
+  describe(`the store port on ${harness.name}`, { skip: harness.skip }, () => {
+    afterEach(() => harness.cleanup());
+    queueCases(harness);
+    recordCases(harness);
+    commitCases(harness);
+  });
+}
