@@ -96,5 +96,23 @@ export function etcdClientFor(config: EtcdConfig): Etcd3 {
     ...(config.auth !== null && { auth: { username: config.auth.username, password: config.auth.password } }),
     ...(credentials !== null && { credentials }),
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + config.timeoutMs }),
+    // A watch catching up after an outage may carry many generated configurations at once: past gRPC's 4 MiB default
+    // it would fail and retry the same batch for ever.
+    grpcOptions: { "grpc.max_receive_message_length": MAX_RECEIVE_BYTES },
+    // etcd3's default watch back-off grows to 30 s: the mirror (and the commits subscribers wait for) would lag that
+    // long behind an etcd that is back. Doubling from 100 ms up to 2 s reconnects quickly without hammering.
+    faultHandling: { watchBackoff: cappedBackoff(WATCH_BACKOFF_FIRST_MS) },
   });
+}
+
+/** The largest message kintsugi accepts from etcd (a watch batch, a page of the mirror's first read). */
+export const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
+const WATCH_BACKOFF_FIRST_MS = 100;
+const WATCH_BACKOFF_MAX_MS = 2000;
+
+type WatchBackoff = NonNullable<NonNullable<IOptions["faultHandling"]>["watchBackoff"]>;
+
+/** A watch reconnection back-off that doubles from `ms` and stays at {@link WATCH_BACKOFF_MAX_MS}. */
+function cappedBackoff(ms: number): WatchBackoff {
+  return { duration: ms, next: () => cappedBackoff(Math.min(ms * 2, WATCH_BACKOFF_MAX_MS)) };
 }
