@@ -101,15 +101,20 @@ export class RepairRunner {
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have
     // finished entries (and uncordoned their nodes themselves) by the time the stray cordons are judged.
     const applied: Array<[RepairAction, RepairEntry]> = [];
-    for (const action of plan.actions) {
-      const latest = await this.commit(action.entry, action.transitions);
-      // The entry changed since the pass read it (a deletion, another writer): what was decided on it no longer holds.
-      if (latest !== null) applied.push([action, latest]);
+    let stray: Array<[string, string]> = [];
+    try {
+      for (const action of plan.actions) {
+        const latest = await this.commit(action.entry, action.transitions);
+        // The entry changed since the pass read it (a deletion, another writer): what was decided on it no longer holds.
+        if (latest !== null) applied.push([action, latest]);
+      }
+      this.held = plan.held;
+      // Read again: the actions just committed may have finished entries whose nodes are among these.
+      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
+    } finally {
+      // What was committed gets its effect even when a later commit failed (the pass then fails with that error).
+      for (const [action, latest] of applied) this.startEffect(action.effect, latest);
     }
-    this.held = plan.held;
-    // Read again: the actions just committed may have finished entries whose nodes are among these.
-    const stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
-    for (const [action, latest] of applied) this.startEffect(action.effect, latest);
     for (const [node, owner] of stray) this.inBackground(this.uncordonNode(node, owner));
     return plan.wakeAt;
   }

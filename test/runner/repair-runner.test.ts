@@ -4,6 +4,7 @@ import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import { RUNNER_ACTOR } from "../../src/domain/repair-history.js";
 import { exitCode, ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, type RunnerHarness } from "../support/runner-harness.js";
+import { withSideStore } from "../support/side-store.js";
 import { until } from "../support/until.js";
 
 /** Runs `scenario` against a fresh harness and always disposes of it. */
@@ -89,4 +90,23 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
       assert.deepEqual([after?.status, after?.step], ["processing", 1], "the job's verdict on step 1 was not written over step 2");
       assert.ok(!(await h.entries.history(worked.index)).some((r) => /repair command failed/.test(r.reason)));
     }));
+});
+
+describe("RepairRunner: a pass whose commit fails", () => {
+  it("still starts the effects of the actions it committed before the failure, and fails the pass", async () => {
+    const h = startRunnerHarness(harnessRepair());
+    try {
+      const first = await h.add("10.0.0.1");
+      const second = await h.add("10.0.0.2");
+      await withSideStore(h.path, ({ db }) => db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${second.index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`));
+      h.runner.start();
+      const run = await h.commands.held("repair", "10.0.0.1");
+      assert.equal(h.entries.get(first.index)?.stepStatus, "watching", "the first entry's transition was committed, then its command started");
+      assert.equal(h.entries.get(second.index)?.status, "queued");
+      await until("the failed pass is logged", () => h.logs.some((l) => l.level === "error" && /repair pass failed/.test(l.message)));
+      run.finish(exitCode(0));
+    } finally {
+      await h.dispose();
+    }
+  });
 });

@@ -32,6 +32,8 @@ export const harnessRepair = (steps: RepairStepConfig[] = [harnessStep()], over:
 
 export interface RunnerHarness {
   readonly runner: RepairRunner;
+  /** The database file, for a second connection (see withSideStore). */
+  readonly path: string;
   readonly store: KintsugiStore;
   readonly entries: RepairEntryPort;
   readonly settings: SettingsPort;
@@ -64,7 +66,8 @@ export interface RunnerHarness {
  */
 export function startRunnerHarness(repair: RepairConfig, respond: Responder = () => "hold"): RunnerHarness {
   const dir = tempDir("kintsugi-runner-");
-  const store = openSqliteStore({ path: join(dir.path, "kintsugi.db") });
+  const path = join(dir.path, "kintsugi.db");
+  const store = openSqliteStore({ path });
   const { entries, settings } = store;
   const healthy = new Set<string>();
   const healthHeld = new Set<string>();
@@ -97,6 +100,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
   };
   return {
     runner,
+    path,
     store,
     entries,
     settings,
