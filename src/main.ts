@@ -28,7 +28,7 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** The clock; tests pass a fixed one. */
   readonly now?: () => number;
-  /** Called after each committed change (subscriptions hook in here). */
+  /** Called with the entry changes of every commit the store announces, in commit order. */
   readonly onCommitted?: (changes: readonly RepairChange[]) => void;
   /** [0, 1) for the drain back-off jitter; tests pass a fixed one. */
   readonly random?: () => number;
