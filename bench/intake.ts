@@ -9,10 +9,7 @@ import { join } from "node:path";
 import { SabakanClient, sabakanEndpoint } from "../src/adapters/sabakan-client.js";
 import { SEARCH_MACHINES } from "../src/adapters/sabakan-documents.js";
 import { AutoRepairPoller } from "../src/runner/auto-repair-poller.js";
-import { AutoRepairOutcomeStore } from "../src/store/auto-repair-outcome-store.js";
-import { openDatabase } from "../src/store/database.js";
-import { RepairEntryStore } from "../src/store/repair-entry-store.js";
-import { SettingsStore } from "../src/store/settings-store.js";
+import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { tempDir } from "../test/support/temp-dir.js";
 
@@ -39,11 +36,9 @@ try {
       state: i % Math.floor(MACHINES / UNHEALTHY) === 0 && i / Math.floor(MACHINES / UNHEALTHY) < UNHEALTHY ? "UNHEALTHY" : "HEALTHY",
     });
   }
-  const db = openDatabase(join(dir.path, "bench.db"));
-  const settings = new SettingsStore(db, { maximumRepairQueueEntries: 1000 });
-  const entries = new RepairEntryStore(db);
+  const store = openSqliteStore({ path: join(dir.path, "bench.db"), initialConstraints: { maximumRepairQueueEntries: 1000 } });
   const poller = new AutoRepairPoller({
-    db, entries, settings, outcomes: new AutoRepairOutcomeStore(db), nodes: null, now: Date.now, log: quiet, committed: () => {},
+    store, nodes: null, now: Date.now, log: quiet,
     machines: new SabakanClient({ url: sabakan.url, timeoutMs: 60_000, maxResponseBytes: 256 * 1024 * 1024 }),
   });
 
@@ -62,7 +57,7 @@ try {
   };
 
   const measure = async (name: string, variables: { having: object | null; notHaving: object | null }) => {
-    settings.setAutoRepairVariables(variables);
+    await store.settings.setAutoRepairVariables(variables);
     await bare(variables); // warm both paths (JIT, connection)
     const first = await poll();
     const bareTimes: number[] = [];
@@ -83,7 +78,7 @@ try {
   console.log(`fleet: ${MACHINES} machines in ${RACKS} racks, ${UNHEALTHY} unhealthy`);
   await measure("(a) default variables", { having: { states: ["UNHEALTHY", "UNREACHABLE"] }, notHaving: { roles: ["boot"] } });
   await measure("(b) the whole fleet", { having: null, notHaving: { roles: ["boot"] } });
-  db.close();
+  await store.close();
 } finally {
   await sabakan.close();
   dir.remove();

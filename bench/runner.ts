@@ -11,9 +11,9 @@ import { DEFAULT_RUNNER } from "../src/config/kintsugi-config.js";
 import { createRepairEntry } from "../src/domain/repair-entry.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../src/domain/repair-config.js";
 import { RepairRunner } from "../src/runner/repair-runner.js";
-import { openDatabase } from "../src/store/database.js";
-import { RepairEntryStore } from "../src/store/repair-entry-store.js";
-import { SettingsStore } from "../src/store/settings-store.js";
+import { openDatabase } from "../src/store/sqlite/database.js";
+import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
+import { wakesRunner } from "../src/wiring/workers.js";
 import { tempDir } from "../test/support/temp-dir.js";
 
 const log = pino({ level: "silent" });
@@ -32,14 +32,20 @@ function rawCommitRate(dir: string, rows: number): number {
 }
 
 function runnerWith(dir: string, name: string, repair: RepairConfig, concurrency: number) {
-  const db = openDatabase(join(dir, `${name}.db`));
-  const entries = new RepairEntryStore(db);
-  const settings = new SettingsStore(db);
+  const path = join(dir, `${name}.db`);
+  const store = openSqliteStore({ path });
   const runner = new RepairRunner({
-    entries, settings, repair, commands: new ProcessCommandRunner(), nodes: null, generatedControlPlanes: () => [], now: Date.now, random: Math.random,
-    log: runnerLog, committed: () => runner.wake(), intervalMs: 1000, healthCheckConcurrency: concurrency,
+    entries: store.entries, settings: store.settings, repair, commands: new ProcessCommandRunner(), nodes: null, generatedControlPlanes: () => [], now: Date.now, random: Math.random,
+    log: runnerLog, intervalMs: 1000, healthCheckConcurrency: concurrency,
   });
-  return { db, entries, runner };
+  // Woken as kintsugi wires it.
+  store.onCommit((commit) => {
+    if (wakesRunner(commit)) runner.wake();
+  });
+  // Counted through a connection of its own: the figures are SQL counts, not part of the store's port.
+  const counts = openDatabase(path);
+  const count = (sql: string) => (counts.prepare(sql).get() as { n: number }).n;
+  return { store, count, runner, close: async () => { counts.close(); await store.close(); } };
 }
 
 const operation = (health: string[], repair: string[]) => ({
@@ -51,19 +57,19 @@ async function throughput(dir: string): Promise<void> {
   const script = join(dir, "m.sh");
   writeFileSync(script, `#!/bin/sh\ncase $1 in health) [ -f "${dir}/h-$2" ] && echo true || echo false ;; fix) : > "${dir}/h-$2" ;; esac\n`);
   const repair: RepairConfig = { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 50, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", script, "health"], ["sh", script, "fix"])] }] };
-  const { db, entries, runner } = runnerWith(dir, "a", repair, DEFAULT_RUNNER.healthCheckConcurrency);
+  const { store, count, runner, close } = runnerWith(dir, "a", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   const now = Date.now();
-  for (let i = 0; i < 1000; i++) entries.add(createRepairEntry({ address: `10.${i >> 8}.${i & 255}.1`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
-  const before = (db.prepare("SELECT COUNT(*) AS n FROM repair_history").get() as { n: number }).n;
+  for (let i = 0; i < 1000; i++) await store.entries.add(createRepairEntry({ address: `10.${i >> 8}.${i & 255}.1`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
+  const before = count("SELECT COUNT(*) AS n FROM repair_history");
   const start = performance.now();
   runner.start();
-  while ((db.prepare("SELECT COUNT(*) AS n FROM repair_entries WHERE status NOT IN ('succeeded', 'failed')").get() as { n: number }).n > 0) {
+  while (count("SELECT COUNT(*) AS n FROM repair_entries WHERE status NOT IN ('succeeded', 'failed')") > 0) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seconds = (performance.now() - start) / 1000;
   await runner.stop();
-  const records = (db.prepare("SELECT COUNT(*) AS n FROM repair_history").get() as { n: number }).n - before;
-  db.close();
+  const records = count("SELECT COUNT(*) AS n FROM repair_history") - before;
+  await close();
   const raw = rawCommitRate(dir, 5000);
   console.log(`(a) 1,000 entries, instant commands, max_concurrent_repairs 50: all succeeded in ${seconds.toFixed(1)} s, ${runner.passCount} passes`);
   console.log(`    ${records} history records = ${(records / seconds).toFixed(0)} transitions/s; raw SQLite single-row synchronous=FULL commits: ${raw.toFixed(0)}/s`);
@@ -71,18 +77,18 @@ async function throughput(dir: string): Promise<void> {
 
 async function slowHealthChecks(dir: string): Promise<void> {
   const repair: RepairConfig = { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 1, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", "-c", "sleep 1; echo false", "check"], ["true"])] }] };
-  const { db, entries, runner } = runnerWith(dir, "b", repair, DEFAULT_RUNNER.healthCheckConcurrency);
+  const { store, runner, close } = runnerWith(dir, "b", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   await runner.stop();
   const now = Date.now();
-  for (let i = 0; i < 20; i++) entries.add(createRepairEntry({ address: `10.1.0.${i + 1}`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
+  for (let i = 0; i < 20; i++) await store.entries.add(createRepairEntry({ address: `10.1.0.${i + 1}`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
   // Disabled, so the pass is health checks and a decision, and no repair command muddies the figure.
-  new SettingsStore(db).setRepairQueueEnabled(false);
+  await store.settings.setRepairQueueEnabled(false);
   const start = performance.now();
   runner.start();
   while (runner.passCount < 1) await new Promise((resolve) => setTimeout(resolve, 10));
   const seconds = (performance.now() - start) / 1000;
   await runner.stop();
-  db.close();
+  await close();
   console.log(`(b) 20 entries whose health check takes 1 s: one pass took ${seconds.toFixed(2)} s (serial, as in CKE: about 20 s; health_check_concurrency ${DEFAULT_RUNNER.healthCheckConcurrency})`);
 }
 

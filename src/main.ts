@@ -7,12 +7,12 @@ import { accessLogLine, accessPolicyOrRefuse } from "./auth/access-policy.js";
 import { assertRoleTableMatches } from "./auth/operation-roles.js";
 import { buildSchema } from "./graphql/schema.js";
 import { scheduleTicks } from "./runner/cron-schedule.js";
-import type { RepairChange } from "./store/repair-entry-store.js";
+import type { RepairChange } from "./store/store-port.js";
 import { VERSION } from "./version.js";
 import { contextFactory, startApi, type Api } from "./wiring/api.js";
 import { buildEvents } from "./wiring/events.js";
 import { shutDown } from "./wiring/shutdown.js";
-import { openStores } from "./wiring/stores.js";
+import { openStore } from "./wiring/stores.js";
 import { buildWorkers, type Workers } from "./wiring/workers.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
@@ -28,7 +28,7 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** The clock; tests pass a fixed one. */
   readonly now?: () => number;
-  /** Called after each committed change (subscriptions hook in here). */
+  /** Called with the entry changes of every commit the store announces, in commit order. */
   readonly onCommitted?: (changes: readonly RepairChange[]) => void;
   /** [0, 1) for the drain back-off jitter; tests pass a fixed one. */
   readonly random?: () => number;
@@ -59,7 +59,7 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
 }
 
 /**
- * The composition root: opens the database under its lock, builds the stores, events, workers and API, starts
+ * The composition root: opens the store (the database, under its lock), builds the events, workers and API, starts
  * listening, then starts the workers and schedules. `close()` stops them in the reverse order of their effect on the
  * world: the API first (no request can wake a worker any more), then the schedules (no new ticks), then the workers
  * side by side (each bounded by a timeout or aborted, so shutdown waits for the longest, not their sum), and the
@@ -73,7 +73,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   const schema = buildSchema();
   assertRoleTableMatches(schema);
   const nodes = await nodeOperatorFor(config);
-  const stores = openStores(config, logger);
+  const store = await openStore(config, logger);
   let workers: Workers | null = null;
   let api: Api | null = null;
   let schedules: ReadonlyArray<{ stop(): Promise<void> } | null> = [];
@@ -84,15 +84,15 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         ["api", () => api?.close()],
         ["schedules", () => Promise.all(schedules.map((s) => s?.stop()))],
         ["workers", () => (workers ? Promise.all([workers.clusterGenerator.stop(), workers.autoRepair.stop(), workers.healthChecks.stop(), workers.runner.stop()]) : undefined)],
-        ["database", () => stores.close()],
+        ["database", () => store.close()],
       ],
       logger,
     );
   try {
-    const events = buildEvents(stores, now, () => workers?.clusterGenerator.unusedMachines() ?? null, options);
-    const built = buildWorkers(config, stores, events, { now, random: options.random ?? Math.random, nodes, logger, hooks: options });
+    const events = buildEvents(store, now, () => workers?.clusterGenerator.unusedMachines() ?? null, options);
+    const built = buildWorkers(config, store, events, { now, random: options.random ?? Math.random, nodes, logger });
     workers = built;
-    const listening = await startApi(config, { schema, access }, stores, events, contextFactory(config, stores, events, built, now), logger);
+    const listening = await startApi(config, { schema, access }, store, events, contextFactory(config, store, events, built, now), logger);
     api = listening;
     if (options.startRunner !== false) {
       built.runner.start();

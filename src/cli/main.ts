@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { ConfigError } from "../config/load-config.js";
-import { DatabaseOpenError } from "../store/database.js";
+import { DatabaseOpenError } from "../store/sqlite/database.js";
 import { StartRefusedError } from "../auth/access-policy.js";
 import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";

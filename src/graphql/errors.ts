@@ -1,7 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ForwardedSabakanError } from "../gateway/sabakan-forwarder.js";
-import { databaseFailureOf, type DatabaseFailure } from "../store/database-failure.js";
+import { databaseFailureOf, type DatabaseFailure } from "../store/sqlite/database-failure.js";
 
 /**
  * The catalogue of API error codes. Like sabakan, kintsugi puts a SCREAMING_SNAKE code in `extensions.type`;

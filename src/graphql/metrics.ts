@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
-import type { RepairChange } from "../store/repair-entry-store.js";
+import type { RepairChange } from "../store/store-port.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
 

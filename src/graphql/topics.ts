@@ -1,6 +1,6 @@
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
-import type { RepairChange } from "../store/repair-entry-store.js";
+import type { RepairChange } from "../store/store-port.js";
 import type { HealthCheckStatus } from "../runner/health-check-runner.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 

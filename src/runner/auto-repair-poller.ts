@@ -1,28 +1,22 @@
 import { CORDONED_BY_ANNOTATION, type ClusterNode, type MachineSource, type NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/address.js";
-import { AUTO_REPAIR_SOURCE, decideIntake } from "../domain/auto-repair-intake.js";
+import { AUTO_REPAIR_SOURCE, decideIntake, type IntakeDecision } from "../domain/auto-repair-intake.js";
 import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import { CKE_REBOOT_ANNOTATION, type NodeStanding } from "../domain/sabakan-machine.js";
-import type { Db } from "../store/database.js";
-import type { AutoRepairOutcomeStore } from "../store/auto-repair-outcome-store.js";
-import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
-import type { SettingsStore } from "../store/settings-store.js";
+import type { KintsugiStore } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
 export interface PollerDeps {
-  readonly db: Db;
-  readonly entries: RepairEntryStore;
-  readonly settings: SettingsStore;
-  readonly outcomes: AutoRepairOutcomeStore;
+  /** Where the entries and outcomes are kept; each poll's decision and its outcome commit in one `enqueue`. */
+  readonly store: KintsugiStore;
   /** null = sabakan is not configured. */
   readonly machines: MachineSource | null;
   readonly nodes: NodeOperator | null;
   readonly now: () => number;
   readonly log: RunnerLog;
-  readonly committed: (changes: readonly RepairChange[]) => void;
-  /** Called with every recorded outcome and how long its poll took (subscriptions, metrics). */
+  /** Called with every recorded outcome and how long its poll took (metrics; subscriptions hear of it from the store). */
   readonly recorded?: (outcome: AutoRepairOutcome, seconds: number) => void;
   /** Called for a scheduled tick that did not poll: auto-repair is disabled, or a poll is still running. */
   readonly skipped?: (reason: "disabled" | "busy") => void;
@@ -67,7 +61,7 @@ export class AutoRepairPoller {
 
   /** A scheduled tick: skipped while a poll runs or auto-repair is disabled (then sabakan is not queried). */
   async tick(): Promise<AutoRepairOutcome | null> {
-    if (!this.deps.settings.autoRepairEnabled()) {
+    if (!this.deps.store.settings.autoRepairEnabled()) {
       this.deps.skipped?.("disabled");
       return null;
     }
@@ -82,7 +76,7 @@ export class AutoRepairPoller {
    */
   async runAfterEvent(): Promise<AutoRepairOutcome | null> {
     await this.loop.idle();
-    if (!this.deps.settings.autoRepairEnabled()) return null;
+    if (!this.deps.store.settings.autoRepairEnabled()) return null;
     return this.loop.run("event");
   }
 
@@ -105,11 +99,12 @@ export class AutoRepairPoller {
 
   private async poll(trigger: PollTrigger): Promise<AutoRepairOutcome> {
     const { deps } = this;
+    const { settings } = deps.store;
     if (!deps.machines) return this.fail(trigger, "sabakan is not configured (set sabakan.url in the config file)");
-    if (!deps.settings.autoRepairEnabled()) return this.fail(trigger, "auto-repair is disabled; sabakan was not queried");
+    if (!settings.autoRepairEnabled()) return this.fail(trigger, "auto-repair is disabled; sabakan was not queried");
     let machines;
     try {
-      machines = await deps.machines.searchMachines(deps.settings.autoRepairVariables());
+      machines = await deps.machines.searchMachines(settings.autoRepairVariables());
     } catch (err) {
       return this.fail(trigger, (err as Error).message);
     }
@@ -122,29 +117,33 @@ export class AutoRepairPoller {
         return this.fail(trigger, `cannot list Kubernetes nodes: ${(err as Error).message}`, machines.length);
       }
     }
-    // From here on synchronous: the decision and its commit see the same queue.
     const now = deps.now();
-    const decision = decideIntake({ machines, entries: deps.entries.list(), nodes, constraints: deps.settings.constraints() });
     const bySerial = new Map(machines.map((m) => [m.serial, m]));
-    const { changes, outcome } = deps.db.transaction(() => {
-      const changes = deps.entries.addMany(
-        decision.enqueue.map((params) => {
-          const m = params.serial === null ? undefined : bySerial.get(params.serial);
-          return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)` };
-        }),
-        now,
-        AUTO_REPAIR_SOURCE,
-      );
-      const outcome = deps.outcomes.record({ time: now, trigger, machinesSeen: decision.machinesSeen, enqueued: changes.map((c) => c.entry), skipped: decision.skipped, shortCircuit: decision.shortCircuit, error: null });
-      return { changes, outcome };
-    })();
-    if (changes.length > 0) deps.committed(changes);
-    if (decision.shortCircuit) deps.log.warn("auto-repair enqueued nothing: too many repair requests", { ...decision.shortCircuit });
-    return outcome;
+    // Decided inside the write, on the queue as stored: the decision and its commit see the same queue.
+    let decision = null as IntakeDecision | null;
+    const { outcome } = await deps.store.enqueue(
+      (entries) => {
+        const decided = decideIntake({ machines, entries, nodes, constraints: settings.constraints() });
+        decision = decided;
+        return {
+          add: decided.enqueue.map((params) => {
+            const m = params.serial === null ? undefined : bySerial.get(params.serial);
+            return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)` };
+          }),
+          outcome: (enqueued) => ({ time: now, trigger, machinesSeen: decided.machinesSeen, enqueued, skipped: decided.skipped, shortCircuit: decided.shortCircuit, error: null }),
+        };
+      },
+      now,
+      AUTO_REPAIR_SOURCE,
+    );
+    const shortCircuit = decision?.shortCircuit;
+    if (shortCircuit) deps.log.warn("auto-repair enqueued nothing: too many repair requests", { ...shortCircuit });
+    // The decision always records an outcome, so the store returns one.
+    return outcome as AutoRepairOutcome;
   }
 
-  private fail(trigger: PollTrigger, error: string, machinesSeen = 0): AutoRepairOutcome {
+  private fail(trigger: PollTrigger, error: string, machinesSeen = 0): Promise<AutoRepairOutcome> {
     this.deps.log.warn("auto-repair poll failed", { error });
-    return this.deps.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], skipped: [], shortCircuit: null, error });
+    return this.deps.store.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], skipped: [], shortCircuit: null, error });
   }
 }

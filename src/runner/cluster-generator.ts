@@ -6,22 +6,19 @@ import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/cluster/types.js";
 import { CKE_REBOOT_ANNOTATION } from "../domain/sabakan-machine.js";
-import type { ClusterGenerationStore } from "../store/cluster-generation-store.js";
-import type { SettingsStore } from "../store/settings-store.js";
+import type { ClusterGenerationPort, SettingsPort } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
 export interface ClusterGeneratorDeps {
-  readonly generations: ClusterGenerationStore;
-  readonly settings: SettingsStore;
+  readonly generations: ClusterGenerationPort;
+  readonly settings: SettingsPort;
   /** null = sabakan is not configured. */
   readonly machines: MachineSource | null;
   /** null = no Kubernetes: no Node taints are known. */
   readonly nodes: NodeOperator | null;
   readonly now: () => number;
   readonly log: RunnerLog;
-  /** Called with every new record (a generation, a new failure, a recovery; not a repeated failure). */
-  readonly recorded?: (record: ClusterGeneration) => void;
 }
 
 /**
@@ -145,7 +142,8 @@ export class ClusterGenerator {
         return this.fail(trigger, `cannot list Kubernetes nodes: ${(err as Error).message}`);
       }
     }
-    // From here on synchronous: the decision and its record see the same configuration in force.
+    // No await from here to the record: the decision and its record see the same configuration in force (rounds never
+    // overlap, and only this generator records configurations).
     const current = deps.generations.current();
     const decision = decideGeneration(
       { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, rebootingNodes, constraints: deps.settings.constraints() },
@@ -156,14 +154,12 @@ export class ClusterGenerator {
     this.noteWaiting(decision.waiting);
     if (decision.kind === "unchanged") {
       if (!recordsRecovery(deps.generations.latest())) return { kind: "unchanged", current, recovery: null };
-      const recovery = deps.generations.recordRecovered(deps.now(), trigger);
+      const recovery = await deps.generations.recordRecovered(deps.now(), trigger);
       deps.log.info("cluster generation works again; nothing to change", { generation: recovery.generation, trigger });
-      deps.recorded?.(recovery);
       return { kind: "unchanged", current, recovery };
     }
-    const record = deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes);
+    const record = await deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes);
     deps.log.info("generated cluster configuration", { generation: record.generation, trigger, nodes: decision.cluster.nodes.length, changes: decision.changes });
-    deps.recorded?.(record);
     return { kind: "recorded", record, repeated: false };
   }
 
@@ -176,12 +172,9 @@ export class ClusterGenerator {
     this.recheckAt = waiting.recheckAt;
   }
 
-  private fail(trigger: GenerationTrigger, error: string): GenerationRound {
-    const { record, repeated } = this.deps.generations.recordFailed(this.deps.now(), trigger, error);
-    if (!repeated) {
-      this.deps.log.warn("cluster generation failed; the configuration in force stays", { generation: record.generation, trigger, error });
-      this.deps.recorded?.(record);
-    }
+  private async fail(trigger: GenerationTrigger, error: string): Promise<GenerationRound> {
+    const { record, repeated } = await this.deps.generations.recordFailed(this.deps.now(), trigger, error);
+    if (!repeated) this.deps.log.warn("cluster generation failed; the configuration in force stays", { generation: record.generation, trigger, error });
     return { kind: "recorded", record, repeated };
   }
 }

@@ -2,11 +2,10 @@ import type { MachineSource, NodeOperator } from "../adapters/ports.js";
 import { parseAddress } from "../domain/address.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
-import { decideRemediation, healthCheckSource, type HeldTarget } from "../domain/health-check-remediation.js";
+import { decideRemediation, healthCheckSource, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
-import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
-import type { SettingsStore } from "../store/settings-store.js";
+import type { KintsugiStore } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
@@ -26,12 +25,11 @@ export interface HealthCheckRunnerDeps {
   readonly repair: RepairConfig;
   readonly nodes: NodeOperator | null;
   readonly machines: MachineSource | null;
-  readonly entries: RepairEntryStore;
-  readonly settings: SettingsStore;
+  /** Where pauses are kept and remediations enqueued (each check's decision and its entries in one `enqueue`). */
+  readonly store: KintsugiStore;
   readonly now: () => number;
   readonly log: RunnerLog;
   readonly intervalMs: number;
-  readonly committed: (changes: readonly RepairChange[]) => void;
   /** Called with a check's status when its evaluation changed. */
   readonly changed: (status: HealthCheckStatus) => void;
 }
@@ -64,12 +62,13 @@ export class HealthCheckRunner {
     return [...this.statuses.values()];
   }
 
-  /** Pauses or resumes a check (persistent); returns its status, or null for an unknown name. */
-  setPaused(name: string, paused: boolean): HealthCheckStatus | null {
+  /** Pauses or resumes a check (persistent); resolves with its status, or null for an unknown name. */
+  async setPaused(name: string, paused: boolean): Promise<HealthCheckStatus | null> {
     const status = this.statuses.get(name);
     if (!status) return null;
-    this.deps.settings.setHealthCheckPaused(name, paused);
-    const next = { ...status, paused };
+    await this.deps.store.settings.setHealthCheckPaused(name, paused);
+    // Read again: a pass may have recorded a newer evaluation while the write was in flight.
+    const next = { ...(this.statuses.get(name) ?? status), paused };
     this.statuses.set(name, next);
     this.deps.changed(next);
     this.wake();
@@ -97,7 +96,7 @@ export class HealthCheckRunner {
   }
 
   private pausedOf(check: HealthCheckConfig): boolean {
-    return this.deps.settings.healthCheckPaused(check.name) ?? check.paused;
+    return this.deps.store.settings.healthCheckPaused(check.name) ?? check.paused;
   }
 
   /** One evaluation of every check; returns when the next is due at the latest. */
@@ -118,25 +117,28 @@ export class HealthCheckRunner {
         const needsTypes = check.machineType.from === "sabakan" && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy");
         const types = needsTypes ? await machineTypes() : new Map<string, string>();
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
-        const decision = decideRemediation(check, evaluation, {
-          entries: deps.entries.list(),
-          maximumRepairQueueEntries: deps.settings.constraints().maximumRepairQueueEntries,
-          repair: deps.repair,
-          machineTypeOf: (node, address) => (check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null)),
-        });
-        if (decision.enqueue.length > 0) {
-          const at = deps.now();
-          const changes = deps.entries.addMany(
-            decision.enqueue.map((params) => {
-              const target = evaluation.targets.find((t) => t.address === params.address);
-              return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s` };
-            }),
-            at,
-            healthCheckSource(check.name),
-          );
-          deps.committed(changes);
-        }
-        this.record(check, { check, paused: check.paused, evaluation, held: decision.held, evaluatedAt: now, error: null });
+        const machineTypeOf = (node: string, address: string) =>
+          check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null);
+        const at = deps.now();
+        // Decided inside the write, on the queue as stored: the room left under the queue's limit cannot be used twice.
+        let decision = null as RemediationDecision | null;
+        await deps.store.enqueue(
+          (entries) => {
+            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf });
+            decision = decided;
+            return {
+              add: decided.enqueue.map((params) => {
+                const target = evaluation.targets.find((t) => t.address === params.address);
+                return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s` };
+              }),
+              outcome: null,
+            };
+          },
+          at,
+          healthCheckSource(check.name),
+        );
+        // `enqueue` calls `decide` at least once, so the decision is set.
+        this.record(check, { check, paused: check.paused, evaluation, held: (decision as RemediationDecision).held, evaluatedAt: now, error: null });
         if (evaluation.nextCheckAt !== null) next = Math.min(next, evaluation.nextCheckAt);
       }
     } catch (err) {

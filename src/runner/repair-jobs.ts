@@ -3,7 +3,7 @@ import type { RepairEntry } from "../domain/repair-entry.js";
 import { cordonOwner } from "../domain/stray-cordons.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
 import type { EntryTransition } from "../domain/repair-plan.js";
-import { databaseFailureOf } from "../store/database-failure.js";
+import { databaseFailureOf } from "../store/sqlite/database-failure.js";
 import { abortableSleep } from "./abortable-sleep.js";
 import { runDrainJob } from "./drain-job.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -11,9 +11,10 @@ import type { RunnerDeps } from "./runner-deps.js";
 /**
  * Commits a transition that a job decided, but only when the stored entry is still the one the job worked on
  * (same step, same step status, same transition time, not marked for deletion): a job never overwrites a change
- * made meanwhile, such as a deletion. Synchronous, so nothing can change between the check and the write.
+ * made meanwhile, such as a deletion. The check and `decide` run inside the store's write (`entries.change`), so
+ * nothing can change between the check and the write; resolves with the committed transition, or null for none.
  */
-export type CommitIfUnchanged = (worked: RepairEntry, decide: (current: RepairEntry) => EntryTransition | null) => EntryTransition | null;
+export type CommitIfUnchanged = (worked: RepairEntry, decide: (current: RepairEntry) => EntryTransition | null) => Promise<EntryTransition | null>;
 
 /** How long a job's outcome waits, at most, for another process to release the database's write lock. */
 export const OUTCOME_COMMIT_PATIENCE_MS = 60_000;
@@ -28,7 +29,7 @@ const OUTCOME_COMMIT_RETRY_MS = 100;
 export async function commitOutcome(commit: CommitIfUnchanged, worked: RepairEntry, decide: (current: RepairEntry) => EntryTransition | null, signal: AbortSignal): Promise<EntryTransition | null> {
   for (let waited = 0; ; waited += OUTCOME_COMMIT_RETRY_MS) {
     try {
-      return commit(worked, decide);
+      return await commit(worked, decide);
     } catch (err) {
       if (databaseFailureOf(err)?.kind !== "busy" || waited >= OUTCOME_COMMIT_PATIENCE_MS) throw err;
       if (!(await abortableSleep(OUTCOME_COMMIT_RETRY_MS, signal))) throw err;

@@ -6,18 +6,21 @@ import { RUNNER_ACTOR } from "../domain/repair-history.js";
 import { snapshotRepairConfig } from "../domain/repair-lookup.js";
 import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
-import type { EntryTransition, RepairAction } from "../domain/repair-plan.js";
+import type { EntryTransition, RepairAction, RepairEffect } from "../domain/repair-plan.js";
 import { gatherObservations } from "./gather-state.js";
 import { JobRegistry } from "./job-registry.js";
 import { drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerDeps } from "./runner-deps.js";
+import type { EntryWrite, RepairChange } from "../store/store-port.js";
 
 const sameEntry = (a: RepairEntry, b: RepairEntry) => JSON.stringify(a) === JSON.stringify(b);
+const entryWrite = (t: EntryTransition): EntryWrite => ({ entry: t.after, kind: t.kind, reason: t.reason, detail: t.detail ?? null });
 
 /**
  * Works the repair queue: each pass gathers state, lets `decideRepairActions` decide, commits each action's
- * transitions in one transaction and then performs its effect. Passes never overlap; one runs right after any
+ * transitions in one write each (awaited: no effect starts before its transitions are stored, and none for an entry
+ * that changed meanwhile) and then performs the effects. Passes never overlap; one runs right after any
  * wake-up (a mutation, a finished job, a Node change), at the decision's `wakeAt`, and at least every `intervalMs`.
  * Drains and commands run as jobs beside the passes, so a slow command never holds up other entries, the API or
  * health checks.
@@ -95,22 +98,30 @@ export class RepairRunner {
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
     const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes };
     const plan = decideRepairActions(snapshot, deps.now(), deps.random);
-    for (const action of plan.actions) this.apply(action);
-    this.held = plan.held;
-    // Read again: the actions just applied may have finished entries whose nodes are among these.
-    for (const [node, owner] of strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION)) {
-      this.inBackground(this.uncordonNode(node, owner));
+    // Every action's transitions are committed before any effect starts, so the jobs started here cannot have
+    // finished entries (and uncordoned their nodes themselves) by the time the stray cordons are judged.
+    const applied: Array<[RepairAction, RepairEntry]> = [];
+    let stray: Array<[string, string]> = [];
+    try {
+      for (const action of plan.actions) {
+        const latest = await this.commit(action.entry, action.transitions);
+        // The entry changed since the pass read it (a deletion, another writer): what was decided on it no longer holds.
+        if (latest !== null) applied.push([action, latest]);
+      }
+      this.held = plan.held;
+      // Read again: the actions just committed may have finished entries whose nodes are among these.
+      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
+    } finally {
+      // What was committed gets its effect even when a later commit failed (the pass then fails with that error).
+      for (const [action, latest] of applied) this.startEffect(action.effect, latest);
     }
+    for (const [node, owner] of stray) this.inBackground(this.uncordonNode(node, owner));
     return plan.wakeAt;
   }
 
-  /** Commits an action's transitions when the stored entry is still the one decided on, then starts its effect. */
-  private apply(action: RepairAction): void {
-    const index = action.entry.index;
-    const current = this.deps.entries.get(index);
-    if (!current || !sameEntry(current, action.entry) || this.dequeuing.has(index)) return;
-    const latest = this.commit(current, action.transitions);
-    const effect = action.effect;
+  /** Performs what an action does once its transitions are committed; `latest` is the entry after them. */
+  private startEffect(effect: RepairEffect, latest: RepairEntry): void {
+    const index = latest.index;
     switch (effect.kind) {
       case "none":
         return;
@@ -139,30 +150,48 @@ export class RepairRunner {
     }
   }
 
-  private readonly commitIfUnchanged: CommitIfUnchanged = (worked, decide) => {
-    const current = this.deps.entries.get(worked.index);
-    if (!current || current.deleted || this.dequeuing.has(worked.index)) return null;
-    const same = current.status === worked.status && current.step === worked.step && current.stepStatus === worked.stepStatus && current.lastTransitionTime === worked.lastTransitionTime;
-    if (!same) return null;
-    const t = decide(current);
-    if (t) this.commit(current, [t]);
-    return t;
+  /**
+   * Commits `transitions` in one write when the stored entry is still `decidedOn` (checked inside the write), and
+   * records their Node events. Resolves with the entry after them, or null when the store declined.
+   */
+  private async commit(decidedOn: RepairEntry, transitions: readonly EntryTransition[]): Promise<RepairEntry | null> {
+    const unchanged = (current: RepairEntry | null) => current !== null && sameEntry(current, decidedOn) && !this.dequeuing.has(decidedOn.index);
+    if (transitions.length === 0) return unchanged(this.deps.entries.get(decidedOn.index)) ? decidedOn : null;
+    const writes = transitions.map(entryWrite);
+    const changes = await this.deps.entries.change(decidedOn.index, (current) => (unchanged(current) ? writes : null), this.deps.now(), RUNNER_ACTOR);
+    this.recordNodeEvents(changes);
+    return changes.at(-1)?.entry ?? null;
+  }
+
+  private readonly commitIfUnchanged: CommitIfUnchanged = async (worked, decide) => {
+    // Set by `decide` inside the write (the last call wins if the store calls it again).
+    let decided = null as EntryTransition | null;
+    const sameStep = (current: RepairEntry) =>
+      current.status === worked.status && current.step === worked.step && current.stepStatus === worked.stepStatus && current.lastTransitionTime === worked.lastTransitionTime;
+    const changes = await this.deps.entries.change(
+      worked.index,
+      (current) => {
+        decided = current === null || current.deleted || this.dequeuing.has(worked.index) || !sameStep(current) ? null : decide(current);
+        return decided === null ? null : [entryWrite(decided)];
+      },
+      this.deps.now(),
+      RUNNER_ACTOR,
+    );
+    if (changes.length === 0 || decided === null) return null;
+    this.recordNodeEvents(changes);
+    return decided;
   };
 
-  /** Persists transitions in one transaction, announces them, and records their Node events. */
-  private commit(before: RepairEntry, transitions: readonly EntryTransition[]): RepairEntry {
-    if (transitions.length === 0) return before;
-    const changes = this.deps.entries.update(transitions.map((t) => ({ entry: t.after, kind: t.kind, reason: t.reason, detail: t.detail ?? null })), this.deps.now(), RUNNER_ACTOR);
-    this.deps.committed(changes);
-    let previous = before;
-    for (const t of transitions) {
-      const event = nodeEventFor(previous, t);
-      if (event && this.deps.nodes) {
-        this.inBackground(this.deps.nodes.recordEvent(t.after.nodename, event, { signal: this.loop.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.after.nodename, err: (err as Error).message })));
-      }
-      previous = t.after;
+  /** Records the Node events of committed changes (each judged against the entry just before it). */
+  private recordNodeEvents(changes: readonly RepairChange[]): void {
+    const nodes = this.deps.nodes;
+    if (!nodes) return;
+    for (const { entry, previous, record } of changes) {
+      const event = previous === null ? null : nodeEventFor(previous, { after: entry, kind: record.kind, reason: record.reason });
+      if (event === null) continue;
+      const node = entry.nodename;
+      this.inBackground(nodes.recordEvent(node, event, { signal: this.loop.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node, err: (err as Error).message })));
     }
-    return previous;
   }
 
   private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command", work: (signal: AbortSignal) => Promise<void>): void {
@@ -177,11 +206,9 @@ export class RepairRunner {
     const work = (async () => {
       await this.jobs.stop(entry.index);
       await this.uncordon(entry);
-      const current = this.deps.entries.get(entry.index);
-      if (current?.deleted) {
-        const reason = isFinished(current) ? "dequeued after deletion was requested" : "dequeued after deletion was requested; its repair was stopped";
-        this.deps.committed([this.deps.entries.dequeue(current, reason, this.deps.now(), RUNNER_ACTOR)]);
-      }
+      const reason = (current: RepairEntry) =>
+        !current.deleted ? null : isFinished(current) ? "dequeued after deletion was requested" : "dequeued after deletion was requested; its repair was stopped";
+      await this.deps.entries.dequeue(entry.index, reason, this.deps.now(), RUNNER_ACTOR);
       this.jobs.forget(entry.index);
     })()
       .catch((err: unknown) => this.deps.log.error("cannot dequeue a repair entry", { index: entry.index, err: (err as Error).message }))

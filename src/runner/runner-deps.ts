@@ -1,12 +1,11 @@
 import type { CommandRunner, NodeOperator } from "../adapters/ports.js";
 import type { RepairConfig } from "../domain/repair-config.js";
-import type { RepairChange, RepairEntryStore } from "../store/repair-entry-store.js";
-import type { SettingsStore } from "../store/settings-store.js";
+import type { RepairEntryPort, SettingsPort } from "../store/store-port.js";
 
 /** Everything the runner works with; `main.ts` wires the real ones, tests may wire test servers behind them. */
 export interface RunnerDeps {
-  readonly entries: RepairEntryStore;
-  readonly settings: SettingsStore;
+  readonly entries: RepairEntryPort;
+  readonly settings: SettingsPort;
   readonly repair: RepairConfig;
   readonly commands: CommandRunner;
   /** null = no Kubernetes: every machine is out of cluster and no step drains. */
@@ -17,8 +16,6 @@ export interface RunnerDeps {
   /** [0, 1), for the drain back-off jitter. */
   readonly random: () => number;
   readonly log: RunnerLog;
-  /** Called after each committed change (subscriptions hook in here). */
-  readonly committed: (changes: readonly RepairChange[]) => void;
   /** The safety tick: a pass runs at least this often. */
   readonly intervalMs: number;
   readonly healthCheckConcurrency: number;

@@ -11,8 +11,8 @@ import type { GraphQLContext } from "../graphql/context.js";
 import { graphiqlRoutes } from "../graphql/graphiql-routes.js";
 import { createHttpServer } from "../graphql/http-server.js";
 import { VERSION } from "../version.js";
+import type { KintsugiStore } from "../store/store-port.js";
 import type { Events } from "./events.js";
-import type { Stores } from "./stores.js";
 import type { Workers } from "./workers.js";
 
 /** The GraphQL API, listening. */
@@ -25,25 +25,24 @@ export interface Api {
 }
 
 /** A fresh context per request (and per subscription): the machine loader batches within one request only. */
-export function contextFactory(config: KintsugiConfig, stores: Stores, events: Events, workers: Workers, now: () => number): (actor: Actor) => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, workers: Workers, now: () => number): (actor: Actor) => GraphQLContext {
   const sabakan = config.sabakan
     ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
     : null;
   const { runner, autoRepair, healthChecks, clusterGenerator } = workers;
   return (actor) => ({
     actor,
-    entries: stores.entries,
-    settings: stores.settings,
-    outcomes: stores.outcomes,
+    entries: store.entries,
+    settings: store.settings,
+    outcomes: store.outcomes,
     autoRepair,
     config,
     now,
-    committed: workers.committedAndWake,
     sabakan,
     machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
     pubsub: events.pubsub,
     healthChecks,
-    generations: stores.generations,
+    generations: store.generations,
     clusterGenerator,
     waitReason: (index) => runner.waitReason(index),
     machineStateChanged: (change) => {
@@ -61,7 +60,7 @@ export function contextFactory(config: KintsugiConfig, stores: Stores, events: E
 export async function startApi(
   config: KintsugiConfig,
   edge: { readonly schema: GraphQLSchema; readonly access: AccessPolicy },
-  stores: Stores,
+  store: KintsugiStore,
   events: Events,
   context: (actor: Actor) => GraphQLContext,
   logger: Logger,
@@ -72,7 +71,7 @@ export async function startApi(
     guard: new EdgeGuard(edge.access),
     routeRoles: { "/metrics": "viewer" },
     version: VERSION,
-    healthCheck: () => stores.health.check(),
+    healthCheck: () => store.health(),
     logError: (err) => logger.error({ err }, "unexpected error"),
     routes: { ...graphiqlRoutes(), "/metrics": () => events.metrics.text() },
     limits: config.limits,

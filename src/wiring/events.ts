@@ -3,15 +3,12 @@ import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { KintsugiMetrics } from "../graphql/metrics.js";
 import { PubSub } from "../graphql/pubsub.js";
 import { TOPIC_NAMES, type Topics } from "../graphql/topics.js";
-import type { RepairChange } from "../store/repair-entry-store.js";
-import type { Stores } from "./stores.js";
+import type { KintsugiStore, RepairChange, StoreCommit } from "../store/store-port.js";
 
 /** Where committed changes and new records go: subscriptions, metrics, and the embedding program's hooks. */
 export interface Events {
   readonly pubsub: PubSub<Topics>;
   readonly metrics: KintsugiMetrics;
-  /** Announces committed repair entry changes (the caller also wakes the runner where that is due). */
-  committed(changes: readonly RepairChange[]): void;
 }
 
 export interface EventHooks {
@@ -22,9 +19,12 @@ export interface EventHooks {
   readonly onClusterGeneration?: (record: ClusterGeneration) => void;
 }
 
-/** The pub/sub topics and the metrics over the stores; `unusedMachines` is read only at scrape time. */
-export function buildEvents(stores: Stores, now: () => number, unusedMachines: () => ReadonlyMap<string, number> | null, hooks: EventHooks): Events {
-  const { entries, settings, generations } = stores;
+/**
+ * The pub/sub topics and the metrics over the store; `unusedMachines` is read only at scrape time. Every commit the
+ * store announces (whoever made it) feeds them, so nothing is published that did not commit, nor twice.
+ */
+export function buildEvents(store: KintsugiStore, now: () => number, unusedMachines: () => ReadonlyMap<string, number> | null, hooks: EventHooks): Events {
+  const { entries, settings, generations } = store;
   const pubsub = new PubSub<Topics>(hooks.subscriptionBufferSize);
   const metrics = new KintsugiMetrics({
     entries: () => entries.list(),
@@ -35,13 +35,21 @@ export function buildEvents(stores: Stores, now: () => number, unusedMachines: (
     unusedMachines,
     subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
   });
-  return {
-    pubsub,
-    metrics,
-    committed(changes) {
-      metrics.committed(changes);
-      for (const change of changes) pubsub.publish("repairEntryEvents", change);
-      hooks.onCommitted?.(changes);
-    },
-  };
+  store.onCommit((commit: StoreCommit) => {
+    if (commit.entries.length > 0) {
+      metrics.committed(commit.entries);
+      for (const change of commit.entries) pubsub.publish("repairEntryEvents", change);
+      hooks.onCommitted?.(commit.entries);
+    }
+    if (commit.outcome !== null) {
+      pubsub.publish("autoRepairOutcomes", commit.outcome);
+      hooks.onOutcome?.(commit.outcome);
+    }
+    // A failure that repeats the newest record only counts on it: subscribers heard of that record when it was new.
+    if (commit.generation !== null && commit.generation.repeats === 1) {
+      pubsub.publish("clusterGenerated", commit.generation);
+      hooks.onClusterGeneration?.(commit.generation);
+    }
+  });
+  return { pubsub, metrics };
 }

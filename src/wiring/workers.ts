@@ -8,9 +8,9 @@ import { ClusterGenerator } from "../runner/cluster-generator.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { RepairRunner } from "../runner/repair-runner.js";
 import type { RunnerLog } from "../runner/runner-deps.js";
-import type { RepairChange } from "../store/repair-entry-store.js";
-import type { EventHooks, Events } from "./events.js";
-import type { Stores } from "./stores.js";
+import { RUNNER_ACTOR } from "../domain/repair-history.js";
+import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
+import type { Events } from "./events.js";
 
 /** The components that act on the world: the repair runner, the sabakan poller, health checks, cluster generation. */
 export interface Workers {
@@ -18,8 +18,6 @@ export interface Workers {
   readonly autoRepair: AutoRepairPoller;
   readonly healthChecks: HealthCheckRunner;
   readonly clusterGenerator: ClusterGenerator;
-  /** Announces changes committed outside the runner (API, poller, health checks) and wakes the runner for them. */
-  readonly committedAndWake: (changes: readonly RepairChange[]) => void;
   readonly logs: { readonly autoRepair: RunnerLog; readonly cluster: RunnerLog };
 }
 
@@ -28,7 +26,6 @@ export interface WorkerOptions {
   readonly random: () => number;
   readonly nodes: NodeOperator | null;
   readonly logger: Logger;
-  readonly hooks: EventHooks;
 }
 
 /** The runner's small log interface over a pino logger. */
@@ -40,10 +37,19 @@ export function runnerLogOf(log: Logger): RunnerLog {
   };
 }
 
-/** Builds the workers over the stores and events; none starts until told to. */
-export function buildWorkers(config: KintsugiConfig, stores: Stores, events: Events, options: WorkerOptions): Workers {
-  const { now, nodes, logger, hooks } = options;
-  const { entries, settings, outcomes, generations } = stores;
+/**
+ * Whether a commit gives the runner something to look at: a change of an entry made by anyone but the runner (the
+ * API, the poller, a health check) or of a setting. The runner's own commits do not wake it: it acts on them in the
+ * pass that made them, and its jobs wake it when they end.
+ */
+export function wakesRunner(commit: StoreCommit): boolean {
+  return commit.settings.length > 0 || commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR);
+}
+
+/** Builds the workers over the store and events; none starts until told to. */
+export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, events: Events, options: WorkerOptions): Workers {
+  const { now, nodes, logger } = options;
+  const { entries, settings, generations } = store;
   const log = (component: string) => runnerLogOf(logger.child({ component }));
   const runner = new RepairRunner({
     entries,
@@ -55,33 +61,23 @@ export function buildWorkers(config: KintsugiConfig, stores: Stores, events: Eve
     now,
     random: options.random,
     log: log("runner"),
-    committed: (changes) => events.committed(changes),
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
   });
-  const committedAndWake = (changes: readonly RepairChange[]) => {
-    events.committed(changes);
-    runner.wake();
-  };
+  store.onCommit((commit) => {
+    if (wakesRunner(commit)) runner.wake();
+  });
   const machines: MachineSource | null = config.sabakan
     ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
     : null;
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
-    db: stores.db,
-    entries,
-    settings,
-    outcomes,
+    store,
     machines,
     nodes,
     now,
     log: autoRepairLog,
-    committed: committedAndWake,
-    recorded: (outcome, seconds) => {
-      events.metrics.polled(outcome, seconds);
-      events.pubsub.publish("autoRepairOutcomes", outcome);
-      hooks.onOutcome?.(outcome);
-    },
+    recorded: (outcome, seconds) => events.metrics.polled(outcome, seconds),
     skipped: (reason) => events.metrics.tickSkipped(reason),
   });
   const healthChecks = new HealthCheckRunner({
@@ -89,12 +85,10 @@ export function buildWorkers(config: KintsugiConfig, stores: Stores, events: Eve
     repair: config.repair,
     nodes,
     machines,
-    entries,
-    settings,
+    store,
     now,
     log: log("health-checks"),
     intervalMs: config.runner.intervalSeconds * 1000,
-    committed: committedAndWake,
     changed: (status) => events.pubsub.publish("healthCheckEvents", status),
   });
   const clusterLog = log("cluster-generation");
@@ -105,10 +99,6 @@ export function buildWorkers(config: KintsugiConfig, stores: Stores, events: Eve
     nodes,
     now,
     log: clusterLog,
-    recorded: (record) => {
-      events.pubsub.publish("clusterGenerated", record);
-      hooks.onClusterGeneration?.(record);
-    },
   });
-  return { runner, autoRepair, healthChecks, clusterGenerator, committedAndWake, logs: { autoRepair: autoRepairLog, cluster: clusterLog } };
+  return { runner, autoRepair, healthChecks, clusterGenerator, logs: { autoRepair: autoRepairLog, cluster: clusterLog } };
 }

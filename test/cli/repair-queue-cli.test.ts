@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { createServer, type AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { openDatabase } from "../../src/store/database.js";
-import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { runCli } from "../support/run-cli.js";
+import { withSideStore } from "../support/side-store.js";
 
 /** An ephemeral port that nothing listens on any more. */
 async function closedPort(): Promise<number> {
@@ -19,12 +18,8 @@ async function closedPort(): Promise<number> {
 describe("kintsugi repair-queue (the real binary against a started server)", () => {
   let k: TestKintsugi;
   const cli = (...args: string[]) => runCli(["--server", k.url, "repair-queue", ...args]);
-  const setStatus = (index: number, status: "succeeded" | "failed" | "processing", backoff = 0) => {
-    const db = openDatabase(k.databasePath);
-    const store = new RepairEntryStore(db);
-    store.update([{ entry: { ...store.get(index)!, status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }, kind: "transition", reason: "seed" }], NOW, "test");
-    db.close();
-  };
+  const setStatus = (index: number, status: "succeeded" | "failed" | "processing", backoff = 0) =>
+    withSideStore(k.databasePath, (side) => side.transition(index, { status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }));
 
   before(async () => {
     k = await startTestKintsugi({}, { now: () => NOW });
@@ -79,7 +74,7 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
   });
 
   it("resets back-off", async () => {
-    setStatus(2, "processing", 3);
+    await setStatus(2, "processing", 3);
     assert.deepEqual(await cli("reset-backoff"), { code: 0, stdout: "", stderr: "" });
     const entry = JSON.parse((await cli("list")).stdout)[1];
     assert.equal(entry.drain_backoff_count, undefined, "omitted when 0, as ckecli");
@@ -89,8 +84,8 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
   it("deletes one entry, then the finished ones, then the unfinished ones, printing indexes", async () => {
     await cli("add", "unreachable", "qemu", "10.0.0.3");
     await cli("add", "unreachable", "qemu", "10.0.0.4");
-    setStatus(1, "succeeded");
-    setStatus(3, "failed");
+    await setStatus(1, "succeeded");
+    await setStatus(3, "failed");
     assert.deepEqual(await cli("delete", "4"), { code: 0, stdout: "", stderr: "" });
     assert.deepEqual(await cli("delete-finished"), { code: 0, stdout: "1\n3\n", stderr: "" });
     assert.deepEqual(await cli("delete-unfinished"), { code: 0, stdout: "2\n", stderr: "" });

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { openDatabase } from "../../src/store/database.js";
-import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
 import { createRepairEntry } from "../../src/domain/repair-entry.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";
 import { until } from "../support/until.js";
+import { withSideStore } from "../support/side-store.js";
 
 const NOW = Date.UTC(2026, 10, 22, 6, 0, 0, 123);
 const DAY = 86_400_000;
@@ -107,13 +106,12 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
   });
 
   it("joins machines and entries, and looks up 100 entries' machines with ONE sabakan request", async () => {
-    const db = openDatabase(k.databasePath);
-    const store = new RepairEntryStore(db);
-    for (let i = 0; i < 100; i++) {
-      const address = i < 12 ? `10.0.${(i + 1) % 3}.${i + 1}` : `10.9.${i >> 8}.${i & 255}`;
-      store.add(createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "test" }, NOW), "test", NOW, "test");
-    }
-    db.close();
+    await withSideStore(k.databasePath, async (side) => {
+      for (let i = 0; i < 100; i++) {
+        const address = i < 12 ? `10.0.${(i + 1) % 3}.${i + 1}` : `10.9.${i >> 8}.${i & 255}`;
+        await side.entries.add(createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "test" }, NOW), "test", NOW, "test");
+      }
+    });
     const before = sabakan.requests.length;
     const res = await post(k.url, `{ searchRepairEntries { index address machine { spec { serial rack } status { state } } } }`);
     assert.equal(sabakan.requests.length - before, 1, "one sabakan request for 100 lookups");

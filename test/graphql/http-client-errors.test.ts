@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { pino } from "pino";
-import { openDatabase } from "../../src/store/database.js";
+import { openDatabase } from "../../src/store/sqlite/database.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 
 /** A real kintsugi whose log is kept, one parsed pino record per line. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { pino } from "pino";
-import { openDatabase } from "../../src/store/database.js";
+import { openDatabase } from "../../src/store/sqlite/database.js";
 import { MAX_BODY_BYTES } from "../../src/graphql/http-server.js";
 import { VERSION } from "../../src/version.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";

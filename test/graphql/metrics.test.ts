@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { openDatabase } from "../../src/store/database.js";
-import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";
+import { withSideStore } from "../support/side-store.js";
 
 interface Sample {
   name: string;
@@ -72,10 +71,10 @@ describe("GET /metrics", () => {
     for (const a of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) {
       await k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, { a });
     }
-    const db = openDatabase(k.databasePath);
-    const store = new RepairEntryStore(db);
-    store.update([{ entry: { ...store.get(2)!, status: "failed" }, kind: "transition", reason: "test" }, { entry: { ...store.get(3)!, status: "processing", step: 0 }, kind: "transition", reason: "test" }], NOW, "test");
-    db.close();
+    await withSideStore(k.databasePath, async (side) => {
+      await side.transition(2, { status: "failed" });
+      await side.transition(3, { status: "processing", step: 0 });
+    });
     await k.gql(`mutation { setRepairQueueEnabled(enabled: false) }`);
     const { samples } = await scrape();
     assert.deepEqual(["queued", "processing", "succeeded", "failed"].map((status) => value(samples, "kintsugi_repair_queue_items", { status })), [1, 1, 0, 1]);

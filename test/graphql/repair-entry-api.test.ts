@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { openDatabase } from "../../src/store/database.js";
-import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
 import { NOW, TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { withSideStore } from "../support/side-store.js";
 
 const ENTRY = `index address nodename serial machineType operation status step stepStatus deleted lastTransitionTime
   drainBackoffCount drainBackoffExpire createdAt source`;
@@ -112,17 +111,11 @@ describe("repair entry API over HTTP", () => {
     const b = (await add("unreachable", "qemu", "10.0.2.2")).data?.addRepairEntry.index;
     const c = (await add("unreachable", "qemu", "10.0.2.3")).data?.addRepairEntry.index;
     // Play the runner's part through a second connection to the same file, as the step runner will.
-    const db = openDatabase(k.databasePath);
-    const store = new RepairEntryStore(db);
-    store.update(
-      [
-        { entry: { ...store.get(Number(a))!, status: "succeeded" }, kind: "transition", reason: "healthy" },
-        { entry: { ...store.get(Number(b))!, status: "failed" }, kind: "transition", reason: "steps ran out" },
-        { entry: { ...store.get(Number(c))!, status: "processing", drainBackoffCount: 1, drainBackoffExpire: NOW + 400_000 }, kind: "transition", reason: "back-off" },
-      ],
-      NOW, "test",
-    );
-    db.close();
+    await withSideStore(k.databasePath, async (side) => {
+      await side.transition(Number(a), { status: "succeeded" }, "healthy");
+      await side.transition(Number(b), { status: "failed" }, "steps ran out");
+      await side.transition(Number(c), { status: "processing", drainBackoffCount: 1, drainBackoffExpire: NOW + 400_000 }, "back-off");
+    });
 
     const reset = await k.gql(`mutation { resetRepairBackoff { index drainBackoffCount drainBackoffExpire history { kind reason } } }`);
     assert.deepEqual(reset.data?.resetRepairBackoff.map((e: any) => [e.index, e.drainBackoffCount, e.drainBackoffExpire, e.history.at(-1)]), [
@@ -162,10 +155,7 @@ describe("operator view of an entry", () => {
   });
 
   it("reads the history of an index after its entry left the queue, and NOT_FOUND for one never used", async () => {
-    const db = openDatabase(k.databasePath);
-    const store = new RepairEntryStore(db);
-    store.dequeue(store.get(1)!, "dequeued by test", NOW, "test");
-    db.close();
+    await withSideStore(k.databasePath, (side) => side.entries.dequeue(1, () => "dequeued by test", NOW, "test"));
     const res = await k.gql(`{ repairHistory(index: "1") { kind reason } }`);
     assert.deepEqual(res.data?.repairHistory, [{ kind: "CREATED", reason: "added by an operator" }, { kind: "DEQUEUED", reason: "dequeued by test" }]);
     assert.equal((await k.gql(`{ repairHistory(index: "42") { kind } }`)).errors?.[0]?.extensions?.type, "NOT_FOUND");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
-import { openDatabase } from "../../src/store/database.js";
+import { openDatabase } from "../../src/store/sqlite/database.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { until } from "../support/until.js";
 import { subscribe, subscriptionCount } from "../support/ws-subscriber.js";

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { openDatabase } from "../../src/store/database.js";
-import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { withSideStore } from "../support/side-store.js";
 
 // index: address, type, operation, final status
 const FLEET: Array<[string, string, string, "queued" | "processing" | "succeeded" | "failed"]> = [
@@ -41,10 +40,9 @@ describe("searchRepairEntries filters as sabakan's MachineParams", () => {
       const res = await k.gql(`mutation($a: IPAddress!, $t: String!, $o: String!) { addRepairEntry(address: $a, machineType: $t, operation: $o) { index } }`, { a: address, t: type, o: operation });
       assert.equal(res.errors, undefined);
     }
-    const db = openDatabase(k.databasePath);
-    const store = new RepairEntryStore(db);
-    store.update(FLEET.map(([, , , status], i) => ({ entry: { ...store.get(i + 1)!, status }, kind: "transition" as const, reason: "seed" })), NOW, "test");
-    db.close();
+    await withSideStore(k.databasePath, async (side) => {
+      for (const [i, [, , , status]] of FLEET.entries()) await side.transition(i + 1, { status });
+    });
     await k.gql(`mutation { deleteRepairEntry(index: "2") { index } }`);
   });
   after(() => k.dispose());

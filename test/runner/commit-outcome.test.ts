@@ -8,10 +8,10 @@ import { entry } from "../domain/repair-decision-support.js";
 /** A SQLite error as better-sqlite3 throws it (its `code` is the extended result code). */
 const sqliteError = (code: string) => Object.assign(new Error(`${code.toLowerCase()}`), { code });
 
-/** A commit that throws the given errors in turn, then commits. */
+/** A commit that fails with the given errors in turn, then commits. */
 function committing(errors: Error[]) {
   let calls = 0;
-  const commit: CommitIfUnchanged = (worked, decide) => {
+  const commit: CommitIfUnchanged = async (worked, decide) => {
     calls++;
     const error = errors.shift();
     if (error) throw error;

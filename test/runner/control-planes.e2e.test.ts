@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { CONTROL_PLANE_LABEL, REBOOT_ANNOTATION } from "../../src/domain/control-planes.js";
 import type { GeneratedCluster } from "../../src/domain/cluster/types.js";
-import { ClusterGenerationStore } from "../../src/store/cluster-generation-store.js";
-import { openDatabase } from "../../src/store/database.js";
 import type { FakeNodeSpec } from "../support/fake-kube-api.js";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld, type WorldEntry } from "../support/repair-world.js";
+import { withSideStore } from "../support/side-store.js";
 
 const CP_LABELS = { [CONTROL_PLANE_LABEL]: "" };
 const address = (i: number) => `10.0.1.${i}`;
@@ -26,15 +25,10 @@ async function withWorld(action: string, scenario: (w: RepairWorld) => Promise<v
 }
 
 /** Records the generated cluster configuration through a connection of its own, as the cluster generator would. */
-function recordGeneratedControlPlanes(w: RepairWorld, controlPlanes: string[]): void {
+function recordGeneratedControlPlanes(w: RepairWorld, controlPlanes: string[]): Promise<unknown> {
   const node = (a: string) => ({ address: a, user: "cybozu", control_plane: true, labels: {}, annotations: {}, taints: [] });
   const cluster: GeneratedCluster = { name: "tokyo", service_subnet: "10.68.0.0/16", control_plane_tolerations: [], extra: {}, nodes: controlPlanes.map(node) };
-  const db = openDatabase(w.k.databasePath);
-  try {
-    new ClusterGenerationStore(db).recordGenerated(Date.now(), "operator", cluster, []);
-  } finally {
-    db.close();
-  }
+  return withSideStore(w.k.databasePath, (side) => side.generations.recordGenerated(Date.now(), "operator", cluster, []));
 }
 
 const nodePatches = (w: RepairWorld) => w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes/")).map((r) => r.path.slice("/api/v1/nodes/".length));
@@ -88,13 +82,13 @@ describe("control planes end to end (test Kubernetes API)", () => {
   it("the generated cluster configuration makes control planes of unlabelled nodes, and one listed without a Node is not Ready", () =>
     withWorld("fix", async (w) => {
       for (const i of [1, 2, 3]) w.kube.addNode({ name: `n${i}`, internalIP: address(i) });
-      recordGeneratedControlPlanes(w, [address(1), address(2), address(9)]);
+      await recordGeneratedControlPlanes(w, [address(1), address(2), address(9)]);
       const first = await w.add(address(1));
       const worker = await w.add(address(3));
       assert.equal((await w.waitFor(first, (e) => e.waitReason !== null)).waitReason, `control plane ${address(9)} is not Ready`);
       assert.equal((await w.waitFor(worker, finished)).status, "SUCCEEDED", "a worker is not held");
 
-      recordGeneratedControlPlanes(w, [address(1), address(2)]);
+      await recordGeneratedControlPlanes(w, [address(1), address(2)]);
       assert.equal((await w.waitFor(first, finished)).status, "SUCCEEDED");
     }));
 });

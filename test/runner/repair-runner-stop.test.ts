@@ -20,12 +20,12 @@ describe("RepairRunner: stopping jobs", () => {
   it("aborts the running repair command of a deleted entry, uncordons its node and dequeues it, saying so in the history", () =>
     withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })])), async (h) => {
       h.nodes.addNode("node1", "10.0.0.1");
-      const entry = h.add("10.0.0.1");
+      const entry = await h.add("10.0.0.1");
       h.runner.start();
       const run = await h.commands.held("repair", "10.0.0.1");
       assert.deepEqual(h.nodes.node("node1"), { unschedulable: true, cordonedBy: OWNER(entry.index) }, "drained first");
 
-      h.requestDelete(entry.index);
+      await h.requestDelete(entry.index);
       await until("the entry is dequeued", () => h.entries.get(entry.index) === null);
 
       assert.equal(run.aborted, true, "the command was stopped through its signal");
@@ -33,7 +33,7 @@ describe("RepairRunner: stopping jobs", () => {
       assert.deepEqual(h.nodes.node("node1"), { unschedulable: false, cordonedBy: undefined });
       assert.deepEqual(h.nodes.callsOf("uncordon"), [["node1", OWNER(entry.index)]]);
       assert.equal(h.runner.jobs.kindOf(entry.index), "none");
-      const history = h.entries.history(entry.index);
+      const history = await h.entries.history(entry.index);
       assert.deepEqual(history.map((r) => r.kind), ["created", "note", "transition", "transition", "delete-requested", "dequeued"]);
       assert.equal(history.at(-1)?.reason, "dequeued after deletion was requested; its repair was stopped");
       assert.deepEqual(h.commands.ran("repair"), [["repair", "10.0.0.1"]], "run once, never retried");
@@ -45,13 +45,13 @@ describe("RepairRunner: stopping jobs", () => {
       h.nodes.addPod("node1", { namespace: "app", name: "web" });
       // A PodDisruptionBudget refuses the eviction: the job waits evict_interval before it tries again.
       h.nodes.evictionAnswer = (_pod, dryRun) => (dryRun ? { kind: "evicted" } : { kind: "refused", message: "Cannot evict pod as it would violate the pod's disruption budget." });
-      const entry = h.add("10.0.0.1");
+      const entry = await h.add("10.0.0.1");
       h.runner.start();
       await until("the eviction is refused once", () => h.nodes.callsOf("evict").some(([, options]) => (options as { dryRun: boolean }).dryRun === false));
       assert.equal(h.runner.jobs.kindOf(entry.index), "drain");
       assert.equal(h.entries.get(entry.index)?.stepStatus, "draining");
 
-      h.settings.setRepairQueueEnabled(false);
+      await h.settings.setRepairQueueEnabled(false);
       await h.pass();
       await until("the drain job ended and the node is uncordoned", () => h.runner.jobs.kindOf(entry.index) === "none" && h.nodes.node("node1")?.unschedulable === false);
 
@@ -60,8 +60,9 @@ describe("RepairRunner: stopping jobs", () => {
         after && { status: after.status, stepStatus: after.stepStatus, count: after.drainBackoffCount, expire: after.drainBackoffExpire, lastTransitionTime: after.lastTransitionTime },
         { status: "processing", stepStatus: "waiting", count: 1, expire: h.now() + DRAIN_BACKOFF_BASE_SECONDS * 1000, lastTransitionTime: truncateToSeconds(h.now()) },
       );
-      assert.equal(h.entries.history(entry.index).at(-1)?.reason, "drain abandoned: the repair queue is disabled");
-      assert.ok(!h.entries.history(entry.index).some((r) => /drain failed/.test(r.reason)), "the aborted job recorded nothing of its own");
+      const history = await h.entries.history(entry.index);
+      assert.equal(history.at(-1)?.reason, "drain abandoned: the repair queue is disabled");
+      assert.ok(!history.some((r) => /drain failed/.test(r.reason)), "the aborted job recorded nothing of its own");
       assert.equal(h.nodes.callsOf("evict").filter(([, options]) => (options as { dryRun: boolean }).dryRun === false).length, 1, "no eviction after the abort");
       assert.deepEqual(h.nodes.callsOf("uncordon").at(-1), ["node1", OWNER(entry.index)]);
       assert.deepEqual(h.commands.ran("repair"), []);

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
+import { RUNNER_ACTOR } from "../../src/domain/repair-history.js";
 import { exitCode, ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, type RunnerHarness } from "../support/runner-harness.js";
+import { withSideStore } from "../support/side-store.js";
 import { until } from "../support/until.js";
 
 /** Runs `scenario` against a fresh harness and always disposes of it. */
@@ -15,7 +17,7 @@ async function withHarness(harness: RunnerHarness, scenario: (h: RunnerHarness) 
   }
 }
 
-const kinds = (h: RunnerHarness, index: number) => h.entries.history(index).map((r) => r.kind);
+const kinds = async (h: RunnerHarness, index: number) => (await h.entries.history(index)).map((r) => r.kind);
 
 describe("RepairRunner: an action decided on a stale entry is not applied", () => {
   const cases = [
@@ -26,10 +28,10 @@ describe("RepairRunner: an action decided on a stale entry is not applied", () =
     it(`drops the action when the entry was marked for deletion while the pass waited on its health check (${c.name})`, () =>
       withHarness(startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"]), () => ok()), async (h) => {
         h.healthHeld.add("10.0.0.1");
-        const entry = h.add("10.0.0.1");
+        const entry = await h.add("10.0.0.1");
         h.runner.start();
         const check = await h.commands.held("health", "10.0.0.1");
-        h.requestDelete(entry.index);
+        await h.requestDelete(entry.index);
         h.healthHeld.clear();
         check.finish(ok(c.healthy ? "true\n" : "false\n"));
         await until("the entry is dequeued", () => h.entries.get(entry.index) === null);
@@ -37,8 +39,8 @@ describe("RepairRunner: an action decided on a stale entry is not applied", () =
 
         assert.deepEqual(h.commands.ran("repair"), [], "no repair command ran");
         assert.deepEqual(h.commands.ran("report-success"), [], "no success command ran");
-        assert.deepEqual(kinds(h, entry.index), ["created", "delete-requested", "dequeued"], "nothing was committed on the stale entry");
-        assert.deepEqual(h.published.map((p) => p.record.kind), ["dequeued"]);
+        assert.deepEqual(await kinds(h, entry.index), ["created", "delete-requested", "dequeued"], "nothing was committed on the stale entry");
+        assert.deepEqual(h.published.filter((p) => p.record.actor === RUNNER_ACTOR).map((p) => p.record.kind), ["dequeued"]);
       }));
   }
 });
@@ -46,7 +48,7 @@ describe("RepairRunner: an action decided on a stale entry is not applied", () =
 describe("RepairRunner: a job's result is committed only when its entry is unchanged", () => {
   /** One entry whose repair command is running (held); returns the entry as the job works on it, and the run. */
   async function repairing(h: RunnerHarness) {
-    const added = h.add("10.0.0.1");
+    const added = await h.add("10.0.0.1");
     h.runner.start();
     const run = await h.commands.held("repair", "10.0.0.1");
     const worked = h.entries.get(added.index) as RepairEntry;
@@ -61,7 +63,7 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
       await h.pass();
       const after = h.entries.get(worked.index);
       assert.equal(after?.status, "failed");
-      assert.match(h.entries.history(worked.index).at(-1)?.reason ?? "", /step 1: repair command failed: exit code 3/);
+      assert.match((await h.entries.history(worked.index)).at(-1)?.reason ?? "", /step 1: repair command failed: exit code 3/);
       assert.deepEqual(h.published.at(-1)?.entry, after);
     }));
 
@@ -69,11 +71,11 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
     withHarness(startRunnerHarness(harnessRepair()), async (h) => {
       const { worked, run } = await repairing(h);
       // The API's commit and the runner's next pass are apart: the command ends in between.
-      h.requestDelete(worked.index, false);
+      await h.requestDelete(worked.index, false);
       run.finish(exitCode(3));
       await h.pass();
       assert.equal(h.entries.get(worked.index), null);
-      assert.deepEqual(kinds(h, worked.index), ["created", "transition", "delete-requested", "dequeued"], "no failure was recorded on the deleted entry");
+      assert.deepEqual(await kinds(h, worked.index), ["created", "transition", "delete-requested", "dequeued"], "no failure was recorded on the deleted entry");
     }));
 
   it("commits nothing when the stored entry moved on while the command ran", () =>
@@ -81,11 +83,30 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
       const { worked, run } = await repairing(h);
       // Another writer of the same database file (say, a second kintsugi) moved the entry to its next step.
       const moved: RepairEntry = { ...worked, step: 1, stepStatus: "waiting", lastTransitionTime: worked.lastTransitionTime === null ? 0 : worked.lastTransitionTime + 1000 };
-      h.entries.update([{ entry: moved, kind: "transition", reason: "moved by another writer" }], h.now(), "test");
+      await h.entries.change(worked.index, () => [{ entry: moved, kind: "transition", reason: "moved by another writer" }], h.now(), "test");
       run.finish(exitCode(3));
       await h.pass();
       const after = h.entries.get(worked.index);
       assert.deepEqual([after?.status, after?.step], ["processing", 1], "the job's verdict on step 1 was not written over step 2");
-      assert.ok(!h.entries.history(worked.index).some((r) => /repair command failed/.test(r.reason)));
+      assert.ok(!(await h.entries.history(worked.index)).some((r) => /repair command failed/.test(r.reason)));
     }));
+});
+
+describe("RepairRunner: a pass whose commit fails", () => {
+  it("still starts the effects of the actions it committed before the failure, and fails the pass", async () => {
+    const h = startRunnerHarness(harnessRepair());
+    try {
+      const first = await h.add("10.0.0.1");
+      const second = await h.add("10.0.0.2");
+      await withSideStore(h.path, ({ db }) => db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${second.index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`));
+      h.runner.start();
+      const run = await h.commands.held("repair", "10.0.0.1");
+      assert.equal(h.entries.get(first.index)?.stepStatus, "watching", "the first entry's transition was committed, then its command started");
+      assert.equal(h.entries.get(second.index)?.status, "queued");
+      await until("the failed pass is logged", () => h.logs.some((l) => l.level === "error" && /repair pass failed/.test(l.message)));
+      run.finish(exitCode(0));
+    } finally {
+      await h.dispose();
+    }
+  });
 });

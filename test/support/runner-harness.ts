@@ -3,9 +3,8 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairStepConfig } from ".
 import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../src/domain/repair-history.js";
 import { RepairRunner } from "../../src/runner/repair-runner.js";
-import { openDatabase, type Db } from "../../src/store/database.js";
-import { RepairEntryStore, type RepairChange } from "../../src/store/repair-entry-store.js";
-import { SettingsStore } from "../../src/store/settings-store.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import type { KintsugiStore, RepairChange, RepairEntryPort, SettingsPort } from "../../src/store/store-port.js";
 import { FakeCommandRunner, ok, type Responder } from "./fake-command-runner.js";
 import { FakeNodeOperator } from "./fake-node-operator.js";
 import { NOW } from "./fixtures.js";
@@ -33,49 +32,50 @@ export const harnessRepair = (steps: RepairStepConfig[] = [harnessStep()], over:
 
 export interface RunnerHarness {
   readonly runner: RepairRunner;
-  readonly entries: RepairEntryStore;
-  readonly settings: SettingsStore;
+  /** The database file, for a second connection (see withSideStore). */
+  readonly path: string;
+  readonly store: KintsugiStore;
+  readonly entries: RepairEntryPort;
+  readonly settings: SettingsPort;
   readonly commands: FakeCommandRunner;
   readonly nodes: FakeNodeOperator;
   /** Addresses whose health check answers "true"; every other answers "false". */
   readonly healthy: Set<string>;
   /** Addresses whose health check is held until the test finishes it (see `commands.held("health", address)`). */
   readonly healthHeld: Set<string>;
-  /** Every change the runner published through `committed`, in order. */
+  /** Every entry change the store announced (the runner's and the test's), in order. */
   readonly published: RepairChange[];
-  /** The history sequence numbers of changes the test made itself, as the API would (adds, delete requests). */
-  readonly madeByTest: Set<number>;
   readonly logs: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }>;
   now(): number;
   advance(ms: number): void;
   /** Adds an entry for machine type "m", operation `operation` (default "op"), and wakes the runner, as the API does. */
-  add(address: string, operation?: string): RepairEntry;
+  add(address: string, operation?: string): Promise<RepairEntry>;
   /** Marks an entry for deletion and (unless `wake` is false) wakes the runner, as deleteRepairEntry does. */
-  requestDelete(index: number, wake?: boolean): void;
+  requestDelete(index: number, wake?: boolean): Promise<void>;
   /** Wakes the runner and waits for a pass that started after now to finish. */
   pass(): Promise<void>;
-  /** Every history record of every entry, ordered by sequence. */
-  history(): RepairHistoryRecord[];
+  /** Every history record of every entry added through `add`, ordered by sequence. */
+  history(): Promise<RepairHistoryRecord[]>;
   dispose(): Promise<void>;
 }
 
 /**
- * The real RepairRunner on a real SQLite file, with a fake command runner (health checks answer at once from
+ * The real RepairRunner on the real SQLite store, with a fake command runner (health checks answer at once from
  * `healthy`, any other command as `respond` says: held by default), an in-memory node operator, a fixed clock the
  * test advances, and random fixed at 0. The safety tick is an hour, so passes run only when woken.
  */
 export function startRunnerHarness(repair: RepairConfig, respond: Responder = () => "hold"): RunnerHarness {
   const dir = tempDir("kintsugi-runner-");
-  const db: Db = openDatabase(join(dir.path, "kintsugi.db"));
-  const entries = new RepairEntryStore(db);
-  const settings = new SettingsStore(db);
+  const path = join(dir.path, "kintsugi.db");
+  const store = openSqliteStore({ path });
+  const { entries, settings } = store;
   const healthy = new Set<string>();
   const healthHeld = new Set<string>();
   const health = (address: string) => (healthHeld.has(address) ? "hold" : ok(healthy.has(address) ? "true\n" : "false\n"));
   const commands = new FakeCommandRunner((argv) => (argv[0] === "health" ? health(argv[1] ?? "") : respond(argv)));
   const nodes = new FakeNodeOperator();
   const published: RepairChange[] = [];
-  const madeByTest = new Set<number>();
+  store.onCommit((commit) => void published.push(...commit.entries));
   const added: number[] = [];
   const logs: RunnerHarness["logs"] = [];
   let clock = NOW;
@@ -89,7 +89,6 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     now: () => clock,
     random: () => 0,
     log: { info: log("info"), warn: log("warn"), error: log("error") },
-    committed: (changes) => void published.push(...changes),
     intervalMs: 3_600_000,
     healthCheckConcurrency: 4,
     generatedControlPlanes: () => [],
@@ -101,6 +100,8 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
   };
   return {
     runner,
+    path,
+    store,
     entries,
     settings,
     commands,
@@ -108,19 +109,17 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     healthy,
     healthHeld,
     published,
-    madeByTest,
     logs,
     now: () => clock,
     advance: (ms) => void (clock += ms),
-    add(address, operation = "op") {
-      const change = entries.add(createRepairEntry({ address, machineType: "m", operation, serial: null, source: "test" }, clock), "added by the test", clock, "test");
-      madeByTest.add(change.record.sequence);
+    async add(address, operation = "op") {
+      const change = await entries.add(createRepairEntry({ address, machineType: "m", operation, serial: null, source: "test" }, clock), "added by the test", clock, "test");
       added.push(change.entry.index);
       runner.wake();
       return change.entry;
     },
-    requestDelete(index, wake = true) {
-      for (const change of entries.requestDelete((e) => e.index === index, "deleted by the test", clock, "test")) madeByTest.add(change.record.sequence);
+    async requestDelete(index, wake = true) {
+      await entries.requestDelete((e) => e.index === index, "deleted by the test", clock, "test");
       if (wake) runner.wake();
     },
     async pass() {
@@ -128,10 +127,10 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
       await waitForPass();
       await waitForPass();
     },
-    history: () => added.flatMap((index) => entries.history(index)).sort((a, b) => a.sequence - b.sequence),
+    history: async () => (await Promise.all(added.map((index) => entries.history(index)))).flat().sort((a, b) => a.sequence - b.sequence),
     async dispose() {
       await runner.stop();
-      db.close();
+      await store.close();
       dir.remove();
     },
   };

@@ -6,7 +6,7 @@ import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/rep
 import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/auto-repair-outcome.js';
 import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
 import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
-import type { RepairChange as RepairChangeModel } from '../../store/repair-entry-store.js';
+import type { RepairChange as RepairChangeModel } from '../../store/store-port.js';
 import type { HealthCheckStatus as HealthCheckStatusModel } from '../../runner/health-check-runner.js';
 import type { TargetEvaluation as TargetEvaluationModel } from '../../domain/health-check-evaluation.js';
 import type { StoredClusterTemplate as StoredClusterTemplateModel, ClusterGeneration as ClusterGenerationModel } from '../../domain/cluster/generation-record.js';

@@ -33,7 +33,7 @@ export const clusterResolvers: Resolvers = {
     },
   },
   Mutation: {
-    setClusterTemplate: (_, { template }, ctx) => {
+    setClusterTemplate: async (_, { template }, ctx) => {
       const parsed = parseTemplate(template);
       if (!parsed.ok) throw apiError("INVALID_CLUSTER_TEMPLATE", `invalid cluster template: ${parsed.errors.join("; ")}`);
       const stranded = strandedWorkers(parsed.template, ctx.generations.current()?.cluster ?? null);
@@ -41,19 +41,19 @@ export const clusterResolvers: Resolvers = {
         throw apiError("INVALID_CLUSTER_TEMPLATE", `cluster template not set: in the configuration in force, ${describeStrandedWorkers(stranded)}`);
       }
       const stored = { text: template, setAt: ctx.now() };
-      ctx.settings.setClusterTemplate(stored);
+      await ctx.settings.setClusterTemplate(stored);
       ctx.clusterGenerator.request("template");
       return stored;
     },
-    setClusterVariables: (_, { having, notHaving }, ctx) => {
+    setClusterVariables: async (_, { having, notHaving }, ctx) => {
       const variables = { having: checkedMachineParams(having, "having"), notHaving: checkedMachineParams(notHaving, "notHaving") };
-      ctx.settings.setClusterVariables(variables);
+      await ctx.settings.setClusterVariables(variables);
       ctx.clusterGenerator.request("settings");
       return variables;
     },
-    setClusterGenerationEnabled: (_, { enabled }, ctx) => {
+    setClusterGenerationEnabled: async (_, { enabled }, ctx) => {
       const was = ctx.settings.clusterGenerationEnabled();
-      ctx.settings.setClusterGenerationEnabled(enabled);
+      await ctx.settings.setClusterGenerationEnabled(enabled);
       if (enabled && !was) ctx.clusterGenerator.request("settings");
       return enabled;
     },

@@ -7,8 +7,8 @@ export const healthCheckResolvers: Resolvers = {
     healthChecks: (_, __, ctx) => ctx.healthChecks.list(),
   },
   Mutation: {
-    setHealthCheckPaused: (_, { name, paused }, ctx) => {
-      const status = ctx.healthChecks.setPaused(name, paused);
+    setHealthCheckPaused: async (_, { name, paused }, ctx) => {
+      const status = await ctx.healthChecks.setPaused(name, paused);
       if (!status) throw apiError("NOT_FOUND", `health check ${JSON.stringify(name)} not found; known: ${ctx.healthChecks.list().map((s) => s.check.name).join(", ") || "none"}`);
       return status;
     },

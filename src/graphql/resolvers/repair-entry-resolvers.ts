@@ -34,8 +34,8 @@ export function filterParams(params: RepairEntryParamsInput | null | undefined):
 export const repairEntryResolvers: Resolvers = {
   Query: {
     repairEntry: (_, { index }, ctx) => mustGet(ctx, index),
-    repairHistory: (_, { index }, ctx) => {
-      const history = ctx.entries.history(parseIndex(index));
+    repairHistory: async (_, { index }, ctx) => {
+      const history = await ctx.entries.history(parseIndex(index));
       if (history.length === 0) throw apiError("NOT_FOUND", `repair entry ${index} never existed`);
       return history;
     },
@@ -46,7 +46,7 @@ export const repairEntryResolvers: Resolvers = {
     },
   },
   Mutation: {
-    addRepairEntry: (_, { operation, machineType, address, serial }, ctx) => {
+    addRepairEntry: async (_, { operation, machineType, address, serial }, ctx) => {
       const canonical = canonicalAddress(address);
       const lookup = findRepairOperation(ctx.config.repair, machineType, operation);
       if (!lookup.ok) {
@@ -55,30 +55,25 @@ export const repairEntryResolvers: Resolvers = {
       const now = ctx.now();
       const trimmedSerial = serial?.trim() || null;
       const entry = createRepairEntry({ address: canonical, machineType, operation, serial: trimmedSerial, source: "operator" }, now);
-      const change = ctx.entries.add(entry, "added by an operator", now, ctx.actor.name);
-      ctx.committed([change]);
+      const change = await ctx.entries.add(entry, "added by an operator", now, ctx.actor.name);
       return change.entry;
     },
-    deleteRepairEntry: (_, { index }, ctx) => {
+    deleteRepairEntry: async (_, { index }, ctx) => {
       const target = mustGet(ctx, index).index;
-      const changes = ctx.entries.requestDelete((e) => e.index === target, "deletion requested by an operator", ctx.now(), ctx.actor.name);
-      ctx.committed(changes);
+      const changes = await ctx.entries.requestDelete((e) => e.index === target, "deletion requested by an operator", ctx.now(), ctx.actor.name);
       // Already marked: a no-op that answers with the entry as it is.
       return changes[0]?.entry ?? mustGet(ctx, index);
     },
-    deleteFinishedRepairEntries: (_, __, ctx) => {
-      const changes = ctx.entries.requestDelete(isFinished, "deletion of finished entries requested by an operator", ctx.now(), ctx.actor.name);
-      ctx.committed(changes);
+    deleteFinishedRepairEntries: async (_, __, ctx) => {
+      const changes = await ctx.entries.requestDelete(isFinished, "deletion of finished entries requested by an operator", ctx.now(), ctx.actor.name);
       return changes.map((c) => c.entry);
     },
-    deleteUnfinishedRepairEntries: (_, __, ctx) => {
-      const changes = ctx.entries.requestDelete((e) => !isFinished(e), "deletion of unfinished entries requested by an operator", ctx.now(), ctx.actor.name);
-      ctx.committed(changes);
+    deleteUnfinishedRepairEntries: async (_, __, ctx) => {
+      const changes = await ctx.entries.requestDelete((e) => !isFinished(e), "deletion of unfinished entries requested by an operator", ctx.now(), ctx.actor.name);
       return changes.map((c) => c.entry);
     },
-    resetRepairBackoff: (_, __, ctx) => {
-      const changes = ctx.entries.resetBackoff("drain back-off reset by an operator", ctx.now(), ctx.actor.name);
-      ctx.committed(changes);
+    resetRepairBackoff: async (_, __, ctx) => {
+      const changes = await ctx.entries.resetBackoff("drain back-off reset by an operator", ctx.now(), ctx.actor.name);
       return changes.map((c) => c.entry);
     },
   },

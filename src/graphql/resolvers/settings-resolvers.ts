@@ -14,26 +14,25 @@ export const settingsResolvers: Resolvers = {
     constraints: (_, __, ctx) => ctx.settings.constraints(),
   },
   Mutation: {
-    setRepairQueueEnabled: (_, { enabled }, ctx) => {
-      ctx.settings.setRepairQueueEnabled(enabled);
-      ctx.committed([]);
+    setRepairQueueEnabled: async (_, { enabled }, ctx) => {
+      await ctx.settings.setRepairQueueEnabled(enabled);
       return enabled;
     },
-    setAutoRepairEnabled: (_, { enabled }, ctx) => {
-      ctx.settings.setAutoRepairEnabled(enabled);
+    setAutoRepairEnabled: async (_, { enabled }, ctx) => {
+      await ctx.settings.setAutoRepairEnabled(enabled);
       return enabled;
     },
-    setAutoRepairVariables: (_, { having, notHaving }, ctx) => {
+    setAutoRepairVariables: async (_, { having, notHaving }, ctx) => {
       const variables = { having: checkedMachineParams(having, "having"), notHaving: checkedMachineParams(notHaving, "notHaving") };
-      ctx.settings.setAutoRepairVariables(variables);
+      await ctx.settings.setAutoRepairVariables(variables);
       return variables;
     },
-    setConstraint: (_, { name, value }, ctx) => {
+    setConstraint: async (_, { name, value }, ctx) => {
       const result = setConstraint(ctx.settings.constraints(), name, value);
       if (!result.ok) throw apiError("INVALID_CONSTRAINT", result.message);
       // Only the value the operator set is stored, so the config file still supplies the others.
       const key = CONSTRAINT_NAMES[name as ConstraintName];
-      ctx.settings.setConstraints({ [key]: value });
+      await ctx.settings.setConstraints({ [key]: value });
       if (CLUSTER_CONSTRAINTS.has(key)) ctx.clusterGenerator.request("settings");
       return result.constraints;
     },

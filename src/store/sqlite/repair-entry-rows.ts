@@ -1,5 +1,5 @@
-import type { RepairEntry, RepairStatus, RepairStepStatus } from "../domain/repair-entry.js";
-import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
+import type { RepairEntry, RepairStatus, RepairStepStatus } from "../../domain/repair-entry.js";
+import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/repair-history.js";
 
 /** A repair_entries row as SQLite returns it. */
 export interface RepairEntryRow {

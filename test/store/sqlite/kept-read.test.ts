@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { openDatabase, type Db } from "../../src/store/database.js";
-import { deepFreeze, KeptRead } from "../../src/store/kept-read.js";
-import { tempDir } from "../support/temp-dir.js";
+import { openDatabase, type Db } from "../../../src/store/sqlite/database.js";
+import { deepFreeze, KeptRead } from "../../../src/store/sqlite/kept-read.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 describe("KeptRead on a real SQLite file", () => {
   let dir: ReturnType<typeof tempDir>;

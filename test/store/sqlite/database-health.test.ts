@@ -2,27 +2,29 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { openDatabase, type Db } from "../../src/store/database.js";
-import { DatabaseHealth, type HealthVerdict } from "../../src/store/database-health.js";
-import { SettingsStore } from "../../src/store/settings-store.js";
-import { tempDir } from "../support/temp-dir.js";
+import { openDatabase, type Db } from "../../../src/store/sqlite/database.js";
+import { DatabaseHealth, type HealthVerdict } from "../../../src/store/sqlite/database-health.js";
+import { SqliteSettingsStore } from "../../../src/store/sqlite/settings-store.js";
+import { SqliteCommits } from "../../../src/store/sqlite/sqlite-commits.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 interface Fixture {
   readonly db: Db;
   readonly file: string;
-  readonly settings: SettingsStore;
+  readonly commits: SqliteCommits;
+  readonly settings: SqliteSettingsStore;
   /** Moves the heartbeat clock on by this many ms. */
   advance(ms: number): void;
   check(): HealthVerdict;
 }
 
-/** A store transaction that writes, then fails as SQLite would with `code`; it rolls back. */
+/** A store write that writes, then fails as SQLite would with `code`; it rolls back. */
 function failingWrite(f: Fixture, code: string, message: string): void {
   assert.throws(() =>
-    f.db.transaction(() => {
-      f.settings.setRepairQueueEnabled(false);
+    f.commits.write(() => {
+      f.db.prepare("INSERT INTO settings (key, value) VALUES ('repair-queue-enabled', 'false') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
       throw new Database.SqliteError(message, code);
-    })(),
+    }),
   );
 }
 
@@ -31,7 +33,7 @@ const queryOnly = (on: boolean) => (f: Fixture) => void f.db.pragma(`query_only 
 const nextBeat = (f: Fixture) => f.advance(1000);
 const nothing = () => undefined;
 
-type Step = [action: (f: Fixture) => void, want: "healthy" | RegExp];
+type Step = [action: (f: Fixture) => Promise<void> | void, want: "healthy" | RegExp];
 
 const cases: Array<[string, Step[]]> = [
   ["a writable database is healthy", [[nothing, "healthy"], [nextBeat, "healthy"]]],
@@ -88,11 +90,11 @@ const cases: Array<[string, Step[]]> = [
     "another process's write lock is no verdict: heartbeats and writes fail fast as busy and health stays",
     [
       [
-        (f) => {
+        async (f) => {
           const other = openDatabase(f.file);
           other.exec("BEGIN IMMEDIATE");
           try {
-            assert.throws(() => write(f), { code: "SQLITE_BUSY" });
+            await assert.rejects(write(f), { code: "SQLITE_BUSY" });
             nextBeat(f);
             assert.deepEqual(f.check(), { healthy: true });
           } finally {
@@ -118,7 +120,8 @@ describe("DatabaseHealth on a real SQLite file", () => {
     const db = openDatabase(file);
     let clock = 0;
     checker = new DatabaseHealth(db, { clock: () => clock, heartbeatIntervalMs: 1000 });
-    f = { db, file, settings: new SettingsStore(db), advance: (ms) => (clock += ms), check: () => checker.check() };
+    const commits = new SqliteCommits(db);
+    f = { db, file, commits, settings: new SqliteSettingsStore(db, commits), advance: (ms) => (clock += ms), check: () => checker.check() };
   });
   afterEach(() => {
     f.db.close();
@@ -126,14 +129,14 @@ describe("DatabaseHealth on a real SQLite file", () => {
   });
 
   for (const [name, steps] of cases) {
-    it(name, () => {
+    it(name, async () => {
       assert.deepEqual(checker.check(), { healthy: true }, "healthy at first");
-      steps.forEach(([action, want], i) => {
-        action(f);
+      for (const [i, [action, want]] of steps.entries()) {
+        await action(f);
         const verdict = checker.check();
         if (want === "healthy") assert.deepEqual(verdict, { healthy: true }, `step ${i}`);
         else assert.match(verdict.healthy ? "healthy" : verdict.reason, want, `step ${i}`);
-      });
+      }
     });
   }
 

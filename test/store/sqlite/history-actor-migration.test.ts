@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { openDatabase, schemaVersion, type Db } from "../../src/store/database.js";
-import { MIGRATIONS } from "../../src/store/migrations/index.js";
-import { RepairEntryStore } from "../../src/store/repair-entry-store.js";
-import { NOW } from "../support/fixtures.js";
-import { tempDir } from "../support/temp-dir.js";
+import { openDatabase, schemaVersion, type Db } from "../../../src/store/sqlite/database.js";
+import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
+import { SqliteRepairEntryStore } from "../../../src/store/sqlite/repair-entry-store.js";
+import { SqliteCommits } from "../../../src/store/sqlite/sqlite-commits.js";
+import { NOW } from "../../support/fixtures.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 /** History records as kintsugi wrote them before migration 4, and the actor each should get. */
 const OLD_RECORDS: Array<[name: string, kind: string, reason: string, actor: string]> = [
@@ -24,7 +25,7 @@ const OLD_RECORDS: Array<[name: string, kind: string, reason: string, actor: str
 describe("migration 4 (history actor) on a database written before it", () => {
   const dir = tempDir();
   let db: Db;
-  let history: RepairEntryStore;
+  let history: SqliteRepairEntryStore;
   before(() => {
     const file = join(dir.path, "kintsugi.db");
     const old = openDatabase(file, MIGRATIONS.filter((m) => m.version < 4));
@@ -33,7 +34,7 @@ describe("migration 4 (history actor) on a database written before it", () => {
     OLD_RECORDS.forEach(([, kind, reason], i) => insert.run(i + 1, NOW + i, kind, reason));
     old.close();
     db = openDatabase(file);
-    history = new RepairEntryStore(db);
+    history = new SqliteRepairEntryStore(db, new SqliteCommits(db));
   });
   after(() => {
     db.close();
@@ -43,8 +44,8 @@ describe("migration 4 (history actor) on a database written before it", () => {
   it("is applied", () => assert.equal(schemaVersion(db), MIGRATIONS.at(-1)?.version));
 
   OLD_RECORDS.forEach(([name, kind, reason, actor], i) => {
-    it(`${name}: ${actor}, every other field as it was`, () => {
-      const [record] = history.history(i + 1);
+    it(`${name}: ${actor}, every other field as it was`, async () => {
+      const [record] = await history.history(i + 1);
       assert.deepEqual(record, { sequence: i + 1, entryIndex: i + 1, time: NOW + i, kind, reason, detail: "kept detail", status: "processing", step: 0, stepStatus: "watching", deleted: false, actor });
     });
   });

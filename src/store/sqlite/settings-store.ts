@@ -1,19 +1,23 @@
-import { DEFAULT_CONSTRAINTS, type Constraints } from "../domain/constraints.js";
-import type { StoredClusterTemplate } from "../domain/cluster/generation-record.js";
-import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../domain/machine-params.js";
+import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/constraints.js";
+import type { StoredClusterTemplate } from "../../domain/cluster/generation-record.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/machine-params.js";
+import type { SettingsPort } from "../store-port.js";
 import type { Db } from "./database.js";
+import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
 
 /**
  * Persistent switches and values that operators change at run time: queue and auto-repair enablement, the
- * auto-repair query variables and the constraints. Stored as JSON under a key; an absent key means the default.
+ * auto-repair query variables and the constraints. Stored in SQLite as JSON under a key (see `SETTINGS_KEYS`); an
+ * absent key means the default.
  */
-export class SettingsStore {
+export class SqliteSettingsStore implements SettingsPort {
   private readonly select;
   private readonly upsert;
 
   /** `initialConstraints` (from the config file) apply where no value was set through the API. */
   constructor(
-    private readonly db: Db,
+    db: Db,
+    private readonly commits: SqliteCommits,
     private readonly initialConstraints: Partial<Constraints> = {},
   ) {
     this.select = db.prepare("SELECT value FROM settings WHERE key = ?");
@@ -26,7 +30,7 @@ export class SettingsStore {
     return this.read("repair-queue-enabled", true);
   }
 
-  setRepairQueueEnabled(enabled: boolean): void {
+  async setRepairQueueEnabled(enabled: boolean): Promise<void> {
     this.write("repair-queue-enabled", enabled);
   }
 
@@ -34,7 +38,7 @@ export class SettingsStore {
     return this.read("auto-repair-enabled", true);
   }
 
-  setAutoRepairEnabled(enabled: boolean): void {
+  async setAutoRepairEnabled(enabled: boolean): Promise<void> {
     this.write("auto-repair-enabled", enabled);
   }
 
@@ -42,7 +46,7 @@ export class SettingsStore {
     return this.read("auto-repair-variables", DEFAULT_AUTO_REPAIR_VARIABLES);
   }
 
-  setAutoRepairVariables(variables: MachineQueryVariables): void {
+  async setAutoRepairVariables(variables: MachineQueryVariables): Promise<void> {
     this.write("auto-repair-variables", variables);
   }
 
@@ -51,7 +55,7 @@ export class SettingsStore {
     return this.read("cluster-generation-enabled", true);
   }
 
-  setClusterGenerationEnabled(enabled: boolean): void {
+  async setClusterGenerationEnabled(enabled: boolean): Promise<void> {
     this.write("cluster-generation-enabled", enabled);
   }
 
@@ -60,7 +64,7 @@ export class SettingsStore {
     return this.read("cluster-variables", DEFAULT_CLUSTER_VARIABLES);
   }
 
-  setClusterVariables(variables: MachineQueryVariables): void {
+  async setClusterVariables(variables: MachineQueryVariables): Promise<void> {
     this.write("cluster-variables", variables);
   }
 
@@ -69,7 +73,7 @@ export class SettingsStore {
     return this.read<StoredClusterTemplate | null>("cluster-template", null);
   }
 
-  setClusterTemplate(template: StoredClusterTemplate): void {
+  async setClusterTemplate(template: StoredClusterTemplate): Promise<void> {
     this.write("cluster-template", template);
   }
 
@@ -78,7 +82,7 @@ export class SettingsStore {
     return this.read<boolean | null>(`health-check-paused:${name}`, null);
   }
 
-  setHealthCheckPaused(name: string, paused: boolean): void {
+  async setHealthCheckPaused(name: string, paused: boolean): Promise<void> {
     this.write(`health-check-paused:${name}`, paused);
   }
 
@@ -88,10 +92,9 @@ export class SettingsStore {
   }
 
   /** Stores every value of `constraints` that an operator set, so a later config change does not undo it. */
-  setConstraints(set: Partial<Constraints>): void {
-    this.db.transaction(() => {
-      this.write("constraints", { ...this.read<Partial<Constraints>>("constraints", {}), ...set });
-    })();
+  async setConstraints(set: Partial<Constraints>): Promise<void> {
+    // Read and written in one transaction, so two operators setting two constraints both keep theirs.
+    this.commits.write((draft) => this.put(draft, "constraints", { ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
   }
 
   private read<T>(key: string, fallback: T): T {
@@ -99,8 +102,12 @@ export class SettingsStore {
     return row ? (JSON.parse(row.value) as T) : fallback;
   }
 
-  /** In a transaction even alone: transactions are what database health watches (see DatabaseHealth). */
   private write(key: string, value: unknown): void {
-    this.db.transaction(() => this.upsert.run(key, JSON.stringify(value)))();
+    this.commits.write((draft) => this.put(draft, key, value));
+  }
+
+  private put(draft: CommitDraft, key: string, value: unknown): void {
+    this.upsert.run(key, JSON.stringify(value));
+    draft.settings.push(key);
   }
 }

@@ -1,5 +1,7 @@
-import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import type { AutoRepairOutcomePort } from "../store-port.js";
 import type { Db } from "./database.js";
+import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
 
 interface OutcomeRow {
   seq: number;
@@ -25,13 +27,17 @@ function fromRow(r: OutcomeRow): AutoRepairOutcome {
   };
 }
 
-/** The outcomes of sabakan polls, newest 1,000 kept. `record` is synchronous: call it inside a transaction. */
-export class AutoRepairOutcomeStore {
+/** The outcomes of sabakan polls in SQLite, newest 1,000 kept. */
+export class SqliteOutcomeStore implements AutoRepairOutcomePort {
   private readonly insert;
   private readonly prune;
   private readonly selectLast;
 
-  constructor(db: Db, private readonly keep = KEPT_OUTCOMES) {
+  constructor(
+    db: Db,
+    private readonly commits: SqliteCommits,
+    private readonly keep = KEPT_OUTCOMES,
+  ) {
     this.insert = db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error)
       VALUES (@time, @trigger, @machinesSeen, @enqueued, @skipped, @shortCircuit, @error)`);
     this.prune = db.prepare("DELETE FROM auto_repair_outcomes WHERE seq <= ?");
@@ -39,7 +45,12 @@ export class AutoRepairOutcomeStore {
   }
 
   /** Appends an outcome and drops the ones beyond the newest `keep`. */
-  record(outcome: Omit<AutoRepairOutcome, "sequence">): AutoRepairOutcome {
+  async record(outcome: Omit<AutoRepairOutcome, "sequence">): Promise<AutoRepairOutcome> {
+    return this.commits.write((draft) => this.append(draft, outcome));
+  }
+
+  /** Inside a write: `record` (the store root's `enqueue` records the outcome with its entries this way). */
+  append(draft: CommitDraft, outcome: Omit<AutoRepairOutcome, "sequence">): AutoRepairOutcome {
     const { lastInsertRowid } = this.insert.run({
       time: outcome.time,
       trigger: outcome.trigger,
@@ -51,7 +62,8 @@ export class AutoRepairOutcomeStore {
     });
     const sequence = Number(lastInsertRowid);
     this.prune.run(sequence - this.keep);
-    return { ...outcome, sequence };
+    draft.outcome = { ...outcome, sequence };
+    return draft.outcome;
   }
 
   /** The newest `count` outcomes (all kept when null), oldest first. */

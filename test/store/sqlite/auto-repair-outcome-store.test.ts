@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { AutoRepairOutcomeStore } from "../../src/store/auto-repair-outcome-store.js";
-import { openDatabase } from "../../src/store/database.js";
-import { NOW } from "../support/fixtures.js";
-import { tempDir } from "../support/temp-dir.js";
+import { SqliteOutcomeStore } from "../../../src/store/sqlite/auto-repair-outcome-store.js";
+import { openDatabase } from "../../../src/store/sqlite/database.js";
+import { SqliteCommits } from "../../../src/store/sqlite/sqlite-commits.js";
+import { NOW } from "../../support/fixtures.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 const outcome = (i: number) => ({
   time: NOW + i,
@@ -16,19 +17,23 @@ const outcome = (i: number) => ({
   error: i % 3 === 0 ? `failure ${i}` : null,
 });
 
-describe("AutoRepairOutcomeStore", () => {
-  it("keeps the newest 1,000 outcomes across restarts, oldest first, with every field", () => {
+describe("SqliteOutcomeStore", () => {
+  it("keeps the newest 1,000 outcomes across restarts, oldest first, with every field", async () => {
     const dir = tempDir();
     try {
       const file = join(dir.path, "k.db");
       let db = openDatabase(file);
-      let store = new AutoRepairOutcomeStore(db);
-      db.transaction(() => {
-        for (let i = 1; i <= 1005; i++) store.record(outcome(i));
-      })();
+      let commits = new SqliteCommits(db);
+      let store = new SqliteOutcomeStore(db, commits);
+      assert.deepEqual(await store.record(outcome(1)), { sequence: 1, ...outcome(1) });
+      // One write for the rest: a transaction each would cost a thousand fsyncs.
+      commits.write((draft) => {
+        for (let i = 2; i <= 1005; i++) store.append(draft, outcome(i));
+      });
       db.close();
       db = openDatabase(file);
-      store = new AutoRepairOutcomeStore(db);
+      commits = new SqliteCommits(db);
+      store = new SqliteOutcomeStore(db, commits);
       const kept = store.last(null);
       assert.equal(kept.length, 1000);
       assert.deepEqual([kept[0]?.sequence, kept.at(-1)?.sequence], [6, 1005]);

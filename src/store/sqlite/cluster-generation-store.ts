@@ -1,7 +1,9 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { GeneratedCluster } from "../domain/cluster/types.js";
-import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
+import type { GeneratedCluster } from "../../domain/cluster/types.js";
+import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../../domain/cluster/generation-record.js";
+import type { ClusterGenerationPort } from "../store-port.js";
 import type { Db } from "./database.js";
+import type { SqliteCommits } from "./sqlite-commits.js";
 
 interface GenerationRow {
   seq: number;
@@ -40,10 +42,10 @@ function fromRow(r: GenerationRow): ClusterGeneration {
 }
 
 /**
- * Generated cluster configurations and failed generation rounds, newest `keep` records kept; the configuration in
- * force (the newest generated one) is never pruned, so a run of failures cannot lose it.
+ * Generated cluster configurations and failed generation rounds in SQLite, newest `keep` records kept; the
+ * configuration in force (the newest generated one) is never pruned, so a run of failures cannot lose it.
  */
-export class ClusterGenerationStore {
+export class SqliteGenerationStore implements ClusterGenerationPort {
   private readonly insert;
   private readonly repeat;
   private readonly prune;
@@ -54,7 +56,11 @@ export class ClusterGenerationStore {
   private readonly selectCurrentSeq;
   private controlPlanes: { readonly seq: number | null; readonly addresses: readonly string[] } | null = null;
 
-  constructor(private readonly db: Db, private readonly keep = KEPT_GENERATIONS) {
+  constructor(
+    db: Db,
+    private readonly commits: SqliteCommits,
+    private readonly keep = KEPT_GENERATIONS,
+  ) {
     this.insert = db.prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
       VALUES (@time, @time, 1, @trigger, @generation, @cluster, @changes, @error)`);
     this.repeat = db.prepare("UPDATE cluster_generations SET repeats = repeats + 1, last_time = ? WHERE seq = ?");
@@ -98,12 +104,13 @@ export class ClusterGenerationStore {
   }
 
   /** Records a new configuration as the next generation, in one transaction with the pruning. */
-  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): ClusterGeneration {
-    return this.db.transaction(() => {
+  async recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration> {
+    return this.commits.write((draft) => {
       const generation = (this.current()?.generation ?? 0) + 1;
       const seq = this.append({ time, trigger, generation, cluster: encode(cluster), changes: JSON.stringify(changes), error: null });
-      return { sequence: seq, outcome: "generated" as const, time, lastTime: time, repeats: 1, trigger, generation, cluster, changes: [...changes], error: null };
-    })();
+      draft.generation = { sequence: seq, outcome: "generated", time, lastTime: time, repeats: 1, trigger, generation, cluster, changes: [...changes], error: null };
+      return draft.generation;
+    });
   }
 
   /** The newest record of any kind, or null. */
@@ -113,29 +120,32 @@ export class ClusterGenerationStore {
   }
 
   /** Records the first round after a failure that succeeded without a change: generation works again. */
-  recordRecovered(time: number, trigger: GenerationTrigger): ClusterGeneration {
-    return this.db.transaction(() => {
+  async recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration> {
+    return this.commits.write((draft) => {
       const generation = this.current()?.generation ?? 0;
       const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error: null });
-      return { sequence: seq, outcome: "recovered" as const, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error: null };
-    })();
+      draft.generation = { sequence: seq, outcome: "recovered", time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error: null };
+      return draft.generation;
+    });
   }
 
   /**
    * Records a failed round; the configuration in force stays. A failure with the same error as the newest record
    * is counted on that record (`repeated: true`) instead of appended.
    */
-  recordFailed(time: number, trigger: GenerationTrigger, error: string): { readonly record: ClusterGeneration; readonly repeated: boolean } {
-    return this.db.transaction(() => {
+  async recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
+    return this.commits.write((draft) => {
       const latest = this.latest();
       if (latest && repeatsLatest(latest, error)) {
         this.repeat.run(time, latest.sequence);
-        return { record: { ...latest, repeats: latest.repeats + 1, lastTime: time }, repeated: true };
+        draft.generation = { ...latest, repeats: latest.repeats + 1, lastTime: time };
+        return { record: draft.generation, repeated: true };
       }
       const generation = this.current()?.generation ?? 0;
       const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error });
-      return { record: { sequence: seq, outcome: "failed" as const, time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error }, repeated: false };
-    })();
+      draft.generation = { sequence: seq, outcome: "failed", time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error };
+      return { record: draft.generation, repeated: false };
+    });
   }
 
   private append(row: { time: number; trigger: GenerationTrigger; generation: number; cluster: Buffer | null; changes: string; error: string | null }): number {

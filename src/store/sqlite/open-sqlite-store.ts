@@ -1,0 +1,60 @@
+import { checkConstraints, type Constraints } from "../../domain/constraints.js";
+import type { KintsugiStore } from "../store-port.js";
+import { SqliteOutcomeStore } from "./auto-repair-outcome-store.js";
+import { SqliteGenerationStore } from "./cluster-generation-store.js";
+import { DatabaseHealth } from "./database-health.js";
+import { openLockedDatabase } from "./database-lock.js";
+import { SqliteRepairEntryStore } from "./repair-entry-store.js";
+import { SqliteSettingsStore } from "./settings-store.js";
+import { SqliteCommits } from "./sqlite-commits.js";
+
+export interface SqliteStoreOptions {
+  /** The database file, created on first open. */
+  readonly path: string;
+  /** The config file's constraints: they apply where no value was set through the API. */
+  readonly initialConstraints?: Partial<Constraints>;
+}
+
+/**
+ * Opens the SQLite backend: takes the database's lock (a second kintsugi on the same file is refused before it
+ * writes anything), opens and migrates the file, and checks that the config file's constraints and the stored ones
+ * agree. Reads are synchronous; writes are synchronous transactions behind promises, each announced to `onCommit`
+ * listeners as it commits. The lock makes this process the only writer, so `guarded` needs no guard.
+ */
+export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
+  const { db, close } = openLockedDatabase(options.path);
+  try {
+    const commits = new SqliteCommits(db);
+    const settings = new SqliteSettingsStore(db, commits, options.initialConstraints);
+    const effective = checkConstraints(settings.constraints());
+    if (!effective.ok) throw new Error(`constraints (config file and stored values together): ${effective.message}`);
+    const entries = new SqliteRepairEntryStore(db, commits);
+    const outcomes = new SqliteOutcomeStore(db, commits);
+    const health = new DatabaseHealth(db);
+    const store: KintsugiStore = {
+      backend: "sqlite",
+      entries,
+      settings,
+      outcomes,
+      generations: new SqliteGenerationStore(db, commits),
+      async enqueue(decide, now, actor) {
+        return commits.write((draft) => {
+          const decision = decide(entries.list());
+          const changes = decision.add.map(({ entry, reason }) => entries.insert(draft, entry, reason, now, actor));
+          const outcome = decision.outcome === null ? null : outcomes.append(draft, decision.outcome(changes.map((c) => c.entry)));
+          return { changes, outcome };
+        });
+      },
+      guarded: () => store,
+      onCommit: (listener) => commits.listen(listener),
+      health: () => ({ backend: "sqlite", ...health.check() }),
+      async close() {
+        close();
+      },
+    };
+    return store;
+  } catch (err) {
+    close();
+    throw err;
+  }
+}
