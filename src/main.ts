@@ -6,14 +6,13 @@ import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
 import { accessLogLine, accessPolicyOrRefuse } from "./auth/access-policy.js";
 import { assertRoleTableMatches } from "./auth/operation-roles.js";
 import { buildSchema } from "./graphql/schema.js";
-import { scheduleTicks } from "./runner/cron-schedule.js";
 import type { RepairChange } from "./store/store-port.js";
 import { VERSION } from "./version.js";
-import { contextFactory, startApi, type Api } from "./wiring/api.js";
+import { contextFactory, startApi, type Api, type LeaderAccess } from "./wiring/api.js";
 import { buildEvents } from "./wiring/events.js";
 import { shutDown } from "./wiring/shutdown.js";
-import { openStore } from "./wiring/stores.js";
-import { buildWorkers, type Workers } from "./wiring/workers.js";
+import { openBackend } from "./wiring/stores.js";
+import { beginLeaderTerm, LeaderTerms } from "./wiring/leader-term.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
 export interface RunningKintsugi {
@@ -59,11 +58,11 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
 }
 
 /**
- * The composition root: opens the store (the database, under its lock), builds the events, workers and API, starts
- * listening, then starts the workers and schedules. `close()` stops them in the reverse order of their effect on the
- * world: the API first (no request can wake a worker any more), then the schedules (no new ticks), then the workers
- * side by side (each bounded by a timeout or aborted, so shutdown waits for the longest, not their sum), and the
- * database last (nothing writes any more).
+ * The composition root: opens the store (SQLite under its lock, or etcd), builds the events and the API, starts
+ * listening, then takes part in leadership: while this replica leads, a term runs the workers and their schedules
+ * over the leader-guarded store (SQLite: from start to close). `close()` stops in the reverse order of effect on the
+ * world: the API first (no request can reach a worker any more), then leadership (resigning ends the term: schedules
+ * and workers stop, their jobs aborted, and another replica takes over at once), and the store last.
  */
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
@@ -73,38 +72,38 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   const schema = buildSchema();
   assertRoleTableMatches(schema);
   const nodes = await nodeOperatorFor(config);
-  const store = await openStore(config, logger);
-  let workers: Workers | null = null;
+  const backend = await openBackend(config, logger);
+  const { store, leadership } = backend;
+  let terms: LeaderTerms | null = null;
   let api: Api | null = null;
-  let schedules: ReadonlyArray<{ stop(): Promise<void> } | null> = [];
   // One stop order for close() and for a start that fails halfway: what has not started yet is skipped.
   const stopAll = () =>
     shutDown(
       [
         ["api", () => api?.close()],
-        ["schedules", () => Promise.all(schedules.map((s) => s?.stop()))],
-        ["workers", () => (workers ? Promise.all([workers.clusterGenerator.stop(), workers.autoRepair.stop(), workers.healthChecks.stop(), workers.runner.stop()]) : undefined)],
-        ["database", () => store.close()],
+        // The term ends while this replica still leads (its last writes still pass the guard), then it resigns, so
+        // a successor never works beside this replica's aborting jobs.
+        ["workers", () => terms?.close()],
+        ["leadership", () => leadership.stop()],
+        ["store", () => backend.close()],
       ],
       logger,
     );
   try {
-    const events = buildEvents(store, now, () => workers?.clusterGenerator.unusedMachines() ?? null, options);
-    const built = buildWorkers(config, store, events, { now, random: options.random ?? Math.random, nodes, logger });
-    workers = built;
-    const listening = await startApi(config, { schema, access }, store, events, contextFactory(config, store, events, built, now), logger);
+    const events = buildEvents(store, now, () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null, () => leadership.isLeader(), options);
+    const workerOptions = { now, random: options.random ?? Math.random, nodes, logger };
+    const termOptions = { startRunner: options.startRunner !== false, startSchedule: options.startSchedule !== false, startClusterSchedule: options.startClusterSchedule !== false };
+    const guarded = leadership.guardedStore(store);
+    const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, guarded, events, workerOptions, termOptions), logger);
+    terms = leaderTerms;
+    const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
+    const listening = await startApi(config, { schema, access }, store, events, contextFactory(config, store, events, leader, now), leader, logger);
     api = listening;
-    if (options.startRunner !== false) {
-      built.runner.start();
-      built.healthChecks.start();
-    }
-    schedules = [
-      config.sabakan && options.startSchedule !== false ? scheduleTicks("auto-repair", config.sabakan.schedule, built.autoRepair, built.logs.autoRepair) : null,
-      config.sabakan && options.startClusterSchedule !== false
-        ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, built.clusterGenerator, built.logs.cluster)
-        : null,
-    ];
-    logger.info({ url: listening.url, database: config.database, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
+    leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
+    leadership.start();
+    // The sole leader (SQLite) leads at once: its term is running when start returns, as it always was.
+    if (leadership.kind === "sole") await leaderTerms.settled();
+    logger.info({ url: listening.url, store: store.backend, ...(config.store === "sqlite" ? { database: config.database } : { etcd: config.etcd.endpoints, prefix: config.etcd.prefix }), replica: leadership.replicaName, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
     const accessLine = accessLogLine(access);
     logger[accessLine.level](accessLine.fields, accessLine.message);
     return {

@@ -10,6 +10,13 @@ import type { Topics } from "./topics.js";
 import type { ClusterGenerator } from "../runner/cluster-generator.js";
 import type { Actor } from "../auth/roles.js";
 
+/** What only the leader has: the workers that act on the world. */
+export interface LeaderWorkers {
+  readonly autoRepair: AutoRepairPoller;
+  readonly healthChecks: HealthCheckRunner;
+  readonly clusterGenerator: ClusterGenerator;
+}
+
 /**
  * What every resolver gets: the store's parts, the config, the clock and the gateway's sabakan. Made afresh for each
  * request (the machine loader batches within one request only). Resolvers only write: the store announces each
@@ -21,7 +28,6 @@ export interface GraphQLContext {
   readonly entries: RepairEntryPort;
   readonly settings: SettingsPort;
   readonly outcomes: AutoRepairOutcomePort;
-  readonly autoRepair: AutoRepairPoller;
   readonly config: KintsugiConfig;
   /** Milliseconds since the epoch; the only clock resolvers read. */
   readonly now: () => number;
@@ -30,9 +36,12 @@ export interface GraphQLContext {
   /** This request's batched machine lookups; null without sabakan. */
   readonly machines: MachineByAddressLoader | null;
   readonly pubsub: PubSub<Topics>;
-  readonly healthChecks: HealthCheckRunner;
   readonly generations: ClusterGenerationPort;
-  readonly clusterGenerator: ClusterGenerator;
+  /**
+   * The workers of this replica's term as leader (sabakan polls, health-check statuses, cluster generation rounds):
+   * they run on the leader only. On a follower this throws NOT_LEADER naming the leader to ask.
+   */
+  readonly leaderWorkers: () => LeaderWorkers;
   /** Why the runner's last pass left an entry where it is, or null (see `RepairRunner.waitReason`). */
   readonly waitReason: (index: number) => string | null;
   /** Called after sabakan accepted a state change made through kintsugi. */

@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ForwardedSabakanError } from "../gateway/sabakan-forwarder.js";
 import { databaseFailureOf, type DatabaseFailure } from "../store/sqlite/database-failure.js";
+import { StoreConflictError, StoreUnavailableError } from "../store/store-port.js";
 
 /**
  * The catalogue of API error codes. Like sabakan, kintsugi puts a SCREAMING_SNAKE code in `extensions.type`;
@@ -23,6 +24,9 @@ export const ERROR_TYPES = {
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
   DATABASE_BUSY: "another process holds the database's write lock; nothing was changed, try again",
   DATABASE_UNAVAILABLE: "the database is read-only, full, failing or corrupt; GET /health says which",
+  STORE_UNAVAILABLE: "etcd cannot be reached now; reads are answered from what this replica has, writes may or may not have happened (the message says), try again",
+  STORE_CONFLICT: "the change kept meeting concurrent changes by other replicas and was given up; nothing was changed, try again",
+  NOT_LEADER: "this replica is not the leader and the field needs the leader's workers; the message names the leader to ask",
   QUERY_TOO_COMPLEX: "the operation passes a limit on depth, aliases, directives, tokens or cost; extensions.limit names its config key",
   LIMIT_EXCEEDED: "a limit on connections, subscriptions or message size was reached; extensions.limit names its config key",
   UNAUTHENTICATED: "no token where one is needed, or an unknown token (HTTP 401; graphql-ws closes with 4401)",
@@ -33,7 +37,7 @@ export const ERROR_TYPES = {
 export type ErrorType = keyof typeof ERROR_TYPES;
 
 /** An error the client caused and can fix; its message is shown as is. Access errors come from the edge, never from here. */
-export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE" | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
+export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE" | "STORE_UNAVAILABLE" | "STORE_CONFLICT" | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
 }
 
@@ -67,6 +71,11 @@ export function formatError(log: (err: unknown) => void) {
       if (original.extensions?.["type"]) return formatted;
       // A GraphQLError without our type is Apollo's or graphql-js's own (parse, validation, variable coercion).
       if (formatted.extensions?.["code"] !== "INTERNAL_SERVER_ERROR") return formatted;
+    }
+    // The store's own messages name etcd's endpoints and the cause, never a key or a value.
+    if (original instanceof StoreUnavailableError || original instanceof StoreConflictError) {
+      const type = original instanceof StoreUnavailableError ? "STORE_UNAVAILABLE" : "STORE_CONFLICT";
+      return { message: original.message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: { type, code: type } };
     }
     const failure = databaseFailureOf(original);
     if (failure !== null) {

@@ -32,7 +32,7 @@ export interface HttpServerOptions {
   readonly routeRoles?: Readonly<Record<string, Role>>;
   readonly version: string;
   /** Answers GET /health: 503 with the reason when not healthy (for example, the database cannot be written). */
-  readonly healthCheck: () => { readonly healthy: boolean; readonly reason?: string };
+  readonly healthCheck: () => { readonly healthy: boolean; readonly reason?: string; readonly details?: Readonly<Record<string, unknown>> };
   readonly logError: (err: unknown) => void;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
   readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>>;
@@ -134,8 +134,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
       options.logError(err);
       verdict = { healthy: false, reason: "the health check failed unexpectedly; details are in the server log" };
     }
-    if (verdict.healthy) return send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
-    return send(res, 503, "application/json", JSON.stringify({ status: "unhealthy", reason: verdict.reason }));
+    if (verdict.healthy) return send(res, 200, "application/json", JSON.stringify({ status: "ok", ...verdict.details }));
+    return send(res, 503, "application/json", JSON.stringify({ status: "unhealthy", reason: verdict.reason, ...verdict.details }));
   }
   if (url.pathname === "/version" && req.method === "GET") {
     return send(res, 200, "application/json", JSON.stringify({ version: options.version }));

@@ -14,6 +14,8 @@ export interface MetricsSources {
   readonly clusterGeneration?: () => { readonly current: ClusterGeneration | null; readonly latest: ClusterGeneration | null };
   /** Healthy machines no node uses, by role, as of the last round (null before one). */
   readonly unusedMachines?: () => ReadonlyMap<string, number> | null;
+  /** Whether this replica leads (acts on the world); CKE's `cke_leader`. */
+  readonly isLeader?: () => boolean;
   /** Open subscriptions by topic. */
   readonly subscriptions?: () => ReadonlyMap<string, number>;
 }
@@ -34,6 +36,12 @@ export class KintsugiMetrics {
     new Gauge({ name: "kintsugi_repair_queue_enabled", help: "1 when the repair queue is processed", registers, collect() {
       this.set(sources.repairQueueEnabled() ? 1 : 0);
     } });
+    if (sources.isLeader) {
+      const isLeader = sources.isLeader;
+      new Gauge({ name: "kintsugi_leader", help: "1 when this replica is the leader (it repairs, polls sabakan, runs health checks and generates the cluster), 0 on a follower", registers, collect() {
+        this.set(isLeader() ? 1 : 0);
+      } });
+    }
     new Gauge({ name: "kintsugi_auto_repair_enabled", help: "1 when sabakan-triggered repair polls sabakan", registers, collect() {
       this.set(sources.autoRepairEnabled() ? 1 : 0);
     } });

@@ -8,6 +8,7 @@ import type { AccessPolicy } from "../auth/access-policy.js";
 import { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor } from "../auth/roles.js";
 import type { GraphQLContext } from "../graphql/context.js";
+import { apiError } from "../graphql/errors.js";
 import { graphiqlRoutes } from "../graphql/graphiql-routes.js";
 import { createHttpServer } from "../graphql/http-server.js";
 import { VERSION } from "../version.js";
@@ -24,34 +25,59 @@ export interface Api {
   close(): Promise<void>;
 }
 
+/** What the API knows of leadership: this replica's name, the leader's, and the workers while this replica leads. */
+export interface LeaderAccess {
+  readonly replicaName: string;
+  leader(): string | null;
+  workers(): Workers | null;
+}
+
+/**
+ * GET /health: the store's verdict (503 when it cannot be written or reached), with the backend, this replica's name,
+ * whether it leads, and who does. A follower is healthy: it serves the API.
+ */
+export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy: boolean; reason?: string; details: Record<string, unknown> } {
+  const verdict = store.health();
+  const details = { store: verdict.backend, replica: leader.replicaName, leader: leader.workers() !== null, leaderName: leader.leader() };
+  return verdict.healthy ? { healthy: true, details } : { healthy: false, reason: verdict.reason, details };
+}
+
 /** A fresh context per request (and per subscription): the machine loader batches within one request only. */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, workers: Workers, now: () => number): (actor: Actor) => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number): (actor: Actor) => GraphQLContext {
   const sabakan = config.sabakan
     ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
     : null;
-  const { runner, autoRepair, healthChecks, clusterGenerator } = workers;
+  const leaderWorkers = () => {
+    const workers = leader.workers();
+    if (workers !== null) return workers;
+    const name = leader.leader();
+    const who = name === null ? "no replica leads right now (an election is under way, or etcd is unreachable)" : `the leader is ${JSON.stringify(name)}`;
+    throw apiError("NOT_LEADER", `this replica (${JSON.stringify(leader.replicaName)}) is not the leader; ${who}: send this request to the leader`);
+  };
   return (actor) => ({
     actor,
     entries: store.entries,
     settings: store.settings,
     outcomes: store.outcomes,
-    autoRepair,
     config,
     now,
     sabakan,
     machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
     pubsub: events.pubsub,
-    healthChecks,
     generations: store.generations,
-    clusterGenerator,
-    waitReason: (index) => runner.waitReason(index),
+    leaderWorkers,
+    // Only the leader's runner knows; a follower has no reason to give.
+    waitReason: (index) => leader.workers()?.runner.waitReason(index) ?? null,
     machineStateChanged: (change) => {
       events.pubsub.publish("machineStateChanged", change);
+      // On a follower nothing more: the leader's next scheduled poll and round see the change.
+      const workers = leader.workers();
+      if (workers === null) return;
       if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
-        autoRepair.runAfterEvent().catch((err: unknown) => workers.logs.autoRepair.error("event-driven auto-repair failed", { err: (err as Error).message }));
+        workers.autoRepair.runAfterEvent().catch((err: unknown) => workers.logs.autoRepair.error("event-driven auto-repair failed", { err: (err as Error).message }));
       }
       // A retiring machine's taint, an unhealthy control plane's replacement: no need to wait for the schedule.
-      clusterGenerator.request("event");
+      workers.clusterGenerator.request("event");
     },
   });
 }
@@ -63,6 +89,7 @@ export async function startApi(
   store: KintsugiStore,
   events: Events,
   context: (actor: Actor) => GraphQLContext,
+  leader: LeaderAccess,
   logger: Logger,
 ): Promise<Api> {
   const { server, apollo, closeSubscriptions } = await createHttpServer({
@@ -71,7 +98,7 @@ export async function startApi(
     guard: new EdgeGuard(edge.access),
     routeRoles: { "/metrics": "viewer" },
     version: VERSION,
-    healthCheck: () => store.health(),
+    healthCheck: () => healthOf(store, leader),
     logError: (err) => logger.error({ err }, "unexpected error"),
     routes: { ...graphiqlRoutes(), "/metrics": () => events.metrics.text() },
     limits: config.limits,

@@ -23,7 +23,7 @@ export interface EventHooks {
  * The pub/sub topics and the metrics over the store; `unusedMachines` is read only at scrape time. Every commit the
  * store announces (whoever made it) feeds them, so nothing is published that did not commit, nor twice.
  */
-export function buildEvents(store: KintsugiStore, now: () => number, unusedMachines: () => ReadonlyMap<string, number> | null, hooks: EventHooks): Events {
+export function buildEvents(store: KintsugiStore, now: () => number, unusedMachines: () => ReadonlyMap<string, number> | null, isLeader: () => boolean, hooks: EventHooks): Events {
   const { entries, settings, generations } = store;
   const pubsub = new PubSub<Topics>(hooks.subscriptionBufferSize);
   const metrics = new KintsugiMetrics({
@@ -33,6 +33,7 @@ export function buildEvents(store: KintsugiStore, now: () => number, unusedMachi
     now,
     clusterGeneration: () => ({ current: generations.current(), latest: generations.latest() }),
     unusedMachines,
+    isLeader,
     subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
   });
   store.onCommit((commit: StoreCommit) => {

@@ -1,15 +1,51 @@
 import type { Logger } from "pino";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
+import { etcdClientFor } from "../store/etcd/etcd-client.js";
+import { openEtcdStore } from "../store/etcd/open-etcd-store.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../store/store-port.js";
+import { electedLeadership, soleLeadership, type Leadership } from "./leadership.js";
+
+/** The store the config names, who leads on it, and how to let go of both. */
+export interface Backend {
+  readonly store: KintsugiStore;
+  readonly leadership: Leadership;
+  /** Closes the store (SQLite: the file and its lock; etcd: the watch, then the client); the last step of shutdown. */
+  close(): Promise<void>;
+}
 
 /**
- * Opens the store the config names (the SQLite file at `database`, held by this process alone) and says loudly
- * when it cannot be written.
+ * Opens the store the config names. `sqlite`: the file at `database`, held by this process alone, which leads from
+ * start to close. `etcd`: the prefix on sabakan's etcd, shared with the other replicas, which elect a leader there.
  */
-export async function openStore(config: KintsugiConfig, logger: Logger): Promise<KintsugiStore> {
-  const store = openSqliteStore({ path: config.database, initialConstraints: config.constraints });
-  const atStart = store.health();
-  if (!atStart.healthy) logger.error({ reason: atStart.reason }, "the database cannot be written; GET /health answers 503 until it can");
-  return store;
+export async function openBackend(config: KintsugiConfig, logger: Logger): Promise<Backend> {
+  if (config.store === "sqlite") {
+    const store = openSqliteStore({ path: config.database, initialConstraints: config.constraints });
+    const atStart = store.health();
+    if (!atStart.healthy) logger.error({ reason: atStart.reason }, "the database cannot be written; GET /health answers 503 until it can");
+    return { store, leadership: soleLeadership(config.leaderElection.replicaName), close: () => store.close() };
+  }
+  const client = etcdClientFor(config.etcd);
+  try {
+    const log = logger.child({ component: "etcd-store" });
+    const store = await openEtcdStore({
+      client,
+      prefix: config.etcd.prefix,
+      initialConstraints: config.constraints,
+      timeoutMs: config.etcd.timeoutMs,
+      endpoints: config.etcd.endpoints,
+      log: (level, message, fields) => log[level](fields, message),
+    });
+    return {
+      store,
+      leadership: electedLeadership(client, config, logger),
+      async close() {
+        await store.close();
+        client.close();
+      },
+    };
+  } catch (err) {
+    client.close();
+    throw err;
+  }
 }

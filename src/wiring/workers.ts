@@ -46,7 +46,7 @@ export function wakesRunner(commit: StoreCommit): boolean {
   return commit.settings.length > 0 || commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR);
 }
 
-/** Builds the workers over the store and events; none starts until told to. */
+/** Builds the workers over the store (the leader-guarded one) and events; none starts until told to. */
 export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, events: Events, options: WorkerOptions): Workers {
   const { now, nodes, logger } = options;
   const { entries, settings, generations } = store;
@@ -63,9 +63,6 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     log: log("runner"),
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
-  });
-  store.onCommit((commit) => {
-    if (wakesRunner(commit)) runner.wake();
   });
   const machines: MachineSource | null = config.sabakan
     ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, chownSync, readdirSync, writeFileSync } from "node:fs";
@@ -62,7 +63,7 @@ describe("the database under other processes and a read-only file (the real bina
         assert.deepEqual((await post(url, "mutation { setRepairQueueEnabled(enabled: false) }")).data, { setRepairQueueEnabled: false });
         const lock = await holdWriteLock(join(dir.path, "k.db"));
         try {
-          assert.deepEqual(await health(url), { status: 200, body: { status: "ok" } }, "another process's lock is not ill health");
+          assert.deepEqual(await health(url), { status: 200, body: { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() } }, "another process's lock is not ill health");
           assert.deepEqual((await post(url, "{ repairQueueEnabled }")).data, { repairQueueEnabled: false }, "reads go on");
           const busy = await post(url, "mutation { setRepairQueueEnabled(enabled: true) }");
           assert.equal(busy.errors?.[0]?.extensions?.type, "DATABASE_BUSY");
@@ -90,7 +91,7 @@ describe("the database under other processes and a read-only file (the real bina
       if (as) for (const name of [".", ...readdirSync(dir.path)]) chownSync(join(dir.path, name), as.uid, as.gid);
       const writable = serveProcess(["--config", "k.yaml"], dir.path, undefined, as);
       try {
-        assert.deepEqual(await health(await writable.url), { status: 200, body: { status: "ok" } });
+        assert.deepEqual(await health(await writable.url), { status: 200, body: { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() } });
       } finally {
         await stop(writable);
       }

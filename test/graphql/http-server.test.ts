@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
@@ -26,7 +27,7 @@ describe("HTTP endpoints", () => {
   it("answers GET /health and GET /version as sabakan does", async () => {
     const health = await fetch(`${k.url}/health`);
     assert.equal(health.status, 200);
-    assert.deepEqual(await health.json(), { status: "ok" });
+    assert.deepEqual(await health.json(), { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() });
     const version = await fetch(`${k.url}/version`);
     assert.deepEqual(await version.json(), { version: VERSION });
     assert.match(VERSION, /^\d+\.\d+\.\d+/);

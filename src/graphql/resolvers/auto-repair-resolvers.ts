@@ -10,7 +10,7 @@ export const autoRepairResolvers: Resolvers = {
     },
   },
   Mutation: {
-    runAutoRepair: (_, __, ctx) => ctx.autoRepair.runNow(),
+    runAutoRepair: (_, __, ctx) => ctx.leaderWorkers().autoRepair.runNow(),
   },
   AutoRepairOutcome: {
     sequence: (o) => String(o.sequence),

@@ -41,24 +41,21 @@ export const clusterResolvers: Resolvers = {
         throw apiError("INVALID_CLUSTER_TEMPLATE", `cluster template not set: in the configuration in force, ${describeStrandedWorkers(stranded)}`);
       }
       const stored = { text: template, setAt: ctx.now() };
+      // The leader's cluster generation hears of the commit and runs a round (see wiring/leader-term.ts).
       await ctx.settings.setClusterTemplate(stored);
-      ctx.clusterGenerator.request("template");
       return stored;
     },
     setClusterVariables: async (_, { having, notHaving }, ctx) => {
       const variables = { having: checkedMachineParams(having, "having"), notHaving: checkedMachineParams(notHaving, "notHaving") };
       await ctx.settings.setClusterVariables(variables);
-      ctx.clusterGenerator.request("settings");
       return variables;
     },
     setClusterGenerationEnabled: async (_, { enabled }, ctx) => {
-      const was = ctx.settings.clusterGenerationEnabled();
       await ctx.settings.setClusterGenerationEnabled(enabled);
-      if (enabled && !was) ctx.clusterGenerator.request("settings");
       return enabled;
     },
     runClusterGeneration: async (_, __, ctx) => {
-      const round = await ctx.clusterGenerator.runNow();
+      const round = await ctx.leaderWorkers().clusterGenerator.runNow();
       switch (round.kind) {
         case "skipped":
           throw apiError("CLUSTER_GENERATION_UNAVAILABLE", round.reason);

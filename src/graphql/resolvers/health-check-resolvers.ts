@@ -4,12 +4,13 @@ import type { Resolvers } from "../generated/resolvers.js";
 
 export const healthCheckResolvers: Resolvers = {
   Query: {
-    healthChecks: (_, __, ctx) => ctx.healthChecks.list(),
+    healthChecks: (_, __, ctx) => ctx.leaderWorkers().healthChecks.list(),
   },
   Mutation: {
     setHealthCheckPaused: async (_, { name, paused }, ctx) => {
-      const status = await ctx.healthChecks.setPaused(name, paused);
-      if (!status) throw apiError("NOT_FOUND", `health check ${JSON.stringify(name)} not found; known: ${ctx.healthChecks.list().map((s) => s.check.name).join(", ") || "none"}`);
+      const { healthChecks } = ctx.leaderWorkers();
+      const status = await healthChecks.setPaused(name, paused);
+      if (!status) throw apiError("NOT_FOUND", `health check ${JSON.stringify(name)} not found; known: ${healthChecks.list().map((s) => s.check.name).join(", ") || "none"}`);
       return status;
     },
   },

@@ -4,7 +4,6 @@ import type { Resolvers } from "../generated/resolvers.js";
 import { checkedMachineParams } from "./machine-params-input.js";
 
 /** The constraints of cluster generation (sizes and the control-plane grace): changing one regenerates the cluster. */
-const CLUSTER_CONSTRAINTS: ReadonlySet<string> = new Set(["controlPlaneCount", "minimumWorkers", "maximumWorkers", "waitSecondsToReplaceControlPlane"]);
 
 export const settingsResolvers: Resolvers = {
   Query: {
@@ -33,7 +32,6 @@ export const settingsResolvers: Resolvers = {
       // Only the value the operator set is stored, so the config file still supplies the others.
       const key = CONSTRAINT_NAMES[name as ConstraintName];
       await ctx.settings.setConstraints({ [key]: value });
-      if (CLUSTER_CONSTRAINTS.has(key)) ctx.clusterGenerator.request("settings");
       return result.constraints;
     },
   },

@@ -1,0 +1,78 @@
+import type { Logger } from "pino";
+import type { KintsugiConfig } from "../config/kintsugi-config.js";
+import { LeaderElection } from "../ha/leader-election.js";
+import type { KintsugiStore, WriteGuard } from "../store/store-port.js";
+import type { Etcd3 } from "etcd3";
+
+/**
+ * Whether this replica may act on the world (repair, poll sabakan, run health checks, generate the cluster), and
+ * who does. With SQLite the process is the only one on its file (the file lock), so it leads from start to close;
+ * with etcd it leads while it holds the election ({@link LeaderElection}).
+ */
+export interface Leadership {
+  /** "sole": SQLite, always the leader; "elected": one of the replicas on etcd. */
+  readonly kind: "sole" | "elected";
+  /** This replica's name, as other replicas show it when it leads. */
+  readonly replicaName: string;
+  isLeader(): boolean;
+  /** The leading replica's name (untrusted when it came from etcd: quote it), or null when none is known. */
+  leader(): string | null;
+  /** The store whose every write requires that this replica still leads: the one the workers write through. */
+  guardedStore(store: KintsugiStore): KintsugiStore;
+  /** Calls `elected` each time this replica becomes the leader and `deposed` each time it stops being one. */
+  watch(listeners: { readonly elected: () => void; readonly deposed: (reason: string) => void }): void;
+  start(): void;
+  /** Resigns (etcd: a successor takes over at once instead of after the lease TTL). */
+  stop(): Promise<void>;
+}
+
+/** The only process on a SQLite file: the leader from `start()` until `stop()`. */
+export function soleLeadership(replicaName: string): Leadership {
+  let listeners: { elected: () => void; deposed: (reason: string) => void } | null = null;
+  let leading = false;
+  return {
+    kind: "sole",
+    replicaName,
+    isLeader: () => leading,
+    leader: () => (leading ? replicaName : null),
+    guardedStore: (store) => store,
+    watch(l) {
+      listeners = l;
+    },
+    start() {
+      leading = true;
+      listeners?.elected();
+    },
+    async stop() {
+      if (!leading) return;
+      leading = false;
+      listeners?.deposed("this replica is stopping");
+    },
+  };
+}
+
+/** One replica among those on one etcd prefix: it leads while it holds the election under `<prefix>leader/`. */
+export function electedLeadership(client: Etcd3, config: KintsugiConfig, logger: Logger): Leadership {
+  const log = logger.child({ component: "leader-election" });
+  const election = new LeaderElection({
+    client,
+    prefix: config.etcd.prefix,
+    replicaName: config.leaderElection.replicaName,
+    leaseTtlSeconds: config.leaderElection.leaseTtlSeconds,
+    log: { info: (message, fields) => log.info(fields ?? {}, message), warn: (message, fields) => log.warn(fields ?? {}, message) },
+  });
+  const guard: WriteGuard = election.guard;
+  return {
+    kind: "elected",
+    replicaName: config.leaderElection.replicaName,
+    isLeader: () => election.isLeader(),
+    leader: () => election.leader(),
+    guardedStore: (store) => store.guarded(guard),
+    watch(listeners) {
+      election.onElected(listeners.elected);
+      election.onDeposed(listeners.deposed);
+    },
+    start: () => election.start(),
+    stop: () => election.stop(),
+  };
+}

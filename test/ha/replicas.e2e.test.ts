@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
+import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
+import { SimulatedMachines } from "../support/machine-script.js";
+import { runCli } from "../support/run-cli.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { tempDir } from "../support/temp-dir.js";
+import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
+import { until } from "../support/until.js";
+import { subscribe } from "../support/ws-subscriber.js";
+
+interface Health {
+  status: string;
+  store: string;
+  replica: string;
+  leader: boolean;
+  leaderName: string | null;
+}
+
+interface EntryEvent {
+  repairEntryEvents: { kind: string; entry: { index: string; status: string }; record: { sequence: string } };
+}
+
+const NAMES = ["replica-a", "replica-b", "replica-c"] as const;
+
+/** One repair operation whose command names the replica that ran it, so the test can tell who repaired. */
+function repairFor(machines: SimulatedMachines, replica: string): RepairConfig {
+  return {
+    ...EMPTY_REPAIR_CONFIG,
+    maxConcurrentRepairs: 3,
+    repairProcedures: [
+      {
+        machineTypes: ["qemu"],
+        repairOperations: [
+          {
+            operation: "unreachable",
+            repairSteps: [{ repairCommand: machines.command("fix", replica), commandTimeoutSeconds: 10, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+            healthCheckCommand: machines.command("health"),
+            commandTimeoutSeconds: 10,
+            successCommand: null,
+            successCommandTimeout: 10,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+async function health(url: string): Promise<Health> {
+  return (await (await fetch(`${url}/health`)).json()) as Health;
+}
+
+describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
+  let etcd: TestEtcd;
+  let dir: ReturnType<typeof tempDir>;
+  let machines: SimulatedMachines;
+  const replicas: TestKintsugi[] = [];
+
+  before(async () => {
+    etcd = await startTestEtcd();
+    dir = tempDir();
+    machines = new SimulatedMachines(dir.path);
+    for (const name of NAMES) {
+      const overrides: Partial<KintsugiConfig> = {
+        store: "etcd",
+        etcd: { ...DEFAULT_ETCD_CONFIG, endpoints: [...etcd.endpoints], prefix: "/replicas-e2e/" },
+        leaderElection: { leaseTtlSeconds: 3, replicaName: name },
+        repair: repairFor(machines, name),
+        runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
+      };
+      replicas.push(await startTestKintsugi(overrides, { startRunner: true, startSchedule: false, startClusterSchedule: false }));
+    }
+  });
+  after(async () => {
+    await Promise.all(replicas.map((r) => r.dispose()));
+    dir?.remove();
+    await etcd?.stop();
+  });
+
+  it("elects one leader that every replica names; all are healthy", async () => {
+    const healths = await until("one leader that all replicas name", () => Promise.all(replicas.map((r) => health(r.url))), (hs) => hs.filter((h) => h.leader).length === 1 && hs.every((h) => h.leaderName !== null && h.leaderName === hs.find((x) => x.leader)?.replica));
+    for (const h of healths) {
+      assert.equal(h.status, "ok");
+      assert.equal(h.store, "etcd");
+    }
+    const metrics = await Promise.all(replicas.map(async (r) => (await (await fetch(`${r.url}/metrics`)).text()).split("\n").find((l) => l.startsWith("kintsugi_leader "))));
+    assert.deepEqual(metrics.sort(), ["kintsugi_leader 0", "kintsugi_leader 0", "kintsugi_leader 1"]);
+  });
+
+  it("a mutation sent to a follower reaches a subscriber on another follower once, in order, and only the leader repairs", async () => {
+    const healths = await Promise.all(replicas.map((r) => health(r.url)));
+    const leaderAt = healths.findIndex((h) => h.leader);
+    const [first, second] = replicas.filter((_, i) => i !== leaderAt) as [TestKintsugi, TestKintsugi];
+    const leaderName = healths[leaderAt]?.replica as string;
+    const subscriber = subscribe<EntryEvent>(second.url, "subscription { repairEntryEvents { kind entry { index status } record { sequence } } }");
+    await subscriber.ready;
+    try {
+      const added = await first.gql<{ addRepairEntry: { index: string } }>(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.1") { index } }`);
+      assert.equal(added.errors, undefined, JSON.stringify(added.errors));
+      const index = added.data?.addRepairEntry.index;
+      const events = await until("the subscriber saw the entry succeed", () => subscriber.received.filter((e) => e.repairEntryEvents.entry.index === index), (es) => es.some((e) => e.repairEntryEvents.entry.status === "SUCCEEDED"));
+      assert.equal(events.filter((e) => e.repairEntryEvents.kind === "CREATED").length, 1, "created once");
+      const sequences = events.map((e) => Number(e.repairEntryEvents.record.sequence));
+      assert.deepEqual(sequences, [...new Set(sequences)].sort((a, b) => a - b), "each record once, in order");
+      const history = await second.gql<{ repairHistory: Array<{ sequence: string }> }>(`query($i: ID!) { repairHistory(index: $i) { sequence } }`, { i: index });
+      assert.deepEqual(sequences, history.data?.repairHistory.map((r) => Number(r.sequence)), "every record of the history, none missing");
+      const fixes = machines.log().filter((l) => l.startsWith("fix "));
+      assert.deepEqual(fixes, [`fix ${leaderName} 10.7.0.1`], "the leader ran the repair command, once");
+    } finally {
+      await subscriber.close();
+    }
+  });
+
+  it("repair-queue list is the same from every replica", async () => {
+    await replicas[0]?.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.2") { index } }`);
+    const lists = await until(
+      "every replica lists the same queue",
+      () => Promise.all(replicas.map(async (r) => (await runCli(["--server", r.url, "repair-queue", "list"])).stdout)),
+      (ls) => ls.every((l) => l === ls[0]) && (JSON.parse(ls[0] ?? "[]") as unknown[]).length === 2,
+    );
+    assert.equal((JSON.parse(lists[0] ?? "[]") as Array<{ address: string }>).map((e) => e.address).join(","), "10.7.0.1,10.7.0.2");
+  });
+
+  it("a leader-only field on a follower says which replica leads", async () => {
+    const healths = await Promise.all(replicas.map((r) => health(r.url)));
+    const follower = replicas[healths.findIndex((h) => !h.leader)] as TestKintsugi;
+    const leaderName = healths.find((h) => h.leader)?.replica;
+    const res = await follower.gql(`mutation { runAutoRepair { machinesSeen } }`);
+    assert.equal(res.errors?.[0]?.extensions?.type, "NOT_LEADER");
+    assert.match(res.errors?.[0]?.message ?? "", new RegExp(`the leader is "${leaderName}"`));
+  });
+});
