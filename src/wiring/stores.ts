@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
+import { checkConstraints } from "../domain/constraints.js";
 import { etcdClientFor } from "../store/etcd/etcd-client.js";
 import { openEtcdStore } from "../store/etcd/open-etcd-store.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
@@ -36,6 +37,12 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
       endpoints: config.etcd.endpoints,
       log: (level, message, fields) => log[level](fields, message),
     });
+    // As the SQLite store does at open: the config file's constraints must agree with those set through the API.
+    const effective = checkConstraints(store.settings.constraints());
+    if (!effective.ok) {
+      await store.close();
+      throw new Error(`constraints (config file and values stored in etcd together): ${effective.message}`);
+    }
     return {
       store,
       leadership: electedLeadership(client, config, logger),
