@@ -13,6 +13,7 @@ export type WorldStage = "draining" | "commanding" | "watching";
 export class PacedWorld {
   private readonly since = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
+  private paused = false;
 
   constructor(
     private readonly kube: FakeKubeApi,
@@ -28,6 +29,15 @@ export class PacedWorld {
   /** The addresses whose repair is in `stage` now. */
   in(stage: WorldStage): string[] {
     return this.addresses.filter((address) => this.stageOf(address) === stage);
+  }
+
+  /** Holds every stage where it is (a slow world) until {@link resume}: kintsugi can do nothing but wait meanwhile. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
   }
 
   stop(): void {
@@ -48,6 +58,7 @@ export class PacedWorld {
 
   /** Ends each stage that has lasted `holdMs`. */
   private advance(): void {
+    if (this.paused) return;
     const now = Date.now();
     for (const address of this.addresses) {
       const stage = this.stageOf(address);
