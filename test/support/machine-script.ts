@@ -3,7 +3,9 @@ import { join } from "node:path";
 
 /**
  * A shell script that plays the machines: `sh machine.sh DIR ACTION [ARG] ADDRESS`. Every call is appended to
- * DIR/log (so tests can count runs), and a machine is healthy while DIR/healthy-ADDRESS exists.
+ * DIR/log (so tests can count runs), and a machine is healthy while DIR/healthy-ADDRESS exists. `held-fix` makes
+ * the machine healthy once released; `held-reboot` only returns once released (touching DIR/returned-ADDRESS) and
+ * leaves the machine unhealthy until the test says otherwise, as a machine still booting after its power cycle.
  */
 const SCRIPT = `#!/bin/sh
 dir=$1; action=$2; shift 2
@@ -17,6 +19,7 @@ case $action in
   sleep) echo $$ > "$dir/pid-$addr"; sleep "$1"; touch "$dir/slept-$addr" ;;
   slow-fix) sleep "$1"; touch "$dir/healthy-$addr" ;;
   held-fix) while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/healthy-$addr" ;;
+  held-reboot) while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/returned-$addr" ;;
   fail-times)
     n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
     if [ "$n" -le "$1" ]; then echo "attempt $n fails" >&2; exit 1; fi
