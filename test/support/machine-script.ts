@@ -18,7 +18,7 @@ case $action in
   fail) echo "BMC of $addr does not answer" >&2; exit 3 ;;
   sleep) echo $$ > "$dir/pid-$addr"; sleep "$1"; touch "$dir/slept-$addr" ;;
   slow-fix) sleep "$1"; touch "$dir/healthy-$addr" ;;
-  held-fix) while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/healthy-$addr" ;;
+  held-fix) echo $$ > "$dir/pid-$addr"; while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/healthy-$addr" ;;
   held-reboot) while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/returned-$addr" ;;
   fail-times)
     n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
@@ -67,6 +67,18 @@ export class SimulatedMachines {
   /** How many times `action` ran for `address`. */
   runs(action: string, address: string): number {
     return this.log().filter((line) => line.startsWith(`${action} `) && line.endsWith(` ${address}`)).length;
+  }
+
+  /** Whether the `sleep` or `held-fix` process of the address (its pid file) is still running; false when none started. */
+  running(address: string): boolean {
+    const path = join(this.dir, `pid-${address}`);
+    if (!existsSync(path)) return false;
+    try {
+      process.kill(Number(readFileSync(path, "utf8").trim()), 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   exists(name: string): boolean {

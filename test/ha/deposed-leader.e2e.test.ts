@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Etcd3 } from "etcd3";
+import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
+import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
+import { testEtcdClient } from "../support/etcd-clients.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { SimulatedMachines } from "../support/machine-script.js";
+import { tempDir } from "../support/temp-dir.js";
+import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
+import { until, untilTruthy } from "../support/until.js";
+
+interface Health {
+  replica: string;
+  leader: boolean;
+}
+
+interface Entry {
+  index: string;
+  status: string;
+  stepStatus: string;
+}
+
+const PREFIX = "/deposed-e2e/";
+const ADDRESS = "10.8.0.1";
+
+/** One step whose repair command waits until the test releases it, and a health check that reads the machine's file. */
+function heldRepair(machines: SimulatedMachines): RepairConfig {
+  return {
+    ...EMPTY_REPAIR_CONFIG,
+    maxConcurrentRepairs: 3,
+    repairProcedures: [
+      {
+        machineTypes: ["qemu"],
+        repairOperations: [
+          {
+            operation: "unreachable",
+            repairSteps: [{ repairCommand: machines.command("held-fix"), commandTimeoutSeconds: 60, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+            healthCheckCommand: machines.command("health"),
+            commandTimeoutSeconds: 10,
+            successCommand: null,
+            successCommandTimeout: 10,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+async function health(url: string): Promise<Health> {
+  return (await (await fetch(`${url}/health`)).json()) as Health;
+}
+
+/** Revokes, from outside, the lease of the election key that holds `replica`'s name: what etcd does to a paused leader. */
+async function revokeLeaseOf(client: Etcd3, replica: string): Promise<void> {
+  const res = await client.getAll().prefix(`${PREFIX}leader/`).exec();
+  const kv = res.kvs.find((k) => k.value.toString() === replica);
+  assert.ok(kv, `an election key of ${replica}`);
+  assert.notEqual(kv.lease, "0", "the election key is attached to a lease");
+  await client.leaseClient.leaseRevoke({ ID: kv.lease });
+}
+
+describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, () => {
+  let etcd: TestEtcd;
+  let client: Etcd3;
+  let dir: ReturnType<typeof tempDir>;
+  let machines: SimulatedMachines;
+  const replicas: TestKintsugi[] = [];
+
+  before(async () => {
+    etcd = await startTestEtcd();
+    client = testEtcdClient(etcd.endpoints);
+    dir = tempDir();
+    machines = new SimulatedMachines(dir.path);
+    for (const name of ["replica-a", "replica-b"]) {
+      const overrides: Partial<KintsugiConfig> = {
+        store: "etcd",
+        etcd: { ...DEFAULT_ETCD_CONFIG, endpoints: [...etcd.endpoints], prefix: PREFIX },
+        leaderElection: { leaseTtlSeconds: 30, replicaName: name },
+        repair: heldRepair(machines),
+        runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
+      };
+      replicas.push(await startTestKintsugi(overrides, { startRunner: true, startSchedule: false, startClusterSchedule: false }));
+    }
+  });
+  after(async () => {
+    await Promise.all(replicas.map((r) => r.dispose()));
+    client?.close();
+    dir?.remove();
+    await etcd?.stop();
+  });
+
+  it("stops leading at once, aborts its running command, commits nothing; the next leader finishes the entry without running the command again", async () => {
+    const healths = await until("one replica leads", () => Promise.all(replicas.map((r) => health(r.url))), (hs) => hs.filter((h) => h.leader).length === 1);
+    const leaderAt = healths.findIndex((h) => h.leader);
+    const [deposed, successor] = [replicas[leaderAt] as TestKintsugi, replicas[1 - leaderAt] as TestKintsugi];
+    const deposedName = (healths[leaderAt] as Health).replica;
+
+    const added = await successor.gql<{ addRepairEntry: { index: string } }>(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${ADDRESS}") { index } }`);
+    assert.equal(added.errors, undefined, JSON.stringify(added.errors));
+    const index = added.data?.addRepairEntry.index as string;
+    const entryOn = async (r: TestKintsugi) =>
+      (await r.gql<{ repairEntry: Entry }>(`query($i: ID!) { repairEntry(index: $i) { index status stepStatus } }`, { i: index })).data?.repairEntry;
+    await until("the leader runs the held repair command, the step watching", async () => ({ entry: await entryOn(successor), running: machines.running(ADDRESS) }), (s) => s.entry?.stepStatus === "WATCHING" && s.running);
+    const historyBefore = await successor.gql<{ repairHistory: Array<{ reason: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason } }`, { i: index });
+    const recordsBefore = historyBefore.data?.repairHistory.length ?? 0;
+    // The command's completion would make the machine healthy; the health check is what finishes the entry.
+    machines.setHealthy(ADDRESS);
+
+    await revokeLeaseOf(client, deposedName);
+    await until("the deposed replica says it does not lead", () => health(deposed.url), (h) => !h.leader);
+    await until("its repair command was aborted (the held-fix process is gone)", () => !machines.running(ADDRESS));
+    // Were the command still alive, releasing it now would let it finish and its replica note "repair command succeeded".
+    machines.release(ADDRESS);
+
+    await until("the other replica took over", () => health(successor.url), (h) => h.leader);
+    const done = await untilTruthy("the entry finished on the new leader", async () => {
+      const e = await entryOn(successor);
+      return e && e.status !== "QUEUED" && e.status !== "PROCESSING" ? e : null;
+    });
+    assert.equal(done.status, "SUCCEEDED");
+    assert.equal(machines.runs("held-fix", ADDRESS), 1, "the repair command ran once, on the deposed leader only");
+
+    const history = await successor.gql<{ repairHistory: Array<{ reason: string; status: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason status } }`, { i: index });
+    const after = history.data?.repairHistory.slice(recordsBefore) ?? [];
+    assert.ok(after.length > 0, "the new leader recorded how the entry finished");
+    assert.deepEqual(
+      after.filter((r) => /repair command/.test(r.reason)),
+      [],
+      `no record of the aborted command's outcome from the deposed term: ${JSON.stringify(after)}`,
+    );
+    assert.deepEqual(await entryOn(deposed), done, "both replicas see the same entry");
+  });
+});
