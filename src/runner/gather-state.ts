@@ -40,9 +40,14 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
   const clusterNodes = deps.nodes ? await deps.nodes.listNodes({ signal: deps.signal }) : [];
   const names = nodeNamesByAddress(clusterNodes);
   const live = entries.filter((e) => !e.deleted && !isFinished(e));
+  // The jobs as they are before any health check starts: a job that ends while the checks run (its command done,
+  // its outcome committed) must still be seen as running by this pass, which has no health check of its entry. Seen
+  // as ended, the entry would look watched out with no healthy verdict, and a repaired machine would fail.
+  const jobs = new Map(live.map((e) => [e.index, { kind: deps.jobs.kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
+  const jobOf = (entry: RepairEntry) => jobs.get(entry.index) as { kind: RepairObservation["job"]; drainDone: boolean };
 
   const health = await mapBounded(live, deps.healthCheckConcurrency, async (entry) => {
-    if (deps.jobs.kindOf(entry.index) !== "none") return undefined;
+    if (jobOf(entry).kind !== "none") return undefined;
     const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
     if (!found.ok) return undefined;
     const op = found.operation;
@@ -53,8 +58,7 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
   const drains = await Promise.all(
     live.map(async (entry) => {
       const nodename = names.get(entry.address) ?? "";
-      const done = deps.jobs.drainDone(entry.index, entry.lastTransitionTime);
-      if (entry.stepStatus !== "draining" || !done || nodename === "" || !deps.nodes) return undefined;
+      if (entry.stepStatus !== "draining" || !jobOf(entry).drainDone || nodename === "" || !deps.nodes) return undefined;
       try {
         return podsBlockingDrain(await deps.nodes.listPods(nodename, { signal: deps.signal })).length === 0;
       } catch (err) {
@@ -70,8 +74,8 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
     const drainCompleted = drains[i];
     observations.set(entry.index, {
       nodename: names.get(entry.address) ?? "",
-      job: deps.jobs.kindOf(entry.index),
-      drainJobDone: deps.jobs.drainDone(entry.index, entry.lastTransitionTime),
+      job: jobOf(entry).kind,
+      drainJobDone: jobOf(entry).drainDone,
       ...(healthy !== undefined && { healthy }),
       ...(drainCompleted !== undefined && { drainCompleted }),
     });

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { CommandOutcome } from "../../src/domain/command-outcome.js";
+import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
+import { gatherObservations } from "../../src/runner/gather-state.js";
+import { JobRegistry } from "../../src/runner/job-registry.js";
+import { NOW, TEST_REPAIR_CONFIG } from "../support/fixtures.js";
+
+const entry = (index: number, address: string): RepairEntry => ({
+  ...createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: null, source: "operator" }, NOW),
+  index,
+  status: "processing",
+  stepStatus: "watching",
+});
+
+describe("gatherObservations", () => {
+  it("reports a job that ends while the health checks run as still running, so no entry is judged without a check", async () => {
+    const jobs = new JobRegistry();
+    let endCommand!: () => void;
+    const commandDone = new Promise<void>((resolve) => (endCommand = resolve));
+    // Entry 1's repair command is running as the pass starts: its health is not checked this pass.
+    jobs.start(1, "repair-command", () => commandDone, () => undefined);
+    const checked: string[] = [];
+    const commands = {
+      async run(argv: readonly string[]): Promise<CommandOutcome> {
+        checked.push(argv.at(-1) as string);
+        // While entry 2 is being checked, entry 1's command ends (its job leaves the registry).
+        endCommand();
+        await jobs.idle();
+        return { kind: "ok", stdout: "false", stderr: "" };
+      },
+    };
+    const { observations } = await gatherObservations([entry(1, "10.0.0.1"), entry(2, "10.0.0.2")], {
+      repair: TEST_REPAIR_CONFIG,
+      commands,
+      nodes: null,
+      jobs,
+      healthCheckConcurrency: 1,
+      log: () => undefined,
+      signal: new AbortController().signal,
+    });
+    assert.equal(jobs.kindOf(1), "none", "the job did end during the pass");
+    assert.deepEqual(checked, ["10.0.0.2"]);
+    assert.equal(observations.get(1)?.job, "repair-command", "seen as the pass found it, since its health was not checked");
+    assert.equal(observations.get(1)?.healthy, undefined);
+    assert.equal(observations.get(2)?.job, "none");
+    assert.equal(observations.get(2)?.healthy, false);
+  });
+});
