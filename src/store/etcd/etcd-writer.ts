@@ -40,18 +40,27 @@ export class EtcdWriter {
     private readonly feed: MirrorFeed,
     private readonly availability: EtcdAvailability,
     private readonly guard: WriteGuard | null = null,
+    private readonly turns: { last: Promise<unknown> } = { last: Promise.resolve() },
   ) {}
 
-  /** The same writer with every write also requiring `guard`. */
+  /** The same writer (sharing its turns) with every write also requiring `guard`. */
   guarded(guard: WriteGuard): EtcdWriter {
-    return new EtcdWriter(this.client, this.mirror, this.feed, this.availability, guard);
+    return new EtcdWriter(this.client, this.mirror, this.feed, this.availability, guard, this.turns);
   }
 
   /**
-   * Builds (on the mirror, with this attempt's write id) and commits one write; `what` names it in errors. `build`
-   * runs synchronously, first before anything else happens, so concurrent writers decide on the same mirror.
+   * Commits one write, after the writes this replica started before it have ended. A replica's writes take turns
+   * as SQLite's do: they would otherwise all decide on the same mirror and compete for the same head, and a burst
+   * of them (8 mutations at once) would run some out of attempts. Only other replicas' writes can conflict now.
    */
-  async write<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
+  write<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
+    const mine = this.turns.last.then(() => this.attempt(what, build));
+    this.turns.last = mine.catch(() => undefined);
+    return mine;
+  }
+
+  /** Builds (on the mirror, with this attempt's write id) and commits one write; `what` names it in errors. */
+  private async attempt<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
       const holder = this.guard === null ? null : this.guard.current();
       if (this.guard !== null && holder === null) throw new NotLeaderError(`${what}: this replica is not the leader; nothing was written`);

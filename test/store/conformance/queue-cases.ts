@@ -27,6 +27,17 @@ export function queueCases(h: StoreHarness): void {
       assert.deepEqual(store.entries.list().map((e) => e.index), [4]);
     });
 
+    it("lands a burst of concurrent writes on one instance, each once, none given up", async () => {
+      const store = await h.open();
+      const commits = commitsOf(store);
+      const burst = 24;
+      const added = await Promise.all(Array.from({ length: burst }, (_, i) => store.entries.add(newEntry(`10.0.1.${i + 1}`), "burst", NOW, ACTOR)));
+      const indexes = added.map((c) => c.entry.index).sort((x, y) => x - y);
+      assert.deepEqual(indexes, Array.from({ length: burst }, (_, i) => i + 1), "every add got its own index");
+      assert.equal(store.entries.list().length, burst);
+      assert.equal(commits.length, burst, "one commit per add");
+    });
+
     it("keeps every field of an entry across a restart", async () => {
       const store = await h.open();
       const added = (await store.entries.add(newEntry("fd00::1", { serial: null, source: "sabakan", nodename: "n1", drainBackoffCount: 2, drainBackoffExpire: NOW + 5 }), "test", NOW, ACTOR)).entry;
