@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, afterEach, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
 import type { Etcd3 } from "etcd3";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
@@ -111,6 +112,30 @@ describe("the sources of a copy", () => {
   });
 
   describe("a SQLite file", () => {
+    it("stops at a history record of a kind no store writes, naming it, before writing it", async () => {
+      dir = tempDir();
+      const file = join(dir.path, "odd.db");
+      const store = openSqliteStore({ path: file });
+      await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
+      await store.close();
+      const db = new Database(file);
+      db.prepare("INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, 0, 'exploded', '', 'queued', 0, 'waiting', 0, 'x')").run();
+      db.close();
+      const target = join(dir.path, "target.db");
+      const into = openSqliteSnapshotTarget(target);
+      const source = openSqliteSnapshotSource(file);
+      try {
+        await assert.rejects(copyStore(source, into), (err: Error) => err instanceof CopyFailedError && err.message.includes(`stopped: sqlite:${file}: history record 2 (repair entry 1) cannot be copied: record.kind: Invalid option`));
+      } finally {
+        await into.close();
+        await source.close();
+      }
+      const copied = new Database(target, { readonly: true });
+      assert.equal(copied.prepare("SELECT COUNT(*) FROM repair_history WHERE kind = 'exploded'").pluck().get(), 0);
+      copied.close();
+      assert.throws(() => openSqliteStore({ path: target }), UnfinishedCopyError);
+    });
+
     it("is refused when it does not exist, and is not made", async () => {
       dir = tempDir();
       const file = join(dir.path, "missing.db");
