@@ -52,7 +52,11 @@ export async function copyStore(source: SnapshotSource, target: SnapshotTarget):
   if (differences.length > 0) {
     throw new CopyFailedError(`the copy in ${target.description} does not match ${source.description}: ${differences.join("; ")}\n${leftBehind(target)}`);
   }
-  await target.finish();
+  try {
+    await target.finish();
+  } catch (err) {
+    throw new CopyFailedError(`the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+  }
   return { from: source.description, to: target.description, summary: written };
 }
 

@@ -75,7 +75,7 @@ export interface CopyMarker {
 /**
  * An empty store a snapshot is written into, in bounded chunks. The copy is not atomic across chunks: `begin` writes
  * the copy marker first and `finish` removes it last, once the copy was verified, so a copy cut off in between leaves
- * a store that refuses to open (see {@link UnfinishedCopyError}) rather than one that is silently incomplete.
+ * a store that refuses to open (UnfinishedCopyError) rather than one that is silently incomplete.
  */
 export interface SnapshotTarget {
   readonly description: string;

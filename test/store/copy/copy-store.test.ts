@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, afterEach, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
 import type { Etcd3 } from "etcd3";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { TargetNotEmptyError, type SnapshotItem, type SnapshotTarget } from "../../../src/store/copy/store-snapshot.js";
@@ -99,6 +100,24 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       assert.equal((await store.outcomes.record(outcome(7))).sequence, 4, store.backend);
       assert.equal((await store.generations.recordRecovered(NOW, "schedule")).sequence, 6, store.backend);
     }
+  });
+
+  it("copies a history longer than an etcd page and a SQLite chunk, in order", async () => {
+    fresh();
+    const original = join(dir.path, "long.db");
+    const store = openSqliteStore({ path: original });
+    await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
+    await store.close();
+    const db = new Database(original);
+    const note = db.prepare("INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, ?, 'note', ?, 'queued', 0, 'waiting', 0, 'kintsugi')");
+    db.transaction(() => Array.from({ length: 1500 }, (_, i) => note.run(NOW + i, `note ${i}`)))();
+    db.close();
+    const there = await copy(openSqliteSnapshotSource(original), openEtcdSnapshotTarget(etcdAt()));
+    const back = await copy(openEtcdSnapshotSource(etcdAt()), openSqliteSnapshotTarget(join(dir.path, "back.db")));
+    assert.equal(there.summary.counts.history, 1501);
+    assert.deepEqual(back.summary, there.summary);
+    const history = await (await opened(() => openSqliteStore({ path: join(dir.path, "back.db") }))).entries.history(1);
+    assert.deepEqual(history.map((r) => r.sequence), Array.from({ length: 1501 }, (_, i) => i + 1));
   });
 
   it("copies an empty store: nothing but the counters, which start at 1", async () => {
