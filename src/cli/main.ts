@@ -14,6 +14,8 @@ import { checkConfigCommand, serveCommand } from "./serve-command.js";
 import { sabakanCommand } from "./sabakan-commands.js";
 import { clusterCommand } from "./cluster-commands.js";
 import { tokenCommand } from "./token-command.js";
+import { dbCommand } from "./db-commands.js";
+import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 
 /** Builds the `kintsugi` command tree. */
 export function buildProgram(io: CliIo): Command {
@@ -37,6 +39,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(clusterCommand(io));
   program.addCommand(alertsCommand());
   program.addCommand(tokenCommand(io.out));
+  program.addCommand(dbCommand(io.out));
   for (const sub of program.commands) {
     sub.exitOverride();
     for (const leaf of sub.commands) leaf.exitOverride();
@@ -60,7 +63,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof CliError || err instanceof ConfigError || err instanceof DatabaseOpenError || err instanceof StartRefusedError) {
+    if (err instanceof CliError || err instanceof ConfigError || err instanceof DatabaseOpenError || err instanceof StartRefusedError || err instanceof UnfinishedCopyError) {
       process.stderr.write(`kintsugi: ${err.message}\n`);
       return 1;
     }

@@ -43,12 +43,18 @@ export class EtcdKeys {
   readonly queue: string;
   readonly outcomesHead: string;
   readonly generationsHead: string;
+  /** Present while `kintsugi db copy` writes into this prefix (see src/store/copy/): a store is not opened then. */
+  readonly copyMarker: string;
   /** Every key of the store. */
   readonly all: KeyRange;
   /** The history records, the only keys the mirror does not hold. */
   readonly allHistory: KeyRange;
   readonly allGenerations: KeyRange;
   readonly allOutcomes: KeyRange;
+  readonly allEntries: KeyRange;
+  readonly allSettings: KeyRange;
+  /** The replicas' election keys (see src/ha/leader-election.ts): one per running replica. */
+  readonly allLeaders: KeyRange;
 
   /** `prefix` must end with "/" (as sabakan's `/sabakan/`), so that no other prefix shares its keys. */
   constructor(readonly prefix: string) {
@@ -57,10 +63,14 @@ export class EtcdKeys {
     this.queue = `${prefix}queue`;
     this.outcomesHead = `${prefix}outcomes-head`;
     this.generationsHead = `${prefix}generations-head`;
+    this.copyMarker = `${prefix}copy-in-progress`;
     this.all = { start: prefix, end: prefixEnd(prefix) };
     this.allHistory = { start: `${prefix}history/`, end: prefixEnd(`${prefix}history/`) };
     this.allGenerations = { start: `${prefix}generations/`, end: prefixEnd(`${prefix}generations/`) };
     this.allOutcomes = { start: `${prefix}outcomes/`, end: prefixEnd(`${prefix}outcomes/`) };
+    this.allEntries = { start: `${prefix}entries/`, end: prefixEnd(`${prefix}entries/`) };
+    this.allSettings = { start: `${prefix}settings/`, end: prefixEnd(`${prefix}settings/`) };
+    this.allLeaders = { start: `${prefix}leader/`, end: prefixEnd(`${prefix}leader/`) };
   }
 
   entry(index: number): string {

@@ -3,6 +3,7 @@ import type { Constraints } from "../../domain/constraints.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { EnqueueDecision, EnqueueResult, KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
 import { EtcdAvailability } from "./etcd-availability.js";
+import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEntryPort } from "./etcd-entry-port.js";
 import { EtcdGenerationPort } from "./etcd-generation-port.js";
 import { EtcdKeys } from "./etcd-keys.js";
@@ -33,9 +34,9 @@ export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
 
 /**
  * Opens the kintsugi store kept in etcd under `prefix`: writes the schema version when the prefix is new (refuses
- * one written by a newer kintsugi), reads everything but the history into a mirror and keeps it current with a
- * watch. Reads are served from the mirror; writes are etcd transactions with compare-and-swap (see EtcdWriter).
- * Fails with StoreUnavailableError when etcd does not answer.
+ * one written by a newer kintsugi, and one holding an unfinished `kintsugi db copy`: UnfinishedCopyError), reads
+ * everything but the history into a mirror and keeps it current with a watch. Reads are served from the mirror;
+ * writes are etcd transactions with compare-and-swap (see EtcdWriter). Fails with StoreUnavailableError when etcd does not answer.
  */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<KintsugiStore> {
   const { client } = options;
@@ -49,6 +50,8 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const feed = new MirrorFeed(client, keys, mirror, availability, log);
   try {
     await ensureSchema(client, keys, availability);
+    // After the schema key: a copy writes that key with its marker, so a replica starting during a copy sees both.
+    await refuseUnfinishedCopy(client, keys, availability);
     await feed.start();
   } catch (err) {
     availability.close();

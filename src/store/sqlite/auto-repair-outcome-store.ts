@@ -3,7 +3,8 @@ import type { AutoRepairOutcomePort } from "../store-port.js";
 import type { Db } from "./database.js";
 import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
 
-interface OutcomeRow {
+/** An auto_repair_outcomes row as SQLite returns it. */
+export interface OutcomeRow {
   seq: number;
   time: number;
   trigger: AutoRepairOutcome["trigger"];
@@ -14,7 +15,7 @@ interface OutcomeRow {
   error: string | null;
 }
 
-function fromRow(r: OutcomeRow): AutoRepairOutcome {
+export function outcomeFromRow(r: OutcomeRow): AutoRepairOutcome {
   return {
     sequence: r.seq,
     time: r.time,
@@ -68,6 +69,6 @@ export class SqliteOutcomeStore implements AutoRepairOutcomePort {
 
   /** The newest `count` outcomes (all kept when null), oldest first. */
   last(count: number | null): AutoRepairOutcome[] {
-    return (this.selectLast.all(count ?? this.keep) as OutcomeRow[]).map(fromRow);
+    return (this.selectLast.all(count ?? this.keep) as OutcomeRow[]).map(outcomeFromRow);
   }
 }

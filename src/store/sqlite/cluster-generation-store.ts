@@ -5,7 +5,8 @@ import type { ClusterGenerationPort } from "../store-port.js";
 import type { Db } from "./database.js";
 import type { SqliteCommits } from "./sqlite-commits.js";
 
-interface GenerationRow {
+/** A cluster_generations row as SQLite returns it. */
+export interface GenerationRow {
   seq: number;
   time: number;
   last_time: number;

@@ -7,6 +7,7 @@ import { openLockedDatabase } from "./database-lock.js";
 import { SqliteRepairEntryStore } from "./repair-entry-store.js";
 import { SqliteSettingsStore } from "./settings-store.js";
 import { SqliteCommits } from "./sqlite-commits.js";
+import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
 
 export interface SqliteStoreOptions {
   /** The database file, created on first open. */
@@ -17,13 +18,15 @@ export interface SqliteStoreOptions {
 
 /**
  * Opens the SQLite backend: takes the database's lock (a second kintsugi on the same file is refused before it
- * writes anything), opens and migrates the file, and checks that the config file's constraints and the stored ones
+ * writes anything), opens and migrates the file, refuses it when it holds an unfinished copy (`kintsugi db copy` cut
+ * off or not verified: UnfinishedCopyError), and checks that the config file's constraints and the stored ones
  * agree. Reads are synchronous; writes are synchronous transactions behind promises, each announced to `onCommit`
  * listeners as it commits. The lock makes this process the only writer, so `guarded` needs no guard.
  */
 export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
   const { db, close } = openLockedDatabase(options.path);
   try {
+    refuseUnfinishedCopy(db);
     const commits = new SqliteCommits(db);
     const settings = new SqliteSettingsStore(db, commits, options.initialConstraints);
     const effective = checkConstraints(settings.constraints());

@@ -2,6 +2,7 @@ import { initialSchema } from "./001-initial.js";
 import { autoRepairOutcomesSchema } from "./002-auto-repair-outcomes.js";
 import { clusterGenerationsSchema } from "./003-cluster-generations.js";
 import { historyActorSchema } from "./004-history-actor.js";
+import { copyMarkerSchema } from "./005-copy-marker.js";
 
 /** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
 export interface Migration {
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "auto-repair outcomes", sql: autoRepairOutcomesSchema },
   { version: 3, name: "cluster generations", sql: clusterGenerationsSchema },
   { version: 4, name: "history actor", sql: historyActorSchema },
+  { version: 5, name: "copy marker", sql: copyMarkerSchema },
 ];

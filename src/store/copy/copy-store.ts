@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import { SnapshotDigest, type SnapshotCounts, type SnapshotSummary } from "./snapshot-digest.js";
+import { checkSnapshotItem } from "./snapshot-items.js";
+import type { SnapshotItem, SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
+
+/** A finished, verified copy: the snapshot both stores now hold. */
+export interface CopyResult {
+  readonly from: string;
+  readonly to: string;
+  readonly summary: SnapshotSummary;
+}
+
+/**
+ * A copy that began writing did not finish: it failed, or what the target holds does not match the source. The
+ * target keeps its copy marker, so it refuses to open until it is emptied and copied into again.
+ */
+export class CopyFailedError extends Error {
+  override readonly name = "CopyFailedError";
+}
+
+/** The names of the counts, as the summary and errors say them. */
+export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
+  entries: "repair entries",
+  history: "history records",
+  settings: "settings",
+  outcomes: "poll outcomes",
+  generations: "generation records",
+};
+
+/**
+ * Copies the store `source` into the empty store `target` and verifies it: refuses a target that holds anything
+ * (writing nothing), writes the copy marker, streams the source's snapshot into the target in bounded chunks while
+ * hashing it, reads the target back, and removes the marker only when the counts, the counters and the sha256 of both
+ * are the same. Every item is checked against the stores' shapes first; the source must be in canonical order.
+ */
+export async function copyStore(source: SnapshotSource, target: SnapshotTarget): Promise<CopyResult> {
+  await target.checkEmpty();
+  await target.begin({ copyId: randomUUID(), source: source.description, startedAt: new Date().toISOString() });
+  let written: SnapshotSummary;
+  try {
+    written = await writeAll(source, target);
+  } catch (err) {
+    throw new CopyFailedError(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+  }
+  let readBack: SnapshotSummary;
+  try {
+    readBack = await summarize(target.description, target.items());
+  } catch (err) {
+    throw new CopyFailedError(`reading the copy back from ${target.description} failed: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+  }
+  const differences = compare(written, readBack);
+  if (differences.length > 0) {
+    throw new CopyFailedError(`the copy in ${target.description} does not match ${source.description}: ${differences.join("; ")}\n${leftBehind(target)}`);
+  }
+  try {
+    await target.finish();
+  } catch (err) {
+    throw new CopyFailedError(`the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+  }
+  return { from: source.description, to: target.description, summary: written };
+}
+
+/** Streams the source into the target, in chunks within the target's limits; returns the source's summary. */
+async function writeAll(source: SnapshotSource, target: SnapshotTarget): Promise<SnapshotSummary> {
+  const digest = new SnapshotDigest(source.description);
+  const limits = target.chunkLimits;
+  let chunk: SnapshotItem[] = [];
+  let bytes = 0;
+  for await (const raw of source.items()) {
+    const item = checkSnapshotItem(raw, source.description);
+    const size = digest.add(item);
+    if (chunk.length > 0 && (chunk.length >= limits.items || bytes + size > limits.bytes)) {
+      await target.writeChunk(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(item);
+    bytes += size;
+  }
+  if (chunk.length > 0) await target.writeChunk(chunk);
+  return digest.summary();
+}
+
+async function summarize(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
+  const digest = new SnapshotDigest(from);
+  for await (const item of items) digest.add(checkSnapshotItem(item, from));
+  return digest.summary();
+}
+
+function compare(source: SnapshotSummary, copy: SnapshotSummary): string[] {
+  const differences: string[] = [];
+  for (const [key, name] of Object.entries(COUNT_NAMES) as Array<[keyof SnapshotCounts, string]>) {
+    if (source.counts[key] !== copy.counts[key]) differences.push(`${name}: ${source.counts[key]} in the source, ${copy.counts[key]} in the copy`);
+  }
+  for (const [key, value] of Object.entries(source.counters) as Array<[keyof SnapshotSummary["counters"], number]>) {
+    if (copy.counters[key] !== value) differences.push(`${key}: ${value} in the source, ${copy.counters[key]} in the copy`);
+  }
+  if (source.sha256 !== copy.sha256) differences.push(`sha256 ${source.sha256} of the source, ${copy.sha256} of the copy`);
+  return differences;
+}
+
+function leftBehind(target: SnapshotTarget): string {
+  return `${target.description} keeps its copy marker and refuses to open: empty it (${target.howToEmpty}) and run kintsugi db copy again`;
+}

@@ -1,0 +1,147 @@
+import { createHash, type Hash } from "node:crypto";
+import { describeItem } from "./snapshot-items.js";
+import { SNAPSHOT_ITEM_KINDS, SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
+
+/** How many items of each aggregate a snapshot holds. */
+export interface SnapshotCounts {
+  readonly settings: number;
+  readonly entries: number;
+  readonly history: number;
+  readonly outcomes: number;
+  readonly generations: number;
+}
+
+/** What a whole snapshot comes to: its counts, its counters and the sha256 of its canonical serialization. */
+export interface SnapshotSummary {
+  readonly counts: SnapshotCounts;
+  readonly counters: SnapshotCounters;
+  /** Lower-case hex. */
+  readonly sha256: string;
+}
+
+/**
+ * JSON with every object's keys sorted, so a value hashes the same whichever order a store wrote its fields in.
+ * Arrays keep their order; absent (undefined) object fields are left out, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const fields = Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${fields.join(",")}}`;
+  }
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new Error(`cannot serialize ${typeof value} as JSON`);
+  return text;
+}
+
+/** The part of an item that orders it within its kind (see the canonical order in store-snapshot.ts). */
+function orderKey(item: SnapshotItem): readonly number[] | Buffer {
+  switch (item.kind) {
+    case "setting":
+      // Both stores order names by their UTF-8 bytes (SQLite's BINARY collation, etcd's key order).
+      return Buffer.from(item.name, "utf8");
+    case "entry":
+      return [item.entry.index];
+    case "history":
+      return [item.record.entryIndex, item.record.sequence];
+    case "outcome":
+      return [item.outcome.sequence];
+    case "generation":
+      return [item.generation.sequence];
+    case "counters":
+      return [];
+  }
+}
+
+function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffer): number {
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return Buffer.compare(a, b);
+  const x = a as readonly number[];
+  const y = b as readonly number[];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return (x[i] ?? 0) - (y[i] ?? 0);
+  return x.length - y.length;
+}
+
+/**
+ * Hashes a snapshot as it streams by (sha256 over one canonical line per item) and counts it. It also holds the
+ * stream to the snapshot's rules, so a copy never writes what it could not verify: items in canonical order with no
+ * duplicate, the counters once and last, and above every number the snapshot holds. `from` names the store in errors.
+ */
+export class SnapshotDigest {
+  private readonly hash: Hash = createHash("sha256");
+  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0 };
+  private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
+  private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
+  private counters: SnapshotCounters | null = null;
+
+  constructor(private readonly from: string) {}
+
+  /** Adds the next item; returns the byte length of its canonical line (what a chunk of the copy is measured by). */
+  add(item: SnapshotItem): number {
+    if (this.counters !== null) throw this.fault(`${describeItem(item)} comes after the counters`);
+    const key = orderKey(item);
+    if (this.last !== null) {
+      const kindOrder = SNAPSHOT_ITEM_KINDS.indexOf(item.kind) - SNAPSHOT_ITEM_KINDS.indexOf(this.last.kind);
+      if (kindOrder < 0 || (kindOrder === 0 && compareKeys(key, this.last.key) <= 0)) throw this.fault(`${describeItem(item)} is out of order or repeated`);
+    }
+    this.last = { kind: item.kind, key };
+    this.count(item);
+    const { kind, ...payload } = item;
+    const line = `${kind}\t${canonicalJson(payload)}\n`;
+    this.hash.update(line);
+    return Buffer.byteLength(line);
+  }
+
+  /** The summary, once the whole snapshot was added. */
+  summary(): SnapshotSummary {
+    if (this.counters === null) throw this.fault("the snapshot ended without its counters");
+    return { counts: { ...this.counts }, counters: this.counters, sha256: this.hash.digest("hex") };
+  }
+
+  private count(item: SnapshotItem): void {
+    const h = this.highest;
+    switch (item.kind) {
+      case "setting":
+        this.counts.settings++;
+        return;
+      case "entry":
+        this.counts.entries++;
+        h.index = Math.max(h.index, item.entry.index);
+        return;
+      case "history":
+        this.counts.history++;
+        h.index = Math.max(h.index, item.record.entryIndex);
+        h.historySequence = Math.max(h.historySequence, item.record.sequence);
+        return;
+      case "outcome":
+        this.counts.outcomes++;
+        h.outcomeSequence = Math.max(h.outcomeSequence, item.outcome.sequence);
+        for (const e of item.outcome.enqueued) h.index = Math.max(h.index, e.index);
+        return;
+      case "generation":
+        this.counts.generations++;
+        h.generationSequence = Math.max(h.generationSequence, item.generation.sequence);
+        return;
+      case "counters": {
+        const c = item.counters;
+        const below: Array<[string, number, number]> = [
+          ["next index", c.nextIndex, h.index],
+          ["next history sequence", c.nextHistorySequence, h.historySequence],
+          ["next outcome sequence", c.nextOutcomeSequence, h.outcomeSequence],
+          ["next generation sequence", c.nextGenerationSequence, h.generationSequence],
+        ];
+        for (const [name, next, held] of below) {
+          if (next <= held) throw this.fault(`the ${name} is ${next}, but ${held} is already used: a copy would hand it out again`);
+        }
+        this.counters = c;
+        return;
+      }
+    }
+  }
+
+  private fault(message: string): SnapshotSourceError {
+    return new SnapshotSourceError(`${this.from}: ${message}`);
+  }
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
+import { historyRecordSchema, outcomeValue, repairEntrySchema } from "../etcd/etcd-value-schemas.js";
+import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
+
+const id = z.number().int().min(1);
+const time = z.number().finite();
+
+const generationSchema = z.object({
+  sequence: id,
+  time,
+  lastTime: time,
+  repeats: id,
+  trigger: z.enum(GENERATION_TRIGGERS),
+  generation: z.number().int().min(0),
+  cluster: z.string().nullable(),
+  changes: z.array(z.string()),
+  error: z.string().nullable(),
+});
+
+const countersSchema = z.object({ nextIndex: id, nextHistorySequence: id, nextOutcomeSequence: id, nextGenerationSequence: id });
+
+/** A JSON value: what a setting holds (settings are stored as JSON by both backends). */
+const jsonValue: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number().finite(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+
+const itemSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("setting"), name: z.string().min(1), value: jsonValue }),
+  z.object({ kind: z.literal("entry"), entry: repairEntrySchema }),
+  z.object({ kind: z.literal("history"), record: historyRecordSchema }),
+  z.object({ kind: z.literal("outcome"), outcome: outcomeValue.shape.outcome }),
+  z.object({ kind: z.literal("generation"), generation: generationSchema }),
+  z.object({ kind: z.literal("counters"), counters: countersSchema }),
+]);
+
+/** Names an item in an error: "history record 12", "setting constraints". */
+export function describeItem(item: SnapshotItem): string {
+  switch (item.kind) {
+    case "setting":
+      return `setting ${item.name}`;
+    case "entry":
+      return `repair entry ${item.entry.index}`;
+    case "history":
+      return `history record ${item.record.sequence} (repair entry ${item.record.entryIndex})`;
+    case "outcome":
+      return `poll outcome ${item.outcome.sequence}`;
+    case "generation":
+      return `generation record ${item.generation.sequence}`;
+    case "counters":
+      return "the counters";
+  }
+}
+
+/**
+ * Checks an item read from a store against the shapes the stores write, and returns it with exactly the fields of
+ * those shapes: a copy writes nothing a store would not have written itself. `from` names the store in the error.
+ */
+export function checkSnapshotItem(item: SnapshotItem, from: string): SnapshotItem {
+  const parsed = itemSchema.safeParse(item);
+  if (parsed.success) return parsed.data as SnapshotItem;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  throw new SnapshotSourceError(`${from}: ${describeItem(item)} cannot be copied: ${where}${issue?.message ?? "invalid"}`);
+}

@@ -1,0 +1,38 @@
+import type { CopyMarker } from "./store-snapshot.js";
+
+/**
+ * A store holds the marker of a copy that did not finish (`kintsugi db copy` was cut off, or its verification failed):
+ * what it holds may be incomplete, so neither backend opens it, and no copy reads from it.
+ */
+export class UnfinishedCopyError extends Error {
+  override readonly name = "UnfinishedCopyError";
+}
+
+/**
+ * The refusal for a store holding a copy marker: `store` names it, `marker` is what the copy wrote (null when it
+ * cannot be read), `emptyIt` says how to empty the store before copying again.
+ */
+export function unfinishedCopy(store: string, marker: Partial<CopyMarker> | null, emptyIt: string): UnfinishedCopyError {
+  const from = marker?.source === undefined ? "" : ` from ${marker.source}`;
+  const started = marker?.startedAt === undefined ? "" : ` started at ${marker.startedAt}`;
+  return new UnfinishedCopyError(
+    `${store} holds an unfinished copy${from}${started}: what it holds may be incomplete, so it is not opened. ` +
+      `Empty it (${emptyIt}) and run kintsugi db copy again into the empty store`,
+  );
+}
+
+/** Reads a marker as stored (JSON); null when it is not an object (the refusal then names no source). */
+export function parseMarker(text: string): Partial<CopyMarker> | null {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== "object" || value === null) return null;
+    const { copyId, source, startedAt } = value as Record<string, unknown>;
+    return {
+      ...(typeof copyId === "string" && { copyId }),
+      ...(typeof source === "string" && { source }),
+      ...(typeof startedAt === "string" && { startedAt }),
+    };
+  } catch {
+    return null;
+  }
+}

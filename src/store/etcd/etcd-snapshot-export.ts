@@ -1,0 +1,178 @@
+import { gunzipSync } from "node:zlib";
+import type { Etcd3, IKeyValue } from "etcd3";
+import type { z } from "zod";
+import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
+import type { EtcdAvailability } from "./etcd-availability.js";
+import type { EtcdKeys, KeyRange, ParsedKey } from "./etcd-keys.js";
+import { entryValue, generationValue, historyValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValue } from "./etcd-value-schemas.js";
+import { decodeValue, UndecodableValueError } from "./etcd-values.js";
+
+/** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
+const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4 } as const;
+
+/** How the export reads etcd: every call with its deadline, a failure naming what was read. */
+interface Reader {
+  readonly client: Etcd3;
+  readonly keys: EtcdKeys;
+  readonly availability: EtcdAvailability;
+  readonly from: string;
+}
+
+async function call<T>(reader: Reader, what: string, run: (options: ReturnType<EtcdAvailability["callOptions"]>) => Promise<T>): Promise<T> {
+  try {
+    const result = await run(reader.availability.callOptions());
+    reader.availability.answered();
+    return result;
+  } catch (err) {
+    throw reader.availability.failed(what, err);
+  }
+}
+
+/** The keys of `range` at `revision`, in key order, read in pages of `limit`. */
+async function* pages(reader: Reader, range: KeyRange, limit: number, revision: number): AsyncGenerator<IKeyValue> {
+  let start: string | Buffer = range.start;
+  for (;;) {
+    const from = start;
+    const page = await call(reader, `reading ${range.start}`, (o) => reader.client.getAll().inRange({ start: from, end: range.end }).limit(limit).revision(revision).options(o).exec());
+    yield* page.kvs;
+    const last = page.kvs.at(-1);
+    if (!page.more || last === undefined) return;
+    start = Buffer.concat([last.key, Buffer.from([0])]);
+  }
+}
+
+function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: IKeyValue): z.infer<S> {
+  try {
+    return decodeValue(schema, kv.key.toString("utf8"), kv.value);
+  } catch (err) {
+    if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.from}: ${err.message}; a copy cannot carry it`);
+    throw err;
+  }
+}
+
+/** The parsed key of `kv`, which must be of `kind`; any other key in an area is not kintsugi's. */
+function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: IKeyValue, kind: K): Extract<ParsedKey, { kind: K }> {
+  const key = kv.key.toString("utf8");
+  const parsed = reader.keys.parse(key);
+  if (parsed.kind !== kind) throw foreignKey(reader, key);
+  return parsed as Extract<ParsedKey, { kind: K }>;
+}
+
+function foreignKey(reader: Reader, key: string): SnapshotSourceError {
+  return new SnapshotSourceError(`${reader.from}: etcd key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`);
+}
+
+function mismatch(reader: Reader, kv: IKeyValue, what: string): SnapshotSourceError {
+  return new SnapshotSourceError(`${reader.from}: etcd key ${kv.key.toString("utf8")} holds ${what}; a copy cannot carry it`);
+}
+
+/** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
+function layout(keys: EtcdKeys): KeyRange[] {
+  const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
+  const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.copyMarker].map(single);
+  known.push(keys.allEntries, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders);
+  return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
+}
+
+/** Fails on the first key under the prefix that is in no area of the layout (a copy must not drop it silently). */
+async function refuseForeignKeys(reader: Reader, revision: number | null): Promise<void> {
+  const known = layout(reader.keys);
+  let from = reader.keys.all.start;
+  for (const range of [...known, { start: reader.keys.all.end, end: reader.keys.all.end }]) {
+    if (Buffer.compare(Buffer.from(from), Buffer.from(range.start)) < 0) {
+      const gap = { start: from, end: range.start };
+      const found = await call(reader, `reading ${gap.start}`, (o) => {
+        const read = reader.client.getAll().inRange(gap).limit(1).options(o);
+        return (revision === null ? read : read.revision(revision)).keys();
+      });
+      if (found[0] !== undefined) throw foreignKey(reader, found[0]);
+    }
+    from = range.end;
+  }
+}
+
+/**
+ * Fails when the prefix holds a layout newer than this kintsugi's or a key kintsugi does not write; `revision` null
+ * reads the newest. Checked before a copy begins (so that it writes nothing then) and again at the copy's revision.
+ */
+export async function refuseUnknownLayout(client: Etcd3, keys: EtcdKeys, availability: EtcdAvailability, from: string, revision: number | null = null): Promise<void> {
+  const reader: Reader = { client, keys, availability, from };
+  const schema = await call(reader, `reading ${keys.schema}`, (o) => {
+    const read = client.get(keys.schema).options(o);
+    return (revision === null ? read : read.revision(revision)).exec();
+  });
+  // A layout newer than this kintsugi's could hold what this export would drop.
+  if (schema.kvs[0] !== undefined) decode(reader, schemaValue, schema.kvs[0]);
+  await refuseForeignKeys(reader, revision);
+}
+
+/**
+ * The snapshot of the store under `keys.prefix`, every key read at the revision of the first read (so concurrent
+ * writes cannot tear it; a revision compacted away meanwhile fails the read), area by area in pages. Every value is
+ * decoded and checked against its key; a key or value kintsugi did not write fails the export, naming it. The
+ * election keys and the copy marker are not part of the snapshot. Counters are the heads, raised past every number
+ * seen (as the store itself hands them out).
+ */
+export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availability: EtcdAvailability, from: string): AsyncGenerator<SnapshotItem> {
+  const reader: Reader = { client, keys, availability, from };
+  const first = await call(reader, `reading ${keys.prefix}`, (o) => client.get(keys.schema).options(o).exec());
+  const revision = Number(first.header.revision);
+  await refuseUnknownLayout(client, keys, availability, from, revision);
+  const head = async <S extends z.ZodType>(key: string, schema: S): Promise<z.infer<S> | null> => {
+    const kv = (await call(reader, `reading ${key}`, (o) => client.get(key).revision(revision).options(o).exec())).kvs[0];
+    return kv === undefined ? null : decode(reader, schema, kv);
+  };
+  const queue = await head(keys.queue, queueHeadValue);
+  const outcomesHead = await head(keys.outcomesHead, sequenceHeadValue);
+  const generationsHead = await head(keys.generationsHead, sequenceHeadValue);
+  const seen = { index: 0, history: 0, outcome: 0, generation: 0 };
+
+  for await (const kv of pages(reader, keys.allSettings, PAGE.settings, revision)) {
+    const { name } = parsedAs(reader, kv, "setting");
+    yield { kind: "setting", name, value: decode(reader, settingValue, kv).value };
+  }
+  for await (const kv of pages(reader, keys.allEntries, PAGE.entries, revision)) {
+    const { index } = parsedAs(reader, kv, "entry");
+    const { entry } = decode(reader, entryValue, kv);
+    if (entry.index !== index) throw mismatch(reader, kv, `repair entry ${entry.index}`);
+    seen.index = Math.max(seen.index, index);
+    yield { kind: "entry", entry };
+  }
+  for await (const kv of pages(reader, keys.allHistory, PAGE.history, revision)) {
+    const { index, sequence } = parsedAs(reader, kv, "history");
+    const { record } = decode(reader, historyValue, kv);
+    if (record.entryIndex !== index || record.sequence !== sequence) throw mismatch(reader, kv, `history record ${record.sequence} of repair entry ${record.entryIndex}`);
+    seen.index = Math.max(seen.index, index);
+    seen.history = Math.max(seen.history, sequence);
+    yield { kind: "history", record };
+  }
+  for await (const kv of pages(reader, keys.allOutcomes, PAGE.outcomes, revision)) {
+    const { sequence } = parsedAs(reader, kv, "outcome");
+    const { outcome } = decode(reader, outcomeValue, kv);
+    if (outcome.sequence !== sequence) throw mismatch(reader, kv, `poll outcome ${outcome.sequence}`);
+    seen.outcome = sequence;
+    yield { kind: "outcome", outcome };
+  }
+  for await (const kv of pages(reader, keys.allGenerations, PAGE.generations, revision)) {
+    const { sequence } = parsedAs(reader, kv, "generation");
+    const { record } = decode(reader, generationValue, kv);
+    if (record.sequence !== sequence) throw mismatch(reader, kv, `generation record ${record.sequence}`);
+    seen.generation = sequence;
+    let cluster: string | null = null;
+    try {
+      cluster = record.cluster === null ? null : gunzipSync(Buffer.from(record.cluster, "base64")).toString("utf8");
+    } catch (err) {
+      throw mismatch(reader, kv, `a configuration that cannot be decompressed (${(err as Error).message})`);
+    }
+    yield { kind: "generation", generation: { ...record, cluster } };
+  }
+  yield {
+    kind: "counters",
+    counters: {
+      nextIndex: Math.max(queue?.nextIndex ?? 1, seen.index + 1),
+      nextHistorySequence: Math.max(queue?.nextSequence ?? 1, seen.history + 1),
+      nextOutcomeSequence: Math.max(outcomesHead?.next ?? 1, seen.outcome + 1),
+      nextGenerationSequence: Math.max(generationsHead?.next ?? 1, seen.generation + 1),
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { gzipSync } from "node:zlib";
+import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotTarget } from "../copy/store-snapshot.js";
+import { describeItem } from "../copy/snapshot-items.js";
+import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { RepairHistoryRecord } from "../../domain/repair-history.js";
+import { howToEmptyEtcd } from "./etcd-copy-marker.js";
+import type { EtcdKeys } from "./etcd-keys.js";
+import { etcdSnapshotItems } from "./etcd-snapshot-export.js";
+import { etcdSnapshotAccess, type EtcdSnapshotOptions } from "./etcd-snapshot-source.js";
+import { encodeValue, ETCD_SCHEMA_VERSION } from "./etcd-values.js";
+
+/**
+ * A chunk is one transaction: at most 100 items (etcd refuses more than 128 operations in one by default, and the
+ * counters take three) and about 1 MiB of their JSON (etcd refuses a request over 1.5 MiB by default; a value is at
+ * most a little larger than its item's JSON, and a configuration is gzip'd). A larger item goes alone.
+ */
+const CHUNK_LIMITS = { items: 100, bytes: 1024 * 1024 } as const;
+
+/**
+ * The entry a history value carries (the store's watch tells subscribers the entry after each change from it): the
+ * record's state on the entry as it is in the queue, or, for an entry already dequeued, on what the record tells
+ * (the rest empty). No replica watches a copy being written, so no subscriber ever reads these.
+ */
+function entryOfRecord(record: RepairHistoryRecord, queued: RepairEntry | undefined): RepairEntry {
+  const base = queued ?? {
+    address: "",
+    nodename: "",
+    serial: null,
+    machineType: "",
+    operation: "",
+    lastTransitionTime: null,
+    drainBackoffCount: 0,
+    drainBackoffExpire: null,
+    createdAt: record.time,
+    source: "",
+  };
+  return { ...base, index: record.entryIndex, status: record.status, step: record.step, stepStatus: record.stepStatus, deleted: record.deleted };
+}
+
+/** The puts that store one item as the etcd store keeps it (see etcd-value-schemas.ts); `writeId` stamps heads and settings. */
+function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map<number, RepairEntry>): Array<{ key: string; value: string }> {
+  switch (item.kind) {
+    case "setting":
+      return [{ key: keys.setting(item.name), value: encodeValue({ w: writeId, value: item.value }) }];
+    case "entry":
+      queued.set(item.entry.index, item.entry);
+      return [{ key: keys.entry(item.entry.index), value: encodeValue({ entry: item.entry }) }];
+    case "history": {
+      const { record } = item;
+      return [{ key: keys.history(record.entryIndex, record.sequence), value: encodeValue({ record, entry: entryOfRecord(record, queued.get(record.entryIndex)) }) }];
+    }
+    case "outcome":
+      return [{ key: keys.outcome(item.outcome.sequence), value: encodeValue({ outcome: item.outcome }) }];
+    case "generation": {
+      const g = item.generation;
+      const cluster = g.cluster === null ? null : gzipSync(g.cluster).toString("base64");
+      return [{ key: keys.generation(g.sequence), value: encodeValue({ record: { ...g, cluster } }) }];
+    }
+    case "counters": {
+      const c = item.counters;
+      return [
+        { key: keys.queue, value: encodeValue({ w: writeId, nextIndex: c.nextIndex, nextSequence: c.nextHistorySequence }) },
+        { key: keys.outcomesHead, value: encodeValue({ w: writeId, next: c.nextOutcomeSequence }) },
+        { key: keys.generationsHead, value: encodeValue({ w: writeId, next: c.nextGenerationSequence }) },
+      ];
+    }
+  }
+}
+
+/**
+ * An etcd prefix as the target of a copy. It must hold no key at all. The first transaction writes the copy marker
+ * and the schema key only if neither exists (a replica starting meanwhile writes the schema key first, and then
+ * refuses the marker); every chunk is one transaction that requires the marker this copy wrote (by its creation
+ * revision), so a copy whose marker was removed under it stops; the last removes the marker.
+ */
+export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
+  const { client } = options;
+  const { keys, availability, description } = etcdSnapshotAccess(options);
+  const queued = new Map<number, RepairEntry>();
+  let marker: { readonly copyId: string; readonly revision: string } | null = null;
+  const begun = () => {
+    if (marker === null) throw new Error(`the copy into ${description} has not begun`);
+    return marker;
+  };
+  const commit = async (what: string, build: (txn: ReturnType<typeof client.if>) => void) => {
+    const { revision } = begun();
+    const txn = client.if(keys.copyMarker, "Create", "==", revision);
+    build(txn);
+    let response;
+    try {
+      response = await txn.options(availability.callOptions()).commit();
+      availability.answered();
+    } catch (err) {
+      throw availability.failed(`${what}; it may or may not have been written`, err);
+    }
+    if (!response.succeeded) throw new Error(`${description}: the copy marker ${keys.copyMarker} was removed or replaced while ${what}; something else writes to this prefix`);
+  };
+  return {
+    description,
+    howToEmpty: howToEmptyEtcd(keys.prefix),
+    chunkLimits: CHUNK_LIMITS,
+    async checkEmpty() {
+      let held: number;
+      try {
+        held = await client.getAll().inRange(keys.all).options(availability.callOptions()).count();
+      } catch (err) {
+        throw availability.failed(`reading ${keys.prefix}`, err);
+      }
+      if (held > 0) throw new TargetNotEmptyError(`the etcd prefix ${keys.prefix} already holds data (${held} ${held === 1 ? "key" : "keys"}); copy only into an empty store`);
+    },
+    async begin(copy: CopyMarker) {
+      let response;
+      try {
+        response = await client
+          .if(keys.schema, "Create", "==", 0)
+          .and(keys.copyMarker, "Create", "==", 0)
+          .then(client.put(keys.copyMarker).value(JSON.stringify(copy)), client.put(keys.schema).value(JSON.stringify({ v: ETCD_SCHEMA_VERSION })))
+          .options(availability.callOptions())
+          .commit();
+        availability.answered();
+      } catch (err) {
+        throw availability.failed(`writing the copy marker ${keys.copyMarker}`, err);
+      }
+      if (!response.succeeded) throw new TargetNotEmptyError(`the etcd prefix ${keys.prefix} got data while the copy began; copy only into an empty store`);
+      marker = { copyId: copy.copyId, revision: response.header.revision };
+    },
+    async writeChunk(items) {
+      const { copyId } = begun();
+      const puts = items.flatMap((item) => putsOf(keys, item, copyId, queued));
+      const what = `writing ${describeItem(items[0] as SnapshotItem)} to ${describeItem(items.at(-1) as SnapshotItem)}`;
+      await commit(what, (txn) => txn.then(...puts.map((p) => client.put(p.key).value(p.value))));
+    },
+    items: () => etcdSnapshotItems(client, keys, availability, description),
+    async finish() {
+      await commit(`removing the copy marker ${keys.copyMarker}`, (txn) => txn.then(client.delete().key(keys.copyMarker)));
+    },
+    close: async () => availability.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import { gunzipSync } from "node:zlib";
+import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from "../copy/store-snapshot.js";
+import { outcomeFromRow, type OutcomeRow } from "./auto-repair-outcome-store.js";
+import type { GenerationRow } from "./cluster-generation-store.js";
+import type { Db } from "./database.js";
+import { entryFromRow, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
+
+/** The AUTOINCREMENT tables behind each counter, with their key column. */
+const COUNTED = {
+  nextIndex: ["repair_entries", "idx"],
+  nextHistorySequence: ["repair_history", "seq"],
+  nextOutcomeSequence: ["auto_repair_outcomes", "seq"],
+  nextGenerationSequence: ["cluster_generations", "seq"],
+} as const satisfies Record<keyof SnapshotCounters, readonly [string, string]>;
+
+/** The SQLite tables behind each counter (see migrations 001-003): where an import sets them. */
+export const COUNTER_TABLES: Readonly<Record<keyof SnapshotCounters, string>> = Object.fromEntries(
+  Object.entries(COUNTED).map(([counter, [table]]) => [counter, table]),
+) as Record<keyof SnapshotCounters, string>;
+
+/**
+ * The snapshot of a SQLite store, read in one read transaction (so a write by another connection cannot tear it) and
+ * streamed row by row. Counters are what AUTOINCREMENT hands out next: past the highest number `sqlite_sequence`
+ * remembers (it outlives deleted rows) and past every row there is. `from` names the database in errors.
+ */
+export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator<SnapshotItem> {
+  db.exec("BEGIN");
+  try {
+    for (const row of db.prepare("SELECT key, value FROM settings ORDER BY key").iterate() as Iterable<{ key: string; value: string }>) {
+      yield { kind: "setting", name: row.key, value: parsed(from, `setting ${row.key}`, row.value) };
+    }
+    for (const row of db.prepare("SELECT * FROM repair_entries ORDER BY idx").iterate() as Iterable<RepairEntryRow>) {
+      yield { kind: "entry", entry: entryFromRow(row) };
+    }
+    for (const row of db.prepare("SELECT * FROM repair_history ORDER BY entry_index, seq").iterate() as Iterable<RepairHistoryRow>) {
+      yield { kind: "history", record: historyFromRow(row) };
+    }
+    for (const row of db.prepare("SELECT * FROM auto_repair_outcomes ORDER BY seq").iterate() as Iterable<OutcomeRow>) {
+      yield { kind: "outcome", outcome: readable(from, `poll outcome ${row.seq}`, () => outcomeFromRow(row)) };
+    }
+    for (const row of db.prepare("SELECT * FROM cluster_generations ORDER BY seq").iterate() as Iterable<GenerationRow>) {
+      yield { kind: "generation", generation: generationFromRow(from, row) };
+    }
+    yield { kind: "counters", counters: counters(db) };
+  } finally {
+    if (db.inTransaction) db.exec("COMMIT");
+  }
+}
+
+function generationFromRow(from: string, r: GenerationRow) {
+  const what = `generation record ${r.seq}`;
+  return {
+    sequence: r.seq,
+    time: r.time,
+    lastTime: r.last_time,
+    repeats: r.repeats,
+    trigger: r.trigger,
+    generation: r.generation,
+    cluster: r.cluster === null ? null : readable(from, what, () => gunzipSync(r.cluster as Buffer).toString("utf8")),
+    changes: parsed(from, what, r.changes) as string[],
+    error: r.error,
+  };
+}
+
+function counters(db: Db): SnapshotCounters {
+  const next = (table: string, column: string): number => {
+    const used = db.prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), COALESCE((SELECT MAX(${column}) FROM ${table}), 0))`).pluck();
+    return (used.get(table) as number) + 1;
+  };
+  return {
+    nextIndex: next(...COUNTED.nextIndex),
+    nextHistorySequence: next(...COUNTED.nextHistorySequence),
+    nextOutcomeSequence: next(...COUNTED.nextOutcomeSequence),
+    nextGenerationSequence: next(...COUNTED.nextGenerationSequence),
+  };
+}
+
+function parsed(from: string, what: string, json: string): unknown {
+  return readable(from, what, () => JSON.parse(json) as unknown);
+}
+
+/** Runs a decoding of a stored value; its failure becomes an error naming the database and the value. */
+function readable<T>(from: string, what: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    throw new SnapshotSourceError(`${from}: the ${what} cannot be read: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { canonicalJson, SnapshotDigest } from "../../../src/store/copy/snapshot-digest.js";
+import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
+import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from "../../../src/store/copy/store-snapshot.js";
+import { NOW } from "../../support/fixtures.js";
+import { newEntry } from "../conformance/store-harness.js";
+
+const entry = (index: number): SnapshotItem => ({ kind: "entry", entry: { ...newEntry(`10.0.0.${index}`), index } });
+const record = (entryIndex: number, sequence: number): SnapshotItem => ({
+  kind: "history",
+  record: { sequence, entryIndex, time: NOW, kind: "created", reason: "added", detail: null, status: "queued", step: 0, stepStatus: "waiting", deleted: false, actor: "alice" },
+});
+const setting = (name: string, value: unknown = true): SnapshotItem => ({ kind: "setting", name, value });
+const counters = (c: Partial<SnapshotCounters> = {}): SnapshotItem => ({
+  kind: "counters",
+  counters: { nextIndex: 10, nextHistorySequence: 10, nextOutcomeSequence: 1, nextGenerationSequence: 1, ...c },
+});
+
+function digestOf(items: readonly SnapshotItem[]) {
+  const digest = new SnapshotDigest("the source");
+  for (const item of items) digest.add(item);
+  return digest.summary();
+}
+
+describe("the snapshot digest", () => {
+  it("serializes a value the same whatever the order of its fields", () => {
+    assert.equal(canonicalJson({ b: [2, { d: 1, c: null }], a: "x", skipped: undefined }), '{"a":"x","b":[2,{"c":null,"d":1}]}');
+    assert.equal(canonicalJson({ a: "x", b: [2, { c: null, d: 1 }] }), canonicalJson({ b: [2, { d: 1, c: null }], a: "x" }));
+  });
+
+  it("hashes two snapshots of the same data alike, and counts each aggregate", () => {
+    const items = [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), counters()];
+    const reordered = items.map((item) => JSON.parse(JSON.stringify(item, (_, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v))) as SnapshotItem);
+    const summary = digestOf(items);
+    assert.deepEqual(summary, digestOf(reordered));
+    assert.deepEqual(summary.counts, { settings: 1, entries: 1, history: 2, outcomes: 0, generations: 0 });
+  });
+
+  const differences: Array<[string, SnapshotItem[]]> = [
+    ["a setting's value", [setting("auto-repair-enabled", true), entry(2), record(2, 1), record(2, 3), counters()]],
+    ["an entry's field", [setting("auto-repair-enabled", false), { kind: "entry", entry: { ...newEntry("10.0.0.2"), index: 2, nodename: "n" } }, record(2, 1), record(2, 3), counters()]],
+    ["a missing history record", [setting("auto-repair-enabled", false), entry(2), record(2, 3), counters()]],
+    ["a counter", [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), counters({ nextIndex: 11 })]],
+  ];
+  for (const [name, items] of differences) {
+    it(`hashes differently when ${name} differs`, () => {
+      const base = digestOf([setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), counters()]);
+      assert.notEqual(digestOf(items).sha256, base.sha256);
+    });
+  }
+
+  const refused: Array<[string, SnapshotItem[], RegExp]> = [
+    ["entries out of order", [entry(3), entry(2), counters()], /^the source: repair entry 2 is out of order or repeated$/],
+    ["a repeated entry", [entry(2), entry(2), counters()], /^the source: repair entry 2 is out of order or repeated$/],
+    ["history out of order within an index", [record(2, 5), record(2, 4), counters()], /history record 4 \(repair entry 2\) is out of order/],
+    ["a setting after the entries", [entry(2), setting("x"), counters()], /^the source: setting x is out of order or repeated$/],
+    ["an item after the counters", [counters(), entry(2)], /^the source: repair entry 2 comes after the counters$/],
+    ["a next index at an index in use", [entry(4), counters({ nextIndex: 4 })], /^the source: the next index is 4, but 4 is already used: a copy would hand it out again$/],
+    ["a next index at an index only the history knows", [record(10, 1), counters()], /^the source: the next index is 10, but 10 is already used/],
+    ["a next history sequence at one in use", [record(2, 12), counters()], /^the source: the next history sequence is 10, but 12 is already used/],
+  ];
+  for (const [name, items, message] of refused) {
+    it(`refuses ${name}`, () => {
+      assert.throws(() => digestOf(items), (err: Error) => err instanceof SnapshotSourceError && message.test(err.message));
+    });
+  }
+
+  it("refuses a snapshot without counters", () => {
+    assert.throws(() => digestOf([entry(1)]), (err: Error) => err.message === "the source: the snapshot ended without its counters");
+  });
+
+  const invalid: Array<[string, SnapshotItem, RegExp]> = [
+    ["an entry with an unknown status", { kind: "entry", entry: { ...newEntry("10.0.0.1"), index: 1, status: "lost" as "queued" } }, /^the source: repair entry 1 cannot be copied: entry\.status: /],
+    ["a history record with index 0", { kind: "history", record: { ...(record(1, 1) as { record: object }).record, entryIndex: 0 } } as SnapshotItem, /^the source: history record 1 \(repair entry 0\) cannot be copied: record\.entryIndex: /],
+    ["a setting that is not JSON", { kind: "setting", name: "x", value: undefined }, /^the source: setting x cannot be copied: value: /],
+    ["counters at 0", counters({ nextIndex: 0 }), /^the source: the counters cannot be copied: counters\.nextIndex: /],
+  ];
+  for (const [name, item, message] of invalid) {
+    it(`refuses ${name}, naming it`, () => {
+      assert.throws(() => checkSnapshotItem(item, "the source"), (err: Error) => err instanceof SnapshotSourceError && message.test(err.message));
+    });
+  }
+
+  it("drops fields the stores do not keep", () => {
+    const extra = { kind: "entry", entry: { ...newEntry("10.0.0.1"), index: 1, extra: "x" } } as SnapshotItem;
+    assert.deepEqual(checkSnapshotItem(extra, "the source"), entry(1));
+  });
+});

@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { after, afterEach, before, describe, it } from "node:test";
+import Database from "better-sqlite3";
+import type { Etcd3 } from "etcd3";
+import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
+import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
+import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
+import { openEtcdSnapshotSource } from "../../../src/store/etcd/etcd-snapshot-source.js";
+import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
+import { DatabaseOpenError } from "../../../src/store/sqlite/database.js";
+import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
+import { testEtcdClient } from "../../support/etcd-clients.js";
+import { NOW } from "../../support/fixtures.js";
+import { tempDir } from "../../support/temp-dir.js";
+import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { ACTOR, newEntry } from "../conformance/store-harness.js";
+
+const MARKER = JSON.stringify({ copyId: "c1", source: "sqlite:/var/lib/kintsugi/kintsugi.db", startedAt: "2026-11-22T05:00:00.000Z" });
+
+/** Stores a copy refuses to read from, and what it says; nothing is written to the target then. */
+describe("the sources of a copy", () => {
+  let dir: ReturnType<typeof tempDir>;
+  afterEach(() => dir.remove());
+
+  describe("an etcd prefix", { skip: ETCD_SKIP }, () => {
+    let etcd: TestEtcd;
+    let client: Etcd3;
+    let tests = 0;
+    before(async () => {
+      etcd = await startTestEtcd();
+      client = testEtcdClient(etcd.endpoints);
+    });
+    after(async () => {
+      client?.close();
+      await etcd?.stop();
+    });
+
+    /** A prefix holding a kintsugi store with one entry, then `spoil` applied to it. */
+    const spoiled = async (spoil: (prefix: string) => unknown) => {
+      dir = tempDir();
+      const prefix = `/source-${++tests}/`;
+      const store = await openEtcdStore({ client, prefix });
+      await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
+      await store.close();
+      await spoil(prefix);
+      return prefix;
+    };
+    const copyFrom = async (prefix: string, target: string) => {
+      const source = await openEtcdSnapshotSource({ client, prefix, endpoints: etcd.endpoints, timeoutMs: 5000 });
+      const into = openSqliteSnapshotTarget(target);
+      try {
+        return await copyStore(source, into);
+      } finally {
+        await into.close();
+        await source.close();
+      }
+    };
+
+    const refusedAtOpen: Array<[string, (prefix: string) => unknown, (prefix: string) => string]> = [
+      [
+        "one with a running replica (its election key)",
+        (prefix) => client.put(`${prefix}leader/694d9a3c1f2e0a11`).value("replica-a"),
+        (prefix) => `etcd prefix ${prefix} on ${etcd.endpoints.join(",")}: 1 kintsugi replica(s) run on it (election keys under ${prefix}leader/); stop them before copying, so that nothing is written after the copy has read the store`,
+      ],
+      [
+        "one holding a key kintsugi does not write",
+        (prefix) => client.put(`${prefix}machines/0001`).value("{}"),
+        (prefix) => `etcd prefix ${prefix} on ${etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
+      ],
+      [
+        "one with a layout newer than this kintsugi's",
+        (prefix) => client.put(`${prefix}schema`).value(JSON.stringify({ v: 2 })),
+        (prefix) => `etcd prefix ${prefix} on ${etcd.endpoints.join(",")}: etcd key ${prefix}schema has format version 2, newer than this kintsugi knows (1); upgrade kintsugi; a copy cannot carry it`,
+      ],
+      [
+        "one holding an unfinished copy",
+        (prefix) => client.put(`${prefix}copy-in-progress`).value(MARKER),
+        (prefix) =>
+          `etcd prefix ${prefix} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db started at 2026-11-22T05:00:00.000Z: what it holds may be incomplete, ` +
+          `so it is not opened. Empty it (etcdctl del --prefix ${prefix}) and run kintsugi db copy again into the empty store`,
+      ],
+    ];
+    for (const [name, spoil, message] of refusedAtOpen) {
+      it(`refuses ${name} before writing anything`, async () => {
+        const prefix = await spoiled(spoil);
+        const target = join(dir.path, "target.db");
+        await assert.rejects(copyFrom(prefix, target), (err: Error) => (err instanceof SnapshotSourceError || err instanceof UnfinishedCopyError) && err.message === message(prefix));
+        assert.equal(existsSync(target), false, "no target file was made");
+      });
+    }
+
+    const refusedWhileReading: Array<[string, (prefix: string) => unknown, (prefix: string) => string]> = [
+      ["a value that is not JSON", (prefix) => client.put(`${prefix}entries/0000000000000001`).value("garbage"), (prefix) => `etcd key ${prefix}entries/0000000000000001 does not hold JSON`],
+      [
+        "an entry stored under another index",
+        async (prefix) => client.put(`${prefix}entries/0000000000000002`).value((await client.get(`${prefix}entries/0000000000000001`).string()) ?? ""),
+        (prefix) => `etcd key ${prefix}entries/0000000000000002 holds repair entry 1; a copy cannot carry it`,
+      ],
+    ];
+    for (const [name, spoil, message] of refusedWhileReading) {
+      it(`stops at ${name}, naming its key, and leaves the target refusing to open`, async () => {
+        const prefix = await spoiled(spoil);
+        const target = join(dir.path, "target.db");
+        await assert.rejects(copyFrom(prefix, target), (err: Error) => err instanceof CopyFailedError && err.message.includes(message(prefix)));
+        assert.throws(() => openSqliteStore({ path: target }), UnfinishedCopyError);
+      });
+    }
+  });
+
+  describe("a SQLite file", () => {
+    it("stops at a history record of a kind no store writes, naming it, before writing it", async () => {
+      dir = tempDir();
+      const file = join(dir.path, "odd.db");
+      const store = openSqliteStore({ path: file });
+      await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
+      await store.close();
+      const db = new Database(file);
+      db.prepare("INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, 0, 'exploded', '', 'queued', 0, 'waiting', 0, 'x')").run();
+      db.close();
+      const target = join(dir.path, "target.db");
+      const into = openSqliteSnapshotTarget(target);
+      const source = openSqliteSnapshotSource(file);
+      try {
+        await assert.rejects(copyStore(source, into), (err: Error) => err instanceof CopyFailedError && err.message.includes(`stopped: sqlite:${file}: history record 2 (repair entry 1) cannot be copied: record.kind: Invalid option`));
+      } finally {
+        await into.close();
+        await source.close();
+      }
+      const copied = new Database(target, { readonly: true });
+      assert.equal(copied.prepare("SELECT COUNT(*) FROM repair_history WHERE kind = 'exploded'").pluck().get(), 0);
+      copied.close();
+      assert.throws(() => openSqliteStore({ path: target }), UnfinishedCopyError);
+    });
+
+    it("is refused when it does not exist, and is not made", async () => {
+      dir = tempDir();
+      const file = join(dir.path, "missing.db");
+      assert.throws(() => openSqliteSnapshotSource(file), (err: Error) => err instanceof SnapshotSourceError && err.message === `there is no SQLite database at ${file}`);
+      assert.equal(existsSync(file), false);
+    });
+
+    it("is refused while a kintsugi holds it (its lock)", async () => {
+      dir = tempDir();
+      const file = join(dir.path, "held.db");
+      const running = openSqliteStore({ path: file });
+      try {
+        assert.throws(() => openSqliteSnapshotSource(file), (err: Error) => err instanceof DatabaseOpenError && err.message.startsWith(`database ${file} is in use by another kintsugi process (pid ${process.pid})`));
+      } finally {
+        await running.close();
+      }
+      await openSqliteSnapshotSource(file).close(); // and copied once that kintsugi stopped
+    });
+
+    it("is refused when it holds an unfinished copy", async () => {
+      dir = tempDir();
+      const file = join(dir.path, "unfinished.db");
+      await openSqliteStore({ path: file }).close();
+      const target = openSqliteSnapshotTarget(file);
+      await target.begin(JSON.parse(MARKER) as Parameters<typeof target.begin>[0]);
+      await target.close();
+      assert.throws(() => openSqliteSnapshotSource(file), (err: Error) => err instanceof UnfinishedCopyError && err.message.startsWith(`database ${file} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db`));
+    });
+  });
+});

@@ -1,0 +1,100 @@
+import type { ClusterGeneration } from "../../src/domain/cluster/generation-record.js";
+import type { RepairEntry } from "../../src/domain/repair-entry.js";
+import type { KintsugiStore } from "../../src/store/store-port.js";
+import { ACTOR, cluster, newEntry, outcome } from "../store/conformance/store-harness.js";
+import { NOW } from "./fixtures.js";
+
+/** The health checks whose pause {@link writeRealisticHistory} sets. */
+export const PAUSED_CHECKS = ["kubelet", "disk"] as const;
+
+/** Every index {@link writeRealisticHistory} hands out, and one past them (never handed out). */
+export const HANDED_OUT_INDEXES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+
+/**
+ * Writes what an installation accumulates, through the port: entries added (by the API and by a poll), transitioned,
+ * noted, backing off, marked for deletion and dequeued (4, 5 and 7, the newest: so indexes have gaps and the next
+ * index, 8, is above every entry left), a back-off reset; every setting; poll outcomes; generation records of every
+ * kind, a repeated failure included.
+ */
+export async function writeRealisticHistory(store: KintsugiStore): Promise<void> {
+  const add = async (address: string) => (await store.entries.add(newEntry(address), `added ${address}`, NOW, ACTOR)).entry.index;
+  for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"]) await add(address);
+  await store.entries.change(
+    1,
+    (e) =>
+      e && [
+        { entry: { ...e, status: "processing", stepStatus: "draining", nodename: "node-1", lastTransitionTime: NOW + 1000 }, kind: "transition", reason: "draining" },
+        { entry: { ...e, status: "processing", stepStatus: "watching", nodename: "node-1", lastTransitionTime: NOW + 2000 }, kind: "transition", reason: "repairing", detail: "power cycled" },
+      ],
+    NOW + 2000,
+    "kintsugi",
+  );
+  await store.entries.change(2, (e) => e && [{ entry: e, kind: "note", reason: "waiting for the node to drain", detail: "2 pods left" }], NOW + 3000, "kintsugi");
+  await store.entries.change(3, (e) => e && [{ entry: { ...e, drainBackoffCount: 2, drainBackoffExpire: NOW + 60_000 }, kind: "transition", reason: "drain failed" }], NOW + 4000, "kintsugi");
+  await store.entries.requestDelete((e) => e.index === 4, "deleted by an operator", NOW + 5000, "alice");
+  await store.entries.dequeue(4, () => "deleted", NOW + 6000, "kintsugi");
+  await store.entries.dequeue(5, () => "finished", NOW + 7000, "kintsugi");
+  await store.entries.resetBackoff("reset by an operator", NOW + 8000, "bob");
+  await store.enqueue(
+    () => ({
+      add: [{ entry: newEntry("10.0.0.6", { source: "sabakan" }), reason: "enqueued by sabakan-triggered repair" }],
+      outcome: (enqueued: readonly RepairEntry[]) => ({ ...outcome(4), enqueued: [...enqueued] }),
+    }),
+    NOW + 9000,
+    "sabakan",
+  );
+  await store.outcomes.record(outcome(5));
+  await store.outcomes.record(outcome(6));
+  await store.entries.dequeue(await add("10.0.0.7"), () => "finished", NOW + 10_000, "kintsugi");
+
+  const s = store.settings;
+  await s.setRepairQueueEnabled(false);
+  await s.setAutoRepairEnabled(false);
+  await s.setAutoRepairVariables({ having: { states: ["UNHEALTHY"], racks: [1] }, notHaving: null });
+  await s.setClusterGenerationEnabled(false);
+  await s.setClusterVariables({ having: { roles: ["cs"] }, notHaving: { states: ["RETIRED"] } });
+  await s.setClusterTemplate({ text: "# the template, comments kept\nname: tokyo\n", setAt: NOW });
+  await s.setHealthCheckPaused("kubelet", true);
+  await s.setHealthCheckPaused("disk", false);
+  await s.setConstraints({ maximumRepairQueueEntries: 5, minimumWorkers: 2 });
+
+  const g = store.generations;
+  await g.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
+  await g.recordFailed(NOW + 1000, "schedule", "sabakan did not answer");
+  await g.recordFailed(NOW + 2000, "schedule", "sabakan did not answer");
+  await g.recordRecovered(NOW + 3000, "schedule");
+  await g.recordGenerated(NOW + 4000, "template", cluster(2), ["worker 10.0.1.3 added"]);
+  await g.recordFailed(NOW + 5000, "event", "template is not valid YAML");
+}
+
+/** A generation record as plain data (its configuration read through the getter). */
+function plain(g: ClusterGeneration | null): object | null {
+  return g === null ? null : { ...g, cluster: g.cluster, changes: [...g.changes] };
+}
+
+/** Everything a store answers through the port, after {@link writeRealisticHistory}: what a copy must keep. */
+export async function portView(store: KintsugiStore): Promise<object> {
+  const s = store.settings;
+  const g = store.generations;
+  return {
+    list: store.entries.list(),
+    get: HANDED_OUT_INDEXES.map((i) => store.entries.get(i)),
+    history: await Promise.all(HANDED_OUT_INDEXES.map((i) => store.entries.history(i))),
+    settings: {
+      repairQueueEnabled: s.repairQueueEnabled(),
+      autoRepairEnabled: s.autoRepairEnabled(),
+      autoRepairVariables: s.autoRepairVariables(),
+      clusterGenerationEnabled: s.clusterGenerationEnabled(),
+      clusterVariables: s.clusterVariables(),
+      clusterTemplate: s.clusterTemplate(),
+      healthCheckPaused: [...PAUSED_CHECKS, "never-set"].map((name) => s.healthCheckPaused(name)),
+      constraints: s.constraints(),
+    },
+    outcomes: store.outcomes.last(null),
+    generations: g.last(null).map(plain),
+    current: plain(g.current()),
+    latest: plain(g.latest()),
+    controlPlaneAddresses: [...g.controlPlaneAddresses()],
+    byNumber: [0, 1, 2, 3].map((n) => plain(g.generation(n))),
+  };
+}
