@@ -93,8 +93,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const events = buildEvents(store, now, () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null, () => leadership.isLeader(), options);
     const workerOptions = { now, random: options.random ?? Math.random, nodes, logger };
     const termOptions = { startRunner: options.startRunner !== false, startSchedule: options.startSchedule !== false, startClusterSchedule: options.startClusterSchedule !== false };
-    const guarded = leadership.guardedStore(store);
-    const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, guarded, events, workerOptions, termOptions), logger);
+    // Each term writes through a store guarded by the election key it began with.
+    const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
     const listening = await startApi(config, { schema, access }, store, events, contextFactory(config, store, events, leader, now), leader, logger);

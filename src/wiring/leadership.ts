@@ -17,13 +17,31 @@ export interface Leadership {
   isLeader(): boolean;
   /** The leading replica's name (untrusted when it came from etcd: quote it), or null when none is known. */
   leader(): string | null;
-  /** The store whose every write requires that this replica still leads: the one the workers write through. */
+  /**
+   * The store for one term as leader, to be asked for when the term begins: its every write requires that this
+   * replica still leads with the election key it held then (see {@link termGuard}).
+   */
   guardedStore(store: KintsugiStore): KintsugiStore;
   /** Calls `elected` each time this replica becomes the leader and `deposed` each time it stops being one. */
   watch(listeners: { readonly elected: () => void; readonly deposed: (reason: string) => void }): void;
   start(): void;
   /** Resigns (etcd: a successor takes over at once instead of after the lease TTL). */
   stop(): Promise<void>;
+}
+
+/**
+ * A guard that holds while `base` holds with the key it had when this was made: a term's late write (a job ending
+ * after its term was deposed) cannot pass on the key of a later term, even when this replica was elected again in
+ * between and another replica led meanwhile. null when `base` did not hold at the start (the term never writes).
+ */
+export function termGuard(base: WriteGuard): WriteGuard {
+  const start = base.current();
+  return {
+    current() {
+      const now = base.current();
+      return start !== null && now !== null && now.key === start.key && now.createRevision === start.createRevision ? now : null;
+    },
+  };
 }
 
 /** The only process on a SQLite file: the leader from `start()` until `stop()`. */
@@ -67,7 +85,7 @@ export function electedLeadership(client: Etcd3, config: KintsugiConfig, logger:
     replicaName: config.leaderElection.replicaName,
     isLeader: () => election.isLeader(),
     leader: () => election.leader(),
-    guardedStore: (store) => store.guarded(guard),
+    guardedStore: (store) => store.guarded(termGuard(guard)),
     watch(listeners) {
       election.onElected(listeners.elected);
       election.onDeposed(listeners.deposed);
