@@ -105,6 +105,12 @@ async function backend(overrides: () => Partial<KintsugiConfig>): Promise<void> 
     for (const e of indexes) records += (await ok(runner, `{ repairHistory(index: "${e.index}") { sequence } }`)).repairHistory.length - 1;
     const succeeded = (await statuses(runner)).filter((s) => s === "SUCCEEDED").length;
     console.log(`  runner:    ${rate(records, ms)} transitions (${records} history records; ${succeeded} of ${RUNNER_ENTRIES} entries succeeded in ${(ms / 1000).toFixed(2)} s)`);
+    // A repair that failed here is a finding, not noise: say why, from its history.
+    const failed = ((await ok(runner, "{ searchRepairEntries { index status } }")).searchRepairEntries as Array<{ index: string; status: string }>).find((e) => e.status === "FAILED");
+    if (failed) {
+      const history = (await ok(runner, `{ repairHistory(index: "${failed.index}") { reason detail } }`)).repairHistory as Array<{ reason: string; detail: string | null }>;
+      console.log(`  FAILED entry ${failed.index}: ${history.map((h) => h.reason + (h.detail ? ` [${h.detail.slice(0, 200)}]` : "")).join(" -> ")}`);
+    }
   } finally {
     await runner.dispose();
   }
