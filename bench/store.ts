@@ -1,7 +1,7 @@
 // bench/store: the two store backends side by side in one run, SQLite against a single-member etcd that this bench
 // starts on loopback (as the tests do: test/support/test-etcd.ts, Debian's etcd-server):
-//   list       searchRepairEntries over HTTP on the MUTATIONS entries just added: requests per second (CONNECTIONS in flight);
-//   mutations  addRepairEntry over HTTP, one at a time: mutations per second;
+//   list       searchRepairEntries over HTTP on the 2 x MUTATIONS entries just added: requests per second (CONNECTIONS in flight);
+//   mutations  addRepairEntry over HTTP, one at a time and CONNECTIONS in flight: mutations per second;
 //   runner     RUNNER_ENTRIES entries with a zero-watch step and an instant command: history records per second
 //              from enabling the queue until every entry succeeded;
 //   failover   (etcd only) two real `kintsugi serve` processes (the built binary); SIGKILL the leader (no resignation),
@@ -81,10 +81,11 @@ let runs = 0;
 async function backend(overrides: () => Partial<KintsugiConfig>): Promise<void> {
   const api = await startTestKintsugi({ ...overrides(), repair: INSTANT });
   try {
-    // One at a time: concurrent adds on etcd contend for the same index counter (see the README).
+    // One at a time (each mutation's latency) and CONNECTIONS in flight (a replica's writes take turns).
     const mutationMs = await timed(MUTATIONS, async (i) => void (await ok(api, add(i))), 1);
+    const burstMs = await timed(MUTATIONS, async (i) => void (await ok(api, add(MUTATIONS + i))));
     const listMs = await timed(LIST_REQUESTS, async () => void (await ok(api, "{ searchRepairEntries { index address status step stepStatus } }")));
-    console.log(`  mutations: ${rate(MUTATIONS, mutationMs)} (addRepairEntry, one at a time)`);
+    console.log(`  mutations: ${rate(MUTATIONS, mutationMs)} (addRepairEntry, one at a time), ${rate(MUTATIONS, burstMs)} (${CONNECTIONS} in flight)`);
     console.log(`  list:      ${rate(LIST_REQUESTS, listMs)} (searchRepairEntries over ${(await statuses(api)).length} entries)`);
   } finally {
     await api.dispose();
