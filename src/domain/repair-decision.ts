@@ -3,7 +3,7 @@ import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
-import { continueDrain, continueWatch, drainStopOf, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
+import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
 
@@ -90,7 +90,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
         held.set(entry.index, hold);
         const stop = drainStopOf(entry, ctx);
         if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
-        else wakeAt = earliest(wakeAt, drainDeadlineOf(entry, ctx));
+        else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
         continue;
       }
     }
@@ -112,11 +112,6 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     wakeAt = earliest(wakeAt, progress.wakeAt);
   }
   return { actions, wakeAt, held };
-}
-
-/** When a draining entry's eviction timeout passes (null when it is not draining). */
-function drainDeadlineOf(entry: RepairEntry, ctx: ProgressContext): number | null {
-  return entry.stepStatus === "draining" ? (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000 + 1 : null;
 }
 
 /** CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries. */
