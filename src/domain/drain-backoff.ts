@@ -38,10 +38,5 @@ export function isBackedOff(entry: RepairEntry): boolean {
 
 /** True while the entry waits for its drain back-off to expire; such an entry takes no concurrency slot. */
 export function isWaitingForBackoff(entry: RepairEntry, now: number): boolean {
-  return (
-    entry.status === "processing" &&
-    entry.stepStatus === "waiting" &&
-    entry.drainBackoffExpire !== null &&
-    entry.drainBackoffExpire > now
-  );
+  return isBackedOff(entry) && (entry.drainBackoffExpire ?? 0) > now;
 }
