@@ -1,10 +1,9 @@
 import { canonicalAddresses } from "./address.js";
+import { isCordonedForReboot } from "./node-reboot.js";
 import type { RepairEntry } from "./repair-entry.js";
 
 /** The label CKE puts on every control plane's Node (beside `node-role.kubernetes.io/master`). */
 export const CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
-/** The annotation CKE's reboot queue sets on a Node while it drains or reboots it. */
-export const REBOOT_ANNOTATION = "cke.cybozu.com/reboot";
 
 /** What the control-plane rules need of a Kubernetes Node (a structural subset of the adapters' node). */
 export interface NodeFacts {
@@ -47,7 +46,7 @@ export function controlPlanesOf(nodes: readonly NodeFacts[], generatedAddresses:
       name: node.name,
       addresses,
       ready: !kubernetes || node.conditions.some((c) => c.type === "Ready" && c.status === "True"),
-      rebooting: kubernetes && node.annotations[REBOOT_ANNOTATION] === "true" && node.unschedulable && !Object.hasOwn(node.annotations, cordonedByAnnotation),
+      rebooting: kubernetes && isCordonedForReboot(node, cordonedByAnnotation),
     });
   }
   for (const address of generated) {

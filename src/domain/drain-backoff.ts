@@ -20,12 +20,23 @@ export function drainBackoff(entry: RepairEntry, now: number, random: () => numb
   };
 }
 
-/** True while the entry waits for its drain back-off to expire; such an entry takes no concurrency slot. */
-export function isWaitingForBackoff(entry: RepairEntry, now: number): boolean {
+/**
+ * Whether the entry's last transition was a drain back-off, expired or not (it is still `processing / waiting` where
+ * the back-off left it): its node was uncordoned then and is not to be cordoned for it until the drain is retried.
+ * A back-off sets its expiry at least the base wait after its transition time; a drain is retried only once that
+ * expiry has passed, so every later transition comes less than a second before it or after it, and a
+ * `drain_backoff_expire` left over from an earlier back-off (it is kept, as CKE keeps it) is not mistaken for one.
+ */
+export function isBackedOff(entry: RepairEntry): boolean {
   return (
     entry.status === "processing" &&
     entry.stepStatus === "waiting" &&
     entry.drainBackoffExpire !== null &&
-    entry.drainBackoffExpire > now
+    entry.drainBackoffExpire - (entry.lastTransitionTime ?? 0) >= DRAIN_BACKOFF_BASE_SECONDS * 1000
   );
+}
+
+/** True while the entry waits for its drain back-off to expire; such an entry takes no concurrency slot. */
+export function isWaitingForBackoff(entry: RepairEntry, now: number): boolean {
+  return isBackedOff(entry) && (entry.drainBackoffExpire ?? 0) > now;
 }

@@ -3,7 +3,7 @@ import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
-import { continueDrain, continueWatch, drainStopOf, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
+import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
 
@@ -35,7 +35,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   const ctx: ProgressContext = { now, random, queueEnabled: snapshot.queueEnabled, evictionTimeoutSeconds: snapshot.repair.evictionTimeoutSeconds };
   const observe = (e: RepairEntry) => snapshot.observations.get(e.index) ?? NO_OBSERVATION;
 
-  const contenders: RepairEntry[] = [];
+  const contenders: Contender[] = [];
   for (const entry of snapshot.entries) {
     if (entry.deleted) {
       actions.push({ entry, transitions: [], effect: { kind: "dequeue" } });
@@ -55,7 +55,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       actions.push({ entry, transitions: renamed, effect: { kind: "success-command", operation: lookup.operation } });
       continue;
     }
-    contenders.push(entry);
+    contenders.push({ entry, obs, current, renamed, operation: lookup.operation });
   }
 
   const planeOf = indexControlPlanes(snapshot.controlPlanes);
@@ -65,7 +65,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   let inProgress = 0;
   // One string for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`;
-  for (const entry of walkOrder(contenders, planeOf)) {
+  for (const { entry, obs, current, renamed, operation } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
       // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
@@ -90,7 +90,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
         held.set(entry.index, hold);
         const stop = drainStopOf(entry, ctx);
         if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
-        else wakeAt = earliest(wakeAt, drainDeadlineOf(entry, ctx));
+        else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
         continue;
       }
     }
@@ -100,12 +100,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     inProgress++;
     if (plane) repairingPlane = entry;
-    const obs = observe(entry);
-    const renamed = renamedTransitions(entry, obs);
-    const current = renamed[0]?.after ?? entry;
-    const lookup = snapshot.repair.lookup(current);
-    if ("message" in lookup) continue;
-    const progress = progressOf(current, lookup.operation, obs, ctx, renamed);
+    const progress = progressOf(current, operation, obs, ctx, renamed);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {
       actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
     }
@@ -114,15 +109,20 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   return { actions, wakeAt, held };
 }
 
-/** When a draining entry's eviction timeout passes (null when it is not draining). */
-function drainDeadlineOf(entry: RepairEntry, ctx: ProgressContext): number | null {
-  return entry.stepStatus === "draining" ? (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000 + 1 : null;
+/** An unfinished entry that competes for a slot, with what the first look at it found. */
+interface Contender {
+  readonly entry: RepairEntry;
+  readonly obs: RepairObservation;
+  /** The entry with its current node name (`renamed` records the change, if any). */
+  readonly current: RepairEntry;
+  readonly renamed: EntryTransition[];
+  readonly operation: RepairOperationConfig;
 }
 
 /** CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries. */
-function walkOrder(contenders: readonly RepairEntry[], planeOf: ControlPlaneIndex): RepairEntry[] {
-  const groups: RepairEntry[][] = [[], [], [], []];
-  for (const e of contenders) groups[(e.status === "processing" ? 0 : 2) + (planeOf.has(e.address) ? 0 : 1)]!.push(e);
+function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex): Contender[] {
+  const groups: Contender[][] = [[], [], [], []];
+  for (const c of contenders) groups[(c.entry.status === "processing" ? 0 : 2) + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
   return groups.flat();
 }
 

@@ -39,7 +39,7 @@ export function startStep(entry: RepairEntry, op: RepairOperationConfig, obs: Re
     return {
       transitions: [...transitions, { after, kind: "transition", reason }],
       effect: { kind: "drain" },
-      wakeAt: lastTransitionTime + ctx.evictionTimeoutSeconds * 1000 + 1,
+      wakeAt: evictionDeadline(after, ctx) + 1,
     };
   }
   const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime };
@@ -53,18 +53,18 @@ export function startStep(entry: RepairEntry, op: RepairOperationConfig, obs: Re
  * when this process has not, e.g. after a restart).
  */
 export function continueDrain(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, transitions: EntryTransition[] = []): Progress {
-  if (!ctx.queueEnabled) return abandonedDrain(entry, ctx, transitions);
-  const deadline = (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000;
-  if (obs.job !== "drain" && (obs.nodename === "" || (obs.drainJobDone && obs.drainCompleted === true))) {
+  const drained = obs.job !== "drain" && (obs.nodename === "" || (obs.drainJobDone && obs.drainCompleted === true));
+  if (ctx.queueEnabled && drained) {
     const config = op.repairSteps[entry.step];
     if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist`, transitions);
     const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime: truncateToSeconds(ctx.now) };
     const why = obs.nodename === "" ? "the machine is no longer a node" : "drain completed";
     return { transitions: [...transitions, { after, kind: "transition", reason: `step ${step(entry)}: ${why}; running the repair command` }], effect: { kind: "repair-command", step: config }, wakeAt: null };
   }
-  if (deadline < ctx.now) return timedOutDrain(entry, ctx, transitions);
+  const stop = drainStopOf(entry, ctx, transitions);
+  if (stop) return stop;
   const effect: RepairEffect = obs.job === "none" && !obs.drainJobDone ? { kind: "drain" } : { kind: "none" };
-  return { transitions, effect, wakeAt: deadline + 1 };
+  return { transitions, effect, wakeAt: evictionDeadline(entry, ctx) + 1 };
 }
 
 /**
@@ -90,11 +90,18 @@ export function continueWatch(entry: RepairEntry, op: RepairOperationConfig, obs
  * off once `eviction_timeout_seconds` have passed. null while neither applies. These apply also to an entry a
  * control-plane rule holds: a hold stops a drain from moving on, never from stopping.
  */
-export function drainStopOf(entry: RepairEntry, ctx: ProgressContext): Progress | null {
+export function drainStopOf(entry: RepairEntry, ctx: ProgressContext, transitions: EntryTransition[] = []): Progress | null {
   if (entry.stepStatus !== "draining") return null;
-  if (!ctx.queueEnabled) return abandonedDrain(entry, ctx, []);
-  const deadline = (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000;
-  return deadline < ctx.now ? timedOutDrain(entry, ctx, []) : null;
+  if (!ctx.queueEnabled) return abandonedDrain(entry, ctx, transitions);
+  return evictionDeadline(entry, ctx) < ctx.now ? timedOutDrain(entry, ctx, transitions) : null;
+}
+
+/**
+ * The end of a draining entry's `eviction_timeout_seconds`, counted from the transition that started the drain; the
+ * drain backs off once `now` is strictly past it, so a pass is due at `evictionDeadline + 1`.
+ */
+export function evictionDeadline(entry: RepairEntry, ctx: Pick<ProgressContext, "evictionTimeoutSeconds">): number {
+  return (entry.lastTransitionTime ?? 0) + ctx.evictionTimeoutSeconds * 1000;
 }
 
 function abandonedDrain(entry: RepairEntry, ctx: ProgressContext, transitions: EntryTransition[]): Progress {

@@ -23,6 +23,3 @@ export interface SabakanMachine {
 
 /** What Kubernetes says about a machine's address: no node, a node, or a node CKE is rebooting. */
 export type NodeStanding = "not-a-node" | "node" | "rebooting";
-
-/** CKE's annotation on a Node that a planned reboot is draining. */
-export const CKE_REBOOT_ANNOTATION = "cke.cybozu.com/reboot";

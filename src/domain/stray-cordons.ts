@@ -1,3 +1,4 @@
+import { isBackedOff } from "./drain-backoff.js";
 import type { RepairEntry } from "./repair-entry.js";
 
 /** The owner value kintsugi writes into its cordon annotation for an entry. */
@@ -5,10 +6,9 @@ export function cordonOwner(index: number): string {
   return `repair-entry-${index}`;
 }
 
-/** Whether an entry may hold its node cordoned: processing, and not waiting out a drain back-off. */
+/** Whether an entry may hold its node cordoned: processing, and not in a drain back-off (expired or not). */
 function mayHoldCordon(entry: RepairEntry | undefined): boolean {
-  if (!entry || entry.status !== "processing") return false;
-  return !(entry.stepStatus === "waiting" && entry.drainBackoffExpire !== null);
+  return entry !== undefined && entry.status === "processing" && !isBackedOff(entry);
 }
 
 /**

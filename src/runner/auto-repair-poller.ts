@@ -2,8 +2,9 @@ import { CORDONED_BY_ANNOTATION, type ClusterNode, type MachineSource, type Node
 import { canonicalAddresses } from "../domain/address.js";
 import { AUTO_REPAIR_SOURCE, decideIntake, type IntakeDecision } from "../domain/auto-repair-intake.js";
 import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
+import { isRebootedByCke } from "../domain/node-reboot.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
-import { CKE_REBOOT_ANNOTATION, type NodeStanding } from "../domain/sabakan-machine.js";
+import type { NodeStanding } from "../domain/sabakan-machine.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
@@ -30,8 +31,7 @@ export interface PollerDeps {
 export function nodeStandings(nodes: readonly ClusterNode[]): Map<string, NodeStanding> {
   const standings = new Map<string, NodeStanding>();
   for (const node of nodes) {
-    const rebooting = node.annotations[CKE_REBOOT_ANNOTATION] === "true" && !Object.hasOwn(node.annotations, CORDONED_BY_ANNOTATION);
-    const standing: NodeStanding = rebooting ? "rebooting" : "node";
+    const standing: NodeStanding = isRebootedByCke(node, CORDONED_BY_ANNOTATION) ? "rebooting" : "node";
     standings.set(node.name, standing);
     for (const ip of canonicalAddresses(node.internalIPs)) standings.set(ip, standing);
   }

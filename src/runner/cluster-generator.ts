@@ -3,9 +3,9 @@ import { canonicalAddresses } from "../domain/address.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
 import { recordsRecovery, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
+import { hasRebootMark } from "../domain/node-reboot.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/cluster/types.js";
-import { CKE_REBOOT_ANNOTATION } from "../domain/sabakan-machine.js";
 import type { ClusterGenerationPort, SettingsPort } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
@@ -44,7 +44,7 @@ export function taintsByNode(nodes: readonly ClusterNode[]): NodeTaints {
 /** The names and internal IPs of the Nodes CKE's reboot queue is rebooting (`cke.cybozu.com/reboot: "true"`). */
 export function rebootingByNode(nodes: readonly ClusterNode[]): RebootingNodes {
   const rebooting = new Set<string>();
-  for (const node of nodes.filter((n) => n.annotations[CKE_REBOOT_ANNOTATION] === "true")) {
+  for (const node of nodes.filter(hasRebootMark)) {
     rebooting.add(node.name);
     for (const ip of canonicalAddresses(node.internalIPs)) rebooting.add(ip);
   }

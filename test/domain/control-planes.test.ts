@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CONTROL_PLANE_LABEL, REBOOT_ANNOTATION, controlPlanesOf, type ControlPlane, type NodeFacts } from "../../src/domain/control-planes.js";
+import { CONTROL_PLANE_LABEL, controlPlanesOf, type ControlPlane, type NodeFacts } from "../../src/domain/control-planes.js";
+import { REBOOT_ANNOTATION } from "../../src/domain/node-reboot.js";
 
 const CORDONED_BY = "kintsugi.test/cordoned-by";
 const node = (name: string, ip: string, over: Partial<NodeFacts> = {}): NodeFacts => ({

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { drainBackoff, isWaitingForBackoff } from "../../src/domain/drain-backoff.js";
+import { drainBackoff, isBackedOff, isWaitingForBackoff } from "../../src/domain/drain-backoff.js";
 import { SEC, T, entry, fixedRandom } from "./repair-decision-support.js";
 
 describe("drainBackoff", () => {
@@ -30,6 +30,13 @@ describe("drainBackoff", () => {
         const wait = ((after.drainBackoffExpire ?? 0) - T) / SEC;
         assert.ok(wait >= 300 && wait < 300 + 300 * after.drainBackoffCount, `wait ${wait} for n=${after.drainBackoffCount}`);
       }
+    }
+  });
+
+  it("leaves the entry backed off, whatever the count, the jitter or the milliseconds of now", () => {
+    for (const [count, random, ms] of [[0, 0, 0], [0, 0, 999], [3, 0.999999, 1], [19, 0.5, 500]] as const) {
+      const after = drainBackoff(entry(1, { status: "processing", stepStatus: "draining", drainBackoffCount: count }), T - 500 + ms, fixedRandom(random));
+      assert.equal(isBackedOff(after), true, `count ${count}, random ${random}, ${ms} ms`);
     }
   });
 

@@ -107,6 +107,13 @@ const CASES: Case[] = [
     held: { 1: /cp2 is not Ready/ },
   },
   {
+    name: "a held draining control-plane entry exactly at its eviction deadline still waits (strict <)",
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 600 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    want: [],
+    held: { 1: /cp2 is not Ready/ },
+    wakeAt: T + 1,
+  },
+  {
     name: "a held draining control-plane entry abandons its drain when the queue is disabled",
     snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 10 * SEC })], {}, { enabled: false, controlPlanes: [cp(1), cp(2, { rebooting: true })] }),
     want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }],

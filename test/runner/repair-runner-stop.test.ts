@@ -39,6 +39,25 @@ describe("RepairRunner: stopping jobs", () => {
       assert.deepEqual(h.commands.ran("repair"), [["repair", "10.0.0.1"]], "run once, never retried");
     }));
 
+  it("dequeues a deleted entry once, though passes run while its dequeue waits on the uncordon", () =>
+    withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })])), async (h) => {
+      h.nodes.addNode("node1", "10.0.0.1");
+      const entry = await h.add("10.0.0.1");
+      h.runner.start();
+      await h.commands.held("repair", "10.0.0.1");
+      const uncordon = h.nodes.holdNext("uncordon");
+      await h.requestDelete(entry.index);
+      await uncordon.reached;
+      // The entry is still stored, marked deleted: these passes decide to dequeue it again.
+      await h.pass();
+      uncordon.release();
+      await until("the entry is dequeued", () => h.entries.get(entry.index) === null);
+      await h.pass();
+
+      assert.deepEqual(h.nodes.callsOf("uncordon"), [["node1", OWNER(entry.index)]]);
+      assert.deepEqual((await h.entries.history(entry.index)).filter((r) => r.kind === "dequeued").length, 1);
+    }));
+
   it("abandons a drain when the queue is disabled: backs off, aborts the eviction job and uncordons the node", () =>
     withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })], { evictRetries: 5, evictInterval: 60 })), async (h) => {
       h.nodes.addNode("node1", "10.0.0.1");

@@ -110,3 +110,30 @@ describe("RepairRunner: a pass whose commit fails", () => {
     }
   });
 });
+
+describe("RepairRunner: the stray-cordon sweep judges the entries as the pass committed them", () => {
+  it("does not uncordon the node of a drain the pass retries after a back-off, though the node kept its cordon through it", () =>
+    withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })])), async (h) => {
+      h.nodes.addNode("node1", "10.0.0.1");
+      h.nodes.addPod("node1", { namespace: "app", name: "web" });
+      h.nodes.evictionAnswer = (_pod, dryRun) => (dryRun ? { kind: "evicted" } : { kind: "error", message: "etcdserver: request timed out" });
+      // The back-off's uncordon fails, so the node is still cordoned for the entry when its back-off ends.
+      h.nodes.failWith("uncordon", new Error("the API server is unavailable"));
+      const entry = await h.add("10.0.0.1");
+      h.runner.start();
+      await until("the failed drain backs off", () => h.entries.get(entry.index)?.drainBackoffCount === 1);
+      await h.pass();
+      assert.deepEqual(h.nodes.node("node1"), { unschedulable: true, cordonedBy: `repair-entry-${entry.index}` });
+
+      h.nodes.failWith("uncordon", undefined);
+      h.nodes.evictionAnswer = () => ({ kind: "evicted" });
+      h.advance(301_000);
+      const uncordons = h.nodes.callsOf("uncordon").length;
+      await h.pass();
+      await h.commands.held("repair", "10.0.0.1");
+
+      assert.equal(h.entries.get(entry.index)?.stepStatus, "watching", "the retried drain completed");
+      assert.deepEqual(h.nodes.callsOf("uncordon").slice(uncordons), [], "the pass that retried the drain did not take the entry for one still in back-off");
+      assert.deepEqual(h.nodes.node("node1"), { unschedulable: true, cordonedBy: `repair-entry-${entry.index}` });
+    }));
+});

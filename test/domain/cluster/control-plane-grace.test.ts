@@ -67,6 +67,16 @@ describe("control-plane replacement waits out wait-seconds-to-replace-control-pl
       recheckAt: NOW + SECOND + 1,
     },
     {
+      name: "UPDATING a day long: kept, and not waiting (not a replaceable state)",
+      round: { machines: fleetWith({ [CP1]: down("UPDATING", 86_400) }) },
+      waiting: [],
+    },
+    {
+      name: "UNINITIALIZED a day long: kept, and not waiting (not a replaceable state)",
+      round: { machines: fleetWith({ [CP1]: down("UNINITIALIZED", 86_400) }) },
+      waiting: [],
+    },
+    {
       name: "constraint 0: replaced at once, as the seed says",
       round: { machines: fleetWith({ [CP1]: down("UNREACHABLE", 0) }), grace: 0 },
       replaced: replaced(CP1, "machine is UNREACHABLE"),
