@@ -6,7 +6,7 @@ import { replicaHealthIfUp, untilOneLeads } from "../support/etcd-replicas.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { PacedWorld, type WorldStage } from "../support/paced-world.js";
-import { serveProcess, type ServeProcess } from "../support/serve-process.js";
+import { graphqlData as gql, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { until } from "../support/until.js";
@@ -25,13 +25,6 @@ const ANNOTATION = "kintsugi.cybozu.io/cordoned-by";
 const LEASE_TTL_SECONDS = 2;
 /** How long the world holds each stage of a repair (drain, command, watch): time enough to kill a leader in it. */
 const STAGE_MS = 900;
-
-async function gql<T>(url: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
-  const body = (await res.json()) as { data?: T; errors?: unknown };
-  if (!body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
 
 function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { SimulatedMachines } from "../support/machine-script.js";
-import { serveProcess, type ServeProcess } from "../support/serve-process.js";
+import { graphqlData as gql, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
@@ -12,13 +12,6 @@ interface Entry {
   address: string;
   status: string;
   history: Array<{ kind: string }>;
-}
-
-async function gql<T>(url: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
-  const body = (await res.json()) as { data?: T; errors?: unknown };
-  if (!body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data;
 }
 
 const ADDRESSES = ["10.9.0.1", "10.9.0.2", "10.9.0.3", "10.9.0.4", "10.9.0.5", "10.9.0.6"];
