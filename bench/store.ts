@@ -13,10 +13,12 @@ import { join } from "node:path";
 import type { KintsugiConfig } from "../src/config/kintsugi-config.js";
 import { DEFAULT_ETCD_CONFIG } from "../src/config/etcd-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../src/domain/repair-config.js";
+import { untilOneLeads } from "../test/support/etcd-replicas.js";
 import { startTestKintsugi, type TestKintsugi } from "../test/support/kintsugi-server.js";
 import { serveProcess, type ServeProcess } from "../test/support/serve-process.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { startTestEtcd, type TestEtcd } from "../test/support/test-etcd.js";
+import { until } from "../test/support/until.js";
 
 const LIST_REQUESTS = 500;
 const MUTATIONS = 300;
@@ -98,7 +100,7 @@ async function backend(overrides: () => Partial<KintsugiConfig>): Promise<void> 
     await timed(RUNNER_ENTRIES, async (i) => void (await ok(runner, add(base + i))), 1);
     const start = performance.now();
     await ok(runner, "mutation { setRepairQueueEnabled(enabled: true) }");
-    while (!(await statuses(runner)).every((s) => s === "SUCCEEDED" || s === "FAILED")) await new Promise((r) => setTimeout(r, 20));
+    await until("every entry finished", () => statuses(runner), (ss) => ss.every((s) => s === "SUCCEEDED" || s === "FAILED"), 300_000);
     const ms = performance.now() - start;
     const indexes = (await ok(runner, "{ searchRepairEntries { index } }")).searchRepairEntries as Array<{ index: string }>;
     let records = 0;
@@ -122,10 +124,6 @@ async function gql(url: string, query: string): Promise<any> {
   const body = (await res.json()) as { data?: any; errors?: unknown };
   if (body.errors) throw new Error(`${query}: ${JSON.stringify(body.errors)}`);
   return body.data;
-}
-
-async function leads(url: string): Promise<boolean> {
-  return ((await (await fetch(`${url}/health`)).json()) as { leader: boolean }).leader;
 }
 
 /** Two `kintsugi serve` replicas on `etcd`; SIGKILLs the leader FAILOVERS times (starting it again after each). */
@@ -163,23 +161,15 @@ repair:
   try {
     for (let round = 0; round < FAILOVERS; round++) {
       const urls = await Promise.all(replicas.map((r) => r.process.url));
-      let leaderAt = -1;
-      while (leaderAt < 0) {
-        const flags = await Promise.all(urls.map(leads));
-        leaderAt = flags.indexOf(true);
-        if (leaderAt < 0) await new Promise((r) => setTimeout(r, 20));
-      }
+      const { leaderAt } = await untilOneLeads(urls, 60_000);
       const survivor = urls[1 - leaderAt] as string;
       const killed = replicas[leaderAt] as { name: string; process: ServeProcess };
       const t0 = performance.now();
       killed.process.child.kill("SIGKILL");
       await killed.process.exited;
       const index = (await gql(survivor, add(10_000 + round))).addRepairEntry.index as string;
-      for (;;) {
-        const entry = (await gql(survivor, `{ repairEntry(index: "${index}") { status } }`)).repairEntry as { status: string };
-        if (entry.status !== "QUEUED") break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      const status = async () => ((await gql(survivor, `{ repairEntry(index: "${index}") { status } }`)).repairEntry as { status: string }).status;
+      await until("the survivor takes the entry out of QUEUED", status, (s) => s !== "QUEUED", 60_000);
       times.push(performance.now() - t0);
       replicas[leaderAt] = start(killed.name);
     }

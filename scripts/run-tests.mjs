@@ -2,7 +2,7 @@
 // globs itself, so the files are listed here. Extra arguments are passed on (e.g. a file list to run only those).
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -16,6 +16,8 @@ function testFiles(dir) {
 const etcd = process.env.KINTSUGI_TEST_ETCD ?? "/usr/bin/etcd";
 if (!existsSync(etcd)) console.log(`SKIPPING the etcd tests: no etcd at ${etcd} (install Debian's etcd-server, as .ci/run does)`);
 if (!existsSync("/usr/bin/chromium")) console.log("SKIPPING the browser tests: no chromium at /usr/bin/chromium (install Debian's chromium, as .ci/run does)");
+const onPath = (name) => ["/usr/bin", ...(process.env.PATH ?? "").split(delimiter)].some((dir) => dir !== "" && existsSync(join(dir, name)));
+if (!onPath("kubectl")) console.log("SKIPPING the kubectl tests: no kubectl on PATH (the two tests that check the test Kubernetes API with kubectl too)");
 
 const requested = process.argv.slice(2);
 const files = requested.length > 0 ? requested : testFiles("test").sort();

@@ -9,12 +9,10 @@ const pod = (namespace: string, name: string): NodePod => ({ namespace, name, co
 
 describe("Kubernetes calls against a server that never answers (timeout, abort)", () => {
   let fake: FakeKubeApi;
-  let kube: KubeNodeOperator;
   beforeEach(async () => {
     fake = await startFakeKubeApi();
     fake.addNode({ name: "n1", internalIP: "10.0.0.1" });
     fake.addNode({ name: "n2", internalIP: "10.0.0.2" });
-    kube = KubeNodeOperator.fromKubeconfig(fake.kubeconfigPath);
   });
   afterEach(() => fake.close());
 

@@ -9,8 +9,6 @@ describe("the node watch against a server that never answers", () => {
   let kube: KubeNodeOperator;
   beforeEach(async () => {
     fake = await startFakeKubeApi();
-    fake.addNode({ name: "n1", internalIP: "10.0.0.1" });
-    fake.addNode({ name: "n2", internalIP: "10.0.0.2" });
     kube = KubeNodeOperator.fromKubeconfig(fake.kubeconfigPath);
   });
   afterEach(() => fake.close());

@@ -4,6 +4,8 @@ import WebSocket from "ws";
 import { createClient } from "graphql-ws";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { until } from "../support/until.js";
+import { subscriptionCount } from "../support/ws-subscriber.js";
 
 // The abuse cases of issue 14, scaled down against small limits.
 const LIMITS = { ...DEFAULT_LIMITS, maxDepth: 6, maxAliases: 5, maxDirectives: 5, maxTokens: 300, maxCost: 5_000, maxBodyBytes: 64 * 1024, maxConnections: 3, maxSubscriptionsPerConnection: 2 };
@@ -86,21 +88,19 @@ describe("operation and connection limits (each abuse case refused with its limi
   it("tells a client that opens more subscriptions than limits.max_subscriptions_per_connection why", async () => {
     const client = createClient({ url: `${k.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
     try {
-      const outcomes = await Promise.all(
-        [0, 1, 2].map(
-          (i) =>
-            new Promise<unknown>((resolve) => {
-              const unsubscribe = client.subscribe({ query: `subscription S${i} { repairEntryEvents { kind } }` }, { next: () => undefined, error: resolve, complete: () => resolve("complete") });
-              // The first two stay open; only a refusal settles before this.
-              setTimeout(() => {
-                unsubscribe();
-                resolve("open");
-              }, 1_000);
-            }),
-        ),
-      );
-      const refused = outcomes.filter((o) => Array.isArray(o)) as Array<Array<{ message: string; extensions: { type: string; limit: string } }>>;
-      assert.equal(refused.length, 1, JSON.stringify(outcomes));
+      const heard = [0, 1, 2].map(() => ({ events: 0, errors: null as unknown }));
+      heard.forEach((h, i) => {
+        client.subscribe({ query: `subscription S${i} { repairEntryEvents { kind } }` }, { next: () => void h.events++, error: (err) => void (h.errors = err), complete: () => undefined });
+      });
+      await until("a subscription was refused", () => heard.filter((h) => h.errors !== null).length, (n) => n > 0);
+      await until("the server holds the two others", () => subscriptionCount(k.url, "repairEntryEvents"), (n) => n === 2);
+      // The two that stay open hear the next event; the refused one never does.
+      const added = await k.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.0.0.1") { index } }`);
+      assert.equal(added.errors, undefined, JSON.stringify(added.errors));
+      await until("the open subscriptions heard the event", () => heard.filter((h) => h.events > 0).length, (n) => n === 2);
+      assert.deepEqual(heard.map((h) => (h.errors === null) === (h.events > 0)), [true, true, true], JSON.stringify(heard));
+      const refused = heard.map((h) => h.errors).filter((e) => Array.isArray(e)) as Array<Array<{ message: string; extensions: { type: string; limit: string } }>>;
+      assert.equal(refused.length, 1, JSON.stringify(heard));
       assert.match(refused[0]![0]!.message, /too many subscriptions on this connection: 2 are open/);
       assert.deepEqual(refused[0]![0]!.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_subscriptions_per_connection" });
     } finally {

@@ -1,20 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Etcd3 } from "etcd3";
-import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
-import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
 import { testEtcdClient } from "../support/etcd-clients.js";
-import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { replicaHealth, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
+import type { TestKintsugi } from "../support/kintsugi-server.js";
 import { SimulatedMachines } from "../support/machine-script.js";
+import { operationOf, stepOf } from "../support/repair-world.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { until, untilTruthy } from "../support/until.js";
-
-interface Health {
-  replica: string;
-  leader: boolean;
-}
 
 interface Entry {
   index: string;
@@ -27,29 +22,8 @@ const ADDRESS = "10.8.0.1";
 
 /** One step whose repair command waits until the test releases it, and a health check that reads the machine's file. */
 function heldRepair(machines: SimulatedMachines): RepairConfig {
-  return {
-    ...EMPTY_REPAIR_CONFIG,
-    maxConcurrentRepairs: 3,
-    repairProcedures: [
-      {
-        machineTypes: ["qemu"],
-        repairOperations: [
-          {
-            operation: "unreachable",
-            repairSteps: [{ repairCommand: machines.command("held-fix"), commandTimeoutSeconds: 60, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
-            healthCheckCommand: machines.command("health"),
-            commandTimeoutSeconds: 10,
-            successCommand: null,
-            successCommandTimeout: 10,
-          },
-        ],
-      },
-    ],
-  };
-}
-
-async function health(url: string): Promise<Health> {
-  return (await (await fetch(`${url}/health`)).json()) as Health;
+  const held = stepOf(machines, "held-fix", { commandTimeoutSeconds: 60, watchSeconds: 0 });
+  return { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [operationOf(machines, [held], { operation: "unreachable" })] }] };
 }
 
 /** Revokes, from outside, the lease of the election key that holds `replica`'s name: what etcd does to a paused leader. */
@@ -66,23 +40,14 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
   let client: Etcd3;
   let dir: ReturnType<typeof tempDir>;
   let machines: SimulatedMachines;
-  const replicas: TestKintsugi[] = [];
+  let replicas: TestKintsugi[] = [];
 
   before(async () => {
     etcd = await startTestEtcd();
     client = testEtcdClient(etcd.endpoints);
     dir = tempDir();
     machines = new SimulatedMachines(dir.path);
-    for (const name of ["replica-a", "replica-b"]) {
-      const overrides: Partial<KintsugiConfig> = {
-        store: "etcd",
-        etcd: { ...DEFAULT_ETCD_CONFIG, endpoints: [...etcd.endpoints], prefix: PREFIX },
-        leaderElection: { leaseTtlSeconds: 30, replicaName: name },
-        repair: heldRepair(machines),
-        runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
-      };
-      replicas.push(await startTestKintsugi(overrides, { startRunner: true, startSchedule: false, startClusterSchedule: false }));
-    }
+    replicas = await startEtcdReplicas(etcd, ["replica-a", "replica-b"], { prefix: PREFIX, leaseTtlSeconds: 30, repair: () => heldRepair(machines) });
   });
   after(async () => {
     await Promise.all(replicas.map((r) => r.dispose()));
@@ -92,10 +57,9 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
   });
 
   it("stops leading at once, aborts its running command, commits nothing; the next leader finishes the entry without running the command again", async () => {
-    const healths = await until("one replica leads", () => Promise.all(replicas.map((r) => health(r.url))), (hs) => hs.filter((h) => h.leader).length === 1);
-    const leaderAt = healths.findIndex((h) => h.leader);
+    const { healths, leaderAt } = await untilOneLeads(replicas.map((r) => r.url));
     const [deposed, successor] = [replicas[leaderAt] as TestKintsugi, replicas[1 - leaderAt] as TestKintsugi];
-    const deposedName = (healths[leaderAt] as Health).replica;
+    const deposedName = healths[leaderAt]?.replica as string;
 
     const added = await successor.gql<{ addRepairEntry: { index: string } }>(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${ADDRESS}") { index } }`);
     assert.equal(added.errors, undefined, JSON.stringify(added.errors));
@@ -109,12 +73,12 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     machines.setHealthy(ADDRESS);
 
     await revokeLeaseOf(client, deposedName);
-    await until("the deposed replica says it does not lead", () => health(deposed.url), (h) => !h.leader);
+    await until("the deposed replica says it does not lead", () => replicaHealth(deposed.url), (h) => !h.leader);
     await until("its repair command was aborted (the held-fix process is gone)", () => !machines.running(ADDRESS));
     // Were the command still alive, releasing it now would let it finish and its replica note "repair command succeeded".
     machines.release(ADDRESS);
 
-    await until("the other replica took over", () => health(successor.url), (h) => h.leader);
+    await until("the other replica took over", () => replicaHealth(successor.url), (h) => h.leader);
     const done = await untilTruthy("the entry finished on the new leader", async () => {
       const e = await entryOn(successor);
       return e && e.status !== "QUEUED" && e.status !== "PROCESSING" ? e : null;

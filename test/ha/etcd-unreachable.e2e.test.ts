@@ -1,19 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
-import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
-import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { replicaHealth, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
+import type { TestKintsugi } from "../support/kintsugi-server.js";
 import { SimulatedMachines } from "../support/machine-script.js";
+import { operationOf, stepOf } from "../support/repair-world.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { until } from "../support/until.js";
-
-interface Health {
-  status: string;
-  reason?: string;
-  leader: boolean;
-}
 
 const HELD = "10.9.0.1";
 const QUEUED = "10.9.0.2";
@@ -25,23 +19,9 @@ const QUEUED = "10.9.0.2";
 function oneAtATime(machines: SimulatedMachines): RepairConfig {
   const procedure = (type: string, action: string) => ({
     machineTypes: [type],
-    repairOperations: [
-      {
-        operation: "unreachable",
-        repairSteps: [{ repairCommand: machines.command(action), commandTimeoutSeconds: 60, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
-        healthCheckCommand: machines.command("health"),
-        commandTimeoutSeconds: 10,
-        successCommand: null,
-        successCommandTimeout: 10,
-      },
-    ],
+    repairOperations: [operationOf(machines, [stepOf(machines, action, { commandTimeoutSeconds: 60, watchSeconds: 0 })], { operation: "unreachable" })],
   });
   return { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 1, repairProcedures: [procedure("held", "held-fix"), procedure("qemu", "fix")] };
-}
-
-async function health(url: string): Promise<{ code: number; body: Health }> {
-  const res = await fetch(`${url}/health`);
-  return { code: res.status, body: (await res.json()) as Health };
 }
 
 async function leaderMetric(url: string): Promise<string | undefined> {
@@ -63,22 +43,13 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
   let etcd: TestEtcd;
   let dir: ReturnType<typeof tempDir>;
   let machines: SimulatedMachines;
-  const replicas: TestKintsugi[] = [];
+  let replicas: TestKintsugi[] = [];
 
   before(async () => {
     etcd = await startTestEtcd();
     dir = tempDir();
     machines = new SimulatedMachines(dir.path);
-    for (const name of ["replica-a", "replica-b"]) {
-      const overrides: Partial<KintsugiConfig> = {
-        store: "etcd",
-        etcd: { ...DEFAULT_ETCD_CONFIG, endpoints: [...etcd.endpoints], prefix: "/unreachable-e2e/", timeoutMs: 1000 },
-        leaderElection: { leaseTtlSeconds: 2, replicaName: name },
-        repair: oneAtATime(machines),
-        runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
-      };
-      replicas.push(await startTestKintsugi(overrides, { startRunner: true, startSchedule: false, startClusterSchedule: false }));
-    }
+    replicas = await startEtcdReplicas(etcd, ["replica-a", "replica-b"], { prefix: "/unreachable-e2e/", leaseTtlSeconds: 2, etcd: { timeoutMs: 1000 }, repair: () => oneAtATime(machines) });
   });
   after(async () => {
     await Promise.all(replicas.map((r) => r.dispose()));
@@ -88,7 +59,7 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
 
   it("reads answer from the mirror, writes say STORE_UNAVAILABLE, /health 503, nobody leads or repairs; all resumes when etcd returns", async () => {
     const [a, b] = replicas as [TestKintsugi, TestKintsugi];
-    await until("one replica leads", () => Promise.all(replicas.map((r) => health(r.url))), (hs) => hs.filter((h) => h.body.leader).length === 1);
+    await untilOneLeads(replicas.map((r) => r.url));
     for (const [address, type] of [[HELD, "held"], [QUEUED, "qemu"]] as const) {
       const added = await a.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "${type}", address: "${address}") { index } }`);
       assert.equal(added.errors, undefined, JSON.stringify(added.errors));
@@ -106,12 +77,12 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
     assert.equal(refused.errors?.[0]?.extensions?.type, "STORE_UNAVAILABLE", JSON.stringify(refused.errors));
     assert.match(refused.errors?.[0]?.message ?? "", new RegExp(`etcd at ${etcd.endpoints[0]} did not answer`));
     for (const r of replicas) {
-      const h = await until("/health answers 503", () => health(r.url), (x) => x.code === 503);
-      assert.equal(h.body.status, "unhealthy");
-      assert.match(h.body.reason ?? "", /etcd/);
+      const h = await until("/health answers 503", () => replicaHealth(r.url), (x) => x.code === 503);
+      assert.equal(h.status, "unhealthy");
+      assert.match(h.reason ?? "", /etcd/);
     }
     for (const r of replicas) {
-      await until("no replica leads once the lease TTL has passed", () => health(r.url), (x) => !x.body.leader);
+      await until("no replica leads once the lease TTL has passed", () => replicaHealth(r.url), (x) => !x.leader);
       assert.equal(await leaderMetric(r.url), "kintsugi_leader 0");
     }
     await until("the held command was stopped with its term", () => !machines.running(HELD));
@@ -124,8 +95,8 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
     assert.deepEqual(machines.log(), logWithoutLeader, "no health check either once no replica led");
 
     await etcd.members[0]?.restart();
-    for (const r of replicas) await until("/health answers 200 again", () => health(r.url), (x) => x.code === 200, 30_000);
-    await until("a replica leads again", () => Promise.all(replicas.map((r) => health(r.url))), (hs) => hs.filter((h) => h.body.leader).length === 1, 30_000);
+    for (const r of replicas) await until("/health answers 200 again", () => replicaHealth(r.url), (x) => x.code === 200, 30_000);
+    await untilOneLeads(replicas.map((r) => r.url), 30_000);
     await until("the queued entry was repaired", () => statusOf(b, QUEUED), (s) => s === "SUCCEEDED", 30_000);
     assert.equal(await statusOf(a, HELD), "SUCCEEDED", "the held entry finished by its health check");
     assert.equal(machines.runs("held-fix", HELD), 1, "the held repair command was not run again");

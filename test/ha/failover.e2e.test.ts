@@ -2,18 +2,14 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { replicaHealthIfUp, untilOneLeads } from "../support/etcd-replicas.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { PacedWorld, type WorldStage } from "../support/paced-world.js";
-import { serveProcess, type ServeProcess } from "../support/serve-process.js";
+import { graphqlData as gql, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { until } from "../support/until.js";
-
-interface Health {
-  replica: string;
-  leader: boolean;
-}
 
 interface Entry {
   index: string;
@@ -29,21 +25,6 @@ const ANNOTATION = "kintsugi.cybozu.io/cordoned-by";
 const LEASE_TTL_SECONDS = 2;
 /** How long the world holds each stage of a repair (drain, command, watch): time enough to kill a leader in it. */
 const STAGE_MS = 900;
-
-async function gql<T>(url: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
-  const body = (await res.json()) as { data?: T; errors?: unknown };
-  if (!body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
-
-async function health(url: string): Promise<Health | null> {
-  try {
-    return (await (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })).json()) as Health;
-  } catch {
-    return null;
-  }
-}
 
 function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];
@@ -123,13 +104,8 @@ repair:
   });
 
   const leader = async (): Promise<string> => {
-    const healths = await until(
-      "exactly one replica leads",
-      () => Promise.all(NAMES.map((n) => health(urls.get(n) as string))),
-      (hs) => hs.filter((h) => h?.leader).length === 1,
-      30_000,
-    );
-    return healths.find((h) => h?.leader)?.replica as string;
+    const { healths, leaderAt } = await untilOneLeads(NAMES.map((n) => urls.get(n) as string), 30_000);
+    return healths[leaderAt]?.replica as string;
   };
 
   const entries = async (name: string): Promise<Entry[]> =>
@@ -158,7 +134,7 @@ repair:
       const survivors = NAMES.filter((n) => n !== victim);
       const successor = await until(
         "a surviving replica leads",
-        () => Promise.all(survivors.map((n) => health(urls.get(n) as string))),
+        () => Promise.all(survivors.map((n) => replicaHealthIfUp(urls.get(n) as string))),
         (hs) => hs.some((h) => h?.leader),
         30_000,
       );

@@ -1,23 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
-import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
+import { replicaHealth, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
 import { SimulatedMachines } from "../support/machine-script.js";
+import { operationOf, stepOf } from "../support/repair-world.js";
 import { runCli } from "../support/run-cli.js";
-import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import type { TestKintsugi } from "../support/kintsugi-server.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { until } from "../support/until.js";
 import { subscribe } from "../support/ws-subscriber.js";
-
-interface Health {
-  status: string;
-  store: string;
-  replica: string;
-  leader: boolean;
-  leaderName: string | null;
-}
 
 interface EntryEvent {
   repairEntryEvents: { kind: string; entry: { index: string; status: string }; record: { sequence: string } };
@@ -27,51 +19,21 @@ const NAMES = ["replica-a", "replica-b", "replica-c"] as const;
 
 /** One repair operation whose command names the replica that ran it, so the test can tell who repaired. */
 function repairFor(machines: SimulatedMachines, replica: string): RepairConfig {
-  return {
-    ...EMPTY_REPAIR_CONFIG,
-    maxConcurrentRepairs: 3,
-    repairProcedures: [
-      {
-        machineTypes: ["qemu"],
-        repairOperations: [
-          {
-            operation: "unreachable",
-            repairSteps: [{ repairCommand: machines.command("fix", replica), commandTimeoutSeconds: 10, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
-            healthCheckCommand: machines.command("health"),
-            commandTimeoutSeconds: 10,
-            successCommand: null,
-            successCommandTimeout: 10,
-          },
-        ],
-      },
-    ],
-  };
-}
-
-async function health(url: string): Promise<Health> {
-  return (await (await fetch(`${url}/health`)).json()) as Health;
+  const fix = stepOf(machines, "fix", { arg: replica, watchSeconds: 0 });
+  return { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [operationOf(machines, [fix], { operation: "unreachable" })] }] };
 }
 
 describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
   let etcd: TestEtcd;
   let dir: ReturnType<typeof tempDir>;
   let machines: SimulatedMachines;
-  const replicas: TestKintsugi[] = [];
+  let replicas: TestKintsugi[] = [];
 
   before(async () => {
     etcd = await startTestEtcd();
     dir = tempDir();
     machines = new SimulatedMachines(dir.path);
-    for (const name of NAMES) {
-      const overrides: Partial<KintsugiConfig> = {
-        store: "etcd",
-        etcd: { ...DEFAULT_ETCD_CONFIG, endpoints: [...etcd.endpoints], prefix: "/replicas-e2e/" },
-        leaderElection: { leaseTtlSeconds: 3, replicaName: name },
-        repair: repairFor(machines, name),
-        runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
-      };
-      replicas.push(await startTestKintsugi(overrides, { startRunner: true, startSchedule: false, startClusterSchedule: false }));
-    }
+    replicas = await startEtcdReplicas(etcd, NAMES, { prefix: "/replicas-e2e/", leaseTtlSeconds: 3, repair: (name) => repairFor(machines, name) });
   });
   after(async () => {
     await Promise.all(replicas.map((r) => r.dispose()));
@@ -80,7 +42,7 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
   });
 
   it("elects one leader that every replica names; all are healthy", async () => {
-    const healths = await until("one leader that all replicas name", () => Promise.all(replicas.map((r) => health(r.url))), (hs) => hs.filter((h) => h.leader).length === 1 && hs.every((h) => h.leaderName !== null && h.leaderName === hs.find((x) => x.leader)?.replica));
+    const healths = await until("one leader that all replicas name", () => Promise.all(replicas.map((r) => replicaHealth(r.url))), (hs) => hs.filter((h) => h.leader).length === 1 && hs.every((h) => h.leaderName !== null && h.leaderName === hs.find((x) => x.leader)?.replica));
     for (const h of healths) {
       assert.equal(h.status, "ok");
       assert.equal(h.store, "etcd");
@@ -90,8 +52,7 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
   });
 
   it("a mutation sent to a follower reaches a subscriber on another follower once, in order, and only the leader repairs", async () => {
-    const healths = await Promise.all(replicas.map((r) => health(r.url)));
-    const leaderAt = healths.findIndex((h) => h.leader);
+    const { healths, leaderAt } = await untilOneLeads(replicas.map((r) => r.url));
     const [first, second] = replicas.filter((_, i) => i !== leaderAt) as [TestKintsugi, TestKintsugi];
     const leaderName = healths[leaderAt]?.replica as string;
     const subscriber = subscribe<EntryEvent>(second.url, "subscription { repairEntryEvents { kind entry { index status } record { sequence } } }");
@@ -124,9 +85,9 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
   });
 
   it("a leader-only field on a follower says which replica leads", async () => {
-    const healths = await Promise.all(replicas.map((r) => health(r.url)));
-    const follower = replicas[healths.findIndex((h) => !h.leader)] as TestKintsugi;
-    const leaderName = healths.find((h) => h.leader)?.replica;
+    const { healths, leaderAt } = await untilOneLeads(replicas.map((r) => r.url));
+    const follower = replicas[(leaderAt + 1) % replicas.length] as TestKintsugi;
+    const leaderName = healths[leaderAt]?.replica;
     const res = await follower.gql(`mutation { runAutoRepair { machinesSeen } }`);
     assert.equal(res.errors?.[0]?.extensions?.type, "NOT_LEADER");
     assert.match(res.errors?.[0]?.message ?? "", new RegExp(`the leader is "${leaderName}"`));

@@ -319,6 +319,10 @@ describe("cluster generation on its schedule", () => {
       };
       const first = await waitFor(1);
       assert.equal(first.nodes.length, 2, "one control plane and one worker (the default constraints)");
+      // The template's own round may still be pending behind a scheduled one that made generation 1: an operator's
+      // round runs after both, so that the next generation can only come from the schedule.
+      const settled = (await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"];
+      assert.deepEqual(settled, { outcome: "UNCHANGED" });
       const worker = first.nodes[1].address as string;
       const serial = sabakan.machines().find((m) => m.ipv4[0] === worker)?.serial as string;
       sabakan.setState(serial, "RETIRED");

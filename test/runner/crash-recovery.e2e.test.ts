@@ -3,30 +3,15 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { SimulatedMachines } from "../support/machine-script.js";
-import { serveProcess, type ServeProcess } from "../support/serve-process.js";
+import { graphqlData as gql, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 interface Entry {
   index: string;
   address: string;
   status: string;
   history: Array<{ kind: string }>;
-}
-
-async function gql<T>(url: string, query: string, variables?: Record<string, unknown>): Promise<T> {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
-  const body = (await res.json()) as { data?: T; errors?: unknown };
-  if (!body.data) throw new Error(JSON.stringify(body.errors));
-  return body.data;
-}
-
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting until ${what}`);
 }
 
 const ADDRESSES = ["10.9.0.1", "10.9.0.2", "10.9.0.3", "10.9.0.4", "10.9.0.5", "10.9.0.6"];
@@ -61,7 +46,7 @@ repair:
       for (const address of ADDRESSES) {
         await gql(url, `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: address });
       }
-      await until("repairs are in flight", () => machines.log().filter((l) => l.startsWith("slow-fix ")).length >= 2);
+      await until("repairs are in flight", () => machines.log().filter((l) => l.startsWith("slow-fix ")).length, (n) => n >= 2, 60_000);
       server.child.kill("SIGKILL");
       assert.equal(await server.exited, null, "killed, not exited");
       const startedBeforeCrash = machines.log().filter((l) => l.startsWith("slow-fix ")).length;
@@ -70,7 +55,7 @@ repair:
       server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       url = await server.url;
       const entries = async () => (await gql<{ searchRepairEntries: Entry[] }>(url, `{ searchRepairEntries { index address status history { kind } } }`)).searchRepairEntries;
-      await until("every entry is finished", async () => (await entries()).every((e) => e.status === "SUCCEEDED" || e.status === "FAILED"));
+      await until("every entry is finished", entries, (es) => es.length === ADDRESSES.length && es.every((e) => e.status === "SUCCEEDED" || e.status === "FAILED"), 60_000);
 
       const final = await entries();
       assert.deepEqual(final.map((e) => e.index), ["1", "2", "3", "4", "5", "6"], "no entry lost or duplicated");

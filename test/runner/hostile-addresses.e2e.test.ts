@@ -7,20 +7,10 @@ import { startTestKintsugi } from "../support/kintsugi-server.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 const OUTCOME = `enqueued { address serial } skipped { serial address state reason }`;
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
-
-async function until<T>(what: string, probe: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await probe();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    last = await probe();
-  }
-  return last;
-}
 
 describe("addresses from sabakan and Kubernetes are read as the API reads them (test sabakan, test Kubernetes API)", () => {
   it("skips machines whose first IPv4 is not an IP address, with the reason; no command, metric or outcome gets them raw; ::ffff:10.1.0.3 and 10.1.0.3 are one machine", async () => {

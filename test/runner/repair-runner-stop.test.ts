@@ -2,17 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DRAIN_BACKOFF_BASE_SECONDS } from "../../src/domain/drain-backoff.js";
 import { truncateToSeconds } from "../../src/domain/repair-entry.js";
-import { harnessRepair, harnessStep, startRunnerHarness, type RunnerHarness } from "../support/runner-harness.js";
+import { harnessRepair, harnessStep, startRunnerHarness, withHarness } from "../support/runner-harness.js";
 import { until } from "../support/until.js";
-
-async function withHarness(harness: RunnerHarness, scenario: (h: RunnerHarness) => Promise<void>): Promise<void> {
-  try {
-    await scenario(harness);
-    assert.deepEqual(harness.logs.filter((l) => l.level === "error"), [], "no pass or job failed unexpectedly");
-  } finally {
-    await harness.dispose();
-  }
-}
 
 const OWNER = (index: number) => `repair-entry-${index}`;
 

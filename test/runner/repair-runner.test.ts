@@ -3,19 +3,9 @@ import { describe, it } from "node:test";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import { RUNNER_ACTOR } from "../../src/domain/repair-history.js";
 import { exitCode, ok } from "../support/fake-command-runner.js";
-import { harnessRepair, harnessStep, startRunnerHarness, type RunnerHarness } from "../support/runner-harness.js";
+import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
 import { withSideStore } from "../support/side-store.js";
 import { until } from "../support/until.js";
-
-/** Runs `scenario` against a fresh harness and always disposes of it. */
-async function withHarness(harness: RunnerHarness, scenario: (h: RunnerHarness) => Promise<void>): Promise<void> {
-  try {
-    await scenario(harness);
-    assert.deepEqual(harness.logs.filter((l) => l.level === "error"), [], "no pass or job failed unexpectedly");
-  } finally {
-    await harness.dispose();
-  }
-}
 
 const kinds = async (h: RunnerHarness, index: number) => (await h.entries.history(index)).map((r) => r.kind);
 

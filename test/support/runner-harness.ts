@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairStepConfig } from "../../src/domain/repair-config.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
@@ -134,4 +135,14 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
       dir.remove();
     },
   };
+}
+
+/** Runs `scenario` against `harness`, then checks that no pass or job logged an error; always disposes of it. */
+export async function withHarness(harness: RunnerHarness, scenario: (h: RunnerHarness) => Promise<void>): Promise<void> {
+  try {
+    await scenario(harness);
+    assert.deepEqual(harness.logs.filter((l) => l.level === "error"), [], "no pass or job failed unexpectedly");
+  } finally {
+    await harness.dispose();
+  }
 }

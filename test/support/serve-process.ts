@@ -49,3 +49,11 @@ export function serveProcess(args: readonly string[], cwd: string, env?: NodeJS.
   };
   return { child, url, exited, exitCode, stderr: () => stderr };
 }
+
+/** POSTs a GraphQL document to the server at `url` (a serve process's) and returns its data; fails with its errors. */
+export async function graphqlData<T>(url: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+  const body = (await res.json()) as { data?: T; errors?: unknown };
+  if (!body.data) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}

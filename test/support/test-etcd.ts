@@ -24,6 +24,13 @@ export interface TestEtcdMember {
   restart(): Promise<void>;
 }
 
+/** Serving clients over TLS: etcd's certificate and key, and the CA whose client certificates it requires. */
+export interface TestEtcdTls {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly clientCaFile: string;
+}
+
 /** A test etcd: one member for most tests, three for failover tests. Always `stop()` it (in an `after` hook). */
 export interface TestEtcd {
   /** Every member's client URL, for `etcd.endpoints`. */
@@ -45,10 +52,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Whether a member answers its health endpoint (etcd 3.4 serves /health on the client URL). */
-async function healthy(clientUrl: string): Promise<boolean> {
+/** Whether a member answers its health endpoint (etcd 3.4 serves /health on the client and the metrics URLs). */
+async function healthy(url: string): Promise<boolean> {
   try {
-    const res = await fetch(`${clientUrl}/health`, { signal: AbortSignal.timeout(1000) });
+    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
     const body = (await res.json()) as { health?: string };
     return res.ok && body.health === "true";
   } catch {
@@ -59,24 +66,26 @@ async function healthy(clientUrl: string): Promise<boolean> {
 /**
  * Starts a real etcd of `members` members on 127.0.0.1, each on free ports picked just before, in a temporary
  * directory, and waits until every member reports healthy. A port taken between the pick and etcd's bind makes
- * the start fail: it is tried again on new ports.
+ * the start fail: it is tried again on new ports. With `tls`, clients are served over https only, and only those
+ * with a certificate signed by the client CA (health is then read from a plain-HTTP metrics URL).
  */
-export async function startTestEtcd(options: { members?: 1 | 3 } = {}): Promise<TestEtcd> {
+export async function startTestEtcd(options: { members?: 1 | 3; tls?: TestEtcdTls } = {}): Promise<TestEtcd> {
   if (ETCD_SKIP) throw new Error(ETCD_SKIP);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(options.members ?? 1);
+      return await startOnce(options.members ?? 1, options.tls ?? null);
     } catch (err) {
       if (attempt >= 3) throw err;
     }
   }
 }
 
-async function startOnce(count: number): Promise<TestEtcd> {
+async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEtcd> {
   const dir = mkdtempSync(join(tmpdir(), "kintsugi-etcd-"));
-  const specs: Array<{ name: string; clientUrl: string; peerUrl: string }> = [];
+  const specs: Array<{ name: string; clientUrl: string; peerUrl: string; healthUrl: string }> = [];
   for (let i = 0; i < count; i++) {
-    specs.push({ name: `m${i}`, clientUrl: `http://127.0.0.1:${await freePort()}`, peerUrl: `http://127.0.0.1:${await freePort()}` });
+    const clientUrl = `${tls ? "https" : "http"}://127.0.0.1:${await freePort()}`;
+    specs.push({ name: `m${i}`, clientUrl, peerUrl: `http://127.0.0.1:${await freePort()}`, healthUrl: tls ? `http://127.0.0.1:${await freePort()}` : clientUrl });
   }
   const initialCluster = specs.map((s) => `${s.name}=${s.peerUrl}`).join(",");
   const token = `kintsugi-test-${process.pid}-${Date.now()}`;
@@ -99,6 +108,9 @@ async function startOnce(count: number): Promise<TestEtcd> {
         "--heartbeat-interval", "50",
         "--election-timeout", "500",
         "--log-level", "error",
+        ...(tls
+          ? ["--cert-file", tls.certFile, "--key-file", tls.keyFile, "--client-cert-auth", "--trusted-ca-file", tls.clientCaFile, "--listen-metrics-urls", s.healthUrl]
+          : []),
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
@@ -122,7 +134,7 @@ async function startOnce(count: number): Promise<TestEtcd> {
     await untilTruthy(`etcd member ${s.name} is healthy`, async () => {
       const child = children.get(s.name);
       if (child && ended(child)) throw new Error(`etcd member ${s.name} exited: ${(output.get(s.name) ?? []).join("").slice(-2000)}`);
-      return healthy(s.clientUrl);
+      return healthy(s.healthUrl);
     });
   };
   const stop = async () => {

@@ -143,9 +143,10 @@ export function commitCases(h: StoreHarness): void {
       const [seenByA, seenByB] = [[] as number[], [] as number[]];
       let racing: Promise<unknown> | null = null;
       // b's change starts inside a's decide: both decide on count 0, and only one compare-and-swap can win.
-      const first = a.entries.change(entry.index, (current) => ((racing ??= b.entries.change(entry.index, bump(seenByB), NOW, "b")), bump(seenByA)(current)), NOW, "a");
-      await Promise.all([first, racing]);
-      const loser = seenByA.length === 2 ? seenByA : seenByB;
+      await a.entries.change(entry.index, (current) => ((racing ??= b.entries.change(entry.index, bump(seenByB), NOW, "b")), bump(seenByA)(current)), NOW, "a");
+      // Only now is b's change surely started: a store may call decide after change() returned (etcd's writes take turns).
+      await racing;
+      const loser = [...(seenByA.length === 2 ? seenByA : seenByB)];
       assert.deepEqual([seenByA.length + seenByB.length, loser], [3, [0, 1]], "one decided once on 0; the other on 0, then again on the winner's 1");
       // The loser's instance has both writes when its write resolves; the winner's sees the loser's soon after.
       await until("both instances have both writes", () => [a, b].map((s) => s.entries.get(entry.index)?.drainBackoffCount), (counts) => counts.every((n) => n === 2));

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { after, afterEach, before, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import type { Etcd3 } from "etcd3";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { TargetNotEmptyError, type SnapshotItem, type SnapshotTarget } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
@@ -14,30 +13,20 @@ import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js"
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
-import { testEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
 import { portView, writeRealisticHistory } from "../../support/realistic-store.js";
 import { tempDir } from "../../support/temp-dir.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { suiteEtcd } from "../../support/suite-etcd.js";
+import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { ACTOR, newEntry, outcome } from "../conformance/store-harness.js";
 
 /** A copy between a real SQLite file and a real etcd prefix, both ways, through the copy's public functions. */
 describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
-  let etcd: TestEtcd;
-  let client: Etcd3;
+  const suite = suiteEtcd("copy");
   let dir: ReturnType<typeof tempDir>;
-  let tests = 0;
   let prefix = "";
   const cleanup: Array<() => Promise<unknown> | unknown> = [];
 
-  before(async () => {
-    etcd = await startTestEtcd();
-    client = testEtcdClient(etcd.endpoints);
-  });
-  after(async () => {
-    client?.close();
-    await etcd?.stop();
-  });
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
     dir.remove();
@@ -45,9 +34,9 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
 
   const fresh = () => {
     dir = tempDir();
-    prefix = `/copy-${++tests}/`;
+    prefix = suite.freshPrefix();
   };
-  const etcdAt = (at = prefix) => ({ client, prefix: at, endpoints: etcd.endpoints, timeoutMs: 5000 });
+  const etcdAt = (at = prefix) => ({ client: suite.client, prefix: at, endpoints: suite.etcd.endpoints, timeoutMs: 5000 });
   const sqliteWithHistory = async (file: string) => {
     const store = openSqliteStore({ path: file });
     await writeRealisticHistory(store);
@@ -70,7 +59,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       await s.close();
     }
   };
-  const keysUnder = async (at: string) => Object.keys(await client.getAll().prefix(at).strings()).sort();
+  const keysUnder = async (at: string) => Object.keys(await suite.client.getAll().prefix(at).strings()).sort();
 
   it("copies SQLite to etcd and back: every read through the port is the original's, the hashes are equal, and no index or sequence is reused", async () => {
     fresh();
@@ -83,8 +72,8 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     assert.deepEqual(there.summary.counters, { nextIndex: 8, nextHistorySequence: 17, nextOutcomeSequence: 4, nextGenerationSequence: 6 });
     assert.match(there.summary.sha256, /^[0-9a-f]{64}$/);
     assert.equal(there.from, `sqlite:${original}`);
-    assert.equal(there.to, `etcd prefix ${prefix} on ${etcd.endpoints.join(",")}`);
-    const onEtcd = await opened(() => openEtcdStore({ client, prefix }));
+    assert.equal(there.to, `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}`);
+    const onEtcd = await opened(() => openEtcdStore({ client: suite.client, prefix }));
     assert.deepEqual(await portView(onEtcd), view);
     await onEtcd.close();
 
@@ -94,7 +83,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     assert.deepEqual(await portView(onSqlite), view);
 
     // The next of everything goes on above what the original handed out (entry 7 was the newest, and dequeued).
-    for (const store of [onSqlite, await opened(() => openEtcdStore({ client, prefix }))]) {
+    for (const store of [onSqlite, await opened(() => openEtcdStore({ client: suite.client, prefix }))]) {
       const added = await store.entries.add(newEntry("10.0.0.9"), "after the copy", NOW, ACTOR);
       assert.deepEqual([added.entry.index, added.record.sequence], [8, 17], store.backend);
       assert.equal((await store.outcomes.record(outcome(7))).sequence, 4, store.backend);
@@ -127,7 +116,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     const result = await copy(openSqliteSnapshotSource(empty), openEtcdSnapshotTarget(etcdAt()));
     assert.deepEqual(result.summary.counts, { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0 });
     assert.deepEqual(result.summary.counters, { nextIndex: 1, nextHistorySequence: 1, nextOutcomeSequence: 1, nextGenerationSequence: 1 });
-    const store = await opened(() => openEtcdStore({ client, prefix }));
+    const store = await opened(() => openEtcdStore({ client: suite.client, prefix }));
     assert.equal((await store.entries.add(newEntry("10.0.0.1"), "first", NOW, ACTOR)).entry.index, 1);
   });
 
@@ -135,8 +124,8 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     [
       "an etcd prefix holding one key that is not kintsugi's",
       async () => {
-        await client.put(`${prefix}something`).value("else");
-        return { target: () => openEtcdSnapshotTarget(etcdAt()), state: () => client.getAll().prefix(prefix).strings(), message: `the etcd prefix ${prefix} already holds data (1 key); copy only into an empty store` };
+        await suite.client.put(`${prefix}something`).value("else");
+        return { target: () => openEtcdSnapshotTarget(etcdAt()), state: () => suite.client.getAll().prefix(prefix).strings(), message: `the etcd prefix ${prefix} already holds data (1 key); copy only into an empty store` };
       },
     ],
     [
@@ -144,7 +133,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       async (source) => {
         await copy(openSqliteSnapshotSource(source), openEtcdSnapshotTarget(etcdAt()));
         const held = (await keysUnder(prefix)).length;
-        return { target: () => openEtcdSnapshotTarget(etcdAt()), state: () => client.getAll().prefix(prefix).strings(), message: `the etcd prefix ${prefix} already holds data (${held} keys); copy only into an empty store` };
+        return { target: () => openEtcdSnapshotTarget(etcdAt()), state: () => suite.client.getAll().prefix(prefix).strings(), message: `the etcd prefix ${prefix} already holds data (${held} keys); copy only into an empty store` };
       },
     ],
     [
@@ -186,8 +175,8 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       "an etcd prefix",
       () => ({
         target: () => openEtcdSnapshotTarget(etcdAt()),
-        open: () => openEtcdStore({ client, prefix }),
-        empty: async () => void (await client.delete().prefix(prefix)),
+        open: () => openEtcdStore({ client: suite.client, prefix }),
+        empty: async () => void (await suite.client.delete().prefix(prefix)),
         store: `etcd prefix ${prefix}`,
       }),
     ],
@@ -243,6 +232,6 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       copy(openSqliteSnapshotSource(source), dropsOneRecord),
       (err: Error) => err instanceof CopyFailedError && /does not match sqlite:.*: history records: 16 in the source, 15 in the copy; sha256 [0-9a-f]{64} of the source, [0-9a-f]{64} of the copy\n/.test(err.message),
     );
-    await assert.rejects(openEtcdStore({ client, prefix }).then((opened) => opened.close()), UnfinishedCopyError);
+    await assert.rejects(openEtcdStore({ client: suite.client, prefix }).then((opened) => opened.close()), UnfinishedCopyError);
   });
 });

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, afterEach, before, describe, it } from "node:test";
+import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import type { Etcd3 } from "etcd3";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
@@ -13,10 +12,10 @@ import { DatabaseOpenError } from "../../../src/store/sqlite/database.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
-import { testEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
 import { tempDir } from "../../support/temp-dir.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { suiteEtcd } from "../../support/suite-etcd.js";
+import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { ACTOR, newEntry } from "../conformance/store-harness.js";
 
 const MARKER = JSON.stringify({ copyId: "c1", source: "sqlite:/var/lib/kintsugi/kintsugi.db", startedAt: "2026-11-22T05:00:00.000Z" });
@@ -27,30 +26,20 @@ describe("the sources of a copy", () => {
   afterEach(() => dir.remove());
 
   describe("an etcd prefix", { skip: ETCD_SKIP }, () => {
-    let etcd: TestEtcd;
-    let client: Etcd3;
-    let tests = 0;
-    before(async () => {
-      etcd = await startTestEtcd();
-      client = testEtcdClient(etcd.endpoints);
-    });
-    after(async () => {
-      client?.close();
-      await etcd?.stop();
-    });
+    const suite = suiteEtcd("source");
 
     /** A prefix holding a kintsugi store with one entry, then `spoil` applied to it. */
     const spoiled = async (spoil: (prefix: string) => unknown) => {
       dir = tempDir();
-      const prefix = `/source-${++tests}/`;
-      const store = await openEtcdStore({ client, prefix });
+      const prefix = suite.freshPrefix();
+      const store = await openEtcdStore({ client: suite.client, prefix });
       await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
       await store.close();
       await spoil(prefix);
       return prefix;
     };
     const copyFrom = async (prefix: string, target: string) => {
-      const source = await openEtcdSnapshotSource({ client, prefix, endpoints: etcd.endpoints, timeoutMs: 5000 });
+      const source = await openEtcdSnapshotSource({ client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 });
       const into = openSqliteSnapshotTarget(target);
       try {
         return await copyStore(source, into);
@@ -63,22 +52,22 @@ describe("the sources of a copy", () => {
     const refusedAtOpen: Array<[string, (prefix: string) => unknown, (prefix: string) => string]> = [
       [
         "one with a running replica (its election key)",
-        (prefix) => client.put(`${prefix}leader/694d9a3c1f2e0a11`).value("replica-a"),
-        (prefix) => `etcd prefix ${prefix} on ${etcd.endpoints.join(",")}: 1 kintsugi replica(s) run on it (election keys under ${prefix}leader/); stop them before copying, so that nothing is written after the copy has read the store`,
+        (prefix) => suite.client.put(`${prefix}leader/694d9a3c1f2e0a11`).value("replica-a"),
+        (prefix) => `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: 1 kintsugi replica(s) run on it (election keys under ${prefix}leader/); stop them before copying, so that nothing is written after the copy has read the store`,
       ],
       [
         "one holding a key kintsugi does not write",
-        (prefix) => client.put(`${prefix}machines/0001`).value("{}"),
-        (prefix) => `etcd prefix ${prefix} on ${etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
+        (prefix) => suite.client.put(`${prefix}machines/0001`).value("{}"),
+        (prefix) => `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
       ],
       [
         "one with a layout newer than this kintsugi's",
-        (prefix) => client.put(`${prefix}schema`).value(JSON.stringify({ v: 2 })),
-        (prefix) => `etcd prefix ${prefix} on ${etcd.endpoints.join(",")}: etcd key ${prefix}schema has format version 2, newer than this kintsugi knows (1); upgrade kintsugi; a copy cannot carry it`,
+        (prefix) => suite.client.put(`${prefix}schema`).value(JSON.stringify({ v: 2 })),
+        (prefix) => `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}schema has format version 2, newer than this kintsugi knows (1); upgrade kintsugi; a copy cannot carry it`,
       ],
       [
         "one holding an unfinished copy",
-        (prefix) => client.put(`${prefix}copy-in-progress`).value(MARKER),
+        (prefix) => suite.client.put(`${prefix}copy-in-progress`).value(MARKER),
         (prefix) =>
           `etcd prefix ${prefix} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db started at 2026-11-22T05:00:00.000Z: what it holds may be incomplete, ` +
           `so it is not opened. Empty it (etcdctl del --prefix ${prefix}) and run kintsugi db copy again into the empty store`,
@@ -94,10 +83,10 @@ describe("the sources of a copy", () => {
     }
 
     const refusedWhileReading: Array<[string, (prefix: string) => unknown, (prefix: string) => string]> = [
-      ["a value that is not JSON", (prefix) => client.put(`${prefix}entries/0000000000000001`).value("garbage"), (prefix) => `etcd key ${prefix}entries/0000000000000001 does not hold JSON`],
+      ["a value that is not JSON", (prefix) => suite.client.put(`${prefix}entries/0000000000000001`).value("garbage"), (prefix) => `etcd key ${prefix}entries/0000000000000001 does not hold JSON`],
       [
         "an entry stored under another index",
-        async (prefix) => client.put(`${prefix}entries/0000000000000002`).value((await client.get(`${prefix}entries/0000000000000001`).string()) ?? ""),
+        async (prefix) => suite.client.put(`${prefix}entries/0000000000000002`).value((await suite.client.get(`${prefix}entries/0000000000000001`).string()) ?? ""),
         (prefix) => `etcd key ${prefix}entries/0000000000000002 holds repair entry 1; a copy cannot carry it`,
       ],
     ];

@@ -8,6 +8,7 @@ import { DEFAULT_ETCD_CONFIG, type EtcdConfig } from "../../../src/config/etcd-c
 import { EtcdClientConfigError, etcdClientFor } from "../../../src/store/etcd/etcd-client.js";
 import { createTestCa, issueClientCertificate, testServerCertificate } from "../../support/test-ca.js";
 import { tempDir } from "../../support/temp-dir.js";
+import { writeTlsTestFiles } from "../../support/tls-files.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
 
 const config = (patch: Partial<EtcdConfig>): EtcdConfig => ({ ...DEFAULT_ETCD_CONFIG, ...patch });
@@ -41,6 +42,36 @@ describe("etcdClientFor against a real etcd", { skip: ETCD_SKIP }, () => {
     const client = clientFor({ endpoints: etcd.endpoints });
     await client.put("/kintsugi/test/hello").value("world");
     assert.equal(await client.get("/kintsugi/test/hello").string(), "world");
+  });
+
+  it("speaks TLS: verifies etcd's certificate with the CA and presents the client certificate; refused without either", async () => {
+    // A cluster of its own, as sabakan's etcd is reached: https only, client certificates required.
+    const dir = tempDir();
+    const files = await writeTlsTestFiles(dir.path, ["kintsugi"], ["kintsugi"]);
+    const secured = await startTestEtcd({ tls: { certFile: files.serverCert, keyFile: files.serverKey, clientCaFile: files.clientCa } });
+    try {
+      const endpoints = secured.endpoints;
+      assert.match(endpoints[0] ?? "", /^https:/);
+      const mine = files.client("kintsugi");
+      const right = clientFor({ endpoints, tlsCa: { file: files.serverCa }, tlsClient: { cert: { file: mine.cert }, key: { file: mine.key } } });
+      await right.put("/kintsugi/test/tls").value("ok");
+      assert.equal(await right.get("/kintsugi/test/tls").string(), "ok");
+
+      const stranger = files.client("stranger:kintsugi");
+      // etcd refuses the handshake of the first two; kintsugi refuses etcd's certificate in the third.
+      const refused: Array<[string, Partial<EtcdConfig>, RegExp]> = [
+        ["no client certificate", { tlsCa: { file: files.serverCa } }, /bad certificate/],
+        ["a client certificate of a CA etcd does not trust for clients", { tlsCa: { file: files.serverCa }, tlsClient: { cert: { file: stranger.cert }, key: { file: stranger.key } } }, /bad certificate/],
+        ["a CA that did not sign etcd's certificate", { tlsCa: { file: files.clientCa }, tlsClient: { cert: { file: mine.cert }, key: { file: mine.key } } }, /unable to verify the first certificate/],
+      ];
+      for (const [name, patch, reason] of refused) {
+        const client = clientFor({ endpoints, timeoutMs: 1000, ...patch });
+        await assert.rejects(settledWithin(client.get("/kintsugi/test/tls").string(), name), reason, name);
+      }
+    } finally {
+      await secured.stop();
+      dir.remove();
+    }
   });
 
   it("gives every call the timeout as its deadline: a server that never answers fails the call", async () => {

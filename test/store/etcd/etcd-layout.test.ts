@@ -1,42 +1,31 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "node:test";
-import type { Etcd3 } from "etcd3";
+import { afterEach, describe, it } from "node:test";
 import { EtcdSchemaError } from "../../../src/store/etcd/etcd-schema.js";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
-import { testEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { suiteEtcd } from "../../support/suite-etcd.js";
+import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { ACTOR, cluster, newEntry, outcome } from "../conformance/store-harness.js";
 
 /** What kintsugi leaves in etcd, and how it meets a prefix it did not (or could not) write. */
 describe("etcd store layout", { skip: ETCD_SKIP }, () => {
-  let etcd: TestEtcd;
-  let client: Etcd3;
-  let tests = 0;
+  const suite = suiteEtcd("layout");
   let stores: KintsugiStore[] = [];
   const logged: Array<{ level: string; message: string; fields: Readonly<Record<string, unknown>> }> = [];
 
-  before(async () => {
-    etcd = await startTestEtcd();
-    client = testEtcdClient(etcd.endpoints);
-  });
-  after(async () => {
-    client?.close();
-    await etcd?.stop();
-  });
   afterEach(async () => {
     await Promise.all(stores.map((s) => s.close()));
     stores = [];
   });
 
-  const fresh = () => `/layout-${++tests}/`;
+  const fresh = () => suite.freshPrefix();
   const open = async (prefix: string) => {
-    const store = await openEtcdStore({ client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
+    const store = await openEtcdStore({ client: suite.client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
     stores.push(store);
     return store;
   };
-  const raw = async (prefix: string) => Object.fromEntries(Object.entries(await client.getAll().prefix(prefix).strings()).map(([k, v]) => [k.slice(prefix.length), v]));
+  const raw = async (prefix: string) => Object.fromEntries(Object.entries(await suite.client.getAll().prefix(prefix).strings()).map(([k, v]) => [k.slice(prefix.length), v]));
 
   it("keeps every value as JSON stamped with the schema version, under numbered keys, the configuration gzip'd", async () => {
     const prefix = fresh();
@@ -70,21 +59,21 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
   for (const [name, schema, message] of refusals) {
     it(`refuses to open a prefix with ${name}, changing nothing`, async () => {
       const prefix = fresh();
-      await client.put(`${prefix}schema`).value(schema);
+      await suite.client.put(`${prefix}schema`).value(schema);
       await assert.rejects(open(prefix), (err: Error) => err instanceof EtcdSchemaError && message.test(err.message));
       assert.deepEqual(await raw(prefix), { schema });
     });
   }
 
   it("refuses a prefix that does not end with a slash", async () => {
-    await assert.rejects(openEtcdStore({ client, prefix: "/kintsugi" }), /etcd prefix must be non-empty and end with "\/", got "\/kintsugi"/);
+    await assert.rejects(openEtcdStore({ client: suite.client, prefix: "/kintsugi" }), /etcd prefix must be non-empty and end with "\/", got "\/kintsugi"/);
   });
 
   it("leaves a value it cannot read out of the mirror, says which, and keeps it stored", async () => {
     const prefix = fresh();
     await (await open(prefix)).entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
-    await client.put(`${prefix}entries/0000000000000002`).value("{not json");
-    await client.put(`${prefix}entries/0000000000000003`).value(JSON.stringify({ v: 1, entry: { index: 3, status: "exploded" } }));
+    await suite.client.put(`${prefix}entries/0000000000000002`).value("{not json");
+    await suite.client.put(`${prefix}entries/0000000000000003`).value(JSON.stringify({ v: 1, entry: { index: 3, status: "exploded" } }));
     const store = await open(prefix);
     assert.deepEqual(store.entries.list().map((e) => e.index), [1]);
     for (const key of ["entries/0000000000000002", "entries/0000000000000003"]) {
@@ -108,8 +97,8 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
         await store.generations.recordFailed(NOW, "schedule", `error ${i}`);
       }
       const replaced = tamper(JSON.parse((await raw(prefix))[head]!) as Record<string, unknown>);
-      if (replaced === null) await client.delete().key(`${prefix}${head}`);
-      else await client.put(`${prefix}${head}`).value(JSON.stringify(replaced));
+      if (replaced === null) await suite.client.delete().key(`${prefix}${head}`);
+      else await suite.client.put(`${prefix}${head}`).value(JSON.stringify(replaced));
       assert.equal(await write(store), 3);
     });
   }
@@ -120,7 +109,7 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
     await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
     await store.entries.add(newEntry("10.0.0.2"), "add", NOW, ACTOR);
     await store.entries.dequeue(2, () => "done", NOW, ACTOR);
-    await client.delete().key(`${prefix}queue`);
+    await suite.client.delete().key(`${prefix}queue`);
     for (const s of [store, await open(prefix)]) {
       await assert.rejects(s.entries.add(newEntry("10.0.0.3"), "add", NOW, ACTOR), /the queue head \/layout-\d+\/queue is missing while repair entries or their history exist/);
     }

@@ -1,46 +1,35 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, afterEach, before, describe, it } from "node:test";
-import type { Etcd3 } from "etcd3";
+import { afterEach, describe, it } from "node:test";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { TargetNotEmptyError, type SnapshotItem, type SnapshotSource, type SnapshotTarget } from "../../../src/store/copy/store-snapshot.js";
 import { openEtcdSnapshotTarget } from "../../../src/store/etcd/etcd-snapshot-target.js";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
-import { testEtcdClient } from "../../support/etcd-clients.js";
 import { writeRealisticHistory } from "../../support/realistic-store.js";
 import { tempDir } from "../../support/temp-dir.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { suiteEtcd } from "../../support/suite-etcd.js";
+import { ETCD_SKIP } from "../../support/test-etcd.js";
 
 /** The guards of a copy into etcd against something else writing to the prefix meanwhile. */
 describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
-  let etcd: TestEtcd;
-  let client: Etcd3;
+  const suite = suiteEtcd("target");
   let dir: ReturnType<typeof tempDir>;
-  let tests = 0;
   let prefix = "";
 
-  before(async () => {
-    etcd = await startTestEtcd();
-    client = testEtcdClient(etcd.endpoints);
-  });
-  after(async () => {
-    client?.close();
-    await etcd?.stop();
-  });
   afterEach(() => dir.remove());
 
   const fresh = async (): Promise<string> => {
     dir = tempDir();
-    prefix = `/target-${++tests}/`;
+    prefix = suite.freshPrefix();
     const source = join(dir.path, "source.db");
     const store = openSqliteStore({ path: source });
     await writeRealisticHistory(store);
     await store.close();
     return source;
   };
-  const etcdAt = () => ({ client, prefix, endpoints: etcd.endpoints, timeoutMs: 5000 });
+  const etcdAt = () => ({ client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 });
   const copy = async (source: SnapshotSource, target: SnapshotTarget) => {
     try {
       return await copyStore(source, target);
@@ -49,7 +38,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
       await source.close();
     }
   };
-  const keysUnder = async (at: string) => Object.keys(await client.getAll().prefix(at).strings()).sort();
+  const keysUnder = async (at: string) => Object.keys(await suite.client.getAll().prefix(at).strings()).sort();
 
   it("begins no copy into an etcd prefix that a replica starts on between the emptiness check and the marker", async () => {
     const source = await fresh();
@@ -57,7 +46,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
     const raced = Object.assign(Object.create(real) as SnapshotTarget, {
       checkEmpty: async () => {
         await real.checkEmpty();
-        await (await openEtcdStore({ client, prefix })).close();
+        await (await openEtcdStore({ client: suite.client, prefix })).close();
       },
     });
     await assert.rejects(copy(openSqliteSnapshotSource(source), raced), (err: Error) => err instanceof TargetNotEmptyError && err.message === `the etcd prefix ${prefix} got data while the copy began; copy only into an empty store`);
@@ -71,7 +60,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
     const unmarked = Object.assign(Object.create(real) as SnapshotTarget, {
       chunkLimits: { items: 3, bytes: 1024 * 1024 },
       writeChunk: async (items: readonly SnapshotItem[]) => {
-        if (++chunks === 2) await client.delete().key(`${prefix}copy-in-progress`);
+        if (++chunks === 2) await suite.client.delete().key(`${prefix}copy-in-progress`);
         await real.writeChunk(items);
       },
     });

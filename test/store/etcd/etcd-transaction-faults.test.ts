@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { after, afterEach, before, describe, it } from "node:test";
-import type { Etcd3 } from "etcd3";
+import { afterEach, describe, it } from "node:test";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import { StoreUnavailableError, type KintsugiStore } from "../../../src/store/store-port.js";
-import { answerLosingEtcdClient, failingEtcdClient, testEtcdClient } from "../../support/etcd-clients.js";
+import { answerLosingEtcdClient, failingEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { suiteEtcd } from "../../support/suite-etcd.js";
+import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
 import { ACTOR, cluster, commitsOf, newEntry, outcome } from "../conformance/store-harness.js";
 
@@ -15,19 +15,9 @@ import { ACTOR, cluster, commitsOf, newEntry, outcome } from "../conformance/sto
  * first try was its own (the write id it stamped on the head) and resolve, not decide again and write a second time.
  */
 describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
-  let etcd: TestEtcd;
-  let client: Etcd3;
-  let tests = 0;
+  const suite = suiteEtcd("txn-faults");
   let store: KintsugiStore | null = null;
 
-  before(async () => {
-    etcd = await startTestEtcd();
-    client = testEtcdClient(etcd.endpoints);
-  });
-  after(async () => {
-    client?.close();
-    await etcd?.stop();
-  });
   afterEach(async () => {
     await store?.close();
     store = null;
@@ -45,11 +35,11 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
 
   for (const [name, write, observe] of writes) {
     it(`${name} whose answer was lost and that was sent again commits once, announces once, and resolves`, async () => {
-      const prefix = `/lost-answer-${++tests}/`;
-      const setup = await openEtcdStore({ client, prefix });
+      const prefix = suite.freshPrefix();
+      const setup = await openEtcdStore({ client: suite.client, prefix });
       await setup.entries.add(newEntry("10.0.0.1"), "setup", NOW, ACTOR);
       await setup.close();
-      store = await openEtcdStore({ client: answerLosingEtcdClient(client), prefix });
+      store = await openEtcdStore({ client: answerLosingEtcdClient(suite.client), prefix });
       const commits = commitsOf(store);
       await write(store);
       assert.deepEqual(observe(store), once[name]);
@@ -58,8 +48,8 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
   }
 
   it("a transaction etcd does not answer fails with StoreUnavailableError and marks the store unhealthy until etcd answers again", async () => {
-    const prefix = `/failing-${++tests}/`;
-    const failing = failingEtcdClient(client);
+    const prefix = suite.freshPrefix();
+    const failing = failingEtcdClient(suite.client);
     store = await openEtcdStore({ client: failing.client, prefix, endpoints: ["http://etcd.invalid:2379"], timeoutMs: 200 });
     const commits = commitsOf(store);
     failing.fail();
