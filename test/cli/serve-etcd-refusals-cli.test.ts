@@ -70,10 +70,10 @@ describe("kintsugi serve on a real etcd refuses a prefix it cannot use with one 
   });
   const config = (prefix: string, extra = "") => `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(etcd.endpoints)}\n  prefix: ${prefix}\n${extra}`;
 
-  it("a schema key that is not kintsugi's", async () => {
-    await client.put("/not-kintsugi/schema").value("hello");
+  it("a schema key that is not kintsugi's, its value quoted with control characters escaped", async () => {
+    await client.put("/not-kintsugi/schema").value("hello\x1b[2J\u202e");
     const res = await serveOn(config("/not-kintsugi/"));
-    assertOneLine(res, /^kintsugi: etcd prefix \/not-kintsugi\/ has a schema key \(\/not-kintsugi\/schema\) that is not kintsugi's: "hello"$/);
+    assertOneLine(res, /^kintsugi: etcd prefix \/not-kintsugi\/ has a schema key \(\/not-kintsugi\/schema\) that is not kintsugi's: "hello\\x1b\[2J\\u202e"$/);
   });
 
   it("stored constraints that contradict the config file's", async () => {
