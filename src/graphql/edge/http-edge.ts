@@ -18,7 +18,7 @@ export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
 
 /** Who an HTTP request is by its Authorization header or client certificate, and, given a `role`, whether it has that role. */
 export function admitHttp(guard: EdgeGuard, req: IncomingMessage, role?: Role): Admission {
-  const admitted = guard.authenticate(req.headers.authorization, verifiedClientCn(req.socket));
+  const admitted = guard.authenticate(req.headers.authorization, verifiedClientCn(req.socket), req.headers.host);
   return admitted.ok && role ? guard.mayUse(admitted.actor, role) : admitted;
 }
 
@@ -57,10 +57,11 @@ export function webSocketEdge(guard: EdgeGuard) {
   return {
     verifyClient,
     onConnect(ctx: WsContext<Record<string, unknown> | undefined, Extra>): boolean {
-      const admission = guard.authenticateConnection(ctx.connectionParams, ctx.extra.request.headers.authorization, verifiedClientCn(ctx.extra.request.socket));
+      const { headers, socket } = ctx.extra.request;
+      const admission = guard.authenticateConnection(ctx.connectionParams, headers.authorization, verifiedClientCn(socket), headers.host);
       if (!admission.ok) {
-        // graphql-ws would close with 4403 on `false`; the first close code sent wins.
-        ctx.extra.socket.close(4401, admission.message.slice(0, 120));
+        // On `false` graphql-ws would close with 4403 whatever the reason; the first close code sent wins.
+        ctx.extra.socket.close(admission.status === 401 ? 4401 : 4403, admission.message.slice(0, 120));
         return false;
       }
       actors.set(ctx, admission.actor);
