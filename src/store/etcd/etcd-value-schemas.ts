@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseAddress } from "../../domain/address.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
@@ -60,7 +61,14 @@ export const queueHeadValue = z.object({ ...versioned, ...writeId, nextIndex: id
 
 export const sequenceHeadValue = z.object({ ...versioned, ...writeId, next: id });
 
-export const entryValue = z.object({ ...versioned, entry: repairEntrySchema });
+// A queued entry's address is the last argument of its repair commands: a value another process wrote must not be an
+// option (`-rf`). Older canonical spellings (`::ffff:a00:1`) are still addresses, so entries stored before stay
+// readable. (The entry a history value carries only describes a change; a copied record of a dequeued entry has none.)
+const queuedEntry = repairEntrySchema.extend({
+  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
+});
+
+export const entryValue = z.object({ ...versioned, entry: queuedEntry });
 
 /** A history record and the entry as it was after the change (as it was before it, for `dequeued`). */
 export const historyValue = z.object({ ...versioned, record: historyRecordSchema, entry: repairEntrySchema });
