@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { MAX_TIMER_SECONDS, TIMER_TOO_LONG } from "./kintsugi-config.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 
 const positiveInt = z.int().gt(0);
-const positiveSeconds = z.number().gt(0);
+// No longer than a timer can wait: node would close every connection at once instead.
+const positiveSeconds = z.number().gt(0).max(MAX_TIMER_SECONDS, { error: TIMER_TOO_LONG });
 
 /**
  * The `limits` section: what one client may make kintsugi spend. Every key has a default (see DEFAULT_LIMITS);
