@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys, KeyRange, ParsedKey } from "./etcd-keys.js";
-import { entryValue, generationValue, historyValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValue } from "./etcd-value-schemas.js";
+import { entryValue, generationValue, historyValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
 import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
@@ -128,7 +128,7 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
 
   for await (const kv of pages(reader, keys.allSettings, PAGE.settings, revision)) {
     const { name } = parsedAs(reader, kv, "setting");
-    yield { kind: "setting", name, value: decode(reader, settingValue, kv).value };
+    yield { kind: "setting", name, value: decode(reader, settingValueOf(name), kv).value };
   }
   for await (const kv of pages(reader, keys.allEntries, PAGE.entries, revision)) {
     const { index } = parsedAs(reader, kv, "entry");

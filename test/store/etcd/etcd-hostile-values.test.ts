@@ -9,6 +9,8 @@ import { testEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
+import { DEFAULT_CONSTRAINTS } from "../../../src/domain/constraints.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES } from "../../../src/domain/machine-params.js";
 import { ACTOR, cluster, newEntry } from "../conformance/store-harness.js";
 
 /** Values another process with write access to the prefix may put there: kintsugi must neither act on them nor fall over. */
@@ -76,6 +78,41 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     const stored = await readJson(`${prefix}entries/0000000000000001`);
     await client.put(`${prefix}entries/0000000000000002`).value(JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address: "::ffff:a00:2" } }));
     assert.deepEqual((await open(prefix)).entries.list().map((e) => e.address), ["10.0.0.1", "::ffff:a00:2"]);
+  });
+
+  const settings: Array<[string, string, unknown, (s: KintsugiStore) => unknown, unknown]> = [
+    ["a switch written as a string (truthy, whatever it says)", "repair-queue-enabled", "false", (s) => s.settings.repairQueueEnabled(), true],
+    ["a constraint written as a string", "constraints", { maximumRepairQueueEntries: "1000" }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
+    ["a negative constraint", "constraints", { maximumUnhealthyMachinesPerRack: -1 }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
+    ["auto-repair variables with a state sabakan does not have", "auto-repair-variables", { having: { states: ["BROKEN"] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
+    ["auto-repair variables with a negative rack", "auto-repair-variables", { having: { racks: [-1] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
+    ["a cluster template without its text", "cluster-template", { text: 42, setAt: NOW }, (s) => s.settings.clusterTemplate(), null],
+    ["a health check paused by a number", "health-check-paused:workers", 1, (s) => s.settings.healthCheckPaused("workers"), null],
+  ];
+  for (const [name, setting, value, read, fallback] of settings) {
+    it(`reads the default for ${name}, and says which key`, async () => {
+      const prefix = fresh();
+      await open(prefix);
+      await client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
+      const store = await open(prefix);
+      assert.deepEqual(read(store), fallback);
+      assert.ok(logged.some((l) => l.level === "error" && l.fields["key"] === `${prefix}settings/${setting}`), "logged");
+    });
+  }
+
+  it("reads settings of the right shape as they are", async () => {
+    const prefix = fresh();
+    await open(prefix);
+    const put = (setting: string, value: unknown) => client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
+    await put("repair-queue-enabled", false);
+    await put("constraints", { maximumRepairQueueEntries: 7 });
+    await put("auto-repair-variables", { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
+    await put("health-check-paused:workers", true);
+    const store = await open(prefix);
+    assert.equal(store.settings.repairQueueEnabled(), false);
+    assert.equal(store.settings.constraints().maximumRepairQueueEntries, 7);
+    assert.deepEqual(store.settings.autoRepairVariables(), { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
+    assert.equal(store.settings.healthCheckPaused("workers"), true);
   });
 
   const configurations: Array<[string, () => string, RegExp]> = [
