@@ -47,6 +47,19 @@ describe("kintsugi serve on etcd refuses to start with one line, no stack (the r
     assertOneLine(res, /^kintsugi: etcd\.tls-ca-file: \.\/missing-ca\.pem: cannot read: no such file$/);
   });
 
+  it("check-config reads the etcd section's TLS files as serve would, without connecting", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "k.yaml"), `store: etcd\netcd:\n  endpoints: ["https://127.0.0.1:2379"]\n  tls-ca-file: ./missing-ca.pem\n`);
+      const res = await runCli(["check-config", "k.yaml"], { cwd: dir.path });
+      assert.deepEqual([res.code, res.stderr], [1, "kintsugi: k.yaml: etcd.tls-ca-file: ./missing-ca.pem: cannot read: no such file\n"]);
+      writeFileSync(join(dir.path, "ok.yaml"), `store: etcd\netcd:\n  endpoints: ["https://127.0.0.1:${await closedPort()}"]\n`);
+      assert.deepEqual(await runCli(["check-config", "ok.yaml"], { cwd: dir.path }), { code: 0, stdout: "ok.yaml: ok\n", stderr: "" });
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("an etcd that does not answer: the endpoint and what was tried, never the password", async () => {
     const port = await closedPort();
     const res = await serveOn(
