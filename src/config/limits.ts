@@ -20,7 +20,7 @@ export interface Limits {
   /** Open WebSocket connections at once from one client address (a proxy in front of kintsugi is one address). */
   readonly maxConnectionsPerAddress: number;
   readonly maxSubscriptionsPerConnection: number;
-  /** Total query text kept by the subscription-document cache. */
+  /** Memory the subscription-document cache may keep, estimated from the documents' tokens (see SubscriptionDocuments). */
   readonly subscriptionCacheBytes: number;
   /** Time a client has to send a request's headers. */
   readonly headersTimeoutSeconds: number;
