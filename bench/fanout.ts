@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket, { WebSocketServer } from "ws";
+import { DEFAULT_LIMITS } from "../src/config/limits.js";
 import { startTestKintsugi } from "../test/support/kintsugi-server.js";
 
 const SUBSCRIBERS = 1000;
@@ -16,7 +17,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function kintsugiFanout(): Promise<{ times: number[]; endToEnd: number[]; payload: string }> {
   let committedAt = 0;
-  const k = await startTestKintsugi({}, { subscriptionBufferSize: 10_000, onCommitted: () => void (committedAt = performance.now()) });
+  // Every subscriber connects from 127.0.0.1.
+  const k = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS, maxConnectionsPerAddress: SUBSCRIBERS } }, { subscriptionBufferSize: 10_000, onCommitted: () => void (committedAt = performance.now()) });
   const clients: Client[] = [];
   let received = 0;
   let payload = "";

@@ -66,6 +66,7 @@ async function run(label: string, kubernetes: string): Promise<void> {
     join(dir.path, "kintsugi.yaml"),
     `listen: "127.0.0.1:0"
 database: ${JSON.stringify(databasePath)}
+limits: { max_connections_per_address: ${SUBSCRIBERS} }   # every subscriber connects from 127.0.0.1
 ${kubernetes}repair:
   repair_procedures:
     - machine_types: ["qemu"]

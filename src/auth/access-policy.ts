@@ -10,7 +10,7 @@ export interface AuthConfig {
   readonly tokens: readonly TokenEntry[];
   /** Browser origins besides kintsugi's own, normalised (`scheme://host[:port]`). */
   readonly allowedOrigins: readonly string[];
-  /** Host names a loopback listener answers to besides loopback ones, lower-case. */
+  /** Host names a loopback listener answers to besides loopback ones, and the names (besides IP addresses) under which another listener serves clients without a token; lower-case. */
   readonly allowedHosts: readonly string[];
   /** Roles of client certificates by subject CN (`auth.client_certificates`; needs `tls.client_ca_file`). */
   readonly clientCertificates?: readonly ClientCertificateEntry[];

@@ -37,7 +37,10 @@ export function normalizeOrigin(text: string): string | null {
 export interface BrowserRules {
   /** The listener is on a loopback address: the Host header must then name a loopback host or an allowed name. */
   readonly loopbackListener: boolean;
-  /** Host names besides loopback ones that a loopback listener answers to (`auth.allowed_hosts`), lower-case. */
+  /**
+   * `auth.allowed_hosts`, lower-case: names a loopback listener answers to besides loopback ones, and names under
+   * which a listener on another address serves requests without credentials.
+   */
   readonly allowedHosts: readonly string[];
   /** Browser origins besides kintsugi's own (`auth.allowed_origins`), normalised. */
   readonly allowedOrigins: readonly string[];
@@ -68,6 +71,22 @@ export function browserRefusal(rules: BrowserRules, hostHeader: string | undefin
     if (own("https") || (!rules.tls && own("http"))) return null;
   }
   return `Origin ${JSON.stringify(originHeader.slice(0, 200))} is not kintsugi's own or one of auth.allowed_origins`;
+}
+
+/**
+ * Why a request without credentials (no token, no mapped client certificate) must be refused although anonymous
+ * clients may act, or null. Against DNS rebinding on a listener that is not loopback, where the Host rule above does
+ * not apply: a page that rebinds its own name to kintsugi's address passes the Origin rule (its origin then matches
+ * the Host) and would act through an operator's browser with the anonymous role. Rebinding always needs a name, so
+ * such a request must name kintsugi by an IP address or by one of `auth.allowed_hosts`. On a loopback listener the
+ * Host rule has already decided.
+ */
+export function anonymousHostRefusal(rules: BrowserRules, hostHeader: string | undefined): string | null {
+  if (rules.loopbackListener) return null;
+  const host = hostHeader === undefined ? null : hostOfHostHeader(hostHeader);
+  if (host !== null && (isIP(host.replace(/^\[(.*)\]$/, "$1")) !== 0 || rules.allowedHosts.includes(host))) return null;
+  const named = hostHeader === undefined ? "a request without a Host header" : `Host ${JSON.stringify(hostHeader.slice(0, 200))}`;
+  return `${named} is not an IP address or one of auth.allowed_hosts, as a request without a token must name kintsugi (against DNS rebinding)`;
 }
 
 /**

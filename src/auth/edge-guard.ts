@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLError } from "graphql";
 import type { AccessPolicy } from "./access-policy.js";
-import { browserRefusal, corsHeaders } from "./browser-rules.js";
+import { anonymousHostRefusal, browserRefusal, corsHeaders } from "./browser-rules.js";
 import { certificateActor } from "./client-certificates.js";
 import { forbiddenFieldError } from "./operation-roles.js";
 import { roleIncludes, type Actor, type Role } from "./roles.js";
@@ -43,12 +43,16 @@ export class EdgeGuard {
   /**
    * The actor of an `Authorization` header's value. A request without one is the client certificate's actor when
    * its verified CN is in `auth.client_certificates` (`certificateCn`), else anonymous: a token, when sent, decides.
+   * An anonymous request must name kintsugi acceptably in its `host` header (see anonymousHostRefusal).
    */
-  authenticate(authorization: string | undefined, certificateCn: string | null = null): Admission {
+  authenticate(authorization: string | undefined, certificateCn: string | null, host: string | undefined): Admission {
     if (authorization === undefined) {
       const byCertificate = certificateActor(this.policy.clientCertificates, certificateCn);
       if (byCertificate) return { ok: true, actor: byCertificate };
-      if (this.anonymous) return { ok: true, actor: this.anonymous };
+      if (this.anonymous) {
+        const refused = anonymousHostRefusal(this.policy.browser, host);
+        return refused === null ? { ok: true, actor: this.anonymous } : { ok: false, status: 403, type: "FORBIDDEN", message: refused };
+      }
       if (this.policy.clientCertificates.length > 0) {
         return unauthenticated("this server needs a token (send Authorization: Bearer <token>) or a client certificate whose CN auth.client_certificates maps to a role");
       }
@@ -64,15 +68,16 @@ export class EdgeGuard {
    * The actor of a graphql-ws connection, from its `connection_init` payload: `{ "authorization": "Bearer <token>" }`
    * (also under `headers`, as some clients nest it, or as `{ "token": "<token>" }`); without any of them, the
    * handshake's own Authorization header, if any, then the handshake's client certificate (`certificateCn`).
+   * `host` is the handshake's Host header.
    */
-  authenticateConnection(params: Readonly<Record<string, unknown>> | undefined, handshakeAuthorization: string | undefined, certificateCn: string | null = null): Admission {
+  authenticateConnection(params: Readonly<Record<string, unknown>> | undefined, handshakeAuthorization: string | undefined, certificateCn: string | null, host: string | undefined): Admission {
     const headers = params?.["headers"];
     const nested = headers !== null && typeof headers === "object" ? (headers as Record<string, unknown>) : undefined;
     const given = params?.["authorization"] ?? params?.["Authorization"] ?? nested?.["authorization"] ?? nested?.["Authorization"];
-    if (given !== undefined) return typeof given === "string" ? this.authenticate(given, certificateCn) : unauthenticated("connection_init's authorization must be a string");
+    if (given !== undefined) return typeof given === "string" ? this.authenticate(given, certificateCn, host) : unauthenticated("connection_init's authorization must be a string");
     const token = params?.["token"];
-    if (token !== undefined) return typeof token === "string" ? this.authenticate(`Bearer ${token}`, certificateCn) : unauthenticated("connection_init's token must be a string");
-    return this.authenticate(handshakeAuthorization, certificateCn);
+    if (token !== undefined) return typeof token === "string" ? this.authenticate(`Bearer ${token}`, certificateCn, host) : unauthenticated("connection_init's token must be a string");
+    return this.authenticate(handshakeAuthorization, certificateCn, host);
   }
 
   /** Whether `actor` may use a GET endpoint that needs `role` (such as /metrics). */

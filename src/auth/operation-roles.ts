@@ -43,7 +43,8 @@ export function rootFieldsOf(document: DocumentNode, operationName?: string | nu
 /** The role a root field needs: the table's; introspection is for viewers; a field the table lacks, admins only. */
 export function roleOfField(type: RootType, field: string): Role {
   if (field.startsWith("__")) return "viewer";
-  return FIELD_ROLES[type][field] ?? "admin";
+  // Own keys only: a field named like an Object.prototype member ("constructor", "toString") has no role either.
+  return Object.hasOwn(FIELD_ROLES[type], field) ? (FIELD_ROLES[type][field] as Role) : "admin";
 }
 
 /**
@@ -85,7 +86,7 @@ export function roleTableMismatches(schema: GraphQLSchema): { missing: string[];
   for (const type of Object.keys(FIELD_ROLES) as RootType[]) {
     const fields = Object.keys(roots[type]?.getFields() ?? {});
     const roles = FIELD_ROLES[type];
-    for (const field of fields) if (!(field in roles)) missing.push(`${type}.${field}`);
+    for (const field of fields) if (!Object.hasOwn(roles, field)) missing.push(`${type}.${field}`);
     for (const field of Object.keys(roles)) if (!fields.includes(field)) stale.push(`${type}.${field}`);
   }
   return { missing, stale };

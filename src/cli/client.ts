@@ -1,5 +1,6 @@
 import { ClientError, GraphQLClient } from "graphql-request";
 import type WebSocket from "ws";
+import { escapeControlCharacters as printable } from "../domain/untrusted-text.js";
 import { CliError } from "./cli-error.js";
 import { certificateHint, fetchWithTls, webSocketWithTls, type ClientTls } from "./client-tls.js";
 
@@ -45,8 +46,15 @@ export class KintsugiClient {
   }
 }
 
-/** What a graphql-ws client reports (an Error, a close event, a list of GraphQL errors) as one line. */
+/**
+ * What a graphql-ws client reports (an Error, a close event, a list of GraphQL errors) as one line, with the
+ * control characters of what the server sent escaped.
+ */
 export function describeSocketError(err: unknown): string {
+  return printable(describeSocketErrorAsSent(err));
+}
+
+function describeSocketErrorAsSent(err: unknown): string {
   if (err instanceof Error) return certificateHint((err as { code?: string }).code) ?? err.message;
   if (Array.isArray(err)) return err.map((e: { message?: string }) => e.message ?? JSON.stringify(e)).join("; ");
   if (err && typeof err === "object" && "code" in err) return `closed with ${String(err.code)} ${"reason" in err ? String(err.reason) : ""}`.trim();
@@ -64,8 +72,9 @@ function describeError(err: unknown, endpoint: string): string {
     if (errors.length > 0) {
       return errors
         .map((e) => {
+          // The server's words reach the operator's terminal: they may carry what sabakan or etcd held.
           const type = (e.extensions as { type?: string } | undefined)?.type;
-          return type ? `${e.message} (${type})` : e.message;
+          return printable(type ? `${e.message} (${type})` : e.message);
         })
         .join("\n");
     }

@@ -16,6 +16,24 @@ import { clusterCommand } from "./cluster-commands.js";
 import { tokenCommand } from "./token-command.js";
 import { dbCommand } from "./db-commands.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
+import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
+import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
+import { StoreUnavailableError } from "../store/store-port.js";
+
+/**
+ * Errors that say what the operator must change or wait for (a config, a file, etcd being away): printed as one
+ * `kintsugi: ...` line each, without a stack. Anything else is unexpected and printed with its stack.
+ */
+const OPERATOR_ERRORS = [
+  CliError,
+  ConfigError,
+  DatabaseOpenError,
+  StartRefusedError,
+  UnfinishedCopyError,
+  EtcdClientConfigError,
+  EtcdSchemaError,
+  StoreUnavailableError,
+];
 
 /** Builds the `kintsugi` command tree. */
 export function buildProgram(io: CliIo): Command {
@@ -63,8 +81,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (err instanceof CliError || err instanceof ConfigError || err instanceof DatabaseOpenError || err instanceof StartRefusedError || err instanceof UnfinishedCopyError) {
-      process.stderr.write(`kintsugi: ${err.message}\n`);
+    if (OPERATOR_ERRORS.some((type) => err instanceof type)) {
+      process.stderr.write(`kintsugi: ${(err as Error).message}\n`);
       return 1;
     }
     process.stderr.write(`kintsugi: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

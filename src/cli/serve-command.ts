@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.js";
-import { loadConfigFile } from "../config/load-config.js";
+import { ConfigError, loadConfigFile } from "../config/load-config.js";
+import { EtcdClientConfigError, etcdClientFor } from "../store/etcd/etcd-client.js";
 import { startKintsugi } from "../main.js";
 
 function loadOrDefault(path: string | undefined): KintsugiConfig {
@@ -30,13 +31,25 @@ export function serveCommand(): Command {
     });
 }
 
-/** `kintsugi check-config FILE`: validates a config file without starting anything. */
+/**
+ * `kintsugi check-config FILE`: validates a config file without starting anything. The TLS files it names are read
+ * and checked as serve would: the `tls` section's by the loader, and with `store: etcd` the `etcd` section's by
+ * building (not connecting) the etcd client.
+ */
 export function checkConfigCommand(out: (text: string) => void): Command {
   return new Command("check-config")
     .description("validate a config file without starting anything")
     .argument("<FILE>")
     .action((file: string) => {
-      loadConfigFile(file);
+      const config = loadConfigFile(file);
+      if (config.store === "etcd") {
+        try {
+          etcdClientFor(config.etcd).close();
+        } catch (err) {
+          if (err instanceof EtcdClientConfigError) throw new ConfigError(file, err.problems);
+          throw err;
+        }
+      }
       out(`${file}: ok\n`);
     });
 }

@@ -11,6 +11,8 @@ import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constrain
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { hasUrlCredentials } from "../domain/url-credentials.js";
 import {
+  MAX_TIMER_SECONDS,
+  TIMER_TOO_LONG,
   DEFAULT_DATABASE,
   DEFAULT_KUBERNETES_TIMEOUT_SECONDS,
   DEFAULT_LISTEN,
@@ -70,6 +72,8 @@ export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
 };
 
 const nonNegativeInt = z.int().min(0);
+/** A timeout or interval in seconds: > 0, and no longer than a timer can wait (see MAX_TIMER_SECONDS). */
+export const timerSeconds = z.number().gt(0).max(MAX_TIMER_SECONDS, { error: TIMER_TOO_LONG });
 const positiveInt = z.int().gt(0);
 const nonEmptyString = z.string().min(1);
 
@@ -211,20 +215,20 @@ export const configFileSchema = z
         url: sabakanUrl,
         schedule: cronExpression.default(DEFAULT_SABAKAN_SCHEDULE),
         cluster_schedule: cronExpression.optional(),
-        timeout_seconds: z.number().gt(0).default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
+        timeout_seconds: timerSeconds.default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
         max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
       })
       .optional(),
     kubernetes: z
       .strictObject({
         kubeconfig: nonEmptyString.optional(),
-        timeout_seconds: z.number().gt(0).default(DEFAULT_KUBERNETES_TIMEOUT_SECONDS),
+        timeout_seconds: timerSeconds.default(DEFAULT_KUBERNETES_TIMEOUT_SECONDS),
       })
       .optional(),
     repair: repair.optional(),
     runner: z
       .strictObject({
-        interval_seconds: z.number().gt(0).default(DEFAULT_RUNNER.intervalSeconds),
+        interval_seconds: timerSeconds.default(DEFAULT_RUNNER.intervalSeconds),
         health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
       })
       .optional(),

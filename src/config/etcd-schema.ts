@@ -8,6 +8,7 @@ import {
   type PemSource,
 } from "./etcd-config.js";
 import { parseGoDuration } from "./go-duration.js";
+import { MAX_TIMER_SECONDS } from "./kintsugi-config.js";
 import { whenClean } from "./label-selector-schema.js";
 
 const ENDPOINT_MESSAGE = 'must be an http or https URL with a port and no path, e.g. "http://10.0.0.1:2379"';
@@ -55,6 +56,11 @@ const timeout = z
     }
     if (ms < 1) {
       ctx.addIssue({ code: "custom", message: `must be at least 1ms, got ${JSON.stringify(text)}` });
+      return z.NEVER;
+    }
+    // A timer waits at most this long; past it, every etcd call would time out at once instead of never.
+    if (ms > MAX_TIMER_SECONDS * 1000) {
+      ctx.addIssue({ code: "custom", message: `must be at most "${MAX_TIMER_SECONDS}s" (about 24.8 days, the longest node's timers wait), got ${JSON.stringify(text)}` });
       return z.NEVER;
     }
     return ms;

@@ -52,6 +52,16 @@ export interface KintsugiConfig {
 }
 
 export const DEFAULT_LISTEN = { host: "127.0.0.1", port: 10180 } as const;
+
+/**
+ * The longest time, in seconds, a config key may give a timeout or interval: node's timers wait at most 2^31-1 ms
+ * (about 24.8 days) and fire at once for anything longer, so a larger value would make every request time out
+ * at once instead of never.
+ */
+export const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** The message for a value past MAX_TIMER_SECONDS. */
+export const TIMER_TOO_LONG = `must be <= ${MAX_TIMER_SECONDS} (about 24.8 days, the longest node's timers wait)`;
 export const DEFAULT_DATABASE = "./data/kintsugi.db";
 export const DEFAULT_SABAKAN_SCHEDULE = "*/60 * * * * *";
 export const DEFAULT_SABAKAN_TIMEOUT_SECONDS = 30;

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { MAX_TIMER_SECONDS, TIMER_TOO_LONG } from "./kintsugi-config.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 
 const positiveInt = z.int().gt(0);
-const positiveSeconds = z.number().gt(0);
+// No longer than a timer can wait: node would close every connection at once instead.
+const positiveSeconds = z.number().gt(0).max(MAX_TIMER_SECONDS, { error: TIMER_TOO_LONG });
 
 /**
  * The `limits` section: what one client may make kintsugi spend. Every key has a default (see DEFAULT_LIMITS);
@@ -16,6 +18,7 @@ export const limitsSection = z.strictObject({
   max_cost: positiveInt.default(DEFAULT_LIMITS.maxCost),
   max_body_bytes: positiveInt.default(DEFAULT_LIMITS.maxBodyBytes),
   max_connections: positiveInt.default(DEFAULT_LIMITS.maxConnections),
+  max_connections_per_address: positiveInt.default(DEFAULT_LIMITS.maxConnectionsPerAddress),
   max_subscriptions_per_connection: positiveInt.default(DEFAULT_LIMITS.maxSubscriptionsPerConnection),
   subscription_cache_bytes: positiveInt.default(DEFAULT_LIMITS.subscriptionCacheBytes),
   headers_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.headersTimeoutSeconds),
@@ -38,6 +41,7 @@ export function toLimits(section: z.output<typeof limitsSection> | undefined): L
     maxCost: section.max_cost,
     maxBodyBytes: section.max_body_bytes,
     maxConnections: section.max_connections,
+    maxConnectionsPerAddress: section.max_connections_per_address,
     maxSubscriptionsPerConnection: section.max_subscriptions_per_connection,
     subscriptionCacheBytes: section.subscription_cache_bytes,
     headersTimeoutSeconds: section.headers_timeout_seconds,

@@ -17,8 +17,10 @@ export interface Limits {
   readonly maxBodyBytes: number;
   /** Open WebSocket connections at once. */
   readonly maxConnections: number;
+  /** Open WebSocket connections at once from one client address (a proxy in front of kintsugi is one address). */
+  readonly maxConnectionsPerAddress: number;
   readonly maxSubscriptionsPerConnection: number;
-  /** Total query text kept by the subscription-document cache. */
+  /** Memory the subscription-document cache may keep, estimated from the documents' tokens (see SubscriptionDocuments). */
   readonly subscriptionCacheBytes: number;
   /** Time a client has to send a request's headers. */
   readonly headersTimeoutSeconds: number;
@@ -43,6 +45,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxCost: 100_000,
   maxBodyBytes: 1024 * 1024,
   maxConnections: 1_000,
+  maxConnectionsPerAddress: 100,
   maxSubscriptionsPerConnection: 100,
   subscriptionCacheBytes: 8 * 1024 * 1024,
   headersTimeoutSeconds: 10,

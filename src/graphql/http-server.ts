@@ -74,7 +74,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
   const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: options.limits.maxBodyBytes, verifyClient: edge.verifyClient });
-  limitConnections(wss, options.limits.maxConnections);
+  limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
   const subscriptions = useServer(
     {

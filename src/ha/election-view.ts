@@ -1,5 +1,6 @@
 import type { Etcd3, IKeyValue } from "etcd3";
 import type { ElectionCandidate } from "../domain/leadership.js";
+import { escapeControlCharacters } from "../domain/untrusted-text.js";
 import { abortableSleep } from "../runner/abortable-sleep.js";
 
 export interface ElectionViewOptions {
@@ -15,10 +16,25 @@ export interface ElectionViewOptions {
 // A watch whose cancellation etcd does not confirm in this time is dropped; closing the client ends it.
 const CANCEL_WAIT_MS = 1000;
 
+/** The longest replica name shown (what `leader_election.replica_name` allows); a longer one is cut, with "…". */
+export const SHOWN_NAME_LIMIT = 128;
+
+/**
+ * The name a candidate's key holds, made safe to show: any process with write access to the prefix can put a key
+ * there, and the leader's name goes into /health (unauthenticated), NOT_LEADER messages and terminals. Control
+ * characters are escaped (`\x1b`) and the text is cut at {@link SHOWN_NAME_LIMIT} characters.
+ */
+export function shownName(value: Buffer): string {
+  const text = value.subarray(0, SHOWN_NAME_LIMIT * 4).toString("utf8");
+  const chars = [...text];
+  const cut = chars.length > SHOWN_NAME_LIMIT || value.length > SHOWN_NAME_LIMIT * 4;
+  return `${escapeControlCharacters(chars.slice(0, SHOWN_NAME_LIMIT).join(""))}${cut ? "…" : ""}`;
+}
+
 const candidateOf = (kv: IKeyValue): ElectionCandidate => ({
   key: kv.key.toString(),
   createRevision: BigInt(kv.create_revision),
-  name: kv.value.toString(),
+  name: shownName(kv.value),
 });
 
 /**

@@ -102,7 +102,10 @@ export class LeaderElection {
     return leadsAt(this.view.current(), { key: own.key, createRevision: own.createRevision, leaseValidUntil: own.lease.validUntil() }, this.clock());
   }
 
-  /** The name the leading replica gave (untrusted: quote it where it is printed), or null when none is known. */
+  /**
+   * The name the leading replica gave, or null when none is known. Any process that can write the election prefix
+   * can choose it: it comes escaped and cut (see shownName), and is quoted where it is printed.
+   */
   leader(): string | null {
     return leaderOf(this.view.current().values())?.name ?? null;
   }

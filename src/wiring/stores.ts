@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { StartRefusedError } from "../auth/access-policy.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { checkConstraints } from "../domain/constraints.js";
 import { etcdClientFor } from "../store/etcd/etcd-client.js";
@@ -41,7 +42,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
     const effective = checkConstraints(store.settings.constraints());
     if (!effective.ok) {
       await store.close();
-      throw new Error(`constraints (config file and values stored in etcd together): ${effective.message}`);
+      throw new StartRefusedError(`constraints (config file and values stored in etcd together): ${effective.message}`);
     }
     return {
       store,

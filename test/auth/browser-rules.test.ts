@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { browserRefusal, isLoopbackHost, type BrowserRules } from "../../src/auth/browser-rules.js";
+import { anonymousHostRefusal, browserRefusal, isLoopbackHost, type BrowserRules } from "../../src/auth/browser-rules.js";
 
 describe("isLoopbackHost", () => {
   const cases: Array<[string, boolean]> = [
@@ -49,6 +49,30 @@ describe("browserRefusal", () => {
   for (const { name, rules, host, origin, refused } of cases) {
     it(name, () => {
       const why = browserRefusal(rules, host, origin);
+      if (refused === null) assert.equal(why, null);
+      else assert.match(why ?? "(passed)", refused);
+    });
+  }
+});
+
+describe("anonymousHostRefusal: a request without credentials must name a network listener by an address or an allowed name", () => {
+  const network: BrowserRules = { loopbackListener: false, allowedHosts: ["kintsugi.internal"], allowedOrigins: [] };
+  const loopback: BrowserRules = { loopbackListener: true, allowedHosts: [], allowedOrigins: [] };
+  const cases: Array<{ name: string; rules: BrowserRules; host: string | undefined; refused: RegExp | null }> = [
+    { name: "an IPv4 address with a port", rules: network, host: "10.0.0.5:10180", refused: null },
+    { name: "an IPv4 address without a port", rules: network, host: "10.0.0.5", refused: null },
+    { name: "an IPv6 address", rules: network, host: "[fd00::5]:10180", refused: null },
+    { name: "an allowed name, in any case", rules: network, host: "Kintsugi.Internal:10180", refused: null },
+    { name: "DNS rebinding: the attacker's own name", rules: network, host: "attacker.example:10180", refused: /^Host "attacker\.example:10180" is not an IP address or one of auth\.allowed_hosts/ },
+    { name: "kintsugi's own name, not configured", rules: network, host: "kintsugi.example", refused: /^Host "kintsugi\.example" is not an IP address/ },
+    { name: "a name that merely starts like an address", rules: network, host: "10.0.0.5.attacker.example", refused: /is not an IP address/ },
+    { name: "no Host header", rules: network, host: undefined, refused: /^a request without a Host header is not an IP address/ },
+    { name: "a garbled Host header", rules: network, host: "10.0.0.5/x", refused: /is not an IP address/ },
+    { name: "a loopback listener: its own Host rule has decided", rules: loopback, host: "localhost:10180", refused: null },
+  ];
+  for (const { name, rules, host, refused } of cases) {
+    it(name, () => {
+      const why = anonymousHostRefusal(rules, host);
       if (refused === null) assert.equal(why, null);
       else assert.match(why ?? "(passed)", refused);
     });

@@ -18,6 +18,15 @@ describe("the role table", () => {
     assert.throws(() => assertRoleTableMatches(schema), /without a role: Mutation\.eraseEverything/);
   });
 
+  it("a root field named like a member of every object (toString, constructor) has no role either: admins only, and the server refuses to start", () => {
+    const schema = makeExecutableSchema({ typeDefs: `${schemaSDL()}\nextend type Mutation { "new" toString: Boolean "new" constructor: Boolean }` });
+    assert.deepEqual(roleTableMismatches(schema), { missing: ["Mutation.toString", "Mutation.constructor"], stale: [] });
+    const operator = { name: "ci-bot", role: "operator" as const };
+    for (const field of ["toString", "constructor"]) {
+      assert.equal(forbiddenFieldError(operator, parse(`mutation { ${field} }`))?.extensions["requiredRole"], "admin", field);
+    }
+  });
+
   it("gives viewers every query and subscription, and nothing that changes anything", () => {
     for (const [type, fields] of Object.entries(FIELD_ROLES)) {
       for (const [field, role] of Object.entries(fields)) {

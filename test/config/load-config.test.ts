@@ -156,6 +156,7 @@ limits:
   max_cost: 100000
   max_body_bytes: 2097152
   max_connections: 50
+  max_connections_per_address: 5
   max_subscriptions_per_connection: 10
   subscription_cache_bytes: 1048576
   headers_timeout_seconds: 5
@@ -268,6 +269,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     maxCost: 100000,
     maxBodyBytes: 2097152,
     maxConnections: 50,
+    maxConnectionsPerAddress: 5,
     maxSubscriptionsPerConnection: 10,
     subscriptionCacheBytes: 1048576,
     headersTimeoutSeconds: 5,

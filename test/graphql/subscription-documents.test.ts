@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { GraphQLError } from "graphql";
 import { describe, it } from "node:test";
 import { buildSchema } from "../../src/graphql/schema.js";
-import { SubscriptionDocuments } from "../../src/graphql/subscription-documents.js";
+import { BYTES_PER_TOKEN, SubscriptionDocuments } from "../../src/graphql/subscription-documents.js";
 import { OperationLimits } from "../../src/graphql/limits/operation-limits.js";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 
@@ -36,23 +36,46 @@ describe("SubscriptionDocuments", () => {
 
 describe("SubscriptionDocuments bounds", () => {
   const query = (n: number) => `subscription S${n} { repairEntryEvents { kind } }`;
+  const limits = new OperationLimits(schema, DEFAULT_LIMITS);
+  /** What keeping one document of `query(n)`'s shape is estimated to cost, for n of two digits. */
+  const weight = (() => {
+    const probe = new SubscriptionDocuments(schema, limits, DEFAULT_LIMITS.subscriptionCacheBytes);
+    probe.get(query(10));
+    return probe.bytes;
+  })();
 
-  it("keeps no more query text than its byte bound: past it, the cache starts over", () => {
-    const one = Buffer.byteLength(query(10));
-    const documents = new SubscriptionDocuments(schema, new OperationLimits(schema, DEFAULT_LIMITS), one * 3);
+  it("weighs a document by its tokens, about 500 bytes each, not by its text", () => {
+    // subscription, S10, {, repairEntryEvents, {, kind, }, } and the start and end of the text.
+    assert.equal(weight, Buffer.byteLength(query(10)) + 10 * BYTES_PER_TOKEN);
+  });
+
+  it("keeps no more than its byte bound: past it, the cache starts over", () => {
+    const documents = new SubscriptionDocuments(schema, limits, weight * 3);
     const first = documents.get(query(10));
     for (let n = 11; n < 13; n++) documents.get(query(n));
-    assert.equal(documents.bytes, one * 3);
+    assert.equal(documents.bytes, weight * 3);
     assert.equal(documents.get(query(10)), first, "still kept at the bound");
     documents.get(query(13));
-    assert.equal(documents.bytes, one, "started over with the newcomer");
+    assert.equal(documents.bytes, weight, "started over with the newcomer");
     assert.notEqual(documents.get(query(10)), first, "parsed again");
   });
 
-  it("never keeps a text larger than the whole bound", () => {
-    const big = `subscription { repairEntryEvents { kind } } ${"#".repeat(200)}\n`;
-    const documents = new SubscriptionDocuments(schema, new OperationLimits(schema, DEFAULT_LIMITS), 100);
-    assert.ok(!Array.isArray(documents.get(big)));
+  it("bounds what large distinct documents keep alive, invalid ones included (their errors hold the whole document)", () => {
+    // 4,000 tokens in 16 kB of text hold about 2 MB once parsed; by text, 500 of them would fit in 8 MiB.
+    const large = (n: number, field: string) => `subscription L${n} { repairEntryEvents { ${`${field} `.repeat(4000)}} }`;
+    for (const field of ["kind", "nope"]) {
+      const documents = new SubscriptionDocuments(schema, limits, 8 * 1024 * 1024);
+      const first = documents.get(large(0, field));
+      for (let n = 1; n < 10; n++) documents.get(large(n, field));
+      assert.ok(documents.bytes <= 8 * 1024 * 1024, `${field}: ${documents.bytes} bytes kept`);
+      assert.ok(documents.bytes >= 4000 * BYTES_PER_TOKEN, `${field}: weighed by its tokens`);
+      assert.notEqual(documents.get(large(0, field)), first, `${field}: the first was let go`);
+    }
+  });
+
+  it("never keeps a document that alone passes the whole bound", () => {
+    const documents = new SubscriptionDocuments(schema, limits, weight - 1);
+    assert.ok(!Array.isArray(documents.get(query(10))));
     assert.equal(documents.bytes, 0);
   });
 

@@ -8,17 +8,24 @@ import type { Admission, EdgeGuard, Refusal } from "../../auth/edge-guard.js";
 import type { Actor, Role } from "../../auth/roles.js";
 import type { GraphQLContext } from "../context.js";
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** The body of a refusal: GraphQL-shaped JSON naming the reason, never echoing credentials. */
+function refusalBody(refusal: Refusal): string {
+  return JSON.stringify({ errors: [{ message: refusal.message, extensions: { type: refusal.type, code: refusal.type } }] });
+}
+
 /** Answers a refused HTTP request: a GraphQL-shaped error body naming the reason, never echoing credentials. */
 export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
-  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+  const headers: Record<string, string> = { "content-type": JSON_TYPE };
   if (refusal.status === 401) headers["www-authenticate"] = 'Bearer realm="kintsugi"';
   res.writeHead(refusal.status, headers);
-  res.end(JSON.stringify({ errors: [{ message: refusal.message, extensions: { type: refusal.type, code: refusal.type } }] }));
+  res.end(refusalBody(refusal));
 }
 
 /** Who an HTTP request is by its Authorization header or client certificate, and, given a `role`, whether it has that role. */
 export function admitHttp(guard: EdgeGuard, req: IncomingMessage, role?: Role): Admission {
-  const admitted = guard.authenticate(req.headers.authorization, verifiedClientCn(req.socket));
+  const admitted = guard.authenticate(req.headers.authorization, verifiedClientCn(req.socket), req.headers.host);
   return admitted.ok && role ? guard.mayUse(admitted.actor, role) : admitted;
 }
 
@@ -51,16 +58,18 @@ export function webSocketEdge(guard: EdgeGuard) {
   const actors = new WeakMap<object, Actor>();
   const verifyClient: VerifyClientCallbackAsync<IncomingMessage> = (info, done) => {
     const refused = guard.browserRefusal(info.req.headers.host, info.origin || undefined);
-    if (refused) done(false, 403, refused.message);
+    // As the HTTP side answers, in JSON: ws would send the message as text/html, with the refused Host in it.
+    if (refused) done(false, 403, refusalBody(refused), { "Content-Type": JSON_TYPE });
     else done(true);
   };
   return {
     verifyClient,
     onConnect(ctx: WsContext<Record<string, unknown> | undefined, Extra>): boolean {
-      const admission = guard.authenticateConnection(ctx.connectionParams, ctx.extra.request.headers.authorization, verifiedClientCn(ctx.extra.request.socket));
+      const { headers, socket } = ctx.extra.request;
+      const admission = guard.authenticateConnection(ctx.connectionParams, headers.authorization, verifiedClientCn(socket), headers.host);
       if (!admission.ok) {
-        // graphql-ws would close with 4403 on `false`; the first close code sent wins.
-        ctx.extra.socket.close(4401, admission.message.slice(0, 120));
+        // On `false` graphql-ws would close with 4403 whatever the reason; the first close code sent wins.
+        ctx.extra.socket.close(admission.status === 401 ? 4401 : 4403, admission.message.slice(0, 120));
         return false;
       }
       actors.set(ctx, admission.actor);

@@ -11,12 +11,31 @@ export const CLOSE_POLICY_VIOLATION = 1008;
 const SLOW_READER_GRACE_MS = 5_000;
 
 /**
- * Closes every WebSocket opened while `max` are already open, saying why. Must be attached before graphql-ws's own
- * listener, so a refused connection is closed before it is served.
+ * Closes every WebSocket opened while `max` are already open, or while `maxPerAddress` are open from its client's
+ * address, saying why. The second bound keeps one client (which may hold a socket a few seconds before it has to
+ * authenticate) from taking every slot. Must be attached before graphql-ws's own listener, so a refused connection
+ * is closed before it is served.
  */
-export function limitConnections(wss: WebSocketServer, max: number): void {
-  wss.on("connection", (socket) => {
-    if (wss.clients.size > max) socket.close(CLOSE_TRY_AGAIN_LATER, `too many WebSocket connections: the limit is ${max} (limits.max_connections)`);
+export function limitConnections(wss: WebSocketServer, max: number, maxPerAddress: number): void {
+  const open = new Map<string, number>();
+  wss.on("connection", (socket, req) => {
+    if (wss.clients.size > max) {
+      socket.close(CLOSE_TRY_AGAIN_LATER, `too many WebSocket connections: the limit is ${max} (limits.max_connections)`);
+      return;
+    }
+    const address = req.socket.remoteAddress ?? "";
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > maxPerAddress) {
+      // The address stays out of the reason: a close reason holds 123 bytes, and ws throws past them.
+      socket.close(CLOSE_TRY_AGAIN_LATER, `too many WebSocket connections from this address: the limit is ${maxPerAddress} (limits.max_connections_per_address)`);
+      return;
+    }
+    open.set(address, count);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
   });
 }
 

@@ -12,7 +12,7 @@ import {
   queueHeadValue,
   schemaValue,
   sequenceHeadValue,
-  settingValue,
+  settingValueOf,
   type QueueHeadValue,
   type SequenceHeadValue,
   type StoredGenerationFields,
@@ -173,7 +173,7 @@ export class EtcdMirror {
         this.generationsHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
         return;
       case "setting":
-        if (put) this.settings.set(key.name, versioned(deepFreeze(this.decode(settingValue, event)?.value ?? null)));
+        if (put) this.settings.set(key.name, versioned(deepFreeze(this.decode(settingValueOf(key.name), event)?.value ?? null)));
         else this.settings.delete(key.name);
         return;
       case "entry": {

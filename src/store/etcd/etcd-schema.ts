@@ -1,4 +1,5 @@
 import type { Etcd3 } from "etcd3";
+import { quoteUntrusted } from "../../domain/untrusted-text.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import { ETCD_SCHEMA_VERSION } from "./etcd-values.js";
@@ -35,7 +36,7 @@ export async function ensureSchema(client: Etcd3, keys: EtcdKeys, availability: 
     version = undefined;
   }
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
-    throw new EtcdSchemaError(`etcd prefix ${keys.prefix} has a schema key (${keys.schema}) that is not kintsugi's: ${JSON.stringify(raw.slice(0, 200))}`);
+    throw new EtcdSchemaError(`etcd prefix ${keys.prefix} has a schema key (${keys.schema}) that is not kintsugi's: ${quoteUntrusted(raw)}`);
   }
   if (version > ETCD_SCHEMA_VERSION) {
     throw new EtcdSchemaError(

@@ -1,11 +1,10 @@
-import { gunzipSync } from "node:zlib";
 import type { Etcd3, IKeyValue } from "etcd3";
 import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys, KeyRange, ParsedKey } from "./etcd-keys.js";
-import { entryValue, generationValue, historyValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValue } from "./etcd-value-schemas.js";
-import { decodeValue, UndecodableValueError } from "./etcd-values.js";
+import { entryValue, generationValue, historyValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
+import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
 const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4 } as const;
@@ -129,7 +128,7 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
 
   for await (const kv of pages(reader, keys.allSettings, PAGE.settings, revision)) {
     const { name } = parsedAs(reader, kv, "setting");
-    yield { kind: "setting", name, value: decode(reader, settingValue, kv).value };
+    yield { kind: "setting", name, value: decode(reader, settingValueOf(name), kv).value };
   }
   for await (const kv of pages(reader, keys.allEntries, PAGE.entries, revision)) {
     const { index } = parsedAs(reader, kv, "entry");
@@ -160,7 +159,7 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
     seen.generation = sequence;
     let cluster: string | null = null;
     try {
-      cluster = record.cluster === null ? null : gunzipSync(Buffer.from(record.cluster, "base64")).toString("utf8");
+      cluster = record.cluster === null ? null : gunzipCluster(record.cluster, `generation record ${record.sequence}`);
     } catch (err) {
       throw mismatch(reader, kv, `a configuration that cannot be decompressed (${(err as Error).message})`);
     }

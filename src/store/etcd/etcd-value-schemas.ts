@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { parseAddress } from "../../domain/address.js";
+import { CONSTRAINT_NAMES } from "../../domain/constraints.js";
+import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
@@ -60,12 +63,56 @@ export const queueHeadValue = z.object({ ...versioned, ...writeId, nextIndex: id
 
 export const sequenceHeadValue = z.object({ ...versioned, ...writeId, next: id });
 
-export const entryValue = z.object({ ...versioned, entry: repairEntrySchema });
+// A queued entry's address is the last argument of its repair commands: a value another process wrote must not be an
+// option (`-rf`). Older canonical spellings (`::ffff:a00:1`) are still addresses, so entries stored before stay
+// readable. (The entry a history value carries only describes a change; a copied record of a dequeued entry has none.)
+const queuedEntry = repairEntrySchema.extend({
+  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
+});
+
+export const entryValue = z.object({ ...versioned, entry: queuedEntry });
 
 /** A history record and the entry as it was after the change (as it was before it, for `dequeued`). */
 export const historyValue = z.object({ ...versioned, record: historyRecordSchema, entry: repairEntrySchema });
 
 export const settingValue = z.object({ ...versioned, ...writeId, value: z.unknown() });
+
+const machineParams = z
+  .object({
+    labels: z.array(z.object({ name: z.string(), value: z.string() })).nullish(),
+    racks: z.array(z.number()).nullish(),
+    roles: z.array(z.string()).nullish(),
+    states: z.array(z.enum(MACHINE_STATES)).nullish(),
+    minDaysBeforeRetire: z.number().int().nullish(),
+  })
+  .nullable()
+  .superRefine((params, ctx) => {
+    const checked = checkMachineParams(params, "params");
+    if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.message });
+  });
+
+const switchValue = z.boolean();
+
+/**
+ * The shape of each setting kintsugi reads, by name (`health-check-paused:NAME` for every check): the safety limits
+ * and switches decide what is repaired, so a value of the wrong type is left out (and the default applies) rather
+ * than coerced (a string "false" is truthy, a constraint "x" compares false with every count).
+ */
+const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
+  "repair-queue-enabled": switchValue,
+  "auto-repair-enabled": switchValue,
+  "cluster-generation-enabled": switchValue,
+  "auto-repair-variables": z.object({ having: machineParams, notHaving: machineParams }),
+  "cluster-variables": z.object({ having: machineParams, notHaving: machineParams }),
+  "cluster-template": z.object({ text: z.string(), setAt: time }),
+  constraints: z.object(Object.fromEntries(Object.values(CONSTRAINT_NAMES).map((name) => [name, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional()]))),
+};
+
+/** The value schema of the setting `name` (see SETTING_VALUES); a setting kintsugi does not read is taken as it is. */
+export function settingValueOf(name: string): z.ZodType<z.infer<typeof settingValue>> {
+  const value = name.startsWith("health-check-paused:") ? switchValue : SETTING_VALUES[name];
+  return value === undefined ? settingValue : z.object({ ...versioned, ...writeId, value });
+}
 
 export const outcomeValue = z.object({
   ...versioned,

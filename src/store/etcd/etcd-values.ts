@@ -91,14 +91,48 @@ export function storedOutcome(o: AutoRepairOutcome): AutoRepairOutcome {
   });
 }
 
+function parseCluster(json: string, sequence: number): GeneratedCluster {
+  let cluster: unknown;
+  try {
+    cluster = JSON.parse(json);
+  } catch (err) {
+    throw new UndecodableValueError(`the configuration of generation record ${sequence} is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof cluster !== "object" || cluster === null || !Array.isArray((cluster as { nodes?: unknown }).nodes)) {
+    throw new UndecodableValueError(`the configuration of generation record ${sequence} is not a cluster configuration (no nodes list)`);
+  }
+  return cluster as GeneratedCluster;
+}
+
 /** A generated configuration as stored: gzip'd JSON in base64. */
 export function encodeCluster(cluster: GeneratedCluster): string {
   return gzipSync(JSON.stringify(cluster)).toString("base64");
 }
 
 /**
+ * The most a stored configuration may decompress to (its JSON text): far above any fleet's (10,000 nodes are about
+ * 10 MB), far below what a small compressed value made to expand (a gzip bomb within etcd's 1.5 MiB) would take.
+ */
+export const MAX_CLUSTER_JSON_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The JSON text of a stored configuration (gzip'd, in base64). Throws {@link UndecodableValueError} naming `what`
+ * when it is not gzip or would decompress past {@link MAX_CLUSTER_JSON_BYTES}.
+ */
+export function gunzipCluster(base64: string, what: string): string {
+  try {
+    return gunzipSync(Buffer.from(base64, "base64"), { maxOutputLength: MAX_CLUSTER_JSON_BYTES }).toString("utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "ERR_BUFFER_TOO_LARGE" ? `it decompresses to more than ${MAX_CLUSTER_JSON_BYTES} bytes` : (err as Error).message;
+    throw new UndecodableValueError(`the configuration of ${what} cannot be decompressed: ${why}`);
+  }
+}
+
+/**
  * A generation record read from its stored fields. The configuration is decompressed on first use, so that listing
- * the history costs no decompression, and frozen, as every reader shares it.
+ * the history costs no decompression, and frozen, as every reader shares it. A configuration that cannot be read
+ * (see {@link gunzipCluster}, or not JSON) throws {@link UndecodableValueError} where it is used.
  */
 export function generationFromStored(fields: StoredGenerationFields): ClusterGeneration {
   const blob = fields.cluster;
@@ -112,7 +146,7 @@ export function generationFromStored(fields: StoredGenerationFields): ClusterGen
     trigger: fields.trigger,
     generation: fields.generation,
     get cluster(): GeneratedCluster | null {
-      if (cluster === undefined) cluster = deepFreeze(JSON.parse(gunzipSync(Buffer.from(blob as string, "base64")).toString("utf8")) as GeneratedCluster);
+      if (cluster === undefined) cluster = deepFreeze(parseCluster(gunzipCluster(blob as string, `generation record ${fields.sequence}`), fields.sequence));
       return cluster;
     },
     changes: Object.freeze([...fields.changes]),

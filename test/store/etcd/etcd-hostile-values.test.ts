@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { gzipSync } from "node:zlib";
+import { after, afterEach, before, describe, it } from "node:test";
+import type { Etcd3 } from "etcd3";
+import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
+import { MAX_CLUSTER_JSON_BYTES, UndecodableValueError } from "../../../src/store/etcd/etcd-values.js";
+import type { KintsugiStore } from "../../../src/store/store-port.js";
+import { testEtcdClient } from "../../support/etcd-clients.js";
+import { NOW } from "../../support/fixtures.js";
+import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { until } from "../../support/until.js";
+import { DEFAULT_CONSTRAINTS } from "../../../src/domain/constraints.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES } from "../../../src/domain/machine-params.js";
+import { ACTOR, cluster, newEntry } from "../conformance/store-harness.js";
+
+/** Values another process with write access to the prefix may put there: kintsugi must neither act on them nor fall over. */
+describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
+  let etcd: TestEtcd;
+  let client: Etcd3;
+  let tests = 0;
+  let stores: KintsugiStore[] = [];
+  const logged: Array<{ level: string; message: string; fields: Readonly<Record<string, unknown>> }> = [];
+
+  before(async () => {
+    etcd = await startTestEtcd();
+    client = testEtcdClient(etcd.endpoints);
+  });
+  after(async () => {
+    client?.close();
+    await etcd?.stop();
+  });
+  afterEach(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    stores = [];
+  });
+
+  const fresh = () => `/hostile-${++tests}/`;
+  const open = async (prefix: string) => {
+    const store = await openEtcdStore({ client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
+    stores.push(store);
+    return store;
+  };
+  const readJson = async (key: string) => JSON.parse((await client.get(key).string()) ?? "null") as { v: number; entry: Record<string, unknown>; record: Record<string, unknown> };
+
+  const addresses: Array<[string, string]> = [
+    ["an option a repair command would take", "-rf"],
+    ["an option with a value", "--output=/etc/passwd"],
+    ["control characters", "10.0.0.2\x1b[2J"],
+    ["a host name", "evil.example"],
+    ["a padded address", " 10.0.0.2"],
+    ["nothing", ""],
+  ];
+  for (const [name, address] of addresses) {
+    it(`leaves out of the mirror, on open and from the watch, an entry whose address is ${name}: no command ever gets it`, async () => {
+      const prefix = fresh();
+      const first = await open(prefix);
+      await first.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
+      const stored = await readJson(`${prefix}entries/0000000000000001`);
+      const hostile = JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address } });
+      await client.put(`${prefix}entries/0000000000000002`).value(hostile);
+      // The watch of the running store meets it, then a new store reads it on open.
+      await until("the running store's mirror passed the hostile put", async () => logged.some((l) => l.fields["key"] === `${prefix}entries/0000000000000002`));
+      const second = await open(prefix);
+      for (const store of [first, second]) {
+        assert.deepEqual(store.entries.list().map((e) => [e.index, e.address]), [[1, "10.0.0.1"]]);
+        assert.equal(store.entries.get(2), null);
+      }
+      const said = logged.filter((l) => l.level === "error" && l.fields["key"] === `${prefix}entries/0000000000000002`);
+      assert.ok(said.length >= 2, "logged by both stores");
+      assert.match(String(said[0]?.fields["error"]), /at entry\.address: must be an IP address/);
+    });
+  }
+
+  it("still reads the IPv4-mapped spelling older kintsugis stored", async () => {
+    const prefix = fresh();
+    const store = await open(prefix);
+    await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
+    const stored = await readJson(`${prefix}entries/0000000000000001`);
+    await client.put(`${prefix}entries/0000000000000002`).value(JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address: "::ffff:a00:2" } }));
+    assert.deepEqual((await open(prefix)).entries.list().map((e) => e.address), ["10.0.0.1", "::ffff:a00:2"]);
+  });
+
+  const settings: Array<[string, string, unknown, (s: KintsugiStore) => unknown, unknown]> = [
+    ["a switch written as a string (truthy, whatever it says)", "repair-queue-enabled", "false", (s) => s.settings.repairQueueEnabled(), true],
+    ["a constraint written as a string", "constraints", { maximumRepairQueueEntries: "1000" }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
+    ["a negative constraint", "constraints", { maximumUnhealthyMachinesPerRack: -1 }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
+    ["auto-repair variables with a state sabakan does not have", "auto-repair-variables", { having: { states: ["BROKEN"] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
+    ["auto-repair variables with a negative rack", "auto-repair-variables", { having: { racks: [-1] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
+    ["a cluster template without its text", "cluster-template", { text: 42, setAt: NOW }, (s) => s.settings.clusterTemplate(), null],
+    ["a health check paused by a number", "health-check-paused:workers", 1, (s) => s.settings.healthCheckPaused("workers"), null],
+  ];
+  for (const [name, setting, value, read, fallback] of settings) {
+    it(`reads the default for ${name}, and says which key`, async () => {
+      const prefix = fresh();
+      await open(prefix);
+      await client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
+      const store = await open(prefix);
+      assert.deepEqual(read(store), fallback);
+      assert.ok(logged.some((l) => l.level === "error" && l.fields["key"] === `${prefix}settings/${setting}`), "logged");
+    });
+  }
+
+  it("reads settings of the right shape as they are", async () => {
+    const prefix = fresh();
+    await open(prefix);
+    const put = (setting: string, value: unknown) => client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
+    await put("repair-queue-enabled", false);
+    await put("constraints", { maximumRepairQueueEntries: 7 });
+    await put("auto-repair-variables", { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
+    await put("health-check-paused:workers", true);
+    const store = await open(prefix);
+    assert.equal(store.settings.repairQueueEnabled(), false);
+    assert.equal(store.settings.constraints().maximumRepairQueueEntries, 7);
+    assert.deepEqual(store.settings.autoRepairVariables(), { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
+    assert.equal(store.settings.healthCheckPaused("workers"), true);
+  });
+
+  const configurations: Array<[string, () => string, RegExp]> = [
+    ["a gzip bomb", () => gzipSync(Buffer.alloc(MAX_CLUSTER_JSON_BYTES + 1, " ")).toString("base64"), /^the configuration of generation record 1 cannot be decompressed: it decompresses to more than 67108864 bytes$/],
+    ["base64 that is not gzip", () => Buffer.from("not gzip at all").toString("base64"), /^the configuration of generation record 1 cannot be decompressed: /],
+    ["gzip that is not JSON", () => gzipSync("{nodes:").toString("base64"), /^the configuration of generation record 1 is not JSON/],
+    ["JSON that is not a cluster", () => gzipSync('{"nodes":"all of them"}').toString("base64"), /^the configuration of generation record 1 is not a cluster configuration/],
+  ];
+  for (const [name, blob, message] of configurations) {
+    it(`a generated configuration that is ${name} fails where it is read, with a clear error, and bounds memory`, async () => {
+      const prefix = fresh();
+      const store = await open(prefix);
+      await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
+      const key = `${prefix}generations/0000000000000001`;
+      const stored = await readJson(key);
+      await client.put(key).value(JSON.stringify({ ...stored, record: { ...stored.record, cluster: blob() } }));
+      const reopened = await open(prefix);
+      const current = reopened.generations.current();
+      assert.equal(current?.sequence, 1, "the record itself stays listed");
+      const read = (what: () => unknown) => assert.throws(what, (err: unknown) => err instanceof UndecodableValueError && message.test(err.message));
+      read(() => current?.cluster);
+      read(() => reopened.generations.controlPlaneAddresses());
+    });
+  }
+});
