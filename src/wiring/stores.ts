@@ -17,12 +17,24 @@ export interface Backend {
 }
 
 /**
+ * Refuses to start (closing the store) when the config file's constraints and those set through the API, laid over
+ * them, contradict each other: the limits that keep a rack failure from becoming a repair storm must be coherent.
+ */
+async function refuseContradictingConstraints(store: KintsugiStore, stored: string): Promise<void> {
+  const effective = checkConstraints(store.settings.constraints());
+  if (effective.ok) return;
+  await store.close();
+  throw new StartRefusedError(`constraints (config file and ${stored} together): ${effective.message}`);
+}
+
+/**
  * Opens the store the config names. `sqlite`: the file at `database`, held by this process alone, which leads from
  * start to close. `etcd`: the prefix on sabakan's etcd, shared with the other replicas, which elect a leader there.
  */
 export async function openBackend(config: KintsugiConfig, logger: Logger): Promise<Backend> {
   if (config.store === "sqlite") {
     const store = openSqliteStore({ path: config.database, initialConstraints: config.constraints });
+    await refuseContradictingConstraints(store, "stored values");
     const atStart = store.health();
     if (!atStart.healthy) logger.error({ reason: atStart.reason }, "the database cannot be written; GET /health answers 503 until it can");
     return { store, leadership: soleLeadership(config.leaderElection.replicaName), close: () => store.close() };
@@ -38,12 +50,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
       endpoints: config.etcd.endpoints,
       log: (level, message, fields) => log[level](fields, message),
     });
-    // As the SQLite store does at open: the config file's constraints must agree with those set through the API.
-    const effective = checkConstraints(store.settings.constraints());
-    if (!effective.ok) {
-      await store.close();
-      throw new StartRefusedError(`constraints (config file and values stored in etcd together): ${effective.message}`);
-    }
+    await refuseContradictingConstraints(store, "values stored in etcd");
     return {
       store,
       leadership: electedLeadership(client, config, logger),

@@ -1,4 +1,4 @@
-import { checkConstraints, type Constraints } from "../../domain/constraints.js";
+import type { Constraints } from "../../domain/constraints.js";
 import type { KintsugiStore } from "../store-port.js";
 import { SqliteOutcomeStore } from "./auto-repair-outcome-store.js";
 import { SqliteGenerationStore } from "./cluster-generation-store.js";
@@ -19,8 +19,7 @@ export interface SqliteStoreOptions {
 /**
  * Opens the SQLite backend: takes the database's lock (a second kintsugi on the same file is refused before it
  * writes anything), opens and migrates the file, refuses it when it holds an unfinished copy (`kintsugi db copy` cut
- * off or not verified: UnfinishedCopyError), and checks that the config file's constraints and the stored ones
- * agree. Reads are synchronous; writes are synchronous transactions behind promises, each announced to `onCommit`
+ * off or not verified: UnfinishedCopyError). Reads are synchronous; writes are synchronous transactions behind promises, each announced to `onCommit`
  * listeners as it commits. The lock makes this process the only writer, so `guarded` needs no guard.
  */
 export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
@@ -29,8 +28,6 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
     refuseUnfinishedCopy(db);
     const commits = new SqliteCommits(db);
     const settings = new SqliteSettingsStore(db, commits, options.initialConstraints);
-    const effective = checkConstraints(settings.constraints());
-    if (!effective.ok) throw new Error(`constraints (config file and stored values together): ${effective.message}`);
     const entries = new SqliteRepairEntryStore(db, commits);
     const outcomes = new SqliteOutcomeStore(db, commits);
     const health = new DatabaseHealth(db);

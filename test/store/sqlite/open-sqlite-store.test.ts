@@ -144,12 +144,4 @@ describe("the SQLite store", () => {
     store = openSqliteStore({ path });
     assert.deepEqual(store.entries.list(), [entry]);
   });
-
-  it("refuses constraints that contradict each other once the stored ones are laid over the config file's, and lets go of the lock", async () => {
-    await store.settings.setConstraints({ minimumWorkers: 5 });
-    await store.close();
-    assert.throws(() => openSqliteStore({ path, initialConstraints: { maximumWorkers: 3 } }), /^Error: constraints \(config file and stored values together\): maximum-workers \(3\) must be 0 \(unlimited\) or >= minimum-workers \(5\)$/);
-    store = openSqliteStore({ path, initialConstraints: { maximumWorkers: 6 } });
-    assert.equal(store.settings.constraints().maximumWorkers, 6);
-  });
 });
