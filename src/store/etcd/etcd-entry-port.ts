@@ -6,7 +6,8 @@ import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
 import { historyValue } from "./etcd-value-schemas.js";
-import { decodeValue, storedRecord } from "./etcd-values.js";
+import { decodeValue, storedRecord, UndecodableValueError } from "./etcd-values.js";
+import type { StoreLog } from "./store-log.js";
 import type { EtcdWriter } from "./etcd-writer.js";
 import { QueuePlan } from "./queue-plan.js";
 
@@ -21,6 +22,7 @@ export class EtcdEntryPort implements RepairEntryPort {
     private readonly mirror: EtcdMirror,
     private readonly availability: EtcdAvailability,
     private readonly writer: EtcdWriter,
+    private readonly log: StoreLog,
   ) {}
 
   get(index: number): RepairEntry | null {
@@ -39,8 +41,18 @@ export class EtcdEntryPort implements RepairEntryPort {
     } catch (err) {
       throw this.availability.failed(`reading the history of repair entry ${index}`, err);
     }
-    // Sorted by key, which is by sequence within one index.
-    return response.kvs.map((kv) => storedRecord(decodeValue(historyValue, kv.key.toString("utf8"), kv.value).record));
+    // Sorted by key, which is by sequence within one index. A record another process wrote that cannot be read is
+    // left out and logged, as the mirror does: the rest of the audit trail stays readable.
+    return response.kvs.flatMap((kv) => {
+      const key = kv.key.toString("utf8");
+      try {
+        return [storedRecord(decodeValue(historyValue, key, kv.value).record)];
+      } catch (err) {
+        if (!(err instanceof UndecodableValueError)) throw err;
+        this.log("error", "a history record in etcd cannot be read; it is left out of the history", { key, error: err.message });
+        return [];
+      }
+    });
   }
 
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange> {

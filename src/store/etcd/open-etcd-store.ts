@@ -61,7 +61,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const compose = (writer: EtcdWriter): KintsugiStore => {
     const store: KintsugiStore = {
       backend: "etcd",
-      entries: new EtcdEntryPort(client, keys, mirror, availability, writer),
+      entries: new EtcdEntryPort(client, keys, mirror, availability, writer, log),
       settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
       outcomes: new EtcdOutcomePort(keys, mirror, writer),
       generations: new EtcdGenerationPort(keys, mirror, writer),

@@ -71,6 +71,19 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     });
   }
 
+  it("leaves out of an entry's history a record that cannot be read, logs it, and serves the others", async () => {
+    const prefix = fresh();
+    const store = await open(prefix);
+    const added = await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
+    await store.entries.requestDelete(() => true, "delete", NOW, ACTOR);
+    const key = `${prefix}history/0000000000000001/0000000000000099`;
+    await client.put(key).value("{ not json");
+    const history = await store.entries.history(added.entry.index);
+    assert.deepEqual(history.map((r) => r.kind), ["created", "delete-requested"]);
+    const said = logged.find((l) => l.level === "error" && l.fields["key"] === key);
+    assert.match(String(said?.fields["error"]), /does not hold JSON/);
+  });
+
   it("still reads the IPv4-mapped spelling older kintsugis stored", async () => {
     const prefix = fresh();
     const store = await open(prefix);
