@@ -50,7 +50,11 @@ export function schemaVersion(db: Db): number {
   return row.v ?? 0;
 }
 
-function migrate(db: Db, migrations: readonly Migration[]): void {
+/**
+ * Brings `db` to the newest of `migrations`, one transaction per migration; refuses (DatabaseOpenError) a database
+ * whose schema is newer than them.
+ */
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const current = schemaVersion(db);
@@ -58,7 +62,8 @@ function migrate(db: Db, migrations: readonly Migration[]): void {
   if (current > newest) {
     // A newer kintsugi wrote this file; running older code on it could corrupt what it does not understand.
     throw new DatabaseOpenError(
-      `database ${db.name} has schema version ${current}, newer than this kintsugi knows (${newest}); upgrade kintsugi`,
+      `database ${db.name} has schema version ${current}, newer than this kintsugi knows (${newest}): a newer kintsugi wrote it. ` +
+        "Run that version or a newer one; to go back to this version, restore a backup made before the upgrade (kintsugi db restore)",
     );
   }
   const record = db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
