@@ -1,11 +1,9 @@
-import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.js";
 import { loadConfigFile } from "../config/load-config.js";
-import { COUNT_NAMES, CopyFailedError, copyStore, type CopyResult } from "../store/copy/copy-store.js";
-import type { SnapshotCounts } from "../store/copy/snapshot-digest.js";
+import { CopyFailedError, copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import { SnapshotSourceError, TargetNotEmptyError, type SnapshotSource, type SnapshotTarget } from "../store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 import { EtcdClientConfigError, etcdClientFor } from "../store/etcd/etcd-client.js";
@@ -15,7 +13,10 @@ import { DatabaseOpenError } from "../store/sqlite/database.js";
 import { openSqliteSnapshotSource } from "../store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../store/sqlite/sqlite-snapshot-target.js";
 import { StoreUnavailableError } from "../store/store-port.js";
+import { sameFile } from "../store/backup/new-file.js";
 import { CliError } from "./cli-error.js";
+import { backupCommand, checkCommand, restoreCommand } from "./db-backup-commands.js";
+import { counterLine, countLines } from "./db-report.js";
 
 /** A store named on the command line: `sqlite:FILE` or `etcd` (the config file's `etcd` section). */
 export type StoreSpec = { readonly kind: "sqlite"; readonly file: string } | { readonly kind: "etcd" };
@@ -24,12 +25,6 @@ export function parseStoreSpec(text: string): StoreSpec {
   if (text === "etcd") return { kind: "etcd" };
   if (text.startsWith("sqlite:") && text.length > "sqlite:".length) return { kind: "sqlite", file: resolve(text.slice("sqlite:".length)) };
   throw new InvalidArgumentError('must be "sqlite:FILE" (a SQLite database file) or "etcd" (the etcd section of --config)');
-}
-
-/** The file itself, through symbolic links, so two spellings of one database are seen as one. */
-function sameFile(a: string, b: string): boolean {
-  const real = (file: string) => (existsSync(file) ? realpathSync(file) : file);
-  return real(a) === real(b);
 }
 
 /** What an operator can act on, printed without a stack: every refusal and failure of a copy. */
@@ -58,9 +53,15 @@ Examples:
   kintsugi db copy --from etcd --to sqlite:./kintsugi.db --config /etc/kintsugi/kintsugi.yaml
 `;
 
-/** `kintsugi db copy --from STORE --to STORE [--config FILE]`: moves an installation between backends, verified. */
+/**
+ * `kintsugi db`: `backup OUT`, `restore BACKUP` and `check [FILE]` (see db-backup-commands.ts), and
+ * `copy --from STORE --to STORE [--config FILE]`, which moves an installation between backends, verified.
+ */
 export function dbCommand(out: (text: string) => void): Command {
-  const db = new Command("db").description("move kintsugi's store between SQLite and etcd");
+  const db = new Command("db").description("back up, restore and check kintsugi's store, or move it between SQLite and etcd");
+  db.addCommand(backupCommand(out));
+  db.addCommand(restoreCommand(out));
+  db.addCommand(checkCommand(out));
   db.command("copy")
     .description("copy a whole store into an empty one and verify the copy (counts and sha256)")
     .addOption(new Option("--from <STORE>", "the store to copy: sqlite:FILE or etcd").argParser(parseStoreSpec).makeOptionMandatory())
@@ -101,14 +102,7 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
 
 /** The summary of a verified copy: from where to where, the counts per aggregate, the counters and the hash. */
 export function formatCopy(result: CopyResult): string {
-  const { counts, counters, sha256 } = result.summary;
-  const width = Math.max(...Object.values(COUNT_NAMES).map((name) => name.length));
-  const lines = [`copied ${result.from} -> ${result.to}, verified`];
-  for (const [key, name] of Object.entries(COUNT_NAMES) as Array<[keyof SnapshotCounts, string]>) lines.push(`  ${name.padEnd(width)}  ${counts[key]}`);
-  lines.push(
-    `  next index ${counters.nextIndex}, next history sequence ${counters.nextHistorySequence}, ` +
-      `next outcome sequence ${counters.nextOutcomeSequence}, next generation sequence ${counters.nextGenerationSequence}`,
-  );
-  lines.push(`  sha256 ${sha256} (source and copy)`);
+  const { counts, sha256 } = result.summary;
+  const lines = [`copied ${result.from} -> ${result.to}, verified`, ...countLines(counts), counterLine(result.summary), `  sha256 ${sha256} (source and copy)`];
   return `${lines.join("\n")}\n`;
 }

@@ -44,7 +44,7 @@ export async function copyStore(source: SnapshotSource, target: SnapshotTarget):
   }
   let readBack: SnapshotSummary;
   try {
-    readBack = await summarize(target.description, target.items());
+    readBack = await summarizeSnapshot(target.description, target.items());
   } catch (err) {
     throw new CopyFailedError(`reading the copy back from ${target.description} failed: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
   }
@@ -81,7 +81,8 @@ async function writeAll(source: SnapshotSource, target: SnapshotTarget): Promise
   return digest.summary();
 }
 
-async function summarize(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
+/** Reads a whole snapshot, checking every item and the snapshot's rules as a copy would, and sums it up. */
+export async function summarizeSnapshot(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
   const digest = new SnapshotDigest(from);
   for await (const item of items) digest.add(checkSnapshotItem(item, from));
   return digest.summary();

@@ -15,6 +15,11 @@ export interface EtcdSnapshotOptions {
   readonly endpoints: readonly string[];
   /** The deadline of every etcd call, in milliseconds. */
   readonly timeoutMs: number;
+  /**
+   * Read while replicas run (a backup): the snapshot is read at one revision, so it is consistent however they write
+   * meanwhile. A copy that moves an installation leaves this unset: what they write after its read would be lost.
+   */
+  readonly whileRunning?: boolean;
 }
 
 /** The store's description and the availability its calls report to (deadlines, errors naming the endpoints). */
@@ -25,17 +30,17 @@ export function etcdSnapshotAccess(options: EtcdSnapshotOptions): { keys: EtcdKe
 }
 
 /**
- * An etcd store as the source of a copy. Refused while kintsugi replicas run on it (their election keys are there):
- * what they write after the copy read the store would be lost. Refused too when it holds an unfinished copy, a newer
+ * An etcd store as the source of a copy. Refused while kintsugi replicas run on it (their election keys are there),
+ * unless `whileRunning`: what they write after the copy read the store would be lost. Refused too when it holds an unfinished copy, a newer
  * layout or a key kintsugi does not write (checked again at the revision the copy reads).
  */
 export async function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<SnapshotSource> {
   const { keys, availability, description } = etcdSnapshotAccess(options);
   try {
     await refuseUnfinishedCopy(options.client, keys, availability);
-    let replicas: number;
+    let replicas = 0;
     try {
-      replicas = await options.client.getAll().inRange(keys.allLeaders).options(availability.callOptions()).count();
+      if (options.whileRunning !== true) replicas = await options.client.getAll().inRange(keys.allLeaders).options(availability.callOptions()).count();
     } catch (err) {
       throw availability.failed(`reading ${keys.allLeaders.start}`, err);
     }

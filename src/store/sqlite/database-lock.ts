@@ -10,6 +10,17 @@ export interface DatabaseLock {
   release(): void;
 }
 
+/** The database's lock is held by another process (or by this one, elsewhere): a kintsugi is using the database. */
+export class DatabaseInUseError extends DatabaseOpenError {
+  constructor(
+    message: string,
+    /** The holder's pid, when its lock file says. */
+    readonly holderPid: number | null,
+  ) {
+    super(message);
+  }
+}
+
 /** Lock files this process holds: asked again, it refuses without touching the file (see `holderPid`). */
 const held = new Set<string>();
 
@@ -55,10 +66,11 @@ export function lockDatabase(databasePath: string): DatabaseLock {
   };
 }
 
-function inUse(database: string, lockFile: string, pid: number | null): DatabaseOpenError {
+function inUse(database: string, lockFile: string, pid: number | null): DatabaseInUseError {
   const holder = pid === null ? "another kintsugi process" : `another kintsugi process (pid ${pid})`;
-  return new DatabaseOpenError(
+  return new DatabaseInUseError(
     `database ${database} is in use by ${holder}, which holds its lock file ${lockFile}; stop that process or give this one another database`,
+    pid,
   );
 }
 

@@ -31,6 +31,8 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     throw new DatabaseOpenError(`cannot open database ${file}: ${(err as Error).message}`);
   }
   try {
+    // Before anything is written (even the journal mode): a database this kintsugi refuses is left as it was.
+    refuseNewerSchema(db, migrations);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
@@ -50,17 +52,29 @@ export function schemaVersion(db: Db): number {
   return row.v ?? 0;
 }
 
-function migrate(db: Db, migrations: readonly Migration[]): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-  const current = schemaVersion(db);
+/** Refuses (DatabaseOpenError) a database whose schema is newer than `migrations`; reads only. */
+function refuseNewerSchema(db: Db, migrations: readonly Migration[]): void {
+  const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
+  const current = tracked ? schemaVersion(db) : 0;
   const newest = migrations.at(-1)?.version ?? 0;
   if (current > newest) {
     // A newer kintsugi wrote this file; running older code on it could corrupt what it does not understand.
     throw new DatabaseOpenError(
-      `database ${db.name} has schema version ${current}, newer than this kintsugi knows (${newest}); upgrade kintsugi`,
+      `database ${db.name} has schema version ${current}, newer than this kintsugi knows (${newest}): a newer kintsugi wrote it. ` +
+        "Run that version or a newer one; to go back to this version, restore a backup made before the upgrade (kintsugi db restore)",
     );
   }
+}
+
+/**
+ * Brings `db` to the newest of `migrations`, one transaction per migration; refuses (DatabaseOpenError) a database
+ * whose schema is newer than them.
+ */
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): void {
+  refuseNewerSchema(db, migrations);
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const current = schemaVersion(db);
   const record = db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
   for (const m of migrations) {
     if (m.version <= current) continue;

@@ -18,3 +18,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "history actor", sql: historyActorSchema },
   { version: 5, name: "copy marker", sql: copyMarkerSchema },
 ];
+
+/** The schema version this kintsugi writes: a database with a higher one was written by a newer kintsugi. */
+export const NEWEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
