@@ -16,6 +16,8 @@ function testFiles(dir) {
 const etcd = process.env.KINTSUGI_TEST_ETCD ?? "/usr/bin/etcd";
 if (!existsSync(etcd)) console.log(`SKIPPING the etcd tests: no etcd at ${etcd} (install Debian's etcd-server, as .ci/run does)`);
 if (!existsSync("/usr/bin/chromium")) console.log("SKIPPING the browser tests: no chromium at /usr/bin/chromium (install Debian's chromium, as .ci/run does)");
+const promtool = process.env.KINTSUGI_TEST_PROMTOOL ?? "/usr/bin/promtool";
+if (!existsSync(promtool)) console.log(`SKIPPING the promtool tests: no promtool at ${promtool} (install Debian's prometheus, as .ci/run does)`);
 const onPath = (name) => ["/usr/bin", ...(process.env.PATH ?? "").split(delimiter)].some((dir) => dir !== "" && existsSync(join(dir, name)));
 if (!onPath("kubectl")) console.log("SKIPPING the kubectl tests: no kubectl on PATH (the two tests that check the test Kubernetes API with kubectl too)");
 

@@ -1,14 +1,8 @@
 import { createClient, type Client } from "graphql-ws";
 import { webSocketWithTls, type ClientTls } from "../cli/client-tls.js";
-import {
-  alertFor,
-  alertForOutcome,
-  INITIAL_OUTCOME_STATE,
-  missedEventsAlert,
-  type Alert,
-  type AutoRepairOutcomePayload,
-  type RepairEntryEventPayload,
-} from "../domain/alert-messages.js";
+import type { Alert } from "../domain/alert.js";
+import { alertFor, missedEventsAlert, type RepairEntryEventPayload } from "../domain/alert-messages.js";
+import { alertForOutcome, INITIAL_OUTCOME_STATE, type AutoRepairOutcomePayload } from "../domain/auto-repair-alert-messages.js";
 import { alertForClusterGeneration, type ClusterGenerationPayload } from "../domain/cluster-alert-messages.js";
 
 /** A RepairEntryParams input, as the API takes it (statuses upper-case). */
@@ -56,7 +50,7 @@ const ENTRY_EVENTS = /* GraphQL */ `
 
 const OUTCOMES = /* GraphQL */ `
   subscription AlertOutcomes {
-    autoRepairOutcomes { sequence time trigger machinesSeen shortCircuit { existingEntries candidates limit } error }
+    autoRepairOutcomes { sequence time trigger machinesSeen skipped { kind rack } shortCircuit { existingEntries candidates limit } error }
   }
 `;
 
@@ -65,6 +59,9 @@ const CLUSTER_GENERATIONS = /* GraphQL */ `
     clusterGenerated { sequence outcome generation time trigger changes error }
   }
 `;
+
+/** How many entries' creators the bridge remembers (to name who requested a repair); the oldest are forgotten first. */
+const REMEMBERED_CREATORS = 10_000;
 
 function describe(err: unknown): string {
   if (Array.isArray(err)) return err.map((e: { message?: string }) => e.message ?? String(e)).join("; ");
@@ -78,7 +75,8 @@ function describe(err: unknown): string {
  * Follows `repairEntryEvents` (filtered by `having`), `autoRepairOutcomes` and `clusterGenerated` over graphql-ws
  * and posts the alerts the pure rules of alert-messages.ts and cluster-alert-messages.ts make of them. The connection is retried forever with capped exponential
  * back-off; after a lost connection comes back (or a subscription that fell behind is restarted) it posts one
- * message saying which span of events may have been missed.
+ * message saying which span of events may have been missed. It remembers who created each entry it saw created, so
+ * the alerts of that entry's repair can name who requested it.
  */
 export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
   const { server, log, post } = options;
@@ -182,7 +180,20 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
     log(`alert: ${alert.title}`);
     post(alert);
   };
-  follow<{ repairEntryEvents: RepairEntryEventPayload }>("repairEntryEvents", ENTRY_EVENTS, { having: options.having }, (data) => deliver(alertFor(data.repairEntryEvents)));
+  const creators = new Map<string, string>();
+  const requesterOf = (event: RepairEntryEventPayload): string | null => {
+    const { index } = event.entry;
+    if (event.kind === "CREATED") {
+      creators.set(index, event.record.actor);
+      if (creators.size > REMEMBERED_CREATORS) creators.delete(creators.keys().next().value as string);
+    }
+    const creator = creators.get(index) ?? null;
+    if (event.kind === "DEQUEUED") creators.delete(index);
+    return creator;
+  };
+  follow<{ repairEntryEvents: RepairEntryEventPayload }>("repairEntryEvents", ENTRY_EVENTS, { having: options.having }, (data) => {
+    deliver(alertFor(data.repairEntryEvents, requesterOf(data.repairEntryEvents)));
+  });
   follow<{ autoRepairOutcomes: AutoRepairOutcomePayload }>("autoRepairOutcomes", OUTCOMES, {}, (data) => {
     const result = alertForOutcome(data.autoRepairOutcomes, outcomeState, options.failureThreshold);
     outcomeState = result.state;

@@ -1,4 +1,4 @@
-import type { Alert } from "../domain/alert-messages.js";
+import type { Alert } from "../domain/alert.js";
 
 export interface WebhookPosterOptions {
   readonly url: string;

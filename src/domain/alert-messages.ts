@@ -1,13 +1,4 @@
-/** How urgent an alert is: it picks the colour and the icon of the chat message. */
-export type AlertSeverity = "info" | "warning" | "critical";
-
-/** One chat message, before it is formatted for a webhook. */
-export interface Alert {
-  readonly severity: AlertSeverity;
-  readonly title: string;
-  readonly text: string;
-  readonly fields: Readonly<Record<string, string>>;
-}
+import { formatDuration, type Alert, type AlertKind, type AlertSeverity } from "./alert.js";
 
 type Status = "QUEUED" | "PROCESSING" | "SUCCEEDED" | "FAILED";
 type StepStatus = "WAITING" | "DRAINING" | "WATCHING";
@@ -36,32 +27,12 @@ export interface RepairEntryEventPayload {
   readonly record: { readonly time: string; readonly reason: string; readonly detail: string | null; readonly actor: string };
 }
 
-/** An `autoRepairOutcomes` payload, with the fields the alerts use. */
-export interface AutoRepairOutcomePayload {
-  readonly sequence: string;
-  readonly time: string;
-  readonly trigger: string;
-  readonly machinesSeen: number;
-  readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
-  readonly error: string | null;
-}
-
-/** What `alertForOutcome` remembers between polls. */
-export interface OutcomeAlertState {
-  /** Failed polls in a row. */
-  readonly failedPolls: number;
-  /** The time of the first of them; null when the last poll succeeded. */
-  readonly failingSince: string | null;
-  /** The last successful poll was short-circuited. */
-  readonly shortCircuited: boolean;
-}
-
-export const INITIAL_OUTCOME_STATE: OutcomeAlertState = { failedPolls: 0, failingSince: null, shortCircuited: false };
-export const DEFAULT_FAILURE_THRESHOLD = 3;
 const DETAIL_CHARS = 600;
 
 /**
- * The alert for one repair entry event, or null. Creations, notes and dequeues never alert (a creation's repair
+ * The alert for one repair entry event, or null. `requestedBy` is who created the entry (the actor of its CREATED
+ * record) when the caller knows it: the runner's alerts name it when it says more than the entry's source (a
+ * token's name where the source is `operator`). Creations, notes and dequeues never alert (a creation's repair
  * start follows and names its source; the history names who added it).
  * Operator actions alert naming who did them (the record's actor):
  * - a deletion requested while the entry was unfinished: "entry 42 for 10.0.0.3 deleted by ci-bot" (warning: a
@@ -74,102 +45,62 @@ const DETAIL_CHARS = 600;
  * - a step starting, from WAITING: to PROCESSING/DRAINING with a back-off count of 0 (a drain's first attempt;
  *   retries after a back-off stay quiet), or to PROCESSING/WATCHING (a step without a drain). WATCHING after a
  *   drain completed is routine: its start was announced with the drain.
- * The rules read the states before and after, never the reason's wording.
+ * The rules read the states before and after, never the reason's wording. Every alert may be grouped with its
+ * likes (same kind, same actor for operator actions), one subject per machine.
  */
-export function alertFor(event: RepairEntryEventPayload): Alert | null {
+export function alertFor(event: RepairEntryEventPayload, requestedBy: string | null = null): Alert | null {
   if (event.kind === "DELETE_REQUESTED" || event.kind === "BACKOFF_RESET") return operatorAlert(event);
   if (event.kind !== "TRANSITION") return null;
   const { entry, record } = event;
-  if (entry.status === "SUCCEEDED") return runnerAlert("info", "repair succeeded", event, {});
+  const by: Record<string, string> = requestedBy !== null && requestedBy !== entry.source ? { "requested by": requestedBy } : {};
+  if (entry.status === "SUCCEEDED") return runnerAlert("succeeded", "info", "repair succeeded", "repairs succeeded", event, by);
   if (entry.status === "FAILED") {
-    return runnerAlert("critical", "repair failed", event, record.detail ? { detail: clip(record.detail) } : {});
+    return runnerAlert("failed", "critical", "repair failed", "repairs failed", event, record.detail ? { ...by, detail: clip(record.detail) } : by);
   }
   const before = event.previous;
   if (entry.status !== "PROCESSING" || before === null) return null;
   if (before.stepStatus === "DRAINING" && entry.stepStatus === "WAITING" && entry.drainBackoffExpire !== null) {
-    return runnerAlert("warning", "drain backed off", event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire });
+    return runnerAlert("warning", "warning", "drain backed off", "drains backed off", event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire, ...by });
   }
   const started =
     before.stepStatus === "WAITING" && ((entry.stepStatus === "DRAINING" && entry.drainBackoffCount === 0) || entry.stepStatus === "WATCHING");
   if (!started) return null;
-  return runnerAlert("info", entry.step === 0 ? "repair started" : `repair step ${entry.step + 1} started`, event, { source: entry.source });
+  const [what, plural] = entry.step === 0 ? ["repair started", "repairs started"] : [`repair step ${entry.step + 1} started`, `repairs started step ${entry.step + 1}`];
+  return runnerAlert("started", "info", what, plural, event, { source: entry.source, ...by });
 }
 
 function operatorAlert(event: RepairEntryEventPayload): Alert | null {
   const { entry, record, previous } = event;
   const by = { by: record.actor };
+  const subject = `entry ${entry.index} for ${machineOf(entry)}`;
   if (event.kind === "BACKOFF_RESET") {
-    return entryAlert("info", `drain back-off of entry ${entry.index} for ${machineOf(entry)} reset by ${record.actor}`, event, by);
+    const group = { key: `info:back-off reset by ${record.actor}`, plural: `drain back-offs reset by ${record.actor}`, subject };
+    return entryAlert("info", "info", `drain back-off of ${subject} reset by ${record.actor}`, group, event, by);
   }
   const unfinished = previous !== null && (previous.status === "QUEUED" || previous.status === "PROCESSING");
   if (!unfinished) return null;
-  return entryAlert("warning", `entry ${entry.index} for ${machineOf(entry)} deleted by ${record.actor}`, event, by);
+  const group = { key: `warning:deleted by ${record.actor}`, plural: `unfinished entries deleted by ${record.actor}`, subject };
+  return entryAlert("warning", "warning", `${subject} deleted by ${record.actor}`, group, event, by);
 }
 
 function machineOf(entry: RepairEntryEventPayload["entry"]): string {
   return entry.nodename === "" ? entry.address : `${entry.address} (${entry.nodename})`;
 }
 
-/** The runner's alert for `entry`: "WHAT: 10.0.0.1 (node1)". */
-function runnerAlert(severity: AlertSeverity, what: string, event: RepairEntryEventPayload, extra: Record<string, string>): Alert {
-  return entryAlert(severity, `${what}: ${machineOf(event.entry)}`, event, extra);
+/** The runner's alert for `entry`: "WHAT: 10.0.0.1 (node1)", grouped with the other machines' as "PLURAL: …". */
+function runnerAlert(kind: AlertKind, severity: AlertSeverity, what: string, plural: string, event: RepairEntryEventPayload, extra: Record<string, string>): Alert {
+  const subject = machineOf(event.entry);
+  return entryAlert(kind, severity, `${what}: ${subject}`, { key: `${kind}:${what}`, plural, subject }, event, extra);
 }
 
-function entryAlert(severity: AlertSeverity, title: string, { entry, record }: RepairEntryEventPayload, extra: Record<string, string>): Alert {
+function entryAlert(kind: AlertKind, severity: AlertSeverity, title: string, group: Alert["group"], { entry, record }: RepairEntryEventPayload, extra: Record<string, string>): Alert {
   const fields: Record<string, string> = { entry: entry.index, operation: `${entry.operation} on ${entry.machineType}`, step: String(entry.step + 1) };
   if (entry.serial) fields["serial"] = entry.serial;
-  return { severity, title, text: record.reason, fields: { ...fields, ...extra, time: record.time } };
+  return { kind, severity, title, text: record.reason, fields: { ...fields, ...extra, time: record.time }, group };
 }
 
 function clip(text: string): string {
   return text.length <= DETAIL_CHARS ? text : `${text.slice(0, DETAIL_CHARS)}…`;
-}
-
-/**
- * The alert for one sabakan poll outcome, and the state for the next. Failed polls alert once, when `threshold`
- * fail in a row, and once more ("recovered") when a poll succeeds after that. A short-circuit alerts when it
- * starts and once when a successful poll is no longer short-circuited; the polls in between stay quiet.
- */
-export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: OutcomeAlertState, threshold = DEFAULT_FAILURE_THRESHOLD): { alert: Alert | null; state: OutcomeAlertState } {
-  const poll = { poll: outcome.sequence, trigger: outcome.trigger, time: outcome.time };
-  if (outcome.error !== null) {
-    const next = { ...state, failedPolls: state.failedPolls + 1, failingSince: state.failingSince ?? outcome.time };
-    if (next.failedPolls !== threshold) return { alert: null, state: next };
-    const alert: Alert = { severity: "warning", title: `auto-repair: ${threshold} sabakan polls failed in a row`, text: `latest error: ${outcome.error}`, fields: { "failing since": next.failingSince, ...poll } };
-    return { alert, state: next };
-  }
-  const alerts: Alert[] = [];
-  if (state.failedPolls >= threshold) {
-    alerts.push({ severity: "info", title: "auto-repair: sabakan polls succeed again", text: `after ${state.failedPolls} failed polls since ${state.failingSince}`, fields: poll });
-  }
-  const sc = outcome.shortCircuit;
-  if (sc && !state.shortCircuited) {
-    alerts.push({
-      severity: "warning",
-      title: "auto-repair short-circuited: too many repair requests",
-      text: `enqueued nothing: ${sc.existingEntries} entries in the queue + ${sc.candidates} candidates > maximum-repair-queue-entries ${sc.limit}`,
-      fields: { "existing entries": String(sc.existingEntries), candidates: String(sc.candidates), limit: String(sc.limit), "machines seen": String(outcome.machinesSeen), ...poll },
-    });
-  } else if (!sc && state.shortCircuited) {
-    alerts.push({ severity: "info", title: "auto-repair no longer short-circuited", text: "the latest poll was within maximum-repair-queue-entries", fields: poll });
-  }
-  return { alert: merge(alerts), state: { failedPolls: 0, failingSince: null, shortCircuited: sc !== null } };
-}
-
-const RANK: Record<AlertSeverity, number> = { info: 0, warning: 1, critical: 2 };
-
-function merge(alerts: readonly Alert[]): Alert | null {
-  if (alerts.length <= 1) return alerts[0] ?? null;
-  const severity = alerts.map((a) => a.severity).reduce((a, b) => (RANK[b] > RANK[a] ? b : a));
-  return { severity, title: alerts.map((a) => a.title).join("; "), text: alerts.map((a) => a.text).join("\n"), fields: Object.assign({}, ...alerts.map((a) => a.fields)) as Record<string, string> };
-}
-
-/** "0s", "42s", "3m 5s", "2h 0m": how long the bridge was away. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
-  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
 /**
@@ -181,43 +112,10 @@ export function missedEventsAlert(server: string, from: number, to: number, caus
   const t2 = new Date(to).toISOString();
   const what = cause === "reconnected" ? `reconnected to ${server} after ${formatDuration(to - from)}` : `the subscription to ${server} fell behind and was restarted`;
   return {
+    kind: "warning",
     severity: "warning",
     title: "kintsugi alerts may have missed events",
     text: `kintsugi alerts: ${what}; events between ${t1} and ${t2} may have been missed — check \`kintsugi repair-queue list\``,
     fields: {},
   };
 }
-
-/** The webhook body formats. */
-export type AlertFormat = "slack" | "mattermost" | "json";
-export const ALERT_FORMATS: readonly AlertFormat[] = ["slack", "mattermost", "json"];
-
-const COLOR: Record<AlertSeverity, string> = { info: "#2eb67d", warning: "#ecb22e", critical: "#e01e5a" };
-const ICON: Record<AlertSeverity, string> = { info: ":information_source:", warning: ":warning:", critical: ":rotating_light:" };
-const attachmentFields = (alert: Alert, escape: (s: string) => string) =>
-  Object.entries(alert.fields).map(([title, value]) => ({ title, value: escape(value), short: value.length <= 40 }));
-
-// Slack's mrkdwn reads &, < and > as markup: https://api.slack.com/reference/surfaces/formatting#escaping
-const slackEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
-/** A Slack incoming-webhook body: the message in `text`, the fields in one coloured attachment. */
-export function formatSlack(alert: Alert): Record<string, unknown> {
-  const text = `${ICON[alert.severity]} *${slackEscape(alert.title)}*\n${slackEscape(alert.text)}`;
-  if (Object.keys(alert.fields).length === 0) return { text };
-  return { text, attachments: [{ color: COLOR[alert.severity], fallback: `${alert.title}: ${alert.text}`, fields: attachmentFields(alert, slackEscape) }] };
-}
-
-/** A Mattermost incoming-webhook body (Markdown text, Slack-compatible attachment), posted as "kintsugi". */
-export function formatMattermost(alert: Alert): Record<string, unknown> {
-  const body = { username: "kintsugi", text: `${ICON[alert.severity]} **${alert.title}**\n${alert.text}` };
-  if (Object.keys(alert.fields).length === 0) return body;
-  return { ...body, attachments: [{ color: COLOR[alert.severity], fallback: `${alert.title}: ${alert.text}`, fields: attachmentFields(alert, (s) => s) }] };
-}
-
-/** The alert itself, marked `source: "kintsugi"`, for receivers of one's own. */
-export function formatJson(alert: Alert): Record<string, unknown> {
-  return { source: "kintsugi", severity: alert.severity, title: alert.title, text: alert.text, fields: { ...alert.fields } };
-}
-
-/** The formatter of each format. */
-export const FORMATTERS: Readonly<Record<AlertFormat, (alert: Alert) => Record<string, unknown>>> = { slack: formatSlack, mattermost: formatMattermost, json: formatJson };

@@ -2,6 +2,7 @@ import { parseAddress } from "./address.js";
 import type { Constraints } from "./constraints.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
+import type { SkipKind } from "./skip-kinds.js";
 
 /** The `source` of entries sabakan-triggered repair enqueues, and the actor of their history records. */
 export const AUTO_REPAIR_SOURCE = "sabakan";
@@ -12,6 +13,10 @@ export interface SkippedMachine {
   readonly address: string | null;
   readonly state: string;
   readonly reason: string;
+  /** The reason as one of a fixed set: a hold (the machine waits for a limit or a reboot) or a plain skip. */
+  readonly kind: SkipKind;
+  /** The machine's rack in sabakan; null in records kept before kintsugi kept racks. */
+  readonly rack: number | null;
 }
 
 /** The all-or-nothing cap that stopped a round: persisting entries plus candidates exceeded the limit. */
@@ -56,7 +61,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   const { constraints } = input;
   const recent = new Set(input.entries.map((e) => e.address));
   const skipped: SkippedMachine[] = [];
-  const skip = (m: SabakanMachine, reason: string, address: string | null) => skipped.push({ serial: m.serial, address, state: m.state, reason });
+  const skip = (m: SabakanMachine, kind: SkipKind, reason: string, address: string | null) => skipped.push({ serial: m.serial, address, state: m.state, reason, kind, rack: m.rack });
 
   const perRack = new Map<number, number>();
   for (const m of input.machines) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
@@ -67,37 +72,37 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   for (const m of input.machines) {
     const first = m.ipv4[0];
     if (first === undefined) {
-      skip(m, "no address", null);
+      skip(m, "no_address", "no address", null);
       continue;
     }
     const parsed = parseAddress(first);
     if (!parsed.ok) {
-      skip(m, `${parsed.message} in spec.ipv4[0]`, null);
+      skip(m, "invalid_address", `${parsed.message} in spec.ipv4[0]`, null);
       continue;
     }
     const address = parsed.address;
     if (recent.has(address)) {
-      skip(m, "recently repaired", address);
+      skip(m, "recently_repaired", "recently repaired", address);
       continue;
     }
     if (m.state === "UNREACHABLE" && m.durationSeconds < constraints.waitSecondsToRepairRebooting) {
       const standing = input.nodes.get(address) ?? "not-a-node";
       if (standing === "rebooting") {
-        skip(m, "rebooting", address);
+        skip(m, "rebooting", "rebooting", address);
         continue;
       }
       if (standing === "not-a-node") {
-        skip(m, "out of cluster, may be rebooting", address);
+        skip(m, "out_of_cluster", "out of cluster, may be rebooting", address);
         continue;
       }
     }
     if (keptAddresses.has(address)) {
-      skip(m, `another machine with address ${address} is already enqueued this round`, address);
+      skip(m, "duplicate_address", `another machine with address ${address} is already enqueued this round`, address);
       continue;
     }
     const inRack = perRack.get(m.rack) ?? 0;
     if (rackLimit > 0 && inRack > rackLimit) {
-      skip(m, `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`, address);
+      skip(m, "rack_limit", `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`, address);
       continue;
     }
     kept.push({ machine: m, address });
@@ -106,7 +111,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
 
   const limit = constraints.maximumRepairQueueEntries;
   if (kept.length > 0 && input.entries.length + kept.length > limit) {
-    for (const k of kept) skip(k.machine, "too many repair requests", k.address);
+    for (const k of kept) skip(k.machine, "queue_limit", "too many repair requests", k.address);
     return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit } };
   }
   const enqueue = kept.map(({ machine: m, address }) => ({

@@ -1,4 +1,4 @@
-import type { Alert } from "./alert-messages.js";
+import type { Alert } from "./alert.js";
 
 /** A `clusterGenerated` payload as the API sends it (enums upper-case, times RFC 3339). */
 export interface ClusterGenerationPayload {
@@ -24,14 +24,14 @@ const inForce = (generation: number) => (generation === 0 ? "no cluster configur
 export function alertForClusterGeneration(g: ClusterGenerationPayload): Alert {
   const fields = { generation: String(g.generation), trigger: g.trigger.toLowerCase(), time: g.time };
   if (g.outcome === "FAILED") {
-    return { severity: "warning", title: `cluster generation failed: ${inForce(g.generation)}`, text: g.error ?? "unknown error", fields };
+    return { kind: "warning", severity: "warning", title: `cluster generation failed: ${inForce(g.generation)}`, text: g.error ?? "unknown error", fields };
   }
   if (g.outcome === "UNCHANGED") {
-    return { severity: "info", title: "cluster generation works again", text: `generation ${g.generation} is up to date with sabakan's machines`, fields };
+    return { kind: "cleared", severity: "info", title: "cluster generation works again", text: `generation ${g.generation} is up to date with sabakan's machines`, fields };
   }
   const listed = g.changes.slice(0, LISTED_CHANGES);
   const more = g.changes.length - listed.length;
   const text = [...listed, ...(more > 0 ? [`... and ${more} more`] : [])].join("\n");
   const count = `${g.changes.length} ${g.changes.length === 1 ? "change" : "changes"}`;
-  return { severity: "info", title: `cluster configuration generation ${g.generation}: ${count}`, text, fields };
+  return { kind: "info", severity: "info", title: `cluster configuration generation ${g.generation}: ${count}`, text, fields };
 }

@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { countSkipsByKind } from "../domain/auto-repair-holds.js";
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/skip-kinds.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
@@ -30,6 +32,8 @@ export class KintsugiMetrics {
   private readonly pollErrors: Counter<string>;
   private readonly ticksSkipped: Counter<"reason">;
   private readonly repairDuration: Histogram<"status">;
+  /** The skips of the latest successful poll by kind (null before one): a failed poll holds nothing back, nor frees anything. */
+  private latestSkips: Record<SkipKind, number> | null = null;
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
@@ -85,6 +89,13 @@ export class KintsugiMetrics {
         for (const [role, n] of unusedMachines() ?? []) this.set({ role }, n);
       } });
     }
+    const skips = () => this.latestSkips;
+    new Gauge({ name: "kintsugi_auto_repair_held_machines", help: `Machines the latest successful sabakan poll held back (to be repaired once the hold ends), by reason: ${HELD_KINDS.join(", ")}`, labelNames: ["reason"], registers, collect() {
+      for (const reason of HELD_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
+    } });
+    new Gauge({ name: "kintsugi_auto_repair_skipped_machines", help: `Machines the latest successful sabakan poll skipped (not to be enqueued), by reason: ${PASSED_KINDS.join(", ")}`, labelNames: ["reason"], registers, collect() {
+      for (const reason of PASSED_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
+    } });
     this.pollDuration = new Histogram({ name: "kintsugi_auto_repair_poll_duration_seconds", help: "Duration of sabakan polls", labelNames: ["result"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
     this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers });
     this.ticksSkipped = new Counter({ name: "kintsugi_auto_repair_ticks_skipped_total", help: "Scheduled sabakan polls not run: auto-repair disabled, or the previous poll still running", labelNames: ["reason"], registers });
@@ -95,6 +106,14 @@ export class KintsugiMetrics {
   polled(outcome: AutoRepairOutcome, seconds: number): void {
     this.pollDuration.observe({ result: outcome.error === null ? "ok" : "error" }, seconds);
     if (outcome.error !== null) this.pollErrors.inc();
+  }
+
+  /**
+   * Feeds a committed poll outcome, on every replica (from the store's commits, whichever replica polled): the held
+   * and skipped gauges follow the latest successful poll; a failed one changes nothing.
+   */
+  outcomeCommitted(outcome: AutoRepairOutcome): void {
+    if (outcome.error === null) this.latestSkips = countSkipsByKind(outcome.skipped);
   }
 
   /** Counts a scheduled poll that did not run, and why (the schedule is alive even while nothing polls). */

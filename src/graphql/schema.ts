@@ -26,6 +26,16 @@ const enums: Resolvers = {
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
   HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
   ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", EVENT: "event", OPERATOR: "operator" },
+  SkipKind: {
+    RACK_LIMIT: "rack_limit",
+    QUEUE_LIMIT: "queue_limit",
+    REBOOTING: "rebooting",
+    OUT_OF_CLUSTER: "out_of_cluster",
+    RECENTLY_REPAIRED: "recently_repaired",
+    NO_ADDRESS: "no_address",
+    INVALID_ADDRESS: "invalid_address",
+    DUPLICATE_ADDRESS: "duplicate_address",
+  },
   RepairHistoryKind: {
     CREATED: "created",
     TRANSITION: "transition",

@@ -36,6 +36,13 @@ export function buildEvents(store: KintsugiStore, now: () => number, unusedMachi
     isLeader,
     subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
   });
+  // The gauges of held and skipped machines start from the newest successful poll kept (most often the newest).
+  for (const count of [1, 10, 100, null]) {
+    const kept = store.outcomes.last(count);
+    const latest = kept.findLast((o) => o.error === null);
+    if (latest) metrics.outcomeCommitted(latest);
+    if (latest || kept.length < (count ?? Infinity)) break;
+  }
   store.onCommit((commit: StoreCommit) => {
     if (commit.entries.length > 0) {
       metrics.committed(commit.entries);
@@ -43,6 +50,7 @@ export function buildEvents(store: KintsugiStore, now: () => number, unusedMachi
       hooks.onCommitted?.(commit.entries);
     }
     if (commit.outcome !== null) {
+      metrics.outcomeCommitted(commit.outcome);
       pubsub.publish("autoRepairOutcomes", commit.outcome);
       hooks.onOutcome?.(commit.outcome);
     }

@@ -1,140 +1,7 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { describe, it } from "node:test";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
-import { startFakeKubeApi } from "../support/fake-kube-api.js";
-import { startFakeSabakan } from "../support/fake-sabakan.js";
-import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { SimulatedMachines } from "../support/machine-script.js";
-import { operationOf, stepOf } from "../support/repair-world.js";
-import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
-import { tempDir } from "../support/temp-dir.js";
-
-interface Posted { source: string; severity: string; title: string; text: string; fields: Record<string, string> }
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, diagnose: () => string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${diagnose()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** A local chat webhook on 127.0.0.1: records every POST body, and answers 500 to the first `failFirst`. */
-async function startReceiver(failFirst = 0) {
-  const attempts: string[] = [];
-  const messages: Posted[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      attempts.push(body);
-      if (attempts.length <= failFirst) return void res.writeHead(500).end("try later");
-      messages.push(JSON.parse(body) as Posted);
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { hook, attempts, messages, titles: () => messages.map((m) => m.title), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
-
-/** The real `kintsugi alerts` as a child process; resolves once it is subscribed. */
-async function startBridge(server: string, hook: string, extra: string[] = []) {
-  const child = spawn(process.execPath, [KINTSUGI_BIN, "--server", server, "alerts", "--webhook", hook, "--format", "json", ...extra], { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const bridge = {
-    stderr: () => stderr,
-    async stop(): Promise<number | null> {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
-  await until("the bridge to connect", () => stderr.includes("connected to"), () => stderr);
-  return bridge;
-}
-type Bridge = Awaited<ReturnType<typeof startBridge>>;
-
-/** kintsugi with its runner, a test Kubernetes API, a test sabakan and scripted machines of type "m". */
-async function startWorld() {
-  const dir = tempDir("kintsugi-alerts-");
-  const machines = new SimulatedMachines(dir.path);
-  const kube = await startFakeKubeApi();
-  const sabakan = await startFakeSabakan();
-  const databasePath = join(dir.path, "kintsugi.db");
-  const repairOperations = [
-    operationOf(machines, [stepOf(machines, "fix", { needDrain: true })], { operation: "drain-fix" }),
-    operationOf(machines, [stepOf(machines, "fix")], { operation: "fix" }),
-    operationOf(machines, [stepOf(machines, "fail")], { operation: "fail" }),
-  ];
-  const start = (port: number) =>
-    startTestKintsugi(
-      {
-        listen: { host: "127.0.0.1", port },
-        repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["m"], repairOperations }] },
-        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
-        sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 },
-        runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 },
-      },
-      { startRunner: true, startSchedule: false, random: () => 0, databasePath },
-    );
-  let k: TestKintsugi = await start(0);
-  const gql = async (query: string, variables?: Record<string, unknown>) => {
-    const res = await k.gql(query, variables);
-    if (!res.data) throw new Error(`${query}: ${JSON.stringify(res.errors)}`);
-    return res.data;
-  };
-  return {
-    kube,
-    sabakan,
-    get k() {
-      return k;
-    },
-    gql,
-    add: async (operation: string, address: string) =>
-      (await gql(`mutation($o: String!, $a: IPAddress!) { addRepairEntry(operation: $o, machineType: "m", address: $a) { index } }`, { o: operation, a: address }))["addRepairEntry"].index as string,
-    status: async (index: string) => (await gql(`query($i: ID!) { repairEntry(index: $i) { status } }`, { i: index }))["repairEntry"].status as string,
-    /** Stops kintsugi and starts it again on the same port and database. */
-    async restart() {
-      await k.close();
-      k = await start(k.port);
-    },
-    async dispose() {
-      await k.close();
-      await kube.close();
-      await sabakan.close();
-      dir.remove();
-    },
-  };
-}
-type World = Awaited<ReturnType<typeof startWorld>>;
-
-/** Runs `scenario` with a world, a receiver and a bridge, closing all three whatever happens; SIGTERM must exit 0. */
-async function withBridge(options: { failFirst?: number; args?: string[] }, scenario: (w: World, r: Receiver, b: Bridge) => Promise<void>): Promise<void> {
-  const world = await startWorld();
-  const receiver = await startReceiver(options.failFirst);
-  let bridge: Bridge | undefined;
-  try {
-    bridge = await startBridge(world.k.url, receiver.hook, options.args);
-    await scenario(world, receiver, bridge);
-    assert.equal(await bridge.stop(), 0, `SIGTERM stops it cleanly\n${bridge.stderr()}`);
-  } finally {
-    await bridge?.stop();
-    await receiver.close();
-    await world.dispose();
-  }
-}
+import { runCli } from "../support/run-cli.js";
+import { until, withBridge, type Receiver } from "../support/alert-bridge-world.js";
 
 const messagesFor = (r: Receiver, address: string) => r.titles().filter((t) => t.includes(`${address} `) || t.endsWith(address));
 
@@ -174,7 +41,7 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       assert.deepEqual(r.titles().filter((t) => t.startsWith("auto-repair")), [
         "auto-repair: 3 sabakan polls failed in a row",
         "auto-repair: sabakan polls succeed again",
-        "auto-repair short-circuited: too many repair requests",
+        "auto-repair holds back 1 machine: 1 in rack 0 over maximum-repair-queue-entries",
       ]);
       assert.equal(r.messages.length, 12, why());
       const failed = r.messages.find((m) => m.title === "repair failed: 10.0.0.3");
@@ -182,8 +49,8 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       assert.match(failed?.fields["detail"] ?? "", /stderr: BMC of 10\.0\.0\.3 does not answer/);
       assert.equal(failed?.severity, "critical");
       assert.match(r.messages.find((m) => m.title.startsWith("drain backed off"))?.text ?? "", /^drain failed: dry-run eviction of db\/mysql-0 was refused/);
-      const { time, ...counts } = r.messages.find((m) => m.title.startsWith("auto-repair short"))?.fields ?? {};
-      assert.deepEqual(counts, { "existing entries": "3", candidates: "1", limit: "0", "machines seen": "1", poll: "5", trigger: "operator" });
+      const { time, ...counts } = r.messages.find((m) => m.title.startsWith("auto-repair holds back"))?.fields ?? {};
+      assert.deepEqual(counts, { held: "1", racks: "0", "existing entries": "3", candidates: "1", limit: "0", "machines seen": "1", poll: "5", trigger: "operator" });
       assert.match(time ?? "", /^\d{4}-\d\d-\d\dT/);
       assert.ok(r.messages.every((m) => m.source === "kintsugi"));
     }));

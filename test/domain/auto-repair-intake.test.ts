@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decideIntake, type IntakeInput } from "../../src/domain/auto-repair-intake.js";
 import type { NodeStanding, SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import { legacySkipKind, SKIP_KINDS } from "../../src/domain/skip-kinds.js";
 import { entry } from "./repair-decision-support.js";
 
 const machine = (serial: string, over: Partial<SabakanMachine> = {}): SabakanMachine => ({
@@ -28,6 +29,7 @@ function decide(machines: SabakanMachine[], over: Partial<IntakeInput> = {}) {
 
 const enqueued = (d: ReturnType<typeof decide>) => d.enqueue.map((e) => e.serial);
 const reasons = (d: ReturnType<typeof decide>) => Object.fromEntries(d.skipped.map((s) => [s.serial, s.reason]));
+const kinds = (d: ReturnType<typeof decide>) => Object.fromEntries(d.skipped.map((s) => [s.serial, s.kind]));
 
 describe("decideIntake (sabakan-triggered repair)", () => {
   it("builds the entry from the machine: first IPv4, BMC type, lower-case state, serial, source", () => {
@@ -61,7 +63,7 @@ describe("decideIntake (sabakan-triggered repair)", () => {
     it(`skips a machine whose first IPv4 is not an IP address, without recording it raw: ${name}`, () => {
       const d = decide([machine("s1", { ipv4: [ipv4, "10.0.0.9"] }), machine("s2")]);
       assert.deepEqual(enqueued(d), ["s2"]);
-      assert.deepEqual(d.skipped, [{ serial: "s1", address: null, state: "UNHEALTHY", reason }]);
+      assert.deepEqual(d.skipped, [{ serial: "s1", address: null, state: "UNHEALTHY", reason, kind: "invalid_address", rack: 0 }]);
     });
   }
 
@@ -71,7 +73,7 @@ describe("decideIntake (sabakan-triggered repair)", () => {
 
   it("an IPv4-mapped IPv6 first address counts as recent when an entry has its IPv4 address", () => {
     const d = decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"] })], { entries: [entry(1, { address: "10.0.0.3" })] });
-    assert.deepEqual(d.skipped, [{ serial: "s1", address: "10.0.0.3", state: "UNHEALTHY", reason: "recently repaired" }]);
+    assert.deepEqual(d.skipped, [{ serial: "s1", address: "10.0.0.3", state: "UNHEALTHY", reason: "recently repaired", kind: "recently_repaired", rack: 0 }]);
   });
 
   it("two spellings of one address in one answer make one entry", () => {
@@ -116,6 +118,7 @@ describe("decideIntake (sabakan-triggered repair)", () => {
       const nodes = new Map<string, NodeStanding>(standing ? [["10.0.0.1", standing]] : []);
       const d = decide([machine("s1", over)], { nodes, constraints: limits({ waitSecondsToRepairRebooting: 600 }) });
       assert.deepEqual(reasons(d), reason === null ? {} : { s1: reason });
+      assert.deepEqual(kinds(d), reason === null ? {} : { s1: standing === "rebooting" ? "rebooting" : "out_of_cluster" });
       assert.deepEqual(enqueued(d), reason === null ? ["s1"] : []);
     });
   }
@@ -131,6 +134,7 @@ describe("decideIntake (sabakan-triggered repair)", () => {
     assert.deepEqual(d.enqueue, []);
     assert.deepEqual(d.shortCircuit, { existingEntries: 2, candidates: 2, limit: 3 }, "finished and deleted-but-not-dequeued entries count");
     assert.deepEqual(reasons(d), { s1: "too many repair requests", s2: "too many repair requests", s3: "no address" });
+    assert.deepEqual(kinds(d), { s1: "queue_limit", s2: "queue_limit", s3: "no_address" });
   });
 
   it("enqueues nothing with the default constraints (maximum-repair-queue-entries 0)", () => {
@@ -149,6 +153,7 @@ describe("decideIntake (sabakan-triggered repair)", () => {
     const d = decide(machines, { constraints: limits({ maximumUnhealthyMachinesPerRack: 2 }) });
     assert.deepEqual(enqueued(d), ["s4", "s5"], "rack 4 has exactly the limit");
     assert.equal(reasons(d)["s1"], "rack 3: 3 unhealthy machines, likely an infrastructure failure");
+    assert.deepEqual(d.skipped.map((s) => [s.serial, s.kind, s.rack]), [["s1", "rack_limit", 3], ["s2", "rack_limit", 3], ["s3", "rack_limit", 3]]);
     assert.equal(d.shortCircuit, null);
   });
 
@@ -167,5 +172,27 @@ describe("decideIntake (sabakan-triggered repair)", () => {
     const d = decide([machine("a2", { ipv4: [] }), machine("a1"), machine("a3")]);
     assert.deepEqual(enqueued(d), ["a1", "a3"]);
     assert.deepEqual(d.skipped.map((s) => s.serial), ["a2"]);
+  });
+
+  it("gives every skip a kind, and the kind the reason's wording reads as in records kept before kinds were", () => {
+    const nodes = new Map<string, NodeStanding>([["10.0.0.2", "rebooting"]]);
+    const round = [
+      machine("s1", { rack: 1, ipv4: [] }),
+      machine("s2", { rack: 2, state: "UNREACHABLE", durationSeconds: 1 }),
+      machine("s3", { rack: 3, state: "UNREACHABLE", durationSeconds: 1 }),
+      machine("s4", { rack: 4, ipv4: ["-rf"] }),
+      machine("s5", { rack: 5 }),
+      machine("s6", { rack: 6, ipv4: ["10.0.0.7"] }),
+      machine("s7", { rack: 7 }),
+      machine("s8", { rack: 9 }),
+      machine("s9", { rack: 9 }),
+    ];
+    const d = decide(round, { nodes, entries: [entry(1, { address: "10.0.0.5" })], constraints: limits({ waitSecondsToRepairRebooting: 60, maximumUnhealthyMachinesPerRack: 1, maximumRepairQueueEntries: 1 }) });
+    assert.deepEqual(kinds(d), {
+      s1: "no_address", s2: "rebooting", s3: "out_of_cluster", s4: "invalid_address", s5: "recently_repaired",
+      s6: "queue_limit", s7: "duplicate_address", s8: "rack_limit", s9: "rack_limit",
+    });
+    assert.deepEqual(new Set(d.skipped.map((s) => s.kind)), new Set(SKIP_KINDS), "every kind is made");
+    for (const s of d.skipped) assert.equal(legacySkipKind(s.reason), s.kind, s.reason);
   });
 });

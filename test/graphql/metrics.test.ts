@@ -5,37 +5,7 @@ import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";
 import { withSideStore } from "../support/side-store.js";
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** Parses Prometheus' text exposition format strictly enough to fail on anything malformed. */
-function parsePrometheus(text: string): { samples: Sample[]; types: Map<string, string> } {
-  const samples: Sample[] = [];
-  const types = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    if (line === "") continue;
-    const type = /^# TYPE (\w+) (counter|gauge|histogram|summary|untyped)$/.exec(line);
-    if (type) {
-      types.set(type[1] as string, type[2] as string);
-      continue;
-    }
-    if (line.startsWith("# HELP ")) continue;
-    const m = /^(\w+)(?:\{(.*)\})? (-?[\d.e+]+|NaN|\+Inf|-Inf)$/.exec(line);
-    assert.ok(m, `not a Prometheus sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const pair of (m[2] ?? "").split(/,(?=\w+=")/).filter(Boolean)) {
-      const lm = /^(\w+)="((?:[^"\\]|\\.)*)"$/.exec(pair);
-      assert.ok(lm, `bad label ${pair} in ${line}`);
-      labels[lm[1] as string] = lm[2] as string;
-    }
-    samples.push({ name: m[1] as string, labels, value: Number(m[3]) });
-  }
-  return { samples, types };
-}
+import { parsePrometheus, sampleValue as value, type Sample } from "../support/prometheus-text.js";
 
 describe("GET /metrics", () => {
   let k: TestKintsugi;
@@ -46,8 +16,6 @@ describe("GET /metrics", () => {
     assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
     return parsePrometheus(await res.text());
   };
-  const value = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
-    samples.find((s) => s.name === name && Object.entries(labels).every(([k2, v]) => s.labels[k2] === v))?.value;
 
   before(async () => {
     sabakan = await startFakeSabakan();

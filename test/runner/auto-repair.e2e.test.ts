@@ -8,7 +8,7 @@ import { until } from "../support/until.js";
 
 const OUTCOME = `sequence trigger machinesSeen error
   enqueued { index address machineType operation serial status source history { kind reason actor } }
-  skipped { serial address state reason }
+  skipped { serial address state reason kind held rack }
   shortCircuit { existingEntries candidates limit }`;
 
 const MINUTE = 60_000;
@@ -72,7 +72,7 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     assert.equal((await run()).enqueued.length, 1);
     const second = await run();
     assert.deepEqual(second.enqueued, []);
-    assert.deepEqual(second.skipped, [{ serial: "a001", address: "10.1.0.1", state: "UNHEALTHY", reason: "recently repaired" }]);
+    assert.deepEqual(second.skipped, [{ serial: "a001", address: "10.1.0.1", state: "UNHEALTHY", reason: "recently repaired", kind: "RECENTLY_REPAIRED", held: false, rack: 1 }]);
   });
 
   it("sends the operator's variables to sabakan, replacing the defaults whole", async () => {
@@ -92,6 +92,7 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     const reasons = Object.fromEntries(outcome.skipped.map((s: { serial: string; reason: string }) => [s.serial, s.reason]));
     assert.equal(reasons["b001"], "rebooting");
     assert.equal(reasons["b002"], "out of cluster, may be rebooting");
+    assert.deepEqual(outcome.skipped.map((s: { kind: string; held: boolean; rack: number }) => [s.kind, s.held, s.rack]), [["REBOOTING", true, 2], ["OUT_OF_CLUSTER", true, 2]]);
     assert.deepEqual(outcome.enqueued.map((e: { serial: string }) => e.serial), ["b003"]);
     now += 10 * MINUTE;
     const later = await run();
@@ -106,6 +107,7 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     assert.deepEqual(outcome.enqueued, [], "all or nothing: not even one of the two");
     assert.deepEqual(outcome.shortCircuit, { existingEntries: 0, candidates: 2, limit: 1 });
     assert.deepEqual(outcome.skipped.map((s: { reason: string }) => s.reason), ["too many repair requests", "too many repair requests"]);
+    assert.deepEqual(outcome.skipped.map((s: { kind: string; held: boolean }) => [s.kind, s.held]), [["QUEUE_LIMIT", true], ["QUEUE_LIMIT", true]]);
     await k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: 10) { maximumRepairQueueEntries } }`);
   });
 

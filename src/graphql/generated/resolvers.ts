@@ -835,11 +835,37 @@ export enum RepairStepStatus {
   Watching = 'watching'
 }
 
+/** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
+export enum SkipKind {
+  /** Skipped: another machine with the same address was enqueued in this poll. */
+  DuplicateAddress = 'duplicate_address',
+  /** Skipped: its first IPv4 address is not an IP address. */
+  InvalidAddress = 'invalid_address',
+  /** Skipped: the machine has no IPv4 address. */
+  NoAddress = 'no_address',
+  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
+  OutOfCluster = 'out_of_cluster',
+  /** Held: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
+  QueueLimit = 'queue_limit',
+  /** Held: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
+  RackLimit = 'rack_limit',
+  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
+  Rebooting = 'rebooting',
+  /** Skipped: an entry for its address is in the queue (any status, until it is deleted). */
+  RecentlyRepaired = 'recently_repaired'
+}
+
 /** A machine sabakan-triggered repair did not enqueue, and why. */
 export type SkippedMachine = {
   __typename?: 'SkippedMachine';
   /** The machine's first IPv4 address; null when it has none. */
   address?: Maybe<Scalars['IPAddress']['output']>;
+  /** Whether the machine is held back: it needs repair and gets it once the limit or the wait that holds it ends. */
+  held: Scalars['Boolean']['output'];
+  /** The reason as one of a fixed set (the label of the `kintsugi_auto_repair_held_machines` and `kintsugi_auto_repair_skipped_machines` metrics, lower-case). */
+  kind: SkipKind;
+  /** The machine's rack in sabakan; null in outcomes recorded before kintsugi kept racks. */
+  rack?: Maybe<Scalars['Int']['output']>;
   /** `no address`, `recently repaired`, `rebooting`, `out of cluster, may be rebooting`, `too many repair requests`, or the rack limit's reason. */
   reason: Scalars['String']['output'];
   /** The machine's serial in sabakan. */
@@ -1017,6 +1043,7 @@ export type ResolversTypes = {
   RepairStatus: null;
   RepairStepConfig: ResolverTypeWrapper<RepairStepConfigModel>;
   RepairStepStatus: null;
+  SkipKind: null;
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -1363,8 +1390,13 @@ export type RepairStepConfigResolvers<ContextType = GraphQLContext, ParentType e
 
 export type RepairStepStatusResolvers = { DRAINING: 'draining', WAITING: 'waiting', WATCHING: 'watching' };
 
+export type SkipKindResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
+
 export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkippedMachine'] = ResolversParentTypes['SkippedMachine']> = {
   address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  held?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['SkipKind'], ParentType, ContextType>;
+  rack?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   serial?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
@@ -1428,6 +1460,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStatus?: RepairStatusResolvers;
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;
+  SkipKind?: SkipKindResolvers;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Taint?: TaintResolvers<ContextType>;

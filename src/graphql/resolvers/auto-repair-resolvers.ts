@@ -1,4 +1,5 @@
 import { KEPT_OUTCOMES } from "../../domain/auto-repair-outcome.js";
+import { isHeld } from "../../domain/skip-kinds.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
@@ -14,5 +15,8 @@ export const autoRepairResolvers: Resolvers = {
   },
   AutoRepairOutcome: {
     sequence: (o) => String(o.sequence),
+  },
+  SkippedMachine: {
+    held: (s) => isHeld(s.kind),
   },
 };

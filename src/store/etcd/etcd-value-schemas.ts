@@ -6,6 +6,7 @@ import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
+import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
 
 /**
  * The shapes of the JSON values kintsugi keeps in etcd. Values are read back from a store other programs can write,
@@ -114,6 +115,18 @@ export function settingValueOf(name: string): z.ZodType<z.infer<typeof settingVa
   return value === undefined ? settingValue : z.object({ ...versioned, ...writeId, value });
 }
 
+/** A skipped machine; values written before kintsugi kept kinds and racks lack them (the kind is read from the reason). */
+const skippedMachine = z
+  .object({
+    serial: z.string(),
+    address: z.string().nullable(),
+    state: z.string(),
+    reason: z.string(),
+    kind: z.enum(SKIP_KINDS).optional(),
+    rack: count.nullable().optional(),
+  })
+  .transform(skippedFromStored);
+
 export const outcomeValue = z.object({
   ...versioned,
   outcome: z.object({
@@ -122,7 +135,7 @@ export const outcomeValue = z.object({
     trigger: z.enum(["schedule", "operator", "event"] as const satisfies readonly PollTrigger[]),
     machinesSeen: count,
     enqueued: z.array(repairEntrySchema),
-    skipped: z.array(z.object({ serial: z.string(), address: z.string().nullable(), state: z.string(), reason: z.string() })),
+    skipped: z.array(skippedMachine),
     shortCircuit: z.object({ existingEntries: count, candidates: count, limit: count }).nullable(),
     error: z.string().nullable(),
   }),

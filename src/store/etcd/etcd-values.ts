@@ -85,7 +85,7 @@ export function storedOutcome(o: AutoRepairOutcome): AutoRepairOutcome {
     trigger: o.trigger,
     machinesSeen: o.machinesSeen,
     enqueued: o.enqueued.map(storedEntry),
-    skipped: o.skipped.map((s) => ({ serial: s.serial, address: s.address, state: s.state, reason: s.reason })),
+    skipped: o.skipped.map((s) => ({ serial: s.serial, address: s.address, state: s.state, reason: s.reason, kind: s.kind, rack: s.rack })),
     shortCircuit: o.shortCircuit === null ? null : { ...o.shortCircuit },
     error: o.error,
   });

@@ -1,4 +1,5 @@
 import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import { skippedFromStored, type StoredSkippedMachine } from "../../domain/skip-kinds.js";
 import type { AutoRepairOutcomePort } from "../store-port.js";
 import type { Db } from "./database.js";
 import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
@@ -22,7 +23,8 @@ export function outcomeFromRow(r: OutcomeRow): AutoRepairOutcome {
     trigger: r.trigger,
     machinesSeen: r.machines_seen,
     enqueued: JSON.parse(r.enqueued),
-    skipped: JSON.parse(r.skipped),
+    // Rows written before kintsugi kept kinds and racks lack them.
+    skipped: (JSON.parse(r.skipped) as StoredSkippedMachine[]).map(skippedFromStored),
     shortCircuit: r.short_circuit === null ? null : JSON.parse(r.short_circuit),
     error: r.error,
   };

@@ -49,7 +49,7 @@ export function outcome(i: number): Omit<AutoRepairOutcome, "sequence"> {
     trigger: "schedule",
     machinesSeen: i,
     enqueued: [],
-    skipped: [{ serial: `s${i}`, address: null, state: "UNHEALTHY", reason: "no address" }],
+    skipped: [{ serial: `s${i}`, address: null, state: "UNHEALTHY", reason: "no address", kind: "no_address" as const, rack: i % 3 }],
     shortCircuit: i % 2 === 0 ? { existingEntries: i, candidates: 1, limit: 0 } : null,
     error: i % 3 === 0 ? `failure ${i}` : null,
   };

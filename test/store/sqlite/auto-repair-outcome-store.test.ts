@@ -12,7 +12,7 @@ const outcome = (i: number) => ({
   trigger: "schedule" as const,
   machinesSeen: i,
   enqueued: [],
-  skipped: [{ serial: `s${i}`, address: null, state: "UNHEALTHY", reason: "no address" }],
+  skipped: [{ serial: `s${i}`, address: null, state: "UNHEALTHY", reason: "no address", kind: "no_address" as const, rack: i % 3 }],
   shortCircuit: i % 2 === 0 ? { existingEntries: i, candidates: 1, limit: 0 } : null,
   error: i % 3 === 0 ? `failure ${i}` : null,
 });
@@ -39,6 +39,26 @@ describe("SqliteOutcomeStore", () => {
       assert.deepEqual([kept[0]?.sequence, kept.at(-1)?.sequence], [6, 1005]);
       assert.deepEqual(store.last(2), [{ sequence: 1004, ...outcome(1004) }, { sequence: 1005, ...outcome(1005) }]);
       assert.deepEqual(store.last(0), []);
+      db.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("reads the kind of a skip kept before kinds and racks were from its reason, and no rack", async () => {
+    const dir = tempDir();
+    try {
+      const db = openDatabase(join(dir.path, "k.db"));
+      const legacy = [
+        { serial: "s1", address: "10.0.0.1", state: "UNHEALTHY", reason: "rack 3: 4 unhealthy machines, likely an infrastructure failure" },
+        { serial: "s2", address: "10.0.0.2", state: "UNHEALTHY", reason: "too many repair requests" },
+      ];
+      db.prepare("INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error) VALUES (?, 'schedule', 2, '[]', ?, NULL, NULL)").run(NOW, JSON.stringify(legacy));
+      const store = new SqliteOutcomeStore(db, new SqliteCommits(db));
+      assert.deepEqual(store.last(1)[0]?.skipped, [
+        { ...legacy[0], kind: "rack_limit", rack: null },
+        { ...legacy[1], kind: "queue_limit", rack: null },
+      ]);
       db.close();
     } finally {
       dir.remove();

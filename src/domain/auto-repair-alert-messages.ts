@@ -1,0 +1,141 @@
+import { mergeAlerts, type Alert } from "./alert.js";
+import { heldMachines, holdKey, summarizeHolds, type HoldGroup, type HoldSummary, type SkipOfPoll } from "./auto-repair-holds.js";
+import { SKIP_KINDS, type HeldKind, type SkipKind } from "./skip-kinds.js";
+
+/** An `autoRepairOutcomes` payload, with the fields the alerts use (`kind` as the API spells it, upper-case). */
+export interface AutoRepairOutcomePayload {
+  readonly sequence: string;
+  readonly time: string;
+  readonly trigger: string;
+  readonly machinesSeen: number;
+  readonly skipped: ReadonlyArray<{ readonly kind: string; readonly rack: number | null }>;
+  readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
+  readonly error: string | null;
+}
+
+/** A hold going on: what it is (see holdKey), since which poll, over how many, and how it was last described. */
+export interface HoldInForce {
+  readonly key: string;
+  readonly kinds: readonly HeldKind[];
+  readonly since: string;
+  readonly polls: number;
+  readonly description: string;
+}
+
+/** What `alertForOutcome` remembers between polls. */
+export interface OutcomeAlertState {
+  /** Failed polls in a row. */
+  readonly failedPolls: number;
+  /** The time of the first of them; null when the last poll succeeded. */
+  readonly failingSince: string | null;
+  /** What the last successful poll held back; null when it held nothing. */
+  readonly hold: HoldInForce | null;
+}
+
+export const INITIAL_OUTCOME_STATE: OutcomeAlertState = { failedPolls: 0, failingSince: null, hold: null };
+export const DEFAULT_FAILURE_THRESHOLD = 3;
+
+/**
+ * The alert for one sabakan poll outcome, and the state for the next.
+ * - Failed polls alert once, when `threshold` fail in a row, and once more ("succeed again") when a poll succeeds
+ *   after that. A failed poll says nothing of holds: it neither starts, changes nor clears one.
+ * - Holds (machines a successful poll left alone because of the per-rack limit, `maximum-repair-queue-entries` or a
+ *   rebooting wait) alert once when they start, naming racks and counts; once ("still holds back …, now") when what
+ *   is held changes (another reason, another rack over the per-rack limit; counts alone are no news); and once
+ *   when a successful poll holds nothing back any more. Polls in between stay quiet.
+ * Both on one poll make one message.
+ */
+export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: OutcomeAlertState, threshold = DEFAULT_FAILURE_THRESHOLD): { alert: Alert | null; state: OutcomeAlertState } {
+  const poll = { poll: outcome.sequence, trigger: outcome.trigger, time: outcome.time };
+  if (outcome.error !== null) {
+    const next = { ...state, failedPolls: state.failedPolls + 1, failingSince: state.failingSince ?? outcome.time };
+    if (next.failedPolls !== threshold) return { alert: null, state: next };
+    const alert: Alert = { kind: "warning", severity: "warning", title: `auto-repair: ${threshold} sabakan polls failed in a row`, text: `latest error: ${outcome.error}`, fields: { "failing since": next.failingSince, ...poll } };
+    return { alert, state: next };
+  }
+  const alerts: Alert[] = [];
+  if (state.failedPolls >= threshold) {
+    alerts.push({ kind: "cleared", severity: "info", title: "auto-repair: sabakan polls succeed again", text: `after ${state.failedPolls} failed polls since ${state.failingSince}`, fields: poll });
+  }
+  const summary = summarizeHolds(skipsOf(outcome));
+  const { alert, hold } = holdAlert(summary, state.hold, outcome, poll);
+  if (alert) alerts.push(alert);
+  return { alert: mergeAlerts(alerts), state: { failedPolls: 0, failingSince: null, hold } };
+}
+
+function holdAlert(summary: HoldSummary, before: HoldInForce | null, outcome: AutoRepairOutcomePayload, poll: Record<string, string>): { alert: Alert | null; hold: HoldInForce | null } {
+  if (summary.length === 0) {
+    if (before === null) return { alert: null, hold: null };
+    const title = before.kinds.includes("queue_limit") ? "auto-repair no longer short-circuited; no machine held back" : "auto-repair no longer holds machines back";
+    const polls = `${before.polls} poll${before.polls === 1 ? "" : "s"}`;
+    const text = `the latest poll held nothing back; held since ${before.since} over ${polls}, last: ${before.description}`;
+    return { alert: { kind: "cleared", severity: "info", title, text, fields: { "held since": before.since, ...poll } }, hold: null };
+  }
+  const key = holdKey(summary);
+  const n = heldMachines(summary);
+  const description = summary.map(phrase).join("; ");
+  const kinds = summary.map((g) => g.kind);
+  if (before !== null && before.key === key) return { alert: null, hold: { ...before, kinds, polls: before.polls + 1, description } };
+  const title = before === null ? `auto-repair holds back ${machines(n)}: ${description}` : `auto-repair still holds back ${machines(n)}, now: ${description}`;
+  const racks = [...new Set(summary.flatMap((g) => g.racks.map((r) => r.rack)))].sort((a, b) => a - b);
+  const sc = outcome.shortCircuit;
+  const fields: Record<string, string> = {
+    held: String(n),
+    ...(racks.length > 0 ? { racks: racks.join(", ") } : {}),
+    ...(sc ? { "existing entries": String(sc.existingEntries), candidates: String(sc.candidates), limit: String(sc.limit) } : {}),
+    "machines seen": String(outcome.machinesSeen),
+    ...(before !== null ? { "held since": before.since } : {}),
+    ...poll,
+  };
+  const alert: Alert = { kind: "held", severity: "warning", title, text: summary.flatMap((g) => explain(g, outcome)).join("\n"), fields };
+  return { alert, hold: { key, kinds, since: before?.since ?? outcome.time, polls: (before?.polls ?? 0) + 1, description } };
+}
+
+/** The payload's skips whose kind this kintsugi knows (a newer server's new kinds are left out). */
+function skipsOf(outcome: AutoRepairOutcomePayload): SkipOfPoll[] {
+  return outcome.skipped.flatMap((s) => {
+    const kind = s.kind.toLowerCase() as SkipKind;
+    return SKIP_KINDS.includes(kind) ? [{ kind, rack: s.rack }] : [];
+  });
+}
+
+const machines = (n: number) => `${n} machine${n === 1 ? "" : "s"}`;
+
+function rackList(g: HoldGroup): string {
+  if (g.racks.length === 0) return "";
+  if (g.racks.length === 1) return ` in rack ${g.racks[0]?.rack}`;
+  return ` in racks ${g.racks.map((r) => (g.kind === "rack_limit" ? `${r.rack} (${r.machines})` : String(r.rack))).join(", ")}`;
+}
+
+/** One reason, short, for a title: "4 in rack 3 over the per-rack limit". */
+function phrase(g: HoldGroup): string {
+  const where = rackList(g);
+  switch (g.kind) {
+    case "rack_limit":
+      return `${g.machines}${where} over the per-rack limit`;
+    case "queue_limit":
+      return `${g.machines}${where} over maximum-repair-queue-entries`;
+    case "rebooting":
+      return `${g.machines}${where} rebooting`;
+    case "out_of_cluster":
+      return `${g.machines}${where} out of the cluster, may be rebooting`;
+  }
+}
+
+/** One reason, in full, for the text: what holds the machines and until when. */
+function explain(g: HoldGroup, outcome: AutoRepairOutcomePayload): string[] {
+  const held = `${machines(g.machines)} held`;
+  switch (g.kind) {
+    case "rack_limit":
+      return g.racks.map((r) => `rack ${r.rack}: ${machines(r.machines)} held: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure`);
+    case "queue_limit": {
+      const sc = outcome.shortCircuit;
+      const counts = sc ? `${sc.existingEntries} entries in the queue + ${sc.candidates} candidates > maximum-repair-queue-entries ${sc.limit}` : "too many repair requests";
+      return [`${held}${rackList(g)}: short-circuited: ${counts}, so none was enqueued`];
+    }
+    case "rebooting":
+      return [`${held}${rackList(g)}: CKE is rebooting their nodes; repaired if still unreachable after wait-seconds-to-repair-rebooting`];
+    case "out_of_cluster":
+      return [`${held}${rackList(g)}: unreachable and not nodes, may be rebooting; repaired if still unreachable after wait-seconds-to-repair-rebooting`];
+  }
+}

@@ -1,0 +1,50 @@
+import { HELD_KINDS, SKIP_KINDS, type HeldKind, type SkipKind } from "./skip-kinds.js";
+
+/** What the hold rules read of a skipped machine. */
+export interface SkipOfPoll {
+  readonly kind: SkipKind;
+  readonly rack: number | null;
+}
+
+/** How many machines one poll skipped, by kind: every kind present, 0 when none. */
+export function countSkipsByKind(skipped: readonly SkipOfPoll[]): Record<SkipKind, number> {
+  const counts = Object.fromEntries(SKIP_KINDS.map((kind) => [kind, 0])) as Record<SkipKind, number>;
+  for (const s of skipped) counts[s.kind]++;
+  return counts;
+}
+
+/** The machines one poll held back for one reason: how many, and in which racks (ascending; unknown racks left out). */
+export interface HoldGroup {
+  readonly kind: HeldKind;
+  readonly machines: number;
+  readonly racks: ReadonlyArray<{ readonly rack: number; readonly machines: number }>;
+}
+
+/** What one successful poll held back, by reason in {@link HELD_KINDS} order; empty when it held nothing. */
+export type HoldSummary = readonly HoldGroup[];
+
+/** Groups the held machines of a poll by reason and rack. */
+export function summarizeHolds(skipped: readonly SkipOfPoll[]): HoldSummary {
+  return HELD_KINDS.flatMap((kind): HoldGroup[] => {
+    const held = skipped.filter((s) => s.kind === kind);
+    if (held.length === 0) return [];
+    const perRack = new Map<number, number>();
+    for (const s of held) if (s.rack !== null) perRack.set(s.rack, (perRack.get(s.rack) ?? 0) + 1);
+    const racks = [...perRack].sort(([a], [b]) => a - b).map(([rack, machines]) => ({ rack, machines }));
+    return [{ kind, machines: held.length, racks }];
+  });
+}
+
+/** How many machines a summary holds back in all. */
+export function heldMachines(summary: HoldSummary): number {
+  return summary.reduce((n, g) => n + g.machines, 0);
+}
+
+/**
+ * What a hold is, for telling a new hold from the same one going on: its reasons, and for the per-rack limit its
+ * racks (a rack over the limit is a place to look at; which machines wait for a reboot or the cap changes poll by
+ * poll and is no news). Two summaries with the same key are the same hold, whatever their counts.
+ */
+export function holdKey(summary: HoldSummary): string {
+  return summary.map((g) => (g.kind === "rack_limit" ? `${g.kind}:${g.racks.map((r) => r.rack).join(",")}` : g.kind)).join(" ");
+}

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
+import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
+import { NOW } from "../support/fixtures.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { parsePrometheus, sampleValue } from "../support/prometheus-text.js";
+
+const HELD = ["rack_limit", "queue_limit", "rebooting", "out_of_cluster"];
+const SKIPPED = ["recently_repaired", "no_address", "invalid_address", "duplicate_address"];
+
+describe("GET /metrics: machines held back and skipped by the latest successful poll", () => {
+  let k: TestKintsugi;
+  let sabakan: FakeSabakan;
+  let config: Partial<KintsugiConfig>;
+  const options = { now: () => NOW, startSchedule: false };
+  const scrape = async () => {
+    const res = await fetch(`${k.url}/metrics`);
+    assert.equal(res.status, 200);
+    const { samples } = parsePrometheus(await res.text());
+    const read = (name: string, reasons: string[]) => Object.fromEntries(reasons.map((reason) => [reason, sampleValue(samples, name, { reason })]));
+    return { held: read("kintsugi_auto_repair_held_machines", HELD), skipped: read("kintsugi_auto_repair_skipped_machines", SKIPPED) };
+  };
+  const counts = (over: Record<string, number>, reasons: string[]) => Object.fromEntries(reasons.map((r) => [r, over[r] ?? 0]));
+  const poll = async () => (await k.gql(`mutation { runAutoRepair { error } }`)).data?.["runAutoRepair"].error as string | null;
+
+  before(async () => {
+    sabakan = await startFakeSabakan({ now: () => NOW });
+    config = {
+      sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 },
+      constraints: { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 600, maximumUnhealthyMachinesPerRack: 2 },
+    };
+    k = await startTestKintsugi(config, options);
+  });
+  after(async () => {
+    await k.dispose();
+    await sabakan.close();
+  });
+
+  it("exports every reason at 0 before any poll, so no series appears or vanishes later", async () => {
+    assert.deepEqual(await scrape(), { held: counts({}, HELD), skipped: counts({}, SKIPPED) });
+  });
+
+  it("counts each reason of the latest poll, and keeps them through a failed poll and a restart", async () => {
+    for (let i = 1; i <= 3; i++) sabakan.addMachine({ serial: `r3-${i}`, rack: 3, state: "UNHEALTHY" });
+    sabakan.addMachine({ serial: "r1-1", rack: 1, state: "UNHEALTHY" });
+    sabakan.addMachine({ serial: "r2-1", rack: 2, state: "UNREACHABLE" });
+    sabakan.addMachine({ serial: "r4-1", rack: 4, state: "UNHEALTHY", ipv4: [] });
+    assert.equal(await poll(), null);
+    const first = { held: counts({ rack_limit: 3, out_of_cluster: 1 }, HELD), skipped: counts({ no_address: 1 }, SKIPPED) };
+    assert.deepEqual(await scrape(), first, "r1-1 was enqueued");
+
+    assert.equal(await poll(), null);
+    const second = { held: first.held, skipped: counts({ no_address: 1, recently_repaired: 1 }, SKIPPED) };
+    assert.deepEqual(await scrape(), second, "r1-1 now has an entry");
+
+    sabakan.failWithStatus(500);
+    assert.match((await poll()) ?? "", /HTTP 500/);
+    assert.deepEqual(await scrape(), second, "a failed poll neither holds nor frees anything");
+
+    k = await k.restart(config, options);
+    assert.deepEqual(await scrape(), second, "after a restart, from the newest successful poll kept (the newest failed)");
+  });
+
+  it("drops a reason to 0 when the latest poll no longer has it", async () => {
+    for (let i = 1; i <= 2; i++) sabakan.setState(`r3-${i}`, "HEALTHY");
+    await k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: 1) { maximumRepairQueueEntries } }`);
+    assert.equal(await poll(), null);
+    assert.deepEqual(await scrape(), {
+      held: counts({ queue_limit: 1, out_of_cluster: 1 }, HELD),
+      skipped: counts({ no_address: 1, recently_repaired: 1 }, SKIPPED),
+    }, "rack 3 is within the limit now, and its one unhealthy machine meets the queue's cap");
+  });
+});
