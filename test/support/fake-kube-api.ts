@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { statusReply, type KubeObject, type Reply } from "./fake-kube-api-objects.js";
 import { FakeKubeRoutes } from "./fake-kube-api-routes.js";
+import { KubeCallRecorder } from "./fake-kube-api-calls.js";
 import { testServerCertificate, type TestServerCertificate } from "./test-ca.js";
 
 export type { FakeNodeSpec, FakePod, FakePodSpec, RecordedEviction } from "./fake-kube-api-state.js";
@@ -50,6 +51,7 @@ export class FakeKubeApi extends FakeKubeRoutes {
   private readonly dir: string;
   private readonly faults: Fault[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly calls = new KubeCallRecorder();
   private latencyMs = 0;
   private blackholed = false;
   private baseUrl = "";
@@ -155,6 +157,8 @@ export class FakeKubeApi extends FakeKubeRoutes {
     const method = req.method ?? "GET";
     const contentType = req.headers["content-type"] ?? null;
     this.requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), contentType });
+    // Also the ones answered by a fault or held: the client asked for them all the same.
+    this.calls.record(method, url.pathname, url.searchParams, req.headers["user-agent"] ?? "");
     // Held: no answer, no effect; close() or the client ends the connection.
     if (this.blackholed) return;
     if (this.latencyMs > 0) {

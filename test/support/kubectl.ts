@@ -1,21 +1,12 @@
 import { execFile } from "node:child_process";
-import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
+import { findProgram } from "./find-program.js";
 
 const run = promisify(execFile);
 
 /** The kubectl binary (/usr/bin first, then PATH), or null when there is none: tests that need it are skipped. */
 export function findKubectl(): string | null {
-  for (const dir of ["/usr/bin", ...(process.env.PATH ?? "").split(delimiter)]) {
-    try {
-      accessSync(join(dir, "kubectl"), constants.X_OK);
-      return join(dir, "kubectl");
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
+  return findProgram("kubectl");
 }
 
 /**
