@@ -31,6 +31,7 @@ export class Scenario {
   private justRepaired: string[] = [];
   private flapArmed = false;
   private powerOff = false;
+  private stopped = false;
   private succeeded = 0;
   private failed = 0;
   private succeededAtLastStatus = 0;
@@ -57,6 +58,7 @@ export class Scenario {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
@@ -153,6 +155,8 @@ export class Scenario {
     try {
       await this.gql(`mutation ($s: ID!) { setMachineState(serial: $s, state: UNHEALTHY) { state } }`, { s: machine.serial });
     } catch (err) {
+      // While the demo stops, kintsugi may close before the report arrives: nothing to tell then.
+      if (this.stopped) return;
       this.deps.dc.hardware.fix(machine.address);
       this.tell("sabakan", `could not report ${machine.serial} UNHEALTHY (${(err as Error).message}): it works after all`);
     }
@@ -216,7 +220,9 @@ export class Scenario {
         const which = deleted.map((e) => `#${e.index} ${e.serial ?? "?"}`).join(", ");
         this.tell("operator", `deleted ${deleted.length} finished entr${deleted.length === 1 ? "y" : "ies"} (${which}): their machines may be repaired again`);
       })
-      .catch((err: unknown) => this.tell("operator", `could not delete finished entries: ${(err as Error).message}`));
+      .catch((err: unknown) => {
+        if (!this.stopped) this.tell("operator", `could not delete finished entries: ${(err as Error).message}`);
+      });
   }
 
   private async gql(query: string, variables: Record<string, unknown> = {}): Promise<unknown> {
