@@ -1,0 +1,73 @@
+/** One machine of the demo as the chaos sees it. */
+export interface ChaosMachine {
+  readonly serial: string;
+  readonly rack: number;
+  readonly address: string;
+  /** sabakan's state. */
+  readonly state: string;
+  /** Whether the hardware works (false also while a break is being reported). */
+  readonly works: boolean;
+  /** An entry for its address is in kintsugi's queue: kintsugi would skip it as "recently repaired". */
+  readonly inQueue: boolean;
+  /** Its entries are all finished and none is being deleted: it will stay "recently repaired" for a while. */
+  readonly lingers: boolean;
+  /** When its last repair finished, in scenario seconds; null if never repaired. */
+  readonly repairedAt: number | null;
+}
+
+/** What keeps the chaos from wearing the demo down. */
+export interface ChaosRules {
+  /** The rack whose power the scenario cuts: the chaos leaves its machines alone. */
+  readonly powerCutRack: number;
+  /** kintsugi's maximum-unhealthy-machines-per-rack: one fault more would look like a rack-wide failure. */
+  readonly rackLimit: number;
+  /** At most this many machines are down at once (outside the power-cut rack). */
+  readonly maxDown: number;
+  /** A repaired machine stays healthy at least this long. */
+  readonly coolDownSeconds: number;
+}
+
+const isDown = (m: ChaosMachine) => m.state !== "HEALTHY" || !m.works;
+
+/** How many machines of each rack are down. */
+function downPerRack(machines: readonly ChaosMachine[]): Map<number, number> {
+  const down = new Map<number, number>();
+  for (const m of machines) if (isDown(m)) down.set(m.rack, (down.get(m.rack) ?? 0) + 1);
+  return down;
+}
+
+/** Healthy and outside the power-cut rack, in a rack where one more fault stays within kintsugi's per-rack limit. */
+function mayFail(m: ChaosMachine, rules: ChaosRules, down: ReadonlyMap<number, number>): boolean {
+  return m.rack !== rules.powerCutRack && !isDown(m) && (down.get(m.rack) ?? 0) < rules.rackLimit;
+}
+
+/**
+ * The machine the chaos breaks now, or null when none may break: it must be healthy, outside the power-cut rack,
+ * without an entry in kintsugi's queue (else kintsugi would rightly skip it as recently repaired and the demo would
+ * wear down to a queue of skips), repaired at least `coolDownSeconds` ago, in a rack where one more fault stays
+ * within the per-rack limit, and fewer than `maxDown` machines may be down already. `random` picks among them.
+ */
+export function pickMachineToBreak(machines: readonly ChaosMachine[], now: number, rules: ChaosRules, random: () => number): ChaosMachine | null {
+  const down = downPerRack(machines);
+  const downOutsideCut = machines.filter((m) => m.rack !== rules.powerCutRack && isDown(m)).length;
+  if (downOutsideCut >= rules.maxDown) return null;
+  const candidates = machines.filter(
+    (m) => mayFail(m, rules, down) && !m.inQueue && (m.repairedAt === null || now - m.repairedAt >= rules.coolDownSeconds),
+  );
+  if (candidates.length === 0) return null;
+  return candidates[Math.min(candidates.length - 1, Math.floor(random() * candidates.length))] ?? null;
+}
+
+/**
+ * The machine that flaps: one just repaired (`justRepaired`, newest last) that is healthy again in sabakan and whose
+ * finished entry stays in the queue (no deletion requested yet), so that breaking it now shows kintsugi's "recently
+ * repaired" rule. Null when none is (yet): the scenario asks again after the next repair.
+ */
+export function pickMachineToFlap(machines: readonly ChaosMachine[], justRepaired: readonly string[], rules: ChaosRules): ChaosMachine | null {
+  const down = downPerRack(machines);
+  for (const serial of [...justRepaired].reverse()) {
+    const m = machines.find((x) => x.serial === serial);
+    if (m && m.lingers && mayFail(m, rules, down)) return m;
+  }
+  return null;
+}

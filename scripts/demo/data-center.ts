@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeKubeApi, type FakeKubeApi } from "../../test/support/fake-kube-api.js";
+import { startFakeSabakan, type FakeSabakan } from "../../test/support/fake-sabakan.js";
+import { DemoHardware } from "./hardware.js";
+
+/** One machine of the demo: sabakan's serial, rack and first IPv4, also its Kubernetes node's InternalIP. */
+export interface DemoMachine {
+  readonly serial: string;
+  readonly rack: number;
+  readonly address: string;
+}
+
+export const RACKS = 4;
+export const PER_RACK = 6;
+/** The rack whose power the scenario cuts, again and again: workers only (the control planes are in racks 0-2). */
+export const POWER_CUT_RACK = 3;
+
+/** The simulated data center: sabakan, the Kubernetes API, and the hardware behind both. */
+export interface DataCenter {
+  readonly sabakan: FakeSabakan;
+  readonly kube: FakeKubeApi;
+  readonly hardware: DemoHardware;
+  readonly machines: readonly DemoMachine[];
+  close(): Promise<void>;
+}
+
+/**
+ * 4 racks of 6 working machines, each registered in sabakan (HEALTHY) and a node of the cluster with a frontend
+ * pod (drained on repair) and a DaemonSet agent (left alone), as kintsugi's own test servers play them.
+ */
+export async function startDataCenter(dir: string): Promise<DataCenter> {
+  const sabakan = await startFakeSabakan();
+  const kube = await startFakeKubeApi();
+  const hardware = new DemoHardware(join(dir, "hardware"));
+  mkdirSync(hardware.dir);
+  const machines: DemoMachine[] = [];
+  for (let rack = 0; rack < RACKS; rack++) {
+    for (let i = 0; i < PER_RACK; i++) {
+      const machine = { serial: `r${rack}m${i + 1}`, rack, address: `10.69.${rack}.${i + 1}` };
+      machines.push(machine);
+      hardware.fix(machine.address);
+      sabakan.addMachine({ serial: machine.serial, rack, indexInRack: i + 1, ipv4: [machine.address], bmcType: "IPMI-2.0", state: "HEALTHY" });
+      kube.addNode({ name: `node-${machine.serial}`, internalIP: machine.address });
+      kube.addPod({ namespace: "web", name: `frontend-${machine.serial}`, nodeName: `node-${machine.serial}`, controllerKind: "ReplicaSet" });
+      kube.addPod({ namespace: "kube-system", name: `agent-${machine.serial}`, nodeName: `node-${machine.serial}`, controllerKind: "DaemonSet" });
+    }
+  }
+  return {
+    sabakan,
+    kube,
+    hardware,
+    machines,
+    async close() {
+      hardware.close();
+      await kube.close();
+      await sabakan.close();
+    },
+  };
+}

@@ -1,0 +1,234 @@
+import { pickMachineToBreak, pickMachineToFlap, type ChaosMachine, type ChaosRules } from "./chaos.js";
+import { POWER_CUT_RACK, type DataCenter, type DemoMachine } from "./data-center.js";
+import type { FinishedRepair, QueueMirror } from "./queue-mirror.js";
+import { formatClock, type Story, type Teller } from "./story.js";
+import { DEMO_TIMINGS, type WallTimings } from "./timings.js";
+
+/** What the scenario plays against: the data center, kintsugi's API, the story, the pace. */
+export interface ScenarioDeps {
+  readonly dc: DataCenter;
+  readonly kintsugiUrl: string;
+  readonly story: Story;
+  readonly timings: WallTimings;
+  /** maximum-unhealthy-machines-per-rack, as kintsugi is configured. */
+  readonly rackLimit: number;
+  readonly random: () => number;
+}
+
+/** At most this many machines are down at once outside the power-cut rack: kintsugi repairs 3 at a time. */
+const MAX_DOWN = 3;
+const T = DEMO_TIMINGS;
+
+/**
+ * The demo's world over time, on a cycle of {@link DEMO_TIMINGS.cycleSeconds}: machines break now and then (never
+ * one kintsugi would skip as recently repaired, never one more than a rack may have down), the operator deletes
+ * finished entries, sabakan's state-setter reports repaired machines healthy, and each cycle a status line, a rack
+ * that loses power and gets it back, and one machine that breaks again right after its repair.
+ */
+export class Scenario {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly repairedAt = new Map<string, number>();
+  private justRepaired: string[] = [];
+  private flapArmed = false;
+  private powerOff = false;
+  private stopped = false;
+  private succeeded = 0;
+  private failed = 0;
+  private succeededAtLastStatus = 0;
+  private readonly rules: ChaosRules;
+  private readonly byAddress: ReadonlyMap<string, DemoMachine>;
+
+  constructor(
+    private readonly deps: ScenarioDeps,
+    private readonly queue: QueueMirror,
+  ) {
+    this.rules = { powerCutRack: POWER_CUT_RACK, rackLimit: deps.rackLimit, maxDown: MAX_DOWN, coolDownSeconds: T.coolDownSeconds };
+    this.byAddress = new Map(deps.dc.machines.map((m) => [m.address, m]));
+  }
+
+  /** Starts the scenario's clock and its cycles. */
+  start(): void {
+    const { timings, dc } = this.deps;
+    this.deps.story.begin();
+    this.every(timings.ms("breakEverySeconds"), () => this.breakOne());
+    this.every(timings.ms("cleanupEverySeconds"), () => this.cleanUp());
+    this.every(timings.ms("stateSetterSeconds"), () => this.reportRepaired());
+    dc.hardware.watch(() => this.reportRepaired());
+    this.beginCycle(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /** kintsugi's committed entry changes (applied to the queue mirror first): which machines were just repaired. */
+  committed(finished: readonly FinishedRepair[]): void {
+    for (const repair of finished) {
+      if (repair.succeeded) this.succeeded++;
+      else this.failed++;
+      const machine = this.byAddress.get(repair.address);
+      if (!machine) continue;
+      this.repairedAt.set(machine.serial, this.deps.story.now());
+      if (repair.succeeded) this.justRepaired = [...this.justRepaired.slice(-4), machine.serial];
+    }
+    if (finished.length > 0) this.maybeFlap();
+  }
+
+  private tell(teller: Teller, text: string): void {
+    this.deps.story.tell(teller, text);
+  }
+
+  private every(ms: number, run: () => unknown): void {
+    const timer = setInterval(run, ms);
+    this.timers.add(timer);
+  }
+
+  /** Runs `run` when the scenario's clock reaches `seconds`. */
+  private at(seconds: number, run: () => void): void {
+    const delay = Math.max(0, (seconds - this.deps.story.now()) * this.deps.timings.scale * 1000);
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, delay);
+    this.timers.add(timer);
+  }
+
+  private beginCycle(cycle: number): void {
+    const start = cycle * T.cycleSeconds;
+    if (cycle > 0) this.status(start);
+    this.at(start + T.powerCutAtSeconds, () => this.cutPower(start + T.powerCutAtSeconds + T.powerOutageSeconds));
+    this.at(start + T.powerCutAtSeconds + T.powerOutageSeconds, () => this.restorePower(start + T.cycleSeconds + T.powerCutAtSeconds));
+    this.at(start + T.flapAtSeconds, () => this.armFlap());
+    this.at(start + T.cycleSeconds, () => this.beginCycle(cycle + 1));
+  }
+
+  private status(at: number): void {
+    const recent = this.succeeded - this.succeededAtLastStatus;
+    this.succeededAtLastStatus = this.succeeded;
+    const inQueue = this.queue.size;
+    this.tell(
+      "status",
+      `${Math.round(at / 60)} minutes in: ${this.succeeded} repairs succeeded (${recent} in the last ${T.cycleSeconds / 60} minutes), ` +
+        `${this.failed} failed; ${inQueue} entries in the queue; rack ${POWER_CUT_RACK} ${this.powerOff ? "without power" : "powered"}`,
+    );
+  }
+
+  private view(): ChaosMachine[] {
+    return this.deps.dc.machines.map((m) => ({
+      ...m,
+      state: this.deps.dc.sabakan.machine(m.serial)?.state ?? "UNKNOWN",
+      works: this.deps.dc.hardware.works(m.address),
+      inQueue: this.queue.has(m.address),
+      lingers: this.queue.lingers(m.address),
+      repairedAt: this.repairedAt.get(m.serial) ?? null,
+    }));
+  }
+
+  private breakOne(): void {
+    const victim = pickMachineToBreak(this.view(), this.deps.story.now(), this.rules, this.deps.random);
+    if (victim) void this.reportBroken(victim, `${victim.serial} (${victim.address}) broke: UNHEALTHY`);
+  }
+
+  private armFlap(): void {
+    this.flapArmed = true;
+    this.tell("chaos", "the next machine kintsugi repairs breaks again right after its repair (a flapping machine)");
+    this.maybeFlap();
+  }
+
+  private maybeFlap(): void {
+    if (!this.flapArmed) return;
+    const victim = pickMachineToFlap(this.view(), this.justRepaired, this.rules);
+    if (!victim) return;
+    this.flapArmed = false;
+    void this.reportBroken(victim, `${victim.serial} (${victim.address}) broke again right after its repair: UNHEALTHY`);
+  }
+
+  /**
+   * A machine breaks, and sabakan's state-setter reports it through kintsugi's gateway (setMachineState), as a
+   * state-setter controller can: kintsugi polls at once. If the report fails, the machine works after all.
+   */
+  private async reportBroken(machine: DemoMachine, story: string): Promise<void> {
+    this.deps.dc.hardware.fail(machine.address);
+    this.tell("chaos", story);
+    try {
+      await this.gql(`mutation ($s: ID!) { setMachineState(serial: $s, state: UNHEALTHY) { state } }`, { s: machine.serial });
+    } catch (err) {
+      // While the demo stops, kintsugi may close before the report arrives: nothing to tell then.
+      if (this.stopped) return;
+      this.deps.dc.hardware.fix(machine.address);
+      this.tell("sabakan", `could not report ${machine.serial} UNHEALTHY (${(err as Error).message}): it works after all`);
+    }
+  }
+
+  /** sabakan's state-setter: a machine kintsugi's repair command made work again is HEALTHY in sabakan. */
+  private reportRepaired(): void {
+    const { sabakan, hardware } = this.deps.dc;
+    let any = false;
+    for (const m of this.deps.dc.machines) {
+      if (sabakan.machine(m.serial)?.state === "UNHEALTHY" && hardware.works(m.address)) {
+        sabakan.setState(m.serial, "HEALTHY");
+        any = true;
+      }
+    }
+    if (any) this.maybeFlap();
+  }
+
+  /**
+   * The rack's power goes: every machine of it stops, and sabakan marks them all UNREACHABLE in one step (set in
+   * sabakan directly, not one by one through kintsugi: a poll between two reports would see a rack only partly down).
+   */
+  private cutPower(backAt: number): void {
+    this.powerOff = true;
+    const rack = this.rackMachines();
+    for (const m of rack) {
+      this.deps.dc.hardware.fail(m.address);
+      this.deps.dc.sabakan.setState(m.serial, "UNREACHABLE");
+    }
+    this.tell(
+      "power",
+      `rack ${POWER_CUT_RACK} lost power: its ${rack.length} machines are UNREACHABLE in sabakan; kintsugi's next ` +
+        `scheduled poll sees the whole rack down. Power returns at ${formatClock(backAt)}`,
+    );
+  }
+
+  private restorePower(nextCut: number): void {
+    const rack = this.rackMachines();
+    for (const m of rack) {
+      this.deps.dc.hardware.fix(m.address);
+      this.deps.dc.sabakan.setState(m.serial, "HEALTHY");
+    }
+    this.powerOff = false;
+    this.tell(
+      "power",
+      `rack ${POWER_CUT_RACK}'s power is back: its ${rack.length} machines boot and are HEALTHY in sabakan again, nothing to ` +
+        `repair; kintsugi's next poll clears the hold-back. The power goes again at ${formatClock(nextCut)}`,
+    );
+  }
+
+  private rackMachines(): DemoMachine[] {
+    return this.deps.dc.machines.filter((m) => m.rack === POWER_CUT_RACK);
+  }
+
+  /** The operator's part: finished entries are deleted now and then, so that their machines may be repaired again. */
+  private cleanUp(): void {
+    this.gql(`mutation { deleteFinishedRepairEntries { index serial } }`)
+      .then((data) => {
+        const deleted = (data as { deleteFinishedRepairEntries: Array<{ index: number; serial: string | null }> }).deleteFinishedRepairEntries;
+        if (deleted.length === 0) return;
+        const which = deleted.map((e) => `#${e.index} ${e.serial ?? "?"}`).join(", ");
+        this.tell("operator", `deleted ${deleted.length} finished entr${deleted.length === 1 ? "y" : "ies"} (${which}): their machines may be repaired again`);
+      })
+      .catch((err: unknown) => {
+        if (!this.stopped) this.tell("operator", `could not delete finished entries: ${(err as Error).message}`);
+      });
+  }
+
+  private async gql(query: string, variables: Record<string, unknown> = {}): Promise<unknown> {
+    const res = await fetch(`${this.deps.kintsugiUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data?: unknown; errors?: Array<{ message: string }> };
+    if (body.errors) throw new Error(body.errors.map((e) => e.message).join("; "));
+    return body.data;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Every interval of the demo, in seconds of the scenario's clock: the one place its pace is set. `--fast` and the
+ * tests run the same scenario at a smaller scale (every interval multiplied by it), so what happens, in what order,
+ * stays the same: only the clock runs faster.
+ */
+export const DEMO_TIMINGS = {
+  /** kintsugi's scheduled sabakan poll (a cron schedule: at least one second apart, whatever the scale). */
+  sabakanPollSeconds: 10,
+  /** kintsugi's repair runner pass. */
+  runnerIntervalSeconds: 2,
+  /** The repair command's power cycle. */
+  repairCommandSeconds: 1.5,
+  /** How long a repair step watches the machine before it gives up. */
+  watchSeconds: 20,
+  /** How often sabakan's state-setter looks at the hardware (it also reacts to a repair at once). */
+  stateSetterSeconds: 1,
+  /** A healthy machine breaks this often (when one may: see {@link pickMachineToBreak}). */
+  breakEverySeconds: 8,
+  /** A repaired machine stays healthy at least this long: longer than a finished entry stays in the queue. */
+  coolDownSeconds: 120,
+  /** The operator deletes finished entries this often: until then their machines are "recently repaired". */
+  cleanupEverySeconds: 30,
+  /** The scenario repeats on this cycle: a status line, a rack-wide power cut, a flapping machine. */
+  cycleSeconds: 300,
+  /** When, within a cycle, the rack loses power. */
+  powerCutAtSeconds: 60,
+  /** How long the rack stays without power. */
+  powerOutageSeconds: 90,
+  /** When, within a cycle, the next repaired machine breaks again at once (kintsugi's "recently repaired" rule). */
+  flapAtSeconds: 200,
+} as const;
+
+export type DemoTimings = typeof DEMO_TIMINGS;
+
+/** The demo's pace on the wall clock: each interval of {@link DEMO_TIMINGS} times `scale`, in milliseconds. */
+export interface WallTimings {
+  readonly scale: number;
+  ms(name: keyof DemoTimings): number;
+  /** The same interval in seconds, for kintsugi's config and the repair command. */
+  seconds(name: keyof DemoTimings): number;
+  /** kintsugi's sabakan schedule: a cron expression with a seconds field, at least one second apart. */
+  readonly sabakanSchedule: string;
+}
+
+/** The scales `--scale` accepts: from 1/1000 (a 30-minute scenario in under 2 s) to 10 (a slow-motion demo). */
+export const MIN_SCALE = 0.001;
+export const MAX_SCALE = 10;
+
+/** {@link DEMO_TIMINGS} at `scale` (1 = the real demo, 0.2 = `--fast`). */
+export function wallTimings(scale: number): WallTimings {
+  if (!Number.isFinite(scale) || scale < MIN_SCALE || scale > MAX_SCALE) throw new Error(`scale must be a number from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`);
+  const seconds = (name: keyof DemoTimings) => DEMO_TIMINGS[name] * scale;
+  const pollSeconds = Math.max(1, Math.round(seconds("sabakanPollSeconds")));
+  return {
+    scale,
+    seconds,
+    ms: (name) => seconds(name) * 1000,
+    sabakanSchedule: pollSeconds >= 60 ? `0 */${Math.round(pollSeconds / 60)} * * * *` : `*/${pollSeconds} * * * * *`,
+  };
+}

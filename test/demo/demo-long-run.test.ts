@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { DEMO_TIMINGS } from "../../scripts/demo/timings.js";
+import { startDemo, storyLines, type StoryLine } from "../support/demo-process.js";
+import { graphqlData } from "../support/serve-process.js";
+
+// The demo's own scenario, every interval times SCALE: 30 minutes of the demo in about 36 s of wall-clock time.
+// Nothing below depends on how fast it runs: the test waits for the story to reach its 30th minute and reads it.
+const SCALE = 0.02;
+const MINUTES = 30;
+const CYCLE = DEMO_TIMINGS.cycleSeconds;
+const CYCLES = (MINUTES * 60) / CYCLE;
+
+const REPAIRED = /^#\d+ 10\.69\.\d\.\d+: the health check reports the machine healthy$/;
+const between = (lines: readonly StoryLine[], from: number, to: number) => lines.filter((l) => l.at >= from && l.at < to);
+const firstAfter = (lines: readonly StoryLine[], after: number, test: (l: StoryLine) => boolean) => lines.find((l) => l.at >= after && test(l));
+
+interface Outcome {
+  readonly sequence: string;
+  readonly enqueued: ReadonlyArray<{ readonly serial: string | null }>;
+  readonly skipped: ReadonlyArray<{ readonly serial: string; readonly reason: string }>;
+}
+
+describe("npm run demo, for as long as someone watches", () => {
+  it(`keeps repairing through ${MINUTES} minutes of its scenario: every power cut of rack 3 is held back and recovers, flapping machines are narrated`, async () => {
+    const demo = startDemo(["--port", "0", "--scale", String(SCALE), "--duration", "600"]);
+    try {
+      const url = await demo.url();
+      await demo.untilStdout(`the scenario reaches minute ${MINUTES}`, (out) => out.includes(`[status] ${MINUTES} minutes in:`), 300_000);
+      // kintsugi's own record of its last polls: the rack's last power cut was held back, and a later poll saw none
+      // of its machines unhealthy (sabakan's answer holds only UNHEALTHY and UNREACHABLE machines).
+      const { autoRepairOutcomes } = await graphqlData<{ autoRepairOutcomes: Outcome[] }>(
+        url,
+        `{ autoRepairOutcomes(last: 1000) { sequence enqueued { serial } skipped { serial reason } } }`,
+      );
+      assert.equal(await demo.stop(), 0);
+
+      const lines = storyLines(demo.stdout());
+      const end = MINUTES * 60;
+      // Repairs keep succeeding in every cycle, the last one included: the demo does not wear down.
+      for (let cycle = 0; cycle < CYCLES; cycle++) {
+        const repaired = between(lines, cycle * CYCLE, (cycle + 1) * CYCLE).filter((l) => l.teller === "kintsugi" && REPAIRED.test(l.text));
+        assert.ok(repaired.length >= 3, `cycle ${cycle + 1} (from minute ${(cycle * CYCLE) / 60}) repaired ${repaired.length} machines:\n${demo.stdout().slice(-4000)}`);
+      }
+      // Every cycle: rack 3 loses power, kintsugi holds it back (saying why), the power returns, the hold clears.
+      for (let cycle = 0; cycle < CYCLES; cycle++) {
+        const start = cycle * CYCLE;
+        const cut = firstAfter(lines, start, (l) => l.teller === "power" && l.text.startsWith("rack 3 lost power"));
+        assert.ok(cut && cut.at < start + CYCLE, `cycle ${cycle + 1}: rack 3 loses power`);
+        const held = firstAfter(lines, cut.at, (l) => l.teller === "kintsugi" && l.text.startsWith("holds back rack 3"));
+        assert.match(held?.text ?? "", /^holds back rack 3 \(6 machines\): rack 3: 6 unhealthy machines, likely an infrastructure failure\. With at most 2 unhealthy per rack/);
+        const back = firstAfter(lines, cut.at, (l) => l.teller === "power" && l.text.startsWith("rack 3's power is back"));
+        assert.ok(back && held && back.at >= held.at, `cycle ${cycle + 1}: the power returns after the hold`);
+        const cleared = firstAfter(lines, back.at, (l) => l.teller === "kintsugi" && l.text.startsWith("no longer holds back rack 3"));
+        assert.equal(cleared?.text, "no longer holds back rack 3: none of its machines is unhealthy any more", `cycle ${cycle + 1}: the hold clears`);
+        assert.ok(cleared && cleared.at < end, `cycle ${cycle + 1}: the hold clears within the run`);
+      }
+      assert.doesNotMatch(demo.stdout(), /\[kintsugi\] #\d+ 10\.69\.3\.\d+:/, "no machine of rack 3 is ever enqueued: not while its power is out, not as it returns");
+      const lastHeld = autoRepairOutcomes.findLastIndex((o) => o.skipped.some((s) => s.reason.startsWith("rack 3: ")));
+      assert.ok(lastHeld >= 0, "kintsugi's outcomes show the last power cut held back");
+      const rack3 = (o: Outcome) => [...o.skipped.map((s) => s.serial), ...o.enqueued.map((e) => e.serial)].filter((s) => s?.startsWith("r3m"));
+      assert.ok(autoRepairOutcomes.slice(lastHeld + 1).some((o) => rack3(o).length === 0), "a later poll sees every machine of rack 3 healthy");
+
+      // A machine that breaks again right after its repair: kintsugi says it leaves it alone as recently repaired,
+      // and later that it no longer does, enqueuing it again once its finished entry is deleted.
+      const left = lines.filter((l) => l.teller === "kintsugi" && /^leaves r\dm\d alone \(10\.69\.\d\.\d+, UNHEALTHY: recently repaired, finished entry #\d+ still in the queue\)/.test(l.text));
+      const reEnqueued = left.filter((l) => {
+        const serial = l.text.split(" ")[1] as string;
+        return firstAfter(lines, l.at, (m) => m.teller === "kintsugi" && new RegExp(`^no longer skips ${serial} \\(was: recently repaired\\): enqueued as #\\d+$`).test(m.text));
+      });
+      assert.ok(reEnqueued.length >= CYCLES / 2, `recently repaired skips narrated and cleared: ${reEnqueued.length} of ${left.length}`);
+      assert.ok(between(lines, (CYCLES - 1) * CYCLE, end).some((l) => l.teller === "chaos" && / broke again right after its repair: UNHEALTHY$/.test(l.text)), "the last cycle has its flapping machine too");
+    } finally {
+      demo.kill();
+    }
+  });
+});

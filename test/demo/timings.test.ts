@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { DEMO_TIMINGS, wallTimings } from "../../scripts/demo/timings.js";
+
+describe("DEMO_TIMINGS", () => {
+  it("a repaired machine stays healthy longer than its finished entry can stay in the queue (a cleanup, then a poll)", () => {
+    assert.ok(DEMO_TIMINGS.coolDownSeconds > DEMO_TIMINGS.cleanupEverySeconds + DEMO_TIMINGS.sabakanPollSeconds);
+  });
+
+  it("the power cut ends, and the flap comes, within one cycle", () => {
+    assert.ok(DEMO_TIMINGS.powerCutAtSeconds + DEMO_TIMINGS.powerOutageSeconds < DEMO_TIMINGS.cycleSeconds);
+    assert.ok(DEMO_TIMINGS.flapAtSeconds < DEMO_TIMINGS.cycleSeconds);
+  });
+});
+
+describe("wallTimings", () => {
+  const cases: Array<[string, number, { breakMs: number; runnerSeconds: number; schedule: string }]> = [
+    ["the real demo", 1, { breakMs: 8000, runnerSeconds: 2, schedule: "*/10 * * * * *" }],
+    ["--fast", 0.2, { breakMs: 1600, runnerSeconds: 0.4, schedule: "*/2 * * * * *" }],
+    ["the long-run test's scale: polls at most once a second (cron)", 0.02, { breakMs: 160, runnerSeconds: 0.04, schedule: "*/1 * * * * *" }],
+    ["slow motion: polls every 100 s", 10, { breakMs: 80_000, runnerSeconds: 20, schedule: "0 */2 * * * *" }],
+  ];
+  for (const [name, scale, expected] of cases) {
+    it(name, () => {
+      const t = wallTimings(scale);
+      assert.deepEqual(
+        { breakMs: Math.round(t.ms("breakEverySeconds")), runnerSeconds: Number(t.seconds("runnerIntervalSeconds").toFixed(6)), schedule: t.sabakanSchedule },
+        expected,
+      );
+    });
+  }
+
+  for (const scale of [0, -1, 0.0009, 11, Number.NaN, Number.POSITIVE_INFINITY]) {
+    it(`refuses scale ${scale}`, () => assert.throws(() => wallTimings(scale), /^Error: scale must be a number from 0\.001 to 10/));
+  }
+});
