@@ -19,6 +19,7 @@ import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
 import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
 import { StoreUnavailableError } from "../store/store-port.js";
+import { ListenError } from "../wiring/listen-address.js";
 
 /**
  * Errors that say what the operator must change or wait for (a config, a file, etcd being away): printed as one
@@ -33,6 +34,7 @@ const OPERATOR_ERRORS = [
   EtcdClientConfigError,
   EtcdSchemaError,
   StoreUnavailableError,
+  ListenError,
 ];
 
 /** Builds the `kintsugi` command tree. */
