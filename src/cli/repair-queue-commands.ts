@@ -67,7 +67,8 @@ export function repairQueueCommand(io: CliIo): Command {
     watchCommand({
       ...io,
       server: () => io.client().endpoint.replace(/\/graphql$/, ""),
-      tty: () => (process.stdout.isTTY ? { columns: process.stdout.columns || 120 } : null),
+      // A terminal that reports no size (some serial consoles, `script` without one) falls back to $COLUMNS, then 80.
+      tty: () => (process.stdout.isTTY ? { columns: () => process.stdout.columns || Number.parseInt(process.env["COLUMNS"] ?? "", 10) || 80 } : null),
     }),
   );
 
