@@ -15,6 +15,7 @@ import { sabakanCommand } from "./sabakan-commands.js";
 import { clusterCommand } from "./cluster-commands.js";
 import { tokenCommand } from "./token-command.js";
 import { dbCommand } from "./db-commands.js";
+import { completionCommand } from "./completion-command.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
 import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
@@ -60,6 +61,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(alertsCommand());
   program.addCommand(tokenCommand(io.out));
   program.addCommand(dbCommand(io.out));
+  program.addCommand(completionCommand(io.out));
   for (const sub of program.commands) {
     sub.exitOverride();
     for (const leaf of sub.commands) leaf.exitOverride();
