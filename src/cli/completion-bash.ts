@@ -83,13 +83,14 @@ _kintsugi() {
       if [ -n "$v" ]; then kind="words $v"; else __kintsugi_args "$path"; kind="$v"; fi
     fi
   fi
+  # One candidate a line, read without mapfile: macOS still ships bash 3.2.
   COMPREPLY=()
   case "$kind" in
     file)
       compopt -o filenames 2>/dev/null
-      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -f -- "$cur")
       ;;
-    "words "*) mapfile -t COMPREPLY < <(compgen -W "\${kind#words }" -- "$cur") ;;
+    "words "*) while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen -W "\${kind#words }" -- "$cur") ;;
   esac
 }
 
