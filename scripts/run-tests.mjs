@@ -18,6 +18,7 @@ if (!existsSync(etcd)) console.log(`SKIPPING the etcd tests: no etcd at ${etcd} 
 if (!existsSync("/usr/bin/chromium")) console.log("SKIPPING the browser tests: no chromium at /usr/bin/chromium (install Debian's chromium, as .ci/run does)");
 const onPath = (name) => ["/usr/bin", ...(process.env.PATH ?? "").split(delimiter)].some((dir) => dir !== "" && existsSync(join(dir, name)));
 if (!onPath("kubectl")) console.log("SKIPPING the kubectl tests: no kubectl on PATH (the two tests that check the test Kubernetes API with kubectl too)");
+if (!existsSync("/usr/bin/zsh") && !existsSync("/bin/zsh")) console.log("SKIPPING the zsh completion runs: no zsh (install Debian's zsh); its script is checked only for its structure");
 
 const requested = process.argv.slice(2);
 const files = requested.length > 0 ? requested : testFiles("test").sort();

@@ -51,7 +51,8 @@ export function waitCommand(io: CliIo): Command {
     .addOption(new Option("--interval <DURATION>", "--interval-seconds as a duration (e.g. 500ms, 2s)").argParser(parseDuration).conflicts("intervalSeconds"))
     .action(async (opts: WaitOptions) => {
       const { timeoutMs, intervalMs } = waitTimes(opts);
-      const count = async () => (await io.client().request<Op.CountEntriesQuery>(D.CountEntries)).searchRepairEntries.length;
+      const client = io.client();
+      const count = async () => (await client.request<Op.CountEntriesQuery>(D.CountEntries)).searchRepairEntries.length;
       const report = (entries: number) => io.out(entries === 0 ? "repair queue is empty\n" : `repair queue entries: ${entries}\n`);
       const first = await count();
       if (first === 0) return report(0);
