@@ -14,7 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "graphiql");
 const require = createRequire(join(root, "package.json"));
 
-// The page's code: scripts/graphiql-page/main.jsx (GraphiQL with kintsugi's token control).
+// The page's code: scripts/graphiql-page/main.jsx (GraphiQL with kintsugi's token control and example query).
 const entry = join(root, "scripts", "graphiql-page", "main.jsx");
 
 const common = {
@@ -46,6 +46,8 @@ await Promise.all([
     outdir: out,
     jsx: "automatic",
     chunkNames: "chunk-[hash]",
+    // The example query the page opens with is a .graphql file, imported as its text.
+    loader: { ".graphql": "text" },
     format: "esm",
     splitting: true,
     plugins: [ignoreCssImports],

@@ -11,7 +11,8 @@ import { VERSION } from "./version.js";
 import { contextFactory, startApi, type Api, type LeaderAccess } from "./wiring/api.js";
 import { buildEvents } from "./wiring/events.js";
 import { shutDown } from "./wiring/shutdown.js";
-import { openBackend } from "./wiring/stores.js";
+import { openBackend, type Backend } from "./wiring/stores.js";
+import { reserveListenAddress } from "./wiring/listen-address.js";
 import { beginLeaderTerm, LeaderTerms } from "./wiring/leader-term.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
@@ -58,9 +59,9 @@ async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | n
 }
 
 /**
- * The composition root: opens the store (SQLite under its lock, or etcd), builds the events and the API, starts
- * listening, then takes part in leadership: while this replica leads, a term runs the workers and their schedules
- * over the leader-guarded store (SQLite: from start to close). `close()` stops in the reverse order of effect on the
+ * The composition root: binds the listen address, opens the store (SQLite under its lock, or etcd), builds the
+ * events and the API, serves on the address, then takes part in leadership: while this replica leads, a term runs
+ * the workers and their schedules over the leader-guarded store (SQLite: from start to close). `close()` stops in the reverse order of effect on the
  * world: the API first (no request can reach a worker any more), then leadership (resigning ends the term: schedules
  * and workers stop, their jobs aborted, and another replica takes over at once), and the store last.
  */
@@ -71,8 +72,17 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   const access = accessPolicyOrRefuse(config.listen.host, config.auth, config.tls !== null);
   const schema = buildSchema();
   assertRoleTableMatches(schema);
-  const nodes = await nodeOperatorFor(config);
-  const backend = await openBackend(config, logger);
+  // Bound first: an address in use stops the start before the database is created or etcd is written.
+  const address = await reserveListenAddress(config.listen);
+  let nodes: NodeOperator | null;
+  let backend: Backend;
+  try {
+    nodes = await nodeOperatorFor(config);
+    backend = await openBackend(config, logger);
+  } catch (err) {
+    await address.release();
+    throw err;
+  }
   const { store, leadership } = backend;
   let terms: LeaderTerms | null = null;
   let api: Api | null = null;
@@ -81,6 +91,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     shutDown(
       [
         ["api", () => api?.close()],
+        // Only when the API never took the address over (a start that failed halfway); closing the API closed it.
+        ["listener", () => address.release()],
         // The term ends while this replica still leads (its last writes still pass the guard), then it resigns, so
         // a successor never works beside this replica's aborting jobs.
         ["workers", () => terms?.close()],
@@ -97,7 +109,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
-    const listening = await startApi(config, { schema, access }, store, events, contextFactory(config, store, events, leader, now), leader, logger);
+    const listening = await startApi(config, address, { schema, access }, store, events, contextFactory(config, store, events, leader, now), leader, logger);
     api = listening;
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
     leadership.start();

@@ -8,6 +8,8 @@ import { createGraphiQLFetcher } from "@graphiql/toolkit";
 import { createClient } from "graphql-ws";
 import { connectionParams, fetchWithToken, readToken, storeToken } from "./api-token.js";
 import { TokenControl } from "./token-control.jsx";
+// kintsugi's first query instead of GraphiQL's generic welcome (a test runs it against a real server).
+import EXAMPLE_QUERY from "./example-query.graphql";
 
 globalThis.MonacoEnvironment = {
   getWorker(_id, label) {
@@ -36,7 +38,7 @@ function KintsugiGraphiQL({ initialQuery, initialVariables }) {
     setToken(next);
   };
   return (
-    <GraphiQL fetcher={current.fetcher} initialQuery={initialQuery} initialVariables={initialVariables}>
+    <GraphiQL fetcher={current.fetcher} defaultQuery={EXAMPLE_QUERY} initialQuery={initialQuery} initialVariables={initialVariables}>
       <GraphiQL.Logo>
         <TokenControl token={token} stored={stored} onChange={changeToken} />
       </GraphiQL.Logo>

@@ -4,15 +4,17 @@ import type { EntryFieldsFragment } from "./generated/operations.js";
 const GO_ZERO_TIME = "0001-01-01T00:00:00Z";
 
 /**
- * An entry in the JSON shape of CKE's RepairQueueEntry (snake_case keys, lower-case statuses, `index` as a string,
- * `drain_backoff_count` omitted when 0), so scripts written for `ckecli repair-queue list` read it unchanged.
- * `serial` is kintsugi's addition, present when known.
+ * An entry in the JSON shape of CKE's RepairQueueEntry (repair.go): its keys in the struct's field order, snake_case,
+ * lower-case statuses, `index` as a string, `serial` and `drain_backoff_count` omitted when empty or 0 (`omitempty`),
+ * and the times always present (Go's `omitempty` never omits a struct such as time.Time), so scripts written for
+ * `ckecli repair-queue list` read it unchanged.
  */
 export function toCkeEntry(e: EntryFieldsFragment): Record<string, unknown> {
   return {
     index: e.index,
     address: e.address,
     nodename: e.nodename,
+    ...(e.serial && { serial: e.serial }),
     machine_type: e.machineType,
     operation: e.operation,
     status: e.status.toLowerCase(),
@@ -22,7 +24,6 @@ export function toCkeEntry(e: EntryFieldsFragment): Record<string, unknown> {
     last_transition_time: e.lastTransitionTime ?? GO_ZERO_TIME,
     ...(e.drainBackoffCount !== 0 && { drain_backoff_count: e.drainBackoffCount }),
     drain_backoff_expire: e.drainBackoffExpire ?? GO_ZERO_TIME,
-    ...(e.serial !== null && e.serial !== undefined && { serial: e.serial }),
   };
 }
 

@@ -8,5 +8,5 @@ export function parseCount(text: string): number {
 
 /** Adds `--last <N>` (default 20) to a command that lists the newest of what the server keeps (`kept` of them). */
 export function addLastOption(cmd: Command, kept: string): Command {
-  return cmd.option("--last <N>", `how many (default 20; the server keeps ${kept})`, parseCount, 20);
+  return cmd.option("--last <N>", `how many of the newest (the server keeps ${kept})`, parseCount, 20);
 }

@@ -15,10 +15,12 @@ import { sabakanCommand } from "./sabakan-commands.js";
 import { clusterCommand } from "./cluster-commands.js";
 import { tokenCommand } from "./token-command.js";
 import { dbCommand } from "./db-commands.js";
+import { completionCommand } from "./completion-command.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
 import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
 import { StoreUnavailableError } from "../store/store-port.js";
+import { ListenError } from "../wiring/listen-address.js";
 
 /**
  * Errors that say what the operator must change or wait for (a config, a file, etcd being away): printed as one
@@ -33,6 +35,7 @@ const OPERATOR_ERRORS = [
   EtcdClientConfigError,
   EtcdSchemaError,
   StoreUnavailableError,
+  ListenError,
 ];
 
 /** Builds the `kintsugi` command tree. */
@@ -58,6 +61,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(alertsCommand());
   program.addCommand(tokenCommand(io.out));
   program.addCommand(dbCommand(io.out));
+  program.addCommand(completionCommand(io.out));
   for (const sub of program.commands) {
     sub.exitOverride();
     for (const leaf of sub.commands) leaf.exitOverride();

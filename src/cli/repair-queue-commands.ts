@@ -1,29 +1,16 @@
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { ckeJson, toCkeEntry } from "./cke-json.js";
-import { CliError, type KintsugiClient } from "./client.js";
+import type { KintsugiClient } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
 import { addToggleCommands } from "./toggle-commands.js";
+import { waitCommand } from "./wait-command.js";
 import { watchCommand } from "./watch-command.js";
 
 /** Where command output goes and how to reach the server; tests and main supply them. */
 export interface CliIo {
   readonly out: (text: string) => void;
   readonly client: () => KintsugiClient;
-}
-
-/** Reads a duration as ckecli does ("90s", "10m", "1h30m") or a plain number of seconds. */
-export function parseDuration(text: string): number {
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const re = /(\d+(?:\.\d+)?)(h|ms|m|s)/gy;
-  let ms = 0;
-  let matched = 0;
-  for (const m of text.matchAll(re)) {
-    ms += Number(m[1]) * { h: 3_600_000, m: 60_000, s: 1000, ms: 1 }[m[2] as "h" | "m" | "s" | "ms"];
-    matched += m[0].length;
-  }
-  if (text === "" || matched !== text.length) throw new InvalidArgumentError(`invalid duration ${JSON.stringify(text)} (examples: 30s, 10m, 1h)`);
-  return ms;
 }
 
 /** `kintsugi repair-queue ...`: the operator commands of `ckecli repair-queue`, with the same output. */
@@ -37,10 +24,11 @@ export function repairQueueCommand(io: CliIo): Command {
       io.out(`${r.addRepairEntry.index}\n`);
     });
 
-  cmd.command("list").description("print every entry as a JSON array, as ckecli does")
+  cmd.command("list").description("print every entry as a JSON array, as ckecli does (null when there is none)")
     .action(async () => {
       const r = await io.client().request<Op.ListEntriesQuery>(D.ListEntries);
-      io.out(ckeJson(r.searchRepairEntries.map(toCkeEntry)));
+      // ckecli encodes the nil slice it gets for an empty queue: `null`, not `[]`.
+      io.out(ckeJson(r.searchRepairEntries.length === 0 ? null : r.searchRepairEntries.map(toCkeEntry)));
     });
 
   cmd.command("delete").description("request the deletion of an entry").argument("<INDEX>")
@@ -73,26 +61,14 @@ export function repairQueueCommand(io: CliIo): Command {
       await io.client().request<Op.ResetBackoffMutation>(D.ResetBackoff);
     });
 
-  cmd.command("wait").description("wait until the queue holds no entries at all")
-    .option("--timeout <DURATION>", "give up after this long (e.g. 30s, 10m)", parseDuration, 30 * 60_000)
-    .option("--interval <DURATION>", "poll this often", parseDuration, 2000)
-    .action(async (opts: { timeout: number; interval: number }) => {
-      const deadline = Date.now() + opts.timeout;
-      for (;;) {
-        const r = await io.client().request<Op.CountEntriesQuery>(D.CountEntries);
-        if (r.searchRepairEntries.length === 0) return;
-        if (Date.now() >= deadline) {
-          throw new CliError(`timed out: ${r.searchRepairEntries.length} entries still in the repair queue`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(opts.interval, Math.max(0, deadline - Date.now()))));
-      }
-    });
+  cmd.addCommand(waitCommand(io));
 
   cmd.addCommand(
     watchCommand({
       ...io,
       server: () => io.client().endpoint.replace(/\/graphql$/, ""),
-      tty: () => (process.stdout.isTTY ? { columns: process.stdout.columns || 120 } : null),
+      // A terminal that reports no size (some serial consoles, `script` without one) falls back to $COLUMNS, then 80.
+      tty: () => (process.stdout.isTTY ? { columns: () => process.stdout.columns || Number.parseInt(process.env["COLUMNS"] ?? "", 10) || 80 } : null),
     }),
   );
 

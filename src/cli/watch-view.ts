@@ -1,7 +1,8 @@
 import { escapeControlCharacters as safe } from "../domain/untrusted-text.js";
+import { fit, layoutTable, type TableColumn } from "./watch-table.js";
 
-/** An entry as the watch view shows it (the API's field names and enum spellings). */
-export interface WatchedEntry {
+/** An entry as the API sends it to the watch (the API's field names and enum spellings). */
+export interface EntryFields {
   readonly index: string;
   readonly address: string;
   readonly nodename: string;
@@ -16,16 +17,41 @@ export interface WatchedEntry {
   readonly lastTransitionTime: string | null;
 }
 
+/** An entry as the watch view shows it: with the reason of its latest change ("" when unknown). */
+export interface WatchedEntry extends EntryFields {
+  readonly reason: string;
+}
+
 /** One event as the watch view receives it. */
 export interface WatchedEvent {
   readonly kind: string;
-  readonly entry: WatchedEntry;
+  readonly entry: EntryFields;
   readonly record: { readonly time: string; readonly reason: string };
 }
 
-const COLUMNS = ["INDEX", "ADDRESS", "NODE", "OPERATION", "STATUS", "STEP", "STEP STATUS", "BACKOFF", "SINCE"] as const;
+/** What the terminal shows: the entries, the latest events, and a line about the connection when there is news. */
+export interface Screen {
+  readonly entries: readonly WatchedEntry[];
+  readonly recent: readonly WatchedEvent[];
+  readonly server: string;
+  readonly width: number;
+  readonly status: string | null;
+}
 
-function stepText(e: WatchedEntry): string {
+// On a narrow terminal the time goes first, then the node, then the back-off; the reason always stays.
+const COLUMNS: readonly TableColumn[] = [
+  { title: "INDEX" },
+  { title: "ADDRESS" },
+  { title: "NODE", dropOrder: 2 },
+  { title: "OPERATION" },
+  { title: "STATUS" },
+  { title: "STEP" },
+  { title: "STEP STATUS" },
+  { title: "BACKOFF", dropOrder: 3 },
+  { title: "SINCE", dropOrder: 1 },
+];
+
+function stepText(e: EntryFields): string {
   return e.stepCount === null ? String(e.step + 1) : `${e.step + 1}/${e.stepCount}`;
 }
 
@@ -33,21 +59,36 @@ function row(e: WatchedEntry): string[] {
   const backoff = e.drainBackoffExpire ? `#${e.drainBackoffCount} until ${e.drainBackoffExpire}` : e.drainBackoffCount > 0 ? `#${e.drainBackoffCount}` : "-";
   // Every cell comes from the server (and addresses, node names and operations from further out): a control
   // character in one must not move the cursor or forge a row.
-  return [e.index, e.address, e.nodename || "-", e.operation, e.deleted ? `${e.status} (deleting)` : e.status, stepText(e), e.stepStatus, backoff, e.lastTransitionTime ?? "-"].map(safe);
+  const cells = [e.index, e.address, e.nodename || "-", e.operation, e.deleted ? `${e.status} (deleting)` : e.status, stepText(e), e.stepStatus, backoff, e.lastTransitionTime ?? "-", e.reason];
+  return cells.map(safe);
 }
 
 /**
- * The whole screen for a terminal: a header line, a table of the entries (ordered by index) fitted to `width`,
- * and the last few events (lines made by `eventLine`). Pure, so it is tested as text; the command clears the screen
- * and prints it. Control characters in what the server sent are shown escaped (`\x1b`), never sent to the terminal.
+ * An event on the screen, fitted to `width`: the time of day (UTC), the entry, what happened (a transition by the
+ * state it reached, anything else by its kind) and why.
  */
-export function renderScreen(entries: readonly WatchedEntry[], recent: readonly string[], server: string, width: number): string {
-  const rows = [COLUMNS.slice(), ...[...entries].sort((a, b) => Number(a.index) - Number(b.index)).map(row)];
-  const widths = COLUMNS.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
-  const lines = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd().slice(0, width));
-  const header = `kintsugi repair queue at ${safe(server)} — ${entries.length} entr${entries.length === 1 ? "y" : "ies"} (Ctrl-C to quit)`;
-  const events = recent.length > 0 ? ["", "recent events:", ...recent.map((l) => `  ${l}`.slice(0, width))] : [];
-  return [header.slice(0, width), "", ...lines, ...events].join("\n") + "\n";
+function screenEventLine(event: WatchedEvent, width: number): string {
+  const time = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(event.record.time)?.[1] ?? event.record.time;
+  const e = event.entry;
+  const what = event.kind === "TRANSITION" ? `${e.status} ${stepText(e)}` : event.kind;
+  return fit(`  ${[time, `#${e.index}`, e.address, `${what}:`, event.record.reason].map(safe).join(" ")}`, width);
+}
+
+/**
+ * The whole screen for a terminal: a header line, the connection's news if any, a table of the entries (ordered
+ * by index) with the reason of each one's latest change, fitted to `width` so that no line is longer and the reason
+ * stays visible (see layoutTable), and the latest events. Pure, so it is tested as text; the command clears the
+ * screen and prints it. Control characters in what the server sent are shown escaped (`\x1b`), never sent to the
+ * terminal.
+ */
+export function renderScreen(screen: Screen): string {
+  const { entries, width } = screen;
+  const sorted = [...entries].sort((a, b) => Number(a.index) - Number(b.index));
+  const header = `kintsugi repair queue at ${safe(screen.server)} — ${entries.length} entr${entries.length === 1 ? "y" : "ies"} (Ctrl-C to quit)`;
+  const status = screen.status === null ? [] : [fit(safe(screen.status), width)];
+  const table = layoutTable(COLUMNS, "REASON", sorted.map(row), width);
+  const events = screen.recent.length > 0 ? ["", "recent events:", ...screen.recent.map((event) => screenEventLine(event, width))] : [];
+  return [fit(header, width), ...status, "", ...table, ...events].join("\n") + "\n";
 }
 
 /**
@@ -60,10 +101,10 @@ export function eventLine(event: WatchedEvent): string {
   return fields.map(safe).join(" ");
 }
 
-/** The entries after an event: DEQUEUED removes the entry, anything else replaces it. */
+/** The entries after an event: DEQUEUED removes the entry, anything else replaces it (with the event's reason). */
 export function applyEvent(entries: ReadonlyMap<string, WatchedEntry>, event: WatchedEvent): Map<string, WatchedEntry> {
   const next = new Map(entries);
   if (event.kind === "DEQUEUED") next.delete(event.entry.index);
-  else next.set(event.entry.index, event.entry);
+  else next.set(event.entry.index, { ...event.entry, reason: event.record.reason });
   return next;
 }

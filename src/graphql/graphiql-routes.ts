@@ -61,9 +61,13 @@ const PAGE = `<!doctype html>
 
 const NOT_BUILT = `GraphiQL's files are missing from dist/graphiql/: run "npm run build". The API is at POST /graphql.\n`;
 
+/** Where the page is served: kintsugi's own path, and sabakan's (its GraphQL playground), so either URL works. */
+export const GRAPHIQL_PAGE_PATHS = ["/", "/playground"] as const;
+
 /**
- * GET routes for the GraphiQL IDE: `/` is the page, `/graphiql/<file>` its scripts, workers and stylesheet. Each file
- * is read at its first request and then answered from memory. When the files were never built, `/` says so (503).
+ * GET routes for the GraphiQL IDE: `/` and `/playground` are the page (its relative URLs resolve to the same files
+ * from both), `/graphiql/<file>` its scripts, workers and stylesheet. Each file is read at its first request and
+ * then answered from memory. When the files were never built, the page's paths say so (503).
  */
 export function graphiqlRoutes(): Record<string, () => Promise<RouteAnswer>> {
   let files: string[];
@@ -74,11 +78,11 @@ export function graphiqlRoutes(): Record<string, () => Promise<RouteAnswer>> {
   }
   const routes: Record<string, () => Promise<RouteAnswer>> = {};
   if (!files.includes("graphiql.js")) {
-    routes["/"] = async () => ({ contentType: "text/plain; charset=utf-8", body: NOT_BUILT, status: 503, headers: GRAPHIQL_HEADERS });
+    for (const path of GRAPHIQL_PAGE_PATHS) routes[path] = async () => ({ contentType: "text/plain; charset=utf-8", body: NOT_BUILT, status: 503, headers: GRAPHIQL_HEADERS });
     return routes;
   }
   const page = Buffer.from(PAGE);
-  routes["/"] = async () => ({ contentType: "text/html; charset=utf-8", body: page, headers: GRAPHIQL_HEADERS });
+  for (const path of GRAPHIQL_PAGE_PATHS) routes[path] = async () => ({ contentType: "text/html; charset=utf-8", body: page, headers: GRAPHIQL_HEADERS });
   for (const name of files) {
     const contentType = CONTENT_TYPES[extname(name)] ?? "application/octet-stream";
     let body: Promise<Buffer> | null = null;

@@ -14,6 +14,7 @@ import { createHttpServer } from "../graphql/http-server.js";
 import { VERSION } from "../version.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import type { Events } from "./events.js";
+import type { ReservedAddress } from "./listen-address.js";
 import type { Workers } from "./workers.js";
 
 /** The GraphQL API, listening. */
@@ -82,9 +83,13 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
   });
 }
 
-/** Serves the API (GraphQL over HTTP and WebSocket, GraphiQL, /health, /version, /metrics) on the configured address. */
+/**
+ * Serves the API (GraphQL over HTTP and WebSocket, GraphiQL, /health, /version, /metrics) on the configured address,
+ * bound beforehand (`address`), so that a start that cannot listen stops before the store is opened.
+ */
 export async function startApi(
   config: KintsugiConfig,
+  address: ReservedAddress,
   edge: { readonly schema: GraphQLSchema; readonly access: AccessPolicy },
   store: KintsugiStore,
   events: Events,
@@ -105,13 +110,7 @@ export async function startApi(
     tls: config.tls,
   });
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(config.listen.port, config.listen.host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    await address.handOver(server);
   } catch (err) {
     await closeSubscriptions();
     await apollo.stop();

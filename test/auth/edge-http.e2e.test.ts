@@ -59,7 +59,7 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
 
   it("DNS rebinding: a request naming attacker.example to a loopback listener is refused, whatever the path and token", async () => {
     const { host, port } = new URL(k.url);
-    for (const path of ["/graphql", "/metrics", "/version", "/"]) {
+    for (const path of ["/graphql", "/metrics", "/version", "/", "/playground"]) {
       const res = await raw(k.url, path, { host: `attacker.example:${port}`, authorization: `Bearer ${VIEWER}` }, path === "/graphql" ? QUERY : undefined);
       assert.equal(res.status, 403, path);
       assert.match(JSON.parse(res.body).errors[0].message, /^Host "attacker\.example:\d+" is not a loopback name/);
@@ -156,9 +156,10 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
     }
   });
 
-  it("GraphiQL's routes forbid framing and sniffing and send a CSP", async () => {
-    for (const path of ["/", "/graphiql/graphiql.js"]) {
+  it("GraphiQL's routes (its page at / and at sabakan's /playground) forbid framing and sniffing and send a CSP", async () => {
+    for (const path of ["/", "/playground", "/graphiql/graphiql.js"]) {
       const res = await fetch(`${k.url}${path}`);
+      assert.equal(res.status, 200, `${path}: the page needs no token, the API it calls does`);
       assert.equal(res.headers.get("x-frame-options"), "DENY", path);
       assert.equal(res.headers.get("x-content-type-options"), "nosniff", path);
       assert.match(res.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/, path);

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import {
   CHROMIUM,
+  execute,
   launchChromium,
   resultPaneShows,
   runInGraphiQL,
@@ -20,7 +21,7 @@ const SUBSCRIPTION = "subscription { repairEntryEvents { kind entry { index addr
 const addEntry = (address: string) =>
   `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${address}") { index } }`;
 
-describe("GraphiQL at /", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
+describe("GraphiQL at / and at /playground", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
   it("loads with no request leaving 127.0.0.1, runs a query and shows a subscription's event", { timeout: 300_000 }, async (t) => {
     const k: TestKintsugi = await startTestKintsugi({ auth: null });
     let browser: TestBrowser | null = null;
@@ -78,6 +79,39 @@ describe("GraphiQL at /", { skip: existsSync(CHROMIUM) ? false : `chromium not f
     } catch (err) {
       if (page) await screenshotOnFailure(t, page);
       t.diagnostic(`requests: ${JSON.stringify(requests)}; websockets: ${JSON.stringify(sockets)}; page errors: ${JSON.stringify(pageErrors)}`);
+      throw err;
+    } finally {
+      try {
+        await browser?.close();
+      } finally {
+        await k.dispose();
+      }
+    }
+  });
+
+  it("answers at sabakan's /playground too, opening with kintsugi's example query instead of the generic welcome", { timeout: 300_000 }, async (t) => {
+    const k: TestKintsugi = await startTestKintsugi({ auth: null });
+    let browser: TestBrowser | null = null;
+    const pageErrors: string[] = [];
+    try {
+      const origin = new URL(k.url).origin;
+      const added = await k.gql(addEntry("10.0.0.7"));
+      assert.equal(added.errors, undefined, JSON.stringify(added.errors));
+      browser = await launchChromium();
+      const { page } = browser;
+      page.on("pageerror", (err) => void pageErrors.push(err.message));
+      await page.goto(`${origin}/playground`);
+      const editor = page.locator(".graphiql-query-editor");
+      // Monaco renders the lines in view: the example's first comment and its operation.
+      await editor.getByText("KintsugiOverview").waitFor();
+      const text = ((await editor.textContent()) ?? "").replace(/\s+/g, " ");
+      assert.match(text, /# kintsugi at a glance/);
+      assert.doesNotMatch(text, /Welcome to GraphiQL/);
+      await execute(page);
+      await resultPaneShows(page, ['"repairQueueEnabled": true', '"address": "10.0.0.7"', '"constraints"']);
+      assert.deepEqual(pageErrors, [], "uncaught errors in the page");
+    } catch (err) {
+      if (browser) await screenshotOnFailure(t, browser.page);
       throw err;
     } finally {
       try {

@@ -1,23 +1,24 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { startCli, type CliProcess } from "../support/cli-process.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { KINTSUGI_BIN } from "../support/run-cli.js";
+import { tempDir } from "../support/temp-dir.js";
 
-function watch(args: string[], viaTty: boolean) {
-  const argv = [KINTSUGI_BIN, ...args];
-  // `script` gives the command a pseudo-terminal, as an operator's shell would.
-  const child = viaTty
-    ? spawn("script", ["-qfec", [process.execPath, ...argv].map((a) => `'${a}'`).join(" "), "/dev/null"], { env: { ...process.env, COLUMNS: "160", LINES: "40" } })
-    : spawn(process.execPath, argv);
+/** `kintsugi ARGS` on a pseudo-terminal of `columns` x 40 (`script`, as an operator's shell would give it). */
+function onTerminal(args: string[], columns: number) {
+  const command = [process.execPath, KINTSUGI_BIN, ...args].map((a) => `'${a}'`).join(" ");
+  const child = spawn("script", ["-qfec", `stty cols ${columns} rows 40; exec ${command}`, "/dev/null"]);
   let stdout = "";
-  let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
+  return { child, out: () => stdout };
 }
+
+/** The last screen drawn on the terminal, as lines (the pseudo-terminal ends lines with \r\n). */
+const lastScreen = (out: string) => (out.split("\x1b[2J").at(-1) ?? "").split(/\r?\n/);
 
 async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -27,19 +28,24 @@ async function until(what: string, check: () => boolean, timeoutMs = 20_000): Pr
   }
 }
 
+const add = (k: TestKintsugi, address: string, operation = "unreachable") =>
+  k.gql(`mutation($a: IPAddress!, $o: String!) { addRepairEntry(operation: $o, machineType: "qemu", address: $a) { index } }`, { a: address, o: operation });
+
+const NO_SCRIPT = existsSync("/usr/bin/script") ? false : "`script` (util-linux) not found";
+
 describe("kintsugi repair-queue watch (the real binary)", () => {
   let k: TestKintsugi;
   before(async () => {
     k = await startTestKintsugi();
-    await k.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.0.0.1") { index } }`);
+    await add(k, "10.0.0.1");
   });
   after(() => k.dispose());
 
   it("prints one line per event when its output is not a terminal", async () => {
-    const w = watch(["--server", k.url, "repair-queue", "watch"], false);
+    const w = startCli(["--server", k.url, "repair-queue", "watch"]);
     try {
       await until("it is subscribed", () => w.err().includes("(1 in the queue)"));
-      await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.2") { index } }`);
+      await add(k, "10.0.0.2", "unhealthy");
       await k.gql(`mutation { deleteRepairEntry(index: "1") { index } }`);
       await until("two lines", () => w.out().trim().split("\n").length >= 2);
       const lines = w.out().trim().split("\n");
@@ -48,40 +54,94 @@ describe("kintsugi repair-queue watch (the real binary)", () => {
       w.child.kill("SIGTERM");
       assert.equal(await w.exited, 0);
     } finally {
-      w.child.kill("SIGKILL");
+      w.kill();
     }
   });
 
   it("follows one entry only when given its index", async () => {
-    const w = watch(["--server", k.url, "repair-queue", "watch", "2"], false);
+    const w = startCli(["--server", k.url, "repair-queue", "watch", "2"]);
     try {
-      await until("it is subscribed", () => w.err().includes("watching") );
-      await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.3") { index } }`);
+      await until("it is subscribed", () => w.err().includes("watching"));
+      await add(k, "10.0.0.3", "unhealthy");
       await k.gql(`mutation { deleteRepairEntry(index: "2") { index } }`);
       await until("a line", () => w.out().includes("#2"));
       assert.doesNotMatch(w.out(), /#3/);
+    } finally {
+      w.kill();
+    }
+  });
+
+  it("says so when the entry does not exist", async () => {
+    const w = startCli(["--server", k.url, "repair-queue", "watch", "99"]);
+    assert.equal(await w.exited, 1);
+    assert.match(w.err(), /repair entry 99 not found \(NOT_FOUND\)/);
+  });
+
+  it("redraws a table in place on a terminal", { skip: NO_SCRIPT }, async () => {
+    const w = onTerminal(["--server", k.url, "repair-queue", "watch"], 160);
+    try {
+      await until("the table", () => w.out().includes("INDEX") && w.out().includes("10.0.0.3"));
+      await add(k, "10.0.0.4", "unhealthy");
+      await until("a redraw with the new entry", () => w.out().split("\x1b[2J").length >= 3 && w.out().includes("10.0.0.4"));
+      const last = lastScreen(w.out()).join("\n");
+      assert.match(last, /kintsugi repair queue at http:\/\/127\.0\.0\.1:\d+ — 4 entries/);
+      assert.match(last, /REASON/);
+      assert.match(last, /recent events:/);
     } finally {
       w.child.kill("SIGKILL");
     }
   });
 
-  it("says so when the entry does not exist", async () => {
-    const w = watch(["--server", k.url, "repair-queue", "watch", "99"], false);
-    assert.equal(await w.exited, 1);
-    assert.match(w.err(), /repair entry 99 not found \(NOT_FOUND\)/);
-  });
-
-  it("redraws a table in place on a terminal", { skip: existsSync("/usr/bin/script") ? false : "`script` (util-linux) not found" }, async () => {
-    const w = watch(["--server", k.url, "repair-queue", "watch"], true);
+  it("keeps every reason visible on an 80-column terminal, no line longer than 80", { skip: NO_SCRIPT }, async () => {
+    const w = onTerminal(["--server", k.url, "repair-queue", "watch"], 80);
     try {
-      await until("the table", () => w.out().includes("INDEX") && w.out().includes("10.0.0.3"));
-      await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.4") { index } }`);
-      await until("a redraw with the new entry", () => w.out().split("\x1b[2J").length >= 3 && w.out().includes("10.0.0.4"));
-      const last = w.out().split("\x1b[2J").at(-1) ?? "";
-      assert.match(last, /kintsugi repair queue at http:\/\/127\.0\.0\.1:\d+ — 4 entries/);
-      assert.match(last, /recent events:/);
+      await until("the table", () => w.out().includes("INDEX"));
+      await k.gql(`mutation { deleteRepairEntry(index: "3") { index } }`);
+      await until("the redraw after the deletion", () => lastScreen(w.out()).some((l) => l.includes("#3 10.0.0.3 DELETE_REQUESTED:")));
+      const lines = lastScreen(w.out()).filter((l) => l !== "");
+      for (const line of lines) assert.ok([...line].length <= 80, `${[...line].length} columns: ${line}`);
+      const rowOf3 = lines.findIndex((l) => /^3 +10\.0\.0\.3 /.test(l));
+      assert.equal(lines[rowOf3 + 1], "    deletion requested by an operator", `the reason under its row:\n${lines.join("\n")}`);
+      const rowOf4 = lines.findIndex((l) => /^4 +10\.0\.0\.4 /.test(l));
+      assert.equal(lines[rowOf4 + 1], "    added by an operator");
+      assert.ok(lines.some((l) => /^ {2}\d\d:\d\d:\d\d #3 10\.0\.0\.3 DELETE_REQUESTED: deletion requested by an operator$/.test(l)), lines.join("\n"));
     } finally {
       w.child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("kintsugi repair-queue watch across a server restart (the real binary, through a pipe)", () => {
+  it("says it is reconnecting, reconnects to the restarted server and shows what changes after", { timeout: 180_000 }, async () => {
+    const dir = tempDir();
+    const databasePath = join(dir.path, "kintsugi.db");
+    let k: TestKintsugi | null = await startTestKintsugi({}, { databasePath });
+    let w: CliProcess | null = null;
+    try {
+      await add(k, "10.0.0.1");
+      const { port } = k;
+      w = startCli(["--server", k.url, "repair-queue", "watch"]);
+      const watch = w;
+      await until("it is watching", () => watch.err().includes("(1 in the queue)"));
+      await k.dispose();
+      k = null;
+      await until("it says it is reconnecting", () => /connection to http:\/\/127\.0\.0\.1:\d+ lost \(.*\); reconnecting\n/.test(watch.err()));
+      assert.equal(watch.child.exitCode, null, "it is still running");
+      k = await startTestKintsugi({ listen: { host: "127.0.0.1", port } }, { databasePath });
+      await until("it has reconnected", () => watch.err().includes("reconnected to"), 60_000);
+      await add(k, "10.0.0.2", "unhealthy");
+      await until("it shows the entry added after the restart", () => /#2 10\.0\.0\.2 unhealthy CREATED QUEUED/.test(watch.out()));
+      const news = watch.err().split("\n").filter((l) => l !== "");
+      assert.equal(news.length, 3, news.join("\n"));
+      assert.match(news[0] ?? "", /^kintsugi: watching http:\/\/127\.0\.0\.1:\d+ \(1 in the queue\)$/);
+      assert.match(news[1] ?? "", /^kintsugi: connection to http:\/\/127\.0\.0\.1:\d+ lost \((closed with \d+.*|.*ECONNREFUSED.*)\); reconnecting$/);
+      assert.match(news[2] ?? "", /^kintsugi: reconnected to http:\/\/127\.0\.0\.1:\d+ after \d+s; watching \(1 in the queue\), read afresh: events while disconnected are not shown$/);
+      watch.child.kill("SIGTERM");
+      assert.equal(await watch.exited, 0);
+    } finally {
+      w?.kill();
+      await k?.dispose();
+      dir.remove();
     }
   });
 });

@@ -79,7 +79,7 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
     const lists = await until(
       "every replica lists the same queue",
       () => Promise.all(replicas.map(async (r) => (await runCli(["--server", r.url, "repair-queue", "list"])).stdout)),
-      (ls) => ls.every((l) => l === ls[0]) && (JSON.parse(ls[0] ?? "[]") as unknown[]).length === 2,
+      (ls) => ls.every((l) => l === ls[0]) && (JSON.parse(ls[0] ?? "null") as unknown[] | null)?.length === 2,
     );
     assert.equal((JSON.parse(lists[0] ?? "[]") as Array<{ address: string }>).map((e) => e.address).join(","), "10.7.0.1,10.7.0.2");
   });
