@@ -23,8 +23,6 @@ export interface HoldNarrationContext {
 }
 
 export const RECENTLY_REPAIRED = "recently repaired";
-const TOO_MANY = "too many repair requests";
-const RACK_REASON = /^rack (\S+?): /;
 const machines = (n: number) => `${n} machine${n === 1 ? "" : "s"}`;
 
 /**
@@ -40,18 +38,17 @@ function holdsOf(outcome: AutoRepairOutcome, previous: Holds, context: HoldNarra
     return holds;
   }
   for (const s of outcome.skipped) {
-    const rack = RACK_REASON.exec(s.reason)?.[1];
-    if (rack !== undefined) {
-      const key = `rack ${rack}`;
+    if (s.kind === "rack_limit") {
+      const key = `rack ${s.rack ?? "?"}`;
       holds.set(key, { reason: s.reason, count: (holds.get(key)?.count ?? 0) + 1 });
-    } else if (s.reason === RECENTLY_REPAIRED && s.address !== null) {
+    } else if (s.kind === "recently_repaired" && s.address !== null) {
       const entries = context.entriesOf(s.address);
       const done = entries.filter((e) => e.finished);
       if (entries.length > 0 && done.length === entries.length) {
         const which = done.map((e) => `#${e.index}`).join(", ");
         holds.set(`machine ${s.serial}`, { reason: `${s.address}, ${s.state}: ${RECENTLY_REPAIRED}, finished entry ${which} still in the queue`, count: 1 });
       }
-    } else if (s.reason !== TOO_MANY) {
+    } else if (s.kind !== "queue_limit") {
       holds.set(`machine ${s.serial}`, { reason: `${s.address ?? "no address"}, ${s.state}: ${s.reason}`, count: 1 });
     }
   }

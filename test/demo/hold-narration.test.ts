@@ -2,12 +2,20 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SkippedMachine } from "../../src/domain/auto-repair-intake.js";
 import type { AutoRepairOutcome } from "../../src/domain/auto-repair-outcome.js";
+import { legacySkipKind } from "../../src/domain/skip-kinds.js";
 import { narrateHolds, type HoldNarrationContext, type Holds } from "../../scripts/demo/hold-narration.js";
 import type { MirroredEntry } from "../../scripts/demo/queue-mirror.js";
 import { entry, T } from "../domain/repair-decision-support.js";
 
 const RACK3 = "rack 3: 6 unhealthy machines, likely an infrastructure failure";
-const skip = (serial: string, reason: string, state = "UNHEALTHY"): SkippedMachine => ({ serial, address: `10.69.${serial[1]}.${serial[3]}`, state, reason });
+const skip = (serial: string, reason: string, state = "UNHEALTHY"): SkippedMachine => ({
+  serial,
+  address: `10.69.${serial[1]}.${serial[3]}`,
+  state,
+  reason,
+  kind: legacySkipKind(reason),
+  rack: Number(serial[1]),
+});
 const rack3 = (n: number) => Array.from({ length: n }, (_, i) => skip(`r3m${i + 1}`, RACK3.replace("6 unhealthy", `${n} unhealthy`), "UNREACHABLE"));
 const outcome = (over: Partial<AutoRepairOutcome> = {}): AutoRepairOutcome => ({
   sequence: 1,
