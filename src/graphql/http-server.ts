@@ -52,6 +52,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     schema: options.schema,
     formatError: formatError(options.logError),
     includeStacktraceInErrorResponses: false,
+    // GraphiQL and the operators' tools read the schema; Apollo's default would switch it off with NODE_ENV=production.
+    // Who may ask is the role check's business, as for every other field.
+    introspection: true,
     // The serve command owns shutdown (close HTTP, then the database); Apollo's own handler would re-raise the signal.
     stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), roleCheckPlugin(options.guard)],

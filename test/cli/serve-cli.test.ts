@@ -69,6 +69,24 @@ describe("kintsugi serve and check-config (the real binary)", () => {
     });
   }
 
+  it("keeps introspection (GraphiQL's schema, the CLI's checks) when the operator's environment says NODE_ENV=production", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\n`);
+      const server = serveProcess(["--config", "kintsugi.yaml"], dir.path, { ...process.env, NODE_ENV: "production" });
+      try {
+        const url = await server.url;
+        const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ __schema { queryType { name } } }" }) });
+        assert.deepEqual(await res.json(), { data: { __schema: { queryType: { name: "Query" } } } });
+      } finally {
+        server.child.kill("SIGTERM");
+        assert.equal(await server.exited, 0);
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("refuses to start on an invalid config file, naming the key", async () => {
     const dir = tempDir();
     try {
