@@ -3,6 +3,7 @@ import { attemptStartNote, commandEnvironment, operationIdFor, type CommandAttem
 import type { RepairOperationConfig, RepairStepConfig } from "../domain/repair-config.js";
 import type { RepairEntry } from "../domain/repair-entry.js";
 import { cordonOwner } from "../domain/stray-cordons.js";
+import { afterDiagnostics } from "../domain/diagnostics.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
 import type { EntryTransition } from "../domain/repair-plan.js";
 import { databaseFailureOf } from "../store/sqlite/database-failure.js";
@@ -78,6 +79,21 @@ export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchan
   }
   if (signal.aborted) return null;
   return commitOutcome(commit, entry, (current) => afterSuccessCommand(current, attempt, deps.now()), signal);
+}
+
+/**
+ * The operation's diagnostics command, once, before the entry's first drain or repair command: its output, or its
+ * failure, goes into the history as a note, and the next pass goes on with the step whatever happened.
+ */
+export async function diagnosticsJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, op: RepairOperationConfig, signal: AbortSignal): Promise<EntryTransition | null> {
+  if (!op.diagnosticsCommand) return null;
+  const argv = [...op.diagnosticsCommand, entry.address];
+  const env = await announceAttempt(commit, entry, "diagnostics command", 1, signal);
+  if (env === null) return null;
+  const outcome = await deps.commands.run(argv, { timeoutSeconds: op.diagnosticsTimeoutSeconds ?? 30, signal, env });
+  if (signal.aborted) return null;
+  if (outcome.kind !== "ok") deps.log.warn("diagnostics command failed; repairing anyway", { index: entry.index, outcome: outcome.kind });
+  return commitOutcome(commit, entry, (current) => afterDiagnostics(current, { argv, outcome }), signal);
 }
 
 /** The eviction job of a drain; a failure backs the entry off. Returns "started" when every removal started. */

@@ -63,4 +63,23 @@ describe("RepairRunner: each command attempt is announced in the history before 
       assert.equal(h.commands.runs.filter((r) => r.argv[0] === "repair").length, 1, "no retry ran after the deletion");
       assert.ok(!(await reasons(h, entry.index)).some((r) => /attempt 2/.test(r)));
     }));
+
+  it("gives the diagnostics command attempt 1 of step 1 and its own operation id, announced before it starts", () =>
+    withHarness(
+      startRunnerHarness({ ...harnessRepair(), repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...harnessRepair().repairProcedures[0]!.repairOperations[0]!, diagnosticsCommand: ["diagnose"], diagnosticsTimeoutSeconds: 5 }] }] }),
+      async (h) => {
+        const entry = await h.add("10.0.0.1");
+        h.runner.start();
+        const diagnose = await h.commands.held("diagnose", "10.0.0.1");
+        const id = diagnose.options.env?.["KINTSUGI_OPERATION_ID"] ?? "";
+        assert.match(id, new RegExp(`^${entry.index}-1-1-[0-9a-f]{8}$`));
+        assert.equal(diagnose.options.env?.["KINTSUGI_ATTEMPT"], "1");
+        assert.equal(diagnose.options.timeoutSeconds, 5);
+        assert.equal((await reasons(h, entry.index)).at(-1), `step 1: starting the diagnostics command, attempt 1 (operation id ${id})`);
+        diagnose.finish(exitCode(1, "no SEL"));
+        const repair = await h.commands.held("repair", "10.0.0.1");
+        assert.notEqual(repair.options.env?.["KINTSUGI_OPERATION_ID"], id, "each attempt has its own id");
+        assert.equal(h.commands.ran("diagnose").length, 1);
+      },
+    ));
 });

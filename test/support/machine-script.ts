@@ -26,6 +26,8 @@ case $action in
     n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
     if [ "$n" -le "$1" ]; then echo "attempt $n fails" >&2; exit 1; fi
     touch "$dir/healthy-$addr" ;;
+  diag) echo "SEL of $addr: PSU 2 failed"; echo "ipmitool warning" >&2 ;;
+  diag-fail) echo "BMC of $addr refuses the SEL" >&2; exit 4 ;;
   success) echo "success command for $addr" ;;
   success-fail) echo "cannot tell sabakan" >&2; exit 2 ;;
   *) echo "unknown action $action" >&2; exit 99 ;;
