@@ -79,7 +79,8 @@ export class ProcessCommandRunner implements CommandRunner {
 
     let child: ChildProcess;
     try {
-      child = spawn(command, argv.slice(1), { shell: false, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const env = options.env ? { ...process.env, ...options.env } : process.env;
+      child = spawn(command, argv.slice(1), { shell: false, stdio: ["ignore", "pipe", "pipe"], detached: true, env });
     } catch (err) {
       // spawn throws synchronously for invalid arguments, e.g. a NUL byte.
       return Promise.resolve({ kind: "spawn-error", message: `cannot start ${JSON.stringify(command)}: ${errorMessage(err)}` });

@@ -15,6 +15,8 @@ export interface CommandOptions {
   readonly timeoutSeconds: number;
   /** Aborting kills the whole process group and resolves with `aborted`. */
   readonly signal?: AbortSignal;
+  /** Variables added to the operator's environment (which the command otherwise inherits unchanged). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Runs argv arrays (never a shell string). stdout and stderr are captured up to a size bound. */

@@ -109,6 +109,8 @@ const repairOperation = z.strictObject({
   command_timeout_seconds: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
   success_command: argv.optional(),
   success_command_timeout: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
+  diagnostics_command: argv.optional(),
+  diagnostics_timeout_seconds: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
 });
 
 const repairProcedure = z.strictObject({

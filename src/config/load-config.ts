@@ -110,6 +110,8 @@ function toRepairConfig(section: RepairSection): RepairConfig {
         commandTimeoutSeconds: op.command_timeout_seconds,
         successCommand: op.success_command ?? null,
         successCommandTimeout: op.success_command_timeout,
+        // Only when configured: an operation without diagnostics stays exactly CKE's.
+        ...(op.diagnostics_command && { diagnosticsCommand: op.diagnostics_command, diagnosticsTimeoutSeconds: op.diagnostics_timeout_seconds }),
       })),
     })),
     maxConcurrentRepairs: section.max_concurrent_repairs,

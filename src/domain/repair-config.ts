@@ -22,6 +22,10 @@ export interface RepairOperationConfig {
   readonly successCommand: readonly string[] | null;
   /** 0 = none. Default 30. */
   readonly successCommandTimeout: number;
+  /** Run once before an entry's first drain or repair command (kintsugi); absent or null = none. */
+  readonly diagnosticsCommand?: readonly string[] | null;
+  /** 0 = none. Default 30. */
+  readonly diagnosticsTimeoutSeconds?: number;
 }
 
 /** The operations for a set of machine types. */

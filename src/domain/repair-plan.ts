@@ -4,7 +4,7 @@ import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
-export type RunningJob = "none" | "drain" | "repair-command" | "success-command";
+export type RunningJob = "none" | "drain" | "repair-command" | "success-command" | "diagnostics";
 
 /** What the runner observed about one entry's machine in this pass. */
 export interface RepairObservation {
@@ -56,6 +56,8 @@ export type RepairEffect =
   | { readonly kind: "drain" }
   /** Run the step's repair command with its retries; the entry was persisted as watching first. */
   | { readonly kind: "repair-command"; readonly step: RepairStepConfig }
+  /** Run the operation's diagnostics command once; the entry was persisted as processing first. */
+  | { readonly kind: "diagnostics"; readonly operation: RepairOperationConfig }
   /** Run the success command (if any), then finish the entry succeeded or failed. */
   | { readonly kind: "success-command"; readonly operation: RepairOperationConfig };
 

@@ -1,3 +1,4 @@
+import { startDiagnostics } from "./diagnostics.js";
 import { drainBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
@@ -32,6 +33,8 @@ export function startStep(entry: RepairEntry, op: RepairOperationConfig, obs: Re
   const config = op.repairSteps[entry.step];
   if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist: operation "${op.operation}" has ${op.repairSteps.length} steps`, transitions);
   if (!ctx.queueEnabled) return { transitions, effect: { kind: "none" }, wakeAt: null };
+  const diagnostics = startDiagnostics(entry, op, ctx.now);
+  if (diagnostics) return { transitions: [...transitions, diagnostics], effect: { kind: "diagnostics", operation: op }, wakeAt: null };
   const lastTransitionTime = truncateToSeconds(ctx.now);
   if (config.needDrain && obs.nodename !== "") {
     const after: RepairEntry = { ...entry, status: "processing", stepStatus: "draining", lastTransitionTime };

@@ -1,6 +1,7 @@
 import type { ClusterNode, CommandRunner, NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/address.js";
 import { podsBlockingDrain } from "../domain/eviction-plan.js";
+import { commandEnvironment } from "../domain/command-context.js";
 import { findRepairOperation, type RepairConfig } from "../domain/repair-config.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import type { RepairObservation } from "../domain/repair-plan.js";
@@ -51,7 +52,8 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
     const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
     if (!found.ok) return undefined;
     const op = found.operation;
-    const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds });
+    const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null);
+    const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env });
     return outcome.kind === "ok" && outcome.stdout.trim() === "true";
   });
 

@@ -1,6 +1,9 @@
+import { randomBytes } from "node:crypto";
+import { attemptStartNote, commandEnvironment, operationIdFor, type CommandAttemptIdentity } from "../domain/command-context.js";
 import type { RepairOperationConfig, RepairStepConfig } from "../domain/repair-config.js";
 import type { RepairEntry } from "../domain/repair-entry.js";
 import { cordonOwner } from "../domain/stray-cordons.js";
+import { afterDiagnostics } from "../domain/diagnostics.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
 import type { EntryTransition } from "../domain/repair-plan.js";
 import { databaseFailureOf } from "../store/sqlite/database-failure.js";
@@ -37,13 +40,26 @@ export async function commitOutcome(commit: CommitIfUnchanged, worked: RepairEnt
   }
 }
 
+/**
+ * Gives one attempt of a command its operation id and commits the note naming it, before the command starts.
+ * Resolves with the variables the command gets, or null when the entry changed meanwhile (deleted, moved on by
+ * another writer): then the command must not run.
+ */
+async function announceAttempt(commit: CommitIfUnchanged, entry: RepairEntry, command: string, attempt: number, signal: AbortSignal): Promise<Record<string, string> | null> {
+  const identity: CommandAttemptIdentity = { attempt, operationId: operationIdFor(entry, attempt, randomBytes(4).toString("hex")) };
+  const noted = await commitOutcome(commit, entry, (current) => attemptStartNote(current, command, identity), signal);
+  return noted === null ? null : commandEnvironment(entry, identity);
+}
+
 /** The repair command of one step, with its retries and interval; then the entry watches or fails. */
 export async function repairCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, step: RepairStepConfig, signal: AbortSignal): Promise<EntryTransition | null> {
   const argv = [...step.repairCommand, entry.address];
   const attempts: CommandAttempt[] = [];
   for (let i = 0; i <= step.commandRetries; i++) {
     if (i > 0 && !(await abortableSleep(step.commandInterval * 1000, signal))) break;
-    const outcome = await deps.commands.run(argv, { timeoutSeconds: step.commandTimeoutSeconds, signal });
+    const env = await announceAttempt(commit, entry, "repair command", i + 1, signal);
+    if (env === null) return null;
+    const outcome = await deps.commands.run(argv, { timeoutSeconds: step.commandTimeoutSeconds, signal, env });
     attempts.push({ argv, outcome });
     if (outcome.kind === "ok" || outcome.kind === "aborted") break;
     deps.log.warn("repair command failed", { index: entry.index, attempt: i + 1, outcome: outcome.kind });
@@ -57,10 +73,27 @@ export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchan
   let attempt: CommandAttempt | null = null;
   if (op.successCommand) {
     const argv = [...op.successCommand, entry.address];
-    attempt = { argv, outcome: await deps.commands.run(argv, { timeoutSeconds: op.successCommandTimeout, signal }) };
+    const env = await announceAttempt(commit, entry, "success command", 1, signal);
+    if (env === null) return null;
+    attempt = { argv, outcome: await deps.commands.run(argv, { timeoutSeconds: op.successCommandTimeout, signal, env }) };
   }
   if (signal.aborted) return null;
   return commitOutcome(commit, entry, (current) => afterSuccessCommand(current, attempt, deps.now()), signal);
+}
+
+/**
+ * The operation's diagnostics command, once, before the entry's first drain or repair command: its output, or its
+ * failure, goes into the history as a note, and the next pass goes on with the step whatever happened.
+ */
+export async function diagnosticsJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, op: RepairOperationConfig, signal: AbortSignal): Promise<EntryTransition | null> {
+  if (!op.diagnosticsCommand) return null;
+  const argv = [...op.diagnosticsCommand, entry.address];
+  const env = await announceAttempt(commit, entry, "diagnostics command", 1, signal);
+  if (env === null) return null;
+  const outcome = await deps.commands.run(argv, { timeoutSeconds: op.diagnosticsTimeoutSeconds ?? 30, signal, env });
+  if (signal.aborted) return null;
+  if (outcome.kind !== "ok") deps.log.warn("diagnostics command failed; repairing anyway", { index: entry.index, outcome: outcome.kind });
+  return commitOutcome(commit, entry, (current) => afterDiagnostics(current, { argv, outcome }), signal);
 }
 
 /** The eviction job of a drain; a failure backs the entry off. Returns "started" when every removal started. */

@@ -9,7 +9,7 @@ import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
 import type { EntryTransition, RepairAction, RepairEffect } from "../domain/repair-plan.js";
 import { gatherObservations } from "./gather-state.js";
 import { JobRegistry } from "./job-registry.js";
-import { drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
+import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerDeps } from "./runner-deps.js";
 import type { EntryWrite, RepairChange } from "../store/store-port.js";
@@ -142,6 +142,10 @@ export class RepairRunner {
           const t = await repairCommandJob(this.deps, this.commitIfUnchanged, latest, effect.step, signal);
           if (t && isFinished(t.after)) await this.uncordon(t.after);
         });
+      case "diagnostics":
+        return this.startJob(latest, "diagnostics", async (signal) => {
+          await diagnosticsJob(this.deps, this.commitIfUnchanged, latest, effect.operation, signal);
+        });
       case "success-command":
         return this.startJob(latest, "success-command", async (signal) => {
           const t = await successCommandJob(this.deps, this.commitIfUnchanged, latest, effect.operation, signal);
@@ -194,7 +198,7 @@ export class RepairRunner {
     }
   }
 
-  private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command", work: (signal: AbortSignal) => Promise<void>): void {
+  private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>): void {
     this.jobs.start(entry.index, kind, (signal) => work(signal).finally(() => this.wake()), (err) =>
       this.deps.log.error("repair job failed unexpectedly", { index: entry.index, kind, err: (err as Error).message }),
     );

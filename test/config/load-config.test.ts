@@ -331,6 +331,33 @@ describe("parseConfig: valid files", () => {
       expected: { ...DEFAULT_CONFIG, limits: { ...DEFAULT_CONFIG.limits, maxDepth: 9, idleTimeoutSeconds: 0.5 } },
     },
     {
+      name: "an operation's diagnostics_command, with its timeout defaulted to 30 s",
+      text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], diagnostics_command: [collect-sel, -v] } ] } ] }",
+      expected: {
+        ...DEFAULT_CONFIG,
+        repair: {
+          ...DEFAULT_CONFIG.repair,
+          repairProcedures: [
+            {
+              machineTypes: ["m"],
+              repairOperations: [
+                {
+                  operation: "op",
+                  repairSteps: [{ repairCommand: ["r"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+                  healthCheckCommand: ["c"],
+                  commandTimeoutSeconds: 30,
+                  successCommand: null,
+                  successCommandTimeout: 30,
+                  diagnosticsCommand: ["collect-sel", "-v"],
+                  diagnosticsTimeoutSeconds: 30,
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+    {
       name: "constraints keep only the names given",
       text: "constraints: { maximum-repair-queue-entries: 10, minimum-workers: 3 }",
       expected: { ...DEFAULT_CONFIG, constraints: { maximumRepairQueueEntries: 10, minimumWorkers: 3 } },
@@ -404,6 +431,9 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "a command argument that is a number", input: withStep({ repair_command: ["sleep", 10] }), path: `${STEP_PATH}.repair_command[1]`, message: "must be a string, got 10" },
     { name: "an empty command name", input: withStep({ repair_command: ["", "x"] }), path: `${STEP_PATH}.repair_command[0]`, message: "the command name must not be empty" },
     { name: "empty health_check_command", input: withOperation({ health_check_command: [] }), path: `${OP}.health_check_command`, message: "must be a non-empty list" },
+    { name: "empty diagnostics_command", input: withOperation({ diagnostics_command: [] }), path: `${OP}.diagnostics_command`, message: "must be a non-empty list" },
+    { name: "diagnostics_command as one string", input: withOperation({ diagnostics_command: "ipmitool sel list" }), path: `${OP}.diagnostics_command`, message: 'must be a list of strings, got "ipmitool sel list"' },
+    { name: "diagnostics_timeout_seconds < 0", input: withOperation({ diagnostics_timeout_seconds: -1 }), path: `${OP}.diagnostics_timeout_seconds`, message: "must be >= 0" },
     { name: "empty success_command", input: withOperation({ success_command: [] }), path: `${OP}.success_command`, message: "must be a non-empty list" },
     { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key" },
     { name: "unknown key deep inside", input: withStep({ need_drian: true }), path: `${STEP_PATH}.need_drian`, message: "unknown key" },

@@ -67,12 +67,13 @@ describe("history records and alerts name who did what (two tokens over HTTP, th
     const index = added["addRepairEntry"].index as string;
 
     const history = async () => (await gqlAs("bob", `query($i: ID!) { repairEntry(index: $i) { status stepStatus history { kind actor } } }`, { i: index }))["repairEntry"];
-    // The repair command's outcome is a note; waiting for it leaves the entry at rest, watching for an hour.
-    const watching = await until("the runner ran the repair command", history, (e) => e.history.some((r: HistoryRecord) => r.kind === "NOTE"));
+    // The repair command's start (its operation id) and its outcome are notes; after both the entry is at rest, watching for an hour.
+    const watching = await until("the runner ran the repair command", history, (e) => e.history.filter((r: HistoryRecord) => r.kind === "NOTE").length === 2);
     assert.equal(watching.stepStatus, "WATCHING");
     assert.deepEqual(watching.history, [
       { kind: "CREATED", actor: "alice" },
       { kind: "TRANSITION", actor: "kintsugi" },
+      { kind: "NOTE", actor: "kintsugi" },
       { kind: "NOTE", actor: "kintsugi" },
     ]);
 
@@ -82,6 +83,7 @@ describe("history records and alerts name who did what (two tokens over HTTP, th
     assert.deepEqual(done, [
       { kind: "CREATED", actor: "alice" },
       { kind: "TRANSITION", actor: "kintsugi" },
+      { kind: "NOTE", actor: "kintsugi" },
       { kind: "NOTE", actor: "kintsugi" },
       { kind: "DELETE_REQUESTED", actor: "bob" },
       { kind: "DEQUEUED", actor: "kintsugi" },

@@ -40,7 +40,7 @@ describe("queue control end to end", () => {
       const missing = await w.k.gql(`{ repairEntry(index: "${index}") { index } }`);
       assert.equal(missing.errors?.[0]?.extensions?.type, "NOT_FOUND");
       const history = (await w.k.gql(`{ repairHistory(index: "${index}") { kind reason } }`)).data?.["repairHistory"] as Array<{ kind: string; reason: string }>;
-      assert.deepEqual(history.map((h) => h.kind), ["CREATED", "NOTE", "TRANSITION", "TRANSITION", "DELETE_REQUESTED", "DEQUEUED"]);
+      assert.deepEqual(history.map((h) => h.kind), ["CREATED", "NOTE", "TRANSITION", "TRANSITION", "NOTE", "DELETE_REQUESTED", "DEQUEUED"]);
       assert.match(history.at(-1)?.reason ?? "", /its repair was stopped/);
     } finally {
       await w.dispose();

@@ -25,7 +25,7 @@ describe("RepairRunner: stopping jobs", () => {
       assert.deepEqual(h.nodes.callsOf("uncordon"), [["node1", OWNER(entry.index)]]);
       assert.equal(h.runner.jobs.kindOf(entry.index), "none");
       const history = await h.entries.history(entry.index);
-      assert.deepEqual(history.map((r) => r.kind), ["created", "note", "transition", "transition", "delete-requested", "dequeued"]);
+      assert.deepEqual(history.map((r) => r.kind), ["created", "note", "transition", "transition", "note", "delete-requested", "dequeued"]);
       assert.equal(history.at(-1)?.reason, "dequeued after deletion was requested; its repair was stopped");
       assert.deepEqual(h.commands.ran("repair"), [["repair", "10.0.0.1"]], "run once, never retried");
     }));

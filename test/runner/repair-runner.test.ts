@@ -65,7 +65,7 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
       run.finish(exitCode(3));
       await h.pass();
       assert.equal(h.entries.get(worked.index), null);
-      assert.deepEqual(await kinds(h, worked.index), ["created", "transition", "delete-requested", "dequeued"], "no failure was recorded on the deleted entry");
+      assert.deepEqual(await kinds(h, worked.index), ["created", "transition", "note", "delete-requested", "dequeued"], "no failure was recorded on the deleted entry");
     }));
 
   it("commits nothing when the stored entry moved on while the command ran", () =>

@@ -14,6 +14,8 @@ echo "$action $*" >> "$dir/log"
 case $action in
   health) if [ -f "$dir/healthy-$addr" ]; then echo true; else echo false; fi ;;
   fix) touch "$dir/healthy-$addr" ;;
+  env-fix) env | grep '^KINTSUGI_' | sort > "$dir/env-$addr"; echo "HOME=$HOME" >> "$dir/env-$addr"; touch "$dir/healthy-$addr" ;;
+  env-health) env | grep '^KINTSUGI_' | sort > "$dir/health-env-$addr"; if [ -f "$dir/healthy-$addr" ]; then echo true; else echo false; fi ;;
   noop) : ;;
   fail) echo "BMC of $addr does not answer" >&2; exit 3 ;;
   sleep) echo $$ > "$dir/pid-$addr"; sleep "$1"; touch "$dir/slept-$addr" ;;
@@ -24,6 +26,8 @@ case $action in
     n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
     if [ "$n" -le "$1" ]; then echo "attempt $n fails" >&2; exit 1; fi
     touch "$dir/healthy-$addr" ;;
+  diag) echo "SEL of $addr: PSU 2 failed"; echo "ipmitool warning" >&2 ;;
+  diag-fail) echo "BMC of $addr refuses the SEL" >&2; exit 4 ;;
   success) echo "success command for $addr" ;;
   success-fail) echo "cannot tell sabakan" >&2; exit 2 ;;
   *) echo "unknown action $action" >&2; exit 99 ;;
@@ -79,6 +83,12 @@ export class SimulatedMachines {
     } catch {
       return false;
     }
+  }
+
+  /** The KEY=VALUE lines an `env-fix` (or, with `file` "health-env", an `env-health`) last wrote for the address. */
+  environment(address: string, file = "env"): Map<string, string> {
+    const text = readFileSync(join(this.dir, `${file}-${address}`), "utf8");
+    return new Map(text.trim().split("\n").map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
   }
 
   exists(name: string): boolean {

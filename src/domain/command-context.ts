@@ -1,0 +1,57 @@
+import type { RepairEntry } from "./repair-entry.js";
+import type { EntryTransition } from "./repair-plan.js";
+
+/** The environment variables that tell a command which entry, step and attempt it is part of. */
+export const COMMAND_CONTEXT_VARIABLES = [
+  "KINTSUGI_ENTRY_INDEX",
+  "KINTSUGI_STEP",
+  "KINTSUGI_ATTEMPT",
+  "KINTSUGI_OPERATION_ID",
+  "KINTSUGI_SERIAL",
+  "KINTSUGI_NODE",
+] as const;
+
+export type CommandContextVariable = (typeof COMMAND_CONTEXT_VARIABLES)[number];
+
+/** One run of a command that is part of a step: its try number within the step's retries and its operation id. */
+export interface CommandAttemptIdentity {
+  /** 1 for the first try, 2 for the first retry, and so on. */
+  readonly attempt: number;
+  /** Unique per step attempt; recorded in the entry's history before the command starts. */
+  readonly operationId: string;
+}
+
+/**
+ * The operation id of one attempt: `<entry index>-<step, 1-based>-<attempt>-<suffix>`. The index, step and attempt
+ * make it readable in a BMC script's log; `suffix` (random, chosen by the runner) keeps it unique when the same
+ * attempt is made again, e.g. by another database or a restored backup.
+ */
+export function operationIdFor(entry: Pick<RepairEntry, "index" | "step">, attempt: number, suffix: string): string {
+  return `${entry.index}-${entry.step + 1}-${attempt}-${suffix}`;
+}
+
+/**
+ * The variables a command run for `entry` gets besides the operator's environment. `identity` is null for a
+ * command that is not a recorded attempt (the health check, run at every pass): its KINTSUGI_ATTEMPT and
+ * KINTSUGI_OPERATION_ID are empty. KINTSUGI_STEP is 1-based, as the history says "step 1"; KINTSUGI_SERIAL and
+ * KINTSUGI_NODE are empty when the serial or the node is unknown (the machine is not a node).
+ */
+export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "serial" | "nodename">, identity: CommandAttemptIdentity | null): Record<CommandContextVariable, string> {
+  return {
+    KINTSUGI_ENTRY_INDEX: String(entry.index),
+    KINTSUGI_STEP: String(entry.step + 1),
+    KINTSUGI_ATTEMPT: identity === null ? "" : String(identity.attempt),
+    KINTSUGI_OPERATION_ID: identity?.operationId ?? "",
+    KINTSUGI_SERIAL: entry.serial ?? "",
+    KINTSUGI_NODE: entry.nodename,
+  };
+}
+
+/**
+ * The history note committed before a command starts, naming its operation id: a script's log can be joined with
+ * the entry's history, and an id that appears here but never in the script's log is an attempt that never ran
+ * (e.g. the process or leader failed between the commit and the start). The entry itself does not change.
+ */
+export function attemptStartNote(entry: RepairEntry, command: string, identity: CommandAttemptIdentity): EntryTransition {
+  return { after: entry, kind: "note", reason: `step ${entry.step + 1}: starting the ${command}, attempt ${identity.attempt} (operation id ${identity.operationId})` };
+}
