@@ -1,4 +1,4 @@
-import { parseAddress } from "./address.js";
+import { canonicalAddresses, parseAddress } from "./address.js";
 import { escapeControlCharacters, quoteUntrusted } from "./untrusted-text.js";
 
 /** The Node annotation that holds its machine: its value is the reason. Other tools may set it. */
@@ -63,6 +63,14 @@ export function holdsFromAnnotations(nodes: readonly HoldNode[]): MachineHold[] 
     holds.push({ address: node.address, reason: text, setBy: `annotation ${HOLD_ANNOTATION} on Node ${node.name}`, setAt: null, until: null, source: "annotation" });
   }
   return holds;
+}
+
+/**
+ * The holds Kubernetes Nodes' annotations set, one per address of each held Node: its canonical InternalIPs and its
+ * name (an entry may name its machine by node name).
+ */
+export function annotationHolds(nodes: ReadonlyArray<{ readonly name: string; readonly internalIPs: readonly string[]; readonly annotations: Readonly<Record<string, string>> }>): MachineHold[] {
+  return holdsFromAnnotations(nodes.flatMap((n) => [n.name, ...canonicalAddresses(n.internalIPs)].map((address) => ({ name: n.name, address, annotations: n.annotations }))));
 }
 
 /**

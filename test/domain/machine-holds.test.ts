@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   activeHolds,
+  annotationHolds,
   describeHold,
   expiredHolds,
   HOLD_ANNOTATION,
@@ -44,6 +45,16 @@ describe("holdsFromAnnotations", () => {
       for (const h of holds) assert.deepEqual([h.source, h.setAt, h.until, h.setBy], ["annotation", null, null, `annotation ${HOLD_ANNOTATION} on Node n1`]);
     });
   }
+});
+
+describe("annotationHolds", () => {
+  it("holds a held Node by its name and each canonical InternalIP, and nothing of a Node without the annotation", () => {
+    const nodes: Parameters<typeof annotationHolds>[0] = [
+      { name: "n1", internalIPs: ["::ffff:10.0.0.1", "fd00::1", "bogus"], annotations: { [HOLD_ANNOTATION]: "x" } },
+      { name: "n2", internalIPs: ["10.0.0.2"], annotations: {} },
+    ];
+    assert.deepEqual(annotationHolds(nodes).map((h) => h.address), ["n1", "10.0.0.1", "fd00::1"]);
+  });
 });
 
 describe("activeHolds", () => {
