@@ -1,5 +1,6 @@
 import { parseAddress } from "./address.js";
 import type { Constraints } from "./constraints.js";
+import { describeHold, type MachineHold } from "./machine-holds.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
 import type { SkipKind } from "./skip-kinds.js";
@@ -42,6 +43,8 @@ export interface IntakeInput {
   /** The standing of each address in Kubernetes; an absent address is not a node. */
   readonly nodes: ReadonlyMap<string, NodeStanding>;
   readonly constraints: Pick<Constraints, "maximumRepairQueueEntries" | "waitSecondsToRepairRebooting" | "maximumUnhealthyMachinesPerRack">;
+  /** The holds in force, by canonical address (see activeHolds); absent: none. */
+  readonly holds?: ReadonlyMap<string, MachineHold>;
 }
 
 /**
@@ -49,7 +52,7 @@ export interface IntakeInput {
  * 1. `recent` = the addresses of every persisting entry;
  * 2. per machine: no IPv4 -> skip; kintsugi: a first IPv4 that is not an IP address (`-rf`, control characters,
  *    "") -> skip, so it never reaches a command; the address is compared and enqueued in canonical form
- *    (`::ffff:10.0.0.3` is 10.0.0.3); address in `recent` -> skip; UNREACHABLE for less than
+ *    (`::ffff:10.0.0.3` is 10.0.0.3); address in `recent` -> skip; kintsugi: a held machine -> skip; UNREACHABLE for less than
  *    `wait-seconds-to-repair-rebooting` (strict) while rebooting or not a node -> skip;
  *    kintsugi: a second machine with an address already kept this round -> skip;
  * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
@@ -83,6 +86,11 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     const address = parsed.address;
     if (recent.has(address)) {
       skip(m, "recently_repaired", "recently repaired", address);
+      continue;
+    }
+    const hold = input.holds?.get(address);
+    if (hold) {
+      skip(m, "held", describeHold(hold), address);
       continue;
     }
     if (m.state === "UNREACHABLE" && m.durationSeconds < constraints.waitSecondsToRepairRebooting) {

@@ -2,6 +2,7 @@ import type { HealthCheckConfig } from "./health-check-config.js";
 import type { HealthCheckEvaluation } from "./health-check-evaluation.js";
 import { findRepairOperation, type RepairConfig } from "./repair-config.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
+import { describeHold, type MachineHold } from "./machine-holds.js";
 
 /** The `source` of entries a health check enqueues, and the actor of their history records: `health-check:NAME`. */
 export function healthCheckSource(name: string): string {
@@ -27,12 +28,14 @@ export interface RemediationContext {
   readonly repair: RepairConfig;
   /** The machine type of a node, from sabakan or the configured Node label; null when unknown. */
   readonly machineTypeOf: (node: string, address: string) => string | null;
+  /** The holds in force, by canonical address (see activeHolds); absent: none. */
+  readonly holds?: ReadonlyMap<string, MachineHold>;
 }
 
 /**
  * What an evaluated check remediates: nothing while its gate is closed; otherwise every unhealthy target, as a
  * repair entry for its address with the check's operation, subject to the queue's own rules: an address with a
- * persisting entry is not enqueued again; a target without a usable address, whose machine type is unknown, or
+ * persisting entry is not enqueued again; a held machine is held with its hold's description; a target without a usable address, whose machine type is unknown, or
  * whose type has no procedure with the check's operation (CKE's lookup, as the queue makes it) is held with the
  * reason, never enqueued to fail at once; when the persisting entries plus the new ones would exceed
  * `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the sabakan trigger does).
@@ -50,6 +53,11 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
       continue;
     }
     if (persisting.has(t.address)) continue;
+    const hold = context.holds?.get(t.address);
+    if (hold) {
+      held.push({ node: t.node, reason: describeHold(hold) });
+      continue;
+    }
     const machineType = machineTypeOf(t.node, t.address);
     if (machineType === null) {
       held.push({ node: t.node, reason: check.machineType.from === "sabakan" ? `sabakan has no machine with address ${t.address}` : `the node has no label ${check.machineType.label}` });

@@ -1,5 +1,6 @@
 import { controlPlaneHold, indexControlPlanes, type ControlPlaneIndex } from "./control-planes.js";
 import { isWaitingForBackoff } from "./drain-backoff.js";
+import { describeHold } from "./machine-holds.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
@@ -18,12 +19,15 @@ function earliest(a: number | null, b: number | null): number | null {
  * what to do after each change is committed. In order:
  * 1. a deleted entry is dequeued, whatever else holds;
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
- * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit;
+ * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit,
+ *    unless its machine is held (kintsugi);
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
  *    once (kintsugi), and a control-plane entry obeys `controlPlaneHold` (one at a time, none while another control
- *    plane reboots or is not Ready); each in progress moves on by its step status.
+ *    plane reboots or is not Ready); kintsugi: a held machine's entry does not move (a queued one does not start
+ *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
+ *    other, a drain past its eviction timeout still stops); each in progress moves on by its step status.
  * Every entry a rule leaves where it is comes back in `held` with the reason (a held entry takes no slot; a held
  * processing control-plane entry still counts as the one control plane in progress).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
@@ -51,7 +55,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       actions.push({ entry, transitions: [...renamed, { after, kind: "transition", reason: lookup.message }], effect: { kind: "uncordon" } });
       continue;
     }
-    if (obs.job === "none" && obs.healthy === true) {
+    if (obs.job === "none" && obs.healthy === true && !snapshot.holds?.has(entry.address)) {
       actions.push({ entry, transitions: renamed, effect: { kind: "success-command", operation: lookup.operation } });
       continue;
     }
@@ -82,6 +86,19 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     busy.set(entry.address, entry.index);
     const plane = planeOf.get(entry.address);
+    const machineHold = snapshot.holds?.get(entry.address);
+    if (machineHold) {
+      held.set(entry.index, describeHold(machineHold));
+      if (machineHold.until !== null) wakeAt = earliest(wakeAt, machineHold.until);
+      if (entry.status !== "processing") continue;
+      // Mid-repair (cordoned, maybe drained): it still counts against the limits, and a drain still times out.
+      inProgress++;
+      if (plane && !repairingPlane) repairingPlane = entry;
+      const stop = drainStopOf(entry, ctx);
+      if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
+      else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
+      continue;
+    }
     if (plane) {
       const hold = controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane);
       // A processing control plane may be cordoned or drained already: no other one starts beside it, held or not.

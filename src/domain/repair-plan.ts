@@ -1,4 +1,5 @@
 import type { ControlPlane } from "./control-planes.js";
+import type { MachineHold } from "./machine-holds.js";
 import type { RepairOperationConfig, RepairStepConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
@@ -32,6 +33,8 @@ export interface RepairSnapshot {
   readonly queueEnabled: boolean;
   /** The cluster's control planes (empty when none are known). */
   readonly controlPlanes: readonly ControlPlane[];
+  /** The machine holds in force, by canonical address (see activeHolds); absent: none. */
+  readonly holds?: ReadonlyMap<string, MachineHold>;
 }
 
 /** One change to persist: the entry after it, and the history record that explains it. */

@@ -35,6 +35,7 @@ const enums: Resolvers = {
     NO_ADDRESS: "no_address",
     INVALID_ADDRESS: "invalid_address",
     DUPLICATE_ADDRESS: "duplicate_address",
+    HELD: "held",
   },
   RepairHistoryKind: {
     CREATED: "created",

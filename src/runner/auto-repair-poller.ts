@@ -1,6 +1,7 @@
 import { CORDONED_BY_ANNOTATION, type ClusterNode, type MachineSource, type NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/address.js";
 import { AUTO_REPAIR_SOURCE, decideIntake, type IntakeDecision } from "../domain/auto-repair-intake.js";
+import { activeHolds, annotationHolds, type MachineHold } from "../domain/machine-holds.js";
 import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
 import { isRebootedByCke } from "../domain/node-reboot.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
@@ -109,21 +110,25 @@ export class AutoRepairPoller {
       return this.fail(trigger, (err as Error).message);
     }
     let nodes = new Map<string, NodeStanding>();
+    let annotated: MachineHold[] = [];
     if (deps.nodes) {
       try {
-        nodes = nodeStandings(await deps.nodes.listNodes());
+        const listed = await deps.nodes.listNodes();
+        nodes = nodeStandings(listed);
+        annotated = annotationHolds(listed);
       } catch (err) {
         // Without the nodes, a rebooting machine cannot be told from a broken one: enqueue nothing.
         return this.fail(trigger, `cannot list Kubernetes nodes: ${(err as Error).message}`, machines.length);
       }
     }
     const now = deps.now();
+    const holds = activeHolds([], annotated, now);
     const bySerial = new Map(machines.map((m) => [m.serial, m]));
     // Decided inside the write, on the queue as stored: the decision and its commit see the same queue.
     let decision = null as IntakeDecision | null;
     const { outcome } = await deps.store.enqueue(
       (entries) => {
-        const decided = decideIntake({ machines, entries, nodes, constraints: settings.constraints() });
+        const decided = decideIntake({ machines, entries, nodes, constraints: settings.constraints(), holds });
         decision = decided;
         return {
           add: decided.enqueue.map((params) => {

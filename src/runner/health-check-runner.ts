@@ -2,6 +2,7 @@ import type { MachineSource, NodeOperator } from "../adapters/ports.js";
 import { parseAddress } from "../domain/address.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
+import { activeHolds, annotationHolds } from "../domain/machine-holds.js";
 import { decideRemediation, healthCheckSource, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
@@ -106,6 +107,7 @@ export class HealthCheckRunner {
     try {
       const nodes = await (deps.nodes as NodeOperator).listNodes({ signal: this.loop.signal });
       const now = deps.now();
+      const holds = activeHolds([], annotationHolds(nodes), now);
       let fleet: Map<string, string> | null = null;
       const machineTypes = async () => {
         if (!fleet && deps.machines) fleet = machineTypesByAddress(await deps.machines.searchMachines({ having: null, notHaving: null }));
@@ -124,7 +126,7 @@ export class HealthCheckRunner {
         let decision = null as RemediationDecision | null;
         await deps.store.enqueue(
           (entries) => {
-            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf });
+            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds });
             decision = decided;
             return {
               add: decided.enqueue.map((params) => {

@@ -1,4 +1,5 @@
 import { controlPlanesOf } from "../domain/control-planes.js";
+import { activeHolds, annotationHolds } from "../domain/machine-holds.js";
 import { decideRepairActions } from "../domain/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import { nodeEventFor } from "../domain/repair-events.js";
@@ -96,8 +97,10 @@ export class RepairRunner {
     // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
     if (signal.aborted) return null;
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
-    const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes };
-    const plan = decideRepairActions(snapshot, deps.now(), deps.random);
+    const now = deps.now();
+    const holds = activeHolds([], annotationHolds(nodes), now);
+    const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes, holds };
+    const plan = decideRepairActions(snapshot, now, deps.random);
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have
     // finished entries (and uncordoned their nodes themselves) by the time the stray cordons are judged.
     const applied: Array<[RepairAction, RepairEntry]> = [];

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decideIntake, type IntakeInput } from "../../src/domain/auto-repair-intake.js";
+import type { MachineHold } from "../../src/domain/machine-holds.js";
 import type { NodeStanding, SabakanMachine } from "../../src/domain/sabakan-machine.js";
 import { legacySkipKind, SKIP_KINDS } from "../../src/domain/skip-kinds.js";
 import { entry } from "./repair-decision-support.js";
@@ -192,7 +193,40 @@ describe("decideIntake (sabakan-triggered repair)", () => {
       s1: "no_address", s2: "rebooting", s3: "out_of_cluster", s4: "invalid_address", s5: "recently_repaired",
       s6: "queue_limit", s7: "duplicate_address", s8: "rack_limit", s9: "rack_limit",
     });
-    assert.deepEqual(new Set(d.skipped.map((s) => s.kind)), new Set(SKIP_KINDS), "every kind is made");
+    // `held` came after kinds were kept: no record without a kind has it.
+    assert.deepEqual(new Set(d.skipped.map((s) => s.kind)), new Set(SKIP_KINDS.filter((k) => k !== "held")), "every kind before holds is made");
     for (const s of d.skipped) assert.equal(legacySkipKind(s.reason), s.kind, s.reason);
   });
+});
+
+describe("decideIntake: machine holds", () => {
+  const held = (address: string, until: number | null = null): [string, MachineHold] => [address, { address, reason: "vendor swap", setBy: "alice", setAt: 0, until, source: "api" }];
+  const cases: Array<{ name: string; machines: SabakanMachine[]; over?: Partial<IntakeInput>; enqueued: string[]; kinds: Record<string, string>; reasons?: Record<string, string> }> = [
+    { name: "no holds: every machine is enqueued", machines: [machine("s1"), machine("s2")], over: { holds: new Map() }, enqueued: ["s1", "s2"], kinds: {} },
+    {
+      name: "a held machine is skipped as held, with who, why and until when",
+      machines: [machine("s1"), machine("s2")],
+      over: { holds: new Map([held("10.0.0.1", Date.UTC(2026, 10, 23, 13))]) },
+      enqueued: ["s2"],
+      kinds: { s1: "held" },
+      reasons: { s1: "held by alice: vendor swap until 2026-11-23T13:00:00.000Z" },
+    },
+    { name: "the hold matches the canonical address", machines: [machine("s1", { ipv4: ["::ffff:10.0.0.1"] })], over: { holds: new Map([held("10.0.0.1")]) }, enqueued: [], kinds: { s1: "held" } },
+    { name: "a machine with an entry is recently repaired, held or not", machines: [machine("s1")], over: { holds: new Map([held("10.0.0.1")]), entries: [entry(1)] }, enqueued: [], kinds: { s1: "recently_repaired" } },
+    {
+      name: "a held machine is no candidate for maximum-repair-queue-entries",
+      machines: [machine("s1"), machine("s2")],
+      over: { holds: new Map([held("10.0.0.1")]), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueued: ["s2"],
+      kinds: { s1: "held" },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = decide(c.machines, c.over);
+      assert.deepEqual(enqueued(d), c.enqueued);
+      assert.deepEqual(kinds(d), c.kinds);
+      if (c.reasons) assert.deepEqual(reasons(d), c.reasons);
+    });
+  }
 });

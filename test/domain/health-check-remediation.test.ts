@@ -95,4 +95,11 @@ describe("decideRemediation", () => {
     const d = decideRemediation(CHECK, evaluation([target("n7", "unhealthy"), target("n1", "unhealthy")]), context({ maximumRepairQueueEntries: 1 }));
     assert.deepEqual(d.enqueue.map((e) => e.address), ["10.0.0.1"]);
   });
+
+  it("holds a held machine with its hold's description and enqueues the others", () => {
+    const holds = new Map([["10.0.0.1", { address: "10.0.0.1", reason: "vendor swap", setBy: "alice", setAt: 0, until: null, source: "api" as const }]]);
+    const d = decideRemediation(CHECK, evaluation([target("n1", "unhealthy"), target("n3", "unhealthy")]), context({ holds }));
+    assert.deepEqual(d.enqueue.map((e) => e.address), ["10.0.0.3"]);
+    assert.deepEqual(d.held, [{ node: "n1", reason: "held by alice: vendor swap" }]);
+  });
 });

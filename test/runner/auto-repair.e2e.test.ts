@@ -111,6 +111,18 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     await k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: 10) { maximumRepairQueueEntries } }`);
   });
 
+  it("does not enqueue a machine whose Node carries the hold annotation, and enqueues it once the annotation is gone", async () => {
+    sabakan.addMachine({ serial: "h001", rack: 4, ipv4: ["10.4.0.1"], state: "UNHEALTHY" });
+    sabakan.addMachine({ serial: "h002", rack: 4, ipv4: ["10.4.0.2"], state: "UNHEALTHY" });
+    kube.addNode({ name: "held-node", internalIP: "10.4.0.1", annotations: { "kintsugi.cybozu.io/hold": "disk vendor on site" } });
+    const outcome = await run();
+    assert.deepEqual(outcome.enqueued.map((e: { serial: string }) => e.serial), ["h002"]);
+    assert.deepEqual(outcome.skipped, [{ serial: "h001", address: "10.4.0.1", state: "UNHEALTHY", reason: "held by annotation kintsugi.cybozu.io/hold on Node held-node: disk vendor on site", kind: "HELD", held: false, rack: 4 }]);
+    kube.removeNode("held-node");
+    const later = await run();
+    assert.deepEqual(later.enqueued.map((e: { serial: string }) => e.serial), ["h001"]);
+  });
+
   let faultNumber = 0;
   const faults: Array<[string, (s: FakeSabakan) => void, RegExp]> = [
     ["HTTP 500", (s) => s.failWithStatus(500, "internal error"), /answered HTTP 500/],
