@@ -2,6 +2,7 @@ import { controlPlaneHold, indexControlPlanes, type ControlPlaneIndex } from "./
 import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
+import { pacingGate } from "./repair-pacing.js";
 import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
@@ -23,7 +24,9 @@ function earliest(a: number | null, b: number | null): number | null {
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
  *    once (kintsugi), and a control-plane entry obeys `controlPlaneHold` (one at a time, none while another control
- *    plane reboots or is not Ready); each in progress moves on by its step status.
+ *    plane reboots or is not Ready); with `pacing`, a queued entry also waits while any of its failure domains has
+ *    as many entries in progress as its allowance (see repair-pacing.ts); each in progress moves on by its step
+ *    status.
  * Every entry a rule leaves where it is comes back in `held` with the reason (a held entry takes no slot; a held
  * processing control-plane entry still counts as the one control plane in progress).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
@@ -65,6 +68,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   let inProgress = 0;
   // One string for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`;
+  const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
   for (const { entry, obs, current, renamed, operation } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
@@ -98,7 +102,13 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       held.set(entry.index, fullReason);
       continue;
     }
+    const paced = entry.status === "queued" ? (pacing?.holdReason(entry) ?? null) : null;
+    if (paced !== null) {
+      held.set(entry.index, paced);
+      continue;
+    }
     inProgress++;
+    pacing?.admit(entry);
     if (plane) repairingPlane = entry;
     const progress = progressOf(current, operation, obs, ctx, renamed);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {

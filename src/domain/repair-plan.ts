@@ -2,6 +2,7 @@ import type { ControlPlane } from "./control-planes.js";
 import type { RepairOperationConfig, RepairStepConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
+import type { PacingInput } from "./repair-pacing.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
 export type RunningJob = "none" | "drain" | "repair-command" | "success-command";
@@ -32,6 +33,8 @@ export interface RepairSnapshot {
   readonly queueEnabled: boolean;
   /** The cluster's control planes (empty when none are known). */
   readonly controlPlanes: readonly ControlPlane[];
+  /** Slow start per failure domain (`repair.pacing`); absent = off, CKE's behaviour. */
+  readonly pacing?: PacingInput;
 }
 
 /** One change to persist: the entry after it, and the history record that explains it. */
