@@ -1,9 +1,9 @@
 import type { RepairEntry } from "./repair-entry.js";
 
 /** A failure domain repairs are paced by. */
-export type PacingDomain = "rack" | "machine_type";
+export type PacingDomain = (typeof PACING_DOMAINS)[number];
 
-export const PACING_DOMAINS: readonly PacingDomain[] = ["rack", "machine_type"];
+export const PACING_DOMAINS = ["rack", "machine_type"] as const;
 
 /** One finished entry, as pacing reads it: what it was and how it ended, at its last transition. */
 export interface FinishedOutcome {
