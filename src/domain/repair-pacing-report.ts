@@ -1,6 +1,6 @@
 import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairEntry } from "./repair-entry.js";
-import { allowancesOf, domainValueOf, type DomainAllowance, type PacingInput } from "./repair-pacing.js";
+import { allowancesOf, domainValueOf, type DomainAllowance, type PacingDomain, type PacingInput } from "./repair-pacing.js";
 
 /** One domain value as operators see it: its allowance, why it last changed, and how many repairs it has in progress. */
 export interface DomainPacing extends DomainAllowance {
@@ -22,4 +22,11 @@ export function pacingReport(input: PacingInput, entries: readonly RepairEntry[]
     }
   }
   return allowancesOf(input, entries, max).map((a) => ({ ...a, inProgress: counts.get(`${a.domain}\u0000${a.value}`) ?? 0 }));
+}
+
+/** What `repairPacing` answers: whether pacing is on, by which domains, and each domain value. */
+export interface RepairPacingView {
+  readonly enabled: boolean;
+  readonly paceBy: readonly PacingDomain[];
+  readonly domains: readonly DomainPacing[];
 }

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { NOW, TEST_REPAIR_CONFIG } from "../support/fixtures.js";
+import { startTestKintsugi } from "../support/kintsugi-server.js";
+
+const PACING = `{ repairPacing { enabled paceBy domains { domain value allowance inProgress lastChange { entryIndex status time } } } }`;
+
+describe("repairPacing over HTTP", () => {
+  it("says pacing is off without repair.pacing", async () => {
+    const k = await startTestKintsugi({}, { now: () => NOW });
+    try {
+      assert.deepEqual((await k.gql(PACING)).data, { repairPacing: { enabled: false, paceBy: [], domains: [] } });
+    } finally {
+      await k.dispose();
+    }
+  });
+
+  it("lists each machine type of the queue at allowance 1 before any entry finished", async () => {
+    const k = await startTestKintsugi({ repair: { ...TEST_REPAIR_CONFIG, pacing: { domains: ["machine_type", "rack"] } } }, { now: () => NOW });
+    try {
+      await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.1.0.1") { index } }`);
+      await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "ipmi-2.0", address: "10.1.0.2") { index } }`);
+      const got = await k.gql(PACING);
+      assert.equal(got.errors, undefined);
+      // No sabakan answer named a rack: the entries are paced by machine type only.
+      assert.deepEqual(got.data, {
+        repairPacing: {
+          enabled: true,
+          paceBy: ["MACHINE_TYPE", "RACK"],
+          domains: [
+            { domain: "MACHINE_TYPE", value: "ipmi-2.0", allowance: 1, inProgress: 0, lastChange: null },
+            { domain: "MACHINE_TYPE", value: "qemu", allowance: 1, inProgress: 0, lastChange: null },
+          ],
+        },
+      });
+    } finally {
+      await k.dispose();
+    }
+  });
+});
