@@ -10,6 +10,7 @@ describe("repairPacing over HTTP", () => {
     const k = await startTestKintsugi({}, { now: () => NOW });
     try {
       assert.deepEqual((await k.gql(PACING)).data, { repairPacing: { enabled: false, paceBy: [], domains: [] } });
+      assert.doesNotMatch(await (await fetch(`${k.url}/metrics`)).text(), /^kintsugi_repair_pacing_allowance\{/m);
     } finally {
       await k.dispose();
     }
@@ -33,6 +34,9 @@ describe("repairPacing over HTTP", () => {
           ],
         },
       });
+      const metrics = await (await fetch(`${k.url}/metrics`)).text();
+      assert.match(metrics, /^kintsugi_repair_pacing_allowance\{domain="machine_type",value="qemu"\} 1$/m);
+      assert.match(metrics, /^kintsugi_repair_pacing_allowance\{domain="machine_type",value="ipmi-2.0"\} 1$/m);
     } finally {
       await k.dispose();
     }
