@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decideRepairActions } from "../../src/domain/repair-decision.js";
 import { allowanceOf, allowancesOf, type FinishedOutcome, type PacingInput } from "../../src/domain/repair-pacing.js";
+import { pacingReport } from "../../src/domain/repair-pacing-report.js";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import { CONFIG, SEC, T, entry, fixedRandom, snapshot } from "./repair-decision-support.js";
 
@@ -130,4 +131,12 @@ describe("decideRepairActions with pacing", () => {
       for (const [index, pattern] of Object.entries(c.held ?? {})) assert.match(plan.held.get(Number(index)) ?? "(not held)", pattern);
     });
   }
+});
+
+describe("pacingReport", () => {
+  it("counts processing entries per domain, not queued ones nor those waiting out a drain back-off", () => {
+    const input: PacingInput = { domains: ["rack"], racks: racked([[1, 3], [2, 3], [3, 3], [4, 3]]), finished: [ok(9)] };
+    const entries = [processing(1), processing(2, { stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 60 * SEC }), entry(3), processing(4, { deleted: true })];
+    assert.deepEqual(pacingReport(input, entries, 8, T).map((d) => [d.value, d.allowance, d.inProgress, d.lastChange?.entryIndex]), [["3", 2, 1, 9]]);
+  });
 });
