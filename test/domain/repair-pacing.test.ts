@@ -136,7 +136,7 @@ describe("decideRepairActions with pacing", () => {
 describe("pacingReport", () => {
   it("counts processing entries per domain, not queued ones nor those waiting out a drain back-off", () => {
     const input: PacingInput = { domains: ["rack"], racks: racked([[1, 3], [2, 3], [3, 3], [4, 3]]), finished: [ok(9)] };
-    const entries = [processing(1), processing(2, { stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 60 * SEC }), entry(3), processing(4, { deleted: true })];
+    const entries = [processing(1), processing(2, { stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 400 * SEC }), entry(3), processing(4, { deleted: true })];
     assert.deepEqual(pacingReport(input, entries, 8, T).map((d) => [d.value, d.allowance, d.inProgress, d.lastChange?.entryIndex]), [["3", 2, 1, 9]]);
   });
 });
