@@ -32,12 +32,15 @@ export class PacingLedger {
     for (const e of finished) this.add(e, e.lastTransitionTime ?? e.createdAt);
   }
 
-  /** Adds each entry `commit` finished (its previous state unfinished), at the time of its record. */
+  /**
+   * Adds each entry `commit` finished (its previous state unfinished), at its last transition time, as `seed` does,
+   * so an outcome reads the same before and after a restart.
+   */
   record(commit: StoreCommit): void {
     for (const change of commit.entries) {
       if (!isFinished(change.entry) || (change.previous !== null && isFinished(change.previous))) continue;
       if (this.known.has(change.entry.index)) continue;
-      this.add(change.entry, change.record.time);
+      this.add(change.entry, change.entry.lastTransitionTime ?? change.record.time);
     }
   }
 

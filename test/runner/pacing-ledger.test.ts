@@ -26,12 +26,12 @@ describe("PacingLedger", () => {
     assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed"]);
   });
 
-  it("records an entry when a commit finishes it, once, at its record's time", () => {
+  it("records an entry when a commit finishes it, once, at its last transition time", () => {
     const ledger = new PacingLedger();
     const running = entry(4, { status: "processing" });
-    const done = { ...running, status: "succeeded" as const };
+    const done = { ...running, status: "succeeded" as const, lastTransitionTime: T + SEC };
     ledger.record(commit(change(running, entry(4), T)));
-    ledger.record(commit(change(done, running, T + SEC)));
+    ledger.record(commit(change(done, running, T + SEC + 300)));
     // A later write to a finished entry (a deletion request) is not a second outcome.
     ledger.record(commit(change({ ...done, deleted: true }, done, T + 2 * SEC)));
     const finished = ledger.input(["machine_type"], [], () => null).finished;
