@@ -102,7 +102,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       logger,
     );
   try {
-    const events = buildEvents(store, now, () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null, () => leadership.isLeader(), options);
+    const events = buildEvents(store, now, () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null, () => leadership.isLeader(), options, () => terms?.workers()?.runner.pacingState() ?? null);
     const workerOptions = { now, random: options.random ?? Math.random, nodes, logger };
     const termOptions = { startRunner: options.startRunner !== false, startSchedule: options.startSchedule !== false, startClusterSchedule: options.startClusterSchedule !== false };
     // Each term writes through a store guarded by the election key it began with.

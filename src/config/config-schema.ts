@@ -9,6 +9,7 @@ import { etcdSection } from "./etcd-schema.js";
 import { leaderElectionSection } from "./leader-election-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
+import { PACING_DOMAINS } from "../domain/repair-pacing.js";
 import { hasUrlCredentials } from "../domain/url-credentials.js";
 import {
   MAX_TIMER_SECONDS,
@@ -118,6 +119,14 @@ const repairProcedure = z.strictObject({
   repair_operations: z.array(repairOperation).min(1),
 });
 
+/** Slow start per failure domain; each domain at most once. */
+const repairPacing = z.strictObject({
+  domains: z
+    .array(z.enum(PACING_DOMAINS))
+    .min(1)
+    .refine((domains) => new Set(domains).size === domains.length, { message: "each domain may be listed once" }),
+});
+
 const repair = z.strictObject({
   repair_procedures: z.array(repairProcedure).default([]),
   max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
@@ -126,6 +135,7 @@ const repair = z.strictObject({
   evict_retries: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictRetries),
   evict_interval: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictInterval),
   eviction_timeout_seconds: positiveInt.default(EMPTY_REPAIR_CONFIG.evictionTimeoutSeconds),
+  pacing: repairPacing.optional(),
 });
 
 type ConstraintValues = Partial<Record<keyof typeof CONSTRAINT_NAMES, number>>;

@@ -120,6 +120,7 @@ function toRepairConfig(section: RepairSection): RepairConfig {
     evictRetries: section.evict_retries,
     evictInterval: section.evict_interval,
     evictionTimeoutSeconds: section.eviction_timeout_seconds,
+    ...(section.pacing && { pacing: { domains: section.pacing.domains } }),
   };
 }
 

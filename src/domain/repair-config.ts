@@ -1,4 +1,5 @@
 import type { LabelSelector } from "./label-selector.js";
+import type { PacingDomain } from "./repair-pacing.js";
 
 /** One repair step, with CKE's defaults applied. Commands are argv arrays; the address is appended when run. */
 export interface RepairStepConfig {
@@ -45,6 +46,8 @@ export interface RepairConfig {
   readonly evictRetries: number;
   readonly evictInterval: number;
   readonly evictionTimeoutSeconds: number;
+  /** kintsugi: slow start per failure domain (`repair.pacing`); absent = off (CKE). */
+  readonly pacing?: { readonly domains: readonly PacingDomain[] };
 }
 
 /** A config with no procedures: every addRepairEntry is refused until procedures are configured. */

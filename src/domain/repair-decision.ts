@@ -3,6 +3,7 @@ import { isWaitingForBackoff } from "./drain-backoff.js";
 import { describeHold } from "./machine-holds.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
+import { pacingGate } from "./repair-pacing.js";
 import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
@@ -27,7 +28,9 @@ function earliest(a: number | null, b: number | null): number | null {
  *    once (kintsugi), and a control-plane entry obeys `controlPlaneHold` (one at a time, none while another control
  *    plane reboots or is not Ready); kintsugi: a held machine's entry does not move (a queued one does not start
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
- *    other, a drain past its eviction timeout still stops); each in progress moves on by its step status.
+ *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
+ *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts); each in progress
+ *    moves on by its step status.
  * Every entry a rule leaves where it is comes back in `held` with the reason (a held entry takes no slot; a held
  * processing control-plane entry still counts as the one control plane in progress).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
@@ -69,6 +72,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   let inProgress = 0;
   // One string for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`;
+  const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
   for (const { entry, obs, current, renamed, operation } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
@@ -115,7 +119,13 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       held.set(entry.index, fullReason);
       continue;
     }
+    const paced = entry.status === "queued" ? (pacing?.holdReason(entry) ?? null) : null;
+    if (paced !== null) {
+      held.set(entry.index, paced);
+      continue;
+    }
     inProgress++;
+    pacing?.admit(entry);
     if (plane) repairingPlane = entry;
     const progress = progressOf(current, operation, obs, ctx, renamed);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {

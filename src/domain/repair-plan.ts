@@ -3,6 +3,7 @@ import type { MachineHold } from "./machine-holds.js";
 import type { RepairOperationConfig, RepairStepConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
+import type { PacingInput } from "./repair-pacing.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
 export type RunningJob = "none" | "drain" | "repair-command" | "success-command" | "diagnostics";
@@ -35,6 +36,8 @@ export interface RepairSnapshot {
   readonly controlPlanes: readonly ControlPlane[];
   /** The machine holds in force, by canonical address (see activeHolds); absent: none. */
   readonly holds?: ReadonlyMap<string, MachineHold>;
+  /** Slow start per failure domain (`repair.pacing`); absent = off, CKE's behaviour. */
+  readonly pacing?: PacingInput;
 }
 
 /** One change to persist: the entry after it, and the history record that explains it. */

@@ -11,6 +11,8 @@ import type { ClusterGenerator } from "../runner/cluster-generator.js";
 import type { Actor } from "../auth/roles.js";
 
 /** What only the leader has: the workers that act on the world. */
+import type { DomainPacing } from "../domain/repair-pacing-report.js";
+
 export interface LeaderWorkers {
   readonly autoRepair: AutoRepairPoller;
   readonly healthChecks: HealthCheckRunner;
@@ -42,6 +44,8 @@ export interface GraphQLContext {
    * they run on the leader only. On a follower this throws NOT_LEADER naming the leader to ask.
    */
   readonly leaderWorkers: () => LeaderWorkers;
+  /** Each pacing domain's allowance and repairs in progress (null: pacing is off); throws NOT_LEADER on a follower. */
+  readonly repairPacing: () => DomainPacing[] | null;
   /** Why the runner's last pass left an entry where it is, or null (see `RepairRunner.waitReason`). */
   readonly waitReason: (index: number) => string | null;
   /** Called after sabakan accepted a state change made through kintsugi. */

@@ -4,6 +4,7 @@ import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/skip-kinds.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
+import type { DomainPacing } from "../domain/repair-pacing-report.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
 
@@ -20,7 +21,16 @@ export interface MetricsSources {
   readonly isLeader?: () => boolean;
   /** Open subscriptions by topic. */
   readonly subscriptions?: () => ReadonlyMap<string, number>;
+  /** Each pacing domain value's allowance, on the leader with `repair.pacing` (null otherwise). */
+  readonly repairPacing?: () => readonly DomainPacing[] | null;
 }
+
+/**
+ * Series of `kintsugi_repair_pacing_allowance` at most. Its values are racks and machine types (of the queue and of
+ * the finished entries pacing remembers), which a data center has far fewer of; the cap only keeps a flood of bogus
+ * machine types from flooding Prometheus.
+ */
+export const MAX_PACING_SERIES = 1000;
 
 /**
  * Prometheus metrics with CKE's names under a `kintsugi_` prefix. Gauges are read from the store at scrape time,
@@ -63,7 +73,13 @@ export class KintsugiMetrics {
       for (const e of sources.entries()) latest.set(e.address, e);
       for (const [address, e] of latest) for (const status of REPAIR_STATUSES) this.set({ address, status }, e.status === status ? 1 : 0);
     } });
-    const { clusterGeneration, unusedMachines, subscriptions } = sources;
+    const { clusterGeneration, unusedMachines, subscriptions, repairPacing } = sources;
+    if (repairPacing) {
+      new Gauge({ name: "kintsugi_repair_pacing_allowance", help: "Repairs a failure domain value may have in progress (repair.pacing; the leader only)", labelNames: ["domain", "value"], registers, collect() {
+        this.reset();
+        for (const d of (repairPacing() ?? []).slice(0, MAX_PACING_SERIES)) this.set({ domain: d.domain, value: d.value }, d.allowance);
+      } });
+    }
     if (subscriptions) {
       new Gauge({ name: "kintsugi_subscriptions", help: "Open GraphQL subscriptions by topic", labelNames: ["topic"], registers, collect() {
         for (const [topic, n] of subscriptions()) this.set({ topic }, n);

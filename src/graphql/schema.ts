@@ -37,6 +37,7 @@ const enums: Resolvers = {
     DUPLICATE_ADDRESS: "duplicate_address",
     HELD: "held",
   },
+  PacingDomainKind: { RACK: "rack", MACHINE_TYPE: "machine_type" },
   RepairHistoryKind: {
     CREATED: "created",
     TRANSITION: "transition",

@@ -5,11 +5,13 @@ import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import { nodeEventFor } from "../domain/repair-events.js";
 import { RUNNER_ACTOR } from "../domain/repair-history.js";
 import { snapshotRepairConfig } from "../domain/repair-lookup.js";
+import { pacingReport, type DomainPacing } from "../domain/repair-pacing-report.js";
 import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
 import type { EntryTransition, RepairAction, RepairEffect } from "../domain/repair-plan.js";
 import { gatherObservations } from "./gather-state.js";
 import { JobRegistry } from "./job-registry.js";
+import { pacingInputOf } from "./pacing-ledger.js";
 import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -81,6 +83,13 @@ export class RepairRunner {
     return this.held.get(index) ?? null;
   }
 
+  /** Each domain value's allowance and repairs in progress; null when pacing is off. */
+  pacingState(): DomainPacing[] | null {
+    const entries = this.deps.entries.list();
+    const input = pacingInputOf(this.deps, entries);
+    return input && pacingReport(input, entries, this.deps.repair.maxConcurrentRepairs, this.deps.now());
+  }
+
   /** One pass; returns when to look again at the latest (null: at the interval). */
   private async pass(signal: AbortSignal): Promise<number | null> {
     const { deps } = this;
@@ -99,7 +108,8 @@ export class RepairRunner {
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
     const now = deps.now();
     const holds = activeHolds([], annotationHolds(nodes), now);
-    const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes, holds };
+    const pacing = pacingInputOf(deps, entries);
+    const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes, holds, ...(pacing && { pacing }) };
     const plan = decideRepairActions(snapshot, now, deps.random);
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have
     // finished entries (and uncordoned their nodes themselves) by the time the stray cordons are judged.

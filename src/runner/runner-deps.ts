@@ -1,5 +1,7 @@
 import type { CommandRunner, NodeOperator } from "../adapters/ports.js";
 import type { RepairConfig } from "../domain/repair-config.js";
+import type { PacingLedger } from "./pacing-ledger.js";
+import type { RackDirectory } from "./rack-directory.js";
 import type { RepairEntryPort, SettingsPort } from "../store/store-port.js";
 
 /** Everything the runner works with; `main.ts` wires the real ones, tests may wire test servers behind them. */
@@ -19,6 +21,8 @@ export interface RunnerDeps {
   /** The safety tick: a pass runs at least this often. */
   readonly intervalMs: number;
   readonly healthCheckConcurrency: number;
+  /** What pacing by results reads (`repair.pacing`); absent = no pacing whatever the config says. */
+  readonly pacing?: { readonly ledger: PacingLedger; readonly racks: RackDirectory };
 }
 
 export interface RunnerLog {

@@ -67,6 +67,8 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     pubsub: events.pubsub,
     generations: store.generations,
     leaderWorkers,
+    // The ledger of outcomes lives in the leader's term.
+    repairPacing: () => (leader.workers() ?? leaderWorkers()).runner.pacingState(),
     // Only the leader's runner knows; a follower has no reason to give.
     waitReason: (index) => leader.workers()?.runner.waitReason(index) ?? null,
     machineStateChanged: (change) => {

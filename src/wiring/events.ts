@@ -1,4 +1,5 @@
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import type { DomainPacing } from "../domain/repair-pacing-report.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { KintsugiMetrics } from "../graphql/metrics.js";
 import { PubSub } from "../graphql/pubsub.js";
@@ -23,7 +24,14 @@ export interface EventHooks {
  * The pub/sub topics and the metrics over the store; `unusedMachines` is read only at scrape time. Every commit the
  * store announces (whoever made it) feeds them, so nothing is published that did not commit, nor twice.
  */
-export function buildEvents(store: KintsugiStore, now: () => number, unusedMachines: () => ReadonlyMap<string, number> | null, isLeader: () => boolean, hooks: EventHooks): Events {
+export function buildEvents(
+  store: KintsugiStore,
+  now: () => number,
+  unusedMachines: () => ReadonlyMap<string, number> | null,
+  isLeader: () => boolean,
+  hooks: EventHooks,
+  repairPacing: () => readonly DomainPacing[] | null = () => null,
+): Events {
   const { entries, settings, generations } = store;
   const pubsub = new PubSub<Topics>(hooks.subscriptionBufferSize);
   const metrics = new KintsugiMetrics({
@@ -35,6 +43,7 @@ export function buildEvents(store: KintsugiStore, now: () => number, unusedMachi
     unusedMachines,
     isLeader,
     subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
+    repairPacing,
   });
   // The gauges of held and skipped machines start from the newest successful poll kept (most often the newest).
   for (const count of [1, 10, 100, null]) {

@@ -39,6 +39,7 @@ export function beginLeaderTerm(config: KintsugiConfig, guarded: KintsugiStore, 
   const { runner, healthChecks, autoRepair, clusterGenerator } = workers;
   let clusterConstraints = clusterConstraintsOf(guarded.settings.constraints());
   const stopListening = guarded.onCommit((commit: StoreCommit) => {
+    workers.pacingLedger.record(commit);
     if (wakesRunner(commit)) runner.wake();
     const keys = new Set(commit.settings);
     if (keys.has("cluster-template")) clusterGenerator.request("template");

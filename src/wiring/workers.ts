@@ -6,6 +6,8 @@ import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import { ClusterGenerator } from "../runner/cluster-generator.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
+import { PacingLedger } from "../runner/pacing-ledger.js";
+import { RackDirectory } from "../runner/rack-directory.js";
 import { RepairRunner } from "../runner/repair-runner.js";
 import type { RunnerLog } from "../runner/runner-deps.js";
 import { RUNNER_ACTOR } from "../domain/repair-history.js";
@@ -19,6 +21,8 @@ export interface Workers {
   readonly healthChecks: HealthCheckRunner;
   readonly clusterGenerator: ClusterGenerator;
   readonly logs: { readonly autoRepair: RunnerLog; readonly cluster: RunnerLog };
+  /** The finished outcomes pacing reads; the term feeds it every commit. */
+  readonly pacingLedger: PacingLedger;
 }
 
 export interface WorkerOptions {
@@ -51,6 +55,10 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const { now, nodes, logger } = options;
   const { entries, settings, generations } = store;
   const log = (component: string) => runnerLogOf(logger.child({ component }));
+  // Pacing's memory: the outcomes (seeded from the queue, then fed every commit by the term) and every sabakan answer's racks.
+  const racks = new RackDirectory();
+  const ledger = new PacingLedger();
+  ledger.seed(entries.list());
   const runner = new RepairRunner({
     entries,
     settings,
@@ -63,9 +71,10 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     log: log("runner"),
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
+    pacing: { ledger, racks },
   });
   const machines: MachineSource | null = config.sabakan
-    ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
+    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
     : null;
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
@@ -97,5 +106,5 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     now,
     log: clusterLog,
   });
-  return { runner, autoRepair, healthChecks, clusterGenerator, logs: { autoRepair: autoRepairLog, cluster: clusterLog } };
+  return { runner, autoRepair, healthChecks, clusterGenerator, logs: { autoRepair: autoRepairLog, cluster: clusterLog }, pacingLedger: ledger };
 }

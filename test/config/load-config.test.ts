@@ -362,6 +362,11 @@ describe("parseConfig: valid files", () => {
       text: "constraints: { maximum-repair-queue-entries: 10, minimum-workers: 3 }",
       expected: { ...DEFAULT_CONFIG, constraints: { maximumRepairQueueEntries: 10, minimumWorkers: 3 } },
     },
+    {
+      name: "repair.pacing keeps its domains in order",
+      text: "repair: { pacing: { domains: [machine_type, rack] } }",
+      expected: { ...DEFAULT_CONFIG, repair: { ...DEFAULT_CONFIG.repair, pacing: { domains: ["machine_type", "rack"] } } },
+    },
   ];
   for (const { name, text, expected } of cases) {
     it(name, () => {
@@ -397,6 +402,9 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "max_concurrent_repairs = 0", input: { repair: { max_concurrent_repairs: 0 } }, path: "repair.max_concurrent_repairs", message: "must be > 0" },
     { name: "max_concurrent_repairs as a string", input: 'repair: { max_concurrent_repairs: "2" }', path: "repair.max_concurrent_repairs", message: 'must be an integer, got "2"' },
     { name: "evict_retries < 0", input: { repair: { evict_retries: -1 } }, path: "repair.evict_retries", message: "must be >= 0" },
+    { name: "pacing with no domains", input: { repair: { pacing: { domains: [] } } }, path: "repair.pacing.domains", message: "must be a non-empty list" },
+    { name: "pacing by an unknown domain", input: { repair: { pacing: { domains: ["row"] } } }, path: "repair.pacing.domains[0]", message: 'must be one of rack, machine_type, got "row"' },
+    { name: "pacing by one domain twice", input: { repair: { pacing: { domains: ["rack", "rack"] } } }, path: "repair.pacing.domains", message: "each domain may be listed once" },
     { name: "evict_interval < 0", input: { repair: { evict_interval: -1 } }, path: "repair.evict_interval", message: "must be >= 0" },
     { name: "eviction_timeout_seconds = 0", input: { repair: { eviction_timeout_seconds: 0 } }, path: "repair.eviction_timeout_seconds", message: "must be > 0" },
     { name: "health check max_unhealthy over 100%", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o, max_unhealthy: 120% } ]", path: "health_checks[0].max_unhealthy", message: 'check "w": must be an integer >= 0 or a percentage from 0% to 100%, got "120%"' },

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairStepConfig } from "../../src/domain/repair-config.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../src/domain/repair-history.js";
+import { PacingLedger } from "../../src/runner/pacing-ledger.js";
+import { RackDirectory } from "../../src/runner/rack-directory.js";
 import { RepairRunner } from "../../src/runner/repair-runner.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore, RepairChange, RepairEntryPort, SettingsPort } from "../../src/store/store-port.js";
@@ -47,6 +49,8 @@ export interface RunnerHarness {
   /** Every entry change the store announced (the runner's and the test's), in order. */
   readonly published: RepairChange[];
   readonly logs: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }>;
+  /** The racks pacing by rack reads (the test teaches it machines). */
+  readonly pacingRacks: RackDirectory;
   now(): number;
   advance(ms: number): void;
   /** Adds an entry for machine type "m", operation `operation` (default "op"), and wakes the runner, as the API does. */
@@ -77,6 +81,10 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
   const nodes = new FakeNodeOperator();
   const published: RepairChange[] = [];
   store.onCommit((commit) => void published.push(...commit.entries));
+  // Pacing reads these only when `repair.pacing` is set; fed as the leader term feeds them.
+  const pacingLedger = new PacingLedger();
+  const pacingRacks = new RackDirectory();
+  store.onCommit((commit) => pacingLedger.record(commit));
   const added: number[] = [];
   const logs: RunnerHarness["logs"] = [];
   let clock = NOW;
@@ -93,6 +101,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     intervalMs: 3_600_000,
     healthCheckConcurrency: 4,
     generatedControlPlanes: () => [],
+    pacing: { ledger: pacingLedger, racks: pacingRacks },
   });
   const waitForPass = async () => {
     const before = runner.passCount;
@@ -111,6 +120,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     healthHeld,
     published,
     logs,
+    pacingRacks,
     now: () => clock,
     advance: (ms) => void (clock += ms),
     async add(address, operation = "op") {

@@ -11,6 +11,8 @@ import type { HealthCheckStatus as HealthCheckStatusModel } from '../../runner/h
 import type { TargetEvaluation as TargetEvaluationModel } from '../../domain/health-check-evaluation.js';
 import type { StoredClusterTemplate as StoredClusterTemplateModel, ClusterGeneration as ClusterGenerationModel } from '../../domain/cluster/generation-record.js';
 import type { ClusterNode as ClusterNodeModel, Taint as TaintModel } from '../../domain/cluster/types.js';
+import type { RepairPacingView as RepairPacingViewModel, DomainPacing as DomainPacingModel } from '../../domain/repair-pacing-report.js';
+import type { PacingChange as PacingChangeModel } from '../../domain/repair-pacing.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -197,6 +199,21 @@ export type Constraints = {
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
   /** `wait-seconds-to-replace-control-plane` (kintsugi's own): a control plane whose machine is neither HEALTHY, UPDATING nor UNINITIALIZED is replaced only once that state has lasted longer than this (from sabakan's status.timestamp), and never while its Node carries `cke.cybozu.com/reboot: "true"`; 0 = at once, as CKE's document says. Default 1800. */
   waitSecondsToReplaceControlPlane: Scalars['Int']['output'];
+};
+
+/** One failure domain value (a rack, a machine type) and its allowance. */
+export type DomainPacing = {
+  __typename?: 'DomainPacing';
+  /** How many entries of this domain may be in progress before a queued one waits (1 to `max_concurrent_repairs`). */
+  allowance: Scalars['Int']['output'];
+  /** The kind of domain. */
+  domain: PacingDomainKind;
+  /** Processing entries of this domain that take a slot (those waiting out a drain back-off take none). It may exceed the allowance right after a failure: entries already in progress go on. */
+  inProgress: Scalars['Int']['output'];
+  /** The finished entry that last changed the allowance; null when none has finished in this domain (allowance 1). */
+  lastChange?: Maybe<PacingChange>;
+  /** The rack number or the machine type, as text. */
+  value: Scalars['String']['output'];
 };
 
 /** A generated cluster configuration. */
@@ -559,6 +576,25 @@ export type NetworkInfo = {
   ipv4: Array<NicConfig>;
 };
 
+/** A finished entry as pacing counted it. */
+export type PacingChange = {
+  __typename?: 'PacingChange';
+  /** The entry's index. */
+  entryIndex: Scalars['Int']['output'];
+  /** SUCCEEDED (the allowance doubled) or FAILED (it returned to 1). */
+  status: RepairStatus;
+  /** When the entry finished. */
+  time: Scalars['DateTime']['output'];
+};
+
+/** A kind of failure domain. */
+export enum PacingDomainKind {
+  /** The entry's machine type. */
+  MachineType = 'machine_type',
+  /** The machine's rack in sabakan. A machine whose rack kintsugi has not seen in any sabakan answer is not paced by rack. */
+  Rack = 'rack'
+}
+
 /** The root of every read. */
 export type Query = {
   __typename?: 'Query';
@@ -603,6 +639,11 @@ export type Query = {
    * was never used.
    */
   repairHistory: Array<RepairHistoryRecord>;
+  /**
+   * Pacing by results (`repair.pacing`): each failure domain's allowance of repairs in progress and why it last
+   * changed. Served by the leader (a follower errors with NOT_LEADER).
+   */
+  repairPacing: RepairPacing;
   /**
    * Whether the repair queue is processed. While it is disabled no drain starts and no repair command runs, but
    * health checks, finishing and dequeuing go on.
@@ -794,6 +835,21 @@ export type RepairHistoryRecord = {
   stepStatus: RepairStepStatus;
   /** When the change happened. */
   time: Scalars['DateTime']['output'];
+};
+
+/**
+ * Slow start per failure domain: a queued entry starts only while each of its domains has fewer entries in progress
+ * than its allowance. The allowance starts at 1, doubles after each success of an entry in the domain (up to
+ * `max_concurrent_repairs`) and returns to 1 after a failure; it is never 0.
+ */
+export type RepairPacing = {
+  __typename?: 'RepairPacing';
+  /** Every domain value with a remembered finished entry or an entry in the queue, sorted by kind and value. */
+  domains: Array<DomainPacing>;
+  /** Whether `repair.pacing` is configured; false = CKE's behaviour, and `domains` is empty. */
+  enabled: Scalars['Boolean']['output'];
+  /** The kinds of failure domain repairs are paced by, as configured. */
+  paceBy: Array<PacingDomainKind>;
 };
 
 /** The status of a repair entry. SUCCEEDED and FAILED are finished; finished entries stay until deleted. */
@@ -1014,6 +1070,7 @@ export type ResolversTypes = {
   ClusterVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GeneratedCluster: ResolverTypeWrapper<ClusterGenerationModel>;
   HealthCheck: ResolverTypeWrapper<HealthCheckStatusModel>;
@@ -1036,12 +1093,15 @@ export type ResolversTypes = {
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NICConfig: ResolverTypeWrapper<NicConfig>;
   NetworkInfo: ResolverTypeWrapper<NetworkInfo>;
+  PacingChange: ResolverTypeWrapper<PacingChangeModel>;
+  PacingDomainKind: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RepairEntry: ResolverTypeWrapper<RepairEntryModel>;
   RepairEntryEvent: ResolverTypeWrapper<RepairChangeModel>;
   RepairEntryParams: RepairEntryParams;
   RepairHistoryKind: null;
   RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
+  RepairPacing: ResolverTypeWrapper<RepairPacingViewModel>;
   RepairStatus: null;
   RepairStepConfig: ResolverTypeWrapper<RepairStepConfigModel>;
   RepairStepStatus: null;
@@ -1068,6 +1128,7 @@ export type ResolversParentTypes = {
   ClusterVariables: MachineQueryVariablesModel;
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
+  DomainPacing: DomainPacingModel;
   Float: Scalars['Float']['output'];
   GeneratedCluster: ClusterGenerationModel;
   HealthCheck: HealthCheckStatusModel;
@@ -1088,11 +1149,13 @@ export type ResolversParentTypes = {
   Mutation: Record<PropertyKey, never>;
   NICConfig: NicConfig;
   NetworkInfo: NetworkInfo;
+  PacingChange: PacingChangeModel;
   Query: Record<PropertyKey, never>;
   RepairEntry: RepairEntryModel;
   RepairEntryEvent: RepairChangeModel;
   RepairEntryParams: RepairEntryParams;
   RepairHistoryRecord: RepairHistoryRecordModel;
+  RepairPacing: RepairPacingViewModel;
   RepairStepConfig: RepairStepConfigModel;
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
@@ -1186,6 +1249,14 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DomainPacingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DomainPacing'] = ResolversParentTypes['DomainPacing']> = {
+  allowance?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  domain?: Resolver<ResolversTypes['PacingDomainKind'], ParentType, ContextType>;
+  inProgress?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastChange?: Resolver<Maybe<ResolversTypes['PacingChange']>, ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
 
 export type GeneratedClusterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GeneratedCluster'] = ResolversParentTypes['GeneratedCluster']> = {
   changes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1315,6 +1386,14 @@ export type NetworkInfoResolvers<ContextType = GraphQLContext, ParentType extend
   ipv4?: Resolver<Array<ResolversTypes['NICConfig']>, ParentType, ContextType>;
 };
 
+export type PacingChangeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PacingChange'] = ResolversParentTypes['PacingChange']> = {
+  entryIndex?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RepairStatus'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type PacingDomainKindResolvers = { MACHINE_TYPE: 'machine_type', RACK: 'rack' };
+
 export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   autoRepairEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   autoRepairOutcomes?: Resolver<Array<ResolversTypes['AutoRepairOutcome']>, ParentType, ContextType, Partial<QueryAutoRepairOutcomesArgs>>;
@@ -1329,6 +1408,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
   repairHistory?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType, RequireFields<QueryRepairHistoryArgs, 'index'>>;
+  repairPacing?: Resolver<ResolversTypes['RepairPacing'], ParentType, ContextType>;
   repairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   searchMachines?: Resolver<Array<ResolversTypes['Machine']>, ParentType, ContextType, Partial<QuerySearchMachinesArgs>>;
   searchRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType, Partial<QuerySearchRepairEntriesArgs>>;
@@ -1377,6 +1457,12 @@ export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentTyp
   step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type RepairPacingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairPacing'] = ResolversParentTypes['RepairPacing']> = {
+  domains?: Resolver<Array<ResolversTypes['DomainPacing']>, ParentType, ContextType>;
+  enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  paceBy?: Resolver<Array<ResolversTypes['PacingDomainKind']>, ParentType, ContextType>;
 };
 
 export type RepairStatusResolvers = { FAILED: 'failed', PROCESSING: 'processing', QUEUED: 'queued', SUCCEEDED: 'succeeded' };
@@ -1438,6 +1524,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ClusterVariables?: ClusterVariablesResolvers<ContextType>;
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  DomainPacing?: DomainPacingResolvers<ContextType>;
   GeneratedCluster?: GeneratedClusterResolvers<ContextType>;
   HealthCheck?: HealthCheckResolvers<ContextType>;
   HealthCheckTarget?: HealthCheckTargetResolvers<ContextType>;
@@ -1454,11 +1541,14 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Mutation?: MutationResolvers<ContextType>;
   NICConfig?: NicConfigResolvers<ContextType>;
   NetworkInfo?: NetworkInfoResolvers<ContextType>;
+  PacingChange?: PacingChangeResolvers<ContextType>;
+  PacingDomainKind?: PacingDomainKindResolvers;
   Query?: QueryResolvers<ContextType>;
   RepairEntry?: RepairEntryResolvers<ContextType>;
   RepairEntryEvent?: RepairEntryEventResolvers<ContextType>;
   RepairHistoryKind?: RepairHistoryKindResolvers;
   RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
+  RepairPacing?: RepairPacingResolvers<ContextType>;
   RepairStatus?: RepairStatusResolvers;
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;

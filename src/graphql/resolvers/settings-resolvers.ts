@@ -11,6 +11,10 @@ export const settingsResolvers: Resolvers = {
     autoRepairEnabled: (_, __, ctx) => ctx.settings.autoRepairEnabled(),
     autoRepairVariables: (_, __, ctx) => ctx.settings.autoRepairVariables(),
     constraints: (_, __, ctx) => ctx.settings.constraints(),
+    repairPacing: (_, __, ctx) => {
+      const paceBy = ctx.config.repair.pacing?.domains ?? [];
+      return { enabled: paceBy.length > 0, paceBy, domains: ctx.repairPacing() ?? [] };
+    },
   },
   Mutation: {
     setRepairQueueEnabled: async (_, { enabled }, ctx) => {

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { RepairEntry } from "../../src/domain/repair-entry.js";
+import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import { PacingLedger, pacingInputOf } from "../../src/runner/pacing-ledger.js";
+import { RackDirectory } from "../../src/runner/rack-directory.js";
+import type { RepairChange, StoreCommit } from "../../src/store/store-port.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { SEC, T, entry } from "../domain/repair-decision-support.js";
+
+const change = (after: RepairEntry, previous: RepairEntry | null, time: number): RepairChange => ({
+  entry: after,
+  previous,
+  record: { sequence: 1, entryIndex: after.index, time, kind: "transition", reason: "", detail: null, status: after.status, step: after.step, stepStatus: after.stepStatus, deleted: after.deleted, actor: "kintsugi" },
+});
+const commit = (...entries: RepairChange[]): StoreCommit => ({ entries, outcome: null, generation: null, settings: [] });
+const outcomesOf = (ledger: PacingLedger) => ledger.input(["machine_type"], [], () => null).finished.map((o) => `${o.entryIndex}:${o.status}`);
+const machine = (ipv4: string[], rack: number): SabakanMachine => ({
+  serial: `s-${ipv4[0]}`, rack, indexInRack: 1, role: "cs", ipv4, bmcType: "IPMI-2.0", state: "UNHEALTHY", durationSeconds: 0, stateSince: T, registerDate: T, retireDate: T, labels: {},
+});
+
+describe("PacingLedger", () => {
+  it("seeds the finished entries of the queue in the order they finished, and skips the unfinished", () => {
+    const ledger = new PacingLedger();
+    ledger.seed([entry(1, { status: "failed", lastTransitionTime: T }), entry(2, { status: "succeeded", lastTransitionTime: T - 10 * SEC }), entry(3, { status: "processing" })]);
+    assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed"]);
+  });
+
+  it("records an entry when a commit finishes it, once, at its last transition time", () => {
+    const ledger = new PacingLedger();
+    const running = entry(4, { status: "processing" });
+    const done = { ...running, status: "succeeded" as const, lastTransitionTime: T + SEC };
+    ledger.record(commit(change(running, entry(4), T)));
+    ledger.record(commit(change(done, running, T + SEC + 300)));
+    // A later write to a finished entry (a deletion request) is not a second outcome.
+    ledger.record(commit(change({ ...done, deleted: true }, done, T + 2 * SEC)));
+    const finished = ledger.input(["machine_type"], [], () => null).finished;
+    assert.deepEqual(finished.map((o) => [o.entryIndex, o.status, o.time]), [[4, "succeeded", T + SEC]]);
+  });
+
+  it("keeps only the newest outcomes", () => {
+    const ledger = new PacingLedger(2);
+    for (const i of [1, 2, 3]) ledger.record(commit(change(entry(i, { status: "failed" }), entry(i), T + i)));
+    assert.deepEqual(outcomesOf(ledger), ["2:failed", "3:failed"]);
+  });
+
+  it("reads racks at the time of the pass, for outcomes and entries", () => {
+    const ledger = new PacingLedger();
+    ledger.seed([entry(1, { status: "failed" })]);
+    const racks = new RackDirectory();
+    racks.learn([machine(["10.0.0.1", "10.0.0.2"], 3)]);
+    const input = ledger.input(["rack"], [entry(2), entry(3)], (a) => racks.rackOf(a));
+    assert.equal(input.finished[0]?.rack, 3);
+    assert.deepEqual([...input.racks], [["10.0.0.2", 3]]);
+  });
+
+  it("is off without repair.pacing, or without a ledger", () => {
+    const pacing = { ledger: new PacingLedger(), racks: new RackDirectory() };
+    assert.equal(pacingInputOf({ repair: EMPTY_REPAIR_CONFIG, pacing }, []), null);
+    assert.equal(pacingInputOf({ repair: { ...EMPTY_REPAIR_CONFIG, pacing: { domains: ["rack"] } } }, []), null);
+    assert.deepEqual(pacingInputOf({ repair: { ...EMPTY_REPAIR_CONFIG, pacing: { domains: ["rack"] } }, pacing }, [])?.domains, ["rack"]);
+  });
+});
+
+describe("RackDirectory", () => {
+  it("remembers every address of every machine in an answer it passes on, canonical", async () => {
+    const racks = new RackDirectory();
+    const source = racks.recording({ searchMachines: async () => [machine(["10.0.0.7"], 5)] });
+    assert.equal((await source.searchMachines({ having: null, notHaving: null })).length, 1);
+    assert.equal(racks.rackOf("10.0.0.7"), 5);
+    assert.equal(racks.rackOf("10.0.0.8"), null);
+  });
+
+  it("takes the newest answer's rack for a machine that moved", () => {
+    const racks = new RackDirectory();
+    racks.learn([machine(["10.0.0.7"], 5)]);
+    racks.learn([machine(["10.0.0.7"], 6)]);
+    assert.equal(racks.rackOf("10.0.0.7"), 6);
+  });
+});
