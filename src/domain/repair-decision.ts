@@ -29,8 +29,8 @@ function earliest(a: number | null, b: number | null): number | null {
  *    plane reboots or is not Ready); kintsugi: a held machine's entry does not move (a queued one does not start
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
  *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
- *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts); each in progress
- *    moves on by its step status.
+ *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
+ *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status.
  * Every entry a rule leaves where it is comes back in `held` with the reason (a held entry takes no slot; a held
  * processing control-plane entry still counts as the one control plane in progress).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
@@ -73,6 +73,9 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   // One string for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`;
   const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
+  // Pacing counts what pacingReport shows in progress: every processing entry not waiting out a back-off, whatever
+  // holds it (a held one may be cordoned or drained already); queued entries count from the moment they start.
+  for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now)) pacing?.admit(entry);
   for (const { entry, obs, current, renamed, operation } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
@@ -125,7 +128,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       continue;
     }
     inProgress++;
-    pacing?.admit(entry);
+    if (entry.status === "queued") pacing?.admit(entry);
     if (plane) repairingPlane = entry;
     const progress = progressOf(current, operation, obs, ctx, renamed);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {

@@ -1,10 +1,7 @@
 import { describe, it } from "node:test";
-import type { MachineHold } from "../../src/domain/machine-holds.js";
-import type { RepairObservation, RepairSnapshot } from "../../src/domain/repair-plan.js";
-import { SEC, T, assertDecision, entry, snapshot, starts, watched, type DecisionCase } from "./repair-decision-support.js";
+import type { RepairObservation } from "../../src/domain/repair-plan.js";
+import { SEC, T, assertDecision, entry, machineHold as hold, snapshot, starts, watched, withHolds, type DecisionCase } from "./repair-decision-support.js";
 
-const hold = (address: string, over: Partial<MachineHold> = {}): MachineHold => ({ address, reason: "vendor swap", setBy: "alice", setAt: T - 60 * SEC, until: null, source: "api", ...over });
-const withHolds = (s: RepairSnapshot, ...holds: MachineHold[]): RepairSnapshot => ({ ...s, holds: new Map(holds.map((h) => [h.address, h])) });
 const observed = (over: Partial<RepairObservation>) => over;
 
 const CASES: DecisionCase[] = [

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { ControlPlane } from "../../src/domain/control-planes.js";
+import type { MachineHold } from "../../src/domain/machine-holds.js";
 import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../../src/domain/repair-config.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
@@ -71,6 +72,12 @@ export function snapshot(
   for (const e of entries) map.set(e.index, obs({ nodename: e.nodename, ...observations[e.index] }));
   return { entries, observations: map, repair: snapshotRepairConfig(config), queueEnabled: options.enabled ?? true, controlPlanes: options.controlPlanes ?? [] };
 }
+
+/** An API hold on `address` by alice ("vendor swap"), set a minute before T, with no end unless said otherwise. */
+export const machineHold = (address: string, over: Partial<MachineHold> = {}): MachineHold => ({ address, reason: "vendor swap", setBy: "alice", setAt: T - 60 * SEC, until: null, source: "api", ...over });
+
+/** `s` with `holds` in force. */
+export const withHolds = (s: RepairSnapshot, ...holds: MachineHold[]): RepairSnapshot => ({ ...s, holds: new Map(holds.map((h) => [h.address, h])) });
 
 /** Per action: the index, the states it passes through, and the effect. */
 export const summary = (plan: RepairPlan) =>
