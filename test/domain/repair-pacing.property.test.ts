@@ -5,18 +5,7 @@ import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import { allowancesOf, domainValueOf, type FinishedOutcome, type PacingDomain, type PacingInput } from "../../src/domain/repair-pacing.js";
 import type { RepairObservation } from "../../src/domain/repair-plan.js";
 import { CONFIG, SEC, T, entry, obs, snapshot } from "./repair-decision-support.js";
-
-/** mulberry32: a small seeded PRNG, so every storm can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seeded-random.js";
 
 const TYPES = ["a", "b"];
 const DOMAIN_SETS: PacingDomain[][] = [["rack"], ["machine_type"], ["rack", "machine_type"]];
@@ -36,7 +25,7 @@ interface World {
 }
 
 function newWorld(seed: number): World {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = (n: number) => Math.floor(random() * n);
   const racks = new Map<string, number>();
   // Machine 0..15; about one in five has no rack known to sabakan.
