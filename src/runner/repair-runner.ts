@@ -212,8 +212,10 @@ export class RepairRunner {
   }
 
   private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>): void {
-    this.jobs.start(entry.index, kind, (signal) => work(signal).finally(() => this.wake()), (err) =>
-      this.deps.log.error("repair job failed unexpectedly", { index: entry.index, kind, err: (err as Error).message }),
+    // A job that failed (the store refused its write) is tried again at the next tick, as a failed pass is: woken at
+    // once, a pass would start it again at once, running health checks in a loop for as long as the store refuses.
+    this.jobs.start(entry.index, kind, (signal) => work(signal).then(() => this.wake()), (err) =>
+      this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message }),
     );
   }
 
