@@ -32,8 +32,9 @@ function earliest(a: number | null, b: number | null): number | null {
  *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
  *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
  *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status.
- * Every entry a rule leaves where it is comes back in `held` with the reason (a held entry takes no slot; a held
- * processing control-plane entry still counts as the one control plane in progress).
+ * Every entry a rule leaves where it is comes back in `held` with the reason (an entry a control-plane rule holds
+ * takes no slot but, processing, still counts as the one control plane in progress; a machine hold's processing
+ * entry keeps its slot).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
