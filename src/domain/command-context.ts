@@ -13,6 +13,21 @@ export const COMMAND_CONTEXT_VARIABLES = [
 
 export type CommandContextVariable = (typeof COMMAND_CONTEXT_VARIABLES)[number];
 
+/** The longest serial or node name a command gets; a longer one is passed empty, as unknown. */
+export const MAX_CONTEXT_VALUE_LENGTH = 256;
+
+// A NUL byte makes the command impossible to start; other controls would let a hostile value forge a script's log.
+const CONTROL = /[\u0000-\u001f\u007f]/u;
+
+/**
+ * A serial or node name (from sabakan, Kubernetes or the API: untrusted) as a command gets it: as it is when it is a
+ * plain value, else empty (as when unknown), so a hostile value can neither stop the command from starting nor
+ * reach its log.
+ */
+function contextValue(value: string): string {
+  return value.length > MAX_CONTEXT_VALUE_LENGTH || CONTROL.test(value) ? "" : value;
+}
+
 /** One run of a command that is part of a step: its try number within the step's retries and its operation id. */
 export interface CommandAttemptIdentity {
   /** 1 for the first try, 2 for the first retry, and so on. */
@@ -34,7 +49,8 @@ export function operationIdFor(entry: Pick<RepairEntry, "index" | "step">, attem
  * The variables a command run for `entry` gets besides the operator's environment. `identity` is null for a
  * command that is not a recorded attempt (the health check, run at every pass): its KINTSUGI_ATTEMPT and
  * KINTSUGI_OPERATION_ID are empty. KINTSUGI_STEP is 1-based, as the history says "step 1"; KINTSUGI_SERIAL and
- * KINTSUGI_NODE are empty when the serial or the node is unknown (the machine is not a node).
+ * KINTSUGI_NODE are empty when the serial or the node is unknown (the machine is not a node), or when the value is
+ * not plain (longer than MAX_CONTEXT_VALUE_LENGTH, or with a control character).
  */
 export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "serial" | "nodename">, identity: CommandAttemptIdentity | null): Record<CommandContextVariable, string> {
   return {
@@ -42,8 +58,8 @@ export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "
     KINTSUGI_STEP: String(entry.step + 1),
     KINTSUGI_ATTEMPT: identity === null ? "" : String(identity.attempt),
     KINTSUGI_OPERATION_ID: identity?.operationId ?? "",
-    KINTSUGI_SERIAL: entry.serial ?? "",
-    KINTSUGI_NODE: entry.nodename,
+    KINTSUGI_SERIAL: contextValue(entry.serial ?? ""),
+    KINTSUGI_NODE: contextValue(entry.nodename),
   };
 }
 

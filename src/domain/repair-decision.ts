@@ -21,7 +21,8 @@ function earliest(a: number | null, b: number | null): number | null {
  * 1. a deleted entry is dequeued, whatever else holds;
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
  * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit,
- *    unless its machine is held (kintsugi);
+ *    unless its machine is held (kintsugi: finishing runs the success command on the machine and uncordons it, so
+ *    it waits, with or without a success command, and finishes at the first pass after the hold ends);
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
@@ -29,10 +30,11 @@ function earliest(a: number | null, b: number | null): number | null {
  *    plane reboots or is not Ready); kintsugi: a held machine's entry does not move (a queued one does not start
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
  *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
- *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts); each in progress
- *    moves on by its step status.
- * Every entry a rule leaves where it is comes back in `held` with the reason (a held entry takes no slot; a held
- * processing control-plane entry still counts as the one control plane in progress).
+ *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
+ *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status.
+ * Every entry a rule leaves where it is comes back in `held` with the reason (an entry a control-plane rule holds
+ * takes no slot but, processing, still counts as the one control plane in progress; a machine hold's processing
+ * entry keeps its slot).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
@@ -73,6 +75,9 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   // One string for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`;
   const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
+  // Pacing counts what pacingReport shows in progress: every processing entry not waiting out a back-off, whatever
+  // holds it (a held one may be cordoned or drained already); queued entries count from the moment they start.
+  for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now)) pacing?.admit(entry);
   for (const { entry, obs, current, renamed, operation } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
@@ -125,7 +130,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       continue;
     }
     inProgress++;
-    pacing?.admit(entry);
+    if (entry.status === "queued") pacing?.admit(entry);
     if (plane) repairingPlane = entry;
     const progress = progressOf(current, operation, obs, ctx, renamed);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {

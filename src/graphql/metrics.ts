@@ -33,6 +33,12 @@ export interface MetricsSources {
 export const MAX_PACING_SERIES = 1000;
 
 /**
+ * The longest domain value exported as a label. Machine types come from sabakan's bmcType (untrusted, as long as an
+ * answer may be); a longer one is left out of the gauge (repairPacing still shows it) rather than bloat every scrape.
+ */
+export const MAX_PACING_LABEL_LENGTH = 256;
+
+/**
  * Prometheus metrics with CKE's names under a `kintsugi_` prefix. Gauges are read from the store at scrape time,
  * so they always match the queue; histograms and counters are fed by commits and polls. One registry per server.
  */
@@ -77,7 +83,8 @@ export class KintsugiMetrics {
     if (repairPacing) {
       new Gauge({ name: "kintsugi_repair_pacing_allowance", help: "Repairs a failure domain value may have in progress (repair.pacing; the leader only)", labelNames: ["domain", "value"], registers, collect() {
         this.reset();
-        for (const d of (repairPacing() ?? []).slice(0, MAX_PACING_SERIES)) this.set({ domain: d.domain, value: d.value }, d.allowance);
+        const exported = (repairPacing() ?? []).filter((d) => d.value.length <= MAX_PACING_LABEL_LENGTH).slice(0, MAX_PACING_SERIES);
+        for (const d of exported) this.set({ domain: d.domain, value: d.value }, d.allowance);
       } });
     }
     if (subscriptions) {

@@ -51,12 +51,19 @@ async function announceAttempt(commit: CommitIfUnchanged, entry: RepairEntry, co
   return noted === null ? null : commandEnvironment(entry, identity);
 }
 
-/** The repair command of one step, with its retries and interval; then the entry watches or fails. */
-export async function repairCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, step: RepairStepConfig, signal: AbortSignal): Promise<EntryTransition | null> {
+/** Resolves true once no hold is on the machine at `address`, false when `signal` aborts first (see HoldWatch). */
+export type UntilReleased = (address: string, signal: AbortSignal) => Promise<boolean>;
+
+/**
+ * The repair command of one step, with its retries and interval; then the entry watches or fails. A retry waits
+ * while the machine is held: a hold stops the step before its next command.
+ */
+export async function repairCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, step: RepairStepConfig, untilReleased: UntilReleased, signal: AbortSignal): Promise<EntryTransition | null> {
   const argv = [...step.repairCommand, entry.address];
   const attempts: CommandAttempt[] = [];
   for (let i = 0; i <= step.commandRetries; i++) {
     if (i > 0 && !(await abortableSleep(step.commandInterval * 1000, signal))) break;
+    if (i > 0 && !(await untilReleased(entry.address, signal))) break;
     const env = await announceAttempt(commit, entry, "repair command", i + 1, signal);
     if (env === null) return null;
     const outcome = await deps.commands.run(argv, { timeoutSeconds: step.commandTimeoutSeconds, signal, env });

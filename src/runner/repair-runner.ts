@@ -10,6 +10,7 @@ import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
 import type { EntryTransition, RepairAction, RepairEffect } from "../domain/repair-plan.js";
 import { gatherObservations } from "./gather-state.js";
+import { HoldWatch } from "./hold-watch.js";
 import { JobRegistry } from "./job-registry.js";
 import { pacingInputOf } from "./pacing-ledger.js";
 import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
@@ -30,6 +31,7 @@ const entryWrite = (t: EntryTransition): EntryWrite => ({ entry: t.after, kind: 
  */
 export class RepairRunner {
   readonly jobs = new JobRegistry();
+  private readonly holdWatch = new HoldWatch();
   private readonly background = new Set<Promise<void>>();
   private readonly dequeuing = new Set<number>();
   private readonly loop: PassLoop<void, number | null>;
@@ -108,6 +110,7 @@ export class RepairRunner {
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
     const now = deps.now();
     const holds = activeHolds([], annotationHolds(nodes), now);
+    this.holdWatch.update(holds);
     const pacing = pacingInputOf(deps, entries);
     const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes, holds, ...(pacing && { pacing }) };
     const plan = decideRepairActions(snapshot, now, deps.random);
@@ -152,7 +155,7 @@ export class RepairRunner {
         });
       case "repair-command":
         return this.startJob(latest, "repair-command", async (signal) => {
-          const t = await repairCommandJob(this.deps, this.commitIfUnchanged, latest, effect.step, signal);
+          const t = await repairCommandJob(this.deps, this.commitIfUnchanged, latest, effect.step, this.holdWatch.untilReleased, signal);
           if (t && isFinished(t.after)) await this.uncordon(t.after);
         });
       case "diagnostics":
@@ -212,8 +215,10 @@ export class RepairRunner {
   }
 
   private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>): void {
-    this.jobs.start(entry.index, kind, (signal) => work(signal).finally(() => this.wake()), (err) =>
-      this.deps.log.error("repair job failed unexpectedly", { index: entry.index, kind, err: (err as Error).message }),
+    // A job that failed (the store refused its write) is tried again at the next tick, as a failed pass is: woken at
+    // once, a pass would start it again at once, running health checks in a loop for as long as the store refuses.
+    this.jobs.start(entry.index, kind, (signal) => work(signal).then(() => this.wake()), (err) =>
+      this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message }),
     );
   }
 

@@ -121,6 +121,19 @@ describe("ProcessCommandRunner", () => {
     }
   });
 
+  describe("the environment", () => {
+    it("adds the given variables to the operator's environment", async () => {
+      const print = "process.stdout.write(JSON.stringify([process.env.KINTSUGI_SERIAL, process.env.PATH === undefined]))";
+      const outcome = await runner.run([NODE, "-e", print], { timeoutSeconds: 10, env: { KINTSUGI_SERIAL: "SN-1" } });
+      assert.deepEqual(outcome, { kind: "ok", stdout: JSON.stringify(["SN-1", false]), stderr: "" });
+    });
+
+    it("reports a value with a NUL byte as spawn-error, without throwing", async () => {
+      const outcome = await runner.run([NODE, "-e", ""], { timeoutSeconds: 10, env: { KINTSUGI_SERIAL: "a\0b" } });
+      assert.equal(outcome.kind, "spawn-error");
+    });
+  });
+
   it("passes each argument verbatim, never through a shell", async () => {
     const marker = join(dir, "shell-ran");
     const args = [`10.0.0.1; touch ${marker}`, `$(touch ${marker})`, `\`touch ${marker}\``, "a  b", "*", "'\"", `&& touch ${marker}`];

@@ -4,18 +4,7 @@ import { decideIntake } from "../../src/domain/auto-repair-intake.js";
 import { MACHINE_STATES } from "../../src/domain/machine-params.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
 import type { NodeStanding, SabakanMachine } from "../../src/domain/sabakan-machine.js";
-
-/** mulberry32: a small seeded generator, so every failing fleet can be replayed from its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seeded-random.js";
 
 const NOW = Date.UTC(2026, 10, 22);
 
@@ -52,7 +41,7 @@ function randomFleet(rand: () => number) {
 describe("sabakan-triggered repair under random fleets and failure storms (property)", () => {
   it("never leaves more persisting entries than maximum-repair-queue-entries, nor two entries for one address", () => {
     for (let seed = 1; seed <= 1000; seed++) {
-      const rand = seeded(seed);
+      const rand = seededRandom(seed);
       const { machines, nodes } = randomFleet(rand);
       const constraints = {
         maximumRepairQueueEntries: Math.floor(rand() * 30),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { attemptStartNote, COMMAND_CONTEXT_VARIABLES, commandEnvironment, operationIdFor } from "../../src/domain/command-context.js";
+import { attemptStartNote, COMMAND_CONTEXT_VARIABLES, commandEnvironment, MAX_CONTEXT_VALUE_LENGTH, operationIdFor } from "../../src/domain/command-context.js";
 import { entry } from "./repair-decision-support.js";
 
 describe("commandEnvironment", () => {
@@ -22,6 +22,24 @@ describe("commandEnvironment", () => {
       { index: 5, step: 2, serial: "S", nodename: "n" },
       null,
       { KINTSUGI_ENTRY_INDEX: "5", KINTSUGI_STEP: "3", KINTSUGI_ATTEMPT: "", KINTSUGI_OPERATION_ID: "", KINTSUGI_SERIAL: "S", KINTSUGI_NODE: "n" },
+    ],
+    [
+      "a serial with a NUL byte (spawn would refuse the command) is passed empty, the command still runs",
+      { index: 6, step: 0, serial: "SN\u0000-7", nodename: "n" },
+      { attempt: 1, operationId: "6-1-1-00000000" },
+      { KINTSUGI_ENTRY_INDEX: "6", KINTSUGI_STEP: "1", KINTSUGI_ATTEMPT: "1", KINTSUGI_OPERATION_ID: "6-1-1-00000000", KINTSUGI_SERIAL: "", KINTSUGI_NODE: "n" },
+    ],
+    [
+      "a node name with a newline (a forged log line) is passed empty",
+      { index: 7, step: 0, serial: "S", nodename: "n\nkintsugi: fake" },
+      null,
+      { KINTSUGI_ENTRY_INDEX: "7", KINTSUGI_STEP: "1", KINTSUGI_ATTEMPT: "", KINTSUGI_OPERATION_ID: "", KINTSUGI_SERIAL: "S", KINTSUGI_NODE: "" },
+    ],
+    [
+      `a serial of ${MAX_CONTEXT_VALUE_LENGTH} characters is kept, one longer is passed empty`,
+      { index: 8, step: 0, serial: "s".repeat(MAX_CONTEXT_VALUE_LENGTH), nodename: "n".repeat(MAX_CONTEXT_VALUE_LENGTH + 1) },
+      null,
+      { KINTSUGI_ENTRY_INDEX: "8", KINTSUGI_STEP: "1", KINTSUGI_ATTEMPT: "", KINTSUGI_OPERATION_ID: "", KINTSUGI_SERIAL: "s".repeat(MAX_CONTEXT_VALUE_LENGTH), KINTSUGI_NODE: "" },
     ],
   ];
   for (const [name, e, identity, want] of cases) {

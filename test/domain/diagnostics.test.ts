@@ -4,17 +4,14 @@ import type { CommandOutcome } from "../../src/domain/command-outcome.js";
 import { afterDiagnostics, DIAGNOSTICS_OUTPUT_CHARS, diagnosticsDetail } from "../../src/domain/diagnostics.js";
 import type { RepairConfig } from "../../src/domain/repair-config.js";
 import { decideRepairActions } from "../../src/domain/repair-decision.js";
-import type { RepairPlan, RepairSnapshot } from "../../src/domain/repair-plan.js";
-import { CONFIG, SEC, T, entry, fixedRandom, operation, snapshot, stepCfg } from "./repair-decision-support.js";
+import type { RepairSnapshot } from "../../src/domain/repair-plan.js";
+import { CONFIG, SEC, T, entry, fixedRandom, operation, snapshot, stepCfg, summary } from "./repair-decision-support.js";
 
 const T0 = T - 500;
 const WITH_DIAGNOSTICS: RepairConfig = {
   ...CONFIG,
   repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation([stepCfg({ needDrain: true }), stepCfg({ watchSeconds: 0 })], { diagnosticsCommand: ["collect-sel"], diagnosticsTimeoutSeconds: 20 })] }],
 };
-
-const summary = (plan: RepairPlan) =>
-  plan.actions.map((a) => ({ index: a.entry.index, states: a.transitions.map((t) => `${t.after.status}/${t.after.step}/${t.after.stepStatus}`), effect: a.effect.kind }));
 
 describe("decideRepairActions with a diagnostics command", () => {
   const cases: Array<{ name: string; snapshot: RepairSnapshot; want: ReturnType<typeof summary>; reason?: RegExp }> = [

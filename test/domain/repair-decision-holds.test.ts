@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { CONTROL_PLANE_LABEL, controlPlanesOf, type ControlPlane, type NodeFacts } from "../../src/domain/control-planes.js";
-import { decideRepairActions } from "../../src/domain/repair-decision.js";
-import type { RepairPlan, RepairSnapshot } from "../../src/domain/repair-plan.js";
-import { SEC, T, entry, fixedRandom, snapshot } from "./repair-decision-support.js";
+import { SEC, T, assertDecision, entry, snapshot, starts, watched, type DecisionCase } from "./repair-decision-support.js";
 
 const T0 = T - 500;
 const CORDONED_BY = "kintsugi.test/cordoned-by";
-
-/** Per action: the index, the states it passes through, and the effect. */
-const summary = (plan: RepairPlan) =>
-  plan.actions.map((a) => ({ index: a.entry.index, states: a.transitions.map((t) => `${t.after.status}/${t.after.step}/${t.after.stepStatus}`), effect: a.effect.kind }));
 
 /** Control plane `cpN` at 10.0.0.N, Ready and not rebooting unless said otherwise. */
 const cp = (n: number, over: Partial<ControlPlane> = {}): ControlPlane => ({ name: `cp${n}`, addresses: [`10.0.0.${n}`, `cp${n}`], ready: true, rebooting: false, ...over });
@@ -18,21 +12,9 @@ const node = (n: number, over: Partial<NodeFacts> = {}): NodeFacts => ({
   name: `node${n}`, internalIPs: [`10.0.0.${n}`], unschedulable: false, annotations: {}, labels: {}, conditions: [{ type: "Ready", status: "True" }], ...over,
 });
 const labelled = { [CONTROL_PLANE_LABEL]: "true" };
-const starts = (index: number) => ({ index, states: ["processing/0/watching"], effect: "repair-command" as const });
-/** A processing entry whose 60 s watch is over: if it moves, it goes to step 2 and runs its command. */
-const watched = (index: number, over = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 61 * SEC, ...over });
 const movesOn = (index: number) => ({ index, states: ["processing/1/waiting", "processing/1/watching"], effect: "repair-command" as const });
 
-interface Case {
-  readonly name: string;
-  readonly snapshot: RepairSnapshot;
-  readonly want: ReturnType<typeof summary>;
-  /** Every held entry, by index, with a pattern its reason must match. */
-  readonly held: Record<number, RegExp>;
-  readonly wakeAt?: number | null;
-}
-
-const CASES: Case[] = [
+const CASES: DecisionCase[] = [
   // One machine, one repair, across a drain back-off
   {
     name: "a queued entry does not start while another entry for its machine waits out a drain back-off",
@@ -138,11 +120,7 @@ const CASES: Case[] = [
 describe("decideRepairActions: holds, control planes", () => {
   for (const c of CASES) {
     it(c.name, () => {
-      const plan = decideRepairActions(c.snapshot, T, fixedRandom(0));
-      assert.deepEqual(summary(plan), c.want);
-      assert.deepEqual([...plan.held.keys()].sort(), Object.keys(c.held).map(Number).sort());
-      for (const [index, reason] of Object.entries(c.held)) assert.match(plan.held.get(Number(index)) ?? "", reason);
-      if (c.wakeAt !== undefined) assert.equal(plan.wakeAt, c.wakeAt);
+      const plan = assertDecision(c);
       for (const a of plan.actions) for (const t of a.transitions) assert.equal(t.after.lastTransitionTime, T0);
     });
   }

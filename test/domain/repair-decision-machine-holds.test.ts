@@ -1,27 +1,10 @@
-import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { MachineHold } from "../../src/domain/machine-holds.js";
-import { decideRepairActions } from "../../src/domain/repair-decision.js";
-import type { RepairObservation, RepairPlan, RepairSnapshot } from "../../src/domain/repair-plan.js";
-import { SEC, T, entry, fixedRandom, snapshot } from "./repair-decision-support.js";
+import type { RepairObservation } from "../../src/domain/repair-plan.js";
+import { SEC, T, assertDecision, entry, machineHold as hold, snapshot, starts, watched, withHolds, type DecisionCase } from "./repair-decision-support.js";
 
-const summary = (plan: RepairPlan) =>
-  plan.actions.map((a) => ({ index: a.entry.index, states: a.transitions.map((t) => `${t.after.status}/${t.after.step}/${t.after.stepStatus}`), effect: a.effect.kind }));
-const hold = (address: string, over: Partial<MachineHold> = {}): MachineHold => ({ address, reason: "vendor swap", setBy: "alice", setAt: T - 60 * SEC, until: null, source: "api", ...over });
-const withHolds = (s: RepairSnapshot, ...holds: MachineHold[]): RepairSnapshot => ({ ...s, holds: new Map(holds.map((h) => [h.address, h])) });
-const starts = (index: number) => ({ index, states: ["processing/0/watching"], effect: "repair-command" as const });
-const watched = (index: number, over = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 61 * SEC, ...over });
 const observed = (over: Partial<RepairObservation>) => over;
 
-interface Case {
-  readonly name: string;
-  readonly snapshot: RepairSnapshot;
-  readonly want: ReturnType<typeof summary>;
-  readonly held: Record<number, RegExp>;
-  readonly wakeAt?: number | null;
-}
-
-const CASES: Case[] = [
+const CASES: DecisionCase[] = [
   { name: "with no holds, a queued entry starts", snapshot: withHolds(snapshot([entry(1)])), want: [starts(1)], held: {} },
   {
     name: "a held machine's queued entry does not start, and says who holds it, why and until when",
@@ -63,13 +46,5 @@ const CASES: Case[] = [
 ];
 
 describe("decideRepairActions: machine holds", () => {
-  for (const c of CASES) {
-    it(c.name, () => {
-      const plan = decideRepairActions(c.snapshot, T, fixedRandom(0));
-      assert.deepEqual(summary(plan), c.want);
-      assert.deepEqual([...plan.held.keys()].sort(), Object.keys(c.held).map(Number).sort());
-      for (const [index, reason] of Object.entries(c.held)) assert.match(plan.held.get(Number(index)) ?? "", reason);
-      if (c.wakeAt !== undefined) assert.equal(plan.wakeAt, c.wakeAt);
-    });
-  }
+  for (const c of CASES) it(c.name, () => void assertDecision(c));
 });

@@ -1,8 +1,11 @@
+import assert from "node:assert/strict";
 import type { ControlPlane } from "../../src/domain/control-planes.js";
+import type { MachineHold } from "../../src/domain/machine-holds.js";
 import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../../src/domain/repair-config.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
-import type { RepairObservation, RepairSnapshot } from "../../src/domain/repair-plan.js";
+import { decideRepairActions } from "../../src/domain/repair-decision.js";
+import type { RepairObservation, RepairPlan, RepairSnapshot } from "../../src/domain/repair-plan.js";
 import { snapshotRepairConfig } from "../../src/domain/repair-lookup.js";
 
 /** A fixed `now` on a whole second plus 500 ms, so truncation is visible. */
@@ -68,4 +71,40 @@ export function snapshot(
   const map = new Map<number, RepairObservation>();
   for (const e of entries) map.set(e.index, obs({ nodename: e.nodename, ...observations[e.index] }));
   return { entries, observations: map, repair: snapshotRepairConfig(config), queueEnabled: options.enabled ?? true, controlPlanes: options.controlPlanes ?? [] };
+}
+
+/** An API hold on `address` by alice ("vendor swap"), set a minute before T, with no end unless said otherwise. */
+export const machineHold = (address: string, over: Partial<MachineHold> = {}): MachineHold => ({ address, reason: "vendor swap", setBy: "alice", setAt: T - 60 * SEC, until: null, source: "api", ...over });
+
+/** `s` with `holds` in force. */
+export const withHolds = (s: RepairSnapshot, ...holds: MachineHold[]): RepairSnapshot => ({ ...s, holds: new Map(holds.map((h) => [h.address, h])) });
+
+/** Per action: the index, the states it passes through, and the effect. */
+export const summary = (plan: RepairPlan) =>
+  plan.actions.map((a) => ({ index: a.entry.index, states: a.transitions.map((t) => `${t.after.status}/${t.after.step}/${t.after.stepStatus}`), effect: a.effect.kind }));
+
+/** A queued entry of CONFIG starting a step without a drain: watching, repair command. */
+export const starts = (index: number) => ({ index, states: ["processing/0/watching"], effect: "repair-command" as const });
+
+/** A processing entry whose 60 s watch is over: if it moves, it goes to step 2 and runs its command. */
+export const watched = (index: number, over: Partial<RepairEntry> = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 61 * SEC, ...over });
+
+/** One named case of the decision table: the snapshot, the actions wanted, and every entry a rule leaves waiting. */
+export interface DecisionCase {
+  readonly name: string;
+  readonly snapshot: RepairSnapshot;
+  readonly want: ReturnType<typeof summary>;
+  /** Every held entry, by index, with a pattern its reason must match. */
+  readonly held: Record<number, RegExp>;
+  readonly wakeAt?: number | null;
+}
+
+/** Decides `c.snapshot` at T and checks the actions, that exactly `c.held` are held and why, and `c.wakeAt` when given. */
+export function assertDecision(c: DecisionCase): RepairPlan {
+  const plan = decideRepairActions(c.snapshot, T, fixedRandom(0));
+  assert.deepEqual(summary(plan), c.want);
+  assert.deepEqual([...plan.held.keys()].sort(), Object.keys(c.held).map(Number).sort());
+  for (const [index, reason] of Object.entries(c.held)) assert.match(plan.held.get(Number(index)) ?? "", reason);
+  if (c.wakeAt !== undefined) assert.equal(plan.wakeAt, c.wakeAt);
+  return plan;
 }

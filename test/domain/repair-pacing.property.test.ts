@@ -4,19 +4,8 @@ import { decideRepairActions } from "../../src/domain/repair-decision.js";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import { allowancesOf, domainValueOf, type FinishedOutcome, type PacingDomain, type PacingInput } from "../../src/domain/repair-pacing.js";
 import type { RepairObservation } from "../../src/domain/repair-plan.js";
-import { CONFIG, SEC, T, entry, obs, snapshot } from "./repair-decision-support.js";
-
-/** mulberry32: a small seeded PRNG, so every storm can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { CONFIG, SEC, T, entry, machineHold, obs, snapshot, withHolds } from "./repair-decision-support.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 const TYPES = ["a", "b"];
 const DOMAIN_SETS: PacingDomain[][] = [["rack"], ["machine_type"], ["rack", "machine_type"]];
@@ -31,17 +20,19 @@ interface World {
   readonly domains: readonly PacingDomain[];
   readonly finished: FinishedOutcome[];
   entries: RepairEntry[];
+  /** The machines on hold this pass: their processing entries stay in progress, their queued ones wait. */
+  held: Set<string>;
   nextIndex: number;
   now: number;
 }
 
 function newWorld(seed: number): World {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = (n: number) => Math.floor(random() * n);
   const racks = new Map<string, number>();
   // Machine 0..15; about one in five has no rack known to sabakan.
   for (let m = 0; m < 16; m++) if (random() >= 0.2) racks.set(`10.1.0.${m}`, pick(4));
-  return { pick, chance: (p) => random() < p, max: 1 + pick(6), racks, domains: DOMAIN_SETS[pick(3)]!, finished: [], entries: [], nextIndex: 1, now: T };
+  return { pick, chance: (p) => random() < p, max: 1 + pick(6), racks, domains: DOMAIN_SETS[pick(3)]!, finished: [], entries: [], held: new Set(), nextIndex: 1, now: T };
 }
 
 const pacingOf = (w: World): PacingInput => ({ domains: w.domains, racks: w.racks, finished: w.finished });
@@ -60,7 +51,7 @@ function countByDomain(w: World, entries: readonly RepairEntry[]): Map<string, n
 function pass(w: World): number[] {
   const observations: Record<number, Partial<RepairObservation>> = {};
   for (const e of w.entries) observations[e.index] = obs({ job: e.status === "processing" ? "repair-command" : "none" });
-  const snap = { ...snapshot(w.entries, observations, { config, max: w.max }), pacing: pacingOf(w) };
+  const snap = { ...withHolds(snapshot(w.entries, observations, { config, max: w.max }), ...[...w.held].map((a) => machineHold(a))), pacing: pacingOf(w) };
   const plan = decideRepairActions(snap, w.now, () => 0);
   const allowances = new Map(allowancesOf(pacingOf(w), w.entries, w.max).map((a) => [`${a.domain}=${a.value}`, a.allowance]));
   for (const [key, allowance] of allowances) assert.ok(allowance >= 1 && allowance <= Math.max(1, w.max), `${key}: allowance ${allowance}`);
@@ -71,6 +62,7 @@ function pass(w: World): number[] {
     const last = action.transitions.at(-1)?.after;
     if (action.entry.status !== "queued" || !last || last.status !== "processing") continue;
     started.push(action.entry.index);
+    assert.ok(!w.held.has(action.entry.address), `entry ${action.entry.index} started on a held machine`);
     w.entries = w.entries.map((e) => (e.index === last.index ? last : e));
   }
   const after = countByDomain(w, w.entries.filter((e) => e.status === "processing"));
@@ -99,7 +91,7 @@ function enqueue(w: World, machine: number): RepairEntry {
 }
 
 describe("pacing under seeded random failure storms", () => {
-  it(`${STORMS} storms: no domain goes past its allowance, no allowance reaches 0, an isolated failure starts at once`, () => {
+  it(`${STORMS} storms with holds: no domain goes past its allowance, no allowance reaches 0, an isolated failure starts at once`, () => {
     for (let seed = 1; seed <= STORMS; seed++) {
       const w = newWorld(seed);
       const failRate = w.pick(3) / 3;
@@ -109,9 +101,11 @@ describe("pacing under seeded random failure storms", () => {
         finishSome(w, 0.4, failRate);
         const arrivals = w.pick(5);
         for (let k = 0; k < arrivals; k++) enqueue(w, w.pick(16));
+        w.held = new Set(Array.from({ length: 16 }, (_, m) => `10.1.0.${m}`).filter(() => w.chance(0.15)));
         pass(w);
       }
-      // The storm passes: every entry finishes, then one machine fails alone.
+      // The storm and the holds pass: every entry finishes, then one machine fails alone.
+      w.held = new Set();
       while (w.entries.length > 0) {
         w.now += 10 * SEC;
         finishSome(w, 1, failRate);

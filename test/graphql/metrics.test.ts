@@ -6,6 +6,8 @@ import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server
 import { subscribe } from "../support/ws-subscriber.js";
 import { withSideStore } from "../support/side-store.js";
 import { parsePrometheus, sampleValue as value, type Sample } from "../support/prometheus-text.js";
+import { KintsugiMetrics, MAX_PACING_LABEL_LENGTH, MAX_PACING_SERIES } from "../../src/graphql/metrics.js";
+import type { DomainPacing } from "../../src/domain/repair-pacing-report.js";
 
 describe("GET /metrics", () => {
   let k: TestKintsugi;
@@ -130,5 +132,24 @@ service_subnet: 10.68.0.0/16
     sabakan.failWithStatus(500);
     await k.gql(`mutation { runClusterGeneration { outcome } }`);
     assert.equal(value((await scrape()).samples, "kintsugi_sabakan_integration_successful"), 0, "the latest round failed");
+  });
+});
+
+describe("kintsugi_repair_pacing_allowance: bounded whatever sabakan names", () => {
+  const domain = (value: string): DomainPacing => ({ domain: "machine_type", value, allowance: 2, lastChange: null, inProgress: 0 });
+  const series = async (domains: DomainPacing[]) => {
+    const metrics = new KintsugiMetrics({ entries: () => [], repairQueueEnabled: () => true, autoRepairEnabled: () => true, now: () => NOW, repairPacing: () => domains });
+    return parsePrometheus((await metrics.text()).body).samples.filter((s) => s.name === "kintsugi_repair_pacing_allowance");
+  };
+
+  it(`exports at most ${MAX_PACING_SERIES} series`, async () => {
+    const got = await series(Array.from({ length: MAX_PACING_SERIES + 5 }, (_, i) => domain(`type-${String(i).padStart(4, "0")}`)));
+    assert.equal(got.length, MAX_PACING_SERIES);
+    assert.equal(got.at(-1)?.labels["value"], `type-${String(MAX_PACING_SERIES - 1).padStart(4, "0")}`);
+  });
+
+  it(`leaves out a value longer than ${MAX_PACING_LABEL_LENGTH} characters, and escapes what it exports`, async () => {
+    const got = await series([domain("x".repeat(MAX_PACING_LABEL_LENGTH + 1)), domain("x".repeat(MAX_PACING_LABEL_LENGTH)), domain('a"b\nc')]);
+    assert.deepEqual(got.map((s) => s.labels["value"]), ["x".repeat(MAX_PACING_LABEL_LENGTH), 'a\\"b\\nc'], "one line per series, the quote and newline escaped");
   });
 });

@@ -2,9 +2,16 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { exitCode, ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
+import { withSideStore } from "../support/side-store.js";
 import { until } from "../support/until.js";
 
 const reasons = async (h: RunnerHarness, index: number) => (await h.entries.history(index)).map((r) => r.reason);
+
+/** Makes the database refuse every history record whose reason contains `text` (a disk that fails that write). */
+const refuseNotes = (h: RunnerHarness, text: string) =>
+  withSideStore(h.path, ({ db }) => db.exec(`CREATE TRIGGER refuse_note BEFORE INSERT ON repair_history WHEN instr(NEW.reason, '${text}') > 0 BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`));
+const acceptNotes = (h: RunnerHarness) => withSideStore(h.path, ({ db }) => db.exec("DROP TRIGGER refuse_note"));
+const jobErrors = (h: RunnerHarness) => h.logs.filter((l) => l.level === "error" && l.message.startsWith("repair job failed unexpectedly"));
 
 describe("RepairRunner: each command attempt is announced in the history before it starts", () => {
   it("gives every retry of a repair command its own attempt number and operation id, each recorded before it runs", () =>
@@ -63,6 +70,53 @@ describe("RepairRunner: each command attempt is announced in the history before 
       assert.equal(h.commands.runs.filter((r) => r.argv[0] === "repair").length, 1, "no retry ran after the deletion");
       assert.ok(!(await reasons(h, entry.index)).some((r) => /attempt 2/.test(r)));
     }));
+
+  it("runs no repair command whose note cannot be committed: the entry watches out its step as after a crash, and is not stuck", async () => {
+    const h = startRunnerHarness(harnessRepair([harnessStep({ watchSeconds: 60 })]));
+    try {
+      const entry = await h.add("10.0.0.1");
+      await refuseNotes(h, "starting the repair command");
+      h.runner.start();
+      await until("the attempt fails on its note", () => jobErrors(h).length > 0);
+      await h.runner.jobs.idle();
+      assert.deepEqual(h.commands.ran("repair"), [], "the command did not run");
+      assert.equal(h.entries.get(entry.index)?.stepStatus, "watching", "committed before the attempt, as CKE does (at most once)");
+      await acceptNotes(h);
+      h.advance(61_000);
+      await h.pass();
+      assert.equal(h.entries.get(entry.index)?.status, "failed", "the watch ended and the last step failed, as after any crash");
+      assert.deepEqual(h.commands.ran("repair"), [], "and the attempt was not made again");
+    } finally {
+      await h.dispose();
+    }
+  });
+
+  it("runs no success command whose note cannot be committed, does not retry at once, and finishes the entry once the store takes writes", async () => {
+    const h = startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"]));
+    try {
+      h.healthy.add("10.0.0.1");
+      const entry = await h.add("10.0.0.1");
+      await refuseNotes(h, "starting the success command");
+      h.runner.start();
+      await until("the attempt fails on its note", () => jobErrors(h).length > 0);
+      await h.runner.jobs.idle();
+      const passes = h.runner.passCount;
+      // Each wake below is one more try; a failed job must not wake the runner itself (it spun through passes and
+      // health checks while the store refused the note).
+      await h.pass();
+      await h.runner.jobs.idle();
+      assert.deepEqual(h.commands.ran("report-success"), [], "the command did not run");
+      assert.equal(h.entries.get(entry.index)?.status, "queued", "nothing changed");
+      assert.ok(h.runner.passCount - passes <= 3, `${h.runner.passCount - passes} passes after two wakes`);
+      assert.ok(jobErrors(h).length <= 3, `${jobErrors(h).length} failed attempts after two wakes`);
+      await acceptNotes(h);
+      h.runner.wake();
+      (await h.commands.held("report-success", "10.0.0.1")).finish(ok());
+      await until("the entry succeeds", () => h.entries.get(entry.index)?.status === "succeeded");
+    } finally {
+      await h.dispose();
+    }
+  });
 
   it("gives the diagnostics command attempt 1 of step 1 and its own operation id, announced before it starts", () =>
     withHarness(

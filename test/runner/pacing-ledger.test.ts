@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
 import { PacingLedger, pacingInputOf } from "../../src/runner/pacing-ledger.js";
-import { RackDirectory } from "../../src/runner/rack-directory.js";
+import { MAX_REMEMBERED_MACHINES, RackDirectory } from "../../src/runner/rack-directory.js";
 import type { RepairChange, StoreCommit } from "../../src/store/store-port.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import { SEC, T, entry } from "../domain/repair-decision-support.js";
@@ -76,5 +76,17 @@ describe("RackDirectory", () => {
     racks.learn([machine(["10.0.0.7"], 5)]);
     racks.learn([machine(["10.0.0.7"], 6)]);
     assert.equal(racks.rackOf("10.0.0.7"), 6);
+  });
+
+  it(`remembers at most ${MAX_REMEMBERED_MACHINES} addresses, forgetting the longest unseen`, () => {
+    const racks = new RackDirectory();
+    const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    racks.learn(Array.from({ length: MAX_REMEMBERED_MACHINES }, (_, i) => machine([address(i)], 1)));
+    racks.learn([machine([address(0)], 2)]);
+    racks.learn([machine([address(MAX_REMEMBERED_MACHINES)], 3)]);
+    assert.equal(racks.rackOf(address(0)), 2, "seen again: kept");
+    assert.equal(racks.rackOf(address(1)), null, "the longest unseen is forgotten");
+    assert.equal(racks.rackOf(address(2)), 1);
+    assert.equal(racks.rackOf(address(MAX_REMEMBERED_MACHINES)), 3);
   });
 });

@@ -41,6 +41,14 @@ export class FakeNodeOperator implements NodeOperator {
     this.nodes.set(name, { name, internalIPs: [internalIP], unschedulable: false, annotations: {} });
   }
 
+  /** Sets (or, with null, removes) an annotation of the node, as another tool would. */
+  annotate(name: string, key: string, value: string | null): void {
+    const node = this.nodes.get(name);
+    if (!node) throw new Error(`no node ${name}`);
+    if (value === null) delete node.annotations[key];
+    else node.annotations[key] = value;
+  }
+
   addPod(nodeName: string, pod: Partial<NodePod> & Pick<NodePod, "name">): void {
     const full: NodePod = { namespace: "app", controllerKind: "ReplicaSet", phase: "Running", labels: {}, ...pod };
     this.pods.set(nodeName, [...(this.pods.get(nodeName) ?? []), full]);
