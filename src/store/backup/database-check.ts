@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { summarizeSnapshot } from "../copy/copy-store.js";
 import type { SnapshotCounts, SnapshotSummary } from "../copy/snapshot-digest.js";
 import { unfinishedCopy } from "../copy/unfinished-copy.js";
-import { migrate, schemaVersion, type Db } from "../sqlite/database.js";
+import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../sqlite/database.js";
 import { NEWEST_SCHEMA_VERSION } from "../sqlite/migrations/index.js";
 import { howToEmptySqlite, readCopyMarker } from "../sqlite/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../sqlite/sqlite-snapshot-export.js";
@@ -51,12 +51,7 @@ export async function checkDatabaseFile(path: string): Promise<DatabaseCheck> {
   const file = resolve(path);
   if (!existsSync(file)) throw new BackupError(`there is no SQLite database at ${file}`);
   if (statSync(file).isDirectory()) throw new BackupError(`${file} is a directory, not a SQLite database`);
-  let db: Db;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (err) {
-    throw new BackupError(`cannot open database ${file}: ${(err as Error).message}`);
-  }
+  const db = openDatabaseReadOnly(file, BackupError);
   try {
     return await inspect(db, file);
   } catch (err) {
