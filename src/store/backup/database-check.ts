@@ -8,6 +8,7 @@ import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../sqlite
 import { NEWEST_SCHEMA_VERSION } from "../sqlite/migrations/index.js";
 import { howToEmptySqlite, readCopyMarker } from "../sqlite/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../sqlite/sqlite-snapshot-export.js";
+import { escapeControlCharacters } from "../../domain/untrusted-text.js";
 import { BackupError } from "./backup-error.js";
 
 /** What `kintsugi db check` found in a SQLite file. */
@@ -23,7 +24,7 @@ export interface DatabaseCheck {
    * of it in memory, as `kintsugi serve` would at start); null when it could not be read.
    */
   readonly summary: SnapshotSummary | null;
-  /** Everything wrong with it, each naming the problem; empty when the file is fine. */
+  /** Everything wrong with it, each naming the problem (control characters escaped); empty when the file is fine. */
   readonly problems: readonly string[];
 }
 
@@ -53,7 +54,10 @@ export async function checkDatabaseFile(path: string): Promise<DatabaseCheck> {
   if (statSync(file).isDirectory()) throw new BackupError(`${file} is a directory, not a SQLite database`);
   const db = openDatabaseReadOnly(file, BackupError);
   try {
-    return await inspect(db, file);
+    const check = await inspect(db, file);
+    // Problems quote what the file holds (table and index names, a copy marker, stored values): printed to a
+    // terminal, their control characters must show, not act.
+    return { ...check, problems: check.problems.map(escapeControlCharacters) };
   } catch (err) {
     if (!(err instanceof Database.SqliteError)) throw err;
     return { file, schemaVersion: null, counts: null, summary: null, problems: [`it cannot be read: ${err.message}`] };
