@@ -4,6 +4,7 @@ import type { Alert } from "../domain/alert.js";
 import { alertFor, missedEventsAlert, type RepairEntryEventPayload } from "../domain/alert-messages.js";
 import { alertForOutcome, INITIAL_OUTCOME_STATE, type AutoRepairOutcomePayload } from "../domain/auto-repair-alert-messages.js";
 import { alertForClusterGeneration, type ClusterGenerationPayload } from "../domain/cluster-alert-messages.js";
+import { EntryCreators } from "./entry-creators.js";
 
 /** A RepairEntryParams input, as the API takes it (statuses upper-case). */
 export interface RepairEntryFilter {
@@ -59,9 +60,6 @@ const CLUSTER_GENERATIONS = /* GraphQL */ `
     clusterGenerated { sequence outcome generation time trigger changes error }
   }
 `;
-
-/** How many entries' creators the bridge remembers (to name who requested a repair); the oldest are forgotten first. */
-const REMEMBERED_CREATORS = 10_000;
 
 function describe(err: unknown): string {
   if (Array.isArray(err)) return err.map((e: { message?: string }) => e.message ?? String(e)).join("; ");
@@ -180,19 +178,9 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
     log(`alert: ${alert.title}`);
     post(alert);
   };
-  const creators = new Map<string, string>();
-  const requesterOf = (event: RepairEntryEventPayload): string | null => {
-    const { index } = event.entry;
-    if (event.kind === "CREATED") {
-      creators.set(index, event.record.actor);
-      if (creators.size > REMEMBERED_CREATORS) creators.delete(creators.keys().next().value as string);
-    }
-    const creator = creators.get(index) ?? null;
-    if (event.kind === "DEQUEUED") creators.delete(index);
-    return creator;
-  };
+  const creators = new EntryCreators();
   follow<{ repairEntryEvents: RepairEntryEventPayload }>("repairEntryEvents", ENTRY_EVENTS, { having: options.having }, (data) => {
-    deliver(alertFor(data.repairEntryEvents, requesterOf(data.repairEntryEvents)));
+    deliver(alertFor(data.repairEntryEvents, creators.requesterOf(data.repairEntryEvents)));
   });
   follow<{ autoRepairOutcomes: AutoRepairOutcomePayload }>("autoRepairOutcomes", OUTCOMES, {}, (data) => {
     const result = alertForOutcome(data.autoRepairOutcomes, outcomeState, options.failureThreshold);

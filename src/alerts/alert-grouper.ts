@@ -1,5 +1,5 @@
 import type { Alert } from "../domain/alert.js";
-import { addAlert, dueGroups, flushAll, nextDue, NO_PENDING_GROUPS, type GroupingState, type GroupingStep } from "../domain/alert-grouping.js";
+import { addAlert, dueGroups, flushAll, nextDue, NO_PENDING_GROUPS, waitingAlerts, type GroupingState, type GroupingStep } from "../domain/alert-grouping.js";
 
 export interface AlertGrouperOptions {
   /** How long the first alert of a group waits for its likes; 0 posts every alert at once, on its own. */
@@ -31,7 +31,7 @@ export class AlertGrouper {
 
   /** Alerts waiting in groups. */
   get waiting(): number {
-    return this.state.reduce((n, g) => n + g.alerts.length, 0);
+    return waitingAlerts(this.state);
   }
 
   /** Posts every waiting group now and stops the timer. */

@@ -3,18 +3,12 @@ import { Command } from "commander";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.js";
 import { loadConfigFile } from "../config/load-config.js";
-import { BackupError } from "../store/backup/backup-error.js";
 import { checkDatabaseFile } from "../store/backup/database-check.js";
 import { restoreDatabase } from "../store/backup/database-restore.js";
 import { checkEtcdStore } from "../store/backup/etcd-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../store/backup/store-backup.js";
-import { CopyFailedError } from "../store/copy/copy-store.js";
-import { SnapshotSourceError, TargetNotEmptyError } from "../store/copy/store-snapshot.js";
-import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
-import { EtcdClientConfigError, etcdClientFor } from "../store/etcd/etcd-client.js";
+import { etcdClientFor } from "../store/etcd/etcd-client.js";
 import type { EtcdSnapshotOptions } from "../store/etcd/etcd-snapshot-source.js";
-import { DatabaseOpenError } from "../store/sqlite/database.js";
-import { StoreUnavailableError } from "../store/store-port.js";
 import { CliError } from "./cli-error.js";
 import { checkLines, counterLine, countLines, printed } from "./db-report.js";
 
@@ -31,27 +25,6 @@ function chosenStore(opts: StoreOptions): ChosenStore {
   if (opts.database !== undefined) return { kind: "sqlite", file: resolve(opts.database) };
   // A relative `database` is taken from the working directory, as kintsugi serve takes it.
   return config.store === "etcd" ? { kind: "etcd", config } : { kind: "sqlite", file: resolve(config.database) };
-}
-
-/** What an operator can act on, printed without a stack. */
-const OPERATOR_ERRORS = [
-  BackupError,
-  SnapshotSourceError,
-  TargetNotEmptyError,
-  CopyFailedError,
-  UnfinishedCopyError,
-  StoreUnavailableError,
-  EtcdClientConfigError,
-  DatabaseOpenError,
-];
-
-async function operatorErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (OPERATOR_ERRORS.some((type) => err instanceof type)) throw new CliError((err as Error).message, { cause: err });
-    throw err;
-  }
 }
 
 /** Runs `work` with an etcd client for the config's etcd section, closed after. */
@@ -106,9 +79,7 @@ export function backupCommand(out: (text: string) => void): Command {
     .addHelpText("after", BACKUP_HELP)
     .action(async (file: string, opts: StoreOptions & { force: boolean }) => {
       const store = chosenStore(opts);
-      const result = await operatorErrors(() =>
-        store.kind === "sqlite" ? backupSqliteDatabase(store.file, file, opts.force) : withEtcd(store.config, (etcd) => backupEtcdStore(etcd, file, opts.force)),
-      );
+      const result = await (store.kind === "sqlite" ? backupSqliteDatabase(store.file, file, opts.force) : withEtcd(store.config, (etcd) => backupEtcdStore(etcd, file, opts.force)));
       out(printed([`backed up ${result.from} -> ${result.to}, checked`, ...checkLines(result.check)]));
     });
 }
@@ -129,7 +100,7 @@ export function restoreCommand(out: (text: string) => void): Command {
             `--config ${opts.config ?? "FILE"}, after stopping every replica and emptying the prefix (etcdctl del --prefix ${store.config.etcd.prefix})`,
         );
       }
-      const result = await operatorErrors(() => restoreDatabase(backup, store.file, new Date()));
+      const result = await restoreDatabase(backup, store.file, new Date());
       const kept = result.kept === null ? "  there was no database to keep" : `  the database it replaced is kept as ${result.kept}`;
       out(printed([`restored ${result.backup.file} as the database ${result.database}`, kept, ...checkLines(result.backup), "start kintsugi again to serve it"]));
     });
@@ -146,11 +117,11 @@ export function checkCommand(out: (text: string) => void): Command {
     .action(async (file: string | undefined, opts: StoreOptions) => {
       const store: ChosenStore = file === undefined ? chosenStore(opts) : { kind: "sqlite", file: resolve(file) };
       if (store.kind === "etcd") {
-        const { description, summary } = await operatorErrors(() => withEtcd(store.config, checkEtcdStore));
+        const { description, summary } = await withEtcd(store.config, checkEtcdStore);
         out(printed([`${description}: ok`, ...countLines(summary.counts), counterLine(summary), `  sha256 ${summary.sha256}`]));
         return;
       }
-      const check = await operatorErrors(() => checkDatabaseFile(store.file));
+      const check = await checkDatabaseFile(store.file);
       if (check.problems.length > 0) throw new CliError(`database ${check.file} fails its check: ${check.problems.join("; ")}`);
       out(printed([`${check.file}: ok`, "  integrity ok, foreign keys ok", ...checkLines(check)]));
     });

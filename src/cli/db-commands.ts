@@ -3,16 +3,13 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.js";
 import { loadConfigFile } from "../config/load-config.js";
-import { CopyFailedError, copyStore, type CopyResult } from "../store/copy/copy-store.js";
-import { SnapshotSourceError, TargetNotEmptyError, type SnapshotSource, type SnapshotTarget } from "../store/copy/store-snapshot.js";
-import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
-import { EtcdClientConfigError, etcdClientFor } from "../store/etcd/etcd-client.js";
+import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
+import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
+import { etcdClientFor } from "../store/etcd/etcd-client.js";
 import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/etcd/etcd-snapshot-source.js";
 import { openEtcdSnapshotTarget } from "../store/etcd/etcd-snapshot-target.js";
-import { DatabaseOpenError } from "../store/sqlite/database.js";
 import { openSqliteSnapshotSource } from "../store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../store/sqlite/sqlite-snapshot-target.js";
-import { StoreUnavailableError } from "../store/store-port.js";
 import { sameFile } from "../store/backup/new-file.js";
 import { CliError } from "./cli-error.js";
 import { backupCommand, checkCommand, restoreCommand } from "./db-backup-commands.js";
@@ -26,17 +23,6 @@ export function parseStoreSpec(text: string): StoreSpec {
   if (text.startsWith("sqlite:") && text.length > "sqlite:".length) return { kind: "sqlite", file: resolve(text.slice("sqlite:".length)) };
   throw new InvalidArgumentError('must be "sqlite:FILE" (a SQLite database file) or "etcd" (the etcd section of --config)');
 }
-
-/** What an operator can act on, printed without a stack: every refusal and failure of a copy. */
-const OPERATOR_ERRORS = [
-  SnapshotSourceError,
-  TargetNotEmptyError,
-  CopyFailedError,
-  UnfinishedCopyError,
-  StoreUnavailableError,
-  EtcdClientConfigError,
-  DatabaseOpenError,
-];
 
 const HELP = `
 Copies a whole store (repair entries, their history, settings, poll outcomes, generation records and the counters
@@ -90,9 +76,6 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
     source = from.kind === "sqlite" ? openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(etcd());
     target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : await openEtcdSnapshotTarget(etcd());
     return await copyStore(source, target);
-  } catch (err) {
-    if (OPERATOR_ERRORS.some((type) => err instanceof type)) throw new CliError((err as Error).message, { cause: err });
-    throw err;
   } finally {
     await target?.close();
     await source?.close();

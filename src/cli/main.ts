@@ -21,10 +21,14 @@ import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
 import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
 import { StoreUnavailableError } from "../store/store-port.js";
 import { ListenError } from "../wiring/listen-address.js";
+import { BackupError } from "../store/backup/backup-error.js";
+import { CopyFailedError } from "../store/copy/copy-store.js";
+import { SnapshotSourceError, TargetNotEmptyError } from "../store/copy/store-snapshot.js";
 
 /**
- * Errors that say what the operator must change or wait for (a config, a file, etcd being away): printed as one
- * `kintsugi: ...` line each, without a stack. Anything else is unexpected and printed with its stack.
+ * Errors that say what the operator must change or wait for (a config, a file, etcd being away, a store that cannot
+ * be copied, backed up or restored): printed as one `kintsugi: ...` line each, without a stack. Anything else is
+ * unexpected and printed with its stack.
  */
 const OPERATOR_ERRORS = [
   CliError,
@@ -36,6 +40,10 @@ const OPERATOR_ERRORS = [
   EtcdSchemaError,
   StoreUnavailableError,
   ListenError,
+  BackupError,
+  SnapshotSourceError,
+  TargetNotEmptyError,
+  CopyFailedError,
 ];
 
 /** Builds the `kintsugi` command tree. */

@@ -23,14 +23,30 @@ export const GROUP_TITLE_SUBJECTS = 8;
 export const GROUP_TEXT_LINES = 20;
 
 /**
+ * The most alerts that wait in groups at once: a flood (a storm of events, a hostile server) within a long window
+ * is posted early, in messages of about this many, instead of being kept in memory until the window ends.
+ */
+export const MAX_WAITING_ALERTS = 1000;
+
+/** How many alerts wait in all the groups. */
+export function waitingAlerts(state: GroupingState): number {
+  return state.reduce((n, g) => n + g.alerts.length, 0);
+}
+
+/**
  * Takes one alert at `now`. With a window of 0 or less, or an alert that is never grouped, everything waiting is
  * posted first (so messages keep the order of their events) and then the alert. Otherwise the groups whose
  * window has ended are posted, and the alert joins the waiting group of its key, or opens one at `now`: no alert
- * waits longer than the window.
+ * waits longer than the window. When {@link MAX_WAITING_ALERTS} already wait, they are all posted first and the
+ * alert opens a group of its own.
  */
 export function addAlert(state: GroupingState, alert: Alert, now: number, windowMs: number): GroupingStep {
   if (windowMs <= 0 || !alert.group) return { post: [...flushAll(state).post, alert], state: NO_PENDING_GROUPS };
-  const { post, state: waiting } = dueGroups(state, now, windowMs);
+  const due = dueGroups(state, now, windowMs);
+  if (waitingAlerts(due.state) >= MAX_WAITING_ALERTS) {
+    return { post: [...due.post, ...flushAll(due.state).post], state: [{ key: alert.group.key, opened: now, alerts: [alert] }] };
+  }
+  const { post, state: waiting } = due;
   const key = alert.group.key;
   const joined = waiting.some((g) => g.key === key);
   const next: PendingGroup[] = joined

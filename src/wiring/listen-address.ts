@@ -17,7 +17,7 @@ export interface ReservedAddress {
 }
 
 /** Connections held while kintsugi starts; more are closed (the kernel's default backlog is as long). */
-const MAX_HELD = 511;
+const MAX_HELD_CONNECTIONS = 511;
 
 function hostPort(host: string, port: number): string {
   return `${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -39,16 +39,17 @@ function listenError(host: string, port: number, err: NodeJS.ErrnoException): Li
 
 /**
  * Binds `host:port` at once, so that a start that cannot listen fails before it opens (and creates) the database or
- * touches etcd. Connections that arrive before the hand-over are held paused, then served as any other.
+ * touches etcd. Connections that arrive before the hand-over are held paused, then served as any other; beyond
+ * `maxHeld` of them (a flood while kintsugi starts) they are closed at once.
  */
-export async function reserveListenAddress(listen: { readonly host: string; readonly port: number }): Promise<ReservedAddress> {
+export async function reserveListenAddress(listen: { readonly host: string; readonly port: number }, maxHeld = MAX_HELD_CONNECTIONS): Promise<ReservedAddress> {
   const held = new Set<Socket>();
   const dropOnError = function (this: Socket) {
     held.delete(this);
     this.destroy();
   };
   const socket: NetServer = createServer({ pauseOnConnect: true }, (connection) => {
-    if (held.size >= MAX_HELD) return void connection.destroy();
+    if (held.size >= maxHeld) return void connection.destroy();
     held.add(connection);
     connection.on("error", dropOnError);
     connection.on("close", () => held.delete(connection));

@@ -7,6 +7,7 @@ import { startCli, type CliProcess } from "../support/cli-process.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { KINTSUGI_BIN } from "../support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 /** `kintsugi ARGS` on a pseudo-terminal of `columns` x 40 (`script`, as an operator's shell would give it). */
 function onTerminal(args: string[], columns: number) {
@@ -19,14 +20,6 @@ function onTerminal(args: string[], columns: number) {
 
 /** The last screen drawn on the terminal, as lines (the pseudo-terminal ends lines with \r\n). */
 const lastScreen = (out: string) => (out.split("\x1b[2J").at(-1) ?? "").split(/\r?\n/);
-
-async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const add = (k: TestKintsugi, address: string, operation = "unreachable") =>
   k.gql(`mutation($a: IPAddress!, $o: String!) { addRepairEntry(operation: $o, machineType: "qemu", address: $a) { index } }`, { a: address, o: operation });
@@ -128,7 +121,7 @@ describe("kintsugi repair-queue watch across a server restart (the real binary, 
       await until("it says it is reconnecting", () => /connection to http:\/\/127\.0\.0\.1:\d+ lost \(.*\); reconnecting\n/.test(watch.err()));
       assert.equal(watch.child.exitCode, null, "it is still running");
       k = await startTestKintsugi({ listen: { host: "127.0.0.1", port } }, { databasePath });
-      await until("it has reconnected", () => watch.err().includes("reconnected to"), 60_000);
+      await until("it has reconnected", () => watch.err().includes("reconnected to"), Boolean, 60_000);
       await add(k, "10.0.0.2", "unhealthy");
       await until("it shows the entry added after the restart", () => /#2 10\.0\.0\.2 unhealthy CREATED QUEUED/.test(watch.out()));
       const news = watch.err().split("\n").filter((l) => l !== "");

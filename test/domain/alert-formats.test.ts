@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Alert, AlertKind } from "../../src/domain/alert.js";
-import { formatJson, formatMattermost, formatSlack, KIND_COLORS, KIND_ICONS } from "../../src/domain/alert-formats.js";
+import { formatJson, formatMattermost, formatSlack, KIND_COLORS, KIND_ICONS, MESSAGE_LIMITS } from "../../src/domain/alert-formats.js";
 
 describe("formatters", () => {
   const alert: Alert = {
@@ -12,11 +12,11 @@ describe("formatters", () => {
   const cases: Array<[string, () => unknown, unknown]> = [
     ["slack: text with icon and escaping, fields in one coloured attachment", () => formatSlack(alert), {
       text: ":x: *repair failed: 10.0.0.1*\nexit code 3 &lt;stderr&gt; &amp; more",
-      attachments: [{ color: "#e01e5a", fallback: "repair failed: 10.0.0.1: exit code 3 <stderr> & more", fields: [{ title: "entry", value: "7", short: true }, { title: "detail", value: "x".repeat(41), short: false }] }],
+      attachments: [{ color: "#e01e5a", fallback: "repair failed: 10.0.0.1: exit code 3 &lt;stderr&gt; &amp; more", fields: [{ title: "entry", value: "7", short: true }, { title: "detail", value: "x".repeat(41), short: false }] }],
     }],
     ["slack without fields: text only", () => formatSlack(bare), { text: ":warning: *kintsugi alerts may have missed events*\ncheck it" }],
     ["mattermost: posted as kintsugi, Markdown, a Slack-style attachment", () => formatMattermost(alert), {
-      username: "kintsugi", text: ":x: **repair failed: 10.0.0.1**\nexit code 3 <stderr> & more",
+      username: "kintsugi", text: ":x: **repair failed: 10.0.0.1**\nexit code 3 \\<stderr\\> & more",
       attachments: [{ color: "#e01e5a", fallback: "repair failed: 10.0.0.1: exit code 3 <stderr> & more", fields: [{ title: "entry", value: "7", short: true }, { title: "detail", value: "x".repeat(41), short: false }] }],
     }],
     ["mattermost without fields", () => formatMattermost(bare), { username: "kintsugi", text: ":warning: **kintsugi alerts may have missed events**\ncheck it" }],
@@ -25,6 +25,44 @@ describe("formatters", () => {
     }],
   ];
   for (const [name, format, expected] of cases) it(name, () => assert.deepEqual(format(), expected));
+
+  // What a hostile or compromised server (or sabakan, a node, a repair command's output) put in a reason, a name or an
+  // actor reaches the room: it must not notify anyone, make a link or an image, or flood the room.
+  const hostile: Alert = {
+    kind: "failed", severity: "critical", title: "repair failed: <!channel> @here",
+    text: "<!here|here> @all @channel ![pixel](http://evil.invalid/p.png) [click](http://evil.invalid) <http://evil.invalid|docs> *bold* # head | x | ~town",
+    fields: { "requested by": "<@U024BE7LH> @channel [x](http://evil.invalid)" },
+  };
+  const strings = (body: unknown): string[] => (typeof body === "string" ? [body] : body && typeof body === "object" ? Object.values(body).flatMap(strings) : []);
+  // Slack's mentions and links are all control sequences in < >, wherever they stand.
+  it("slack: what the server sent mentions no one and makes no link, in the text, the fields and the fallback", () => {
+    const texts = strings(formatSlack(hostile));
+    assert.equal(texts.filter((text) => text.includes("evil.invalid")).length, 3, "the text, the field and the fallback");
+    for (const text of texts) assert.doesNotMatch(text, /</, text);
+  });
+  // Mattermost's are @words (in any text, the plain fallback too) and Markdown links and images (where Markdown is read).
+  it("mattermost: what the server sent mentions no one, and makes no link or image where Markdown is read", () => {
+    const body = formatMattermost(hostile) as { text: string; attachments: Array<{ fallback: string; fields: Array<{ value: string }> }> };
+    const [attachment] = body.attachments;
+    const markdown = [body.text, ...(attachment?.fields.map((f) => f.value) ?? [])];
+    for (const text of [...markdown, attachment?.fallback ?? ""]) assert.doesNotMatch(text, /@(channel|here|all)\b/, text);
+    for (const text of markdown) assert.doesNotMatch(text, /(^|[^\\])[[<]/, text);
+    assert.equal(markdown.filter((text) => text.includes("evil.invalid")).length, 2, "the text and the field");
+  });
+  it("mattermost: escaped text still reads as it was sent", () => {
+    const body = formatMattermost(hostile) as { text: string };
+    assert.equal(body.text.replaceAll("\u200b", "").replace(/\\(.)/g, "$1"), `:x: **${hostile.title}**\n${hostile.text}`);
+  });
+  const huge: Alert = { ...hostile, title: "t".repeat(100_000), text: "r".repeat(100_000), fields: { detail: "d".repeat(100_000) } };
+  for (const [name, format] of [["slack", formatSlack], ["mattermost", formatMattermost], ["json", formatJson]] as const) {
+    it(`${name}: a title, a text and field values of any length are cut, with "…"`, () => {
+      const body = JSON.stringify(format(huge));
+      assert.ok(body.length < 2 * (MESSAGE_LIMITS.title + MESSAGE_LIMITS.text + MESSAGE_LIMITS.field) + 1000, `${body.length} characters`);
+      assert.match(body, /t…/);
+      assert.match(body, /r…/);
+      assert.match(body, /d…/);
+    });
+  }
 
   const kinds: AlertKind[] = ["started", "succeeded", "failed", "held", "cleared", "warning", "info"];
   it("gives every kind of alert an icon and a colour of its own", () => {

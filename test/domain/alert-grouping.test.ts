@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Alert } from "../../src/domain/alert.js";
-import { addAlert, dueGroups, flushAll, groupAlert, nextDue, NO_PENDING_GROUPS, type GroupingState } from "../../src/domain/alert-grouping.js";
+import { addAlert, dueGroups, flushAll, groupAlert, MAX_WAITING_ALERTS, nextDue, NO_PENDING_GROUPS, waitingAlerts, type GroupingState } from "../../src/domain/alert-grouping.js";
 
 const NOW = Date.UTC(2026, 10, 22, 5, 0, 0);
 const WINDOW = 5000;
@@ -73,6 +73,24 @@ describe("alert grouping", () => {
     }
     assert.equal(state.length, 0, "everything was posted");
     assert.equal(posted, 200);
+  });
+
+  it(`a flood within a long window is posted early: never more than ${MAX_WAITING_ALERTS} alerts wait, and none is lost`, () => {
+    const hour = 3_600_000;
+    let state: GroupingState = NO_PENDING_GROUPS;
+    const posted: Alert[] = [];
+    // Distinct actors' deletions are groups of their own: a hostile server could send any number of them.
+    for (let i = 0; i < 2 * MAX_WAITING_ALERTS + 10; i++) {
+      const alert = i % 2 === 0 ? succeeded(i) : { ...failed(i), group: { key: `warning:deleted by actor-${i}`, plural: `deleted by actor-${i}`, subject: String(i) } };
+      const step = addAlert(state, alert, NOW + i, hour);
+      state = step.state;
+      posted.push(...step.post);
+      assert.ok(waitingAlerts(state) <= MAX_WAITING_ALERTS, `${waitingAlerts(state)} alerts wait`);
+    }
+    assert.ok(posted.length > 0, "posted before the window ended");
+    const count = (alerts: readonly Alert[]) => alerts.reduce((n, a) => n + Number(a.fields["count"] ?? 1), 0);
+    assert.equal(count(posted) + waitingAlerts(state), 2 * MAX_WAITING_ALERTS + 10);
+    assert.equal(nextDue(state, hour), NOW + 2 * MAX_WAITING_ALERTS + hour, "the alert that found the groups full opened the next");
   });
 
   it("a group's message: count, the machines (at most 8 named), the common text once, shared fields and the span of times", () => {

@@ -68,6 +68,27 @@ describe("the listen address, bound before kintsugi starts", () => {
     again.close();
   });
 
+  it("holds at most so many connections while kintsugi starts: one more is closed at once, those held are served", async () => {
+    const address = await reserveListenAddress({ host: "127.0.0.1", port: 0 }, 2);
+    const server = createHttpServer((req, res) => res.end(`served ${req.url}`));
+    try {
+      // One after the other, so the kernel queues them in this order and the third finds two held.
+      const held = [rawGet(address.port)];
+      await held[0]?.connected;
+      held.push(rawGet(address.port));
+      await held[1]?.connected;
+      const third = rawGet(address.port);
+      const outcome = await third.answer.then((text) => text, (err: NodeJS.ErrnoException) => err.code);
+      assert.ok(outcome === "" || outcome === "ECONNRESET", `the third connection got ${JSON.stringify(outcome)}`);
+      await address.handOver(server);
+      for (const early of held) assert.match(await early.answer, /\r\n\r\nserved \/early$/);
+    } finally {
+      await address.release();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("frees the port and drops the connections held when released before any hand-over", async () => {
     const address = await reserveListenAddress({ host: "127.0.0.1", port: 0 });
     const early = rawGet(address.port);

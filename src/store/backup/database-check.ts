@@ -4,10 +4,11 @@ import Database from "better-sqlite3";
 import { summarizeSnapshot } from "../copy/copy-store.js";
 import type { SnapshotCounts, SnapshotSummary } from "../copy/snapshot-digest.js";
 import { unfinishedCopy } from "../copy/unfinished-copy.js";
-import { migrate, schemaVersion, type Db } from "../sqlite/database.js";
+import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../sqlite/database.js";
 import { NEWEST_SCHEMA_VERSION } from "../sqlite/migrations/index.js";
 import { howToEmptySqlite, readCopyMarker } from "../sqlite/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../sqlite/sqlite-snapshot-export.js";
+import { escapeControlCharacters } from "../../domain/untrusted-text.js";
 import { BackupError } from "./backup-error.js";
 
 /** What `kintsugi db check` found in a SQLite file. */
@@ -23,7 +24,7 @@ export interface DatabaseCheck {
    * of it in memory, as `kintsugi serve` would at start); null when it could not be read.
    */
   readonly summary: SnapshotSummary | null;
-  /** Everything wrong with it, each naming the problem; empty when the file is fine. */
+  /** Everything wrong with it, each naming the problem (control characters escaped); empty when the file is fine. */
   readonly problems: readonly string[];
 }
 
@@ -51,14 +52,12 @@ export async function checkDatabaseFile(path: string): Promise<DatabaseCheck> {
   const file = resolve(path);
   if (!existsSync(file)) throw new BackupError(`there is no SQLite database at ${file}`);
   if (statSync(file).isDirectory()) throw new BackupError(`${file} is a directory, not a SQLite database`);
-  let db: Db;
+  const db = openDatabaseReadOnly(file, BackupError);
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (err) {
-    throw new BackupError(`cannot open database ${file}: ${(err as Error).message}`);
-  }
-  try {
-    return await inspect(db, file);
+    const check = await inspect(db, file);
+    // Problems quote what the file holds (table and index names, a copy marker, stored values): printed to a
+    // terminal, their control characters must show, not act.
+    return { ...check, problems: check.problems.map(escapeControlCharacters) };
   } catch (err) {
     if (!(err instanceof Database.SqliteError)) throw err;
     return { file, schemaVersion: null, counts: null, summary: null, problems: [`it cannot be read: ${err.message}`] };

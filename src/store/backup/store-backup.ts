@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { CopyFailedError, copyStore } from "../copy/copy-store.js";
 import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../etcd/etcd-snapshot-source.js";
-import type { Db } from "../sqlite/database.js";
+import { openDatabaseReadOnly } from "../sqlite/database.js";
 import { openSqliteSnapshotTarget } from "../sqlite/sqlite-snapshot-target.js";
 import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
@@ -43,12 +43,7 @@ export async function backupSqliteDatabase(source: string, out: string, force: b
 
 /** SQLite's online backup of `source` into the new file `target`, left as one self-contained file (no WAL beside it). */
 export async function onlineBackup(source: string, target: string): Promise<void> {
-  let db: Db;
-  try {
-    db = new Database(source, { readonly: true, fileMustExist: true });
-  } catch (err) {
-    throw new BackupError(`cannot open database ${source}: ${(err as Error).message}`);
-  }
+  const db = openDatabaseReadOnly(source, BackupError);
   try {
     await db.backup(target, { progress: () => ALL_PAGES });
   } catch (err) {

@@ -46,6 +46,18 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   }
 }
 
+/**
+ * Opens the existing SQLite file `file` read-only: nothing is written to it, and a running kintsugi may hold it. A
+ * file that cannot be opened raises `failure` (DatabaseOpenError by default), naming the file and the cause.
+ */
+export function openDatabaseReadOnly(file: string, failure: new (message: string) => Error = DatabaseOpenError): Db {
+  try {
+    return new Database(file, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw new failure(`cannot open database ${file}: ${(err as Error).message}`);
+  }
+}
+
 /** The highest migration applied to `db`, 0 for a new file. */
 export function schemaVersion(db: Db): number {
   const row = db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number | null };

@@ -4,7 +4,7 @@ import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import type { SnapshotItem, SnapshotTarget } from "../copy/store-snapshot.js";
 import { TargetNotEmptyError } from "../copy/store-snapshot.js";
-import { DatabaseOpenError, openDatabase, type Db } from "./database.js";
+import { DatabaseOpenError, openDatabase, openDatabaseReadOnly, type Db } from "./database.js";
 import { lockDatabase } from "./database-lock.js";
 import { entryParams } from "./repair-entry-rows.js";
 import { howToEmptySqlite, removeCopyMarker, writeCopyMarker } from "./sqlite-copy-marker.js";
@@ -16,12 +16,7 @@ const CHUNK_LIMITS = { items: 1000, bytes: 8 * 1024 * 1024 } as const;
 /** Every row a database file holds outside the schema bookkeeping, counters included; 0 for a missing or empty file. */
 function rowsIn(file: string): number {
   if (!existsSync(file) || statSync(file).size === 0) return 0;
-  let db: Db;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (err) {
-    throw new DatabaseOpenError(`cannot open database ${file}: ${(err as Error).message}`);
-  }
+  const db = openDatabaseReadOnly(file);
   try {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'schema_version' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
     const counters = db.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().all().length;

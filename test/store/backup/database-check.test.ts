@@ -79,6 +79,11 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
       /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: notes row 1 -> repair_entries\)$/,
     ],
     [
+      "a row whose foreign key refers to nothing, in a table named to drive a terminal: the name escaped",
+      async (file) => (await realisticDatabase(file), tamper(file, (db) => db.exec(`PRAGMA foreign_keys = OFF; CREATE TABLE "x\x1b[2J\u202e" (entry INTEGER REFERENCES repair_entries (idx)); INSERT INTO "x\x1b[2J\u202e" VALUES (99)`))),
+      /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: x\\x1b\[2J\\u202e row 1 -> repair_entries\)$/,
+    ],
+    [
       "a stored value kintsugi cannot read",
       async (file) => (await realisticDatabase(file), tamper(file, (db) => db.prepare("UPDATE settings SET value = '{not json' WHERE key = 'constraints'").run())),
       /: the setting constraints cannot be read: /,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
@@ -56,6 +56,7 @@ describe("backing up a SQLite database into a new file", () => {
     ["a file that exists, without force", (path) => (writeFileSync(join(path, "b.db"), "keep me"), join(path, "b.db")), (path) => `${join(path, "b.db")} already exists; name a new file, or add --force to replace it`],
     ["a directory", (path) => (mkdirSync(join(path, "b.db")), join(path, "b.db")), (path) => `${join(path, "b.db")} is a directory; name the file to write`],
     ["the database itself", () => source, () => `${source} is the database itself; name another file`],
+    ["the database itself through a symbolic link", (path) => (symlinkSync(source, join(path, "link.db")), join(path, "link.db")), (path) => `${join(path, "link.db")} is the database itself; name another file`],
   ];
   for (const [name, out, message] of refused) {
     it(`refuses to write ${name}, changing nothing`, async () => {
