@@ -22,6 +22,9 @@ export const DEMO_USAGE =
 
 const LEVELS: readonly Level[] = ["fatal", "error", "warn", "info", "debug", "trace"];
 
+/** The longest `--duration` a timer holds (2^31 - 1 ms): a longer one would fire at once and stop the demo. */
+export const MAX_DURATION_SECONDS = 2_147_483;
+
 function number(name: string, text: string, valid: (n: number) => boolean, what: string): number {
   const n = Number(text);
   if (text.trim() === "" || !Number.isFinite(n) || !valid(n)) throw new Error(`${name}: must be ${what}, got ${JSON.stringify(text)}`);
@@ -46,7 +49,7 @@ export function demoOptions(args: readonly string[]): DemoOptions {
     i++;
     if (name === "--port") port = number(name, value, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, "a port number from 0 to 65535");
     else if (name === "--scale") scale = number(name, value, (n) => n >= MIN_SCALE && n <= MAX_SCALE, `a number from ${MIN_SCALE} to ${MAX_SCALE}`);
-    else if (name === "--duration") durationSeconds = number(name, value, (n) => n > 0, "a number of seconds > 0");
+    else if (name === "--duration") durationSeconds = number(name, value, (n) => n > 0 && n <= MAX_DURATION_SECONDS, `a number of seconds > 0 and at most ${MAX_DURATION_SECONDS} (24 days)`);
     else if (LEVELS.includes(value as Level)) logLevel = value as Level;
     else throw new Error(`--log-level: must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(value)}`);
   }

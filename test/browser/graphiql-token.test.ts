@@ -6,16 +6,14 @@ import { sha256Hex } from "../../src/auth/tokens.js";
 import {
   CHROMIUM,
   execute,
-  launchChromium,
   openInGraphiQL,
   resultPaneShows,
   runInGraphiQL,
-  screenshotOnFailure,
   STEP_TIMEOUT_MS,
   subscribeSent,
   untilSubscriptionLive,
+  withChromium,
   within,
-  type TestBrowser,
 } from "../support/graphiql-browser.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 
@@ -50,14 +48,11 @@ describe("GraphiQL with a token", { skip: existsSync(CHROMIUM) ? false : `chromi
     const k = await startTestKintsugi({
       auth: { anonymous: "none", tokens: [{ name: "graphiql-operator", role: "operator", sha256: sha256Hex(TOKEN) }], allowedOrigins: [], allowedHosts: [] },
     });
-    let browser: TestBrowser | null = null;
     const graphqlAuthorizations: string[] = [];
     const connectionInits: string[] = [];
     const pageErrors: string[] = [];
-    try {
+    await withChromium(t, async ({ context, page }) => {
       const origin = new URL(k.url).origin;
-      browser = await launchChromium();
-      const { context, page } = browser;
       context.on("request", (request) => {
         if (new URL(request.url()).pathname === "/graphql") graphqlAuthorizations.push(request.headers()["authorization"] ?? "(none)");
       });
@@ -108,16 +103,9 @@ describe("GraphiQL with a token", { skip: existsSync(CHROMIUM) ? false : `chromi
       await resultPaneShows(page, ['"UNAUTHENTICATED"']);
       assert.equal(graphqlAuthorizations.at(-1), "(none)");
       assert.deepEqual(pageErrors, [], "uncaught errors in the page");
-    } catch (err) {
-      if (browser) await screenshotOnFailure(t, browser.page);
-      t.diagnostic(`authorizations: ${JSON.stringify(graphqlAuthorizations)}; page errors: ${JSON.stringify(pageErrors)}`);
-      throw err;
-    } finally {
-      try {
-        await browser?.close();
-      } finally {
-        await k.dispose();
-      }
-    }
+    }, {
+      cleanup: () => k.dispose(),
+      diagnostics: () => `authorizations: ${JSON.stringify(graphqlAuthorizations)}; page errors: ${JSON.stringify(pageErrors)}`,
+    });
   });
 });

@@ -1,19 +1,16 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
-import type { Page } from "playwright-core";
 import {
   CHROMIUM,
   execute,
-  launchChromium,
   resultPaneShows,
   runInGraphiQL,
-  screenshotOnFailure,
   STEP_TIMEOUT_MS,
   subscribeSent,
   untilSubscriptionLive,
+  withChromium,
   within,
-  type TestBrowser,
 } from "../support/graphiql-browser.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 
@@ -24,20 +21,15 @@ const addEntry = (address: string) =>
 describe("GraphiQL at / and at /playground", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
   it("loads with no request leaving 127.0.0.1, runs a query and shows a subscription's event", { timeout: 300_000 }, async (t) => {
     const k: TestKintsugi = await startTestKintsugi({ auth: null });
-    let browser: TestBrowser | null = null;
-    let page: Page | null = null;
     const requests: string[] = [];
     const sockets: string[] = [];
     const failures: string[] = [];
     const pageErrors: string[] = [];
-    try {
-      const origin = new URL(k.url).origin;
+    const origin = new URL(k.url).origin;
+    await withChromium(t, async ({ context, page }) => {
       const front = await fetch(`${origin}/`);
       assert.equal(front.status, 200, `GET / answered ${front.status}: ${await front.text()}`);
 
-      browser = await launchChromium();
-      const { context } = browser;
-      page = browser.page;
       context.on("request", (request) => void requests.push(request.url()));
       context.on("requestfailed", (request) => {
         // net::ERR_ABORTED: a worker still loading when the test navigates to the next operation.
@@ -76,29 +68,19 @@ describe("GraphiQL at / and at /playground", { skip: existsSync(CHROMIUM) ? fals
       );
       assert.deepEqual(failures, [], "failed requests");
       assert.deepEqual(pageErrors, [], "uncaught errors in the page");
-    } catch (err) {
-      if (page) await screenshotOnFailure(t, page);
-      t.diagnostic(`requests: ${JSON.stringify(requests)}; websockets: ${JSON.stringify(sockets)}; page errors: ${JSON.stringify(pageErrors)}`);
-      throw err;
-    } finally {
-      try {
-        await browser?.close();
-      } finally {
-        await k.dispose();
-      }
-    }
+    }, {
+      cleanup: () => k.dispose(),
+      diagnostics: () => `requests: ${JSON.stringify(requests)}; websockets: ${JSON.stringify(sockets)}; page errors: ${JSON.stringify(pageErrors)}`,
+    });
   });
 
   it("answers at sabakan's /playground too, opening with kintsugi's example query instead of the generic welcome", { timeout: 300_000 }, async (t) => {
     const k: TestKintsugi = await startTestKintsugi({ auth: null });
-    let browser: TestBrowser | null = null;
     const pageErrors: string[] = [];
-    try {
+    await withChromium(t, async ({ page }) => {
       const origin = new URL(k.url).origin;
       const added = await k.gql(addEntry("10.0.0.7"));
       assert.equal(added.errors, undefined, JSON.stringify(added.errors));
-      browser = await launchChromium();
-      const { page } = browser;
       page.on("pageerror", (err) => void pageErrors.push(err.message));
       await page.goto(`${origin}/playground`);
       const editor = page.locator(".graphiql-query-editor");
@@ -110,15 +92,6 @@ describe("GraphiQL at / and at /playground", { skip: existsSync(CHROMIUM) ? fals
       await execute(page);
       await resultPaneShows(page, ['"repairQueueEnabled": true', '"address": "10.0.0.7"', '"constraints"']);
       assert.deepEqual(pageErrors, [], "uncaught errors in the page");
-    } catch (err) {
-      if (browser) await screenshotOnFailure(t, browser.page);
-      throw err;
-    } finally {
-      try {
-        await browser?.close();
-      } finally {
-        await k.dispose();
-      }
-    }
+    }, { cleanup: () => k.dispose() });
   });
 });

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { AuthConfig } from "../../src/auth/access-policy.js";
 import { sha256Hex } from "../../src/auth/tokens.js";
-import { CHROMIUM, launchChromium, screenshotOnFailure, type TestBrowser } from "../support/graphiql-browser.js";
+import { CHROMIUM, withChromium } from "../support/graphiql-browser.js";
 import { startHostilePage, type AttemptResults, type HostilePage } from "../support/hostile-page.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
 
@@ -66,13 +66,11 @@ describe("a page from another origin", { skip: existsSync(CHROMIUM) ? false : `c
     it(c.name, { timeout: 180_000 }, async (t) => {
       const hostile: HostilePage = await startHostilePage();
       const k = await startTestKintsugi({ auth: c.auth(hostile.origin) });
-      let browser: TestBrowser | null = null;
       const kintsugiAnswers: string[] = [];
-      try {
+      await withChromium(t, async (browser) => {
         const kintsugiOrigin = new URL(k.url).origin;
         assert.notEqual(hostile.origin, kintsugiOrigin);
         assert.equal(await queueEnabled(k.url, c.token), true);
-        browser = await launchChromium();
         browser.context.on("response", (response) => {
           if (new URL(response.url()).origin === kintsugiOrigin) kintsugiAnswers.push(`${response.request().method()} ${response.status()}`);
         });
@@ -87,16 +85,7 @@ describe("a page from another origin", { skip: existsSync(CHROMIUM) ? false : `c
           assert.deepEqual(kintsugiAnswers.filter((a) => !a.endsWith(" 403")), [], "answers other than 403");
         }
         assert.equal(await queueEnabled(k.url, c.token), c.queueEnabledAfter, "the repair queue's state after the page ran");
-      } catch (err) {
-        if (browser) await screenshotOnFailure(t, browser.page);
-        throw err;
-      } finally {
-        try {
-          await browser?.close();
-        } finally {
-          await Promise.all([k.dispose(), hostile.close()]);
-        }
-      }
+      }, { cleanup: () => Promise.all([k.dispose(), hostile.close()]) });
     });
   }
 });

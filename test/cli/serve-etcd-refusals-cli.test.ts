@@ -2,13 +2,12 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Etcd3 } from "etcd3";
+import { describe, it } from "node:test";
 import { openEtcdStore } from "../../src/store/etcd/open-etcd-store.js";
-import { testEtcdClient } from "../support/etcd-clients.js";
 import { runCli, type CliResult } from "../support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
+import { suiteEtcd } from "../support/suite-etcd.js";
+import { ETCD_SKIP } from "../support/test-etcd.js";
 
 /** A loopback port nothing listens on (taken from the kernel, then let go). */
 async function closedPort(): Promise<number> {
@@ -71,26 +70,17 @@ describe("kintsugi serve on etcd refuses to start with one line, no stack (the r
 });
 
 describe("kintsugi serve on a real etcd refuses a prefix it cannot use with one line, no stack", { skip: ETCD_SKIP }, () => {
-  let etcd: TestEtcd;
-  let client: Etcd3;
-  before(async () => {
-    etcd = await startTestEtcd();
-    client = testEtcdClient(etcd.endpoints);
-  });
-  after(async () => {
-    client?.close();
-    await etcd?.stop();
-  });
-  const config = (prefix: string, extra = "") => `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(etcd.endpoints)}\n  prefix: ${prefix}\n${extra}`;
+  const suite = suiteEtcd("serve-refusals");
+  const config = (prefix: string, extra = "") => `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(suite.etcd.endpoints)}\n  prefix: ${prefix}\n${extra}`;
 
   it("a schema key that is not kintsugi's, its value quoted with control characters escaped", async () => {
-    await client.put("/not-kintsugi/schema").value("hello\x1b[2J\u202e");
+    await suite.client.put("/not-kintsugi/schema").value("hello\x1b[2J\u202e");
     const res = await serveOn(config("/not-kintsugi/"));
     assertOneLine(res, /^kintsugi: etcd prefix \/not-kintsugi\/ has a schema key \(\/not-kintsugi\/schema\) that is not kintsugi's: "hello\\x1b\[2J\\u202e"$/);
   });
 
   it("stored constraints that contradict the config file's", async () => {
-    const store = await openEtcdStore({ client, prefix: "/contradicts/" });
+    const store = await openEtcdStore({ client: suite.client, prefix: "/contradicts/" });
     try {
       await store.settings.setConstraints({ minimumWorkers: 5 });
     } finally {

@@ -2,13 +2,12 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import type { Etcd3 } from "etcd3";
-import { testEtcdClient } from "../support/etcd-clients.js";
+import { describe, it } from "node:test";
 import { startCli } from "../support/cli-process.js";
 import { serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
+import { suiteEtcd } from "../support/suite-etcd.js";
+import { ETCD_SKIP } from "../support/test-etcd.js";
 
 /** Another program listening on a loopback port. */
 async function occupiedPort(): Promise<{ port: number; server: Server }> {
@@ -76,24 +75,15 @@ describe("kintsugi serve on a port in use (the real binary)", () => {
 });
 
 describe("kintsugi serve with store: etcd on a port in use (the real binary)", { skip: ETCD_SKIP }, () => {
-  let etcd: TestEtcd;
-  let client: Etcd3;
-  before(async () => {
-    etcd = await startTestEtcd();
-    client = testEtcdClient(etcd.endpoints);
-  });
-  after(async () => {
-    client?.close();
-    await etcd?.stop();
-  });
+  const suite = suiteEtcd("port-in-use");
 
   it("says so in one line, exits 1, and writes nothing to etcd", async () => {
     const dir = tempDir();
     const { port, server } = await occupiedPort();
     try {
-      const res = await serveIn(dir.path, `listen: "127.0.0.1:${port}"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(etcd.endpoints)}\n  prefix: /port-in-use/\n`);
+      const res = await serveIn(dir.path, `listen: "127.0.0.1:${port}"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(suite.etcd.endpoints)}\n  prefix: /port-in-use/\n`);
       assertInUse(res, port);
-      assert.deepEqual(await client.getAll().keys(), [], "keys written to etcd");
+      assert.deepEqual(await suite.client.getAll().keys(), [], "keys written to etcd");
     } finally {
       server.close();
       dir.remove();

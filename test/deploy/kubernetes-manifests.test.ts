@@ -47,6 +47,7 @@ interface K8sObject {
     readonly selector?: Labels & { readonly matchLabels?: Labels };
     readonly ports?: ReadonlyArray<{ readonly targetPort: string }>;
     readonly maxUnavailable?: number;
+    readonly accessModes?: readonly string[];
   };
 }
 
@@ -152,6 +153,8 @@ for (const { overlay, replicas, strategy, store, extraKinds } of OVERLAYS) {
         const mount = container().volumeMounts.find((m) => database?.startsWith(`${m.mountPath}/`));
         const volume = pod().volumes.find((v) => v.name === mount?.name);
         assert.equal(volume?.persistentVolumeClaim?.claimName, one("PersistentVolumeClaim").metadata.name);
+        // Mounted by one node at a time; two pods there (a replacement while the old one terminates) meet the lock.
+        assert.deepEqual(one("PersistentVolumeClaim").spec.accessModes, ["ReadWriteOnce"]);
       } else {
         assert.equal(database, undefined, "no database with store: etcd");
       }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 
@@ -25,6 +26,12 @@ describe("README.md links only into the repository", () => {
 
   it("no link has a scheme or leaves the repository", () => {
     assert.deepEqual(targets.filter((t) => /^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("//") || t.startsWith("/")), []);
+    // `../x` resolves on this machine (a sibling of the checkout) but not where the README is read.
+    const outside = targets.filter((t) => {
+      const inRepo = relative(REPO, resolve(REPO, decodeURIComponent(t.split("#")[0]!)));
+      return inRepo === ".." || inRepo.startsWith(`..${sep}`) || isAbsolute(inRepo);
+    });
+    assert.deepEqual(outside, []);
   });
 
   it("no address in the prose becomes a link by itself (GitHub links bare http://, https:// and www.)", () => {

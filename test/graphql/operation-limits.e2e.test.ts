@@ -4,6 +4,7 @@ import WebSocket from "ws";
 import { createClient } from "graphql-ws";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { acknowledged, closed, openSocket } from "../support/raw-websocket.js";
 import { until } from "../support/until.js";
 import { subscriptionCount } from "../support/ws-subscriber.js";
 
@@ -122,24 +123,10 @@ describe("operation and connection limits (each abuse case refused with its limi
       await Promise.all(open.map((s) => closed(s)));
     }
     const again = await openSocket(k.url);
-    again.send(JSON.stringify({ type: "connection_init" }));
-    assert.equal(JSON.parse(String(await new Promise((resolve) => again.once("message", resolve)))).type, "connection_ack", "a slot freed is a slot to use");
+    assert.equal(await acknowledged(again), true, "a slot freed is a slot to use");
     again.close();
   });
 });
-
-function openSocket(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(`${url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
-  return new Promise((resolve, reject) => {
-    socket.once("open", () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
-
-function closed(socket: WebSocket): Promise<[number, string]> {
-  if (socket.readyState === WebSocket.CLOSED) return Promise.resolve([0, ""]);
-  return new Promise((resolve) => socket.once("close", (code, reason) => resolve([code, String(reason)])));
-}
 
 /** Subscribes once over graphql-ws and resolves with the errors the server answered with. */
 function subscribeErrors(url: string, query: string): Promise<readonly unknown[]> {

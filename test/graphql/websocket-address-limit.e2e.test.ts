@@ -3,29 +3,7 @@ import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-
-function openSocket(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(`${url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
-  return new Promise((resolve, reject) => {
-    socket.once("open", () => resolve(socket));
-    socket.once("error", reject);
-  });
-}
-
-function closed(socket: WebSocket): Promise<[number, string]> {
-  if (socket.readyState === WebSocket.CLOSED) return Promise.resolve([0, ""]);
-  return new Promise((resolve) => socket.once("close", (code, reason) => resolve([code, String(reason)])));
-}
-
-/** Whether the server acknowledges a connection_init on `socket` (it was admitted). */
-async function acknowledged(socket: WebSocket): Promise<boolean> {
-  socket.send(JSON.stringify({ type: "connection_init" }));
-  const message = await new Promise<string | null>((resolve) => {
-    socket.once("message", (data) => resolve(String(data)));
-    socket.once("close", () => resolve(null));
-  });
-  return message !== null && (JSON.parse(message) as { type: string }).type === "connection_ack";
-}
+import { acknowledged, closed, openSocket } from "../support/raw-websocket.js";
 
 // Sockets count before they authenticate (graphql-ws gives them a few seconds): one client must not take every slot.
 describe("WebSocket connections from one address are capped (limits.max_connections_per_address)", () => {

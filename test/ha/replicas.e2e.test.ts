@@ -44,6 +44,8 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
   it("elects one leader that every replica names; all are healthy", async () => {
     const healths = await until("one leader that all replicas name", () => Promise.all(replicas.map((r) => replicaHealth(r.url))), (hs) => hs.filter((h) => h.leader).length === 1 && hs.every((h) => h.leaderName !== null && h.leaderName === hs.find((x) => x.leader)?.replica));
     for (const h of healths) {
+      // 200 on followers too: deploy/kubernetes's readiness probe keeps every replica in the Service on it.
+      assert.equal(h.code, 200, `${h.replica} (leader: ${h.leader})`);
       assert.equal(h.status, "ok");
       assert.equal(h.store, "etcd");
     }

@@ -108,6 +108,32 @@ export function subscribeSent(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Runs `body` with a fresh Chromium: when it fails, a screenshot of the page and `diagnostics()` go into the test's
+ * diagnostics; either way the browser is closed, then `cleanup` runs (the servers the test started).
+ */
+export async function withChromium(
+  t: TestContext,
+  body: (browser: TestBrowser) => Promise<void>,
+  options: { readonly cleanup: () => Promise<unknown>; readonly diagnostics?: () => string },
+): Promise<void> {
+  let browser: TestBrowser | null = null;
+  try {
+    browser = await launchChromium();
+    await body(browser);
+  } catch (err) {
+    if (browser) await screenshotOnFailure(t, browser.page);
+    if (options.diagnostics) t.diagnostic(options.diagnostics());
+    throw err;
+  } finally {
+    try {
+      await browser?.close();
+    } finally {
+      await options.cleanup();
+    }
+  }
+}
+
 /** Saves a screenshot of a failing page to the temp directory and names it in the test's diagnostics. */
 export async function screenshotOnFailure(t: TestContext, page: Page): Promise<void> {
   const shot = join(tmpdir(), `kintsugi-graphiql-failure-${process.pid}-${Date.now()}.png`);

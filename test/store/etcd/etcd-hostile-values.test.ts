@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { after, afterEach, before, describe, it } from "node:test";
-import type { Etcd3 } from "etcd3";
+import { afterEach, describe, it } from "node:test";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import { MAX_CLUSTER_JSON_BYTES, UndecodableValueError } from "../../../src/store/etcd/etcd-values.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
-import { testEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
-import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";
+import { suiteEtcd } from "../../support/suite-etcd.js";
+import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
 import { DEFAULT_CONSTRAINTS } from "../../../src/domain/constraints.js";
 import { DEFAULT_AUTO_REPAIR_VARIABLES } from "../../../src/domain/machine-params.js";
@@ -15,32 +14,21 @@ import { ACTOR, cluster, newEntry } from "../conformance/store-harness.js";
 
 /** Values another process with write access to the prefix may put there: kintsugi must neither act on them nor fall over. */
 describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
-  let etcd: TestEtcd;
-  let client: Etcd3;
-  let tests = 0;
+  const suite = suiteEtcd("hostile");
   let stores: KintsugiStore[] = [];
   const logged: Array<{ level: string; message: string; fields: Readonly<Record<string, unknown>> }> = [];
 
-  before(async () => {
-    etcd = await startTestEtcd();
-    client = testEtcdClient(etcd.endpoints);
-  });
-  after(async () => {
-    client?.close();
-    await etcd?.stop();
-  });
   afterEach(async () => {
     await Promise.all(stores.map((s) => s.close()));
     stores = [];
   });
 
-  const fresh = () => `/hostile-${++tests}/`;
   const open = async (prefix: string) => {
-    const store = await openEtcdStore({ client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
+    const store = await openEtcdStore({ client: suite.client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
     stores.push(store);
     return store;
   };
-  const readJson = async (key: string) => JSON.parse((await client.get(key).string()) ?? "null") as { v: number; entry: Record<string, unknown>; record: Record<string, unknown> };
+  const readJson = async (key: string) => JSON.parse((await suite.client.get(key).string()) ?? "null") as { v: number; entry: Record<string, unknown>; record: Record<string, unknown> };
 
   const addresses: Array<[string, string]> = [
     ["an option a repair command would take", "-rf"],
@@ -52,12 +40,12 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   ];
   for (const [name, address] of addresses) {
     it(`leaves out of the mirror, on open and from the watch, an entry whose address is ${name}: no command ever gets it`, async () => {
-      const prefix = fresh();
+      const prefix = suite.freshPrefix();
       const first = await open(prefix);
       await first.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
       const stored = await readJson(`${prefix}entries/0000000000000001`);
       const hostile = JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address } });
-      await client.put(`${prefix}entries/0000000000000002`).value(hostile);
+      await suite.client.put(`${prefix}entries/0000000000000002`).value(hostile);
       // The watch of the running store meets it, then a new store reads it on open.
       await until("the running store's mirror passed the hostile put", async () => logged.some((l) => l.fields["key"] === `${prefix}entries/0000000000000002`));
       const second = await open(prefix);
@@ -72,12 +60,12 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   }
 
   it("leaves out of an entry's history a record that cannot be read, logs it, and serves the others", async () => {
-    const prefix = fresh();
+    const prefix = suite.freshPrefix();
     const store = await open(prefix);
     const added = await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
     await store.entries.requestDelete(() => true, "delete", NOW, ACTOR);
     const key = `${prefix}history/0000000000000001/0000000000000099`;
-    await client.put(key).value("{ not json");
+    await suite.client.put(key).value("{ not json");
     const history = await store.entries.history(added.entry.index);
     assert.deepEqual(history.map((r) => r.kind), ["created", "delete-requested"]);
     const said = logged.find((l) => l.level === "error" && l.fields["key"] === key);
@@ -85,11 +73,11 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   });
 
   it("still reads the IPv4-mapped spelling older kintsugis stored", async () => {
-    const prefix = fresh();
+    const prefix = suite.freshPrefix();
     const store = await open(prefix);
     await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
     const stored = await readJson(`${prefix}entries/0000000000000001`);
-    await client.put(`${prefix}entries/0000000000000002`).value(JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address: "::ffff:a00:2" } }));
+    await suite.client.put(`${prefix}entries/0000000000000002`).value(JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address: "::ffff:a00:2" } }));
     assert.deepEqual((await open(prefix)).entries.list().map((e) => e.address), ["10.0.0.1", "::ffff:a00:2"]);
   });
 
@@ -104,9 +92,9 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   ];
   for (const [name, setting, value, read, fallback] of settings) {
     it(`reads the default for ${name}, and says which key`, async () => {
-      const prefix = fresh();
+      const prefix = suite.freshPrefix();
       await open(prefix);
-      await client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
+      await suite.client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
       const store = await open(prefix);
       assert.deepEqual(read(store), fallback);
       assert.ok(logged.some((l) => l.level === "error" && l.fields["key"] === `${prefix}settings/${setting}`), "logged");
@@ -114,9 +102,9 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   }
 
   it("reads settings of the right shape as they are", async () => {
-    const prefix = fresh();
+    const prefix = suite.freshPrefix();
     await open(prefix);
-    const put = (setting: string, value: unknown) => client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
+    const put = (setting: string, value: unknown) => suite.client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
     await put("repair-queue-enabled", false);
     await put("constraints", { maximumRepairQueueEntries: 7 });
     await put("auto-repair-variables", { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
@@ -136,12 +124,12 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   ];
   for (const [name, blob, message] of configurations) {
     it(`a generated configuration that is ${name} fails where it is read, with a clear error, and bounds memory`, async () => {
-      const prefix = fresh();
+      const prefix = suite.freshPrefix();
       const store = await open(prefix);
       await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
       const key = `${prefix}generations/0000000000000001`;
       const stored = await readJson(key);
-      await client.put(key).value(JSON.stringify({ ...stored, record: { ...stored.record, cluster: blob() } }));
+      await suite.client.put(key).value(JSON.stringify({ ...stored, record: { ...stored.record, cluster: blob() } }));
       const reopened = await open(prefix);
       const current = reopened.generations.current();
       assert.equal(current?.sequence, 1, "the record itself stays listed");
