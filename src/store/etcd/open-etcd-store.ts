@@ -6,6 +6,7 @@ import { EtcdAvailability } from "./etcd-availability.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEntryPort } from "./etcd-entry-port.js";
 import { EtcdGenerationPort } from "./etcd-generation-port.js";
+import { EtcdHoldPort } from "./etcd-hold-port.js";
 import { EtcdKeys } from "./etcd-keys.js";
 import { EtcdMirror } from "./etcd-mirror.js";
 import { EtcdOutcomePort, outcomeWrite } from "./etcd-outcome-port.js";
@@ -65,6 +66,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
       settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
       outcomes: new EtcdOutcomePort(keys, mirror, writer),
       generations: new EtcdGenerationPort(keys, mirror, writer),
+      holds: new EtcdHoldPort(keys, mirror, writer),
       enqueue: (decide, now, actor) => enqueue(writer, mirror, keys, decide, now, actor),
       guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),

@@ -3,6 +3,7 @@ import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from ".
 import { outcomeFromRow, type OutcomeRow } from "./auto-repair-outcome-store.js";
 import type { GenerationRow } from "./cluster-generation-store.js";
 import type { Db } from "./database.js";
+import { holdFromRow, type MachineHoldRow } from "./machine-hold-store.js";
 import { entryFromRow, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
 
 /** The AUTOINCREMENT tables behind each counter, with their key column. */
@@ -40,6 +41,9 @@ export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator
     }
     for (const row of db.prepare("SELECT * FROM cluster_generations ORDER BY seq").iterate() as Iterable<GenerationRow>) {
       yield { kind: "generation", generation: generationFromRow(from, row) };
+    }
+    for (const row of db.prepare("SELECT * FROM machine_holds ORDER BY address").iterate() as Iterable<MachineHoldRow>) {
+      yield { kind: "hold", hold: holdFromRow(row) };
     }
     yield { kind: "counters", counters: counters(db) };
   } finally {
