@@ -1,5 +1,6 @@
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
-import type { AutoRepairOutcomePort, ClusterGenerationPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
+import type { AutoRepairOutcomePort, ClusterGenerationPort, MachineHoldPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
+import type { MachineHold } from "../domain/machine-holds.js";
 import type { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
@@ -39,6 +40,10 @@ export interface GraphQLContext {
   readonly machines: MachineByAddressLoader | null;
   readonly pubsub: PubSub<Topics>;
   readonly generations: ClusterGenerationPort;
+  /** The machine holds set through the API. */
+  readonly holds: MachineHoldPort;
+  /** The holds the leader's last repair pass read from Node annotations; null on a follower (it does not watch Nodes). */
+  readonly annotationHolds: () => readonly MachineHold[] | null;
   /**
    * The workers of this replica's term as leader (sabakan polls, health-check statuses, cluster generation rounds):
    * they run on the leader only. On a follower this throws NOT_LEADER naming the leader to ask.

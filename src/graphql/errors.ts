@@ -19,6 +19,7 @@ export const ERROR_TYPES = {
   INVALID_CONSTRAINT: "unknown constraint name or value out of range",
   INVALID_MACHINE_PARAMS: "a MachineParams value is out of range",
   INVALID_ARGUMENT: "an argument is out of range",
+  INVALID_HOLD: "a machine hold's address, reason or until is not valid, or too many machines are held; the message names the field",
   SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
   INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",

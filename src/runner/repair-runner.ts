@@ -1,5 +1,5 @@
 import { controlPlanesOf } from "../domain/control-planes.js";
-import { activeHolds, annotationHolds } from "../domain/machine-holds.js";
+import { activeHolds, annotationHolds, type MachineHold } from "../domain/machine-holds.js";
 import { decideRepairActions } from "../domain/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import { nodeEventFor } from "../domain/repair-events.js";
@@ -39,6 +39,7 @@ export class RepairRunner {
   private started = false;
   private unwatch: (() => void) | null = null;
   private held: ReadonlyMap<number, string> = new Map();
+  private annotated: readonly MachineHold[] = [];
 
   constructor(private readonly deps: RunnerDeps) {
     this.loop = new PassLoop<void, number | null>({
@@ -86,6 +87,11 @@ export class RepairRunner {
     return this.held.get(index) ?? null;
   }
 
+  /** The holds the last pass read from the Nodes' hold annotations. */
+  annotationHolds(): readonly MachineHold[] {
+    return this.annotated;
+  }
+
   /** Each domain value's allowance and repairs in progress; null when pacing is off. */
   pacingState(): DomainPacing[] | null {
     const entries = this.deps.entries.list();
@@ -111,7 +117,8 @@ export class RepairRunner {
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
     const now = deps.now();
     const stored = await holdsForPass(deps.holds, now, deps.log);
-    const holds = activeHolds(stored.stored, annotationHolds(nodes), now);
+    this.annotated = annotationHolds(nodes);
+    const holds = activeHolds(stored.stored, this.annotated, now);
     this.holdWatch.update(holds);
     const pacing = pacingInputOf(deps, entries);
     const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes, holds, ...(pacing && { pacing }) };

@@ -66,6 +66,8 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
     pubsub: events.pubsub,
     generations: store.generations,
+    holds: store.holds,
+    annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,
     // The ledger of outcomes lives in the leader's term.
     repairPacing: () => (leader.workers() ?? leaderWorkers()).runner.pacingState(),

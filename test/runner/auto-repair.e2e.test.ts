@@ -123,6 +123,20 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     assert.deepEqual(later.enqueued.map((e: { serial: string }) => e.serial), ["h001"]);
   });
 
+  it("does not enqueue a machine held through the API (skip kind HELD, who and until), and enqueues it once the hold has ended", async () => {
+    sabakan.addMachine({ serial: "h003", rack: 5, ipv4: ["10.5.0.1"], state: "UNHEALTHY" });
+    const until = new Date(now + 60_000).toISOString();
+    const held = await k.gql(`mutation($u: DateTime) { holdMachine(address: "10.5.0.1", reason: "bios update", until: $u) { until } }`, { u: until });
+    assert.equal(held.errors, undefined, JSON.stringify(held.errors));
+    const outcome = await run();
+    assert.deepEqual(outcome.skipped, [{ serial: "h003", address: "10.5.0.1", state: "UNHEALTHY", reason: `held by anonymous: bios update until ${until}`, kind: "HELD", held: false, rack: 5 }]);
+    assert.deepEqual(outcome.enqueued, []);
+    now += 60_000;
+    const later = await run();
+    assert.deepEqual(later.enqueued.map((e: { serial: string }) => e.serial), ["h003"]);
+    sabakan.setState("h003", "HEALTHY");
+  });
+
   let faultNumber = 0;
   const faults: Array<[string, (s: FakeSabakan) => void, RegExp]> = [
     ["HTTP 500", (s) => s.failWithStatus(500, "internal error"), /answered HTTP 500/],

@@ -53,4 +53,36 @@ describe("machine holds end to end (test Kubernetes API)", () => {
       await w.waitFor(index, () => w.machines.runs("fix", ADDRESS) === 1);
       assert.equal((await w.waitFor(index, finished)).status, "SUCCEEDED");
     }));
+
+  it("a hold set through the API keeps a queued entry from starting, says who and until when, and ends by itself: the entry then runs", () =>
+    withWorld((m) => [stepOf(m, "fix")], async (w) => {
+      w.kube.addNode({ name: "n1", internalIP: ADDRESS });
+      // Long enough to be seen held under load, short enough to wait for.
+      const until = new Date(Date.now() + 3000).toISOString().replace(/\.\d{3}Z$/, "Z");
+      await w.mutate(`mutation { holdMachine(address: "${ADDRESS}", reason: "vendor swap", until: "${until}") { address } }`);
+      const index = await w.add(ADDRESS);
+      const waiting = await w.waitFor(index, (e) => e.waitReason !== null);
+      assert.deepEqual([waiting.status, waiting.waitReason], ["QUEUED", `held by anonymous: vendor swap until ${new Date(until).toISOString()}`]);
+      assert.equal(w.machines.runs("fix", ADDRESS), 0);
+
+      const done = await w.waitFor(index, finished);
+      assert.equal(done.status, "SUCCEEDED");
+      assert.equal(w.machines.runs("fix", ADDRESS), 1);
+      // The leader removed the ended hold from the store: there is nothing left to release.
+      const release = await w.k.gql(`mutation { releaseMachine(address: "${ADDRESS}") { address } }`);
+      assert.equal(release.errors?.[0]?.extensions?.["type"], "NOT_FOUND");
+    }));
+
+  it("machineHolds lists, on the leader, the annotation holds next to the stored ones, a stored hold shown over an annotation", () =>
+    withWorld((m) => [stepOf(m, "fix")], async (w) => {
+      w.kube.addNode({ name: "n1", internalIP: ADDRESS, annotations: { [HOLD_ANNOTATION]: "vendor swap" } });
+      w.kube.addNode({ name: "n2", internalIP: "10.0.3.2", annotations: { [HOLD_ANNOTATION]: "cabling" } });
+      await w.mutate(`mutation { holdMachine(address: "10.0.3.2", reason: "stored reason") { address } }`);
+      const list = async () => (await w.k.gql(`{ machineHolds { address reason setBy setAt until source } }`)).data?.["machineHolds"];
+      const listed = await until("the runner read the annotations", list, (holds) => holds.length === 2);
+      assert.deepEqual(listed.map((h: Record<string, unknown>) => ({ ...h, setAt: h["setAt"] === null ? null : "set" })), [
+        { address: ADDRESS, reason: "vendor swap", setBy: `annotation ${HOLD_ANNOTATION} on Node n1`, setAt: null, until: null, source: "ANNOTATION" },
+        { address: "10.0.3.2", reason: "stored reason", setBy: "anonymous", setAt: "set", until: null, source: "API" },
+      ]);
+    }));
 });

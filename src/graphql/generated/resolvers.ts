@@ -13,6 +13,7 @@ import type { StoredClusterTemplate as StoredClusterTemplateModel, ClusterGenera
 import type { ClusterNode as ClusterNodeModel, Taint as TaintModel } from '../../domain/cluster/types.js';
 import type { RepairPacingView as RepairPacingViewModel, DomainPacing as DomainPacingModel } from '../../domain/repair-pacing-report.js';
 import type { PacingChange as PacingChangeModel } from '../../domain/repair-pacing.js';
+import type { MachineHold as MachineHoldModel } from '../../domain/machine-holds.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -329,6 +330,31 @@ export type Machine = {
   status: MachineStatus;
 };
 
+/** An operator's veto on repairing one machine. */
+export type MachineHold = {
+  __typename?: 'MachineHold';
+  /** The machine's address, in canonical form. */
+  address: Scalars['IPAddress']['output'];
+  /** Why the machine is held (control characters are kept as given; escape them when printing). */
+  reason: Scalars['String']['output'];
+  /** When it was set; null for an annotation hold (Kubernetes does not say). */
+  setAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Who set it: the token's name for a hold set through the API, the annotation and its Node for an annotation hold. */
+  setBy: Scalars['String']['output'];
+  /** API or ANNOTATION. */
+  source: MachineHoldSource;
+  /** When it ends by itself; null: until released (or the annotation is removed). */
+  until?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** Where a hold comes from. */
+export enum MachineHoldSource {
+  /** Read from the Node annotation `kintsugi.cybozu.io/hold`, whose value is the reason. */
+  Annotation = 'annotation',
+  /** Set through the API (holdMachine, `kintsugi machine hold`) and stored. */
+  Api = 'api'
+}
+
 /** MachineInfo represents miscellaneous information for Machine. */
 export type MachineInfo = {
   __typename?: 'MachineInfo';
@@ -431,6 +457,19 @@ export type Mutation = {
    */
   deleteUnfinishedRepairEntries: Array<RepairEntry>;
   /**
+   * Holds the machine at `address` with `reason` until `until` (null: until released); holding a held machine again
+   * replaces its hold. `setBy` is the caller's token name. Errors with INVALID_HOLD naming the field when the
+   * address is not an IP address, the reason is empty or longer than 512 characters, `until` is not in the future,
+   * or 1,000 machines are held already. A plain store write: any replica takes it.
+   */
+  holdMachine: MachineHold;
+  /**
+   * Releases the hold set through the API on the machine at `address` and returns it. Errors with INVALID_ADDRESS for
+   * an address that is not one and NOT_FOUND when the machine has no such hold (an annotation hold is released by
+   * removing the annotation). Any replica takes it.
+   */
+  releaseMachine: MachineHold;
+  /**
    * Resets the drain back-off of every entry (count to 0, expiry to none) so that waiting drains are retried at
    * once. Returns the entries whose back-off was reset.
    */
@@ -500,6 +539,20 @@ export type MutationAddRepairEntryArgs = {
 /** The root of every change. */
 export type MutationDeleteRepairEntryArgs = {
   index: Scalars['ID']['input'];
+};
+
+
+/** The root of every change. */
+export type MutationHoldMachineArgs = {
+  address: Scalars['IPAddress']['input'];
+  reason: Scalars['String']['input'];
+  until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** The root of every change. */
+export type MutationReleaseMachineArgs = {
+  address: Scalars['IPAddress']['input'];
 };
 
 
@@ -632,6 +685,12 @@ export type Query = {
    * Errors with SABAKAN_NOT_CONFIGURED when kintsugi has no sabakan, SABAKAN_UNAVAILABLE when it cannot be asked.
    */
   machine: Machine;
+  /**
+   * The machine holds in force, ordered by address: those set through the API (stored, on every replica) and, on
+   * the leader, those its last repair pass read from the Nodes' `kintsugi.cybozu.io/hold` annotations. A follower
+   * lists the stored holds only (it does not watch the Nodes). Holds that have ended are not listed.
+   */
+  machineHolds: Array<MachineHold>;
   /** The repair entry with this index. Errors with NOT_FOUND when no entry has it (dequeued entries included). */
   repairEntry: RepairEntry;
   /**
@@ -1083,6 +1142,8 @@ export type ResolversTypes = {
   Label: ResolverTypeWrapper<Label>;
   LabelInput: LabelInput;
   Machine: ResolverTypeWrapper<SabakanObjectModel>;
+  MachineHold: ResolverTypeWrapper<MachineHoldModel>;
+  MachineHoldSource: null;
   MachineInfo: ResolverTypeWrapper<MachineInfo>;
   MachineParams: MachineParams;
   MachineParamsValue: ResolverTypeWrapper<MachineParamsModel>;
@@ -1140,6 +1201,7 @@ export type ResolversParentTypes = {
   Label: Label;
   LabelInput: LabelInput;
   Machine: SabakanObjectModel;
+  MachineHold: MachineHoldModel;
   MachineInfo: MachineInfo;
   MachineParams: MachineParams;
   MachineParamsValue: MachineParamsModel;
@@ -1318,6 +1380,17 @@ export type MachineResolvers<ContextType = GraphQLContext, ParentType extends Re
   status?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType>;
 };
 
+export type MachineHoldResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineHold'] = ResolversParentTypes['MachineHold']> = {
+  address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  setAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  setBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['MachineHoldSource'], ParentType, ContextType>;
+  until?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
+export type MachineHoldSourceResolvers = { ANNOTATION: 'annotation', API: 'api' };
+
 export type MachineInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineInfo'] = ResolversParentTypes['MachineInfo']> = {
   bmc?: Resolver<ResolversTypes['BMCInfo'], ParentType, ContextType>;
   network?: Resolver<ResolversTypes['NetworkInfo'], ParentType, ContextType>;
@@ -1361,6 +1434,8 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteFinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   deleteRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationDeleteRepairEntryArgs, 'index'>>;
   deleteUnfinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
+  holdMachine?: Resolver<ResolversTypes['MachineHold'], ParentType, ContextType, RequireFields<MutationHoldMachineArgs, 'address' | 'reason'>>;
+  releaseMachine?: Resolver<ResolversTypes['MachineHold'], ParentType, ContextType, RequireFields<MutationReleaseMachineArgs, 'address'>>;
   resetRepairBackoff?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   runAutoRepair?: Resolver<ResolversTypes['AutoRepairOutcome'], ParentType, ContextType>;
   runClusterGeneration?: Resolver<ResolversTypes['ClusterGenerationRound'], ParentType, ContextType>;
@@ -1406,6 +1481,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType, Partial<QueryGeneratedClusterArgs>>;
   healthChecks?: Resolver<Array<ResolversTypes['HealthCheck']>, ParentType, ContextType>;
   machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
+  machineHolds?: Resolver<Array<ResolversTypes['MachineHold']>, ParentType, ContextType>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
   repairHistory?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType, RequireFields<QueryRepairHistoryArgs, 'index'>>;
   repairPacing?: Resolver<ResolversTypes['RepairPacing'], ParentType, ContextType>;
@@ -1533,6 +1609,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   IPAddress?: GraphQLScalarType;
   Label?: LabelResolvers<ContextType>;
   Machine?: MachineResolvers<ContextType>;
+  MachineHold?: MachineHoldResolvers<ContextType>;
+  MachineHoldSource?: MachineHoldSourceResolvers;
   MachineInfo?: MachineInfoResolvers<ContextType>;
   MachineParamsValue?: MachineParamsValueResolvers<ContextType>;
   MachineSpec?: MachineSpecResolvers<ContextType>;
