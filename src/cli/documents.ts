@@ -230,3 +230,30 @@ export const ClusterGenerations = /* GraphQL */ `
   }
   ${GENERATION_FIELDS}
 `;
+
+const MACHINE_HOLD_FIELDS = /* GraphQL */ `
+  fragment MachineHoldFields on MachineHold {
+    address reason setBy setAt until source
+  }
+`;
+
+export const ListMachineHolds = /* GraphQL */ `
+  query ListMachineHolds {
+    machineHolds { ...MachineHoldFields }
+  }
+  ${MACHINE_HOLD_FIELDS}
+`;
+
+export const HoldMachine = /* GraphQL */ `
+  mutation HoldMachine($address: IPAddress!, $reason: String!, $until: DateTime) {
+    holdMachine(address: $address, reason: $reason, until: $until) { ...MachineHoldFields }
+  }
+  ${MACHINE_HOLD_FIELDS}
+`;
+
+export const ReleaseMachine = /* GraphQL */ `
+  mutation ReleaseMachine($address: IPAddress!) {
+    releaseMachine(address: $address) { ...MachineHoldFields }
+  }
+  ${MACHINE_HOLD_FIELDS}
+`;

@@ -9,6 +9,7 @@ import { CliError, DEFAULT_SERVER, KintsugiClient } from "./client.js";
 import { readClientTls, type ClientTlsFiles } from "./client-tls.js";
 import { constraintsCommand } from "./constraints-commands.js";
 import { healthCheckCommand } from "./health-check-commands.js";
+import { machineCommand } from "./machine-commands.js";
 import { repairQueueCommand, type CliIo } from "./repair-queue-commands.js";
 import { checkConfigCommand, serveCommand } from "./serve-command.js";
 import { sabakanCommand } from "./sabakan-commands.js";
@@ -64,6 +65,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(autoRepairCommand(io));
   program.addCommand(constraintsCommand(io));
   program.addCommand(healthCheckCommand(io));
+  program.addCommand(machineCommand(io));
   program.addCommand(sabakanCommand(io));
   program.addCommand(clusterCommand(io));
   program.addCommand(alertsCommand());

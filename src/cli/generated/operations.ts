@@ -39,6 +39,13 @@ export type LabelInput = {
   value: string;
 };
 
+/** Where a hold comes from. */
+export type MachineHoldSource =
+  /** Read from the Node annotation `kintsugi.cybozu.io/hold`, whose value is the reason. */
+  | 'ANNOTATION'
+  /** Set through the API (holdMachine, `kintsugi machine hold`) and stored. */
+  | 'API';
+
 /** MachineParams is a set of input parameters to search machines. */
 export type MachineParams = {
   labels?: Array<LabelInput> | null | undefined;
@@ -262,3 +269,26 @@ export type ClusterGenerationsQueryVariables = Exact<{
 
 
 export type ClusterGenerationsQuery = { clusterGenerations: Array<{ sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null }> };
+
+export type MachineHoldFieldsFragment = { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource };
+
+export type ListMachineHoldsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListMachineHoldsQuery = { machineHolds: Array<{ address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource }> };
+
+export type HoldMachineMutationVariables = Exact<{
+  address: string;
+  reason: string;
+  until?: string | null | undefined;
+}>;
+
+
+export type HoldMachineMutation = { holdMachine: { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource } };
+
+export type ReleaseMachineMutationVariables = Exact<{
+  address: string;
+}>;
+
+
+export type ReleaseMachineMutation = { releaseMachine: { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource } };
