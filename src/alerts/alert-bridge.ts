@@ -4,6 +4,7 @@ import type { Alert } from "../domain/alert.js";
 import { alertFor, missedEventsAlert, type RepairEntryEventPayload } from "../domain/alert-messages.js";
 import { alertForOutcome, INITIAL_OUTCOME_STATE, type AutoRepairOutcomePayload } from "../domain/auto-repair-alert-messages.js";
 import { alertForClusterGeneration, type ClusterGenerationPayload } from "../domain/cluster-alert-messages.js";
+import { alertForHoldEvent, type MachineHoldEventPayload } from "../domain/hold-alert-messages.js";
 import { EntryCreators } from "./entry-creators.js";
 
 /** A RepairEntryParams input, as the API takes it (statuses upper-case). */
@@ -61,6 +62,12 @@ const CLUSTER_GENERATIONS = /* GraphQL */ `
   }
 `;
 
+const HOLD_EVENTS = /* GraphQL */ `
+  subscription AlertMachineHoldEvents {
+    machineHoldEvents { kind actor hold { address reason setBy setAt until } }
+  }
+`;
+
 function describe(err: unknown): string {
   if (Array.isArray(err)) return err.map((e: { message?: string }) => e.message ?? String(e)).join("; ");
   if (err && typeof err === "object" && "code" in err && "reason" in err) return `closed with ${String(err.code)} ${String(err.reason)}`.trim();
@@ -70,7 +77,7 @@ function describe(err: unknown): string {
 }
 
 /**
- * Follows `repairEntryEvents` (filtered by `having`), `autoRepairOutcomes` and `clusterGenerated` over graphql-ws
+ * Follows `repairEntryEvents` (filtered by `having`), `autoRepairOutcomes`, `clusterGenerated` and `machineHoldEvents` over graphql-ws
  * and posts the alerts the pure rules of alert-messages.ts and cluster-alert-messages.ts make of them. The connection is retried forever with capped exponential
  * back-off; after a lost connection comes back (or a subscription that fell behind is restarted) it posts one
  * message saying which span of events may have been missed. It remembers who created each entry it saw created, so
@@ -188,6 +195,7 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
     deliver(result.alert);
   });
   follow<{ clusterGenerated: ClusterGenerationPayload }>("clusterGenerated", CLUSTER_GENERATIONS, {}, (data) => deliver(alertForClusterGeneration(data.clusterGenerated)));
+  follow<{ machineHoldEvents: MachineHoldEventPayload }>("machineHoldEvents", HOLD_EVENTS, {}, (data) => deliver(alertForHoldEvent(data.machineHoldEvents)));
 
   return {
     done,

@@ -55,5 +55,6 @@ export const FIELD_ROLES: Readonly<Record<"Query" | "Mutation" | "Subscription",
     autoRepairOutcomes: "viewer",
     healthCheckEvents: "viewer",
     clusterGenerated: "viewer",
+    machineHoldEvents: "viewer",
   },
 };

@@ -40,6 +40,7 @@ const enums: Resolvers = {
   },
   PacingDomainKind: { RACK: "rack", MACHINE_TYPE: "machine_type" },
   MachineHoldSource: { API: "api", ANNOTATION: "annotation" },
+  MachineHoldEventKind: { SET: "set", RELEASED: "released", EXPIRED: "expired" },
   RepairHistoryKind: {
     CREATED: "created",
     TRANSITION: "transition",

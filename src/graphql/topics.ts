@@ -1,6 +1,6 @@
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
-import type { RepairChange } from "../store/store-port.js";
+import type { HoldChange, RepairChange } from "../store/store-port.js";
 import type { HealthCheckStatus } from "../runner/health-check-runner.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 
@@ -11,7 +11,8 @@ export interface Topics extends Record<string, unknown> {
   autoRepairOutcomes: AutoRepairOutcome;
   healthCheckEvents: HealthCheckStatus;
   clusterGenerated: ClusterGeneration;
+  machineHoldEvents: HoldChange;
 }
 
 /** Every topic's name, for what reports on all of them (metrics). */
-export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated"];
+export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "machineHoldEvents"];

@@ -63,6 +63,7 @@ export function buildEvents(
       pubsub.publish("autoRepairOutcomes", commit.outcome);
       hooks.onOutcome?.(commit.outcome);
     }
+    for (const change of commit.holds ?? []) pubsub.publish("machineHoldEvents", change);
     // A failure that repeats the newest record only counts on it: subscribers heard of that record when it was new.
     if (commit.generation !== null && commit.generation.repeats === 1) {
       pubsub.publish("clusterGenerated", commit.generation);

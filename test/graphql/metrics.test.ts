@@ -70,7 +70,7 @@ describe("GET /metrics", () => {
   });
 
   it("counts open subscriptions by topic, and a client that goes away on a quiet topic stops counting at once", async () => {
-    const topics = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated"];
+    const topics = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "machineHoldEvents"];
     const zeros = Object.fromEntries(topics.map((topic) => [topic, 0]));
     const counts = async () => {
       const { samples } = await scrape();

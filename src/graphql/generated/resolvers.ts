@@ -6,7 +6,7 @@ import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/rep
 import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/auto-repair-outcome.js';
 import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
 import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
-import type { RepairChange as RepairChangeModel } from '../../store/store-port.js';
+import type { RepairChange as RepairChangeModel, HoldChange as HoldChangeModel } from '../../store/store-port.js';
 import type { HealthCheckStatus as HealthCheckStatusModel } from '../../runner/health-check-runner.js';
 import type { TargetEvaluation as TargetEvaluationModel } from '../../domain/health-check-evaluation.js';
 import type { StoredClusterTemplate as StoredClusterTemplateModel, ClusterGeneration as ClusterGenerationModel } from '../../domain/cluster/generation-record.js';
@@ -346,6 +346,27 @@ export type MachineHold = {
   /** When it ends by itself; null: until released (or the annotation is removed). */
   until?: Maybe<Scalars['DateTime']['output']>;
 };
+
+/** One committed change of a machine hold set through the API. */
+export type MachineHoldEvent = {
+  __typename?: 'MachineHoldEvent';
+  /** Who made the change: the token's name, or `kintsugi` (the leader) for an expiry. */
+  actor: Scalars['String']['output'];
+  /** The hold as set, or as it was when released or removed. */
+  hold: MachineHold;
+  /** SET, RELEASED or EXPIRED. */
+  kind: MachineHoldEventKind;
+};
+
+/** What happened to a stored hold. */
+export enum MachineHoldEventKind {
+  /** Its `until` passed and the leader removed it. */
+  Expired = 'expired',
+  /** Released through the API (releaseMachine, `kintsugi machine release`). */
+  Released = 'released',
+  /** Set, or replaced by a new hold of the same machine. */
+  Set = 'set'
+}
 
 /** Where a hold comes from. */
 export enum MachineHoldSource {
@@ -1003,6 +1024,11 @@ export type Subscription = {
   clusterGenerated: ClusterGeneration;
   /** A health check whose evaluation changed (a target's state, the gate, pausing). */
   healthCheckEvents: HealthCheck;
+  /**
+   * Every committed change of a hold set through the API, in commit order, on every replica: set (or replaced),
+   * released, or expired (removed by the leader once its `until` passed). Annotation holds are not announced here.
+   */
+  machineHoldEvents: MachineHoldEvent;
   /** Every state change made through kintsugi's setMachineState, after sabakan accepted it. */
   machineStateChanged: MachineStateChange;
   /**
@@ -1143,6 +1169,8 @@ export type ResolversTypes = {
   LabelInput: LabelInput;
   Machine: ResolverTypeWrapper<SabakanObjectModel>;
   MachineHold: ResolverTypeWrapper<MachineHoldModel>;
+  MachineHoldEvent: ResolverTypeWrapper<HoldChangeModel>;
+  MachineHoldEventKind: null;
   MachineHoldSource: null;
   MachineInfo: ResolverTypeWrapper<MachineInfo>;
   MachineParams: MachineParams;
@@ -1202,6 +1230,7 @@ export type ResolversParentTypes = {
   LabelInput: LabelInput;
   Machine: SabakanObjectModel;
   MachineHold: MachineHoldModel;
+  MachineHoldEvent: HoldChangeModel;
   MachineInfo: MachineInfo;
   MachineParams: MachineParams;
   MachineParamsValue: MachineParamsModel;
@@ -1389,6 +1418,14 @@ export type MachineHoldResolvers<ContextType = GraphQLContext, ParentType extend
   until?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
+export type MachineHoldEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineHoldEvent'] = ResolversParentTypes['MachineHoldEvent']> = {
+  actor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hold?: Resolver<ResolversTypes['MachineHold'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['MachineHoldEventKind'], ParentType, ContextType>;
+};
+
+export type MachineHoldEventKindResolvers = { EXPIRED: 'expired', RELEASED: 'released', SET: 'set' };
+
 export type MachineHoldSourceResolvers = { ANNOTATION: 'annotation', API: 'api' };
 
 export type MachineInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineInfo'] = ResolversParentTypes['MachineInfo']> = {
@@ -1570,6 +1607,7 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
   autoRepairOutcomes?: SubscriptionResolver<ResolversTypes['AutoRepairOutcome'], "autoRepairOutcomes", ParentType, ContextType>;
   clusterGenerated?: SubscriptionResolver<ResolversTypes['ClusterGeneration'], "clusterGenerated", ParentType, ContextType>;
   healthCheckEvents?: SubscriptionResolver<ResolversTypes['HealthCheck'], "healthCheckEvents", ParentType, ContextType>;
+  machineHoldEvents?: SubscriptionResolver<ResolversTypes['MachineHoldEvent'], "machineHoldEvents", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
   repairEntryEvents?: SubscriptionResolver<ResolversTypes['RepairEntryEvent'], "repairEntryEvents", ParentType, ContextType, Partial<SubscriptionRepairEntryEventsArgs>>;
 };
@@ -1610,6 +1648,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Label?: LabelResolvers<ContextType>;
   Machine?: MachineResolvers<ContextType>;
   MachineHold?: MachineHoldResolvers<ContextType>;
+  MachineHoldEvent?: MachineHoldEventResolvers<ContextType>;
+  MachineHoldEventKind?: MachineHoldEventKindResolvers;
   MachineHoldSource?: MachineHoldSourceResolvers;
   MachineInfo?: MachineInfoResolvers<ContextType>;
   MachineParamsValue?: MachineParamsValueResolvers<ContextType>;

@@ -42,4 +42,13 @@ export const machineHoldResolvers: Resolvers = {
       }
     },
   },
+  Subscription: {
+    machineHoldEvents: {
+      subscribe: (_, __, ctx) => ctx.pubsub.subscribe("machineHoldEvents"),
+      resolve: (payload: unknown) => payload as never,
+    },
+  },
+  MachineHoldEvent: {
+    hold: (change) => ({ ...change.hold, source: "api" as const }),
+  },
 };
