@@ -136,6 +136,22 @@ describe("node health checks end to end (test Kubernetes API)", () => {
       assert.equal(machines.runs("fix", "10.1.0.1"), 1);
     }));
 
+  it("does not remediate a Node whose machine is held through the API, says who and why, and remediates it once released", () =>
+    withCluster({}, 2, async (k, kube, machines) => {
+      const held = await k.gql(`mutation { holdMachine(address: "10.1.0.1", reason: "kernel bisect") { address } }`);
+      assert.equal(held.errors, undefined, JSON.stringify(held.errors));
+      for (const n of ["worker1", "worker2"]) kube.setNodeCondition(n, "Ready", "False", new Date(Date.now() - 60_000));
+      const entries = async () => (await k.gql(`{ searchRepairEntries { address status } }`)).data?.["searchRepairEntries"] as Array<{ address: string; status: string }>;
+      await until("worker2 repaired", entries, (e) => e.some((x) => x.address === "10.1.0.2" && x.status === "SUCCEEDED"));
+      const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
+      const s = await until("worker1 held", status, (v) => v.held.length > 0);
+      assert.deepEqual(s.held, [{ node: "worker1", reason: "held by anonymous: kernel bisect" }]);
+      assert.deepEqual((await entries()).map((e) => e.address), ["10.1.0.2"]);
+      await k.gql(`mutation { releaseMachine(address: "10.1.0.1") { address } }`);
+      await until("worker1 repaired", entries, (e) => e.some((x) => x.address === "10.1.0.1" && x.status === "SUCCEEDED"));
+      assert.equal(machines.runs("fix", "10.1.0.1"), 1);
+    }));
+
   it("never enqueues a node whose machine type has no procedure with the check's operation, and says why", () =>
     withCluster({}, 2, async (k, kube, machines) => {
       kube.addNode({ name: "worker9", internalIP: "10.1.0.9", labels: { role: "worker", "machine-type": "switch" } });
