@@ -94,4 +94,25 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
     assert.equal(res.errors?.[0]?.extensions?.type, "NOT_LEADER");
     assert.match(res.errors?.[0]?.message ?? "", new RegExp(`the leader is "${leaderName}"`));
   });
+
+  it("a hold set on a follower is listed by every replica and keeps the leader from repairing; a release on another follower lets it", async () => {
+    const { leaderAt } = await untilOneLeads(replicas.map((r) => r.url));
+    const [first, second] = replicas.filter((_, i) => i !== leaderAt) as [TestKintsugi, TestKintsugi];
+    const held = await first.gql(`mutation { holdMachine(address: "10.7.0.9", reason: "on a follower") { setBy source } }`);
+    assert.deepEqual([held.errors, held.data?.["holdMachine"]], [undefined, { setBy: "anonymous", source: "API" }]);
+    for (const r of replicas) {
+      await until("every replica lists the hold", async () => (await r.gql(`{ machineHolds { address reason } }`)).data?.["machineHolds"], (hs) => hs.length === 1 && hs[0].reason === "on a follower");
+    }
+    const added = await second.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.9") { index } }`);
+    const index = added.data?.["addRepairEntry"].index as string;
+    const entry = async () => (await second.gql(`query($i: ID!) { repairEntry(index: $i) { status waitReason } }`, { i: index })).data?.["repairEntry"];
+    // The waiting reason is the leader's: ask it there.
+    const leader = replicas[leaderAt] as TestKintsugi;
+    await until("the leader says the entry is held", async () => (await leader.gql(`query($i: ID!) { repairEntry(index: $i) { waitReason } }`, { i: index })).data?.["repairEntry"].waitReason, (w) => w === "held by anonymous: on a follower");
+    assert.equal((await entry()).status, "QUEUED");
+    const released = await second.gql(`mutation { releaseMachine(address: "10.7.0.9") { address } }`);
+    assert.equal(released.errors, undefined, JSON.stringify(released.errors));
+    await until("the entry succeeds once released", entry, (e) => e.status === "SUCCEEDED");
+    assert.equal(machines.log().filter((l) => l.startsWith("fix ") && l.endsWith(" 10.7.0.9")).length, 1, "repaired once, after the release");
+  });
 });
