@@ -25,8 +25,8 @@ export function parseStoreSpec(text: string): StoreSpec {
 }
 
 const HELP = `
-Copies a whole store (repair entries, their history, settings, poll outcomes, generation records and the counters
-that keep indexes from ever being reused) into an empty store, then reads the copy back and compares counts and a
+Copies a whole store (repair entries, their history, settings, poll outcomes, generation records, machine holds and
+the counters that keep indexes from ever being reused) into an empty store, then reads the copy back and compares counts and a
 sha256 of both. Stop every kintsugi on the source first: a SQLite file a running kintsugi holds is refused (its
 lock), and so is an etcd prefix with running replicas (their election keys). The target must hold nothing.
 
