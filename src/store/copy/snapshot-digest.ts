@@ -9,6 +9,7 @@ export interface SnapshotCounts {
   readonly history: number;
   readonly outcomes: number;
   readonly generations: number;
+  readonly finished: number;
 }
 
 /** What a whole snapshot comes to: its counts, its counters and the sha256 of its canonical serialization. */
@@ -51,6 +52,8 @@ function orderKey(item: SnapshotItem): readonly number[] | Buffer {
       return [item.outcome.sequence];
     case "generation":
       return [item.generation.sequence];
+    case "finished":
+      return [item.finished.sequence];
     case "counters":
       return [];
   }
@@ -71,7 +74,7 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
  */
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
-  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0 };
+  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, finished: 0 };
   private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;
@@ -123,6 +126,12 @@ export class SnapshotDigest {
       case "generation":
         this.counts.generations++;
         h.generationSequence = Math.max(h.generationSequence, item.generation.sequence);
+        return;
+      case "finished":
+        // Its sequence is the history record's that ended the repair: the next history sequence must be above it.
+        this.counts.finished++;
+        h.index = Math.max(h.index, item.finished.entryIndex);
+        h.historySequence = Math.max(h.historySequence, item.finished.sequence);
         return;
       case "counters": {
         const c = item.counters;

@@ -15,6 +15,7 @@ export type ParsedKey =
   | { readonly kind: "outcome"; readonly sequence: number }
   | { readonly kind: "generations-head" }
   | { readonly kind: "generation"; readonly sequence: number }
+  | { readonly kind: "finished"; readonly sequence: number }
   | { readonly kind: "other" };
 
 /** A half-open key range [start, end), as etcd's range and delete-range take it. */
@@ -53,6 +54,8 @@ export class EtcdKeys {
   readonly allOutcomes: KeyRange;
   readonly allEntries: KeyRange;
   readonly allSettings: KeyRange;
+  /** The finished-repair records, by the sequence of the history record that ended each repair. */
+  readonly allFinished: KeyRange;
   /** The replicas' election keys (see src/ha/leader-election.ts): one per running replica. */
   readonly allLeaders: KeyRange;
 
@@ -70,6 +73,7 @@ export class EtcdKeys {
     this.allOutcomes = { start: `${prefix}outcomes/`, end: prefixEnd(`${prefix}outcomes/`) };
     this.allEntries = { start: `${prefix}entries/`, end: prefixEnd(`${prefix}entries/`) };
     this.allSettings = { start: `${prefix}settings/`, end: prefixEnd(`${prefix}settings/`) };
+    this.allFinished = { start: `${prefix}finished/`, end: prefixEnd(`${prefix}finished/`) };
     this.allLeaders = { start: `${prefix}leader/`, end: prefixEnd(`${prefix}leader/`) };
   }
 
@@ -98,6 +102,10 @@ export class EtcdKeys {
   /** The outcomes with sequences from `from` up to and including `to`. */
   outcomes(from: number, to: number): KeyRange {
     return { start: this.outcome(from), end: this.outcome(to + 1) };
+  }
+
+  finished(sequence: number): string {
+    return `${this.prefix}finished/${pad(sequence)}`;
   }
 
   generation(sequence: number): string {
@@ -131,6 +139,7 @@ export class EtcdKeys {
       if (area === "entries") return { kind: "entry", index: a };
       if (area === "outcomes") return { kind: "outcome", sequence: a };
       if (area === "generations") return { kind: "generation", sequence: a };
+      if (area === "finished") return { kind: "finished", sequence: a };
       return { kind: "other" };
     }
     const b = number(second);

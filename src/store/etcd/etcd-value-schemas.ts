@@ -4,6 +4,7 @@ import { CONSTRAINT_NAMES } from "../../domain/constraints.js";
 import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
+import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
@@ -156,6 +157,21 @@ export const generationValue = z.object({
     error: z.string().nullable(),
   }),
 });
+
+export const finishedRepairSchema = z.object({
+  sequence: id,
+  entryIndex: id,
+  address: z.string(),
+  machineType: z.string(),
+  operation: z.string(),
+  source: z.string(),
+  createdAt: time,
+  finishedAt: time,
+  status: z.enum(FINISHED_REPAIR_STATUSES),
+});
+
+/** A finished-repair record (see src/domain/finished-repair.ts), kept under `finished/` by its sequence. */
+export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema });
 
 export type QueueHeadValue = z.infer<typeof queueHeadValue>;
 export type SequenceHeadValue = z.infer<typeof sequenceHeadValue>;

@@ -14,6 +14,8 @@ export interface SqliteStoreOptions {
   readonly path: string;
   /** The config file's constraints: they apply where no value was set through the API. */
   readonly initialConstraints?: Partial<Constraints>;
+  /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
+  readonly keepFinishedRepairs?: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
     refuseUnfinishedCopy(db);
     const commits = new SqliteCommits(db);
     const settings = new SqliteSettingsStore(db, commits, options.initialConstraints);
-    const entries = new SqliteRepairEntryStore(db, commits);
+    const entries = new SqliteRepairEntryStore(db, commits, options.keepFinishedRepairs);
     const outcomes = new SqliteOutcomeStore(db, commits);
     const health = new DatabaseHealth(db);
     const store: KintsugiStore = {
@@ -36,6 +38,7 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
       entries,
       settings,
       outcomes,
+      finished: entries.finished,
       generations: new SqliteGenerationStore(db, commits),
       async enqueue(decide, now, actor) {
         return commits.write((draft) => {

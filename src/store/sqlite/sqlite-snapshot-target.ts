@@ -7,6 +7,7 @@ import { TargetNotEmptyError } from "../copy/store-snapshot.js";
 import { DatabaseOpenError, openDatabase, openDatabaseReadOnly, type Db } from "./database.js";
 import { lockDatabase } from "./database-lock.js";
 import { entryParams } from "./repair-entry-rows.js";
+import { finishedParams, INSERT_FINISHED_REPAIR } from "./finished-repair-store.js";
 import { howToEmptySqlite, removeCopyMarker, writeCopyMarker } from "./sqlite-copy-marker.js";
 import { COUNTER_TABLES, sqliteSnapshotItems } from "./sqlite-snapshot-export.js";
 
@@ -90,6 +91,7 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
     error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const generation = statement(`INSERT INTO cluster_generations (seq, time, last_time, repeats, trigger, generation, cluster,
     changes, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const finished = statement(INSERT_FINISHED_REPAIR);
   const forget = statement("DELETE FROM sqlite_sequence WHERE name = ?");
   const remember = statement("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)");
   return (item) => {
@@ -115,6 +117,9 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
         generation.run(g.sequence, g.time, g.lastTime, g.repeats, g.trigger, g.generation, cluster, JSON.stringify(g.changes), g.error);
         return;
       }
+      case "finished":
+        finished.run(finishedParams(item.finished));
+        return;
       case "counters":
         for (const [counter, table] of Object.entries(COUNTER_TABLES) as Array<[keyof typeof COUNTER_TABLES, string]>) {
           // sqlite_sequence holds the last number handed out; it has no unique key, hence the delete first.
