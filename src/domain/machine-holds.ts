@@ -99,9 +99,14 @@ export function describeHold(hold: MachineHold): string {
  * Checks a request to hold a machine at `now` against what is stored and returns the hold to store, or why not:
  * the address must be an address (kept in canonical form), the reason non-empty and at most
  * MAX_HOLD_REASON_LENGTH characters, `until` (when given) in the future, and a new address may not take the store
- * past MAX_MACHINE_HOLDS active holds. Holding a held machine again replaces its hold (new reason, new expiry).
+ * past `max` (MAX_MACHINE_HOLDS) active holds. Holding a held machine again replaces its hold (new reason, new expiry).
  */
-export function validateHoldRequest(request: HoldRequest, stored: readonly StoredMachineHold[], now: number): { ok: true; hold: StoredMachineHold } | { ok: false; message: string } {
+export function validateHoldRequest(
+  request: HoldRequest,
+  stored: readonly StoredMachineHold[],
+  now: number,
+  max: number = MAX_MACHINE_HOLDS,
+): { ok: true; hold: StoredMachineHold } | { ok: false; message: string } {
   const parsed = parseAddress(request.address);
   if (!parsed.ok) return { ok: false, message: `address: ${parsed.message}` };
   const reason = request.reason.trim();
@@ -111,7 +116,7 @@ export function validateHoldRequest(request: HoldRequest, stored: readonly Store
     return { ok: false, message: `until: must be after now (${new Date(now).toISOString()})` };
   }
   const others = stored.filter((h) => h.address !== parsed.address && isHoldActive(h, now));
-  if (others.length >= MAX_MACHINE_HOLDS) return { ok: false, message: `too many holds: at most ${MAX_MACHINE_HOLDS} machines may be held at once` };
+  if (others.length >= max) return { ok: false, message: `too many holds: at most ${max} machines may be held at once` };
   return { ok: true, hold: { address: parsed.address, reason, setBy: request.setBy, setAt: now, until: request.until } };
 }
 

@@ -122,12 +122,13 @@ export class AutoRepairPoller {
       }
     }
     const now = deps.now();
-    const holds = activeHolds([], annotated, now);
     const bySerial = new Map(machines.map((m) => [m.serial, m]));
     // Decided inside the write, on the queue as stored: the decision and its commit see the same queue.
     let decision = null as IntakeDecision | null;
     const { outcome } = await deps.store.enqueue(
       (entries) => {
+        // The stored holds as of this write: a machine held while sabakan answered is not enqueued.
+        const holds = activeHolds(deps.store.holds.list(), annotated, now);
         const decided = decideIntake({ machines, entries, nodes, constraints: settings.constraints(), holds });
         decision = decided;
         return {

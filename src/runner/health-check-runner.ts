@@ -107,7 +107,7 @@ export class HealthCheckRunner {
     try {
       const nodes = await (deps.nodes as NodeOperator).listNodes({ signal: this.loop.signal });
       const now = deps.now();
-      const holds = activeHolds([], annotationHolds(nodes), now);
+      const annotated = annotationHolds(nodes);
       let fleet: Map<string, string> | null = null;
       const machineTypes = async () => {
         if (!fleet && deps.machines) fleet = machineTypesByAddress(await deps.machines.searchMachines({ having: null, notHaving: null }));
@@ -126,7 +126,7 @@ export class HealthCheckRunner {
         let decision = null as RemediationDecision | null;
         await deps.store.enqueue(
           (entries) => {
-            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds });
+            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now) });
             decision = decided;
             return {
               add: decided.enqueue.map((params) => {

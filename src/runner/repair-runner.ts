@@ -15,6 +15,7 @@ import { JobRegistry } from "./job-registry.js";
 import { pacingInputOf } from "./pacing-ledger.js";
 import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
 import { PassLoop } from "./pass-loop.js";
+import { earlierWake, holdsForPass } from "./stored-holds.js";
 import type { RunnerDeps } from "./runner-deps.js";
 import type { EntryWrite, RepairChange } from "../store/store-port.js";
 
@@ -109,7 +110,8 @@ export class RepairRunner {
     if (signal.aborted) return null;
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
     const now = deps.now();
-    const holds = activeHolds([], annotationHolds(nodes), now);
+    const stored = await holdsForPass(deps.holds, now, deps.log);
+    const holds = activeHolds(stored.stored, annotationHolds(nodes), now);
     this.holdWatch.update(holds);
     const pacing = pacingInputOf(deps, entries);
     const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes, holds, ...(pacing && { pacing }) };
@@ -132,7 +134,8 @@ export class RepairRunner {
       for (const [action, latest] of applied) this.startEffect(action.effect, latest);
     }
     for (const [node, owner] of stray) this.inBackground(this.uncordonNode(node, owner));
-    return plan.wakeAt;
+    // A hold that ends by itself lets its entries start then, not at the next safety tick.
+    return earlierWake(plan.wakeAt, stored.nextEnd);
   }
 
   /** Performs what an action does once its transitions are committed; `latest` is the entry after them. */

@@ -2,12 +2,14 @@ import type { CommandRunner, NodeOperator } from "../adapters/ports.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import type { PacingLedger } from "./pacing-ledger.js";
 import type { RackDirectory } from "./rack-directory.js";
-import type { RepairEntryPort, SettingsPort } from "../store/store-port.js";
+import type { MachineHoldPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
 
 /** Everything the runner works with; `main.ts` wires the real ones, tests may wire test servers behind them. */
 export interface RunnerDeps {
   readonly entries: RepairEntryPort;
   readonly settings: SettingsPort;
+  /** The stored machine holds (the runner removes the expired ones); absent = only annotation holds. */
+  readonly holds?: MachineHoldPort;
   readonly repair: RepairConfig;
   readonly commands: CommandRunner;
   /** null = no Kubernetes: every machine is out of cluster and no step drains. */

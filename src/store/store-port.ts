@@ -4,6 +4,7 @@ import type { GeneratedCluster } from "../domain/cluster/types.js";
 import type { Constraints } from "../domain/constraints.js";
 import type { FinishedRepair } from "../domain/finished-repair.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
+import type { StoredMachineHold } from "../domain/machine-holds.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
 
@@ -25,6 +26,7 @@ export interface KintsugiStore {
   readonly settings: SettingsPort;
   readonly outcomes: AutoRepairOutcomePort;
   readonly generations: ClusterGenerationPort;
+  readonly holds: MachineHoldPort;
   /** The repairs that ended (finished or dequeued), kept after their entries leave the queue. */
   readonly finished: FinishedRepairPort;
   /**
@@ -67,6 +69,34 @@ export interface StoreCommit {
   readonly generation: ClusterGeneration | null;
   /** The settings keys written (see {@link SETTINGS_KEYS}). */
   readonly settings: readonly string[];
+  /** The machine holds set, released or expired, in the order they were made; absent when the write changed none. */
+  readonly holds?: readonly HoldChange[];
+}
+
+/** A committed change of a stored machine hold, and who made it (the hold's own `setBy` says who set it). */
+export interface HoldChange {
+  readonly kind: "set" | "released" | "expired";
+  /** The hold as set, or as it was when released or removed. */
+  readonly hold: StoredMachineHold;
+  readonly actor: string;
+}
+
+/** What a hold write's `decide` returns: the hold to store, or why not (see validateHoldRequest). */
+export type HoldDecision = { readonly ok: true; readonly hold: StoredMachineHold } | { readonly ok: false; readonly message: string };
+
+/**
+ * The machine holds set through the API (src/domain/machine-holds.ts), one per address. Every write decides on the
+ * stored holds inside the write (re-decided after a conflict on etcd), so replicas cannot together pass a bound.
+ */
+export interface MachineHoldPort {
+  /** Every stored hold, expired ones too until they are removed, ordered by address (frozen). */
+  list(): StoredMachineHold[];
+  /** Stores (or replaces) the hold `decide` returns given the stored holds; throws {@link HoldRefusedError} with its message. */
+  hold(decide: (stored: readonly StoredMachineHold[]) => HoldDecision, actor: string): Promise<StoredMachineHold>;
+  /** Removes the stored hold of `address` (canonical) and returns it; {@link HoldRefusedError} (notHeldMessage) when there is none. */
+  release(address: string, actor: string): Promise<StoredMachineHold>;
+  /** Removes the holds that have ended by `now` in one write, announced as `expired`; returns them (empty: no write). */
+  removeExpired(now: number, actor: string): Promise<StoredMachineHold[]>;
 }
 
 /**
@@ -195,6 +225,12 @@ export class StoreUnavailableError extends Error {
 export class NotLeaderError extends Error {
   override readonly name = "NotLeaderError";
   readonly code = "NOT_LEADER";
+}
+
+/** A hold write was refused by its rules (bad request, too many holds, nothing to release). Nothing was written. */
+export class HoldRefusedError extends Error {
+  override readonly name = "HoldRefusedError";
+  readonly code = "HOLD_REFUSED";
 }
 
 /** A write kept conflicting with concurrent writes and gave up after its retries. Nothing was written. */

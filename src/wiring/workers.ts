@@ -42,12 +42,13 @@ export function runnerLogOf(log: Logger): RunnerLog {
 }
 
 /**
- * Whether a commit gives the runner something to look at: a change of an entry made by anyone but the runner (the
- * API, the poller, a health check) or of a setting. The runner's own commits do not wake it: it acts on them in the
- * pass that made them, and its jobs wake it when they end.
+ * Whether a commit gives the runner something to look at: a change of an entry or a machine hold made by anyone but
+ * the runner (the API, the poller, a health check) or of a setting. The runner's own commits do not wake it: it acts
+ * on them in the pass that made them, and its jobs wake it when they end.
  */
 export function wakesRunner(commit: StoreCommit): boolean {
-  return commit.settings.length > 0 || commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR);
+  const holds = commit.holds ?? [];
+  return commit.settings.length > 0 || commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR) || holds.some((c) => c.actor !== RUNNER_ACTOR);
 }
 
 /** Builds the workers over the store (the leader-guarded one) and events; none starts until told to. */
@@ -62,6 +63,7 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const runner = new RepairRunner({
     entries,
     settings,
+    holds: store.holds,
     repair: config.repair,
     commands: new ProcessCommandRunner(),
     nodes,

@@ -14,7 +14,7 @@ export const HANDED_OUT_INDEXES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
  * Writes what an installation accumulates, through the port: entries added (by the API and by a poll), transitioned,
  * noted, backing off, marked for deletion and dequeued (4, 5 and 7, the newest: so indexes have gaps and the next
  * index, 8, is above every entry left), a back-off reset; every setting; poll outcomes; generation records of every
- * kind, a repeated failure included.
+ * kind, a repeated failure included; machine holds (IPv4 and IPv6, with and without an end, one replaced, one released).
  */
 export async function writeRealisticHistory(store: KintsugiStore): Promise<void> {
   const add = async (address: string) => (await store.entries.add(newEntry(address), `added ${address}`, NOW, ACTOR)).entry.index;
@@ -65,6 +65,15 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
   await g.recordRecovered(NOW + 3000, "schedule");
   await g.recordGenerated(NOW + 4000, "template", cluster(2), ["worker 10.0.1.3 added"]);
   await g.recordFailed(NOW + 5000, "event", "template is not valid YAML");
+
+  const hold = (address: string, reason: string, until: number | null, setBy = "alice") =>
+    store.holds.hold(() => ({ ok: true, hold: { address, reason, setBy, setAt: NOW, until } }), setBy);
+  await hold("10.0.0.9", "firmware update", null);
+  await hold("fd00::9", "waiting for a part", NOW + 3_600_000, "bob");
+  await hold("10.0.0.10", "to be released", null);
+  await hold("10.0.0.11", "first reason", null);
+  await hold("10.0.0.11", "replaced reason \u0007", NOW + 60_000);
+  await store.holds.release("10.0.0.10", "bob");
 }
 
 /** A generation record as plain data (its configuration read through the getter). */
@@ -97,5 +106,6 @@ export async function portView(store: KintsugiStore): Promise<object> {
     latest: plain(g.latest()),
     controlPlaneAddresses: [...g.controlPlaneAddresses()],
     byNumber: [0, 1, 2, 3].map((n) => plain(g.generation(n))),
+    holds: store.holds.list(),
   };
 }

@@ -12,6 +12,7 @@ const change = (actor: string): RepairChange => {
   const entry = { ...createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unreachable", serial: null, source: "test" }, NOW), index: 1 };
   return { entry, previous: null, record: { ...historyRecordFor(entry, "created", "x", NOW, actor), sequence: 1 } };
 };
+const HOLD = { address: "10.0.0.1", reason: "r", setBy: "alice", setAt: NOW, until: null };
 const commit = (over: Partial<StoreCommit>): StoreCommit => ({ entries: [], outcome: null, generation: null, settings: [], ...over });
 
 describe("wakesRunner: which commits give the runner something to look at", () => {
@@ -21,6 +22,9 @@ describe("wakesRunner: which commits give the runner something to look at", () =
     ["an entry a health check enqueued", commit({ entries: [change("health-check:kubelet")] }), true],
     ["a setting (the queue switched on or off)", commit({ settings: ["repair-queue-enabled"] }), true],
     ["the runner's own transitions: it acts on them in the pass that made them", commit({ entries: [change(RUNNER_ACTOR), change(RUNNER_ACTOR)] }), false],
+    ["a hold an operator set (its release or replacement may let an entry start)", commit({ holds: [{ kind: "set", hold: HOLD, actor: "alice" }] }), true],
+    ["a hold an operator released", commit({ holds: [{ kind: "released", hold: HOLD, actor: "alice" }] }), true],
+    ["the runner's own removal of expired holds: it removed them in its pass", commit({ holds: [{ kind: "expired", hold: HOLD, actor: RUNNER_ACTOR }] }), false],
     ["a poll's outcome alone", commit({ outcome: { sequence: 1, time: NOW, trigger: "schedule", machinesSeen: 0, enqueued: [], skipped: [], shortCircuit: null, error: "down" } }), false],
   ];
   for (const [name, c, wakes] of cases) {

@@ -35,6 +35,7 @@ const COUNTED_TABLES: Readonly<Record<keyof SnapshotCounts, string>> = {
   history: "repair_history",
   outcomes: "auto_repair_outcomes",
   generations: "cluster_generations",
+  holds: "machine_holds",
   finished: "finished_repairs",
 };
 

@@ -25,6 +25,7 @@ export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
   settings: "settings",
   outcomes: "poll outcomes",
   generations: "generation records",
+  holds: "machine holds",
   finished: "finished repairs",
 };
 

@@ -9,6 +9,7 @@ export interface SnapshotCounts {
   readonly history: number;
   readonly outcomes: number;
   readonly generations: number;
+  readonly holds: number;
   readonly finished: number;
 }
 
@@ -52,6 +53,8 @@ function orderKey(item: SnapshotItem): readonly number[] | Buffer {
       return [item.outcome.sequence];
     case "generation":
       return [item.generation.sequence];
+    case "hold":
+      return Buffer.from(item.hold.address, "utf8");
     case "finished":
       return [item.finished.sequence];
     case "counters":
@@ -74,7 +77,7 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
  */
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
-  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, finished: 0 };
+  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0, finished: 0 };
   private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;
@@ -126,6 +129,9 @@ export class SnapshotDigest {
       case "generation":
         this.counts.generations++;
         h.generationSequence = Math.max(h.generationSequence, item.generation.sequence);
+        return;
+      case "hold":
+        this.counts.holds++;
         return;
       case "finished":
         // Its sequence is the history record's that ended the repair: the next history sequence must be above it.

@@ -15,6 +15,8 @@ export type ParsedKey =
   | { readonly kind: "outcome"; readonly sequence: number }
   | { readonly kind: "generations-head" }
   | { readonly kind: "generation"; readonly sequence: number }
+  | { readonly kind: "holds-head" }
+  | { readonly kind: "hold"; readonly address: string }
   | { readonly kind: "finished"; readonly sequence: number }
   | { readonly kind: "other" };
 
@@ -44,6 +46,8 @@ export class EtcdKeys {
   readonly queue: string;
   readonly outcomesHead: string;
   readonly generationsHead: string;
+  /** Compared and rewritten by every hold write (so replicas' hold writes are serialized); says what the last one changed. */
+  readonly holdsHead: string;
   /** Present while `kintsugi db copy` writes into this prefix (see src/store/copy/): a store is not opened then. */
   readonly copyMarker: string;
   /** Every key of the store. */
@@ -54,6 +58,8 @@ export class EtcdKeys {
   readonly allOutcomes: KeyRange;
   readonly allEntries: KeyRange;
   readonly allSettings: KeyRange;
+  /** The machine holds, one key per address (`holds/<canonical address>`). */
+  readonly allHolds: KeyRange;
   /** The finished-repair records, by the sequence of the history record that ended each repair. */
   readonly allFinished: KeyRange;
   /** The replicas' election keys (see src/ha/leader-election.ts): one per running replica. */
@@ -66,6 +72,7 @@ export class EtcdKeys {
     this.queue = `${prefix}queue`;
     this.outcomesHead = `${prefix}outcomes-head`;
     this.generationsHead = `${prefix}generations-head`;
+    this.holdsHead = `${prefix}holds-head`;
     this.copyMarker = `${prefix}copy-in-progress`;
     this.all = { start: prefix, end: prefixEnd(prefix) };
     this.allHistory = { start: `${prefix}history/`, end: prefixEnd(`${prefix}history/`) };
@@ -73,6 +80,7 @@ export class EtcdKeys {
     this.allOutcomes = { start: `${prefix}outcomes/`, end: prefixEnd(`${prefix}outcomes/`) };
     this.allEntries = { start: `${prefix}entries/`, end: prefixEnd(`${prefix}entries/`) };
     this.allSettings = { start: `${prefix}settings/`, end: prefixEnd(`${prefix}settings/`) };
+    this.allHolds = { start: `${prefix}holds/`, end: prefixEnd(`${prefix}holds/`) };
     this.allFinished = { start: `${prefix}finished/`, end: prefixEnd(`${prefix}finished/`) };
     this.allLeaders = { start: `${prefix}leader/`, end: prefixEnd(`${prefix}leader/`) };
   }
@@ -93,6 +101,11 @@ export class EtcdKeys {
 
   setting(name: string): string {
     return `${this.prefix}settings/${name}`;
+  }
+
+  /** The hold of one machine; `address` is canonical (no "/"). */
+  hold(address: string): string {
+    return `${this.prefix}holds/${address}`;
   }
 
   outcome(sequence: number): string {
@@ -130,6 +143,12 @@ export class EtcdKeys {
         return { kind: "outcomes-head" };
       case "generations-head":
         return { kind: "generations-head" };
+      case "holds-head":
+        return { kind: "holds-head" };
+    }
+    if (rest.startsWith("holds/")) {
+      const address = rest.slice("holds/".length);
+      return address === "" || address.includes("/") ? { kind: "other" } : { kind: "hold", address };
     }
     const [area, first, second, ...more] = rest.split("/");
     if (area === "settings" && rest.length > "settings/".length) return { kind: "setting", name: rest.slice("settings/".length) };

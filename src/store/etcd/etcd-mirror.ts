@@ -1,8 +1,9 @@
 import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
+import type { StoredMachineHold } from "../../domain/machine-holds.js";
 import { KEPT_FINISHED_REPAIRS, type FinishedRepair } from "../../domain/finished-repair.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
-import type { RepairChange, StoreCommit } from "../store-port.js";
+import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { StoreLog } from "./store-log.js";
 import {
@@ -10,11 +11,14 @@ import {
   finishedValue,
   generationValue,
   historyValue,
+  holdsHeadValue,
+  holdValue,
   outcomeValue,
   queueHeadValue,
   schemaValue,
   sequenceHeadValue,
   settingValueOf,
+  type HoldsHeadValue,
   type QueueHeadValue,
   type SequenceHeadValue,
   type StoredGenerationFields,
@@ -51,6 +55,7 @@ export class EtcdMirror {
   queueHead: Versioned<QueueHeadValue | null> | null = null;
   outcomesHead: Versioned<SequenceHeadValue | null> | null = null;
   generationsHead: Versioned<SequenceHeadValue | null> | null = null;
+  holdsHead: Versioned<HoldsHeadValue | null> | null = null;
   /** Whether indexes were ever handed out here: then a missing queue head must not restart them at 1. */
   queueStarted = false;
   /** The settings as set (a null value when unreadable: the default applies). */
@@ -59,6 +64,7 @@ export class EtcdMirror {
   private readonly entries = new Map<number, RepairEntry>();
   private readonly outcomes = new Map<number, AutoRepairOutcome>();
   private readonly generations = new Map<number, MirroredGeneration>();
+  private readonly holds = new Map<string, StoredMachineHold>();
   private readonly finished = new Map<number, FinishedRepair>();
   /** How many kept records each entry index has (one, unless a pruned record's entry was dequeued later). */
   private readonly finishedIndexes = new Map<number, number>();
@@ -66,6 +72,7 @@ export class EtcdMirror {
   private sortedEntries: readonly RepairEntry[] | null = null;
   private sortedOutcomes: readonly AutoRepairOutcome[] | null = null;
   private sortedGenerations: readonly MirroredGeneration[] | null = null;
+  private sortedHolds: readonly StoredMachineHold[] | null = null;
 
   constructor(
     private readonly keys: EtcdKeys,
@@ -112,9 +119,16 @@ export class EtcdMirror {
     return this.sortedGenerations;
   }
 
+  /** The stored machine holds ordered by address (shared, frozen). */
+  holdList(): readonly StoredMachineHold[] {
+    this.sortedHolds ??= Object.freeze([...this.holds.values()].sort((a, b) => Buffer.compare(Buffer.from(a.address), Buffer.from(b.address))));
+    return this.sortedHolds;
+  }
+
   /** Replaces everything with the keys read at `revision`; `historyExists` tells whether any history key was there. */
   load(kvs: readonly KeyEvent[], revision: number, historyExists: boolean): void {
-    this.queueHead = this.outcomesHead = this.generationsHead = null;
+    this.queueHead = this.outcomesHead = this.generationsHead = this.holdsHead = null;
+    this.holds.clear();
     this.settings.clear();
     this.modRevisions.clear();
     this.entries.clear();
@@ -138,6 +152,7 @@ export class EtcdMirror {
     let outcome: AutoRepairOutcome | null = null;
     let generation: ClusterGeneration | null = null;
     const settings: string[] = [];
+    let holds: readonly HoldChange[] = [];
     for (const event of events) {
       const key = this.keys.parse(event.key);
       if (key.kind === "history" && event.type === "put") {
@@ -163,10 +178,12 @@ export class EtcdMirror {
       else if (key.kind === "generation") generation = this.generations.get(key.sequence)?.record ?? generation;
       else if (key.kind === "setting") settings.push(key.name);
       else if (key.kind === "history" || key.kind === "entry") this.queueStarted = true;
+      else if (key.kind === "holds-head") holds = this.holdsHead?.value?.changes ?? [];
     }
     this.revision = revision;
-    if (entries.length === 0 && outcome === null && generation === null && settings.length === 0) return null;
-    return Object.freeze({ entries: Object.freeze(entries), outcome, generation, settings: Object.freeze(settings) });
+    if (entries.length === 0 && outcome === null && generation === null && settings.length === 0 && holds.length === 0) return null;
+    const held = holds.length === 0 ? {} : { holds };
+    return Object.freeze({ entries: Object.freeze(entries), outcome, generation, settings: Object.freeze(settings), ...held });
   }
 
   private apply(event: KeyEvent): void {
@@ -193,6 +210,9 @@ export class EtcdMirror {
       case "generations-head":
         this.generationsHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
         return;
+      case "holds-head":
+        this.holdsHead = put ? versioned(deepFreeze(this.decode(holdsHeadValue, event))) : null;
+        return;
       case "setting":
         if (put) this.settings.set(key.name, versioned(deepFreeze(this.decode(settingValueOf(key.name), event)?.value ?? null)));
         else this.settings.delete(key.name);
@@ -214,6 +234,13 @@ export class EtcdMirror {
         const value = put ? this.decode(generationValue, event) : null;
         if (!put) this.generations.delete(key.sequence);
         else if (value) this.generations.set(key.sequence, { fields: value.record, record: generationFromStored(value.record) });
+        break;
+      }
+      case "hold": {
+        const value = put ? this.decode(holdValue, event) : null;
+        if (!put) this.holds.delete(key.address);
+        else if (value && value.hold.address === key.address) this.holds.set(key.address, deepFreeze(value.hold));
+        else if (value) this.log("error", "an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
         break;
       }
       case "finished": {
@@ -244,6 +271,7 @@ export class EtcdMirror {
 
   private touched(): void {
     this.sortedEntries = this.sortedOutcomes = this.sortedGenerations = this.sortedFinished = null;
+    this.sortedHolds = null;
   }
 
   /** A value that cannot be read is left out (logged loudly), never guessed at; the key itself stays untouched. */

@@ -3,11 +3,11 @@ import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys, KeyRange, ParsedKey } from "./etcd-keys.js";
-import { entryValue, finishedValue, generationValue, historyValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
+import { entryValue, finishedValue, generationValue, historyValue, holdValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
 import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
-const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, finished: 500 } as const;
+const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500 } as const;
 
 /** How the export reads etcd: every call with its deadline, a failure naming what was read. */
 interface Reader {
@@ -68,8 +68,8 @@ function mismatch(reader: Reader, kv: IKeyValue, what: string): SnapshotSourceEr
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
 function layout(keys: EtcdKeys): KeyRange[] {
   const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
-  const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.copyMarker].map(single);
-  known.push(keys.allEntries, keys.allFinished, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders);
+  const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.copyMarker].map(single);
+  known.push(keys.allEntries, keys.allFinished, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders, keys.allHolds);
   return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
 }
 
@@ -164,6 +164,12 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
       throw mismatch(reader, kv, `a configuration that cannot be decompressed (${(err as Error).message})`);
     }
     yield { kind: "generation", generation: { ...record, cluster } };
+  }
+  for await (const kv of pages(reader, keys.allHolds, PAGE.holds, revision)) {
+    const { address } = parsedAs(reader, kv, "hold");
+    const { hold } = decode(reader, holdValue, kv);
+    if (hold.address !== address) throw mismatch(reader, kv, `the machine hold of ${JSON.stringify(hold.address)}`);
+    yield { kind: "hold", hold };
   }
   for await (const kv of pages(reader, keys.allFinished, PAGE.finished, revision)) {
     const { sequence } = parsedAs(reader, kv, "finished");

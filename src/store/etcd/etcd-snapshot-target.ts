@@ -56,6 +56,8 @@ function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map
       const cluster = g.cluster === null ? null : gzipSync(g.cluster).toString("base64");
       return [{ key: keys.generation(g.sequence), value: encodeValue({ record: { ...g, cluster } }) }];
     }
+    case "hold":
+      return [{ key: keys.hold(item.hold.address), value: encodeValue({ hold: item.hold }) }];
     case "finished":
       return [{ key: keys.finished(item.finished.sequence), value: encodeValue({ finished: item.finished }) }];
     case "counters": {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parseAddress } from "../../domain/address.js";
 import { CONSTRAINT_NAMES } from "../../domain/constraints.js";
 import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.js";
+import { MAX_HOLD_REASON_LENGTH } from "../../domain/machine-holds.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
@@ -158,6 +159,28 @@ export const generationValue = z.object({
   }),
 });
 
+function isCanonicalAddress(text: string): boolean {
+  const parsed = parseAddress(text);
+  return parsed.ok && parsed.address === text;
+}
+
+/** A machine hold as stored: its address canonical (it names the key, and repairs match it), its reason bounded. */
+export const storedHoldSchema = z.object({
+  address: z.string().refine(isCanonicalAddress, { message: "must be an IP address in canonical form" }),
+  reason: z.string().min(1).max(MAX_HOLD_REASON_LENGTH),
+  setBy: z.string(),
+  setAt: time,
+  until: time.nullable(),
+});
+
+export const holdValue = z.object({ ...versioned, hold: storedHoldSchema });
+
+/** The holds head: the last hold write's id and what it changed (what the watch announces; deletes carry no value). */
+export const holdsHeadValue = z.object({
+  ...versioned,
+  ...writeId,
+  changes: z.array(z.object({ kind: z.enum(["set", "released", "expired"]), hold: storedHoldSchema, actor: z.string() })),
+});
 export const finishedRepairSchema = z.object({
   sequence: id,
   entryIndex: id,
@@ -175,4 +198,5 @@ export const finishedValue = z.object({ ...versioned, finished: finishedRepairSc
 
 export type QueueHeadValue = z.infer<typeof queueHeadValue>;
 export type SequenceHeadValue = z.infer<typeof sequenceHeadValue>;
+export type HoldsHeadValue = z.infer<typeof holdsHeadValue>;
 export type StoredGenerationFields = z.infer<typeof generationValue>["record"];

@@ -7,6 +7,7 @@ import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEntryPort } from "./etcd-entry-port.js";
 import { EtcdFinishedPort } from "./etcd-finished-port.js";
 import { EtcdGenerationPort } from "./etcd-generation-port.js";
+import { EtcdHoldPort } from "./etcd-hold-port.js";
 import { EtcdKeys } from "./etcd-keys.js";
 import { EtcdMirror } from "./etcd-mirror.js";
 import { EtcdOutcomePort, outcomeWrite } from "./etcd-outcome-port.js";
@@ -69,6 +70,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
       outcomes: new EtcdOutcomePort(keys, mirror, writer),
       finished: new EtcdFinishedPort(mirror),
       generations: new EtcdGenerationPort(keys, mirror, writer),
+      holds: new EtcdHoldPort(keys, mirror, writer),
       enqueue: (decide, now, actor) => enqueue(writer, mirror, keys, decide, now, actor),
       guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),

@@ -4,6 +4,7 @@ import { SqliteOutcomeStore } from "./auto-repair-outcome-store.js";
 import { SqliteGenerationStore } from "./cluster-generation-store.js";
 import { DatabaseHealth } from "./database-health.js";
 import { openLockedDatabase } from "./database-lock.js";
+import { SqliteMachineHoldStore } from "./machine-hold-store.js";
 import { SqliteRepairEntryStore } from "./repair-entry-store.js";
 import { SqliteSettingsStore } from "./settings-store.js";
 import { SqliteCommits } from "./sqlite-commits.js";
@@ -40,6 +41,7 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
       outcomes,
       finished: entries.finished,
       generations: new SqliteGenerationStore(db, commits),
+      holds: new SqliteMachineHoldStore(db, commits),
       async enqueue(decide, now, actor) {
         return commits.write((draft) => {
           const decision = decide(entries.list());

@@ -1,6 +1,6 @@
 import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
-import type { RepairChange, StoreCommit } from "../store-port.js";
+import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { Db } from "./database.js";
 
 /** What one write has changed so far; the stores fill it in while its transaction runs. */
@@ -9,11 +9,12 @@ export interface CommitDraft {
   outcome: AutoRepairOutcome | null;
   generation: ClusterGeneration | null;
   readonly settings: string[];
+  readonly holds: HoldChange[];
 }
 
 type CommitListener = (commit: StoreCommit) => void;
 
-const isEmpty = (d: CommitDraft) => d.entries.length === 0 && d.outcome === null && d.generation === null && d.settings.length === 0;
+const isEmpty = (d: CommitDraft) => d.entries.length === 0 && d.outcome === null && d.generation === null && d.settings.length === 0 && d.holds.length === 0;
 
 /**
  * The SQLite stores' one way to write: each write is one transaction on the connection, and what it changed is
@@ -37,7 +38,7 @@ export class SqliteCommits {
   write<T>(work: (draft: CommitDraft) => T): T {
     // Inside another transaction this one would be a savepoint, announced before the outer one decides to commit.
     if (this.writing || this.db.inTransaction) throw new Error("a store write cannot start inside another write or transaction (a decide function must not write)");
-    const draft: CommitDraft = { entries: [], outcome: null, generation: null, settings: [] };
+    const draft: CommitDraft = { entries: [], outcome: null, generation: null, settings: [], holds: [] };
     this.writing = true;
     let result: T;
     try {
@@ -45,7 +46,10 @@ export class SqliteCommits {
     } finally {
       this.writing = false;
     }
-    if (!isEmpty(draft)) this.announce({ entries: draft.entries, outcome: draft.outcome, generation: draft.generation, settings: draft.settings });
+    if (!isEmpty(draft)) {
+      const holds = draft.holds.length === 0 ? {} : { holds: draft.holds };
+      this.announce({ entries: draft.entries, outcome: draft.outcome, generation: draft.generation, settings: draft.settings, ...holds });
+    }
     return result;
   }
 

@@ -3,6 +3,7 @@ import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from ".
 import { outcomeFromRow, type OutcomeRow } from "./auto-repair-outcome-store.js";
 import type { GenerationRow } from "./cluster-generation-store.js";
 import type { Db } from "./database.js";
+import { holdFromRow, type MachineHoldRow } from "./machine-hold-store.js";
 import { finishedFromRow, type FinishedRepairRow } from "./finished-repair-store.js";
 import { entryFromRow, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
 
@@ -42,11 +43,11 @@ export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator
     for (const row of db.prepare("SELECT * FROM cluster_generations ORDER BY seq").iterate() as Iterable<GenerationRow>) {
       yield { kind: "generation", generation: generationFromRow(from, row) };
     }
-    // Absent in a database of an older schema that is read without migrating (a copy migrates first).
-    if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'finished_repairs'").get() !== undefined) {
-      for (const row of db.prepare("SELECT * FROM finished_repairs ORDER BY seq").iterate() as Iterable<FinishedRepairRow>) {
-        yield { kind: "finished", finished: finishedFromRow(row) };
-      }
+    for (const row of db.prepare("SELECT * FROM machine_holds ORDER BY address").iterate() as Iterable<MachineHoldRow>) {
+      yield { kind: "hold", hold: holdFromRow(row) };
+    }
+    for (const row of db.prepare("SELECT * FROM finished_repairs ORDER BY seq").iterate() as Iterable<FinishedRepairRow>) {
+      yield { kind: "finished", finished: finishedFromRow(row) };
     }
     yield { kind: "counters", counters: counters(db) };
   } finally {

@@ -6,6 +6,7 @@ import type { SnapshotItem, SnapshotTarget } from "../copy/store-snapshot.js";
 import { TargetNotEmptyError } from "../copy/store-snapshot.js";
 import { DatabaseOpenError, openDatabase, openDatabaseReadOnly, type Db } from "./database.js";
 import { lockDatabase } from "./database-lock.js";
+import { UPSERT_HOLD } from "./machine-hold-store.js";
 import { entryParams } from "./repair-entry-rows.js";
 import { finishedParams, INSERT_FINISHED_REPAIR } from "./finished-repair-store.js";
 import { howToEmptySqlite, removeCopyMarker, writeCopyMarker } from "./sqlite-copy-marker.js";
@@ -91,6 +92,7 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
     error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const generation = statement(`INSERT INTO cluster_generations (seq, time, last_time, repeats, trigger, generation, cluster,
     changes, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const hold = statement(UPSERT_HOLD);
   const finished = statement(INSERT_FINISHED_REPAIR);
   const forget = statement("DELETE FROM sqlite_sequence WHERE name = ?");
   const remember = statement("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)");
@@ -117,6 +119,9 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
         generation.run(g.sequence, g.time, g.lastTime, g.repeats, g.trigger, g.generation, cluster, JSON.stringify(g.changes), g.error);
         return;
       }
+      case "hold":
+        hold.run(item.hold);
+        return;
       case "finished":
         finished.run(finishedParams(item.finished));
         return;

@@ -1,5 +1,6 @@
 import { afterEach, describe } from "node:test";
 import { commitCases } from "./commit-cases.js";
+import { holdCases } from "./hold-cases.js";
 import { finishedCases } from "./finished-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
@@ -18,6 +19,7 @@ export function storeConformance(harness: StoreHarness): void {
     queueCases(harness);
     recordCases(harness);
     commitCases(harness);
+    holdCases(harness);
     finishedCases(harness);
   });
 }

@@ -38,7 +38,7 @@ describe("the snapshot digest", () => {
     const reordered = items.map((item) => JSON.parse(JSON.stringify(item, (_, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v))) as SnapshotItem);
     const summary = digestOf(items);
     assert.deepEqual(summary, digestOf(reordered));
-    assert.deepEqual(summary.counts, { settings: 1, entries: 1, history: 2, outcomes: 0, generations: 0, finished: 1 });
+    assert.deepEqual(summary.counts, { settings: 1, entries: 1, history: 2, outcomes: 0, generations: 0, holds: 0, finished: 1 });
   });
 
   const differences: Array<[string, SnapshotItem[]]> = [
