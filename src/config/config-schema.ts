@@ -127,6 +127,13 @@ const repairPacing = z.strictObject({
     .refine((domains) => new Set(domains).size === domains.length, { message: "each domain may be listed once" }),
 });
 
+/** Repeat offenders: `max_repairs` entries within `window_seconds`; `operation` instead of a hold. */
+const repairEscalation = z.strictObject({
+  max_repairs: positiveInt,
+  window_seconds: positiveInt,
+  operation: nonEmptyString.optional(),
+});
+
 const repair = z.strictObject({
   repair_procedures: z.array(repairProcedure).default([]),
   max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
@@ -136,7 +143,16 @@ const repair = z.strictObject({
   evict_interval: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictInterval),
   eviction_timeout_seconds: positiveInt.default(EMPTY_REPAIR_CONFIG.evictionTimeoutSeconds),
   pacing: repairPacing.optional(),
-});
+  escalation: repairEscalation.optional(),
+}).superRefine((section, ctx) => {
+  // As for health checks: only "some procedure has it" is known here; a machine whose type lacks it is skipped then.
+  const operation = section.escalation?.operation;
+  if (operation === undefined) return;
+  const known = new Set(section.repair_procedures.flatMap((p) => p.repair_operations.map((o) => o.operation)));
+  if (known.has(operation)) return;
+  const listed = known.size === 0 ? "repair.repair_procedures has none" : `known: ${[...known].join(", ")}`;
+  ctx.addIssue({ code: "custom", path: ["escalation", "operation"], message: `operation ${JSON.stringify(operation)} is not a repair operation of any repair procedure (${listed})` });
+}, whenClean);
 
 type ConstraintValues = Partial<Record<keyof typeof CONSTRAINT_NAMES, number>>;
 

@@ -81,6 +81,7 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
     store,
+    repair: config.repair,
     machines,
     nodes,
     now,
