@@ -72,7 +72,7 @@ export function decideEscalation(config: EscalationConfig | undefined, address: 
   if (config === undefined) return null;
   const repairs = repairsInWindow(address, record, config.windowSeconds, now);
   if (repairs.length < config.maxRepairs) return null;
-  const holdReason = `repaired ${repairs.length} times in ${describeWindow(config.windowSeconds)}`;
+  const holdReason = `repaired ${repairs.length} time${repairs.length === 1 ? "" : "s"} in ${describeWindow(config.windowSeconds)}`;
   if (config.operation === null) return { kind: "hold", repairs: repairs.length, reason: `${holdReason}: held`, holdReason };
   const escalated = repairs.find((r) => r.operation === config.operation);
   if (escalated !== undefined) {
