@@ -181,10 +181,11 @@ export const holdsHeadValue = z.object({
   ...writeId,
   changes: z.array(z.object({ kind: z.enum(["set", "released", "expired"]), hold: storedHoldSchema, actor: z.string() })),
 });
+/** A finished-repair record: its address is matched against machines' to count their repairs, so it must be one. */
 export const finishedRepairSchema = z.object({
   sequence: id,
   entryIndex: id,
-  address: z.string(),
+  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
   machineType: z.string(),
   operation: z.string(),
   source: z.string(),

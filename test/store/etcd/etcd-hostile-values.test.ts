@@ -76,6 +76,7 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     ["a status that is not an ending", (f) => ({ ...f, status: "processing" }), /at finished\.status/],
     ["a finish time that is text", (f) => ({ ...f, finishedAt: "yesterday" }), /at finished\.finishedAt/],
     ["another sequence than its key", (f) => ({ ...f, sequence: 77 }), /./],
+    ["an address that is an option", (f) => ({ ...f, address: "-rf" }), /at finished\.address: must be an IP address/],
   ];
   for (const [name, hostile, error] of finishedRecords) {
     it(`leaves out of the mirror a finished-repair record with ${name}, logs it, and keeps the others`, async () => {
