@@ -3,6 +3,7 @@ import { z } from "zod";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
 import { authSection, checkClientCertificates, requireAuthOffLoopback } from "./auth-schema.js";
 import { tlsSection } from "./tls-files.js";
+import { refuseUnknownEscalation, repairEscalation } from "./escalation-schema.js";
 import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { limitsSection } from "./limits-schema.js";
 import { etcdSection } from "./etcd-schema.js";
@@ -127,13 +128,6 @@ const repairPacing = z.strictObject({
     .refine((domains) => new Set(domains).size === domains.length, { message: "each domain may be listed once" }),
 });
 
-/** Repeat offenders: `max_repairs` entries within `window_seconds`; `operation` instead of a hold. */
-const repairEscalation = z.strictObject({
-  max_repairs: positiveInt,
-  window_seconds: positiveInt,
-  operation: nonEmptyString.optional(),
-});
-
 const repair = z.strictObject({
   repair_procedures: z.array(repairProcedure).default([]),
   max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
@@ -144,15 +138,7 @@ const repair = z.strictObject({
   eviction_timeout_seconds: positiveInt.default(EMPTY_REPAIR_CONFIG.evictionTimeoutSeconds),
   pacing: repairPacing.optional(),
   escalation: repairEscalation.optional(),
-}).superRefine((section, ctx) => {
-  // As for health checks: only "some procedure has it" is known here; a machine whose type lacks it is skipped then.
-  const operation = section.escalation?.operation;
-  if (operation === undefined) return;
-  const known = new Set(section.repair_procedures.flatMap((p) => p.repair_operations.map((o) => o.operation)));
-  if (known.has(operation)) return;
-  const listed = known.size === 0 ? "repair.repair_procedures has none" : `known: ${[...known].join(", ")}`;
-  ctx.addIssue({ code: "custom", path: ["escalation", "operation"], message: `operation ${JSON.stringify(operation)} is not a repair operation of any repair procedure (${listed})` });
-}, whenClean);
+}).superRefine(refuseUnknownEscalation, whenClean);
 
 type ConstraintValues = Partial<Record<keyof typeof CONSTRAINT_NAMES, number>>;
 

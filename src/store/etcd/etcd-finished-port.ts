@@ -10,6 +10,6 @@ export class EtcdFinishedPort implements FinishedRepairPort {
   constructor(private readonly mirror: EtcdMirror) {}
 
   list(since: number | null = null): FinishedRepair[] {
-    return finishedSince(this.mirror.finishedList(), since);
+    return finishedSince(this.mirror.finished.list(), since);
   }
 }

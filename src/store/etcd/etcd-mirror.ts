@@ -1,7 +1,8 @@
 import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
 import type { StoredMachineHold } from "../../domain/machine-holds.js";
-import { KEPT_FINISHED_REPAIRS, type FinishedRepair } from "../../domain/finished-repair.js";
+import { KEPT_FINISHED_REPAIRS } from "../../domain/finished-repair.js";
+import { MirroredFinished } from "./mirrored-finished.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
@@ -65,10 +66,8 @@ export class EtcdMirror {
   private readonly outcomes = new Map<number, AutoRepairOutcome>();
   private readonly generations = new Map<number, MirroredGeneration>();
   private readonly holds = new Map<string, StoredMachineHold>();
-  private readonly finished = new Map<number, FinishedRepair>();
-  /** How many kept records each entry index has (one, unless a pruned record's entry was dequeued later). */
-  private readonly finishedIndexes = new Map<number, number>();
-  private sortedFinished: readonly FinishedRepair[] | null = null;
+  /** The finished-repair records, and how many writes keep (see QueuePlan). */
+  readonly finished: MirroredFinished;
   private sortedEntries: readonly RepairEntry[] | null = null;
   private sortedOutcomes: readonly AutoRepairOutcome[] | null = null;
   private sortedGenerations: readonly MirroredGeneration[] | null = null;
@@ -77,19 +76,9 @@ export class EtcdMirror {
   constructor(
     private readonly keys: EtcdKeys,
     private readonly log: StoreLog,
-    /** How many finished-repair records writes keep (the oldest beyond it are deleted with the write adding one). */
-    readonly keepFinished = KEPT_FINISHED_REPAIRS,
-  ) {}
-
-  /** The kept finished-repair records ordered by sequence (shared, frozen). */
-  finishedList(): readonly FinishedRepair[] {
-    this.sortedFinished ??= Object.freeze([...this.finished.values()].sort((a, b) => a.sequence - b.sequence));
-    return this.sortedFinished;
-  }
-
-  /** Whether a finished-repair record of entry `index` is kept. */
-  hasFinished(index: number): boolean {
-    return this.finishedIndexes.has(index);
+    keepFinished = KEPT_FINISHED_REPAIRS,
+  ) {
+    this.finished = new MirroredFinished(keepFinished);
   }
 
   /** The revision that last wrote `key` (any key the mirror holds), 0 when it is absent. */
@@ -135,7 +124,6 @@ export class EtcdMirror {
     this.outcomes.clear();
     this.generations.clear();
     this.finished.clear();
-    this.finishedIndexes.clear();
     this.touched();
     for (const kv of kvs) this.apply(kv);
     this.queueStarted = historyExists || this.queueHead !== null || this.entries.size > 0;
@@ -245,12 +233,9 @@ export class EtcdMirror {
       }
       case "finished": {
         const value = put ? this.decode(finishedValue, event) : null;
-        this.forgetFinished(key.sequence);
-        if (value && value.finished.sequence === key.sequence) {
-          const record = deepFreeze({ ...value.finished });
-          this.finished.set(key.sequence, record);
-          this.finishedIndexes.set(record.entryIndex, (this.finishedIndexes.get(record.entryIndex) ?? 0) + 1);
-        } else if (value) this.log("error", "an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
+        this.finished.delete(key.sequence);
+        if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze({ ...value.finished }));
+        else if (value) this.log("error", "an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
         break;
       }
       case "history":
@@ -260,17 +245,8 @@ export class EtcdMirror {
     this.touched();
   }
 
-  private forgetFinished(sequence: number): void {
-    const old = this.finished.get(sequence);
-    if (old === undefined) return;
-    this.finished.delete(sequence);
-    const left = (this.finishedIndexes.get(old.entryIndex) ?? 1) - 1;
-    if (left > 0) this.finishedIndexes.set(old.entryIndex, left);
-    else this.finishedIndexes.delete(old.entryIndex);
-  }
-
   private touched(): void {
-    this.sortedEntries = this.sortedOutcomes = this.sortedGenerations = this.sortedFinished = null;
+    this.sortedEntries = this.sortedOutcomes = this.sortedGenerations = null;
     this.sortedHolds = null;
   }
 

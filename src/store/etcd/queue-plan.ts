@@ -96,8 +96,8 @@ export class QueuePlan {
 
   /** The oldest kept records beyond the newest `keepFinished` once this write's are added, as one range. */
   private prunedFinished(): Array<{ start: string; end: string }> {
-    const kept = this.mirror.finishedList();
-    const drop = kept.length + this.finishedPuts.size - this.mirror.keepFinished;
+    const kept = this.mirror.finished.list();
+    const drop = kept.length + this.finishedPuts.size - this.mirror.finished.keep;
     if (drop <= 0 || kept.length === 0) return [];
     // Every record this write adds has a newer sequence than every kept one, so the range never covers them.
     const boundary = kept[Math.min(drop, kept.length) - 1] as { sequence: number };
@@ -118,7 +118,7 @@ export class QueuePlan {
     this.historyPuts.push({ key: this.keys.history(snapshot.index, record.sequence), value: encodeValue({ record, entry: snapshot }) });
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
-    const finished = finishedRepairOf(change, this.mirror.hasFinished(snapshot.index) || this.finishedPuts.has(snapshot.index));
+    const finished = finishedRepairOf(change, this.mirror.finished.has(snapshot.index) || this.finishedPuts.has(snapshot.index));
     if (finished !== null) this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }), sequence: finished.sequence });
     this.changes.push(change);
     return change;
