@@ -3,6 +3,7 @@ import { z } from "zod";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
 import { authSection, checkClientCertificates, requireAuthOffLoopback } from "./auth-schema.js";
 import { tlsSection } from "./tls-files.js";
+import { refuseUnknownEscalation, repairEscalation } from "./escalation-schema.js";
 import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { limitsSection } from "./limits-schema.js";
 import { etcdSection } from "./etcd-schema.js";
@@ -136,7 +137,8 @@ const repair = z.strictObject({
   evict_interval: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictInterval),
   eviction_timeout_seconds: positiveInt.default(EMPTY_REPAIR_CONFIG.evictionTimeoutSeconds),
   pacing: repairPacing.optional(),
-});
+  escalation: repairEscalation.optional(),
+}).superRefine(refuseUnknownEscalation, whenClean);
 
 type ConstraintValues = Partial<Record<keyof typeof CONSTRAINT_NAMES, number>>;
 

@@ -121,6 +121,9 @@ function toRepairConfig(section: RepairSection): RepairConfig {
     evictInterval: section.evict_interval,
     evictionTimeoutSeconds: section.eviction_timeout_seconds,
     ...(section.pacing && { pacing: { domains: section.pacing.domains } }),
+    ...(section.escalation && {
+      escalation: { maxRepairs: section.escalation.max_repairs, windowSeconds: section.escalation.window_seconds, operation: section.escalation.operation ?? null },
+    }),
   };
 }
 

@@ -8,7 +8,7 @@ export interface AutoRepairOutcomePayload {
   readonly time: string;
   readonly trigger: string;
   readonly machinesSeen: number;
-  readonly skipped: ReadonlyArray<{ readonly kind: string; readonly rack: number | null }>;
+  readonly skipped: ReadonlyArray<{ readonly kind: string; readonly rack: number | null; readonly serial?: string; readonly address?: string | null; readonly reason?: string }>;
   readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
   readonly error: string | null;
 }
@@ -43,7 +43,9 @@ export const DEFAULT_FAILURE_THRESHOLD = 3;
  *   rebooting wait) alert once when they start, naming racks and counts; once ("still holds back …, now") when what
  *   is held changes (another reason, another rack over the per-rack limit; counts alone are no news); and once
  *   when a successful poll holds nothing back any more. Polls in between stay quiet.
- * Both on one poll make one message.
+ * - Repeat offenders (`escalated`: the escalation operation enqueued instead, or a hold set) alert on the poll that
+ *   escalates them, naming each machine and why; a held one is skipped as `held` from then on, so it is told once.
+ * All on one poll make one message.
  */
 export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: OutcomeAlertState, threshold = DEFAULT_FAILURE_THRESHOLD): { alert: Alert | null; state: OutcomeAlertState } {
   const poll = { poll: outcome.sequence, trigger: outcome.trigger, time: outcome.time };
@@ -60,6 +62,8 @@ export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: Outcom
   const summary = summarizeHolds(skipsOf(outcome));
   const { alert, hold } = holdAlert(summary, state.hold, outcome, poll);
   if (alert) alerts.push(alert);
+  const escalated = escalationAlert(outcome, poll);
+  if (escalated) alerts.push(escalated);
   return { alert: mergeAlerts(alerts), state: { failedPolls: 0, failingSince: null, hold } };
 }
 
@@ -89,6 +93,14 @@ function holdAlert(summary: HoldSummary, before: HoldInForce | null, outcome: Au
   };
   const alert: Alert = { kind: "held", severity: "warning", title, text: summary.flatMap((g) => explain(g, outcome)).join("\n"), fields };
   return { alert, hold: { key, kinds, since: before?.since ?? outcome.time, polls: (before?.polls ?? 0) + 1, description } };
+}
+
+/** The alert for the machines a poll escalated (repair.escalation), or null when it escalated none. */
+function escalationAlert(outcome: AutoRepairOutcomePayload, poll: Record<string, string>): Alert | null {
+  const escalated = outcome.skipped.filter((s) => s.kind.toLowerCase() === "escalated");
+  if (escalated.length === 0) return null;
+  const text = escalated.map((s) => `${s.serial ?? "?"} (${s.address ?? "no address"}): ${s.reason ?? "repaired too often"}`).join("\n");
+  return { kind: "warning", severity: "warning", title: `auto-repair escalated ${machines(escalated.length)} repaired too often`, text, fields: { escalated: String(escalated.length), ...poll } };
 }
 
 /** The payload's skips whose kind this kintsugi knows (a newer server's new kinds are left out). */

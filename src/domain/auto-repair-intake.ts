@@ -1,7 +1,10 @@
 import { parseAddress } from "./address.js";
 import type { Constraints } from "./constraints.js";
 import { describeHold, type MachineHold } from "./machine-holds.js";
+import { findRepairOperation, type RepairConfig } from "./repair-config.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
+import type { FinishedRepair } from "./finished-repair.js";
+import { decideEscalation, type EscalationConfig } from "./repair-escalation.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
 import type { SkipKind } from "./skip-kinds.js";
 
@@ -27,12 +30,32 @@ export interface IntakeShortCircuit {
   readonly limit: number;
 }
 
+/** A machine escalation puts on hold (`repair.escalation` without an operation): the caller stores the hold. */
+export interface EscalationHold {
+  readonly address: string;
+  readonly serial: string | null;
+  /** "repaired N times in W". */
+  readonly reason: string;
+}
+
 /** What one round of sabakan-triggered repair decides. */
 export interface IntakeDecision {
   readonly machinesSeen: number;
   readonly enqueue: readonly NewRepairEntry[];
   readonly skipped: readonly SkippedMachine[];
   readonly shortCircuit: IntakeShortCircuit | null;
+  /** The holds escalation asks for (empty without `repair.escalation`). */
+  readonly escalationHolds: readonly EscalationHold[];
+}
+
+/** What escalation needs besides the queue (see decideEscalation): its config, the finished repairs, the clock, the procedures. */
+export interface EscalationInput {
+  readonly config: EscalationConfig;
+  /** The store's finished-repair records (the queue is the input's `entries`). */
+  readonly finished: readonly FinishedRepair[];
+  readonly now: number;
+  /** The procedures, to tell whether the machine's type has the escalation operation. */
+  readonly repair: RepairConfig;
 }
 
 export interface IntakeInput {
@@ -45,6 +68,8 @@ export interface IntakeInput {
   readonly constraints: Pick<Constraints, "maximumRepairQueueEntries" | "waitSecondsToRepairRebooting" | "maximumUnhealthyMachinesPerRack">;
   /** The holds in force, by canonical address (see activeHolds); absent: none. */
   readonly holds?: ReadonlyMap<string, MachineHold>;
+  /** `repair.escalation`; absent: none (CKE). */
+  readonly escalation?: EscalationInput;
 }
 
 /**
@@ -56,7 +81,8 @@ export interface IntakeInput {
  *    `wait-seconds-to-repair-rebooting` (strict) while rebooting or not a node -> skip;
  *    kintsugi: a second machine with an address already kept this round -> skip;
  * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
- *    of that rack's machines;
+ *    of that rack's machines; kintsugi: a repeat offender (decideEscalation) -> skip as `escalated`, and either kept
+ *    with the escalation operation (skipped when its type has no such operation) or held;
  * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing);
  * 5. otherwise enqueue every kept machine: address = first IPv4 (canonical), type = BMC type, operation = lower-case state.
  */
@@ -70,7 +96,9 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   for (const m of input.machines) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
   const rackLimit = constraints.maximumUnhealthyMachinesPerRack;
 
-  const kept: Array<{ readonly machine: SabakanMachine; readonly address: string }> = [];
+  // `escalated`: why the machine gets the escalation operation; it is skipped as `escalated` once it is enqueued.
+  const kept: Array<{ readonly machine: SabakanMachine; readonly address: string; readonly operation: string; readonly escalated: string | null }> = [];
+  const escalationHolds: EscalationHold[] = [];
   const keptAddresses = new Set<string>();
   for (const m of input.machines) {
     const first = m.ipv4[0];
@@ -113,23 +141,41 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
       skip(m, "rack_limit", `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`, address);
       continue;
     }
-    kept.push({ machine: m, address });
+    let operation = m.state.toLowerCase();
+    let escalated: string | null = null;
+    const escalation = input.escalation && decideEscalation(input.escalation.config, address, { entries: input.entries, finished: input.escalation.finished }, input.escalation.now);
+    if (escalation && input.escalation) {
+      if (escalation.kind === "hold") {
+        skip(m, "escalated", escalation.reason, address);
+        escalationHolds.push({ address, serial: m.serial, reason: escalation.holdReason });
+        continue;
+      }
+      const lookup = findRepairOperation(input.escalation.repair, m.bmcType, escalation.operation);
+      if (!lookup.ok) {
+        skip(m, "escalated", `${escalation.reason}, but not enqueued: ${lookup.message}`, address);
+        continue;
+      }
+      escalated = escalation.reason;
+      operation = escalation.operation;
+    }
+    kept.push({ machine: m, address, operation, escalated });
     keptAddresses.add(address);
   }
 
   const limit = constraints.maximumRepairQueueEntries;
   if (kept.length > 0 && input.entries.length + kept.length > limit) {
     for (const k of kept) skip(k.machine, "queue_limit", "too many repair requests", k.address);
-    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit } };
+    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit }, escalationHolds };
   }
-  const enqueue = kept.map(({ machine: m, address }) => ({
+  for (const k of kept) if (k.escalated !== null) skip(k.machine, "escalated", k.escalated, k.address);
+  const enqueue = kept.map(({ machine: m, address, operation }) => ({
     address,
     machineType: m.bmcType,
-    operation: m.state.toLowerCase(),
+    operation,
     serial: m.serial,
     source: AUTO_REPAIR_SOURCE,
   }));
-  return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null };
+  return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null, escalationHolds };
 }
 
 function sortBySerial(skipped: SkippedMachine[]): SkippedMachine[] {

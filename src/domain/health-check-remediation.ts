@@ -3,6 +3,8 @@ import type { HealthCheckEvaluation } from "./health-check-evaluation.js";
 import { findRepairOperation, type RepairConfig } from "./repair-config.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import { describeHold, type MachineHold } from "./machine-holds.js";
+import type { EscalationHold, EscalationInput } from "./auto-repair-intake.js";
+import { decideEscalation } from "./repair-escalation.js";
 
 /** The `source` of entries a health check enqueues, and the actor of their history records: `health-check:NAME`. */
 export function healthCheckSource(name: string): string {
@@ -18,6 +20,10 @@ export interface HeldTarget {
 export interface RemediationDecision {
   readonly enqueue: readonly NewRepairEntry[];
   readonly held: readonly HeldTarget[];
+  /** The holds escalation asks for; absent when none. */
+  readonly escalationHolds?: readonly EscalationHold[];
+  /** Why an address enqueued here got the escalation operation (by address); absent when none did. */
+  readonly escalated?: ReadonlyMap<string, string>;
 }
 
 /** What remediation weighs besides the evaluation: the queue, its cap, the repair procedures, the machine types. */
@@ -30,6 +36,8 @@ export interface RemediationContext {
   readonly machineTypeOf: (node: string, address: string) => string | null;
   /** The holds in force, by canonical address (see activeHolds); absent: none. */
   readonly holds?: ReadonlyMap<string, MachineHold>;
+  /** `repair.escalation` (its `repair` is this context's); absent: none (CKE). */
+  readonly escalation?: Omit<EscalationInput, "repair">;
 }
 
 /**
@@ -37,7 +45,8 @@ export interface RemediationContext {
  * repair entry for its address with the check's operation, subject to the queue's own rules: an address with a
  * persisting entry is not enqueued again; a held machine is held with its hold's description; a target without a usable address, whose machine type is unknown, or
  * whose type has no procedure with the check's operation (CKE's lookup, as the queue makes it) is held with the
- * reason, never enqueued to fail at once; when the persisting entries plus the new ones would exceed
+ * reason, never enqueued to fail at once; a repeat offender (decideEscalation) is enqueued with the escalation
+ * operation instead (held when its type has none), or held and its hold asked for; when the persisting entries plus the new ones would exceed
  * `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the sabakan trigger does).
  */
 export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCheckEvaluation, context: RemediationContext): RemediationDecision {
@@ -47,6 +56,8 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
   const persisting = new Set(entries.map((e) => e.address));
   const held: HeldTarget[] = [];
   const enqueue: NewRepairEntry[] = [];
+  const escalationHolds: EscalationHold[] = [];
+  const escalated = new Map<string, string>();
   for (const t of unhealthy) {
     if (t.address === null) {
       held.push({ node: t.node, reason: t.addressProblem ?? "the node has no InternalIP" });
@@ -63,17 +74,30 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
       held.push({ node: t.node, reason: check.machineType.from === "sabakan" ? `sabakan has no machine with address ${t.address}` : `the node has no label ${check.machineType.label}` });
       continue;
     }
-    const lookup = findRepairOperation(repair, machineType, check.operation);
-    if (!lookup.ok) {
-      held.push({ node: t.node, reason: `not enqueued, the entry would fail at once: ${lookup.message}` });
+    const escalation = context.escalation && decideEscalation(context.escalation.config, t.address, { entries, finished: context.escalation.finished }, context.escalation.now);
+    if (escalation?.kind === "hold") {
+      held.push({ node: t.node, reason: `escalated: ${escalation.reason}` });
+      escalationHolds.push({ address: t.address, serial: null, reason: escalation.holdReason });
       continue;
     }
+    const operation = escalation ? escalation.operation : check.operation;
+    const lookup = findRepairOperation(repair, machineType, operation);
+    if (!lookup.ok) {
+      held.push({ node: t.node, reason: `${escalation ? `escalated: ${escalation.reason}, but ` : ""}not enqueued, the entry would fail at once: ${lookup.message}` });
+      continue;
+    }
+    if (escalation) escalated.set(t.address, escalation.reason);
     persisting.add(t.address);
-    enqueue.push({ address: t.address, machineType, operation: check.operation, serial: null, source: healthCheckSource(check.name) });
+    enqueue.push({ address: t.address, machineType, operation, serial: null, source: healthCheckSource(check.name) });
   }
   if (enqueue.length > 0 && entries.length + enqueue.length > maximumRepairQueueEntries) {
     const why = `too many repair requests (${entries.length} in the queue + ${enqueue.length} > maximum-repair-queue-entries ${maximumRepairQueueEntries})`;
-    return { enqueue: [], held: [...held, ...enqueue.map((e) => ({ node: unhealthy.find((t) => t.address === e.address)?.node ?? e.address, reason: why }))] };
+    return { enqueue: [], held: [...held, ...enqueue.map((e) => ({ node: unhealthy.find((t) => t.address === e.address)?.node ?? e.address, reason: why }))], ...extras(escalationHolds, new Map()) };
   }
-  return { enqueue, held };
+  return { enqueue, held, ...extras(escalationHolds, escalated) };
+}
+
+/** The escalation fields of a decision, present only when escalation did something (a decision without stays CKE's). */
+function extras(escalationHolds: readonly EscalationHold[], escalated: ReadonlyMap<string, string>): Pick<RemediationDecision, "escalationHolds" | "escalated"> {
+  return { ...(escalationHolds.length > 0 && { escalationHolds }), ...(escalated.size > 0 && { escalated }) };
 }

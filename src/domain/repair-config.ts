@@ -1,5 +1,6 @@
 import type { LabelSelector } from "./label-selector.js";
 import type { PacingDomain } from "./repair-pacing.js";
+import type { EscalationConfig } from "./repair-escalation.js";
 
 /** One repair step, with CKE's defaults applied. Commands are argv arrays; the address is appended when run. */
 export interface RepairStepConfig {
@@ -48,6 +49,8 @@ export interface RepairConfig {
   readonly evictionTimeoutSeconds: number;
   /** kintsugi: slow start per failure domain (`repair.pacing`); absent = off (CKE). */
   readonly pacing?: { readonly domains: readonly PacingDomain[] };
+  /** kintsugi: repeat offenders escalated (`repair.escalation`, see repair-escalation.ts); absent = off (CKE). */
+  readonly escalation?: EscalationConfig;
 }
 
 /** A config with no procedures: every addRepairEntry is refused until procedures are configured. */

@@ -2,7 +2,9 @@
  * Why sabakan-triggered repair left a machine alone, as a fixed set of kinds (the `reason` text says it in words).
  * Four kinds are holds: the machine needs repair and will get it, but a safety rule or a wait holds it back now.
  * The others are skips: the machine is not to be enqueued (it has an entry already, or no usable address, or an
- * operator's hold vetoes it: `held`, alerted by the hold's own alerts rather than the poll's).
+ * operator's hold vetoes it: `held`, alerted by the hold's own alerts rather than the poll's; or it was repaired
+ * `repair.escalation`'s `max_repairs` times within its window: `escalated`, its own repair replaced by the escalation
+ * operation or by a hold).
  */
 export const SKIP_KINDS = [
   "rack_limit",
@@ -14,6 +16,7 @@ export const SKIP_KINDS = [
   "invalid_address",
   "duplicate_address",
   "held",
+  "escalated",
 ] as const;
 
 export type SkipKind = (typeof SKIP_KINDS)[number];
@@ -23,7 +26,7 @@ export const HELD_KINDS = ["rack_limit", "queue_limit", "rebooting", "out_of_clu
 export type HeldKind = (typeof HELD_KINDS)[number];
 
 /** The kinds that are plain skips. */
-export const PASSED_KINDS = ["recently_repaired", "no_address", "invalid_address", "duplicate_address", "held"] as const satisfies readonly SkipKind[];
+export const PASSED_KINDS = ["recently_repaired", "no_address", "invalid_address", "duplicate_address", "held", "escalated"] as const satisfies readonly SkipKind[];
 export type PassedKind = (typeof PASSED_KINDS)[number];
 
 /** Whether a machine skipped for `kind` is held back (it will be repaired once the hold ends). */

@@ -37,6 +37,7 @@ const enums: Resolvers = {
     INVALID_ADDRESS: "invalid_address",
     DUPLICATE_ADDRESS: "duplicate_address",
     HELD: "held",
+    ESCALATED: "escalated",
   },
   PacingDomainKind: { RACK: "rack", MACHINE_TYPE: "machine_type" },
   MachineHoldSource: { API: "api", ANNOTATION: "annotation" },

@@ -6,7 +6,9 @@ import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outco
 import { isRebootedByCke } from "../domain/node-reboot.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import type { NodeStanding } from "../domain/sabakan-machine.js";
+import type { RepairConfig } from "../domain/repair-config.js";
 import type { KintsugiStore } from "../store/store-port.js";
+import { holdEscalated } from "./escalation-holds.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
@@ -20,6 +22,8 @@ export interface PollerDeps {
   readonly log: RunnerLog;
   /** Called with every recorded outcome and how long its poll took (metrics; subscriptions hear of it from the store). */
   readonly recorded?: (outcome: AutoRepairOutcome, seconds: number) => void;
+  /** The repair procedures and `repair.escalation` (absent, or without escalation: CKE's intake). */
+  readonly repair?: RepairConfig;
   /** Called for a scheduled tick that did not poll: auto-repair is disabled, or a poll is still running. */
   readonly skipped?: (reason: "disabled" | "busy") => void;
 }
@@ -129,12 +133,15 @@ export class AutoRepairPoller {
       (entries) => {
         // The stored holds as of this write: a machine held while sabakan answered is not enqueued.
         const holds = activeHolds(deps.store.holds.list(), annotated, now);
-        const decided = decideIntake({ machines, entries, nodes, constraints: settings.constraints(), holds });
+        const escalation = deps.repair?.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now, repair: deps.repair };
+        const decided = decideIntake({ machines, entries, nodes, constraints: settings.constraints(), holds, ...(escalation && { escalation }) });
         decision = decided;
         return {
           add: decided.enqueue.map((params) => {
             const m = params.serial === null ? undefined : bySerial.get(params.serial);
-            return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)` };
+            const escalated = decided.skipped.find((s) => s.kind === "escalated" && s.serial === params.serial);
+            const why = escalated ? `; escalated: ${escalated.reason}` : "";
+            return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)${why}` };
           }),
           outcome: (enqueued) => ({ time: now, trigger, machinesSeen: decided.machinesSeen, enqueued, skipped: decided.skipped, shortCircuit: decided.shortCircuit, error: null }),
         };
@@ -144,6 +151,7 @@ export class AutoRepairPoller {
     );
     const shortCircuit = decision?.shortCircuit;
     if (shortCircuit) deps.log.warn("auto-repair enqueued nothing: too many repair requests", { ...shortCircuit });
+    await holdEscalated(deps.store, decision?.escalationHolds ?? [], now, deps.log);
     // The decision always records an outcome, so the store returns one.
     return outcome as AutoRepairOutcome;
   }

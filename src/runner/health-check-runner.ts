@@ -3,6 +3,7 @@ import { parseAddress } from "../domain/address.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
 import { activeHolds, annotationHolds } from "../domain/machine-holds.js";
+import { holdEscalated } from "./escalation-holds.js";
 import { decideRemediation, healthCheckSource, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
@@ -126,12 +127,15 @@ export class HealthCheckRunner {
         let decision = null as RemediationDecision | null;
         await deps.store.enqueue(
           (entries) => {
-            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now) });
+            const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now };
+            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) });
             decision = decided;
             return {
               add: decided.enqueue.map((params) => {
                 const target = evaluation.targets.find((t) => t.address === params.address);
-                return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s` };
+                const escalated = decided.escalated?.get(params.address);
+                const why = escalated === undefined ? "" : `; escalated: ${escalated}`;
+                return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s${why}` };
               }),
               outcome: null,
             };
@@ -139,6 +143,7 @@ export class HealthCheckRunner {
           at,
           healthCheckSource(check.name),
         );
+        await holdEscalated(deps.store, (decision as RemediationDecision | null)?.escalationHolds ?? [], at, deps.log);
         // `enqueue` calls `decide` at least once, so the decision is set.
         this.record(check, { check, paused: check.paused, evaluation, held: (decision as RemediationDecision).held, evaluatedAt: now, error: null });
         if (evaluation.nextCheckAt !== null) next = Math.min(next, evaluation.nextCheckAt);

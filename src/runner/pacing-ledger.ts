@@ -1,6 +1,7 @@
+import type { FinishedRepair } from "../domain/finished-repair.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import type { FinishedOutcome, PacingDomain, PacingInput } from "../domain/repair-pacing.js";
-import type { StoreCommit } from "../store/store-port.js";
+import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { RunnerDeps } from "./runner-deps.js";
 
 /** Finished outcomes kept; pacing reads only the newest (a failure resets an allowance, so old ones stop mattering). */
@@ -16,7 +17,7 @@ interface LedgerOutcome {
 
 /**
  * The finished outcomes pacing folds, in the order entries finished: seeded from the finished entries still in the
- * queue, then fed by every commit that finishes an entry (on every replica, so a new leader paces as the old one).
+ * queue and the store's finished-repair records, then fed by every commit that finishes an entry (on every replica, so a new leader paces as the old one).
  * Kept in memory and bounded, so a pass reads no history.
  */
 export class PacingLedger {
@@ -25,11 +26,22 @@ export class PacingLedger {
 
   constructor(private readonly keep = KEPT_PACING_OUTCOMES) {}
 
-  /** Adds the finished entries of `entries` not seen yet, by the time they finished (then index). */
-  seed(entries: readonly RepairEntry[]): void {
-    const finished = entries.filter((e) => isFinished(e) && !this.known.has(e.index));
-    finished.sort((a, b) => (a.lastTransitionTime ?? 0) - (b.lastTransitionTime ?? 0) || a.index - b.index);
-    for (const e of finished) this.add(e, e.lastTransitionTime ?? e.createdAt);
+  /**
+   * Adds the outcomes not seen yet of the finished entries still in `entries` and of the store's finished-repair
+   * `records` (which outlive the queue: outcomes already dequeued, on whichever replica dequeued them), each entry
+   * once, by the time it finished (then index). Records of entries deleted before finishing are no outcome.
+   */
+  seed(entries: readonly RepairEntry[], records: readonly FinishedRepair[] = []): void {
+    const found = new Map<number, LedgerOutcome>();
+    for (const r of records) {
+      if (r.status !== "deleted") found.set(r.entryIndex, { entryIndex: r.entryIndex, address: r.address, machineType: r.machineType, status: r.status, time: r.finishedAt });
+    }
+    for (const e of entries) {
+      if (isFinished(e)) found.set(e.index, outcomeOf(e, e.lastTransitionTime ?? e.createdAt));
+    }
+    const fresh = [...found.values()].filter((o) => !this.known.has(o.entryIndex));
+    fresh.sort((a, b) => a.time - b.time || a.entryIndex - b.entryIndex);
+    for (const o of fresh) this.push(o);
   }
 
   /**
@@ -57,13 +69,31 @@ export class PacingLedger {
   }
 
   private add(entry: RepairEntry, time: number): void {
-    this.known.add(entry.index);
-    this.outcomes.push({ entryIndex: entry.index, address: entry.address, machineType: entry.machineType, status: entry.status as LedgerOutcome["status"], time });
+    this.push(outcomeOf(entry, time));
+  }
+
+  private push(outcome: LedgerOutcome): void {
+    this.known.add(outcome.entryIndex);
+    this.outcomes.push(outcome);
     if (this.outcomes.length > this.keep) {
       const dropped = this.outcomes.splice(0, this.outcomes.length - this.keep);
       for (const o of dropped) this.known.delete(o.entryIndex);
     }
   }
+}
+
+/**
+ * A leader term's ledger: seeded from the queue and the store's finished-repair records, so a new leader (or a
+ * restarted one) paces exactly as the old one did, outcomes already dequeued included. The term then feeds it commits.
+ */
+export function seededLedger(store: Pick<KintsugiStore, "entries" | "finished">, keep = KEPT_PACING_OUTCOMES): PacingLedger {
+  const ledger = new PacingLedger(keep);
+  ledger.seed(store.entries.list(), store.finished.list());
+  return ledger;
+}
+
+function outcomeOf(entry: RepairEntry, time: number): LedgerOutcome {
+  return { entryIndex: entry.index, address: entry.address, machineType: entry.machineType, status: entry.status as LedgerOutcome["status"], time };
 }
 
 /** The pacing input of a pass over `entries`; null when pacing is off (no `repair.pacing`, or nothing wired). */

@@ -2,6 +2,7 @@ import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { ClusterGeneration, GenerationTrigger, StoredClusterTemplate } from "../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../domain/cluster/types.js";
 import type { Constraints } from "../domain/constraints.js";
+import type { FinishedRepair } from "../domain/finished-repair.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
 import type { StoredMachineHold } from "../domain/machine-holds.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
@@ -26,6 +27,8 @@ export interface KintsugiStore {
   readonly outcomes: AutoRepairOutcomePort;
   readonly generations: ClusterGenerationPort;
   readonly holds: MachineHoldPort;
+  /** The repairs that ended (finished or dequeued), kept after their entries leave the queue. */
+  readonly finished: FinishedRepairPort;
   /**
    * The poller's decide-and-commit: `decide` sees the queue, returns the entries to add and the outcome to record;
    * both land in one write or neither does. The outcome gets the entries as stored (with their indexes).
@@ -187,6 +190,17 @@ export interface AutoRepairOutcomePort {
   record(outcome: Omit<AutoRepairOutcome, "sequence">): Promise<AutoRepairOutcome>;
   /** The newest `count` outcomes (all kept when null), oldest first. */
   last(count: number | null): AutoRepairOutcome[];
+}
+
+/**
+ * The repairs that ended: one record per entry, written in the same write as the change that finished it, or that
+ * dequeued it (unfinished: `deleted`); the newest 10,000 (KEPT_FINISHED_REPAIRS) kept. Kept apart from the history
+ * because every pass reads them: the history is append-only and never pruned, and on etcd it is not mirrored (a read
+ * is a range read over every record ever written), while these are bounded and served from memory.
+ */
+export interface FinishedRepairPort {
+  /** The records finished at or after `since` (ms; all when null or absent), newest first. */
+  list(since?: number | null): FinishedRepair[];
 }
 
 /** Generated cluster configurations and failed rounds, newest 100 kept; the configuration in force never pruned. */

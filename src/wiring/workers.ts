@@ -6,7 +6,7 @@ import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import { ClusterGenerator } from "../runner/cluster-generator.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
-import { PacingLedger } from "../runner/pacing-ledger.js";
+import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
 import { RepairRunner } from "../runner/repair-runner.js";
 import type { RunnerLog } from "../runner/runner-deps.js";
@@ -56,10 +56,10 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const { now, nodes, logger } = options;
   const { entries, settings, generations } = store;
   const log = (component: string) => runnerLogOf(logger.child({ component }));
-  // Pacing's memory: the outcomes (seeded from the queue, then fed every commit by the term) and every sabakan answer's racks.
+  // Pacing's memory: the outcomes (seeded from the queue and the kept finished repairs, so a new or restarted leader
+  // paces as the old one did, then fed every commit by the term) and every sabakan answer's racks.
   const racks = new RackDirectory();
-  const ledger = new PacingLedger();
-  ledger.seed(entries.list());
+  const ledger = seededLedger(store);
   const runner = new RepairRunner({
     entries,
     settings,
@@ -81,6 +81,7 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
     store,
+    repair: config.repair,
     machines,
     nodes,
     now,

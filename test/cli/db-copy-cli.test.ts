@@ -19,6 +19,7 @@ const SUMMARY = (from: string, to: string, sha: string) =>
   "  poll outcomes       3\n" +
   "  generation records  5\n" +
   "  machine holds       3\n" +
+  "  finished repairs    3\n" +
   "  next index 8, next history sequence 17, next outcome sequence 4, next generation sequence 6\n" +
   `  sha256 ${sha} (source and copy)\n`;
 

@@ -363,6 +363,11 @@ describe("parseConfig: valid files", () => {
       expected: { ...DEFAULT_CONFIG, constraints: { maximumRepairQueueEntries: 10, minimumWorkers: 3 } },
     },
     {
+      name: "repair.escalation in the domain's shape; without an operation, null (hold)",
+      text: "repair: { escalation: { max_repairs: 3, window_seconds: 86400 } }",
+      expected: { ...DEFAULT_CONFIG, repair: { ...DEFAULT_CONFIG.repair, escalation: { maxRepairs: 3, windowSeconds: 86400, operation: null } } },
+    },
+    {
       name: "repair.pacing keeps its domains in order",
       text: "repair: { pacing: { domains: [machine_type, rack] } }",
       expected: { ...DEFAULT_CONFIG, repair: { ...DEFAULT_CONFIG.repair, pacing: { domains: ["machine_type", "rack"] } } },
@@ -404,6 +409,16 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "evict_retries < 0", input: { repair: { evict_retries: -1 } }, path: "repair.evict_retries", message: "must be >= 0" },
     { name: "pacing with no domains", input: { repair: { pacing: { domains: [] } } }, path: "repair.pacing.domains", message: "must be a non-empty list" },
     { name: "pacing by an unknown domain", input: { repair: { pacing: { domains: ["row"] } } }, path: "repair.pacing.domains[0]", message: 'must be one of rack, machine_type, got "row"' },
+    { name: "escalation without max_repairs", input: { repair: { escalation: { window_seconds: 3600 } } }, path: "repair.escalation.max_repairs", message: "is required" },
+    { name: "escalation with max_repairs = 0", input: { repair: { escalation: { max_repairs: 0, window_seconds: 3600 } } }, path: "repair.escalation.max_repairs", message: "must be > 0" },
+    { name: "escalation with a window of 0", input: { repair: { escalation: { max_repairs: 3, window_seconds: 0 } } }, path: "repair.escalation.window_seconds", message: "must be > 0" },
+    { name: "escalation under an unknown key", input: { repair: { escalation: { max_repairs: 3, window_seconds: 60, then: "retire" } } }, path: "repair.escalation.then", message: "unknown key" },
+    {
+      name: "escalation to an operation no procedure has",
+      input: `${HEALTH_CHECK_REPAIR}\n  escalation: { max_repairs: 3, window_seconds: 86400, operation: retire }`,
+      path: "repair.escalation.operation",
+      message: 'operation "retire" is not a repair operation of any repair procedure (known: unreachable, reboot)',
+    },
     { name: "pacing by one domain twice", input: { repair: { pacing: { domains: ["rack", "rack"] } } }, path: "repair.pacing.domains", message: "each domain may be listed once" },
     { name: "evict_interval < 0", input: { repair: { evict_interval: -1 } }, path: "repair.evict_interval", message: "must be >= 0" },
     { name: "eviction_timeout_seconds = 0", input: { repair: { eviction_timeout_seconds: 0 } }, path: "repair.eviction_timeout_seconds", message: "must be > 0" },

@@ -103,3 +103,27 @@ describe("alertForOutcome: machines held back", () => {
     assert.equal(alertForOutcome(rack(2, 5), state).alert?.fields["held since"], time(1));
   });
 });
+
+describe("alertForOutcome: repeat offenders escalated", () => {
+  const escalated = (serial: string, reason: string): Skip => ({ kind: "ESCALATED", rack: 1, serial, address: `10.0.0.${serial.slice(1)}`, reason });
+  const cases: Array<{ name: string; outcomes: AutoRepairOutcomePayload[]; titles: Array<string | null> }> = [
+    { name: "a poll without escalations says nothing of them", outcomes: [poll(1, { skipped: [{ kind: "RECENTLY_REPAIRED", rack: 1 }] })], titles: [null] },
+    {
+      name: "each poll that escalates machines alerts, whatever else it held",
+      outcomes: [poll(1, { skipped: [escalated("s1", "repaired 3 times in 1d: held")] }), poll(2, { skipped: [{ kind: "HELD", rack: 1 }] }), rack(3, 3, 4, [escalated("s2", "repaired 3 times in 1d: enqueued retire instead")])],
+      titles: ["auto-repair escalated 1 machine repaired too often", null, `${HELD_RACK_3}; auto-repair escalated 1 machine repaired too often`],
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(titles(c.outcomes), c.titles));
+
+  it("names each machine and why", () => {
+    const outcome = poll(1, { skipped: [escalated("s1", "repaired 3 times in 1d: held"), escalated("s2", "repaired 4 times in 1d: enqueued retire instead")] });
+    assert.deepEqual(alertForOutcome(outcome, INITIAL_OUTCOME_STATE).alert, {
+      kind: "warning",
+      severity: "warning",
+      title: "auto-repair escalated 2 machines repaired too often",
+      text: "s1 (10.0.0.1): repaired 3 times in 1d: held\ns2 (10.0.0.2): repaired 4 times in 1d: enqueued retire instead",
+      fields: { escalated: "2", poll: "1", trigger: "schedule", time: time(1) },
+    });
+  });
+});

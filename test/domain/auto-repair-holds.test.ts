@@ -15,7 +15,7 @@ describe("skip kinds", () => {
 describe("countSkipsByKind", () => {
   it("counts every kind, 0 for those absent", () => {
     const counts = countSkipsByKind([skip("rack_limit", 3), skip("rack_limit", 3), skip("no_address", 1)]);
-    assert.deepEqual(counts, { rack_limit: 2, queue_limit: 0, rebooting: 0, out_of_cluster: 0, recently_repaired: 0, no_address: 1, invalid_address: 0, duplicate_address: 0, held: 0 });
+    assert.deepEqual(counts, { rack_limit: 2, queue_limit: 0, rebooting: 0, out_of_cluster: 0, recently_repaired: 0, no_address: 1, invalid_address: 0, duplicate_address: 0, held: 0, escalated: 0 });
   });
 });
 

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decideIntake, type IntakeInput } from "../../src/domain/auto-repair-intake.js";
+import type { FinishedRepair } from "../../src/domain/finished-repair.js";
 import type { MachineHold } from "../../src/domain/machine-holds.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import type { NodeStanding, SabakanMachine } from "../../src/domain/sabakan-machine.js";
 import { legacySkipKind, SKIP_KINDS } from "../../src/domain/skip-kinds.js";
 import { entry } from "./repair-decision-support.js";
@@ -193,8 +195,8 @@ describe("decideIntake (sabakan-triggered repair)", () => {
       s1: "no_address", s2: "rebooting", s3: "out_of_cluster", s4: "invalid_address", s5: "recently_repaired",
       s6: "queue_limit", s7: "duplicate_address", s8: "rack_limit", s9: "rack_limit",
     });
-    // `held` came after kinds were kept: no record without a kind has it.
-    assert.deepEqual(new Set(d.skipped.map((s) => s.kind)), new Set(SKIP_KINDS.filter((k) => k !== "held")), "every kind before holds is made");
+    // `held` and `escalated` came after kinds were kept: no record without a kind has them.
+    assert.deepEqual(new Set(d.skipped.map((s) => s.kind)), new Set(SKIP_KINDS.filter((k) => k !== "held" && k !== "escalated")), "every kind before holds is made");
     for (const s of d.skipped) assert.equal(legacySkipKind(s.reason), s.kind, s.reason);
   });
 });
@@ -227,6 +229,52 @@ describe("decideIntake: machine holds", () => {
       assert.deepEqual(enqueued(d), c.enqueued);
       assert.deepEqual(kinds(d), c.kinds);
       if (c.reasons) assert.deepEqual(reasons(d), c.reasons);
+    });
+  }
+});
+
+describe("decideIntake: repair.escalation", () => {
+  const NOW = 1_000_000_000;
+  const op = (operation: string) => ({ operation, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
+  const repair = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [op("unhealthy"), op("retire")] }, { machineTypes: ["qemu"], repairOperations: [op("unhealthy")] }] };
+  const repaired = (address: string, n: number): FinishedRepair[] =>
+    Array.from({ length: n }, (_, i) => ({ sequence: i + 1, entryIndex: 100 + i, address, machineType: "IPMI-2.0", operation: "unhealthy", source: "sabakan", createdAt: NOW - (i + 1) * 60_000, finishedAt: NOW, status: "succeeded" }));
+  const escalation = (operation: string | null, finished: FinishedRepair[]): Partial<IntakeInput> => ({ escalation: { config: { maxRepairs: 2, windowSeconds: 3600, operation }, finished, now: NOW, repair } });
+  const cases: Array<{ name: string; machines: SabakanMachine[]; over: Partial<IntakeInput>; enqueue: Array<[string | null, string]>; kinds: Record<string, string>; holds?: string[]; reason?: [string, RegExp] }> = [
+    { name: "a machine repaired less than max_repairs times: its own operation", machines: [machine("s1")], over: escalation("retire", repaired("10.0.0.1", 1)), enqueue: [["s1", "unhealthy"]], kinds: {} },
+    {
+      name: "a repeat offender gets the escalation operation, and the outcome says escalated",
+      machines: [machine("s1"), machine("s2")],
+      over: escalation("retire", repaired("10.0.0.1", 2)),
+      enqueue: [["s1", "retire"], ["s2", "unhealthy"]],
+      kinds: { s1: "escalated" },
+      reason: ["s1", /^repaired 2 times in 1h: enqueued retire instead$/],
+    },
+    {
+      name: "a repeat offender whose type has no such operation is skipped, saying why",
+      machines: [machine("s1", { bmcType: "qemu" })],
+      over: escalation("retire", repaired("10.0.0.1", 2)),
+      enqueue: [],
+      kinds: { s1: "escalated" },
+      reason: ["s1", /^repaired 2 times in 1h: enqueued retire instead, but not enqueued: repair operation "retire" not found for machine type "qemu"/],
+    },
+    { name: "without an operation: not enqueued, a hold asked for", machines: [machine("s1")], over: escalation(null, repaired("10.0.0.1", 3)), enqueue: [], kinds: { s1: "escalated" }, holds: ["10.0.0.1 repaired 3 times in 1h"] },
+    {
+      name: "short-circuited by maximum-repair-queue-entries: only queue_limit, no escalation told twice",
+      machines: [machine("s1"), machine("s2")],
+      over: { ...escalation("retire", repaired("10.0.0.1", 2)), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueue: [],
+      kinds: { s1: "queue_limit", s2: "queue_limit" },
+    },
+    { name: "a held machine is held, not escalated", machines: [machine("s1")], over: { ...escalation(null, repaired("10.0.0.1", 3)), holds: new Map([["10.0.0.1", { address: "10.0.0.1", reason: "x", setBy: "alice", setAt: 0, until: null, source: "api" as const }]]) }, enqueue: [], kinds: { s1: "held" }, holds: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = decide(c.machines, c.over);
+      assert.deepEqual(d.enqueue.map((e) => [e.serial, e.operation]), c.enqueue);
+      assert.deepEqual(kinds(d), c.kinds);
+      assert.deepEqual(d.escalationHolds.map((h) => `${h.address} ${h.reason}`), c.holds ?? []);
+      if (c.reason) assert.match(reasons(d)[c.reason[0]] ?? "", c.reason[1]);
     });
   }
 });

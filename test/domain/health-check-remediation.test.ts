@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { FinishedRepair } from "../../src/domain/finished-repair.js";
 import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
 import type { HealthCheckEvaluation, TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
 import { decideRemediation, type RemediationContext } from "../../src/domain/health-check-remediation.js";
@@ -102,4 +103,33 @@ describe("decideRemediation", () => {
     assert.deepEqual(d.enqueue.map((e) => e.address), ["10.0.0.3"]);
     assert.deepEqual(d.held, [{ node: "n1", reason: "held by alice: vendor swap" }]);
   });
+});
+
+describe("decideRemediation: repair.escalation", () => {
+  const NOW = 1_000_000_000;
+  const withRetire: RepairConfig = { ...REPAIR, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("node-not-ready"), operation("retire")] }, { machineTypes: ["qemu"], repairOperations: [operation("node-not-ready")] }] };
+  const repaired = (address: string, n: number): FinishedRepair[] =>
+    Array.from({ length: n }, (_, i) => ({ sequence: i + 1, entryIndex: 100 + i, address, machineType: "IPMI-2.0", operation: "node-not-ready", source: "health-check:workers", createdAt: NOW - (i + 1) * 60_000, finishedAt: NOW, status: "failed" }));
+  const escalating = (operation: string | null, finished: FinishedRepair[]) => context({ repair: withRetire, escalation: { config: { maxRepairs: 2, windowSeconds: 600, operation }, finished, now: NOW } });
+  const cases: Array<{ name: string; targets: TargetEvaluation[]; context: RemediationContext; enqueue: string[]; held: string[]; holds: string[] }> = [
+    { name: "below max_repairs: the check's operation", targets: [target("n1", "unhealthy")], context: escalating("retire", repaired("10.0.0.1", 1)), enqueue: ["10.0.0.1 node-not-ready"], held: [], holds: [] },
+    { name: "a repeat offender: the escalation operation", targets: [target("n1", "unhealthy")], context: escalating("retire", repaired("10.0.0.1", 2)), enqueue: ["10.0.0.1 retire"], held: [], holds: [] },
+    {
+      name: "a repeat offender whose type lacks the operation: held, saying why",
+      targets: [target("n7", "unhealthy")],
+      context: escalating("retire", repaired("10.0.0.7", 2)),
+      enqueue: [],
+      held: ['n7: escalated: repaired 2 times in 10m: enqueued retire instead, but not enqueued, the entry would fail at once: repair operation "retire" not found for machine type "qemu"'],
+      holds: [],
+    },
+    { name: "without an operation: held and a hold asked for", targets: [target("n1", "unhealthy"), target("n2", "unhealthy")], context: escalating(null, repaired("10.0.0.1", 2)), enqueue: ["10.0.0.2 node-not-ready"], held: ["n1: escalated: repaired 2 times in 10m: held"], holds: ["10.0.0.1 repaired 2 times in 10m"] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = decideRemediation(CHECK, evaluation(c.targets), c.context);
+      assert.deepEqual(d.enqueue.map((e) => `${e.address} ${e.operation}`), c.enqueue);
+      assert.deepEqual(d.held.map((h) => `${h.node}: ${h.reason}`), c.held);
+      assert.deepEqual((d.escalationHolds ?? []).map((h) => `${h.address} ${h.reason}`), c.holds);
+    });
+  }
 });

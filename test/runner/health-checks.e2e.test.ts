@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
@@ -20,6 +20,7 @@ async function withCluster(
   scenario: (k: TestKintsugi, kube: FakeKubeApi, machines: SimulatedMachines) => Promise<void>,
   intervalSeconds = 0.2,
   sabakanUrl: string | null = null,
+  repairOver: Partial<RepairConfig> = {},
 ): Promise<void> {
   const dir = tempDir();
   const machines = new SimulatedMachines(dir.path);
@@ -30,7 +31,7 @@ async function withCluster(
     {
       kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
       sabakan: sabakanUrl ? { url: sabakanUrl, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 } : null,
-      repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "node-not-ready" }] }] },
+      repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "node-not-ready" }] }], ...repairOver },
       runner: { intervalSeconds: intervalSeconds, healthCheckConcurrency: 8 },
       constraints: { maximumRepairQueueEntries: 10 },
       healthChecks: [
@@ -222,4 +223,29 @@ describe("node health checks end to end (test Kubernetes API)", () => {
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /health check "nope" not found; known: workers \(NOT_FOUND\)/);
     }));
+
+  it("holds a repeat offender (repair.escalation without an operation) instead of repairing it a third time", () =>
+    withCluster(
+      {},
+      2,
+      async (k, kube, machines) => {
+        const status = async () => (await k.gql(`{ healthChecks { ${STATUS} } }`)).data?.["healthChecks"][0];
+        await until("the first evaluation", status, (s) => s.expectedNodes === 2);
+        // The node stays NotReady whatever its repairs do: each success is followed by a new entry once dequeued.
+        kube.setNodeCondition("worker1", "Ready", "Unknown");
+        const entries = async () => (await k.gql(`{ searchRepairEntries { index status } }`)).data?.["searchRepairEntries"] as Array<{ index: number; status: string }>;
+        for (const repair of [1, 2]) {
+          await until(`repair ${repair} succeeded`, entries, (e) => e.length === 1 && e[0]?.status === "SUCCEEDED");
+          await k.gql(`mutation { deleteFinishedRepairEntries { index } }`);
+          if (repair === 1) await until("the second repair is enqueued", entries, (e) => e.length === 1 && e[0]?.status !== "SUCCEEDED");
+        }
+        const held = await until("worker1 is held by escalation", status, (s) => s.held.some((h: { reason: string }) => h.reason === "held by escalation: repaired 2 times in 1d"));
+        assert.deepEqual(held.held, [{ node: "worker1", reason: "held by escalation: repaired 2 times in 1d" }]);
+        assert.deepEqual(await entries(), [], "no third entry");
+        assert.ok(machines.runs("fix", "10.1.0.1") >= 1);
+      },
+      0.2,
+      null,
+      { escalation: { maxRepairs: 2, windowSeconds: 86_400, operation: null } },
+    ));
 });

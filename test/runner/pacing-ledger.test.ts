@@ -26,6 +26,17 @@ describe("PacingLedger", () => {
     assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed"]);
   });
 
+  it("seeds the kept finished-repair records too, each entry once, by finish time, and no outcome for one deleted before finishing", () => {
+    const ledger = new PacingLedger();
+    const record = (entryIndex: number, status: "succeeded" | "failed" | "deleted", finishedAt: number) => ({
+      sequence: entryIndex * 10, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "m", operation: "op", source: "sabakan", createdAt: T - 60 * SEC, finishedAt, status,
+    });
+    ledger.seed([entry(1, { status: "failed", lastTransitionTime: T })], [record(1, "failed", T), record(2, "succeeded", T - 5 * SEC), record(3, "deleted", T - 4 * SEC), record(4, "failed", T + SEC)]);
+    assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed", "4:failed"]);
+    ledger.seed([], [record(5, "succeeded", T - 100 * SEC), record(4, "failed", T + SEC)]);
+    assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed", "4:failed", "5:succeeded"], "a later seed adds only what is new");
+  });
+
   it("records an entry when a commit finishes it, once, at its last transition time", () => {
     const ledger = new PacingLedger();
     const running = entry(4, { status: "processing" });

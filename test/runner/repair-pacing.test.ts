@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ok } from "../support/fake-command-runner.js";
+import { join } from "node:path";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness } from "../support/runner-harness.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const SEC = 1000;
 
@@ -34,4 +36,41 @@ describe("the runner paces repairs by their results", () => {
       assert.equal(h.commands.ran("repair").length, 3);
       assert.equal(h.runner.pacingState(), null);
     }));
+
+  it("a restarted runner paces as before, a failure already dequeued included (the allowance stays 1)", async () => {
+    const dir = tempDir("kintsugi-pacing-restart-");
+    const path = join(dir.path, "kintsugi.db");
+    const repair = harnessRepair([harnessStep()], { pacing: { domains: ["machine_type"] } });
+    try {
+      await withHarness(startRunnerHarness(repair, () => ok(), { path }), async (h) => {
+        const [a, b] = [await h.add("10.0.0.1"), await h.add("10.0.0.2")];
+        h.runner.start();
+        await h.pass();
+        h.healthy.add("10.0.0.1");
+        h.advance(10 * SEC);
+        await h.pass();
+        assert.equal(h.entries.get(a.index)?.status, "succeeded");
+        await h.pass();
+        assert.deepEqual(h.commands.ran("repair").at(-1), ["repair", "10.0.0.2"]);
+        h.advance(61 * SEC);
+        await h.pass();
+        assert.equal(h.entries.get(b.index)?.status, "failed");
+        await h.requestDelete(b.index);
+        await h.pass();
+        assert.equal(h.entries.get(b.index), null, "the failure left the queue; the success stays in it");
+        assert.deepEqual(h.runner.pacingState()?.map((p) => [p.allowance, p.lastChange?.entryIndex, p.lastChange?.status]), [[1, b.index, "failed"]]);
+      });
+      await withHarness(startRunnerHarness(repair, () => ok(), { path }), async (h) => {
+        h.advance(120 * SEC);
+        for (const address of ["10.0.0.3", "10.0.0.4"]) await h.add(address);
+        h.runner.start();
+        await h.pass();
+        assert.deepEqual(h.commands.ran("repair"), [["repair", "10.0.0.3"]], "one start: the dequeued failure still holds the allowance at 1");
+        const [state] = h.runner.pacingState() ?? [];
+        assert.deepEqual([state?.allowance, state?.lastChange?.status], [1, "failed"]);
+      });
+    } finally {
+      dir.remove();
+    }
+  });
 });

@@ -100,6 +100,7 @@ export async function portView(store: KintsugiStore): Promise<object> {
       constraints: s.constraints(),
     },
     outcomes: store.outcomes.last(null),
+    finished: store.finished.list(),
     generations: g.last(null).map(plain),
     current: plain(g.current()),
     latest: plain(g.latest()),

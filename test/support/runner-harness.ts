@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairStepConfig } from "../../src/domain/repair-config.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../src/domain/repair-history.js";
-import { PacingLedger } from "../../src/runner/pacing-ledger.js";
+import { seededLedger } from "../../src/runner/pacing-ledger.js";
 import { RackDirectory } from "../../src/runner/rack-directory.js";
 import { RepairRunner } from "../../src/runner/repair-runner.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
@@ -69,9 +69,10 @@ export interface RunnerHarness {
  * `healthy`, any other command as `respond` says: held by default), an in-memory node operator, a fixed clock the
  * test advances, and random fixed at 0. The safety tick is an hour, so passes run only when woken.
  */
-export function startRunnerHarness(repair: RepairConfig, respond: Responder = () => "hold"): RunnerHarness {
-  const dir = tempDir("kintsugi-runner-");
-  const path = join(dir.path, "kintsugi.db");
+export function startRunnerHarness(repair: RepairConfig, respond: Responder = () => "hold", options: { readonly path?: string } = {}): RunnerHarness {
+  // On a given file (a restart), the caller owns it: dispose leaves it.
+  const dir = options.path === undefined ? tempDir("kintsugi-runner-") : null;
+  const path = options.path ?? join((dir as ReturnType<typeof tempDir>).path, "kintsugi.db");
   const store = openSqliteStore({ path });
   const { entries, settings } = store;
   const healthy = new Set<string>();
@@ -81,8 +82,8 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
   const nodes = new FakeNodeOperator();
   const published: RepairChange[] = [];
   store.onCommit((commit) => void published.push(...commit.entries));
-  // Pacing reads these only when `repair.pacing` is set; fed as the leader term feeds them.
-  const pacingLedger = new PacingLedger();
+  // Pacing reads these only when `repair.pacing` is set; seeded and fed as the leader term does.
+  const pacingLedger = seededLedger(store);
   const pacingRacks = new RackDirectory();
   store.onCommit((commit) => pacingLedger.record(commit));
   const added: number[] = [];
@@ -142,7 +143,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     async dispose() {
       await runner.stop();
       await store.close();
-      dir.remove();
+      dir?.remove();
     },
   };
 }

@@ -975,6 +975,11 @@ export enum RepairStepStatus {
 export enum SkipKind {
   /** Skipped: another machine with the same address was enqueued in this poll. */
   DuplicateAddress = 'duplicate_address',
+  /**
+   * Skipped: the machine already had `repair.escalation.max_repairs` entries created within its window. Its own repair
+   * is replaced by the escalation operation (enqueued in the same poll), or, without one, by a hold the poll sets.
+   */
+  Escalated = 'escalated',
   /** Skipped: an operator's hold (or a Node's `kintsugi.cybozu.io/hold` annotation) vetoes repairing the machine. */
   Held = 'held',
   /** Skipped: its first IPv4 address is not an IP address. */
@@ -1591,7 +1596,7 @@ export type RepairStepConfigResolvers<ContextType = GraphQLContext, ParentType e
 
 export type RepairStepStatusResolvers = { DRAINING: 'draining', WAITING: 'waiting', WATCHING: 'watching' };
 
-export type SkipKindResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
+export type SkipKindResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
 
 export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkippedMachine'] = ResolversParentTypes['SkippedMachine']> = {
   address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;

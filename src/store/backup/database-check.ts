@@ -36,6 +36,7 @@ const COUNTED_TABLES: Readonly<Record<keyof SnapshotCounts, string>> = {
   outcomes: "auto_repair_outcomes",
   generations: "cluster_generations",
   holds: "machine_holds",
+  finished: "finished_repairs",
 };
 
 /** The most lines of SQLite's integrity check a problem quotes. */

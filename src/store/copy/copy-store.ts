@@ -26,6 +26,7 @@ export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
   outcomes: "poll outcomes",
   generations: "generation records",
   holds: "machine holds",
+  finished: "finished repairs",
 };
 
 /**

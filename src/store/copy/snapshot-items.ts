@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
-import { historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../etcd/etcd-value-schemas.js";
+import { finishedRepairSchema, historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../etcd/etcd-value-schemas.js";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
 
 const id = z.number().int().min(1);
@@ -32,6 +32,7 @@ const itemSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("outcome"), outcome: outcomeValue.shape.outcome }),
   z.object({ kind: z.literal("generation"), generation: generationSchema }),
   z.object({ kind: z.literal("hold"), hold: storedHoldSchema }),
+  z.object({ kind: z.literal("finished"), finished: finishedRepairSchema }),
   z.object({ kind: z.literal("counters"), counters: countersSchema }),
 ]);
 
@@ -50,6 +51,8 @@ export function describeItem(item: SnapshotItem): string {
       return `generation record ${item.generation.sequence}`;
     case "hold":
       return `machine hold ${JSON.stringify(item.hold.address)}`;
+    case "finished":
+      return `finished-repair record ${item.finished.sequence} (repair entry ${item.finished.entryIndex})`;
     case "counters":
       return "the counters";
   }

@@ -1,6 +1,7 @@
 import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { GenerationTrigger } from "../../domain/cluster/generation-record.js";
 import type { StoredMachineHold } from "../../domain/machine-holds.js";
+import type { FinishedRepair } from "../../domain/finished-repair.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/repair-history.js";
 
@@ -13,6 +14,7 @@ import type { RepairHistoryRecord } from "../../domain/repair-history.js";
  * - the kept poll outcomes, by sequence;
  * - the kept generation records, by sequence;
  * - the machine holds, by address (UTF-8 bytes);
+ * - the kept finished-repair records, by sequence;
  * - last, the counters: what the store hands out next, so a copy never reuses an index or a sequence.
  */
 export type SnapshotItem =
@@ -22,12 +24,13 @@ export type SnapshotItem =
   | { readonly kind: "outcome"; readonly outcome: AutoRepairOutcome }
   | { readonly kind: "generation"; readonly generation: SnapshotGeneration }
   | { readonly kind: "hold"; readonly hold: StoredMachineHold }
+  | { readonly kind: "finished"; readonly finished: FinishedRepair }
   | { readonly kind: "counters"; readonly counters: SnapshotCounters };
 
 export type SnapshotItemKind = SnapshotItem["kind"];
 
 /** The kinds in canonical order. */
-export const SNAPSHOT_ITEM_KINDS = ["setting", "entry", "history", "outcome", "generation", "hold", "counters"] as const satisfies readonly SnapshotItemKind[];
+export const SNAPSHOT_ITEM_KINDS = ["setting", "entry", "history", "outcome", "generation", "hold", "finished", "counters"] as const satisfies readonly SnapshotItemKind[];
 
 /**
  * A generation record as stored: `cluster` is the configuration's JSON text exactly as it was recorded (both backends

@@ -17,6 +17,7 @@ export type ParsedKey =
   | { readonly kind: "generation"; readonly sequence: number }
   | { readonly kind: "holds-head" }
   | { readonly kind: "hold"; readonly address: string }
+  | { readonly kind: "finished"; readonly sequence: number }
   | { readonly kind: "other" };
 
 /** A half-open key range [start, end), as etcd's range and delete-range take it. */
@@ -59,6 +60,8 @@ export class EtcdKeys {
   readonly allSettings: KeyRange;
   /** The machine holds, one key per address (`holds/<canonical address>`). */
   readonly allHolds: KeyRange;
+  /** The finished-repair records, by the sequence of the history record that ended each repair. */
+  readonly allFinished: KeyRange;
   /** The replicas' election keys (see src/ha/leader-election.ts): one per running replica. */
   readonly allLeaders: KeyRange;
 
@@ -78,6 +81,7 @@ export class EtcdKeys {
     this.allEntries = { start: `${prefix}entries/`, end: prefixEnd(`${prefix}entries/`) };
     this.allSettings = { start: `${prefix}settings/`, end: prefixEnd(`${prefix}settings/`) };
     this.allHolds = { start: `${prefix}holds/`, end: prefixEnd(`${prefix}holds/`) };
+    this.allFinished = { start: `${prefix}finished/`, end: prefixEnd(`${prefix}finished/`) };
     this.allLeaders = { start: `${prefix}leader/`, end: prefixEnd(`${prefix}leader/`) };
   }
 
@@ -111,6 +115,10 @@ export class EtcdKeys {
   /** The outcomes with sequences from `from` up to and including `to`. */
   outcomes(from: number, to: number): KeyRange {
     return { start: this.outcome(from), end: this.outcome(to + 1) };
+  }
+
+  finished(sequence: number): string {
+    return `${this.prefix}finished/${pad(sequence)}`;
   }
 
   generation(sequence: number): string {
@@ -150,6 +158,7 @@ export class EtcdKeys {
       if (area === "entries") return { kind: "entry", index: a };
       if (area === "outcomes") return { kind: "outcome", sequence: a };
       if (area === "generations") return { kind: "generation", sequence: a };
+      if (area === "finished") return { kind: "finished", sequence: a };
       return { kind: "other" };
     }
     const b = number(second);

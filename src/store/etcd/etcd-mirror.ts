@@ -1,12 +1,15 @@
 import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
 import type { StoredMachineHold } from "../../domain/machine-holds.js";
+import { KEPT_FINISHED_REPAIRS } from "../../domain/finished-repair.js";
+import { MirroredFinished } from "./mirrored-finished.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { StoreLog } from "./store-log.js";
 import {
   entryValue,
+  finishedValue,
   generationValue,
   historyValue,
   holdsHeadValue,
@@ -63,6 +66,8 @@ export class EtcdMirror {
   private readonly outcomes = new Map<number, AutoRepairOutcome>();
   private readonly generations = new Map<number, MirroredGeneration>();
   private readonly holds = new Map<string, StoredMachineHold>();
+  /** The finished-repair records, and how many writes keep (see QueuePlan). */
+  readonly finished: MirroredFinished;
   private sortedEntries: readonly RepairEntry[] | null = null;
   private sortedOutcomes: readonly AutoRepairOutcome[] | null = null;
   private sortedGenerations: readonly MirroredGeneration[] | null = null;
@@ -71,7 +76,10 @@ export class EtcdMirror {
   constructor(
     private readonly keys: EtcdKeys,
     private readonly log: StoreLog,
-  ) {}
+    keepFinished = KEPT_FINISHED_REPAIRS,
+  ) {
+    this.finished = new MirroredFinished(keepFinished);
+  }
 
   /** The revision that last wrote `key` (any key the mirror holds), 0 when it is absent. */
   modRevision(key: string): number {
@@ -115,6 +123,7 @@ export class EtcdMirror {
     this.entries.clear();
     this.outcomes.clear();
     this.generations.clear();
+    this.finished.clear();
     this.touched();
     for (const kv of kvs) this.apply(kv);
     this.queueStarted = historyExists || this.queueHead !== null || this.entries.size > 0;
@@ -220,6 +229,13 @@ export class EtcdMirror {
         if (!put) this.holds.delete(key.address);
         else if (value && value.hold.address === key.address) this.holds.set(key.address, deepFreeze(value.hold));
         else if (value) this.log("error", "an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
+        break;
+      }
+      case "finished": {
+        const value = put ? this.decode(finishedValue, event) : null;
+        this.finished.delete(key.sequence);
+        if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze({ ...value.finished }));
+        else if (value) this.log("error", "an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
         break;
       }
       case "history":

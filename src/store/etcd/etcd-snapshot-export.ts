@@ -3,11 +3,11 @@ import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys, KeyRange, ParsedKey } from "./etcd-keys.js";
-import { entryValue, generationValue, historyValue, holdValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
+import { entryValue, finishedValue, generationValue, historyValue, holdValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
 import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
-const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500 } as const;
+const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500 } as const;
 
 /** How the export reads etcd: every call with its deadline, a failure naming what was read. */
 interface Reader {
@@ -69,7 +69,7 @@ function mismatch(reader: Reader, kv: IKeyValue, what: string): SnapshotSourceEr
 function layout(keys: EtcdKeys): KeyRange[] {
   const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
   const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.copyMarker].map(single);
-  known.push(keys.allEntries, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders, keys.allHolds);
+  known.push(keys.allEntries, keys.allFinished, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders, keys.allHolds);
   return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
 }
 
@@ -170,6 +170,14 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
     const { hold } = decode(reader, holdValue, kv);
     if (hold.address !== address) throw mismatch(reader, kv, `the machine hold of ${JSON.stringify(hold.address)}`);
     yield { kind: "hold", hold };
+  }
+  for await (const kv of pages(reader, keys.allFinished, PAGE.finished, revision)) {
+    const { sequence } = parsedAs(reader, kv, "finished");
+    const { finished } = decode(reader, finishedValue, kv);
+    if (finished.sequence !== sequence) throw mismatch(reader, kv, `finished-repair record ${finished.sequence}`);
+    seen.index = Math.max(seen.index, finished.entryIndex);
+    seen.history = Math.max(seen.history, sequence);
+    yield { kind: "finished", finished };
   }
   yield {
     kind: "counters",

@@ -58,6 +58,8 @@ function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map
     }
     case "hold":
       return [{ key: keys.hold(item.hold.address), value: encodeValue({ hold: item.hold }) }];
+    case "finished":
+      return [{ key: keys.finished(item.finished.sequence), value: encodeValue({ finished: item.finished }) }];
     case "counters": {
       const c = item.counters;
       return [

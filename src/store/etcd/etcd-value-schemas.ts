@@ -5,6 +5,7 @@ import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.
 import { MAX_HOLD_REASON_LENGTH } from "../../domain/machine-holds.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
+import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
@@ -180,6 +181,21 @@ export const holdsHeadValue = z.object({
   ...writeId,
   changes: z.array(z.object({ kind: z.enum(["set", "released", "expired"]), hold: storedHoldSchema, actor: z.string() })),
 });
+/** A finished-repair record: its address is matched against machines' to count their repairs, so it must be one. */
+export const finishedRepairSchema = z.object({
+  sequence: id,
+  entryIndex: id,
+  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
+  machineType: z.string(),
+  operation: z.string(),
+  source: z.string(),
+  createdAt: time,
+  finishedAt: time,
+  status: z.enum(FINISHED_REPAIR_STATUSES),
+});
+
+/** A finished-repair record (see src/domain/finished-repair.ts), kept under `finished/` by its sequence. */
+export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema });
 
 export type QueueHeadValue = z.infer<typeof queueHeadValue>;
 export type SequenceHeadValue = z.infer<typeof sequenceHeadValue>;

@@ -5,6 +5,7 @@ import type { EnqueueDecision, EnqueueResult, KintsugiStore, StoreCommit, WriteG
 import { EtcdAvailability } from "./etcd-availability.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEntryPort } from "./etcd-entry-port.js";
+import { EtcdFinishedPort } from "./etcd-finished-port.js";
 import { EtcdGenerationPort } from "./etcd-generation-port.js";
 import { EtcdHoldPort } from "./etcd-hold-port.js";
 import { EtcdKeys } from "./etcd-keys.js";
@@ -29,6 +30,8 @@ export interface EtcdStoreOptions {
   readonly timeoutMs?: number;
   /** The endpoints the client talks to, named in errors (etcdutil's `endpoints`). */
   readonly endpoints?: readonly string[];
+  /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
+  readonly keepFinishedRepairs?: number;
 }
 
 export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
@@ -47,7 +50,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`the etcd timeout must be a positive number of milliseconds, got ${timeoutMs}`);
   const endpoints = options.endpoints ?? clientEndpoints(client);
   const availability = new EtcdAvailability(endpoints, timeoutMs, (call) => client.get(keys.schema).options(call).exec(), log);
-  const mirror = new EtcdMirror(keys, log);
+  const mirror = new EtcdMirror(keys, log, options.keepFinishedRepairs);
   const feed = new MirrorFeed(client, keys, mirror, availability, log);
   try {
     await ensureSchema(client, keys, availability);
@@ -65,6 +68,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
       entries: new EtcdEntryPort(client, keys, mirror, availability, writer, log),
       settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
       outcomes: new EtcdOutcomePort(keys, mirror, writer),
+      finished: new EtcdFinishedPort(mirror),
       generations: new EtcdGenerationPort(keys, mirror, writer),
       holds: new EtcdHoldPort(keys, mirror, writer),
       enqueue: (decide, now, actor) => enqueue(writer, mirror, keys, decide, now, actor),

@@ -1,3 +1,4 @@
+import { finishedRepairOf } from "../../domain/finished-repair.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
 import { historyRecordFor, type RepairHistoryKind } from "../../domain/repair-history.js";
 import type { RepairChange } from "../store-port.js";
@@ -19,6 +20,8 @@ export class QueuePlan {
   private nextSequence: number;
   private readonly entryKeys = new Map<number, RepairEntry | null>();
   private readonly historyPuts: Array<{ key: string; value: string }> = [];
+  /** The finished-repair records this write adds (see finishedRepairOf), by entry index. */
+  private readonly finishedPuts = new Map<number, { key: string; value: string; sequence: number }>();
 
   constructor(
     private readonly mirror: EtcdMirror,
@@ -77,9 +80,11 @@ export class QueuePlan {
         if (entry !== null) puts.push({ key: this.keys.entry(index), value: encodeValue({ entry }) });
       }
       puts.push(...this.historyPuts);
+      puts.push(...[...this.finishedPuts.values()].map(({ key, value }) => ({ key, value })));
       puts.push({ key: this.keys.queue, value: encodeValue({ w: writeId, nextIndex: this.nextIndex, nextSequence: this.nextSequence }) });
     }
     const removed = [...this.entryKeys].filter(([, e]) => e === null).map(([index]) => ({ start: this.keys.entry(index), end: `${this.keys.entry(index)}\0` }));
+    removed.push(...this.prunedFinished());
     return {
       compares: [queueCompare, ...(extra?.compares ?? [])],
       puts: [...puts, ...(extra?.puts ?? [])],
@@ -87,6 +92,16 @@ export class QueuePlan {
       stamp: this.empty && extra ? extra.stamp : this.keys.queue,
       result,
     };
+  }
+
+  /** The oldest kept records beyond the newest `keepFinished` once this write's are added, as one range. */
+  private prunedFinished(): Array<{ start: string; end: string }> {
+    const kept = this.mirror.finished.list();
+    const drop = kept.length + this.finishedPuts.size - this.mirror.finished.keep;
+    if (drop <= 0 || kept.length === 0) return [];
+    // Every record this write adds has a newer sequence than every kept one, so the range never covers them.
+    const boundary = kept[Math.min(drop, kept.length) - 1] as { sequence: number };
+    return [{ start: this.keys.finished(0), end: this.keys.finished(boundary.sequence + 1) }];
   }
 
   private record(
@@ -103,6 +118,8 @@ export class QueuePlan {
     this.historyPuts.push({ key: this.keys.history(snapshot.index, record.sequence), value: encodeValue({ record, entry: snapshot }) });
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
+    const finished = finishedRepairOf(change, this.mirror.finished.has(snapshot.index) || this.finishedPuts.has(snapshot.index));
+    if (finished !== null) this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }), sequence: finished.sequence });
     this.changes.push(change);
     return change;
   }

@@ -15,6 +15,8 @@ export interface SqliteStoreOptions {
   readonly path: string;
   /** The config file's constraints: they apply where no value was set through the API. */
   readonly initialConstraints?: Partial<Constraints>;
+  /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
+  readonly keepFinishedRepairs?: number;
 }
 
 /**
@@ -29,7 +31,7 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
     refuseUnfinishedCopy(db);
     const commits = new SqliteCommits(db);
     const settings = new SqliteSettingsStore(db, commits, options.initialConstraints);
-    const entries = new SqliteRepairEntryStore(db, commits);
+    const entries = new SqliteRepairEntryStore(db, commits, options.keepFinishedRepairs);
     const outcomes = new SqliteOutcomeStore(db, commits);
     const health = new DatabaseHealth(db);
     const store: KintsugiStore = {
@@ -37,6 +39,7 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
       entries,
       settings,
       outcomes,
+      finished: entries.finished,
       generations: new SqliteGenerationStore(db, commits),
       holds: new SqliteMachineHoldStore(db, commits),
       async enqueue(decide, now, actor) {

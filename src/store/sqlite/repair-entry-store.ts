@@ -3,6 +3,7 @@ import { historyRecordFor, type RepairHistoryKind, type RepairHistoryRecord } fr
 import type { EntryWrite, RepairChange, RepairEntryPort } from "../store-port.js";
 import type { Db } from "./database.js";
 import { KeptRead } from "./kept-read.js";
+import { SqliteFinishedRepairStore } from "./finished-repair-store.js";
 import { entryFromRow, entryParams, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
 import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
 
@@ -20,10 +21,13 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
   private readonly selectAll;
   private readonly selectHistory;
   private readonly kept: KeptRead<readonly RepairEntry[]>;
+  /** The records of finished repairs, written in the same transaction as the change that ends one. */
+  readonly finished: SqliteFinishedRepairStore;
 
   constructor(
     db: Db,
     private readonly commits: SqliteCommits,
+    keepFinished?: number,
   ) {
     this.insertEntry = db.prepare(`INSERT INTO repair_entries (address, nodename, serial, machine_type, operation,
       status, step, step_status, deleted, last_transition_time, drain_backoff_count, drain_backoff_expire, created_at,
@@ -40,6 +44,7 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
     this.selectAll = db.prepare("SELECT * FROM repair_entries ORDER BY idx");
     this.selectHistory = db.prepare("SELECT * FROM repair_history WHERE entry_index = ? ORDER BY seq");
     this.kept = new KeptRead(db, () => (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow));
+    this.finished = new SqliteFinishedRepairStore(db, keepFinished);
   }
 
   get(index: number): RepairEntry | null {
@@ -123,6 +128,7 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
     const unnumbered = historyRecordFor(entry, kind, reason, now, actor, detail);
     const { lastInsertRowid } = this.insertHistory.run({ ...unnumbered, deleted: unnumbered.deleted ? 1 : 0 });
     const change: RepairChange = { entry, previous, record: { ...unnumbered, sequence: Number(lastInsertRowid) } };
+    this.finished.note(change);
     draft.entries.push(change);
     return change;
   }

@@ -4,6 +4,7 @@ import { outcomeFromRow, type OutcomeRow } from "./auto-repair-outcome-store.js"
 import type { GenerationRow } from "./cluster-generation-store.js";
 import type { Db } from "./database.js";
 import { holdFromRow, type MachineHoldRow } from "./machine-hold-store.js";
+import { finishedFromRow, type FinishedRepairRow } from "./finished-repair-store.js";
 import { entryFromRow, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
 
 /** The AUTOINCREMENT tables behind each counter, with their key column. */
@@ -44,6 +45,9 @@ export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator
     }
     for (const row of db.prepare("SELECT * FROM machine_holds ORDER BY address").iterate() as Iterable<MachineHoldRow>) {
       yield { kind: "hold", hold: holdFromRow(row) };
+    }
+    for (const row of db.prepare("SELECT * FROM finished_repairs ORDER BY seq").iterate() as Iterable<FinishedRepairRow>) {
+      yield { kind: "finished", finished: finishedFromRow(row) };
     }
     yield { kind: "counters", counters: counters(db) };
   } finally {

@@ -8,6 +8,7 @@ import { DatabaseOpenError, openDatabase, openDatabaseReadOnly, type Db } from "
 import { lockDatabase } from "./database-lock.js";
 import { UPSERT_HOLD } from "./machine-hold-store.js";
 import { entryParams } from "./repair-entry-rows.js";
+import { finishedParams, INSERT_FINISHED_REPAIR } from "./finished-repair-store.js";
 import { howToEmptySqlite, removeCopyMarker, writeCopyMarker } from "./sqlite-copy-marker.js";
 import { COUNTER_TABLES, sqliteSnapshotItems } from "./sqlite-snapshot-export.js";
 
@@ -92,6 +93,7 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
   const generation = statement(`INSERT INTO cluster_generations (seq, time, last_time, repeats, trigger, generation, cluster,
     changes, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const hold = statement(UPSERT_HOLD);
+  const finished = statement(INSERT_FINISHED_REPAIR);
   const forget = statement("DELETE FROM sqlite_sequence WHERE name = ?");
   const remember = statement("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)");
   return (item) => {
@@ -119,6 +121,9 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
       }
       case "hold":
         hold.run(item.hold);
+        return;
+      case "finished":
+        finished.run(finishedParams(item.finished));
         return;
       case "counters":
         for (const [counter, table] of Object.entries(COUNTER_TABLES) as Array<[keyof typeof COUNTER_TABLES, string]>) {

@@ -1,6 +1,7 @@
 import { afterEach, describe } from "node:test";
 import { commitCases } from "./commit-cases.js";
 import { holdCases } from "./hold-cases.js";
+import { finishedCases } from "./finished-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
 import type { StoreHarness } from "./store-harness.js";
@@ -19,5 +20,6 @@ export function storeConformance(harness: StoreHarness): void {
     recordCases(harness);
     commitCases(harness);
     holdCases(harness);
+    finishedCases(harness);
   });
 }

@@ -27,6 +27,8 @@ export interface StoreHarness {
 export interface OpenOptions {
   /** The config file's constraints. */
   readonly initialConstraints?: Partial<Constraints>;
+  /** How many finished-repair records the store keeps (its default when absent). */
+  readonly keepFinishedRepairs?: number;
 }
 
 export interface LeaderGuard {

@@ -68,7 +68,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     const view = await sqliteWithHistory(original);
 
     const there = await copy(openSqliteSnapshotSource(original), openEtcdSnapshotTarget(etcdAt()));
-    assert.deepEqual(there.summary.counts, { settings: 9, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3 });
+    assert.deepEqual(there.summary.counts, { settings: 9, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3 });
     assert.deepEqual(there.summary.counters, { nextIndex: 8, nextHistorySequence: 17, nextOutcomeSequence: 4, nextGenerationSequence: 6 });
     assert.match(there.summary.sha256, /^[0-9a-f]{64}$/);
     assert.equal(there.from, `sqlite:${original}`);
@@ -114,7 +114,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     const empty = join(dir.path, "empty.db");
     await openSqliteStore({ path: empty }).close();
     const result = await copy(openSqliteSnapshotSource(empty), openEtcdSnapshotTarget(etcdAt()));
-    assert.deepEqual(result.summary.counts, { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0 });
+    assert.deepEqual(result.summary.counts, { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0, finished: 0 });
     assert.deepEqual(result.summary.counters, { nextIndex: 1, nextHistorySequence: 1, nextOutcomeSequence: 1, nextGenerationSequence: 1 });
     const store = await opened(() => openEtcdStore({ client: suite.client, prefix }));
     assert.equal((await store.entries.add(newEntry("10.0.0.1"), "first", NOW, ACTOR)).entry.index, 1);

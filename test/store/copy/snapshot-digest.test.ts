@@ -11,6 +11,10 @@ const record = (entryIndex: number, sequence: number): SnapshotItem => ({
   kind: "history",
   record: { sequence, entryIndex, time: NOW, kind: "created", reason: "added", detail: null, status: "queued", step: 0, stepStatus: "waiting", deleted: false, actor: "alice" },
 });
+const finished = (entryIndex: number, sequence: number): SnapshotItem => ({
+  kind: "finished",
+  finished: { sequence, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "qemu", operation: "unreachable", source: "sabakan", createdAt: NOW, finishedAt: NOW + 1000, status: "succeeded" },
+});
 const setting = (name: string, value: unknown = true): SnapshotItem => ({ kind: "setting", name, value });
 const counters = (c: Partial<SnapshotCounters> = {}): SnapshotItem => ({
   kind: "counters",
@@ -30,17 +34,18 @@ describe("the snapshot digest", () => {
   });
 
   it("hashes two snapshots of the same data alike, and counts each aggregate", () => {
-    const items = [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), counters()];
+    const items = [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), finished(1, 3), counters()];
     const reordered = items.map((item) => JSON.parse(JSON.stringify(item, (_, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v))) as SnapshotItem);
     const summary = digestOf(items);
     assert.deepEqual(summary, digestOf(reordered));
-    assert.deepEqual(summary.counts, { settings: 1, entries: 1, history: 2, outcomes: 0, generations: 0, holds: 0 });
+    assert.deepEqual(summary.counts, { settings: 1, entries: 1, history: 2, outcomes: 0, generations: 0, holds: 0, finished: 1 });
   });
 
   const differences: Array<[string, SnapshotItem[]]> = [
     ["a setting's value", [setting("auto-repair-enabled", true), entry(2), record(2, 1), record(2, 3), counters()]],
     ["an entry's field", [setting("auto-repair-enabled", false), { kind: "entry", entry: { ...newEntry("10.0.0.2"), index: 2, nodename: "n" } }, record(2, 1), record(2, 3), counters()]],
     ["a missing history record", [setting("auto-repair-enabled", false), entry(2), record(2, 3), counters()]],
+    ["a finished-repair record", [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), finished(1, 3), counters()]],
     ["a counter", [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), counters({ nextIndex: 11 })]],
   ];
   for (const [name, items] of differences) {
@@ -59,6 +64,8 @@ describe("the snapshot digest", () => {
     ["a next index at an index in use", [entry(4), counters({ nextIndex: 4 })], /^the source: the next index is 4, but 4 is already used: a copy would hand it out again$/],
     ["a next index at an index only the history knows", [record(10, 1), counters()], /^the source: the next index is 10, but 10 is already used/],
     ["a next history sequence at one in use", [record(2, 12), counters()], /^the source: the next history sequence is 10, but 12 is already used/],
+    ["a next history sequence at one a finished-repair record holds", [finished(2, 12), counters()], /^the source: the next history sequence is 10, but 12 is already used/],
+    ["finished-repair records out of order", [finished(2, 5), finished(1, 4), counters()], /finished-repair record 4 \(repair entry 1\) is out of order/],
   ];
   for (const [name, items, message] of refused) {
     it(`refuses ${name}`, () => {

@@ -72,6 +72,31 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     assert.match(String(said?.fields["error"]), /does not hold JSON/);
   });
 
+  const finishedRecords: Array<[string, (stored: Record<string, unknown>) => unknown, RegExp]> = [
+    ["a status that is not an ending", (f) => ({ ...f, status: "processing" }), /at finished\.status/],
+    ["a finish time that is text", (f) => ({ ...f, finishedAt: "yesterday" }), /at finished\.finishedAt/],
+    ["another sequence than its key", (f) => ({ ...f, sequence: 77 }), /./],
+    ["an address that is an option", (f) => ({ ...f, address: "-rf" }), /at finished\.address: must be an IP address/],
+  ];
+  for (const [name, hostile, error] of finishedRecords) {
+    it(`leaves out of the mirror a finished-repair record with ${name}, logs it, and keeps the others`, async () => {
+      const prefix = suite.freshPrefix();
+      const first = await open(prefix);
+      await first.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
+      await first.entries.dequeue(1, () => "deleted", NOW, ACTOR);
+      const [kept] = first.finished.list();
+      const stored = JSON.parse((await suite.client.get(`${prefix}finished/${String(kept?.sequence).padStart(16, "0")}`).string()) ?? "null") as { finished: Record<string, unknown> };
+      const key = `${prefix}finished/0000000000000050`;
+      await suite.client.put(key).value(JSON.stringify({ v: 1, finished: hostile({ ...stored.finished, sequence: 50, entryIndex: 9 }) }));
+      await until("the running store's mirror passed the hostile put", async () => logged.some((l) => l.fields["key"] === key));
+      const second = await open(prefix);
+      for (const store of [first, second]) assert.deepEqual(store.finished.list(), [kept]);
+      const said = logged.filter((l) => l.level === "error" && l.fields["key"] === key);
+      assert.ok(said.length >= 2, "logged by both stores");
+      assert.match(String(said[0]?.fields["error"] ?? said[0]?.message), error);
+    });
+  }
+
   it("still reads the IPv4-mapped spelling older kintsugis stored", async () => {
     const prefix = suite.freshPrefix();
     const store = await open(prefix);
