@@ -1,0 +1,54 @@
+/** The signals an operation may require, besides its health check, before its entry succeeds (`success_requires`). */
+export const PROOF_SIGNALS = ["node_ready", "boot_id_changed", "sabakan_healthy"] as const;
+export type ProofSignal = (typeof PROOF_SIGNALS)[number];
+
+/** What the evidence tracks: the health check and every signal an operation may require. */
+export type EvidenceSignal = "health_check" | ProofSignal;
+
+/** What an operation requires before its entry succeeds; absent on an operation: CKE's health check alone, at once. */
+export interface SuccessProof {
+  /** Distinct signals, in the order configured; may be empty when only a dwell is asked for. */
+  readonly requires: readonly ProofSignal[];
+  /** How long the health check and every required signal must hold together; 0 = at once. */
+  readonly dwellSeconds: number;
+}
+
+/**
+ * The proof of repair gathered for one step of an entry whose operation requires proof (kintsugi), kept on the entry
+ * so it survives a restart or a change of leader. Times are milliseconds since the epoch.
+ */
+export interface RepairEvidence {
+  /** The step (0-based) whose repair command started the gathering; evidence of another step counts for nothing. */
+  readonly step: number;
+  /** The Node's `status.nodeInfo.bootID` when the step's repair command started; null when none was known. */
+  readonly bootIdBefore: string | null;
+  /** The Node's boot ID as last observed while proving; null before any observation or when none was known. */
+  readonly bootIdAfter: string | null;
+  /** When each signal that holds now (the health check and the required ones) turned true; absent: not true now. */
+  readonly since: Readonly<Partial<Record<EvidenceSignal, number>>>;
+  /** When the health check and every required signal last began to hold together; null: they do not now. */
+  readonly dwellStartedAt: number | null;
+  /** How many times the dwell started (a relapse makes the next start a restart). */
+  readonly dwellStarts: number;
+  /** When the repair was proven (the dwell complete); null until then. */
+  readonly provenAt: number | null;
+}
+
+/** The evidence recorded when a step's repair command starts: the boot ID before it, nothing proven yet. */
+export function startEvidence(step: number, bootIdBefore: string | null): RepairEvidence {
+  return { step, bootIdBefore, bootIdAfter: null, since: {}, dwellStartedAt: null, dwellStarts: 0, provenAt: null };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const EVIDENCE_ORDER: readonly EvidenceSignal[] = ["health_check", ...PROOF_SIGNALS];
+
+/** The evidence in an operator's words, for the history: boot IDs, when each signal turned true, the dwell. */
+export function describeEvidence(evidence: RepairEvidence): string {
+  const parts = [`boot ID before ${evidence.bootIdBefore ?? "unknown"}, after ${evidence.bootIdAfter ?? "unknown"}`];
+  const since = EVIDENCE_ORDER.flatMap((s) => (evidence.since[s] === undefined ? [] : [`${s} since ${iso(evidence.since[s])}`]));
+  if (since.length > 0) parts.push(since.join(", "));
+  if (evidence.dwellStartedAt !== null) parts.push(`dwell started ${iso(evidence.dwellStartedAt)} (start ${evidence.dwellStarts})`);
+  else if (evidence.dwellStarts > 0) parts.push(`dwell not running (started ${evidence.dwellStarts} times)`);
+  if (evidence.provenAt !== null) parts.push(`proven ${iso(evidence.provenAt)}`);
+  return parts.join("; ");
+}
