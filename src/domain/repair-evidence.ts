@@ -52,3 +52,18 @@ export function describeEvidence(evidence: RepairEvidence): string {
   if (evidence.provenAt !== null) parts.push(`proven ${iso(evidence.provenAt)}`);
   return parts.join("; ");
 }
+
+/** Whether two evidences say the same, whatever order a store gave their fields in. */
+export function sameEvidence(a: RepairEvidence | undefined, b: RepairEvidence | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const signals = (e: RepairEvidence) => EVIDENCE_ORDER.map((s) => e.since[s] ?? null);
+  return (
+    a.step === b.step &&
+    a.bootIdBefore === b.bootIdBefore &&
+    a.bootIdAfter === b.bootIdAfter &&
+    a.dwellStartedAt === b.dwellStartedAt &&
+    a.dwellStarts === b.dwellStarts &&
+    a.provenAt === b.provenAt &&
+    signals(a).every((t, i) => t === signals(b)[i])
+  );
+}

@@ -1,6 +1,6 @@
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
-import { describeEvidence, startEvidence, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
+import { describeEvidence, sameEvidence, startEvidence, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
 import type { EntryTransition, RepairEffect } from "./repair-plan.js";
 
 /** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
@@ -93,7 +93,7 @@ function evolve(entry: RepairEntry, evidence: RepairEvidence): RepairEntry {
 
 /** A note carrying the new evidence, or nothing when the evidence did not change (nothing to write this pass). */
 function noteIf(entry: RepairEntry, after: RepairEntry, what: string): EntryTransition[] {
-  if (JSON.stringify(after.evidence) === JSON.stringify(entry.evidence)) return [];
+  if (sameEvidence(after.evidence, entry.evidence)) return [];
   const evidence = after.evidence as RepairEvidence;
   return [{ after, kind: "note", reason: `step ${step(entry)}: proof of repair: ${what}`, detail: describeEvidence(evidence) }];
 }

@@ -7,6 +7,7 @@ import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
+import { repairEvidenceSchema } from "../repair-evidence-schema.js";
 
 /**
  * The shapes of the JSON values kintsugi keeps in etcd. Values are read back from a store other programs can write,
@@ -37,6 +38,7 @@ export const repairEntrySchema = z.object({
   drainBackoffExpire: time.nullable(),
   createdAt: time,
   source: z.string(),
+  evidence: repairEvidenceSchema.optional(),
 });
 
 export const historyRecordSchema = z.object({

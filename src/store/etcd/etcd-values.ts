@@ -71,6 +71,7 @@ export function storedEntry(e: RepairEntry): RepairEntry {
     drainBackoffExpire: e.drainBackoffExpire,
     createdAt: e.createdAt,
     source: e.source,
+    ...(e.evidence !== undefined && { evidence: { ...e.evidence, since: { ...e.evidence.since } } }),
   });
 }
 

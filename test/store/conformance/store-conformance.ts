@@ -1,5 +1,6 @@
 import { afterEach, describe } from "node:test";
 import { commitCases } from "./commit-cases.js";
+import { evidenceCases } from "./evidence-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
 import type { StoreHarness } from "./store-harness.js";
@@ -17,5 +18,6 @@ export function storeConformance(harness: StoreHarness): void {
     queueCases(harness);
     recordCases(harness);
     commitCases(harness);
+    evidenceCases(harness);
   });
 }

@@ -3,6 +3,7 @@ import { autoRepairOutcomesSchema } from "./002-auto-repair-outcomes.js";
 import { clusterGenerationsSchema } from "./003-cluster-generations.js";
 import { historyActorSchema } from "./004-history-actor.js";
 import { copyMarkerSchema } from "./005-copy-marker.js";
+import { repairEvidenceSchema } from "./008-repair-evidence.js";
 
 /** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
 export interface Migration {
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "cluster generations", sql: clusterGenerationsSchema },
   { version: 4, name: "history actor", sql: historyActorSchema },
   { version: 5, name: "copy marker", sql: copyMarkerSchema },
+  { version: 8, name: "repair evidence", sql: repairEvidenceSchema },
 ];
 
 /** The schema version this kintsugi writes: a database with a higher one was written by a newer kintsugi. */
