@@ -59,6 +59,9 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const racks = new RackDirectory();
   const ledger = new PacingLedger();
   ledger.seed(entries.list());
+  const machines: MachineSource | null = config.sabakan
+    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
+    : null;
   const runner = new RepairRunner({
     entries,
     settings,
@@ -72,10 +75,8 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
     pacing: { ledger, racks },
+    machines,
   });
-  const machines: MachineSource | null = config.sabakan
-    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
-    : null;
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
     store,
