@@ -67,3 +67,11 @@ export function sameEvidence(a: RepairEvidence | undefined, b: RepairEvidence | 
     signals(a).every((t, i) => t === signals(b)[i])
   );
 }
+
+/** The signals that hold now and since when, in a fixed order (the health check first): what the API lists. */
+export function evidenceSignals(evidence: RepairEvidence): Array<{ signal: EvidenceSignal; since: number }> {
+  return EVIDENCE_ORDER.flatMap((signal) => {
+    const since = evidence.since[signal];
+    return since === undefined ? [] : [{ signal, since }];
+  });
+}

@@ -65,6 +65,13 @@ describe("proof of repair, end to end (real child processes, test Kubernetes API
     const dwellStart = Date.parse(/dwell started (\S+) /.exec(proven.detail ?? "")?.[1] ?? "");
     const provenAt = Date.parse(/proven (\S+)$/.exec(proven.detail ?? "")?.[1] ?? "");
     assert.ok(provenAt - dwellStart >= DWELL_SECONDS * 1000, `proven ${provenAt - dwellStart} ms after the dwell started`);
+
+    const res = await w.k.gql(`query($i: ID!) { repairEntry(index: $i) { evidence { step bootIdBefore bootIdAfter signals { signal since } dwellStartedAt dwellStarts provenAt } } }`, { i: index });
+    const evidence = res.data?.["repairEntry"]?.evidence;
+    assert.deepEqual(
+      { ...evidence, signals: evidence.signals.map((x: { signal: string }) => x.signal) },
+      { step: 0, bootIdBefore: "boot-before", bootIdAfter: "boot-after", signals: ["health_check", "node_ready", "boot_id_changed"], dwellStartedAt: new Date(dwellStart).toISOString(), dwellStarts: 1, provenAt: new Date(provenAt).toISOString() },
+    );
   });
 
   it("a relapse during the dwell (Node NotReady, then the health check unhealthy) restarts it: three dwell starts", async () => {
