@@ -75,3 +75,15 @@ export function evidenceSignals(evidence: RepairEvidence): Array<{ signal: Evide
     return since === undefined ? [] : [{ signal, since }];
   });
 }
+
+/** How a finished entry's proof of repair ended: for pacing, which doubles allowances on proven successes only. */
+export type ProofOutcome = "proven" | "unproven";
+
+/**
+ * The proof outcome of a finished entry: undefined when it carries no evidence (its operation required no proof),
+ * "proven" when the evidence of its last step was proven, "unproven" otherwise.
+ */
+export function proofOutcomeOf(entry: { readonly step: number; readonly evidence?: RepairEvidence }): ProofOutcome | undefined {
+  if (entry.evidence === undefined) return undefined;
+  return entry.evidence.step === entry.step && entry.evidence.provenAt !== null ? "proven" : "unproven";
+}

@@ -1,4 +1,5 @@
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
+import { proofOutcomeOf, type ProofOutcome } from "../domain/repair-evidence.js";
 import type { FinishedOutcome, PacingDomain, PacingInput } from "../domain/repair-pacing.js";
 import type { StoreCommit } from "../store/store-port.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -12,6 +13,7 @@ interface LedgerOutcome {
   readonly machineType: string;
   readonly status: "succeeded" | "failed";
   readonly time: number;
+  readonly proof: ProofOutcome | undefined;
 }
 
 /**
@@ -52,13 +54,13 @@ export class PacingLedger {
       if (rack !== null) racks.set(address, rack);
     };
     for (const e of entries) note(e.address);
-    const finished: FinishedOutcome[] = this.outcomes.map((o) => ({ entryIndex: o.entryIndex, machineType: o.machineType, rack: rackOf(o.address), status: o.status, time: o.time }));
+    const finished: FinishedOutcome[] = this.outcomes.map((o) => ({ entryIndex: o.entryIndex, machineType: o.machineType, rack: rackOf(o.address), status: o.status, time: o.time, ...(o.proof && { proof: o.proof }) }));
     return { domains, racks, finished };
   }
 
   private add(entry: RepairEntry, time: number): void {
     this.known.add(entry.index);
-    this.outcomes.push({ entryIndex: entry.index, address: entry.address, machineType: entry.machineType, status: entry.status as LedgerOutcome["status"], time });
+    this.outcomes.push({ entryIndex: entry.index, address: entry.address, machineType: entry.machineType, status: entry.status as LedgerOutcome["status"], time, proof: proofOutcomeOf(entry) });
     if (this.outcomes.length > this.keep) {
       const dropped = this.outcomes.splice(0, this.outcomes.length - this.keep);
       for (const o of dropped) this.known.delete(o.entryIndex);

@@ -38,6 +38,19 @@ describe("PacingLedger", () => {
     assert.deepEqual(finished.map((o) => [o.entryIndex, o.status, o.time]), [[4, "succeeded", T + SEC]]);
   });
 
+  it("keeps whether each success's required proof of repair was given: proven, unproven, or none required", () => {
+    const ledger = new PacingLedger();
+    const evidence = { step: 0, bootIdBefore: "a", bootIdAfter: "b", since: {}, dwellStartedAt: T, dwellStarts: 1, provenAt: T };
+    ledger.seed([
+      entry(1, { status: "succeeded", lastTransitionTime: T, evidence }),
+      entry(2, { status: "succeeded", lastTransitionTime: T + 1, evidence: { ...evidence, provenAt: null } }),
+      entry(3, { status: "succeeded", lastTransitionTime: T + 2, step: 1, evidence }),
+      entry(4, { status: "succeeded", lastTransitionTime: T + 3 }),
+    ]);
+    const proofs = ledger.input(["machine_type"], [], () => null).finished.map((o) => [o.entryIndex, o.proof ?? "none"]);
+    assert.deepEqual(proofs, [[1, "proven"], [2, "unproven"], [3, "unproven"], [4, "none"]], "evidence of an earlier step proves nothing");
+  });
+
   it("keeps only the newest outcomes", () => {
     const ledger = new PacingLedger(2);
     for (const i of [1, 2, 3]) ledger.record(commit(change(entry(i, { status: "failed" }), entry(i), T + i)));
