@@ -24,7 +24,9 @@ function earliest(a: number | null, b: number | null): number | null {
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
  * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit,
  *    unless its machine is held (kintsugi: finishing runs the success command on the machine and uncordons it, so
- *    it waits, with or without a success command, and finishes at the first pass after the hold ends);
+ *    it waits, with or without a success command, and finishes at the first pass after the hold ends); kintsugi: an
+ *    operation with `success_requires` / `success_dwell_seconds` succeeds only once proven (see repair-proof.ts),
+ *    and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
