@@ -3,7 +3,11 @@ import { rmSync } from "node:fs";
 import { afterEach, describe, it } from "node:test";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld, type WorldEntry } from "../support/repair-world.js";
 import { until } from "../support/until.js";
-import type { SimulatedMachines } from "../support/machine-script.js";
+import { startFakeKubeApi } from "../support/fake-kube-api.js";
+import { startFakeSabakan } from "../support/fake-sabakan.js";
+import { startTestKintsugi } from "../support/kintsugi-server.js";
+import { tempDir } from "../support/temp-dir.js";
+import { SimulatedMachines } from "../support/machine-script.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 
 const ADDRESS = "10.0.0.7";
@@ -120,6 +124,37 @@ describe("proof of repair, end to end (real child processes, test Kubernetes API
       world = null;
       await w.kube.close();
       rmSync(w.machines.dir, { recursive: true, force: true });
+    }
+  });
+
+  it("sabakan_healthy waits for sabakan to call the machine HEALTHY (the real client against the test sabakan)", async () => {
+    const dir = tempDir("kintsugi-proof-");
+    const machines = new SimulatedMachines(dir.path);
+    const kube = await startFakeKubeApi();
+    const sabakan = await startFakeSabakan();
+    sabakan.addMachine({ serial: "s7", rack: 0, ipv4: [ADDRESS], state: "UNHEALTHY" });
+    const repair = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 60 })], { successProof: { requires: ["sabakan_healthy" as const], dwellSeconds: 0 } })] }] };
+    const k = await startTestKintsugi(
+      { repair, sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 }, kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 } },
+      { startRunner: true, startSchedule: false, random: () => 0 },
+    );
+    try {
+      const added = await k.gql(`mutation { addRepairEntry(operation: "op", machineType: "m", address: "${ADDRESS}") { index } }`);
+      const index = added.data?.["addRepairEntry"]?.index as string;
+      const entry = async () => (await k.gql(`query($i: ID!) { repairEntry(index: $i) { status waitReason history { reason } } }`, { i: index })).data?.["repairEntry"];
+      await until("the entry waits for sabakan", entry, (e) => e?.waitReason === "waiting for proof: sabakan_healthy");
+      const asked = sabakan.requests.filter((r) => JSON.stringify(r.variables).includes("HEALTHY")).length;
+      await until("sabakan was asked again", async () => sabakan.requests.length, (n) => n >= asked + 3);
+      assert.equal((await entry()).status, "PROCESSING", "healthy by its health check, not by sabakan: not repaired");
+      sabakan.setState("s7", "HEALTHY");
+      const done = await until("the entry finished", entry, (e) => e?.status === "SUCCEEDED" || e?.status === "FAILED");
+      assert.equal(done.status, "SUCCEEDED");
+      assert.ok(done.history.some((h: { reason: string }) => /proof of repair: repair proven/.test(h.reason)));
+    } finally {
+      await k.dispose();
+      await kube.close();
+      await sabakan.close();
+      dir.remove();
     }
   });
 });
