@@ -34,6 +34,19 @@ export interface RepairEvidence {
   readonly provenAt: number | null;
 }
 
+/** The longest boot ID kept (Linux reports a 36-character UUID). */
+export const MAX_BOOT_ID_CHARS = 256;
+const BOOT_ID = new RegExp(`^[\\x21-\\x7e]{1,${MAX_BOOT_ID_CHARS}}$`);
+
+/**
+ * A boot ID as a Node reports it, or null when it cannot be trusted as one: empty, longer than MAX_BOOT_ID_CHARS, or
+ * holding anything but printable ASCII. A Node's status is written by whoever may update it: a hostile value must
+ * neither flood the store and the history nor count as a change.
+ */
+export function usableBootId(reported: string | null | undefined): string | null {
+  return typeof reported === "string" && BOOT_ID.test(reported) ? reported : null;
+}
+
 /** The evidence recorded when a step's repair command starts: the boot ID before it, nothing proven yet. */
 export function startEvidence(step: number, bootIdBefore: string | null): RepairEvidence {
   return { step, bootIdBefore, bootIdAfter: null, since: {}, dwellStartedAt: null, dwellStarts: 0, provenAt: null };

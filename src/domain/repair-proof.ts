@@ -1,6 +1,6 @@
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
-import { describeEvidence, sameEvidence, startEvidence, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
+import { describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
 import type { EntryTransition, RepairEffect } from "./repair-plan.js";
 
 /** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
@@ -34,8 +34,9 @@ const step = (e: RepairEntry) => e.step + 1;
  */
 export function recordBootId(started: RepairEntry, op: RepairOperationConfig, bootId: string | null): EntryTransition | null {
   if (proofOf(op) === null) return null;
-  const after: RepairEntry = { ...started, evidence: startEvidence(started.step, bootId) };
-  const what = bootId === null ? "no boot ID known (the machine is not a Kubernetes node or reports none)" : `boot ID ${bootId}`;
+  const usable = usableBootId(bootId);
+  const after: RepairEntry = { ...started, evidence: startEvidence(started.step, usable) };
+  const what = usable === null ? "no boot ID known (the machine is not a Kubernetes node or reports no usable one)" : `boot ID ${usable}`;
   return { after, kind: "note", reason: `step ${step(started)}: proof of repair: ${what} recorded before the repair command` };
 }
 
@@ -56,17 +57,18 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
   if (before === undefined || before.step !== entry.step || entry.status !== "processing" || entry.stepStatus !== "watching") {
     return { kind: "unproven", reason: `waiting for proof: the repair command of step ${step(entry)} has not run`, transitions: [], wakeAt: null };
   }
+  const bootId = usableBootId(observed.bootId);
   const holds: Record<EvidenceSignal, boolean> = {
     health_check: healthy,
     node_ready: observed.nodeReady === true,
-    boot_id_changed: before.bootIdBefore !== null && observed.bootId !== null && observed.bootId !== before.bootIdBefore,
+    boot_id_changed: before.bootIdBefore !== null && bootId !== null && bootId !== before.bootIdBefore,
     sabakan_healthy: observed.sabakanState === "HEALTHY",
   };
   const tracked: EvidenceSignal[] = ["health_check", ...proof.requires];
   const since: Partial<Record<EvidenceSignal, number>> = {};
   for (const s of tracked) if (holds[s]) since[s] = before.since[s] ?? now;
   const missing = tracked.filter((s) => !holds[s]);
-  const bootIdAfter = observed.bootId ?? before.bootIdAfter;
+  const bootIdAfter = bootId ?? before.bootIdAfter;
 
   if (missing.length > 0) {
     const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt: null, provenAt: null });

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { PROOF_SIGNALS, type RepairEvidence } from "../domain/repair-evidence.js";
+import { MAX_BOOT_ID_CHARS, PROOF_SIGNALS, type RepairEvidence } from "../domain/repair-evidence.js";
 
 const time = z.number().finite();
-// A boot ID is a UUID on Linux; the bound only keeps a hostile value from filling the store.
-const bootId = z.string().max(256).nullable();
+// A boot ID is a UUID on Linux; the domain keeps no longer one (see usableBootId), so a longer one was not written by kintsugi.
+const bootId = z.string().max(MAX_BOOT_ID_CHARS).nullable();
 
 /**
  * The shape of an entry's proof of repair as both stores keep it (SQLite's `evidence` column, etcd's entry values):

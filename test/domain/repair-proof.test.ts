@@ -46,6 +46,12 @@ const CASES: ProofCase[] = [
     want: { kind: "unproven", reason: /^waiting for proof: boot_id_changed$/ },
   },
   {
+    name: "a hostile boot ID now (a megabyte, control characters) is no boot ID: never a change, never kept",
+    entry: watching(evidence()),
+    observed: seen({ bootId: `boot-B\x1b[2J${"x".repeat(1 << 20)}` }),
+    want: { kind: "unproven", reason: /^waiting for proof: boot_id_changed$/, note: /signals now missing: boot_id_changed/, evidence: { bootIdAfter: null } },
+  },
+  {
     name: "the machine is no longer a node: neither Ready nor a boot ID",
     entry: watching(evidence()),
     observed: seen({ nodeReady: null, bootId: null }),
@@ -138,6 +144,14 @@ describe("recordBootId", () => {
   });
   it("says so when no boot ID is known", () => {
     assert.match(recordBootId(started, op(BOOT_PROOF), null)?.reason ?? "", /no boot ID known/);
+  });
+  it("records no boot ID when the Node reports an unusable one", () => {
+    for (const hostile of ["", "boot A", "boot\u202eA", "x".repeat(257)]) {
+      const note = recordBootId(started, op(BOOT_PROOF), hostile);
+      assert.equal(note?.after.evidence?.bootIdBefore, null, JSON.stringify(hostile.slice(0, 20)));
+      assert.match(note?.reason ?? "", /no boot ID known/);
+    }
+    assert.equal(recordBootId(started, op(BOOT_PROOF), "x".repeat(256))?.after.evidence?.bootIdBefore, "x".repeat(256));
   });
   it("records nothing for an operation that requires no proof", () => {
     assert.equal(recordBootId(started, op(undefined), "boot-A"), null);
