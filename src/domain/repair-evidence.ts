@@ -55,6 +55,16 @@ export function startEvidence(step: number, bootIdBefore: string | null): Repair
 const iso = (ms: number) => new Date(ms).toISOString();
 const EVIDENCE_ORDER: readonly EvidenceSignal[] = ["health_check", ...PROOF_SIGNALS];
 
+/**
+ * The same evidence with its fields, and the signals of `since`, in one fixed order (the order the stores' schema
+ * reads them back in), so an entry compares equal as text whichever code path built it.
+ */
+export function canonicalEvidence(e: RepairEvidence): RepairEvidence {
+  const since: Partial<Record<EvidenceSignal, number>> = {};
+  for (const s of EVIDENCE_ORDER) if (e.since[s] !== undefined) since[s] = e.since[s];
+  return { step: e.step, bootIdBefore: e.bootIdBefore, bootIdAfter: e.bootIdAfter, since, dwellStartedAt: e.dwellStartedAt, dwellStarts: e.dwellStarts, provenAt: e.provenAt };
+}
+
 /** The evidence in an operator's words, for the history: boot IDs, when each signal turned true, the dwell. */
 export function describeEvidence(evidence: RepairEvidence): string {
   const parts = [`boot ID before ${evidence.bootIdBefore ?? "unknown"}, after ${evidence.bootIdAfter ?? "unknown"}`];

@@ -1,6 +1,6 @@
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
-import { describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
+import { canonicalEvidence, describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
 import type { EntryTransition, RepairEffect } from "./repair-plan.js";
 
 /** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
@@ -90,7 +90,7 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
 }
 
 function evolve(entry: RepairEntry, evidence: RepairEvidence): RepairEntry {
-  return { ...entry, evidence };
+  return { ...entry, evidence: canonicalEvidence(evidence) };
 }
 
 /** A note carrying the new evidence, or nothing when the evidence did not change (nothing to write this pass). */

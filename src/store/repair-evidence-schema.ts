@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_BOOT_ID_CHARS, PROOF_SIGNALS, type RepairEvidence } from "../domain/repair-evidence.js";
+import { canonicalEvidence, MAX_BOOT_ID_CHARS, PROOF_SIGNALS, type RepairEvidence } from "../domain/repair-evidence.js";
 
 const time = z.number().finite();
 // A boot ID is a UUID on Linux; the domain keeps no longer one (see usableBootId), so a longer one was not written by kintsugi.
@@ -33,7 +33,7 @@ export function parseStoredEvidence(text: string, where: string): RepairEvidence
     const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
     throw new Error(`${where}: its proof of repair evidence is invalid${at}: ${issue?.message ?? "invalid"}`);
   }
-  return stripUndefined(parsed.data);
+  return canonicalEvidence(stripUndefined(parsed.data));
 }
 
 /** zod gives absent optional keys as absent already; this keeps `since` free of explicit undefined values. */

@@ -1,4 +1,5 @@
 import type { RepairEntry, RepairStatus, RepairStepStatus } from "../../domain/repair-entry.js";
+import { canonicalEvidence } from "../../domain/repair-evidence.js";
 import { parseStoredEvidence } from "../repair-evidence-schema.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/repair-history.js";
 
@@ -77,7 +78,7 @@ export function entryParams(e: Omit<RepairEntry, "index"> & { index?: number }) 
     drain_backoff_expire: e.drainBackoffExpire,
     created_at: e.createdAt,
     source: e.source,
-    evidence: e.evidence === undefined ? null : JSON.stringify(e.evidence),
+    evidence: e.evidence === undefined ? null : JSON.stringify(canonicalEvidence(e.evidence)),
   };
 }
 

@@ -47,5 +47,18 @@ export function evidenceCases(h: StoreHarness): void {
       await store.entries.change(added.index, (current) => (current ? [{ entry: { ...current, step: 2, evidence: fresh }, kind: "note", reason: "fresh" }] : null), NOW + 1, ACTOR);
       assert.deepEqual((await h.reopen()).entries.get(added.index)?.evidence, fresh);
     });
+
+    it("reads evidence back in one field order whichever order it was written in, so entries compare equal as text", async () => {
+      const store = await h.open();
+      const { step, since: _since, provenAt, ...rest } = EVIDENCE;
+      const scrambled = { provenAt, ...rest, since: { boot_id_changed: NOW + 10, node_ready: NOW + 20, health_check: NOW + 10 }, step } as RepairEvidence;
+      const added = (await store.entries.add(newEntry("10.0.0.3", { evidence: scrambled }), "test", NOW, ACTOR)).entry;
+      const check = (s: typeof store) => {
+        assert.equal(JSON.stringify(s.entries.get(added.index)?.evidence), JSON.stringify(EVIDENCE));
+        assert.equal(JSON.stringify(s.entries.get(added.index)), JSON.stringify(s.entries.list().find((e) => e.index === added.index)));
+      };
+      check(store);
+      check(await h.reopen());
+    });
   });
 }
