@@ -53,6 +53,14 @@ const CASES: DecisionCase[] = [
     held: {},
   },
   {
+    name: "a drain that completed starts the repair command: the boot ID is recorded in the same write",
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "n1", lastTransitionTime: T - 10 * SEC })], { 1: { nodename: "n1", drainJobDone: true, drainCompleted: true, healthy: false, proof: { nodeReady: false, bootId: "boot-A", sabakanState: null } } }, {
+      config: { ...PROOF_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation([stepCfg({ needDrain: true })], { successProof: { requires: ["boot_id_changed"], dwellSeconds: 0 } })] }] },
+    }),
+    want: [{ index: 1, states: [NOTE, NOTE], effect: "repair-command" }],
+    held: {},
+  },
+  {
     name: "proven while the machine is held: no success yet, but the evidence is kept",
     snapshot: withHolds(proofSnapshot(watchingFor(70, dwelling(T - 60 * SEC)), healthy("boot-B")), machineHold("10.0.0.1")),
     want: [{ index: 1, states: [NOTE], effect: "none" }],
