@@ -67,6 +67,7 @@ export class KubeNodeOperator implements NodeOperator {
         status: c.status,
         lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime).getTime() : 0,
       })),
+      ...(node.status?.nodeInfo?.bootID && { bootId: node.status.nodeInfo.bootID }),
     }));
   }
 

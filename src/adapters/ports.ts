@@ -35,6 +35,8 @@ export interface ClusterNode {
   readonly taints: readonly Taint[];
   /** The node's conditions, with when each took its status (ms since the epoch; 0 when the API gave none). */
   readonly conditions: ReadonlyArray<{ readonly type: string; readonly status: string; readonly lastTransitionTime: number }>;
+  /** `status.nodeInfo.bootID` (a new one each boot: proof of repair's `boot_id_changed`); absent when not reported. */
+  readonly bootId?: string;
 }
 
 /** A Pod on a node, as far as draining cares (the domain's view of a pod). */

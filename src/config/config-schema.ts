@@ -11,6 +11,7 @@ import { leaderElectionSection } from "./leader-election-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { PACING_DOMAINS } from "../domain/repair-pacing.js";
+import { PROOF_SIGNALS } from "../domain/repair-evidence.js";
 import { hasUrlCredentials } from "../domain/url-credentials.js";
 import {
   MAX_TIMER_SECONDS,
@@ -113,6 +114,12 @@ const repairOperation = z.strictObject({
   success_command_timeout: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
   diagnostics_command: argv.optional(),
   diagnostics_timeout_seconds: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
+  success_requires: z
+    .array(z.enum(PROOF_SIGNALS))
+    .min(1)
+    .refine((signals) => new Set(signals).size === signals.length, { message: "each signal may be listed once" })
+    .optional(),
+  success_dwell_seconds: nonNegativeInt.optional(),
 });
 
 const repairProcedure = z.strictObject({

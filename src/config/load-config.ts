@@ -112,6 +112,8 @@ function toRepairConfig(section: RepairSection): RepairConfig {
         successCommandTimeout: op.success_command_timeout,
         // Only when configured: an operation without diagnostics stays exactly CKE's.
         ...(op.diagnostics_command && { diagnosticsCommand: op.diagnostics_command, diagnosticsTimeoutSeconds: op.diagnostics_timeout_seconds }),
+        // Only when either key is given: an operation without them succeeds on its health check alone, as in CKE.
+        ...((op.success_requires || op.success_dwell_seconds !== undefined) && { successProof: { requires: op.success_requires ?? [], dwellSeconds: op.success_dwell_seconds ?? 0 } }),
       })),
     })),
     maxConcurrentRepairs: section.max_concurrent_repairs,

@@ -1,4 +1,5 @@
 import { isFinished, type RepairEntry } from "./repair-entry.js";
+import { proofOutcomeOf, type ProofOutcome } from "./repair-evidence.js";
 import type { RepairHistoryRecord } from "./repair-history.js";
 
 /** How a repair ended: its entry's final status, or `deleted` when it was dequeued before it finished. */
@@ -23,6 +24,11 @@ export interface FinishedRepair {
   /** When it finished (its last transition), or when it was dequeued unfinished; milliseconds since the epoch. */
   readonly finishedAt: number;
   readonly status: FinishedRepairStatus;
+  /**
+   * How its proof of repair ended (see proofOutcomeOf), so pacing reads the same outcome after the entry left the
+   * queue; null when its operation required no proof, or when it did not finish.
+   */
+  readonly proof: ProofOutcome | null;
 }
 
 /**
@@ -54,6 +60,7 @@ export function finishedRepairOf(change: { readonly entry: RepairEntry; readonly
     createdAt: entry.createdAt,
     finishedAt: finished ? (entry.lastTransitionTime ?? record.time) : record.time,
     status: finished ? (entry.status as "succeeded" | "failed") : "deleted",
+    proof: finished ? (proofOutcomeOf(entry) ?? null) : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { LabelSelector } from "./label-selector.js";
 import type { PacingDomain } from "./repair-pacing.js";
 import type { EscalationConfig } from "./repair-escalation.js";
+import type { SuccessProof } from "./repair-evidence.js";
 
 /** One repair step, with CKE's defaults applied. Commands are argv arrays; the address is appended when run. */
 export interface RepairStepConfig {
@@ -28,6 +29,8 @@ export interface RepairOperationConfig {
   readonly diagnosticsCommand?: readonly string[] | null;
   /** 0 = none. Default 30. */
   readonly diagnosticsTimeoutSeconds?: number;
+  /** Proof of repair required before an entry succeeds (`success_requires`, `success_dwell_seconds`); absent = CKE. */
+  readonly successProof?: SuccessProof;
 }
 
 /** The operations for a set of machine types. */

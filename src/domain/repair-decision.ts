@@ -4,10 +4,12 @@ import { describeHold } from "./machine-holds.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "./repair-pacing.js";
+import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./repair-proof.js";
 import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
+const NO_PROOF = { nodeReady: null, bootId: null, sabakanState: null };
 
 function earliest(a: number | null, b: number | null): number | null {
   if (a === null) return b;
@@ -22,7 +24,9 @@ function earliest(a: number | null, b: number | null): number | null {
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
  * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit,
  *    unless its machine is held (kintsugi: finishing runs the success command on the machine and uncordons it, so
- *    it waits, with or without a success command, and finishes at the first pass after the hold ends);
+ *    it waits, with or without a success command, and finishes at the first pass after the hold ends); kintsugi: an
+ *    operation with `success_requires` / `success_dwell_seconds` succeeds only once proven (see repair-proof.ts),
+ *    and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
@@ -60,11 +64,14 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       actions.push({ entry, transitions: [...renamed, { after, kind: "transition", reason: lookup.message }], effect: { kind: "uncordon" } });
       continue;
     }
-    if (obs.job === "none" && obs.healthy === true && !snapshot.holds?.has(entry.address)) {
-      actions.push({ entry, transitions: renamed, effect: { kind: "success-command", operation: lookup.operation } });
+    // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
+    const proof = obs.job === "none" && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
+    if (obs.job === "none" && obs.healthy === true && (proof === null || proof.kind === "proven") && !snapshot.holds?.has(entry.address)) {
+      actions.push({ entry, transitions: [...renamed, ...(proof?.transitions ?? [])], effect: { kind: "success-command", operation: lookup.operation } });
       continue;
     }
-    contenders.push({ entry, obs, current, renamed, operation: lookup.operation });
+    const proved = proof?.transitions ?? [];
+    contenders.push({ entry, obs, current: proved.at(-1)?.after ?? current, renamed: [...renamed, ...proved], operation: lookup.operation, ...(proof && { proof }) });
   }
 
   const planeOf = indexControlPlanes(snapshot.controlPlanes);
@@ -132,11 +139,20 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     inProgress++;
     if (entry.status === "queued") pacing?.admit(entry);
     if (plane) repairingPlane = entry;
-    const progress = progressOf(current, operation, obs, ctx, renamed);
+    const progress = withBootIdRecorded(progressOf(current, operation, obs, ctx, renamed), operation, obs.proof?.bootId ?? null);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {
       actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
     }
     wakeAt = earliest(wakeAt, progress.wakeAt);
+  }
+  // Proof of repair: evidence is kept even when a rule held the entry, and an entry that stays says what it waits for.
+  for (const { entry, obs, renamed, proof } of contenders) {
+    if (!proof) continue;
+    const action = actions.find((a) => a.entry === entry);
+    if (!action && renamed.length > 0) actions.push({ entry, transitions: renamed, effect: { kind: "none" } });
+    const moved = action?.transitions.some((t) => t.kind === "transition") ?? false;
+    if (proof.kind === "unproven" && obs.healthy === true && !moved && !held.has(entry.index)) held.set(entry.index, proof.reason);
+    if (proof.kind === "unproven" && !moved) wakeAt = earliest(wakeAt, proof.wakeAt);
   }
   return { actions, wakeAt, held };
 }
@@ -149,6 +165,8 @@ interface Contender {
   readonly current: RepairEntry;
   readonly renamed: EntryTransition[];
   readonly operation: RepairOperationConfig;
+  /** kintsugi: what proof of repair decided this pass (operations that require proof). */
+  readonly proof?: ProofVerdict;
 }
 
 /** CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries. */

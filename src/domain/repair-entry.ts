@@ -1,3 +1,5 @@
+import type { RepairEvidence } from "./repair-evidence.js";
+
 /** The status of a repair entry, spelled as CKE stores it. */
 export type RepairStatus = "queued" | "processing" | "succeeded" | "failed";
 
@@ -26,6 +28,8 @@ export interface RepairEntry {
   readonly drainBackoffExpire: number | null;
   readonly createdAt: number;
   readonly source: string;
+  /** kintsugi: the proof of repair gathered for the current step (operations with `success_requires`); absent: none. */
+  readonly evidence?: RepairEvidence;
 }
 
 /** What a caller supplies to create an entry; everything else starts at CKE's initial values. */

@@ -1,4 +1,5 @@
 import type { RepairEntry } from "./repair-entry.js";
+import type { ProofOutcome } from "./repair-evidence.js";
 
 /** A failure domain repairs are paced by. */
 export type PacingDomain = (typeof PACING_DOMAINS)[number];
@@ -14,6 +15,8 @@ export interface FinishedOutcome {
   readonly status: "succeeded" | "failed";
   /** Milliseconds since the epoch. */
   readonly time: number;
+  /** Its proof of repair (see proofOutcomeOf); absent: its operation required none when it ran. */
+  readonly proof?: ProofOutcome;
 }
 
 /** What the decision needs to pace repairs: the configured domains, the racks known, and the finished outcomes. */
@@ -42,11 +45,14 @@ export interface DomainAllowance {
 }
 
 /**
- * Whether a finished entry counts as a proven success for pacing. Today: it SUCCEEDED. The one place that says so, so
- * stronger proof (required signals, dwell) changes it here only.
+ * Whether a finished entry counts as a proven success for pacing: it SUCCEEDED and, when its operation required proof
+ * of repair (`success_requires`, `success_dwell_seconds`), that proof was given. A success of an operation without
+ * proof counts as CKE's health check says (any success); a success whose required proof is missing (it cannot
+ * happen through the runner, only through a config changed under it) does not double the allowance, but does not
+ * reset it either.
  */
-export function isProvenSuccess(outcome: Pick<FinishedOutcome, "status">): boolean {
-  return outcome.status === "succeeded";
+export function isProvenSuccess(outcome: Pick<FinishedOutcome, "status" | "proof">): boolean {
+  return outcome.status === "succeeded" && outcome.proof !== "unproven";
 }
 
 /** The value of `domain` for a machine of type `machineType` at rack `rack`; null when the machine is not in it. */
@@ -67,6 +73,7 @@ export function allowanceOf(domain: PacingDomain, value: string, finished: reado
   let lastChange: PacingChange | null = null;
   for (const outcome of finished) {
     if (domainValueOf(domain, outcome.machineType, outcome.rack) !== value) continue;
+    if (outcome.status === "succeeded" && !isProvenSuccess(outcome)) continue;
     allowance = isProvenSuccess(outcome) ? Math.min(ceiling, allowance * 2) : 1;
     lastChange = { entryIndex: outcome.entryIndex, status: outcome.status, time: outcome.time };
   }

@@ -4,6 +4,7 @@ import type { RepairOperationConfig, RepairStepConfig } from "./repair-config.js
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
 import type { PacingInput } from "./repair-pacing.js";
+import type { ObservedProof } from "./repair-proof.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
 export type RunningJob = "none" | "drain" | "repair-command" | "success-command" | "diagnostics";
@@ -19,6 +20,8 @@ export interface RepairObservation {
   readonly drainJobDone: boolean;
   /** No pod is in the way of the drain any more; undefined when not observed. */
   readonly drainCompleted?: boolean;
+  /** The signals proof of repair reads (kintsugi); gathered only for entries whose operation requires proof. */
+  readonly proof?: ObservedProof;
 }
 
 /** Everything the decision needs: gathered by the runner, never mutated by the decision. */

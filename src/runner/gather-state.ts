@@ -1,4 +1,4 @@
-import type { ClusterNode, CommandRunner, NodeOperator } from "../adapters/ports.js";
+import type { ClusterNode, CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/address.js";
 import { podsBlockingDrain } from "../domain/eviction-plan.js";
 import { commandEnvironment } from "../domain/command-context.js";
@@ -7,6 +7,7 @@ import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import type { RepairObservation } from "../domain/repair-plan.js";
 import { mapBounded } from "./bounded-map.js";
 import type { JobRegistry } from "./job-registry.js";
+import { gatherProofSignals } from "./proof-signals.js";
 
 export interface GatherDeps {
   readonly repair: RepairConfig;
@@ -17,6 +18,10 @@ export interface GatherDeps {
   readonly log: (message: string, fields?: Record<string, unknown>) => void;
   /** Ends the Kubernetes calls (the runner stopping). */
   readonly signal: AbortSignal;
+  /** sabakan, for proof of repair's `sabakan_healthy`; absent or null: that signal never holds. */
+  readonly machines?: MachineSource | null;
+  /** The rack of a machine as sabakan last said (bounds the proof query); absent: unknown. */
+  readonly rackOf?: (address: string) => number | null;
 }
 
 /**
@@ -70,6 +75,11 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
     }),
   );
 
+  // Proof of repair: only for entries of operations that require it, and only those a pass may move (no job running).
+  const byName = new Map(clusterNodes.map((n) => [n.name, n]));
+  const idle = live.filter((e) => jobOf(e).kind === "none");
+  const proofs = await gatherProofSignals(idle, (address) => byName.get(names.get(address) ?? ""), { repair: deps.repair, machines: deps.machines ?? null, rackOf: deps.rackOf ?? (() => null), log: deps.log });
+
   const observations = new Map<number, RepairObservation>();
   live.forEach((entry, i) => {
     const healthy = health[i];
@@ -80,6 +90,7 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
       drainJobDone: jobOf(entry).drainDone,
       ...(healthy !== undefined && { healthy }),
       ...(drainCompleted !== undefined && { drainCompleted }),
+      ...(proofs.has(entry.index) && { proof: proofs.get(entry.index) }),
     });
   });
   return { observations, nodes: clusterNodes };

@@ -1,5 +1,6 @@
 import type { FinishedRepair } from "../domain/finished-repair.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
+import { proofOutcomeOf, type ProofOutcome } from "../domain/repair-evidence.js";
 import type { FinishedOutcome, PacingDomain, PacingInput } from "../domain/repair-pacing.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -13,6 +14,7 @@ interface LedgerOutcome {
   readonly machineType: string;
   readonly status: "succeeded" | "failed";
   readonly time: number;
+  readonly proof: ProofOutcome | undefined;
 }
 
 /**
@@ -34,7 +36,7 @@ export class PacingLedger {
   seed(entries: readonly RepairEntry[], records: readonly FinishedRepair[] = []): void {
     const found = new Map<number, LedgerOutcome>();
     for (const r of records) {
-      if (r.status !== "deleted") found.set(r.entryIndex, { entryIndex: r.entryIndex, address: r.address, machineType: r.machineType, status: r.status, time: r.finishedAt });
+      if (r.status !== "deleted") found.set(r.entryIndex, { entryIndex: r.entryIndex, address: r.address, machineType: r.machineType, status: r.status, time: r.finishedAt, proof: r.proof ?? undefined });
     }
     for (const e of entries) {
       if (isFinished(e)) found.set(e.index, outcomeOf(e, e.lastTransitionTime ?? e.createdAt));
@@ -64,7 +66,7 @@ export class PacingLedger {
       if (rack !== null) racks.set(address, rack);
     };
     for (const e of entries) note(e.address);
-    const finished: FinishedOutcome[] = this.outcomes.map((o) => ({ entryIndex: o.entryIndex, machineType: o.machineType, rack: rackOf(o.address), status: o.status, time: o.time }));
+    const finished: FinishedOutcome[] = this.outcomes.map((o) => ({ entryIndex: o.entryIndex, machineType: o.machineType, rack: rackOf(o.address), status: o.status, time: o.time, ...(o.proof && { proof: o.proof }) }));
     return { domains, racks, finished };
   }
 
@@ -93,7 +95,7 @@ export function seededLedger(store: Pick<KintsugiStore, "entries" | "finished">,
 }
 
 function outcomeOf(entry: RepairEntry, time: number): LedgerOutcome {
-  return { entryIndex: entry.index, address: entry.address, machineType: entry.machineType, status: entry.status as LedgerOutcome["status"], time };
+  return { entryIndex: entry.index, address: entry.address, machineType: entry.machineType, status: entry.status as LedgerOutcome["status"], time, proof: proofOutcomeOf(entry) };
 }
 
 /** The pacing input of a pass over `entries`; null when pacing is off (no `repair.pacing`, or nothing wired). */

@@ -111,6 +111,8 @@ export class RepairRunner {
       healthCheckConcurrency: deps.healthCheckConcurrency,
       log: deps.log.warn.bind(deps.log),
       signal,
+      machines: deps.machines ?? null,
+      rackOf: (address) => deps.pacing?.racks.rackOf(address) ?? null,
     });
     // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
     if (signal.aborted) return null;

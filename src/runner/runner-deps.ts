@@ -1,4 +1,4 @@
-import type { CommandRunner, NodeOperator } from "../adapters/ports.js";
+import type { CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import type { PacingLedger } from "./pacing-ledger.js";
 import type { RackDirectory } from "./rack-directory.js";
@@ -25,6 +25,8 @@ export interface RunnerDeps {
   readonly healthCheckConcurrency: number;
   /** What pacing by results reads (`repair.pacing`); absent = no pacing whatever the config says. */
   readonly pacing?: { readonly ledger: PacingLedger; readonly racks: RackDirectory };
+  /** sabakan, asked only for proof of repair's `sabakan_healthy`; absent or null: that signal never holds. */
+  readonly machines?: MachineSource | null;
 }
 
 export interface RunnerLog {

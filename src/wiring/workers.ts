@@ -60,6 +60,9 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   // paces as the old one did, then fed every commit by the term) and every sabakan answer's racks.
   const racks = new RackDirectory();
   const ledger = seededLedger(store);
+  const machines: MachineSource | null = config.sabakan
+    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
+    : null;
   const runner = new RepairRunner({
     entries,
     settings,
@@ -74,10 +77,8 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
     pacing: { ledger, racks },
+    machines,
   });
-  const machines: MachineSource | null = config.sabakan
-    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
-    : null;
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
     store,

@@ -15,18 +15,20 @@ describe("KubeNodeOperator against the fake API server", () => {
   let kube: KubeNodeOperator;
   beforeEach(async () => {
     fake = await startFakeKubeApi();
-    fake.addNode({ name: "n1", internalIP: "10.0.0.1" });
-    fake.addNode({ name: "n2", internalIP: "10.0.0.2", unschedulable: true, annotations: { note: "by hand" }, taints: [{ key: "example.com/gpu", effect: "NoSchedule" }, { key: "k", value: "v", effect: "NoExecute" }] });
+    fake.addNode({ name: "n1", internalIP: "10.0.0.1", bootId: "boot-n1" });
+    fake.addNode({ name: "n2", internalIP: "10.0.0.2", bootId: "boot-n2", unschedulable: true, annotations: { note: "by hand" }, taints: [{ key: "example.com/gpu", effect: "NoSchedule" }, { key: "k", value: "v", effect: "NoExecute" }] });
     kube = KubeNodeOperator.fromKubeconfig(fake.kubeconfigPath);
   });
   afterEach(() => fake.close());
 
-  it("lists nodes with their internal IPs, schedulability, annotations, labels, taints and conditions", async () => {
+  it("lists nodes with their internal IPs, schedulability, annotations, labels, taints, conditions and boot IDs", async () => {
     const since = new Date(Date.UTC(2026, 10, 22, 6, 0, 0));
     fake.setNodeCondition("n2", "Ready", "Unknown", since);
+    fake.setNodeBootId("n2", "boot-n2-rebooted");
     const nodes = await kube.listNodes();
+    assert.deepEqual(nodes.map((n) => n.bootId), ["boot-n1", "boot-n2-rebooted"], "status.nodeInfo.bootID, read in the same list call");
     assert.deepEqual(
-      nodes.map(({ conditions: _, ...rest }) => rest),
+      nodes.map(({ conditions: _, bootId: _boot, ...rest }) => rest),
       [
         { name: "n1", internalIPs: ["10.0.0.1"], unschedulable: false, annotations: {}, labels: { "kubernetes.io/hostname": "n1" }, taints: [] },
         { name: "n2", internalIPs: ["10.0.0.2"], unschedulable: true, annotations: { note: "by hand" }, labels: { "kubernetes.io/hostname": "n2" }, taints: [{ key: "example.com/gpu", effect: "NoSchedule" }, { key: "k", value: "v", effect: "NoExecute" }] },

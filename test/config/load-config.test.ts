@@ -358,6 +358,58 @@ describe("parseConfig: valid files", () => {
       },
     },
     {
+      name: "an operation's success_requires and success_dwell_seconds become its proof of repair",
+      text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
+      expected: {
+        ...DEFAULT_CONFIG,
+        repair: {
+          ...DEFAULT_CONFIG.repair,
+          repairProcedures: [
+            {
+              machineTypes: ["m"],
+              repairOperations: [
+                {
+                  operation: "op",
+                  repairSteps: [{ repairCommand: ["r"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+                  healthCheckCommand: ["c"],
+                  commandTimeoutSeconds: 30,
+                  successCommand: null,
+                  successCommandTimeout: 30,
+                  successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+    {
+      name: "success_dwell_seconds alone asks for a dwell of the health check, with no other signal",
+      text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_dwell_seconds: 0 } ] } ] }",
+      expected: {
+        ...DEFAULT_CONFIG,
+        repair: {
+          ...DEFAULT_CONFIG.repair,
+          repairProcedures: [
+            {
+              machineTypes: ["m"],
+              repairOperations: [
+                {
+                  operation: "op",
+                  repairSteps: [{ repairCommand: ["r"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+                  healthCheckCommand: ["c"],
+                  commandTimeoutSeconds: 30,
+                  successCommand: null,
+                  successCommandTimeout: 30,
+                  successProof: { requires: [], dwellSeconds: 0 },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+    {
       name: "constraints keep only the names given",
       text: "constraints: { maximum-repair-queue-entries: 10, minimum-workers: 3 }",
       expected: { ...DEFAULT_CONFIG, constraints: { maximumRepairQueueEntries: 10, minimumWorkers: 3 } },
@@ -457,6 +509,10 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "empty diagnostics_command", input: withOperation({ diagnostics_command: [] }), path: `${OP}.diagnostics_command`, message: "must be a non-empty list" },
     { name: "diagnostics_command as one string", input: withOperation({ diagnostics_command: "ipmitool sel list" }), path: `${OP}.diagnostics_command`, message: 'must be a list of strings, got "ipmitool sel list"' },
     { name: "diagnostics_timeout_seconds < 0", input: withOperation({ diagnostics_timeout_seconds: -1 }), path: `${OP}.diagnostics_timeout_seconds`, message: "must be >= 0" },
+    { name: "success_requires with an unknown signal", input: withOperation({ success_requires: ["node_ready", "pingable"] }), path: `${OP}.success_requires[1]`, message: 'must be one of node_ready, boot_id_changed, sabakan_healthy, got "pingable"' },
+    { name: "success_requires with a signal twice", input: withOperation({ success_requires: ["node_ready", "node_ready"] }), path: `${OP}.success_requires`, message: "each signal may be listed once" },
+    { name: "empty success_requires", input: withOperation({ success_requires: [] }), path: `${OP}.success_requires`, message: "must be a non-empty list" },
+    { name: "success_dwell_seconds < 0", input: withOperation({ success_dwell_seconds: -5 }), path: `${OP}.success_dwell_seconds`, message: "must be >= 0" },
     { name: "empty success_command", input: withOperation({ success_command: [] }), path: `${OP}.success_command`, message: "must be a non-empty list" },
     { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key" },
     { name: "unknown key deep inside", input: withStep({ need_drian: true }), path: `${STEP_PATH}.need_drian`, message: "unknown key" },

@@ -238,7 +238,7 @@ describe("decideIntake: repair.escalation", () => {
   const op = (operation: string) => ({ operation, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
   const repair = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [op("unhealthy"), op("retire")] }, { machineTypes: ["qemu"], repairOperations: [op("unhealthy")] }] };
   const repaired = (address: string, n: number): FinishedRepair[] =>
-    Array.from({ length: n }, (_, i) => ({ sequence: i + 1, entryIndex: 100 + i, address, machineType: "IPMI-2.0", operation: "unhealthy", source: "sabakan", createdAt: NOW - (i + 1) * 60_000, finishedAt: NOW, status: "succeeded" }));
+    Array.from({ length: n }, (_, i) => ({ sequence: i + 1, entryIndex: 100 + i, address, machineType: "IPMI-2.0", operation: "unhealthy", source: "sabakan", createdAt: NOW - (i + 1) * 60_000, finishedAt: NOW, status: "succeeded", proof: null }));
   const escalation = (operation: string | null, finished: FinishedRepair[]): Partial<IntakeInput> => ({ escalation: { config: { maxRepairs: 2, windowSeconds: 3600, operation }, finished, now: NOW, repair } });
   const cases: Array<{ name: string; machines: SabakanMachine[]; over: Partial<IntakeInput>; enqueue: Array<[string | null, string]>; kinds: Record<string, string>; holds?: string[]; reason?: [string, RegExp] }> = [
     { name: "a machine repaired less than max_repairs times: its own operation", machines: [machine("s1")], over: escalation("retire", repaired("10.0.0.1", 1)), enqueue: [["s1", "unhealthy"]], kinds: {} },

@@ -109,7 +109,7 @@ describe("decideRemediation: repair.escalation", () => {
   const NOW = 1_000_000_000;
   const withRetire: RepairConfig = { ...REPAIR, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("node-not-ready"), operation("retire")] }, { machineTypes: ["qemu"], repairOperations: [operation("node-not-ready")] }] };
   const repaired = (address: string, n: number): FinishedRepair[] =>
-    Array.from({ length: n }, (_, i) => ({ sequence: i + 1, entryIndex: 100 + i, address, machineType: "IPMI-2.0", operation: "node-not-ready", source: "health-check:workers", createdAt: NOW - (i + 1) * 60_000, finishedAt: NOW, status: "failed" }));
+    Array.from({ length: n }, (_, i) => ({ sequence: i + 1, entryIndex: 100 + i, address, machineType: "IPMI-2.0", operation: "node-not-ready", source: "health-check:workers", createdAt: NOW - (i + 1) * 60_000, finishedAt: NOW, status: "failed", proof: null }));
   const escalating = (operation: string | null, finished: FinishedRepair[]) => context({ repair: withRetire, escalation: { config: { maxRepairs: 2, windowSeconds: 600, operation }, finished, now: NOW } });
   const cases: Array<{ name: string; targets: TargetEvaluation[]; context: RemediationContext; enqueue: string[]; held: string[]; holds: string[] }> = [
     { name: "below max_repairs: the check's operation", targets: [target("n1", "unhealthy")], context: escalating("retire", repaired("10.0.0.1", 1)), enqueue: ["10.0.0.1 node-not-ready"], held: [], holds: [] },

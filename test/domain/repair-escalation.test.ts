@@ -8,7 +8,7 @@ const HOUR = 3600 * SEC;
 const ADDRESS = "10.0.0.7";
 const queued = (index: number, createdAt: number, operation = "unhealthy") => entry(index, { address: ADDRESS, createdAt, operation });
 const record = (entryIndex: number, createdAt: number, status: FinishedRepair["status"] = "succeeded", operation = "unhealthy", address = ADDRESS): FinishedRepair => ({
-  sequence: entryIndex * 10, entryIndex, address, machineType: "m", operation, source: "sabakan", createdAt, finishedAt: createdAt + 60 * SEC, status,
+  sequence: entryIndex * 10, entryIndex, address, machineType: "m", operation, source: "sabakan", createdAt, finishedAt: createdAt + 60 * SEC, status, proof: null,
 });
 const RETIRE: EscalationConfig = { maxRepairs: 3, windowSeconds: 3600, operation: "retire" };
 const HOLD: EscalationConfig = { maxRepairs: 3, windowSeconds: 3600, operation: null };

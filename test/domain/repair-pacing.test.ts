@@ -24,6 +24,8 @@ describe("allowanceOf", () => {
     { name: "other racks' outcomes do not count", finished: [ok(1), bad(2, { rack: 4 })], max: 8, want: 2, last: 1 },
     { name: "an outcome with an unknown rack is in no rack", finished: [ok(1), bad(2, { rack: null })], max: 8, want: 2, last: 1 },
     { name: "max_concurrent_repairs 1 keeps it at 1", finished: [ok(1), ok(2)], max: 1, want: 1 },
+    { name: "a success whose required proof was given doubles", finished: [ok(1, { proof: "proven" }), ok(2, { proof: "proven" })], max: 8, want: 4, last: 2 },
+    { name: "a success whose required proof is missing neither doubles nor resets", finished: [ok(1), ok(2, { proof: "unproven" })], max: 8, want: 2, last: 1 },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -29,7 +29,7 @@ describe("PacingLedger", () => {
   it("seeds the kept finished-repair records too, each entry once, by finish time, and no outcome for one deleted before finishing", () => {
     const ledger = new PacingLedger();
     const record = (entryIndex: number, status: "succeeded" | "failed" | "deleted", finishedAt: number) => ({
-      sequence: entryIndex * 10, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "m", operation: "op", source: "sabakan", createdAt: T - 60 * SEC, finishedAt, status,
+      sequence: entryIndex * 10, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "m", operation: "op", source: "sabakan", createdAt: T - 60 * SEC, finishedAt, status, proof: null,
     });
     ledger.seed([entry(1, { status: "failed", lastTransitionTime: T })], [record(1, "failed", T), record(2, "succeeded", T - 5 * SEC), record(3, "deleted", T - 4 * SEC), record(4, "failed", T + SEC)]);
     assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed", "4:failed"]);
@@ -47,6 +47,29 @@ describe("PacingLedger", () => {
     ledger.record(commit(change({ ...done, deleted: true }, done, T + 2 * SEC)));
     const finished = ledger.input(["machine_type"], [], () => null).finished;
     assert.deepEqual(finished.map((o) => [o.entryIndex, o.status, o.time]), [[4, "succeeded", T + SEC]]);
+  });
+
+  it("keeps whether each success's required proof of repair was given: proven, unproven, or none required", () => {
+    const ledger = new PacingLedger();
+    const evidence = { step: 0, bootIdBefore: "a", bootIdAfter: "b", since: {}, dwellStartedAt: T, dwellStarts: 1, provenAt: T };
+    ledger.seed([
+      entry(1, { status: "succeeded", lastTransitionTime: T, evidence }),
+      entry(2, { status: "succeeded", lastTransitionTime: T + 1, evidence: { ...evidence, provenAt: null } }),
+      entry(3, { status: "succeeded", lastTransitionTime: T + 2, step: 1, evidence }),
+      entry(4, { status: "succeeded", lastTransitionTime: T + 3 }),
+    ]);
+    const proofs = ledger.input(["machine_type"], [], () => null).finished.map((o) => [o.entryIndex, o.proof ?? "none"]);
+    assert.deepEqual(proofs, [[1, "proven"], [2, "unproven"], [3, "unproven"], [4, "none"]], "evidence of an earlier step proves nothing");
+  });
+
+  it("seeds each kept record's proof outcome, so an unproven success read after a restart still does not count as proven", () => {
+    const ledger = new PacingLedger();
+    const record = (entryIndex: number, proof: "proven" | "unproven" | null) => ({
+      sequence: entryIndex * 10, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "m", operation: "op", source: "sabakan", createdAt: T - 60 * SEC, finishedAt: T + entryIndex, status: "succeeded" as const, proof,
+    });
+    ledger.seed([], [record(1, "proven"), record(2, "unproven"), record(3, null)]);
+    const proofs = ledger.input(["machine_type"], [], () => null).finished.map((o) => [o.entryIndex, o.proof ?? "none"]);
+    assert.deepEqual(proofs, [[1, "proven"], [2, "unproven"], [3, "none"]]);
   });
 
   it("keeps only the newest outcomes", () => {

@@ -9,6 +9,8 @@ export interface FakeNodeSpec {
   readonly annotations?: Readonly<Record<string, string>>;
   readonly labels?: Readonly<Record<string, string>>;
   readonly taints?: ReadonlyArray<{ readonly key: string; readonly value?: string; readonly effect: string }>;
+  /** `status.nodeInfo.bootID`; default a fresh random UUID, as kubelet reports one per boot. */
+  readonly bootId?: string;
 }
 
 /** A pod to create in the fake; its namespace is created when missing. */
@@ -80,7 +82,7 @@ export class FakeKubeState {
       status: {
         addresses: [{ type: "InternalIP", address: spec.internalIP }, { type: "Hostname", address: name }],
         conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", lastTransitionTime: new Date(Date.now() - 86_400_000).toISOString() }],
-        nodeInfo: { kubeletVersion: "v1.32.0" },
+        nodeInfo: { kubeletVersion: "v1.32.0", bootID: spec.bootId ?? randomUUID() },
       },
     });
     this.nodeChanged("ADDED", this.nodes.get(name) as KubeObject);
@@ -93,6 +95,21 @@ export class FakeKubeState {
     const others = (node["status"].conditions as Array<{ type: string }>).filter((c) => c.type !== type);
     node["status"].conditions = [...others, { type, status, reason: "SetByTest", lastTransitionTime: since.toISOString() }];
     this.nodeChanged("MODIFIED", node);
+  }
+
+  /** Sets the node's `status.nodeInfo.bootID` (as kubelet reports after the machine booted again). */
+  setNodeBootId(name: string, bootId: string): void {
+    const node = this.nodes.get(name);
+    if (!node) throw new Error(`no node ${name}`);
+    node["status"].nodeInfo = { ...node["status"].nodeInfo, bootID: bootId };
+    this.nodeChanged("MODIFIED", node);
+  }
+
+  /** The node's `status.nodeInfo.bootID` as served now. */
+  nodeBootId(name: string): string {
+    const node = this.nodes.get(name);
+    if (!node) throw new Error(`no node ${name}`);
+    return node["status"].nodeInfo.bootID as string;
   }
 
   removeNode(name: string): void {

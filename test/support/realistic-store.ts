@@ -2,6 +2,7 @@ import type { ClusterGeneration } from "../../src/domain/cluster/generation-reco
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { ACTOR, cluster, newEntry, outcome } from "../store/conformance/store-harness.js";
+import { EVIDENCE } from "../store/conformance/evidence-cases.js";
 import { NOW } from "./fixtures.js";
 
 /** The health checks whose pause {@link writeRealisticHistory} sets. */
@@ -24,7 +25,8 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
     (e) =>
       e && [
         { entry: { ...e, status: "processing", stepStatus: "draining", nodename: "node-1", lastTransitionTime: NOW + 1000 }, kind: "transition", reason: "draining" },
-        { entry: { ...e, status: "processing", stepStatus: "watching", nodename: "node-1", lastTransitionTime: NOW + 2000 }, kind: "transition", reason: "repairing", detail: "power cycled" },
+        // Proof of repair evidence (migration 008) rides along, so copies and backups are checked to keep it.
+        { entry: { ...e, status: "processing", stepStatus: "watching", nodename: "node-1", lastTransitionTime: NOW + 2000, evidence: { ...EVIDENCE, step: 0 } }, kind: "transition", reason: "repairing", detail: "power cycled" },
       ],
     NOW + 2000,
     "kintsugi",

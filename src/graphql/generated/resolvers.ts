@@ -3,6 +3,7 @@ import type { RepairEntry as RepairEntryModel } from '../../domain/repair-entry.
 import type { RepairHistoryRecord as RepairHistoryRecordModel } from '../../domain/repair-history.js';
 import type { MachineQueryVariables as MachineQueryVariablesModel, MachineParams as MachineParamsModel } from '../../domain/machine-params.js';
 import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/repair-config.js';
+import type { RepairEvidence as RepairEvidenceModel } from '../../domain/repair-evidence.js';
 import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/auto-repair-outcome.js';
 import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
 import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
@@ -805,6 +806,12 @@ export type RepairEntry = {
   drainBackoffCount: Scalars['Int']['output'];
   /** Until when the drain waits before it is retried; null when not backing off. */
   drainBackoffExpire?: Maybe<Scalars['DateTime']['output']>;
+  /**
+   * The proof of repair gathered for the entry's step, when its operation requires proof (`success_requires`,
+   * `success_dwell_seconds`): the boot IDs before and after, when each signal turned true, the dwell. Null for an
+   * operation without proof, and before the step's repair command started. The history notes each change of it.
+   */
+  evidence?: Maybe<RepairEvidence>;
   /** Every change of the entry, oldest first: creation, transitions, deletion, back-off resets. */
   history: Array<RepairHistoryRecord>;
   /** Monotonic number, written in decimal, never reused (not even after a restart or a deletion). */
@@ -870,6 +877,34 @@ export type RepairEntryParams = {
   operations?: InputMaybe<Array<Scalars['String']['input']>>;
   /** Entries whose status is one of these. */
   statuses?: InputMaybe<Array<RepairStatus>>;
+};
+
+/** The proof of repair of one step of an entry: kept in the store, so a restart or a new leader goes on with it. */
+export type RepairEvidence = {
+  __typename?: 'RepairEvidence';
+  /** The Node's boot ID as last observed while proving; null before any observation. */
+  bootIdAfter?: Maybe<Scalars['String']['output']>;
+  /** The Node's status.nodeInfo.bootID when the step's repair command started; null when none was known. */
+  bootIdBefore?: Maybe<Scalars['String']['output']>;
+  /** When the health check and every required signal began to hold together; null when they do not now. */
+  dwellStartedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** How many times the dwell started: more than 1 after a relapse restarted it. */
+  dwellStarts: Scalars['Int']['output'];
+  /** When the repair was proven (every signal held for the dwell); null until then. */
+  provenAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Each signal that holds now (the health check and the required ones) and since when, in a fixed order. */
+  signals: Array<RepairEvidenceSignal>;
+  /** The 0-based step whose repair command started the gathering (recorded when that command started). */
+  step: Scalars['Int']['output'];
+};
+
+/** One signal of a proof of repair that holds now. */
+export type RepairEvidenceSignal = {
+  __typename?: 'RepairEvidenceSignal';
+  /** `health_check`, `node_ready`, `boot_id_changed` or `sabakan_healthy`. */
+  signal: Scalars['String']['output'];
+  /** When it turned true; it has held since. */
+  since: Scalars['DateTime']['output'];
 };
 
 /** What kind of change a history record describes. */
@@ -1193,6 +1228,8 @@ export type ResolversTypes = {
   RepairEntry: ResolverTypeWrapper<RepairEntryModel>;
   RepairEntryEvent: ResolverTypeWrapper<RepairChangeModel>;
   RepairEntryParams: RepairEntryParams;
+  RepairEvidence: ResolverTypeWrapper<RepairEvidenceModel>;
+  RepairEvidenceSignal: ResolverTypeWrapper<RepairEvidenceSignal>;
   RepairHistoryKind: null;
   RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
   RepairPacing: ResolverTypeWrapper<RepairPacingViewModel>;
@@ -1250,6 +1287,8 @@ export type ResolversParentTypes = {
   RepairEntry: RepairEntryModel;
   RepairEntryEvent: RepairChangeModel;
   RepairEntryParams: RepairEntryParams;
+  RepairEvidence: RepairEvidenceModel;
+  RepairEvidenceSignal: RepairEvidenceSignal;
   RepairHistoryRecord: RepairHistoryRecordModel;
   RepairPacing: RepairPacingViewModel;
   RepairStepConfig: RepairStepConfigModel;
@@ -1539,6 +1578,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   drainBackoffCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   drainBackoffExpire?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  evidence?: Resolver<Maybe<ResolversTypes['RepairEvidence']>, ParentType, ContextType>;
   history?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType>;
   index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastTransitionTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -1560,6 +1600,21 @@ export type RepairEntryEventResolvers<ContextType = GraphQLContext, ParentType e
   kind?: Resolver<ResolversTypes['RepairHistoryKind'], ParentType, ContextType>;
   previous?: Resolver<Maybe<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   record?: Resolver<ResolversTypes['RepairHistoryRecord'], ParentType, ContextType>;
+};
+
+export type RepairEvidenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEvidence'] = ResolversParentTypes['RepairEvidence']> = {
+  bootIdAfter?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bootIdBefore?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dwellStartedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  dwellStarts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  provenAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  signals?: Resolver<Array<ResolversTypes['RepairEvidenceSignal']>, ParentType, ContextType>;
+  step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type RepairEvidenceSignalResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEvidenceSignal'] = ResolversParentTypes['RepairEvidenceSignal']> = {
+  signal?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  since?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
 export type RepairHistoryKindResolvers = { BACKOFF_RESET: 'backoff-reset', CREATED: 'created', DELETE_REQUESTED: 'delete-requested', DEQUEUED: 'dequeued', NOTE: 'note', TRANSITION: 'transition' };
@@ -1669,6 +1724,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   RepairEntry?: RepairEntryResolvers<ContextType>;
   RepairEntryEvent?: RepairEntryEventResolvers<ContextType>;
+  RepairEvidence?: RepairEvidenceResolvers<ContextType>;
+  RepairEvidenceSignal?: RepairEvidenceSignalResolvers<ContextType>;
   RepairHistoryKind?: RepairHistoryKindResolvers;
   RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
   RepairPacing?: RepairPacingResolvers<ContextType>;

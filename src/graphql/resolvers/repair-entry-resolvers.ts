@@ -1,5 +1,6 @@
 import { parseAddress } from "../../domain/address.js";
 import { createRepairEntry, isFinished, type RepairEntry } from "../../domain/repair-entry.js";
+import { evidenceSignals } from "../../domain/repair-evidence.js";
 import { findRepairOperation } from "../../domain/repair-config.js";
 import { matchesRepairEntryParams, type RepairEntryParams } from "../../domain/repair-entry-params.js";
 import type { GraphQLContext } from "../context.js";
@@ -85,6 +86,7 @@ export const repairEntryResolvers: Resolvers = {
       const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
       return found.ok ? (found.operation.repairSteps[e.step] ?? null) : null;
     },
+    evidence: (e) => e.evidence ?? null,
     stepCount: (e, _, ctx) => {
       const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
       return found.ok ? found.operation.repairSteps.length : null;
@@ -92,6 +94,9 @@ export const repairEntryResolvers: Resolvers = {
   },
   RepairStepConfig: {
     repairCommand: (s) => [...s.repairCommand],
+  },
+  RepairEvidence: {
+    signals: (e) => evidenceSignals(e),
   },
   RepairHistoryRecord: {
     sequence: (r) => String(r.sequence),

@@ -9,6 +9,7 @@ import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
+import { repairEvidenceSchema } from "../repair-evidence-schema.js";
 
 /**
  * The shapes of the JSON values kintsugi keeps in etcd. Values are read back from a store other programs can write,
@@ -39,6 +40,7 @@ export const repairEntrySchema = z.object({
   drainBackoffExpire: time.nullable(),
   createdAt: time,
   source: z.string(),
+  evidence: repairEvidenceSchema.optional(),
 });
 
 export const historyRecordSchema = z.object({
@@ -192,6 +194,7 @@ export const finishedRepairSchema = z.object({
   createdAt: time,
   finishedAt: time,
   status: z.enum(FINISHED_REPAIR_STATUSES),
+  proof: z.enum(["proven", "unproven"]).nullable(),
 });
 
 /** A finished-repair record (see src/domain/finished-repair.ts), kept under `finished/` by its sequence. */

@@ -4,6 +4,7 @@ import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
+import { canonicalEvidence } from "../../domain/repair-evidence.js";
 import type { RepairHistoryRecord } from "../../domain/repair-history.js";
 import type { StoredGenerationFields } from "./etcd-value-schemas.js";
 
@@ -71,6 +72,7 @@ export function storedEntry(e: RepairEntry): RepairEntry {
     drainBackoffExpire: e.drainBackoffExpire,
     createdAt: e.createdAt,
     source: e.source,
+    ...(e.evidence !== undefined && { evidence: canonicalEvidence(e.evidence) }),
   });
 }
 

@@ -1,4 +1,5 @@
 import { finishedRepairOf, finishedSince, KEPT_FINISHED_REPAIRS, type FinishedRepair, type FinishedRepairStatus } from "../../domain/finished-repair.js";
+import type { ProofOutcome } from "../../domain/repair-evidence.js";
 import type { FinishedRepairPort, RepairChange } from "../store-port.js";
 import type { Db } from "./database.js";
 import { KeptRead } from "./kept-read.js";
@@ -14,6 +15,7 @@ export interface FinishedRepairRow {
   created_at: number;
   finished_at: number;
   status: FinishedRepairStatus;
+  proof: ProofOutcome | null;
 }
 
 export function finishedFromRow(r: FinishedRepairRow): FinishedRepair {
@@ -27,6 +29,7 @@ export function finishedFromRow(r: FinishedRepairRow): FinishedRepair {
     createdAt: r.created_at,
     finishedAt: r.finished_at,
     status: r.status,
+    proof: r.proof,
   };
 }
 
@@ -42,12 +45,13 @@ export function finishedParams(f: FinishedRepair) {
     created_at: f.createdAt,
     finished_at: f.finishedAt,
     status: f.status,
+    proof: f.proof,
   };
 }
 
 export const INSERT_FINISHED_REPAIR = `INSERT INTO finished_repairs (seq, entry_index, address, machine_type, operation, source,
-  created_at, finished_at, status) VALUES (@seq, @entry_index, @address, @machine_type, @operation, @source, @created_at,
-  @finished_at, @status)`;
+  created_at, finished_at, status, proof) VALUES (@seq, @entry_index, @address, @machine_type, @operation, @source,
+  @created_at, @finished_at, @status, @proof)`;
 
 /**
  * The finished repairs in SQLite: the entry store calls {@link note} with every change inside its transaction, so a

@@ -1,4 +1,6 @@
 import type { RepairEntry, RepairStatus, RepairStepStatus } from "../../domain/repair-entry.js";
+import { canonicalEvidence } from "../../domain/repair-evidence.js";
+import { parseStoredEvidence } from "../repair-evidence-schema.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/repair-history.js";
 
 /** A repair_entries row as SQLite returns it. */
@@ -18,6 +20,8 @@ export interface RepairEntryRow {
   drain_backoff_expire: number | null;
   created_at: number;
   source: string;
+  /** JSON (see migration 008); null: no evidence. */
+  evidence: string | null;
 }
 
 /** A repair_history row as SQLite returns it. */
@@ -52,6 +56,7 @@ export function entryFromRow(r: RepairEntryRow): RepairEntry {
     drainBackoffExpire: r.drain_backoff_expire,
     createdAt: r.created_at,
     source: r.source,
+    ...(r.evidence !== null && { evidence: parseStoredEvidence(r.evidence, `repair entry ${r.idx}`) }),
   };
 }
 
@@ -73,6 +78,7 @@ export function entryParams(e: Omit<RepairEntry, "index"> & { index?: number }) 
     drain_backoff_expire: e.drainBackoffExpire,
     created_at: e.createdAt,
     source: e.source,
+    evidence: e.evidence === undefined ? null : JSON.stringify(canonicalEvidence(e.evidence)),
   };
 }
 

@@ -31,11 +31,11 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
   ) {
     this.insertEntry = db.prepare(`INSERT INTO repair_entries (address, nodename, serial, machine_type, operation,
       status, step, step_status, deleted, last_transition_time, drain_backoff_count, drain_backoff_expire, created_at,
-      source) VALUES (@address, @nodename, @serial, @machine_type, @operation, @status, @step, @step_status, @deleted,
-      @last_transition_time, @drain_backoff_count, @drain_backoff_expire, @created_at, @source)`);
+      source, evidence) VALUES (@address, @nodename, @serial, @machine_type, @operation, @status, @step, @step_status, @deleted,
+      @last_transition_time, @drain_backoff_count, @drain_backoff_expire, @created_at, @source, @evidence)`);
     this.updateEntry = db.prepare(`UPDATE repair_entries SET nodename = @nodename, status = @status, step = @step,
       step_status = @step_status, deleted = @deleted, last_transition_time = @last_transition_time,
-      drain_backoff_count = @drain_backoff_count, drain_backoff_expire = @drain_backoff_expire WHERE idx = @idx`);
+      drain_backoff_count = @drain_backoff_count, drain_backoff_expire = @drain_backoff_expire, evidence = @evidence WHERE idx = @idx`);
     this.deleteEntry = db.prepare("DELETE FROM repair_entries WHERE idx = ?");
     this.insertHistory = db.prepare(`INSERT INTO repair_history (entry_index, time, kind, reason, detail, status, step,
       step_status, deleted, actor) VALUES (@entryIndex, @time, @kind, @reason, @detail, @status, @step, @stepStatus, @deleted,

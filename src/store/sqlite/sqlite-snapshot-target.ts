@@ -83,9 +83,9 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
   const statement = (sql: string) => db.prepare(sql);
   const setting = statement("INSERT INTO settings (key, value) VALUES (?, ?)");
   const entry = statement(`INSERT INTO repair_entries (idx, address, nodename, serial, machine_type, operation, status, step,
-    step_status, deleted, last_transition_time, drain_backoff_count, drain_backoff_expire, created_at, source) VALUES (@idx,
-    @address, @nodename, @serial, @machine_type, @operation, @status, @step, @step_status, @deleted, @last_transition_time,
-    @drain_backoff_count, @drain_backoff_expire, @created_at, @source)`);
+    step_status, deleted, last_transition_time, drain_backoff_count, drain_backoff_expire, created_at, source, evidence) VALUES
+    (@idx, @address, @nodename, @serial, @machine_type, @operation, @status, @step, @step_status, @deleted, @last_transition_time,
+    @drain_backoff_count, @drain_backoff_expire, @created_at, @source, @evidence)`);
   const history = statement(`INSERT INTO repair_history (seq, entry_index, time, kind, reason, detail, status, step, step_status,
     deleted, actor) VALUES (@sequence, @entryIndex, @time, @kind, @reason, @detail, @status, @step, @stepStatus, @deleted, @actor)`);
   const outcome = statement(`INSERT INTO auto_repair_outcomes (seq, time, trigger, machines_seen, enqueued, skipped, short_circuit,

@@ -44,10 +44,26 @@ export function finishedCases(h: StoreHarness): void {
         createdAt: NOW,
         finishedAt: NOW + 2 * SECOND,
         status: "succeeded",
+        proof: null,
       });
       assert.deepEqual(brief(store, NOW + 3 * SECOND), expected.slice(0, 2), "since is inclusive");
       store = await h.reopen();
       assert.deepEqual(brief(store), expected);
+    });
+
+    it("keeps how a success's required proof of repair ended, so pacing reads it after a restart: proven, unproven, none required", async () => {
+      let store = await h.open();
+      const evidence = { step: 0, bootIdBefore: "boot-a", bootIdAfter: "boot-b", since: { boot_id_changed: NOW }, dwellStartedAt: NOW, dwellStarts: 1, provenAt: NOW + SECOND };
+      for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) await store.entries.add(newEntry(address), "test", NOW, ACTOR);
+      const succeed = (index: number, extra: Partial<RepairEntry>) =>
+        store.entries.change(index, (e) => e && [{ entry: { ...e, ...extra, status: "succeeded", lastTransitionTime: NOW + 2 * SECOND }, kind: "transition", reason: "succeeded" }], NOW + 2 * SECOND, "kintsugi");
+      await succeed(1, { evidence });
+      await succeed(2, { evidence: { ...evidence, provenAt: null } });
+      await succeed(3, {});
+      const proofs = (s: KintsugiStore) => s.finished.list().map((r) => [r.entryIndex, r.proof]).sort(([a], [b]) => Number(a) - Number(b));
+      assert.deepEqual(proofs(store), [[1, "proven"], [2, "unproven"], [3, null]]);
+      store = await h.reopen();
+      assert.deepEqual(proofs(store), [[1, "proven"], [2, "unproven"], [3, null]]);
     });
 
     it("keeps only the newest records by sequence, dropping the oldest in the write that adds one", async () => {

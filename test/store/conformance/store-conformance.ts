@@ -2,6 +2,7 @@ import { afterEach, describe } from "node:test";
 import { commitCases } from "./commit-cases.js";
 import { holdCases } from "./hold-cases.js";
 import { finishedCases } from "./finished-cases.js";
+import { evidenceCases } from "./evidence-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
 import type { StoreHarness } from "./store-harness.js";
@@ -21,5 +22,6 @@ export function storeConformance(harness: StoreHarness): void {
     commitCases(harness);
     holdCases(harness);
     finishedCases(harness);
+    evidenceCases(harness);
   });
 }

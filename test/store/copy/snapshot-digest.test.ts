@@ -13,7 +13,7 @@ const record = (entryIndex: number, sequence: number): SnapshotItem => ({
 });
 const finished = (entryIndex: number, sequence: number): SnapshotItem => ({
   kind: "finished",
-  finished: { sequence, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "qemu", operation: "unreachable", source: "sabakan", createdAt: NOW, finishedAt: NOW + 1000, status: "succeeded" },
+  finished: { sequence, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "qemu", operation: "unreachable", source: "sabakan", createdAt: NOW, finishedAt: NOW + 1000, status: "succeeded", proof: null },
 });
 const setting = (name: string, value: unknown = true): SnapshotItem => ({ kind: "setting", name, value });
 const counters = (c: Partial<SnapshotCounters> = {}): SnapshotItem => ({

@@ -14,7 +14,8 @@ CREATE TABLE finished_repairs (
   source TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   finished_at INTEGER NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('succeeded', 'failed', 'deleted'))
+  status TEXT NOT NULL CHECK (status IN ('succeeded', 'failed', 'deleted')),
+  proof TEXT CHECK (proof IS NULL OR proof IN ('proven', 'unproven'))
 );
 CREATE INDEX finished_repairs_entry ON finished_repairs (entry_index);
 `;

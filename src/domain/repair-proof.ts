@@ -1,0 +1,112 @@
+import type { RepairOperationConfig } from "./repair-config.js";
+import type { RepairEntry } from "./repair-entry.js";
+import { canonicalEvidence, describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
+import type { EntryTransition, RepairEffect } from "./repair-plan.js";
+
+/** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
+export interface ObservedProof {
+  /** The Node's Ready condition is True; null when the machine is not a Kubernetes node. */
+  readonly nodeReady: boolean | null;
+  /** The Node's `status.nodeInfo.bootID`; null when the machine is not a node or the Node reports none. */
+  readonly bootId: string | null;
+  /** sabakan's state of the machine (upper-case); null when not asked or sabakan does not know the machine. */
+  readonly sabakanState: string | null;
+}
+
+/** What the proof rule decided for an entry found healthy or unhealthy this pass. */
+export type ProofVerdict =
+  /** Every required signal held with the health check for the dwell: the entry may succeed. */
+  | { readonly kind: "proven"; readonly transitions: EntryTransition[] }
+  /** Not (yet) proven: `reason` says why ("dwell until T" or "waiting for proof: ..."); `wakeAt` is the dwell's end. */
+  | { readonly kind: "unproven"; readonly reason: string; readonly transitions: EntryTransition[]; readonly wakeAt: number | null };
+
+/** The operation's proof requirement, or null for none (CKE: the health check alone, at once). */
+export function proofOf(op: RepairOperationConfig): SuccessProof | null {
+  return op.successProof ?? null;
+}
+
+const step = (e: RepairEntry) => e.step + 1;
+
+/**
+ * The note that records the boot ID when a step's repair command is about to start, to append to the transitions
+ * that start it (committed before the command runs): the entry carries fresh evidence for that step. null when the
+ * operation requires no proof. `bootId` is the Node's boot ID as observed in the pass that starts the command.
+ */
+export function recordBootId(started: RepairEntry, op: RepairOperationConfig, bootId: string | null): EntryTransition | null {
+  if (proofOf(op) === null) return null;
+  const usable = usableBootId(bootId);
+  const after: RepairEntry = { ...started, evidence: startEvidence(started.step, usable) };
+  const what = usable === null ? "no boot ID known (the machine is not a Kubernetes node or reports no usable one)" : `boot ID ${usable}`;
+  return { after, kind: "note", reason: `step ${step(started)}: proof of repair: ${what} recorded before the repair command` };
+}
+
+/**
+ * Proof of repair (kintsugi's `success_requires` and `success_dwell_seconds`) for an entry with no job running whose
+ * health check gave `healthy` this pass; null when its operation requires no proof (CKE's rule 3 applies as is).
+ * Only evidence recorded when the current step's repair command started counts, so an entry that has not run it
+ * (queued, waiting, draining) is never proven and goes on as an unhealthy one. Each signal's evidence: the health
+ * check; `node_ready`: the Node's Ready condition is True; `boot_id_changed`: the Node reports a boot ID other than
+ * the one recorded (an unknown one before or now never counts); `sabakan_healthy`: sabakan says HEALTHY. When all
+ * hold, the dwell starts (or goes on); any relapse ends it, and it starts over when they all hold again. Proven once
+ * they held together for `dwellSeconds`. Every change of the evidence is a history note carrying the new evidence.
+ */
+export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, healthy: boolean, observed: ObservedProof, now: number): ProofVerdict | null {
+  const proof = proofOf(op);
+  if (proof === null) return null;
+  const before = entry.evidence;
+  if (before === undefined || before.step !== entry.step || entry.status !== "processing" || entry.stepStatus !== "watching") {
+    return { kind: "unproven", reason: `waiting for proof: the repair command of step ${step(entry)} has not run`, transitions: [], wakeAt: null };
+  }
+  const bootId = usableBootId(observed.bootId);
+  const holds: Record<EvidenceSignal, boolean> = {
+    health_check: healthy,
+    node_ready: observed.nodeReady === true,
+    boot_id_changed: before.bootIdBefore !== null && bootId !== null && bootId !== before.bootIdBefore,
+    sabakan_healthy: observed.sabakanState === "HEALTHY",
+  };
+  const tracked: EvidenceSignal[] = ["health_check", ...proof.requires];
+  const since: Partial<Record<EvidenceSignal, number>> = {};
+  for (const s of tracked) if (holds[s]) since[s] = before.since[s] ?? now;
+  const missing = tracked.filter((s) => !holds[s]);
+  const bootIdAfter = bootId ?? before.bootIdAfter;
+
+  if (missing.length > 0) {
+    const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt: null, provenAt: null });
+    const relapse = before.dwellStartedAt !== null ? `relapse (${missing.join(", ")} no longer holds): the dwell restarts when every signal holds again` : null;
+    const transitions = noteIf(entry, after, relapse ?? `signals now missing: ${missing.join(", ")}`);
+    return { kind: "unproven", reason: `waiting for proof: ${missing.join(", ")}`, transitions, wakeAt: null };
+  }
+  const starting = before.dwellStartedAt === null;
+  const dwellStartedAt = before.dwellStartedAt ?? now;
+  const dwellEnd = dwellStartedAt + proof.dwellSeconds * 1000;
+  const dwellStarts = before.dwellStarts + (starting ? 1 : 0);
+  if (now >= dwellEnd) {
+    const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt, dwellStarts, provenAt: before.provenAt ?? now });
+    return { kind: "proven", transitions: noteIf(entry, after, "repair proven") };
+  }
+  const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt, dwellStarts, provenAt: null });
+  const event = starting ? (dwellStarts > 1 ? `dwell restarted (start ${dwellStarts})` : "dwell started") : "signals changed";
+  return { kind: "unproven", reason: `dwell until ${new Date(dwellEnd).toISOString()}`, transitions: noteIf(entry, after, `${event}; proven at ${new Date(dwellEnd).toISOString()} if every signal holds`), wakeAt: dwellEnd };
+}
+
+function evolve(entry: RepairEntry, evidence: RepairEvidence): RepairEntry {
+  return { ...entry, evidence: canonicalEvidence(evidence) };
+}
+
+/** A note carrying the new evidence, or nothing when the evidence did not change (nothing to write this pass). */
+function noteIf(entry: RepairEntry, after: RepairEntry, what: string): EntryTransition[] {
+  if (sameEvidence(after.evidence, entry.evidence)) return [];
+  const evidence = after.evidence as RepairEvidence;
+  return [{ after, kind: "note", reason: `step ${step(entry)}: proof of repair: ${what}`, detail: describeEvidence(evidence) }];
+}
+
+/**
+ * `progress` with the boot ID recorded when it starts a step's repair command (see {@link recordBootId}): the note
+ * goes last, so the entry the command runs for carries the step's fresh evidence. Unchanged otherwise.
+ */
+export function withBootIdRecorded<P extends { readonly transitions: EntryTransition[]; readonly effect: RepairEffect }>(progress: P, op: RepairOperationConfig, bootId: string | null): P {
+  const started = progress.transitions.at(-1)?.after;
+  if (progress.effect.kind !== "repair-command" || started === undefined) return progress;
+  const note = recordBootId(started, op, bootId);
+  return note === null ? progress : { ...progress, transitions: [...progress.transitions, note] };
+}

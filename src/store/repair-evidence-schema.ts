@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { canonicalEvidence, MAX_BOOT_ID_CHARS, PROOF_SIGNALS, type RepairEvidence } from "../domain/repair-evidence.js";
+
+const time = z.number().finite();
+// A boot ID is a UUID on Linux; the domain keeps no longer one (see usableBootId), so a longer one was not written by kintsugi.
+const bootId = z.string().max(MAX_BOOT_ID_CHARS).nullable();
+
+/**
+ * The shape of an entry's proof of repair as both stores keep it (SQLite's `evidence` column, etcd's entry values):
+ * read back from a store other programs can write, so it is checked before it is trusted.
+ */
+export const repairEvidenceSchema = z.strictObject({
+  step: z.number().int().min(0),
+  bootIdBefore: bootId,
+  bootIdAfter: bootId,
+  since: z.strictObject(Object.fromEntries(["health_check", ...PROOF_SIGNALS].map((s) => [s, time.optional()])) as Record<"health_check" | (typeof PROOF_SIGNALS)[number], z.ZodOptional<typeof time>>),
+  dwellStartedAt: time.nullable(),
+  dwellStarts: z.number().int().min(0),
+  provenAt: time.nullable(),
+});
+
+/** The evidence kept as JSON text, checked; throws an Error naming `where` and the fault when it is not evidence. */
+export function parseStoredEvidence(text: string, where: string): RepairEvidence {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${where}: its proof of repair evidence is not JSON: ${(err as Error).message}`);
+  }
+  const parsed = repairEvidenceSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+    throw new Error(`${where}: its proof of repair evidence is invalid${at}: ${issue?.message ?? "invalid"}`);
+  }
+  return canonicalEvidence(stripUndefined(parsed.data));
+}
+
+/** zod gives absent optional keys as absent already; this keeps `since` free of explicit undefined values. */
+function stripUndefined(e: z.infer<typeof repairEvidenceSchema>): RepairEvidence {
+  const since = Object.fromEntries(Object.entries(e.since).filter(([, v]) => v !== undefined));
+  return { ...e, since };
+}
