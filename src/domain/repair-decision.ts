@@ -66,11 +66,12 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
     const proof = obs.job === "none" && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
-    if (obs.job === "none" && obs.healthy === true && (proof === null || proof.kind === "proven") && !snapshot.holds?.has(entry.address)) {
+    if (obs.job === "none" && obs.healthy === true && (proof === null || proof.kind !== "unproven") && !snapshot.holds?.has(entry.address)) {
       actions.push({ entry, transitions: [...renamed, ...(proof?.transitions ?? [])], effect: { kind: "success-command", operation: lookup.operation } });
       continue;
     }
-    const proved = proof?.transitions ?? [];
+    // A machine found healthy before any repair keeps no evidence while held: it is judged afresh once the hold ends.
+    const proved = proof && proof.kind !== "not-repaired" ? proof.transitions : [];
     contenders.push({ entry, obs, current: proved.at(-1)?.after ?? current, renamed: [...renamed, ...proved], operation: lookup.operation, ...(proof && { proof }) });
   }
 

@@ -1,6 +1,6 @@
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
-import { canonicalEvidence, describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
+import { canonicalEvidence, describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type ProofSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
 import type { EntryTransition, RepairEffect } from "./repair-plan.js";
 
 /** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
@@ -17,6 +17,11 @@ export interface ObservedProof {
 export type ProofVerdict =
   /** Every required signal held with the health check for the dwell: the entry may succeed. */
   | { readonly kind: "proven"; readonly transitions: EntryTransition[] }
+  /**
+   * No repair command has run for the entry and the machine is healthy by every signal that can hold without one:
+   * the entry may succeed as CKE's does, with evidence saying nothing was repaired (so pacing counts it unproven).
+   */
+  | { readonly kind: "not-repaired"; readonly transitions: EntryTransition[] }
   /** Not (yet) proven: `reason` says why ("dwell until T" or "waiting for proof: ..."); `wakeAt` is the dwell's end. */
   | { readonly kind: "unproven"; readonly reason: string; readonly transitions: EntryTransition[]; readonly wakeAt: number | null };
 
@@ -49,11 +54,19 @@ export function recordBootId(started: RepairEntry, op: RepairOperationConfig, bo
  * the one recorded (an unknown one before or now never counts); `sabakan_healthy`: sabakan says HEALTHY. When all
  * hold, the dwell starts (or goes on); any relapse ends it, and it starts over when they all hold again. Proven once
  * they held together for `dwellSeconds`. Every change of the evidence is a history note carrying the new evidence.
+ * An entry whose repair command never ran (no evidence at all: queued, or draining its first step) and whose machine
+ * is healthy by the health check and every required signal but `boot_id_changed` (which only a repair can give)
+ * is `not-repaired`: it succeeds as CKE's does, and no healthy machine is power-cycled to prove a repair it never
+ * needed.
  */
 export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, healthy: boolean, observed: ObservedProof, now: number): ProofVerdict | null {
   const proof = proofOf(op);
   if (proof === null) return null;
   const before = entry.evidence;
+  if (before === undefined && healthy) {
+    const notRepaired = healthyBeforeRepair(entry, proof, observed, now);
+    if (notRepaired) return notRepaired;
+  }
   if (before === undefined || before.step !== entry.step || entry.status !== "processing" || entry.stepStatus !== "watching") {
     return { kind: "unproven", reason: `waiting for proof: the repair command of step ${step(entry)} has not run`, transitions: [], wakeAt: null };
   }
@@ -87,6 +100,16 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
   const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt, dwellStarts, provenAt: null });
   const event = starting ? (dwellStarts > 1 ? `dwell restarted (start ${dwellStarts})` : "dwell started") : "signals changed";
   return { kind: "unproven", reason: `dwell until ${new Date(dwellEnd).toISOString()}`, transitions: noteIf(entry, after, `${event}; proven at ${new Date(dwellEnd).toISOString()} if every signal holds`), wakeAt: dwellEnd };
+}
+
+/** The `not-repaired` verdict of an entry that never ran its repair command, or null when a required signal fails. */
+function healthyBeforeRepair(entry: RepairEntry, proof: SuccessProof, observed: ObservedProof, now: number): ProofVerdict | null {
+  const holdsNow = (s: ProofSignal) => (s === "node_ready" ? observed.nodeReady === true : s === "sabakan_healthy" ? observed.sabakanState === "HEALTHY" : true);
+  if (!proof.requires.every(holdsNow)) return null;
+  const since: Partial<Record<EvidenceSignal, number>> = { health_check: now };
+  for (const s of proof.requires) if (s !== "boot_id_changed") since[s] = now;
+  const after = evolve(entry, { ...startEvidence(entry.step, null), bootIdAfter: usableBootId(observed.bootId), since });
+  return { kind: "not-repaired", transitions: noteIf(entry, after, "healthy before any repair command ran: nothing was repaired, so nothing is proven; the entry succeeds as CKE's does") };
 }
 
 function evolve(entry: RepairEntry, evidence: RepairEvidence): RepairEntry {

@@ -47,8 +47,8 @@ const CASES: DecisionCase[] = [
     held: {},
   },
   {
-    name: "a queued healthy entry is not taken as repaired: it starts, and the boot ID is recorded before its command",
-    snapshot: proofSnapshot(entry(1), healthy("boot-A")),
+    name: "a queued entry healthy but for its Node NotReady is not taken as healthy: it starts, and the boot ID is recorded before its command",
+    snapshot: proofSnapshot(entry(1), healthy("boot-A", false)),
     want: [{ index: 1, states: [NOTE, NOTE], effect: "repair-command" }],
     held: {},
   },
@@ -59,6 +59,18 @@ const CASES: DecisionCase[] = [
     }),
     want: [{ index: 1, states: [NOTE, NOTE], effect: "repair-command" }],
     held: {},
+  },
+  {
+    name: "a queued entry healthy by every signal a repair does not give: it succeeds at once as CKE's does, its evidence saying nothing was repaired",
+    snapshot: proofSnapshot(entry(1), healthy("boot-A")),
+    want: [{ index: 1, states: ["queued/0/waiting"], effect: "success-command" }],
+    held: {},
+  },
+  {
+    name: "the same queued healthy entry on a held machine waits and keeps no evidence: it is judged afresh once the hold ends",
+    snapshot: withHolds(proofSnapshot(entry(1), healthy("boot-A")), machineHold("10.0.0.1")),
+    want: [],
+    held: { 1: /^held by alice/ },
   },
   {
     name: "proven while the machine is held: no success yet, but the evidence is kept",
@@ -78,7 +90,7 @@ describe("decideRepairActions: proof of repair", () => {
   for (const c of CASES) it(c.name, () => void assertDecision(c));
 
   it("the boot ID recorded before the command is the one observed in the pass that starts it", () => {
-    const plan = decideRepairActions(proofSnapshot(entry(1), healthy("boot-A")), T, fixedRandom(0));
+    const plan = decideRepairActions(proofSnapshot(entry(1), { healthy: false, proof: { nodeReady: true, bootId: "boot-A", sabakanState: null } }), T, fixedRandom(0));
     const last = plan.actions[0]?.transitions.at(-1);
     assert.deepEqual(last?.after.evidence, startEvidence(0, "boot-A"));
   });

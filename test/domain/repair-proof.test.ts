@@ -19,15 +19,39 @@ interface ProofCase {
   readonly healthy?: boolean;
   readonly observed?: ObservedProof;
   /** null: the rule does not apply (CKE). */
-  readonly want: null | { kind: "proven" | "unproven"; reason?: RegExp; wakeAt?: number | null; note?: RegExp | null; evidence?: Partial<RepairEvidence> };
+  readonly want: null | { kind: "proven" | "unproven" | "not-repaired"; reason?: RegExp; wakeAt?: number | null; note?: RegExp | null; evidence?: Partial<RepairEvidence> };
 }
 
 const CASES: ProofCase[] = [
   { name: "an operation without success_requires: the rule does not apply (CKE's health check alone)", entry: watching(undefined), proof: undefined, want: null },
   {
-    name: "a queued entry has no evidence of its step: never proven, goes on as an unhealthy one",
+    name: "a queued entry healthy by the health check and every signal but boot_id_changed: not repaired, it succeeds as CKE's does (no healthy machine is power-cycled for proof)",
     entry: entry(1),
+    want: { kind: "not-repaired", note: /healthy before any repair command ran: nothing was repaired/, evidence: { step: 0, bootIdBefore: null, bootIdAfter: "boot-B", since: { health_check: T, node_ready: T }, dwellStartedAt: null, dwellStarts: 0, provenAt: null } },
+  },
+  {
+    name: "a queued entry healthy by its health check but its Node NotReady: not healthy by the operator's signals, it goes on as an unhealthy one",
+    entry: entry(1),
+    observed: seen({ nodeReady: false }),
     want: { kind: "unproven", reason: /^waiting for proof: the repair command of step 1 has not run$/, note: null },
+  },
+  {
+    name: "a queued entry healthy by its health check but not HEALTHY in sabakan (sabakan_healthy required): it goes on",
+    entry: entry(1),
+    proof: { requires: ["sabakan_healthy", "boot_id_changed"], dwellSeconds: 0 },
+    observed: seen({ sabakanState: "UNHEALTHY" }),
+    want: { kind: "unproven", reason: /^waiting for proof: the repair command of step 1 has not run$/, note: null },
+  },
+  {
+    name: "a queued entry found unhealthy: no verdict of health, it goes on",
+    entry: entry(1),
+    healthy: false,
+    want: { kind: "unproven", reason: /^waiting for proof: the repair command of step 1 has not run$/, note: null },
+  },
+  {
+    name: "a first step draining before its repair command, found healthy by every signal: not repaired too",
+    entry: entry(1, { status: "processing", stepStatus: "draining", lastTransitionTime: T - 10 * SEC }),
+    want: { kind: "not-repaired", note: /nothing was repaired/ },
   },
   {
     name: "evidence of an earlier step counts for nothing",
