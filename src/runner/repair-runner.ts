@@ -9,6 +9,7 @@ import { pacingReport, type DomainPacing } from "../domain/repair-pacing-report.
 import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
 import type { EntryTransition, RepairAction, RepairEffect } from "../domain/repair-plan.js";
+import type { WaitingFor } from "../domain/repair-wait.js";
 import { gatherObservations } from "./gather-state.js";
 import { HoldWatch } from "./hold-watch.js";
 import { JobRegistry } from "./job-registry.js";
@@ -37,7 +38,8 @@ export class RepairRunner {
   private readonly loop: PassLoop<void, number | null>;
   private started = false;
   private unwatch: (() => void) | null = null;
-  private held: ReadonlyMap<number, string> = new Map();
+  private held: ReadonlyMap<number, WaitingFor> = new Map();
+  private waiting: ReadonlyMap<number, WaitingFor> = new Map();
 
   constructor(private readonly deps: RunnerDeps) {
     this.loop = new PassLoop<void, number | null>({
@@ -82,7 +84,12 @@ export class RepairRunner {
 
   /** Why the last pass left the entry where it is (a rule held it), or null when it moved or nothing held it. */
   waitReason(index: number): string | null {
-    return this.held.get(index) ?? null;
+    return this.held.get(index)?.message ?? null;
+  }
+
+  /** What the entry waits for after the last pass: a rule's hold, else its own step's wait; null when nothing. */
+  waitingFor(index: number): WaitingFor | null {
+    return this.held.get(index) ?? this.waiting.get(index) ?? null;
   }
 
   /** Each domain value's allowance and repairs in progress; null when pacing is off. */
@@ -125,6 +132,7 @@ export class RepairRunner {
         if (latest !== null) applied.push([action, latest]);
       }
       this.held = plan.held;
+      this.waiting = plan.waiting;
       // Read again: the actions just committed may have finished entries whose nodes are among these.
       stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
     } finally {
