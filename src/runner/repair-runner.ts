@@ -16,6 +16,7 @@ import { JobRegistry } from "./job-registry.js";
 import { pacingInputOf } from "./pacing-ledger.js";
 import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
 import { PassLoop } from "./pass-loop.js";
+import { RepairWaits } from "./repair-waits.js";
 import type { RunnerDeps } from "./runner-deps.js";
 import type { EntryWrite, RepairChange } from "../store/store-port.js";
 
@@ -38,10 +39,10 @@ export class RepairRunner {
   private readonly loop: PassLoop<void, number | null>;
   private started = false;
   private unwatch: (() => void) | null = null;
-  private held: ReadonlyMap<number, WaitingFor> = new Map();
-  private waiting: ReadonlyMap<number, WaitingFor> = new Map();
+  private readonly waits: RepairWaits;
 
   constructor(private readonly deps: RunnerDeps) {
+    this.waits = new RepairWaits(deps.settings, deps.log);
     this.loop = new PassLoop<void, number | null>({
       pass: (_trigger, signal) => this.pass(signal),
       now: deps.now,
@@ -84,12 +85,12 @@ export class RepairRunner {
 
   /** Why the last pass left the entry where it is (a rule held it), or null when it moved or nothing held it. */
   waitReason(index: number): string | null {
-    return this.held.get(index)?.message ?? null;
+    return this.waits.waitReason(index);
   }
 
   /** What the entry waits for after the last pass: a rule's hold, else its own step's wait; null when nothing. */
   waitingFor(index: number): WaitingFor | null {
-    return this.held.get(index) ?? this.waiting.get(index) ?? null;
+    return this.waits.waitingFor(index);
   }
 
   /** Each domain value's allowance and repairs in progress; null when pacing is off. */
@@ -131,8 +132,7 @@ export class RepairRunner {
         // The entry changed since the pass read it (a deletion, another writer): what was decided on it no longer holds.
         if (latest !== null) applied.push([action, latest]);
       }
-      this.held = plan.held;
-      this.waiting = plan.waiting;
+      this.waits.record(plan);
       // Read again: the actions just committed may have finished entries whose nodes are among these.
       stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
     } finally {
@@ -140,6 +140,7 @@ export class RepairRunner {
       for (const [action, latest] of applied) this.startEffect(action.effect, latest);
     }
     for (const [node, owner] of stray) this.inBackground(this.uncordonNode(node, owner));
+    await this.waits.publish();
     return plan.wakeAt;
   }
 

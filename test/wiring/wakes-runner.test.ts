@@ -21,6 +21,8 @@ describe("wakesRunner: which commits give the runner something to look at", () =
     ["an entry a health check enqueued", commit({ entries: [change("health-check:kubelet")] }), true],
     ["a setting (the queue switched on or off)", commit({ settings: ["repair-queue-enabled"] }), true],
     ["the runner's own transitions: it acts on them in the pass that made them", commit({ entries: [change(RUNNER_ACTOR), change(RUNNER_ACTOR)] }), false],
+    ["the waits the runner published: its own output", commit({ settings: ["repair-waits"] }), false],
+    ["the published waits with another setting", commit({ settings: ["repair-waits", "repair-queue-enabled"] }), true],
     ["a poll's outcome alone", commit({ outcome: { sequence: 1, time: NOW, trigger: "schedule", machinesSeen: 0, enqueued: [], skipped: [], shortCircuit: null, error: "down" } }), false],
   ];
   for (const [name, c, wakes] of cases) {
