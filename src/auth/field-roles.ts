@@ -52,5 +52,6 @@ export const FIELD_ROLES: Readonly<Record<"Query" | "Mutation" | "Subscription",
     autoRepairOutcomes: "viewer",
     healthCheckEvents: "viewer",
     clusterGenerated: "viewer",
+    repairWaits: "viewer",
   },
 };

@@ -3,6 +3,7 @@ import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { RepairChange } from "../store/store-port.js";
 import type { HealthCheckStatus } from "../runner/health-check-runner.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
+import type { PublishedWait } from "../domain/published-waits.js";
 
 /** The subscription topics and their payloads. */
 export interface Topics extends Record<string, unknown> {
@@ -11,7 +12,8 @@ export interface Topics extends Record<string, unknown> {
   autoRepairOutcomes: AutoRepairOutcome;
   healthCheckEvents: HealthCheckStatus;
   clusterGenerated: ClusterGeneration;
+  repairWaits: readonly PublishedWait[];
 }
 
 /** Every topic's name, for what reports on all of them (metrics). */
-export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated"];
+export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "repairWaits"];

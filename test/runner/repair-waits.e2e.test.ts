@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld } from "../support/repair-world.js";
 import { until } from "../support/until.js";
+import { subscribe } from "../support/ws-subscriber.js";
 
 const ADDRESS = "10.0.4.1";
 
@@ -56,6 +57,31 @@ describe("RepairEntry.waitingFor over GraphQL (test Kubernetes API)", () => {
       const done = await waitFor(w, first, (e) => e.status === "SUCCEEDED");
       assert.equal(done.waitingFor, null, "a finished entry waits for nothing");
     } finally {
+      await w.dispose();
+    }
+  });
+
+  it("repairWaits sends the whole list each time the waits change", async () => {
+    const w = await startRepairWorld((m) => ({ maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "held-reboot")])] }] }));
+    type Sent = { repairWaits: Array<{ index: string; waitingFor: { kind: string; message: string } }> };
+    const subscriber = subscribe<Sent>(w.k.url, "subscription { repairWaits { index waitingFor { kind message } } }");
+    try {
+      await subscriber.ready;
+      await w.mutate("mutation { setRepairQueueEnabled(enabled: false) }");
+      const index = await w.add(ADDRESS);
+      const disabled = await until("the queue-disabled wait is sent", () => subscriber.received.at(-1)?.repairWaits, (ws) => ws?.[0]?.waitingFor.kind === "QUEUE_DISABLED");
+      assert.deepEqual(disabled, [{ index, waitingFor: { kind: "QUEUE_DISABLED", message: "the repair queue is disabled" } }]);
+      const sent = subscriber.received.length;
+      // Each pass asks the queued machine's health.
+      const checks = w.machines.runs("health", ADDRESS);
+      await until("three more passes", () => w.machines.runs("health", ADDRESS) >= checks + 3);
+      assert.equal(subscriber.received.length, sent, "passes that change no wait send nothing");
+      await w.mutate("mutation { setRepairQueueEnabled(enabled: true) }");
+      const running = await until("the command's wait is sent", () => subscriber.received.at(-1)?.repairWaits, (ws) => ws?.[0]?.waitingFor.kind === "COMMAND");
+      assert.deepEqual(running, [{ index, waitingFor: { kind: "COMMAND", message: "step 1: running the repair command" } }]);
+    } finally {
+      await subscriber.close();
+      w.machines.release(ADDRESS);
       await w.dispose();
     }
   });

@@ -14,6 +14,7 @@ import type { ClusterNode as ClusterNodeModel, Taint as TaintModel } from '../..
 import type { RepairPacingView as RepairPacingViewModel, DomainPacing as DomainPacingModel } from '../../domain/repair-pacing-report.js';
 import type { PacingChange as PacingChangeModel } from '../../domain/repair-pacing.js';
 import type { WaitingFor as WaitingForModel } from '../../domain/repair-wait.js';
+import type { PublishedWait as PublishedWaitModel } from '../../domain/published-waits.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -215,6 +216,15 @@ export type DomainPacing = {
   lastChange?: Maybe<PacingChange>;
   /** The rack number or the machine type, as text. */
   value: Scalars['String']['output'];
+};
+
+/** One entry's wait, as `repairWaits` sends it. */
+export type EntryWait = {
+  __typename?: 'EntryWait';
+  /** The entry's index. */
+  index: Scalars['ID']['output'];
+  /** What it waits for (as `RepairEntry.waitingFor`). */
+  waitingFor: RepairWait;
 };
 
 /** A generated cluster configuration. */
@@ -1002,6 +1012,12 @@ export type Subscription = {
    * the entry after the change), published after its transaction committed, in commit order.
    */
   repairEntryEvents: RepairEntryEvent;
+  /**
+   * What the waiting entries wait for, each time it changes: the leader publishes the waits after a pass that changed
+   * them, and every replica sends them on. The whole list each time, lowest index first (at most 2000 entries); an
+   * unfinished entry not in it waits for nothing.
+   */
+  repairWaits: Array<EntryWait>;
 };
 
 
@@ -1122,6 +1138,7 @@ export type ResolversTypes = {
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
+  EntryWait: ResolverTypeWrapper<PublishedWaitModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GeneratedCluster: ResolverTypeWrapper<ClusterGenerationModel>;
   HealthCheck: ResolverTypeWrapper<HealthCheckStatusModel>;
@@ -1182,6 +1199,7 @@ export type ResolversParentTypes = {
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
   DomainPacing: DomainPacingModel;
+  EntryWait: PublishedWaitModel;
   Float: Scalars['Float']['output'];
   GeneratedCluster: ClusterGenerationModel;
   HealthCheck: HealthCheckStatusModel;
@@ -1310,6 +1328,11 @@ export type DomainPacingResolvers<ContextType = GraphQLContext, ParentType exten
   inProgress?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lastChange?: Resolver<Maybe<ResolversTypes['PacingChange']>, ParentType, ContextType>;
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EntryWaitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntryWait'] = ResolversParentTypes['EntryWait']> = {
+  index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  waitingFor?: Resolver<ResolversTypes['RepairWait'], ParentType, ContextType>;
 };
 
 export type GeneratedClusterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GeneratedCluster'] = ResolversParentTypes['GeneratedCluster']> = {
@@ -1559,6 +1582,7 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
   healthCheckEvents?: SubscriptionResolver<ResolversTypes['HealthCheck'], "healthCheckEvents", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
   repairEntryEvents?: SubscriptionResolver<ResolversTypes['RepairEntryEvent'], "repairEntryEvents", ParentType, ContextType, Partial<SubscriptionRepairEntryEventsArgs>>;
+  repairWaits?: SubscriptionResolver<Array<ResolversTypes['EntryWait']>, "repairWaits", ParentType, ContextType>;
 };
 
 export type TaintResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Taint'] = ResolversParentTypes['Taint']> = {
@@ -1588,6 +1612,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DomainPacing?: DomainPacingResolvers<ContextType>;
+  EntryWait?: EntryWaitResolvers<ContextType>;
   GeneratedCluster?: GeneratedClusterResolvers<ContextType>;
   HealthCheck?: HealthCheckResolvers<ContextType>;
   HealthCheckTarget?: HealthCheckTargetResolvers<ContextType>;

@@ -91,6 +91,16 @@ export const repairEntryResolvers: Resolvers = {
       return found.ok ? found.operation.repairSteps.length : null;
     },
   },
+  EntryWait: {
+    index: (w) => String(w.index),
+    waitingFor: (w) => w,
+  },
+  Subscription: {
+    repairWaits: {
+      subscribe: (_, __, ctx) => ctx.pubsub.subscribe("repairWaits"),
+      resolve: (payload: unknown) => payload as never,
+    },
+  },
   RepairStepConfig: {
     repairCommand: (s) => [...s.repairCommand],
   },
