@@ -230,3 +230,10 @@ export const ClusterGenerations = /* GraphQL */ `
   }
   ${GENERATION_FIELDS}
 `;
+
+/** What `repair-queue watch` shows of each wait (the whole list each time the leader publishes a change). */
+export const WatchWaits = /* GraphQL */ `
+  subscription WatchWaits {
+    repairWaits { index waitingFor { kind message } }
+  }
+`;
