@@ -75,7 +75,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   const busy = new Map<string, number>();
   let repairingPlane: RepairEntry | null = null;
   let inProgress = 0;
-  // One string for every entry the limit holds: on a long queue most entries wait for a slot.
+  // One wait for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
   const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
   // Pacing counts what pacingReport shows in progress: every processing entry not waiting out a back-off, whatever
