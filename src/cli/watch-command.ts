@@ -3,13 +3,11 @@ import { CliError, describeSocketError } from "./client.js";
 import { formatGoDuration } from "./durations.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { watchConnection } from "./watch-connection.js";
-import { WatchWaits } from "./documents.js";
-import type { WatchWaitsSubscription } from "./generated/operations.js";
-import { applyEvent, applyWaits, eventLine, renderScreen, waitLine, type EntryFields, type WaitFields, type WatchedEntry, type WatchedEvent } from "./watch-view.js";
+import { WatchEntries, WatchEntry, WatchWaits } from "./documents.js";
+import type { WatchEntriesQuery, WatchEntryQuery, WatchFieldsFragment, WatchWaitsSubscription } from "./generated/operations.js";
+import { applyEvent, applyWaits, eventLine, renderScreen, waitLine, type WatchedEntry, type WatchedEvent } from "./watch-view.js";
 
 const ENTRY = `index address nodename operation status step stepCount stepStatus deleted drainBackoffCount drainBackoffExpire lastTransitionTime`;
-// Read once (then kept up to date by repairWaits): an event's entry carries no wait, the pass after it decides it.
-const LOADED = `${ENTRY} waitingFor { kind message } history { reason }`;
 const RECENT = 8;
 
 export interface WatchIo extends CliIo {
@@ -18,8 +16,8 @@ export interface WatchIo extends CliIo {
   readonly tty: () => { readonly columns: () => number } | null;
 }
 
-type LoadedEntry = EntryFields & { readonly history: ReadonlyArray<{ readonly reason: string }>; readonly waitingFor: WaitFields | null };
-const withLatestReason = (e: LoadedEntry): WatchedEntry => {
+// Read once, then kept up to date by repairWaits: an event's entry carries no wait, the pass after it decides it.
+const withLatestReason = (e: WatchFieldsFragment): WatchedEntry => {
   const { history, waitingFor, ...fields } = e;
   return { ...fields, reason: history.at(-1)?.reason ?? "", wait: waitingFor && { kind: waitingFor.kind, message: waitingFor.message } };
 };
@@ -52,10 +50,10 @@ export function watchCommand(io: WatchIo): Command {
       };
       const load = async (): Promise<number> => {
         if (index !== undefined) {
-          const r = await io.client().request<{ repairEntry: LoadedEntry }>(`query($i: ID!) { repairEntry(index: $i) { ${LOADED} } }`, { i: index });
+          const r = await io.client().request<WatchEntryQuery>(WatchEntry, { index });
           entries = new Map([[r.repairEntry.index, withLatestReason(r.repairEntry)]]);
         } else {
-          const r = await io.client().request<{ searchRepairEntries: LoadedEntry[] }>(`{ searchRepairEntries { ${LOADED} } }`);
+          const r = await io.client().request<WatchEntriesQuery>(WatchEntries);
           entries = new Map(r.searchRepairEntries.map((e) => [e.index, withLatestReason(e)]));
         }
         return entries.size;

@@ -288,6 +288,20 @@ export type ClusterGenerationsQueryVariables = Exact<{
 
 export type ClusterGenerationsQuery = { clusterGenerations: Array<{ sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null }> };
 
+export type WatchFieldsFragment = { index: string, address: string, nodename: string, operation: string, status: RepairStatus, step: number, stepCount: number | null, stepStatus: RepairStepStatus, deleted: boolean, drainBackoffCount: number, drainBackoffExpire: string | null, lastTransitionTime: string | null, waitingFor: { kind: RepairWaitKind, message: string } | null, history: Array<{ reason: string }> };
+
+export type WatchEntriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WatchEntriesQuery = { searchRepairEntries: Array<{ index: string, address: string, nodename: string, operation: string, status: RepairStatus, step: number, stepCount: number | null, stepStatus: RepairStepStatus, deleted: boolean, drainBackoffCount: number, drainBackoffExpire: string | null, lastTransitionTime: string | null, waitingFor: { kind: RepairWaitKind, message: string } | null, history: Array<{ reason: string }> }> };
+
+export type WatchEntryQueryVariables = Exact<{
+  index: string | number;
+}>;
+
+
+export type WatchEntryQuery = { repairEntry: { index: string, address: string, nodename: string, operation: string, status: RepairStatus, step: number, stepCount: number | null, stepStatus: RepairStepStatus, deleted: boolean, drainBackoffCount: number, drainBackoffExpire: string | null, lastTransitionTime: string | null, waitingFor: { kind: RepairWaitKind, message: string } | null, history: Array<{ reason: string }> } };
+
 export type WatchWaitsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
