@@ -1,7 +1,10 @@
 import type { WaitingFor } from "./repair-wait.js";
 
 /** At most this many waits are published (the lowest indexes); an entry past them answers null on a follower. */
-export const MAX_PUBLISHED_WAITS = 2000;
+export const MAX_PUBLISHED_WAITS = 1000;
+
+/** And at most this many bytes of them as JSON, far below etcd's 1.5 MiB request limit whatever the messages hold. */
+export const MAX_PUBLISHED_BYTES = 512 * 1024;
 
 /** A published message is cut to this many characters (a hold's reason and setter are the long parts). */
 export const MAX_WAIT_MESSAGE_CHARS = 400;
@@ -20,17 +23,24 @@ export function boundedWait(wait: WaitingFor): WaitingFor {
 }
 
 /**
- * The waits of one pass as published: a rule's hold wins over the entry's own wait, sorted by index, at most
- * MAX_PUBLISHED_WAITS, each bounded. Two passes that leave the same waits give equal lists (so the leader writes only
- * when the set changes).
+ * The waits of one pass as published: a rule's hold wins over the entry's own wait, sorted by index, each bounded,
+ * the lowest indexes that fit in MAX_PUBLISHED_WAITS and MAX_PUBLISHED_BYTES. Two passes that leave the same waits
+ * give equal lists (so the leader writes only when the set changes).
  */
 export function publishedWaits(held: ReadonlyMap<number, WaitingFor>, waiting: ReadonlyMap<number, WaitingFor>): PublishedWait[] {
   const all = new Map<number, WaitingFor>([...waiting, ...held]);
-  return [...all.keys()]
-    .sort((a, b) => a - b)
-    .slice(0, MAX_PUBLISHED_WAITS)
-    .map((index) => ({ index, ...boundedWait(all.get(index) as WaitingFor) }));
+  const published: PublishedWait[] = [];
+  let bytes = 2;
+  for (const index of [...all.keys()].sort((a, b) => a - b)) {
+    const wait: PublishedWait = { index, ...boundedWait(all.get(index) as WaitingFor) };
+    bytes += utf8.encode(JSON.stringify(wait)).length + 1;
+    if (published.length === MAX_PUBLISHED_WAITS || bytes > MAX_PUBLISHED_BYTES) break;
+    published.push(wait);
+  }
+  return published;
 }
+
+const utf8 = new TextEncoder();
 
 /** The published waits by entry index. */
 export function waitsByIndex(published: readonly PublishedWait[]): ReadonlyMap<number, WaitingFor> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS, publishedWaits, waitsByIndex } from "../../src/domain/published-waits.js";
+import { MAX_PUBLISHED_BYTES, MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS, publishedWaits, waitsByIndex } from "../../src/domain/published-waits.js";
 import { waitForCommand, waitForMachine, waitForPacing, waitForQueueEnabled, waitForSlot, type WaitingFor } from "../../src/domain/repair-wait.js";
 
 const map = (pairs: Array<[number, WaitingFor]>) => new Map(pairs);
@@ -32,6 +32,16 @@ describe("publishedWaits", () => {
     const got = publishedWaits(many, new Map());
     assert.equal(got.length, MAX_PUBLISHED_WAITS);
     assert.deepEqual([got[0]?.index, got.at(-1)?.index], [1, MAX_PUBLISHED_WAITS]);
+  });
+
+  it(`keeps at most ${MAX_PUBLISHED_BYTES} bytes of JSON, however the messages are spelled`, () => {
+    // A control character is 6 bytes in JSON, a CJK character 3 in UTF-8: the worst a hostile hold reason can do.
+    const hostile = (i: number): [number, WaitingFor] => [i, waitForPacing("\u0001\u4e00".repeat(MAX_WAIT_MESSAGE_CHARS), `machine_type=${"\u0002".repeat(MAX_WAIT_MESSAGE_CHARS)}`)];
+    const got = publishedWaits(map(Array.from({ length: MAX_PUBLISHED_WAITS }, (_, i) => hostile(i + 1))), new Map());
+    const bytes = new TextEncoder().encode(JSON.stringify(got)).length;
+    assert.ok(bytes <= MAX_PUBLISHED_BYTES, `${bytes} bytes`);
+    assert.ok(got.length > 50 && got.length < MAX_PUBLISHED_WAITS, `${got.length} waits`);
+    assert.deepEqual(got.map((w) => w.index), Array.from({ length: got.length }, (_, i) => i + 1), "the lowest indexes, none skipped");
   });
 
   it("waitsByIndex reads a published list back by index", () => {

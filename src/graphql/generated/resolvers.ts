@@ -1014,7 +1014,7 @@ export type Subscription = {
   repairEntryEvents: RepairEntryEvent;
   /**
    * What the waiting entries wait for, each time it changes: the leader publishes the waits after a pass that changed
-   * them, and every replica sends them on. The whole list each time, lowest index first (at most 2000 entries); an
+   * them, and every replica sends them on. The whole list each time, lowest index first (at most 1000 entries, 512 KiB); an
    * unfinished entry not in it waits for nothing.
    */
   repairWaits: Array<EntryWait>;
