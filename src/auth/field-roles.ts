@@ -56,5 +56,6 @@ export const FIELD_ROLES: Readonly<Record<"Query" | "Mutation" | "Subscription",
     healthCheckEvents: "viewer",
     clusterGenerated: "viewer",
     machineHoldEvents: "viewer",
+    repairWaits: "viewer",
   },
 };

@@ -257,3 +257,32 @@ export const ReleaseMachine = /* GraphQL */ `
   }
   ${MACHINE_HOLD_FIELDS}
 `;
+
+// What `repair-queue watch` reads once, then keeps up to date from the events and the waits.
+const WATCH_FIELDS = /* GraphQL */ `
+  fragment WatchFields on RepairEntry {
+    index address nodename operation status step stepCount stepStatus deleted drainBackoffCount drainBackoffExpire
+    lastTransitionTime waitingFor { kind message } history { reason }
+  }
+`;
+
+export const WatchEntries = /* GraphQL */ `
+  query WatchEntries {
+    searchRepairEntries { ...WatchFields }
+  }
+  ${WATCH_FIELDS}
+`;
+
+export const WatchEntry = /* GraphQL */ `
+  query WatchEntry($index: ID!) {
+    repairEntry(index: $index) { ...WatchFields }
+  }
+  ${WATCH_FIELDS}
+`;
+
+/** What `repair-queue watch` shows of each wait (the whole list each time the leader publishes a change). */
+export const WatchWaits = /* GraphQL */ `
+  subscription WatchWaits {
+    repairWaits { index waitingFor { kind message } }
+  }
+`;

@@ -3,7 +3,9 @@ import { CliError, describeSocketError } from "./client.js";
 import { formatGoDuration } from "./durations.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { watchConnection } from "./watch-connection.js";
-import { applyEvent, eventLine, renderScreen, type EntryFields, type WatchedEntry, type WatchedEvent } from "./watch-view.js";
+import { WatchEntries, WatchEntry, WatchWaits } from "./documents.js";
+import type { WatchEntriesQuery, WatchEntryQuery, WatchFieldsFragment, WatchWaitsSubscription } from "./generated/operations.js";
+import { applyEvent, applyWaits, eventLine, renderScreen, waitLine, type WatchedEntry, type WatchedEvent } from "./watch-view.js";
 
 const ENTRY = `index address nodename operation status step stepCount stepStatus deleted drainBackoffCount drainBackoffExpire lastTransitionTime`;
 const RECENT = 8;
@@ -14,15 +16,16 @@ export interface WatchIo extends CliIo {
   readonly tty: () => { readonly columns: () => number } | null;
 }
 
-type LoadedEntry = EntryFields & { readonly history: ReadonlyArray<{ readonly reason: string }> };
-const withLatestReason = (e: LoadedEntry): WatchedEntry => {
-  const { history, ...fields } = e;
-  return { ...fields, reason: history.at(-1)?.reason ?? "" };
+// Read once, then kept up to date by repairWaits: an event's entry carries no wait, the pass after it decides it.
+const withLatestReason = (e: WatchFieldsFragment): WatchedEntry => {
+  const { history, waitingFor, ...fields } = e;
+  return { ...fields, reason: history.at(-1)?.reason ?? "", wait: waitingFor && { kind: waitingFor.kind, message: waitingFor.message } };
 };
 
 /**
- * `kintsugi repair-queue watch [INDEX]`: follows the queue live through the `repairEntryEvents` subscription. On a
- * terminal the table is redrawn in place after each event; otherwise one line is printed per event. Subscribes
+ * `kintsugi repair-queue watch [INDEX]`: follows the queue live through the `repairEntryEvents` and `repairWaits`
+ * subscriptions. On a terminal the table is redrawn in place after each event, with what each unfinished entry
+ * waits for; otherwise one line is printed per event and per new wait. Subscribes
  * first and reads the queue once subscribed, so no change falls between the two. When the server goes away (a
  * restart), it says so, reconnects, subscribes again and reads the queue afresh.
  */
@@ -47,10 +50,10 @@ export function watchCommand(io: WatchIo): Command {
       };
       const load = async (): Promise<number> => {
         if (index !== undefined) {
-          const r = await io.client().request<{ repairEntry: LoadedEntry }>(`query($i: ID!) { repairEntry(index: $i) { ${ENTRY} history { reason } } }`, { i: index });
+          const r = await io.client().request<WatchEntryQuery>(WatchEntry, { index });
           entries = new Map([[r.repairEntry.index, withLatestReason(r.repairEntry)]]);
         } else {
-          const r = await io.client().request<{ searchRepairEntries: LoadedEntry[] }>(`{ searchRepairEntries { ${ENTRY} history { reason } } }`);
+          const r = await io.client().request<WatchEntriesQuery>(WatchEntries);
           entries = new Map(r.searchRepairEntries.map((e) => [e.index, withLatestReason(e)]));
         }
         return entries.size;
@@ -98,6 +101,20 @@ export function watchCommand(io: WatchIo): Command {
               if (!tty) io.out(`${eventLine(event)}\n`);
               recent.push(event);
               if (recent.length > RECENT) recent.shift();
+              draw();
+            },
+            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err)}`)),
+            complete: () => finish(),
+          },
+        );
+        connection.client.subscribe<WatchWaitsSubscription>(
+          { query: WatchWaits },
+          {
+            next: ({ data }) => {
+              if (!data) return;
+              const applied = applyWaits(entries, data.repairWaits);
+              entries = applied.entries;
+              if (!tty) for (const e of applied.changed) io.out(`${waitLine(e, new Date().toISOString())}\n`);
               draw();
             },
             error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err)}`)),

@@ -35,8 +35,10 @@ const lineWidth = (widths: readonly number[]) => widths.reduce((sum, w) => sum +
  * reason stays visible: all columns when they fit; else the droppable columns left out (in their order) until the
  * reason column gets at least {@link MIN_REASON_WIDTH} columns, its text cut with "…"; else, on a narrow terminal,
  * each reason on an indented line of its own under its row. `rows` excludes the header; every returned line fits.
+ * `notes` (one per row, "" for none) go on an indented line of their own under their row, cut to `width`, in either
+ * layout; they take no part in the column widths.
  */
-export function layoutTable(columns: readonly TableColumn[], reasonTitle: string, rows: ReadonlyArray<readonly string[]>, width: number): string[] {
+export function layoutTable(columns: readonly TableColumn[], reasonTitle: string, rows: ReadonlyArray<readonly string[]>, width: number, notes: readonly string[] = []): string[] {
   const header = [...columns.map((c) => c.title), reasonTitle];
   const all = [header, ...rows];
   const reasonAt = columns.length;
@@ -49,7 +51,7 @@ export function layoutTable(columns: readonly TableColumn[], reasonTitle: string
     const room = width - lineWidth(widths) - GAP.length;
     if (room >= Math.min(naturalReason, MIN_REASON_WIDTH)) {
       const reasonWidth = Math.min(room, naturalReason);
-      return all.map((r) => line([...shown.map((c) => r[c] ?? ""), fit(r[reasonAt] ?? "", reasonWidth)], [...widths, reasonWidth]));
+      return all.flatMap((r, i) => [line([...shown.map((c) => r[c] ?? ""), fit(r[reasonAt] ?? "", reasonWidth)], [...widths, reasonWidth]), ...noteLines(notes[i - 1], width)]);
     }
   }
   // Stacked: the columns that fit (dropping in order), each row's reason under it.
@@ -60,10 +62,16 @@ export function layoutTable(columns: readonly TableColumn[], reasonTitle: string
   }
   const widths = widthsOf(all, kept);
   const out = [fit(line(kept.map((c) => header[c] ?? ""), widths), width)];
-  for (const r of rows) {
+  rows.forEach((r, i) => {
     out.push(fit(line(kept.map((c) => r[c] ?? ""), widths), width));
     const reason = r[reasonAt] ?? "";
     if (reason !== "") out.push(fit(`${REASON_INDENT}${reason}`, width));
-  }
+    out.push(...noteLines(notes[i], width));
+  });
   return out;
+}
+
+/** A row's note as its indented line, or none. */
+function noteLines(note: string | undefined, width: number): string[] {
+  return note === undefined || note === "" ? [] : [fit(`${REASON_INDENT}${note}`, width)];
 }

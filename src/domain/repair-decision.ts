@@ -1,11 +1,12 @@
 import { controlPlaneHold, indexControlPlanes, type ControlPlaneIndex } from "./control-planes.js";
 import { isWaitingForBackoff } from "./drain-backoff.js";
-import { describeHold } from "./machine-holds.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "./repair-pacing.js";
 import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./repair-proof.js";
+import { waitForBackoff, waitForCommand, waitForControlPlane, waitForHold, waitForMachine, waitForPacing, waitForSlot, type WaitingFor } from "./repair-wait.js";
 import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
+import { progressWait } from "./progress-wait.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
@@ -36,9 +37,10 @@ function earliest(a: number | null, b: number | null): number | null {
  *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
  *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
  *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status.
- * Every entry a rule leaves where it is comes back in `held` with the reason (an entry a control-plane rule holds
- * takes no slot but, processing, still counts as the one control plane in progress; a machine hold's processing
- * entry keeps its slot).
+ * Every entry a rule leaves where it is comes back in `held` with what it waits for (an entry a control-plane rule
+ * holds takes no slot but, processing, still counts as the one control plane in progress; a machine hold's
+ * processing entry keeps its slot); every other unfinished entry that waits for its own step (a command, a drain, a
+ * watch, the disabled queue) comes back in `waiting` (see progressWait).
  * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
@@ -76,12 +78,13 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   }
 
   const planeOf = indexControlPlanes(snapshot.controlPlanes);
-  const held = new Map<number, string>();
+  const held = new Map<number, WaitingFor>();
+  const waiting = new Map<number, WaitingFor>();
   const busy = new Map<string, number>();
   let repairingPlane: RepairEntry | null = null;
   let inProgress = 0;
-  // One string for every entry the limit holds: on a long queue most entries wait for a slot.
-  const fullReason = `max_concurrent_repairs (${snapshot.repair.maxConcurrentRepairs}) reached`;
+  // One wait for every entry the limit holds: on a long queue most entries wait for a slot.
+  const fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
   const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
   // Pacing counts what pacingReport shows in progress: every processing entry not waiting out a back-off, whatever
   // holds it (a held one may be cordoned or drained already); queued entries count from the moment they start.
@@ -93,19 +96,19 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       if (holder === undefined) busy.set(entry.address, entry.index);
       // A control plane in back-off resumes its drain when it expires: no other control plane may start meanwhile.
       if (planeOf.has(entry.address) && !repairingPlane) repairingPlane = entry;
-      held.set(entry.index, `waiting out its drain back-off until ${new Date(entry.drainBackoffExpire ?? 0).toISOString()}`);
+      held.set(entry.index, waitForBackoff(entry.drainBackoffExpire ?? 0));
       wakeAt = earliest(wakeAt, entry.drainBackoffExpire);
       continue;
     }
     if (holder !== undefined) {
-      held.set(entry.index, `machine ${entry.address} is being repaired by entry ${holder}`);
+      held.set(entry.index, waitForMachine(entry.address, holder));
       continue;
     }
     busy.set(entry.address, entry.index);
     const plane = planeOf.get(entry.address);
     const machineHold = snapshot.holds?.get(entry.address);
     if (machineHold) {
-      held.set(entry.index, describeHold(machineHold));
+      held.set(entry.index, waitForHold(machineHold));
       if (machineHold.until !== null) wakeAt = earliest(wakeAt, machineHold.until);
       if (entry.status !== "processing") continue;
       // Mid-repair (cordoned, maybe drained): it still counts against the limits, and a drain still times out.
@@ -118,10 +121,12 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     if (plane) {
       const hold = controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane);
+      // The first rule is one at a time: while a control plane is in progress, that is what holds this one.
+      const inTheWay = repairingPlane?.index ?? null;
       // A processing control plane may be cordoned or drained already: no other one starts beside it, held or not.
       if (entry.status === "processing" && !repairingPlane) repairingPlane = entry;
       if (hold) {
-        held.set(entry.index, hold);
+        held.set(entry.index, waitForControlPlane(hold, inTheWay));
         const stop = drainStopOf(entry, ctx);
         if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
         else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
@@ -134,7 +139,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     const paced = entry.status === "queued" ? (pacing?.holdReason(entry) ?? null) : null;
     if (paced !== null) {
-      held.set(entry.index, paced);
+      held.set(entry.index, waitForPacing(paced.message, paced.domain));
       continue;
     }
     inProgress++;
@@ -145,6 +150,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
     }
     wakeAt = earliest(wakeAt, progress.wakeAt);
+    const wait = progressWait(progress.transitions.at(-1)?.after ?? current, progress.effect, obs, operation, ctx);
+    if (wait) waiting.set(entry.index, wait);
   }
   // Proof of repair: evidence is kept even when a rule held the entry, and an entry that stays says what it waits for.
   for (const { entry, obs, renamed, proof } of contenders) {
@@ -152,10 +159,11 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     const action = actions.find((a) => a.entry === entry);
     if (!action && renamed.length > 0) actions.push({ entry, transitions: renamed, effect: { kind: "none" } });
     const moved = action?.transitions.some((t) => t.kind === "transition") ?? false;
-    if (proof.kind === "unproven" && obs.healthy === true && !moved && !held.has(entry.index)) held.set(entry.index, proof.reason);
+    if (proof.kind === "unproven" && obs.healthy === true && !moved && !held.has(entry.index)) held.set(entry.index, proof.wait);
     if (proof.kind === "unproven" && !moved) wakeAt = earliest(wakeAt, proof.wakeAt);
   }
-  return { actions, wakeAt, held };
+  for (const { entry, effect } of actions) if (effect.kind === "success-command") waiting.set(entry.index, waitForCommand("success", entry.step));
+  return { actions, wakeAt, held, waiting };
 }
 
 /** An unfinished entry that competes for a slot, with what the first look at it found. */

@@ -108,8 +108,8 @@ function describeAllowance(a: DomainAllowance): string {
 
 /** Counts entries in progress per domain value within one pass, and says when a queued entry must wait. */
 export interface PacingGate {
-  /** Why `entry` may not start now, or null when every domain it is in has room. */
-  holdReason(entry: RepairEntry): string | null;
+  /** Why `entry` may not start now (and the domain, as `KIND=VALUE`), or null when every domain it is in has room. */
+  holdReason(entry: RepairEntry): { readonly message: string; readonly domain: string } | null;
   /** Records that `entry` is in progress this pass (started, or processing and moving on). */
   admit(entry: RepairEntry): void;
 }
@@ -142,7 +142,7 @@ export function pacingGate(input: PacingInput, max: number): PacingGate {
     holdReason(entry) {
       for (const [key, domain, value] of keysOf(entry)) {
         const a = allowance(key, domain, value);
-        if ((inProgress.get(key) ?? 0) >= a.allowance) return describeAllowance(a);
+        if ((inProgress.get(key) ?? 0) >= a.allowance) return { message: describeAllowance(a), domain: `${domain}=${value}` };
       }
       return null;
     },

@@ -5,6 +5,7 @@ import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
 import type { PacingInput } from "./repair-pacing.js";
 import type { ObservedProof } from "./repair-proof.js";
+import type { WaitingFor } from "./repair-wait.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
 export type RunningJob = "none" | "drain" | "repair-command" | "success-command" | "diagnostics";
@@ -82,6 +83,8 @@ export interface RepairAction {
 export interface RepairPlan {
   readonly actions: readonly RepairAction[];
   readonly wakeAt: number | null;
-  /** The unfinished entries a rule left where they are this pass, by index, with the reason (never persisted). */
-  readonly held: ReadonlyMap<number, string>;
+  /** The unfinished entries a rule left where they are this pass, by index, with what they wait for. */
+  readonly held: ReadonlyMap<number, WaitingFor>;
+  /** The other unfinished entries that wait for their own step after this pass (a command, a drain, a watch, the disabled queue). */
+  readonly waiting: ReadonlyMap<number, WaitingFor>;
 }

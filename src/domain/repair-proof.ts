@@ -2,6 +2,7 @@ import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import { canonicalEvidence, describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type ProofSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
 import type { EntryTransition, RepairEffect } from "./repair-plan.js";
+import { waitForDwell, waitForProof, type WaitingFor } from "./repair-wait.js";
 
 /** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
 export interface ObservedProof {
@@ -22,8 +23,8 @@ export type ProofVerdict =
    * the entry may succeed as CKE's does, with evidence saying nothing was repaired (so pacing counts it unproven).
    */
   | { readonly kind: "not-repaired"; readonly transitions: EntryTransition[] }
-  /** Not (yet) proven: `reason` says why ("dwell until T" or "waiting for proof: ..."); `wakeAt` is the dwell's end. */
-  | { readonly kind: "unproven"; readonly reason: string; readonly transitions: EntryTransition[]; readonly wakeAt: number | null };
+  /** Not (yet) proven: `wait` says why (the dwell until T, or the missing signals); `wakeAt` is the dwell's end. */
+  | { readonly kind: "unproven"; readonly wait: WaitingFor; readonly transitions: EntryTransition[]; readonly wakeAt: number | null };
 
 /** The operation's proof requirement, or null for none (CKE: the health check alone, at once). */
 export function proofOf(op: RepairOperationConfig): SuccessProof | null {
@@ -68,7 +69,7 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
     if (notRepaired) return notRepaired;
   }
   if (before === undefined || before.step !== entry.step || entry.status !== "processing" || entry.stepStatus !== "watching") {
-    return { kind: "unproven", reason: `waiting for proof: the repair command of step ${step(entry)} has not run`, transitions: [], wakeAt: null };
+    return { kind: "unproven", wait: waitForProof(`the repair command of step ${step(entry)} has not run`), transitions: [], wakeAt: null };
   }
   const bootId = usableBootId(observed.bootId);
   const holds: Record<EvidenceSignal, boolean> = {
@@ -87,7 +88,7 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
     const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt: null, provenAt: null });
     const relapse = before.dwellStartedAt !== null ? `relapse (${missing.join(", ")} no longer holds): the dwell restarts when every signal holds again` : null;
     const transitions = noteIf(entry, after, relapse ?? `signals now missing: ${missing.join(", ")}`);
-    return { kind: "unproven", reason: `waiting for proof: ${missing.join(", ")}`, transitions, wakeAt: null };
+    return { kind: "unproven", wait: waitForProof(missing.join(", ")), transitions, wakeAt: null };
   }
   const starting = before.dwellStartedAt === null;
   const dwellStartedAt = before.dwellStartedAt ?? now;
@@ -99,7 +100,7 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
   }
   const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt, dwellStarts, provenAt: null });
   const event = starting ? (dwellStarts > 1 ? `dwell restarted (start ${dwellStarts})` : "dwell started") : "signals changed";
-  return { kind: "unproven", reason: `dwell until ${new Date(dwellEnd).toISOString()}`, transitions: noteIf(entry, after, `${event}; proven at ${new Date(dwellEnd).toISOString()} if every signal holds`), wakeAt: dwellEnd };
+  return { kind: "unproven", wait: waitForDwell(proof.dwellSeconds, dwellEnd), transitions: noteIf(entry, after, `${event}; proven at ${new Date(dwellEnd).toISOString()} if every signal holds`), wakeAt: dwellEnd };
 }
 
 /** The `not-repaired` verdict of an entry that never ran its repair command, or null when a required signal fails. */

@@ -1,6 +1,7 @@
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import type { AutoRepairOutcomePort, ClusterGenerationPort, MachineHoldPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
 import type { MachineHold } from "../domain/machine-holds.js";
+import type { WaitingFor } from "../domain/repair-wait.js";
 import type { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
@@ -53,6 +54,8 @@ export interface GraphQLContext {
   readonly repairPacing: () => DomainPacing[] | null;
   /** Why the runner's last pass left an entry where it is, or null (see `RepairRunner.waitReason`). */
   readonly waitReason: (index: number) => string | null;
+  /** What an unfinished entry waits for: the leader's runner, or what the leader published (see `RepairWaits`). */
+  readonly waitingFor: (index: number) => WaitingFor | null;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

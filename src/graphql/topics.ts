@@ -3,6 +3,7 @@ import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { HoldChange, RepairChange } from "../store/store-port.js";
 import type { HealthCheckStatus } from "../runner/health-check-runner.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
+import type { PublishedWait } from "../domain/published-waits.js";
 
 /** The subscription topics and their payloads. */
 export interface Topics extends Record<string, unknown> {
@@ -12,7 +13,8 @@ export interface Topics extends Record<string, unknown> {
   healthCheckEvents: HealthCheckStatus;
   clusterGenerated: ClusterGeneration;
   machineHoldEvents: HoldChange;
+  repairWaits: readonly PublishedWait[];
 }
 
 /** Every topic's name, for what reports on all of them (metrics). */
-export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "machineHoldEvents"];
+export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "machineHoldEvents", "repairWaits"];

@@ -9,12 +9,14 @@ import { pacingReport, type DomainPacing } from "../domain/repair-pacing-report.
 import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
 import type { EntryTransition, RepairAction, RepairEffect } from "../domain/repair-plan.js";
+import type { WaitingFor } from "../domain/repair-wait.js";
 import { gatherObservations } from "./gather-state.js";
 import { HoldWatch } from "./hold-watch.js";
 import { JobRegistry } from "./job-registry.js";
 import { pacingInputOf } from "./pacing-ledger.js";
 import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
 import { PassLoop } from "./pass-loop.js";
+import { RepairWaits } from "./repair-waits.js";
 import { earlierWake, holdsForPass } from "./stored-holds.js";
 import type { RunnerDeps } from "./runner-deps.js";
 import type { EntryWrite, RepairChange } from "../store/store-port.js";
@@ -38,10 +40,11 @@ export class RepairRunner {
   private readonly loop: PassLoop<void, number | null>;
   private started = false;
   private unwatch: (() => void) | null = null;
-  private held: ReadonlyMap<number, string> = new Map();
   private annotated: readonly MachineHold[] = [];
+  private readonly waits: RepairWaits;
 
   constructor(private readonly deps: RunnerDeps) {
+    this.waits = new RepairWaits(deps.settings, deps.log);
     this.loop = new PassLoop<void, number | null>({
       pass: (_trigger, signal) => this.pass(signal),
       now: deps.now,
@@ -84,7 +87,12 @@ export class RepairRunner {
 
   /** Why the last pass left the entry where it is (a rule held it), or null when it moved or nothing held it. */
   waitReason(index: number): string | null {
-    return this.held.get(index) ?? null;
+    return this.waits.waitReason(index);
+  }
+
+  /** What the entry waits for after the last pass: a rule's hold, else its own step's wait; null when nothing. */
+  waitingFor(index: number): WaitingFor | null {
+    return this.waits.waitingFor(index);
   }
 
   /** The holds the last pass read from the Nodes' hold annotations. */
@@ -135,7 +143,7 @@ export class RepairRunner {
         // The entry changed since the pass read it (a deletion, another writer): what was decided on it no longer holds.
         if (latest !== null) applied.push([action, latest]);
       }
-      this.held = plan.held;
+      this.waits.record(plan);
       // Read again: the actions just committed may have finished entries whose nodes are among these.
       stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
     } finally {
@@ -143,6 +151,7 @@ export class RepairRunner {
       for (const [action, latest] of applied) this.startEffect(action.effect, latest);
     }
     for (const [node, owner] of stray) this.inBackground(this.uncordonNode(node, owner));
+    await this.waits.publish();
     // A hold that ends by itself lets its entries start then, not at the next safety tick.
     return earlierWake(plan.wakeAt, stored.nextEnd);
   }

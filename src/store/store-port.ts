@@ -5,6 +5,7 @@ import type { Constraints } from "../domain/constraints.js";
 import type { FinishedRepair } from "../domain/finished-repair.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
 import type { StoredMachineHold } from "../domain/machine-holds.js";
+import type { PublishedWait } from "../domain/published-waits.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
 
@@ -172,6 +173,10 @@ export interface SettingsPort {
   constraints(): Constraints;
   /** Stores every value of `set` (merged with what is stored, atomically), so a later config change does not undo it. */
   setConstraints(set: Partial<Constraints>): Promise<void>;
+  /** What the leader last published of why entries wait (see publishedWaits); empty when nothing or nothing readable was. */
+  repairWaits(): readonly PublishedWait[];
+  /** Replaces the published waits (the leader, when they change), for every replica to serve. */
+  setRepairWaits(waits: readonly PublishedWait[]): Promise<void>;
 }
 
 /** The settings keys as stored (both backends), with the health-check pause keys `health-check-paused:NAME`. */
@@ -183,6 +188,7 @@ export const SETTINGS_KEYS = [
   "cluster-variables",
   "cluster-template",
   "constraints",
+  "repair-waits",
 ] as const;
 
 /** The outcomes of sabakan polls, newest {@link KEPT_OUTCOMES} kept. */

@@ -16,6 +16,7 @@ import type { KintsugiStore } from "../store/store-port.js";
 import type { Events } from "./events.js";
 import type { ReservedAddress } from "./listen-address.js";
 import type { Workers } from "./workers.js";
+import { publishedWaitsView } from "./published-waits-view.js";
 
 /** The GraphQL API, listening. */
 export interface Api {
@@ -55,6 +56,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     const who = name === null ? "no replica leads right now (an election is under way, or etcd is unreachable)" : `the leader is ${JSON.stringify(name)}`;
     throw apiError("NOT_LEADER", `this replica (${JSON.stringify(leader.replicaName)}) is not the leader; ${who}: send this request to the leader`);
   };
+  const published = publishedWaitsView(store);
   return (actor) => ({
     actor,
     entries: store.entries,
@@ -73,6 +75,11 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     repairPacing: () => (leader.workers() ?? leaderWorkers()).runner.pacingState(),
     // Only the leader's runner knows; a follower has no reason to give.
     waitReason: (index) => leader.workers()?.runner.waitReason(index) ?? null,
+    // The leader answers from its runner; a follower from what the leader published.
+    waitingFor: (index) => {
+      const workers = leader.workers();
+      return workers === null ? published(index) : workers.runner.waitingFor(index);
+    },
     machineStateChanged: (change) => {
       events.pubsub.publish("machineStateChanged", change);
       // On a follower nothing more: the leader's next scheduled poll and round see the change.

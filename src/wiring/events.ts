@@ -64,6 +64,8 @@ export function buildEvents(
       hooks.onOutcome?.(commit.outcome);
     }
     for (const change of commit.holds ?? []) pubsub.publish("machineHoldEvents", change);
+    // The waits the leader published, read from this replica's store: the same on every replica.
+    if (commit.settings.includes("repair-waits")) pubsub.publish("repairWaits", settings.repairWaits());
     // A failure that repeats the newest record only counts on it: subscribers heard of that record when it was new.
     if (commit.generation !== null && commit.generation.repeats === 1) {
       pubsub.publish("clusterGenerated", commit.generation);

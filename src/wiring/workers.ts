@@ -43,12 +43,13 @@ export function runnerLogOf(log: Logger): RunnerLog {
 
 /**
  * Whether a commit gives the runner something to look at: a change of an entry or a machine hold made by anyone but
- * the runner (the API, the poller, a health check) or of a setting. The runner's own commits do not wake it: it acts
- * on them in the pass that made them, and its jobs wake it when they end.
+ * the runner (the API, the poller, a health check) or of a setting other than the published waits. The runner's own
+ * commits do not wake it: it acts on them in the pass that made them, and its jobs wake it when they end.
  */
 export function wakesRunner(commit: StoreCommit): boolean {
   const holds = commit.holds ?? [];
-  return commit.settings.length > 0 || commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR) || holds.some((c) => c.actor !== RUNNER_ACTOR);
+  // The published waits are the runner's own output: a pass that stores them must not cause another.
+  return commit.settings.some((key) => key !== "repair-waits") || commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR) || holds.some((c) => c.actor !== RUNNER_ACTOR);
 }
 
 /** Builds the workers over the store (the leader-guarded one) and events; none starts until told to. */

@@ -15,7 +15,7 @@ const SUMMARY = (from: string, to: string, sha: string) =>
   `copied ${from} -> ${to}, verified\n` +
   "  repair entries      4\n" +
   "  history records     16\n" +
-  "  settings            9\n" +
+  "  settings            10\n" +
   "  poll outcomes       3\n" +
   "  generation records  5\n" +
   "  machine holds       3\n" +

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEvent, eventLine, renderScreen, type Screen, type WatchedEntry, type WatchedEvent } from "../../src/cli/watch-view.js";
+import { applyEvent, applyWaits, eventLine, renderScreen, waitLine, type Screen, type WatchedEntry, type WatchedEvent } from "../../src/cli/watch-view.js";
 
 const entry = (index: string, over: Partial<WatchedEntry> = {}): WatchedEntry => ({
   index,
@@ -16,6 +16,7 @@ const entry = (index: string, over: Partial<WatchedEntry> = {}): WatchedEntry =>
   drainBackoffExpire: null,
   lastTransitionTime: "2026-11-22T05:00:00Z",
   reason: "added by an operator",
+  wait: null,
   ...over,
 });
 const event = (kind: string, e: WatchedEntry, reason = "why"): WatchedEvent => ({ kind, entry: e, record: { time: "2026-11-22T05:00:01Z", reason } });
@@ -115,5 +116,75 @@ describe("watch view", () => {
     assert.equal(entries.get("1")?.reason, "step 1: draining");
     entries = applyEvent(entries, event("DEQUEUED", entry("1")));
     assert.equal(entries.size, 0);
+  });
+
+  const HELD = { kind: "HOLD", message: "held by alice: vendor swap until 2026-11-22T07:00:00Z" };
+  const SLOT = { kind: "CONCURRENCY", message: "max_concurrent_repairs (1) reached" };
+  const WAITING = [
+    entry("1", { status: "PROCESSING", nodename: "node1", stepStatus: "WATCHING", reason: WATCHING_REASON, wait: HELD }),
+    entry("2", { wait: SLOT }),
+    entry("3", { status: "SUCCEEDED", wait: SLOT }),
+    entry("4", { deleted: true, wait: SLOT }),
+  ];
+
+  it("says under each unfinished entry what it waits for, and nothing under a finished or deleted one", () => {
+    const lines = screen({ entries: WAITING, width: 250 }).split("\n");
+    assert.deepEqual(lines.slice(2, 9), [
+      "INDEX  ADDRESS   NODE   OPERATION    STATUS             STEP  STEP STATUS  BACKOFF  SINCE                 REASON",
+      `1      10.0.0.1  node1  unreachable  PROCESSING         1/2   WATCHING     -        2026-11-22T05:00:00Z  ${WATCHING_REASON}`,
+      `    waits (HOLD): ${HELD.message}`,
+      "2      10.0.0.2  -      unreachable  QUEUED             1/2   WAITING      -        2026-11-22T05:00:00Z  added by an operator",
+      `    waits (CONCURRENCY): ${SLOT.message}`,
+      "3      10.0.0.3  -      unreachable  SUCCEEDED          1/2   WAITING      -        2026-11-22T05:00:00Z  added by an operator",
+      "4      10.0.0.4  -      unreachable  QUEUED (deleting)  1/2   WAITING      -        2026-11-22T05:00:00Z  added by an operator",
+    ]);
+  });
+
+  for (const width of [250, 120, 80, 40]) {
+    it(`fits ${width} columns with the waits, each on its line under its row`, () => {
+      const lines = screen({ entries: WAITING, width }).split("\n");
+      for (const line of lines) assert.ok([...line].length <= width, `${[...line].length} > ${width}: ${line}`);
+      for (const [index, wait] of [["1", HELD], ["2", SLOT]] as const) {
+        const rowAt = lines.findIndex((l) => l.startsWith(`${index} `));
+        const note = lines.slice(rowAt + 1, rowAt + 3).find((l) => l.startsWith("    waits ("));
+        assert.ok(note !== undefined, `#${index} has its wait under it: ${JSON.stringify(lines)}`);
+        const text = `    waits (${wait.kind}): ${wait.message}`;
+        assert.ok(note === text || (note.endsWith("…") && text.startsWith(note.slice(0, -1))), `#${index}: ${note}`);
+      }
+      assert.equal(lines.filter((l) => l.startsWith("    waits (")).length, 2, "none for the finished and the deleted entry");
+    });
+  }
+
+  describe("applyWaits: the whole list of waits each time", () => {
+    const start = new Map(WAITING.map((e) => [e.index, e]));
+    const cases: Array<{ name: string; waits: Array<{ index: string; waitingFor: { kind: string; message: string } }>; want: Record<string, string | null>; changed: string[] }> = [
+      { name: "the same waits change nothing", waits: [{ index: "1", waitingFor: HELD }, { index: "2", waitingFor: SLOT }], want: { 1: "HOLD", 2: "CONCURRENCY", 3: null, 4: null }, changed: [] },
+      { name: "an entry left out waits for nothing", waits: [{ index: "1", waitingFor: HELD }], want: { 1: "HOLD", 2: null, 3: null, 4: null }, changed: [] },
+      { name: "a new kind is a change", waits: [{ index: "1", waitingFor: HELD }, { index: "2", waitingFor: { kind: "COMMAND", message: "step 1: running the repair command" } }], want: { 1: "HOLD", 2: "COMMAND", 3: null, 4: null }, changed: ["2"] },
+      { name: "a new message of the same kind is a change", waits: [{ index: "1", waitingFor: { kind: "HOLD", message: "held by bob: firmware" } }, { index: "2", waitingFor: SLOT }], want: { 1: "HOLD", 2: "CONCURRENCY", 3: null, 4: null }, changed: ["1"] },
+      { name: "a wait for an entry not watched is ignored", waits: [{ index: "9", waitingFor: SLOT }], want: { 1: null, 2: null, 3: null, 4: null }, changed: [] },
+      { name: "a finished or deleted entry's wait is kept but not announced", waits: [{ index: "3", waitingFor: HELD }, { index: "4", waitingFor: HELD }], want: { 1: null, 2: null, 3: "HOLD", 4: "HOLD" }, changed: [] },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const { entries, changed } = applyWaits(start, c.waits);
+        assert.deepEqual(Object.fromEntries([...entries].map(([i, e]) => [i, e.wait?.kind ?? null])), c.want);
+        assert.deepEqual(changed.map((e) => e.index), c.changed);
+        assert.equal(entries.size, start.size);
+      });
+    }
+  });
+
+  it("an event keeps the entry's wait until the next list of waits", () => {
+    const entries = applyEvent(new Map([["2", entry("2", { wait: SLOT })]]), event("TRANSITION", entry("2", { status: "PROCESSING" }), "step 1: running the repair command"));
+    assert.deepEqual(entries.get("2")?.wait, SLOT);
+  });
+
+  it("writes one line per new wait, escaping control characters", () => {
+    assert.equal(waitLine(entry("2", { wait: SLOT }), "2026-11-22T05:00:02Z"), "2026-11-22T05:00:02Z #2 10.0.0.2 unreachable WAITING CONCURRENCY: max_concurrent_repairs (1) reached");
+    assert.equal(waitLine({ ...hostileEntry, wait: { kind: "HOLD", message: `held by ${HOSTILE}` } }, "T"), `T #4 ${ESCAPED} op${ESCAPED} WAITING HOLD: held by ${ESCAPED}`);
+    const lines = screen({ entries: [{ ...hostileEntry, wait: { kind: `HOLD${HOSTILE}`, message: HOSTILE } }], width: 300 }).split("\n");
+    assert.ok(lines.every((l) => !CONTROL.test(l)), JSON.stringify(lines));
+    assert.ok(lines.includes(`    waits (HOLD${ESCAPED}): ${ESCAPED}`), JSON.stringify(lines));
   });
 });

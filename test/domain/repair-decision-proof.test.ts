@@ -31,7 +31,7 @@ const CASES: DecisionCase[] = [
     name: "every signal holds: the dwell starts, and the decision wakes at its end",
     snapshot: proofSnapshot(watchingFor(10, ev()), healthy("boot-B")),
     want: [{ index: 1, states: [NOTE], effect: "none" }],
-    held: { 1: /^dwell until 2026-11-22T06:01:00\.500Z$/ },
+    held: { 1: /^healthy: proving the repair for \d+s, until 2026-11-22T06:01:00\.500Z \(a relapse starts it again\)$/ },
     wakeAt: T + 60 * SEC,
   },
   {
@@ -100,6 +100,6 @@ describe("decideRepairActions: proof of repair", () => {
     const note = plan.actions[0]?.transitions[0];
     assert.match(note?.reason ?? "", /relapse \(node_ready no longer holds\)/);
     assert.equal(note?.after.evidence?.dwellStartedAt, null);
-    assert.equal(plan.held.get(1), "waiting for proof: node_ready");
+    assert.deepEqual([plan.held.get(1)?.kind, plan.held.get(1)?.message], ["PROOF", "waiting for proof: node_ready"]);
   });
 });

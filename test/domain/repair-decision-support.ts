@@ -104,7 +104,7 @@ export function assertDecision(c: DecisionCase): RepairPlan {
   const plan = decideRepairActions(c.snapshot, T, fixedRandom(0));
   assert.deepEqual(summary(plan), c.want);
   assert.deepEqual([...plan.held.keys()].sort(), Object.keys(c.held).map(Number).sort());
-  for (const [index, reason] of Object.entries(c.held)) assert.match(plan.held.get(Number(index)) ?? "", reason);
+  for (const [index, reason] of Object.entries(c.held)) assert.match(plan.held.get(Number(index))?.message ?? "", reason);
   if (c.wakeAt !== undefined) assert.equal(plan.wakeAt, c.wakeAt);
   return plan;
 }

@@ -130,7 +130,7 @@ describe("decideRepairActions with pacing", () => {
       const snap = { ...snapshot(c.entries, {}, { config: TWO_TYPES, max: c.max }), ...(c.pacing && { pacing: c.pacing }) };
       const plan = decideRepairActions(snap, T, fixedRandom(0));
       assert.deepEqual(started(plan), c.want);
-      for (const [index, pattern] of Object.entries(c.held ?? {})) assert.match(plan.held.get(Number(index)) ?? "(not held)", pattern);
+      for (const [index, pattern] of Object.entries(c.held ?? {})) assert.match(plan.held.get(Number(index))?.message ?? "(not held)", pattern);
     });
   }
 });

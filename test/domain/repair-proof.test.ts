@@ -84,12 +84,12 @@ const CASES: ProofCase[] = [
   {
     name: "every signal holds: the dwell starts, and the entry waits until it ends",
     entry: watching(evidence()),
-    want: { kind: "unproven", reason: /^dwell until 2026-11-22T06:01:00\.500Z$/, wakeAt: T + 60 * SEC, note: /dwell started/, evidence: { dwellStartedAt: T, dwellStarts: 1, bootIdAfter: "boot-B", provenAt: null } },
+    want: { kind: "unproven", reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:01:00\.500Z \(a relapse starts it again\)$/, wakeAt: T + 60 * SEC, note: /dwell started/, evidence: { dwellStartedAt: T, dwellStarts: 1, bootIdAfter: "boot-B", provenAt: null } },
   },
   {
     name: "the dwell goes on: nothing new to write",
     entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T - 30 * SEC }, dwellStartedAt: T - 30 * SEC, dwellStarts: 1 })),
-    want: { kind: "unproven", reason: /^dwell until 2026-11-22T06:00:30\.500Z$/, wakeAt: T + 30 * SEC, note: null },
+    want: { kind: "unproven", reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:00:30\.500Z \(a relapse starts it again\)$/, wakeAt: T + 30 * SEC, note: null },
   },
   {
     name: "the dwell is over: proven, with the final evidence in the note",
@@ -111,7 +111,7 @@ const CASES: ProofCase[] = [
   {
     name: "after a relapse every signal holds again: the dwell restarts (second start) from now",
     entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC }, dwellStartedAt: null, dwellStarts: 1 })),
-    want: { kind: "unproven", reason: /^dwell until 2026-11-22T06:01:00\.500Z$/, note: /dwell restarted \(start 2\)/, evidence: { dwellStartedAt: T, dwellStarts: 2, since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T } } },
+    want: { kind: "unproven", reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:01:00\.500Z \(a relapse starts it again\)$/, note: /dwell restarted \(start 2\)/, evidence: { dwellStartedAt: T, dwellStarts: 2, since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T } } },
   },
   {
     name: "sabakan_healthy needs sabakan's HEALTHY state",
@@ -131,7 +131,7 @@ const CASES: ProofCase[] = [
     entry: watching(evidence()),
     proof: { requires: [], dwellSeconds: 10 },
     observed: seen({ nodeReady: false, bootId: "boot-A", sabakanState: null }),
-    want: { kind: "unproven", reason: /^dwell until 2026-11-22T06:00:10\.500Z$/ },
+    want: { kind: "unproven", reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:00:10\.500Z \(a relapse starts it again\)$/ },
   },
 ];
 
@@ -142,7 +142,9 @@ describe("judgeProof", () => {
       if (c.want === null) return assert.equal(verdict, null);
       assert.ok(verdict);
       assert.equal(verdict.kind, c.want.kind);
-      if (c.want.reason) assert.ok(verdict.kind === "unproven" && c.want.reason.test(verdict.reason), verdict.kind === "unproven" ? verdict.reason : "proven");
+      if (c.want.reason) assert.ok(verdict.kind === "unproven" && c.want.reason.test(verdict.wait.message), verdict.kind === "unproven" ? verdict.wait.message : "proven");
+      // A dwell is a DWELL wait that ends when the dwell does; anything else missing is a PROOF wait with no end.
+      if (verdict.kind === "unproven") assert.deepEqual([verdict.wait.kind, verdict.wait.until], verdict.wakeAt === null ? ["PROOF", null] : ["DWELL", verdict.wakeAt]);
       if (c.want.wakeAt !== undefined) assert.equal(verdict.kind === "unproven" ? verdict.wakeAt : undefined, c.want.wakeAt);
       if (c.want.note === null) assert.deepEqual(verdict.transitions, []);
       if (c.want.note) {

@@ -115,4 +115,25 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
     await until("the entry succeeds once released", entry, (e) => e.status === "SUCCEEDED");
     assert.equal(machines.log().filter((l) => l.startsWith("fix ") && l.endsWith(" 10.7.0.9")).length, 1, "repaired once, after the release");
   });
+
+  it("every replica answers the same waitingFor as the leader, which publishes it", async () => {
+    const { leaderAt } = await untilOneLeads(replicas.map((r) => r.url));
+    const follower = replicas[(leaderAt + 1) % replicas.length] as TestKintsugi;
+    await follower.gql(`mutation { setRepairQueueEnabled(enabled: false) }`);
+    try {
+      for (let i = 0; i < 2; i++) await follower.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.3") { index } }`);
+      const query = `{ searchRepairEntries { address waitingFor { kind message until domain entryIndex } } }`;
+      type Answer = { searchRepairEntries: Array<{ address: string; waitingFor: { kind: string; entryIndex: number | null } | null }> };
+      const waits = async (r: TestKintsugi) => (await r.gql<Answer>(query)).data?.searchRepairEntries.filter((e) => e.address === "10.7.0.3").map((e) => e.waitingFor) ?? [];
+      const answers = await until(
+        "every replica answers both entries' waits as the leader does",
+        () => Promise.all(replicas.map(waits)),
+        (as) => as.every((a) => JSON.stringify(a) === JSON.stringify(as[leaderAt])) && as[leaderAt]?.length === 2 && as[leaderAt]?.every((w) => w !== null) === true,
+      );
+      assert.deepEqual(answers[leaderAt]?.map((w) => w?.kind), ["QUEUE_DISABLED", "MACHINE_BUSY"]);
+      assert.deepEqual(answers[(leaderAt + 2) % replicas.length], answers[leaderAt]);
+    } finally {
+      await follower.gql(`mutation { setRepairQueueEnabled(enabled: true) }`);
+    }
+  });
 });

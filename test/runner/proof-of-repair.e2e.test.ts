@@ -49,6 +49,7 @@ describe("proof of repair, end to end (real child processes, test Kubernetes API
     const still = await w.entry(index);
     assert.equal(still.status, "PROCESSING");
     assert.equal(still.waitReason, "waiting for proof: boot_id_changed");
+    assert.deepEqual(still.waitingFor, { kind: "PROOF", until: null });
     assert.deepEqual(notes(still, /dwell (started|restarted)|repair proven/), [], "no dwell ever started");
     assert.equal(w.machines.runs("fix", ADDRESS), 1, "the repair command ran once");
   });
@@ -58,8 +59,10 @@ describe("proof of repair, end to end (real child processes, test Kubernetes API
     const index = await w.add(ADDRESS);
     await w.waitFor(index, commandRan);
     w.kube.setNodeBootId(NODE, "boot-after");
-    const dwelling = await w.waitFor(index, (e) => /^dwell until /.test(e.waitReason ?? ""));
+    const dwelling = await w.waitFor(index, (e) => /^healthy: proving the repair for /.test(e.waitReason ?? ""));
     assert.equal(dwelling.status, "PROCESSING", "not before the dwell is over");
+    assert.equal(dwelling.waitingFor?.kind, "DWELL");
+    assert.ok(dwelling.waitingFor.until !== null && Date.parse(dwelling.waitingFor.until) > Date.parse(dwelling.lastTransitionTime), "it ends when the dwell does");
     const done = await w.waitFor(index, (e) => e.status === "SUCCEEDED" || e.status === "FAILED");
     assert.equal(done.status, "SUCCEEDED");
     const started = done.history.find((h) => /proof of repair: dwell started/.test(h.reason));

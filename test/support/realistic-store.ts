@@ -59,6 +59,7 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
   await s.setHealthCheckPaused("kubelet", true);
   await s.setHealthCheckPaused("disk", false);
   await s.setConstraints({ maximumRepairQueueEntries: 5, minimumWorkers: 2 });
+  await s.setRepairWaits([{ index: 3, kind: "HOLD", message: "held by alice: vendor swap", until: NOW + 3_600_000, domain: null }]);
 
   const g = store.generations;
   await g.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
@@ -100,6 +101,7 @@ export async function portView(store: KintsugiStore): Promise<object> {
       clusterTemplate: s.clusterTemplate(),
       healthCheckPaused: [...PAUSED_CHECKS, "never-set"].map((name) => s.healthCheckPaused(name)),
       constraints: s.constraints(),
+      repairWaits: s.repairWaits(),
     },
     outcomes: store.outcomes.last(null),
     finished: store.finished.list(),

@@ -7,7 +7,7 @@ import { SimulatedMachines } from "./machine-script.js";
 import { tempDir } from "./temp-dir.js";
 
 export const ENTRY_FIELDS = `index address nodename status step stepStatus deleted drainBackoffCount drainBackoffExpire
-  lastTransitionTime waitReason history { kind reason detail status step stepStatus }`;
+  lastTransitionTime waitReason waitingFor { kind until } history { kind reason detail status step stepStatus }`;
 
 export interface WorldEntry {
   index: string;
@@ -21,6 +21,7 @@ export interface WorldEntry {
   drainBackoffExpire: string | null;
   lastTransitionTime: string;
   waitReason: string | null;
+  waitingFor: { kind: string; until: string | null } | null;
   history: Array<{ kind: string; reason: string; detail: string | null; status: string; step: number; stepStatus: string }>;
 }
 

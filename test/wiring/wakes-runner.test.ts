@@ -25,6 +25,8 @@ describe("wakesRunner: which commits give the runner something to look at", () =
     ["a hold an operator set (its release or replacement may let an entry start)", commit({ holds: [{ kind: "set", hold: HOLD, actor: "alice" }] }), true],
     ["a hold an operator released", commit({ holds: [{ kind: "released", hold: HOLD, actor: "alice" }] }), true],
     ["the runner's own removal of expired holds: it removed them in its pass", commit({ holds: [{ kind: "expired", hold: HOLD, actor: RUNNER_ACTOR }] }), false],
+    ["the waits the runner published: its own output", commit({ settings: ["repair-waits"] }), false],
+    ["the published waits with another setting", commit({ settings: ["repair-waits", "repair-queue-enabled"] }), true],
     ["a poll's outcome alone", commit({ outcome: { sequence: 1, time: NOW, trigger: "schedule", machinesSeen: 0, enqueued: [], skipped: [], shortCircuit: null, error: "down" } }), false],
   ];
   for (const [name, c, wakes] of cases) {

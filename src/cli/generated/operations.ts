@@ -85,6 +85,33 @@ export type RepairStepStatus =
   /** The repair command ran; watching the health check for `watch_seconds`. */
   | 'WATCHING';
 
+/** What an unfinished repair entry waits for. */
+export type RepairWaitKind =
+  /** The entry waits out its drain back-off, `until` it expires. */
+  | 'BACKOFF'
+  /** A command of the entry is running (diagnostics, repair or success command). */
+  | 'COMMAND'
+  /** `max_concurrent_repairs` entries are in progress. */
+  | 'CONCURRENCY'
+  /** A control-plane rule: one control plane at a time, none while another one is rebooted or not Ready. */
+  | 'CONTROL_PLANE'
+  /** The node is drained: pods are evicted `until` the eviction deadline, then the drain backs off. */
+  | 'DRAINING'
+  /** The machine is healthy; the repair is proven once it stays healthy `until` the end of `success_dwell_seconds`. */
+  | 'DWELL'
+  /** The machine is held (through kintsugi or a Node annotation), `until` the hold ends when it has an end. */
+  | 'HOLD'
+  /** Another entry (`entryIndex`) is repairing the same machine. */
+  | 'MACHINE_BUSY'
+  /** The pacing allowance of the failure domain `domain` is used up. */
+  | 'PACING'
+  /** The health check says healthy, but the proof of repair its operation requires (`success_requires`) is missing: the message names what. */
+  | 'PROOF'
+  /** The repair queue is disabled (`repairQueueEnabled` false): nothing starts or moves on. */
+  | 'QUEUE_DISABLED'
+  /** The step's repair command ran; the health check is watched `until` the end of `watch_seconds`. */
+  | 'WATCHING';
+
 export type EntryFieldsFragment = { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null };
 
 export type ListEntriesQueryVariables = Exact<{ [key: string]: never; }>;
@@ -292,3 +319,22 @@ export type ReleaseMachineMutationVariables = Exact<{
 
 
 export type ReleaseMachineMutation = { releaseMachine: { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource } };
+
+export type WatchFieldsFragment = { index: string, address: string, nodename: string, operation: string, status: RepairStatus, step: number, stepCount: number | null, stepStatus: RepairStepStatus, deleted: boolean, drainBackoffCount: number, drainBackoffExpire: string | null, lastTransitionTime: string | null, waitingFor: { kind: RepairWaitKind, message: string } | null, history: Array<{ reason: string }> };
+
+export type WatchEntriesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WatchEntriesQuery = { searchRepairEntries: Array<{ index: string, address: string, nodename: string, operation: string, status: RepairStatus, step: number, stepCount: number | null, stepStatus: RepairStepStatus, deleted: boolean, drainBackoffCount: number, drainBackoffExpire: string | null, lastTransitionTime: string | null, waitingFor: { kind: RepairWaitKind, message: string } | null, history: Array<{ reason: string }> }> };
+
+export type WatchEntryQueryVariables = Exact<{
+  index: string | number;
+}>;
+
+
+export type WatchEntryQuery = { repairEntry: { index: string, address: string, nodename: string, operation: string, status: RepairStatus, step: number, stepCount: number | null, stepStatus: RepairStepStatus, deleted: boolean, drainBackoffCount: number, drainBackoffExpire: string | null, lastTransitionTime: string | null, waitingFor: { kind: RepairWaitKind, message: string } | null, history: Array<{ reason: string }> } };
+
+export type WatchWaitsSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WatchWaitsSubscription = { repairWaits: Array<{ index: string, waitingFor: { kind: RepairWaitKind, message: string } }> };

@@ -15,6 +15,8 @@ import type { ClusterNode as ClusterNodeModel, Taint as TaintModel } from '../..
 import type { RepairPacingView as RepairPacingViewModel, DomainPacing as DomainPacingModel } from '../../domain/repair-pacing-report.js';
 import type { PacingChange as PacingChangeModel } from '../../domain/repair-pacing.js';
 import type { MachineHold as MachineHoldModel } from '../../domain/machine-holds.js';
+import type { WaitingFor as WaitingForModel } from '../../domain/repair-wait.js';
+import type { PublishedWait as PublishedWaitModel } from '../../domain/published-waits.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -216,6 +218,15 @@ export type DomainPacing = {
   lastChange?: Maybe<PacingChange>;
   /** The rack number or the machine type, as text. */
   value: Scalars['String']['output'];
+};
+
+/** One entry's wait, as `repairWaits` sends it. */
+export type EntryWait = {
+  __typename?: 'EntryWait';
+  /** The entry's index. */
+  index: Scalars['ID']['output'];
+  /** What it waits for (as `RepairEntry.waitingFor`). */
+  waitingFor: RepairWait;
 };
 
 /** A generated cluster configuration. */
@@ -846,9 +857,18 @@ export type RepairEntry = {
    * Why the runner's last pass left this entry where it is: waiting out its drain back-off, its machine being
    * repaired by another entry, `max_concurrent_repairs` reached, or a control-plane rule (one control plane at a
    * time, another control plane being rebooted or not Ready, naming it). Null when the entry moved or nothing holds
-   * it; a disabled queue is no hold here (see `repairQueueEnabled`). Not kept: it is the last pass's view.
+   * it; a disabled queue is no hold here (see `repairQueueEnabled`). Not kept: it is the last pass's view. The same
+   * text as `waitingFor.message` when a rule holds the entry.
    */
   waitReason?: Maybe<Scalars['String']['output']>;
+  /**
+   * What the entry is waiting for right now and until when: a rule that holds it (the disabled queue,
+   * `max_concurrent_repairs`, a control-plane rule, another entry repairing its machine, its drain back-off, a
+   * machine hold, a pacing allowance) or its own step (a command running, a drain, a watch, the proof-of-repair
+   * dwell). Null for finished and deleted entries, and when it waits for nothing (it moves at the next pass). Every
+   * replica answers the same: the leader publishes the waits to the store whenever they change.
+   */
+  waitingFor?: Maybe<RepairWait>;
 };
 
 /** One committed change of a repair entry. */
@@ -1006,6 +1026,49 @@ export enum RepairStepStatus {
   Watching = 'watching'
 }
 
+/** Why an unfinished repair entry is not moving right now, as of the leader's last pass. */
+export type RepairWait = {
+  __typename?: 'RepairWait';
+  /** With PACING: the failure domain whose allowance is used up, as KIND=VALUE (`rack=3`, `machine_type=qemu`); else null. */
+  domain?: Maybe<Scalars['String']['output']>;
+  /** The entry in the way: with MACHINE_BUSY the one repairing the machine, with CONTROL_PLANE the control plane in progress (when that is the rule); else null. */
+  entryIndex?: Maybe<Scalars['Int']['output']>;
+  /** What the entry waits for. */
+  kind: RepairWaitKind;
+  /** The same, in a sentence for people (at most 400 characters, ending in … when cut). */
+  message: Scalars['String']['output'];
+  /** When the wait ends by itself (a back-off, a watch, a drain's eviction deadline, a dwell, a hold with an end); null when something else ends it. */
+  until?: Maybe<Scalars['DateTime']['output']>;
+};
+
+/** What an unfinished repair entry waits for. */
+export enum RepairWaitKind {
+  /** The entry waits out its drain back-off, `until` it expires. */
+  Backoff = 'BACKOFF',
+  /** A command of the entry is running (diagnostics, repair or success command). */
+  Command = 'COMMAND',
+  /** `max_concurrent_repairs` entries are in progress. */
+  Concurrency = 'CONCURRENCY',
+  /** A control-plane rule: one control plane at a time, none while another one is rebooted or not Ready. */
+  ControlPlane = 'CONTROL_PLANE',
+  /** The node is drained: pods are evicted `until` the eviction deadline, then the drain backs off. */
+  Draining = 'DRAINING',
+  /** The machine is healthy; the repair is proven once it stays healthy `until` the end of `success_dwell_seconds`. */
+  Dwell = 'DWELL',
+  /** The machine is held (through kintsugi or a Node annotation), `until` the hold ends when it has an end. */
+  Hold = 'HOLD',
+  /** Another entry (`entryIndex`) is repairing the same machine. */
+  MachineBusy = 'MACHINE_BUSY',
+  /** The pacing allowance of the failure domain `domain` is used up. */
+  Pacing = 'PACING',
+  /** The health check says healthy, but the proof of repair its operation requires (`success_requires`) is missing: the message names what. */
+  Proof = 'PROOF',
+  /** The repair queue is disabled (`repairQueueEnabled` false): nothing starts or moves on. */
+  QueueDisabled = 'QUEUE_DISABLED',
+  /** The step's repair command ran; the health check is watched `until` the end of `watch_seconds`. */
+  Watching = 'WATCHING'
+}
+
 /** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
 export enum SkipKind {
   /** Skipped: another machine with the same address was enqueued in this poll. */
@@ -1076,6 +1139,12 @@ export type Subscription = {
    * the entry after the change), published after its transaction committed, in commit order.
    */
   repairEntryEvents: RepairEntryEvent;
+  /**
+   * What the waiting entries wait for, each time it changes: the leader publishes the waits after a pass that changed
+   * them, and every replica sends them on. The whole list each time, lowest index first (at most 1000 entries, 512 KiB); an
+   * unfinished entry not in it waits for nothing.
+   */
+  repairWaits: Array<EntryWait>;
 };
 
 
@@ -1196,6 +1265,7 @@ export type ResolversTypes = {
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
+  EntryWait: ResolverTypeWrapper<PublishedWaitModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GeneratedCluster: ResolverTypeWrapper<ClusterGenerationModel>;
   HealthCheck: ResolverTypeWrapper<HealthCheckStatusModel>;
@@ -1236,6 +1306,8 @@ export type ResolversTypes = {
   RepairStatus: null;
   RepairStepConfig: ResolverTypeWrapper<RepairStepConfigModel>;
   RepairStepStatus: null;
+  RepairWait: ResolverTypeWrapper<WaitingForModel>;
+  RepairWaitKind: RepairWaitKind;
   SkipKind: null;
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -1260,6 +1332,7 @@ export type ResolversParentTypes = {
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
   DomainPacing: DomainPacingModel;
+  EntryWait: PublishedWaitModel;
   Float: Scalars['Float']['output'];
   GeneratedCluster: ClusterGenerationModel;
   HealthCheck: HealthCheckStatusModel;
@@ -1292,6 +1365,7 @@ export type ResolversParentTypes = {
   RepairHistoryRecord: RepairHistoryRecordModel;
   RepairPacing: RepairPacingViewModel;
   RepairStepConfig: RepairStepConfigModel;
+  RepairWait: WaitingForModel;
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -1391,6 +1465,11 @@ export type DomainPacingResolvers<ContextType = GraphQLContext, ParentType exten
   inProgress?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lastChange?: Resolver<Maybe<ResolversTypes['PacingChange']>, ParentType, ContextType>;
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EntryWaitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntryWait'] = ResolversParentTypes['EntryWait']> = {
+  index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  waitingFor?: Resolver<ResolversTypes['RepairWait'], ParentType, ContextType>;
 };
 
 export type GeneratedClusterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GeneratedCluster'] = ResolversParentTypes['GeneratedCluster']> = {
@@ -1593,6 +1672,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   stepCount?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
   waitReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  waitingFor?: Resolver<Maybe<ResolversTypes['RepairWait']>, ParentType, ContextType>;
 };
 
 export type RepairEntryEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntryEvent'] = ResolversParentTypes['RepairEntryEvent']> = {
@@ -1651,6 +1731,14 @@ export type RepairStepConfigResolvers<ContextType = GraphQLContext, ParentType e
 
 export type RepairStepStatusResolvers = { DRAINING: 'draining', WAITING: 'waiting', WATCHING: 'watching' };
 
+export type RepairWaitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairWait'] = ResolversParentTypes['RepairWait']> = {
+  domain?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  entryIndex?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['RepairWaitKind'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  until?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+};
+
 export type SkipKindResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
 
 export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkippedMachine'] = ResolversParentTypes['SkippedMachine']> = {
@@ -1670,6 +1758,7 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
   machineHoldEvents?: SubscriptionResolver<ResolversTypes['MachineHoldEvent'], "machineHoldEvents", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
   repairEntryEvents?: SubscriptionResolver<ResolversTypes['RepairEntryEvent'], "repairEntryEvents", ParentType, ContextType, Partial<SubscriptionRepairEntryEventsArgs>>;
+  repairWaits?: SubscriptionResolver<Array<ResolversTypes['EntryWait']>, "repairWaits", ParentType, ContextType>;
 };
 
 export type TaintResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Taint'] = ResolversParentTypes['Taint']> = {
@@ -1699,6 +1788,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DomainPacing?: DomainPacingResolvers<ContextType>;
+  EntryWait?: EntryWaitResolvers<ContextType>;
   GeneratedCluster?: GeneratedClusterResolvers<ContextType>;
   HealthCheck?: HealthCheckResolvers<ContextType>;
   HealthCheckTarget?: HealthCheckTargetResolvers<ContextType>;
@@ -1732,6 +1822,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStatus?: RepairStatusResolvers;
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;
+  RepairWait?: RepairWaitResolvers<ContextType>;
   SkipKind?: SkipKindResolvers;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

@@ -82,6 +82,7 @@ export const repairEntryResolvers: Resolvers = {
     index: (e) => String(e.index),
     history: (e, _, ctx) => ctx.entries.history(e.index),
     waitReason: (e, _, ctx) => (isFinished(e) || e.deleted ? null : ctx.waitReason(e.index)),
+    waitingFor: (e, _, ctx) => (isFinished(e) || e.deleted ? null : ctx.waitingFor(e.index)),
     currentStep: (e, _, ctx) => {
       const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
       return found.ok ? (found.operation.repairSteps[e.step] ?? null) : null;
@@ -90,6 +91,16 @@ export const repairEntryResolvers: Resolvers = {
     stepCount: (e, _, ctx) => {
       const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
       return found.ok ? found.operation.repairSteps.length : null;
+    },
+  },
+  EntryWait: {
+    index: (w) => String(w.index),
+    waitingFor: (w) => w,
+  },
+  Subscription: {
+    repairWaits: {
+      subscribe: (_, __, ctx) => ctx.pubsub.subscribe("repairWaits"),
+      resolve: (payload: unknown) => payload as never,
     },
   },
   RepairStepConfig: {

@@ -1,6 +1,8 @@
 import type { StoredClusterTemplate } from "../../domain/cluster/generation-record.js";
 import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/constraints.js";
 import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/machine-params.js";
+import type { PublishedWait } from "../../domain/published-waits.js";
+import { readPublishedWaits } from "../published-waits-schema.js";
 import type { SettingsPort } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
@@ -82,6 +84,15 @@ export class EtcdSettingsPort implements SettingsPort {
 
   setConstraints(set: Partial<Constraints>): Promise<void> {
     return this.write("constraints", () => ({ ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
+  }
+
+  /** The waits the leader last published; the mirror refused a value of the wrong shape (read as none). */
+  repairWaits(): readonly PublishedWait[] {
+    return readPublishedWaits(this.read<unknown>("repair-waits", []));
+  }
+
+  setRepairWaits(waits: readonly PublishedWait[]): Promise<void> {
+    return this.write("repair-waits", () => waits);
   }
 
   private read<T>(name: string, fallback: T): T {

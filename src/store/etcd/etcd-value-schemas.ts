@@ -10,6 +10,7 @@ import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairSt
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
 import { repairEvidenceSchema } from "../repair-evidence-schema.js";
+import { publishedWaitsSchema } from "../published-waits-schema.js";
 
 /**
  * The shapes of the JSON values kintsugi keeps in etcd. Values are read back from a store other programs can write,
@@ -110,6 +111,7 @@ const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   "auto-repair-variables": z.object({ having: machineParams, notHaving: machineParams }),
   "cluster-variables": z.object({ having: machineParams, notHaving: machineParams }),
   "cluster-template": z.object({ text: z.string(), setAt: time }),
+  "repair-waits": publishedWaitsSchema,
   constraints: z.object(Object.fromEntries(Object.values(CONSTRAINT_NAMES).map((name) => [name, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional()]))),
 };
 

@@ -1,6 +1,8 @@
 import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/constraints.js";
 import type { StoredClusterTemplate } from "../../domain/cluster/generation-record.js";
 import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/machine-params.js";
+import type { PublishedWait } from "../../domain/published-waits.js";
+import { readPublishedWaits } from "../published-waits-schema.js";
 import type { SettingsPort } from "../store-port.js";
 import type { Db } from "./database.js";
 import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
@@ -95,6 +97,15 @@ export class SqliteSettingsStore implements SettingsPort {
   async setConstraints(set: Partial<Constraints>): Promise<void> {
     // Read and written in one transaction, so two operators setting two constraints both keep theirs.
     this.commits.write((draft) => this.put(draft, "constraints", { ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
+  }
+
+  /** The waits the leader last published; a stored value of the wrong shape reads as none. */
+  repairWaits(): readonly PublishedWait[] {
+    return readPublishedWaits(this.read<unknown>("repair-waits", []));
+  }
+
+  async setRepairWaits(waits: readonly PublishedWait[]): Promise<void> {
+    this.write("repair-waits", waits);
   }
 
   private read<T>(key: string, fallback: T): T {

@@ -12,7 +12,7 @@ import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snaps
 import { corruptTablePage, desyncAddressIndex, fromNewerKintsugi, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
 import { tempDir } from "../../support/temp-dir.js";
 
-const REALISTIC_COUNTS = { settings: 9, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3 };
+const REALISTIC_COUNTS = { settings: 10, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3 };
 
 /** The sha256 `kintsugi db copy` computes of the file (it takes the lock and migrates; the file is a copy's source). */
 async function copySha(file: string): Promise<string> {

@@ -22,6 +22,11 @@ interface SettingCase {
 
 const variables = { having: { racks: [1, 2] }, notHaving: null };
 const template = { text: "name: tokyo # kept verbatim\n", setAt: NOW };
+const waits = [
+  { index: 3, kind: "HOLD" as const, message: "held by alice: vendor swap", until: NOW + MINUTE, domain: null },
+  { index: 4, kind: "PACING" as const, message: "pacing: rack 3 allows 1 repair in progress (no finished entry yet)", until: null, domain: "rack=3" },
+  { index: 5, kind: "MACHINE_BUSY" as const, message: "machine 10.0.0.3 is being repaired by entry 3", until: null, domain: null, entryIndex: 3 },
+];
 const settingCases: SettingCase[] = [
   { name: "repair queue enabled", key: "repair-queue-enabled", fallback: true, value: false, get: (s) => s.settings.repairQueueEnabled(), set: (s) => s.settings.setRepairQueueEnabled(false) },
   { name: "auto-repair enabled", key: "auto-repair-enabled", fallback: true, value: false, get: (s) => s.settings.autoRepairEnabled(), set: (s) => s.settings.setAutoRepairEnabled(false) },
@@ -29,6 +34,7 @@ const settingCases: SettingCase[] = [
   { name: "cluster generation enabled", key: "cluster-generation-enabled", fallback: true, value: false, get: (s) => s.settings.clusterGenerationEnabled(), set: (s) => s.settings.setClusterGenerationEnabled(false) },
   { name: "cluster variables", key: "cluster-variables", fallback: DEFAULT_CLUSTER_VARIABLES, value: variables, get: (s) => s.settings.clusterVariables(), set: (s) => s.settings.setClusterVariables(variables) },
   { name: "cluster template", key: "cluster-template", fallback: null, value: template, get: (s) => s.settings.clusterTemplate(), set: (s) => s.settings.setClusterTemplate(template) },
+  { name: "the published waits", key: "repair-waits", fallback: [], value: waits, get: (s) => s.settings.repairWaits(), set: (s) => s.settings.setRepairWaits(waits) },
   { name: "a health check's pause", key: "health-check-paused:disk/a b", fallback: null, value: false, get: (s) => s.settings.healthCheckPaused("disk/a b"), set: (s) => s.settings.setHealthCheckPaused("disk/a b", false) },
 ];
 

@@ -68,7 +68,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     const view = await sqliteWithHistory(original);
 
     const there = await copy(openSqliteSnapshotSource(original), openEtcdSnapshotTarget(etcdAt()));
-    assert.deepEqual(there.summary.counts, { settings: 9, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3 });
+    assert.deepEqual(there.summary.counts, { settings: 10, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3 });
     assert.deepEqual(there.summary.counters, { nextIndex: 8, nextHistorySequence: 17, nextOutcomeSequence: 4, nextGenerationSequence: 6 });
     assert.match(there.summary.sha256, /^[0-9a-f]{64}$/);
     assert.equal(there.from, `sqlite:${original}`);

@@ -114,6 +114,9 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     ["auto-repair variables with a negative rack", "auto-repair-variables", { having: { racks: [-1] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
     ["a cluster template without its text", "cluster-template", { text: 42, setAt: NOW }, (s) => s.settings.clusterTemplate(), null],
     ["a health check paused by a number", "health-check-paused:workers", 1, (s) => s.settings.healthCheckPaused("workers"), null],
+    ["published waits of an unknown kind", "repair-waits", [{ index: 1, kind: "ASLEEP", message: "zzz", until: null, domain: null }], (s) => s.settings.repairWaits(), []],
+    ["a published wait with a huge message", "repair-waits", [{ index: 1, kind: "HOLD", message: "x".repeat(100_000), until: null, domain: null }], (s) => s.settings.repairWaits(), []],
+    ["published waits that are not a list", "repair-waits", { 1: "held" }, (s) => s.settings.repairWaits(), []],
   ];
   for (const [name, setting, value, read, fallback] of settings) {
     it(`reads the default for ${name}, and says which key`, async () => {
