@@ -1,6 +1,5 @@
 import type { FinishedRepair } from "./finished-repair.js";
-import type { RepairHistoryRecord } from "./repair-history.js";
-import { drainingTimeOf, percentileOf, stepsNeededOf } from "./repair-timeline.js";
+import { drainingTimeOf, percentileOf, stepsNeededOf, type RepairTimelinePoint } from "./repair-timeline.js";
 
 /** What repairs can be grouped by. */
 export type RepairStatsDimension = (typeof REPAIR_STATS_DIMENSIONS)[number];
@@ -13,7 +12,7 @@ export const UNKNOWN_GROUP_VALUE = "unknown";
 /** One repair that ended, and its entry's history (oldest first) when it was read; null when it was not. */
 export interface RecordedRepair {
   readonly repair: FinishedRepair;
-  readonly history: readonly RepairHistoryRecord[] | null;
+  readonly history: readonly RepairTimelinePoint[] | null;
 }
 
 /** A group's values, one per dimension grouped by (null: not grouped by it); rack and step are decimal or `unknown`. */

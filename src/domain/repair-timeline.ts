@@ -1,12 +1,15 @@
 import type { RepairHistoryRecord } from "./repair-history.js";
 
+/** What analytics read of a history record: when, and the entry's state after it. */
+export type RepairTimelinePoint = Pick<RepairHistoryRecord, "time" | "status" | "step" | "stepStatus">;
+
 /**
  * The time an entry spent draining, in milliseconds: the sum of every interval between a history record that leaves
  * it processing and draining and the next record (or `end`, when the history stops there). Records that do not change
  * the step status (notes, back-off resets) continue the interval they fall in, so they neither add nor lose time.
  * `history` is one entry's records, oldest first.
  */
-export function drainingTimeOf(history: readonly RepairHistoryRecord[], end: number): number {
+export function drainingTimeOf(history: readonly RepairTimelinePoint[], end: number): number {
   let total = 0;
   for (let i = 0; i < history.length; i++) {
     const record = history[i]!;
@@ -22,7 +25,7 @@ export function drainingTimeOf(history: readonly RepairHistoryRecord[], end: num
  * whose first step succeeded needed 1), or 0 when it never started (dequeued while queued, or succeeded at once by
  * proof of repair).
  */
-export function stepsNeededOf(history: readonly RepairHistoryRecord[]): number {
+export function stepsNeededOf(history: readonly RepairTimelinePoint[]): number {
   let highest = -1;
   for (const record of history) {
     if (record.status === "processing" && record.step > highest) highest = record.step;
