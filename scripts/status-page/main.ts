@@ -1,0 +1,111 @@
+// kintsugi's live status page (served at /status): one snapshot over HTTP, then the subscriptions keep it current.
+// Every reconnection reads the snapshot again, so nothing missed while the socket was down stays missing; events
+// that arrive while a snapshot is on its way are applied after it.
+import { REPAIR_COLOURS, REPAIR_LABELS, STATE_COLOURS } from "./colours.js";
+import { liveClient, query, RequestError, subscribe } from "./connection.js";
+import { el } from "./dom.js";
+import { StatusModel, type Entry, type Hold, type Machine, type Outcome, type RepairWait } from "./model.js";
+import { renderHolds, renderOutcomes, renderQueue, renderTimeline } from "./panels.js";
+import { SNAPSHOT, SUBSCRIPTIONS } from "./queries.js";
+import { rackGrid } from "./racks.js";
+
+interface Snapshot {
+  searchMachines: Array<{ spec: { serial: string; rack: number; indexInRack: number; ipv4: string[] }; status: { state: string } }>;
+  searchRepairEntries: Entry[];
+  machineHolds: Hold[];
+  autoRepairOutcomes: Outcome[];
+}
+
+const byId = (id: string): HTMLElement => {
+  const node = document.getElementById(id);
+  if (!node) throw new Error(`the page has no #${id}`);
+  return node;
+};
+
+const model = new StatusModel();
+const banner = byId("connection");
+const grid = rackGrid(byId("racks") as HTMLCanvasElement, byId("racks-summary"), byId("racks-tooltip"));
+let pending: Array<() => void> | null = null;
+let scheduled = false;
+
+function setBanner(text: string, state: "live" | "connecting" | "error"): void {
+  banner.textContent = text;
+  banner.dataset.state = state;
+}
+
+function render(): void {
+  scheduled = false;
+  const entries = model.entryByAddress();
+  grid.draw(model.machines, entries, model.holds);
+  renderQueue(byId("queue"), model.entries.values());
+  renderHolds(byId("holds"), model.holds.values());
+  renderOutcomes(byId("outcomes"), model.outcomes);
+  renderTimeline(byId("timeline"), model.entries.values(), Date.now());
+  document.body.dataset.rendered = String(Number(document.body.dataset.rendered ?? "0") + 1);
+}
+
+/** Many events in one frame draw once. */
+function changed(): void {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(render);
+}
+
+/** Applies an event now, or after the snapshot in flight. */
+function apply(change: () => void): void {
+  if (pending) pending.push(change);
+  else {
+    change();
+    changed();
+  }
+}
+
+async function readSnapshot(): Promise<void> {
+  pending = [];
+  try {
+    const data = await query<Snapshot>(SNAPSHOT);
+    const machines: Machine[] = data.searchMachines.map((m) => ({ serial: m.spec.serial, rack: m.spec.rack, indexInRack: m.spec.indexInRack, address: m.spec.ipv4[0] ?? null, state: m.status.state }));
+    model.replace({ machines, entries: data.searchRepairEntries, holds: data.machineHolds, outcomes: data.autoRepairOutcomes });
+    for (const change of pending) change();
+    setBanner("live", "live");
+  } catch (err) {
+    const message = err instanceof RequestError ? err.message : String(err);
+    setBanner(`cannot read kintsugi: ${message} (a viewer token can be set in GraphiQL at /)`, "error");
+  } finally {
+    pending = null;
+    changed();
+  }
+}
+
+function legend(): void {
+  const list = byId("legend");
+  for (const [state, colour] of Object.entries(STATE_COLOURS)) {
+    const swatch = el("span", undefined, "swatch");
+    swatch.style.background = colour;
+    list.append(el("li"));
+    list.lastElementChild!.append(swatch, state.toLowerCase());
+  }
+  for (const [status, colour] of Object.entries(REPAIR_COLOURS)) {
+    const ring = el("span", undefined, "swatch ring");
+    ring.style.borderColor = colour;
+    list.append(el("li"));
+    list.lastElementChild!.append(ring, REPAIR_LABELS[status] ?? status);
+  }
+}
+
+const reportError = (what: string) => (message: string) => setBanner(`${what}: ${message}`, "error");
+
+legend();
+setBanner("connecting…", "connecting");
+const client = liveClient({
+  onConnected: () => void readSnapshot(),
+  onDisconnected: (reason) => setBanner(`reconnecting (${reason})…`, "connecting"),
+});
+subscribe<{ repairEntryEvents: { entry: Entry } }>(client, SUBSCRIPTIONS.entries, (d) => apply(() => model.upsertEntry(d.repairEntryEvents.entry)), reportError("repair entries"));
+subscribe<{ machineStateChanged: { serial: string; state: string } }>(client, SUBSCRIPTIONS.machines, (d) => apply(() => model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state)), reportError("machine states"));
+subscribe<{ autoRepairOutcomes: Outcome }>(client, SUBSCRIPTIONS.outcomes, (d) => apply(() => model.outcome(d.autoRepairOutcomes)), reportError("poll outcomes"));
+subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(client, SUBSCRIPTIONS.holds, (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)), reportError("holds"));
+subscribe<{ repairWaits: Array<{ index: string; waitingFor: RepairWait }> }>(client, SUBSCRIPTIONS.waits, (d) => apply(() => model.waits(d.repairWaits)), reportError("waits"));
+// The timeline's window moves even when nothing happens.
+setInterval(changed, 60_000);
+window.addEventListener("resize", changed);
