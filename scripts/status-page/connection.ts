@@ -69,8 +69,19 @@ export function subscribe<T>(client: Client, document: string, next: (data: T) =
         if (result.errors && result.errors.length > 0) error(result.errors.map((e) => e.message).join("; "));
         else if (result.data) next(result.data as T);
       },
-      error: (err) => error(Array.isArray(err) ? err.map((e: { message?: unknown }) => String(e.message)).join("; ") : String((err as { message?: unknown }).message ?? err)),
+      error: (err) => error(describeError(err)),
       complete: () => undefined,
     },
   );
+}
+
+/** What ended a subscription: GraphQL errors, a close event (code and reason), or an exception. */
+function describeError(err: unknown): string {
+  if (Array.isArray(err)) return err.map((e: { message?: unknown }) => String(e.message)).join("; ");
+  if (typeof err === "object" && err !== null && "code" in err && typeof (err as CloseEvent).code === "number") {
+    const { code, reason } = err as CloseEvent;
+    return `the WebSocket closed (${code}${reason ? `: ${reason}` : ""})`;
+  }
+  if (err instanceof Error) return err.message;
+  return String(err);
 }

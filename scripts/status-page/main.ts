@@ -25,6 +25,7 @@ const byId = (id: string): HTMLElement => {
 const model = new StatusModel();
 const banner = byId("connection");
 const grid = rackGrid(byId("racks") as HTMLCanvasElement, byId("racks-summary"), byId("racks-tooltip"));
+const TOKEN_HINT = "(a viewer token can be set in GraphiQL at /)";
 let pending: Array<() => void> | null = null;
 let scheduled = false;
 
@@ -70,7 +71,7 @@ async function readSnapshot(): Promise<void> {
     setBanner("live", "live");
   } catch (err) {
     const message = err instanceof RequestError ? err.message : String(err);
-    setBanner(`cannot read kintsugi: ${message} (a viewer token can be set in GraphiQL at /)`, "error");
+    setBanner(`cannot read kintsugi: ${message} ${TOKEN_HINT}`, "error");
   } finally {
     pending = null;
     changed();
@@ -93,19 +94,37 @@ function legend(): void {
   }
 }
 
-const reportError = (what: string) => (message: string) => setBanner(`${what}: ${message}`, "error");
+/** A subscription ended (kintsugi refused it, or the socket closed for good): start afresh after a pause. */
+let restartTimer: ReturnType<typeof setTimeout> | null = null;
+const RESTART_MS = 5_000;
+
+function goLive(): void {
+  const client = liveClient({
+    onConnected: () => void readSnapshot(),
+    // A refusal the snapshot explained (a missing token, say) stays on the banner while the socket retries.
+    onDisconnected: (reason) => {
+      if (banner.dataset.state !== "error") setBanner(`reconnecting (${reason})…`, "connecting");
+    },
+  });
+  const ended = (what: string) => (message: string) => {
+    if (banner.dataset.state !== "error") setBanner(`${what}: ${message}; retrying ${TOKEN_HINT}`, "error");
+    if (restartTimer !== null) return;
+    restartTimer = setTimeout(() => {
+      restartTimer = null;
+      void client.dispose();
+      goLive();
+    }, RESTART_MS);
+  };
+  subscribe<{ repairEntryEvents: { entry: Entry } }>(client, SUBSCRIPTIONS.entries, (d) => apply(() => model.upsertEntry(d.repairEntryEvents.entry)), ended("repair entries"));
+  subscribe<{ machineStateChanged: { serial: string; state: string } }>(client, SUBSCRIPTIONS.machines, (d) => apply(() => model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state)), ended("machine states"));
+  subscribe<{ autoRepairOutcomes: Outcome }>(client, SUBSCRIPTIONS.outcomes, (d) => apply(() => model.outcome(d.autoRepairOutcomes)), ended("poll outcomes"));
+  subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(client, SUBSCRIPTIONS.holds, (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)), ended("holds"));
+  subscribe<{ repairWaits: Array<{ index: string; waitingFor: RepairWait }> }>(client, SUBSCRIPTIONS.waits, (d) => apply(() => model.waits(d.repairWaits)), ended("waits"));
+}
 
 legend();
 setBanner("connecting…", "connecting");
-const client = liveClient({
-  onConnected: () => void readSnapshot(),
-  onDisconnected: (reason) => setBanner(`reconnecting (${reason})…`, "connecting"),
-});
-subscribe<{ repairEntryEvents: { entry: Entry } }>(client, SUBSCRIPTIONS.entries, (d) => apply(() => model.upsertEntry(d.repairEntryEvents.entry)), reportError("repair entries"));
-subscribe<{ machineStateChanged: { serial: string; state: string } }>(client, SUBSCRIPTIONS.machines, (d) => apply(() => model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state)), reportError("machine states"));
-subscribe<{ autoRepairOutcomes: Outcome }>(client, SUBSCRIPTIONS.outcomes, (d) => apply(() => model.outcome(d.autoRepairOutcomes)), reportError("poll outcomes"));
-subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(client, SUBSCRIPTIONS.holds, (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)), reportError("holds"));
-subscribe<{ repairWaits: Array<{ index: string; waitingFor: RepairWait }> }>(client, SUBSCRIPTIONS.waits, (d) => apply(() => model.waits(d.repairWaits)), reportError("waits"));
+goLive();
 // The timeline's window moves even when nothing happens.
 setInterval(changed, 60_000);
 window.addEventListener("resize", changed);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { startDataCenter, RACKS, PER_RACK } from "../../scripts/demo/data-center.js";
+import { sha256Hex } from "../../src/auth/tokens.js";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { CHROMIUM, STEP_TIMEOUT_MS, withChromium } from "../support/graphiql-browser.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
@@ -13,6 +14,8 @@ import { tempDir } from "../support/temp-dir.js";
 const LIVE_DEADLINE_MS = 1_000;
 /** Where the screenshot is kept (git-ignored); CI may archive it. */
 const ARTIFACTS = join(process.cwd(), "test-artifacts");
+
+const VIEWER_TOKEN = "kintsugi_status-page-test-viewer";
 
 const addEntry = (address: string) => `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${address}") { index } }`;
 
@@ -132,6 +135,30 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         assert.deepEqual(watch.errors, [], "errors in the page");
       },
       { cleanup: async () => (await k.dispose(), await sabakan.close()), diagnostics: () => JSON.stringify(watch) },
+    );
+  });
+
+  it("shows nothing without the viewer role, says why, and renders with the viewer token GraphiQL stored", { timeout: 300_000 }, async (t) => {
+    const sabakan = await startFakeSabakan();
+    addRacks(sabakan, 12, 3);
+    const k = await startTestKintsugi({
+      sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 },
+      auth: { anonymous: "none", tokens: [{ name: "status-viewer", role: "viewer", sha256: sha256Hex(VIEWER_TOKEN) }], allowedOrigins: [], allowedHosts: [] },
+    });
+    const origin = new URL(k.url).origin;
+    await withChromium(
+      t,
+      async ({ page }) => {
+        await page.goto(`${origin}/status`);
+        await page.locator('#connection[data-state="error"]').waitFor();
+        assert.match((await page.locator("#connection").textContent()) ?? "", /needs a token.*\(a viewer token can be set in GraphiQL at \/\)/);
+        assert.equal(await page.locator("#racks").getAttribute("data-machines"), null, "no machine shown without a token");
+
+        await page.evaluate((token) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem("kintsugi.token", token), VIEWER_TOKEN);
+        await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
+        assert.equal(await page.locator("#racks-summary").textContent(), "12 machines in 3 racks");
+      },
+      { cleanup: async () => (await k.dispose(), await sabakan.close()) },
     );
   });
 });
