@@ -103,7 +103,7 @@ export class StatusModel {
   entryByAddress(): Map<string, Entry> {
     const byAddress = new Map<string, Entry>();
     for (const entry of this.entries.values()) {
-      if (entry.deleted && entry.status !== "QUEUED" && entry.status !== "PROCESSING") continue;
+      if (entry.deleted && !isUnfinished(entry)) continue;
       const known = byAddress.get(entry.address);
       const better = !known || (isUnfinished(entry) !== isUnfinished(known) ? isUnfinished(entry) : Number(entry.index) > Number(known.index));
       if (better) byAddress.set(entry.address, entry);
