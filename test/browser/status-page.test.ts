@@ -6,6 +6,7 @@ import { startDataCenter, RACKS, PER_RACK } from "../../scripts/demo/data-center
 import { sha256Hex } from "../../src/auth/tokens.js";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { CHROMIUM, STEP_TIMEOUT_MS, withChromium } from "../support/graphiql-browser.js";
+import { TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
 import { addRacks, openStatusPage, queueShows, watchPage } from "../support/status-page.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -157,6 +158,35 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         await page.evaluate((token) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem("kintsugi.token", token), VIEWER_TOKEN);
         await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
         assert.equal(await page.locator("#racks-summary").textContent(), "12 machines in 3 racks");
+      },
+      { cleanup: async () => (await k.dispose(), await sabakan.close()) },
+    );
+  });
+
+  it("shows each running entry's step progress and what a queued one waits for", { timeout: 300_000 }, async (t) => {
+    const sabakan = await startFakeSabakan();
+    addRacks(sabakan, 12, 3);
+    // One repair at a time, whose first step watches for an hour: the first entry stays in it, the second waits.
+    const watching = { repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 3600 };
+    const base = TEST_REPAIR_CONFIG.repairProcedures[0]!.repairOperations[0]!;
+    const k = await startTestKintsugi(
+      {
+        sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 },
+        repair: { ...TEST_REPAIR_CONFIG, maxConcurrentRepairs: 1, repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [{ ...base, healthCheckCommand: ["echo", "false"], repairSteps: [watching, watching] }] }] },
+      },
+      { startSchedule: false, startRunner: true },
+    );
+    const origin = new URL(k.url).origin;
+    await withChromium(
+      t,
+      async ({ page }) => {
+        const first = await k.gql(addEntry("10.0.0.1"));
+        const second = await k.gql(addEntry("10.0.0.2"));
+        assert.equal(first.errors ?? second.errors, undefined, JSON.stringify(first.errors ?? second.errors));
+        await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
+        const row = (index: string) => page.locator(`#queue tr[data-key="${index}"]`);
+        await row(first.data?.["addRepairEntry"].index).filter({ hasText: /PROCESSINGstep 1 of 2: WATCHING/ }).waitFor();
+        await row(second.data?.["addRepairEntry"].index).filter({ hasText: /QUEUED.*CONCURRENCY: / }).waitFor();
       },
       { cleanup: async () => (await k.dispose(), await sabakan.close()) },
     );
