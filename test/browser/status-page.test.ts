@@ -10,6 +10,7 @@ import { TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
 import { addRacks, openStatusPage, queueShows, watchPage } from "../support/status-page.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 /** The issue's bound: a change shows on the page within a second of the API answering the mutation that made it. */
 const LIVE_DEADLINE_MS = 1_000;
@@ -187,6 +188,30 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         const row = (index: string) => page.locator(`#queue tr[data-key="${index}"]`);
         await row(first.data?.["addRepairEntry"].index).filter({ hasText: /PROCESSINGstep 1 of 2: WATCHING/ }).waitFor();
         await row(second.data?.["addRepairEntry"].index).filter({ hasText: /QUEUED.*CONCURRENCY: / }).waitFor();
+      },
+      { cleanup: async () => (await k.dispose(), await sabakan.close()) },
+    );
+  });
+
+  it("moves a repair that finishes from the queue to the last day's timeline", { timeout: 300_000 }, async (t) => {
+    const sabakan = await startFakeSabakan();
+    addRacks(sabakan, 12, 3);
+    const k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } }, { startSchedule: false, startRunner: true });
+    const origin = new URL(k.url).origin;
+    await withChromium(
+      t,
+      async ({ page }) => {
+        await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
+        // Without Kubernetes or a sabakan machine at this address the runner finishes the entry at once (it fails):
+        // either way it leaves the queue for the timeline.
+        const added = await k.gql(addEntry("10.0.0.5"));
+        assert.equal(added.errors, undefined, JSON.stringify(added.errors));
+        const index: string = added.data?.["addRepairEntry"].index;
+        const finished = await until("the entry finishes", async () => (await k.gql(`{ repairEntry(index: ${index}) { status lastTransitionTime } }`)).data?.["repairEntry"], (e) => e?.status === "SUCCEEDED" || e?.status === "FAILED", STEP_TIMEOUT_MS);
+        await page.locator(`#timeline tr[data-key="${index}"]`).filter({ hasText: `10.0.0.5unreachable${finished.status}` }).waitFor();
+        await queueShows(page, index, false, STEP_TIMEOUT_MS);
+        assert.equal(await page.locator(`#timeline .mark.${finished.status === "SUCCEEDED" ? "ok" : "failed"}`).count(), 1, "one mark on the 24-hour strip");
+        assert.match((await page.locator("#timeline h2").textContent()) ?? "", /Last day's repairs \(1\)/);
       },
       { cleanup: async () => (await k.dispose(), await sabakan.close()) },
     );
