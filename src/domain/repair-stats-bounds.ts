@@ -26,3 +26,18 @@ export function frequentTopOf(top: number | null): { readonly ok: true; readonly
   if (!Number.isInteger(value) || value < 1 || value > MAX_FREQUENT_TOP) return { ok: false, message: `top must be from 1 to ${MAX_FREQUENT_TOP}, got ${value}` };
   return { ok: true, top: value };
 }
+
+/** The longest serial `machineRepairs` looks up in sabakan. */
+export const MAX_SERIAL_LENGTH = 256;
+
+/**
+ * Checks a serial a client gives `machineRepairs` before it is sent to sabakan: non-empty, at most
+ * MAX_SERIAL_LENGTH characters, no control characters (a client must not make kintsugi forward a megabyte).
+ */
+export function lookupSerialOf(serial: string): { readonly ok: true; readonly serial: string } | { readonly ok: false; readonly message: string } {
+  if (serial === "") return { ok: false, message: "serial: must not be empty" };
+  if (serial.length > MAX_SERIAL_LENGTH) return { ok: false, message: `serial: ${serial.length} characters, at most ${MAX_SERIAL_LENGTH} allowed` };
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(serial)) return { ok: false, message: "serial: must not contain control characters" };
+  return { ok: true, serial };
+}

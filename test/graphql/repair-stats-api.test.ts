@@ -69,6 +69,8 @@ describe("repairStats, machineRepairs and frequentlyRepaired over HTTP (real SQL
     { name: "since after until", query: STATS, variables: { s: iso(NOW - HOUR), u: iso(NOW - 2 * HOUR) }, message: /must be before until/ },
     { name: "top over 100", query: `{ frequentlyRepaired(since: "${iso(NOW - HOUR)}", top: 101) { address } }`, variables: {}, message: /top must be from 1 to 100/ },
     { name: "both address and serial", query: `{ machineRepairs(address: "10.1.0.1", serial: "s-1") { meanSecondsBetweenFailures } }`, variables: {}, message: /exactly one of address and serial/ },
+    { name: "a serial of 10,000 characters: refused before sabakan is asked", query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`, variables: { s: "s".repeat(10_000) }, message: /^serial: 10000 characters, at most 256 allowed$/ },
+    { name: "a serial with a control character", query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`, variables: { s: "s-1\n" }, message: /^serial: must not contain control characters$/ },
     { name: "a serial sabakan does not know", query: `{ machineRepairs(serial: "nope") { meanSecondsBetweenFailures } }`, variables: {}, message: /knows no machine "nope"/ },
   ];
   for (const c of refusals) {

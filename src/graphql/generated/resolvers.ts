@@ -791,7 +791,7 @@ export type Query = {
   machineHolds: Array<MachineHold>;
   /**
    * Every kept repair of one machine, oldest first, with the time between its failures: give its `address`, or its
-   * `serial` (looked up in sabakan: every address of the machine counts). Exactly one of them (INVALID_ARGUMENT
+   * `serial` (at most 256 characters, no control characters; looked up in sabakan: every address of the machine counts). Exactly one of them (INVALID_ARGUMENT
    * otherwise). At most the 10,000 kept ended repairs are searched.
    */
   machineRepairs: MachineRepairs;

@@ -1,6 +1,6 @@
 import { canonicalAddresses, parseAddress } from "../../domain/address.js";
 import { frequentlyRepaired, machineRepairs } from "../../domain/machine-repairs.js";
-import { frequentTopOf, statsRangeOf } from "../../domain/repair-stats-bounds.js";
+import { frequentTopOf, lookupSerialOf, statsRangeOf } from "../../domain/repair-stats-bounds.js";
 import { repairStats, type RepairStatsDimension } from "../../domain/repair-stats.js";
 import { ask } from "../../gateway/sabakan-forwarder.js";
 import { readRecordedRepairs } from "../../runner/repair-stats-read.js";
@@ -53,7 +53,9 @@ export const repairStatsResolvers: Resolvers = {
         if (!parsed.ok) throw apiError("INVALID_ADDRESS", `address: ${parsed.message}`);
         addresses = [parsed.address];
       } else {
-        addresses = await addressesOfSerial(ctx, serial!);
+        const checked = lookupSerialOf(serial!);
+        if (!checked.ok) throw apiError("INVALID_ARGUMENT", checked.message);
+        addresses = await addressesOfSerial(ctx, checked.serial);
       }
       return machineRepairs(ctx.finished.list(), addresses);
     },
