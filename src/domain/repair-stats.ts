@@ -1,5 +1,6 @@
 import type { FinishedRepair } from "./finished-repair.js";
-import { drainingTimeOf, percentileOf, stepsNeededOf, type RepairTimelinePoint } from "./repair-timeline.js";
+import type { RepairHistorySummary } from "./repair-history-summary.js";
+import { percentileOf } from "./repair-timeline.js";
 
 /** What repairs can be grouped by. */
 export type RepairStatsDimension = (typeof REPAIR_STATS_DIMENSIONS)[number];
@@ -9,10 +10,10 @@ export const REPAIR_STATS_DIMENSIONS = ["machineType", "operation", "rack", "ste
 /** The value a dimension has when it cannot be known: a machine sabakan never named, a repair whose history was not read. */
 export const UNKNOWN_GROUP_VALUE = "unknown";
 
-/** One repair that ended, and its entry's history (oldest first) when it was read; null when it was not. */
+/** One repair that ended, and the summary of its entry's history when it was read; null when it was not. */
 export interface RecordedRepair {
   readonly repair: FinishedRepair;
-  readonly history: readonly RepairTimelinePoint[] | null;
+  readonly summary: RepairHistorySummary | null;
 }
 
 /** A group's values, one per dimension grouped by (null: not grouped by it); rack and step are decimal or `unknown`. */
@@ -52,8 +53,8 @@ export interface RepairStatsGroup {
 
 /** The step a repair ended in (its last record's), or `unknown` without its history. */
 function finalStepOf(recorded: RecordedRepair): string {
-  const last = recorded.history?.[recorded.history.length - 1];
-  return last === undefined ? UNKNOWN_GROUP_VALUE : String(last.step);
+  const step = recorded.summary?.finalStep ?? null;
+  return step === null ? UNKNOWN_GROUP_VALUE : String(step);
 }
 
 function keyOf(recorded: RecordedRepair, groupBy: ReadonlySet<RepairStatsDimension>, racks: ReadonlyMap<string, number>): RepairStatsKey {
@@ -72,8 +73,8 @@ function summarize(key: RepairStatsKey, members: readonly RecordedRepair[]): Rep
   const succeeded = count("succeeded");
   const failed = count("failed");
   const durations = members.filter((m) => m.repair.status !== "deleted").map((m) => Math.max(0, m.repair.finishedAt - m.repair.createdAt));
-  const read = members.filter((m) => m.history !== null);
-  const steps = read.filter((m) => m.repair.status === "succeeded").map((m) => stepsNeededOf(m.history!));
+  const read = members.flatMap((m) => (m.summary === null ? [] : [{ repair: m.repair, summary: m.summary }]));
+  const steps = read.filter((m) => m.repair.status === "succeeded").map((m) => m.summary.stepsNeeded);
   return {
     key,
     entries: members.length,
@@ -82,7 +83,7 @@ function summarize(key: RepairStatsKey, members: readonly RecordedRepair[]): Rep
     deleted: count("deleted"),
     successRate: succeeded + failed === 0 ? null : succeeded / (succeeded + failed),
     timeToRepair: durations.length === 0 ? null : { p50: percentileOf(durations, 50)!, p90: percentileOf(durations, 90)!, max: Math.max(...durations) },
-    drainingMs: read.reduce((sum, m) => sum + drainingTimeOf(m.history!, m.repair.finishedAt), 0),
+    drainingMs: read.reduce((sum, m) => sum + m.summary.drainingMs, 0),
     stepsNeeded: steps.length === 0 ? null : { p50: percentileOf(steps, 50)!, max: Math.max(...steps) },
     withHistory: read.length,
   };
