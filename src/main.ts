@@ -117,7 +117,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
     leadership.start();
     // In the background: the first repairStats query then reads only the repairs that ended since.
-    summaries.warm((err) => logger.warn({ err: (err as Error).message }, "summarizing the repair histories for statistics failed; queries read them instead"));
+    void summaries.warm((err) => logger.warn({ err: (err as Error).message }, "summarizing the repair histories for statistics failed; queries read them instead"));
     // The sole leader (SQLite) leads at once: its term is running when start returns, as it always was.
     if (leadership.kind === "sole") await leaderTerms.settled();
     logger.info({ url: listening.url, store: store.backend, ...(config.store === "sqlite" ? { database: config.database } : { etcd: config.etcd.endpoints, prefix: config.etcd.prefix }), replica: leadership.replicaName, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");

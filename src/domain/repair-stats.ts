@@ -1,6 +1,6 @@
 import type { FinishedRepair } from "./finished-repair.js";
 import type { RepairHistorySummary } from "./repair-history-summary.js";
-import { percentileOf } from "./repair-timeline.js";
+import { ascending, percentileOfSorted } from "./repair-timeline.js";
 
 /** What repairs can be grouped by. */
 export type RepairStatsDimension = (typeof REPAIR_STATS_DIMENSIONS)[number];
@@ -69,23 +69,33 @@ function keyOf(recorded: RecordedRepair, groupBy: ReadonlySet<RepairStatsDimensi
 }
 
 function summarize(key: RepairStatsKey, members: readonly RecordedRepair[]): RepairStatsGroup {
-  const count = (status: FinishedRepair["status"]) => members.filter((m) => m.repair.status === status).length;
-  const succeeded = count("succeeded");
-  const failed = count("failed");
-  const durations = members.filter((m) => m.repair.status !== "deleted").map((m) => Math.max(0, m.repair.finishedAt - m.repair.createdAt));
-  const read = members.flatMap((m) => (m.summary === null ? [] : [{ repair: m.repair, summary: m.summary }]));
-  const steps = read.filter((m) => m.repair.status === "succeeded").map((m) => m.summary.stepsNeeded);
+  const counts = { succeeded: 0, failed: 0, deleted: 0 };
+  const durations: number[] = [];
+  const steps: number[] = [];
+  let drainingMs = 0;
+  let withHistory = 0;
+  for (const { repair, summary } of members) {
+    counts[repair.status]++;
+    if (repair.status !== "deleted") durations.push(Math.max(0, repair.finishedAt - repair.createdAt));
+    if (summary === null) continue;
+    withHistory++;
+    drainingMs += summary.drainingMs;
+    if (repair.status === "succeeded") steps.push(summary.stepsNeeded);
+  }
+  const { succeeded, failed } = counts;
+  const ttr = ascending(durations);
+  const needed = ascending(steps);
   return {
     key,
     entries: members.length,
     succeeded,
     failed,
-    deleted: count("deleted"),
+    deleted: counts.deleted,
     successRate: succeeded + failed === 0 ? null : succeeded / (succeeded + failed),
-    timeToRepair: durations.length === 0 ? null : { p50: percentileOf(durations, 50)!, p90: percentileOf(durations, 90)!, max: Math.max(...durations) },
-    drainingMs: read.reduce((sum, m) => sum + m.summary.drainingMs, 0),
-    stepsNeeded: steps.length === 0 ? null : { p50: percentileOf(steps, 50)!, max: Math.max(...steps) },
-    withHistory: read.length,
+    timeToRepair: ttr.length === 0 ? null : { p50: percentileOfSorted(ttr, 50)!, p90: percentileOfSorted(ttr, 90)!, max: ttr[ttr.length - 1]! },
+    drainingMs,
+    stepsNeeded: needed.length === 0 ? null : { p50: percentileOfSorted(needed, 50)!, max: needed[needed.length - 1]! },
+    withHistory,
   };
 }
 
@@ -98,7 +108,8 @@ export function repairStats(repairs: readonly RecordedRepair[], groupBy: readonl
   const groups = new Map<string, { key: RepairStatsKey; members: RecordedRepair[] }>();
   for (const recorded of repairs) {
     const key = keyOf(recorded, dimensions, racks);
-    const id = JSON.stringify(key);
+    // An array's JSON orders as the object's would (same values, same separators), and is cheaper to make.
+    const id = JSON.stringify([key.machineType, key.operation, key.rack, key.step]);
     const group = groups.get(id) ?? { key, members: [] };
     group.members.push(recorded);
     groups.set(id, group);

@@ -15,12 +15,10 @@ export const MAX_STATS_HISTORY_RECORDS = 100_000;
 const WARM_BATCH = 500;
 const WARM_READ_LIMIT = 10_000;
 
-/** The summary's key: a repair is its entry's index, and what ended it (so a stored record that differs is read anew). */
-const keyOf = (r: FinishedRepair) => `${r.entryIndex}/${r.finishedAt}/${r.status}`;
-
-/** A repair's summary (null: it has no history) and its entry's index, to drop the oldest. */
+/** A repair's summary (null: it has no history), and what ended it, which the summary was computed for. */
 interface Summarized {
-  readonly entryIndex: number;
+  readonly finishedAt: number;
+  readonly status: FinishedRepair["status"];
   readonly summary: RepairHistorySummary | null;
 }
 
@@ -31,8 +29,8 @@ interface Summarized {
  * the oldest summarized dropped first. Backend-agnostic: every replica keeps its own and answers the same.
  */
 export class RepairSummaries {
-  /** By {@link keyOf}. */
-  private readonly summaries = new Map<string, Summarized>();
+  /** By entry index; a summary counts only for the end it was computed for (see {@link keptFor}). */
+  private readonly summaries = new Map<number, Summarized>();
   private warming: Promise<void> | null = null;
   private stopped = false;
 
@@ -51,27 +49,28 @@ export class RepairSummaries {
   /** The repairs that finished in [since, until) (ms), newest first, each with its summary as far as one bounded read goes. */
   async read(since: number, until: number): Promise<RecordedRepair[]> {
     const records = this.finished.list(since).filter((r) => r.finishedAt < until);
-    const known = records.map((r) => this.summaries.get(keyOf(r)));
+    const known = records.map((r) => this.keptFor(r));
     const read = await this.summarize(records.filter((_, i) => known[i] === undefined), this.readLimit);
     // What this read summarized answers even when the bound dropped it at once (a range wider than the bound).
-    return records.map((repair, i) => ({ repair, summary: (known[i] ?? read.get(keyOf(repair)))?.summary ?? null }));
+    return records.map((repair, i) => ({ repair, summary: (known[i] ?? read.get(repair.entryIndex))?.summary ?? null }));
   }
 
   /**
    * Summarizes every kept repair in the background, oldest first, a batch at a time with a turn of the event loop
    * between, so neither start-up nor a pass waits for it; a failed read ends it (queries read what they need).
+   * Resolves when it ends.
    */
-  warm(onError: (err: unknown) => void): void {
-    this.warming ??= (async () => {
+  warm(onError: (err: unknown) => void): Promise<void> {
+    return (this.warming ??= (async () => {
       for (;;) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.stopped) return;
-        const missing = this.finished.list().filter((r) => !this.summaries.has(keyOf(r)));
+        const missing = this.finished.list().filter((r) => this.keptFor(r) === undefined);
         if (missing.length === 0) return;
         const batch = missing.sort((a, b) => a.entryIndex - b.entryIndex).slice(0, WARM_BATCH);
         if ((await this.summarize(batch, Math.min(WARM_READ_LIMIT, this.readLimit))).size === 0) return;
       }
-    })().catch(onError);
+    })().catch(onError));
   }
 
   /** Ends the warm-up (its current read finishes first). */
@@ -81,8 +80,8 @@ export class RepairSummaries {
   }
 
   /** One read of the histories of `records`' index range; keeps (and returns) the summaries of those read whole. */
-  private async summarize(records: readonly FinishedRepair[], limit: number): Promise<Map<string, Summarized>> {
-    const read = new Map<string, Summarized>();
+  private async summarize(records: readonly FinishedRepair[], limit: number): Promise<Map<number, Summarized>> {
+    const read = new Map<number, Summarized>();
     if (records.length === 0) return read;
     const ordered = [...records].sort((a, b) => a.entryIndex - b.entryIndex);
     const first = ordered[0]!.entryIndex;
@@ -92,9 +91,9 @@ export class RepairSummaries {
       if (r.entryIndex > completeThrough) break;
       const history = timelines.get(r.entryIndex);
       // A repair with no record at all stays without one: history is append-only and indexes are never reused.
-      const summarized = { entryIndex: r.entryIndex, summary: history === undefined ? null : historySummaryOf(history, r.finishedAt) };
-      read.set(keyOf(r), summarized);
-      this.summaries.set(keyOf(r), summarized);
+      const summarized = { finishedAt: r.finishedAt, status: r.status, summary: history === undefined ? null : historySummaryOf(history, r.finishedAt) };
+      read.set(r.entryIndex, summarized);
+      this.summaries.set(r.entryIndex, summarized);
     }
     this.dropOldest();
     return read;
@@ -104,7 +103,16 @@ export class RepairSummaries {
   private dropOldest(): void {
     const excess = this.summaries.size - this.bound;
     if (excess <= 0) return;
-    const oldest = [...this.summaries].sort(([, a], [, b]) => a.entryIndex - b.entryIndex).slice(0, excess);
-    for (const [key] of oldest) this.summaries.delete(key);
+    const oldest = [...this.summaries.keys()].sort((a, b) => a - b).slice(0, excess);
+    for (const index of oldest) this.summaries.delete(index);
+  }
+
+  /**
+   * The summary kept for `r`, if it was computed for the same end: a stored record that differs (a restored
+   * database, another store) is summarized anew.
+   */
+  private keptFor(r: FinishedRepair): Summarized | undefined {
+    const kept = this.summaries.get(r.entryIndex);
+    return kept !== undefined && kept.finishedAt === r.finishedAt && kept.status === r.status ? kept : undefined;
   }
 }
