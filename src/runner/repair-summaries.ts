@@ -57,15 +57,16 @@ export class RepairSummaries {
 
   /**
    * Summarizes every kept repair in the background, oldest first, a batch at a time with a turn of the event loop
-   * between, so neither start-up nor a pass waits for it; a failed read ends it (queries read what they need).
-   * Resolves when it ends.
+   * between, so neither start-up nor a pass waits for it; a failed read ends it (queries read what they need). Only
+   * the newest `bound` repairs, in at most as many batches as that takes. Resolves when it ends.
    */
   warm(onError: (err: unknown) => void): Promise<void> {
     return (this.warming ??= (async () => {
-      for (;;) {
+      // At most the bound's worth of batches (and one more): past the bound, what it drops would be read again.
+      for (let round = 0; round * WARM_BATCH <= this.bound; round++) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.stopped) return;
-        const missing = this.finished.list().filter((r) => this.keptFor(r) === undefined);
+        const missing = this.finished.list().slice(0, this.bound).filter((r) => this.keptFor(r) === undefined);
         if (missing.length === 0) return;
         const batch = missing.sort((a, b) => a.entryIndex - b.entryIndex).slice(0, WARM_BATCH);
         if ((await this.summarize(batch, Math.min(WARM_READ_LIMIT, this.readLimit))).size === 0) return;

@@ -125,4 +125,12 @@ describe("RepairSummaries (real SQLite)", () => {
     await summaries.read(...WIDE);
     assert.equal(reads.length, 1, "a query after the warm-up reads nothing");
   });
+
+  it("the warm-up ends with more kept repairs than its bound, keeping the newest", { timeout: 20_000 }, async () => {
+    for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
+    const summaries = new RepairSummaries(entries, store.finished, 2);
+    await summaries.warm((err) => assert.fail(String(err)));
+    assert.equal(summaries.size, 2);
+    assert.deepEqual(reads, [[2, 3, 10_000]], "the newest two, in one batch");
+  });
 });
