@@ -57,16 +57,23 @@ function finalStepOf(recorded: RecordedRepair): string {
   return step === null ? UNKNOWN_GROUP_VALUE : String(step);
 }
 
-function keyOf(recorded: RecordedRepair, groupBy: ReadonlySet<RepairStatsDimension>, racks: ReadonlyMap<string, number>): RepairStatsKey {
-  const { repair } = recorded;
-  const rack = racks.get(repair.address);
-  return {
-    machineType: groupBy.has("machineType") ? repair.machineType : null,
-    operation: groupBy.has("operation") ? repair.operation : null,
-    rack: groupBy.has("rack") ? (rack === undefined ? UNKNOWN_GROUP_VALUE : String(rack)) : null,
-    step: groupBy.has("step") ? finalStepOf(recorded) : null,
-  };
+/** What `recorded` has along `dimension`. */
+function valueOf(recorded: RecordedRepair, dimension: RepairStatsDimension, racks: ReadonlyMap<string, number>): string {
+  if (dimension === "machineType") return recorded.repair.machineType;
+  if (dimension === "operation") return recorded.repair.operation;
+  if (dimension === "step") return finalStepOf(recorded);
+  const rack = racks.get(recorded.repair.address);
+  return rack === undefined ? UNKNOWN_GROUP_VALUE : String(rack);
 }
+
+/** A group being gathered: its values along the dimensions grouped by, in {@link REPAIR_STATS_DIMENSIONS} order. */
+interface Gathered {
+  readonly values: readonly string[];
+  readonly members: RecordedRepair[];
+}
+
+/** A tree of maps, one level per dimension grouped by, whose leaves are the groups: no key is built per repair. */
+type GroupTree = Map<string, GroupTree | Gathered>;
 
 function summarize(key: RepairStatsKey, members: readonly RecordedRepair[]): RepairStatsGroup {
   const counts = { succeeded: 0, failed: 0, deleted: 0 };
@@ -104,17 +111,32 @@ function summarize(key: RepairStatsKey, members: readonly RecordedRepair[]): Rep
  * then by key. A machine's rack is what `racks` says of its address (sabakan's last answer), `unknown` when absent.
  */
 export function repairStats(repairs: readonly RecordedRepair[], groupBy: readonly RepairStatsDimension[], racks: ReadonlyMap<string, number>): RepairStatsGroup[] {
-  const dimensions = new Set(groupBy);
-  const groups = new Map<string, { key: RepairStatsKey; members: RecordedRepair[] }>();
+  const dimensions = REPAIR_STATS_DIMENSIONS.filter((d) => groupBy.includes(d));
+  if (dimensions.length === 0) return repairs.length === 0 ? [] : [summarize({ machineType: null, operation: null, rack: null, step: null }, repairs)];
+  const root: GroupTree = new Map();
+  const groups: Gathered[] = [];
   for (const recorded of repairs) {
-    const key = keyOf(recorded, dimensions, racks);
-    // An array's JSON orders as the object's would (same values, same separators), and is cheaper to make.
-    const id = JSON.stringify([key.machineType, key.operation, key.rack, key.step]);
-    const group = groups.get(id) ?? { key, members: [] };
-    group.members.push(recorded);
-    groups.set(id, group);
+    const values = dimensions.map((d) => valueOf(recorded, d, racks));
+    let level = root;
+    for (const v of values.slice(0, -1)) {
+      const next = level.get(v) as GroupTree | undefined;
+      level = next ?? (level.set(v, new Map()).get(v) as GroupTree);
+    }
+    const leaf = level.get(values[values.length - 1]!) as Gathered | undefined;
+    if (leaf !== undefined) leaf.members.push(recorded);
+    else {
+      const group = { values, members: [recorded] };
+      level.set(values[values.length - 1]!, group);
+      groups.push(group);
+    }
   }
-  return [...groups.entries()]
-    .sort(([a, ga], [b, gb]) => gb.members.length - ga.members.length || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, g]) => summarize(g.key, g.members));
+  const keyOf = ({ values }: Gathered): RepairStatsKey => {
+    const at = (d: RepairStatsDimension) => (dimensions.includes(d) ? values[dimensions.indexOf(d)]! : null);
+    return { machineType: at("machineType"), operation: at("operation"), rack: at("rack"), step: at("step") };
+  };
+  // Every id holds the same dimensions in the same order, so ids order as the keys would.
+  return groups
+    .map((g) => ({ id: JSON.stringify(g.values), g }))
+    .sort((a, b) => b.g.members.length - a.g.members.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map(({ g }) => summarize(keyOf(g), g.members));
 }

@@ -49,6 +49,11 @@ describe("repairStats over a recorded week with known answers", () => {
       groupBy: ["operation", "machineType"],
       expected: [["qemu/unhealthy", 3, 2 / 3, 30], ["dell/retire", 1, 1, 20], ["dell/unhealthy", 1, null, null]],
     },
+    {
+      name: "by three dimensions: the groups of equal size ordered by key",
+      groupBy: ["step", "operation", "machineType"],
+      expected: [["qemu/unhealthy/0", 2, 0.5, 10], ["dell/retire/unknown", 1, 1, 20], ["dell/unhealthy/0", 1, null, null], ["qemu/unhealthy/1", 1, 1, 30]],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -62,7 +67,10 @@ describe("repairStats over a recorded week with known answers", () => {
     });
   }
 
-  it("no repairs: no groups", () => assert.deepEqual(repairStats([], ["rack"], RACKS), []));
+  it("no repairs: no groups, grouped or not", () => {
+    assert.deepEqual(repairStats([], ["rack"], RACKS), []);
+    assert.deepEqual(repairStats([], [], RACKS), []);
+  });
 
   it("draining and steps count only the repairs whose history was read", () => {
     const [dell] = repairStats(WEEK.slice(3), ["machineType"], RACKS);
