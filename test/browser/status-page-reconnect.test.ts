@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
@@ -10,6 +10,9 @@ import { tempDir } from "../support/temp-dir.js";
 
 /** The page retries its socket with a back-off of up to 10 s: a generous bound for a broken page, never a speed test. */
 const RECONNECT_DEADLINE_MS = 60_000;
+
+/** Where the screenshot of the disconnected page is kept (git-ignored), next to the status page test's. */
+const ARTIFACTS = join(process.cwd(), "test-artifacts");
 
 const ADD_ENTRY = (address: string) => `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${address}") { index } }`;
 
@@ -52,6 +55,8 @@ describe("the status page across a restart of kintsugi", { skip: existsSync(CHRO
         await banner.filter({ hasText: /^disconnected since \d\d:\d\d:\d\d, what is shown may be stale; reconnecting \(.+\)…$/ }).waitFor({ timeout: RECONNECT_DEADLINE_MS });
         assert.equal(await banner.getAttribute("data-state"), "connecting");
         assert.equal(await page.locator("body").getAttribute("data-stale"), "true", "the page is marked stale");
+        mkdirSync(ARTIFACTS, { recursive: true });
+        await page.screenshot({ path: join(ARTIFACTS, "status-disconnected.png"), fullPage: true });
 
         k = await startTestKintsugi({ ...config, listen: { host: "127.0.0.1", port } }, { databasePath, startSchedule: false });
         assert.equal(new URL(k.url).origin, origin, "the new server took the same port");
