@@ -30,6 +30,7 @@ export const FIELD_ROLES: Readonly<Record<"Query" | "Mutation" | "Subscription",
     repairStats: "viewer",
     machineRepairs: "viewer",
     frequentlyRepaired: "viewer",
+    finishedRepairs: "viewer",
   },
   Mutation: {
     addRepairEntry: "operator",

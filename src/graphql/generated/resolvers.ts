@@ -19,6 +19,7 @@ import type { WaitingFor as WaitingForModel } from '../../domain/repair-wait.js'
 import type { PublishedWait as PublishedWaitModel } from '../../domain/published-waits.js';
 import type { RepairStatsGroup as RepairStatsGroupModel, DurationSummary as DurationSummaryModel } from '../../domain/repair-stats.js';
 import type { MachineRepairHistory as MachineRepairHistoryModel, MachineRepair as MachineRepairModel, FrequentlyRepaired as FrequentlyRepairedModel } from '../../domain/machine-repairs.js';
+import type { FinishedRepair as FinishedRepairModel } from '../../domain/finished-repair.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -240,6 +241,27 @@ export type EntryWait = {
   index: Scalars['ID']['output'];
   /** What it waits for (as `RepairEntry.waitingFor`). */
   waitingFor: RepairWait;
+};
+
+/** A repair that ended, as its finished-repair record keeps it. */
+export type FinishedRepair = {
+  __typename?: 'FinishedRepair';
+  /** The address it was enqueued with. */
+  address: Scalars['IPAddress']['output'];
+  /** When it was enqueued. */
+  createdAt: Scalars['DateTime']['output'];
+  /** When it finished (its last transition), or was dequeued unfinished. */
+  finishedAt: Scalars['DateTime']['output'];
+  /** The entry's index. */
+  index: Scalars['Int']['output'];
+  /** The machine type. */
+  machineType: Scalars['String']['output'];
+  /** The operation. */
+  operation: Scalars['String']['output'];
+  /** Who created its entry: `operator`, `sabakan` or `health-check:NAME`. */
+  source: Scalars['String']['output'];
+  /** How it ended: `succeeded`, `failed`, or `deleted` (dequeued before it finished). */
+  status: Scalars['String']['output'];
 };
 
 /** A machine and how often it was repaired. */
@@ -767,6 +789,14 @@ export type Query = {
   /** The current values of the safety constraints. */
   constraints: Constraints;
   /**
+   * The repairs that ended (finished, or dequeued before they finished) from `since` (inclusive) to `until`
+   * (exclusive; now when absent), newest first by when they ended, at most `limit` of them (1 to 5,000, default
+   * 1,000). The range may cover at most 7 days; a longer range or a limit out of bounds is INVALID_ARGUMENT. Read from
+   * the finished-repair records (the newest 10,000 are kept), so a repair stays listed after its entry was deleted
+   * from the queue: the status page's timeline.
+   */
+  finishedRepairs: Array<FinishedRepair>;
+  /**
    * The `top` machines (1 to 100, default 10; INVALID_ARGUMENT otherwise) repaired most among the repairs that ended
    * since `since` (at most 90 days ago): candidates for retirement. Most repairs first, then the latest repaired.
    */
@@ -842,6 +872,14 @@ export type QueryAutoRepairOutcomesArgs = {
 /** The root of every read. */
 export type QueryClusterGenerationsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** The root of every read. */
+export type QueryFinishedRepairsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  since: Scalars['DateTime']['input'];
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -1414,6 +1452,7 @@ export type ResolversTypes = {
   DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
   DurationSummary: ResolverTypeWrapper<DurationSummaryModel>;
   EntryWait: ResolverTypeWrapper<PublishedWaitModel>;
+  FinishedRepair: ResolverTypeWrapper<FinishedRepairModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FrequentlyRepairedMachine: ResolverTypeWrapper<FrequentlyRepairedModel>;
   GeneratedCluster: ResolverTypeWrapper<ClusterGenerationModel>;
@@ -1487,6 +1526,7 @@ export type ResolversParentTypes = {
   DomainPacing: DomainPacingModel;
   DurationSummary: DurationSummaryModel;
   EntryWait: PublishedWaitModel;
+  FinishedRepair: FinishedRepairModel;
   Float: Scalars['Float']['output'];
   FrequentlyRepairedMachine: FrequentlyRepairedModel;
   GeneratedCluster: ClusterGenerationModel;
@@ -1634,6 +1674,17 @@ export type DurationSummaryResolvers<ContextType = GraphQLContext, ParentType ex
 export type EntryWaitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntryWait'] = ResolversParentTypes['EntryWait']> = {
   index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   waitingFor?: Resolver<ResolversTypes['RepairWait'], ParentType, ContextType>;
+};
+
+export type FinishedRepairResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FinishedRepair'] = ResolversParentTypes['FinishedRepair']> = {
+  address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  finishedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type FrequentlyRepairedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FrequentlyRepairedMachine'] = ResolversParentTypes['FrequentlyRepairedMachine']> = {
@@ -1827,6 +1878,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   clusterTemplate?: Resolver<Maybe<ResolversTypes['ClusterTemplate']>, ParentType, ContextType>;
   clusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  finishedRepairs?: Resolver<Array<ResolversTypes['FinishedRepair']>, ParentType, ContextType, RequireFields<QueryFinishedRepairsArgs, 'since'>>;
   frequentlyRepaired?: Resolver<Array<ResolversTypes['FrequentlyRepairedMachine']>, ParentType, ContextType, RequireFields<QueryFrequentlyRepairedArgs, 'since'>>;
   generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType, Partial<QueryGeneratedClusterArgs>>;
   healthChecks?: Resolver<Array<ResolversTypes['HealthCheck']>, ParentType, ContextType>;
@@ -2001,6 +2053,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DomainPacing?: DomainPacingResolvers<ContextType>;
   DurationSummary?: DurationSummaryResolvers<ContextType>;
   EntryWait?: EntryWaitResolvers<ContextType>;
+  FinishedRepair?: FinishedRepairResolvers<ContextType>;
   FrequentlyRepairedMachine?: FrequentlyRepairedMachineResolvers<ContextType>;
   GeneratedCluster?: GeneratedClusterResolvers<ContextType>;
   HealthCheck?: HealthCheckResolvers<ContextType>;
