@@ -1,0 +1,125 @@
+import { decideIntake, type IntakeDecision, type IntakeInput } from "./auto-repair-intake.js";
+import { recordedHolds, recordedMachines, recordedStandings, type PollRecord } from "./poll-record.js";
+import { createRepairEntry, type RepairEntry } from "./repair-entry.js";
+import type { SkipKind } from "./skip-kinds.js";
+
+/** What a machine came to in one poll: enqueued, or left alone for one of the skip kinds. */
+export type MachineFate = "enqueued" | SkipKind;
+
+/** The limits a replay tries instead of the recorded ones, and its model of how long a repair takes. */
+export interface ReplayLimits {
+  /** The constraints to replay with; a constraint not given keeps each poll's recorded value. */
+  readonly constraints: Partial<IntakeInput["constraints"]>;
+  /** How long a simulated entry stays in the simulated queue when nothing recorded says when it ended (seconds). */
+  readonly repairSeconds: number;
+}
+
+/** One machine whose fate differs between what was and what would have been. */
+export interface MachineDifference {
+  readonly serial: string;
+  /** The canonical address, null when the machine had none. */
+  readonly address: string | null;
+  readonly live: MachineFate;
+  readonly simulated: MachineFate;
+}
+
+/** One poll the replay found different: what was enqueued, what would have been, and per machine why. */
+export interface ReplayedPoll {
+  readonly time: number;
+  readonly live: { readonly enqueued: readonly string[]; readonly shortCircuited: boolean; readonly queueSize: number };
+  readonly simulated: { readonly enqueued: readonly string[]; readonly shortCircuited: boolean; readonly queueSize: number };
+  readonly differences: readonly MachineDifference[];
+}
+
+export interface ReplayReport {
+  readonly pollsReplayed: number;
+  /** Only the polls where some machine's fate, or the short circuit, differs; in the records' order. */
+  readonly polls: readonly ReplayedPoll[];
+  readonly enqueuedLive: number;
+  readonly enqueuedSimulated: number;
+}
+
+/** A simulated entry: when it was enqueued, and whether the live run enqueued the same address in the same poll. */
+interface SimulatedEntry {
+  readonly since: number;
+  readonly mirrorsLive: boolean;
+}
+
+/**
+ * Replays recorded polls (oldest first) through decideIntake with other limits, carrying a simulated queue from
+ * poll to poll, and reports where the outcome differs. The simulated queue is the recorded one, corrected by
+ * the differences: a recorded entry the live run enqueued within the replay and the replay did not is left out;
+ * an entry the replay enqueued in the same poll as the live run lives as long as the recorded one (while the
+ * recorded queue holds its address); an entry only the replay enqueued stays `repairSeconds`, or until its
+ * machine leaves sabakan's answer (sabakan says it recovered). Entries from before the replay, from health checks
+ * or operators stay as recorded. The live fate of a machine that was not enqueued is decideIntake's on the
+ * recorded input with the recorded limits; the recorded enqueued addresses are the authority on what was.
+ * Escalation is not weighed (a machine escalation enqueued or held counts as recorded on the live side).
+ */
+export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayLimits): ReplayReport {
+  const liveIntroduced = new Set<string>();
+  const simulated = new Map<string, SimulatedEntry>();
+  const polls: ReplayedPoll[] = [];
+  let enqueuedLive = 0;
+  let enqueuedSimulated = 0;
+  for (const record of records) {
+    const machines = recordedMachines(record);
+    const nodes = recordedStandings(record);
+    const holds = recordedHolds(record);
+    const recordedQueue = new Set(record.queue);
+    const answered = new Set(nodes.keys());
+    for (const [address, entry] of simulated) {
+      const ended = entry.mirrorsLive ? !recordedQueue.has(address) : record.time - entry.since >= limits.repairSeconds * 1000 || !answered.has(address);
+      if (ended) simulated.delete(address);
+    }
+    const simQueue = record.queue.filter((a) => !liveIntroduced.has(a) || simulated.has(a));
+    const kept = new Set(simQueue);
+    for (const address of simulated.keys()) if (!kept.has(address)) simQueue.push(address);
+
+    const live = decideIntake({ machines, entries: asEntries(record.queue, record.time), nodes, constraints: record.constraints, holds });
+    const sim = decideIntake({ machines, entries: asEntries(simQueue, record.time), nodes, constraints: { ...record.constraints, ...limits.constraints }, holds });
+    const liveEnqueued = new Set(record.enqueued);
+    const differences = compareFates(live, sim, liveEnqueued);
+    const simShort = sim.shortCircuit !== null;
+    if (differences.length > 0 || simShort !== record.shortCircuited) {
+      polls.push({
+        time: record.time,
+        live: { enqueued: record.enqueued, shortCircuited: record.shortCircuited, queueSize: record.queue.length },
+        simulated: { enqueued: sim.enqueue.map((e) => e.address), shortCircuited: simShort, queueSize: simQueue.length },
+        differences,
+      });
+    }
+    for (const address of record.enqueued) liveIntroduced.add(address);
+    for (const e of sim.enqueue) simulated.set(e.address, { since: record.time, mirrorsLive: liveEnqueued.has(e.address) });
+    enqueuedLive += record.enqueued.length;
+    enqueuedSimulated += sim.enqueue.length;
+  }
+  return { pollsReplayed: records.length, polls, enqueuedLive, enqueuedSimulated };
+}
+
+/** The machines whose fates differ, by serial. */
+function compareFates(live: IntakeDecision, sim: IntakeDecision, liveEnqueued: ReadonlySet<string>): MachineDifference[] {
+  // The recorded enqueued addresses decide; a machine decided enqueued that was not must have been escalated.
+  const liveFates = fates(live, (fate, address) => (address !== null && liveEnqueued.has(address) ? "enqueued" : fate === "enqueued" ? "escalated" : fate));
+  const simFates = fates(sim, (fate) => fate);
+  const differences: MachineDifference[] = [];
+  for (const [serial, { address, fate }] of simFates) {
+    const was = liveFates.get(serial)?.fate ?? fate;
+    if (was !== fate) differences.push({ serial, address, live: was, simulated: fate });
+  }
+  return differences.sort((a, b) => (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0));
+}
+
+/** Each machine's fate in a decision; `override` may say it was enqueued whatever the decision says. */
+function fates(decision: IntakeDecision, override: (fate: MachineFate, address: string | null) => MachineFate): Map<string, { address: string | null; fate: MachineFate }> {
+  const out = new Map<string, { address: string | null; fate: MachineFate }>();
+  for (const e of decision.enqueue) if (e.serial !== null) out.set(e.serial, { address: e.address, fate: "enqueued" });
+  for (const s of decision.skipped) if (!out.has(s.serial) || s.kind !== "escalated") out.set(s.serial, { address: s.address, fate: s.kind });
+  for (const v of out.values()) v.fate = override(v.fate, v.address);
+  return out;
+}
+
+/** Stand-ins for the persisting entries: decideIntake without escalation reads only their addresses and count. */
+function asEntries(addresses: readonly string[], now: number): RepairEntry[] {
+  return addresses.map((address, index) => ({ ...createRepairEntry({ address, machineType: "", operation: "", serial: null, source: "replay" }, now), index }));
+}
