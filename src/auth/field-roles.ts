@@ -27,6 +27,7 @@ export const FIELD_ROLES: Readonly<Record<"Query" | "Mutation" | "Subscription",
     generatedCluster: "viewer",
     clusterGenerations: "viewer",
     machineHolds: "viewer",
+    simulateAutoRepair: "viewer",
   },
   Mutation: {
     addRepairEntry: "operator",

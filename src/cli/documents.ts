@@ -286,3 +286,17 @@ export const WatchWaits = /* GraphQL */ `
     repairWaits { index waitingFor { kind message } }
   }
 `;
+
+export const SimulateAutoRepair = /* GraphQL */ `
+  query SimulateAutoRepair($since: DateTime!, $constraints: ReplayConstraintsInput, $repairSeconds: Int) {
+    simulateAutoRepair(since: $since, constraints: $constraints, repairSeconds: $repairSeconds) {
+      pollsReplayed unreadableRecords truncated enqueuedLive enqueuedSimulated
+      polls {
+        time
+        live { enqueued shortCircuited queueSize }
+        simulated { enqueued shortCircuited queueSize }
+        differences { serial address live simulated }
+      }
+    }
+  }
+`;

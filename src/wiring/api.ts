@@ -69,6 +69,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     pubsub: events.pubsub,
     generations: store.generations,
     holds: store.holds,
+    ...(store.pollRecords && { pollRecords: store.pollRecords }),
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,
     // The ledger of outcomes lives in the leader's term.

@@ -39,6 +39,31 @@ export type LabelInput = {
   value: string;
 };
 
+/** What a poll did with one machine: enqueued it, or skipped it for one of the skip kinds (see SkipKind). */
+export type MachineFate =
+  /** Skipped: another machine had its address. */
+  | 'DUPLICATE_ADDRESS'
+  /** Enqueued. */
+  | 'ENQUEUED'
+  /** Skipped or held by repair.escalation. */
+  | 'ESCALATED'
+  /** Skipped: an operator held it. */
+  | 'HELD'
+  /** Skipped: its first IPv4 is not an address. */
+  | 'INVALID_ADDRESS'
+  /** Skipped: no IPv4 address. */
+  | 'NO_ADDRESS'
+  /** Held: not a node, within wait-seconds-to-repair-rebooting. */
+  | 'OUT_OF_CLUSTER'
+  /** Held by maximum-repair-queue-entries. */
+  | 'QUEUE_LIMIT'
+  /** Held by maximum-unhealthy-machines-per-rack. */
+  | 'RACK_LIMIT'
+  /** Held: rebooting, within wait-seconds-to-repair-rebooting. */
+  | 'REBOOTING'
+  /** Skipped: it had an entry in the queue. */
+  | 'RECENTLY_REPAIRED';
+
 /** Where a hold comes from. */
 export type MachineHoldSource =
   /** Read from the Node annotation `kintsugi.cybozu.io/hold`, whose value is the reason. */
@@ -111,6 +136,16 @@ export type RepairWaitKind =
   | 'QUEUE_DISABLED'
   /** The step's repair command ran; the health check is watched `until` the end of `watch_seconds`. */
   | 'WATCHING';
+
+/** The constraints a replay tries instead of the recorded ones; each is an integer >= 0 (at most 1,000,000). */
+export type ReplayConstraintsInput = {
+  /** maximum-repair-queue-entries. */
+  maximumRepairQueueEntries?: number | null | undefined;
+  /** maximum-unhealthy-machines-per-rack (0 = off). */
+  maximumUnhealthyMachinesPerRack?: number | null | undefined;
+  /** wait-seconds-to-repair-rebooting. */
+  waitSecondsToRepairRebooting?: number | null | undefined;
+};
 
 export type EntryFieldsFragment = { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null };
 
@@ -338,3 +373,12 @@ export type WatchWaitsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
 export type WatchWaitsSubscription = { repairWaits: Array<{ index: string, waitingFor: { kind: RepairWaitKind, message: string } }> };
+
+export type SimulateAutoRepairQueryVariables = Exact<{
+  since: string;
+  constraints?: ReplayConstraintsInput | null | undefined;
+  repairSeconds?: number | null | undefined;
+}>;
+
+
+export type SimulateAutoRepairQuery = { simulateAutoRepair: { pollsReplayed: number, unreadableRecords: number, truncated: boolean, enqueuedLive: number, enqueuedSimulated: number, polls: Array<{ time: string, live: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, simulated: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, differences: Array<{ serial: string, address: string | null, live: MachineFate, simulated: MachineFate }> }> } };

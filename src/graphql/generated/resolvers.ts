@@ -17,6 +17,7 @@ import type { PacingChange as PacingChangeModel } from '../../domain/repair-paci
 import type { MachineHold as MachineHoldModel } from '../../domain/machine-holds.js';
 import type { WaitingFor as WaitingForModel } from '../../domain/repair-wait.js';
 import type { PublishedWait as PublishedWaitModel } from '../../domain/published-waits.js';
+import type { ReplayReport as ReplayReportModel } from '../../domain/auto-repair-replay.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -54,6 +55,23 @@ export type AutoRepairOutcome = {
   time: Scalars['DateTime']['output'];
   /** `schedule` or `operator` (runAutoRepair). */
   trigger: Scalars['String']['output'];
+};
+
+/** What a replay found. */
+export type AutoRepairReplay = {
+  __typename?: 'AutoRepairReplay';
+  /** Entries the live polls enqueued, over the replayed polls. */
+  enqueuedLive: Scalars['Int']['output'];
+  /** Entries the replay would have enqueued, over the replayed polls. */
+  enqueuedSimulated: Scalars['Int']['output'];
+  /** The polls where some machine's fate or the short circuit differs, oldest first (at most 1,000). */
+  polls: Array<ReplayedPoll>;
+  /** How many recorded polls were replayed. */
+  pollsReplayed: Scalars['Int']['output'];
+  /** Whether more polls were recorded since `since` than were replayed, or more differing polls found than returned. */
+  truncated: Scalars['Boolean']['output'];
+  /** Stored records that could not be read (corrupt or of the wrong shape): left out of the replay. */
+  unreadableRecords: Scalars['Int']['output'];
 };
 
 /** The counts behind a `too many repair requests` short-circuit: existing + candidates > limit. */
@@ -340,6 +358,45 @@ export type Machine = {
   repairEntries: Array<RepairEntry>;
   spec: MachineSpec;
   status: MachineStatus;
+};
+
+/** What a poll did with one machine: enqueued it, or skipped it for one of the skip kinds (see SkipKind). */
+export enum MachineFate {
+  /** Skipped: another machine had its address. */
+  DuplicateAddress = 'duplicate_address',
+  /** Enqueued. */
+  Enqueued = 'enqueued',
+  /** Skipped or held by repair.escalation. */
+  Escalated = 'escalated',
+  /** Skipped: an operator held it. */
+  Held = 'held',
+  /** Skipped: its first IPv4 is not an address. */
+  InvalidAddress = 'invalid_address',
+  /** Skipped: no IPv4 address. */
+  NoAddress = 'no_address',
+  /** Held: not a node, within wait-seconds-to-repair-rebooting. */
+  OutOfCluster = 'out_of_cluster',
+  /** Held by maximum-repair-queue-entries. */
+  QueueLimit = 'queue_limit',
+  /** Held by maximum-unhealthy-machines-per-rack. */
+  RackLimit = 'rack_limit',
+  /** Held: rebooting, within wait-seconds-to-repair-rebooting. */
+  Rebooting = 'rebooting',
+  /** Skipped: it had an entry in the queue. */
+  RecentlyRepaired = 'recently_repaired'
+}
+
+/** A machine that would have fared differently. */
+export type MachineFateDifference = {
+  __typename?: 'MachineFateDifference';
+  /** Its address in canonical form; null when it had none. */
+  address?: Maybe<Scalars['IPAddress']['output']>;
+  /** What happened to it. */
+  live: MachineFate;
+  /** The machine's serial. */
+  serial: Scalars['String']['output'];
+  /** What would have happened to it. */
+  simulated: MachineFate;
 };
 
 /** An operator's veto on repairing one machine. */
@@ -750,6 +807,18 @@ export type Query = {
    * field of `notHaving` does.
    */
   searchRepairEntries: Array<RepairEntry>;
+  /**
+   * Replays the sabakan polls recorded since `since` (at most 31 days before now; records are kept
+   * `poll_records.keep_days`) through the same intake decision with `constraints` (a constraint not given keeps
+   * each poll's recorded value) and returns, poll by poll, where a machine's fate would have differed. Bounds: at
+   * most 50,000 polls are replayed (the oldest first; `truncated` says when more were recorded), at most 5,000,000
+   * machines summed over the replayed polls (the CPU bound: beyond it the query fails with INVALID_ARGUMENT asking
+   * for a later `since`), at most 1,000 differing polls returned. `repairSeconds` (60-2,592,000, default 3,600) is
+   * how long an entry only the replay enqueued stays in the simulated queue, unless its machine leaves sabakan's
+   * answer first. Errors with INVALID_ARGUMENT naming the argument when one is out of range, and on a backend that
+   * keeps no poll records yet (etcd).
+   */
+  simulateAutoRepair: AutoRepairReplay;
 };
 
 
@@ -800,6 +869,14 @@ export type QuerySearchMachinesArgs = {
 export type QuerySearchRepairEntriesArgs = {
   having?: InputMaybe<RepairEntryParams>;
   notHaving?: InputMaybe<RepairEntryParams>;
+};
+
+
+/** The root of every read. */
+export type QuerySimulateAutoRepairArgs = {
+  constraints?: InputMaybe<ReplayConstraintsInput>;
+  repairSeconds?: InputMaybe<Scalars['Int']['input']>;
+  since: Scalars['DateTime']['input'];
 };
 
 /** A request to repair one machine, driven through the steps of its repair operation. */
@@ -1069,6 +1146,40 @@ export enum RepairWaitKind {
   Watching = 'WATCHING'
 }
 
+/** The constraints a replay tries instead of the recorded ones; each is an integer >= 0 (at most 1,000,000). */
+export type ReplayConstraintsInput = {
+  /** maximum-repair-queue-entries. */
+  maximumRepairQueueEntries?: InputMaybe<Scalars['Int']['input']>;
+  /** maximum-unhealthy-machines-per-rack (0 = off). */
+  maximumUnhealthyMachinesPerRack?: InputMaybe<Scalars['Int']['input']>;
+  /** wait-seconds-to-repair-rebooting. */
+  waitSecondsToRepairRebooting?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** What one poll's intake did, or would have done. */
+export type ReplayedIntake = {
+  __typename?: 'ReplayedIntake';
+  /** The addresses enqueued. */
+  enqueued: Array<Scalars['IPAddress']['output']>;
+  /** The entries in the (live or simulated) queue when the poll decided. */
+  queueSize: Scalars['Int']['output'];
+  /** Whether maximum-repair-queue-entries stopped the poll (nothing enqueued). */
+  shortCircuited: Scalars['Boolean']['output'];
+};
+
+/** One poll where the replay differs from what was. */
+export type ReplayedPoll = {
+  __typename?: 'ReplayedPoll';
+  /** Each machine whose fate differs, by serial. */
+  differences: Array<MachineFateDifference>;
+  /** What the live poll did. */
+  live: ReplayedIntake;
+  /** What the poll would have done with the replay's limits. */
+  simulated: ReplayedIntake;
+  /** When the poll ran. */
+  time: Scalars['DateTime']['output'];
+};
+
 /** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
 export enum SkipKind {
   /** Skipped: another machine with the same address was enqueued in this poll. */
@@ -1250,6 +1361,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AutoRepairOutcome: ResolverTypeWrapper<AutoRepairOutcomeModel>;
+  AutoRepairReplay: ResolverTypeWrapper<ReplayReportModel>;
   AutoRepairShortCircuit: ResolverTypeWrapper<AutoRepairShortCircuit>;
   AutoRepairVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
   BMC: ResolverTypeWrapper<Bmc>;
@@ -1278,6 +1390,8 @@ export type ResolversTypes = {
   Label: ResolverTypeWrapper<Label>;
   LabelInput: LabelInput;
   Machine: ResolverTypeWrapper<SabakanObjectModel>;
+  MachineFate: null;
+  MachineFateDifference: ResolverTypeWrapper<MachineFateDifference>;
   MachineHold: ResolverTypeWrapper<MachineHoldModel>;
   MachineHoldEvent: ResolverTypeWrapper<HoldChangeModel>;
   MachineHoldEventKind: null;
@@ -1308,6 +1422,9 @@ export type ResolversTypes = {
   RepairStepStatus: null;
   RepairWait: ResolverTypeWrapper<WaitingForModel>;
   RepairWaitKind: RepairWaitKind;
+  ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayedIntake: ResolverTypeWrapper<ReplayedIntake>;
+  ReplayedPoll: ResolverTypeWrapper<ReplayedPoll>;
   SkipKind: null;
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -1319,6 +1436,7 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AutoRepairOutcome: AutoRepairOutcomeModel;
+  AutoRepairReplay: ReplayReportModel;
   AutoRepairShortCircuit: AutoRepairShortCircuit;
   AutoRepairVariables: MachineQueryVariablesModel;
   BMC: Bmc;
@@ -1344,6 +1462,7 @@ export type ResolversParentTypes = {
   Label: Label;
   LabelInput: LabelInput;
   Machine: SabakanObjectModel;
+  MachineFateDifference: MachineFateDifference;
   MachineHold: MachineHoldModel;
   MachineHoldEvent: HoldChangeModel;
   MachineInfo: MachineInfo;
@@ -1366,6 +1485,9 @@ export type ResolversParentTypes = {
   RepairPacing: RepairPacingViewModel;
   RepairStepConfig: RepairStepConfigModel;
   RepairWait: WaitingForModel;
+  ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayedIntake: ReplayedIntake;
+  ReplayedPoll: ReplayedPoll;
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -1382,6 +1504,15 @@ export type AutoRepairOutcomeResolvers<ContextType = GraphQLContext, ParentType 
   skipped?: Resolver<Array<ResolversTypes['SkippedMachine']>, ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   trigger?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AutoRepairReplayResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairReplay'] = ResolversParentTypes['AutoRepairReplay']> = {
+  enqueuedLive?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  enqueuedSimulated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  polls?: Resolver<Array<ResolversTypes['ReplayedPoll']>, ParentType, ContextType>;
+  pollsReplayed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  truncated?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  unreadableRecords?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type AutoRepairShortCircuitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairShortCircuit'] = ResolversParentTypes['AutoRepairShortCircuit']> = {
@@ -1532,6 +1663,15 @@ export type MachineResolvers<ContextType = GraphQLContext, ParentType extends Re
   status?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType>;
 };
 
+export type MachineFateResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', ENQUEUED: 'enqueued', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
+
+export type MachineFateDifferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineFateDifference'] = ResolversParentTypes['MachineFateDifference']> = {
+  address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  live?: Resolver<ResolversTypes['MachineFate'], ParentType, ContextType>;
+  serial?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  simulated?: Resolver<ResolversTypes['MachineFate'], ParentType, ContextType>;
+};
+
 export type MachineHoldResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineHold'] = ResolversParentTypes['MachineHold']> = {
   address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1648,6 +1788,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   repairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   searchMachines?: Resolver<Array<ResolversTypes['Machine']>, ParentType, ContextType, Partial<QuerySearchMachinesArgs>>;
   searchRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType, Partial<QuerySearchRepairEntriesArgs>>;
+  simulateAutoRepair?: Resolver<ResolversTypes['AutoRepairReplay'], ParentType, ContextType, RequireFields<QuerySimulateAutoRepairArgs, 'since'>>;
 };
 
 export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntry'] = ResolversParentTypes['RepairEntry']> = {
@@ -1739,6 +1880,19 @@ export type RepairWaitResolvers<ContextType = GraphQLContext, ParentType extends
   until?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
+export type ReplayedIntakeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ReplayedIntake'] = ResolversParentTypes['ReplayedIntake']> = {
+  enqueued?: Resolver<Array<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  queueSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  shortCircuited?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ReplayedPollResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ReplayedPoll'] = ResolversParentTypes['ReplayedPoll']> = {
+  differences?: Resolver<Array<ResolversTypes['MachineFateDifference']>, ParentType, ContextType>;
+  live?: Resolver<ResolversTypes['ReplayedIntake'], ParentType, ContextType>;
+  simulated?: Resolver<ResolversTypes['ReplayedIntake'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
 export type SkipKindResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
 
 export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkippedMachine'] = ResolversParentTypes['SkippedMachine']> = {
@@ -1775,6 +1929,7 @@ export type UnhealthyConditionResolvers<ContextType = GraphQLContext, ParentType
 
 export type Resolvers<ContextType = GraphQLContext> = {
   AutoRepairOutcome?: AutoRepairOutcomeResolvers<ContextType>;
+  AutoRepairReplay?: AutoRepairReplayResolvers<ContextType>;
   AutoRepairShortCircuit?: AutoRepairShortCircuitResolvers<ContextType>;
   AutoRepairVariables?: AutoRepairVariablesResolvers<ContextType>;
   BMC?: BmcResolvers<ContextType>;
@@ -1797,6 +1952,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   IPAddress?: GraphQLScalarType;
   Label?: LabelResolvers<ContextType>;
   Machine?: MachineResolvers<ContextType>;
+  MachineFate?: MachineFateResolvers;
+  MachineFateDifference?: MachineFateDifferenceResolvers<ContextType>;
   MachineHold?: MachineHoldResolvers<ContextType>;
   MachineHoldEvent?: MachineHoldEventResolvers<ContextType>;
   MachineHoldEventKind?: MachineHoldEventKindResolvers;
@@ -1823,6 +1980,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;
   RepairWait?: RepairWaitResolvers<ContextType>;
+  ReplayedIntake?: ReplayedIntakeResolvers<ContextType>;
+  ReplayedPoll?: ReplayedPollResolvers<ContextType>;
   SkipKind?: SkipKindResolvers;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;

@@ -1,0 +1,71 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import { escapeControlCharacters } from "../domain/untrusted-text.js";
+import { ckeJson } from "./cke-json.js";
+import * as D from "./documents.js";
+import { parseDuration } from "./durations.js";
+import type * as Op from "./generated/operations.js";
+import type { CliIo } from "./repair-queue-commands.js";
+
+/** The constraints a replay may try, by their CKE names (the intake's three). */
+const REPLAYABLE = {
+  "maximum-repair-queue-entries": "maximumRepairQueueEntries",
+  "wait-seconds-to-repair-rebooting": "waitSecondsToRepairRebooting",
+  "maximum-unhealthy-machines-per-rack": "maximumUnhealthyMachinesPerRack",
+} as const;
+
+type ReplayConstraints = { [K in (typeof REPLAYABLE)[keyof typeof REPLAYABLE]]?: number };
+
+/** `--since`: an RFC 3339 time, a number of days (`7d`) or a duration (`12h`, `90m`) before `now`. */
+export function replaySince(text: string, now: number): string {
+  if (/^\d{4}-\d\d-\d\dT/.test(text)) {
+    if (Number.isNaN(Date.parse(text))) throw new InvalidArgumentError(`invalid time ${JSON.stringify(text)} (RFC 3339, e.g. 2026-11-16T00:00:00Z)`);
+    return text;
+  }
+  const days = /^(\d{1,3})d$/.exec(text);
+  if (days) return new Date(now - Number(days[1]) * 86_400_000).toISOString();
+  try {
+    return new Date(now - parseDuration(text)).toISOString();
+  } catch {
+    throw new InvalidArgumentError(`invalid time ${JSON.stringify(text)}: an RFC 3339 time, days (7d) or a duration (12h, 90m) before now`);
+  }
+}
+
+/** One `--set NAME=VALUE`, added to the ones before it. */
+export function replaySetting(text: string, previous: ReplayConstraints = {}): ReplayConstraints {
+  const match = /^([a-z-]+)=(\d{1,7})$/.exec(text);
+  const name = match?.[1] as keyof typeof REPLAYABLE | undefined;
+  if (!match || name === undefined || !Object.hasOwn(REPLAYABLE, name)) {
+    throw new InvalidArgumentError(`expected NAME=VALUE with NAME one of ${Object.keys(REPLAYABLE).join(", ")} and VALUE a whole number, got ${JSON.stringify(text)}`);
+  }
+  return { ...previous, [REPLAYABLE[name]]: Number(match[2]) };
+}
+
+/** The replay as text: a summary line, then each differing poll and its machines (text from the server escaped). */
+export function replayReport(r: Op.SimulateAutoRepairQuery["simulateAutoRepair"]): string {
+  const lines = [
+    `replayed ${r.pollsReplayed} polls: ${r.enqueuedLive} entries enqueued, ${r.enqueuedSimulated} would have been; ${r.polls.length} polls differ` +
+      (r.truncated ? " (truncated: narrow --since)" : "") +
+      (r.unreadableRecords > 0 ? `; ${r.unreadableRecords} unreadable records left out` : ""),
+  ];
+  const intake = (i: { enqueued: readonly string[]; shortCircuited: boolean; queueSize: number }) => `enqueued ${i.enqueued.length}${i.shortCircuited ? " (short-circuited)" : ""}, queue ${i.queueSize}`;
+  for (const p of r.polls) {
+    lines.push(`${p.time}  was: ${intake(p.live)}  would be: ${intake(p.simulated)}`);
+    for (const d of p.differences) lines.push(`  ${escapeControlCharacters(d.serial)}  ${d.address ?? "-"}  ${d.live.toLowerCase()} -> ${d.simulated.toLowerCase()}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** `kintsugi replay --since 7d --set maximum-repair-queue-entries=5 [--set ...] [--repair-time 1h] [--json]`. */
+export function replayCommand(io: CliIo): Command {
+  return new Command("replay")
+    .description("replay the recorded sabakan polls with other limits and print, poll by poll, what would have differed (reads only)")
+    .addOption(new Option("--since <TIME>", "from when: RFC 3339, days (7d) or a duration (12h) before now").default("7d").argParser((text) => replaySince(text, Date.now())))
+    .addOption(new Option("--set <NAME=VALUE>", "a constraint to replay with (repeatable): maximum-repair-queue-entries, wait-seconds-to-repair-rebooting, maximum-unhealthy-machines-per-rack").argParser(replaySetting))
+    .addOption(new Option("--repair-time <DURATION>", "how long an entry only the replay enqueued stays in the simulated queue (default 1h)").argParser((text) => Math.round(parseDuration(text) / 1000)))
+    .addOption(new Option("--json", "print the whole answer as JSON instead"))
+    .action(async (options: { since: string; set?: ReplayConstraints; repairTime?: number; json?: boolean }) => {
+      const since = options.since.includes("T") && !Number.isNaN(Date.parse(options.since)) ? options.since : replaySince(options.since, Date.now());
+      const r = await io.client().request<Op.SimulateAutoRepairQuery>(D.SimulateAutoRepair, { since, constraints: options.set ?? null, repairSeconds: options.repairTime ?? null });
+      io.out(options.json ? ckeJson(r.simulateAutoRepair) : replayReport(r.simulateAutoRepair));
+    });
+}

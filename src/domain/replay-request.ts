@@ -1,0 +1,53 @@
+import type { IntakeInput } from "./auto-repair-intake.js";
+import type { ReplayLimits } from "./auto-repair-replay.js";
+
+/** What one replay may make kintsugi spend (simulateAutoRepair's docstring states them). */
+export const REPLAY_BOUNDS = {
+  /** The furthest back `since` may reach. */
+  maxRangeMs: 31 * 86_400_000,
+  maxPolls: 50_000,
+  /** Machines summed over the replayed polls: the CPU bound (decideIntake is linear in the answer). */
+  maxMachinePolls: 5_000_000,
+  maxDifferingPolls: 1_000,
+  minRepairSeconds: 60,
+  maxRepairSeconds: 30 * 86_400,
+  defaultRepairSeconds: 3_600,
+  maxConstraint: 1_000_000,
+} as const;
+
+/** A replay as asked for: from when, which constraints, and the assumed repair time (null: the default). */
+export interface ReplayRequest {
+  readonly since: number;
+  readonly constraints: { readonly [K in keyof IntakeInput["constraints"]]?: number | null };
+  readonly repairSeconds: number | null;
+}
+
+/** The constraint names as the API spells them, for messages. */
+const NAMES: Record<keyof IntakeInput["constraints"], string> = {
+  maximumRepairQueueEntries: "maximumRepairQueueEntries",
+  waitSecondsToRepairRebooting: "waitSecondsToRepairRebooting",
+  maximumUnhealthyMachinesPerRack: "maximumUnhealthyMachinesPerRack",
+};
+
+/**
+ * Checks a replay request at `now` against REPLAY_BOUNDS and returns the limits to replay with, or a message
+ * naming the argument that is out of range: `since` within the last 31 days and not in the future, each
+ * constraint an integer 0-1,000,000, `repairSeconds` an integer 60-2,592,000.
+ */
+export function checkReplayRequest(request: ReplayRequest, now: number): { readonly ok: true; readonly limits: ReplayLimits } | { readonly ok: false; readonly message: string } {
+  const b = REPLAY_BOUNDS;
+  if (!Number.isFinite(request.since) || request.since > now) return { ok: false, message: "since: must not be in the future" };
+  if (request.since < now - b.maxRangeMs) return { ok: false, message: "since: must be within the last 31 days" };
+  const constraints: { -readonly [K in keyof IntakeInput["constraints"]]?: number } = {};
+  for (const key of Object.keys(NAMES) as Array<keyof IntakeInput["constraints"]>) {
+    const value = request.constraints[key];
+    if (value === undefined || value === null) continue;
+    if (!Number.isSafeInteger(value) || value < 0 || value > b.maxConstraint) return { ok: false, message: `constraints.${NAMES[key]}: must be an integer from 0 to ${b.maxConstraint}, got ${value}` };
+    constraints[key] = value;
+  }
+  const repairSeconds = request.repairSeconds ?? b.defaultRepairSeconds;
+  if (!Number.isSafeInteger(repairSeconds) || repairSeconds < b.minRepairSeconds || repairSeconds > b.maxRepairSeconds) {
+    return { ok: false, message: `repairSeconds: must be an integer from ${b.minRepairSeconds} to ${b.maxRepairSeconds}, got ${repairSeconds}` };
+  }
+  return { ok: true, limits: { constraints, repairSeconds } };
+}

@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { checkReplayRequest, type ReplayRequest } from "../../src/domain/replay-request.js";
+
+const NOW = Date.parse("2026-11-23T12:00:00Z");
+const DAY = 86_400_000;
+const request = (over: Partial<ReplayRequest> = {}): ReplayRequest => ({ since: NOW - 7 * DAY, constraints: {}, repairSeconds: null, ...over });
+
+describe("checkReplayRequest (what one replay may cost)", () => {
+  const accepted: Array<[string, ReplayRequest, unknown]> = [
+    ["the defaults: no constraint changed, an hour's repair", request(), { constraints: {}, repairSeconds: 3600 }],
+    ["since exactly 31 days back, and now", request({ since: NOW - 31 * DAY }), { constraints: {}, repairSeconds: 3600 }],
+    ["the constraints given, nulls left out", request({ constraints: { maximumRepairQueueEntries: 5, waitSecondsToRepairRebooting: null, maximumUnhealthyMachinesPerRack: 0 }, repairSeconds: 60 }), { constraints: { maximumRepairQueueEntries: 5, maximumUnhealthyMachinesPerRack: 0 }, repairSeconds: 60 }],
+  ];
+  for (const [name, r, limits] of accepted) {
+    it(`accepts ${name}`, () => assert.deepEqual(checkReplayRequest(r, NOW), { ok: true, limits }));
+  }
+  const refused: Array<[string, ReplayRequest, string]> = [
+    ["since in the future", request({ since: NOW + 1 }), "since: must not be in the future"],
+    ["since more than 31 days back", request({ since: NOW - 31 * DAY - 1 }), "since: must be within the last 31 days"],
+    ["a negative constraint", request({ constraints: { maximumRepairQueueEntries: -1 } }), "constraints.maximumRepairQueueEntries: must be an integer from 0 to 1000000, got -1"],
+    ["a constraint past a million", request({ constraints: { maximumUnhealthyMachinesPerRack: 1_000_001 } }), "constraints.maximumUnhealthyMachinesPerRack: must be an integer from 0 to 1000000, got 1000001"],
+    ["a fractional constraint", request({ constraints: { waitSecondsToRepairRebooting: 1.5 } }), "constraints.waitSecondsToRepairRebooting: must be an integer from 0 to 1000000, got 1.5"],
+    ["a repair time under a minute", request({ repairSeconds: 59 }), "repairSeconds: must be an integer from 60 to 2592000, got 59"],
+    ["a repair time over 30 days", request({ repairSeconds: 30 * 86_400 + 1 }), "repairSeconds: must be an integer from 60 to 2592000, got 2592001"],
+  ];
+  for (const [name, r, message] of refused) {
+    it(`refuses ${name}`, () => assert.deepEqual(checkReplayRequest(r, NOW), { ok: false, message }));
+  }
+});
