@@ -7,6 +7,7 @@ import { holdEscalated } from "./escalation-holds.js";
 import { decideRemediation, healthCheckSource, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
+import { recordRemediation } from "../domain/remediation-record.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
@@ -128,7 +129,8 @@ export class HealthCheckRunner {
         await deps.store.enqueue(
           (entries) => {
             const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now };
-            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) });
+            const context = { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) };
+            const decided = decideRemediation(check, evaluation, context);
             decision = decided;
             return {
               add: decided.enqueue.map((params) => {
@@ -138,6 +140,8 @@ export class HealthCheckRunner {
                 return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s${why}` };
               }),
               outcome: null,
+              // A check with no unhealthy target remediates nothing whatever the limits: nothing to replay.
+              ...(evaluation.targets.some((t) => t.state === "unhealthy") && { remediationRecord: recordRemediation(evaluation, context, decided, now) }),
             };
           },
           at,

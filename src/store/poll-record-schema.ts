@@ -2,6 +2,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { z } from "zod";
 import { MACHINE_STATES } from "../domain/machine-params.js";
 import type { PollRecord } from "../domain/poll-record.js";
+import type { RemediationRecord } from "../domain/remediation-record.js";
 
 /** The most machines one stored record may hold: ten times the largest data center kintsugi is measured at. */
 export const MAX_RECORDED_MACHINES = 100_000;
@@ -41,8 +42,27 @@ export const pollRecordSchema = z
   })
   .strict();
 
+/** A stored remediation record (both backends), checked whole as poll records are. */
+export const remediationRecordSchema = z
+  .object({
+    time: count,
+    check: text,
+    gate: z.object({ open: z.boolean(), reason: text.nullable() }).strict(),
+    targets: count,
+    unhealthy: z
+      .object({ node: column(text), address: column(text.nullable()), addressProblem: column(text.nullable()), machineType: column(text.nullable()) })
+      .strict()
+      .refine((u) => [u.address, u.addressProblem, u.machineType].every((c) => c.length === u.node.length), "columns of different lengths"),
+    queue: column(text),
+    held: column(text),
+    maximumRepairQueueEntries: count,
+    enqueued: column(text),
+    shortCircuited: z.boolean(),
+  })
+  .strict();
+
 /** A record as stored: its JSON, deflated (columns of serials and addresses compress several times over). */
-export function encodePollRecord(record: PollRecord): Buffer {
+export function encodePollRecord(record: PollRecord | RemediationRecord): Buffer {
   return deflateRawSync(Buffer.from(JSON.stringify(record)));
 }
 
@@ -56,4 +76,16 @@ export function decodePollRecord(body: Uint8Array): { readonly ok: true; readonl
   }
   const parsed = pollRecordSchema.safeParse(value);
   return parsed.success ? { ok: true, record: parsed.data } : { ok: false, message: `not a poll record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
+}
+
+/** A stored remediation record, or why it cannot be read. */
+export function decodeRemediationRecord(body: Uint8Array): { readonly ok: true; readonly record: RemediationRecord } | { readonly ok: false; readonly message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(inflateRawSync(body, { maxOutputLength: MAX_RECORD_JSON_BYTES }).toString("utf8"));
+  } catch (err) {
+    return { ok: false, message: `not a deflated JSON remediation record: ${(err as Error).message}` };
+  }
+  const parsed = remediationRecordSchema.safeParse(value);
+  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, message: `not a remediation record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
 }

@@ -7,6 +7,7 @@ import type { MachineQueryVariables } from "../domain/machine-params.js";
 import type { StoredMachineHold } from "../domain/machine-holds.js";
 import type { PollRecord } from "../domain/poll-record.js";
 import type { PublishedWait } from "../domain/published-waits.js";
+import type { RemediationRecord } from "../domain/remediation-record.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
 
@@ -127,6 +128,8 @@ export interface EnqueueDecision {
   readonly outcome: ((enqueued: readonly RepairEntry[]) => Omit<AutoRepairOutcome, "sequence">) | null;
   /** What the poll's intake read and did, kept in the same write for the what-if replay; absent: none. */
   readonly pollRecord?: PollRecord;
+  /** What a health check's remediation read and did, kept in the same write for the replay; absent: none. */
+  readonly remediationRecord?: RemediationRecord;
 }
 
 export interface EnqueueResult {
@@ -260,6 +263,8 @@ export interface PollRecordRead {
 export interface PollRecordPort {
   /** The records at or after `since` (epoch ms), oldest first, at most `limit` (read from the backend, not a mirror). */
   since(since: number, limit: number): Promise<PollRecordRead>;
+  /** The health checks' remediation records at or after `since`, oldest first, at most `limit`. */
+  remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }>;
   /** How many records are kept and their stored bytes. */
   size(): { readonly records: number; readonly bytes: number };
 }

@@ -53,7 +53,8 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
           const decision = decide(entries.list());
           const changes = decision.add.map(({ entry, reason }) => entries.insert(draft, entry, reason, now, actor));
           const outcome = decision.outcome === null ? null : outcomes.append(draft, decision.outcome(changes.map((c) => c.entry)));
-          if (decision.pollRecord) pollRecords.append(decision.pollRecord);
+          if (decision.pollRecord) pollRecords.append("intake", decision.pollRecord);
+          if (decision.remediationRecord) pollRecords.append("health-check", decision.remediationRecord);
           return { changes, outcome };
         });
       },

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { describe, it } from "node:test";
 import type { PollRecord } from "../../../src/domain/poll-record.js";
+import type { RemediationRecord } from "../../../src/domain/remediation-record.js";
 import { openDatabase } from "../../../src/store/sqlite/database.js";
 import { SqlitePollRecordStore } from "../../../src/store/sqlite/poll-record-store.js";
 import { NOW } from "../../support/fixtures.js";
@@ -47,26 +48,48 @@ describe("SqlitePollRecordStore", () => {
   it("reads back what it kept, from a time on, oldest first, at most the limit", async () =>
     withStore({ keepSeconds: 86_400, maxBytes: 1 << 30 }, async (store) => {
       const written = [0, 1, 2, 3].map((i) => record(NOW + i * MINUTE, 3));
-      for (const r of written) store.append(r);
+      for (const r of written) store.append("intake", r);
       assert.deepEqual(await store.since(NOW + MINUTE, 2), { records: written.slice(1, 3), unreadable: 0 });
       assert.equal(store.size().records, 4);
     }));
 
   it("drops records older than keep_days as new ones are written", async () =>
     withStore({ keepSeconds: 86_400, maxBytes: 1 << 30 }, async (store) => {
-      store.append(record(NOW));
-      store.append(record(NOW + DAY / 2));
-      store.append(record(NOW + DAY + 1));
+      store.append("intake", record(NOW));
+      store.append("intake", record(NOW + DAY / 2));
+      store.append("intake", record(NOW + DAY + 1));
       assert.deepEqual((await store.since(0, 10)).records.map((r) => r.time), [NOW + DAY / 2, NOW + DAY + 1]);
     }));
 
   it("drops the oldest records once the kept bytes pass max_bytes, keeping the newest", async () =>
     withStore({ keepSeconds: 86_400, maxBytes: 40_000 }, async (store) => {
-      for (let i = 0; i < 20; i++) store.append(record(NOW + i * MINUTE, 1000));
+      for (let i = 0; i < 20; i++) store.append("intake", record(NOW + i * MINUTE, 1000));
       const { records, bytes } = store.size();
       assert.ok(bytes <= 40_000, `${bytes} bytes kept`);
       assert.ok(records >= 1 && records < 20, `${records} records kept`);
       assert.equal((await store.since(0, 100)).records.at(-1)?.time, NOW + 19 * MINUTE);
+    }));
+
+  it("keeps remediation records apart from poll records, validated the same way", () =>
+    withStore({ keepSeconds: 86_400, maxBytes: 1 << 30 }, async (store, db) => {
+      const remediation: RemediationRecord = {
+        time: NOW,
+        check: "workers",
+        gate: { open: true, reason: null },
+        targets: 3,
+        unhealthy: { node: ["n1"], address: ["10.0.0.1"], addressProblem: [null], machineType: ["IPMI-2.0"] },
+        queue: [],
+        held: [],
+        maximumRepairQueueEntries: 5,
+        enqueued: ["10.0.0.1"],
+        shortCircuited: false,
+      };
+      store.append("health-check", remediation);
+      store.append("intake", record(NOW));
+      const broken = encodeRaw(JSON.stringify({ ...remediation, unhealthy: { ...remediation.unhealthy, machineType: [] } }));
+      db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES ('health-check', ?, ?, ?)").run(NOW + 1, broken.length, broken);
+      assert.deepEqual(await store.remediations(0, 10), { records: [remediation], unreadable: 1 });
+      assert.deepEqual((await store.since(0, 10)).records.map((r) => r.time), [NOW]);
     }));
 
   const hostile: Array<[string, Buffer]> = [
@@ -79,9 +102,9 @@ describe("SqlitePollRecordStore", () => {
   for (const [name, body] of hostile) {
     it(`counts a stored record that is ${name} as unreadable and reads the others`, async () =>
       withStore({ keepSeconds: 86_400, maxBytes: 1 << 30 }, async (store, db) => {
-        store.append(record(NOW));
-        db.prepare("INSERT INTO poll_records (time, bytes, body) VALUES (?, ?, ?)").run(NOW + 1, body.length, body);
-        store.append(record(NOW + 2));
+        store.append("intake", record(NOW));
+        db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES ('intake', ?, ?, ?)").run(NOW + 1, body.length, body);
+        store.append("intake", record(NOW + 2));
         const read = await store.since(0, 10);
         assert.deepEqual([read.records.map((r) => r.time), read.unreadable], [[NOW, NOW + 2], 1]);
       }));
