@@ -1,5 +1,6 @@
 import type { IntakeInput } from "./auto-repair-intake.js";
 import type { ReplayLimits } from "./auto-repair-replay.js";
+import type { PollRecord } from "./poll-record.js";
 
 /** What one replay may make kintsugi spend (simulateAutoRepair's docstring states them). */
 export const REPLAY_BOUNDS = {
@@ -50,4 +51,18 @@ export function checkReplayRequest(request: ReplayRequest, now: number): { reado
     return { ok: false, message: `repairSeconds: must be an integer from ${b.minRepairSeconds} to ${b.maxRepairSeconds}, got ${repairSeconds}` };
   }
   return { ok: true, limits: { constraints, repairSeconds } };
+}
+
+/**
+ * The records a replay may weigh, oldest first: at most REPLAY_BOUNDS.maxPolls of them (`truncated` when more were
+ * read), or why not: more machines summed over them than REPLAY_BOUNDS.maxMachinePolls (decideIntake is linear in
+ * the answer, so this bounds the CPU a replay takes).
+ */
+export function boundReplay(records: readonly PollRecord[]): { readonly ok: true; readonly records: readonly PollRecord[]; readonly truncated: boolean } | { readonly ok: false; readonly message: string } {
+  const kept = records.slice(0, REPLAY_BOUNDS.maxPolls);
+  const machines = kept.reduce((n, r) => n + r.machines.serial.length, 0);
+  if (machines > REPLAY_BOUNDS.maxMachinePolls) {
+    return { ok: false, message: `since: the recorded polls from then hold ${machines} machines in all, more than ${REPLAY_BOUNDS.maxMachinePolls} a replay may weigh; choose a later since` };
+  }
+  return { ok: true, records: kept, truncated: records.length > kept.length };
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkReplayRequest, type ReplayRequest } from "../../src/domain/replay-request.js";
+import type { PollRecord } from "../../src/domain/poll-record.js";
+import { boundReplay, checkReplayRequest, REPLAY_BOUNDS, type ReplayRequest } from "../../src/domain/replay-request.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 const DAY = 86_400_000;
@@ -27,4 +28,31 @@ describe("checkReplayRequest (what one replay may cost)", () => {
   for (const [name, r, message] of refused) {
     it(`refuses ${name}`, () => assert.deepEqual(checkReplayRequest(r, NOW), { ok: false, message }));
   }
+});
+
+/** A record of `machines` answered machines (only the column the bound counts is filled). */
+const polled = (time: number, machines: number): PollRecord => ({
+  time,
+  machines: { serial: new Array<string>(machines).fill("s"), ipv4: [], rack: [], types: [], type: [], state: [], seconds: [], standing: [] },
+  queue: [],
+  held: [],
+  constraints: { maximumRepairQueueEntries: 0, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 },
+  enqueued: [],
+  shortCircuited: false,
+});
+
+describe("boundReplay (the polls and the CPU one replay may take)", () => {
+  it("keeps every poll up to the bound, and says when more were read", () => {
+    const few = [polled(1, 3), polled(2, 0)];
+    assert.deepEqual(boundReplay(few), { ok: true, records: few, truncated: false });
+    const many = Array.from({ length: REPLAY_BOUNDS.maxPolls + 1 }, (_, i) => polled(i, 1));
+    const bounded = boundReplay(many);
+    assert.deepEqual(bounded.ok && [bounded.records.length, bounded.records.at(-1)?.time, bounded.truncated], [REPLAY_BOUNDS.maxPolls, REPLAY_BOUNDS.maxPolls - 1, true]);
+  });
+
+  it("refuses more machines summed over the polls than a replay may weigh, and accepts exactly the bound", () => {
+    const half = REPLAY_BOUNDS.maxMachinePolls / 2;
+    assert.equal(boundReplay([polled(1, half), polled(2, half)]).ok, true);
+    assert.deepEqual(boundReplay([polled(1, half), polled(2, half + 1)]), { ok: false, message: `since: the recorded polls from then hold ${REPLAY_BOUNDS.maxMachinePolls + 1} machines in all, more than ${REPLAY_BOUNDS.maxMachinePolls} a replay may weigh; choose a later since` });
+  });
 });

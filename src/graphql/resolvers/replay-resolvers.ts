@@ -1,5 +1,5 @@
 import { replayAutoRepair, type ReplayLimits } from "../../domain/auto-repair-replay.js";
-import { checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay-request.js";
+import { boundReplay, checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay-request.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
@@ -24,18 +24,15 @@ export const replayResolvers: Resolvers = {
       if (!checked.ok) throw apiError("INVALID_ARGUMENT", checked.message);
       if (!ctx.pollRecords) throw apiError("INVALID_ARGUMENT", "this store keeps no poll records yet (the etcd backend): there is nothing to replay");
       const read = await ctx.pollRecords.since(since, REPLAY_BOUNDS.maxPolls + 1);
-      const records = read.records.slice(0, REPLAY_BOUNDS.maxPolls);
-      const machines = records.reduce((n, r) => n + r.machines.serial.length, 0);
-      if (machines > REPLAY_BOUNDS.maxMachinePolls) {
-        throw apiError("INVALID_ARGUMENT", `since: the recorded polls from then hold ${machines} machines in all, more than ${REPLAY_BOUNDS.maxMachinePolls} a replay may weigh; choose a later since`);
-      }
+      const bounded = boundReplay(read.records);
+      if (!bounded.ok) throw apiError("INVALID_ARGUMENT", bounded.message);
       const limits: ReplayLimits = checked.limits;
-      const report = replayAutoRepair(records, limits);
+      const report = replayAutoRepair(bounded.records, limits);
       return {
         ...report,
         polls: report.polls.slice(0, REPLAY_BOUNDS.maxDifferingPolls),
         unreadableRecords: read.unreadable,
-        truncated: read.records.length > records.length || report.polls.length > REPLAY_BOUNDS.maxDifferingPolls,
+        truncated: bounded.truncated || report.polls.length > REPLAY_BOUNDS.maxDifferingPolls,
       };
     },
   },
