@@ -5,6 +5,7 @@ import { finishedCases } from "./finished-cases.js";
 import { evidenceCases } from "./evidence-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
+import { pollRecordCases } from "./poll-record-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -23,5 +24,6 @@ export function storeConformance(harness: StoreHarness): void {
     holdCases(harness);
     finishedCases(harness);
     evidenceCases(harness);
+    pollRecordCases(harness);
   });
 }
