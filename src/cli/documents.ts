@@ -300,3 +300,26 @@ export const SimulateAutoRepair = /* GraphQL */ `
     }
   }
 `;
+export const RepairStats = /* GraphQL */ `
+  query RepairStats($since: DateTime!, $until: DateTime, $groupBy: [RepairStatsDimension!]) {
+    repairStats(since: $since, until: $until, groupBy: $groupBy) {
+      machineType operation rack step entries succeeded failed deleted successRate
+      timeToRepair { p50Seconds p90Seconds maxSeconds } drainingSeconds stepsNeededP50 stepsNeededMax withHistory
+    }
+  }
+`;
+
+export const MachineRepairs = /* GraphQL */ `
+  query MachineRepairs($address: IPAddress, $serial: String) {
+    machineRepairs(address: $address, serial: $serial) {
+      repairs { index address machineType operation status createdAt finishedAt secondsSincePrevious }
+      meanSecondsBetweenFailures
+    }
+  }
+`;
+
+export const FrequentlyRepaired = /* GraphQL */ `
+  query FrequentlyRepaired($since: DateTime!, $top: Int) {
+    frequentlyRepaired(since: $since, top: $top) { address machineType repairs succeeded failed lastFinishedAt }
+  }
+`;

@@ -18,6 +18,7 @@ import { tokenCommand } from "./token-command.js";
 import { dbCommand } from "./db-commands.js";
 import { completionCommand } from "./completion-command.js";
 import { replayCommand } from "./replay-command.js";
+import { statsCommand } from "./stats-commands.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
 import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
@@ -70,6 +71,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(sabakanCommand(io));
   program.addCommand(clusterCommand(io));
   program.addCommand(replayCommand(io));
+  program.addCommand(statsCommand(io));
   program.addCommand(alertsCommand());
   program.addCommand(tokenCommand(io.out));
   program.addCommand(dbCommand(io.out));

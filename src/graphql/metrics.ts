@@ -7,6 +7,7 @@ import type { RepairChange } from "../store/store-port.js";
 import type { DomainPacing } from "../domain/repair-pacing-report.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
+import { TimeToRepairHistogram } from "./time-to-repair-histogram.js";
 
 export interface MetricsSources {
   readonly entries: () => readonly RepairEntry[];
@@ -48,6 +49,7 @@ export class KintsugiMetrics {
   private readonly pollErrors: Counter<string>;
   private readonly ticksSkipped: Counter<"reason">;
   private readonly repairDuration: Histogram<"status">;
+  private readonly timeToRepair: TimeToRepairHistogram;
   /** The skips of the latest successful poll by kind (null before one): a failed poll holds nothing back, nor frees anything. */
   private latestSkips: Record<SkipKind, number> | null = null;
 
@@ -123,6 +125,7 @@ export class KintsugiMetrics {
     this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers });
     this.ticksSkipped = new Counter({ name: "kintsugi_auto_repair_ticks_skipped_total", help: "Scheduled sabakan polls not run: auto-repair disabled, or the previous poll still running", labelNames: ["reason"], registers });
     this.repairDuration = new Histogram({ name: "kintsugi_repair_duration_seconds", help: "Time from an entry's creation to its end", labelNames: ["status"], buckets: [60, 300, 900, 1800, 3600, 7200, 21600, 86400], registers });
+    this.timeToRepair = new TimeToRepairHistogram(this.registry);
   }
 
   /** Feeds a recorded poll outcome and how long the poll took. */
@@ -149,6 +152,7 @@ export class KintsugiMetrics {
     for (const { entry, record } of changes) {
       if (record.kind === "transition" && isFinished(entry)) this.repairDuration.observe({ status: entry.status }, (record.time - entry.createdAt) / 1000);
     }
+    this.timeToRepair.committed(changes);
   }
 
   async text(): Promise<{ contentType: string; body: string }> {

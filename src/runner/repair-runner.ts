@@ -2,27 +2,23 @@ import { controlPlanesOf } from "../domain/control-planes.js";
 import { activeHolds, annotationHolds, type MachineHold } from "../domain/machine-holds.js";
 import { decideRepairActions } from "../domain/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
-import { nodeEventFor } from "../domain/repair-events.js";
 import { RUNNER_ACTOR } from "../domain/repair-history.js";
 import { snapshotRepairConfig } from "../domain/repair-lookup.js";
 import { pacingReport, type DomainPacing } from "../domain/repair-pacing-report.js";
 import { cordonOwner, strayCordons } from "../domain/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
-import type { EntryTransition, RepairAction, RepairEffect } from "../domain/repair-plan.js";
+import type { RepairAction, RepairEffect } from "../domain/repair-plan.js";
 import type { WaitingFor } from "../domain/repair-wait.js";
+import { EntryCommits } from "./entry-commits.js";
 import { gatherObservations } from "./gather-state.js";
 import { HoldWatch } from "./hold-watch.js";
 import { JobRegistry } from "./job-registry.js";
 import { pacingInputOf } from "./pacing-ledger.js";
-import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob, type CommitIfUnchanged } from "./repair-jobs.js";
+import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob } from "./repair-jobs.js";
 import { PassLoop } from "./pass-loop.js";
 import { RepairWaits } from "./repair-waits.js";
 import { earlierWake, holdsForPass } from "./stored-holds.js";
 import type { RunnerDeps } from "./runner-deps.js";
-import type { EntryWrite, RepairChange } from "../store/store-port.js";
-
-const sameEntry = (a: RepairEntry, b: RepairEntry) => JSON.stringify(a) === JSON.stringify(b);
-const entryWrite = (t: EntryTransition): EntryWrite => ({ entry: t.after, kind: t.kind, reason: t.reason, detail: t.detail ?? null });
 
 /**
  * Works the repair queue: each pass gathers state, lets `decideRepairActions` decide, commits each action's
@@ -42,9 +38,11 @@ export class RepairRunner {
   private unwatch: (() => void) | null = null;
   private annotated: readonly MachineHold[] = [];
   private readonly waits: RepairWaits;
+  private readonly commits: EntryCommits;
 
   constructor(private readonly deps: RunnerDeps) {
     this.waits = new RepairWaits(deps.settings, deps.log);
+    this.commits = new EntryCommits(deps, { dequeuing: this.dequeuing, inBackground: (work) => this.inBackground(work), signal: () => this.loop.signal });
     this.loop = new PassLoop<void, number | null>({
       pass: (_trigger, signal) => this.pass(signal),
       now: deps.now,
@@ -139,7 +137,7 @@ export class RepairRunner {
     let stray: Array<[string, string]> = [];
     try {
       for (const action of plan.actions) {
-        const latest = await this.commit(action.entry, action.transitions);
+        const latest = await this.commits.commit(action.entry, action.transitions);
         // The entry changed since the pass read it (a deletion, another writer): what was decided on it no longer holds.
         if (latest !== null) applied.push([action, latest]);
       }
@@ -170,68 +168,24 @@ export class RepairRunner {
         return this.dequeue(latest);
       case "drain":
         return this.startJob(latest, "drain", async (signal) => {
-          const result = await drainJob(this.deps, this.commitIfUnchanged, latest, signal);
+          const result = await drainJob(this.deps, this.commits.commitIfUnchanged, latest, signal);
           if (result === "started") this.jobs.markDrainDone(index, latest.lastTransitionTime);
           else if (result) await this.uncordon(result.after);
         });
       case "repair-command":
         return this.startJob(latest, "repair-command", async (signal) => {
-          const t = await repairCommandJob(this.deps, this.commitIfUnchanged, latest, effect.step, this.holdWatch.untilReleased, signal);
+          const t = await repairCommandJob(this.deps, this.commits.commitIfUnchanged, latest, effect.step, this.holdWatch.untilReleased, signal);
           if (t && isFinished(t.after)) await this.uncordon(t.after);
         });
       case "diagnostics":
         return this.startJob(latest, "diagnostics", async (signal) => {
-          await diagnosticsJob(this.deps, this.commitIfUnchanged, latest, effect.operation, signal);
+          await diagnosticsJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
         });
       case "success-command":
         return this.startJob(latest, "success-command", async (signal) => {
-          const t = await successCommandJob(this.deps, this.commitIfUnchanged, latest, effect.operation, signal);
+          const t = await successCommandJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
           if (t) await this.uncordon(t.after);
         });
-    }
-  }
-
-  /**
-   * Commits `transitions` in one write when the stored entry is still `decidedOn` (checked inside the write), and
-   * records their Node events. Resolves with the entry after them, or null when the store declined.
-   */
-  private async commit(decidedOn: RepairEntry, transitions: readonly EntryTransition[]): Promise<RepairEntry | null> {
-    const unchanged = (current: RepairEntry | null) => current !== null && sameEntry(current, decidedOn) && !this.dequeuing.has(decidedOn.index);
-    if (transitions.length === 0) return unchanged(this.deps.entries.get(decidedOn.index)) ? decidedOn : null;
-    const writes = transitions.map(entryWrite);
-    const changes = await this.deps.entries.change(decidedOn.index, (current) => (unchanged(current) ? writes : null), this.deps.now(), RUNNER_ACTOR);
-    this.recordNodeEvents(changes);
-    return changes.at(-1)?.entry ?? null;
-  }
-
-  private readonly commitIfUnchanged: CommitIfUnchanged = async (worked, decide) => {
-    // Set by `decide` inside the write (the last call wins if the store calls it again).
-    let decided = null as EntryTransition | null;
-    const sameStep = (current: RepairEntry) =>
-      current.status === worked.status && current.step === worked.step && current.stepStatus === worked.stepStatus && current.lastTransitionTime === worked.lastTransitionTime;
-    const changes = await this.deps.entries.change(
-      worked.index,
-      (current) => {
-        decided = current === null || current.deleted || this.dequeuing.has(worked.index) || !sameStep(current) ? null : decide(current);
-        return decided === null ? null : [entryWrite(decided)];
-      },
-      this.deps.now(),
-      RUNNER_ACTOR,
-    );
-    if (changes.length === 0 || decided === null) return null;
-    this.recordNodeEvents(changes);
-    return decided;
-  };
-
-  /** Records the Node events of committed changes (each judged against the entry just before it). */
-  private recordNodeEvents(changes: readonly RepairChange[]): void {
-    const nodes = this.deps.nodes;
-    if (!nodes) return;
-    for (const { entry, previous, record } of changes) {
-      const event = previous === null ? null : nodeEventFor(previous, { after: entry, kind: record.kind, reason: record.reason });
-      if (event === null) continue;
-      const node = entry.nodename;
-      this.inBackground(nodes.recordEvent(node, event, { signal: this.loop.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node, err: (err as Error).message })));
     }
   }
 

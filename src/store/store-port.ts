@@ -10,6 +10,7 @@ import type { PublishedWait } from "../domain/published-waits.js";
 import type { RemediationRecord } from "../domain/remediation-record.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
+import type { RepairTimelinePoint } from "../domain/repair-timeline.js";
 
 /**
  * The store port: what kintsugi keeps, whichever backend keeps it (SQLite on one machine, etcd next to sabakan).
@@ -145,6 +146,11 @@ export interface RepairEntryPort {
   list(): RepairEntry[];
   /** The history of one index, oldest first; it outlives the entry. */
   history(index: number): Promise<RepairHistoryRecord[]>;
+  /**
+   * The histories of the entries indexed `firstIndex` to `lastIndex` (inclusive) as timeline points, oldest first,
+   * reading at most `limit` records in one bounded read (SQLite: one index range; etcd: one key range).
+   */
+  timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines>;
   /** Appends an entry and its `created` record, made by `actor`; returns it with its new index. */
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange>;
   /**
@@ -159,6 +165,14 @@ export interface RepairEntryPort {
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]>;
   /** Clears the drain back-off (count 0, no expiry) of every entry that has one. */
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]>;
+}
+
+/** What {@link RepairEntryPort.timelines} read. */
+export interface RepairTimelines {
+  /** Each index's points (indexes without history are absent), whole for every index up to `completeThrough`. */
+  readonly timelines: ReadonlyMap<number, readonly RepairTimelinePoint[]>;
+  /** The highest index whose history was read whole: `lastIndex` unless `limit` cut the read short. */
+  readonly completeThrough: number;
 }
 
 /** Switches and values operators change at run time; an absent value means the default. */

@@ -10,6 +10,7 @@ import type { Actor } from "../auth/roles.js";
 import type { GraphQLContext } from "../graphql/context.js";
 import { apiError } from "../graphql/errors.js";
 import { graphiqlRoutes } from "../graphql/graphiql-routes.js";
+import { statusPageRoutes } from "../graphql/status-routes.js";
 import { createHttpServer } from "../graphql/http-server.js";
 import { VERSION } from "../version.js";
 import type { KintsugiStore } from "../store/store-port.js";
@@ -70,6 +71,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     generations: store.generations,
     holds: store.holds,
     ...(store.pollRecords && { pollRecords: store.pollRecords }),
+    finished: store.finished,
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,
     // The ledger of outcomes lives in the leader's term.
@@ -117,7 +119,7 @@ export async function startApi(
     version: VERSION,
     healthCheck: () => healthOf(store, leader),
     logError: (err) => logger.error({ err }, "unexpected error"),
-    routes: { ...graphiqlRoutes(), "/metrics": () => events.metrics.text() },
+    routes: { ...graphiqlRoutes(), ...statusPageRoutes(), "/metrics": () => events.metrics.text() },
     limits: config.limits,
     tls: config.tls,
   });

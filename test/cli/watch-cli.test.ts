@@ -1,30 +1,17 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startCli, type CliProcess } from "../support/cli-process.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { KINTSUGI_BIN } from "../support/run-cli.js";
+import { lastScreen, NO_SCRIPT, onTerminal } from "../support/pseudo-terminal.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
-/** `kintsugi ARGS` on a pseudo-terminal of `columns` x 40 (`script`, as an operator's shell would give it). */
-function onTerminal(args: string[], columns: number) {
-  const command = [process.execPath, KINTSUGI_BIN, ...args].map((a) => `'${a}'`).join(" ");
-  const child = spawn("script", ["-qfec", `stty cols ${columns} rows 40; exec ${command}`, "/dev/null"]);
-  let stdout = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  return { child, out: () => stdout };
-}
 
-/** The last screen drawn on the terminal, as lines (the pseudo-terminal ends lines with \r\n). */
-const lastScreen = (out: string) => (out.split("\x1b[2J").at(-1) ?? "").split(/\r?\n/);
 
 const add = (k: TestKintsugi, address: string, operation = "unreachable") =>
   k.gql(`mutation($a: IPAddress!, $o: String!) { addRepairEntry(operation: $o, machineType: "qemu", address: $a) { index } }`, { a: address, o: operation });
 
-const NO_SCRIPT = existsSync("/usr/bin/script") ? false : "`script` (util-linux) not found";
 
 describe("kintsugi repair-queue watch (the real binary)", () => {
   let k: TestKintsugi;

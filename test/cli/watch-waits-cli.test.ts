@@ -1,28 +1,16 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import { startCli } from "../support/cli-process.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
-import { KINTSUGI_BIN } from "../support/run-cli.js";
+import { lastScreen, NO_SCRIPT, onTerminal } from "../support/pseudo-terminal.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 import { subscriptionCount } from "../support/ws-subscriber.js";
 
-const NO_SCRIPT = existsSync("/usr/bin/script") ? false : "`script` (util-linux) not found";
 
-/** `kintsugi ARGS` on a pseudo-terminal of `columns` x 40, as test/cli/watch-cli does. */
-function onTerminal(args: string[], columns: number) {
-  const command = [process.execPath, KINTSUGI_BIN, ...args].map((a) => `'${a}'`).join(" ");
-  const child = spawn("script", ["-qfec", `stty cols ${columns} rows 40; exec ${command}`, "/dev/null"]);
-  let stdout = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  return { child, out: () => stdout };
-}
-const lastScreen = (out: string) => (out.split("\x1b[2J").at(-1) ?? "").split(/\r?\n/);
 
 describe("kintsugi repair-queue watch shows what each entry waits for (the real binary)", () => {
   let k: TestKintsugi;

@@ -22,6 +22,30 @@ function rejection(input: string | object): ConfigError {
   assert.fail(`expected a ConfigError for:\n${text}`);
 }
 
+/** The defaults with one repair operation `op` (type `m`, one step `[r]`, health check `[c]`) and `extra` on it. */
+const oneOperation = (extra: Record<string, unknown>): KintsugiConfig => ({
+  ...DEFAULT_CONFIG,
+  repair: {
+    ...DEFAULT_CONFIG.repair,
+    repairProcedures: [
+      {
+        machineTypes: ["m"],
+        repairOperations: [
+          {
+            operation: "op",
+            repairSteps: [{ repairCommand: ["r"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+            healthCheckCommand: ["c"],
+            commandTimeoutSeconds: 30,
+            successCommand: null,
+            successCommandTimeout: 30,
+            ...extra,
+          },
+        ],
+      },
+    ],
+  },
+});
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The line `<source>: <path>: <message...>` (or `<source>: <message...>` for the file as a whole). */
@@ -333,81 +357,17 @@ describe("parseConfig: valid files", () => {
     {
       name: "an operation's diagnostics_command, with its timeout defaulted to 30 s",
       text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], diagnostics_command: [collect-sel, -v] } ] } ] }",
-      expected: {
-        ...DEFAULT_CONFIG,
-        repair: {
-          ...DEFAULT_CONFIG.repair,
-          repairProcedures: [
-            {
-              machineTypes: ["m"],
-              repairOperations: [
-                {
-                  operation: "op",
-                  repairSteps: [{ repairCommand: ["r"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
-                  healthCheckCommand: ["c"],
-                  commandTimeoutSeconds: 30,
-                  successCommand: null,
-                  successCommandTimeout: 30,
-                  diagnosticsCommand: ["collect-sel", "-v"],
-                  diagnosticsTimeoutSeconds: 30,
-                },
-              ],
-            },
-          ],
-        },
-      },
+      expected: oneOperation({ diagnosticsCommand: ["collect-sel", "-v"], diagnosticsTimeoutSeconds: 30 }),
     },
     {
       name: "an operation's success_requires and success_dwell_seconds become its proof of repair",
       text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
-      expected: {
-        ...DEFAULT_CONFIG,
-        repair: {
-          ...DEFAULT_CONFIG.repair,
-          repairProcedures: [
-            {
-              machineTypes: ["m"],
-              repairOperations: [
-                {
-                  operation: "op",
-                  repairSteps: [{ repairCommand: ["r"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
-                  healthCheckCommand: ["c"],
-                  commandTimeoutSeconds: 30,
-                  successCommand: null,
-                  successCommandTimeout: 30,
-                  successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 },
-                },
-              ],
-            },
-          ],
-        },
-      },
+      expected: oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }),
     },
     {
       name: "success_dwell_seconds alone asks for a dwell of the health check, with no other signal",
       text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_dwell_seconds: 0 } ] } ] }",
-      expected: {
-        ...DEFAULT_CONFIG,
-        repair: {
-          ...DEFAULT_CONFIG.repair,
-          repairProcedures: [
-            {
-              machineTypes: ["m"],
-              repairOperations: [
-                {
-                  operation: "op",
-                  repairSteps: [{ repairCommand: ["r"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
-                  healthCheckCommand: ["c"],
-                  commandTimeoutSeconds: 30,
-                  successCommand: null,
-                  successCommandTimeout: 30,
-                  successProof: { requires: [], dwellSeconds: 0 },
-                },
-              ],
-            },
-          ],
-        },
-      },
+      expected: oneOperation({ successProof: { requires: [], dwellSeconds: 0 } }),
     },
     {
       name: "constraints keep only the names given",

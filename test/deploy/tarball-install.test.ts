@@ -71,7 +71,7 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
 
   it("holds what serve needs: the CLI, the built code, the schema, GraphiQL, the lock, the docs and deploy/", () => {
     const schema = readdirSync(join(REPO, "schema")).map((f) => `schema/${f}`);
-    const needed = ["package.json", "README.md", "LICENSE", "npm-shrinkwrap.json", "bin/kintsugi.js", "dist/cli/main.js", "dist/main.js", "dist/graphiql/graphiql.js", "dist/graphiql/style.css", "deploy/kintsugi.yaml", "deploy/systemd/kintsugi.service", ...schema];
+    const needed = ["package.json", "README.md", "LICENSE", "npm-shrinkwrap.json", "bin/kintsugi.js", "dist/cli/main.js", "dist/main.js", "dist/graphiql/graphiql.js", "dist/graphiql/style.css", "dist/status/status.js", "dist/status/status.css", "deploy/kintsugi.yaml", "deploy/systemd/kintsugi.service", ...schema];
     assert.deepEqual(needed.filter((f) => !files.includes(f)), []);
   });
 
@@ -123,6 +123,9 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
     assert.equal(script.status, 200);
     assert.match(script.headers.get("content-type") ?? "", /^text\/javascript/);
     await script.arrayBuffer();
+    const statusPage = await fetch(`${url}/status`);
+    assert.equal(statusPage.status, 200, "the status page is in the tarball");
+    assert.match(await statusPage.text(), /status\/status\.js/);
   });
 
   it("stops on SIGTERM with exit code 0", async () => {

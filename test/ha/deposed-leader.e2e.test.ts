@@ -67,7 +67,11 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     const entryOn = async (r: TestKintsugi) =>
       (await r.gql<{ repairEntry: Entry }>(`query($i: ID!) { repairEntry(index: $i) { index status stepStatus } }`, { i: index })).data?.repairEntry;
     await until("the leader runs the held repair command, the step watching", async () => ({ entry: await entryOn(successor), running: machines.running(ADDRESS) }), (s) => s.entry?.stepStatus === "WATCHING" && s.running);
-    const historyBefore = await successor.gql<{ repairHistory: Array<{ reason: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason } }`, { i: index });
+    const historyBefore = await until(
+      "the history before the deposition answers",
+      () => successor.gql<{ repairHistory: Array<{ reason: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason } }`, { i: index }),
+      (h) => h.errors === undefined,
+    );
     const recordsBefore = historyBefore.data?.repairHistory.length ?? 0;
     // The command's completion would make the machine healthy; the health check is what finishes the entry.
     machines.setHealthy(ADDRESS);
@@ -86,9 +90,15 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     assert.equal(done.status, "SUCCEEDED");
     assert.equal(machines.runs("held-fix", ADDRESS), 1, "the repair command ran once, on the deposed leader only");
 
-    const history = await successor.gql<{ repairHistory: Array<{ reason: string; status: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason status } }`, { i: index });
+    // The history is read from etcd itself (not the mirror): on a loaded machine a read can time out, so ask again
+    // until it answers; an answer without the finishing record would still fail below.
+    const history = await until(
+      "the new leader answers the entry's history",
+      () => successor.gql<{ repairHistory: Array<{ reason: string; status: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason status } }`, { i: index }),
+      (h) => h.errors === undefined,
+    );
     const after = history.data?.repairHistory.slice(recordsBefore) ?? [];
-    assert.ok(after.length > 0, "the new leader recorded how the entry finished");
+    assert.ok(after.length > 0, `the new leader recorded how the entry finished: ${JSON.stringify(history.data?.repairHistory)}`);
     assert.deepEqual(
       after.filter((r) => /repair command/.test(r.reason)),
       [],

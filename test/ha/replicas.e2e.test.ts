@@ -67,7 +67,12 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
       assert.equal(events.filter((e) => e.repairEntryEvents.kind === "CREATED").length, 1, "created once");
       const sequences = events.map((e) => Number(e.repairEntryEvents.record.sequence));
       assert.deepEqual(sequences, [...new Set(sequences)].sort((a, b) => a - b), "each record once, in order");
-      const history = await second.gql<{ repairHistory: Array<{ sequence: string }> }>(`query($i: ID!) { repairHistory(index: $i) { sequence } }`, { i: index });
+      // Read from etcd itself with the configured deadline: asked again when a loaded machine makes it time out.
+      const history = await until(
+        "the history answers",
+        () => second.gql<{ repairHistory: Array<{ sequence: string }> }>(`query($i: ID!) { repairHistory(index: $i) { sequence } }`, { i: index }),
+        (h) => h.errors === undefined,
+      );
       assert.deepEqual(sequences, history.data?.repairHistory.map((r) => Number(r.sequence)), "every record of the history, none missing");
       const fixes = machines.log().filter((l) => l.startsWith("fix "));
       assert.deepEqual(fixes, [`fix ${leaderName} 10.7.0.1`], "the leader ran the repair command, once");

@@ -90,6 +90,17 @@ export type MachineState =
   | 'UNREACHABLE'
   | 'UPDATING';
 
+/** What repairStats can group by. */
+export type RepairStatsDimension =
+  /** The entry's machine type. */
+  | 'MACHINE_TYPE'
+  /** The entry's operation. */
+  | 'OPERATION'
+  /** The machine's rack as sabakan says now. */
+  | 'RACK'
+  /** The step the repair ended in (0 is the first). */
+  | 'STEP';
+
 /** The status of a repair entry. SUCCEEDED and FAILED are finished; finished entries stay until deleted. */
 export type RepairStatus =
   /** A repair command failed, the steps ran out, or the success command failed. */
@@ -382,3 +393,28 @@ export type SimulateAutoRepairQueryVariables = Exact<{
 
 
 export type SimulateAutoRepairQuery = { simulateAutoRepair: { pollsReplayed: number, unreadableRecords: number, truncated: boolean, enqueuedLive: number, enqueuedSimulated: number, polls: Array<{ time: string, live: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, simulated: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, differences: Array<{ serial: string, address: string | null, live: MachineFate, simulated: MachineFate }> }> } };
+
+export type RepairStatsQueryVariables = Exact<{
+  since: string;
+  until?: string | null | undefined;
+  groupBy?: Array<RepairStatsDimension> | RepairStatsDimension | null | undefined;
+}>;
+
+
+export type RepairStatsQuery = { repairStats: Array<{ machineType: string | null, operation: string | null, rack: string | null, step: string | null, entries: number, succeeded: number, failed: number, deleted: number, successRate: number | null, drainingSeconds: number, stepsNeededP50: number | null, stepsNeededMax: number | null, withHistory: number, timeToRepair: { p50Seconds: number, p90Seconds: number, maxSeconds: number } | null }> };
+
+export type MachineRepairsQueryVariables = Exact<{
+  address?: string | null | undefined;
+  serial?: string | null | undefined;
+}>;
+
+
+export type MachineRepairsQuery = { machineRepairs: { meanSecondsBetweenFailures: number | null, repairs: Array<{ index: number, address: string, machineType: string, operation: string, status: string, createdAt: string, finishedAt: string, secondsSincePrevious: number | null }> } };
+
+export type FrequentlyRepairedQueryVariables = Exact<{
+  since: string;
+  top?: number | null | undefined;
+}>;
+
+
+export type FrequentlyRepairedQuery = { frequentlyRepaired: Array<{ address: string, machineType: string, repairs: number, succeeded: number, failed: number, lastFinishedAt: string }> };

@@ -18,6 +18,8 @@ import type { MachineHold as MachineHoldModel } from '../../domain/machine-holds
 import type { WaitingFor as WaitingForModel } from '../../domain/repair-wait.js';
 import type { PublishedWait as PublishedWaitModel } from '../../domain/published-waits.js';
 import type { ReplayReport as ReplayReportModel } from '../../domain/auto-repair-replay.js';
+import type { RepairStatsGroup as RepairStatsGroupModel, DurationSummary as DurationSummaryModel } from '../../domain/repair-stats.js';
+import type { MachineRepairHistory as MachineRepairHistoryModel, MachineRepair as MachineRepairModel, FrequentlyRepaired as FrequentlyRepairedModel } from '../../domain/machine-repairs.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -238,6 +240,17 @@ export type DomainPacing = {
   value: Scalars['String']['output'];
 };
 
+/** Percentiles of a duration, in seconds (nearest rank: each is one of the durations). */
+export type DurationSummary = {
+  __typename?: 'DurationSummary';
+  /** The longest. */
+  maxSeconds: Scalars['Float']['output'];
+  /** The median. */
+  p50Seconds: Scalars['Float']['output'];
+  /** The 90th percentile. */
+  p90Seconds: Scalars['Float']['output'];
+};
+
 /** One entry's wait, as `repairWaits` sends it. */
 export type EntryWait = {
   __typename?: 'EntryWait';
@@ -245,6 +258,23 @@ export type EntryWait = {
   index: Scalars['ID']['output'];
   /** What it waits for (as `RepairEntry.waitingFor`). */
   waitingFor: RepairWait;
+};
+
+/** A machine and how often it was repaired. */
+export type FrequentlyRepairedMachine = {
+  __typename?: 'FrequentlyRepairedMachine';
+  /** The address its repairs were enqueued with. */
+  address: Scalars['IPAddress']['output'];
+  /** Of them, those that failed. */
+  failed: Scalars['Int']['output'];
+  /** When its latest repair ended. */
+  lastFinishedAt: Scalars['DateTime']['output'];
+  /** Its machine type (its latest repair's). */
+  machineType: Scalars['String']['output'];
+  /** The repairs that ended in the range. */
+  repairs: Scalars['Int']['output'];
+  /** Of them, those that succeeded. */
+  succeeded: Scalars['Int']['output'];
 };
 
 /** A generated cluster configuration. */
@@ -474,6 +504,36 @@ export type MachineParamsValue = {
   roles?: Maybe<Array<Scalars['String']['output']>>;
   /** States, any of which matches. */
   states?: Maybe<Array<MachineState>>;
+};
+
+/** One repair of a machine. */
+export type MachineRepair = {
+  __typename?: 'MachineRepair';
+  /** The address it was enqueued with. */
+  address: Scalars['IPAddress']['output'];
+  /** When it was enqueued. */
+  createdAt: Scalars['DateTime']['output'];
+  /** When it finished, or was dequeued unfinished. */
+  finishedAt: Scalars['DateTime']['output'];
+  /** The entry's index. */
+  index: Scalars['Int']['output'];
+  /** The machine type. */
+  machineType: Scalars['String']['output'];
+  /** The operation. */
+  operation: Scalars['String']['output'];
+  /** Seconds from the previous repair's finish to this one's creation (0 when they overlap); null for the first. */
+  secondsSincePrevious?: Maybe<Scalars['Float']['output']>;
+  /** How it ended: `succeeded`, `failed`, or `deleted` (dequeued before it finished). */
+  status: Scalars['String']['output'];
+};
+
+/** Every kept repair of one machine. */
+export type MachineRepairs = {
+  __typename?: 'MachineRepairs';
+  /** The mean of the times between failures, in seconds; null with fewer than two repairs. */
+  meanSecondsBetweenFailures?: Maybe<Scalars['Float']['output']>;
+  /** The repairs, oldest first. */
+  repairs: Array<MachineRepair>;
 };
 
 /** MachineSpec represents specifications of a machine. */
@@ -764,6 +824,11 @@ export type Query = {
   /** The current values of the safety constraints. */
   constraints: Constraints;
   /**
+   * The `top` machines (1 to 100, default 10; INVALID_ARGUMENT otherwise) repaired most among the repairs that ended
+   * since `since` (at most 90 days ago): candidates for retirement. Most repairs first, then the latest repaired.
+   */
+  frequentlyRepaired: Array<FrequentlyRepairedMachine>;
+  /**
    * The configuration in force (the newest generated one), or with `generation` a kept earlier one; null when there
    * is none (before the first generation, or a generation no longer kept).
    */
@@ -781,6 +846,12 @@ export type Query = {
    * lists the stored holds only (it does not watch the Nodes). Holds that have ended are not listed.
    */
   machineHolds: Array<MachineHold>;
+  /**
+   * Every kept repair of one machine, oldest first, with the time between its failures: give its `address`, or its
+   * `serial` (at most 256 characters, no control characters; looked up in sabakan: every address of the machine counts). Exactly one of them (INVALID_ARGUMENT
+   * otherwise). At most the 10,000 kept ended repairs are searched.
+   */
+  machineRepairs: MachineRepairs;
   /** The repair entry with this index. Errors with NOT_FOUND when no entry has it (dequeued entries included). */
   repairEntry: RepairEntry;
   /**
@@ -798,6 +869,15 @@ export type Query = {
    * health checks, finishing and dequeuing go on.
    */
   repairQueueEnabled: Scalars['Boolean']['output'];
+  /**
+   * Statistics of the repairs that ended (finished or dequeued) from `since` (inclusive) to `until` (exclusive; now
+   * when absent), grouped by `groupBy` (one group of all when empty or absent), most entries first. The range may
+   * cover at most 90 days (INVALID_ARGUMENT otherwise); the newest 10,000 ended repairs are kept, and the history of
+   * at most 100,000 records is read, so draining and steps count only the repairs whose history was (`withHistory`).
+   * Grouping by RACK asks sabakan once for every machine's rack (SABAKAN_UNAVAILABLE when it cannot answer); a
+   * machine sabakan does not know is in rack `unknown`.
+   */
+  repairStats: Array<RepairStatsGroup>;
   /** sabakan's `searchMachines`, forwarded to sabakan (its matching, its order by serial, its errors). */
   searchMachines: Array<Machine>;
   /**
@@ -835,6 +915,13 @@ export type QueryClusterGenerationsArgs = {
 
 
 /** The root of every read. */
+export type QueryFrequentlyRepairedArgs = {
+  since: Scalars['DateTime']['input'];
+  top?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** The root of every read. */
 export type QueryGeneratedClusterArgs = {
   generation?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -847,6 +934,13 @@ export type QueryMachineArgs = {
 
 
 /** The root of every read. */
+export type QueryMachineRepairsArgs = {
+  address?: InputMaybe<Scalars['IPAddress']['input']>;
+  serial?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** The root of every read. */
 export type QueryRepairEntryArgs = {
   index: Scalars['ID']['input'];
 };
@@ -855,6 +949,14 @@ export type QueryRepairEntryArgs = {
 /** The root of every read. */
 export type QueryRepairHistoryArgs = {
   index: Scalars['ID']['input'];
+};
+
+
+/** The root of every read. */
+export type QueryRepairStatsArgs = {
+  groupBy?: InputMaybe<Array<RepairStatsDimension>>;
+  since: Scalars['DateTime']['input'];
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -1062,6 +1164,51 @@ export type RepairPacing = {
   enabled: Scalars['Boolean']['output'];
   /** The kinds of failure domain repairs are paced by, as configured. */
   paceBy: Array<PacingDomainKind>;
+};
+
+/** What repairStats can group by. */
+export enum RepairStatsDimension {
+  /** The entry's machine type. */
+  MachineType = 'machineType',
+  /** The entry's operation. */
+  Operation = 'operation',
+  /** The machine's rack as sabakan says now. */
+  Rack = 'rack',
+  /** The step the repair ended in (0 is the first). */
+  Step = 'step'
+}
+
+/** What the repairs of one group did. The key fields are null when not grouped by. */
+export type RepairStatsGroup = {
+  __typename?: 'RepairStatsGroup';
+  /** The repairs dequeued before they finished. */
+  deleted: Scalars['Int']['output'];
+  /** The seconds the group's repairs spent draining, summed over those whose history was read. */
+  drainingSeconds: Scalars['Float']['output'];
+  /** Every repair that ended in the group: succeeded, failed, or dequeued unfinished. */
+  entries: Scalars['Int']['output'];
+  /** The repairs that failed. */
+  failed: Scalars['Int']['output'];
+  /** The machine type, when grouped by MACHINE_TYPE. */
+  machineType?: Maybe<Scalars['String']['output']>;
+  /** The operation, when grouped by OPERATION. */
+  operation?: Maybe<Scalars['String']['output']>;
+  /** The rack (decimal), or `unknown` for a machine sabakan does not know, when grouped by RACK. */
+  rack?: Maybe<Scalars['String']['output']>;
+  /** The step the repairs ended in (decimal), or `unknown` when their history was not read, when grouped by STEP. */
+  step?: Maybe<Scalars['String']['output']>;
+  /** The most steps a succeeded repair needed (those whose history was read); null when none. */
+  stepsNeededMax?: Maybe<Scalars['Int']['output']>;
+  /** The median number of steps the succeeded repairs needed (those whose history was read); null when none. */
+  stepsNeededP50?: Maybe<Scalars['Int']['output']>;
+  /** The repairs that succeeded. */
+  succeeded: Scalars['Int']['output'];
+  /** succeeded / (succeeded + failed), from 0 to 1; null when none finished. */
+  successRate?: Maybe<Scalars['Float']['output']>;
+  /** Creation to finish of the repairs that finished (succeeded or failed); null when none did. */
+  timeToRepair?: Maybe<DurationSummary>;
+  /** How many of the group's repairs had their history read. */
+  withHistory: Scalars['Int']['output'];
 };
 
 /** The status of a repair entry. SUCCEEDED and FAILED are finished; finished entries stay until deleted. */
@@ -1377,8 +1524,10 @@ export type ResolversTypes = {
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
+  DurationSummary: ResolverTypeWrapper<DurationSummaryModel>;
   EntryWait: ResolverTypeWrapper<PublishedWaitModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  FrequentlyRepairedMachine: ResolverTypeWrapper<FrequentlyRepairedModel>;
   GeneratedCluster: ResolverTypeWrapper<ClusterGenerationModel>;
   HealthCheck: ResolverTypeWrapper<HealthCheckStatusModel>;
   HealthCheckTarget: ResolverTypeWrapper<TargetEvaluationModel>;
@@ -1399,6 +1548,8 @@ export type ResolversTypes = {
   MachineInfo: ResolverTypeWrapper<MachineInfo>;
   MachineParams: MachineParams;
   MachineParamsValue: ResolverTypeWrapper<MachineParamsModel>;
+  MachineRepair: ResolverTypeWrapper<MachineRepairModel>;
+  MachineRepairs: ResolverTypeWrapper<MachineRepairHistoryModel>;
   MachineSpec: ResolverTypeWrapper<MachineSpec>;
   MachineState: MachineState;
   MachineStateChange: ResolverTypeWrapper<MachineStateChangeModel>;
@@ -1417,6 +1568,8 @@ export type ResolversTypes = {
   RepairHistoryKind: null;
   RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
   RepairPacing: ResolverTypeWrapper<RepairPacingViewModel>;
+  RepairStatsDimension: null;
+  RepairStatsGroup: ResolverTypeWrapper<RepairStatsGroupModel>;
   RepairStatus: null;
   RepairStepConfig: ResolverTypeWrapper<RepairStepConfigModel>;
   RepairStepStatus: null;
@@ -1450,8 +1603,10 @@ export type ResolversParentTypes = {
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
   DomainPacing: DomainPacingModel;
+  DurationSummary: DurationSummaryModel;
   EntryWait: PublishedWaitModel;
   Float: Scalars['Float']['output'];
+  FrequentlyRepairedMachine: FrequentlyRepairedModel;
   GeneratedCluster: ClusterGenerationModel;
   HealthCheck: HealthCheckStatusModel;
   HealthCheckTarget: TargetEvaluationModel;
@@ -1468,6 +1623,8 @@ export type ResolversParentTypes = {
   MachineInfo: MachineInfo;
   MachineParams: MachineParams;
   MachineParamsValue: MachineParamsModel;
+  MachineRepair: MachineRepairModel;
+  MachineRepairs: MachineRepairHistoryModel;
   MachineSpec: MachineSpec;
   MachineStateChange: MachineStateChangeModel;
   MachineStatus: SabakanObjectModel;
@@ -1483,6 +1640,7 @@ export type ResolversParentTypes = {
   RepairEvidenceSignal: RepairEvidenceSignal;
   RepairHistoryRecord: RepairHistoryRecordModel;
   RepairPacing: RepairPacingViewModel;
+  RepairStatsGroup: RepairStatsGroupModel;
   RepairStepConfig: RepairStepConfigModel;
   RepairWait: WaitingForModel;
   ReplayConstraintsInput: ReplayConstraintsInput;
@@ -1598,9 +1756,24 @@ export type DomainPacingResolvers<ContextType = GraphQLContext, ParentType exten
   value?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type DurationSummaryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DurationSummary'] = ResolversParentTypes['DurationSummary']> = {
+  maxSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  p50Seconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  p90Seconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
 export type EntryWaitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EntryWait'] = ResolversParentTypes['EntryWait']> = {
   index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   waitingFor?: Resolver<ResolversTypes['RepairWait'], ParentType, ContextType>;
+};
+
+export type FrequentlyRepairedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FrequentlyRepairedMachine'] = ResolversParentTypes['FrequentlyRepairedMachine']> = {
+  address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastFinishedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  repairs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  succeeded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type GeneratedClusterResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['GeneratedCluster'] = ResolversParentTypes['GeneratedCluster']> = {
@@ -1704,6 +1877,22 @@ export type MachineParamsValueResolvers<ContextType = GraphQLContext, ParentType
   states?: Resolver<Maybe<Array<ResolversTypes['MachineState']>>, ParentType, ContextType>;
 };
 
+export type MachineRepairResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineRepair'] = ResolversParentTypes['MachineRepair']> = {
+  address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  finishedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secondsSincePrevious?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type MachineRepairsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineRepairs'] = ResolversParentTypes['MachineRepairs']> = {
+  meanSecondsBetweenFailures?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  repairs?: Resolver<Array<ResolversTypes['MachineRepair']>, ParentType, ContextType>;
+};
+
 export type MachineSpecResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineSpec'] = ResolversParentTypes['MachineSpec']> = {
   bmc?: Resolver<ResolversTypes['BMC'], ParentType, ContextType>;
   indexInRack?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1778,14 +1967,17 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   clusterTemplate?: Resolver<Maybe<ResolversTypes['ClusterTemplate']>, ParentType, ContextType>;
   clusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  frequentlyRepaired?: Resolver<Array<ResolversTypes['FrequentlyRepairedMachine']>, ParentType, ContextType, RequireFields<QueryFrequentlyRepairedArgs, 'since'>>;
   generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType, Partial<QueryGeneratedClusterArgs>>;
   healthChecks?: Resolver<Array<ResolversTypes['HealthCheck']>, ParentType, ContextType>;
   machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
   machineHolds?: Resolver<Array<ResolversTypes['MachineHold']>, ParentType, ContextType>;
+  machineRepairs?: Resolver<ResolversTypes['MachineRepairs'], ParentType, ContextType, Partial<QueryMachineRepairsArgs>>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
   repairHistory?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType, RequireFields<QueryRepairHistoryArgs, 'index'>>;
   repairPacing?: Resolver<ResolversTypes['RepairPacing'], ParentType, ContextType>;
   repairQueueEnabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  repairStats?: Resolver<Array<ResolversTypes['RepairStatsGroup']>, ParentType, ContextType, RequireFields<QueryRepairStatsArgs, 'since'>>;
   searchMachines?: Resolver<Array<ResolversTypes['Machine']>, ParentType, ContextType, Partial<QuerySearchMachinesArgs>>;
   searchRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType, Partial<QuerySearchRepairEntriesArgs>>;
   simulateAutoRepair?: Resolver<ResolversTypes['AutoRepairReplay'], ParentType, ContextType, RequireFields<QuerySimulateAutoRepairArgs, 'since'>>;
@@ -1857,6 +2049,25 @@ export type RepairPacingResolvers<ContextType = GraphQLContext, ParentType exten
   domains?: Resolver<Array<ResolversTypes['DomainPacing']>, ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   paceBy?: Resolver<Array<ResolversTypes['PacingDomainKind']>, ParentType, ContextType>;
+};
+
+export type RepairStatsDimensionResolvers = { MACHINE_TYPE: 'machineType', OPERATION: 'operation', RACK: 'rack', STEP: 'step' };
+
+export type RepairStatsGroupResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairStatsGroup'] = ResolversParentTypes['RepairStatsGroup']> = {
+  deleted?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  drainingSeconds?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  entries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  machineType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  operation?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rack?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  step?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  stepsNeededMax?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  stepsNeededP50?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  succeeded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  successRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  timeToRepair?: Resolver<Maybe<ResolversTypes['DurationSummary']>, ParentType, ContextType>;
+  withHistory?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type RepairStatusResolvers = { FAILED: 'failed', PROCESSING: 'processing', QUEUED: 'queued', SUCCEEDED: 'succeeded' };
@@ -1943,7 +2154,9 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   DomainPacing?: DomainPacingResolvers<ContextType>;
+  DurationSummary?: DurationSummaryResolvers<ContextType>;
   EntryWait?: EntryWaitResolvers<ContextType>;
+  FrequentlyRepairedMachine?: FrequentlyRepairedMachineResolvers<ContextType>;
   GeneratedCluster?: GeneratedClusterResolvers<ContextType>;
   HealthCheck?: HealthCheckResolvers<ContextType>;
   HealthCheckTarget?: HealthCheckTargetResolvers<ContextType>;
@@ -1960,6 +2173,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MachineHoldSource?: MachineHoldSourceResolvers;
   MachineInfo?: MachineInfoResolvers<ContextType>;
   MachineParamsValue?: MachineParamsValueResolvers<ContextType>;
+  MachineRepair?: MachineRepairResolvers<ContextType>;
+  MachineRepairs?: MachineRepairsResolvers<ContextType>;
   MachineSpec?: MachineSpecResolvers<ContextType>;
   MachineStateChange?: MachineStateChangeResolvers<ContextType>;
   MachineStatus?: MachineStatusResolvers<ContextType>;
@@ -1976,6 +2191,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairHistoryKind?: RepairHistoryKindResolvers;
   RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
   RepairPacing?: RepairPacingResolvers<ContextType>;
+  RepairStatsDimension?: RepairStatsDimensionResolvers;
+  RepairStatsGroup?: RepairStatsGroupResolvers<ContextType>;
   RepairStatus?: RepairStatusResolvers;
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;

@@ -1,7 +1,8 @@
 import type { Etcd3 } from "etcd3";
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/repair-history.js";
-import type { EntryWrite, RepairChange, RepairEntryPort } from "../store-port.js";
+import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
+import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
@@ -10,6 +11,9 @@ import { decodeValue, storedRecord, UndecodableValueError } from "./etcd-values.
 import type { StoreLog } from "./store-log.js";
 import type { EtcdWriter } from "./etcd-writer.js";
 import { QueuePlan } from "./queue-plan.js";
+
+/** History keys one timelines read asks etcd for at a time. */
+const TIMELINE_PAGE = 1_000;
 
 /**
  * The repair queue on etcd: entries read from the mirror, history read from etcd (the mirror does not hold it), and
@@ -53,6 +57,39 @@ export class EtcdEntryPort implements RepairEntryPort {
         return [];
       }
     });
+  }
+
+  /**
+   * One key range (history keys sort by index, then sequence), read in pages of {@link TIMELINE_PAGE} keys so no answer
+   * grows past gRPC's message limit (every value holds the entry too, about 1 KB), stopping at `limit` records.
+   */
+  async timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines> {
+    const end = this.keys.historyOf(lastIndex).end;
+    let start = this.keys.historyOf(firstIndex).start;
+    const points: IndexedTimelinePoint[] = [];
+    while (points.length < limit) {
+      let response;
+      try {
+        const page = Math.min(TIMELINE_PAGE, limit - points.length);
+        response = await this.client.getAll().inRange({ start, end }).limit(page).options(this.availability.callOptions()).exec();
+        this.availability.answered();
+      } catch (err) {
+        throw this.availability.failed(`reading the histories of repair entries ${firstIndex} to ${lastIndex}`, err);
+      }
+      for (const kv of response.kvs) {
+        const key = kv.key.toString("utf8");
+        try {
+          const { entryIndex, time, status, step, stepStatus } = decodeValue(historyValue, key, kv.value).record;
+          points.push({ entryIndex, time, status, step, stepStatus });
+        } catch (err) {
+          if (!(err instanceof UndecodableValueError)) throw err;
+          this.log("error", "a history record in etcd cannot be read; it is left out of the statistics", { key, error: err.message });
+        }
+      }
+      if (!response.more || response.kvs.length === 0) return timelinesOf(points, lastIndex, Number.POSITIVE_INFINITY);
+      start = `${response.kvs[response.kvs.length - 1]!.key.toString("utf8")}\0`;
+    }
+    return timelinesOf(points, lastIndex, limit);
   }
 
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange> {

@@ -1,6 +1,7 @@
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
 import { historyRecordFor, type RepairHistoryKind, type RepairHistoryRecord } from "../../domain/repair-history.js";
-import type { EntryWrite, RepairChange, RepairEntryPort } from "../store-port.js";
+import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
+import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { Db } from "./database.js";
 import { KeptRead } from "./kept-read.js";
 import { SqliteFinishedRepairStore } from "./finished-repair-store.js";
@@ -20,6 +21,7 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
   private readonly selectOne;
   private readonly selectAll;
   private readonly selectHistory;
+  private readonly selectTimelines;
   private readonly kept: KeptRead<readonly RepairEntry[]>;
   /** The records of finished repairs, written in the same transaction as the change that ends one. */
   readonly finished: SqliteFinishedRepairStore;
@@ -43,8 +45,15 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
     this.selectOne = db.prepare("SELECT * FROM repair_entries WHERE idx = ?");
     this.selectAll = db.prepare("SELECT * FROM repair_entries ORDER BY idx");
     this.selectHistory = db.prepare("SELECT * FROM repair_history WHERE entry_index = ? ORDER BY seq");
+    // Served from the covering index of migration 009 alone: no row of the table (reasons, details) is read.
+    this.selectTimelines = db.prepare(`SELECT entry_index AS entryIndex, time, status, step, step_status AS stepStatus
+      FROM repair_history WHERE entry_index BETWEEN ? AND ? ORDER BY entry_index, seq LIMIT ?`);
     this.kept = new KeptRead(db, () => (this.selectAll.all() as RepairEntryRow[]).map(entryFromRow));
     this.finished = new SqliteFinishedRepairStore(db, keepFinished);
+  }
+
+  async timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines> {
+    return timelinesOf(this.selectTimelines.all(firstIndex, lastIndex, limit) as IndexedTimelinePoint[], lastIndex, limit);
   }
 
   get(index: number): RepairEntry | null {

@@ -6,6 +6,7 @@ import { evidenceCases } from "./evidence-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
 import { pollRecordCases } from "./poll-record-cases.js";
+import { timelineCases } from "./timeline-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -25,5 +26,6 @@ export function storeConformance(harness: StoreHarness): void {
     finishedCases(harness);
     evidenceCases(harness);
     pollRecordCases(harness);
+    timelineCases(harness);
   });
 }

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { afterEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { validateHoldRequest } from "../../../src/domain/machine-holds.js";
-import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import type { KintsugiStore, StoreCommit } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
+import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
 import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
@@ -11,19 +11,7 @@ import { until } from "../../support/until.js";
 /** Machine hold values another process with write access to the prefix may put there: left out, logged, never a crash. */
 describe("etcd machine hold values written by another process", { skip: ETCD_SKIP }, () => {
   const suite = suiteEtcd("hostile-holds");
-  let stores: KintsugiStore[] = [];
-  const logged: Array<{ level: string; message: string; fields: Readonly<Record<string, unknown>> }> = [];
-
-  afterEach(async () => {
-    await Promise.all(stores.map((s) => s.close()));
-    stores = [];
-  });
-
-  const open = async (prefix: string) => {
-    const store = await openEtcdStore({ client: suite.client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
-    stores.push(store);
-    return store;
-  };
+  const { logged, open } = loggingEtcdStores(suite);
   const hold = (store: KintsugiStore, address: string) =>
     store.holds.hold((stored) => validateHoldRequest({ address, reason: "kept", setBy: "alice", until: null }, stored, NOW), "alice");
   const value = (hold: Record<string, unknown>) => JSON.stringify({ v: 1, hold: { address: "10.0.0.2", reason: "r", setBy: "mallory", setAt: NOW, until: null, ...hold } });

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { afterEach, describe, it } from "node:test";
-import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
+import { describe, it } from "node:test";
 import { MAX_CLUSTER_JSON_BYTES, UndecodableValueError } from "../../../src/store/etcd/etcd-values.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
+import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
 import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
@@ -15,19 +15,7 @@ import { ACTOR, cluster, newEntry } from "../conformance/store-harness.js";
 /** Values another process with write access to the prefix may put there: kintsugi must neither act on them nor fall over. */
 describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   const suite = suiteEtcd("hostile");
-  let stores: KintsugiStore[] = [];
-  const logged: Array<{ level: string; message: string; fields: Readonly<Record<string, unknown>> }> = [];
-
-  afterEach(async () => {
-    await Promise.all(stores.map((s) => s.close()));
-    stores = [];
-  });
-
-  const open = async (prefix: string) => {
-    const store = await openEtcdStore({ client: suite.client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
-    stores.push(store);
-    return store;
-  };
+  const { logged, open } = loggingEtcdStores(suite);
   const readJson = async (key: string) => JSON.parse((await suite.client.get(key).string()) ?? "null") as { v: number; entry: Record<string, unknown>; record: Record<string, unknown> };
 
   const addresses: Array<[string, string]> = [

@@ -6,6 +6,7 @@ import { copyMarkerSchema } from "./005-copy-marker.js";
 import { machineHoldsSchema } from "./006-machine-holds.js";
 import { finishedRepairsSchema } from "./007-finished-repairs.js";
 import { repairEvidenceSchema } from "./008-repair-evidence.js";
+import { historyTimelineSchema } from "./009-history-timeline.js";
 import { pollRecordsSchema } from "./010-poll-records.js";
 
 /** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: "machine holds", sql: machineHoldsSchema },
   { version: 7, name: "finished repairs", sql: finishedRepairsSchema },
   { version: 8, name: "repair evidence", sql: repairEvidenceSchema },
+  { version: 9, name: "history timeline", sql: historyTimelineSchema },
   { version: 10, name: "poll records", sql: pollRecordsSchema },
 ];
 

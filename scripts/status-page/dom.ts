@@ -1,0 +1,34 @@
+// Building the page's elements: every value from the server goes in as text, never as markup.
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className !== undefined) node.className = className;
+  return node;
+}
+
+/** A table with a header row and one row per item (each cell text); an empty list shows `empty` instead. */
+export function table(headers: readonly string[], rows: ReadonlyArray<{ readonly key: string; readonly cells: readonly string[] }>, empty: string): HTMLElement {
+  if (rows.length === 0) return el("p", empty, "empty");
+  const t = el("table");
+  const head = el("tr");
+  for (const h of headers) head.append(el("th", h));
+  t.append(el("thead"));
+  t.tHead!.append(head);
+  const body = el("tbody");
+  for (const row of rows) {
+    const tr = el("tr");
+    tr.dataset.key = row.key;
+    for (const cell of row.cells) tr.append(el("td", cell));
+    body.append(tr);
+  }
+  t.append(body);
+  return t;
+}
+
+/** "12:34:56" in the browser's time zone, or "" for none. */
+export function clock(time: string | null): string {
+  if (time === null) return "";
+  const date = new Date(time);
+  return Number.isNaN(date.getTime()) ? time : date.toLocaleTimeString([], { hour12: false });
+}

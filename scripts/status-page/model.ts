@@ -1,0 +1,117 @@
+// What the status page knows, as kintsugi's API sends it: the shapes of the documents in queries.ts.
+
+export interface Machine {
+  readonly serial: string;
+  readonly rack: number;
+  readonly indexInRack: number;
+  readonly address: string | null;
+  state: string;
+}
+
+export interface RepairWait {
+  readonly kind: string;
+  readonly message: string;
+  readonly until: string | null;
+}
+
+export interface Entry {
+  readonly index: string;
+  readonly address: string;
+  readonly nodename: string;
+  readonly machineType: string;
+  readonly operation: string;
+  readonly status: string;
+  readonly step: number;
+  readonly stepStatus: string;
+  readonly stepCount: number | null;
+  readonly deleted: boolean;
+  readonly createdAt: string;
+  readonly lastTransitionTime: string | null;
+  waitingFor: RepairWait | null;
+}
+
+export interface Hold {
+  readonly address: string;
+  readonly reason: string;
+  readonly setBy: string;
+  readonly until: string | null;
+  readonly source: string;
+}
+
+export interface Skip {
+  readonly serial: string;
+  readonly address: string | null;
+  readonly state: string;
+  readonly reason: string;
+  readonly kind: string;
+  readonly held: boolean;
+}
+
+export interface Outcome {
+  readonly sequence: string;
+  readonly time: string;
+  readonly trigger: string;
+  readonly machinesSeen: number;
+  readonly enqueued: ReadonlyArray<{ readonly index: string; readonly address: string }>;
+  readonly skipped: readonly Skip[];
+  readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
+  readonly error: string | null;
+}
+
+/** Everything the page shows; replaced by a snapshot, then kept current by subscription events. */
+export class StatusModel {
+  machines = new Map<string, Machine>();
+  entries = new Map<string, Entry>();
+  holds = new Map<string, Hold>();
+  /** Newest first. */
+  outcomes: Outcome[] = [];
+
+  static readonly OUTCOMES_KEPT = 5;
+
+  replace(snapshot: { machines: Machine[]; entries: Entry[]; holds: Hold[]; outcomes: Outcome[] }): void {
+    this.machines = new Map(snapshot.machines.map((m) => [m.serial, m]));
+    this.entries = new Map(snapshot.entries.map((e) => [e.index, e]));
+    this.holds = new Map(snapshot.holds.map((h) => [h.address, h]));
+    this.outcomes = [...snapshot.outcomes].sort((a, b) => Number(b.sequence) - Number(a.sequence)).slice(0, StatusModel.OUTCOMES_KEPT);
+  }
+
+  upsertEntry(entry: Entry): void {
+    this.entries.set(entry.index, entry);
+  }
+
+  machineState(serial: string, state: string): void {
+    const machine = this.machines.get(serial);
+    if (machine) machine.state = state;
+  }
+
+  hold(kind: string, hold: Hold): void {
+    if (kind === "SET") this.holds.set(hold.address, hold);
+    else this.holds.delete(hold.address);
+  }
+
+  outcome(outcome: Outcome): void {
+    this.outcomes = [outcome, ...this.outcomes.filter((o) => o.sequence !== outcome.sequence)].slice(0, StatusModel.OUTCOMES_KEPT);
+  }
+
+  /** repairWaits sends the whole list: an unfinished entry not in it waits for nothing. */
+  waits(list: ReadonlyArray<{ readonly index: string; readonly waitingFor: RepairWait }>): void {
+    const byIndex = new Map(list.map((w) => [w.index, w.waitingFor]));
+    for (const entry of this.entries.values()) entry.waitingFor = byIndex.get(entry.index) ?? null;
+  }
+
+  /** The entry a machine's address is in, the unfinished one first. */
+  entryByAddress(): Map<string, Entry> {
+    const byAddress = new Map<string, Entry>();
+    for (const entry of this.entries.values()) {
+      if (entry.deleted && !isUnfinished(entry)) continue;
+      const known = byAddress.get(entry.address);
+      const better = !known || (isUnfinished(entry) !== isUnfinished(known) ? isUnfinished(entry) : Number(entry.index) > Number(known.index));
+      if (better) byAddress.set(entry.address, entry);
+    }
+    return byAddress;
+  }
+}
+
+export function isUnfinished(entry: Entry): boolean {
+  return entry.status === "QUEUED" || entry.status === "PROCESSING";
+}

@@ -1,0 +1,91 @@
+// The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
+import { clock, el, table } from "./dom.js";
+import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
+
+/** More rows than this in one list are summed up in a line: the page stays responsive at any size. */
+export const MAX_ROWS = 200;
+const DAY_MS = 86_400_000;
+
+function capped<T>(items: readonly T[]): { readonly shown: readonly T[]; readonly more: string | null } {
+  if (items.length <= MAX_ROWS) return { shown: items, more: null };
+  return { shown: items.slice(0, MAX_ROWS), more: `… and ${items.length - MAX_ROWS} more` };
+}
+
+function fill(section: HTMLElement, nodes: ReadonlyArray<Node | null>): void {
+  section.replaceChildren(...nodes.filter((n): n is Node => n !== null));
+}
+
+export function renderQueue(section: HTMLElement, entries: Iterable<Entry>): void {
+  const queue = [...entries].filter((e) => isUnfinished(e) && !e.deleted).sort((a, b) => Number(a.index) - Number(b.index));
+  const { shown, more } = capped(queue);
+  const rows = shown.map((e) => ({
+    key: e.index,
+    cells: [
+      e.index,
+      e.address,
+      e.nodename,
+      `${e.operation} (${e.machineType})`,
+      e.status,
+      e.status === "PROCESSING" ? `step ${e.step + 1}${e.stepCount === null ? "" : ` of ${e.stepCount}`}: ${e.stepStatus}` : "",
+      e.waitingFor ? `${e.waitingFor.kind}: ${e.waitingFor.message}` : "",
+    ],
+  }));
+  fill(section, [
+    el("h2", `Queue (${queue.length})`),
+    table(["#", "address", "node", "operation", "status", "step", "waiting for"], rows, "The queue is empty."),
+    more === null ? null : el("p", more, "more"),
+  ]);
+}
+
+export function renderHolds(section: HTMLElement, holds: Iterable<Hold>): void {
+  const list = [...holds].sort((a, b) => a.address.localeCompare(b.address));
+  const { shown, more } = capped(list);
+  const rows = shown.map((h) => ({ key: h.address, cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : `until ${h.until}`] }));
+  fill(section, [el("h2", `Holds (${list.length})`), table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."), more === null ? null : el("p", more, "more")]);
+}
+
+export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[]): void {
+  const nodes: Array<Node | null> = [el("h2", "Latest polls")];
+  if (outcomes.length === 0) nodes.push(el("p", "No poll has run yet.", "empty"));
+  for (const o of outcomes) {
+    const parts = [`#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${o.skipped.length} skipped`];
+    if (o.shortCircuit) parts.push(`short-circuited: ${o.shortCircuit.candidates} candidates over the limit of ${o.shortCircuit.limit} (${o.shortCircuit.existingEntries} in the queue)`);
+    if (o.error) parts.push(`error: ${o.error}`);
+    const block = el("div", undefined, "outcome");
+    block.append(el("p", parts.join("; ")));
+    const { shown, more } = capped(o.skipped);
+    if (shown.length > 0) {
+      const rows = shown.map((s) => ({ key: s.serial, cells: [s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
+      block.append(table(["serial", "address", "state", "skip", "reason"], rows, ""));
+    }
+    if (more !== null) block.append(el("p", more, "more"));
+    nodes.push(block);
+  }
+  fill(section, nodes);
+}
+
+/** A 24-hour strip with a mark per finished repair (at its last transition), and the list under it, newest first. */
+export function renderTimeline(section: HTMLElement, entries: Iterable<Entry>, now: number): void {
+  const recent = [...entries]
+    .filter((e) => !isUnfinished(e) && e.lastTransitionTime !== null && now - Date.parse(e.lastTransitionTime) <= DAY_MS)
+    .sort((a, b) => Date.parse(b.lastTransitionTime!) - Date.parse(a.lastTransitionTime!));
+  const strip = el("div", undefined, "timeline");
+  for (const e of recent.slice(0, MAX_ROWS * 5)) {
+    const mark = el("span", undefined, `mark ${e.status === "SUCCEEDED" ? "ok" : "failed"}`);
+    const age = now - Date.parse(e.lastTransitionTime!);
+    mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / DAY_MS) * 100))}%`;
+    mark.title = `#${e.index} ${e.address} ${e.operation}: ${e.status} at ${e.lastTransitionTime}`;
+    strip.append(mark);
+  }
+  const axis = el("div", undefined, "axis");
+  axis.append(el("span", "24 h ago"), el("span", "now"));
+  const { shown, more } = capped(recent);
+  const rows = shown.map((e) => ({ key: e.index, cells: [clock(e.lastTransitionTime), e.index, e.address, e.operation, e.status] }));
+  fill(section, [
+    el("h2", `Last day's repairs (${recent.length})`),
+    strip,
+    axis,
+    table(["finished", "#", "address", "operation", "result"], rows, "No repair finished in the last day."),
+    more === null ? null : el("p", more, "more"),
+  ]);
+}

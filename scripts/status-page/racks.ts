@@ -1,0 +1,110 @@
+// The data center as a grid on one canvas: a column of cells per rack (by indexInRack), racks wrapped into rows to
+// fit the width. At 350 racks of 30 machines the cells shrink to 5 px, which still shows every machine on a laptop
+// screen; hovering a cell names it.
+import { REPAIR_COLOURS, STATE_COLOURS, UNKNOWN_STATE_COLOUR } from "./colours.js";
+import type { Entry, Hold, Machine } from "./model.js";
+
+interface Layout {
+  readonly cell: number;
+  readonly gap: number;
+  readonly rackGap: number;
+  readonly racksPerRow: number;
+  readonly rowHeight: number;
+  readonly labelHeight: number;
+}
+
+export interface RackGrid {
+  draw(machines: ReadonlyMap<string, Machine>, entries: ReadonlyMap<string, Entry>, holds: ReadonlyMap<string, Hold>): void;
+}
+
+/** Where every machine goes, and what the cell under the pointer is. */
+export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, tooltip: HTMLElement): RackGrid {
+  let placed: Array<{ x: number; y: number; machine: Machine; entry: Entry | undefined; held: boolean }> = [];
+  let layout: Layout | null = null;
+
+  canvas.addEventListener("mousemove", (event) => {
+    const box = canvas.getBoundingClientRect();
+    const x = event.clientX - box.left;
+    const y = event.clientY - box.top;
+    const hit = layout && placed.find((p) => x >= p.x && x < p.x + layout!.cell && y >= p.y && y < p.y + layout!.cell);
+    if (!hit) {
+      tooltip.hidden = true;
+      return;
+    }
+    const repair = hit.entry ? `, repair #${hit.entry.index} ${hit.entry.operation} ${hit.entry.status}` : "";
+    tooltip.textContent = `${hit.machine.serial} (rack ${hit.machine.rack}, ${hit.machine.address ?? "no address"}): ${hit.machine.state}${repair}${hit.held ? ", held" : ""}`;
+    tooltip.hidden = false;
+  });
+  canvas.addEventListener("mouseleave", () => (tooltip.hidden = true));
+
+  return {
+    draw(machines, entries, holds) {
+      const racks = new Map<number, Machine[]>();
+      for (const machine of machines.values()) {
+        const rack = racks.get(machine.rack) ?? [];
+        rack.push(machine);
+        racks.set(machine.rack, rack);
+      }
+      const rackNumbers = [...racks.keys()].sort((a, b) => a - b);
+      const tallest = Math.max(1, ...[...racks.values()].map((r) => r.length));
+      const width = Math.max(320, canvas.parentElement?.clientWidth ?? 1200);
+      layout = layoutFor(rackNumbers.length, tallest, width);
+      const rows = Math.max(1, Math.ceil(rackNumbers.length / layout.racksPerRow));
+      const ratio = window.devicePixelRatio || 1;
+      const height = rows * layout.rowHeight;
+      canvas.width = Math.floor(width * ratio);
+      canvas.height = Math.floor(height * ratio);
+      canvas.style.width = `${width}px`;
+      canvas.style.height = `${height}px`;
+      const ctx = canvas.getContext("2d");
+      if (!ctx) return;
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      ctx.clearRect(0, 0, width, height);
+      ctx.font = "10px system-ui, sans-serif";
+      ctx.fillStyle = "#9aa0a6";
+      placed = [];
+      const pitch = layout.cell + layout.gap;
+      rackNumbers.forEach((rack, i) => {
+        const x0 = (i % layout!.racksPerRow) * (pitch + layout!.rackGap);
+        const y0 = Math.floor(i / layout!.racksPerRow) * layout!.rowHeight;
+        if (layout!.labelHeight > 0) {
+          ctx.fillStyle = "#9aa0a6";
+          ctx.fillText(String(rack), x0, y0 + 9);
+        }
+        const inRack = (racks.get(rack) ?? []).sort((a, b) => a.indexInRack - b.indexInRack);
+        inRack.forEach((machine, j) => {
+          const x = x0;
+          const y = y0 + layout!.labelHeight + j * pitch;
+          const entry = machine.address === null ? undefined : entries.get(machine.address);
+          const held = machine.address !== null && holds.has(machine.address);
+          ctx.fillStyle = STATE_COLOURS[machine.state] ?? UNKNOWN_STATE_COLOUR;
+          ctx.fillRect(x, y, layout!.cell, layout!.cell);
+          const ring = entry ? REPAIR_COLOURS[entry.status] : held ? REPAIR_COLOURS.HELD : undefined;
+          if (ring) {
+            ctx.strokeStyle = ring;
+            ctx.lineWidth = layout!.cell >= 10 ? 2 : 1;
+            ctx.strokeRect(x + 0.5, y + 0.5, layout!.cell - 1, layout!.cell - 1);
+          }
+          placed.push({ x, y, machine, entry, held });
+        });
+      });
+      canvas.dataset.machines = String(machines.size);
+      canvas.dataset.racks = String(rackNumbers.length);
+      summary.textContent = `${machines.size} machines in ${rackNumbers.length} racks`;
+    },
+  };
+}
+
+/** Bigger cells for small data centers, 5 px ones (with no rack labels) for the largest. */
+function layoutFor(racks: number, tallest: number, width: number): Layout {
+  for (const cell of [16, 12, 9, 7, 5, 4, 3]) {
+    const gap = cell >= 9 ? 2 : 1;
+    const rackGap = cell >= 9 ? 8 : 2;
+    const labelHeight = cell >= 9 ? 12 : 0;
+    const racksPerRow = Math.max(1, Math.floor((width + rackGap) / (cell + gap + rackGap)));
+    const rowHeight = labelHeight + tallest * (cell + gap) + (cell >= 9 ? 10 : 4);
+    const rows = Math.ceil(racks / racksPerRow);
+    if (rows * rowHeight <= 640 || cell === 3) return { cell, gap, rackGap, racksPerRow, rowHeight, labelHeight };
+  }
+  throw new Error("unreachable: the smallest layout is always taken");
+}
