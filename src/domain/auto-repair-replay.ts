@@ -1,6 +1,8 @@
 import { decideIntake, type IntakeDecision, type IntakeInput } from "./auto-repair-intake.js";
-import { recordedHolds, recordedMachines, recordedStandings, type PollRecord } from "./poll-record.js";
+import { recordedHolds, recordedMachines, recordedPlaces, recordedStandings, type PollRecord } from "./poll-record.js";
+import type { FinishedOutcome, PacingDomain } from "./repair-pacing.js";
 import { createRepairEntry, type RepairEntry } from "./repair-entry.js";
+import { advanceSchedule, emptySchedule, enqueueScheduled, withdrawScheduled, type ReplayRepairModel, type ScheduledRepair } from "./replay-repair-schedule.js";
 import type { SkipKind } from "./skip-kinds.js";
 
 /** What a machine came to in one poll: enqueued, or left alone for one of the skip kinds. */
@@ -10,8 +12,23 @@ export type MachineFate = "enqueued" | SkipKind;
 export interface ReplayLimits {
   /** The constraints to replay with; a constraint not given keeps each poll's recorded value. */
   readonly constraints: Partial<IntakeInput["constraints"]>;
-  /** How long a simulated entry stays in the simulated queue when nothing recorded says when it ended (seconds). */
+  /** How long a simulated entry's repair takes once started (seconds). */
   readonly repairSeconds: number;
+  /**
+   * How the runner starts repairs in the replay (see ReplayRepairModel); absent, every simulated repair starts at
+   * once. `changed` says it differs from the runner's in force: then the entries the live run enqueued are simulated
+   * too, since their recorded lifetimes came from the other runner. `seed`: the outcomes that finished before the
+   * replay, in order, which pacing starts from.
+   */
+  readonly runner?: ReplayRunner;
+}
+
+/** The runner's limits a replay starts simulated repairs under. */
+export interface ReplayRunner {
+  readonly maxConcurrentRepairs: number;
+  readonly pacingDomains: readonly PacingDomain[];
+  readonly changed: boolean;
+  readonly seed?: readonly FinishedOutcome[];
 }
 
 /** One machine whose fate differs between what was and what would have been. */
@@ -50,9 +67,11 @@ interface SimulatedEntry {
  * poll to poll, and reports where the outcome differs. The simulated queue is the recorded one, corrected by
  * the differences: a recorded entry the live run enqueued within the replay and the replay did not is left out;
  * an entry the replay enqueued in the same poll as the live run lives as long as the recorded one (while the
- * recorded queue holds its address); an entry only the replay enqueued stays `repairSeconds`, or until its
- * machine leaves sabakan's answer (sabakan says it recovered). Entries from before the replay, from health checks
- * or operators stay as recorded. The live fate of a machine that was not enqueued is decideIntake's on the
+ * recorded queue holds its address) unless the replay changes the runner; any other entry the replay enqueued
+ * waits for its repair to start as `limits.runner` allows (behind the recorded entries, which hold repair slots and
+ * pacing room while they are in the queue; see advanceSchedule), stays `repairSeconds` once started, and leaves
+ * early when its machine leaves sabakan's answer (sabakan says it recovered). Entries from before the replay,
+ * from health checks or operators stay as recorded. The live fate of a machine that was not enqueued is decideIntake's on the
  * recorded input with the recorded limits; the recorded enqueued addresses are the authority on what was.
  * Escalation is not weighed (a machine escalation enqueued or held counts as recorded on the live side).
  */
@@ -60,6 +79,13 @@ export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayL
   const liveIntroduced = new Set<string>();
   const simulated = new Map<string, SimulatedEntry>();
   const polls: ReplayedPoll[] = [];
+  const model: ReplayRepairModel = {
+    repairSeconds: limits.repairSeconds,
+    maxConcurrentRepairs: limits.runner?.maxConcurrentRepairs ?? Number.MAX_SAFE_INTEGER,
+    pacingDomains: limits.runner?.pacingDomains ?? [],
+  };
+  let schedule = emptySchedule(records[0]?.time ?? 0, limits.runner?.seed);
+  let ahead: Array<Omit<ScheduledRepair, "enqueuedAt">> = [];
   let enqueuedLive = 0;
   let enqueuedSimulated = 0;
   for (const record of records) {
@@ -68,13 +94,20 @@ export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayL
     const holds = recordedHolds(record);
     const recordedQueue = new Set(record.queue);
     const answered = new Set(nodes.keys());
+    const advanced = advanceSchedule(schedule, record.time, ahead, model);
+    schedule = advanced.schedule;
+    const repaired = new Set(advanced.finished);
     for (const [address, entry] of simulated) {
-      const ended = entry.mirrorsLive ? !recordedQueue.has(address) : record.time - entry.since >= limits.repairSeconds * 1000 || !answered.has(address);
-      if (ended) simulated.delete(address);
+      const ended = entry.mirrorsLive ? !recordedQueue.has(address) : repaired.has(address) || !answered.has(address);
+      if (!ended) continue;
+      simulated.delete(address);
+      if (!entry.mirrorsLive && !repaired.has(address)) schedule = withdrawScheduled(schedule, address, record.time);
     }
     const simQueue = record.queue.filter((a) => !liveIntroduced.has(a) || simulated.has(a));
     const kept = new Set(simQueue);
     for (const address of simulated.keys()) if (!kept.has(address)) simQueue.push(address);
+    const placed = recordedPlaces(record);
+    ahead = simQueue.filter((a) => !simulated.has(a) || simulated.get(a)!.mirrorsLive).map((address) => ({ address, ...(placed.get(address) ?? { rack: null, machineType: null }) }));
 
     const live = decideIntake({ machines, entries: asEntries(record.queue, record.time), nodes, constraints: record.constraints, holds });
     const sim = decideIntake({ machines, entries: asEntries(simQueue, record.time), nodes, constraints: { ...record.constraints, ...limits.constraints }, holds });
@@ -90,7 +123,11 @@ export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayL
       });
     }
     for (const address of record.enqueued) liveIntroduced.add(address);
-    for (const e of sim.enqueue) simulated.set(e.address, { since: record.time, mirrorsLive: liveEnqueued.has(e.address) });
+    for (const e of sim.enqueue) {
+      const mirrorsLive = liveEnqueued.has(e.address) && limits.runner?.changed !== true;
+      simulated.set(e.address, { since: record.time, mirrorsLive });
+      if (!mirrorsLive) schedule = enqueueScheduled(schedule, { address: e.address, machineType: e.machineType, rack: placed.get(e.address)?.rack ?? null, enqueuedAt: record.time });
+    }
     enqueuedLive += record.enqueued.length;
     enqueuedSimulated += sim.enqueue.length;
   }

@@ -120,6 +120,16 @@ export function recordedStandings(record: PollRecord): Map<string, NodeStanding>
   return standings;
 }
 
+/** The rack and machine type of each answered address, as pacing reads them. */
+export function recordedPlaces(record: PollRecord): Map<string, { readonly rack: number; readonly machineType: string }> {
+  const places = new Map<string, { rack: number; machineType: string }>();
+  record.machines.ipv4.forEach((first, i) => {
+    const address = canonical(first);
+    if (address !== null) places.set(address, { rack: record.machines.rack[i] ?? 0, machineType: record.machines.types[record.machines.type[i] ?? 0] ?? "" });
+  });
+  return places;
+}
+
 /** The recorded holds, as holds (who set them and why is not kept: the replay tells held from not held). */
 export function recordedHolds(record: PollRecord): Map<string, MachineHold> {
   return new Map(record.held.map((address) => [address, { address, reason: "held when recorded", setBy: "recorded", setAt: record.time, until: null, source: "api" as const }]));

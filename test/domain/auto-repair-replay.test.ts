@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { decideIntake, type IntakeInput } from "../../src/domain/auto-repair-intake.js";
 import { replayAutoRepair, type ReplayLimits } from "../../src/domain/auto-repair-replay.js";
 import { recordPoll, type PollRecord } from "../../src/domain/poll-record.js";
+import type { FinishedOutcome } from "../../src/domain/repair-pacing.js";
 import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
@@ -50,6 +51,11 @@ const summary = (records: PollRecord[], limits: ReplayLimits) => {
 };
 
 const storm = [[machine(1), machine(2), machine(3)], [machine(1), machine(2), machine(3)], [machine(4)]];
+
+/** Two machines repaired within the minute live (sabakan still says unhealthy at the next poll), and a third. */
+const overlap = [[machine(1), machine(2)], [machine(1), machine(2), machine(3)]];
+const LIVE3 = { ...LIVE, maximumRepairQueueEntries: 3 };
+const earlier = (n: number): FinishedOutcome => ({ entryIndex: n, machineType: "IPMI-2.0", rack: 0, status: "succeeded", time: NOW - (10 - n) * MINUTE });
 
 describe("replayAutoRepair (what other limits would have done)", () => {
   const cases: Array<{ name: string; records: PollRecord[]; limits: ReplayLimits; expected: ReturnType<typeof summary> }> = [
@@ -126,6 +132,48 @@ describe("replayAutoRepair (what other limits would have done)", () => {
       records: liveRun([[machine(1, { state: "UNREACHABLE", durationSeconds: 90 })]]),
       limits: { constraints: { waitSecondsToRepairRebooting: 300 }, repairSeconds: 600 },
       expected: { polls: [{ at: 0, live: ["10.0.0.1"], simulated: [], short: [false, false], fates: ["s1:enqueued->out_of_cluster"] }], totals: [1, 0] },
+    },
+    {
+      name: "runner unchanged: the entries the live run enqueued last as recorded, so no difference",
+      records: liveRun(overlap, LIVE3, 1),
+      limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 1, pacingDomains: [], changed: false } },
+      expected: { polls: [], totals: [5, 5] },
+    },
+    {
+      name: "max_concurrent_repairs 1: the second repair is still running at the next poll, so its machine is not enqueued again",
+      records: liveRun(overlap, LIVE3, 1),
+      limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 1, pacingDomains: [], changed: true } },
+      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: ["10.0.0.1", "10.0.0.3"], short: [false, false], fates: ["s2:enqueued->recently_repaired"] }], totals: [5, 4] },
+    },
+    {
+      name: "max_concurrent_repairs 3 without pacing: both repairs end within the minute, as live",
+      records: liveRun(overlap, LIVE3, 1),
+      limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 3, pacingDomains: [], changed: true } },
+      expected: { polls: [], totals: [5, 5] },
+    },
+    {
+      name: "pacing by rack: slow start repairs one machine of the rack first, so the second is still in the queue",
+      records: liveRun(overlap, LIVE3, 1),
+      limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 3, pacingDomains: ["rack"], changed: true } },
+      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: ["10.0.0.1", "10.0.0.3"], short: [false, false], fates: ["s2:enqueued->recently_repaired"] }], totals: [5, 4] },
+    },
+    {
+      name: "pacing by rack after two successes in the rack before the replay: room for both",
+      records: liveRun(overlap, LIVE3, 1),
+      limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 3, pacingDomains: ["rack"], changed: true, seed: [earlier(1), earlier(2)] } },
+      expected: { polls: [], totals: [5, 5] },
+    },
+    {
+      name: "an entry from before the replay holds the only repair slot, so the simulated repair never starts",
+      records: liveRun([[machine(1)], [machine(1), machine(2)]], LIVE3, 1, ["10.0.0.9"]),
+      limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 1, pacingDomains: [], changed: true } },
+      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2"], simulated: ["10.0.0.2"], short: [false, false], fates: ["s1:enqueued->recently_repaired"] }], totals: [3, 2] },
+    },
+    {
+      name: "a queue held longer by slow repairs meets a lower queue limit",
+      records: liveRun(overlap, LIVE3, 1),
+      limits: { constraints: { maximumRepairQueueEntries: 2 }, repairSeconds: 60, runner: { maxConcurrentRepairs: 1, pacingDomains: [], changed: true } },
+      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: [], short: [false, true], fates: ["s1:enqueued->queue_limit", "s2:enqueued->recently_repaired", "s3:enqueued->queue_limit"] }], totals: [5, 2] },
     },
   ];
   for (const c of cases) {
