@@ -21,6 +21,8 @@ export interface ReplayLimits {
    * replay, in order, which pacing starts from.
    */
   readonly runner?: ReplayRunner;
+  /** The most waiting repairs the schedule may weigh over the replay (the CPU it may take); absent: no bound. */
+  readonly maxScheduleSteps?: number;
 }
 
 /** The runner's limits a replay starts simulated repairs under. */
@@ -54,6 +56,8 @@ export interface ReplayReport {
   readonly polls: readonly ReplayedPoll[];
   readonly enqueuedLive: number;
   readonly enqueuedSimulated: number;
+  /** Whether the replay stopped before the last record because its schedule reached `maxScheduleSteps`. */
+  readonly scheduleExhausted: boolean;
 }
 
 /** A simulated entry: when it was enqueued, and whether the live run enqueued the same address in the same poll. */
@@ -88,6 +92,8 @@ export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayL
   let ahead: Array<Omit<ScheduledRepair, "enqueuedAt">> = [];
   let enqueuedLive = 0;
   let enqueuedSimulated = 0;
+  let steps = 0;
+  let replayed = 0;
   for (const record of records) {
     const machines = recordedMachines(record);
     const nodes = recordedStandings(record);
@@ -96,12 +102,15 @@ export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayL
     const answered = new Set(nodes.keys());
     const advanced = advanceSchedule(schedule, record.time, ahead, model);
     schedule = advanced.schedule;
+    steps += advanced.steps;
+    if (steps > (limits.maxScheduleSteps ?? Number.POSITIVE_INFINITY)) break;
+    replayed++;
     const repaired = new Set(advanced.finished);
     for (const [address, entry] of simulated) {
       const ended = entry.mirrorsLive ? !recordedQueue.has(address) : repaired.has(address) || !answered.has(address);
       if (!ended) continue;
       simulated.delete(address);
-      if (!entry.mirrorsLive && !repaired.has(address)) schedule = withdrawScheduled(schedule, address, record.time);
+      if (!entry.mirrorsLive && !repaired.has(address)) schedule = withdrawScheduled(schedule, address, model);
     }
     const simQueue = record.queue.filter((a) => !liveIntroduced.has(a) || simulated.has(a));
     const kept = new Set(simQueue);
@@ -131,7 +140,7 @@ export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayL
     enqueuedLive += record.enqueued.length;
     enqueuedSimulated += sim.enqueue.length;
   }
-  return { pollsReplayed: records.length, polls, enqueuedLive, enqueuedSimulated };
+  return { pollsReplayed: replayed, polls, enqueuedLive, enqueuedSimulated, scheduleExhausted: replayed < records.length };
 }
 
 /** The machines whose fates differ, by serial. */

@@ -22,18 +22,23 @@ export interface ScheduledRepair {
   readonly enqueuedAt: number;
 }
 
-/** The simulated repairs at `time`: waiting in enqueue order, in progress with their start, and the outcomes so far. */
+/** An entry outside the simulation (a recorded one) that holds a repair slot and its domains' room. */
+export type RepairAhead = Omit<ScheduledRepair, "enqueuedAt">;
+
+/** The simulated repairs at `time`: waiting in enqueue order, and in progress in the order they started. */
 export interface RepairSchedule {
   readonly time: number;
   readonly waiting: readonly ScheduledRepair[];
   readonly running: ReadonlyArray<{ readonly repair: ScheduledRepair; readonly startedAt: number }>;
-  /** Finished repairs in the order they finished (pacing's input); seeded with the outcomes before the replay. */
-  readonly finished: readonly FinishedOutcome[];
+  /** The outcomes that finished before the replay, in order: the allowances start from them. */
+  readonly seed: readonly FinishedOutcome[];
+  /** The allowance of each pacing domain value (`domain NUL value`) a simulated repair finished in so far. */
+  readonly allowances: ReadonlyMap<string, number>;
 }
 
 /** An empty schedule at `time`, pacing from `seed` (the outcomes that finished before the replay, in order). */
 export function emptySchedule(time: number, seed: readonly FinishedOutcome[] = []): RepairSchedule {
-  return { time, waiting: [], running: [], finished: [...seed] };
+  return { time, waiting: [], running: [], seed, allowances: new Map() };
 }
 
 /** The schedule with `repair` waiting behind those already enqueued (advance the schedule to its enqueue time first). */
@@ -42,18 +47,20 @@ export function enqueueScheduled(schedule: RepairSchedule, repair: ScheduledRepa
 }
 
 /**
- * The schedule without the repair of `address`, ended at `time` because its machine needs none any more (sabakan
- * stopped reporting it): a waiting one leaves no outcome (as an entry found healthy before any repair neither
- * doubles nor resets an allowance); one in progress counts as the success it turned out to be. Advance the schedule
- * to `time` first: what the withdrawal frees starts at the next advance.
+ * The schedule without the repair of `address`, because its machine needs none any more (sabakan stopped reporting
+ * it): a waiting one leaves no outcome (as an entry found healthy before any repair neither doubles nor resets an
+ * allowance); one in progress counts as the success it turned out to be. Advance the schedule to the time of the
+ * withdrawal first: what it frees starts at the next advance.
  */
-export function withdrawScheduled(schedule: RepairSchedule, address: string, time: number): RepairSchedule {
+export function withdrawScheduled(schedule: RepairSchedule, address: string, model: ReplayRepairModel): RepairSchedule {
   const running = schedule.running.find((r) => r.repair.address === address);
+  const allowances = new Map(schedule.allowances);
+  if (running) succeed(allowances, schedule.seed, running.repair, model);
   return {
     ...schedule,
     waiting: schedule.waiting.filter((r) => r.address !== address),
     running: schedule.running.filter((r) => r.repair.address !== address),
-    finished: running ? [...schedule.finished, succeeded(running.repair, time, schedule.finished.length)] : schedule.finished,
+    allowances,
   };
 }
 
@@ -61,78 +68,91 @@ export function withdrawScheduled(schedule: RepairSchedule, address: string, tim
  * Runs the schedule forward to `until`: repairs finish `repairSeconds` after they started, and whenever one finishes
  * (and at the schedule's own time) waiting repairs start as the model allows. `ahead` are entries outside the
  * simulation that were in the queue meanwhile (recorded ones, enqueued before the simulated ones): they hold
- * concurrency and pacing room, so nothing simulated starts while they fill it. Returns the schedule at `until` and
- * the addresses whose repairs finished, in order.
+ * concurrency and pacing room, so nothing simulated starts while they fill it. Returns the schedule at `until`, the
+ * addresses whose repairs finished in order, and `steps`: the waiting repairs weighed, the measure of the work done.
  */
 export function advanceSchedule(
   schedule: RepairSchedule,
   until: number,
-  ahead: readonly Omit<ScheduledRepair, "enqueuedAt">[],
+  ahead: readonly RepairAhead[],
   model: ReplayRepairModel,
-): { readonly schedule: RepairSchedule; readonly finished: readonly string[] } {
+): { readonly schedule: RepairSchedule; readonly finished: readonly string[]; readonly steps: number } {
   const duration = model.repairSeconds * 1000;
-  let current = startWhatFits(schedule, schedule.time, ahead, model);
-  const done: string[] = [];
-  for (;;) {
-    const next = earliestEnd(current, duration);
-    if (next === null || next.end > until) break;
-    const finished = [...current.finished, succeeded(next.repair, next.end, current.finished.length)];
-    current = { ...current, running: current.running.filter((r) => r.repair !== next.repair), finished };
-    done.push(next.repair.address);
-    current = startWhatFits(current, next.end, ahead, model);
-  }
-  return { schedule: { ...current, time: Math.max(current.time, until) }, finished: done };
-}
-
-function earliestEnd(schedule: RepairSchedule, duration: number): { repair: ScheduledRepair; end: number } | null {
-  let best: { repair: ScheduledRepair; end: number } | null = null;
-  for (const r of schedule.running) {
-    const end = r.startedAt + duration;
-    if (best === null || end < best.end) best = { repair: r.repair, end };
-  }
-  return best;
-}
-
-/** Starts, in order, every waiting repair that has room at `time` (a held-back one does not block the others). */
-function startWhatFits(schedule: RepairSchedule, time: number, ahead: readonly Omit<ScheduledRepair, "enqueuedAt">[], model: ReplayRepairModel): RepairSchedule {
+  const allowances = new Map(schedule.allowances);
   const inProgress = new Map<string, number>();
-  const allowances = new Map<string, number>();
-  const keysOf = (r: Omit<ScheduledRepair, "enqueuedAt">): Array<[string, PacingDomain, string]> =>
-    model.pacingDomains.flatMap((domain): Array<[string, PacingDomain, string]> => {
-      if (domain === "machine_type" && r.machineType === null) return [];
-      const value = domainValueOf(domain, r.machineType ?? "", r.rack);
-      return value === null ? [] : [[`${domain}\u0000${value}`, domain, value]];
-    });
-  const admit = (r: Omit<ScheduledRepair, "enqueuedAt">) => {
-    for (const [key] of keysOf(r)) inProgress.set(key, (inProgress.get(key) ?? 0) + 1);
-  };
-  const hasRoom = (r: ScheduledRepair) =>
-    keysOf(r).every(([key, domain, value]) => {
-      let allowance = allowances.get(key);
-      if (allowance === undefined) {
-        allowance = allowanceOf(domain, value, schedule.finished, model.maxConcurrentRepairs).allowance;
-        allowances.set(key, allowance);
-      }
-      return (inProgress.get(key) ?? 0) < allowance;
-    });
-  for (const r of ahead) admit(r);
-  for (const r of schedule.running) admit(r.repair);
-  let busy = ahead.length + schedule.running.length;
+  for (const r of ahead) adjust(inProgress, keysOf(r, model), 1);
+  for (const r of schedule.running) adjust(inProgress, keysOf(r.repair, model), 1);
+  // Every repair takes the same time, so the one started first ends first: `running` stays in start order.
   const running = [...schedule.running];
-  const waiting: ScheduledRepair[] = [];
-  for (const r of schedule.waiting) {
-    if (busy < model.maxConcurrentRepairs && hasRoom(r)) {
-      running.push({ repair: r, startedAt: time });
-      admit(r);
-      busy++;
-    } else {
-      waiting.push(r);
+  let head = 0;
+  // Waiting repairs held back by pacing (`front`, in order) come before the rest (`tail` from `t`): a pass weighs
+  // the held-back ones again and then the rest until the slots are full, so a long queue costs only what starts.
+  let front: ScheduledRepair[] = [];
+  const tail = schedule.waiting;
+  let t = 0;
+  let steps = 0;
+  const full = () => ahead.length + running.length - head >= model.maxConcurrentRepairs;
+  const keyCache = new Map<ScheduledRepair, DomainKey[]>();
+  const tryStart = (r: ScheduledRepair, time: number): boolean => {
+    steps++;
+    let keys = keyCache.get(r);
+    if (keys === undefined) keyCache.set(r, (keys = keysOf(r, model)));
+    if (!keys.every(([key, domain, value]) => (inProgress.get(key) ?? 0) < allowanceIn(allowances, schedule.seed, key, domain, value, model))) return false;
+    running.push({ repair: r, startedAt: time });
+    adjust(inProgress, keys, 1);
+    return true;
+  };
+  const startWhatFits = (time: number) => {
+    const kept: ScheduledRepair[] = [];
+    for (const r of front) if (full() || !tryStart(r, time)) kept.push(r);
+    front = kept;
+    while (t < tail.length && !full()) {
+      const r = tail[t++]!;
+      if (!tryStart(r, time)) front.push(r);
     }
+  };
+  startWhatFits(schedule.time);
+  const finished: string[] = [];
+  while (head < running.length && running[head]!.startedAt + duration <= until) {
+    const { repair, startedAt } = running[head++]!;
+    adjust(inProgress, keysOf(repair, model), -1);
+    succeed(allowances, schedule.seed, repair, model);
+    finished.push(repair.address);
+    startWhatFits(startedAt + duration);
   }
-  return { ...schedule, time, running, waiting };
+  return { schedule: { ...schedule, time: Math.max(schedule.time, until), waiting: front.concat(tail.slice(t)), running: running.slice(head), allowances }, finished, steps };
 }
 
-function succeeded(repair: ScheduledRepair, time: number, sequence: number): FinishedOutcome {
-  // A simulated repair is no stored entry: its place among the outcomes stands in for an index.
-  return { entryIndex: -1 - sequence, machineType: repair.machineType ?? "", rack: repair.rack, status: "succeeded", time };
+type DomainKey = readonly [key: string, domain: PacingDomain, value: string];
+
+/** The pacing domain values a repair is in; a machine type the record does not know is in no machine_type value. */
+function keysOf(r: RepairAhead, model: ReplayRepairModel): DomainKey[] {
+  const keys: DomainKey[] = [];
+  for (const domain of model.pacingDomains) {
+    if (domain === "machine_type" && r.machineType === null) continue;
+    const value = domainValueOf(domain, r.machineType ?? "", r.rack);
+    if (value !== null) keys.push([`${domain}\u0000${value}`, domain, value]);
+  }
+  return keys;
+}
+
+function adjust(counts: Map<string, number>, keys: readonly DomainKey[], by: number): void {
+  for (const [key] of keys) counts.set(key, (counts.get(key) ?? 0) + by);
+}
+
+/** A domain value's allowance: as the seed left it until a simulated repair finished in it. */
+function allowanceIn(allowances: Map<string, number>, seed: readonly FinishedOutcome[], key: string, domain: PacingDomain, value: string, model: ReplayRepairModel): number {
+  let allowance = allowances.get(key);
+  if (allowance === undefined) {
+    allowance = allowanceOf(domain, value, seed, model.maxConcurrentRepairs).allowance;
+    allowances.set(key, allowance);
+  }
+  return allowance;
+}
+
+/** A proven success doubles the allowance of each of its domain values, up to max_concurrent_repairs. */
+function succeed(allowances: Map<string, number>, seed: readonly FinishedOutcome[], repair: ScheduledRepair, model: ReplayRepairModel): void {
+  for (const [key, domain, value] of keysOf(repair, model)) {
+    allowances.set(key, Math.min(Math.max(1, model.maxConcurrentRepairs), allowanceIn(allowances, seed, key, domain, value, model) * 2));
+  }
 }

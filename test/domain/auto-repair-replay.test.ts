@@ -180,6 +180,15 @@ describe("replayAutoRepair (what other limits would have done)", () => {
     it(c.name, () => assert.deepEqual(summary(c.records, c.limits), c.expected));
   }
 
+  it("stops at the schedule's step bound and says so", () => {
+    const records = liveRun([[machine(1), machine(2), machine(3)], [machine(1), machine(2), machine(3)], [machine(1), machine(2), machine(3)]], LIVE, 1);
+    const runner = { maxConcurrentRepairs: 1, pacingDomains: [], changed: true };
+    const whole = replayAutoRepair(records, { constraints: {}, repairSeconds: 3600, runner });
+    assert.deepEqual([whole.pollsReplayed, whole.scheduleExhausted], [3, false]);
+    const cut = replayAutoRepair(records, { constraints: {}, repairSeconds: 3600, runner, maxScheduleSteps: 0 });
+    assert.deepEqual([cut.pollsReplayed, cut.scheduleExhausted], [1, true]);
+  });
+
   it("leaves the records untouched (the replay reads only)", () => {
     const records = liveRun(storm);
     const before = JSON.stringify(records);

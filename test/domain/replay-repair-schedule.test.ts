@@ -126,12 +126,12 @@ describe("advanceSchedule", () => {
     },
     {
       name: "pacing by machine type leaves a repair of unknown type to concurrency alone",
-      repairs: [repair("10.0.0.1"), repair("10.0.0.2", 1, null), repair("10.0.0.3")],
-      model: model({ maxConcurrentRepairs: 3, pacingDomains: ["machine_type"] }),
+      repairs: [repair("10.0.0.1"), repair("10.0.0.2", 1, null), repair("10.0.0.3", 1, null), repair("10.0.0.4")],
+      model: model({ maxConcurrentRepairs: 4, pacingDomains: ["machine_type"] }),
       until: T0,
       finished: [],
-      running: [["10.0.0.1", T0], ["10.0.0.2", T0]],
-      waiting: ["10.0.0.3"],
+      running: [["10.0.0.1", T0], ["10.0.0.2", T0], ["10.0.0.3", T0]],
+      waiting: ["10.0.0.4"],
     },
   ];
   for (const c of cases) {
@@ -145,6 +145,14 @@ describe("advanceSchedule", () => {
       assert.equal(got.schedule.time, c.until);
     });
   }
+
+  it("a repair in progress since an earlier advance still holds its rack's room", () => {
+    const m = model({ maxConcurrentRepairs: 3, pacingDomains: ["rack"] });
+    const first = advanceSchedule(enqueueScheduled(enqueueScheduled(emptySchedule(T0), repair("10.0.0.1")), repair("10.0.0.2")), T0, [], m);
+    const later = advanceSchedule(first.schedule, T0 + 10 * MIN, [], m);
+    assert.deepEqual(later.schedule.running.map((r) => [r.repair.address, r.startedAt]), [["10.0.0.1", T0]]);
+    assert.deepEqual(later.schedule.waiting.map((r) => r.address), ["10.0.0.2"]);
+  });
 
   it("carries over from one advance to the next as one long advance does", () => {
     const m = model({ maxConcurrentRepairs: 2, pacingDomains: ["rack"] });
@@ -160,17 +168,18 @@ describe("advanceSchedule", () => {
     }
     assert.deepEqual(stepped, once.finished);
     assert.deepEqual(once.finished, ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"]);
-    assert.deepEqual(s.finished.map((o) => o.time), once.schedule.finished.map((o) => o.time));
+    assert.deepEqual([...s.allowances], [...once.schedule.allowances]);
+    assert.deepEqual([...s.allowances], [["rack\u00001", 2]]);
   });
 });
 
 describe("withdrawScheduled", () => {
   it("a waiting repair leaves without an outcome", () => {
     const schedule = advanceSchedule(enqueueScheduled(enqueueScheduled(emptySchedule(T0), repair("10.0.0.1")), repair("10.0.0.2")), T0, [], model()).schedule;
-    const got = withdrawScheduled(schedule, "10.0.0.2", T0 + MIN);
+    const got = withdrawScheduled(schedule, "10.0.0.2", model({ pacingDomains: ["rack"] }));
     assert.deepEqual(got.waiting, []);
     assert.equal(got.running.length, 1);
-    assert.deepEqual(got.finished, []);
+    assert.deepEqual([...got.allowances], []);
   });
 
   it("a repair in progress ends as a success that doubles its rack's allowance", () => {
@@ -179,8 +188,8 @@ describe("withdrawScheduled", () => {
     for (const a of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) schedule = enqueueScheduled(schedule, repair(a));
     schedule = advanceSchedule(schedule, T0 + MIN, [], m).schedule;
     assert.deepEqual(schedule.waiting.map((r) => r.address), ["10.0.0.2", "10.0.0.3"]);
-    schedule = withdrawScheduled(schedule, "10.0.0.1", T0 + MIN);
-    assert.deepEqual(schedule.finished.map((o) => [o.status, o.time]), [["succeeded", T0 + MIN]]);
+    schedule = withdrawScheduled(schedule, "10.0.0.1", m);
+    assert.deepEqual([...schedule.allowances], [["rack\u00001", 2]]);
     const next = advanceSchedule(schedule, T0 + MIN, [], m).schedule;
     assert.deepEqual(next.running.map((r) => [r.repair.address, r.startedAt]), [["10.0.0.2", T0 + MIN], ["10.0.0.3", T0 + MIN]]);
   });
