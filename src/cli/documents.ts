@@ -288,8 +288,8 @@ export const WatchWaits = /* GraphQL */ `
 `;
 
 export const SimulateAutoRepair = /* GraphQL */ `
-  query SimulateAutoRepair($since: DateTime!, $constraints: ReplayConstraintsInput, $repairSeconds: Int) {
-    simulateAutoRepair(since: $since, constraints: $constraints, repairSeconds: $repairSeconds) {
+  query SimulateAutoRepair($since: DateTime!, $constraints: ReplayConstraintsInput, $repairSeconds: Int, $pacing: ReplayPacingInput) {
+    simulateAutoRepair(since: $since, constraints: $constraints, repairSeconds: $repairSeconds, pacing: $pacing) {
       pollsReplayed unreadableRecords truncated enqueuedLive enqueuedSimulated
       polls {
         time

@@ -40,6 +40,23 @@ export function replaySetting(text: string, previous: ReplayConstraints = {}): R
   return { ...previous, [REPLAYABLE[name]]: Number(match[2]) };
 }
 
+/** `--pacing rack,machine_type` (the domains to pace by, each once) or `--pacing none` (no pacing), as the API spells them. */
+export function replayPacing(text: string): Op.PacingDomainKind[] {
+  if (text === "none") return [];
+  const names = text.split(",");
+  const known: Record<string, Op.PacingDomainKind> = { rack: "RACK", machine_type: "MACHINE_TYPE" };
+  if (names.some((n) => !Object.hasOwn(known, n)) || new Set(names).size !== names.length) {
+    throw new InvalidArgumentError(`expected "none" or a comma-separated list of rack, machine_type (each once), got ${JSON.stringify(text)}`);
+  }
+  return names.map((n) => known[n]!);
+}
+
+/** `--max-concurrent-repairs N`: a whole number (the server says the range). */
+function wholeNumber(text: string): number {
+  if (!/^\d{1,7}$/.test(text)) throw new InvalidArgumentError(`expected a whole number, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 /** The replay as text: a summary line, then each differing poll and its machines (text from the server escaped). */
 export function replayReport(r: Op.SimulateAutoRepairQuery["simulateAutoRepair"]): string {
   const lines = [
@@ -55,17 +72,23 @@ export function replayReport(r: Op.SimulateAutoRepairQuery["simulateAutoRepair"]
   return lines.join("\n") + "\n";
 }
 
-/** `kintsugi replay --since 7d --set maximum-repair-queue-entries=5 [--set ...] [--repair-time 1h] [--json]`. */
+/**
+ * `kintsugi replay --since 7d --set maximum-repair-queue-entries=5 [--set ...] [--repair-time 1h]
+ * [--pacing rack,machine_type|none] [--max-concurrent-repairs N] [--json]`.
+ */
 export function replayCommand(io: CliIo): Command {
   return new Command("replay")
     .description("replay the recorded sabakan polls with other limits and print, poll by poll, what would have differed (reads only)")
     .addOption(new Option("--since <TIME>", "from when: RFC 3339, days (7d) or a duration (12h) before now").default("7d").argParser((text) => replaySince(text, Date.now())))
     .addOption(new Option("--set <NAME=VALUE>", "a constraint to replay with (repeatable): maximum-repair-queue-entries, wait-seconds-to-repair-rebooting, maximum-unhealthy-machines-per-rack").argParser(replaySetting))
-    .addOption(new Option("--repair-time <DURATION>", "how long an entry only the replay enqueued stays in the simulated queue (default 1h)").argParser((text) => Math.round(parseDuration(text) / 1000)))
+    .addOption(new Option("--repair-time <DURATION>", "how long a simulated repair takes once started (default 1h)").argParser((text) => Math.round(parseDuration(text) / 1000)))
+    .addOption(new Option("--pacing <DOMAINS>", "pace simulated repairs by rack, machine_type (comma-separated) or none, instead of repair.pacing").argParser(replayPacing))
+    .addOption(new Option("--max-concurrent-repairs <N>", "simulate repairs under this max_concurrent_repairs instead of the config's").argParser(wholeNumber))
     .addOption(new Option("--json", "print the whole answer as JSON instead"))
-    .action(async (options: { since: string; set?: ReplayConstraints; repairTime?: number; json?: boolean }) => {
+    .action(async (options: { since: string; set?: ReplayConstraints; repairTime?: number; pacing?: Op.PacingDomainKind[]; maxConcurrentRepairs?: number; json?: boolean }) => {
       const since = options.since.includes("T") && !Number.isNaN(Date.parse(options.since)) ? options.since : replaySince(options.since, Date.now());
-      const r = await io.client().request<Op.SimulateAutoRepairQuery>(D.SimulateAutoRepair, { since, constraints: options.set ?? null, repairSeconds: options.repairTime ?? null });
+      const pacing = options.pacing === undefined && options.maxConcurrentRepairs === undefined ? null : { domains: options.pacing ?? null, maxConcurrentRepairs: options.maxConcurrentRepairs ?? null };
+      const r = await io.client().request<Op.SimulateAutoRepairQuery>(D.SimulateAutoRepair, { since, constraints: options.set ?? null, repairSeconds: options.repairTime ?? null, pacing });
       io.out(options.json ? ckeJson(r.simulateAutoRepair) : replayReport(r.simulateAutoRepair));
     });
 }

@@ -1,3 +1,4 @@
+import type { FinishedRepair } from "./finished-repair.js";
 import { allowanceOf, domainValueOf, type FinishedOutcome, type PacingDomain } from "./repair-pacing.js";
 
 /**
@@ -39,6 +40,18 @@ export interface RepairSchedule {
 /** An empty schedule at `time`, pacing from `seed` (the outcomes that finished before the replay, in order). */
 export function emptySchedule(time: number, seed: readonly FinishedOutcome[] = []): RepairSchedule {
   return { time, waiting: [], running: [], seed, allowances: new Map() };
+}
+
+/**
+ * The outcomes a replay from `since` paces from: the finished-repair records of repairs that finished (succeeded or
+ * failed, not dequeued unfinished) before `since`, in the order they finished, each machine's rack as `racks` knows
+ * it (null, and so in no rack, when it does not).
+ */
+export function pacingSeedOf(records: readonly FinishedRepair[], since: number, racks: ReadonlyMap<string, number>): FinishedOutcome[] {
+  return records
+    .filter((r) => r.finishedAt < since && r.status !== "deleted")
+    .sort((a, b) => a.finishedAt - b.finishedAt || a.entryIndex - b.entryIndex)
+    .map((r) => ({ entryIndex: r.entryIndex, machineType: r.machineType, rack: racks.get(r.address) ?? null, status: r.status as "succeeded" | "failed", time: r.finishedAt, ...(r.proof && { proof: r.proof }) }));
 }
 
 /** The schedule with `repair` waiting behind those already enqueued (advance the schedule to its enqueue time first). */

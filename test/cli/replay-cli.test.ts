@@ -46,12 +46,25 @@ describe("simulateAutoRepair and kintsugi replay (the real binary against a star
     assert.equal(same.stdout, "replayed 1 polls: 3 entries enqueued, 3 would have been; 0 polls differ\n");
   });
 
+  it("replays with another runner: the storm's entries are simulated rather than kept as recorded", async () => {
+    const r = await cli("replay", "--since", "1h", "--pacing", "rack", "--max-concurrent-repairs", "2", "--json");
+    assert.equal(r.code, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { pollsReplayed: number; enqueuedLive: number; enqueuedSimulated: number; truncated: boolean };
+    assert.deepEqual([answer.pollsReplayed, answer.enqueuedLive, answer.enqueuedSimulated, answer.truncated], [1, 3, 3, false]);
+    const none = await cli("replay", "--since", "1h", "--pacing", "none");
+    assert.equal(none.stdout, "replayed 1 polls: 3 entries enqueued, 3 would have been; 0 polls differ\n");
+  });
+
   const refused: Array<[string, string[], RegExp]> = [
     ["a constraint the intake does not read", ["--set", "minimum-workers=3"], /--set.*expected NAME=VALUE with NAME one of maximum-repair-queue-entries/],
     ["a value that is not a number", ["--set", "maximum-repair-queue-entries=five"], /expected NAME=VALUE/],
     ["a since that is not a time", ["--since", "last week"], /invalid time "last week"/],
     ["a since too far back", ["--since", "40d"], /since: must be within the last 31 days/],
     ["a repair time under a minute", ["--repair-time", "10s"], /repairSeconds: must be an integer from 60 to 2592000, got 10/],
+    ["a pacing domain kintsugi does not know", ["--pacing", "rack,row"], /--pacing.*expected "none" or a comma-separated list of rack, machine_type \(each once\), got "rack,row"/],
+    ["a pacing domain listed twice", ["--pacing", "rack,rack"], /--pacing.*each once/],
+    ["max-concurrent-repairs of 0", ["--max-concurrent-repairs", "0"], /pacing\.maxConcurrentRepairs: must be an integer from 1 to 10000, got 0/],
+    ["max-concurrent-repairs that is not a number", ["--max-concurrent-repairs", "many"], /--max-concurrent-repairs.*expected a whole number, got "many"/],
   ];
   for (const [name, args, message] of refused) {
     it(`refuses ${name}, naming it`, async () => {

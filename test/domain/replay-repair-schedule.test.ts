@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { FinishedRepair } from "../../src/domain/finished-repair.js";
 import type { FinishedOutcome } from "../../src/domain/repair-pacing.js";
 import {
   advanceSchedule,
   emptySchedule,
   enqueueScheduled,
+  pacingSeedOf,
   withdrawScheduled,
   type ReplayRepairModel,
   type ScheduledRepair,
@@ -192,5 +194,28 @@ describe("withdrawScheduled", () => {
     assert.deepEqual([...schedule.allowances], [["rack\u00001", 2]]);
     const next = advanceSchedule(schedule, T0 + MIN, [], m).schedule;
     assert.deepEqual(next.running.map((r) => [r.repair.address, r.startedAt]), [["10.0.0.2", T0 + MIN], ["10.0.0.3", T0 + MIN]]);
+  });
+});
+
+describe("pacingSeedOf (the outcomes before the replay)", () => {
+  const record = (entryIndex: number, finishedAt: number, status: "succeeded" | "failed" | "deleted", address = "10.0.0.1"): FinishedRepair => ({
+    sequence: entryIndex,
+    entryIndex,
+    address,
+    machineType: "qemu",
+    operation: "unhealthy",
+    source: "sabakan",
+    createdAt: finishedAt - HOUR,
+    finishedAt,
+    status,
+    proof: entryIndex === 4 ? "unproven" : null,
+  });
+  it("keeps the repairs that finished before since, in the order they finished, with the racks known", () => {
+    const got = pacingSeedOf([record(3, T0 - MIN, "failed"), record(1, T0 - 2 * MIN, "succeeded", "10.0.0.2"), record(2, T0 - MIN, "deleted"), record(5, T0, "succeeded"), record(4, T0 - 3 * MIN, "succeeded")], T0, new Map([["10.0.0.1", 7]]));
+    assert.deepEqual(got, [
+      { entryIndex: 4, machineType: "qemu", rack: 7, status: "succeeded", time: T0 - 3 * MIN, proof: "unproven" },
+      { entryIndex: 1, machineType: "qemu", rack: null, status: "succeeded", time: T0 - 2 * MIN },
+      { entryIndex: 3, machineType: "qemu", rack: 7, status: "failed", time: T0 - MIN },
+    ]);
   });
 });

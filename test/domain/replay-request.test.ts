@@ -30,6 +30,31 @@ describe("checkReplayRequest (what one replay may cost)", () => {
   }
 });
 
+describe("checkReplayRequest with the runner in force (pacing)", () => {
+  const inForce = { maxConcurrentRepairs: 2, pacingDomains: ["rack" as const] };
+  const runnerOf = (r: ReplayRequest) => {
+    const checked = checkReplayRequest(r, NOW, inForce);
+    return checked.ok ? [checked.limits.runner, checked.limits.maxScheduleSteps] : checked.message;
+  };
+  const cases: Array<[string, ReplayRequest["pacing"], unknown]> = [
+    ["no pacing asked: the runner in force, unchanged", null, [{ maxConcurrentRepairs: 2, pacingDomains: ["rack"], changed: false }, REPLAY_BOUNDS.maxScheduleSteps]],
+    ["the same values spelled out: unchanged", { maxConcurrentRepairs: 2, domains: ["rack"] }, [{ maxConcurrentRepairs: 2, pacingDomains: ["rack"], changed: false }, REPLAY_BOUNDS.maxScheduleSteps]],
+    ["another max_concurrent_repairs: changed, domains kept", { maxConcurrentRepairs: 5 }, [{ maxConcurrentRepairs: 5, pacingDomains: ["rack"], changed: true }, REPLAY_BOUNDS.maxScheduleSteps]],
+    ["an empty list turns pacing off: changed", { domains: [] }, [{ maxConcurrentRepairs: 2, pacingDomains: [], changed: true }, REPLAY_BOUNDS.maxScheduleSteps]],
+    ["another domain: changed", { domains: ["machine_type"] }, [{ maxConcurrentRepairs: 2, pacingDomains: ["machine_type"], changed: true }, REPLAY_BOUNDS.maxScheduleSteps]],
+    ["max_concurrent_repairs 0 is refused", { maxConcurrentRepairs: 0 }, "pacing.maxConcurrentRepairs: must be an integer from 1 to 10000, got 0"],
+    ["max_concurrent_repairs past 10,000 is refused", { maxConcurrentRepairs: 10_001 }, "pacing.maxConcurrentRepairs: must be an integer from 1 to 10000, got 10001"],
+    ["a domain twice is refused", { domains: ["rack", "rack"] }, "pacing.domains: each domain may be listed once"],
+  ];
+  for (const [name, pacing, want] of cases) {
+    it(name, () => assert.deepEqual(runnerOf(request({ pacing })), want));
+  }
+
+  it("without the runner in force, the limits carry none (every simulated repair starts at once)", () => {
+    assert.deepEqual(checkReplayRequest(request({ pacing: { maxConcurrentRepairs: 3 } }), NOW), { ok: true, limits: { constraints: {}, repairSeconds: 3600 } });
+  });
+});
+
 /** A record of `machines` answered machines (only the column the bound counts is filled). */
 const polled = (time: number, machines: number): PollRecord => ({
   time,

@@ -90,6 +90,13 @@ export type MachineState =
   | 'UNREACHABLE'
   | 'UPDATING';
 
+/** A kind of failure domain. */
+export type PacingDomainKind =
+  /** The entry's machine type. */
+  | 'MACHINE_TYPE'
+  /** The machine's rack in sabakan. A machine whose rack kintsugi has not seen in any sabakan answer is not paced by rack. */
+  | 'RACK';
+
 /** What repairStats can group by. */
 export type RepairStatsDimension =
   /** The entry's machine type. */
@@ -156,6 +163,18 @@ export type ReplayConstraintsInput = {
   maximumUnhealthyMachinesPerRack?: number | null | undefined;
   /** wait-seconds-to-repair-rebooting. */
   waitSecondsToRepairRebooting?: number | null | undefined;
+};
+
+/**
+ * How the replay's runner starts simulated repairs instead of the one in force; a field not given keeps the config's
+ * (`repair.max_concurrent_repairs`, `repair.pacing.domains`). When it differs from the config, the entries the live
+ * run enqueued are simulated too rather than kept as long as they were recorded.
+ */
+export type ReplayPacingInput = {
+  /** The failure domains repairs are paced by, each at most once; an empty list turns pacing off. */
+  domains?: Array<PacingDomainKind> | null | undefined;
+  /** max_concurrent_repairs: an integer from 1 to 10,000. */
+  maxConcurrentRepairs?: number | null | undefined;
 };
 
 export type EntryFieldsFragment = { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null };
@@ -389,6 +408,7 @@ export type SimulateAutoRepairQueryVariables = Exact<{
   since: string;
   constraints?: ReplayConstraintsInput | null | undefined;
   repairSeconds?: number | null | undefined;
+  pacing?: ReplayPacingInput | null | undefined;
 }>;
 
 

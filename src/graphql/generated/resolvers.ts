@@ -894,9 +894,12 @@ export type Query = {
    * most 50,000 polls are replayed (the oldest first; `truncated` says when more were recorded), at most 5,000,000
    * machines summed over the replayed polls (the CPU bound: beyond it the query fails with INVALID_ARGUMENT asking
    * for a later `since`), at most 1,000 differing polls returned. `repairSeconds` (60-2,592,000, default 3,600) is
-   * how long an entry only the replay enqueued stays in the simulated queue, unless its machine leaves sabakan's
-   * answer first. Errors with INVALID_ARGUMENT naming the argument when one is out of range, and on a backend that
-   * keeps no poll records yet (etcd).
+   * how long a simulated repair takes once started; it starts as the runner would start it (`pacing`: in the order
+   * enqueued, under max_concurrent_repairs and the pacing allowances, behind the recorded entries, seeded from the
+   * finished-repair records before `since`), and its entry leaves early when its machine leaves sabakan's answer. At
+   * most 20,000,000 scheduling steps (waiting repairs weighed): past them the replay stops and `truncated` is true.
+   * Errors with INVALID_ARGUMENT naming the argument when one is out of range, and on a backend that keeps no poll
+   * records yet (etcd).
    */
   simulateAutoRepair: AutoRepairReplay;
 };
@@ -977,6 +980,7 @@ export type QuerySearchRepairEntriesArgs = {
 /** The root of every read. */
 export type QuerySimulateAutoRepairArgs = {
   constraints?: InputMaybe<ReplayConstraintsInput>;
+  pacing?: InputMaybe<ReplayPacingInput>;
   repairSeconds?: InputMaybe<Scalars['Int']['input']>;
   since: Scalars['DateTime']['input'];
 };
@@ -1303,6 +1307,18 @@ export type ReplayConstraintsInput = {
   waitSecondsToRepairRebooting?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/**
+ * How the replay's runner starts simulated repairs instead of the one in force; a field not given keeps the config's
+ * (`repair.max_concurrent_repairs`, `repair.pacing.domains`). When it differs from the config, the entries the live
+ * run enqueued are simulated too rather than kept as long as they were recorded.
+ */
+export type ReplayPacingInput = {
+  /** The failure domains repairs are paced by, each at most once; an empty list turns pacing off. */
+  domains?: InputMaybe<Array<PacingDomainKind>>;
+  /** max_concurrent_repairs: an integer from 1 to 10,000. */
+  maxConcurrentRepairs?: InputMaybe<Scalars['Int']['input']>;
+};
+
 /** What one poll's intake did, or would have done. */
 export type ReplayedIntake = {
   __typename?: 'ReplayedIntake';
@@ -1576,6 +1592,7 @@ export type ResolversTypes = {
   RepairWait: ResolverTypeWrapper<WaitingForModel>;
   RepairWaitKind: RepairWaitKind;
   ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayPacingInput: ReplayPacingInput;
   ReplayedIntake: ResolverTypeWrapper<ReplayedIntake>;
   ReplayedPoll: ResolverTypeWrapper<ReplayedPoll>;
   SkipKind: null;
@@ -1644,6 +1661,7 @@ export type ResolversParentTypes = {
   RepairStepConfig: RepairStepConfigModel;
   RepairWait: WaitingForModel;
   ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayPacingInput: ReplayPacingInput;
   ReplayedIntake: ReplayedIntake;
   ReplayedPoll: ReplayedPoll;
   SkippedMachine: SkippedMachineModel;

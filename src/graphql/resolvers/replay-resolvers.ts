@@ -1,4 +1,6 @@
 import { replayAutoRepair, type ReplayLimits } from "../../domain/auto-repair-replay.js";
+import { recordedPlaces } from "../../domain/poll-record.js";
+import { pacingSeedOf } from "../../domain/replay-repair-schedule.js";
 import { boundReplay, checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay-request.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
@@ -19,20 +21,25 @@ export const replayResolvers: Resolvers = {
     ESCALATED: "escalated",
   },
   Query: {
-    simulateAutoRepair: async (_, { since, constraints, repairSeconds }, ctx) => {
-      const checked = checkReplayRequest({ since, constraints: constraints ?? {}, repairSeconds: repairSeconds ?? null }, ctx.now());
+    simulateAutoRepair: async (_, { since, constraints, repairSeconds, pacing }, ctx) => {
+      const repair = ctx.config.repair;
+      const inForce = { maxConcurrentRepairs: repair.maxConcurrentRepairs, pacingDomains: repair.pacing?.domains ?? [] };
+      const checked = checkReplayRequest({ since, constraints: constraints ?? {}, repairSeconds: repairSeconds ?? null, pacing: pacing ?? null }, ctx.now(), inForce);
       if (!checked.ok) throw apiError("INVALID_ARGUMENT", checked.message);
       if (!ctx.pollRecords) throw apiError("INVALID_ARGUMENT", "this store keeps no poll records yet (the etcd backend): there is nothing to replay");
       const read = await ctx.pollRecords.since(since, REPLAY_BOUNDS.maxPolls + 1);
       const bounded = boundReplay(read.records);
       if (!bounded.ok) throw apiError("INVALID_ARGUMENT", bounded.message);
-      const limits: ReplayLimits = checked.limits;
+      const racks = new Map<string, number>();
+      for (const record of bounded.records) for (const [address, place] of recordedPlaces(record)) racks.set(address, place.rack);
+      const runner = checked.limits.runner && { ...checked.limits.runner, seed: pacingSeedOf(ctx.finished.list(), since, racks) };
+      const limits: ReplayLimits = { ...checked.limits, ...(runner && { runner }) };
       const report = replayAutoRepair(bounded.records, limits);
       return {
         ...report,
         polls: report.polls.slice(0, REPLAY_BOUNDS.maxDifferingPolls),
         unreadableRecords: read.unreadable,
-        truncated: bounded.truncated || report.polls.length > REPLAY_BOUNDS.maxDifferingPolls,
+        truncated: bounded.truncated || report.scheduleExhausted || report.polls.length > REPLAY_BOUNDS.maxDifferingPolls,
       };
     },
   },
