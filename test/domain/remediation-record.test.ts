@@ -51,6 +51,7 @@ describe("recordRemediation (what a health check's remediation read, for the rep
       // Who held a machine and why is not kept: the replay compares what was enqueued and which targets were held.
       const fate = (d: typeof decided) => ({ enqueue: d.enqueue, held: d.held.map((h) => h.node) });
       assert.deepEqual(fate(again), fate(decided));
+      assert.deepEqual([recordedEvaluation(record).unhealthyCount, recordedEvaluation(record).currentHealthy], [c.evaluation.unhealthyCount, c.evaluation.currentHealthy], "the counts the gate weighs");
     });
   }
 
@@ -59,6 +60,7 @@ describe("recordRemediation (what a health check's remediation read, for the rep
     const c = context({ maximumRepairQueueEntries: 1, holds: new Map([["10.0.0.2", hold("10.0.0.2")]]) });
     const r = recordRemediation(e, c, decideRemediation(CHECK, e, c), NOW);
     assert.deepEqual({ targets: r.targets, nodes: r.unhealthy.node, held: r.held, enqueued: r.enqueued, short: r.shortCircuited }, { targets: 3, nodes: ["n1", "n2"], held: ["10.0.0.2"], enqueued: ["10.0.0.1"], short: false });
+    assert.equal(recordRemediation(evaluation([target("n1", "unhealthy"), target("n2", "pending")]), c, decideRemediation(CHECK, e, c), NOW).pending, 1, "pending targets count against maxUnhealthy: the replayed gate needs them");
     const full = context({ maximumRepairQueueEntries: 0 });
     assert.equal(recordRemediation(e, full, decideRemediation(CHECK, e, full), NOW).shortCircuited, true);
   });
