@@ -93,6 +93,11 @@ export class HealthCheckRunner {
     await this.loop.stop();
   }
 
+  /** One evaluation of every check, after the one in flight (if any); resolves when it has been recorded. */
+  async evaluateNow(): Promise<void> {
+    await this.loop.run(undefined);
+  }
+
   /** Evaluates now, or right after the evaluation in flight. */
   wake(): void {
     if (this.started) this.loop.request();

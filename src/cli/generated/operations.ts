@@ -158,6 +158,42 @@ export type ReplayConstraintsInput = {
   waitSecondsToRepairRebooting?: number | null | undefined;
 };
 
+/**
+ * A health check's gate limit a replay tries instead of the configured one: maxUnhealthy or unhealthyRange, exactly
+ * one of them, spelled as in the config file.
+ */
+export type ReplayHealthCheckInput = {
+  /** maxUnhealthy: a whole number or a percentage of the targets, 0-100% (e.g. `3` or `40%`; at most 16 characters). */
+  maxUnhealthy?: string | null | undefined;
+  /** The check's name, as configured (`health_checks[].name`). */
+  name: string;
+  /** unhealthyRange: `[min-max]` with min <= max (e.g. `[1-3]`; at most 32 characters). */
+  unhealthyRange?: string | null | undefined;
+};
+
+/** What a health check's remediation did with one unhealthy target. */
+export type TargetFate =
+  /** Enqueued. */
+  | 'ENQUEUED'
+  /** Held by repair.escalation. */
+  | 'ESCALATED'
+  /** Skipped: an operator held it. */
+  | 'HELD'
+  /** Held: the node's first InternalIP is not an address. */
+  | 'INVALID_ADDRESS'
+  /** Held: the node has no InternalIP. */
+  | 'NO_ADDRESS'
+  /** Held: its machine type has no procedure with the check's operation. */
+  | 'NO_PROCEDURE'
+  /** Held by maximum-repair-queue-entries (all or nothing). */
+  | 'QUEUE_LIMIT'
+  /** Skipped: its address had an entry in the queue. */
+  | 'RECENTLY_REPAIRED'
+  /** Held: the check's gate was closed (maxUnhealthy or unhealthyRange, or paused). */
+  | 'SHORT_CIRCUITED'
+  /** Held: its machine type is unknown. */
+  | 'UNKNOWN_TYPE';
+
 export type EntryFieldsFragment = { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null };
 
 export type ListEntriesQueryVariables = Exact<{ [key: string]: never; }>;
@@ -389,10 +425,11 @@ export type SimulateAutoRepairQueryVariables = Exact<{
   since: string;
   constraints?: ReplayConstraintsInput | null | undefined;
   repairSeconds?: number | null | undefined;
+  healthChecks?: Array<ReplayHealthCheckInput> | ReplayHealthCheckInput | null | undefined;
 }>;
 
 
-export type SimulateAutoRepairQuery = { simulateAutoRepair: { pollsReplayed: number, unreadableRecords: number, truncated: boolean, enqueuedLive: number, enqueuedSimulated: number, polls: Array<{ time: string, live: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, simulated: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, differences: Array<{ serial: string, address: string | null, live: MachineFate, simulated: MachineFate }> }> } };
+export type SimulateAutoRepairQuery = { simulateAutoRepair: { pollsReplayed: number, remediationsReplayed: number, unconfiguredChecks: Array<string>, unreadableRecords: number, truncated: boolean, enqueuedLive: number, enqueuedSimulated: number, polls: Array<{ time: string, source: string, healthCheck: string | null, live: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, simulated: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, differences: Array<{ serial: string, address: string | null, live: MachineFate, simulated: MachineFate }>, targets: Array<{ node: string, address: string | null, live: TargetFate, simulated: TargetFate }> }> } };
 
 export type RepairStatsQueryVariables = Exact<{
   since: string;
