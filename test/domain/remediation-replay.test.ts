@@ -6,26 +6,16 @@ import type { HealthCheckConfig } from "../../src/domain/health-check-config.js"
 import { gateOf, type HealthCheckEvaluation, type TargetState } from "../../src/domain/health-check-evaluation.js";
 import { decideRemediation } from "../../src/domain/health-check-remediation.js";
 import { recordPoll, type PollRecord } from "../../src/domain/poll-record.js";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
 import { recordRemediation, type RemediationRecord } from "../../src/domain/remediation-record.js";
 import type { HealthCheckLimit } from "../../src/domain/remediation-replay.js";
 import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import { CHECK_REPAIR, WORKERS_CHECK } from "./health-check-support.js";
 import { entry } from "./repair-decision-support.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 const MINUTE = 60_000;
-const op = (name: string) => ({ operation: name, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
-const REPAIR: RepairConfig = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [op("node-not-ready")] }] };
-const CHECK: HealthCheckConfig = {
-  name: "workers",
-  selector: { matchLabels: { role: "worker" } },
-  unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 300 }],
-  maxUnhealthy: { kind: "percent", value: 100 },
-  unhealthyRange: null,
-  operation: "node-not-ready",
-  machineType: { from: "label", label: "machine-type" },
-  paused: false,
-};
+const REPAIR = CHECK_REPAIR;
+const CHECK = WORKERS_CHECK;
 const LIVE = { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 };
 
 const machine = (n: number): SabakanMachine => ({ serial: `s${n}`, rack: n, role: "cs", ipv4: [`10.0.0.${n}`], bmcType: "IPMI-2.0", state: "UNHEALTHY", durationSeconds: 600, stateSince: 0, indexInRack: 1, registerDate: 0, retireDate: 0, labels: {} });
