@@ -54,8 +54,8 @@ export function replayRemediation(record: RemediationRecord, check: HealthCheckC
   const simEvaluation: HealthCheckEvaluation = { ...evaluation, gate };
   const sim = decideRemediation(check, simEvaluation, { entries: asEntries(queue, record.time), maximumRepairQueueEntries, repair, ...lookups });
   const recordedEnqueued = new Set(record.enqueued);
-  const liveFates = fatesOf(evaluation, live, record.queue, (fate, address) => (address !== null && recordedEnqueued.has(address) ? "enqueued" : fate === "enqueued" ? "escalated" : fate));
-  const simFates = fatesOf(simEvaluation, sim, queue, (fate) => fate);
+  const liveFates = fatesOf(evaluation, live, record.queue, lookups, (fate, address) => (address !== null && recordedEnqueued.has(address) ? "enqueued" : fate === "enqueued" ? "escalated" : fate));
+  const simFates = fatesOf(simEvaluation, sim, queue, lookups, (fate) => fate);
   const differences: TargetDifference[] = [];
   for (const [node, { address, fate }] of simFates) {
     const was = liveFates.get(node)?.fate ?? fate;
@@ -73,8 +73,8 @@ function isQueueLimited(decision: RemediationDecision): boolean {
   return decision.enqueue.length === 0 && decision.held.some((h) => h.reason.startsWith("too many repair requests"));
 }
 
-/** Each unhealthy target's fate in a decision, in the order decideRemediation weighs its rules. */
-function fatesOf(evaluation: HealthCheckEvaluation, decision: RemediationDecision, queue: readonly string[], override: (fate: TargetFate, address: string | null) => TargetFate): Map<string, { address: string | null; fate: TargetFate }> {
+/** Each unhealthy target's fate in a decision, by decideRemediation's rules in its order (the texts are not read but for the queue limit's and escalation's). */
+function fatesOf(evaluation: HealthCheckEvaluation, decision: RemediationDecision, queue: readonly string[], lookups: ReturnType<typeof recordedLookups>, override: (fate: TargetFate, address: string | null) => TargetFate): Map<string, { address: string | null; fate: TargetFate }> {
   const enqueued = new Set(decision.enqueue.map((e) => e.address));
   const held = new Map(decision.held.map((h) => [h.node, h.reason]));
   const persisting = new Set(queue);
@@ -86,11 +86,11 @@ function fatesOf(evaluation: HealthCheckEvaluation, decision: RemediationDecisio
     else if (!evaluation.gate.open) fate = "short_circuited";
     else if (t.address === null) fate = t.addressProblem?.startsWith("the node's first InternalIP is not an address") ? "invalid_address" : "no_address";
     else if (persisting.has(t.address)) fate = "recently_repaired";
+    else if (lookups.holds?.has(t.address)) fate = "held";
     else if (reason.startsWith("too many repair requests")) fate = "queue_limit";
+    else if (lookups.machineTypeOf(t.node, t.address) === null) fate = "unknown_type";
     else if (reason.startsWith("escalated")) fate = "escalated";
-    else if (reason.startsWith("not enqueued, the entry would fail at once")) fate = "no_procedure";
-    else if (reason.startsWith("sabakan has no machine") || reason.startsWith("the node has no label")) fate = "unknown_type";
-    else fate = "held";
+    else fate = "no_procedure";
     out.set(t.node, { address: t.address, fate: override(fate, t.address) });
   }
   return out;

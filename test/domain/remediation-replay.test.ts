@@ -48,7 +48,7 @@ function liveRun(steps: readonly Step[], maximumRepairQueueEntries = LIVE.maximu
       polls.push(recordPoll(input, decision, now));
     } else {
       const evaluation = evaluate(step.check, step.nodes);
-      const context = { entries, maximumRepairQueueEntries, repair: REPAIR, machineTypeOf: () => "IPMI-2.0" };
+      const context = { entries, maximumRepairQueueEntries, repair: REPAIR, machineTypeOf: (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0") };
       const decision = decideRemediation(step.check, evaluation, context);
       for (const e of decision.enqueue) queue.set(e.address, i + 3);
       if (evaluation.targets.some((t) => t.state === "unhealthy")) remediations.push(recordRemediation(evaluation, context, decision, now));
@@ -116,6 +116,12 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       records: liveRun([{ check: forty, nodes: { 1: "unhealthy", 2: "unhealthy", 3: "pending", 4: "healthy", 5: "healthy" } }]),
       limits: limits(undefined, { workers: { maxUnhealthy: { kind: "percent", value: 60 } } }),
       expected: { evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n2:short_circuited->enqueued"] }], totals: [0, 2] },
+    },
+    {
+      name: "an opened gate still holds a target of unknown type and one whose type has no procedure",
+      records: liveRun([{ check: forty, nodes: { 1: "unhealthy", 6: "unhealthy", 9: "unhealthy", 2: "healthy", 3: "healthy" } }]),
+      limits: limits(undefined, { workers: { maxUnhealthy: { kind: "percent", value: 100 } } }),
+      expected: { evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n6:short_circuited->no_procedure", "n9:short_circuited->unknown_type"] }], totals: [0, 1] },
     },
     {
       name: "a maxUnhealthy count that ignores the pending target would open it; counted, it stays closed",
