@@ -78,6 +78,9 @@ describe("simulateAutoRepair and kintsugi replay (the real binary against a star
     const big = await k.gql(`{ simulateAutoRepair(since: "${new Date(Date.now() - MINUTE).toISOString()}", constraints: { maximumRepairQueueEntries: 2000000 }) { pollsReplayed } }`);
     assert.equal(big.errors?.[0]?.extensions?.["type"], "INVALID_ARGUMENT");
     assert.match(big.errors?.[0]?.message ?? "", /constraints\.maximumRepairQueueEntries: must be an integer from 0 to 1000000, got 2000000/);
+    const unknown = await k.gql(`{ simulateAutoRepair(since: "${new Date(Date.now() - MINUTE).toISOString()}", healthChecks: [{ name: "workers", maxUnhealthy: "40%" }]) { pollsReplayed } }`);
+    assert.equal(unknown.errors?.[0]?.extensions?.["type"], "INVALID_ARGUMENT");
+    assert.match(unknown.errors?.[0]?.message ?? "", /healthChecks\[0\]\.name: no health check named "workers" is configured/);
   });
 });
 

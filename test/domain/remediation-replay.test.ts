@@ -10,7 +10,7 @@ import { recordRemediation, type RemediationRecord } from "../../src/domain/reme
 import type { HealthCheckLimit } from "../../src/domain/remediation-replay.js";
 import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
 import { CHECK_REPAIR, WORKERS_CHECK } from "./health-check-support.js";
-import { entry } from "./repair-decision-support.js";
+import { entry, machineHold } from "./repair-decision-support.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 const MINUTE = 60_000;
@@ -33,7 +33,7 @@ function evaluate(check: HealthCheckConfig, nodes: Readonly<Record<number, Targe
  * Records a live run: every step decides on ONE queue (as the runner's store does), where an entry lives three steps
  * (a minute each, a stand-in for the real repair).
  */
-function liveRun(steps: readonly Step[], maximumRepairQueueEntries = LIVE.maximumRepairQueueEntries): { polls: PollRecord[]; remediations: RemediationRecord[] } {
+function liveRun(steps: readonly Step[], maximumRepairQueueEntries = LIVE.maximumRepairQueueEntries, held: readonly number[] = []): { polls: PollRecord[]; remediations: RemediationRecord[] } {
   const queue = new Map<string, number>();
   const polls: PollRecord[] = [];
   const remediations: RemediationRecord[] = [];
@@ -48,7 +48,7 @@ function liveRun(steps: readonly Step[], maximumRepairQueueEntries = LIVE.maximu
       polls.push(recordPoll(input, decision, now));
     } else {
       const evaluation = evaluate(step.check, step.nodes);
-      const context = { entries, maximumRepairQueueEntries, repair: REPAIR, machineTypeOf: (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0") };
+      const context = { entries, maximumRepairQueueEntries, repair: REPAIR, machineTypeOf: (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0"), holds: new Map(held.map((n) => [`10.0.0.${n}`, machineHold(`10.0.0.${n}`)])) };
       const decision = decideRemediation(step.check, evaluation, context);
       for (const e of decision.enqueue) queue.set(e.address, i + 3);
       if (evaluation.targets.some((t) => t.state === "unhealthy")) remediations.push(recordRemediation(evaluation, context, decision, now));
@@ -122,6 +122,12 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       records: liveRun([{ check: forty, nodes: { 1: "unhealthy", 6: "unhealthy", 9: "unhealthy", 2: "healthy", 3: "healthy" } }]),
       limits: limits(undefined, { workers: { maxUnhealthy: { kind: "percent", value: 100 } } }),
       expected: { evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n6:short_circuited->no_procedure", "n9:short_circuited->unknown_type"] }], totals: [0, 1] },
+    },
+    {
+      name: "an opened gate still leaves an operator's hold alone",
+      records: liveRun([{ check: forty, nodes: { 1: "unhealthy", 2: "unhealthy", 3: "unhealthy", 4: "healthy", 5: "healthy" } }], 10, [2]),
+      limits: limits(undefined, { workers: { maxUnhealthy: { kind: "count", value: 3 } } }),
+      expected: { evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n2:short_circuited->held", "n3:short_circuited->enqueued"] }], totals: [0, 2] },
     },
     {
       name: "a maxUnhealthy count that ignores the pending target would open it; counted, it stays closed",
