@@ -288,14 +288,15 @@ export const WatchWaits = /* GraphQL */ `
 `;
 
 export const SimulateAutoRepair = /* GraphQL */ `
-  query SimulateAutoRepair($since: DateTime!, $constraints: ReplayConstraintsInput, $repairSeconds: Int, $pacing: ReplayPacingInput) {
-    simulateAutoRepair(since: $since, constraints: $constraints, repairSeconds: $repairSeconds, pacing: $pacing) {
-      pollsReplayed unreadableRecords truncated enqueuedLive enqueuedSimulated
+  query SimulateAutoRepair($since: DateTime!, $constraints: ReplayConstraintsInput, $repairSeconds: Int, $healthChecks: [ReplayHealthCheckInput!], $pacing: ReplayPacingInput) {
+    simulateAutoRepair(since: $since, constraints: $constraints, repairSeconds: $repairSeconds, healthChecks: $healthChecks, pacing: $pacing) {
+      pollsReplayed remediationsReplayed unconfiguredChecks unreadableRecords truncated enqueuedLive enqueuedSimulated
       polls {
-        time
+        time source healthCheck
         live { enqueued shortCircuited queueSize }
         simulated { enqueued shortCircuited queueSize }
         differences { serial address live simulated }
+        targets { node address live simulated }
       }
     }
   }

@@ -1,8 +1,9 @@
 import { decideIntake, type IntakeDecision, type IntakeInput } from "./auto-repair-intake.js";
 import { recordedHolds, recordedMachines, recordedPlaces, recordedStandings, type PollRecord } from "./poll-record.js";
+import type { RemediationRecord } from "./remediation-record.js";
 import type { FinishedOutcome, PacingDomain } from "./repair-pacing.js";
-import { createRepairEntry, type RepairEntry } from "./repair-entry.js";
-import { advanceSchedule, emptySchedule, enqueueScheduled, withdrawScheduled, type ReplayRepairModel, type ScheduledRepair } from "./replay-repair-schedule.js";
+import { advanceSchedule, emptySchedule, enqueueScheduled, withdrawScheduled, type RepairAhead, type ReplayRepairModel } from "./replay-repair-schedule.js";
+import { asEntries, replayRemediation, type HealthCheckLimit, type RemediationReplayConfig, type TargetDifference } from "./remediation-replay.js";
 import type { SkipKind } from "./skip-kinds.js";
 
 /** What a machine came to in one poll: enqueued, or left alone for one of the skip kinds. */
@@ -14,6 +15,8 @@ export interface ReplayLimits {
   readonly constraints: Partial<IntakeInput["constraints"]>;
   /** How long a simulated entry's repair takes once started (seconds). */
   readonly repairSeconds: number;
+  /** The health checks' gate limits to replay with, by check name; a check not named keeps its recorded gate. */
+  readonly healthChecks?: ReadonlyMap<string, HealthCheckLimit>;
   /**
    * How the runner starts repairs in the replay (see ReplayRepairModel); absent, every simulated repair starts at
    * once. `changed` says it differs from the runner's in force: then the entries the live run enqueued are simulated
@@ -42,16 +45,23 @@ export interface MachineDifference {
   readonly simulated: MachineFate;
 }
 
-/** One poll the replay found different: what was enqueued, what would have been, and per machine why. */
+/** One evaluation (a sabakan poll or a health check's) the replay found different: what was enqueued, what would have been, and per machine why. */
 export interface ReplayedPoll {
   readonly time: number;
+  /** `sabakan` for a poll, else the health check's name. */
+  readonly source: { readonly kind: "sabakan" } | { readonly kind: "health-check"; readonly check: string };
   readonly live: { readonly enqueued: readonly string[]; readonly shortCircuited: boolean; readonly queueSize: number };
   readonly simulated: { readonly enqueued: readonly string[]; readonly shortCircuited: boolean; readonly queueSize: number };
   readonly differences: readonly MachineDifference[];
+  /** A health check's targets whose fate differs (empty for a poll). */
+  readonly targets: readonly TargetDifference[];
 }
 
 export interface ReplayReport {
   readonly pollsReplayed: number;
+  readonly remediationsReplayed: number;
+  /** Checks with remediation records but no configuration now: their records were carried as recorded. */
+  readonly unconfiguredChecks: readonly string[];
   /** Only the polls where some machine's fate, or the short circuit, differs; in the records' order. */
   readonly polls: readonly ReplayedPoll[];
   readonly enqueuedLive: number;
@@ -60,54 +70,66 @@ export interface ReplayReport {
   readonly scheduleExhausted: boolean;
 }
 
-/** A simulated entry: when it was enqueued, and whether the live run enqueued the same address in the same poll. */
+/** A simulated entry: whether it mirrors the live run's (enqueued in the same evaluation, the runner unchanged). */
 interface SimulatedEntry {
-  readonly since: number;
   readonly mirrorsLive: boolean;
 }
 
+/** The recorded evaluations a replay weighs: the sabakan polls' and the health checks' remediations. */
+export interface ReplayRecords {
+  readonly polls: readonly PollRecord[];
+  readonly remediations?: readonly RemediationRecord[];
+}
+
 /**
- * Replays recorded polls (oldest first) through decideIntake with other limits, carrying a simulated queue from
- * poll to poll, and reports where the outcome differs. The simulated queue is the recorded one, corrected by
- * the differences: a recorded entry the live run enqueued within the replay and the replay did not is left out;
- * an entry the replay enqueued in the same poll as the live run lives as long as the recorded one (while the
- * recorded queue holds its address) unless the replay changes the runner; any other entry the replay enqueued
- * waits for its repair to start as `limits.runner` allows (behind the recorded entries, which hold repair slots and
- * pacing room while they are in the queue; see advanceSchedule), stays `repairSeconds` once started, and leaves
- * early when its machine leaves sabakan's answer (sabakan says it recovered). Entries from before the replay,
- * from health checks or operators stay as recorded. The live fate of a machine that was not enqueued is decideIntake's on the
- * recorded input with the recorded limits; the recorded enqueued addresses are the authority on what was.
- * Escalation is not weighed (a machine escalation enqueued or held counts as recorded on the live side).
+ * Replays recorded polls and health-check remediations, merged in time order (a poll first at the same
+ * millisecond), through decideIntake and decideRemediation with other limits, carrying ONE simulated queue from
+ * evaluation to evaluation, as live: both share maximum-repair-queue-entries and skip an address the queue holds.
+ * The simulated queue is the recorded one, corrected by the differences: a recorded entry the live run enqueued
+ * within the replay and the replay did not is left out; an entry the replay enqueued in the same evaluation as the
+ * live run lives as long as the recorded one (while the recorded queue holds its address) unless the replay changes
+ * the runner; any other entry the replay enqueued waits for its repair to start as `limits.runner` allows (behind
+ * the recorded entries, which hold repair slots and pacing room while they are in the queue; see advanceSchedule),
+ * stays `repairSeconds` once started, and, after a poll, leaves early when its machine left sabakan's answer
+ * (sabakan says it recovered). Entries from before the replay or from operators stay as recorded. A health check's gate is
+ * recomputed only when `limits.healthChecks` names it; a check no longer in `config` is carried as recorded.
+ * Escalation is not weighed (what escalation enqueued or held counts as recorded on the live side).
  */
-export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayLimits): ReplayReport {
+export function replayAutoRepair(records: ReplayRecords | readonly PollRecord[], limits: ReplayLimits, config?: RemediationReplayConfig): ReplayReport {
+  const { polls: pollRecords, remediations = [] } = "polls" in records ? records : { polls: records };
+  const merged = mergeByTime(pollRecords, remediations);
   const liveIntroduced = new Set<string>();
   const simulated = new Map<string, SimulatedEntry>();
   const polls: ReplayedPoll[] = [];
+  const unconfigured = new Set<string>();
   const model: ReplayRepairModel = {
     repairSeconds: limits.repairSeconds,
     maxConcurrentRepairs: limits.runner?.maxConcurrentRepairs ?? Number.MAX_SAFE_INTEGER,
     pacingDomains: limits.runner?.pacingDomains ?? [],
   };
-  let schedule = emptySchedule(records[0]?.time ?? 0, limits.runner?.seed);
-  let ahead: Array<Omit<ScheduledRepair, "enqueuedAt">> = [];
+  let schedule = emptySchedule(merged[0]?.record.time ?? 0, limits.runner?.seed);
+  let ahead: RepairAhead[] = [];
+  // What pacing reads of a machine, as the latest poll that answered it said.
+  const places = new Map<string, { rack: number; machineType: string }>();
   let enqueuedLive = 0;
   let enqueuedSimulated = 0;
+  let pollsReplayed = 0;
+  let remediationsReplayed = 0;
   let steps = 0;
-  let replayed = 0;
-  for (const record of records) {
-    const machines = recordedMachines(record);
-    const nodes = recordedStandings(record);
-    const holds = recordedHolds(record);
-    const recordedQueue = new Set(record.queue);
-    const answered = new Set(nodes.keys());
+  let weighed = 0;
+  for (const item of merged) {
+    const record = item.record;
     const advanced = advanceSchedule(schedule, record.time, ahead, model);
     schedule = advanced.schedule;
     steps += advanced.steps;
     if (steps > (limits.maxScheduleSteps ?? Number.POSITIVE_INFINITY)) break;
-    replayed++;
+    weighed += 1;
     const repaired = new Set(advanced.finished);
+    const recordedQueue = new Set(record.queue);
+    const answered = item.kind === "poll" ? new Set(recordedStandings(item.record).keys()) : null;
+    if (item.kind === "poll") for (const [address, place] of recordedPlaces(item.record)) places.set(address, place);
     for (const [address, entry] of simulated) {
-      const ended = entry.mirrorsLive ? !recordedQueue.has(address) : repaired.has(address) || !answered.has(address);
+      const ended = entry.mirrorsLive ? !recordedQueue.has(address) : repaired.has(address) || (answered !== null && !answered.has(address));
       if (!ended) continue;
       simulated.delete(address);
       if (!entry.mirrorsLive && !repaired.has(address)) schedule = withdrawScheduled(schedule, address, model);
@@ -115,32 +137,73 @@ export function replayAutoRepair(records: readonly PollRecord[], limits: ReplayL
     const simQueue = record.queue.filter((a) => !liveIntroduced.has(a) || simulated.has(a));
     const kept = new Set(simQueue);
     for (const address of simulated.keys()) if (!kept.has(address)) simQueue.push(address);
-    const placed = recordedPlaces(record);
-    ahead = simQueue.filter((a) => !simulated.has(a) || simulated.get(a)!.mirrorsLive).map((address) => ({ address, ...(placed.get(address) ?? { rack: null, machineType: null }) }));
+    const placeOf = (address: string) => places.get(address) ?? { rack: null, machineType: null };
+    ahead = simQueue.filter((a) => simulated.get(a)?.mirrorsLive !== false).map((address) => ({ address, ...placeOf(address) }));
+    const queueLimit = limits.constraints.maximumRepairQueueEntries;
 
-    const live = decideIntake({ machines, entries: asEntries(record.queue, record.time), nodes, constraints: record.constraints, holds });
-    const sim = decideIntake({ machines, entries: asEntries(simQueue, record.time), nodes, constraints: { ...record.constraints, ...limits.constraints }, holds });
-    const liveEnqueued = new Set(record.enqueued);
-    const differences = compareFates(live, sim, liveEnqueued);
-    const simShort = sim.shortCircuit !== null;
-    if (differences.length > 0 || simShort !== record.shortCircuited) {
-      polls.push({
-        time: record.time,
-        live: { enqueued: record.enqueued, shortCircuited: record.shortCircuited, queueSize: record.queue.length },
-        simulated: { enqueued: sim.enqueue.map((e) => e.address), shortCircuited: simShort, queueSize: simQueue.length },
-        differences,
-      });
+    let simEnqueued: readonly string[];
+    if (item.kind === "poll") {
+      pollsReplayed += 1;
+      const r = item.record;
+      const machines = recordedMachines(r);
+      const nodes = recordedStandings(r);
+      const holds = recordedHolds(r);
+      const live = decideIntake({ machines, entries: asEntries(r.queue, r.time), nodes, constraints: r.constraints, holds });
+      const sim = decideIntake({ machines, entries: asEntries(simQueue, r.time), nodes, constraints: { ...r.constraints, ...limits.constraints }, holds });
+      simEnqueued = sim.enqueue.map((e) => e.address);
+      const differences = compareFates(live, sim, new Set(r.enqueued));
+      const simShort = sim.shortCircuit !== null;
+      if (differences.length > 0 || simShort !== r.shortCircuited) {
+        polls.push({ time: r.time, source: { kind: "sabakan" }, live: { enqueued: r.enqueued, shortCircuited: r.shortCircuited, queueSize: r.queue.length }, simulated: { enqueued: simEnqueued, shortCircuited: simShort, queueSize: simQueue.length }, differences, targets: [] });
+      }
+    } else {
+      const r = item.record;
+      const check = config?.checks.get(r.check);
+      if (!check || !config) {
+        unconfigured.add(r.check);
+        simEnqueued = r.enqueued.filter((a) => !kept.has(a) && !simulated.has(a));
+      } else {
+        remediationsReplayed += 1;
+        const replayed = replayRemediation(r, check, config.repair, simQueue, queueLimit ?? r.maximumRepairQueueEntries, limits.healthChecks?.get(r.check));
+        simEnqueued = replayed.simulated.enqueued;
+        const liveShort = !replayed.liveGateOpen || r.shortCircuited;
+        if (replayed.differences.length > 0 || replayed.simulated.shortCircuited !== liveShort) {
+          polls.push({ time: r.time, source: { kind: "health-check", check: r.check }, live: { enqueued: r.enqueued, shortCircuited: liveShort, queueSize: r.queue.length }, simulated: { enqueued: simEnqueued, shortCircuited: replayed.simulated.shortCircuited, queueSize: simQueue.length }, differences: [], targets: replayed.differences });
+        }
+      }
     }
+    const liveEnqueued = new Set(record.enqueued);
     for (const address of record.enqueued) liveIntroduced.add(address);
-    for (const e of sim.enqueue) {
-      const mirrorsLive = liveEnqueued.has(e.address) && limits.runner?.changed !== true;
-      simulated.set(e.address, { since: record.time, mirrorsLive });
-      if (!mirrorsLive) schedule = enqueueScheduled(schedule, { address: e.address, machineType: e.machineType, rack: placed.get(e.address)?.rack ?? null, enqueuedAt: record.time });
+    for (const address of simEnqueued) {
+      const mirrorsLive = liveEnqueued.has(address) && limits.runner?.changed !== true;
+      simulated.set(address, { mirrorsLive });
+      if (!mirrorsLive) schedule = enqueueScheduled(schedule, { address, ...placeOf(address), enqueuedAt: record.time });
     }
     enqueuedLive += record.enqueued.length;
-    enqueuedSimulated += sim.enqueue.length;
+    enqueuedSimulated += simEnqueued.length;
   }
-  return { pollsReplayed: replayed, polls, enqueuedLive, enqueuedSimulated, scheduleExhausted: replayed < records.length };
+  return { pollsReplayed, remediationsReplayed, unconfiguredChecks: [...unconfigured].sort(), polls, enqueuedLive, enqueuedSimulated, scheduleExhausted: weighed < merged.length };
+}
+
+type Recorded = { readonly kind: "poll"; readonly record: PollRecord } | { readonly kind: "remediation"; readonly record: RemediationRecord };
+
+/** Both kinds of record in time order, each kind keeping its own order; a poll first at the same millisecond. */
+function mergeByTime(polls: readonly PollRecord[], remediations: readonly RemediationRecord[]): Recorded[] {
+  const out: Recorded[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < polls.length || j < remediations.length) {
+    const p = polls[i];
+    const r = remediations[j];
+    if (p !== undefined && (r === undefined || p.time <= r.time)) {
+      out.push({ kind: "poll", record: p });
+      i += 1;
+    } else if (r !== undefined) {
+      out.push({ kind: "remediation", record: r });
+      j += 1;
+    }
+  }
+  return out;
 }
 
 /** The machines whose fates differ, by serial. */
@@ -163,9 +226,4 @@ function fates(decision: IntakeDecision, override: (fate: MachineFate, address: 
   for (const s of decision.skipped) if (!out.has(s.serial) || s.kind !== "escalated") out.set(s.serial, { address: s.address, fate: s.kind });
   for (const v of out.values()) v.fate = override(v.fate, v.address);
   return out;
-}
-
-/** Stand-ins for the persisting entries: decideIntake without escalation reads only their addresses and count. */
-function asEntries(addresses: readonly string[], now: number): RepairEntry[] {
-  return addresses.map((address, index) => ({ ...createRepairEntry({ address, machineType: "", operation: "", serial: null, source: "replay" }, now), index }));
 }

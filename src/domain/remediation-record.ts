@@ -16,6 +16,8 @@ export interface RemediationRecord {
   readonly gate: { readonly open: boolean; readonly reason: string | null };
   /** How many targets the check evaluated (healthy and pending ones are counted, not kept). */
   readonly targets: number;
+  /** How many of them were pending: they count against maxUnhealthy, so a replayed gate needs them. */
+  readonly pending: number;
   readonly unhealthy: {
     readonly node: readonly string[];
     readonly address: ReadonlyArray<string | null>;
@@ -39,6 +41,7 @@ export function recordRemediation(evaluation: HealthCheckEvaluation, context: Re
     check: evaluation.name,
     gate: { open: evaluation.gate.open, reason: evaluation.gate.reason },
     targets: evaluation.targets.length,
+    pending: evaluation.targets.filter((t) => t.state === "pending").length,
     unhealthy: { node: unhealthy.map((t) => t.node), address: unhealthy.map((t) => t.address), addressProblem: unhealthy.map((t) => t.addressProblem), machineType: typed },
     queue: context.entries.map((e) => e.address),
     held: unhealthy.flatMap((t) => (t.address !== null && context.holds?.has(t.address) ? [t.address] : [])),
@@ -54,8 +57,8 @@ export function recordedEvaluation(record: RemediationRecord): HealthCheckEvalua
   return {
     name: record.check,
     expected: record.targets,
-    currentHealthy: record.targets - u.node.length,
-    unhealthyCount: u.node.length,
+    currentHealthy: record.targets - u.node.length - record.pending,
+    unhealthyCount: u.node.length + record.pending,
     gate: { open: record.gate.open, remediationsAllowed: 0, reason: record.gate.reason },
     targets: u.node.map((node, i) => ({ node, address: u.address[i] ?? null, addressProblem: u.addressProblem[i] ?? null, state: "unhealthy" as const, rule: null, since: null, nextCheckAt: null })),
     nextCheckAt: null,

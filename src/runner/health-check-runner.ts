@@ -93,6 +93,11 @@ export class HealthCheckRunner {
     await this.loop.stop();
   }
 
+  /** One evaluation of every check, after the one in flight (if any); resolves when it has been recorded. */
+  async evaluateNow(): Promise<void> {
+    await this.loop.run(undefined);
+  }
+
   /** Evaluates now, or right after the evaluation in flight. */
   wake(): void {
     if (this.started) this.loop.request();
@@ -118,8 +123,9 @@ export class HealthCheckRunner {
       for (const configured of deps.checks) {
         const check = { ...configured, paused: this.pausedOf(configured) };
         const evaluation = evaluateHealthCheck(check, nodes, now);
-        const needsTypes = check.machineType.from === "sabakan" && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy");
-        const types = needsTypes ? await machineTypes() : new Map<string, string>();
+        const needsTypes = check.machineType.from === "sabakan" && evaluation.targets.some((t) => t.state === "unhealthy");
+        // A closed gate remediates nothing, but its record keeps the types a replay that opens it needs: best effort.
+        const types = !needsTypes ? new Map<string, string>() : evaluation.gate.open ? await machineTypes() : await machineTypes().catch(() => new Map<string, string>());
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
         const machineTypeOf = (node: string, address: string) =>
           check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null);

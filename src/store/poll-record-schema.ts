@@ -49,6 +49,7 @@ export const remediationRecordSchema = z
     check: text,
     gate: z.object({ open: z.boolean(), reason: text.nullable() }).strict(),
     targets: count,
+    pending: count,
     unhealthy: z
       .object({ node: column(text), address: column(text.nullable()), addressProblem: column(text.nullable()), machineType: column(text.nullable()) })
       .strict()

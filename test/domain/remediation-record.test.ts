@@ -1,24 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
 import type { HealthCheckEvaluation, TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
 import { decideRemediation, type RemediationContext } from "../../src/domain/health-check-remediation.js";
 import type { MachineHold } from "../../src/domain/machine-holds.js";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
 import { recordedEvaluation, recordedLookups, recordRemediation, type RemediationRecord } from "../../src/domain/remediation-record.js";
+import { CHECK_REPAIR, WORKERS_CHECK } from "./health-check-support.js";
 import { entry } from "./repair-decision-support.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
-const CHECK: HealthCheckConfig = {
-  name: "workers",
-  selector: { matchLabels: { role: "worker" } },
-  unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 300 }],
-  maxUnhealthy: { kind: "percent", value: 100 },
-  unhealthyRange: null,
-  operation: "node-not-ready",
-  machineType: { from: "sabakan" },
-  paused: false,
-};
+const CHECK = WORKERS_CHECK;
 const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, addressProblem: address === null ? "the node has no InternalIP" : null, state, rule: null, since: null, nextCheckAt: null });
 const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvaluation => ({
   name: "workers",
@@ -29,8 +19,7 @@ const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvalua
   targets,
   nextCheckAt: null,
 });
-const op = (name: string) => ({ operation: name, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
-const REPAIR: RepairConfig = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [op("node-not-ready")] }, { machineTypes: ["switch"], repairOperations: [op("unreachable")] }] };
+const REPAIR = CHECK_REPAIR;
 const types = (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0");
 const hold = (address: string): MachineHold => ({ address, reason: "bios", setBy: "ops", setAt: NOW, until: null, source: "api" });
 const context = (patch: Partial<RemediationContext> = {}): RemediationContext => ({ entries: [], maximumRepairQueueEntries: 10, repair: REPAIR, machineTypeOf: types, ...patch });
@@ -51,6 +40,7 @@ describe("recordRemediation (what a health check's remediation read, for the rep
       // Who held a machine and why is not kept: the replay compares what was enqueued and which targets were held.
       const fate = (d: typeof decided) => ({ enqueue: d.enqueue, held: d.held.map((h) => h.node) });
       assert.deepEqual(fate(again), fate(decided));
+      assert.deepEqual([recordedEvaluation(record).unhealthyCount, recordedEvaluation(record).currentHealthy], [c.evaluation.unhealthyCount, c.evaluation.currentHealthy], "the counts the gate weighs");
     });
   }
 
@@ -59,6 +49,7 @@ describe("recordRemediation (what a health check's remediation read, for the rep
     const c = context({ maximumRepairQueueEntries: 1, holds: new Map([["10.0.0.2", hold("10.0.0.2")]]) });
     const r = recordRemediation(e, c, decideRemediation(CHECK, e, c), NOW);
     assert.deepEqual({ targets: r.targets, nodes: r.unhealthy.node, held: r.held, enqueued: r.enqueued, short: r.shortCircuited }, { targets: 3, nodes: ["n1", "n2"], held: ["10.0.0.2"], enqueued: ["10.0.0.1"], short: false });
+    assert.equal(recordRemediation(evaluation([target("n1", "unhealthy"), target("n2", "pending")]), c, decideRemediation(CHECK, e, c), NOW).pending, 1, "pending targets count against maxUnhealthy: the replayed gate needs them");
     const full = context({ maximumRepairQueueEntries: 0 });
     assert.equal(recordRemediation(e, full, decideRemediation(CHECK, e, full), NOW).shortCircuited, true);
   });

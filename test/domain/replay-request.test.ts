@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { PollRecord } from "../../src/domain/poll-record.js";
+import type { RemediationRecord } from "../../src/domain/remediation-record.js";
 import { boundReplay, checkReplayRequest, REPLAY_BOUNDS, type ReplayRequest } from "../../src/domain/replay-request.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
@@ -33,7 +34,7 @@ describe("checkReplayRequest (what one replay may cost)", () => {
 describe("checkReplayRequest with the runner in force (pacing)", () => {
   const inForce = { maxConcurrentRepairs: 2, pacingDomains: ["rack" as const] };
   const runnerOf = (r: ReplayRequest) => {
-    const checked = checkReplayRequest(r, NOW, inForce);
+    const checked = checkReplayRequest(r, NOW, { runner: inForce });
     return checked.ok ? [checked.limits.runner, checked.limits.maxScheduleSteps] : checked.message;
   };
   const cases: Array<[string, ReplayRequest["pacing"], unknown]> = [
@@ -69,15 +70,70 @@ const polled = (time: number, machines: number): PollRecord => ({
 describe("boundReplay (the polls and the CPU one replay may take)", () => {
   it("keeps every poll up to the bound, and says when more were read", () => {
     const few = [polled(1, 3), polled(2, 0)];
-    assert.deepEqual(boundReplay(few), { ok: true, records: few, truncated: false });
+    assert.deepEqual(boundReplay({ polls: few }), { ok: true, records: { polls: few, remediations: [] }, truncated: false });
     const many = Array.from({ length: REPLAY_BOUNDS.maxPolls + 1 }, (_, i) => polled(i, 1));
-    const bounded = boundReplay(many);
-    assert.deepEqual(bounded.ok && [bounded.records.length, bounded.records.at(-1)?.time, bounded.truncated], [REPLAY_BOUNDS.maxPolls, REPLAY_BOUNDS.maxPolls - 1, true]);
+    const bounded = boundReplay({ polls: many });
+    assert.deepEqual(bounded.ok && [bounded.records.polls.length, bounded.records.polls.at(-1)?.time, bounded.truncated], [REPLAY_BOUNDS.maxPolls, REPLAY_BOUNDS.maxPolls - 1, true]);
   });
 
   it("refuses more machines summed over the polls than a replay may weigh, and accepts exactly the bound", () => {
     const half = REPLAY_BOUNDS.maxMachinePolls / 2;
-    assert.equal(boundReplay([polled(1, half), polled(2, half)]).ok, true);
-    assert.deepEqual(boundReplay([polled(1, half), polled(2, half + 1)]), { ok: false, message: `since: the recorded polls from then hold ${REPLAY_BOUNDS.maxMachinePolls + 1} machines in all, more than ${REPLAY_BOUNDS.maxMachinePolls} a replay may weigh; choose a later since` });
+    assert.equal(boundReplay({ polls: [polled(1, half), polled(2, half)] }).ok, true);
+    assert.deepEqual(boundReplay({ polls: [polled(1, half), polled(2, half + 1)] }), { ok: false, message: `since: the recorded polls and remediations from then hold ${REPLAY_BOUNDS.maxMachinePolls + 1} machines in all, more than ${REPLAY_BOUNDS.maxMachinePolls} a replay may weigh; choose a later since` });
+  });
+});
+
+describe("checkReplayRequest: the health checks' gate limits", () => {
+  const CHECKS = ["workers", "storage"];
+  const hc = (healthChecks: ReplayRequest["healthChecks"]) => checkReplayRequest(request({ healthChecks }), NOW, { checks: CHECKS });
+  it("accepts maxUnhealthy as a count or a percentage, and unhealthyRange, by check name", () => {
+    const checked = hc([{ name: "workers", maxUnhealthy: "40%" }, { name: "storage", unhealthyRange: "[1-3]", maxUnhealthy: null }]);
+    assert.deepEqual(checked.ok && [...(checked.limits.healthChecks ?? [])], [["workers", { maxUnhealthy: { kind: "percent", value: 40 } }], ["storage", { unhealthyRange: { min: 1, max: 3 } }]]);
+    const count = hc([{ name: "workers", maxUnhealthy: "2" }]);
+    assert.deepEqual(count.ok && count.limits.healthChecks?.get("workers"), { maxUnhealthy: { kind: "count", value: 2 } });
+    assert.deepEqual(hc([]), { ok: true, limits: { constraints: {}, repairSeconds: 3600 } });
+  });
+  const refused: Array<[string, ReplayRequest["healthChecks"], string]> = [
+    ["a check that is not configured", [{ name: "nodes\u0007", maxUnhealthy: "1" }], 'healthChecks[0].name: no health check named "nodes\\u0007" is configured (configured: workers, storage)'],
+    ["a check named twice", [{ name: "workers", maxUnhealthy: "1" }, { name: "workers", maxUnhealthy: "2" }], "healthChecks[1].name: workers is given twice"],
+    ["both limits", [{ name: "workers", maxUnhealthy: "1", unhealthyRange: "[1-2]" }], "healthChecks[0]: give maxUnhealthy or unhealthyRange for workers, one of them"],
+    ["neither limit", [{ name: "workers" }], "healthChecks[0]: give maxUnhealthy or unhealthyRange for workers, one of them"],
+    ["a percentage past 100", [{ name: "workers", maxUnhealthy: "101%" }], 'healthChecks[0].maxUnhealthy: a whole number or a percentage 0-100% (e.g. 3 or 40%), got "101%"'],
+    ["a negative count", [{ name: "workers", maxUnhealthy: "-1" }], 'healthChecks[0].maxUnhealthy: a whole number or a percentage 0-100% (e.g. 3 or 40%), got "-1"'],
+    ["a range with max < min", [{ name: "storage", unhealthyRange: "[3-1]" }], 'healthChecks[0].unhealthyRange: [min-max] with min <= max (e.g. [1-3]), got "[3-1]"'],
+    ["more checks than the bound", Array.from({ length: REPLAY_BOUNDS.maxHealthChecks + 1 }, () => ({ name: "workers", maxUnhealthy: "1" })), `healthChecks: at most ${REPLAY_BOUNDS.maxHealthChecks}, got ${REPLAY_BOUNDS.maxHealthChecks + 1}`],
+  ];
+  for (const [name, healthChecks, message] of refused) {
+    it(`refuses ${name}`, () => assert.deepEqual(hc(healthChecks), { ok: false, message }));
+  }
+});
+
+/** A remediation record of `targets` unhealthy targets (only the column the bound counts is filled). */
+const remediated = (time: number, targets: number): RemediationRecord => ({
+  time,
+  check: "workers",
+  gate: { open: true, reason: null },
+  targets,
+  pending: 0,
+  unhealthy: { node: new Array<string>(targets).fill("n"), address: [], addressProblem: [], machineType: [] },
+  queue: [],
+  held: [],
+  maximumRepairQueueEntries: 0,
+  enqueued: [],
+  shortCircuited: false,
+});
+
+describe("boundReplay counts the remediation records too", () => {
+  it("keeps the oldest records of both kinds together up to the bound", () => {
+    const polls = Array.from({ length: REPLAY_BOUNDS.maxPolls }, (_, i) => polled(2 * i, 1));
+    const remediations = [remediated(1, 1), remediated(3, 1)];
+    const bounded = boundReplay({ polls, remediations });
+    assert.deepEqual(bounded.ok && [bounded.records.polls.length, bounded.records.remediations.length, bounded.truncated], [REPLAY_BOUNDS.maxPolls - 2, 2, true]);
+  });
+
+  it("counts unhealthy targets against the CPU bound", () => {
+    const half = REPLAY_BOUNDS.maxMachinePolls / 2;
+    assert.equal(boundReplay({ polls: [polled(1, half)], remediations: [remediated(2, half)] }).ok, true);
+    assert.equal(boundReplay({ polls: [polled(1, half)], remediations: [remediated(2, half + 1)] }).ok, false);
   });
 });

@@ -140,6 +140,26 @@ describe("node health checks end to end (test Kubernetes API)", () => {
     }
   });
 
+  it("keeps sabakan's machine types in a closed gate's remediation record, for a replay that opens the gate", async () => {
+    const sabakan = await startFakeSabakan();
+    sabakan.addMachine({ serial: "w1", rack: 1, ipv4: ["10.1.0.1"], bmcType: "m" });
+    try {
+      await withCluster(
+        { machineType: { from: "sabakan" }, maxUnhealthy: { kind: "count", value: 0 } },
+        2,
+        async (k, kube) => {
+          kube.setNodeCondition("worker1", "Ready", "False", new Date(Date.now() - 60_000));
+          const [record] = await until("a closed gate's record", () => remediationRecords(k.databasePath), (r) => r.length > 0);
+          assert.deepEqual(record && [record.gate.open, record.unhealthy.node, record.unhealthy.machineType, record.enqueued], [false, ["worker1"], ["m"], []]);
+        },
+        0.2,
+        sabakan.url,
+      );
+    } finally {
+      await sabakan.close();
+    }
+  });
+
   it("does not remediate a Node that carries the hold annotation, says why, and remediates it once the annotation is gone", () =>
     withCluster({}, 2, async (k, kube, machines) => {
       const worker1 = { name: "worker1", internalIP: "10.1.0.1", labels: { role: "worker", "machine-type": "m" } };

@@ -166,6 +166,19 @@ export type ReplayConstraintsInput = {
 };
 
 /**
+ * A health check's gate limit a replay tries instead of the configured one: maxUnhealthy or unhealthyRange, exactly
+ * one of them, spelled as in the config file.
+ */
+export type ReplayHealthCheckInput = {
+  /** maxUnhealthy: a whole number or a percentage of the targets, 0-100% (e.g. `3` or `40%`; at most 16 characters). */
+  maxUnhealthy?: string | null | undefined;
+  /** The check's name, as configured (`health_checks[].name`). */
+  name: string;
+  /** unhealthyRange: `[min-max]` with min <= max (e.g. `[1-3]`; at most 32 characters). */
+  unhealthyRange?: string | null | undefined;
+};
+
+/**
  * How the replay's runner starts simulated repairs instead of the one in force; a field not given keeps the config's
  * (`repair.max_concurrent_repairs`, `repair.pacing.domains`). When it differs from the config, the entries the live
  * run enqueued are simulated too rather than kept as long as they were recorded.
@@ -176,6 +189,29 @@ export type ReplayPacingInput = {
   /** max_concurrent_repairs: an integer from 1 to 10,000. */
   maxConcurrentRepairs?: number | null | undefined;
 };
+
+/** What a health check's remediation did with one unhealthy target. */
+export type TargetFate =
+  /** Enqueued. */
+  | 'ENQUEUED'
+  /** Held by repair.escalation. */
+  | 'ESCALATED'
+  /** Skipped: an operator held it. */
+  | 'HELD'
+  /** Held: the node's first InternalIP is not an address. */
+  | 'INVALID_ADDRESS'
+  /** Held: the node has no InternalIP. */
+  | 'NO_ADDRESS'
+  /** Held: its machine type has no procedure with the check's operation. */
+  | 'NO_PROCEDURE'
+  /** Held by maximum-repair-queue-entries (all or nothing). */
+  | 'QUEUE_LIMIT'
+  /** Skipped: its address had an entry in the queue. */
+  | 'RECENTLY_REPAIRED'
+  /** Held: the check's gate was closed (maxUnhealthy or unhealthyRange, or paused). */
+  | 'SHORT_CIRCUITED'
+  /** Held: its machine type is unknown. */
+  | 'UNKNOWN_TYPE';
 
 export type EntryFieldsFragment = { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null };
 
@@ -408,11 +444,12 @@ export type SimulateAutoRepairQueryVariables = Exact<{
   since: string;
   constraints?: ReplayConstraintsInput | null | undefined;
   repairSeconds?: number | null | undefined;
+  healthChecks?: Array<ReplayHealthCheckInput> | ReplayHealthCheckInput | null | undefined;
   pacing?: ReplayPacingInput | null | undefined;
 }>;
 
 
-export type SimulateAutoRepairQuery = { simulateAutoRepair: { pollsReplayed: number, unreadableRecords: number, truncated: boolean, enqueuedLive: number, enqueuedSimulated: number, polls: Array<{ time: string, live: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, simulated: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, differences: Array<{ serial: string, address: string | null, live: MachineFate, simulated: MachineFate }> }> } };
+export type SimulateAutoRepairQuery = { simulateAutoRepair: { pollsReplayed: number, remediationsReplayed: number, unconfiguredChecks: Array<string>, unreadableRecords: number, truncated: boolean, enqueuedLive: number, enqueuedSimulated: number, polls: Array<{ time: string, source: string, healthCheck: string | null, live: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, simulated: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, differences: Array<{ serial: string, address: string | null, live: MachineFate, simulated: MachineFate }>, targets: Array<{ node: string, address: string | null, live: TargetFate, simulated: TargetFate }> }> } };
 
 export type RepairStatsQueryVariables = Exact<{
   since: string;

@@ -17,7 +17,7 @@ import type { PacingChange as PacingChangeModel } from '../../domain/repair-paci
 import type { MachineHold as MachineHoldModel } from '../../domain/machine-holds.js';
 import type { WaitingFor as WaitingForModel } from '../../domain/repair-wait.js';
 import type { PublishedWait as PublishedWaitModel } from '../../domain/published-waits.js';
-import type { ReplayReport as ReplayReportModel } from '../../domain/auto-repair-replay.js';
+import type { ReplayReport as ReplayReportModel, ReplayedPoll as ReplayedPollModel } from '../../domain/auto-repair-replay.js';
 import type { RepairStatsGroup as RepairStatsGroupModel, DurationSummary as DurationSummaryModel } from '../../domain/repair-stats.js';
 import type { MachineRepairHistory as MachineRepairHistoryModel, MachineRepair as MachineRepairModel, FrequentlyRepaired as FrequentlyRepairedModel } from '../../domain/machine-repairs.js';
 import type { GraphQLContext } from '../context.js';
@@ -62,16 +62,20 @@ export type AutoRepairOutcome = {
 /** What a replay found. */
 export type AutoRepairReplay = {
   __typename?: 'AutoRepairReplay';
-  /** Entries the live polls enqueued, over the replayed polls. */
+  /** Entries the live polls and remediations enqueued, over the replayed records. */
   enqueuedLive: Scalars['Int']['output'];
-  /** Entries the replay would have enqueued, over the replayed polls. */
+  /** Entries the replay would have enqueued, over the replayed records. */
   enqueuedSimulated: Scalars['Int']['output'];
-  /** The polls where some machine's fate or the short circuit differs, oldest first (at most 1,000). */
+  /** The evaluations (polls and remediations) where some fate or the short circuit differs, oldest first (at most 1,000). */
   polls: Array<ReplayedPoll>;
   /** How many recorded polls were replayed. */
   pollsReplayed: Scalars['Int']['output'];
+  /** How many recorded health-check remediations were replayed (decided again). */
+  remediationsReplayed: Scalars['Int']['output'];
   /** Whether more polls were recorded since `since` than were replayed, or more differing polls found than returned. */
   truncated: Scalars['Boolean']['output'];
+  /** Checks with remediation records in the range but no configuration now: their records were carried as recorded. */
+  unconfiguredChecks: Array<Scalars['String']['output']>;
   /** Stored records that could not be read (corrupt or of the wrong shape): left out of the replay. */
   unreadableRecords: Scalars['Int']['output'];
 };
@@ -888,18 +892,24 @@ export type Query = {
    */
   searchRepairEntries: Array<RepairEntry>;
   /**
-   * Replays the sabakan polls recorded since `since` (at most 31 days before now; records are kept
-   * `poll_records.keep_days`) through the same intake decision with `constraints` (a constraint not given keeps
-   * each poll's recorded value) and returns, poll by poll, where a machine's fate would have differed. Bounds: at
-   * most 50,000 polls are replayed (the oldest first; `truncated` says when more were recorded), at most 5,000,000
-   * machines summed over the replayed polls (the CPU bound: beyond it the query fails with INVALID_ARGUMENT asking
-   * for a later `since`), at most 1,000 differing polls returned. `repairSeconds` (60-2,592,000, default 3,600) is
-   * how long a simulated repair takes once started; it starts as the runner would start it (`pacing`: in the order
-   * enqueued, under max_concurrent_repairs and the pacing allowances, behind the recorded entries, seeded from the
-   * finished-repair records before `since`), and its entry leaves early when its machine leaves sabakan's answer. At
-   * most 20,000,000 scheduling steps (waiting repairs weighed): past them the replay stops and `truncated` is true.
-   * Errors with INVALID_ARGUMENT naming the argument when one is out of range, and on a backend that keeps no poll
-   * records yet (etcd).
+   * Replays the sabakan polls and the health checks' remediations recorded since `since` (at most 31 days before
+   * now; records are kept `poll_records.keep_days`), merged in time order, through the same intake and remediation
+   * decisions on ONE simulated queue (they share maximum-repair-queue-entries and the rule that an address in the
+   * queue is not enqueued again, as live), with `constraints` (a constraint not given keeps each record's value),
+   * `healthChecks` (a check's gate limit by name; a check not named keeps its recorded gate) and `pacing` (the
+   * runner's limits; the config's when not given), and returns, evaluation by evaluation, where a machine's or a
+   * target's fate would have differed. Remediations are decided with the checks and repair procedures configured
+   * now; the records of a check no longer configured are carried as recorded (`unconfiguredChecks`). A simulated
+   * repair starts as the runner would start it (in the order enqueued, under max_concurrent_repairs and the pacing
+   * allowances, behind the recorded entries, pacing seeded from the finished-repair records before `since`), takes
+   * `repairSeconds` (60-2,592,000, default 3,600) once started, and its entry leaves early when, enqueued by a poll,
+   * its machine leaves sabakan's answer. Bounds: at most 50,000 polls and remediations together are replayed (the
+   * oldest first; `truncated` says when more were recorded), at most 5,000,000 machines and unhealthy targets summed
+   * over them (the CPU bound: beyond it the query fails with INVALID_ARGUMENT asking for a later `since`), at most
+   * 20,000,000 scheduling steps (waiting repairs weighed: past them the replay stops and `truncated` is true), at
+   * most 100 `healthChecks`, at most 1,000 differing evaluations returned. Errors with INVALID_ARGUMENT naming the
+   * argument when one is out of range or names no configured check, and on a backend that keeps no poll records yet
+   * (etcd).
    */
   simulateAutoRepair: AutoRepairReplay;
 };
@@ -980,6 +990,7 @@ export type QuerySearchRepairEntriesArgs = {
 /** The root of every read. */
 export type QuerySimulateAutoRepairArgs = {
   constraints?: InputMaybe<ReplayConstraintsInput>;
+  healthChecks?: InputMaybe<Array<ReplayHealthCheckInput>>;
   pacing?: InputMaybe<ReplayPacingInput>;
   repairSeconds?: InputMaybe<Scalars['Int']['input']>;
   since: Scalars['DateTime']['input'];
@@ -1308,6 +1319,19 @@ export type ReplayConstraintsInput = {
 };
 
 /**
+ * A health check's gate limit a replay tries instead of the configured one: maxUnhealthy or unhealthyRange, exactly
+ * one of them, spelled as in the config file.
+ */
+export type ReplayHealthCheckInput = {
+  /** maxUnhealthy: a whole number or a percentage of the targets, 0-100% (e.g. `3` or `40%`; at most 16 characters). */
+  maxUnhealthy?: InputMaybe<Scalars['String']['input']>;
+  /** The check's name, as configured (`health_checks[].name`). */
+  name: Scalars['String']['input'];
+  /** unhealthyRange: `[min-max]` with min <= max (e.g. `[1-3]`; at most 32 characters). */
+  unhealthyRange?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
  * How the replay's runner starts simulated repairs instead of the one in force; a field not given keeps the config's
  * (`repair.max_concurrent_repairs`, `repair.pacing.domains`). When it differs from the config, the entries the live
  * run enqueued are simulated too rather than kept as long as they were recorded.
@@ -1319,27 +1343,33 @@ export type ReplayPacingInput = {
   maxConcurrentRepairs?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** What one poll's intake did, or would have done. */
+/** What one poll's intake or one remediation did, or would have done. */
 export type ReplayedIntake = {
   __typename?: 'ReplayedIntake';
   /** The addresses enqueued. */
   enqueued: Array<Scalars['IPAddress']['output']>;
   /** The entries in the (live or simulated) queue when the poll decided. */
   queueSize: Scalars['Int']['output'];
-  /** Whether maximum-repair-queue-entries stopped the poll (nothing enqueued). */
+  /** Whether maximum-repair-queue-entries stopped the poll or the remediation (nothing enqueued), or the check's gate was closed. */
   shortCircuited: Scalars['Boolean']['output'];
 };
 
-/** One poll where the replay differs from what was. */
+/** One evaluation, a sabakan poll or a health check's, where the replay differs from what was. */
 export type ReplayedPoll = {
   __typename?: 'ReplayedPoll';
-  /** Each machine whose fate differs, by serial. */
+  /** Each machine whose fate differs, by serial (a sabakan poll; empty for a health check). */
   differences: Array<MachineFateDifference>;
+  /** The health check's name; null for a sabakan poll. */
+  healthCheck?: Maybe<Scalars['String']['output']>;
   /** What the live poll did. */
   live: ReplayedIntake;
   /** What the poll would have done with the replay's limits. */
   simulated: ReplayedIntake;
-  /** When the poll ran. */
+  /** Whose evaluation: `sabakan` for a poll, `health-check:NAME` for a health check's remediation. */
+  source: Scalars['String']['output'];
+  /** Each target whose fate differs, by node (a health check; empty for a sabakan poll). */
+  targets: Array<TargetFateDifference>;
+  /** When the poll or the check's evaluation ran. */
   time: Scalars['DateTime']['output'];
 };
 
@@ -1437,6 +1467,43 @@ export type Taint = {
   key: Scalars['String']['output'];
   /** The taint's value; null when it has none. */
   value?: Maybe<Scalars['String']['output']>;
+};
+
+/** What a health check's remediation did with one unhealthy target. */
+export enum TargetFate {
+  /** Enqueued. */
+  Enqueued = 'enqueued',
+  /** Held by repair.escalation. */
+  Escalated = 'escalated',
+  /** Skipped: an operator held it. */
+  Held = 'held',
+  /** Held: the node's first InternalIP is not an address. */
+  InvalidAddress = 'invalid_address',
+  /** Held: the node has no InternalIP. */
+  NoAddress = 'no_address',
+  /** Held: its machine type has no procedure with the check's operation. */
+  NoProcedure = 'no_procedure',
+  /** Held by maximum-repair-queue-entries (all or nothing). */
+  QueueLimit = 'queue_limit',
+  /** Skipped: its address had an entry in the queue. */
+  RecentlyRepaired = 'recently_repaired',
+  /** Held: the check's gate was closed (maxUnhealthy or unhealthyRange, or paused). */
+  ShortCircuited = 'short_circuited',
+  /** Held: its machine type is unknown. */
+  UnknownType = 'unknown_type'
+}
+
+/** A health check's target that would have fared differently. */
+export type TargetFateDifference = {
+  __typename?: 'TargetFateDifference';
+  /** Its address in canonical form; null when it had none. */
+  address?: Maybe<Scalars['IPAddress']['output']>;
+  /** What happened to it. */
+  live: TargetFate;
+  /** The node's name. */
+  node: Scalars['String']['output'];
+  /** What would have happened to it. */
+  simulated: TargetFate;
 };
 
 /** A node condition rule of a health check. */
@@ -1592,14 +1659,17 @@ export type ResolversTypes = {
   RepairWait: ResolverTypeWrapper<WaitingForModel>;
   RepairWaitKind: RepairWaitKind;
   ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayHealthCheckInput: ReplayHealthCheckInput;
   ReplayPacingInput: ReplayPacingInput;
   ReplayedIntake: ResolverTypeWrapper<ReplayedIntake>;
-  ReplayedPoll: ResolverTypeWrapper<ReplayedPoll>;
+  ReplayedPoll: ResolverTypeWrapper<ReplayedPollModel>;
   SkipKind: null;
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Taint: ResolverTypeWrapper<TaintModel>;
+  TargetFate: null;
+  TargetFateDifference: ResolverTypeWrapper<TargetFateDifference>;
   UnhealthyCondition: ResolverTypeWrapper<UnhealthyCondition>;
 };
 
@@ -1661,13 +1731,15 @@ export type ResolversParentTypes = {
   RepairStepConfig: RepairStepConfigModel;
   RepairWait: WaitingForModel;
   ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayHealthCheckInput: ReplayHealthCheckInput;
   ReplayPacingInput: ReplayPacingInput;
   ReplayedIntake: ReplayedIntake;
-  ReplayedPoll: ReplayedPoll;
+  ReplayedPoll: ReplayedPollModel;
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Taint: TaintModel;
+  TargetFateDifference: TargetFateDifference;
   UnhealthyCondition: UnhealthyCondition;
 };
 
@@ -1687,7 +1759,9 @@ export type AutoRepairReplayResolvers<ContextType = GraphQLContext, ParentType e
   enqueuedSimulated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   polls?: Resolver<Array<ResolversTypes['ReplayedPoll']>, ParentType, ContextType>;
   pollsReplayed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  remediationsReplayed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   truncated?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  unconfiguredChecks?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   unreadableRecords?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
@@ -2117,8 +2191,11 @@ export type ReplayedIntakeResolvers<ContextType = GraphQLContext, ParentType ext
 
 export type ReplayedPollResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ReplayedPoll'] = ResolversParentTypes['ReplayedPoll']> = {
   differences?: Resolver<Array<ResolversTypes['MachineFateDifference']>, ParentType, ContextType>;
+  healthCheck?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   live?: Resolver<ResolversTypes['ReplayedIntake'], ParentType, ContextType>;
   simulated?: Resolver<ResolversTypes['ReplayedIntake'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  targets?: Resolver<Array<ResolversTypes['TargetFateDifference']>, ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
@@ -2148,6 +2225,15 @@ export type TaintResolvers<ContextType = GraphQLContext, ParentType extends Reso
   effect?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TargetFateResolvers = { ENQUEUED: 'enqueued', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', NO_PROCEDURE: 'no_procedure', QUEUE_LIMIT: 'queue_limit', RECENTLY_REPAIRED: 'recently_repaired', SHORT_CIRCUITED: 'short_circuited', UNKNOWN_TYPE: 'unknown_type' };
+
+export type TargetFateDifferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TargetFateDifference'] = ResolversParentTypes['TargetFateDifference']> = {
+  address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  live?: Resolver<ResolversTypes['TargetFate'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  simulated?: Resolver<ResolversTypes['TargetFate'], ParentType, ContextType>;
 };
 
 export type UnhealthyConditionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnhealthyCondition'] = ResolversParentTypes['UnhealthyCondition']> = {
@@ -2221,6 +2307,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Taint?: TaintResolvers<ContextType>;
+  TargetFate?: TargetFateResolvers;
+  TargetFateDifference?: TargetFateDifferenceResolvers<ContextType>;
   UnhealthyCondition?: UnhealthyConditionResolvers<ContextType>;
 };
 

@@ -77,6 +77,7 @@ describe("SqlitePollRecordStore", () => {
         check: "workers",
         gate: { open: true, reason: null },
         targets: 3,
+        pending: 1,
         unhealthy: { node: ["n1"], address: ["10.0.0.1"], addressProblem: [null], machineType: ["IPMI-2.0"] },
         queue: [],
         held: [],
