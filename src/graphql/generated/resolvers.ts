@@ -895,8 +895,8 @@ export type Query = {
    * machines summed over the replayed polls (the CPU bound: beyond it the query fails with INVALID_ARGUMENT asking
    * for a later `since`), at most 1,000 differing polls returned. `repairSeconds` (60-2,592,000, default 3,600) is
    * how long an entry only the replay enqueued stays in the simulated queue, unless its machine leaves sabakan's
-   * answer first. Errors with INVALID_ARGUMENT naming the argument when one is out of range, and on a backend that
-   * keeps no poll records yet (etcd).
+   * answer first. Errors with INVALID_ARGUMENT naming the argument when one is out of range. Both backends (SQLite,
+   * etcd) keep the records, so a follower replica answers as the leader does.
    */
   simulateAutoRepair: AutoRepairReplay;
 };

@@ -22,7 +22,6 @@ export const replayResolvers: Resolvers = {
     simulateAutoRepair: async (_, { since, constraints, repairSeconds }, ctx) => {
       const checked = checkReplayRequest({ since, constraints: constraints ?? {}, repairSeconds: repairSeconds ?? null }, ctx.now());
       if (!checked.ok) throw apiError("INVALID_ARGUMENT", checked.message);
-      if (!ctx.pollRecords) throw apiError("INVALID_ARGUMENT", "this store keeps no poll records yet (the etcd backend): there is nothing to replay");
       const read = await ctx.pollRecords.since(since, REPLAY_BOUNDS.maxPolls + 1);
       const bounded = boundReplay(read.records);
       if (!bounded.ok) throw apiError("INVALID_ARGUMENT", bounded.message);

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { describe, it } from "node:test";
+import { deflateRawSync } from "node:zlib";
+import type { PollRecord } from "../../../src/domain/poll-record.js";
+import { MAX_ETCD_RECORD_BYTES } from "../../../src/store/etcd/etcd-poll-record-port.js";
+import { NOW } from "../../support/fixtures.js";
+import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
+import { suiteEtcd } from "../../support/suite-etcd.js";
+import { ETCD_SKIP } from "../../support/test-etcd.js";
+import { until } from "../../support/until.js";
+import { ACTOR, newEntry, outcome } from "../conformance/store-harness.js";
+
+/** A poll record of `n` machines whose serials are `serialBytes` random bytes in hex (they do not compress). */
+const recordOf = (n: number, serialBytes: number, time = NOW): PollRecord => ({
+  time,
+  machines: {
+    serial: Array.from({ length: n }, () => randomBytes(serialBytes).toString("hex")),
+    ipv4: Array.from({ length: n }, () => null),
+    rack: Array.from({ length: n }, () => 0),
+    types: ["IPMI-2.0"],
+    type: Array.from({ length: n }, () => 0),
+    state: Array.from({ length: n }, () => 0),
+    seconds: Array.from({ length: n }, () => 0),
+    standing: Array.from({ length: n }, () => 0),
+  },
+  queue: [],
+  held: [],
+  constraints: { maximumRepairQueueEntries: 5, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 },
+  enqueued: [],
+  shortCircuited: false,
+});
+const key = (prefix: string, sequence: number, time: number, bytes: number) =>
+  `${prefix}records/intake/${[sequence, time, bytes].map((n) => String(n).padStart(16, "0")).join("/")}`;
+const valueOf = (body: unknown) => JSON.stringify({ v: 1, body: deflateRawSync(Buffer.from(JSON.stringify(body))).toString("base64") });
+
+/** The replay records on etcd: bounded by etcd's request size, and never trusted when another process wrote them. */
+describe("etcd replay records", { skip: ETCD_SKIP }, () => {
+  const suite = suiteEtcd("replay-records");
+  const { logged, open } = loggingEtcdStores(suite);
+
+  it("leaves out a record too large for an etcd request, says so, and still commits the poll's entries and outcome", async () => {
+    const store = await open(suite.freshPrefix());
+    const huge = recordOf(1_500, 400);
+    const result = await store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.1"), reason: "r" }], outcome: () => outcome(1), pollRecord: huge }), NOW, ACTOR);
+    assert.equal(result.changes.length, 1);
+    assert.equal(store.entries.list().length, 1);
+    assert.equal(store.outcomes.last(null).length, 1);
+    assert.deepEqual(await store.pollRecords.since(0, 10), { records: [], unreadable: 0 });
+    const said = logged.find((l) => l.level === "error" && /too large for etcd/.test(l.message));
+    assert.ok(said, "logged");
+    assert.equal(said.fields["limit"], MAX_ETCD_RECORD_BYTES);
+    assert.ok(Number(said.fields["bytes"]) > MAX_ETCD_RECORD_BYTES);
+  });
+
+  const hostile: Array<[string, (prefix: string) => [string, string], RegExp]> = [
+    ["a value that is not JSON", (p) => [key(p, 5, NOW, 9), "{ not json"], /does not hold JSON/],
+    ["a body that is not base64", (p) => [key(p, 5, NOW, 22), JSON.stringify({ v: 1, body: "$$$$" })], /must be base64/],
+    ["a body that does not inflate", (p) => [key(p, 5, NOW, 22), JSON.stringify({ v: 1, body: "AAAA" })], /not a deflated JSON poll record/],
+    ["a record whose columns differ in length", (p) => {
+      const r = recordOf(2, 4);
+      const v = valueOf({ ...r, machines: { ...r.machines, rack: [0] } });
+      return [key(p, 5, NOW, Buffer.byteLength(v)), v];
+    }, /columns of different lengths/],
+    ["a record whose key lies about its size", (p) => {
+      const v = valueOf(recordOf(2, 4));
+      return [key(p, 5, NOW, 1), v];
+    }, /its key says 1 bytes/],
+    ["a record of another time than its key's", (p) => {
+      const v = valueOf(recordOf(2, 4, NOW + 5));
+      return [key(p, 5, NOW, Buffer.byteLength(v)), v];
+    }, /at 1\d+, its value is \d+ bytes at/],
+  ];
+  for (const [name, put, why] of hostile) {
+    it(`counts as unreadable ${name}, logs why, and reads the other records`, async () => {
+      const prefix = suite.freshPrefix();
+      const store = await open(prefix);
+      const good = recordOf(3, 4, NOW - 1);
+      await store.enqueue(() => ({ add: [], outcome: () => outcome(1), pollRecord: good }), NOW, ACTOR);
+      const [k, v] = put(prefix);
+      await suite.client.put(k).value(v);
+      await until("the mirror has the hostile key", () => store.pollRecords.size().records, (n) => n === 2);
+      assert.deepEqual(await store.pollRecords.since(0, 10), { records: [good], unreadable: 1 });
+      const said = logged.find((l) => l.level === "error" && l.fields["key"] === k);
+      assert.match(String(said?.fields["error"]), why);
+    });
+  }
+});
