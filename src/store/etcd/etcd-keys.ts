@@ -110,6 +110,12 @@ export class EtcdKeys {
     return `${this.prefix}records/${r.area}/${pad(r.sequence)}/${pad(r.time)}/${pad(r.bytes)}`;
   }
 
+  /** Every record of one kind. */
+  recordsOf(area: RecordArea): KeyRange {
+    const start = `${this.prefix}records/${area}/`;
+    return { start, end: prefixEnd(start) };
+  }
+
   /** The records of one kind with sequences below `sequence`. */
   recordsBelow(area: RecordArea, sequence: number): KeyRange {
     return { start: `${this.prefix}records/${area}/`, end: `${this.prefix}records/${area}/${pad(sequence)}` };

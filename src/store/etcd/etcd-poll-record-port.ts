@@ -26,6 +26,33 @@ const PAGE_BYTES = 2 * 1024 * 1024;
 /** A record to keep with a write, of its kind. */
 export type RecordToKeep = { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord };
 
+/** The key and value that keep one record (its time and the value's bytes ride in the key). */
+export function recordPut(keys: EtcdKeys, area: RecordArea, sequence: number, record: PollRecord | RemediationRecord): { readonly key: string; readonly value: string; readonly bytes: number } {
+  const value = encodeValue({ body: encodePollRecord(record).toString("base64") });
+  const bytes = Buffer.byteLength(value);
+  return { key: keys.record({ area, sequence, time: record.time, bytes }), value, bytes };
+}
+
+/**
+ * The record stored at `key` (whose parts are `expected`), or why it cannot be read: not the versioned JSON, not
+ * deflated, not a record of its kind's shape, or not what its key says (its time, its bytes).
+ */
+export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): { readonly ok: true; readonly record: PollRecord | RemediationRecord } | { readonly ok: false; readonly message: string } {
+  let body: Buffer;
+  try {
+    body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
+  } catch (err) {
+    if (!(err instanceof UndecodableValueError)) throw err;
+    return { ok: false, message: err.message };
+  }
+  const decoded = expected.area === "intake" ? decodePollRecord(body) : decodeRemediationRecord(body);
+  if (!decoded.ok) return decoded;
+  if (raw.length !== expected.bytes || decoded.record.time !== expected.time) {
+    return { ok: false, message: `its key says ${expected.bytes} bytes at ${expected.time}, its value is ${raw.length} bytes at ${decoded.record.time}` };
+  }
+  return decoded;
+}
+
 /**
  * The parts of a write that keep replay records: each takes the next sequence from the records head (compared and
  * advanced, so two writers never take the same one), and the oldest kept records are dropped in the same transaction
@@ -39,14 +66,14 @@ export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readon
   let adding = 0;
   let newest = 0;
   for (const { area, record } of records) {
-    const value = encodeValue({ body: encodePollRecord(record).toString("base64") });
-    const bytes = Buffer.byteLength(value);
-    if (bytes > MAX_ETCD_RECORD_BYTES) {
-      log("error", "a replay record is too large for etcd and is not kept; the replay will miss this poll", { kind: area, time: record.time, bytes, limit: MAX_ETCD_RECORD_BYTES });
+    const put = recordPut(keys, area, sequence, record);
+    if (put.bytes > MAX_ETCD_RECORD_BYTES) {
+      log("error", "a replay record is too large for etcd and is not kept; the replay will miss this poll", { kind: area, time: record.time, bytes: put.bytes, limit: MAX_ETCD_RECORD_BYTES });
       continue;
     }
-    puts.push({ key: keys.record({ area, sequence: sequence++, time: record.time, bytes }), value });
-    adding += bytes;
+    puts.push({ key: put.key, value: put.value });
+    sequence++;
+    adding += put.bytes;
     newest = Math.max(newest, record.time);
   }
   if (puts.length === 0) return null;
@@ -75,23 +102,19 @@ export class EtcdPollRecordPort implements PollRecordPort {
   ) {}
 
   async since(since: number, limit: number): Promise<PollRecordRead> {
-    return this.read("intake", since, limit, decodePollRecord);
+    return this.read<PollRecord>("intake", since, limit);
   }
 
   async remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }> {
-    return this.read("health-check", since, limit, decodeRemediationRecord);
+    return this.read<RemediationRecord>("health-check", since, limit);
   }
 
   size(): { readonly records: number; readonly bytes: number } {
     return this.mirror.records.size();
   }
 
-  private async read<R extends { readonly time: number }>(
-    area: RecordArea,
-    since: number,
-    limit: number,
-    decode: (body: Uint8Array) => { readonly ok: true; readonly record: R } | { readonly ok: false; readonly message: string },
-  ): Promise<{ readonly records: R[]; readonly unreadable: number }> {
+  /** The records of `area` (whose records are R) at or after `since`, oldest first, at most `limit`. */
+  private async read<R extends PollRecord | RemediationRecord>(area: RecordArea, since: number, limit: number): Promise<{ readonly records: R[]; readonly unreadable: number }> {
     const wanted = this.mirror.records.since(area, since, limit);
     const records: R[] = [];
     let unreadable = 0;
@@ -110,27 +133,16 @@ export class EtcdPollRecordPort implements PollRecordPort {
         const expected = byKey.get(key);
         // A key written after the mirror listed this page is read next time, not now.
         if (expected === undefined) continue;
-        const read = this.decodeAt(key, expected, kv.value, decode);
-        if (read === null) unreadable++;
-        else records.push(read);
+        const read = decodeRecord(key, expected, kv.value);
+        if (read.ok) {
+          records.push(read.record as R);
+          continue;
+        }
+        unreadable++;
+        this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: read.message });
       }
     }
     return { records, unreadable };
-  }
-
-  private decodeAt<R extends { readonly time: number }>(key: string, expected: RecordKey, raw: Buffer, decode: (body: Uint8Array) => { readonly ok: true; readonly record: R } | { readonly ok: false; readonly message: string }): R | null {
-    let why: string;
-    try {
-      const decoded = decode(Buffer.from(decodeValue(recordValue, key, raw).body, "base64"));
-      if (!decoded.ok) why = decoded.message;
-      else if (raw.length !== expected.bytes || decoded.record.time !== expected.time) why = `its key says ${expected.bytes} bytes at ${expected.time}, its value is ${raw.length} bytes at ${decoded.record.time}`;
-      else return decoded.record;
-    } catch (err) {
-      if (!(err instanceof UndecodableValueError)) throw err;
-      why = err.message;
-    }
-    this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: why });
-    return null;
   }
 }
 

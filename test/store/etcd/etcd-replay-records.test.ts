@@ -3,7 +3,10 @@ import { randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import { deflateRawSync } from "node:zlib";
 import type { PollRecord } from "../../../src/domain/poll-record.js";
+import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
+import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { MAX_ETCD_RECORD_BYTES } from "../../../src/store/etcd/etcd-poll-record-port.js";
+import { openEtcdSnapshotSource } from "../../../src/store/etcd/etcd-snapshot-source.js";
 import { NOW } from "../../support/fixtures.js";
 import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
@@ -85,4 +88,19 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
       assert.match(String(said?.fields["error"]), why);
     });
   }
+
+  it("fails a check or copy of a prefix holding a replay record that cannot be read, naming it, rather than drop it", async () => {
+    const prefix = suite.freshPrefix();
+    const store = await open(prefix);
+    await store.enqueue(() => ({ add: [], outcome: () => outcome(1), pollRecord: recordOf(3, 4, NOW - 1) }), NOW, ACTOR);
+    const [k] = await suite.client.getAll().prefix(`${prefix}records/`).keys();
+    await suite.client.put(k as string).value(JSON.stringify({ v: 1, body: "AAAA" }));
+    await store.close();
+    const source = await openEtcdSnapshotSource({ client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 });
+    try {
+      await assert.rejects(summarizeSnapshot(source.description, source.items()), (err: Error) => err instanceof SnapshotSourceError && err.message.includes(`etcd key ${k} holds a replay record that cannot be read (not a deflated JSON poll record`));
+    } finally {
+      await source.close();
+    }
+  });
 });
