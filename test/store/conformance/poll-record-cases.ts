@@ -3,10 +3,10 @@ import { describe, it } from "node:test";
 import { DEFAULT_POLL_RECORDS } from "../../../src/config/poll-records-schema.js";
 import { decideIntake, type IntakeInput } from "../../../src/domain/auto-repair-intake.js";
 import { recordPoll, type PollRecord } from "../../../src/domain/poll-record.js";
-import type { RemediationRecord } from "../../../src/domain/remediation-record.js";
 import type { SabakanMachine } from "../../../src/domain/sabakan-machine.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
+import { remediationRecordAt } from "../../support/replay-records.js";
 import { until } from "../../support/until.js";
 import { ACTOR, newEntry, outcome, type StoreHarness } from "./store-harness.js";
 
@@ -36,18 +36,7 @@ const pollAt = (time: number, machines = 1): PollRecord => {
   return recordPoll(input, decideIntake(input), time);
 };
 const record = pollAt(NOW);
-const remediation: RemediationRecord = {
-  time: NOW + 1,
-  check: "workers",
-  gate: { open: true, reason: null },
-  targets: 3,
-  unhealthy: { node: ["n1"], address: ["10.0.0.1"], addressProblem: [null], machineType: ["IPMI-2.0"] },
-  queue: [],
-  held: [],
-  maximumRepairQueueEntries: 10,
-  enqueued: ["10.0.0.1"],
-  shortCircuited: false,
-};
+const remediation = remediationRecordAt(NOW + 1);
 
 /** A poll's write: no entry, its outcome and its record (what the poller commits when it enqueues nothing). */
 const poll = (store: KintsugiStore, r: PollRecord) => store.enqueue(() => ({ add: [], outcome: () => outcome(1), pollRecord: r }), r.time, ACTOR);

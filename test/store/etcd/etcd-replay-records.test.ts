@@ -1,38 +1,19 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import { deflateRawSync } from "node:zlib";
-import type { PollRecord } from "../../../src/domain/poll-record.js";
 import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { MAX_ETCD_RECORD_BYTES } from "../../../src/store/etcd/etcd-poll-record-port.js";
 import { openEtcdSnapshotSource } from "../../../src/store/etcd/etcd-snapshot-source.js";
 import { NOW } from "../../support/fixtures.js";
 import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
+import { randomPollRecord } from "../../support/replay-records.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
 import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
 import { ACTOR, newEntry, outcome } from "../conformance/store-harness.js";
 
-/** A poll record of `n` machines whose serials are `serialBytes` random bytes in hex (they do not compress). */
-const recordOf = (n: number, serialBytes: number, time = NOW): PollRecord => ({
-  time,
-  machines: {
-    serial: Array.from({ length: n }, () => randomBytes(serialBytes).toString("hex")),
-    ipv4: Array.from({ length: n }, () => null),
-    rack: Array.from({ length: n }, () => 0),
-    types: ["IPMI-2.0"],
-    type: Array.from({ length: n }, () => 0),
-    state: Array.from({ length: n }, () => 0),
-    seconds: Array.from({ length: n }, () => 0),
-    standing: Array.from({ length: n }, () => 0),
-  },
-  queue: [],
-  held: [],
-  constraints: { maximumRepairQueueEntries: 5, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 },
-  enqueued: [],
-  shortCircuited: false,
-});
+const recordOf = (n: number, serialBytes: number, time = NOW) => randomPollRecord(time, n, serialBytes);
 const key = (prefix: string, sequence: number, time: number, bytes: number) =>
   `${prefix}records/intake/${[sequence, time, bytes].map((n) => String(n).padStart(16, "0")).join("/")}`;
 const valueOf = (body: unknown) => JSON.stringify({ v: 1, body: deflateRawSync(Buffer.from(JSON.stringify(body))).toString("base64") });
