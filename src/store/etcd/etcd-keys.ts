@@ -206,7 +206,11 @@ export class EtcdKeys {
   }
 
   private parseRecord([, area, ...numbers]: readonly string[]): ParsedKey {
-    const [sequence, time, bytes] = numbers.map(number);
+    // Safe integers only: a key another process wrote with a larger sequence must not make every write's next key unwritable.
+    const [sequence, time, bytes] = numbers.map((text) => {
+      const n = number(text);
+      return n !== null && Number.isSafeInteger(n) ? n : null;
+    });
     if (!RECORD_AREAS.includes(area as RecordArea) || numbers.length !== 3 || sequence == null || time == null || bytes == null) return { kind: "other" };
     return { kind: "record", record: { area: area as RecordArea, sequence, time, bytes } };
   }
