@@ -57,11 +57,20 @@ export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): { r
  * The parts of a write that keep replay records: each takes the next sequence from the records head (compared and
  * advanced, so two writers never take the same one), and the oldest kept records are dropped in the same transaction
  * while older than `keep.keepSeconds` or past `keep.maxBytes` in all, by one delete range per kind (see
- * MirroredRecords.prune: no value is read to keep the bound). Null when there is nothing to keep; a record past
- * {@link MAX_ETCD_RECORD_BYTES} is left out with an error in the log, so that the poll's write still commits.
+ * MirroredRecords.prune: no value is read to keep the bound). That is at most four operations (the record, the head,
+ * a delete range per kind) added to the write, whatever it drops. Null when there is nothing to keep; a record past
+ * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out with an error in the log,
+ * so that the poll's write still commits.
  */
 export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readonly RecordToKeep[], writeId: string, keep: PollRecordsConfig, log: StoreLog): Omit<WritePlan<null>, "result"> | null {
-  let sequence = nextSequence(mirror.recordsHead, keys.recordsHead, mirror.records.newest());
+  let sequence: number;
+  try {
+    sequence = nextSequence(mirror.recordsHead, keys.recordsHead, mirror.records.newest());
+  } catch (err) {
+    // A head another process broke must not stop the polls: they commit without their records until it is repaired.
+    log("error", "the replay records' head cannot be read; this write keeps no replay record", { key: keys.recordsHead, error: (err as Error).message });
+    return null;
+  }
   const puts: Array<{ key: string; value: string }> = [];
   let adding = 0;
   let newest = 0;

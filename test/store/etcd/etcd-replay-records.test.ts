@@ -110,4 +110,16 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     await store.enqueue(() => ({ add: [], outcome: () => outcome(1), pollRecord: r }), NOW + 1, ACTOR);
     assert.deepEqual(await store.pollRecords.since(0, 10), { records: [r], unreadable: 0 });
   });
+
+  it("commits a poll's entries and outcome without its record while the records head cannot be read, and says so", async () => {
+    const prefix = suite.freshPrefix();
+    const store = await open(prefix);
+    await suite.client.put(`${prefix}records-head`).value("{ broken");
+    await store.settings.setHealthCheckPaused("marker", true);
+    await store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.1"), reason: "r" }], outcome: () => outcome(1), pollRecord: recordOf(1, 4) }), NOW, ACTOR);
+    assert.equal(store.entries.list().length, 1);
+    assert.equal(store.outcomes.last(null).length, 1);
+    assert.deepEqual(store.pollRecords.size(), { records: 0, bytes: 0 });
+    assert.ok(logged.some((l) => l.level === "error" && /head cannot be read; this write keeps no replay record/.test(l.message) && l.fields["key"] === `${prefix}records-head`));
+  });
 });
