@@ -43,8 +43,8 @@ export interface GraphQLContext {
   readonly generations: ClusterGenerationPort;
   /** The machine holds set through the API. */
   readonly holds: MachineHoldPort;
-  /** The sabakan polls' records (the what-if replay's input); absent on a backend that keeps none yet. */
-  readonly pollRecords?: PollRecordPort;
+  /** The sabakan polls' records (the what-if replay's input). */
+  readonly pollRecords: PollRecordPort;
   /** The repairs that ended (repair analytics read them). */
   readonly finished: FinishedRepairPort;
   /** The holds the leader's last repair pass read from Node annotations; null on a follower (it does not watch Nodes). */

@@ -33,8 +33,8 @@ export interface KintsugiStore {
   readonly holds: MachineHoldPort;
   /** The repairs that ended (finished or dequeued), kept after their entries leave the queue. */
   readonly finished: FinishedRepairPort;
-  /** What each sabakan poll's intake read and did, for the what-if replay; absent on a backend that keeps none yet (etcd). */
-  readonly pollRecords?: PollRecordPort;
+  /** What each sabakan poll's intake and each health check's remediation read and did, for the what-if replay. */
+  readonly pollRecords: PollRecordPort;
   /**
    * The poller's decide-and-commit: `decide` sees the queue, returns the entries to add and the outcome to record;
    * both land in one write or neither does. The outcome gets the entries as stored (with their indexes).

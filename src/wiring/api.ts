@@ -70,7 +70,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     pubsub: events.pubsub,
     generations: store.generations,
     holds: store.holds,
-    ...(store.pollRecords && { pollRecords: store.pollRecords }),
+    pollRecords: store.pollRecords,
     finished: store.finished,
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,

@@ -49,6 +49,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
       timeoutMs: config.etcd.timeoutMs,
       endpoints: config.etcd.endpoints,
       log: (level, message, fields) => log[level](fields, message),
+      ...(config.pollRecords && { pollRecords: config.pollRecords }),
     });
     await refuseContradictingConstraints(store, "values stored in etcd");
     return {

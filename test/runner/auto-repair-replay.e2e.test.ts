@@ -81,20 +81,20 @@ describe("what-if replay against a second live run (test sabakan, real poller, r
   });
 
   it("records every poll in the poll's own write", async () => {
-    const read = (await recorded.store.pollRecords?.since(0, 1000));
-    assert.equal(read?.unreadable, 0);
-    assert.deepEqual(read?.records.map((r) => r.time), recorded.outcomes.map((o) => o.time));
-    assert.deepEqual(read?.records.map((r) => r.enqueued), recorded.outcomes.map((o) => o.enqueued.map((e) => e.address)));
+    const read = await recorded.store.pollRecords.since(0, 1000);
+    assert.equal(read.unreadable, 0);
+    assert.deepEqual(read.records.map((r) => r.time), recorded.outcomes.map((o) => o.time));
+    assert.deepEqual(read.records.map((r) => r.enqueued), recorded.outcomes.map((o) => o.enqueued.map((e) => e.address)));
   });
 
   it("replayed with the recorded limits, finds no difference", async () => {
-    const report = replayAutoRepair((await recorded.store.pollRecords?.since(0, 1000))?.records ?? [], { constraints: {}, repairSeconds: 86_400 });
+    const report = replayAutoRepair((await recorded.store.pollRecords.since(0, 1000)).records, { constraints: {}, repairSeconds: 86_400 });
     assert.deepEqual(report.polls, []);
   });
 
   it("replayed with other limits, differs poll by poll exactly as the live run with those limits did", async () => {
     const queueBefore = recorded.store.entries.list();
-    const report = replayAutoRepair((await recorded.store.pollRecords?.since(0, 1000))?.records ?? [], { constraints: OTHER, repairSeconds: 86_400 });
+    const report = replayAutoRepair((await recorded.store.pollRecords.since(0, 1000)).records, { constraints: OTHER, repairSeconds: 86_400 });
     assert.deepEqual(recorded.store.entries.list(), queueBefore, "the replay never touches the live queue");
     const expected = recorded.outcomes.flatMap((was, i) => {
       const would = other.outcomes[i] as AutoRepairOutcome;

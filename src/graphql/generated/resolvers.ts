@@ -908,8 +908,8 @@ export type Query = {
    * over them (the CPU bound: beyond it the query fails with INVALID_ARGUMENT asking for a later `since`), at most
    * 20,000,000 scheduling steps (waiting repairs weighed: past them the replay stops and `truncated` is true), at
    * most 100 `healthChecks`, at most 1,000 differing evaluations returned. Errors with INVALID_ARGUMENT naming the
-   * argument when one is out of range or names no configured check, and on a backend that keeps no poll records yet
-   * (etcd).
+   * argument when one is out of range or names no configured check. Both backends (SQLite, etcd) keep the records,
+   * so a follower replica answers as the leader does.
    */
   simulateAutoRepair: AutoRepairReplay;
 };

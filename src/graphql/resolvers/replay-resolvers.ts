@@ -45,7 +45,6 @@ export const replayResolvers: Resolvers = {
       const request = { since, constraints: constraints ?? {}, repairSeconds: repairSeconds ?? null, healthChecks: healthChecks ?? null, pacing: pacing ?? null };
       const checked = checkReplayRequest(request, ctx.now(), { checks: configured.map((c) => c.name), runner });
       if (!checked.ok) throw apiError("INVALID_ARGUMENT", checked.message);
-      if (!ctx.pollRecords) throw apiError("INVALID_ARGUMENT", "this store keeps no poll records yet (the etcd backend): there is nothing to replay");
       const polls = await ctx.pollRecords.since(since, REPLAY_BOUNDS.maxPolls + 1);
       const remediations = await ctx.pollRecords.remediations(since, REPLAY_BOUNDS.maxPolls + 1);
       const bounded = boundReplay({ polls: polls.records, remediations: remediations.records });

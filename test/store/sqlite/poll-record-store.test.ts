@@ -1,37 +1,17 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { describe, it } from "node:test";
-import type { PollRecord } from "../../../src/domain/poll-record.js";
-import type { RemediationRecord } from "../../../src/domain/remediation-record.js";
 import { openDatabase } from "../../../src/store/sqlite/database.js";
 import { SqlitePollRecordStore } from "../../../src/store/sqlite/poll-record-store.js";
 import { NOW } from "../../support/fixtures.js";
+import { randomPollRecord, remediationRecordAt } from "../../support/replay-records.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-/** A record of `n` answered machines; random serials so that deflate cannot squeeze them away. */
-const record = (time: number, n = 1): PollRecord => ({
-  time,
-  machines: {
-    serial: Array.from({ length: n }, () => randomBytes(8).toString("hex")),
-    ipv4: Array.from({ length: n }, (_, i) => `10.0.${i >> 8}.${i & 255}`),
-    rack: Array.from({ length: n }, () => 1),
-    types: ["IPMI-2.0"],
-    type: Array.from({ length: n }, () => 0),
-    state: Array.from({ length: n }, () => 2),
-    seconds: Array.from({ length: n }, () => 60),
-    standing: Array.from({ length: n }, () => 1),
-  },
-  queue: [],
-  held: [],
-  constraints: { maximumRepairQueueEntries: 5, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 },
-  enqueued: [],
-  shortCircuited: false,
-});
+const record = (time: number, n = 1) => randomPollRecord(time, n);
 
 async function withStore(keep: { keepSeconds: number; maxBytes: number }, scenario: (store: SqlitePollRecordStore, db: ReturnType<typeof openDatabase>) => Promise<void>): Promise<void> {
   const dir = tempDir();
@@ -72,19 +52,7 @@ describe("SqlitePollRecordStore", () => {
 
   it("keeps remediation records apart from poll records, validated the same way", () =>
     withStore({ keepSeconds: 86_400, maxBytes: 1 << 30 }, async (store, db) => {
-      const remediation: RemediationRecord = {
-        time: NOW,
-        check: "workers",
-        gate: { open: true, reason: null },
-        targets: 3,
-        pending: 1,
-        unhealthy: { node: ["n1"], address: ["10.0.0.1"], addressProblem: [null], machineType: ["IPMI-2.0"] },
-        queue: [],
-        held: [],
-        maximumRepairQueueEntries: 5,
-        enqueued: ["10.0.0.1"],
-        shortCircuited: false,
-      };
+      const remediation = remediationRecordAt(NOW);
       store.append("health-check", remediation);
       store.append("intake", record(NOW));
       const broken = encodeRaw(JSON.stringify({ ...remediation, unhealthy: { ...remediation.unhealthy, machineType: [] } }));
