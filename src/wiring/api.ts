@@ -70,6 +70,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     pubsub: events.pubsub,
     generations: store.generations,
     holds: store.holds,
+    pollRecords: store.pollRecords,
     finished: store.finished,
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,
