@@ -16,11 +16,11 @@ function token(): string | null {
 export class RequestError extends Error {}
 
 /** Runs a query over HTTP; the data, or a RequestError with the server's messages. */
-export async function query<T>(document: string): Promise<T> {
+export async function query<T>(document: string, variables: Record<string, unknown> = {}): Promise<T> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   const bearer = token();
   if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
-  const res = await fetch(new URL("graphql", location.origin + "/"), { method: "POST", headers, body: JSON.stringify({ query: document }) });
+  const res = await fetch(new URL("graphql", location.origin + "/"), { method: "POST", headers, body: JSON.stringify({ query: document, variables }) });
   let body: { data?: T | null; errors?: Array<{ message?: unknown }> };
   try {
     body = (await res.json()) as typeof body;

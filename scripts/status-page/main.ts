@@ -1,19 +1,22 @@
 // kintsugi's live status page (served at /status): one snapshot over HTTP, then the subscriptions keep it current.
 // Every reconnection reads the snapshot again, so nothing missed while the socket was down stays missing; events
-// that arrive while a snapshot is on its way are applied after it.
+// that arrive while a snapshot is on its way are applied after it. While the socket is down the page says since when
+// and dims what it shows (it may be stale); once live again it says when it was last disconnected.
 import { REPAIR_COLOURS, REPAIR_LABELS, STATE_COLOURS } from "./colours.js";
 import { liveClient, query, RequestError, subscribe } from "./connection.js";
-import { el } from "./dom.js";
+import { clock, el } from "./dom.js";
 import { StatusModel, type Entry, type Hold, type Machine, type Outcome, type RepairWait } from "./model.js";
 import { renderHolds, renderOutcomes, renderQueue, renderTimeline } from "./panels.js";
-import { SNAPSHOT, SUBSCRIPTIONS } from "./queries.js";
+import { FINISHED_LIMIT, SNAPSHOT, SUBSCRIPTIONS } from "./queries.js";
 import { rackGrid } from "./racks.js";
+import { RepairTimeline, type FinishedRepairRecord } from "./timeline.js";
 
 interface Snapshot {
   searchMachines: Array<{ spec: { serial: string; rack: number; indexInRack: number; ipv4: string[] }; status: { state: string } }>;
   searchRepairEntries: Entry[];
   machineHolds: Hold[];
   autoRepairOutcomes: Outcome[];
+  finishedRepairs: FinishedRepairRecord[];
 }
 
 const byId = (id: string): HTMLElement => {
@@ -23,7 +26,12 @@ const byId = (id: string): HTMLElement => {
 };
 
 const model = new StatusModel();
+const timeline = new RepairTimeline();
 const banner = byId("connection");
+const note = byId("connection-note");
+const DAY_MS = 86_400_000;
+/** When the socket went down (ms), while it is down. */
+let disconnectedSince: number | null = null;
 const grid = rackGrid(byId("racks") as HTMLCanvasElement, byId("racks-summary"), byId("racks-tooltip"));
 const TOKEN_HINT = "(a viewer token can be set in GraphiQL at /)";
 let pending: Array<() => void> | null = null;
@@ -41,7 +49,8 @@ function render(): void {
   renderQueue(byId("queue"), model.entries.values());
   renderHolds(byId("holds"), model.holds.values());
   renderOutcomes(byId("outcomes"), model.outcomes);
-  renderTimeline(byId("timeline"), model.entries.values(), Date.now());
+  const now = Date.now();
+  renderTimeline(byId("timeline"), timeline.lastDay(now), timeline.truncated, now);
   document.body.dataset.rendered = String(Number(document.body.dataset.rendered ?? "0") + 1);
 }
 
@@ -64,11 +73,17 @@ function apply(change: () => void): void {
 async function readSnapshot(): Promise<void> {
   pending = [];
   try {
-    const data = await query<Snapshot>(SNAPSHOT);
+    const data = await query<Snapshot>(SNAPSHOT, { since: new Date(Date.now() - DAY_MS).toISOString(), limit: FINISHED_LIMIT });
     const machines: Machine[] = data.searchMachines.map((m) => ({ serial: m.spec.serial, rack: m.spec.rack, indexInRack: m.spec.indexInRack, address: m.spec.ipv4[0] ?? null, state: m.status.state }));
     model.replace({ machines, entries: data.searchRepairEntries, holds: data.machineHolds, outcomes: data.autoRepairOutcomes });
+    timeline.replace(data.finishedRepairs, data.searchRepairEntries, FINISHED_LIMIT);
     for (const change of pending) change();
     setBanner("live", "live");
+    if (disconnectedSince !== null) {
+      note.textContent = `(was disconnected ${clock(new Date(disconnectedSince).toISOString())}–${clock(new Date().toISOString())})`;
+      disconnectedSince = null;
+    }
+    delete document.body.dataset.stale;
   } catch (err) {
     const message = err instanceof RequestError ? err.message : String(err);
     setBanner(`cannot read kintsugi: ${message} ${TOKEN_HINT}`, "error");
@@ -103,7 +118,13 @@ function goLive(): void {
     onConnected: () => void readSnapshot(),
     // A refusal the snapshot explained (a missing token, say) stays on the banner while the socket retries.
     onDisconnected: (reason) => {
-      if (banner.dataset.state !== "error") setBanner(`reconnecting (${reason})…`, "connecting");
+      // Before the first snapshot nothing is shown yet, so nothing is stale.
+      if (document.body.dataset.rendered !== undefined && disconnectedSince === null) {
+        disconnectedSince = Date.now();
+        document.body.dataset.stale = "true";
+      }
+      const since = disconnectedSince === null ? "" : `disconnected since ${clock(new Date(disconnectedSince).toISOString())}, what is shown may be stale; `;
+      if (banner.dataset.state !== "error") setBanner(`${since}reconnecting (${reason})…`, "connecting");
     },
   });
   const ended = (what: string) => (message: string) => {
@@ -115,7 +136,16 @@ function goLive(): void {
       goLive();
     }, RESTART_MS);
   };
-  subscribe<{ repairEntryEvents: { entry: Entry } }>(client, SUBSCRIPTIONS.entries, (d) => apply(() => model.upsertEntry(d.repairEntryEvents.entry)), ended("repair entries"));
+  subscribe<{ repairEntryEvents: { kind: string; entry: Entry; record: { time: string } } }>(
+    client,
+    SUBSCRIPTIONS.entries,
+    ({ repairEntryEvents: event }) =>
+      apply(() => {
+        model.upsertEntry(event.entry);
+        timeline.entryEvent(event.kind, event.entry, event.record.time);
+      }),
+    ended("repair entries"),
+  );
   subscribe<{ machineStateChanged: { serial: string; state: string } }>(client, SUBSCRIPTIONS.machines, (d) => apply(() => model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state)), ended("machine states"));
   subscribe<{ autoRepairOutcomes: Outcome }>(client, SUBSCRIPTIONS.outcomes, (d) => apply(() => model.outcome(d.autoRepairOutcomes)), ended("poll outcomes"));
   subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(client, SUBSCRIPTIONS.holds, (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)), ended("holds"));

@@ -1,10 +1,12 @@
 // The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
 import { clock, el, table } from "./dom.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
+import type { EndedRepair } from "./timeline.js";
 
 /** More rows than this in one list are summed up in a line: the page stays responsive at any size. */
 export const MAX_ROWS = 200;
 const DAY_MS = 86_400_000;
+const MARK_CLASSES: Readonly<Record<string, string>> = { SUCCEEDED: "ok", FAILED: "failed", DEQUEUED: "dequeued" };
 
 function capped<T>(items: readonly T[]): { readonly shown: readonly T[]; readonly more: string | null } {
   if (items.length <= MAX_ROWS) return { shown: items, more: null };
@@ -64,28 +66,29 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
   fill(section, nodes);
 }
 
-/** A 24-hour strip with a mark per finished repair (at its last transition), and the list under it, newest first. */
-export function renderTimeline(section: HTMLElement, entries: Iterable<Entry>, now: number): void {
-  const recent = [...entries]
-    .filter((e) => !isUnfinished(e) && e.lastTransitionTime !== null && now - Date.parse(e.lastTransitionTime) <= DAY_MS)
-    .sort((a, b) => Date.parse(b.lastTransitionTime!) - Date.parse(a.lastTransitionTime!));
+/**
+ * A 24-hour strip with a mark per repair that ended (finished or dequeued unfinished), and the list under it.
+ * `recent` is newest first; `truncated` says kintsugi sent only the newest of the day's records.
+ */
+export function renderTimeline(section: HTMLElement, recent: readonly EndedRepair[], truncated: boolean, now: number): void {
   const strip = el("div", undefined, "timeline");
-  for (const e of recent.slice(0, MAX_ROWS * 5)) {
-    const mark = el("span", undefined, `mark ${e.status === "SUCCEEDED" ? "ok" : "failed"}`);
-    const age = now - Date.parse(e.lastTransitionTime!);
+  for (const r of recent.slice(0, MAX_ROWS * 5)) {
+    const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
+    const age = now - Date.parse(r.finishedAt);
     mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / DAY_MS) * 100))}%`;
-    mark.title = `#${e.index} ${e.address} ${e.operation}: ${e.status} at ${e.lastTransitionTime}`;
+    mark.title = `#${r.index} ${r.address} ${r.operation}: ${r.status} at ${r.finishedAt}`;
+    mark.dataset.key = r.index;
     strip.append(mark);
   }
   const axis = el("div", undefined, "axis");
   axis.append(el("span", "24 h ago"), el("span", "now"));
   const { shown, more } = capped(recent);
-  const rows = shown.map((e) => ({ key: e.index, cells: [clock(e.lastTransitionTime), e.index, e.address, e.operation, e.status] }));
+  const rows = shown.map((r) => ({ key: r.index, cells: [clock(r.finishedAt), r.index, r.address, r.operation, r.status] }));
   fill(section, [
-    el("h2", `Last day's repairs (${recent.length})`),
+    el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`),
     strip,
     axis,
-    table(["finished", "#", "address", "operation", "result"], rows, "No repair finished in the last day."),
+    table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."),
     more === null ? null : el("p", more, "more"),
   ]);
 }

@@ -287,6 +287,20 @@ export const WatchWaits = /* GraphQL */ `
   }
 `;
 
+export const SimulateAutoRepair = /* GraphQL */ `
+  query SimulateAutoRepair($since: DateTime!, $constraints: ReplayConstraintsInput, $repairSeconds: Int, $healthChecks: [ReplayHealthCheckInput!], $pacing: ReplayPacingInput) {
+    simulateAutoRepair(since: $since, constraints: $constraints, repairSeconds: $repairSeconds, healthChecks: $healthChecks, pacing: $pacing) {
+      pollsReplayed remediationsReplayed unconfiguredChecks unreadableRecords truncated enqueuedLive enqueuedSimulated
+      polls {
+        time source healthCheck
+        live { enqueued shortCircuited queueSize }
+        simulated { enqueued shortCircuited queueSize }
+        differences { serial address live simulated }
+        targets { node address live simulated }
+      }
+    }
+  }
+`;
 export const RepairStats = /* GraphQL */ `
   query RepairStats($since: DateTime!, $until: DateTime, $groupBy: [RepairStatsDimension!]) {
     repairStats(since: $since, until: $until, groupBy: $groupBy) {

@@ -17,6 +17,7 @@ import { clusterCommand } from "./cluster-commands.js";
 import { tokenCommand } from "./token-command.js";
 import { dbCommand } from "./db-commands.js";
 import { completionCommand } from "./completion-command.js";
+import { replayCommand } from "./replay-command.js";
 import { statsCommand } from "./stats-commands.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
@@ -69,6 +70,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(machineCommand(io));
   program.addCommand(sabakanCommand(io));
   program.addCommand(clusterCommand(io));
+  program.addCommand(replayCommand(io));
   program.addCommand(statsCommand(io));
   program.addCommand(alertsCommand());
   program.addCommand(tokenCommand(io.out));

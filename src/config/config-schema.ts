@@ -8,6 +8,7 @@ import { labelSelector, whenClean } from "./label-selector-schema.js";
 import { limitsSection } from "./limits-schema.js";
 import { etcdSection } from "./etcd-schema.js";
 import { leaderElectionSection } from "./leader-election-schema.js";
+import { pollRecordsSection } from "./poll-records-schema.js";
 import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { PACING_DOMAINS } from "../domain/repair-pacing.js";
@@ -256,6 +257,7 @@ export const configFileSchema = z
     health_checks: healthChecks.optional(),
     constraints: constraints.optional(),
     limits: limitsSection.optional(),
+    poll_records: pollRecordsSection.optional(),
     auth: authSection.optional(),
     tls: tlsSection.optional(),
   })

@@ -6,6 +6,7 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.
 import { DEFAULT_ETCD_CONFIG, DEFAULT_LEASE_TTL_SECONDS, type EtcdConfig, type LeaderElectionConfig, type StoreKind } from "./etcd-config.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import type { TlsConfig } from "./tls-files.js";
+import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "./poll-records-schema.js";
 
 /** The validated configuration of one kintsugi server, with every default applied. */
 export interface KintsugiConfig {
@@ -45,6 +46,8 @@ export interface KintsugiConfig {
   readonly constraints: Partial<Constraints>;
   /** What one client may make kintsugi spend (query shape and cost, connections, timeouts). */
   readonly limits: Limits;
+  /** How long and how much of the sabakan polls' records (the what-if replay's input) are kept; absent: the defaults. */
+  readonly pollRecords?: PollRecordsConfig;
   /** Tokens, what anonymous clients may do, browser origins; null = no `auth` section (loopback listeners only). */
   readonly auth: AuthConfig | null;
   /** HTTPS and WSS instead of HTTP and WS, and client certificates when `clientCaPem` is set; null = plain HTTP. */
@@ -86,6 +89,7 @@ export const DEFAULT_CONFIG: KintsugiConfig = {
   healthChecks: [],
   constraints: {},
   limits: DEFAULT_LIMITS,
+  pollRecords: DEFAULT_POLL_RECORDS,
   auth: null,
   tls: null,
 };

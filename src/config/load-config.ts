@@ -15,6 +15,7 @@ import { toHealthCheckConfigs } from "./health-check-schema.js";
 import { toLimits } from "./limits-schema.js";
 import { toEtcdConfig } from "./etcd-schema.js";
 import { toLeaderElectionConfig } from "./leader-election-schema.js";
+import { toPollRecordsConfig } from "./poll-records-schema.js";
 import { duplicateTokenNames, toAuthConfig, type AuthSection } from "./auth-schema.js";
 import { readTokensFile } from "./tokens-file.js";
 import { readTlsFiles, type TlsConfig, type TlsSection } from "./tls-files.js";
@@ -179,6 +180,7 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
     runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
     limits: toLimits(file.limits),
+    pollRecords: toPollRecordsConfig(file.poll_records),
     auth: file.auth ? toAuth(file.auth, source) : null,
     tls: file.tls ? toTls(file.tls, source) : null,
   };

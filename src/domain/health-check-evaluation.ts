@@ -105,7 +105,11 @@ export function evaluateHealthCheck(check: HealthCheckConfig, nodes: readonly Ch
   };
 }
 
-function gateOf(check: HealthCheckConfig, expected: number, unhealthy: number): HealthCheckGate {
+/**
+ * A check's gate for `unhealthy` (unhealthy and pending) of `expected` targets: its range when set
+ * (`min <= unhealthy <= max`), else `max_unhealthy`; always closed when paused. The replay weighs other limits with it.
+ */
+export function gateOf(check: Pick<HealthCheckConfig, "maxUnhealthy" | "unhealthyRange" | "paused">, expected: number, unhealthy: number): HealthCheckGate {
   let open: boolean;
   let allowed: number;
   let limit: string;

@@ -10,13 +10,13 @@ export type StatsRange = { readonly ok: true; readonly since: number; readonly u
 
 /**
  * The range [since, until) a statistics query covers (`until` defaults to `now`), or why not: `since` must come
- * before `until`, and the range may not exceed {@link MAX_STATS_RANGE_DAYS} days.
+ * before `until`, and the range may not exceed `maxDays` days ({@link MAX_STATS_RANGE_DAYS} unless said).
  */
-export function statsRangeOf(since: number, until: number | null, now: number): StatsRange {
+export function statsRangeOf(since: number, until: number | null, now: number, maxDays: number = MAX_STATS_RANGE_DAYS): StatsRange {
   const end = until ?? now;
   if (!Number.isFinite(since) || !Number.isFinite(end)) return { ok: false, message: "since and until must be times" };
   if (since >= end) return { ok: false, message: `since (${new Date(since).toISOString()}) must be before until (${new Date(end).toISOString()})` };
-  if (end - since > MAX_STATS_RANGE_DAYS * DAY_MS) return { ok: false, message: `the range from since to until may cover at most ${MAX_STATS_RANGE_DAYS} days` };
+  if (end - since > maxDays * DAY_MS) return { ok: false, message: `the range from since to until may cover at most ${maxDays} days` };
   return { ok: true, since, until: end };
 }
 

@@ -1,5 +1,5 @@
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
-import type { AutoRepairOutcomePort, ClusterGenerationPort, FinishedRepairPort, MachineHoldPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
+import type { AutoRepairOutcomePort, ClusterGenerationPort, FinishedRepairPort, MachineHoldPort, PollRecordPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
 import type { MachineHold } from "../domain/machine-holds.js";
 import type { WaitingFor } from "../domain/repair-wait.js";
 import type { AutoRepairPoller } from "../runner/auto-repair-poller.js";
@@ -44,6 +44,8 @@ export interface GraphQLContext {
   readonly generations: ClusterGenerationPort;
   /** The machine holds set through the API. */
   readonly holds: MachineHoldPort;
+  /** The sabakan polls' records (the what-if replay's input). */
+  readonly pollRecords: PollRecordPort;
   /** The repairs that ended (repair analytics read them). */
   readonly finished: FinishedRepairPort;
   /** The ended repairs with their histories' summaries, kept by this process (repairStats reads them). */

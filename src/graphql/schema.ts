@@ -7,6 +7,7 @@ import { clusterResolvers } from "./resolvers/cluster-resolvers.js";
 import { gatewayResolvers } from "./resolvers/gateway-resolvers.js";
 import { healthCheckResolvers } from "./resolvers/health-check-resolvers.js";
 import { machineHoldResolvers } from "./resolvers/machine-hold-resolvers.js";
+import { replayResolvers } from "./resolvers/replay-resolvers.js";
 import { repairStatsResolvers } from "./resolvers/repair-stats-resolvers.js";
 import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
 import { settingsResolvers } from "./resolvers/settings-resolvers.js";
@@ -14,7 +15,7 @@ import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
 import type { Resolvers } from "./generated/resolvers.js";
 
 /** The schema files, in the package's `schema/` folder (two levels above both src/graphql and dist/graphql). */
-export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql", "health-checks.graphql", "cluster.graphql", "machine-holds.graphql", "repair-stats.graphql"].map((name) =>
+export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql", "health-checks.graphql", "cluster.graphql", "machine-holds.graphql", "repair-stats.graphql", "replay.graphql"].map((name) =>
   fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)),
 );
 
@@ -57,7 +58,7 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers, machineHoldResolvers, repairStatsResolvers],
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers, machineHoldResolvers, repairStatsResolvers, replayResolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

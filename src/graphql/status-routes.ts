@@ -36,7 +36,7 @@ const PAGE = `<!doctype html>
 <script type="module" src="status/status.js"></script>
 </head>
 <body>
-<header><h1>kintsugi</h1><span id="connection">loading&hellip;</span><span id="racks-summary"></span><a href="./">GraphiQL</a></header>
+<header><h1>kintsugi</h1><span id="connection">loading&hellip;</span><span id="connection-note"></span><span id="racks-summary"></span><a href="./">GraphiQL</a></header>
 <ul id="legend"></ul>
 <div id="racks-box"><span id="racks-tooltip" hidden></span><canvas id="racks"></canvas></div>
 <div class="columns">

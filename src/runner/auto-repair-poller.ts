@@ -4,6 +4,7 @@ import { AUTO_REPAIR_SOURCE, decideIntake, type IntakeDecision } from "../domain
 import { activeHolds, annotationHolds, type MachineHold } from "../domain/machine-holds.js";
 import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
 import { isRebootedByCke } from "../domain/node-reboot.js";
+import { recordPoll } from "../domain/poll-record.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import type { NodeStanding } from "../domain/sabakan-machine.js";
 import type { RepairConfig } from "../domain/repair-config.js";
@@ -134,7 +135,8 @@ export class AutoRepairPoller {
         // The stored holds as of this write: a machine held while sabakan answered is not enqueued.
         const holds = activeHolds(deps.store.holds.list(), annotated, now);
         const escalation = deps.repair?.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now, repair: deps.repair };
-        const decided = decideIntake({ machines, entries, nodes, constraints: settings.constraints(), holds, ...(escalation && { escalation }) });
+        const input = { machines, entries, nodes, constraints: settings.constraints(), holds, ...(escalation && { escalation }) };
+        const decided = decideIntake(input);
         decision = decided;
         return {
           add: decided.enqueue.map((params) => {
@@ -144,6 +146,7 @@ export class AutoRepairPoller {
             return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)${why}` };
           }),
           outcome: (enqueued) => ({ time: now, trigger, machinesSeen: decided.machinesSeen, enqueued, skipped: decided.skipped, shortCircuit: decided.shortCircuit, error: null }),
+          pollRecord: recordPoll(input, decided, now),
         };
       },
       now,

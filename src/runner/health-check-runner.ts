@@ -7,6 +7,7 @@ import { holdEscalated } from "./escalation-holds.js";
 import { decideRemediation, healthCheckSource, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
+import { recordRemediation } from "../domain/remediation-record.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
@@ -92,6 +93,11 @@ export class HealthCheckRunner {
     await this.loop.stop();
   }
 
+  /** One evaluation of every check, after the one in flight (if any); resolves when it has been recorded. */
+  async evaluateNow(): Promise<void> {
+    await this.loop.run(undefined);
+  }
+
   /** Evaluates now, or right after the evaluation in flight. */
   wake(): void {
     if (this.started) this.loop.request();
@@ -117,8 +123,9 @@ export class HealthCheckRunner {
       for (const configured of deps.checks) {
         const check = { ...configured, paused: this.pausedOf(configured) };
         const evaluation = evaluateHealthCheck(check, nodes, now);
-        const needsTypes = check.machineType.from === "sabakan" && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy");
-        const types = needsTypes ? await machineTypes() : new Map<string, string>();
+        const needsTypes = check.machineType.from === "sabakan" && evaluation.targets.some((t) => t.state === "unhealthy");
+        // A closed gate remediates nothing, but its record keeps the types a replay that opens it needs: best effort.
+        const types = !needsTypes ? new Map<string, string>() : evaluation.gate.open ? await machineTypes() : await machineTypes().catch(() => new Map<string, string>());
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
         const machineTypeOf = (node: string, address: string) =>
           check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null);
@@ -128,7 +135,8 @@ export class HealthCheckRunner {
         await deps.store.enqueue(
           (entries) => {
             const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now };
-            const decided = decideRemediation(check, evaluation, { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) });
+            const context = { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) };
+            const decided = decideRemediation(check, evaluation, context);
             decision = decided;
             return {
               add: decided.enqueue.map((params) => {
@@ -138,6 +146,8 @@ export class HealthCheckRunner {
                 return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s${why}` };
               }),
               outcome: null,
+              // A check with no unhealthy target remediates nothing whatever the limits: nothing to replay.
+              ...(evaluation.targets.some((t) => t.state === "unhealthy") && { remediationRecord: recordRemediation(evaluation, context, decided, now) }),
             };
           },
           at,

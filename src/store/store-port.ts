@@ -5,7 +5,9 @@ import type { Constraints } from "../domain/constraints.js";
 import type { FinishedRepair } from "../domain/finished-repair.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
 import type { StoredMachineHold } from "../domain/machine-holds.js";
+import type { PollRecord } from "../domain/poll-record.js";
 import type { PublishedWait } from "../domain/published-waits.js";
+import type { RemediationRecord } from "../domain/remediation-record.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
 import type { RepairTimelinePoint } from "../domain/repair-timeline.js";
@@ -31,6 +33,8 @@ export interface KintsugiStore {
   readonly holds: MachineHoldPort;
   /** The repairs that ended (finished or dequeued), kept after their entries leave the queue. */
   readonly finished: FinishedRepairPort;
+  /** What each sabakan poll's intake and each health check's remediation read and did, for the what-if replay. */
+  readonly pollRecords: PollRecordPort;
   /**
    * The poller's decide-and-commit: `decide` sees the queue, returns the entries to add and the outcome to record;
    * both land in one write or neither does. The outcome gets the entries as stored (with their indexes).
@@ -123,6 +127,10 @@ export interface EnqueueDecision {
   readonly add: ReadonlyArray<{ readonly entry: UnindexedRepairEntry; readonly reason: string }>;
   /** null = record no outcome (health checks). */
   readonly outcome: ((enqueued: readonly RepairEntry[]) => Omit<AutoRepairOutcome, "sequence">) | null;
+  /** What the poll's intake read and did, kept in the same write for the what-if replay; absent: none. */
+  readonly pollRecord?: PollRecord;
+  /** What a health check's remediation read and did, kept in the same write for the replay; absent: none. */
+  readonly remediationRecord?: RemediationRecord;
 }
 
 export interface EnqueueResult {
@@ -257,4 +265,20 @@ export class HoldRefusedError extends Error {
 export class StoreConflictError extends Error {
   override readonly name = "StoreConflictError";
   readonly code = "STORE_CONFLICT";
+}
+
+/** The poll records read back: the readable ones, oldest first, and how many stored ones could not be read. */
+export interface PollRecordRead {
+  readonly records: readonly PollRecord[];
+  readonly unreadable: number;
+}
+
+/** The sabakan polls' records (src/domain/poll-record.ts), kept by age and by total bytes (`poll_records`). */
+export interface PollRecordPort {
+  /** The records at or after `since` (epoch ms), oldest first, at most `limit` (read from the backend, not a mirror). */
+  since(since: number, limit: number): Promise<PollRecordRead>;
+  /** The health checks' remediation records at or after `since`, oldest first, at most `limit`. */
+  remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }>;
+  /** How many records are kept and their stored bytes. */
+  size(): { readonly records: number; readonly bytes: number };
 }

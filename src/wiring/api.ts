@@ -71,6 +71,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     pubsub: events.pubsub,
     generations: store.generations,
     holds: store.holds,
+    pollRecords: store.pollRecords,
     finished: store.finished,
     repairSummaries,
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,

@@ -33,7 +33,7 @@ async function refuseContradictingConstraints(store: KintsugiStore, stored: stri
  */
 export async function openBackend(config: KintsugiConfig, logger: Logger): Promise<Backend> {
   if (config.store === "sqlite") {
-    const store = openSqliteStore({ path: config.database, initialConstraints: config.constraints });
+    const store = openSqliteStore({ path: config.database, initialConstraints: config.constraints, ...(config.pollRecords && { pollRecords: config.pollRecords }) });
     await refuseContradictingConstraints(store, "stored values");
     const atStart = store.health();
     if (!atStart.healthy) logger.error({ reason: atStart.reason }, "the database cannot be written; GET /health answers 503 until it can");
@@ -49,6 +49,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
       timeoutMs: config.etcd.timeoutMs,
       endpoints: config.etcd.endpoints,
       log: (level, message, fields) => log[level](fields, message),
+      ...(config.pollRecords && { pollRecords: config.pollRecords }),
     });
     await refuseContradictingConstraints(store, "values stored in etcd");
     return {

@@ -8,7 +8,7 @@ import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { CHROMIUM, STEP_TIMEOUT_MS, withChromium } from "../support/graphiql-browser.js";
 import { TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
-import { addRacks, openStatusPage, queueShows, watchPage } from "../support/status-page.js";
+import { addRacks, openStatusPage, queueShows, untilQueueLive, watchPage } from "../support/status-page.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
@@ -73,20 +73,11 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         await page.locator("#racks").hover({ position: { x: 2, y: 14 } });
         assert.match((await page.locator("#racks-tooltip").textContent()) ?? "", /^r0m1 \(rack 0, 10\.69\.0\.1\): HEALTHY$/);
 
-        // Subscriptions register a moment after the page is live, with no hook saying when: probe entries (each
-        // address its own) until one shows, then time the real change.
-        let probes = 0;
-        for (;;) {
-          probes++;
-          const probe = await k.gql(addEntry(`10.0.1.${probes}`));
+        const probes = await untilQueueLive(page, async (address) => {
+          const probe = await k.gql(addEntry(address));
           assert.equal(probe.errors, undefined, JSON.stringify(probe.errors));
-          try {
-            await queueShows(page, probe.data?.["addRepairEntry"].index, true, 2_000);
-            break;
-          } catch (err) {
-            if (probes >= 20) throw err;
-          }
-        }
+          return probe.data?.["addRepairEntry"].index;
+        });
         t.diagnostic(`subscriptions live after ${probes} probe entr${probes === 1 ? "y" : "ies"}`);
 
         const added = await k.gql(addEntry("10.69.2.3"));
@@ -201,14 +192,16 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
     );
   });
 
-  it("moves a repair that finishes from the queue to the last day's timeline", { timeout: 300_000 }, async (t) => {
+  it("moves a repair that finishes from the queue to the last day's timeline, where it stays after its entry is deleted", { timeout: 300_000 }, async (t) => {
     const sabakan = await startFakeSabakan();
     addRacks(sabakan, 12, 3);
     const k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } }, { startSchedule: false, startRunner: true });
     const origin = new URL(k.url).origin;
+    let watch: ReturnType<typeof watchPage> | null = null;
     await withChromium(
       t,
-      async ({ page }) => {
+      async ({ context, page }) => {
+        watch = watchPage(context, page);
         await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
         // Without Kubernetes or a sabakan machine at this address the runner finishes the entry at once (it fails):
         // either way it leaves the queue for the timeline.
@@ -216,12 +209,34 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         assert.equal(added.errors, undefined, JSON.stringify(added.errors));
         const index: string = added.data?.["addRepairEntry"].index;
         const finished = await until("the entry finishes", async () => (await k.gql(`{ repairEntry(index: ${index}) { status lastTransitionTime } }`)).data?.["repairEntry"], (e) => e?.status === "SUCCEEDED" || e?.status === "FAILED", STEP_TIMEOUT_MS);
-        await page.locator(`#timeline tr[data-key="${index}"]`).filter({ hasText: `10.0.0.5unreachable${finished.status}` }).waitFor();
+        const row = page.locator(`#timeline tr[data-key="${index}"]`).filter({ hasText: `10.0.0.5unreachable${finished.status}` });
+        const mark = page.locator(`#timeline .mark.${finished.status === "SUCCEEDED" ? "ok" : "failed"}[data-key="${index}"]`);
+        await row.waitFor();
         await queueShows(page, index, false, STEP_TIMEOUT_MS);
-        assert.equal(await page.locator(`#timeline .mark.${finished.status === "SUCCEEDED" ? "ok" : "failed"}`).count(), 1, "one mark on the 24-hour strip");
+        assert.equal(await mark.count(), 1, "one mark on the 24-hour strip");
         assert.match((await page.locator("#timeline h2").textContent()) ?? "", /Last day's repairs \(1\)/);
+
+        // CKE's users delete finished entries routinely: the runner dequeues it, its finished-repair record stays.
+        const deleted = await k.gql(`mutation { deleteFinishedRepairEntries { index } }`);
+        assert.equal(deleted.errors, undefined, JSON.stringify(deleted.errors));
+        await until("the runner dequeues the entry", async () => (await k.gql(`{ repairEntry(index: ${index}) { index } }`)).data?.["repairEntry"] ?? null, (e) => e === null, STEP_TIMEOUT_MS);
+        // Events arrive in commit order: once a later entry shows, the page has applied the dequeue.
+        const later = await k.gql(addEntry("10.0.0.6"));
+        assert.equal(later.errors, undefined, JSON.stringify(later.errors));
+        const laterIndex: string = later.data?.["addRepairEntry"].index;
+        await page.locator(`#queue tr[data-key="${laterIndex}"], #timeline tr[data-key="${laterIndex}"]`).first().waitFor();
+        assert.equal(await row.count(), 1, "the row stays after the entry left the queue");
+        assert.equal(await mark.count(), 1, "the mark stays after the entry left the queue");
+        // A fresh load reads it from the records.
+        await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
+        await row.waitFor();
+        assert.equal(await mark.count(), 1, "the mark is drawn from the records");
+
+        assert.deepEqual(watch.requests.filter((url) => new URL(url).origin !== origin), [], `requests to anywhere but ${origin}`);
+        assert.deepEqual(watch.failures, [], "failed requests");
+        assert.deepEqual(watch.errors, [], "errors in the page");
       },
-      { cleanup: async () => (await k.dispose(), await sabakan.close()) },
+      { cleanup: async () => (await k.dispose(), await sabakan.close()), diagnostics: () => JSON.stringify(watch) },
     );
   });
 });

@@ -20,6 +20,7 @@ const SUMMARY = (from: string, to: string, sha: string) =>
   "  generation records  5\n" +
   "  machine holds       3\n" +
   "  finished repairs    3\n" +
+  "  replay records      2\n" +
   "  next index 8, next history sequence 17, next outcome sequence 4, next generation sequence 6\n" +
   `  sha256 ${sha} (source and copy)\n`;
 

@@ -1,22 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FinishedRepair } from "../../src/domain/finished-repair.js";
-import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
 import type { HealthCheckEvaluation, TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
 import { decideRemediation, type RemediationContext } from "../../src/domain/health-check-remediation.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
+import { WORKERS_CHECK } from "./health-check-support.js";
 import { entry } from "./repair-decision-support.js";
 
-const CHECK: HealthCheckConfig = {
-  name: "workers",
-  selector: { matchLabels: { role: "worker" } },
-  unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 300 }],
-  maxUnhealthy: { kind: "percent", value: 100 },
-  unhealthyRange: null,
-  operation: "node-not-ready",
-  machineType: { from: "sabakan" },
-  paused: false,
-};
+const CHECK = WORKERS_CHECK;
 const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, addressProblem: address === null ? "the node has no InternalIP" : null, state, rule: null, since: null, nextCheckAt: null });
 const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvaluation => ({
   name: "workers",

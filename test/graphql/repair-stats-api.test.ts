@@ -19,7 +19,7 @@ const REPAIRS: RepairToRecord[] = [
   { address: "10.1.0.1", createdAt: NOW - 2 * HOUR, drainMin: 30, watchMin: 30, status: "failed" },
 ];
 
-describe("repairStats, machineRepairs and frequentlyRepaired over HTTP (real SQLite, the fake sabakan's racks)", () => {
+describe("repairStats, machineRepairs, frequentlyRepaired and finishedRepairs over HTTP (real SQLite, the fake sabakan's racks)", () => {
   let k: TestKintsugi;
   let sabakan: FakeSabakan;
   const dir = tempDir();
@@ -71,6 +71,9 @@ describe("repairStats, machineRepairs and frequentlyRepaired over HTTP (real SQL
     { name: "both address and serial", query: `{ machineRepairs(address: "10.1.0.1", serial: "s-1") { meanSecondsBetweenFailures } }`, variables: {}, message: /exactly one of address and serial/ },
     { name: "a serial of 10,000 characters: refused before sabakan is asked", query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`, variables: { s: "s".repeat(10_000) }, message: /^serial: 10000 characters, at most 256 allowed$/ },
     { name: "a serial with a control character", query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`, variables: { s: "s-1\n" }, message: /^serial: must not contain control characters$/ },
+    { name: "a finishedRepairs range over 7 days", query: `{ finishedRepairs(since: "${iso(NOW - 7 * 24 * HOUR - 1)}") { index } }`, variables: {}, message: /^the range from since to until may cover at most 7 days$/ },
+    { name: "a finishedRepairs limit of 0", query: `{ finishedRepairs(since: "${iso(NOW - HOUR)}", limit: 0) { index } }`, variables: {}, message: /^limit must be from 1 to 5000, got 0$/ },
+    { name: "a finishedRepairs limit over 5,000", query: `{ finishedRepairs(since: "${iso(NOW - HOUR)}", limit: 5001) { index } }`, variables: {}, message: /^limit must be from 1 to 5000, got 5001$/ },
     { name: "a serial sabakan does not know", query: `{ machineRepairs(serial: "nope") { meanSecondsBetweenFailures } }`, variables: {}, message: /knows no machine "nope"/ },
   ];
   for (const c of refusals) {
@@ -101,5 +104,29 @@ describe("repairStats, machineRepairs and frequentlyRepaired over HTTP (real SQL
       { address: "10.1.0.1", machineType: "qemu", repairs: 3, succeeded: 2, failed: 1 },
       { address: "10.9.9.9", machineType: "dell", repairs: 1, succeeded: 1, failed: 0 },
     ]);
+  });
+
+  const FINISHED = `query($s: DateTime!, $u: DateTime, $l: Int) { finishedRepairs(since: $s, until: $u, limit: $l) { address machineType operation source status createdAt finishedAt } }`;
+  const finished = (createdAt: number, minutes: number, status: string, address = "10.1.0.1", machineType = "qemu") => ({
+    address, machineType, operation: "unreachable", source: "sabakan", status, createdAt: iso(createdAt), finishedAt: iso(createdAt + minutes * 60_000),
+  });
+
+  it("finishedRepairs: the newest first, at most limit of them, until exclusive", async () => {
+    const newest = await k.gql(FINISHED, { s: iso(NOW - 24 * HOUR), l: 3 });
+    assert.equal(newest.errors, undefined, JSON.stringify(newest.errors));
+    assert.deepEqual(newest.data?.["finishedRepairs"], [finished(NOW - 2 * HOUR, 60, "failed"), finished(NOW - 4 * HOUR, 40, "succeeded", "10.9.9.9", "dell"), finished(NOW - 5 * HOUR, 20, "succeeded")]);
+    // The third repair finished at NOW - 4h40m exactly: left out.
+    const older = await k.gql(FINISHED, { s: iso(NOW - 24 * HOUR), u: iso(NOW - 4 * HOUR - 40 * 60_000) });
+    assert.deepEqual(older.data?.["finishedRepairs"], [finished(NOW - 10 * HOUR, 30, "succeeded", "10.1.0.2"), finished(NOW - 20 * HOUR, 10, "succeeded")]);
+  });
+
+  // Last: it marks every entry for deletion.
+  it("finishedRepairs: a repair whose entry was deleted from the queue stays listed", async () => {
+    const deleted = await k.gql("mutation { deleteFinishedRepairEntries { index } }");
+    assert.equal(deleted.errors, undefined, JSON.stringify(deleted.errors));
+    // Without a runner the entries stay, marked for deletion (the browser test sees a runner dequeue one).
+    assert.deepEqual((await k.gql("{ searchRepairEntries { deleted } }")).data?.["searchRepairEntries"].map((e: { deleted: boolean }) => e.deleted), [true, true, true, true, true]);
+    const res = await k.gql(FINISHED, { s: iso(NOW - 24 * HOUR) });
+    assert.deepEqual(res.data?.["finishedRepairs"].map((r: { status: string }) => r.status), ["failed", "succeeded", "succeeded", "succeeded", "succeeded"]);
   });
 });

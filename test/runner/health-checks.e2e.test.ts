@@ -5,6 +5,9 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import Database from "better-sqlite3";
+import type { RemediationRecord } from "../../src/domain/remediation-record.js";
+import { decodeRemediationRecord } from "../../src/store/poll-record-schema.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
 import { runCli } from "../support/run-cli.js";
@@ -59,6 +62,19 @@ async function withCluster(
   }
 }
 
+/** The remediation records kept in the (running) server's database, read through a read-only connection. */
+function remediationRecords(path: string): RemediationRecord[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare("SELECT body FROM poll_records WHERE kind = 'health-check' ORDER BY seq").pluck().all() as Buffer[]).flatMap((body) => {
+      const decoded = decodeRemediationRecord(body);
+      return decoded.ok ? [decoded.record] : [];
+    });
+  } finally {
+    db.close();
+  }
+}
+
 describe("node health checks end to end (test Kubernetes API)", () => {
   it("repairs a node whose Ready condition goes Unknown, after its timeout", () =>
     withCluster({}, 3, async (k, kube, machines) => {
@@ -69,6 +85,10 @@ describe("node health checks end to end (test Kubernetes API)", () => {
       const queued = await until("a repair entry for worker2", entries, (e) => e.length > 0);
       assert.deepEqual(queued.map((e) => [e["address"], e["operation"], e["source"]]), [["10.1.0.2", "node-not-ready", "health-check:workers"]]);
       assert.equal(queued[0]?.["history"][0].actor, "health-check:workers", "the creation's actor is the check, as the entry's source names it");
+      const recorded = remediationRecords(k.databasePath);
+      // Later evaluations may record worker2 again (its entry persisting, nothing enqueued); none before it went bad.
+      assert.deepEqual(recorded.slice(0, 1).map((r) => [r.check, r.unhealthy.node, r.unhealthy.machineType, r.enqueued]), [["workers", ["worker2"], ["m"], ["10.1.0.2"]]], "the remediation's record, in its own write; none while nothing was unhealthy");
+      assert.ok(recorded.slice(1).every((r) => r.enqueued.length === 0 && r.queue.includes("10.1.0.2")));
       const done = await until("the repair succeeded", entries, (e) => e[0]?.["status"] === "SUCCEEDED");
       assert.equal(done[0]?.["nodename"], "worker2");
       assert.equal(machines.runs("fix", "10.1.0.2"), 1);
@@ -111,6 +131,26 @@ describe("node health checks end to end (test Kubernetes API)", () => {
           assert.deepEqual(queued, [{ address: "10.1.0.1", machineType: "m" }]);
           const status = (await k.gql(`{ healthChecks { held { node reason } } }`)).data?.["healthChecks"][0];
           assert.deepEqual(status.held, [{ node: "worker3", reason: "sabakan has no machine with address 10.1.0.3" }]);
+        },
+        0.2,
+        sabakan.url,
+      );
+    } finally {
+      await sabakan.close();
+    }
+  });
+
+  it("keeps sabakan's machine types in a closed gate's remediation record, for a replay that opens the gate", async () => {
+    const sabakan = await startFakeSabakan();
+    sabakan.addMachine({ serial: "w1", rack: 1, ipv4: ["10.1.0.1"], bmcType: "m" });
+    try {
+      await withCluster(
+        { machineType: { from: "sabakan" }, maxUnhealthy: { kind: "count", value: 0 } },
+        2,
+        async (k, kube) => {
+          kube.setNodeCondition("worker1", "Ready", "False", new Date(Date.now() - 60_000));
+          const [record] = await until("a closed gate's record", () => remediationRecords(k.databasePath), (r) => r.length > 0);
+          assert.deepEqual(record && [record.gate.open, record.unhealthy.node, record.unhealthy.machineType, record.enqueued], [false, ["worker1"], ["m"], []]);
         },
         0.2,
         sabakan.url,

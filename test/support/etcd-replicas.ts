@@ -1,4 +1,5 @@
 import type { EtcdConfig } from "../../src/config/etcd-config.js";
+import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
 import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
 import type { RepairConfig } from "../../src/domain/repair-config.js";
 import { startTestKintsugi, type TestKintsugi } from "./kintsugi-server.js";
@@ -49,6 +50,8 @@ export interface EtcdReplicaOptions {
   readonly repair: (name: string) => RepairConfig;
   /** Other etcd settings, e.g. a shorter `timeoutMs`. */
   readonly etcd?: Partial<EtcdConfig>;
+  /** Other settings every replica shares, e.g. the sabakan to poll. */
+  readonly config?: Partial<KintsugiConfig>;
 }
 
 /**
@@ -62,6 +65,7 @@ export async function startEtcdReplicas(etcd: TestEtcd, names: readonly string[]
       replicas.push(
         await startTestKintsugi(
           {
+            ...options.config,
             store: "etcd",
             etcd: { ...DEFAULT_ETCD_CONFIG, ...options.etcd, endpoints: [...etcd.endpoints], prefix: options.prefix },
             leaderElection: { leaseTtlSeconds: options.leaseTtlSeconds, replicaName: name },

@@ -1,4 +1,6 @@
 import type { ClusterGeneration } from "../../src/domain/cluster/generation-record.js";
+import type { PollRecord } from "../../src/domain/poll-record.js";
+import type { RemediationRecord } from "../../src/domain/remediation-record.js";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { ACTOR, cluster, newEntry, outcome } from "../store/conformance/store-harness.js";
@@ -15,7 +17,8 @@ export const HANDED_OUT_INDEXES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
  * Writes what an installation accumulates, through the port: entries added (by the API and by a poll), transitioned,
  * noted, backing off, marked for deletion and dequeued (4, 5 and 7, the newest: so indexes have gaps and the next
  * index, 8, is above every entry left), a back-off reset; every setting; poll outcomes; generation records of every
- * kind, a repeated failure included; machine holds (IPv4 and IPv6, with and without an end, one replaced, one released).
+ * kind, a repeated failure included; machine holds (IPv4 and IPv6, with and without an end, one replaced, one released);
+ * the replay records of that poll and of a health check's remediation.
  */
 export async function writeRealisticHistory(store: KintsugiStore): Promise<void> {
   const add = async (address: string) => (await store.entries.add(newEntry(address), `added ${address}`, NOW, ACTOR)).entry.index;
@@ -41,10 +44,13 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
     () => ({
       add: [{ entry: newEntry("10.0.0.6", { source: "sabakan" }), reason: "enqueued by sabakan-triggered repair" }],
       outcome: (enqueued: readonly RepairEntry[]) => ({ ...outcome(4), enqueued: [...enqueued] }),
+      pollRecord: REALISTIC_POLL,
     }),
     NOW + 9000,
     "sabakan",
   );
+  // A health check that found an unhealthy node but enqueued nothing (held): its record is written alone.
+  await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: REALISTIC_REMEDIATION }), NOW + 9500, "kintsugi");
   await store.outcomes.record(outcome(5));
   await store.outcomes.record(outcome(6));
   await store.entries.dequeue(await add("10.0.0.7"), () => "finished", NOW + 10_000, "kintsugi");
@@ -79,6 +85,32 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
   await store.holds.release("10.0.0.10", "bob");
 }
 
+/** The poll {@link writeRealisticHistory} records: sabakan reported 10.0.0.6 unhealthy (and one machine without an address). */
+const REALISTIC_POLL: PollRecord = {
+  time: NOW + 9000,
+  machines: { serial: ["s6", "s-none"], ipv4: ["10.0.0.6", null], rack: [1, 2], types: ["IPMI-2.0"], type: [0, 0], state: [2, 3], seconds: [600, 30], standing: [1, 0] },
+  queue: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+  held: [],
+  constraints: { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 300, maximumUnhealthyMachinesPerRack: 2 },
+  enqueued: ["10.0.0.6"],
+  shortCircuited: false,
+};
+
+/** The health check's remediation {@link writeRealisticHistory} records. */
+const REALISTIC_REMEDIATION: RemediationRecord = {
+  time: NOW + 9500,
+  check: "kubelet",
+  gate: { open: true, reason: null },
+  targets: 4,
+  pending: 0,
+  unhealthy: { node: ["node-9", "node-x"], address: ["10.0.0.9", null], addressProblem: [null, "the node has no InternalIP"], machineType: ["IPMI-2.0", null] },
+  queue: ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.6"],
+  held: ["10.0.0.9"],
+  maximumRepairQueueEntries: 5,
+  enqueued: [],
+  shortCircuited: false,
+};
+
 /** A generation record as plain data (its configuration read through the getter). */
 function plain(g: ClusterGeneration | null): object | null {
   return g === null ? null : { ...g, cluster: g.cluster, changes: [...g.changes] };
@@ -111,5 +143,6 @@ export async function portView(store: KintsugiStore): Promise<object> {
     controlPlaneAddresses: [...g.controlPlaneAddresses()],
     byNumber: [0, 1, 2, 3].map((n) => plain(g.generation(n))),
     holds: store.holds.list(),
+    replay: { polls: await store.pollRecords.since(0, 100), remediations: await store.pollRecords.remediations(0, 100), size: store.pollRecords.size().records },
   };
 }

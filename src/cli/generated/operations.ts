@@ -39,6 +39,31 @@ export type LabelInput = {
   value: string;
 };
 
+/** What a poll did with one machine: enqueued it, or skipped it for one of the skip kinds (see SkipKind). */
+export type MachineFate =
+  /** Skipped: another machine had its address. */
+  | 'DUPLICATE_ADDRESS'
+  /** Enqueued. */
+  | 'ENQUEUED'
+  /** Skipped or held by repair.escalation. */
+  | 'ESCALATED'
+  /** Skipped: an operator held it. */
+  | 'HELD'
+  /** Skipped: its first IPv4 is not an address. */
+  | 'INVALID_ADDRESS'
+  /** Skipped: no IPv4 address. */
+  | 'NO_ADDRESS'
+  /** Held: not a node, within wait-seconds-to-repair-rebooting. */
+  | 'OUT_OF_CLUSTER'
+  /** Held by maximum-repair-queue-entries. */
+  | 'QUEUE_LIMIT'
+  /** Held by maximum-unhealthy-machines-per-rack. */
+  | 'RACK_LIMIT'
+  /** Held: rebooting, within wait-seconds-to-repair-rebooting. */
+  | 'REBOOTING'
+  /** Skipped: it had an entry in the queue. */
+  | 'RECENTLY_REPAIRED';
+
 /** Where a hold comes from. */
 export type MachineHoldSource =
   /** Read from the Node annotation `kintsugi.cybozu.io/hold`, whose value is the reason. */
@@ -64,6 +89,13 @@ export type MachineState =
   | 'UNINITIALIZED'
   | 'UNREACHABLE'
   | 'UPDATING';
+
+/** A kind of failure domain. */
+export type PacingDomainKind =
+  /** The entry's machine type. */
+  | 'MACHINE_TYPE'
+  /** The machine's rack in sabakan. A machine whose rack kintsugi has not seen in any sabakan answer is not paced by rack. */
+  | 'RACK';
 
 /** What repairStats can group by. */
 export type RepairStatsDimension =
@@ -122,6 +154,64 @@ export type RepairWaitKind =
   | 'QUEUE_DISABLED'
   /** The step's repair command ran; the health check is watched `until` the end of `watch_seconds`. */
   | 'WATCHING';
+
+/** The constraints a replay tries instead of the recorded ones; each is an integer >= 0 (at most 1,000,000). */
+export type ReplayConstraintsInput = {
+  /** maximum-repair-queue-entries. */
+  maximumRepairQueueEntries?: number | null | undefined;
+  /** maximum-unhealthy-machines-per-rack (0 = off). */
+  maximumUnhealthyMachinesPerRack?: number | null | undefined;
+  /** wait-seconds-to-repair-rebooting. */
+  waitSecondsToRepairRebooting?: number | null | undefined;
+};
+
+/**
+ * A health check's gate limit a replay tries instead of the configured one: maxUnhealthy or unhealthyRange, exactly
+ * one of them, spelled as in the config file.
+ */
+export type ReplayHealthCheckInput = {
+  /** maxUnhealthy: a whole number or a percentage of the targets, 0-100% (e.g. `3` or `40%`; at most 16 characters). */
+  maxUnhealthy?: string | null | undefined;
+  /** The check's name, as configured (`health_checks[].name`). */
+  name: string;
+  /** unhealthyRange: `[min-max]` with min <= max (e.g. `[1-3]`; at most 32 characters). */
+  unhealthyRange?: string | null | undefined;
+};
+
+/**
+ * How the replay's runner starts simulated repairs instead of the one in force; a field not given keeps the config's
+ * (`repair.max_concurrent_repairs`, `repair.pacing.domains`). When it differs from the config, the entries the live
+ * run enqueued are simulated too rather than kept as long as they were recorded.
+ */
+export type ReplayPacingInput = {
+  /** The failure domains repairs are paced by, each at most once; an empty list turns pacing off. */
+  domains?: Array<PacingDomainKind> | null | undefined;
+  /** max_concurrent_repairs: an integer from 1 to 10,000. */
+  maxConcurrentRepairs?: number | null | undefined;
+};
+
+/** What a health check's remediation did with one unhealthy target. */
+export type TargetFate =
+  /** Enqueued. */
+  | 'ENQUEUED'
+  /** Held by repair.escalation. */
+  | 'ESCALATED'
+  /** Skipped: an operator held it. */
+  | 'HELD'
+  /** Held: the node's first InternalIP is not an address. */
+  | 'INVALID_ADDRESS'
+  /** Held: the node has no InternalIP. */
+  | 'NO_ADDRESS'
+  /** Held: its machine type has no procedure with the check's operation. */
+  | 'NO_PROCEDURE'
+  /** Held by maximum-repair-queue-entries (all or nothing). */
+  | 'QUEUE_LIMIT'
+  /** Skipped: its address had an entry in the queue. */
+  | 'RECENTLY_REPAIRED'
+  /** Held: the check's gate was closed (maxUnhealthy or unhealthyRange, or paused). */
+  | 'SHORT_CIRCUITED'
+  /** Held: its machine type is unknown. */
+  | 'UNKNOWN_TYPE';
 
 export type EntryFieldsFragment = { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null };
 
@@ -349,6 +439,17 @@ export type WatchWaitsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
 export type WatchWaitsSubscription = { repairWaits: Array<{ index: string, waitingFor: { kind: RepairWaitKind, message: string } }> };
+
+export type SimulateAutoRepairQueryVariables = Exact<{
+  since: string;
+  constraints?: ReplayConstraintsInput | null | undefined;
+  repairSeconds?: number | null | undefined;
+  healthChecks?: Array<ReplayHealthCheckInput> | ReplayHealthCheckInput | null | undefined;
+  pacing?: ReplayPacingInput | null | undefined;
+}>;
+
+
+export type SimulateAutoRepairQuery = { simulateAutoRepair: { pollsReplayed: number, remediationsReplayed: number, unconfiguredChecks: Array<string>, unreadableRecords: number, truncated: boolean, enqueuedLive: number, enqueuedSimulated: number, polls: Array<{ time: string, source: string, healthCheck: string | null, live: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, simulated: { enqueued: Array<string>, shortCircuited: boolean, queueSize: number }, differences: Array<{ serial: string, address: string | null, live: MachineFate, simulated: MachineFate }>, targets: Array<{ node: string, address: string | null, live: TargetFate, simulated: TargetFate }> }> } };
 
 export type RepairStatsQueryVariables = Exact<{
   since: string;

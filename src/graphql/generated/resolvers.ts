@@ -17,8 +17,10 @@ import type { PacingChange as PacingChangeModel } from '../../domain/repair-paci
 import type { MachineHold as MachineHoldModel } from '../../domain/machine-holds.js';
 import type { WaitingFor as WaitingForModel } from '../../domain/repair-wait.js';
 import type { PublishedWait as PublishedWaitModel } from '../../domain/published-waits.js';
+import type { ReplayReport as ReplayReportModel, ReplayedPoll as ReplayedPollModel } from '../../domain/auto-repair-replay.js';
 import type { RepairStatsGroup as RepairStatsGroupModel, DurationSummary as DurationSummaryModel } from '../../domain/repair-stats.js';
 import type { MachineRepairHistory as MachineRepairHistoryModel, MachineRepair as MachineRepairModel, FrequentlyRepaired as FrequentlyRepairedModel } from '../../domain/machine-repairs.js';
+import type { FinishedRepair as FinishedRepairModel } from '../../domain/finished-repair.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -56,6 +58,27 @@ export type AutoRepairOutcome = {
   time: Scalars['DateTime']['output'];
   /** `schedule` or `operator` (runAutoRepair). */
   trigger: Scalars['String']['output'];
+};
+
+/** What a replay found. */
+export type AutoRepairReplay = {
+  __typename?: 'AutoRepairReplay';
+  /** Entries the live polls and remediations enqueued, over the replayed records. */
+  enqueuedLive: Scalars['Int']['output'];
+  /** Entries the replay would have enqueued, over the replayed records. */
+  enqueuedSimulated: Scalars['Int']['output'];
+  /** The evaluations (polls and remediations) where some fate or the short circuit differs, oldest first (at most 1,000). */
+  polls: Array<ReplayedPoll>;
+  /** How many recorded polls were replayed. */
+  pollsReplayed: Scalars['Int']['output'];
+  /** How many recorded health-check remediations were replayed (decided again). */
+  remediationsReplayed: Scalars['Int']['output'];
+  /** Whether more polls were recorded since `since` than were replayed, or more differing polls found than returned. */
+  truncated: Scalars['Boolean']['output'];
+  /** Checks with remediation records in the range but no configuration now: their records were carried as recorded. */
+  unconfiguredChecks: Array<Scalars['String']['output']>;
+  /** Stored records that could not be read (corrupt or of the wrong shape): left out of the replay. */
+  unreadableRecords: Scalars['Int']['output'];
 };
 
 /** The counts behind a `too many repair requests` short-circuit: existing + candidates > limit. */
@@ -242,6 +265,27 @@ export type EntryWait = {
   waitingFor: RepairWait;
 };
 
+/** A repair that ended, as its finished-repair record keeps it. */
+export type FinishedRepair = {
+  __typename?: 'FinishedRepair';
+  /** The address it was enqueued with. */
+  address: Scalars['IPAddress']['output'];
+  /** When it was enqueued. */
+  createdAt: Scalars['DateTime']['output'];
+  /** When it finished (its last transition), or was dequeued unfinished. */
+  finishedAt: Scalars['DateTime']['output'];
+  /** The entry's index. */
+  index: Scalars['Int']['output'];
+  /** The machine type. */
+  machineType: Scalars['String']['output'];
+  /** The operation. */
+  operation: Scalars['String']['output'];
+  /** Who created its entry: `operator`, `sabakan` or `health-check:NAME`. */
+  source: Scalars['String']['output'];
+  /** How it ended: `succeeded`, `failed`, or `deleted` (dequeued before it finished). */
+  status: Scalars['String']['output'];
+};
+
 /** A machine and how often it was repaired. */
 export type FrequentlyRepairedMachine = {
   __typename?: 'FrequentlyRepairedMachine';
@@ -370,6 +414,45 @@ export type Machine = {
   repairEntries: Array<RepairEntry>;
   spec: MachineSpec;
   status: MachineStatus;
+};
+
+/** What a poll did with one machine: enqueued it, or skipped it for one of the skip kinds (see SkipKind). */
+export enum MachineFate {
+  /** Skipped: another machine had its address. */
+  DuplicateAddress = 'duplicate_address',
+  /** Enqueued. */
+  Enqueued = 'enqueued',
+  /** Skipped or held by repair.escalation. */
+  Escalated = 'escalated',
+  /** Skipped: an operator held it. */
+  Held = 'held',
+  /** Skipped: its first IPv4 is not an address. */
+  InvalidAddress = 'invalid_address',
+  /** Skipped: no IPv4 address. */
+  NoAddress = 'no_address',
+  /** Held: not a node, within wait-seconds-to-repair-rebooting. */
+  OutOfCluster = 'out_of_cluster',
+  /** Held by maximum-repair-queue-entries. */
+  QueueLimit = 'queue_limit',
+  /** Held by maximum-unhealthy-machines-per-rack. */
+  RackLimit = 'rack_limit',
+  /** Held: rebooting, within wait-seconds-to-repair-rebooting. */
+  Rebooting = 'rebooting',
+  /** Skipped: it had an entry in the queue. */
+  RecentlyRepaired = 'recently_repaired'
+}
+
+/** A machine that would have fared differently. */
+export type MachineFateDifference = {
+  __typename?: 'MachineFateDifference';
+  /** Its address in canonical form; null when it had none. */
+  address?: Maybe<Scalars['IPAddress']['output']>;
+  /** What happened to it. */
+  live: MachineFate;
+  /** The machine's serial. */
+  serial: Scalars['String']['output'];
+  /** What would have happened to it. */
+  simulated: MachineFate;
 };
 
 /** An operator's veto on repairing one machine. */
@@ -767,6 +850,14 @@ export type Query = {
   /** The current values of the safety constraints. */
   constraints: Constraints;
   /**
+   * The repairs that ended (finished, or dequeued before they finished) from `since` (inclusive) to `until`
+   * (exclusive; now when absent), newest first by when they ended, at most `limit` of them (1 to 5,000, default
+   * 1,000). The range may cover at most 7 days; a longer range or a limit out of bounds is INVALID_ARGUMENT. Read from
+   * the finished-repair records (the newest 10,000 are kept), so a repair stays listed after its entry was deleted
+   * from the queue: the status page's timeline.
+   */
+  finishedRepairs: Array<FinishedRepair>;
+  /**
    * The `top` machines (1 to 100, default 10; INVALID_ARGUMENT otherwise) repaired most among the repairs that ended
    * since `since` (at most 90 days ago): candidates for retirement. Most repairs first, then the latest repaired.
    */
@@ -830,6 +921,27 @@ export type Query = {
    * field of `notHaving` does.
    */
   searchRepairEntries: Array<RepairEntry>;
+  /**
+   * Replays the sabakan polls and the health checks' remediations recorded since `since` (at most 31 days before
+   * now; records are kept `poll_records.keep_days`), merged in time order, through the same intake and remediation
+   * decisions on ONE simulated queue (they share maximum-repair-queue-entries and the rule that an address in the
+   * queue is not enqueued again, as live), with `constraints` (a constraint not given keeps each record's value),
+   * `healthChecks` (a check's gate limit by name; a check not named keeps its recorded gate) and `pacing` (the
+   * runner's limits; the config's when not given), and returns, evaluation by evaluation, where a machine's or a
+   * target's fate would have differed. Remediations are decided with the checks and repair procedures configured
+   * now; the records of a check no longer configured are carried as recorded (`unconfiguredChecks`). A simulated
+   * repair starts as the runner would start it (in the order enqueued, under max_concurrent_repairs and the pacing
+   * allowances, behind the recorded entries, pacing seeded from the finished-repair records before `since`), takes
+   * `repairSeconds` (60-2,592,000, default 3,600) once started, and its entry leaves early when, enqueued by a poll,
+   * its machine leaves sabakan's answer. Bounds: at most 50,000 polls and remediations together are replayed (the
+   * oldest first; `truncated` says when more were recorded), at most 5,000,000 machines and unhealthy targets summed
+   * over them (the CPU bound: beyond it the query fails with INVALID_ARGUMENT asking for a later `since`), at most
+   * 20,000,000 scheduling steps (waiting repairs weighed: past them the replay stops and `truncated` is true), at
+   * most 100 `healthChecks`, at most 1,000 differing evaluations returned. Errors with INVALID_ARGUMENT naming the
+   * argument when one is out of range or names no configured check. Both backends (SQLite, etcd) keep the records,
+   * so a follower replica answers as the leader does.
+   */
+  simulateAutoRepair: AutoRepairReplay;
 };
 
 
@@ -842,6 +954,14 @@ export type QueryAutoRepairOutcomesArgs = {
 /** The root of every read. */
 export type QueryClusterGenerationsArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** The root of every read. */
+export type QueryFinishedRepairsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  since: Scalars['DateTime']['input'];
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -902,6 +1022,16 @@ export type QuerySearchMachinesArgs = {
 export type QuerySearchRepairEntriesArgs = {
   having?: InputMaybe<RepairEntryParams>;
   notHaving?: InputMaybe<RepairEntryParams>;
+};
+
+
+/** The root of every read. */
+export type QuerySimulateAutoRepairArgs = {
+  constraints?: InputMaybe<ReplayConstraintsInput>;
+  healthChecks?: InputMaybe<Array<ReplayHealthCheckInput>>;
+  pacing?: InputMaybe<ReplayPacingInput>;
+  repairSeconds?: InputMaybe<Scalars['Int']['input']>;
+  since: Scalars['DateTime']['input'];
 };
 
 /** A request to repair one machine, driven through the steps of its repair operation. */
@@ -1216,6 +1346,71 @@ export enum RepairWaitKind {
   Watching = 'WATCHING'
 }
 
+/** The constraints a replay tries instead of the recorded ones; each is an integer >= 0 (at most 1,000,000). */
+export type ReplayConstraintsInput = {
+  /** maximum-repair-queue-entries. */
+  maximumRepairQueueEntries?: InputMaybe<Scalars['Int']['input']>;
+  /** maximum-unhealthy-machines-per-rack (0 = off). */
+  maximumUnhealthyMachinesPerRack?: InputMaybe<Scalars['Int']['input']>;
+  /** wait-seconds-to-repair-rebooting. */
+  waitSecondsToRepairRebooting?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * A health check's gate limit a replay tries instead of the configured one: maxUnhealthy or unhealthyRange, exactly
+ * one of them, spelled as in the config file.
+ */
+export type ReplayHealthCheckInput = {
+  /** maxUnhealthy: a whole number or a percentage of the targets, 0-100% (e.g. `3` or `40%`; at most 16 characters). */
+  maxUnhealthy?: InputMaybe<Scalars['String']['input']>;
+  /** The check's name, as configured (`health_checks[].name`). */
+  name: Scalars['String']['input'];
+  /** unhealthyRange: `[min-max]` with min <= max (e.g. `[1-3]`; at most 32 characters). */
+  unhealthyRange?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * How the replay's runner starts simulated repairs instead of the one in force; a field not given keeps the config's
+ * (`repair.max_concurrent_repairs`, `repair.pacing.domains`). When it differs from the config, the entries the live
+ * run enqueued are simulated too rather than kept as long as they were recorded.
+ */
+export type ReplayPacingInput = {
+  /** The failure domains repairs are paced by, each at most once; an empty list turns pacing off. */
+  domains?: InputMaybe<Array<PacingDomainKind>>;
+  /** max_concurrent_repairs: an integer from 1 to 10,000. */
+  maxConcurrentRepairs?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** What one poll's intake or one remediation did, or would have done. */
+export type ReplayedIntake = {
+  __typename?: 'ReplayedIntake';
+  /** The addresses enqueued. */
+  enqueued: Array<Scalars['IPAddress']['output']>;
+  /** The entries in the (live or simulated) queue when the poll decided. */
+  queueSize: Scalars['Int']['output'];
+  /** Whether maximum-repair-queue-entries stopped the poll or the remediation (nothing enqueued), or the check's gate was closed. */
+  shortCircuited: Scalars['Boolean']['output'];
+};
+
+/** One evaluation, a sabakan poll or a health check's, where the replay differs from what was. */
+export type ReplayedPoll = {
+  __typename?: 'ReplayedPoll';
+  /** Each machine whose fate differs, by serial (a sabakan poll; empty for a health check). */
+  differences: Array<MachineFateDifference>;
+  /** The health check's name; null for a sabakan poll. */
+  healthCheck?: Maybe<Scalars['String']['output']>;
+  /** What the live poll did. */
+  live: ReplayedIntake;
+  /** What the poll would have done with the replay's limits. */
+  simulated: ReplayedIntake;
+  /** Whose evaluation: `sabakan` for a poll, `health-check:NAME` for a health check's remediation. */
+  source: Scalars['String']['output'];
+  /** Each target whose fate differs, by node (a health check; empty for a sabakan poll). */
+  targets: Array<TargetFateDifference>;
+  /** When the poll or the check's evaluation ran. */
+  time: Scalars['DateTime']['output'];
+};
+
 /** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
 export enum SkipKind {
   /** Skipped: another machine with the same address was enqueued in this poll. */
@@ -1312,6 +1507,43 @@ export type Taint = {
   value?: Maybe<Scalars['String']['output']>;
 };
 
+/** What a health check's remediation did with one unhealthy target. */
+export enum TargetFate {
+  /** Enqueued. */
+  Enqueued = 'enqueued',
+  /** Held by repair.escalation. */
+  Escalated = 'escalated',
+  /** Skipped: an operator held it. */
+  Held = 'held',
+  /** Held: the node's first InternalIP is not an address. */
+  InvalidAddress = 'invalid_address',
+  /** Held: the node has no InternalIP. */
+  NoAddress = 'no_address',
+  /** Held: its machine type has no procedure with the check's operation. */
+  NoProcedure = 'no_procedure',
+  /** Held by maximum-repair-queue-entries (all or nothing). */
+  QueueLimit = 'queue_limit',
+  /** Skipped: its address had an entry in the queue. */
+  RecentlyRepaired = 'recently_repaired',
+  /** Held: the check's gate was closed (maxUnhealthy or unhealthyRange, or paused). */
+  ShortCircuited = 'short_circuited',
+  /** Held: its machine type is unknown. */
+  UnknownType = 'unknown_type'
+}
+
+/** A health check's target that would have fared differently. */
+export type TargetFateDifference = {
+  __typename?: 'TargetFateDifference';
+  /** Its address in canonical form; null when it had none. */
+  address?: Maybe<Scalars['IPAddress']['output']>;
+  /** What happened to it. */
+  live: TargetFate;
+  /** The node's name. */
+  node: Scalars['String']['output'];
+  /** What would have happened to it. */
+  simulated: TargetFate;
+};
+
 /** A node condition rule of a health check. */
 export type UnhealthyCondition = {
   __typename?: 'UnhealthyCondition';
@@ -1397,6 +1629,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AutoRepairOutcome: ResolverTypeWrapper<AutoRepairOutcomeModel>;
+  AutoRepairReplay: ResolverTypeWrapper<ReplayReportModel>;
   AutoRepairShortCircuit: ResolverTypeWrapper<AutoRepairShortCircuit>;
   AutoRepairVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
   BMC: ResolverTypeWrapper<Bmc>;
@@ -1414,6 +1647,7 @@ export type ResolversTypes = {
   DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
   DurationSummary: ResolverTypeWrapper<DurationSummaryModel>;
   EntryWait: ResolverTypeWrapper<PublishedWaitModel>;
+  FinishedRepair: ResolverTypeWrapper<FinishedRepairModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   FrequentlyRepairedMachine: ResolverTypeWrapper<FrequentlyRepairedModel>;
   GeneratedCluster: ResolverTypeWrapper<ClusterGenerationModel>;
@@ -1427,6 +1661,8 @@ export type ResolversTypes = {
   Label: ResolverTypeWrapper<Label>;
   LabelInput: LabelInput;
   Machine: ResolverTypeWrapper<SabakanObjectModel>;
+  MachineFate: null;
+  MachineFateDifference: ResolverTypeWrapper<MachineFateDifference>;
   MachineHold: ResolverTypeWrapper<MachineHoldModel>;
   MachineHoldEvent: ResolverTypeWrapper<HoldChangeModel>;
   MachineHoldEventKind: null;
@@ -1461,17 +1697,25 @@ export type ResolversTypes = {
   RepairStepStatus: null;
   RepairWait: ResolverTypeWrapper<WaitingForModel>;
   RepairWaitKind: RepairWaitKind;
+  ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayHealthCheckInput: ReplayHealthCheckInput;
+  ReplayPacingInput: ReplayPacingInput;
+  ReplayedIntake: ResolverTypeWrapper<ReplayedIntake>;
+  ReplayedPoll: ResolverTypeWrapper<ReplayedPollModel>;
   SkipKind: null;
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Taint: ResolverTypeWrapper<TaintModel>;
+  TargetFate: null;
+  TargetFateDifference: ResolverTypeWrapper<TargetFateDifference>;
   UnhealthyCondition: ResolverTypeWrapper<UnhealthyCondition>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AutoRepairOutcome: AutoRepairOutcomeModel;
+  AutoRepairReplay: ReplayReportModel;
   AutoRepairShortCircuit: AutoRepairShortCircuit;
   AutoRepairVariables: MachineQueryVariablesModel;
   BMC: Bmc;
@@ -1487,6 +1731,7 @@ export type ResolversParentTypes = {
   DomainPacing: DomainPacingModel;
   DurationSummary: DurationSummaryModel;
   EntryWait: PublishedWaitModel;
+  FinishedRepair: FinishedRepairModel;
   Float: Scalars['Float']['output'];
   FrequentlyRepairedMachine: FrequentlyRepairedModel;
   GeneratedCluster: ClusterGenerationModel;
@@ -1499,6 +1744,7 @@ export type ResolversParentTypes = {
   Label: Label;
   LabelInput: LabelInput;
   Machine: SabakanObjectModel;
+  MachineFateDifference: MachineFateDifference;
   MachineHold: MachineHoldModel;
   MachineHoldEvent: HoldChangeModel;
   MachineInfo: MachineInfo;
@@ -1524,10 +1770,16 @@ export type ResolversParentTypes = {
   RepairStatsGroup: RepairStatsGroupModel;
   RepairStepConfig: RepairStepConfigModel;
   RepairWait: WaitingForModel;
+  ReplayConstraintsInput: ReplayConstraintsInput;
+  ReplayHealthCheckInput: ReplayHealthCheckInput;
+  ReplayPacingInput: ReplayPacingInput;
+  ReplayedIntake: ReplayedIntake;
+  ReplayedPoll: ReplayedPollModel;
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Taint: TaintModel;
+  TargetFateDifference: TargetFateDifference;
   UnhealthyCondition: UnhealthyCondition;
 };
 
@@ -1540,6 +1792,17 @@ export type AutoRepairOutcomeResolvers<ContextType = GraphQLContext, ParentType 
   skipped?: Resolver<Array<ResolversTypes['SkippedMachine']>, ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   trigger?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AutoRepairReplayResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairReplay'] = ResolversParentTypes['AutoRepairReplay']> = {
+  enqueuedLive?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  enqueuedSimulated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  polls?: Resolver<Array<ResolversTypes['ReplayedPoll']>, ParentType, ContextType>;
+  pollsReplayed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  remediationsReplayed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  truncated?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  unconfiguredChecks?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  unreadableRecords?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type AutoRepairShortCircuitResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairShortCircuit'] = ResolversParentTypes['AutoRepairShortCircuit']> = {
@@ -1636,6 +1899,17 @@ export type EntryWaitResolvers<ContextType = GraphQLContext, ParentType extends 
   waitingFor?: Resolver<ResolversTypes['RepairWait'], ParentType, ContextType>;
 };
 
+export type FinishedRepairResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FinishedRepair'] = ResolversParentTypes['FinishedRepair']> = {
+  address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  finishedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type FrequentlyRepairedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['FrequentlyRepairedMachine'] = ResolversParentTypes['FrequentlyRepairedMachine']> = {
   address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
   failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1703,6 +1977,15 @@ export type MachineResolvers<ContextType = GraphQLContext, ParentType extends Re
   repairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   spec?: Resolver<ResolversTypes['MachineSpec'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['MachineStatus'], ParentType, ContextType>;
+};
+
+export type MachineFateResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', ENQUEUED: 'enqueued', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
+
+export type MachineFateDifferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineFateDifference'] = ResolversParentTypes['MachineFateDifference']> = {
+  address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  live?: Resolver<ResolversTypes['MachineFate'], ParentType, ContextType>;
+  serial?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  simulated?: Resolver<ResolversTypes['MachineFate'], ParentType, ContextType>;
 };
 
 export type MachineHoldResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineHold'] = ResolversParentTypes['MachineHold']> = {
@@ -1827,6 +2110,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   clusterTemplate?: Resolver<Maybe<ResolversTypes['ClusterTemplate']>, ParentType, ContextType>;
   clusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  finishedRepairs?: Resolver<Array<ResolversTypes['FinishedRepair']>, ParentType, ContextType, RequireFields<QueryFinishedRepairsArgs, 'since'>>;
   frequentlyRepaired?: Resolver<Array<ResolversTypes['FrequentlyRepairedMachine']>, ParentType, ContextType, RequireFields<QueryFrequentlyRepairedArgs, 'since'>>;
   generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType, Partial<QueryGeneratedClusterArgs>>;
   healthChecks?: Resolver<Array<ResolversTypes['HealthCheck']>, ParentType, ContextType>;
@@ -1840,6 +2124,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   repairStats?: Resolver<Array<ResolversTypes['RepairStatsGroup']>, ParentType, ContextType, RequireFields<QueryRepairStatsArgs, 'since'>>;
   searchMachines?: Resolver<Array<ResolversTypes['Machine']>, ParentType, ContextType, Partial<QuerySearchMachinesArgs>>;
   searchRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType, Partial<QuerySearchRepairEntriesArgs>>;
+  simulateAutoRepair?: Resolver<ResolversTypes['AutoRepairReplay'], ParentType, ContextType, RequireFields<QuerySimulateAutoRepairArgs, 'since'>>;
 };
 
 export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntry'] = ResolversParentTypes['RepairEntry']> = {
@@ -1950,6 +2235,22 @@ export type RepairWaitResolvers<ContextType = GraphQLContext, ParentType extends
   until?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
+export type ReplayedIntakeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ReplayedIntake'] = ResolversParentTypes['ReplayedIntake']> = {
+  enqueued?: Resolver<Array<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  queueSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  shortCircuited?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ReplayedPollResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ReplayedPoll'] = ResolversParentTypes['ReplayedPoll']> = {
+  differences?: Resolver<Array<ResolversTypes['MachineFateDifference']>, ParentType, ContextType>;
+  healthCheck?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  live?: Resolver<ResolversTypes['ReplayedIntake'], ParentType, ContextType>;
+  simulated?: Resolver<ResolversTypes['ReplayedIntake'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  targets?: Resolver<Array<ResolversTypes['TargetFateDifference']>, ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
 export type SkipKindResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
 
 export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkippedMachine'] = ResolversParentTypes['SkippedMachine']> = {
@@ -1978,6 +2279,15 @@ export type TaintResolvers<ContextType = GraphQLContext, ParentType extends Reso
   value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type TargetFateResolvers = { ENQUEUED: 'enqueued', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', NO_PROCEDURE: 'no_procedure', QUEUE_LIMIT: 'queue_limit', RECENTLY_REPAIRED: 'recently_repaired', SHORT_CIRCUITED: 'short_circuited', UNKNOWN_TYPE: 'unknown_type' };
+
+export type TargetFateDifferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TargetFateDifference'] = ResolversParentTypes['TargetFateDifference']> = {
+  address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
+  live?: Resolver<ResolversTypes['TargetFate'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  simulated?: Resolver<ResolversTypes['TargetFate'], ParentType, ContextType>;
+};
+
 export type UnhealthyConditionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UnhealthyCondition'] = ResolversParentTypes['UnhealthyCondition']> = {
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   timeoutSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1986,6 +2296,7 @@ export type UnhealthyConditionResolvers<ContextType = GraphQLContext, ParentType
 
 export type Resolvers<ContextType = GraphQLContext> = {
   AutoRepairOutcome?: AutoRepairOutcomeResolvers<ContextType>;
+  AutoRepairReplay?: AutoRepairReplayResolvers<ContextType>;
   AutoRepairShortCircuit?: AutoRepairShortCircuitResolvers<ContextType>;
   AutoRepairVariables?: AutoRepairVariablesResolvers<ContextType>;
   BMC?: BmcResolvers<ContextType>;
@@ -2001,6 +2312,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   DomainPacing?: DomainPacingResolvers<ContextType>;
   DurationSummary?: DurationSummaryResolvers<ContextType>;
   EntryWait?: EntryWaitResolvers<ContextType>;
+  FinishedRepair?: FinishedRepairResolvers<ContextType>;
   FrequentlyRepairedMachine?: FrequentlyRepairedMachineResolvers<ContextType>;
   GeneratedCluster?: GeneratedClusterResolvers<ContextType>;
   HealthCheck?: HealthCheckResolvers<ContextType>;
@@ -2010,6 +2322,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   IPAddress?: GraphQLScalarType;
   Label?: LabelResolvers<ContextType>;
   Machine?: MachineResolvers<ContextType>;
+  MachineFate?: MachineFateResolvers;
+  MachineFateDifference?: MachineFateDifferenceResolvers<ContextType>;
   MachineHold?: MachineHoldResolvers<ContextType>;
   MachineHoldEvent?: MachineHoldEventResolvers<ContextType>;
   MachineHoldEventKind?: MachineHoldEventKindResolvers;
@@ -2040,10 +2354,14 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairStepConfig?: RepairStepConfigResolvers<ContextType>;
   RepairStepStatus?: RepairStepStatusResolvers;
   RepairWait?: RepairWaitResolvers<ContextType>;
+  ReplayedIntake?: ReplayedIntakeResolvers<ContextType>;
+  ReplayedPoll?: ReplayedPollResolvers<ContextType>;
   SkipKind?: SkipKindResolvers;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Taint?: TaintResolvers<ContextType>;
+  TargetFate?: TargetFateResolvers;
+  TargetFateDifference?: TargetFateDifferenceResolvers<ContextType>;
   UnhealthyCondition?: UnhealthyConditionResolvers<ContextType>;
 };
 

@@ -1,5 +1,6 @@
 import { canonicalAddresses, parseAddress } from "../../domain/address.js";
 import { frequentlyRepaired, machineRepairs } from "../../domain/machine-repairs.js";
+import { finishedRepairsIn, finishedRepairsWindowOf } from "../../domain/finished-repairs-window.js";
 import { frequentTopOf, lookupSerialOf, statsRangeOf } from "../../domain/repair-stats-bounds.js";
 import { repairStats, type RepairStatsDimension } from "../../domain/repair-stats.js";
 import { ask } from "../../gateway/sabakan-forwarder.js";
@@ -66,6 +67,11 @@ export const repairStatsResolvers: Resolvers = {
       if (!count.ok) throw apiError("INVALID_ARGUMENT", count.message);
       return frequentlyRepaired(ctx.finished.list(range.since), range.since, count.top);
     },
+    finishedRepairs: (_, { since, until, limit }, ctx) => {
+      const window = finishedRepairsWindowOf(since, until ?? null, limit ?? null, ctx.now());
+      if (!window.ok) throw apiError("INVALID_ARGUMENT", window.message);
+      return finishedRepairsIn(ctx.finished.list(window.since), window);
+    },
   },
   RepairStatsGroup: {
     machineType: (g) => g.key.machineType,
@@ -83,6 +89,9 @@ export const repairStatsResolvers: Resolvers = {
   },
   MachineRepairs: {
     meanSecondsBetweenFailures: (m) => (m.meanTimeBetweenFailuresMs === null ? null : seconds(m.meanTimeBetweenFailuresMs)),
+  },
+  FinishedRepair: {
+    index: (r) => r.entryIndex,
   },
   MachineRepair: {
     index: (r) => r.repair.entryIndex,

@@ -37,6 +37,7 @@ const COUNTED_TABLES: Readonly<Record<keyof SnapshotCounts, string>> = {
   generations: "cluster_generations",
   holds: "machine_holds",
   finished: "finished_repairs",
+  replayRecords: "poll_records",
 };
 
 /** The most lines of SQLite's integrity check a problem quotes. */

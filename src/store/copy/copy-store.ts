@@ -27,6 +27,7 @@ export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
   generations: "generation records",
   holds: "machine holds",
   finished: "finished repairs",
+  replayRecords: "replay records",
 };
 
 /**

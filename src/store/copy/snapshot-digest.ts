@@ -11,6 +11,7 @@ export interface SnapshotCounts {
   readonly generations: number;
   readonly holds: number;
   readonly finished: number;
+  readonly replayRecords: number;
 }
 
 /** What a whole snapshot comes to: its counts, its counters and the sha256 of its canonical serialization. */
@@ -57,6 +58,8 @@ function orderKey(item: SnapshotItem): readonly number[] | Buffer {
       return Buffer.from(item.hold.address, "utf8");
     case "finished":
       return [item.finished.sequence];
+    case "replay":
+      return [item.replay.sequence];
     case "counters":
       return [];
   }
@@ -77,7 +80,7 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
  */
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
-  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0, finished: 0 };
+  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0, finished: 0, replayRecords: 0 };
   private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;
@@ -138,6 +141,9 @@ export class SnapshotDigest {
         this.counts.finished++;
         h.index = Math.max(h.index, item.finished.entryIndex);
         h.historySequence = Math.max(h.historySequence, item.finished.sequence);
+        return;
+      case "replay":
+        this.counts.replayRecords++;
         return;
       case "counters": {
         const c = item.counters;

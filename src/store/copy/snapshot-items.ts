@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { finishedRepairSchema, historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../etcd/etcd-value-schemas.js";
+import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
 
 const id = z.number().int().min(1);
@@ -33,6 +34,13 @@ const itemSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("generation"), generation: generationSchema }),
   z.object({ kind: z.literal("hold"), hold: storedHoldSchema }),
   z.object({ kind: z.literal("finished"), finished: finishedRepairSchema }),
+  z.object({
+    kind: z.literal("replay"),
+    replay: z.discriminatedUnion("area", [
+      z.object({ sequence: id, area: z.literal("intake"), record: pollRecordSchema }),
+      z.object({ sequence: id, area: z.literal("health-check"), record: remediationRecordSchema }),
+    ]),
+  }),
   z.object({ kind: z.literal("counters"), counters: countersSchema }),
 ]);
 
@@ -53,6 +61,8 @@ export function describeItem(item: SnapshotItem): string {
       return `machine hold ${JSON.stringify(item.hold.address)}`;
     case "finished":
       return `finished-repair record ${item.finished.sequence} (repair entry ${item.finished.entryIndex})`;
+    case "replay":
+      return `replay record ${item.replay.sequence} (${item.replay.area === "intake" ? "a poll's intake" : `health check ${JSON.stringify(item.replay.record.check)}`})`;
     case "counters":
       return "the counters";
   }

@@ -2,6 +2,8 @@ import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { GenerationTrigger } from "../../domain/cluster/generation-record.js";
 import type { StoredMachineHold } from "../../domain/machine-holds.js";
 import type { FinishedRepair } from "../../domain/finished-repair.js";
+import type { PollRecord } from "../../domain/poll-record.js";
+import type { RemediationRecord } from "../../domain/remediation-record.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/repair-history.js";
 
@@ -15,6 +17,7 @@ import type { RepairHistoryRecord } from "../../domain/repair-history.js";
  * - the kept generation records, by sequence;
  * - the machine holds, by address (UTF-8 bytes);
  * - the kept finished-repair records, by sequence;
+ * - the kept replay records (a poll's intake, a health check's remediation), by sequence, both kinds together;
  * - last, the counters: what the store hands out next, so a copy never reuses an index or a sequence.
  */
 export type SnapshotItem =
@@ -25,12 +28,23 @@ export type SnapshotItem =
   | { readonly kind: "generation"; readonly generation: SnapshotGeneration }
   | { readonly kind: "hold"; readonly hold: StoredMachineHold }
   | { readonly kind: "finished"; readonly finished: FinishedRepair }
+  | { readonly kind: "replay"; readonly replay: SnapshotReplayRecord }
   | { readonly kind: "counters"; readonly counters: SnapshotCounters };
 
 export type SnapshotItemKind = SnapshotItem["kind"];
 
 /** The kinds in canonical order. */
-export const SNAPSHOT_ITEM_KINDS = ["setting", "entry", "history", "outcome", "generation", "hold", "finished", "counters"] as const satisfies readonly SnapshotItemKind[];
+export const SNAPSHOT_ITEM_KINDS = ["setting", "entry", "history", "outcome", "generation", "hold", "finished", "replay", "counters"] as const satisfies readonly SnapshotItemKind[];
+
+/**
+ * A replay record as decoded (both stores keep it deflated, with bytes of their own), with its sequence: a copy carries
+ * the record, and the hash covers what it says, not how a store compressed it. No counter follows it: each store
+ * hands out the next sequence above the newest it keeps.
+ */
+export type SnapshotReplayRecord = { readonly sequence: number } & (
+  | { readonly area: "intake"; readonly record: PollRecord }
+  | { readonly area: "health-check"; readonly record: RemediationRecord }
+);
 
 /**
  * A generation record as stored: `cluster` is the configuration's JSON text exactly as it was recorded (both backends

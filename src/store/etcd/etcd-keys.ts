@@ -18,7 +18,21 @@ export type ParsedKey =
   | { readonly kind: "holds-head" }
   | { readonly kind: "hold"; readonly address: string }
   | { readonly kind: "finished"; readonly sequence: number }
+  | { readonly kind: "records-head" }
+  | { readonly kind: "record"; readonly record: RecordKey }
   | { readonly kind: "other" };
+
+/** What a replay record's key tells without its value: which kind, its sequence, its time and its stored bytes. */
+export interface RecordKey {
+  readonly area: RecordArea;
+  readonly sequence: number;
+  readonly time: number;
+  readonly bytes: number;
+}
+
+/** The two kinds of replay records (src/store/poll-record-schema.ts): a poll's intake, a health check's remediation. */
+export const RECORD_AREAS = ["intake", "health-check"] as const;
+export type RecordArea = (typeof RECORD_AREAS)[number];
 
 /** A half-open key range [start, end), as etcd's range and delete-range take it. */
 export interface KeyRange {
@@ -64,6 +78,10 @@ export class EtcdKeys {
   readonly allFinished: KeyRange;
   /** The replicas' election keys (see src/ha/leader-election.ts): one per running replica. */
   readonly allLeaders: KeyRange;
+  /** The replay records' sequence head (both kinds share it), compared and advanced by every write of a record. */
+  readonly recordsHead: string;
+  /** The replay records (`records/<kind>/<sequence>/<time>/<bytes>`), which the mirror holds by key only. */
+  readonly allRecords: KeyRange;
 
   /** `prefix` must end with "/" (as sabakan's `/sabakan/`), so that no other prefix shares its keys. */
   constructor(readonly prefix: string) {
@@ -83,6 +101,24 @@ export class EtcdKeys {
     this.allHolds = { start: `${prefix}holds/`, end: prefixEnd(`${prefix}holds/`) };
     this.allFinished = { start: `${prefix}finished/`, end: prefixEnd(`${prefix}finished/`) };
     this.allLeaders = { start: `${prefix}leader/`, end: prefixEnd(`${prefix}leader/`) };
+    this.recordsHead = `${prefix}records-head`;
+    this.allRecords = { start: `${prefix}records/`, end: prefixEnd(`${prefix}records/`) };
+  }
+
+  /** A replay record's key: its time and stored bytes ride in the key, so pruning and paging read no value. */
+  record(r: RecordKey): string {
+    return `${this.prefix}records/${r.area}/${pad(r.sequence)}/${pad(r.time)}/${pad(r.bytes)}`;
+  }
+
+  /** Every record of one kind. */
+  recordsOf(area: RecordArea): KeyRange {
+    const start = `${this.prefix}records/${area}/`;
+    return { start, end: prefixEnd(start) };
+  }
+
+  /** The records of one kind with sequences below `sequence`. */
+  recordsBelow(area: RecordArea, sequence: number): KeyRange {
+    return { start: `${this.prefix}records/${area}/`, end: `${this.prefix}records/${area}/${pad(sequence)}` };
   }
 
   entry(index: number): string {
@@ -145,7 +181,10 @@ export class EtcdKeys {
         return { kind: "generations-head" };
       case "holds-head":
         return { kind: "holds-head" };
+      case "records-head":
+        return { kind: "records-head" };
     }
+    if (rest.startsWith("records/")) return this.parseRecord(rest.split("/"));
     if (rest.startsWith("holds/")) {
       const address = rest.slice("holds/".length);
       return address === "" || address.includes("/") ? { kind: "other" } : { kind: "hold", address };
@@ -164,5 +203,15 @@ export class EtcdKeys {
     const b = number(second);
     if (area === "history" && b !== null && more.length === 0) return { kind: "history", index: a, sequence: b };
     return { kind: "other" };
+  }
+
+  private parseRecord([, area, ...numbers]: readonly string[]): ParsedKey {
+    // Safe integers only: a key another process wrote with a larger sequence must not make every write's next key unwritable.
+    const [sequence, time, bytes] = numbers.map((text) => {
+      const n = number(text);
+      return n !== null && Number.isSafeInteger(n) ? n : null;
+    });
+    if (!RECORD_AREAS.includes(area as RecordArea) || numbers.length !== 3 || sequence == null || time == null || bytes == null) return { kind: "other" };
+    return { kind: "record", record: { area: area as RecordArea, sequence, time, bytes } };
   }
 }

@@ -3,6 +3,7 @@ import type { ClusterGeneration } from "../../domain/cluster/generation-record.j
 import type { StoredMachineHold } from "../../domain/machine-holds.js";
 import { KEPT_FINISHED_REPAIRS } from "../../domain/finished-repair.js";
 import { MirroredFinished } from "./mirrored-finished.js";
+import { MirroredRecords } from "./mirrored-records.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
@@ -47,7 +48,7 @@ export interface MirroredGeneration {
 }
 
 /**
- * Everything of the store but the history, as of one etcd revision: what reads are served from and what writes
+ * Everything of the store but the history and the replay records' values, as of one etcd revision: what reads are served from and what writes
  * decide on. It changes only by {@link applyRevision} (one commit at a time, in revision order) or {@link load}.
  */
 export class EtcdMirror {
@@ -57,6 +58,9 @@ export class EtcdMirror {
   outcomesHead: Versioned<SequenceHeadValue | null> | null = null;
   generationsHead: Versioned<SequenceHeadValue | null> | null = null;
   holdsHead: Versioned<HoldsHeadValue | null> | null = null;
+  recordsHead: Versioned<SequenceHeadValue | null> | null = null;
+  /** The replay records, by key only (their values are read from etcd on demand). */
+  readonly records = new MirroredRecords();
   /** Whether indexes were ever handed out here: then a missing queue head must not restart them at 1. */
   queueStarted = false;
   /** The settings as set (a null value when unreadable: the default applies). */
@@ -116,7 +120,8 @@ export class EtcdMirror {
 
   /** Replaces everything with the keys read at `revision`; `historyExists` tells whether any history key was there. */
   load(kvs: readonly KeyEvent[], revision: number, historyExists: boolean): void {
-    this.queueHead = this.outcomesHead = this.generationsHead = this.holdsHead = null;
+    this.queueHead = this.outcomesHead = this.generationsHead = this.holdsHead = this.recordsHead = null;
+    this.records.clear();
     this.holds.clear();
     this.settings.clear();
     this.modRevisions.clear();
@@ -177,7 +182,7 @@ export class EtcdMirror {
   private apply(event: KeyEvent): void {
     const key = this.keys.parse(event.key);
     const put = event.type === "put";
-    if (key.kind !== "history" && key.kind !== "other") {
+    if (key.kind !== "history" && key.kind !== "record" && key.kind !== "other") {
       if (put) this.modRevisions.set(event.key, event.modRevision);
       else this.modRevisions.delete(event.key);
     }
@@ -200,6 +205,13 @@ export class EtcdMirror {
         return;
       case "holds-head":
         this.holdsHead = put ? versioned(deepFreeze(this.decode(holdsHeadValue, event))) : null;
+        return;
+      case "records-head":
+        this.recordsHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
+        return;
+      case "record":
+        if (put) this.records.put(event.key, key.record);
+        else this.records.delete(key.record.sequence);
         return;
       case "setting":
         if (put) this.settings.set(key.name, versioned(deepFreeze(this.decode(settingValueOf(key.name), event)?.value ?? null)));

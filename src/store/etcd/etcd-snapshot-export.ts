@@ -2,12 +2,15 @@ import type { Etcd3, IKeyValue } from "etcd3";
 import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
-import type { EtcdKeys, KeyRange, ParsedKey } from "./etcd-keys.js";
+import { RECORD_AREAS, type EtcdKeys, type KeyRange, type ParsedKey } from "./etcd-keys.js";
+import { decodeRecord } from "./etcd-poll-record-port.js";
+import type { PollRecord } from "../../domain/poll-record.js";
+import type { RemediationRecord } from "../../domain/remediation-record.js";
 import { entryValue, finishedValue, generationValue, historyValue, holdValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
 import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
-const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500 } as const;
+const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500, records: 4 } as const;
 
 /** How the export reads etcd: every call with its deadline, a failure naming what was read. */
 interface Reader {
@@ -68,8 +71,8 @@ function mismatch(reader: Reader, kv: IKeyValue, what: string): SnapshotSourceEr
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
 function layout(keys: EtcdKeys): KeyRange[] {
   const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
-  const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.copyMarker].map(single);
-  known.push(keys.allEntries, keys.allFinished, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders, keys.allHolds);
+  const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(single);
+  known.push(keys.allEntries, keys.allFinished, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders, keys.allHolds, ...RECORD_AREAS.map((area) => keys.recordsOf(area)));
   return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
 }
 
@@ -103,6 +106,26 @@ export async function refuseUnknownLayout(client: Etcd3, keys: EtcdKeys, availab
   // A layout newer than this kintsugi's could hold what this export would drop.
   if (schema.kvs[0] !== undefined) decode(reader, schemaValue, schema.kvs[0]);
   await refuseForeignKeys(reader, revision);
+}
+
+/**
+ * The replay records by sequence, both kinds together: each kind's keys are in sequence order, so the two are merged.
+ * A key or value that is not a record of its kind (see decodeRecord) fails the export, naming it.
+ */
+async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<SnapshotItem> {
+  const areas = RECORD_AREAS.map((area) => pages(reader, reader.keys.recordsOf(area), PAGE.records, revision)[Symbol.asyncIterator]());
+  const heads = await Promise.all(areas.map((a) => a.next()));
+  for (;;) {
+    const ready = heads.flatMap((h, i) => (h.done ? [] : [{ i, kv: h.value, parsed: parsedAs(reader, h.value, "record").record }]));
+    const next = ready.sort((a, b) => a.parsed.sequence - b.parsed.sequence)[0];
+    if (next === undefined) return;
+    if (next.parsed.area !== RECORD_AREAS[next.i]) throw foreignKey(reader, next.kv.key.toString("utf8"));
+    const read = decodeRecord(next.kv.key.toString("utf8"), next.parsed, next.kv.value);
+    if (!read.ok) throw mismatch(reader, next.kv, `a replay record that cannot be read (${read.message})`);
+    const replay = next.parsed.area === "intake" ? { sequence: next.parsed.sequence, area: "intake" as const, record: read.record as PollRecord } : { sequence: next.parsed.sequence, area: "health-check" as const, record: read.record as RemediationRecord };
+    yield { kind: "replay", replay };
+    heads[next.i] = await (areas[next.i] as AsyncIterator<IKeyValue>).next();
+  }
 }
 
 /**
@@ -179,6 +202,7 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
     seen.history = Math.max(seen.history, sequence);
     yield { kind: "finished", finished };
   }
+  yield* replayRecords(reader, revision);
   yield {
     kind: "counters",
     counters: {

@@ -6,6 +6,7 @@ import type { RepairHistoryRecord } from "../../domain/repair-history.js";
 import { howToEmptyEtcd } from "./etcd-copy-marker.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import { etcdSnapshotItems } from "./etcd-snapshot-export.js";
+import { MAX_ETCD_RECORD_BYTES, recordPut } from "./etcd-poll-record-port.js";
 import { etcdSnapshotAccess, type EtcdSnapshotOptions } from "./etcd-snapshot-source.js";
 import { encodeValue, ETCD_SCHEMA_VERSION } from "./etcd-values.js";
 
@@ -60,6 +61,11 @@ function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map
       return [{ key: keys.hold(item.hold.address), value: encodeValue({ hold: item.hold }) }];
     case "finished":
       return [{ key: keys.finished(item.finished.sequence), value: encodeValue({ finished: item.finished }) }];
+    case "replay": {
+      const { key, value, bytes } = recordPut(keys, item.replay.area, item.replay.sequence, item.replay.record);
+      if (bytes > MAX_ETCD_RECORD_BYTES) throw new Error(`${describeItem(item)} takes ${bytes} bytes in etcd, more than the ${MAX_ETCD_RECORD_BYTES} a record may (etcd's request limit); it cannot be copied to etcd`);
+      return [{ key, value }];
+    }
     case "counters": {
       const c = item.counters;
       return [

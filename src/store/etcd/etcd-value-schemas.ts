@@ -202,6 +202,12 @@ export const finishedRepairSchema = z.object({
 /** A finished-repair record (see src/domain/finished-repair.ts), kept under `finished/` by its sequence. */
 export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema });
 
+/**
+ * A replay record (src/store/poll-record-schema.ts): its JSON deflated, in base64, kept under `records/` by kind and
+ * sequence. The body is checked whole (inflated with a bound, then its shape) where it is read.
+ */
+export const recordValue = z.object({ ...versioned, body: z.string().max(1024 * 1024).regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64") });
+
 export type QueueHeadValue = z.infer<typeof queueHeadValue>;
 export type SequenceHeadValue = z.infer<typeof sequenceHeadValue>;
 export type HoldsHeadValue = z.infer<typeof holdsHeadValue>;

@@ -93,7 +93,8 @@ export class MirrorFeed {
   private async load(): Promise<void> {
     try {
       const snapshot = await readSnapshot(this.client, this.keys, () => this.availability.callOptions());
-      this.mirror.load(snapshot.kvs.map((kv) => keyEvent(kv, "put")), snapshot.revision, snapshot.historyExists);
+      const records = snapshot.recordKeys.map((key): KeyEvent => ({ type: "put", key, value: Buffer.alloc(0), modRevision: 0 }));
+      this.mirror.load([...snapshot.kvs.map((kv) => keyEvent(kv, "put")), ...records], snapshot.revision, snapshot.historyExists);
       this.availability.answered();
       this.settle();
     } catch (err) {

@@ -11,9 +11,11 @@ import { EtcdHoldPort } from "./etcd-hold-port.js";
 import { EtcdKeys } from "./etcd-keys.js";
 import { EtcdMirror } from "./etcd-mirror.js";
 import { EtcdOutcomePort, outcomeWrite } from "./etcd-outcome-port.js";
+import { EtcdPollRecordPort, recordsWrite, type RecordToKeep } from "./etcd-poll-record-port.js";
+import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import { EtcdSettingsPort } from "./etcd-settings-port.js";
 import { ensureSchema } from "./etcd-schema.js";
-import { EtcdWriter } from "./etcd-writer.js";
+import { EtcdWriter, type WritePlan } from "./etcd-writer.js";
 import { MirrorFeed } from "./mirror-feed.js";
 import { QueuePlan } from "./queue-plan.js";
 import { SILENT_LOG, type StoreLog } from "./store-log.js";
@@ -32,6 +34,8 @@ export interface EtcdStoreOptions {
   readonly endpoints?: readonly string[];
   /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
   readonly keepFinishedRepairs?: number;
+  /** How long and how much of the replay records are kept (default DEFAULT_POLL_RECORDS). */
+  readonly pollRecords?: PollRecordsConfig;
 }
 
 export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
@@ -62,6 +66,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
     await feed.close();
     throw err;
   }
+  const pollRecords = new EtcdPollRecordPort(client, keys, mirror, availability, log, options.pollRecords);
   const compose = (writer: EtcdWriter): KintsugiStore => {
     const store: KintsugiStore = {
       backend: "etcd",
@@ -71,7 +76,8 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
       finished: new EtcdFinishedPort(mirror),
       generations: new EtcdGenerationPort(keys, mirror, writer),
       holds: new EtcdHoldPort(keys, mirror, writer),
-      enqueue: (decide, now, actor) => enqueue(writer, mirror, keys, decide, now, actor),
+      pollRecords,
+      enqueue: (decide, now, actor) => enqueue(writer, mirror, keys, decide, now, actor, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log)),
       guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
       health: () => availability.health(),
@@ -92,7 +98,10 @@ function clientEndpoints(client: Etcd3): readonly string[] {
   return Array.isArray(hosts) ? hosts.map(String) : ["the etcd client's endpoints"];
 }
 
-/** The poller's decide-and-commit: the new entries and the outcome in one transaction that compares the queue head. */
+/**
+ * The poller's decide-and-commit: the new entries, the outcome and the replay records in one transaction that
+ * compares the queue head (and the heads of the outcomes and records it writes).
+ */
 function enqueue(
   writer: EtcdWriter,
   mirror: EtcdMirror,
@@ -100,6 +109,7 @@ function enqueue(
   decide: (entries: readonly RepairEntry[]) => EnqueueDecision,
   now: number,
   actor: string,
+  keepRecords: (records: readonly RecordToKeep[], writeId: string) => Omit<WritePlan<null>, "result"> | null,
 ): Promise<EnqueueResult> {
   return writer.write("enqueuing repair entries", (writeId) => {
     const decision = decide(mirror.entryList());
@@ -107,7 +117,18 @@ function enqueue(
     for (const { entry, reason } of decision.add) plan.add(entry, reason, now, actor);
     const stored = plan.changes.map((c) => c.entry);
     const outcome = decision.outcome === null ? null : outcomeWrite(mirror, keys, decision.outcome(stored), writeId);
-    if (plan.empty && outcome === null) return { none: { changes: [], outcome: null } };
-    return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.outcome ?? null }, outcome ?? undefined);
+    const records: RecordToKeep[] = [];
+    if (decision.pollRecord) records.push({ area: "intake", record: decision.pollRecord });
+    if (decision.remediationRecord) records.push({ area: "health-check", record: decision.remediationRecord });
+    const kept = records.length === 0 ? null : keepRecords(records, writeId);
+    const parts = [outcome, kept].filter((p) => p !== null);
+    if (plan.empty && parts.length === 0) return { none: { changes: [], outcome: null } };
+    const extra = parts.length === 0 ? undefined : {
+      compares: parts.flatMap((p) => p.compares),
+      puts: parts.flatMap((p) => p.puts),
+      deletes: parts.flatMap((p) => p.deletes ?? []),
+      stamp: (parts[0] as { stamp: string }).stamp,
+    };
+    return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.outcome ?? null }, extra);
   });
 }

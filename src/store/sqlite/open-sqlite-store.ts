@@ -5,6 +5,8 @@ import { SqliteGenerationStore } from "./cluster-generation-store.js";
 import { DatabaseHealth } from "./database-health.js";
 import { openLockedDatabase } from "./database-lock.js";
 import { SqliteMachineHoldStore } from "./machine-hold-store.js";
+import { SqlitePollRecordStore } from "./poll-record-store.js";
+import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import { SqliteRepairEntryStore } from "./repair-entry-store.js";
 import { SqliteSettingsStore } from "./settings-store.js";
 import { SqliteCommits } from "./sqlite-commits.js";
@@ -17,6 +19,8 @@ export interface SqliteStoreOptions {
   readonly initialConstraints?: Partial<Constraints>;
   /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
   readonly keepFinishedRepairs?: number;
+  /** How long and how much of the poll records are kept (default DEFAULT_POLL_RECORDS). */
+  readonly pollRecords?: PollRecordsConfig;
 }
 
 /**
@@ -33,6 +37,7 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
     const settings = new SqliteSettingsStore(db, commits, options.initialConstraints);
     const entries = new SqliteRepairEntryStore(db, commits, options.keepFinishedRepairs);
     const outcomes = new SqliteOutcomeStore(db, commits);
+    const pollRecords = new SqlitePollRecordStore(db, options.pollRecords);
     const health = new DatabaseHealth(db);
     const store: KintsugiStore = {
       backend: "sqlite",
@@ -42,11 +47,14 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
       finished: entries.finished,
       generations: new SqliteGenerationStore(db, commits),
       holds: new SqliteMachineHoldStore(db, commits),
+      pollRecords,
       async enqueue(decide, now, actor) {
         return commits.write((draft) => {
           const decision = decide(entries.list());
           const changes = decision.add.map(({ entry, reason }) => entries.insert(draft, entry, reason, now, actor));
           const outcome = decision.outcome === null ? null : outcomes.append(draft, decision.outcome(changes.map((c) => c.entry)));
+          if (decision.pollRecord) pollRecords.append("intake", decision.pollRecord);
+          if (decision.remediationRecord) pollRecords.append("health-check", decision.remediationRecord);
           return { changes, outcome };
         });
       },

@@ -1,5 +1,8 @@
 import { gunzipSync } from "node:zlib";
-import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from "../copy/store-snapshot.js";
+import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotReplayRecord } from "../copy/store-snapshot.js";
+import type { PollRecord } from "../../domain/poll-record.js";
+import type { RemediationRecord } from "../../domain/remediation-record.js";
+import { decodePollRecord, decodeRemediationRecord } from "../poll-record-schema.js";
 import { outcomeFromRow, type OutcomeRow } from "./auto-repair-outcome-store.js";
 import type { GenerationRow } from "./cluster-generation-store.js";
 import type { Db } from "./database.js";
@@ -49,10 +52,20 @@ export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator
     for (const row of db.prepare("SELECT * FROM finished_repairs ORDER BY seq").iterate() as Iterable<FinishedRepairRow>) {
       yield { kind: "finished", finished: finishedFromRow(row) };
     }
+    for (const row of db.prepare("SELECT seq, kind, body FROM poll_records ORDER BY seq").iterate() as Iterable<{ seq: number; kind: string; body: Buffer }>) {
+      yield { kind: "replay", replay: replayFromRow(from, row) };
+    }
     yield { kind: "counters", counters: counters(db) };
   } finally {
     if (db.inTransaction) db.exec("COMMIT");
   }
+}
+
+/** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
+function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
+  const decoded = row.kind === "intake" ? decodePollRecord(row.body) : row.kind === "health-check" ? decodeRemediationRecord(row.body) : { ok: false as const, message: `kind ${JSON.stringify(row.kind)}` };
+  if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
+  return row.kind === "intake" ? { sequence: row.seq, area: "intake", record: decoded.record as PollRecord } : { sequence: row.seq, area: "health-check", record: decoded.record as RemediationRecord };
 }
 
 function generationFromRow(from: string, r: GenerationRow) {

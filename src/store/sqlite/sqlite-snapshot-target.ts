@@ -8,6 +8,7 @@ import { DatabaseOpenError, openDatabase, openDatabaseReadOnly, type Db } from "
 import { lockDatabase } from "./database-lock.js";
 import { UPSERT_HOLD } from "./machine-hold-store.js";
 import { entryParams } from "./repair-entry-rows.js";
+import { encodePollRecord } from "../poll-record-schema.js";
 import { finishedParams, INSERT_FINISHED_REPAIR } from "./finished-repair-store.js";
 import { howToEmptySqlite, removeCopyMarker, writeCopyMarker } from "./sqlite-copy-marker.js";
 import { COUNTER_TABLES, sqliteSnapshotItems } from "./sqlite-snapshot-export.js";
@@ -94,6 +95,7 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
     changes, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const hold = statement(UPSERT_HOLD);
   const finished = statement(INSERT_FINISHED_REPAIR);
+  const replay = statement("INSERT INTO poll_records (seq, kind, time, bytes, body) VALUES (?, ?, ?, ?, ?)");
   const forget = statement("DELETE FROM sqlite_sequence WHERE name = ?");
   const remember = statement("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)");
   return (item) => {
@@ -125,6 +127,11 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
       case "finished":
         finished.run(finishedParams(item.finished));
         return;
+      case "replay": {
+        const body = encodePollRecord(item.replay.record);
+        replay.run(item.replay.sequence, item.replay.area, item.replay.record.time, body.length, body);
+        return;
+      }
       case "counters":
         for (const [counter, table] of Object.entries(COUNTER_TABLES) as Array<[keyof typeof COUNTER_TABLES, string]>) {
           // sqlite_sequence holds the last number handed out; it has no unique key, hence the delete first.

@@ -12,7 +12,7 @@ import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snaps
 import { corruptTablePage, desyncAddressIndex, fromNewerKintsugi, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
 import { tempDir } from "../../support/temp-dir.js";
 
-const REALISTIC_COUNTS = { settings: 10, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3 };
+const REALISTIC_COUNTS = { settings: 10, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3, replayRecords: 2 };
 
 /** The sha256 `kintsugi db copy` computes of the file (it takes the lock and migrates; the file is a copy's source). */
 async function copySha(file: string): Promise<string> {
@@ -54,7 +54,7 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
     const check = await checked((file) => olderDatabase(file, 3));
     assert.deepEqual(check.problems, []);
     assert.equal(check.schemaVersion, 3);
-    assert.deepEqual(check.counts, { settings: 0, entries: 1, history: 1, outcomes: 0, generations: 0, holds: 0, finished: 0 });
+    assert.deepEqual(check.counts, { settings: 0, entries: 1, history: 1, outcomes: 0, generations: 0, holds: 0, finished: 0, replayRecords: 0 });
     assert.equal(new Database(check.file, { readonly: true }).prepare("SELECT MAX(version) FROM schema_version").pluck().get(), 3);
     assert.equal(check.summary?.sha256, await copySha(check.file), "the same sha256 as once kintsugi migrated it");
   });

@@ -66,6 +66,11 @@ describe("etcd store backend", { skip: ETCD_SKIP }, () => {
         },
       };
     },
+    corruptPollRecords: async () => {
+      await current?.close();
+      current = null;
+      for (const key of await client.getAll().prefix(`${prefix}records/`).keys()) await client.put(key).value('{"v":1,"body":"AAAA"}');
+    },
     cleanup: async () => {
       await Promise.all(opened.map((s) => s.close()));
       opened = [];

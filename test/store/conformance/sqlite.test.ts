@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe } from "node:test";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
@@ -26,6 +27,13 @@ describe("sqlite store backend", () => {
       await current?.close();
       current = openSqliteStore({ path: file, ...options });
       return current;
+    },
+    corruptPollRecords: async () => {
+      await current?.close();
+      current = null;
+      const db = new Database(file);
+      db.prepare("UPDATE poll_records SET body = x'000000'").run();
+      db.close();
     },
     cleanup: async () => {
       await current?.close();

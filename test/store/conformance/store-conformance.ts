@@ -5,6 +5,7 @@ import { finishedCases } from "./finished-cases.js";
 import { evidenceCases } from "./evidence-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
+import { pollRecordCases } from "./poll-record-cases.js";
 import { timelineCases } from "./timeline-cases.js";
 import { summaryCases } from "./summary-cases.js";
 import type { StoreHarness } from "./store-harness.js";
@@ -25,6 +26,7 @@ export function storeConformance(harness: StoreHarness): void {
     holdCases(harness);
     finishedCases(harness);
     evidenceCases(harness);
+    pollRecordCases(harness);
     timelineCases(harness);
     summaryCases(harness);
   });

@@ -1,3 +1,4 @@
+import type { PollRecordsConfig } from "../../../src/config/poll-records-schema.js";
 import type { AutoRepairOutcome } from "../../../src/domain/auto-repair-outcome.js";
 import type { GeneratedCluster } from "../../../src/domain/cluster/types.js";
 import type { Constraints } from "../../../src/domain/constraints.js";
@@ -20,6 +21,8 @@ export interface StoreHarness {
   contended?(): Promise<KintsugiStore>;
   /** A leader's guard over the same data, holding until `depose()` hands leadership to someone else; etcd only. */
   guardable?(): Promise<LeaderGuard>;
+  /** Closes the current instance and replaces the value of every stored replay record with one that is not a record. */
+  corruptPollRecords(): Promise<void>;
   /** Closes every instance opened since the last cleanup. */
   cleanup(): Promise<void>;
 }
@@ -29,6 +32,8 @@ export interface OpenOptions {
   readonly initialConstraints?: Partial<Constraints>;
   /** How many finished-repair records the store keeps (its default when absent). */
   readonly keepFinishedRepairs?: number;
+  /** How long and how much of the replay records the store keeps (its default when absent). */
+  readonly pollRecords?: PollRecordsConfig;
 }
 
 export interface LeaderGuard {

@@ -4,6 +4,8 @@ import { canonicalJson, SnapshotDigest } from "../../../src/store/copy/snapshot-
 import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from "../../../src/store/copy/store-snapshot.js";
 import { NOW } from "../../support/fixtures.js";
+import { randomPollRecord, remediationRecordAt } from "../../support/replay-records.js";
+import type { RemediationRecord } from "../../../src/domain/remediation-record.js";
 import { newEntry } from "../conformance/store-harness.js";
 
 const entry = (index: number): SnapshotItem => ({ kind: "entry", entry: { ...newEntry(`10.0.0.${index}`), index } });
@@ -15,6 +17,7 @@ const finished = (entryIndex: number, sequence: number): SnapshotItem => ({
   kind: "finished",
   finished: { sequence, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "qemu", operation: "unreachable", source: "sabakan", createdAt: NOW, finishedAt: NOW + 1000, status: "succeeded", proof: null },
 });
+const replay = (sequence: number, time = NOW): SnapshotItem => ({ kind: "replay", replay: { sequence, area: "intake", record: randomPollRecord(time, 2) } });
 const setting = (name: string, value: unknown = true): SnapshotItem => ({ kind: "setting", name, value });
 const counters = (c: Partial<SnapshotCounters> = {}): SnapshotItem => ({
   kind: "counters",
@@ -34,11 +37,11 @@ describe("the snapshot digest", () => {
   });
 
   it("hashes two snapshots of the same data alike, and counts each aggregate", () => {
-    const items = [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), finished(1, 3), counters()];
+    const items = [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), finished(1, 3), replay(4), replay(7), counters()];
     const reordered = items.map((item) => JSON.parse(JSON.stringify(item, (_, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v))) as SnapshotItem);
     const summary = digestOf(items);
     assert.deepEqual(summary, digestOf(reordered));
-    assert.deepEqual(summary.counts, { settings: 1, entries: 1, history: 2, outcomes: 0, generations: 0, holds: 0, finished: 1 });
+    assert.deepEqual(summary.counts, { settings: 1, entries: 1, history: 2, outcomes: 0, generations: 0, holds: 0, finished: 1, replayRecords: 2 });
   });
 
   const differences: Array<[string, SnapshotItem[]]> = [
@@ -46,6 +49,7 @@ describe("the snapshot digest", () => {
     ["an entry's field", [setting("auto-repair-enabled", false), { kind: "entry", entry: { ...newEntry("10.0.0.2"), index: 2, nodename: "n" } }, record(2, 1), record(2, 3), counters()]],
     ["a missing history record", [setting("auto-repair-enabled", false), entry(2), record(2, 3), counters()]],
     ["a finished-repair record", [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), finished(1, 3), counters()]],
+    ["a replay record", [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), replay(1), counters()]],
     ["a counter", [setting("auto-repair-enabled", false), entry(2), record(2, 1), record(2, 3), counters({ nextIndex: 11 })]],
   ];
   for (const [name, items] of differences) {
@@ -66,6 +70,8 @@ describe("the snapshot digest", () => {
     ["a next history sequence at one in use", [record(2, 12), counters()], /^the source: the next history sequence is 10, but 12 is already used/],
     ["a next history sequence at one a finished-repair record holds", [finished(2, 12), counters()], /^the source: the next history sequence is 10, but 12 is already used/],
     ["finished-repair records out of order", [finished(2, 5), finished(1, 4), counters()], /finished-repair record 4 \(repair entry 1\) is out of order/],
+    ["replay records out of order", [replay(5), replay(4), counters()], /^the source: replay record 4 \(a poll's intake\) is out of order or repeated$/],
+    ["a replay record before the finished repairs", [replay(5), finished(2, 5), counters()], /finished-repair record 5 \(repair entry 2\) is out of order/],
   ];
   for (const [name, items, message] of refused) {
     it(`refuses ${name}`, () => {
@@ -81,6 +87,8 @@ describe("the snapshot digest", () => {
     ["an entry with an unknown status", { kind: "entry", entry: { ...newEntry("10.0.0.1"), index: 1, status: "lost" as "queued" } }, /^the source: repair entry 1 cannot be copied: entry\.status: /],
     ["a history record with index 0", { kind: "history", record: { ...(record(1, 1) as { record: object }).record, entryIndex: 0 } } as SnapshotItem, /^the source: history record 1 \(repair entry 0\) cannot be copied: record\.entryIndex: /],
     ["a setting that is not JSON", { kind: "setting", name: "x", value: undefined }, /^the source: setting x cannot be copied: value: /],
+    ["a replay record whose enqueued addresses are not a list", { kind: "replay", replay: { sequence: 3, area: "intake", record: { ...randomPollRecord(NOW, 2), enqueued: "x" as unknown as string[] } } }, /^the source: replay record 3 \(a poll's intake\) cannot be copied: replay\.record\.enqueued: /],
+    ["a remediation record with an unknown field", { kind: "replay", replay: { sequence: 3, area: "health-check", record: { ...remediationRecordAt(NOW), extra: 1 } as RemediationRecord } }, /^the source: replay record 3 \(health check "workers"\) cannot be copied: replay\.record: /],
     ["counters at 0", counters({ nextIndex: 0 }), /^the source: the counters cannot be copied: counters\.nextIndex: /],
   ];
   for (const [name, item, message] of invalid) {

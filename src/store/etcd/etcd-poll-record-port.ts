@@ -1,0 +1,172 @@
+import type { Etcd3 } from "etcd3";
+import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-records-schema.js";
+import type { PollRecord } from "../../domain/poll-record.js";
+import type { RemediationRecord } from "../../domain/remediation-record.js";
+import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
+import type { PollRecordPort, PollRecordRead } from "../store-port.js";
+import type { EtcdAvailability } from "./etcd-availability.js";
+import type { EtcdKeys, RecordArea, RecordKey } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
+import { nextSequence } from "./etcd-outcome-port.js";
+import { recordValue } from "./etcd-value-schemas.js";
+import { decodeValue, encodeValue, UndecodableValueError } from "./etcd-values.js";
+import type { WritePlan } from "./etcd-writer.js";
+import type { StoreLog } from "./store-log.js";
+
+/**
+ * The most bytes one record's etcd value may take (its deflated JSON in base64). etcd refuses a request over 1.5 MiB
+ * by default and the record shares its transaction with the poll's entries and outcome; a 10,000-machine storm's
+ * record is about 80 KiB. A larger one is not written (logged), and the poll's own write goes on without it.
+ */
+export const MAX_ETCD_RECORD_BYTES = 512 * 1024;
+
+/** How many bytes of values one read asks etcd for at most (a gRPC answer is limited to 4 MiB by default). */
+const PAGE_BYTES = 2 * 1024 * 1024;
+
+/** A record to keep with a write, of its kind. */
+export type RecordToKeep = { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord };
+
+/** The key and value that keep one record (its time and the value's bytes ride in the key). */
+export function recordPut(keys: EtcdKeys, area: RecordArea, sequence: number, record: PollRecord | RemediationRecord): { readonly key: string; readonly value: string; readonly bytes: number } {
+  const value = encodeValue({ body: encodePollRecord(record).toString("base64") });
+  const bytes = Buffer.byteLength(value);
+  return { key: keys.record({ area, sequence, time: record.time, bytes }), value, bytes };
+}
+
+/**
+ * The record stored at `key` (whose parts are `expected`), or why it cannot be read: not the versioned JSON, not
+ * deflated, not a record of its kind's shape, or not what its key says (its time, its bytes).
+ */
+export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): { readonly ok: true; readonly record: PollRecord | RemediationRecord } | { readonly ok: false; readonly message: string } {
+  let body: Buffer;
+  try {
+    body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
+  } catch (err) {
+    if (!(err instanceof UndecodableValueError)) throw err;
+    return { ok: false, message: err.message };
+  }
+  const decoded = expected.area === "intake" ? decodePollRecord(body) : decodeRemediationRecord(body);
+  if (!decoded.ok) return decoded;
+  if (raw.length !== expected.bytes || decoded.record.time !== expected.time) {
+    return { ok: false, message: `its key says ${expected.bytes} bytes at ${expected.time}, its value is ${raw.length} bytes at ${decoded.record.time}` };
+  }
+  return decoded;
+}
+
+/**
+ * The parts of a write that keep replay records: each takes the next sequence from the records head (compared and
+ * advanced, so two writers never take the same one), and the oldest kept records are dropped in the same transaction
+ * while older than `keep.keepSeconds` or past `keep.maxBytes` in all, by one delete range per kind (see
+ * MirroredRecords.prune: no value is read to keep the bound). That is at most four operations (the record, the head,
+ * a delete range per kind) added to the write, whatever it drops. Null when there is nothing to keep; a record past
+ * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out with an error in the log,
+ * so that the poll's write still commits.
+ */
+export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readonly RecordToKeep[], writeId: string, keep: PollRecordsConfig, log: StoreLog): Omit<WritePlan<null>, "result"> | null {
+  let sequence: number;
+  try {
+    sequence = nextSequence(mirror.recordsHead, keys.recordsHead, mirror.records.newest());
+  } catch (err) {
+    // A head another process broke must not stop the polls: they commit without their records until it is repaired.
+    log("error", "the replay records' head cannot be read; this write keeps no replay record", { key: keys.recordsHead, error: (err as Error).message });
+    return null;
+  }
+  const puts: Array<{ key: string; value: string }> = [];
+  let adding = 0;
+  let newest = 0;
+  for (const { area, record } of records) {
+    const put = recordPut(keys, area, sequence, record);
+    if (put.bytes > MAX_ETCD_RECORD_BYTES) {
+      log("error", "a replay record is too large for etcd and is not kept; the replay will miss this poll", { kind: area, time: record.time, bytes: put.bytes, limit: MAX_ETCD_RECORD_BYTES });
+      continue;
+    }
+    puts.push({ key: put.key, value: put.value });
+    sequence++;
+    adding += put.bytes;
+    newest = Math.max(newest, record.time);
+  }
+  if (puts.length === 0) return null;
+  const pruning = mirror.records.prune(adding, newest - keep.keepSeconds * 1000, keep.maxBytes);
+  return {
+    compares: [{ key: keys.recordsHead, modRevision: mirror.recordsHead?.modRevision ?? 0 }],
+    puts: [...puts, { key: keys.recordsHead, value: encodeValue({ w: writeId, next: sequence }) }],
+    deletes: (Object.entries(pruning.below) as Array<[RecordArea, number]>).map(([area, below]) => keys.recordsBelow(area, below + 1)),
+    stamp: keys.recordsHead,
+  };
+}
+
+/**
+ * The replay records on etcd: which exist is known from the mirror (by key), their values are read from etcd on
+ * demand in pages of at most {@link PAGE_BYTES}. A value that cannot be read (not the versioned JSON, not deflated, not
+ * a record's shape, or not what its key says) is counted as unreadable and logged, never guessed at.
+ */
+export class EtcdPollRecordPort implements PollRecordPort {
+  constructor(
+    private readonly client: Etcd3,
+    private readonly keys: EtcdKeys,
+    private readonly mirror: EtcdMirror,
+    private readonly availability: EtcdAvailability,
+    private readonly log: StoreLog,
+    readonly keep: PollRecordsConfig = DEFAULT_POLL_RECORDS,
+  ) {}
+
+  async since(since: number, limit: number): Promise<PollRecordRead> {
+    return this.read<PollRecord>("intake", since, limit);
+  }
+
+  async remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }> {
+    return this.read<RemediationRecord>("health-check", since, limit);
+  }
+
+  size(): { readonly records: number; readonly bytes: number } {
+    return this.mirror.records.size();
+  }
+
+  /** The records of `area` (whose records are R) at or after `since`, oldest first, at most `limit`. */
+  private async read<R extends PollRecord | RemediationRecord>(area: RecordArea, since: number, limit: number): Promise<{ readonly records: R[]; readonly unreadable: number }> {
+    const wanted = this.mirror.records.since(area, since, limit);
+    const records: R[] = [];
+    let unreadable = 0;
+    for (const page of pagesOf(wanted)) {
+      const byKey = new Map(page.map((k) => [k.key, k.record]));
+      let response;
+      try {
+        const range = { start: page[0]!.key, end: `${page.at(-1)!.key}\0` };
+        response = await this.client.getAll().inRange(range).options(this.availability.callOptions()).exec();
+        this.availability.answered();
+      } catch (err) {
+        throw this.availability.failed(`reading the ${area} records from ${page[0]!.key}`, err);
+      }
+      for (const kv of response.kvs) {
+        const key = kv.key.toString("utf8");
+        const expected = byKey.get(key);
+        // A key written after the mirror listed this page is read next time, not now.
+        if (expected === undefined) continue;
+        const read = decodeRecord(key, expected, kv.value);
+        if (read.ok) {
+          records.push(read.record as R);
+          continue;
+        }
+        unreadable++;
+        this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: read.message });
+      }
+    }
+    return { records, unreadable };
+  }
+}
+
+/** Consecutive keys in pages of at most {@link PAGE_BYTES} of values (a larger value goes alone). */
+function* pagesOf<K extends { readonly record: RecordKey }>(keys: readonly K[]): Generator<K[]> {
+  let page: K[] = [];
+  let bytes = 0;
+  for (const k of keys) {
+    if (page.length > 0 && bytes + k.record.bytes > PAGE_BYTES) {
+      yield page;
+      page = [];
+      bytes = 0;
+    }
+    page.push(k);
+    bytes += k.record.bytes;
+  }
+  if (page.length > 0) yield page;
+}

@@ -1,0 +1,92 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { z } from "zod";
+import { MACHINE_STATES } from "../domain/machine-params.js";
+import type { PollRecord } from "../domain/poll-record.js";
+import type { RemediationRecord } from "../domain/remediation-record.js";
+
+/** The most machines one stored record may hold: ten times the largest data center kintsugi is measured at. */
+export const MAX_RECORDED_MACHINES = 100_000;
+/** The most bytes one record may take once inflated: far above a 100,000-machine answer's few megabytes. */
+export const MAX_RECORD_JSON_BYTES = 32 * 1024 * 1024;
+
+const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
+const text = z.string().max(1024);
+const column = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_RECORDED_MACHINES);
+
+/**
+ * A stored poll record (both backends): what another replica or an old kintsugi wrote is checked whole before the
+ * replay reads it; a record of the wrong shape is refused (and counted as unreadable), never guessed at.
+ */
+export const pollRecordSchema = z
+  .object({
+    time: count,
+    machines: z
+      .object({
+        serial: column(text),
+        ipv4: column(text.nullable()),
+        rack: column(count),
+        types: column(text),
+        type: column(count),
+        state: column(z.int().min(0).max(MACHINE_STATES.length - 1)),
+        seconds: column(count),
+        standing: column(z.int().min(0).max(2)),
+      })
+      .strict()
+      .refine((m) => [m.ipv4, m.rack, m.type, m.state, m.seconds, m.standing].every((c) => c.length === m.serial.length), "columns of different lengths")
+      .refine((m) => m.type.every((t) => t < m.types.length), "a type index past the type dictionary"),
+    queue: column(text),
+    held: column(text),
+    constraints: z.object({ maximumRepairQueueEntries: count, waitSecondsToRepairRebooting: count, maximumUnhealthyMachinesPerRack: count }).strict(),
+    enqueued: column(text),
+    shortCircuited: z.boolean(),
+  })
+  .strict();
+
+/** A stored remediation record (both backends), checked whole as poll records are. */
+export const remediationRecordSchema = z
+  .object({
+    time: count,
+    check: text,
+    gate: z.object({ open: z.boolean(), reason: text.nullable() }).strict(),
+    targets: count,
+    pending: count,
+    unhealthy: z
+      .object({ node: column(text), address: column(text.nullable()), addressProblem: column(text.nullable()), machineType: column(text.nullable()) })
+      .strict()
+      .refine((u) => [u.address, u.addressProblem, u.machineType].every((c) => c.length === u.node.length), "columns of different lengths"),
+    queue: column(text),
+    held: column(text),
+    maximumRepairQueueEntries: count,
+    enqueued: column(text),
+    shortCircuited: z.boolean(),
+  })
+  .strict();
+
+/** A record as stored: its JSON, deflated (columns of serials and addresses compress several times over). */
+export function encodePollRecord(record: PollRecord | RemediationRecord): Buffer {
+  return deflateRawSync(Buffer.from(JSON.stringify(record)));
+}
+
+/** A stored record, or why it cannot be read (corrupt, too large, or of the wrong shape). */
+export function decodePollRecord(body: Uint8Array): { readonly ok: true; readonly record: PollRecord } | { readonly ok: false; readonly message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(inflateRawSync(body, { maxOutputLength: MAX_RECORD_JSON_BYTES }).toString("utf8"));
+  } catch (err) {
+    return { ok: false, message: `not a deflated JSON poll record: ${(err as Error).message}` };
+  }
+  const parsed = pollRecordSchema.safeParse(value);
+  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, message: `not a poll record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
+}
+
+/** A stored remediation record, or why it cannot be read. */
+export function decodeRemediationRecord(body: Uint8Array): { readonly ok: true; readonly record: RemediationRecord } | { readonly ok: false; readonly message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(inflateRawSync(body, { maxOutputLength: MAX_RECORD_JSON_BYTES }).toString("utf8"));
+  } catch (err) {
+    return { ok: false, message: `not a deflated JSON remediation record: ${(err as Error).message}` };
+  }
+  const parsed = remediationRecordSchema.safeParse(value);
+  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, message: `not a remediation record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
+}

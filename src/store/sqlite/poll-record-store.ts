@@ -1,0 +1,74 @@
+import type { PollRecord } from "../../domain/poll-record.js";
+import type { RemediationRecord } from "../../domain/remediation-record.js";
+import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-records-schema.js";
+import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
+import type { PollRecordPort, PollRecordRead } from "../store-port.js";
+import type { Db } from "./database.js";
+
+/** The sabakan polls' records in SQLite, written inside the poll's own transaction, kept by age and total bytes. */
+export class SqlitePollRecordStore implements PollRecordPort {
+  private readonly insert;
+  private readonly pruneOlder;
+  private readonly total;
+  private readonly oldest;
+  private readonly pruneUpTo;
+  private readonly selectSince;
+  private readonly countAll;
+
+  constructor(
+    db: Db,
+    private readonly keep: PollRecordsConfig = DEFAULT_POLL_RECORDS,
+  ) {
+    this.insert = db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES (?, ?, ?, ?)");
+    this.pruneOlder = db.prepare("DELETE FROM poll_records WHERE time < ?");
+    this.total = db.prepare("SELECT COALESCE(SUM(bytes), 0) FROM poll_records").pluck();
+    this.oldest = db.prepare("SELECT seq, bytes FROM poll_records ORDER BY seq");
+    this.pruneUpTo = db.prepare("DELETE FROM poll_records WHERE seq <= ?");
+    this.selectSince = db.prepare("SELECT body FROM poll_records WHERE kind = ? AND time >= ? ORDER BY seq LIMIT ?").pluck();
+    this.countAll = db.prepare("SELECT COUNT(*) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM poll_records");
+  }
+
+  /** Inside a write (the poll's or remediation's enqueue): appends the record, then drops what is too old or past the byte bound. */
+  append(kind: "intake", record: PollRecord): void;
+  append(kind: "health-check", record: RemediationRecord): void;
+  append(kind: "intake" | "health-check", record: PollRecord | RemediationRecord): void {
+    const body = encodePollRecord(record);
+    this.insert.run(kind, record.time, body.length, body);
+    this.pruneOlder.run(record.time - this.keep.keepSeconds * 1000);
+    let excess = (this.total.get() as number) - this.keep.maxBytes;
+    if (excess <= 0) return;
+    let last = 0;
+    for (const row of this.oldest.iterate() as Iterable<{ seq: number; bytes: number }>) {
+      if (excess <= 0) break;
+      excess -= row.bytes;
+      last = row.seq;
+    }
+    this.pruneUpTo.run(last);
+  }
+
+  async since(since: number, limit: number): Promise<PollRecordRead> {
+    const records: PollRecord[] = [];
+    let unreadable = 0;
+    for (const body of this.selectSince.all("intake", since, limit) as Buffer[]) {
+      const decoded = decodePollRecord(body);
+      if (decoded.ok) records.push(decoded.record);
+      else unreadable++;
+    }
+    return { records, unreadable };
+  }
+
+  async remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }> {
+    const records: RemediationRecord[] = [];
+    let unreadable = 0;
+    for (const body of this.selectSince.all("health-check", since, limit) as Buffer[]) {
+      const decoded = decodeRemediationRecord(body);
+      if (decoded.ok) records.push(decoded.record);
+      else unreadable++;
+    }
+    return { records, unreadable };
+  }
+
+  size(): { readonly records: number; readonly bytes: number } {
+    return this.countAll.get() as { records: number; bytes: number };
+  }
+}
