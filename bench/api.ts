@@ -11,12 +11,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { createInterface } from "node:readline";
+import { SEARCH_REPAIR_ENTRIES } from "./api-queries.js";
 
 const ENTRIES = 100;
 const CONNECTIONS = 16;
 const WARMUP_MS = 1_500;
 const WINDOW_MS = 5_000;
-const LIST = `{ searchRepairEntries { index address nodename serial machineType operation status step stepStatus deleted lastTransitionTime drainBackoffCount } }`;
+const LIST = SEARCH_REPAIR_ENTRIES;
 const QUERIES = [
   { name: "{ repairQueueEnabled }", query: "{ repairQueueEnabled }", goal: 0.8 },
   { name: `${ENTRIES}-entry searchRepairEntries`, query: LIST, goal: 2 },

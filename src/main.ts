@@ -13,6 +13,7 @@ import { buildEvents } from "./wiring/events.js";
 import { shutDown } from "./wiring/shutdown.js";
 import { openBackend, type Backend } from "./wiring/stores.js";
 import { reserveListenAddress } from "./wiring/listen-address.js";
+import { RepairSummaries } from "./runner/repair-summaries.js";
 import { beginLeaderTerm, LeaderTerms } from "./wiring/leader-term.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
@@ -84,6 +85,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     throw err;
   }
   const { store, leadership } = backend;
+  const summaries = new RepairSummaries(store.entries, store.finished);
   let terms: LeaderTerms | null = null;
   let api: Api | null = null;
   // One stop order for close() and for a start that fails halfway: what has not started yet is skipped.
@@ -93,6 +95,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         ["api", () => api?.close()],
         // Only when the API never took the address over (a start that failed halfway); closing the API closed it.
         ["listener", () => address.release()],
+        ["repair summaries", () => summaries.stop()],
         // The term ends while this replica still leads (its last writes still pass the guard), then it resigns, so
         // a successor never works beside this replica's aborting jobs.
         ["workers", () => terms?.close()],
@@ -109,10 +112,12 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
-    const listening = await startApi(config, address, { schema, access }, store, events, contextFactory(config, store, events, leader, now), leader, logger);
+    const listening = await startApi(config, address, { schema, access }, store, events, contextFactory(config, store, events, leader, now, summaries), leader, logger);
     api = listening;
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
     leadership.start();
+    // In the background: the first repairStats query then reads only the repairs that ended since.
+    void summaries.warm((err) => logger.warn({ err: (err as Error).message }, "summarizing the repair histories for statistics failed; queries read them instead"));
     // The sole leader (SQLite) leads at once: its term is running when start returns, as it always was.
     if (leadership.kind === "sole") await leaderTerms.settled();
     logger.info({ url: listening.url, store: store.backend, ...(config.store === "sqlite" ? { database: config.database } : { etcd: config.etcd.endpoints, prefix: config.etcd.prefix }), replica: leadership.replicaName, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");

@@ -10,6 +10,7 @@ import type { PubSub } from "./pubsub.js";
 import type { HealthCheckRunner } from "../runner/health-check-runner.js";
 import type { Topics } from "./topics.js";
 import type { ClusterGenerator } from "../runner/cluster-generator.js";
+import type { RepairSummaries } from "../runner/repair-summaries.js";
 import type { Actor } from "../auth/roles.js";
 
 /** What only the leader has: the workers that act on the world. */
@@ -47,6 +48,8 @@ export interface GraphQLContext {
   readonly pollRecords: PollRecordPort;
   /** The repairs that ended (repair analytics read them). */
   readonly finished: FinishedRepairPort;
+  /** The ended repairs with their histories' summaries, kept by this process (repairStats reads them). */
+  readonly repairSummaries: RepairSummaries;
   /** The holds the leader's last repair pass read from Node annotations; null on a follower (it does not watch Nodes). */
   readonly annotationHolds: () => readonly MachineHold[] | null;
   /**

@@ -14,6 +14,7 @@ import { statusPageRoutes } from "../graphql/status-routes.js";
 import { createHttpServer } from "../graphql/http-server.js";
 import { VERSION } from "../version.js";
 import type { KintsugiStore } from "../store/store-port.js";
+import type { RepairSummaries } from "../runner/repair-summaries.js";
 import type { Events } from "./events.js";
 import type { ReservedAddress } from "./listen-address.js";
 import type { Workers } from "./workers.js";
@@ -46,7 +47,7 @@ export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy:
 }
 
 /** A fresh context per request (and per subscription): the machine loader batches within one request only. */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number): (actor: Actor) => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries): (actor: Actor) => GraphQLContext {
   const sabakan = config.sabakan
     ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
     : null;
@@ -72,6 +73,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     holds: store.holds,
     pollRecords: store.pollRecords,
     finished: store.finished,
+    repairSummaries,
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,
     // The ledger of outcomes lives in the leader's term.

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { historySummaryOf } from "../../src/domain/repair-history-summary.js";
+import type { RepairTimelinePoint } from "../../src/domain/repair-timeline.js";
+import type { FinishedRepair } from "../../src/domain/finished-repair.js";
 import { repairStats, type RecordedRepair, type RepairStatsDimension } from "../../src/domain/repair-stats.js";
 import { MIN, finished, history } from "./repair-stats-support.js";
 
@@ -8,12 +11,13 @@ import { MIN, finished, history } from "./repair-stats-support.js";
 const DRAINED_ONE_STEP = history(1, [[0, "queued", 0, "waiting"], [1, "processing", 0, "draining"], [4, "processing", 0, "watching"], [10, "succeeded", 0, "watching"]]);
 const TWO_STEPS = history(2, [[0, "queued", 0, "waiting"], [1, "processing", 0, "draining"], [3, "processing", 0, "watching"], [10, "processing", 1, "draining"], [15, "processing", 1, "watching"], [30, "succeeded", 1, "watching"]]);
 const FAILED = history(3, [[0, "queued", 0, "waiting"], [1, "processing", 0, "watching"], [50, "failed", 0, "watching"]]);
+const recorded = (repair: FinishedRepair, h: readonly RepairTimelinePoint[] | null): RecordedRepair => ({ repair, summary: h && historySummaryOf(h, repair.finishedAt) });
 const WEEK: RecordedRepair[] = [
-  { repair: finished(1, { durationMin: 10 }), history: DRAINED_ONE_STEP },
-  { repair: finished(2, { durationMin: 30 }), history: TWO_STEPS },
-  { repair: finished(3, { durationMin: 50, status: "failed" }), history: FAILED },
-  { repair: finished(4, { machineType: "dell", durationMin: 5, status: "deleted" }), history: history(4, [[0, "queued", 0, "waiting"]]) },
-  { repair: finished(5, { machineType: "dell", operation: "retire", durationMin: 20 }), history: null },
+  recorded(finished(1, { durationMin: 10 }), DRAINED_ONE_STEP),
+  recorded(finished(2, { durationMin: 30 }), TWO_STEPS),
+  recorded(finished(3, { durationMin: 50, status: "failed" }), FAILED),
+  recorded(finished(4, { machineType: "dell", durationMin: 5, status: "deleted" }), history(4, [[0, "queued", 0, "waiting"]])),
+  recorded(finished(5, { machineType: "dell", operation: "retire", durationMin: 20 }), null),
 ];
 const RACKS = new Map([["10.0.0.1", 1], ["10.0.0.2", 1], ["10.0.0.3", 1], ["10.0.0.4", 2]]);
 
@@ -45,6 +49,11 @@ describe("repairStats over a recorded week with known answers", () => {
       groupBy: ["operation", "machineType"],
       expected: [["qemu/unhealthy", 3, 2 / 3, 30], ["dell/retire", 1, 1, 20], ["dell/unhealthy", 1, null, null]],
     },
+    {
+      name: "by three dimensions: the groups of equal size ordered by key",
+      groupBy: ["step", "operation", "machineType"],
+      expected: [["qemu/unhealthy/0", 2, 0.5, 10], ["dell/retire/unknown", 1, 1, 20], ["dell/unhealthy/0", 1, null, null], ["qemu/unhealthy/1", 1, 1, 30]],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -58,7 +67,10 @@ describe("repairStats over a recorded week with known answers", () => {
     });
   }
 
-  it("no repairs: no groups", () => assert.deepEqual(repairStats([], ["rack"], RACKS), []));
+  it("no repairs: no groups, grouped or not", () => {
+    assert.deepEqual(repairStats([], ["rack"], RACKS), []);
+    assert.deepEqual(repairStats([], [], RACKS), []);
+  });
 
   it("draining and steps count only the repairs whose history was read", () => {
     const [dell] = repairStats(WEEK.slice(3), ["machineType"], RACKS);

@@ -4,7 +4,7 @@ import { finishedRepairsIn, finishedRepairsWindowOf } from "../../domain/finishe
 import { frequentTopOf, lookupSerialOf, statsRangeOf } from "../../domain/repair-stats-bounds.js";
 import { repairStats, type RepairStatsDimension } from "../../domain/repair-stats.js";
 import { ask } from "../../gateway/sabakan-forwarder.js";
-import { readRecordedRepairs } from "../../runner/repair-stats-read.js";
+
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
@@ -44,7 +44,7 @@ export const repairStatsResolvers: Resolvers = {
       // The generated enum carries the domain's spelling (codegen.yml's enumValues).
       const dimensions = [...new Set(groupBy ?? [])].map((d) => d as string as RepairStatsDimension);
       const racks = dimensions.includes("rack") ? await racksFromSabakan(ctx) : new Map<string, number>();
-      return repairStats(await readRecordedRepairs(ctx.entries, ctx.finished, range.since, range.until), dimensions, racks);
+      return repairStats(await ctx.repairSummaries.read(range.since, range.until), dimensions, racks);
     },
     machineRepairs: async (_, { address, serial }, ctx) => {
       if ((address == null) === (serial == null)) throw apiError("INVALID_ARGUMENT", "give exactly one of address and serial");

@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import type { FinishedRepair } from "../../src/domain/finished-repair.js";
+import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
+import { RepairSummaries } from "../../src/runner/repair-summaries.js";
+import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import type { KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";
+import { NOW } from "../support/fixtures.js";
+import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
+
+const MIN = 60_000;
+const WIDE = [NOW, NOW + 600 * MIN] as const;
+
+describe("RepairSummaries (real SQLite)", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: KintsugiStore;
+  /** The index ranges the summaries asked the store for, as [first, last, limit]. */
+  let reads: Array<[number, number, number]>;
+  let entries: Pick<RepairEntryPort, "timelines">;
+  beforeEach(() => {
+    dir = tempDir();
+    store = openSqliteStore({ path: join(dir.path, "k.db") });
+    reads = [];
+    entries = {
+      timelines: (first, last, limit) => {
+        reads.push([first, last, limit]);
+        return store.entries.timelines(first, last, limit);
+      },
+    };
+  });
+  afterEach(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  /** Adds an entry, drains it for a minute, and finishes it `finishMin` minutes after NOW. */
+  async function repair(address: string, finishMin: number, status: RepairEntry["status"] = "succeeded"): Promise<number> {
+    const { entry } = await store.entries.add(createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, NOW), "test", NOW, "sabakan");
+    const at = (min: number, over: Partial<RepairEntry>, reason: string) =>
+      store.entries.change(entry.index, (e) => e && [{ entry: { ...e, ...over, lastTransitionTime: NOW + min * MIN }, kind: "transition", reason }], NOW + min * MIN, "kintsugi");
+    await at(finishMin - 2, { status: "processing", stepStatus: "draining" }, "drain");
+    await at(finishMin - 1, { status: "processing", stepStatus: "watching" }, "watch");
+    await at(finishMin, { status }, status);
+    return entry.index;
+  }
+
+  const brief = (read: Awaited<ReturnType<RepairSummaries["read"]>>) => read.map((r) => [r.repair.address, r.summary?.drainingMs ?? null]);
+
+  it("the repairs finished in [since, until), each with its history's summary", async () => {
+    await repair("10.0.0.1", 10);
+    await repair("10.0.0.2", 20, "failed");
+    await repair("10.0.0.3", 30);
+    const read = await new RepairSummaries(entries, store.finished).read(NOW + 20 * MIN, NOW + 30 * MIN);
+    assert.deepEqual(read.map((r) => [r.repair.address, r.repair.status, r.summary]), [["10.0.0.2", "failed", { drainingMs: MIN, stepsNeeded: 1, finalStep: 0 }]], "since is inclusive, until exclusive");
+    assert.deepEqual(reads, [[2, 2, 100_000]], "only the index range of the repairs in the range is read");
+  });
+
+  it("a kept summary is not read again; a repair that ended since is read alone", async () => {
+    await repair("10.0.0.1", 10);
+    await repair("10.0.0.2", 20);
+    const summaries = new RepairSummaries(entries, store.finished);
+    await summaries.read(...WIDE);
+    await summaries.read(...WIDE);
+    await repair("10.0.0.3", 30);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", MIN], ["10.0.0.2", MIN], ["10.0.0.1", MIN]]);
+    assert.deepEqual(reads, [[1, 2, 100_000], [3, 3, 100_000]]);
+  });
+
+  it("past the read's bound, the repairs are counted without a summary, and the next query reads on", async () => {
+    for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
+    const summaries = new RepairSummaries(entries, store.finished, 10, 9);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", null], ["10.0.0.2", MIN], ["10.0.0.1", MIN]]);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", MIN], ["10.0.0.2", MIN], ["10.0.0.1", MIN]]);
+    assert.deepEqual(reads, [[1, 3, 9], [3, 3, 9]]);
+  });
+
+  it("keeps at most its bound, dropping the oldest repairs' summaries first", async () => {
+    for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
+    const summaries = new RepairSummaries(entries, store.finished, 2);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", MIN], ["10.0.0.2", MIN], ["10.0.0.1", MIN]], "a range wider than the bound is still answered whole");
+    assert.equal(summaries.size, 2);
+    await summaries.read(NOW + 11 * MIN, NOW + 600 * MIN);
+    assert.deepEqual(reads, [[1, 3, 100_000]], "entries 2 and 3 were kept");
+    await summaries.read(...WIDE);
+    assert.deepEqual(reads.at(-1), [1, 1, 100_000], "entry 1, the oldest, was dropped");
+  });
+
+  it("nothing finished in the range: nothing read", async () => {
+    await repair("10.0.0.1", 10);
+    assert.deepEqual(await new RepairSummaries(entries, store.finished).read(NOW + 11 * MIN, NOW + 60 * MIN), []);
+    assert.deepEqual(reads, []);
+  });
+
+  it("a stored record that differs from the one summarized (a restored database) is summarized anew", async () => {
+    // Entry 1 drains from minute 8 on: its draining time runs to when its record says it ended.
+    const { entry } = await store.entries.add(createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, NOW), "test", NOW, "sabakan");
+    await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" }], NOW + 8 * MIN, "kintsugi");
+    const ended = (status: FinishedRepair["status"], finishedMin: number): FinishedRepair[] => [
+      { sequence: 9, entryIndex: entry.index, address: "10.0.0.1", machineType: "qemu", operation: "unhealthy", source: "sabakan", createdAt: NOW, finishedAt: NOW + finishedMin * MIN, status, proof: null },
+    ];
+    let records = ended("deleted", 9);
+    const summaries = new RepairSummaries(entries, { list: () => records });
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.1", MIN]]);
+    records = ended("deleted", 9.5);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.1", 1.5 * MIN]], "another end time");
+    records = ended("failed", 9.5);
+    await summaries.read(...WIDE);
+    assert.deepEqual(reads.map(([first]) => first), [1, 1, 1], "another status is read anew too");
+  });
+
+  it("the warm-up summarizes every kept repair in the background, and stops when asked", async () => {
+    for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
+    const stopped = new RepairSummaries(entries, store.finished);
+    stopped.warm((err) => assert.fail(String(err)));
+    assert.deepEqual(reads, [], "nothing is read before warm returns");
+    await stopped.stop();
+    assert.equal(stopped.size, 0, "stopped before its first read");
+    const summaries = new RepairSummaries(entries, store.finished);
+    summaries.warm((err) => assert.fail(String(err)));
+    await until("the warm-up summarized every repair", () => summaries.size, (n) => n === 3);
+    await summaries.stop();
+    assert.deepEqual(reads, [[1, 3, 10_000]], "one read, of at most the warm-up's own bound");
+    await summaries.read(...WIDE);
+    assert.equal(reads.length, 1, "a query after the warm-up reads nothing");
+  });
+
+  it("the warm-up ends with more kept repairs than its bound, keeping the newest", { timeout: 20_000 }, async () => {
+    for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
+    const summaries = new RepairSummaries(entries, store.finished, 2);
+    await summaries.warm((err) => assert.fail(String(err)));
+    assert.equal(summaries.size, 2);
+    assert.deepEqual(reads, [[2, 3, 10_000]], "the newest two, in one batch");
+  });
+});

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { historySummaryOf } from "../../../src/domain/repair-history-summary.js";
+import type { RepairEntry } from "../../../src/domain/repair-entry.js";
+import type { RecordedRepair } from "../../../src/domain/repair-stats.js";
+import { RepairSummaries } from "../../../src/runner/repair-summaries.js";
+import type { KintsugiStore } from "../../../src/store/store-port.js";
+import { NOW } from "../../support/fixtures.js";
+import { until } from "../../support/until.js";
+import { ACTOR, newEntry, type StoreHarness } from "./store-harness.js";
+
+const MIN = 60_000;
+const WIDE = [NOW - 60 * MIN, NOW + 600 * MIN] as const;
+
+/** One way a repair goes, as the writes the store sees: each moves the entry at NOW + the minute given. */
+type Move = readonly [number, Partial<RepairEntry> | "dequeue" | "delete-request" | "backoff-reset"];
+
+const SHAPES: ReadonlyArray<{ name: string; moves: readonly Move[] }> = [
+  { name: "drained, then succeeded in one step", moves: [[1, { status: "processing", stepStatus: "draining" }], [3, { status: "processing", stepStatus: "watching" }], [9, { status: "succeeded" }]] },
+  { name: "two steps, then failed", moves: [[1, { status: "processing", stepStatus: "draining" }], [2, { status: "processing", stepStatus: "watching" }], [4, { status: "processing", step: 1, stepStatus: "draining" }], [8, { status: "failed" }]] },
+  { name: "dequeued while queued (deleted)", moves: [[5, "dequeue"]] },
+  { name: "dequeued while draining (deleted): draining counts up to the dequeue", moves: [[1, { status: "processing", stepStatus: "draining" }], [7, "dequeue"]] },
+  { name: "succeeded, then a delete request, a back-off reset and the dequeue", moves: [[1, { status: "processing", stepStatus: "draining" }], [2, { status: "succeeded" }], [20, "delete-request"], [30, "backoff-reset"], [40, "dequeue"]] },
+];
+
+async function play(store: KintsugiStore, address: string, moves: readonly Move[]): Promise<void> {
+  const { entry } = await store.entries.add(newEntry(address), "test", NOW, ACTOR);
+  for (const [minute, move] of moves) {
+    const at = NOW + minute * MIN;
+    if (move === "dequeue") await store.entries.dequeue(entry.index, () => "done", at, ACTOR);
+    else if (move === "delete-request") await store.entries.requestDelete((e) => e.index === entry.index, "delete", at, ACTOR);
+    else if (move === "backoff-reset") {
+      await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, drainBackoffCount: 1 }, kind: "note", reason: "backoff" }], at, ACTOR);
+      await store.entries.resetBackoff("reset", at, ACTOR);
+    } else await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, ...move, lastTransitionTime: at }, kind: "transition", reason: "move" }], at, ACTOR);
+  }
+}
+
+/** What a fresh computation from each repair's whole history says (the port's `history`, not the timelines read). */
+async function fresh(store: KintsugiStore): Promise<RecordedRepair[]> {
+  return Promise.all(
+    store.finished.list(WIDE[0]).map(async (repair) => {
+      const history = await store.entries.history(repair.entryIndex);
+      return { repair, summary: history.length === 0 ? null : historySummaryOf(history, repair.finishedAt) };
+    }),
+  );
+}
+
+/** The per-repair summaries repairStats reads, kept in memory by each replica over either backend. */
+export function summaryCases(h: StoreHarness): void {
+  describe("repair history summaries", () => {
+    it("equal a fresh computation from each history, for every way a repair ends, before and after they are kept", async () => {
+      const store = await h.open();
+      const summaries = new RepairSummaries(store.entries, store.finished);
+      for (const [i, shape] of SHAPES.entries()) await play(store, `10.0.0.${i + 1}`, shape.moves);
+      const expected = await fresh(store);
+      assert.equal(expected.length, SHAPES.length);
+      assert.deepEqual(await summaries.read(...WIDE), expected, "the first query reads and summarizes");
+      assert.deepEqual(await summaries.read(...WIDE), expected, "the second answers from the kept summaries");
+      const byName = SHAPES.map((s, i) => [s.name, expected.find((r) => r.repair.address === `10.0.0.${i + 1}`)?.summary]);
+      assert.deepEqual(byName, [
+        [SHAPES[0]!.name, { drainingMs: 2 * MIN, stepsNeeded: 1, finalStep: 0 }],
+        [SHAPES[1]!.name, { drainingMs: 5 * MIN, stepsNeeded: 2, finalStep: 1 }],
+        [SHAPES[2]!.name, { drainingMs: 0, stepsNeeded: 0, finalStep: 0 }],
+        [SHAPES[3]!.name, { drainingMs: 6 * MIN, stepsNeeded: 1, finalStep: 0 }],
+        [SHAPES[4]!.name, { drainingMs: 1 * MIN, stepsNeeded: 1, finalStep: 0 }],
+      ]);
+    });
+
+    it("a repair that ends after the warm-up is summarized at the next query", async () => {
+      const store = await h.open();
+      const summaries = new RepairSummaries(store.entries, store.finished);
+      await play(store, "10.0.0.1", SHAPES[0]!.moves);
+      summaries.warm((err) => assert.fail(String(err)));
+      await until("the warm-up summarized the first repair", () => summaries.size, (n) => n === 1);
+      await play(store, "10.0.0.2", SHAPES[1]!.moves);
+      assert.deepEqual(await summaries.read(...WIDE), await fresh(store));
+      assert.equal(summaries.size, 2);
+      await summaries.stop();
+    });
+
+    it("a follower answers as the leader", { skip: h.second ? false : "one instance only" }, async () => {
+      const leader = await h.open();
+      const follower = await h.second!();
+      const onLeader = new RepairSummaries(leader.entries, leader.finished);
+      const onFollower = new RepairSummaries(follower.entries, follower.finished);
+      await play(leader, "10.0.0.1", SHAPES[0]!.moves);
+      await onLeader.read(...WIDE);
+      for (const [i, shape] of SHAPES.slice(1).entries()) await play(leader, `10.0.0.${i + 2}`, shape.moves);
+      await until("the follower's mirror has every finished repair", () => follower.finished.list().length, (n) => n === SHAPES.length);
+      const answer = await onLeader.read(...WIDE);
+      assert.deepEqual(await onFollower.read(...WIDE), answer);
+      assert.deepEqual(answer, await fresh(leader));
+    });
+  });
+}
