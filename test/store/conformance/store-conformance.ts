@@ -7,6 +7,7 @@ import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
 import { pollRecordCases } from "./poll-record-cases.js";
 import { timelineCases } from "./timeline-cases.js";
+import { skippedCountCases } from "./skipped-count-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -27,5 +28,6 @@ export function storeConformance(harness: StoreHarness): void {
     evidenceCases(harness);
     pollRecordCases(harness);
     timelineCases(harness);
+    skippedCountCases(harness);
   });
 }
