@@ -53,7 +53,7 @@ export function boundSkipped<S extends KindOf>(skipped: readonly S[], limit: num
   return { skipped: listed, counts };
 }
 
-/** Splits `limit` slots among the kinds: equal shares, a kind never getting more than it has (water-filling). */
+/** Splits `limit` slots among the kinds: equal shares (a slot left over goes to the smaller kinds first), a kind never getting more than it has. */
 function fairShares(byKind: readonly SkipKindCount[], limit: number): Map<SkipKind, number> {
   const shares = new Map<SkipKind, number>();
   let left = limit;
@@ -61,7 +61,7 @@ function fairShares(byKind: readonly SkipKindCount[], limit: number): Map<SkipKi
   const bySize = [...byKind].sort((a, b) => a.machines - b.machines || SKIP_KINDS.indexOf(a.kind) - SKIP_KINDS.indexOf(b.kind));
   bySize.forEach(({ kind, machines }, i) => {
     const remainingKinds = bySize.length - i;
-    const share = Math.min(machines, Math.floor(left / remainingKinds));
+    const share = Math.min(machines, Math.ceil(left / remainingKinds));
     shares.set(kind, share);
     left -= share;
   });
