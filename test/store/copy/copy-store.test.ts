@@ -218,6 +218,26 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     ["a history record", "history", /history records: 16 in the source, 15 in the copy; sha256/],
     ["a replay record", "replay", /replay records: 2 in the source, 1 in the copy; sha256/],
   ];
+  it("keeps the marker when the copy reads back a poll outcome without its skip counts, naming the hashes", async () => {
+    fresh();
+    const source = join(dir.path, "source.db");
+    await sqliteWithHistory(source);
+    const real = await openEtcdSnapshotTarget(etcdAt());
+    const dropsCounts = Object.assign(Object.create(real) as SnapshotTarget, {
+      items: async function* () {
+        for await (const item of real.items()) {
+          if (item.kind !== "outcome" || item.outcome.skippedCounts === undefined) yield item;
+          else yield { ...item, outcome: { ...item.outcome, skippedCounts: undefined } };
+        }
+      },
+    });
+    await assert.rejects(
+      copy(openSqliteSnapshotSource(source), dropsCounts),
+      (err: Error) => err instanceof CopyFailedError && /sha256 [0-9a-f]{64} of the source, [0-9a-f]{64} of the copy\n/.test(err.message),
+    );
+    await assert.rejects(openEtcdStore({ client: suite.client, prefix }).then((opened) => opened.close()), UnfinishedCopyError);
+  });
+
   for (const [name, kind, differs] of dropped) {
     it(`keeps the marker when the copy does not read back as written (${name} missing), naming what differs`, async () => {
       fresh();
