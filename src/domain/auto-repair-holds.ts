@@ -1,16 +1,17 @@
 import { HELD_KINDS, SKIP_KINDS, type HeldKind, type SkipKind } from "./skip-kinds.js";
+import type { SkippedCounts } from "./skipped-bound.js";
+
+/** The counts of a poll's skips as a record: every kind present, 0 when none (the metrics' series). */
+export function skipsByKind(counts: SkippedCounts): Record<SkipKind, number> {
+  const record = Object.fromEntries(SKIP_KINDS.map((kind) => [kind, 0])) as Record<SkipKind, number>;
+  for (const { kind, machines } of counts.byKind) record[kind] = machines;
+  return record;
+}
 
 /** What the hold rules read of a skipped machine. */
 export interface SkipOfPoll {
   readonly kind: SkipKind;
   readonly rack: number | null;
-}
-
-/** How many machines one poll skipped, by kind: every kind present, 0 when none. */
-export function countSkipsByKind(skipped: readonly SkipOfPoll[]): Record<SkipKind, number> {
-  const counts = Object.fromEntries(SKIP_KINDS.map((kind) => [kind, 0])) as Record<SkipKind, number>;
-  for (const s of skipped) counts[s.kind]++;
-  return counts;
 }
 
 /** The machines one poll held back for one reason: how many, and in which racks (ascending; unknown racks left out). */
