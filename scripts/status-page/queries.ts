@@ -3,7 +3,7 @@
 const ENTRY = "index address nodename machineType operation status step stepStatus stepCount deleted createdAt lastTransitionTime waitingFor { kind message until }";
 const HOLD = "address reason setBy until source";
 const OUTCOME =
-  "sequence time trigger machinesSeen enqueued { index address } skipped { serial address state reason kind held } shortCircuit { existingEntries candidates limit } error";
+  "sequence time trigger machinesSeen enqueued { index address } skipped { serial address state reason kind held } skippedTotal shortCircuit { existingEntries candidates limit } error";
 
 export const SNAPSHOT = `query StatusSnapshot {
   searchMachines { spec { serial rack indexInRack ipv4 } status { state } }

@@ -96,3 +96,9 @@ export function countsMatchList(counts: SkippedCounts, skipped: readonly KindOf[
   if (new Set(kinds).size !== kinds.length) return "a kind is counted twice";
   return null;
 }
+
+/** How many machines a poll skipped, saying when its outcome lists only some: "10,000 skipped (first 1,000 listed)". */
+export function skippedPhrase(total: number, listed: number): string {
+  const n = (count: number) => count.toLocaleString("en-US");
+  return total > listed ? `${n(total)} skipped (first ${n(listed)} listed)` : `${n(total)} skipped`;
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SkipKind } from "../../src/domain/skip-kinds.js";
-import { boundSkipped, countsMatchList, countSkipped, keptSkips, LISTED_SKIPS, skippedCountsOf, type SkippedCounts } from "../../src/domain/skipped-bound.js";
+import { boundSkipped, countsMatchList, countSkipped, keptSkips, LISTED_SKIPS, skippedCountsOf, skippedPhrase, type SkippedCounts } from "../../src/domain/skipped-bound.js";
 
 const skips = (kind: SkipKind, n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ kind, serial: `${kind}-${String(from + i).padStart(5, "0")}` }));
 const perKind = (list: ReadonlyArray<{ kind: SkipKind }>) => countSkipped(list).byKind.map((c) => `${c.kind}=${c.machines}`).join(" ");
@@ -63,4 +63,13 @@ describe("countsMatchList", () => {
       else assert.match(found ?? "", wrong);
     });
   }
+});
+
+describe("skippedPhrase", () => {
+  const cases: Array<[string, number, number, string]> = [
+    ["none", 0, 0, "0 skipped"],
+    ["all listed", 3, 3, "3 skipped"],
+    ["a storm's list cut at 1,000", 10_000, 1_000, "10,000 skipped (first 1,000 listed)"],
+  ];
+  for (const [name, total, listed, phrase] of cases) it(name, () => assert.equal(skippedPhrase(total, listed), phrase));
 });
