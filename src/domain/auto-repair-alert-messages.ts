@@ -1,5 +1,5 @@
 import { mergeAlerts, type Alert } from "./alert.js";
-import { heldMachines, holdKey, summarizeHolds, type HoldGroup, type HoldSummary, type SkipOfPoll } from "./auto-repair-holds.js";
+import { heldMachines, holdKey, skipsByKind, summarizeHolds, type HoldGroup, type HoldSummary, type SkipOfPoll } from "./auto-repair-holds.js";
 import { SKIP_KINDS, type HeldKind, type SkipKind } from "./skip-kinds.js";
 
 /** An `autoRepairOutcomes` payload, with the fields the alerts use (`kind` as the API spells it, upper-case). */
@@ -9,6 +9,8 @@ export interface AutoRepairOutcomePayload {
   readonly trigger: string;
   readonly machinesSeen: number;
   readonly skipped: ReadonlyArray<{ readonly kind: string; readonly rack: number | null; readonly serial?: string; readonly address?: string | null; readonly reason?: string }>;
+  /** All the skips counted by kind (`skipped` lists at most 1,000); absent from a server that does not count them. */
+  readonly skippedByKind?: ReadonlyArray<{ readonly kind: string; readonly machines: number }>;
   readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
   readonly error: string | null;
 }
@@ -59,7 +61,7 @@ export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: Outcom
   if (state.failedPolls >= threshold) {
     alerts.push({ kind: "cleared", severity: "info", title: "auto-repair: sabakan polls succeed again", text: `after ${state.failedPolls} failed polls since ${state.failingSince}`, fields: poll });
   }
-  const summary = summarizeHolds(skipsOf(outcome));
+  const summary = summarizeHolds(skipsOf(outcome), countsOf(outcome));
   const { alert, hold } = holdAlert(summary, state.hold, outcome, poll);
   if (alert) alerts.push(alert);
   const escalated = escalationAlert(outcome, poll);
@@ -109,6 +111,16 @@ function skipsOf(outcome: AutoRepairOutcomePayload): SkipOfPoll[] {
     const kind = s.kind.toLowerCase() as SkipKind;
     return SKIP_KINDS.includes(kind) ? [{ kind, rack: s.rack }] : [];
   });
+}
+
+/** The payload's whole counts by kind, for the kinds this kintsugi knows; undefined when the server sent none. */
+function countsOf(outcome: AutoRepairOutcomePayload): Record<SkipKind, number> | undefined {
+  if (outcome.skippedByKind === undefined) return undefined;
+  const byKind = outcome.skippedByKind.flatMap((c) => {
+    const kind = c.kind.toLowerCase() as SkipKind;
+    return SKIP_KINDS.includes(kind) ? [{ kind, machines: c.machines }] : [];
+  });
+  return skipsByKind({ total: byKind.reduce((n, c) => n + c.machines, 0), byKind });
 }
 
 const machines = (n: number) => `${n} machine${n === 1 ? "" : "s"}`;

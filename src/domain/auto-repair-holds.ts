@@ -24,15 +24,19 @@ export interface HoldGroup {
 /** What one successful poll held back, by reason in {@link HELD_KINDS} order; empty when it held nothing. */
 export type HoldSummary = readonly HoldGroup[];
 
-/** Groups the held machines of a poll by reason and rack. */
-export function summarizeHolds(skipped: readonly SkipOfPoll[]): HoldSummary {
+/**
+ * Groups the held machines of a poll by reason and rack. `counts` (the outcome's whole counts, when it keeps them)
+ * give each reason's number of machines: an outcome lists at most 1,000 skips, so its racks are those of the listed.
+ */
+export function summarizeHolds(skipped: readonly SkipOfPoll[], counts?: Readonly<Record<SkipKind, number>>): HoldSummary {
   return HELD_KINDS.flatMap((kind): HoldGroup[] => {
     const held = skipped.filter((s) => s.kind === kind);
-    if (held.length === 0) return [];
+    const machines = counts?.[kind] ?? held.length;
+    if (machines === 0) return [];
     const perRack = new Map<number, number>();
     for (const s of held) if (s.rack !== null) perRack.set(s.rack, (perRack.get(s.rack) ?? 0) + 1);
     const racks = [...perRack].sort(([a], [b]) => a - b).map(([rack, machines]) => ({ rack, machines }));
-    return [{ kind, machines: held.length, racks }];
+    return [{ kind, machines, racks }];
   });
 }
 

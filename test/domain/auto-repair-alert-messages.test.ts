@@ -65,6 +65,8 @@ describe("alertForOutcome: machines held back", () => {
     ["a reboot in another rack is the same hold", [rebooting(1, 2), rebooting(2, 4)], ["auto-repair holds back 1 machine: 1 in rack 2 rebooting", null]],
     ["plain skips hold nothing back", [poll(1, { skipped: [{ kind: "RECENTLY_REPAIRED", rack: 1 }, { kind: "NO_ADDRESS", rack: 2 }] })], [null]],
     ["a kind a newer server sends is left out", [poll(1, { skipped: [{ kind: "SOMETHING_NEW", rack: 1 }] })], [null]],
+    ["a storm's outcome lists some of its skips: the alert counts all of them", [poll(1, { skipped: many(2, "QUEUE_LIMIT", 1), skippedByKind: [{ kind: "QUEUE_LIMIT", machines: 10_000 }, { kind: "SOMETHING_NEW", machines: 3 }], shortCircuit: { existingEntries: 0, candidates: 10_000, limit: 10 } })],
+      ["auto-repair holds back 10000 machines: 10000 in rack 1 over maximum-repair-queue-entries"]],
   ];
   for (const [name, outcomes, expected] of sequences) it(name, () => assert.deepEqual(titles(outcomes), expected));
 
