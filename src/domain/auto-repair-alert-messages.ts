@@ -127,8 +127,11 @@ const machines = (n: number) => `${n} machine${n === 1 ? "" : "s"}`;
 
 function rackList(g: HoldGroup): string {
   if (g.racks.length === 0) return "";
-  if (g.racks.length === 1) return ` in rack ${g.racks[0]?.rack}`;
-  return ` in racks ${g.racks.map((r) => (g.kind === "rack_limit" ? `${r.rack} (${r.machines})` : String(r.rack))).join(", ")}`;
+  // An outcome lists at most 1,000 skips: its racks are those of the listed ones, and their counts only when all are.
+  const whole = g.racks.reduce((n, r) => n + r.machines, 0) === g.machines;
+  const among = whole ? "" : " among others";
+  if (g.racks.length === 1) return ` in rack ${g.racks[0]?.rack}${among}`;
+  return ` in racks ${g.racks.map((r) => (g.kind === "rack_limit" && whole ? `${r.rack} (${r.machines})` : String(r.rack))).join(", ")}${among}`;
 }
 
 /** One reason, short, for a title: "4 in rack 3 over the per-rack limit". */
@@ -150,8 +153,12 @@ function phrase(g: HoldGroup): string {
 function explain(g: HoldGroup, outcome: AutoRepairOutcomePayload): string[] {
   const held = `${machines(g.machines)} held`;
   switch (g.kind) {
-    case "rack_limit":
-      return g.racks.map((r) => `rack ${r.rack}: ${machines(r.machines)} held: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure`);
+    case "rack_limit": {
+      const why = "more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure";
+      if (g.racks.reduce((n, r) => n + r.machines, 0) === g.machines) return g.racks.map((r) => `rack ${r.rack}: ${machines(r.machines)} held: ${why}`);
+      // A storm's outcome lists only some: the racks of the listed ones, and the whole count.
+      return [`${held}${rackList(g)}: ${why}`];
+    }
     case "queue_limit": {
       const sc = outcome.shortCircuit;
       const counts = sc ? `${sc.existingEntries} entries in the queue + ${sc.candidates} candidates > maximum-repair-queue-entries ${sc.limit}` : "too many repair requests";

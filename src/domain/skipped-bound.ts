@@ -21,9 +21,10 @@ export interface SkippedCounts {
   readonly byKind: readonly SkipKindCount[];
 }
 
-/** What the counts read of a skipped machine. */
+/** What the counts and the bound read of a skipped machine. */
 interface KindOf {
   readonly kind: SkipKind;
+  readonly rack?: number | null;
 }
 
 /** Counts skips by kind: the kinds present, in {@link SKIP_KINDS} order. */
@@ -37,20 +38,28 @@ export function countSkipped(skipped: readonly KindOf[]): SkippedCounts {
  * The skips a stored outcome lists, at most `limit`, with the counts of all of them. Fair to every kind: each kind
  * present gets an equal share of the list (a kind with fewer skips than its share is listed whole and leaves the
  * rest to the others), so a storm of 10,000 `queue_limit` skips cannot push the few `no_address` or `held` machines an
- * operator must act on out of the list. Each kind keeps its first machines, and the list keeps the decision's order.
+ * operator must act on out of the list. Within a kind, fair to every rack: the first machine of each rack, then the
+ * second of each, and so on, so the racks a storm holds back are all named while they number fewer than the share.
+ * The list keeps the decision's order.
  */
 export function boundSkipped<S extends KindOf>(skipped: readonly S[], limit: number = LISTED_SKIPS): { readonly skipped: S[]; readonly counts: SkippedCounts } {
   const counts = countSkipped(skipped);
   if (skipped.length <= limit) return { skipped: [...skipped], counts };
   const shares = fairShares(counts.byKind, limit);
-  const taken = new Map<SkipKind, number>();
-  const listed = skipped.filter((s) => {
-    const n = taken.get(s.kind) ?? 0;
-    if (n >= (shares.get(s.kind) ?? 0)) return false;
-    taken.set(s.kind, n + 1);
-    return true;
+  // Each skip's place within its kind and rack: 0 for the first of its rack, 1 for the second...
+  const seen = new Map<string, number>();
+  const ranked = skipped.map((s, index) => {
+    const group = `${s.kind}\t${s.rack ?? ""}`;
+    const rank = seen.get(group) ?? 0;
+    seen.set(group, rank + 1);
+    return { s, index, rank };
   });
-  return { skipped: listed, counts };
+  const chosen = new Set<number>();
+  for (const { kind } of counts.byKind) {
+    const ofKind = ranked.filter((r) => r.s.kind === kind).sort((a, b) => a.rank - b.rank || a.index - b.index);
+    for (const r of ofKind.slice(0, shares.get(kind) ?? 0)) chosen.add(r.index);
+  }
+  return { skipped: skipped.filter((_, i) => chosen.has(i)), counts };
 }
 
 /** Splits `limit` slots among the kinds: equal shares (a slot left over goes to the smaller kinds first), a kind never getting more than it has. */

@@ -4,6 +4,8 @@ import type { SkipKind } from "../../src/domain/skip-kinds.js";
 import { boundSkipped, countsMatchList, countSkipped, keptSkips, LISTED_SKIPS, skippedCountsOf, skippedPhrase, type SkippedCounts } from "../../src/domain/skipped-bound.js";
 
 const skips = (kind: SkipKind, n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ kind, serial: `${kind}-${String(from + i).padStart(5, "0")}` }));
+/** `n` skips of `kind` in each of `racks` racks, in serial order (rack by rack). */
+const inRacks = (kind: SkipKind, racks: number, n: number) => Array.from({ length: racks * n }, (_, i) => ({ kind, serial: `${kind}-${String(i).padStart(5, "0")}`, rack: Math.floor(i / n) }));
 const perKind = (list: ReadonlyArray<{ kind: SkipKind }>) => countSkipped(list).byKind.map((c) => `${c.kind}=${c.machines}`).join(" ");
 
 describe("boundSkipped", () => {
@@ -26,6 +28,25 @@ describe("boundSkipped", () => {
       for (const { kind } of countSkipped(bound.skipped).byKind) {
         assert.deepEqual(bound.skipped.filter((s) => s.kind === kind), skipped.filter((s) => s.kind === kind).slice(0, bound.skipped.filter((s) => s.kind === kind).length), `${kind}: its first machines`);
       }
+    });
+  }
+
+  const byRack: Array<[string, Array<{ kind: SkipKind; serial: string; rack: number }>, number, Record<number, number>]> = [
+    ["every rack gets its first machines before any gets more", inRacks("rack_limit", 3, 10), 6, { 0: 2, 1: 2, 2: 2 }],
+    ["a slot left over goes to the first racks", inRacks("rack_limit", 3, 10), 7, { 0: 3, 1: 2, 2: 2 }],
+    ["more racks than slots: the first racks, one machine each", inRacks("rack_limit", 5, 2), 3, { 0: 1, 1: 1, 2: 1 }],
+  ];
+  for (const [name, skipped, limit, perRack] of byRack) {
+    it(name, () => {
+      const listed = boundSkipped(skipped, limit).skipped;
+      const counted: Record<number, number> = {};
+      for (const s of listed) counted[s.rack] = (counted[s.rack] ?? 0) + 1;
+      assert.deepEqual(counted, perRack);
+      for (const rack of Object.keys(perRack).map(Number)) {
+        const inRack = listed.filter((s) => s.rack === rack);
+        assert.deepEqual(inRack, skipped.filter((s) => s.rack === rack).slice(0, inRack.length), `rack ${rack}: its first machines`);
+      }
+      assert.deepEqual(listed, skipped.filter((s) => listed.includes(s)), "in the decision's order");
     });
   }
 

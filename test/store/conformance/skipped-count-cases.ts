@@ -65,6 +65,7 @@ export function skippedCountCases(h: StoreHarness): void {
         assert.deepEqual(kept?.skippedCounts, counts);
         assert.equal(kept?.skipped.filter((m) => m.kind === "no_address").length, 20, "every no_address skip is listed");
         assert.equal(kept?.skipped.filter((m) => m.kind === "queue_limit").length, 490, "the big kinds share the rest");
+        assert.equal(new Set(kept?.skipped.filter((m) => m.kind === "rack_limit").map((m) => m.rack)).size, 225, "every rack over the limit is named");
         assert.equal((await s.pollRecords.since(0, 10)).records.length, 1, "the poll record committed with it");
       }
     });
