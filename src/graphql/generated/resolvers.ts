@@ -55,7 +55,8 @@ export type AutoRepairOutcome = {
   /**
    * The machines left alone, with the reason for each, by serial: at most 1,000 of them (a whole data center's storm
    * would not fit one store write), shared fairly among the kinds (a kind with few skips is listed whole, the others
-   * split the rest equally, each its first machines). `skippedTotal` and `skippedByKind` count them all.
+   * split the rest equally; within a kind every rack gets its first machine before any gets a second). `skippedTotal`
+   * and `skippedByKind` count them all.
    */
   skipped: Array<SkippedMachine>;
   /** How many machines the poll left alone per kind: the kinds it skipped any for, in SkipKind's order (at most one per kind). */
