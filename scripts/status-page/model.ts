@@ -53,7 +53,9 @@ export interface Outcome {
   readonly trigger: string;
   readonly machinesSeen: number;
   readonly enqueued: ReadonlyArray<{ readonly index: string; readonly address: string }>;
+  /** At most 1,000 of the skipped machines: `skippedTotal` counts them all. */
   readonly skipped: readonly Skip[];
+  readonly skippedTotal: number;
   readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
   readonly error: string | null;
 }

@@ -1,5 +1,6 @@
 // The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
 import { clock, el, table } from "./dom.js";
+import { skippedPhrase } from "../../src/domain/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
 import type { EndedRepair } from "./timeline.js";
 
@@ -50,7 +51,7 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
   const nodes: Array<Node | null> = [el("h2", "Latest polls")];
   if (outcomes.length === 0) nodes.push(el("p", "No poll has run yet.", "empty"));
   for (const o of outcomes) {
-    const parts = [`#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${o.skipped.length} skipped`];
+    const parts = [`#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedPhrase(o.skippedTotal, o.skipped.length)}`];
     if (o.shortCircuit) parts.push(`short-circuited: ${o.shortCircuit.candidates} candidates over the limit of ${o.shortCircuit.limit} (${o.shortCircuit.existingEntries} in the queue)`);
     if (o.error) parts.push(`error: ${o.error}`);
     const block = el("div", undefined, "outcome");

@@ -3,7 +3,7 @@
 const ENTRY = "index address nodename machineType operation status step stepStatus stepCount deleted createdAt lastTransitionTime waitingFor { kind message until }";
 const HOLD = "address reason setBy until source";
 const OUTCOME =
-  "sequence time trigger machinesSeen enqueued { index address } skipped { serial address state reason kind held } shortCircuit { existingEntries candidates limit } error";
+  "sequence time trigger machinesSeen enqueued { index address } skipped { serial address state reason kind held } skippedTotal shortCircuit { existingEntries candidates limit } error";
 
 /** The most of the last day's finished-repair records the page reads (kintsugi allows 5,000). */
 export const FINISHED_LIMIT = 2_000;

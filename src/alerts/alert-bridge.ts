@@ -52,7 +52,7 @@ const ENTRY_EVENTS = /* GraphQL */ `
 
 const OUTCOMES = /* GraphQL */ `
   subscription AlertOutcomes {
-    autoRepairOutcomes { sequence time trigger machinesSeen skipped { kind rack serial address reason } shortCircuit { existingEntries candidates limit } error }
+    autoRepairOutcomes { sequence time trigger machinesSeen skipped { kind rack serial address reason } skippedByKind { kind machines } shortCircuit { existingEntries candidates limit } error }
   }
 `;
 

@@ -5,6 +5,7 @@ import { ckeJson, withoutNulls } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
+import { skippedPhrase } from "../domain/skipped-bound.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { addToggleCommands } from "./toggle-commands.js";
 
@@ -64,6 +65,7 @@ export function autoRepairCommand(io: CliIo): Command {
     .action(async () => {
       const r = await io.client().request<Op.RunAutoRepairMutation>(D.RunAutoRepair);
       io.out(ckeJson(r.runAutoRepair));
+      noteCutSkips(io, [r.runAutoRepair]);
       if (r.runAutoRepair.error) throw new CliError(`auto-repair poll failed: ${r.runAutoRepair.error}`);
     });
 
@@ -71,7 +73,15 @@ export function autoRepairCommand(io: CliIo): Command {
     .action(async (opts: { last: number }) => {
       const r = await io.client().request<Op.AutoRepairOutcomesQuery>(D.AutoRepairOutcomes, { last: opts.last });
       io.out(ckeJson(r.autoRepairOutcomes));
+      noteCutSkips(io, r.autoRepairOutcomes);
     });
 
   return cmd;
+}
+
+/** Says on stderr which outcomes list only some of their skipped machines (the JSON's skippedByKind counts them all). */
+function noteCutSkips(io: CliIo, outcomes: ReadonlyArray<{ readonly sequence: string; readonly skipped: readonly unknown[]; readonly skippedTotal: number }>): void {
+  for (const o of outcomes) {
+    if (o.skippedTotal > o.skipped.length) io.note?.(`poll ${o.sequence}: ${skippedPhrase(o.skippedTotal, o.skipped.length)}; skippedByKind counts them all\n`);
+  }
 }

@@ -123,6 +123,7 @@ const OUTCOME_FIELDS = /* GraphQL */ `
     sequence time trigger machinesSeen
     enqueued { index address machineType operation serial }
     skipped { serial address state reason }
+    skippedTotal skippedByKind { kind machines }
     shortCircuit { existingEntries candidates limit }
     error
   }

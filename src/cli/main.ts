@@ -88,6 +88,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   let program: Command | undefined;
   const io: CliIo = {
     out: (text) => process.stdout.write(text),
+    note: (text) => process.stderr.write(text),
     client: () => {
       const { server, token, ...files } = program?.opts() as { server: string; token?: string } & ClientTlsFiles;
       return new KintsugiClient(server, token ?? null, readClientTls(files));

@@ -11,6 +11,8 @@ import { watchCommand } from "./watch-command.js";
 export interface CliIo {
   readonly out: (text: string) => void;
   readonly client: () => KintsugiClient;
+  /** Notes beside the output (stderr), so what goes to `out` stays as documented (e.g. JSON). */
+  readonly note?: (text: string) => void;
 }
 
 /** `kintsugi repair-queue ...`: the operator commands of `ckecli repair-queue`, with the same output. */

@@ -1,5 +1,5 @@
 import { mergeAlerts, type Alert } from "./alert.js";
-import { heldMachines, holdKey, summarizeHolds, type HoldGroup, type HoldSummary, type SkipOfPoll } from "./auto-repair-holds.js";
+import { heldMachines, holdKey, skipsByKind, summarizeHolds, type HoldGroup, type HoldSummary, type SkipOfPoll } from "./auto-repair-holds.js";
 import { SKIP_KINDS, type HeldKind, type SkipKind } from "./skip-kinds.js";
 
 /** An `autoRepairOutcomes` payload, with the fields the alerts use (`kind` as the API spells it, upper-case). */
@@ -9,6 +9,8 @@ export interface AutoRepairOutcomePayload {
   readonly trigger: string;
   readonly machinesSeen: number;
   readonly skipped: ReadonlyArray<{ readonly kind: string; readonly rack: number | null; readonly serial?: string; readonly address?: string | null; readonly reason?: string }>;
+  /** All the skips counted by kind (`skipped` lists at most 1,000); absent from a server that does not count them. */
+  readonly skippedByKind?: ReadonlyArray<{ readonly kind: string; readonly machines: number }>;
   readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
   readonly error: string | null;
 }
@@ -59,7 +61,7 @@ export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: Outcom
   if (state.failedPolls >= threshold) {
     alerts.push({ kind: "cleared", severity: "info", title: "auto-repair: sabakan polls succeed again", text: `after ${state.failedPolls} failed polls since ${state.failingSince}`, fields: poll });
   }
-  const summary = summarizeHolds(skipsOf(outcome));
+  const summary = summarizeHolds(skipsOf(outcome), countsOf(outcome));
   const { alert, hold } = holdAlert(summary, state.hold, outcome, poll);
   if (alert) alerts.push(alert);
   const escalated = escalationAlert(outcome, poll);
@@ -111,12 +113,25 @@ function skipsOf(outcome: AutoRepairOutcomePayload): SkipOfPoll[] {
   });
 }
 
+/** The payload's whole counts by kind, for the kinds this kintsugi knows; undefined when the server sent none. */
+function countsOf(outcome: AutoRepairOutcomePayload): Record<SkipKind, number> | undefined {
+  if (outcome.skippedByKind === undefined) return undefined;
+  const byKind = outcome.skippedByKind.flatMap((c) => {
+    const kind = c.kind.toLowerCase() as SkipKind;
+    return SKIP_KINDS.includes(kind) ? [{ kind, machines: c.machines }] : [];
+  });
+  return skipsByKind({ total: byKind.reduce((n, c) => n + c.machines, 0), byKind });
+}
+
 const machines = (n: number) => `${n} machine${n === 1 ? "" : "s"}`;
 
 function rackList(g: HoldGroup): string {
   if (g.racks.length === 0) return "";
-  if (g.racks.length === 1) return ` in rack ${g.racks[0]?.rack}`;
-  return ` in racks ${g.racks.map((r) => (g.kind === "rack_limit" ? `${r.rack} (${r.machines})` : String(r.rack))).join(", ")}`;
+  // An outcome lists at most 1,000 skips: its racks are those of the listed ones, and their counts only when all are.
+  const whole = g.racks.reduce((n, r) => n + r.machines, 0) === g.machines;
+  const among = whole ? "" : " among others";
+  if (g.racks.length === 1) return ` in rack ${g.racks[0]?.rack}${among}`;
+  return ` in racks ${g.racks.map((r) => (g.kind === "rack_limit" && whole ? `${r.rack} (${r.machines})` : String(r.rack))).join(", ")}${among}`;
 }
 
 /** One reason, short, for a title: "4 in rack 3 over the per-rack limit". */
@@ -138,8 +153,12 @@ function phrase(g: HoldGroup): string {
 function explain(g: HoldGroup, outcome: AutoRepairOutcomePayload): string[] {
   const held = `${machines(g.machines)} held`;
   switch (g.kind) {
-    case "rack_limit":
-      return g.racks.map((r) => `rack ${r.rack}: ${machines(r.machines)} held: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure`);
+    case "rack_limit": {
+      const why = "more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure";
+      if (g.racks.reduce((n, r) => n + r.machines, 0) === g.machines) return g.racks.map((r) => `rack ${r.rack}: ${machines(r.machines)} held: ${why}`);
+      // A storm's outcome lists only some: the racks of the listed ones, and the whole count.
+      return [`${held}${rackList(g)}: ${why}`];
+    }
     case "queue_limit": {
       const sc = outcome.shortCircuit;
       const counts = sc ? `${sc.existingEntries} entries in the queue + ${sc.candidates} candidates > maximum-repair-queue-entries ${sc.limit}` : "too many repair requests";

@@ -1,16 +1,17 @@
 import { HELD_KINDS, SKIP_KINDS, type HeldKind, type SkipKind } from "./skip-kinds.js";
+import type { SkippedCounts } from "./skipped-bound.js";
+
+/** The counts of a poll's skips as a record: every kind present, 0 when none (the metrics' series). */
+export function skipsByKind(counts: SkippedCounts): Record<SkipKind, number> {
+  const record = Object.fromEntries(SKIP_KINDS.map((kind) => [kind, 0])) as Record<SkipKind, number>;
+  for (const { kind, machines } of counts.byKind) record[kind] = machines;
+  return record;
+}
 
 /** What the hold rules read of a skipped machine. */
 export interface SkipOfPoll {
   readonly kind: SkipKind;
   readonly rack: number | null;
-}
-
-/** How many machines one poll skipped, by kind: every kind present, 0 when none. */
-export function countSkipsByKind(skipped: readonly SkipOfPoll[]): Record<SkipKind, number> {
-  const counts = Object.fromEntries(SKIP_KINDS.map((kind) => [kind, 0])) as Record<SkipKind, number>;
-  for (const s of skipped) counts[s.kind]++;
-  return counts;
 }
 
 /** The machines one poll held back for one reason: how many, and in which racks (ascending; unknown racks left out). */
@@ -23,15 +24,19 @@ export interface HoldGroup {
 /** What one successful poll held back, by reason in {@link HELD_KINDS} order; empty when it held nothing. */
 export type HoldSummary = readonly HoldGroup[];
 
-/** Groups the held machines of a poll by reason and rack. */
-export function summarizeHolds(skipped: readonly SkipOfPoll[]): HoldSummary {
+/**
+ * Groups the held machines of a poll by reason and rack. `counts` (the outcome's whole counts, when it keeps them)
+ * give each reason's number of machines: an outcome lists at most 1,000 skips, so its racks are those of the listed.
+ */
+export function summarizeHolds(skipped: readonly SkipOfPoll[], counts?: Readonly<Record<SkipKind, number>>): HoldSummary {
   return HELD_KINDS.flatMap((kind): HoldGroup[] => {
     const held = skipped.filter((s) => s.kind === kind);
-    if (held.length === 0) return [];
+    const machines = counts?.[kind] ?? held.length;
+    if (machines === 0) return [];
     const perRack = new Map<number, number>();
     for (const s of held) if (s.rack !== null) perRack.set(s.rack, (perRack.get(s.rack) ?? 0) + 1);
     const racks = [...perRack].sort(([a], [b]) => a - b).map(([rack, machines]) => ({ rack, machines }));
-    return [{ kind, machines: held.length, racks }];
+    return [{ kind, machines, racks }];
   });
 }
 

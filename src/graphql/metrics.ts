@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { countSkipsByKind } from "../domain/auto-repair-holds.js";
+import { skipsByKind } from "../domain/auto-repair-holds.js";
+import { skippedCountsOf } from "../domain/skipped-bound.js";
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/skip-kinds.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
@@ -139,7 +140,8 @@ export class KintsugiMetrics {
    * and skipped gauges follow the latest successful poll; a failed one changes nothing.
    */
   outcomeCommitted(outcome: AutoRepairOutcome): void {
-    if (outcome.error === null) this.latestSkips = countSkipsByKind(outcome.skipped);
+    // From the counts, not the list: an outcome lists at most 1,000 skipped machines, and counts them all.
+    if (outcome.error === null) this.latestSkips = skipsByKind(skippedCountsOf(outcome));
   }
 
   /** Counts a scheduled poll that did not run, and why (the schedule is alive even while nothing polls). */

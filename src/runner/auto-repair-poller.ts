@@ -5,6 +5,7 @@ import { activeHolds, annotationHolds, type MachineHold } from "../domain/machin
 import type { AutoRepairOutcome, PollTrigger } from "../domain/auto-repair-outcome.js";
 import { isRebootedByCke } from "../domain/node-reboot.js";
 import { recordPoll } from "../domain/poll-record.js";
+import { keptSkips } from "../domain/skipped-bound.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import type { NodeStanding } from "../domain/sabakan-machine.js";
 import type { RepairConfig } from "../domain/repair-config.js";
@@ -145,7 +146,7 @@ export class AutoRepairPoller {
             const why = escalated ? `; escalated: ${escalated.reason}` : "";
             return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)${why}` };
           }),
-          outcome: (enqueued) => ({ time: now, trigger, machinesSeen: decided.machinesSeen, enqueued, skipped: decided.skipped, shortCircuit: decided.shortCircuit, error: null }),
+          outcome: (enqueued) => ({ time: now, trigger, machinesSeen: decided.machinesSeen, enqueued, ...keptSkips(decided.skipped), shortCircuit: decided.shortCircuit, error: null }),
           pollRecord: recordPoll(input, decided, now),
         };
       },
@@ -161,6 +162,7 @@ export class AutoRepairPoller {
 
   private fail(trigger: PollTrigger, error: string, machinesSeen = 0): Promise<AutoRepairOutcome> {
     this.deps.log.warn("auto-repair poll failed", { error });
-    return this.deps.store.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], skipped: [], shortCircuit: null, error });
+    return this.deps.store.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], ...keptSkips([]), shortCircuit: null, error });
   }
 }
+

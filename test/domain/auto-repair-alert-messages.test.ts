@@ -65,6 +65,10 @@ describe("alertForOutcome: machines held back", () => {
     ["a reboot in another rack is the same hold", [rebooting(1, 2), rebooting(2, 4)], ["auto-repair holds back 1 machine: 1 in rack 2 rebooting", null]],
     ["plain skips hold nothing back", [poll(1, { skipped: [{ kind: "RECENTLY_REPAIRED", rack: 1 }, { kind: "NO_ADDRESS", rack: 2 }] })], [null]],
     ["a kind a newer server sends is left out", [poll(1, { skipped: [{ kind: "SOMETHING_NEW", rack: 1 }] })], [null]],
+    ["a storm's outcome lists some of its skips: the alert counts all of them", [poll(1, { skipped: many(2, "QUEUE_LIMIT", 1), skippedByKind: [{ kind: "QUEUE_LIMIT", machines: 10_000 }, { kind: "SOMETHING_NEW", machines: 3 }], shortCircuit: { existingEntries: 0, candidates: 10_000, limit: 10 } })],
+      ["auto-repair holds back 10000 machines: 10000 in rack 1 among others over maximum-repair-queue-entries"]],
+    ["a storm's rack limit: the listed racks without their partial counts", [poll(1, { skipped: [...many(2, "RACK_LIMIT", 3), ...many(2, "RACK_LIMIT", 5)], skippedByKind: [{ kind: "RACK_LIMIT", machines: 80 }] })],
+      ["auto-repair holds back 80 machines: 80 in racks 3, 5 among others over the per-rack limit"]],
   ];
   for (const [name, outcomes, expected] of sequences) it(name, () => assert.deepEqual(titles(outcomes), expected));
 
@@ -125,5 +129,14 @@ describe("alertForOutcome: repeat offenders escalated", () => {
       text: "s1 (10.0.0.1): repaired 3 times in 1d: held\ns2 (10.0.0.2): repaired 4 times in 1d: enqueued retire instead",
       fields: { escalated: "2", poll: "1", trigger: "schedule", time: time(1) },
     });
+  });
+});
+
+describe("alertForOutcome: a storm's outcome listing only some of its skips", () => {
+  it("explains the rack limit with the whole count and the listed racks", () => {
+    const outcome = poll(1, { skipped: [...many(2, "RACK_LIMIT", 3), ...many(2, "RACK_LIMIT", 5)], skippedByKind: [{ kind: "RACK_LIMIT", machines: 80 }] });
+    const { alert } = alertForOutcome(outcome, INITIAL_OUTCOME_STATE);
+    assert.equal(alert?.text, "80 machines held in racks 3, 5 among others: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure");
+    assert.equal(alert?.fields["held"], "80");
   });
 });

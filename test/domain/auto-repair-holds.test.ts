@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { countSkipsByKind, heldMachines, holdKey, summarizeHolds, type SkipOfPoll } from "../../src/domain/auto-repair-holds.js";
+import { countSkipped } from "../../src/domain/skipped-bound.js";
+import { skipsByKind, heldMachines, holdKey, summarizeHolds, type SkipOfPoll } from "../../src/domain/auto-repair-holds.js";
 import { HELD_KINDS, isHeld, PASSED_KINDS, SKIP_KINDS, type SkipKind } from "../../src/domain/skip-kinds.js";
 
 const skip = (kind: SkipKind, rack: number | null): SkipOfPoll => ({ kind, rack });
@@ -12,9 +13,9 @@ describe("skip kinds", () => {
   });
 });
 
-describe("countSkipsByKind", () => {
+describe("skipsByKind", () => {
   it("counts every kind, 0 for those absent", () => {
-    const counts = countSkipsByKind([skip("rack_limit", 3), skip("rack_limit", 3), skip("no_address", 1)]);
+    const counts = skipsByKind(countSkipped([skip("rack_limit", 3), skip("rack_limit", 3), skip("no_address", 1)]));
     assert.deepEqual(counts, { rack_limit: 2, queue_limit: 0, rebooting: 0, out_of_cluster: 0, recently_repaired: 0, no_address: 1, invalid_address: 0, duplicate_address: 0, held: 0, escalated: 0 });
   });
 });

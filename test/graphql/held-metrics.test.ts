@@ -5,6 +5,7 @@ import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { parsePrometheus, sampleValue } from "../support/prometheus-text.js";
+import { runCli } from "../support/run-cli.js";
 
 const HELD = ["rack_limit", "queue_limit", "rebooting", "out_of_cluster"];
 const SKIPPED = ["recently_repaired", "no_address", "invalid_address", "duplicate_address", "held"];
@@ -70,5 +71,29 @@ describe("GET /metrics: machines held back and skipped by the latest successful 
       held: counts({ queue_limit: 1, out_of_cluster: 1 }, HELD),
       skipped: counts({ no_address: 1, recently_repaired: 1 }, SKIPPED),
     }, "rack 3 is within the limit now, and its one unhealthy machine meets the queue's cap");
+  });
+
+  it("counts every machine of a storm, though its outcome lists only 1,000 of them, and keeps the counts through a restart (GraphQL and the CLI say so)", async () => {
+    for (let i = 0; i < 1_500; i++) sabakan.addMachine({ serial: `storm-${String(i).padStart(4, "0")}`, rack: 100 + i, ipv4: [`10.200.${Math.floor(i / 256)}.${i % 256}`], state: "UNHEALTHY" });
+    const outcome = (await k.gql(`mutation { runAutoRepair { error skippedTotal skippedByKind { kind machines } skipped { kind } } }`)).data?.["runAutoRepair"];
+    assert.equal(outcome.error, null);
+    assert.equal(outcome.skipped.length, 1_000);
+    assert.equal(outcome.skippedTotal, 1_504);
+    assert.deepEqual(outcome.skippedByKind, [
+      { kind: "QUEUE_LIMIT", machines: 1_501 },
+      { kind: "OUT_OF_CLUSTER", machines: 1 },
+      { kind: "RECENTLY_REPAIRED", machines: 1 },
+      { kind: "NO_ADDRESS", machines: 1 },
+    ]);
+    const storm = { held: counts({ queue_limit: 1_501, out_of_cluster: 1 }, HELD), skipped: counts({ no_address: 1, recently_repaired: 1 }, SKIPPED) };
+    assert.deepEqual(await scrape(), storm, "the metrics count all 1,504, not the 1,000 listed");
+    k = await k.restart(config, options);
+    assert.deepEqual(await scrape(), storm, "after a restart, from the stored counts");
+    const [kept] = (await k.gql(`{ autoRepairOutcomes(last: 1) { skippedTotal skipped { kind } } }`)).data?.["autoRepairOutcomes"];
+    assert.deepEqual([kept.skippedTotal, kept.skipped.length], [1_504, 1_000]);
+    const cli = await runCli(["--server", k.url, "auto-repair", "outcomes", "--last", "1"]);
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.equal(JSON.parse(cli.stdout)[0].skippedTotal, 1_504, "the CLI's JSON carries the counts");
+    assert.match(cli.stderr, /^poll \d+: 1,504 skipped \(first 1,000 listed\); skippedByKind counts them all\n$/);
   });
 });

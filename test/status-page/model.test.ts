@@ -18,7 +18,7 @@ const entry = (index: string, address: string, status: string, deleted = false):
   waitingFor: null,
 });
 
-const outcome = (sequence: string): Outcome => ({ sequence, time: "2026-11-22T05:00:00Z", trigger: "schedule", machinesSeen: 1, enqueued: [], skipped: [], shortCircuit: null, error: null });
+const outcome = (sequence: string): Outcome => ({ sequence, time: "2026-11-22T05:00:00Z", trigger: "schedule", machinesSeen: 1, enqueued: [], skipped: [], skippedTotal: 0, shortCircuit: null, error: null });
 
 function modelWith(entries: readonly Entry[]): StatusModel {
   const model = new StatusModel();

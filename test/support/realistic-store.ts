@@ -16,7 +16,7 @@ export const HANDED_OUT_INDEXES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 /**
  * Writes what an installation accumulates, through the port: entries added (by the API and by a poll), transitioned,
  * noted, backing off, marked for deletion and dequeued (4, 5 and 7, the newest: so indexes have gaps and the next
- * index, 8, is above every entry left), a back-off reset; every setting; poll outcomes; generation records of every
+ * index, 8, is above every entry left), a back-off reset; every setting; poll outcomes (one keeping skip counts beside its bounded list); generation records of every
  * kind, a repeated failure included; machine holds (IPv4 and IPv6, with and without an end, one replaced, one released);
  * the replay records of that poll and of a health check's remediation.
  */
@@ -52,7 +52,8 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
   // A health check that found an unhealthy node but enqueued nothing (held): its record is written alone.
   await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: REALISTIC_REMEDIATION }), NOW + 9500, "kintsugi");
   await store.outcomes.record(outcome(5));
-  await store.outcomes.record(outcome(6));
+  // A storm's outcome: its list bounded, its counts whole (what a copy must carry beside the list).
+  await store.outcomes.record({ ...outcome(6), skippedCounts: { total: 1_500, byKind: [{ kind: "queue_limit", machines: 1_499 }, { kind: "no_address", machines: 1 }] } });
   await store.entries.dequeue(await add("10.0.0.7"), () => "finished", NOW + 10_000, "kintsugi");
 
   const s = store.settings;

@@ -190,6 +190,32 @@ export type ReplayPacingInput = {
   maxConcurrentRepairs?: number | null | undefined;
 };
 
+/** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
+export type SkipKind =
+  /** Skipped: another machine with the same address was enqueued in this poll. */
+  | 'DUPLICATE_ADDRESS'
+  /**
+   * Skipped: the machine already had `repair.escalation.max_repairs` entries created within its window. Its own repair
+   * is replaced by the escalation operation (enqueued in the same poll), or, without one, by a hold the poll sets.
+   */
+  | 'ESCALATED'
+  /** Skipped: an operator's hold (or a Node's `kintsugi.cybozu.io/hold` annotation) vetoes repairing the machine. */
+  | 'HELD'
+  /** Skipped: its first IPv4 address is not an IP address. */
+  | 'INVALID_ADDRESS'
+  /** Skipped: the machine has no IPv4 address. */
+  | 'NO_ADDRESS'
+  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
+  | 'OUT_OF_CLUSTER'
+  /** Held: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
+  | 'QUEUE_LIMIT'
+  /** Held: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
+  | 'RACK_LIMIT'
+  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
+  | 'REBOOTING'
+  /** Skipped: an entry for its address is in the queue (any status, until it is deleted). */
+  | 'RECENTLY_REPAIRED';
+
 /** What a health check's remediation did with one unhealthy target. */
 export type TargetFate =
   /** Enqueued. */
@@ -311,19 +337,19 @@ export type SetConstraintMutationVariables = Exact<{
 
 export type SetConstraintMutation = { setConstraint: { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number } };
 
-export type OutcomeFieldsFragment = { sequence: string, time: string, trigger: string, machinesSeen: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null };
+export type OutcomeFieldsFragment = { sequence: string, time: string, trigger: string, machinesSeen: number, skippedTotal: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, skippedByKind: Array<{ kind: SkipKind, machines: number }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null };
 
 export type RunAutoRepairMutationVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RunAutoRepairMutation = { runAutoRepair: { sequence: string, time: string, trigger: string, machinesSeen: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null } };
+export type RunAutoRepairMutation = { runAutoRepair: { sequence: string, time: string, trigger: string, machinesSeen: number, skippedTotal: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, skippedByKind: Array<{ kind: SkipKind, machines: number }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null } };
 
 export type AutoRepairOutcomesQueryVariables = Exact<{
   last?: number | null | undefined;
 }>;
 
 
-export type AutoRepairOutcomesQuery = { autoRepairOutcomes: Array<{ sequence: string, time: string, trigger: string, machinesSeen: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null }> };
+export type AutoRepairOutcomesQuery = { autoRepairOutcomes: Array<{ sequence: string, time: string, trigger: string, machinesSeen: number, skippedTotal: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, skippedByKind: Array<{ kind: SkipKind, machines: number }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null }> };
 
 export type HealthCheckFieldsFragment = { name: string, paused: boolean, operation: string, expectedNodes: number, currentHealthy: number, unhealthyCount: number, remediationsAllowed: number, gateOpen: boolean, gateReason: string | null, maxUnhealthy: string, unhealthyRange: string | null, nextCheckAt: string | null, evaluatedAt: string | null, error: string | null, targets: Array<{ node: string, address: string | null, state: HealthCheckTargetState, since: string | null, nextCheckAt: string | null, rule: { type: string, status: string, timeoutSeconds: number } | null }>, held: Array<{ node: string, reason: string }> };
 

@@ -6,6 +6,7 @@ import type { RepairStepConfig as RepairStepConfigModel } from '../../domain/rep
 import type { RepairEvidence as RepairEvidenceModel } from '../../domain/repair-evidence.js';
 import type { AutoRepairOutcome as AutoRepairOutcomeModel } from '../../domain/auto-repair-outcome.js';
 import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-repair-intake.js';
+import type { SkipKindCount as SkipKindCountModel } from '../../domain/skipped-bound.js';
 import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
 import type { RepairChange as RepairChangeModel, HoldChange as HoldChangeModel } from '../../store/store-port.js';
 import type { HealthCheckStatus as HealthCheckStatusModel } from '../../runner/health-check-runner.js';
@@ -52,8 +53,17 @@ export type AutoRepairOutcome = {
   sequence: Scalars['ID']['output'];
   /** Set when the all-or-nothing cap stopped the poll from enqueuing anything. */
   shortCircuit?: Maybe<AutoRepairShortCircuit>;
-  /** The machines left alone, with the reason for each, by serial. */
+  /**
+   * The machines left alone, with the reason for each, by serial: at most 1,000 of them (a whole data center's storm
+   * would not fit one store write), shared fairly among the kinds (a kind with few skips is listed whole, the others
+   * split the rest equally; within a kind every rack gets its first machine before any gets a second). `skippedTotal`
+   * and `skippedByKind` count them all.
+   */
   skipped: Array<SkippedMachine>;
+  /** How many machines the poll left alone per kind: the kinds it skipped any for, in SkipKind's order (at most one per kind). */
+  skippedByKind: Array<SkipKindCount>;
+  /** How many machines the poll left alone in all; more than the length of `skipped` when the list was cut at 1,000. */
+  skippedTotal: Scalars['Int']['output'];
   /** When the poll decided. */
   time: Scalars['DateTime']['output'];
   /** `schedule` or `operator` (runAutoRepair). */
@@ -1438,6 +1448,15 @@ export enum SkipKind {
   RecentlyRepaired = 'recently_repaired'
 }
 
+/** How many machines one poll left alone for one reason. */
+export type SkipKindCount = {
+  __typename?: 'SkipKindCount';
+  /** The reason. */
+  kind: SkipKind;
+  /** How many machines the poll left alone for it (all of them, listed in `skipped` or not). */
+  machines: Scalars['Int']['output'];
+};
+
 /** A machine sabakan-triggered repair did not enqueue, and why. */
 export type SkippedMachine = {
   __typename?: 'SkippedMachine';
@@ -1703,6 +1722,7 @@ export type ResolversTypes = {
   ReplayedIntake: ResolverTypeWrapper<ReplayedIntake>;
   ReplayedPoll: ResolverTypeWrapper<ReplayedPollModel>;
   SkipKind: null;
+  SkipKindCount: ResolverTypeWrapper<SkipKindCountModel>;
   SkippedMachine: ResolverTypeWrapper<SkippedMachineModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -1775,6 +1795,7 @@ export type ResolversParentTypes = {
   ReplayPacingInput: ReplayPacingInput;
   ReplayedIntake: ReplayedIntake;
   ReplayedPoll: ReplayedPollModel;
+  SkipKindCount: SkipKindCountModel;
   SkippedMachine: SkippedMachineModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
@@ -1790,6 +1811,8 @@ export type AutoRepairOutcomeResolvers<ContextType = GraphQLContext, ParentType 
   sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   shortCircuit?: Resolver<Maybe<ResolversTypes['AutoRepairShortCircuit']>, ParentType, ContextType>;
   skipped?: Resolver<Array<ResolversTypes['SkippedMachine']>, ParentType, ContextType>;
+  skippedByKind?: Resolver<Array<ResolversTypes['SkipKindCount']>, ParentType, ContextType>;
+  skippedTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   trigger?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -2253,6 +2276,11 @@ export type ReplayedPollResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type SkipKindResolvers = { DUPLICATE_ADDRESS: 'duplicate_address', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', OUT_OF_CLUSTER: 'out_of_cluster', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', REBOOTING: 'rebooting', RECENTLY_REPAIRED: 'recently_repaired' };
 
+export type SkipKindCountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkipKindCount'] = ResolversParentTypes['SkipKindCount']> = {
+  kind?: Resolver<ResolversTypes['SkipKind'], ParentType, ContextType>;
+  machines?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['SkippedMachine'] = ResolversParentTypes['SkippedMachine']> = {
   address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;
   held?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2357,6 +2385,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ReplayedIntake?: ReplayedIntakeResolvers<ContextType>;
   ReplayedPoll?: ReplayedPollResolvers<ContextType>;
   SkipKind?: SkipKindResolvers;
+  SkipKindCount?: SkipKindCountResolvers<ContextType>;
   SkippedMachine?: SkippedMachineResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Taint?: TaintResolvers<ContextType>;

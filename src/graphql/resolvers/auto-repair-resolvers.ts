@@ -1,5 +1,6 @@
 import { KEPT_OUTCOMES } from "../../domain/auto-repair-outcome.js";
 import { isHeld } from "../../domain/skip-kinds.js";
+import { skippedCountsOf } from "../../domain/skipped-bound.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
@@ -15,6 +16,8 @@ export const autoRepairResolvers: Resolvers = {
   },
   AutoRepairOutcome: {
     sequence: (o) => String(o.sequence),
+    skippedTotal: (o) => skippedCountsOf(o).total,
+    skippedByKind: (o) => [...skippedCountsOf(o).byKind],
   },
   SkippedMachine: {
     held: (s) => isHeld(s.kind),

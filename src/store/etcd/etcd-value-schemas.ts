@@ -9,6 +9,7 @@ import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
+import { countsMatchList } from "../../domain/skipped-bound.js";
 import { repairEvidenceSchema } from "../repair-evidence-schema.js";
 import { publishedWaitsSchema } from "../published-waits-schema.js";
 
@@ -133,18 +134,30 @@ const skippedMachine = z
   })
   .transform(skippedFromStored);
 
+/** How many machines a poll skipped, in all and per kind (a kind at most once); absent in values written before the list was bounded. */
+const skippedCounts = z.object({
+  total: count,
+  byKind: z.array(z.object({ kind: z.enum(SKIP_KINDS), machines: count })).max(SKIP_KINDS.length),
+});
+
 export const outcomeValue = z.object({
   ...versioned,
-  outcome: z.object({
-    sequence: id,
-    time,
-    trigger: z.enum(["schedule", "operator", "event"] as const satisfies readonly PollTrigger[]),
-    machinesSeen: count,
-    enqueued: z.array(repairEntrySchema),
-    skipped: z.array(skippedMachine),
-    shortCircuit: z.object({ existingEntries: count, candidates: count, limit: count }).nullable(),
-    error: z.string().nullable(),
-  }),
+  outcome: z
+    .object({
+      sequence: id,
+      time,
+      trigger: z.enum(["schedule", "operator", "event"] as const satisfies readonly PollTrigger[]),
+      machinesSeen: count,
+      enqueued: z.array(repairEntrySchema),
+      skipped: z.array(skippedMachine),
+      skippedCounts: skippedCounts.optional(),
+      shortCircuit: z.object({ existingEntries: count, candidates: count, limit: count }).nullable(),
+      error: z.string().nullable(),
+    })
+    .superRefine((o, ctx) => {
+      const wrong = o.skippedCounts && countsMatchList(o.skippedCounts, o.skipped);
+      if (wrong) ctx.addIssue({ code: "custom", path: ["skippedCounts"], message: wrong });
+    }),
 });
 
 export const generationValue = z.object({

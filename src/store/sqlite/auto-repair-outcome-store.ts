@@ -1,5 +1,6 @@
 import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import { skippedFromStored, type StoredSkippedMachine } from "../../domain/skip-kinds.js";
+import type { SkippedCounts } from "../../domain/skipped-bound.js";
 import type { AutoRepairOutcomePort } from "../store-port.js";
 import type { Db } from "./database.js";
 import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
@@ -14,6 +15,14 @@ export interface OutcomeRow {
   skipped: string;
   short_circuit: string | null;
   error: string | null;
+  /** NULL in rows written before the skipped list was bounded (their list is whole). */
+  skipped_total: number | null;
+  skipped_by_kind: string | null;
+}
+
+/** The skipped_total and skipped_by_kind columns of an outcome (NULL when it keeps no counts). */
+export function skippedCountColumns(counts: SkippedCounts | undefined): { skippedTotal: number | null; skippedByKind: string | null } {
+  return counts === undefined ? { skippedTotal: null, skippedByKind: null } : { skippedTotal: counts.total, skippedByKind: JSON.stringify(counts.byKind) };
 }
 
 export function outcomeFromRow(r: OutcomeRow): AutoRepairOutcome {
@@ -25,6 +34,7 @@ export function outcomeFromRow(r: OutcomeRow): AutoRepairOutcome {
     enqueued: JSON.parse(r.enqueued),
     // Rows written before kintsugi kept kinds and racks lack them.
     skipped: (JSON.parse(r.skipped) as StoredSkippedMachine[]).map(skippedFromStored),
+    ...(r.skipped_total !== null && r.skipped_by_kind !== null && { skippedCounts: { total: r.skipped_total, byKind: JSON.parse(r.skipped_by_kind) } }),
     shortCircuit: r.short_circuit === null ? null : JSON.parse(r.short_circuit),
     error: r.error,
   };
@@ -41,8 +51,8 @@ export class SqliteOutcomeStore implements AutoRepairOutcomePort {
     private readonly commits: SqliteCommits,
     private readonly keep = KEPT_OUTCOMES,
   ) {
-    this.insert = db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error)
-      VALUES (@time, @trigger, @machinesSeen, @enqueued, @skipped, @shortCircuit, @error)`);
+    this.insert = db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error, skipped_total, skipped_by_kind)
+      VALUES (@time, @trigger, @machinesSeen, @enqueued, @skipped, @shortCircuit, @error, @skippedTotal, @skippedByKind)`);
     this.prune = db.prepare("DELETE FROM auto_repair_outcomes WHERE seq <= ?");
     this.selectLast = db.prepare("SELECT * FROM (SELECT * FROM auto_repair_outcomes ORDER BY seq DESC LIMIT ?) ORDER BY seq");
   }
@@ -62,6 +72,7 @@ export class SqliteOutcomeStore implements AutoRepairOutcomePort {
       skipped: JSON.stringify(outcome.skipped),
       shortCircuit: outcome.shortCircuit === null ? null : JSON.stringify(outcome.shortCircuit),
       error: outcome.error,
+      ...skippedCountColumns(outcome.skippedCounts),
     });
     const sequence = Number(lastInsertRowid);
     this.prune.run(sequence - this.keep);

@@ -12,6 +12,7 @@ import { encodePollRecord } from "../poll-record-schema.js";
 import { finishedParams, INSERT_FINISHED_REPAIR } from "./finished-repair-store.js";
 import { howToEmptySqlite, removeCopyMarker, writeCopyMarker } from "./sqlite-copy-marker.js";
 import { COUNTER_TABLES, sqliteSnapshotItems } from "./sqlite-snapshot-export.js";
+import { skippedCountColumns } from "./auto-repair-outcome-store.js";
 
 /** Rows per transaction: each commit is an fsync (synchronous=FULL), and a chunk stays a bounded amount of memory. */
 const CHUNK_LIMITS = { items: 1000, bytes: 8 * 1024 * 1024 } as const;
@@ -90,7 +91,7 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
   const history = statement(`INSERT INTO repair_history (seq, entry_index, time, kind, reason, detail, status, step, step_status,
     deleted, actor) VALUES (@sequence, @entryIndex, @time, @kind, @reason, @detail, @status, @step, @stepStatus, @deleted, @actor)`);
   const outcome = statement(`INSERT INTO auto_repair_outcomes (seq, time, trigger, machines_seen, enqueued, skipped, short_circuit,
-    error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    error, skipped_total, skipped_by_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const generation = statement(`INSERT INTO cluster_generations (seq, time, last_time, repeats, trigger, generation, cluster,
     changes, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const hold = statement(UPSERT_HOLD);
@@ -112,7 +113,8 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
       case "outcome": {
         const o = item.outcome;
         const shortCircuit = o.shortCircuit === null ? null : JSON.stringify(o.shortCircuit);
-        outcome.run(o.sequence, o.time, o.trigger, o.machinesSeen, JSON.stringify(o.enqueued), JSON.stringify(o.skipped), shortCircuit, o.error);
+        const counts = skippedCountColumns(o.skippedCounts);
+        outcome.run(o.sequence, o.time, o.trigger, o.machinesSeen, JSON.stringify(o.enqueued), JSON.stringify(o.skipped), shortCircuit, o.error, counts.skippedTotal, counts.skippedByKind);
         return;
       }
       case "generation": {

@@ -8,6 +8,7 @@ import { recordCases } from "./record-cases.js";
 import { pollRecordCases } from "./poll-record-cases.js";
 import { timelineCases } from "./timeline-cases.js";
 import { summaryCases } from "./summary-cases.js";
+import { skippedCountCases } from "./skipped-count-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -29,5 +30,6 @@ export function storeConformance(harness: StoreHarness): void {
     pollRecordCases(harness);
     timelineCases(harness);
     summaryCases(harness);
+    skippedCountCases(harness);
   });
 }

@@ -20,3 +20,24 @@ describe("outcomeValue (a poll outcome as kept in etcd)", () => {
     assert.deepEqual(parsed.error?.issues[0]?.path, ["outcome", "skipped", 0, "kind"]);
   });
 });
+
+describe("outcomeValue's skipped counts", () => {
+  const held = { serial: "s1", address: null, state: "UNHEALTHY", reason: "held", kind: "held", rack: 1 };
+  const withCounts = (counts: unknown) => ({ ...value([held]), outcome: { ...value([held]).outcome, skippedCounts: counts } });
+  it("reads a value without counts (written before the list was bounded) as whole", () => assert.equal(outcomeValue.parse(value([held])).outcome.skippedCounts, undefined));
+  it("keeps consistent counts", () => assert.deepEqual(outcomeValue.parse(withCounts({ total: 9, byKind: [{ kind: "held", machines: 9 }] })).outcome.skippedCounts, { total: 9, byKind: [{ kind: "held", machines: 9 }] }));
+  const refused: Array<[string, unknown, RegExp]> = [
+    ["kinds that do not sum to the total", { total: 10, byKind: [{ kind: "held", machines: 9 }] }, /sum to 9, not the total 10/],
+    ["a listed kind missing from the counts", { total: 9, byKind: [{ kind: "no_address", machines: 9 }] }, /1 held skips are listed, more than their count 0/],
+    ["a negative total", { total: -1, byKind: [] }, /too small|>=0/],
+    ["an unknown kind", { total: 1, byKind: [{ kind: "whatever", machines: 1 }] }, /Invalid option|expected one of/],
+  ];
+  for (const [name, counts, message] of refused) {
+    it(`refuses ${name}, naming where`, () => {
+      const parsed = outcomeValue.safeParse(withCounts(counts));
+      assert.equal(parsed.success, false);
+      assert.match(parsed.error?.issues[0]?.message ?? "", message);
+      assert.deepEqual(parsed.error?.issues[0]?.path.slice(0, 2), ["outcome", "skippedCounts"]);
+    });
+  }
+});

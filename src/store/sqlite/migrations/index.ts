@@ -8,6 +8,7 @@ import { finishedRepairsSchema } from "./007-finished-repairs.js";
 import { repairEvidenceSchema } from "./008-repair-evidence.js";
 import { historyTimelineSchema } from "./009-history-timeline.js";
 import { pollRecordsSchema } from "./010-poll-records.js";
+import { skippedCountsSchema } from "./011-skipped-counts.js";
 
 /** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: "repair evidence", sql: repairEvidenceSchema },
   { version: 9, name: "history timeline", sql: historyTimelineSchema },
   { version: 10, name: "poll records", sql: pollRecordsSchema },
+  { version: 11, name: "skipped counts", sql: skippedCountsSchema },
 ];
 
 /** The schema version this kintsugi writes: a database with a higher one was written by a newer kintsugi. */
