@@ -7,6 +7,7 @@ import { clusterResolvers } from "./resolvers/cluster-resolvers.js";
 import { gatewayResolvers } from "./resolvers/gateway-resolvers.js";
 import { healthCheckResolvers } from "./resolvers/health-check-resolvers.js";
 import { machineHoldResolvers } from "./resolvers/machine-hold-resolvers.js";
+import { SKIP_KIND_VALUES } from "./skip-kind-values.js";
 import { replayResolvers } from "./resolvers/replay-resolvers.js";
 import { repairStatsResolvers } from "./resolvers/repair-stats-resolvers.js";
 import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
@@ -29,18 +30,7 @@ const enums: Resolvers = {
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
   HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
   ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", EVENT: "event", OPERATOR: "operator" },
-  SkipKind: {
-    RACK_LIMIT: "rack_limit",
-    QUEUE_LIMIT: "queue_limit",
-    REBOOTING: "rebooting",
-    OUT_OF_CLUSTER: "out_of_cluster",
-    RECENTLY_REPAIRED: "recently_repaired",
-    NO_ADDRESS: "no_address",
-    INVALID_ADDRESS: "invalid_address",
-    DUPLICATE_ADDRESS: "duplicate_address",
-    HELD: "held",
-    ESCALATED: "escalated",
-  },
+  SkipKind: SKIP_KIND_VALUES,
   PacingDomainKind: { RACK: "rack", MACHINE_TYPE: "machine_type" },
   MachineHoldSource: { API: "api", ANNOTATION: "annotation" },
   MachineHoldEventKind: { SET: "set", RELEASED: "released", EXPIRED: "expired" },

@@ -6,23 +6,9 @@ import type { MachineHold } from "../../src/domain/machine-holds.js";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
 import type { NodeStanding, SabakanMachine } from "../../src/domain/sabakan-machine.js";
 import { legacySkipKind, SKIP_KINDS } from "../../src/domain/skip-kinds.js";
+import { machine } from "./intake-support.js";
 import { entry } from "./repair-decision-support.js";
 
-const machine = (serial: string, over: Partial<SabakanMachine> = {}): SabakanMachine => ({
-  serial,
-  rack: 0,
-  role: "cs",
-  ipv4: [`10.0.0.${serial.replace(/\D/g, "") || "1"}`],
-  bmcType: "IPMI-2.0",
-  state: "UNHEALTHY",
-  durationSeconds: 3600,
-  stateSince: 0,
-  indexInRack: 1,
-  registerDate: 0,
-  retireDate: 0,
-  labels: {},
-  ...over,
-});
 
 const limits = (over: Partial<IntakeInput["constraints"]> = {}) => ({ maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0, ...over });
 

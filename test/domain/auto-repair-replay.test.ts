@@ -5,25 +5,13 @@ import { replayAutoRepair, type ReplayLimits } from "../../src/domain/auto-repai
 import { recordPoll, type PollRecord } from "../../src/domain/poll-record.js";
 import type { FinishedOutcome } from "../../src/domain/repair-pacing.js";
 import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import { machine as sabakanMachine } from "./intake-support.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 const MINUTE = 60_000;
 
-const machine = (n: number, over: Partial<SabakanMachine> = {}): SabakanMachine => ({
-  serial: `s${n}`,
-  rack: 0,
-  role: "cs",
-  ipv4: [`10.0.0.${n}`],
-  bmcType: "IPMI-2.0",
-  state: "UNHEALTHY",
-  durationSeconds: 600,
-  stateSince: 0,
-  indexInRack: 1,
-  registerDate: 0,
-  retireDate: 0,
-  labels: {},
-  ...over,
-});
+/** Machine `n` (serial `s<n>`, 10.0.0.<n>), UNHEALTHY for 10 minutes. */
+const machine = (n: number, over: Partial<SabakanMachine> = {}): SabakanMachine => sabakanMachine(`s${n}`, { durationSeconds: 600, ...over });
 
 const LIVE = { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 };
 

@@ -1,23 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FinishedRepair } from "../../src/domain/finished-repair.js";
-import type { HealthCheckEvaluation, TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
+import type { TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
 import { decideRemediation, type RemediationContext } from "../../src/domain/health-check-remediation.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
-import { WORKERS_CHECK } from "./health-check-support.js";
+import { evaluation, target, WORKERS_CHECK } from "./health-check-support.js";
 import { entry } from "./repair-decision-support.js";
 
 const CHECK = WORKERS_CHECK;
-const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, addressProblem: address === null ? "the node has no InternalIP" : null, state, rule: null, since: null, nextCheckAt: null });
-const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvaluation => ({
-  name: "workers",
-  expected: targets.length,
-  currentHealthy: targets.filter((t) => t.state === "healthy").length,
-  unhealthyCount: targets.filter((t) => t.state !== "healthy").length,
-  gate: open ? { open, remediationsAllowed: 1, reason: null } : { open, remediationsAllowed: 0, reason: "total: 5, unhealthy: 3, maxUnhealthy: 40%" },
-  targets,
-  nextCheckAt: null,
-});
 const types = (node: string) => (node === "n9" ? null : node === "n7" ? "qemu" : node === "n6" ? "switch" : "IPMI-2.0");
 const operation = (name: string) => ({ operation: name, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
 // IPMI-2.0 has the check's operation; qemu's first procedure lacks it (a later one that has it is never tried);

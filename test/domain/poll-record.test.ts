@@ -4,25 +4,11 @@ import { decideIntake, type IntakeInput } from "../../src/domain/auto-repair-int
 import type { MachineHold } from "../../src/domain/machine-holds.js";
 import { recordedHolds, recordedMachines, recordedStandings, recordPoll, type PollRecord } from "../../src/domain/poll-record.js";
 import type { NodeStanding, SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import { machine } from "./intake-support.js";
 import { entry } from "./repair-decision-support.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 
-const machine = (serial: string, over: Partial<SabakanMachine> = {}): SabakanMachine => ({
-  serial,
-  rack: 0,
-  role: "cs",
-  ipv4: [`10.0.0.${serial.replace(/\D/g, "") || "1"}`],
-  bmcType: "IPMI-2.0",
-  state: "UNHEALTHY",
-  durationSeconds: 3600,
-  stateSince: 0,
-  indexInRack: 1,
-  registerDate: 0,
-  retireDate: 0,
-  labels: {},
-  ...over,
-});
 
 const hold = (address: string): MachineHold => ({ address, reason: "disk swap", setBy: "ops", setAt: NOW, until: null, source: "api" });
 

@@ -1,24 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { HealthCheckEvaluation, TargetEvaluation } from "../../src/domain/health-check-evaluation.js";
+import type { HealthCheckEvaluation } from "../../src/domain/health-check-evaluation.js";
 import { decideRemediation, type RemediationContext } from "../../src/domain/health-check-remediation.js";
 import type { MachineHold } from "../../src/domain/machine-holds.js";
 import { recordedEvaluation, recordedLookups, recordRemediation, type RemediationRecord } from "../../src/domain/remediation-record.js";
-import { CHECK_REPAIR, WORKERS_CHECK } from "./health-check-support.js";
+import { CHECK_REPAIR, evaluation, target, WORKERS_CHECK } from "./health-check-support.js";
 import { entry } from "./repair-decision-support.js";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 const CHECK = WORKERS_CHECK;
-const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, addressProblem: address === null ? "the node has no InternalIP" : null, state, rule: null, since: null, nextCheckAt: null });
-const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvaluation => ({
-  name: "workers",
-  expected: targets.length,
-  currentHealthy: targets.filter((t) => t.state === "healthy").length,
-  unhealthyCount: targets.filter((t) => t.state !== "healthy").length,
-  gate: open ? { open, remediationsAllowed: 1, reason: null } : { open, remediationsAllowed: 0, reason: "total: 5, unhealthy: 3, maxUnhealthy: 40%" },
-  targets,
-  nextCheckAt: null,
-});
 const REPAIR = CHECK_REPAIR;
 const types = (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0");
 const hold = (address: string): MachineHold => ({ address, reason: "bios", setBy: "ops", setAt: NOW, until: null, source: "api" });

@@ -4,23 +4,12 @@ import { pacingSeedOf } from "../../domain/replay-repair-schedule.js";
 import { healthCheckSource } from "../../domain/health-check-remediation.js";
 import { boundReplay, checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay-request.js";
 import { apiError } from "../errors.js";
+import { SKIP_KIND_VALUES } from "../skip-kind-values.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
 /** simulateAutoRepair: reads the poll records (never the live queue) and replays them with the caller's limits. */
 export const replayResolvers: Resolvers = {
-  MachineFate: {
-    ENQUEUED: "enqueued",
-    RACK_LIMIT: "rack_limit",
-    QUEUE_LIMIT: "queue_limit",
-    REBOOTING: "rebooting",
-    OUT_OF_CLUSTER: "out_of_cluster",
-    RECENTLY_REPAIRED: "recently_repaired",
-    NO_ADDRESS: "no_address",
-    INVALID_ADDRESS: "invalid_address",
-    DUPLICATE_ADDRESS: "duplicate_address",
-    HELD: "held",
-    ESCALATED: "escalated",
-  },
+  MachineFate: { ENQUEUED: "enqueued", ...SKIP_KIND_VALUES },
   TargetFate: {
     ENQUEUED: "enqueued",
     SHORT_CIRCUITED: "short_circuited",
