@@ -9,7 +9,7 @@ import { limitsSection } from "./limits-schema.js";
 import { etcdSection } from "./etcd-schema.js";
 import { leaderElectionSection } from "./leader-election-schema.js";
 import { pollRecordsSection } from "./poll-records-schema.js";
-import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
+import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { PACING_DOMAINS } from "../domain/repair-pacing.js";
 import { PROOF_SIGNALS } from "../domain/repair-evidence.js";
@@ -160,9 +160,13 @@ export function camelConstraints(values: ConstraintValues): Partial<Constraints>
   return result;
 }
 
+// Each at least its minimum, with the reason (CONSTRAINT_MINIMUMS, as the API judges it); any integer where CKE's is.
 const constraintShape = Object.fromEntries(
-  Object.keys(CONSTRAINT_NAMES).map((name) => [name, nonNegativeInt.optional()]),
-) as Record<keyof typeof CONSTRAINT_NAMES, z.ZodOptional<typeof nonNegativeInt>>;
+  Object.entries(CONSTRAINT_NAMES).map(([name, key]) => {
+    const lowest = CONSTRAINT_MINIMUMS[key];
+    return [name, (lowest ? z.int().min(lowest.min, { error: `must be >= ${lowest.min}: ${lowest.why}` }) : z.int()).optional()];
+  }),
+) as Record<keyof typeof CONSTRAINT_NAMES, z.ZodOptional<z.ZodInt>>;
 
 const constraints = z
   .strictObject(constraintShape, {

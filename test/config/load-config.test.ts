@@ -501,11 +501,12 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "selector Exists with values", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Exists, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].values", message: "must be empty when operator is Exists" },
     { name: "selector label value invalid", input: "repair: { protected_namespaces: { matchLabels: { app: 'a b' } } }", path: "repair.protected_namespaces.matchLabels.app", message: 'invalid label value "a b"' },
     { name: "selector unknown key", input: "repair: { protected_namespaces: { matchLabel: { app: a } } }", path: "repair.protected_namespaces.matchLabel", message: "unknown key" },
-    { name: "unknown constraint name", input: "constraints: { maximum-queue-entries: 1 }", path: "constraints.maximum-queue-entries", message: "unknown constraint; known: maximum-repair-queue-entries," },
-    { name: "negative constraint", input: "constraints: { wait-seconds-to-repair-rebooting: -1 }", path: "constraints.wait-seconds-to-repair-rebooting", message: "must be >= 0" },
-    { name: "negative control-plane grace", input: "constraints: { wait-seconds-to-replace-control-plane: -1 }", path: "constraints.wait-seconds-to-replace-control-plane", message: "must be >= 0" },
+    { name: "unknown constraint name", input: "constraints: { maximum-queue-entries: 1 }", path: "constraints.maximum-queue-entries", message: "unknown constraint; known: control-plane-count, minimum-workers-rate, maximum-unreachable-nodes-for-reboot, maximum-repair-queue-entries," },
+    { name: "negative constraint", input: "constraints: { wait-seconds-to-repair-rebooting: -1 }", path: "constraints.wait-seconds-to-repair-rebooting", message: "must be >= 0: a negative wait would repair a rebooting machine at once (it does not mean forever)" },
+    { name: "negative control-plane grace", input: "constraints: { wait-seconds-to-replace-control-plane: -1 }", path: "constraints.wait-seconds-to-replace-control-plane", message: "must be >= 0: 0 replaces at once; a negative wait has no meaning" },
+    { name: "minimum-workers-rate takes any integer, as CKE's does, but not a fraction", input: "constraints: { minimum-workers-rate: 12.5 }", path: "constraints.minimum-workers-rate", message: "must be an integer, got 12.5" },
     { name: "maximum-workers < minimum-workers", input: "constraints: { minimum-workers: 5, maximum-workers: 3 }", path: "constraints", message: "maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)" },
-    { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints", message: "control-plane-count must be >= 1, got 0" },
+    { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints.control-plane-count", message: "must be >= 1: a cluster without a control plane cannot run" },
     { name: "a limit of zero", input: "limits: { max_cost: 0 }", path: "limits.max_cost", message: "must be > 0" },
     { name: "a limit that is not a whole number", input: "limits: { max_subscriptions_per_connection: 1.5 }", path: "limits.max_subscriptions_per_connection", message: "must be an integer, got 1.5" },
     { name: "an unknown limit", input: "limits: { max_width: 3 }", path: "limits.max_width", message: "unknown key" },
@@ -570,7 +571,7 @@ constraints:
       { path: "repair.max_concurrent_repairs", message: "must be > 0" },
       { path: "repair.evict_retries", message: "must be >= 0" },
       { path: "repair.bogus", message: "unknown key" },
-      { path: "constraints.minimum-workers", message: "must be >= 0" },
+      { path: "constraints.minimum-workers", message: "must be >= 0: a number of workers cannot be negative" },
     ];
     assert.deepEqual(error.problems, expected);
     assert.equal(error.message, expected.map((p) => `${SOURCE}: ${p.path}: ${p.message}`).join("\n"));

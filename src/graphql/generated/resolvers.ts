@@ -230,10 +230,14 @@ export type Constraints = {
   maximumRepairQueueEntries: Scalars['Int']['output'];
   /** `maximum-unhealthy-machines-per-rack`: when more machines of one rack are candidates than this, none of them is enqueued. Default 0 = no limit. */
   maximumUnhealthyMachinesPerRack: Scalars['Int']['output'];
+  /** `maximum-unreachable-nodes-for-reboot`: CKE's reboot-queue limit, stored and shown for CKE's tooling; kintsugi has no reboot queue. Any integer. Default 0. */
+  maximumUnreachableNodesForReboot: Scalars['Int']['output'];
   /** `maximum-workers`: workers a generated cluster may have; 0 = unlimited, else at least minimum-workers. Default 0. */
   maximumWorkers: Scalars['Int']['output'];
   /** `minimum-workers`: workers a generated cluster must have. Default 1. */
   minimumWorkers: Scalars['Int']['output'];
+  /** `minimum-workers-rate`: CKE's (v1.32.2 and later) lowest percentage of healthy machines that must stay workers when workers retire. Any integer, as in CKE. Default 80. */
+  minimumWorkersRate: Scalars['Int']['output'];
   /** `wait-seconds-to-repair-rebooting`: an UNREACHABLE machine that is rebooting or not a node is left alone for this long. Default 0. */
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
   /** `wait-seconds-to-replace-control-plane` (kintsugi's own): a control plane whose machine is neither HEALTHY, UPDATING nor UNINITIALIZED is replaced only once that state has lasted longer than this (from sabakan's status.timestamp), and never while its Node carries `cke.cybozu.com/reboot: "true"`; 0 = at once, as CKE's document says. Default 1800. */
@@ -694,9 +698,11 @@ export type Mutation = {
    */
   setClusterVariables: ClusterVariables;
   /**
-   * Sets one constraint by its CKE name (`maximum-repair-queue-entries`, `wait-seconds-to-repair-rebooting`,
-   * `maximum-unhealthy-machines-per-rack`, `control-plane-count`, `minimum-workers`, `maximum-workers`,
-   * `wait-seconds-to-replace-control-plane`); persistent.
+   * Sets one constraint by its CKE name (CKE's `control-plane-count`, `minimum-workers-rate`,
+   * `maximum-unreachable-nodes-for-reboot`, `maximum-repair-queue-entries`, `wait-seconds-to-repair-rebooting`, then
+   * kintsugi's `maximum-unhealthy-machines-per-rack`, `minimum-workers`, `maximum-workers`,
+   * `wait-seconds-to-replace-control-plane`); persistent. Any integer where CKE takes any; kintsugi refuses a value
+   * only where it would be unsafe, and the message says why.
    * Errors with INVALID_CONSTRAINT for an unknown name or a value out of range.
    */
   setConstraint: Constraints;
@@ -1893,8 +1899,10 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
   controlPlaneCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maximumRepairQueueEntries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maximumUnhealthyMachinesPerRack?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maximumUnreachableNodesForReboot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maximumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   minimumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minimumWorkersRate?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   waitSecondsToRepairRebooting?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   waitSecondsToReplaceControlPlane?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
