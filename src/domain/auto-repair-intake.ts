@@ -83,7 +83,8 @@ export interface IntakeInput {
  * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
  *    of that rack's machines; kintsugi: a repeat offender (decideEscalation) -> skip as `escalated`, and either kept
  *    with the escalation operation (skipped when its type has no such operation) or held;
- * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing);
+ * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing), and
+ *    kintsugi: hold no repeat offender either (skipped as `queue_limit`: the round acts on nothing);
  * 5. otherwise enqueue every kept machine: address = first IPv4 (canonical), type = BMC type, operation = lower-case state.
  */
 export function decideIntake(input: IntakeInput): IntakeDecision {
@@ -99,6 +100,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   // `escalated`: why the machine gets the escalation operation; it is skipped as `escalated` once it is enqueued.
   const kept: Array<{ readonly machine: SabakanMachine; readonly address: string; readonly operation: string; readonly escalated: string | null }> = [];
   const escalationHolds: EscalationHold[] = [];
+  const toHold: Array<{ readonly machine: SabakanMachine; readonly address: string; readonly reason: string }> = [];
   const keptAddresses = new Set<string>();
   for (const m of input.machines) {
     const first = m.ipv4[0];
@@ -146,7 +148,8 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     const escalation = input.escalation && decideEscalation(input.escalation.config, address, { entries: input.entries, finished: input.escalation.finished }, input.escalation.now);
     if (escalation && input.escalation) {
       if (escalation.kind === "hold") {
-        skip(m, "escalated", escalation.reason, address);
+        // Skipped once the round is known to act: a round the cap stops holds nobody (see below).
+        toHold.push({ machine: m, address, reason: escalation.reason });
         escalationHolds.push({ address, serial: m.serial, reason: escalation.holdReason });
         continue;
       }
@@ -164,9 +167,12 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
 
   const limit = constraints.maximumRepairQueueEntries;
   if (kept.length > 0 && input.entries.length + kept.length > limit) {
+    // A round the cap stops acts on nothing: no repeat offender is held by it either (the next round decides again).
     for (const k of kept) skip(k.machine, "queue_limit", "too many repair requests", k.address);
-    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit }, escalationHolds };
+    for (const h of toHold) skip(h.machine, "queue_limit", "too many repair requests", h.address);
+    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit }, escalationHolds: [] };
   }
+  for (const h of toHold) skip(h.machine, "escalated", h.reason, h.address);
   for (const k of kept) if (k.escalated !== null) skip(k.machine, "escalated", k.escalated, k.address);
   const enqueue = kept.map(({ machine: m, address, operation }) => ({
     address,

@@ -252,6 +252,14 @@ describe("decideIntake: repair.escalation", () => {
       enqueue: [],
       kinds: { s1: "queue_limit", s2: "queue_limit" },
     },
+    {
+      name: "short-circuited by maximum-repair-queue-entries: no repeat offender held by a round that acts on nothing",
+      machines: [machine("s1"), machine("s2"), machine("s3")],
+      over: { ...escalation(null, repaired("10.0.0.1", 2)), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueue: [],
+      kinds: { s1: "queue_limit", s2: "queue_limit", s3: "queue_limit" },
+      holds: [],
+    },
     { name: "a held machine is held, not escalated", machines: [machine("s1")], over: { ...escalation(null, repaired("10.0.0.1", 3)), holds: new Map([["10.0.0.1", { address: "10.0.0.1", reason: "x", setBy: "alice", setAt: 0, until: null, source: "api" as const }]]) }, enqueue: [], kinds: { s1: "held" }, holds: [] },
   ];
   for (const c of cases) {
