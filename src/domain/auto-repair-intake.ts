@@ -6,6 +6,7 @@ import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import type { FinishedRepair } from "./finished-repair.js";
 import { decideEscalation, type EscalationConfig } from "./repair-escalation.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
+import { withinRebootWait } from "./node-reboot.js";
 import type { SkipKind } from "./skip-kinds.js";
 
 /** The `source` of entries sabakan-triggered repair enqueues, and the actor of their history records. */
@@ -123,7 +124,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
       skip(m, "held", describeHold(hold), address);
       continue;
     }
-    if (m.state === "UNREACHABLE" && m.durationSeconds < constraints.waitSecondsToRepairRebooting) {
+    if (m.state === "UNREACHABLE" && withinRebootWait(m.durationSeconds, constraints.waitSecondsToRepairRebooting)) {
       const standing = input.nodes.get(address) ?? "not-a-node";
       if (standing === "rebooting") {
         skip(m, "rebooting", "rebooting", address);
