@@ -4,6 +4,7 @@ import { describeHold, type MachineHold } from "./machine-holds.js";
 import { findRepairOperation, type RepairConfig } from "./repair-config.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import type { FinishedRepair } from "./finished-repair.js";
+import type { EscalationReleases } from "./escalation-releases.js";
 import { decideEscalation, type EscalationConfig } from "./repair-escalation.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
 import { withinRebootWait } from "./node-reboot.js";
@@ -54,6 +55,8 @@ export interface EscalationInput {
   readonly config: EscalationConfig;
   /** The store's finished-repair records (the queue is the input's `entries`). */
   readonly finished: readonly FinishedRepair[];
+  /** When operators last released each machine (see EscalationReleases); absent: never. */
+  readonly releases?: EscalationReleases;
   readonly now: number;
   /** The procedures, to tell whether the machine's type has the escalation operation. */
   readonly repair: RepairConfig;
@@ -146,7 +149,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     }
     let operation = m.state.toLowerCase();
     let escalated: string | null = null;
-    const escalation = input.escalation && decideEscalation(input.escalation.config, address, { entries: input.entries, finished: input.escalation.finished }, input.escalation.now);
+    const escalation = input.escalation && decideEscalation(input.escalation.config, address, { entries: input.entries, finished: input.escalation.finished, ...(input.escalation.releases && { releases: input.escalation.releases }) }, input.escalation.now);
     if (escalation && input.escalation) {
       if (escalation.kind === "hold") {
         // Skipped once the round is known to act: a round the cap stops holds nobody (see below).

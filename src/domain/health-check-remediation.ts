@@ -75,7 +75,7 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
       held.push({ node: t.node, reason: check.machineType.from === "sabakan" ? `sabakan has no machine with address ${t.address}` : `the node has no label ${check.machineType.label}` });
       continue;
     }
-    const escalation = context.escalation && decideEscalation(context.escalation.config, t.address, { entries, finished: context.escalation.finished }, context.escalation.now);
+    const escalation = context.escalation && decideEscalation(context.escalation.config, t.address, { entries, finished: context.escalation.finished, ...(context.escalation.releases && { releases: context.escalation.releases }) }, context.escalation.now);
     if (escalation?.kind === "hold") {
       toHold.add(t.node);
       held.push({ node: t.node, reason: `escalated: ${escalation.reason}` });

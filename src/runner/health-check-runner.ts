@@ -136,7 +136,7 @@ export class HealthCheckRunner {
         let decision = null as RemediationDecision | null;
         await deps.store.enqueue(
           (entries) => {
-            const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now };
+            const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), releases: deps.store.settings.escalationReleases(), now };
             const context = { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) };
             const decided = decideRemediation(check, evaluation, context);
             decision = decided;
