@@ -146,3 +146,29 @@ describe("repair.escalation through the fake sabakan: a released machine", () =>
     assert.deepEqual((await w.run()).skipped, [{ serial: "r001", reason: "repaired 2 times in 1d: held", kind: "ESCALATED" }]);
   });
 });
+
+describe("repair.escalation through the fake sabakan: a round the queue cap stops", () => {
+  const w = world({ maxRepairs: 2, windowSeconds: 86_400, operation: null });
+  const setCap = (value: number) => w.k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: ${value}) { maximumRepairQueueEntries } }`);
+
+  it("holds no repeat offender; the next round within the cap holds it", async () => {
+    w.sabakan.addMachine({ serial: "q001", rack: 4, ipv4: ["10.8.0.1"], state: "UNHEALTHY", stateSince: w.now - 10 * MINUTE });
+    await w.repairOnce("q001");
+    w.now += 60 * MINUTE;
+    await w.repairOnce("q001");
+    w.now += 60 * MINUTE;
+    w.sabakan.addMachine({ serial: "q002", rack: 4, ipv4: ["10.8.0.2"], state: "UNHEALTHY", stateSince: w.now - 10 * MINUTE });
+    w.sabakan.addMachine({ serial: "q003", rack: 4, ipv4: ["10.8.0.3"], state: "UNHEALTHY", stateSince: w.now - 10 * MINUTE });
+    await setCap(1);
+    const capped = await w.run();
+    assert.deepEqual(capped.enqueued, []);
+    assert.deepEqual(capped.skipped.map((m: { serial: string; kind: string }) => [m.serial, m.kind]), [["q001", "QUEUE_LIMIT"], ["q002", "QUEUE_LIMIT"], ["q003", "QUEUE_LIMIT"]]);
+    assert.deepEqual((await w.k.gql("{ machineHolds { address } }")).data?.["machineHolds"], [], "a round that acts on nothing holds nobody");
+
+    await setCap(10);
+    const next = await w.run();
+    assert.deepEqual(next.enqueued.map((e: { serial: string }) => e.serial), ["q002", "q003"]);
+    assert.deepEqual(next.skipped, [{ serial: "q001", reason: "repaired 2 times in 1d: held", kind: "ESCALATED" }]);
+    assert.deepEqual((await w.k.gql("{ machineHolds { address setBy } }")).data?.["machineHolds"], [{ address: "10.8.0.1", setBy: "escalation" }]);
+  });
+});
