@@ -9,6 +9,7 @@ import { limitsSection } from "./limits-schema.js";
 import { etcdSection } from "./etcd-schema.js";
 import { leaderElectionSection } from "./leader-election-schema.js";
 import { pollRecordsSection } from "./poll-records-schema.js";
+import { refuseUnreachableProof } from "./proof-reachability.js";
 import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { PACING_DOMAINS } from "../domain/repair-pacing.js";
@@ -266,6 +267,7 @@ export const configFileSchema = z
     tls: tlsSection.optional(),
   })
   .superRefine((file, ctx) => refuseUnknownOperations(file.health_checks ?? [], file.repair?.repair_procedures ?? [], ctx))
+  .superRefine(refuseUnreachableProof)
   .superRefine((file, ctx) => requireAuthOffLoopback(file.listen.host, file.auth, ctx))
   .superRefine((file, ctx) => checkClientCertificates(file.auth, file.tls?.client_ca_file, ctx));
 

@@ -22,6 +22,20 @@ function rejection(input: string | object): ConfigError {
   assert.fail(`expected a ConfigError for:\n${text}`);
 }
 
+/** `config`'s one operation with one step per watch (each else as oneOperation's). */
+function withSteps(watches: readonly number[], config: KintsugiConfig): KintsugiConfig {
+  const [procedure] = config.repair.repairProcedures;
+  const [operation] = procedure?.repairOperations ?? [];
+  assert.ok(procedure && operation);
+  const step = operation.repairSteps[0];
+  assert.ok(step);
+  const repairSteps = watches.map((watchSeconds) => ({ ...step, watchSeconds }));
+  return { ...config, repair: { ...config.repair, repairProcedures: [{ ...procedure, repairOperations: [{ ...operation, repairSteps }] }] } };
+}
+
+/** `config`'s one operation with its one step watching for `watchSeconds`. */
+const withWatch = (watchSeconds: number, config: KintsugiConfig): KintsugiConfig => withSteps([watchSeconds], config);
+
 /** The defaults with one repair operation `op` (type `m`, one step `[r]`, health check `[c]`) and `extra` on it. */
 const oneOperation = (extra: Record<string, unknown>): KintsugiConfig => ({
   ...DEFAULT_CONFIG,
@@ -361,8 +375,18 @@ describe("parseConfig: valid files", () => {
     },
     {
       name: "an operation's success_requires and success_dwell_seconds become its proof of repair",
-      text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
-      expected: oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }),
+      text: "kubernetes: {}\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r], watch_seconds: 120 } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
+      expected: withWatch(120, { ...oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }), kubernetes: { kubeconfig: null, timeoutSeconds: 10 } }),
+    },
+    {
+      name: "a dwell as long as the longest watch of its steps (not the first) fits it",
+      text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r], watch_seconds: 60 }, { repair_command: [r], watch_seconds: 300 } ], health_check_command: [c], success_dwell_seconds: 300 } ] } ] }",
+      expected: withSteps([60, 300], oneOperation({ successProof: { requires: [], dwellSeconds: 300 } })),
+    },
+    {
+      name: "sabakan_healthy with a sabakan section",
+      text: "sabakan: { url: http://s }\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [sabakan_healthy] } ] } ] }",
+      expected: { ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }), sabakan: { url: "http://s", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
     },
     {
       name: "success_dwell_seconds alone asks for a dwell of the health check, with no other signal",
@@ -473,6 +497,36 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "success_requires with a signal twice", input: withOperation({ success_requires: ["node_ready", "node_ready"] }), path: `${OP}.success_requires`, message: "each signal may be listed once" },
     { name: "empty success_requires", input: withOperation({ success_requires: [] }), path: `${OP}.success_requires`, message: "must be a non-empty list" },
     { name: "success_dwell_seconds < 0", input: withOperation({ success_dwell_seconds: -5 }), path: `${OP}.success_dwell_seconds`, message: "must be >= 0" },
+    {
+      name: "success_dwell_seconds longer than the longest watch_seconds of its steps",
+      input: withOperation({ repair_steps: [{ ...STEP, watch_seconds: 60 }, { ...STEP, watch_seconds: 300 }], success_dwell_seconds: 301 }),
+      path: `${OP}.success_dwell_seconds`,
+      message: 'operation "op": success_dwell_seconds 301 is longer than the longest watch_seconds of its repair_steps (300): every watch would run out before the dwell could prove a repair',
+    },
+    {
+      name: "success_dwell_seconds with steps that never watch",
+      input: withOperation({ success_dwell_seconds: 1 }),
+      path: `${OP}.success_dwell_seconds`,
+      message: 'operation "op": success_dwell_seconds 1 is longer than the longest watch_seconds of its repair_steps (0)',
+    },
+    {
+      name: "sabakan_healthy without a sabakan section",
+      input: withOperation({ success_requires: ["node_ready", "sabakan_healthy"] }),
+      path: `${OP}.success_requires[1]`,
+      message: 'operation "op": success_requires sabakan_healthy can never hold without a sabakan section: add a sabakan section (sabakan.url), or remove the signal',
+    },
+    {
+      name: "node_ready without a kubernetes section",
+      input: { sabakan: { url: "http://s" }, ...withOperation({ success_requires: ["sabakan_healthy", "node_ready"] }) },
+      path: `${OP}.success_requires[1]`,
+      message: 'operation "op": success_requires node_ready can never hold without a kubernetes section: add a kubernetes section (kubernetes: {} uses the Pod\'s in-cluster credentials), or remove the signal',
+    },
+    {
+      name: "boot_id_changed without a kubernetes section",
+      input: withOperation({ success_requires: ["boot_id_changed"] }),
+      path: `${OP}.success_requires[0]`,
+      message: 'operation "op": success_requires boot_id_changed can never hold without a kubernetes section',
+    },
     { name: "empty success_command", input: withOperation({ success_command: [] }), path: `${OP}.success_command`, message: "must be a non-empty list" },
     { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key" },
     { name: "unknown key deep inside", input: withStep({ need_drian: true }), path: `${STEP_PATH}.need_drian`, message: "unknown key" },

@@ -113,6 +113,7 @@ const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   "cluster-variables": z.object({ having: machineParams, notHaving: machineParams }),
   "cluster-template": z.object({ text: z.string(), setAt: time }),
   "repair-waits": publishedWaitsSchema,
+  "escalation-releases": z.record(z.string(), time),
   constraints: z.object(Object.fromEntries(Object.values(CONSTRAINT_NAMES).map((name) => [name, z.number().int().min(CONSTRAINT_MINIMUMS[name]?.min ?? Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional()]))),
 };
 
