@@ -6,7 +6,7 @@ import { pacingGate } from "./repair-pacing.js";
 import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
 import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./repair-proof.js";
 import { waitForBackoff, waitForCommand, waitForControlPlane, waitForHold, waitForMachine, waitForPacing, waitForSlot, type WaitingFor } from "./repair-wait.js";
-import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
+import { isCheckable, type EntryTransition, type RepairAction, type RepairObservation, type RepairPlan, type RepairSnapshot } from "./repair-plan.js";
 import { progressWait } from "./progress-wait.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
@@ -46,7 +46,8 @@ function earliest(a: number | null, b: number | null): number | null {
  * holds takes no slot but, processing, still counts as the one control plane in progress; a machine hold's
  * processing entry keeps its slot); every other unfinished entry that waits for its own step (a command, a drain, a
  * watch, the disabled queue) comes back in `waiting` (see progressWait).
- * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
+ * An entry with a job running in this process is left to that job, except to be dequeued, to abandon a drain, or
+ * to succeed while its drain's eviction job runs (the success stops the drain; see isCheckable).
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
 export function decideRepairActions(snapshot: RepairSnapshot, now: number, random: () => number): RepairPlan {
@@ -72,8 +73,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       continue;
     }
     // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
-    const proof = obs.job === "none" && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
-    if (obs.job === "none" && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
+    const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
+    if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
       actions.push(finishHealthy(entry, [...renamed, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
       continue;
     }
