@@ -71,24 +71,24 @@ describe("RepairRunner: CKE's health rule at every step", () => {
       assert.ok((await notes()).some((r) => /^step 2: proof of repair: repair proven$/.test(r)), (await notes()).join("\n"));
     }));
 
-  it("a machine healthy while its drain's eviction job runs succeeds: the drain stops, its node is uncordoned, no command runs", () =>
-    withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })]), () => ok()), async (h) => {
+  it("a machine healthy while its drain's eviction job retries a refused eviction succeeds: the drain stops, its node is uncordoned, no command runs", () =>
+    withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })], { evictRetries: 1000, evictInterval: 1 }), () => ok()), async (h) => {
       h.nodes.addNode("node1", ADDRESS);
-      h.nodes.addPod("node1", { namespace: "app", name: "web" });
-      const dryRun = h.nodes.holdNext("evict");
-      const eviction = h.nodes.holdNext("evict");
+      // A protected namespace's budget refuses every real eviction: the job retries every second, for 1,000 s.
+      h.nodes.addPod("node1", { namespace: "db", name: "mysql-0", controllerKind: "StatefulSet" });
+      h.nodes.evictionAnswer = (_pod, dryRun) => (dryRun ? { kind: "evicted" } : { kind: "refused", message: "would violate the disruption budget" });
       const entry = await h.add(ADDRESS);
       h.runner.start();
-      await dryRun.reached;
-      dryRun.release();
-      await eviction.reached;
+      await until("the drain retries refused evictions", () => h.nodes.callsOf("evict").length >= 3);
+      assert.equal(h.runner.jobs.kindOf(entry.index), "drain");
       assert.equal(h.nodes.node("node1")?.unschedulable, true, "cordoned by the drain");
       h.healthy.add(ADDRESS);
       await h.pass();
-      // The eviction call in flight returns; the aborted drain goes no further and the success takes over.
-      eviction.release();
       await until("the entry succeeds", () => h.entries.get(entry.index)?.status === "succeeded");
       await until("the node is uncordoned", () => h.nodes.node("node1")?.unschedulable === false);
+      const evictions = h.nodes.callsOf("evict").length;
+      await until("the drain job has ended", () => h.runner.jobs.kindOf(entry.index) === "none");
+      assert.equal(h.nodes.callsOf("evict").length, evictions, "the drain stopped retrying");
       assert.deepEqual(h.commands.ran("repair"), []);
     }));
 });
