@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { HOLD_ANNOTATION } from "../../src/domain/machine-holds.js";
 import type { RepairConfig } from "../../src/domain/repair-config.js";
 import type { SuccessProof } from "../../src/domain/repair-evidence.js";
 import { ok } from "../support/fake-command-runner.js";
@@ -90,5 +91,20 @@ describe("RepairRunner: CKE's health rule at every step", () => {
       await until("the drain job has ended", () => h.runner.jobs.kindOf(entry.index) === "none");
       assert.equal(h.nodes.callsOf("evict").length, evictions, "the drain stopped retrying");
       assert.deepEqual(h.commands.ran("repair"), []);
+    }));
+  it("a held machine that recovers succeeds: a hold stops commands, never a success, so its success command does not run", () =>
+    withHarness(startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"]), () => ok()), async (h) => {
+      h.nodes.addNode("node1", ADDRESS);
+      const entry = await h.add(ADDRESS);
+      h.runner.start();
+      await until("step 1's command ran", () => h.commands.ran("repair").length === 1);
+      h.nodes.annotate("node1", HOLD_ANNOTATION, "vendor on site");
+      await h.pass();
+      h.healthy.add(ADDRESS);
+      await h.pass();
+      await until("the entry succeeds", () => h.entries.get(entry.index)?.status === "succeeded");
+      assert.deepEqual(h.commands.ran("report-success"), [], "no success command on a held machine");
+      const reasons = (await h.entries.history(entry.index)).map((r) => r.reason);
+      assert.ok(reasons.some((r) => /^healthy while the machine is held \(held by .*vendor on site.*\): the entry succeeds, but its success command is not run$/.test(r)), reasons.join("\n"));
     }));
 });
