@@ -3,9 +3,10 @@ import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "./repair-pacing.js";
+import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
 import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./repair-proof.js";
 import { waitForBackoff, waitForCommand, waitForControlPlane, waitForHold, waitForMachine, waitForPacing, waitForSlot, type WaitingFor } from "./repair-wait.js";
-import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
+import { isCheckable, type EntryTransition, type RepairAction, type RepairObservation, type RepairPlan, type RepairSnapshot } from "./repair-plan.js";
 import { progressWait } from "./progress-wait.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
@@ -23,11 +24,13 @@ function earliest(a: number | null, b: number | null): number | null {
  * what to do after each change is committed. In order:
  * 1. a deleted entry is dequeued, whatever else holds;
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
- * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit,
- *    unless its machine is held (kintsugi: finishing runs the success command on the machine and uncordons it, so
- *    it waits, with or without a success command, and finishes at the first pass after the hold ends); kintsugi: an
- *    operation with `success_requires` / `success_dwell_seconds` succeeds only once proven (see repair-proof.ts),
- *    and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
+ * 3. CKE's health rule, before every rule but 1 and 2: an entry whose health check said healthy succeeds at this
+ *    pass (through the success command), whatever its step and step status (queued, waiting, draining, in drain
+ *    back-off, watching), with the queue disabled, with no concurrency slot, waiting for the control-plane turn or
+ *    on a held machine (a hold stops commands, never a success: the success command is skipped, see
+ *    healthy-finish.ts); kintsugi: an operation with `success_requires` / `success_dwell_seconds` succeeds only
+ *    once proven by the evidence gathered since the entry's first repair command, whichever step gathered it (see
+ *    repair-proof.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
@@ -36,12 +39,15 @@ function earliest(a: number | null, b: number | null): number | null {
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
  *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
  *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
- *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status.
+ *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status,
+ *    except one whose proof dwell runs (kintsugi: every signal holds, so it is recovering as asked): its watch does
+ *    not end and no drain or repair command starts until the dwell ends or a signal relapses (holdWhileDwelling).
  * Every entry a rule leaves where it is comes back in `held` with what it waits for (an entry a control-plane rule
  * holds takes no slot but, processing, still counts as the one control plane in progress; a machine hold's
  * processing entry keeps its slot); every other unfinished entry that waits for its own step (a command, a drain, a
  * watch, the disabled queue) comes back in `waiting` (see progressWait).
- * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
+ * An entry with a job running in this process is left to that job, except to be dequeued, to abandon a drain, or
+ * to succeed while its drain's eviction job runs (the success stops the drain; see isCheckable).
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
 export function decideRepairActions(snapshot: RepairSnapshot, now: number, random: () => number): RepairPlan {
@@ -67,13 +73,12 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       continue;
     }
     // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
-    const proof = obs.job === "none" && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
-    if (obs.job === "none" && obs.healthy === true && (proof === null || proof.kind !== "unproven") && !snapshot.holds?.has(entry.address)) {
-      actions.push({ entry, transitions: [...renamed, ...(proof?.transitions ?? [])], effect: { kind: "success-command", operation: lookup.operation } });
+    const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
+    if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
+      actions.push(finishHealthy(entry, [...renamed, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
       continue;
     }
-    // A machine found healthy before any repair keeps no evidence while held: it is judged afresh once the hold ends.
-    const proved = proof && proof.kind !== "not-repaired" ? proof.transitions : [];
+    const proved = proof?.transitions ?? [];
     contenders.push({ entry, obs, current: proved.at(-1)?.after ?? current, renamed: [...renamed, ...proved], operation: lookup.operation, ...(proof && { proof }) });
   }
 
@@ -89,7 +94,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   // Pacing counts what pacingReport shows in progress: every processing entry not waiting out a back-off, whatever
   // holds it (a held one may be cordoned or drained already); queued entries count from the moment they start.
   for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now)) pacing?.admit(entry);
-  for (const { entry, obs, current, renamed, operation } of walkOrder(contenders, planeOf)) {
+  for (const { entry, obs, current, renamed, operation, proof } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
       // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
@@ -145,6 +150,12 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     inProgress++;
     if (entry.status === "queued") pacing?.admit(entry);
     if (plane) repairingPlane = entry;
+    const dwelling = holdWhileDwelling(entry, current, renamed, proof, ctx);
+    if (dwelling) {
+      if (dwelling.action) actions.push(dwelling.action);
+      wakeAt = earliest(wakeAt, dwelling.wakeAt);
+      continue;
+    }
     const progress = withBootIdRecorded(progressOf(current, operation, obs, ctx, renamed), operation, obs.proof?.bootId ?? null);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {
       actions.push({ entry, transitions: progress.transitions, effect: progress.effect });

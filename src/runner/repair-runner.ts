@@ -182,19 +182,28 @@ export class RepairRunner {
           await diagnosticsJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
         });
       case "success-command":
-        return this.startJob(latest, "success-command", async (signal) => {
-          const t = await successCommandJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
-          if (t) await this.uncordon(t.after);
-        });
+        // CKE's health rule at every step: a machine healthy while its drain's eviction job runs succeeds, and the
+        // drain stops first (the success then uncordons the node).
+        return this.startJob(
+          latest,
+          "success-command",
+          async (signal) => {
+            const t = await successCommandJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
+            if (t) await this.uncordon(t.after);
+          },
+          this.jobs.kindOf(index) === "drain",
+        );
     }
   }
 
-  private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>): void {
+  /** Starts the entry's job; `takeOver`: in place of the one running (aborted first, see JobRegistry.takeOver). */
+  private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>, takeOver = false): void {
     // A job that failed (the store refused its write) is tried again at the next tick, as a failed pass is: woken at
     // once, a pass would start it again at once, running health checks in a loop for as long as the store refuses.
-    this.jobs.start(entry.index, kind, (signal) => work(signal).then(() => this.wake()), (err) =>
-      this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message }),
-    );
+    const onError = (err: unknown) => this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message });
+    const job = (signal: AbortSignal) => work(signal).then(() => this.wake());
+    if (takeOver) this.jobs.takeOver(entry.index, kind, job, onError);
+    else this.jobs.start(entry.index, kind, job, onError);
   }
 
   /** Stops the entry's job, uncordons its node if kintsugi cordoned it, and removes it from the queue. */

@@ -1066,9 +1066,10 @@ export type RepairEntry = {
   /** Until when the drain waits before it is retried; null when not backing off. */
   drainBackoffExpire?: Maybe<Scalars['DateTime']['output']>;
   /**
-   * The proof of repair gathered for the entry's step, when its operation requires proof (`success_requires`,
-   * `success_dwell_seconds`): the boot IDs before and after, when each signal turned true, the dwell. Null for an
-   * operation without proof, and before the step's repair command started. The history notes each change of it.
+   * The proof of repair gathered since the entry's first repair command, whichever step gathered it, when its
+   * operation requires proof (`success_requires`, `success_dwell_seconds`): the boot IDs before and after, when each
+   * signal turned true, the dwell. Null for an operation without proof, and before the first repair command started.
+   * The history notes each change of it.
    */
   evidence?: Maybe<RepairEvidence>;
   /** Every change of the entry, oldest first: creation, transitions, deletion, back-off resets. */
@@ -1147,12 +1148,12 @@ export type RepairEntryParams = {
   statuses?: InputMaybe<Array<RepairStatus>>;
 };
 
-/** The proof of repair of one step of an entry: kept in the store, so a restart or a new leader goes on with it. */
+/** The proof of repair of an entry, from its first repair command on: kept in the store, so a restart or a new leader goes on with it. */
 export type RepairEvidence = {
   __typename?: 'RepairEvidence';
   /** The Node's boot ID as last observed while proving; null before any observation. */
   bootIdAfter?: Maybe<Scalars['String']['output']>;
-  /** The Node's status.nodeInfo.bootID when the step's repair command started; null when none was known. */
+  /** The Node's status.nodeInfo.bootID when the entry's first repair command started; null when none was known. */
   bootIdBefore?: Maybe<Scalars['String']['output']>;
   /** When the health check and every required signal began to hold together; null when they do not now. */
   dwellStartedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1162,7 +1163,7 @@ export type RepairEvidence = {
   provenAt?: Maybe<Scalars['DateTime']['output']>;
   /** Each signal that holds now (the health check and the required ones) and since when, in a fixed order. */
   signals: Array<RepairEvidenceSignal>;
-  /** The 0-based step whose repair command started the gathering (recorded when that command started). */
+  /** The 0-based step whose repair command started the gathering (the entry's first; it counts for every later step). */
   step: Scalars['Int']['output'];
 };
 
