@@ -85,7 +85,7 @@ describe("CKE's health rule at every step (the real server process)", () => {
     lateRecovery("", (e) => assert.match(e.history.at(-1)?.reason ?? "", /the health check reports the machine healthy/)));
 
   it("the same with success_requires: step 1's evidence counts, the dwell proves the late recovery", () =>
-    lateRecovery("          success_requires: [node_ready]\n          success_dwell_seconds: 2\n", (e) => {
+    lateRecovery("          success_requires: [node_ready]\n          success_dwell_seconds: 1\n", (e) => {
       const reasons = e.history.map((h) => h.reason);
       assert.ok(reasons.some((r) => /^step 2: proof of repair: dwell started/.test(r)), reasons.join("\n"));
       assert.ok(reasons.some((r) => /^step 2: proof of repair: repair proven$/.test(r)), reasons.join("\n"));
