@@ -194,7 +194,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   }
   for (const { entry, effect } of actions) if (effect.kind === "success-command") waiting.set(entry.index, waitForCommand("success", entry.step));
   // Two entries that still wait for each other (two control planes both not Ready) say so on both.
-  return { actions, wakeAt, held: withWaitCycles(held), waiting };
+  return { actions, wakeAt, held: withWaitCycles(held), waiting, yielded };
 }
 
 /** An unfinished entry that competes for a slot, with what the first look at it found. */
