@@ -26,8 +26,8 @@ export function yieldsTurn(entry: RepairEntry, hold: ControlPlaneHold, obs: Repa
  * name): nothing that disrupts its machine, so the control plane that takes the turn is the only one disrupted.
  * A drain is given up (a drain back-off, which uncordons the node; it is retried when the back-off ends). A watch is
  * still judged: when it runs out the entry moves to its next step, whose start waits for the turn, or fails after
- * its last step, as CKE moves a watch on whatever else waits. Otherwise its node is uncordoned, if kintsugi cordoned
- * it, until the entry has the turn again.
+ * its last step, as CKE moves a watch on whatever else waits. Its node is uncordoned meanwhile as a stray cordon
+ * (see strayCordons), only when kintsugi did cordon it.
  */
 export function yieldedProgress(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, hold: ControlPlaneHold, prefix: EntryTransition[]): Progress {
   if (entry.stepStatus === "draining") {
@@ -38,10 +38,9 @@ export function yieldedProgress(entry: RepairEntry, op: RepairOperationConfig, o
   if (entry.stepStatus === "watching") {
     // A disabled queue moves a watch on and starts nothing: the next step's start waits for the turn.
     const judged = continueWatch(entry, op, obs, { ...ctx, queueEnabled: false });
-    const effect = judged.effect.kind === "none" ? { kind: "uncordon" as const } : judged.effect;
-    return { transitions: [...prefix, ...judged.transitions], effect, wakeAt: judged.wakeAt };
+    return { ...judged, transitions: [...prefix, ...judged.transitions] };
   }
-  return { transitions: prefix, effect: { kind: "uncordon" }, wakeAt: null };
+  return { transitions: prefix, effect: { kind: "none" }, wakeAt: null };
 }
 
 /**

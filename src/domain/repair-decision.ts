@@ -148,7 +148,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
         yielded.add(entry.index);
         held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
         const progress = yieldedProgress(current, operation, obs, ctx, hold, renamed);
-        actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
+        if (progress.transitions.length > 0 || progress.effect.kind !== "none") actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
         wakeAt = earliest(wakeAt, progress.wakeAt);
         continue;
       }

@@ -146,7 +146,7 @@ export class RepairRunner {
       this.waits.record(plan);
       this.yielded = plan.yielded ?? new Set();
       // Read again: the actions just committed may have finished entries whose nodes are among these.
-      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
+      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION, this.yielded);
     } finally {
       // What was committed gets its effect even when a later commit failed (the pass then fails with that error).
       for (const [action, latest] of applied) this.startEffect(action.effect, latest);

@@ -15,41 +15,46 @@ const T0 = T - 500;
 const cp = (n: number, over: Partial<ControlPlane> = {}): ControlPlane => ({ name: `cp${n}`, addresses: [`10.0.0.${n}`, `cp${n}`], ready: true, rebooting: false, ...over });
 /** Entry N mid-repair: its step-1 repair command ran 10 s ago and its 60 s watch goes on (its machine is Ready, its health check fails). */
 const midWatch = (index: number, over: Partial<RepairEntry> = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T0 - 10 * SEC, ...over });
-const yields = (index: number) => ({ index, states: [], effect: "uncordon" as const });
 const NOT_READY_2 = /^control plane cp2 is not Ready$/;
 const pacedByType = (s: RepairSnapshot): RepairSnapshot => ({ ...s, pacing: { domains: ["machine_type"], racks: new Map(), finished: [] } });
 
 interface TurnCase extends DecisionCase {
   /** The entry each held entry's wait names (`entryIndex`), for the entries listed. */
   readonly names?: Record<number, number | undefined>;
+  /** The control planes that give up the turn (their nodes are uncordoned as stray cordons); default none. */
+  readonly yielded?: number[];
 }
 
 const CASES: TurnCase[] = [
   {
-    name: "mid-repair A (Ready, watching) and dead B: A gives up the turn and its node is uncordoned, B starts in the one slot",
+    name: "mid-repair A (Ready, watching) and dead B: A gives up the turn, B starts in the one slot",
     snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 1, controlPlanes: [cp(1), cp(2, { ready: false })] }),
-    want: [yields(1), starts(2)],
+    want: [starts(2)],
     held: { 1: NOT_READY_2 },
     names: { 1: 2 },
+    yielded: [1],
     wakeAt: T0 - 10 * SEC + 60 * SEC + 1,
   },
   {
     name: "a yielded control plane's watch is still judged: when it runs out it moves to its next step, which waits for the turn",
     snapshot: snapshot([watched(1), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
-    want: [{ index: 1, states: ["processing/1/waiting"], effect: "uncordon" }, starts(2)],
+    want: [{ index: 1, states: ["processing/1/waiting"], effect: "none" }, starts(2)],
     held: { 1: NOT_READY_2 },
+    yielded: [1],
   },
   {
     name: "a yielded control plane whose last step's watch runs out fails",
     snapshot: snapshot([watched(1, { step: 1 }), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
     want: [{ index: 1, states: ["failed/1/watching"], effect: "uncordon" }, starts(2)],
     held: { 1: NOT_READY_2 },
+    yielded: [1],
   },
   {
     name: "a drained control plane waiting for its repair command gives its drain up (a back-off) and the dead one starts",
     snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)], { 1: { drainJobDone: true, drainCompleted: true } }, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
     want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }, starts(2)],
     held: { 1: NOT_READY_2 },
+    yielded: [1],
   },
   {
     name: "a control plane whose repair command runs keeps the turn until it ends; the dead one waits for it",
@@ -61,9 +66,10 @@ const CASES: TurnCase[] = [
   {
     name: "a running repair is not overtaken: B's command runs, so older A (Ready, watch over) yields to it and starts no command",
     snapshot: snapshot([watched(1), midWatch(2)], { 2: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2)] }),
-    want: [{ index: 1, states: ["processing/1/waiting"], effect: "uncordon" }],
+    want: [{ index: 1, states: ["processing/1/waiting"], effect: "none" }],
     held: { 1: /^one control plane at a time: entry 2 is repairing control plane 10\.0\.0\.2$/ },
     names: { 1: 2 },
+    yielded: [1],
   },
   {
     name: "a control plane in drain back-off does not keep the turn: another control plane starts",
@@ -75,20 +81,23 @@ const CASES: TurnCase[] = [
   {
     name: "pacing by machine type: a yielded control plane takes none of its type's allowance, so a worker of that type starts",
     snapshot: pacedByType(snapshot([midWatch(1), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false })] })),
-    want: [yields(1), starts(5)],
+    want: [starts(5)],
     held: { 1: NOT_READY_2 },
     names: { 1: undefined },
+    yielded: [1],
   },
   {
     name: "pacing by machine type: the dead control plane's entry gets its type's one repair, not the yielded one",
     snapshot: pacedByType(snapshot([midWatch(1), entry(2), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false })] })),
-    want: [yields(1), starts(2)],
+    want: [starts(2)],
     held: { 1: NOT_READY_2, 5: /^pacing: machine type "m" allows 1 repair in progress/ },
+    yielded: [1],
   },
   {
     name: "two control planes both not Ready: each entry names the other and says they wait for each other",
     snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1, { ready: false }), cp(2, { ready: false })] }),
-    want: [yields(1)],
+    want: [],
+    yielded: [1],
     held: {
       1: /^control plane cp2 is not Ready; entries 1 and 2 wait for each other: neither moves until one of them recovers, is repaired by hand or is deleted$/,
       2: /^control plane cp1 is not Ready; entries 1 and 2 wait for each other/,
@@ -109,6 +118,7 @@ describe("decideRepairActions: control planes yield the turn", () => {
     it(c.name, () => {
       const plan = assertDecision(c);
       for (const [index, named] of Object.entries(c.names ?? {})) assert.equal(plan.held.get(Number(index))?.entryIndex, named, `entry ${index} names`);
+      assert.deepEqual([...(plan.yielded ?? [])], c.yielded ?? [], "yielded");
     });
   }
 });
@@ -131,8 +141,8 @@ describe("decideRepairActions: mid-repair A and dead B, pass after pass", () => 
       entries = applied(entries, plan);
       return summary(plan);
     };
-    assert.deepEqual(pass(T, {}, false), [yields(1), starts(2)], "B dead: A yields, B starts");
-    assert.deepEqual(pass(T + 30 * SEC, {}, false), [yields(1)], "B's command ran, B still not Ready: A still waits");
+    assert.deepEqual(pass(T, {}, false), [starts(2)], "B dead: A yields, B starts");
+    assert.deepEqual(pass(T + 30 * SEC, {}, false), [], "B's command ran, B still not Ready: A still waits");
     assert.deepEqual(pass(T + 45 * SEC, { 2: true }, true), [{ index: 2, states: [], effect: "success-command" }], "B recovers and succeeds; A has the turn, its watch goes on");
     assert.deepEqual(pass(T + 61 * SEC, {}, true), [{ index: 1, states: ["processing/1/waiting", "processing/1/watching"], effect: "repair-command" }], "A's watch runs out: its next step runs");
     assert.deepEqual(pass(T + 70 * SEC, { 1: true }, true), [{ index: 1, states: [], effect: "success-command" }], "A recovers and succeeds");
