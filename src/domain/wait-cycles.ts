@@ -10,7 +10,8 @@ export function waitCycles(waits: ReadonlyMap<number, Pick<WaitingFor, "entryInd
   const cycles: number[][] = [];
   // 1: on the path being followed; 2: done (in a cycle found already, or leading to none).
   const state = new Map<number, 1 | 2>();
-  for (const start of [...waits.keys()].sort((a, b) => a - b)) {
+  // Each cycle comes out the same whichever entry of it is met first, and the cycles are sorted at the end.
+  for (const start of waits.keys()) {
     const path: number[] = [];
     let at: number | undefined = start;
     while (at !== undefined && !state.has(at) && waits.has(at)) {
@@ -36,11 +37,14 @@ function describeCycle(cycle: readonly number[]): string {
 
 /**
  * The waits with every entry of a wait cycle saying so: its message ends with the entries of its cycle (each wait
- * still names, in `entryIndex`, the entry it waits for). Waits in no cycle are returned unchanged.
+ * still names, in `entryIndex`, the entry it waits for). Waits in no cycle are returned unchanged (`waits` itself
+ * when there is no cycle, the common case).
  */
-export function withWaitCycles(waits: ReadonlyMap<number, WaitingFor>): Map<number, WaitingFor> {
+export function withWaitCycles(waits: ReadonlyMap<number, WaitingFor>): ReadonlyMap<number, WaitingFor> {
+  const cycles = waitCycles(waits);
+  if (cycles.length === 0) return waits;
   const marked = new Map(waits);
-  for (const cycle of waitCycles(waits)) {
+  for (const cycle of cycles) {
     const why = describeCycle(cycle);
     for (const index of cycle) {
       const wait = waits.get(index) as WaitingFor;
