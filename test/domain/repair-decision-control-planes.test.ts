@@ -64,6 +64,13 @@ const CASES: TurnCase[] = [
     names: { 1: undefined, 2: 1 },
   },
   {
+    name: "a control plane whose drain job evicts pods keeps the turn and its drain; the dead one waits for it",
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)], { 1: { job: "drain" } }, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    want: [],
+    held: { 1: NOT_READY_2, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
+    names: { 1: undefined, 2: 1 },
+  },
+  {
     name: "a running repair is not overtaken: B's command runs, so older A (Ready, watch over) yields to it and starts no command",
     snapshot: snapshot([watched(1), midWatch(2)], { 2: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2)] }),
     want: [{ index: 1, states: ["processing/1/waiting"], effect: "none" }],

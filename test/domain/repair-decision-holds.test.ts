@@ -84,9 +84,9 @@ const CASES: DecisionCase[] = [
   },
   {
     name: "a held draining control-plane entry still backs off once its eviction timeout passes",
-    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 601 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 601 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { rebooting: true })] }),
     want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }],
-    held: { 1: /cp2 is not Ready/ },
+    held: { 1: /cp2 is being rebooted/ },
   },
   {
     name: "a held draining control-plane entry exactly at its eviction deadline still waits (strict <)",
