@@ -1,4 +1,5 @@
-import { controlPlaneHold, indexControlPlanes, type ControlPlaneIndex } from "./control-planes.js";
+import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
+import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
 import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
@@ -8,6 +9,7 @@ import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./repair-proo
 import { waitForBackoff, waitForCommand, waitForControlPlane, waitForHold, waitForMachine, waitForPacing, waitForSlot, type WaitingFor } from "./repair-wait.js";
 import { isCheckable, type EntryTransition, type RepairAction, type RepairObservation, type RepairPlan, type RepairSnapshot } from "./repair-plan.js";
 import { progressWait } from "./progress-wait.js";
+import { withWaitCycles } from "./wait-cycles.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
@@ -35,15 +37,18 @@ function earliest(a: number | null, b: number | null): number | null {
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
  *    once (kintsugi), and a control-plane entry obeys `controlPlaneHold` (one at a time, none while another control
- *    plane reboots or is not Ready); kintsugi: a held machine's entry does not move (a queued one does not start
+ *    plane reboots or is not Ready); kintsugi: a processing control plane held by one at a time or by another's
+ *    readiness, with no job running, gives up the turn (see control-plane-turn.ts), and one in back-off holds none,
+ *    so the turn never deadlocks; a held machine's entry does not move (a queued one does not start
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
  *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
  *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
- *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status,
- *    except one whose proof dwell runs (kintsugi: every signal holds, so it is recovering as asked): its watch does
- *    not end and no drain or repair command starts until the dwell ends or a signal relapses (holdWhileDwelling).
+ *    processing entry that holds a slot (not waiting out a back-off, not yielded), held or not; each in progress
+ *    moves on by its step status, except one whose proof dwell runs (kintsugi: every signal holds, so it is
+ *    recovering as asked): its watch does not end and no drain or repair command starts until the dwell ends or a
+ *    signal relapses (holdWhileDwelling).
  * Every entry a rule leaves where it is comes back in `held` with what it waits for (an entry a control-plane rule
- * holds takes no slot but, processing, still counts as the one control plane in progress; a machine hold's
+ * holds takes no slot but, processing and not yielded, still counts as the one control plane in progress; a machine hold's
  * processing entry keeps its slot); every other unfinished entry that waits for its own step (a command, a drain, a
  * watch, the disabled queue) comes back in `waiting` (see progressWait).
  * An entry with a job running in this process is left to that job, except to be dequeued, to abandon a drain, or
@@ -91,16 +96,29 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   // One wait for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
   const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
-  // Pacing counts what pacingReport shows in progress: every processing entry not waiting out a back-off, whatever
-  // holds it (a held one may be cordoned or drained already); queued entries count from the moment they start.
-  for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now)) pacing?.admit(entry);
+  // Control planes that gave up the one-control-plane turn this pass: they hold no slot.
+  const yielded = new Set<number>();
+  // Pacing counts the processing entries that hold a slot: every one not waiting out a back-off and not yielded,
+  // whatever else holds it (a held one may be cordoned or drained already); queued entries count from the moment
+  // they start. Every processing entry is walked before the first queued one, so they are counted then.
+  let processingPaced = false;
+  const paceProcessing = () => {
+    if (processingPaced) return;
+    processingPaced = true;
+    for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now) && !yielded.has(entry.index)) pacing?.admit(entry);
+  };
+  const entryOfPlane = new Map<ControlPlane, number>();
+  for (const { entry } of contenders) {
+    const plane = planeOf.get(entry.address);
+    if (plane && !entryOfPlane.has(plane)) entryOfPlane.set(plane, entry.index);
+  }
   for (const { entry, obs, current, renamed, operation, proof } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
       // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
       if (holder === undefined) busy.set(entry.address, entry.index);
-      // A control plane in back-off resumes its drain when it expires: no other control plane may start meanwhile.
-      if (planeOf.has(entry.address) && !repairingPlane) repairingPlane = entry;
+      // A control plane in back-off does not keep the one-control-plane turn (CKE leaves back-off entries out of its
+      // walk): its node is uncordoned, and when the back-off ends it waits for the turn like any other.
       held.set(entry.index, waitForBackoff(entry.drainBackoffExpire ?? 0));
       wakeAt = earliest(wakeAt, entry.drainBackoffExpire);
       continue;
@@ -126,12 +144,23 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     if (plane) {
       const hold = controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane);
-      // The first rule is one at a time: while a control plane is in progress, that is what holds this one.
-      const inTheWay = repairingPlane?.index ?? null;
+      const yields = hold !== null && yieldsTurn(entry, hold, obs);
+      // The entry in the way: the control plane in progress (one at a time) or, for an entry without the turn, the
+      // entry of the control plane that is not Ready.
+      const inTheWay = hold?.rule === "one-at-a-time" ? (repairingPlane?.index ?? null) : hold?.rule === "not-ready" && (yields || entry.status === "queued") ? (entryOfPlane.get(hold.plane) ?? null) : null;
+      if (hold && yields) {
+        // It gives up the turn so that the other control plane (the dead one the rule allows) is repaired first.
+        yielded.add(entry.index);
+        held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
+        const progress = yieldedProgress(current, operation, obs, ctx, hold, renamed);
+        if (progress.transitions.length > 0 || progress.effect.kind !== "none") actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
+        wakeAt = earliest(wakeAt, progress.wakeAt);
+        continue;
+      }
       // A processing control plane may be cordoned or drained already: no other one starts beside it, held or not.
       if (entry.status === "processing" && !repairingPlane) repairingPlane = entry;
       if (hold) {
-        held.set(entry.index, waitForControlPlane(hold, inTheWay));
+        held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
         const stop = drainStopOf(entry, ctx);
         if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
         else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
@@ -142,6 +171,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       held.set(entry.index, fullReason);
       continue;
     }
+    if (entry.status === "queued") paceProcessing();
     const paced = entry.status === "queued" ? (pacing?.holdReason(entry) ?? null) : null;
     if (paced !== null) {
       held.set(entry.index, waitForPacing(paced.message, paced.domain));
@@ -174,7 +204,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     if (proof.kind === "unproven" && !moved) wakeAt = earliest(wakeAt, proof.wakeAt);
   }
   for (const { entry, effect } of actions) if (effect.kind === "success-command") waiting.set(entry.index, waitForCommand("success", entry.step));
-  return { actions, wakeAt, held, waiting };
+  // Two entries that still wait for each other (two control planes both not Ready) say so on both.
+  return { actions, wakeAt, held: withWaitCycles(held), waiting, yielded };
 }
 
 /** An unfinished entry that competes for a slot, with what the first look at it found. */
@@ -189,10 +220,14 @@ interface Contender {
   readonly proof?: ProofVerdict;
 }
 
-/** CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries. */
+/**
+ * CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries;
+ * kintsugi: processing control planes in the order they are offered the turn (see turnRank).
+ */
 function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex): Contender[] {
   const groups: Contender[][] = [[], [], [], []];
   for (const c of contenders) groups[(c.entry.status === "processing" ? 0 : 2) + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
+  groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs));
   return groups.flat();
 }
 

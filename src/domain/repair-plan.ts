@@ -96,4 +96,6 @@ export interface RepairPlan {
   readonly held: ReadonlyMap<number, WaitingFor>;
   /** The other unfinished entries that wait for their own step after this pass (a command, a drain, a watch, the disabled queue). */
   readonly waiting: ReadonlyMap<number, WaitingFor>;
+  /** The processing control-plane entries that gave up the one-control-plane turn this pass: they hold no slot. */
+  readonly yielded?: ReadonlySet<number>;
 }

@@ -37,6 +37,8 @@ export class RepairRunner {
   private started = false;
   private unwatch: (() => void) | null = null;
   private annotated: readonly MachineHold[] = [];
+  /** The control planes the last pass found without the turn: pacing does not count them in progress. */
+  private yielded: ReadonlySet<number> = new Set();
   private readonly waits: RepairWaits;
   private readonly commits: EntryCommits;
 
@@ -102,7 +104,7 @@ export class RepairRunner {
   pacingState(): DomainPacing[] | null {
     const entries = this.deps.entries.list();
     const input = pacingInputOf(this.deps, entries);
-    return input && pacingReport(input, entries, this.deps.repair.maxConcurrentRepairs, this.deps.now());
+    return input && pacingReport(input, entries, this.deps.repair.maxConcurrentRepairs, this.deps.now(), this.yielded);
   }
 
   /** One pass; returns when to look again at the latest (null: at the interval). */
@@ -142,8 +144,9 @@ export class RepairRunner {
         if (latest !== null) applied.push([action, latest]);
       }
       this.waits.record(plan);
+      this.yielded = plan.yielded ?? new Set();
       // Read again: the actions just committed may have finished entries whose nodes are among these.
-      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
+      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION, this.yielded);
     } finally {
       // What was committed gets its effect even when a later commit failed (the pass then fails with that error).
       for (const [action, latest] of applied) this.startEffect(action.effect, latest);

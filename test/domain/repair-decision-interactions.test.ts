@@ -39,10 +39,10 @@ const CASES: DecisionCase[] = [
   { name: "hold + pacing: a held processing entry counts against its rack's allowance", snapshot: pacedByRack(withHolds(snapshot([watched(1), entry(2)], {}, { max: 5 }), machineHold("10.0.0.1"))), want: [], held: { 1: HELD, 2: PACED } },
   { name: "hold + pacing: a held queued entry takes none of its rack's allowance", snapshot: pacedByRack(withHolds(snapshot([entry(1), entry(2)], {}, { max: 5 }), machineHold("10.0.0.1"))), want: [starts(2)], held: { 1: HELD } },
   {
-    name: "hold + pacing: a processing control plane a control-plane rule holds counts against its rack's allowance",
-    snapshot: pacedByRack(snapshot([watched(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1), cp(9, { ready: false })] })),
+    name: "hold + pacing: a processing control plane a control-plane rule holds (and keeps the turn) counts against its rack's allowance",
+    snapshot: pacedByRack(snapshot([watched(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1), cp(9, { rebooting: true })] })),
     want: [],
-    held: { 1: /^control plane cp9 is not Ready$/, 2: PACED },
+    held: { 1: /^control plane cp9 is being rebooted$/, 2: PACED },
   },
   {
     name: "back-off + pacing: an entry waiting out its drain back-off takes none of its rack's allowance",

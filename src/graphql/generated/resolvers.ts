@@ -1325,7 +1325,7 @@ export type RepairWait = {
   __typename?: 'RepairWait';
   /** With PACING: the failure domain whose allowance is used up, as KIND=VALUE (`rack=3`, `machine_type=qemu`); else null. */
   domain?: Maybe<Scalars['String']['output']>;
-  /** The entry in the way: with MACHINE_BUSY the one repairing the machine, with CONTROL_PLANE the control plane in progress (when that is the rule); else null. */
+  /** The entry in the way: with MACHINE_BUSY the one repairing the machine; with CONTROL_PLANE the control plane in progress (one at a time), or the entry of the control plane that is not Ready (for an entry that does not hold the turn); else null. Two entries that name each other wait for each other, and their messages say so. */
   entryIndex?: Maybe<Scalars['Int']['output']>;
   /** What the entry waits for. */
   kind: RepairWaitKind;
