@@ -12,10 +12,11 @@ import { testServerCertificate } from "./test-ca.js";
  * - `endless-watch-line`: the watch is one line that never ends (bytes without a newline, as fast as they are read);
  * - `huge-list`: the NodeList never ends (nodes after nodes, no Content-Length);
  * - `silent-watch`: the watch answers 200 and then sends nothing, ever;
- * - `non-json`: both answer 200 with an HTML page (the watch's stays open after its line).
+ * - `non-json`: both answer 200 with an HTML page (the watch's stays open after its line);
+ * - `not-a-list`: the list is JSON without items (a Status); the watch is silent.
  * Every other answer is a well-formed empty list.
  */
-export type HostileBehaviour = "endless-watch-line" | "huge-list" | "silent-watch" | "non-json";
+export type HostileBehaviour = "endless-watch-line" | "huge-list" | "silent-watch" | "non-json" | "not-a-list";
 
 /** One answer the server sent: what it was, how many bytes went out, and whether the client hung up before its end. */
 export interface HostileAnswer {
@@ -102,6 +103,8 @@ export class HostileKubeApi {
       case "non-json":
         if (watch) return void send(HTML);
         return void res.end(HTML);
+      case "not-a-list":
+        return watch ? void res.flushHeaders() : void res.end(JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Success" }));
     }
   }
 }
