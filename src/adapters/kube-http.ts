@@ -63,7 +63,8 @@ export class BoundedKubeHttp implements k8s.HttpLibrary {
           resolve(new k8s.ResponseContext(res.statusCode ?? 0, headersOf(res), new k8s.SelfDecodingBody(Promise.resolve(data))));
         });
       });
-      req.on("error", reject);
+      // Worded as the library's own HTTP layer words it, so messages and what matches them stay as they were.
+      req.on("error", (error) => reject(new Error(`request to ${url.href} failed, reason: ${error.message}`, { cause: error })));
       req.end(body);
     });
   }
