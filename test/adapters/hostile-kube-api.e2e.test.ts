@@ -86,7 +86,9 @@ describe("kintsugi serve against a hostile Kubernetes API server", () => {
         }
         if (c.cutShort) {
           const answers = api.of(c.cutShort);
-          assert.ok(answers.length > 0 && answers.every((a) => a.closedByClient), "kintsugi hung up on every answer");
+          // The latest may still be under way (the runner lists every half second): those that ended were cut.
+          const ended = answers.filter((a) => a.closed);
+          assert.ok(ended.length > 0 && ended.every((a) => a.closedByClient), "kintsugi hung up on every answer");
           const most = Math.max(...answers.map((a) => a.bytesSent));
           assert.ok(most < MAX_BYTES + SLACK_BYTES, `read no more than the bound (the server sent at most ${most} bytes)`);
         }

@@ -18,11 +18,12 @@ import { testServerCertificate } from "./test-ca.js";
  */
 export type HostileBehaviour = "endless-watch-line" | "huge-list" | "silent-watch" | "non-json" | "not-a-list";
 
-/** One answer the server sent: what it was, how many bytes went out, and whether the client hung up before its end. */
+/** One answer the server sent: what it was, how many bytes went out, whether it is over, and if the client ended it. */
 export interface HostileAnswer {
   readonly kind: "watch" | "list" | "other";
   readonly query: Readonly<Record<string, string>>;
   bytesSent: number;
+  closed: boolean;
   closedByClient: boolean;
 }
 
@@ -71,9 +72,12 @@ export class HostileKubeApi {
     const url = new URL(req.url ?? "/", "http://hostile.invalid");
     const watch = url.searchParams.get("watch") === "true";
     const nodes = req.method === "GET" && url.pathname === "/api/v1/nodes";
-    const answer: HostileAnswer = { kind: nodes ? (watch ? "watch" : "list") : "other", query: Object.fromEntries(url.searchParams), bytesSent: 0, closedByClient: false };
+    const answer: HostileAnswer = { kind: nodes ? (watch ? "watch" : "list") : "other", query: Object.fromEntries(url.searchParams), bytesSent: 0, closed: false, closedByClient: false };
     this.answers.push(answer);
-    res.on("close", () => (answer.closedByClient = !res.writableFinished));
+    res.on("close", () => {
+      answer.closed = true;
+      answer.closedByClient = !res.writableFinished;
+    });
     const send = (data: string | Buffer) => {
       answer.bytesSent += Buffer.byteLength(data);
       return res.write(data);
