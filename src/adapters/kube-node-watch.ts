@@ -89,7 +89,8 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
         for (const event of read.events) {
           if (event.type === "ERROR") return finish(`the server ended the watch with an error: ${event.message}`);
           delivered = true;
-          changed();
+          // A bookmark only says the watch is alive: no node changed.
+          if (event.type !== "BOOKMARK") changed();
         }
         if (read.failure !== null) finish(read.failure);
       });
