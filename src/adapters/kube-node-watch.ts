@@ -1,4 +1,4 @@
-import { request as httpRequest, type Agent, type ClientRequest } from "node:http";
+import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type * as k8s from "@kubernetes/client-node";
 import { escapeControlCharacters } from "../domain/untrusted-text.js";
@@ -38,7 +38,7 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
     if (stopped) return;
     retry = setTimeout(() => {
       if (notify) changed();
-      void start();
+      begin();
     }, delayMs);
   };
   const ended = (failure: string | null, delivered: boolean) => {
@@ -52,6 +52,8 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
     again(delay, true);
   };
 
+  // Whatever start throws (a server URL that does not parse, say) is one more failure, never an unhandled rejection.
+  const begin = () => void start().catch((error: unknown) => ended(error instanceof Error ? error.message : String(error), false));
   const start = async () => {
     let init: Awaited<ReturnType<k8s.KubeConfig["applyToFetchOptions"]>>;
     try {
@@ -70,17 +72,18 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     let delivered = false;
     let done = false;
+    let request: ClientRequest | null = null;
     const finish = (failure: string | null) => {
       if (done) return;
       done = true;
       clearTimeout(silence);
-      request.destroy();
+      request?.destroy();
       agent?.destroy();
       ended(failure, delivered);
     };
     const silentMs = (limits.watchSeconds + limits.graceSeconds) * 1000;
     const silence = setTimeout(() => finish(`nothing received for ${limits.watchSeconds + limits.graceSeconds} s`), silentMs);
-    const request = send(url, { method: "GET", headers, ...(agent && { agent }) }, (res) => {
+    const answered = (res: IncomingMessage) => {
       if (res.statusCode !== 200) return finish(`HTTP ${res.statusCode} ${escapeControlCharacters(res.statusMessage ?? "")}`.trimEnd());
       const lines = new WatchLines(limits.maxLineBytes);
       res.on("data", (chunk: Buffer) => {
@@ -96,13 +99,19 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
       });
       res.on("error", (error) => finish(error.message));
       res.on("end", () => finish(null));
-    });
+    };
+    try {
+      // Throws at once on what a hostile kubeconfig may hold (a header value node refuses, say): a failure like any.
+      request = send(url, { method: "GET", headers, ...(agent && { agent }) }, answered);
+    } catch (error) {
+      return finish(error instanceof Error ? error.message : String(error));
+    }
     request.on("error", (error) => finish(error.message));
     request.end();
     current = { request, agent };
   };
 
-  void start();
+  begin();
   return () => {
     stopped = true;
     clearTimeout(retry);
