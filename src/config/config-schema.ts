@@ -19,6 +19,7 @@ import {
   MAX_TIMER_SECONDS,
   TIMER_TOO_LONG,
   DEFAULT_DATABASE,
+  DEFAULT_KUBERNETES_LIMITS,
   DEFAULT_KUBERNETES_TIMEOUT_SECONDS,
   DEFAULT_LISTEN,
   DEFAULT_RUNNER,
@@ -250,6 +251,9 @@ export const configFileSchema = z
       .strictObject({
         kubeconfig: nonEmptyString.optional(),
         timeout_seconds: timerSeconds.default(DEFAULT_KUBERNETES_TIMEOUT_SECONDS),
+        max_response_bytes: positiveInt.default(DEFAULT_KUBERNETES_LIMITS.maxResponseBytes),
+        // Whole seconds: the API server's timeoutSeconds; a day at most keeps its silence timer within node's range.
+        watch_seconds: z.int().gt(0).max(86_400).default(DEFAULT_KUBERNETES_LIMITS.watchSeconds),
       })
       .optional(),
     repair: repair.optional(),

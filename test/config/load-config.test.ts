@@ -147,6 +147,8 @@ sabakan:
 kubernetes:
   kubeconfig: "/etc/kintsugi/kubeconfig"
   timeout_seconds: 2.5
+  max_response_bytes: 1048576
+  watch_seconds: 120
 repair:
   repair_procedures:
     - machine_types: ["qemu"]
@@ -222,7 +224,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
   sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
-  kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5 },
+  kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5, maxResponseBytes: 1048576, watchSeconds: 120 },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   healthChecks: [
     {
@@ -359,9 +361,9 @@ describe("parseConfig: valid files", () => {
       expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
     },
     {
-      name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request",
+      name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request, 64 MiB answers and 5-minute watches",
       text: "kubernetes: {}",
-      expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10 } },
+      expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 } },
     },
     {
       name: "limits keep their defaults for the keys not given",
