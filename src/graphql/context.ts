@@ -12,6 +12,7 @@ import type { Topics } from "./topics.js";
 import type { ClusterGenerator } from "../runner/cluster-generator.js";
 import type { RepairSummaries } from "../runner/repair-summaries.js";
 import type { Actor } from "../auth/roles.js";
+import type { ReplayThreads } from "./replay/replay-threads.js";
 
 /** What only the leader has: the workers that act on the world. */
 import type { DomainPacing } from "../domain/repair-pacing-report.js";
@@ -63,6 +64,10 @@ export interface GraphQLContext {
   readonly waitReason: (index: number) => string | null;
   /** What an unfinished entry waits for: the leader's runner, or what the leader published (see `RepairWaits`). */
   readonly waitingFor: (index: number) => WaitingFor | null;
+  /** The replays' worker threads, shared by every request (one replay at a time server-wide). */
+  readonly replays: ReplayThreads;
+  /** Aborted when the request's client went away before its answer (HTTP only; absent over WebSocket). */
+  readonly clientGone?: AbortSignal;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

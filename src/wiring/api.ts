@@ -19,6 +19,7 @@ import type { Events } from "./events.js";
 import type { ReservedAddress } from "./listen-address.js";
 import type { Workers } from "./workers.js";
 import { publishedWaitsView } from "./published-waits-view.js";
+import { ReplayThreads } from "../graphql/replay/replay-threads.js";
 
 /** The GraphQL API, listening. */
 export interface Api {
@@ -47,7 +48,7 @@ export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy:
 }
 
 /** A fresh context per request (and per subscription): the machine loader batches within one request only. */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries): (actor: Actor) => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
   const sabakan = config.sabakan
     ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
     : null;
@@ -59,8 +60,11 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     throw apiError("NOT_LEADER", `this replica (${JSON.stringify(leader.replicaName)}) is not the leader; ${who}: send this request to the leader`);
   };
   const published = publishedWaitsView(store);
-  return (actor) => ({
+  const replays = new ReplayThreads(config.limits.replaySeconds);
+  return (actor, clientGone) => ({
     actor,
+    replays,
+    ...(clientGone && { clientGone }),
     entries: store.entries,
     settings: store.settings,
     outcomes: store.outcomes,
@@ -109,7 +113,7 @@ export async function startApi(
   edge: { readonly schema: GraphQLSchema; readonly access: AccessPolicy },
   store: KintsugiStore,
   events: Events,
-  context: (actor: Actor) => GraphQLContext,
+  context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext,
   leader: LeaderAccess,
   logger: Logger,
 ): Promise<Api> {
