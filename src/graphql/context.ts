@@ -5,6 +5,7 @@ import type { WaitingFor } from "../domain/repair-wait.js";
 import type { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
+import type { OperationQueries } from "../gateway/operation-queries.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
 import type { HealthCheckRunner } from "../runner/health-check-runner.js";
@@ -41,6 +42,8 @@ export interface GraphQLContext {
   readonly sabakan: SabakanGatewayClient | null;
   /** This request's batched machine lookups; null without sabakan. */
   readonly machines: MachineByAddressLoader | null;
+  /** This request's forwarded queries, each sent once per execution; null without sabakan. */
+  readonly sabakanQueries: OperationQueries | null;
   readonly pubsub: PubSub<Topics>;
   readonly generations: ClusterGenerationPort;
   /** The machine holds set through the API. */
