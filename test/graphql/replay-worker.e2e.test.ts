@@ -7,6 +7,10 @@ import { randomPollRecord } from "../support/replay-records.js";
 import { withSideStore } from "../support/side-store.js";
 import { until } from "../support/until.js";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { graphqlData, serveProcess } from "../support/serve-process.js";
+import { tempDir } from "../support/temp-dir.js";
 
 // A month of polls is what froze the server (issue 25); this is enough records for the replay to take seconds here.
 const POLLS = 600;
@@ -33,6 +37,22 @@ async function healthMs(k: TestKintsugi): Promise<number> {
   return performance.now() - started;
 }
 
+/** Writes `count` poll records of `machines` machines each, a minute apart from `start`, into the database at `path`. */
+async function writeRecords(path: string, start: number, count: number, machines: number): Promise<void> {
+  // Straight into the records table, in one transaction: the poller would take a poll per minute.
+  const template = randomPollRecord(start, machines);
+  await withSideStore(path, ({ db }) => {
+    const insert = db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES ('intake', ?, ?, ?)");
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const record: PollRecord = { ...template, time: start + i * MINUTE };
+        const body = encodePollRecord(record);
+        insert.run(record.time, body.length, body);
+      }
+    })();
+  });
+}
+
 describe("simulateAutoRepair runs in a worker thread, one at a time, within limits.replay_seconds (issue 25)", () => {
   let k: TestKintsugi;
   let start: number;
@@ -41,18 +61,7 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
   before(async () => {
     k = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS, replaySeconds: 600 } });
     start = Date.now() - (POLLS + 10) * MINUTE;
-    // Written straight into the records table, in one transaction: the poller would take a poll per minute.
-    const template = randomPollRecord(start, MACHINES);
-    await withSideStore(k.databasePath, ({ db }) => {
-      const insert = db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES ('intake', ?, ?, ?)");
-      db.transaction(() => {
-        for (let i = 0; i < POLLS; i++) {
-          const record: PollRecord = { ...template, time: start + i * MINUTE };
-          const body = encodePollRecord(record);
-          insert.run(record.time, body.length, body);
-        }
-      })();
-    });
+    await writeRecords(k.databasePath, start, POLLS, MACHINES);
     const began = performance.now();
     const whole = await replay(k, start);
     wholeMs = performance.now() - began;
@@ -105,5 +114,27 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
     assert.ok(Math.max(...latencies) < wholeMs / 3, `/health took up to ${Math.round(Math.max(...latencies))} ms`);
     // The slot is free again once the worker is gone.
     await until("a replay is admitted again", () => replay(k, Date.now() - MINUTE), (r) => r.data?.simulateAutoRepair !== undefined);
+  });
+});
+
+describe("the built binary runs the replay's worker from dist/ (npm run build first)", () => {
+  it("kintsugi serve answers simulateAutoRepair over its records", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\nlimits:\n  replay_seconds: 60\n`);
+      const server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
+      try {
+        const url = await server.url;
+        const start = Date.now() - 30 * MINUTE;
+        await writeRecords(join(dir.path, "k.db"), start, 20, 10);
+        const data = await graphqlData<{ simulateAutoRepair: { pollsReplayed: number; truncated: boolean } }>(url, REPLAY, { since: new Date(start).toISOString() });
+        assert.deepEqual(data.simulateAutoRepair, { pollsReplayed: 20, truncated: false });
+      } finally {
+        server.child.kill("SIGTERM");
+        assert.equal(await server.exited, 0, `stops cleanly on SIGTERM: ${server.stderr()}`);
+      }
+    } finally {
+      dir.remove();
+    }
   });
 });
