@@ -34,11 +34,6 @@ export class FetchSlots {
     }
   }
 
-  /** Fetches in flight and waiting now. */
-  get load(): { readonly inFlight: number; readonly waiting: number } {
-    return { inFlight: this.inFlight, waiting: this.waiting.length };
-  }
-
   private acquire(): Promise<void> {
     if (this.inFlight < this.max) {
       this.inFlight++;

@@ -46,11 +46,6 @@ export class SabakanGatewayClient {
     this.slots = new FetchSlots(max, 16 * max, options.timeoutMs, "sabakan.max_concurrent_requests");
   }
 
-  /** Fetches in flight and waiting for a slot now. */
-  get load(): { readonly inFlight: number; readonly waiting: number } {
-    return this.slots.load;
-  }
-
   execute(document: string, variables: Record<string, unknown>): Promise<SabakanAnswer> {
     return this.slots.run(() => this.send(document, variables));
   }

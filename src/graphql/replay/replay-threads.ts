@@ -43,11 +43,6 @@ export class ReplayThreads {
     private readonly workerUrl: URL = WORKER_URL,
   ) {}
 
-  /** Whether a replay holds the slot now (tests and metrics read it). */
-  get busy(): boolean {
-    return this.running;
-  }
-
   /** Admits a replay, gathers its input (`gather`: the store's records) and runs it in a worker. */
   async run(gather: () => Promise<ReplayWorkerInput>, signal?: AbortSignal): Promise<ReplayWorkerOutput> {
     if (this.running) {
@@ -88,17 +83,13 @@ export class ReplayThreads {
         resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       });
       let answered = false;
-      const end = () => void worker.terminate();
-      stop.addEventListener("abort", () => {
-        end();
-        reject(new Error("stopped"));
-      }, { once: true });
+      // Settled once the thread is gone, so that the slot is free only when the CPU is.
+      stop.addEventListener("abort", () => void worker.terminate().finally(() => reject(new Error("stopped"))), { once: true });
       worker.once("message", (output: ReplayWorkerOutput) => {
         answered = true;
-        resolve(output);
-        end();
+        void worker.terminate().finally(() => resolve(output));
       });
-      worker.once("error", (err) => reject(err.name === "Error" && "code" in err && err.code === "ERR_WORKER_OUT_OF_MEMORY" ? replayError(`the replay needed more than ${WORKER_HEAP_MB} MB and was stopped: choose a later since`) : err));
+      worker.once("error", (err) => reject((err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY" ? replayError(`the replay needed more than ${WORKER_HEAP_MB} MB and was stopped: choose a later since`) : err));
       worker.once("exit", (code) => {
         if (!answered) reject(new Error(`the replay's worker ended with code ${code} before answering`));
       });
