@@ -83,7 +83,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     {
       schema: options.schema,
       onConnect: (ctx) => edge.onConnect(ctx),
-      context: (ctx) => options.context(edge.actorOf(ctx)),
+      context: (ctx) => options.context(edge.actorOf(ctx), socketClosed(ctx.extra.socket)),
       subscribe: sharedSubscribe,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
       onSubscribe: (ctx, _id, payload) => {
@@ -199,6 +199,20 @@ function requestUrl(req: IncomingMessage): URL | null {
   } catch {
     return null;
   }
+}
+
+const closedSockets = new WeakMap<object, AbortSignal>();
+
+/** Aborted when the WebSocket closes: work its operations sized (a replay) stops, as for an HTTP client that goes. */
+function socketClosed(socket: { once(event: "close", listener: () => void): unknown }): AbortSignal {
+  let signal = closedSockets.get(socket);
+  if (!signal) {
+    const closed = new AbortController();
+    socket.once("close", () => closed.abort());
+    signal = closed.signal;
+    closedSockets.set(socket, signal);
+  }
+  return signal;
 }
 
 const ABORTED = Symbol("aborted");
