@@ -24,6 +24,7 @@ import {
   DEFAULT_LISTEN,
   DEFAULT_RUNNER,
   DEFAULT_SABAKAN_MAX_RESPONSE_BYTES,
+  DEFAULT_SABAKAN_MAX_CONCURRENT_REQUESTS,
   DEFAULT_SABAKAN_SCHEDULE,
   DEFAULT_SABAKAN_TIMEOUT_SECONDS,
 } from "./kintsugi-config.js";
@@ -245,6 +246,7 @@ export const configFileSchema = z
         cluster_schedule: cronExpression.optional(),
         timeout_seconds: timerSeconds.default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
         max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
+        max_concurrent_requests: positiveInt.default(DEFAULT_SABAKAN_MAX_CONCURRENT_REQUESTS),
       })
       .optional(),
     kubernetes: z

@@ -30,6 +30,8 @@ export interface KintsugiConfig {
     readonly timeoutSeconds: number;
     /** A larger answer fails the poll instead of filling memory. */
     readonly maxResponseBytes: number;
+    /** The API's fetches from sabakan in flight at once, server-wide (the polls have their own); absent: the default. */
+    readonly maxConcurrentRequests?: number;
   } | null;
   /** Absent = in-cluster config if present, else no Kubernetes; limits left out take DEFAULT_KUBERNETES_LIMITS. */
   readonly kubernetes: {
@@ -82,6 +84,8 @@ export interface KubernetesLimits {
 export const DEFAULT_KUBERNETES_LIMITS: KubernetesLimits = { maxResponseBytes: 64 * 1024 * 1024, watchSeconds: 300 };
 /** 64 MiB: sabakan's answer for 10,000 machines is about 10 MB. */
 export const DEFAULT_SABAKAN_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** At most 4 API fetches from sabakan at once: each may be a whole fleet (about 10 MB for 10,000 machines). */
+export const DEFAULT_SABAKAN_MAX_CONCURRENT_REQUESTS = 4;
 /** A pass at least every 10 s; at most 32 health checks at once (child processes that mostly wait on the network). */
 export const DEFAULT_RUNNER = { intervalSeconds: 10, healthCheckConcurrency: 32 } as const;
 

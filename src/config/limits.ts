@@ -30,6 +30,8 @@ export interface Limits {
   readonly idleTimeoutSeconds: number;
   /** A WebSocket whose unsent data passes this is closed: its client stopped reading. */
   readonly maxBufferedBytes: number;
+  /** Time one replay (simulateAutoRepair) may take in its worker thread; one runs at a time. */
+  readonly replaySeconds: number;
 }
 
 /**
@@ -52,4 +54,5 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutSeconds: 30,
   idleTimeoutSeconds: 120,
   maxBufferedBytes: 4 * 1024 * 1024,
+  replaySeconds: 10,
 };

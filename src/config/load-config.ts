@@ -172,6 +172,7 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
           ...(file.sabakan.cluster_schedule !== undefined && { clusterSchedule: file.sabakan.cluster_schedule }),
           timeoutSeconds: file.sabakan.timeout_seconds,
           maxResponseBytes: file.sabakan.max_response_bytes,
+          maxConcurrentRequests: file.sabakan.max_concurrent_requests,
         }
       : null,
     kubernetes: file.kubernetes

@@ -285,6 +285,21 @@ export interface PollRecordPort {
   since(since: number, limit: number): Promise<PollRecordRead>;
   /** The health checks' remediation records at or after `since`, oldest first, at most `limit`. */
   remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }>;
+  /**
+   * The records of `area` at or after `since` as stored, oldest first, at most `limit`, undecoded: for a reader that
+   * decodes them elsewhere (the replay's worker thread, so that decoding a month of records never blocks the API).
+   */
+  stored(area: "intake" | "health-check", since: number, limit: number): Promise<StoredRecords>;
   /** How many records are kept and their stored bytes. */
   size(): { readonly records: number; readonly bytes: number };
+}
+
+/**
+ * Records as stored: each one's deflated JSON (as encodePollRecord wrote it) and the time its key says it has (NaN
+ * where the store keeps none apart from the body), and how many could not even be taken apart from their storage.
+ */
+export interface StoredRecords {
+  readonly bodies: readonly Uint8Array[];
+  readonly times: readonly number[];
+  readonly unreadable: number;
 }

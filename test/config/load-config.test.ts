@@ -144,6 +144,7 @@ sabakan:
   cluster_schedule: "30 */10 * * * *"
   timeout_seconds: 5
   max_response_bytes: 1048576
+  max_concurrent_requests: 2
 kubernetes:
   kubeconfig: "/etc/kintsugi/kubeconfig"
   timeout_seconds: 2.5
@@ -203,6 +204,7 @@ limits:
   request_timeout_seconds: 20
   idle_timeout_seconds: 60
   max_buffered_bytes: 65536
+  replay_seconds: 30
 constraints:
   maximum-repair-queue-entries: 5
   wait-seconds-to-repair-rebooting: 300
@@ -223,7 +225,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   ...DEFAULT_CONFIG,
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
-  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
+  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576, maxConcurrentRequests: 2 },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5, maxResponseBytes: 1048576, watchSeconds: 120 },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   healthChecks: [
@@ -316,6 +318,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     requestTimeoutSeconds: 20,
     idleTimeoutSeconds: 60,
     maxBufferedBytes: 65536,
+    replaySeconds: 30,
   },
   constraints: {
     maximumRepairQueueEntries: 5,
@@ -358,7 +361,7 @@ describe("parseConfig: valid files", () => {
     {
       name: "sabakan url kept as given, schedule and bounds defaulted",
       text: "sabakan: { url: http://127.0.0.1:10080 }",
-      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
+      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4 } },
     },
     {
       name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request, 64 MiB answers and 5-minute watches",
