@@ -1,3 +1,4 @@
+import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 import type { WritePlan } from "./etcd-writer.js";
 
 /**
@@ -10,7 +11,7 @@ export interface EtcdWriteLimits {
 }
 
 /** etcd's own defaults (etcd 3.4 to 3.6): 128 operations, 1.5 MiB. */
-export const DEFAULT_ETCD_WRITE_LIMITS: EtcdWriteLimits = { maxTxnOps: 128, maxRequestBytes: 1.5 * 1024 * 1024 };
+export const DEFAULT_ETCD_WRITE_LIMITS: EtcdWriteLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
 
 /** What one operation costs beyond its key and value bytes (protobuf tags and lengths), rounded up. */
 const BYTES_PER_OPERATION = 32;
