@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import { StoreLimitError, type KintsugiStore } from "../../../src/store/store-port.js";
+import { beforeTransactionEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
 import { ETCD_SKIP } from "../../support/test-etcd.js";
-import { ACTOR, commitsOf, newEntry } from "../conformance/store-harness.js";
+import { ACTOR, commitsOf, newEntry, outcome } from "../conformance/store-harness.js";
 
 /**
  * etcd's refusal of a transaction over its limits is an answer, not an outage: the caller gets StoreLimitError
@@ -44,6 +45,35 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
       assert.ok(store.entries.list().every((e) => !e.deleted));
     });
   }
+
+  it("a queue write of another replica between a poll's parts ends the poll there: fewer entries than decided, the outcome lists those enqueued", async () => {
+    const prefix = suite.freshPrefix();
+    const other = await openEtcdStore({ client: suite.client, prefix });
+    try {
+      // The poll's second transaction is its second part: another replica adds an entry just before it is sent.
+      let sent = 0;
+      let sentWhileOpening: number | null = null;
+      const client = beforeTransactionEtcdClient(suite.client, async (n) => {
+        sent = n;
+        if (sentWhileOpening !== null && n === sentWhileOpening + 2) await other.entries.add(newEntry("10.9.9.9"), "another replica", NOW, "other");
+      });
+      store = await openEtcdStore({ client, prefix });
+      sentWhileOpening = sent;
+      let decisions = 0;
+      const result = await store.enqueue(() => {
+        decisions++;
+        const add = Array.from({ length: 300 }, (_, i) => ({ entry: newEntry(`10.1.${Math.floor(i / 256)}.${i % 256}`), reason: "poll" }));
+        return { add, outcome: (enqueued) => ({ ...outcome(1), enqueued }) };
+      }, NOW, "sabakan");
+      assert.equal(decisions, 1, "decided once: the parts never decide again");
+      assert.ok(result.changes.length > 0 && result.changes.length < 300, `fewer than decided: ${result.changes.length}`);
+      assert.deepEqual(result.outcome?.enqueued, result.changes.map((c) => c.entry), "the outcome lists what was enqueued");
+      assert.equal(store.entries.list().length, result.changes.length + 1);
+      assert.deepEqual(store.outcomes.last(null), [result.outcome]);
+    } finally {
+      await other.close();
+    }
+  });
 
   it("rejects limits etcd cannot have", async () => {
     await assert.rejects(openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits: { maxTxnOps: 0 } }), /max-txn-ops must be a whole number of at least 8, got 0/);
