@@ -42,7 +42,7 @@ export class RepairRunner {
   private readonly commits: EntryCommits;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.waits = new RepairWaits(deps.settings, deps.log);
+    this.waits = new RepairWaits(deps.settings, deps.log, deps.now);
     this.commits = new EntryCommits(deps, { dequeuing: this.dequeuing, inBackground: (work) => this.inBackground(work), signal: () => this.loop.signal });
     // Kubernetes or the store down fails every pass: said once, reminded, and said again when a pass works.
     const outage = new OutageLog("the repair pass", deps.log, deps.now, "error");
