@@ -1,6 +1,7 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type * as k8s from "@kubernetes/client-node";
+import { retryDelay } from "../domain/outage-notice.js";
 import { escapeControlCharacters } from "../domain/untrusted-text.js";
 import { WatchLines } from "./watch-lines.js";
 
@@ -16,9 +17,9 @@ export interface NodeWatchLimits {
   readonly log: (message: string) => void;
 }
 
-// A failing watch is retried after 1 s, then 2, 4, ... up to 5 minutes; a watch that delivered events resets it.
-const FIRST_RETRY_MS = 1000;
-const MAX_RETRY_MS = 5 * 60 * 1000;
+/** A failing watch is retried after 1 s, then 2, 4, ... up to 5 minutes (retryDelay); delivered events reset it. */
+export const WATCH_RETRY_FIRST_MS = 1000;
+export const WATCH_RETRY_CAP_MS = 5 * 60 * 1000;
 
 /**
  * Calls `changed` on every change to a Node, through a watch on /api/v1/nodes read by kintsugi itself rather than by
@@ -45,9 +46,9 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
     current = null;
     if (stopped) return;
     if (delivered) failures = 0;
-    if (failure === null) return again(FIRST_RETRY_MS, true);
-    const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** failures);
+    if (failure === null) return again(WATCH_RETRY_FIRST_MS, true);
     failures++;
+    const delay = retryDelay(failures, WATCH_RETRY_FIRST_MS, WATCH_RETRY_CAP_MS);
     limits.log(`node watch failed: ${failure}; retrying in ${delay / 1000} s`);
     again(delay, true);
   };

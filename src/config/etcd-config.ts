@@ -12,6 +12,9 @@ export interface EtcdConfig {
   readonly prefix: string;
   /** Every etcd call that gets no answer within this long fails (etcdutil's `timeout`), in milliseconds. */
   readonly timeoutMs: number;
+  /** etcd's `--max-txn-ops` and `--max-request-bytes` (not etcdutil's keys): writes are split into parts that fit them. */
+  readonly maxTxnOps: number;
+  readonly maxRequestBytes: number;
   /** User name and password authentication; null = none. Set together or not at all. */
   readonly auth: { readonly username: string; readonly password: string } | null;
   /** The CA that signed the etcd servers' certificates; null = the system's CAs (for https endpoints). */
@@ -25,11 +28,16 @@ export const DEFAULT_ETCD_ENDPOINTS: readonly string[] = ["http://127.0.0.1:2379
 export const DEFAULT_ETCD_PREFIX = "/kintsugi/";
 export const DEFAULT_ETCD_TIMEOUT = "2s";
 export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
+/** etcd's own defaults for `--max-txn-ops` and `--max-request-bytes` (1.5 MiB). */
+export const DEFAULT_ETCD_MAX_TXN_OPS = 128;
+export const DEFAULT_ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
 
 export const DEFAULT_ETCD_CONFIG: EtcdConfig = {
   endpoints: DEFAULT_ETCD_ENDPOINTS,
   prefix: DEFAULT_ETCD_PREFIX,
   timeoutMs: DEFAULT_ETCD_TIMEOUT_MS,
+  maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS,
+  maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES,
   auth: null,
   tlsCa: null,
   tlsClient: null,

@@ -2,6 +2,8 @@ import { z } from "zod";
 import {
   DEFAULT_ETCD_CONFIG,
   DEFAULT_ETCD_ENDPOINTS,
+  DEFAULT_ETCD_MAX_REQUEST_BYTES,
+  DEFAULT_ETCD_MAX_TXN_OPS,
   DEFAULT_ETCD_PREFIX,
   DEFAULT_ETCD_TIMEOUT_MS,
   type EtcdConfig,
@@ -77,6 +79,9 @@ export const etcdSection = z
     endpoints: z.array(endpoint).min(1).default([...DEFAULT_ETCD_ENDPOINTS]),
     prefix: prefix.default(DEFAULT_ETCD_PREFIX),
     timeout: timeout.default(DEFAULT_ETCD_TIMEOUT_MS),
+    // As the etcd members are started with: kintsugi splits its writes to fit (it cannot ask etcd for them).
+    "max-txn-ops": z.number().int().min(8).max(1_000_000).default(DEFAULT_ETCD_MAX_TXN_OPS),
+    "max-request-bytes": z.number().int().min(64 * 1024).max(2 * 1024 * 1024 * 1024).default(DEFAULT_ETCD_MAX_REQUEST_BYTES),
     username: z.string().min(1).optional(),
     password: secret.optional(),
     "tls-ca-file": path.optional(),
@@ -123,6 +128,8 @@ export function toEtcdConfig(section: EtcdSection | undefined): EtcdConfig {
     endpoints: section.endpoints,
     prefix: section.prefix,
     timeoutMs: section.timeout,
+    maxTxnOps: section["max-txn-ops"],
+    maxRequestBytes: section["max-request-bytes"],
     auth: section.username !== undefined && section.password !== undefined ? { username: section.username, password: section.password } : null,
     tlsCa: pem(section["tls-ca-file"], section["tls-ca"]),
     tlsClient: cert && key ? { cert, key } : null,

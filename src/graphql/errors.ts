@@ -2,7 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ForwardedSabakanError } from "../gateway/sabakan-forwarder.js";
 import { databaseFailureOf, type DatabaseFailure } from "../store/sqlite/database-failure.js";
-import { StoreConflictError, StoreUnavailableError } from "../store/store-port.js";
+import { StoreConflictError, StoreLimitError, StoreUnavailableError } from "../store/store-port.js";
 
 /**
  * The catalogue of API error codes. Like sabakan, kintsugi puts a SCREAMING_SNAKE code in `extensions.type`;
@@ -27,6 +27,7 @@ export const ERROR_TYPES = {
   DATABASE_UNAVAILABLE: "the database is read-only, full, failing or corrupt; GET /health says which",
   STORE_UNAVAILABLE: "etcd cannot be reached now; reads are answered from what this replica has, writes may or may not have happened (the message says), try again",
   STORE_CONFLICT: "the change kept meeting concurrent changes by other replicas and was given up; nothing was changed, try again",
+  STORE_LIMIT: "etcd refused a write as too large for one transaction (its --max-txn-ops or --max-request-bytes); nothing of that write was changed",
   NOT_LEADER: "this replica is not the leader and the field needs the leader's workers; the message names the leader to ask",
   QUERY_TOO_COMPLEX: "the operation passes a limit on depth, aliases, directives, tokens or cost; extensions.limit names its config key",
   LIMIT_EXCEEDED: "a limit on connections, subscriptions or message size was reached; extensions.limit names its config key",
@@ -38,7 +39,7 @@ export const ERROR_TYPES = {
 export type ErrorType = keyof typeof ERROR_TYPES;
 
 /** An error the client caused and can fix; its message is shown as is. Access errors come from the edge, never from here. */
-export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE" | "STORE_UNAVAILABLE" | "STORE_CONFLICT" | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
+export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE" | "STORE_UNAVAILABLE" | "STORE_CONFLICT" | "STORE_LIMIT" | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
 }
 
@@ -74,8 +75,8 @@ export function formatError(log: (err: unknown) => void) {
       if (formatted.extensions?.["code"] !== "INTERNAL_SERVER_ERROR") return formatted;
     }
     // The store's own messages name etcd's endpoints and the cause, never a key or a value.
-    if (original instanceof StoreUnavailableError || original instanceof StoreConflictError) {
-      const type = original instanceof StoreUnavailableError ? "STORE_UNAVAILABLE" : "STORE_CONFLICT";
+    if (original instanceof StoreUnavailableError || original instanceof StoreConflictError || original instanceof StoreLimitError) {
+      const type = original instanceof StoreUnavailableError ? "STORE_UNAVAILABLE" : original instanceof StoreLimitError ? "STORE_LIMIT" : "STORE_CONFLICT";
       return { message: original.message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: { type, code: type } };
     }
     const failure = databaseFailureOf(original);

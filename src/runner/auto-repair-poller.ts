@@ -11,6 +11,7 @@ import type { NodeStanding } from "../domain/sabakan-machine.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { holdEscalated } from "./escalation-holds.js";
+import { OutageLog } from "./outage-log.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
@@ -51,8 +52,11 @@ export function nodeStandings(nodes: readonly ClusterNode[]): Map<string, NodeSt
  */
 export class AutoRepairPoller {
   private readonly loop: PassLoop<PollTrigger, AutoRepairOutcome>;
+  /** sabakan or Kubernetes down fails every poll: said once, reminded, and said again when a poll works. */
+  private readonly outage: OutageLog;
 
   constructor(private readonly deps: PollerDeps) {
+    this.outage = new OutageLog("the auto-repair poll", deps.log, deps.now);
     this.loop = new PassLoop({
       pass: (trigger) => this.timedPoll(trigger),
       now: deps.now,
@@ -153,6 +157,7 @@ export class AutoRepairPoller {
       now,
       AUTO_REPAIR_SOURCE,
     );
+    this.outage.worked();
     const shortCircuit = decision?.shortCircuit;
     if (shortCircuit) deps.log.warn("auto-repair enqueued nothing: too many repair requests", { ...shortCircuit });
     await holdEscalated(deps.store, decision?.escalationHolds ?? [], now, deps.log);
@@ -161,7 +166,7 @@ export class AutoRepairPoller {
   }
 
   private fail(trigger: PollTrigger, error: string, machinesSeen = 0): Promise<AutoRepairOutcome> {
-    this.deps.log.warn("auto-repair poll failed", { error });
+    this.outage.failed(error);
     return this.deps.store.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], ...keptSkips([]), shortCircuit: null, error });
   }
 }

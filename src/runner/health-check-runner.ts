@@ -9,6 +9,7 @@ import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import { recordRemediation } from "../domain/remediation-record.js";
 import type { KintsugiStore } from "../store/store-port.js";
+import { OutageLog } from "./outage-log.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
 
@@ -49,14 +50,17 @@ export class HealthCheckRunner {
   private readonly loop: PassLoop<void, number>;
   private started = false;
   private unwatch: (() => void) | null = null;
+  /** Kubernetes or sabakan down fails every evaluation: said once, reminded, and said again when one works. */
+  private readonly outage: OutageLog;
 
   constructor(private readonly deps: HealthCheckRunnerDeps) {
+    this.outage = new OutageLog("evaluating the health checks", deps.log, deps.now);
     for (const check of deps.checks) this.statuses.set(check.name, { check, paused: this.pausedOf(check), evaluation: null, held: [], evaluatedAt: null, error: null });
     this.loop = new PassLoop<void, number>({
       pass: () => this.pass(),
       now: deps.now,
       merge: () => undefined,
-      onError: (err) => deps.log.error("health-check pass failed", { err: (err as Error).message }),
+      onError: (err) => this.outage.failed(err),
       timer: { trigger: undefined, intervalMs: deps.intervalMs, nextAt: (next) => next },
     });
   }
@@ -160,9 +164,10 @@ export class HealthCheckRunner {
         this.record(check, { check, paused: check.paused, evaluation, held: (decision as RemediationDecision).held, evaluatedAt: now, error: null });
         if (evaluation.nextCheckAt !== null) next = Math.min(next, evaluation.nextCheckAt);
       }
+      this.outage.worked();
     } catch (err) {
       const message = `cannot evaluate health checks: ${(err as Error).message}`;
-      deps.log.warn(message);
+      this.outage.failed(err);
       for (const status of this.statuses.values()) this.record(status.check, { ...status, error: message });
     }
     return next;

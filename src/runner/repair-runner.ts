@@ -15,6 +15,7 @@ import { HoldWatch } from "./hold-watch.js";
 import { JobRegistry } from "./job-registry.js";
 import { pacingInputOf } from "./pacing-ledger.js";
 import { diagnosticsJob, drainJob, repairCommandJob, successCommandJob } from "./repair-jobs.js";
+import { OutageLog } from "./outage-log.js";
 import { PassLoop } from "./pass-loop.js";
 import { RepairWaits } from "./repair-waits.js";
 import { earlierWake, holdsForPass } from "./stored-holds.js";
@@ -43,13 +44,19 @@ export class RepairRunner {
   private readonly commits: EntryCommits;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.waits = new RepairWaits(deps.settings, deps.log);
+    this.waits = new RepairWaits(deps.settings, deps.log, deps.now);
     this.commits = new EntryCommits(deps, { dequeuing: this.dequeuing, inBackground: (work) => this.inBackground(work), signal: () => this.loop.signal });
+    // Kubernetes or the store down fails every pass: said once, reminded, and said again when a pass works.
+    const outage = new OutageLog("the repair pass", deps.log, deps.now, "error");
     this.loop = new PassLoop<void, number | null>({
-      pass: (_trigger, signal) => this.pass(signal),
+      pass: async (_trigger, signal) => {
+        const wakeAt = await this.pass(signal);
+        outage.worked();
+        return wakeAt;
+      },
       now: deps.now,
       merge: () => undefined,
-      onError: (err) => deps.log.error("repair pass failed; retrying at the next tick", { err: (err as Error).message }),
+      onError: (err) => outage.failed(err),
       timer: { trigger: undefined, intervalMs: deps.intervalMs, nextAt: (wakeAt) => wakeAt },
     });
   }

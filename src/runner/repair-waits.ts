@@ -2,6 +2,7 @@ import { boundedWait, publishedWaits } from "../domain/published-waits.js";
 import type { RepairPlan } from "../domain/repair-plan.js";
 import type { WaitingFor } from "../domain/repair-wait.js";
 import type { SettingsPort } from "../store/store-port.js";
+import { OutageLog } from "./outage-log.js";
 import type { RunnerLog } from "./runner-deps.js";
 
 /**
@@ -15,10 +16,16 @@ export class RepairWaits {
   /** What was stored last, as JSON; null before the first write. */
   private publishedText: string | null = null;
 
+  /** The store down fails every pass's write: said once, reminded, and said again when one works. */
+  private readonly outage: OutageLog;
+
   constructor(
     private readonly settings: Pick<SettingsPort, "setRepairWaits">,
-    private readonly log: RunnerLog,
-  ) {}
+    log: RunnerLog,
+    now: () => number,
+  ) {
+    this.outage = new OutageLog("publishing why entries wait (tried again at the next pass)", log, now);
+  }
 
   /** Remembers the waits of a pass whose actions are committed. */
   record(plan: Pick<RepairPlan, "held" | "waiting">): void {
@@ -45,8 +52,9 @@ export class RepairWaits {
     try {
       await this.settings.setRepairWaits(waits);
       this.publishedText = text;
+      this.outage.worked();
     } catch (err) {
-      this.log.warn("cannot publish why entries wait; trying again at the next pass", { err: (err as Error).message });
+      this.outage.failed(err);
     }
   }
 }

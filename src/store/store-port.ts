@@ -273,6 +273,16 @@ export class StoreConflictError extends Error {
   readonly code = "STORE_CONFLICT";
 }
 
+/**
+ * The backend refused a write as too large for it (etcd: more operations in one transaction than `--max-txn-ops`, or
+ * a request over `--max-request-bytes`), or the store refused to send one it knows would be refused. The backend
+ * answered: this is no outage. Nothing of the refused write was written.
+ */
+export class StoreLimitError extends Error {
+  override readonly name = "StoreLimitError";
+  readonly code = "STORE_LIMIT";
+}
+
 /** The poll records read back: the readable ones, oldest first, and how many stored ones could not be read. */
 export interface PollRecordRead {
   readonly records: readonly PollRecord[];

@@ -48,6 +48,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
       initialConstraints: config.constraints,
       timeoutMs: config.etcd.timeoutMs,
       endpoints: config.etcd.endpoints,
+      writeLimits: { maxTxnOps: config.etcd.maxTxnOps, maxRequestBytes: config.etcd.maxRequestBytes },
       log: (level, message, fields) => log[level](fields, message),
       ...(config.pollRecords && { pollRecords: config.pollRecords }),
     });

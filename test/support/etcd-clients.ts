@@ -66,6 +66,15 @@ export function contendedEtcdClient(client: Etcd3, touch: Etcd3): Etcd3 {
   });
 }
 
+/** The same client, except that `before(n)` runs (and is awaited) before its n-th transaction (from 1) is sent. */
+export function beforeTransactionEtcdClient(client: Etcd3, before: (n: number) => Promise<void>): Etcd3 {
+  let sent = 0;
+  return interceptingTransactions(client, async (txn) => {
+    await before(++sent);
+    return txn.commit();
+  });
+}
+
 /**
  * The same client, except that every transaction is sent twice and the caller gets the second answer: what happens
  * when an answer is lost and the client retries (etcd3 retries calls that failed as unavailable).

@@ -1,6 +1,6 @@
 import type { Etcd3 } from "etcd3";
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
-import type { RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/repair-history.js";
 import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
@@ -11,6 +11,7 @@ import { decodeValue, storedRecord, UndecodableValueError } from "./etcd-values.
 import type { StoreLog } from "./store-log.js";
 import type { EtcdWriter } from "./etcd-writer.js";
 import { QueuePlan } from "./queue-plan.js";
+import { largestFitting } from "./etcd-write-limits.js";
 
 /** History keys one timelines read asks etcd for at a time. */
 const TIMELINE_PAGE = 1_000;
@@ -123,22 +124,43 @@ export class EtcdEntryPort implements RepairEntryPort {
   }
 
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]> {
-    return this.writer.write("marking repair entries for deletion", (writeId) => {
-      const picked = this.mirror.entryList().filter((e) => !e.deleted && select(e));
-      if (picked.length === 0) return { none: [] };
-      const plan = new QueuePlan(this.mirror, this.keys);
-      for (const e of picked) plan.change({ ...e, deleted: true }, "delete-requested", reason, null, now, actor);
-      return plan.plan(writeId, plan.changes);
-    });
+    const pick = (): RepairEntry[] => this.mirror.entryList().filter((e) => !e.deleted && select(e));
+    return this.inParts("marking repair entries for deletion", pick, (e) => ({ ...e, deleted: true }), "delete-requested", reason, now, actor);
   }
 
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]> {
-    return this.writer.write("resetting drain back-offs", (writeId) => {
-      const backingOff = this.mirror.entryList().filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null);
-      if (backingOff.length === 0) return { none: [] };
-      const plan = new QueuePlan(this.mirror, this.keys);
-      for (const e of backingOff) plan.change({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }, "backoff-reset", reason, null, now, actor);
-      return plan.plan(writeId, plan.changes);
-    });
+    const pick = (): RepairEntry[] => this.mirror.entryList().filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null);
+    return this.inParts("resetting drain back-offs", pick, (e) => ({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }), "backoff-reset", reason, now, actor);
+  }
+
+  /**
+   * Changes every entry `pick` returns, in as many writes as etcd's limits need: each write picks again on the
+   * mirror and changes the lowest-indexed entries that fit one transaction, comparing the queue head as any queue
+   * write does. A changed entry is no longer picked, so each write makes progress and the last finds none.
+   */
+  private async inParts(
+    what: string,
+    pick: () => RepairEntry[],
+    changed: (entry: RepairEntry) => RepairEntry,
+    kind: RepairHistoryKind,
+    reason: string,
+    now: number,
+    actor: string,
+  ): Promise<RepairChange[]> {
+    const all: RepairChange[] = [];
+    for (;;) {
+      const part = await this.writer.write<{ changes: readonly RepairChange[]; more: boolean }>(what, (writeId) => {
+        const picked = pick();
+        if (picked.length === 0) return { none: { changes: [], more: false } };
+        const { plan, taken } = largestFitting(picked.length, this.writer.limits.maxTxnOps, (n) => {
+          const queue = new QueuePlan(this.mirror, this.keys);
+          for (const e of picked.slice(0, n)) queue.change(changed(e), kind, reason, null, now, actor);
+          return queue.plan(writeId, { changes: queue.changes, more: false });
+        }, (p) => this.writer.fits(p));
+        return { ...plan, result: { changes: plan.result.changes, more: taken < picked.length } };
+      });
+      all.push(...part.changes);
+      if (!part.more) return all;
+    }
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Etcd3, IKeyValue, ITxnResponse } from "etcd3";
-import { NotLeaderError, StoreConflictError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
+import { NotLeaderError, StoreConflictError, StoreLimitError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
+import { DEFAULT_ETCD_WRITE_LIMITS, isLimitRefusal, overLimit, txnSize, type EtcdWriteLimits } from "./etcd-write-limits.js";
 import type { KeyRange } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
 import type { MirrorFeed } from "./mirror-feed.js";
@@ -25,6 +26,9 @@ export interface NoWrite<T> {
   readonly none: T;
 }
 
+/** Commits one part of a longer write inside the turn that {@link EtcdWriter.inTurn} holds. */
+export type CommitPart = <T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>) => Promise<T>;
+
 /** How many times a write is decided and tried before it gives up with {@link StoreConflictError}. */
 export const WRITE_ATTEMPTS = 8;
 
@@ -39,13 +43,19 @@ export class EtcdWriter {
     private readonly mirror: EtcdMirror,
     private readonly feed: MirrorFeed,
     private readonly availability: EtcdAvailability,
+    readonly limits: EtcdWriteLimits = DEFAULT_ETCD_WRITE_LIMITS,
     private readonly guard: WriteGuard | null = null,
     private readonly turns: { last: Promise<unknown> } = { last: Promise.resolve() },
   ) {}
 
   /** The same writer (sharing its turns) with every write also requiring `guard`. */
   guarded(guard: WriteGuard): EtcdWriter {
-    return new EtcdWriter(this.client, this.mirror, this.feed, this.availability, guard, this.turns);
+    return new EtcdWriter(this.client, this.mirror, this.feed, this.availability, this.limits, guard, this.turns);
+  }
+
+  /** Whether `plan` fits in one transaction of this writer (its guard counted). */
+  fits(plan: Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">): boolean {
+    return overLimit(txnSize(plan, this.guard !== null), this.limits) === null;
   }
 
   /**
@@ -54,7 +64,16 @@ export class EtcdWriter {
    * of them (8 mutations at once) would run some out of attempts. Only other replicas' writes can conflict now.
    */
   write<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
-    const mine = this.turns.last.then(() => this.attempt(what, build));
+    return this.inTurn((commit) => commit(what, build));
+  }
+
+  /**
+   * Runs `body` in one turn: every part it commits (each its own transaction, decided and retried as a write is)
+   * follows the last without another write of this replica in between, so a write too large for one transaction
+   * keeps its parts together on this replica; other replicas' writes can still come between parts.
+   */
+  inTurn<T>(body: (commit: CommitPart) => Promise<T>): Promise<T> {
+    const mine = this.turns.last.then(() => body((what, build) => this.attempt(what, build)));
     this.turns.last = mine.catch(() => undefined);
     return mine;
   }
@@ -101,6 +120,8 @@ export class EtcdWriter {
   private async commit<T>(what: string, plan: WritePlan<T>, holder: ReturnType<WriteGuard["current"]>): Promise<ITxnResponse> {
     const [first, ...rest] = plan.compares;
     if (first === undefined) throw new Error(`${what}: a write must compare at least one key`);
+    const over = overLimit(txnSize(plan, holder !== null), this.limits);
+    if (over !== null) throw new StoreLimitError(`${what}: ${over}; nothing was written`);
     const txn = this.client.if(first.key, "Mod", "==", first.modRevision);
     for (const c of rest) txn.and(c.key, "Mod", "==", c.modRevision);
     if (holder !== null) txn.and(holder.key, "Create", "==", holder.createRevision);
@@ -115,6 +136,11 @@ export class EtcdWriter {
       this.availability.answered();
       return response;
     } catch (err) {
+      // etcd answered, with a refusal: the store is reachable and nothing of this write was committed.
+      if (isLimitRefusal(err)) {
+        this.availability.answered();
+        throw new StoreLimitError(`${what}: etcd refused the transaction as too large (${(err as Error).message}); nothing was written`, { cause: err });
+      }
       throw this.availability.failed(`${what}; it may or may not have been committed`, err);
     }
   }

@@ -1,7 +1,6 @@
 import type { Etcd3 } from "etcd3";
 import type { Constraints } from "../../domain/constraints.js";
-import type { RepairEntry } from "../../domain/repair-entry.js";
-import type { EnqueueDecision, EnqueueResult, KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
+import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
 import { EtcdAvailability } from "./etcd-availability.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEntryPort } from "./etcd-entry-port.js";
@@ -10,14 +9,15 @@ import { EtcdGenerationPort } from "./etcd-generation-port.js";
 import { EtcdHoldPort } from "./etcd-hold-port.js";
 import { EtcdKeys } from "./etcd-keys.js";
 import { EtcdMirror } from "./etcd-mirror.js";
-import { EtcdOutcomePort, outcomeWrite } from "./etcd-outcome-port.js";
-import { EtcdPollRecordPort, recordsWrite, type RecordToKeep } from "./etcd-poll-record-port.js";
+import { EtcdOutcomePort } from "./etcd-outcome-port.js";
+import { EtcdPollRecordPort, recordsWrite } from "./etcd-poll-record-port.js";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import { EtcdSettingsPort } from "./etcd-settings-port.js";
 import { ensureSchema } from "./etcd-schema.js";
-import { EtcdWriter, type WritePlan } from "./etcd-writer.js";
+import { EtcdWriter } from "./etcd-writer.js";
+import { EtcdEnqueue } from "./etcd-enqueue.js";
+import { checkedLimits, type EtcdWriteLimits } from "./etcd-write-limits.js";
 import { MirrorFeed } from "./mirror-feed.js";
-import { QueuePlan } from "./queue-plan.js";
 import { SILENT_LOG, type StoreLog } from "./store-log.js";
 
 export interface EtcdStoreOptions {
@@ -36,6 +36,8 @@ export interface EtcdStoreOptions {
   readonly keepFinishedRepairs?: number;
   /** How long and how much of the replay records are kept (default DEFAULT_POLL_RECORDS). */
   readonly pollRecords?: PollRecordsConfig;
+  /** etcd's `--max-txn-ops` and `--max-request-bytes` (default etcd's own: 128 and 1.5 MiB); writes are split to fit. */
+  readonly writeLimits?: Partial<EtcdWriteLimits>;
 }
 
 export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
@@ -52,6 +54,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const log = options.log ?? SILENT_LOG;
   const timeoutMs = options.timeoutMs ?? DEFAULT_ETCD_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`the etcd timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+  const limits = checkedLimits(options.writeLimits);
   const endpoints = options.endpoints ?? clientEndpoints(client);
   const availability = new EtcdAvailability(endpoints, timeoutMs, (call) => client.get(keys.schema).options(call).exec(), log);
   const mirror = new EtcdMirror(keys, log, options.keepFinishedRepairs);
@@ -77,7 +80,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
       generations: new EtcdGenerationPort(keys, mirror, writer),
       holds: new EtcdHoldPort(keys, mirror, writer),
       pollRecords,
-      enqueue: (decide, now, actor) => enqueue(writer, mirror, keys, decide, now, actor, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log)),
+      enqueue: (decide, now, actor) => new EtcdEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(decide, now, actor),
       guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
       health: () => availability.health(),
@@ -88,7 +91,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
     };
     return store;
   };
-  return compose(new EtcdWriter(client, mirror, feed, availability));
+  return compose(new EtcdWriter(client, mirror, feed, availability, limits));
 }
 
 /** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */
@@ -96,39 +99,4 @@ function clientEndpoints(client: Etcd3): readonly string[] {
   const hosts = (client as unknown as { options?: { hosts?: unknown } }).options?.hosts;
   if (typeof hosts === "string") return [hosts];
   return Array.isArray(hosts) ? hosts.map(String) : ["the etcd client's endpoints"];
-}
-
-/**
- * The poller's decide-and-commit: the new entries, the outcome and the replay records in one transaction that
- * compares the queue head (and the heads of the outcomes and records it writes).
- */
-function enqueue(
-  writer: EtcdWriter,
-  mirror: EtcdMirror,
-  keys: EtcdKeys,
-  decide: (entries: readonly RepairEntry[]) => EnqueueDecision,
-  now: number,
-  actor: string,
-  keepRecords: (records: readonly RecordToKeep[], writeId: string) => Omit<WritePlan<null>, "result"> | null,
-): Promise<EnqueueResult> {
-  return writer.write("enqueuing repair entries", (writeId) => {
-    const decision = decide(mirror.entryList());
-    const plan = new QueuePlan(mirror, keys);
-    for (const { entry, reason } of decision.add) plan.add(entry, reason, now, actor);
-    const stored = plan.changes.map((c) => c.entry);
-    const outcome = decision.outcome === null ? null : outcomeWrite(mirror, keys, decision.outcome(stored), writeId);
-    const records: RecordToKeep[] = [];
-    if (decision.pollRecord) records.push({ area: "intake", record: decision.pollRecord });
-    if (decision.remediationRecord) records.push({ area: "health-check", record: decision.remediationRecord });
-    const kept = records.length === 0 ? null : keepRecords(records, writeId);
-    const parts = [outcome, kept].filter((p) => p !== null);
-    if (plan.empty && parts.length === 0) return { none: { changes: [], outcome: null } };
-    const extra = parts.length === 0 ? undefined : {
-      compares: parts.flatMap((p) => p.compares),
-      puts: parts.flatMap((p) => p.puts),
-      deletes: parts.flatMap((p) => p.deletes ?? []),
-      stamp: (parts[0] as { stamp: string }).stamp,
-    };
-    return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.outcome ?? null }, extra);
-  });
 }

@@ -9,6 +9,7 @@ import { pollRecordCases } from "./poll-record-cases.js";
 import { timelineCases } from "./timeline-cases.js";
 import { summaryCases } from "./summary-cases.js";
 import { skippedCountCases } from "./skipped-count-cases.js";
+import { sizeCases } from "./size-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -31,5 +32,6 @@ export function storeConformance(harness: StoreHarness): void {
     timelineCases(harness);
     summaryCases(harness);
     skippedCountCases(harness);
+    sizeCases(harness);
   });
 }

@@ -1,0 +1,102 @@
+import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { EnqueueDecision, EnqueueResult, RepairChange } from "../store-port.js";
+import type { EtcdKeys } from "./etcd-keys.js";
+import type { EtcdMirror } from "./etcd-mirror.js";
+import { outcomeWrite } from "./etcd-outcome-port.js";
+import type { RecordToKeep } from "./etcd-poll-record-port.js";
+import { largestFitting } from "./etcd-write-limits.js";
+import type { EtcdWriter, NoWrite, WritePlan } from "./etcd-writer.js";
+import { QueuePlan } from "./queue-plan.js";
+import type { StoreLog } from "./store-log.js";
+
+/** Plans the replay records kept with a poll (see recordsWrite), or null for none. */
+export type KeepRecords = (records: readonly RecordToKeep[], writeId: string) => Omit<WritePlan<null>, "result"> | null;
+
+/** What one part committed: its entry changes, the outcome (closing part only), and the write id it stamped. */
+interface PartResult {
+  readonly changes: readonly RepairChange[];
+  readonly outcome: EnqueueResult["outcome"];
+  readonly closing: boolean;
+  readonly stamped: string;
+}
+
+type Adds = EnqueueDecision["add"];
+
+/**
+ * The poller's decide-and-commit on etcd. The decision is made once, on the mirror (again only while nothing of it is
+ * committed, after a conflict), and committed in as few parts as etcd's limits allow: parts of new entries, then a
+ * closing part with the rest and the outcome and replay records, all in one turn of this replica's writer. Every part
+ * compares the queue head, and a part after the first goes on only while the head still carries the previous part's
+ * write id: when anything else changed the queue in between (another replica), the remaining entries are dropped and
+ * the outcome records what was enqueued. A crash or a lost leadership between parts leaves fewer entries than decided,
+ * never more (each part is a subset of one decision made under the cap), and the next poll decides afresh.
+ */
+export class EtcdEnqueue {
+  constructor(
+    private readonly writer: EtcdWriter,
+    private readonly mirror: EtcdMirror,
+    private readonly keys: EtcdKeys,
+    private readonly keepRecords: KeepRecords,
+    private readonly log: StoreLog,
+  ) {}
+
+  run(decide: (entries: readonly RepairEntry[]) => EnqueueDecision, now: number, actor: string): Promise<EnqueueResult> {
+    return this.writer.inTurn(async (commit) => {
+      let decision: EnqueueDecision | null = null;
+      const enqueued: RepairChange[] = [];
+      let previous: string | null = null;
+      let stopped = false;
+      for (;;) {
+        const stampedBefore = previous;
+        const part = await commit("enqueuing repair entries", (writeId): WritePlan<PartResult> | NoWrite<null> => {
+          if (stampedBefore === null) decision = decide(this.mirror.entryList());
+          const d = decision as EnqueueDecision;
+          stopped = stampedBefore !== null && this.mirror.queueHead?.value?.w !== stampedBefore;
+          const rest = stopped ? [] : d.add.slice(enqueued.length);
+          const closing = this.closingPart(d, rest, enqueued, writeId, now, actor);
+          if (closing === null) return { none: null };
+          if (rest.length === 0 || this.writer.fits(closing)) return closing;
+          const fitting = largestFitting(rest.length - 1, this.writer.limits.maxTxnOps, (n) => this.addsPart(rest.slice(0, n), writeId, now, actor), (p) => this.writer.fits(p));
+          return fitting.plan;
+        });
+        if (part === null) return { changes: enqueued, outcome: null };
+        enqueued.push(...part.changes);
+        previous = part.stamped;
+        if (part.closing) {
+          if (stopped) {
+            const decided = (decision as EnqueueDecision | null)?.add.length ?? 0;
+            this.log("warn", "a poll's new repair entries were committed in part: the queue changed between parts; the next poll decides afresh", { decided, enqueued: enqueued.length });
+          }
+          return { changes: enqueued, outcome: part.outcome };
+        }
+      }
+    });
+  }
+
+  private addsPart(adds: Adds, writeId: string, now: number, actor: string): WritePlan<PartResult> {
+    const plan = new QueuePlan(this.mirror, this.keys);
+    for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
+    return plan.plan(writeId, { changes: plan.changes, outcome: null, closing: false, stamped: writeId });
+  }
+
+  /** The last part: `adds` with the outcome (of every entry this poll enqueued) and the records; null: nothing to write. */
+  private closingPart(decision: EnqueueDecision, adds: Adds, before: readonly RepairChange[], writeId: string, now: number, actor: string): WritePlan<PartResult> | null {
+    const plan = new QueuePlan(this.mirror, this.keys);
+    for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
+    const stored = [...before, ...plan.changes].map((c) => c.entry);
+    const outcome = decision.outcome === null ? null : outcomeWrite(this.mirror, this.keys, decision.outcome(stored), writeId);
+    const records: RecordToKeep[] = [];
+    if (decision.pollRecord) records.push({ area: "intake", record: decision.pollRecord });
+    if (decision.remediationRecord) records.push({ area: "health-check", record: decision.remediationRecord });
+    const kept = records.length === 0 ? null : this.keepRecords(records, writeId);
+    const parts = [outcome, kept].filter((p) => p !== null);
+    if (plan.empty && parts.length === 0) return null;
+    const extra = parts.length === 0 ? undefined : {
+      compares: parts.flatMap((p) => p.compares),
+      puts: parts.flatMap((p) => p.puts),
+      deletes: parts.flatMap((p) => p.deletes ?? []),
+      stamp: (parts[0] as { stamp: string }).stamp,
+    };
+    return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.outcome ?? null, closing: true, stamped: writeId }, extra);
+  }
+}

@@ -1,0 +1,90 @@
+import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
+import type { WritePlan } from "./etcd-writer.js";
+
+/**
+ * What etcd accepts in one transaction: `--max-txn-ops` (the most compares, success operations or failure operations;
+ * etcd's v3rpc `checkTxnRequest` takes the largest of the three) and `--max-request-bytes` (the whole request).
+ */
+export interface EtcdWriteLimits {
+  readonly maxTxnOps: number;
+  readonly maxRequestBytes: number;
+}
+
+/** etcd's own defaults (etcd 3.4 to 3.6): 128 operations, 1.5 MiB. */
+export const DEFAULT_ETCD_WRITE_LIMITS: EtcdWriteLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
+
+/** What one operation costs beyond its key and value bytes (protobuf tags and lengths), rounded up. */
+const BYTES_PER_OPERATION = 32;
+/** Room left in every request for the transaction's own framing, the guard and the failure branch's reads. */
+const REQUEST_MARGIN_BYTES = 16 * 1024;
+
+/** The size of one transaction as etcd counts it: its largest branch in operations, and its bytes (an estimate from above). */
+export interface TxnSize {
+  readonly ops: number;
+  readonly bytes: number;
+}
+
+type PlanParts = Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">;
+
+/**
+ * The size of `plan` committed as EtcdWriter commits it: one compare per compared key plus the leader guard's, the
+ * puts and deletes on success, and on failure one read of the guard (or a placeholder) plus one per compared key.
+ */
+export function txnSize(plan: PlanParts, guarded: boolean): TxnSize {
+  const compares = plan.compares.length + (guarded ? 1 : 0);
+  const success = plan.puts.length + (plan.deletes?.length ?? 0);
+  const failure = plan.compares.length + 1;
+  let bytes = 0;
+  for (const c of plan.compares) bytes += 2 * (Buffer.byteLength(c.key) + BYTES_PER_OPERATION);
+  for (const p of plan.puts) bytes += Buffer.byteLength(p.key) + Buffer.byteLength(p.value) + BYTES_PER_OPERATION;
+  for (const d of plan.deletes ?? []) bytes += Buffer.byteLength(d.start) + Buffer.byteLength(d.end) + BYTES_PER_OPERATION;
+  return { ops: Math.max(compares, success, failure), bytes };
+}
+
+/** Why `size` does not fit `limits`, or null when it does. */
+export function overLimit(size: TxnSize, limits: EtcdWriteLimits): string | null {
+  if (size.ops > limits.maxTxnOps) return `${size.ops} operations in one transaction, more than etcd's --max-txn-ops (${limits.maxTxnOps})`;
+  if (size.bytes > limits.maxRequestBytes - REQUEST_MARGIN_BYTES) {
+    return `about ${size.bytes} bytes in one request, more than etcd's --max-request-bytes (${limits.maxRequestBytes}) leaves room for`;
+  }
+  return null;
+}
+
+/** Whether an error from etcd is its refusal of a transaction over its limits (an answer, not an outage). */
+export function isLimitRefusal(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : String(err);
+  return /too many operations in txn request|request is too large|larger than max/i.test(message);
+}
+
+/** Checks the limits given in the config or by a caller: whole numbers in etcd's own ranges. */
+export function checkedLimits(limits: Partial<EtcdWriteLimits> | undefined): EtcdWriteLimits {
+  const merged = { ...DEFAULT_ETCD_WRITE_LIMITS, ...limits };
+  if (!Number.isInteger(merged.maxTxnOps) || merged.maxTxnOps < 8) throw new Error(`etcd's max-txn-ops must be a whole number of at least 8, got ${merged.maxTxnOps}`);
+  if (!Number.isInteger(merged.maxRequestBytes) || merged.maxRequestBytes < 64 * 1024) {
+    throw new Error(`etcd's max-request-bytes must be a whole number of at least 65536, got ${merged.maxRequestBytes}`);
+  }
+  return merged;
+}
+
+/**
+ * The plan of the most of `count` items (taken in order) that fits one transaction: `build(n)` plans the first n,
+ * `fits` says whether a plan fits. Binary search over n, starting below `ceiling` (every item takes at least one
+ * operation). When not even one item fits, the plan of one is returned: the writer then refuses it with the limit.
+ */
+export function largestFitting<P>(count: number, ceiling: number, build: (n: number) => P, fits: (plan: P) => boolean): { plan: P; taken: number } {
+  const first = Math.max(1, Math.min(count, ceiling));
+  const whole = build(first);
+  if (fits(whole)) return { plan: whole, taken: first };
+  let best: { plan: P; taken: number } | null = null;
+  let low = 1;
+  let high = first - 1;
+  while (low <= high) {
+    const n = Math.floor((low + high) / 2);
+    const plan = build(n);
+    if (fits(plan)) {
+      best = { plan, taken: n };
+      low = n + 1;
+    } else high = n - 1;
+  }
+  return best ?? { plan: build(1), taken: 1 };
+}
