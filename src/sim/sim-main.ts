@@ -1,0 +1,63 @@
+// npm run sim -- [--seed N | --seeds COUNT [--from N]] [--machines N] [--hours H]
+// Runs the data-center simulator (src/sim/simulation.ts): one seed in detail, or a sweep of seeds. Exit code 1 when
+// an invariant was violated; the report says how to replay it.
+import { summaryLine, type SimReport } from "./sim-report.js";
+import { simulate } from "./simulation.js";
+
+function option(args: readonly string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const value = Number(args[i + 1]);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`--${name} wants a whole number >= 0, got ${JSON.stringify(args[i + 1])}`);
+  return value;
+}
+
+function printViolation(r: SimReport): void {
+  const v = r.violation;
+  if (!v) return;
+  console.log(`\nVIOLATION of ${v.invariant} (seed ${r.seed}): ${v.message}`);
+  console.log(r.details ?? "");
+  console.log(`\nreplay: npm run sim -- --seed ${r.seed} --machines ${r.machines} --hours ${r.hours}`);
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const machines = option(args, "machines", 100);
+  const hours = option(args, "hours", 24);
+  if (machines < 1 || machines > 20_000) throw new Error("--machines must be 1 to 20000");
+  if (args.includes("--seeds")) {
+    const count = option(args, "seeds", 100);
+    const from = option(args, "from", 1);
+    const started = performance.now();
+    const checked = new Map<string, number>();
+    let passes = 0;
+    let faults = 0;
+    for (let seed = from; seed < from + count; seed++) {
+      const r = await simulate({ seed, machines, hours });
+      passes += r.passes;
+      faults += r.faults;
+      for (const [k, n] of r.checked) checked.set(k, (checked.get(k) ?? 0) + n);
+      if (r.violation) {
+        console.log(summaryLine(r));
+        printViolation(r);
+        return 1;
+      }
+    }
+    const minutes = (performance.now() - started) / 60_000;
+    console.log(`${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each: no violation; ${passes} passes, ${faults} faults, ${(count / minutes).toFixed(1)} seeds/min`);
+    for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
+    return 0;
+  }
+  const r = await simulate({ seed: option(args, "seed", 42), machines, hours });
+  console.log(summaryLine(r));
+  for (const [k, n] of r.checked) console.log(`  ${k}: checked ${n} times`);
+  printViolation(r);
+  return r.violation ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (err: unknown) => {
+    console.error(`kintsugi sim: ${(err as Error).message}`);
+    process.exitCode = 2;
+  },
+);
