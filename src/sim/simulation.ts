@@ -76,7 +76,13 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     workers = build();
     restarts++;
   });
-  commands.onHealth = (address, healthy) => safety.healthAnswered(address, healthy);
+  // Healthy as the operation judges it: with success_requires node_ready, a node must be Ready too (that signal
+  // does not apply to a machine that is not a node).
+  const needsReady = settings.proof?.requires.includes("node_ready") ?? false;
+  commands.onHealth = (address, healthy) => {
+    const m = world.at(address);
+    safety.healthAnswered(address, healthy && (!needsReady || m?.node === null || m?.ready === true));
+  };
   commands.onStart = (s) => safety.disruptionStarts(`${s.kind} command`, s.address, store.holds.list(), clock);
   nodes.onCordon = (m) => safety.disruptionStarts("cordon", m.address, store.holds.list(), clock);
   const quiet = () => settle(() => activity);
