@@ -29,6 +29,12 @@ export const ALL_FAULTS: FaultMix = {
   },
 };
 
+/** The mix without the kinds named (e.g. to show that a finding needs one of them); an unknown kind is an error. */
+export function faultsWithout(kinds: readonly string[]): FaultMix {
+  for (const k of kinds) if (!Object.hasOwn(ALL_FAULTS.rates, k)) throw new Error(`unknown fault kind ${JSON.stringify(k)}; known: ${Object.keys(ALL_FAULTS.rates).join(", ")}`);
+  return { rates: Object.fromEntries(Object.entries(ALL_FAULTS.rates).filter(([k]) => !kinds.includes(k))) };
+}
+
 const MIN = 60_000;
 
 /** The world's side of the simulation: draws faults and operators' actions from the seed, and logs each. */

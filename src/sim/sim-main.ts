@@ -1,7 +1,8 @@
-// npm run sim -- [--seed N | --seeds COUNT [--from N]] [--machines N] [--hours H]
+// npm run sim -- [--seed N | --seeds COUNT [--from N]] [--machines N] [--hours H] [--without KIND,KIND]
 // Runs the data-center simulator (src/sim/simulation.ts): one seed in detail, or a sweep of seeds. Exit code 1 when
 // an invariant was violated; the report says how to replay it.
 import { summaryLine, type SimReport } from "./sim-report.js";
+import { faultsWithout } from "./sim-faults.js";
 import { simulate } from "./simulation.js";
 
 function option(args: readonly string[], name: string, fallback: number): number {
@@ -12,45 +13,49 @@ function option(args: readonly string[], name: string, fallback: number): number
   return value;
 }
 
-function printViolation(r: SimReport): void {
+function printViolation(r: SimReport, replayFlags: string): void {
   const v = r.violation;
   if (!v) return;
   console.log(`\nVIOLATION of ${v.invariant} (seed ${r.seed}): ${v.message}`);
   console.log(r.details ?? "");
-  console.log(`\nreplay: npm run sim -- --seed ${r.seed} --machines ${r.machines} --hours ${r.hours}`);
+  console.log(`\nreplay: npm run sim -- --seed ${r.seed} --machines ${r.machines} --hours ${r.hours}${replayFlags}`);
 }
 
 async function main(args: readonly string[]): Promise<number> {
   const machines = option(args, "machines", 100);
   const hours = option(args, "hours", 24);
   if (machines < 1 || machines > 20_000) throw new Error("--machines must be 1 to 20000");
+  const i = args.indexOf("--without");
+  const without = i < 0 ? [] : (args[i + 1] ?? "").split(",").filter((k) => k !== "");
+  const faults = faultsWithout(without);
+  const replayFlags = without.length > 0 ? ` --without ${without.join(",")}` : "";
   if (args.includes("--seeds")) {
     const count = option(args, "seeds", 100);
     const from = option(args, "from", 1);
     const started = performance.now();
     const checked = new Map<string, number>();
     let passes = 0;
-    let faults = 0;
+    let faultCount = 0;
     for (let seed = from; seed < from + count; seed++) {
-      const r = await simulate({ seed, machines, hours });
+      const r = await simulate({ seed, machines, hours, faults });
       passes += r.passes;
-      faults += r.faults;
+      faultCount += r.faults;
       for (const [k, n] of r.checked) checked.set(k, (checked.get(k) ?? 0) + n);
       if (r.violation) {
         console.log(summaryLine(r));
-        printViolation(r);
+        printViolation(r, replayFlags);
         return 1;
       }
     }
     const minutes = (performance.now() - started) / 60_000;
-    console.log(`${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each: no violation; ${passes} passes, ${faults} faults, ${(count / minutes).toFixed(1)} seeds/min`);
+    console.log(`${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each: no violation; ${passes} passes, ${faultCount} faults, ${(count / minutes).toFixed(1)} seeds/min`);
     for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
     return 0;
   }
-  const r = await simulate({ seed: option(args, "seed", 42), machines, hours });
+  const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults });
   console.log(summaryLine(r));
   for (const [k, n] of r.checked) console.log(`  ${k}: checked ${n} times`);
-  printViolation(r);
+  printViolation(r, replayFlags);
   return r.violation ? 1 : 0;
 }
 
