@@ -54,7 +54,9 @@ async function main(args: readonly string[]): Promise<number> {
   }
   const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults });
   console.log(summaryLine(r));
-  for (const [k, n] of r.checked) console.log(`  ${k}: checked ${n} times`);
+  console.log(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
+  console.log("invariants checked:");
+  for (const [k, n] of r.checked) console.log(`  ${k}: ${n} times`);
   printViolation(r, replayFlags);
   return r.violation ? 1 : 0;
 }

@@ -11,6 +11,8 @@ export interface SimReport {
   readonly settings: SimSettings;
   readonly passes: number;
   readonly faults: number;
+  /** The faults and operators' actions injected, by kind. */
+  readonly faultKinds: ReadonlyMap<string, number>;
   readonly restarts: number;
   readonly entries: number;
   readonly finished: number;

@@ -138,7 +138,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     const report: SimReport = {
       seed: options.seed, machines: options.machines, hours: options.hours, settings, passes, faults: faultCount, restarts,
       entries: store.entries.list().length, finished: store.entries.list().filter((e: RepairEntry) => isFinished(e)).length,
-      checked, violation: null, details: null,
+      checked, violation: null, details: null, faultKinds: countKinds(faults.log.map((f) => f.kind)),
     };
     if (!violation) return report;
     return { ...report, violation, details: await violationReport(violation, store, faults.log) };
@@ -152,4 +152,10 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
 /** A RAM-backed directory when there is one: the store's fsyncs then cost nothing. */
 function scratchRoot(): string {
   return existsSync("/dev/shm") && statSync("/dev/shm").isDirectory() ? "/dev/shm" : tmpdir();
+}
+
+function countKinds(kinds: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return counts;
 }
