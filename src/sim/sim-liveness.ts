@@ -96,7 +96,8 @@ export class LivenessInvariants {
       }
       if (at === start) {
         const e = unfinished.find((x) => x.index === start) as RepairEntry;
-        return { invariant: "no-wait-cycle", message: `entries ${path.join(" -> ")} -> ${start} wait on each other`, address: e.address, entryIndex: start };
+        const why = path.map((i) => `entry ${i}: ${view.waitingFor(i)?.message ?? "?"}`).join("; ");
+        return { invariant: "no-wait-cycle", message: `entries ${path.join(" -> ")} -> ${start} wait on each other (${why})`, address: e.address, entryIndex: start };
       }
     }
     return null;
