@@ -19,7 +19,7 @@ export interface LivenessView {
  * Liveness: no cycle of entries waiting on each other, and no unfinished entry left unchanged for longer than the
  * longest chain of configured timeouts (times the entries ahead of it per slot) unless something named clears its
  * wait: the queue is disabled, the machine held, a drain back-off running, or the control plane it waits for is
- * being rebooted by CKE or is down with no repair of its own (an operator replaces it).
+ * being rebooted by CKE, or is down with no repair of its own or while this one is down too (a person steps in).
  */
 export class LivenessInvariants {
   readonly checked = new Map<string, number>();
@@ -70,7 +70,7 @@ export class LivenessInvariants {
     if (own?.role !== "control-plane") return null;
     const others = this.world.machines.filter((m) => m.role === "control-plane" && m !== own);
     const unfinished = new Set(view.entries.filter((x) => !isFinished(x) && !x.deleted).map((x) => x.address));
-    if (others.some((m) => m.rebootUntil > view.now || (!m.ready && !unfinished.has(m.address)))) return "another control plane is down and needs a person";
+    if (others.some((m) => m.rebootUntil > view.now || (!m.ready && (!unfinished.has(m.address) || !own.ready)))) return "another control plane is down and needs a person";
     return null;
   }
 
@@ -94,7 +94,14 @@ export class LivenessInvariants {
         path.push(at);
         at = edges.get(at);
       }
-      if (at === start) {
+      // Two control planes down at once, each held because the other is not Ready: CKE's rule holds both, and
+      // kintsugi names the person's way out (repair one by hand, or delete an entry). A cycle through a control
+      // plane that is Ready (mid-repair) is the deadlock of issue 24's finding 1.
+      const bothDown = path.every((i) => {
+        const m = this.world.at(unfinished.find((x) => x.index === i)?.address ?? "");
+        return m?.role === "control-plane" && !m.ready;
+      });
+      if (at === start && !bothDown) {
         const e = unfinished.find((x) => x.index === start) as RepairEntry;
         const why = path.map((i) => `entry ${i}: ${view.waitingFor(i)?.message ?? "?"}`).join("; ");
         return { invariant: "no-wait-cycle", message: `entries ${path.join(" -> ")} -> ${start} wait on each other (${why})`, address: e.address, entryIndex: start };
