@@ -1,4 +1,4 @@
-// npm run sim -- [--seed N | --seeds COUNT [--from N]] [--machines N] [--hours H] [--without KIND,KIND]
+// npm run sim -- [--seed N | --seeds COUNT [--from N]] [--machines N] [--hours H] [--pass-seconds S] [--without KIND,KIND]
 // Runs the data-center simulator (src/sim/simulation.ts): one seed in detail, or a sweep of seeds. Exit code 1 when
 // an invariant was violated; the report says how to replay it.
 import { summaryLine, type SimReport } from "./sim-report.js";
@@ -28,7 +28,9 @@ async function main(args: readonly string[]): Promise<number> {
   const i = args.indexOf("--without");
   const without = i < 0 ? [] : (args[i + 1] ?? "").split(",").filter((k) => k !== "");
   const faults = faultsWithout(without);
-  const replayFlags = without.length > 0 ? ` --without ${without.join(",")}` : "";
+  const passSeconds = option(args, "pass-seconds", 30);
+  if (passSeconds < 1 || passSeconds > 3600) throw new Error("--pass-seconds must be 1 to 3600");
+  const replayFlags = `${passSeconds !== 30 ? ` --pass-seconds ${passSeconds}` : ""}${without.length > 0 ? ` --without ${without.join(",")}` : ""}`;
   if (args.includes("--seeds")) {
     const count = option(args, "seeds", 100);
     const from = option(args, "from", 1);
@@ -37,7 +39,7 @@ async function main(args: readonly string[]): Promise<number> {
     let passes = 0;
     let faultCount = 0;
     for (let seed = from; seed < from + count; seed++) {
-      const r = await simulate({ seed, machines, hours, faults });
+      const r = await simulate({ seed, machines, hours, faults, passSeconds });
       passes += r.passes;
       faultCount += r.faults;
       for (const [k, n] of r.checked) checked.set(k, (checked.get(k) ?? 0) + n);
@@ -52,7 +54,7 @@ async function main(args: readonly string[]): Promise<number> {
     for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
     return 0;
   }
-  const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults });
+  const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults, passSeconds });
   console.log(summaryLine(r));
   console.log(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
   console.log("invariants checked:");
