@@ -79,15 +79,18 @@ export class SimFaults {
 
   private async apply(kind: string, now: number): Promise<boolean> {
     const r = this.random;
-    const m = r.pick(this.world.machines);
+    let m = r.pick(this.world.machines);
     const minutes = (lo: number, hi: number) => r.int(lo, hi) * MIN;
     switch (kind) {
       case "machine-dies": {
+        // A quarter of the deaths hit a control plane: few machines, but the rules that guard them are the subtlest.
+        if (r.chance(0.25)) m = r.pick(this.world.machines.filter((x) => x.role === "control-plane"));
         if (m.broken) return false;
         const fix: Fix | "self" = r.pick<Fix | "self">(["reboot", "reboot", "reboot", "power-cycle", "power-cycle", "never", "self"]);
-        m.broken = { fix: fix === "self" ? "never" : fix, since: now };
+        m.broken = { fix: fix === "self" ? "never" : fix, since: now, nodeUp: this.random.chance(0.3) };
         m.recoverAt = fix === "self" ? now + minutes(5, 180) : null;
-        return this.note(now, kind, m.address, fix === "self" ? `recovers by itself at +${(m.recoverAt as number - now) / MIN} min` : `needs ${fix}`);
+        const how = fix === "self" ? `recovers by itself at +${(m.recoverAt as number - now) / MIN} min` : `needs ${fix}`;
+        return this.note(now, kind, m.address, m.broken.nodeUp ? `${how}; its Node stays Ready` : how);
       }
       case "node-not-ready":
         m.notReadyUntil = now + minutes(1, 20);

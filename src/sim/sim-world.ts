@@ -20,7 +20,8 @@ export interface SimMachine {
   readonly role: "control-plane" | "worker";
   /** Its Kubernetes Node's name; null for a machine that is not a node. */
   readonly node: string | null;
-  broken: { readonly fix: Fix; readonly since: number } | null;
+  /** `nodeUp`: the machine fails its health check but its Node stays Ready (a failing disk, a degraded NIC). */
+  broken: { readonly fix: Fix; readonly since: number; readonly nodeUp: boolean } | null;
   /** When a broken machine comes back by itself (a late recovery, power restored); null: it does not. */
   recoverAt: number | null;
   /** The machine boots (after a repair command) until then: its health check and its Node are not yet up. */
@@ -104,7 +105,8 @@ export class SimWorld {
       if (m.pdbUntil !== 0 && now >= m.pdbUntil) m.pdbUntil = 0;
       if (m.protectedJobUntil !== 0 && now >= m.protectedJobUntil) m.protectedJobUntil = 0;
       if (!m.unschedulable) m.evicted = false;
-      const ready = this.healthy(m, now) && now >= m.notReadyUntil && now >= m.rebootUntil;
+      const up = now >= m.bootingUntil && now >= m.rackPowerUntil && now >= m.rebootUntil && now >= m.notReadyUntil;
+      const ready = up && (m.broken === null || m.broken.nodeUp);
       if (ready !== m.ready) {
         m.ready = ready;
         m.readySince = now;
