@@ -118,8 +118,10 @@ export class SafetyInvariants {
     this.count("no-remediation-of-a-rebooting-node");
     for (const e of added) {
       const m = this.world.at(e.address);
-      if (m && m.rebootUntil > now && now - m.rebootSince < rebootWaitSeconds * 1000) {
-        this.fail({ invariant: "no-remediation-of-a-rebooting-node", message: `entry ${e.index} (${e.source}) enqueued for ${e.address}, which CKE has been rebooting for ${Math.round((now - m.rebootSince) / 1000)} s (wait-seconds-to-repair-rebooting ${rebootWaitSeconds})`, address: e.address, entryIndex: e.index });
+      // The trigger's rule: a rebooting machine is left alone until it has been down for the wait (its Node NotReady).
+      const down = m && !m.ready ? now - m.readySince : 0;
+      if (m && e.source.startsWith("health-check") && m.rebootUntil > now && down < rebootWaitSeconds * 1000) {
+        this.fail({ invariant: "no-remediation-of-a-rebooting-node", message: `entry ${e.index} (${e.source}) enqueued for ${e.address}, which CKE is rebooting, NotReady for ${Math.round(down / 1000)} s (wait-seconds-to-repair-rebooting ${rebootWaitSeconds})`, address: e.address, entryIndex: e.index });
       }
     }
     this.count("queue-cap");

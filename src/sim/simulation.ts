@@ -88,7 +88,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const quiet = () => settle(() => activity);
 
   const endFaults = START + options.hours * 3_600_000;
-  const end = endFaults + Math.max(options.hours * 3_600_000 / 3, 2 * chainMs);
+  let end = endFaults + Math.max(options.hours * 3_600_000 / 3, 2 * chainMs);
   let passes = 0;
   let faultCount = 0;
   let violation: Violation | null = null;
@@ -113,6 +113,9 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       else if (clock - passMs < endFaults) {
         await faults.stop(clock);
         liveness.restartClocks(clock);
+        // Every entry left must finish: the queue drains max_concurrent_repairs at a time, a chain of timeouts each.
+        const left = store.entries.list().filter((e) => !isFinished(e)).length;
+        end = Math.max(end, clock + chainMs * (2 + Math.ceil(left / repair.maxConcurrentRepairs)));
       }
       world.refresh(clock);
       await quiet();
