@@ -87,6 +87,14 @@ export class RepairRunner {
     await Promise.all(this.background);
   }
 
+  /**
+   * One pass now (after the one in flight, if any), without the timer or a wake-up: the seam by which a driver with
+   * its own clock (the simulator) runs passes. Resolves with when the pass asked to look again (null: the interval).
+   */
+  passNow(): Promise<number | null> {
+    return this.loop.run(undefined);
+  }
+
   /** How many passes have completed (for tests and benchmarks). */
   get passCount(): number {
     return this.loop.passCount;

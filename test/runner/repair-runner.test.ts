@@ -127,3 +127,16 @@ describe("RepairRunner: the stray-cordon sweep judges the entries as the pass co
       assert.deepEqual(h.nodes.node("node1"), { unschedulable: true, cordonedBy: `repair-entry-${entry.index}` });
     }));
 });
+
+describe("RepairRunner.passNow: the seam a driver with its own clock runs passes through", () => {
+  it("runs one pass without start(), and a second only when asked", () =>
+    withHarness(startRunnerHarness(harnessRepair(), () => ok()), async (h) => {
+      const entry = await h.add("10.0.0.1");
+      assert.equal(h.runner.passCount, 0, "adding an entry starts no pass before start()");
+      await h.runner.passNow();
+      assert.equal(h.runner.passCount, 1);
+      assert.equal(h.entries.get(entry.index)?.status, "processing", "the pass moved the entry");
+      await h.runner.passNow();
+      assert.equal(h.runner.passCount, 2);
+    }));
+});

@@ -1,0 +1,112 @@
+import { isHoldActive } from "../domain/machine-holds.js";
+import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
+import type { WaitingFor } from "../domain/repair-wait.js";
+import type { StoredMachineHold } from "../domain/machine-holds.js";
+import type { Violation } from "./sim-invariants.js";
+import type { SimWorld } from "./sim-world.js";
+
+/** What the liveness invariants read after a pass. */
+export interface LivenessView {
+  readonly now: number;
+  readonly entries: readonly RepairEntry[];
+  readonly waitingFor: (index: number) => WaitingFor | null;
+  readonly queueEnabled: boolean;
+  readonly holds: readonly StoredMachineHold[];
+  readonly maxConcurrentRepairs: number;
+}
+
+/**
+ * Liveness: no cycle of entries waiting on each other, and no unfinished entry left unchanged for longer than the
+ * longest chain of configured timeouts (times the entries ahead of it per slot) unless something named clears its
+ * wait: the queue is disabled, the machine held, a drain back-off running, or the control plane it waits for is
+ * being rebooted by CKE, or is down with no repair of its own or while this one is down too (a person steps in).
+ */
+export class LivenessInvariants {
+  readonly checked = new Map<string, number>();
+  private readonly lastChange = new Map<number, { json: string; at: number }>();
+
+  constructor(private readonly world: SimWorld, private readonly chainMs: number) {}
+
+  private count(invariant: string): void {
+    this.checked.set(invariant, (this.checked.get(invariant) ?? 0) + 1);
+  }
+
+  /** Resets the clocks of every entry (faults stopped, or the runner restarted: waits start again from here). */
+  restartClocks(now: number): void {
+    for (const v of this.lastChange.values()) v.at = now;
+  }
+
+  check(view: LivenessView, final: boolean): Violation | null {
+    const unfinished = view.entries.filter((e) => !isFinished(e) && !e.deleted);
+    this.count("no-wait-cycle");
+    const cycle = this.cycle(unfinished, view);
+    if (cycle) return cycle;
+    let ahead = 0;
+    for (const e of unfinished) {
+      const json = JSON.stringify(e);
+      const last = this.lastChange.get(e.index);
+      if (!last || last.json !== json) this.lastChange.set(e.index, { json, at: view.now });
+      const since = this.lastChange.get(e.index)?.at ?? view.now;
+      this.count(final ? "finishes-after-faults-stop" : "no-entry-stuck");
+      const bound = this.chainMs * (2 + Math.floor(ahead / Math.max(1, view.maxConcurrentRepairs)));
+      ahead++;
+      if ((final || view.now - since > bound) && this.excuse(e, view) === null) {
+        const wait = view.waitingFor(e.index);
+        const message = final ? `entry ${e.index} is unfinished after faults stopped (${e.status}/${e.step}/${e.stepStatus}); waiting for: ${wait?.message ?? "nothing named"}`
+          : `entry ${e.index} has not moved for ${Math.round((view.now - since) / 60_000)} min (bound ${Math.round(bound / 60_000)} min); waiting for: ${wait?.message ?? "nothing named"}`;
+        return { invariant: final ? "finishes-after-faults-stop" : "no-entry-stuck", message, address: e.address, entryIndex: e.index };
+      }
+    }
+    for (const index of this.lastChange.keys()) if (!unfinished.some((e) => e.index === index)) this.lastChange.delete(index);
+    return null;
+  }
+
+  /** What legitimately keeps the entry where it is, or null. */
+  private excuse(e: RepairEntry, view: LivenessView): string | null {
+    if (!view.queueEnabled) return "queue disabled";
+    if (view.holds.some((h) => h.address === e.address && isHoldActive(h, view.now))) return "held";
+    if (e.drainBackoffExpire !== null && e.drainBackoffExpire > view.now) return "back-off";
+    const own = this.world.at(e.address);
+    if (own?.role !== "control-plane") return null;
+    const others = this.world.machines.filter((m) => m.role === "control-plane" && m !== own);
+    const unfinished = new Set(view.entries.filter((x) => !isFinished(x) && !x.deleted).map((x) => x.address));
+    if (others.some((m) => m.rebootUntil > view.now || (!m.ready && (!unfinished.has(m.address) || !own.ready)))) return "another control plane is down and needs a person";
+    return null;
+  }
+
+  /** Entries that wait on each other: the entry a wait names, or the unfinished entry of the control plane it names. */
+  private cycle(unfinished: readonly RepairEntry[], view: LivenessView): Violation | null {
+    const byAddress = new Map(unfinished.map((e) => [e.address, e.index]));
+    const byNode = new Map<string, number>();
+    for (const m of this.world.machines) if (m.node !== null && byAddress.has(m.address)) byNode.set(m.node, byAddress.get(m.address) as number);
+    const edges = new Map<number, number>();
+    for (const e of unfinished) {
+      const w = view.waitingFor(e.index);
+      if (!w) continue;
+      const named = /control plane (\S+) is not Ready/.exec(w.message)?.[1];
+      const target = w.entryIndex ?? (named === undefined ? undefined : (byNode.get(named) ?? byAddress.get(named)));
+      if (target !== undefined && target !== e.index) edges.set(e.index, target);
+    }
+    for (const start of edges.keys()) {
+      const path = [start];
+      let at = edges.get(start);
+      while (at !== undefined && !path.includes(at)) {
+        path.push(at);
+        at = edges.get(at);
+      }
+      // Two control planes down at once, each held because the other is not Ready: CKE's rule holds both, and
+      // kintsugi names the person's way out (repair one by hand, or delete an entry). A cycle through a control
+      // plane that is Ready (mid-repair) is the deadlock of issue 24's finding 1.
+      const bothDown = path.every((i) => {
+        const m = this.world.at(unfinished.find((x) => x.index === i)?.address ?? "");
+        return m?.role === "control-plane" && !m.ready;
+      });
+      if (at === start && !bothDown) {
+        const e = unfinished.find((x) => x.index === start) as RepairEntry;
+        const why = path.map((i) => `entry ${i}: ${view.waitingFor(i)?.message ?? "?"}`).join("; ");
+        return { invariant: "no-wait-cycle", message: `entries ${path.join(" -> ")} -> ${start} wait on each other (${why})`, address: e.address, entryIndex: start };
+      }
+    }
+    return null;
+  }
+}

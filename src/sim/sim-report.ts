@@ -1,0 +1,48 @@
+import type { KintsugiStore } from "../store/store-port.js";
+import type { SimSettings } from "./sim-config.js";
+import type { SimFault } from "./sim-faults.js";
+import type { Violation } from "./sim-invariants.js";
+
+/** What one seed's run found. */
+export interface SimReport {
+  readonly seed: number;
+  readonly machines: number;
+  readonly hours: number;
+  readonly settings: SimSettings;
+  readonly passes: number;
+  readonly faults: number;
+  /** The faults and operators' actions injected, by kind. */
+  readonly faultKinds: ReadonlyMap<string, number>;
+  readonly restarts: number;
+  readonly entries: number;
+  readonly finished: number;
+  /** How many times each invariant was checked. */
+  readonly checked: ReadonlyMap<string, number>;
+  readonly violation: Violation | null;
+  /** The entry's history and the faults that led to the violation, as text; null without a violation. */
+  readonly details: string | null;
+}
+
+const at = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
+
+/** The violated entry's history (or the machine's entries' histories) and the faults on its machine and the data center. */
+export async function violationReport(v: Violation, store: KintsugiStore, faults: readonly SimFault[]): Promise<string> {
+  const lines: string[] = [];
+  const entries = store.entries.list().filter((e) => e.index === v.entryIndex || (v.address !== null && e.address === v.address));
+  for (const e of entries) {
+    lines.push(`history of entry ${e.index} (${e.address}, ${e.operation}):`);
+    // An operation id ends in random bytes (unique across processes by design): masked, so a replay prints the same.
+    for (const r of await store.entries.history(e.index)) lines.push(`  ${at(r.time)} ${r.kind} ${r.status}/${r.step}/${r.stepStatus}${r.deleted ? " deleted" : ""} by ${r.actor}: ${r.reason.replace(/(operation id [\w-]+-)[0-9a-f]{8}\b/g, "$1*")}`);
+  }
+  const related = faults.filter((f) => f.address === null || f.address === v.address || (v.entryIndex !== null && f.detail.includes(`entry ${v.entryIndex}`)));
+  lines.push(`faults on ${v.address ?? "the data center"} and the whole data center (${related.length} of ${faults.length}):`);
+  for (const f of related.slice(-40)) lines.push(`  ${at(f.at)} ${f.kind}${f.address ? ` ${f.address}` : ""}: ${f.detail}`);
+  return lines.join("\n");
+}
+
+/** One line per report: the figures the issue asks for. */
+export function summaryLine(r: SimReport): string {
+  const checks = [...r.checked.values()].reduce((a, b) => a + b, 0);
+  const proof = r.settings.proof ? ` proof ${r.settings.proof.requires.join("+")}` : "";
+  return `seed ${r.seed}: ${r.machines} machines, ${r.hours} h, max_concurrent_repairs ${r.settings.maxConcurrentRepairs}${proof}: ${r.passes} passes, ${r.faults} faults, ${r.restarts} failovers, ${r.entries} entries (${r.finished} finished), ${checks} invariant checks: ${r.violation ? `VIOLATION ${r.violation.invariant}` : "ok"}`;
+}

@@ -1,0 +1,164 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
+import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
+import { HealthCheckRunner } from "../runner/health-check-runner.js";
+import { RepairRunner } from "../runner/repair-runner.js";
+import type { RunnerLog } from "../runner/runner-deps.js";
+import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
+import { SimCommands } from "./sim-commands.js";
+import { longestChainMs, SIM_HEALTH_CHECK, simConstraints, simRepairConfig, type SimSettings } from "./sim-config.js";
+import { ALL_FAULTS, SimFaults, type FaultMix } from "./sim-faults.js";
+import { SafetyInvariants, type Violation } from "./sim-invariants.js";
+import { SimNodes, SimSabakan } from "./sim-kube.js";
+import { LivenessInvariants } from "./sim-liveness.js";
+import { simRandom } from "./sim-random.js";
+import { SimWorld } from "./sim-world.js";
+import { settle } from "./settle.js";
+import { violationReport, type SimReport } from "./sim-report.js";
+
+export interface SimOptions {
+  readonly seed: number;
+  readonly machines: number;
+  readonly hours: number;
+  /** Virtual seconds between runner passes (and health-check evaluations); the poller runs every minute. */
+  readonly passSeconds?: number;
+  /** The faults drawn (default: all). */
+  readonly faults?: FaultMix;
+  /** Overrides what the seed draws of kintsugi's configuration. */
+  readonly settings?: Partial<SimSettings>;
+}
+
+const START = Date.UTC(2026, 0, 1);
+const silent: RunnerLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * Runs the real runner, sabakan poller and health checks on the real SQLite store, against a simulated data center
+ * on a virtual clock, with faults and operators drawn from `seed`; checks the invariants after every pass and
+ * stops at the first violation. The last quarter of the time has no faults: every entry must then finish.
+ */
+export async function simulate(options: SimOptions): Promise<SimReport> {
+  const random = simRandom(options.seed);
+  const passMs = (options.passSeconds ?? 30) * 1000;
+  const drawn: SimSettings = { maxConcurrentRepairs: random.int(1, 3), ...(random.chance(0.4) && { proof: { requires: ["node_ready"], dwellSeconds: 120 } }) };
+  const settings: SimSettings = { ...drawn, ...options.settings };
+  const repair = simRepairConfig(settings);
+  let clock = START;
+  const now = () => clock;
+  const perRack = 20;
+  const world = new SimWorld(options.machines, perRack, random.chance(0.5) ? 3 : 5, Math.floor(options.machines / 20), clock);
+  const dir = mkdtempSync(join(scratchRoot(), "kintsugi-sim-"));
+  const safety = new SafetyInvariants(world);
+  const store = openSqliteStore({ path: join(dir, "sim.db"), initialConstraints: simConstraints(options.machines) });
+  let activity = 0;
+  store.onCommit((commit) => {
+    activity++;
+    for (const change of commit.entries) safety.committed(change);
+  });
+  await store.settings.setAutoRepairEnabled(true);
+  const commands = new SimCommands(world, random.fork(), now, { fail: 0.1, hang: 0.05, lateBoot: 0.25 });
+  const nodes = new SimNodes(world);
+  const sabakan = new SimSabakan(world, now);
+  const chainMs = longestChainMs(repair, passMs);
+  const liveness = new LivenessInvariants(world, chainMs);
+  const jitter = random.fork();
+  const build = () => ({
+    runner: new RepairRunner({ entries: store.entries, settings: store.settings, holds: store.holds, repair, commands, nodes, generatedControlPlanes: () => world.controlPlaneAddresses(), now, random: jitter.next, log: silent, intervalMs: passMs, healthCheckConcurrency: 8, machines: sabakan }),
+    poller: new AutoRepairPoller({ store, machines: sabakan, nodes, now, log: silent, repair }),
+    health: new HealthCheckRunner({ checks: [SIM_HEALTH_CHECK], repair, nodes, machines: sabakan, store, now, log: silent, intervalMs: passMs, changed: () => {} }),
+  });
+  let workers = build();
+  let restarts = 0;
+  const faults = new SimFaults(world, store, sabakan, random.fork(), options.faults ?? ALL_FAULTS, async () => {
+    await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop()]);
+    workers = build();
+    restarts++;
+  });
+  // Healthy as the operation judges it: with success_requires node_ready, a node must be Ready too (that signal
+  // does not apply to a machine that is not a node).
+  const needsReady = settings.proof?.requires.includes("node_ready") ?? false;
+  commands.onHealth = (address, healthy) => {
+    const m = world.at(address);
+    safety.healthAnswered(address, healthy && (!needsReady || m?.node === null || m?.ready === true));
+  };
+  commands.onStart = (s) => safety.disruptionStarts(`${s.kind} command`, s.address, store.holds.list(), clock);
+  nodes.onCordon = (m) => safety.disruptionStarts("cordon", m.address, store.holds.list(), clock);
+  const quiet = () => settle(() => activity);
+
+  const endFaults = START + options.hours * 3_600_000;
+  let end = endFaults + Math.max(options.hours * 3_600_000 / 3, 2 * chainMs);
+  let passes = 0;
+  let faultCount = 0;
+  let violation: Violation | null = null;
+  let nextPoll = START;
+  const intake = async (work: () => Promise<unknown>, answer: () => SabakanMachine[] | null) => {
+    const before = new Set(store.entries.list().map((e) => e.index));
+    sabakan.lastAnswer = [];
+    await work();
+    await quiet();
+    const all = store.entries.list();
+    const added = all.filter((e) => !before.has(e.index));
+    const c = store.settings.constraints();
+    safety.afterIntake(added, all.length, c.maximumRepairQueueEntries, c.maximumUnhealthyMachinesPerRack, answer(), c.waitSecondsToRepairRebooting, clock);
+  };
+  try {
+    while (clock < end && violation === null) {
+      clock += passMs;
+      commands.advanceTo(clock);
+      world.refresh(clock);
+      await quiet();
+      if (clock < endFaults) faultCount += await faults.step(clock, passMs);
+      else if (clock - passMs < endFaults) {
+        await faults.stop(clock);
+        liveness.restartClocks(clock);
+        // Every entry left must finish: the queue drains max_concurrent_repairs at a time, a chain of timeouts each.
+        const left = store.entries.list().filter((e) => !isFinished(e)).length;
+        end = Math.max(end, clock + chainMs * (2 + Math.ceil(left / repair.maxConcurrentRepairs)));
+      }
+      world.refresh(clock);
+      await quiet();
+      if (clock >= nextPoll) {
+        nextPoll = clock + 60_000;
+        await intake(() => workers.poller.runNow(), () => sabakan.lastAnswer);
+      }
+      await intake(() => workers.health.evaluateNow(), () => null);
+      safety.passStarts();
+      await workers.runner.passNow();
+      await quiet();
+      passes++;
+      const entries = store.entries.list();
+      safety.afterPass({ now: clock, entries, jobOf: (i) => workers.runner.jobs.kindOf(i), commandsRunning: commands.runningAddresses(), maxConcurrentRepairs: repair.maxConcurrentRepairs });
+      const livenessView = { now: clock, entries, waitingFor: (i: number) => workers.runner.waitingFor(i), queueEnabled: store.settings.repairQueueEnabled(), holds: store.holds.list(), maxConcurrentRepairs: repair.maxConcurrentRepairs };
+      violation = safety.violation ?? liveness.check(livenessView, clock >= end);
+    }
+    if (violation === null) {
+      for (const e of store.entries.list()) safety.history(e, await store.entries.history(e.index));
+      violation = safety.violation;
+    }
+    const checked = new Map([...safety.checked, ...liveness.checked]);
+    const report: SimReport = {
+      seed: options.seed, machines: options.machines, hours: options.hours, settings, passes, faults: faultCount, restarts,
+      entries: store.entries.list().length, finished: store.entries.list().filter((e: RepairEntry) => isFinished(e)).length,
+      checked, violation: null, details: null, faultKinds: countKinds(faults.log.map((f) => f.kind)),
+    };
+    if (!violation) return report;
+    return { ...report, violation, details: await violationReport(violation, store, faults.log) };
+  } finally {
+    await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop()]);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A RAM-backed directory when there is one: the store's fsyncs then cost nothing. */
+function scratchRoot(): string {
+  return existsSync("/dev/shm") && statSync("/dev/shm").isDirectory() ? "/dev/shm" : tmpdir();
+}
+
+function countKinds(kinds: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ALL_FAULTS, faultsWithout, type FaultMix } from "../../src/sim/sim-faults.js";
+import { simulate } from "../../src/sim/simulation.js";
+
+/**
+ * Issue 24's findings, each as a simulator seed that violated an invariant on the code before its fix (the
+ * invariant it broke is named). `todo` marks a finding whose fix is on another branch: the lead removes it on merge.
+ */
+const SEEDS: ReadonlyArray<{ finding: string; seed: number; hours: number; faults: FaultMix; brokeOnMain: string; todo?: string }> = [
+  { finding: "1: control plane A mid-repair and dead control plane B wait on each other for good", seed: 12, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-wait-cycle", todo: "needs h24b's fix" },
+  { finding: "2: a watch ends in the middle of a dwell and the next step drains a machine recovering as asked", seed: 17, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-disruption-of-a-healthy-machine", todo: "needs h24a's fix" },
+  { finding: "4: a health check remediates a node CKE is rebooting", seed: 3, hours: 2, faults: ALL_FAULTS, brokeOnMain: "no-remediation-of-a-rebooting-node", todo: "needs h24c's fix" },
+];
+
+describe("simulator regression seeds (issue 24's findings)", () => {
+  for (const c of SEEDS) {
+    it(`finding ${c.finding}: seed ${c.seed} (${c.hours} h) keeps every invariant (broke ${c.brokeOnMain} before the fix)`, { ...(c.todo && { todo: c.todo }) }, async () => {
+      const report = await simulate({ seed: c.seed, machines: 100, hours: c.hours, faults: c.faults });
+      assert.equal(report.violation, null, `${report.violation?.invariant}: ${report.violation?.message}\n${report.details}`);
+    });
+  }
+});
