@@ -8,9 +8,9 @@ import { simulate } from "../../src/sim/simulation.js";
  * invariant it broke is named). `todo` marks a finding whose fix is on another branch: the lead removes it on merge.
  */
 const SEEDS: ReadonlyArray<{ finding: string; seed: number; hours: number; faults: FaultMix; brokeOnMain: string; todo?: string }> = [
-  { finding: "1: control plane A mid-repair and dead control plane B wait on each other for good", seed: 12, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-wait-cycle", todo: "needs h24b's fix" },
-  { finding: "2: a watch ends in the middle of a dwell and the next step drains a machine recovering as asked", seed: 17, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-disruption-of-a-healthy-machine", todo: "needs h24a's fix" },
-  { finding: "4: a health check remediates a node CKE is rebooting", seed: 3, hours: 2, faults: ALL_FAULTS, brokeOnMain: "no-remediation-of-a-rebooting-node", todo: "needs h24c's fix" },
+  { finding: "1: control plane A mid-repair and dead control plane B wait on each other for good", seed: 12, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-wait-cycle" },
+  { finding: "2: a watch ends in the middle of a dwell and the next step drains a machine recovering as asked", seed: 17, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-disruption-of-a-healthy-machine" },
+  { finding: "4: a health check remediates a node CKE is rebooting", seed: 3, hours: 2, faults: ALL_FAULTS, brokeOnMain: "no-remediation-of-a-rebooting-node" },
 ];
 
 describe("simulator regression seeds (issue 24's findings)", () => {
