@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
+import { FleetSize } from "../graphql/limits/fleet-size.js";
+import { FleetObservingClient } from "./fleet-observer.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { MachineByAddressLoader } from "../gateway/machine-loader.js";
 import type { GraphQLSchema } from "graphql";
@@ -46,10 +47,13 @@ export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy:
   return verdict.healthy ? { healthy: true, details } : { healthy: false, reason: verdict.reason, details };
 }
 
-/** A fresh context per request (and per subscription): the machine loader batches within one request only. */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries): (actor: Actor) => GraphQLContext {
+/**
+ * A fresh context per request (and per subscription): the machine loader batches within one request only. `fleet`
+ * notes the size of every fleet sabakan answers the gateway with (see startApi).
+ */
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries, fleet: FleetSize = new FleetSize()): (actor: Actor) => GraphQLContext {
   const sabakan = config.sabakan
-    ? new SabakanGatewayClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes })
+    ? new FleetObservingClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes }, fleet)
     : null;
   const leaderWorkers = () => {
     const workers = leader.workers();
@@ -101,7 +105,8 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
 
 /**
  * Serves the API (GraphQL over HTTP and WebSocket, GraphiQL, /health, /version, /metrics) on the configured address,
- * bound beforehand (`address`), so that a start that cannot listen stops before the store is opened.
+ * bound beforehand (`address`), so that a start that cannot listen stops before the store is opened. The cost
+ * estimate weighs fleet-sized lists by `fleet` (see list-bounds.ts).
  */
 export async function startApi(
   config: KintsugiConfig,
@@ -112,6 +117,7 @@ export async function startApi(
   context: (actor: Actor) => GraphQLContext,
   leader: LeaderAccess,
   logger: Logger,
+  fleet: FleetSize = new FleetSize(),
 ): Promise<Api> {
   const { server, apollo, closeSubscriptions } = await createHttpServer({
     schema: edge.schema,
@@ -123,6 +129,7 @@ export async function startApi(
     logError: (err) => logger.error({ err }, "unexpected error"),
     routes: { ...graphiqlRoutes(), ...statusPageRoutes(), "/metrics": () => events.metrics.text() },
     limits: config.limits,
+    costSizes: () => ({ fleet: fleet.machines }),
     tls: config.tls,
   });
   try {
