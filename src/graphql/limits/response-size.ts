@@ -8,38 +8,70 @@ const NEEDS_CARE = /["\\\u0000-\u001f\u007f-\uffff]/;
 /**
  * The length in bytes of `value` as JSON.stringify writes it (UTF-8; `toJSON` honoured, undefined and functions
  * left out of objects), counted without writing it, and only until it passes `max`: a result above `max` is not
- * the whole length. Costs a walk of the value, far less than serialising it.
+ * the whole length. A walk of the value, about as fast as serialising it, without the string.
  */
 export function jsonBytesUpTo(value: unknown, max: number): number {
-  let total = 0;
-  const add = (v: unknown): boolean => {
-    if (v !== null && typeof v === "object" && typeof (v as { toJSON?: unknown }).toJSON === "function") v = (v as { toJSON: () => unknown }).toJSON();
-    if (v === null) total += 4;
-    else if (typeof v === "string") total += NEEDS_CARE.test(v) ? Buffer.byteLength(JSON.stringify(v)) : v.length + 2;
-    else if (typeof v === "number") total += Number.isFinite(v) ? String(v).length : 4;
-    else if (typeof v === "boolean") total += v ? 4 : 5;
-    else if (typeof v === "bigint") throw new TypeError("a bigint cannot be serialised as JSON");
-    else if (Array.isArray(v)) {
-      total += 1 + Math.max(v.length, 1);
+  const counter = { total: 0, max };
+  addValue(counter, value);
+  return counter.total;
+}
+
+interface Counter {
+  total: number;
+  readonly max: number;
+}
+
+function stringBytes(s: string): number {
+  return NEEDS_CARE.test(s) ? Buffer.byteLength(JSON.stringify(s)) : s.length + 2;
+}
+
+// Field names and aliases repeat in every item of a list: their lengths are kept, a bounded number of them.
+const keyLengths = new Map<string, number>();
+const KEPT_KEYS = 10_000;
+
+function keyBytes(key: string): number {
+  let bytes = keyLengths.get(key);
+  if (bytes === undefined) {
+    bytes = stringBytes(key);
+    if (keyLengths.size >= KEPT_KEYS) keyLengths.clear();
+    if (key.length <= 64) keyLengths.set(key, bytes);
+  }
+  return bytes;
+}
+
+/** Adds the JSON length of `v`; true once the total passed the counter's max (the walk stops there). */
+function addValue(counter: Counter, value: unknown): boolean {
+  const v = value;
+  if (typeof v === "string") counter.total += stringBytes(v);
+  else if (typeof v === "number") counter.total += Number.isFinite(v) ? String(v).length : 4;
+  else if (typeof v === "boolean") counter.total += v ? 4 : 5;
+  else if (v === null) counter.total += 4;
+  else if (typeof v === "bigint") throw new TypeError("a bigint cannot be serialised as JSON");
+  else if (typeof v === "object") {
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") return addValue(counter, toJSON.call(v));
+    if (Array.isArray(v)) {
+      counter.total += 1 + Math.max(v.length, 1);
       for (const item of v) {
         // An array writes undefined and functions as null.
-        if (item === undefined || typeof item === "function" || typeof item === "symbol") total += 4;
-        else if (add(item)) return true;
+        if (item === undefined || typeof item === "function" || typeof item === "symbol") counter.total += 4;
+        else if (addValue(counter, item)) return true;
       }
-    } else if (typeof v === "object") {
-      total += 2;
+    } else {
+      counter.total += 2;
       let first = true;
-      for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
+      const record = v as Record<string, unknown>;
+      // Answers are plain or null-prototype objects, whose enumerable keys are their own, as JSON.stringify writes them.
+      for (const key in record) {
+        const item = record[key];
         if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
-        total += (first ? 0 : 1) + (NEEDS_CARE.test(key) ? Buffer.byteLength(JSON.stringify(key)) : key.length + 2) + 1;
+        counter.total += (first ? 1 : 2) + keyBytes(key);
         first = false;
-        if (add(item)) return true;
+        if (addValue(counter, item)) return true;
       }
     }
-    return total > max;
-  };
-  add(value);
-  return total;
+  }
+  return counter.total > counter.max;
 }
 
 /** The answer sent instead of one larger than `maxBytes`: no data, an error naming the limit. */
