@@ -53,11 +53,16 @@ export interface StartOptions {
  * kubeconfig, or when the section is absent but kintsugi runs in a Pod. Otherwise none. The client library is
  * loaded only then: importing it costs about 60 MB of resident memory.
  */
-async function nodeOperatorFor(config: KintsugiConfig): Promise<NodeOperator | null> {
+async function nodeOperatorFor(config: KintsugiConfig, logger: Logger): Promise<NodeOperator | null> {
   const kubeconfig = config.kubernetes ? config.kubernetes.kubeconfig : process.env["KUBERNETES_SERVICE_HOST"] ? null : undefined;
   if (kubeconfig === undefined) return null;
   const { KubeNodeOperator } = await import("./adapters/kube-node-operator.js");
-  return KubeNodeOperator.fromKubeconfig(kubeconfig, config.kubernetes?.timeoutSeconds ?? DEFAULT_KUBERNETES_TIMEOUT_SECONDS);
+  const log = logger.child({ component: "kubernetes" });
+  return KubeNodeOperator.fromKubeconfig(kubeconfig, config.kubernetes?.timeoutSeconds ?? DEFAULT_KUBERNETES_TIMEOUT_SECONDS, {
+    ...(config.kubernetes?.maxResponseBytes !== undefined && { maxResponseBytes: config.kubernetes.maxResponseBytes }),
+    ...(config.kubernetes?.watchSeconds !== undefined && { watchSeconds: config.kubernetes.watchSeconds }),
+    log: (message) => log.warn(message),
+  });
 }
 
 /**
@@ -79,7 +84,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   let nodes: NodeOperator | null;
   let backend: Backend;
   try {
-    nodes = await nodeOperatorFor(config);
+    nodes = await nodeOperatorFor(config, logger);
     backend = await openBackend(config, logger);
   } catch (err) {
     await address.release();

@@ -1,8 +1,13 @@
-// Building the page's elements: every value from the server goes in as text, never as markup.
+// Building the page's elements: every value from the server goes in as text, never as markup, and with its control
+// characters escaped (a right-to-left override in a serial from sabakan would show the rest of the line reversed).
+import { escapeControlCharacters } from "../../src/domain/untrusted-text.js";
+
+/** Text from the server as the page shows it: control and bidirectional characters as visible escapes. */
+export const visible = escapeControlCharacters;
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = visible(text);
   if (className !== undefined) node.className = className;
   return node;
 }

@@ -4,7 +4,7 @@
 // and dims what it shows (it may be stale); once live again it says when it was last disconnected.
 import { REPAIR_COLOURS, REPAIR_LABELS, STATE_COLOURS } from "./colours.js";
 import { liveClient, query, RequestError, subscribe } from "./connection.js";
-import { clock, el } from "./dom.js";
+import { clock, el, visible } from "./dom.js";
 import { StatusModel, type Entry, type Hold, type Machine, type Outcome, type RepairWait } from "./model.js";
 import { renderHolds, renderOutcomes, renderQueue, renderTimeline } from "./panels.js";
 import { FINISHED_LIMIT, SNAPSHOT, SUBSCRIPTIONS } from "./queries.js";
@@ -38,7 +38,7 @@ let pending: Array<() => void> | null = null;
 let scheduled = false;
 
 function setBanner(text: string, state: "live" | "connecting" | "error"): void {
-  banner.textContent = text;
+  banner.textContent = visible(text);
   banner.dataset.state = state;
 }
 

@@ -1,5 +1,5 @@
 // The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
-import { clock, el, table } from "./dom.js";
+import { clock, el, table, visible } from "./dom.js";
 import { skippedPhrase } from "../../src/domain/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
 import type { EndedRepair } from "./timeline.js";
@@ -77,7 +77,7 @@ export function renderTimeline(section: HTMLElement, recent: readonly EndedRepai
     const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
     const age = now - Date.parse(r.finishedAt);
     mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / DAY_MS) * 100))}%`;
-    mark.title = `#${r.index} ${r.address} ${r.operation}: ${r.status} at ${r.finishedAt}`;
+    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${r.finishedAt}`);
     mark.dataset.key = r.index;
     strip.append(mark);
   }

@@ -2,6 +2,7 @@
 // fit the width. At 350 racks of 30 machines the cells shrink to 5 px, which still shows every machine on a laptop
 // screen; hovering a cell names it.
 import { REPAIR_COLOURS, STATE_COLOURS, UNKNOWN_STATE_COLOUR } from "./colours.js";
+import { visible } from "./dom.js";
 import type { Entry, Hold, Machine } from "./model.js";
 
 interface Layout {
@@ -32,7 +33,7 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
       return;
     }
     const repair = hit.entry ? `, repair #${hit.entry.index} ${hit.entry.operation} ${hit.entry.status}` : "";
-    tooltip.textContent = `${hit.machine.serial} (rack ${hit.machine.rack}, ${hit.machine.address ?? "no address"}): ${hit.machine.state}${repair}${hit.held ? ", held" : ""}`;
+    tooltip.textContent = visible(`${hit.machine.serial} (rack ${hit.machine.rack}, ${hit.machine.address ?? "no address"}): ${hit.machine.state}${repair}${hit.held ? ", held" : ""}`);
     tooltip.hidden = false;
   });
   canvas.addEventListener("mouseleave", () => (tooltip.hidden = true));

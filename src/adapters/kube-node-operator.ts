@@ -11,10 +11,11 @@ import {
   type NodePod,
 } from "./ports.js";
 import { boundedRequest, describeFailure, failure, statusOf, statusOfBody } from "./kube-call.js";
+import { BoundedKubeHttp } from "./kube-http.js";
 import { watchNodes } from "./kube-node-watch.js";
 import { loadKubeconfigFile } from "./kubeconfig-file.js";
 import type { TaintEffect } from "../domain/cluster/types.js";
-import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS } from "../config/kintsugi-config.js";
+import { DEFAULT_KUBERNETES_LIMITS, DEFAULT_KUBERNETES_TIMEOUT_SECONDS, type KubernetesLimits } from "../config/kintsugi-config.js";
 
 // The client's default patch content type is JSON patch; our bodies are merge patches.
 const MERGE_PATCH = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
@@ -22,39 +23,67 @@ const MERGE_PATCH = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.Merge
 const CONFLICT_ATTEMPTS = 3;
 const COMPONENT = "kintsugi";
 
+/** How much a Kubernetes API server may make kintsugi hold and wait for, and where watch failures are told. */
+export interface KubeOperatorOptions extends Partial<KubernetesLimits> {
+  /** One line per node watch failure; none when absent. */
+  readonly log?: (message: string) => void;
+}
+
+/**
+ * The list an answer holds, or a failure naming the call: a server may answer a list request with anything (a
+ * string for a text/plain body, an object without items), and that must fail the call, not what reads the list.
+ */
+function listOf<T extends { items?: unknown }>(answer: T, operation: string, object: string): T & { items: NonNullable<T["items"]> } {
+  if (typeof answer !== "object" || answer === null || !Array.isArray(answer.items)) {
+    throw new Error(`${operation}: ${object}: the answer is not a list`);
+  }
+  return answer as T & { items: NonNullable<T["items"]> };
+}
+
 /** {@link NodeOperator} over the Kubernetes API with @kubernetes/client-node. */
 export class KubeNodeOperator implements NodeOperator {
   private readonly core: k8s.CoreV1Api;
+  private readonly limits: KubernetesLimits;
+  private readonly http: BoundedKubeHttp;
+  private readonly log: (message: string) => void;
 
   /**
    * Loads a kubeconfig file (see {@link loadKubeconfigFile}: failures never quote the file), or with `null` the
    * in-cluster service account.
    */
-  static fromKubeconfig(path: string | null, timeoutSeconds = DEFAULT_KUBERNETES_TIMEOUT_SECONDS): KubeNodeOperator {
-    if (path !== null) return new KubeNodeOperator(loadKubeconfigFile(path), timeoutSeconds);
+  static fromKubeconfig(path: string | null, timeoutSeconds = DEFAULT_KUBERNETES_TIMEOUT_SECONDS, options: KubeOperatorOptions = {}): KubeNodeOperator {
+    if (path !== null) return new KubeNodeOperator(loadKubeconfigFile(path), timeoutSeconds, options);
     // loadFromCluster does not check this itself and would build the URL `https://undefined:undefined`.
     if (!process.env.KUBERNETES_SERVICE_HOST) {
       throw new Error("no kubeconfig given and not running in a Kubernetes pod (KUBERNETES_SERVICE_HOST is not set)");
     }
     const config = new k8s.KubeConfig();
     config.loadFromCluster();
-    return new KubeNodeOperator(config, timeoutSeconds);
+    return new KubeNodeOperator(config, timeoutSeconds, options);
   }
 
-  /** Uses the current context of `config`; every request gives up after `timeoutSeconds`. */
+  /**
+   * Uses the current context of `config`; every request gives up after `timeoutSeconds`, and no answer or watch line
+   * larger than `options.maxResponseBytes` is held.
+   */
   constructor(
     private readonly config: k8s.KubeConfig,
     private readonly timeoutSeconds = DEFAULT_KUBERNETES_TIMEOUT_SECONDS,
+    options: KubeOperatorOptions = {},
   ) {
     this.core = config.makeApiClient(k8s.CoreV1Api);
+    this.limits = { ...DEFAULT_KUBERNETES_LIMITS, ...options };
+    this.http = new BoundedKubeHttp(this.limits.maxResponseBytes);
+    this.log = options.log ?? (() => undefined);
   }
 
   watchNodes(changed: () => void): () => void {
-    return watchNodes(this.config, changed);
+    const limits = { maxLineBytes: this.limits.maxResponseBytes, watchSeconds: this.limits.watchSeconds, graceSeconds: this.timeoutSeconds, log: this.log };
+    return watchNodes(this.config, limits, changed);
   }
 
   async listNodes(options?: KubeCallOptions): Promise<ClusterNode[]> {
-    const list = await this.call("list nodes", "nodes", options, (o) => this.core.listNode({}, o));
+    const list = listOf(await this.call("list nodes", "nodes", options, (o) => this.core.listNode({}, o)), "list nodes", "nodes");
     return list.items.map((node) => ({
       name: node.metadata?.name ?? "",
       internalIPs: (node.status?.addresses ?? []).filter((a) => a.type === "InternalIP").map((a) => a.address),
@@ -124,7 +153,8 @@ export class KubeNodeOperator implements NodeOperator {
 
   async listPods(nodeName: string, options?: KubeCallOptions): Promise<NodePod[]> {
     const fieldSelector = `spec.nodeName=${nodeName}`;
-    const list = await this.call("list pods", `pods on node/${nodeName}`, options, (o) => this.core.listPodForAllNamespaces({ fieldSelector }, o));
+    const object = `pods on node/${nodeName}`;
+    const list = listOf(await this.call("list pods", object, options, (o) => this.core.listPodForAllNamespaces({ fieldSelector }, o)), "list pods", object);
     return list.items.map((pod) => ({
       namespace: pod.metadata?.namespace ?? "",
       name: pod.metadata?.name ?? "",
@@ -136,7 +166,7 @@ export class KubeNodeOperator implements NodeOperator {
 
   async listNamespaces(labelSelector: string | null, options?: KubeCallOptions): Promise<string[]> {
     const object = labelSelector === null ? "namespaces" : `namespaces matching ${JSON.stringify(labelSelector)}`;
-    const list = await this.call("list namespaces", object, options, (o) => this.core.listNamespace(labelSelector === null ? {} : { labelSelector }, o));
+    const list = listOf(await this.call("list namespaces", object, options, (o) => this.core.listNamespace(labelSelector === null ? {} : { labelSelector }, o)), "list namespaces", object);
     return list.items.map((ns) => ns.metadata?.name ?? "");
   }
 
@@ -194,7 +224,7 @@ export class KubeNodeOperator implements NodeOperator {
 
   /** One request, bounded by the timeout and `options.signal`; failures pass unchanged (see {@link boundedRequest}). */
   private send<T>(options: KubeCallOptions | undefined, request: (o: k8s.ConfigurationOptions) => Promise<T>, base?: k8s.ConfigurationOptions): Promise<T> {
-    return boundedRequest(this.timeoutSeconds, options, request, base);
+    return boundedRequest(this.timeoutSeconds, options, request, { ...base, httpApi: this.http });
   }
 
   /** {@link send}, with every failure described as `<operation>: <object>: <what went wrong>`. */

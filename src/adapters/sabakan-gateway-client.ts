@@ -1,6 +1,10 @@
 import { ClientError, GraphQLClient } from "graphql-request";
 import { BoundExceededError, boundedFetch } from "./bounded-fetch.js";
+import { FetchSlots } from "./fetch-slots.js";
 import { sabakanEndpoint, type SabakanClientOptions } from "./sabakan-client.js";
+
+/** sabakan.max_concurrent_requests when the config leaves it out. */
+const DEFAULT_MAX_CONCURRENT = 4;
 
 /** One error as sabakan reported it. */
 export interface SabakanGraphQLError {
@@ -27,14 +31,26 @@ export class SabakanUnavailableError extends Error {
  */
 export class SabakanGatewayClient {
   private readonly client: GraphQLClient;
+  private readonly slots: FetchSlots;
   readonly endpoint: string;
 
-  constructor(options: SabakanClientOptions) {
+  /**
+   * `maxConcurrent` (sabakan.max_concurrent_requests) bounds the fetches in flight for every client of the API
+   * together; past it a fetch waits at most the sabakan timeout, behind at most 16 times as many, else is refused
+   * with a SlotsFullError.
+   */
+  constructor(options: SabakanClientOptions & { readonly maxConcurrent?: number }) {
     this.endpoint = sabakanEndpoint(options.url);
     this.client = new GraphQLClient(this.endpoint, { fetch: boundedFetch(options.maxResponseBytes, options.timeoutMs), errorPolicy: "all" });
+    const max = options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
+    this.slots = new FetchSlots(max, 16 * max, options.timeoutMs, "sabakan.max_concurrent_requests");
   }
 
-  async execute(document: string, variables: Record<string, unknown>): Promise<SabakanAnswer> {
+  execute(document: string, variables: Record<string, unknown>): Promise<SabakanAnswer> {
+    return this.slots.run(() => this.send(document, variables));
+  }
+
+  private async send(document: string, variables: Record<string, unknown>): Promise<SabakanAnswer> {
     try {
       const res = await this.client.rawRequest<Record<string, unknown>>(document, variables);
       return { data: res.data ?? null, errors: (res.errors ?? []) as SabakanGraphQLError[] };

@@ -1,3 +1,4 @@
+import { printableJson } from "../domain/untrusted-text.js";
 import type { EntryFieldsFragment } from "./generated/operations.js";
 
 // Go's zero time.Time, which ckecli prints for a time that was never set.
@@ -27,9 +28,12 @@ export function toCkeEntry(e: EntryFieldsFragment): Record<string, unknown> {
   };
 }
 
-/** JSON as ckecli prints it: 4-space indentation and a final newline. */
+/**
+ * JSON as ckecli prints it: 4-space indentation and a final newline; what sabakan or Kubernetes wrote into a string
+ * reaches the terminal with its control characters as `\u` escapes (see {@link printableJson}).
+ */
 export function ckeJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 4)}\n`;
+  return `${printableJson(value, 4)}\n`;
 }
 
 /** Drops null members, so that printed variables can be fed back to `set-variables` as they are. */

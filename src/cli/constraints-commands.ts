@@ -12,14 +12,14 @@ function parseInteger(text: string): number {
   return Number(text);
 }
 
-/** Constraints keyed by CKE's kebab-case names, as `ckecli constraints show` prints them. */
+/** Constraints keyed by CKE's kebab-case names, as `ckecli constraints show` prints them: CKE's five in CKE's order first. */
 export function toCkeConstraints(c: Op.ConstraintsFieldsFragment): Record<string, number> {
   return Object.fromEntries(Object.entries(CONSTRAINT_NAMES).map(([name, key]) => [name, c[key]]));
 }
 
 /** `kintsugi constraints ...`, as `ckecli constraints`. */
 export function constraintsCommand(io: CliIo): Command {
-  const cmd = new Command("constraints").description("show and set the safety constraints (as ckecli constraints)");
+  const cmd = new Command("constraints").alias("cstr").description("show and set the safety constraints (as ckecli constraints)");
 
   cmd.command("set").description(`set a constraint: ${Object.keys(CONSTRAINT_NAMES).join(", ")}`)
     .argument("<NAME>").argument("<VALUE>", "an integer", parseInteger)

@@ -99,8 +99,8 @@ export const SetAutoRepairVariables = /* GraphQL */ `
 
 const CONSTRAINTS_FIELDS = /* GraphQL */ `
   fragment ConstraintsFields on Constraints {
-    maximumRepairQueueEntries waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack
-    controlPlaneCount minimumWorkers maximumWorkers waitSecondsToReplaceControlPlane
+    controlPlaneCount minimumWorkersRate maximumUnreachableNodesForReboot maximumRepairQueueEntries
+    waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack minimumWorkers maximumWorkers waitSecondsToReplaceControlPlane
   }
 `;
 

@@ -9,7 +9,8 @@ import { limitsSection } from "./limits-schema.js";
 import { etcdSection } from "./etcd-schema.js";
 import { leaderElectionSection } from "./leader-election-schema.js";
 import { pollRecordsSection } from "./poll-records-schema.js";
-import { CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
+import { refuseUnreachableProof } from "./proof-reachability.js";
+import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
 import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { PACING_DOMAINS } from "../domain/repair-pacing.js";
 import { PROOF_SIGNALS } from "../domain/repair-evidence.js";
@@ -18,10 +19,12 @@ import {
   MAX_TIMER_SECONDS,
   TIMER_TOO_LONG,
   DEFAULT_DATABASE,
+  DEFAULT_KUBERNETES_LIMITS,
   DEFAULT_KUBERNETES_TIMEOUT_SECONDS,
   DEFAULT_LISTEN,
   DEFAULT_RUNNER,
   DEFAULT_SABAKAN_MAX_RESPONSE_BYTES,
+  DEFAULT_SABAKAN_MAX_CONCURRENT_REQUESTS,
   DEFAULT_SABAKAN_SCHEDULE,
   DEFAULT_SABAKAN_TIMEOUT_SECONDS,
 } from "./kintsugi-config.js";
@@ -160,9 +163,13 @@ export function camelConstraints(values: ConstraintValues): Partial<Constraints>
   return result;
 }
 
+// Each at least its minimum, with the reason (CONSTRAINT_MINIMUMS, as the API judges it); any integer where CKE's is.
 const constraintShape = Object.fromEntries(
-  Object.keys(CONSTRAINT_NAMES).map((name) => [name, nonNegativeInt.optional()]),
-) as Record<keyof typeof CONSTRAINT_NAMES, z.ZodOptional<typeof nonNegativeInt>>;
+  Object.entries(CONSTRAINT_NAMES).map(([name, key]) => {
+    const lowest = CONSTRAINT_MINIMUMS[key];
+    return [name, (lowest ? z.int().min(lowest.min, { error: `must be >= ${lowest.min}: ${lowest.why}` }) : z.int()).optional()];
+  }),
+) as Record<keyof typeof CONSTRAINT_NAMES, z.ZodOptional<z.ZodInt>>;
 
 const constraints = z
   .strictObject(constraintShape, {
@@ -239,12 +246,16 @@ export const configFileSchema = z
         cluster_schedule: cronExpression.optional(),
         timeout_seconds: timerSeconds.default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
         max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
+        max_concurrent_requests: positiveInt.default(DEFAULT_SABAKAN_MAX_CONCURRENT_REQUESTS),
       })
       .optional(),
     kubernetes: z
       .strictObject({
         kubeconfig: nonEmptyString.optional(),
         timeout_seconds: timerSeconds.default(DEFAULT_KUBERNETES_TIMEOUT_SECONDS),
+        max_response_bytes: positiveInt.default(DEFAULT_KUBERNETES_LIMITS.maxResponseBytes),
+        // Whole seconds: the API server's timeoutSeconds; a day at most keeps its silence timer within node's range.
+        watch_seconds: z.int().gt(0).max(86_400).default(DEFAULT_KUBERNETES_LIMITS.watchSeconds),
       })
       .optional(),
     repair: repair.optional(),
@@ -262,6 +273,7 @@ export const configFileSchema = z
     tls: tlsSection.optional(),
   })
   .superRefine((file, ctx) => refuseUnknownOperations(file.health_checks ?? [], file.repair?.repair_procedures ?? [], ctx))
+  .superRefine(refuseUnreachableProof)
   .superRefine((file, ctx) => requireAuthOffLoopback(file.listen.host, file.auth, ctx))
   .superRefine((file, ctx) => checkClientCertificates(file.auth, file.tls?.client_ca_file, ctx));
 

@@ -30,13 +30,15 @@ export interface KintsugiConfig {
     readonly timeoutSeconds: number;
     /** A larger answer fails the poll instead of filling memory. */
     readonly maxResponseBytes: number;
+    /** The API's fetches from sabakan in flight at once, server-wide (the polls have their own); absent: the default. */
+    readonly maxConcurrentRequests?: number;
   } | null;
-  /** Absent = in-cluster config if present, else no Kubernetes. */
+  /** Absent = in-cluster config if present, else no Kubernetes; limits left out take DEFAULT_KUBERNETES_LIMITS. */
   readonly kubernetes: {
     readonly kubeconfig: string | null;
     /** Every Kubernetes API request that gets no full answer within this long fails, saying so. */
     readonly timeoutSeconds: number;
-  } | null;
+  } & Partial<KubernetesLimits> | null;
   readonly repair: RepairConfig;
   /** Node health checks (Cluster API's MachineHealthCheck, for Nodes), remediated through the repair queue. */
   readonly healthChecks: readonly HealthCheckConfig[];
@@ -70,8 +72,20 @@ export const DEFAULT_SABAKAN_SCHEDULE = "*/60 * * * * *";
 export const DEFAULT_SABAKAN_TIMEOUT_SECONDS = 30;
 /** A Kubernetes API request gives up after this long (also for in-cluster credentials without a `kubernetes` section). */
 export const DEFAULT_KUBERNETES_TIMEOUT_SECONDS = 10;
+/** What a Kubernetes API server may make kintsugi hold or wait for, beside the per-request timeout. */
+export interface KubernetesLimits {
+  /** The largest answer (a NodeList, a PodList) and the longest watch line read; more fails the call or the watch. */
+  readonly maxResponseBytes: number;
+  /** A node watch asks the server to end it after this long; one silent for this long plus the timeout is restarted. */
+  readonly watchSeconds: number;
+}
+
+/** 64 MiB, as for sabakan's answers; a watch of at most 5 minutes (client-go's reflector asks for 5 to 10). */
+export const DEFAULT_KUBERNETES_LIMITS: KubernetesLimits = { maxResponseBytes: 64 * 1024 * 1024, watchSeconds: 300 };
 /** 64 MiB: sabakan's answer for 10,000 machines is about 10 MB. */
 export const DEFAULT_SABAKAN_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** At most 4 API fetches from sabakan at once: each may be a whole fleet (about 10 MB for 10,000 machines). */
+export const DEFAULT_SABAKAN_MAX_CONCURRENT_REQUESTS = 4;
 /** A pass at least every 10 s; at most 32 health checks at once (child processes that mostly wait on the network). */
 export const DEFAULT_RUNNER = { intervalSeconds: 10, healthCheckConcurrency: 32 } as const;
 

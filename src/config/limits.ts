@@ -32,6 +32,8 @@ export interface Limits {
   readonly maxBufferedBytes: number;
   /** Largest answer, as JSON: a larger one is replaced by an error before it is serialised. */
   readonly maxResponseBytes: number;
+  /** Time one replay (simulateAutoRepair) may take in its worker thread; one runs at a time. */
+  readonly replaySeconds: number;
 }
 
 /**
@@ -59,4 +61,5 @@ export const DEFAULT_LIMITS: Limits = {
   idleTimeoutSeconds: 120,
   maxBufferedBytes: 4 * 1024 * 1024,
   maxResponseBytes: 64 * 1024 * 1024,
+  replaySeconds: 10,
 };

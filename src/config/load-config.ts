@@ -172,9 +172,17 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
           ...(file.sabakan.cluster_schedule !== undefined && { clusterSchedule: file.sabakan.cluster_schedule }),
           timeoutSeconds: file.sabakan.timeout_seconds,
           maxResponseBytes: file.sabakan.max_response_bytes,
+          maxConcurrentRequests: file.sabakan.max_concurrent_requests,
         }
       : null,
-    kubernetes: file.kubernetes ? { kubeconfig: file.kubernetes.kubeconfig ?? null, timeoutSeconds: file.kubernetes.timeout_seconds } : null,
+    kubernetes: file.kubernetes
+      ? {
+          kubeconfig: file.kubernetes.kubeconfig ?? null,
+          timeoutSeconds: file.kubernetes.timeout_seconds,
+          maxResponseBytes: file.kubernetes.max_response_bytes,
+          watchSeconds: file.kubernetes.watch_seconds,
+        }
+      : null,
     repair: file.repair ? toRepairConfig(file.repair) : EMPTY_REPAIR_CONFIG,
     healthChecks: toHealthCheckConfigs(file.health_checks),
     runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,

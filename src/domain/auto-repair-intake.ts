@@ -4,8 +4,10 @@ import { describeHold, type MachineHold } from "./machine-holds.js";
 import { findRepairOperation, type RepairConfig } from "./repair-config.js";
 import type { NewRepairEntry, RepairEntry } from "./repair-entry.js";
 import type { FinishedRepair } from "./finished-repair.js";
+import type { EscalationReleases } from "./escalation-releases.js";
 import { decideEscalation, type EscalationConfig } from "./repair-escalation.js";
 import type { NodeStanding, SabakanMachine } from "./sabakan-machine.js";
+import { withinRebootWait } from "./node-reboot.js";
 import type { SkipKind } from "./skip-kinds.js";
 
 /** The `source` of entries sabakan-triggered repair enqueues, and the actor of their history records. */
@@ -53,6 +55,8 @@ export interface EscalationInput {
   readonly config: EscalationConfig;
   /** The store's finished-repair records (the queue is the input's `entries`). */
   readonly finished: readonly FinishedRepair[];
+  /** When operators last released each machine (see EscalationReleases); absent: never. */
+  readonly releases?: EscalationReleases;
   readonly now: number;
   /** The procedures, to tell whether the machine's type has the escalation operation. */
   readonly repair: RepairConfig;
@@ -83,7 +87,8 @@ export interface IntakeInput {
  * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
  *    of that rack's machines; kintsugi: a repeat offender (decideEscalation) -> skip as `escalated`, and either kept
  *    with the escalation operation (skipped when its type has no such operation) or held;
- * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing);
+ * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing), and
+ *    kintsugi: hold no repeat offender either (skipped as `queue_limit`: the round acts on nothing);
  * 5. otherwise enqueue every kept machine: address = first IPv4 (canonical), type = BMC type, operation = lower-case state.
  */
 export function decideIntake(input: IntakeInput): IntakeDecision {
@@ -99,6 +104,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   // `escalated`: why the machine gets the escalation operation; it is skipped as `escalated` once it is enqueued.
   const kept: Array<{ readonly machine: SabakanMachine; readonly address: string; readonly operation: string; readonly escalated: string | null }> = [];
   const escalationHolds: EscalationHold[] = [];
+  const toHold: Array<{ readonly machine: SabakanMachine; readonly address: string; readonly reason: string }> = [];
   const keptAddresses = new Set<string>();
   for (const m of input.machines) {
     const first = m.ipv4[0];
@@ -121,7 +127,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
       skip(m, "held", describeHold(hold), address);
       continue;
     }
-    if (m.state === "UNREACHABLE" && m.durationSeconds < constraints.waitSecondsToRepairRebooting) {
+    if (m.state === "UNREACHABLE" && withinRebootWait(m.durationSeconds, constraints.waitSecondsToRepairRebooting)) {
       const standing = input.nodes.get(address) ?? "not-a-node";
       if (standing === "rebooting") {
         skip(m, "rebooting", "rebooting", address);
@@ -143,10 +149,11 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     }
     let operation = m.state.toLowerCase();
     let escalated: string | null = null;
-    const escalation = input.escalation && decideEscalation(input.escalation.config, address, { entries: input.entries, finished: input.escalation.finished }, input.escalation.now);
+    const escalation = input.escalation && decideEscalation(input.escalation.config, address, { entries: input.entries, finished: input.escalation.finished, ...(input.escalation.releases && { releases: input.escalation.releases }) }, input.escalation.now);
     if (escalation && input.escalation) {
       if (escalation.kind === "hold") {
-        skip(m, "escalated", escalation.reason, address);
+        // Skipped once the round is known to act: a round the cap stops holds nobody (see below).
+        toHold.push({ machine: m, address, reason: escalation.reason });
         escalationHolds.push({ address, serial: m.serial, reason: escalation.holdReason });
         continue;
       }
@@ -164,9 +171,12 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
 
   const limit = constraints.maximumRepairQueueEntries;
   if (kept.length > 0 && input.entries.length + kept.length > limit) {
+    // A round the cap stops acts on nothing: no repeat offender is held by it either (the next round decides again).
     for (const k of kept) skip(k.machine, "queue_limit", "too many repair requests", k.address);
-    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit }, escalationHolds };
+    for (const h of toHold) skip(h.machine, "queue_limit", "too many repair requests", h.address);
+    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit }, escalationHolds: [] };
   }
+  for (const h of toHold) skip(h.machine, "escalated", h.reason, h.address);
   for (const k of kept) if (k.escalated !== null) skip(k.machine, "escalated", k.escalated, k.address);
   const enqueue = kept.map(({ machine: m, address, operation }) => ({
     address,

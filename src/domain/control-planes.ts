@@ -65,16 +65,24 @@ export function indexControlPlanes(planes: readonly ControlPlane[]): ControlPlan
 }
 
 /**
+ * Why a control-plane entry may not move this pass: the rule, a sentence, and the other control plane being rebooted
+ * or not Ready (one at a time names none: the entry in progress says which).
+ */
+export type ControlPlaneHold =
+  | { readonly rule: "one-at-a-time"; readonly message: string }
+  | { readonly rule: "rebooting" | "not-ready"; readonly message: string; readonly plane: ControlPlane };
+
+/**
  * Why a control-plane entry may not move this pass, or null. `own` is the entry's machine; `repairing` is the
  * control-plane entry already in progress this pass (null when none). In order: one control plane at a time; no
  * repair while another control plane is being rebooted; no drain or command while another one is not Ready (the one
  * dead control plane may be repaired).
  */
-export function controlPlaneHold(own: ControlPlane, planes: readonly ControlPlane[], repairing: RepairEntry | null): string | null {
-  if (repairing) return `one control plane at a time: entry ${repairing.index} is repairing control plane ${repairing.address}`;
+export function controlPlaneHold(own: ControlPlane, planes: readonly ControlPlane[], repairing: RepairEntry | null): ControlPlaneHold | null {
+  if (repairing) return { rule: "one-at-a-time", message: `one control plane at a time: entry ${repairing.index} is repairing control plane ${repairing.address}` };
   const rebooting = planes.find((p) => p !== own && p.rebooting);
-  if (rebooting) return `control plane ${rebooting.name} is being rebooted`;
+  if (rebooting) return { rule: "rebooting", message: `control plane ${rebooting.name} is being rebooted`, plane: rebooting };
   const notReady = planes.find((p) => p !== own && !p.ready);
-  if (notReady) return `control plane ${notReady.name} is not Ready`;
+  if (notReady) return { rule: "not-ready", message: `control plane ${notReady.name} is not Ready`, plane: notReady };
   return null;
 }

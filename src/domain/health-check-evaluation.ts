@@ -1,6 +1,7 @@
 import { parseAddress } from "./address.js";
 import { formatMaxUnhealthy, SKIP_REMEDIATION_ANNOTATION, type HealthCheckConfig, type UnhealthyCondition } from "./health-check-config.js";
 import { matchesLabelSelector } from "./label-selector.js";
+import { isRebootedByCke, rebootWaitEndsAt, withinRebootWait, type RebootWait } from "./node-reboot.js";
 
 /** A Node as health checks see it. */
 export interface CheckedNode {
@@ -53,18 +54,26 @@ export interface HealthCheckEvaluation {
  * One node against the check's rules: a rule matches when the node has a condition of that type with that status,
  * and fails when `lastTransitionTime + timeout < now` (strictly: exactly at the timeout it is still pending, and it
  * is next checked at `timeout - elapsed + 1 s`). Unhealthy if any rule failed, healthy if none matches, else pending.
+ * With `reboot`, a failed rule of a Node CKE is rebooting (isRebootedByCke) stays pending while its condition has
+ * held for less than `wait-seconds-to-repair-rebooting` (withinRebootWait, the sabakan trigger's rule), and is next
+ * checked when that wait ends: a bare-metal boot is slower than most timeouts.
  */
-export function evaluateTarget(node: CheckedNode, rules: readonly UnhealthyCondition[], now: number): TargetEvaluation {
+export function evaluateTarget(node: CheckedNode, rules: readonly UnhealthyCondition[], now: number, reboot?: RebootWait): TargetEvaluation {
   const { address, addressProblem } = addressOf(node);
+  const rebooting = reboot !== undefined && isRebootedByCke(node, reboot.cordonedByAnnotation);
   let pending: { rule: UnhealthyCondition; since: number; nextCheckAt: number } | null = null;
   for (const rule of rules) {
     const condition = node.conditions.find((c) => c.type === rule.type && c.status === rule.status);
     if (!condition) continue;
-    const deadline = condition.lastTransitionTime + rule.timeoutSeconds * 1000;
-    if (deadline < now) return { node: node.name, address, addressProblem, state: "unhealthy", rule, since: condition.lastTransitionTime, nextCheckAt: null };
+    const since = condition.lastTransitionTime;
+    const deadline = since + rule.timeoutSeconds * 1000;
     // `timeout - elapsed + 1 s` from now is one second past the deadline.
-    const nextCheckAt = deadline + 1000;
-    if (!pending || nextCheckAt < pending.nextCheckAt) pending = { rule, since: condition.lastTransitionTime, nextCheckAt };
+    let nextCheckAt = deadline + 1000;
+    if (deadline < now) {
+      if (!rebooting || !withinRebootWait((now - since) / 1000, reboot.waitSeconds)) return { node: node.name, address, addressProblem, state: "unhealthy", rule, since, nextCheckAt: null };
+      nextCheckAt = rebootWaitEndsAt(since, reboot.waitSeconds);
+    }
+    if (!pending || nextCheckAt < pending.nextCheckAt) pending = { rule, since, nextCheckAt };
   }
   if (!pending) return { node: node.name, address, addressProblem, state: "healthy", rule: null, since: null, nextCheckAt: null };
   return { node: node.name, address, addressProblem, state: "pending", ...pending };
@@ -80,15 +89,16 @@ function addressOf(node: CheckedNode): { address: string | null; addressProblem:
 }
 
 /**
- * A check over the cluster's nodes, as Cluster API's MachineHealthCheck: targets are the nodes its selector picks
+ * A check over the cluster's nodes, as Cluster API's MachineHealthCheck: targets are the nodes its selector picks,
+ * each judged by evaluateTarget (with `reboot`: Nodes CKE is rebooting wait it out)
  * (less those annotated to skip remediation); pending targets count against the budget; a range, when set, decides
  * (`min <= unhealthy <= max`), else `max_unhealthy` as an integer (not capped at the target count) or a percentage
  * of the targets rounded down. A paused check never opens its gate.
  */
-export function evaluateHealthCheck(check: HealthCheckConfig, nodes: readonly CheckedNode[], now: number): HealthCheckEvaluation {
+export function evaluateHealthCheck(check: HealthCheckConfig, nodes: readonly CheckedNode[], now: number, reboot?: RebootWait): HealthCheckEvaluation {
   const targets = nodes
     .filter((n) => matchesLabelSelector(check.selector, n.labels) && !Object.hasOwn(n.annotations, SKIP_REMEDIATION_ANNOTATION))
-    .map((n) => evaluateTarget(n, check.unhealthyConditions, now))
+    .map((n) => evaluateTarget(n, check.unhealthyConditions, now, reboot))
     .sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
   const expected = targets.length;
   const currentHealthy = targets.filter((t) => t.state === "healthy").length;

@@ -47,7 +47,7 @@ export interface RemediationContext {
  * whose type has no procedure with the check's operation (CKE's lookup, as the queue makes it) is held with the
  * reason, never enqueued to fail at once; a repeat offender (decideEscalation) is enqueued with the escalation
  * operation instead (held when its type has none), or held and its hold asked for; when the persisting entries plus the new ones would exceed
- * `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the sabakan trigger does).
+ * `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the sabakan trigger does) and no hold is asked for.
  */
 export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCheckEvaluation, context: RemediationContext): RemediationDecision {
   const { entries, maximumRepairQueueEntries, repair, machineTypeOf } = context;
@@ -58,6 +58,7 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
   const enqueue: NewRepairEntry[] = [];
   const escalationHolds: EscalationHold[] = [];
   const escalated = new Map<string, string>();
+  const toHold = new Set<string>();
   for (const t of unhealthy) {
     if (t.address === null) {
       held.push({ node: t.node, reason: t.addressProblem ?? "the node has no InternalIP" });
@@ -74,8 +75,9 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
       held.push({ node: t.node, reason: check.machineType.from === "sabakan" ? `sabakan has no machine with address ${t.address}` : `the node has no label ${check.machineType.label}` });
       continue;
     }
-    const escalation = context.escalation && decideEscalation(context.escalation.config, t.address, { entries, finished: context.escalation.finished }, context.escalation.now);
+    const escalation = context.escalation && decideEscalation(context.escalation.config, t.address, { entries, finished: context.escalation.finished, ...(context.escalation.releases && { releases: context.escalation.releases }) }, context.escalation.now);
     if (escalation?.kind === "hold") {
+      toHold.add(t.node);
       held.push({ node: t.node, reason: `escalated: ${escalation.reason}` });
       escalationHolds.push({ address: t.address, serial: null, reason: escalation.holdReason });
       continue;
@@ -92,7 +94,9 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
   }
   if (enqueue.length > 0 && entries.length + enqueue.length > maximumRepairQueueEntries) {
     const why = `too many repair requests (${entries.length} in the queue + ${enqueue.length} > maximum-repair-queue-entries ${maximumRepairQueueEntries})`;
-    return { enqueue: [], held: [...held, ...enqueue.map((e) => ({ node: unhealthy.find((t) => t.address === e.address)?.node ?? e.address, reason: why }))], ...extras(escalationHolds, new Map()) };
+    // A pass the cap stops acts on nothing: no repeat offender is held by it either (the next pass decides again).
+    const notHeld = held.map((h) => (toHold.has(h.node) ? { node: h.node, reason: why } : h));
+    return { enqueue: [], held: [...notHeld, ...enqueue.map((e) => ({ node: unhealthy.find((t) => t.address === e.address)?.node ?? e.address, reason: why }))] };
   }
   return { enqueue, held, ...extras(escalationHolds, escalated) };
 }

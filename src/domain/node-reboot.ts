@@ -36,3 +36,26 @@ export function isRebootedByCke(node: Pick<RebootFacts, "annotations">, cordoned
 export function isCordonedForReboot(node: RebootFacts, cordonedByAnnotation: string): boolean {
   return isRebootedByCke(node, cordonedByAnnotation) && node.unschedulable;
 }
+
+/**
+ * CKE's wait for a machine it reboots (cke `sabakan/repairer.go`: `Status.Duration < RepairRebootingSeconds`, strict):
+ * a machine CKE is rebooting, failing for less than `wait-seconds-to-repair-rebooting`, is left alone; at the wait's
+ * end it is judged as any other. One rule for both callers: the sabakan trigger (failing = sabakan's seconds in
+ * UNREACHABLE) and health checks (failing = seconds since the unhealthy condition took its status).
+ */
+export function withinRebootWait(failingForSeconds: number, waitSeconds: number): boolean {
+  return failingForSeconds < waitSeconds;
+}
+
+/** When the reboot wait ends for a machine failing since `since` (ms since the epoch): the first instant it is judged. */
+export function rebootWaitEndsAt(since: number, waitSeconds: number): number {
+  return since + waitSeconds * 1000;
+}
+
+/** What health checks need to wait out CKE's reboots: the constraint, and the annotation of kintsugi's own cordons. */
+export interface RebootWait {
+  /** `wait-seconds-to-repair-rebooting`. */
+  readonly waitSeconds: number;
+  /** A Node whose cordon carries it is kintsugi's own drain, not CKE's reboot (see isRebootedByCke). */
+  readonly cordonedByAnnotation: string;
+}

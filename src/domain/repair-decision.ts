@@ -1,12 +1,15 @@
-import { controlPlaneHold, indexControlPlanes, type ControlPlaneIndex } from "./control-planes.js";
+import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
+import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
 import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "./repair-pacing.js";
+import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
 import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./repair-proof.js";
 import { waitForBackoff, waitForCommand, waitForControlPlane, waitForHold, waitForMachine, waitForPacing, waitForSlot, type WaitingFor } from "./repair-wait.js";
-import type { EntryTransition, RepairAction, RepairObservation, RepairPlan, RepairSnapshot } from "./repair-plan.js";
+import { isCheckable, type EntryTransition, type RepairAction, type RepairObservation, type RepairPlan, type RepairSnapshot } from "./repair-plan.js";
 import { progressWait } from "./progress-wait.js";
+import { withWaitCycles } from "./wait-cycles.js";
 import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
@@ -23,25 +26,33 @@ function earliest(a: number | null, b: number | null): number | null {
  * what to do after each change is committed. In order:
  * 1. a deleted entry is dequeued, whatever else holds;
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
- * 3. an entry whose health check said healthy succeeds (through the success command), with no concurrency limit,
- *    unless its machine is held (kintsugi: finishing runs the success command on the machine and uncordons it, so
- *    it waits, with or without a success command, and finishes at the first pass after the hold ends); kintsugi: an
- *    operation with `success_requires` / `success_dwell_seconds` succeeds only once proven (see repair-proof.ts),
- *    and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
+ * 3. CKE's health rule, before every rule but 1 and 2: an entry whose health check said healthy succeeds at this
+ *    pass (through the success command), whatever its step and step status (queued, waiting, draining, in drain
+ *    back-off, watching), with the queue disabled, with no concurrency slot, waiting for the control-plane turn or
+ *    on a held machine (a hold stops commands, never a success: the success command is skipped, see
+ *    healthy-finish.ts); kintsugi: an operation with `success_requires` / `success_dwell_seconds` succeeds only
+ *    once proven by the evidence gathered since the entry's first repair command, whichever step gathered it (see
+ *    repair-proof.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
  *    once (kintsugi), and a control-plane entry obeys `controlPlaneHold` (one at a time, none while another control
- *    plane reboots or is not Ready); kintsugi: a held machine's entry does not move (a queued one does not start
+ *    plane reboots or is not Ready); kintsugi: a processing control plane held by one at a time or by another's
+ *    readiness, with no job running, gives up the turn (see control-plane-turn.ts), and one in back-off holds none,
+ *    so the turn never deadlocks; a held machine's entry does not move (a queued one does not start
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
  *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
  *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
- *    processing entry not waiting out a back-off, held or not; each in progress moves on by its step status.
+ *    processing entry that holds a slot (not waiting out a back-off, not yielded), held or not; each in progress
+ *    moves on by its step status, except one whose proof dwell runs (kintsugi: every signal holds, so it is
+ *    recovering as asked): its watch does not end and no drain or repair command starts until the dwell ends or a
+ *    signal relapses (holdWhileDwelling).
  * Every entry a rule leaves where it is comes back in `held` with what it waits for (an entry a control-plane rule
- * holds takes no slot but, processing, still counts as the one control plane in progress; a machine hold's
+ * holds takes no slot but, processing and not yielded, still counts as the one control plane in progress; a machine hold's
  * processing entry keeps its slot); every other unfinished entry that waits for its own step (a command, a drain, a
  * watch, the disabled queue) comes back in `waiting` (see progressWait).
- * An entry with a job running in this process is left to that job, except to be dequeued or to abandon a drain.
+ * An entry with a job running in this process is left to that job, except to be dequeued, to abandon a drain, or
+ * to succeed while its drain's eviction job runs (the success stops the drain; see isCheckable).
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
 export function decideRepairActions(snapshot: RepairSnapshot, now: number, random: () => number): RepairPlan {
@@ -67,13 +78,12 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       continue;
     }
     // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
-    const proof = obs.job === "none" && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
-    if (obs.job === "none" && obs.healthy === true && (proof === null || proof.kind !== "unproven") && !snapshot.holds?.has(entry.address)) {
-      actions.push({ entry, transitions: [...renamed, ...(proof?.transitions ?? [])], effect: { kind: "success-command", operation: lookup.operation } });
+    const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
+    if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
+      actions.push(finishHealthy(entry, [...renamed, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
       continue;
     }
-    // A machine found healthy before any repair keeps no evidence while held: it is judged afresh once the hold ends.
-    const proved = proof && proof.kind !== "not-repaired" ? proof.transitions : [];
+    const proved = proof?.transitions ?? [];
     contenders.push({ entry, obs, current: proved.at(-1)?.after ?? current, renamed: [...renamed, ...proved], operation: lookup.operation, ...(proof && { proof }) });
   }
 
@@ -86,16 +96,29 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   // One wait for every entry the limit holds: on a long queue most entries wait for a slot.
   const fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
   const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
-  // Pacing counts what pacingReport shows in progress: every processing entry not waiting out a back-off, whatever
-  // holds it (a held one may be cordoned or drained already); queued entries count from the moment they start.
-  for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now)) pacing?.admit(entry);
-  for (const { entry, obs, current, renamed, operation } of walkOrder(contenders, planeOf)) {
+  // Control planes that gave up the one-control-plane turn this pass: they hold no slot.
+  const yielded = new Set<number>();
+  // Pacing counts the processing entries that hold a slot: every one not waiting out a back-off and not yielded,
+  // whatever else holds it (a held one may be cordoned or drained already); queued entries count from the moment
+  // they start. Every processing entry is walked before the first queued one, so they are counted then.
+  let processingPaced = false;
+  const paceProcessing = () => {
+    if (processingPaced) return;
+    processingPaced = true;
+    for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now) && !yielded.has(entry.index)) pacing?.admit(entry);
+  };
+  const entryOfPlane = new Map<ControlPlane, number>();
+  for (const { entry } of contenders) {
+    const plane = planeOf.get(entry.address);
+    if (plane && !entryOfPlane.has(plane)) entryOfPlane.set(plane, entry.index);
+  }
+  for (const { entry, obs, current, renamed, operation, proof } of walkOrder(contenders, planeOf)) {
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
       // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
       if (holder === undefined) busy.set(entry.address, entry.index);
-      // A control plane in back-off resumes its drain when it expires: no other control plane may start meanwhile.
-      if (planeOf.has(entry.address) && !repairingPlane) repairingPlane = entry;
+      // A control plane in back-off does not keep the one-control-plane turn (CKE leaves back-off entries out of its
+      // walk): its node is uncordoned, and when the back-off ends it waits for the turn like any other.
       held.set(entry.index, waitForBackoff(entry.drainBackoffExpire ?? 0));
       wakeAt = earliest(wakeAt, entry.drainBackoffExpire);
       continue;
@@ -121,12 +144,23 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     if (plane) {
       const hold = controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane);
-      // The first rule is one at a time: while a control plane is in progress, that is what holds this one.
-      const inTheWay = repairingPlane?.index ?? null;
+      const yields = hold !== null && yieldsTurn(entry, hold, obs);
+      // The entry in the way: the control plane in progress (one at a time) or, for an entry without the turn, the
+      // entry of the control plane that is not Ready.
+      const inTheWay = hold?.rule === "one-at-a-time" ? (repairingPlane?.index ?? null) : hold?.rule === "not-ready" && (yields || entry.status === "queued") ? (entryOfPlane.get(hold.plane) ?? null) : null;
+      if (hold && yields) {
+        // It gives up the turn so that the other control plane (the dead one the rule allows) is repaired first.
+        yielded.add(entry.index);
+        held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
+        const progress = yieldedProgress(current, operation, obs, ctx, hold, renamed);
+        if (progress.transitions.length > 0 || progress.effect.kind !== "none") actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
+        wakeAt = earliest(wakeAt, progress.wakeAt);
+        continue;
+      }
       // A processing control plane may be cordoned or drained already: no other one starts beside it, held or not.
       if (entry.status === "processing" && !repairingPlane) repairingPlane = entry;
       if (hold) {
-        held.set(entry.index, waitForControlPlane(hold, inTheWay));
+        held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
         const stop = drainStopOf(entry, ctx);
         if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
         else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
@@ -137,6 +171,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       held.set(entry.index, fullReason);
       continue;
     }
+    if (entry.status === "queued") paceProcessing();
     const paced = entry.status === "queued" ? (pacing?.holdReason(entry) ?? null) : null;
     if (paced !== null) {
       held.set(entry.index, waitForPacing(paced.message, paced.domain));
@@ -145,6 +180,12 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     inProgress++;
     if (entry.status === "queued") pacing?.admit(entry);
     if (plane) repairingPlane = entry;
+    const dwelling = holdWhileDwelling(entry, current, renamed, proof, ctx);
+    if (dwelling) {
+      if (dwelling.action) actions.push(dwelling.action);
+      wakeAt = earliest(wakeAt, dwelling.wakeAt);
+      continue;
+    }
     const progress = withBootIdRecorded(progressOf(current, operation, obs, ctx, renamed), operation, obs.proof?.bootId ?? null);
     if (progress.transitions.length > 0 || progress.effect.kind !== "none") {
       actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
@@ -163,7 +204,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     if (proof.kind === "unproven" && !moved) wakeAt = earliest(wakeAt, proof.wakeAt);
   }
   for (const { entry, effect } of actions) if (effect.kind === "success-command") waiting.set(entry.index, waitForCommand("success", entry.step));
-  return { actions, wakeAt, held, waiting };
+  // Two entries that still wait for each other (two control planes both not Ready) say so on both.
+  return { actions, wakeAt, held: withWaitCycles(held), waiting, yielded };
 }
 
 /** An unfinished entry that competes for a slot, with what the first look at it found. */
@@ -178,10 +220,14 @@ interface Contender {
   readonly proof?: ProofVerdict;
 }
 
-/** CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries. */
+/**
+ * CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries;
+ * kintsugi: processing control planes in the order they are offered the turn (see turnRank).
+ */
 function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex): Contender[] {
   const groups: Contender[][] = [[], [], [], []];
   for (const c of contenders) groups[(c.entry.status === "processing" ? 0 : 2) + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
+  groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs));
   return groups.flat();
 }
 

@@ -1,5 +1,6 @@
 import type { FinishedRepair } from "./finished-repair.js";
 import type { RepairEntry } from "./repair-entry.js";
+import type { EscalationReleases } from "./escalation-releases.js";
 
 /**
  * `repair.escalation`: a machine that already had `maxRepairs` entries created within the last `windowSeconds` is a
@@ -13,10 +14,14 @@ export interface EscalationConfig {
   readonly operation: string | null;
 }
 
-/** What escalation reads: every entry in the queue and the store's finished-repair records (the dequeued ones). */
+/**
+ * What escalation reads: every entry in the queue, the store's finished-repair records (the dequeued ones), and when
+ * operators last released each machine (absent: never).
+ */
 export interface RepairRecord {
   readonly entries: readonly RepairEntry[];
   readonly finished: readonly FinishedRepair[];
+  readonly releases?: EscalationReleases;
 }
 
 /** One repair of a machine as escalation counts it. */
@@ -47,11 +52,12 @@ export function describeWindow(seconds: number): string {
 
 /**
  * The repairs of `address` created within the window ending at `now`: `createdAt` after `now - windowSeconds`
- * (an entry exactly as old as the window is outside it), whatever became of them (queued, running, finished or
- * dequeued), each entry once (one still queued may also have a record), oldest first.
+ * (an entry exactly as old as the window is outside it) and after the machine's last release (kintsugi: the repairs
+ * an operator released it from count no more), whatever became of them (queued, running, finished or dequeued), each
+ * entry once (one still queued may also have a record), oldest first.
  */
 export function repairsInWindow(address: string, record: RepairRecord, windowSeconds: number, now: number): CountedRepair[] {
-  const since = now - windowSeconds * 1000;
+  const since = Math.max(now - windowSeconds * 1000, record.releases?.get(address) ?? -Infinity);
   const found = new Map<number, CountedRepair>();
   const note = (entryIndex: number, operation: string, createdAt: number) => {
     if (createdAt > since) found.set(entryIndex, { entryIndex, operation, createdAt });

@@ -18,9 +18,9 @@ export interface SuccessProof {
  * so it survives a restart or a change of leader. Times are milliseconds since the epoch.
  */
 export interface RepairEvidence {
-  /** The step (0-based) whose repair command started the gathering; evidence of another step counts for nothing. */
+  /** The step (0-based) whose repair command started the gathering (the entry's first); it counts for every later step. */
   readonly step: number;
-  /** The Node's `status.nodeInfo.bootID` when the step's repair command started; null when none was known. */
+  /** The Node's `status.nodeInfo.bootID` when the first repair command started; null when none was known. */
   readonly bootIdBefore: string | null;
   /** The Node's boot ID as last observed while proving; null before any observation or when none was known. */
   readonly bootIdAfter: string | null;
@@ -104,9 +104,9 @@ export type ProofOutcome = "proven" | "unproven";
 
 /**
  * The proof outcome of a finished entry: undefined when it carries no evidence (its operation required no proof),
- * "proven" when the evidence of its last step was proven, "unproven" otherwise.
+ * "proven" when its evidence (gathered since its first repair command, whichever step) was proven, "unproven" otherwise.
  */
-export function proofOutcomeOf(entry: { readonly step: number; readonly evidence?: RepairEvidence }): ProofOutcome | undefined {
+export function proofOutcomeOf(entry: { readonly evidence?: RepairEvidence }): ProofOutcome | undefined {
   if (entry.evidence === undefined) return undefined;
-  return entry.evidence.step === entry.step && entry.evidence.provenAt !== null ? "proven" : "unproven";
+  return entry.evidence.provenAt !== null ? "proven" : "unproven";
 }

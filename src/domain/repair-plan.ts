@@ -10,11 +10,20 @@ import type { WaitingFor } from "./repair-wait.js";
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
 export type RunningJob = "none" | "drain" | "repair-command" | "success-command" | "diagnostics";
 
+/**
+ * Whether an entry's health is checked (and, healthy, it succeeds) while this job runs: with none, and during a
+ * drain's eviction job (CKE's health rule at every step; the success stops the drain). A running command (repair,
+ * success, diagnostics) is the step's own action: its outcome moves the entry on, and the next pass checks it.
+ */
+export function isCheckable(job: RunningJob): boolean {
+  return job === "none" || job === "drain";
+}
+
 /** What the runner observed about one entry's machine in this pass. */
 export interface RepairObservation {
   /** The Kubernetes Node whose InternalIP or name is the address; "" when the machine is not a node. */
   readonly nodename: string;
-  /** The health check's verdict this pass; undefined when it was not run (a job is running, or it is finished). */
+  /** The health check's verdict this pass; undefined when it was not run (a command is running, see isCheckable). */
   readonly healthy?: boolean;
   readonly job: RunningJob;
   /** This process finished the eviction job for the entry's current drain (false after a restart). */
@@ -87,4 +96,6 @@ export interface RepairPlan {
   readonly held: ReadonlyMap<number, WaitingFor>;
   /** The other unfinished entries that wait for their own step after this pass (a command, a drain, a watch, the disabled queue). */
   readonly waiting: ReadonlyMap<number, WaitingFor>;
+  /** The processing control-plane entries that gave up the one-control-plane turn this pass: they hold no slot. */
+  readonly yielded?: ReadonlySet<number>;
 }

@@ -21,8 +21,8 @@ export const WAIT_KINDS = [
 /**
  * Why an unfinished entry is not moving right now, as data: the kind, a sentence for people, when the wait ends by
  * itself (milliseconds since the epoch; null when only something else ends it), the pacing domain it waits for
- * (`rack=3`, `machine_type=qemu`) and the entry it waits for (the one repairing its machine, or the control plane
- * in progress), when there is one.
+ * (`rack=3`, `machine_type=qemu`) and the entry it waits for (the one repairing its machine, the control plane
+ * in progress, or the entry of the control plane that is not Ready), when there is one.
  */
 export interface WaitingFor {
   readonly kind: WaitKind;
@@ -45,10 +45,10 @@ export function waitForSlot(maxConcurrentRepairs: number): WaitingFor {
   return wait("CONCURRENCY", `max_concurrent_repairs (${maxConcurrentRepairs}) reached`);
 }
 
-/** A control-plane rule holds the entry (`why` from controlPlaneHold); `repairing` is the control-plane entry in progress, if that is the rule. */
-export function waitForControlPlane(why: string, repairing: number | null): WaitingFor {
+/** A control-plane rule holds the entry (`why` from controlPlaneHold); `inTheWay` is the control-plane entry in progress, or the not-Ready one's entry. */
+export function waitForControlPlane(why: string, inTheWay: number | null): WaitingFor {
   const w = wait("CONTROL_PLANE", why);
-  return repairing === null ? w : { ...w, entryIndex: repairing };
+  return inTheWay === null ? w : { ...w, entryIndex: inTheWay };
 }
 
 /** Another entry (`holder`) is repairing the same machine. */

@@ -1,6 +1,10 @@
-// Characters a terminal or a log reader may act on instead of showing: C0 and C1 controls, DEL, the Unicode line
-// and paragraph separators, and the bidirectional overrides and isolates that reorder what is shown.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+// Characters a terminal, a log reader or a browser may act on instead of showing: C0 and C1 controls, DEL, the
+// Unicode line and paragraph separators, and the bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+// U+2066-U+2069) that reorder what is shown. The one definition; every escaping below starts from it.
+const CONTROL_CLASS = "\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+const CONTROL = new RegExp(`[${CONTROL_CLASS}]`, "gu");
+// The same less C0: JSON.stringify escapes those itself, and the newlines of indented JSON are its layout.
+const RAW_IN_JSON = new RegExp(`[${CONTROL_CLASS.replace("\\u0000-\\u001f", "")}]`, "gu");
 
 const escapeOne = (c: string): string => {
   const code = c.charCodeAt(0);
@@ -26,4 +30,16 @@ const QUOTED_LIMIT = 64;
 export function quoteUntrusted(value: string): string {
   const cut = value.length > QUOTED_LIMIT ? `${value.slice(0, QUOTED_LIMIT)}…` : value;
   return `"${escapeControlCharacters(cut).replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * `value` as JSON text (indented by `indent` spaces) whose strings carry every control character of
+ * {@link escapeControlCharacters} as a `\uXXXX` escape: JSON.stringify leaves C1 controls, DEL, the line separators
+ * and the bidirectional controls raw, and a terminal would act on them. Still valid JSON, and parsing it gives back
+ * the original strings.
+ */
+export function printableJson(value: unknown, indent = 0): string {
+  // JSON.stringify gives undefined for a value JSON has no text for (undefined itself): printed as null.
+  const json: string = JSON.stringify(value, null, indent) ?? "null";
+  return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -1,5 +1,6 @@
 import { GraphQLError, getNamedType, isObjectType, type GraphQLResolveInfo } from "graphql";
-import { SabakanUnavailableError, type SabakanGatewayClient, type SabakanGraphQLError } from "../adapters/sabakan-gateway-client.js";
+import { SlotsFullError } from "../adapters/fetch-slots.js";
+import { SabakanUnavailableError, type SabakanAnswer, type SabakanGraphQLError } from "../adapters/sabakan-gateway-client.js";
 import { mergeSelection, printTree, requireField, type SelectionTree } from "./selection-tree.js";
 
 /**
@@ -44,7 +45,7 @@ export function forwardedTree(info: GraphQLResolveInfo, needed: ReadonlyArray<re
  * fields left out) is sent to sabakan with the field's arguments as variables, and sabakan's value is returned for
  * graphql-js to shape (aliases, kintsugi's join fields). sabakan's errors are thrown as they came.
  */
-export async function forwardRoot(client: SabakanGatewayClient, field: SabakanRootField, args: Record<string, unknown>, tree: SelectionTree): Promise<unknown> {
+export async function forwardRoot(client: SabakanAsker, field: SabakanRootField, args: Record<string, unknown>, tree: SelectionTree): Promise<unknown> {
   const root = ROOTS[field];
   const document = `${root.operation} (${root.variables}) { ${root.call} ${printTree(tree)} }`;
   const variables = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
@@ -54,12 +55,23 @@ export async function forwardRoot(client: SabakanGatewayClient, field: SabakanRo
   return answer.data?.[field] ?? null;
 }
 
-/** Asks sabakan, turning "could not ask" into a GraphQL error with the type SABAKAN_UNAVAILABLE. */
-export async function ask(client: SabakanGatewayClient, document: string, variables: Record<string, unknown>) {
+/** What forwards a document to sabakan: the gateway client, or an operation's view of it that asks each query once. */
+export interface SabakanAsker {
+  execute(document: string, variables: Record<string, unknown>): Promise<SabakanAnswer>;
+}
+
+/**
+ * Asks sabakan, turning "could not ask" into a GraphQL error with the type SABAKAN_UNAVAILABLE, and "too many fetches
+ * at once" into LIMIT_EXCEEDED naming sabakan.max_concurrent_requests.
+ */
+export async function ask(client: SabakanAsker, document: string, variables: Record<string, unknown>): Promise<SabakanAnswer> {
   try {
     return await client.execute(document, variables);
   } catch (err) {
     if (err instanceof SabakanUnavailableError) throw new GraphQLError(err.message, { extensions: { type: "SABAKAN_UNAVAILABLE", code: "SERVICE_UNAVAILABLE" } });
+    if (err instanceof SlotsFullError) {
+      throw new GraphQLError(`sabakan is busy: ${err.message}`, { extensions: { type: "LIMIT_EXCEEDED", code: "SERVICE_UNAVAILABLE", limit: "sabakan.max_concurrent_requests" } });
+    }
     throw err;
   }
 }

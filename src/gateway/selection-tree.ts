@@ -71,3 +71,21 @@ function included(selection: Parameters<typeof getDirectiveValues>[1], source: S
   if (getDirectiveValues(GraphQLIncludeDirective, selection, variables)?.["if"] === false) return false;
   return true;
 }
+
+/** Adds every field of `from` to `into`. */
+export function mergeTrees(into: SelectionTree, from: SelectionTree): void {
+  for (const [name, child] of from) {
+    const mine = into.get(name) ?? new Map();
+    into.set(name, mine);
+    mergeTrees(mine, child);
+  }
+}
+
+/** Whether `tree` asks for every field `wanted` asks for (so its answer serves `wanted` too). */
+export function coversTree(tree: SelectionTree, wanted: SelectionTree): boolean {
+  for (const [name, child] of wanted) {
+    const mine = tree.get(name);
+    if (!mine || !coversTree(mine, child)) return false;
+  }
+  return true;
+}

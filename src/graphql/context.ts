@@ -5,6 +5,7 @@ import type { WaitingFor } from "../domain/repair-wait.js";
 import type { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
+import type { OperationQueries } from "../gateway/operation-queries.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
 import type { HealthCheckRunner } from "../runner/health-check-runner.js";
@@ -12,6 +13,7 @@ import type { Topics } from "./topics.js";
 import type { ClusterGenerator } from "../runner/cluster-generator.js";
 import type { RepairSummaries } from "../runner/repair-summaries.js";
 import type { Actor } from "../auth/roles.js";
+import type { ReplayThreads } from "./replay/replay-threads.js";
 
 /** What only the leader has: the workers that act on the world. */
 import type { DomainPacing } from "../domain/repair-pacing-report.js";
@@ -40,6 +42,8 @@ export interface GraphQLContext {
   readonly sabakan: SabakanGatewayClient | null;
   /** This request's batched machine lookups; null without sabakan. */
   readonly machines: MachineByAddressLoader | null;
+  /** This request's forwarded queries, each sent once per execution; null without sabakan. */
+  readonly sabakanQueries: OperationQueries | null;
   readonly pubsub: PubSub<Topics>;
   readonly generations: ClusterGenerationPort;
   /** The machine holds set through the API. */
@@ -63,6 +67,10 @@ export interface GraphQLContext {
   readonly waitReason: (index: number) => string | null;
   /** What an unfinished entry waits for: the leader's runner, or what the leader published (see `RepairWaits`). */
   readonly waitingFor: (index: number) => WaitingFor | null;
+  /** The replays' worker threads, shared by every request (one replay at a time server-wide). */
+  readonly replays: ReplayThreads;
+  /** Aborted when the request's client went away before its answer (HTTP only; absent over WebSocket). */
+  readonly clientGone?: AbortSignal;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

@@ -27,7 +27,7 @@ export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
   /** A fresh context per request (and per subscription), for the actor the edge guard admitted. */
-  readonly context: (actor: Actor) => GraphQLContext;
+  readonly context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext;
   /** Access control: Host/Origin rules, tokens, and the role of every root field. */
   readonly guard: EdgeGuard;
   /** The role each protected GET route needs (e.g. "/metrics": "viewer"); other routes are open. */
@@ -88,7 +88,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     {
       schema: options.schema,
       onConnect: (ctx) => edge.onConnect(ctx),
-      context: (ctx) => options.context(edge.actorOf(ctx)),
+      context: (ctx) => options.context(edge.actorOf(ctx), socketClosed(ctx.extra.socket)),
       subscribe: sharedSubscribe,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
       onSubscribe: (ctx, _id, payload) => {
@@ -182,7 +182,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   }
   if (refuseOverLimit(req, res, url, parsed, operationLimits)) return;
   const request: HTTPGraphQLRequest = { method: req.method ?? "GET", headers, search: url.search, body: parsed };
-  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context(admitted.actor) });
+  // Work a client sized (a replay) stops when its client goes: nobody is left to answer.
+  const clientGone = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) clientGone.abort();
+  });
+  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context(admitted.actor, clientGone.signal) });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === "complete") {
@@ -200,6 +205,20 @@ function requestUrl(req: IncomingMessage): URL | null {
   } catch {
     return null;
   }
+}
+
+const closedSockets = new WeakMap<object, AbortSignal>();
+
+/** Aborted when the WebSocket closes: work its operations sized (a replay) stops, as for an HTTP client that goes. */
+function socketClosed(socket: { once(event: "close", listener: () => void): unknown }): AbortSignal {
+  let signal = closedSockets.get(socket);
+  if (!signal) {
+    const closed = new AbortController();
+    socket.once("close", () => closed.abort());
+    signal = closed.signal;
+    closedSockets.set(socket, signal);
+  }
+  return signal;
 }
 
 const ABORTED = Symbol("aborted");

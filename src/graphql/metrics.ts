@@ -6,6 +6,8 @@ import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/skip-kinds.js
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
 import type { DomainPacing } from "../domain/repair-pacing-report.js";
+import { waitsByIndex, type PublishedWait } from "../domain/published-waits.js";
+import { waitCycles } from "../domain/wait-cycles.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
 import { TimeToRepairHistogram } from "./time-to-repair-histogram.js";
@@ -25,6 +27,8 @@ export interface MetricsSources {
   readonly subscriptions?: () => ReadonlyMap<string, number>;
   /** Each pacing domain value's allowance, on the leader with `repair.pacing` (null otherwise). */
   readonly repairPacing?: () => readonly DomainPacing[] | null;
+  /** The waits the leader published (the same on every replica). */
+  readonly repairWaits?: () => readonly PublishedWait[];
 }
 
 /**
@@ -82,7 +86,12 @@ export class KintsugiMetrics {
       for (const e of sources.entries()) latest.set(e.address, e);
       for (const [address, e] of latest) for (const status of REPAIR_STATUSES) this.set({ address, status }, e.status === status ? 1 : 0);
     } });
-    const { clusterGeneration, unusedMachines, subscriptions, repairPacing } = sources;
+    const { clusterGeneration, unusedMachines, subscriptions, repairPacing, repairWaits } = sources;
+    if (repairWaits) {
+      new Gauge({ name: "kintsugi_repair_entries_waiting_for_each_other", help: "Unfinished repair entries that wait for each other (a cycle of waits, such as two control planes both not Ready), as the leader last published", registers, collect() {
+        this.set(waitCycles(waitsByIndex(repairWaits())).reduce((n, cycle) => n + cycle.length, 0));
+      } });
+    }
     if (repairPacing) {
       new Gauge({ name: "kintsugi_repair_pacing_allowance", help: "Repairs a failure domain value may have in progress (repair.pacing; the leader only)", labelNames: ["domain", "value"], registers, collect() {
         this.reset();

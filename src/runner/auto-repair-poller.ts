@@ -135,7 +135,7 @@ export class AutoRepairPoller {
       (entries) => {
         // The stored holds as of this write: a machine held while sabakan answered is not enqueued.
         const holds = activeHolds(deps.store.holds.list(), annotated, now);
-        const escalation = deps.repair?.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now, repair: deps.repair };
+        const escalation = deps.repair?.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), releases: deps.store.settings.escalationReleases(), now, repair: deps.repair };
         const input = { machines, entries, nodes, constraints: settings.constraints(), holds, ...(escalation && { escalation }) };
         const decided = decideIntake(input);
         decision = decided;

@@ -4,7 +4,7 @@ import { podsBlockingDrain } from "../domain/eviction-plan.js";
 import { commandEnvironment } from "../domain/command-context.js";
 import { findRepairOperation, type RepairConfig } from "../domain/repair-config.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
-import type { RepairObservation } from "../domain/repair-plan.js";
+import { isCheckable, type RepairObservation } from "../domain/repair-plan.js";
 import { mapBounded } from "./bounded-map.js";
 import type { JobRegistry } from "./job-registry.js";
 import { gatherProofSignals } from "./proof-signals.js";
@@ -38,8 +38,9 @@ export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, s
 
 /**
  * Observes everything the decision needs about the entries in the queue: node names (one list call), health
- * checks of unfinished entries without a running job (concurrently, bounded, so N slow checks cost about one
- * timeout), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
+ * checks of every unfinished entry whatever its step and step status (CKE's op/status.go), but one whose command
+ * (repair, success, diagnostics) runs now, which that command's outcome moves on (concurrently, bounded, so N slow
+ * checks cost about one timeout), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
  * kintsugi cannot tell nodes from other machines and must not decide to repair a node without draining it.
  */
 export async function gatherObservations(entries: readonly RepairEntry[], deps: GatherDeps): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[] }> {
@@ -53,7 +54,7 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
   const jobOf = (entry: RepairEntry) => jobs.get(entry.index) as { kind: RepairObservation["job"]; drainDone: boolean };
 
   const health = await mapBounded(live, deps.healthCheckConcurrency, async (entry) => {
-    if (jobOf(entry).kind !== "none") return undefined;
+    if (!isCheckable(jobOf(entry).kind)) return undefined;
     const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
     if (!found.ok) return undefined;
     const op = found.operation;
@@ -75,9 +76,9 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
     }),
   );
 
-  // Proof of repair: only for entries of operations that require it, and only those a pass may move (no job running).
+  // Proof of repair: only for entries of operations that require it, and only those whose health is checked.
   const byName = new Map(clusterNodes.map((n) => [n.name, n]));
-  const idle = live.filter((e) => jobOf(e).kind === "none");
+  const idle = live.filter((e) => isCheckable(jobOf(e).kind));
   const proofs = await gatherProofSignals(idle, (address) => byName.get(names.get(address) ?? ""), { repair: deps.repair, machines: deps.machines ?? null, rackOf: deps.rackOf ?? (() => null), log: deps.log });
 
   const observations = new Map<number, RepairObservation>();

@@ -1,4 +1,4 @@
-import type { MachineSource, NodeOperator } from "../adapters/ports.js";
+import { CORDONED_BY_ANNOTATION, type MachineSource, type NodeOperator } from "../adapters/ports.js";
 import { parseAddress } from "../domain/address.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
@@ -41,7 +41,7 @@ const signature = (s: HealthCheckStatus) => JSON.stringify([s.paused, s.error, s
 
 /**
  * Evaluates the configured checks against the cluster's Nodes whenever a Node changes (a watch), exactly when a
- * pending target is due, and at every interval as a safety net; remediates what an open gate allows through the repair queue, and records Node events when a node turns
+ * pending target is due (a Node CKE is rebooting waits out `wait-seconds-to-repair-rebooting`), and at every interval as a safety net; remediates what an open gate allows through the repair queue, and records Node events when a node turns
  * unhealthy and when remediation is short-circuited.
  */
 export class HealthCheckRunner {
@@ -115,6 +115,8 @@ export class HealthCheckRunner {
       const nodes = await (deps.nodes as NodeOperator).listNodes({ signal: this.loop.signal });
       const now = deps.now();
       const annotated = annotationHolds(nodes);
+      // Read each pass: an operator may change the constraint at run time.
+      const rebootWait = { waitSeconds: deps.store.settings.constraints().waitSecondsToRepairRebooting, cordonedByAnnotation: CORDONED_BY_ANNOTATION };
       let fleet: Map<string, string> | null = null;
       const machineTypes = async () => {
         if (!fleet && deps.machines) fleet = machineTypesByAddress(await deps.machines.searchMachines({ having: null, notHaving: null }));
@@ -122,7 +124,7 @@ export class HealthCheckRunner {
       };
       for (const configured of deps.checks) {
         const check = { ...configured, paused: this.pausedOf(configured) };
-        const evaluation = evaluateHealthCheck(check, nodes, now);
+        const evaluation = evaluateHealthCheck(check, nodes, now, rebootWait);
         const needsTypes = check.machineType.from === "sabakan" && evaluation.targets.some((t) => t.state === "unhealthy");
         // A closed gate remediates nothing, but its record keeps the types a replay that opens it needs: best effort.
         const types = !needsTypes ? new Map<string, string>() : evaluation.gate.open ? await machineTypes() : await machineTypes().catch(() => new Map<string, string>());
@@ -134,7 +136,7 @@ export class HealthCheckRunner {
         let decision = null as RemediationDecision | null;
         await deps.store.enqueue(
           (entries) => {
-            const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), now };
+            const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), releases: deps.store.settings.escalationReleases(), now };
             const context = { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) };
             const decided = decideRemediation(check, evaluation, context);
             decision = decided;

@@ -44,6 +44,24 @@ export class JobRegistry {
     this.jobs.set(index, { kind, controller, done });
   }
 
+  /**
+   * Starts `work` as the entry's job in place of the one running, if any: that one is aborted, and `work` starts
+   * once it has ended. The new job is registered at once, so the next pass sees it and never the entry idle between
+   * the two (a healthy entry's success taking over its drain).
+   */
+  takeOver(index: number, kind: Job["kind"], work: (signal: AbortSignal) => Promise<void>, onError: (err: unknown) => void): void {
+    const previous = this.jobs.get(index);
+    previous?.controller.abort();
+    const controller = new AbortController();
+    const done = (previous?.done ?? Promise.resolve())
+      .then(() => work(controller.signal))
+      .catch(onError)
+      .finally(() => {
+        if (this.jobs.get(index)?.controller === controller) this.jobs.delete(index);
+      });
+    this.jobs.set(index, { kind, controller, done });
+  }
+
   /** Aborts the entry's job, if any, and waits until it has ended. */
   async stop(index: number): Promise<void> {
     const job = this.jobs.get(index);

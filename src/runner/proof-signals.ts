@@ -18,18 +18,17 @@ const isReady = (node: ClusterNode | undefined) => (node === undefined ? null : 
 /**
  * The signals proof of repair reads, for the entries (unfinished, no job running) whose operation requires proof:
  * the Node's Ready condition and boot ID come from the node list the pass already made; sabakan is asked only when
- * an entry watching out its step's repair command, or one whose repair command never ran, requires
- * `sabakan_healthy`, once per pass, for the HEALTHY
- * machines of those entries' racks (every rack when one is unknown). A failed sabakan query leaves the signal
- * unproven, never proven. Entries of operations without proof get nothing: no call is made for them.
+ * an entry requires `sabakan_healthy` (in any step and step status: the evidence since the first repair command
+ * counts whichever step gathered it, and one that never ran it may be healthy already), once per pass, for the
+ * HEALTHY machines of those entries' racks (every rack when one is unknown). A failed sabakan query leaves the
+ * signal unproven, never proven. Entries of operations without proof get nothing: no call is made for them.
  */
 export async function gatherProofSignals(entries: readonly RepairEntry[], nodeOf: (address: string) => ClusterNode | undefined, deps: ProofSignalDeps): Promise<Map<number, ObservedProof>> {
   const proving = entries.filter((e) => {
     const found = findRepairOperation(deps.repair, e.machineType, e.operation);
     return found.ok && proofOf(found.operation) !== null;
   });
-  // Watching out its step's repair command, or never repaired yet (then healthy by every signal, it needs no repair).
-  const asking = proving.filter((e) => ((e.stepStatus === "watching" && e.evidence?.step === e.step) || e.evidence === undefined) && requiresSabakan(deps.repair, e));
+  const asking = proving.filter((e) => requiresSabakan(deps.repair, e));
   const healthy = asking.length > 0 ? await healthyInSabakan(asking, deps) : new Set<string>();
   const signals = new Map<number, ObservedProof>();
   for (const e of proving) {

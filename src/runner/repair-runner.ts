@@ -37,6 +37,8 @@ export class RepairRunner {
   private started = false;
   private unwatch: (() => void) | null = null;
   private annotated: readonly MachineHold[] = [];
+  /** The control planes the last pass found without the turn: pacing does not count them in progress. */
+  private yielded: ReadonlySet<number> = new Set();
   private readonly waits: RepairWaits;
   private readonly commits: EntryCommits;
 
@@ -102,7 +104,7 @@ export class RepairRunner {
   pacingState(): DomainPacing[] | null {
     const entries = this.deps.entries.list();
     const input = pacingInputOf(this.deps, entries);
-    return input && pacingReport(input, entries, this.deps.repair.maxConcurrentRepairs, this.deps.now());
+    return input && pacingReport(input, entries, this.deps.repair.maxConcurrentRepairs, this.deps.now(), this.yielded);
   }
 
   /** One pass; returns when to look again at the latest (null: at the interval). */
@@ -142,8 +144,9 @@ export class RepairRunner {
         if (latest !== null) applied.push([action, latest]);
       }
       this.waits.record(plan);
+      this.yielded = plan.yielded ?? new Set();
       // Read again: the actions just committed may have finished entries whose nodes are among these.
-      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION);
+      stray = strayCordons(nodes, deps.entries.list(), CORDONED_BY_ANNOTATION, this.yielded);
     } finally {
       // What was committed gets its effect even when a later commit failed (the pass then fails with that error).
       for (const [action, latest] of applied) this.startEffect(action.effect, latest);
@@ -182,19 +185,28 @@ export class RepairRunner {
           await diagnosticsJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
         });
       case "success-command":
-        return this.startJob(latest, "success-command", async (signal) => {
-          const t = await successCommandJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
-          if (t) await this.uncordon(t.after);
-        });
+        // CKE's health rule at every step: a machine healthy while its drain's eviction job runs succeeds, and the
+        // drain stops first (the success then uncordons the node).
+        return this.startJob(
+          latest,
+          "success-command",
+          async (signal) => {
+            const t = await successCommandJob(this.deps, this.commits.commitIfUnchanged, latest, effect.operation, signal);
+            if (t) await this.uncordon(t.after);
+          },
+          this.jobs.kindOf(index) === "drain",
+        );
     }
   }
 
-  private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>): void {
+  /** Starts the entry's job; `takeOver`: in place of the one running (aborted first, see JobRegistry.takeOver). */
+  private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>, takeOver = false): void {
     // A job that failed (the store refused its write) is tried again at the next tick, as a failed pass is: woken at
     // once, a pass would start it again at once, running health checks in a loop for as long as the store refuses.
-    this.jobs.start(entry.index, kind, (signal) => work(signal).then(() => this.wake()), (err) =>
-      this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message }),
-    );
+    const onError = (err: unknown) => this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message });
+    const job = (signal: AbortSignal) => work(signal).then(() => this.wake());
+    if (takeOver) this.jobs.takeOver(entry.index, kind, job, onError);
+    else this.jobs.start(entry.index, kind, job, onError);
   }
 
   /** Stops the entry's job, uncordons its node if kintsugi cordoned it, and removes it from the queue. */

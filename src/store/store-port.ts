@@ -5,6 +5,7 @@ import type { Constraints } from "../domain/constraints.js";
 import type { FinishedRepair } from "../domain/finished-repair.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
 import type { StoredMachineHold } from "../domain/machine-holds.js";
+import type { EscalationReleases } from "../domain/escalation-releases.js";
 import type { PollRecord } from "../domain/poll-record.js";
 import type { PublishedWait } from "../domain/published-waits.js";
 import type { RemediationRecord } from "../domain/remediation-record.js";
@@ -199,6 +200,10 @@ export interface SettingsPort {
   repairWaits(): readonly PublishedWait[];
   /** Replaces the published waits (the leader, when they change), for every replica to serve. */
   setRepairWaits(waits: readonly PublishedWait[]): Promise<void>;
+  /** When operators last released each machine (see EscalationReleases); a stored value of the wrong shape reads as none. */
+  escalationReleases(): EscalationReleases;
+  /** Notes that `address` (canonical) was released at `at`, merged with what is stored in the same write (withRelease). */
+  noteRelease(address: string, at: number): Promise<void>;
 }
 
 /** The settings keys as stored (both backends), with the health-check pause keys `health-check-paused:NAME`. */
@@ -211,6 +216,7 @@ export const SETTINGS_KEYS = [
   "cluster-template",
   "constraints",
   "repair-waits",
+  "escalation-releases",
 ] as const;
 
 /** The outcomes of sabakan polls, newest {@link KEPT_OUTCOMES} kept. */
@@ -279,6 +285,21 @@ export interface PollRecordPort {
   since(since: number, limit: number): Promise<PollRecordRead>;
   /** The health checks' remediation records at or after `since`, oldest first, at most `limit`. */
   remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }>;
+  /**
+   * The records of `area` at or after `since` as stored, oldest first, at most `limit`, undecoded: for a reader that
+   * decodes them elsewhere (the replay's worker thread, so that decoding a month of records never blocks the API).
+   */
+  stored(area: "intake" | "health-check", since: number, limit: number): Promise<StoredRecords>;
   /** How many records are kept and their stored bytes. */
   size(): { readonly records: number; readonly bytes: number };
+}
+
+/**
+ * Records as stored: each one's deflated JSON (as encodePollRecord wrote it) and the time its key says it has (NaN
+ * where the store keeps none apart from the body), and how many could not even be taken apart from their storage.
+ */
+export interface StoredRecords {
+  readonly bodies: readonly Uint8Array[];
+  readonly times: readonly number[];
+  readonly unreadable: number;
 }

@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import { FleetSize } from "../graphql/limits/fleet-size.js";
 import { FleetObservingClient } from "./fleet-observer.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
-import { MachineByAddressLoader } from "../gateway/machine-loader.js";
+import { fleetsOfEvents, MachineByAddressLoader } from "../gateway/machine-loader.js";
+import { OperationQueries } from "../gateway/operation-queries.js";
 import type { GraphQLSchema } from "graphql";
 import type { AccessPolicy } from "../auth/access-policy.js";
 import { EdgeGuard } from "../auth/edge-guard.js";
@@ -20,6 +21,7 @@ import type { Events } from "./events.js";
 import type { ReservedAddress } from "./listen-address.js";
 import type { Workers } from "./workers.js";
 import { publishedWaitsView } from "./published-waits-view.js";
+import { ReplayThreads } from "../graphql/replay/replay-threads.js";
 
 /** The GraphQL API, listening. */
 export interface Api {
@@ -48,13 +50,24 @@ export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy:
 }
 
 /**
- * A fresh context per request (and per subscription): the machine loader batches within one request only. `fleet`
- * notes the size of every fleet sabakan answers the gateway with (see startApi).
+ * A fresh context per request (and per subscription): a query's machine loader and forwarded queries are shared
+ * within its request only; a subscription event's fleet search is shared by every subscriber. `fleet` notes the size
+ * of every fleet sabakan answers the gateway with (see startApi).
  */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries, fleet: FleetSize = new FleetSize()): (actor: Actor) => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries, fleet: FleetSize = new FleetSize()): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
   const sabakan = config.sabakan
-    ? new FleetObservingClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes }, fleet)
+    ? new FleetObservingClient(
+        {
+          url: config.sabakan.url,
+          timeoutMs: config.sabakan.timeoutSeconds * 1000,
+          maxResponseBytes: config.sabakan.maxResponseBytes,
+          ...(config.sabakan.maxConcurrentRequests !== undefined && { maxConcurrent: config.sabakan.maxConcurrentRequests }),
+        },
+        fleet,
+      )
     : null;
+  // One search of the fleet per subscription event, shared by every subscriber.
+  const eventFleets = sabakan ? fleetsOfEvents(sabakan) : null;
   const leaderWorkers = () => {
     const workers = leader.workers();
     if (workers !== null) return workers;
@@ -63,15 +76,19 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     throw apiError("NOT_LEADER", `this replica (${JSON.stringify(leader.replicaName)}) is not the leader; ${who}: send this request to the leader`);
   };
   const published = publishedWaitsView(store);
-  return (actor) => ({
+  const replays = new ReplayThreads(config.limits.replaySeconds);
+  return (actor, clientGone) => ({
     actor,
+    replays,
+    ...(clientGone && { clientGone }),
     entries: store.entries,
     settings: store.settings,
     outcomes: store.outcomes,
     config,
     now,
     sabakan,
-    machines: sabakan ? new MachineByAddressLoader(sabakan) : null,
+    machines: sabakan && eventFleets ? new MachineByAddressLoader(sabakan, eventFleets) : null,
+    sabakanQueries: sabakan ? new OperationQueries(sabakan) : null,
     pubsub: events.pubsub,
     generations: store.generations,
     holds: store.holds,
@@ -114,7 +131,7 @@ export async function startApi(
   edge: { readonly schema: GraphQLSchema; readonly access: AccessPolicy },
   store: KintsugiStore,
   events: Events,
-  context: (actor: Actor) => GraphQLContext,
+  context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext,
   leader: LeaderAccess,
   logger: Logger,
   fleet: FleetSize = new FleetSize(),

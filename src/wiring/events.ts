@@ -44,6 +44,7 @@ export function buildEvents(
     isLeader,
     subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
     repairPacing,
+    repairWaits: () => settings.repairWaits(),
   });
   // The gauges of held and skipped machines start from the newest successful poll kept (most often the newest).
   for (const count of [1, 10, 100, null]) {

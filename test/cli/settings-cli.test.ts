@@ -70,7 +70,8 @@ describe("kintsugi auto-repair and constraints (the real binary against a starte
     const shown = await cli("constraints", "show");
     assert.equal(
       shown.stdout,
-      `${JSON.stringify({ "maximum-repair-queue-entries": 0, "wait-seconds-to-repair-rebooting": 0, "maximum-unhealthy-machines-per-rack": 0, "control-plane-count": 1, "minimum-workers": 1, "maximum-workers": 0, "wait-seconds-to-replace-control-plane": 1800 }, null, 4)}\n`,
+      // CKE's five in CKE's order (constraints.go), as ckecli prints them, then kintsugi's own.
+      `${JSON.stringify({ "control-plane-count": 1, "minimum-workers-rate": 80, "maximum-unreachable-nodes-for-reboot": 0, "maximum-repair-queue-entries": 0, "wait-seconds-to-repair-rebooting": 0, "maximum-unhealthy-machines-per-rack": 0, "minimum-workers": 1, "maximum-workers": 0, "wait-seconds-to-replace-control-plane": 1800 }, null, 4)}\n`,
     );
     assert.deepEqual(await cli("constraints", "set", "maximum-repair-queue-entries", "10"), { code: 0, stdout: "", stderr: "" });
     assert.equal(JSON.parse((await cli("constraints", "show")).stdout)["maximum-repair-queue-entries"], 10);
@@ -78,12 +79,23 @@ describe("kintsugi auto-repair and constraints (the real binary against a starte
     assert.equal(JSON.parse((await cli("constraints", "show")).stdout)["wait-seconds-to-replace-control-plane"], 0);
   });
 
+  it("takes CKE's minimum-workers-rate and maximum-unreachable-nodes-for-reboot, and answers to ckecli's alias cstr", async () => {
+    assert.deepEqual(await cli("constraints", "set", "minimum-workers-rate", "50"), { code: 0, stdout: "", stderr: "" });
+    assert.deepEqual(await cli("cstr", "set", "maximum-unreachable-nodes-for-reboot", "2"), { code: 0, stdout: "", stderr: "" });
+    const shown = await cli("cstr", "show");
+    assert.equal(shown.code, 0);
+    const values = JSON.parse(shown.stdout) as Record<string, number>;
+    assert.equal(values["minimum-workers-rate"], 50);
+    assert.equal(values["maximum-unreachable-nodes-for-reboot"], 2);
+    assert.deepEqual(Object.keys(values).slice(0, 5), ["control-plane-count", "minimum-workers-rate", "maximum-unreachable-nodes-for-reboot", "maximum-repair-queue-entries", "wait-seconds-to-repair-rebooting"]);
+  });
+
   it("rejects bad constraints with the reason", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["nope", "1"], /unknown constraint "nope"/],
-      [["maximum-repair-queue-entries", "-1"], /must be an integer >= 0, got -1 \(INVALID_CONSTRAINT\)/],
+      [["maximum-repair-queue-entries", "-1"], /must be an integer >= 0, got -1: a negative limit would enqueue nothing \(it does not mean unlimited\) \(INVALID_CONSTRAINT\)/],
       [["maximum-repair-queue-entries", "ten"], /"ten" is not an integer/],
-      [["wait-seconds-to-replace-control-plane", "-5"], /wait-seconds-to-replace-control-plane must be an integer >= 0, got -5 \(INVALID_CONSTRAINT\)/],
+      [["wait-seconds-to-replace-control-plane", "-5"], /wait-seconds-to-replace-control-plane must be an integer >= 0, got -5: 0 replaces at once; a negative wait has no meaning \(INVALID_CONSTRAINT\)/],
     ];
     for (const [args, pattern] of cases) {
       const res = await cli("constraints", "set", ...args);

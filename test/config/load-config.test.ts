@@ -22,6 +22,20 @@ function rejection(input: string | object): ConfigError {
   assert.fail(`expected a ConfigError for:\n${text}`);
 }
 
+/** `config`'s one operation with one step per watch (each else as oneOperation's). */
+function withSteps(watches: readonly number[], config: KintsugiConfig): KintsugiConfig {
+  const [procedure] = config.repair.repairProcedures;
+  const [operation] = procedure?.repairOperations ?? [];
+  assert.ok(procedure && operation);
+  const step = operation.repairSteps[0];
+  assert.ok(step);
+  const repairSteps = watches.map((watchSeconds) => ({ ...step, watchSeconds }));
+  return { ...config, repair: { ...config.repair, repairProcedures: [{ ...procedure, repairOperations: [{ ...operation, repairSteps }] }] } };
+}
+
+/** `config`'s one operation with its one step watching for `watchSeconds`. */
+const withWatch = (watchSeconds: number, config: KintsugiConfig): KintsugiConfig => withSteps([watchSeconds], config);
+
 /** The defaults with one repair operation `op` (type `m`, one step `[r]`, health check `[c]`) and `extra` on it. */
 const oneOperation = (extra: Record<string, unknown>): KintsugiConfig => ({
   ...DEFAULT_CONFIG,
@@ -130,9 +144,12 @@ sabakan:
   cluster_schedule: "30 */10 * * * *"
   timeout_seconds: 5
   max_response_bytes: 1048576
+  max_concurrent_requests: 2
 kubernetes:
   kubeconfig: "/etc/kintsugi/kubeconfig"
   timeout_seconds: 2.5
+  max_response_bytes: 1048576
+  watch_seconds: 120
 repair:
   repair_procedures:
     - machine_types: ["qemu"]
@@ -187,6 +204,7 @@ limits:
   request_timeout_seconds: 20
   idle_timeout_seconds: 60
   max_buffered_bytes: 65536
+  replay_seconds: 30
 constraints:
   maximum-repair-queue-entries: 5
   wait-seconds-to-repair-rebooting: 300
@@ -207,8 +225,8 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   ...DEFAULT_CONFIG,
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
-  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576 },
-  kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5 },
+  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576, maxConcurrentRequests: 2 },
+  kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5, maxResponseBytes: 1048576, watchSeconds: 120 },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   healthChecks: [
     {
@@ -301,6 +319,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     idleTimeoutSeconds: 60,
     maxBufferedBytes: 65536,
     maxResponseBytes: 67108864,
+    replaySeconds: 30,
   },
   constraints: {
     maximumRepairQueueEntries: 5,
@@ -343,12 +362,12 @@ describe("parseConfig: valid files", () => {
     {
       name: "sabakan url kept as given, schedule and bounds defaulted",
       text: "sabakan: { url: http://127.0.0.1:10080 }",
-      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
+      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4 } },
     },
     {
-      name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request",
+      name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request, 64 MiB answers and 5-minute watches",
       text: "kubernetes: {}",
-      expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10 } },
+      expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 } },
     },
     {
       name: "limits keep their defaults for the keys not given",
@@ -362,8 +381,18 @@ describe("parseConfig: valid files", () => {
     },
     {
       name: "an operation's success_requires and success_dwell_seconds become its proof of repair",
-      text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
-      expected: oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }),
+      text: "kubernetes: {}\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r], watch_seconds: 120 } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
+      expected: withWatch(120, { ...oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }), kubernetes: { kubeconfig: null, timeoutSeconds: 10 } }),
+    },
+    {
+      name: "a dwell as long as the longest watch of its steps (not the first) fits it",
+      text: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r], watch_seconds: 60 }, { repair_command: [r], watch_seconds: 300 } ], health_check_command: [c], success_dwell_seconds: 300 } ] } ] }",
+      expected: withSteps([60, 300], oneOperation({ successProof: { requires: [], dwellSeconds: 300 } })),
+    },
+    {
+      name: "sabakan_healthy with a sabakan section",
+      text: "sabakan: { url: http://s }\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [sabakan_healthy] } ] } ] }",
+      expected: { ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }), sabakan: { url: "http://s", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
     },
     {
       name: "success_dwell_seconds alone asks for a dwell of the health check, with no other signal",
@@ -474,6 +503,36 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "success_requires with a signal twice", input: withOperation({ success_requires: ["node_ready", "node_ready"] }), path: `${OP}.success_requires`, message: "each signal may be listed once" },
     { name: "empty success_requires", input: withOperation({ success_requires: [] }), path: `${OP}.success_requires`, message: "must be a non-empty list" },
     { name: "success_dwell_seconds < 0", input: withOperation({ success_dwell_seconds: -5 }), path: `${OP}.success_dwell_seconds`, message: "must be >= 0" },
+    {
+      name: "success_dwell_seconds longer than the longest watch_seconds of its steps",
+      input: withOperation({ repair_steps: [{ ...STEP, watch_seconds: 60 }, { ...STEP, watch_seconds: 300 }], success_dwell_seconds: 301 }),
+      path: `${OP}.success_dwell_seconds`,
+      message: 'operation "op": success_dwell_seconds 301 is longer than the longest watch_seconds of its repair_steps (300): every watch would run out before the dwell could prove a repair',
+    },
+    {
+      name: "success_dwell_seconds with steps that never watch",
+      input: withOperation({ success_dwell_seconds: 1 }),
+      path: `${OP}.success_dwell_seconds`,
+      message: 'operation "op": success_dwell_seconds 1 is longer than the longest watch_seconds of its repair_steps (0)',
+    },
+    {
+      name: "sabakan_healthy without a sabakan section",
+      input: withOperation({ success_requires: ["node_ready", "sabakan_healthy"] }),
+      path: `${OP}.success_requires[1]`,
+      message: 'operation "op": success_requires sabakan_healthy can never hold without a sabakan section: add a sabakan section (sabakan.url), or remove the signal',
+    },
+    {
+      name: "node_ready without a kubernetes section",
+      input: { sabakan: { url: "http://s" }, ...withOperation({ success_requires: ["sabakan_healthy", "node_ready"] }) },
+      path: `${OP}.success_requires[1]`,
+      message: 'operation "op": success_requires node_ready can never hold without a kubernetes section: add a kubernetes section (kubernetes: {} uses the Pod\'s in-cluster credentials), or remove the signal',
+    },
+    {
+      name: "boot_id_changed without a kubernetes section",
+      input: withOperation({ success_requires: ["boot_id_changed"] }),
+      path: `${OP}.success_requires[0]`,
+      message: 'operation "op": success_requires boot_id_changed can never hold without a kubernetes section',
+    },
     { name: "empty success_command", input: withOperation({ success_command: [] }), path: `${OP}.success_command`, message: "must be a non-empty list" },
     { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key" },
     { name: "unknown key deep inside", input: withStep({ need_drian: true }), path: `${STEP_PATH}.need_drian`, message: "unknown key" },
@@ -502,11 +561,12 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "selector Exists with values", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Exists, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].values", message: "must be empty when operator is Exists" },
     { name: "selector label value invalid", input: "repair: { protected_namespaces: { matchLabels: { app: 'a b' } } }", path: "repair.protected_namespaces.matchLabels.app", message: 'invalid label value "a b"' },
     { name: "selector unknown key", input: "repair: { protected_namespaces: { matchLabel: { app: a } } }", path: "repair.protected_namespaces.matchLabel", message: "unknown key" },
-    { name: "unknown constraint name", input: "constraints: { maximum-queue-entries: 1 }", path: "constraints.maximum-queue-entries", message: "unknown constraint; known: maximum-repair-queue-entries," },
-    { name: "negative constraint", input: "constraints: { wait-seconds-to-repair-rebooting: -1 }", path: "constraints.wait-seconds-to-repair-rebooting", message: "must be >= 0" },
-    { name: "negative control-plane grace", input: "constraints: { wait-seconds-to-replace-control-plane: -1 }", path: "constraints.wait-seconds-to-replace-control-plane", message: "must be >= 0" },
+    { name: "unknown constraint name", input: "constraints: { maximum-queue-entries: 1 }", path: "constraints.maximum-queue-entries", message: "unknown constraint; known: control-plane-count, minimum-workers-rate, maximum-unreachable-nodes-for-reboot, maximum-repair-queue-entries," },
+    { name: "negative constraint", input: "constraints: { wait-seconds-to-repair-rebooting: -1 }", path: "constraints.wait-seconds-to-repair-rebooting", message: "must be >= 0: a negative wait would repair a rebooting machine at once (it does not mean forever)" },
+    { name: "negative control-plane grace", input: "constraints: { wait-seconds-to-replace-control-plane: -1 }", path: "constraints.wait-seconds-to-replace-control-plane", message: "must be >= 0: 0 replaces at once; a negative wait has no meaning" },
+    { name: "minimum-workers-rate takes any integer, as CKE's does, but not a fraction", input: "constraints: { minimum-workers-rate: 12.5 }", path: "constraints.minimum-workers-rate", message: "must be an integer, got 12.5" },
     { name: "maximum-workers < minimum-workers", input: "constraints: { minimum-workers: 5, maximum-workers: 3 }", path: "constraints", message: "maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)" },
-    { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints", message: "control-plane-count must be >= 1, got 0" },
+    { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints.control-plane-count", message: "must be >= 1: a cluster without a control plane cannot run" },
     { name: "a limit of zero", input: "limits: { max_cost: 0 }", path: "limits.max_cost", message: "must be > 0" },
     { name: "a limit that is not a whole number", input: "limits: { max_subscriptions_per_connection: 1.5 }", path: "limits.max_subscriptions_per_connection", message: "must be an integer, got 1.5" },
     { name: "an unknown limit", input: "limits: { max_width: 3 }", path: "limits.max_width", message: "unknown key" },
@@ -571,7 +631,7 @@ constraints:
       { path: "repair.max_concurrent_repairs", message: "must be > 0" },
       { path: "repair.evict_retries", message: "must be >= 0" },
       { path: "repair.bogus", message: "unknown key" },
-      { path: "constraints.minimum-workers", message: "must be >= 0" },
+      { path: "constraints.minimum-workers", message: "must be >= 0: a number of workers cannot be negative" },
     ];
     assert.deepEqual(error.problems, expected);
     assert.equal(error.message, expected.map((p) => `${SOURCE}: ${p.path}: ${p.message}`).join("\n"));

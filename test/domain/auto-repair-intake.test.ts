@@ -252,6 +252,22 @@ describe("decideIntake: repair.escalation", () => {
       enqueue: [],
       kinds: { s1: "queue_limit", s2: "queue_limit" },
     },
+    {
+      name: "short-circuited by maximum-repair-queue-entries: no repeat offender held by a round that acts on nothing",
+      machines: [machine("s1"), machine("s2"), machine("s3")],
+      over: { ...escalation(null, repaired("10.0.0.1", 2)), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueue: [],
+      kinds: { s1: "queue_limit", s2: "queue_limit", s3: "queue_limit" },
+      holds: [],
+    },
+    {
+      name: "released after the repairs that held it: enqueued with its own operation, not held again by the same repairs",
+      machines: [machine("s1")],
+      over: { escalation: { config: { maxRepairs: 2, windowSeconds: 3600, operation: null }, finished: repaired("10.0.0.1", 3), releases: new Map([["10.0.0.1", NOW - 1000]]), now: NOW, repair } },
+      enqueue: [["s1", "unhealthy"]],
+      kinds: {},
+      holds: [],
+    },
     { name: "a held machine is held, not escalated", machines: [machine("s1")], over: { ...escalation(null, repaired("10.0.0.1", 3)), holds: new Map([["10.0.0.1", { address: "10.0.0.1", reason: "x", setBy: "alice", setAt: 0, until: null, source: "api" as const }]]) }, enqueue: [], kinds: { s1: "held" }, holds: [] },
   ];
   for (const c of cases) {

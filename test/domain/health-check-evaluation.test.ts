@@ -59,6 +59,37 @@ describe("evaluateTarget", () => {
   });
 });
 
+describe("evaluateTarget: a Node CKE is rebooting waits out wait-seconds-to-repair-rebooting", () => {
+  // Timeout 300 s, wait 900 s: a bare-metal boot outlasts the check's timeout.
+  const REBOOT = { waitSeconds: 900, cordonedByAnnotation: "kintsugi.cybozu.io/cordoned-by" };
+  const rebooting = { annotations: { "cke.cybozu.com/reboot": "true" } };
+  const cases: Array<{ name: string; node: CheckedNode; reboot?: typeof REBOOT; state: string; next: number | null }> = [
+    { name: "rebooting, NotReady past the timeout but within the wait: pending until the wait ends", node: node("n1", "Unknown", 600, rebooting), reboot: REBOOT, state: "pending", next: NOW + 300 * S },
+    { name: "rebooting, NotReady 1 ms short of the wait: still pending", node: node("n1", "Unknown", 899.999, rebooting), reboot: REBOOT, state: "pending", next: NOW + 0.001 * S },
+    { name: "rebooting, NotReady exactly as long as the wait: unhealthy (strict, as the sabakan trigger)", node: node("n1", "Unknown", 900, rebooting), reboot: REBOOT, state: "unhealthy", next: null },
+    { name: "rebooting, NotReady past the wait: unhealthy", node: node("n1", "False", 3600, rebooting), reboot: REBOOT, state: "unhealthy", next: null },
+    { name: "rebooting, within the timeout: pending until the timeout, as any node", node: node("n1", "Unknown", 100, rebooting), reboot: REBOOT, state: "pending", next: NOW + 201 * S },
+    { name: "rebooting, wait 0 (the default): unhealthy at the timeout, as any node", node: node("n1", "Unknown", 600, rebooting), reboot: { ...REBOOT, waitSeconds: 0 }, state: "unhealthy", next: null },
+    { name: "not rebooting: unhealthy at the timeout", node: node("n1", "Unknown", 600), reboot: REBOOT, state: "unhealthy", next: null },
+    { name: "the mark other than \"true\": not rebooting", node: node("n1", "Unknown", 600, { annotations: { "cke.cybozu.com/reboot": "false" } }), reboot: REBOOT, state: "unhealthy", next: null },
+    { name: "the mark on a Node kintsugi cordoned: kintsugi's own drain, not CKE's reboot", node: node("n1", "Unknown", 600, { annotations: { "cke.cybozu.com/reboot": "true", "kintsugi.cybozu.io/cordoned-by": "entry 3" } }), reboot: REBOOT, state: "unhealthy", next: null },
+    { name: "rebooting, but Ready=True: healthy", node: node("n1", "True", 600, rebooting), reboot: REBOOT, state: "healthy", next: null },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const t = evaluateTarget(c.node, RULES, NOW, c.reboot);
+      assert.deepEqual({ state: t.state, next: t.nextCheckAt }, { state: c.state, next: c.next });
+    });
+  }
+
+  it("a check looks again when the first rebooting target's wait ends, and counts it against the budget while it waits", () => {
+    const e = evaluateHealthCheck(check({ maxUnhealthy: { kind: "count", value: 0 } }), [node("n1", "Unknown", 600, rebooting), node("n2", "True")], NOW, REBOOT);
+    assert.deepEqual(e.targets.map((t) => t.state), ["pending", "healthy"]);
+    assert.equal(e.nextCheckAt, NOW + 300 * S);
+    assert.equal(e.gate.open, false);
+  });
+});
+
 describe("evaluateTarget: the target's address (its first InternalIP)", () => {
   const cases: Array<[string, string[], string | null, string | null]> = [
     ["an IPv4 address", ["10.0.0.3"], "10.0.0.3", null],

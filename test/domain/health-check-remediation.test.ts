@@ -104,6 +104,22 @@ describe("decideRemediation: repair.escalation", () => {
       holds: [],
     },
     { name: "without an operation: held and a hold asked for", targets: [target("n1", "unhealthy"), target("n2", "unhealthy")], context: escalating(null, repaired("10.0.0.1", 2)), enqueue: ["10.0.0.2 node-not-ready"], held: ["n1: escalated: repaired 2 times in 10m: held"], holds: ["10.0.0.1 repaired 2 times in 10m"] },
+    {
+      name: "released after the repairs that held it: the check's operation, not held again by the same repairs",
+      targets: [target("n1", "unhealthy")],
+      context: context({ repair: withRetire, escalation: { config: { maxRepairs: 2, windowSeconds: 600, operation: null }, finished: repaired("10.0.0.1", 2), releases: new Map([["10.0.0.1", NOW - 1000]]), now: NOW } }),
+      enqueue: ["10.0.0.1 node-not-ready"],
+      held: [],
+      holds: [],
+    },
+    {
+      name: "short-circuited by maximum-repair-queue-entries: no repeat offender held by a pass that acts on nothing",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy"), target("n3", "unhealthy")],
+      context: { ...escalating(null, repaired("10.0.0.1", 2)), maximumRepairQueueEntries: 1 },
+      enqueue: [],
+      held: ["n1: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)", "n2: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)", "n3: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)"],
+      holds: [],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -39,8 +39,8 @@ const CASES: DecisionCase[] = [
   },
   { name: "a control-plane entry and workers share the other slots", snapshot: snapshot([entry(1), entry(2), entry(3), entry(4)], {}, { max: 3, controlPlanes: [cp(1), cp(2)] }), want: [starts(1), starts(3), starts(4)], held: { 2: /one control plane at a time/ } },
   {
-    name: "a processing control-plane entry held by a rule still counts as the control plane in progress",
-    snapshot: snapshot([watched(1), entry(2)], {}, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    name: "a processing control-plane entry held by a rule with a job running still counts as the control plane in progress",
+    snapshot: snapshot([watched(1), entry(2)], { 1: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false })] }),
     want: [],
     held: { 1: /^control plane cp2 is not Ready$/, 2: /one control plane at a time: entry 1/ },
   },
@@ -84,15 +84,15 @@ const CASES: DecisionCase[] = [
   },
   {
     name: "a held draining control-plane entry still backs off once its eviction timeout passes",
-    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 601 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 601 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { rebooting: true })] }),
     want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }],
-    held: { 1: /cp2 is not Ready/ },
+    held: { 1: /cp2 is being rebooted/ },
   },
   {
     name: "a held draining control-plane entry exactly at its eviction deadline still waits (strict <)",
-    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 600 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T - 600 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { rebooting: true })] }),
     want: [],
-    held: { 1: /cp2 is not Ready/ },
+    held: { 1: /cp2 is being rebooted/ },
     wakeAt: T + 1,
   },
   {
@@ -103,17 +103,10 @@ const CASES: DecisionCase[] = [
   },
   {
     name: "a held draining control-plane entry wakes the runner at its eviction deadline",
-    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T0 - 10 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "node1", lastTransitionTime: T0 - 10 * SEC })], {}, { controlPlanes: [cp(1), cp(2, { rebooting: true })] }),
     want: [],
-    held: { 1: /cp2 is not Ready/ },
+    held: { 1: /cp2 is being rebooted/ },
     wakeAt: T0 - 10 * SEC + 600 * SEC + 1,
-  },
-  {
-    name: "a control plane waiting out its drain back-off keeps the one control-plane slot: another control plane does not start",
-    snapshot: snapshot([entry(1, { status: "processing", nodename: "cp1", drainBackoffCount: 1, drainBackoffExpire: T + 200 * SEC }), entry(2)], {}, { max: 5, controlPlanes: [cp(1), cp(2)] }),
-    want: [],
-    held: { 1: /drain back-off/, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
-    wakeAt: T + 200 * SEC,
   },
 ];
 

@@ -39,10 +39,10 @@ const CASES: DecisionCase[] = [
   { name: "hold + pacing: a held processing entry counts against its rack's allowance", snapshot: pacedByRack(withHolds(snapshot([watched(1), entry(2)], {}, { max: 5 }), machineHold("10.0.0.1"))), want: [], held: { 1: HELD, 2: PACED } },
   { name: "hold + pacing: a held queued entry takes none of its rack's allowance", snapshot: pacedByRack(withHolds(snapshot([entry(1), entry(2)], {}, { max: 5 }), machineHold("10.0.0.1"))), want: [starts(2)], held: { 1: HELD } },
   {
-    name: "hold + pacing: a processing control plane a control-plane rule holds counts against its rack's allowance",
-    snapshot: pacedByRack(snapshot([watched(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1), cp(9, { ready: false })] })),
+    name: "hold + pacing: a processing control plane a control-plane rule holds (and keeps the turn) counts against its rack's allowance",
+    snapshot: pacedByRack(snapshot([watched(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1), cp(9, { rebooting: true })] })),
     want: [],
-    held: { 1: /^control plane cp9 is not Ready$/, 2: PACED },
+    held: { 1: /^control plane cp9 is being rebooted$/, 2: PACED },
   },
   {
     name: "back-off + pacing: an entry waiting out its drain back-off takes none of its rack's allowance",
@@ -50,9 +50,10 @@ const CASES: DecisionCase[] = [
     want: [starts(2)],
     held: { 1: /drain back-off/ },
   },
-  // hold + a healthy health check: CKE finishes a healthy entry through its success command, a command on the machine.
-  { name: "hold + healthy: a held queued entry found healthy stays queued and runs no success command", snapshot: withHolds(snapshot([entry(1)], { 1: { healthy: true } }, { config: DIAGNOSED }), machineHold("10.0.0.1")), want: [], held: { 1: HELD } },
-  { name: "hold + healthy: without a success command a held entry found healthy waits as well", snapshot: withHolds(snapshot([entry(1)], { 1: { healthy: true } }), machineHold("10.0.0.1")), want: [], held: { 1: HELD } },
+  // hold + a healthy health check: a hold stops commands, never a success (CKE's health rule comes first); the
+  // success command is a command on the machine, so it is skipped, and a note says so.
+  { name: "hold + healthy: a held queued entry found healthy succeeds, its success command skipped", snapshot: withHolds(snapshot([entry(1)], { 1: { healthy: true } }, { config: DIAGNOSED }), machineHold("10.0.0.1")), want: [{ index: 1, states: ["queued/0/waiting"], effect: "success-command" }], held: {} },
+  { name: "hold + healthy: without a success command a held entry found healthy succeeds as well", snapshot: withHolds(snapshot([entry(1)], { 1: { healthy: true } }), machineHold("10.0.0.1")), want: [{ index: 1, states: [], effect: "success-command" }], held: {} },
   { name: "hold + healthy: once the hold ends the healthy entry finishes", snapshot: withHolds(snapshot([entry(1)], { 1: { healthy: true } }, { config: DIAGNOSED })), want: [{ index: 1, states: [], effect: "success-command" }], held: {} },
   { name: "pacing + healthy: finishing a healthy entry is not paced", snapshot: pacedByRack(snapshot([watched(1), entry(2)], { 1: { job: "repair-command" }, 2: { healthy: true } }, { max: 5 })), want: [{ index: 2, states: [], effect: "success-command" }], held: {} },
 ];

@@ -28,7 +28,7 @@ const CASES: DecisionCase[] = [
     want: [],
     held: { 1: /^held by/ },
   },
-  { name: "a held entry found healthy does not run its success command", snapshot: withHolds(snapshot([watched(1)], { 1: { healthy: true } }), hold("10.0.0.1")), want: [], held: { 1: /^held by/ } },
+  { name: "a held entry found healthy succeeds (a hold stops commands, never a success)", snapshot: withHolds(snapshot([watched(1)], { 1: { healthy: true } }), hold("10.0.0.1")), want: [{ index: 1, states: [], effect: "success-command" }], held: {} },
   { name: "without the hold, the same entry runs its success command", snapshot: withHolds(snapshot([watched(1)], { 1: { healthy: true } })), want: [{ index: 1, states: [], effect: "success-command" }], held: {} },
   {
     name: "a held drain past its eviction timeout still backs off",

@@ -41,10 +41,11 @@ const CASES: DecisionCase[] = [
     held: {},
   },
   {
-    name: "the watch expires during the dwell: the entry moves to its next step as in CKE",
+    name: "the watch expires during the dwell: it does not end while the dwell that would prove the entry runs",
     snapshot: proofSnapshot(watchingFor(121, dwelling(T - 30 * SEC)), healthy("boot-B")),
-    want: [{ index: 1, states: ["processing/1/waiting", "processing/1/watching", "processing/1/watching"], effect: "repair-command" }],
-    held: {},
+    want: [],
+    held: { 1: /^healthy: proving the repair for 60s, until 2026-11-22T06:00:30\.500Z/ },
+    wakeAt: T + 30 * SEC,
   },
   {
     name: "a queued entry healthy but for its Node NotReady is not taken as healthy: it starts, and the boot ID is recorded before its command",
@@ -67,16 +68,16 @@ const CASES: DecisionCase[] = [
     held: {},
   },
   {
-    name: "the same queued healthy entry on a held machine waits and keeps no evidence: it is judged afresh once the hold ends",
+    name: "the same queued healthy entry on a held machine succeeds as well: a hold stops commands, never a success",
     snapshot: withHolds(proofSnapshot(entry(1), healthy("boot-A")), machineHold("10.0.0.1")),
-    want: [],
-    held: { 1: /^held by alice/ },
+    want: [{ index: 1, states: ["queued/0/waiting"], effect: "success-command" }],
+    held: {},
   },
   {
-    name: "proven while the machine is held: no success yet, but the evidence is kept",
+    name: "proven while the machine is held: it succeeds, with the final evidence",
     snapshot: withHolds(proofSnapshot(watchingFor(70, dwelling(T - 60 * SEC)), healthy("boot-B")), machineHold("10.0.0.1")),
-    want: [{ index: 1, states: [NOTE], effect: "none" }],
-    held: { 1: /^held by alice/ },
+    want: [{ index: 1, states: [NOTE], effect: "success-command" }],
+    held: {},
   },
   {
     name: "the same entry of an operation without success_requires succeeds at once (CKE)",

@@ -141,4 +141,8 @@ describe("pacingReport", () => {
     const entries = [processing(1), processing(2, { stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 400 * SEC }), entry(3), processing(4, { deleted: true })];
     assert.deepEqual(pacingReport(input, entries, 8, T).map((d) => [d.value, d.allowance, d.inProgress, d.lastChange?.entryIndex]), [["3", 2, 1, 9]]);
   });
+  it("does not count a control plane that gave up the turn (the decision counts it in no domain either)", () => {
+    const input: PacingInput = { domains: ["rack"], racks: racked([[1, 3], [2, 3]]), finished: [] };
+    assert.deepEqual(pacingReport(input, [processing(1), processing(2)], 8, T, new Set([1])).map((d) => [d.value, d.inProgress]), [["3", 1]]);
+  });
 });

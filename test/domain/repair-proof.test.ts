@@ -33,20 +33,20 @@ const CASES: ProofCase[] = [
     name: "a queued entry healthy by its health check but its Node NotReady: not healthy by the operator's signals, it goes on as an unhealthy one",
     entry: entry(1),
     observed: seen({ nodeReady: false }),
-    want: { kind: "unproven", reason: /^waiting for proof: the repair command of step 1 has not run$/, note: null },
+    want: { kind: "unproven", reason: /^waiting for proof: no repair command has run$/, note: null },
   },
   {
     name: "a queued entry healthy by its health check but not HEALTHY in sabakan (sabakan_healthy required): it goes on",
     entry: entry(1),
     proof: { requires: ["sabakan_healthy", "boot_id_changed"], dwellSeconds: 0 },
     observed: seen({ sabakanState: "UNHEALTHY" }),
-    want: { kind: "unproven", reason: /^waiting for proof: the repair command of step 1 has not run$/, note: null },
+    want: { kind: "unproven", reason: /^waiting for proof: no repair command has run$/, note: null },
   },
   {
     name: "a queued entry found unhealthy: no verdict of health, it goes on",
     entry: entry(1),
     healthy: false,
-    want: { kind: "unproven", reason: /^waiting for proof: the repair command of step 1 has not run$/, note: null },
+    want: { kind: "unproven", reason: /^waiting for proof: no repair command has run$/, note: null },
   },
   {
     name: "a first step draining before its repair command, found healthy by every signal: not repaired too",
@@ -54,9 +54,19 @@ const CASES: ProofCase[] = [
     want: { kind: "not-repaired", note: /nothing was repaired/ },
   },
   {
-    name: "evidence of an earlier step counts for nothing",
+    name: "evidence gathered since an earlier step's command counts: the dwell starts in step 2",
     entry: watching(evidence({ step: 0 }), { step: 1 }),
-    want: { kind: "unproven", reason: /^waiting for proof: the repair command of step 2 has not run$/, note: null },
+    want: { kind: "unproven", reason: /^healthy: proving the repair for 60s/, wakeAt: T + 60 * SEC, note: /^step 2: proof of repair: dwell started/, evidence: { step: 0, bootIdBefore: "boot-A", dwellStartedAt: T } },
+  },
+  {
+    name: "a late recovery while the next step's drain backs off is proven by the first command's evidence",
+    entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 60 * SEC, boot_id_changed: T - 60 * SEC, node_ready: T - 60 * SEC }, dwellStartedAt: T - 60 * SEC, dwellStarts: 1 }), { step: 1, stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 200 * SEC }),
+    want: { kind: "proven", note: /^step 2: proof of repair: repair proven$/, evidence: { step: 0, provenAt: T } },
+  },
+  {
+    name: "a late recovery while the next step drains is judged as well",
+    entry: watching(evidence(), { step: 1, stepStatus: "draining" }),
+    want: { kind: "unproven", reason: /^healthy: proving the repair/, note: /dwell started/ },
   },
   {
     name: "the command 'succeeded' but the boot ID did not change: waiting for boot_id_changed, no dwell",
@@ -76,10 +86,23 @@ const CASES: ProofCase[] = [
     want: { kind: "unproven", reason: /^waiting for proof: boot_id_changed$/, note: /signals now missing: boot_id_changed/, evidence: { bootIdAfter: null } },
   },
   {
-    name: "the machine is no longer a node: neither Ready nor a boot ID",
-    entry: watching(evidence()),
+    name: "a machine that is not a Kubernetes node: node_ready and boot_id_changed do not apply, the health check proves it, and the note says so",
+    entry: watching(evidence({ bootIdBefore: null })),
     observed: seen({ nodeReady: null, bootId: null }),
-    want: { kind: "unproven", reason: /^waiting for proof: boot_id_changed, node_ready$/ },
+    want: { kind: "unproven", reason: /^healthy: proving the repair for 60s/, note: /dwell started; .* \(boot_id_changed, node_ready do not apply: the machine is not a Kubernetes node\)$/, evidence: { since: { health_check: T }, dwellStartedAt: T } },
+  },
+  {
+    name: "a machine that is not a node still needs the signals that apply (sabakan_healthy)",
+    entry: watching(evidence({ bootIdBefore: null })),
+    proof: { requires: ["node_ready", "sabakan_healthy"], dwellSeconds: 0 },
+    observed: seen({ nodeReady: null, bootId: null, sabakanState: "UNHEALTHY" }),
+    want: { kind: "unproven", reason: /^waiting for proof: sabakan_healthy$/, note: /signals now missing: sabakan_healthy \(node_ready do not apply: the machine is not a Kubernetes node\)$/ },
+  },
+  {
+    name: "a queued machine that is not a node, healthy: not repaired, without node_ready",
+    entry: entry(1),
+    observed: seen({ nodeReady: null, bootId: null }),
+    want: { kind: "not-repaired", note: /nothing was repaired.* \(boot_id_changed, node_ready do not apply: the machine is not a Kubernetes node\)$/ },
   },
   {
     name: "every signal holds: the dwell starts, and the entry waits until it ends",
@@ -167,6 +190,10 @@ describe("recordBootId", () => {
     assert.equal(note?.kind, "note");
     assert.match(note?.reason ?? "", /^step 1: proof of repair: boot ID boot-A recorded before the repair command$/);
     assert.deepEqual(note?.after.evidence, startEvidence(0, "boot-A"));
+  });
+  it("keeps the evidence of an earlier step's command when a later step's command starts: it goes on counting", () => {
+    const later = watching(startEvidence(0, "boot-A"), { step: 1 });
+    assert.equal(recordBootId(later, op(BOOT_PROOF), "boot-B"), null);
   });
   it("says so when no boot ID is known", () => {
     assert.match(recordBootId(started, op(BOOT_PROOF), null)?.reason ?? "", /no boot ID known/);

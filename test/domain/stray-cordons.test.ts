@@ -35,6 +35,12 @@ describe("strayCordons", () => {
     it(name, () => assert.deepEqual(strayCordons([node("n1", "repair-entry-1")], entries, KEY).map(([n]) => n), want));
   }
 
+  it("a control plane that gave up the turn holds no cordon; the others keep theirs", () => {
+    const watching = (index: number) => entry(index, { status: "processing", stepStatus: "watching" });
+    const nodes = [node("cp1", "repair-entry-1"), node("cp2", "repair-entry-2")];
+    assert.deepEqual(strayCordons(nodes, [watching(1), watching(2)], KEY, new Set([1])), [["cp1", "repair-entry-1"]]);
+  });
+
   it("leaves nodes without kintsugi's annotation, or with someone else's value, alone", () => {
     assert.deepEqual(strayCordons([node("plain"), node("other", "maintenance-bot")], [], KEY), []);
   });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { escapeControlCharacters, quoteUntrusted } from "../../src/domain/untrusted-text.js";
+import { escapeControlCharacters, printableJson, quoteUntrusted } from "../../src/domain/untrusted-text.js";
 
 describe("escapeControlCharacters", () => {
   const cases: Array<[string, string, string]> = [
@@ -23,4 +23,22 @@ describe("quoteUntrusted", () => {
     ["a long value is cut after 64 characters", "x".repeat(100), `"${"x".repeat(64)}…"`],
   ];
   for (const [name, input, want] of cases) it(name, () => assert.equal(quoteUntrusted(input), want));
+});
+
+describe("printableJson", () => {
+  const cases: Array<[string, unknown, number, string]> = [
+    ["plain values are JSON.stringify's", { a: ["x", 1, null] }, 0, '{"a":["x",1,null]}'],
+    ["C1 controls and DEL become \\u escapes", { s: "\u009b31m\u007f\u0085" }, 0, '{"s":"\\u009b31m\\u007f\\u0085"}'],
+    ["bidirectional controls and line separators too", ["\u202egnp\u2066\u2028"], 0, '["\\u202egnp\\u2066\\u2028"]'],
+    ["C0 controls as JSON.stringify escapes them", "\u001b[2J\n", 0, '"\\u001b[2J\\n"'],
+    ["in keys as in values; indentation kept", { "k\u202e": "v" }, 2, '{\n  "k\\u202e": "v"\n}'],
+    ["undefined prints as null", undefined, 0, "null"],
+  ];
+  for (const [name, value, indent, want] of cases) {
+    it(name, () => {
+      const json = printableJson(value, indent);
+      assert.equal(json, want);
+      if (value !== undefined) assert.deepEqual(JSON.parse(json), value, "parses back to the original value");
+    });
+  }
 });

@@ -203,6 +203,27 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
       await outcomes.close();
     }
   });
+
+  it("repairs on setMachineState from UNREACHABLE to UNHEALTHY, a transition sabakan permits", async () => {
+    sabakan.addMachine({ serial: "n003", rack: 6, ipv4: ["10.6.0.3"], state: "UNREACHABLE" });
+    // The case before left n002 UNHEALTHY and unqueued: back to HEALTHY, so n003 is the one candidate the room fits.
+    sabakan.setState("n002", "HEALTHY");
+    const outcomes = subscribe<{ autoRepairOutcomes: { trigger: string; enqueued: Array<{ serial: string; source: string }> } }>(k.url, `subscription { autoRepairOutcomes { trigger enqueued { serial source } } }`);
+    try {
+      await outcomes.ready;
+      const persisting = (await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"].length as number;
+      await k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: ${persisting + 1}) { maximumRepairQueueEntries } }`);
+      const res = await post(k.url, SET_STATE, { serial: "n003", state: "UNHEALTHY" });
+      assert.equal(res.errors, undefined, "sabakan's machines.go permits UNREACHABLE -> UNHEALTHY");
+      assert.equal((res.data as { setMachineState: { state: string } }).setMachineState.state, "UNHEALTHY");
+      const [outcome] = await outcomes.waitFor(1);
+      assert.deepEqual(outcome?.autoRepairOutcomes, { trigger: "event", enqueued: [{ serial: "n003", source: "sabakan" }] });
+      const queued = (await k.gql(`{ searchRepairEntries(having: { addresses: ["10.6.0.3"] }) { serial operation } }`)).data?.["searchRepairEntries"];
+      assert.deepEqual(queued, [{ serial: "n003", operation: "unhealthy" }]);
+    } finally {
+      await outcomes.close();
+    }
+  });
 });
 
 describe("the sabakan gateway when sabakan is down or absent", () => {

@@ -8,6 +8,7 @@ import { withSideStore } from "../support/side-store.js";
 import { parsePrometheus, sampleValue as value, type Sample } from "../support/prometheus-text.js";
 import { KintsugiMetrics, MAX_PACING_LABEL_LENGTH, MAX_PACING_SERIES } from "../../src/graphql/metrics.js";
 import type { DomainPacing } from "../../src/domain/repair-pacing-report.js";
+import type { PublishedWait } from "../../src/domain/published-waits.js";
 
 describe("GET /metrics", () => {
   let k: TestKintsugi;
@@ -152,4 +153,19 @@ describe("kintsugi_repair_pacing_allowance: bounded whatever sabakan names", () 
     const got = await series([domain("x".repeat(MAX_PACING_LABEL_LENGTH + 1)), domain("x".repeat(MAX_PACING_LABEL_LENGTH)), domain('a"b\nc')]);
     assert.deepEqual(got.map((s) => s.labels["value"]), ["x".repeat(MAX_PACING_LABEL_LENGTH), 'a\\"b\\nc'], "one line per series, the quote and newline escaped");
   });
+});
+
+describe("kintsugi_repair_entries_waiting_for_each_other", () => {
+  const wait = (index: number, entryIndex?: number): PublishedWait => ({ index, kind: "CONTROL_PLANE", message: "control plane is not Ready", until: null, domain: null, ...(entryIndex !== undefined && { entryIndex }) });
+  const CASES: Array<{ name: string; waits: PublishedWait[]; want: number }> = [
+    { name: "no waits: 0", waits: [], want: 0 },
+    { name: "one entry waiting for the control plane in progress: 0", waits: [wait(1), wait(2, 1)], want: 0 },
+    { name: "two control planes both not Ready, each entry naming the other: 2", waits: [wait(1, 2), wait(2, 1), wait(3, 1)], want: 2 },
+  ];
+  for (const c of CASES) {
+    it(c.name, async () => {
+      const metrics = new KintsugiMetrics({ entries: () => [], repairQueueEnabled: () => true, autoRepairEnabled: () => true, now: () => NOW, repairWaits: () => c.waits });
+      assert.equal(value(parsePrometheus((await metrics.text()).body).samples, "kintsugi_repair_entries_waiting_for_each_other"), c.want);
+    });
+  }
 });

@@ -75,10 +75,10 @@ describe("settings API over HTTP", () => {
   });
 
   const invalid: Array<[string, string, number, RegExp]> = [
-    ["an unknown name", "maximum-repair-queue", 1, /unknown constraint "maximum-repair-queue"; known: maximum-repair-queue-entries/],
+    ["an unknown name", "maximum-repair-queue", 1, /unknown constraint "maximum-repair-queue"; known: control-plane-count, minimum-workers-rate, maximum-unreachable-nodes-for-reboot, maximum-repair-queue-entries/],
     ["a camelCase name", "maximumRepairQueueEntries", 1, /unknown constraint/],
     ["a negative value", "maximum-repair-queue-entries", -1, /maximum-repair-queue-entries must be an integer >= 0, got -1/],
-    ["zero control planes", "control-plane-count", 0, /control-plane-count must be >= 1/],
+    ["zero control planes", "control-plane-count", 0, /control-plane-count must be an integer >= 1, got 0: a cluster without a control plane cannot run/],
     ["a negative control-plane grace", "wait-seconds-to-replace-control-plane", -1, /wait-seconds-to-replace-control-plane must be an integer >= 0, got -1/],
     ["a value that is not an integer", "maximum-workers", 0.5, /Int cannot represent non-integer value/],
   ];

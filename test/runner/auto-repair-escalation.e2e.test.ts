@@ -5,6 +5,7 @@ import type { EscalationConfig } from "../../src/domain/repair-escalation.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { runCli } from "../support/run-cli.js";
 import { until } from "../support/until.js";
 
 const OUTCOME = `enqueued { index address operation serial history { reason } } skipped { serial reason kind }`;
@@ -112,5 +113,62 @@ describe("repair.escalation through the fake sabakan: a hold", () => {
     w.sabakan.setState("h002", "UNHEALTHY");
     const other = await w.run();
     assert.deepEqual(other.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]), [["h002", "unhealthy"]]);
+  });
+});
+
+describe("repair.escalation through the fake sabakan: a released machine", () => {
+  const w = world({ maxRepairs: 2, windowSeconds: 86_400, operation: null });
+
+  it("released with `kintsugi machine release` is repaired at the next poll, not held again by the same repairs; only repairs after the release count", async () => {
+    w.sabakan.addMachine({ serial: "r001", rack: 3, ipv4: ["10.7.0.1"], state: "UNHEALTHY", stateSince: w.now - 10 * MINUTE });
+    await w.repairOnce("r001");
+    w.now += 60 * MINUTE;
+    await w.repairOnce("r001");
+    w.now += 60 * MINUTE;
+    assert.deepEqual((await w.run()).skipped, [{ serial: "r001", reason: "repaired 2 times in 1d: held", kind: "ESCALATED" }]);
+
+    const released = await runCli(["--server", w.k.url, "machine", "release", "10.7.0.1"]);
+    assert.equal(released.code, 0, released.stderr);
+    w.now += MINUTE;
+    // The two repairs are still in the window, but the operator released the machine from them.
+    const after = await w.run();
+    assert.deepEqual(after.skipped, []);
+    assert.deepEqual(after.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]), [["r001", "unhealthy"]]);
+    assert.deepEqual((await w.k.gql("{ machineHolds { address } }")).data?.["machineHolds"], [], "not held again");
+    const index = after.enqueued[0].index;
+    await until(`entry ${index} failed`, async () => (await w.k.gql(`{ repairEntry(index: ${index}) { status } }`)).data?.["repairEntry"]?.status === "FAILED");
+    await w.empty();
+
+    // One repair since the release is below max_repairs; a second one makes it a repeat offender again.
+    w.now += 60 * MINUTE;
+    await w.repairOnce("r001");
+    w.now += 60 * MINUTE;
+    assert.deepEqual((await w.run()).skipped, [{ serial: "r001", reason: "repaired 2 times in 1d: held", kind: "ESCALATED" }]);
+  });
+});
+
+describe("repair.escalation through the fake sabakan: a round the queue cap stops", () => {
+  const w = world({ maxRepairs: 2, windowSeconds: 86_400, operation: null });
+  const setCap = (value: number) => w.k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: ${value}) { maximumRepairQueueEntries } }`);
+
+  it("holds no repeat offender; the next round within the cap holds it", async () => {
+    w.sabakan.addMachine({ serial: "q001", rack: 4, ipv4: ["10.8.0.1"], state: "UNHEALTHY", stateSince: w.now - 10 * MINUTE });
+    await w.repairOnce("q001");
+    w.now += 60 * MINUTE;
+    await w.repairOnce("q001");
+    w.now += 60 * MINUTE;
+    w.sabakan.addMachine({ serial: "q002", rack: 4, ipv4: ["10.8.0.2"], state: "UNHEALTHY", stateSince: w.now - 10 * MINUTE });
+    w.sabakan.addMachine({ serial: "q003", rack: 4, ipv4: ["10.8.0.3"], state: "UNHEALTHY", stateSince: w.now - 10 * MINUTE });
+    await setCap(1);
+    const capped = await w.run();
+    assert.deepEqual(capped.enqueued, []);
+    assert.deepEqual(capped.skipped.map((m: { serial: string; kind: string }) => [m.serial, m.kind]), [["q001", "QUEUE_LIMIT"], ["q002", "QUEUE_LIMIT"], ["q003", "QUEUE_LIMIT"]]);
+    assert.deepEqual((await w.k.gql("{ machineHolds { address } }")).data?.["machineHolds"], [], "a round that acts on nothing holds nobody");
+
+    await setCap(10);
+    const next = await w.run();
+    assert.deepEqual(next.enqueued.map((e: { serial: string }) => e.serial), ["q002", "q003"]);
+    assert.deepEqual(next.skipped, [{ serial: "q001", reason: "repaired 2 times in 1d: held", kind: "ESCALATED" }]);
+    assert.deepEqual((await w.k.gql("{ machineHolds { address setBy } }")).data?.["machineHolds"], [{ address: "10.8.0.1", setBy: "escalation" }]);
   });
 });

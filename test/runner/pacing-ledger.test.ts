@@ -59,7 +59,7 @@ describe("PacingLedger", () => {
       entry(4, { status: "succeeded", lastTransitionTime: T + 3 }),
     ]);
     const proofs = ledger.input(["machine_type"], [], () => null).finished.map((o) => [o.entryIndex, o.proof ?? "none"]);
-    assert.deepEqual(proofs, [[1, "proven"], [2, "unproven"], [3, "unproven"], [4, "none"]], "evidence of an earlier step proves nothing");
+    assert.deepEqual(proofs, [[1, "proven"], [2, "unproven"], [3, "proven"], [4, "none"]], "the evidence since the first repair command counts, whichever step proved it");
   });
 
   it("seeds each kept record's proof outcome, so an unproven success read after a restart still does not count as proven", () => {

@@ -51,13 +51,19 @@ describe("gatherProofSignals (the real sabakan client against the fake sabakan)"
     assert.deepEqual(sabakan.requests.at(-1)?.variables, { having: { states: ["HEALTHY"], racks: [1] }, notHaving: null });
   });
 
-  it("asks sabakan nothing when no operation requires sabakan_healthy, or every entry that does is between its repair and its watch", async () => {
+  it("asks sabakan nothing when no operation requires sabakan_healthy", async () => {
     const before = sabakan.requests.length;
     const boot = await gatherProofSignals([watchingAt(1, "10.1.0.1")], (a) => NODES.get(a), deps(config(["boot_id_changed"])));
     assert.deepEqual(boot.get(1), { nodeReady: true, bootId: "boot-1", sabakanState: null });
-    const drainingLaterStep = entry(1, { address: "10.1.0.1", status: "processing", step: 1, stepStatus: "draining", evidence: startEvidence(0, "boot-1") });
-    await gatherProofSignals([drainingLaterStep], (a) => NODES.get(a), deps(config(["sabakan_healthy"])));
     assert.equal(sabakan.requests.length, before);
+  });
+
+  it("asks sabakan for an entry draining a later step: the evidence since its first repair command counts in every step", async () => {
+    const before = sabakan.requests.length;
+    const drainingLaterStep = entry(1, { address: "10.1.0.1", status: "processing", step: 1, stepStatus: "draining", evidence: startEvidence(0, "boot-1") });
+    const signals = await gatherProofSignals([drainingLaterStep], (a) => NODES.get(a), deps(config(["sabakan_healthy"])));
+    assert.equal(sabakan.requests.length, before + 1);
+    assert.equal(signals.get(1)?.sabakanState, "HEALTHY");
   });
 
   it("asks sabakan for an entry whose repair command never ran: healthy by every signal, it needs no repair", async () => {

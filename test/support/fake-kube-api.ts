@@ -36,6 +36,21 @@ interface Fault {
   remaining: number;
 }
 
+/** Writes a kubeconfig whose current context is the server at `url` over HTTPS, trusting `caPem`, with a token. */
+export function writeTestKubeconfig(path: string, url: string, caPem: string): void {
+  const kubeconfig = {
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name: "fake", cluster: { server: url, "certificate-authority-data": Buffer.from(caPem).toString("base64") } }],
+    // kubectl asks for a username and password on an https server when the user has no credentials at all. The
+    // fake accepts any request, so the token is never checked.
+    users: [{ name: "fake", user: { token: "kintsugi-test-token" } }],
+    contexts: [{ name: "fake", context: { cluster: "fake", user: "fake" } }],
+    "current-context": "fake",
+  };
+  writeFileSync(path, JSON.stringify(kubeconfig, null, 2));
+}
+
 /**
  * A Kubernetes API server in memory, on a real HTTPS port of 127.0.0.1, for the real client library and kubectl. As
  * a real cluster's, it presents a certificate for 127.0.0.1 signed by a CA (the test CA, see test-ca.ts), which its
@@ -72,17 +87,7 @@ export class FakeKubeApi extends FakeKubeRoutes {
       fake.server.listen(0, "127.0.0.1", () => resolve());
     });
     fake.baseUrl = `https://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
-    const kubeconfig = {
-      apiVersion: "v1",
-      kind: "Config",
-      clusters: [{ name: "fake", cluster: { server: fake.baseUrl, "certificate-authority-data": Buffer.from(fake.caPem).toString("base64") } }],
-      // kubectl asks for a username and password on an https server when the user has no credentials at all. The
-      // fake accepts any request, so the token is never checked.
-      users: [{ name: "fake", user: { token: "kintsugi-test-token" } }],
-      contexts: [{ name: "fake", context: { cluster: "fake", user: "fake" } }],
-      "current-context": "fake",
-    };
-    writeFileSync(fake.kubeconfigPath, JSON.stringify(kubeconfig, null, 2));
+    writeTestKubeconfig(fake.kubeconfigPath, fake.baseUrl, fake.caPem);
     return fake;
   }
 

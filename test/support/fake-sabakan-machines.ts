@@ -5,23 +5,27 @@ export const MACHINE_STATES = ["UNINITIALIZED", "HEALTHY", "UNHEALTHY", "UNREACH
 export type MachineState = (typeof MACHINE_STATES)[number];
 
 /**
- * sabakan's permitted transitions, copied from `permittedTransitions` in cybozu-go/sabakan's root package (machine
- * states, read through the code search index; the same table gates `setMachineState` and `sabactl machines
- * set-state`). docs/lifecycle.md "Transition constraints" says an Unhealthy machine "cannot return to Healthy
- * directly", but the code permits UNHEALTHY -> HEALTHY and UNHEALTHY -> UNREACHABLE: the code is what answers, so
- * this follows the code. A transition to the current state is a no-op there (`SetState` returns nil before looking
- * at the table) and keeps the timestamp. Retiring -> Retired also needs the disk keys gone (ENCRYPTION_KEY_EXISTS);
- * the fake holds no keys.
+ * sabakan's permitted transitions: `permittedTransitions` in cybozu-go/sabakan's machines.go (v3.1.9), the table that
+ * gates `setMachineState` and `sabactl machines set-state`. docs/lifecycle.md's "Transition constraints" is stricter
+ * than the code (it says an Unhealthy machine "cannot return to Healthy directly"); the code is what answers, so this
+ * follows the code: UNHEALTHY and UNREACHABLE may go to each other, to HEALTHY and to UPDATING. A transition to the
+ * current state is a no-op there (`SetState` returns nil before looking at the table) and keeps the timestamp.
+ * Retiring -> Retired also needs the disk keys gone (ENCRYPTION_KEY_EXISTS); the fake holds no keys.
  */
 export const PERMITTED_TRANSITIONS: Readonly<Record<MachineState, readonly MachineState[]>> = {
   UNINITIALIZED: ["HEALTHY", "RETIRING"],
   HEALTHY: ["UNHEALTHY", "UNREACHABLE", "UPDATING", "RETIRING"],
-  UNHEALTHY: ["HEALTHY", "UNREACHABLE", "RETIRING"],
-  UNREACHABLE: ["HEALTHY", "RETIRING"],
+  UNHEALTHY: ["HEALTHY", "UNREACHABLE", "UPDATING", "RETIRING"],
+  UNREACHABLE: ["HEALTHY", "UNHEALTHY", "UPDATING", "RETIRING"],
   UPDATING: ["UNINITIALIZED"],
   RETIRING: ["RETIRED"],
   RETIRED: ["UNINITIALIZED"],
 };
+
+/** sabakan's refusal of a forbidden transition: `SetStateErrorFormat` in machines.go, with its lower-case state names. */
+export function forbiddenTransitionMessage(from: MachineState, to: MachineState): string {
+  return `transition from [ ${from.toLowerCase()} ] to [ ${to.toLowerCase()} ] is forbidden`;
+}
 
 /** A point in time with Go's nanosecond precision: whole milliseconds plus 0..999999 nanoseconds. */
 export interface Instant {
@@ -202,7 +206,7 @@ export class MachineStore {
     if (!m) return { error: "MACHINE_NOT_FOUND", message: "not found" };
     if (m.state === to) return { machine: m };
     if (!PERMITTED_TRANSITIONS[m.state].includes(to)) {
-      return { error: "INVALID_STATE_TRANSITION", message: `transition from ${m.state.toLowerCase()} to ${to.toLowerCase()} is forbidden` };
+      return { error: "INVALID_STATE_TRANSITION", message: forbiddenTransitionMessage(m.state, to) };
     }
     return { machine: this.force(serial, to, nowMs) };
   }

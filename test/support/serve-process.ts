@@ -13,6 +13,8 @@ export interface ServeProcess {
    */
   exitCode(withinMs?: number): Promise<number | null | "still running">;
   stderr(): string;
+  /** The log records written to stdout so far (pino's JSON lines, parsed; other lines left out). */
+  logRecords(): Array<{ msg: string; [field: string]: unknown }>;
 }
 
 /**
@@ -24,10 +26,12 @@ export function serveProcess(args: readonly string[], cwd: string, env?: NodeJS.
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const records: Array<{ msg: string; [field: string]: unknown }> = [];
   const url = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on("line", (line) => {
       try {
         const record = JSON.parse(line) as { msg: string; url?: string };
+        records.push(record);
         if (record.msg === "kintsugi started" && record.url) resolve(record.url);
       } catch {
         // not a log line
@@ -47,7 +51,7 @@ export function serveProcess(args: readonly string[], cwd: string, env?: NodeJS.
     }
     return result;
   };
-  return { child, url, exited, exitCode, stderr: () => stderr };
+  return { child, url, exited, exitCode, stderr: () => stderr, logRecords: () => records };
 }
 
 /** POSTs a GraphQL document to the server at `url` (a serve process's) and returns its data; fails with its errors. */

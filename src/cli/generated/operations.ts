@@ -322,12 +322,12 @@ export type SetAutoRepairVariablesMutationVariables = Exact<{
 
 export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
 
-export type ConstraintsFieldsFragment = { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number };
+export type ConstraintsFieldsFragment = { controlPlaneCount: number, minimumWorkersRate: number, maximumUnreachableNodesForReboot: number, maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number };
 
 export type ShowConstraintsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ShowConstraintsQuery = { constraints: { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number } };
+export type ShowConstraintsQuery = { constraints: { controlPlaneCount: number, minimumWorkersRate: number, maximumUnreachableNodesForReboot: number, maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number } };
 
 export type SetConstraintMutationVariables = Exact<{
   name: string;
@@ -335,7 +335,7 @@ export type SetConstraintMutationVariables = Exact<{
 }>;
 
 
-export type SetConstraintMutation = { setConstraint: { maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, controlPlaneCount: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number } };
+export type SetConstraintMutation = { setConstraint: { controlPlaneCount: number, minimumWorkersRate: number, maximumUnreachableNodesForReboot: number, maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number } };
 
 export type OutcomeFieldsFragment = { sequence: string, time: string, trigger: string, machinesSeen: number, skippedTotal: number, error: string | null, enqueued: Array<{ index: string, address: string, machineType: string, operation: string, serial: string | null }>, skipped: Array<{ serial: string, address: string | null, state: MachineState, reason: string }>, skippedByKind: Array<{ kind: SkipKind, machines: number }>, shortCircuit: { existingEntries: number, candidates: number, limit: number } | null };
 

@@ -230,10 +230,14 @@ export type Constraints = {
   maximumRepairQueueEntries: Scalars['Int']['output'];
   /** `maximum-unhealthy-machines-per-rack`: when more machines of one rack are candidates than this, none of them is enqueued. Default 0 = no limit. */
   maximumUnhealthyMachinesPerRack: Scalars['Int']['output'];
+  /** `maximum-unreachable-nodes-for-reboot`: CKE's reboot-queue limit, stored and shown for CKE's tooling; kintsugi has no reboot queue. Any integer. Default 0. */
+  maximumUnreachableNodesForReboot: Scalars['Int']['output'];
   /** `maximum-workers`: workers a generated cluster may have; 0 = unlimited, else at least minimum-workers. Default 0. */
   maximumWorkers: Scalars['Int']['output'];
   /** `minimum-workers`: workers a generated cluster must have. Default 1. */
   minimumWorkers: Scalars['Int']['output'];
+  /** `minimum-workers-rate`: CKE's (v1.32.2 and later) lowest percentage of healthy machines that must stay workers when workers retire. Any integer, as in CKE. Default 80. */
+  minimumWorkersRate: Scalars['Int']['output'];
   /** `wait-seconds-to-repair-rebooting`: an UNREACHABLE machine that is rebooting or not a node is left alone for this long. Default 0. */
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
   /** `wait-seconds-to-replace-control-plane` (kintsugi's own): a control plane whose machine is neither HEALTHY, UPDATING nor UNINITIALIZED is replaced only once that state has lasted longer than this (from sabakan's status.timestamp), and never while its Node carries `cke.cybozu.com/reboot: "true"`; 0 = at once, as CKE's document says. Default 1800. */
@@ -694,9 +698,11 @@ export type Mutation = {
    */
   setClusterVariables: ClusterVariables;
   /**
-   * Sets one constraint by its CKE name (`maximum-repair-queue-entries`, `wait-seconds-to-repair-rebooting`,
-   * `maximum-unhealthy-machines-per-rack`, `control-plane-count`, `minimum-workers`, `maximum-workers`,
-   * `wait-seconds-to-replace-control-plane`); persistent.
+   * Sets one constraint by its CKE name (CKE's `control-plane-count`, `minimum-workers-rate`,
+   * `maximum-unreachable-nodes-for-reboot`, `maximum-repair-queue-entries`, `wait-seconds-to-repair-rebooting`, then
+   * kintsugi's `maximum-unhealthy-machines-per-rack`, `minimum-workers`, `maximum-workers`,
+   * `wait-seconds-to-replace-control-plane`); persistent. Any integer where CKE takes any; kintsugi refuses a value
+   * only where it would be unsafe, and the message says why.
    * Errors with INVALID_CONSTRAINT for an unknown name or a value out of range.
    */
   setConstraint: Constraints;
@@ -1060,9 +1066,10 @@ export type RepairEntry = {
   /** Until when the drain waits before it is retried; null when not backing off. */
   drainBackoffExpire?: Maybe<Scalars['DateTime']['output']>;
   /**
-   * The proof of repair gathered for the entry's step, when its operation requires proof (`success_requires`,
-   * `success_dwell_seconds`): the boot IDs before and after, when each signal turned true, the dwell. Null for an
-   * operation without proof, and before the step's repair command started. The history notes each change of it.
+   * The proof of repair gathered since the entry's first repair command, whichever step gathered it, when its
+   * operation requires proof (`success_requires`, `success_dwell_seconds`): the boot IDs before and after, when each
+   * signal turned true, the dwell. Null for an operation without proof, and before the first repair command started.
+   * The history notes each change of it.
    */
   evidence?: Maybe<RepairEvidence>;
   /** Every change of the entry, oldest first: creation, transitions, deletion, back-off resets. */
@@ -1141,12 +1148,12 @@ export type RepairEntryParams = {
   statuses?: InputMaybe<Array<RepairStatus>>;
 };
 
-/** The proof of repair of one step of an entry: kept in the store, so a restart or a new leader goes on with it. */
+/** The proof of repair of an entry, from its first repair command on: kept in the store, so a restart or a new leader goes on with it. */
 export type RepairEvidence = {
   __typename?: 'RepairEvidence';
   /** The Node's boot ID as last observed while proving; null before any observation. */
   bootIdAfter?: Maybe<Scalars['String']['output']>;
-  /** The Node's status.nodeInfo.bootID when the step's repair command started; null when none was known. */
+  /** The Node's status.nodeInfo.bootID when the entry's first repair command started; null when none was known. */
   bootIdBefore?: Maybe<Scalars['String']['output']>;
   /** When the health check and every required signal began to hold together; null when they do not now. */
   dwellStartedAt?: Maybe<Scalars['DateTime']['output']>;
@@ -1156,7 +1163,7 @@ export type RepairEvidence = {
   provenAt?: Maybe<Scalars['DateTime']['output']>;
   /** Each signal that holds now (the health check and the required ones) and since when, in a fixed order. */
   signals: Array<RepairEvidenceSignal>;
-  /** The 0-based step whose repair command started the gathering (recorded when that command started). */
+  /** The 0-based step whose repair command started the gathering (the entry's first; it counts for every later step). */
   step: Scalars['Int']['output'];
 };
 
@@ -1318,7 +1325,7 @@ export type RepairWait = {
   __typename?: 'RepairWait';
   /** With PACING: the failure domain whose allowance is used up, as KIND=VALUE (`rack=3`, `machine_type=qemu`); else null. */
   domain?: Maybe<Scalars['String']['output']>;
-  /** The entry in the way: with MACHINE_BUSY the one repairing the machine, with CONTROL_PLANE the control plane in progress (when that is the rule); else null. */
+  /** The entry in the way: with MACHINE_BUSY the one repairing the machine; with CONTROL_PLANE the control plane in progress (one at a time), or the entry of the control plane that is not Ready (for an entry that does not hold the turn); else null. Two entries that name each other wait for each other, and their messages say so. */
   entryIndex?: Maybe<Scalars['Int']['output']>;
   /** What the entry waits for. */
   kind: RepairWaitKind;
@@ -1893,8 +1900,10 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
   controlPlaneCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maximumRepairQueueEntries?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maximumUnhealthyMachinesPerRack?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maximumUnreachableNodesForReboot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   maximumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   minimumWorkers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minimumWorkersRate?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   waitSecondsToRepairRebooting?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   waitSecondsToReplaceControlPlane?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { parseAddress } from "../../domain/address.js";
 import type { SabakanGatewayClient } from "../../adapters/sabakan-gateway-client.js";
-import { forwardedTree, forwardRoot } from "../../gateway/sabakan-forwarder.js";
+import { forwardedTree, forwardRoot, type SabakanAsker } from "../../gateway/sabakan-forwarder.js";
 import type { SabakanObject } from "../../gateway/sabakan-data.js";
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
@@ -15,12 +15,18 @@ function sabakanOf(ctx: GraphQLContext): SabakanGatewayClient {
   return ctx.sabakan;
 }
 
+/** The execution's view of sabakan: a query sent twice in one execution is fetched once (see OperationQueries). */
+function queriesOf(ctx: GraphQLContext, info: GraphQLResolveInfo): SabakanAsker {
+  const client = sabakanOf(ctx);
+  return ctx.sabakanQueries?.forExecution(info.rootValue) ?? client;
+}
+
 const STATUS_FIELDS = [["state"], ["timestamp"], ["duration"]] as const;
 
 export const gatewayResolvers: Resolvers = {
   Query: {
-    machine: async (_, args, ctx, info) => (await forwardRoot(sabakanOf(ctx), "machine", args, forwardedTree(info))) as SabakanObject,
-    searchMachines: async (_, args, ctx, info) => (await forwardRoot(sabakanOf(ctx), "searchMachines", args, forwardedTree(info))) as SabakanObject[],
+    machine: async (_, args, ctx, info) => (await forwardRoot(queriesOf(ctx, info), "machine", args, forwardedTree(info))) as SabakanObject,
+    searchMachines: async (_, args, ctx, info) => (await forwardRoot(queriesOf(ctx, info), "searchMachines", args, forwardedTree(info))) as SabakanObject[],
   },
   Mutation: {
     setMachineState: async (_, args, ctx, info) => {

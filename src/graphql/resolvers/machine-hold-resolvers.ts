@@ -34,6 +34,9 @@ export const machineHoldResolvers: Resolvers = {
       const parsed = parseAddress(address);
       if (!parsed.ok) throw apiError("INVALID_ADDRESS", `address: ${parsed.message}`);
       try {
+        // Noted before the release (and only for a machine that has a stored hold), so a release that succeeds is
+        // never undone by escalation counting the repairs it was released from at the next poll.
+        if (ctx.holds.list().some((h) => h.address === parsed.address)) await ctx.settings.noteRelease(parsed.address, ctx.now());
         const hold = await ctx.holds.release(parsed.address, ctx.actor.name);
         return { ...hold, source: "api" as const };
       } catch (err) {

@@ -1,13 +1,15 @@
-import { replayAutoRepair, type ReplayLimits } from "../../domain/auto-repair-replay.js";
-import { recordedPlaces } from "../../domain/poll-record.js";
-import { pacingSeedOf } from "../../domain/replay-repair-schedule.js";
 import { healthCheckSource } from "../../domain/health-check-remediation.js";
-import { boundReplay, checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay-request.js";
+import { checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay-request.js";
 import { apiError } from "../errors.js";
 import { SKIP_KIND_VALUES } from "../skip-kind-values.js";
+import { packRecords } from "../replay/packed-records.js";
+import type { ReplayWorkerInput } from "../replay/replay-threads.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
-/** simulateAutoRepair: reads the poll records (never the live queue) and replays them with the caller's limits. */
+/**
+ * simulateAutoRepair: reads the poll records (never the live queue) and replays them with the caller's limits, in a
+ * worker thread within limits.replay_seconds, one replay at a time (see ReplayThreads).
+ */
 export const replayResolvers: Resolvers = {
   MachineFate: { ENQUEUED: "enqueued", ...SKIP_KIND_VALUES },
   TargetFate: {
@@ -34,21 +36,15 @@ export const replayResolvers: Resolvers = {
       const request = { since, constraints: constraints ?? {}, repairSeconds: repairSeconds ?? null, healthChecks: healthChecks ?? null, pacing: pacing ?? null };
       const checked = checkReplayRequest(request, ctx.now(), { checks: configured.map((c) => c.name), runner });
       if (!checked.ok) throw apiError("INVALID_ARGUMENT", checked.message);
-      const polls = await ctx.pollRecords.since(since, REPLAY_BOUNDS.maxPolls + 1);
-      const remediations = await ctx.pollRecords.remediations(since, REPLAY_BOUNDS.maxPolls + 1);
-      const bounded = boundReplay({ polls: polls.records, remediations: remediations.records });
-      if (!bounded.ok) throw apiError("INVALID_ARGUMENT", bounded.message);
-      const racks = new Map<string, number>();
-      for (const record of bounded.records.polls) for (const [address, place] of recordedPlaces(record)) racks.set(address, place.rack);
-      const seeded = checked.limits.runner && { ...checked.limits.runner, seed: pacingSeedOf(ctx.finished.list(), since, racks) };
-      const limits: ReplayLimits = { ...checked.limits, ...(seeded && { runner: seeded }) };
-      const report = replayAutoRepair(bounded.records, limits, { checks: new Map(configured.map((c) => [c.name, c])), repair: ctx.config.repair });
-      return {
-        ...report,
-        polls: report.polls.slice(0, REPLAY_BOUNDS.maxDifferingPolls),
-        unreadableRecords: polls.unreadable + remediations.unreadable,
-        truncated: bounded.truncated || report.scheduleExhausted || report.polls.length > REPLAY_BOUNDS.maxDifferingPolls,
+      const gather = async (): Promise<ReplayWorkerInput> => {
+        const polls = await ctx.pollRecords.stored("intake", since, REPLAY_BOUNDS.maxPolls + 1);
+        const remediations = await ctx.pollRecords.stored("health-check", since, REPLAY_BOUNDS.maxPolls + 1);
+        const job = { since, limits: checked.limits, config: { checks: new Map(configured.map((c) => [c.name, c])), repair }, finished: ctx.finished.list() };
+        return { job, polls: packRecords(polls), remediations: packRecords(remediations) };
       };
+      const { result, unreadable } = await ctx.replays.run(gather, ctx.clientGone);
+      if (!result.ok) throw apiError("INVALID_ARGUMENT", result.message);
+      return { ...result.report, unreadableRecords: unreadable };
     },
   },
 };

@@ -3,7 +3,7 @@ import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-
 import type { PollRecord } from "../../domain/poll-record.js";
 import type { RemediationRecord } from "../../domain/remediation-record.js";
 import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
-import type { PollRecordPort, PollRecordRead } from "../store-port.js";
+import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys, RecordArea, RecordKey } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
@@ -122,11 +122,44 @@ export class EtcdPollRecordPort implements PollRecordPort {
     return this.mirror.records.size();
   }
 
+  async stored(area: RecordArea, since: number, limit: number): Promise<StoredRecords> {
+    const bodies: Uint8Array[] = [];
+    const times: number[] = [];
+    let unreadable = 0;
+    for await (const { key, expected, raw } of this.values(area, since, limit)) {
+      try {
+        const body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
+        if (raw.length !== expected.bytes) throw new UndecodableValueError(`its key says ${expected.bytes} bytes, its value is ${raw.length} bytes`);
+        bodies.push(body);
+        times.push(expected.time);
+      } catch (err) {
+        if (!(err instanceof UndecodableValueError)) throw err;
+        unreadable++;
+        this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: err.message });
+      }
+    }
+    return { bodies, times, unreadable };
+  }
+
   /** The records of `area` (whose records are R) at or after `since`, oldest first, at most `limit`. */
   private async read<R extends PollRecord | RemediationRecord>(area: RecordArea, since: number, limit: number): Promise<{ readonly records: R[]; readonly unreadable: number }> {
-    const wanted = this.mirror.records.since(area, since, limit);
     const records: R[] = [];
     let unreadable = 0;
+    for await (const { key, expected, raw } of this.values(area, since, limit)) {
+      const read = decodeRecord(key, expected, raw);
+      if (read.ok) {
+        records.push(read.record as R);
+        continue;
+      }
+      unreadable++;
+      this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: read.message });
+    }
+    return { records, unreadable };
+  }
+
+  /** The stored values of `area`'s records at or after `since`, oldest first, at most `limit`, read page by page. */
+  private async *values(area: RecordArea, since: number, limit: number): AsyncGenerator<{ readonly key: string; readonly expected: RecordKey; readonly raw: Buffer }> {
+    const wanted = this.mirror.records.since(area, since, limit);
     for (const page of pagesOf(wanted)) {
       const byKey = new Map(page.map((k) => [k.key, k.record]));
       let response;
@@ -141,17 +174,9 @@ export class EtcdPollRecordPort implements PollRecordPort {
         const key = kv.key.toString("utf8");
         const expected = byKey.get(key);
         // A key written after the mirror listed this page is read next time, not now.
-        if (expected === undefined) continue;
-        const read = decodeRecord(key, expected, kv.value);
-        if (read.ok) {
-          records.push(read.record as R);
-          continue;
-        }
-        unreadable++;
-        this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: read.message });
+        if (expected !== undefined) yield { key, expected, raw: kv.value };
       }
     }
-    return { records, unreadable };
   }
 }
 

@@ -3,6 +3,7 @@ import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/constraints.
 import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/machine-params.js";
 import type { PublishedWait } from "../../domain/published-waits.js";
 import { readPublishedWaits } from "../published-waits-schema.js";
+import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
@@ -93,6 +94,14 @@ export class EtcdSettingsPort implements SettingsPort {
 
   setRepairWaits(waits: readonly PublishedWait[]): Promise<void> {
     return this.write("repair-waits", () => waits);
+  }
+
+  escalationReleases(): EscalationReleases {
+    return readReleases(this.read<unknown>("escalation-releases", {}));
+  }
+
+  noteRelease(address: string, at: number): Promise<void> {
+    return this.write("escalation-releases", () => storedReleases(withRelease(this.escalationReleases(), address, at)));
   }
 
   private read<T>(name: string, fallback: T): T {

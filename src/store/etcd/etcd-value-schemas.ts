@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseAddress } from "../../domain/address.js";
-import { CONSTRAINT_NAMES } from "../../domain/constraints.js";
+import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES } from "../../domain/constraints.js";
 import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.js";
 import { MAX_HOLD_REASON_LENGTH } from "../../domain/machine-holds.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
@@ -113,7 +113,8 @@ const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   "cluster-variables": z.object({ having: machineParams, notHaving: machineParams }),
   "cluster-template": z.object({ text: z.string(), setAt: time }),
   "repair-waits": publishedWaitsSchema,
-  constraints: z.object(Object.fromEntries(Object.values(CONSTRAINT_NAMES).map((name) => [name, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional()]))),
+  "escalation-releases": z.record(z.string(), time),
+  constraints: z.object(Object.fromEntries(Object.values(CONSTRAINT_NAMES).map((name) => [name, z.number().int().min(CONSTRAINT_MINIMUMS[name]?.min ?? Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional()]))),
 };
 
 /** The value schema of the setting `name` (see SETTING_VALUES); a setting kintsugi does not read is taken as it is. */

@@ -2,7 +2,7 @@ import type { PollRecord } from "../../domain/poll-record.js";
 import type { RemediationRecord } from "../../domain/remediation-record.js";
 import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-records-schema.js";
 import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
-import type { PollRecordPort, PollRecordRead } from "../store-port.js";
+import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
 import type { Db } from "./database.js";
 
 /** The sabakan polls' records in SQLite, written inside the poll's own transaction, kept by age and total bytes. */
@@ -13,6 +13,7 @@ export class SqlitePollRecordStore implements PollRecordPort {
   private readonly oldest;
   private readonly pruneUpTo;
   private readonly selectSince;
+  private readonly selectStored;
   private readonly countAll;
 
   constructor(
@@ -25,6 +26,7 @@ export class SqlitePollRecordStore implements PollRecordPort {
     this.oldest = db.prepare("SELECT seq, bytes FROM poll_records ORDER BY seq");
     this.pruneUpTo = db.prepare("DELETE FROM poll_records WHERE seq <= ?");
     this.selectSince = db.prepare("SELECT body FROM poll_records WHERE kind = ? AND time >= ? ORDER BY seq LIMIT ?").pluck();
+    this.selectStored = db.prepare("SELECT time, body FROM poll_records WHERE kind = ? AND time >= ? ORDER BY seq LIMIT ?").raw();
     this.countAll = db.prepare("SELECT COUNT(*) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM poll_records");
   }
 
@@ -66,6 +68,11 @@ export class SqlitePollRecordStore implements PollRecordPort {
       else unreadable++;
     }
     return { records, unreadable };
+  }
+
+  async stored(area: "intake" | "health-check", since: number, limit: number): Promise<StoredRecords> {
+    const rows = this.selectStored.all(area, since, limit) as Array<[number, Buffer]>;
+    return { bodies: rows.map((r) => r[1]), times: rows.map((r) => r[0]), unreadable: 0 };
   }
 
   size(): { readonly records: number; readonly bytes: number } {

@@ -3,6 +3,7 @@ import type { StoredClusterTemplate } from "../../domain/cluster/generation-reco
 import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/machine-params.js";
 import type { PublishedWait } from "../../domain/published-waits.js";
 import { readPublishedWaits } from "../published-waits-schema.js";
+import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
 import type { Db } from "./database.js";
 import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
@@ -106,6 +107,15 @@ export class SqliteSettingsStore implements SettingsPort {
 
   async setRepairWaits(waits: readonly PublishedWait[]): Promise<void> {
     this.write("repair-waits", waits);
+  }
+
+  escalationReleases(): EscalationReleases {
+    return readReleases(this.read<unknown>("escalation-releases", {}));
+  }
+
+  async noteRelease(address: string, at: number): Promise<void> {
+    // Read and written in one transaction, so two releases at once both stay noted.
+    this.commits.write((draft) => this.put(draft, "escalation-releases", storedReleases(withRelease(this.escalationReleases(), address, at))));
   }
 
   private read<T>(key: string, fallback: T): T {

@@ -5,6 +5,7 @@ import { decideIntake, type IntakeInput } from "../../../src/domain/auto-repair-
 import { recordPoll, type PollRecord } from "../../../src/domain/poll-record.js";
 import type { SabakanMachine } from "../../../src/domain/sabakan-machine.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
+import { decodePollRecord, decodeRemediationRecord } from "../../../src/store/poll-record-schema.js";
 import { NOW } from "../../support/fixtures.js";
 import { remediationRecordAt } from "../../support/replay-records.js";
 import { until } from "../../support/until.js";
@@ -56,6 +57,23 @@ export function pollRecordCases(h: StoreHarness): void {
       assert.deepEqual(await reopened.pollRecords.since(0, 10), { records: [record], unreadable: 0 });
       assert.deepEqual(await reopened.pollRecords.remediations(0, 10), { records: [remediation], unreadable: 0 });
       assert.equal(reopened.pollRecords.size().records, 2);
+    });
+
+    it("hands the records as stored, undecoded, with the times their keys say, for the replay's worker to decode", async () => {
+      const store = await h.open();
+      const later = pollAt(NOW + 2, 3);
+      await poll(store, record);
+      await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: remediation }), NOW + 1, ACTOR);
+      await poll(store, later);
+      const polls = await store.pollRecords.stored("intake", 0, 10);
+      assert.deepEqual(polls.bodies.map((b) => decodePollRecord(b)), [{ ok: true, record }, { ok: true, record: later }]);
+      assert.equal(polls.unreadable, 0);
+      // SQLite keeps the time in its row, etcd in the key: either way it is the record's.
+      assert.deepEqual(polls.times, [NOW, NOW + 2]);
+      const remediations = await store.pollRecords.stored("health-check", 0, 10);
+      assert.deepEqual([remediations.bodies.map((b) => decodeRemediationRecord(b)), remediations.times], [[{ ok: true, record: remediation }], [NOW + 1]]);
+      assert.deepEqual((await store.pollRecords.stored("intake", NOW + 1, 10)).times, [NOW + 2], "from since on");
+      assert.deepEqual((await store.pollRecords.stored("intake", 0, 1)).times, [NOW], "at most limit, oldest first");
     });
 
     it("keeps no record of a write that did not commit", async () => {

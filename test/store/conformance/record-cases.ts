@@ -35,6 +35,14 @@ const settingCases: SettingCase[] = [
   { name: "cluster variables", key: "cluster-variables", fallback: DEFAULT_CLUSTER_VARIABLES, value: variables, get: (s) => s.settings.clusterVariables(), set: (s) => s.settings.setClusterVariables(variables) },
   { name: "cluster template", key: "cluster-template", fallback: null, value: template, get: (s) => s.settings.clusterTemplate(), set: (s) => s.settings.setClusterTemplate(template) },
   { name: "the published waits", key: "repair-waits", fallback: [], value: waits, get: (s) => s.settings.repairWaits(), set: (s) => s.settings.setRepairWaits(waits) },
+  {
+    name: "the escalation releases",
+    key: "escalation-releases",
+    fallback: new Map(),
+    value: new Map([["10.0.0.7", NOW]]),
+    get: (s) => s.settings.escalationReleases(),
+    set: (s) => s.settings.noteRelease("10.0.0.7", NOW),
+  },
   { name: "a health check's pause", key: "health-check-paused:disk/a b", fallback: null, value: false, get: (s) => s.settings.healthCheckPaused("disk/a b"), set: (s) => s.settings.setHealthCheckPaused("disk/a b", false) },
 ];
 
@@ -52,6 +60,16 @@ export function recordCases(h: StoreHarness): void {
         assert.deepEqual(c.get(await h.reopen()), c.value);
       });
     }
+
+    it("escalation releases: a release merges with those noted, a machine's later release replaces its earlier one", async () => {
+      const store = await h.open();
+      await store.settings.noteRelease("10.0.0.7", NOW);
+      await store.settings.noteRelease("fd00::1", NOW + MINUTE);
+      await store.settings.noteRelease("10.0.0.7", NOW + 2 * MINUTE);
+      const expected = new Map([["fd00::1", NOW + MINUTE], ["10.0.0.7", NOW + 2 * MINUTE]]);
+      assert.deepEqual(store.settings.escalationReleases(), expected);
+      assert.deepEqual((await h.reopen()).settings.escalationReleases(), expected);
+    });
 
     it("constraints: the defaults, overlaid by the config's values, overlaid by the values set, which a later config does not undo", async () => {
       let store = await h.open({ initialConstraints: { minimumWorkers: 3, maximumWorkers: 9 } });

@@ -98,6 +98,7 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     ["a switch written as a string (truthy, whatever it says)", "repair-queue-enabled", "false", (s) => s.settings.repairQueueEnabled(), true],
     ["a constraint written as a string", "constraints", { maximumRepairQueueEntries: "1000" }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
     ["a negative constraint", "constraints", { maximumUnhealthyMachinesPerRack: -1 }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
+    ["zero control planes", "constraints", { controlPlaneCount: 0 }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
     ["auto-repair variables with a state sabakan does not have", "auto-repair-variables", { having: { states: ["BROKEN"] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
     ["auto-repair variables with a negative rack", "auto-repair-variables", { having: { racks: [-1] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
     ["a cluster template without its text", "cluster-template", { text: 42, setAt: NOW }, (s) => s.settings.clusterTemplate(), null],
@@ -122,12 +123,15 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     await open(prefix);
     const put = (setting: string, value: unknown) => suite.client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
     await put("repair-queue-enabled", false);
-    await put("constraints", { maximumRepairQueueEntries: 7 });
+    await put("constraints", { maximumRepairQueueEntries: 7, minimumWorkersRate: -5, maximumUnreachableNodesForReboot: -1 });
     await put("auto-repair-variables", { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
     await put("health-check-paused:workers", true);
     const store = await open(prefix);
     assert.equal(store.settings.repairQueueEnabled(), false);
     assert.equal(store.settings.constraints().maximumRepairQueueEntries, 7);
+    // CKE takes any integer for these two, so a negative one is a value, not damage.
+    assert.equal(store.settings.constraints().minimumWorkersRate, -5);
+    assert.equal(store.settings.constraints().maximumUnreachableNodesForReboot, -1);
     assert.deepEqual(store.settings.autoRepairVariables(), { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
     assert.equal(store.settings.healthCheckPaused("workers"), true);
   });

@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { PollRecord } from "../../src/domain/poll-record.js";
+import { encodePollRecord } from "../../src/store/poll-record-schema.js";
+import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { randomPollRecord } from "../support/replay-records.js";
+import { withSideStore } from "../support/side-store.js";
+import { until } from "../support/until.js";
+import { DEFAULT_LIMITS } from "../../src/config/limits.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { graphqlData, serveProcess } from "../support/serve-process.js";
+import { tempDir } from "../support/temp-dir.js";
+import { createClient } from "graphql-ws";
+import WebSocket from "ws";
+
+// A month of polls is what froze the server (issue 25); this is enough records for the replay to take seconds here.
+const POLLS = 1_000;
+const MACHINES = 400;
+const MINUTE = 60_000;
+
+const REPLAY = `query ($since: DateTime!) { simulateAutoRepair(since: $since, constraints: { maximumRepairQueueEntries: 2 }) { pollsReplayed truncated } }`;
+
+async function replay(k: TestKintsugi, since: number, signal?: AbortSignal) {
+  const res = await fetch(`${k.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: REPLAY, variables: { since: new Date(since).toISOString() } }),
+    ...(signal && { signal }),
+  });
+  return (await res.json()) as { data?: { simulateAutoRepair: { pollsReplayed: number } } | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+}
+
+/** How long GET /health takes to answer, in ms. */
+async function healthMs(k: TestKintsugi): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${k.url}/health`);
+  await res.text();
+  return performance.now() - started;
+}
+
+/** Writes `count` poll records of `machines` machines each, a minute apart from `start`, into the database at `path`. */
+async function writeRecords(path: string, start: number, count: number, machines: number): Promise<void> {
+  // Straight into the records table, in one transaction: the poller would take a poll per minute.
+  const template = randomPollRecord(start, machines);
+  await withSideStore(path, ({ db }) => {
+    const insert = db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES ('intake', ?, ?, ?)");
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const record: PollRecord = { ...template, time: start + i * MINUTE };
+        const body = encodePollRecord(record);
+        insert.run(record.time, body.length, body);
+      }
+    })();
+  });
+}
+
+describe("simulateAutoRepair runs in a worker thread, one at a time, within limits.replay_seconds (issue 25)", () => {
+  let k: TestKintsugi;
+  let start: number;
+  let wholeMs: number;
+
+  before(async () => {
+    k = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS, replaySeconds: 600 } });
+    start = Date.now() - (POLLS + 10) * MINUTE;
+    await writeRecords(k.databasePath, start, POLLS, MACHINES);
+    const began = performance.now();
+    const whole = await replay(k, start);
+    wholeMs = performance.now() - began;
+    assert.equal(whole.data?.simulateAutoRepair.pollsReplayed, POLLS, JSON.stringify(whole.errors));
+  });
+  after(async () => {
+    await k.dispose();
+  });
+
+  it("answers /health while a replay of the whole month runs", async () => {
+    const running = replay(k, start);
+    const latencies: number[] = [];
+    let done = false;
+    void running.finally(() => (done = true));
+    while (!done) latencies.push(await healthMs(k));
+    assert.equal((await running).data?.simulateAutoRepair.pollsReplayed, POLLS);
+    assert.ok(latencies.length >= 3, `only ${latencies.length} /health answers during a ${Math.round(wholeMs)} ms replay`);
+    // On the event loop, /health waited for the whole replay (seconds here).
+    assert.ok(Math.max(...latencies) < wholeMs / 3, `/health took up to ${Math.round(Math.max(...latencies))} ms during a ${Math.round(wholeMs)} ms replay`);
+  });
+
+  it("refuses a second replay while one runs, saying so, and stops a replay whose client went away", async () => {
+    const client = new AbortController();
+    const first = replay(k, start, client.signal).catch((err: Error) => err);
+    const second = await until("the first replay holds the slot", () => replay(k, Date.now() - MINUTE), (r) => r.errors !== undefined);
+    assert.match(second.errors?.[0]?.message ?? "", /another replay is running; kintsugi runs one at a time/);
+    assert.equal(second.errors?.[0]?.extensions?.["limit"], "limits.replay_seconds");
+    const goneAt = performance.now();
+    client.abort();
+    assert.equal(((await first) as Error).name, "AbortError");
+    // The worker was terminated: the slot is free long before the replay would have ended.
+    await until("a replay is admitted again", () => replay(k, Date.now() - MINUTE), (r) => r.data?.simulateAutoRepair !== undefined, wholeMs);
+    const freedMs = performance.now() - goneAt;
+    assert.ok(freedMs < wholeMs / 2, `the slot came free ${Math.round(freedMs)} ms after the client went; the whole replay takes ${Math.round(wholeMs)} ms`);
+  });
+
+  it("stops a replay asked over a WebSocket when the socket closes", async () => {
+    let connected!: () => void;
+    const open = new Promise<void>((resolve) => (connected = resolve));
+    const client = createClient({ url: `${k.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, on: { connected: () => connected() } });
+    await open;
+    const results: unknown[] = [];
+    // The probes below take the slot for a moment each: a replay over the socket that met one of them is asked again.
+    let second: Awaited<ReturnType<typeof replay>> | undefined;
+    for (let attempt = 0; attempt < 5 && second === undefined; attempt++) {
+      results.length = 0;
+      client.subscribe({ query: REPLAY, variables: { since: new Date(start).toISOString() } }, { next: (r) => void results.push(r), error: (e) => void results.push({ error: e }), complete: () => undefined });
+      const probed = await until("the replay over the WebSocket holds the slot or was refused", () => replay(k, Date.now() - MINUTE), (r) => r.errors !== undefined || results.length > 0);
+      if (results.length === 0) second = probed;
+    }
+    assert.match(second?.errors?.[0]?.message ?? "", /another replay is running/);
+    const goneAt = performance.now();
+    await client.dispose();
+    await until("a replay is admitted again", () => replay(k, Date.now() - MINUTE), (r) => r.data?.simulateAutoRepair !== undefined, wholeMs);
+    const freedMs = performance.now() - goneAt;
+    assert.ok(freedMs < wholeMs / 2, `the slot came free ${Math.round(freedMs)} ms after the socket closed; the whole replay takes ${Math.round(wholeMs)} ms`);
+    assert.deepEqual(results, [], "nothing was answered");
+  });
+
+  it("answers an error naming limits.replay_seconds when a replay passes its budget, never part of an answer", async () => {
+    const budget = Math.max(0.05, wholeMs / 4 / 1000);
+    const tight = await k.restart({ limits: { ...DEFAULT_LIMITS, replaySeconds: budget } });
+    k = tight;
+    const latencies: number[] = [];
+    const running = replay(k, start);
+    let done = false;
+    void running.finally(() => (done = true));
+    while (!done) latencies.push(await healthMs(k));
+    const answer = await running;
+    assert.equal(answer.data ?? null, null);
+    assert.match(answer.errors?.[0]?.message ?? "", /did not finish within .* s \(limits\.replay_seconds\) and was stopped; nothing of it is answered/);
+    assert.deepEqual([answer.errors?.[0]?.extensions?.["type"], answer.errors?.[0]?.extensions?.["limit"]], ["LIMIT_EXCEEDED", "limits.replay_seconds"]);
+    assert.ok(Math.max(...latencies) < wholeMs / 3, `/health took up to ${Math.round(Math.max(...latencies))} ms`);
+    // The slot is free again once the worker is gone.
+    await until("a replay is admitted again", () => replay(k, Date.now() - MINUTE), (r) => r.data?.simulateAutoRepair !== undefined);
+  });
+});
+
+describe("the built binary runs the replay's worker from dist/ (npm run build first)", () => {
+  it("kintsugi serve answers simulateAutoRepair over its records", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\nlimits:\n  replay_seconds: 60\n`);
+      const server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
+      try {
+        const url = await server.url;
+        const start = Date.now() - 30 * MINUTE;
+        await writeRecords(join(dir.path, "k.db"), start, 20, 10);
+        const data = await graphqlData<{ simulateAutoRepair: { pollsReplayed: number; truncated: boolean } }>(url, REPLAY, { since: new Date(start).toISOString() });
+        assert.deepEqual(data.simulateAutoRepair, { pollsReplayed: 20, truncated: false });
+      } finally {
+        server.child.kill("SIGTERM");
+        assert.equal(await server.exited, 0, `stops cleanly on SIGTERM: ${server.stderr()}`);
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+});
