@@ -382,7 +382,7 @@ describe("parseConfig: valid files", () => {
     {
       name: "an operation's success_requires and success_dwell_seconds become its proof of repair",
       text: "kubernetes: {}\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r], watch_seconds: 120 } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
-      expected: withWatch(120, { ...oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }), kubernetes: { kubeconfig: null, timeoutSeconds: 10 } }),
+      expected: withWatch(120, { ...oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }), kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 } }),
     },
     {
       name: "a dwell as long as the longest watch of its steps (not the first) fits it",
@@ -392,7 +392,7 @@ describe("parseConfig: valid files", () => {
     {
       name: "sabakan_healthy with a sabakan section",
       text: "sabakan: { url: http://s }\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [sabakan_healthy] } ] } ] }",
-      expected: { ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }), sabakan: { url: "http://s", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864 } },
+      expected: { ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }), sabakan: { url: "http://s", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4 } },
     },
     {
       name: "success_dwell_seconds alone asks for a dwell of the health check, with no other signal",
