@@ -4,7 +4,7 @@
 //   100-entry searchRepairEntries     12 scalar fields each, kintsugi vs a bare Apollo with its default plugins
 //                                     (goal: kintsugi at least 2x).
 // Each server runs in a child process (bench/api-server.ts); this process is the closed-loop client with CONNECTIONS
-// connections, a warm-up, then a timed window. Both servers are measured twice: with NODE_ENV unset, and with
+// connections, a warm-up, then timed windows that alternate between the two servers. Both servers are measured twice: with NODE_ENV unset, and with
 // NODE_ENV=production, which graphql-js reads when it loads (the `kintsugi` binary loads it so). The machine is
 // shared and noisy: compare figures of the same run.
 // Prints figures; asserts nothing. Run: npm run bench:api
@@ -49,54 +49,65 @@ function post(agent: Agent, port: number, body: string): Promise<string> {
   });
 }
 
-/** Requests per second over the window, after checking that one answer carries data and no errors. */
-async function load(port: number, query: string): Promise<{ rps: number; bytes: number }> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const body = JSON.stringify({ query });
-  const sample = await post(agent, port, body);
-  const parsed = JSON.parse(sample) as { data?: unknown; errors?: unknown };
-  if (parsed.errors !== undefined || parsed.data === undefined) throw new Error(`unexpected answer: ${sample.slice(0, 200)}`);
-  let counting = false;
+/** Checks that one answer carries data and no errors; returns its size in bytes. */
+async function sample(agent: Agent, port: number, body: string): Promise<number> {
+  const text = await post(agent, port, body);
+  const parsed = JSON.parse(text) as { data?: unknown; errors?: unknown };
+  if (parsed.errors !== undefined || parsed.data === undefined) throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
+  return Buffer.byteLength(text);
+}
+
+/** Requests completed in `ms` by CONNECTIONS closed-loop clients, and the seconds it took. */
+async function window(agent: Agent, port: number, body: string, ms: number): Promise<{ done: number; seconds: number }> {
   let done = 0;
   let stop = false;
   const worker = async () => {
     while (!stop) {
       await post(agent, port, body);
-      if (counting) done++;
+      done++;
     }
   };
-  const workers = Array.from({ length: CONNECTIONS }, worker);
-  await new Promise((r) => setTimeout(r, WARMUP_MS));
-  counting = true;
   const start = performance.now();
-  await new Promise((r) => setTimeout(r, WINDOW_MS));
-  counting = false;
-  const seconds = (performance.now() - start) / 1000;
+  const workers = Array.from({ length: CONNECTIONS }, worker);
+  await new Promise((r) => setTimeout(r, ms));
   stop = true;
   await Promise.all(workers);
-  agent.destroy();
-  return { rps: done / seconds, bytes: Buffer.byteLength(sample) };
+  return { done, seconds: (performance.now() - start) / 1000 };
 }
+
+// The machine is shared: the two servers are measured in alternating short windows (ROUNDS of each, the first
+// server changing every round), so that a load that comes and goes weighs on both alike.
+const ROUNDS = 10;
 
 for (const production of [false, true]) {
   const mode = production ? "NODE_ENV=production" : "NODE_ENV unset";
-  const results = new Map<string, Map<string, number>>();
-  for (const kind of ["bare", "kintsugi"] as const) {
-    const { child, port } = await startServer(kind, production);
-    try {
-      for (const q of QUERIES) {
-        const { rps, bytes } = await load(port, q.query);
-        if (!results.has(q.name)) results.set(q.name, new Map());
-        results.get(q.name)?.set(kind, rps);
-        console.log(`${mode}, ${kind.padEnd(8)} ${q.name}: ${rps.toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
+  const servers = { bare: await startServer("bare", production), kintsugi: await startServer("kintsugi", production) };
+  try {
+    for (const q of QUERIES) {
+      const body = JSON.stringify({ query: q.query });
+      const agents = { bare: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }), kintsugi: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }) };
+      const totals = { bare: { done: 0, seconds: 0 }, kintsugi: { done: 0, seconds: 0 } };
+      let bytes = 0;
+      for (const kind of ["bare", "kintsugi"] as const) {
+        bytes = await sample(agents[kind], servers[kind].port, body);
+        await window(agents[kind], servers[kind].port, body, WARMUP_MS);
       }
-    } finally {
-      child.kill("SIGTERM");
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? (["bare", "kintsugi"] as const) : (["kintsugi", "bare"] as const);
+        for (const kind of order) {
+          const { done, seconds } = await window(agents[kind], servers[kind].port, body, WINDOW_MS / ROUNDS);
+          totals[kind].done += done;
+          totals[kind].seconds += seconds;
+        }
+      }
+      const rps = (kind: "bare" | "kintsugi") => totals[kind].done / totals[kind].seconds;
+      for (const kind of ["bare", "kintsugi"] as const) console.log(`${mode}, ${kind.padEnd(8)} ${q.name}: ${rps(kind).toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
+      console.log(`${mode}: ${q.name}: kintsugi ${(rps("kintsugi") / rps("bare")).toFixed(2)}x the bare Apollo (goal: at least ${q.goal}x)`);
+      agents.bare.destroy();
+      agents.kintsugi.destroy();
     }
-  }
-  for (const q of QUERIES) {
-    const r = results.get(q.name) as Map<string, number>;
-    const ratio = (r.get("kintsugi") as number) / (r.get("bare") as number);
-    console.log(`${mode}: ${q.name}: kintsugi ${ratio.toFixed(2)}x the bare Apollo (goal: at least ${q.goal}x)`);
+  } finally {
+    servers.bare.child.kill("SIGTERM");
+    servers.kintsugi.child.kill("SIGTERM");
   }
 }

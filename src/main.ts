@@ -9,6 +9,7 @@ import { buildSchema } from "./graphql/schema.js";
 import type { RepairChange } from "./store/store-port.js";
 import { VERSION } from "./version.js";
 import { contextFactory, startApi, type Api, type LeaderAccess } from "./wiring/api.js";
+import { observedFleet } from "./wiring/fleet-observer.js";
 import { buildEvents } from "./wiring/events.js";
 import { shutDown } from "./wiring/shutdown.js";
 import { openBackend, type Backend } from "./wiring/stores.js";
@@ -117,7 +118,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
-    const listening = await startApi(config, address, { schema, access }, store, events, contextFactory(config, store, events, leader, now, summaries), leader, logger);
+    const fleet = observedFleet(store);
+    const listening = await startApi(config, address, { schema, access }, store, events, contextFactory(config, store, events, leader, now, summaries, fleet), leader, logger, fleet);
     api = listening;
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
     leadership.start();

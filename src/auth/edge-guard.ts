@@ -16,6 +16,33 @@ export type Refusal = Extract<Admission, { ok: false }>;
 
 const BEARER = /^Bearer +(\S+)$/i;
 
+/** Header pairs whose browser-rule verdict is kept; past that the kept verdicts start over. */
+const KEPT_HEADER_VERDICTS = 1_000;
+/** Longest Host and Origin headers, together, whose verdict is kept: a longer pair is judged every time. */
+const MAX_KEPT_HEADER_CHARS = 512;
+
+/** Role and operation-name pairs kept as allowed per document. */
+const KEPT_ALLOWED_PER_DOCUMENT = 16;
+
+/**
+ * Verdicts of a pure function of a short string, kept so that the clients that send the same Host and Origin on
+ * every request (all of them) pay for the URL parsing once. Bounded by count and key length.
+ */
+class KeptVerdicts<T> {
+  private readonly kept = new Map<string, T>();
+
+  get(key: string, judge: () => T): T {
+    const known = this.kept.get(key);
+    if (known !== undefined || this.kept.has(key)) return known as T;
+    const verdict = judge();
+    if (key.length <= MAX_KEPT_HEADER_CHARS) {
+      if (this.kept.size >= KEPT_HEADER_VERDICTS) this.kept.clear();
+      this.kept.set(key, verdict);
+    }
+    return verdict;
+  }
+}
+
 /**
  * Access control at the edge: the HTTP and WebSocket entry points ask it who a request is and whether it may do
  * what it asks; resolvers never do. Built once from the access policy.
@@ -23,6 +50,10 @@ const BEARER = /^Bearer +(\S+)$/i;
 export class EdgeGuard {
   private readonly verifier: TokenVerifier;
   private readonly anonymous: Actor | null;
+  private readonly browserVerdicts = new KeptVerdicts<string | null>();
+  private readonly anonymousHostVerdicts = new KeptVerdicts<string | null>();
+  /** Per document, the `role` and operation name pairs allowed to run it (a refusal names its actor, so it is not kept). */
+  private readonly allowed = new WeakMap<DocumentNode, Set<string>>();
 
   constructor(private readonly policy: AccessPolicy) {
     this.verifier = new TokenVerifier(policy.tokens);
@@ -31,7 +62,7 @@ export class EdgeGuard {
 
   /** The Host and Origin rules (see browserRefusal), for every HTTP request and WebSocket handshake. */
   browserRefusal(host: string | undefined, origin: string | undefined): Refusal | null {
-    const why = browserRefusal(this.policy.browser, host, origin);
+    const why = this.browserVerdicts.get(`${host ?? "\u0000"}\n${origin ?? "\u0000"}`, () => browserRefusal(this.policy.browser, host, origin));
     return why === null ? null : { ok: false, status: 403, type: "FORBIDDEN", message: why };
   }
 
@@ -50,7 +81,7 @@ export class EdgeGuard {
       const byCertificate = certificateActor(this.policy.clientCertificates, certificateCn);
       if (byCertificate) return { ok: true, actor: byCertificate };
       if (this.anonymous) {
-        const refused = anonymousHostRefusal(this.policy.browser, host);
+        const refused = this.anonymousHostVerdicts.get(host ?? "\u0000", () => anonymousHostRefusal(this.policy.browser, host));
         return refused === null ? { ok: true, actor: this.anonymous } : { ok: false, status: 403, type: "FORBIDDEN", message: refused };
       }
       if (this.policy.clientCertificates.length > 0) {
@@ -88,7 +119,17 @@ export class EdgeGuard {
 
   /** The FORBIDDEN error when `actor` may not run the operation (every root field is checked), else null. */
   forbidden(actor: Actor, document: DocumentNode, operationName?: string | null): GraphQLError | null {
-    return forbiddenFieldError(actor, document, operationName);
+    // The verdict depends on the role alone, and Apollo hands every request of one text the same document.
+    const key = `${actor.role}\n${operationName ?? ""}`;
+    if (this.allowed.get(document)?.has(key)) return null;
+    const error = forbiddenFieldError(actor, document, operationName);
+    const allowed = this.allowed.get(document) ?? new Set<string>();
+    // Roles times the operation names a client may send for one document: a few are kept, the rest judged each time.
+    if (error === null && allowed.size < KEPT_ALLOWED_PER_DOCUMENT) {
+      allowed.add(key);
+      this.allowed.set(document, allowed);
+    }
+    return error;
   }
 }
 

@@ -25,6 +25,7 @@ export const limitsSection = z.strictObject({
   request_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.requestTimeoutSeconds),
   idle_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.idleTimeoutSeconds),
   max_buffered_bytes: positiveInt.default(DEFAULT_LIMITS.maxBufferedBytes),
+  max_response_bytes: positiveInt.default(DEFAULT_LIMITS.maxResponseBytes),
   replay_seconds: positiveSeconds.default(DEFAULT_LIMITS.replaySeconds),
 }).refine((s) => s.headers_timeout_seconds <= s.request_timeout_seconds, {
   message: "must not be longer than limits.request_timeout_seconds (node requires it)",
@@ -49,6 +50,7 @@ export function toLimits(section: z.output<typeof limitsSection> | undefined): L
     requestTimeoutSeconds: section.request_timeout_seconds,
     idleTimeoutSeconds: section.idle_timeout_seconds,
     maxBufferedBytes: section.max_buffered_bytes,
+    maxResponseBytes: section.max_response_bytes,
     replaySeconds: section.replay_seconds,
   };
 }

@@ -11,7 +11,7 @@ export interface Limits {
   readonly maxDirectives: number;
   /** Lexical tokens per document: parsing stops at the first one past this. */
   readonly maxTokens: number;
-  /** Estimated cost of an operation (see operation-cost.ts: lists multiply, sabakan fetches weigh). */
+  /** Estimated cost of an operation (see operation-cost.ts: lists multiply by their real bounds, joins weigh a fleet). */
   readonly maxCost: number;
   /** Largest HTTP request body and WebSocket message. */
   readonly maxBodyBytes: number;
@@ -30,21 +30,27 @@ export interface Limits {
   readonly idleTimeoutSeconds: number;
   /** A WebSocket whose unsent data passes this is closed: its client stopped reading. */
   readonly maxBufferedBytes: number;
+  /** Largest answer, as JSON: a larger one is replaced by an error before it is serialised. */
+  readonly maxResponseBytes: number;
   /** Time one replay (simulateAutoRepair) may take in its worker thread; one runs at a time. */
   readonly replaySeconds: number;
 }
 
 /**
- * Defaults: above what kintsugi's CLI, the alert bridge and GraphiQL send, far below what takes the server down.
- * GraphiQL's introspection query is the largest: 15 fields deep and an estimated cost of at most 53,411 (every
- * introspection option on); the CLI's costliest document is about 1,500.
+ * Defaults: above what kintsugi's CLI, the status page, the alert bridge, GraphiQL and CKE send, far below what takes
+ * the server down. GraphiQL's introspection query is the deepest: 15 fields. Costs are estimated with lists at their
+ * real bounds: over a fleet of 10,000 machines CKE's own `searchMachines` is estimated at 530,000, the status page's
+ * snapshot at 543,000, GraphiQL's overview at 934,000 and the costliest CLI documents (`auto-repair outcomes`
+ * with its default of 20, `health-check list`) at 1,300,000; one `searchMachines` with every field costs 1,130,000
+ * (test/graphql/operation-cost.test.ts lists them all). A fleet much larger than 20,000 machines needs a higher
+ * max_cost.
  */
 export const DEFAULT_LIMITS: Limits = {
   maxDepth: 20,
   maxAliases: 30,
   maxDirectives: 50,
   maxTokens: 5_000,
-  maxCost: 100_000,
+  maxCost: 3_000_000,
   maxBodyBytes: 1024 * 1024,
   maxConnections: 1_000,
   maxConnectionsPerAddress: 100,
@@ -54,5 +60,6 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutSeconds: 30,
   idleTimeoutSeconds: 120,
   maxBufferedBytes: 4 * 1024 * 1024,
+  maxResponseBytes: 64 * 1024 * 1024,
   replaySeconds: 10,
 };

@@ -14,6 +14,8 @@ import { formatError, limitError } from "./errors.js";
 import { DEFAULT_LIMITS, type Limits } from "../config/limits.js";
 import { OperationLimits } from "./limits/operation-limits.js";
 import { applyServerTimeouts, refuseOverLimit, TIMEOUT_CHECK_OPTIONS } from "./limits/http-limits.js";
+import type { CostSizes } from "./limits/list-bounds.js";
+import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
 import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
@@ -38,6 +40,8 @@ export interface HttpServerOptions {
   readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>>;
   /** What one client may make the server spend (the `limits` config section). */
   readonly limits: Limits;
+  /** The sizes the cost estimate weighs lists by (the fleet sabakan answered); a fleet of none without. */
+  readonly costSizes?: () => CostSizes;
   /** Serve HTTPS and WSS with this certificate and key; with a client CA, every client must present a certificate it signed. */
   readonly tls?: TlsConfig | null;
 }
@@ -57,12 +61,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     introspection: true,
     // The serve command owns shutdown (close HTTP, then the database); Apollo's own handler would re-raise the signal.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), roleCheckPlugin(options.guard)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), roleCheckPlugin(options.guard), responseSizePlugin(options.limits.maxResponseBytes)],
     // Every operation's text passes the limits before Apollo sees it; a stored hash would skip them.
     persistedQueries: false,
     parseOptions: { maxTokens: options.limits.maxTokens },
   });
-  const operationLimits = new OperationLimits(options.schema, options.limits);
+  const operationLimits = new OperationLimits(options.schema, options.limits, options.costSizes);
+  const eventTooLarge = eventSizeBound(options.limits.maxResponseBytes);
   await apollo.start();
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -97,8 +102,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
         if (tooCostly) return [tooCostly];
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
       },
-      onNext: (ctx) => {
+      onNext: (ctx, _id, _payload, _args, result) => {
         closeSlowReader(ctx.extra.socket, options.limits.maxBufferedBytes);
+        return eventTooLarge(result);
       },
     },
     wss,

@@ -20,7 +20,7 @@ interface Built {
 }
 
 /** The tokens of a parsed document, counted along the token list its location keeps (as long as the document). */
-function tokenCount(document: DocumentNode): number {
+export function tokenCount(document: DocumentNode): number {
   let count = 0;
   for (let token = document.loc?.startToken ?? null; token !== null; token = token.next) count++;
   return count;

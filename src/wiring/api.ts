@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
-import { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
+import { FleetSize } from "../graphql/limits/fleet-size.js";
+import { FleetObservingClient } from "./fleet-observer.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { fleetsOfEvents, MachineByAddressLoader } from "../gateway/machine-loader.js";
 import { OperationQueries } from "../gateway/operation-queries.js";
@@ -50,16 +51,20 @@ export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy:
 
 /**
  * A fresh context per request (and per subscription): a query's machine loader and forwarded queries are shared
- * within its request only; a subscription event's fleet search is shared by every subscriber.
+ * within its request only; a subscription event's fleet search is shared by every subscriber. `fleet` notes the size
+ * of every fleet sabakan answers the gateway with (see startApi).
  */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries, fleet: FleetSize = new FleetSize()): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
   const sabakan = config.sabakan
-    ? new SabakanGatewayClient({
-        url: config.sabakan.url,
-        timeoutMs: config.sabakan.timeoutSeconds * 1000,
-        maxResponseBytes: config.sabakan.maxResponseBytes,
-        ...(config.sabakan.maxConcurrentRequests !== undefined && { maxConcurrent: config.sabakan.maxConcurrentRequests }),
-      })
+    ? new FleetObservingClient(
+        {
+          url: config.sabakan.url,
+          timeoutMs: config.sabakan.timeoutSeconds * 1000,
+          maxResponseBytes: config.sabakan.maxResponseBytes,
+          ...(config.sabakan.maxConcurrentRequests !== undefined && { maxConcurrent: config.sabakan.maxConcurrentRequests }),
+        },
+        fleet,
+      )
     : null;
   // One search of the fleet per subscription event, shared by every subscriber.
   const eventFleets = sabakan ? fleetsOfEvents(sabakan) : null;
@@ -117,7 +122,8 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
 
 /**
  * Serves the API (GraphQL over HTTP and WebSocket, GraphiQL, /health, /version, /metrics) on the configured address,
- * bound beforehand (`address`), so that a start that cannot listen stops before the store is opened.
+ * bound beforehand (`address`), so that a start that cannot listen stops before the store is opened. The cost
+ * estimate weighs fleet-sized lists by `fleet` (see list-bounds.ts).
  */
 export async function startApi(
   config: KintsugiConfig,
@@ -128,6 +134,7 @@ export async function startApi(
   context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext,
   leader: LeaderAccess,
   logger: Logger,
+  fleet: FleetSize = new FleetSize(),
 ): Promise<Api> {
   const { server, apollo, closeSubscriptions } = await createHttpServer({
     schema: edge.schema,
@@ -139,6 +146,7 @@ export async function startApi(
     logError: (err) => logger.error({ err }, "unexpected error"),
     routes: { ...graphiqlRoutes(), ...statusPageRoutes(), "/metrics": () => events.metrics.text() },
     limits: config.limits,
+    costSizes: () => ({ fleet: fleet.machines }),
     tls: config.tls,
   });
   try {

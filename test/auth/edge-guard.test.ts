@@ -38,3 +38,23 @@ describe("EdgeGuard: anonymous clients on a listener that is not loopback need a
     });
   }
 });
+
+describe("EdgeGuard keeps verdicts only under what they depend on", () => {
+  it("a document an admin may run stays forbidden to a viewer after the admin's verdict was kept", async () => {
+    const { parse } = await import("graphql");
+    const guard = guardFor("127.0.0.1", {});
+    const document = parse("mutation { setRepairQueueEnabled(enabled: true) }");
+    assert.equal(guard.forbidden({ name: "root", role: "admin" }, document), null);
+    assert.match(guard.forbidden({ name: "grafana", role: "viewer" }, document)?.message ?? "", /needs the operator role; token "grafana" has the viewer role/);
+    assert.equal(guard.forbidden({ name: "root", role: "admin" }, document), null);
+  });
+
+  it("the Host and Origin verdicts of one pair are the same on every request, and another pair is judged afresh", () => {
+    const guard = guardFor("127.0.0.1", { allowedOrigins: ["https://ops.example.com"] });
+    for (let i = 0; i < 2; i++) {
+      assert.equal(guard.browserRefusal("localhost:10180", "https://ops.example.com"), null);
+      assert.match(guard.browserRefusal("localhost:10180", "https://attacker.example")?.message ?? "", /is not kintsugi's own or one of auth\.allowed_origins/);
+      assert.match(guard.browserRefusal("attacker.example", undefined)?.message ?? "", /is not a loopback name or one of auth\.allowed_hosts/);
+    }
+  });
+});

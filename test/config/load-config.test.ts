@@ -318,6 +318,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     requestTimeoutSeconds: 20,
     idleTimeoutSeconds: 60,
     maxBufferedBytes: 65536,
+    maxResponseBytes: 67108864,
     replaySeconds: 30,
   },
   constraints: {

@@ -4,6 +4,8 @@ import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
 import type { Limits } from "../../config/limits.js";
 import { limitError } from "../errors.js";
+import { AnalysisCache } from "./analysis-cache.js";
+import type { CostSizes } from "./list-bounds.js";
 import { operationCost } from "./operation-cost.js";
 
 /** One operation as a client sends it, over HTTP or WebSocket. */
@@ -29,10 +31,13 @@ interface ShapeLimit {
  */
 export class OperationLimits {
   private readonly shapeLimits: readonly ShapeLimit[];
+  private readonly cache = new AnalysisCache();
 
+  /** `sizes` gives the sizes behind the list bounds (the fleet) at the time of each check. */
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly limits: Limits,
+    private readonly sizes: () => CostSizes = () => ({ fleet: 0 }),
   ) {
     const options = { exposeLimits: true, propagateOnRejection: true } as const;
     this.shapeLimits = [
@@ -71,21 +76,30 @@ export class OperationLimits {
     return document;
   }
 
-  /** The cost check for one execution of a document that passed {@link shape}; null when within budget. */
+  /**
+   * The cost check for one execution of a document that passed {@link shape}; null when within budget. Verdicts are
+   * kept by document, operation name, the variables the document declares and the fleet size (see AnalysisCache).
+   */
   cost(document: DocumentNode, request: Omit<OperationRequest, "query">): GraphQLError | null {
+    const sizes = this.sizes();
+    return this.cache.costVerdict(document, request, sizes, () => this.costError(document, request, sizes));
+  }
+
+  private costError(document: DocumentNode, request: Omit<OperationRequest, "query">, sizes: CostSizes): GraphQLError | null {
     const max = this.limits.maxCost;
-    const estimate = operationCost(this.schema, document, request.operationName, request.variables, max);
-    if ("tooLarge" in estimate) return limitError("QUERY_TOO_COMPLEX", "max_cost", `the operation expands to more than ${max} fields, over the cost limit of ${max} (limits.max_cost)`);
-    if (estimate.cost > max) return limitError("QUERY_TOO_COMPLEX", "max_cost", `the operation's estimated cost is ${estimate.cost}, more than the limit of ${max} (limits.max_cost)`);
-    return null;
+    const cost = operationCost(this.schema, document, request.operationName, request.variables, sizes);
+    if (cost <= max) return null;
+    const estimate = Number.isSafeInteger(cost) ? String(cost) : `more than ${Number.MAX_SAFE_INTEGER}`;
+    return limitError("QUERY_TOO_COMPLEX", "max_cost", `the operation's estimated cost is ${estimate}, more than the limit of ${max} (limits.max_cost)`);
   }
 
   /**
    * Shape and cost, for an HTTP request: null when the operation may go on to Apollo, which parses and validates it
-   * again (and keeps the validated document in its own cache).
+   * again (and keeps the validated document in its own cache). The shape verdict is kept by the document's text, as
+   * Apollo keeps its parsed and validated documents, so a repeated query is parsed and checked once.
    */
   admit(request: OperationRequest): readonly GraphQLError[] | null {
-    const document = this.shape(request.query);
+    const document = this.cache.shape(request.query, () => this.shape(request.query));
     // A plain syntax error is left to Apollo, which answers it with its own code.
     if (Array.isArray(document)) return (document as readonly GraphQLError[]).some((e) => e.extensions["type"] !== undefined) ? (document as readonly GraphQLError[]) : null;
     const tooCostly = this.cost(document as DocumentNode, request);

@@ -1,0 +1,33 @@
+import { SabakanGatewayClient, type SabakanAnswer } from "../adapters/sabakan-gateway-client.js";
+import { FleetSize } from "../graphql/limits/fleet-size.js";
+import type { KintsugiStore } from "../store/store-port.js";
+
+/**
+ * The fleet size the cost model weighs by, fed by every poll outcome this replica's store commits (whichever replica
+ * polled; seeded from the newest kept one) and by the gateway's `searchMachines` answers (see FleetObservingClient).
+ */
+export function observedFleet(store: KintsugiStore): FleetSize {
+  const fleet = new FleetSize();
+  for (const outcome of store.outcomes.last(1)) fleet.observe(outcome.machinesSeen);
+  store.onCommit((commit) => {
+    if (commit.outcome !== null) fleet.observe(commit.outcome.machinesSeen);
+  });
+  return fleet;
+}
+
+/** The gateway's sabakan client, noting the length of every `searchMachines` list sabakan answers with. */
+export class FleetObservingClient extends SabakanGatewayClient {
+  constructor(
+    options: ConstructorParameters<typeof SabakanGatewayClient>[0],
+    private readonly fleet: FleetSize,
+  ) {
+    super(options);
+  }
+
+  override async execute(document: string, variables: Record<string, unknown>): Promise<SabakanAnswer> {
+    const answer = await super.execute(document, variables);
+    const machines = answer.data?.["searchMachines"];
+    if (Array.isArray(machines)) this.fleet.observe(machines.length);
+    return answer;
+  }
+}
