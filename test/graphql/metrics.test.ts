@@ -106,6 +106,7 @@ describe("GET /metrics", () => {
     const before = await scrape();
     assert.equal(value(before.samples, "kintsugi_sabakan_integration_successful"), 0, "no round yet");
     assert.equal(value(before.samples, "kintsugi_sabakan_generation"), 0);
+    assert.equal(value(before.samples, "kintsugi_sabakan_integration_timestamp_seconds"), 0, "no round yet: 0, as CKE's gauge before its first update");
     for (let i = 1; i <= 4; i++) sabakan.addMachine({ serial: `cs${i}`, rack: i, role: "cs", ipv4: [`10.5.${i}.1`] });
     for (let i = 1; i <= 3; i++) sabakan.addMachine({ serial: `ss${i}`, rack: i, role: "ss", ipv4: [`10.6.${i}.1`] });
     const template = `name: c
@@ -125,6 +126,8 @@ service_subnet: 10.68.0.0/16
     for (let i = 0; i < 5 && outcome !== "UNCHANGED"; i++) outcome = (await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome;
     const { samples } = await scrape();
     assert.equal(value(samples, "kintsugi_sabakan_integration_successful"), 1);
+    const succeededAt = value(samples, "kintsugi_sabakan_integration_timestamp_seconds") ?? 0;
+    assert.equal(succeededAt, NOW / 1000, "the latest round's time, by kintsugi's clock");
     assert.ok((value(samples, "kintsugi_sabakan_generation") ?? 0) >= 1);
     assert.equal(value(samples, "kintsugi_sabakan_workers", { role: "cs" }), 1);
     assert.equal(value(samples, "kintsugi_sabakan_workers", { role: "ss" }), 1);
@@ -132,7 +135,9 @@ service_subnet: 10.68.0.0/16
     assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "ss" }), 2);
     sabakan.failWithStatus(500);
     await k.gql(`mutation { runClusterGeneration { outcome } }`);
-    assert.equal(value((await scrape()).samples, "kintsugi_sabakan_integration_successful"), 0, "the latest round failed");
+    const afterFailure = (await scrape()).samples;
+    assert.equal(value(afterFailure, "kintsugi_sabakan_integration_successful"), 0, "the latest round failed");
+    assert.equal(value(afterFailure, "kintsugi_sabakan_integration_timestamp_seconds"), succeededAt, "a failed round sets the time too, as CKE's does");
   });
 });
 
