@@ -57,6 +57,9 @@ describe("GET /metrics", () => {
     assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "failed" }), 1);
     assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "queued" }), 0);
     assert.equal(value(samples, "kintsugi_repair_queue_enabled"), 0);
+    await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.2") { index } }`);
+    const again = (await scrape()).samples;
+    assert.deepEqual(["queued", "processing", "succeeded", "failed"].map((status) => value(again, "kintsugi_machine_repair_status", { address: "10.0.0.2", status })), [1, 0, 0, 1], "as CKE: 1 for each status any entry of the machine has");
     await k.gql(`mutation { setRepairQueueEnabled(enabled: true) }`);
   });
 
@@ -133,6 +136,9 @@ service_subnet: 10.68.0.0/16
     assert.equal(value(samples, "kintsugi_sabakan_workers", { role: "ss" }), 1);
     assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "cs" }), 2, "4 cs machines: a control plane and a worker use two");
     assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "ss" }), 2);
+    const nodeStatuses = samples.filter((s) => s.name === "kintsugi_machine_repair_status" && /^10\.[56]\./.test(s.labels["address"] ?? ""));
+    assert.equal(nodeStatuses.length, 3 * 4, "as CKE: every node of the cluster, with no entry, has its four statuses");
+    assert.ok(nodeStatuses.every((s) => s.value === 0), "all at 0");
     sabakan.failWithStatus(500);
     await k.gql(`mutation { runClusterGeneration { outcome } }`);
     const afterFailure = (await scrape()).samples;
