@@ -110,7 +110,7 @@ export class KintsugiMetrics {
         this.set(latest !== null && latest.outcome !== "failed" ? 1 : 0);
       } });
       new Gauge({ name: "kintsugi_sabakan_integration_timestamp_seconds", help: "Unix time of the latest cluster generation round, when kintsugi_sabakan_integration_successful was last set (0 before the first, as CKE's gauge)", registers, collect() {
-        this.set((clusterGeneration().latest?.lastTime ?? 0) / 1000);
+        this.set(Math.floor((clusterGeneration().latest?.lastTime ?? 0) / 1000));
       } });
       new Gauge({ name: "kintsugi_sabakan_generation", help: "The generation number of the cluster configuration in force (0 = none)", registers, collect() {
         this.set(clusterGeneration().current?.generation ?? 0);
