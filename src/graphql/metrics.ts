@@ -10,6 +10,7 @@ import { waitsByIndex, type PublishedWait } from "../domain/published-waits.js";
 import { waitCycles } from "../domain/wait-cycles.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
+import { machineRepairStatuses } from "../domain/machine-repair-status.js";
 import { TimeToRepairHistogram } from "./time-to-repair-histogram.js";
 
 export interface MetricsSources {
@@ -80,11 +81,10 @@ export class KintsugiMetrics {
       this.reset();
       for (const e of sources.entries()) this.set({ index: String(e.index), address: e.address, operation: e.operation, status: e.status, step: String(e.step) }, 1);
     } });
-    new Gauge({ name: "kintsugi_machine_repair_status", help: "1 for the status of the latest entry of each machine, 0 for the others", labelNames: ["address", "status"], registers, collect() {
+    new Gauge({ name: "kintsugi_machine_repair_status", help: "For every node of the generated cluster and every entry's address, 1 for each status any entry of it has, 0 for the others (CKE's semantics)", labelNames: ["address", "status"], registers, collect() {
       this.reset();
-      const latest = new Map<string, RepairEntry>();
-      for (const e of sources.entries()) latest.set(e.address, e);
-      for (const [address, e] of latest) for (const status of REPAIR_STATUSES) this.set({ address, status }, e.status === status ? 1 : 0);
+      const nodes = sources.clusterGeneration?.().current?.cluster?.nodes.map((n) => n.address) ?? [];
+      for (const { address, status, value } of machineRepairStatuses(nodes, sources.entries())) this.set({ address, status }, value);
     } });
     const { clusterGeneration, unusedMachines, subscriptions, repairPacing, repairWaits } = sources;
     if (repairWaits) {
@@ -108,6 +108,9 @@ export class KintsugiMetrics {
       new Gauge({ name: "kintsugi_sabakan_integration_successful", help: "1 when the latest cluster generation round succeeded, 0 when it failed or none ran", registers, collect() {
         const { latest } = clusterGeneration();
         this.set(latest !== null && latest.outcome !== "failed" ? 1 : 0);
+      } });
+      new Gauge({ name: "kintsugi_sabakan_integration_timestamp_seconds", help: "Unix time of the latest cluster generation round, when kintsugi_sabakan_integration_successful was last set (0 before the first, as CKE's gauge)", registers, collect() {
+        this.set(Math.floor((clusterGeneration().latest?.lastTime ?? 0) / 1000));
       } });
       new Gauge({ name: "kintsugi_sabakan_generation", help: "The generation number of the cluster configuration in force (0 = none)", registers, collect() {
         this.set(clusterGeneration().current?.generation ?? 0);

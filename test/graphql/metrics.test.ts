@@ -57,6 +57,9 @@ describe("GET /metrics", () => {
     assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "failed" }), 1);
     assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "queued" }), 0);
     assert.equal(value(samples, "kintsugi_repair_queue_enabled"), 0);
+    await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.2") { index } }`);
+    const again = (await scrape()).samples;
+    assert.deepEqual(["queued", "processing", "succeeded", "failed"].map((status) => value(again, "kintsugi_machine_repair_status", { address: "10.0.0.2", status })), [1, 0, 0, 1], "as CKE: 1 for each status any entry of the machine has");
     await k.gql(`mutation { setRepairQueueEnabled(enabled: true) }`);
   });
 
@@ -106,6 +109,7 @@ describe("GET /metrics", () => {
     const before = await scrape();
     assert.equal(value(before.samples, "kintsugi_sabakan_integration_successful"), 0, "no round yet");
     assert.equal(value(before.samples, "kintsugi_sabakan_generation"), 0);
+    assert.equal(value(before.samples, "kintsugi_sabakan_integration_timestamp_seconds"), 0, "no round yet: 0, as CKE's gauge before its first update");
     for (let i = 1; i <= 4; i++) sabakan.addMachine({ serial: `cs${i}`, rack: i, role: "cs", ipv4: [`10.5.${i}.1`] });
     for (let i = 1; i <= 3; i++) sabakan.addMachine({ serial: `ss${i}`, rack: i, role: "ss", ipv4: [`10.6.${i}.1`] });
     const template = `name: c
@@ -125,14 +129,21 @@ service_subnet: 10.68.0.0/16
     for (let i = 0; i < 5 && outcome !== "UNCHANGED"; i++) outcome = (await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome;
     const { samples } = await scrape();
     assert.equal(value(samples, "kintsugi_sabakan_integration_successful"), 1);
+    const succeededAt = value(samples, "kintsugi_sabakan_integration_timestamp_seconds") ?? 0;
+    assert.equal(succeededAt, Math.floor(NOW / 1000), "the latest round's time in whole seconds (CKE sets ts.Unix()), by kintsugi's clock");
     assert.ok((value(samples, "kintsugi_sabakan_generation") ?? 0) >= 1);
     assert.equal(value(samples, "kintsugi_sabakan_workers", { role: "cs" }), 1);
     assert.equal(value(samples, "kintsugi_sabakan_workers", { role: "ss" }), 1);
     assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "cs" }), 2, "4 cs machines: a control plane and a worker use two");
     assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "ss" }), 2);
+    const nodeStatuses = samples.filter((s) => s.name === "kintsugi_machine_repair_status" && /^10\.[56]\./.test(s.labels["address"] ?? ""));
+    assert.equal(nodeStatuses.length, 3 * 4, "as CKE: every node of the cluster, with no entry, has its four statuses");
+    assert.ok(nodeStatuses.every((s) => s.value === 0), "all at 0");
     sabakan.failWithStatus(500);
     await k.gql(`mutation { runClusterGeneration { outcome } }`);
-    assert.equal(value((await scrape()).samples, "kintsugi_sabakan_integration_successful"), 0, "the latest round failed");
+    const afterFailure = (await scrape()).samples;
+    assert.equal(value(afterFailure, "kintsugi_sabakan_integration_successful"), 0, "the latest round failed");
+    assert.equal(value(afterFailure, "kintsugi_sabakan_integration_timestamp_seconds"), succeededAt, "a failed round sets the time too, as CKE's does");
   });
 });
 
