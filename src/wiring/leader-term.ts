@@ -22,7 +22,7 @@ export interface LeaderTerm {
 }
 
 /** The constraints cluster generation reads: a change of one of them is worth a generation round. */
-const CLUSTER_CONSTRAINTS = ["controlPlaneCount", "minimumWorkers", "maximumWorkers", "waitSecondsToReplaceControlPlane"] as const satisfies ReadonlyArray<keyof Constraints>;
+const CLUSTER_CONSTRAINTS = ["controlPlaneCount", "minimumWorkers", "maximumWorkers", "minimumWorkersRate", "waitSecondsToReplaceControlPlane"] as const satisfies ReadonlyArray<keyof Constraints>;
 
 function clusterConstraintsOf(c: Constraints): string {
   return JSON.stringify(CLUSTER_CONSTRAINTS.map((k) => c[k]));
