@@ -1,7 +1,7 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type * as k8s from "@kubernetes/client-node";
-import { retryDelay } from "../domain/outage-notice.js";
+import { outageStep, REACHABLE, retryDelay, type OutageState } from "../domain/outage-notice.js";
 import { escapeControlCharacters } from "../domain/untrusted-text.js";
 import { WatchLines } from "./watch-lines.js";
 
@@ -42,14 +42,24 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
       begin();
     }, delayMs);
   };
+  // One line when the watch starts failing, a reminder at most every 5 minutes, one when it works again (outageStep).
+  let outage: OutageState = REACHABLE;
   const ended = (failure: string | null, delivered: boolean) => {
     current = null;
     if (stopped) return;
     if (delivered) failures = 0;
+    if (failure === null || delivered) {
+      const step = outageStep(outage, "worked", Date.now());
+      outage = step.state;
+      if (step.notice === "back") limits.log("node watch works again");
+    }
     if (failure === null) return again(WATCH_RETRY_FIRST_MS, true);
     failures++;
     const delay = retryDelay(failures, WATCH_RETRY_FIRST_MS, WATCH_RETRY_CAP_MS);
-    limits.log(`node watch failed: ${failure}; retrying in ${delay / 1000} s`);
+    const step = outageStep(outage, "failed", Date.now());
+    outage = step.state;
+    if (step.notice === "down") limits.log(`node watch failed: ${failure}; retrying in ${delay / 1000} s, backing off to ${WATCH_RETRY_CAP_MS / 60_000} minutes; further failures are not logged until it works again, with a reminder every 5 minutes`);
+    if (step.notice === "still-down") limits.log(`node watch is still failing (${step.state.failures} failures): ${failure}; retrying in ${delay / 1000} s`);
     again(delay, true);
   };
 
