@@ -27,6 +27,8 @@ const COMPONENT = "kintsugi";
 export interface KubeOperatorOptions extends Partial<KubernetesLimits> {
   /** One line per node watch failure; none when absent. */
   readonly log?: (message: string) => void;
+  /** The most nodes one list reads; MAX_LISTED_NODES when absent. */
+  readonly maxNodes?: number;
 }
 
 /**
@@ -40,12 +42,18 @@ function listOf<T extends { items?: unknown }>(answer: T, operation: string, obj
   return answer as T & { items: NonNullable<T["items"]> };
 }
 
+/** Nodes asked for per list request (`limit`), as client-go's pager's default page size. */
+export const NODE_LIST_PAGE_SIZE = 500;
+/** The most nodes one list reads: a bound on memory whatever the API server answers. */
+export const MAX_LISTED_NODES = 20_000;
+
 /** {@link NodeOperator} over the Kubernetes API with @kubernetes/client-node. */
 export class KubeNodeOperator implements NodeOperator {
   private readonly core: k8s.CoreV1Api;
   private readonly limits: KubernetesLimits;
   private readonly http: BoundedKubeHttp;
   private readonly log: (message: string) => void;
+  private readonly maxNodes: number;
 
   /**
    * Loads a kubeconfig file (see {@link loadKubeconfigFile}: failures never quote the file), or with `null` the
@@ -75,6 +83,7 @@ export class KubeNodeOperator implements NodeOperator {
     this.limits = { ...DEFAULT_KUBERNETES_LIMITS, ...options };
     this.http = new BoundedKubeHttp(this.limits.maxResponseBytes);
     this.log = options.log ?? (() => undefined);
+    this.maxNodes = options.maxNodes ?? MAX_LISTED_NODES;
   }
 
   watchNodes(changed: () => void): () => void {
@@ -83,8 +92,7 @@ export class KubeNodeOperator implements NodeOperator {
   }
 
   async listNodes(options?: KubeCallOptions): Promise<ClusterNode[]> {
-    const list = listOf(await this.call("list nodes", "nodes", options, (o) => this.core.listNode({}, o)), "list nodes", "nodes");
-    return list.items.map((node) => ({
+    return (await this.listNodePages(options)).map((node) => ({
       name: node.metadata?.name ?? "",
       internalIPs: (node.status?.addresses ?? []).filter((a) => a.type === "InternalIP").map((a) => a.address),
       unschedulable: node.spec?.unschedulable === true,
@@ -98,6 +106,36 @@ export class KubeNodeOperator implements NodeOperator {
       })),
       ...(node.status?.nodeInfo?.bootID && { bootId: node.status.nodeInfo.bootID }),
     }));
+  }
+
+  /**
+   * Reads the node list in pages of NODE_LIST_PAGE_SIZE with `limit` and `continue`, as client-go's pager does
+   * (k8s.io/client-go/tools/pager/pager.go), so each answer stays under max_response_bytes however large the cluster.
+   * An expired continue token (410 Gone) restarts the list once from the start; more than MAX_LISTED_NODES fails.
+   */
+  private async listNodePages(options?: KubeCallOptions): Promise<k8s.V1Node[]> {
+    for (let attempt = 1; ; attempt++) {
+      const nodes: k8s.V1Node[] = [];
+      let token: string | undefined;
+      try {
+        do {
+          const page = listOf(
+            await this.call("list nodes", "nodes", options, (o) => this.core.listNode({ limit: NODE_LIST_PAGE_SIZE, ...(token && { _continue: token }) }, o)),
+            "list nodes",
+            "nodes",
+          );
+          nodes.push(...page.items);
+          if (nodes.length > this.maxNodes) throw new Error(`list nodes: nodes: more than ${this.maxNodes} nodes (the most kintsugi reads in one list)`);
+          token = page.metadata?._continue || undefined;
+        } while (token);
+        return nodes;
+      } catch (error) {
+        const gone = token !== undefined && statusOf(error instanceof Error && error.cause !== undefined ? error.cause : error) === 410;
+        if (gone && attempt === 1) continue;
+        if (gone) throw new Error(`list nodes: nodes: the continue token expired twice (HTTP 410 Gone); the node list changes faster than it can be read`, { cause: error });
+        throw error;
+      }
+    }
   }
 
   async cordon(nodeName: string, owner: string, options?: KubeCallOptions): Promise<boolean> {

@@ -85,7 +85,22 @@ export class FakeKubeRoutes extends FakeKubeState {
   private list(request: FakeRequest, kind: string, objects: KubeObject[]): Reply {
     const items = objects.filter(selectorFilter(request.url.searchParams));
     if (request.accept.includes("as=Table")) return ok(table(kind, items));
-    return ok({ kind: `${kind}List`, apiVersion: "v1", metadata: { resourceVersion: String(this.resourceVersion) }, items });
+    // Pages as the API server does: `limit` items, a `continue` token for the rest, 410 Gone for an expired token.
+    const params = request.url.searchParams;
+    const limit = Number(params.get("limit") ?? "0");
+    const token = params.get("continue");
+    let start = 0;
+    if (token !== null) {
+      if (this.expiredContinueTokens > 0) {
+        this.expiredContinueTokens--;
+        return statusReply(410, "The provided continue parameter is too old to display a consistent list result.", undefined, "Expired");
+      }
+      start = Number(token);
+    }
+    const end = limit > 0 ? start + limit : items.length;
+    const more = end < items.length;
+    const metadata = { resourceVersion: String(this.resourceVersion), ...(more && { continue: String(end) }) };
+    return ok({ kind: `${kind}List`, apiVersion: "v1", metadata, items: items.slice(start, end) });
   }
 
   private patchNode(request: FakeRequest, name: string): Reply {

@@ -64,6 +64,8 @@ export class FakeKubeState {
   protected readonly eventObjects: KubeObject[] = [];
   protected readonly refusals = new Map<string, { message: string; dryRunToo: boolean }>();
   protected resourceVersion = 1;
+  /** How many of the next list requests with a continue token are answered 410 Gone (an expired token). */
+  expiredContinueTokens = 0;
 
   constructor() {
     for (const name of ["default", "kube-system"]) this.addNamespace(name);
