@@ -51,7 +51,7 @@ describe("test Kubernetes API: HTTPS with the test CA, as a real cluster", () =>
     const before = fake.requests.length;
     await assert.rejects(
       KubeNodeOperator.fromKubeconfig(strangerKubeconfig, 10).listNodes(),
-      /^Error: list nodes: nodes: request to https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes failed, reason: unable to verify the first certificate$/,
+      /^Error: list nodes: nodes: request to https:\/\/127\.0\.0\.1:\d+\/api\/v1\/nodes\?limit=500 failed, reason: unable to verify the first certificate$/,
     );
     assert.equal(fake.requests.length, before, "no request got through");
   });
