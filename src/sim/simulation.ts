@@ -11,6 +11,7 @@ import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
 import { SimCommands } from "./sim-commands.js";
 import { longestChainMs, SIM_HEALTH_CHECK, simConstraints, simRepairConfig, type SimSettings } from "./sim-config.js";
 import { ALL_FAULTS, SimFaults, type FaultMix } from "./sim-faults.js";
+import { EscalationInvariants } from "./sim-escalation.js";
 import { SafetyInvariants, type Violation } from "./sim-invariants.js";
 import { SimNodes, SimSabakan } from "./sim-kube.js";
 import { LivenessInvariants } from "./sim-liveness.js";
@@ -70,12 +71,14 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     health: new HealthCheckRunner({ checks: [SIM_HEALTH_CHECK], repair, nodes, machines: sabakan, store, now, log: silent, intervalMs: passMs, changed: () => {} }),
   });
   let workers = build();
+  const escalation = repair.escalation ? new EscalationInvariants(store, repair.escalation) : null;
   let restarts = 0;
   const faults = new SimFaults(world, store, sabakan, random.fork(), options.faults ?? ALL_FAULTS, async () => {
     await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop()]);
     workers = build();
     restarts++;
   });
+  if (escalation) faults.onRelease = (address, at) => escalation.released(address, at);
   // Healthy as the operation judges it: with success_requires node_ready, a node must be Ready too (that signal
   // does not apply to a machine that is not a node).
   const needsReady = settings.proof?.requires.includes("node_ready") ?? false;
@@ -121,7 +124,9 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       await quiet();
       if (clock >= nextPoll) {
         nextPoll = clock + 60_000;
+        escalation?.pollStarts();
         await intake(() => workers.poller.runNow(), () => sabakan.lastAnswer);
+        escalation?.pollEnded(clock);
       }
       await intake(() => workers.health.evaluateNow(), () => null);
       safety.passStarts();
@@ -131,13 +136,13 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       const entries = store.entries.list();
       safety.afterPass({ now: clock, entries, jobOf: (i) => workers.runner.jobs.kindOf(i), commandsRunning: commands.runningAddresses(), maxConcurrentRepairs: repair.maxConcurrentRepairs });
       const livenessView = { now: clock, entries, waitingFor: (i: number) => workers.runner.waitingFor(i), queueEnabled: store.settings.repairQueueEnabled(), holds: store.holds.list(), maxConcurrentRepairs: repair.maxConcurrentRepairs };
-      violation = safety.violation ?? liveness.check(livenessView, clock >= end);
+      violation = safety.violation ?? escalation?.violation ?? liveness.check(livenessView, clock >= end);
     }
     if (violation === null) {
       for (const e of store.entries.list()) safety.history(e, await store.entries.history(e.index));
       violation = safety.violation;
     }
-    const checked = new Map([...safety.checked, ...liveness.checked]);
+    const checked = new Map([...safety.checked, ...liveness.checked, ...(escalation?.checked ?? [])]);
     const report: SimReport = {
       seed: options.seed, machines: options.machines, hours: options.hours, settings, passes, faults: faultCount, restarts,
       entries: store.entries.list().length, finished: store.entries.list().filter((e: RepairEntry) => isFinished(e)).length,
