@@ -19,6 +19,15 @@ const SEEDS: ReadonlyArray<{ finding: string; seed: number; hours: number; fault
 ];
 
 describe("simulator regression seeds (issue 24's findings)", () => {
+  // Finding 3 (npm run sim -- --draw-config): seed 10 draws success_requires [sabakan_healthy], a 3600 s dwell (the
+  // longest watch is 900 s) and no kubernetes section. The loader of ae42576 (main before h24c) accepted it and the run
+  // broke no-disruption-of-a-healthy-machine (a healthy machine cordoned for the next step); now serve refuses it.
+  it("finding 3: seed 10 draws an unreachable proof, which the config loader refuses, so it is never run (broke no-disruption-of-a-healthy-machine before the fix)", async () => {
+    const report = await simulate({ seed: 10, machines: 100, hours: 6, faults: faultsWithout(["cke-reboot"]), drawConfig: true });
+    assert.equal(report.violation, null, `${report.violation?.invariant}: ${report.violation?.message}\n${report.details}`);
+    assert.match(report.refused ?? "", /success_dwell_seconds 3600 is longer than the longest watch_seconds/);
+    assert.equal(report.passes, 0);
+  });
   for (const c of SEEDS) {
     it(`finding ${c.finding}: seed ${c.seed} (${c.hours} h) keeps every invariant (broke ${c.brokeOnMain} before the fix)`, { ...(c.todo && { todo: c.todo }) }, async () => {
       const report = await simulate({ seed: c.seed, machines: 100, hours: c.hours, faults: c.faults, ...(c.settings && { settings: c.settings }) });
