@@ -2,6 +2,7 @@ import { DEFAULT_CONSTRAINTS, type Constraints } from "../domain/constraints.js"
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairOperationConfig } from "../domain/repair-config.js";
 import type { SuccessProof } from "../domain/repair-evidence.js";
+import type { EscalationConfig } from "../domain/repair-escalation.js";
 import { HEALTH_COMMAND, REPAIR_COMMAND } from "./sim-commands.js";
 import { SIM_BMC_TYPE, SIM_ROLE_LABEL } from "./sim-world.js";
 
@@ -13,6 +14,8 @@ export interface SimSettings {
   readonly maxConcurrentRepairs: number;
   /** `success_requires` and `success_dwell_seconds` of every operation; absent: CKE's proof (the health check alone). */
   readonly proof?: SuccessProof;
+  /** `repair.escalation`; absent: off (as CKE). */
+  readonly escalation?: EscalationConfig;
 }
 
 function operation(name: string, proof: SuccessProof | undefined): RepairOperationConfig {
@@ -38,6 +41,7 @@ export function simRepairConfig(settings: SimSettings): RepairConfig {
   return {
     ...EMPTY_REPAIR_CONFIG,
     maxConcurrentRepairs: settings.maxConcurrentRepairs,
+    ...(settings.escalation && { escalation: settings.escalation }),
     evictionTimeoutSeconds: 600,
     repairProcedures: [{ machineTypes: [SIM_BMC_TYPE], repairOperations: SIM_OPERATIONS.map((name) => operation(name, settings.proof)) }],
   };

@@ -40,6 +40,8 @@ const MIN = 60_000;
 /** The world's side of the simulation: draws faults and operators' actions from the seed, and logs each. */
 export class SimFaults {
   readonly log: SimFault[] = [];
+  /** Told of every release an operator makes (the escalation invariants). */
+  onRelease: (address: string, at: number) => void = () => {};
 
   constructor(
     private readonly world: SimWorld,
@@ -66,10 +68,17 @@ export class SimFaults {
 
   /** Faults stop: operators release their holds and enable the queue, sabakan answers again. */
   async stop(now: number): Promise<void> {
-    for (const h of this.store.holds.list()) await this.store.holds.release(h.address, "sim-operator");
+    for (const h of this.store.holds.list()) await this.release(h.address, now);
     await this.store.settings.setRepairQueueEnabled(true);
     this.sabakan.down = false;
     this.note(now, "faults-stop", null, "no more faults; holds released, queue enabled");
+  }
+
+  /** As the API's releaseMachine does: the release is noted for escalation first, then the hold goes. */
+  private async release(address: string, now: number): Promise<void> {
+    await this.store.settings.noteRelease(address, now);
+    await this.store.holds.release(address, "sim-operator");
+    this.onRelease(address, now);
   }
 
   private note(at: number, kind: string, address: string | null, detail: string): true {
@@ -139,8 +148,8 @@ export class SimFaults {
         const held = store.holds.list();
         if (held.length === 0) return false;
         const h = r.pick(held);
-        await store.holds.release(h.address, "sim-operator");
-        return this.note(now, kind, h.address, "released");
+        await this.release(h.address, now);
+        return this.note(now, kind, h.address, `released (set by ${h.setBy})`);
       }
       case "operator-delete": {
         if (unfinished.length === 0) return false;

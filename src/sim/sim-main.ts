@@ -1,8 +1,11 @@
 // npm run sim -- [--seed N | --seeds COUNT [--from N]] [--machines N] [--hours H] [--pass-seconds S] [--without KIND,KIND]
+//   [--draw-config] (proof settings and sabakan/kubernetes sections drawn from the seed, loaded by the config loader)
+//   [--escalation] (repair.escalation configured: two repairs in a day hold the machine)
 // Runs the data-center simulator (src/sim/simulation.ts): one seed in detail, or a sweep of seeds. Exit code 1 when
 // an invariant was violated; the report says how to replay it.
 import { summaryLine, type SimReport } from "./sim-report.js";
 import { faultsWithout } from "./sim-faults.js";
+import { SIM_ESCALATION } from "./sim-escalation.js";
 import { simulate } from "./simulation.js";
 
 function option(args: readonly string[], name: string, fallback: number): number {
@@ -30,7 +33,9 @@ async function main(args: readonly string[]): Promise<number> {
   const faults = faultsWithout(without);
   const passSeconds = option(args, "pass-seconds", 30);
   if (passSeconds < 1 || passSeconds > 3600) throw new Error("--pass-seconds must be 1 to 3600");
-  const replayFlags = `${passSeconds !== 30 ? ` --pass-seconds ${passSeconds}` : ""}${without.length > 0 ? ` --without ${without.join(",")}` : ""}`;
+  const settings = args.includes("--escalation") ? { escalation: SIM_ESCALATION } : {};
+  const drawConfig = args.includes("--draw-config");
+  const replayFlags = `${drawConfig ? " --draw-config" : ""}${args.includes("--escalation") ? " --escalation" : ""}${passSeconds !== 30 ? ` --pass-seconds ${passSeconds}` : ""}${without.length > 0 ? ` --without ${without.join(",")}` : ""}`;
   if (args.includes("--seeds")) {
     const count = option(args, "seeds", 100);
     const from = option(args, "from", 1);
@@ -38,10 +43,12 @@ async function main(args: readonly string[]): Promise<number> {
     const checked = new Map<string, number>();
     let passes = 0;
     let faultCount = 0;
+    let refused = 0;
     for (let seed = from; seed < from + count; seed++) {
-      const r = await simulate({ seed, machines, hours, faults, passSeconds });
+      const r = await simulate({ seed, machines, hours, faults, passSeconds, settings, drawConfig });
       passes += r.passes;
       faultCount += r.faults;
+      if (r.refused !== null) refused++;
       for (const [k, n] of r.checked) checked.set(k, (checked.get(k) ?? 0) + n);
       if (r.violation) {
         console.log(summaryLine(r));
@@ -50,11 +57,11 @@ async function main(args: readonly string[]): Promise<number> {
       }
     }
     const minutes = (performance.now() - started) / 60_000;
-    console.log(`${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each: no violation; ${passes} passes, ${faultCount} faults, ${(count / minutes).toFixed(1)} seeds/min`);
+    console.log(`${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each: no violation${refused > 0 ? ` (${refused} configs refused, not run)` : ""}; ${passes} passes, ${faultCount} faults, ${(count / minutes).toFixed(1)} seeds/min`);
     for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
     return 0;
   }
-  const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults, passSeconds });
+  const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults, passSeconds, settings, drawConfig });
   console.log(summaryLine(r));
   console.log(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
   console.log("invariants checked:");

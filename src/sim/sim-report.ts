@@ -21,6 +21,8 @@ export interface SimReport {
   readonly violation: Violation | null;
   /** The entry's history and the faults that led to the violation, as text; null without a violation. */
   readonly details: string | null;
+  /** Why serve would refuse the drawn config (the run did not happen); null when it was run. */
+  readonly refused: string | null;
 }
 
 const at = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
@@ -43,6 +45,7 @@ export async function violationReport(v: Violation, store: KintsugiStore, faults
 /** One line per report: the figures the issue asks for. */
 export function summaryLine(r: SimReport): string {
   const checks = [...r.checked.values()].reduce((a, b) => a + b, 0);
-  const proof = r.settings.proof ? ` proof ${r.settings.proof.requires.join("+")}` : "";
+  const proof = r.settings.proof ? ` proof ${r.settings.proof.requires.join("+") || "health"} dwell ${r.settings.proof.dwellSeconds} s` : "";
+  if (r.refused !== null) return `seed ${r.seed}:${proof}: config refused, not run: ${r.refused}`;
   return `seed ${r.seed}: ${r.machines} machines, ${r.hours} h, max_concurrent_repairs ${r.settings.maxConcurrentRepairs}${proof}: ${r.passes} passes, ${r.faults} faults, ${r.restarts} failovers, ${r.entries} entries (${r.finished} finished), ${checks} invariant checks: ${r.violation ? `VIOLATION ${r.violation.invariant}` : "ok"}`;
 }

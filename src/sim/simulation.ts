@@ -9,8 +9,10 @@ import { RepairRunner } from "../runner/repair-runner.js";
 import type { RunnerLog } from "../runner/runner-deps.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
 import { SimCommands } from "./sim-commands.js";
+import { drawConfig, loadSimConfig } from "./sim-config-file.js";
 import { longestChainMs, SIM_HEALTH_CHECK, simConstraints, simRepairConfig, type SimSettings } from "./sim-config.js";
 import { ALL_FAULTS, SimFaults, type FaultMix } from "./sim-faults.js";
+import { EscalationInvariants } from "./sim-escalation.js";
 import { SafetyInvariants, type Violation } from "./sim-invariants.js";
 import { SimNodes, SimSabakan } from "./sim-kube.js";
 import { LivenessInvariants } from "./sim-liveness.js";
@@ -29,6 +31,12 @@ export interface SimOptions {
   readonly faults?: FaultMix;
   /** Overrides what the seed draws of kintsugi's configuration. */
   readonly settings?: Partial<SimSettings>;
+  /**
+   * Draw the proof settings and the file's sabakan and kubernetes sections from the seed (a stream of their own, so
+   * the rest of the run is the seed's as without it) and load them through the real config loader; a config serve
+   * would refuse is not run (the report says why). Without sabakan, the runner reads no sabakan state and no poll runs.
+   */
+  readonly drawConfig?: boolean;
 }
 
 const START = Date.UTC(2026, 0, 1);
@@ -43,8 +51,16 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const random = simRandom(options.seed);
   const passMs = (options.passSeconds ?? 30) * 1000;
   const drawn: SimSettings = { maxConcurrentRepairs: random.int(1, 3), ...(random.chance(0.4) && { proof: { requires: ["node_ready"], dwellSeconds: 120 } }) };
-  const settings: SimSettings = { ...drawn, ...options.settings };
-  const repair = simRepairConfig(settings);
+  let settings: SimSettings = { ...drawn, ...options.settings };
+  const file = options.drawConfig ? drawConfig(simRandom((options.seed ^ 0x2545f491) >>> 0)) : null;
+  if (file) {
+    const { proof: _drawnInCode, ...rest } = settings;
+    settings = file.proof ? { ...rest, proof: file.proof } : rest;
+  }
+  const loaded = file ? loadSimConfig(settings, file.sections) : { ok: true as const, repair: simRepairConfig(settings) };
+  if (!loaded.ok) return refusedReport(options, settings, loaded.refused);
+  const repair = loaded.repair;
+  const withSabakan = file?.sections.sabakan ?? true;
   let clock = START;
   const now = () => clock;
   const perRack = 20;
@@ -65,23 +81,30 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const liveness = new LivenessInvariants(world, chainMs);
   const jitter = random.fork();
   const build = () => ({
-    runner: new RepairRunner({ entries: store.entries, settings: store.settings, holds: store.holds, repair, commands, nodes, generatedControlPlanes: () => world.controlPlaneAddresses(), now, random: jitter.next, log: silent, intervalMs: passMs, healthCheckConcurrency: 8, machines: sabakan }),
+    runner: new RepairRunner({ entries: store.entries, settings: store.settings, holds: store.holds, repair, commands, nodes, generatedControlPlanes: () => world.controlPlaneAddresses(), now, random: jitter.next, log: silent, intervalMs: passMs, healthCheckConcurrency: 8, ...(withSabakan && { machines: sabakan }) }),
     poller: new AutoRepairPoller({ store, machines: sabakan, nodes, now, log: silent, repair }),
     health: new HealthCheckRunner({ checks: [SIM_HEALTH_CHECK], repair, nodes, machines: sabakan, store, now, log: silent, intervalMs: passMs, changed: () => {} }),
   });
   let workers = build();
+  const escalation = repair.escalation ? new EscalationInvariants(store, repair.escalation) : null;
   let restarts = 0;
   const faults = new SimFaults(world, store, sabakan, random.fork(), options.faults ?? ALL_FAULTS, async () => {
     await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop()]);
     workers = build();
     restarts++;
   });
+  if (escalation) faults.onRelease = (address, at) => escalation.released(address, at);
   // Healthy as the operation judges it: with success_requires node_ready, a node must be Ready too (that signal
   // does not apply to a machine that is not a node).
+  // Likewise sabakan_healthy (sabakan must say HEALTHY); boot_id_changed is not modelled here, so an operation that
+  // asks for it is never judged healthy by the invariant (its repairs are not checked against it).
   const needsReady = settings.proof?.requires.includes("node_ready") ?? false;
+  const needsSabakan = settings.proof?.requires.includes("sabakan_healthy") ?? false;
+  const needsBoot = settings.proof?.requires.includes("boot_id_changed") ?? false;
   commands.onHealth = (address, healthy) => {
     const m = world.at(address);
-    safety.healthAnswered(address, healthy && (!needsReady || m?.node === null || m?.ready === true));
+    const proven = (!needsReady || m?.node === null || m?.ready === true) && (!needsSabakan || m?.state === "HEALTHY") && !needsBoot;
+    safety.healthAnswered(address, healthy && proven);
   };
   commands.onStart = (s) => safety.disruptionStarts(`${s.kind} command`, s.address, store.holds.list(), clock);
   nodes.onCordon = (m) => safety.disruptionStarts("cordon", m.address, store.holds.list(), clock);
@@ -119,9 +142,11 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       }
       world.refresh(clock);
       await quiet();
-      if (clock >= nextPoll) {
+      if (withSabakan && clock >= nextPoll) {
         nextPoll = clock + 60_000;
+        escalation?.pollStarts();
         await intake(() => workers.poller.runNow(), () => sabakan.lastAnswer);
+        escalation?.pollEnded(clock);
       }
       await intake(() => workers.health.evaluateNow(), () => null);
       safety.passStarts();
@@ -131,17 +156,17 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       const entries = store.entries.list();
       safety.afterPass({ now: clock, entries, jobOf: (i) => workers.runner.jobs.kindOf(i), commandsRunning: commands.runningAddresses(), maxConcurrentRepairs: repair.maxConcurrentRepairs });
       const livenessView = { now: clock, entries, waitingFor: (i: number) => workers.runner.waitingFor(i), queueEnabled: store.settings.repairQueueEnabled(), holds: store.holds.list(), maxConcurrentRepairs: repair.maxConcurrentRepairs };
-      violation = safety.violation ?? liveness.check(livenessView, clock >= end);
+      violation = safety.violation ?? escalation?.violation ?? liveness.check(livenessView, clock >= end);
     }
     if (violation === null) {
       for (const e of store.entries.list()) safety.history(e, await store.entries.history(e.index));
       violation = safety.violation;
     }
-    const checked = new Map([...safety.checked, ...liveness.checked]);
+    const checked = new Map([...safety.checked, ...liveness.checked, ...(escalation?.checked ?? [])]);
     const report: SimReport = {
       seed: options.seed, machines: options.machines, hours: options.hours, settings, passes, faults: faultCount, restarts,
       entries: store.entries.list().length, finished: store.entries.list().filter((e: RepairEntry) => isFinished(e)).length,
-      checked, violation: null, details: null, faultKinds: countKinds(faults.log.map((f) => f.kind)),
+      checked, violation: null, details: null, faultKinds: countKinds(faults.log.map((f) => f.kind)), refused: null,
     };
     if (!violation) return report;
     return { ...report, violation, details: await violationReport(violation, store, faults.log) };
@@ -150,6 +175,10 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function refusedReport(options: SimOptions, settings: SimSettings, refused: string): SimReport {
+  return { seed: options.seed, machines: options.machines, hours: options.hours, settings, passes: 0, faults: 0, restarts: 0, entries: 0, finished: 0, checked: new Map(), violation: null, details: null, faultKinds: new Map(), refused };
 }
 
 /** A RAM-backed directory when there is one: the store's fsyncs then cost nothing. */
