@@ -1,6 +1,6 @@
 import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
 import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
-import { isWaitingForBackoff } from "./drain-backoff.js";
+import { isBackedOff, isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "./repair-pacing.js";
@@ -227,7 +227,12 @@ interface Contender {
 function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex): Contender[] {
   const groups: Contender[][] = [[], [], [], []];
   for (const c of contenders) groups[(c.entry.status === "processing" ? 0 : 2) + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
-  groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs));
+  // kintsugi: an entry back from a drain back-off (uncordoned, its drain to be retried) comes after the processing
+  // entries that hold a slot. In CKE's index order it would take a slot and cordon its machine while an entry that
+  // held one stays cordoned mid-watch, so more machines are disrupted than max_concurrent_repairs allows.
+  const resumed = (c: Contender) => (isBackedOff(c.entry) ? 1 : 0);
+  groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs) || resumed(a) - resumed(b));
+  groups[1]!.sort((a, b) => resumed(a) - resumed(b));
   return groups.flat();
 }
 

@@ -50,6 +50,21 @@ const CASES: DecisionCase[] = [
     want: [starts(2)],
     held: { 1: /drain back-off/ },
   },
+  // back-off + max_concurrent_repairs: found by the simulator (seed 42, 1,000 machines): an entry back from its
+  // back-off came first in index order, took a slot and cordoned its machine, and left a watching entry cordoned and
+  // held, so three machines were disrupted under a limit of two.
+  {
+    name: "back-off + max_concurrent_repairs: an entry back from its drain back-off waits for a slot behind the entries that hold one",
+    snapshot: snapshot([entry(1, { status: "processing", drainBackoffCount: 1, lastTransitionTime: T - 400 * SEC, drainBackoffExpire: T - 50 * SEC }), watched(2, { lastTransitionTime: T - 10 * SEC }), watched(3, { lastTransitionTime: T - 10 * SEC })], { 2: { job: "repair-command" }, 3: { job: "repair-command" } }, { max: 2 }),
+    want: [],
+    held: { 1: /^max_concurrent_repairs \(2\) reached$/ },
+  },
+  {
+    name: "back-off + max_concurrent_repairs: an entry back from its drain back-off still comes before queued entries",
+    snapshot: snapshot([entry(1, { status: "processing", drainBackoffCount: 1, lastTransitionTime: T - 400 * SEC, drainBackoffExpire: T - 50 * SEC }), entry(2)], { 1: { nodename: "node1" } }, { max: 1 }),
+    want: [{ index: 1, states: ["processing/0/waiting", "processing/0/draining"], effect: "drain" }],
+    held: { 2: FULL },
+  },
   // hold + a healthy health check: a hold stops commands, never a success (CKE's health rule comes first); the
   // success command is a command on the machine, so it is skipped, and a note says so.
   { name: "hold + healthy: a held queued entry found healthy succeeds, its success command skipped", snapshot: withHolds(snapshot([entry(1)], { 1: { healthy: true } }, { config: DIAGNOSED }), machineHold("10.0.0.1")), want: [{ index: 1, states: ["queued/0/waiting"], effect: "success-command" }], held: {} },
