@@ -1,3 +1,4 @@
+import type { ConfigProblem } from "./config/load-config.js";
 import { pino, type Logger } from "pino";
 import type { NodeOperator } from "./adapters/ports.js";
 import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS, type KintsugiConfig } from "./config/kintsugi-config.js";
@@ -28,6 +29,8 @@ export interface RunningKintsugi {
 
 export interface StartOptions {
   readonly logger?: Logger;
+  /** What loading the config file found worth a warning (unknown keys of CKE's repair section): logged at start. */
+  readonly configWarnings?: readonly ConfigProblem[];
   /** The clock; tests pass a fixed one. */
   readonly now?: () => number;
   /** Called with the entry changes of every commit the store announces, in commit order. */
@@ -74,6 +77,7 @@ async function nodeOperatorFor(config: KintsugiConfig, logger: Logger): Promise<
  */
 export async function startKintsugi(config: KintsugiConfig, options: StartOptions = {}): Promise<RunningKintsugi> {
   const logger = options.logger ?? pino({ name: "kintsugi" });
+  for (const w of options.configWarnings ?? []) logger.warn({ path: w.path }, `config: ${w.path}: ${w.message}`);
   const now = options.now ?? Date.now;
   // Refused before anything is opened: a listener that would serve anyone, or a root field without a role.
   const access = accessPolicyOrRefuse(config.listen.host, config.auth, config.tls !== null);

@@ -1,11 +1,11 @@
 import { Command } from "commander";
-import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.js";
-import { ConfigError, loadConfigFile } from "../config/load-config.js";
+import { DEFAULT_CONFIG } from "../config/kintsugi-config.js";
+import { ConfigError, loadConfigFileWithWarnings, type LoadedConfig } from "../config/load-config.js";
 import { EtcdClientConfigError, etcdClientFor } from "../store/etcd/etcd-client.js";
 import { startKintsugi } from "../main.js";
 
-function loadOrDefault(path: string | undefined): KintsugiConfig {
-  return path === undefined ? DEFAULT_CONFIG : loadConfigFile(path);
+function loadOrDefault(path: string | undefined): LoadedConfig {
+  return path === undefined ? { config: DEFAULT_CONFIG, warnings: [] } : loadConfigFileWithWarnings(path);
 }
 
 /** `kintsugi serve [--config FILE]`: runs the server until SIGINT or SIGTERM. */
@@ -14,7 +14,7 @@ export function serveCommand(): Command {
     .description("run the kintsugi server (embedded defaults: 127.0.0.1:10180, database ./data/kintsugi.db)")
     .option("--config <FILE>", "YAML config file (every key optional)")
     .action(async (opts: { config?: string }) => {
-      const config = loadOrDefault(opts.config);
+      const { config, warnings } = loadOrDefault(opts.config);
       // Handlers go in before the server starts, so a signal during start-up still shuts down cleanly.
       const stopRequested = new Promise<void>((resolve) => {
         const stop = () => {
@@ -25,7 +25,7 @@ export function serveCommand(): Command {
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
       });
-      const running = await startKintsugi(config);
+      const running = await startKintsugi(config, { configWarnings: warnings });
       await stopRequested;
       await running.close();
     });
@@ -41,7 +41,7 @@ export function checkConfigCommand(out: (text: string) => void): Command {
     .description("validate a config file without starting anything")
     .argument("<FILE>")
     .action((file: string) => {
-      const config = loadConfigFile(file);
+      const { config, warnings } = loadConfigFileWithWarnings(file);
       if (config.store === "etcd") {
         try {
           etcdClientFor(config.etcd).close();
@@ -50,6 +50,7 @@ export function checkConfigCommand(out: (text: string) => void): Command {
           throw err;
         }
       }
+      for (const w of warnings) out(`${file}: warning: ${w.path}: ${w.message}\n`);
       out(`${file}: ok\n`);
     });
 }

@@ -100,7 +100,9 @@ const argv = stringList(argString).refine((args) => args[0] !== "", {
   path: [0],
 });
 
-const repairStep = z.strictObject({
+// CKE's repair section is read as CKE reads it: a key it does not know is ignored (z.object strips it) and warned
+// about by repairKeyWarnings; kintsugi's own sections (pacing, escalation) stay strict.
+const repairStep = z.object({
   repair_command: argv,
   command_timeout_seconds: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
   command_retries: nonNegativeInt.default(0),
@@ -109,7 +111,7 @@ const repairStep = z.strictObject({
   watch_seconds: nonNegativeInt.default(0),
 });
 
-const repairOperation = z.strictObject({
+const repairOperation = z.object({
   operation: nonEmptyString,
   repair_steps: z.array(repairStep).min(1),
   health_check_command: argv,
@@ -126,7 +128,7 @@ const repairOperation = z.strictObject({
   success_dwell_seconds: nonNegativeInt.optional(),
 });
 
-const repairProcedure = z.strictObject({
+const repairProcedure = z.object({
   machine_types: stringList(nonEmptyString),
   repair_operations: z.array(repairOperation).min(1),
 });
@@ -139,7 +141,7 @@ const repairPacing = z.strictObject({
     .refine((domains) => new Set(domains).size === domains.length, { message: "each domain may be listed once" }),
 });
 
-const repair = z.strictObject({
+const repair = z.object({
   repair_procedures: z.array(repairProcedure).default([]),
   max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
   protected_namespaces: labelSelector.optional(),
@@ -150,6 +152,14 @@ const repair = z.strictObject({
   pacing: repairPacing.optional(),
   escalation: repairEscalation.optional(),
 }).superRefine(refuseUnknownEscalation, whenClean);
+
+/** The keys each level of the `repair` section knows (CKE's and kintsugi's), for repairKeyWarnings. */
+export const REPAIR_KEYS = {
+  repair: Object.keys(repair.shape),
+  procedure: Object.keys(repairProcedure.shape),
+  operation: Object.keys(repairOperation.shape),
+  step: Object.keys(repairStep.shape),
+} as const;
 
 type ConstraintValues = Partial<Record<keyof typeof CONSTRAINT_NAMES, number>>;
 

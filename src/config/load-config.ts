@@ -1,3 +1,4 @@
+import { repairKeyWarnings } from "./repair-key-warnings.js";
 import { readFileSync } from "node:fs";
 import YAML from "yaml";
 import type { z } from "zod";
@@ -203,6 +204,17 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
  * @throws ConfigError listing every problem found, or the YAML parser's errors with their line and column.
  */
 export function parseConfig(text: string, source: string): KintsugiConfig {
+  return parseConfigWithWarnings(text, source).config;
+}
+
+/** A loaded config and what was loaded but is worth a warning (unknown keys of CKE's `repair` section). */
+export interface LoadedConfig {
+  readonly config: KintsugiConfig;
+  readonly warnings: readonly ConfigProblem[];
+}
+
+/** parseConfig, with the warnings `serve` logs and `check-config` prints (see repairKeyWarnings). */
+export function parseConfigWithWarnings(text: string, source: string): LoadedConfig {
   const data = withoutNullKeys(readYaml(text, source) ?? {});
   if (typeof data !== "object" || Array.isArray(data)) {
     const got = Array.isArray(data) ? "a list" : `${typeof data} ${JSON.stringify(data)}`;
@@ -210,7 +222,7 @@ export function parseConfig(text: string, source: string): KintsugiConfig {
   }
   const result = configFileSchema.safeParse(data, { error: configErrorMap });
   if (!result.success) throw new ConfigError(source, problemsOf(result.error.issues));
-  return toKintsugiConfig(result.data, source);
+  return { config: toKintsugiConfig(result.data, source), warnings: repairKeyWarnings(data) };
 }
 
 /**
@@ -219,13 +231,18 @@ export function parseConfig(text: string, source: string): KintsugiConfig {
  * @throws ConfigError naming the path when the file cannot be read or is not a valid config.
  */
 export function loadConfigFile(path: string): KintsugiConfig {
+  return loadConfigFileWithWarnings(path).config;
+}
+
+/** loadConfigFile, with the warnings of parseConfigWithWarnings. */
+export function loadConfigFileWithWarnings(path: string): LoadedConfig {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
     throw new ConfigError(path, [{ path: "", message: `cannot read the config file: ${readFailure(error)}` }]);
   }
-  return parseConfig(text, path);
+  return parseConfigWithWarnings(text, path);
 }
 
 /** Why reading a file failed, in words for the common causes (the error's own message otherwise). */

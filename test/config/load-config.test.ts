@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import YAML from "yaml";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../../src/config/kintsugi-config.js";
-import { ConfigError, loadConfigFile, parseConfig } from "../../src/config/load-config.js";
+import { ConfigError, loadConfigFile, parseConfig, parseConfigWithWarnings } from "../../src/config/load-config.js";
 import type { RepairConfig } from "../../src/domain/repair-config.js";
 
 const SOURCE = "kintsugi.yaml";
@@ -535,7 +535,6 @@ describe("parseConfig: each rule rejects with the key path", () => {
     },
     { name: "empty success_command", input: withOperation({ success_command: [] }), path: `${OP}.success_command`, message: "must be a non-empty list" },
     { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key" },
-    { name: "unknown key deep inside", input: withStep({ need_drian: true }), path: `${STEP_PATH}.need_drian`, message: "unknown key" },
     { name: "listen without a port", input: "listen: localhost", path: "listen", message: 'must be "host:port"' },
     { name: "listen port too large", input: 'listen: "127.0.0.1:65536"', path: "listen", message: "port must be 0-65535, got 65536" },
     { name: "listen IPv6 without brackets", input: 'listen: "::1:10180"', path: "listen", message: 'must be "host:port"' },
@@ -621,7 +620,7 @@ database: ""
 repair:
   max_concurrent_repairs: 0
   evict_retries: -2
-  bogus: 1
+  pacing: { domains: [rack], bogus: 1 }
 constraints:
   minimum-workers: -1
 `);
@@ -630,7 +629,7 @@ constraints:
       { path: "database", message: "must not be empty" },
       { path: "repair.max_concurrent_repairs", message: "must be > 0" },
       { path: "repair.evict_retries", message: "must be >= 0" },
-      { path: "repair.bogus", message: "unknown key" },
+      { path: "repair.pacing.bogus", message: "unknown key" },
       { path: "constraints.minimum-workers", message: "must be >= 0: a number of workers cannot be negative" },
     ];
     assert.deepEqual(error.problems, expected);
@@ -661,4 +660,45 @@ describe("loadConfigFile", () => {
       return true;
     });
   });
+});
+
+// CKE's repair section is read as CKE reads it: unknown keys are ignored, with a warning naming each (CKE's own
+// mtest/cke-cluster.yml writes success_command_timeout_seconds for success_command_timeout); kintsugi's own
+// sections, pacing and escalation among them, stay strict (see the refusals above).
+describe("parseConfigWithWarnings: CKE's repair section", () => {
+  it("loads CKE's mtest cluster.yml repair section, warning about the key CKE ignores", () => {
+    const text = `repair:
+  repair_procedures:
+  - machine_types: ["type1"]
+    repair_operations:
+    - operation: "op1"
+      repair_steps:
+      - repair_command: ["sh", "-c", "touch /tmp/mtest-repair-$1", "repair"]
+        command_timeout_seconds: 30
+        need_drain: true
+        watch_seconds: 30
+      success_command: ["sh", "-c", "touch /tmp/mtest-repair-success-$1", "success"]
+      success_command_timeout_seconds: 30
+      health_check_command: ["sh", "-c", "test -f /tmp/mtest-repair-$1 && echo true", "health_check"]
+`;
+    const { config, warnings } = parseConfigWithWarnings(text, SOURCE);
+    assert.deepEqual(warnings, [{ path: "repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds", message: "unknown key, ignored as CKE ignores it" }]);
+    const op = config.repair.repairProcedures[0]?.repairOperations[0];
+    assert.equal(op?.operation, "op1");
+    assert.deepEqual(op?.successCommand, ["sh", "-c", "touch /tmp/mtest-repair-success-$1", "success"]);
+    assert.equal(op?.successCommandTimeout, 30, "the default, as CKE's DefaultRepairSuccessCommandTimeoutSeconds");
+  });
+
+  const cases: Array<{ name: string; input: string | object; warnings: string[] }> = [
+    { name: "a known file warns of nothing", input: withStep({ need_drain: true }), warnings: [] },
+    { name: "a misspelt step key", input: withStep({ need_drian: true }), warnings: [`${STEP_PATH}.need_drian`] },
+    { name: "unknown keys at every level of the section", input: { repair: { max_repairs: 1, repair_procedures: [{ machine_types: ["m"], vendor: "x", repair_operations: [{ operation: "op", repair_steps: [{ repair_command: ["r"], retries: 2 }], health_check_command: ["c"], notes: "n" }] }] } }, warnings: ["repair.max_repairs", "repair.repair_procedures[0].vendor", "repair.repair_procedures[0].repair_operations[0].notes", "repair.repair_procedures[0].repair_operations[0].repair_steps[0].retries"] },
+    { name: "no repair section", input: "listen: 127.0.0.1:10180", warnings: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const text = typeof c.input === "string" ? c.input : JSON.stringify(c.input);
+      assert.deepEqual(parseConfigWithWarnings(text, SOURCE).warnings.map((w) => w.path), c.warnings);
+    });
+  }
 });
