@@ -1,5 +1,5 @@
 import { createClient, type Client } from "graphql-ws";
-import { webSocketWithTls, type ClientTls } from "../cli/client-tls.js";
+import { webSocketWithTls, type ClientTls } from "../adapters/tls-transport.js";
 import type { Alert } from "../domain/alert.js";
 import { alertFor, missedEventsAlert, type RepairEntryEventPayload } from "../domain/alert-messages.js";
 import { alertForOutcome, INITIAL_OUTCOME_STATE, type AutoRepairOutcomePayload } from "../domain/auto-repair-alert-messages.js";

@@ -1,16 +1,6 @@
 import { readFileSync } from "node:fs";
-import { Agent, fetch as undiciFetch } from "undici";
-import WebSocket from "ws";
+import type { ClientTls } from "../adapters/tls-transport.js";
 import { CliError } from "./cli-error.js";
-
-/** What the CLI trusts and presents over TLS: PEM text read from `--ca`, `--cert` and `--key`. */
-export interface ClientTls {
-  /** Replaces the system's trust store for this server: the CA that signed the server's certificate. */
-  readonly ca?: string;
-  /** A client certificate and its key, for a server with `tls.client_ca_file`. */
-  readonly cert?: string;
-  readonly key?: string;
-}
 
 /** The file names given on the command line (or in KINTSUGI_CA, KINTSUGI_CERT, KINTSUGI_KEY). */
 export interface ClientTlsFiles {
@@ -37,22 +27,6 @@ export function readClientTls(files: ClientTlsFiles): ClientTls | null {
     ...(files.cert !== undefined && { cert: readPem(files.cert, "--cert") }),
     ...(files.key !== undefined && { key: readPem(files.key, "--key") }),
   };
-}
-
-/** A fetch for graphql-request that verifies the server with `tls.ca` and presents `tls.cert` (node's own fetch takes no CA). */
-export function fetchWithTls(tls: ClientTls): typeof fetch {
-  const dispatcher = new Agent({ connect: { ...tls } });
-  return ((input: string | URL, init?: Parameters<typeof undiciFetch>[1]) => undiciFetch(input, { ...init, dispatcher })) as unknown as typeof fetch;
-}
-
-/** The `ws` WebSocket class graphql-ws should use: with `tls`, it verifies and presents the same as fetchWithTls. */
-export function webSocketWithTls(tls: ClientTls | null): typeof WebSocket {
-  if (tls === null) return WebSocket;
-  return class extends WebSocket {
-    constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, protocols, { ...tls });
-    }
-  } as typeof WebSocket;
 }
 
 /**

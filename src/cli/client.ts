@@ -2,7 +2,8 @@ import { ClientError, GraphQLClient } from "graphql-request";
 import type WebSocket from "ws";
 import { escapeControlCharacters as printable } from "../domain/untrusted-text.js";
 import { CliError } from "./cli-error.js";
-import { certificateHint, fetchWithTls, webSocketWithTls, type ClientTls } from "./client-tls.js";
+import { fetchWithTls, webSocketWithTls, type ClientTls } from "../adapters/tls-transport.js";
+import { certificateHint } from "./client-tls.js";
 
 export { CliError } from "./cli-error.js";
 

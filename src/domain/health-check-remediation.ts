@@ -17,6 +17,16 @@ export interface HeldTarget {
   readonly reason: string;
 }
 
+/** A check's latest evaluation, as operators see it. */
+export interface HealthCheckStatus {
+  readonly check: HealthCheckConfig;
+  readonly paused: boolean;
+  readonly evaluation: HealthCheckEvaluation | null;
+  readonly held: readonly HeldTarget[];
+  readonly evaluatedAt: number | null;
+  readonly error: string | null;
+}
+
 export interface RemediationDecision {
   readonly enqueue: readonly NewRepairEntry[];
   readonly held: readonly HeldTarget[];

@@ -2,26 +2,40 @@ import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import type { AutoRepairOutcomePort, ClusterGenerationPort, FinishedRepairPort, MachineHoldPort, PollRecordPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
 import type { MachineHold } from "../domain/machine-holds.js";
 import type { WaitingFor } from "../domain/repair-wait.js";
-import type { AutoRepairPoller } from "../runner/auto-repair-poller.js";
+import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
 import type { OperationQueries } from "../gateway/operation-queries.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
-import type { HealthCheckRunner } from "../runner/health-check-runner.js";
+import type { HealthCheckStatus } from "../domain/health-check-remediation.js";
 import type { Topics } from "./topics.js";
-import type { ClusterGenerator } from "../runner/cluster-generator.js";
-import type { RepairSummaries } from "../runner/repair-summaries.js";
+import type { GenerationRound } from "../domain/cluster/generation-record.js";
+import type { RecordedRepair } from "../domain/repair-stats.js";
 import type { Actor } from "../auth/roles.js";
 import type { ReplayThreads } from "./replay/replay-threads.js";
 
-/** What only the leader has: the workers that act on the world. */
 import type { DomainPacing } from "../domain/repair-pacing-report.js";
 
+// The API declares the little it needs of the runner's workers (the runner's classes satisfy it), so graphql/ does
+// not import runner/.
+/** What only the leader has: the workers that act on the world. */
 export interface LeaderWorkers {
-  readonly autoRepair: AutoRepairPoller;
-  readonly healthChecks: HealthCheckRunner;
-  readonly clusterGenerator: ClusterGenerator;
+  /** One sabakan poll now. */
+  readonly autoRepair: { runNow(): Promise<AutoRepairOutcome> };
+  readonly healthChecks: {
+    list(): HealthCheckStatus[];
+    /** null: no check of that name. */
+    setPaused(name: string, paused: boolean): Promise<HealthCheckStatus | null>;
+  };
+  /** One cluster generation round now. */
+  readonly clusterGenerator: { runNow(): Promise<GenerationRound> };
+}
+
+/** The ended repairs with their histories' summaries (the runner's RepairSummaries). */
+export interface RepairSummaryReader {
+  /** The repairs that finished in [since, until) (ms), newest first. */
+  read(since: number, until: number): Promise<RecordedRepair[]>;
 }
 
 /**
@@ -53,7 +67,7 @@ export interface GraphQLContext {
   /** The repairs that ended (repair analytics read them). */
   readonly finished: FinishedRepairPort;
   /** The ended repairs with their histories' summaries, kept by this process (repairStats reads them). */
-  readonly repairSummaries: RepairSummaries;
+  readonly repairSummaries: RepairSummaryReader;
   /** The holds the leader's last repair pass read from Node annotations; null on a follower (it does not watch Nodes). */
   readonly annotationHolds: () => readonly MachineHold[] | null;
   /**

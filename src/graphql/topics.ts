@@ -1,7 +1,7 @@
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { HoldChange, RepairChange } from "../store/store-port.js";
-import type { HealthCheckStatus } from "../runner/health-check-runner.js";
+import type { HealthCheckStatus } from "../domain/health-check-remediation.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import type { PublishedWait } from "../domain/published-waits.js";
 

@@ -1,7 +1,7 @@
 import type { Etcd3, IKeyValue } from "etcd3";
 import type { ElectionCandidate } from "../domain/leadership.js";
 import { escapeControlCharacters } from "../domain/untrusted-text.js";
-import { abortableSleep } from "../runner/abortable-sleep.js";
+import { abortableSleep } from "../support/abortable-sleep.js";
 
 export interface ElectionViewOptions {
   readonly client: Etcd3;

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Etcd3 } from "etcd3";
 import { leaderOf, leadsAt, ownKeyDeleted } from "../domain/leadership.js";
 import type { WriteGuard } from "../store/store-port.js";
-import { abortableSleep } from "../runner/abortable-sleep.js";
+import { abortableSleep } from "../support/abortable-sleep.js";
 import { enterElection, withdraw, type Candidacy } from "./candidacy.js";
 import { leaseUnanswered } from "./lease-keeper.js";
 import { ElectionView } from "./election-view.js";

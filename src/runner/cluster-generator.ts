@@ -1,7 +1,7 @@
 import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/address.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
-import { recordsRecovery, type ClusterGeneration, type GenerationTrigger } from "../domain/cluster/generation-record.js";
+import { recordsRecovery, type ClusterGeneration, type GenerationRound, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
 import { hasRebootMark } from "../domain/node-reboot.js";
 import { parseTemplate } from "../domain/cluster/template.js";
@@ -20,15 +20,6 @@ export interface ClusterGeneratorDeps {
   readonly now: () => number;
   readonly log: RunnerLog;
 }
-
-/**
- * How one round ended: not run (and why), nothing to change (with the recovery record when it followed a
- * failure), or a record of a new configuration or a failure (`repeated` when it only counted on the last one).
- */
-export type GenerationRound =
-  | { readonly kind: "skipped"; readonly reason: string }
-  | { readonly kind: "unchanged"; readonly current: ClusterGeneration | null; readonly recovery: ClusterGeneration | null }
-  | { readonly kind: "recorded"; readonly record: ClusterGeneration; readonly repeated: boolean };
 
 const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };
 const weightier = (a: GenerationTrigger | null, b: GenerationTrigger): GenerationTrigger => (a !== null && WEIGHT[a] >= WEIGHT[b] ? a : b);

@@ -2,7 +2,7 @@ import type { NodeOperator, NodePod } from "../adapters/ports.js";
 import { dryRunRefusal, planDrain, podName } from "../domain/drain-plan.js";
 import { labelSelectorToString } from "../domain/label-selector.js";
 import type { RepairConfig } from "../domain/repair-config.js";
-import { abortableSleep } from "./abortable-sleep.js";
+import { abortableSleep } from "../support/abortable-sleep.js";
 
 /** How an eviction job ended: the node is cordoned and every pod's removal started, or why not. */
 export type DrainJobResult = { readonly kind: "started" } | { readonly kind: "failed"; readonly why: string } | { readonly kind: "aborted" };

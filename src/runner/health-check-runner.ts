@@ -4,7 +4,7 @@ import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
 import { activeHolds, annotationHolds } from "../domain/machine-holds.js";
 import { holdEscalated } from "./escalation-holds.js";
-import { decideRemediation, healthCheckSource, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
+import { decideRemediation, healthCheckSource, type HealthCheckStatus, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import { recordRemediation } from "../domain/remediation-record.js";
@@ -12,16 +12,6 @@ import type { KintsugiStore } from "../store/store-port.js";
 import { OutageLog } from "./outage-log.js";
 import { PassLoop } from "./pass-loop.js";
 import type { RunnerLog } from "./runner-deps.js";
-
-/** A check's latest evaluation, as operators see it. */
-export interface HealthCheckStatus {
-  readonly check: HealthCheckConfig;
-  readonly paused: boolean;
-  readonly evaluation: HealthCheckEvaluation | null;
-  readonly held: readonly HeldTarget[];
-  readonly evaluatedAt: number | null;
-  readonly error: string | null;
-}
 
 export interface HealthCheckRunnerDeps {
   readonly checks: readonly HealthCheckConfig[];

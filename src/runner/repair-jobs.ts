@@ -7,7 +7,7 @@ import { afterDiagnostics } from "../domain/diagnostics.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
 import type { EntryTransition } from "../domain/repair-plan.js";
 import { databaseFailureOf } from "../store/sqlite/database-failure.js";
-import { abortableSleep } from "./abortable-sleep.js";
+import { abortableSleep } from "../support/abortable-sleep.js";
 import { runDrainJob } from "./drain-job.js";
 import type { RunnerDeps } from "./runner-deps.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startAlertBridge } from "../../src/alerts/alert-bridge.js";
-import { fetchWithTls } from "../../src/cli/client-tls.js";
+import { fetchWithTls } from "../../src/adapters/tls-transport.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { testServerCertificate, type TestServerCertificate } from "../support/test-ca.js";
 import { until } from "../support/until.js";

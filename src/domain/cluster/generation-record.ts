@@ -48,3 +48,12 @@ export function recordsRecovery(latest: ClusterGeneration | null): boolean {
 export function repeatsLatest(latest: ClusterGeneration | null, error: string): boolean {
   return latest !== null && latest.outcome === "failed" && latest.error === error;
 }
+
+/**
+ * How one round ended: not run (and why), nothing to change (with the recovery record when it followed a
+ * failure), or a record of a new configuration or a failure (`repeated` when it only counted on the last one).
+ */
+export type GenerationRound =
+  | { readonly kind: "skipped"; readonly reason: string }
+  | { readonly kind: "unchanged"; readonly current: ClusterGeneration | null; readonly recovery: ClusterGeneration | null }
+  | { readonly kind: "recorded"; readonly record: ClusterGeneration; readonly repeated: boolean };

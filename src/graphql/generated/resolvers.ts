@@ -9,7 +9,7 @@ import type { SkippedMachine as SkippedMachineModel } from '../../domain/auto-re
 import type { SkipKindCount as SkipKindCountModel } from '../../domain/skipped-bound.js';
 import type { SabakanObject as SabakanObjectModel, MachineStateChange as MachineStateChangeModel } from '../../gateway/sabakan-data.js';
 import type { RepairChange as RepairChangeModel, HoldChange as HoldChangeModel } from '../../store/store-port.js';
-import type { HealthCheckStatus as HealthCheckStatusModel } from '../../runner/health-check-runner.js';
+import type { HealthCheckStatus as HealthCheckStatusModel } from '../../domain/health-check-remediation.js';
 import type { TargetEvaluation as TargetEvaluationModel } from '../../domain/health-check-evaluation.js';
 import type { StoredClusterTemplate as StoredClusterTemplateModel, ClusterGeneration as ClusterGenerationModel } from '../../domain/cluster/generation-record.js';
 import type { ClusterNode as ClusterNodeModel, Taint as TaintModel } from '../../domain/cluster/types.js';
