@@ -1,8 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ForwardedSabakanError } from "../gateway/sabakan-forwarder.js";
-import { databaseFailureOf, type DatabaseFailure } from "../store/sqlite/database-failure.js";
-import { StoreConflictError, StoreLimitError, StoreUnavailableError } from "../store/store-port.js";
+import { NotLeaderError, StoreBusyError, StoreConflictError, StoreLimitError, StoreUnavailableError } from "../store/store-errors.js";
 
 /**
  * The catalogue of API error codes. Like sabakan, kintsugi puts a SCREAMING_SNAKE code in `extensions.type`;
@@ -23,9 +22,8 @@ export const ERROR_TYPES = {
   SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
   INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
-  DATABASE_BUSY: "another process holds the database's write lock; nothing was changed, try again",
-  DATABASE_UNAVAILABLE: "the database is read-only, full, failing or corrupt; GET /health says which",
-  STORE_UNAVAILABLE: "etcd cannot be reached now; reads are answered from what this replica has, writes may or may not have happened (the message says), try again",
+  STORE_BUSY: "another process holds the SQLite database's write lock; nothing was changed, try again",
+  STORE_UNAVAILABLE: "the store cannot be used now: etcd does not answer, or the SQLite file is read-only, full, failing or corrupt (GET /health says which); reads are answered where they can be, a write may or may not have happened (the message says), try again",
   STORE_CONFLICT: "the change kept meeting concurrent changes by other replicas and was given up; nothing was changed, try again",
   STORE_LIMIT: "etcd refused a write as too large for one transaction (its --max-txn-ops or --max-request-bytes); nothing of that write was changed",
   NOT_LEADER: "this replica is not the leader and the field needs the leader's workers; the message names the leader to ask",
@@ -39,7 +37,7 @@ export const ERROR_TYPES = {
 export type ErrorType = keyof typeof ERROR_TYPES;
 
 /** An error the client caused and can fix; its message is shown as is. Access errors come from the edge, never from here. */
-export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | "DATABASE_BUSY" | "DATABASE_UNAVAILABLE" | "STORE_UNAVAILABLE" | "STORE_CONFLICT" | "STORE_LIMIT" | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
+export function apiError(type: Exclude<ErrorType, "INTERNAL_SERVER_ERROR" | StoreErrorType | "UNAUTHENTICATED" | "FORBIDDEN">, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type, code: "BAD_USER_INPUT" } });
 }
 
@@ -74,15 +72,12 @@ export function formatError(log: (err: unknown) => void) {
       // A GraphQLError without our type is Apollo's or graphql-js's own (parse, validation, variable coercion).
       if (formatted.extensions?.["code"] !== "INTERNAL_SERVER_ERROR") return formatted;
     }
-    // The store's own messages name etcd's endpoints and the cause, never a key or a value.
-    if (original instanceof StoreUnavailableError || original instanceof StoreConflictError || original instanceof StoreLimitError) {
-      const type = original instanceof StoreUnavailableError ? "STORE_UNAVAILABLE" : original instanceof StoreLimitError ? "STORE_LIMIT" : "STORE_CONFLICT";
-      return { message: original.message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: { type, code: type } };
-    }
-    const failure = databaseFailureOf(original);
-    if (failure !== null) {
-      if (failure.kind !== "busy") log(original);
-      return { message: databaseErrorMessage(failure), ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: databaseErrorExtensions(failure) };
+    const type = storeErrorType(original);
+    if (type !== null) {
+      // The store's own messages name etcd's endpoints and the cause, never a key, a value, a path or SQL; an
+      // unavailable store is logged with its cause, which may.
+      if (type === "STORE_UNAVAILABLE") log(original);
+      return { message: (original as Error).message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: { type, code: type } };
     }
     log(original);
     const extensions = { type: "INTERNAL_SERVER_ERROR", code: "INTERNAL_SERVER_ERROR" };
@@ -90,15 +85,14 @@ export function formatError(log: (err: unknown) => void) {
   };
 }
 
-/** The client's message for a failure of the database file: the cause, without paths or SQL. */
-function databaseErrorMessage(failure: DatabaseFailure): string {
-  if (failure.kind === "busy") {
-    return "the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again";
-  }
-  return `the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`;
-}
+type StoreErrorType = "STORE_BUSY" | "STORE_UNAVAILABLE" | "STORE_CONFLICT" | "STORE_LIMIT" | "NOT_LEADER";
 
-function databaseErrorExtensions(failure: DatabaseFailure): { type: ErrorType; code: ErrorType } {
-  const type = failure.kind === "busy" ? "DATABASE_BUSY" : "DATABASE_UNAVAILABLE";
-  return { type, code: type };
+/** The one mapping of the store's errors (src/store/store-errors.ts) to the catalogue; null for any other error. */
+function storeErrorType(err: unknown): StoreErrorType | null {
+  if (err instanceof StoreBusyError) return "STORE_BUSY";
+  if (err instanceof StoreUnavailableError) return "STORE_UNAVAILABLE";
+  if (err instanceof StoreConflictError) return "STORE_CONFLICT";
+  if (err instanceof StoreLimitError) return "STORE_LIMIT";
+  if (err instanceof NotLeaderError) return "NOT_LEADER";
+  return null;
 }

@@ -6,7 +6,7 @@ import { cordonOwner } from "../domain/stray-cordons.js";
 import { afterDiagnostics } from "../domain/diagnostics.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
 import type { EntryTransition } from "../domain/repair-plan.js";
-import { databaseFailureOf } from "../store/sqlite/database-failure.js";
+import { StoreBusyError } from "../store/store-errors.js";
 import { abortableSleep } from "../support/abortable-sleep.js";
 import { runDrainJob } from "./drain-job.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -34,7 +34,7 @@ export async function commitOutcome(commit: CommitIfUnchanged, worked: RepairEnt
     try {
       return await commit(worked, decide);
     } catch (err) {
-      if (databaseFailureOf(err)?.kind !== "busy" || waited >= OUTCOME_COMMIT_PATIENCE_MS) throw err;
+      if (!(err instanceof StoreBusyError) || waited >= OUTCOME_COMMIT_PATIENCE_MS) throw err;
       if (!(await abortableSleep(OUTCOME_COMMIT_RETRY_MS, signal))) throw err;
     }
   }

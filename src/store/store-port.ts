@@ -13,6 +13,8 @@ import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.j
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
 import type { RepairTimelinePoint } from "../domain/repair-timeline.js";
 
+export { HoldRefusedError, NotLeaderError, StoreBusyError, StoreConflictError, StoreLimitError, StoreUnavailableError } from "./store-errors.js";
+
 /**
  * The store port: what kintsugi keeps, whichever backend keeps it (SQLite on one machine, etcd next to sabakan).
  *
@@ -247,40 +249,6 @@ export interface ClusterGenerationPort {
   recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration>;
   recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration>;
   recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
-}
-
-/** The store cannot be reached or written now (etcd down, SQLite file unwritable); reads may still be served. */
-export class StoreUnavailableError extends Error {
-  override readonly name = "StoreUnavailableError";
-  readonly code = "STORE_UNAVAILABLE";
-}
-
-/** A guarded write was refused: this replica is not (or no longer) the leader. Nothing was written. */
-export class NotLeaderError extends Error {
-  override readonly name = "NotLeaderError";
-  readonly code = "NOT_LEADER";
-}
-
-/** A hold write was refused by its rules (bad request, too many holds, nothing to release). Nothing was written. */
-export class HoldRefusedError extends Error {
-  override readonly name = "HoldRefusedError";
-  readonly code = "HOLD_REFUSED";
-}
-
-/** A write kept conflicting with concurrent writes and gave up after its retries. Nothing was written. */
-export class StoreConflictError extends Error {
-  override readonly name = "StoreConflictError";
-  readonly code = "STORE_CONFLICT";
-}
-
-/**
- * The backend refused a write as too large for it (etcd: more operations in one transaction than `--max-txn-ops`, or
- * a request over `--max-request-bytes`), or the store refused to send one it knows would be refused. The backend
- * answered: this is no outage. Nothing of the refused write was written.
- */
-export class StoreLimitError extends Error {
-  override readonly name = "StoreLimitError";
-  readonly code = "STORE_LIMIT";
 }
 
 /** The poll records read back: the readable ones, oldest first, and how many stored ones could not be read. */

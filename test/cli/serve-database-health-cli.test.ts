@@ -53,7 +53,7 @@ async function stop(server: ServeProcess): Promise<void> {
 }
 
 describe("the database under other processes and a read-only file (the real binary)", () => {
-  it("keeps answering while another process holds the write lock; mutations fail fast as DATABASE_BUSY, then work again", async () => {
+  it("keeps answering while another process holds the write lock; mutations fail fast as STORE_BUSY, then work again", async () => {
     const dir = tempDir();
     try {
       writeFileSync(join(dir.path, "k.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\n`);
@@ -66,7 +66,7 @@ describe("the database under other processes and a read-only file (the real bina
           assert.deepEqual(await health(url), { status: 200, body: { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() } }, "another process's lock is not ill health");
           assert.deepEqual((await post(url, "{ repairQueueEnabled }")).data, { repairQueueEnabled: false }, "reads go on");
           const busy = await post(url, "mutation { setRepairQueueEnabled(enabled: true) }");
-          assert.equal(busy.errors?.[0]?.extensions?.type, "DATABASE_BUSY");
+          assert.equal(busy.errors?.[0]?.extensions?.type, "STORE_BUSY");
           assert.match(busy.errors?.[0]?.message ?? "", /the database is busy: another process holds its write lock .*nothing was changed, try again/);
           assert.deepEqual((await post(url, "{ repairQueueEnabled }")).data, { repairQueueEnabled: false }, "the busy mutation changed nothing");
         } finally {
@@ -82,7 +82,7 @@ describe("the database under other processes and a read-only file (the real bina
     }
   });
 
-  it("answers /health 503 naming a read-only database, DATABASE_UNAVAILABLE to a mutation, and still serves reads", async () => {
+  it("answers /health 503 naming a read-only database, STORE_UNAVAILABLE to a mutation, and still serves reads", async () => {
     const dir = tempDir();
     // File modes do not stop root: as root, kintsugi runs as nobody, for whom the file really is read-only.
     const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
@@ -105,7 +105,7 @@ describe("the database under other processes and a read-only file (the real bina
         assert.equal(body.status, "unhealthy");
         assert.match(body.reason, /^database .*\/k\.db is read-only \(SQLITE_READONLY/);
         const refused = await post(url, "mutation { setRepairQueueEnabled(enabled: false) }");
-        assert.equal(refused.errors?.[0]?.extensions?.type, "DATABASE_UNAVAILABLE");
+        assert.equal(refused.errors?.[0]?.extensions?.type, "STORE_UNAVAILABLE");
         assert.deepEqual((await post(url, "{ repairQueueEnabled }")).data, { repairQueueEnabled: true });
       } finally {
         await stop(server);

@@ -3,10 +3,10 @@ import { describe, it } from "node:test";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import type { EntryTransition } from "../../src/domain/repair-plan.js";
 import { commitOutcome, type CommitIfUnchanged } from "../../src/runner/repair-jobs.js";
+import { StoreBusyError, StoreConflictError, StoreUnavailableError } from "../../src/store/store-errors.js";
 import { entry } from "../domain/repair-decision-support.js";
 
-/** A SQLite error as better-sqlite3 throws it (its `code` is the extended result code). */
-const sqliteError = (code: string) => Object.assign(new Error(`${code.toLowerCase()}`), { code });
+const busy = () => new StoreBusyError("store busy");
 
 /** A commit that fails with the given errors in turn, then commits. */
 function committing(errors: Error[]) {
@@ -25,16 +25,16 @@ const failedAfter = (current: RepairEntry): EntryTransition => ({ after: { ...cu
 
 describe("commitOutcome", () => {
   it("commits a job's outcome once another process releases the write lock", async () => {
-    const c = committing([sqliteError("SQLITE_BUSY"), sqliteError("SQLITE_BUSY_SNAPSHOT")]);
+    const c = committing([busy(), busy()]);
     const t = await commitOutcome(c.commit, worked, failedAfter, new AbortController().signal);
     assert.equal(t?.after.status, "failed");
     assert.equal(c.calls(), 3);
   });
 
   const final: Array<[string, Error]> = [
-    ["a read-only database", sqliteError("SQLITE_READONLY")],
-    ["a full disk", sqliteError("SQLITE_FULL")],
-    ["an error that is not the database's", new Error("boom")],
+    ["an unavailable store (a read-only database, a full disk, etcd away)", new StoreUnavailableError("the database cannot be used (read-only)")],
+    ["a conflict", new StoreConflictError("kept conflicting")],
+    ["an error that is not the store's", new Error("boom")],
   ];
   for (const [name, error] of final) {
     it(`does not retry ${name}`, async () => {
@@ -47,8 +47,8 @@ describe("commitOutcome", () => {
   it("gives up at once when the runner stops (the abort signal)", async () => {
     const stopping = new AbortController();
     stopping.abort();
-    const c = committing([sqliteError("SQLITE_BUSY")]);
-    await assert.rejects(commitOutcome(c.commit, worked, failedAfter, stopping.signal), /sqlite_busy/);
+    const c = committing([busy()]);
+    await assert.rejects(commitOutcome(c.commit, worked, failedAfter, stopping.signal), StoreBusyError);
     assert.equal(c.calls(), 1);
   });
 });

@@ -1,3 +1,5 @@
+import { StoreBusyError, StoreUnavailableError } from "../store-errors.js";
+
 /**
  * What a failed SQLite call says about the database file, from its error code: `busy` (another process holds the
  * write lock; try again), `read-only`, `full` (the disk), `io` (the operating system refused a read or write) or
@@ -47,4 +49,18 @@ export function describeDatabaseFailure(file: string, failure: DatabaseFailure):
     case "corrupt":
       return `database ${file} is corrupt (${failure.code}: ${failure.message}); restore it from a backup`;
   }
+}
+
+/**
+ * The store's error for a failure of the database file, with the SQLite error as its `cause` (for the log): busy
+ * becomes StoreBusyError, any other failure StoreUnavailableError, each with a message that names no path or SQL.
+ * Any other error is returned as it is.
+ */
+export function asStoreError(err: unknown): unknown {
+  const failure = databaseFailureOf(err);
+  if (failure === null) return err;
+  if (failure.kind === "busy") {
+    return new StoreBusyError("the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again", { cause: err });
+  }
+  return new StoreUnavailableError(`the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`, { cause: err });
 }

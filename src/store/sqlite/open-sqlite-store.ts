@@ -11,6 +11,7 @@ import { SqliteRepairEntryStore } from "./repair-entry-store.js";
 import { SqliteSettingsStore } from "./settings-store.js";
 import { SqliteCommits } from "./sqlite-commits.js";
 import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
+import { withStoreErrors } from "./store-error-boundary.js";
 
 export interface SqliteStoreOptions {
   /** The database file, created on first open. */
@@ -27,7 +28,8 @@ export interface SqliteStoreOptions {
  * Opens the SQLite backend: takes the database's lock (a second kintsugi on the same file is refused before it
  * writes anything), opens and migrates the file, refuses it when it holds an unfinished copy (`kintsugi db copy` cut
  * off or not verified: UnfinishedCopyError). Reads are synchronous; writes are synchronous transactions behind promises, each announced to `onCommit`
- * listeners as it commits. The lock makes this process the only writer, so `guarded` needs no guard.
+ * listeners as it commits. The lock makes this process the only writer, so `guarded` needs no guard. A busy or failing
+ * file reaches callers as the store's errors (StoreBusyError, StoreUnavailableError), never as SQLite's.
  */
 export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
   const { db, close } = openLockedDatabase(options.path);
@@ -39,15 +41,15 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
     const outcomes = new SqliteOutcomeStore(db, commits);
     const pollRecords = new SqlitePollRecordStore(db, options.pollRecords);
     const health = new DatabaseHealth(db);
-    const store: KintsugiStore = {
+    const store: KintsugiStore = withStoreErrors<KintsugiStore>({
       backend: "sqlite",
-      entries,
-      settings,
-      outcomes,
-      finished: entries.finished,
-      generations: new SqliteGenerationStore(db, commits),
-      holds: new SqliteMachineHoldStore(db, commits),
-      pollRecords,
+      entries: withStoreErrors(entries),
+      settings: withStoreErrors(settings),
+      outcomes: withStoreErrors(outcomes),
+      finished: withStoreErrors(entries.finished),
+      generations: withStoreErrors(new SqliteGenerationStore(db, commits)),
+      holds: withStoreErrors(new SqliteMachineHoldStore(db, commits)),
+      pollRecords: withStoreErrors(pollRecords),
       async enqueue(decide, now, actor) {
         return commits.write((draft) => {
           const decision = decide(entries.list());
@@ -64,7 +66,7 @@ export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
       async close() {
         close();
       },
-    };
+    });
     return store;
   } catch (err) {
     close();

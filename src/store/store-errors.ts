@@ -1,0 +1,52 @@
+/**
+ * The store's one error vocabulary, thrown by both drivers (SQLite and etcd) and by the store's own rules. Code
+ * outside src/store/ reads these and never a driver's own errors; the API maps each once to a code of its catalogue
+ * (src/graphql/errors.ts), which is the `code` here.
+ */
+
+/**
+ * Another process holds the store's write lock (SQLite: an operator's sqlite3 shell, a backup tool); kintsugi does
+ * not wait for it. Nothing was written; the same write can be tried again at once.
+ */
+export class StoreBusyError extends Error {
+  override readonly name = "StoreBusyError";
+  readonly code = "STORE_BUSY";
+}
+
+/**
+ * The store cannot be reached or written now: etcd does not answer, or the SQLite file is read-only, full, failing
+ * or corrupt (GET /health names which). Reads may still be served. The message says whether a write may have
+ * happened; the driver's own error, with paths and codes, is the `cause`, for the log only.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+  readonly code = "STORE_UNAVAILABLE";
+}
+
+/** A guarded write was refused: this replica is not (or no longer) the leader. Nothing was written. */
+export class NotLeaderError extends Error {
+  override readonly name = "NotLeaderError";
+  readonly code = "NOT_LEADER";
+}
+
+/** A hold write was refused by its rules (bad request, too many holds, nothing to release). Nothing was written. */
+export class HoldRefusedError extends Error {
+  override readonly name = "HoldRefusedError";
+  readonly code = "HOLD_REFUSED";
+}
+
+/** A write kept conflicting with concurrent writes and gave up after its retries. Nothing was written. */
+export class StoreConflictError extends Error {
+  override readonly name = "StoreConflictError";
+  readonly code = "STORE_CONFLICT";
+}
+
+/**
+ * The backend refused a write as too large for it (etcd: more operations in one transaction than `--max-txn-ops`, or
+ * a request over `--max-request-bytes`), or the store refused to send one it knows would be refused. The backend
+ * answered: this is no outage. Nothing of the refused write was written.
+ */
+export class StoreLimitError extends Error {
+  override readonly name = "StoreLimitError";
+  readonly code = "STORE_LIMIT";
+}
