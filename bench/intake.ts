@@ -19,7 +19,7 @@ const UNHEALTHY = 300;
 const RUNS = 7;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const quiet = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 const sabakan = await startFakeSabakan();
 const dir = tempDir("kintsugi-bench-");

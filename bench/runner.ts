@@ -17,7 +17,7 @@ import { wakesRunner } from "../src/wiring/workers.js";
 import { tempDir } from "../test/support/temp-dir.js";
 
 const log = pino({ level: "silent" });
-const runnerLog = { info: () => {}, warn: () => {}, error: (m: string, f?: object) => log.error(f ?? {}, m) };
+const runnerLog = { debug: () => {}, info: () => {}, warn: () => {}, error: (m: string, f?: object) => log.error(f ?? {}, m) };
 
 function rawCommitRate(dir: string, rows: number): number {
   const db = openDatabase(join(dir, "raw.db"));

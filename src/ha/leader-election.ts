@@ -3,15 +3,10 @@ import type { Etcd3 } from "etcd3";
 import { leaderOf, leadsAt, ownKeyDeleted } from "../domain/leadership.js";
 import type { WriteGuard } from "../store/store-port.js";
 import { abortableSleep } from "../support/abortable-sleep.js";
+import { SILENT_LOG, type Log } from "../support/log.js";
 import { enterElection, withdraw, type Candidacy } from "./candidacy.js";
 import { leaseUnanswered } from "./lease-keeper.js";
 import { ElectionView } from "./election-view.js";
-
-/** Where the election reports what happens to it (the server's logger fits). */
-export interface ElectionLog {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-}
 
 export interface LeaderElectionOptions {
   readonly client: Etcd3;
@@ -20,14 +15,13 @@ export interface LeaderElectionOptions {
   /** Stored in this replica's election key: what every replica shows as the leader's name. */
   readonly replicaName: string;
   readonly leaseTtlSeconds: number;
-  readonly log?: ElectionLog;
+  readonly log?: Log;
   /** A monotonic clock in milliseconds; default `performance.now`. */
   readonly clock?: () => number;
   /** The pause before trying etcd again after a failure; default 500 ms. */
   readonly retryMs?: number;
 }
 
-const QUIET: ElectionLog = { info: () => undefined, warn: () => undefined };
 
 /**
  * This replica's part in electing one leader among the replicas on one etcd (CKE's pattern: etcd's
@@ -43,7 +37,7 @@ export class LeaderElection {
   /** The leader guard of writes: this replica's election key while it leads, null otherwise. */
   readonly guard: WriteGuard;
   private readonly options: LeaderElectionOptions;
-  private readonly log: ElectionLog;
+  private readonly log: Log;
   private readonly clock: () => number;
   private readonly retryMs: number;
   private readonly view: ElectionView;
@@ -57,7 +51,7 @@ export class LeaderElection {
 
   constructor(options: LeaderElectionOptions) {
     this.options = options;
-    this.log = options.log ?? QUIET;
+    this.log = options.log ?? SILENT_LOG;
     this.clock = options.clock ?? (() => performance.now());
     this.retryMs = options.retryMs ?? 500;
     this.view = new ElectionView({

@@ -13,7 +13,7 @@ import type { KintsugiStore } from "../store/store-port.js";
 import { holdEscalated } from "./escalation-holds.js";
 import { OutageLog } from "./outage-log.js";
 import { PassLoop } from "./pass-loop.js";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 export interface PollerDeps {
   /** Where the entries and outcomes are kept; each poll's decision and its outcome commit in one `enqueue`. */
@@ -22,7 +22,7 @@ export interface PollerDeps {
   readonly machines: MachineSource | null;
   readonly nodes: NodeOperator | null;
   readonly now: () => number;
-  readonly log: RunnerLog;
+  readonly log: Log;
   /** Called with every recorded outcome and how long its poll took (metrics; subscriptions hear of it from the store). */
   readonly recorded?: (outcome: AutoRepairOutcome, seconds: number) => void;
   /** The repair procedures and `repair.escalation` (absent, or without escalation: CKE's intake). */

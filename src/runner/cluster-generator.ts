@@ -8,7 +8,7 @@ import { parseTemplate } from "../domain/cluster/template.js";
 import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/cluster/types.js";
 import type { ClusterGenerationPort, SettingsPort } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 export interface ClusterGeneratorDeps {
   readonly generations: ClusterGenerationPort;
@@ -18,7 +18,7 @@ export interface ClusterGeneratorDeps {
   /** null = no Kubernetes: no Node taints are known. */
   readonly nodes: NodeOperator | null;
   readonly now: () => number;
-  readonly log: RunnerLog;
+  readonly log: Log;
 }
 
 const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };

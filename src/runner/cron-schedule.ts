@@ -1,5 +1,5 @@
 import cron, { type ScheduledTask } from "node-cron";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 /** Something that runs one round per tick and can be waited for. */
 export interface Tickable {
@@ -12,7 +12,7 @@ export interface Tickable {
  * cluster generation. A tick that comes while the previous one runs is skipped, quietly: node-cron would otherwise
  * print a coloured warning for each.
  */
-export function scheduleTicks(name: string, expression: string, target: Tickable, log: RunnerLog): { stop(): Promise<void> } {
+export function scheduleTicks(name: string, expression: string, target: Tickable, log: Log): { stop(): Promise<void> } {
   const task: ScheduledTask = cron.schedule(
     expression,
     async () => {

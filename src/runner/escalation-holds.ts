@@ -1,7 +1,7 @@
 import type { EscalationHold } from "../domain/auto-repair-intake.js";
 import { validateHoldRequest } from "../domain/machine-holds.js";
 import type { KintsugiStore } from "../store/store-port.js";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 /** Who sets the holds escalation asks for (`setBy` of the hold, actor of its write). */
 export const ESCALATION_ACTOR = "escalation";
@@ -11,7 +11,7 @@ export const ESCALATION_ACTOR = "escalation";
  * write after the decision's commit; one that fails (the store, too many holds) is logged, and the next poll or
  * pass, finding the machine still a repeat offender and not held, asks again.
  */
-export async function holdEscalated(store: Pick<KintsugiStore, "holds">, holds: readonly EscalationHold[], now: number, log: RunnerLog): Promise<void> {
+export async function holdEscalated(store: Pick<KintsugiStore, "holds">, holds: readonly EscalationHold[], now: number, log: Log): Promise<void> {
   for (const h of holds) {
     try {
       await store.holds.hold((stored) => validateHoldRequest({ address: h.address, reason: h.reason, setBy: ESCALATION_ACTOR, until: null }, stored, now), ESCALATION_ACTOR);

@@ -11,7 +11,7 @@ import { recordRemediation } from "../domain/remediation-record.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { OutageLog } from "./outage-log.js";
 import { PassLoop } from "./pass-loop.js";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 export interface HealthCheckRunnerDeps {
   readonly checks: readonly HealthCheckConfig[];
@@ -22,7 +22,7 @@ export interface HealthCheckRunnerDeps {
   /** Where pauses are kept and remediations enqueued (each check's decision and its entries in one `enqueue`). */
   readonly store: KintsugiStore;
   readonly now: () => number;
-  readonly log: RunnerLog;
+  readonly log: Log;
   readonly intervalMs: number;
   /** Called with a check's status when its evaluation changed. */
   readonly changed: (status: HealthCheckStatus) => void;

@@ -1,5 +1,5 @@
 import { outageStep, REACHABLE, type OutageState } from "../domain/outage-notice.js";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 /**
  * Logs the failures of one loop's calls to a dependency (sabakan, Kubernetes) as outageStep decides: a warning when
@@ -12,7 +12,7 @@ export class OutageLog {
   /** `what`: the calls, as the lines name them ("the repair pass", "the auto-repair poll"); `level`: of the failure lines. */
   constructor(
     private readonly what: string,
-    private readonly log: Pick<RunnerLog, "info" | "warn" | "error">,
+    private readonly log: Pick<Log, "info" | "warn" | "error">,
     private readonly now: () => number,
     private readonly level: "warn" | "error" = "warn",
   ) {}

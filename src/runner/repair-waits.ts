@@ -3,7 +3,7 @@ import type { RepairPlan } from "../domain/repair-plan.js";
 import type { WaitingFor } from "../domain/repair-wait.js";
 import type { SettingsPort } from "../store/store-port.js";
 import { OutageLog } from "./outage-log.js";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 /**
  * What the runner's last pass left each unfinished entry waiting for, served by the leader from memory and published
@@ -21,7 +21,7 @@ export class RepairWaits {
 
   constructor(
     private readonly settings: Pick<SettingsPort, "setRepairWaits">,
-    log: RunnerLog,
+    log: Log,
     now: () => number,
   ) {
     this.outage = new OutageLog("publishing why entries wait (tried again at the next pass)", log, now);

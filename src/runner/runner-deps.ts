@@ -3,6 +3,7 @@ import type { RepairConfig } from "../domain/repair-config.js";
 import type { PacingLedger } from "./pacing-ledger.js";
 import type { RackDirectory } from "./rack-directory.js";
 import type { MachineHoldPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
+import type { Log } from "../support/log.js";
 
 /** Everything the runner works with; `main.ts` wires the real ones, tests may wire test servers behind them. */
 export interface RunnerDeps {
@@ -19,7 +20,7 @@ export interface RunnerDeps {
   readonly now: () => number;
   /** [0, 1), for the drain back-off jitter. */
   readonly random: () => number;
-  readonly log: RunnerLog;
+  readonly log: Log;
   /** The safety tick: a pass runs at least this often. */
   readonly intervalMs: number;
   readonly healthCheckConcurrency: number;
@@ -29,8 +30,3 @@ export interface RunnerDeps {
   readonly machines?: MachineSource | null;
 }
 
-export interface RunnerLog {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}

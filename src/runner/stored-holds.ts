@@ -1,7 +1,7 @@
 import { expiredHolds, isHoldActive, type StoredMachineHold } from "../domain/machine-holds.js";
 import { RUNNER_ACTOR } from "../domain/repair-history.js";
 import type { MachineHoldPort } from "../store/store-port.js";
-import type { RunnerLog } from "./runner-deps.js";
+import type { Log } from "../support/log.js";
 
 /** The stored holds a repair pass decides with, and when the first of them ends (null: none ends by itself). */
 export interface PassHolds {
@@ -14,7 +14,7 @@ export interface PassHolds {
  * work: one write, announced as `expired`, which alerts); when that write fails the pass goes on, the ended holds
  * simply not counting (activeHolds leaves them out), and the next pass tries again.
  */
-export async function holdsForPass(port: MachineHoldPort | undefined, now: number, log: RunnerLog): Promise<PassHolds> {
+export async function holdsForPass(port: MachineHoldPort | undefined, now: number, log: Log): Promise<PassHolds> {
   if (port === undefined) return { stored: [], nextEnd: null };
   let stored = port.list();
   if (expiredHolds(stored, now).length > 0) {

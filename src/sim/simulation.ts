@@ -6,7 +6,7 @@ import type { SabakanMachine } from "../domain/sabakan-machine.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { RepairRunner } from "../runner/repair-runner.js";
-import type { RunnerLog } from "../runner/runner-deps.js";
+import { SILENT_LOG } from "../support/log.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
 import { SimCommands } from "./sim-commands.js";
 import { drawConfig, loadSimConfig } from "./sim-config-file.js";
@@ -40,7 +40,6 @@ export interface SimOptions {
 }
 
 const START = Date.UTC(2026, 0, 1);
-const silent: RunnerLog = { info: () => {}, warn: () => {}, error: () => {} };
 
 /**
  * Runs the real runner, sabakan poller and health checks on the real SQLite store, against a simulated data center
@@ -81,9 +80,9 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const liveness = new LivenessInvariants(world, chainMs);
   const jitter = random.fork();
   const build = () => ({
-    runner: new RepairRunner({ entries: store.entries, settings: store.settings, holds: store.holds, repair, commands, nodes, generatedControlPlanes: () => world.controlPlaneAddresses(), now, random: jitter.next, log: silent, intervalMs: passMs, healthCheckConcurrency: 8, ...(withSabakan && { machines: sabakan }) }),
-    poller: new AutoRepairPoller({ store, machines: sabakan, nodes, now, log: silent, repair }),
-    health: new HealthCheckRunner({ checks: [SIM_HEALTH_CHECK], repair, nodes, machines: sabakan, store, now, log: silent, intervalMs: passMs, changed: () => {} }),
+    runner: new RepairRunner({ entries: store.entries, settings: store.settings, holds: store.holds, repair, commands, nodes, generatedControlPlanes: () => world.controlPlaneAddresses(), now, random: jitter.next, log: SILENT_LOG, intervalMs: passMs, healthCheckConcurrency: 8, ...(withSabakan && { machines: sabakan }) }),
+    poller: new AutoRepairPoller({ store, machines: sabakan, nodes, now, log: SILENT_LOG, repair }),
+    health: new HealthCheckRunner({ checks: [SIM_HEALTH_CHECK], repair, nodes, machines: sabakan, store, now, log: SILENT_LOG, intervalMs: passMs, changed: () => {} }),
   });
   let workers = build();
   const escalation = repair.escalation ? new EscalationInvariants(store, repair.escalation) : null;

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { LeaderElection } from "../ha/leader-election.js";
 import type { KintsugiStore, WriteGuard } from "../store/store-port.js";
+import { pinoLog } from "../support/log.js";
 import type { Etcd3 } from "etcd3";
 
 /**
@@ -77,7 +78,7 @@ export function electedLeadership(client: Etcd3, config: KintsugiConfig, logger:
     prefix: config.etcd.prefix,
     replicaName: config.leaderElection.replicaName,
     leaseTtlSeconds: config.leaderElection.leaseTtlSeconds,
-    log: { info: (message, fields) => log.info(fields ?? {}, message), warn: (message, fields) => log.warn(fields ?? {}, message) },
+    log: pinoLog(log),
   });
   const guard: WriteGuard = election.guard;
   return {

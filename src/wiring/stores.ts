@@ -6,6 +6,7 @@ import { etcdClientFor } from "../store/etcd/etcd-client.js";
 import { openEtcdStore } from "../store/etcd/open-etcd-store.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../store/store-port.js";
+import { pinoLog } from "../support/log.js";
 import { electedLeadership, soleLeadership, type Leadership } from "./leadership.js";
 
 /** The store the config names, who leads on it, and how to let go of both. */
@@ -49,7 +50,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
       timeoutMs: config.etcd.timeoutMs,
       endpoints: config.etcd.endpoints,
       writeLimits: { maxTxnOps: config.etcd.maxTxnOps, maxRequestBytes: config.etcd.maxRequestBytes },
-      log: (level, message, fields) => log[level](fields, message),
+      log: pinoLog(log),
       ...(config.pollRecords && { pollRecords: config.pollRecords }),
     });
     await refuseContradictingConstraints(store, "values stored in etcd");

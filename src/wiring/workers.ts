@@ -9,7 +9,7 @@ import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
 import { RepairRunner } from "../runner/repair-runner.js";
-import type { RunnerLog } from "../runner/runner-deps.js";
+import { pinoLog, type Log } from "../support/log.js";
 import { RUNNER_ACTOR } from "../domain/repair-history.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { Events } from "./events.js";
@@ -20,7 +20,7 @@ export interface Workers {
   readonly autoRepair: AutoRepairPoller;
   readonly healthChecks: HealthCheckRunner;
   readonly clusterGenerator: ClusterGenerator;
-  readonly logs: { readonly autoRepair: RunnerLog; readonly cluster: RunnerLog };
+  readonly logs: { readonly autoRepair: Log; readonly cluster: Log };
   /** The finished outcomes pacing reads; the term feeds it every commit. */
   readonly pacingLedger: PacingLedger;
 }
@@ -30,15 +30,6 @@ export interface WorkerOptions {
   readonly random: () => number;
   readonly nodes: NodeOperator | null;
   readonly logger: Logger;
-}
-
-/** The runner's small log interface over a pino logger. */
-export function runnerLogOf(log: Logger): RunnerLog {
-  return {
-    info: (msg, fields) => log.info(fields ?? {}, msg),
-    warn: (msg, fields) => log.warn(fields ?? {}, msg),
-    error: (msg, fields) => log.error(fields ?? {}, msg),
-  };
 }
 
 /**
@@ -56,7 +47,7 @@ export function wakesRunner(commit: StoreCommit): boolean {
 export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, events: Events, options: WorkerOptions): Workers {
   const { now, nodes, logger } = options;
   const { entries, settings, generations } = store;
-  const log = (component: string) => runnerLogOf(logger.child({ component }));
+  const log = (component: string) => pinoLog(logger.child({ component }));
   // Pacing's memory: the outcomes (seeded from the queue and the kept finished repairs, so a new or restarted leader
   // paces as the old one did, then fed every commit by the term) and every sabakan answer's racks.
   const racks = new RackDirectory();

@@ -16,8 +16,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   auth: [],
   // YAML into domain types; the access policy is checked into auth's types.
   config: ["domain", "auth"],
-  // The drivers take their own config sections (etcd's connection, poll record retention).
-  store: ["domain", "config"],
+  // The drivers take their own config sections (etcd's connection, poll record retention) and log through support/.
+  store: ["domain", "config", "support"],
   // Thin clients; the Kubernetes ones read the kubeconfig section.
   adapters: ["domain", "config"],
   // The sabakan gateway forwards through the sabakan gateway client.

@@ -6,7 +6,7 @@ import type { AutoRepairOutcome } from "../../src/domain/auto-repair-outcome.js"
 import { replayAutoRepair, type MachineFate } from "../../src/domain/auto-repair-replay.js";
 import type { Constraints } from "../../src/domain/constraints.js";
 import { AutoRepairPoller } from "../../src/runner/auto-repair-poller.js";
-import type { RunnerLog } from "../../src/runner/runner-deps.js";
+import { SILENT_LOG } from "../../src/support/log.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { startFakeSabakan, type FakeSabakan, type MachineState } from "../support/fake-sabakan.js";
@@ -14,7 +14,7 @@ import { tempDir } from "../support/temp-dir.js";
 
 const START = Date.UTC(2026, 10, 23, 6, 0, 0);
 const MINUTE = 60_000;
-const log: RunnerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const log = SILENT_LOG;
 
 /** The storm, poll by poll: the machines whose state changes before the poll (HEALTHY = recovered). */
 const STORM: ReadonlyArray<ReadonlyArray<readonly [serial: string, state: MachineState]>> = [

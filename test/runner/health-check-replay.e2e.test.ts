@@ -8,7 +8,7 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-
 import type { RemediationRecord } from "../../src/domain/remediation-record.js";
 import type { TargetFate } from "../../src/domain/remediation-replay.js";
 import { HealthCheckRunner } from "../../src/runner/health-check-runner.js";
-import type { RunnerLog } from "../../src/runner/runner-deps.js";
+import { SILENT_LOG } from "../../src/support/log.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
@@ -16,7 +16,7 @@ import { tempDir } from "../support/temp-dir.js";
 
 const START = Date.UTC(2026, 10, 23, 6, 0, 0);
 const MINUTE = 60_000;
-const log: RunnerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const log = SILENT_LOG;
 const WORKERS = 6;
 const address = (n: number) => `10.1.0.${n}`;
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import type { StoredMachineHold } from "../../src/domain/machine-holds.js";
 import { RUNNER_ACTOR } from "../../src/domain/repair-history.js";
 import { earlierWake, holdsForPass } from "../../src/runner/stored-holds.js";
-import type { RunnerLog } from "../../src/runner/runner-deps.js";
+import { logTo } from "../../src/support/log.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
 import type { HoldChange, KintsugiStore, MachineHoldPort } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";
@@ -17,7 +17,7 @@ describe("holdsForPass: the stored holds a repair pass decides with (a real SQLi
   let dir: ReturnType<typeof tempDir>;
   let store: KintsugiStore;
   const warnings: string[] = [];
-  const log: RunnerLog = { info: () => undefined, warn: (m) => void warnings.push(m), error: () => undefined };
+  const log = logTo((level, message) => void (level === "warn" && warnings.push(message)));
   const put = (...holds: StoredMachineHold[]) => Promise.all(holds.map((h) => store.holds.hold(() => ({ ok: true, hold: h }), "alice")));
 
   beforeEach(() => {

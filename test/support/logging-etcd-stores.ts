@@ -1,6 +1,7 @@
 import { afterEach } from "node:test";
 import { openEtcdStore } from "../../src/store/etcd/open-etcd-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
+import { logTo } from "../../src/support/log.js";
 import type { SuiteEtcd } from "./suite-etcd.js";
 
 /** One line an etcd store logged. */
@@ -24,7 +25,7 @@ export function loggingEtcdStores(suite: SuiteEtcd): { readonly logged: LoggedLi
   return {
     logged,
     async open(prefix) {
-      const store = await openEtcdStore({ client: suite.client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
+      const store = await openEtcdStore({ client: suite.client, prefix, log: logTo((level, message, fields) => logged.push({ level, message, fields })) });
       stores.push(store);
       return store;
     },

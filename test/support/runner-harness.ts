@@ -98,7 +98,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     nodes,
     now: () => clock,
     random: () => 0,
-    log: { info: log("info"), warn: log("warn"), error: log("error") },
+    log: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
     intervalMs: 3_600_000,
     healthCheckConcurrency: 4,
     generatedControlPlanes: () => [],

@@ -1,5 +1,5 @@
 import { StoreUnavailableError, type StoreHealth } from "../store-port.js";
-import type { StoreLog } from "./store-log.js";
+import type { Log } from "../../support/log.js";
 
 /** The options of one etcd call (a subset of grpc's CallOptions). */
 export interface CallOptions {
@@ -22,7 +22,7 @@ export class EtcdAvailability {
     private readonly endpoints: readonly string[],
     readonly timeoutMs: number,
     private readonly probe: (options: CallOptions) => Promise<unknown>,
-    private readonly log: StoreLog,
+    private readonly log: Log,
   ) {}
 
   /** The options of one call: its deadline. */
@@ -36,12 +36,12 @@ export class EtcdAvailability {
   }
 
   watchLost(cause: string): void {
-    if (this.watchFault === null) this.log("warn", "the etcd watch is disconnected; reads are served from what this replica has", { endpoints: this.endpoints, cause });
+    if (this.watchFault === null) this.log.warn("the etcd watch is disconnected; reads are served from what this replica has", { endpoints: this.endpoints, cause });
     this.watchFault = `the etcd watch on ${this.endpoints.join(", ")} is disconnected: ${cause}`;
   }
 
   watchRestored(): void {
-    if (this.watchFault !== null) this.log("info", "the etcd watch is connected again", { endpoints: this.endpoints });
+    if (this.watchFault !== null) this.log.info("the etcd watch is connected again", { endpoints: this.endpoints });
     this.watchFault = null;
     this.answered();
   }
@@ -57,7 +57,7 @@ export class EtcdAvailability {
   failed(what: string, err: unknown): StoreUnavailableError {
     const cause = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     // Said once per outage, not once per call: callers go on trying while etcd is away.
-    this.log(this.callFault === null ? "warn" : "debug", "an etcd call failed", { endpoints: this.endpoints, what, cause });
+    this.log[this.callFault === null ? "warn" : "debug"]("an etcd call failed", { endpoints: this.endpoints, what, cause });
     this.callFault = `etcd at ${this.endpoints.join(", ")} did not answer (${what}): ${cause}`;
     this.scheduleProbe();
     return new StoreUnavailableError(this.callFault, { cause: err });

@@ -7,7 +7,7 @@ import type { RecordToKeep } from "./etcd-poll-record-port.js";
 import { largestFitting } from "./etcd-write-limits.js";
 import type { EtcdWriter, NoWrite, WritePlan } from "./etcd-writer.js";
 import { QueuePlan } from "./queue-plan.js";
-import type { StoreLog } from "./store-log.js";
+import type { Log } from "../../support/log.js";
 
 /** Plans the replay records kept with a poll (see recordsWrite), or null for none. */
 export type KeepRecords = (records: readonly RecordToKeep[], writeId: string) => Omit<WritePlan<null>, "result"> | null;
@@ -37,7 +37,7 @@ export class EtcdEnqueue {
     private readonly mirror: EtcdMirror,
     private readonly keys: EtcdKeys,
     private readonly keepRecords: KeepRecords,
-    private readonly log: StoreLog,
+    private readonly log: Log,
   ) {}
 
   run(decide: (entries: readonly RepairEntry[]) => EnqueueDecision, now: number, actor: string): Promise<EnqueueResult> {
@@ -65,7 +65,7 @@ export class EtcdEnqueue {
         if (part.closing) {
           if (stopped) {
             const decided = (decision as EnqueueDecision | null)?.add.length ?? 0;
-            this.log("warn", "a poll's new repair entries were committed in part: the queue changed between parts; the next poll decides afresh", { decided, enqueued: enqueued.length });
+            this.log.warn("a poll's new repair entries were committed in part: the queue changed between parts; the next poll decides afresh", { decided, enqueued: enqueued.length });
           }
           return { changes: enqueued, outcome: part.outcome };
         }

@@ -8,7 +8,7 @@ import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
 import { historyValue } from "./etcd-value-schemas.js";
 import { decodeValue, storedRecord, UndecodableValueError } from "./etcd-values.js";
-import type { StoreLog } from "./store-log.js";
+import type { Log } from "../../support/log.js";
 import type { EtcdWriter } from "./etcd-writer.js";
 import { QueuePlan } from "./queue-plan.js";
 import { largestFitting } from "./etcd-write-limits.js";
@@ -27,7 +27,7 @@ export class EtcdEntryPort implements RepairEntryPort {
     private readonly mirror: EtcdMirror,
     private readonly availability: EtcdAvailability,
     private readonly writer: EtcdWriter,
-    private readonly log: StoreLog,
+    private readonly log: Log,
   ) {}
 
   get(index: number): RepairEntry | null {
@@ -54,7 +54,7 @@ export class EtcdEntryPort implements RepairEntryPort {
         return [storedRecord(decodeValue(historyValue, key, kv.value).record)];
       } catch (err) {
         if (!(err instanceof UndecodableValueError)) throw err;
-        this.log("error", "a history record in etcd cannot be read; it is left out of the history", { key, error: err.message });
+        this.log.error("a history record in etcd cannot be read; it is left out of the history", { key, error: err.message });
         return [];
       }
     });
@@ -84,7 +84,7 @@ export class EtcdEntryPort implements RepairEntryPort {
           points.push({ entryIndex, time, status, step, stepStatus });
         } catch (err) {
           if (!(err instanceof UndecodableValueError)) throw err;
-          this.log("error", "a history record in etcd cannot be read; it is left out of the statistics", { key, error: err.message });
+          this.log.error("a history record in etcd cannot be read; it is left out of the statistics", { key, error: err.message });
         }
       }
       if (!response.more || response.kvs.length === 0) return timelinesOf(points, lastIndex, Number.POSITIVE_INFINITY);

@@ -7,7 +7,7 @@ import { MirroredRecords } from "./mirrored-records.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
-import type { StoreLog } from "./store-log.js";
+import type { Log } from "../../support/log.js";
 import {
   entryValue,
   finishedValue,
@@ -79,7 +79,7 @@ export class EtcdMirror {
 
   constructor(
     private readonly keys: EtcdKeys,
-    private readonly log: StoreLog,
+    private readonly log: Log,
     keepFinished = KEPT_FINISHED_REPAIRS,
   ) {
     this.finished = new MirroredFinished(keepFinished);
@@ -221,7 +221,7 @@ export class EtcdMirror {
         const value = put ? this.decode(entryValue, event) : null;
         if (!put) this.entries.delete(key.index);
         else if (value && value.entry.index === key.index) this.entries.set(key.index, storedEntry(value.entry));
-        else if (value) this.log("error", "an etcd repair entry key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
+        else if (value) this.log.error("an etcd repair entry key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
         break;
       }
       case "outcome": {
@@ -240,14 +240,14 @@ export class EtcdMirror {
         const value = put ? this.decode(holdValue, event) : null;
         if (!put) this.holds.delete(key.address);
         else if (value && value.hold.address === key.address) this.holds.set(key.address, deepFreeze(value.hold));
-        else if (value) this.log("error", "an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
+        else if (value) this.log.error("an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
         break;
       }
       case "finished": {
         const value = put ? this.decode(finishedValue, event) : null;
         this.finished.delete(key.sequence);
         if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze({ ...value.finished }));
-        else if (value) this.log("error", "an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
+        else if (value) this.log.error("an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
         break;
       }
       case "history":
@@ -267,7 +267,7 @@ export class EtcdMirror {
     try {
       return decodeValue(schema, event.key, event.value);
     } catch (err) {
-      this.log("error", "an etcd value cannot be read; the mirror leaves it out", { key: event.key, revision: event.modRevision, error: (err as Error).message });
+      this.log.error("an etcd value cannot be read; the mirror leaves it out", { key: event.key, revision: event.modRevision, error: (err as Error).message });
       return null;
     }
   }

@@ -11,7 +11,7 @@ import { nextSequence } from "./etcd-outcome-port.js";
 import { recordValue } from "./etcd-value-schemas.js";
 import { decodeValue, encodeValue, UndecodableValueError } from "./etcd-values.js";
 import type { WritePlan } from "./etcd-writer.js";
-import type { StoreLog } from "./store-log.js";
+import type { Log } from "../../support/log.js";
 
 /**
  * The most bytes one record's etcd value may take (its deflated JSON in base64). etcd refuses a request over 1.5 MiB
@@ -62,13 +62,13 @@ export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): { r
  * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out with an error in the log,
  * so that the poll's write still commits.
  */
-export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readonly RecordToKeep[], writeId: string, keep: PollRecordsConfig, log: StoreLog): Omit<WritePlan<null>, "result"> | null {
+export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readonly RecordToKeep[], writeId: string, keep: PollRecordsConfig, log: Log): Omit<WritePlan<null>, "result"> | null {
   let sequence: number;
   try {
     sequence = nextSequence(mirror.recordsHead, keys.recordsHead, mirror.records.newest());
   } catch (err) {
     // A head another process broke must not stop the polls: they commit without their records until it is repaired.
-    log("error", "the replay records' head cannot be read; this write keeps no replay record", { key: keys.recordsHead, error: (err as Error).message });
+    log.error("the replay records' head cannot be read; this write keeps no replay record", { key: keys.recordsHead, error: (err as Error).message });
     return null;
   }
   const puts: Array<{ key: string; value: string }> = [];
@@ -77,7 +77,7 @@ export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readon
   for (const { area, record } of records) {
     const put = recordPut(keys, area, sequence, record);
     if (put.bytes > MAX_ETCD_RECORD_BYTES) {
-      log("error", "a replay record is too large for etcd and is not kept; the replay will miss this poll", { kind: area, time: record.time, bytes: put.bytes, limit: MAX_ETCD_RECORD_BYTES });
+      log.error("a replay record is too large for etcd and is not kept; the replay will miss this poll", { kind: area, time: record.time, bytes: put.bytes, limit: MAX_ETCD_RECORD_BYTES });
       continue;
     }
     puts.push({ key: put.key, value: put.value });
@@ -106,7 +106,7 @@ export class EtcdPollRecordPort implements PollRecordPort {
     private readonly keys: EtcdKeys,
     private readonly mirror: EtcdMirror,
     private readonly availability: EtcdAvailability,
-    private readonly log: StoreLog,
+    private readonly log: Log,
     readonly keep: PollRecordsConfig = DEFAULT_POLL_RECORDS,
   ) {}
 
@@ -135,7 +135,7 @@ export class EtcdPollRecordPort implements PollRecordPort {
       } catch (err) {
         if (!(err instanceof UndecodableValueError)) throw err;
         unreadable++;
-        this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: err.message });
+        this.log.error("a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: err.message });
       }
     }
     return { bodies, times, unreadable };
@@ -152,7 +152,7 @@ export class EtcdPollRecordPort implements PollRecordPort {
         continue;
       }
       unreadable++;
-      this.log("error", "a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: read.message });
+      this.log.error("a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: read.message });
     }
     return { records, unreadable };
   }

@@ -4,7 +4,7 @@ import { EtcdAvailability } from "./etcd-availability.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdKeys } from "./etcd-keys.js";
 import { etcdSnapshotItems, refuseUnknownLayout } from "./etcd-snapshot-export.js";
-import { SILENT_LOG } from "./store-log.js";
+import { SILENT_LOG } from "../../support/log.js";
 
 /** Where a copy reads or writes an etcd store: the caller's client (it owns it), the prefix, and how calls are named. */
 export interface EtcdSnapshotOptions {

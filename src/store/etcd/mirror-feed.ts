@@ -5,7 +5,7 @@ import type { EtcdAvailability } from "./etcd-availability.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror, KeyEvent } from "./etcd-mirror.js";
 import { readSnapshot } from "./snapshot-read.js";
-import type { StoreLog } from "./store-log.js";
+import type { Log } from "../../support/log.js";
 
 interface Waiter {
   readonly done: () => boolean;
@@ -40,7 +40,7 @@ export class MirrorFeed {
     private readonly keys: EtcdKeys,
     private readonly mirror: EtcdMirror,
     private readonly availability: EtcdAvailability,
-    private readonly log: StoreLog,
+    private readonly log: Log,
   ) {}
 
   /** Reads the mirror and starts the watch; fails (StoreUnavailableError) when etcd does not answer. */
@@ -162,7 +162,7 @@ export class MirrorFeed {
       try {
         listener(commit);
       } catch (err) {
-        this.log("error", "an onCommit listener failed", { revision, error: (err as Error).message });
+        this.log.error("an onCommit listener failed", { revision, error: (err as Error).message });
       }
     }
   }
@@ -183,7 +183,7 @@ export class MirrorFeed {
     if (this.watcher !== watcher || this.closed) return;
     this.watcher = null;
     this.availability.watchLost(err.message);
-    this.log("error", "the etcd watch cannot continue from the mirror's revision: reading the whole store again; subscribers miss the changes in between", {
+    this.log.error("the etcd watch cannot continue from the mirror's revision: reading the whole store again; subscribers miss the changes in between", {
       prefix: this.keys.prefix,
       revision: this.mirror.revision,
       error: err.message,
@@ -200,9 +200,9 @@ export class MirrorFeed {
         await this.close();
         return;
       }
-      this.log("warn", "the etcd mirror was read again and the watch resumed", { prefix: this.keys.prefix, revision: this.mirror.revision });
+      this.log.warn("the etcd mirror was read again and the watch resumed", { prefix: this.keys.prefix, revision: this.mirror.revision });
     } catch (err) {
-      this.log("warn", "reading the etcd store again failed; retrying", { prefix: this.keys.prefix, error: (err as Error).message });
+      this.log.warn("reading the etcd store again failed; retrying", { prefix: this.keys.prefix, error: (err as Error).message });
       this.resyncTimer = setTimeout(() => void this.resync(), this.availability.timeoutMs);
       this.resyncTimer.unref();
     }

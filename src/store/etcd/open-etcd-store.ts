@@ -18,7 +18,7 @@ import { EtcdWriter } from "./etcd-writer.js";
 import { EtcdEnqueue } from "./etcd-enqueue.js";
 import { checkedLimits, type EtcdWriteLimits } from "./etcd-write-limits.js";
 import { MirrorFeed } from "./mirror-feed.js";
-import { SILENT_LOG, type StoreLog } from "./store-log.js";
+import { SILENT_LOG, type Log } from "../../support/log.js";
 
 export interface EtcdStoreOptions {
   /** The caller's client (it owns it: `close()` leaves it open). */
@@ -27,7 +27,7 @@ export interface EtcdStoreOptions {
   readonly prefix: string;
   /** The config file's constraints, applied where none was set through the API. */
   readonly initialConstraints?: Partial<Constraints>;
-  readonly log?: StoreLog;
+  readonly log?: Log;
   /** The deadline of every etcd call (etcdutil's `timeout`); default 2000. */
   readonly timeoutMs?: number;
   /** The endpoints the client talks to, named in errors (etcdutil's `endpoints`). */

@@ -3,6 +3,7 @@ import { afterEach, describe, it } from "node:test";
 import { EtcdSchemaError } from "../../../src/store/etcd/etcd-schema.js";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
+import { logTo } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
 import { ETCD_SKIP } from "../../support/test-etcd.js";
@@ -21,7 +22,7 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
 
   const fresh = () => suite.freshPrefix();
   const open = async (prefix: string) => {
-    const store = await openEtcdStore({ client: suite.client, prefix, log: (level, message, fields) => logged.push({ level, message, fields }) });
+    const store = await openEtcdStore({ client: suite.client, prefix, log: logTo((level, message, fields) => logged.push({ level, message, fields })) });
     stores.push(store);
     return store;
   };

@@ -3,6 +3,7 @@ import { after, afterEach, before, describe, it } from "node:test";
 import type { Etcd3 } from "etcd3";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import { StoreUnavailableError, type KintsugiStore } from "../../../src/store/store-port.js";
+import { logTo } from "../../../src/support/log.js";
 import { testEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd, type TestEtcdMember } from "../../support/test-etcd.js";
@@ -45,7 +46,7 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
   /** The replica on m0 alone and one on the other members, on a fresh prefix. */
   const replicas = async (): Promise<[KintsugiStore, KintsugiStore]> => {
     const prefix = `/outage-${++tests}/`;
-    const log = (level: string, message: string, fields: Readonly<Record<string, unknown>>) => logged.push({ level, message, fields });
+    const log = logTo((level, message, fields) => logged.push({ level, message, fields }));
     const a = await openEtcdStore({ client: lone, prefix, endpoints: [m0.clientUrl], log, timeoutMs: 1000 });
     const b = await openEtcdStore({ client: others, prefix });
     stores.push(a, b);
