@@ -85,16 +85,15 @@ export function buildProgram(io: CliIo): Command {
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; errors go to stderr. */
 export async function main(argv: readonly string[]): Promise<number> {
-  let program: Command | undefined;
   const io: CliIo = {
     out: (text) => process.stdout.write(text),
     note: (text) => process.stderr.write(text),
     client: () => {
-      const { server, token, ...files } = program?.opts() as { server: string; token?: string } & ClientTlsFiles;
+      const { server, token, ...files } = program.opts() as { server: string; token?: string } & ClientTlsFiles;
       return new KintsugiClient(server, token ?? null, readClientTls(files));
     },
   };
-  program = buildProgram(io);
+  const program = buildProgram(io);
   try {
     await program.parseAsync([...argv]);
     return 0;

@@ -37,7 +37,6 @@ export const MAX_SERIAL_LENGTH = 256;
 export function lookupSerialOf(serial: string): { readonly ok: true; readonly serial: string } | { readonly ok: false; readonly message: string } {
   if (serial === "") return { ok: false, message: "serial: must not be empty" };
   if (serial.length > MAX_SERIAL_LENGTH) return { ok: false, message: `serial: ${serial.length} characters, at most ${MAX_SERIAL_LENGTH} allowed` };
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(serial)) return { ok: false, message: "serial: must not contain control characters" };
   return { ok: true, serial };
 }

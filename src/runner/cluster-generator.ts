@@ -1,7 +1,7 @@
 import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/address.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
-import { recordsRecovery, type ClusterGeneration, type GenerationRound, type GenerationTrigger } from "../domain/cluster/generation-record.js";
+import { recordsRecovery, type GenerationRound, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
 import { hasRebootMark } from "../domain/node-reboot.js";
 import { parseTemplate } from "../domain/cluster/template.js";

@@ -1,10 +1,10 @@
 import { CORDONED_BY_ANNOTATION, type MachineSource, type NodeOperator } from "../adapters/ports.js";
 import { parseAddress } from "../domain/address.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
-import { evaluateHealthCheck, type HealthCheckEvaluation } from "../domain/health-check-evaluation.js";
+import { evaluateHealthCheck } from "../domain/health-check-evaluation.js";
 import { activeHolds, annotationHolds } from "../domain/machine-holds.js";
 import { holdEscalated } from "./escalation-holds.js";
-import { decideRemediation, healthCheckSource, type HealthCheckStatus, type HeldTarget, type RemediationDecision } from "../domain/health-check-remediation.js";
+import { decideRemediation, healthCheckSource, type HealthCheckStatus, type RemediationDecision } from "../domain/health-check-remediation.js";
 import type { RepairConfig } from "../domain/repair-config.js";
 import { createRepairEntry } from "../domain/repair-entry.js";
 import { recordRemediation } from "../domain/remediation-record.js";

@@ -151,7 +151,7 @@ export class RepairRunner {
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have
     // finished entries (and uncordoned their nodes themselves) by the time the stray cordons are judged.
     const applied: Array<[RepairAction, RepairEntry]> = [];
-    let stray: Array<[string, string]> = [];
+    let stray: Array<[string, string]>;
     try {
       for (const action of plan.actions) {
         const latest = await this.commits.commit(action.entry, action.transitions);

@@ -25,7 +25,7 @@ export function parseStoredEvidence(text: string, where: string): RepairEvidence
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${where}: its proof of repair evidence is not JSON: ${(err as Error).message}`);
+    throw new Error(`${where}: its proof of repair evidence is not JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = repairEvidenceSchema.safeParse(json);
   if (!parsed.success) {

@@ -36,7 +36,7 @@ export function loadSabakanTypeDefs(reference: URL = REFERENCE_SCHEMA_URL): { so
     typeDefs = `${readFileSync(REPO_SCHEMA_URL, "utf8")}\n${readFileSync(ROOT_SCHEMA_URL, "utf8")}`;
     buildSchema(typeDefs);
   } catch (err) {
-    throw new Error(`sabakan's schema not found at ${where} (the fallback from schema/sabakan.graphql and test/support/sabakan-root.graphql cannot be assembled: ${(err as Error).message})`);
+    throw new Error(`sabakan's schema not found at ${where} (the fallback from schema/sabakan.graphql and test/support/sabakan-root.graphql cannot be assembled: ${(err as Error).message})`, { cause: err });
   }
   return { source: "fallback", typeDefs };
 }

@@ -41,7 +41,8 @@ export function update(
   };
   let started = start();
   if (typeof started === "string") return { ok: false, error: started };
-  let [plan, loaded] = started;
+  let plan = started[0];
+  const loaded = started[1];
 
   let result: StepResult = afterStep(plan, removeNonExistent(plan, loaded));
   for (const step of [increaseControlPlanes, decreaseControlPlanes, replaceControlPlane, increaseWorkers, decreaseWorkers]) {
@@ -50,7 +51,7 @@ export function update(
     if (step === replaceControlPlane && typeof result === "object") {
       // No replacement is available: leave the control plane alone and go on with the other steps.
       started = start() as [Plan, Loaded];
-      [plan, loaded] = started;
+      plan = started[0];
       result = "skip";
     }
   }

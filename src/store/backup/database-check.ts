@@ -127,7 +127,7 @@ async function snapshotOf(db: Db, file: string, version: number): Promise<Snapsh
     try {
       migrate(migrated);
     } catch (err) {
-      throw new Error(`migrating schema version ${version} to ${NEWEST_SCHEMA_VERSION} (in memory; the file is not changed) failed: ${(err as Error).message}`);
+      throw new Error(`migrating schema version ${version} to ${NEWEST_SCHEMA_VERSION} (in memory; the file is not changed) failed: ${(err as Error).message}`, { cause: err });
     }
     return await summarizeSnapshot(from, sqliteSnapshotItems(migrated, from));
   } finally {

@@ -180,7 +180,7 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
     const { record } = decode(reader, generationValue, kv);
     if (record.sequence !== sequence) throw mismatch(reader, kv, `generation record ${record.sequence}`);
     seen.generation = sequence;
-    let cluster: string | null = null;
+    let cluster: string | null;
     try {
       cluster = record.cluster === null ? null : gunzipCluster(record.cluster, `generation record ${record.sequence}`);
     } catch (err) {

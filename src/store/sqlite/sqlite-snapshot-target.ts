@@ -1,7 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import Database from "better-sqlite3";
 import type { SnapshotItem, SnapshotTarget } from "../copy/store-snapshot.js";
 import { TargetNotEmptyError } from "../copy/store-snapshot.js";
 import { DatabaseOpenError, openDatabase, openDatabaseReadOnly, type Db } from "./database.js";
