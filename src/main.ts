@@ -115,7 +115,14 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       logger,
     );
   try {
-    const events = buildEvents(store, now, () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null, () => leadership.isLeader(), options, () => terms?.workers()?.runner.pacingState() ?? null);
+    const events = buildEvents({
+      store,
+      now,
+      unusedMachines: () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null,
+      isLeader: () => leadership.isLeader(),
+      hooks: options,
+      repairPacing: () => terms?.workers()?.runner.pacingState() ?? null,
+    });
     const workerOptions = { now, random: options.random ?? Math.random, nodes, logger };
     const termOptions = { startRunner: options.startRunner !== false, startSchedule: options.startSchedule !== false, startClusterSchedule: options.startClusterSchedule !== false };
     // Each term writes through a store guarded by the election key it began with.
@@ -123,7 +130,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
     const fleet = observedFleet(store);
-    const listening = await startApi(config, address, { schema, access }, store, events, contextFactory(config, store, events, leader, now, summaries, fleet), leader, logger, fleet);
+    const context = contextFactory({ config, store, events, leader, now, repairSummaries: summaries, fleet });
+    const listening = await startApi({ config, address, edge: { schema, access }, store, events, context, leader, logger, fleet });
     api = listening;
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
     leadership.start();

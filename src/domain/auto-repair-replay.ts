@@ -164,7 +164,7 @@ export function replayAutoRepair(records: ReplayRecords | readonly PollRecord[],
         simEnqueued = r.enqueued.filter((a) => !kept.has(a) && !simulated.has(a));
       } else {
         remediationsReplayed += 1;
-        const replayed = replayRemediation(r, check, config.repair, simQueue, queueLimit ?? r.maximumRepairQueueEntries, limits.healthChecks?.get(r.check));
+        const replayed = replayRemediation({ record: r, check, repair: config.repair, queue: simQueue, maximumRepairQueueEntries: queueLimit ?? r.maximumRepairQueueEntries, limit: limits.healthChecks?.get(r.check) });
         simEnqueued = replayed.simulated.enqueued;
         const liveShort = !replayed.liveGateOpen || r.shortCircuited;
         if (replayed.differences.length > 0 || replayed.simulated.shortCircuited !== liveShort) {

@@ -21,6 +21,16 @@ export function yieldsTurn(entry: RepairEntry, hold: ControlPlaneHold, obs: Repa
   return entry.status === "processing" && obs.job === "none" && hold.rule !== "rebooting";
 }
 
+/** A control-plane entry that gave up the turn, with what its pass knows and the transitions already decided. */
+export interface YieldedEntry {
+  readonly entry: RepairEntry;
+  readonly op: RepairOperationConfig;
+  readonly obs: RepairObservation;
+  readonly ctx: ProgressContext;
+  readonly hold: ControlPlaneHold;
+  readonly prefix: EntryTransition[];
+}
+
 /**
  * What a control-plane entry that gave up the turn does this pass (`entry` as of `prefix`, notes such as a new node
  * name): nothing that disrupts its machine, so the control plane that takes the turn is the only one disrupted.
@@ -29,7 +39,7 @@ export function yieldsTurn(entry: RepairEntry, hold: ControlPlaneHold, obs: Repa
  * its last step, as CKE moves a watch on whatever else waits. Its node is uncordoned meanwhile as a stray cordon
  * (see strayCordons), only when kintsugi did cordon it.
  */
-export function yieldedProgress(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, hold: ControlPlaneHold, prefix: EntryTransition[]): Progress {
+export function yieldedProgress({ entry, op, obs, ctx, hold, prefix }: YieldedEntry): Progress {
   if (entry.stepStatus === "draining") {
     const after = drainBackoff(entry, ctx.now, ctx.random);
     const reason = `step ${entry.step + 1}: drain given up, ${hold.message}: the other control plane goes first; backing off until ${new Date(after.drainBackoffExpire ?? 0).toISOString()}`;

@@ -39,6 +39,16 @@ export interface ReplayedRemediation {
   readonly differences: readonly TargetDifference[];
 }
 
+/** A recorded remediation and the simulated world to decide it again in (see replayRemediation). */
+export interface RemediationToReplay {
+  readonly record: RemediationRecord;
+  readonly check: HealthCheckConfig;
+  readonly repair: RepairConfig;
+  readonly queue: readonly string[];
+  readonly maximumRepairQueueEntries: number;
+  readonly limit: HealthCheckLimit | undefined;
+}
+
 /**
  * Decides a recorded remediation again with decideRemediation on the simulated `queue` (the addresses of the
  * entries persisting there), with `maximumRepairQueueEntries` and, when `limit` is given, the check's gate
@@ -46,7 +56,7 @@ export interface ReplayedRemediation {
  * record decided as it was, the recorded enqueued addresses being the authority on what was enqueued. Escalation is
  * not weighed (as in the intake's replay).
  */
-export function replayRemediation(record: RemediationRecord, check: HealthCheckConfig, repair: RepairConfig, queue: readonly string[], maximumRepairQueueEntries: number, limit: HealthCheckLimit | undefined): ReplayedRemediation {
+export function replayRemediation({ record, check, repair, queue, maximumRepairQueueEntries, limit }: RemediationToReplay): ReplayedRemediation {
   const evaluation = recordedEvaluation(record);
   const lookups = recordedLookups(record);
   const live = decideRemediation(check, evaluation, { entries: asEntries(record.queue, record.time), maximumRepairQueueEntries: record.maximumRepairQueueEntries, repair, ...lookups });

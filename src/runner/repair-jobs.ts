@@ -54,11 +54,21 @@ async function announceAttempt(commit: CommitIfUnchanged, entry: RepairEntry, co
 /** Resolves true once no hold is on the machine at `address`, false when `signal` aborts first (see HoldWatch). */
 export type UntilReleased = (address: string, signal: AbortSignal) => Promise<boolean>;
 
+/** One step's repair command to run: on `entry` as the job found it, committing through `commit`. */
+export interface RepairCommandJob {
+  readonly deps: RunnerDeps;
+  readonly commit: CommitIfUnchanged;
+  readonly entry: RepairEntry;
+  readonly step: RepairStepConfig;
+  readonly untilReleased: UntilReleased;
+  readonly signal: AbortSignal;
+}
+
 /**
  * The repair command of one step, with its retries and interval; then the entry watches or fails. A retry waits
  * while the machine is held: a hold stops the step before its next command.
  */
-export async function repairCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, step: RepairStepConfig, untilReleased: UntilReleased, signal: AbortSignal): Promise<EntryTransition | null> {
+export async function repairCommandJob({ deps, commit, entry, step, untilReleased, signal }: RepairCommandJob): Promise<EntryTransition | null> {
   const argv = [...step.repairCommand, entry.address];
   const attempts: CommandAttempt[] = [];
   for (let i = 0; i <= step.commandRetries; i++) {

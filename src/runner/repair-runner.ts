@@ -192,7 +192,7 @@ export class RepairRunner {
         });
       case "repair-command":
         return this.startJob(latest, "repair-command", async (signal) => {
-          const t = await repairCommandJob(this.deps, this.commits.commitIfUnchanged, latest, effect.step, this.holdWatch.untilReleased, signal);
+          const t = await repairCommandJob({ deps: this.deps, commit: this.commits.commitIfUnchanged, entry: latest, step: effect.step, untilReleased: this.holdWatch.untilReleased, signal });
           if (t && isFinished(t.after)) await this.uncordon(t.after);
         });
       case "diagnostics":

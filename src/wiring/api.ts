@@ -48,12 +48,23 @@ export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy:
   return verdict.healthy ? { healthy: true, details } : { healthy: false, reason: verdict.reason, details };
 }
 
+/** What every request's context is made from. */
+export interface ContextSources {
+  readonly config: KintsugiConfig;
+  readonly store: KintsugiStore;
+  readonly events: Events;
+  readonly leader: LeaderAccess;
+  readonly now: () => number;
+  readonly repairSummaries: RepairSummaries;
+  readonly fleet?: FleetSize;
+}
+
 /**
  * A fresh context per request (and per subscription): a query's machine loader and forwarded queries are shared
  * within its request only; a subscription event's fleet search is shared by every subscriber. `fleet` notes the size
  * of every fleet sabakan answers the gateway with (see startApi).
  */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries, fleet: FleetSize = new FleetSize()): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
+export function contextFactory({ config, store, events, leader, now, repairSummaries, fleet = new FleetSize() }: ContextSources): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
   const sabakan = config.sabakan
     ? new FleetObservingClient(
         {
@@ -119,22 +130,25 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
   });
 }
 
+/** What the API serves: its schema and access policy (`edge`), the store, the events, each request's context. */
+export interface ApiParts {
+  readonly config: KintsugiConfig;
+  readonly address: ReservedAddress;
+  readonly edge: { readonly schema: GraphQLSchema; readonly access: AccessPolicy };
+  readonly store: KintsugiStore;
+  readonly events: Events;
+  readonly context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext;
+  readonly leader: LeaderAccess;
+  readonly logger: Logger;
+  readonly fleet?: FleetSize;
+}
+
 /**
  * Serves the API (GraphQL over HTTP and WebSocket, GraphiQL, /health, /version, /metrics) on the configured address,
  * bound beforehand (`address`), so that a start that cannot listen stops before the store is opened. The cost
  * estimate weighs fleet-sized lists by `fleet` (see list-bounds.ts).
  */
-export async function startApi(
-  config: KintsugiConfig,
-  address: ReservedAddress,
-  edge: { readonly schema: GraphQLSchema; readonly access: AccessPolicy },
-  store: KintsugiStore,
-  events: Events,
-  context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext,
-  leader: LeaderAccess,
-  logger: Logger,
-  fleet: FleetSize = new FleetSize(),
-): Promise<Api> {
+export async function startApi({ config, address, edge, store, events, context, leader, logger, fleet = new FleetSize() }: ApiParts): Promise<Api> {
   const { server, apollo, closeSubscriptions } = await createHttpServer({
     schema: edge.schema,
     context,

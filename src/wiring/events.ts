@@ -20,18 +20,22 @@ export interface EventHooks {
   readonly onClusterGeneration?: (record: ClusterGeneration) => void;
 }
 
+/** What the topics and the metrics are fed from; the functions are read at scrape time. */
+export interface EventSources {
+  readonly store: KintsugiStore;
+  readonly now: () => number;
+  readonly unusedMachines: () => ReadonlyMap<string, number> | null;
+  readonly isLeader: () => boolean;
+  readonly hooks: EventHooks;
+  /** Absent: pacing is never reported. */
+  readonly repairPacing?: () => readonly DomainPacing[] | null;
+}
+
 /**
  * The pub/sub topics and the metrics over the store; `unusedMachines` is read only at scrape time. Every commit the
  * store announces (whoever made it) feeds them, so nothing is published that did not commit, nor twice.
  */
-export function buildEvents(
-  store: KintsugiStore,
-  now: () => number,
-  unusedMachines: () => ReadonlyMap<string, number> | null,
-  isLeader: () => boolean,
-  hooks: EventHooks,
-  repairPacing: () => readonly DomainPacing[] | null = () => null,
-): Events {
+export function buildEvents({ store, now, unusedMachines, isLeader, hooks, repairPacing = () => null }: EventSources): Events {
   const { entries, settings, generations } = store;
   const pubsub = new PubSub<Topics>(hooks.subscriptionBufferSize);
   const metrics = new KintsugiMetrics({
