@@ -110,7 +110,7 @@ export function advanceSchedule(
     steps++;
     let keys = keyCache.get(r);
     if (keys === undefined) keyCache.set(r, (keys = keysOf(r, model)));
-    if (!keys.every(([key, domain, value]) => (inProgress.get(key) ?? 0) < allowanceIn(allowances, schedule.seed, key, domain, value, model))) return false;
+    if (!keys.every((domainKey) => (inProgress.get(domainKey[0]) ?? 0) < allowanceIn(allowances, schedule.seed, domainKey, model))) return false;
     running.push({ repair: r, startedAt: time });
     adjust(inProgress, keys, 1);
     return true;
@@ -154,7 +154,7 @@ function adjust(counts: Map<string, number>, keys: readonly DomainKey[], by: num
 }
 
 /** A domain value's allowance: as the seed left it until a simulated repair finished in it. */
-function allowanceIn(allowances: Map<string, number>, seed: readonly FinishedOutcome[], key: string, domain: PacingDomain, value: string, model: ReplayRepairModel): number {
+function allowanceIn(allowances: Map<string, number>, seed: readonly FinishedOutcome[], [key, domain, value]: DomainKey, model: ReplayRepairModel): number {
   let allowance = allowances.get(key);
   if (allowance === undefined) {
     allowance = allowanceOf(domain, value, seed, model.maxConcurrentRepairs).allowance;
@@ -165,7 +165,7 @@ function allowanceIn(allowances: Map<string, number>, seed: readonly FinishedOut
 
 /** A proven success doubles the allowance of each of its domain values, up to max_concurrent_repairs. */
 function succeed(allowances: Map<string, number>, seed: readonly FinishedOutcome[], repair: ScheduledRepair, model: ReplayRepairModel): void {
-  for (const [key, domain, value] of keysOf(repair, model)) {
-    allowances.set(key, Math.min(Math.max(1, model.maxConcurrentRepairs), allowanceIn(allowances, seed, key, domain, value, model) * 2));
+  for (const domainKey of keysOf(repair, model)) {
+    allowances.set(domainKey[0], Math.min(Math.max(1, model.maxConcurrentRepairs), allowanceIn(allowances, seed, domainKey, model) * 2));
   }
 }

@@ -25,6 +25,23 @@ export interface PassView {
   readonly maxConcurrentRepairs: number;
 }
 
+/** What one intake did and the limits it ran under (see SafetyInvariants.afterIntake). */
+export interface IntakeToCheck {
+  /** The entries the intake enqueued. */
+  readonly added: readonly RepairEntry[];
+  /** How many entries the queue holds after it. */
+  readonly total: number;
+  /** maximum-repair-queue-entries. */
+  readonly cap: number;
+  /** maximum-unhealthy-machines-per-rack. */
+  readonly rackLimit: number;
+  /** What sabakan answered, or null. */
+  readonly answer: readonly SabakanMachine[] | null;
+  /** wait-seconds-to-repair-rebooting. */
+  readonly rebootWaitSeconds: number;
+  readonly now: number;
+}
+
 /**
  * The safety and accounting invariants, checked after every pass and as commands start; the first violation is
  * kept. Counts every check made, by invariant, for the report.
@@ -114,7 +131,7 @@ export class SafetyInvariants {
    * After a poll or a health-check evaluation that enqueued `added`: the queue cap and the per-rack limit held, and
    * no machine CKE has been rebooting for less than wait-seconds-to-repair-rebooting was enqueued.
    */
-  afterIntake(added: readonly RepairEntry[], total: number, cap: number, rackLimit: number, answer: readonly SabakanMachine[] | null, rebootWaitSeconds: number, now: number): void {
+  afterIntake({ added, total, cap, rackLimit, answer, rebootWaitSeconds, now }: IntakeToCheck): void {
     this.count("no-remediation-of-a-rebooting-node");
     for (const e of added) {
       const m = this.world.at(e.address);

@@ -123,7 +123,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     const all = store.entries.list();
     const added = all.filter((e) => !before.has(e.index));
     const c = store.settings.constraints();
-    safety.afterIntake(added, all.length, c.maximumRepairQueueEntries, c.maximumUnhealthyMachinesPerRack, answer(), c.waitSecondsToRepairRebooting, clock);
+    safety.afterIntake({ added, total: all.length, cap: c.maximumRepairQueueEntries, rackLimit: c.maximumUnhealthyMachinesPerRack, answer: answer(), rebootWaitSeconds: c.waitSecondsToRepairRebooting, now: clock });
   };
   try {
     while (clock < end && violation === null) {
