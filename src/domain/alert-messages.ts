@@ -53,20 +53,20 @@ export function alertFor(event: RepairEntryEventPayload, requestedBy: string | n
   if (event.kind !== "TRANSITION") return null;
   const { entry, record } = event;
   const by: Record<string, string> = requestedBy !== null && requestedBy !== entry.source ? { "requested by": requestedBy } : {};
-  if (entry.status === "SUCCEEDED") return runnerAlert("succeeded", "info", "repair succeeded", "repairs succeeded", event, by);
+  if (entry.status === "SUCCEEDED") return runnerAlert({ kind: "succeeded", severity: "info", what: "repair succeeded", plural: "repairs succeeded" }, event, by);
   if (entry.status === "FAILED") {
-    return runnerAlert("failed", "critical", "repair failed", "repairs failed", event, record.detail ? { ...by, detail: clip(record.detail) } : by);
+    return runnerAlert({ kind: "failed", severity: "critical", what: "repair failed", plural: "repairs failed" }, event, record.detail ? { ...by, detail: clip(record.detail) } : by);
   }
   const before = event.previous;
   if (entry.status !== "PROCESSING" || before === null) return null;
   if (before.stepStatus === "DRAINING" && entry.stepStatus === "WAITING" && entry.drainBackoffExpire !== null) {
-    return runnerAlert("warning", "warning", "drain backed off", "drains backed off", event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire, ...by });
+    return runnerAlert({ kind: "warning", severity: "warning", what: "drain backed off", plural: "drains backed off" }, event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire, ...by });
   }
   const started =
     before.stepStatus === "WAITING" && ((entry.stepStatus === "DRAINING" && entry.drainBackoffCount === 0) || entry.stepStatus === "WATCHING");
   if (!started) return null;
   const [what, plural] = entry.step === 0 ? ["repair started", "repairs started"] : [`repair step ${entry.step + 1} started`, `repairs started step ${entry.step + 1}`];
-  return runnerAlert("started", "info", what, plural, event, { source: entry.source, ...by });
+  return runnerAlert({ kind: "started", severity: "info", what, plural }, event, { source: entry.source, ...by });
 }
 
 function operatorAlert(event: RepairEntryEventPayload): Alert | null {
@@ -75,25 +75,31 @@ function operatorAlert(event: RepairEntryEventPayload): Alert | null {
   const subject = `entry ${entry.index} for ${machineOf(entry)}`;
   if (event.kind === "BACKOFF_RESET") {
     const group = { key: `info:back-off reset by ${record.actor}`, plural: `drain back-offs reset by ${record.actor}`, subject };
-    return entryAlert("info", "info", `drain back-off of ${subject} reset by ${record.actor}`, group, event, by);
+    return entryAlert({ kind: "info", severity: "info", title: `drain back-off of ${subject} reset by ${record.actor}`, group }, event, by);
   }
   const unfinished = previous !== null && (previous.status === "QUEUED" || previous.status === "PROCESSING");
   if (!unfinished) return null;
   const group = { key: `warning:deleted by ${record.actor}`, plural: `unfinished entries deleted by ${record.actor}`, subject };
-  return entryAlert("warning", "warning", `${subject} deleted by ${record.actor}`, group, event, by);
+  return entryAlert({ kind: "warning", severity: "warning", title: `${subject} deleted by ${record.actor}`, group }, event, by);
 }
 
 function machineOf(entry: RepairEntryEventPayload["entry"]): string {
   return entry.nodename === "" ? entry.address : `${entry.address} (${entry.nodename})`;
 }
 
-/** The runner's alert for `entry`: "WHAT: 10.0.0.1 (node1)", grouped with the other machines' as "PLURAL: …". */
-function runnerAlert(kind: AlertKind, severity: AlertSeverity, what: string, plural: string, event: RepairEntryEventPayload, extra: Record<string, string>): Alert {
-  const subject = machineOf(event.entry);
-  return entryAlert(kind, severity, `${what}: ${subject}`, { key: `${kind}:${what}`, plural, subject }, event, extra);
+/** How an alert about an entry is classed: its kind and severity. */
+interface EntryAlertLook {
+  readonly kind: AlertKind;
+  readonly severity: AlertSeverity;
 }
 
-function entryAlert(kind: AlertKind, severity: AlertSeverity, title: string, group: Alert["group"], { entry, record }: RepairEntryEventPayload, extra: Record<string, string>): Alert {
+/** The runner's alert for `entry`: "WHAT: 10.0.0.1 (node1)", grouped with the other machines' as "PLURAL: …". */
+function runnerAlert({ kind, severity, what, plural }: EntryAlertLook & { readonly what: string; readonly plural: string }, event: RepairEntryEventPayload, extra: Record<string, string>): Alert {
+  const subject = machineOf(event.entry);
+  return entryAlert({ kind, severity, title: `${what}: ${subject}`, group: { key: `${kind}:${what}`, plural, subject } }, event, extra);
+}
+
+function entryAlert({ kind, severity, title, group }: EntryAlertLook & { readonly title: string; readonly group: Alert["group"] }, { entry, record }: RepairEntryEventPayload, extra: Record<string, string>): Alert {
   const fields: Record<string, string> = { entry: entry.index, operation: `${entry.operation} on ${entry.machineType}`, step: String(entry.step + 1) };
   if (entry.serial) fields["serial"] = entry.serial;
   return { kind, severity, title, text: record.reason, fields: { ...fields, ...extra, time: record.time }, group };
