@@ -74,10 +74,10 @@ for (const size of [1_000, 10_000]) {
   const cp = first.cluster.nodes.find((n) => n.control_plane)?.address;
   const workers = new Set(first.cluster.nodes.filter((n) => !n.control_plane).map((n) => n.address).filter((_, i) => i % 100 === 0));
   const later = machines.map((m) => (m.ipv4[0] === cp || workers.has(m.ipv4[0] as string) ? { ...m, state: "UNHEALTHY" as const } : m));
-  const updated = update(first.cluster, template, later, new Map(), constraints, NOW + 60_000, new Set());
+  const updated = update(first.cluster, { template, machines: later, nodeTaints: new Map(), constraints, now: NOW + 60_000, rebootingNodes: new Set() });
   figures.set(size, {
     generate: time(() => generate(template, machines, constraints, NOW)),
-    update: time(() => update(first.cluster, template, later, new Map(), constraints, NOW + 60_000, new Set())),
+    update: time(() => update(first.cluster, { template, machines: later, nodeTaints: new Map(), constraints, now: NOW + 60_000, rebootingNodes: new Set() })),
     nodes: first.cluster.nodes.length,
     changes: updated.ok ? updated.changes.length : -1,
     yaml: timeAny(() => clusterYaml(first.cluster)),

@@ -65,7 +65,7 @@ export function generate(
   now: number,
   nodeTaints: NodeTaints = new Map(),
 ): GenerationResult {
-  const plan = newPlan(template, machines, constraints, nodeTaints, now);
+  const plan = newPlan({ template, machines, constraints, nodeTaints, now });
   if (typeof plan === "string") return { ok: false, error: plan };
   const error = fill(plan);
   if (error !== null) return { ok: false, error };

@@ -38,7 +38,7 @@ export function decideGeneration(input: GenerationInput, now: number): Generatio
     const changes = [`initialize the cluster from the template: ${result.cluster.nodes.length} nodes`, ...result.changes];
     return { kind: "generated", cluster: result.cluster, changes, waiting: result.waiting };
   }
-  const result = update(current, template, machines, nodeTaints, constraints, now, rebootingNodes);
+  const result = update(current, { template, machines, nodeTaints, constraints, now, rebootingNodes });
   if (!result.ok) return { kind: "failed", error: `cannot update the cluster: ${result.error}` };
   if (stableJson(result.cluster) === stableJson(current)) return { kind: "unchanged", waiting: result.waiting };
   // update() reports every difference it makes; this covers any it does not name, so none goes unrecorded.

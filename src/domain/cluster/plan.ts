@@ -35,15 +35,20 @@ export interface Plan {
   selectors: Array<WorkerSelector | null> | null;
 }
 
+/** What a cluster is generated or updated from: the template, sabakan's machines, the constraints and the Nodes. */
+export interface ClusterInputs {
+  readonly template: ClusterTemplate;
+  readonly machines: readonly ClusterMachine[];
+  readonly constraints: ClusterConstraints;
+  /** The Kubernetes Nodes' taints by node name and internal IP. */
+  readonly nodeTaints: NodeTaints;
+  readonly now: number;
+  /** The Nodes CKE is rebooting; none when absent. */
+  readonly rebootingNodes?: RebootingNodes;
+}
+
 /** Starts an empty plan, or says why the template or constraints cannot be used. */
-export function newPlan(
-  template: ClusterTemplate,
-  machines: readonly ClusterMachine[],
-  constraints: ClusterConstraints,
-  nodeTaints: NodeTaints,
-  now: number,
-  rebootingNodes: RebootingNodes = new Set(),
-): Plan | string {
+export function newPlan({ template, machines, constraints, nodeTaints, now, rebootingNodes = new Set() }: ClusterInputs): Plan | string {
   const { controlPlaneCount: cp, minimumWorkers: min, maximumWorkers: max, waitSecondsToReplaceControlPlane: grace } = constraints;
   if (!Number.isSafeInteger(cp) || cp < 1) return `control-plane-count must be an integer >= 1, got ${cp}`;
   if (!Number.isSafeInteger(min) || min < 0) return `minimum-workers must be an integer >= 0, got ${min}`;

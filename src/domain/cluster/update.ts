@@ -2,8 +2,8 @@ import { afterStep, decreaseControlPlanes, decreaseWorkers, increaseControlPlane
 import { waitingControlPlanes } from "./control-plane-grace.js";
 import { describeNodeChanges } from "./node.js";
 import { stableJson } from "./stable-json.js";
-import { clusterWide, newPlan, renderNodes, type Plan } from "./plan.js";
-import type { ClusterConstraints, ClusterMachine, ClusterTemplate, ClusterWide, GeneratedCluster, GenerationResult, NodeTaints, RebootingNodes } from "./types.js";
+import { clusterWide, newPlan, renderNodes, type ClusterInputs, type Plan } from "./plan.js";
+import type { ClusterWide, GeneratedCluster, GenerationResult } from "./types.js";
 
 function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] {
   const keys: string[] = [];
@@ -26,17 +26,10 @@ function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] 
  * plane in a bad machine state is replaced only past wait-seconds-to-replace-control-plane and never during a planned
  * reboot; the ones kept for that are in `waiting`. An error leaves the current cluster untouched.
  */
-export function update(
-  current: GeneratedCluster,
-  template: ClusterTemplate,
-  machines: readonly ClusterMachine[],
-  nodeTaints: NodeTaints,
-  constraints: ClusterConstraints,
-  now: number,
-  rebootingNodes: RebootingNodes,
-): GenerationResult {
+export function update(current: GeneratedCluster, inputs: ClusterInputs): GenerationResult {
+  const { template } = inputs;
   const start = (): [Plan, Loaded] | string => {
-    const plan = newPlan(template, machines, constraints, nodeTaints, now, rebootingNodes);
+    const plan = newPlan(inputs);
     return typeof plan === "string" ? plan : [plan, loadCurrent(plan, current.nodes)];
   };
   let started = start();

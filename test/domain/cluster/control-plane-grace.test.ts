@@ -37,7 +37,7 @@ interface Round {
   readonly count?: number;
 }
 const maintain = (r: Round) =>
-  update(r.current ?? BASE, MINIMAL, r.machines, new Map(Object.entries(r.taints ?? {})), constraints(r.count ?? 3, 3, 0, r.grace ?? GRACE), NOW, new Set(r.rebooting ?? []));
+  update(r.current ?? BASE, { template: MINIMAL, machines: r.machines, nodeTaints: new Map(Object.entries(r.taints ?? {})), constraints: constraints(r.count ?? 3, 3, 0, r.grace ?? GRACE), now: NOW, rebootingNodes: new Set(r.rebooting ?? []) });
 
 describe("control-plane replacement waits out wait-seconds-to-replace-control-plane and planned reboots", () => {
   const replaced = (address: string, why: string) => `change control plane ${address} (serial ${serialOf(address)}) to worker: replace control plane: ${why}`;

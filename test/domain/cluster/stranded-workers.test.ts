@@ -60,7 +60,7 @@ describe("describeStrandedWorkers", () => {
 });
 
 describe("maintenance never drops workers because no template takes their role", () => {
-  const cases: Array<[string, Parameters<typeof update>[1], typeof MACHINES, string[]]> = [
+  const cases: Array<[string, Parameters<typeof update>[1]["template"], typeof MACHINES, string[]]> = [
     ["the template lost a role", WITHOUT_GPU, MACHINES, workersOf("gpu")],
     [
       "sabakan changed a worker's role to one without a template",
@@ -71,7 +71,7 @@ describe("maintenance never drops workers because no template takes their role",
   ];
   for (const [name, tmpl, machines, addresses] of cases) {
     it(`fails the round, naming them: ${name}`, () => {
-      const r = update(CURRENT, tmpl, machines, new Map(), constraints(3, 10), NOW + 60_000, new Set());
+      const r = update(CURRENT, { template: tmpl, machines, nodeTaints: new Map(), constraints: constraints(3, 10), now: NOW + 60_000, rebootingNodes: new Set() });
       assert.ok(!r.ok, "the round must fail");
       assert.match(r.error, /^refusing to remove workers: \d+ workers? (has|have) a role no node template takes /);
       for (const a of addresses) assert.ok(r.error.includes(a), r.error);

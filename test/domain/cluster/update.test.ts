@@ -31,7 +31,7 @@ interface Run {
 }
 function run(r: Run = {}): GenerationResult {
   const taints = new Map(Object.entries(r.taints ?? {}));
-  return update(r.current ?? BASE, r.template ?? MINIMAL, r.machines ?? FLEET, taints, r.constraints ?? constraints(3, 3), r.now ?? LATER, new Set(r.rebooting ?? []));
+  return update(r.current ?? BASE, { template: r.template ?? MINIMAL, machines: r.machines ?? FLEET, nodeTaints: taints, constraints: r.constraints ?? constraints(3, 3), now: r.now ?? LATER, rebootingNodes: new Set(r.rebooting ?? []) });
 }
 /** The fleet with the machines at `addresses` changed (or dropped with `null`). */
 function fleetWith(changes: Record<string, Partial<ClusterMachine> | null>, machines = FLEET): ClusterMachine[] {
