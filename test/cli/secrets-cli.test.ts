@@ -3,6 +3,7 @@ import { chmodSync, chownSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/run-cli.js";
+import { runAsForFileModes } from "../support/run-as-nobody.js";
 import { serveProcess } from "../support/serve-process.js";
 import { MALFORMED_KUBECONFIGS, SECRET, SECRET_KEY_DATA } from "../support/malformed-kubeconfigs.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -47,9 +48,9 @@ describe("kintsugi serve and check-config never print a secret", () => {
     });
   }
 
-  it("serve refuses an unreadable kubeconfig by name, without its content", async () => {
-    // File modes do not stop root: as root, kintsugi runs as nobody, and the file stays root's alone.
-    const as = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+  // File modes do not stop root: as root, kintsugi runs as nobody, and the file stays root's alone.
+  const { as, skip } = runAsForFileModes();
+  it("serve refuses an unreadable kubeconfig by name, without its content", { skip }, async () => {
     const stderr = await refusedServe("kubernetes: { kubeconfig: ./kc }\n", { kc: `users:\n- name: u\n  user: { token: ${SECRET} }\n` }, { kc: as ? 0o600 : 0o000 }, as);
     assert.equal(stderr, "kintsugi: ./kc: cannot read the kubeconfig: permission denied\n");
   });
