@@ -252,6 +252,12 @@ export const HoldMachine = /* GraphQL */ `
   ${MACHINE_HOLD_FIELDS}
 `;
 
+export const MachineAddressBySerial = /* GraphQL */ `
+  query MachineAddressBySerial($serial: ID!) {
+    machine(serial: $serial) { spec { ipv4 } }
+  }
+`;
+
 export const ReleaseMachine = /* GraphQL */ `
   mutation ReleaseMachine($address: IPAddress!) {
     releaseMachine(address: $address) { ...MachineHoldFields }

@@ -55,5 +55,12 @@ export function sabakanCommand(io: CliIo): Command {
     field: "clusterGenerationEnabled",
   });
 
+  // ckecli keeps sabakan's URL in CKE's store; kintsugi reads it from its config file. The command exists so that an
+  // operator who types ckecli's habit learns where the URL lives instead of reading "unknown command".
+  cmd.command("set-url").description("ckecli's set-url: kintsugi reads sabakan's URL from its config file (sabakan.url); says so")
+    .argument("[URL]")
+    .action(() => {
+      throw new CliError("sabakan set-url: kintsugi reads sabakan's URL from its config file, not from its store as CKE does: set sabakan.url there (kintsugi check-config FILE checks it) and restart kintsugi serve");
+    });
   return cmd;
 }

@@ -440,6 +440,13 @@ export type HoldMachineMutationVariables = Exact<{
 
 export type HoldMachineMutation = { holdMachine: { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource } };
 
+export type MachineAddressBySerialQueryVariables = Exact<{
+  serial: string | number;
+}>;
+
+
+export type MachineAddressBySerialQuery = { machine: { spec: { ipv4: Array<string> } } };
+
 export type ReleaseMachineMutationVariables = Exact<{
   address: string;
 }>;
