@@ -1096,7 +1096,7 @@ export type RepairEntry = {
   source: Scalars['String']['output'];
   /** Where the entry is in its life. */
   status: RepairStatus;
-  /** The 0-based index of the current repair step. */
+  /** The 0-based index of the current repair step, as CKE's `step`; the story, the CLI's tables and the commands' KINTSUGI_STEP count from 1 (`step + 1`). */
   step: Scalars['Int']['output'];
   /** How many steps the entry's repair operation has; null when the procedure or the operation is missing. */
   stepCount?: Maybe<Scalars['Int']['output']>;
