@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { testServerCertificate } from "./test-ca.js";
 
 // A small Redfish BMC over HTTPS on 127.0.0.1 (ephemeral port) for the shipped redfish-* commands: one
-// ComputerSystem with PowerState and Status.Health, HTTP Basic authentication, and ComputerSystem.Reset. A
+// ComputerSystem with PowerState and Status.Health (and summaries with a health of their own), HTTP Basic authentication, and ComputerSystem.Reset. A
 // PowerCycle turns the system off, then on again (healthy) a moment later, as a hung machine's BMC would.
 
 const SYSTEM = "/redfish/v1/Systems/System.Embedded.1";
@@ -56,7 +56,15 @@ export async function startRedfishBmc(dir: string): Promise<RedfishBmc> {
       return answer(res, 401, { error: { message: "Unauthorized" } });
     }
     if (req.method === "GET" && req.url === SYSTEM) {
-      return answer(res, 200, { "@odata.id": SYSTEM, Id: "System.Embedded.1", PowerState: bmc.powerState, Status: { State: "Enabled", Health: bmc.health } });
+      // As an iDRAC answers: the summaries carry a health of their own, which is not the system's.
+      return answer(res, 200, {
+        "@odata.id": SYSTEM,
+        Id: "System.Embedded.1",
+        ProcessorSummary: { Count: 2, Status: { Health: "OK", HealthRollup: "OK", State: "Enabled" } },
+        MemorySummary: { TotalSystemMemoryGiB: 256, Status: { Health: "OK", HealthRollup: "OK", State: "Enabled" } },
+        PowerState: bmc.powerState,
+        Status: { Health: bmc.health, HealthRollup: bmc.health, State: "Enabled" },
+      });
     }
     if (req.method === "POST" && req.url === `${SYSTEM}/Actions/ComputerSystem.Reset`) {
       let body = "";
