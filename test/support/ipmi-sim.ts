@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +15,14 @@ export const IPMITOOL = "/usr/bin/ipmitool";
 /** Why a test of ipmi_sim cannot run here (one line), or false when it can. */
 export function ipmiSimSkip(): string | false {
   const missing = [IPMI_SIM, IPMITOOL].filter((path) => !existsSync(path));
-  return missing.length > 0 ? `needs ${missing.join(" and ")} (Debian packages openipmi, ipmitool)` : false;
+  if (missing.length > 0) return `needs ${missing.join(" and ")} (Debian packages openipmi, ipmitool)`;
+  // Installed but unable to start (a missing library, a foreign architecture): say so rather than fail.
+  for (const [program, args] of [[IPMI_SIM, ["--version"]], [IPMITOOL, ["-V"]]] as const) {
+    const probe = spawnSync(program, args, { timeout: 5_000, stdio: "ignore" });
+    // ipmi_sim --version exits 1 (no default config file) after printing its version; 126/127 is the loader's refusal.
+    if (probe.error || probe.signal || probe.status === 126 || probe.status === 127) return `${program} cannot run here (${probe.error?.message ?? probe.signal ?? `exit ${probe.status}`})`;
+  }
+  return false;
 }
 
 export interface IpmiSim {
