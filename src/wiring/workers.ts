@@ -4,6 +4,7 @@ import type { MachineSource, NodeOperator } from "../adapters/ports.js";
 import { SabakanClient } from "../adapters/sabakan-client.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
+import { BmcDirectory } from "../runner/bmc-directory.js";
 import { ClusterGenerator } from "../runner/cluster-generator.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
@@ -61,8 +62,10 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   // paces as the old one did, then fed every commit by the term) and every sabakan answer's racks.
   const racks = new RackDirectory();
   const ledger = seededLedger(store);
+  // Every sabakan answer's BMCs too, which repair commands and health checks get in their environment.
+  const bmcs = new BmcDirectory();
   const machines: MachineSource | null = config.sabakan
-    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
+    ? bmcs.recording(racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })))
     : null;
   const runner = new RepairRunner({
     entries,
@@ -79,6 +82,7 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
     pacing: { ledger, racks },
     machines,
+    bmcs,
   });
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
