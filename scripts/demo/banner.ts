@@ -29,6 +29,10 @@ kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a 
                   clients without a token act as operators; an admin's change needs the token, e.g.
                   KINTSUGI_TOKEN=${f.adminToken} ${cli} constraints set ${CHANGED_CONSTRAINT} 12
 
+The machines are a shell script (scripts/demo/machine.sh) standing in for their BMCs; on real machines the repair
+commands are the shipped deploy/commands/ipmi-power-cycle and ipmi-is-healthy (or the redfish-* pair), installed in
+/usr/local/libexec/kintsugi/ (see the README's "Shipped BMC commands").
+
 Paste this subscription into GraphiQL to see repairs as they happen:
 
   subscription {
