@@ -6,7 +6,7 @@ import { connect } from "node:tls";
 import { request } from "node:https";
 import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/auth/tokens.js";
-import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
+import { KINTSUGI_BIN } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { spawn } from "node:child_process";
-import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
+import { KINTSUGI_BIN } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { until } from "../support/until.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
@@ -16,6 +16,7 @@ async function createToken(name: string, role: string): Promise<{ token: string;
   assert.equal(res.code, 0, res.stderr);
   const [token, line, ...rest] = res.stdout.split("\n");
   assert.deepEqual(rest, [""], "two lines");
+  assert.match(res.stderr, /^kintsugi: the first line is the token: keep it now, it is not stored\./);
   return { token: token as string, line: line as string };
 }
 
