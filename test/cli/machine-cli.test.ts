@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 
-describe("kintsugi machine hold, release and holds (the real binary against a started server)", () => {
+describe("kintsugi machine hold, release and holds (in-process against a started server)", () => {
   let k: TestKintsugi;
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
 
   before(async () => {
     k = await startTestKintsugi();

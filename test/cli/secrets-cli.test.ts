@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { chmodSync, chownSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { runAsForFileModes } from "../support/run-as-nobody.js";
 import { serveProcess } from "../support/serve-process.js";
 import { MALFORMED_KUBECONFIGS, SECRET, SECRET_KEY_DATA } from "../support/malformed-kubeconfigs.js";
@@ -60,7 +60,7 @@ describe("kintsugi serve and check-config never print a secret", () => {
     const dir = tempDir();
     try {
       writeFileSync(join(dir.path, "k.yaml"), withCredentials);
-      const res = await runCli(["check-config", "k.yaml"], { cwd: dir.path });
+      const res = await runCliInProcess(["check-config", "k.yaml"], { cwd: dir.path });
       assert.equal(res.code, 1);
       assert.match(res.stderr, /^kintsugi: k\.yaml: sabakan\.url: must not hold a user name or password/);
       assertNoSecret(res.stderr + res.stdout);
