@@ -1,4 +1,5 @@
 import { repairKeyWarnings } from "./repair-key-warnings.js";
+import { machineTypeWarnings } from "./machine-type-warnings.js";
 import { readFileSync } from "node:fs";
 import YAML from "yaml";
 import type { z } from "zod";
@@ -243,12 +244,17 @@ export function schemaProblems(data: Record<string, unknown>): ConfigProblem[] {
   return result.success ? [] : problemsOf(result.error.issues);
 }
 
-/** parseConfig, with the warnings `serve` logs and `check-config` prints (see repairKeyWarnings). */
+/** parseConfig, with the warnings `serve` logs and `check-config` prints (see configWarnings). */
 export function parseConfigWithWarnings(text: string, source: string): LoadedConfig {
   const data = readConfigData(text, source);
   const result = configFileSchema.safeParse(data, { error: configErrorMap });
   if (!result.success) throw new ConfigError(source, problemsOf(result.error.issues));
-  return { config: toKintsugiConfig(result.data, source), warnings: repairKeyWarnings(data) };
+  return { config: toKintsugiConfig(result.data, source), warnings: configWarnings(data) };
+}
+
+/** What a config file holds that is worth a warning, not a refusal: see repairKeyWarnings and machineTypeWarnings. */
+export function configWarnings(data: Record<string, unknown>): ConfigProblem[] {
+  return [...repairKeyWarnings(data), ...machineTypeWarnings(data)];
 }
 
 /**

@@ -6,6 +6,7 @@ import { etcdSection, toEtcdConfig } from "../config/etcd-schema.js";
 import { DEFAULT_DATABASE } from "../config/kintsugi-config.js";
 import {
   ConfigError,
+  configWarnings,
   loadConfigFileWithWarnings,
   readAuthTokens,
   readConfigData,
@@ -14,7 +15,6 @@ import {
   type ConfigProblem,
   type LoadedConfig,
 } from "../config/load-config.js";
-import { repairKeyWarnings } from "../config/repair-key-warnings.js";
 import { readTlsFiles, tlsSection } from "../config/tls-files.js";
 import { etcdTlsProblems } from "../store/etcd/etcd-client.js";
 
@@ -128,7 +128,7 @@ export async function runStartChecks(path: string, env: StartEnvironment): Promi
   }
   const found: Array<[StartCheck, ConfigProblem[]]> = [["schema", schemaProblems(data)], ...(await fileChecks(data, env))];
   const problems = found.flatMap(([check, list]) => list.map((p) => ({ check, ...p })));
-  const warnings = repairKeyWarnings(data);
+  const warnings = configWarnings(data);
   if (problems.length > 0) return { problems, warnings, loaded: null };
   try {
     return { problems, warnings, loaded: loadConfigFileWithWarnings(path) };

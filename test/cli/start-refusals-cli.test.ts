@@ -171,6 +171,19 @@ describe("check-config reports what serve refuses at start, for every start chec
     }
   });
 
+  it("a warning is no refusal: check-config prints it on stdout and says ok", async () => {
+    const w = await world((dir) => ({ repair: REPAIR_WITH(`{ repair_command: [${JSON.stringify(join(dir, "fix"))}] }`).replace("[qemu]", '["IPMI 2.0"]') }));
+    try {
+      assert.deepEqual(await checkConfig(w.file), {
+        code: 0,
+        stdout: `${w.file}: warning: repair.repair_procedures[0].machine_types[0]: "IPMI 2.0" can never be a sabakan machine's BMC type (sabakan accepts letters, digits, '-', '_', '/' and '.'): only entries added by hand would use this procedure\n${w.file}: ok\n`,
+        stderr: "",
+      });
+    } finally {
+      w.remove();
+    }
+  });
+
   it("a problem the schema finds does not hide a file's", async () => {
     const w = await world(() => ({ extra: "runner: { interval_seconds: 0 }" }));
     try {
