@@ -60,11 +60,11 @@ function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const tokensPart = z.object({ tokens_file: z.string().min(1).optional(), tokens: tokenList.optional() });
-
 /** The checks of the files and programs the config names, each on its own section as written (the rest may be invalid). */
 async function fileChecks(data: Record<string, unknown>, env: StartEnvironment): Promise<Array<[StartCheck, ConfigProblem[]]>> {
-  const auth = tokensPart.safeParse(data["auth"]);
+  const auth = isMapping(data["auth"]) ? data["auth"] : {};
+  const tokensFile = typeof auth["tokens_file"] === "string" && auth["tokens_file"] !== "" ? auth["tokens_file"] : undefined;
+  const inline = tokenList.safeParse(auth["tokens"] ?? []);
   const tls = z.object(tlsSection.shape).safeParse(data["tls"]);
   const etcd = etcdSection.optional().safeParse(data["etcd"]);
   const kubernetes = data["kubernetes"];
@@ -72,7 +72,7 @@ async function fileChecks(data: Record<string, unknown>, env: StartEnvironment):
   const sqlite = data["store"] === undefined || data["store"] === "sqlite";
   const database = data["database"] ?? DEFAULT_DATABASE;
   return [
-    ["tokens-file", auth.success && auth.data.tokens_file !== undefined ? problemsOf(readAuthTokens(auth.data.tokens_file, auth.data.tokens ?? [])) : []],
+    ["tokens-file", tokensFile !== undefined ? problemsOf(readAuthTokens(tokensFile, inline.success ? inline.data : [])) : []],
     ["tls-files", tls.success ? problemsOf(readTlsFiles(tls.data)) : []],
     ["etcd-tls-files", data["store"] === "etcd" && etcd.success ? etcdTlsProblems(toEtcdConfig(etcd.data)) : []],
     ["kubeconfig", typeof kubeconfig === "string" && kubeconfig !== "" ? await kubeconfigProblems(kubeconfig) : []],
