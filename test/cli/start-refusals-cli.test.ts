@@ -188,10 +188,27 @@ describe("check-config reports what serve refuses at start, for every start chec
     const w = await world(() => ({ extra: "runner: { interval_seconds: 0 }" }));
     try {
       rmSync(join(w.dir, "fix"));
+      writeFileSync(join(w.dir, "tokens.yaml"), "name: ops\n");
       const report = await runStartChecks(w.file, ENV);
       assert.deepEqual(report.problems.map((p) => [p.check, p.path]), [
         ["schema", "runner.interval_seconds"],
+        ["tokens-file", "auth.tokens_file"],
         ["commands", "repair.repair_procedures[0].repair_operations[0].repair_steps[0].repair_command"],
+      ]);
+    } finally {
+      w.remove();
+    }
+  });
+
+  it("a malformed key of the auth section does not hide its tokens file's problem", async () => {
+    const w = await world((dir) => ({ auth: `auth: { anonymous: operator, tokens_file: ${JSON.stringify(join(dir, "tokens.yaml"))}, tokens: [{ name: ops }] }` }));
+    try {
+      writeFileSync(join(w.dir, "tokens.yaml"), "name: ops\n");
+      const report = await runStartChecks(w.file, ENV);
+      assert.deepEqual(report.problems.map((p) => [p.check, p.path]), [
+        ["schema", "auth.tokens[0].role"],
+        ["schema", "auth.tokens[0].sha256"],
+        ["tokens-file", "auth.tokens_file"],
       ]);
     } finally {
       w.remove();
