@@ -42,7 +42,7 @@ describe("kintsugi serve and check-config never print a secret", () => {
       const kubeconfig = MALFORMED_KUBECONFIGS.find((k) => k.name === shape);
       assert.ok(kubeconfig);
       const stderr = await refusedServe("kubernetes: { kubeconfig: ./kc }\n", { kc: kubeconfig.text });
-      assert.match(stderr, /^kintsugi: \.\/kc: /);
+      assert.match(stderr, /^kintsugi: k\.yaml: kubernetes\.kubeconfig: \.\/kc: /);
       assert.match(stderr.trimEnd(), kubeconfig.says);
       assertNoSecret(stderr);
     });
@@ -52,7 +52,7 @@ describe("kintsugi serve and check-config never print a secret", () => {
   const { as, skip } = runAsForFileModes();
   it("serve refuses an unreadable kubeconfig by name, without its content", { skip }, async () => {
     const stderr = await refusedServe("kubernetes: { kubeconfig: ./kc }\n", { kc: `users:\n- name: u\n  user: { token: ${SECRET} }\n` }, { kc: as ? 0o600 : 0o000 }, as);
-    assert.equal(stderr, "kintsugi: ./kc: cannot read the kubeconfig: permission denied\n");
+    assert.equal(stderr, "kintsugi: k.yaml: kubernetes.kubeconfig: ./kc: cannot read the kubeconfig: permission denied\n");
   });
 
   const withCredentials = "sabakan: { url: 'http://kintsugi:SECRET-pw@127.0.0.1:10080' }\n";

@@ -107,7 +107,7 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
       writeFileSync(join(dir.path, "k.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./blocker/k.db\n`);
       const res = await runCli(["serve", "--config", "k.yaml"], { cwd: dir.path });
       assert.equal(res.code, 1);
-      assert.match(res.stderr, /kintsugi: cannot open database .*blocker\/k\.db: /);
+      assert.match(res.stderr, /^kintsugi: k\.yaml: database: \.\/blocker\/k\.db: cannot be created: .*\/blocker is not a directory$/m);
     } finally {
       dir.remove();
     }

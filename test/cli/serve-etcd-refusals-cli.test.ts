@@ -44,7 +44,7 @@ const SECRET = "Etcd-Pw-Not-To-Be-Shown";
 describe("kintsugi serve on etcd refuses to start with one line, no stack (serve as the real binary)", () => {
   it("a TLS file of the etcd section that cannot be read: the key and the path", async () => {
     const res = await serveOn(`listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ["https://127.0.0.1:2379"]\n  tls-ca-file: ./missing-ca.pem\n`);
-    assertOneLine(res, /^kintsugi: etcd\.tls-ca-file: \.\/missing-ca\.pem: cannot read: no such file$/);
+    assertOneLine(res, /^kintsugi: k\.yaml: etcd\.tls-ca-file: \.\/missing-ca\.pem: cannot read: no such file$/);
   });
 
   it("check-config reads the etcd section's TLS files as serve would, without connecting", async () => {

@@ -62,7 +62,9 @@ describe("unreachable proof of repair is refused at load (serve as the real bina
         join(dir.path, "k.yaml"),
         config('sabakan: { url: "http://127.0.0.1:1" }\nkubernetes: {}\n', "{ repair_command: [echo], watch_seconds: 60 }, { repair_command: [echo], watch_seconds: 600 }", "          success_requires: [sabakan_healthy, node_ready, boot_id_changed]\n          success_dwell_seconds: 600\n"),
       );
-      assert.deepEqual(await runCliInProcess(["check-config", "k.yaml"], { cwd: dir.path }), { code: 0, stdout: "k.yaml: ok\n", stderr: "" });
+      // `kubernetes: {}` means the Pod's credentials: checked as where it runs, in a Pod.
+      const inPod = { ...process.env, KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };
+      assert.deepEqual(await runCliInProcess(["check-config", "k.yaml"], { cwd: dir.path, env: inPod }), { code: 0, stdout: "k.yaml: ok\n", stderr: "" });
     } finally {
       dir.remove();
     }
