@@ -5,6 +5,7 @@ import { SabakanClient } from "../adapters/sabakan-client.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import { ClusterGenerator } from "../runner/cluster-generator.js";
+import type { DependencyMonitor } from "../runner/dependency-monitor.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
@@ -30,6 +31,8 @@ export interface WorkerOptions {
   readonly random: () => number;
   readonly nodes: NodeOperator | null;
   readonly logger: Logger;
+  /** Where every sabakan call's outcome is told (the status page's outage banner reads it); none when absent. */
+  readonly dependencies?: DependencyMonitor;
 }
 
 /** The runner's small log interface over a pino logger. */
@@ -61,9 +64,8 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   // paces as the old one did, then fed every commit by the term) and every sabakan answer's racks.
   const racks = new RackDirectory();
   const ledger = seededLedger(store);
-  const machines: MachineSource | null = config.sabakan
-    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
-    : null;
+  const sabakan = config.sabakan ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }) : null;
+  const machines: MachineSource | null = sabakan ? racks.recording(options.dependencies?.watchingMachines(sabakan) ?? sabakan) : null;
   const runner = new RepairRunner({
     entries,
     settings,
