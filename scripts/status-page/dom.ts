@@ -31,6 +31,16 @@ export function table(headers: readonly string[], rows: ReadonlyArray<{ readonly
   return t;
 }
 
+/** A <time> showing `time` as clock() does, with the full ISO time in its tooltip (and its datetime attribute). */
+export function timeOf(time: string | null): HTMLElement {
+  const node = el("time", clock(time));
+  if (time !== null) {
+    node.dateTime = time;
+    node.title = visible(time);
+  }
+  return node;
+}
+
 /** "12:34:56" in the browser's time zone, or "" for none. */
 export function clock(time: string | null): string {
   if (time === null) return "";

@@ -18,7 +18,12 @@ function fill(section: HTMLElement, nodes: ReadonlyArray<Node | null>): void {
   section.replaceChildren(...nodes.filter((n): n is Node => n !== null));
 }
 
-export function renderQueue(section: HTMLElement, entries: Iterable<Entry>): void {
+/** Why the panel's last read failed (what it shows is then what it knew before), or nothing. */
+function failed(error: string | null): HTMLElement | null {
+  return error === null ? null : el("p", `cannot read this: ${error}; showing what was known before`, "panel-error");
+}
+
+export function renderQueue(section: HTMLElement, entries: Iterable<Entry>, error: string | null = null): void {
   const queue = [...entries].filter((e) => isUnfinished(e) && !e.deleted).sort((a, b) => Number(a.index) - Number(b.index));
   const { shown, more } = capped(queue);
   const rows = shown.map((e) => ({
@@ -35,20 +40,21 @@ export function renderQueue(section: HTMLElement, entries: Iterable<Entry>): voi
   }));
   fill(section, [
     el("h2", `Queue (${queue.length})`),
+    failed(error),
     table(["#", "address", "node", "operation", "status", "step", "waiting for"], rows, "The queue is empty."),
     more === null ? null : el("p", more, "more"),
   ]);
 }
 
-export function renderHolds(section: HTMLElement, holds: Iterable<Hold>): void {
+export function renderHolds(section: HTMLElement, holds: Iterable<Hold>, error: string | null = null): void {
   const list = [...holds].sort((a, b) => a.address.localeCompare(b.address));
   const { shown, more } = capped(list);
   const rows = shown.map((h) => ({ key: h.address, cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : `until ${h.until}`] }));
-  fill(section, [el("h2", `Holds (${list.length})`), table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."), more === null ? null : el("p", more, "more")]);
+  fill(section, [el("h2", `Holds (${list.length})`), failed(error), table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."), more === null ? null : el("p", more, "more")]);
 }
 
-export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[]): void {
-  const nodes: Array<Node | null> = [el("h2", "Latest polls")];
+export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[], error: string | null = null): void {
+  const nodes: Array<Node | null> = [el("h2", "Latest polls"), failed(error)];
   if (outcomes.length === 0) nodes.push(el("p", "No poll has run yet.", "empty"));
   for (const o of outcomes) {
     const parts = [`#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedPhrase(o.skippedTotal, o.skipped.length)}`];
@@ -71,7 +77,7 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
  * A 24-hour strip with a mark per repair that ended (finished or dequeued unfinished), and the list under it.
  * `recent` is newest first; `truncated` says kintsugi sent only the newest of the day's records.
  */
-export function renderTimeline(section: HTMLElement, recent: readonly EndedRepair[], truncated: boolean, now: number): void {
+export function renderTimeline(section: HTMLElement, recent: readonly EndedRepair[], truncated: boolean, now: number, error: string | null = null): void {
   const strip = el("div", undefined, "timeline");
   for (const r of recent.slice(0, MAX_ROWS * 5)) {
     const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
@@ -87,6 +93,7 @@ export function renderTimeline(section: HTMLElement, recent: readonly EndedRepai
   const rows = shown.map((r) => ({ key: r.index, cells: [clock(r.finishedAt), r.index, r.address, r.operation, r.status] }));
   fill(section, [
     el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`),
+    failed(error),
     strip,
     axis,
     table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."),
