@@ -8,6 +8,7 @@ import { REPAIR_COLOURS, REPAIR_LABELS, STATE_COLOURS } from "./colours.js";
 import { liveClient, query, RequestError, subscribe } from "./connection.js";
 import { clock, el, visible } from "./dom.js";
 import { StatusModel, type Dependency, type Entry, type Hold, type Machine, type Outcome, type RepairWait } from "./model.js";
+import { renderNow } from "./now.js";
 import { renderOutage } from "./outage.js";
 import { renderHolds, renderOutcomes, renderQueue, renderTimeline } from "./panels.js";
 import { FINISHED_LIMIT, READS, SUBSCRIPTIONS } from "./queries.js";
@@ -53,6 +54,7 @@ function render(): void {
   racksError.textContent = machinesFailed === null ? "" : visible(`cannot read the machines from sabakan: ${machinesFailed}${model.machines.size > 0 ? "; showing their last known states" : ""}`);
   if (machinesFailed !== null && model.machines.size === 0) byId("racks-summary").textContent = "no machine known yet (sabakan cannot be read)";
   renderOutage(byId("outage"), model.dependencies.values());
+  renderNow(byId("now"), model.entries.values(), model.holds.values());
   renderQueue(byId("queue"), model.entries.values(), failures.get("entries") ?? null);
   renderHolds(byId("holds"), model.holds.values(), failures.get("holds") ?? null);
   renderOutcomes(byId("outcomes"), model.outcomes, failures.get("outcomes") ?? null);

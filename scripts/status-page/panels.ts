@@ -1,5 +1,5 @@
 // The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
-import { clock, el, table, visible } from "./dom.js";
+import { clock, el, table, timeCell, visible } from "./dom.js";
 import { skippedPhrase } from "../../src/domain/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
 import type { EndedRepair } from "./timeline.js";
@@ -49,7 +49,7 @@ export function renderQueue(section: HTMLElement, entries: Iterable<Entry>, erro
 export function renderHolds(section: HTMLElement, holds: Iterable<Hold>, error: string | null = null): void {
   const list = [...holds].sort((a, b) => a.address.localeCompare(b.address));
   const { shown, more } = capped(list);
-  const rows = shown.map((h) => ({ key: h.address, cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : `until ${h.until}`] }));
+  const rows = shown.map((h) => ({ key: h.address, cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : { text: `until ${clock(h.until)}`, title: h.until }] }));
   fill(section, [el("h2", `Holds (${list.length})`), failed(error), table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."), more === null ? null : el("p", more, "more")]);
 }
 
@@ -61,7 +61,9 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
     if (o.shortCircuit) parts.push(`short-circuited: ${o.shortCircuit.candidates} candidates over the limit of ${o.shortCircuit.limit} (${o.shortCircuit.existingEntries} in the queue)`);
     if (o.error) parts.push(`error: ${o.error}`);
     const block = el("div", undefined, "outcome");
-    block.append(el("p", parts.join("; ")));
+    const line = el("p", parts.join("; "));
+    line.title = visible(o.time);
+    block.append(line);
     const { shown, more } = capped(o.skipped);
     if (shown.length > 0) {
       const rows = shown.map((s) => ({ key: s.serial, cells: [s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
@@ -83,20 +85,23 @@ export function renderTimeline(section: HTMLElement, recent: readonly EndedRepai
     const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
     const age = now - Date.parse(r.finishedAt);
     mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / DAY_MS) * 100))}%`;
-    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${r.finishedAt}`);
+    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${clock(r.finishedAt)} (${r.finishedAt})`);
     mark.dataset.key = r.index;
     strip.append(mark);
   }
   const axis = el("div", undefined, "axis");
   axis.append(el("span", "24 h ago"), el("span", "now"));
   const { shown, more } = capped(recent);
-  const rows = shown.map((r) => ({ key: r.index, cells: [clock(r.finishedAt), r.index, r.address, r.operation, r.status] }));
+  const rows = shown.map((r) => ({ key: r.index, cells: [timeCell(r.finishedAt), r.index, r.address, r.operation, r.status] }));
+  // The list scrolls in its own box: 200 rows would push the holds and polls below the fold at 1024 px.
+  const list = el("div", undefined, "scroll");
+  list.append(table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."));
+  if (more !== null) list.append(el("p", more, "more"));
   fill(section, [
     el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`),
     failed(error),
     strip,
     axis,
-    table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."),
-    more === null ? null : el("p", more, "more"),
+    list,
   ]);
 }

@@ -83,8 +83,9 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
           const ring = entry ? REPAIR_COLOURS[entry.status] : held ? REPAIR_COLOURS.HELD : undefined;
           if (ring) {
             ctx.strokeStyle = ring;
-            ctx.lineWidth = layout!.cell >= 10 ? 2 : 1;
-            ctx.strokeRect(x + 0.5, y + 0.5, layout!.cell - 1, layout!.cell - 1);
+            const line = layout!.cell >= 22 ? 3 : layout!.cell >= 10 ? 2 : 1;
+            ctx.lineWidth = line;
+            ctx.strokeRect(x + line / 2, y + line / 2, layout!.cell - line, layout!.cell - line);
           }
           placed.push({ x, y, machine, entry, held });
         });
@@ -96,11 +97,14 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
   };
 }
 
-/** Bigger cells for small data centers, 5 px ones (with no rack labels) for the largest. */
+/**
+ * The biggest cells whose rows fit 640 px: 28 px ones (readable at a glance on a laptop) for small data centers,
+ * 5 px ones (with no rack labels) for the largest.
+ */
 function layoutFor(racks: number, tallest: number, width: number): Layout {
-  for (const cell of [16, 12, 9, 7, 5, 4, 3]) {
+  for (const cell of [28, 22, 16, 12, 9, 7, 5, 4, 3]) {
     const gap = cell >= 9 ? 2 : 1;
-    const rackGap = cell >= 9 ? 8 : 2;
+    const rackGap = cell >= 22 ? 14 : cell >= 9 ? 8 : 2;
     const labelHeight = cell >= 9 ? 12 : 0;
     const racksPerRow = Math.max(1, Math.floor((width + rackGap) / (cell + gap + rackGap)));
     const rowHeight = labelHeight + tallest * (cell + gap) + (cell >= 9 ? 10 : 4);

@@ -38,6 +38,7 @@ const PAGE = `<!doctype html>
 <body>
 <header><h1>kintsugi</h1><span id="connection">loading&hellip;</span><span id="connection-note"></span><span id="racks-summary"></span><a href="./">GraphiQL</a></header>
 <div id="outage" role="alert" hidden></div>
+<section id="now"></section>
 <ul id="legend"></ul>
 <div id="racks-box"><p id="racks-error" class="panel-error" hidden></p><span id="racks-tooltip" hidden></span><canvas id="racks"></canvas></div>
 <div class="columns">
