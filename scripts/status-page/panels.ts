@@ -2,6 +2,7 @@
 import { clock, el, table, timeCell, visible } from "./dom.js";
 import { skippedPhrase } from "../../src/domain/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
+import { skipRows } from "./poll-changes.js";
 import type { EndedRepair } from "./timeline.js";
 
 /** More rows than this in one list are summed up in a line: the page stays responsive at any size. */
@@ -56,7 +57,7 @@ export function renderHolds(section: HTMLElement, holds: Iterable<Hold>, error: 
 export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[], error: string | null = null): void {
   const nodes: Array<Node | null> = [el("h2", "Latest polls"), failed(error)];
   if (outcomes.length === 0) nodes.push(el("p", "No poll has run yet.", "empty"));
-  for (const o of outcomes) {
+  for (const [i, o] of outcomes.entries()) {
     const parts = [`#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedPhrase(o.skippedTotal, o.skipped.length)}`];
     if (o.shortCircuit) parts.push(`short-circuited: ${o.shortCircuit.candidates} candidates over the limit of ${o.shortCircuit.limit} (${o.shortCircuit.existingEntries} in the queue)`);
     if (o.error) parts.push(`error: ${o.error}`);
@@ -64,10 +65,13 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
     const line = el("p", parts.join("; "));
     line.title = visible(o.time);
     block.append(line);
-    const { shown, more } = capped(o.skipped);
+    const rows = skipRows(outcomes, i);
+    const skips = rows.kind === "all" ? rows.skips.map((skip) => ({ change: "", skip })) : rows.kind === "changes" ? rows.changes : [];
+    if (rows.kind === "changes") block.append(el("p", rows.changes.length === 0 ? `the same skips as #${rows.since}` : `skips changed since #${rows.since}:`, "more"));
+    const { shown, more } = capped(skips);
     if (shown.length > 0) {
-      const rows = shown.map((s) => ({ key: s.serial, cells: [s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
-      block.append(table(["serial", "address", "state", "skip", "reason"], rows, ""));
+      const cells = shown.map(({ change, skip: s }) => ({ key: `${change}${s.serial}`, cells: [...(rows.kind === "changes" ? [change] : []), s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
+      block.append(table([...(rows.kind === "changes" ? ["change"] : []), "serial", "address", "state", "skip", "reason"], cells, ""));
     }
     if (more !== null) block.append(el("p", more, "more"));
     nodes.push(block);
