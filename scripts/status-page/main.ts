@@ -34,6 +34,8 @@ const DAY_MS = 86_400_000;
 let disconnectedSince: number | null = null;
 const grid = rackGrid(byId("racks") as HTMLCanvasElement, byId("racks-summary"), byId("racks-tooltip"));
 const TOKEN_HINT = " (a viewer token can be set in GraphiQL at /)";
+/** `maximum-unhealthy-machines-per-rack`, drawn on the racks' headers; null until read (or when it cannot be). */
+let rackLimit: number | null = null;
 /** Why each panel's latest read failed; absent when it worked. */
 const failures = new Map<Panel, string>();
 let pending: Array<() => void> | null = null;
@@ -47,7 +49,7 @@ function setBanner(text: string, state: "live" | "connecting" | "error"): void {
 function render(): void {
   scheduled = false;
   const entries = model.entryByAddress();
-  grid.draw(model.machines, entries, model.holds);
+  grid.draw(model.machines, entries, model.holds, rackLimit);
   const racksError = byId("racks-error");
   const machinesFailed = failures.get("machines") ?? null;
   racksError.hidden = machinesFailed === null;
@@ -126,6 +128,11 @@ async function readAll(): Promise<void> {
     for (const change of pending) change();
     // Read after the panels: a failure the machines read just met is then in kintsugi's answer.
     await readDependencies();
+    // Read at each reconnection: a change of the limit shows then (no event announces it).
+    rackLimit = await query<{ constraints: { maximumUnhealthyMachinesPerRack: number } }>(READS.limits).then(
+      (d) => d.constraints.maximumUnhealthyMachinesPerRack,
+      () => rackLimit,
+    );
     const own = results.slice(1);
     const refused = own.find((r) => r?.auth);
     if (own.every((r) => r !== null)) {

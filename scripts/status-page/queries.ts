@@ -22,6 +22,7 @@ export const READS = {
   outcomes: `query StatusPolls { autoRepairOutcomes(last: 5) { ${OUTCOME} } }`,
   finished: "query StatusRepairs($since: DateTime!, $limit: Int!) { finishedRepairs(since: $since, limit: $limit) { index address operation status finishedAt } }",
   dependencies: `query StatusDependencies { dependencies { ${DEPENDENCY} } }`,
+  limits: "query StatusLimits { constraints { maximumUnhealthyMachinesPerRack } }",
 } as const;
 
 export const SUBSCRIPTIONS = {

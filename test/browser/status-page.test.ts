@@ -70,7 +70,12 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         assert.match((await page.locator("#holds").textContent()) ?? "", /10\.69\.3\.1firmware <b>update<\/b>/);
         assert.equal(await page.locator("#holds b, #outcomes b").count(), 0, "markup from the server became elements");
         assert.match((await page.locator("#outcomes").textContent()) ?? "", new RegExp(`2 machines seen, 1 enqueued, 1 skipped.*r3m1.*${skipKind}`));
-        await page.locator("#racks").hover({ position: { x: 2, y: 14 } });
+        // Each rack's header: its unhealthy machines against the demo's rack limit of 2, and its held machine.
+        const headers = (await page.locator("#racks").getAttribute("data-rack-headers")) ?? "";
+        assert.match(headers, /(^|, )1:1\/2(,|$)/, headers);
+        assert.match(headers, /(^|, )3:1\/2 held 1(,|$)/, headers);
+        // Under the 26 px header of 28 px cells.
+        await page.locator("#racks").hover({ position: { x: 2, y: 30 } });
         assert.match((await page.locator("#racks-tooltip").textContent()) ?? "", /^r0m1 \(rack 0, 10\.69\.0\.1\): HEALTHY$/);
 
         const probes = await untilQueueLive(page, async (address) => {
