@@ -3,11 +3,10 @@ import { clock, el, table, timeCell, visible } from "./dom.js";
 import { skippedPhrase } from "../../src/domain/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
 import { skipRows } from "./poll-changes.js";
-import type { EndedRepair } from "./timeline.js";
+import { stripHours, type EndedRepair } from "./timeline.js";
 
 /** More rows than this in one list are summed up in a line: the page stays responsive at any size. */
 export const MAX_ROWS = 200;
-const DAY_MS = 86_400_000;
 const MARK_CLASSES: Readonly<Record<string, string>> = { SUCCEEDED: "ok", FAILED: "failed", DEQUEUED: "dequeued" };
 
 function capped<T>(items: readonly T[]): { readonly shown: readonly T[]; readonly more: string | null } {
@@ -80,21 +79,23 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
 }
 
 /**
- * A 24-hour strip with a mark per repair that ended (finished or dequeued unfinished), and the list under it.
+ * A strip of the last hours (up to 24, see stripHours) with a mark per repair that ended (finished or dequeued unfinished), and the list under it.
  * `recent` is newest first; `truncated` says kintsugi sent only the newest of the day's records.
  */
 export function renderTimeline(section: HTMLElement, recent: readonly EndedRepair[], truncated: boolean, now: number, error: string | null = null): void {
+  const hours = stripHours(recent, now);
+  const span = hours * 3_600_000;
   const strip = el("div", undefined, "timeline");
   for (const r of recent.slice(0, MAX_ROWS * 5)) {
     const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
     const age = now - Date.parse(r.finishedAt);
-    mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / DAY_MS) * 100))}%`;
+    mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / span) * 100))}%`;
     mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${clock(r.finishedAt)} (${r.finishedAt})`);
     mark.dataset.key = r.index;
     strip.append(mark);
   }
   const axis = el("div", undefined, "axis");
-  axis.append(el("span", "24 h ago"), el("span", "now"));
+  axis.append(el("span", `${hours} h ago`), el("span", "now"));
   const { shown, more } = capped(recent);
   const rows = shown.map((r) => ({ key: r.index, cells: [timeCell(r.finishedAt), r.index, r.address, r.operation, r.status] }));
   // The list scrolls in its own box: 200 rows would push the holds and polls below the fold at 1024 px.
