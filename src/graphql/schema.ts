@@ -4,6 +4,7 @@ import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { GraphQLSchema } from "graphql";
 import { autoRepairResolvers } from "./resolvers/auto-repair-resolvers.js";
 import { clusterResolvers } from "./resolvers/cluster-resolvers.js";
+import { dependencyResolvers } from "./resolvers/dependency-resolvers.js";
 import { gatewayResolvers } from "./resolvers/gateway-resolvers.js";
 import { healthCheckResolvers } from "./resolvers/health-check-resolvers.js";
 import { machineHoldResolvers } from "./resolvers/machine-hold-resolvers.js";
@@ -48,7 +49,7 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers, machineHoldResolvers, repairStatsResolvers, replayResolvers],
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers, machineHoldResolvers, repairStatsResolvers, replayResolvers, dependencyResolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

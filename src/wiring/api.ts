@@ -17,6 +17,7 @@ import { createHttpServer } from "../graphql/http-server.js";
 import { VERSION } from "../version.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import type { RepairSummaries } from "../runner/repair-summaries.js";
+import { DependencyMonitor } from "../runner/dependency-monitor.js";
 import type { Events } from "./events.js";
 import type { ReservedAddress } from "./listen-address.js";
 import type { Workers } from "./workers.js";
@@ -54,7 +55,7 @@ export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy:
  * within its request only; a subscription event's fleet search is shared by every subscriber. `fleet` notes the size
  * of every fleet sabakan answers the gateway with (see startApi).
  */
-export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries, fleet: FleetSize = new FleetSize()): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
+export function contextFactory(config: KintsugiConfig, store: KintsugiStore, events: Events, leader: LeaderAccess, now: () => number, repairSummaries: RepairSummaries, fleet: FleetSize = new FleetSize(), dependencies: DependencyMonitor = new DependencyMonitor([], now)): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
   const sabakan = config.sabakan
     ? new FleetObservingClient(
         {
@@ -64,6 +65,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
           ...(config.sabakan.maxConcurrentRequests !== undefined && { maxConcurrent: config.sabakan.maxConcurrentRequests }),
         },
         fleet,
+        dependencies,
       )
     : null;
   // One search of the fleet per subscription event, shared by every subscriber.
@@ -95,6 +97,7 @@ export function contextFactory(config: KintsugiConfig, store: KintsugiStore, eve
     pollRecords: store.pollRecords,
     finished: store.finished,
     repairSummaries,
+    dependencies: () => dependencies.list(),
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,
     // The ledger of outcomes lives in the leader's term.

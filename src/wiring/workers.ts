@@ -6,6 +6,7 @@ import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import { BmcDirectory } from "../runner/bmc-directory.js";
 import { ClusterGenerator } from "../runner/cluster-generator.js";
+import type { DependencyMonitor } from "../runner/dependency-monitor.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   readonly random: () => number;
   readonly nodes: NodeOperator | null;
   readonly logger: Logger;
+  /** Where every sabakan call's outcome is told (the status page's outage banner reads it); none when absent. */
+  readonly dependencies?: DependencyMonitor;
 }
 
 /** The runner's small log interface over a pino logger. */
@@ -64,9 +67,8 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const ledger = seededLedger(store);
   // Every sabakan answer's BMCs too, which repair commands and health checks get in their environment.
   const bmcs = new BmcDirectory();
-  const machines: MachineSource | null = config.sabakan
-    ? bmcs.recording(racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })))
-    : null;
+  const sabakan = config.sabakan ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }) : null;
+  const machines: MachineSource | null = sabakan ? bmcs.recording(racks.recording(options.dependencies?.watchingMachines(sabakan) ?? sabakan)) : null;
   const runner = new RepairRunner({
     entries,
     settings,

@@ -22,6 +22,7 @@ import type { ReplayReport as ReplayReportModel, ReplayedPoll as ReplayedPollMod
 import type { RepairStatsGroup as RepairStatsGroupModel, DurationSummary as DurationSummaryModel } from '../../domain/repair-stats.js';
 import type { MachineRepairHistory as MachineRepairHistoryModel, MachineRepair as MachineRepairModel, FrequentlyRepaired as FrequentlyRepairedModel } from '../../domain/machine-repairs.js';
 import type { FinishedRepair as FinishedRepairModel } from '../../domain/finished-repair.js';
+import type { DependencyStatus as DependencyStatusModel } from '../../domain/dependency-status.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -242,6 +243,25 @@ export type Constraints = {
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
   /** `wait-seconds-to-replace-control-plane` (kintsugi's own): a control plane whose machine is neither HEALTHY, UPDATING nor UNINITIALIZED is replaced only once that state has lasted longer than this (from sabakan's status.timestamp), and never while its Node carries `cke.cybozu.com/reboot: "true"`; 0 = at once, as CKE's document says. Default 1800. */
   waitSecondsToReplaceControlPlane: Scalars['Int']['output'];
+};
+
+/** A service kintsugi calls, as its calls to it went. */
+export type Dependency = {
+  __typename?: 'Dependency';
+  /** When the current run of failed calls began; null while calls work and before any call. */
+  downSince?: Maybe<Scalars['DateTime']['output']>;
+  /** The newest failure's message while calls fail (at most 500 characters); null otherwise. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** Failed calls in the current run. */
+  failures: Scalars['Int']['output'];
+  /** When a call last failed; null when none did since kintsugi started. */
+  lastFailed?: Maybe<Scalars['DateTime']['output']>;
+  /** When a call last worked; null when none did since kintsugi started. */
+  lastWorked?: Maybe<Scalars['DateTime']['output']>;
+  /** `sabakan` or `kubernetes`. */
+  name: Scalars['String']['output'];
+  /** Whether the latest call worked; false before any call (see `lastWorked` and `downSince`). */
+  up: Scalars['Boolean']['output'];
 };
 
 /** One failure domain value (a rack, a machine type) and its allowance. */
@@ -865,6 +885,13 @@ export type Query = {
   clusterVariables: ClusterVariables;
   /** The current values of the safety constraints. */
   constraints: Constraints;
+  /**
+   * What this replica's own calls say of the services kintsugi depends on, one per configured service (sabakan, then
+   * Kubernetes): whether calls work, and since when they fail. Nothing is probed: sabakan is judged by the polls and
+   * the forwarded queries, Kubernetes by the node lists of the repair passes, polls and health checks (the leader's;
+   * a follower lists no nodes, so it has not asked Kubernetes).
+   */
+  dependencies: Array<Dependency>;
   /**
    * The repairs that ended (finished, or dequeued before they finished) from `since` (inclusive) to `until`
    * (exclusive; now when absent), newest first by when they ended, at most `limit` of them (1 to 5,000, default
@@ -1493,6 +1520,8 @@ export type Subscription = {
    * the first successful round after a failure (outcome UNCHANGED).
    */
   clusterGenerated: ClusterGeneration;
+  /** A dependency's status each time it goes down (the first failed call of a run) or comes back (a call works again). */
+  dependencyEvents: Dependency;
   /** A health check whose evaluation changed (a target's state, the gate, pausing). */
   healthCheckEvents: HealthCheck;
   /**
@@ -1670,6 +1699,7 @@ export type ResolversTypes = {
   ClusterVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Dependency: ResolverTypeWrapper<DependencyStatusModel>;
   DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
   DurationSummary: ResolverTypeWrapper<DurationSummaryModel>;
   EntryWait: ResolverTypeWrapper<PublishedWaitModel>;
@@ -1755,6 +1785,7 @@ export type ResolversParentTypes = {
   ClusterVariables: MachineQueryVariablesModel;
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
+  Dependency: DependencyStatusModel;
   DomainPacing: DomainPacingModel;
   DurationSummary: DurationSummaryModel;
   EntryWait: PublishedWaitModel;
@@ -1911,6 +1942,16 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DependencyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Dependency'] = ResolversParentTypes['Dependency']> = {
+  downSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  failures?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastFailed?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  lastWorked?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  up?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
 
 export type DomainPacingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DomainPacing'] = ResolversParentTypes['DomainPacing']> = {
   allowance?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2142,6 +2183,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   clusterTemplate?: Resolver<Maybe<ResolversTypes['ClusterTemplate']>, ParentType, ContextType>;
   clusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  dependencies?: Resolver<Array<ResolversTypes['Dependency']>, ParentType, ContextType>;
   finishedRepairs?: Resolver<Array<ResolversTypes['FinishedRepair']>, ParentType, ContextType, RequireFields<QueryFinishedRepairsArgs, 'since'>>;
   frequentlyRepaired?: Resolver<Array<ResolversTypes['FrequentlyRepairedMachine']>, ParentType, ContextType, RequireFields<QueryFrequentlyRepairedArgs, 'since'>>;
   generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType, Partial<QueryGeneratedClusterArgs>>;
@@ -2303,6 +2345,7 @@ export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType ext
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   autoRepairOutcomes?: SubscriptionResolver<ResolversTypes['AutoRepairOutcome'], "autoRepairOutcomes", ParentType, ContextType>;
   clusterGenerated?: SubscriptionResolver<ResolversTypes['ClusterGeneration'], "clusterGenerated", ParentType, ContextType>;
+  dependencyEvents?: SubscriptionResolver<ResolversTypes['Dependency'], "dependencyEvents", ParentType, ContextType>;
   healthCheckEvents?: SubscriptionResolver<ResolversTypes['HealthCheck'], "healthCheckEvents", ParentType, ContextType>;
   machineHoldEvents?: SubscriptionResolver<ResolversTypes['MachineHoldEvent'], "machineHoldEvents", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
@@ -2346,6 +2389,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ClusterVariables?: ClusterVariablesResolvers<ContextType>;
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  Dependency?: DependencyResolvers<ContextType>;
   DomainPacing?: DomainPacingResolvers<ContextType>;
   DurationSummary?: DurationSummaryResolvers<ContextType>;
   EntryWait?: EntryWaitResolvers<ContextType>;
