@@ -67,6 +67,7 @@ describe("worker selection policies end to end (the real server process, CLI, te
         sabakan.setState(`m${worker.address.split(".")[3]}`, "UNREACHABLE");
         const run = await runCli(["--server", url, "cluster", "generate"]);
         assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual([JSON.parse(run.stdout).outcome, JSON.parse(run.stdout).record?.policy], ["GENERATED", c.policy.toUpperCase()]);
         const after = await records();
         const latest = after.at(-1);
         const node = (latest?.cluster ?? first?.cluster)?.nodes.find((n) => n.address === worker.address);
