@@ -214,7 +214,7 @@ export const GetGeneratedCluster = /* GraphQL */ `
 
 const GENERATION_FIELDS = /* GraphQL */ `
   fragment GenerationFields on ClusterGeneration {
-    sequence outcome generation time lastTime repeats trigger changes error
+    sequence outcome generation time lastTime repeats trigger policy changes error
   }
 `;
 

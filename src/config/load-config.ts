@@ -185,6 +185,7 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
           timeoutSeconds: file.sabakan.timeout_seconds,
           maxResponseBytes: file.sabakan.max_response_bytes,
           maxConcurrentRequests: file.sabakan.max_concurrent_requests,
+          selection: { workerSelection: file.sabakan.worker_selection, spareNodeTaintKey: file.sabakan.spare_node_taint_key ?? null },
         }
       : null,
     kubernetes: file.kubernetes

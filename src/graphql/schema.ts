@@ -31,6 +31,7 @@ const enums: Resolvers = {
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
   HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
   ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", EVENT: "event", OPERATOR: "operator" },
+  ClusterWorkerSelection: { WEIGHTED: "weighted", ALL_HEALTHY: "all_healthy" },
   SkipKind: SKIP_KIND_VALUES,
   PacingDomainKind: { RACK: "rack", MACHINE_TYPE: "machine_type" },
   MachineHoldSource: { API: "api", ANNOTATION: "annotation" },

@@ -1,6 +1,7 @@
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { ClusterGeneration, GenerationTrigger, StoredClusterTemplate } from "../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../domain/cluster/types.js";
+import type { WorkerSelection } from "../domain/cluster/worker-selection.js";
 import type { Constraints } from "../domain/constraints.js";
 import type { FinishedRepair } from "../domain/finished-repair.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
@@ -244,9 +245,10 @@ export interface ClusterGenerationPort {
   controlPlaneAddresses(): readonly string[];
   generation(generation: number): ClusterGeneration | null;
   last(count: number | null): ClusterGeneration[];
-  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration>;
-  recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration>;
-  recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
+  /** `policy` (here and below): the worker selection the round ran under; absent: weighted. */
+  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[], policy?: WorkerSelection): Promise<ClusterGeneration>;
+  recordRecovered(time: number, trigger: GenerationTrigger, policy?: WorkerSelection): Promise<ClusterGeneration>;
+  recordFailed(time: number, trigger: GenerationTrigger, error: string, policy?: WorkerSelection): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
 }
 
 /** The store cannot be reached or written now (etcd down, SQLite file unwritable); reads may still be served. */

@@ -116,6 +116,7 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     nodes,
     now,
     log: clusterLog,
+    ...(config.sabakan?.selection !== undefined && { policy: config.sabakan.selection }),
   });
   return { runner, autoRepair, healthChecks, clusterGenerator, logs: { autoRepair: autoRepairLog, cluster: clusterLog }, pacingLedger: ledger };
 }

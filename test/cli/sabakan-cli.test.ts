@@ -100,8 +100,8 @@ describe("kintsugi sabakan and kintsugi cluster (the real binary against a start
     assert.match(failed.stderr, /cluster generation failed: sabakan at .*answered HTTP 500/);
     const history = await cli("cluster", "history", "--last", "5");
     assert.equal(history.code, 0);
-    const records = JSON.parse(history.stdout) as Array<{ outcome: string; generation: number; trigger: string }>;
-    assert.deepEqual(records.map((r) => [r.outcome, r.generation, r.trigger]), [["GENERATED", 1, "TEMPLATE"], ["FAILED", 1, "OPERATOR"]]);
+    const records = JSON.parse(history.stdout) as Array<{ outcome: string; generation: number; trigger: string; policy: string }>;
+    assert.deepEqual(records.map((r) => [r.outcome, r.generation, r.trigger, r.policy]), [["GENERATED", 1, "TEMPLATE", "WEIGHTED"], ["FAILED", 1, "OPERATOR", "WEIGHTED"]]);
     assert.equal((await cli("cluster", "history", "--last", "x")).code, 1);
   });
 

@@ -24,6 +24,13 @@ export type ClusterGenerationTrigger =
   /** A new template. */
   | 'TEMPLATE';
 
+/** How cluster generation chooses workers (the config's sabakan.worker_selection). */
+export type ClusterWorkerSelection =
+  /** Every healthy machine a worker, minimum-workers-rate on retirement, spare nodes first as control planes (CKE v1.32.2 and later). */
+  | 'ALL_HEALTHY'
+  /** minimum-workers, maximum-workers and the templates' weights (CKE before v1.32.2). Records older than the policy read as this. */
+  | 'WEIGHTED';
+
 /** A node's standing under a health check. */
 export type HealthCheckTargetState =
   /** No configured condition holds. */
@@ -410,19 +417,19 @@ export type GetGeneratedClusterQueryVariables = Exact<{
 
 export type GetGeneratedClusterQuery = { generatedCluster: { generation: number, yaml: string } | null };
 
-export type GenerationFieldsFragment = { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null };
+export type GenerationFieldsFragment = { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null };
 
 export type RunClusterGenerationMutationVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
+export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
 
 export type ClusterGenerationsQueryVariables = Exact<{
   last?: number | null | undefined;
 }>;
 
 
-export type ClusterGenerationsQuery = { clusterGenerations: Array<{ sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null }> };
+export type ClusterGenerationsQuery = { clusterGenerations: Array<{ sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null }> };
 
 export type MachineHoldFieldsFragment = { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource };
 

@@ -140,6 +140,8 @@ export type ClusterGeneration = {
   lastTime: Scalars['DateTime']['output'];
   /** GENERATED, FAILED, or UNCHANGED for the first successful round after a failure. */
   outcome: ClusterGenerationOutcome;
+  /** The worker selection policy (sabakan.worker_selection) the round ran under. */
+  policy: ClusterWorkerSelection;
   /** How many rounds in a row failed with this error (1 for a GENERATED record). */
   repeats: Scalars['Int']['output'];
   /** Ascending record number. */
@@ -221,6 +223,14 @@ export type ClusterVariables = {
   /** Machines must not match this. Default: roles boot and state RETIRED. */
   notHaving?: Maybe<MachineParamsValue>;
 };
+
+/** How cluster generation chooses workers (the config's sabakan.worker_selection). */
+export enum ClusterWorkerSelection {
+  /** Every healthy machine a worker, minimum-workers-rate on retirement, spare nodes first as control planes (CKE v1.32.2 and later). */
+  AllHealthy = 'all_healthy',
+  /** minimum-workers, maximum-workers and the templates' weights (CKE before v1.32.2). Records older than the policy read as this. */
+  Weighted = 'weighted'
+}
 
 /** The safety constraints, named in camelCase after CKE's kebab-case names. */
 export type Constraints = {
@@ -348,6 +358,8 @@ export type GeneratedCluster = {
   generation: Scalars['Int']['output'];
   /** The nodes, control planes first. */
   nodes: Array<ClusterNode>;
+  /** The worker selection policy (sabakan.worker_selection) that generated it. */
+  policy: ClusterWorkerSelection;
   /** What started the round that generated it. */
   trigger: ClusterGenerationTrigger;
   /** The configuration as CKE's cluster.yml. */
@@ -1697,6 +1709,7 @@ export type ResolversTypes = {
   ClusterNode: ResolverTypeWrapper<ClusterNodeModel>;
   ClusterTemplate: ResolverTypeWrapper<StoredClusterTemplateModel>;
   ClusterVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
+  ClusterWorkerSelection: null;
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Dependency: ResolverTypeWrapper<DependencyStatusModel>;
@@ -1893,6 +1906,7 @@ export type ClusterGenerationResolvers<ContextType = GraphQLContext, ParentType 
   generation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lastTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   outcome?: Resolver<ResolversTypes['ClusterGenerationOutcome'], ParentType, ContextType>;
+  policy?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
   repeats?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1926,6 +1940,8 @@ export type ClusterVariablesResolvers<ContextType = GraphQLContext, ParentType e
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
 };
+
+export type ClusterWorkerSelectionResolvers = { ALL_HEALTHY: 'all_healthy', WEIGHTED: 'weighted' };
 
 export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Constraints'] = ResolversParentTypes['Constraints']> = {
   controlPlaneCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1997,6 +2013,7 @@ export type GeneratedClusterResolvers<ContextType = GraphQLContext, ParentType e
   generatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   generation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['ClusterNode']>, ParentType, ContextType>;
+  policy?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
   trigger?: Resolver<ResolversTypes['ClusterGenerationTrigger'], ParentType, ContextType>;
   yaml?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -2387,6 +2404,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ClusterNode?: ClusterNodeResolvers<ContextType>;
   ClusterTemplate?: ClusterTemplateResolvers<ContextType>;
   ClusterVariables?: ClusterVariablesResolvers<ContextType>;
+  ClusterWorkerSelection?: ClusterWorkerSelectionResolvers;
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Dependency?: DependencyResolvers<ContextType>;

@@ -91,11 +91,13 @@ export const clusterResolvers: Resolvers = {
     changes: (g) => [...g.changes],
     generatedAt: (g) => g.time,
     trigger: (g) => g.trigger as never,
+    policy: (g) => g.policy as never,
   },
   ClusterGeneration: {
     sequence: (g) => String(g.sequence),
     outcome: outcomeOf,
     trigger: (g) => g.trigger as never,
+    policy: (g) => g.policy as never,
     changes: (g) => [...g.changes],
     cluster: (g) => generated(g),
   },

@@ -5,6 +5,7 @@ import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.
 import { MAX_HOLD_REASON_LENGTH } from "../../domain/machine-holds.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
+import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
@@ -169,6 +170,8 @@ export const generationValue = z.object({
     lastTime: time,
     repeats: id,
     trigger: z.enum(GENERATION_TRIGGERS),
+    /** Absent in records written before records named their policy: weighted. */
+    policy: z.enum(WORKER_SELECTIONS).optional(),
     generation: count,
     /** The configuration as gzip'd JSON in base64: 8,000 nodes are about 260 kB gzip'd. */
     cluster: z.base64().nullable(),

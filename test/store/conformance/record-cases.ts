@@ -106,7 +106,7 @@ export function recordCases(h: StoreHarness): void {
       const first = await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
       const second = await store.generations.recordGenerated(NOW + MINUTE, "schedule", cluster(2), ["add worker"]);
       assert.deepEqual([first.generation, second.generation, second.sequence], [1, 2, 2]);
-      assert.deepEqual(second, { sequence: 2, outcome: "generated", time: NOW + MINUTE, lastTime: NOW + MINUTE, repeats: 1, trigger: "schedule", generation: 2, cluster: cluster(2), changes: ["add worker"], error: null });
+      assert.deepEqual(second, { sequence: 2, outcome: "generated", time: NOW + MINUTE, lastTime: NOW + MINUTE, repeats: 1, trigger: "schedule", policy: "weighted", generation: 2, cluster: cluster(2), changes: ["add worker"], error: null });
       const reopened = await h.reopen();
       assert.deepEqual(reopened.generations.current(), second);
       assert.deepEqual(reopened.generations.generation(1), first);
@@ -131,6 +131,24 @@ export function recordCases(h: StoreHarness): void {
         [2, "failed", 2, "broken"],
         [3, "failed", 1, "other"],
         [4, "recovered", 1, null],
+      ]);
+    });
+
+    it("names the policy of every record across a restart (weighted when none is given); a failure under another policy is a new record", async () => {
+      const store = await h.open();
+      const weighted = await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
+      const allHealthy = await store.generations.recordGenerated(NOW + MINUTE, "schedule", cluster(2), ["add worker"], "all_healthy");
+      const failed = await store.generations.recordFailed(NOW + 2 * MINUTE, "schedule", "broken", "all_healthy");
+      const otherPolicy = await store.generations.recordFailed(NOW + 3 * MINUTE, "schedule", "broken");
+      const recovered = await store.generations.recordRecovered(NOW + 4 * MINUTE, "schedule", "all_healthy");
+      assert.deepEqual([weighted.policy, allHealthy.policy, failed.record.policy, otherPolicy.record.policy, recovered.policy], ["weighted", "all_healthy", "all_healthy", "weighted", "all_healthy"]);
+      assert.equal(otherPolicy.repeated, false);
+      assert.deepEqual((await h.reopen()).generations.last(null).map((g) => [g.sequence, g.outcome, g.policy]), [
+        [1, "generated", "weighted"],
+        [2, "generated", "all_healthy"],
+        [3, "failed", "all_healthy"],
+        [4, "failed", "weighted"],
+        [5, "recovered", "all_healthy"],
       ]);
     });
 
