@@ -1,16 +1,16 @@
 // The shapes of issue 25 that bench/abuse sends a kintsugi serve, from a viewer token: what each client does and how
 // its answer is told (refused with the limit it names, or answered with its size), and the hostile Kubernetes APIs.
 import { ABUSE_SHAPES } from "../test/support/cost-shapes.js";
-import type { FakeSabakan } from "../test/support/fake-sabakan.js";
 import type { HostileBehaviour, HostileKubeApi } from "../test/support/hostile-kube-api.js";
 import { REPLAY_DAYS } from "./abuse-seed.js";
 import { subscriptionShape } from "./abuse-subscriptions.js";
 
-/** What a shape's clients have: the server, the tokens, the test sabakan (to count its requests) and a way to fire a repair event. */
+/** What a shape's clients have: the server, the tokens, sabakan's request count and a way to fire a repair event. */
 export interface ShapeContext {
   readonly url: string;
   readonly viewer: string;
-  readonly sabakan: FakeSabakan;
+  /** Requests sabakan received so far. */
+  readonly sabakanRequests: () => number;
   readonly kube: HostileKubeApi | null;
   /** Adds a repair entry with the admin token: one repairEntryEvents event. */
   readonly fire: () => Promise<void>;
