@@ -67,7 +67,7 @@ function row(name: string, clients: number, answer: string, f: ServerFigures): s
   const lower = f.unanswered ? ">=" : "";
   const health = h.length === 0 ? "no answer" : `${ms(percentile(h, 50))} / ${lower}${ms(percentile(h, 99))} / ${lower}${ms(h.at(-1)!)}`;
   const goal = h.length > 0 && percentile(h, 99) < 100 && f.peakMb < 500 && !f.gone ? "" : " (misses the goal)";
-  const gone = f.gone ? `; ${f.gone}` : "";
+  const gone = f.gone && !answer.includes(f.gone) ? `; ${f.gone}` : "";
   return `| ${name} | ${clients} | ${answer}${gone} | ${health} (${h.length} probes${f.failedProbes ? `, ${f.failedProbes} failed` : ""}) | ${Math.round(f.peakMb)} MB${goal} |`;
 }
 
