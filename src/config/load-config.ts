@@ -1,3 +1,4 @@
+import { machineTypeCaseWarnings } from "./machine-type-warnings.js";
 import { repairKeyWarnings } from "./repair-key-warnings.js";
 import { readFileSync } from "node:fs";
 import YAML from "yaml";
@@ -207,7 +208,7 @@ export function parseConfig(text: string, source: string): KintsugiConfig {
   return parseConfigWithWarnings(text, source).config;
 }
 
-/** A loaded config and what was loaded but is worth a warning (unknown keys of CKE's `repair` section). */
+/** A loaded config and what was loaded but is worth a warning (unknown keys of CKE's `repair` section, machine types in the wrong case). */
 export interface LoadedConfig {
   readonly config: KintsugiConfig;
   readonly warnings: readonly ConfigProblem[];
@@ -222,7 +223,7 @@ export function parseConfigWithWarnings(text: string, source: string): LoadedCon
   }
   const result = configFileSchema.safeParse(data, { error: configErrorMap });
   if (!result.success) throw new ConfigError(source, problemsOf(result.error.issues));
-  return { config: toKintsugiConfig(result.data, source), warnings: repairKeyWarnings(data) };
+  return { config: toKintsugiConfig(result.data, source), warnings: [...repairKeyWarnings(data), ...machineTypeCaseWarnings(data)] };
 }
 
 /**
