@@ -83,18 +83,14 @@ const VARIABLES_FIELDS = /* GraphQL */ `
 
 export const GetAutoRepairVariables = /* GraphQL */ `
   query GetAutoRepairVariables {
-    autoRepairVariables { having { ...ParamsFields } notHaving { ...ParamsFields } }
+    autoRepairVariables { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 export const SetAutoRepairVariables = /* GraphQL */ `
-  mutation SetAutoRepairVariables($having: MachineParams, $notHaving: MachineParams) {
-    setAutoRepairVariables(having: $having, notHaving: $notHaving) {
-      having { ...ParamsFields } notHaving { ...ParamsFields }
-    }
+  mutation SetAutoRepairVariables($text: String!) {
+    setAutoRepairVariables(text: $text) { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 const CONSTRAINTS_FIELDS = /* GraphQL */ `

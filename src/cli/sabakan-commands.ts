@@ -38,7 +38,7 @@ export function sabakanCommand(io: CliIo): Command {
   cmd.command("set-variables").description('replace the searchMachines variables of cluster generation with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
     .argument("<FILE>")
     .action(async (file: string) => {
-      await io.client().request<Op.SetClusterVariablesMutation>(D.SetClusterVariables, readVariablesFile(file));
+      await io.client().request<Op.SetClusterVariablesMutation>(D.SetClusterVariables, { ...readVariablesFile(file, io.note).variables });
     });
 
   cmd.command("get-variables").description("print the searchMachines variables of cluster generation as JSON")

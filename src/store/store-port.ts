@@ -183,7 +183,10 @@ export interface SettingsPort {
   autoRepairEnabled(): boolean;
   setAutoRepairEnabled(enabled: boolean): Promise<void>;
   autoRepairVariables(): MachineQueryVariables;
-  setAutoRepairVariables(variables: MachineQueryVariables): Promise<void>;
+  /** The auto-repair variables as last set, as text (see variablesText for those set without one); null when never set. */
+  autoRepairVariablesText(): string | null;
+  /** Replaces the auto-repair variables; `text`, when given, is what they were read from, kept byte for byte. */
+  setAutoRepairVariables(variables: MachineQueryVariables, text?: string): Promise<void>;
   clusterGenerationEnabled(): boolean;
   setClusterGenerationEnabled(enabled: boolean): Promise<void>;
   clusterVariables(): MachineQueryVariables;

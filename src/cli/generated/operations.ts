@@ -312,15 +312,14 @@ export type ParamsFieldsFragment = { racks: Array<number> | null, roles: Array<s
 export type GetAutoRepairVariablesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetAutoRepairVariablesQuery = { autoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type GetAutoRepairVariablesQuery = { autoRepairVariables: { text: string | null } };
 
 export type SetAutoRepairVariablesMutationVariables = Exact<{
-  having?: MachineParams | null | undefined;
-  notHaving?: MachineParams | null | undefined;
+  text: string;
 }>;
 
 
-export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { text: string | null } };
 
 export type ConstraintsFieldsFragment = { controlPlaneCount: number, minimumWorkersRate: number, maximumUnreachableNodesForReboot: number, maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number };
 

@@ -109,6 +109,12 @@ export type AutoRepairVariables = {
   having?: Maybe<MachineParamsValue>;
   /** Machines must not match this. */
   notHaving?: Maybe<MachineParamsValue>;
+  /**
+   * The variables as they were last set, as text (what `ckecli auto-repair get-variables` prints): the bytes given as
+   * `setAutoRepairVariables(text:)`, or ckecli's JSON of `having` and `notHaving` when those were given. Null while
+   * none were set and CKE's defaults apply, where ckecli says `not found`.
+   */
+  text?: Maybe<Scalars['String']['output']>;
 };
 
 /** BMC represents a Baseboard Management Controller. */
@@ -679,8 +685,11 @@ export type Mutation = {
   /** Enables or disables sabakan-triggered repair; persistent. Returns the new value. */
   setAutoRepairEnabled: Scalars['Boolean']['output'];
   /**
-   * Replaces (never merges) the query variables of sabakan-triggered repair. Errors with INVALID_MACHINE_PARAMS
-   * naming the field when a value is out of range.
+   * Replaces (never merges) the query variables of sabakan-triggered repair, from `having` and `notHaving`, or from
+   * `text`: the JSON of `ckecli auto-repair set-variables FILE`, read as CKE reads it (keys matched without regard to
+   * case, unknown keys ignored) and kept byte for byte as `AutoRepairVariables.text`. Errors with
+   * INVALID_MACHINE_PARAMS naming the field when a value is out of range or of the wrong type, or when `text` comes
+   * with `having` or `notHaving`.
    */
   setAutoRepairVariables: AutoRepairVariables;
   /** Turns cluster generation on (a round follows soon) or off (no rounds; the configuration in force stays). */
@@ -758,6 +767,7 @@ export type MutationSetAutoRepairEnabledArgs = {
 export type MutationSetAutoRepairVariablesArgs = {
   having?: InputMaybe<MachineParams>;
   notHaving?: InputMaybe<MachineParams>;
+  text?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1844,6 +1854,7 @@ export type AutoRepairShortCircuitResolvers<ContextType = GraphQLContext, Parent
 export type AutoRepairVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairVariables'] = ResolversParentTypes['AutoRepairVariables']> = {
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type BmcResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BMC'] = ResolversParentTypes['BMC']> = {
