@@ -67,9 +67,14 @@ describe("kintsugi sabakan and kintsugi cluster (the real binary against a start
     assert.equal((await cli("sabakan", "get-template")).code, 1, "still no template");
   });
 
-  it("sets the template, prints it back verbatim, and prints the generated cluster.yml", async () => {
+  it("sets the template, prints it parsed as ckecli does (verbatim with --as-set), and prints the generated cluster.yml", async () => {
     assert.deepEqual(await cli("sabakan", "set-template", file("cluster.yml", TEMPLATE)), { code: 0, stdout: "", stderr: "" });
-    assert.deepEqual(await cli("sabakan", "get-template"), { code: 0, stdout: TEMPLATE, stderr: "" });
+    // ckecli's get-template prints the parsed template through sigs.k8s.io/yaml (sabakan_get_template.go): the comment
+    // gone, keys sorted, sequences unindented; for these keys, the lines ckecli prints (ckecli adds CKE's defaults for
+    // the sections the template leaves out, and a node's empty address and hostname, which kintsugi does not model).
+    const parsed = "name: prod\nnodes:\n- control_plane: true\n  user: cybozu\n- control_plane: false\n  user: cybozu\nservice_subnet: 10.68.0.0/16\n";
+    assert.deepEqual(await cli("sabakan", "get-template"), { code: 0, stdout: parsed, stderr: "" });
+    assert.deepEqual(await cli("sabakan", "get-template", "--as-set"), { code: 0, stdout: TEMPLATE, stderr: "" });
     const deadline = Date.now() + 15_000;
     let got = await cli("cluster", "get");
     while (got.code !== 0 && Date.now() < deadline) {
