@@ -75,12 +75,6 @@ export const SetAutoRepairEnabled = /* GraphQL */ `
   }
 `;
 
-const VARIABLES_FIELDS = /* GraphQL */ `
-  fragment ParamsFields on MachineParamsValue {
-    labels { name value } racks roles states minDaysBeforeRetire
-  }
-`;
-
 export const GetAutoRepairVariables = /* GraphQL */ `
   query GetAutoRepairVariables {
     autoRepairVariables { text }
@@ -175,19 +169,15 @@ export const GetClusterTemplate = /* GraphQL */ `
 `;
 
 export const SetClusterVariables = /* GraphQL */ `
-  mutation SetClusterVariables($having: MachineParams, $notHaving: MachineParams) {
-    setClusterVariables(having: $having, notHaving: $notHaving) {
-      having { ...ParamsFields } notHaving { ...ParamsFields }
-    }
+  mutation SetClusterVariables($text: String!) {
+    setClusterVariables(text: $text) { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 export const GetClusterVariables = /* GraphQL */ `
   query GetClusterVariables {
-    clusterVariables { having { ...ParamsFields } notHaving { ...ParamsFields } }
+    clusterVariables { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 export const ClusterGenerationEnabled = /* GraphQL */ `

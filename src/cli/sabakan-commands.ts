@@ -3,7 +3,6 @@ import { Command, Option } from "commander";
 import { templateYaml } from "../domain/cluster/cluster-yaml.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import { readVariablesFile } from "./auto-repair-commands.js";
-import { ckeJson, withoutNulls } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
@@ -45,13 +44,16 @@ export function sabakanCommand(io: CliIo): Command {
   cmd.command("set-variables").description('replace the searchMachines variables of cluster generation with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
     .argument("<FILE>")
     .action(async (file: string) => {
-      await io.client().request<Op.SetClusterVariablesMutation>(D.SetClusterVariables, { ...readVariablesFile(file, io.note).variables });
+      const { text } = readVariablesFile(file, io.note);
+      await io.client().request<Op.SetClusterVariablesMutation>(D.SetClusterVariables, { text });
     });
 
-  cmd.command("get-variables").description("print the searchMachines variables of cluster generation as JSON")
+  // As auto-repair get-variables: the stored bytes, or "not found" (sabakan_get_variables.go).
+  cmd.command("get-variables").description("print the searchMachines variables of cluster generation exactly as set-variables was given them")
     .action(async () => {
       const r = await io.client().request<Op.GetClusterVariablesQuery>(D.GetClusterVariables);
-      io.out(ckeJson(withoutNulls(r.clusterVariables)));
+      if (r.clusterVariables.text === null || r.clusterVariables.text === undefined) throw new CliError("not found");
+      io.out(r.clusterVariables.text);
     });
 
   addToggleCommands(cmd, io, {

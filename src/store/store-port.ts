@@ -190,7 +190,10 @@ export interface SettingsPort {
   clusterGenerationEnabled(): boolean;
   setClusterGenerationEnabled(enabled: boolean): Promise<void>;
   clusterVariables(): MachineQueryVariables;
-  setClusterVariables(variables: MachineQueryVariables): Promise<void>;
+  /** The cluster variables as last set, as text (as autoRepairVariablesText); null when never set. */
+  clusterVariablesText(): string | null;
+  /** Replaces the cluster variables; `text`, when given, is what they were read from, kept byte for byte. */
+  setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void>;
   clusterTemplate(): StoredClusterTemplate | null;
   setClusterTemplate(template: StoredClusterTemplate): Promise<void>;
   healthCheckPaused(name: string): boolean | null;

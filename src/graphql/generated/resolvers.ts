@@ -225,6 +225,11 @@ export type ClusterVariables = {
   having?: Maybe<MachineParamsValue>;
   /** Machines must not match this. Default: roles boot and state RETIRED. */
   notHaving?: Maybe<MachineParamsValue>;
+  /**
+   * The variables as they were last set, as text (what `ckecli sabakan get-variables` prints), as
+   * `AutoRepairVariables.text`; null while none were set and the defaults apply.
+   */
+  text?: Maybe<Scalars['String']['output']>;
 };
 
 /** The safety constraints, named in camelCase after CKE's kebab-case names. */
@@ -702,8 +707,10 @@ export type Mutation = {
    */
   setClusterTemplate: ClusterTemplate;
   /**
-   * Replaces (never merges) the searchMachines variables of cluster generation, then regenerates soon.
-   * INVALID_MACHINE_PARAMS when a value is out of range.
+   * Replaces (never merges) the searchMachines variables of cluster generation, then regenerates soon; from
+   * `having` and `notHaving`, or from `text` (the JSON of `ckecli sabakan set-variables FILE`, read as CKE reads it
+   * and kept byte for byte, as in `setAutoRepairVariables`). INVALID_MACHINE_PARAMS when a value is out of range or
+   * of the wrong type, or when `text` comes with `having` or `notHaving`.
    */
   setClusterVariables: ClusterVariables;
   /**
@@ -787,6 +794,7 @@ export type MutationSetClusterTemplateArgs = {
 export type MutationSetClusterVariablesArgs = {
   having?: InputMaybe<MachineParams>;
   notHaving?: InputMaybe<MachineParams>;
+  text?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1905,6 +1913,7 @@ export type ClusterTemplateResolvers<ContextType = GraphQLContext, ParentType ex
 export type ClusterVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterVariables'] = ResolversParentTypes['ClusterVariables']> = {
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Constraints'] = ResolversParentTypes['Constraints']> = {

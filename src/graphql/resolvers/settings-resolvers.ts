@@ -27,8 +27,7 @@ export const settingsResolvers: Resolvers = {
       return enabled;
     },
     setAutoRepairVariables: async (_, { having, notHaving, text }, ctx) => {
-      const given = text === null || text === undefined ? null : variablesFromText(text, having, notHaving);
-      const from = given ?? { having, notHaving };
+      const from = text === null || text === undefined ? { having, notHaving } : variablesFromText(text, having, notHaving);
       const variables = { having: checkedMachineParams(from.having, "having"), notHaving: checkedMachineParams(from.notHaving, "notHaving") };
       const stored = text ?? variablesText(variables);
       await ctx.settings.setAutoRepairVariables(variables, stored);

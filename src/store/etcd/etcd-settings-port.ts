@@ -61,11 +61,15 @@ export class EtcdSettingsPort implements SettingsPort {
   }
 
   clusterVariables(): MachineQueryVariables {
-    return this.read("cluster-variables", DEFAULT_CLUSTER_VARIABLES);
+    return variablesOf(this.read<StoredVariables | null>("cluster-variables", null)) ?? DEFAULT_CLUSTER_VARIABLES;
   }
 
-  setClusterVariables(variables: MachineQueryVariables): Promise<void> {
-    return this.write("cluster-variables", () => variables);
+  clusterVariablesText(): string | null {
+    return textOf(this.read<StoredVariables | null>("cluster-variables", null));
+  }
+
+  setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
+    return this.write("cluster-variables", () => storedVariables(variables, text));
   }
 
   clusterTemplate(): StoredClusterTemplate | null {

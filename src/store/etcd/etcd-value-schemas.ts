@@ -111,7 +111,7 @@ const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   "auto-repair-enabled": switchValue,
   "cluster-generation-enabled": switchValue,
   "auto-repair-variables": z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() }),
-  "cluster-variables": z.object({ having: machineParams, notHaving: machineParams }),
+  "cluster-variables": z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() }),
   "cluster-template": z.object({ text: z.string(), setAt: time }),
   "repair-waits": publishedWaitsSchema,
   "escalation-releases": z.record(z.string(), time),

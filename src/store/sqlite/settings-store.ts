@@ -69,11 +69,15 @@ export class SqliteSettingsStore implements SettingsPort {
 
   /** The searchMachines variables that choose the machines of the generated cluster. */
   clusterVariables(): MachineQueryVariables {
-    return this.read("cluster-variables", DEFAULT_CLUSTER_VARIABLES);
+    return variablesOf(this.read<StoredVariables | null>("cluster-variables", null)) ?? DEFAULT_CLUSTER_VARIABLES;
   }
 
-  async setClusterVariables(variables: MachineQueryVariables): Promise<void> {
-    this.write("cluster-variables", variables);
+  clusterVariablesText(): string | null {
+    return textOf(this.read<StoredVariables | null>("cluster-variables", null));
+  }
+
+  async setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
+    this.write("cluster-variables", storedVariables(variables, text));
   }
 
   /** The cluster template as set, or null before one was. */

@@ -37,6 +37,7 @@ const settingCases: SettingCase[] = [
   { name: "auto-repair variables set from a text (no text among them)", key: "auto-repair-variables", fallback: DEFAULT_AUTO_REPAIR_VARIABLES, value: variables, get: (s) => s.settings.autoRepairVariables(), set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile) },
   { name: "cluster generation enabled", key: "cluster-generation-enabled", fallback: true, value: false, get: (s) => s.settings.clusterGenerationEnabled(), set: (s) => s.settings.setClusterGenerationEnabled(false) },
   { name: "cluster variables", key: "cluster-variables", fallback: DEFAULT_CLUSTER_VARIABLES, value: variables, get: (s) => s.settings.clusterVariables(), set: (s) => s.settings.setClusterVariables(variables) },
+  { name: "cluster variables' text", key: "cluster-variables", fallback: null, value: variablesFile, get: (s) => s.settings.clusterVariablesText(), set: (s) => s.settings.setClusterVariables(variables, variablesFile) },
   { name: "cluster template", key: "cluster-template", fallback: null, value: template, get: (s) => s.settings.clusterTemplate(), set: (s) => s.settings.setClusterTemplate(template) },
   { name: "the published waits", key: "repair-waits", fallback: [], value: waits, get: (s) => s.settings.repairWaits(), set: (s) => s.settings.setRepairWaits(waits) },
   {
