@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { addLastOption } from "./last-option.js";
 import { ckeJson } from "./cke-json.js";
+import { printableJsonText } from "../domain/untrusted-text.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
@@ -66,7 +67,7 @@ export function autoRepairCommand(io: CliIo): Command {
     .action(async () => {
       const r = await io.client().request<Op.GetAutoRepairVariablesQuery>(D.GetAutoRepairVariables);
       if (r.autoRepairVariables.text === null || r.autoRepairVariables.text === undefined) throw new CliError("not found");
-      io.out(r.autoRepairVariables.text);
+      io.out(printableJsonText(r.autoRepairVariables.text));
     });
 
   cmd.command("run").description("poll sabakan once now and print the outcome as JSON (exit 1 when the poll failed)")

@@ -3,6 +3,7 @@ import { Command, Option } from "commander";
 import { templateYaml } from "../domain/cluster/cluster-yaml.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import { readVariablesFile } from "./auto-repair-commands.js";
+import { printableJsonText } from "../domain/untrusted-text.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
@@ -53,7 +54,7 @@ export function sabakanCommand(io: CliIo): Command {
     .action(async () => {
       const r = await io.client().request<Op.GetClusterVariablesQuery>(D.GetClusterVariables);
       if (r.clusterVariables.text === null || r.clusterVariables.text === undefined) throw new CliError("not found");
-      io.out(r.clusterVariables.text);
+      io.out(printableJsonText(r.clusterVariables.text));
     });
 
   addToggleCommands(cmd, io, {

@@ -1,4 +1,5 @@
 import type { MachineParams, MachineQueryVariables, MachineState } from "./machine-params.js";
+import { firstControlCharacter } from "./untrusted-text.js";
 
 /** The longest variables text kept: sabakan's MachineParams are a few lists; anything near this is not one. */
 export const MAX_VARIABLES_TEXT_BYTES = 64 * 1024;
@@ -81,11 +82,17 @@ function paramsAt(value: unknown, path: string, ignored: string[]): MachineParam
  * (encoding/json into sabakan.QueryVariables): `having` and `notHaving`, each null or sabakan's MachineParams, keys
  * matched without regard to case, every other key ignored and named in `ignored`, a value of the wrong type refused.
  * Stricter than CKE only where its reading would be unsafe: a text that is not an object (CKE takes `null` as no
- * variables, a search of every machine) and two keys for one field. States and value ranges are checkMachineParams'.
+ * variables, a search of every machine), two keys for one field, and characters a terminal acts on (the text is
+ * printed back as it is). States and value ranges are checkMachineParams'.
  */
 export function readCkeQueryVariables(text: string): CkeVariablesResult {
   if (new TextEncoder().encode(text).length > MAX_VARIABLES_TEXT_BYTES) {
     return { ok: false, message: `larger than ${MAX_VARIABLES_TEXT_BYTES} bytes; sabakan's MachineParams are a few short lists` };
+  }
+  const control = firstControlCharacter(text);
+  if (control !== null) {
+    const code = control.charCodeAt(0).toString(16).padStart(4, "0");
+    return { ok: false, message: `holds the control character U+${code.toUpperCase()}, which a terminal would act on when get-variables prints the text; write it as \\u${code}` };
   }
   let value: unknown;
   try {

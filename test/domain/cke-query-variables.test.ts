@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MAX_VARIABLES_TEXT_BYTES, readCkeQueryVariables, variablesText } from "../../src/domain/cke-query-variables.js";
+import { printableJsonText } from "../../src/domain/untrusted-text.js";
 
 // CKE reads set-variables' FILE with encoding/json into sabakan.QueryVariables (pkg/ckecli/cmd/auto_repair_set_variables.go,
 // sabakan/query.go): unknown keys ignored at every level, keys matched without regard to case, wrong types refused.
@@ -43,6 +44,8 @@ describe("readCkeQueryVariables: set-variables' FILE read as CKE reads it", () =
     { name: "a label not an object", text: `{"having": {"labels": ["a=b"]}}`, message: /^having\.labels\[0\]: must be an object with name and value, got "a=b"$/ },
     { name: "minDaysBeforeRetire not an integer", text: `{"having": {"minDaysBeforeRetire": "90"}}`, message: /^having\.minDaysBeforeRetire: must be an integer, got "90"$/ },
     { name: "two keys for one field", text: `{"having": {}, "HAVING": {"racks": [1]}}`, message: /^HAVING: "having" already gives having \(keys match fields without regard to case, as in CKE\)$/ },
+    { name: "a C1 control a terminal acts on (CSI), raw in a string", text: `{"having": {"roles": ["a\u009b2J"]}}`, message: /^holds the control character U\+009B, which a terminal would act on when get-variables prints the text; write it as \\u009b$/ },
+    { name: "a bidirectional override, raw in a string", text: `{"having": {"roles": ["\u202eboot"]}}`, message: /^holds the control character U\+202E/ },
     { name: "larger than the bound", text: `{"having": {"roles": ["${"r".repeat(MAX_VARIABLES_TEXT_BYTES)}"]}}`, message: /^larger than 65536 bytes/ },
   ];
   for (const c of refused) {
@@ -61,4 +64,18 @@ describe("variablesText: variables set from GraphQL fields, as text", () => {
     assert.equal(text, `${JSON.stringify({ having: { states: ["UNHEALTHY"] } }, null, 4)}\n`);
     assert.deepEqual(readCkeQueryVariables(text), { ok: true, variables: { having: { states: ["UNHEALTHY"] }, notHaving: null }, ignored: [] });
   });
+});
+
+describe("printableJsonText: stored JSON text printed as it is, but for what a terminal acts on", () => {
+  const cases: Array<{ name: string; text: string; want: string }> = [
+    { name: "plain JSON with its layout is unchanged", text: `{\t"having": {"roles": ["\\u001b"]}\r\n}`, want: `{\t"having": {"roles": ["\\u001b"]}\r\n}` },
+    { name: "non-ASCII text is unchanged", text: `{"having": {"roles": ["é", "東京"]}}`, want: `{"having": {"roles": ["é", "東京"]}}` },
+    { name: "raw C1, DEL and bidi controls become JSON escapes", text: `["\u009b2J\u007f\u202e"]`, want: `["\\u009b2J\\u007f\\u202e"]` },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(printableJsonText(c.text), c.want);
+      assert.deepEqual(JSON.parse(printableJsonText(c.text)), JSON.parse(c.text), "the same JSON");
+    });
+  }
 });
