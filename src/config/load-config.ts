@@ -1,5 +1,5 @@
+import { machineTypeCaseWarnings, machineTypeWarnings } from "./machine-type-warnings.js";
 import { repairKeyWarnings } from "./repair-key-warnings.js";
-import { machineTypeWarnings } from "./machine-type-warnings.js";
 import { readFileSync } from "node:fs";
 import YAML from "yaml";
 import type { z } from "zod";
@@ -219,7 +219,7 @@ export function parseConfig(text: string, source: string): KintsugiConfig {
   return parseConfigWithWarnings(text, source).config;
 }
 
-/** A loaded config and what was loaded but is worth a warning (unknown keys of CKE's `repair` section). */
+/** A loaded config and what was loaded but is worth a warning (unknown keys of CKE's `repair` section, machine types in the wrong case). */
 export interface LoadedConfig {
   readonly config: KintsugiConfig;
   readonly warnings: readonly ConfigProblem[];
@@ -253,9 +253,9 @@ export function parseConfigWithWarnings(text: string, source: string): LoadedCon
   return { config: toKintsugiConfig(result.data, source), warnings: configWarnings(data) };
 }
 
-/** What a config file holds that is worth a warning, not a refusal: see repairKeyWarnings and machineTypeWarnings. */
+/** What a config file holds that is worth a warning, not a refusal: see repairKeyWarnings and the machine-type warnings. */
 export function configWarnings(data: Record<string, unknown>): ConfigProblem[] {
-  return [...repairKeyWarnings(data), ...machineTypeWarnings(data)];
+  return [...repairKeyWarnings(data), ...machineTypeWarnings(data), ...machineTypeCaseWarnings(data)];
 }
 
 /**

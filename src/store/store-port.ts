@@ -184,11 +184,17 @@ export interface SettingsPort {
   autoRepairEnabled(): boolean;
   setAutoRepairEnabled(enabled: boolean): Promise<void>;
   autoRepairVariables(): MachineQueryVariables;
-  setAutoRepairVariables(variables: MachineQueryVariables): Promise<void>;
+  /** The auto-repair variables as last set, as text (see variablesText for those set without one); null when never set. */
+  autoRepairVariablesText(): string | null;
+  /** Replaces the auto-repair variables; `text`, when given, is what they were read from, kept byte for byte. */
+  setAutoRepairVariables(variables: MachineQueryVariables, text?: string): Promise<void>;
   clusterGenerationEnabled(): boolean;
   setClusterGenerationEnabled(enabled: boolean): Promise<void>;
   clusterVariables(): MachineQueryVariables;
-  setClusterVariables(variables: MachineQueryVariables): Promise<void>;
+  /** The cluster variables as last set, as text (as autoRepairVariablesText); null when never set. */
+  clusterVariablesText(): string | null;
+  /** Replaces the cluster variables; `text`, when given, is what they were read from, kept byte for byte. */
+  setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void>;
   clusterTemplate(): StoredClusterTemplate | null;
   setClusterTemplate(template: StoredClusterTemplate): Promise<void>;
   healthCheckPaused(name: string): boolean | null;

@@ -130,6 +130,6 @@ describe("kintsugi completion (the scripts, printed in-process, run by the real 
     const stubs = `_describe() { print -r -- "describe $1 $2 $3: \${(P)4[1]}" }\n_files() { print -r -- files }`;
     const call = (words: string[]) => `words=(${words.map(q).join(" ")}); CURRENT=${words.length}; _kintsugi`;
     const out = await run(ZSH as string, ["-f", "-c", `autoload -Uz compinit && compinit -u -D\nsource ${q(zshScript)} || exit 1\n${stubs}\n${call(["kintsugi", "repair-queue", "w"])}\n${call(["kintsugi", "serve", "--config", ""])}`], dir.path);
-    assert.deepEqual(out.trim().split("\n"), ["describe -t kintsugi kintsugi: add:append a repair entry; prints its index", "files"]);
+    assert.deepEqual(out.trim().split("\n"), ["describe -t kintsugi kintsugi: add:append a repair entry; prints nothing, as ckecli", "files"]);
   });
 });

@@ -133,6 +133,14 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
         stdout: `${cke}: warning: repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds: unknown key, ignored as CKE ignores it\n${cke}: ok\n`,
         stderr: "",
       });
+      // sabakan's bmc.type is IPMI-2.0 or iDRAC-9 and the match is exact: a value that differs only by case is named.
+      const cased = join(dir.path, "cased.yaml");
+      writeFileSync(cased, `repair:\n  repair_procedures:\n    - machine_types: [ipmi-2.0, iDRAC-9, qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`);
+      assert.deepEqual(await runCli(["check-config", cased]), {
+        code: 0,
+        stdout: `${cased}: warning: repair.repair_procedures[0].machine_types[0]: "ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine\n${cased}: ok\n`,
+        stderr: "",
+      });
       const malformed = join(dir.path, "malformed.yaml");
       writeFileSync(malformed, "repair: [unclosed\n");
       assert.match((await runCliInProcess(["check-config", malformed])).stderr, /malformed\.yaml: .*line/i);

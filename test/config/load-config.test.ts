@@ -707,3 +707,28 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
     });
   }
 });
+
+// CKE matches machine_types against sabakan's bmc.type exactly (IPMI-2.0, iDRAC-9): a value that differs only by case
+// matches nothing, so it is warned about; a custom type is allowed.
+describe("parseConfigWithWarnings: machine_types in the wrong case", () => {
+  const procedure = (types: unknown) => ({ machine_types: types, repair_operations: [{ operation: "op", repair_steps: [{ repair_command: ["r"] }], health_check_command: ["c"] }] });
+  const cases: Array<{ name: string; procedures: unknown[]; warnings: Array<[string, string]> }> = [
+    { name: "sabakan's spellings warn of nothing", procedures: [procedure(["IPMI-2.0", "iDRAC-9"])], warnings: [] },
+    { name: "custom types warn of nothing", procedures: [procedure(["qemu", "ipmi-1.0"])], warnings: [] },
+    {
+      name: "each value in the wrong case, with its path and sabakan's type",
+      procedures: [procedure(["qemu"]), procedure(["IPMI-2.0", "ipmi-2.0", "IDRAC-9"])],
+      warnings: [
+        ["repair.repair_procedures[1].machine_types[1]", `"ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine`],
+        ["repair.repair_procedures[1].machine_types[2]", `"IDRAC-9" differs from sabakan's BMC type "iDRAC-9" only by case; machine types match bmc.type exactly (as in CKE), so it matches no iDRAC-9 machine`],
+      ],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const { config, warnings } = parseConfigWithWarnings(JSON.stringify({ repair: { repair_procedures: c.procedures } }), SOURCE);
+      assert.deepEqual(warnings.map((w) => [w.path, w.message]), c.warnings);
+      assert.equal(config.repair.repairProcedures.length, c.procedures.length, "a warning, not a refusal");
+    });
+  }
+});

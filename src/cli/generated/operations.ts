@@ -40,12 +40,6 @@ export type HealthCheckTargetState =
   /** A configured condition has held for longer than its timeout. */
   | 'UNHEALTHY';
 
-/** LabelInput represents a label to search machines. */
-export type LabelInput = {
-  name: string;
-  value: string;
-};
-
 /** What a poll did with one machine: enqueued it, or skipped it for one of the skip kinds (see SkipKind). */
 export type MachineFate =
   /** Skipped: another machine had its address. */
@@ -77,15 +71,6 @@ export type MachineHoldSource =
   | 'ANNOTATION'
   /** Set through the API (holdMachine, `kintsugi machine hold`) and stored. */
   | 'API';
-
-/** MachineParams is a set of input parameters to search machines. */
-export type MachineParams = {
-  labels?: Array<LabelInput> | null | undefined;
-  minDaysBeforeRetire?: number | null | undefined;
-  racks?: Array<number> | null | undefined;
-  roles?: Array<string> | null | undefined;
-  states?: Array<MachineState> | null | undefined;
-};
 
 /** MachineState enumerates machine states. */
 export type MachineState =
@@ -314,20 +299,17 @@ export type SetAutoRepairEnabledMutationVariables = Exact<{
 
 export type SetAutoRepairEnabledMutation = { setAutoRepairEnabled: boolean };
 
-export type ParamsFieldsFragment = { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null };
-
 export type GetAutoRepairVariablesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetAutoRepairVariablesQuery = { autoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type GetAutoRepairVariablesQuery = { autoRepairVariables: { text: string | null } };
 
 export type SetAutoRepairVariablesMutationVariables = Exact<{
-  having?: MachineParams | null | undefined;
-  notHaving?: MachineParams | null | undefined;
+  text: string;
 }>;
 
 
-export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { text: string | null } };
 
 export type ConstraintsFieldsFragment = { controlPlaneCount: number, minimumWorkersRate: number, maximumUnreachableNodesForReboot: number, maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number };
 
@@ -386,17 +368,16 @@ export type GetClusterTemplateQueryVariables = Exact<{ [key: string]: never; }>;
 export type GetClusterTemplateQuery = { clusterTemplate: { template: string } | null };
 
 export type SetClusterVariablesMutationVariables = Exact<{
-  having?: MachineParams | null | undefined;
-  notHaving?: MachineParams | null | undefined;
+  text: string;
 }>;
 
 
-export type SetClusterVariablesMutation = { setClusterVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type SetClusterVariablesMutation = { setClusterVariables: { text: string | null } };
 
 export type GetClusterVariablesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetClusterVariablesQuery = { clusterVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type GetClusterVariablesQuery = { clusterVariables: { text: string | null } };
 
 export type ClusterGenerationEnabledQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -110,6 +110,12 @@ export type AutoRepairVariables = {
   having?: Maybe<MachineParamsValue>;
   /** Machines must not match this. */
   notHaving?: Maybe<MachineParamsValue>;
+  /**
+   * The variables as they were last set, as text (what `ckecli auto-repair get-variables` prints): the bytes given as
+   * `setAutoRepairVariables(text:)`, or ckecli's JSON of `having` and `notHaving` when those were given. Null while
+   * none were set and CKE's defaults apply, where ckecli says `not found`.
+   */
+  text?: Maybe<Scalars['String']['output']>;
 };
 
 /** BMC represents a Baseboard Management Controller. */
@@ -222,6 +228,11 @@ export type ClusterVariables = {
   having?: Maybe<MachineParamsValue>;
   /** Machines must not match this. Default: roles boot and state RETIRED. */
   notHaving?: Maybe<MachineParamsValue>;
+  /**
+   * The variables as they were last set, as text (what `ckecli sabakan get-variables` prints), as
+   * `AutoRepairVariables.text`; null while none were set and the defaults apply.
+   */
+  text?: Maybe<Scalars['String']['output']>;
 };
 
 /** How cluster generation chooses workers (the config's sabakan.worker_selection). */
@@ -711,8 +722,11 @@ export type Mutation = {
   /** Enables or disables sabakan-triggered repair; persistent. Returns the new value. */
   setAutoRepairEnabled: Scalars['Boolean']['output'];
   /**
-   * Replaces (never merges) the query variables of sabakan-triggered repair. Errors with INVALID_MACHINE_PARAMS
-   * naming the field when a value is out of range.
+   * Replaces (never merges) the query variables of sabakan-triggered repair, from `having` and `notHaving`, or from
+   * `text`: the JSON of `ckecli auto-repair set-variables FILE`, read as CKE reads it (keys matched without regard to
+   * case, unknown keys ignored) and kept byte for byte as `AutoRepairVariables.text`. Errors with
+   * INVALID_MACHINE_PARAMS naming the field when a value is out of range or of the wrong type, or when `text` comes
+   * with `having` or `notHaving`.
    */
   setAutoRepairVariables: AutoRepairVariables;
   /** Turns cluster generation on (a round follows soon) or off (no rounds; the configuration in force stays). */
@@ -725,8 +739,10 @@ export type Mutation = {
    */
   setClusterTemplate: ClusterTemplate;
   /**
-   * Replaces (never merges) the searchMachines variables of cluster generation, then regenerates soon.
-   * INVALID_MACHINE_PARAMS when a value is out of range.
+   * Replaces (never merges) the searchMachines variables of cluster generation, then regenerates soon; from
+   * `having` and `notHaving`, or from `text` (the JSON of `ckecli sabakan set-variables FILE`, read as CKE reads it
+   * and kept byte for byte, as in `setAutoRepairVariables`). INVALID_MACHINE_PARAMS when a value is out of range or
+   * of the wrong type, or when `text` comes with `having` or `notHaving`.
    */
   setClusterVariables: ClusterVariables;
   /**
@@ -790,6 +806,7 @@ export type MutationSetAutoRepairEnabledArgs = {
 export type MutationSetAutoRepairVariablesArgs = {
   having?: InputMaybe<MachineParams>;
   notHaving?: InputMaybe<MachineParams>;
+  text?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -809,6 +826,7 @@ export type MutationSetClusterTemplateArgs = {
 export type MutationSetClusterVariablesArgs = {
   having?: InputMaybe<MachineParams>;
   notHaving?: InputMaybe<MachineParams>;
+  text?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1888,6 +1906,7 @@ export type AutoRepairShortCircuitResolvers<ContextType = GraphQLContext, Parent
 export type AutoRepairVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairVariables'] = ResolversParentTypes['AutoRepairVariables']> = {
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type BmcResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BMC'] = ResolversParentTypes['BMC']> = {
@@ -1939,6 +1958,7 @@ export type ClusterTemplateResolvers<ContextType = GraphQLContext, ParentType ex
 export type ClusterVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterVariables'] = ResolversParentTypes['ClusterVariables']> = {
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type ClusterWorkerSelectionResolvers = { ALL_HEALTHY: 'all_healthy', WEIGHTED: 'weighted' };

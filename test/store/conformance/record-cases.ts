@@ -21,6 +21,8 @@ interface SettingCase {
 }
 
 const variables = { having: { racks: [1, 2] }, notHaving: null };
+// As an operator's file may be: kept byte for byte, spacing and an unknown key included.
+const variablesFile = `{"having":  {"racks": [1, 2], "rack": 9}}`;
 const template = { text: "name: tokyo # kept verbatim\n", setAt: NOW };
 const waits = [
   { index: 3, kind: "HOLD" as const, message: "held by alice: vendor swap", until: NOW + MINUTE, domain: null },
@@ -31,8 +33,11 @@ const settingCases: SettingCase[] = [
   { name: "repair queue enabled", key: "repair-queue-enabled", fallback: true, value: false, get: (s) => s.settings.repairQueueEnabled(), set: (s) => s.settings.setRepairQueueEnabled(false) },
   { name: "auto-repair enabled", key: "auto-repair-enabled", fallback: true, value: false, get: (s) => s.settings.autoRepairEnabled(), set: (s) => s.settings.setAutoRepairEnabled(false) },
   { name: "auto-repair variables", key: "auto-repair-variables", fallback: DEFAULT_AUTO_REPAIR_VARIABLES, value: variables, get: (s) => s.settings.autoRepairVariables(), set: (s) => s.settings.setAutoRepairVariables(variables) },
+  { name: "auto-repair variables' text", key: "auto-repair-variables", fallback: null, value: variablesFile, get: (s) => s.settings.autoRepairVariablesText(), set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile) },
+  { name: "auto-repair variables set from a text (no text among them)", key: "auto-repair-variables", fallback: DEFAULT_AUTO_REPAIR_VARIABLES, value: variables, get: (s) => s.settings.autoRepairVariables(), set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile) },
   { name: "cluster generation enabled", key: "cluster-generation-enabled", fallback: true, value: false, get: (s) => s.settings.clusterGenerationEnabled(), set: (s) => s.settings.setClusterGenerationEnabled(false) },
   { name: "cluster variables", key: "cluster-variables", fallback: DEFAULT_CLUSTER_VARIABLES, value: variables, get: (s) => s.settings.clusterVariables(), set: (s) => s.settings.setClusterVariables(variables) },
+  { name: "cluster variables' text", key: "cluster-variables", fallback: null, value: variablesFile, get: (s) => s.settings.clusterVariablesText(), set: (s) => s.settings.setClusterVariables(variables, variablesFile) },
   { name: "cluster template", key: "cluster-template", fallback: null, value: template, get: (s) => s.settings.clusterTemplate(), set: (s) => s.settings.setClusterTemplate(template) },
   { name: "the published waits", key: "repair-waits", fallback: [], value: waits, get: (s) => s.settings.repairWaits(), set: (s) => s.settings.setRepairWaits(waits) },
   {
