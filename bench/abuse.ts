@@ -1,111 +1,130 @@
-// bench/abuse: each abuse case of issue 14 run against the real `kintsugi serve` (the built binary: run
-// `npm run build` first) with its default limits, while GET /health is polled: prints /health latency (p50, p99,
-// max), how the server answered the abuse, and the server's resident memory (VmRSS) and peak (VmHWM) from /proc
-// after each case. Figures only; asserts nothing. Run: npm run bench:abuse
-import { readFileSync, writeFileSync } from "node:fs";
+// bench/abuse: issue 25's shapes against a real `kintsugi serve` at a data center's size. The test sabakan serves
+// 10,000 machines; the database holds 1,000,000 history rows, 1,000 poll outcomes of 1,000 skipped machines each and
+// a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
+// client and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server
+// (so its peak memory is the shape's): prints per shape the answer (refused with the limit named, or answered and its
+// bytes; alike answers counted), GET /health p50/p99/max while it ran (probed every 50 ms from a worker thread), and
+// the server's peak RSS (VmHWM). A shape that has not ended after SHAPE_SECONDS is reported as timed out (the server is
+// then killed); one that kills the server is reported as crashed. Goal: /health p99 under 100 ms and RSS under
+// 500 MB in every case. Figures only; asserts nothing.
+// Run: npm run bench:abuse. Another build: KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js (it must be built;
+// the config written uses only keys that kintsugi had before issue 25); KINTSUGI_BENCH_SHAPES=regexp runs only the
+// shapes whose names match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout.
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import WebSocket from "ws";
-import { DEFAULT_LIMITS } from "../src/config/limits.js";
-import { serveProcess } from "../test/support/serve-process.js";
+import { sha256Hex } from "../src/auth/tokens.js";
+import { CKE_SEARCH_MACHINES } from "../test/support/cost-shapes.js";
+import { startFakeSabakan } from "../test/support/fake-sabakan.js";
+import { HostileKubeApi } from "../test/support/hostile-kube-api.js";
+import { KINTSUGI_BIN } from "../test/support/run-cli.js";
 import { tempDir } from "../test/support/temp-dir.js";
+import { fleetAddress, fleetSerial, HISTORY_ROWS, MACHINES_PER_RECENT_POLL, REPLAY_DAYS, seedAbuseDatabase, SKIPPED_PER_OUTCOME } from "./abuse-seed.js";
+import { CachedSabakan } from "./abuse-sabakan.js";
+import { GUARD_MB, MeasuredServer, percentile, type ServerFigures } from "./abuse-server.js";
+import { postAnswer, SHAPES, type Shape } from "./abuse-shapes.js";
 
-const ROUNDS = 20;
+const FLEET = 10_000;
+const AT_ONCE = 4;
+const SHAPE_SECONDS = Number(process.env["KINTSUGI_BENCH_SHAPE_SECONDS"] ?? 30);
+const BIN = process.env["KINTSUGI_BENCH_BIN"] ?? KINTSUGI_BIN;
+/** Only the shapes whose name matches this regular expression (default: all). */
+const ONLY = new RegExp(process.env["KINTSUGI_BENCH_SHAPES"] ?? "");
+const VIEWER = "kintsugi_bench-abuse-viewer-token";
+const ADMIN = "kintsugi_bench-abuse-admin-token";
 
-function memory(pid: number): string {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key: string) => Number(/(\d+) kB/.exec(status.split("\n").find((l) => l.startsWith(key)) ?? "")?.[1] ?? 0);
-  return `RSS ${(kb("VmRSS") / 1024).toFixed(1)} MB, peak ${(kb("VmHWM") / 1024).toFixed(1)} MB`;
+function config(dir: string, sabakan: CachedSabakan, kube: HostileKubeApi | null): string {
+  const path = join(dir, kube ? "kintsugi-kube.yaml" : "kintsugi.yaml");
+  writeFileSync(
+    path,
+    `listen: "127.0.0.1:0"
+database: ./kintsugi.db
+sabakan:
+  url: "${sabakan.url}"
+  schedule: "0 0 1 1 *"
+poll_records: { keep_days: 366, max_bytes: 1073741824 }
+${kube ? `kubernetes: { kubeconfig: ${JSON.stringify(kube.kubeconfigPath)} }\nrunner: { interval_seconds: 1 }\n` : ""}repair:
+  repair_procedures:
+    - machine_types: ["qemu"]
+      repair_operations:
+        - operation: unhealthy
+          repair_steps:
+            - repair_command: ["true"]
+          health_check_command: ["false"]
+auth:
+  anonymous: none
+  tokens:
+    - { name: dashboard, role: viewer, sha256: "${sha256Hex(VIEWER)}" }
+    - { name: bench, role: admin, sha256: "${sha256Hex(ADMIN)}" }
+`,
+  );
+  return path;
 }
 
-/** Polls /health until `done` settles; returns the latencies in ms. */
-async function healthWhile(base: string, done: Promise<unknown>): Promise<number[]> {
-  const latencies: number[] = [];
-  let finished = false;
-  void done.finally(() => (finished = true));
-  while (!finished || latencies.length < 5) {
-    const start = performance.now();
-    await fetch(`${base}/health`).then((r) => r.arrayBuffer());
-    latencies.push(performance.now() - start);
+const ms = (v: number) => (Number.isNaN(v) ? "-" : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
+
+function row(name: string, clients: number, answer: string, f: ServerFigures): string {
+  const h = f.health;
+  const lower = f.unanswered ? ">=" : "";
+  const health = h.length === 0 ? "no answer" : `${ms(percentile(h, 50))} / ${lower}${ms(percentile(h, 99))} / ${lower}${ms(h.at(-1)!)}`;
+  const goal = h.length > 0 && percentile(h, 99) < 100 && f.peakMb < 500 && !f.gone ? "" : " (misses the goal)";
+  const gone = f.gone && !answer.includes(f.gone) ? `; ${f.gone}` : "";
+  return `| ${name} | ${clients} | ${answer}${gone} | ${health} (${h.length} probes${f.failedProbes ? `, ${f.failedProbes} failed` : ""}) | ${Math.round(f.peakMb)} MB${goal} |`;
+}
+
+let fired = 0;
+
+async function measureShape(dir: string, sabakan: CachedSabakan, shape: Shape, clients: number, now: number): Promise<string> {
+  const kube = shape.kube ? await HostileKubeApi.start(shape.kube.behaviour, shape.kube.listBytes === undefined ? {} : { listBytes: shape.kube.listBytes }) : null;
+  try {
+    const server = await MeasuredServer.start(BIN, config(dir, sabakan, kube), dir);
+    // What CKE asks every minute: how the server learns the fleet's size before the shape.
+    if (!kube) await postAnswer(server.url, VIEWER, CKE_SEARCH_MACHINES);
+    const fire = async () => {
+      const i = fired++;
+      await postAnswer(server.url, ADMIN, `mutation ($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, { a: fleetAddress(FLEET - 1 - i) });
+    };
+    let progress = "";
+    const { result, figures } = await server.measure(
+      () => shape.run({ url: server.url, viewer: VIEWER, sabakanRequests: () => sabakan.requests, kube, fire, gone: () => server.whenGone(), now }, clients, (p) => (progress = p)),
+      SHAPE_SECONDS * 1000,
+      (limit) => `timed out after ${limit / 1000} s${progress ? ` (${progress})` : ""}`,
+    );
+    return row(shape.name, clients, result, figures);
+  } catch (err) {
+    return `| ${shape.name} | ${clients} | bench failed: ${(err as Error).message.slice(0, 200)} | - | - |`;
+  } finally {
+    await kube?.close();
   }
-  return latencies;
-}
-
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!.toFixed(1);
-
-async function post(url: string, query: string): Promise<string> {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
-  const body = (await res.json()) as { errors?: Array<{ extensions?: { limit?: string } }> };
-  return `${res.status} ${body.errors?.[0]?.extensions?.limit ?? "(no limit named)"}`;
-}
-
-function socket(url: string): Promise<WebSocket> {
-  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
-  return new Promise((resolve, reject) => {
-    ws.once("open", () => resolve(ws));
-    ws.once("error", reject);
-  });
-}
-const closed = (ws: WebSocket) => new Promise<string>((resolve) => ws.once("close", (code, reason) => resolve(`closed ${code} ${String(reason)}`)));
-
-async function subscribeMany(url: string, count: number): Promise<string> {
-  const ws = await socket(url);
-  ws.send(JSON.stringify({ type: "connection_init" }));
-  await new Promise((resolve) => ws.once("message", resolve));
-  let refused = 0;
-  let last = "";
-  ws.on("message", (data) => {
-    const message = JSON.parse(String(data)) as { type: string; payload?: Array<{ extensions?: { limit?: string } }> };
-    if (message.type === "error") {
-      refused++;
-      last = message.payload?.[0]?.extensions?.limit ?? "";
-    }
-  });
-  for (let i = 0; i < count; i++) ws.send(JSON.stringify({ type: "subscribe", id: String(i), payload: { query: "subscription { repairEntryEvents { kind } }" } }));
-  while (refused < count - DEFAULT_LIMITS.maxSubscriptionsPerConnection) await new Promise((r) => setTimeout(r, 20));
-  ws.close();
-  return `${refused} of ${count} refused (${last})`;
 }
 
 async function main(): Promise<void> {
-  const dir = tempDir();
-  writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ${join(dir.path, "kintsugi.db")}\n`);
-  const server = serveProcess(["--config", join(dir.path, "kintsugi.yaml")], dir.path);
-  const base = await server.url;
-  const pid = server.child.pid as number;
-  const aliases = `{ ${Array.from({ length: 500 }, (_, i) => `a${i}: repairQueueEnabled`).join(" ")} }`;
-  const explosion = `{ ...F0 } ${Array.from({ length: 12 }, (_, i) => `fragment F${i} on Query { ${i < 11 ? `a${i}: repairQueueEnabled b${i}: repairQueueEnabled ...F${i + 1} c${i}: searchRepairEntries { index } ...F${i + 1}` : "repairQueueEnabled"} }`).join(" ")}`;
-  const joinCycle = `{ searchRepairEntries { ${"machine { repairEntries { ".repeat(3)}index${" } }".repeat(3)} } }`;
-  const cases: Array<[string, () => Promise<string>]> = [
-    ["deep query (40 levels)", () => post(base, `{ searchRepairEntries { ${"machine { repairEntries { ".repeat(20)}index${" } }".repeat(20)} } }`)],
-    ["alias flood (500 aliases)", () => post(base, aliases)],
-    ["fragment x alias explosion", () => post(base, explosion)],
-    ["directive flood (300)", () => post(base, `{ repairQueueEnabled ${"@include(if: true) ".repeat(300)} }`)],
-    ["token flood (1 MB document)", () => post(base, `{ ${"repairQueueEnabled ".repeat(50_000)} }`)],
-    ["join cycle over budget (3 hops)", () => post(base, joinCycle)],
-    ["50 MB WebSocket message", async () => {
-      const ws = await socket(base);
-      const why = closed(ws);
-      ws.send(JSON.stringify({ type: "subscribe", id: "1", payload: { query: `subscription { repairEntryEvents { kind } } #${"x".repeat(50 * 1024 * 1024)}` } }));
-      return why;
-    }],
-    [`${DEFAULT_LIMITS.maxSubscriptionsPerConnection + 1_000} subscriptions on one connection`, () => subscribeMany(base, DEFAULT_LIMITS.maxSubscriptionsPerConnection + 1_000)],
-  ];
+  const dir = tempDir("kintsugi-bench-abuse-");
+  const fake = await startFakeSabakan();
+  const sabakan = await CachedSabakan.start(fake);
   try {
-    console.log(`kintsugi with default limits: ${memory(pid)}`);
-    const idle = (await healthWhile(base, new Promise((r) => setTimeout(r, 500)))).sort((a, b) => a - b);
-    console.log(`${"idle".padEnd(36)} /health p50 ${pct(idle, 50)} ms, p99 ${pct(idle, 99)} ms`);
-    for (const [name, run] of cases) {
-      const answers: string[] = [];
-      const work = (async () => {
-        for (let i = 0; i < (name.includes("WebSocket") || name.includes("subscriptions") ? 3 : ROUNDS); i++) answers.push(await run());
-      })();
-      const latencies = (await healthWhile(base, work)).sort((a, b) => a - b);
-      await work;
-      console.log(`${name.padEnd(36)} /health p50 ${pct(latencies, 50)} ms, p99 ${pct(latencies, 99)} ms, max ${pct(latencies, 100)} ms; ${memory(pid)}; answer: ${answers[0]}`);
+    for (let i = 0; i < FLEET; i++) {
+      fake.addMachine({ serial: fleetSerial(i), rack: Math.floor(i / 30), indexInRack: (i % 30) + 1, ipv4: [fleetAddress(i)], bmcIPv4: `10.200.${Math.floor(i / 250)}.${i % 250}`, labels: { product: "R640", datacenter: "dc1" } });
+    }
+    const now = Date.now();
+    const seeded = seedAbuseDatabase(join(dir.path, "kintsugi.db"), now);
+    console.log(`kintsugi: ${BIN}`);
+    console.log(
+      `sizes: sabakan ${FLEET.toLocaleString("en")} machines; ${seeded.historyRows.toLocaleString("en")} history rows (${HISTORY_ROWS / 10} repairs); ` +
+        `${seeded.outcomes} poll outcomes of ${SKIPPED_PER_OUTCOME} skipped machines; ${seeded.pollRecords.toLocaleString("en")} poll records ` +
+        `(a year, one a minute; the last ${REPLAY_DAYS} days ${MACHINES_PER_RECENT_POLL} machines each; ${seeded.pollRecordMegabytes.toFixed(0)} MB) seeded in ${seeded.seconds.toFixed(0)} s`,
+    );
+    const began = performance.now();
+    await fetch(`${fake.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: CKE_SEARCH_MACHINES }) }).then((r) => r.arrayBuffer());
+    console.log(`the test sabakan (graphql-js in this process) answers CKE's fleet search in ${((performance.now() - began) / 1000).toFixed(2)} s; kintsugi asks it through a cache of its answers (bench/abuse-sabakan.ts)`);
+    console.log(`each shape on a fresh server, from a viewer token; timeout ${SHAPE_SECONDS} s; the bench kills a server past ${GUARD_MB} MB RSS\n`);
+    console.log("| shape | clients | answer | /health p50 / p99 / max | peak RSS |");
+    console.log("|---|---|---|---|---|");
+    for (const shape of SHAPES.filter((s) => ONLY.test(s.name))) {
+      for (const clients of shape.once ? [1] : [1, AT_ONCE]) console.log(await measureShape(dir.path, sabakan, shape, clients, now));
     }
   } finally {
-    server.child.kill("SIGTERM");
-    await server.exited;
+    await sabakan.close();
+    await fake.close();
     dir.remove();
   }
 }

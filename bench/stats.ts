@@ -15,40 +15,24 @@ import { openDatabase } from "../src/store/sqlite/database.js";
 import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
 import { startTestKintsugi, type TestKintsugi } from "../test/support/kintsugi-server.js";
 import { tempDir } from "../test/support/temp-dir.js";
+import { KEPT, seedHistory } from "./history-seed.js";
 import { SEARCH_REPAIR_ENTRIES } from "./api-queries.js";
 import { measureStatusFirstRender, statusRenderLine } from "./status-render.js";
 
-const RECORDS_PER_REPAIR = 10;
-const KEPT = 10_000;
 const RUNS = 10;
 const USUAL_RUNS = 50;
 const QUEUE_ENTRIES = 100;
-const MIN = 60_000;
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);
 
-/** Writes `rows` history rows (rows / 10 repairs, one a minute from T0) and the newest 10,000 finished records. */
+/** Writes `rows` history rows and the newest finished records into a new database at `path` (see seedHistory). */
 function seed(path: string, rows: number): number {
   const db = openDatabase(path);
-  const history = db.prepare(`INSERT INTO repair_history (entry_index, time, kind, reason, detail, status, step, step_status, deleted, actor)
-    VALUES (?, ?, 'transition', 'step 1: repair command exited 0, watching', NULL, ?, ?, ?, 0, 'kintsugi')`);
-  const finished = db.prepare(`INSERT INTO finished_repairs (seq, entry_index, address, machine_type, operation, source, created_at, finished_at, status, proof)
-    VALUES (?, ?, ?, ?, ?, 'sabakan', ?, ?, ?, NULL)`);
-  const repairs = rows / RECORDS_PER_REPAIR;
-  db.transaction(() => {
-    for (let e = 1; e <= repairs; e++) {
-      const created = T0 + e * MIN;
-      for (let k = 0; k < RECORDS_PER_REPAIR; k++) {
-        const last = k === RECORDS_PER_REPAIR - 1;
-        history.run(e, created + k * MIN, k === 0 ? "queued" : last ? "succeeded" : "processing", Math.max(0, (k - 1) >> 1), k % 2 === 1 ? "draining" : "watching");
-      }
-      if (e > repairs - KEPT) {
-        finished.run(e * RECORDS_PER_REPAIR, e, `10.${(e >> 16) & 255}.${(e >> 8) & 255}.${e & 255}`, ["qemu", "dell", "hpe"][e % 3], e % 7 === 0 ? "unreachable" : "unhealthy", created, created + RECORDS_PER_REPAIR * MIN, e % 11 === 0 ? "failed" : "succeeded");
-      }
-    }
-  })();
-  db.close();
-  return T0 + (repairs + RECORDS_PER_REPAIR + 1) * MIN;
+  try {
+    return seedHistory(db, rows, T0);
+  } finally {
+    db.close();
+  }
 }
 
 const QUERY = `query($s: DateTime!, $u: DateTime!, $g: [RepairStatsDimension!]) { repairStats(since: $s, until: $u, groupBy: $g) {

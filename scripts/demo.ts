@@ -8,19 +8,22 @@
 // (--scale 0.2), --duration S (stop after S seconds of wall-clock time), --log-level LEVEL (default warn).
 import { join } from "node:path";
 import { pino } from "pino";
+import type { HealthCheckConfig } from "../src/domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairOperationConfig } from "../src/domain/repair-config.js";
 import { startKintsugi } from "../src/main.js";
 import { DEFAULT_LIMITS } from "../src/config/limits.js";
 import { DEFAULT_CONFIG } from "../src/config/kintsugi-config.js";
 import { newToken, sha256Hex } from "../src/auth/tokens.js";
 import { tempDir } from "../test/support/temp-dir.js";
-import { startDataCenter, PER_RACK, POWER_CUT_RACK, RACKS } from "./demo/data-center.js";
+import { banner } from "./demo/banner.js";
+import { startDataCenter } from "./demo/data-center.js";
 import { narrateHolds, type Holds } from "./demo/hold-narration.js";
 import { QueueMirror } from "./demo/queue-mirror.js";
 import { Scenario } from "./demo/scenario.js";
 import { createStory, entryLines, generationLine } from "./demo/story.js";
 import { DEMO_TIMINGS, wallTimings } from "./demo/timings.js";
 import { DEMO_USAGE, demoOptions, type DemoOptions } from "./demo/options.js";
+import { followWaits } from "./demo/wait-narration.js";
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   process.stdout.write(`${DEMO_USAGE}\n`);
@@ -37,16 +40,26 @@ const timings = wallTimings(options.scale);
 const RACK_LIMIT = 2;
 
 const dir = tempDir("kintsugi-demo-");
+const databasePath = join(dir.path, "demo.db");
 const dc = await startDataCenter(dir.path);
+// Two steps, as a real site would write them: a reboot first (it clears most faults), then a power cycle.
 const operation = (name: string): RepairOperationConfig => ({
   operation: name,
   repairSteps: [
+    {
+      repairCommand: dc.hardware.command("reboot", timings.seconds("rebootCommandSeconds")),
+      commandTimeoutSeconds: 30,
+      commandRetries: 1,
+      commandInterval: 1,
+      needDrain: true,
+      watchSeconds: timings.seconds("rebootWatchSeconds"),
+    },
     {
       repairCommand: dc.hardware.command("repair", timings.seconds("repairCommandSeconds")),
       commandTimeoutSeconds: 30,
       commandRetries: 1,
       commandInterval: 1,
-      needDrain: true,
+      needDrain: false,
       watchSeconds: timings.seconds("watchSeconds"),
     },
   ],
@@ -55,22 +68,43 @@ const operation = (name: string): RepairOperationConfig => ({
   successCommand: null,
   successCommandTimeout: 30,
 });
+// MachineHealthCheck's rule on the nodes: NotReady for longer than the timeout enqueues the machine, unless 40% of
+// the nodes are (a cluster-wide problem is no machine's fault).
+const nodeReady: HealthCheckConfig = {
+  name: "node-ready",
+  selector: { matchExpressions: [{ key: "kubernetes.io/hostname", operator: "Exists" }] },
+  unhealthyConditions: [{ type: "Ready", status: "False", timeoutSeconds: timings.seconds("nodeNotReadyTimeoutSeconds") }],
+  maxUnhealthy: { kind: "percent", value: 40 },
+  unhealthyRange: null,
+  operation: "unhealthy",
+  machineType: { from: "sabakan" },
+  paused: false,
+};
 
 const story = createStory((line) => process.stdout.write(`${line}\n`), Date.now, options.scale);
 const queue = new QueueMirror();
 let holds: Holds = new Map();
 let scenario: Scenario | null = null;
+let controlPlanes: readonly string[] = [];
 const DEMO_TOKEN = newToken();
 const kintsugi = await startKintsugi(
   {
     ...DEFAULT_CONFIG,
     listen: { host: "127.0.0.1", port: options.port },
-    database: join(dir.path, "demo.db"),
+    database: databasePath,
     sabakan: { url: dc.sabakan.url, schedule: timings.sabakanSchedule, timeoutSeconds: 10, maxResponseBytes: 16 << 20 },
     kubernetes: { kubeconfig: dc.kube.kubeconfigPath, timeoutSeconds: 10 },
-    repair: { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("unhealthy"), operation("unreachable")] }] },
+    repair: {
+      ...EMPTY_REPAIR_CONFIG,
+      maxConcurrentRepairs: 3,
+      repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("unhealthy"), operation("unreachable")] }],
+      // Slow start per rack: one repair in progress per rack until repairs there succeed.
+      pacing: { domains: ["rack"] },
+      // A machine repaired twice within the window is held for a person instead of repaired a third time.
+      escalation: { maxRepairs: 2, windowSeconds: timings.seconds("escalationWindowSeconds"), operation: null },
+    },
     runner: { intervalSeconds: timings.seconds("runnerIntervalSeconds"), healthCheckConcurrency: 32 },
-    healthChecks: [],
+    healthChecks: [nodeReady],
     limits: DEFAULT_LIMITS,
     constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: RACK_LIMIT, waitSecondsToRepairRebooting: 0, controlPlaneCount: 3, minimumWorkers: 12 },
     // As on loopback without an auth section, clients without a token (the browser, the CLI) act as operators; the
@@ -84,9 +118,13 @@ const kintsugi = await startKintsugi(
     onCommitted: (changes) => {
       const finished = queue.apply(changes);
       for (const line of entryLines(changes)) story.tell("kintsugi", line);
-      scenario?.committed(finished);
+      scenario?.committed(finished, changes);
     },
-    onClusterGeneration: (g) => story.tell("kintsugi", generationLine(g)),
+    onClusterGeneration: (g) => {
+      story.tell("kintsugi", generationLine(g));
+      if (g.cluster) controlPlanes = g.cluster.nodes.filter((n) => n.control_plane).map((n) => n.address);
+      scenario?.clusterGenerated(controlPlanes);
+    },
     onOutcome: (outcome) => {
       const told = narrateHolds(holds, outcome, {
         rackLimit: RACK_LIMIT,
@@ -96,6 +134,7 @@ const kintsugi = await startKintsugi(
       });
       holds = told.holds;
       for (const line of told.lines) story.tell("kintsugi", line);
+      for (const s of outcome.skipped) if (s.kind === "escalated") scenario?.incidents.escalated(s.serial);
     },
   },
 );
@@ -116,41 +155,19 @@ const templateSet = await fetch(`${kintsugi.url}/graphql`, {
 });
 if (!templateSet.ok) throw new Error(`setting the cluster template failed: HTTP ${templateSet.status} ${await templateSet.text()}`);
 
-const T = DEMO_TIMINGS;
-console.log(`
-kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a Kubernetes node.
+console.log(banner({ url: kintsugi.url, adminToken: DEMO_TOKEN, databasePath, rackLimit: RACK_LIMIT, scale: options.scale }));
 
-  GraphiQL:       ${kintsugi.url}/
-  GraphQL:        ${kintsugi.url}/graphql   (sabakan's own API is served there too)
-  Watch:          npx kintsugi --server ${kintsugi.url} repair-queue watch
-  Poll outcomes:  npx kintsugi --server ${kintsugi.url} auto-repair outcomes
-  Metrics:        ${kintsugi.url}/metrics
-  Cluster:        npx kintsugi --server ${kintsugi.url} cluster get
-
-Paste this subscription into GraphiQL to see repairs as they happen:
-
-  subscription {
-    repairEntryEvents { kind entry { index address nodename status step stepStatus } record { reason } }
-  }
-
-Every ${T.cycleSeconds / 60} minutes, for as long as it runs:
-  - a machine breaks every ${T.breakEverySeconds} s or so, and kintsugi drains and repairs it (a repaired machine
-    stays healthy for at least ${T.coolDownSeconds} s; the operator deletes finished entries every ${T.cleanupEverySeconds} s);
-  - at ${T.powerCutAtSeconds} s, rack ${POWER_CUT_RACK} loses power for ${T.powerOutageSeconds} s: maximum-unhealthy-machines-per-rack = ${RACK_LIMIT}
-    keeps kintsugi from "repairing" the whole rack until its power is back;
-  - at ${T.flapAtSeconds} s, a machine breaks again right after its repair: kintsugi leaves it alone as recently
-    repaired until its finished entry is deleted, then repairs it again.
-Times are the scenario's clock${options.scale === 1 ? "" : ` (running ${Number((1 / options.scale).toFixed(2))}x the wall clock)`}. The story is on stdout; kintsugi's own log on stderr. Ctrl-C to stop.
-`);
-
-scenario = new Scenario({ dc, kintsugiUrl: kintsugi.url, story, timings, rackLimit: RACK_LIMIT, random: Math.random }, queue);
+scenario = new Scenario({ dc, kintsugiUrl: kintsugi.url, story, timings, rackLimit: RACK_LIMIT, random: Math.random, adminToken: DEMO_TOKEN }, queue);
+scenario.clusterGenerated(controlPlanes);
 scenario.start();
+const stopFollowingWaits = followWaits(kintsugi.url, (index) => queue.addressOf(Number(index)), (line) => story.tell("kintsugi", line));
 
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
   scenario?.stop();
+  await stopFollowingWaits();
   await kintsugi.close();
   await dc.close();
   dir.remove();

@@ -16,6 +16,7 @@ import { shutDown } from "./wiring/shutdown.js";
 import { openBackend, type Backend } from "./wiring/stores.js";
 import { reserveListenAddress } from "./wiring/listen-address.js";
 import { RepairSummaries } from "./runner/repair-summaries.js";
+import { DependencyMonitor } from "./runner/dependency-monitor.js";
 import { beginLeaderTerm, LeaderTerms } from "./wiring/leader-term.js";
 
 /** A started kintsugi: where it listens, and how to stop it. */
@@ -123,14 +124,16 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       hooks: options,
       repairPacing: () => terms?.workers()?.runner.pacingState() ?? null,
     });
-    const workerOptions = { now, random: options.random ?? Math.random, nodes, logger };
+    // Told by every call to sabakan and Kubernetes (the workers' and the gateway's); the status page's banner reads it.
+    const dependencies = new DependencyMonitor([...(config.sabakan ? (["sabakan"] as const) : []), ...(nodes ? (["kubernetes"] as const) : [])], now, (status) => events.pubsub.publish("dependencyEvents", status));
+    const workerOptions = { now, random: options.random ?? Math.random, nodes: nodes && dependencies.watchingNodes(nodes), logger, dependencies };
     const termOptions = { startRunner: options.startRunner !== false, startSchedule: options.startSchedule !== false, startClusterSchedule: options.startClusterSchedule !== false };
     // Each term writes through a store guarded by the election key it began with.
     const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
     const fleet = observedFleet(store);
-    const context = contextFactory({ config, store, events, leader, now, repairSummaries: summaries, fleet });
+    const context = contextFactory({ config, store, events, leader, now, repairSummaries: summaries, fleet, dependencies });
     const listening = await startApi({ config, address, edge: { schema, access }, store, events, context, leader, logger, fleet });
     api = listening;
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });

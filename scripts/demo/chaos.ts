@@ -13,6 +13,8 @@ export interface ChaosMachine {
   readonly lingers: boolean;
   /** When its last repair finished, in scenario seconds; null if never repaired. */
   readonly repairedAt: number | null;
+  /** A control plane of the generated cluster: only the control-plane incident breaks one. */
+  readonly controlPlane: boolean;
 }
 
 /** What keeps the chaos from wearing the demo down. */
@@ -36,24 +38,29 @@ function downPerRack(machines: readonly ChaosMachine[]): Map<number, number> {
   return down;
 }
 
-/** Healthy and outside the power-cut rack, in a rack where one more fault stays within kintsugi's per-rack limit. */
+/**
+ * Healthy, outside the power-cut rack, no control plane (one down holds back every other control plane's repair, so
+ * they break only together, in their own incident), in a rack where one more fault stays within kintsugi's per-rack
+ * limit.
+ */
 function mayFail(m: ChaosMachine, rules: ChaosRules, down: ReadonlyMap<number, number>): boolean {
-  return m.rack !== rules.powerCutRack && !isDown(m) && (down.get(m.rack) ?? 0) < rules.rackLimit;
+  return m.rack !== rules.powerCutRack && !m.controlPlane && !isDown(m) && (down.get(m.rack) ?? 0) < rules.rackLimit;
 }
 
 /**
  * The machine the chaos breaks now, or null when none may break: it must be healthy, outside the power-cut rack,
  * without an entry in kintsugi's queue (else kintsugi would rightly skip it as recently repaired and the demo would
  * wear down to a queue of skips), repaired at least `coolDownSeconds` ago, in a rack where one more fault stays
- * within the per-rack limit, and fewer than `maxDown` machines may be down already. `random` picks among them.
+ * within the per-rack limit, and fewer than `maxDown` machines may be down already. `random` picks among them, among
+ * those of `preferRacks` when there are any.
  */
-export function pickMachineToBreak(machines: readonly ChaosMachine[], now: number, rules: ChaosRules, random: () => number): ChaosMachine | null {
+export function pickMachineToBreak(machines: readonly ChaosMachine[], now: number, rules: ChaosRules, random: () => number, preferRacks: ReadonlySet<number> = new Set()): ChaosMachine | null {
   const down = downPerRack(machines);
   const downOutsideCut = machines.filter((m) => m.rack !== rules.powerCutRack && isDown(m)).length;
   if (downOutsideCut >= rules.maxDown) return null;
-  const candidates = machines.filter(
-    (m) => mayFail(m, rules, down) && !m.inQueue && (m.repairedAt === null || now - m.repairedAt >= rules.coolDownSeconds),
-  );
+  const all = machines.filter((m) => mayFail(m, rules, down) && !m.inQueue && (m.repairedAt === null || now - m.repairedAt >= rules.coolDownSeconds));
+  const preferred = all.filter((m) => preferRacks.has(m.rack));
+  const candidates = preferred.length > 0 ? preferred : all;
   if (candidates.length === 0) return null;
   return candidates[Math.min(candidates.length - 1, Math.floor(random() * candidates.length))] ?? null;
 }

@@ -15,7 +15,7 @@ export class DemoHardware {
   constructor(readonly dir: string) {}
 
   /** argv of machine.sh's `action` (kintsugi appends the address). */
-  command(action: "health" | "repair", seconds = 0): string[] {
+  command(action: "health" | "reboot" | "repair", seconds = 0): string[] {
     return ["sh", SCRIPT, this.dir, action, seconds.toFixed(3)];
   }
 
@@ -23,13 +23,15 @@ export class DemoHardware {
     return existsSync(this.file(address));
   }
 
-  /** The machine stops working (a fault, or its rack's power gone). */
-  fail(address: string): void {
+  /** The machine stops working (a fault, or its rack's power gone); a `stuck` fault survives a reboot. */
+  fail(address: string, stuck = false): void {
     rmSync(this.file(address), { force: true });
+    if (stuck) writeFileSync(this.file(address, "stuck"), "");
   }
 
-  /** The machine works (installed, or its rack's power back). */
+  /** The machine works (installed, a part replaced, or its rack's power back). */
   fix(address: string): void {
+    rmSync(this.file(address, "stuck"), { force: true });
     writeFileSync(this.file(address), "");
   }
 
@@ -43,7 +45,7 @@ export class DemoHardware {
     this.watcher?.close();
   }
 
-  private file(address: string): string {
-    return join(this.dir, `healthy-${address}`);
+  private file(address: string, kind: "healthy" | "stuck" = "healthy"): string {
+    return join(this.dir, `${kind}-${address}`);
   }
 }

@@ -45,6 +45,11 @@ export class QueueMirror {
     return [...this.entries.values()].filter((e) => e.address === address).sort((a, b) => a.index - b.index);
   }
 
+  /** The address of the entry with this index, while it is in the queue. */
+  addressOf(index: number): string | undefined {
+    return this.entries.get(index)?.address;
+  }
+
   has(address: string): boolean {
     return this.of(address).length > 0;
   }

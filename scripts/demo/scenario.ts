@@ -1,7 +1,10 @@
 import { pickMachineToBreak, pickMachineToFlap, type ChaosMachine, type ChaosRules } from "./chaos.js";
 import { POWER_CUT_RACK, type DataCenter, type DemoMachine } from "./data-center.js";
+import { Incidents } from "./incidents.js";
+import { cutPower, restorePower } from "./power-cut.js";
 import type { FinishedRepair, QueueMirror } from "./queue-mirror.js";
-import { formatClock, type Story, type Teller } from "./story.js";
+import type { RepairChange } from "../../src/store/store-port.js";
+import type { Story, Teller } from "./story.js";
 import { DEMO_TIMINGS, type WallTimings } from "./timings.js";
 
 /** What the scenario plays against: the data center, kintsugi's API, the story, the pace. */
@@ -13,10 +16,14 @@ export interface ScenarioDeps {
   /** maximum-unhealthy-machines-per-rack, as kintsugi is configured. */
   readonly rackLimit: number;
   readonly random: () => number;
+  /** The demo's admin token: the admin's constraint change is made with it. */
+  readonly adminToken: string;
 }
 
 /** At most this many machines are down at once outside the power-cut rack: kintsugi repairs 3 at a time. */
 const MAX_DOWN = 3;
+/** Every other break, the fault is one a reboot does not clear: the repair's second step, a power cycle, does. */
+const STUCK_EVERY = 2;
 const T = DEMO_TIMINGS;
 
 /**
@@ -30,6 +37,11 @@ export class Scenario {
   private readonly repairedAt = new Map<string, number>();
   private justRepaired: string[] = [];
   private flapArmed = false;
+  /** The flapping machine, until it breaks once more after its second repair: a repeat offender kintsugi escalates. */
+  private offender: string | null = null;
+  private breaks = 0;
+  /** The control planes of the latest generated cluster, by address. */
+  private controlPlanes: ReadonlySet<string> = new Set();
   private powerOff = false;
   private stopped = false;
   private succeeded = 0;
@@ -37,6 +49,7 @@ export class Scenario {
   private succeededAtLastStatus = 0;
   private readonly rules: ChaosRules;
   private readonly byAddress: ReadonlyMap<string, DemoMachine>;
+  readonly incidents: Incidents;
 
   constructor(
     private readonly deps: ScenarioDeps,
@@ -44,6 +57,22 @@ export class Scenario {
   ) {
     this.rules = { powerCutRack: POWER_CUT_RACK, rackLimit: deps.rackLimit, maxDown: MAX_DOWN, coolDownSeconds: T.coolDownSeconds };
     this.byAddress = new Map(deps.dc.machines.map((m) => [m.address, m]));
+    this.incidents = new Incidents(
+      {
+        dc: deps.dc,
+        timings: deps.timings,
+        rules: this.rules,
+        random: deps.random,
+        tell: (teller, text) => this.tell(teller, text),
+        after: (seconds, run) => this.at(this.deps.story.now() + seconds, run),
+        now: () => this.deps.story.now(),
+        stopped: () => this.stopped,
+        gql: (query, variables, token) => this.gql(query, variables, token),
+        view: () => this.view(),
+        reportBroken: (machine, story) => this.reportBroken(machine, story),
+      },
+      deps.adminToken,
+    );
   }
 
   /** Starts the scenario's clock and its cycles. */
@@ -63,8 +92,14 @@ export class Scenario {
     this.timers.clear();
   }
 
-  /** kintsugi's committed entry changes (applied to the queue mirror first): which machines were just repaired. */
-  committed(finished: readonly FinishedRepair[]): void {
+  /** kintsugi generated a cluster: which machines are its control planes now. */
+  clusterGenerated(controlPlanes: readonly string[]): void {
+    this.controlPlanes = new Set(controlPlanes);
+  }
+
+  /** kintsugi's committed entry changes (applied to the queue mirror first), and which repairs they finished. */
+  committed(finished: readonly FinishedRepair[], changes: readonly RepairChange[]): void {
+    this.incidents.committed(changes);
     for (const repair of finished) {
       if (repair.succeeded) this.succeeded++;
       else this.failed++;
@@ -72,6 +107,10 @@ export class Scenario {
       if (!machine) continue;
       this.repairedAt.set(machine.serial, this.deps.story.now());
       if (repair.succeeded) this.justRepaired = [...this.justRepaired.slice(-4), machine.serial];
+      if (repair.succeeded && machine.serial === this.offender && !this.stopped) {
+        this.offender = null;
+        void this.reportBroken(machine, `${machine.serial} (${machine.address}) broke again after its second repair: a repeat offender`);
+      }
     }
     if (finished.length > 0) this.maybeFlap();
   }
@@ -98,9 +137,19 @@ export class Scenario {
   private beginCycle(cycle: number): void {
     const start = cycle * T.cycleSeconds;
     if (cycle > 0) this.status(start);
-    this.at(start + T.powerCutAtSeconds, () => this.cutPower(start + T.powerCutAtSeconds + T.powerOutageSeconds));
-    this.at(start + T.powerCutAtSeconds + T.powerOutageSeconds, () => this.restorePower(start + T.cycleSeconds + T.powerCutAtSeconds));
+    this.at(start + T.powerCutAtSeconds, () => {
+      this.powerOff = true;
+      this.tell("power", cutPower(this.deps.dc, start + T.powerCutAtSeconds + T.powerOutageSeconds));
+    });
+    this.at(start + T.powerCutAtSeconds + T.powerOutageSeconds, () => {
+      this.tell("power", restorePower(this.deps.dc, start + T.cycleSeconds + T.powerCutAtSeconds));
+      this.powerOff = false;
+    });
     this.at(start + T.flapAtSeconds, () => this.armFlap());
+    this.at(start + T.nodeNotReadyAtSeconds, () => this.incidents.attempt(() => this.incidents.nodeNotReady()));
+    this.at(start + T.drainRefusedAtSeconds, () => this.incidents.attempt(() => this.incidents.drainRefused()));
+    this.at(start + T.controlPlanesFailAtSeconds, () => this.incidents.attempt(() => this.incidents.controlPlanesFail()));
+    this.at(start + T.constraintChangeAtSeconds, () => void this.incidents.changeConstraint(cycle));
     this.at(start + T.cycleSeconds, () => this.beginCycle(cycle + 1));
   }
 
@@ -123,12 +172,15 @@ export class Scenario {
       inQueue: this.queue.has(m.address),
       lingers: this.queue.lingers(m.address),
       repairedAt: this.repairedAt.get(m.serial) ?? null,
+      controlPlane: this.controlPlanes.has(m.address),
     }));
   }
 
   private breakOne(): void {
     const victim = pickMachineToBreak(this.view(), this.deps.story.now(), this.rules, this.deps.random);
-    if (victim) void this.reportBroken(victim, `${victim.serial} (${victim.address}) broke: UNHEALTHY`);
+    if (!victim) return;
+    const stuck = ++this.breaks % STUCK_EVERY === 0;
+    void this.reportBroken(victim, `${victim.serial} (${victim.address}) broke: UNHEALTHY${stuck ? ", a fault a reboot does not clear" : ""}`, stuck);
   }
 
   private armFlap(): void {
@@ -142,6 +194,7 @@ export class Scenario {
     const victim = pickMachineToFlap(this.view(), this.justRepaired, this.rules);
     if (!victim) return;
     this.flapArmed = false;
+    this.offender = victim.serial;
     void this.reportBroken(victim, `${victim.serial} (${victim.address}) broke again right after its repair: UNHEALTHY`);
   }
 
@@ -149,8 +202,8 @@ export class Scenario {
    * A machine breaks, and sabakan's state-setter reports it through kintsugi's gateway (setMachineState), as a
    * state-setter controller can: kintsugi polls at once. If the report fails, the machine works after all.
    */
-  private async reportBroken(machine: DemoMachine, story: string): Promise<void> {
-    this.deps.dc.hardware.fail(machine.address);
+  private async reportBroken(machine: DemoMachine, story: string, stuck = false): Promise<void> {
+    this.deps.dc.hardware.fail(machine.address, stuck);
     this.tell("chaos", story);
     try {
       await this.gql(`mutation ($s: ID!) { setMachineState(serial: $s, state: UNHEALTHY) { state } }`, { s: machine.serial });
@@ -172,52 +225,17 @@ export class Scenario {
         any = true;
       }
     }
+    this.incidents.kubeletsBack();
     if (any) this.maybeFlap();
-  }
-
-  /**
-   * The rack's power goes: every machine of it stops, and sabakan marks them all UNREACHABLE in one step (set in
-   * sabakan directly, not one by one through kintsugi: a poll between two reports would see a rack only partly down).
-   */
-  private cutPower(backAt: number): void {
-    this.powerOff = true;
-    const rack = this.rackMachines();
-    for (const m of rack) {
-      this.deps.dc.hardware.fail(m.address);
-      this.deps.dc.sabakan.setState(m.serial, "UNREACHABLE");
-    }
-    this.tell(
-      "power",
-      `rack ${POWER_CUT_RACK} lost power: its ${rack.length} machines are UNREACHABLE in sabakan; kintsugi's next ` +
-        `scheduled poll sees the whole rack down. Power returns at ${formatClock(backAt)}`,
-    );
-  }
-
-  private restorePower(nextCut: number): void {
-    const rack = this.rackMachines();
-    for (const m of rack) {
-      this.deps.dc.hardware.fix(m.address);
-      this.deps.dc.sabakan.setState(m.serial, "HEALTHY");
-    }
-    this.powerOff = false;
-    this.tell(
-      "power",
-      `rack ${POWER_CUT_RACK}'s power is back: its ${rack.length} machines boot and are HEALTHY in sabakan again, nothing to ` +
-        `repair; kintsugi's next poll clears the hold-back. The power goes again at ${formatClock(nextCut)}`,
-    );
-  }
-
-  private rackMachines(): DemoMachine[] {
-    return this.deps.dc.machines.filter((m) => m.rack === POWER_CUT_RACK);
   }
 
   /** The operator's part: finished entries are deleted now and then, so that their machines may be repaired again. */
   private cleanUp(): void {
-    this.gql(`mutation { deleteFinishedRepairEntries { index serial } }`)
+    this.gql(`mutation { deleteFinishedRepairEntries { index serial address } }`)
       .then((data) => {
-        const deleted = (data as { deleteFinishedRepairEntries: Array<{ index: number; serial: string | null }> }).deleteFinishedRepairEntries;
+        const deleted = (data as { deleteFinishedRepairEntries: Array<{ index: number; serial: string | null; address: string }> }).deleteFinishedRepairEntries;
         if (deleted.length === 0) return;
-        const which = deleted.map((e) => `#${e.index} ${e.serial ?? "?"}`).join(", ");
+        const which = deleted.map((e) => `#${e.index} ${e.serial ?? e.address}`).join(", ");
         this.tell("operator", `deleted ${deleted.length} finished entr${deleted.length === 1 ? "y" : "ies"} (${which}): their machines may be repaired again`);
       })
       .catch((err: unknown) => {
@@ -225,8 +243,9 @@ export class Scenario {
       });
   }
 
-  private async gql(query: string, variables: Record<string, unknown> = {}): Promise<unknown> {
-    const res = await fetch(`${this.deps.kintsugiUrl}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
+  private async gql(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<unknown> {
+    const headers = { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) };
+    const res = await fetch(`${this.deps.kintsugiUrl}/graphql`, { method: "POST", headers, body: JSON.stringify({ query, variables }) });
     const body = (await res.json()) as { data?: unknown; errors?: Array<{ message: string }> };
     if (body.errors) throw new Error(body.errors.map((e) => e.message).join("; "));
     return body.data;

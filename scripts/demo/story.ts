@@ -2,7 +2,7 @@ import type { ClusterGeneration } from "../../src/domain/cluster/generation-reco
 import type { RepairChange } from "../../src/store/store-port.js";
 
 /** Who a line of the story is about. */
-export type Teller = "kintsugi" | "chaos" | "power" | "sabakan" | "operator" | "status";
+export type Teller = "kintsugi" | "chaos" | "power" | "sabakan" | "operator" | "admin" | "status";
 
 /** The demo's story: one line per event, each stamped with the scenario's clock and who acted. */
 export interface Story {

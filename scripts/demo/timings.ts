@@ -8,16 +8,31 @@ export const DEMO_TIMINGS = {
   sabakanPollSeconds: 10,
   /** kintsugi's repair runner pass. */
   runnerIntervalSeconds: 2,
-  /** The repair command's power cycle. */
+  /** The repair's first step, a reboot (which does not clear every fault). */
+  rebootCommandSeconds: 1,
+  /** How long the first step watches the machine before kintsugi moves on to the second. */
+  rebootWatchSeconds: 10,
+  /** The repair's second step, a power cycle (which clears every fault). */
   repairCommandSeconds: 1.5,
   /** How long a repair step watches the machine before it gives up. */
   watchSeconds: 20,
+  /** How long a node may be NotReady before kintsugi's health check enqueues its machine. */
+  nodeNotReadyTimeoutSeconds: 15,
+  /** The window of kintsugi's escalation: a machine with 2 repairs in it is held instead of repaired again. */
+  escalationWindowSeconds: 540,
+  /** The operator replaces the part of a machine kintsugi escalated, and releases its hold, this long after. */
+  partReplacedAfterSeconds: 40,
+  /** The operator lifts a disruption budget that refused a drain, and resets the back-off, this long after. */
+  budgetLiftedAfterSeconds: 30,
   /** How often sabakan's state-setter looks at the hardware (it also reacts to a repair at once). */
   stateSetterSeconds: 1,
   /** A healthy machine breaks this often (when one may: see {@link pickMachineToBreak}). */
   breakEverySeconds: 8,
-  /** A repaired machine stays healthy at least this long: longer than a finished entry stays in the queue. */
-  coolDownSeconds: 120,
+  /**
+   * A repaired machine stays healthy at least this long: longer than a finished entry stays in the queue, and more
+   * than half the escalation window, so that only the scenario's repeat offender is ever escalated.
+   */
+  coolDownSeconds: 300,
   /** The operator deletes finished entries this often: until then their machines are "recently repaired". */
   cleanupEverySeconds: 30,
   /** The scenario repeats on this cycle: a status line, a rack-wide power cut, a flapping machine. */
@@ -27,7 +42,15 @@ export const DEMO_TIMINGS = {
   /** How long the rack stays without power. */
   powerOutageSeconds: 90,
   /** When, within a cycle, the next repaired machine breaks again at once (kintsugi's "recently repaired" rule). */
-  flapAtSeconds: 200,
+  flapAtSeconds: 90,
+  /** When, within a cycle, a node's kubelet stops while sabakan still sees its machine healthy (the health check). */
+  nodeNotReadyAtSeconds: 20,
+  /** When, within a cycle, a machine breaks whose pod a disruption budget keeps from being evicted. */
+  drainRefusedAtSeconds: 40,
+  /** When, within a cycle, two control planes fail together (one control plane at a time). */
+  controlPlanesFailAtSeconds: 170,
+  /** When, within a cycle, the admin changes a constraint (maximum-repair-queue-entries, and back the next cycle). */
+  constraintChangeAtSeconds: 250,
 } as const;
 
 export type DemoTimings = typeof DEMO_TIMINGS;

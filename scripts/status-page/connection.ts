@@ -12,8 +12,24 @@ function token(): string | null {
   }
 }
 
-/** Why a request failed, in words for the page's banner. */
-export class RequestError extends Error {}
+/** Why a request failed, in words for the page; `auth` when kintsugi refused who asked (a token would help). */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly auth = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The refusals a token may cure, as kintsugi's edge and role check name them (`extensions.code`/`type`). */
+const AUTH_CODES = new Set(["UNAUTHENTICATED", "FORBIDDEN"]);
+/** graphql-ws closes a refused connection with these (kintsugi's edge: 4401 no or unknown token, 4403 refused). */
+const AUTH_CLOSE_CODES = new Set([4401, 4403]);
+
+function isAuthError(e: { extensions?: { code?: unknown; type?: unknown } }): boolean {
+  return AUTH_CODES.has(String(e.extensions?.code)) || AUTH_CODES.has(String(e.extensions?.type));
+}
 
 /** Runs a query over HTTP; the data, or a RequestError with the server's messages. */
 export async function query<T>(document: string, variables: Record<string, unknown> = {}): Promise<T> {
@@ -21,14 +37,16 @@ export async function query<T>(document: string, variables: Record<string, unkno
   const bearer = token();
   if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
   const res = await fetch(new URL("graphql", location.origin + "/"), { method: "POST", headers, body: JSON.stringify({ query: document, variables }) });
-  let body: { data?: T | null; errors?: Array<{ message?: unknown }> };
+  const auth = res.status === 401 || res.status === 403;
+  let body: { data?: T | null; errors?: Array<{ message?: unknown; extensions?: { code?: unknown; type?: unknown } }> };
   try {
     body = (await res.json()) as typeof body;
   } catch {
-    throw new RequestError(`kintsugi answered HTTP ${res.status} without JSON`);
+    throw new RequestError(`kintsugi answered HTTP ${res.status} without JSON`, auth);
   }
-  const messages = (body.errors ?? []).map((e) => String(e.message));
-  if (messages.length > 0 || !body.data) throw new RequestError(messages.join("; ") || `kintsugi answered HTTP ${res.status} without data`);
+  const errors = Array.isArray(body.errors) ? body.errors : [];
+  const messages = errors.map((e) => String(e.message));
+  if (messages.length > 0 || !body.data) throw new RequestError(messages.join("; ") || `kintsugi answered HTTP ${res.status} without data`, auth || errors.some(isAuthError));
   return body.data;
 }
 
@@ -61,12 +79,12 @@ export function liveClient(handlers: LiveHandlers): Client {
 }
 
 /** Subscribes for ever; each payload's data goes to `next`, errors to `error` (the client retries the socket). */
-export function subscribe<T>(client: Client, document: string, next: (data: T) => void, error: (message: string) => void): void {
+export function subscribe<T>(client: Client, document: string, next: (data: T) => void, error: (failure: RequestError) => void): void {
   client.subscribe<T>(
     { query: document },
     {
       next: (result) => {
-        if (result.errors && result.errors.length > 0) error(result.errors.map((e) => e.message).join("; "));
+        if (result.errors && result.errors.length > 0) error(describeError(result.errors));
         else if (result.data) next(result.data as T);
       },
       error: (err) => error(describeError(err)),
@@ -76,12 +94,11 @@ export function subscribe<T>(client: Client, document: string, next: (data: T) =
 }
 
 /** What ended a subscription: GraphQL errors, a close event (code and reason), or an exception. */
-function describeError(err: unknown): string {
-  if (Array.isArray(err)) return err.map((e: { message?: unknown }) => String(e.message)).join("; ");
+function describeError(err: unknown): RequestError {
+  if (Array.isArray(err)) return new RequestError(err.map((e: { message?: unknown }) => String(e.message)).join("; "), err.some(isAuthError));
   if (typeof err === "object" && err !== null && "code" in err && typeof (err as CloseEvent).code === "number") {
     const { code, reason } = err as CloseEvent;
-    return `the WebSocket closed (${code}${reason ? `: ${reason}` : ""})`;
+    return new RequestError(`the WebSocket closed (${code}${reason ? `: ${reason}` : ""})`, AUTH_CLOSE_CODES.has(code));
   }
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return new RequestError(err instanceof Error ? err.message : String(err));
 }

@@ -1,23 +1,23 @@
-// kintsugi's live status page (served at /status): one snapshot over HTTP, then the subscriptions keep it current.
-// Every reconnection reads the snapshot again, so nothing missed while the socket was down stays missing; events
-// that arrive while a snapshot is on its way are applied after it. While the socket is down the page says since when
-// and dims what it shows (it may be stale); once live again it says when it was last disconnected.
+// kintsugi's live status page (served at /status): a query per panel over HTTP, then the subscriptions keep it
+// current. Every reconnection reads the panels again, so nothing missed while the socket was down stays missing;
+// events that arrive while the reads are on their way are applied after them. A panel whose read fails says why and
+// keeps what it knew; sabakan's or Kubernetes' absence is one banner with since when (kintsugi's `dependencies`).
+// While the socket is down the page says since when and dims what it shows (it may be stale); once live again it
+// says when it was last disconnected.
 import { REPAIR_COLOURS, REPAIR_LABELS, STATE_COLOURS } from "./colours.js";
 import { liveClient, query, RequestError, subscribe } from "./connection.js";
 import { clock, el, visible } from "./dom.js";
-import { StatusModel, type Entry, type Hold, type Machine, type Outcome, type RepairWait } from "./model.js";
+import { StatusModel, type Dependency, type Entry, type Hold, type Machine, type Outcome, type RepairWait } from "./model.js";
+import { renderNow } from "./now.js";
+import { renderOutage } from "./outage.js";
 import { renderHolds, renderOutcomes, renderQueue, renderTimeline } from "./panels.js";
-import { FINISHED_LIMIT, SNAPSHOT, SUBSCRIPTIONS } from "./queries.js";
+import { FINISHED_LIMIT, READS, SUBSCRIPTIONS } from "./queries.js";
 import { rackGrid } from "./racks.js";
 import { RepairTimeline, type FinishedRepairRecord } from "./timeline.js";
 
-interface Snapshot {
-  searchMachines: Array<{ spec: { serial: string; rack: number; indexInRack: number; ipv4: string[] }; status: { state: string } }>;
-  searchRepairEntries: Entry[];
-  machineHolds: Hold[];
-  autoRepairOutcomes: Outcome[];
-  finishedRepairs: FinishedRepairRecord[];
-}
+type SabakanMachineRow = { spec: { serial: string; rack: number; indexInRack: number; ipv4: string[] }; status: { state: string } };
+/** The panels that read their own data, each with its own error. */
+type Panel = "machines" | "entries" | "holds" | "outcomes" | "finished";
 
 const byId = (id: string): HTMLElement => {
   const node = document.getElementById(id);
@@ -33,7 +33,11 @@ const DAY_MS = 86_400_000;
 /** When the socket went down (ms), while it is down. */
 let disconnectedSince: number | null = null;
 const grid = rackGrid(byId("racks") as HTMLCanvasElement, byId("racks-summary"), byId("racks-tooltip"));
-const TOKEN_HINT = "(a viewer token can be set in GraphiQL at /)";
+const TOKEN_HINT = " (a viewer token can be set in GraphiQL at /)";
+/** `maximum-unhealthy-machines-per-rack`, drawn on the racks' headers; null until read (or when it cannot be). */
+let rackLimit: number | null = null;
+/** Why each panel's latest read failed; absent when it worked. */
+const failures = new Map<Panel, string>();
 let pending: Array<() => void> | null = null;
 let scheduled = false;
 
@@ -45,12 +49,19 @@ function setBanner(text: string, state: "live" | "connecting" | "error"): void {
 function render(): void {
   scheduled = false;
   const entries = model.entryByAddress();
-  grid.draw(model.machines, entries, model.holds);
-  renderQueue(byId("queue"), model.entries.values());
-  renderHolds(byId("holds"), model.holds.values());
-  renderOutcomes(byId("outcomes"), model.outcomes);
+  grid.draw(model.machines, entries, model.holds, rackLimit);
+  const racksError = byId("racks-error");
+  const machinesFailed = failures.get("machines") ?? null;
+  racksError.hidden = machinesFailed === null;
+  racksError.textContent = machinesFailed === null ? "" : visible(`cannot read the machines from sabakan: ${machinesFailed}${model.machines.size > 0 ? "; showing their last known states" : ""}`);
+  if (machinesFailed !== null && model.machines.size === 0) byId("racks-summary").textContent = "no machine known yet (sabakan cannot be read)";
+  renderOutage(byId("outage"), model.dependencies.values());
+  renderNow(byId("now"), model.entries.values(), model.holds.values());
+  renderQueue(byId("queue"), model.entries.values(), failures.get("entries") ?? null);
+  renderHolds(byId("holds"), model.holds.values(), failures.get("holds") ?? null);
+  renderOutcomes(byId("outcomes"), model.outcomes, failures.get("outcomes") ?? null);
   const now = Date.now();
-  renderTimeline(byId("timeline"), timeline.lastDay(now), timeline.truncated, now);
+  renderTimeline(byId("timeline"), timeline.lastDay(now), timeline.truncated, now, failures.get("finished") ?? null);
   document.body.dataset.rendered = String(Number(document.body.dataset.rendered ?? "0") + 1);
 }
 
@@ -61,7 +72,7 @@ function changed(): void {
   requestAnimationFrame(render);
 }
 
-/** Applies an event now, or after the snapshot in flight. */
+/** Applies an event now, or after the reads in flight. */
 function apply(change: () => void): void {
   if (pending) pending.push(change);
   else {
@@ -70,23 +81,71 @@ function apply(change: () => void): void {
   }
 }
 
-async function readSnapshot(): Promise<void> {
+const toMachine = (m: SabakanMachineRow): Machine => ({ serial: m.spec.serial, rack: m.spec.rack, indexInRack: m.spec.indexInRack, address: m.spec.ipv4[0] ?? null, state: m.status.state });
+
+/** Reads one panel's data; its failure is noted for that panel alone and returned. */
+async function readPanel<T>(panel: Panel, document: string, use: (data: T) => void, variables: Record<string, unknown> = {}): Promise<RequestError | null> {
+  try {
+    use(await query<T>(document, variables));
+    failures.delete(panel);
+    return null;
+  } catch (err) {
+    const failure = err instanceof RequestError ? err : new RequestError(`kintsugi cannot be reached: ${String(err)}`);
+    failures.set(panel, failure.message);
+    return failure;
+  }
+}
+
+const readMachines = () => readPanel<{ searchMachines: SabakanMachineRow[] }>("machines", READS.machines, (d) => model.replace({ machines: d.searchMachines.map(toMachine) }));
+
+async function readDependencies(): Promise<void> {
+  try {
+    const data = await query<{ dependencies: Dependency[] }>(READS.dependencies);
+    model.dependencies = new Map();
+    for (const d of data.dependencies) model.dependency(d);
+  } catch {
+    // The banner keeps what it knew; the panels say what cannot be read.
+  }
+}
+
+/** Reads every panel (at load and at each reconnection), then what kintsugi knows of sabakan and Kubernetes. */
+async function readAll(): Promise<void> {
   pending = [];
   try {
-    const data = await query<Snapshot>(SNAPSHOT, { since: new Date(Date.now() - DAY_MS).toISOString(), limit: FINISHED_LIMIT });
-    const machines: Machine[] = data.searchMachines.map((m) => ({ serial: m.spec.serial, rack: m.spec.rack, indexInRack: m.spec.indexInRack, address: m.spec.ipv4[0] ?? null, state: m.status.state }));
-    model.replace({ machines, entries: data.searchRepairEntries, holds: data.machineHolds, outcomes: data.autoRepairOutcomes });
-    timeline.replace(data.finishedRepairs, data.searchRepairEntries, FINISHED_LIMIT);
+    let entries: Entry[] | null = null;
+    let records: FinishedRepairRecord[] | null = null;
+    const results = await Promise.all([
+      readMachines(),
+      readPanel<{ searchRepairEntries: Entry[] }>("entries", READS.entries, (d) => {
+        entries = d.searchRepairEntries;
+        model.replace({ entries });
+      }),
+      readPanel<{ machineHolds: Hold[] }>("holds", READS.holds, (d) => model.replace({ holds: d.machineHolds })),
+      readPanel<{ autoRepairOutcomes: Outcome[] }>("outcomes", READS.outcomes, (d) => model.replace({ outcomes: d.autoRepairOutcomes })),
+      readPanel<{ finishedRepairs: FinishedRepairRecord[] }>("finished", READS.finished, (d) => (records = d.finishedRepairs), { since: new Date(Date.now() - DAY_MS).toISOString(), limit: FINISHED_LIMIT }),
+    ]);
+    if (records !== null) timeline.replace(records, entries ?? [...model.entries.values()], FINISHED_LIMIT);
     for (const change of pending) change();
+    // Read after the panels: a failure the machines read just met is then in kintsugi's answer.
+    await readDependencies();
+    // Read at each reconnection: a change of the limit shows then (no event announces it).
+    rackLimit = await query<{ constraints: { maximumUnhealthyMachinesPerRack: number } }>(READS.limits).then(
+      (d) => d.constraints.maximumUnhealthyMachinesPerRack,
+      () => rackLimit,
+    );
+    const own = results.slice(1);
+    const refused = own.find((r) => r?.auth);
+    if (own.every((r) => r !== null)) {
+      // Nothing of kintsugi's own could be read: kintsugi itself (or access to it) is the problem, not a panel.
+      setBanner(`cannot read kintsugi: ${own[0]!.message}${refused ? TOKEN_HINT : ""}`, "error");
+      return;
+    }
     setBanner("live", "live");
     if (disconnectedSince !== null) {
       note.textContent = `(was disconnected ${clock(new Date(disconnectedSince).toISOString())}–${clock(new Date().toISOString())})`;
       disconnectedSince = null;
     }
     delete document.body.dataset.stale;
-  } catch (err) {
-    const message = err instanceof RequestError ? err.message : String(err);
-    setBanner(`cannot read kintsugi: ${message} ${TOKEN_HINT}`, "error");
   } finally {
     pending = null;
     changed();
@@ -115,7 +174,7 @@ const RESTART_MS = 5_000;
 
 function goLive(): void {
   const client = liveClient({
-    onConnected: () => void readSnapshot(),
+    onConnected: () => void readAll(),
     // A refusal the snapshot explained (a missing token, say) stays on the banner while the socket retries.
     onDisconnected: (reason) => {
       // Before the first snapshot nothing is shown yet, so nothing is stale.
@@ -127,8 +186,8 @@ function goLive(): void {
       if (banner.dataset.state !== "error") setBanner(`${since}reconnecting (${reason})…`, "connecting");
     },
   });
-  const ended = (what: string) => (message: string) => {
-    if (banner.dataset.state !== "error") setBanner(`${what}: ${message}; retrying ${TOKEN_HINT}`, "error");
+  const ended = (what: string) => (failure: RequestError) => {
+    if (banner.dataset.state !== "error") setBanner(`${what}: ${failure.message}; retrying${failure.auth ? TOKEN_HINT : ""}`, "error");
     if (restartTimer !== null) return;
     restartTimer = setTimeout(() => {
       restartTimer = null;
@@ -150,6 +209,16 @@ function goLive(): void {
   subscribe<{ autoRepairOutcomes: Outcome }>(client, SUBSCRIPTIONS.outcomes, (d) => apply(() => model.outcome(d.autoRepairOutcomes)), ended("poll outcomes"));
   subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(client, SUBSCRIPTIONS.holds, (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)), ended("holds"));
   subscribe<{ repairWaits: Array<{ index: string; waitingFor: RepairWait }> }>(client, SUBSCRIPTIONS.waits, (d) => apply(() => model.waits(d.repairWaits)), ended("waits"));
+  subscribe<{ dependencyEvents: Dependency }>(
+    client,
+    SUBSCRIPTIONS.dependencies,
+    ({ dependencyEvents: status }) => {
+      apply(() => model.dependency(status));
+      // sabakan is back: the racks read it again rather than wait for the next reconnection.
+      if (status.name === "sabakan" && status.downSince === null) void readMachines().then(changed);
+    },
+    ended("dependencies"),
+  );
 }
 
 legend();

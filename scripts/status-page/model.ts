@@ -60,6 +60,15 @@ export interface Outcome {
   readonly error: string | null;
 }
 
+/** A service kintsugi calls, as kintsugi's calls to it went (the document's `dependencies`). */
+export interface Dependency {
+  readonly name: string;
+  readonly up: boolean;
+  readonly downSince: string | null;
+  readonly failures: number;
+  readonly error: string | null;
+}
+
 /** Everything the page shows; replaced by a snapshot, then kept current by subscription events. */
 export class StatusModel {
   machines = new Map<string, Machine>();
@@ -68,13 +77,22 @@ export class StatusModel {
   /** Newest first. */
   outcomes: Outcome[] = [];
 
+  /** By name, in the order kintsugi lists them. */
+  dependencies = new Map<string, Dependency>();
+
   static readonly OUTCOMES_KEPT = 5;
 
-  replace(snapshot: { machines: Machine[]; entries: Entry[]; holds: Hold[]; outcomes: Outcome[] }): void {
-    this.machines = new Map(snapshot.machines.map((m) => [m.serial, m]));
-    this.entries = new Map(snapshot.entries.map((e) => [e.index, e]));
-    this.holds = new Map(snapshot.holds.map((h) => [h.address, h]));
-    this.outcomes = [...snapshot.outcomes].sort((a, b) => Number(b.sequence) - Number(a.sequence)).slice(0, StatusModel.OUTCOMES_KEPT);
+  /** Each part is replaced on its own: a panel whose read failed keeps what it last knew. */
+  replace(snapshot: { machines?: Machine[]; entries?: Entry[]; holds?: Hold[]; outcomes?: Outcome[] }): void {
+    if (snapshot.machines) this.machines = new Map(snapshot.machines.map((m) => [m.serial, m]));
+    if (snapshot.entries) this.entries = new Map(snapshot.entries.map((e) => [e.index, e]));
+    if (snapshot.holds) this.holds = new Map(snapshot.holds.map((h) => [h.address, h]));
+    if (snapshot.outcomes) this.outcomes = [...snapshot.outcomes].sort((a, b) => Number(b.sequence) - Number(a.sequence)).slice(0, StatusModel.OUTCOMES_KEPT);
+  }
+
+  /** A dependency's status, read or told by an event. */
+  dependency(status: Dependency): void {
+    this.dependencies.set(status.name, status);
   }
 
   upsertEntry(entry: Entry): void {

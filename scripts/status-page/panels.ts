@@ -1,12 +1,12 @@
 // The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
-import { clock, el, table, visible } from "./dom.js";
+import { clock, el, table, timeCell, visible } from "./dom.js";
 import { skippedPhrase } from "../../src/domain/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
-import type { EndedRepair } from "./timeline.js";
+import { skipRows } from "./poll-changes.js";
+import { stripHours, type EndedRepair } from "./timeline.js";
 
 /** More rows than this in one list are summed up in a line: the page stays responsive at any size. */
 export const MAX_ROWS = 200;
-const DAY_MS = 86_400_000;
 const MARK_CLASSES: Readonly<Record<string, string>> = { SUCCEEDED: "ok", FAILED: "failed", DEQUEUED: "dequeued" };
 
 function capped<T>(items: readonly T[]): { readonly shown: readonly T[]; readonly more: string | null } {
@@ -18,7 +18,12 @@ function fill(section: HTMLElement, nodes: ReadonlyArray<Node | null>): void {
   section.replaceChildren(...nodes.filter((n): n is Node => n !== null));
 }
 
-export function renderQueue(section: HTMLElement, entries: Iterable<Entry>): void {
+/** Why the panel's last read failed (what it shows is then what it knew before), or nothing. */
+function failed(error: string | null): HTMLElement | null {
+  return error === null ? null : el("p", `cannot read this: ${error}; showing what was known before`, "panel-error");
+}
+
+export function renderQueue(section: HTMLElement, entries: Iterable<Entry>, error: string | null = null): void {
   const queue = [...entries].filter((e) => isUnfinished(e) && !e.deleted).sort((a, b) => Number(a.index) - Number(b.index));
   const { shown, more } = capped(queue);
   const rows = shown.map((e) => ({
@@ -35,31 +40,37 @@ export function renderQueue(section: HTMLElement, entries: Iterable<Entry>): voi
   }));
   fill(section, [
     el("h2", `Queue (${queue.length})`),
+    failed(error),
     table(["#", "address", "node", "operation", "status", "step", "waiting for"], rows, "The queue is empty."),
     more === null ? null : el("p", more, "more"),
   ]);
 }
 
-export function renderHolds(section: HTMLElement, holds: Iterable<Hold>): void {
+export function renderHolds(section: HTMLElement, holds: Iterable<Hold>, error: string | null = null): void {
   const list = [...holds].sort((a, b) => a.address.localeCompare(b.address));
   const { shown, more } = capped(list);
-  const rows = shown.map((h) => ({ key: h.address, cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : `until ${h.until}`] }));
-  fill(section, [el("h2", `Holds (${list.length})`), table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."), more === null ? null : el("p", more, "more")]);
+  const rows = shown.map((h) => ({ key: h.address, cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : { text: `until ${clock(h.until)}`, title: h.until }] }));
+  fill(section, [el("h2", `Holds (${list.length})`), failed(error), table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."), more === null ? null : el("p", more, "more")]);
 }
 
-export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[]): void {
-  const nodes: Array<Node | null> = [el("h2", "Latest polls")];
+export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[], error: string | null = null): void {
+  const nodes: Array<Node | null> = [el("h2", "Latest polls"), failed(error)];
   if (outcomes.length === 0) nodes.push(el("p", "No poll has run yet.", "empty"));
-  for (const o of outcomes) {
+  for (const [i, o] of outcomes.entries()) {
     const parts = [`#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedPhrase(o.skippedTotal, o.skipped.length)}`];
     if (o.shortCircuit) parts.push(`short-circuited: ${o.shortCircuit.candidates} candidates over the limit of ${o.shortCircuit.limit} (${o.shortCircuit.existingEntries} in the queue)`);
     if (o.error) parts.push(`error: ${o.error}`);
     const block = el("div", undefined, "outcome");
-    block.append(el("p", parts.join("; ")));
-    const { shown, more } = capped(o.skipped);
+    const line = el("p", parts.join("; "));
+    line.title = visible(o.time);
+    block.append(line);
+    const rows = skipRows(outcomes, i);
+    const skips = rows.kind === "all" ? rows.skips.map((skip) => ({ change: "", skip })) : rows.kind === "changes" ? rows.changes : [];
+    if (rows.kind === "changes") block.append(el("p", rows.changes.length === 0 ? `the same skips as #${rows.since}` : `skips changed since #${rows.since}:`, "more"));
+    const { shown, more } = capped(skips);
     if (shown.length > 0) {
-      const rows = shown.map((s) => ({ key: s.serial, cells: [s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
-      block.append(table(["serial", "address", "state", "skip", "reason"], rows, ""));
+      const cells = shown.map(({ change, skip: s }) => ({ key: `${change}${s.serial}`, cells: [...(rows.kind === "changes" ? [change] : []), s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
+      block.append(table([...(rows.kind === "changes" ? ["change"] : []), "serial", "address", "state", "skip", "reason"], cells, ""));
     }
     if (more !== null) block.append(el("p", more, "more"));
     nodes.push(block);
@@ -68,28 +79,34 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
 }
 
 /**
- * A 24-hour strip with a mark per repair that ended (finished or dequeued unfinished), and the list under it.
+ * A strip of the last hours (up to 24, see stripHours) with a mark per repair that ended (finished or dequeued unfinished), and the list under it.
  * `recent` is newest first; `truncated` says kintsugi sent only the newest of the day's records.
  */
-export function renderTimeline(section: HTMLElement, recent: readonly EndedRepair[], truncated: boolean, now: number): void {
+export function renderTimeline(section: HTMLElement, recent: readonly EndedRepair[], truncated: boolean, now: number, error: string | null = null): void {
+  const hours = stripHours(recent, now);
+  const span = hours * 3_600_000;
   const strip = el("div", undefined, "timeline");
   for (const r of recent.slice(0, MAX_ROWS * 5)) {
     const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
     const age = now - Date.parse(r.finishedAt);
-    mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / DAY_MS) * 100))}%`;
-    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${r.finishedAt}`);
+    mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / span) * 100))}%`;
+    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${clock(r.finishedAt)} (${r.finishedAt})`);
     mark.dataset.key = r.index;
     strip.append(mark);
   }
   const axis = el("div", undefined, "axis");
-  axis.append(el("span", "24 h ago"), el("span", "now"));
+  axis.append(el("span", `${hours} h ago`), el("span", "now"));
   const { shown, more } = capped(recent);
-  const rows = shown.map((r) => ({ key: r.index, cells: [clock(r.finishedAt), r.index, r.address, r.operation, r.status] }));
+  const rows = shown.map((r) => ({ key: r.index, cells: [timeCell(r.finishedAt), r.index, r.address, r.operation, r.status] }));
+  // The list scrolls in its own box: 200 rows would push the holds and polls below the fold at 1024 px.
+  const list = el("div", undefined, "scroll");
+  list.append(table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."));
+  if (more !== null) list.append(el("p", more, "more"));
   fill(section, [
     el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`),
+    failed(error),
     strip,
     axis,
-    table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."),
-    more === null ? null : el("p", more, "more"),
+    list,
   ]);
 }

@@ -1,4 +1,4 @@
-// The documents the page sends: one snapshot over HTTP, then subscriptions over graphql-ws.
+// The documents the page sends: a query per panel over HTTP, then subscriptions over graphql-ws.
 
 const ENTRY = "index address nodename machineType operation status step stepStatus stepCount deleted createdAt lastTransitionTime waitingFor { kind message until }";
 const HOLD = "address reason setBy until source";
@@ -8,13 +8,22 @@ const OUTCOME =
 /** The most of the last day's finished-repair records the page reads (kintsugi allows 5,000). */
 export const FINISHED_LIMIT = 2_000;
 
-export const SNAPSHOT = `query StatusSnapshot($since: DateTime!, $limit: Int!) {
-  searchMachines { spec { serial rack indexInRack ipv4 } status { state } }
-  searchRepairEntries { ${ENTRY} }
-  machineHolds { ${HOLD} }
-  autoRepairOutcomes(last: 5) { ${OUTCOME} }
-  finishedRepairs(since: $since, limit: $limit) { index address operation status finishedAt }
-}`;
+const DEPENDENCY = "name up downSince failures error";
+
+/**
+ * What the page reads at load and at every reconnection, one query per panel: a failed field fails only its own
+ * query (a root field is non-null, so one failure would null every other field of a shared query), and each panel
+ * shows its own error. Only `machines` asks sabakan; the others are kintsugi's own data.
+ */
+export const READS = {
+  machines: "query StatusMachines { searchMachines { spec { serial rack indexInRack ipv4 } status { state } } }",
+  entries: `query StatusQueue { searchRepairEntries { ${ENTRY} } }`,
+  holds: `query StatusHolds { machineHolds { ${HOLD} } }`,
+  outcomes: `query StatusPolls { autoRepairOutcomes(last: 5) { ${OUTCOME} } }`,
+  finished: "query StatusRepairs($since: DateTime!, $limit: Int!) { finishedRepairs(since: $since, limit: $limit) { index address operation status finishedAt } }",
+  dependencies: `query StatusDependencies { dependencies { ${DEPENDENCY} } }`,
+  limits: "query StatusLimits { constraints { maximumUnhealthyMachinesPerRack } }",
+} as const;
 
 export const SUBSCRIPTIONS = {
   entries: `subscription StatusEntries { repairEntryEvents { kind entry { ${ENTRY} } record { time } } }`,
@@ -22,4 +31,5 @@ export const SUBSCRIPTIONS = {
   outcomes: `subscription StatusOutcomes { autoRepairOutcomes { ${OUTCOME} } }`,
   holds: `subscription StatusHolds { machineHoldEvents { kind hold { ${HOLD} } } }`,
   waits: "subscription StatusWaits { repairWaits { index waitingFor { kind message until } } }",
+  dependencies: `subscription StatusDependencyEvents { dependencyEvents { ${DEPENDENCY} } }`,
 } as const;

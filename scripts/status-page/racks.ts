@@ -15,7 +15,38 @@ interface Layout {
 }
 
 export interface RackGrid {
-  draw(machines: ReadonlyMap<string, Machine>, entries: ReadonlyMap<string, Entry>, holds: ReadonlyMap<string, Hold>): void;
+  /** `rackLimit`: `maximum-unhealthy-machines-per-rack` (0 = none), null when unknown. */
+  draw(machines: ReadonlyMap<string, Machine>, entries: ReadonlyMap<string, Entry>, holds: ReadonlyMap<string, Hold>, rackLimit?: number | null): void;
+}
+
+/** The states a rack's limit counts (sabakan's unhealthy ones). */
+const DOWN_STATES = new Set(["UNHEALTHY", "UNREACHABLE"]);
+
+/**
+ * A rack's header when cells are large: its number, then its unhealthy machines against the rack limit (amber at
+ * the limit, red over it: the poll enqueues none of the rack). Held machines draw a bar over the rack; a rack whose
+ * machines are all held gets a frame. Returns the header as text for the canvas's data attribute.
+ */
+function drawRackHeader(ctx: CanvasRenderingContext2D, at: { x: number; y: number; labelHeight: number; cell: number; height: number }, rack: number, machines: readonly Machine[], holds: ReadonlyMap<string, Hold>, limit: number | null): string {
+  const down = machines.filter((m) => DOWN_STATES.has(m.state)).length;
+  const held = machines.filter((m) => m.address !== null && holds.has(m.address)).length;
+  ctx.fillStyle = "#9aa0a6";
+  ctx.fillText(String(rack), at.x, at.y + 9);
+  const counted = limit !== null && limit > 0 ? `${down}/${limit}` : down > 0 ? `${down}↓` : "";
+  if (counted !== "") {
+    ctx.fillStyle = limit !== null && limit > 0 && down > limit ? "#ff6b6b" : limit !== null && limit > 0 && down === limit ? "#f2d024" : "#9aa0a6";
+    ctx.fillText(counted, at.x, at.y + 21);
+  }
+  if (held > 0) {
+    ctx.fillStyle = REPAIR_COLOURS.HELD!;
+    ctx.fillRect(at.x, at.y + at.labelHeight - 3, at.cell, 2);
+    if (held === machines.length) {
+      ctx.strokeStyle = REPAIR_COLOURS.HELD!;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(at.x - 2.5, at.y + at.labelHeight - 4.5, at.cell + 5, at.height + 6);
+    }
+  }
+  return `${rack}:${counted}${held > 0 ? ` held ${held}${held === machines.length ? " (all)" : ""}` : ""}`;
 }
 
 /** Where every machine goes, and what the cell under the pointer is. */
@@ -39,7 +70,7 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
   canvas.addEventListener("mouseleave", () => (tooltip.hidden = true));
 
   return {
-    draw(machines, entries, holds) {
+    draw(machines, entries, holds, rackLimit = null) {
       const racks = new Map<number, Machine[]>();
       for (const machine of machines.values()) {
         const rack = racks.get(machine.rack) ?? [];
@@ -65,14 +96,17 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
       ctx.fillStyle = "#9aa0a6";
       placed = [];
       const pitch = layout.cell + layout.gap;
+      const headers: string[] = [];
       rackNumbers.forEach((rack, i) => {
         const x0 = (i % layout!.racksPerRow) * (pitch + layout!.rackGap);
         const y0 = Math.floor(i / layout!.racksPerRow) * layout!.rowHeight;
-        if (layout!.labelHeight > 0) {
+        const inRack = (racks.get(rack) ?? []).sort((a, b) => a.indexInRack - b.indexInRack);
+        if (layout!.labelHeight >= 24) {
+          headers.push(drawRackHeader(ctx, { x: x0, y: y0, labelHeight: layout!.labelHeight, cell: layout!.cell, height: inRack.length * pitch }, rack, inRack, holds, rackLimit));
+        } else if (layout!.labelHeight > 0) {
           ctx.fillStyle = "#9aa0a6";
           ctx.fillText(String(rack), x0, y0 + 9);
         }
-        const inRack = (racks.get(rack) ?? []).sort((a, b) => a.indexInRack - b.indexInRack);
         inRack.forEach((machine, j) => {
           const x = x0;
           const y = y0 + layout!.labelHeight + j * pitch;
@@ -83,25 +117,31 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
           const ring = entry ? REPAIR_COLOURS[entry.status] : held ? REPAIR_COLOURS.HELD : undefined;
           if (ring) {
             ctx.strokeStyle = ring;
-            ctx.lineWidth = layout!.cell >= 10 ? 2 : 1;
-            ctx.strokeRect(x + 0.5, y + 0.5, layout!.cell - 1, layout!.cell - 1);
+            const line = layout!.cell >= 22 ? 3 : layout!.cell >= 10 ? 2 : 1;
+            ctx.lineWidth = line;
+            ctx.strokeRect(x + line / 2, y + line / 2, layout!.cell - line, layout!.cell - line);
           }
           placed.push({ x, y, machine, entry, held });
         });
       });
       canvas.dataset.machines = String(machines.size);
       canvas.dataset.racks = String(rackNumbers.length);
+      canvas.dataset.rackHeaders = headers.join(", ");
       summary.textContent = `${machines.size} machines in ${rackNumbers.length} racks`;
     },
   };
 }
 
-/** Bigger cells for small data centers, 5 px ones (with no rack labels) for the largest. */
+/**
+ * The biggest cells whose rows fit 640 px: 28 px ones (readable at a glance on a laptop) for small data centers,
+ * 5 px ones (with no rack labels) for the largest.
+ */
 function layoutFor(racks: number, tallest: number, width: number): Layout {
-  for (const cell of [16, 12, 9, 7, 5, 4, 3]) {
+  for (const cell of [28, 22, 16, 12, 9, 7, 5, 4, 3]) {
     const gap = cell >= 9 ? 2 : 1;
-    const rackGap = cell >= 9 ? 8 : 2;
-    const labelHeight = cell >= 9 ? 12 : 0;
+    const rackGap = cell >= 22 ? 14 : cell >= 9 ? 8 : 2;
+    // Large cells get a two-line header: the rack's number, then its unhealthy machines against the rack limit.
+    const labelHeight = cell >= 22 ? 26 : cell >= 9 ? 12 : 0;
     const racksPerRow = Math.max(1, Math.floor((width + rackGap) / (cell + gap + rackGap)));
     const rowHeight = labelHeight + tallest * (cell + gap) + (cell >= 9 ? 10 : 4);
     const rows = Math.ceil(racks / racksPerRow);

@@ -69,3 +69,14 @@ export class RepairTimeline {
     return recent.sort((a, b) => Date.parse(b.finishedAt) - Date.parse(a.finishedAt) || Number(b.index) - Number(a.index));
   }
 }
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How far back the strip reaches, in whole hours: from the oldest repair shown (at least 1 hour, at most the day),
+ * so repairs of the last minutes spread over the strip instead of piling into one bar at "now".
+ */
+export function stripHours(recent: readonly EndedRepair[], now: number): number {
+  const oldest = Math.min(now, ...recent.map((r) => Date.parse(r.finishedAt)).filter((t) => !Number.isNaN(t)));
+  return Math.min(24, Math.max(1, Math.ceil((now - oldest) / HOUR_MS)));
+}

@@ -1,4 +1,5 @@
 import { ClientError, GraphQLClient } from "graphql-request";
+import { machineBmcOf } from "../domain/machine-bmc.js";
 import { MACHINE_STATES, type MachineQueryVariables, type MachineState } from "../domain/machine-params.js";
 import type { SabakanMachine } from "../domain/sabakan-machine.js";
 import { BoundExceededError, boundedFetch } from "./bounded-fetch.js";
@@ -70,7 +71,7 @@ function toMachine(value: unknown, i: number, endpoint: string, answeredAt: numb
   const status = m?.status;
   if (!spec || !status) throw bad("spec or status missing");
   const { serial, rack, indexInRack, role, ipv4, bmc, labels, registerDate, retireDate } = spec as {
-    serial: unknown; rack: unknown; indexInRack: unknown; role: unknown; ipv4: unknown; bmc: { bmcType?: unknown } | null;
+    serial: unknown; rack: unknown; indexInRack: unknown; role: unknown; ipv4: unknown; bmc: { bmcType?: unknown; ipv4?: unknown } | null;
     labels: unknown; registerDate: unknown; retireDate: unknown;
   };
   if (typeof serial !== "string") throw bad("spec.serial is not a string");
@@ -90,6 +91,8 @@ function toMachine(value: unknown, i: number, endpoint: string, answeredAt: numb
     if (Number.isNaN(ms)) throw bad(`spec.${field} ${JSON.stringify(value)} is not a date`);
     return ms;
   };
+  // A BMC address that is not an IPv4 literal costs only this machine's BMC commands their address, not the poll.
+  const machineBmc = machineBmcOf(bmc.ipv4, bmc.bmcType);
   const labelList = labels ?? [];
   if (!Array.isArray(labelList) || !labelList.every((l) => typeof l?.name === "string" && typeof l?.value === "string")) {
     throw bad("spec.labels is not a list of {name, value}");
@@ -101,6 +104,7 @@ function toMachine(value: unknown, i: number, endpoint: string, answeredAt: numb
     role: typeof role === "string" ? role : "",
     ipv4,
     bmcType: bmc.bmcType,
+    ...(machineBmc && { bmc: machineBmc }),
     state: state as MachineState,
     durationSeconds: duration,
     stateSince,

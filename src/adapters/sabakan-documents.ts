@@ -13,7 +13,7 @@ export const SEARCH_MACHINES = /* GraphQL */ `
         ipv4
         registerDate
         retireDate
-        bmc { bmcType }
+        bmc { bmcType ipv4 }
       }
       status { state timestamp duration }
     }

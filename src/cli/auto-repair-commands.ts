@@ -1,40 +1,46 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { addLastOption } from "./last-option.js";
-import { ckeJson, withoutNulls } from "./cke-json.js";
+import { ckeJson } from "./cke-json.js";
+import { printableJsonText } from "../domain/untrusted-text.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
+import { readCkeQueryVariables } from "../domain/cke-query-variables.js";
+import type { MachineQueryVariables } from "../domain/machine-params.js";
 import { skippedPhrase } from "../domain/skipped-bound.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { addToggleCommands } from "./toggle-commands.js";
 
+/** A variables file: its text as it was read, and the variables CKE would read from it. */
+export interface VariablesFile {
+  readonly text: string;
+  readonly variables: MachineQueryVariables;
+}
+
 /**
- * Reads a variables file: a JSON object with `having` and/or `notHaving`, each a sabakan MachineParams. The server
- * checks the MachineParams fields themselves and names any unknown or invalid one.
+ * Reads a variables file, a JSON object with `having` and/or `notHaving` (each sabakan's MachineParams), as CKE reads
+ * it (see readCkeQueryVariables): a key CKE ignores is named on stderr (through `note`) and ignored. The text is
+ * returned as it is, for the server to keep byte for byte; the server checks the values again.
  */
-export function readVariablesFile(path: string): { having: unknown; notHaving: unknown } {
-  let text: string;
+export function readVariablesFile(path: string, note: ((text: string) => void) | undefined): VariablesFile {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (err) {
     throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
   }
-  let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`${path}: not valid JSON: ${(err as Error).message}`);
+    // Not UTF-8 is refused rather than mended, so that what is kept is the file's bytes; a BOM stays (and is no JSON).
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new CliError(`${path}: not UTF-8 text`);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new CliError(`${path}: must be a JSON object with "having" and/or "notHaving"`);
-  }
-  const unknown = Object.keys(value).filter((k) => k !== "having" && k !== "notHaving");
-  if (unknown.length > 0) {
-    throw new CliError(`${path}: unknown key ${JSON.stringify(unknown[0])}; expected "having" and/or "notHaving"`);
-  }
-  const { having = null, notHaving = null } = value as { having?: unknown; notHaving?: unknown };
-  return { having, notHaving };
+  const read = readCkeQueryVariables(text);
+  if (!read.ok) throw new CliError(`${path}: ${read.message}`);
+  for (const key of read.ignored) note?.(`kintsugi: warning: ${path}: ${key}: unknown key, ignored as CKE ignores it\n`);
+  return { text, variables: read.variables };
 }
 
 /** `kintsugi auto-repair ...`: controls sabakan-triggered repair, as `ckecli auto-repair` does. */
@@ -49,16 +55,19 @@ export function autoRepairCommand(io: CliIo): Command {
     field: "autoRepairEnabled",
   });
 
-  cmd.command("set-variables").description('replace the searchMachines variables with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
+  cmd.command("set-variables").description('replace the searchMachines variables with FILE\'s JSON {"having": {...}, "notHaving": {...}}; keys CKE ignores are ignored, with a warning')
     .argument("<FILE>")
     .action(async (file: string) => {
-      await io.client().request<Op.SetAutoRepairVariablesMutation>(D.SetAutoRepairVariables, readVariablesFile(file));
+      const { text } = readVariablesFile(file, io.note);
+      await io.client().request<Op.SetAutoRepairVariablesMutation>(D.SetAutoRepairVariables, { text });
     });
 
-  cmd.command("get-variables").description("print the searchMachines variables as JSON")
+  // ckecli prints the stored bytes as they are, and fails with "not found" while none were set (the defaults apply).
+  cmd.command("get-variables").description("print the searchMachines variables exactly as set-variables was given them")
     .action(async () => {
       const r = await io.client().request<Op.GetAutoRepairVariablesQuery>(D.GetAutoRepairVariables);
-      io.out(ckeJson(withoutNulls(r.autoRepairVariables)));
+      if (r.autoRepairVariables.text === null || r.autoRepairVariables.text === undefined) throw new CliError("not found");
+      io.out(printableJsonText(r.autoRepairVariables.text));
     });
 
   cmd.command("run").description("poll sabakan once now and print the outcome as JSON (exit 1 when the poll failed)")

@@ -35,16 +35,3 @@ export function toCkeEntry(e: EntryFieldsFragment): Record<string, unknown> {
 export function ckeJson(value: unknown): string {
   return `${printableJson(value, 4)}\n`;
 }
-
-/** Drops null members, so that printed variables can be fed back to `set-variables` as they are. */
-export function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== null && v !== undefined)
-        .map(([k, v]) => [k, withoutNulls(v)]),
-    );
-  }
-  return value;
-}

@@ -75,26 +75,16 @@ export const SetAutoRepairEnabled = /* GraphQL */ `
   }
 `;
 
-const VARIABLES_FIELDS = /* GraphQL */ `
-  fragment ParamsFields on MachineParamsValue {
-    labels { name value } racks roles states minDaysBeforeRetire
-  }
-`;
-
 export const GetAutoRepairVariables = /* GraphQL */ `
   query GetAutoRepairVariables {
-    autoRepairVariables { having { ...ParamsFields } notHaving { ...ParamsFields } }
+    autoRepairVariables { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 export const SetAutoRepairVariables = /* GraphQL */ `
-  mutation SetAutoRepairVariables($having: MachineParams, $notHaving: MachineParams) {
-    setAutoRepairVariables(having: $having, notHaving: $notHaving) {
-      having { ...ParamsFields } notHaving { ...ParamsFields }
-    }
+  mutation SetAutoRepairVariables($text: String!) {
+    setAutoRepairVariables(text: $text) { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 const CONSTRAINTS_FIELDS = /* GraphQL */ `
@@ -179,19 +169,15 @@ export const GetClusterTemplate = /* GraphQL */ `
 `;
 
 export const SetClusterVariables = /* GraphQL */ `
-  mutation SetClusterVariables($having: MachineParams, $notHaving: MachineParams) {
-    setClusterVariables(having: $having, notHaving: $notHaving) {
-      having { ...ParamsFields } notHaving { ...ParamsFields }
-    }
+  mutation SetClusterVariables($text: String!) {
+    setClusterVariables(text: $text) { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 export const GetClusterVariables = /* GraphQL */ `
   query GetClusterVariables {
-    clusterVariables { having { ...ParamsFields } notHaving { ...ParamsFields } }
+    clusterVariables { text }
   }
-  ${VARIABLES_FIELDS}
 `;
 
 export const ClusterGenerationEnabled = /* GraphQL */ `
@@ -214,7 +200,7 @@ export const GetGeneratedCluster = /* GraphQL */ `
 
 const GENERATION_FIELDS = /* GraphQL */ `
   fragment GenerationFields on ClusterGeneration {
-    sequence outcome generation time lastTime repeats trigger changes error
+    sequence outcome generation time lastTime repeats trigger policy changes error
   }
 `;
 
@@ -250,6 +236,12 @@ export const HoldMachine = /* GraphQL */ `
     holdMachine(address: $address, reason: $reason, until: $until) { ...MachineHoldFields }
   }
   ${MACHINE_HOLD_FIELDS}
+`;
+
+export const MachineAddressBySerial = /* GraphQL */ `
+  query MachineAddressBySerial($serial: ID!) {
+    machine(serial: $serial) { spec { ipv4 } }
+  }
 `;
 
 export const ReleaseMachine = /* GraphQL */ `

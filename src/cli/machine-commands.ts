@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import { parseAddress } from "../domain/address.js";
 import { escapeControlCharacters } from "../domain/untrusted-text.js";
+import { CliError } from "./cli-error.js";
 import { ckeJson } from "./cke-json.js";
 import * as D from "./documents.js";
 import { parseDuration } from "./durations.js";
@@ -22,6 +24,21 @@ export function holdEnd(text: string, now: number): string {
   }
 }
 
+// sabakan's serials are letters, digits and a few separators; anything else is left for the server to refuse as an address.
+const SERIAL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * The address a machine is held by: an IP address as given, or a serial looked up in sabakan through kintsugi's
+ * gateway (the machine's first IPv4 address, the one CKE makes its node address).
+ */
+async function machineAddress(io: CliIo, target: string): Promise<string> {
+  if (parseAddress(target).ok || !SERIAL.test(target)) return target;
+  const r = await io.client().request<Op.MachineAddressBySerialQuery>(D.MachineAddressBySerial, { serial: target });
+  const address = r.machine.spec.ipv4[0];
+  if (!address) throw new CliError(`machine ${target}: sabakan lists no IPv4 address for it, so it has no address to hold`);
+  return address;
+}
+
 const COLUMNS = ["ADDRESS", "SOURCE", "SET BY", "SET AT", "UNTIL", "REASON"] as const;
 
 /** The holds as a table, one line each; every cell is text from the server (reasons, token names): escaped. */
@@ -33,24 +50,26 @@ export function holdsTable(holds: readonly Op.MachineHoldFieldsFragment[]): stri
   return [line(COLUMNS), ...rows.map(line)].join("\n") + "\n";
 }
 
-/** `kintsugi machine hold ADDRESS --reason TEXT [--until TIME]`, `machine release ADDRESS`, `machine holds [--json]`. */
+/** `kintsugi machine hold ADDRESS|SERIAL --reason TEXT [--until TIME]`, `machine release ADDRESS|SERIAL`, `machine holds [--json]`. */
 export function machineCommand(io: CliIo): Command {
   const cmd = new Command("machine").description("hold machines back from repair (a per-machine veto) and release them");
 
-  cmd.command("hold").description("hold a machine: it is not enqueued and its queued entries do not start; prints the hold as JSON")
-    .argument("<ADDRESS>")
-    .requiredOption("--reason <TEXT>", "why the machine is held (shown wherever the hold is)")
+  cmd.command("hold").description("hold a machine (by address or serial): it is not enqueued and its queued entries do not start; prints the hold as JSON")
+    .argument("<ADDRESS|SERIAL>")
+    .addOption(new Option("--reason <TEXT>", "required: why the machine is held (shown wherever the hold is)"))
     .addOption(
       new Option("--until <TIME>", "when the hold ends by itself: RFC 3339 or a duration from now (2h, 30m); default: until released").argParser((text) => holdEnd(text, Date.now())),
     )
-    .action(async (address: string, options: { reason: string; until?: string }) => {
+    .action(async (target: string, options: { reason?: string; until?: string }) => {
+      if (options.reason === undefined) throw new CliError("machine hold: --reason TEXT is required: say why the machine is held (it is shown wherever the hold is), e.g. --reason 'disk swap, ticket 4711'");
+      const address = await machineAddress(io, target);
       const r = await io.client().request<Op.HoldMachineMutation>(D.HoldMachine, { address, reason: options.reason, until: options.until ?? null });
       io.out(ckeJson(r.holdMachine));
     });
 
-  cmd.command("release").description("release a machine's hold set through kintsugi; prints the released hold as JSON").argument("<ADDRESS>")
-    .action(async (address: string) => {
-      const r = await io.client().request<Op.ReleaseMachineMutation>(D.ReleaseMachine, { address });
+  cmd.command("release").description("release a machine's hold set through kintsugi (by address or serial); prints the released hold as JSON").argument("<ADDRESS|SERIAL>")
+    .action(async (target: string) => {
+      const r = await io.client().request<Op.ReleaseMachineMutation>(D.ReleaseMachine, { address: await machineAddress(io, target) });
       io.out(ckeJson(r.releaseMachine));
     });
 

@@ -73,7 +73,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(replayCommand(io));
   program.addCommand(statsCommand(io));
   program.addCommand(alertsCommand());
-  program.addCommand(tokenCommand(io.out));
+  program.addCommand(tokenCommand(io.out, io.note));
   program.addCommand(dbCommand(io.out));
   program.addCommand(completionCommand(io.out));
   for (const sub of program.commands) {
@@ -83,27 +83,58 @@ export function buildProgram(io: CliIo): Command {
   return program;
 }
 
-/** Runs the CLI on `argv` (as process.argv) and returns the exit code; errors go to stderr. */
-export async function main(argv: readonly string[]): Promise<number> {
+/** Where the CLI writes its output and its errors: the process's stdout and stderr, or a test's buffers. */
+export interface CliOutput {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+const PROCESS_OUTPUT: CliOutput = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+/**
+ * Sends commander's own output (help, version, usage errors) of every command in the tree to `output`, laid out as
+ * on a pipe (80 columns, no colours), so a command run in-process prints what the binary prints to a pipe.
+ */
+function redirectOutput(command: Command, output: CliOutput): void {
+  command.configureOutput({
+    writeOut: output.out,
+    writeErr: output.err,
+    getOutHelpWidth: () => 80,
+    getErrHelpWidth: () => 80,
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  });
+  for (const sub of command.commands) redirectOutput(sub, output);
+}
+
+/**
+ * Runs the CLI on `argv` (as process.argv) and returns the exit code; errors go to stderr. `output` other than the
+ * process's streams is the seam that lets tests drive the commands in-process.
+ */
+export async function main(argv: readonly string[], output: CliOutput = PROCESS_OUTPUT): Promise<number> {
   const io: CliIo = {
-    out: (text) => process.stdout.write(text),
-    note: (text) => process.stderr.write(text),
+    out: output.out,
+    note: output.err,
     client: () => {
       const { server, token, ...files } = program.opts() as { server: string; token?: string } & ClientTlsFiles;
       return new KintsugiClient(server, token ?? null, readClientTls(files));
     },
   };
   const program = buildProgram(io);
+  if (output !== PROCESS_OUTPUT) redirectOutput(program, output);
   try {
     await program.parseAsync([...argv]);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
     if (OPERATOR_ERRORS.some((type) => err instanceof type)) {
-      process.stderr.write(`kintsugi: ${(err as Error).message}\n`);
+      output.err(`kintsugi: ${(err as Error).message}\n`);
       return 1;
     }
-    process.stderr.write(`kintsugi: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    output.err(`kintsugi: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;
   }
 }

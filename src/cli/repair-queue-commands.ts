@@ -1,4 +1,4 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { ckeJson, toCkeEntry } from "./cke-json.js";
 import type { KintsugiClient } from "./client.js";
 import * as D from "./documents.js";
@@ -19,11 +19,13 @@ export interface CliIo {
 export function repairQueueCommand(io: CliIo): Command {
   const cmd = new Command("repair-queue").description("inspect and control the repair queue (as ckecli repair-queue)");
 
-  cmd.command("add").description("append a repair entry; prints its index")
+  // ckecli's add prints nothing (repair_queue_add.go), and scripts written for it expect that; --json gives the entry.
+  cmd.command("add").description("append a repair entry; prints nothing, as ckecli")
     .argument("<OPERATION>").argument("<MACHINE_TYPE>").argument("<ADDRESS>").argument("[SERIAL]")
-    .action(async (operation: string, machineType: string, address: string, serial: string | undefined) => {
+    .addOption(new Option("--json", "print the new entry (its index among its fields) as ckecli's RepairQueueEntry JSON"))
+    .action(async (operation: string, machineType: string, address: string, serial: string | undefined, options: { json?: boolean }) => {
       const r = await io.client().request<Op.AddEntryMutation>(D.AddEntry, { operation, machineType, address, serial: serial ?? null });
-      io.out(`${r.addRepairEntry.index}\n`);
+      if (options.json) io.out(ckeJson(toCkeEntry(r.addRepairEntry)));
     });
 
   cmd.command("list").description("print every entry as a JSON array, as ckecli does (null when there is none)")

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { templateYaml } from "../domain/cluster/cluster-yaml.js";
+import { parseTemplate } from "../domain/cluster/template.js";
 import { readVariablesFile } from "./auto-repair-commands.js";
-import { ckeJson, withoutNulls } from "./cke-json.js";
+import { printableJsonText } from "../domain/untrusted-text.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
@@ -27,24 +29,32 @@ export function sabakanCommand(io: CliIo): Command {
       await io.client().request<Op.SetClusterTemplateMutation>(D.SetClusterTemplate, { template: readTemplateFile(file) });
     });
 
-  cmd.command("get-template").description("print the cluster template as it was set")
-    .action(async () => {
+  // ckecli prints the template it parsed, as YAML (sabakan_get_template.go), not the file as written.
+  cmd.command("get-template").description("print the parsed cluster template as YAML, as ckecli (--as-set: the text as it was set)")
+    .addOption(new Option("--as-set", "print the template as it was set, comments and all"))
+    .action(async (options: { asSet?: boolean }) => {
       const r = await io.client().request<Op.GetClusterTemplateQuery>(D.GetClusterTemplate);
       if (!r.clusterTemplate) throw new CliError("no cluster template is set (kintsugi sabakan set-template FILE sets one)");
       const text = r.clusterTemplate.template;
+      const parsed = options.asSet ? null : parseTemplate(text);
+      if (parsed?.ok) return io.out(templateYaml(parsed.template));
+      if (parsed) io.note?.(`kintsugi: warning: the stored template no longer reads as one (${parsed.errors.join("; ")}); printed as it was set\n`);
       io.out(text.endsWith("\n") ? text : `${text}\n`);
     });
 
   cmd.command("set-variables").description('replace the searchMachines variables of cluster generation with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
     .argument("<FILE>")
     .action(async (file: string) => {
-      await io.client().request<Op.SetClusterVariablesMutation>(D.SetClusterVariables, readVariablesFile(file));
+      const { text } = readVariablesFile(file, io.note);
+      await io.client().request<Op.SetClusterVariablesMutation>(D.SetClusterVariables, { text });
     });
 
-  cmd.command("get-variables").description("print the searchMachines variables of cluster generation as JSON")
+  // As auto-repair get-variables: the stored bytes, or "not found" (sabakan_get_variables.go).
+  cmd.command("get-variables").description("print the searchMachines variables of cluster generation exactly as set-variables was given them")
     .action(async () => {
       const r = await io.client().request<Op.GetClusterVariablesQuery>(D.GetClusterVariables);
-      io.out(ckeJson(withoutNulls(r.clusterVariables)));
+      if (r.clusterVariables.text === null || r.clusterVariables.text === undefined) throw new CliError("not found");
+      io.out(printableJsonText(r.clusterVariables.text));
     });
 
   addToggleCommands(cmd, io, {
@@ -55,5 +65,12 @@ export function sabakanCommand(io: CliIo): Command {
     field: "clusterGenerationEnabled",
   });
 
+  // ckecli keeps sabakan's URL in CKE's store; kintsugi reads it from its config file. The command exists so that an
+  // operator who types ckecli's habit learns where the URL lives instead of reading "unknown command".
+  cmd.command("set-url").description("ckecli's set-url: kintsugi reads sabakan's URL from its config file (sabakan.url); says so")
+    .argument("[URL]")
+    .action(() => {
+      throw new CliError("sabakan set-url: kintsugi reads sabakan's URL from its config file, not from its store as CKE does: set sabakan.url there (kintsugi check-config FILE checks it) and restart kintsugi serve");
+    });
   return cmd;
 }

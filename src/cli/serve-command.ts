@@ -1,11 +1,12 @@
 import { Command } from "commander";
 import { DEFAULT_CONFIG } from "../config/kintsugi-config.js";
-import { ConfigError, loadConfigFileWithWarnings, type LoadedConfig } from "../config/load-config.js";
-import { EtcdClientConfigError, etcdClientFor } from "../store/etcd/etcd-client.js";
+import { ConfigError, type LoadedConfig } from "../config/load-config.js";
+import { loadConfigForStart, runStartChecks, type StartEnvironment } from "../wiring/start-checks.js";
 import { startKintsugi } from "../main.js";
 
-function loadOrDefault(path: string | undefined): LoadedConfig {
-  return path === undefined ? { config: DEFAULT_CONFIG, warnings: [] } : loadConfigFileWithWarnings(path);
+// Refused before anything is opened, with every problem the start checks find (check-config runs the same).
+async function loadOrDefault(path: string | undefined): Promise<LoadedConfig> {
+  return path === undefined ? { config: DEFAULT_CONFIG, warnings: [] } : loadConfigForStart(path, process.env);
 }
 
 /** `kintsugi serve [--config FILE]`: runs the server until SIGINT or SIGTERM. */
@@ -14,7 +15,7 @@ export function serveCommand(): Command {
     .description("run the kintsugi server (embedded defaults: 127.0.0.1:10180, database ./data/kintsugi.db)")
     .option("--config <FILE>", "YAML config file (every key optional)")
     .action(async (opts: { config?: string }) => {
-      const { config, warnings } = loadOrDefault(opts.config);
+      const { config, warnings } = await loadOrDefault(opts.config);
       // Handlers go in before the server starts, so a signal during start-up still shuts down cleanly.
       const stopRequested = new Promise<void>((resolve) => {
         const stop = () => {
@@ -32,25 +33,19 @@ export function serveCommand(): Command {
 }
 
 /**
- * `kintsugi check-config FILE`: validates a config file without starting anything. The TLS files it names are read
- * and checked as serve would: the `tls` section's by the loader, and with `store: etcd` the `etcd` section's by
- * building (not connecting) the etcd client.
+ * `kintsugi check-config FILE`: runs every check `serve` makes before it opens anything (see START_CHECKS: the
+ * file, its schema, the tokens, TLS, etcd TLS and kubeconfig files it names, in-cluster credentials, the commands'
+ * programs, the database path), in this environment, without starting anything. Warnings go to stdout; every
+ * problem goes to stderr, one per line, and the exit code is 1; "ok" only when serve would start.
  */
-export function checkConfigCommand(out: (text: string) => void): Command {
+export function checkConfigCommand(out: (text: string) => void, env: StartEnvironment = process.env): Command {
   return new Command("check-config")
-    .description("validate a config file without starting anything")
+    .description("run every check serve makes of a config file before it starts, without starting anything")
     .argument("<FILE>")
-    .action((file: string) => {
-      const { config, warnings } = loadConfigFileWithWarnings(file);
-      if (config.store === "etcd") {
-        try {
-          etcdClientFor(config.etcd).close();
-        } catch (err) {
-          if (err instanceof EtcdClientConfigError) throw new ConfigError(file, err.problems);
-          throw err;
-        }
-      }
-      for (const w of warnings) out(`${file}: warning: ${w.path}: ${w.message}\n`);
+    .action(async (file: string) => {
+      const report = await runStartChecks(file, env);
+      for (const w of report.warnings) out(`${file}: warning: ${w.path}: ${w.message}\n`);
+      if (report.loaded === null) throw new ConfigError(file, report.problems);
       out(`${file}: ok\n`);
     });
 }

@@ -12,7 +12,7 @@ function parseName(text: string): string {
  * line to add under `auth.tokens` (or to a tokens file). kintsugi keeps only the token's SHA-256, so this is the one
  * time the token is shown. Nothing is stored or sent anywhere.
  */
-export function tokenCommand(out: (text: string) => void): Command {
+export function tokenCommand(out: (text: string) => void, note: (text: string) => void = (text) => void process.stderr.write(text)): Command {
   const cmd = new Command("token").description("make access tokens");
   cmd
     .command("create")
@@ -22,7 +22,7 @@ export function tokenCommand(out: (text: string) => void): Command {
     .action((name: string, opts: { role: Role }) => {
       const token = newToken();
       out(`${token}\n${tokenConfigLine({ name, role: opts.role, sha256: sha256Hex(token) })}\n`);
-      process.stderr.write("kintsugi: the first line is the token: keep it now, it is not stored. Add the second line under auth.tokens (or to the tokens file).\n");
+      note("kintsugi: the first line is the token: keep it now, it is not stored. Add the second line under auth.tokens (or to the tokens file).\n");
     });
   return cmd;
 }

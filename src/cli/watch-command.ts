@@ -98,7 +98,9 @@ export function watchCommand(io: WatchIo): Command {
               const event = data?.repairEntryEvents;
               if (!event || (index !== undefined && event.entry.index !== index)) return;
               entries = applyEvent(entries, event);
-              if (!tty) io.out(`${eventLine(event)}\n`);
+              // Stamped with its arrival, like the wait lines: the record's time is whole seconds on the server's clock, and
+              // a wait line stamped in between printed out of order.
+              if (!tty) io.out(`${eventLine(event, new Date().toISOString())}\n`);
               recent.push(event);
               if (recent.length > RECENT) recent.shift();
               draw();

@@ -115,11 +115,13 @@ export function renderScreen(screen: Screen): string {
 
 /**
  * One line per event, for pipes and logs: time, index, address, the state after, and why. Control characters in
- * any field are escaped, so one event is always one line and cannot drive a terminal.
+ * any field are escaped, so one event is always one line and cannot drive a terminal. `time` is when the line is
+ * written (the piped watch stamps every line, events and waits, with its arrival, so the lines are in time order);
+ * the event's own record time, in whole seconds, is the default.
  */
-export function eventLine(event: WatchedEvent): string {
+export function eventLine(event: WatchedEvent, time: string = event.record.time): string {
   const e = event.entry;
-  const fields = [event.record.time, `#${e.index}`, e.address, e.operation, event.kind, e.status, "step", stepText(e), `${e.stepStatus}${e.deleted ? " deleted" : ""}:`, event.record.reason];
+  const fields = [time, `#${e.index}`, e.address, e.operation, event.kind, e.status, "step", stepText(e), `${e.stepStatus}${e.deleted ? " deleted" : ""}:`, event.record.reason];
   return fields.map(safe).join(" ");
 }
 

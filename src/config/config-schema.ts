@@ -15,6 +15,8 @@ import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
 import { PACING_DOMAINS } from "../domain/repair-pacing.js";
 import { PROOF_SIGNALS } from "../domain/repair-evidence.js";
 import { hasUrlCredentials } from "../domain/url-credentials.js";
+import { labelKeyProblem } from "../domain/label-selector.js";
+import { DEFAULT_WORKER_SELECTION, WORKER_SELECTIONS } from "../domain/cluster/worker-selection.js";
 import {
   MAX_TIMER_SECONDS,
   TIMER_TOO_LONG,
@@ -257,6 +259,15 @@ export const configFileSchema = z
         timeout_seconds: timerSeconds.default(DEFAULT_SABAKAN_TIMEOUT_SECONDS),
         max_response_bytes: positiveInt.default(DEFAULT_SABAKAN_MAX_RESPONSE_BYTES),
         max_concurrent_requests: positiveInt.default(DEFAULT_SABAKAN_MAX_CONCURRENT_REQUESTS),
+        worker_selection: z.enum(WORKER_SELECTIONS).default(DEFAULT_WORKER_SELECTION),
+        // A taint key has a label key's syntax (Kubernetes' qualified name).
+        spare_node_taint_key: z
+          .string()
+          .superRefine((key, ctx) => {
+            const problem = labelKeyProblem(key);
+            if (problem) ctx.addIssue({ code: "custom", message: `not a Kubernetes taint key: ${problem}` });
+          })
+          .optional(),
       })
       .optional(),
     kubernetes: z

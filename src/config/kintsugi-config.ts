@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import type { AuthConfig } from "../auth/access-policy.js";
 import type { Constraints } from "../domain/constraints.js";
+import type { SelectionPolicy } from "../domain/cluster/worker-selection.js";
 import type { HealthCheckConfig } from "../domain/health-check-config.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
 import { DEFAULT_ETCD_CONFIG, DEFAULT_LEASE_TTL_SECONDS, type EtcdConfig, type LeaderElectionConfig, type StoreKind } from "./etcd-config.js";
@@ -32,6 +33,8 @@ export interface KintsugiConfig {
     readonly maxResponseBytes: number;
     /** The API's fetches from sabakan in flight at once, server-wide (the polls have their own); absent: the default. */
     readonly maxConcurrentRequests?: number;
+    /** `worker_selection` and `spare_node_taint_key`: how cluster generation chooses nodes; absent: weighted. */
+    readonly selection?: SelectionPolicy;
   } | null;
   /** Absent = in-cluster config if present, else no Kubernetes; limits left out take DEFAULT_KUBERNETES_LIMITS. */
   readonly kubernetes: {

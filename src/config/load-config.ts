@@ -1,3 +1,4 @@
+import { machineTypeCaseWarnings, machineTypeWarnings } from "./machine-type-warnings.js";
 import { repairKeyWarnings } from "./repair-key-warnings.js";
 import { readFileSync } from "node:fs";
 import YAML from "yaml";
@@ -21,6 +22,7 @@ import { duplicateTokenNames, toAuthConfig, type AuthSection } from "./auth-sche
 import { readTokensFile } from "./tokens-file.js";
 import { readTlsFiles, type TlsConfig, type TlsSection } from "./tls-files.js";
 import type { AuthConfig } from "../auth/access-policy.js";
+import type { TokenEntry } from "../auth/tokens.js";
 
 /** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
 export interface ConfigProblem {
@@ -131,25 +133,34 @@ function toRepairConfig(section: RepairSection): RepairConfig {
   };
 }
 
-/** The auth section with its tokens file read (a relative path is taken from the working directory, as `database`). */
-function toAuth(section: AuthSection, source: string): AuthConfig {
-  let fileTokens: AuthConfig["tokens"] = [];
-  if (section.tokens_file !== undefined) {
-    const read = readTokensFile(section.tokens_file);
+/**
+ * The tokens of the `auth` section's tokens file (a relative path is taken from the working directory, as
+ * `database`), or every problem with the file, and with the names: unique across `inline` (`auth.tokens`) and the file.
+ */
+export function readAuthTokens(
+  tokensFile: string | undefined,
+  inline: readonly TokenEntry[],
+): { ok: true; fileTokens: TokenEntry[] } | { ok: false; problems: ConfigProblem[] } {
+  let fileTokens: TokenEntry[] = [];
+  if (tokensFile !== undefined) {
+    const read = readTokensFile(tokensFile);
     if (!read.ok) {
-      throw new ConfigError(
-        source,
-        read.problems.map((p) => ({ path: "auth.tokens_file", message: `${section.tokens_file}: ${p.path ? `${p.path}: ` : ""}${p.message}` })),
-      );
+      return { ok: false, problems: read.problems.map((p) => ({ path: "auth.tokens_file", message: `${tokensFile}: ${p.path ? `${p.path}: ` : ""}${p.message}` })) };
     }
     fileTokens = read.tokens;
   }
-  const auth = toAuthConfig(section, fileTokens);
-  const duplicates = duplicateTokenNames(auth.tokens);
+  const duplicates = duplicateTokenNames([...inline, ...fileTokens]);
   if (duplicates.length > 0) {
-    throw new ConfigError(source, [{ path: "auth.tokens", message: `token names must be unique (auth.tokens and the tokens file together): ${duplicates.join(", ")}` }]);
+    return { ok: false, problems: [{ path: "auth.tokens", message: `token names must be unique (auth.tokens and the tokens file together): ${duplicates.join(", ")}` }] };
   }
-  return auth;
+  return { ok: true, fileTokens };
+}
+
+/** The auth section with its tokens file read (see readAuthTokens). */
+function toAuth(section: AuthSection, source: string): AuthConfig {
+  const read = readAuthTokens(section.tokens_file, section.tokens);
+  if (!read.ok) throw new ConfigError(source, read.problems);
+  return toAuthConfig(section, read.fileTokens);
 }
 
 function toTls(section: TlsSection, source: string): TlsConfig {
@@ -174,6 +185,7 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
           timeoutSeconds: file.sabakan.timeout_seconds,
           maxResponseBytes: file.sabakan.max_response_bytes,
           maxConcurrentRequests: file.sabakan.max_concurrent_requests,
+          selection: { workerSelection: file.sabakan.worker_selection, spareNodeTaintKey: file.sabakan.spare_node_taint_key ?? null },
         }
       : null,
     kubernetes: file.kubernetes
@@ -207,22 +219,43 @@ export function parseConfig(text: string, source: string): KintsugiConfig {
   return parseConfigWithWarnings(text, source).config;
 }
 
-/** A loaded config and what was loaded but is worth a warning (unknown keys of CKE's `repair` section). */
+/** A loaded config and what was loaded but is worth a warning (unknown keys of CKE's `repair` section, machine types in the wrong case). */
 export interface LoadedConfig {
   readonly config: KintsugiConfig;
   readonly warnings: readonly ConfigProblem[];
 }
 
-/** parseConfig, with the warnings `serve` logs and `check-config` prints (see repairKeyWarnings). */
-export function parseConfigWithWarnings(text: string, source: string): LoadedConfig {
+/**
+ * The YAML of a config file as the schema reads it: parsed, with empty values (`key:`) dropped.
+ *
+ * @throws ConfigError when the text is not YAML or its top level is not a mapping.
+ */
+export function readConfigData(text: string, source: string): Record<string, unknown> {
   const data = withoutNullKeys(readYaml(text, source) ?? {});
-  if (typeof data !== "object" || Array.isArray(data)) {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
     const got = Array.isArray(data) ? "a list" : `${typeof data} ${JSON.stringify(data)}`;
     throw new ConfigError(source, [{ path: "", message: `the top level must be a mapping of keys, got ${got}` }]);
   }
+  return data as Record<string, unknown>;
+}
+
+/** Every problem the schema finds in the data of readConfigData (none: the file is a valid config, its files unread). */
+export function schemaProblems(data: Record<string, unknown>): ConfigProblem[] {
+  const result = configFileSchema.safeParse(data, { error: configErrorMap });
+  return result.success ? [] : problemsOf(result.error.issues);
+}
+
+/** parseConfig, with the warnings `serve` logs and `check-config` prints (see configWarnings). */
+export function parseConfigWithWarnings(text: string, source: string): LoadedConfig {
+  const data = readConfigData(text, source);
   const result = configFileSchema.safeParse(data, { error: configErrorMap });
   if (!result.success) throw new ConfigError(source, problemsOf(result.error.issues));
-  return { config: toKintsugiConfig(result.data, source), warnings: repairKeyWarnings(data) };
+  return { config: toKintsugiConfig(result.data, source), warnings: configWarnings(data) };
+}
+
+/** What a config file holds that is worth a warning, not a refusal: see repairKeyWarnings and the machine-type warnings. */
+export function configWarnings(data: Record<string, unknown>): ConfigProblem[] {
+  return [...repairKeyWarnings(data), ...machineTypeWarnings(data), ...machineTypeCaseWarnings(data)];
 }
 
 /**
@@ -236,13 +269,20 @@ export function loadConfigFile(path: string): KintsugiConfig {
 
 /** loadConfigFile, with the warnings of parseConfigWithWarnings. */
 export function loadConfigFileWithWarnings(path: string): LoadedConfig {
-  let text: string;
+  return parseConfigWithWarnings(readConfigText(path), path);
+}
+
+/**
+ * The text of the config file at `path`.
+ *
+ * @throws ConfigError naming the path when the file cannot be read.
+ */
+export function readConfigText(path: string): string {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
     throw new ConfigError(path, [{ path: "", message: `cannot read the config file: ${readFailure(error)}` }]);
   }
-  return parseConfigWithWarnings(text, path);
 }
 
 /** Why reading a file failed, in words for the common causes (the error's own message otherwise). */

@@ -1,7 +1,8 @@
+import type { MachineBmc } from "./machine-bmc.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { EntryTransition } from "./repair-plan.js";
 
-/** The environment variables that tell a command which entry, step and attempt it is part of. */
+/** The environment variables that tell a command which entry, step and attempt it is part of, and which BMC to reach. */
 export const COMMAND_CONTEXT_VARIABLES = [
   "KINTSUGI_ENTRY_INDEX",
   "KINTSUGI_STEP",
@@ -9,6 +10,8 @@ export const COMMAND_CONTEXT_VARIABLES = [
   "KINTSUGI_OPERATION_ID",
   "KINTSUGI_SERIAL",
   "KINTSUGI_NODE",
+  "KINTSUGI_BMC_ADDRESS",
+  "KINTSUGI_BMC_TYPE",
 ] as const;
 
 export type CommandContextVariable = (typeof COMMAND_CONTEXT_VARIABLES)[number];
@@ -50,9 +53,12 @@ export function operationIdFor(entry: Pick<RepairEntry, "index" | "step">, attem
  * command that is not a recorded attempt (the health check, run at every pass): its KINTSUGI_ATTEMPT and
  * KINTSUGI_OPERATION_ID are empty. KINTSUGI_STEP is 1-based, as the history says "step 1"; KINTSUGI_SERIAL and
  * KINTSUGI_NODE are empty when the serial or the node is unknown (the machine is not a node), or when the value is
- * not plain (longer than MAX_CONTEXT_VALUE_LENGTH, or with a control character).
+ * not plain (longer than MAX_CONTEXT_VALUE_LENGTH, or with a control character). KINTSUGI_BMC_ADDRESS and
+ * KINTSUGI_BMC_TYPE are the machine's BMC as sabakan last described it (`spec.bmc.ipv4`, `spec.bmc.bmcType`), both
+ * empty when `bmc` is null (sabakan never named the machine, or gave no IPv4 literal for its BMC): a BMC command
+ * then stops with its own message instead of reaching another machine.
  */
-export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "serial" | "nodename">, identity: CommandAttemptIdentity | null): Record<CommandContextVariable, string> {
+export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "serial" | "nodename">, identity: CommandAttemptIdentity | null, bmc: MachineBmc | null): Record<CommandContextVariable, string> {
   return {
     KINTSUGI_ENTRY_INDEX: String(entry.index),
     KINTSUGI_STEP: String(entry.step + 1),
@@ -60,6 +66,8 @@ export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "
     KINTSUGI_OPERATION_ID: identity?.operationId ?? "",
     KINTSUGI_SERIAL: contextValue(entry.serial ?? ""),
     KINTSUGI_NODE: contextValue(entry.nodename),
+    KINTSUGI_BMC_ADDRESS: bmc?.address ?? "",
+    KINTSUGI_BMC_TYPE: bmc?.type ?? "",
   };
 }
 

@@ -3,7 +3,8 @@ export interface Constraints {
   readonly controlPlaneCount: number;
   /**
    * CKE's `minimum-workers-rate`: CKE v1.32.2 and later retire a worker only while the workers left stay at least this
-   * percentage of the healthy machines. Any integer, as in CKE (over 100 retires none).
+   * percentage of all the machines sabakan lists (cybozu-go/cke sabakan/generator.go). Any integer, as in CKE (over
+   * 100 retires none).
    */
   readonly minimumWorkersRate: number;
   /** CKE's `maximum-unreachable-nodes-for-reboot`: stored and shown only; kintsugi has no reboot queue. */

@@ -1,3 +1,4 @@
+import type { MachineBmc } from "./machine-bmc.js";
 import type { MachineState } from "./machine-params.js";
 
 /** What the sabakan trigger and cluster generation need of one machine from sabakan's `searchMachines`. */
@@ -8,6 +9,8 @@ export interface SabakanMachine {
   readonly role: string;
   readonly ipv4: readonly string[];
   readonly bmcType: string;
+  /** The BMC a command reaches (`spec.bmc`, validated); absent when sabakan gave no IPv4 literal for it. */
+  readonly bmc?: MachineBmc;
   readonly state: MachineState;
   /** Seconds since the last state change, as sabakan reports it. */
   readonly durationSeconds: number;

@@ -43,3 +43,18 @@ export function printableJson(value: unknown, indent = 0): string {
   const json: string = JSON.stringify(value, null, indent) ?? "null";
   return json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * JSON text from outside, printed as it is but for the characters a terminal acts on: inside JSON strings (the only
+ * place valid JSON can hold them) each becomes its `\uXXXX` escape, so the JSON means the same; C0 controls other
+ * than the layout's tab, newline and carriage return are escaped too. Text that holds none is returned unchanged.
+ */
+export function printableJsonText(text: string): string {
+  return text.replace(CONTROL, (c) => (c === "\t" || c === "\n" || c === "\r" ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+}
+
+/** The first character of `text` a terminal would act on, other than tab, newline and carriage return; null if none. */
+export function firstControlCharacter(text: string): string | null {
+  for (const m of text.matchAll(CONTROL)) if (m[0] !== "\t" && m[0] !== "\n" && m[0] !== "\r") return m[0];
+  return null;
+}

@@ -3,6 +3,7 @@ import type { AutoRepairOutcomePort, ClusterGenerationPort, FinishedRepairPort, 
 import type { MachineHold } from "../domain/machine-holds.js";
 import type { WaitingFor } from "../domain/repair-wait.js";
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import type { DependencyStatus } from "../domain/dependency-status.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
 import type { OperationQueries } from "../gateway/operation-queries.js";
@@ -68,6 +69,8 @@ export interface GraphQLContext {
   readonly finished: FinishedRepairPort;
   /** The ended repairs with their histories' summaries, kept by this process (repairStats reads them). */
   readonly repairSummaries: RepairSummaryReader;
+  /** What this process's own calls say of sabakan and Kubernetes (configured ones only): up, or down since when. */
+  readonly dependencies: () => readonly DependencyStatus[];
   /** The holds the leader's last repair pass read from Node annotations; null on a follower (it does not watch Nodes). */
   readonly annotationHolds: () => readonly MachineHold[] | null;
   /**

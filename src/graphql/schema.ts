@@ -4,6 +4,7 @@ import { makeExecutableSchema } from "@graphql-tools/schema";
 import type { GraphQLSchema } from "graphql";
 import { autoRepairResolvers } from "./resolvers/auto-repair-resolvers.js";
 import { clusterResolvers } from "./resolvers/cluster-resolvers.js";
+import { dependencyResolvers } from "./resolvers/dependency-resolvers.js";
 import { gatewayResolvers } from "./resolvers/gateway-resolvers.js";
 import { healthCheckResolvers } from "./resolvers/health-check-resolvers.js";
 import { machineHoldResolvers } from "./resolvers/machine-hold-resolvers.js";
@@ -30,6 +31,7 @@ const enums: Resolvers = {
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
   HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
   ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", EVENT: "event", OPERATOR: "operator" },
+  ClusterWorkerSelection: { WEIGHTED: "weighted", ALL_HEALTHY: "all_healthy" },
   SkipKind: SKIP_KIND_VALUES,
   PacingDomainKind: { RACK: "rack", MACHINE_TYPE: "machine_type" },
   MachineHoldSource: { API: "api", ANNOTATION: "annotation" },
@@ -48,7 +50,7 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers, machineHoldResolvers, repairStatsResolvers, replayResolvers],
+    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers, machineHoldResolvers, repairStatsResolvers, replayResolvers, dependencyResolvers],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

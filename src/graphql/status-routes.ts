@@ -37,8 +37,10 @@ const PAGE = `<!doctype html>
 </head>
 <body>
 <header><h1>kintsugi</h1><span id="connection">loading&hellip;</span><span id="connection-note"></span><span id="racks-summary"></span><a href="./">GraphiQL</a></header>
+<div id="outage" role="alert" hidden></div>
+<section id="now"></section>
 <ul id="legend"></ul>
-<div id="racks-box"><span id="racks-tooltip" hidden></span><canvas id="racks"></canvas></div>
+<div id="racks-box"><p id="racks-error" class="panel-error" hidden></p><span id="racks-tooltip" hidden></span><canvas id="racks"></canvas></div>
 <div class="columns">
 <div><section id="queue"></section><section id="timeline"></section></div>
 <div><section id="holds"></section><section id="outcomes"></section></div>

@@ -4,6 +4,7 @@ import type { HoldChange, RepairChange } from "../store/store-port.js";
 import type { HealthCheckStatus } from "../domain/health-check-remediation.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import type { PublishedWait } from "../domain/published-waits.js";
+import type { DependencyStatus } from "../domain/dependency-status.js";
 
 /** The subscription topics and their payloads. */
 export interface Topics extends Record<string, unknown> {
@@ -14,7 +15,8 @@ export interface Topics extends Record<string, unknown> {
   clusterGenerated: ClusterGeneration;
   machineHoldEvents: HoldChange;
   repairWaits: readonly PublishedWait[];
+  dependencyEvents: DependencyStatus;
 }
 
 /** Every topic's name, for what reports on all of them (metrics). */
-export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "machineHoldEvents", "repairWaits"];
+export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "machineHoldEvents", "repairWaits", "dependencyEvents"];

@@ -6,6 +6,7 @@ import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
 import { hasRebootMark } from "../domain/node-reboot.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/cluster/types.js";
+import { DEFAULT_SELECTION_POLICY, type SelectionPolicy } from "../domain/cluster/worker-selection.js";
 import type { ClusterGenerationPort, SettingsPort } from "../store/store-port.js";
 import { PassLoop } from "./pass-loop.js";
 import type { Log } from "../support/log.js";
@@ -19,6 +20,8 @@ export interface ClusterGeneratorDeps {
   readonly nodes: NodeOperator | null;
   readonly now: () => number;
   readonly log: Log;
+  /** The config's worker selection policy and spare-node taint key; absent: weighted. */
+  readonly policy?: SelectionPolicy;
 }
 
 const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };
@@ -56,8 +59,10 @@ export class ClusterGenerator {
   private waitingReasons = "";
   /** When the round that just ended wants another: the earliest end of a control plane's grace. */
   private recheckAt: number | null = null;
+  private readonly policy: SelectionPolicy;
 
   constructor(private readonly deps: ClusterGeneratorDeps) {
+    this.policy = deps.policy ?? DEFAULT_SELECTION_POLICY;
     this.loop = new PassLoop({
       pass: (trigger) => {
         this.recheckAt = null;
@@ -137,7 +142,7 @@ export class ClusterGenerator {
     // overlap, and only this generator records configurations).
     const current = deps.generations.current();
     const decision = decideGeneration(
-      { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, rebootingNodes, constraints: deps.settings.constraints() },
+      { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, rebootingNodes, constraints: deps.settings.constraints(), policy: this.policy },
       deps.now(),
     );
     this.unused = unusedMachinesByRole(machines, decision.kind === "generated" ? decision.cluster : (current?.cluster ?? null));
@@ -145,12 +150,12 @@ export class ClusterGenerator {
     this.noteWaiting(decision.waiting);
     if (decision.kind === "unchanged") {
       if (!recordsRecovery(deps.generations.latest())) return { kind: "unchanged", current, recovery: null };
-      const recovery = await deps.generations.recordRecovered(deps.now(), trigger);
+      const recovery = await deps.generations.recordRecovered(deps.now(), trigger, this.policy.workerSelection);
       deps.log.info("cluster generation works again; nothing to change", { generation: recovery.generation, trigger });
       return { kind: "unchanged", current, recovery };
     }
-    const record = await deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes);
-    deps.log.info("generated cluster configuration", { generation: record.generation, trigger, nodes: decision.cluster.nodes.length, changes: decision.changes });
+    const record = await deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes, this.policy.workerSelection);
+    deps.log.info("generated cluster configuration", { generation: record.generation, trigger, policy: record.policy, nodes: decision.cluster.nodes.length, changes: decision.changes });
     return { kind: "recorded", record, repeated: false };
   }
 
@@ -164,7 +169,7 @@ export class ClusterGenerator {
   }
 
   private async fail(trigger: GenerationTrigger, error: string): Promise<GenerationRound> {
-    const { record, repeated } = await this.deps.generations.recordFailed(this.deps.now(), trigger, error);
+    const { record, repeated } = await this.deps.generations.recordFailed(this.deps.now(), trigger, error, this.policy.workerSelection);
     if (!repeated) this.deps.log.warn("cluster generation failed; the configuration in force stays", { generation: record.generation, trigger, error });
     return { kind: "recorded", record, repeated };
   }

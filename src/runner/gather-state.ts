@@ -2,6 +2,7 @@ import type { ClusterNode, CommandRunner, MachineSource, NodeOperator } from "..
 import { canonicalAddresses } from "../domain/address.js";
 import { podsBlockingDrain } from "../domain/eviction-plan.js";
 import { commandEnvironment } from "../domain/command-context.js";
+import type { MachineBmc } from "../domain/machine-bmc.js";
 import { findRepairOperation, type RepairConfig } from "../domain/repair-config.js";
 import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
 import { isCheckable, type RepairObservation } from "../domain/repair-plan.js";
@@ -22,6 +23,8 @@ export interface GatherDeps {
   readonly machines?: MachineSource | null;
   /** The rack of a machine as sabakan last said (bounds the proof query); absent: unknown. */
   readonly rackOf?: (address: string) => number | null;
+  /** The BMC of a machine as sabakan last said, for the health check's environment; absent: unknown. */
+  readonly bmcOf?: (address: string) => MachineBmc | null;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
     const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
     if (!found.ok) return undefined;
     const op = found.operation;
-    const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null);
+    const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null, deps.bmcOf?.(entry.address) ?? null);
     const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env });
     return outcome.kind === "ok" && outcome.stdout.trim() === "true";
   });

@@ -45,10 +45,10 @@ export async function commitOutcome(commit: CommitIfUnchanged, worked: RepairEnt
  * Resolves with the variables the command gets, or null when the entry changed meanwhile (deleted, moved on by
  * another writer): then the command must not run.
  */
-async function announceAttempt(commit: CommitIfUnchanged, entry: RepairEntry, command: string, attempt: number, signal: AbortSignal): Promise<Record<string, string> | null> {
+async function announceAttempt(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, command: string, attempt: number, signal: AbortSignal): Promise<Record<string, string> | null> {
   const identity: CommandAttemptIdentity = { attempt, operationId: operationIdFor(entry, attempt, randomBytes(4).toString("hex")) };
   const noted = await commitOutcome(commit, entry, (current) => attemptStartNote(current, command, identity), signal);
-  return noted === null ? null : commandEnvironment(entry, identity);
+  return noted === null ? null : commandEnvironment(entry, identity, deps.bmcs?.bmcOf(entry.address) ?? null);
 }
 
 /** Resolves true once no hold is on the machine at `address`, false when `signal` aborts first (see HoldWatch). */
@@ -74,7 +74,7 @@ export async function repairCommandJob({ deps, commit, entry, step, untilRelease
   for (let i = 0; i <= step.commandRetries; i++) {
     if (i > 0 && !(await abortableSleep(step.commandInterval * 1000, signal))) break;
     if (i > 0 && !(await untilReleased(entry.address, signal))) break;
-    const env = await announceAttempt(commit, entry, "repair command", i + 1, signal);
+    const env = await announceAttempt(deps, commit, entry, "repair command", i + 1, signal);
     if (env === null) return null;
     const outcome = await deps.commands.run(argv, { timeoutSeconds: step.commandTimeoutSeconds, signal, env });
     attempts.push({ argv, outcome });
@@ -90,7 +90,7 @@ export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchan
   let attempt: CommandAttempt | null = null;
   if (op.successCommand) {
     const argv = [...op.successCommand, entry.address];
-    const env = await announceAttempt(commit, entry, "success command", 1, signal);
+    const env = await announceAttempt(deps, commit, entry, "success command", 1, signal);
     if (env === null) return null;
     attempt = { argv, outcome: await deps.commands.run(argv, { timeoutSeconds: op.successCommandTimeout, signal, env }) };
   }
@@ -105,7 +105,7 @@ export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchan
 export async function diagnosticsJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, op: RepairOperationConfig, signal: AbortSignal): Promise<EntryTransition | null> {
   if (!op.diagnosticsCommand) return null;
   const argv = [...op.diagnosticsCommand, entry.address];
-  const env = await announceAttempt(commit, entry, "diagnostics command", 1, signal);
+  const env = await announceAttempt(deps, commit, entry, "diagnostics command", 1, signal);
   if (env === null) return null;
   const outcome = await deps.commands.run(argv, { timeoutSeconds: op.diagnosticsTimeoutSeconds ?? 30, signal, env });
   if (signal.aborted) return null;

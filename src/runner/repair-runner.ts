@@ -126,6 +126,7 @@ export class RepairRunner {
   private async pass(signal: AbortSignal): Promise<number | null> {
     const { deps } = this;
     const entries = deps.entries.list();
+    await deps.bmcs?.lookUp(entries.filter((e) => !e.deleted && !isFinished(e)).map((e) => e.address), deps.machines ?? null, deps.now(), deps.log.warn.bind(deps.log));
     const { observations, nodes } = await gatherObservations(entries, {
       repair: deps.repair,
       commands: deps.commands,
@@ -136,6 +137,7 @@ export class RepairRunner {
       signal,
       machines: deps.machines ?? null,
       rackOf: (address) => deps.pacing?.racks.rackOf(address) ?? null,
+      bmcOf: (address) => deps.bmcs?.bmcOf(address) ?? null,
     });
     // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
     if (signal.aborted) return null;

@@ -1,5 +1,6 @@
 import type { CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
 import type { RepairConfig } from "../domain/repair-config.js";
+import type { BmcDirectory } from "./bmc-directory.js";
 import type { PacingLedger } from "./pacing-ledger.js";
 import type { RackDirectory } from "./rack-directory.js";
 import type { MachineHoldPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
@@ -28,5 +29,7 @@ export interface RunnerDeps {
   readonly pacing?: { readonly ledger: PacingLedger; readonly racks: RackDirectory };
   /** sabakan, asked only for proof of repair's `sabakan_healthy`; absent or null: that signal never holds. */
   readonly machines?: MachineSource | null;
+  /** The machines' BMCs that commands get in their environment; absent: KINTSUGI_BMC_ADDRESS is always empty. */
+  readonly bmcs?: BmcDirectory;
 }
 

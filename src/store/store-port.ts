@@ -1,6 +1,7 @@
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
 import type { ClusterGeneration, GenerationTrigger, StoredClusterTemplate } from "../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../domain/cluster/types.js";
+import type { WorkerSelection } from "../domain/cluster/worker-selection.js";
 import type { Constraints } from "../domain/constraints.js";
 import type { FinishedRepair } from "../domain/finished-repair.js";
 import type { MachineQueryVariables } from "../domain/machine-params.js";
@@ -185,11 +186,17 @@ export interface SettingsPort {
   autoRepairEnabled(): boolean;
   setAutoRepairEnabled(enabled: boolean): Promise<void>;
   autoRepairVariables(): MachineQueryVariables;
-  setAutoRepairVariables(variables: MachineQueryVariables): Promise<void>;
+  /** The auto-repair variables as last set, as text (see variablesText for those set without one); null when never set. */
+  autoRepairVariablesText(): string | null;
+  /** Replaces the auto-repair variables; `text`, when given, is what they were read from, kept byte for byte. */
+  setAutoRepairVariables(variables: MachineQueryVariables, text?: string): Promise<void>;
   clusterGenerationEnabled(): boolean;
   setClusterGenerationEnabled(enabled: boolean): Promise<void>;
   clusterVariables(): MachineQueryVariables;
-  setClusterVariables(variables: MachineQueryVariables): Promise<void>;
+  /** The cluster variables as last set, as text (as autoRepairVariablesText); null when never set. */
+  clusterVariablesText(): string | null;
+  /** Replaces the cluster variables; `text`, when given, is what they were read from, kept byte for byte. */
+  setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void>;
   clusterTemplate(): StoredClusterTemplate | null;
   setClusterTemplate(template: StoredClusterTemplate): Promise<void>;
   healthCheckPaused(name: string): boolean | null;
@@ -246,9 +253,10 @@ export interface ClusterGenerationPort {
   controlPlaneAddresses(): readonly string[];
   generation(generation: number): ClusterGeneration | null;
   last(count: number | null): ClusterGeneration[];
-  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration>;
-  recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration>;
-  recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
+  /** `policy` (here and below): the worker selection the round ran under; absent: weighted. */
+  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[], policy?: WorkerSelection): Promise<ClusterGeneration>;
+  recordRecovered(time: number, trigger: GenerationTrigger, policy?: WorkerSelection): Promise<ClusterGeneration>;
+  recordFailed(time: number, trigger: GenerationTrigger, error: string, policy?: WorkerSelection): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
 }
 
 /** The poll records read back: the readable ones, oldest first, and how many stored ones could not be read. */

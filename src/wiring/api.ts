@@ -16,6 +16,7 @@ import { createHttpServer } from "../graphql/http-server.js";
 import { VERSION } from "../version.js";
 import { NotLeaderError, type KintsugiStore } from "../store/store-port.js";
 import type { RepairSummaries } from "../runner/repair-summaries.js";
+import { DependencyMonitor } from "../runner/dependency-monitor.js";
 import type { Events } from "./events.js";
 import type { ReservedAddress } from "./listen-address.js";
 import type { Workers } from "./workers.js";
@@ -57,6 +58,8 @@ export interface ContextSources {
   readonly now: () => number;
   readonly repairSummaries: RepairSummaries;
   readonly fleet?: FleetSize;
+  /** What this process's own calls say of sabakan and Kubernetes; none watched when absent. */
+  readonly dependencies?: DependencyMonitor;
 }
 
 /**
@@ -64,7 +67,7 @@ export interface ContextSources {
  * within its request only; a subscription event's fleet search is shared by every subscriber. `fleet` notes the size
  * of every fleet sabakan answers the gateway with (see startApi).
  */
-export function contextFactory({ config, store, events, leader, now, repairSummaries, fleet = new FleetSize() }: ContextSources): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
+export function contextFactory({ config, store, events, leader, now, repairSummaries, fleet = new FleetSize(), dependencies = new DependencyMonitor([], now) }: ContextSources): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
   const sabakan = config.sabakan
     ? new FleetObservingClient(
         {
@@ -74,6 +77,7 @@ export function contextFactory({ config, store, events, leader, now, repairSumma
           ...(config.sabakan.maxConcurrentRequests !== undefined && { maxConcurrent: config.sabakan.maxConcurrentRequests }),
         },
         fleet,
+        dependencies,
       )
     : null;
   // One search of the fleet per subscription event, shared by every subscriber.
@@ -105,6 +109,7 @@ export function contextFactory({ config, store, events, leader, now, repairSumma
     pollRecords: store.pollRecords,
     finished: store.finished,
     repairSummaries,
+    dependencies: () => dependencies.list(),
     annotationHolds: () => leader.workers()?.runner.annotationHolds() ?? null,
     leaderWorkers,
     // The ledger of outcomes lives in the leader's term.

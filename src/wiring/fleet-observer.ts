@@ -1,4 +1,5 @@
-import { SabakanGatewayClient, type SabakanAnswer } from "../adapters/sabakan-gateway-client.js";
+import { SabakanGatewayClient, SabakanUnavailableError, type SabakanAnswer } from "../adapters/sabakan-gateway-client.js";
+import type { DependencyMonitor } from "../runner/dependency-monitor.js";
 import { FleetSize } from "../graphql/limits/fleet-size.js";
 import type { KintsugiStore } from "../store/store-port.js";
 
@@ -15,17 +16,28 @@ export function observedFleet(store: KintsugiStore): FleetSize {
   return fleet;
 }
 
-/** The gateway's sabakan client, noting the length of every `searchMachines` list sabakan answers with. */
+/**
+ * The gateway's sabakan client, noting the length of every `searchMachines` list sabakan answers with, and whether
+ * sabakan answered at all (`dependencies`): an answer with errors is sabakan speaking, only no answer is an outage.
+ */
 export class FleetObservingClient extends SabakanGatewayClient {
   constructor(
     options: ConstructorParameters<typeof SabakanGatewayClient>[0],
     private readonly fleet: FleetSize,
+    private readonly dependencies?: DependencyMonitor,
   ) {
     super(options);
   }
 
   override async execute(document: string, variables: Record<string, unknown>): Promise<SabakanAnswer> {
-    const answer = await super.execute(document, variables);
+    let answer: SabakanAnswer;
+    try {
+      answer = await super.execute(document, variables);
+    } catch (err) {
+      if (err instanceof SabakanUnavailableError) this.dependencies?.failed("sabakan", err);
+      throw err;
+    }
+    this.dependencies?.worked("sabakan");
     const machines = answer.data?.["searchMachines"];
     if (Array.isArray(machines)) this.fleet.observe(machines.length);
     return answer;

@@ -4,7 +4,9 @@ import type { MachineSource, NodeOperator } from "../adapters/ports.js";
 import { SabakanClient } from "../adapters/sabakan-client.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
+import { BmcDirectory } from "../runner/bmc-directory.js";
 import { ClusterGenerator } from "../runner/cluster-generator.js";
+import type { DependencyMonitor } from "../runner/dependency-monitor.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
@@ -30,6 +32,8 @@ export interface WorkerOptions {
   readonly random: () => number;
   readonly nodes: NodeOperator | null;
   readonly logger: Logger;
+  /** Where every sabakan call's outcome is told (the status page's outage banner reads it); none when absent. */
+  readonly dependencies?: DependencyMonitor;
 }
 
 /**
@@ -52,9 +56,10 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   // paces as the old one did, then fed every commit by the term) and every sabakan answer's racks.
   const racks = new RackDirectory();
   const ledger = seededLedger(store);
-  const machines: MachineSource | null = config.sabakan
-    ? racks.recording(new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }))
-    : null;
+  // Every sabakan answer's BMCs too, which repair commands and health checks get in their environment.
+  const bmcs = new BmcDirectory();
+  const sabakan = config.sabakan ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }) : null;
+  const machines: MachineSource | null = sabakan ? bmcs.recording(racks.recording(options.dependencies?.watchingMachines(sabakan) ?? sabakan)) : null;
   const runner = new RepairRunner({
     entries,
     settings,
@@ -70,6 +75,7 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
     pacing: { ledger, racks },
     machines,
+    bmcs,
   });
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
@@ -101,6 +107,7 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     nodes,
     now,
     log: clusterLog,
+    ...(config.sabakan?.selection !== undefined && { policy: config.sabakan.selection }),
   });
   return { runner, autoRepair, healthChecks, clusterGenerator, logs: { autoRepair: autoRepairLog, cluster: clusterLog }, pacingLedger: ledger };
 }

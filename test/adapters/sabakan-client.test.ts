@@ -27,3 +27,26 @@ describe("SabakanClient dates a state change by status.duration on kintsugi's cl
     });
   }
 });
+
+describe("SabakanClient keeps a machine's BMC only when sabakan gives an IPv4 literal for it", () => {
+  const cases = [
+    { name: "an IPv4 address", bmcIPv4: "10.72.1.5", want: { address: "10.72.1.5", type: "IPMI-2.0" } },
+    { name: "an option in place of the address", bmcIPv4: "-oProxyCommand=sh", want: undefined },
+    { name: "an address followed by a second argument", bmcIPv4: "10.72.1.5 -p 1", want: undefined },
+    { name: "a host name", bmcIPv4: "bmc.example", want: undefined },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: ${c.want ? "kept" : "left out, the rest of the machine kept"}`, async () => {
+      const sabakan = await startFakeSabakan({ now: () => KINTSUGI_NOW });
+      try {
+        sabakan.addMachine({ serial: "s1", rack: 0, indexInRack: 1, ipv4: ["10.0.0.1"], bmcIPv4: c.bmcIPv4 });
+        const client = new SabakanClient({ url: sabakan.url, timeoutMs: 10_000, maxResponseBytes: 1 << 20, now: () => KINTSUGI_NOW });
+        const [machine] = await client.searchMachines({ having: null, notHaving: null });
+        assert.equal(machine?.serial, "s1");
+        assert.deepEqual(machine?.bmc, c.want);
+      } finally {
+        await sabakan.close();
+      }
+    });
+  }
+});

@@ -23,7 +23,7 @@ describe("the documents kintsugi sends to sabakan", () => {
   }
 
   it("would catch drift: a field sabakan does not have fails validation", () => {
-    const drifted = SABAKAN_DOCUMENTS.SEARCH_MACHINES.replace("bmc { bmcType }", "bmc { bmcType bmcVendor }");
+    const drifted = SABAKAN_DOCUMENTS.SEARCH_MACHINES.replace("bmc { bmcType ipv4 }", "bmc { bmcType ipv4 bmcVendor }");
     assert.match(validate(buildSchema(ours), parse(drifted))[0]?.message ?? "", /Cannot query field "bmcVendor" on type "BMC"/);
   });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { until, withBridge } from "../support/alert-bridge-world.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 
 const addresses = (title: string) => title.replace(/^[^:]*: /, "").split(", ").sort();
 
@@ -40,7 +40,7 @@ describe("kintsugi alerts: like events within the window as one message (the rea
 
   it("refuses a window that is not a number of seconds from 0 to 3600", async () => {
     for (const value of ["-1", "soon", "3601", "1e3"]) {
-      const result = await runCli(["--server", "http://127.0.0.1:9", "alerts", "--webhook", "http://127.0.0.1:9/hook", "--group-window-seconds", value], { timeoutMs: 30_000 });
+      const result = await runCliInProcess(["--server", "http://127.0.0.1:9", "alerts", "--webhook", "http://127.0.0.1:9/hook", "--group-window-seconds", value]);
       assert.notEqual(result.code, 0, value);
       assert.match(result.stderr, /--group-window-seconds <N>.*must be a number of seconds from 0 \(no grouping\) to 3600/, value);
     }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { until, withBridge, type Receiver } from "../support/alert-bridge-world.js";
 
 const messagesFor = (r: Receiver, address: string) => r.titles().filter((t) => t.includes(`${address} `) || t.endsWith(address));
@@ -124,7 +124,7 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       ["--webhook is not http", ["--webhook", "ftp://example.com/hook"], /must be an http:\/\/ or https:\/\/ URL/],
       ["--format is unknown", [...hook, "--format", "teams"], /Allowed choices are slack, mattermost, json/],
     ];
-    const results = await Promise.all(cases.map(([, args]) => runCli([...base, ...args], { timeoutMs: 30_000 })));
+    const results = await Promise.all(cases.map(([, args]) => runCliInProcess([...base, ...args])));
     cases.forEach(([name, , expected], i) => {
       const result = results[i];
       assert.notEqual(result?.code, 0, name);

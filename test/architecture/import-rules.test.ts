@@ -48,7 +48,7 @@ const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
   "cli/db-backup-commands.ts": "db backup and db check read an etcd prefix with the etcd client",
   "cli/db-report.ts": "db check reports a SQLite file's schema version against the newest",
   "cli/main.ts": "names the drivers' open errors among the operator's errors, printed without a stack",
-  "cli/serve-command.ts": "check-config builds the etcd client once to check the etcd section's files",
+  "wiring/start-checks.ts": "serve and check-config check the etcd section's TLS files as the etcd client reads them",
   "sim/simulation.ts": "the simulator, a composition root of its own, opens an in-memory SQLite store",
 };
 

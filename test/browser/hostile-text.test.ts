@@ -24,8 +24,8 @@ describe("the status page shows hostile text from sabakan and the API escaped", 
         const held = await k.gql(`mutation($reason: String!) { holdMachine(address: "10.0.0.1", reason: $reason) { address } }`, { reason: REASON });
         assert.equal(held.errors, undefined, JSON.stringify(held.errors));
         await openStatusPage(page, new URL(k.url).origin, 1, STEP_TIMEOUT_MS);
-        // One rack of one machine: 16 px cells under a 12 px rack label.
-        await page.locator("#racks").hover({ position: { x: 6, y: 18 } });
+        // One rack of one machine: 28 px cells under a 26 px rack header.
+        await page.locator("#racks").hover({ position: { x: 6, y: 32 } });
         const tooltip = page.locator("#racks-tooltip");
         await tooltip.filter({ hasText: "rack 0" }).waitFor();
         assert.equal(await tooltip.textContent(), `${SERIAL_SHOWN} (rack 0, 10.0.0.1): HEALTHY, held`);

@@ -8,7 +8,7 @@ import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { CHROMIUM, STEP_TIMEOUT_MS, withChromium } from "../support/graphiql-browser.js";
 import { TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
-import { addRacks, openStatusPage, queueShows, untilQueueLive, watchPage } from "../support/status-page.js";
+import { addRacks, openStatusPage, queueShows, rendersAt, untilQueueLive, watchPage } from "../support/status-page.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
@@ -70,7 +70,12 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         assert.match((await page.locator("#holds").textContent()) ?? "", /10\.69\.3\.1firmware <b>update<\/b>/);
         assert.equal(await page.locator("#holds b, #outcomes b").count(), 0, "markup from the server became elements");
         assert.match((await page.locator("#outcomes").textContent()) ?? "", new RegExp(`2 machines seen, 1 enqueued, 1 skipped.*r3m1.*${skipKind}`));
-        await page.locator("#racks").hover({ position: { x: 2, y: 14 } });
+        // Each rack's header: its unhealthy machines against the demo's rack limit of 2, and its held machine.
+        const headers = (await page.locator("#racks").getAttribute("data-rack-headers")) ?? "";
+        assert.match(headers, /(^|, )1:1\/2(,|$)/, headers);
+        assert.match(headers, /(^|, )3:1\/2 held 1(,|$)/, headers);
+        // Under the 26 px header of 28 px cells.
+        await page.locator("#racks").hover({ position: { x: 2, y: 30 } });
         assert.match((await page.locator("#racks-tooltip").textContent()) ?? "", /^r0m1 \(rack 0, 10\.69\.0\.1\): HEALTHY$/);
 
         const probes = await untilQueueLive(page, async (address) => {
@@ -95,6 +100,13 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         const shot = join(ARTIFACTS, "status.png");
         await page.screenshot({ path: shot, fullPage: true });
         t.diagnostic(`screenshot: ${shot}`);
+        // The issue's two widths: a laptop's and a small screen's, each looked at by a person.
+        for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
+          await rendersAt(page, size);
+          const path = join(ARTIFACTS, `status-${size.width}.png`);
+          await page.screenshot({ path, fullPage: true });
+          t.diagnostic(`screenshot: ${path}`);
+        }
 
         assert.deepEqual(watch.requests.filter((url) => new URL(url).origin !== origin), [], `requests to anywhere but ${origin}`);
         assert.deepEqual(watch.sockets, [`${origin.replace(/^http/, "ws")}/graphql`], "one WebSocket, to this origin's /graphql");
@@ -187,6 +199,13 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         const row = (index: string) => page.locator(`#queue tr[data-key="${index}"]`);
         await row(first.data?.["addRepairEntry"].index).filter({ hasText: /PROCESSINGstep 1 of 2: WATCHING/ }).waitFor();
         await row(second.data?.["addRepairEntry"].index).filter({ hasText: /QUEUED.*CONCURRENCY: / }).waitFor();
+        // The glance, first on the page: what is repaired at which step, what waits and why.
+        const now = (group: string) => page.locator(`#now [data-group="${group}"]`);
+        await now("repairing").filter({ hasText: new RegExp(`^Being repaired \\(1\\)#${first.data?.["addRepairEntry"].index} 10\\.0\\.0\\.1: unreachable, step 1 of 2 WATCHING \\(WATCHING: step 1: watching the health check`) }).waitFor();
+        await now("waiting").filter({ hasText: new RegExp(`^Waiting \\(1\\)#${second.data?.["addRepairEntry"].index} 10\\.0\\.0\\.2: CONCURRENCY: `) }).waitFor();
+        assert.match((await now("held").textContent()) ?? "", /^Held \(0\)No machine is held\.$/);
+        const [nowBox, racksBox] = await Promise.all([page.locator("#now").boundingBox(), page.locator("#racks").boundingBox()]);
+        assert.ok(nowBox && racksBox && nowBox.y < racksBox.y, "the now panel comes before the racks");
       },
       { cleanup: async () => (await k.dispose(), await sabakan.close()) },
     );
@@ -212,6 +231,9 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         const row = page.locator(`#timeline tr[data-key="${index}"]`).filter({ hasText: `10.0.0.5unreachable${finished.status}` });
         const mark = page.locator(`#timeline .mark.${finished.status === "SUCCEEDED" ? "ok" : "failed"}[data-key="${index}"]`);
         await row.waitFor();
+        // One time format: local HH:MM:SS, the full ISO time in the tooltip.
+        assert.match((await row.locator("td").first().textContent()) ?? "", /^\d\d:\d\d:\d\d$/);
+        assert.match((await row.locator("td").first().getAttribute("title")) ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
         await queueShows(page, index, false, STEP_TIMEOUT_MS);
         assert.equal(await mark.count(), 1, "one mark on the 24-hour strip");
         assert.match((await page.locator("#timeline h2").textContent()) ?? "", /Last day's repairs \(1\)/);

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Command } from "commander";
 import { buildProgram } from "../../src/cli/main.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const ZSH = ["/usr/bin/zsh", "/bin/zsh"].find((path) => existsSync(path));
@@ -48,7 +48,7 @@ const CASES: Array<[string, Typed, string[]]> = [
   ["file names for a FILE argument", ["kintsugi", "sabakan", "set-template", "k"], ["k.yaml"]],
 ];
 
-describe("kintsugi completion (the real binary's scripts, run by the real shells)", () => {
+describe("kintsugi completion (the scripts, printed in-process, run by the real shells)", () => {
   const dir = tempDir();
   let bashScript: string;
   let zshScript: string;
@@ -57,7 +57,7 @@ describe("kintsugi completion (the real binary's scripts, run by the real shells
   const tree = everyCommand(program);
   before(async () => {
     for (const shell of ["bash", "zsh"]) {
-      const res = await runCli(["completion", shell]);
+      const res = await runCliInProcess(["completion", shell]);
       assert.equal(res.code, 0, res.stderr);
       writeFileSync(join(dir.path, `completion.${shell}`), res.stdout);
     }
@@ -130,6 +130,6 @@ describe("kintsugi completion (the real binary's scripts, run by the real shells
     const stubs = `_describe() { print -r -- "describe $1 $2 $3: \${(P)4[1]}" }\n_files() { print -r -- files }`;
     const call = (words: string[]) => `words=(${words.map(q).join(" ")}); CURRENT=${words.length}; _kintsugi`;
     const out = await run(ZSH as string, ["-f", "-c", `autoload -Uz compinit && compinit -u -D\nsource ${q(zshScript)} || exit 1\n${stubs}\n${call(["kintsugi", "repair-queue", "w"])}\n${call(["kintsugi", "serve", "--config", ""])}`], dir.path);
-    assert.deepEqual(out.trim().split("\n"), ["describe -t kintsugi kintsugi: add:append a repair entry; prints its index", "files"]);
+    assert.deepEqual(out.trim().split("\n"), ["describe -t kintsugi kintsugi: add:append a repair entry; prints nothing, as ckecli", "files"]);
   });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
@@ -57,7 +58,7 @@ function rowsOf(file: string): { entries: EntryRow[]; history: HistoryRow[] } {
 
 const oneToN = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-describe("kintsugi db backup while kintsugi serves (the real binaries)", () => {
+describe("kintsugi db backup while kintsugi serves (a real server and backup; the other db commands in-process)", () => {
   let dir: ReturnType<typeof tempDir>;
   const servers: ServeProcess[] = [];
   afterEach(async () => {
@@ -90,6 +91,7 @@ describe("kintsugi db backup while kintsugi serves (the real binaries)", () => {
 
     const ackedBeforeBackup = acked.length;
     phase = "during";
+    // A child process: in this one, the backup's synchronous copy would stop the writer below while it runs.
     const backup = await runCli(["db", "backup", "backups/kintsugi.db", "--config", "k.yaml"], { cwd: dir.path });
     phase = "after";
     const ackedWhenBackupEnded = acked.length;
@@ -123,7 +125,7 @@ describe("kintsugi db backup while kintsugi serves (the real binaries)", () => {
       assert.deepEqual([last?.status, last?.step, last?.step_status, last?.deleted], [e.status, e.step, e.step_status, e.deleted], `entry ${e.idx} is as its last history record says`);
     }
 
-    const check = await runCli(["db", "check", copy]);
+    const check = await runCliInProcess(["db", "check", copy]);
     assert.equal(check.code, 0, check.stderr);
     assert.match(check.stdout, new RegExp(`^${copy}: ok\\n  integrity ok, foreign keys ok\\n  schema version \\d+ \\(this kintsugi's\\)\\n  repair entries +${copied}\\n`));
     assert.equal(/sha256 ([0-9a-f]{64})/.exec(check.stdout)?.[1], /sha256 ([0-9a-f]{64})/.exec(backup.stdout)?.[1], "db check and db backup agree on the sha256");
@@ -145,12 +147,12 @@ describe("kintsugi db backup while kintsugi serves (the real binaries)", () => {
     servers.push(live);
     const url = await live.url;
     await addEntry(url, 0);
-    assert.equal((await runCli(["db", "backup", "b.db", "--config", "k.yaml"], { cwd: dir.path })).code, 0);
+    assert.equal((await runCliInProcess(["db", "backup", "b.db", "--config", "k.yaml"], { cwd: dir.path })).code, 0);
     await addEntry(url, 1);
 
     const database = join(dir.path, "data", "kintsugi.db");
     const listing = readdirSync(join(dir.path, "data"));
-    const refused = await runCli(["db", "restore", "b.db", "--config", "k.yaml"], { cwd: dir.path });
+    const refused = await runCliInProcess(["db", "restore", "b.db", "--config", "k.yaml"], { cwd: dir.path });
     assert.deepEqual([refused.code, refused.stdout], [1, ""]);
     assert.equal(
       refused.stderr,
@@ -161,7 +163,7 @@ describe("kintsugi db backup while kintsugi serves (the real binaries)", () => {
     assert.equal((await graphqlData<{ searchRepairEntries: unknown[] }>(url, "{ searchRepairEntries { index } }")).searchRepairEntries.length, 2, "it keeps serving");
 
     await stop(live);
-    const restored = await runCli(["db", "restore", "b.db", "--config", "k.yaml"], { cwd: dir.path });
+    const restored = await runCliInProcess(["db", "restore", "b.db", "--config", "k.yaml"], { cwd: dir.path });
     assert.equal(restored.stderr, "");
     assert.equal(restored.code, 0);
     const kept = /kept as (\S+)\n/.exec(restored.stdout)?.[1] ?? "";

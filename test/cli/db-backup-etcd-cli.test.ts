@@ -3,7 +3,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { NEWEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
@@ -18,7 +18,7 @@ async function stop(server: ServeProcess): Promise<void> {
 const sha = (text: string) => /sha256 ([0-9a-f]{64})/.exec(text)?.[1];
 
 /** `kintsugi db backup` and `db check` on store: etcd, against a real etcd with a replica serving on it. */
-describe("kintsugi db backup with store: etcd (the real binaries)", { skip: ETCD_SKIP }, () => {
+describe("kintsugi db backup with store: etcd (the db commands in-process)", { skip: ETCD_SKIP }, () => {
   let etcd: TestEtcd;
   let dir: ReturnType<typeof tempDir>;
   let replica: ServeProcess;
@@ -45,17 +45,17 @@ describe("kintsugi db backup with store: etcd (the real binaries)", { skip: ETCD
 
   it("backs the store up into a SQLite file while the replica runs; db check of etcd and of the file agree; kintsugi serves the file", async () => {
     const onEtcd = `etcd prefix ${prefix} on ${etcd.endpoints[0]}`;
-    const backup = await runCli(["db", "backup", "backups/etcd.db", "--config", "k.yaml"], { cwd: dir.path });
+    const backup = await runCliInProcess(["db", "backup", "backups/etcd.db", "--config", "k.yaml"], { cwd: dir.path });
     assert.equal(backup.stderr, "");
     assert.equal(backup.code, 0);
     const out = join(dir.path, "backups", "etcd.db");
     assert.match(backup.stdout, new RegExp(`^backed up ${onEtcd} -> ${out}, checked\\n  schema version ${NEWEST_SCHEMA_VERSION} \\(this kintsugi's\\)\\n  repair entries      3\\n`));
     assert.deepEqual(readdirSync(join(dir.path, "backups")), ["etcd.db"]);
 
-    const ofEtcd = await runCli(["db", "check", "--config", "k.yaml"], { cwd: dir.path });
+    const ofEtcd = await runCliInProcess(["db", "check", "--config", "k.yaml"], { cwd: dir.path });
     assert.equal(ofEtcd.code, 0, ofEtcd.stderr);
     assert.match(ofEtcd.stdout, new RegExp(`^${onEtcd}: ok\\n  repair entries      3\\n`));
-    const ofFile = await runCli(["db", "check", out]);
+    const ofFile = await runCliInProcess(["db", "check", out]);
     assert.equal(ofFile.code, 0, ofFile.stderr);
     assert.ok(sha(backup.stdout) !== undefined);
     assert.deepEqual([sha(ofEtcd.stdout), sha(ofFile.stdout)], [sha(backup.stdout), sha(backup.stdout)], "one sha256 for the store, the backup and its check");
@@ -71,7 +71,7 @@ describe("kintsugi db backup with store: etcd (the real binaries)", { skip: ETCD
   });
 
   it("does not restore into etcd itself: says how, with db copy", async () => {
-    const res = await runCli(["db", "restore", "backups/etcd.db", "--config", "k.yaml"], { cwd: dir.path });
+    const res = await runCliInProcess(["db", "restore", "backups/etcd.db", "--config", "k.yaml"], { cwd: dir.path });
     assert.deepEqual([res.code, res.stdout], [1, ""]);
     assert.equal(
       res.stderr,

@@ -5,9 +5,10 @@ import { afterEach, describe, it } from "node:test";
 import { NEWEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
 import { corruptTablePage, fromNewerKintsugi, olderDatabase, realisticDatabase } from "../support/damaged-databases.js";
 import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
-describe("kintsugi db check (the real binary)", () => {
+describe("kintsugi db check (in-process; serve as the real binary)", () => {
   let dir: ReturnType<typeof tempDir>;
   afterEach(() => dir.remove());
 
@@ -23,7 +24,7 @@ describe("kintsugi db check (the real binary)", () => {
       dir = tempDir();
       const file = join(dir.path, "kintsugi.db");
       await make(file);
-      const res = await runCli(["db", "check", file]);
+      const res = await runCliInProcess(["db", "check", file]);
       assert.equal(res.code, code, res.stderr);
       assert.match(code === 0 ? res.stdout : res.stderr, output(file));
       assert.equal(code === 0 ? res.stderr : res.stdout, "");
@@ -35,11 +36,11 @@ describe("kintsugi db check (the real binary)", () => {
     dir = tempDir();
     await realisticDatabase(join(dir.path, "state", "k.db"));
     writeFileSync(join(dir.path, "k.yaml"), "database: ./state/k.db\n");
-    const res = await runCli(["db", "check", "--config", "k.yaml"], { cwd: dir.path });
+    const res = await runCliInProcess(["db", "check", "--config", "k.yaml"], { cwd: dir.path });
     assert.equal(res.code, 0, res.stderr);
     assert.ok(res.stdout.startsWith(`${join(dir.path, "state", "k.db")}: ok\n`), res.stdout);
     writeFileSync(join(dir.path, "etcd.yaml"), "store: etcd\n");
-    const chosen = await runCli(["db", "check", "--config", "etcd.yaml", "--database", "state/k.db"], { cwd: dir.path });
+    const chosen = await runCliInProcess(["db", "check", "--config", "etcd.yaml", "--database", "state/k.db"], { cwd: dir.path });
     assert.equal(chosen.code, 0, chosen.stderr);
     assert.ok(chosen.stdout.startsWith(`${join(dir.path, "state", "k.db")}: ok\n`), "--database wins over the config's store");
   });
@@ -62,7 +63,7 @@ describe("kintsugi db check (the real binary)", () => {
   });
 
   it("documents backup, restore and check in --help", async () => {
-    const help = async (command: string) => (await runCli(["db", command, "--help"])).stdout;
+    const help = async (command: string) => (await runCliInProcess(["db", command, "--help"])).stdout;
     for (const text of ["<OUT>", "--force", "--config <FILE>", "--database <FILE>", "one read transaction", "kintsugi db backup /var/backups/"]) assert.ok((await help("backup")).includes(text), text);
     for (const text of ["<BACKUP>", "Stop kintsugi first", "before-restore"]) assert.ok((await help("restore")).includes(text), text);
     for (const text of ["[FILE]", "integrity", "exit\ncode 0"]) assert.ok((await help("check")).includes(text), text);

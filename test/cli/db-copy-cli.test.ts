@@ -8,6 +8,7 @@ import { openSqliteSnapshotTarget } from "../../src/store/sqlite/sqlite-snapshot
 import { testEtcdClient } from "../support/etcd-clients.js";
 import { portView, writeRealisticHistory } from "../support/realistic-store.js";
 import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 
@@ -24,8 +25,8 @@ const SUMMARY = (from: string, to: string, sha: string) =>
   "  next index 8, next history sequence 17, next outcome sequence 4, next generation sequence 6\n" +
   `  sha256 ${sha} (source and copy)\n`;
 
-/** `kintsugi db copy` through the real binary, against a real etcd and real SQLite files. */
-describe("kintsugi db copy (the real binary)", { skip: ETCD_SKIP }, () => {
+/** `kintsugi db copy` driven in-process, against a real etcd and real SQLite files. */
+describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD_SKIP }, () => {
   let etcd: TestEtcd;
   let client: Etcd3;
   let dir: ReturnType<typeof tempDir>;
@@ -49,7 +50,7 @@ describe("kintsugi db copy (the real binary)", { skip: ETCD_SKIP }, () => {
     dir?.remove();
   });
 
-  const cli = (...args: string[]) => runCli(["db", "copy", ...args], { cwd: dir.path });
+  const cli = (...args: string[]) => runCliInProcess(["db", "copy", ...args], { cwd: dir.path });
   const onEtcd = () => `etcd prefix ${prefix} on ${etcd.endpoints[0]}`;
 
   it("moves a SQLite installation to etcd and back, printing what it copied and the hash of both", async () => {
@@ -72,7 +73,7 @@ describe("kintsugi db copy (the real binary)", { skip: ETCD_SKIP }, () => {
   });
 
   it("documents itself in --help", async () => {
-    const res = await runCli(["db", "copy", "--help"]);
+    const res = await runCliInProcess(["db", "copy", "--help"]);
     assert.equal(res.code, 0);
     for (const text of ["--from <STORE>", "--to <STORE>", "--config <FILE>", "copy marker", "kintsugi db copy --from sqlite:"]) assert.ok(res.stdout.includes(text), text);
   });

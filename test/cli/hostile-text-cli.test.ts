@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 
 // A right-to-left override, a C1 control (next line), DEL and a first-strong isolate: a terminal acts on or hides
 // each of them, and JSON.stringify leaves them all raw.
@@ -17,10 +17,10 @@ const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u
 const stringsIn = (value: unknown): string[] =>
   typeof value === "string" ? [value] : value !== null && typeof value === "object" ? Object.values(value).flatMap(stringsIn) : [];
 
-describe("the CLI prints hostile text from sabakan and the API escaped (the real binary)", () => {
+describe("the CLI prints hostile text from sabakan and the API escaped (in-process)", () => {
   let sabakan: FakeSabakan;
   let k: TestKintsugi;
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
 
   before(async () => {
     sabakan = await startFakeSabakan();

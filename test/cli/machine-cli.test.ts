@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 
-describe("kintsugi machine hold, release and holds (the real binary against a started server)", () => {
+describe("kintsugi machine hold, release and holds (in-process against a started server)", () => {
   let k: TestKintsugi;
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
 
   before(async () => {
     k = await startTestKintsugi();
@@ -39,7 +39,7 @@ describe("kintsugi machine hold, release and holds (the real binary against a st
   });
 
   const refused: Array<[string, string[], RegExp]> = [
-    ["a hold without a reason", ["machine", "hold", "10.0.0.2"], /required option '--reason <TEXT>' not specified/],
+    ["a hold without a reason", ["machine", "hold", "10.0.0.2"], /^kintsugi: machine hold: --reason TEXT is required: say why the machine is held/],
     ["an --until that is no time", ["machine", "hold", "10.0.0.2", "--reason", "x", "--until", "soon"], /invalid time "soon"/],
     ["an --until in the past", ["machine", "hold", "10.0.0.2", "--reason", "x", "--until", "2020-01-01T00:00:00Z"], /until: must be after now .*\(INVALID_HOLD\)/],
     ["an address that is an option", ["machine", "hold", "--reason", "x", "--", "-rf"], /address: invalid IP address: "-rf" \(INVALID_HOLD\)/],

@@ -26,9 +26,13 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
   });
   after(() => k.dispose());
 
-  it("adds entries and prints each index", async () => {
-    assert.deepEqual(await cli("add", "unreachable", "qemu", "10.0.0.1"), { code: 0, stdout: "1\n", stderr: "" });
-    assert.deepEqual(await cli("add", "unhealthy", "ipmi-2.0", "10.0.0.2", "serial-2"), { code: 0, stdout: "2\n", stderr: "" });
+  it("adds entries printing nothing, as ckecli's add (repair_queue_add.go) prints nothing; --json prints the new entry", async () => {
+    assert.deepEqual(await cli("add", "unreachable", "qemu", "10.0.0.1"), { code: 0, stdout: "", stderr: "" });
+    const added = await cli("add", "--json", "unhealthy", "ipmi-2.0", "10.0.0.2", "serial-2");
+    assert.equal(added.code, 0, added.stderr);
+    const entry = JSON.parse(added.stdout) as Record<string, unknown>;
+    assert.deepEqual([entry["index"], entry["address"], entry["serial"], entry["status"]], ["2", "10.0.0.2", "serial-2", "queued"]);
+    assert.equal(added.stdout, `${JSON.stringify(entry, null, 4)}\n`, "ckecli's JSON layout");
   });
 
   it("lists entries as ckecli does: a JSON array of CKE's RepairQueueEntry, its keys in the struct's order, 4-space indented", async () => {

@@ -3,7 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { NOW } from "../support/fixtures.js";
 import { startCli } from "../support/cli-process.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli, type CliResult } from "../support/run-cli.js";
+import type { CliResult } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { withSideStore } from "../support/side-store.js";
 import { until } from "../support/until.js";
 
@@ -16,9 +17,9 @@ function assertEntryCounts(stdout: string, count: number): void {
 }
 
 // ckecli's own strings and exit codes (pkg/ckecli/cmd/repair_queue_wait.go); ckecli's errors exit 1.
-describe("kintsugi repair-queue wait (the real binary, as ckecli repair-queue wait)", () => {
+describe("kintsugi repair-queue wait (as ckecli repair-queue wait)", () => {
   let k: TestKintsugi;
-  const wait = (...args: string[]) => runCli(["--server", k.url, "repair-queue", "wait", ...args]);
+  const wait = (...args: string[]) => runCliInProcess(["--server", k.url, "repair-queue", "wait", ...args]);
   before(async () => {
     k = await startTestKintsugi({}, { now: () => NOW });
   });
@@ -31,7 +32,7 @@ describe("kintsugi repair-queue wait (the real binary, as ckecli repair-queue wa
   });
 
   it("lists an empty queue as ckecli does: null", async () => {
-    assert.deepEqual(await runCli(["--server", k.url, "repair-queue", "list"]), { code: 0, stdout: "null\n", stderr: "" });
+    assert.deepEqual(await runCliInProcess(["--server", k.url, "repair-queue", "list"]), { code: 0, stdout: "null\n", stderr: "" });
   });
 
   it("checks once with --timeout-seconds 0 and fails without waiting when entries are left", async () => {

@@ -6,16 +6,16 @@ import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
 const MINUTE = 60_000;
 
-describe("simulateAutoRepair and kintsugi replay (the real binary against a started server that polled a storm)", () => {
+describe("simulateAutoRepair and kintsugi replay (in-process against a started server that polled a storm)", () => {
   let sabakan: FakeSabakan;
   let k: TestKintsugi;
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
 
   before(async () => {
     sabakan = await startFakeSabakan();
@@ -97,11 +97,11 @@ describe("simulateAutoRepair and kintsugi replay (the real binary against a star
   });
 });
 
-describe("kintsugi replay with a health check's maxUnhealthy (the real binary, the real runner against the test Kubernetes API)", () => {
+describe("kintsugi replay with a health check's maxUnhealthy (in-process, the real runner against the test Kubernetes API)", () => {
   let kube: FakeKubeApi;
   let k: TestKintsugi;
   const dir = tempDir();
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
 
   before(async () => {
     const machines = new SimulatedMachines(dir.path);

@@ -3,12 +3,13 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
-describe("kintsugi serve and check-config (the real binary)", () => {
+describe("kintsugi serve and check-config (serve as the real binary, check-config in-process)", () => {
   it("prints help", async () => {
-    const res = await runCli(["--help"]);
+    const res = await runCliInProcess(["--help"]);
     assert.equal(res.code, 0);
     for (const command of ["serve", "check-config", "repair-queue", "auto-repair", "constraints"]) assert.match(res.stdout, new RegExp(command));
   });
@@ -55,7 +56,7 @@ describe("kintsugi serve and check-config (the real binary)", () => {
         const server = serveProcess(["--config", "kintsugi.yaml"], dir.path, env);
         try {
           const url = await server.url;
-          assert.equal((await runCli(["--server", url, "repair-queue", "add", "unreachable", "qemu", "10.0.0.1"])).code, 0);
+          assert.equal((await runCliInProcess(["--server", url, "repair-queue", "add", "unreachable", "qemu", "10.0.0.1"])).code, 0);
           const deadline = Date.now() + 20_000;
           while (!existsSync(seen) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
           assert.equal(readFileSync(seen, "utf8"), want);
@@ -106,7 +107,7 @@ describe("kintsugi serve and check-config (the real binary)", () => {
       writeFileSync(join(dir.path, "k.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./blocker/k.db\n`);
       const res = await runCli(["serve", "--config", "k.yaml"], { cwd: dir.path });
       assert.equal(res.code, 1);
-      assert.match(res.stderr, /kintsugi: cannot open database .*blocker\/k\.db: /);
+      assert.match(res.stderr, /^kintsugi: k\.yaml: database: \.\/blocker\/k\.db: cannot be created: .*\/blocker is not a directory$/m);
     } finally {
       dir.remove();
     }
@@ -117,24 +118,32 @@ describe("kintsugi serve and check-config (the real binary)", () => {
     try {
       const good = join(dir.path, "good.yaml");
       writeFileSync(good, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`);
-      assert.deepEqual(await runCli(["check-config", good]), { code: 0, stdout: `${good}: ok\n`, stderr: "" });
+      assert.deepEqual(await runCliInProcess(["check-config", good]), { code: 0, stdout: `${good}: ok\n`, stderr: "" });
       const bad = join(dir.path, "bad.yaml");
       writeFileSync(bad, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo], watch_seconds: -1 }]\n          health_check_command: [echo]\n  colour: blue\n`);
-      const res = await runCli(["check-config", bad]);
+      const res = await runCliInProcess(["check-config", bad]);
       assert.equal(res.code, 1);
       assert.match(res.stderr, /repair\.repair_procedures\[0\]\.repair_operations\[0\]\.repair_steps\[0\]\.watch_seconds: must be >= 0/);
       assert.doesNotMatch(res.stderr, /colour/, "an unknown key of CKE's repair section is no refusal");
       // CKE ignores keys it does not know in its repair section; kintsugi loads it as CKE does and says so.
       const cke = join(dir.path, "cke.yaml");
       writeFileSync(cke, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n          success_command_timeout_seconds: 30\n`);
-      assert.deepEqual(await runCli(["check-config", cke]), {
+      assert.deepEqual(await runCliInProcess(["check-config", cke]), {
         code: 0,
         stdout: `${cke}: warning: repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds: unknown key, ignored as CKE ignores it\n${cke}: ok\n`,
         stderr: "",
       });
+      // sabakan's bmc.type is IPMI-2.0 or iDRAC-9 and the match is exact: a value that differs only by case is named.
+      const cased = join(dir.path, "cased.yaml");
+      writeFileSync(cased, `repair:\n  repair_procedures:\n    - machine_types: [ipmi-2.0, iDRAC-9, qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`);
+      assert.deepEqual(await runCli(["check-config", cased]), {
+        code: 0,
+        stdout: `${cased}: warning: repair.repair_procedures[0].machine_types[0]: "ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine\n${cased}: ok\n`,
+        stderr: "",
+      });
       const malformed = join(dir.path, "malformed.yaml");
       writeFileSync(malformed, "repair: [unclosed\n");
-      assert.match((await runCli(["check-config", malformed])).stderr, /malformed\.yaml: .*line/i);
+      assert.match((await runCliInProcess(["check-config", malformed])).stderr, /malformed\.yaml: .*line/i);
     } finally {
       dir.remove();
     }

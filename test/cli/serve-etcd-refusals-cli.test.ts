@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { openEtcdStore } from "../../src/store/etcd/open-etcd-store.js";
 import { runCli, type CliResult } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 import { suiteEtcd } from "../support/suite-etcd.js";
 import { ETCD_SKIP } from "../support/test-etcd.js";
@@ -40,20 +41,20 @@ function assertOneLine(res: CliResult, message: RegExp): void {
 
 const SECRET = "Etcd-Pw-Not-To-Be-Shown";
 
-describe("kintsugi serve on etcd refuses to start with one line, no stack (the real binary)", () => {
+describe("kintsugi serve on etcd refuses to start with one line, no stack (serve as the real binary)", () => {
   it("a TLS file of the etcd section that cannot be read: the key and the path", async () => {
     const res = await serveOn(`listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ["https://127.0.0.1:2379"]\n  tls-ca-file: ./missing-ca.pem\n`);
-    assertOneLine(res, /^kintsugi: etcd\.tls-ca-file: \.\/missing-ca\.pem: cannot read: no such file$/);
+    assertOneLine(res, /^kintsugi: k\.yaml: etcd\.tls-ca-file: \.\/missing-ca\.pem: cannot read: no such file$/);
   });
 
   it("check-config reads the etcd section's TLS files as serve would, without connecting", async () => {
     const dir = tempDir();
     try {
       writeFileSync(join(dir.path, "k.yaml"), `store: etcd\netcd:\n  endpoints: ["https://127.0.0.1:2379"]\n  tls-ca-file: ./missing-ca.pem\n`);
-      const res = await runCli(["check-config", "k.yaml"], { cwd: dir.path });
+      const res = await runCliInProcess(["check-config", "k.yaml"], { cwd: dir.path });
       assert.deepEqual([res.code, res.stderr], [1, "kintsugi: k.yaml: etcd.tls-ca-file: ./missing-ca.pem: cannot read: no such file\n"]);
       writeFileSync(join(dir.path, "ok.yaml"), `store: etcd\netcd:\n  endpoints: ["https://127.0.0.1:${await closedPort()}"]\n`);
-      assert.deepEqual(await runCli(["check-config", "ok.yaml"], { cwd: dir.path }), { code: 0, stdout: "ok.yaml: ok\n", stderr: "" });
+      assert.deepEqual(await runCliInProcess(["check-config", "ok.yaml"], { cwd: dir.path }), { code: 0, stdout: "ok.yaml: ok\n", stderr: "" });
     } finally {
       dir.remove();
     }

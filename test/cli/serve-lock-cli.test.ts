@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
@@ -37,7 +38,7 @@ describe("one kintsugi per database (the real binary)", () => {
       assert.deepEqual([readFileSync(database), readFileSync(`${database}-wal`)], before, "the refused process wrote nothing");
       assert.deepEqual(await queueEnabled(url), { data: { repairQueueEnabled: true } }, "the first keeps serving");
       // Other commands talk to the server over HTTP and take no lock.
-      assert.equal((await runCli(["--server", url, "repair-queue", "list"])).code, 0);
+      assert.equal((await runCliInProcess(["--server", url, "repair-queue", "list"])).code, 0);
     } finally {
       await stop(first);
       dir.remove();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
@@ -33,29 +33,53 @@ describe("kintsugi auto-repair and constraints (the real binary against a starte
     assert.deepEqual(await cli("auto-repair", "is-enabled"), { code: 0, stdout: "true\n", stderr: "" });
   });
 
-  it("prints the default variables, replaces them from a file, and prints them back", async () => {
-    const defaults = await cli("auto-repair", "get-variables");
-    assert.equal(defaults.stdout, `${JSON.stringify({ having: { states: ["UNHEALTHY", "UNREACHABLE"] }, notHaving: { roles: ["boot"] } }, null, 4)}\n`);
-    const variables = {
-      having: { labels: [{ name: "cluster", value: "stage0" }], racks: [0, 1, 2], roles: ["cs"], states: ["UNHEALTHY"], minDaysBeforeRetire: 90 },
+  // ckecli's get-variables writes the stored bytes as they are (auto_repair_get_variables.go: os.Stdout.Write(data)),
+  // set-variables stores the file's bytes (string(data)), and with nothing stored ckecli fails with "not found".
+  it("says not found, as ckecli, while no variables were set (CKE's defaults apply)", async () => {
+    assert.deepEqual(await cli("auto-repair", "get-variables"), { code: 1, stdout: "", stderr: "kintsugi: not found\n" });
+    const applied = await k.gql(`{ autoRepairVariables { having { states } notHaving { roles } text } }`);
+    assert.deepEqual(applied.data?.["autoRepairVariables"], { having: { states: ["UNHEALTHY", "UNREACHABLE"] }, notHaving: { roles: ["boot"] }, text: null });
+  });
+
+  it("prints back exactly the bytes set-variables was given, as ckecli", async () => {
+    // Odd spacing, a tab, a non-ASCII label value and no final newline: kept as they are.
+    const text = `{ "having":{"labels": [{"name": "cluster", "value": "stage\u00e9"}],\t"racks":[0,1,2], "roles": ["cs"], "states": ["UNHEALTHY"], "minDaysBeforeRetire": 90},\n  "notHaving": {"roles": ["boot"]} }`;
+    assert.deepEqual(await cli("auto-repair", "set-variables", file("vars.json", text)), { code: 0, stdout: "", stderr: "" });
+    assert.deepEqual(await cli("auto-repair", "get-variables"), { code: 0, stdout: text, stderr: "" });
+    const applied = await k.gql(`{ autoRepairVariables { having { racks roles states minDaysBeforeRetire labels { name value } } notHaving { roles } } }`);
+    assert.deepEqual(applied.data?.["autoRepairVariables"], {
+      having: { racks: [0, 1, 2], roles: ["cs"], states: ["UNHEALTHY"], minDaysBeforeRetire: 90, labels: [{ name: "cluster", value: "stage\u00e9" }] },
       notHaving: { roles: ["boot"] },
-    };
-    const path = file("vars.json", JSON.stringify(variables));
-    assert.deepEqual(await cli("auto-repair", "set-variables", path), { code: 0, stdout: "", stderr: "" });
-    const printed = await cli("auto-repair", "get-variables");
-    assert.deepEqual(JSON.parse(printed.stdout), variables);
-    assert.deepEqual(await cli("auto-repair", "set-variables", file("again.json", printed.stdout)), { code: 0, stdout: "", stderr: "" }, "get-variables output feeds set-variables");
+    });
+    const printed = (await cli("auto-repair", "get-variables")).stdout;
+    assert.deepEqual(await cli("auto-repair", "set-variables", file("again.json", printed)), { code: 0, stdout: "", stderr: "" }, "get-variables output feeds set-variables");
+  });
+
+  it("ignores the keys CKE ignores, naming each on stderr, and keeps the file as given", async () => {
+    const path = file("unknown.json", `{"having": {"rack": [1], "states": ["UNREACHABLE"], "labels": [{"name": "a", "value": "b", "op": "="}]}, "Nothaving": {"roles": ["boot"]}, "comment": "x"}\n`);
+    const res = await cli("auto-repair", "set-variables", path);
+    assert.deepEqual(res, {
+      code: 0,
+      stdout: "",
+      stderr: [`comment`, `having.rack`, `having.labels[0].op`].map((key) => `kintsugi: warning: ${path}: ${key}: unknown key, ignored as CKE ignores it\n`).join(""),
+    });
+    assert.equal((await cli("auto-repair", "get-variables")).stdout, readFileSync(path, "utf8"));
+    const applied = await k.gql(`{ autoRepairVariables { having { racks states labels { name value } } notHaving { roles } } }`);
+    assert.deepEqual(applied.data?.["autoRepairVariables"], { having: { racks: null, states: ["UNREACHABLE"], labels: [{ name: "a", value: "b" }] }, notHaving: { roles: ["boot"] } }, "Nothaving is notHaving, as Go's encoding/json matches keys");
   });
 
   it("rejects bad variable files naming the problem, and keeps the stored variables", async () => {
     const before = (await cli("auto-repair", "get-variables")).stdout;
+    const notUtf8 = join(dir.path, "latin1.json");
+    writeFileSync(notUtf8, Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d]));
     const cases: Array<[string, RegExp]> = [
       [file("broken.json", "{ having: "), /broken\.json: not valid JSON/],
       [file("list.json", "[]"), /list\.json: must be a JSON object/],
-      [file("extra.json", `{"having": {}, "nothaving": {}}`), /extra\.json: unknown key "nothaving"/],
-      [file("field.json", `{"having": {"rack": [1]}}`), /Field "rack" is not defined by type "MachineParams"/],
-      [file("state.json", `{"having": {"states": ["broken"]}}`), /Value "broken" does not exist in "MachineState" enum/],
+      [file("twice.json", `{"having": {}, "Having": {"racks": [1]}}`), /twice\.json: Having: "having" already gives having/],
+      [file("type.json", `{"having": {"racks": "1"}}`), /type\.json: having\.racks: must be a list, got "1"/],
+      [file("state.json", `{"having": {"states": ["broken"]}}`), /having\.states\[0\]: unknown machine state "broken" \(INVALID_MACHINE_PARAMS\)/],
       [file("negative.json", `{"notHaving": {"racks": [-3]}}`), /notHaving\.racks\[0\]: must be >= 0 \(INVALID_MACHINE_PARAMS\)/],
+      [notUtf8, /latin1\.json: not UTF-8 text/],
       [join(dir.path, "missing.json"), /cannot read .*missing\.json/],
     ];
     for (const [path, pattern] of cases) {

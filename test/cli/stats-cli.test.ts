@@ -5,17 +5,17 @@ import { NOW } from "../support/fixtures.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { recordRepairsIn } from "../support/recorded-repairs.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe("kintsugi stats, stats machine and stats frequent (the real binary against a started server)", () => {
+describe("kintsugi stats, stats machine and stats frequent (in-process against a started server)", () => {
   let k: TestKintsugi;
   let sabakan: FakeSabakan;
   const dir = tempDir();
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
   const RANGE = ["--since", iso(NOW - 24 * HOUR), "--until", iso(NOW)];
 
   before(async () => {

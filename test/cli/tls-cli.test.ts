@@ -6,7 +6,8 @@ import { connect } from "node:tls";
 import { request } from "node:https";
 import { after, before, describe, it } from "node:test";
 import { sha256Hex } from "../../src/auth/tokens.js";
-import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
+import { KINTSUGI_BIN } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { writeTlsTestFiles, type TlsTestFiles } from "../support/tls-files.js";
@@ -65,7 +66,7 @@ function watch(args: readonly string[]) {
   return { child, exited, out: () => stdout, err: () => stderr };
 }
 
-describe("TLS: kintsugi serves HTTPS and WSS; the CLI verifies it with --ca (the real binaries)", () => {
+describe("TLS: kintsugi serves HTTPS and WSS; the CLI verifies it with --ca (a real server, the CLI in-process)", () => {
   const dir = tempDir();
   let files: TlsTestFiles;
   let server: ServeProcess;
@@ -88,32 +89,32 @@ describe("TLS: kintsugi serves HTTPS and WSS; the CLI verifies it with --ca (the
   });
 
   it("repair-queue list --server https://... --ca CA works", async () => {
-    const res = await runCli(["--server", url, "--ca", files.serverCa, "repair-queue", "list"]);
+    const res = await runCliInProcess(["--server", url, "--ca", files.serverCa, "repair-queue", "list"]);
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stdout, "null\n", "an empty queue, as ckecli prints it");
   });
 
   it("without --ca the server's certificate is not trusted, and the error says to pass --ca", async () => {
-    const res = await runCli(["--server", url, "repair-queue", "list"]);
+    const res = await runCliInProcess(["--server", url, "repair-queue", "list"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE/);
     assert.match(res.stderr, /not trusted \(pass --ca FILE/);
   });
 
   it("with the wrong CA (the client CA) the certificate is not trusted either", async () => {
-    const res = await runCli(["--server", url, "--ca", files.clientCa, "repair-queue", "list"]);
+    const res = await runCliInProcess(["--server", url, "--ca", files.clientCa, "repair-queue", "list"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /not trusted/);
   });
 
   it("takes the server and the CA from KINTSUGI_SERVER and KINTSUGI_CA", async () => {
-    const res = await runCli(["repair-queue", "is-enabled"], { env: { PATH: process.env["PATH"], KINTSUGI_SERVER: url, KINTSUGI_CA: files.serverCa } });
+    const res = await runCliInProcess(["repair-queue", "is-enabled"], { env: { PATH: process.env["PATH"], KINTSUGI_SERVER: url, KINTSUGI_CA: files.serverCa } });
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stdout, "true\n");
   });
 
   it("names an unreadable --ca file", async () => {
-    const res = await runCli(["--server", url, "--ca", join(dir.path, "missing.pem"), "repair-queue", "list"]);
+    const res = await runCliInProcess(["--server", url, "--ca", join(dir.path, "missing.pem"), "repair-queue", "list"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /--ca .*missing\.pem: cannot read: no such file/);
   });
@@ -122,7 +123,7 @@ describe("TLS: kintsugi serves HTTPS and WSS; the CLI verifies it with --ca (the
     const w = watch(["--server", url, "--ca", files.serverCa]);
     try {
       await until("the watch is subscribed", () => w.err().includes("in the queue"));
-      const added = await runCli(["--server", url, "--ca", files.serverCa, "repair-queue", "add", "unreachable", "qemu", "10.0.0.1"]);
+      const added = await runCliInProcess(["--server", url, "--ca", files.serverCa, "repair-queue", "add", "unreachable", "qemu", "10.0.0.1"]);
       assert.equal(added.code, 0, added.stderr);
       await until("the watch prints the new entry", () => /#\d+ 10\.0\.0\.1 unreachable CREATED/.test(w.out()));
       w.child.kill("SIGTERM");
@@ -168,35 +169,35 @@ describe("TLS client certificates: the CN becomes the actor, with the role auth.
   });
 
   it("a certificate whose CN is mapped to operator can mutate", async () => {
-    const res = await runCli(as("ops-laptop", "repair-queue", "disable"));
+    const res = await runCliInProcess(as("ops-laptop", "repair-queue", "disable"));
     assert.equal(res.code, 0, res.stderr);
-    assert.equal((await runCli(as("ops-laptop", "repair-queue", "is-enabled"))).stdout, "false\n");
-    assert.equal((await runCli(as("ops-laptop", "repair-queue", "enable"))).code, 0);
+    assert.equal((await runCliInProcess(as("ops-laptop", "repair-queue", "is-enabled"))).stdout, "false\n");
+    assert.equal((await runCliInProcess(as("ops-laptop", "repair-queue", "enable"))).code, 0);
   });
 
   it("a certificate whose CN is mapped to viewer may read but not mutate, and the refusal names it", async () => {
-    assert.equal((await runCli(as("dashboard", "repair-queue", "is-enabled"))).code, 0);
-    const res = await runCli(as("dashboard", "repair-queue", "disable"));
+    assert.equal((await runCliInProcess(as("dashboard", "repair-queue", "is-enabled"))).code, 0);
+    const res = await runCliInProcess(as("dashboard", "repair-queue", "disable"));
     assert.equal(res.code, 1);
     assert.match(res.stderr, /needs the operator role; client certificate "dashboard" has the viewer role \(FORBIDDEN\)/);
   });
 
   it("a certificate whose CN is not mapped counts as no credentials (here: refused, anonymous is none)", async () => {
-    const res = await runCli(as("unmapped", "repair-queue", "is-enabled"));
+    const res = await runCliInProcess(as("unmapped", "repair-queue", "is-enabled"));
     assert.equal(res.code, 1);
     assert.match(res.stderr, /needs a token .* or a client certificate whose CN auth\.client_certificates maps to a role \(UNAUTHENTICATED\)/);
   });
 
   it("a Bearer token works alongside a certificate, and decides when sent", async () => {
     const env = { PATH: process.env["PATH"], KINTSUGI_TOKEN: VIEWER_TOKEN };
-    assert.equal((await runCli(as("unmapped", "repair-queue", "is-enabled"), { env })).code, 0);
-    const res = await runCli(as("ops-laptop", "repair-queue", "disable"), { env });
+    assert.equal((await runCliInProcess(as("unmapped", "repair-queue", "is-enabled"), { env })).code, 0);
+    const res = await runCliInProcess(as("ops-laptop", "repair-queue", "disable"), { env });
     assert.equal(res.code, 1);
     assert.match(res.stderr, /token "grafana" has the viewer role/);
   });
 
   it("a request without a certificate is refused in the TLS handshake", async () => {
-    const res = await runCli(["--server", url, "--ca", files.serverCa, "repair-queue", "is-enabled"]);
+    const res = await runCliInProcess(["--server", url, "--ca", files.serverCa, "repair-queue", "is-enabled"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /closed the connection; .*\(pass --cert FILE --key FILE\)/);
     const ca = readFileSync(files.serverCa, "utf8");
@@ -207,19 +208,19 @@ describe("TLS client certificates: the CN becomes the actor, with the role auth.
 
   it("a certificate with a mapped CN from another CA is refused in the TLS handshake", async () => {
     const { cert, key } = files.client("stranger:ops-laptop");
-    const enabledBefore = (await runCli(as("ops-laptop", "repair-queue", "is-enabled"))).stdout;
-    const res = await runCli(["--server", url, "--ca", files.serverCa, "--cert", cert, "--key", key, "repair-queue", "disable"]);
+    const enabledBefore = (await runCliInProcess(as("ops-laptop", "repair-queue", "is-enabled"))).stdout;
+    const res = await runCliInProcess(["--server", url, "--ca", files.serverCa, "--cert", cert, "--key", key, "repair-queue", "disable"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /closed the connection/);
     assert.match(await tlsOutcome(url, { ca: readFileSync(files.serverCa, "utf8"), cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") }), /ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|^closed$/, "refused in the handshake, not answered");
-    assert.equal((await runCli(as("ops-laptop", "repair-queue", "is-enabled"))).stdout, enabledBefore, "nothing changed");
+    assert.equal((await runCliInProcess(as("ops-laptop", "repair-queue", "is-enabled"))).stdout, enabledBefore, "nothing changed");
   });
 
   it("a WSS subscription is admitted by the handshake's client certificate", async () => {
     const w = watch(as("dashboard"));
     try {
       await until("the watch is subscribed", () => w.err().includes("in the queue"));
-      assert.equal((await runCli(as("ops-laptop", "repair-queue", "add", "unreachable", "qemu", "10.0.0.2"))).code, 0);
+      assert.equal((await runCliInProcess(as("ops-laptop", "repair-queue", "add", "unreachable", "qemu", "10.0.0.2"))).code, 0);
       await until("the watch prints the new entry", () => /#\d+ 10\.0\.0\.2 unreachable CREATED/.test(w.out()));
       w.child.kill("SIGTERM");
       assert.equal(await w.exited, 0, w.err());

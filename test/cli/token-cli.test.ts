@@ -4,21 +4,23 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { spawn } from "node:child_process";
-import { KINTSUGI_BIN, runCli } from "../support/run-cli.js";
+import { KINTSUGI_BIN } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { until } from "../support/until.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
 /** Runs `token create` and returns the token and the config line it printed. */
 async function createToken(name: string, role: string): Promise<{ token: string; line: string }> {
-  const res = await runCli(["token", "create", name, "--role", role]);
+  const res = await runCliInProcess(["token", "create", name, "--role", role]);
   assert.equal(res.code, 0, res.stderr);
   const [token, line, ...rest] = res.stdout.split("\n");
   assert.deepEqual(rest, [""], "two lines");
+  assert.match(res.stderr, /^kintsugi: the first line is the token: keep it now, it is not stored\./);
   return { token: token as string, line: line as string };
 }
 
-describe("kintsugi token create (the real binary)", () => {
+describe("kintsugi token create (in-process)", () => {
   it("prints a new random token, then its config line holding only the token's SHA-256", async () => {
     const { token, line } = await createToken("ci-bot", "operator");
     assert.match(token, /^kintsugi_[A-Za-z0-9_-]{43}$/);
@@ -33,7 +35,7 @@ describe("kintsugi token create (the real binary)", () => {
   ];
   for (const [name, args, message] of refused) {
     it(`refuses ${name}`, async () => {
-      const res = await runCli(args);
+      const res = await runCliInProcess(args);
       assert.equal(res.code, 1);
       assert.equal(res.stdout, "");
       assert.match(res.stderr, message);
@@ -66,33 +68,33 @@ describe("tokens from token create, end to end: check-config, serve, and the CLI
   });
 
   it("check-config accepts the config lines token create printed, in the config and in a tokens file", async () => {
-    assert.deepEqual(await runCli(["check-config", "kintsugi.yaml"], { cwd: dir.path }), { code: 0, stdout: "kintsugi.yaml: ok\n", stderr: "" });
+    assert.deepEqual(await runCliInProcess(["check-config", "kintsugi.yaml"], { cwd: dir.path }), { code: 0, stdout: "kintsugi.yaml: ok\n", stderr: "" });
   });
 
   it("without a token the server answers 401 and the CLI says so", async () => {
-    const res = await runCli(["--server", url, "repair-queue", "list"], { env: { ...process.env, KINTSUGI_TOKEN: "" } });
+    const res = await runCliInProcess(["--server", url, "repair-queue", "list"], { env: { ...process.env, KINTSUGI_TOKEN: "" } });
     assert.equal(res.code, 1);
     assert.match(res.stderr, /this server needs a token.*\(UNAUTHENTICATED\)/);
   });
 
   it("an unknown token is refused", async () => {
-    const res = await runCli(["--server", url, "--token", "kintsugi_guessed", "repair-queue", "list"]);
+    const res = await runCliInProcess(["--server", url, "--token", "kintsugi_guessed", "repair-queue", "list"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /unknown token \(UNAUTHENTICATED\)/);
     assert.doesNotMatch(res.stderr, /kintsugi_guessed/, "the token is not echoed");
   });
 
   it("--token and KINTSUGI_TOKEN are sent", async () => {
-    assert.deepEqual(await runCli(["--server", url, "--token", operator, "repair-queue", "list"]), { code: 0, stdout: "null\n", stderr: "" });
-    assert.deepEqual(await runCli(["--server", url, "repair-queue", "list"], { env: { ...process.env, KINTSUGI_TOKEN: operator } }), { code: 0, stdout: "null\n", stderr: "" });
+    assert.deepEqual(await runCliInProcess(["--server", url, "--token", operator, "repair-queue", "list"]), { code: 0, stdout: "null\n", stderr: "" });
+    assert.deepEqual(await runCliInProcess(["--server", url, "repair-queue", "list"], { env: { ...process.env, KINTSUGI_TOKEN: operator } }), { code: 0, stdout: "null\n", stderr: "" });
   });
 
   it("an operator may disable auto-repair but not set a constraint; the admin token from the tokens file may", async () => {
-    assert.equal((await runCli(["--server", url, "--token", operator, "auto-repair", "disable"])).code, 0);
-    const refused = await runCli(["--server", url, "--token", operator, "constraints", "set", "minimum-workers", "2"]);
+    assert.equal((await runCliInProcess(["--server", url, "--token", operator, "auto-repair", "disable"])).code, 0);
+    const refused = await runCliInProcess(["--server", url, "--token", operator, "constraints", "set", "minimum-workers", "2"]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /Mutation\.setConstraint needs the admin role; token "ci-bot" has the operator role \(FORBIDDEN\)/);
-    assert.deepEqual(await runCli(["--server", url, "--token", admin, "constraints", "set", "minimum-workers", "2"]), { code: 0, stdout: "", stderr: "" });
+    assert.deepEqual(await runCliInProcess(["--server", url, "--token", admin, "constraints", "set", "minimum-workers", "2"]), { code: 0, stdout: "", stderr: "" });
   });
   it("repair-queue watch sends the token in connection_init, and stops on close 4401 without one", async () => {
     const watch = (token: string) => {
@@ -142,8 +144,8 @@ describe("kintsugi serve: secure by default (the real binary)", () => {
       server.child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       try {
         const url = await server.url;
-        assert.equal((await runCli(["--server", url, "auto-repair", "disable"], { env: { ...process.env, KINTSUGI_TOKEN: "" } })).code, 0, "an operator's command");
-        const refused = await runCli(["--server", url, "constraints", "set", "minimum-workers", "2"], { env: { ...process.env, KINTSUGI_TOKEN: "" } });
+        assert.equal((await runCliInProcess(["--server", url, "auto-repair", "disable"], { env: { ...process.env, KINTSUGI_TOKEN: "" } })).code, 0, "an operator's command");
+        const refused = await runCliInProcess(["--server", url, "constraints", "set", "minimum-workers", "2"], { env: { ...process.env, KINTSUGI_TOKEN: "" } });
         assert.match(refused.stderr, /needs the admin role; an anonymous client has the operator role \(FORBIDDEN\)/);
         assert.match(stdout, /no auth section: clients without a token act as operators/);
       } finally {

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
 /** A config whose one operation `reboot` has `steps` (YAML flow items) and `proof` (more keys of the operation). */
@@ -36,7 +37,7 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly yaml: string; reado
   },
 ];
 
-describe("unreachable proof of repair is refused at load (the real binary)", () => {
+describe("unreachable proof of repair is refused at load (serve as the real binary, check-config in-process)", () => {
   for (const { name, yaml, message } of CASES) {
     it(`${name}: serve refuses to start and check-config reports the same`, async () => {
       const dir = tempDir();
@@ -45,7 +46,7 @@ describe("unreachable proof of repair is refused at load (the real binary)", () 
         const served = await runCli(["serve", "--config", "k.yaml"], { cwd: dir.path, timeoutMs: 20_000 });
         assert.equal(served.code, 1, `serve must refuse; stderr: ${served.stderr}`);
         assert.match(served.stderr, new RegExp(`^kintsugi: k\\.yaml: ${message.source}`));
-        const checked = await runCli(["check-config", "k.yaml"], { cwd: dir.path });
+        const checked = await runCliInProcess(["check-config", "k.yaml"], { cwd: dir.path });
         assert.equal(checked.code, 1, `check-config must refuse; stdout: ${checked.stdout}`);
         assert.equal(checked.stderr, served.stderr);
       } finally {
@@ -61,7 +62,9 @@ describe("unreachable proof of repair is refused at load (the real binary)", () 
         join(dir.path, "k.yaml"),
         config('sabakan: { url: "http://127.0.0.1:1" }\nkubernetes: {}\n', "{ repair_command: [echo], watch_seconds: 60 }, { repair_command: [echo], watch_seconds: 600 }", "          success_requires: [sabakan_healthy, node_ready, boot_id_changed]\n          success_dwell_seconds: 600\n"),
       );
-      assert.deepEqual(await runCli(["check-config", "k.yaml"], { cwd: dir.path }), { code: 0, stdout: "k.yaml: ok\n", stderr: "" });
+      // `kubernetes: {}` means the Pod's credentials: checked as where it runs, in a Pod.
+      const inPod = { ...process.env, KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };
+      assert.deepEqual(await runCliInProcess(["check-config", "k.yaml"], { cwd: dir.path, env: inPod }), { code: 0, stdout: "k.yaml: ok\n", stderr: "" });
     } finally {
       dir.remove();
     }

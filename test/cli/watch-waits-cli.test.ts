@@ -62,6 +62,8 @@ describe("kintsugi repair-queue watch shows what each entry waits for (the real 
       assert.ok(lines.some((l) => /^\S+Z #1 10\.0\.5\.1 op TRANSITION PROCESSING step 1\/1 WATCHING: step 1: running the repair command$/.test(l)), lines.join("\n"));
       assert.ok(lines.some((l) => /^\S+Z #1 10\.0\.5\.1 op WAITING COMMAND: step 1: running the repair command$/.test(l)), lines.join("\n"));
       assert.ok(!lines.some((l) => l.includes("#2 10.0.5.1 op WAITING")), "entry 2 still waits for the same thing: no line");
+      const times = lines.map((l) => Date.parse(l.split(" ")[0] ?? ""));
+      assert.ok(times.every((t, i) => !Number.isNaN(t) && (i === 0 || t >= (times[i - 1] as number))), `lines in time order:\n${lines.join("\n")}`);
       w.child.kill("SIGTERM");
       assert.equal(await w.exited, 0);
     } finally {

@@ -145,6 +145,8 @@ sabakan:
   timeout_seconds: 5
   max_response_bytes: 1048576
   max_concurrent_requests: 2
+  worker_selection: all_healthy
+  spare_node_taint_key: node.cybozu.io/spare
 kubernetes:
   kubeconfig: "/etc/kintsugi/kubeconfig"
   timeout_seconds: 2.5
@@ -225,7 +227,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   ...DEFAULT_CONFIG,
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
-  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576, maxConcurrentRequests: 2 },
+  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576, maxConcurrentRequests: 2, selection: { workerSelection: "all_healthy", spareNodeTaintKey: "node.cybozu.io/spare" } },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5, maxResponseBytes: 1048576, watchSeconds: 120 },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   healthChecks: [
@@ -362,7 +364,7 @@ describe("parseConfig: valid files", () => {
     {
       name: "sabakan url kept as given, schedule and bounds defaulted",
       text: "sabakan: { url: http://127.0.0.1:10080 }",
-      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4 } },
+      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4, selection: { workerSelection: "weighted", spareNodeTaintKey: null } } },
     },
     {
       name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request, 64 MiB answers and 5-minute watches",
@@ -392,7 +394,7 @@ describe("parseConfig: valid files", () => {
     {
       name: "sabakan_healthy with a sabakan section",
       text: "sabakan: { url: http://s }\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [sabakan_healthy] } ] } ] }",
-      expected: { ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }), sabakan: { url: "http://s", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4 } },
+      expected: { ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }), sabakan: { url: "http://s", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4, selection: { workerSelection: "weighted", spareNodeTaintKey: null } } },
     },
     {
       name: "success_dwell_seconds alone asks for a dwell of the health check, with no other signal",
@@ -546,6 +548,9 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "sabakan url with a user name only", input: "sabakan: { url: 'https://kintsugi@sabakan' }", path: "sabakan.url", message: "must not hold a user name or password" },
     { name: "sabakan url with an @ in its password", input: "sabakan: { url: 'http://u:SECRET@pw@sabakan' }", path: "sabakan.url", message: "must not hold a user name or password" },
     { name: "sabakan without url", input: "sabakan: { schedule: '* * * * *' }", path: "sabakan.url", message: "is required" },
+    { name: "sabakan worker_selection unknown", input: "sabakan: { url: http://s, worker_selection: random }", path: "sabakan.worker_selection", message: "must be one of weighted, all_healthy, got \"random\"" },
+    { name: "sabakan spare_node_taint_key not a taint key", input: "sabakan: { url: http://s, spare_node_taint_key: 'a b' }", path: "sabakan.spare_node_taint_key", message: 'not a Kubernetes taint key: invalid label key "a b"' },
+    { name: "sabakan spare_node_taint_key empty", input: "sabakan: { url: http://s, spare_node_taint_key: '' }", path: "sabakan.spare_node_taint_key", message: "not a Kubernetes taint key" },
     { name: "sabakan schedule not cron", input: "sabakan: { url: http://s, schedule: hourly }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields" },
     { name: "sabakan cluster_schedule not cron", input: "sabakan: { url: http://s, cluster_schedule: often }", path: "sabakan.cluster_schedule", message: "must be a cron expression of 5 or 6 fields" },
     { name: "sabakan schedule second out of range", input: "sabakan: { url: http://s, schedule: '61 * * * * *' }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields (seconds first): 61 is a invalid expression for second" },
@@ -699,6 +704,31 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
     it(c.name, () => {
       const text = typeof c.input === "string" ? c.input : JSON.stringify(c.input);
       assert.deepEqual(parseConfigWithWarnings(text, SOURCE).warnings.map((w) => w.path), c.warnings);
+    });
+  }
+});
+
+// CKE matches machine_types against sabakan's bmc.type exactly (IPMI-2.0, iDRAC-9): a value that differs only by case
+// matches nothing, so it is warned about; a custom type is allowed.
+describe("parseConfigWithWarnings: machine_types in the wrong case", () => {
+  const procedure = (types: unknown) => ({ machine_types: types, repair_operations: [{ operation: "op", repair_steps: [{ repair_command: ["r"] }], health_check_command: ["c"] }] });
+  const cases: Array<{ name: string; procedures: unknown[]; warnings: Array<[string, string]> }> = [
+    { name: "sabakan's spellings warn of nothing", procedures: [procedure(["IPMI-2.0", "iDRAC-9"])], warnings: [] },
+    { name: "custom types warn of nothing", procedures: [procedure(["qemu", "ipmi-1.0"])], warnings: [] },
+    {
+      name: "each value in the wrong case, with its path and sabakan's type",
+      procedures: [procedure(["qemu"]), procedure(["IPMI-2.0", "ipmi-2.0", "IDRAC-9"])],
+      warnings: [
+        ["repair.repair_procedures[1].machine_types[1]", `"ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine`],
+        ["repair.repair_procedures[1].machine_types[2]", `"IDRAC-9" differs from sabakan's BMC type "iDRAC-9" only by case; machine types match bmc.type exactly (as in CKE), so it matches no iDRAC-9 machine`],
+      ],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const { config, warnings } = parseConfigWithWarnings(JSON.stringify({ repair: { repair_procedures: c.procedures } }), SOURCE);
+      assert.deepEqual(warnings.map((w) => [w.path, w.message]), c.warnings);
+      assert.equal(config.repair.repairProcedures.length, c.procedures.length, "a warning, not a refusal");
     });
   }
 });

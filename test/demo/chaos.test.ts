@@ -8,7 +8,7 @@ const RULES: ChaosRules = { powerCutRack: 3, rackLimit: 2, maxDown: 3, coolDownS
 
 const machine = (serial: string, over: Partial<ChaosMachine> = {}): ChaosMachine => {
   const [, rack, index] = /^r(\d)m(\d)$/.exec(serial) as RegExpExecArray;
-  return { serial, rack: Number(rack), address: `10.69.${rack}.${index}`, state: "HEALTHY", works: true, inQueue: false, lingers: false, repairedAt: null, ...over };
+  return { serial, rack: Number(rack), address: `10.69.${rack}.${index}`, state: "HEALTHY", works: true, inQueue: false, lingers: false, repairedAt: null, controlPlane: false, ...over };
 };
 const down = (serial: string) => machine(serial, { state: "UNHEALTHY", works: false, inQueue: true });
 /** Always the first candidate. */
@@ -18,6 +18,7 @@ describe("pickMachineToBreak", () => {
   const cases: Array<[string, ChaosMachine[], string | null]> = [
     ["a healthy machine breaks", [machine("r0m1")], "r0m1"],
     ["never one of the power-cut rack", [machine("r3m1")], null],
+    ["never a control plane: they break only together, in their own incident", [machine("r0m1", { controlPlane: true }), machine("r0m2")], "r0m2"],
     ["never one kintsugi would skip as recently repaired (an entry of its address is in the queue)", [machine("r0m1", { inQueue: true }), machine("r0m2")], "r0m2"],
     ["never one repaired less than the cool-down ago", [machine("r0m1", { repairedAt: NOW - 119 }), machine("r0m2")], "r0m2"],
     ["one repaired the cool-down ago or earlier may break again", [machine("r0m1", { repairedAt: NOW - 120 })], "r0m1"],
@@ -28,6 +29,10 @@ describe("pickMachineToBreak", () => {
     ["the power-cut rack's machines do not count toward that cap", [down("r3m1"), down("r3m2"), down("r3m3"), down("r0m1"), machine("r1m1")], "r1m1"],
     ["nothing when no machine may break", [], null],
   ];
+  it("prefers the racks asked for when one of them has a candidate", () => {
+    assert.equal(pickMachineToBreak([machine("r0m1"), machine("r1m1")], NOW, RULES, first, new Set([1]))?.serial, "r1m1");
+    assert.equal(pickMachineToBreak([machine("r0m1"), down("r1m1"), down("r1m2")], NOW, RULES, first, new Set([1]))?.serial, "r0m1", "else any");
+  });
   for (const [name, machines, expected] of cases) {
     it(name, () => assert.equal(pickMachineToBreak(machines, NOW, RULES, first)?.serial ?? null, expected));
   }

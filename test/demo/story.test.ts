@@ -40,6 +40,7 @@ describe("generationLine", () => {
     lastTime: T,
     repeats: 1,
     trigger: "event",
+    policy: "weighted",
     generation: 2,
     cluster: null,
     changes: [],

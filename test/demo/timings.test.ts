@@ -34,3 +34,18 @@ describe("wallTimings", () => {
     it(`refuses scale ${scale}`, () => assert.throws(() => wallTimings(scale), /^Error: scale must be a number from 0\.001 to 10/));
   }
 });
+
+describe("DEMO_TIMINGS: the incidents of a cycle", () => {
+  it("every incident comes within the cycle, so 10 minutes show each of them at least once", () => {
+    const T = DEMO_TIMINGS;
+    for (const at of [T.nodeNotReadyAtSeconds, T.drainRefusedAtSeconds, T.powerCutAtSeconds, T.flapAtSeconds, T.controlPlanesFailAtSeconds, T.constraintChangeAtSeconds]) {
+      assert.ok(at < T.cycleSeconds, `${at} s is within the ${T.cycleSeconds} s cycle`);
+    }
+  });
+
+  it("a machine that breaks on its own is never escalated: its repairs are more than half the escalation window apart", () => {
+    // Escalation holds a machine with 2 repairs created within the window; the chaos breaks a repaired machine only
+    // after the cool-down, so two earlier repairs of it never fit in one window.
+    assert.ok(2 * DEMO_TIMINGS.coolDownSeconds > DEMO_TIMINGS.escalationWindowSeconds);
+  });
+});

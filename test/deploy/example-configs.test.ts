@@ -21,6 +21,7 @@ describe("the configs in deploy/ pass the real `kintsugi check-config` where the
       const result = await checkShippedConfig(read(file), "kintsugi.yaml");
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /kintsugi\.yaml: ok\n$/);
+      assert.doesNotMatch(result.stdout, /warning/, "sabakan's BMC types as sabakan spells them, and only keys kintsugi knows");
     });
   }
 });

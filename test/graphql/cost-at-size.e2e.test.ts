@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { getIntrospectionQuery } from "graphql";
 import { sha256Hex } from "../../src/auth/tokens.js";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
-import { SNAPSHOT } from "../../scripts/status-page/queries.js";
+import { READS } from "../../scripts/status-page/queries.js";
 import { ABUSE_SHAPES, CKE_SEARCH_MACHINES, EVERY_MACHINE_FIELD } from "../support/cost-shapes.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
@@ -76,7 +76,7 @@ auth:
   });
 
   const ORDINARY: Array<{ name: string; query: string; variables?: Record<string, unknown> }> = [
-    { name: "the status page's snapshot", query: SNAPSHOT, variables: { since: new Date(Date.now() - 86_400_000).toISOString(), limit: 2_000 } },
+    ...Object.entries(READS).map(([name, query]) => ({ name: `the status page's ${name} read`, query, ...(name === "finished" && { variables: { since: new Date(Date.now() - 86_400_000).toISOString(), limit: 2_000 } }) })),
     { name: "GraphiQL's introspection", query: getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true }) },
     { name: "one searchMachines with every field", query: `{ searchMachines { ${EVERY_MACHINE_FIELD} } }` },
   ];

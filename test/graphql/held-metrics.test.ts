@@ -5,7 +5,7 @@ import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { parsePrometheus, sampleValue } from "../support/prometheus-text.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 
 const HELD = ["rack_limit", "queue_limit", "rebooting", "out_of_cluster"];
 const SKIPPED = ["recently_repaired", "no_address", "invalid_address", "duplicate_address", "held"];
@@ -91,7 +91,7 @@ describe("GET /metrics: machines held back and skipped by the latest successful 
     assert.deepEqual(await scrape(), storm, "after a restart, from the stored counts");
     const [kept] = (await k.gql(`{ autoRepairOutcomes(last: 1) { skippedTotal skipped { kind } } }`)).data?.["autoRepairOutcomes"] ?? [];
     assert.deepEqual([kept.skippedTotal, kept.skipped.length], [1_504, 1_000]);
-    const cli = await runCli(["--server", k.url, "auto-repair", "outcomes", "--last", "1"]);
+    const cli = await runCliInProcess(["--server", k.url, "auto-repair", "outcomes", "--last", "1"]);
     assert.equal(cli.code, 0, cli.stderr);
     assert.equal(JSON.parse(cli.stdout)[0].skippedTotal, 1_504, "the CLI's JSON carries the counts");
     assert.match(cli.stderr, /^poll \d+: 1,504 skipped \(first 1,000 listed\); skippedByKind counts them all\n$/);

@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import * as CliDocuments from "../../src/cli/documents.js";
 import { operationCost } from "../../src/graphql/limits/operation-cost.js";
 import { buildSchema } from "../../src/graphql/schema.js";
-import { SNAPSHOT, SUBSCRIPTIONS } from "../../scripts/status-page/queries.js";
+import { READS, SUBSCRIPTIONS } from "../../scripts/status-page/queries.js";
 import { ABUSE_SHAPES, CKE_SEARCH_MACHINES, EVERY_MACHINE_FIELD } from "../support/cost-shapes.js";
 
 const schema = buildSchema();
@@ -28,7 +28,7 @@ function ordinaryDocuments(): Ordinary[] {
     { name: "GraphiQL's overview", query: overview },
     { name: "GraphiQL's introspection", query: introspection },
     { name: "CKE's searchMachines", query: CKE_SEARCH_MACHINES },
-    { name: "the status page's snapshot", query: SNAPSHOT, variables: { since: "2026-11-26T00:00:00Z", limit: 2_000 } },
+    ...Object.entries(READS).map(([name, query]) => ({ name: `the status page's ${name} read`, query, ...(name === "finished" && { variables: { since: "2026-11-26T00:00:00Z", limit: 2_000 } }) })),
     ...Object.entries(SUBSCRIPTIONS).map(([name, query]) => ({ name: `the status page's ${name} subscription`, query })),
   ];
   for (const [name, query] of Object.entries(CliDocuments)) {

@@ -54,6 +54,25 @@ describe("settings API over HTTP", () => {
     assert.deepEqual((await k.gql(`{ autoRepairVariables { ${VARIABLES} } }`)).data?.autoRepairVariables, want, "rejections changed nothing");
   });
 
+  it("keeps the text variables were set from byte for byte, reads it as CKE does, and gives set fields a text too", async () => {
+    const text = `{"notHaving": {"roles": ["boot"]},  "having": {"states": ["UNREACHABLE"], "serial": "ignored"}}`;
+    const set = await k.gql(`mutation($t: String) { setAutoRepairVariables(text: $t) { having { states } notHaving { roles } text } }`, { t: text });
+    assert.deepEqual(set.data?.setAutoRepairVariables, { having: { states: ["UNREACHABLE"] }, notHaving: { roles: ["boot"] }, text });
+    assert.equal((await k.gql(`{ autoRepairVariables { text } }`)).data?.autoRepairVariables.text, text);
+    for (const [variables, pattern] of [
+      [{ t: "[1]" }, /^text: must be a JSON object/],
+      [{ t: `{"having": {"states": ["BROKEN"]}}` }, /^having\.states\[0\]: unknown machine state "BROKEN"/],
+      [{ t: "{}", h: { racks: [1] } }, /^give text, or having and notHaving, not both$/],
+    ] as const) {
+      const bad = await k.gql(`mutation($t: String, $h: MachineParams) { setAutoRepairVariables(text: $t, having: $h) { text } }`, variables);
+      assert.equal(bad.errors?.[0]?.extensions?.type, "INVALID_MACHINE_PARAMS");
+      assert.match(bad.errors?.[0]?.message ?? "", pattern);
+    }
+    assert.equal((await k.gql(`{ autoRepairVariables { text } }`)).data?.autoRepairVariables.text, text, "rejections changed nothing");
+    const fields = await k.gql(`mutation { setAutoRepairVariables(having: { racks: [4] }) { text } }`);
+    assert.equal(fields.data?.setAutoRepairVariables.text, `${JSON.stringify({ having: { racks: [4] } }, null, 4)}\n`);
+  });
+
   it("shows constraints with the config file's initial values and sets them by CKE name", async () => {
     assert.deepEqual((await k.gql(`{ constraints { ${CONSTRAINTS} } }`)).data?.constraints, {
       maximumRepairQueueEntries: 3,

@@ -4,7 +4,7 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-
 import { replicaHealth, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import type { TestKintsugi } from "../support/kintsugi-server.js";
 import { tempDir } from "../support/temp-dir.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
@@ -85,7 +85,7 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
     await replicas[0]?.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.2") { index } }`);
     const lists = await until(
       "every replica lists the same queue",
-      () => Promise.all(replicas.map(async (r) => (await runCli(["--server", r.url, "repair-queue", "list"])).stdout)),
+      () => Promise.all(replicas.map(async (r) => (await runCliInProcess(["--server", r.url, "repair-queue", "list"])).stdout)),
       (ls) => ls.every((l) => l === ls[0]) && (JSON.parse(ls[0] ?? "null") as unknown[] | null)?.length === 2,
     );
     assert.equal((JSON.parse(lists[0] ?? "[]") as Array<{ address: string }>).map((e) => e.address).join(","), "10.7.0.1,10.7.0.2");

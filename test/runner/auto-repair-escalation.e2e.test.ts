@@ -5,7 +5,7 @@ import type { EscalationConfig } from "../../src/domain/repair-escalation.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { until } from "../support/until.js";
 
 const OUTCOME = `enqueued { index address operation serial history { reason } } skipped { serial reason kind }`;
@@ -127,7 +127,7 @@ describe("repair.escalation through the fake sabakan: a released machine", () =>
     w.now += 60 * MINUTE;
     assert.deepEqual((await w.run()).skipped, [{ serial: "r001", reason: "repaired 2 times in 1d: held", kind: "ESCALATED" }]);
 
-    const released = await runCli(["--server", w.k.url, "machine", "release", "10.7.0.1"]);
+    const released = await runCliInProcess(["--server", w.k.url, "machine", "release", "10.7.0.1"]);
     assert.equal(released.code, 0, released.stderr);
     w.now += MINUTE;
     // The two repairs are still in the window, but the operator released the machine from them.

@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from "node:test";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { until } from "../support/until.js";
 
 const OUTCOME = `sequence trigger machinesSeen error
@@ -174,14 +174,14 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
   });
 
   it("runs a poll from the CLI and prints its outcome", async () => {
-    const res = await runCli(["--server", k.url, "auto-repair", "run"]);
+    const res = await runCliInProcess(["--server", k.url, "auto-repair", "run"]);
     assert.equal(res.code, 0, res.stderr);
     assert.equal(JSON.parse(res.stdout).error, null);
     sabakan.failWithStatus(503);
-    const failed = await runCli(["--server", k.url, "auto-repair", "run"]);
+    const failed = await runCliInProcess(["--server", k.url, "auto-repair", "run"]);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /auto-repair poll failed: .*answered HTTP 503/);
-    const outcomes = await runCli(["--server", k.url, "auto-repair", "outcomes", "--last", "2"]);
+    const outcomes = await runCliInProcess(["--server", k.url, "auto-repair", "outcomes", "--last", "2"]);
     assert.equal(JSON.parse(outcomes.stdout).length, 2);
   });
 

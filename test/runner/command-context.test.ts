@@ -28,6 +28,8 @@ describe("RepairRunner: each command attempt is announced in the history before 
         KINTSUGI_OPERATION_ID: "",
         KINTSUGI_SERIAL: "",
         KINTSUGI_NODE: "",
+        KINTSUGI_BMC_ADDRESS: "",
+        KINTSUGI_BMC_TYPE: "",
       });
       assert.equal((await reasons(h, entry.index)).at(-1), `step 1: starting the repair command, attempt 1 (operation id ${firstId})`, "committed while the command runs");
 
@@ -46,15 +48,18 @@ describe("RepairRunner: each command attempt is announced in the history before 
     withHarness(startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"])), async (h) => {
       h.nodes.addNode("node1", "10.0.0.1");
       h.healthy.add("10.0.0.1");
+      h.bmcs.learn([{ serial: "s1", rack: 1, indexInRack: 1, role: "cs", ipv4: ["10.0.0.1"], bmcType: "IPMI-2.0", bmc: { address: "10.0.1.1", type: "IPMI-2.0" }, state: "UNHEALTHY", durationSeconds: 0, stateSince: 0, registerDate: 0, retireDate: 0, labels: {} }]);
       const entry = await h.add("10.0.0.1");
       h.runner.start();
       const success = await h.commands.held("report-success", "10.0.0.1");
+      assert.equal(success.options.env?.["KINTSUGI_BMC_ADDRESS"], "10.0.1.1", "sabakan's spec.bmc.ipv4");
+      assert.equal(success.options.env?.["KINTSUGI_BMC_TYPE"], "IPMI-2.0");
       const id = success.options.env?.["KINTSUGI_OPERATION_ID"] ?? "";
       assert.match(id, new RegExp(`^${entry.index}-1-1-`));
       assert.equal(success.options.env?.["KINTSUGI_NODE"], "node1");
       assert.equal((await reasons(h, entry.index)).at(-1), `step 1: starting the success command, attempt 1 (operation id ${id})`);
       const health = h.commands.runs.find((r) => r.argv[0] === "health");
-      assert.deepEqual(health?.options.env, { KINTSUGI_ENTRY_INDEX: String(entry.index), KINTSUGI_STEP: "1", KINTSUGI_ATTEMPT: "", KINTSUGI_OPERATION_ID: "", KINTSUGI_SERIAL: "", KINTSUGI_NODE: "node1" });
+      assert.deepEqual(health?.options.env, { KINTSUGI_ENTRY_INDEX: String(entry.index), KINTSUGI_STEP: "1", KINTSUGI_ATTEMPT: "", KINTSUGI_OPERATION_ID: "", KINTSUGI_SERIAL: "", KINTSUGI_NODE: "node1", KINTSUGI_BMC_ADDRESS: "10.0.1.1", KINTSUGI_BMC_TYPE: "IPMI-2.0" });
       success.finish(ok());
       await until("the entry succeeds", () => h.entries.get(entry.index)?.status === "succeeded");
     }));

@@ -10,7 +10,7 @@ import type { RemediationRecord } from "../../src/domain/remediation-record.js";
 import { decodeRemediationRecord } from "../../src/store/poll-record-schema.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 import { subscribe } from "../support/ws-subscriber.js";
 import { until } from "../support/until.js";
@@ -247,9 +247,9 @@ describe("node health checks end to end (test Kubernetes API)", () => {
     withCluster({}, 3, async (k, kube) => {
       const events = subscribe<{ healthCheckEvents: { name: string; paused: boolean } }>(k.url, `subscription { healthCheckEvents { name paused } }`);
       await events.ready;
-      assert.deepEqual(await runCli(["--server", k.url, "health-check", "pause", "workers"]), { code: 0, stdout: "", stderr: "" });
+      assert.deepEqual(await runCliInProcess(["--server", k.url, "health-check", "pause", "workers"]), { code: 0, stdout: "", stderr: "" });
       await until("a paused event", async () => events.received, (r) => r.some((e) => e.healthCheckEvents.paused));
-      const listed = JSON.parse((await runCli(["--server", k.url, "health-check", "list"])).stdout);
+      const listed = JSON.parse((await runCliInProcess(["--server", k.url, "health-check", "list"])).stdout);
       assert.deepEqual([listed[0].name, listed[0].paused, listed[0].gateOpen, listed[0].gateReason], ["workers", true, false, "paused"]);
       await events.close();
       kube.setNodeCondition("worker1", "Ready", "Unknown", new Date(Date.now() - 60_000));
@@ -257,9 +257,9 @@ describe("node health checks end to end (test Kubernetes API)", () => {
       await until("worker1 is seen unhealthy", status, (s) => s.targets.some((t: { node: string; state: string }) => t.node === "worker1" && t.state === "UNHEALTHY"));
       // The status that shows worker1 unhealthy is published after the evaluation that decided not to enqueue it.
       assert.deepEqual((await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"], [], "nothing while paused");
-      assert.equal((await runCli(["--server", k.url, "health-check", "resume", "workers"])).code, 0);
+      assert.equal((await runCliInProcess(["--server", k.url, "health-check", "resume", "workers"])).code, 0);
       await until("remediation after resume", async () => (await k.gql(`{ searchRepairEntries { address } }`)).data?.["searchRepairEntries"], (e: unknown[]) => e.length === 1);
-      const missing = await runCli(["--server", k.url, "health-check", "pause", "nope"]);
+      const missing = await runCliInProcess(["--server", k.url, "health-check", "pause", "nope"]);
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /health check "nope" not found; known: workers \(NOT_FOUND\)/);
     }));

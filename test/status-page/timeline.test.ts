@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Entry } from "../../scripts/status-page/model.js";
-import { RepairTimeline, type FinishedRepairRecord } from "../../scripts/status-page/timeline.js";
+import { RepairTimeline, stripHours, type FinishedRepairRecord } from "../../scripts/status-page/timeline.js";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const at = (hoursAgo: number) => new Date(NOW - hoursAgo * 3_600_000).toISOString();
@@ -41,5 +41,19 @@ describe("the status page's timeline", () => {
       assert.deepEqual(timeline.lastDay(NOW).map((r) => [r.index, r.status]), c.shown);
       assert.equal(timeline.truncated, c.truncated ?? false);
     });
+  }
+});
+
+describe("stripHours: how far back the repairs' strip reaches", () => {
+  const ended = (hoursAgo: number) => ({ index: "1", address: "10.0.0.1", operation: "unreachable", status: "SUCCEEDED", finishedAt: at(hoursAgo) });
+  const cases: ReadonlyArray<{ name: string; hoursAgo: number[]; hours: number }> = [
+    { name: "no repair: the last hour", hoursAgo: [], hours: 1 },
+    { name: "repairs of the last minutes spread over an hour, not one bar at now", hoursAgo: [0.05, 0.2], hours: 1 },
+    { name: "back to the oldest repair, in whole hours", hoursAgo: [0.5, 5.2], hours: 6 },
+    { name: "never more than the day", hoursAgo: [30], hours: 24 },
+    { name: "a repair dated after now counts as now", hoursAgo: [-2], hours: 1 },
+  ];
+  for (const { name, hoursAgo, hours } of cases) {
+    it(name, () => assert.equal(stripHours(hoursAgo.map(ended), NOW), hours));
   }
 });

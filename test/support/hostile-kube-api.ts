@@ -10,7 +10,7 @@ import { testServerCertificate } from "./test-ca.js";
 /**
  * How the hostile server answers the node list and the node watch:
  * - `endless-watch-line`: the watch is one line that never ends (bytes without a newline, as fast as they are read);
- * - `huge-list`: the NodeList never ends (nodes after nodes, no Content-Length);
+ * - `huge-list`: the NodeList never ends (nodes after nodes, no Content-Length), or ends after `listBytes` if given;
  * - `silent-watch`: the watch answers 200 and then sends nothing, ever;
  * - `non-json`: both answer 200 with an HTML page (the watch's stays open after its line);
  * - `not-a-list`: the list is JSON without items (a Status); the watch is silent.
@@ -41,14 +41,19 @@ export class HostileKubeApi {
   readonly kubeconfigPath: string;
   private readonly dir = mkdtempSync(join(tmpdir(), "kintsugi-hostile-kube-"));
 
-  private constructor(private readonly server: Server, readonly behaviour: HostileBehaviour) {
+  private constructor(
+    private readonly server: Server,
+    readonly behaviour: HostileBehaviour,
+    private readonly listBytes = Infinity,
+  ) {
     this.kubeconfigPath = join(this.dir, "kubeconfig");
     server.on("request", (req: IncomingMessage, res: ServerResponse) => this.serve(req, res));
   }
 
-  static async start(behaviour: HostileBehaviour): Promise<HostileKubeApi> {
+  /** Starts one on 127.0.0.1; `options.listBytes` ends the `huge-list` NodeList once about that many bytes went out. */
+  static async start(behaviour: HostileBehaviour, options: { listBytes?: number } = {}): Promise<HostileKubeApi> {
     const certificate = await testServerCertificate();
-    const api = new HostileKubeApi(createServer({ cert: certificate.certPem, key: certificate.keyPem }), behaviour);
+    const api = new HostileKubeApi(createServer({ cert: certificate.certPem, key: certificate.keyPem }), behaviour, options.listBytes);
     await new Promise<void>((resolve, reject) => {
       api.server.once("error", reject);
       api.server.listen(0, "127.0.0.1", () => resolve());
@@ -82,11 +87,14 @@ export class HostileKubeApi {
       answer.bytesSent += Buffer.byteLength(data);
       return res.write(data);
     };
-    // Writes `next()` for as long as the client reads, waiting for it to drain: as fast as it takes them.
-    const flood = (next: () => string | Buffer) => {
+    // Writes `next()` for as long as the client reads, waiting for it to drain: as fast as it takes them. Past
+    // `until` bytes it ends the answer with `end`.
+    const flood = (next: () => string | Buffer, until = Infinity, end = "") => {
       const pump = () => {
-        while (!res.destroyed && send(next()));
-        if (!res.destroyed) res.once("drain", pump);
+        while (!res.destroyed && answer.bytesSent < until && send(next()));
+        if (res.destroyed) return;
+        if (answer.bytesSent >= until) res.end(end);
+        else res.once("drain", pump);
       };
       pump();
     };
@@ -100,7 +108,7 @@ export class HostileKubeApi {
         if (watch) return void res.flushHeaders();
         let i = 0;
         send('{"kind":"NodeList","apiVersion":"v1","metadata":{},"items":[');
-        return flood(() => `${i === 0 ? "" : ","}${NODE(i++)}`);
+        return flood(() => `${i === 0 ? "" : ","}${NODE(i++)}`, this.listBytes, "]}");
       }
       case "silent-watch":
         return watch ? void res.flushHeaders() : void res.end(JSON.stringify({ kind: "NodeList", apiVersion: "v1", metadata: {}, items: [] }));

@@ -73,8 +73,9 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
   await g.recordFailed(NOW + 1000, "schedule", "sabakan did not answer");
   await g.recordFailed(NOW + 2000, "schedule", "sabakan did not answer");
   await g.recordRecovered(NOW + 3000, "schedule");
-  await g.recordGenerated(NOW + 4000, "template", cluster(2), ["worker 10.0.1.3 added"]);
-  await g.recordFailed(NOW + 5000, "event", "template is not valid YAML");
+  // Under the other policy, so that a copy is seen to carry each record's policy.
+  await g.recordGenerated(NOW + 4000, "template", cluster(2), ["worker 10.0.1.3 added"], "all_healthy");
+  await g.recordFailed(NOW + 5000, "event", "template is not valid YAML", "all_healthy");
 
   const hold = (address: string, reason: string, until: number | null, setBy = "alice") =>
     store.holds.hold(() => ({ ok: true, hold: { address, reason, setBy, setAt: NOW, until } }), setBy);

@@ -4,6 +4,7 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairStepConfig } from ".
 import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../src/domain/repair-history.js";
 import { seededLedger } from "../../src/runner/pacing-ledger.js";
+import { BmcDirectory } from "../../src/runner/bmc-directory.js";
 import { RackDirectory } from "../../src/runner/rack-directory.js";
 import { RepairRunner } from "../../src/runner/repair-runner.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
@@ -51,6 +52,8 @@ export interface RunnerHarness {
   readonly logs: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }>;
   /** The racks pacing by rack reads (the test teaches it machines). */
   readonly pacingRacks: RackDirectory;
+  /** The BMCs commands get in their environment (the test teaches it machines; no sabakan to look them up in). */
+  readonly bmcs: BmcDirectory;
   now(): number;
   advance(ms: number): void;
   /** Adds an entry for machine type "m", operation `operation` (default "op"), and wakes the runner, as the API does. */
@@ -85,6 +88,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
   // Pacing reads these only when `repair.pacing` is set; seeded and fed as the leader term does.
   const pacingLedger = seededLedger(store);
   const pacingRacks = new RackDirectory();
+  const bmcs = new BmcDirectory();
   store.onCommit((commit) => pacingLedger.record(commit));
   const added: number[] = [];
   const logs: RunnerHarness["logs"] = [];
@@ -103,6 +107,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     healthCheckConcurrency: 4,
     generatedControlPlanes: () => [],
     pacing: { ledger: pacingLedger, racks: pacingRacks },
+    bmcs,
   });
   const waitForPass = async () => {
     const before = runner.passCount;
@@ -122,6 +127,7 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     published,
     logs,
     pacingRacks,
+    bmcs,
     now: () => clock,
     advance: (ms) => void (clock += ms),
     async add(address, operation = "op") {

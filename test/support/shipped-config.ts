@@ -5,8 +5,9 @@ import { runCli, type CliResult } from "./run-cli.js";
 import { issueClientCertificate, testServerCertificate } from "./test-ca.js";
 import { tempDir } from "./temp-dir.js";
 
-// Where shipped configs keep what an operator provides, and where their state goes.
-const ROOTS = ["/etc/kintsugi/", "/var/lib/kintsugi/"];
+// Where shipped configs keep what an operator provides, where their state goes, and where the commands are installed.
+const COMMANDS_ROOT = "/usr/local/libexec/kintsugi/";
+const ROOTS = ["/etc/kintsugi/", "/var/lib/kintsugi/", COMMANDS_ROOT];
 
 type FileMaker = () => Promise<string>;
 
@@ -59,9 +60,10 @@ async function fileMakers(): Promise<Record<string, FileMaker>> {
 
 /**
  * Runs the real `kintsugi check-config` on a config shipped in deploy/ as it would run where it is installed: the
- * files the config names under /etc/kintsugi and /var/lib/kintsugi are made (see {@link fileMakers}) in a temporary
- * directory standing for the root, and the config is checked with those two prefixes pointing there. Nothing else
- * of the config is changed. A path the config names that no maker knows fails, rather than going unchecked.
+ * files the config names under /etc/kintsugi and /var/lib/kintsugi are made (see {@link fileMakers}), and the commands
+ * it names under /usr/local/libexec/kintsugi as executable stand-ins, in a temporary directory standing for the root;
+ * the config is checked with those prefixes pointing there (in a Pod's environment when it means in-cluster
+ * credentials). Nothing else of the config is changed. A path the config names that no maker knows fails, rather than going unchecked.
  */
 export async function checkShippedConfig(text: string, name: string): Promise<CliResult> {
   const root = tempDir("kintsugi-shipped-config-");
@@ -82,12 +84,21 @@ export async function checkShippedConfig(text: string, name: string): Promise<Cl
       mkdirSync(dirname(join(root.path, database)), { recursive: true });
       provided.add(database);
     }
+    // The installed commands: check-config asks only that each is an executable file.
+    for (const command of pathsIn(config).filter((path) => path.startsWith(COMMANDS_ROOT))) {
+      const file = join(root.path, command);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      provided.add(command);
+    }
     const unknown = pathsIn(config).filter((path) => !provided.has(path));
     if (unknown.length > 0) throw new Error(`${name} names files the check does not know how to make: ${unknown.join(", ")}`);
     const moved = ROOTS.reduce((result, prefix) => result.replaceAll(prefix, join(root.path, prefix) + "/"), text);
     const file = join(root.path, name);
     writeFileSync(file, moved);
-    return await runCli(["check-config", file]);
+    // A kubernetes section without a kubeconfig means the Pod's credentials: checked as in the Pod it is made for.
+    const inPod = at(config, "kubernetes.kubeconfig") === undefined && (config as { kubernetes?: unknown }).kubernetes !== undefined;
+    return await runCli(["check-config", file], inPod ? { env: { ...process.env, KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" } } : {});
   } finally {
     root.remove();
   }

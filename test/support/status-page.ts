@@ -81,3 +81,26 @@ export function addRacks(sabakan: FakeSabakan, count: number, racks: number): vo
     sabakan.addMachine({ serial: `s${String(i).padStart(5, "0")}`, rack, indexInRack: filled.get(rack)!, ipv4: [address], bmcIPv4: `11.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
   }
 }
+
+/**
+ * Resolves with the outage banner's line for `dependency` once it names the time `since` (ISO, as kintsugi's API
+ * sends it) in its <time> element's datetime, which the tooltip shows too.
+ */
+export async function outageShows(page: Page, dependency: string, since: string, timeout: number): Promise<string> {
+  const line = page.locator(`#outage p[data-dependency="${dependency}"]`);
+  await line.locator(`time[datetime="${since}"][title="${since}"]`).waitFor({ timeout });
+  return (await line.textContent()) ?? "";
+}
+
+/** Sets the viewport and resolves once the page has drawn itself again at that size. */
+export async function rendersAt(page: Page, size: { readonly width: number; readonly height: number }): Promise<void> {
+  const current = page.viewportSize();
+  if (current?.width === size.width && current.height === size.height) return;
+  const before = await page.locator("body").getAttribute("data-rendered");
+  await page.setViewportSize(size);
+  await page.waitForFunction(
+    (count) => (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset["rendered"] !== count,
+    before,
+    { polling: 20 },
+  );
+}

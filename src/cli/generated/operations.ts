@@ -24,6 +24,13 @@ export type ClusterGenerationTrigger =
   /** A new template. */
   | 'TEMPLATE';
 
+/** How cluster generation chooses workers (the config's sabakan.worker_selection). */
+export type ClusterWorkerSelection =
+  /** Every healthy machine a worker, minimum-workers-rate on retirement, spare nodes first as control planes (CKE v1.32.2 and later). */
+  | 'ALL_HEALTHY'
+  /** minimum-workers, maximum-workers and the templates' weights (CKE before v1.32.2). Records older than the policy read as this. */
+  | 'WEIGHTED';
+
 /** A node's standing under a health check. */
 export type HealthCheckTargetState =
   /** No configured condition holds. */
@@ -32,12 +39,6 @@ export type HealthCheckTargetState =
   | 'PENDING'
   /** A configured condition has held for longer than its timeout. */
   | 'UNHEALTHY';
-
-/** LabelInput represents a label to search machines. */
-export type LabelInput = {
-  name: string;
-  value: string;
-};
 
 /** What a poll did with one machine: enqueued it, or skipped it for one of the skip kinds (see SkipKind). */
 export type MachineFate =
@@ -70,15 +71,6 @@ export type MachineHoldSource =
   | 'ANNOTATION'
   /** Set through the API (holdMachine, `kintsugi machine hold`) and stored. */
   | 'API';
-
-/** MachineParams is a set of input parameters to search machines. */
-export type MachineParams = {
-  labels?: Array<LabelInput> | null | undefined;
-  minDaysBeforeRetire?: number | null | undefined;
-  racks?: Array<number> | null | undefined;
-  roles?: Array<string> | null | undefined;
-  states?: Array<MachineState> | null | undefined;
-};
 
 /** MachineState enumerates machine states. */
 export type MachineState =
@@ -307,20 +299,17 @@ export type SetAutoRepairEnabledMutationVariables = Exact<{
 
 export type SetAutoRepairEnabledMutation = { setAutoRepairEnabled: boolean };
 
-export type ParamsFieldsFragment = { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null };
-
 export type GetAutoRepairVariablesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetAutoRepairVariablesQuery = { autoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type GetAutoRepairVariablesQuery = { autoRepairVariables: { text: string | null } };
 
 export type SetAutoRepairVariablesMutationVariables = Exact<{
-  having?: MachineParams | null | undefined;
-  notHaving?: MachineParams | null | undefined;
+  text: string;
 }>;
 
 
-export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type SetAutoRepairVariablesMutation = { setAutoRepairVariables: { text: string | null } };
 
 export type ConstraintsFieldsFragment = { controlPlaneCount: number, minimumWorkersRate: number, maximumUnreachableNodesForReboot: number, maximumRepairQueueEntries: number, waitSecondsToRepairRebooting: number, maximumUnhealthyMachinesPerRack: number, minimumWorkers: number, maximumWorkers: number, waitSecondsToReplaceControlPlane: number };
 
@@ -379,17 +368,16 @@ export type GetClusterTemplateQueryVariables = Exact<{ [key: string]: never; }>;
 export type GetClusterTemplateQuery = { clusterTemplate: { template: string } | null };
 
 export type SetClusterVariablesMutationVariables = Exact<{
-  having?: MachineParams | null | undefined;
-  notHaving?: MachineParams | null | undefined;
+  text: string;
 }>;
 
 
-export type SetClusterVariablesMutation = { setClusterVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type SetClusterVariablesMutation = { setClusterVariables: { text: string | null } };
 
 export type GetClusterVariablesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetClusterVariablesQuery = { clusterVariables: { having: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null, notHaving: { racks: Array<number> | null, roles: Array<string> | null, states: Array<MachineState> | null, minDaysBeforeRetire: number | null, labels: Array<{ name: string, value: string }> | null } | null } };
+export type GetClusterVariablesQuery = { clusterVariables: { text: string | null } };
 
 export type ClusterGenerationEnabledQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -410,19 +398,19 @@ export type GetGeneratedClusterQueryVariables = Exact<{
 
 export type GetGeneratedClusterQuery = { generatedCluster: { generation: number, yaml: string } | null };
 
-export type GenerationFieldsFragment = { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null };
+export type GenerationFieldsFragment = { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null };
 
 export type RunClusterGenerationMutationVariables = Exact<{ [key: string]: never; }>;
 
 
-export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
+export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
 
 export type ClusterGenerationsQueryVariables = Exact<{
   last?: number | null | undefined;
 }>;
 
 
-export type ClusterGenerationsQuery = { clusterGenerations: Array<{ sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, changes: Array<string>, error: string | null }> };
+export type ClusterGenerationsQuery = { clusterGenerations: Array<{ sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null }> };
 
 export type MachineHoldFieldsFragment = { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource };
 
@@ -439,6 +427,13 @@ export type HoldMachineMutationVariables = Exact<{
 
 
 export type HoldMachineMutation = { holdMachine: { address: string, reason: string, setBy: string, setAt: string | null, until: string | null, source: MachineHoldSource } };
+
+export type MachineAddressBySerialQueryVariables = Exact<{
+  serial: string | number;
+}>;
+
+
+export type MachineAddressBySerialQuery = { machine: { spec: { ipv4: Array<string> } } };
 
 export type ReleaseMachineMutationVariables = Exact<{
   address: string;

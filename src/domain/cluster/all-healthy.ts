@@ -1,10 +1,11 @@
 import type { MachineState } from "../machine-params.js";
-import type { Taint } from "./types.js";
+import { machineToNode } from "./node.js";
+import type { ClusterMachine, ClusterNode, NodeTemplate, Taint } from "./types.js";
 
 /*
  * The rules of CKE v1.32.2 and later's worker selection ("all_healthy"), after cybozu-go/cke sabakan/generator.go
- * (increaseWorker, decreaseWorker, selectControlPlane, MachineToNode). Only the decisions live here; wiring them into
- * generation and the `sabakan.worker_selection` config key is still to do.
+ * (increaseWorker, decreaseWorker, selectControlPlane, MachineToNode). all-healthy-generate.ts applies them when
+ * `sabakan.worker_selection` is all_healthy.
  */
 
 /** The taint key CKE puts the sabakan state of a machine under. */
@@ -53,4 +54,20 @@ export function stateTaint(state: MachineState): Taint | undefined {
 /** The `cke.cybozu.com/retire-year` label value: the UTC year of the retire date (epoch milliseconds). */
 export function retireYearLabel(retireDate: number): string {
   return String(new Date(retireDate).getUTCFullYear());
+}
+
+/** The zone label CKE stopped writing in v1.32.2. */
+const FAILURE_DOMAIN_LABEL = "failure-domain.beta.kubernetes.io/zone";
+
+/**
+ * CKE v1.32.2 and later's MachineToNode: the weighted rendering (see {@link machineToNode}) with the
+ * `cke.cybozu.com/retire-year` label, without `failure-domain.beta.kubernetes.io/zone`, and with the state taint of
+ * {@link stateTaint} (unreachable machines too).
+ */
+export function allHealthyNode(m: ClusterMachine, tmpl: NodeTemplate, controlPlane: boolean): ClusterNode {
+  const node = machineToNode(m, tmpl, controlPlane);
+  const labels: Record<string, string> = { ...node.labels, "cke.cybozu.com/retire-year": retireYearLabel(m.retireDate) };
+  delete labels[FAILURE_DOMAIN_LABEL];
+  const taint = stateTaint(m.state);
+  return { ...node, labels, taints: taint ? [...tmpl.taints, taint] : [...tmpl.taints] };
 }

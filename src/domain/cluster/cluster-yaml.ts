@@ -1,5 +1,5 @@
 import { stringify } from "yaml";
-import type { ClusterNode, GeneratedCluster } from "./types.js";
+import type { ClusterNode, ClusterTemplate, GeneratedCluster, NodeTemplate } from "./types.js";
 
 // Words YAML 1.1 (Go's yaml.v2, behind sigs.k8s.io/yaml and so ckecli) or YAML 1.2 reads as booleans or null.
 const KEYWORDS = new Set(["y", "n", "yes", "no", "true", "false", "on", "off", "null", "~"]);
@@ -84,4 +84,28 @@ export function clusterYaml(cluster: GeneratedCluster): string {
   if (Object.keys(cluster.extra).length === 0) return text;
   // YAML 1.1 rules, so that Go's yaml.v2 reads the template's strings ("on", "1:20") back as strings too.
   return text + stringify(cluster.extra, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** A node template as kintsugi reads it; empty labels, annotations and taints are left out, as in nodeDocument. */
+function nodeTemplateDocument(n: NodeTemplate): Record<string, unknown> {
+  return {
+    user: n.user,
+    control_plane: n.control_plane,
+    ...(Object.keys(n.labels).length > 0 && { labels: n.labels }),
+    ...(Object.keys(n.annotations).length > 0 && { annotations: n.annotations }),
+    ...(n.taints.length > 0 && { taints: n.taints }),
+  };
+}
+
+/**
+ * The parsed template as YAML, as `ckecli sabakan get-template` prints the template it parsed (sigs.k8s.io/yaml over
+ * Go's yaml.v2): comments and layout gone, keys sorted at every level, sequences not indented under their key, strings
+ * quoted where YAML 1.1 would read them as something else. The template's keys only: ckecli also prints CKE's
+ * defaults for every section the template leaves out (options, reboot, ...), which kintsugi does not model. The
+ * output is a template again (set-template takes it back).
+ */
+export function templateYaml(template: ClusterTemplate): string {
+  const doc: Record<string, unknown> = { ...template.extra, name: template.name, nodes: template.nodes.map(nodeTemplateDocument), service_subnet: template.service_subnet };
+  if (template.control_plane_tolerations.length > 0) doc["control_plane_tolerations"] = template.control_plane_tolerations;
+  return stringify(doc, { version: "1.1", sortMapEntries: true, indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
 }

@@ -1,7 +1,10 @@
+import { DEFAULT_CONSTRAINTS } from "../constraints.js";
+import { generateAllHealthy, updateAllHealthy } from "./all-healthy-generate.js";
 import { generate } from "./generate.js";
 import { stableJson } from "./stable-json.js";
 import { update } from "./update.js";
-import type { ClusterConstraints, ClusterMachine, ClusterTemplate, GeneratedCluster, NodeTaints, RebootingNodes, Waiting } from "./types.js";
+import type { ClusterConstraints, ClusterMachine, ClusterTemplate, GeneratedCluster, GenerationResult, NodeTaints, RebootingNodes, Waiting } from "./types.js";
+import { DEFAULT_SELECTION_POLICY, type SelectionPolicy } from "./worker-selection.js";
 
 /** What one generation round found and gathered. */
 export interface GenerationInput {
@@ -12,7 +15,10 @@ export interface GenerationInput {
   readonly nodeTaints: NodeTaints;
   /** Nodes carrying `cke.cybozu.com/reboot: "true"`: their control planes are not replaced. */
   readonly rebootingNodes: RebootingNodes;
-  readonly constraints: ClusterConstraints;
+  /** minimumWorkersRate (all_healthy only) absent: CKE's default. */
+  readonly constraints: ClusterConstraints & { readonly minimumWorkersRate?: number };
+  /** The config's `sabakan.worker_selection` and `spare_node_taint_key`; absent: weighted. */
+  readonly policy?: SelectionPolicy;
 }
 
 /**
@@ -26,19 +32,25 @@ export type GenerationDecision =
 
 /**
  * Decides one generation round: initialization (`generate`) when there is no configuration yet, maintenance
- * (`update`) otherwise. A maintenance result equal to the configuration in force is `unchanged`, so a quiet fleet
+ * (`update`) otherwise, each by the policy's rules (weighted, or all_healthy's `generateAllHealthy`/`updateAllHealthy`). A maintenance result equal to the configuration in force is `unchanged`, so a quiet fleet
  * never makes a new generation; an error is `failed` and the configuration in force stays as it is. The reasons of a
  * new configuration end with the control planes that wait (grace or planned reboot), so the record says why they stay.
  */
 export function decideGeneration(input: GenerationInput, now: number): GenerationDecision {
   const { template, current, machines, nodeTaints, rebootingNodes, constraints } = input;
+  const { workerSelection, spareNodeTaintKey } = input.policy ?? DEFAULT_SELECTION_POLICY;
+  const allHealthy = workerSelection === "all_healthy" ? { ...constraints, minimumWorkersRate: constraints.minimumWorkersRate ?? DEFAULT_CONSTRAINTS.minimumWorkersRate } : null;
   if (current === null) {
-    const result = generate(template, machines, constraints, now, nodeTaints);
+    const result: GenerationResult = allHealthy
+      ? generateAllHealthy(template, machines, allHealthy, spareNodeTaintKey, now, nodeTaints)
+      : generate(template, machines, constraints, now, nodeTaints);
     if (!result.ok) return { kind: "failed", error: `cannot initialize the cluster: ${result.error}` };
     const changes = [`initialize the cluster from the template: ${result.cluster.nodes.length} nodes`, ...result.changes];
     return { kind: "generated", cluster: result.cluster, changes, waiting: result.waiting };
   }
-  const result = update(current, { template, machines, nodeTaints, constraints, now, rebootingNodes });
+  const result: GenerationResult = allHealthy
+    ? updateAllHealthy(current, template, machines, nodeTaints, allHealthy, spareNodeTaintKey, now)
+    : update(current, { template, machines, nodeTaints, constraints, now, rebootingNodes });
   if (!result.ok) return { kind: "failed", error: `cannot update the cluster: ${result.error}` };
   if (stableJson(result.cluster) === stableJson(current)) return { kind: "unchanged", waiting: result.waiting };
   // update() reports every difference it makes; this covers any it does not name, so none goes unrecorded.

@@ -1,4 +1,5 @@
 import type { GeneratedCluster } from "./types.js";
+import { DEFAULT_WORKER_SELECTION, type WorkerSelection } from "./worker-selection.js";
 
 /** What started a generation round. */
 export const GENERATION_TRIGGERS = ["schedule", "template", "settings", "event", "operator"] as const;
@@ -21,6 +22,8 @@ export interface ClusterGeneration {
   readonly lastTime: number;
   readonly repeats: number;
   readonly trigger: GenerationTrigger;
+  /** The policy (`sabakan.worker_selection`) the round ran under; records older than the policy read as weighted. */
+  readonly policy: WorkerSelection;
   readonly generation: number;
   readonly cluster: GeneratedCluster | null;
   readonly changes: readonly string[];
@@ -42,11 +45,11 @@ export function recordsRecovery(latest: ClusterGeneration | null): boolean {
 }
 
 /**
- * Tells whether a failure only repeats the newest record (a failure with the same error), so that a template that
- * stays broken makes one record with a count, not one per scheduled round.
+ * Tells whether a failure only repeats the newest record (a failure with the same error under the same policy), so
+ * that a template that stays broken makes one record with a count, not one per scheduled round.
  */
-export function repeatsLatest(latest: ClusterGeneration | null, error: string): boolean {
-  return latest !== null && latest.outcome === "failed" && latest.error === error;
+export function repeatsLatest(latest: ClusterGeneration | null, error: string, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): boolean {
+  return latest !== null && latest.outcome === "failed" && latest.error === error && latest.policy === policy;
 }
 
 /**

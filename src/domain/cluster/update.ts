@@ -5,7 +5,8 @@ import { stableJson } from "./stable-json.js";
 import { clusterWide, newPlan, renderNodes, type ClusterInputs, type Plan } from "./plan.js";
 import type { ClusterWide, GeneratedCluster, GenerationResult } from "./types.js";
 
-function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] {
+/** Which cluster-wide keys differ between the configuration in force and the template, as one sentence (or none). */
+export function describeClusterWide(before: ClusterWide, after: ClusterWide): string[] {
   const keys: string[] = [];
   if (before.name !== after.name) keys.push("name");
   if (before.service_subnet !== after.service_subnet) keys.push("service_subnet");

@@ -22,6 +22,7 @@ import type { ReplayReport as ReplayReportModel, ReplayedPoll as ReplayedPollMod
 import type { RepairStatsGroup as RepairStatsGroupModel, DurationSummary as DurationSummaryModel } from '../../domain/repair-stats.js';
 import type { MachineRepairHistory as MachineRepairHistoryModel, MachineRepair as MachineRepairModel, FrequentlyRepaired as FrequentlyRepairedModel } from '../../domain/machine-repairs.js';
 import type { FinishedRepair as FinishedRepairModel } from '../../domain/finished-repair.js';
+import type { DependencyStatus as DependencyStatusModel } from '../../domain/dependency-status.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -109,6 +110,12 @@ export type AutoRepairVariables = {
   having?: Maybe<MachineParamsValue>;
   /** Machines must not match this. */
   notHaving?: Maybe<MachineParamsValue>;
+  /**
+   * The variables as they were last set, as text (what `ckecli auto-repair get-variables` prints): the bytes given as
+   * `setAutoRepairVariables(text:)`, or ckecli's JSON of `having` and `notHaving` when those were given. Null while
+   * none were set and CKE's defaults apply, where ckecli says `not found`.
+   */
+  text?: Maybe<Scalars['String']['output']>;
 };
 
 /** BMC represents a Baseboard Management Controller. */
@@ -139,6 +146,8 @@ export type ClusterGeneration = {
   lastTime: Scalars['DateTime']['output'];
   /** GENERATED, FAILED, or UNCHANGED for the first successful round after a failure. */
   outcome: ClusterGenerationOutcome;
+  /** The worker selection policy (sabakan.worker_selection) the round ran under. */
+  policy: ClusterWorkerSelection;
   /** How many rounds in a row failed with this error (1 for a GENERATED record). */
   repeats: Scalars['Int']['output'];
   /** Ascending record number. */
@@ -219,7 +228,20 @@ export type ClusterVariables = {
   having?: Maybe<MachineParamsValue>;
   /** Machines must not match this. Default: roles boot and state RETIRED. */
   notHaving?: Maybe<MachineParamsValue>;
+  /**
+   * The variables as they were last set, as text (what `ckecli sabakan get-variables` prints), as
+   * `AutoRepairVariables.text`; null while none were set and the defaults apply.
+   */
+  text?: Maybe<Scalars['String']['output']>;
 };
+
+/** How cluster generation chooses workers (the config's sabakan.worker_selection). */
+export enum ClusterWorkerSelection {
+  /** Every healthy machine a worker, minimum-workers-rate on retirement, spare nodes first as control planes (CKE v1.32.2 and later). */
+  AllHealthy = 'all_healthy',
+  /** minimum-workers, maximum-workers and the templates' weights (CKE before v1.32.2). Records older than the policy read as this. */
+  Weighted = 'weighted'
+}
 
 /** The safety constraints, named in camelCase after CKE's kebab-case names. */
 export type Constraints = {
@@ -242,6 +264,25 @@ export type Constraints = {
   waitSecondsToRepairRebooting: Scalars['Int']['output'];
   /** `wait-seconds-to-replace-control-plane` (kintsugi's own): a control plane whose machine is neither HEALTHY, UPDATING nor UNINITIALIZED is replaced only once that state has lasted longer than this (from sabakan's status.timestamp), and never while its Node carries `cke.cybozu.com/reboot: "true"`; 0 = at once, as CKE's document says. Default 1800. */
   waitSecondsToReplaceControlPlane: Scalars['Int']['output'];
+};
+
+/** A service kintsugi calls, as its calls to it went. */
+export type Dependency = {
+  __typename?: 'Dependency';
+  /** When the current run of failed calls began; null while calls work and before any call. */
+  downSince?: Maybe<Scalars['DateTime']['output']>;
+  /** The newest failure's message while calls fail (at most 500 characters); null otherwise. */
+  error?: Maybe<Scalars['String']['output']>;
+  /** Failed calls in the current run. */
+  failures: Scalars['Int']['output'];
+  /** When a call last failed; null when none did since kintsugi started. */
+  lastFailed?: Maybe<Scalars['DateTime']['output']>;
+  /** When a call last worked; null when none did since kintsugi started. */
+  lastWorked?: Maybe<Scalars['DateTime']['output']>;
+  /** `sabakan` or `kubernetes`. */
+  name: Scalars['String']['output'];
+  /** Whether the latest call worked; false before any call (see `lastWorked` and `downSince`). */
+  up: Scalars['Boolean']['output'];
 };
 
 /** One failure domain value (a rack, a machine type) and its allowance. */
@@ -328,6 +369,8 @@ export type GeneratedCluster = {
   generation: Scalars['Int']['output'];
   /** The nodes, control planes first. */
   nodes: Array<ClusterNode>;
+  /** The worker selection policy (sabakan.worker_selection) that generated it. */
+  policy: ClusterWorkerSelection;
   /** What started the round that generated it. */
   trigger: ClusterGenerationTrigger;
   /** The configuration as CKE's cluster.yml. */
@@ -679,8 +722,11 @@ export type Mutation = {
   /** Enables or disables sabakan-triggered repair; persistent. Returns the new value. */
   setAutoRepairEnabled: Scalars['Boolean']['output'];
   /**
-   * Replaces (never merges) the query variables of sabakan-triggered repair. Errors with INVALID_MACHINE_PARAMS
-   * naming the field when a value is out of range.
+   * Replaces (never merges) the query variables of sabakan-triggered repair, from `having` and `notHaving`, or from
+   * `text`: the JSON of `ckecli auto-repair set-variables FILE`, read as CKE reads it (keys matched without regard to
+   * case, unknown keys ignored) and kept byte for byte as `AutoRepairVariables.text`. Errors with
+   * INVALID_MACHINE_PARAMS naming the field when a value is out of range or of the wrong type, or when `text` comes
+   * with `having` or `notHaving`.
    */
   setAutoRepairVariables: AutoRepairVariables;
   /** Turns cluster generation on (a round follows soon) or off (no rounds; the configuration in force stays). */
@@ -693,8 +739,10 @@ export type Mutation = {
    */
   setClusterTemplate: ClusterTemplate;
   /**
-   * Replaces (never merges) the searchMachines variables of cluster generation, then regenerates soon.
-   * INVALID_MACHINE_PARAMS when a value is out of range.
+   * Replaces (never merges) the searchMachines variables of cluster generation, then regenerates soon; from
+   * `having` and `notHaving`, or from `text` (the JSON of `ckecli sabakan set-variables FILE`, read as CKE reads it
+   * and kept byte for byte, as in `setAutoRepairVariables`). INVALID_MACHINE_PARAMS when a value is out of range or
+   * of the wrong type, or when `text` comes with `having` or `notHaving`.
    */
   setClusterVariables: ClusterVariables;
   /**
@@ -758,6 +806,7 @@ export type MutationSetAutoRepairEnabledArgs = {
 export type MutationSetAutoRepairVariablesArgs = {
   having?: InputMaybe<MachineParams>;
   notHaving?: InputMaybe<MachineParams>;
+  text?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -777,6 +826,7 @@ export type MutationSetClusterTemplateArgs = {
 export type MutationSetClusterVariablesArgs = {
   having?: InputMaybe<MachineParams>;
   notHaving?: InputMaybe<MachineParams>;
+  text?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -865,6 +915,13 @@ export type Query = {
   clusterVariables: ClusterVariables;
   /** The current values of the safety constraints. */
   constraints: Constraints;
+  /**
+   * What this replica's own calls say of the services kintsugi depends on, one per configured service (sabakan, then
+   * Kubernetes): whether calls work, and since when they fail. Nothing is probed: sabakan is judged by the polls and
+   * the forwarded queries, Kubernetes by the node lists of the repair passes, polls and health checks (the leader's;
+   * a follower lists no nodes, so it has not asked Kubernetes).
+   */
+  dependencies: Array<Dependency>;
   /**
    * The repairs that ended (finished, or dequeued before they finished) from `since` (inclusive) to `until`
    * (exclusive; now when absent), newest first by when they ended, at most `limit` of them (1 to 5,000, default
@@ -1096,7 +1153,7 @@ export type RepairEntry = {
   source: Scalars['String']['output'];
   /** Where the entry is in its life. */
   status: RepairStatus;
-  /** The 0-based index of the current repair step. */
+  /** The 0-based index of the current repair step, as CKE's `step`; the story, the CLI's tables and the commands' KINTSUGI_STEP count from 1 (`step + 1`). */
   step: Scalars['Int']['output'];
   /** How many steps the entry's repair operation has; null when the procedure or the operation is missing. */
   stepCount?: Maybe<Scalars['Int']['output']>;
@@ -1493,6 +1550,8 @@ export type Subscription = {
    * the first successful round after a failure (outcome UNCHANGED).
    */
   clusterGenerated: ClusterGeneration;
+  /** A dependency's status each time it goes down (the first failed call of a run) or comes back (a call works again). */
+  dependencyEvents: Dependency;
   /** A health check whose evaluation changed (a target's state, the gate, pausing). */
   healthCheckEvents: HealthCheck;
   /**
@@ -1668,8 +1727,10 @@ export type ResolversTypes = {
   ClusterNode: ResolverTypeWrapper<ClusterNodeModel>;
   ClusterTemplate: ResolverTypeWrapper<StoredClusterTemplateModel>;
   ClusterVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
+  ClusterWorkerSelection: null;
   Constraints: ResolverTypeWrapper<Constraints>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Dependency: ResolverTypeWrapper<DependencyStatusModel>;
   DomainPacing: ResolverTypeWrapper<DomainPacingModel>;
   DurationSummary: ResolverTypeWrapper<DurationSummaryModel>;
   EntryWait: ResolverTypeWrapper<PublishedWaitModel>;
@@ -1755,6 +1816,7 @@ export type ResolversParentTypes = {
   ClusterVariables: MachineQueryVariablesModel;
   Constraints: Constraints;
   DateTime: Scalars['DateTime']['output'];
+  Dependency: DependencyStatusModel;
   DomainPacing: DomainPacingModel;
   DurationSummary: DurationSummaryModel;
   EntryWait: PublishedWaitModel;
@@ -1844,6 +1906,7 @@ export type AutoRepairShortCircuitResolvers<ContextType = GraphQLContext, Parent
 export type AutoRepairVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AutoRepairVariables'] = ResolversParentTypes['AutoRepairVariables']> = {
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type BmcResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['BMC'] = ResolversParentTypes['BMC']> = {
@@ -1862,6 +1925,7 @@ export type ClusterGenerationResolvers<ContextType = GraphQLContext, ParentType 
   generation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lastTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   outcome?: Resolver<ResolversTypes['ClusterGenerationOutcome'], ParentType, ContextType>;
+  policy?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
   repeats?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1894,7 +1958,10 @@ export type ClusterTemplateResolvers<ContextType = GraphQLContext, ParentType ex
 export type ClusterVariablesResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterVariables'] = ResolversParentTypes['ClusterVariables']> = {
   having?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
   notHaving?: Resolver<Maybe<ResolversTypes['MachineParamsValue']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
+
+export type ClusterWorkerSelectionResolvers = { ALL_HEALTHY: 'all_healthy', WEIGHTED: 'weighted' };
 
 export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Constraints'] = ResolversParentTypes['Constraints']> = {
   controlPlaneCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1911,6 +1978,16 @@ export type ConstraintsResolvers<ContextType = GraphQLContext, ParentType extend
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DependencyResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Dependency'] = ResolversParentTypes['Dependency']> = {
+  downSince?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  failures?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastFailed?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  lastWorked?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  up?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
 
 export type DomainPacingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['DomainPacing'] = ResolversParentTypes['DomainPacing']> = {
   allowance?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1956,6 +2033,7 @@ export type GeneratedClusterResolvers<ContextType = GraphQLContext, ParentType e
   generatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   generation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   nodes?: Resolver<Array<ResolversTypes['ClusterNode']>, ParentType, ContextType>;
+  policy?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
   trigger?: Resolver<ResolversTypes['ClusterGenerationTrigger'], ParentType, ContextType>;
   yaml?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -2142,6 +2220,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   clusterTemplate?: Resolver<Maybe<ResolversTypes['ClusterTemplate']>, ParentType, ContextType>;
   clusterVariables?: Resolver<ResolversTypes['ClusterVariables'], ParentType, ContextType>;
   constraints?: Resolver<ResolversTypes['Constraints'], ParentType, ContextType>;
+  dependencies?: Resolver<Array<ResolversTypes['Dependency']>, ParentType, ContextType>;
   finishedRepairs?: Resolver<Array<ResolversTypes['FinishedRepair']>, ParentType, ContextType, RequireFields<QueryFinishedRepairsArgs, 'since'>>;
   frequentlyRepaired?: Resolver<Array<ResolversTypes['FrequentlyRepairedMachine']>, ParentType, ContextType, RequireFields<QueryFrequentlyRepairedArgs, 'since'>>;
   generatedCluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType, Partial<QueryGeneratedClusterArgs>>;
@@ -2303,6 +2382,7 @@ export type SkippedMachineResolvers<ContextType = GraphQLContext, ParentType ext
 export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   autoRepairOutcomes?: SubscriptionResolver<ResolversTypes['AutoRepairOutcome'], "autoRepairOutcomes", ParentType, ContextType>;
   clusterGenerated?: SubscriptionResolver<ResolversTypes['ClusterGeneration'], "clusterGenerated", ParentType, ContextType>;
+  dependencyEvents?: SubscriptionResolver<ResolversTypes['Dependency'], "dependencyEvents", ParentType, ContextType>;
   healthCheckEvents?: SubscriptionResolver<ResolversTypes['HealthCheck'], "healthCheckEvents", ParentType, ContextType>;
   machineHoldEvents?: SubscriptionResolver<ResolversTypes['MachineHoldEvent'], "machineHoldEvents", ParentType, ContextType>;
   machineStateChanged?: SubscriptionResolver<ResolversTypes['MachineStateChange'], "machineStateChanged", ParentType, ContextType>;
@@ -2344,8 +2424,10 @@ export type Resolvers<ContextType = GraphQLContext> = {
   ClusterNode?: ClusterNodeResolvers<ContextType>;
   ClusterTemplate?: ClusterTemplateResolvers<ContextType>;
   ClusterVariables?: ClusterVariablesResolvers<ContextType>;
+  ClusterWorkerSelection?: ClusterWorkerSelectionResolvers;
   Constraints?: ConstraintsResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  Dependency?: DependencyResolvers<ContextType>;
   DomainPacing?: DomainPacingResolvers<ContextType>;
   DurationSummary?: DurationSummaryResolvers<ContextType>;
   EntryWait?: EntryWaitResolvers<ContextType>;

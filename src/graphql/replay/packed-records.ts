@@ -14,13 +14,20 @@ export interface PackedRecords {
   readonly unreadable: number;
 }
 
-/** Packs `stored` into one buffer of its own. */
-export function packRecords(stored: StoredRecords): PackedRecords {
+/** Bodies copied between two turns of the event loop by {@link packRecords}. */
+export const PACK_BATCH = 1_000;
+
+/**
+ * Packs `stored` into one buffer of its own, PACK_BATCH bodies at a time with a turn of the event loop between: a
+ * month of polls is tens of MB, and copying it at once held the event loop (and /health) for up to a second.
+ */
+export async function packRecords(stored: StoredRecords): Promise<PackedRecords> {
   const total = stored.bodies.reduce((n, b) => n + b.byteLength, 0);
   const bytes = new Uint8Array(new ArrayBuffer(total));
   const ends: number[] = [];
   let at = 0;
-  for (const body of stored.bodies) {
+  for (const [i, body] of stored.bodies.entries()) {
+    if (i > 0 && i % PACK_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
     bytes.set(body, at);
     at += body.byteLength;
     ends.push(at);

@@ -3,9 +3,10 @@ import { KEPT_GENERATIONS, type ClusterGeneration } from "../../domain/cluster/g
 import { describeStrandedWorkers, strandedWorkers } from "../../domain/cluster/stranded-workers.js";
 import { parseTemplate } from "../../domain/cluster/template.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
+import { variablesText } from "../../domain/cke-query-variables.js";
 import { apiError } from "../errors.js";
 import { ClusterGenerationOutcome, type Resolvers } from "../generated/resolvers.js";
-import { checkedMachineParams } from "./machine-params-input.js";
+import { checkedMachineParams, variablesFromText } from "./machine-params-input.js";
 
 const asList = (record: Readonly<Record<string, string>>) =>
   Object.keys(record).sort().map((name) => ({ name, value: record[name] as string }));
@@ -24,7 +25,7 @@ const generated = (g: ClusterGeneration | null): ClusterGeneration | null => (g 
 export const clusterResolvers: Resolvers = {
   Query: {
     clusterTemplate: (_, __, ctx) => ctx.settings.clusterTemplate(),
-    clusterVariables: (_, __, ctx) => ctx.settings.clusterVariables(),
+    clusterVariables: (_, __, ctx) => ({ ...ctx.settings.clusterVariables(), text: ctx.settings.clusterVariablesText() }),
     clusterGenerationEnabled: (_, __, ctx) => ctx.settings.clusterGenerationEnabled(),
     generatedCluster: (_, { generation }, ctx) => (generation === null || generation === undefined ? ctx.generations.current() : ctx.generations.generation(generation)),
     clusterGenerations: (_, { last }, ctx) => {
@@ -45,10 +46,12 @@ export const clusterResolvers: Resolvers = {
       await ctx.settings.setClusterTemplate(stored);
       return stored;
     },
-    setClusterVariables: async (_, { having, notHaving }, ctx) => {
-      const variables = { having: checkedMachineParams(having, "having"), notHaving: checkedMachineParams(notHaving, "notHaving") };
-      await ctx.settings.setClusterVariables(variables);
-      return variables;
+    setClusterVariables: async (_, { having, notHaving, text }, ctx) => {
+      const from = text === null || text === undefined ? { having, notHaving } : variablesFromText(text, having, notHaving);
+      const variables = { having: checkedMachineParams(from.having, "having"), notHaving: checkedMachineParams(from.notHaving, "notHaving") };
+      const stored = text ?? variablesText(variables);
+      await ctx.settings.setClusterVariables(variables, stored);
+      return { ...variables, text: stored };
     },
     setClusterGenerationEnabled: async (_, { enabled }, ctx) => {
       await ctx.settings.setClusterGenerationEnabled(enabled);
@@ -91,11 +94,13 @@ export const clusterResolvers: Resolvers = {
     changes: (g) => [...g.changes],
     generatedAt: (g) => g.time,
     trigger: (g) => g.trigger as never,
+    policy: (g) => g.policy as never,
   },
   ClusterGeneration: {
     sequence: (g) => String(g.sequence),
     outcome: outcomeOf,
     trigger: (g) => g.trigger as never,
+    policy: (g) => g.policy as never,
     changes: (g) => [...g.changes],
     cluster: (g) => generated(g),
   },

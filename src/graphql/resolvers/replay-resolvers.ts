@@ -40,7 +40,7 @@ export const replayResolvers: Resolvers = {
         const polls = await ctx.pollRecords.stored("intake", since, REPLAY_BOUNDS.maxPolls + 1);
         const remediations = await ctx.pollRecords.stored("health-check", since, REPLAY_BOUNDS.maxPolls + 1);
         const job = { since, limits: checked.limits, config: { checks: new Map(configured.map((c) => [c.name, c])), repair }, finished: ctx.finished.list() };
-        return { job, polls: packRecords(polls), remediations: packRecords(remediations) };
+        return { job, polls: await packRecords(polls), remediations: await packRecords(remediations) };
       };
       const { result, unreadable } = await ctx.replays.run(gather, ctx.clientGone);
       if (!result.ok) throw apiError("INVALID_ARGUMENT", result.message);

@@ -1,7 +1,8 @@
 import { CONSTRAINT_NAMES, setConstraint, type ConstraintName } from "../../domain/constraints.js";
+import { variablesText } from "../../domain/cke-query-variables.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
-import { checkedMachineParams } from "./machine-params-input.js";
+import { checkedMachineParams, variablesFromText } from "./machine-params-input.js";
 
 /** The constraints of cluster generation (sizes and the control-plane grace): changing one regenerates the cluster. */
 
@@ -9,7 +10,7 @@ export const settingsResolvers: Resolvers = {
   Query: {
     repairQueueEnabled: (_, __, ctx) => ctx.settings.repairQueueEnabled(),
     autoRepairEnabled: (_, __, ctx) => ctx.settings.autoRepairEnabled(),
-    autoRepairVariables: (_, __, ctx) => ctx.settings.autoRepairVariables(),
+    autoRepairVariables: (_, __, ctx) => ({ ...ctx.settings.autoRepairVariables(), text: ctx.settings.autoRepairVariablesText() }),
     constraints: (_, __, ctx) => ctx.settings.constraints(),
     repairPacing: (_, __, ctx) => {
       const paceBy = ctx.config.repair.pacing?.domains ?? [];
@@ -25,10 +26,12 @@ export const settingsResolvers: Resolvers = {
       await ctx.settings.setAutoRepairEnabled(enabled);
       return enabled;
     },
-    setAutoRepairVariables: async (_, { having, notHaving }, ctx) => {
-      const variables = { having: checkedMachineParams(having, "having"), notHaving: checkedMachineParams(notHaving, "notHaving") };
-      await ctx.settings.setAutoRepairVariables(variables);
-      return variables;
+    setAutoRepairVariables: async (_, { having, notHaving, text }, ctx) => {
+      const from = text === null || text === undefined ? { having, notHaving } : variablesFromText(text, having, notHaving);
+      const variables = { having: checkedMachineParams(from.having, "having"), notHaving: checkedMachineParams(from.notHaving, "notHaving") };
+      const stored = text ?? variablesText(variables);
+      await ctx.settings.setAutoRepairVariables(variables, stored);
+      return { ...variables, text: stored };
     },
     setConstraint: async (_, { name, value }, ctx) => {
       const result = setConstraint(ctx.settings.constraints(), name, value);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
+import { DEFAULT_WORKER_SELECTION, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { finishedRepairSchema, historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../etcd/etcd-value-schemas.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
@@ -13,6 +14,8 @@ const generationSchema = z.object({
   lastTime: time,
   repeats: id,
   trigger: z.enum(GENERATION_TRIGGERS),
+  // Snapshots written before records named their policy: weighted.
+  policy: z.enum(WORKER_SELECTIONS).default(DEFAULT_WORKER_SELECTION),
   generation: z.number().int().min(0),
   cluster: z.string().nullable(),
   changes: z.array(z.string()),

@@ -1,5 +1,6 @@
 import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
 import type { GenerationTrigger } from "../../domain/cluster/generation-record.js";
+import type { WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { StoredMachineHold } from "../../domain/machine-holds.js";
 import type { FinishedRepair } from "../../domain/finished-repair.js";
 import type { PollRecord } from "../../domain/poll-record.js";
@@ -56,6 +57,7 @@ export interface SnapshotGeneration {
   readonly lastTime: number;
   readonly repeats: number;
   readonly trigger: GenerationTrigger;
+  readonly policy: WorkerSelection;
   readonly generation: number;
   readonly cluster: string | null;
   readonly changes: readonly string[];

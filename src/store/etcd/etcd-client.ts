@@ -82,6 +82,20 @@ function readCredentials(config: EtcdConfig): NonNullable<IOptions["credentials"
 }
 
 /**
+ * Every problem with the TLS material of the `etcd` section (files read now, as {@link etcdClientFor} reads them),
+ * without building a client; none when it is usable or there is none.
+ */
+export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
+  try {
+    readCredentials(config);
+    return [];
+  } catch (err) {
+    if (err instanceof EtcdClientConfigError) return [...err.problems];
+    throw err;
+  }
+}
+
+/**
  * An etcd client for the `etcd` section: its endpoints, user and password, TLS (files read now: a file that cannot
  * be read or holds no usable PEM is an error naming its key and path), and a deadline of `timeout` on every call
  * that is not a stream (watches and lease keep-alives run as long as they are needed). Keys are not prefixed by the

@@ -1,5 +1,6 @@
 import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
+import { DEFAULT_WORKER_SELECTION, type WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { ClusterGenerationPort } from "../store-port.js";
 import type { EtcdKeys, KeyRange } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
@@ -50,26 +51,26 @@ export class EtcdGenerationPort implements ClusterGenerationPort {
     return n <= 0 ? [] : this.mirror.generationList().slice(-n).map((g) => g.record);
   }
 
-  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration> {
+  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[], policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<ClusterGeneration> {
     return this.writer.write("recording a generated cluster configuration", (writeId) =>
-      this.append(writeId, { time, trigger, generation: (this.current()?.generation ?? 0) + 1, cluster: encodeCluster(cluster), changes: [...changes], error: null }),
+      this.append(writeId, { time, trigger, policy, generation: (this.current()?.generation ?? 0) + 1, cluster: encodeCluster(cluster), changes: [...changes], error: null }),
     );
   }
 
-  recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration> {
+  recordRecovered(time: number, trigger: GenerationTrigger, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<ClusterGeneration> {
     return this.writer.write("recording a recovered cluster generation", (writeId) =>
-      this.append(writeId, { time, trigger, generation: this.current()?.generation ?? 0, cluster: null, changes: [], error: null }),
+      this.append(writeId, { time, trigger, policy, generation: this.current()?.generation ?? 0, cluster: null, changes: [], error: null }),
     );
   }
 
-  recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
+  recordFailed(time: number, trigger: GenerationTrigger, error: string, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
     return this.writer.write<{ readonly record: ClusterGeneration; readonly repeated: boolean }>("recording a failed cluster generation", (writeId) => {
       const latest = this.mirror.generationList().at(-1);
-      if (latest && repeatsLatest(latest.record, error)) {
+      if (latest && repeatsLatest(latest.record, error, policy)) {
         const fields = { ...latest.fields, repeats: latest.fields.repeats + 1, lastTime: time };
         return this.writeRecord(writeId, fields, latest.fields.sequence + 1, [], { record: generationFromStored(fields), repeated: true });
       }
-      const appended = this.append(writeId, { time, trigger, generation: this.current()?.generation ?? 0, cluster: null, changes: [], error });
+      const appended = this.append(writeId, { time, trigger, policy, generation: this.current()?.generation ?? 0, cluster: null, changes: [], error });
       return { ...appended, result: { record: appended.result, repeated: false } };
     });
   }

@@ -5,6 +5,7 @@ import type { PublishedWait } from "../../domain/published-waits.js";
 import { readPublishedWaits } from "../published-waits-schema.js";
 import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
+import { storedVariables, textOf, variablesOf, type StoredVariables } from "../stored-variables.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
 import { encodeValue } from "./etcd-values.js";
@@ -40,11 +41,15 @@ export class EtcdSettingsPort implements SettingsPort {
   }
 
   autoRepairVariables(): MachineQueryVariables {
-    return this.read("auto-repair-variables", DEFAULT_AUTO_REPAIR_VARIABLES);
+    return variablesOf(this.read<StoredVariables | null>("auto-repair-variables", null)) ?? DEFAULT_AUTO_REPAIR_VARIABLES;
   }
 
-  setAutoRepairVariables(variables: MachineQueryVariables): Promise<void> {
-    return this.write("auto-repair-variables", () => variables);
+  autoRepairVariablesText(): string | null {
+    return textOf(this.read<StoredVariables | null>("auto-repair-variables", null));
+  }
+
+  setAutoRepairVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
+    return this.write("auto-repair-variables", () => storedVariables(variables, text));
   }
 
   clusterGenerationEnabled(): boolean {
@@ -56,11 +61,15 @@ export class EtcdSettingsPort implements SettingsPort {
   }
 
   clusterVariables(): MachineQueryVariables {
-    return this.read("cluster-variables", DEFAULT_CLUSTER_VARIABLES);
+    return variablesOf(this.read<StoredVariables | null>("cluster-variables", null)) ?? DEFAULT_CLUSTER_VARIABLES;
   }
 
-  setClusterVariables(variables: MachineQueryVariables): Promise<void> {
-    return this.write("cluster-variables", () => variables);
+  clusterVariablesText(): string | null {
+    return textOf(this.read<StoredVariables | null>("cluster-variables", null));
+  }
+
+  setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
+    return this.write("cluster-variables", () => storedVariables(variables, text));
   }
 
   clusterTemplate(): StoredClusterTemplate | null {

@@ -1,6 +1,7 @@
 import type { Etcd3, IKeyValue } from "etcd3";
 import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
+import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { EtcdAvailability } from "./etcd-availability.js";
 import { RECORD_AREAS, type EtcdKeys, type KeyRange, type ParsedKey } from "./etcd-keys.js";
 import { decodeRecord } from "./etcd-poll-record-port.js";
@@ -186,7 +187,7 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
     } catch (err) {
       throw mismatch(reader, kv, `a configuration that cannot be decompressed (${(err as Error).message})`);
     }
-    yield { kind: "generation", generation: { ...record, cluster } };
+    yield { kind: "generation", generation: { ...record, policy: readWorkerSelection(record.policy), cluster } };
   }
   for await (const kv of pages(reader, keys.allHolds, PAGE.holds, revision)) {
     const { address } = parsedAs(reader, kv, "hold");

@@ -2,9 +2,11 @@ import { z } from "zod";
 import { parseAddress } from "../../domain/address.js";
 import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES } from "../../domain/constraints.js";
 import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.js";
+import { MAX_VARIABLES_TEXT_BYTES } from "../../domain/cke-query-variables.js";
 import { MAX_HOLD_REASON_LENGTH } from "../../domain/machine-holds.js";
 import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
+import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/repair-history.js";
@@ -109,8 +111,8 @@ const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   "repair-queue-enabled": switchValue,
   "auto-repair-enabled": switchValue,
   "cluster-generation-enabled": switchValue,
-  "auto-repair-variables": z.object({ having: machineParams, notHaving: machineParams }),
-  "cluster-variables": z.object({ having: machineParams, notHaving: machineParams }),
+  "auto-repair-variables": z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() }),
+  "cluster-variables": z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() }),
   "cluster-template": z.object({ text: z.string(), setAt: time }),
   "repair-waits": publishedWaitsSchema,
   "escalation-releases": z.record(z.string(), time),
@@ -169,6 +171,8 @@ export const generationValue = z.object({
     lastTime: time,
     repeats: id,
     trigger: z.enum(GENERATION_TRIGGERS),
+    /** Absent in records written before records named their policy: weighted. */
+    policy: z.enum(WORKER_SELECTIONS).optional(),
     generation: count,
     /** The configuration as gzip'd JSON in base64: 8,000 nodes are about 260 kB gzip'd. */
     cluster: z.base64().nullable(),

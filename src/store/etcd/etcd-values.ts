@@ -1,3 +1,4 @@
+import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { z } from "zod";
 import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
@@ -147,6 +148,7 @@ export function generationFromStored(fields: StoredGenerationFields): ClusterGen
     lastTime: fields.lastTime,
     repeats: fields.repeats,
     trigger: fields.trigger,
+    policy: readWorkerSelection(fields.policy),
     generation: fields.generation,
     get cluster(): GeneratedCluster | null {
       if (cluster === undefined) cluster = deepFreeze(parseCluster(gunzipCluster(blob as string, `generation record ${fields.sequence}`), fields.sequence));

@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../../domain/cluster/generation-record.js";
+import { DEFAULT_WORKER_SELECTION, readWorkerSelection, type WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { ClusterGenerationPort } from "../store-port.js";
 import type { Db } from "./database.js";
 import type { SqliteCommits } from "./sqlite-commits.js";
@@ -17,6 +18,8 @@ export interface GenerationRow {
   cluster: Buffer | null;
   changes: string;
   error: string | null;
+  /** NULL in rows written before records named their policy: weighted. */
+  policy: string | null;
 }
 
 const encode = (cluster: GeneratedCluster): Buffer => gzipSync(JSON.stringify(cluster));
@@ -32,6 +35,7 @@ function fromRow(r: GenerationRow): ClusterGeneration {
     lastTime: r.last_time,
     repeats: r.repeats,
     trigger: r.trigger,
+    policy: readWorkerSelection(r.policy),
     generation: r.generation,
     get cluster(): GeneratedCluster | null {
       if (cluster === undefined) cluster = decode(r.cluster as Buffer);
@@ -62,8 +66,8 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
     private readonly commits: SqliteCommits,
     private readonly keep = KEPT_GENERATIONS,
   ) {
-    this.insert = db.prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
-      VALUES (@time, @time, 1, @trigger, @generation, @cluster, @changes, @error)`);
+    this.insert = db.prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error, policy)
+      VALUES (@time, @time, 1, @trigger, @generation, @cluster, @changes, @error, @policy)`);
     this.repeat = db.prepare("UPDATE cluster_generations SET repeats = repeats + 1, last_time = ? WHERE seq = ?");
     this.prune = db.prepare(`DELETE FROM cluster_generations WHERE seq <= ?
       AND seq IS NOT (SELECT MAX(seq) FROM cluster_generations WHERE cluster IS NOT NULL)`);
@@ -105,11 +109,11 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
   }
 
   /** Records a new configuration as the next generation, in one transaction with the pruning. */
-  async recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[]): Promise<ClusterGeneration> {
+  async recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[], policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<ClusterGeneration> {
     return this.commits.write((draft) => {
       const generation = (this.current()?.generation ?? 0) + 1;
-      const seq = this.append({ time, trigger, generation, cluster: encode(cluster), changes: JSON.stringify(changes), error: null });
-      draft.generation = { sequence: seq, outcome: "generated", time, lastTime: time, repeats: 1, trigger, generation, cluster, changes: [...changes], error: null };
+      const seq = this.append({ time, trigger, generation, cluster: encode(cluster), changes: JSON.stringify(changes), error: null, policy });
+      draft.generation = { sequence: seq, outcome: "generated", time, lastTime: time, repeats: 1, trigger, policy, generation, cluster, changes: [...changes], error: null };
       return draft.generation;
     });
   }
@@ -121,11 +125,11 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
   }
 
   /** Records the first round after a failure that succeeded without a change: generation works again. */
-  async recordRecovered(time: number, trigger: GenerationTrigger): Promise<ClusterGeneration> {
+  async recordRecovered(time: number, trigger: GenerationTrigger, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<ClusterGeneration> {
     return this.commits.write((draft) => {
       const generation = this.current()?.generation ?? 0;
-      const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error: null });
-      draft.generation = { sequence: seq, outcome: "recovered", time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error: null };
+      const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error: null, policy });
+      draft.generation = { sequence: seq, outcome: "recovered", time, lastTime: time, repeats: 1, trigger, policy, generation, cluster: null, changes: [], error: null };
       return draft.generation;
     });
   }
@@ -134,22 +138,22 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
    * Records a failed round; the configuration in force stays. A failure with the same error as the newest record
    * is counted on that record (`repeated: true`) instead of appended.
    */
-  async recordFailed(time: number, trigger: GenerationTrigger, error: string): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
+  async recordFailed(time: number, trigger: GenerationTrigger, error: string, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
     return this.commits.write((draft) => {
       const latest = this.latest();
-      if (latest && repeatsLatest(latest, error)) {
+      if (latest && repeatsLatest(latest, error, policy)) {
         this.repeat.run(time, latest.sequence);
         draft.generation = { ...latest, repeats: latest.repeats + 1, lastTime: time };
         return { record: draft.generation, repeated: true };
       }
       const generation = this.current()?.generation ?? 0;
-      const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error });
-      draft.generation = { sequence: seq, outcome: "failed", time, lastTime: time, repeats: 1, trigger, generation, cluster: null, changes: [], error };
+      const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error, policy });
+      draft.generation = { sequence: seq, outcome: "failed", time, lastTime: time, repeats: 1, trigger, policy, generation, cluster: null, changes: [], error };
       return { record: draft.generation, repeated: false };
     });
   }
 
-  private append(row: { time: number; trigger: GenerationTrigger; generation: number; cluster: Buffer | null; changes: string; error: string | null }): number {
+  private append(row: { time: number; trigger: GenerationTrigger; generation: number; cluster: Buffer | null; changes: string; error: string | null; policy: WorkerSelection }): number {
     const seq = Number(this.insert.run(row).lastInsertRowid);
     this.prune.run(seq - this.keep);
     return seq;

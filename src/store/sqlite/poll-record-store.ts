@@ -5,6 +5,9 @@ import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../
 import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
 import type { Db } from "./database.js";
 
+/** Records read per statement by `stored` (a few hundred kB of a busy month's polls, some ms). */
+export const STORED_BATCH = 250;
+
 /** The sabakan polls' records in SQLite, written inside the poll's own transaction, kept by age and total bytes. */
 export class SqlitePollRecordStore implements PollRecordPort {
   private readonly insert;
@@ -13,7 +16,8 @@ export class SqlitePollRecordStore implements PollRecordPort {
   private readonly oldest;
   private readonly pruneUpTo;
   private readonly selectSince;
-  private readonly selectStored;
+  private readonly firstStoredSeq;
+  private readonly selectStoredFrom;
   private readonly countAll;
 
   constructor(
@@ -26,7 +30,9 @@ export class SqlitePollRecordStore implements PollRecordPort {
     this.oldest = db.prepare("SELECT seq, bytes FROM poll_records ORDER BY seq");
     this.pruneUpTo = db.prepare("DELETE FROM poll_records WHERE seq <= ?");
     this.selectSince = db.prepare("SELECT body FROM poll_records WHERE kind = ? AND time >= ? ORDER BY seq LIMIT ?").pluck();
-    this.selectStored = db.prepare("SELECT time, body FROM poll_records WHERE kind = ? AND time >= ? ORDER BY seq LIMIT ?").raw();
+    this.firstStoredSeq = db.prepare("SELECT MIN(seq) FROM poll_records WHERE kind = ? AND time >= ?").pluck();
+    // By rowid, not the (kind, time) index: rows come in seq order without sorting their bodies.
+    this.selectStoredFrom = db.prepare("SELECT seq, time, body FROM poll_records NOT INDEXED WHERE seq >= ? AND kind = ? AND time >= ? ORDER BY seq LIMIT ?").raw();
     this.countAll = db.prepare("SELECT COUNT(*) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM poll_records");
   }
 
@@ -70,9 +76,27 @@ export class SqlitePollRecordStore implements PollRecordPort {
     return { records, unreadable };
   }
 
+  /**
+   * Reads the bodies STORED_BATCH records at a time, yielding to the event loop between batches: a month of polls
+   * is tens of MB, and reading it in one statement (its bodies sorted by seq in a temporary B-tree) held the event
+   * loop for seconds, /health and every client with it. A record pruned between batches is left out.
+   */
   async stored(area: "intake" | "health-check", since: number, limit: number): Promise<StoredRecords> {
-    const rows = this.selectStored.all(area, since, limit) as Array<[number, Buffer]>;
-    return { bodies: rows.map((r) => r[1]), times: rows.map((r) => r[0]), unreadable: 0 };
+    const bodies: Buffer[] = [];
+    const times: number[] = [];
+    let from = this.firstStoredSeq.get(area, since) as number | null;
+    while (from !== null && bodies.length < limit) {
+      if (bodies.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      const batch = Math.min(STORED_BATCH, limit - bodies.length);
+      const rows = this.selectStoredFrom.all(from, area, since, batch) as Array<[number, number, Buffer]>;
+      for (const [seq, time, body] of rows) {
+        bodies.push(body);
+        times.push(time);
+        from = seq + 1;
+      }
+      if (rows.length < batch) break;
+    }
+    return { bodies, times, unreadable: 0 };
   }
 
   size(): { readonly records: number; readonly bytes: number } {

@@ -5,6 +5,7 @@ import type { PublishedWait } from "../../domain/published-waits.js";
 import { readPublishedWaits } from "../published-waits-schema.js";
 import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
+import { storedVariables, textOf, variablesOf, type StoredVariables } from "../stored-variables.js";
 import type { Db } from "./database.js";
 import type { CommitDraft, SqliteCommits } from "./sqlite-commits.js";
 
@@ -46,11 +47,15 @@ export class SqliteSettingsStore implements SettingsPort {
   }
 
   autoRepairVariables(): MachineQueryVariables {
-    return this.read("auto-repair-variables", DEFAULT_AUTO_REPAIR_VARIABLES);
+    return variablesOf(this.read<StoredVariables | null>("auto-repair-variables", null)) ?? DEFAULT_AUTO_REPAIR_VARIABLES;
   }
 
-  async setAutoRepairVariables(variables: MachineQueryVariables): Promise<void> {
-    this.write("auto-repair-variables", variables);
+  autoRepairVariablesText(): string | null {
+    return textOf(this.read<StoredVariables | null>("auto-repair-variables", null));
+  }
+
+  async setAutoRepairVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
+    this.write("auto-repair-variables", storedVariables(variables, text));
   }
 
   /** Whether cluster generation (ckecli's "sabakan integration") runs; on unless an operator disabled it. */
@@ -64,11 +69,15 @@ export class SqliteSettingsStore implements SettingsPort {
 
   /** The searchMachines variables that choose the machines of the generated cluster. */
   clusterVariables(): MachineQueryVariables {
-    return this.read("cluster-variables", DEFAULT_CLUSTER_VARIABLES);
+    return variablesOf(this.read<StoredVariables | null>("cluster-variables", null)) ?? DEFAULT_CLUSTER_VARIABLES;
   }
 
-  async setClusterVariables(variables: MachineQueryVariables): Promise<void> {
-    this.write("cluster-variables", variables);
+  clusterVariablesText(): string | null {
+    return textOf(this.read<StoredVariables | null>("cluster-variables", null));
+  }
+
+  async setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
+    this.write("cluster-variables", storedVariables(variables, text));
   }
 
   /** The cluster template as set, or null before one was. */

@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotReplayRecord } from "../copy/store-snapshot.js";
+import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { PollRecord } from "../../domain/poll-record.js";
 import type { RemediationRecord } from "../../domain/remediation-record.js";
 import { decodePollRecord, decodeRemediationRecord } from "../poll-record-schema.js";
@@ -76,6 +77,7 @@ function generationFromRow(from: string, r: GenerationRow) {
     lastTime: r.last_time,
     repeats: r.repeats,
     trigger: r.trigger,
+    policy: readWorkerSelection(r.policy),
     generation: r.generation,
     cluster: r.cluster === null ? null : readable(from, what, () => gunzipSync(r.cluster as Buffer).toString("utf8")),
     changes: parsed(from, what, r.changes) as string[],

@@ -92,7 +92,7 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
   const outcome = statement(`INSERT INTO auto_repair_outcomes (seq, time, trigger, machines_seen, enqueued, skipped, short_circuit,
     error, skipped_total, skipped_by_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const generation = statement(`INSERT INTO cluster_generations (seq, time, last_time, repeats, trigger, generation, cluster,
-    changes, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    changes, error, policy) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const hold = statement(UPSERT_HOLD);
   const finished = statement(INSERT_FINISHED_REPAIR);
   const replay = statement("INSERT INTO poll_records (seq, kind, time, bytes, body) VALUES (?, ?, ?, ?, ?)");
@@ -119,7 +119,7 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
       case "generation": {
         const g = item.generation;
         const cluster = g.cluster === null ? null : gzipSync(g.cluster);
-        generation.run(g.sequence, g.time, g.lastTime, g.repeats, g.trigger, g.generation, cluster, JSON.stringify(g.changes), g.error);
+        generation.run(g.sequence, g.time, g.lastTime, g.repeats, g.trigger, g.generation, cluster, JSON.stringify(g.changes), g.error, g.policy);
         return;
       }
       case "hold":

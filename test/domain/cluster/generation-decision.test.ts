@@ -229,3 +229,26 @@ control_plane_tolerations: [dedicated]
     });
   });
 });
+
+describe("decideGeneration by policy", () => {
+  const five = fleet(5, 5);
+  const cases: Array<{ name: string; policy: GenerationInput["policy"]; current: GeneratedCluster | null; want: [number, number] | "unchanged" }> = [
+    { name: "no policy: weighted, 1 control plane and minimum-workers 1", policy: undefined, current: null, want: [1, 1] },
+    { name: "weighted", policy: { workerSelection: "weighted", spareNodeTaintKey: null }, current: null, want: [1, 1] },
+    { name: "all_healthy: 1 control plane and every other healthy machine a worker", policy: { workerSelection: "all_healthy", spareNodeTaintKey: null }, current: null, want: [1, 4] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = generated(decideGeneration({ ...input({ machines: five, constraints: sized(1, 1) }), current: c.current, ...(c.policy && { policy: c.policy }) }, NOW));
+      assert.deepEqual([cpAddresses(d.cluster).length, workerAddresses(d.cluster).length], c.want);
+    });
+  }
+
+  it("a weighted configuration maintained under all_healthy gains the other healthy machines as workers, and then stays", () => {
+    const weighted = generated(decide({ machines: five, constraints: sized(1, 1) })).cluster;
+    const policy = { workerSelection: "all_healthy" as const, spareNodeTaintKey: null };
+    const next = generated(decideGeneration({ ...input({ machines: five, constraints: sized(1, 1), current: weighted }), policy }, LATER));
+    assert.equal(workerAddresses(next.cluster).length, 4);
+    assert.deepEqual(decideGeneration({ ...input({ machines: five, constraints: sized(1, 1), current: next.cluster }), policy }, LATER), UNCHANGED);
+  });
+});

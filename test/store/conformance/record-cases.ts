@@ -21,6 +21,8 @@ interface SettingCase {
 }
 
 const variables = { having: { racks: [1, 2] }, notHaving: null };
+// As an operator's file may be: kept byte for byte, spacing and an unknown key included.
+const variablesFile = `{"having":  {"racks": [1, 2], "rack": 9}}`;
 const template = { text: "name: tokyo # kept verbatim\n", setAt: NOW };
 const waits = [
   { index: 3, kind: "HOLD" as const, message: "held by alice: vendor swap", until: NOW + MINUTE, domain: null },
@@ -31,8 +33,11 @@ const settingCases: SettingCase[] = [
   { name: "repair queue enabled", key: "repair-queue-enabled", fallback: true, value: false, get: (s) => s.settings.repairQueueEnabled(), set: (s) => s.settings.setRepairQueueEnabled(false) },
   { name: "auto-repair enabled", key: "auto-repair-enabled", fallback: true, value: false, get: (s) => s.settings.autoRepairEnabled(), set: (s) => s.settings.setAutoRepairEnabled(false) },
   { name: "auto-repair variables", key: "auto-repair-variables", fallback: DEFAULT_AUTO_REPAIR_VARIABLES, value: variables, get: (s) => s.settings.autoRepairVariables(), set: (s) => s.settings.setAutoRepairVariables(variables) },
+  { name: "auto-repair variables' text", key: "auto-repair-variables", fallback: null, value: variablesFile, get: (s) => s.settings.autoRepairVariablesText(), set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile) },
+  { name: "auto-repair variables set from a text (no text among them)", key: "auto-repair-variables", fallback: DEFAULT_AUTO_REPAIR_VARIABLES, value: variables, get: (s) => s.settings.autoRepairVariables(), set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile) },
   { name: "cluster generation enabled", key: "cluster-generation-enabled", fallback: true, value: false, get: (s) => s.settings.clusterGenerationEnabled(), set: (s) => s.settings.setClusterGenerationEnabled(false) },
   { name: "cluster variables", key: "cluster-variables", fallback: DEFAULT_CLUSTER_VARIABLES, value: variables, get: (s) => s.settings.clusterVariables(), set: (s) => s.settings.setClusterVariables(variables) },
+  { name: "cluster variables' text", key: "cluster-variables", fallback: null, value: variablesFile, get: (s) => s.settings.clusterVariablesText(), set: (s) => s.settings.setClusterVariables(variables, variablesFile) },
   { name: "cluster template", key: "cluster-template", fallback: null, value: template, get: (s) => s.settings.clusterTemplate(), set: (s) => s.settings.setClusterTemplate(template) },
   { name: "the published waits", key: "repair-waits", fallback: [], value: waits, get: (s) => s.settings.repairWaits(), set: (s) => s.settings.setRepairWaits(waits) },
   {
@@ -106,7 +111,7 @@ export function recordCases(h: StoreHarness): void {
       const first = await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
       const second = await store.generations.recordGenerated(NOW + MINUTE, "schedule", cluster(2), ["add worker"]);
       assert.deepEqual([first.generation, second.generation, second.sequence], [1, 2, 2]);
-      assert.deepEqual(second, { sequence: 2, outcome: "generated", time: NOW + MINUTE, lastTime: NOW + MINUTE, repeats: 1, trigger: "schedule", generation: 2, cluster: cluster(2), changes: ["add worker"], error: null });
+      assert.deepEqual(second, { sequence: 2, outcome: "generated", time: NOW + MINUTE, lastTime: NOW + MINUTE, repeats: 1, trigger: "schedule", policy: "weighted", generation: 2, cluster: cluster(2), changes: ["add worker"], error: null });
       const reopened = await h.reopen();
       assert.deepEqual(reopened.generations.current(), second);
       assert.deepEqual(reopened.generations.generation(1), first);
@@ -131,6 +136,24 @@ export function recordCases(h: StoreHarness): void {
         [2, "failed", 2, "broken"],
         [3, "failed", 1, "other"],
         [4, "recovered", 1, null],
+      ]);
+    });
+
+    it("names the policy of every record across a restart (weighted when none is given); a failure under another policy is a new record", async () => {
+      const store = await h.open();
+      const weighted = await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
+      const allHealthy = await store.generations.recordGenerated(NOW + MINUTE, "schedule", cluster(2), ["add worker"], "all_healthy");
+      const failed = await store.generations.recordFailed(NOW + 2 * MINUTE, "schedule", "broken", "all_healthy");
+      const otherPolicy = await store.generations.recordFailed(NOW + 3 * MINUTE, "schedule", "broken");
+      const recovered = await store.generations.recordRecovered(NOW + 4 * MINUTE, "schedule", "all_healthy");
+      assert.deepEqual([weighted.policy, allHealthy.policy, failed.record.policy, otherPolicy.record.policy, recovered.policy], ["weighted", "all_healthy", "all_healthy", "weighted", "all_healthy"]);
+      assert.equal(otherPolicy.repeated, false);
+      assert.deepEqual((await h.reopen()).generations.last(null).map((g) => [g.sequence, g.outcome, g.policy]), [
+        [1, "generated", "weighted"],
+        [2, "generated", "all_healthy"],
+        [3, "failed", "all_healthy"],
+        [4, "failed", "weighted"],
+        [5, "recovered", "all_healthy"],
       ]);
     });
 

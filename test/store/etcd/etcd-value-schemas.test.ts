@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { outcomeValue } from "../../../src/store/etcd/etcd-value-schemas.js";
+import { generationValue, outcomeValue } from "../../../src/store/etcd/etcd-value-schemas.js";
+import { generationFromStored } from "../../../src/store/etcd/etcd-values.js";
 import { NOW } from "../../support/fixtures.js";
 
 const value = (skipped: unknown[]) => ({ v: 1, outcome: { sequence: 1, time: NOW, trigger: "schedule", machinesSeen: 2, enqueued: [], skipped, shortCircuit: null, error: null } });
@@ -40,4 +41,15 @@ describe("outcomeValue's skipped counts", () => {
       assert.deepEqual(parsed.error?.issues[0]?.path.slice(0, 2), ["outcome", "skippedCounts"]);
     });
   }
+});
+
+describe("generationValue's policy", () => {
+  const record = (policy?: unknown) => ({ v: 1, record: { sequence: 1, time: NOW, lastTime: NOW, repeats: 1, trigger: "schedule", generation: 0, cluster: null, changes: [], error: "broken", ...(policy !== undefined && { policy }) } });
+  const cases: Array<[string, unknown, string]> = [
+    ["a record written before records named their policy reads as weighted", undefined, "weighted"],
+    ["weighted", "weighted", "weighted"],
+    ["all_healthy", "all_healthy", "all_healthy"],
+  ];
+  for (const [name, policy, expected] of cases) it(name, () => assert.equal(generationFromStored(generationValue.parse(record(policy)).record).policy, expected));
+  it("refuses a policy kintsugi does not know", () => assert.equal(generationValue.safeParse(record("random")).success, false));
 });

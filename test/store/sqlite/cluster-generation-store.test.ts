@@ -89,6 +89,7 @@ describe("ClusterGenerationStore", () => {
           lastTime: NOW,
           repeats: 1,
           trigger: "operator",
+          policy: "weighted",
           generation: 1,
           cluster: cluster(1),
           changes: ["initialize the cluster from the template: 2 nodes", "add control plane 10.0.0.1"],

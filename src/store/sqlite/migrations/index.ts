@@ -9,6 +9,7 @@ import { repairEvidenceSchema } from "./008-repair-evidence.js";
 import { historyTimelineSchema } from "./009-history-timeline.js";
 import { pollRecordsSchema } from "./010-poll-records.js";
 import { skippedCountsSchema } from "./011-skipped-counts.js";
+import { generationPolicySchema } from "./012-generation-policy.js";
 
 /** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: "history timeline", sql: historyTimelineSchema },
   { version: 10, name: "poll records", sql: pollRecordsSchema },
   { version: 11, name: "skipped counts", sql: skippedCountsSchema },
+  { version: 12, name: "generation policy", sql: generationPolicySchema },
 ];
 
 /** The schema version this kintsugi writes: a database with a higher one was written by a newer kintsugi. */

@@ -1,0 +1,155 @@
+// One measured `kintsugi serve` of bench/abuse: started on the bench's database with its config, GET /health probed
+// from a worker thread (so that the bench's own work, the test sabakan's answers among it, does not delay the probe)
+// and its memory read from /proc, with a guard that kills it past GUARD_MB so that the shared machine survives the
+// builds that grow without bound.
+import { readFileSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import { serveProcess, type ServeProcess } from "../test/support/serve-process.js";
+
+/** The resident memory past which the bench kills the server (and says so). */
+export const GUARD_MB = Number(process.env["KINTSUGI_BENCH_GUARD_MB"] ?? 3_000);
+const PROBE_EVERY_MS = 50;
+const START_TIMEOUT_MS = 120_000;
+
+/** What a measured run saw of the server. */
+export interface ServerFigures {
+  /** /health latencies (ms), sorted; a probe still waiting when the run ended counts with its wait so far. */
+  readonly health: readonly number[];
+  /** Whether some probe was still unanswered at the end (its figure is then a lower bound). */
+  readonly unanswered: boolean;
+  readonly failedProbes: number;
+  readonly peakMb: number;
+  /** Why the server is gone before the end, if it is: its exit, or the guard. */
+  readonly gone: string | null;
+}
+
+// Plain JavaScript for the worker: probes GET /health one at a time, PROBE_EVERY_MS apart, until told to stop.
+const PROBE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const latencies = [];
+let failed = 0, inFlight = null, stopping = false;
+parentPort.on("message", () => {
+  stopping = true;
+  parentPort.postMessage({ latencies, failed, pending: inFlight === null ? null : performance.now() - inFlight });
+});
+(async () => {
+  let first = true;
+  while (!stopping) {
+    inFlight = performance.now();
+    try {
+      const res = await fetch(workerData.url + "/health");
+      await res.arrayBuffer();
+      // The first probe opens the connection and warms the worker: it only says the probe is ready.
+      if (first) parentPort.postMessage("ready");
+      else if (!stopping) latencies.push(performance.now() - inFlight);
+      first = false;
+    } catch {
+      failed++;
+    }
+    inFlight = null;
+    await new Promise((r) => setTimeout(r, workerData.every));
+  }
+})();
+`;
+
+function memoryMb(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (key: string) => Number(/(\d+) kB/.exec(status.split("\n").find((l) => l.startsWith(key)) ?? "")?.[1] ?? 0);
+    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** A started server; `measure` runs work against it and stops it. */
+export class MeasuredServer {
+  private peakMb = 0;
+  private guardTripped: string | null = null;
+  private exitedWith: number | null | undefined;
+  private readonly watchdog: NodeJS.Timeout;
+
+  private constructor(
+    private readonly serve: ServeProcess,
+    readonly url: string,
+  ) {
+    const pid = serve.child.pid as number;
+    void serve.exited.then((code) => (this.exitedWith = code));
+    this.watchdog = setInterval(() => {
+      const m = memoryMb(pid);
+      if (!m) return;
+      this.peakMb = Math.max(this.peakMb, m.hwm, m.rss);
+      if (m.rss > GUARD_MB && this.guardTripped === null) {
+        this.guardTripped = `killed by the bench at ${Math.round(m.rss)} MB RSS (guard ${GUARD_MB} MB)`;
+        serve.child.kill("SIGKILL");
+      }
+    }, 100);
+  }
+
+  /** Starts `bin serve --config config` in `cwd` and waits for its URL. */
+  static async start(bin: string, config: string, cwd: string): Promise<MeasuredServer> {
+    const serve = serveProcess(["--config", config], cwd, undefined, undefined, bin);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`serve did not start within ${START_TIMEOUT_MS} ms: ${serve.stderr()}`)), START_TIMEOUT_MS)));
+    try {
+      return new MeasuredServer(serve, await Promise.race([serve.url, late]));
+    } catch (err) {
+      serve.child.kill("SIGKILL");
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The server's log records so far. */
+  logRecords(): ReturnType<ServeProcess["logRecords"]> {
+    return this.serve.logRecords();
+  }
+
+  /** Why the server is gone, or null while it runs. */
+  gone(): string | null {
+    if (this.guardTripped) return this.guardTripped;
+    if (this.exitedWith === undefined) return null;
+    const last = this.serve.stderr().trim().split("\n").filter((l) => /Error|FATAL|heap/i.test(l)).at(-1) ?? this.serve.stderr().trim().split("\n").at(-1) ?? "";
+    return `crashed (exit ${this.exitedWith})${last ? `: ${last.trim().slice(0, 120)}` : ""}`;
+  }
+
+  /** Resolves with the reason once the server is gone. */
+  async whenGone(): Promise<string> {
+    await this.serve.exited;
+    return this.gone() ?? "exited";
+  }
+
+  /**
+   * Probes /health while `work` runs (at most `timeoutMs`; then `onTimeout` is its result), then stops the server
+   * (SIGKILL: a frozen one would not hear SIGTERM) and returns the result with the figures.
+   */
+  async measure<T>(work: () => Promise<T>, timeoutMs: number, onTimeout: (ms: number) => T): Promise<{ result: T; figures: ServerFigures }> {
+    const probe = new Worker(PROBE, { eval: true, workerData: { url: this.url, every: PROBE_EVERY_MS } });
+    await new Promise((resolve) => probe.once("message", resolve));
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([
+      work(),
+      new Promise<T>((resolve) => (timer = setTimeout(() => resolve(onTimeout(timeoutMs)), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    const probed = await new Promise<{ latencies: number[]; failed: number; pending: number | null }>((resolve) => {
+      probe.once("message", resolve);
+      probe.postMessage("stop");
+    });
+    await probe.terminate();
+    const gone = this.gone();
+    const m = memoryMb(this.serve.child.pid as number);
+    if (m) this.peakMb = Math.max(this.peakMb, m.hwm);
+    clearInterval(this.watchdog);
+    this.serve.child.kill("SIGKILL");
+    await this.serve.exited;
+    const health = [...probed.latencies, ...(probed.pending === null ? [] : [probed.pending])].sort((a, b) => a - b);
+    return { result, figures: { health, unanswered: probed.pending !== null, failedProbes: probed.failed, peakMb: this.peakMb, gone } };
+  }
+}
+
+/** The `p`th percentile of sorted values (nearest rank). */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)]!;
+}

@@ -1,0 +1,59 @@
+import { PER_RACK, POWER_CUT_RACK, RACKS } from "./data-center.js";
+import { CHANGED_CONSTRAINT, CONSTRAINT_VALUES } from "./incidents.js";
+import { DEMO_TIMINGS as T } from "./timings.js";
+
+/** What the banner names: where kintsugi is, its admin token, its database, and the pace. */
+export interface BannerFacts {
+  readonly url: string;
+  readonly adminToken: string;
+  readonly databasePath: string;
+  readonly rackLimit: number;
+  readonly scale: number;
+}
+
+/** The demo's banner: how to look at it, and what happens on every cycle, in the order it happens. */
+export function banner(f: BannerFacts): string {
+  const cli = `npx kintsugi --server ${f.url}`;
+  const pace = f.scale === 1 ? "" : ` (running ${Number((1 / f.scale).toFixed(2))}x the wall clock)`;
+  return `
+kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a Kubernetes node.
+
+  GraphiQL:       ${f.url}/
+  GraphQL:        ${f.url}/graphql   (sabakan's own API is served there too)
+  Status page:    ${f.url}/status
+  Watch:          ${cli} repair-queue watch
+  Poll outcomes:  ${cli} auto-repair outcomes
+  Metrics:        ${f.url}/metrics
+  Database:       ${f.databasePath}   (SQLite; removed when the demo stops)
+  Admin token:    ${f.adminToken}
+                  clients without a token act as operators; an admin's change needs the token, e.g.
+                  KINTSUGI_TOKEN=${f.adminToken} ${cli} constraints set ${CHANGED_CONSTRAINT} 12
+
+The machines are a shell script (scripts/demo/machine.sh) standing in for their BMCs; on real machines the repair
+commands are the shipped deploy/commands/ipmi-power-cycle and ipmi-is-healthy (or the redfish-* pair), installed in
+/usr/local/libexec/kintsugi/ (see the README's "Shipped BMC commands").
+
+Paste this subscription into GraphiQL to see repairs as they happen:
+
+  subscription {
+    repairEntryEvents { kind entry { index address nodename status step stepStatus } record { reason } }
+  }
+
+Every ${T.cycleSeconds / 60} minutes, for as long as it runs:
+  - a machine breaks every ${T.breakEverySeconds} s or so; kintsugi drains it, reboots it (step 1) and, when the fault
+    survives the reboot (every other one does), power-cycles it (step 2). Repairs are paced per rack (one at a time
+    in a rack until repairs there succeed); the operator deletes finished entries every ${T.cleanupEverySeconds} s;
+  - at ${T.nodeNotReadyAtSeconds} s, a node's kubelet stops while sabakan sees its machine healthy: kintsugi's health check
+    enqueues it after ${T.nodeNotReadyTimeoutSeconds} s NotReady;
+  - at ${T.drainRefusedAtSeconds} s, a machine breaks whose pod a disruption budget protects: the drain backs off, and the
+    operator lifts the budget and resets the back-off ${T.budgetLiftedAfterSeconds} s later;
+  - at ${T.powerCutAtSeconds} s, rack ${POWER_CUT_RACK} loses power for ${T.powerOutageSeconds} s: maximum-unhealthy-machines-per-rack = ${f.rackLimit}
+    keeps kintsugi from "repairing" the whole rack until its power is back;
+  - at ${T.flapAtSeconds} s, a machine breaks again right after its repair: kintsugi leaves it alone as recently
+    repaired until its finished entry is deleted, repairs it again, and when it breaks a third time within
+    ${T.escalationWindowSeconds} s holds it as a repeat offender; the operator replaces its part and releases it;
+  - at ${T.controlPlanesFailAtSeconds} s, two control planes fail together: kintsugi repairs one control plane at a time;
+  - at ${T.constraintChangeAtSeconds} s, the admin sets ${CHANGED_CONSTRAINT} to ${CONSTRAINT_VALUES[1]} (and back to ${CONSTRAINT_VALUES[0]} the next cycle).
+Times are the scenario's clock${pace}. The story is on stdout; kintsugi's own log on stderr. Ctrl-C to stop.
+`;
+}
