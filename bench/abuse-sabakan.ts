@@ -56,11 +56,13 @@ export class CachedSabakan {
     const key = `${method} ${path} ${contentType} ${body.toString("utf8")}`;
     let kept = this.kept.get(key);
     if (!kept) {
-      kept = fetch(`${this.upstream.url}${path}`, { method, headers: { "content-type": contentType }, ...(method === "GET" ? {} : { body }) }).then(async (res) => ({
-        status: res.status,
-        contentType: res.headers.get("content-type") ?? "application/json",
-        body: Buffer.from(await res.arrayBuffer()),
-      }));
+      kept = fetch(`${this.upstream.url}${path}`, { method, headers: { "content-type": contentType }, ...(method === "GET" ? {} : { body }) }).then(
+        async (res) => ({
+          status: res.status,
+          contentType: res.headers.get("content-type") ?? "application/json",
+          body: Buffer.from(await res.arrayBuffer()),
+        }),
+      );
       this.kept.set(key, kept);
       kept.catch(() => this.kept.delete(key));
     }

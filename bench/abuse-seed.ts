@@ -30,10 +30,18 @@ export interface SeededSizes {
 }
 
 function seedOutcomes(db: Db, now: number): void {
-  const insert = db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error, skipped_total, skipped_by_kind)
+  const insert =
+    db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error, skipped_total, skipped_by_kind)
     VALUES (?, 'schedule', 10000, '[]', ?, NULL, NULL, ?, ?)`);
   const skipped = JSON.stringify(
-    Array.from({ length: SKIPPED_PER_OUTCOME }, (_, i) => ({ serial: fleetSerial(i), address: fleetAddress(i), state: "UNHEALTHY", reason: "the repair queue is full (maximum-repair-queue-entries: 10)", kind: "queue_limit", rack: Math.floor(i / 30) })),
+    Array.from({ length: SKIPPED_PER_OUTCOME }, (_, i) => ({
+      serial: fleetSerial(i),
+      address: fleetAddress(i),
+      state: "UNHEALTHY",
+      reason: "the repair queue is full (maximum-repair-queue-entries: 10)",
+      kind: "queue_limit",
+      rack: Math.floor(i / 30),
+    })),
   );
   const byKind = JSON.stringify([{ kind: "queue_limit", machines: 2_000 }]);
   db.transaction(() => {
@@ -42,7 +50,7 @@ function seedOutcomes(db: Db, now: number): void {
 }
 
 function pollRecord(time: number, machines: number): PollRecord {
-  const n = Array.from({ length: machines }, (_, i) => i * 97 % 10_000);
+  const n = Array.from({ length: machines }, (_, i) => (i * 97) % 10_000);
   return {
     time,
     machines: {

@@ -90,7 +90,9 @@ export class MeasuredServer {
   static async start(bin: string, config: string, cwd: string): Promise<MeasuredServer> {
     const serve = serveProcess(["--config", config], cwd, undefined, undefined, bin);
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`serve did not start within ${START_TIMEOUT_MS} ms: ${serve.stderr()}`)), START_TIMEOUT_MS)));
+    const late = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`serve did not start within ${START_TIMEOUT_MS} ms: ${serve.stderr()}`)), START_TIMEOUT_MS)),
+    );
     try {
       return new MeasuredServer(serve, await Promise.race([serve.url, late]));
     } catch (err) {
@@ -110,7 +112,15 @@ export class MeasuredServer {
   gone(): string | null {
     if (this.guardTripped) return this.guardTripped;
     if (this.exitedWith === undefined) return null;
-    const last = this.serve.stderr().trim().split("\n").filter((l) => /Error|FATAL|heap/i.test(l)).at(-1) ?? this.serve.stderr().trim().split("\n").at(-1) ?? "";
+    const last =
+      this.serve
+        .stderr()
+        .trim()
+        .split("\n")
+        .filter((l) => /Error|FATAL|heap/i.test(l))
+        .at(-1) ??
+      this.serve.stderr().trim().split("\n").at(-1) ??
+      "";
     return `crashed (exit ${this.exitedWith})${last ? `: ${last.trim().slice(0, 120)}` : ""}`;
   }
 
@@ -128,10 +138,7 @@ export class MeasuredServer {
     const probe = new Worker(PROBE, { eval: true, workerData: { url: this.url, every: PROBE_EVERY_MS } });
     await new Promise((resolve) => probe.once("message", resolve));
     let timer: NodeJS.Timeout | undefined;
-    const result = await Promise.race([
-      work(),
-      new Promise<T>((resolve) => (timer = setTimeout(() => resolve(onTimeout(timeoutMs)), timeoutMs))),
-    ]);
+    const result = await Promise.race([work(), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(onTimeout(timeoutMs)), timeoutMs)))]);
     clearTimeout(timer);
     const probed = await new Promise<{ latencies: number[]; failed: number; pending: number | null }>((resolve) => {
       probe.once("message", resolve);

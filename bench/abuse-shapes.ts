@@ -38,7 +38,11 @@ const bytes = (n: number) => (n >= MB ? `${(n / MB).toFixed(1)} MB` : `${n} B`);
 /** POSTs a document with `token` and tells its answer, counting the body's bytes as they come (never holding them). */
 export async function postAnswer(url: string, token: string, query: string, variables?: Record<string, unknown>): Promise<string> {
   try {
-    const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+    const res = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
     let size = 0;
     const head: Buffer[] = [];
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -84,12 +88,16 @@ function replay(aliases: number): Shape {
   const query = `query ($since: DateTime!) { ${aliased(aliases, "simulateAutoRepair(since: $since, constraints: { maximumRepairQueueEntries: 2 }) { pollsReplayed truncated }")} }`;
   return {
     name: `simulateAutoRepair over ${REPLAY_DAYS} days of polls, ${aliases} alias${aliases > 1 ? "es" : ""}`,
-    run: (ctx, clients) => atOnce(clients, () => postAnswer(ctx.url, ctx.viewer, query, { since: new Date(ctx.now - (REPLAY_DAYS * 86_400_000 - 3_600_000)).toISOString() })),
+    run: (ctx, clients) =>
+      atOnce(clients, () => postAnswer(ctx.url, ctx.viewer, query, { since: new Date(ctx.now - (REPLAY_DAYS * 86_400_000 - 3_600_000)).toISOString() })),
   };
 }
 
 function subscriptions(count: number): Shape {
-  return { name: `${count} subscriptions, each its own alias on RepairEntry.machine, one event`, run: (ctx, clients, note) => subscriptionShape(ctx, count, clients, note) };
+  return {
+    name: `${count} subscriptions, each its own alias on RepairEntry.machine, one event`,
+    run: (ctx, clients, note) => subscriptionShape(ctx, count, clients, note),
+  };
 }
 
 function cost(index: number, name: string): Shape {
@@ -110,7 +118,8 @@ function hostile(name: string, behaviour: HostileBehaviour, listBytes?: number):
       clearTimeout(timer);
       const answers = ctx.kube?.answers ?? [];
       const read = (kind: "watch" | "list") => answers.filter((a) => a.kind === kind);
-      const sent = (kind: "watch" | "list") => `${read(kind).length} ${kind === "watch" ? "watches" : "lists"} (${bytes(read(kind).reduce((n, a) => n + a.bytesSent, 0))} sent)`;
+      const sent = (kind: "watch" | "list") =>
+        `${read(kind).length} ${kind === "watch" ? "watches" : "lists"} (${bytes(read(kind).reduce((n, a) => n + a.bytesSent, 0))} sent)`;
       return `${gone ?? `alive after ${KUBE_WINDOW_MS / 1000} s`}; ${sent("list")}, ${sent("watch")}`;
     },
   };

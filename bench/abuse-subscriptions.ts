@@ -92,7 +92,9 @@ export async function subscriptionShape(
     await opts.fire();
     while (tally.delivered.size < expected && tally.closed === null) {
       await pause(20);
-      note(`${accepted} subscribed${refused ? `, ${refused}` : ""}; the event reached ${tally.delivered.size} so far, ${opts.sabakanRequests() - before} sabakan requests`);
+      note(
+        `${accepted} subscribed${refused ? `, ${refused}` : ""}; the event reached ${tally.delivered.size} so far, ${opts.sabakanRequests() - before} sabakan requests`,
+      );
     }
     const seconds = ((performance.now() - fired) / 1000).toFixed(1);
     return (

@@ -74,18 +74,27 @@ function row(name: string, clients: number, answer: string, f: ServerFigures): s
 let fired = 0;
 
 async function measureShape(dir: string, sabakan: CachedSabakan, shape: Shape, clients: number, now: number): Promise<string> {
-  const kube = shape.kube ? await HostileKubeApi.start(shape.kube.behaviour, shape.kube.listBytes === undefined ? {} : { listBytes: shape.kube.listBytes }) : null;
+  const kube = shape.kube
+    ? await HostileKubeApi.start(shape.kube.behaviour, shape.kube.listBytes === undefined ? {} : { listBytes: shape.kube.listBytes })
+    : null;
   try {
     const server = await MeasuredServer.start(BIN, config(dir, sabakan, kube), dir);
     // What CKE asks every minute: how the server learns the fleet's size before the shape.
     if (!kube) await postAnswer(server.url, VIEWER, CKE_SEARCH_MACHINES);
     const fire = async () => {
       const i = fired++;
-      await postAnswer(server.url, ADMIN, `mutation ($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, { a: fleetAddress(FLEET - 1 - i) });
+      await postAnswer(server.url, ADMIN, `mutation ($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, {
+        a: fleetAddress(FLEET - 1 - i),
+      });
     };
     let progress = "";
     const { result, figures } = await server.measure(
-      () => shape.run({ url: server.url, viewer: VIEWER, sabakanRequests: () => sabakan.requests, kube, fire, gone: () => server.whenGone(), now }, clients, (p) => (progress = p)),
+      () =>
+        shape.run(
+          { url: server.url, viewer: VIEWER, sabakanRequests: () => sabakan.requests, kube, fire, gone: () => server.whenGone(), now },
+          clients,
+          (p) => (progress = p),
+        ),
       SHAPE_SECONDS * 1000,
       (limit) => `timed out after ${limit / 1000} s${progress ? ` (${progress})` : ""}`,
     );
@@ -103,7 +112,14 @@ async function main(): Promise<void> {
   const sabakan = await CachedSabakan.start(fake);
   try {
     for (let i = 0; i < FLEET; i++) {
-      fake.addMachine({ serial: fleetSerial(i), rack: Math.floor(i / 30), indexInRack: (i % 30) + 1, ipv4: [fleetAddress(i)], bmcIPv4: `10.200.${Math.floor(i / 250)}.${i % 250}`, labels: { product: "R640", datacenter: "dc1" } });
+      fake.addMachine({
+        serial: fleetSerial(i),
+        rack: Math.floor(i / 30),
+        indexInRack: (i % 30) + 1,
+        ipv4: [fleetAddress(i)],
+        bmcIPv4: `10.200.${Math.floor(i / 250)}.${i % 250}`,
+        labels: { product: "R640", datacenter: "dc1" },
+      });
     }
     const now = Date.now();
     const seeded = seedAbuseDatabase(join(dir.path, "kintsugi.db"), now);
@@ -114,8 +130,14 @@ async function main(): Promise<void> {
         `(a year, one a minute; the last ${REPLAY_DAYS} days ${MACHINES_PER_RECENT_POLL} machines each; ${seeded.pollRecordMegabytes.toFixed(0)} MB) seeded in ${seeded.seconds.toFixed(0)} s`,
     );
     const began = performance.now();
-    await fetch(`${fake.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: CKE_SEARCH_MACHINES }) }).then((r) => r.arrayBuffer());
-    console.log(`the test sabakan (graphql-js in this process) answers CKE's fleet search in ${((performance.now() - began) / 1000).toFixed(2)} s; kintsugi asks it through a cache of its answers (bench/abuse-sabakan.ts)`);
+    await fetch(`${fake.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: CKE_SEARCH_MACHINES }),
+    }).then((r) => r.arrayBuffer());
+    console.log(
+      `the test sabakan (graphql-js in this process) answers CKE's fleet search in ${((performance.now() - began) / 1000).toFixed(2)} s; kintsugi asks it through a cache of its answers (bench/abuse-sabakan.ts)`,
+    );
     console.log(`each shape on a fresh server, from a viewer token; timeout ${SHAPE_SECONDS} s; the bench kills a server past ${GUARD_MB} MB RSS\n`);
     console.log("| shape | clients | answer | /health p50 / p99 / max | peak RSS |");
     console.log("|---|---|---|---|---|");

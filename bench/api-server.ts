@@ -12,10 +12,23 @@ const ENTRIES = Number(process.argv[3] ?? 100);
 
 const BARE_SCHEMA = /* GraphQL */ `
   type RepairEntry {
-    index: ID! address: String! nodename: String! serial: String machineType: String! operation: String!
-    status: String! step: Int! stepStatus: String! deleted: Boolean! lastTransitionTime: String drainBackoffCount: Int!
+    index: ID!
+    address: String!
+    nodename: String!
+    serial: String
+    machineType: String!
+    operation: String!
+    status: String!
+    step: Int!
+    stepStatus: String!
+    deleted: Boolean!
+    lastTransitionTime: String
+    drainBackoffCount: Int!
   }
-  type Query { repairQueueEnabled: Boolean! searchRepairEntries: [RepairEntry!]! }
+  type Query {
+    repairQueueEnabled: Boolean!
+    searchRepairEntries: [RepairEntry!]!
+  }
 `;
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -29,8 +42,18 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 async function bare(): Promise<number> {
   const entries = Array.from({ length: ENTRIES }, (_, i) => ({
-    index: String(i + 1), address: `10.0.1.${i + 1}`, nodename: "", serial: null, machineType: "qemu", operation: "unreachable",
-    status: "QUEUED", step: 0, stepStatus: "WAITING", deleted: false, lastTransitionTime: "2026-11-22T06:00:00Z", drainBackoffCount: 0,
+    index: String(i + 1),
+    address: `10.0.1.${i + 1}`,
+    nodename: "",
+    serial: null,
+    machineType: "qemu",
+    operation: "unreachable",
+    status: "QUEUED",
+    step: 0,
+    stepStatus: "WAITING",
+    deleted: false,
+    lastTransitionTime: "2026-11-22T06:00:00Z",
+    drainBackoffCount: 0,
   }));
   const apollo = new ApolloServer({ typeDefs: BARE_SCHEMA, resolvers: { Query: { repairQueueEnabled: () => true, searchRepairEntries: () => entries } } });
   await apollo.start();
@@ -55,7 +78,9 @@ async function bare(): Promise<number> {
 async function kintsugi(): Promise<number> {
   const k = await startTestKintsugi();
   for (let i = 0; i < ENTRIES; i++) {
-    const r = await k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, { a: `10.0.1.${i + 1}` });
+    const r = await k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, {
+      a: `10.0.1.${i + 1}`,
+    });
     if (r.errors) throw new Error(r.errors[0]?.message);
   }
   return Number(new URL(k.url).port);

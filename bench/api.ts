@@ -39,11 +39,21 @@ async function startServer(kind: "bare" | "kintsugi", production: boolean): Prom
 
 function post(agent: Agent, port: number, body: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: "/graphql", method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/graphql",
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`HTTP ${res.statusCode}`))));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -101,7 +111,8 @@ for (const production of [false, true]) {
         }
       }
       const rps = (kind: "bare" | "kintsugi") => totals[kind].done / totals[kind].seconds;
-      for (const kind of ["bare", "kintsugi"] as const) console.log(`${mode}, ${kind.padEnd(8)} ${q.name}: ${rps(kind).toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
+      for (const kind of ["bare", "kintsugi"] as const)
+        console.log(`${mode}, ${kind.padEnd(8)} ${q.name}: ${rps(kind).toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
       console.log(`${mode}: ${q.name}: kintsugi ${(rps("kintsugi") / rps("bare")).toFixed(2)}x the bare Apollo (goal: at least ${q.goal}x)`);
       agents.bare.destroy();
       agents.kintsugi.destroy();

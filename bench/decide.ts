@@ -17,11 +17,20 @@ function mixed(i: number): { e: RepairEntry; o: Partial<RepairObservation> } {
   const node = { nodename: `node-${index}` };
   const base = { address: `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`, ...node };
   switch (i % 20) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7:
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
       return { e: entry(index, base), o: node };
-    case 8: case 9:
+    case 8:
+    case 9:
       return { e: entry(index, { ...base, status: "processing", stepStatus: "draining", lastTransitionTime: T - 10 * SEC }), o: { ...node, job: "drain" } };
-    case 10: case 11:
+    case 10:
+    case 11:
       return { e: entry(index, { ...base, status: "processing", stepStatus: "watching", lastTransitionTime: T - 10 * SEC }), o: node };
     case 12:
       return { e: entry(index, { ...base, status: "processing", stepStatus: "watching" }), o: node };
@@ -29,9 +38,11 @@ function mixed(i: number): { e: RepairEntry; o: Partial<RepairObservation> } {
       return { e: entry(index, { ...base, status: "processing", drainBackoffCount: 1, drainBackoffExpire: T + 60 * SEC }), o: node };
     case 14:
       return { e: entry(index, { ...base, status: "processing", stepStatus: "watching", lastTransitionTime: T - 10 * SEC }), o: { ...node, healthy: true } };
-    case 15: case 16:
+    case 15:
+    case 16:
       return { e: entry(index, { ...base, status: "succeeded" }), o: node };
-    case 17: case 18:
+    case 17:
+    case 18:
       return { e: entry(index, { ...base, status: "failed" }), o: node };
     default:
       return { e: entry(index, { ...base, deleted: true }), o: node };

@@ -18,14 +18,32 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function kintsugiFanout(): Promise<{ times: number[]; endToEnd: number[]; payload: string }> {
   let committedAt = 0;
   // Every subscriber connects from 127.0.0.1.
-  const k = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS, maxConnectionsPerAddress: SUBSCRIBERS } }, { subscriptionBufferSize: 10_000, onCommitted: () => void (committedAt = performance.now()) });
+  const k = await startTestKintsugi(
+    { limits: { ...DEFAULT_LIMITS, maxConnectionsPerAddress: SUBSCRIBERS } },
+    { subscriptionBufferSize: 10_000, onCommitted: () => void (committedAt = performance.now()) },
+  );
   const clients: Client[] = [];
   let received = 0;
   let payload = "";
   let acked = 0;
   for (let i = 0; i < SUBSCRIBERS; i++) {
-    const client = createClient({ url: `${k.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, on: { connected: () => void acked++ } });
-    client.subscribe({ query: QUERY }, { next: (v) => { received++; payload = JSON.stringify(v); }, error: () => {}, complete: () => {} });
+    const client = createClient({
+      url: `${k.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      on: { connected: () => void acked++ },
+    });
+    client.subscribe(
+      { query: QUERY },
+      {
+        next: (v) => {
+          received++;
+          payload = JSON.stringify(v);
+        },
+        error: () => {},
+        complete: () => {},
+      },
+    );
     clients.push(client);
   }
   while (acked < SUBSCRIBERS) await new Promise((r) => setTimeout(r, 20));
@@ -35,7 +53,9 @@ async function kintsugiFanout(): Promise<{ times: number[]; endToEnd: number[]; 
   for (let round = 0; round < ROUNDS; round++) {
     received = 0;
     const start = performance.now();
-    await k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, { a: `10.0.0.${round + 1}` });
+    await k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, {
+      a: `10.0.0.${round + 1}`,
+    });
     while (received < SUBSCRIBERS) await new Promise((r) => setImmediate(r));
     const done = performance.now();
     times.push(done - committedAt);

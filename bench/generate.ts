@@ -65,14 +65,33 @@ function timeAny(fn: () => unknown): number {
   return median(times);
 }
 
-const figures = new Map<number, { generate: number; update: number; nodes: number; changes: number; yaml: number; yamlBytes: number; json: number; stored: number; store: number; load: number }>();
+const figures = new Map<
+  number,
+  {
+    generate: number;
+    update: number;
+    nodes: number;
+    changes: number;
+    yaml: number;
+    yamlBytes: number;
+    json: number;
+    stored: number;
+    store: number;
+    load: number;
+  }
+>();
 for (const size of [1_000, 10_000]) {
   const machines = fleet(size);
   const constraints = { controlPlaneCount: 5, minimumWorkers: Math.floor(size * 0.8), maximumWorkers: 0, waitSecondsToReplaceControlPlane: 0 };
   const first = generate(template, machines, constraints, NOW);
   if (!first.ok) throw new Error(first.error);
   const cp = first.cluster.nodes.find((n) => n.control_plane)?.address;
-  const workers = new Set(first.cluster.nodes.filter((n) => !n.control_plane).map((n) => n.address).filter((_, i) => i % 100 === 0));
+  const workers = new Set(
+    first.cluster.nodes
+      .filter((n) => !n.control_plane)
+      .map((n) => n.address)
+      .filter((_, i) => i % 100 === 0),
+  );
   const later = machines.map((m) => (m.ipv4[0] === cp || workers.has(m.ipv4[0] as string) ? { ...m, state: "UNHEALTHY" as const } : m));
   const updated = update(first.cluster, { template, machines: later, nodeTaints: new Map(), constraints, now: NOW + 60_000, rebootingNodes: new Set() });
   figures.set(size, {
@@ -90,9 +109,13 @@ for (const size of [1_000, 10_000]) {
 }
 
 for (const [size, f] of figures) {
-  console.log(`${size} machines: ${f.nodes} nodes; generate ${f.generate.toFixed(2)} ms, update ${f.update.toFixed(2)} ms (${f.changes} changes) — median of ${RUNS}`);
+  console.log(
+    `${size} machines: ${f.nodes} nodes; generate ${f.generate.toFixed(2)} ms, update ${f.update.toFixed(2)} ms (${f.changes} changes) — median of ${RUNS}`,
+  );
   const kb = (n: number) => `${(n / 1024).toFixed(0)} kB`;
-  console.log(`  cluster.yml ${kb(f.yamlBytes)} rendered in ${f.yaml.toFixed(2)} ms; stored ${kb(f.json)} of JSON as ${kb(f.stored)} gzip'd in ${f.store.toFixed(2)} ms, loaded in ${f.load.toFixed(2)} ms`);
+  console.log(
+    `  cluster.yml ${kb(f.yamlBytes)} rendered in ${f.yaml.toFixed(2)} ms; stored ${kb(f.json)} of JSON as ${kb(f.stored)} gzip'd in ${f.store.toFixed(2)} ms, loaded in ${f.load.toFixed(2)} ms`,
+  );
 }
 const small = figures.get(1_000);
 const large = figures.get(10_000);

@@ -24,10 +24,25 @@ export function seedHistory(db: Db, rows: number, t0: number): number {
       const created = t0 + e * MIN;
       for (let k = 0; k < RECORDS_PER_REPAIR; k++) {
         const last = k === RECORDS_PER_REPAIR - 1;
-        history.run(e, created + k * MIN, k === 0 ? "queued" : last ? "succeeded" : "processing", Math.max(0, (k - 1) >> 1), k % 2 === 1 ? "draining" : "watching");
+        history.run(
+          e,
+          created + k * MIN,
+          k === 0 ? "queued" : last ? "succeeded" : "processing",
+          Math.max(0, (k - 1) >> 1),
+          k % 2 === 1 ? "draining" : "watching",
+        );
       }
       if (e > repairs - KEPT) {
-        finished.run(e * RECORDS_PER_REPAIR, e, `10.${(e >> 16) & 255}.${(e >> 8) & 255}.${e & 255}`, ["qemu", "dell", "hpe"][e % 3], e % 7 === 0 ? "unreachable" : "unhealthy", created, created + RECORDS_PER_REPAIR * MIN, e % 11 === 0 ? "failed" : "succeeded");
+        finished.run(
+          e * RECORDS_PER_REPAIR,
+          e,
+          `10.${(e >> 16) & 255}.${(e >> 8) & 255}.${e & 255}`,
+          ["qemu", "dell", "hpe"][e % 3],
+          e % 7 === 0 ? "unreachable" : "unhealthy",
+          created,
+          created + RECORDS_PER_REPAIR * MIN,
+          e % 11 === 0 ? "failed" : "succeeded",
+        );
       }
     }
   })();

@@ -38,13 +38,20 @@ try {
   }
   const store = openSqliteStore({ path: join(dir.path, "bench.db"), initialConstraints: { maximumRepairQueueEntries: 1000 } });
   const poller = new AutoRepairPoller({
-    store, nodes: null, now: Date.now, log: quiet,
+    store,
+    nodes: null,
+    now: Date.now,
+    log: quiet,
     machines: new SabakanClient({ url: sabakan.url, timeoutMs: 60_000, maxResponseBytes: 256 * 1024 * 1024 }),
   });
 
   const bare = async (variables: unknown) => {
     const start = performance.now();
-    const res = await fetch(sabakanEndpoint(sabakan.url), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: SEARCH_MACHINES, variables }) });
+    const res = await fetch(sabakanEndpoint(sabakan.url), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: SEARCH_MACHINES, variables }),
+    });
     const text = await res.text();
     const body = JSON.parse(text) as { data: { searchMachines: unknown[] } };
     return { ms: performance.now() - start, machines: body.data.searchMachines.length, bytes: text.length };
@@ -71,7 +78,9 @@ try {
     }
     const [p, b] = [median(pollTimes), median(bareTimes)];
     console.log(`${name}: answer of ${answer.machines} machines, ${(answer.bytes / 1e6).toFixed(2)} MB`);
-    console.log(`    first poll: ${first.ms.toFixed(0)} ms, enqueued ${first.outcome.enqueued.length}${first.outcome.shortCircuit ? ` (short-circuit: ${JSON.stringify(first.outcome.shortCircuit)})` : ""}`);
+    console.log(
+      `    first poll: ${first.ms.toFixed(0)} ms, enqueued ${first.outcome.enqueued.length}${first.outcome.shortCircuit ? ` (short-circuit: ${JSON.stringify(first.outcome.shortCircuit)})` : ""}`,
+    );
     console.log(`    poll, median of ${RUNS}: ${p.toFixed(1)} ms; bare fetch + JSON.parse: ${b.toFixed(1)} ms; ratio ${(p / b).toFixed(2)}x (goal <= 1.25x)`);
   };
 

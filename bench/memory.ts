@@ -35,7 +35,12 @@ async function seed(databasePath: string): Promise<void> {
   const entries: RepairEntry[] = [];
   for (let i = 0; i < ENTRIES; i++) {
     const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-    const { entry } = await store.add(createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW), "seeded", NOW, "bench");
+    const { entry } = await store.add(
+      createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW),
+      "seeded",
+      NOW,
+      "bench",
+    );
     const done = { ...entry, status: "succeeded" as const };
     await store.change(entry.index, () => [{ entry: done, kind: "transition", reason: "the health check reports the machine healthy" }], NOW, "bench");
     entries.push(done);
@@ -95,17 +100,25 @@ ${kubernetes}repair:
     const clients: Client[] = [];
     for (let i = 0; i < SUBSCRIBERS; i++) {
       const client = createClient({ url: url.replace("http", "ws"), webSocketImpl: WebSocket, retryAttempts: 0, on: { connected: () => void connected++ } });
-      client.subscribe({ query: "subscription { repairEntryEvents { kind entry { index address status step stepStatus } record { reason } } }" }, { next: () => void received++, error: () => {}, complete: () => {} });
+      client.subscribe(
+        { query: "subscription { repairEntryEvents { kind entry { index address status step stepStatus } record { reason } } }" },
+        { next: () => void received++, error: () => {}, complete: () => {} },
+      );
       clients.push(client);
     }
     while (connected < SUBSCRIBERS) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 500));
     console.log(`    ${SUBSCRIBERS} subscribers connected: ${mb(memory(pid))}`);
-    for (let i = 0; i < CHANGES; i++) await gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, { a: `10.200.0.${i + 1}` });
+    for (let i = 0; i < CHANGES; i++)
+      await gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, {
+        a: `10.200.0.${i + 1}`,
+      });
     while (received < SUBSCRIBERS * CHANGES) await new Promise((r) => setTimeout(r, 20));
     const queue = (await gql(`{ searchRepairEntries { index address status } }`))["searchRepairEntries"] as unknown[];
     const history = (await gql(`{ repairHistory(index: "1") { sequence reason detail } }`))["repairHistory"] as unknown[];
-    console.log(`    ${CHANGES} changes to every subscriber (${received.toLocaleString("en")} events), the queue (${queue.length} entries) and one entry's history (${history.length} records) read: ${mb(memory(pid))}`);
+    console.log(
+      `    ${CHANGES} changes to every subscriber (${received.toLocaleString("en")} events), the queue (${queue.length} entries) and one entry's history (${history.length} records) read: ${mb(memory(pid))}`,
+    );
     await Promise.all(clients.map((c) => c.dispose()));
   } finally {
     server.child.kill("SIGTERM");

@@ -15,7 +15,8 @@ const cases: Array<{ label: string; repairs: number; max: number; domains: Pacin
 
 for (const c of cases) {
   let schedule = emptySchedule(0);
-  for (let i = 0; i < c.repairs; i++) schedule = enqueueScheduled(schedule, { address: `10.0.${i >> 8}.${i & 255}`, machineType: `type-${i % 5}`, rack: i % 350, enqueuedAt: 0 });
+  for (let i = 0; i < c.repairs; i++)
+    schedule = enqueueScheduled(schedule, { address: `10.0.${i >> 8}.${i & 255}`, machineType: `type-${i % 5}`, rack: i % 350, enqueuedAt: 0 });
   const times: number[] = [];
   let steps = 0;
   for (let run = 0; run < RUNS; run++) {
@@ -26,5 +27,7 @@ for (const c of cases) {
     steps = result.steps;
   }
   times.sort((a, b) => a - b);
-  console.log(`${c.label}: median ${times[RUNS >> 1]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[RUNS - 1]!.toFixed(1)}), ${steps.toLocaleString("en")} steps`);
+  console.log(
+    `${c.label}: median ${times[RUNS >> 1]!.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[RUNS - 1]!.toFixed(1)}), ${steps.toLocaleString("en")} steps`,
+  );
 }

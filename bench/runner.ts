@@ -35,8 +35,17 @@ function runnerWith(dir: string, name: string, repair: RepairConfig, concurrency
   const path = join(dir, `${name}.db`);
   const store = openSqliteStore({ path });
   const runner = new RepairRunner({
-    entries: store.entries, settings: store.settings, repair, commands: new ProcessCommandRunner(), nodes: null, generatedControlPlanes: () => [], now: Date.now, random: Math.random,
-    log: runnerLog, intervalMs: 1000, healthCheckConcurrency: concurrency,
+    entries: store.entries,
+    settings: store.settings,
+    repair,
+    commands: new ProcessCommandRunner(),
+    nodes: null,
+    generatedControlPlanes: () => [],
+    now: Date.now,
+    random: Math.random,
+    log: runnerLog,
+    intervalMs: 1000,
+    healthCheckConcurrency: concurrency,
   });
   // Woken as kintsugi wires it.
   store.onCommit((commit) => {
@@ -45,21 +54,43 @@ function runnerWith(dir: string, name: string, repair: RepairConfig, concurrency
   // Counted through a connection of its own: the figures are SQL counts, not part of the store's port.
   const counts = openDatabase(path);
   const count = (sql: string) => (counts.prepare(sql).get() as { n: number }).n;
-  return { store, count, runner, close: async () => { counts.close(); await store.close(); } };
+  return {
+    store,
+    count,
+    runner,
+    close: async () => {
+      counts.close();
+      await store.close();
+    },
+  };
 }
 
 const operation = (health: string[], repair: string[]) => ({
-  operation: "op", healthCheckCommand: health, commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30,
+  operation: "op",
+  healthCheckCommand: health,
+  commandTimeoutSeconds: 30,
+  successCommand: null,
+  successCommandTimeout: 30,
   repairSteps: [{ repairCommand: repair, commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 60 }],
 });
 
 async function throughput(dir: string): Promise<void> {
   const script = join(dir, "m.sh");
   writeFileSync(script, `#!/bin/sh\ncase $1 in health) [ -f "${dir}/h-$2" ] && echo true || echo false ;; fix) : > "${dir}/h-$2" ;; esac\n`);
-  const repair: RepairConfig = { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 50, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", script, "health"], ["sh", script, "fix"])] }] };
+  const repair: RepairConfig = {
+    ...EMPTY_REPAIR_CONFIG,
+    maxConcurrentRepairs: 50,
+    repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", script, "health"], ["sh", script, "fix"])] }],
+  };
   const { store, count, runner, close } = runnerWith(dir, "a", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   const now = Date.now();
-  for (let i = 0; i < 1000; i++) await store.entries.add(createRepairEntry({ address: `10.${i >> 8}.${i & 255}.1`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
+  for (let i = 0; i < 1000; i++)
+    await store.entries.add(
+      createRepairEntry({ address: `10.${i >> 8}.${i & 255}.1`, machineType: "m", operation: "op", serial: null, source: "bench" }, now),
+      "bench",
+      now,
+      "bench",
+    );
   const before = count("SELECT COUNT(*) AS n FROM repair_history");
   const start = performance.now();
   runner.start();
@@ -72,15 +103,27 @@ async function throughput(dir: string): Promise<void> {
   await close();
   const raw = rawCommitRate(dir, 5000);
   console.log(`(a) 1,000 entries, instant commands, max_concurrent_repairs 50: all succeeded in ${seconds.toFixed(1)} s, ${runner.passCount} passes`);
-  console.log(`    ${records} history records = ${(records / seconds).toFixed(0)} transitions/s; raw SQLite single-row synchronous=FULL commits: ${raw.toFixed(0)}/s`);
+  console.log(
+    `    ${records} history records = ${(records / seconds).toFixed(0)} transitions/s; raw SQLite single-row synchronous=FULL commits: ${raw.toFixed(0)}/s`,
+  );
 }
 
 async function slowHealthChecks(dir: string): Promise<void> {
-  const repair: RepairConfig = { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 1, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", "-c", "sleep 1; echo false", "check"], ["true"])] }] };
+  const repair: RepairConfig = {
+    ...EMPTY_REPAIR_CONFIG,
+    maxConcurrentRepairs: 1,
+    repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", "-c", "sleep 1; echo false", "check"], ["true"])] }],
+  };
   const { store, runner, close } = runnerWith(dir, "b", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   await runner.stop();
   const now = Date.now();
-  for (let i = 0; i < 20; i++) await store.entries.add(createRepairEntry({ address: `10.1.0.${i + 1}`, machineType: "m", operation: "op", serial: null, source: "bench" }, now), "bench", now, "bench");
+  for (let i = 0; i < 20; i++)
+    await store.entries.add(
+      createRepairEntry({ address: `10.1.0.${i + 1}`, machineType: "m", operation: "op", serial: null, source: "bench" }, now),
+      "bench",
+      now,
+      "bench",
+    );
   // Disabled, so the pass is health checks and a decision, and no repair command muddies the figure.
   await store.settings.setRepairQueueEnabled(false);
   const start = performance.now();
@@ -89,7 +132,9 @@ async function slowHealthChecks(dir: string): Promise<void> {
   const seconds = (performance.now() - start) / 1000;
   await runner.stop();
   await close();
-  console.log(`(b) 20 entries whose health check takes 1 s: one pass took ${seconds.toFixed(2)} s (serial, as in CKE: about 20 s; health_check_concurrency ${DEFAULT_RUNNER.healthCheckConcurrency})`);
+  console.log(
+    `(b) 20 entries whose health check takes 1 s: one pass took ${seconds.toFixed(2)} s (serial, as in CKE: about 20 s; health_check_concurrency ${DEFAULT_RUNNER.healthCheckConcurrency})`,
+  );
 }
 
 const dir = tempDir("kintsugi-bench-");

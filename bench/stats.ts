@@ -72,7 +72,9 @@ async function inProcess(path: string, ranges: ReadonlyArray<readonly [string, n
     }
     const summaries = new RepairSummaries(store.entries, store.finished);
     const warmUp = await timed(() => summaries.warm((err) => console.log(`  the warm-up failed: ${String(err)}`)));
-    console.log(`  in-process: the background warm-up summarized ${summaries.size.toLocaleString("en")} repairs in ${ms(warmUp)} (batches of 500, a turn of the event loop between)`);
+    console.log(
+      `  in-process: the background warm-up summarized ${summaries.size.toLocaleString("en")} repairs in ${ms(warmUp)} (batches of 500, a turn of the event loop between)`,
+    );
   } finally {
     await store.close();
   }
@@ -82,15 +84,24 @@ for (const rows of [100_000, 1_000_000]) {
   const dir = tempDir("kintsugi-bench-stats-");
   const databasePath = join(dir.path, "kintsugi.db");
   const end = seed(databasePath, rows);
-  const ranges = [["the widest range (every kept repair)", end - 60 * DAY], ["one day", end - DAY]] as const;
+  const ranges = [
+    ["the widest range (every kept repair)", end - 60 * DAY],
+    ["one day", end - DAY],
+  ] as const;
   console.log(`${rows.toLocaleString("en")} history rows (${KEPT.toLocaleString("en")} kept finished repairs):`);
   await inProcess(databasePath, ranges, end);
   try {
     let usual = 0;
     const k = await startTestKintsugi({}, { databasePath, now: () => end });
     try {
-      for (let i = 0; i < QUEUE_ENTRIES; i++) await gqlOk(k, `mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, { a: `10.255.0.${i + 1}` });
-      for (const [name, query] of [[`${QUEUE_ENTRIES}-entry searchRepairEntries`, SEARCH_REPAIR_ENTRIES], ["machineHolds", "{ machineHolds { address reason } }"]] as const) {
+      for (let i = 0; i < QUEUE_ENTRIES; i++)
+        await gqlOk(k, `mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, {
+          a: `10.255.0.${i + 1}`,
+        });
+      for (const [name, query] of [
+        [`${QUEUE_ENTRIES}-entry searchRepairEntries`, SEARCH_REPAIR_ENTRIES],
+        ["machineHolds", "{ machineHolds { address reason } }"],
+      ] as const) {
         const all = await times(USUAL_RUNS, () => gqlOk(k, query));
         usual = Math.max(usual, p50(all));
         console.log(`  usual API latency, ${name}: p50 ${ms(p50(all))}, max ${ms(all.at(-1)!)} over ${USUAL_RUNS}`);
@@ -104,12 +115,16 @@ for (const rows of [100_000, 1_000_000]) {
         try {
           const variables = { s: new Date(since).toISOString(), u: new Date(end).toISOString(), g: groupBy };
           let read = 0;
-          const first = await timed(async () => (read = ((await gqlOk(k, QUERY, variables))["repairStats"] as Array<{ withHistory: number }>).reduce((n, g) => n + g.withHistory, 0)));
+          const first = await timed(
+            async () => (read = ((await gqlOk(k, QUERY, variables))["repairStats"] as Array<{ withHistory: number }>).reduce((n, g) => n + g.withHistory, 0)),
+          );
           // Every kept repair summarized (the warm-up may still be under way): what every later query meets.
           await gqlOk(k, QUERY, { ...variables, s: new Date(ranges[0][1]).toISOString() });
           const warm = await times(RUNS, () => gqlOk(k, QUERY, variables));
           const by = groupBy.length === 0 ? "ungrouped" : "by machine type, operation";
-          console.log(`  repairStats, ${label} (${read} histories), ${by}: first query after start ${ms(first)}; warm p50 ${ms(p50(warm))} (${(p50(warm) / usual).toFixed(1)}x the usual), max ${ms(warm.at(-1)!)} over ${RUNS}`);
+          console.log(
+            `  repairStats, ${label} (${read} histories), ${by}: first query after start ${ms(first)}; warm p50 ${ms(p50(warm))} (${(p50(warm) / usual).toFixed(1)}x the usual), max ${ms(warm.at(-1)!)} over ${RUNS}`,
+          );
         } finally {
           await k.dispose();
         }

@@ -17,7 +17,10 @@ export async function measureStatusFirstRender(runs: number, log: (line: string)
   if (!existsSync(CHROMIUM)) return `chromium not found at ${CHROMIUM}`;
   const sabakan = await startFakeSabakan();
   addRacks(sabakan, STATUS_MACHINES, STATUS_RACKS);
-  const k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 30, maxResponseBytes: 1 << 26 } }, { startSchedule: false });
+  const k = await startTestKintsugi(
+    { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 30, maxResponseBytes: 1 << 26 } },
+    { startSchedule: false },
+  );
   const origin = new URL(k.url).origin;
   const browser = await launchChromium();
   try {

@@ -61,9 +61,11 @@ const rate = (n: number, ms: number) => `${((n * 1000) / ms).toFixed(0)}/s`;
 async function timed(count: number, call: (i: number) => Promise<void>, inFlight = CONNECTIONS): Promise<number> {
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < count) await call(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) await call(next++);
+    }),
+  );
   return performance.now() - start;
 }
 
@@ -92,7 +94,10 @@ async function backend(overrides: () => Partial<KintsugiConfig>): Promise<void> 
   } finally {
     await api.dispose();
   }
-  const runner = await startTestKintsugi({ ...overrides(), repair: INSTANT, runner: { intervalSeconds: 1, healthCheckConcurrency: 50 } }, { startRunner: true });
+  const runner = await startTestKintsugi(
+    { ...overrides(), repair: INSTANT, runner: { intervalSeconds: 1, healthCheckConcurrency: 50 } },
+    { startRunner: true },
+  );
   try {
     await ok(runner, "mutation { setRepairQueueEnabled(enabled: false) }");
     // Addresses of their own per backend: the machines' files say which were repaired already.
@@ -100,18 +105,30 @@ async function backend(overrides: () => Partial<KintsugiConfig>): Promise<void> 
     await timed(RUNNER_ENTRIES, async (i) => void (await ok(runner, add(base + i))), 1);
     const start = performance.now();
     await ok(runner, "mutation { setRepairQueueEnabled(enabled: true) }");
-    await until("every entry finished", () => statuses(runner), (ss) => ss.every((s) => s === "SUCCEEDED" || s === "FAILED"), 300_000);
+    await until(
+      "every entry finished",
+      () => statuses(runner),
+      (ss) => ss.every((s) => s === "SUCCEEDED" || s === "FAILED"),
+      300_000,
+    );
     const ms = performance.now() - start;
     const indexes = (await ok(runner, "{ searchRepairEntries { index } }")).searchRepairEntries as Array<{ index: string }>;
     let records = 0;
     // Every record but the entry's `created` one was written by the runner.
     for (const e of indexes) records += (await ok(runner, `{ repairHistory(index: "${e.index}") { sequence } }`)).repairHistory.length - 1;
     const succeeded = (await statuses(runner)).filter((s) => s === "SUCCEEDED").length;
-    console.log(`  runner:    ${rate(records, ms)} transitions (${records} history records; ${succeeded} of ${RUNNER_ENTRIES} entries succeeded in ${(ms / 1000).toFixed(2)} s)`);
+    console.log(
+      `  runner:    ${rate(records, ms)} transitions (${records} history records; ${succeeded} of ${RUNNER_ENTRIES} entries succeeded in ${(ms / 1000).toFixed(2)} s)`,
+    );
     // A repair that failed here is a finding, not noise: say why, from its history.
-    const failed = ((await ok(runner, "{ searchRepairEntries { index status } }")).searchRepairEntries as Array<{ index: string; status: string }>).find((e) => e.status === "FAILED");
+    const failed = ((await ok(runner, "{ searchRepairEntries { index status } }")).searchRepairEntries as Array<{ index: string; status: string }>).find(
+      (e) => e.status === "FAILED",
+    );
     if (failed) {
-      const history = (await ok(runner, `{ repairHistory(index: "${failed.index}") { reason detail } }`)).repairHistory as Array<{ reason: string; detail: string | null }>;
+      const history = (await ok(runner, `{ repairHistory(index: "${failed.index}") { reason detail } }`)).repairHistory as Array<{
+        reason: string;
+        detail: string | null;
+      }>;
       console.log(`  FAILED entry ${failed.index}: ${history.map((h) => h.reason + (h.detail ? ` [${h.detail.slice(0, 200)}]` : "")).join(" -> ")}`);
     }
   } finally {

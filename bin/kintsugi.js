@@ -11,6 +11,11 @@ const { main } = await import("../dist/cli/main.js");
 if (given === undefined) delete process.env.NODE_ENV;
 
 main(process.argv).then(
-  (code) => { process.exitCode = code; },
-  (err) => { process.stderr.write(`kintsugi: ${err instanceof Error ? err.message : String(err)}\n`); process.exitCode = 1; },
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.stderr.write(`kintsugi: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
 );

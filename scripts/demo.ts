@@ -106,7 +106,13 @@ const kintsugi = await startKintsugi(
     runner: { intervalSeconds: timings.seconds("runnerIntervalSeconds"), healthCheckConcurrency: 32 },
     healthChecks: [nodeReady],
     limits: DEFAULT_LIMITS,
-    constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: RACK_LIMIT, waitSecondsToRepairRebooting: 0, controlPlaneCount: 3, minimumWorkers: 12 },
+    constraints: {
+      maximumRepairQueueEntries: 12,
+      maximumUnhealthyMachinesPerRack: RACK_LIMIT,
+      waitSecondsToRepairRebooting: 0,
+      controlPlaneCount: 3,
+      minimumWorkers: 12,
+    },
     // As on loopback without an auth section, clients without a token (the browser, the CLI) act as operators; the
     // demo itself sets the cluster template, an admin's change, with a token of its own.
     auth: { anonymous: "operator", tokens: [{ name: "demo", role: "admin", sha256: sha256Hex(DEMO_TOKEN) }], allowedOrigins: [], allowedHosts: [] },
@@ -160,7 +166,11 @@ console.log(banner({ url: kintsugi.url, adminToken: DEMO_TOKEN, databasePath, ra
 scenario = new Scenario({ dc, kintsugiUrl: kintsugi.url, story, timings, rackLimit: RACK_LIMIT, random: Math.random, adminToken: DEMO_TOKEN }, queue);
 scenario.clusterGenerated(controlPlanes);
 scenario.start();
-const stopFollowingWaits = followWaits(kintsugi.url, (index) => queue.addressOf(Number(index)), (line) => story.tell("kintsugi", line));
+const stopFollowingWaits = followWaits(
+  kintsugi.url,
+  (index) => queue.addressOf(Number(index)),
+  (line) => story.tell("kintsugi", line),
+);
 
 let stopping = false;
 const stop = async () => {

@@ -22,11 +22,21 @@ if (!existsSync("/usr/bin/chromium")) console.log("SKIPPING the browser tests: n
 const promtool = process.env.KINTSUGI_TEST_PROMTOOL ?? "/usr/bin/promtool";
 if (!existsSync(promtool)) console.log(`SKIPPING the promtool tests: no promtool at ${promtool} (install Debian's prometheus, as .ci/run does)`);
 const onPath = (name) => ["/usr/bin", ...(process.env.PATH ?? "").split(delimiter)].some((dir) => dir !== "" && existsSync(join(dir, name)));
-if (!onPath("kubectl")) console.log("SKIPPING the kubectl tests: no kubectl on PATH (the kustomize test of deploy/kubernetes, and the two tests that check the test Kubernetes API with kubectl too)");
+if (!onPath("kubectl"))
+  console.log(
+    "SKIPPING the kubectl tests: no kubectl on PATH (the kustomize test of deploy/kubernetes, and the two tests that check the test Kubernetes API with kubectl too)",
+  );
 if (!onPath("systemd-analyze")) console.log("SKIPPING the systemd unit test: no systemd-analyze on PATH (install Debian's systemd, as .ci/run does)");
-if (!onPath("ipmi_sim") || !onPath("ipmitool")) console.log("SKIPPING the IPMI command tests (the scripts, and a power cycle through kintsugi serve): no ipmi_sim or ipmitool on PATH (install Debian's openipmi and ipmitool, as .ci/run does)");
-if (!onPath("curl")) console.log("SKIPPING the Redfish command tests (the scripts, and a power cycle through kintsugi serve): no curl on PATH (install Debian's curl, as .ci/run does)");
-if (!existsSync("/usr/bin/zsh") && !existsSync("/bin/zsh")) console.log("SKIPPING the zsh completion runs: no zsh (install Debian's zsh, as .ci/run does); its script is checked only for its structure");
+if (!onPath("ipmi_sim") || !onPath("ipmitool"))
+  console.log(
+    "SKIPPING the IPMI command tests (the scripts, and a power cycle through kintsugi serve): no ipmi_sim or ipmitool on PATH (install Debian's openipmi and ipmitool, as .ci/run does)",
+  );
+if (!onPath("curl"))
+  console.log(
+    "SKIPPING the Redfish command tests (the scripts, and a power cycle through kintsugi serve): no curl on PATH (install Debian's curl, as .ci/run does)",
+  );
+if (!existsSync("/usr/bin/zsh") && !existsSync("/bin/zsh"))
+  console.log("SKIPPING the zsh completion runs: no zsh (install Debian's zsh, as .ci/run does); its script is checked only for its structure");
 
 const requested = process.argv.slice(2);
 const full = requested.length === 0;

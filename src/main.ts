@@ -125,9 +125,17 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       repairPacing: () => terms?.workers()?.runner.pacingState() ?? null,
     });
     // Told by every call to sabakan and Kubernetes (the workers' and the gateway's); the status page's banner reads it.
-    const dependencies = new DependencyMonitor([...(config.sabakan ? (["sabakan"] as const) : []), ...(nodes ? (["kubernetes"] as const) : [])], now, (status) => events.pubsub.publish("dependencyEvents", status));
+    const dependencies = new DependencyMonitor(
+      [...(config.sabakan ? (["sabakan"] as const) : []), ...(nodes ? (["kubernetes"] as const) : [])],
+      now,
+      (status) => events.pubsub.publish("dependencyEvents", status),
+    );
     const workerOptions = { now, random: options.random ?? Math.random, nodes: nodes && dependencies.watchingNodes(nodes), logger, dependencies };
-    const termOptions = { startRunner: options.startRunner !== false, startSchedule: options.startSchedule !== false, startClusterSchedule: options.startClusterSchedule !== false };
+    const termOptions = {
+      startRunner: options.startRunner !== false,
+      startSchedule: options.startSchedule !== false,
+      startClusterSchedule: options.startClusterSchedule !== false,
+    };
     // Each term writes through a store guarded by the election key it began with.
     const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
@@ -139,10 +147,22 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
     leadership.start();
     // In the background: the first repairStats query then reads only the repairs that ended since.
-    void summaries.warm((err) => logger.warn({ err: (err as Error).message }, "summarizing the repair histories for statistics failed; queries read them instead"));
+    void summaries.warm((err) =>
+      logger.warn({ err: (err as Error).message }, "summarizing the repair histories for statistics failed; queries read them instead"),
+    );
     // The sole leader (SQLite) leads at once: its term is running when start returns, as it always was.
     if (leadership.kind === "sole") await leaderTerms.settled();
-    logger.info({ url: listening.url, store: store.backend, ...(config.store === "sqlite" ? { database: config.database } : { etcd: config.etcd.endpoints, prefix: config.etcd.prefix }), replica: leadership.replicaName, version: VERSION, kubernetes: nodes !== null }, "kintsugi started");
+    logger.info(
+      {
+        url: listening.url,
+        store: store.backend,
+        ...(config.store === "sqlite" ? { database: config.database } : { etcd: config.etcd.endpoints, prefix: config.etcd.prefix }),
+        replica: leadership.replicaName,
+        version: VERSION,
+        kubernetes: nodes !== null,
+      },
+      "kintsugi started",
+    );
     const accessLine = accessLogLine(access);
     logger[accessLine.level](accessLine.fields, accessLine.message);
     return {

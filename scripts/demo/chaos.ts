@@ -54,7 +54,13 @@ function mayFail(m: ChaosMachine, rules: ChaosRules, down: ReadonlyMap<number, n
  * within the per-rack limit, and fewer than `maxDown` machines may be down already. `random` picks among them, among
  * those of `preferRacks` when there are any.
  */
-export function pickMachineToBreak(machines: readonly ChaosMachine[], now: number, rules: ChaosRules, random: () => number, preferRacks: ReadonlySet<number> = new Set()): ChaosMachine | null {
+export function pickMachineToBreak(
+  machines: readonly ChaosMachine[],
+  now: number,
+  rules: ChaosRules,
+  random: () => number,
+  preferRacks: ReadonlySet<number> = new Set(),
+): ChaosMachine | null {
   const down = downPerRack(machines);
   const downOutsideCut = machines.filter((m) => m.rack !== rules.powerCutRack && isDown(m)).length;
   if (downOutsideCut >= rules.maxDown) return null;

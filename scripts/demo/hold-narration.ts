@@ -53,7 +53,11 @@ function holdsOf(outcome: AutoRepairOutcome, previous: Holds, context: HoldNarra
     }
   }
   const cap = outcome.shortCircuit;
-  if (cap) holds.set("cap", { reason: `${cap.existingEntries} entries in the queue + ${cap.candidates} unhealthy ${cap.candidates === 1 ? "machine" : "machines"} > maximum-repair-queue-entries ${cap.limit}`, count: cap.candidates });
+  if (cap)
+    holds.set("cap", {
+      reason: `${cap.existingEntries} entries in the queue + ${cap.candidates} unhealthy ${cap.candidates === 1 ? "machine" : "machines"} > maximum-repair-queue-entries ${cap.limit}`,
+      count: cap.candidates,
+    });
   return holds;
 }
 
@@ -107,7 +111,11 @@ function ended(key: string, hold: Hold, outcome: AutoRepairOutcome, holds: Reado
  * no longer holds (and what became of it), compared with the holds after the previous outcome. A poll that holds
  * what the previous one held says nothing, so the story is told once per change, not once per poll.
  */
-export function narrateHolds(previous: Holds, outcome: AutoRepairOutcome, context: HoldNarrationContext): { readonly holds: Holds; readonly lines: readonly string[] } {
+export function narrateHolds(
+  previous: Holds,
+  outcome: AutoRepairOutcome,
+  context: HoldNarrationContext,
+): { readonly holds: Holds; readonly lines: readonly string[] } {
   const holds = holdsOf(outcome, previous, context);
   const lines: string[] = [];
   for (const [key, hold] of previous) if (!holds.has(key)) lines.push(ended(key, hold, outcome, holds, context));

@@ -84,7 +84,10 @@ export class Incidents {
     world.dc.hardware.fail(victim.address);
     world.dc.kube.setNodeCondition(nodeOf(victim.serial), "Ready", "False");
     this.notReady.add(victim.serial);
-    world.tell("chaos", `${nodeOf(victim.serial)}'s kubelet stopped: the node is NotReady while sabakan still sees ${victim.serial} (${victim.address}) HEALTHY`);
+    world.tell(
+      "chaos",
+      `${nodeOf(victim.serial)}'s kubelet stopped: the node is NotReady while sabakan still sees ${victim.serial} (${victim.address}) HEALTHY`,
+    );
     return true;
   }
 
@@ -105,7 +108,10 @@ export class Incidents {
     if (!victim) return false;
     world.dc.kube.refuseEviction("web", podOf(victim.serial));
     this.refused.set(victim.address, victim);
-    void world.reportBroken(victim, `${victim.serial} (${victim.address}) broke: UNHEALTHY; a disruption budget keeps its pod web/${podOf(victim.serial)} from being evicted`);
+    void world.reportBroken(
+      victim,
+      `${victim.serial} (${victim.address}) broke: UNHEALTHY; a disruption budget keeps its pod web/${podOf(victim.serial)} from being evicted`,
+    );
     return true;
   }
 
@@ -130,7 +136,10 @@ export class Incidents {
     try {
       const data = (await world.gql("mutation { resetRepairBackoff { index } }")) as { resetRepairBackoff: Array<{ index: number }> };
       const n = data.resetRepairBackoff.length;
-      world.tell("operator", `lifted the disruption budget of web/${podOf(machine.serial)} and reset the drain back-off of ${n} entr${n === 1 ? "y" : "ies"} (kintsugi repair-queue reset-backoff)`);
+      world.tell(
+        "operator",
+        `lifted the disruption budget of web/${podOf(machine.serial)} and reset the drain back-off of ${n} entr${n === 1 ? "y" : "ies"} (kintsugi repair-queue reset-backoff)`,
+      );
     } catch (err) {
       if (world.stopped()) return;
       world.tell("operator", `lifted the disruption budget of web/${podOf(machine.serial)}; resetting the back-off failed: ${(err as Error).message}`);
@@ -159,7 +168,11 @@ export class Incidents {
   async changeConstraint(cycle: number): Promise<void> {
     const [from, to] = cycle % 2 === 0 ? CONSTRAINT_VALUES : ([...CONSTRAINT_VALUES].reverse() as [number, number]);
     try {
-      await this.world.gql(`mutation ($n: String!, $v: Int!) { setConstraint(name: $n, value: $v) { maximumRepairQueueEntries } }`, { n: CHANGED_CONSTRAINT, v: to }, this.adminToken);
+      await this.world.gql(
+        `mutation ($n: String!, $v: Int!) { setConstraint(name: $n, value: $v) { maximumRepairQueueEntries } }`,
+        { n: CHANGED_CONSTRAINT, v: to },
+        this.adminToken,
+      );
       this.world.tell("admin", `set ${CHANGED_CONSTRAINT} to ${to} (was ${from}) with the admin token: kintsugi constraints set ${CHANGED_CONSTRAINT} ${to}`);
     } catch (err) {
       if (this.world.stopped()) return;
@@ -179,8 +192,13 @@ export class Incidents {
       this.world.dc.sabakan.setState(serial, "HEALTHY");
       this.world
         .gql(`mutation ($a: IPAddress!) { releaseMachine(address: $a) { address } }`, { a: machine.address })
-        .then(() => this.world.tell("operator", `replaced ${serial}'s faulty part and released the hold kintsugi set on it (kintsugi machine release ${serial})`))
-        .catch((err: unknown) => this.world.stopped() || this.world.tell("operator", `replaced ${serial}'s faulty part; releasing its hold failed: ${(err as Error).message}`))
+        .then(() =>
+          this.world.tell("operator", `replaced ${serial}'s faulty part and released the hold kintsugi set on it (kintsugi machine release ${serial})`),
+        )
+        .catch(
+          (err: unknown) =>
+            this.world.stopped() || this.world.tell("operator", `replaced ${serial}'s faulty part; releasing its hold failed: ${(err as Error).message}`),
+        )
         .finally(() => this.replacing.delete(serial));
     });
   }

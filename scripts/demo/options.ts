@@ -49,7 +49,8 @@ export function demoOptions(args: readonly string[]): DemoOptions {
     i++;
     if (name === "--port") port = number(name, value, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, "a port number from 0 to 65535");
     else if (name === "--scale") scale = number(name, value, (n) => n >= MIN_SCALE && n <= MAX_SCALE, `a number from ${MIN_SCALE} to ${MAX_SCALE}`);
-    else if (name === "--duration") durationSeconds = number(name, value, (n) => n > 0 && n <= MAX_DURATION_SECONDS, `a number of seconds > 0 and at most ${MAX_DURATION_SECONDS} (24 days)`);
+    else if (name === "--duration")
+      durationSeconds = number(name, value, (n) => n > 0 && n <= MAX_DURATION_SECONDS, `a number of seconds > 0 and at most ${MAX_DURATION_SECONDS} (24 days)`);
     else if (LEVELS.includes(value as Level)) logLevel = value as Level;
     else throw new Error(`--log-level: must be one of ${LEVELS.join(", ")}, got ${JSON.stringify(value)}`);
   }

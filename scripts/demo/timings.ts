@@ -71,7 +71,8 @@ export const MAX_SCALE = 10;
 
 /** {@link DEMO_TIMINGS} at `scale` (1 = the real demo, 0.2 = `--fast`). */
 export function wallTimings(scale: number): WallTimings {
-  if (!Number.isFinite(scale) || scale < MIN_SCALE || scale > MAX_SCALE) throw new Error(`scale must be a number from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`);
+  if (!Number.isFinite(scale) || scale < MIN_SCALE || scale > MAX_SCALE)
+    throw new Error(`scale must be a number from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`);
   const seconds = (name: keyof DemoTimings) => DEMO_TIMINGS[name] * scale;
   const pollSeconds = Math.max(1, Math.round(seconds("sabakanPollSeconds")));
   return {

@@ -18,7 +18,11 @@ export const TOLD_WAITS: ReadonlySet<string> = new Set(["CONTROL_PLANE", "PACING
  * The story lines for one `repairWaits` message, and the waits told so far for the next: an entry's wait is told once
  * when it starts to wait for a told reason and again only when that reason changes; `addressOf` names the machine.
  */
-export function waitLines(waits: readonly EntryWait[], told: ReadonlyMap<string, string>, addressOf: (index: string) => string | undefined): { lines: string[]; told: Map<string, string> } {
+export function waitLines(
+  waits: readonly EntryWait[],
+  told: ReadonlyMap<string, string>,
+  addressOf: (index: string) => string | undefined,
+): { lines: string[]; told: Map<string, string> } {
   const next = new Map<string, string>();
   const lines: string[] = [];
   for (const { index, waitingFor } of waits) {

@@ -46,7 +46,8 @@ export async function query<T>(document: string, variables: Record<string, unkno
   }
   const errors = Array.isArray(body.errors) ? body.errors : [];
   const messages = errors.map((e) => String(e.message));
-  if (messages.length > 0 || !body.data) throw new RequestError(messages.join("; ") || `kintsugi answered HTTP ${res.status} without data`, auth || errors.some(isAuthError));
+  if (messages.length > 0 || !body.data)
+    throw new RequestError(messages.join("; ") || `kintsugi answered HTTP ${res.status} without data`, auth || errors.some(isAuthError));
   return body.data;
 }
 

@@ -53,7 +53,10 @@ function render(): void {
   const racksError = byId("racks-error");
   const machinesFailed = failures.get("machines") ?? null;
   racksError.hidden = machinesFailed === null;
-  racksError.textContent = machinesFailed === null ? "" : visible(`cannot read the machines from sabakan: ${machinesFailed}${model.machines.size > 0 ? "; showing their last known states" : ""}`);
+  racksError.textContent =
+    machinesFailed === null
+      ? ""
+      : visible(`cannot read the machines from sabakan: ${machinesFailed}${model.machines.size > 0 ? "; showing their last known states" : ""}`);
   if (machinesFailed !== null && model.machines.size === 0) byId("racks-summary").textContent = "no machine known yet (sabakan cannot be read)";
   renderOutage(byId("outage"), model.dependencies.values());
   renderNow(byId("now"), model.entries.values(), model.holds.values());
@@ -81,7 +84,13 @@ function apply(change: () => void): void {
   }
 }
 
-const toMachine = (m: SabakanMachineRow): Machine => ({ serial: m.spec.serial, rack: m.spec.rack, indexInRack: m.spec.indexInRack, address: m.spec.ipv4[0] ?? null, state: m.status.state });
+const toMachine = (m: SabakanMachineRow): Machine => ({
+  serial: m.spec.serial,
+  rack: m.spec.rack,
+  indexInRack: m.spec.indexInRack,
+  address: m.spec.ipv4[0] ?? null,
+  state: m.status.state,
+});
 
 /** Reads one panel's data; its failure is noted for that panel alone and returned. */
 async function readPanel<T>(panel: Panel, document: string, use: (data: T) => void, variables: Record<string, unknown> = {}): Promise<RequestError | null> {
@@ -96,7 +105,8 @@ async function readPanel<T>(panel: Panel, document: string, use: (data: T) => vo
   }
 }
 
-const readMachines = () => readPanel<{ searchMachines: SabakanMachineRow[] }>("machines", READS.machines, (d) => model.replace({ machines: d.searchMachines.map(toMachine) }));
+const readMachines = () =>
+  readPanel<{ searchMachines: SabakanMachineRow[] }>("machines", READS.machines, (d) => model.replace({ machines: d.searchMachines.map(toMachine) }));
 
 async function readDependencies(): Promise<void> {
   try {
@@ -122,7 +132,10 @@ async function readAll(): Promise<void> {
       }),
       readPanel<{ machineHolds: Hold[] }>("holds", READS.holds, (d) => model.replace({ holds: d.machineHolds })),
       readPanel<{ autoRepairOutcomes: Outcome[] }>("outcomes", READS.outcomes, (d) => model.replace({ outcomes: d.autoRepairOutcomes })),
-      readPanel<{ finishedRepairs: FinishedRepairRecord[] }>("finished", READS.finished, (d) => (records = d.finishedRepairs), { since: new Date(Date.now() - DAY_MS).toISOString(), limit: FINISHED_LIMIT }),
+      readPanel<{ finishedRepairs: FinishedRepairRecord[] }>("finished", READS.finished, (d) => (records = d.finishedRepairs), {
+        since: new Date(Date.now() - DAY_MS).toISOString(),
+        limit: FINISHED_LIMIT,
+      }),
     ]);
     if (records !== null) timeline.replace(records, entries ?? [...model.entries.values()], FINISHED_LIMIT);
     for (const change of pending) change();
@@ -205,10 +218,25 @@ function goLive(): void {
       }),
     ended("repair entries"),
   );
-  subscribe<{ machineStateChanged: { serial: string; state: string } }>(client, SUBSCRIPTIONS.machines, (d) => apply(() => model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state)), ended("machine states"));
+  subscribe<{ machineStateChanged: { serial: string; state: string } }>(
+    client,
+    SUBSCRIPTIONS.machines,
+    (d) => apply(() => model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state)),
+    ended("machine states"),
+  );
   subscribe<{ autoRepairOutcomes: Outcome }>(client, SUBSCRIPTIONS.outcomes, (d) => apply(() => model.outcome(d.autoRepairOutcomes)), ended("poll outcomes"));
-  subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(client, SUBSCRIPTIONS.holds, (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)), ended("holds"));
-  subscribe<{ repairWaits: Array<{ index: string; waitingFor: RepairWait }> }>(client, SUBSCRIPTIONS.waits, (d) => apply(() => model.waits(d.repairWaits)), ended("waits"));
+  subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(
+    client,
+    SUBSCRIPTIONS.holds,
+    (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)),
+    ended("holds"),
+  );
+  subscribe<{ repairWaits: Array<{ index: string; waitingFor: RepairWait }> }>(
+    client,
+    SUBSCRIPTIONS.waits,
+    (d) => apply(() => model.waits(d.repairWaits)),
+    ended("waits"),
+  );
   subscribe<{ dependencyEvents: Dependency }>(
     client,
     SUBSCRIPTIONS.dependencies,

@@ -29,7 +29,10 @@ export function renderNow(section: HTMLElement, entries: Iterable<Entry>, holds:
   const why = (e: Entry) => (e.waitingFor ? `${e.waitingFor.kind}: ${e.waitingFor.message}` : "");
   const repairing = unfinished
     .filter((e) => e.status === "PROCESSING")
-    .map((e) => `#${e.index} ${e.address}${node(e)}: ${e.operation}, step ${e.step + 1}${e.stepCount === null ? "" : ` of ${e.stepCount}`} ${e.stepStatus}${e.waitingFor ? ` (${why(e)})` : ""}`);
+    .map(
+      (e) =>
+        `#${e.index} ${e.address}${node(e)}: ${e.operation}, step ${e.step + 1}${e.stepCount === null ? "" : ` of ${e.stepCount}`} ${e.stepStatus}${e.waitingFor ? ` (${why(e)})` : ""}`,
+    );
   const waiting = unfinished.filter((e) => e.status === "QUEUED").map((e) => `#${e.index} ${e.address}${node(e)}: ${why(e) || "queued"}`);
   const held = [...holds]
     .sort((a, b) => a.address.localeCompare(b.address))

@@ -20,7 +20,11 @@ export function renderOutage(banner: HTMLElement, dependencies: Iterable<Depende
     const line = el("p");
     line.dataset.dependency = d.name;
     const calls = `${d.failures} failed call${d.failures === 1 ? "" : "s"}`;
-    line.append(el("strong", `${LABELS[d.name] ?? d.name} is unreachable since `), timeOf(d.downSince), el("span", ` (${calls}): ${CONSEQUENCES[d.name] ?? "what it provides is missing"}.`));
+    line.append(
+      el("strong", `${LABELS[d.name] ?? d.name} is unreachable since `),
+      timeOf(d.downSince),
+      el("span", ` (${calls}): ${CONSEQUENCES[d.name] ?? "what it provides is missing"}.`),
+    );
     if (d.error) line.append(el("span", ` Last error: ${d.error}`, "detail"));
     return line;
   });

@@ -49,16 +49,29 @@ export function renderQueue(section: HTMLElement, entries: Iterable<Entry>, erro
 export function renderHolds(section: HTMLElement, holds: Iterable<Hold>, error: string | null = null): void {
   const list = [...holds].sort((a, b) => a.address.localeCompare(b.address));
   const { shown, more } = capped(list);
-  const rows = shown.map((h) => ({ key: h.address, cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : { text: `until ${clock(h.until)}`, title: h.until }] }));
-  fill(section, [el("h2", `Holds (${list.length})`), failed(error), table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."), more === null ? null : el("p", more, "more")]);
+  const rows = shown.map((h) => ({
+    key: h.address,
+    cells: [h.address, h.reason, h.setBy, h.source, h.until === null ? "until released" : { text: `until ${clock(h.until)}`, title: h.until }],
+  }));
+  fill(section, [
+    el("h2", `Holds (${list.length})`),
+    failed(error),
+    table(["address", "reason", "set by", "source", "until"], rows, "No machine is held."),
+    more === null ? null : el("p", more, "more"),
+  ]);
 }
 
 export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[], error: string | null = null): void {
   const nodes: Array<Node | null> = [el("h2", "Latest polls"), failed(error)];
   if (outcomes.length === 0) nodes.push(el("p", "No poll has run yet.", "empty"));
   for (const [i, o] of outcomes.entries()) {
-    const parts = [`#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedPhrase(o.skippedTotal, o.skipped.length)}`];
-    if (o.shortCircuit) parts.push(`short-circuited: ${o.shortCircuit.candidates} candidates over the limit of ${o.shortCircuit.limit} (${o.shortCircuit.existingEntries} in the queue)`);
+    const parts = [
+      `#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedPhrase(o.skippedTotal, o.skipped.length)}`,
+    ];
+    if (o.shortCircuit)
+      parts.push(
+        `short-circuited: ${o.shortCircuit.candidates} candidates over the limit of ${o.shortCircuit.limit} (${o.shortCircuit.existingEntries} in the queue)`,
+      );
     if (o.error) parts.push(`error: ${o.error}`);
     const block = el("div", undefined, "outcome");
     const line = el("p", parts.join("; "));
@@ -66,10 +79,14 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
     block.append(line);
     const rows = skipRows(outcomes, i);
     const skips = rows.kind === "all" ? rows.skips.map((skip) => ({ change: "", skip })) : rows.kind === "changes" ? rows.changes : [];
-    if (rows.kind === "changes") block.append(el("p", rows.changes.length === 0 ? `the same skips as #${rows.since}` : `skips changed since #${rows.since}:`, "more"));
+    if (rows.kind === "changes")
+      block.append(el("p", rows.changes.length === 0 ? `the same skips as #${rows.since}` : `skips changed since #${rows.since}:`, "more"));
     const { shown, more } = capped(skips);
     if (shown.length > 0) {
-      const cells = shown.map(({ change, skip: s }) => ({ key: `${change}${s.serial}`, cells: [...(rows.kind === "changes" ? [change] : []), s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
+      const cells = shown.map(({ change, skip: s }) => ({
+        key: `${change}${s.serial}`,
+        cells: [...(rows.kind === "changes" ? [change] : []), s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason],
+      }));
       block.append(table([...(rows.kind === "changes" ? ["change"] : []), "serial", "address", "state", "skip", "reason"], cells, ""));
     }
     if (more !== null) block.append(el("p", more, "more"));
@@ -102,11 +119,5 @@ export function renderTimeline(section: HTMLElement, recent: readonly EndedRepai
   const list = el("div", undefined, "scroll");
   list.append(table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."));
   if (more !== null) list.append(el("p", more, "more"));
-  fill(section, [
-    el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`),
-    failed(error),
-    strip,
-    axis,
-    list,
-  ]);
+  fill(section, [el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`), failed(error), strip, axis, list]);
 }

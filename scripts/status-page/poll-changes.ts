@@ -10,7 +10,10 @@ export interface SkipChange {
 }
 
 /** What a poll's skip rows show: all of them, the changes since the poll before, or nothing to compare with. */
-export type SkipRows = { readonly kind: "all"; readonly skips: readonly Skip[] } | { readonly kind: "changes"; readonly since: string; readonly changes: readonly SkipChange[] } | { readonly kind: "none" };
+export type SkipRows =
+  | { readonly kind: "all"; readonly skips: readonly Skip[] }
+  | { readonly kind: "changes"; readonly since: string; readonly changes: readonly SkipChange[] }
+  | { readonly kind: "none" };
 
 const keyOf = (s: Skip) => `${s.serial}\u0000${s.kind}`;
 

@@ -27,7 +27,14 @@ const DOWN_STATES = new Set(["UNHEALTHY", "UNREACHABLE"]);
  * the limit, red over it: the poll enqueues none of the rack). Held machines draw a bar over the rack; a rack whose
  * machines are all held gets a frame. Returns the header as text for the canvas's data attribute.
  */
-function drawRackHeader(ctx: CanvasRenderingContext2D, at: { x: number; y: number; labelHeight: number; cell: number; height: number }, rack: number, machines: readonly Machine[], holds: ReadonlyMap<string, Hold>, limit: number | null): string {
+function drawRackHeader(
+  ctx: CanvasRenderingContext2D,
+  at: { x: number; y: number; labelHeight: number; cell: number; height: number },
+  rack: number,
+  machines: readonly Machine[],
+  holds: ReadonlyMap<string, Hold>,
+  limit: number | null,
+): string {
   const down = machines.filter((m) => DOWN_STATES.has(m.state)).length;
   const held = machines.filter((m) => m.address !== null && holds.has(m.address)).length;
   ctx.fillStyle = "#9aa0a6";
@@ -64,7 +71,9 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
       return;
     }
     const repair = hit.entry ? `, repair #${hit.entry.index} ${hit.entry.operation} ${hit.entry.status}` : "";
-    tooltip.textContent = visible(`${hit.machine.serial} (rack ${hit.machine.rack}, ${hit.machine.address ?? "no address"}): ${hit.machine.state}${repair}${hit.held ? ", held" : ""}`);
+    tooltip.textContent = visible(
+      `${hit.machine.serial} (rack ${hit.machine.rack}, ${hit.machine.address ?? "no address"}): ${hit.machine.state}${repair}${hit.held ? ", held" : ""}`,
+    );
     tooltip.hidden = false;
   });
   canvas.addEventListener("mouseleave", () => (tooltip.hidden = true));
@@ -102,7 +111,16 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
         const y0 = Math.floor(i / layout!.racksPerRow) * layout!.rowHeight;
         const inRack = (racks.get(rack) ?? []).sort((a, b) => a.indexInRack - b.indexInRack);
         if (layout!.labelHeight >= 24) {
-          headers.push(drawRackHeader(ctx, { x: x0, y: y0, labelHeight: layout!.labelHeight, cell: layout!.cell, height: inRack.length * pitch }, rack, inRack, holds, rackLimit));
+          headers.push(
+            drawRackHeader(
+              ctx,
+              { x: x0, y: y0, labelHeight: layout!.labelHeight, cell: layout!.cell, height: inRack.length * pitch },
+              rack,
+              inRack,
+              holds,
+              rackLimit,
+            ),
+          );
         } else if (layout!.labelHeight > 0) {
           ctx.fillStyle = "#9aa0a6";
           ctx.fillText(String(rack), x0, y0 + 9);

@@ -39,7 +39,13 @@ export class RepairTimeline {
   replace(records: readonly FinishedRepairRecord[], entries: readonly Entry[], limit: number): void {
     this.repairs = new Map();
     for (const r of records) {
-      this.repairs.set(String(r.index), { index: String(r.index), address: r.address, operation: r.operation, status: RECORD_STATUSES[r.status] ?? r.status.toUpperCase(), finishedAt: r.finishedAt });
+      this.repairs.set(String(r.index), {
+        index: String(r.index),
+        address: r.address,
+        operation: r.operation,
+        status: RECORD_STATUSES[r.status] ?? r.status.toUpperCase(),
+        finishedAt: r.finishedAt,
+      });
     }
     for (const entry of entries) this.entryEvent("SNAPSHOT", entry, null);
     this.truncated = records.length >= limit;
@@ -52,7 +58,13 @@ export class RepairTimeline {
   entryEvent(kind: string, entry: Entry, time: string | null): void {
     if (this.repairs.has(entry.index)) return;
     if (isFinished(entry) && entry.lastTransitionTime !== null) {
-      this.repairs.set(entry.index, { index: entry.index, address: entry.address, operation: entry.operation, status: entry.status, finishedAt: entry.lastTransitionTime });
+      this.repairs.set(entry.index, {
+        index: entry.index,
+        address: entry.address,
+        operation: entry.operation,
+        status: entry.status,
+        finishedAt: entry.lastTransitionTime,
+      });
     } else if (kind === "DEQUEUED" && time !== null) {
       this.repairs.set(entry.index, { index: entry.index, address: entry.address, operation: entry.operation, status: "DEQUEUED", finishedAt: time });
     }

@@ -157,7 +157,10 @@ export class ProcessCommandRunner implements CommandRunner {
         killGroup("aborted");
       }
 
-      for (const [stream, sink] of [[child.stdout, stdout], [child.stderr, stderr]] as const) {
+      for (const [stream, sink] of [
+        [child.stdout, stdout],
+        [child.stderr, stderr],
+      ] as const) {
         if (stream === null) continue;
         openStreams++;
         stream.on("data", (chunk: Buffer) => sink.push(chunk));

@@ -40,7 +40,9 @@ export class FetchSlots {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.maxWaiting) {
-      return Promise.reject(new SlotsFullError(`${this.inFlight} fetches are in flight (${this.what}: ${this.max}) and ${this.waiting.length} more wait; try again shortly`));
+      return Promise.reject(
+        new SlotsFullError(`${this.inFlight} fetches are in flight (${this.what}: ${this.max}) and ${this.waiting.length} more wait; try again shortly`),
+      );
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {

@@ -54,7 +54,8 @@ export class BoundedKubeHttp implements k8s.HttpLibrary {
         let size = 0;
         res.on("data", (chunk: Buffer) => {
           size += chunk.byteLength;
-          if (size > this.maxBytes) refuse(new BoundExceededError(`the answer is larger than the ${this.maxBytes} bytes allowed (kubernetes.max_response_bytes)`));
+          if (size > this.maxBytes)
+            refuse(new BoundExceededError(`the answer is larger than the ${this.maxBytes} bytes allowed (kubernetes.max_response_bytes)`));
           else chunks.push(chunk);
         });
         res.on("error", reject);

@@ -132,7 +132,10 @@ export class KubeNodeOperator implements NodeOperator {
       } catch (error) {
         const gone = token !== undefined && statusOf(error instanceof Error && error.cause !== undefined ? error.cause : error) === 410;
         if (gone && attempt === 1) continue;
-        if (gone) throw new Error(`list nodes: nodes: the continue token expired twice (HTTP 410 Gone); the node list changes faster than it can be read`, { cause: error });
+        if (gone)
+          throw new Error(`list nodes: nodes: the continue token expired twice (HTTP 410 Gone); the node list changes faster than it can be read`, {
+            cause: error,
+          });
         throw error;
       }
     }
@@ -204,7 +207,11 @@ export class KubeNodeOperator implements NodeOperator {
 
   async listNamespaces(labelSelector: string | null, options?: KubeCallOptions): Promise<string[]> {
     const object = labelSelector === null ? "namespaces" : `namespaces matching ${JSON.stringify(labelSelector)}`;
-    const list = listOf(await this.call("list namespaces", object, options, (o) => this.core.listNamespace(labelSelector === null ? {} : { labelSelector }, o)), "list namespaces", object);
+    const list = listOf(
+      await this.call("list namespaces", object, options, (o) => this.core.listNamespace(labelSelector === null ? {} : { labelSelector }, o)),
+      "list namespaces",
+      object,
+    );
     return list.items.map((ns) => ns.metadata?.name ?? "");
   }
 
@@ -257,7 +264,9 @@ export class KubeNodeOperator implements NodeOperator {
       reportingInstance: hostname().slice(0, 128),
       action: event.reason.slice(0, 128),
     };
-    await this.call("record event", `event ${event.reason} on node/${nodeName}`, options, (o) => this.core.createNamespacedEvent({ namespace: "default", body }, o));
+    await this.call("record event", `event ${event.reason} on node/${nodeName}`, options, (o) =>
+      this.core.createNamespacedEvent({ namespace: "default", body }, o),
+    );
   }
 
   /** One request, bounded by the timeout and `options.signal`; failures pass unchanged (see {@link boundedRequest}). */
@@ -266,7 +275,12 @@ export class KubeNodeOperator implements NodeOperator {
   }
 
   /** {@link send}, with every failure described as `<operation>: <object>: <what went wrong>`. */
-  private async call<T>(operation: string, object: string, options: KubeCallOptions | undefined, request: (o: k8s.ConfigurationOptions) => Promise<T>): Promise<T> {
+  private async call<T>(
+    operation: string,
+    object: string,
+    options: KubeCallOptions | undefined,
+    request: (o: k8s.ConfigurationOptions) => Promise<T>,
+  ): Promise<T> {
     try {
       return await this.send(options, request);
     } catch (error) {

@@ -58,7 +58,10 @@ export function watchNodes(config: k8s.KubeConfig, limits: NodeWatchLimits, chan
     const delay = retryDelay(failures, WATCH_RETRY_FIRST_MS, WATCH_RETRY_CAP_MS);
     const step = outageStep(outage, "failed", Date.now());
     outage = step.state;
-    if (step.notice === "down") limits.log(`node watch failed: ${failure}; retrying in ${delay / 1000} s, backing off to ${WATCH_RETRY_CAP_MS / 60_000} minutes; further failures are not logged until it works again, with a reminder every 5 minutes`);
+    if (step.notice === "down")
+      limits.log(
+        `node watch failed: ${failure}; retrying in ${delay / 1000} s, backing off to ${WATCH_RETRY_CAP_MS / 60_000} minutes; further failures are not logged until it works again, with a reminder every 5 minutes`,
+      );
     if (step.notice === "still-down") limits.log(`node watch is still failing (${step.state.failures} failures): ${failure}; retrying in ${delay / 1000} s`);
     again(delay, true);
   };

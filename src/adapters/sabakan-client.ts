@@ -71,8 +71,15 @@ function toMachine(value: unknown, i: number, endpoint: string, answeredAt: numb
   const status = m?.status;
   if (!spec || !status) throw bad("spec or status missing");
   const { serial, rack, indexInRack, role, ipv4, bmc, labels, registerDate, retireDate } = spec as {
-    serial: unknown; rack: unknown; indexInRack: unknown; role: unknown; ipv4: unknown; bmc: { bmcType?: unknown; ipv4?: unknown } | null;
-    labels: unknown; registerDate: unknown; retireDate: unknown;
+    serial: unknown;
+    rack: unknown;
+    indexInRack: unknown;
+    role: unknown;
+    ipv4: unknown;
+    bmc: { bmcType?: unknown; ipv4?: unknown } | null;
+    labels: unknown;
+    registerDate: unknown;
+    retireDate: unknown;
   };
   if (typeof serial !== "string") throw bad("spec.serial is not a string");
   if (!Number.isInteger(rack)) throw bad("spec.rack is not an integer");

@@ -43,28 +43,90 @@ const ENTRY_EVENTS = /* GraphQL */ `
   subscription AlertEntryEvents($having: RepairEntryParams) {
     repairEntryEvents(having: $having) {
       kind
-      entry { index address nodename serial machineType operation status step stepStatus drainBackoffCount drainBackoffExpire source }
-      previous { status step stepStatus }
-      record { time reason detail actor }
+      entry {
+        index
+        address
+        nodename
+        serial
+        machineType
+        operation
+        status
+        step
+        stepStatus
+        drainBackoffCount
+        drainBackoffExpire
+        source
+      }
+      previous {
+        status
+        step
+        stepStatus
+      }
+      record {
+        time
+        reason
+        detail
+        actor
+      }
     }
   }
 `;
 
 const OUTCOMES = /* GraphQL */ `
   subscription AlertOutcomes {
-    autoRepairOutcomes { sequence time trigger machinesSeen skipped { kind rack serial address reason } skippedByKind { kind machines } shortCircuit { existingEntries candidates limit } error }
+    autoRepairOutcomes {
+      sequence
+      time
+      trigger
+      machinesSeen
+      skipped {
+        kind
+        rack
+        serial
+        address
+        reason
+      }
+      skippedByKind {
+        kind
+        machines
+      }
+      shortCircuit {
+        existingEntries
+        candidates
+        limit
+      }
+      error
+    }
   }
 `;
 
 const CLUSTER_GENERATIONS = /* GraphQL */ `
   subscription AlertClusterGenerations {
-    clusterGenerated { sequence outcome generation time trigger changes error }
+    clusterGenerated {
+      sequence
+      outcome
+      generation
+      time
+      trigger
+      changes
+      error
+    }
   }
 `;
 
 const HOLD_EVENTS = /* GraphQL */ `
   subscription AlertMachineHoldEvents {
-    machineHoldEvents { kind actor hold { address reason setBy setAt until } }
+    machineHoldEvents {
+      kind
+      actor
+      hold {
+        address
+        reason
+        setBy
+        setAt
+        until
+      }
+    }
   }
 `;
 
@@ -157,27 +219,30 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
 
   const follow = <T>(name: string, query: string, variables: Record<string, unknown>, onData: (data: T) => void): void => {
     let lastSeen = now();
-    client.subscribe<T>({ query, variables }, {
-      next: (result) => {
-        lastSeen = now();
-        if (result.errors?.length) log(`${name}: ${describe(result.errors)}`);
-        if (result.data) onData(result.data);
+    client.subscribe<T>(
+      { query, variables },
+      {
+        next: (result) => {
+          lastSeen = now();
+          if (result.errors?.length) log(`${name}: ${describe(result.errors)}`);
+          if (result.data) onData(result.data);
+        },
+        error: (err) => {
+          if (closing) return;
+          const why = describe(err);
+          if (!/fell \d+ events behind/.test(why)) return fail(new Error(`the server refused the ${name} subscription: ${why}`));
+          const alert = missedEventsAlert(server, lastSeen, now(), "fell-behind");
+          log(alert.text);
+          post(alert);
+          follow(name, query, variables, onData);
+        },
+        complete: () => {
+          if (closing) return;
+          log(`the server ended the ${name} subscription; subscribing again`);
+          follow(name, query, variables, onData);
+        },
       },
-      error: (err) => {
-        if (closing) return;
-        const why = describe(err);
-        if (!/fell \d+ events behind/.test(why)) return fail(new Error(`the server refused the ${name} subscription: ${why}`));
-        const alert = missedEventsAlert(server, lastSeen, now(), "fell-behind");
-        log(alert.text);
-        post(alert);
-        follow(name, query, variables, onData);
-      },
-      complete: () => {
-        if (closing) return;
-        log(`the server ended the ${name} subscription; subscribing again`);
-        follow(name, query, variables, onData);
-      },
-    });
+    );
   };
 
   const deliver = (alert: Alert | null) => {
@@ -194,7 +259,9 @@ export function startAlertBridge(options: AlertBridgeOptions): AlertBridge {
     outcomeState = result.state;
     deliver(result.alert);
   });
-  follow<{ clusterGenerated: ClusterGenerationPayload }>("clusterGenerated", CLUSTER_GENERATIONS, {}, (data) => deliver(alertForClusterGeneration(data.clusterGenerated)));
+  follow<{ clusterGenerated: ClusterGenerationPayload }>("clusterGenerated", CLUSTER_GENERATIONS, {}, (data) =>
+    deliver(alertForClusterGeneration(data.clusterGenerated)),
+  );
   follow<{ machineHoldEvents: MachineHoldEventPayload }>("machineHoldEvents", HOLD_EVENTS, {}, (data) => deliver(alertForHoldEvent(data.machineHoldEvents)));
 
   return {

@@ -47,9 +47,12 @@ export class AlertGrouper {
     this.timer = null;
     const due = nextDue(this.state, this.options.windowMs);
     if (due === null || this.closed) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.apply(dueGroups(this.state, this.now(), this.options.windowMs));
-    }, Math.max(0, due - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.apply(dueGroups(this.state, this.now(), this.options.windowMs));
+      },
+      Math.max(0, due - this.now()),
+    );
   }
 }

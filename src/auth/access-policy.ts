@@ -42,7 +42,11 @@ export function accessPolicyOrRefuse(listenHost: string, auth: AuthConfig | null
 /** The start-up log line saying what clients without a token may do (a warning for the loopback default). */
 export function accessLogLine(policy: AccessPolicy): { level: "info" | "warn"; fields: Record<string, unknown>; message: string } {
   if (policy.loopbackDefault) {
-    return { level: "warn", fields: { anonymous: policy.anonymousRole }, message: "no auth section: clients without a token act as operators (allowed because kintsugi listens on loopback only)" };
+    return {
+      level: "warn",
+      fields: { anonymous: policy.anonymousRole },
+      message: "no auth section: clients without a token act as operators (allowed because kintsugi listens on loopback only)",
+    };
   }
   return { level: "info", fields: { anonymous: policy.anonymousRole ?? "none", tokens: policy.tokens.length }, message: "access control" };
 }
@@ -64,7 +68,16 @@ export function accessPolicyFor(listenHost: string, auth: AuthConfig | null, tls
         message: `listen address ${listenHost} is not a loopback address: add an auth section that says what clients without a token may do (auth.anonymous: none, viewer, operator or admin) and, usually, auth.tokens`,
       };
     }
-    return { ok: true, policy: { anonymousRole: LOOPBACK_DEFAULT_ROLE, tokens: [], clientCertificates: [], browser: { loopbackListener, allowedHosts: [], allowedOrigins: [], tls }, loopbackDefault: true } };
+    return {
+      ok: true,
+      policy: {
+        anonymousRole: LOOPBACK_DEFAULT_ROLE,
+        tokens: [],
+        clientCertificates: [],
+        browser: { loopbackListener, allowedHosts: [], allowedOrigins: [], tls },
+        loopbackDefault: true,
+      },
+    };
   }
   const allowedOrigins = auth.allowedOrigins.map((origin) => normalizeOrigin(origin) ?? origin);
   return {

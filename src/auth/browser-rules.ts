@@ -6,7 +6,10 @@ import { isIP } from "node:net";
  * IPv4-mapped 127.x.
  */
 export function isLoopbackHost(host: string): boolean {
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const name = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (name === "localhost" || name.endsWith(".localhost")) return true;
   if (isIP(name) === 4) return name.startsWith("127.");
   if (isIP(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name) || /^::ffff:7f[0-9a-f]{2}:/.test(name);
@@ -100,5 +103,10 @@ export function corsHeaders(rules: BrowserRules, originHeader: string | undefine
   if (origin === null || !rules.allowedOrigins.includes(origin)) return {};
   const headers: Record<string, string> = { "access-control-allow-origin": origin, vary: "Origin" };
   if (!preflight) return headers;
-  return { ...headers, "access-control-allow-methods": "GET, POST", "access-control-allow-headers": "authorization, content-type", "access-control-max-age": "600" };
+  return {
+    ...headers,
+    "access-control-allow-methods": "GET, POST",
+    "access-control-allow-headers": "authorization, content-type",
+    "access-control-max-age": "600",
+  };
 }

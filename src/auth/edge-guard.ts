@@ -85,7 +85,9 @@ export class EdgeGuard {
         return refused === null ? { ok: true, actor: this.anonymous } : { ok: false, status: 403, type: "FORBIDDEN", message: refused };
       }
       if (this.policy.clientCertificates.length > 0) {
-        return unauthenticated("this server needs a token (send Authorization: Bearer <token>) or a client certificate whose CN auth.client_certificates maps to a role");
+        return unauthenticated(
+          "this server needs a token (send Authorization: Bearer <token>) or a client certificate whose CN auth.client_certificates maps to a role",
+        );
       }
       return unauthenticated("this server needs a token: send Authorization: Bearer <token>");
     }
@@ -101,13 +103,22 @@ export class EdgeGuard {
    * handshake's own Authorization header, if any, then the handshake's client certificate (`certificateCn`).
    * `host` is the handshake's Host header.
    */
-  authenticateConnection(params: Readonly<Record<string, unknown>> | undefined, handshakeAuthorization: string | undefined, certificateCn: string | null, host: string | undefined): Admission {
+  authenticateConnection(
+    params: Readonly<Record<string, unknown>> | undefined,
+    handshakeAuthorization: string | undefined,
+    certificateCn: string | null,
+    host: string | undefined,
+  ): Admission {
     const headers = params?.["headers"];
     const nested = headers !== null && typeof headers === "object" ? (headers as Record<string, unknown>) : undefined;
     const given = params?.["authorization"] ?? params?.["Authorization"] ?? nested?.["authorization"] ?? nested?.["Authorization"];
-    if (given !== undefined) return typeof given === "string" ? this.authenticate(given, certificateCn, host) : unauthenticated("connection_init's authorization must be a string");
+    if (given !== undefined)
+      return typeof given === "string" ? this.authenticate(given, certificateCn, host) : unauthenticated("connection_init's authorization must be a string");
     const token = params?.["token"];
-    if (token !== undefined) return typeof token === "string" ? this.authenticate(`Bearer ${token}`, certificateCn, host) : unauthenticated("connection_init's token must be a string");
+    if (token !== undefined)
+      return typeof token === "string"
+        ? this.authenticate(`Bearer ${token}`, certificateCn, host)
+        : unauthenticated("connection_init's token must be a string");
     return this.authenticate(handshakeAuthorization, certificateCn, host);
   }
 

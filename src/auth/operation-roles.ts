@@ -57,7 +57,12 @@ export function forbiddenFieldError(actor: Actor, document: DocumentNode, operat
   for (const field of selected.fields) {
     const needed = roleOfField(selected.type, field);
     if (!roleIncludes(actor.role, needed)) {
-      const who = actor.via === "certificate" ? `client certificate ${JSON.stringify(actor.name)}` : actor.name === ANONYMOUS ? "an anonymous client" : `token ${JSON.stringify(actor.name)}`;
+      const who =
+        actor.via === "certificate"
+          ? `client certificate ${JSON.stringify(actor.name)}`
+          : actor.name === ANONYMOUS
+            ? "an anonymous client"
+            : `token ${JSON.stringify(actor.name)}`;
       return new GraphQLError(`${selected.type}.${field} needs the ${needed} role; ${who} has the ${actor.role} role`, {
         extensions: { type: "FORBIDDEN", code: "FORBIDDEN", requiredRole: needed },
       });
@@ -70,7 +75,9 @@ export function forbiddenFieldError(actor: Actor, document: DocumentNode, operat
 export function assertRoleTableMatches(schema: GraphQLSchema): void {
   const { missing, stale } = roleTableMismatches(schema);
   if (missing.length > 0 || stale.length > 0) {
-    throw new Error(`src/auth/field-roles.ts does not match the schema: without a role: ${missing.join(", ") || "none"}; not in the schema: ${stale.join(", ") || "none"}`);
+    throw new Error(
+      `src/auth/field-roles.ts does not match the schema: without a role: ${missing.join(", ") || "none"}; not in the schema: ${stale.join(", ") || "none"}`,
+    );
   }
 }
 

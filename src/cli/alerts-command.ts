@@ -83,25 +83,51 @@ interface AlertsOptions {
  */
 export function alertsCommand(): Command {
   const cmd = new Command("alerts")
-    .description("post chat messages for repairs started, drains backed off, repairs succeeded or failed, machines auto-repair holds back, and auto-repair problems")
+    .description(
+      "post chat messages for repairs started, drains backed off, repairs succeeded or failed, machines auto-repair holds back, and auto-repair problems",
+    )
     .requiredOption("--webhook <URL>", "the incoming webhook to POST to", parseWebhook)
     .addOption(new Option("--format <FORMAT>", "the webhook's body format").choices(ALERT_FORMATS).default("slack"))
-    .option("--having <JSON>", 'alert only on entries matching this RepairEntryParams (auto-repair alerts are not filtered), e.g. \'{"machineTypes":["qemu"],"statuses":["PROCESSING"]}\'', parseHaving)
+    .option(
+      "--having <JSON>",
+      'alert only on entries matching this RepairEntryParams (auto-repair alerts are not filtered), e.g. \'{"machineTypes":["qemu"],"statuses":["PROCESSING"]}\'',
+      parseHaving,
+    )
     .addOption(
-      new Option("--group-window-seconds <N>", "post like alerts (repairs started, succeeded, failed, ...) that come within N seconds of the first as one message; 0 = one message each")
+      new Option(
+        "--group-window-seconds <N>",
+        "post like alerts (repairs started, succeeded, failed, ...) that come within N seconds of the first as one message; 0 = one message each",
+      )
         .argParser(parseWindow)
         .default(DEFAULT_GROUP_WINDOW_SECONDS),
     )
-    .addOption(new Option("--failure-threshold <N>", "alert after this many failed sabakan polls in a row").argParser(parseThreshold).default(DEFAULT_FAILURE_THRESHOLD).hideHelp())
+    .addOption(
+      new Option("--failure-threshold <N>", "alert after this many failed sabakan polls in a row")
+        .argParser(parseThreshold)
+        .default(DEFAULT_FAILURE_THRESHOLD)
+        .hideHelp(),
+    )
     .action(async (opts: AlertsOptions) => {
-      const { server = DEFAULT_SERVER, token = null, ...files } = (cmd.parent?.opts() as ({ server?: string; token?: string } & ClientTlsFiles) | undefined) ?? {};
+      const {
+        server = DEFAULT_SERVER,
+        token = null,
+        ...files
+      } = (cmd.parent?.opts() as ({ server?: string; token?: string } & ClientTlsFiles) | undefined) ?? {};
       const tls = readClientTls(files);
       const log = (line: string) => void process.stderr.write(`kintsugi alerts: ${line}\n`);
       const poster = new WebhookPoster({ url: opts.webhook, format: FORMATTERS[opts.format], log });
       // The path of a chat webhook is its secret: log where it goes, not the URL.
       log(`following ${server}; posting ${opts.format} messages to ${new URL(opts.webhook).origin}`);
       const grouper = new AlertGrouper({ windowMs: opts.groupWindowSeconds * 1000, post: (alert) => poster.post(alert) });
-      const bridge = startAlertBridge({ server, token, tls, having: opts.having ?? null, post: (alert) => grouper.add(alert), log, failureThreshold: opts.failureThreshold });
+      const bridge = startAlertBridge({
+        server,
+        token,
+        tls,
+        having: opts.having ?? null,
+        post: (alert) => grouper.add(alert),
+        log,
+        failureThreshold: opts.failureThreshold,
+      });
       let stop: () => void = () => undefined;
       const signalled = new Promise<void>((resolve) => (stop = resolve));
       process.once("SIGINT", stop);

@@ -55,7 +55,9 @@ export function autoRepairCommand(io: CliIo): Command {
     field: "autoRepairEnabled",
   });
 
-  cmd.command("set-variables").description('replace the searchMachines variables with FILE\'s JSON {"having": {...}, "notHaving": {...}}; keys CKE ignores are ignored, with a warning')
+  cmd
+    .command("set-variables")
+    .description('replace the searchMachines variables with FILE\'s JSON {"having": {...}, "notHaving": {...}}; keys CKE ignores are ignored, with a warning')
     .argument("<FILE>")
     .action(async (file: string) => {
       const { text } = readVariablesFile(file, io.note);
@@ -63,14 +65,18 @@ export function autoRepairCommand(io: CliIo): Command {
     });
 
   // ckecli prints the stored bytes as they are, and fails with "not found" while none were set (the defaults apply).
-  cmd.command("get-variables").description("print the searchMachines variables exactly as set-variables was given them")
+  cmd
+    .command("get-variables")
+    .description("print the searchMachines variables exactly as set-variables was given them")
     .action(async () => {
       const r = await io.client().request<Op.GetAutoRepairVariablesQuery>(D.GetAutoRepairVariables);
       if (r.autoRepairVariables.text === null || r.autoRepairVariables.text === undefined) throw new CliError("not found");
       io.out(printableJsonText(r.autoRepairVariables.text));
     });
 
-  cmd.command("run").description("poll sabakan once now and print the outcome as JSON (exit 1 when the poll failed)")
+  cmd
+    .command("run")
+    .description("poll sabakan once now and print the outcome as JSON (exit 1 when the poll failed)")
     .action(async () => {
       const r = await io.client().request<Op.RunAutoRepairMutation>(D.RunAutoRepair);
       io.out(ckeJson(r.runAutoRepair));
@@ -78,18 +84,22 @@ export function autoRepairCommand(io: CliIo): Command {
       if (r.runAutoRepair.error) throw new CliError(`auto-repair poll failed: ${r.runAutoRepair.error}`);
     });
 
-  addLastOption(cmd.command("outcomes").description("print the outcomes of the latest polls as a JSON array, oldest first"), "1,000")
-    .action(async (opts: { last: number }) => {
+  addLastOption(cmd.command("outcomes").description("print the outcomes of the latest polls as a JSON array, oldest first"), "1,000").action(
+    async (opts: { last: number }) => {
       const r = await io.client().request<Op.AutoRepairOutcomesQuery>(D.AutoRepairOutcomes, { last: opts.last });
       io.out(ckeJson(r.autoRepairOutcomes));
       noteCutSkips(io, r.autoRepairOutcomes);
-    });
+    },
+  );
 
   return cmd;
 }
 
 /** Says on stderr which outcomes list only some of their skipped machines (the JSON's skippedByKind counts them all). */
-function noteCutSkips(io: CliIo, outcomes: ReadonlyArray<{ readonly sequence: string; readonly skipped: readonly unknown[]; readonly skippedTotal: number }>): void {
+function noteCutSkips(
+  io: CliIo,
+  outcomes: ReadonlyArray<{ readonly sequence: string; readonly skipped: readonly unknown[]; readonly skippedTotal: number }>,
+): void {
   for (const o of outcomes) {
     if (o.skippedTotal > o.skipped.length) io.note?.(`poll ${o.sequence}: ${skippedPhrase(o.skippedTotal, o.skipped.length)}; skippedByKind counts them all\n`);
   }

@@ -14,7 +14,9 @@ function readPem(file: string, option: string): string {
     return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(`${option} ${file}: cannot read: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? "unreadable")}`);
+    throw new CliError(
+      `${option} ${file}: cannot read: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? "unreadable")}`,
+    );
   }
 }
 
@@ -34,9 +36,12 @@ export function readClientTls(files: ClientTlsFiles): ClientTls | null {
  * refuses the client's certificate (or its absence) just closes the connection: `https` says the server is one.
  */
 export function certificateHint(code: string | undefined, https = false): string | null {
-  if (code === "UND_ERR_SOCKET" && https) return `${code}: the server closed the connection; a server with tls.client_ca_file does so without a client certificate it trusts (pass --cert FILE --key FILE)`;
+  if (code === "UND_ERR_SOCKET" && https)
+    return `${code}: the server closed the connection; a server with tls.client_ca_file does so without a client certificate it trusts (pass --cert FILE --key FILE)`;
   if (code === undefined) return null;
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) return `${code}: the server's certificate is not trusted (pass --ca FILE with the CA that signed it)`;
-  if (/ALERT_CERTIFICATE_REQUIRED|ALERT_BAD_CERTIFICATE|ALERT_UNKNOWN_CA/.test(code)) return `${code}: the server wants a client certificate it trusts (pass --cert FILE --key FILE)`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code))
+    return `${code}: the server's certificate is not trusted (pass --ca FILE with the CA that signed it)`;
+  if (/ALERT_CERTIFICATE_REQUIRED|ALERT_BAD_CERTIFICATE|ALERT_UNKNOWN_CA/.test(code))
+    return `${code}: the server wants a client certificate it trusts (pass --cert FILE --key FILE)`;
   return null;
 }

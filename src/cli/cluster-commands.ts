@@ -10,7 +10,9 @@ import type { CliIo } from "./repair-queue-commands.js";
 export function clusterCommand(io: CliIo): Command {
   const cmd = new Command("cluster").description("read the cluster configuration generated from sabakan's machines");
 
-  cmd.command("get").description("print the generated cluster configuration in force (cluster.yml)")
+  cmd
+    .command("get")
+    .description("print the generated cluster configuration in force (cluster.yml)")
     .option("--generation <N>", "print this kept earlier generation instead", parseCount)
     .action(async (opts: { generation?: number }) => {
       const r = await io.client().request<Op.GetGeneratedClusterQuery>(D.GetGeneratedCluster, { generation: opts.generation ?? null });
@@ -24,7 +26,9 @@ export function clusterCommand(io: CliIo): Command {
       io.out(r.generatedCluster.yaml);
     });
 
-  cmd.command("generate").description("run one generation round now and print how it ended as JSON (exit 1 when it failed)")
+  cmd
+    .command("generate")
+    .description("run one generation round now and print how it ended as JSON (exit 1 when it failed)")
     .action(async () => {
       const r = await io.client().request<Op.RunClusterGenerationMutation>(D.RunClusterGeneration);
       const round = r.runClusterGeneration;
@@ -32,11 +36,13 @@ export function clusterCommand(io: CliIo): Command {
       if (round.outcome === "FAILED") throw new CliError(`cluster generation failed: ${round.record?.error ?? "unknown error"}`);
     });
 
-  addLastOption(cmd.command("history").description("print the latest generation records (new configurations, failures, recoveries) as a JSON array, oldest first"), "100")
-    .action(async (opts: { last: number }) => {
-      const r = await io.client().request<Op.ClusterGenerationsQuery>(D.ClusterGenerations, { last: opts.last });
-      io.out(ckeJson(r.clusterGenerations));
-    });
+  addLastOption(
+    cmd.command("history").description("print the latest generation records (new configurations, failures, recoveries) as a JSON array, oldest first"),
+    "100",
+  ).action(async (opts: { last: number }) => {
+    const r = await io.client().request<Op.ClusterGenerationsQuery>(D.ClusterGenerations, { last: opts.last });
+    io.out(ckeJson(r.clusterGenerations));
+  });
 
   return cmd;
 }

@@ -66,10 +66,7 @@ function nodeOf(command: Command, path: string, isProgram: boolean): CompletionN
     path,
     // Commander answers `help [command]` wherever there are subcommands.
     commands: commands.length > 0 ? [...commands, { word: "help", description: "display help for command" }] : [],
-    options: [
-      ...shown.map((o) => ({ word: o.long as string, description: o.description })),
-      HELP_OPTION,
-    ],
+    options: [...shown.map((o) => ({ word: o.long as string, description: o.description })), HELP_OPTION],
     values: isProgram ? new Map() : optionValues(command.options),
     args,
   };

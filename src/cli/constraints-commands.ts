@@ -21,13 +21,18 @@ export function toCkeConstraints(c: Op.ConstraintsFieldsFragment): Record<string
 export function constraintsCommand(io: CliIo): Command {
   const cmd = new Command("constraints").alias("cstr").description("show and set the safety constraints (as ckecli constraints)");
 
-  cmd.command("set").description(`set a constraint: ${Object.keys(CONSTRAINT_NAMES).join(", ")}`)
-    .argument("<NAME>").argument("<VALUE>", "an integer", parseInteger)
+  cmd
+    .command("set")
+    .description(`set a constraint: ${Object.keys(CONSTRAINT_NAMES).join(", ")}`)
+    .argument("<NAME>")
+    .argument("<VALUE>", "an integer", parseInteger)
     .action(async (name: string, value: number) => {
       await io.client().request<Op.SetConstraintMutation>(D.SetConstraint, { name, value });
     });
 
-  cmd.command("show").description("print the constraints as JSON")
+  cmd
+    .command("show")
+    .description("print the constraints as JSON")
     .action(async () => {
       const r = await io.client().request<Op.ShowConstraintsQuery>(D.ShowConstraints);
       io.out(ckeJson(toCkeConstraints(r.constraints)));

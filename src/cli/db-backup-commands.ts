@@ -79,7 +79,9 @@ export function backupCommand(out: (text: string) => void): Command {
     .addHelpText("after", BACKUP_HELP)
     .action(async (file: string, opts: StoreOptions & { force: boolean }) => {
       const store = chosenStore(opts);
-      const result = await (store.kind === "sqlite" ? backupSqliteDatabase(store.file, file, opts.force) : withEtcd(store.config, (etcd) => backupEtcdStore(etcd, file, opts.force)));
+      const result = await (store.kind === "sqlite"
+        ? backupSqliteDatabase(store.file, file, opts.force)
+        : withEtcd(store.config, (etcd) => backupEtcdStore(etcd, file, opts.force)));
       out(printed([`backed up ${result.from} -> ${result.to}, checked`, ...checkLines(result.check)]));
     });
 }
@@ -102,7 +104,9 @@ export function restoreCommand(out: (text: string) => void): Command {
       }
       const result = await restoreDatabase(backup, store.file, new Date());
       const kept = result.kept === null ? "  there was no database to keep" : `  the database it replaced is kept as ${result.kept}`;
-      out(printed([`restored ${result.backup.file} as the database ${result.database}`, kept, ...checkLines(result.backup), "start kintsugi again to serve it"]));
+      out(
+        printed([`restored ${result.backup.file} as the database ${result.database}`, kept, ...checkLines(result.backup), "start kintsugi again to serve it"]),
+      );
     });
 }
 

@@ -56,8 +56,10 @@ export function dbCommand(out: (text: string) => void): Command {
     .addHelpText("after", HELP)
     .action(async (opts: { from: StoreSpec; to: StoreSpec; config?: string }) => {
       const { from, to } = opts;
-      if (from.kind === "etcd" && to.kind === "etcd") throw new CliError("--from and --to are the same store (the etcd section of the config); copy between SQLite and etcd");
-      if (from.kind === "sqlite" && to.kind === "sqlite" && sameFile(from.file, to.file)) throw new CliError(`--from and --to are the same store (${from.file})`);
+      if (from.kind === "etcd" && to.kind === "etcd")
+        throw new CliError("--from and --to are the same store (the etcd section of the config); copy between SQLite and etcd");
+      if (from.kind === "sqlite" && to.kind === "sqlite" && sameFile(from.file, to.file))
+        throw new CliError(`--from and --to are the same store (${from.file})`);
       const config: KintsugiConfig = opts.config === undefined ? DEFAULT_CONFIG : loadConfigFile(opts.config);
       out(formatCopy(await copyBetween(from, to, config)));
     });

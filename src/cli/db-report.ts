@@ -21,7 +21,8 @@ export function counterLine(summary: SnapshotSummary): string {
 /** A SQLite file's schema version against this kintsugi's, and what `kintsugi serve` does with it. */
 export function schemaLine(version: number): string {
   if (version === NEWEST_SCHEMA_VERSION) return `  schema version ${version} (this kintsugi's)`;
-  if (version < NEWEST_SCHEMA_VERSION) return `  schema version ${version}, older than this kintsugi's (${NEWEST_SCHEMA_VERSION}): kintsugi serve migrates it forward at start`;
+  if (version < NEWEST_SCHEMA_VERSION)
+    return `  schema version ${version}, older than this kintsugi's (${NEWEST_SCHEMA_VERSION}): kintsugi serve migrates it forward at start`;
   return `  schema version ${version}, newer than this kintsugi's (${NEWEST_SCHEMA_VERSION}): kintsugi serve refuses it`;
 }
 

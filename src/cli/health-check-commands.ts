@@ -8,14 +8,22 @@ import type { CliIo } from "./repair-queue-commands.js";
 export function healthCheckCommand(io: CliIo): Command {
   const cmd = new Command("health-check").description("inspect, pause and resume node health checks");
 
-  cmd.command("list").description("print every health check with its latest evaluation as JSON")
+  cmd
+    .command("list")
+    .description("print every health check with its latest evaluation as JSON")
     .action(async () => {
       const r = await io.client().request<Op.ListHealthChecksQuery>(D.ListHealthChecks);
       io.out(ckeJson(r.healthChecks));
     });
 
-  for (const [verb, paused, what] of [["pause", true, "stop remediating (evaluation goes on)"], ["resume", false, "remediate again"]] as const) {
-    cmd.command(verb).description(`${what}; persistent`).argument("<NAME>")
+  for (const [verb, paused, what] of [
+    ["pause", true, "stop remediating (evaluation goes on)"],
+    ["resume", false, "remediate again"],
+  ] as const) {
+    cmd
+      .command(verb)
+      .description(`${what}; persistent`)
+      .argument("<NAME>")
       .action(async (name: string) => {
         await io.client().request<Op.SetHealthCheckPausedMutation>(D.SetHealthCheckPaused, { name, paused });
       });

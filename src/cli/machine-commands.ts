@@ -54,26 +54,38 @@ export function holdsTable(holds: readonly Op.MachineHoldFieldsFragment[]): stri
 export function machineCommand(io: CliIo): Command {
   const cmd = new Command("machine").description("hold machines back from repair (a per-machine veto) and release them");
 
-  cmd.command("hold").description("hold a machine (by address or serial): it is not enqueued and its queued entries do not start; prints the hold as JSON")
+  cmd
+    .command("hold")
+    .description("hold a machine (by address or serial): it is not enqueued and its queued entries do not start; prints the hold as JSON")
     .argument("<ADDRESS|SERIAL>")
     .addOption(new Option("--reason <TEXT>", "required: why the machine is held (shown wherever the hold is)"))
     .addOption(
-      new Option("--until <TIME>", "when the hold ends by itself: RFC 3339 or a duration from now (2h, 30m); default: until released").argParser((text) => holdEnd(text, Date.now())),
+      new Option("--until <TIME>", "when the hold ends by itself: RFC 3339 or a duration from now (2h, 30m); default: until released").argParser((text) =>
+        holdEnd(text, Date.now()),
+      ),
     )
     .action(async (target: string, options: { reason?: string; until?: string }) => {
-      if (options.reason === undefined) throw new CliError("machine hold: --reason TEXT is required: say why the machine is held (it is shown wherever the hold is), e.g. --reason 'disk swap, ticket 4711'");
+      if (options.reason === undefined)
+        throw new CliError(
+          "machine hold: --reason TEXT is required: say why the machine is held (it is shown wherever the hold is), e.g. --reason 'disk swap, ticket 4711'",
+        );
       const address = await machineAddress(io, target);
       const r = await io.client().request<Op.HoldMachineMutation>(D.HoldMachine, { address, reason: options.reason, until: options.until ?? null });
       io.out(ckeJson(r.holdMachine));
     });
 
-  cmd.command("release").description("release a machine's hold set through kintsugi (by address or serial); prints the released hold as JSON").argument("<ADDRESS|SERIAL>")
+  cmd
+    .command("release")
+    .description("release a machine's hold set through kintsugi (by address or serial); prints the released hold as JSON")
+    .argument("<ADDRESS|SERIAL>")
     .action(async (target: string) => {
       const r = await io.client().request<Op.ReleaseMachineMutation>(D.ReleaseMachine, { address: await machineAddress(io, target) });
       io.out(ckeJson(r.releaseMachine));
     });
 
-  cmd.command("holds").description("list the holds in force (stored ones, and on the leader the Node annotations') as a table")
+  cmd
+    .command("holds")
+    .description("list the holds in force (stored ones, and on the leader the Node annotations') as a table")
     .addOption(new Option("--json", "print them as a JSON array instead"))
     .action(async (options: { json?: boolean }) => {
       const r = await io.client().request<Op.ListMachineHoldsQuery>(D.ListMachineHolds);

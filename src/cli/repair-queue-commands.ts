@@ -20,33 +20,47 @@ export function repairQueueCommand(io: CliIo): Command {
   const cmd = new Command("repair-queue").description("inspect and control the repair queue (as ckecli repair-queue)");
 
   // ckecli's add prints nothing (repair_queue_add.go), and scripts written for it expect that; --json gives the entry.
-  cmd.command("add").description("append a repair entry; prints nothing, as ckecli")
-    .argument("<OPERATION>").argument("<MACHINE_TYPE>").argument("<ADDRESS>").argument("[SERIAL]")
+  cmd
+    .command("add")
+    .description("append a repair entry; prints nothing, as ckecli")
+    .argument("<OPERATION>")
+    .argument("<MACHINE_TYPE>")
+    .argument("<ADDRESS>")
+    .argument("[SERIAL]")
     .addOption(new Option("--json", "print the new entry (its index among its fields) as ckecli's RepairQueueEntry JSON"))
     .action(async (operation: string, machineType: string, address: string, serial: string | undefined, options: { json?: boolean }) => {
       const r = await io.client().request<Op.AddEntryMutation>(D.AddEntry, { operation, machineType, address, serial: serial ?? null });
       if (options.json) io.out(ckeJson(toCkeEntry(r.addRepairEntry)));
     });
 
-  cmd.command("list").description("print every entry as a JSON array, as ckecli does (null when there is none)")
+  cmd
+    .command("list")
+    .description("print every entry as a JSON array, as ckecli does (null when there is none)")
     .action(async () => {
       const r = await io.client().request<Op.ListEntriesQuery>(D.ListEntries);
       // ckecli encodes the nil slice it gets for an empty queue: `null`, not `[]`.
       io.out(ckeJson(r.searchRepairEntries.length === 0 ? null : r.searchRepairEntries.map(toCkeEntry)));
     });
 
-  cmd.command("delete").description("request the deletion of an entry").argument("<INDEX>")
+  cmd
+    .command("delete")
+    .description("request the deletion of an entry")
+    .argument("<INDEX>")
     .action(async (index: string) => {
       await io.client().request<Op.DeleteEntryMutation>(D.DeleteEntry, { index });
     });
 
-  cmd.command("delete-finished").description("request the deletion of every finished entry; prints their indexes")
+  cmd
+    .command("delete-finished")
+    .description("request the deletion of every finished entry; prints their indexes")
     .action(async () => {
       const r = await io.client().request<Op.DeleteFinishedMutation>(D.DeleteFinished);
       io.out(r.deleteFinishedRepairEntries.map((e) => `${e.index}\n`).join(""));
     });
 
-  cmd.command("delete-unfinished").description("request the deletion of every unfinished entry; prints their indexes")
+  cmd
+    .command("delete-unfinished")
+    .description("request the deletion of every unfinished entry; prints their indexes")
     .action(async () => {
       const r = await io.client().request<Op.DeleteUnfinishedMutation>(D.DeleteUnfinished);
       io.out(r.deleteUnfinishedRepairEntries.map((e) => `${e.index}\n`).join(""));
@@ -60,7 +74,9 @@ export function repairQueueCommand(io: CliIo): Command {
     field: "repairQueueEnabled",
   });
 
-  cmd.command("reset-backoff").description("reset the drain back-off of every entry")
+  cmd
+    .command("reset-backoff")
+    .description("reset the drain back-off of every entry")
     .action(async () => {
       await io.client().request<Op.ResetBackoffMutation>(D.ResetBackoff);
     });

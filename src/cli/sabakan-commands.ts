@@ -23,14 +23,18 @@ function readTemplateFile(path: string): string {
 export function sabakanCommand(io: CliIo): Command {
   const cmd = new Command("sabakan").description("control cluster generation from sabakan's machines (as ckecli sabakan)");
 
-  cmd.command("set-template").description("validate and store FILE (cluster.yml syntax, YAML or JSON) as the cluster template; the cluster is regenerated soon")
+  cmd
+    .command("set-template")
+    .description("validate and store FILE (cluster.yml syntax, YAML or JSON) as the cluster template; the cluster is regenerated soon")
     .argument("<FILE>")
     .action(async (file: string) => {
       await io.client().request<Op.SetClusterTemplateMutation>(D.SetClusterTemplate, { template: readTemplateFile(file) });
     });
 
   // ckecli prints the template it parsed, as YAML (sabakan_get_template.go), not the file as written.
-  cmd.command("get-template").description("print the parsed cluster template as YAML, as ckecli (--as-set: the text as it was set)")
+  cmd
+    .command("get-template")
+    .description("print the parsed cluster template as YAML, as ckecli (--as-set: the text as it was set)")
     .addOption(new Option("--as-set", "print the template as it was set, comments and all"))
     .action(async (options: { asSet?: boolean }) => {
       const r = await io.client().request<Op.GetClusterTemplateQuery>(D.GetClusterTemplate);
@@ -42,7 +46,9 @@ export function sabakanCommand(io: CliIo): Command {
       io.out(text.endsWith("\n") ? text : `${text}\n`);
     });
 
-  cmd.command("set-variables").description('replace the searchMachines variables of cluster generation with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
+  cmd
+    .command("set-variables")
+    .description('replace the searchMachines variables of cluster generation with FILE\'s JSON {"having": {...}, "notHaving": {...}}')
     .argument("<FILE>")
     .action(async (file: string) => {
       const { text } = readVariablesFile(file, io.note);
@@ -50,7 +56,9 @@ export function sabakanCommand(io: CliIo): Command {
     });
 
   // As auto-repair get-variables: the stored bytes, or "not found" (sabakan_get_variables.go).
-  cmd.command("get-variables").description("print the searchMachines variables of cluster generation exactly as set-variables was given them")
+  cmd
+    .command("get-variables")
+    .description("print the searchMachines variables of cluster generation exactly as set-variables was given them")
     .action(async () => {
       const r = await io.client().request<Op.GetClusterVariablesQuery>(D.GetClusterVariables);
       if (r.clusterVariables.text === null || r.clusterVariables.text === undefined) throw new CliError("not found");
@@ -67,10 +75,14 @@ export function sabakanCommand(io: CliIo): Command {
 
   // ckecli keeps sabakan's URL in CKE's store; kintsugi reads it from its config file. The command exists so that an
   // operator who types ckecli's habit learns where the URL lives instead of reading "unknown command".
-  cmd.command("set-url").description("ckecli's set-url: kintsugi reads sabakan's URL from its config file (sabakan.url); says so")
+  cmd
+    .command("set-url")
+    .description("ckecli's set-url: kintsugi reads sabakan's URL from its config file (sabakan.url); says so")
     .argument("[URL]")
     .action(() => {
-      throw new CliError("sabakan set-url: kintsugi reads sabakan's URL from its config file, not from its store as CKE does: set sabakan.url there (kintsugi check-config FILE checks it) and restart kintsugi serve");
+      throw new CliError(
+        "sabakan set-url: kintsugi reads sabakan's URL from its config file, not from its store as CKE does: set sabakan.url there (kintsugi check-config FILE checks it) and restart kintsugi serve",
+      );
     });
   return cmd;
 }

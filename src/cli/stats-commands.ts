@@ -29,17 +29,21 @@ export function statsTime(text: string, now: number): string {
 export function groupByOf(text: string): Op.RepairStatsDimension[] {
   return text.split(",").map((word) => {
     const dimension = GROUPS[word.trim() as keyof typeof GROUPS];
-    if (!dimension) throw new InvalidArgumentError(`unknown group ${JSON.stringify(word)}: one or more of ${Object.keys(GROUPS).join(", ")}, separated by commas`);
+    if (!dimension)
+      throw new InvalidArgumentError(`unknown group ${JSON.stringify(word)}: one or more of ${Object.keys(GROUPS).join(", ")}, separated by commas`);
     return dimension as Op.RepairStatsDimension;
   });
 }
 
 const sinceOption = (fallback: string) =>
-  new Option("--since <TIME>", `the start: RFC 3339 or a duration before now (7d, 36h; default ${fallback}); at most 90 days back`).argParser((t) => statsTime(t, Date.now()));
+  new Option("--since <TIME>", `the start: RFC 3339 or a duration before now (7d, 36h; default ${fallback}); at most 90 days back`).argParser((t) =>
+    statsTime(t, Date.now()),
+  );
 
 /** `--top N`: a whole number from 1 to 100. */
 export function topOf(text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) throw new InvalidArgumentError(`a whole number from 1 to 100, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100)
+    throw new InvalidArgumentError(`a whole number from 1 to 100, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 const jsonOption = () => new Option("--json", "print the answer as JSON instead of a table");
@@ -61,7 +65,10 @@ export function statsCommand(io: CliIo): Command {
       io.out(options.json ? ckeJson(r.repairStats) : statsTable(r.repairStats));
     });
 
-  cmd.command("machine").description("every kept repair of one machine, with the time between failures").argument("<ADDRESS|SERIAL>", "an IP address, or a serial looked up in sabakan")
+  cmd
+    .command("machine")
+    .description("every kept repair of one machine, with the time between failures")
+    .argument("<ADDRESS|SERIAL>", "an IP address, or a serial looked up in sabakan")
     .addOption(jsonOption())
     .action(async (machine: string, options: { json?: boolean }) => {
       const variables = parseAddress(machine).ok ? { address: machine, serial: null } : { address: null, serial: machine };
@@ -69,7 +76,9 @@ export function statsCommand(io: CliIo): Command {
       io.out(options.json || shared().json ? ckeJson(r.machineRepairs) : machineRepairsTable(r.machineRepairs));
     });
 
-  cmd.command("frequent").description("the machines repaired most: candidates for retirement")
+  cmd
+    .command("frequent")
+    .description("the machines repaired most: candidates for retirement")
     .addOption(sinceOption("30d"))
     .addOption(new Option("--top <N>", "how many machines (1-100)").default(10).argParser(topOf))
     .addOption(jsonOption())

@@ -15,7 +15,11 @@ export function shortDuration(seconds: number): string {
 function table(titles: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const cells = rows.map((r) => r.map(escapeControlCharacters));
   const widths = titles.map((t, i) => Math.max(t.length, ...cells.map((r) => (r[i] as string).length)));
-  const line = (r: readonly string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join("  ").trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number)))
+      .join("  ")
+      .trimEnd();
   return [line(titles), ...cells.map(line)].join("\n") + "\n";
 }
 
@@ -32,7 +36,20 @@ type StatsGroup = Op.RepairStatsQuery["repairStats"][number];
 export function statsTable(groups: readonly StatsGroup[]): string {
   if (groups.length === 0) return "no repair ended in the range\n";
   const keys = KEY_COLUMNS.filter(([field]) => groups.some((g) => g[field] !== null));
-  const titles = [...keys.map(([, title]) => title), "ENTRIES", "SUCCEEDED", "FAILED", "DELETED", "SUCCESS", "TTR P50", "TTR P90", "TTR MAX", "DRAINING", "STEPS P50", "STEPS MAX"];
+  const titles = [
+    ...keys.map(([, title]) => title),
+    "ENTRIES",
+    "SUCCEEDED",
+    "FAILED",
+    "DELETED",
+    "SUCCESS",
+    "TTR P50",
+    "TTR P90",
+    "TTR MAX",
+    "DRAINING",
+    "STEPS P50",
+    "STEPS MAX",
+  ];
   const rows = groups.map((g) => [
     ...keys.map(([field]) => g[field] ?? "-"),
     String(g.entries),
@@ -55,7 +72,16 @@ export function statsTable(groups: readonly StatsGroup[]): string {
 /** One machine's repairs, oldest first, with the time since the previous one. */
 export function machineRepairsTable(answer: Op.MachineRepairsQuery["machineRepairs"]): string {
   if (answer.repairs.length === 0) return "no kept repair of this machine\n";
-  const rows = answer.repairs.map((r) => [String(r.index), r.address, r.machineType, r.operation, r.status, r.createdAt, r.finishedAt, r.secondsSincePrevious === null ? "-" : shortDuration(r.secondsSincePrevious)]);
+  const rows = answer.repairs.map((r) => [
+    String(r.index),
+    r.address,
+    r.machineType,
+    r.operation,
+    r.status,
+    r.createdAt,
+    r.finishedAt,
+    r.secondsSincePrevious === null ? "-" : shortDuration(r.secondsSincePrevious),
+  ]);
   const mean = answer.meanSecondsBetweenFailures === null ? "" : `mean time between failures: ${shortDuration(answer.meanSecondsBetweenFailures)}\n`;
   return table(["INDEX", "ADDRESS", "MACHINE TYPE", "OPERATION", "STATUS", "CREATED", "FINISHED", "SINCE PREVIOUS"], rows) + mean;
 }
@@ -63,5 +89,8 @@ export function machineRepairsTable(answer: Op.MachineRepairsQuery["machineRepai
 /** The machines repaired most. */
 export function frequentTable(machines: Op.FrequentlyRepairedQuery["frequentlyRepaired"]): string {
   if (machines.length === 0) return "no repair ended in the range\n";
-  return table(["ADDRESS", "MACHINE TYPE", "REPAIRS", "SUCCEEDED", "FAILED", "LAST FINISHED"], machines.map((m) => [m.address, m.machineType, String(m.repairs), String(m.succeeded), String(m.failed), m.lastFinishedAt]));
+  return table(
+    ["ADDRESS", "MACHINE TYPE", "REPAIRS", "SUCCEEDED", "FAILED", "LAST FINISHED"],
+    machines.map((m) => [m.address, m.machineType, String(m.repairs), String(m.succeeded), String(m.failed), m.lastFinishedAt]),
+  );
 }

@@ -19,7 +19,9 @@ export function addToggleCommands(cmd: Command, io: CliIo, toggle: Toggle): void
   };
   cmd.command("enable").description(`enable ${toggle.noun}`).action(set(true));
   cmd.command("disable").description(`disable ${toggle.noun}: ${toggle.disabledMeans}`).action(set(false));
-  cmd.command("is-enabled").description("print true or false")
+  cmd
+    .command("is-enabled")
+    .description("print true or false")
     .action(async () => {
       const result = await io.client().request<Record<string, boolean>>(toggle.query);
       io.out(`${result[toggle.field]}\n`);

@@ -46,8 +46,14 @@ export function waitCommand(io: CliIo): Command {
         .argParser(parseWholeSeconds)
         .default(DEFAULT_TIMEOUT_SECONDS),
     )
-    .addOption(new Option("--interval-seconds <SECONDS>", "the number of seconds between repair queue checks").argParser(parseWholeSeconds).default(DEFAULT_INTERVAL_SECONDS))
-    .addOption(new Option("--timeout <DURATION>", "--timeout-seconds as a duration (e.g. 90s, 10m, 1h30m)").argParser(parseDuration).conflicts("timeoutSeconds"))
+    .addOption(
+      new Option("--interval-seconds <SECONDS>", "the number of seconds between repair queue checks")
+        .argParser(parseWholeSeconds)
+        .default(DEFAULT_INTERVAL_SECONDS),
+    )
+    .addOption(
+      new Option("--timeout <DURATION>", "--timeout-seconds as a duration (e.g. 90s, 10m, 1h30m)").argParser(parseDuration).conflicts("timeoutSeconds"),
+    )
     .addOption(new Option("--interval <DURATION>", "--interval-seconds as a duration (e.g. 500ms, 2s)").argParser(parseDuration).conflicts("intervalSeconds"))
     .action(async (opts: WaitOptions) => {
       const { timeoutMs, intervalMs } = waitTimes(opts);

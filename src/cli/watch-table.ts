@@ -21,7 +21,10 @@ export function fit(text: string, width: number): string {
 const length = (text: string) => [...text].length;
 
 function line(cells: readonly string[], widths: readonly number[]): string {
-  return cells.map((cell, c) => cell + " ".repeat(Math.max(0, (widths[c] ?? 0) - length(cell)))).join(GAP).trimEnd();
+  return cells
+    .map((cell, c) => cell + " ".repeat(Math.max(0, (widths[c] ?? 0) - length(cell))))
+    .join(GAP)
+    .trimEnd();
 }
 
 function widthsOf(rows: ReadonlyArray<readonly string[]>, columns: readonly number[]): number[] {
@@ -38,12 +41,21 @@ const lineWidth = (widths: readonly number[]) => widths.reduce((sum, w) => sum +
  * `notes` (one per row, "" for none) go on an indented line of their own under their row, cut to `width`, in either
  * layout; they take no part in the column widths.
  */
-export function layoutTable(columns: readonly TableColumn[], reasonTitle: string, rows: ReadonlyArray<readonly string[]>, width: number, notes: readonly string[] = []): string[] {
+export function layoutTable(
+  columns: readonly TableColumn[],
+  reasonTitle: string,
+  rows: ReadonlyArray<readonly string[]>,
+  width: number,
+  notes: readonly string[] = [],
+): string[] {
   const header = [...columns.map((c) => c.title), reasonTitle];
   const all = [header, ...rows];
   const reasonAt = columns.length;
   const naturalReason = Math.max(...all.map((r) => length(r[reasonAt] ?? "")));
-  const droppable = columns.map((c, i) => ({ i, order: c.dropOrder })).filter((c) => c.order !== undefined).sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  const droppable = columns
+    .map((c, i) => ({ i, order: c.dropOrder }))
+    .filter((c) => c.order !== undefined)
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const shown = columns.map((_, i) => i);
   for (let dropped = 0; dropped <= droppable.length; dropped++) {
     if (dropped > 0) shown.splice(shown.indexOf(droppable[dropped - 1]?.i ?? -1), 1);
@@ -51,7 +63,10 @@ export function layoutTable(columns: readonly TableColumn[], reasonTitle: string
     const room = width - lineWidth(widths) - GAP.length;
     if (room >= Math.min(naturalReason, MIN_REASON_WIDTH)) {
       const reasonWidth = Math.min(room, naturalReason);
-      return all.flatMap((r, i) => [line([...shown.map((c) => r[c] ?? ""), fit(r[reasonAt] ?? "", reasonWidth)], [...widths, reasonWidth]), ...noteLines(notes[i - 1], width)]);
+      return all.flatMap((r, i) => [
+        line([...shown.map((c) => r[c] ?? ""), fit(r[reasonAt] ?? "", reasonWidth)], [...widths, reasonWidth]),
+        ...noteLines(notes[i - 1], width),
+      ]);
     }
   }
   // Stacked: the columns that fit (dropping in order), each row's reason under it.
@@ -61,9 +76,25 @@ export function layoutTable(columns: readonly TableColumn[], reasonTitle: string
     kept.splice(kept.indexOf(i), 1);
   }
   const widths = widthsOf(all, kept);
-  const out = [fit(line(kept.map((c) => header[c] ?? ""), widths), width)];
+  const out = [
+    fit(
+      line(
+        kept.map((c) => header[c] ?? ""),
+        widths,
+      ),
+      width,
+    ),
+  ];
   rows.forEach((r, i) => {
-    out.push(fit(line(kept.map((c) => r[c] ?? ""), widths), width));
+    out.push(
+      fit(
+        line(
+          kept.map((c) => r[c] ?? ""),
+          widths,
+        ),
+        width,
+      ),
+    );
     const reason = r[reasonAt] ?? "";
     if (reason !== "") out.push(fit(`${REASON_INDENT}${reason}`, width));
     out.push(...noteLines(notes[i], width));

@@ -73,7 +73,18 @@ function row(e: WatchedEntry): string[] {
   const backoff = e.drainBackoffExpire ? `#${e.drainBackoffCount} until ${e.drainBackoffExpire}` : e.drainBackoffCount > 0 ? `#${e.drainBackoffCount}` : "-";
   // Every cell comes from the server (and addresses, node names and operations from further out): a control
   // character in one must not move the cursor or forge a row.
-  const cells = [e.index, e.address, e.nodename || "-", e.operation, e.deleted ? `${e.status} (deleting)` : e.status, stepText(e), e.stepStatus, backoff, e.lastTransitionTime ?? "-", e.reason];
+  const cells = [
+    e.index,
+    e.address,
+    e.nodename || "-",
+    e.operation,
+    e.deleted ? `${e.status} (deleting)` : e.status,
+    stepText(e),
+    e.stepStatus,
+    backoff,
+    e.lastTransitionTime ?? "-",
+    e.reason,
+  ];
   return cells.map(safe);
 }
 
@@ -121,7 +132,18 @@ export function renderScreen(screen: Screen): string {
  */
 export function eventLine(event: WatchedEvent, time: string = event.record.time): string {
   const e = event.entry;
-  const fields = [time, `#${e.index}`, e.address, e.operation, event.kind, e.status, "step", stepText(e), `${e.stepStatus}${e.deleted ? " deleted" : ""}:`, event.record.reason];
+  const fields = [
+    time,
+    `#${e.index}`,
+    e.address,
+    e.operation,
+    event.kind,
+    e.status,
+    "step",
+    stepText(e),
+    `${e.stepStatus}${e.deleted ? " deleted" : ""}:`,
+    event.record.reason,
+  ];
   return fields.map(safe).join(" ");
 }
 
@@ -140,7 +162,10 @@ export function applyEvent(entries: ReadonlyMap<string, WatchedEntry>, event: Wa
  * The entries after a `repairWaits` message (the whole list: an entry it leaves out waits for nothing), and the
  * unfinished entries whose wait changed to a new one, for the one-line mode.
  */
-export function applyWaits(entries: ReadonlyMap<string, WatchedEntry>, waits: readonly SentWait[]): { entries: Map<string, WatchedEntry>; changed: WatchedEntry[] } {
+export function applyWaits(
+  entries: ReadonlyMap<string, WatchedEntry>,
+  waits: readonly SentWait[],
+): { entries: Map<string, WatchedEntry>; changed: WatchedEntry[] } {
   const byIndex = new Map(waits.map((w) => [w.index, w.waitingFor]));
   const next = new Map<string, WatchedEntry>();
   const changed: WatchedEntry[] = [];

@@ -58,7 +58,11 @@ export function requireAuthOffLoopback(listenHost: string, auth: AuthSection | u
 export function checkClientCertificates(auth: AuthSection | undefined, clientCaFile: string | undefined, ctx: z.RefinementCtx): void {
   const entries = auth?.client_certificates ?? [];
   if (entries.length > 0 && clientCaFile === undefined) {
-    ctx.addIssue({ code: "custom", path: ["auth", "client_certificates"], message: "needs tls.client_ca_file: without it clients are not asked for certificates" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["auth", "client_certificates"],
+      message: "needs tls.client_ca_file: without it clients are not asked for certificates",
+    });
   }
   const seen = new Set<string>();
   entries.forEach((entry, i) => {

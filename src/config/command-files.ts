@@ -47,7 +47,13 @@ function cannotRun(file: string): string | null {
     isFile = statSync(file).isFile();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "ENOTDIR" ? "a part of its path is not a directory" : (code ?? "cannot be read");
+    return code === "ENOENT"
+      ? "no such file"
+      : code === "EACCES"
+        ? "permission denied"
+        : code === "ENOTDIR"
+          ? "a part of its path is not a directory"
+          : (code ?? "cannot be read");
   }
   if (!isFile) return "is not a regular file";
   try {

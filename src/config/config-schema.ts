@@ -92,9 +92,11 @@ const argString = z.string({
 });
 
 const stringList = <T extends z.ZodType>(item: T) =>
-  z.array(item, {
-    error: (issue) => (issue.code === "invalid_type" ? typeMessage("a list of strings", issue.input) : undefined),
-  }).min(1);
+  z
+    .array(item, {
+      error: (issue) => (issue.code === "invalid_type" ? typeMessage("a list of strings", issue.input) : undefined),
+    })
+    .min(1);
 
 /** A command as an argv list; the machine's address is appended when it runs. */
 const argv = stringList(argString).refine((args) => args[0] !== "", {
@@ -143,17 +145,19 @@ const repairPacing = z.strictObject({
     .refine((domains) => new Set(domains).size === domains.length, { message: "each domain may be listed once" }),
 });
 
-const repair = z.object({
-  repair_procedures: z.array(repairProcedure).default([]),
-  max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
-  protected_namespaces: labelSelector.optional(),
-  protected_job_pods: labelSelector.optional(),
-  evict_retries: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictRetries),
-  evict_interval: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictInterval),
-  eviction_timeout_seconds: positiveInt.default(EMPTY_REPAIR_CONFIG.evictionTimeoutSeconds),
-  pacing: repairPacing.optional(),
-  escalation: repairEscalation.optional(),
-}).superRefine(refuseUnknownEscalation, whenClean);
+const repair = z
+  .object({
+    repair_procedures: z.array(repairProcedure).default([]),
+    max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
+    protected_namespaces: labelSelector.optional(),
+    protected_job_pods: labelSelector.optional(),
+    evict_retries: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictRetries),
+    evict_interval: nonNegativeInt.default(EMPTY_REPAIR_CONFIG.evictInterval),
+    eviction_timeout_seconds: positiveInt.default(EMPTY_REPAIR_CONFIG.evictionTimeoutSeconds),
+    pacing: repairPacing.optional(),
+    escalation: repairEscalation.optional(),
+  })
+  .superRefine(refuseUnknownEscalation, whenClean);
 
 /** The keys each level of the `repair` section knows (CKE's and kintsugi's), for repairKeyWarnings. */
 export const REPAIR_KEYS = {
@@ -185,10 +189,7 @@ const constraintShape = Object.fromEntries(
 
 const constraints = z
   .strictObject(constraintShape, {
-    error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? `unknown constraint; known: ${Object.keys(CONSTRAINT_NAMES).join(", ")}`
-        : undefined,
+    error: (issue) => (issue.code === "unrecognized_keys" ? `unknown constraint; known: ${Object.keys(CONSTRAINT_NAMES).join(", ")}` : undefined),
   })
   .superRefine((values, ctx) => {
     // Judged as a whole against the defaults, so a pair that contradicts itself is refused at load time.

@@ -13,7 +13,10 @@ export const repairEscalation = z.strictObject({
  * skipped (or held by health checks) with the reason when it is escalated.
  */
 export function refuseUnknownEscalation(
-  section: { readonly escalation?: { readonly operation?: string | undefined } | undefined; readonly repair_procedures: ReadonlyArray<{ readonly repair_operations: ReadonlyArray<{ readonly operation: string }> }> },
+  section: {
+    readonly escalation?: { readonly operation?: string | undefined } | undefined;
+    readonly repair_procedures: ReadonlyArray<{ readonly repair_operations: ReadonlyArray<{ readonly operation: string }> }>;
+  },
   ctx: z.RefinementCtx,
 ): void {
   const operation = section.escalation?.operation;
@@ -21,5 +24,9 @@ export function refuseUnknownEscalation(
   const known = new Set(section.repair_procedures.flatMap((p) => p.repair_operations.map((o) => o.operation)));
   if (known.has(operation)) return;
   const listed = known.size === 0 ? "repair.repair_procedures has none" : `known: ${[...known].join(", ")}`;
-  ctx.addIssue({ code: "custom", path: ["escalation", "operation"], message: `operation ${JSON.stringify(operation)} is not a repair operation of any repair procedure (${listed})` });
+  ctx.addIssue({
+    code: "custom",
+    path: ["escalation", "operation"],
+    message: `operation ${JSON.stringify(operation)} is not a repair operation of any repair procedure (${listed})`,
+  });
 }

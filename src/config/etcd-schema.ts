@@ -48,25 +48,26 @@ const prefix = z.string().superRefine((text, ctx) => {
 
 const TIMEOUT_MESSAGE = 'must be a duration as Go writes it, with a unit, e.g. "2s" or "500ms"';
 
-const timeout = z
-  .string({ error: (issue) => (issue.input === undefined ? undefined : TIMEOUT_MESSAGE) })
-  .transform((text, ctx) => {
-    const ms = parseGoDuration(text);
-    if (ms === null) {
-      ctx.addIssue({ code: "custom", message: `${TIMEOUT_MESSAGE}, got ${JSON.stringify(text)}` });
-      return z.NEVER;
-    }
-    if (ms < 1) {
-      ctx.addIssue({ code: "custom", message: `must be at least 1ms, got ${JSON.stringify(text)}` });
-      return z.NEVER;
-    }
-    // A timer waits at most this long; past it, every etcd call would time out at once instead of never.
-    if (ms > MAX_TIMER_SECONDS * 1000) {
-      ctx.addIssue({ code: "custom", message: `must be at most "${MAX_TIMER_SECONDS}s" (about 24.8 days, the longest node's timers wait), got ${JSON.stringify(text)}` });
-      return z.NEVER;
-    }
-    return ms;
-  });
+const timeout = z.string({ error: (issue) => (issue.input === undefined ? undefined : TIMEOUT_MESSAGE) }).transform((text, ctx) => {
+  const ms = parseGoDuration(text);
+  if (ms === null) {
+    ctx.addIssue({ code: "custom", message: `${TIMEOUT_MESSAGE}, got ${JSON.stringify(text)}` });
+    return z.NEVER;
+  }
+  if (ms < 1) {
+    ctx.addIssue({ code: "custom", message: `must be at least 1ms, got ${JSON.stringify(text)}` });
+    return z.NEVER;
+  }
+  // A timer waits at most this long; past it, every etcd call would time out at once instead of never.
+  if (ms > MAX_TIMER_SECONDS * 1000) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be at most "${MAX_TIMER_SECONDS}s" (about 24.8 days, the longest node's timers wait), got ${JSON.stringify(text)}`,
+    });
+    return z.NEVER;
+  }
+  return ms;
+});
 
 const path = z.string().min(1);
 
@@ -76,12 +77,20 @@ const secret = z.string({ error: (issue) => (issue.input === undefined ? undefin
 /** The `etcd` section as written: exactly etcdutil's YAML keys, so sabakan's section can be copied as it is. */
 export const etcdSection = z
   .strictObject({
-    endpoints: z.array(endpoint).min(1).default([...DEFAULT_ETCD_ENDPOINTS]),
+    endpoints: z
+      .array(endpoint)
+      .min(1)
+      .default([...DEFAULT_ETCD_ENDPOINTS]),
     prefix: prefix.default(DEFAULT_ETCD_PREFIX),
     timeout: timeout.default(DEFAULT_ETCD_TIMEOUT_MS),
     // As the etcd members are started with: kintsugi splits its writes to fit (it cannot ask etcd for them).
     "max-txn-ops": z.number().int().min(8).max(1_000_000).default(DEFAULT_ETCD_MAX_TXN_OPS),
-    "max-request-bytes": z.number().int().min(64 * 1024).max(2 * 1024 * 1024 * 1024).default(DEFAULT_ETCD_MAX_REQUEST_BYTES),
+    "max-request-bytes": z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(2 * 1024 * 1024 * 1024)
+      .default(DEFAULT_ETCD_MAX_REQUEST_BYTES),
     username: z.string().min(1).optional(),
     password: secret.optional(),
     "tls-ca-file": path.optional(),

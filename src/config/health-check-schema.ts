@@ -25,10 +25,18 @@ const check = z
       ctx.addIssue({ code: "custom", path: ["selector"], message: named("must not be empty (it would select every node)") });
     }
     if (parseMaxUnhealthy(c.max_unhealthy) === null) {
-      ctx.addIssue({ code: "custom", path: ["max_unhealthy"], message: named(`must be an integer >= 0 or a percentage from 0% to 100%, got ${JSON.stringify(c.max_unhealthy)}`) });
+      ctx.addIssue({
+        code: "custom",
+        path: ["max_unhealthy"],
+        message: named(`must be an integer >= 0 or a percentage from 0% to 100%, got ${JSON.stringify(c.max_unhealthy)}`),
+      });
     }
     if (c.unhealthy_range !== undefined && parseUnhealthyRange(c.unhealthy_range) === null) {
-      ctx.addIssue({ code: "custom", path: ["unhealthy_range"], message: named(`must be "[min-max]" with min <= max, got ${JSON.stringify(c.unhealthy_range)}`) });
+      ctx.addIssue({
+        code: "custom",
+        path: ["unhealthy_range"],
+        message: named(`must be "[min-max]" with min <= max, got ${JSON.stringify(c.unhealthy_range)}`),
+      });
     }
   });
 

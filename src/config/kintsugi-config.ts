@@ -37,11 +37,13 @@ export interface KintsugiConfig {
     readonly selection?: SelectionPolicy;
   } | null;
   /** Absent = in-cluster config if present, else no Kubernetes; limits left out take DEFAULT_KUBERNETES_LIMITS. */
-  readonly kubernetes: {
-    readonly kubeconfig: string | null;
-    /** Every Kubernetes API request that gets no full answer within this long fails, saying so. */
-    readonly timeoutSeconds: number;
-  } & Partial<KubernetesLimits> | null;
+  readonly kubernetes:
+    | ({
+        readonly kubeconfig: string | null;
+        /** Every Kubernetes API request that gets no full answer within this long fails, saying so. */
+        readonly timeoutSeconds: number;
+      } & Partial<KubernetesLimits>)
+    | null;
   readonly repair: RepairConfig;
   /** Node health checks (Cluster API's MachineHealthCheck, for Nodes), remediated through the repair queue. */
   readonly healthChecks: readonly HealthCheckConfig[];

@@ -22,4 +22,3 @@ export const labelSelector = z
     const problem = labelSelectorProblem(selector);
     if (problem) ctx.addIssue({ code: "custom", message: problem.message, path: [problem.path] });
   }, whenClean);
-

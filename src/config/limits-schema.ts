@@ -10,27 +10,29 @@ const positiveSeconds = z.number().gt(0).max(MAX_TIMER_SECONDS, { error: TIMER_T
  * The `limits` section: what one client may make kintsugi spend. Every key has a default (see DEFAULT_LIMITS);
  * none can be switched off, only raised.
  */
-export const limitsSection = z.strictObject({
-  max_depth: positiveInt.default(DEFAULT_LIMITS.maxDepth),
-  max_aliases: positiveInt.default(DEFAULT_LIMITS.maxAliases),
-  max_directives: positiveInt.default(DEFAULT_LIMITS.maxDirectives),
-  max_tokens: positiveInt.default(DEFAULT_LIMITS.maxTokens),
-  max_cost: positiveInt.default(DEFAULT_LIMITS.maxCost),
-  max_body_bytes: positiveInt.default(DEFAULT_LIMITS.maxBodyBytes),
-  max_connections: positiveInt.default(DEFAULT_LIMITS.maxConnections),
-  max_connections_per_address: positiveInt.default(DEFAULT_LIMITS.maxConnectionsPerAddress),
-  max_subscriptions_per_connection: positiveInt.default(DEFAULT_LIMITS.maxSubscriptionsPerConnection),
-  subscription_cache_bytes: positiveInt.default(DEFAULT_LIMITS.subscriptionCacheBytes),
-  headers_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.headersTimeoutSeconds),
-  request_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.requestTimeoutSeconds),
-  idle_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.idleTimeoutSeconds),
-  max_buffered_bytes: positiveInt.default(DEFAULT_LIMITS.maxBufferedBytes),
-  max_response_bytes: positiveInt.default(DEFAULT_LIMITS.maxResponseBytes),
-  replay_seconds: positiveSeconds.default(DEFAULT_LIMITS.replaySeconds),
-}).refine((s) => s.headers_timeout_seconds <= s.request_timeout_seconds, {
-  message: "must not be longer than limits.request_timeout_seconds (node requires it)",
-  path: ["headers_timeout_seconds"],
-});
+export const limitsSection = z
+  .strictObject({
+    max_depth: positiveInt.default(DEFAULT_LIMITS.maxDepth),
+    max_aliases: positiveInt.default(DEFAULT_LIMITS.maxAliases),
+    max_directives: positiveInt.default(DEFAULT_LIMITS.maxDirectives),
+    max_tokens: positiveInt.default(DEFAULT_LIMITS.maxTokens),
+    max_cost: positiveInt.default(DEFAULT_LIMITS.maxCost),
+    max_body_bytes: positiveInt.default(DEFAULT_LIMITS.maxBodyBytes),
+    max_connections: positiveInt.default(DEFAULT_LIMITS.maxConnections),
+    max_connections_per_address: positiveInt.default(DEFAULT_LIMITS.maxConnectionsPerAddress),
+    max_subscriptions_per_connection: positiveInt.default(DEFAULT_LIMITS.maxSubscriptionsPerConnection),
+    subscription_cache_bytes: positiveInt.default(DEFAULT_LIMITS.subscriptionCacheBytes),
+    headers_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.headersTimeoutSeconds),
+    request_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.requestTimeoutSeconds),
+    idle_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.idleTimeoutSeconds),
+    max_buffered_bytes: positiveInt.default(DEFAULT_LIMITS.maxBufferedBytes),
+    max_response_bytes: positiveInt.default(DEFAULT_LIMITS.maxResponseBytes),
+    replay_seconds: positiveSeconds.default(DEFAULT_LIMITS.replaySeconds),
+  })
+  .refine((s) => s.headers_timeout_seconds <= s.request_timeout_seconds, {
+    message: "must not be longer than limits.request_timeout_seconds (node requires it)",
+    path: ["headers_timeout_seconds"],
+  });
 
 /** Renames the validated section into its camelCase form. */
 export function toLimits(section: z.output<typeof limitsSection> | undefined): Limits {

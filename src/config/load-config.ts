@@ -5,13 +5,7 @@ import YAML from "yaml";
 import type { z } from "zod";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
 import { redactUrlCredentials } from "../domain/url-credentials.js";
-import {
-  camelConstraints,
-  configErrorMap,
-  configFileSchema,
-  type ConfigFile,
-  type RepairSection,
-} from "./config-schema.js";
+import { camelConstraints, configErrorMap, configFileSchema, type ConfigFile, type RepairSection } from "./config-schema.js";
 import { DEFAULT_RUNNER, type KintsugiConfig } from "./kintsugi-config.js";
 import { toHealthCheckConfigs } from "./health-check-schema.js";
 import { toLimits } from "./limits-schema.js";
@@ -117,7 +111,9 @@ function toRepairConfig(section: RepairSection): RepairConfig {
         // Only when configured: an operation without diagnostics stays exactly CKE's.
         ...(op.diagnostics_command && { diagnosticsCommand: op.diagnostics_command, diagnosticsTimeoutSeconds: op.diagnostics_timeout_seconds }),
         // Only when either key is given: an operation without them succeeds on its health check alone, as in CKE.
-        ...((op.success_requires || op.success_dwell_seconds !== undefined) && { successProof: { requires: op.success_requires ?? [], dwellSeconds: op.success_dwell_seconds ?? 0 } }),
+        ...((op.success_requires || op.success_dwell_seconds !== undefined) && {
+          successProof: { requires: op.success_requires ?? [], dwellSeconds: op.success_dwell_seconds ?? 0 },
+        }),
       })),
     })),
     maxConcurrentRepairs: section.max_concurrent_repairs,
@@ -128,7 +124,11 @@ function toRepairConfig(section: RepairSection): RepairConfig {
     evictionTimeoutSeconds: section.eviction_timeout_seconds,
     ...(section.pacing && { pacing: { domains: section.pacing.domains } }),
     ...(section.escalation && {
-      escalation: { maxRepairs: section.escalation.max_repairs, windowSeconds: section.escalation.window_seconds, operation: section.escalation.operation ?? null },
+      escalation: {
+        maxRepairs: section.escalation.max_repairs,
+        windowSeconds: section.escalation.window_seconds,
+        operation: section.escalation.operation ?? null,
+      },
     }),
   };
 }
@@ -145,13 +145,19 @@ export function readAuthTokens(
   if (tokensFile !== undefined) {
     const read = readTokensFile(tokensFile);
     if (!read.ok) {
-      return { ok: false, problems: read.problems.map((p) => ({ path: "auth.tokens_file", message: `${tokensFile}: ${p.path ? `${p.path}: ` : ""}${p.message}` })) };
+      return {
+        ok: false,
+        problems: read.problems.map((p) => ({ path: "auth.tokens_file", message: `${tokensFile}: ${p.path ? `${p.path}: ` : ""}${p.message}` })),
+      };
     }
     fileTokens = read.tokens;
   }
   const duplicates = duplicateTokenNames([...inline, ...fileTokens]);
   if (duplicates.length > 0) {
-    return { ok: false, problems: [{ path: "auth.tokens", message: `token names must be unique (auth.tokens and the tokens file together): ${duplicates.join(", ")}` }] };
+    return {
+      ok: false,
+      problems: [{ path: "auth.tokens", message: `token names must be unique (auth.tokens and the tokens file together): ${duplicates.join(", ")}` }],
+    };
   }
   return { ok: true, fileTokens };
 }

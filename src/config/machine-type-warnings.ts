@@ -30,7 +30,10 @@ function machineTypes(data: unknown): Array<{ readonly path: string; readonly va
 export function machineTypeWarnings(data: unknown): ConfigProblem[] {
   return machineTypes(data)
     .filter(({ value }) => value !== "" && !SABAKAN_BMC_TYPE.test(value))
-    .map(({ path, value }) => ({ path, message: `${JSON.stringify(value)} can never be a sabakan machine's BMC type (sabakan accepts letters, digits, '-', '_', '/' and '.'): only entries added by hand would use this procedure` }));
+    .map(({ path, value }) => ({
+      path,
+      message: `${JSON.stringify(value)} can never be a sabakan machine's BMC type (sabakan accepts letters, digits, '-', '_', '/' and '.'): only entries added by hand would use this procedure`,
+    }));
 }
 
 /**
@@ -41,6 +44,13 @@ export function machineTypeWarnings(data: unknown): ConfigProblem[] {
 export function machineTypeCaseWarnings(data: unknown): ConfigProblem[] {
   return machineTypes(data).flatMap(({ path, value }) => {
     const known = bmcTypeDifferingInCase(value);
-    return known === null ? [] : [{ path, message: `${JSON.stringify(value)} differs from sabakan's BMC type ${JSON.stringify(known)} only by case; machine types match bmc.type exactly (as in CKE), so it matches no ${known} machine` }];
+    return known === null
+      ? []
+      : [
+          {
+            path,
+            message: `${JSON.stringify(value)} differs from sabakan's BMC type ${JSON.stringify(known)} only by case; machine types match bmc.type exactly (as in CKE), so it matches no ${known} machine`,
+          },
+        ];
   });
 }

@@ -21,7 +21,11 @@ export const DEFAULT_POLL_RECORDS: PollRecordsConfig = { keepSeconds: 14 * DAY, 
 
 /** The `poll_records` section as written. */
 export const pollRecordsSection = z.strictObject({
-  keep_days: z.int().min(1).max(366).default(DEFAULT_POLL_RECORDS.keepSeconds / DAY),
+  keep_days: z
+    .int()
+    .min(1)
+    .max(366)
+    .default(DEFAULT_POLL_RECORDS.keepSeconds / DAY),
   max_bytes: z
     .int()
     .min(MIB)

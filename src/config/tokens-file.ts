@@ -13,13 +13,17 @@ export interface TokensFileProblem {
 
 // Messages about a tokens file never quote what it holds: a value may be a secret written in the wrong place.
 const quietErrorMap: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code === "invalid_type") return issue.input === undefined ? "is required" : `must be ${issue.expected === "array" ? "a list" : `a ${issue.expected}`}`;
+  if (issue.code === "invalid_type")
+    return issue.input === undefined ? "is required" : `must be ${issue.expected === "array" ? "a list" : `a ${issue.expected}`}`;
   if (issue.code === "invalid_value") return `must be one of ${issue.values.map(String).join(", ")}`;
   return configErrorMap(issue);
 };
 
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((segment) => (typeof segment === "number" ? `[${segment}]` : `.${String(segment)}`)).join("").replace(/^\./, "");
+  return path
+    .map((segment) => (typeof segment === "number" ? `[${segment}]` : `.${String(segment)}`))
+    .join("")
+    .replace(/^\./, "");
 }
 
 /**
@@ -52,14 +56,17 @@ export function readTokensFile(path: string): { ok: true; tokens: TokenEntry[] }
   } catch {
     return { ok: false, problems: [{ path: "", message: "invalid YAML (unresolvable aliases)" }] };
   }
-  if (data !== null && typeof data === "object" && !Array.isArray(data) && Object.keys(data).length === 1 && "tokens" in data) data = (data as { tokens: unknown }).tokens ?? [];
+  if (data !== null && typeof data === "object" && !Array.isArray(data) && Object.keys(data).length === 1 && "tokens" in data)
+    data = (data as { tokens: unknown }).tokens ?? [];
   if (!Array.isArray(data)) return { ok: false, problems: [{ path: "", message: "must be a YAML list of { name, role, sha256 }" }] };
   const result = tokenList.safeParse(data, { error: quietErrorMap });
   if (!result.success) {
     return {
       ok: false,
       problems: result.error.issues.flatMap((issue) =>
-        issue.code === "unrecognized_keys" ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: "unknown key" })) : [{ path: pathOf(issue.path), message: issue.message }],
+        issue.code === "unrecognized_keys"
+          ? issue.keys.map((key) => ({ path: pathOf([...issue.path, key]), message: "unknown key" }))
+          : [{ path: pathOf(issue.path), message: issue.message }],
       ),
     };
   }

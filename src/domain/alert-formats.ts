@@ -81,4 +81,8 @@ export function formatJson(given: Alert): Record<string, unknown> {
 }
 
 /** The formatter of each format. */
-export const FORMATTERS: Readonly<Record<AlertFormat, (alert: Alert) => Record<string, unknown>>> = { slack: formatSlack, mattermost: formatMattermost, json: formatJson };
+export const FORMATTERS: Readonly<Record<AlertFormat, (alert: Alert) => Record<string, unknown>>> = {
+  slack: formatSlack,
+  mattermost: formatMattermost,
+  json: formatJson,
+};

@@ -92,7 +92,13 @@ export function groupAlert(group: PendingGroup): Alert {
   const shared = Object.entries(first.fields).filter(([name, value]) => name !== "time" && alerts.every((a) => a.fields[name] === value));
   const times = alerts.map((a) => a.fields["time"]).filter((t): t is string => t !== undefined);
   const [earliest, latest] = [times[0], times.at(-1)];
-  const span: Record<string, string> = earliest === undefined || latest === undefined ? {} : earliest === latest ? { time: earliest } : { from: earliest, to: latest };
-  return { kind: first.kind, severity: mostSevere(alerts.map((a) => a.severity)), title, text, fields: { count: String(alerts.length), ...Object.fromEntries(shared), ...span } };
+  const span: Record<string, string> =
+    earliest === undefined || latest === undefined ? {} : earliest === latest ? { time: earliest } : { from: earliest, to: latest };
+  return {
+    kind: first.kind,
+    severity: mostSevere(alerts.map((a) => a.severity)),
+    title,
+    text,
+    fields: { count: String(alerts.length), ...Object.fromEntries(shared), ...span },
+  };
 }
-

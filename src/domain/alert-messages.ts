@@ -53,19 +53,28 @@ export function alertFor(event: RepairEntryEventPayload, requestedBy: string | n
   if (event.kind !== "TRANSITION") return null;
   const { entry, record } = event;
   const by: Record<string, string> = requestedBy !== null && requestedBy !== entry.source ? { "requested by": requestedBy } : {};
-  if (entry.status === "SUCCEEDED") return runnerAlert({ kind: "succeeded", severity: "info", what: "repair succeeded", plural: "repairs succeeded" }, event, by);
+  if (entry.status === "SUCCEEDED")
+    return runnerAlert({ kind: "succeeded", severity: "info", what: "repair succeeded", plural: "repairs succeeded" }, event, by);
   if (entry.status === "FAILED") {
-    return runnerAlert({ kind: "failed", severity: "critical", what: "repair failed", plural: "repairs failed" }, event, record.detail ? { ...by, detail: clip(record.detail) } : by);
+    return runnerAlert(
+      { kind: "failed", severity: "critical", what: "repair failed", plural: "repairs failed" },
+      event,
+      record.detail ? { ...by, detail: clip(record.detail) } : by,
+    );
   }
   const before = event.previous;
   if (entry.status !== "PROCESSING" || before === null) return null;
   if (before.stepStatus === "DRAINING" && entry.stepStatus === "WAITING" && entry.drainBackoffExpire !== null) {
-    return runnerAlert({ kind: "warning", severity: "warning", what: "drain backed off", plural: "drains backed off" }, event, { "back-offs": String(entry.drainBackoffCount), "retry after": entry.drainBackoffExpire, ...by });
+    return runnerAlert({ kind: "warning", severity: "warning", what: "drain backed off", plural: "drains backed off" }, event, {
+      "back-offs": String(entry.drainBackoffCount),
+      "retry after": entry.drainBackoffExpire,
+      ...by,
+    });
   }
-  const started =
-    before.stepStatus === "WAITING" && ((entry.stepStatus === "DRAINING" && entry.drainBackoffCount === 0) || entry.stepStatus === "WATCHING");
+  const started = before.stepStatus === "WAITING" && ((entry.stepStatus === "DRAINING" && entry.drainBackoffCount === 0) || entry.stepStatus === "WATCHING");
   if (!started) return null;
-  const [what, plural] = entry.step === 0 ? ["repair started", "repairs started"] : [`repair step ${entry.step + 1} started`, `repairs started step ${entry.step + 1}`];
+  const [what, plural] =
+    entry.step === 0 ? ["repair started", "repairs started"] : [`repair step ${entry.step + 1} started`, `repairs started step ${entry.step + 1}`];
   return runnerAlert({ kind: "started", severity: "info", what, plural }, event, { source: entry.source, ...by });
 }
 
@@ -94,12 +103,20 @@ interface EntryAlertLook {
 }
 
 /** The runner's alert for `entry`: "WHAT: 10.0.0.1 (node1)", grouped with the other machines' as "PLURAL: …". */
-function runnerAlert({ kind, severity, what, plural }: EntryAlertLook & { readonly what: string; readonly plural: string }, event: RepairEntryEventPayload, extra: Record<string, string>): Alert {
+function runnerAlert(
+  { kind, severity, what, plural }: EntryAlertLook & { readonly what: string; readonly plural: string },
+  event: RepairEntryEventPayload,
+  extra: Record<string, string>,
+): Alert {
   const subject = machineOf(event.entry);
   return entryAlert({ kind, severity, title: `${what}: ${subject}`, group: { key: `${kind}:${what}`, plural, subject } }, event, extra);
 }
 
-function entryAlert({ kind, severity, title, group }: EntryAlertLook & { readonly title: string; readonly group: Alert["group"] }, { entry, record }: RepairEntryEventPayload, extra: Record<string, string>): Alert {
+function entryAlert(
+  { kind, severity, title, group }: EntryAlertLook & { readonly title: string; readonly group: Alert["group"] },
+  { entry, record }: RepairEntryEventPayload,
+  extra: Record<string, string>,
+): Alert {
   const fields: Record<string, string> = { entry: entry.index, operation: `${entry.operation} on ${entry.machineType}`, step: String(entry.step + 1) };
   if (entry.serial) fields["serial"] = entry.serial;
   return { kind, severity, title, text: record.reason, fields: { ...fields, ...extra, time: record.time }, group };
@@ -116,7 +133,8 @@ function clip(text: string): string {
 export function missedEventsAlert(server: string, from: number, to: number, cause: "reconnected" | "fell-behind"): Alert {
   const t1 = new Date(from).toISOString();
   const t2 = new Date(to).toISOString();
-  const what = cause === "reconnected" ? `reconnected to ${server} after ${formatDuration(to - from)}` : `the subscription to ${server} fell behind and was restarted`;
+  const what =
+    cause === "reconnected" ? `reconnected to ${server} after ${formatDuration(to - from)}` : `the subscription to ${server} fell behind and was restarted`;
   return {
     kind: "warning",
     severity: "warning",

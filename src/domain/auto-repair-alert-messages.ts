@@ -8,7 +8,13 @@ export interface AutoRepairOutcomePayload {
   readonly time: string;
   readonly trigger: string;
   readonly machinesSeen: number;
-  readonly skipped: ReadonlyArray<{ readonly kind: string; readonly rack: number | null; readonly serial?: string; readonly address?: string | null; readonly reason?: string }>;
+  readonly skipped: ReadonlyArray<{
+    readonly kind: string;
+    readonly rack: number | null;
+    readonly serial?: string;
+    readonly address?: string | null;
+    readonly reason?: string;
+  }>;
   /** All the skips counted by kind (`skipped` lists at most 1,000); absent from a server that does not count them. */
   readonly skippedByKind?: ReadonlyArray<{ readonly kind: string; readonly machines: number }>;
   readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
@@ -49,17 +55,33 @@ export const DEFAULT_FAILURE_THRESHOLD = 3;
  *   escalates them, naming each machine and why; a held one is skipped as `held` from then on, so it is told once.
  * All on one poll make one message.
  */
-export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: OutcomeAlertState, threshold = DEFAULT_FAILURE_THRESHOLD): { alert: Alert | null; state: OutcomeAlertState } {
+export function alertForOutcome(
+  outcome: AutoRepairOutcomePayload,
+  state: OutcomeAlertState,
+  threshold = DEFAULT_FAILURE_THRESHOLD,
+): { alert: Alert | null; state: OutcomeAlertState } {
   const poll = { poll: outcome.sequence, trigger: outcome.trigger, time: outcome.time };
   if (outcome.error !== null) {
     const next = { ...state, failedPolls: state.failedPolls + 1, failingSince: state.failingSince ?? outcome.time };
     if (next.failedPolls !== threshold) return { alert: null, state: next };
-    const alert: Alert = { kind: "warning", severity: "warning", title: `auto-repair: ${threshold} sabakan polls failed in a row`, text: `latest error: ${outcome.error}`, fields: { "failing since": next.failingSince, ...poll } };
+    const alert: Alert = {
+      kind: "warning",
+      severity: "warning",
+      title: `auto-repair: ${threshold} sabakan polls failed in a row`,
+      text: `latest error: ${outcome.error}`,
+      fields: { "failing since": next.failingSince, ...poll },
+    };
     return { alert, state: next };
   }
   const alerts: Alert[] = [];
   if (state.failedPolls >= threshold) {
-    alerts.push({ kind: "cleared", severity: "info", title: "auto-repair: sabakan polls succeed again", text: `after ${state.failedPolls} failed polls since ${state.failingSince}`, fields: poll });
+    alerts.push({
+      kind: "cleared",
+      severity: "info",
+      title: "auto-repair: sabakan polls succeed again",
+      text: `after ${state.failedPolls} failed polls since ${state.failingSince}`,
+      fields: poll,
+    });
   }
   const summary = summarizeHolds(skipsOf(outcome), countsOf(outcome));
   const { alert, hold } = holdAlert(summary, state.hold, outcome, poll);
@@ -69,10 +91,17 @@ export function alertForOutcome(outcome: AutoRepairOutcomePayload, state: Outcom
   return { alert: mergeAlerts(alerts), state: { failedPolls: 0, failingSince: null, hold } };
 }
 
-function holdAlert(summary: HoldSummary, before: HoldInForce | null, outcome: AutoRepairOutcomePayload, poll: Record<string, string>): { alert: Alert | null; hold: HoldInForce | null } {
+function holdAlert(
+  summary: HoldSummary,
+  before: HoldInForce | null,
+  outcome: AutoRepairOutcomePayload,
+  poll: Record<string, string>,
+): { alert: Alert | null; hold: HoldInForce | null } {
   if (summary.length === 0) {
     if (before === null) return { alert: null, hold: null };
-    const title = before.kinds.includes("queue_limit") ? "auto-repair no longer short-circuited; no machine held back" : "auto-repair no longer holds machines back";
+    const title = before.kinds.includes("queue_limit")
+      ? "auto-repair no longer short-circuited; no machine held back"
+      : "auto-repair no longer holds machines back";
     const polls = `${before.polls} poll${before.polls === 1 ? "" : "s"}`;
     const text = `the latest poll held nothing back; held since ${before.since} over ${polls}, last: ${before.description}`;
     return { alert: { kind: "cleared", severity: "info", title, text, fields: { "held since": before.since, ...poll } }, hold: null };
@@ -102,7 +131,13 @@ function escalationAlert(outcome: AutoRepairOutcomePayload, poll: Record<string,
   const escalated = outcome.skipped.filter((s) => s.kind.toLowerCase() === "escalated");
   if (escalated.length === 0) return null;
   const text = escalated.map((s) => `${s.serial ?? "?"} (${s.address ?? "no address"}): ${s.reason ?? "repaired too often"}`).join("\n");
-  return { kind: "warning", severity: "warning", title: `auto-repair escalated ${machines(escalated.length)} repaired too often`, text, fields: { escalated: String(escalated.length), ...poll } };
+  return {
+    kind: "warning",
+    severity: "warning",
+    title: `auto-repair escalated ${machines(escalated.length)} repaired too often`,
+    text,
+    fields: { escalated: String(escalated.length), ...poll },
+  };
 }
 
 /** The payload's skips whose kind this kintsugi knows (a newer server's new kinds are left out). */
@@ -161,7 +196,9 @@ function explain(g: HoldGroup, outcome: AutoRepairOutcomePayload): string[] {
     }
     case "queue_limit": {
       const sc = outcome.shortCircuit;
-      const counts = sc ? `${sc.existingEntries} entries in the queue + ${sc.candidates} candidates > maximum-repair-queue-entries ${sc.limit}` : "too many repair requests";
+      const counts = sc
+        ? `${sc.existingEntries} entries in the queue + ${sc.candidates} candidates > maximum-repair-queue-entries ${sc.limit}`
+        : "too many repair requests";
       return [`${held}${rackList(g)}: short-circuited: ${counts}, so none was enqueued`];
     }
     case "rebooting":

@@ -95,7 +95,8 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   const { constraints } = input;
   const recent = new Set(input.entries.map((e) => e.address));
   const skipped: SkippedMachine[] = [];
-  const skip = (m: SabakanMachine, kind: SkipKind, reason: string, address: string | null) => skipped.push({ serial: m.serial, address, state: m.state, reason, kind, rack: m.rack });
+  const skip = (m: SabakanMachine, kind: SkipKind, reason: string, address: string | null) =>
+    skipped.push({ serial: m.serial, address, state: m.state, reason, kind, rack: m.rack });
 
   const perRack = new Map<number, number>();
   for (const m of input.machines) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
@@ -149,7 +150,14 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     }
     let operation = m.state.toLowerCase();
     let escalated: string | null = null;
-    const escalation = input.escalation && decideEscalation(input.escalation.config, address, { entries: input.entries, finished: input.escalation.finished, ...(input.escalation.releases && { releases: input.escalation.releases }) }, input.escalation.now);
+    const escalation =
+      input.escalation &&
+      decideEscalation(
+        input.escalation.config,
+        address,
+        { entries: input.entries, finished: input.escalation.finished, ...(input.escalation.releases && { releases: input.escalation.releases }) },
+        input.escalation.now,
+      );
     if (escalation && input.escalation) {
       if (escalation.kind === "hold") {
         // Skipped once the round is known to act: a round the cap stops holds nobody (see below).
@@ -174,7 +182,13 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     // A round the cap stops acts on nothing: no repeat offender is held by it either (the next round decides again).
     for (const k of kept) skip(k.machine, "queue_limit", "too many repair requests", k.address);
     for (const h of toHold) skip(h.machine, "queue_limit", "too many repair requests", h.address);
-    return { machinesSeen: input.machines.length, enqueue: [], skipped: sortBySerial(skipped), shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit }, escalationHolds: [] };
+    return {
+      machinesSeen: input.machines.length,
+      enqueue: [],
+      skipped: sortBySerial(skipped),
+      shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit },
+      escalationHolds: [],
+    };
   }
   for (const h of toHold) skip(h.machine, "escalated", h.reason, h.address);
   for (const k of kept) if (k.escalated !== null) skip(k.machine, "escalated", k.escalated, k.address);

@@ -154,7 +154,14 @@ export function replayAutoRepair(records: ReplayRecords | readonly PollRecord[],
       const differences = compareFates(live, sim, new Set(r.enqueued));
       const simShort = sim.shortCircuit !== null;
       if (differences.length > 0 || simShort !== r.shortCircuited) {
-        polls.push({ time: r.time, source: { kind: "sabakan" }, live: { enqueued: r.enqueued, shortCircuited: r.shortCircuited, queueSize: r.queue.length }, simulated: { enqueued: simEnqueued, shortCircuited: simShort, queueSize: simQueue.length }, differences, targets: [] });
+        polls.push({
+          time: r.time,
+          source: { kind: "sabakan" },
+          live: { enqueued: r.enqueued, shortCircuited: r.shortCircuited, queueSize: r.queue.length },
+          simulated: { enqueued: simEnqueued, shortCircuited: simShort, queueSize: simQueue.length },
+          differences,
+          targets: [],
+        });
       }
     } else {
       const r = item.record;
@@ -164,11 +171,25 @@ export function replayAutoRepair(records: ReplayRecords | readonly PollRecord[],
         simEnqueued = r.enqueued.filter((a) => !kept.has(a) && !simulated.has(a));
       } else {
         remediationsReplayed += 1;
-        const replayed = replayRemediation({ record: r, check, repair: config.repair, queue: simQueue, maximumRepairQueueEntries: queueLimit ?? r.maximumRepairQueueEntries, limit: limits.healthChecks?.get(r.check) });
+        const replayed = replayRemediation({
+          record: r,
+          check,
+          repair: config.repair,
+          queue: simQueue,
+          maximumRepairQueueEntries: queueLimit ?? r.maximumRepairQueueEntries,
+          limit: limits.healthChecks?.get(r.check),
+        });
         simEnqueued = replayed.simulated.enqueued;
         const liveShort = !replayed.liveGateOpen || r.shortCircuited;
         if (replayed.differences.length > 0 || replayed.simulated.shortCircuited !== liveShort) {
-          polls.push({ time: r.time, source: { kind: "health-check", check: r.check }, live: { enqueued: r.enqueued, shortCircuited: liveShort, queueSize: r.queue.length }, simulated: { enqueued: simEnqueued, shortCircuited: replayed.simulated.shortCircuited, queueSize: simQueue.length }, differences: [], targets: replayed.differences });
+          polls.push({
+            time: r.time,
+            source: { kind: "health-check", check: r.check },
+            live: { enqueued: r.enqueued, shortCircuited: liveShort, queueSize: r.queue.length },
+            simulated: { enqueued: simEnqueued, shortCircuited: replayed.simulated.shortCircuited, queueSize: simQueue.length },
+            differences: [],
+            targets: replayed.differences,
+          });
         }
       }
     }
@@ -182,7 +203,15 @@ export function replayAutoRepair(records: ReplayRecords | readonly PollRecord[],
     enqueuedLive += record.enqueued.length;
     enqueuedSimulated += simEnqueued.length;
   }
-  return { pollsReplayed, remediationsReplayed, unconfiguredChecks: [...unconfigured].sort(), polls, enqueuedLive, enqueuedSimulated, scheduleExhausted: weighed < merged.length };
+  return {
+    pollsReplayed,
+    remediationsReplayed,
+    unconfiguredChecks: [...unconfigured].sort(),
+    polls,
+    enqueuedLive,
+    enqueuedSimulated,
+    scheduleExhausted: weighed < merged.length,
+  };
 }
 
 type Recorded = { readonly kind: "poll"; readonly record: PollRecord } | { readonly kind: "remediation"; readonly record: RemediationRecord };
@@ -220,7 +249,10 @@ function compareFates(live: IntakeDecision, sim: IntakeDecision, liveEnqueued: R
 }
 
 /** Each machine's fate in a decision; `override` may say it was enqueued whatever the decision says. */
-function fates(decision: IntakeDecision, override: (fate: MachineFate, address: string | null) => MachineFate): Map<string, { address: string | null; fate: MachineFate }> {
+function fates(
+  decision: IntakeDecision,
+  override: (fate: MachineFate, address: string | null) => MachineFate,
+): Map<string, { address: string | null; fate: MachineFate }> {
   const out = new Map<string, { address: string | null; fate: MachineFate }>();
   for (const e of decision.enqueue) if (e.serial !== null) out.set(e.serial, { address: e.address, fate: "enqueued" });
   for (const s of decision.skipped) if (!out.has(s.serial) || s.kind !== "escalated") out.set(s.serial, { address: s.address, fate: s.kind });

@@ -6,8 +6,7 @@ export const MAX_VARIABLES_TEXT_BYTES = 64 * 1024;
 
 /** Variables read from a text, with the path of every key ignored; or why the text is refused. */
 export type CkeVariablesResult =
-  | { readonly ok: true; readonly variables: MachineQueryVariables; readonly ignored: readonly string[] }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly variables: MachineQueryVariables; readonly ignored: readonly string[] } | { readonly ok: false; readonly message: string };
 
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -34,7 +33,8 @@ function fieldsOf<F extends string>(value: Raw, fields: readonly F[], path: stri
       continue;
     }
     const earlier = keyOf[field];
-    if (earlier !== undefined) throw new Refused(`${at}: ${JSON.stringify(earlier)} already gives ${field} (keys match fields without regard to case, as in CKE)`);
+    if (earlier !== undefined)
+      throw new Refused(`${at}: ${JSON.stringify(earlier)} already gives ${field} (keys match fields without regard to case, as in CKE)`);
     keyOf[field] = key;
     found[field] = member;
   }
@@ -92,7 +92,10 @@ export function readCkeQueryVariables(text: string): CkeVariablesResult {
   const control = firstControlCharacter(text);
   if (control !== null) {
     const code = control.charCodeAt(0).toString(16).padStart(4, "0");
-    return { ok: false, message: `holds the control character U+${code.toUpperCase()}, which a terminal would act on when get-variables prints the text; write it as \\u${code}` };
+    return {
+      ok: false,
+      message: `holds the control character U+${code.toUpperCase()}, which a terminal would act on when get-variables prints the text; write it as \\u${code}`,
+    };
   }
   let value: unknown;
   try {
@@ -101,7 +104,10 @@ export function readCkeQueryVariables(text: string): CkeVariablesResult {
     return { ok: false, message: `not valid JSON: ${(err as Error).message}` };
   }
   if (!isObject(value)) {
-    return { ok: false, message: `must be a JSON object with "having" and/or "notHaving" (anything else would search every machine), got ${Array.isArray(value) ? "a list" : JSON.stringify(value)}` };
+    return {
+      ok: false,
+      message: `must be a JSON object with "having" and/or "notHaving" (anything else would search every machine), got ${Array.isArray(value) ? "a list" : JSON.stringify(value)}`,
+    };
   }
   const ignored: string[] = [];
   try {

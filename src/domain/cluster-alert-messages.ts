@@ -27,7 +27,13 @@ export function alertForClusterGeneration(g: ClusterGenerationPayload): Alert {
     return { kind: "warning", severity: "warning", title: `cluster generation failed: ${inForce(g.generation)}`, text: g.error ?? "unknown error", fields };
   }
   if (g.outcome === "UNCHANGED") {
-    return { kind: "cleared", severity: "info", title: "cluster generation works again", text: `generation ${g.generation} is up to date with sabakan's machines`, fields };
+    return {
+      kind: "cleared",
+      severity: "info",
+      title: "cluster generation works again",
+      text: `generation ${g.generation} is up to date with sabakan's machines`,
+      fields,
+    };
   }
   const listed = g.changes.slice(0, LISTED_CHANGES);
   const more = g.changes.length - listed.length;

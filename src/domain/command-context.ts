@@ -58,7 +58,11 @@ export function operationIdFor(entry: Pick<RepairEntry, "index" | "step">, attem
  * empty when `bmc` is null (sabakan never named the machine, or gave no IPv4 literal for its BMC): a BMC command
  * then stops with its own message instead of reaching another machine.
  */
-export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "serial" | "nodename">, identity: CommandAttemptIdentity | null, bmc: MachineBmc | null): Record<CommandContextVariable, string> {
+export function commandEnvironment(
+  entry: Pick<RepairEntry, "index" | "step" | "serial" | "nodename">,
+  identity: CommandAttemptIdentity | null,
+  bmc: MachineBmc | null,
+): Record<CommandContextVariable, string> {
   return {
     KINTSUGI_ENTRY_INDEX: String(entry.index),
     KINTSUGI_STEP: String(entry.step + 1),
@@ -77,5 +81,9 @@ export function commandEnvironment(entry: Pick<RepairEntry, "index" | "step" | "
  * (e.g. the process or leader failed between the commit and the start). The entry itself does not change.
  */
 export function attemptStartNote(entry: RepairEntry, command: string, identity: CommandAttemptIdentity): EntryTransition {
-  return { after: entry, kind: "note", reason: `step ${entry.step + 1}: starting the ${command}, attempt ${identity.attempt} (operation id ${identity.operationId})` };
+  return {
+    after: entry,
+    kind: "note",
+    reason: `step ${entry.step + 1}: starting the ${command}, attempt ${identity.attempt} (operation id ${identity.operationId})`,
+  };
 }

@@ -70,9 +70,7 @@ export const DEFAULT_CONSTRAINTS: Constraints = {
   waitSecondsToReplaceControlPlane: 1800,
 };
 
-export type ConstraintsResult =
-  | { readonly ok: true; readonly constraints: Constraints }
-  | { readonly ok: false; readonly message: string };
+export type ConstraintsResult = { readonly ok: true; readonly constraints: Constraints } | { readonly ok: false; readonly message: string };
 
 /** Tells whether `name` is one of CKE's constraint names that kintsugi knows. */
 export function isConstraintName(name: string): name is ConstraintName {

@@ -34,7 +34,12 @@ export interface ControlPlane {
  * but not by kintsugi (no `cordonedByAnnotation`). Without Kubernetes nothing is known of readiness or reboots:
  * every control plane counts as Ready and none as rebooting, so only the ordering and one-at-a-time rules apply.
  */
-export function controlPlanesOf(nodes: readonly NodeFacts[], generatedAddresses: readonly string[], kubernetes: boolean, cordonedByAnnotation: string): ControlPlane[] {
+export function controlPlanesOf(
+  nodes: readonly NodeFacts[],
+  generatedAddresses: readonly string[],
+  kubernetes: boolean,
+  cordonedByAnnotation: string,
+): ControlPlane[] {
   const planes: ControlPlane[] = [];
   const covered = new Set<string>();
   const generated = new Set(generatedAddresses);
@@ -79,7 +84,8 @@ export type ControlPlaneHold =
  * dead control plane may be repaired).
  */
 export function controlPlaneHold(own: ControlPlane, planes: readonly ControlPlane[], repairing: RepairEntry | null): ControlPlaneHold | null {
-  if (repairing) return { rule: "one-at-a-time", message: `one control plane at a time: entry ${repairing.index} is repairing control plane ${repairing.address}` };
+  if (repairing)
+    return { rule: "one-at-a-time", message: `one control plane at a time: entry ${repairing.index} is repairing control plane ${repairing.address}` };
   const rebooting = planes.find((p) => p !== own && p.rebooting);
   if (rebooting) return { rule: "rebooting", message: `control plane ${rebooting.name} is being rebooted`, plane: rebooting };
   const notReady = planes.find((p) => p !== own && !p.ready);

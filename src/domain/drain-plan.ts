@@ -10,13 +10,11 @@ export type EvictionOutcome =
 
 /** A pod that a drain removes: an unprotected running Job pod is deleted, the others are evicted. */
 export type PodRemoval<P extends PodFacts> =
-  | { readonly pod: P; readonly action: "delete" }
-  | { readonly pod: P; readonly action: "evict"; readonly protectedNamespace: boolean };
+  { readonly pod: P; readonly action: "delete" } | { readonly pod: P; readonly action: "evict"; readonly protectedNamespace: boolean };
 
 /** A drain of one node: the removals in the order of the pod list, or why the drain must not begin. */
 export type DrainPlan<P extends PodFacts> =
-  | { readonly kind: "refused"; readonly why: string }
-  | { readonly kind: "remove"; readonly removals: ReadonlyArray<PodRemoval<P>> };
+  { readonly kind: "refused"; readonly why: string } | { readonly kind: "remove"; readonly removals: ReadonlyArray<PodRemoval<P>> };
 
 /** `namespace/name`, as messages name a pod. */
 export const podName = (pod: PodFacts): string => `${pod.namespace}/${pod.name}`;
@@ -27,7 +25,11 @@ export const podName = (pod: PodFacts): string => `${pod.namespace}/${pod.name}`
  * with the same Job handler), so it is found before the first cordon, eviction or deletion. Otherwise every pod
  * but DaemonSet pods and non-running Job pods is to be removed, in list order.
  */
-export function planDrain<P extends PodFacts>(pods: readonly P[], protectedNamespaces: ReadonlySet<string>, protectedJobPods: LabelSelector | null): DrainPlan<P> {
+export function planDrain<P extends PodFacts>(
+  pods: readonly P[],
+  protectedNamespaces: ReadonlySet<string>,
+  protectedJobPods: LabelSelector | null,
+): DrainPlan<P> {
   const removals: Array<PodRemoval<P>> = [];
   for (const pod of pods) {
     const plan = planPod(pod, protectedNamespaces, protectedJobPods);

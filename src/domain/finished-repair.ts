@@ -45,7 +45,10 @@ export const KEPT_FINISHED_REPAIRS = 10_000;
  * finished before records were kept: its final status). `recorded` says whether the store already holds one for the
  * entry's index.
  */
-export function finishedRepairOf(change: { readonly entry: RepairEntry; readonly previous: RepairEntry | null; readonly record: RepairHistoryRecord }, recorded: boolean): FinishedRepair | null {
+export function finishedRepairOf(
+  change: { readonly entry: RepairEntry; readonly previous: RepairEntry | null; readonly record: RepairHistoryRecord },
+  recorded: boolean,
+): FinishedRepair | null {
   if (recorded) return null;
   const { entry, previous, record } = change;
   const finished = isFinished(entry);

@@ -11,8 +11,7 @@ export const MAX_FINISHED_LIMIT = 5_000;
 export const DEFAULT_FINISHED_LIMIT = 1_000;
 
 export type FinishedRepairsWindow =
-  | { readonly ok: true; readonly since: number; readonly until: number; readonly limit: number }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly since: number; readonly until: number; readonly limit: number } | { readonly ok: false; readonly message: string };
 
 /**
  * What a `finishedRepairs` query asks for: the range [since, until) (`until` defaults to `now`; at most
@@ -23,7 +22,8 @@ export function finishedRepairsWindowOf(since: number, until: number | null, lim
   const range = statsRangeOf(since, until, now, MAX_FINISHED_RANGE_DAYS);
   if (!range.ok) return range;
   const count = limit ?? DEFAULT_FINISHED_LIMIT;
-  if (!Number.isInteger(count) || count < 1 || count > MAX_FINISHED_LIMIT) return { ok: false, message: `limit must be from 1 to ${MAX_FINISHED_LIMIT}, got ${count}` };
+  if (!Number.isInteger(count) || count < 1 || count > MAX_FINISHED_LIMIT)
+    return { ok: false, message: `limit must be from 1 to ${MAX_FINISHED_LIMIT}, got ${count}` };
   return { ok: true, since: range.since, until: range.until, limit: count };
 }
 

@@ -70,7 +70,8 @@ export function evaluateTarget(node: CheckedNode, rules: readonly UnhealthyCondi
     // `timeout - elapsed + 1 s` from now is one second past the deadline.
     let nextCheckAt = deadline + 1000;
     if (deadline < now) {
-      if (!rebooting || !withinRebootWait((now - since) / 1000, reboot.waitSeconds)) return { node: node.name, address, addressProblem, state: "unhealthy", rule, since, nextCheckAt: null };
+      if (!rebooting || !withinRebootWait((now - since) / 1000, reboot.waitSeconds))
+        return { node: node.name, address, addressProblem, state: "unhealthy", rule, since, nextCheckAt: null };
       nextCheckAt = rebootWaitEndsAt(since, reboot.waitSeconds);
     }
     if (!pending || nextCheckAt < pending.nextCheckAt) pending = { rule, since, nextCheckAt };
@@ -85,7 +86,9 @@ function addressOf(node: CheckedNode): { address: string | null; addressProblem:
   const first = node.internalIPs[0];
   if (first === undefined) return { address: null, addressProblem: "the node has no InternalIP" };
   const parsed = parseAddress(first);
-  return parsed.ok ? { address: parsed.address, addressProblem: null } : { address: null, addressProblem: `the node's first InternalIP is not an address: ${parsed.message}` };
+  return parsed.ok
+    ? { address: parsed.address, addressProblem: null }
+    : { address: null, addressProblem: `the node's first InternalIP is not an address: ${parsed.message}` };
 }
 
 /**

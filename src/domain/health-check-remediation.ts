@@ -62,7 +62,8 @@ export interface RemediationContext {
 export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCheckEvaluation, context: RemediationContext): RemediationDecision {
   const { entries, maximumRepairQueueEntries, repair, machineTypeOf } = context;
   const unhealthy = evaluation.targets.filter((t) => t.state === "unhealthy");
-  if (!evaluation.gate.open) return { enqueue: [], held: unhealthy.map((t) => ({ node: t.node, reason: `remediation short-circuited: ${evaluation.gate.reason}` })) };
+  if (!evaluation.gate.open)
+    return { enqueue: [], held: unhealthy.map((t) => ({ node: t.node, reason: `remediation short-circuited: ${evaluation.gate.reason}` })) };
   const persisting = new Set(entries.map((e) => e.address));
   const held: HeldTarget[] = [];
   const enqueue: NewRepairEntry[] = [];
@@ -82,10 +83,20 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
     }
     const machineType = machineTypeOf(t.node, t.address);
     if (machineType === null) {
-      held.push({ node: t.node, reason: check.machineType.from === "sabakan" ? `sabakan has no machine with address ${t.address}` : `the node has no label ${check.machineType.label}` });
+      held.push({
+        node: t.node,
+        reason: check.machineType.from === "sabakan" ? `sabakan has no machine with address ${t.address}` : `the node has no label ${check.machineType.label}`,
+      });
       continue;
     }
-    const escalation = context.escalation && decideEscalation(context.escalation.config, t.address, { entries, finished: context.escalation.finished, ...(context.escalation.releases && { releases: context.escalation.releases }) }, context.escalation.now);
+    const escalation =
+      context.escalation &&
+      decideEscalation(
+        context.escalation.config,
+        t.address,
+        { entries, finished: context.escalation.finished, ...(context.escalation.releases && { releases: context.escalation.releases }) },
+        context.escalation.now,
+      );
     if (escalation?.kind === "hold") {
       toHold.add(t.node);
       held.push({ node: t.node, reason: `escalated: ${escalation.reason}` });
@@ -95,7 +106,10 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
     const operation = escalation ? escalation.operation : check.operation;
     const lookup = findRepairOperation(repair, machineType, operation);
     if (!lookup.ok) {
-      held.push({ node: t.node, reason: `${escalation ? `escalated: ${escalation.reason}, but ` : ""}not enqueued, the entry would fail at once: ${lookup.message}` });
+      held.push({
+        node: t.node,
+        reason: `${escalation ? `escalated: ${escalation.reason}, but ` : ""}not enqueued, the entry would fail at once: ${lookup.message}`,
+      });
       continue;
     }
     if (escalation) escalated.set(t.address, escalation.reason);
@@ -106,12 +120,18 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
     const why = `too many repair requests (${entries.length} in the queue + ${enqueue.length} > maximum-repair-queue-entries ${maximumRepairQueueEntries})`;
     // A pass the cap stops acts on nothing: no repeat offender is held by it either (the next pass decides again).
     const notHeld = held.map((h) => (toHold.has(h.node) ? { node: h.node, reason: why } : h));
-    return { enqueue: [], held: [...notHeld, ...enqueue.map((e) => ({ node: unhealthy.find((t) => t.address === e.address)?.node ?? e.address, reason: why }))] };
+    return {
+      enqueue: [],
+      held: [...notHeld, ...enqueue.map((e) => ({ node: unhealthy.find((t) => t.address === e.address)?.node ?? e.address, reason: why }))],
+    };
   }
   return { enqueue, held, ...extras(escalationHolds, escalated) };
 }
 
 /** The escalation fields of a decision, present only when escalation did something (a decision without stays CKE's). */
-function extras(escalationHolds: readonly EscalationHold[], escalated: ReadonlyMap<string, string>): Pick<RemediationDecision, "escalationHolds" | "escalated"> {
+function extras(
+  escalationHolds: readonly EscalationHold[],
+  escalated: ReadonlyMap<string, string>,
+): Pick<RemediationDecision, "escalationHolds" | "escalated"> {
   return { ...(escalationHolds.length > 0 && { escalationHolds }), ...(escalated.size > 0 && { escalated }) };
 }

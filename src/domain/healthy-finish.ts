@@ -18,7 +18,12 @@ import type { ProofVerdict } from "./repair-proof.js";
  * holds the machine runs it if it is still wanted. The node is uncordoned all the same: the cordon is kintsugi's own
  * (a node someone else cordoned is never touched), and a finished entry's cordon would be lifted as a stray anyway.
  */
-export function finishHealthy(entry: RepairEntry, transitions: readonly EntryTransition[], operation: RepairOperationConfig, hold: MachineHold | undefined): RepairAction {
+export function finishHealthy(
+  entry: RepairEntry,
+  transitions: readonly EntryTransition[],
+  operation: RepairOperationConfig,
+  hold: MachineHold | undefined,
+): RepairAction {
   if (hold === undefined || operation.successCommand === null) {
     return { entry, transitions, effect: { kind: "success-command", operation } };
   }

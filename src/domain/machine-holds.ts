@@ -60,7 +60,14 @@ export function holdsFromAnnotations(nodes: readonly HoldNode[]): MachineHold[] 
     const reason = node.annotations[HOLD_ANNOTATION];
     if (reason === undefined || node.address === null) continue;
     const text = reason.trim() === "" ? "(no reason given)" : reason.slice(0, MAX_HOLD_REASON_LENGTH);
-    holds.push({ address: node.address, reason: text, setBy: `annotation ${HOLD_ANNOTATION} on Node ${node.name}`, setAt: null, until: null, source: "annotation" });
+    holds.push({
+      address: node.address,
+      reason: text,
+      setBy: `annotation ${HOLD_ANNOTATION} on Node ${node.name}`,
+      setAt: null,
+      until: null,
+      source: "annotation",
+    });
   }
   return holds;
 }
@@ -69,8 +76,12 @@ export function holdsFromAnnotations(nodes: readonly HoldNode[]): MachineHold[] 
  * The holds Kubernetes Nodes' annotations set, one per address of each held Node: its canonical InternalIPs and its
  * name (an entry may name its machine by node name).
  */
-export function annotationHolds(nodes: ReadonlyArray<{ readonly name: string; readonly internalIPs: readonly string[]; readonly annotations: Readonly<Record<string, string>> }>): MachineHold[] {
-  return holdsFromAnnotations(nodes.flatMap((n) => [n.name, ...canonicalAddresses(n.internalIPs)].map((address) => ({ name: n.name, address, annotations: n.annotations }))));
+export function annotationHolds(
+  nodes: ReadonlyArray<{ readonly name: string; readonly internalIPs: readonly string[]; readonly annotations: Readonly<Record<string, string>> }>,
+): MachineHold[] {
+  return holdsFromAnnotations(
+    nodes.flatMap((n) => [n.name, ...canonicalAddresses(n.internalIPs)].map((address) => ({ name: n.name, address, annotations: n.annotations }))),
+  );
 }
 
 /**

@@ -1,13 +1,5 @@
 /** Sabakan's machine states, upper-case as its API spells them. */
-export const MACHINE_STATES = [
-  "UNINITIALIZED",
-  "HEALTHY",
-  "UNHEALTHY",
-  "UNREACHABLE",
-  "UPDATING",
-  "RETIRING",
-  "RETIRED",
-] as const;
+export const MACHINE_STATES = ["UNINITIALIZED", "HEALTHY", "UNHEALTHY", "UNREACHABLE", "UPDATING", "RETIRING", "RETIRED"] as const;
 export type MachineState = (typeof MACHINE_STATES)[number];
 
 /** Sabakan's MachineParams: the variables of `searchMachines`. */

@@ -20,5 +20,7 @@ export function machineRepairStatuses(nodeAddresses: readonly string[], entries:
     statuses.add(e.status);
     held.set(e.address, statuses);
   }
-  return [...held].flatMap(([address, statuses]) => REPAIR_STATUSES.map((status) => ({ address, status, value: statuses.has(status) ? 1 as const : 0 as const })));
+  return [...held].flatMap(([address, statuses]) =>
+    REPAIR_STATUSES.map((status) => ({ address, status, value: statuses.has(status) ? (1 as const) : (0 as const) })),
+  );
 }

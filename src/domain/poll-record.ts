@@ -82,7 +82,11 @@ export function recordPoll(input: IntakeInput, decision: IntakeDecision, now: nu
     machines,
     queue: input.entries.map((e) => e.address),
     held: held.sort(),
-    constraints: { maximumRepairQueueEntries: input.constraints.maximumRepairQueueEntries, waitSecondsToRepairRebooting: input.constraints.waitSecondsToRepairRebooting, maximumUnhealthyMachinesPerRack: input.constraints.maximumUnhealthyMachinesPerRack },
+    constraints: {
+      maximumRepairQueueEntries: input.constraints.maximumRepairQueueEntries,
+      waitSecondsToRepairRebooting: input.constraints.waitSecondsToRepairRebooting,
+      maximumUnhealthyMachinesPerRack: input.constraints.maximumUnhealthyMachinesPerRack,
+    },
     enqueued: decision.enqueue.map((e) => e.address),
     shortCircuited: decision.shortCircuit !== null,
   };
@@ -132,7 +136,12 @@ export function recordedPlaces(record: PollRecord): Map<string, { readonly rack:
 
 /** The recorded holds, as holds (who set them and why is not kept: the replay tells held from not held). */
 export function recordedHolds(record: PollRecord): Map<string, MachineHold> {
-  return new Map(record.held.map((address) => [address, { address, reason: "held when recorded", setBy: "recorded", setAt: record.time, until: null, source: "api" as const }]));
+  return new Map(
+    record.held.map((address) => [
+      address,
+      { address, reason: "held when recorded", setBy: "recorded", setAt: record.time, until: null, source: "api" as const },
+    ]),
+  );
 }
 
 /** An address in canonical form, or null when there is none or it is not an address (decideIntake skips it). */

@@ -12,7 +12,13 @@ import { waitForBackoff, waitForCommand, waitForDrain, waitForQueueEnabled, wait
  * until the end of its `watch_seconds`; a step that cannot start waits for the queue to be enabled. Null when it
  * finished or has nothing to wait for.
  */
-export function progressWait(after: RepairEntry, effect: RepairEffect, obs: RepairObservation, op: RepairOperationConfig, ctx: ProgressContext): WaitingFor | null {
+export function progressWait(
+  after: RepairEntry,
+  effect: RepairEffect,
+  obs: RepairObservation,
+  op: RepairOperationConfig,
+  ctx: ProgressContext,
+): WaitingFor | null {
   if (isFinished(after)) return null;
   if (effect.kind === "abandon-drain") return after.drainBackoffExpire === null ? null : waitForBackoff(after.drainBackoffExpire);
   if (effect.kind === "diagnostics" || obs.job === "diagnostics") return waitForCommand("diagnostics", after.step);

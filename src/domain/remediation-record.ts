@@ -33,7 +33,12 @@ export interface RemediationRecord {
 }
 
 /** The record of one remediation: its evaluation and context (as decideRemediation read them) and its decision. */
-export function recordRemediation(evaluation: HealthCheckEvaluation, context: RemediationContext, decision: RemediationDecision, now: number): RemediationRecord {
+export function recordRemediation(
+  evaluation: HealthCheckEvaluation,
+  context: RemediationContext,
+  decision: RemediationDecision,
+  now: number,
+): RemediationRecord {
   const unhealthy = evaluation.targets.filter((t) => t.state === "unhealthy");
   const typed = unhealthy.map((t) => (t.address === null ? null : context.machineTypeOf(t.node, t.address)));
   return {
@@ -42,7 +47,12 @@ export function recordRemediation(evaluation: HealthCheckEvaluation, context: Re
     gate: { open: evaluation.gate.open, reason: evaluation.gate.reason },
     targets: evaluation.targets.length,
     pending: evaluation.targets.filter((t) => t.state === "pending").length,
-    unhealthy: { node: unhealthy.map((t) => t.node), address: unhealthy.map((t) => t.address), addressProblem: unhealthy.map((t) => t.addressProblem), machineType: typed },
+    unhealthy: {
+      node: unhealthy.map((t) => t.node),
+      address: unhealthy.map((t) => t.address),
+      addressProblem: unhealthy.map((t) => t.addressProblem),
+      machineType: typed,
+    },
     queue: context.entries.map((e) => e.address),
     held: unhealthy.flatMap((t) => (t.address !== null && context.holds?.has(t.address) ? [t.address] : [])),
     maximumRepairQueueEntries: context.maximumRepairQueueEntries,
@@ -60,7 +70,15 @@ export function recordedEvaluation(record: RemediationRecord): HealthCheckEvalua
     currentHealthy: record.targets - u.node.length - record.pending,
     unhealthyCount: u.node.length + record.pending,
     gate: { open: record.gate.open, remediationsAllowed: 0, reason: record.gate.reason },
-    targets: u.node.map((node, i) => ({ node, address: u.address[i] ?? null, addressProblem: u.addressProblem[i] ?? null, state: "unhealthy" as const, rule: null, since: null, nextCheckAt: null })),
+    targets: u.node.map((node, i) => ({
+      node,
+      address: u.address[i] ?? null,
+      addressProblem: u.addressProblem[i] ?? null,
+      state: "unhealthy" as const,
+      rule: null,
+      since: null,
+      nextCheckAt: null,
+    })),
     nextCheckAt: null,
   };
 }
@@ -68,6 +86,8 @@ export function recordedEvaluation(record: RemediationRecord): HealthCheckEvalua
 /** The machine types and holds a record kept, as decideRemediation's context reads them. */
 export function recordedLookups(record: RemediationRecord): Pick<RemediationContext, "machineTypeOf" | "holds"> {
   const types = new Map(record.unhealthy.node.map((node, i) => [node, record.unhealthy.machineType[i] ?? null]));
-  const holds = new Map<string, MachineHold>(record.held.map((address) => [address, { address, reason: "held when recorded", setBy: "recorded", setAt: record.time, until: null, source: "api" }]));
+  const holds = new Map<string, MachineHold>(
+    record.held.map((address) => [address, { address, reason: "held when recorded", setBy: "recorded", setAt: record.time, until: null, source: "api" }]),
+  );
   return { machineTypeOf: (node) => types.get(node) ?? null, holds };
 }

@@ -15,7 +15,17 @@ export type HealthCheckLimit = { readonly maxUnhealthy: MaxUnhealthy } | { reado
  * `invalid_address`; `unknown_type` (no machine type); `no_procedure` (its type has no procedure for the
  * check's operation); `escalated` (repair.escalation held it).
  */
-export type TargetFate = "enqueued" | "short_circuited" | "queue_limit" | "recently_repaired" | "held" | "no_address" | "invalid_address" | "unknown_type" | "no_procedure" | "escalated";
+export type TargetFate =
+  | "enqueued"
+  | "short_circuited"
+  | "queue_limit"
+  | "recently_repaired"
+  | "held"
+  | "no_address"
+  | "invalid_address"
+  | "unknown_type"
+  | "no_procedure"
+  | "escalated";
 
 /** The configuration a remediation replay decides with: the checks by name and the repair procedures. */
 export interface RemediationReplayConfig {
@@ -59,12 +69,26 @@ export interface RemediationToReplay {
 export function replayRemediation({ record, check, repair, queue, maximumRepairQueueEntries, limit }: RemediationToReplay): ReplayedRemediation {
   const evaluation = recordedEvaluation(record);
   const lookups = recordedLookups(record);
-  const live = decideRemediation(check, evaluation, { entries: asEntries(record.queue, record.time), maximumRepairQueueEntries: record.maximumRepairQueueEntries, repair, ...lookups });
-  const gate = limit === undefined || record.gate.reason === "paused" ? evaluation.gate : gateOf({ paused: false, unhealthyRange: null, maxUnhealthy: { kind: "percent", value: 100 }, ...limit }, evaluation.expected, evaluation.unhealthyCount);
+  const live = decideRemediation(check, evaluation, {
+    entries: asEntries(record.queue, record.time),
+    maximumRepairQueueEntries: record.maximumRepairQueueEntries,
+    repair,
+    ...lookups,
+  });
+  const gate =
+    limit === undefined || record.gate.reason === "paused"
+      ? evaluation.gate
+      : gateOf(
+          { paused: false, unhealthyRange: null, maxUnhealthy: { kind: "percent", value: 100 }, ...limit },
+          evaluation.expected,
+          evaluation.unhealthyCount,
+        );
   const simEvaluation: HealthCheckEvaluation = { ...evaluation, gate };
   const sim = decideRemediation(check, simEvaluation, { entries: asEntries(queue, record.time), maximumRepairQueueEntries, repair, ...lookups });
   const recordedEnqueued = new Set(record.enqueued);
-  const liveFates = fatesOf(evaluation, live, record.queue, lookups, (fate, address) => (address !== null && recordedEnqueued.has(address) ? "enqueued" : fate === "enqueued" ? "escalated" : fate));
+  const liveFates = fatesOf(evaluation, live, record.queue, lookups, (fate, address) =>
+    address !== null && recordedEnqueued.has(address) ? "enqueued" : fate === "enqueued" ? "escalated" : fate,
+  );
   const simFates = fatesOf(simEvaluation, sim, queue, lookups, (fate) => fate);
   const differences: TargetDifference[] = [];
   for (const [node, { address, fate }] of simFates) {
@@ -84,7 +108,13 @@ function isQueueLimited(decision: RemediationDecision): boolean {
 }
 
 /** Each unhealthy target's fate in a decision, by decideRemediation's rules in its order (the texts are not read but for the queue limit's and escalation's). */
-function fatesOf(evaluation: HealthCheckEvaluation, decision: RemediationDecision, queue: readonly string[], lookups: ReturnType<typeof recordedLookups>, override: (fate: TargetFate, address: string | null) => TargetFate): Map<string, { address: string | null; fate: TargetFate }> {
+function fatesOf(
+  evaluation: HealthCheckEvaluation,
+  decision: RemediationDecision,
+  queue: readonly string[],
+  lookups: ReturnType<typeof recordedLookups>,
+  override: (fate: TargetFate, address: string | null) => TargetFate,
+): Map<string, { address: string | null; fate: TargetFate }> {
   const enqueued = new Set(decision.enqueue.map((e) => e.address));
   const held = new Map(decision.held.map((h) => [h.node, h.reason]));
   const persisting = new Set(queue);

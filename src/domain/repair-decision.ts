@@ -6,7 +6,16 @@ import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.
 import { pacingGate } from "./repair-pacing.js";
 import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
 import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./repair-proof.js";
-import { waitForBackoff, waitForCommand, waitForControlPlane, waitForHold, waitForMachine, waitForPacing, waitForSlot, type WaitingFor } from "./repair-wait.js";
+import {
+  waitForBackoff,
+  waitForCommand,
+  waitForControlPlane,
+  waitForHold,
+  waitForMachine,
+  waitForPacing,
+  waitForSlot,
+  type WaitingFor,
+} from "./repair-wait.js";
 import { isCheckable, type EntryTransition, type RepairAction, type RepairObservation, type RepairPlan, type RepairSnapshot } from "./repair-plan.js";
 import { progressWait } from "./progress-wait.js";
 import { withWaitCycles } from "./wait-cycles.js";
@@ -84,7 +93,14 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       continue;
     }
     const proved = proof?.transitions ?? [];
-    contenders.push({ entry, obs, current: proved.at(-1)?.after ?? current, renamed: [...renamed, ...proved], operation: lookup.operation, ...(proof && { proof }) });
+    contenders.push({
+      entry,
+      obs,
+      current: proved.at(-1)?.after ?? current,
+      renamed: [...renamed, ...proved],
+      operation: lookup.operation,
+      ...(proof && { proof }),
+    });
   }
 
   const planeOf = indexControlPlanes(snapshot.controlPlanes);
@@ -105,7 +121,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   const paceProcessing = () => {
     if (processingPaced) return;
     processingPaced = true;
-    for (const { entry } of contenders) if (entry.status === "processing" && !isWaitingForBackoff(entry, now) && !yielded.has(entry.index)) pacing?.admit(entry);
+    for (const { entry } of contenders)
+      if (entry.status === "processing" && !isWaitingForBackoff(entry, now) && !yielded.has(entry.index)) pacing?.admit(entry);
   };
   const entryOfPlane = new Map<ControlPlane, number>();
   for (const { entry } of contenders) {
@@ -147,13 +164,19 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       const yields = hold !== null && yieldsTurn(entry, hold, obs);
       // The entry in the way: the control plane in progress (one at a time) or, for an entry without the turn, the
       // entry of the control plane that is not Ready.
-      const inTheWay = hold?.rule === "one-at-a-time" ? (repairingPlane?.index ?? null) : hold?.rule === "not-ready" && (yields || entry.status === "queued") ? (entryOfPlane.get(hold.plane) ?? null) : null;
+      const inTheWay =
+        hold?.rule === "one-at-a-time"
+          ? (repairingPlane?.index ?? null)
+          : hold?.rule === "not-ready" && (yields || entry.status === "queued")
+            ? (entryOfPlane.get(hold.plane) ?? null)
+            : null;
       if (hold && yields) {
         // It gives up the turn so that the other control plane (the dead one the rule allows) is repaired first.
         yielded.add(entry.index);
         held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
         const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed });
-        if (progress.transitions.length > 0 || progress.effect.kind !== "none") actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
+        if (progress.transitions.length > 0 || progress.effect.kind !== "none")
+          actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
         wakeAt = earliest(wakeAt, progress.wakeAt);
         continue;
       }

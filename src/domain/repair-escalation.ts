@@ -38,7 +38,12 @@ export type Escalation =
 
 /** The window as people say it: "1h", "2d", "90m", "1d 6h", "45s". */
 export function describeWindow(seconds: number): string {
-  const units: Array<[number, string]> = [[86_400, "d"], [3600, "h"], [60, "m"], [1, "s"]];
+  const units: Array<[number, string]> = [
+    [86_400, "d"],
+    [3600, "h"],
+    [60, "m"],
+    [1, "s"],
+  ];
   const parts: string[] = [];
   let left = Math.max(0, Math.floor(seconds));
   for (const [size, unit] of units) {

@@ -62,7 +62,15 @@ const EVIDENCE_ORDER: readonly EvidenceSignal[] = ["health_check", ...PROOF_SIGN
 export function canonicalEvidence(e: RepairEvidence): RepairEvidence {
   const since: Partial<Record<EvidenceSignal, number>> = {};
   for (const s of EVIDENCE_ORDER) if (e.since[s] !== undefined) since[s] = e.since[s];
-  return { step: e.step, bootIdBefore: e.bootIdBefore, bootIdAfter: e.bootIdAfter, since, dwellStartedAt: e.dwellStartedAt, dwellStarts: e.dwellStarts, provenAt: e.provenAt };
+  return {
+    step: e.step,
+    bootIdBefore: e.bootIdBefore,
+    bootIdAfter: e.bootIdAfter,
+    since,
+    dwellStartedAt: e.dwellStartedAt,
+    dwellStarts: e.dwellStarts,
+    provenAt: e.provenAt,
+  };
 }
 
 /** The evidence in an operator's words, for the history: boot IDs, when each signal turned true, the dwell. */

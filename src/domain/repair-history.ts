@@ -1,13 +1,7 @@
 import type { RepairEntry, RepairStatus, RepairStepStatus } from "./repair-entry.js";
 
 /** What kind of change a history record describes. */
-export type RepairHistoryKind =
-  | "created"
-  | "transition"
-  | "delete-requested"
-  | "dequeued"
-  | "backoff-reset"
-  | "note";
+export type RepairHistoryKind = "created" | "transition" | "delete-requested" | "dequeued" | "backoff-reset" | "note";
 
 /** One append-only record of a change to an entry, with the entry's state after it. */
 export interface RepairHistoryRecord {

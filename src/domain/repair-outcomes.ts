@@ -19,11 +19,21 @@ export function afterRepairCommand(entry: RepairEntry, attempts: readonly Comman
   if (!last || last.outcome.kind === "aborted") return null;
   const tries = attempts.length === 1 ? "" : ` (attempt ${attempts.length})`;
   if (last.outcome.kind === "ok") {
-    return { after: entry, kind: "note", reason: `step ${entry.step + 1}: repair command succeeded${tries}; watching`, detail: outcomeDetail(last.argv, last.outcome) };
+    return {
+      after: entry,
+      kind: "note",
+      reason: `step ${entry.step + 1}: repair command succeeded${tries}; watching`,
+      detail: outcomeDetail(last.argv, last.outcome),
+    };
   }
   const after: RepairEntry = { ...entry, status: "failed", lastTransitionTime: truncateToSeconds(now) };
   const count = attempts.length === 1 ? "" : ` on all ${attempts.length} attempts`;
-  return { after, kind: "transition", reason: `step ${entry.step + 1}: repair command failed${count}: ${describeOutcome(last.outcome)}`, detail: outcomeDetail(last.argv, last.outcome) };
+  return {
+    after,
+    kind: "transition",
+    reason: `step ${entry.step + 1}: repair command failed${count}: ${describeOutcome(last.outcome)}`,
+    detail: outcomeDetail(last.argv, last.outcome),
+  };
 }
 
 /**
@@ -32,10 +42,16 @@ export function afterRepairCommand(entry: RepairEntry, attempts: readonly Comman
  */
 export function afterSuccessCommand(entry: RepairEntry, attempt: CommandAttempt | null, now: number): EntryTransition | null {
   const lastTransitionTime = truncateToSeconds(now);
-  if (attempt === null) return { after: { ...entry, status: "succeeded", lastTransitionTime }, kind: "transition", reason: "the health check reports the machine healthy" };
+  if (attempt === null)
+    return { after: { ...entry, status: "succeeded", lastTransitionTime }, kind: "transition", reason: "the health check reports the machine healthy" };
   if (attempt.outcome.kind === "aborted") return null;
   if (attempt.outcome.kind === "ok") {
-    return { after: { ...entry, status: "succeeded", lastTransitionTime }, kind: "transition", reason: "the health check reports the machine healthy; success command succeeded", detail: outcomeDetail(attempt.argv, attempt.outcome) };
+    return {
+      after: { ...entry, status: "succeeded", lastTransitionTime },
+      kind: "transition",
+      reason: "the health check reports the machine healthy; success command succeeded",
+      detail: outcomeDetail(attempt.argv, attempt.outcome),
+    };
   }
   return {
     after: { ...entry, status: "failed", lastTransitionTime },

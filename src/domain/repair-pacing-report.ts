@@ -14,7 +14,13 @@ export interface DomainPacing extends DomainAllowance {
  * `yielded` are the control-plane entries the last pass found without the turn (see RepairPlan.yielded), which the
  * decision does not count either.
  */
-export function pacingReport(input: PacingInput, entries: readonly RepairEntry[], max: number, now: number, yielded: ReadonlySet<number> = new Set()): DomainPacing[] {
+export function pacingReport(
+  input: PacingInput,
+  entries: readonly RepairEntry[],
+  max: number,
+  now: number,
+  yielded: ReadonlySet<number> = new Set(),
+): DomainPacing[] {
   const counts = new Map<string, number>();
   for (const e of entries) {
     if (e.deleted || e.status !== "processing" || isWaitingForBackoff(e, now) || yielded.has(e.index)) continue;

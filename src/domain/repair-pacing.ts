@@ -102,7 +102,10 @@ export function allowancesOf(input: PacingInput, entries: readonly RepairEntry[]
 function describeAllowance(a: DomainAllowance): string {
   const repairs = a.allowance === 1 ? "1 repair" : `${a.allowance} repairs`;
   const label = a.domain === "rack" ? `rack ${a.value}` : `machine type ${JSON.stringify(a.value)}`;
-  const why = a.lastChange === null ? "no finished entry yet" : `last ${a.lastChange.status === "failed" ? "failure" : "success"}: entry ${a.lastChange.entryIndex} at ${new Date(a.lastChange.time).toISOString()}`;
+  const why =
+    a.lastChange === null
+      ? "no finished entry yet"
+      : `last ${a.lastChange.status === "failed" ? "failure" : "success"}: entry ${a.lastChange.entryIndex} at ${new Date(a.lastChange.time).toISOString()}`;
   return `pacing: ${label} allows ${repairs} in progress (${why})`;
 }
 

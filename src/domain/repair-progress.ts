@@ -29,7 +29,13 @@ function failed(entry: RepairEntry, now: number, reason: string, transitions: En
  * A `waiting` entry (new, next step, or back-off expired): with the queue enabled, drain first when the step needs
  * it and the machine is a node, else persist `watching` and run the repair command. Disabled: nothing.
  */
-export function startStep(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, transitions: EntryTransition[] = []): Progress {
+export function startStep(
+  entry: RepairEntry,
+  op: RepairOperationConfig,
+  obs: RepairObservation,
+  ctx: ProgressContext,
+  transitions: EntryTransition[] = [],
+): Progress {
   const config = op.repairSteps[entry.step];
   if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist: operation "${op.operation}" has ${op.repairSteps.length} steps`, transitions);
   if (!ctx.queueEnabled) return { transitions, effect: { kind: "none" }, wakeAt: null };
@@ -55,14 +61,24 @@ export function startStep(entry: RepairEntry, op: RepairOperationConfig, obs: Re
  * `last_transition_time + eviction_timeout_seconds < now` -> back-off; otherwise wait (re-running the eviction job
  * when this process has not, e.g. after a restart).
  */
-export function continueDrain(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, transitions: EntryTransition[] = []): Progress {
+export function continueDrain(
+  entry: RepairEntry,
+  op: RepairOperationConfig,
+  obs: RepairObservation,
+  ctx: ProgressContext,
+  transitions: EntryTransition[] = [],
+): Progress {
   const drained = obs.job !== "drain" && (obs.nodename === "" || (obs.drainJobDone && obs.drainCompleted === true));
   if (ctx.queueEnabled && drained) {
     const config = op.repairSteps[entry.step];
     if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist`, transitions);
     const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime: truncateToSeconds(ctx.now) };
     const why = obs.nodename === "" ? "the machine is no longer a node" : "drain completed";
-    return { transitions: [...transitions, { after, kind: "transition", reason: `step ${step(entry)}: ${why}; running the repair command` }], effect: { kind: "repair-command", step: config }, wakeAt: null };
+    return {
+      transitions: [...transitions, { after, kind: "transition", reason: `step ${step(entry)}: ${why}; running the repair command` }],
+      effect: { kind: "repair-command", step: config },
+      wakeAt: null,
+    };
   }
   const stop = drainStopOf(entry, ctx, transitions);
   if (stop) return stop;
@@ -109,7 +125,11 @@ export function evictionDeadline(entry: RepairEntry, ctx: Pick<ProgressContext, 
 
 function abandonedDrain(entry: RepairEntry, ctx: ProgressContext, transitions: EntryTransition[]): Progress {
   const after = drainBackoff(entry, ctx.now, ctx.random);
-  return { transitions: [...transitions, { after, kind: "transition", reason: "drain abandoned: the repair queue is disabled" }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
+  return {
+    transitions: [...transitions, { after, kind: "transition", reason: "drain abandoned: the repair queue is disabled" }],
+    effect: { kind: "abandon-drain" },
+    wakeAt: after.drainBackoffExpire,
+  };
 }
 
 function timedOutDrain(entry: RepairEntry, ctx: ProgressContext, transitions: EntryTransition[]): Progress {

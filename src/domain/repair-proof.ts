@@ -1,6 +1,16 @@
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
-import { canonicalEvidence, describeEvidence, sameEvidence, startEvidence, usableBootId, type EvidenceSignal, type ProofSignal, type RepairEvidence, type SuccessProof } from "./repair-evidence.js";
+import {
+  canonicalEvidence,
+  describeEvidence,
+  sameEvidence,
+  startEvidence,
+  usableBootId,
+  type EvidenceSignal,
+  type ProofSignal,
+  type RepairEvidence,
+  type SuccessProof,
+} from "./repair-evidence.js";
 import type { EntryTransition, RepairEffect } from "./repair-plan.js";
 import { waitForDwell, waitForProof, type WaitingFor } from "./repair-wait.js";
 
@@ -27,7 +37,13 @@ export type ProofVerdict =
    * Not (yet) proven: `wait` says why (the dwell until T, or the missing signals); `wakeAt` is the dwell's end;
    * `dwelling`: every signal holds and the dwell runs, so the entry is recovering as asked and is not to be disrupted.
    */
-  | { readonly kind: "unproven"; readonly wait: WaitingFor; readonly transitions: EntryTransition[]; readonly wakeAt: number | null; readonly dwelling: boolean };
+  | {
+      readonly kind: "unproven";
+      readonly wait: WaitingFor;
+      readonly transitions: EntryTransition[];
+      readonly wakeAt: number | null;
+      readonly dwelling: boolean;
+    };
 
 /** The operation's proof requirement, or null for none (CKE: the health check alone, at once). */
 export function proofOf(op: RepairOperationConfig): SuccessProof | null {
@@ -120,12 +136,20 @@ const NODE_SIGNALS: ReadonlySet<ProofSignal> = new Set(["node_ready", "boot_id_c
 
 /** The `not-repaired` verdict of an entry that never ran its repair command, or null when a required signal fails. */
 function healthyBeforeRepair(entry: RepairEntry, requires: readonly ProofSignal[], observed: ObservedProof, now: number, aside: string): ProofVerdict | null {
-  const holdsNow = (s: ProofSignal) => (s === "node_ready" ? observed.nodeReady === true : s === "sabakan_healthy" ? observed.sabakanState === "HEALTHY" : true);
+  const holdsNow = (s: ProofSignal) =>
+    s === "node_ready" ? observed.nodeReady === true : s === "sabakan_healthy" ? observed.sabakanState === "HEALTHY" : true;
   if (!requires.every(holdsNow)) return null;
   const since: Partial<Record<EvidenceSignal, number>> = { health_check: now };
   for (const s of requires) if (s !== "boot_id_changed") since[s] = now;
   const after = evolve(entry, { ...startEvidence(entry.step, null), bootIdAfter: usableBootId(observed.bootId), since });
-  return { kind: "not-repaired", transitions: noteIf(entry, after, `healthy before any repair command ran: nothing was repaired, so nothing is proven; the entry succeeds as CKE's does${aside}`) };
+  return {
+    kind: "not-repaired",
+    transitions: noteIf(
+      entry,
+      after,
+      `healthy before any repair command ran: nothing was repaired, so nothing is proven; the entry succeeds as CKE's does${aside}`,
+    ),
+  };
 }
 
 function evolve(entry: RepairEntry, evidence: RepairEvidence): RepairEntry {
@@ -143,7 +167,11 @@ function noteIf(entry: RepairEntry, after: RepairEntry, what: string): EntryTran
  * `progress` with the boot ID recorded when it starts a step's repair command (see {@link recordBootId}): the note
  * goes last, so the entry the command runs for carries the step's fresh evidence. Unchanged otherwise.
  */
-export function withBootIdRecorded<P extends { readonly transitions: EntryTransition[]; readonly effect: RepairEffect }>(progress: P, op: RepairOperationConfig, bootId: string | null): P {
+export function withBootIdRecorded<P extends { readonly transitions: EntryTransition[]; readonly effect: RepairEffect }>(
+  progress: P,
+  op: RepairOperationConfig,
+  bootId: string | null,
+): P {
   const started = progress.transitions.at(-1)?.after;
   if (progress.effect.kind !== "repair-command" || started === undefined) return progress;
   const note = recordBootId(started, op, bootId);

@@ -23,7 +23,8 @@ export function statsRangeOf(since: number, until: number | null, now: number, m
 /** How many machines frequentlyRepaired lists: `top` (default {@link DEFAULT_FREQUENT_TOP}), or why not. */
 export function frequentTopOf(top: number | null): { readonly ok: true; readonly top: number } | { readonly ok: false; readonly message: string } {
   const value = top ?? DEFAULT_FREQUENT_TOP;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_FREQUENT_TOP) return { ok: false, message: `top must be from 1 to ${MAX_FREQUENT_TOP}, got ${value}` };
+  if (!Number.isInteger(value) || value < 1 || value > MAX_FREQUENT_TOP)
+    return { ok: false, message: `top must be from 1 to ${MAX_FREQUENT_TOP}, got ${value}` };
   return { ok: true, top: value };
 }
 

@@ -110,7 +110,11 @@ function summarize(key: RepairStatsKey, members: readonly RecordedRepair[]): Rep
  * The statistics of `repairs` grouped by `groupBy` (one group of all repairs when it is empty), most entries first,
  * then by key. A machine's rack is what `racks` says of its address (sabakan's last answer), `unknown` when absent.
  */
-export function repairStats(repairs: readonly RecordedRepair[], groupBy: readonly RepairStatsDimension[], racks: ReadonlyMap<string, number>): RepairStatsGroup[] {
+export function repairStats(
+  repairs: readonly RecordedRepair[],
+  groupBy: readonly RepairStatsDimension[],
+  racks: ReadonlyMap<string, number>,
+): RepairStatsGroup[] {
   const dimensions = REPAIR_STATS_DIMENSIONS.filter((d) => groupBy.includes(d));
   if (dimensions.length === 0) return repairs.length === 0 ? [] : [summarize({ machineType: null, operation: null, rack: null, step: null }, repairs)];
   const root: GroupTree = new Map();

@@ -100,6 +100,11 @@ export type EntryCommand = "repair" | "diagnostics" | "success";
 
 /** A command of the entry is running (its timeout and retries end it, not a time known here). */
 export function waitForCommand(command: EntryCommand, step: number): WaitingFor {
-  const what = command === "repair" ? `step ${step + 1}: running the repair command` : command === "diagnostics" ? "running the diagnostics command" : "running the success command";
+  const what =
+    command === "repair"
+      ? `step ${step + 1}: running the repair command`
+      : command === "diagnostics"
+        ? "running the diagnostics command"
+        : "running the success command";
   return wait("COMMAND", what);
 }

@@ -21,7 +21,8 @@ export interface ReplayJob {
 }
 
 /** The replay's answer as the API gives it: the report, cut to REPLAY_BOUNDS.maxDifferingPolls, and whether it was cut. */
-export type ReplayJobResult = { readonly ok: true; readonly report: ReplayReport & { readonly truncated: boolean } } | { readonly ok: false; readonly message: string };
+export type ReplayJobResult =
+  { readonly ok: true; readonly report: ReplayReport & { readonly truncated: boolean } } | { readonly ok: false; readonly message: string };
 
 /**
  * Runs a replay job: bounds the records (boundReplay), seeds the runner's pacing with the repairs that finished

@@ -51,7 +51,14 @@ export function pacingSeedOf(records: readonly FinishedRepair[], since: number, 
   return records
     .filter((r) => r.finishedAt < since && r.status !== "deleted")
     .sort((a, b) => a.finishedAt - b.finishedAt || a.entryIndex - b.entryIndex)
-    .map((r) => ({ entryIndex: r.entryIndex, machineType: r.machineType, rack: racks.get(r.address) ?? null, status: r.status as "succeeded" | "failed", time: r.finishedAt, ...(r.proof && { proof: r.proof }) }));
+    .map((r) => ({
+      entryIndex: r.entryIndex,
+      machineType: r.machineType,
+      rack: racks.get(r.address) ?? null,
+      status: r.status as "succeeded" | "failed",
+      time: r.finishedAt,
+      ...(r.proof && { proof: r.proof }),
+    }));
 }
 
 /** The schedule with `repair` waiting behind those already enqueued (advance the schedule to its enqueue time first). */
@@ -133,7 +140,11 @@ export function advanceSchedule(
     finished.push(repair.address);
     startWhatFits(startedAt + duration);
   }
-  return { schedule: { ...schedule, time: Math.max(schedule.time, until), waiting: front.concat(tail.slice(t)), running: running.slice(head), allowances }, finished, steps };
+  return {
+    schedule: { ...schedule, time: Math.max(schedule.time, until), waiting: front.concat(tail.slice(t)), running: running.slice(head), allowances },
+    finished,
+    steps,
+  };
 }
 
 type DomainKey = readonly [key: string, domain: PacingDomain, value: string];

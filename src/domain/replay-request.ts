@@ -67,7 +67,8 @@ export function checkReplayRequest(
   for (const key of Object.keys(NAMES) as Array<keyof IntakeInput["constraints"]>) {
     const value = request.constraints[key];
     if (value === undefined || value === null) continue;
-    if (!Number.isSafeInteger(value) || value < 0 || value > b.maxConstraint) return { ok: false, message: `constraints.${NAMES[key]}: must be an integer from 0 to ${b.maxConstraint}, got ${value}` };
+    if (!Number.isSafeInteger(value) || value < 0 || value > b.maxConstraint)
+      return { ok: false, message: `constraints.${NAMES[key]}: must be an integer from 0 to ${b.maxConstraint}, got ${value}` };
     constraints[key] = value;
   }
   const repairSeconds = request.repairSeconds ?? b.defaultRepairSeconds;
@@ -90,7 +91,10 @@ export function checkReplayRequest(
 }
 
 /** The runner to replay with (none without the one in force), or a message naming the pacing field that is wrong. */
-function checkRunner(pacing: NonNullable<ReplayRequest["pacing"]>, inForce: RunnerInForce | undefined): { readonly ok: true; readonly runner: ReplayRunner | null } | { readonly ok: false; readonly message: string } {
+function checkRunner(
+  pacing: NonNullable<ReplayRequest["pacing"]>,
+  inForce: RunnerInForce | undefined,
+): { readonly ok: true; readonly runner: ReplayRunner | null } | { readonly ok: false; readonly message: string } {
   const b = REPLAY_BOUNDS;
   const max = pacing.maxConcurrentRepairs;
   if (max !== undefined && max !== null && (!Number.isSafeInteger(max) || max < 1 || max > b.maxConcurrentRepairs)) {
@@ -106,20 +110,29 @@ function checkRunner(pacing: NonNullable<ReplayRequest["pacing"]>, inForce: Runn
 }
 
 /** The health checks' gate limits of a request, or a message naming the one that is wrong. */
-function checkHealthCheckLimits(requested: NonNullable<ReplayRequest["healthChecks"]>, checks: readonly string[]): { readonly ok: true; readonly limits: Map<string, HealthCheckLimit> } | { readonly ok: false; readonly message: string } {
-  if (requested.length > REPLAY_BOUNDS.maxHealthChecks) return { ok: false, message: `healthChecks: at most ${REPLAY_BOUNDS.maxHealthChecks}, got ${requested.length}` };
+function checkHealthCheckLimits(
+  requested: NonNullable<ReplayRequest["healthChecks"]>,
+  checks: readonly string[],
+): { readonly ok: true; readonly limits: Map<string, HealthCheckLimit> } | { readonly ok: false; readonly message: string } {
+  if (requested.length > REPLAY_BOUNDS.maxHealthChecks)
+    return { ok: false, message: `healthChecks: at most ${REPLAY_BOUNDS.maxHealthChecks}, got ${requested.length}` };
   const limits = new Map<string, HealthCheckLimit>();
   const configured = new Set(checks);
   for (const [i, { name, maxUnhealthy, unhealthyRange }] of requested.entries()) {
     const at = `healthChecks[${i}]`;
-    if (!configured.has(name)) return { ok: false, message: `${at}.name: no health check named ${JSON.stringify(name.slice(0, 64))} is configured${checks.length > 0 ? ` (configured: ${checks.join(", ")})` : ""}` };
+    if (!configured.has(name))
+      return {
+        ok: false,
+        message: `${at}.name: no health check named ${JSON.stringify(name.slice(0, 64))} is configured${checks.length > 0 ? ` (configured: ${checks.join(", ")})` : ""}`,
+      };
     if (limits.has(name)) return { ok: false, message: `${at}.name: ${name} is given twice` };
     const max = maxUnhealthy ?? null;
     const range = unhealthyRange ?? null;
     if ((max === null) === (range === null)) return { ok: false, message: `${at}: give maxUnhealthy or unhealthyRange for ${name}, one of them` };
     if (max !== null) {
       const parsed = max.length <= 16 ? parseMaxUnhealthy(max) : null;
-      if (!parsed) return { ok: false, message: `${at}.maxUnhealthy: a whole number or a percentage 0-100% (e.g. 3 or 40%), got ${JSON.stringify(max.slice(0, 64))}` };
+      if (!parsed)
+        return { ok: false, message: `${at}.maxUnhealthy: a whole number or a percentage 0-100% (e.g. 3 or 40%), got ${JSON.stringify(max.slice(0, 64))}` };
       limits.set(name, { maxUnhealthy: parsed });
     } else if (range !== null) {
       const parsed = range.length <= 32 ? parseUnhealthyRange(range) : null;
@@ -135,7 +148,9 @@ function checkHealthCheckLimits(requested: NonNullable<ReplayRequest["healthChec
  * (the oldest, `truncated` when more were read), or why not: more machines and unhealthy targets summed over them
  * than REPLAY_BOUNDS.maxMachinePolls (the decisions are linear in them, so this bounds the CPU a replay takes).
  */
-export function boundReplay(records: ReplayRecords): { readonly ok: true; readonly records: Required<ReplayRecords>; readonly truncated: boolean } | { readonly ok: false; readonly message: string } {
+export function boundReplay(
+  records: ReplayRecords,
+): { readonly ok: true; readonly records: Required<ReplayRecords>; readonly truncated: boolean } | { readonly ok: false; readonly message: string } {
   const all = records.remediations ?? [];
   let p = 0;
   let r = 0;
@@ -149,7 +164,10 @@ export function boundReplay(records: ReplayRecords): { readonly ok: true; readon
   const remediations: readonly RemediationRecord[] = all.slice(0, r);
   const machines = polls.reduce((n, x) => n + x.machines.serial.length, 0) + remediations.reduce((n, x) => n + x.unhealthy.node.length, 0);
   if (machines > REPLAY_BOUNDS.maxMachinePolls) {
-    return { ok: false, message: `since: the recorded polls and remediations from then hold ${machines} machines in all, more than ${REPLAY_BOUNDS.maxMachinePolls} a replay may weigh; choose a later since` };
+    return {
+      ok: false,
+      message: `since: the recorded polls and remediations from then hold ${machines} machines in all, more than ${REPLAY_BOUNDS.maxMachinePolls} a replay may weigh; choose a later since`,
+    };
   }
   return { ok: true, records: { polls, remediations }, truncated: records.polls.length + all.length > p + r };
 }

@@ -26,7 +26,14 @@ export const HELD_KINDS = ["rack_limit", "queue_limit", "rebooting", "out_of_clu
 export type HeldKind = (typeof HELD_KINDS)[number];
 
 /** The kinds that are plain skips. */
-export const PASSED_KINDS = ["recently_repaired", "no_address", "invalid_address", "duplicate_address", "held", "escalated"] as const satisfies readonly SkipKind[];
+export const PASSED_KINDS = [
+  "recently_repaired",
+  "no_address",
+  "invalid_address",
+  "duplicate_address",
+  "held",
+  "escalated",
+] as const satisfies readonly SkipKind[];
 export type PassedKind = (typeof PASSED_KINDS)[number];
 
 /** Whether a machine skipped for `kind` is held back (it will be repaired once the hold ends). */
@@ -62,6 +69,13 @@ export interface StoredSkippedMachine {
 }
 
 /** A stored skip with its kind (read from the reason when it was not kept) and its rack (null when not kept). */
-export function skippedFromStored(s: StoredSkippedMachine): { serial: string; address: string | null; state: string; reason: string; kind: SkipKind; rack: number | null } {
+export function skippedFromStored(s: StoredSkippedMachine): {
+  serial: string;
+  address: string | null;
+  state: string;
+  reason: string;
+  kind: SkipKind;
+  rack: number | null;
+} {
   return { serial: s.serial, address: s.address, state: s.state, reason: s.reason, kind: s.kind ?? legacySkipKind(s.reason), rack: s.rack ?? null };
 }

@@ -12,7 +12,11 @@ export const LOCAL_FIELDS: ReadonlyMap<string, ReadonlyArray<readonly string[]>>
 /** sabakan's root fields, with the operation and variable definitions kintsugi forwards them with. */
 const ROOTS = {
   machine: { operation: "query", variables: "$serial: ID!", call: "machine(serial: $serial)" },
-  searchMachines: { operation: "query", variables: "$having: MachineParams, $notHaving: MachineParams", call: "searchMachines(having: $having, notHaving: $notHaving)" },
+  searchMachines: {
+    operation: "query",
+    variables: "$having: MachineParams, $notHaving: MachineParams",
+    call: "searchMachines(having: $having, notHaving: $notHaving)",
+  },
   setMachineState: { operation: "mutation", variables: "$serial: ID!, $state: MachineState!", call: "setMachineState(serial: $serial, state: $state)" },
 } as const;
 
@@ -68,9 +72,12 @@ export async function ask(client: SabakanAsker, document: string, variables: Rec
   try {
     return await client.execute(document, variables);
   } catch (err) {
-    if (err instanceof SabakanUnavailableError) throw new GraphQLError(err.message, { extensions: { type: "SABAKAN_UNAVAILABLE", code: "SERVICE_UNAVAILABLE" } });
+    if (err instanceof SabakanUnavailableError)
+      throw new GraphQLError(err.message, { extensions: { type: "SABAKAN_UNAVAILABLE", code: "SERVICE_UNAVAILABLE" } });
     if (err instanceof SlotsFullError) {
-      throw new GraphQLError(`sabakan is busy: ${err.message}`, { extensions: { type: "LIMIT_EXCEEDED", code: "SERVICE_UNAVAILABLE", limit: "sabakan.max_concurrent_requests" } });
+      throw new GraphQLError(`sabakan is busy: ${err.message}`, {
+        extensions: { type: "LIMIT_EXCEEDED", code: "SERVICE_UNAVAILABLE", limit: "sabakan.max_concurrent_requests" },
+      });
     }
     throw err;
   }

@@ -24,7 +24,13 @@ export interface SelectionSource {
  * safe because sabakan's object fields take no arguments), and fields that are kintsugi's own (`localFields`, keyed
  * `Type.field`) left out, with the sabakan fields each of them needs added in their place.
  */
-export function mergeSelection(tree: SelectionTree, type: GraphQLObjectType, selectionSet: SelectionSetNode | undefined, source: SelectionSource, localFields: ReadonlyMap<string, ReadonlyArray<readonly string[]>>): void {
+export function mergeSelection(
+  tree: SelectionTree,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode | undefined,
+  source: SelectionSource,
+  localFields: ReadonlyMap<string, ReadonlyArray<readonly string[]>>,
+): void {
   for (const selection of selectionSet?.selections ?? []) {
     if (!included(selection, source)) continue;
     if (selection.kind === "FragmentSpread") {

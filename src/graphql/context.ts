@@ -1,5 +1,13 @@
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
-import type { AutoRepairOutcomePort, ClusterGenerationPort, FinishedRepairPort, MachineHoldPort, PollRecordPort, RepairEntryPort, SettingsPort } from "../store/store-port.js";
+import type {
+  AutoRepairOutcomePort,
+  ClusterGenerationPort,
+  FinishedRepairPort,
+  MachineHoldPort,
+  PollRecordPort,
+  RepairEntryPort,
+  SettingsPort,
+} from "../store/store-port.js";
 import type { MachineHold } from "../domain/machine-holds.js";
 import type { WaitingFor } from "../domain/repair-wait.js";
 import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";

@@ -23,7 +23,8 @@ export const ERROR_TYPES = {
   INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
   STORE_BUSY: "another process holds the SQLite database's write lock; nothing was changed, try again",
-  STORE_UNAVAILABLE: "the store cannot be used now: etcd does not answer, or the SQLite file is read-only, full, failing or corrupt (GET /health says which); reads are answered where they can be, a write may or may not have happened (the message says), try again",
+  STORE_UNAVAILABLE:
+    "the store cannot be used now: etcd does not answer, or the SQLite file is read-only, full, failing or corrupt (GET /health says which); reads are answered where they can be, a write may or may not have happened (the message says), try again",
   STORE_CONFLICT: "the change kept meeting concurrent changes by other replicas and was given up; nothing was changed, try again",
   STORE_LIMIT: "etcd refused a write as too large for one transaction (its --max-txn-ops or --max-request-bytes); nothing of that write was changed",
   NOT_LEADER: "this replica is not the leader and the field needs the leader's workers; the message names the leader to ask",
@@ -77,11 +78,21 @@ export function formatError(log: (err: unknown) => void) {
       // The store's own messages name etcd's endpoints and the cause, never a key, a value, a path or SQL; an
       // unavailable store is logged with its cause, which may.
       if (type === "STORE_UNAVAILABLE") log(original);
-      return { message: (original as Error).message, ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions: { type, code: type } };
+      return {
+        message: (original as Error).message,
+        ...(formatted.locations && { locations: formatted.locations }),
+        ...(formatted.path && { path: formatted.path }),
+        extensions: { type, code: type },
+      };
     }
     log(original);
     const extensions = { type: "INTERNAL_SERVER_ERROR", code: "INTERNAL_SERVER_ERROR" };
-    return { message: "internal server error", ...(formatted.locations && { locations: formatted.locations }), ...(formatted.path && { path: formatted.path }), extensions };
+    return {
+      message: "internal server error",
+      ...(formatted.locations && { locations: formatted.locations }),
+      ...(formatted.path && { path: formatted.path }),
+      extensions,
+    };
   };
 }
 

@@ -78,7 +78,8 @@ export function graphiqlRoutes(): Record<string, () => Promise<RouteAnswer>> {
   }
   const routes: Record<string, () => Promise<RouteAnswer>> = {};
   if (!files.includes("graphiql.js")) {
-    for (const path of GRAPHIQL_PAGE_PATHS) routes[path] = async () => ({ contentType: "text/plain; charset=utf-8", body: NOT_BUILT, status: 503, headers: GRAPHIQL_HEADERS });
+    for (const path of GRAPHIQL_PAGE_PATHS)
+      routes[path] = async () => ({ contentType: "text/plain; charset=utf-8", body: NOT_BUILT, status: 503, headers: GRAPHIQL_HEADERS });
     return routes;
   }
   const page = Buffer.from(PAGE);

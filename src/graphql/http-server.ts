@@ -37,7 +37,9 @@ export interface HttpServerOptions {
   readonly healthCheck: () => { readonly healthy: boolean; readonly reason?: string; readonly details?: Readonly<Record<string, unknown>> };
   readonly logError: (err: unknown) => void;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
-  readonly routes?: Readonly<Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>>;
+  readonly routes?: Readonly<
+    Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>
+  >;
   /** What one client may make the server spend (the `limits` config section). */
   readonly limits: Limits;
   /** The sizes the cost estimate weighs lists by (the fleet sabakan answered); a fleet of none without. */
@@ -51,7 +53,9 @@ export interface HttpServerOptions {
  * GET /health and GET /version as sabakan does. The landing page is off (it loads from a CDN, and data centers
  * are often offline) and so is cache control, a per-field plugin that costs list queries half their speed.
  */
-export async function createHttpServer(options: HttpServerOptions): Promise<{ server: Server; apollo: ApolloServer<GraphQLContext>; closeSubscriptions: () => Promise<void> }> {
+export async function createHttpServer(
+  options: HttpServerOptions,
+): Promise<{ server: Server; apollo: ApolloServer<GraphQLContext>; closeSubscriptions: () => Promise<void> }> {
   const apollo = new ApolloServer<GraphQLContext>({
     schema: options.schema,
     formatError: formatError(options.logError),
@@ -61,7 +65,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
     introspection: true,
     // The serve command owns shutdown (close HTTP, then the database); Apollo's own handler would re-raise the signal.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), roleCheckPlugin(options.guard), responseSizePlugin(options.limits.maxResponseBytes)],
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      roleCheckPlugin(options.guard),
+      responseSizePlugin(options.limits.maxResponseBytes),
+    ],
     // Every operation's text passes the limits before Apollo sees it; a stored hash would skip them.
     persistedQueries: false,
     parseOptions: { maxTokens: options.limits.maxTokens },
@@ -98,7 +107,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<{ se
         if (Array.isArray(document)) return document;
         const forbidden = options.guard.forbidden(edge.actorOf(ctx), document as DocumentNode, payload.operationName);
         if (forbidden) return [forbidden];
-        const tooCostly = operationLimits.cost(document as DocumentNode, { operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined });
+        const tooCostly = operationLimits.cost(document as DocumentNode, {
+          operationName: payload.operationName ?? undefined,
+          variables: payload.variables ?? undefined,
+        });
         if (tooCostly) return [tooCostly];
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
       },
@@ -123,7 +135,13 @@ function httpsServer(tls: TlsConfig, listener: (req: IncomingMessage, res: Serve
   return createHttpsServer({ cert: tls.certPem, key: tls.keyPem, ...clientCertificates, ...TIMEOUT_CHECK_OPTIONS }, listener) as unknown as Server;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloServer<GraphQLContext>, options: HttpServerOptions, operationLimits: OperationLimits): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  apollo: ApolloServer<GraphQLContext>,
+  options: HttpServerOptions,
+  operationLimits: OperationLimits,
+): Promise<void> {
   const refused = options.guard.browserRefusal(req.headers.host, req.headers.origin);
   if (refused) return sendRefusal(res, refused);
   const preflight = req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined;
@@ -134,7 +152,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
     return;
   }
   const url = requestUrl(req);
-  if (url === null) return send(res, 400, "application/json", JSON.stringify({ errors: [{ message: "the request target is not a URL", extensions: { code: "BAD_REQUEST" } }] }));
+  if (url === null)
+    return send(
+      res,
+      400,
+      "application/json",
+      JSON.stringify({ errors: [{ message: "the request target is not a URL", extensions: { code: "BAD_REQUEST" } }] }),
+    );
   if (url.pathname === "/health" && req.method === "GET") {
     let verdict;
     try {
@@ -167,7 +191,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   const body = await readBody(req, maxBytes);
   // The client reset the connection mid-upload: nobody is left to answer, and nothing went wrong here.
   if (body === ABORTED) return;
-  if (body === null) return send(res, 413, "application/json", JSON.stringify({ errors: [limitError("LIMIT_EXCEEDED", "max_body_bytes", `request body larger than ${maxBytes} bytes (limits.max_body_bytes)`).toJSON()] }));
+  if (body === null)
+    return send(
+      res,
+      413,
+      "application/json",
+      JSON.stringify({
+        errors: [limitError("LIMIT_EXCEEDED", "max_body_bytes", `request body larger than ${maxBytes} bytes (limits.max_body_bytes)`).toJSON()],
+      }),
+    );
   const headers = new HeaderMap();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
@@ -177,7 +209,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
     try {
       parsed = body === "" ? undefined : JSON.parse(body);
     } catch {
-      return send(res, 400, "application/json", JSON.stringify({ errors: [{ message: "request body is not valid JSON", extensions: { code: "BAD_REQUEST" } }] }));
+      return send(
+        res,
+        400,
+        "application/json",
+        JSON.stringify({ errors: [{ message: "request body is not valid JSON", extensions: { code: "BAD_REQUEST" } }] }),
+      );
     }
   }
   if (refuseOverLimit(req, res, url, parsed, operationLimits)) return;
@@ -187,7 +224,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, apollo: ApolloS
   res.once("close", () => {
     if (!res.writableFinished) clientGone.abort();
   });
-  const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context: async () => options.context(admitted.actor, clientGone.signal) });
+  const response = await apollo.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: request,
+    context: async () => options.context(admitted.actor, clientGone.signal),
+  });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;
   if (response.body.kind === "complete") {

@@ -61,83 +61,190 @@ export class KintsugiMetrics {
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
-    new Gauge({ name: "kintsugi_repair_queue_enabled", help: "1 when the repair queue is processed", registers, collect() {
-      this.set(sources.repairQueueEnabled() ? 1 : 0);
-    } });
+    new Gauge({
+      name: "kintsugi_repair_queue_enabled",
+      help: "1 when the repair queue is processed",
+      registers,
+      collect() {
+        this.set(sources.repairQueueEnabled() ? 1 : 0);
+      },
+    });
     if (sources.isLeader) {
       const isLeader = sources.isLeader;
-      new Gauge({ name: "kintsugi_leader", help: "1 when this replica is the leader (it repairs, polls sabakan, runs health checks and generates the cluster), 0 on a follower", registers, collect() {
-        this.set(isLeader() ? 1 : 0);
-      } });
+      new Gauge({
+        name: "kintsugi_leader",
+        help: "1 when this replica is the leader (it repairs, polls sabakan, runs health checks and generates the cluster), 0 on a follower",
+        registers,
+        collect() {
+          this.set(isLeader() ? 1 : 0);
+        },
+      });
     }
-    new Gauge({ name: "kintsugi_auto_repair_enabled", help: "1 when sabakan-triggered repair polls sabakan", registers, collect() {
-      this.set(sources.autoRepairEnabled() ? 1 : 0);
-    } });
-    new Gauge({ name: "kintsugi_repair_queue_items", help: "Repair entries in the queue by status", labelNames: ["status"], registers, collect() {
-      const entries = sources.entries();
-      for (const status of REPAIR_STATUSES) this.set({ status }, entries.filter((e) => e.status === status).length);
-    } });
-    new Gauge({ name: "kintsugi_repair_queue_entries", help: "1 for each repair entry in the queue", labelNames: ["index", "address", "operation", "status", "step"], registers, collect() {
-      this.reset();
-      for (const e of sources.entries()) this.set({ index: String(e.index), address: e.address, operation: e.operation, status: e.status, step: String(e.step) }, 1);
-    } });
-    new Gauge({ name: "kintsugi_machine_repair_status", help: "For every node of the generated cluster and every entry's address, 1 for each status any entry of it has, 0 for the others (CKE's semantics)", labelNames: ["address", "status"], registers, collect() {
-      this.reset();
-      const nodes = sources.clusterGeneration?.().current?.cluster?.nodes.map((n) => n.address) ?? [];
-      for (const { address, status, value } of machineRepairStatuses(nodes, sources.entries())) this.set({ address, status }, value);
-    } });
+    new Gauge({
+      name: "kintsugi_auto_repair_enabled",
+      help: "1 when sabakan-triggered repair polls sabakan",
+      registers,
+      collect() {
+        this.set(sources.autoRepairEnabled() ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: "kintsugi_repair_queue_items",
+      help: "Repair entries in the queue by status",
+      labelNames: ["status"],
+      registers,
+      collect() {
+        const entries = sources.entries();
+        for (const status of REPAIR_STATUSES) this.set({ status }, entries.filter((e) => e.status === status).length);
+      },
+    });
+    new Gauge({
+      name: "kintsugi_repair_queue_entries",
+      help: "1 for each repair entry in the queue",
+      labelNames: ["index", "address", "operation", "status", "step"],
+      registers,
+      collect() {
+        this.reset();
+        for (const e of sources.entries())
+          this.set({ index: String(e.index), address: e.address, operation: e.operation, status: e.status, step: String(e.step) }, 1);
+      },
+    });
+    new Gauge({
+      name: "kintsugi_machine_repair_status",
+      help: "For every node of the generated cluster and every entry's address, 1 for each status any entry of it has, 0 for the others (CKE's semantics)",
+      labelNames: ["address", "status"],
+      registers,
+      collect() {
+        this.reset();
+        const nodes = sources.clusterGeneration?.().current?.cluster?.nodes.map((n) => n.address) ?? [];
+        for (const { address, status, value } of machineRepairStatuses(nodes, sources.entries())) this.set({ address, status }, value);
+      },
+    });
     const { clusterGeneration, unusedMachines, subscriptions, repairPacing, repairWaits } = sources;
     if (repairWaits) {
-      new Gauge({ name: "kintsugi_repair_entries_waiting_for_each_other", help: "Unfinished repair entries that wait for each other (a cycle of waits, such as two control planes both not Ready), as the leader last published", registers, collect() {
-        this.set(waitCycles(waitsByIndex(repairWaits())).reduce((n, cycle) => n + cycle.length, 0));
-      } });
+      new Gauge({
+        name: "kintsugi_repair_entries_waiting_for_each_other",
+        help: "Unfinished repair entries that wait for each other (a cycle of waits, such as two control planes both not Ready), as the leader last published",
+        registers,
+        collect() {
+          this.set(waitCycles(waitsByIndex(repairWaits())).reduce((n, cycle) => n + cycle.length, 0));
+        },
+      });
     }
     if (repairPacing) {
-      new Gauge({ name: "kintsugi_repair_pacing_allowance", help: "Repairs a failure domain value may have in progress (repair.pacing; the leader only)", labelNames: ["domain", "value"], registers, collect() {
-        this.reset();
-        const exported = (repairPacing() ?? []).filter((d) => d.value.length <= MAX_PACING_LABEL_LENGTH).slice(0, MAX_PACING_SERIES);
-        for (const d of exported) this.set({ domain: d.domain, value: d.value }, d.allowance);
-      } });
+      new Gauge({
+        name: "kintsugi_repair_pacing_allowance",
+        help: "Repairs a failure domain value may have in progress (repair.pacing; the leader only)",
+        labelNames: ["domain", "value"],
+        registers,
+        collect() {
+          this.reset();
+          const exported = (repairPacing() ?? []).filter((d) => d.value.length <= MAX_PACING_LABEL_LENGTH).slice(0, MAX_PACING_SERIES);
+          for (const d of exported) this.set({ domain: d.domain, value: d.value }, d.allowance);
+        },
+      });
     }
     if (subscriptions) {
-      new Gauge({ name: "kintsugi_subscriptions", help: "Open GraphQL subscriptions by topic", labelNames: ["topic"], registers, collect() {
-        for (const [topic, n] of subscriptions()) this.set({ topic }, n);
-      } });
+      new Gauge({
+        name: "kintsugi_subscriptions",
+        help: "Open GraphQL subscriptions by topic",
+        labelNames: ["topic"],
+        registers,
+        collect() {
+          for (const [topic, n] of subscriptions()) this.set({ topic }, n);
+        },
+      });
     }
     if (clusterGeneration) {
-      new Gauge({ name: "kintsugi_sabakan_integration_successful", help: "1 when the latest cluster generation round succeeded, 0 when it failed or none ran", registers, collect() {
-        const { latest } = clusterGeneration();
-        this.set(latest !== null && latest.outcome !== "failed" ? 1 : 0);
-      } });
-      new Gauge({ name: "kintsugi_sabakan_integration_timestamp_seconds", help: "Unix time of the latest cluster generation round, when kintsugi_sabakan_integration_successful was last set (0 before the first, as CKE's gauge)", registers, collect() {
-        this.set(Math.floor((clusterGeneration().latest?.lastTime ?? 0) / 1000));
-      } });
-      new Gauge({ name: "kintsugi_sabakan_generation", help: "The generation number of the cluster configuration in force (0 = none)", registers, collect() {
-        this.set(clusterGeneration().current?.generation ?? 0);
-      } });
-      new Gauge({ name: "kintsugi_sabakan_workers", help: "Workers of the generated cluster by role", labelNames: ["role"], registers, collect() {
-        this.reset();
-        const cluster = clusterGeneration().current?.cluster;
-        if (cluster) for (const [role, n] of workersByRole(cluster)) this.set({ role }, n);
-      } });
+      new Gauge({
+        name: "kintsugi_sabakan_integration_successful",
+        help: "1 when the latest cluster generation round succeeded, 0 when it failed or none ran",
+        registers,
+        collect() {
+          const { latest } = clusterGeneration();
+          this.set(latest !== null && latest.outcome !== "failed" ? 1 : 0);
+        },
+      });
+      new Gauge({
+        name: "kintsugi_sabakan_integration_timestamp_seconds",
+        help: "Unix time of the latest cluster generation round, when kintsugi_sabakan_integration_successful was last set (0 before the first, as CKE's gauge)",
+        registers,
+        collect() {
+          this.set(Math.floor((clusterGeneration().latest?.lastTime ?? 0) / 1000));
+        },
+      });
+      new Gauge({
+        name: "kintsugi_sabakan_generation",
+        help: "The generation number of the cluster configuration in force (0 = none)",
+        registers,
+        collect() {
+          this.set(clusterGeneration().current?.generation ?? 0);
+        },
+      });
+      new Gauge({
+        name: "kintsugi_sabakan_workers",
+        help: "Workers of the generated cluster by role",
+        labelNames: ["role"],
+        registers,
+        collect() {
+          this.reset();
+          const cluster = clusterGeneration().current?.cluster;
+          if (cluster) for (const [role, n] of workersByRole(cluster)) this.set({ role }, n);
+        },
+      });
     }
     if (unusedMachines) {
-      new Gauge({ name: "kintsugi_sabakan_unused_machines", help: "Healthy machines of sabakan's list that no node of the generated cluster uses, by role", labelNames: ["role"], registers, collect() {
-        this.reset();
-        for (const [role, n] of unusedMachines() ?? []) this.set({ role }, n);
-      } });
+      new Gauge({
+        name: "kintsugi_sabakan_unused_machines",
+        help: "Healthy machines of sabakan's list that no node of the generated cluster uses, by role",
+        labelNames: ["role"],
+        registers,
+        collect() {
+          this.reset();
+          for (const [role, n] of unusedMachines() ?? []) this.set({ role }, n);
+        },
+      });
     }
     const skips = () => this.latestSkips;
-    new Gauge({ name: "kintsugi_auto_repair_held_machines", help: `Machines the latest successful sabakan poll held back (to be repaired once the hold ends), by reason: ${HELD_KINDS.join(", ")}`, labelNames: ["reason"], registers, collect() {
-      for (const reason of HELD_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
-    } });
-    new Gauge({ name: "kintsugi_auto_repair_skipped_machines", help: `Machines the latest successful sabakan poll skipped (not to be enqueued), by reason: ${PASSED_KINDS.join(", ")}`, labelNames: ["reason"], registers, collect() {
-      for (const reason of PASSED_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
-    } });
-    this.pollDuration = new Histogram({ name: "kintsugi_auto_repair_poll_duration_seconds", help: "Duration of sabakan polls", labelNames: ["result"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers });
+    new Gauge({
+      name: "kintsugi_auto_repair_held_machines",
+      help: `Machines the latest successful sabakan poll held back (to be repaired once the hold ends), by reason: ${HELD_KINDS.join(", ")}`,
+      labelNames: ["reason"],
+      registers,
+      collect() {
+        for (const reason of HELD_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
+      },
+    });
+    new Gauge({
+      name: "kintsugi_auto_repair_skipped_machines",
+      help: `Machines the latest successful sabakan poll skipped (not to be enqueued), by reason: ${PASSED_KINDS.join(", ")}`,
+      labelNames: ["reason"],
+      registers,
+      collect() {
+        for (const reason of PASSED_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
+      },
+    });
+    this.pollDuration = new Histogram({
+      name: "kintsugi_auto_repair_poll_duration_seconds",
+      help: "Duration of sabakan polls",
+      labelNames: ["result"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
     this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers });
-    this.ticksSkipped = new Counter({ name: "kintsugi_auto_repair_ticks_skipped_total", help: "Scheduled sabakan polls not run: auto-repair disabled, or the previous poll still running", labelNames: ["reason"], registers });
-    this.repairDuration = new Histogram({ name: "kintsugi_repair_duration_seconds", help: "Time from an entry's creation to its end", labelNames: ["status"], buckets: [60, 300, 900, 1800, 3600, 7200, 21600, 86400], registers });
+    this.ticksSkipped = new Counter({
+      name: "kintsugi_auto_repair_ticks_skipped_total",
+      help: "Scheduled sabakan polls not run: auto-repair disabled, or the previous poll still running",
+      labelNames: ["reason"],
+      registers,
+    });
+    this.repairDuration = new Histogram({
+      name: "kintsugi_repair_duration_seconds",
+      help: "Time from an entry's creation to its end",
+      labelNames: ["status"],
+      buckets: [60, 300, 900, 1800, 3600, 7200, 21600, 86400],
+      registers,
+    });
     this.timeToRepair = new TimeToRepairHistogram(this.registry);
   }
 

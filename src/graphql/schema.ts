@@ -17,9 +17,16 @@ import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
 import type { Resolvers } from "./generated/resolvers.js";
 
 /** The schema files, in the package's `schema/` folder (two levels above both src/graphql and dist/graphql). */
-export const SCHEMA_FILES = ["sabakan.graphql", "kintsugi.graphql", "gateway.graphql", "health-checks.graphql", "cluster.graphql", "machine-holds.graphql", "repair-stats.graphql", "replay.graphql"].map((name) =>
-  fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)),
-);
+export const SCHEMA_FILES = [
+  "sabakan.graphql",
+  "kintsugi.graphql",
+  "gateway.graphql",
+  "health-checks.graphql",
+  "cluster.graphql",
+  "machine-holds.graphql",
+  "repair-stats.graphql",
+  "replay.graphql",
+].map((name) => fileURLToPath(new URL(`../../schema/${name}`, import.meta.url)));
 
 /** The SDL of kintsugi's API: sabakan's reused types followed by kintsugi's own. */
 export function schemaSDL(): string {
@@ -50,7 +57,20 @@ const enums: Resolvers = {
 export function buildSchema(): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: schemaSDL(),
-    resolvers: [{ DateTime: DateTimeScalar, IPAddress: IPAddressScalar }, enums, repairEntryResolvers, settingsResolvers, autoRepairResolvers, gatewayResolvers, healthCheckResolvers, clusterResolvers, machineHoldResolvers, repairStatsResolvers, replayResolvers, dependencyResolvers],
+    resolvers: [
+      { DateTime: DateTimeScalar, IPAddress: IPAddressScalar },
+      enums,
+      repairEntryResolvers,
+      settingsResolvers,
+      autoRepairResolvers,
+      gatewayResolvers,
+      healthCheckResolvers,
+      clusterResolvers,
+      machineHoldResolvers,
+      repairStatsResolvers,
+      replayResolvers,
+      dependencyResolvers,
+    ],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
 }

@@ -19,4 +19,13 @@ export interface Topics extends Record<string, unknown> {
 }
 
 /** Every topic's name, for what reports on all of them (metrics). */
-export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = ["repairEntryEvents", "machineStateChanged", "autoRepairOutcomes", "healthCheckEvents", "clusterGenerated", "machineHoldEvents", "repairWaits", "dependencyEvents"];
+export const TOPIC_NAMES: ReadonlyArray<keyof Topics & string> = [
+  "repairEntryEvents",
+  "machineStateChanged",
+  "autoRepairOutcomes",
+  "healthCheckEvents",
+  "clusterGenerated",
+  "machineHoldEvents",
+  "repairWaits",
+  "dependencyEvents",
+];

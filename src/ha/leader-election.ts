@@ -22,7 +22,6 @@ export interface LeaderElectionOptions {
   readonly retryMs?: number;
 }
 
-
 /**
  * This replica's part in electing one leader among the replicas on one etcd (CKE's pattern: etcd's
  * `concurrency.Election`): a lease kept alive, a key per candidate under `<prefix>leader/` attached to it, and the

@@ -139,7 +139,13 @@ export class AutoRepairPoller {
       (entries) => {
         // The stored holds as of this write: a machine held while sabakan answered is not enqueued.
         const holds = activeHolds(deps.store.holds.list(), annotated, now);
-        const escalation = deps.repair?.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), releases: deps.store.settings.escalationReleases(), now, repair: deps.repair };
+        const escalation = deps.repair?.escalation && {
+          config: deps.repair.escalation,
+          finished: deps.store.finished.list(),
+          releases: deps.store.settings.escalationReleases(),
+          now,
+          repair: deps.repair,
+        };
         const input = { machines, entries, nodes, constraints: settings.constraints(), holds, ...(escalation && { escalation }) };
         const decided = decideIntake(input);
         decision = decided;
@@ -148,9 +154,20 @@ export class AutoRepairPoller {
             const m = params.serial === null ? undefined : bySerial.get(params.serial);
             const escalated = decided.skipped.find((s) => s.kind === "escalated" && s.serial === params.serial);
             const why = escalated ? `; escalated: ${escalated.reason}` : "";
-            return { entry: createRepairEntry(params, now), reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)${why}` };
+            return {
+              entry: createRepairEntry(params, now),
+              reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)${why}`,
+            };
           }),
-          outcome: (enqueued) => ({ time: now, trigger, machinesSeen: decided.machinesSeen, enqueued, ...keptSkips(decided.skipped), shortCircuit: decided.shortCircuit, error: null }),
+          outcome: (enqueued) => ({
+            time: now,
+            trigger,
+            machinesSeen: decided.machinesSeen,
+            enqueued,
+            ...keptSkips(decided.skipped),
+            shortCircuit: decided.shortCircuit,
+            error: null,
+          }),
           pollRecord: recordPoll(input, decided, now),
         };
       },
@@ -170,4 +187,3 @@ export class AutoRepairPoller {
     return this.deps.store.outcomes.record({ time: this.deps.now(), trigger, machinesSeen, enqueued: [], ...keptSkips([]), shortCircuit: null, error });
   }
 }
-

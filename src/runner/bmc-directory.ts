@@ -43,7 +43,12 @@ export class BmcDirectory {
    * unless it was asked less than {@link BMC_LOOKUP_INTERVAL_MS} ago. Never rejects: a failed lookup is logged and
    * leaves those machines' commands without a BMC address, as before.
    */
-  async lookUp(addresses: readonly string[], source: MachineSource | null, now: number, log: (message: string, fields?: Record<string, unknown>) => void): Promise<void> {
+  async lookUp(
+    addresses: readonly string[],
+    source: MachineSource | null,
+    now: number,
+    log: (message: string, fields?: Record<string, unknown>) => void,
+  ): Promise<void> {
     if (source === null || now - this.lastLookup < BMC_LOOKUP_INTERVAL_MS) return;
     const unknown = canonicalAddresses(addresses).filter((a) => !this.bmcs.has(a));
     if (unknown.length === 0) return;

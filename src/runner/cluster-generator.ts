@@ -142,7 +142,15 @@ export class ClusterGenerator {
     // overlap, and only this generator records configurations).
     const current = deps.generations.current();
     const decision = decideGeneration(
-      { template: parsed.template, current: current?.cluster ?? null, machines, nodeTaints, rebootingNodes, constraints: deps.settings.constraints(), policy: this.policy },
+      {
+        template: parsed.template,
+        current: current?.cluster ?? null,
+        machines,
+        nodeTaints,
+        rebootingNodes,
+        constraints: deps.settings.constraints(),
+        policy: this.policy,
+      },
       deps.now(),
     );
     this.unused = unusedMachinesByRole(machines, decision.kind === "generated" ? decision.cluster : (current?.cluster ?? null));
@@ -155,7 +163,13 @@ export class ClusterGenerator {
       return { kind: "unchanged", current, recovery };
     }
     const record = await deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes, this.policy.workerSelection);
-    deps.log.info("generated cluster configuration", { generation: record.generation, trigger, policy: record.policy, nodes: decision.cluster.nodes.length, changes: decision.changes });
+    deps.log.info("generated cluster configuration", {
+      generation: record.generation,
+      trigger,
+      policy: record.policy,
+      nodes: decision.cluster.nodes.length,
+      changes: decision.changes,
+    });
     return { kind: "recorded", record, repeated: false };
   }
 

@@ -48,12 +48,19 @@ export async function runDrainJob(nodes: NodeOperator, repair: RepairConfig, nod
   }
 }
 
-async function evictWithRetries(nodes: NodeOperator, repair: RepairConfig, pod: NodePod, isProtected: boolean, signal: AbortSignal): Promise<DrainJobResult | null> {
+async function evictWithRetries(
+  nodes: NodeOperator,
+  repair: RepairConfig,
+  pod: NodePod,
+  isProtected: boolean,
+  signal: AbortSignal,
+): Promise<DrainJobResult | null> {
   const attempts = isProtected ? repair.evictRetries + 1 : 1;
   for (let attempt = 1; ; attempt++) {
     const outcome = await nodes.evict(pod, { dryRun: false, signal });
     if (outcome.kind === "evicted" || outcome.kind === "not-found") return null;
-    if (outcome.kind === "error") return signal.aborted ? { kind: "aborted" } : { kind: "failed", why: `eviction of ${podName(pod)} failed: ${outcome.message}` };
+    if (outcome.kind === "error")
+      return signal.aborted ? { kind: "aborted" } : { kind: "failed", why: `eviction of ${podName(pod)} failed: ${outcome.message}` };
     if (!isProtected) {
       await nodes.deletePod(pod, { signal });
       return null;

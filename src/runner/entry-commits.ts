@@ -45,7 +45,10 @@ export class EntryCommits {
     // Set by `decide` inside the write (the last call wins if the store calls it again).
     let decided = null as EntryTransition | null;
     const sameStep = (current: RepairEntry) =>
-      current.status === worked.status && current.step === worked.step && current.stepStatus === worked.stepStatus && current.lastTransitionTime === worked.lastTransitionTime;
+      current.status === worked.status &&
+      current.step === worked.step &&
+      current.stepStatus === worked.stepStatus &&
+      current.lastTransitionTime === worked.lastTransitionTime;
     const changes = await this.deps.entries.change(
       worked.index,
       (current) => {
@@ -68,7 +71,11 @@ export class EntryCommits {
       const event = previous === null ? null : nodeEventFor(previous, { after: entry, kind: record.kind, reason: record.reason });
       if (event === null) continue;
       const node = entry.nodename;
-      this.ctx.inBackground(nodes.recordEvent(node, event, { signal: this.ctx.signal() }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node, err: (err as Error).message })));
+      this.ctx.inBackground(
+        nodes
+          .recordEvent(node, event, { signal: this.ctx.signal() })
+          .catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node, err: (err as Error).message })),
+      );
     }
   }
 }

@@ -14,7 +14,10 @@ export const ESCALATION_ACTOR = "escalation";
 export async function holdEscalated(store: Pick<KintsugiStore, "holds">, holds: readonly EscalationHold[], now: number, log: Log): Promise<void> {
   for (const h of holds) {
     try {
-      await store.holds.hold((stored) => validateHoldRequest({ address: h.address, reason: h.reason, setBy: ESCALATION_ACTOR, until: null }, stored, now), ESCALATION_ACTOR);
+      await store.holds.hold(
+        (stored) => validateHoldRequest({ address: h.address, reason: h.reason, setBy: ESCALATION_ACTOR, until: null }, stored, now),
+        ESCALATION_ACTOR,
+      );
       log.warn("a repeat offender is held instead of repaired again", { address: h.address, serial: h.serial, reason: h.reason });
     } catch (err) {
       log.warn("a repeat offender could not be held; the next round tries again", { address: h.address, reason: h.reason, err: (err as Error).message });

@@ -46,7 +46,10 @@ export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, s
  * checks cost about one timeout), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
  * kintsugi cannot tell nodes from other machines and must not decide to repair a node without draining it.
  */
-export async function gatherObservations(entries: readonly RepairEntry[], deps: GatherDeps): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[] }> {
+export async function gatherObservations(
+  entries: readonly RepairEntry[],
+  deps: GatherDeps,
+): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[] }> {
   const clusterNodes = deps.nodes ? await deps.nodes.listNodes({ signal: deps.signal }) : [];
   const names = nodeNamesByAddress(clusterNodes);
   const live = entries.filter((e) => !e.deleted && !isFinished(e));
@@ -82,7 +85,12 @@ export async function gatherObservations(entries: readonly RepairEntry[], deps: 
   // Proof of repair: only for entries of operations that require it, and only those whose health is checked.
   const byName = new Map(clusterNodes.map((n) => [n.name, n]));
   const idle = live.filter((e) => isCheckable(jobOf(e).kind));
-  const proofs = await gatherProofSignals(idle, (address) => byName.get(names.get(address) ?? ""), { repair: deps.repair, machines: deps.machines ?? null, rackOf: deps.rackOf ?? (() => null), log: deps.log });
+  const proofs = await gatherProofSignals(idle, (address) => byName.get(names.get(address) ?? ""), {
+    repair: deps.repair,
+    machines: deps.machines ?? null,
+    rackOf: deps.rackOf ?? (() => null),
+    log: deps.log,
+  });
 
   const observations = new Map<number, RepairObservation>();
   live.forEach((entry, i) => {

@@ -28,7 +28,8 @@ export interface HealthCheckRunnerDeps {
   readonly changed: (status: HealthCheckStatus) => void;
 }
 
-const signature = (s: HealthCheckStatus) => JSON.stringify([s.paused, s.error, s.held, s.evaluation?.gate, s.evaluation?.targets.map((t) => [t.node, t.state])]);
+const signature = (s: HealthCheckStatus) =>
+  JSON.stringify([s.paused, s.error, s.held, s.evaluation?.gate, s.evaluation?.targets.map((t) => [t.node, t.state])]);
 
 /**
  * Evaluates the configured checks against the cluster's Nodes whenever a Node changes (a watch), exactly when a
@@ -45,7 +46,8 @@ export class HealthCheckRunner {
 
   constructor(private readonly deps: HealthCheckRunnerDeps) {
     this.outage = new OutageLog("evaluating the health checks", deps.log, deps.now);
-    for (const check of deps.checks) this.statuses.set(check.name, { check, paused: this.pausedOf(check), evaluation: null, held: [], evaluatedAt: null, error: null });
+    for (const check of deps.checks)
+      this.statuses.set(check.name, { check, paused: this.pausedOf(check), evaluation: null, held: [], evaluatedAt: null, error: null });
     this.loop = new PassLoop<void, number>({
       pass: () => this.pass(),
       now: deps.now,
@@ -121,7 +123,11 @@ export class HealthCheckRunner {
         const evaluation = evaluateHealthCheck(check, nodes, now, rebootWait);
         const needsTypes = check.machineType.from === "sabakan" && evaluation.targets.some((t) => t.state === "unhealthy");
         // A closed gate remediates nothing, but its record keeps the types a replay that opens it needs: best effort.
-        const types = !needsTypes ? new Map<string, string>() : evaluation.gate.open ? await machineTypes() : await machineTypes().catch(() => new Map<string, string>());
+        const types = !needsTypes
+          ? new Map<string, string>()
+          : evaluation.gate.open
+            ? await machineTypes()
+            : await machineTypes().catch(() => new Map<string, string>());
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
         const machineTypeOf = (node: string, address: string) =>
           check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null);
@@ -130,8 +136,20 @@ export class HealthCheckRunner {
         let decision = null as RemediationDecision | null;
         await deps.store.enqueue(
           (entries) => {
-            const escalation = deps.repair.escalation && { config: deps.repair.escalation, finished: deps.store.finished.list(), releases: deps.store.settings.escalationReleases(), now };
-            const context = { entries, maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries, repair: deps.repair, machineTypeOf, holds: activeHolds(deps.store.holds.list(), annotated, now), ...(escalation && { escalation }) };
+            const escalation = deps.repair.escalation && {
+              config: deps.repair.escalation,
+              finished: deps.store.finished.list(),
+              releases: deps.store.settings.escalationReleases(),
+              now,
+            };
+            const context = {
+              entries,
+              maximumRepairQueueEntries: deps.store.settings.constraints().maximumRepairQueueEntries,
+              repair: deps.repair,
+              machineTypeOf,
+              holds: activeHolds(deps.store.holds.list(), annotated, now),
+              ...(escalation && { escalation }),
+            };
             const decided = decideRemediation(check, evaluation, context);
             decision = decided;
             return {
@@ -139,7 +157,10 @@ export class HealthCheckRunner {
                 const target = evaluation.targets.find((t) => t.address === params.address);
                 const escalated = decided.escalated?.get(params.address);
                 const why = escalated === undefined ? "" : `; escalated: ${escalated}`;
-                return { entry: createRepairEntry(params, at), reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s${why}` };
+                return {
+                  entry: createRepairEntry(params, at),
+                  reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s${why}`,
+                };
               }),
               outcome: null,
               // A check with no unhealthy target remediates nothing whatever the limits: nothing to replay.
@@ -180,12 +201,23 @@ export class HealthCheckRunner {
     for (const t of after.evaluation.targets) {
       const events = [];
       if (t.state === "unhealthy" && was.get(t.node) !== "unhealthy") {
-        events.push({ type: "Warning" as const, reason: "NodeUnhealthy", message: `health check ${after.check.name}: ${t.rule?.type}=${t.rule?.status} for more than ${t.rule?.timeoutSeconds} s` });
+        events.push({
+          type: "Warning" as const,
+          reason: "NodeUnhealthy",
+          message: `health check ${after.check.name}: ${t.rule?.type}=${t.rule?.status} for more than ${t.rule?.timeoutSeconds} s`,
+        });
       }
       if (held.has(t.node) && !wasHeld.has(t.node) && !after.evaluation.gate.open) {
-        events.push({ type: "Warning" as const, reason: "RemediationShortCircuited", message: `health check ${after.check.name}: ${after.evaluation.gate.reason}` });
+        events.push({
+          type: "Warning" as const,
+          reason: "RemediationShortCircuited",
+          message: `health check ${after.check.name}: ${after.evaluation.gate.reason}`,
+        });
       }
-      for (const event of events) nodes.recordEvent(t.node, event, { signal: this.loop.signal }).catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
+      for (const event of events)
+        nodes
+          .recordEvent(t.node, event, { signal: this.loop.signal })
+          .catch((err: unknown) => this.deps.log.warn("cannot record a node event", { node: t.node, err: (err as Error).message }));
     }
   }
 }

@@ -29,8 +29,18 @@ export class OutageLog {
     const step = outageStep(this.state, "failed", now);
     this.state = step.state;
     const error = err instanceof Error ? err.message : String(err);
-    if (step.notice === "down") this.log[this.level](`${this.what} failed; further failures are not logged until it works again, with a reminder every 5 minutes`, { ...fields, err: error });
-    if (step.notice === "still-down") this.log[this.level](`${this.what} is still failing`, { ...fields, err: error, failures: step.state.failures, failingForSeconds: Math.round((now - (since ?? now)) / 1000) });
+    if (step.notice === "down")
+      this.log[this.level](`${this.what} failed; further failures are not logged until it works again, with a reminder every 5 minutes`, {
+        ...fields,
+        err: error,
+      });
+    if (step.notice === "still-down")
+      this.log[this.level](`${this.what} is still failing`, {
+        ...fields,
+        err: error,
+        failures: step.state.failures,
+        failingForSeconds: Math.round((now - (since ?? now)) / 1000),
+      });
   }
 
   /** One call worked. */

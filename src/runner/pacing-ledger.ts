@@ -36,7 +36,15 @@ export class PacingLedger {
   seed(entries: readonly RepairEntry[], records: readonly FinishedRepair[] = []): void {
     const found = new Map<number, LedgerOutcome>();
     for (const r of records) {
-      if (r.status !== "deleted") found.set(r.entryIndex, { entryIndex: r.entryIndex, address: r.address, machineType: r.machineType, status: r.status, time: r.finishedAt, proof: r.proof ?? undefined });
+      if (r.status !== "deleted")
+        found.set(r.entryIndex, {
+          entryIndex: r.entryIndex,
+          address: r.address,
+          machineType: r.machineType,
+          status: r.status,
+          time: r.finishedAt,
+          proof: r.proof ?? undefined,
+        });
     }
     for (const e of entries) {
       if (isFinished(e)) found.set(e.index, outcomeOf(e, e.lastTransitionTime ?? e.createdAt));
@@ -66,7 +74,14 @@ export class PacingLedger {
       if (rack !== null) racks.set(address, rack);
     };
     for (const e of entries) note(e.address);
-    const finished: FinishedOutcome[] = this.outcomes.map((o) => ({ entryIndex: o.entryIndex, machineType: o.machineType, rack: rackOf(o.address), status: o.status, time: o.time, ...(o.proof && { proof: o.proof }) }));
+    const finished: FinishedOutcome[] = this.outcomes.map((o) => ({
+      entryIndex: o.entryIndex,
+      machineType: o.machineType,
+      rack: rackOf(o.address),
+      status: o.status,
+      time: o.time,
+      ...(o.proof && { proof: o.proof }),
+    }));
     return { domains, racks, finished };
   }
 
@@ -95,7 +110,14 @@ export function seededLedger(store: Pick<KintsugiStore, "entries" | "finished">,
 }
 
 function outcomeOf(entry: RepairEntry, time: number): LedgerOutcome {
-  return { entryIndex: entry.index, address: entry.address, machineType: entry.machineType, status: entry.status as LedgerOutcome["status"], time, proof: proofOutcomeOf(entry) };
+  return {
+    entryIndex: entry.index,
+    address: entry.address,
+    machineType: entry.machineType,
+    status: entry.status as LedgerOutcome["status"],
+    time,
+    proof: proofOutcomeOf(entry),
+  };
 }
 
 /** The pacing input of a pass over `entries`; null when pacing is off (no `repair.pacing`, or nothing wired). */

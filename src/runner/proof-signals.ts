@@ -23,7 +23,11 @@ const isReady = (node: ClusterNode | undefined) => (node === undefined ? null : 
  * HEALTHY machines of those entries' racks (every rack when one is unknown). A failed sabakan query leaves the
  * signal unproven, never proven. Entries of operations without proof get nothing: no call is made for them.
  */
-export async function gatherProofSignals(entries: readonly RepairEntry[], nodeOf: (address: string) => ClusterNode | undefined, deps: ProofSignalDeps): Promise<Map<number, ObservedProof>> {
+export async function gatherProofSignals(
+  entries: readonly RepairEntry[],
+  nodeOf: (address: string) => ClusterNode | undefined,
+  deps: ProofSignalDeps,
+): Promise<Map<number, ObservedProof>> {
   const proving = entries.filter((e) => {
     const found = findRepairOperation(deps.repair, e.machineType, e.operation);
     return found.ok && proofOf(found.operation) !== null;
@@ -49,7 +53,10 @@ async function healthyInSabakan(entries: readonly RepairEntry[], deps: ProofSign
   const racks = entries.map((e) => deps.rackOf(e.address));
   const known = racks.every((r) => r !== null);
   try {
-    const machines = await deps.machines.searchMachines({ having: { states: ["HEALTHY"], ...(known && { racks: [...new Set(racks as number[])] }) }, notHaving: null });
+    const machines = await deps.machines.searchMachines({
+      having: { states: ["HEALTHY"], ...(known && { racks: [...new Set(racks as number[])] }) },
+      notHaving: null,
+    });
     return new Set(machines.flatMap((m) => canonicalAddresses(m.ipv4)));
   } catch (err) {
     deps.log("cannot ask sabakan whether repaired machines are healthy; their proof waits", { err: (err as Error).message });

@@ -29,7 +29,12 @@ const OUTCOME_COMMIT_RETRY_MS = 100;
  * step as if the command had worked, or to run its success command again. Other failures, and an abort (shutdown),
  * end it with the error.
  */
-export async function commitOutcome(commit: CommitIfUnchanged, worked: RepairEntry, decide: (current: RepairEntry) => EntryTransition | null, signal: AbortSignal): Promise<EntryTransition | null> {
+export async function commitOutcome(
+  commit: CommitIfUnchanged,
+  worked: RepairEntry,
+  decide: (current: RepairEntry) => EntryTransition | null,
+  signal: AbortSignal,
+): Promise<EntryTransition | null> {
   for (let waited = 0; ; waited += OUTCOME_COMMIT_RETRY_MS) {
     try {
       return await commit(worked, decide);
@@ -45,7 +50,14 @@ export async function commitOutcome(commit: CommitIfUnchanged, worked: RepairEnt
  * Resolves with the variables the command gets, or null when the entry changed meanwhile (deleted, moved on by
  * another writer): then the command must not run.
  */
-async function announceAttempt(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, command: string, attempt: number, signal: AbortSignal): Promise<Record<string, string> | null> {
+async function announceAttempt(
+  deps: RunnerDeps,
+  commit: CommitIfUnchanged,
+  entry: RepairEntry,
+  command: string,
+  attempt: number,
+  signal: AbortSignal,
+): Promise<Record<string, string> | null> {
   const identity: CommandAttemptIdentity = { attempt, operationId: operationIdFor(entry, attempt, randomBytes(4).toString("hex")) };
   const noted = await commitOutcome(commit, entry, (current) => attemptStartNote(current, command, identity), signal);
   return noted === null ? null : commandEnvironment(entry, identity, deps.bmcs?.bmcOf(entry.address) ?? null);
@@ -86,7 +98,13 @@ export async function repairCommandJob({ deps, commit, entry, step, untilRelease
 }
 
 /** The success command (when configured) of a machine found healthy; then the entry succeeds or fails. */
-export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, op: RepairOperationConfig, signal: AbortSignal): Promise<EntryTransition | null> {
+export async function successCommandJob(
+  deps: RunnerDeps,
+  commit: CommitIfUnchanged,
+  entry: RepairEntry,
+  op: RepairOperationConfig,
+  signal: AbortSignal,
+): Promise<EntryTransition | null> {
   let attempt: CommandAttempt | null = null;
   if (op.successCommand) {
     const argv = [...op.successCommand, entry.address];
@@ -102,7 +120,13 @@ export async function successCommandJob(deps: RunnerDeps, commit: CommitIfUnchan
  * The operation's diagnostics command, once, before the entry's first drain or repair command: its output, or its
  * failure, goes into the history as a note, and the next pass goes on with the step whatever happened.
  */
-export async function diagnosticsJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, op: RepairOperationConfig, signal: AbortSignal): Promise<EntryTransition | null> {
+export async function diagnosticsJob(
+  deps: RunnerDeps,
+  commit: CommitIfUnchanged,
+  entry: RepairEntry,
+  op: RepairOperationConfig,
+  signal: AbortSignal,
+): Promise<EntryTransition | null> {
   if (!op.diagnosticsCommand) return null;
   const argv = [...op.diagnosticsCommand, entry.address];
   const env = await announceAttempt(deps, commit, entry, "diagnostics command", 1, signal);
@@ -114,7 +138,12 @@ export async function diagnosticsJob(deps: RunnerDeps, commit: CommitIfUnchanged
 }
 
 /** The eviction job of a drain; a failure backs the entry off. Returns "started" when every removal started. */
-export async function drainJob(deps: RunnerDeps, commit: CommitIfUnchanged, entry: RepairEntry, signal: AbortSignal): Promise<"started" | EntryTransition | null> {
+export async function drainJob(
+  deps: RunnerDeps,
+  commit: CommitIfUnchanged,
+  entry: RepairEntry,
+  signal: AbortSignal,
+): Promise<"started" | EntryTransition | null> {
   if (!deps.nodes) return "started";
   const result = await runDrainJob(deps.nodes, deps.repair, entry.nodename, cordonOwner(entry.index), signal);
   if (result.kind === "started") return "started";

@@ -126,7 +126,12 @@ export class RepairRunner {
   private async pass(signal: AbortSignal): Promise<number | null> {
     const { deps } = this;
     const entries = deps.entries.list();
-    await deps.bmcs?.lookUp(entries.filter((e) => !e.deleted && !isFinished(e)).map((e) => e.address), deps.machines ?? null, deps.now(), deps.log.warn.bind(deps.log));
+    await deps.bmcs?.lookUp(
+      entries.filter((e) => !e.deleted && !isFinished(e)).map((e) => e.address),
+      deps.machines ?? null,
+      deps.now(),
+      deps.log.warn.bind(deps.log),
+    );
     const { observations, nodes } = await gatherObservations(entries, {
       repair: deps.repair,
       commands: deps.commands,
@@ -148,7 +153,15 @@ export class RepairRunner {
     const holds = activeHolds(stored.stored, this.annotated, now);
     this.holdWatch.update(holds);
     const pacing = pacingInputOf(deps, entries);
-    const snapshot = { entries, observations, repair: snapshotRepairConfig(deps.repair), queueEnabled: deps.settings.repairQueueEnabled(), controlPlanes, holds, ...(pacing && { pacing }) };
+    const snapshot = {
+      entries,
+      observations,
+      repair: snapshotRepairConfig(deps.repair),
+      queueEnabled: deps.settings.repairQueueEnabled(),
+      controlPlanes,
+      holds,
+      ...(pacing && { pacing }),
+    };
     const plan = decideRepairActions(snapshot, now, deps.random);
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have
     // finished entries (and uncordoned their nodes themselves) by the time the stray cordons are judged.
@@ -194,7 +207,14 @@ export class RepairRunner {
         });
       case "repair-command":
         return this.startJob(latest, "repair-command", async (signal) => {
-          const t = await repairCommandJob({ deps: this.deps, commit: this.commits.commitIfUnchanged, entry: latest, step: effect.step, untilReleased: this.holdWatch.untilReleased, signal });
+          const t = await repairCommandJob({
+            deps: this.deps,
+            commit: this.commits.commitIfUnchanged,
+            entry: latest,
+            step: effect.step,
+            untilReleased: this.holdWatch.untilReleased,
+            signal,
+          });
           if (t && isFinished(t.after)) await this.uncordon(t.after);
         });
       case "diagnostics":
@@ -217,10 +237,16 @@ export class RepairRunner {
   }
 
   /** Starts the entry's job; `takeOver`: in place of the one running (aborted first, see JobRegistry.takeOver). */
-  private startJob(entry: RepairEntry, kind: "drain" | "repair-command" | "success-command" | "diagnostics", work: (signal: AbortSignal) => Promise<void>, takeOver = false): void {
+  private startJob(
+    entry: RepairEntry,
+    kind: "drain" | "repair-command" | "success-command" | "diagnostics",
+    work: (signal: AbortSignal) => Promise<void>,
+    takeOver = false,
+  ): void {
     // A job that failed (the store refused its write) is tried again at the next tick, as a failed pass is: woken at
     // once, a pass would start it again at once, running health checks in a loop for as long as the store refuses.
-    const onError = (err: unknown) => this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message });
+    const onError = (err: unknown) =>
+      this.deps.log.error("repair job failed unexpectedly; retrying at the next tick", { index: entry.index, kind, err: (err as Error).message });
     const job = (signal: AbortSignal) => work(signal).then(() => this.wake());
     if (takeOver) this.jobs.takeOver(entry.index, kind, job, onError);
     else this.jobs.start(entry.index, kind, job, onError);
@@ -233,7 +259,11 @@ export class RepairRunner {
       await this.jobs.stop(entry.index);
       await this.uncordon(entry);
       const reason = (current: RepairEntry) =>
-        !current.deleted ? null : isFinished(current) ? "dequeued after deletion was requested" : "dequeued after deletion was requested; its repair was stopped";
+        !current.deleted
+          ? null
+          : isFinished(current)
+            ? "dequeued after deletion was requested"
+            : "dequeued after deletion was requested; its repair was stopped";
       await this.deps.entries.dequeue(entry.index, reason, this.deps.now(), RUNNER_ACTOR);
       this.jobs.forget(entry.index);
     })()

@@ -50,7 +50,10 @@ export class RepairSummaries {
   async read(since: number, until: number): Promise<RecordedRepair[]> {
     const records = this.finished.list(since).filter((r) => r.finishedAt < until);
     const known = records.map((r) => this.keptFor(r));
-    const read = await this.summarize(records.filter((_, i) => known[i] === undefined), this.readLimit);
+    const read = await this.summarize(
+      records.filter((_, i) => known[i] === undefined),
+      this.readLimit,
+    );
     // What this read summarized answers even when the bound dropped it at once (a range wider than the bound).
     return records.map((repair, i) => ({ repair, summary: (known[i] ?? read.get(repair.entryIndex))?.summary ?? null }));
   }
@@ -66,7 +69,10 @@ export class RepairSummaries {
       for (let round = 0; round * WARM_BATCH <= this.bound; round++) {
         await new Promise((resolve) => setImmediate(resolve));
         if (this.stopped) return;
-        const missing = this.finished.list().slice(0, this.bound).filter((r) => this.keptFor(r) === undefined);
+        const missing = this.finished
+          .list()
+          .slice(0, this.bound)
+          .filter((r) => this.keptFor(r) === undefined);
         if (missing.length === 0) return;
         const batch = missing.sort((a, b) => a.entryIndex - b.entryIndex).slice(0, WARM_BATCH);
         if ((await this.summarize(batch, Math.min(WARM_READ_LIMIT, this.readLimit))).size === 0) return;

@@ -32,4 +32,3 @@ export interface RunnerDeps {
   /** The machines' BMCs that commands get in their environment; absent: KINTSUGI_BMC_ADDRESS is always empty. */
   readonly bmcs?: BmcDirectory;
 }
-

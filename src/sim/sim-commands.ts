@@ -44,7 +44,12 @@ export class SimCommands implements CommandRunner {
   onHealth: (address: string, healthy: boolean) => void = () => {};
   onStart: (start: CommandStart) => void = () => {};
 
-  constructor(private readonly world: SimWorld, private readonly random: SimRandom, private readonly now: () => number, faults: CommandFaults) {
+  constructor(
+    private readonly world: SimWorld,
+    private readonly random: SimRandom,
+    private readonly now: () => number,
+    faults: CommandFaults,
+  ) {
     this.faults = faults;
   }
 
@@ -75,11 +80,15 @@ export class SimCommands implements CommandRunner {
     return new Promise((resolve) => {
       const job: Running = { seq: this.seq++, address, kind, endsAt, outcome, resolve };
       this.running.push(job);
-      options.signal?.addEventListener("abort", () => {
-        if (!this.running.includes(job)) return;
-        this.running = this.running.filter((j) => j !== job);
-        resolve({ kind: "aborted" });
-      }, { once: true });
+      options.signal?.addEventListener(
+        "abort",
+        () => {
+          if (!this.running.includes(job)) return;
+          this.running = this.running.filter((j) => j !== job);
+          resolve({ kind: "aborted" });
+        },
+        { once: true },
+      );
     });
   }
 

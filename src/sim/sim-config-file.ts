@@ -44,7 +44,14 @@ export function simConfigText(settings: SimSettings, sections: SimSections): str
           health_check_command: o.healthCheckCommand,
           command_timeout_seconds: o.commandTimeoutSeconds,
           success_command_timeout: o.successCommandTimeout,
-          repair_steps: o.repairSteps.map((s) => ({ repair_command: s.repairCommand, command_timeout_seconds: s.commandTimeoutSeconds, command_retries: s.commandRetries, command_interval: s.commandInterval, need_drain: s.needDrain, watch_seconds: s.watchSeconds })),
+          repair_steps: o.repairSteps.map((s) => ({
+            repair_command: s.repairCommand,
+            command_timeout_seconds: s.commandTimeoutSeconds,
+            command_retries: s.commandRetries,
+            command_interval: s.commandInterval,
+            need_drain: s.needDrain,
+            watch_seconds: s.watchSeconds,
+          })),
           ...(o.successProof && { success_requires: o.successProof.requires, success_dwell_seconds: o.successProof.dwellSeconds }),
         })),
       })),
@@ -54,7 +61,10 @@ export function simConfigText(settings: SimSettings, sections: SimSections): str
 }
 
 /** The repair config as serve would load it from the file, or why serve would refuse to start. */
-export function loadSimConfig(settings: SimSettings, sections: SimSections): { readonly ok: true; readonly repair: RepairConfig } | { readonly ok: false; readonly refused: string } {
+export function loadSimConfig(
+  settings: SimSettings,
+  sections: SimSections,
+): { readonly ok: true; readonly repair: RepairConfig } | { readonly ok: false; readonly refused: string } {
   try {
     return { ok: true, repair: parseConfig(simConfigText(settings, sections), "sim.yaml").repair };
   } catch (err) {

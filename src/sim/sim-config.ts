@@ -61,7 +61,12 @@ export const SIM_HEALTH_CHECK: HealthCheckConfig = {
 
 /** The constraints the simulation starts with (operators change them as it runs). */
 export function simConstraints(machines: number): Constraints {
-  return { ...DEFAULT_CONSTRAINTS, maximumRepairQueueEntries: Math.max(5, Math.ceil(machines / 10)), maximumUnhealthyMachinesPerRack: 3, waitSecondsToRepairRebooting: 1800 };
+  return {
+    ...DEFAULT_CONSTRAINTS,
+    maximumRepairQueueEntries: Math.max(5, Math.ceil(machines / 10)),
+    maximumUnhealthyMachinesPerRack: 3,
+    waitSecondsToRepairRebooting: 1800,
+  };
 }
 
 /** The longest an entry may take from its first pass to its end when nothing stands in its way (ms). */
@@ -70,7 +75,8 @@ export function longestChainMs(repair: RepairConfig, passIntervalMs: number): nu
   for (const p of repair.repairProcedures) {
     for (const op of p.repairOperations) {
       let total = op.commandTimeoutSeconds + op.successCommandTimeout + (op.successProof?.dwellSeconds ?? 0);
-      for (const s of op.repairSteps) total += s.commandTimeoutSeconds * (s.commandRetries + 1) + s.watchSeconds + (s.needDrain ? repair.evictionTimeoutSeconds : 0);
+      for (const s of op.repairSteps)
+        total += s.commandTimeoutSeconds * (s.commandRetries + 1) + s.watchSeconds + (s.needDrain ? repair.evictionTimeoutSeconds : 0);
       longest = Math.max(longest, total * 1000);
     }
   }

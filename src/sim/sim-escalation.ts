@@ -17,7 +17,10 @@ export class EscalationInvariants {
   private readonly releasedAt = new Map<string, number>();
   private before = new Set<string>();
 
-  constructor(private readonly store: KintsugiStore, private readonly config: EscalationConfig) {}
+  constructor(
+    private readonly store: KintsugiStore,
+    private readonly config: EscalationConfig,
+  ) {}
 
   private count(invariant: string): void {
     this.checked.set(invariant, (this.checked.get(invariant) ?? 0) + 1);
@@ -44,7 +47,12 @@ export class EscalationInvariants {
     this.count("no-escalation-hold-from-a-capped-round");
     const outcome = this.store.outcomes.last(1)[0];
     if (outcome?.shortCircuit) {
-      this.fail({ invariant: "no-escalation-hold-from-a-capped-round", message: `the poll at ${new Date(now).toISOString()} was short-circuited by maximum-repair-queue-entries (${outcome.shortCircuit.limit}) and still held ${added.join(", ")}`, address: added[0] ?? null, entryIndex: null });
+      this.fail({
+        invariant: "no-escalation-hold-from-a-capped-round",
+        message: `the poll at ${new Date(now).toISOString()} was short-circuited by maximum-repair-queue-entries (${outcome.shortCircuit.limit}) and still held ${added.join(", ")}`,
+        address: added[0] ?? null,
+        entryIndex: null,
+      });
     }
     for (const address of added) {
       const release = this.releasedAt.get(address);
@@ -55,12 +63,20 @@ export class EscalationInvariants {
       for (const e of this.store.entries.list()) if (e.address === address && e.createdAt > since) repairs.add(e.index);
       for (const f of this.store.finished.list()) if (f.address === address && f.createdAt > since) repairs.add(f.entryIndex);
       if (repairs.size < this.config.maxRepairs) {
-        this.fail({ invariant: "no-hold-again-for-released-repairs", message: `${address} was released at ${new Date(release).toISOString()} and held again by escalation with ${repairs.size} repairs created since (max_repairs ${this.config.maxRepairs})`, address, entryIndex: null });
+        this.fail({
+          invariant: "no-hold-again-for-released-repairs",
+          message: `${address} was released at ${new Date(release).toISOString()} and held again by escalation with ${repairs.size} repairs created since (max_repairs ${this.config.maxRepairs})`,
+          address,
+          entryIndex: null,
+        });
       }
     }
   }
 
   private escalationHolds(): string[] {
-    return this.store.holds.list().filter((h) => h.setBy === ESCALATION_ACTOR).map((h) => h.address);
+    return this.store.holds
+      .list()
+      .filter((h) => h.setBy === ESCALATION_ACTOR)
+      .map((h) => h.address);
   }
 }

@@ -23,15 +23,29 @@ export interface FaultMix {
 
 export const ALL_FAULTS: FaultMix = {
   rates: {
-    "machine-dies": 1.5, "node-not-ready": 1, "cke-reboot": 0.5, "pdb-refuses": 0.6, "protected-job": 0.3, "sabakan-flap": 0.3,
-    "rack-power-loss": 0.05, "sabakan-outage": 0.1, "operator-hold": 0.5, "operator-release": 0.6, "operator-delete": 0.2,
-    "operator-delete-finished": 1, "operator-disable": 0.1, "operator-enable": 2, "operator-constraints": 0.2, "leader-failover": 0.2,
+    "machine-dies": 1.5,
+    "node-not-ready": 1,
+    "cke-reboot": 0.5,
+    "pdb-refuses": 0.6,
+    "protected-job": 0.3,
+    "sabakan-flap": 0.3,
+    "rack-power-loss": 0.05,
+    "sabakan-outage": 0.1,
+    "operator-hold": 0.5,
+    "operator-release": 0.6,
+    "operator-delete": 0.2,
+    "operator-delete-finished": 1,
+    "operator-disable": 0.1,
+    "operator-enable": 2,
+    "operator-constraints": 0.2,
+    "leader-failover": 0.2,
   },
 };
 
 /** The mix without the kinds named (e.g. to show that a finding needs one of them); an unknown kind is an error. */
 export function faultsWithout(kinds: readonly string[]): FaultMix {
-  for (const k of kinds) if (!Object.hasOwn(ALL_FAULTS.rates, k)) throw new Error(`unknown fault kind ${JSON.stringify(k)}; known: ${Object.keys(ALL_FAULTS.rates).join(", ")}`);
+  for (const k of kinds)
+    if (!Object.hasOwn(ALL_FAULTS.rates, k)) throw new Error(`unknown fault kind ${JSON.stringify(k)}; known: ${Object.keys(ALL_FAULTS.rates).join(", ")}`);
   return { rates: Object.fromEntries(Object.entries(ALL_FAULTS.rates).filter(([k]) => !kinds.includes(k))) };
 }
 
@@ -98,7 +112,7 @@ export class SimFaults {
         const fix: Fix | "self" = r.pick<Fix | "self">(["reboot", "reboot", "reboot", "power-cycle", "power-cycle", "never", "self"]);
         m.broken = { fix: fix === "self" ? "never" : fix, since: now, nodeUp: this.random.chance(0.3) };
         m.recoverAt = fix === "self" ? now + minutes(5, 180) : null;
-        const how = fix === "self" ? `recovers by itself at +${(m.recoverAt as number - now) / MIN} min` : `needs ${fix}`;
+        const how = fix === "self" ? `recovers by itself at +${((m.recoverAt as number) - now) / MIN} min` : `needs ${fix}`;
         return this.note(now, kind, m.address, m.broken.nodeUp ? `${how}; its Node stays Ready` : how);
       }
       case "node-not-ready":
@@ -158,7 +172,12 @@ export class SimFaults {
         return this.note(now, kind, e.address, `entry ${e.index}`);
       }
       case "operator-delete-finished": {
-        const changes = await store.entries.requestDelete((x) => isFinished(x) && !x.deleted && now - (x.lastTransitionTime ?? 0) > 3_600_000, "delete-finished", now, "sim-operator");
+        const changes = await store.entries.requestDelete(
+          (x) => isFinished(x) && !x.deleted && now - (x.lastTransitionTime ?? 0) > 3_600_000,
+          "delete-finished",
+          now,
+          "sim-operator",
+        );
         return changes.length > 0 && this.note(now, kind, null, `${changes.length} finished entries`);
       }
       case "operator-disable":

@@ -76,7 +76,12 @@ export class SafetyInvariants {
   disruptionStarts(what: string, address: string, holds: readonly StoredMachineHold[], now: number): void {
     this.count("no-disruption-of-a-healthy-machine");
     if (this.healthyNow.has(address)) {
-      this.fail({ invariant: "no-disruption-of-a-healthy-machine", message: `${what} for ${address}, whose health check said healthy in the pass that decided it`, address, entryIndex: null });
+      this.fail({
+        invariant: "no-disruption-of-a-healthy-machine",
+        message: `${what} for ${address}, whose health check said healthy in the pass that decided it`,
+        address,
+        entryIndex: null,
+      });
     }
     this.count("no-command-for-a-held-machine");
     if (what !== "cordon" && holds.some((h) => h.address === address && isHoldActive(h, now))) {
@@ -88,9 +93,18 @@ export class SafetyInvariants {
   afterPass(view: PassView): void {
     const unfinished = view.entries.filter((e) => !isFinished(e));
     this.count("one-control-plane-disrupted");
-    const disruptedPlanes = this.world.machines.filter((m) => m.role === "control-plane" && (cordonedByKintsugi(m) || view.commandsRunning.has(m.address) || unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")));
+    const disruptedPlanes = this.world.machines.filter(
+      (m) =>
+        m.role === "control-plane" &&
+        (cordonedByKintsugi(m) || view.commandsRunning.has(m.address) || unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")),
+    );
     if (disruptedPlanes.length > 1) {
-      this.fail({ invariant: "one-control-plane-disrupted", message: `control planes ${disruptedPlanes.map((m) => m.address).join(", ")} are disrupted at once`, address: disruptedPlanes[1]?.address ?? null, entryIndex: null });
+      this.fail({
+        invariant: "one-control-plane-disrupted",
+        message: `control planes ${disruptedPlanes.map((m) => m.address).join(", ")} are disrupted at once`,
+        address: disruptedPlanes[1]?.address ?? null,
+        entryIndex: null,
+      });
     }
     this.count("max-concurrent-repairs");
     const slots = unfinished.filter((e) => {
@@ -100,20 +114,32 @@ export class SafetyInvariants {
       return e.status === "processing" && !backingOff && isCordoned(this.world, e.address);
     });
     if (slots.length > view.maxConcurrentRepairs) {
-      this.fail({ invariant: "max-concurrent-repairs", message: `${slots.length} entries (${slots.map((e) => e.index).join(", ")}) are repairing at once, max_concurrent_repairs is ${view.maxConcurrentRepairs}`, address: slots[0]?.address ?? null, entryIndex: slots[0]?.index ?? null });
+      this.fail({
+        invariant: "max-concurrent-repairs",
+        message: `${slots.length} entries (${slots.map((e) => e.index).join(", ")}) are repairing at once, max_concurrent_repairs is ${view.maxConcurrentRepairs}`,
+        address: slots[0]?.address ?? null,
+        entryIndex: slots[0]?.index ?? null,
+      });
     }
     this.count("one-unfinished-entry-per-machine");
     const byAddress = new Map<string, number>();
     for (const e of unfinished) {
       const other = byAddress.get(e.address);
-      if (other !== undefined) this.fail({ invariant: "one-unfinished-entry-per-machine", message: `entries ${other} and ${e.index} are both unfinished for ${e.address}`, address: e.address, entryIndex: e.index });
+      if (other !== undefined)
+        this.fail({
+          invariant: "one-unfinished-entry-per-machine",
+          message: `entries ${other} and ${e.index} are both unfinished for ${e.address}`,
+          address: e.address,
+          entryIndex: e.index,
+        });
       byAddress.set(e.address, e.index);
     }
     this.count("no-entry-lost");
     const present = new Set(view.entries.map((e) => e.index));
     for (const [index, deleted] of this.seen) {
       if (present.has(index)) continue;
-      if (!deleted) this.fail({ invariant: "no-entry-lost", message: `entry ${index} left the queue without a deletion request`, address: null, entryIndex: index });
+      if (!deleted)
+        this.fail({ invariant: "no-entry-lost", message: `entry ${index} left the queue without a deletion request`, address: null, entryIndex: index });
       this.seen.delete(index);
     }
   }
@@ -122,7 +148,12 @@ export class SafetyInvariants {
   committed(change: RepairChange): void {
     this.count("no-entry-duplicated");
     if (change.previous === null && this.seen.has(change.entry.index)) {
-      this.fail({ invariant: "no-entry-duplicated", message: `entry ${change.entry.index} was created twice`, address: change.entry.address, entryIndex: change.entry.index });
+      this.fail({
+        invariant: "no-entry-duplicated",
+        message: `entry ${change.entry.index} was created twice`,
+        address: change.entry.address,
+        entryIndex: change.entry.index,
+      });
     }
     this.seen.set(change.entry.index, change.entry.deleted || this.seen.get(change.entry.index) === true);
   }
@@ -138,12 +169,22 @@ export class SafetyInvariants {
       // The trigger's rule: a rebooting machine is left alone until it has been down for the wait (its Node NotReady).
       const down = m && !m.ready ? now - m.readySince : 0;
       if (m && e.source.startsWith("health-check") && m.rebootUntil > now && down < rebootWaitSeconds * 1000) {
-        this.fail({ invariant: "no-remediation-of-a-rebooting-node", message: `entry ${e.index} (${e.source}) enqueued for ${e.address}, which CKE is rebooting, NotReady for ${Math.round(down / 1000)} s (wait-seconds-to-repair-rebooting ${rebootWaitSeconds})`, address: e.address, entryIndex: e.index });
+        this.fail({
+          invariant: "no-remediation-of-a-rebooting-node",
+          message: `entry ${e.index} (${e.source}) enqueued for ${e.address}, which CKE is rebooting, NotReady for ${Math.round(down / 1000)} s (wait-seconds-to-repair-rebooting ${rebootWaitSeconds})`,
+          address: e.address,
+          entryIndex: e.index,
+        });
       }
     }
     this.count("queue-cap");
     if (added.length > 0 && total > cap) {
-      this.fail({ invariant: "queue-cap", message: `${added.length} entries enqueued, leaving ${total} in the queue; maximum-repair-queue-entries is ${cap}`, address: added[0]?.address ?? null, entryIndex: added[0]?.index ?? null });
+      this.fail({
+        invariant: "queue-cap",
+        message: `${added.length} entries enqueued, leaving ${total} in the queue; maximum-repair-queue-entries is ${cap}`,
+        address: added[0]?.address ?? null,
+        entryIndex: added[0]?.index ?? null,
+      });
     }
     if (answer === null || rackLimit === 0) return;
     this.count("per-rack-limit");
@@ -152,7 +193,12 @@ export class SafetyInvariants {
     for (const e of added) {
       const rack = this.world.at(e.address)?.rack ?? -1;
       if ((perRack.get(rack) ?? 0) > rackLimit) {
-        this.fail({ invariant: "per-rack-limit", message: `entry ${e.index} enqueued from rack ${rack}, where sabakan listed ${perRack.get(rack)} unhealthy machines (limit ${rackLimit})`, address: e.address, entryIndex: e.index });
+        this.fail({
+          invariant: "per-rack-limit",
+          message: `entry ${e.index} enqueued from rack ${rack}, where sabakan listed ${perRack.get(rack)} unhealthy machines (limit ${rackLimit})`,
+          address: e.address,
+          entryIndex: e.index,
+        });
       }
     }
   }
@@ -160,7 +206,8 @@ export class SafetyInvariants {
   /** Every transition is in the history, in order, and the last record is the entry as stored. */
   history(entry: RepairEntry, records: readonly RepairHistoryRecord[]): void {
     this.count("history-in-order");
-    const fail = (message: string) => this.fail({ invariant: "history-in-order", message: `entry ${entry.index}: ${message}`, address: entry.address, entryIndex: entry.index });
+    const fail = (message: string) =>
+      this.fail({ invariant: "history-in-order", message: `entry ${entry.index}: ${message}`, address: entry.address, entryIndex: entry.index });
     for (let i = 1; i < records.length; i++) {
       const [a, b] = [records[i - 1] as RepairHistoryRecord, records[i] as RepairHistoryRecord];
       if (b.sequence <= a.sequence || b.time < a.time) return fail(`record ${b.sequence} comes after ${a.sequence} out of order`);

@@ -91,12 +91,17 @@ export class SimSabakan implements MachineSource {
   lastAnswer: SabakanMachine[] = [];
   down = false;
 
-  constructor(private readonly world: SimWorld, private readonly now: () => number) {}
+  constructor(
+    private readonly world: SimWorld,
+    private readonly now: () => number,
+  ) {}
 
   async searchMachines(variables: MachineQueryVariables): Promise<SabakanMachine[]> {
     if (this.down) throw new Error("sabakan is unreachable (simulated outage)");
     const now = this.now();
-    const answer = this.world.machines.map((m) => this.world.sabakanMachine(m, now)).filter((m) => matches(m, variables.having, true) && !matches(m, variables.notHaving, false));
+    const answer = this.world.machines
+      .map((m) => this.world.sabakanMachine(m, now))
+      .filter((m) => matches(m, variables.having, true) && !matches(m, variables.notHaving, false));
     this.lastAnswer = answer;
     return answer;
   }

@@ -27,7 +27,10 @@ export class LivenessInvariants {
   /** Per unfinished entry: its last state, since when, and how many entries were ahead of it then (null: not yet counted). */
   private readonly lastChange = new Map<number, { json: string; at: number; ahead: number | null }>();
 
-  constructor(private readonly world: SimWorld, private readonly chainMs: number) {}
+  constructor(
+    private readonly world: SimWorld,
+    private readonly chainMs: number,
+  ) {}
 
   private count(invariant: string): void {
     this.checked.set(invariant, (this.checked.get(invariant) ?? 0) + 1);
@@ -71,7 +74,8 @@ export class LivenessInvariants {
       ahead++;
       if ((final || view.now - since > bound) && this.excuse(e, view) === null) {
         const wait = view.waitingFor(e.index);
-        const message = final ? `entry ${e.index} is unfinished after faults stopped (${e.status}/${e.step}/${e.stepStatus}); waiting for: ${wait?.message ?? "nothing named"}`
+        const message = final
+          ? `entry ${e.index} is unfinished after faults stopped (${e.status}/${e.step}/${e.stepStatus}); waiting for: ${wait?.message ?? "nothing named"}`
           : `entry ${e.index} has not moved for ${Math.round((view.now - since) / 60_000)} min (bound ${Math.round(bound / 60_000)} min); waiting for: ${wait?.message ?? "nothing named"}`;
         return { invariant: final ? "finishes-after-faults-stop" : "no-entry-stuck", message, address: e.address, entryIndex: e.index };
       }
@@ -89,7 +93,8 @@ export class LivenessInvariants {
     if (own?.role !== "control-plane") return null;
     const others = this.world.machines.filter((m) => m.role === "control-plane" && m !== own);
     const unfinished = new Set(view.entries.filter((x) => !isFinished(x) && !x.deleted).map((x) => x.address));
-    if (others.some((m) => m.rebootUntil > view.now || (!m.ready && (!unfinished.has(m.address) || !own.ready)))) return "another control plane is down and needs a person";
+    if (others.some((m) => m.rebootUntil > view.now || (!m.ready && (!unfinished.has(m.address) || !own.ready))))
+      return "another control plane is down and needs a person";
     // Two other control planes down (neither booting after a repair command): each one's entry is held because the
     // other is not Ready (controlPlaneHold lets only the one dead control plane be repaired), the two-down wait that
     // cycle() accepts as a person's to end. This entry, Ready itself, waits behind them: it is no longer stuck than
@@ -129,7 +134,12 @@ export class LivenessInvariants {
       if (at === start && !bothDown) {
         const e = unfinished.find((x) => x.index === start) as RepairEntry;
         const why = path.map((i) => `entry ${i}: ${view.waitingFor(i)?.message ?? "?"}`).join("; ");
-        return { invariant: "no-wait-cycle", message: `entries ${path.join(" -> ")} -> ${start} wait on each other (${why})`, address: e.address, entryIndex: start };
+        return {
+          invariant: "no-wait-cycle",
+          message: `entries ${path.join(" -> ")} -> ${start} wait on each other (${why})`,
+          address: e.address,
+          entryIndex: start,
+        };
       }
     }
     return null;

@@ -57,7 +57,9 @@ async function main(args: readonly string[]): Promise<number> {
       }
     }
     const minutes = (performance.now() - started) / 60_000;
-    console.log(`${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each: no violation${refused > 0 ? ` (${refused} configs refused, not run)` : ""}; ${passes} passes, ${faultCount} faults, ${(count / minutes).toFixed(1)} seeds/min`);
+    console.log(
+      `${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each: no violation${refused > 0 ? ` (${refused} configs refused, not run)` : ""}; ${passes} passes, ${faultCount} faults, ${(count / minutes).toFixed(1)} seeds/min`,
+    );
     for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
     return 0;
   }

@@ -34,7 +34,10 @@ export async function violationReport(v: Violation, store: KintsugiStore, faults
   for (const e of entries) {
     lines.push(`history of entry ${e.index} (${e.address}, ${e.operation}):`);
     // An operation id ends in random bytes (unique across processes by design): masked, so a replay prints the same.
-    for (const r of await store.entries.history(e.index)) lines.push(`  ${at(r.time)} ${r.kind} ${r.status}/${r.step}/${r.stepStatus}${r.deleted ? " deleted" : ""} by ${r.actor}: ${r.reason.replace(/(operation id [\w-]+-)[0-9a-f]{8}\b/g, "$1*")}`);
+    for (const r of await store.entries.history(e.index))
+      lines.push(
+        `  ${at(r.time)} ${r.kind} ${r.status}/${r.step}/${r.stepStatus}${r.deleted ? " deleted" : ""} by ${r.actor}: ${r.reason.replace(/(operation id [\w-]+-)[0-9a-f]{8}\b/g, "$1*")}`,
+      );
   }
   const related = faults.filter((f) => f.address === null || f.address === v.address || (v.entryIndex !== null && f.detail.includes(`entry ${v.entryIndex}`)));
   lines.push(`faults on ${v.address ?? "the data center"} and the whole data center (${related.length} of ${faults.length}):`);

@@ -60,10 +60,30 @@ export class SimWorld {
       // The last `notNodes` workers are machines outside Kubernetes (storage, boot servers awaiting a role).
       const node = role === "worker" && i >= machines - notNodes ? null : `rack${rack}-node${indexInRack}`;
       const m: SimMachine = {
-        serial: `sim-${String(i).padStart(5, "0")}`, address, rack, indexInRack, role, node,
-        broken: null, recoverAt: null, bootingUntil: 0, notReadyUntil: 0, rebootUntil: 0, rebootSince: 0, pdbUntil: 0, protectedJobUntil: 0,
-        sabakanFlapUntil: 0, rackPowerUntil: 0, unschedulable: false, annotations: {}, bootId: 1, evicted: false,
-        ready: true, readySince: now, state: "HEALTHY", stateSince: now,
+        serial: `sim-${String(i).padStart(5, "0")}`,
+        address,
+        rack,
+        indexInRack,
+        role,
+        node,
+        broken: null,
+        recoverAt: null,
+        bootingUntil: 0,
+        notReadyUntil: 0,
+        rebootUntil: 0,
+        rebootSince: 0,
+        pdbUntil: 0,
+        protectedJobUntil: 0,
+        sabakanFlapUntil: 0,
+        rackPowerUntil: 0,
+        unschedulable: false,
+        annotations: {},
+        bootId: 1,
+        evicted: false,
+        ready: true,
+        readySince: now,
+        state: "HEALTHY",
+        stateSince: now,
       };
       this.machines.push(m);
       this.byAddress.set(address, m);
@@ -111,7 +131,8 @@ export class SimWorld {
         m.ready = ready;
         m.readySince = now;
       }
-      const state: MachineState = m.broken || now < m.rackPowerUntil ? (now < m.rackPowerUntil ? "UNREACHABLE" : "UNHEALTHY") : now < m.sabakanFlapUntil ? "UNREACHABLE" : "HEALTHY";
+      const state: MachineState =
+        m.broken || now < m.rackPowerUntil ? (now < m.rackPowerUntil ? "UNREACHABLE" : "UNHEALTHY") : now < m.sabakanFlapUntil ? "UNREACHABLE" : "HEALTHY";
       if (state !== m.state) {
         m.state = state;
         m.stateSince = now;
@@ -134,7 +155,12 @@ export class SimWorld {
       const labels: Record<string, string> = { [SIM_ROLE_LABEL]: m.role };
       if (m.role === "control-plane") labels[CONTROL_PLANE_LABEL] = "";
       nodes.push({
-        name: m.node, internalIPs: [m.address], unschedulable: m.unschedulable, annotations: { ...m.annotations }, labels, taints: [],
+        name: m.node,
+        internalIPs: [m.address],
+        unschedulable: m.unschedulable,
+        annotations: { ...m.annotations },
+        labels,
+        taints: [],
         conditions: [{ type: "Ready", status: m.ready ? "True" : "False", lastTransitionTime: m.readySince }],
         bootId: `boot-${m.serial}-${m.bootId}`,
       });
@@ -144,8 +170,18 @@ export class SimWorld {
 
   sabakanMachine(m: SimMachine, now: number): SabakanMachine {
     return {
-      serial: m.serial, rack: m.rack, indexInRack: m.indexInRack, role: m.role === "control-plane" ? "cs" : "ss", ipv4: [m.address], bmcType: SIM_BMC_TYPE,
-      state: m.state, durationSeconds: (now - m.stateSince) / 1000, stateSince: m.stateSince, registerDate: 0, retireDate: 0, labels: {},
+      serial: m.serial,
+      rack: m.rack,
+      indexInRack: m.indexInRack,
+      role: m.role === "control-plane" ? "cs" : "ss",
+      ipv4: [m.address],
+      bmcType: SIM_BMC_TYPE,
+      state: m.state,
+      durationSeconds: (now - m.stateSince) / 1000,
+      stateSince: m.stateSince,
+      registerDate: 0,
+      retireDate: 0,
+      labels: {},
     };
   }
 }

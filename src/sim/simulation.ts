@@ -80,9 +80,33 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const liveness = new LivenessInvariants(world, chainMs);
   const jitter = random.fork();
   const build = () => ({
-    runner: new RepairRunner({ entries: store.entries, settings: store.settings, holds: store.holds, repair, commands, nodes, generatedControlPlanes: () => world.controlPlaneAddresses(), now, random: jitter.next, log: SILENT_LOG, intervalMs: passMs, healthCheckConcurrency: 8, ...(withSabakan && { machines: sabakan }) }),
+    runner: new RepairRunner({
+      entries: store.entries,
+      settings: store.settings,
+      holds: store.holds,
+      repair,
+      commands,
+      nodes,
+      generatedControlPlanes: () => world.controlPlaneAddresses(),
+      now,
+      random: jitter.next,
+      log: SILENT_LOG,
+      intervalMs: passMs,
+      healthCheckConcurrency: 8,
+      ...(withSabakan && { machines: sabakan }),
+    }),
     poller: new AutoRepairPoller({ store, machines: sabakan, nodes, now, log: SILENT_LOG, repair }),
-    health: new HealthCheckRunner({ checks: [SIM_HEALTH_CHECK], repair, nodes, machines: sabakan, store, now, log: SILENT_LOG, intervalMs: passMs, changed: () => {} }),
+    health: new HealthCheckRunner({
+      checks: [SIM_HEALTH_CHECK],
+      repair,
+      nodes,
+      machines: sabakan,
+      store,
+      now,
+      log: SILENT_LOG,
+      intervalMs: passMs,
+      changed: () => {},
+    }),
   });
   let workers = build();
   const escalation = repair.escalation ? new EscalationInvariants(store, repair.escalation) : null;
@@ -110,7 +134,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const quiet = () => settle(() => activity);
 
   const endFaults = START + options.hours * 3_600_000;
-  let end = endFaults + Math.max(options.hours * 3_600_000 / 3, 2 * chainMs);
+  let end = endFaults + Math.max((options.hours * 3_600_000) / 3, 2 * chainMs);
   let passes = 0;
   let faultCount = 0;
   let violation: Violation | null = null;
@@ -123,7 +147,15 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     const all = store.entries.list();
     const added = all.filter((e) => !before.has(e.index));
     const c = store.settings.constraints();
-    safety.afterIntake({ added, total: all.length, cap: c.maximumRepairQueueEntries, rackLimit: c.maximumUnhealthyMachinesPerRack, answer: answer(), rebootWaitSeconds: c.waitSecondsToRepairRebooting, now: clock });
+    safety.afterIntake({
+      added,
+      total: all.length,
+      cap: c.maximumRepairQueueEntries,
+      rackLimit: c.maximumUnhealthyMachinesPerRack,
+      answer: answer(),
+      rebootWaitSeconds: c.waitSecondsToRepairRebooting,
+      now: clock,
+    });
   };
   try {
     while (clock < end && violation === null) {
@@ -144,17 +176,36 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       if (withSabakan && clock >= nextPoll) {
         nextPoll = clock + 60_000;
         escalation?.pollStarts();
-        await intake(() => workers.poller.runNow(), () => sabakan.lastAnswer);
+        await intake(
+          () => workers.poller.runNow(),
+          () => sabakan.lastAnswer,
+        );
         escalation?.pollEnded(clock);
       }
-      await intake(() => workers.health.evaluateNow(), () => null);
+      await intake(
+        () => workers.health.evaluateNow(),
+        () => null,
+      );
       safety.passStarts();
       await workers.runner.passNow();
       await quiet();
       passes++;
       const entries = store.entries.list();
-      safety.afterPass({ now: clock, entries, jobOf: (i) => workers.runner.jobs.kindOf(i), commandsRunning: commands.runningAddresses(), maxConcurrentRepairs: repair.maxConcurrentRepairs });
-      const livenessView = { now: clock, entries, waitingFor: (i: number) => workers.runner.waitingFor(i), queueEnabled: store.settings.repairQueueEnabled(), holds: store.holds.list(), maxConcurrentRepairs: repair.maxConcurrentRepairs };
+      safety.afterPass({
+        now: clock,
+        entries,
+        jobOf: (i) => workers.runner.jobs.kindOf(i),
+        commandsRunning: commands.runningAddresses(),
+        maxConcurrentRepairs: repair.maxConcurrentRepairs,
+      });
+      const livenessView = {
+        now: clock,
+        entries,
+        waitingFor: (i: number) => workers.runner.waitingFor(i),
+        queueEnabled: store.settings.repairQueueEnabled(),
+        holds: store.holds.list(),
+        maxConcurrentRepairs: repair.maxConcurrentRepairs,
+      };
       violation = safety.violation ?? escalation?.violation ?? liveness.check(livenessView, clock >= end);
     }
     if (violation === null) {
@@ -163,9 +214,20 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     }
     const checked = new Map([...safety.checked, ...liveness.checked, ...(escalation?.checked ?? [])]);
     const report: SimReport = {
-      seed: options.seed, machines: options.machines, hours: options.hours, settings, passes, faults: faultCount, restarts,
-      entries: store.entries.list().length, finished: store.entries.list().filter((e: RepairEntry) => isFinished(e)).length,
-      checked, violation: null, details: null, faultKinds: countKinds(faults.log.map((f) => f.kind)), refused: null,
+      seed: options.seed,
+      machines: options.machines,
+      hours: options.hours,
+      settings,
+      passes,
+      faults: faultCount,
+      restarts,
+      entries: store.entries.list().length,
+      finished: store.entries.list().filter((e: RepairEntry) => isFinished(e)).length,
+      checked,
+      violation: null,
+      details: null,
+      faultKinds: countKinds(faults.log.map((f) => f.kind)),
+      refused: null,
     };
     if (!violation) return report;
     return { ...report, violation, details: await violationReport(violation, store, faults.log) };
@@ -177,7 +239,22 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
 }
 
 function refusedReport(options: SimOptions, settings: SimSettings, refused: string): SimReport {
-  return { seed: options.seed, machines: options.machines, hours: options.hours, settings, passes: 0, faults: 0, restarts: 0, entries: 0, finished: 0, checked: new Map(), violation: null, details: null, faultKinds: new Map(), refused };
+  return {
+    seed: options.seed,
+    machines: options.machines,
+    hours: options.hours,
+    settings,
+    passes: 0,
+    faults: 0,
+    restarts: 0,
+    entries: 0,
+    finished: 0,
+    checked: new Map(),
+    violation: null,
+    details: null,
+    faultKinds: new Map(),
+    refused,
+  };
 }
 
 /** A RAM-backed directory when there is one: the store's fsyncs then cost nothing. */

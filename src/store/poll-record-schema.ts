@@ -27,7 +27,12 @@ export const pollRecordSchema = z
         rack: column(count),
         types: column(text),
         type: column(count),
-        state: column(z.int().min(0).max(MACHINE_STATES.length - 1)),
+        state: column(
+          z
+            .int()
+            .min(0)
+            .max(MACHINE_STATES.length - 1),
+        ),
         seconds: column(count),
         standing: column(z.int().min(0).max(2)),
       })
@@ -80,7 +85,9 @@ export function decodePollRecord(body: Uint8Array): { readonly ok: true; readonl
 }
 
 /** A stored remediation record, or why it cannot be read. */
-export function decodeRemediationRecord(body: Uint8Array): { readonly ok: true; readonly record: RemediationRecord } | { readonly ok: false; readonly message: string } {
+export function decodeRemediationRecord(
+  body: Uint8Array,
+): { readonly ok: true; readonly record: RemediationRecord } | { readonly ok: false; readonly message: string } {
   let value: unknown;
   try {
     value = JSON.parse(inflateRawSync(body, { maxOutputLength: MAX_RECORD_JSON_BYTES }).toString("utf8"));
@@ -88,5 +95,7 @@ export function decodeRemediationRecord(body: Uint8Array): { readonly ok: true; 
     return { ok: false, message: `not a deflated JSON remediation record: ${(err as Error).message}` };
   }
   const parsed = remediationRecordSchema.safeParse(value);
-  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, message: `not a remediation record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
+  return parsed.success
+    ? { ok: true, record: parsed.data }
+    : { ok: false, message: `not a remediation record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
 }

@@ -13,7 +13,12 @@ export const repairEvidenceSchema = z.strictObject({
   step: z.number().int().min(0),
   bootIdBefore: bootId,
   bootIdAfter: bootId,
-  since: z.strictObject(Object.fromEntries(["health_check", ...PROOF_SIGNALS].map((s) => [s, time.optional()])) as Record<"health_check" | (typeof PROOF_SIGNALS)[number], z.ZodOptional<typeof time>>),
+  since: z.strictObject(
+    Object.fromEntries(["health_check", ...PROOF_SIGNALS].map((s) => [s, time.optional()])) as Record<
+      "health_check" | (typeof PROOF_SIGNALS)[number],
+      z.ZodOptional<typeof time>
+    >,
+  ),
   dwellStartedAt: time.nullable(),
   dwellStarts: z.number().int().min(0),
   provenAt: time.nullable(),

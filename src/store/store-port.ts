@@ -57,8 +57,7 @@ export interface KintsugiStore {
 export type StoreBackend = "sqlite" | "etcd";
 
 export type StoreHealth =
-  | { readonly backend: StoreBackend; readonly healthy: true }
-  | { readonly backend: StoreBackend; readonly healthy: false; readonly reason: string };
+  { readonly backend: StoreBackend; readonly healthy: true } | { readonly backend: StoreBackend; readonly healthy: false; readonly reason: string };
 
 /**
  * A condition every guarded write carries: on etcd, that this replica's election key still exists with the create
@@ -254,9 +253,20 @@ export interface ClusterGenerationPort {
   generation(generation: number): ClusterGeneration | null;
   last(count: number | null): ClusterGeneration[];
   /** `policy` (here and below): the worker selection the round ran under; absent: weighted. */
-  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[], policy?: WorkerSelection): Promise<ClusterGeneration>;
+  recordGenerated(
+    time: number,
+    trigger: GenerationTrigger,
+    cluster: GeneratedCluster,
+    changes: readonly string[],
+    policy?: WorkerSelection,
+  ): Promise<ClusterGeneration>;
   recordRecovered(time: number, trigger: GenerationTrigger, policy?: WorkerSelection): Promise<ClusterGeneration>;
-  recordFailed(time: number, trigger: GenerationTrigger, error: string, policy?: WorkerSelection): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
+  recordFailed(
+    time: number,
+    trigger: GenerationTrigger,
+    error: string,
+    policy?: WorkerSelection,
+  ): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
 }
 
 /** The poll records read back: the readable ones, oldest first, and how many stored ones could not be read. */

@@ -67,7 +67,16 @@ export interface ContextSources {
  * within its request only; a subscription event's fleet search is shared by every subscriber. `fleet` notes the size
  * of every fleet sabakan answers the gateway with (see startApi).
  */
-export function contextFactory({ config, store, events, leader, now, repairSummaries, fleet = new FleetSize(), dependencies = new DependencyMonitor([], now) }: ContextSources): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
+export function contextFactory({
+  config,
+  store,
+  events,
+  leader,
+  now,
+  repairSummaries,
+  fleet = new FleetSize(),
+  dependencies = new DependencyMonitor([], now),
+}: ContextSources): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
   const sabakan = config.sabakan
     ? new FleetObservingClient(
         {
@@ -127,7 +136,9 @@ export function contextFactory({ config, store, events, leader, now, repairSumma
       const workers = leader.workers();
       if (workers === null) return;
       if (change.state === "UNHEALTHY" || change.state === "UNREACHABLE") {
-        workers.autoRepair.runAfterEvent().catch((err: unknown) => workers.logs.autoRepair.error("event-driven auto-repair failed", { err: (err as Error).message }));
+        workers.autoRepair
+          .runAfterEvent()
+          .catch((err: unknown) => workers.logs.autoRepair.error("event-driven auto-repair failed", { err: (err as Error).message }));
       }
       // A retiring machine's taint, an unhealthy control plane's replacement: no need to wait for the schedule.
       workers.clusterGenerator.request("event");

@@ -22,7 +22,13 @@ export interface LeaderTerm {
 }
 
 /** The constraints cluster generation reads: a change of one of them is worth a generation round. */
-const CLUSTER_CONSTRAINTS = ["controlPlaneCount", "minimumWorkers", "maximumWorkers", "minimumWorkersRate", "waitSecondsToReplaceControlPlane"] as const satisfies ReadonlyArray<keyof Constraints>;
+const CLUSTER_CONSTRAINTS = [
+  "controlPlaneCount",
+  "minimumWorkers",
+  "maximumWorkers",
+  "minimumWorkersRate",
+  "waitSecondsToReplaceControlPlane",
+] as const satisfies ReadonlyArray<keyof Constraints>;
 
 function clusterConstraintsOf(c: Constraints): string {
   return JSON.stringify(CLUSTER_CONSTRAINTS.map((k) => c[k]));
@@ -34,7 +40,13 @@ function clusterConstraintsOf(c: Constraints): string {
  * entry and setting changes wake the runner; template, cluster variables, cluster generation switch and cluster
  * constraints request a generation round.
  */
-export function beginLeaderTerm(config: KintsugiConfig, guarded: KintsugiStore, events: Events, workerOptions: WorkerOptions, options: TermOptions): LeaderTerm {
+export function beginLeaderTerm(
+  config: KintsugiConfig,
+  guarded: KintsugiStore,
+  events: Events,
+  workerOptions: WorkerOptions,
+  options: TermOptions,
+): LeaderTerm {
   const workers = buildWorkers(config, guarded, events, workerOptions);
   const { runner, healthChecks, autoRepair, clusterGenerator } = workers;
   let clusterConstraints = clusterConstraintsOf(guarded.settings.constraints());
@@ -43,7 +55,8 @@ export function beginLeaderTerm(config: KintsugiConfig, guarded: KintsugiStore, 
     if (wakesRunner(commit)) runner.wake();
     const keys = new Set(commit.settings);
     if (keys.has("cluster-template")) clusterGenerator.request("template");
-    else if (keys.has("cluster-variables") || (keys.has("cluster-generation-enabled") && guarded.settings.clusterGenerationEnabled())) clusterGenerator.request("settings");
+    else if (keys.has("cluster-variables") || (keys.has("cluster-generation-enabled") && guarded.settings.clusterGenerationEnabled()))
+      clusterGenerator.request("settings");
     else if (keys.has("constraints")) {
       const now = clusterConstraintsOf(guarded.settings.constraints());
       if (now !== clusterConstraints) clusterGenerator.request("settings");

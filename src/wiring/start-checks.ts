@@ -84,7 +84,8 @@ async function fileChecks(data: Record<string, unknown>, env: StartEnvironment):
 
 const IN_CLUSTER_PROBLEM: ConfigProblem = {
   path: "kubernetes",
-  message: "names no kubeconfig, so it means the Pod's in-cluster credentials, but kintsugi does not run in a Kubernetes Pod here (KUBERNETES_SERVICE_HOST is not set): set kubernetes.kubeconfig",
+  message:
+    "names no kubeconfig, so it means the Pod's in-cluster credentials, but kintsugi does not run in a Kubernetes Pod here (KUBERNETES_SERVICE_HOST is not set): set kubernetes.kubeconfig",
 };
 
 function problemsOf(read: { ok: true } | { ok: false; problems: readonly ConfigProblem[] }): ConfigProblem[] {

@@ -34,7 +34,11 @@ async function refuseContradictingConstraints(store: KintsugiStore, stored: stri
  */
 export async function openBackend(config: KintsugiConfig, logger: Logger): Promise<Backend> {
   if (config.store === "sqlite") {
-    const store = openSqliteStore({ path: config.database, initialConstraints: config.constraints, ...(config.pollRecords && { pollRecords: config.pollRecords }) });
+    const store = openSqliteStore({
+      path: config.database,
+      initialConstraints: config.constraints,
+      ...(config.pollRecords && { pollRecords: config.pollRecords }),
+    });
     await refuseContradictingConstraints(store, "stored values");
     const atStart = store.health();
     if (!atStart.healthy) logger.error({ reason: atStart.reason }, "the database cannot be written; GET /health answers 503 until it can");

@@ -44,7 +44,11 @@ export interface WorkerOptions {
 export function wakesRunner(commit: StoreCommit): boolean {
   const holds = commit.holds ?? [];
   // The published waits are the runner's own output: a pass that stores them must not cause another.
-  return commit.settings.some((key) => key !== "repair-waits") || commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR) || holds.some((c) => c.actor !== RUNNER_ACTOR);
+  return (
+    commit.settings.some((key) => key !== "repair-waits") ||
+    commit.entries.some((c) => c.record.actor !== RUNNER_ACTOR) ||
+    holds.some((c) => c.actor !== RUNNER_ACTOR)
+  );
 }
 
 /** Builds the workers over the store (the leader-guarded one) and events; none starts until told to. */
@@ -58,7 +62,9 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
   const ledger = seededLedger(store);
   // Every sabakan answer's BMCs too, which repair commands and health checks get in their environment.
   const bmcs = new BmcDirectory();
-  const sabakan = config.sabakan ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now }) : null;
+  const sabakan = config.sabakan
+    ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
+    : null;
   const machines: MachineSource | null = sabakan ? bmcs.recording(racks.recording(options.dependencies?.watchingMachines(sabakan) ?? sabakan)) : null;
   const runner = new RepairRunner({
     entries,

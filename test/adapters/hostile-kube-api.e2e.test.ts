@@ -13,7 +13,10 @@ const SLACK_BYTES = 32 * 1024 * 1024;
 
 /** The resident memory of a process in MB, from /proc (Linux). */
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:")) ?? "VmRSS: 0 kB";
+  const line =
+    readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:")) ?? "VmRSS: 0 kB";
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -28,7 +31,9 @@ interface Case {
   readonly cutShort: "watch" | "list" | null;
 }
 
-const retrying = (failure: string) => [`node watch failed: ${failure}; retrying in 1 s, backing off to 5 minutes; further failures are not logged until it works again, with a reminder every 5 minutes`];
+const retrying = (failure: string) => [
+  `node watch failed: ${failure}; retrying in 1 s, backing off to 5 minutes; further failures are not logged until it works again, with a reminder every 5 minutes`,
+];
 
 const CASES: readonly Case[] = [
   {
@@ -75,11 +80,22 @@ describe("kintsugi serve against a hostile Kubernetes API server", () => {
         );
         server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
         const url = await server.url;
-        const watchFailures = () => server!.logRecords().filter((r) => r.msg.startsWith("node watch failed")).map((r) => r.msg);
-        await until("the watch is tried three times", () => api.of("watch").length, (n) => n >= 3);
+        const watchFailures = () =>
+          server!
+            .logRecords()
+            .filter((r) => r.msg.startsWith("node watch failed"))
+            .map((r) => r.msg);
+        await until(
+          "the watch is tried three times",
+          () => api.of("watch").length,
+          (n) => n >= 3,
+        );
         // One line for the whole run of failures (a reminder comes only after 5 minutes), however often it is retried.
         assert.deepEqual(watchFailures(), c.watchFailures, "one line for the run of failures, the retry backing off");
-        assert.ok(api.of("watch").every((w) => w.query["timeoutSeconds"] === "1"), "the server is asked to end each watch");
+        assert.ok(
+          api.of("watch").every((w) => w.query["timeoutSeconds"] === "1"),
+          "the server is asked to end each watch",
+        );
         if (c.listFailure) {
           const pattern = c.listFailure;
           const failed = () => server!.logRecords().find((r) => typeof r["err"] === "string" && pattern.test(r["err"]));

@@ -23,10 +23,20 @@ describe("Kubernetes calls against a server that never answers (timeout, abort)"
     await assert.rejects(quick.listPods("n1"), /^Error: list pods: pods on node\/n1: timed out after 0\.3 s$/);
     await assert.rejects(quick.cordon("n1", "entry-1"), /^Error: cordon \(get\): node\/n1: timed out after 0\.3 s$/);
     await assert.rejects(quick.deletePod(pod("app", "web-1")), /^Error: delete pod: pod\/app\/web-1: timed out after 0\.3 s$/);
-    await assert.rejects(quick.recordEvent("n1", { type: "Normal", reason: "RepairStarted", message: "m" }), /^Error: record event: event RepairStarted on node\/n1: timed out after 0\.3 s$/);
-    assert.deepEqual(await quick.evict(pod("app", "web-1"), { dryRun: true }), { kind: "error", message: "evict (dry run): pod/app/web-1: timed out after 0.3 s" });
+    await assert.rejects(
+      quick.recordEvent("n1", { type: "Normal", reason: "RepairStarted", message: "m" }),
+      /^Error: record event: event RepairStarted on node\/n1: timed out after 0\.3 s$/,
+    );
+    assert.deepEqual(await quick.evict(pod("app", "web-1"), { dryRun: true }), {
+      kind: "error",
+      message: "evict (dry run): pod/app/web-1: timed out after 0.3 s",
+    });
     // The held connections are closed by the client, not left open.
-    await until("the timed-out connections are closed", () => fake.openConnections(), (n) => n === 0);
+    await until(
+      "the timed-out connections are closed",
+      () => fake.openConnections(),
+      (n) => n === 0,
+    );
     fake.blackhole(false);
     assert.equal((await quick.listNodes()).length, 2, "answers again once the server does");
   });
@@ -36,11 +46,22 @@ describe("Kubernetes calls against a server that never answers (timeout, abort)"
     fake.blackhole(true);
     const controller = new AbortController();
     const pending = patient.listPods("n1", { signal: controller.signal });
-    await until("the request is held", () => fake.requests.filter((r) => r.path === "/api/v1/pods").length, (n) => n === 1);
+    await until(
+      "the request is held",
+      () => fake.requests.filter((r) => r.path === "/api/v1/pods").length,
+      (n) => n === 1,
+    );
     controller.abort();
     await assert.rejects(pending, /^Error: list pods: pods on node\/n1: aborted$/);
-    await until("the aborted connection is closed", () => fake.openConnections(), (n) => n === 0);
-    assert.deepEqual(await patient.evict(pod("app", "web-1"), { dryRun: false, signal: controller.signal }), { kind: "error", message: "evict: pod/app/web-1: aborted" });
+    await until(
+      "the aborted connection is closed",
+      () => fake.openConnections(),
+      (n) => n === 0,
+    );
+    assert.deepEqual(await patient.evict(pod("app", "web-1"), { dryRun: false, signal: controller.signal }), {
+      kind: "error",
+      message: "evict: pod/app/web-1: aborted",
+    });
     assert.equal(fake.requests.filter((r) => r.path.endsWith("/eviction")).length, 0, "an aborted signal sends nothing");
   });
 });

@@ -8,7 +8,11 @@ const MAX_BYTES = 1024 * 1024;
 
 describe("Kubernetes list calls against a hostile API server", () => {
   const cases: Array<[string, HostileBehaviour, RegExp]> = [
-    ["an endless NodeList fails at the bound", "huge-list", /^Error: list nodes: nodes: the answer is larger than the 1048576 bytes allowed \(kubernetes\.max_response_bytes\)$/],
+    [
+      "an endless NodeList fails at the bound",
+      "huge-list",
+      /^Error: list nodes: nodes: the answer is larger than the 1048576 bytes allowed \(kubernetes\.max_response_bytes\)$/,
+    ],
     ["an HTML page claiming to be JSON fails", "non-json", /^Error: list nodes: nodes: .*JSON/],
     ["JSON that is not a list fails, naming the call", "not-a-list", /^Error: list nodes: nodes: the answer is not a list$/],
   ];

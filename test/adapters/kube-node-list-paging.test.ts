@@ -11,7 +11,8 @@ describe("KubeNodeOperator reads the node list in pages", () => {
   let fake: FakeKubeApi;
   before(async () => {
     fake = await startFakeKubeApi();
-    for (let i = 0; i < NODE_COUNT; i++) fake.addNode({ name: `n${i}`, internalIP: `10.${i >> 8}.${i & 255}.1`, annotations: { "example.com/images": PADDING } });
+    for (let i = 0; i < NODE_COUNT; i++)
+      fake.addNode({ name: `n${i}`, internalIP: `10.${i >> 8}.${i & 255}.1`, annotations: { "example.com/images": PADDING } });
   });
   after(() => fake.close());
 

@@ -16,7 +16,17 @@ describe("KubeNodeOperator against the fake API server", () => {
   beforeEach(async () => {
     fake = await startFakeKubeApi();
     fake.addNode({ name: "n1", internalIP: "10.0.0.1", bootId: "boot-n1" });
-    fake.addNode({ name: "n2", internalIP: "10.0.0.2", bootId: "boot-n2", unschedulable: true, annotations: { note: "by hand" }, taints: [{ key: "example.com/gpu", effect: "NoSchedule" }, { key: "k", value: "v", effect: "NoExecute" }] });
+    fake.addNode({
+      name: "n2",
+      internalIP: "10.0.0.2",
+      bootId: "boot-n2",
+      unschedulable: true,
+      annotations: { note: "by hand" },
+      taints: [
+        { key: "example.com/gpu", effect: "NoSchedule" },
+        { key: "k", value: "v", effect: "NoExecute" },
+      ],
+    });
     kube = KubeNodeOperator.fromKubeconfig(fake.kubeconfigPath);
   });
   afterEach(() => fake.close());
@@ -26,16 +36,33 @@ describe("KubeNodeOperator against the fake API server", () => {
     fake.setNodeCondition("n2", "Ready", "Unknown", since);
     fake.setNodeBootId("n2", "boot-n2-rebooted");
     const nodes = await kube.listNodes();
-    assert.deepEqual(nodes.map((n) => n.bootId), ["boot-n1", "boot-n2-rebooted"], "status.nodeInfo.bootID, read in the same list call");
+    assert.deepEqual(
+      nodes.map((n) => n.bootId),
+      ["boot-n1", "boot-n2-rebooted"],
+      "status.nodeInfo.bootID, read in the same list call",
+    );
     assert.deepEqual(
       nodes.map(({ conditions: _, bootId: _boot, ...rest }) => rest),
       [
         { name: "n1", internalIPs: ["10.0.0.1"], unschedulable: false, annotations: {}, labels: { "kubernetes.io/hostname": "n1" }, taints: [] },
-        { name: "n2", internalIPs: ["10.0.0.2"], unschedulable: true, annotations: { note: "by hand" }, labels: { "kubernetes.io/hostname": "n2" }, taints: [{ key: "example.com/gpu", effect: "NoSchedule" }, { key: "k", value: "v", effect: "NoExecute" }] },
+        {
+          name: "n2",
+          internalIPs: ["10.0.0.2"],
+          unschedulable: true,
+          annotations: { note: "by hand" },
+          labels: { "kubernetes.io/hostname": "n2" },
+          taints: [
+            { key: "example.com/gpu", effect: "NoSchedule" },
+            { key: "k", value: "v", effect: "NoExecute" },
+          ],
+        },
       ],
     );
     assert.deepEqual(nodes[1]?.conditions, [{ type: "Ready", status: "Unknown", lastTransitionTime: since.getTime() }]);
-    assert.deepEqual(nodes[0]?.conditions.map((c) => [c.type, c.status]), [["Ready", "True"]]);
+    assert.deepEqual(
+      nodes[0]?.conditions.map((c) => [c.type, c.status]),
+      [["Ready", "True"]],
+    );
     fake.setNodeCondition("n2", "Ready", "True", since);
   });
 
@@ -91,7 +118,10 @@ describe("KubeNodeOperator against the fake API server", () => {
     await assert.rejects(kube.cordon("n1", "kintsugi"), /^Error: cordon \(get\): node\/n1: HTTP 503 ServiceUnavailable: injected failure/);
     await assert.rejects(kube.cordon("gone", "kintsugi"), /^Error: cordon \(get\): node\/gone: HTTP 404 NotFound: nodes "gone" not found$/);
     fake.failNextRequests(/\/events$/, 403, 1, { message: "events is forbidden" });
-    await assert.rejects(kube.recordEvent("n1", { type: "Normal", reason: "RepairStarted", message: "x" }), /^Error: record event: event RepairStarted on node\/n1: HTTP 403 Forbidden: events is forbidden$/);
+    await assert.rejects(
+      kube.recordEvent("n1", { type: "Normal", reason: "RepairStarted", message: "x" }),
+      /^Error: record event: event RepairStarted on node\/n1: HTTP 403 Forbidden: events is forbidden$/,
+    );
   });
 
   it("lists the pods of a node with their controller kind", async () => {
@@ -118,7 +148,10 @@ describe("KubeNodeOperator against the fake API server", () => {
     assert.deepEqual((await kube.listNamespaces(null)).sort(), ["default", "dev-db", "kube-system", "prod-db", "web"]);
     assert.deepEqual(await kube.listNamespaces(labelSelectorToString({ matchLabels: { team: "db", env: "prod" } })), ["prod-db"]);
     const notDevNoTeam = labelSelectorToString({
-      matchExpressions: [{ key: "env", operator: "NotIn", values: ["dev"] }, { key: "team", operator: "DoesNotExist" }],
+      matchExpressions: [
+        { key: "env", operator: "NotIn", values: ["dev"] },
+        { key: "team", operator: "DoesNotExist" },
+      ],
     });
     assert.deepEqual((await kube.listNamespaces(notDevNoTeam)).sort(), ["default", "kube-system"]);
     assert.deepEqual(await kube.listNamespaces("team in (web,ops),env"), []);
@@ -130,17 +163,26 @@ describe("KubeNodeOperator against the fake API server", () => {
     fake.addPod({ namespace: "app", name: "db-0", nodeName: "n1" });
     fake.refuseEviction("app", "db-0", "Cannot evict pod as it would violate the pod's disruption budget.");
     assert.deepEqual(await kube.evict(pod("app", "web-1"), { dryRun: false }), { kind: "evicted" });
-    assert.deepEqual(fake.pods().map((p) => p.name), ["db-0"]);
+    assert.deepEqual(
+      fake.pods().map((p) => p.name),
+      ["db-0"],
+    );
     assert.deepEqual(await kube.evict(pod("app", "web-1"), { dryRun: false }), { kind: "not-found" });
     const refused = await kube.evict(pod("app", "db-0"), { dryRun: false });
     assert.equal(refused.kind, "refused");
-    assert.match(refused.kind === "refused" ? refused.message : "", /^Cannot evict pod as it would violate the pod's disruption budget\. \(The disruption budget db-0-pdb needs 1 healthy pods/);
+    assert.match(
+      refused.kind === "refused" ? refused.message : "",
+      /^Cannot evict pod as it would violate the pod's disruption budget\. \(The disruption budget db-0-pdb needs 1 healthy pods/,
+    );
     fake.failNextRequests(/\/eviction$/, 500, 1, { message: "admission webhook timed out" });
     assert.deepEqual(await kube.evict(pod("app", "db-0"), { dryRun: false }), {
       kind: "error",
       message: "evict: pod/app/db-0: HTTP 500 InternalError: admission webhook timed out",
     });
-    assert.deepEqual(fake.evictions.map((e) => e.outcome), ["evicted", "not-found", "refused"]);
+    assert.deepEqual(
+      fake.evictions.map((e) => e.outcome),
+      ["evicted", "not-found", "refused"],
+    );
   });
 
   it("evicts nothing on a dry run, but reports what a real eviction would", async () => {
@@ -161,7 +203,10 @@ describe("KubeNodeOperator against the fake API server", () => {
     fake.terminationMode = "manual";
     fake.addPod({ namespace: "app", name: "web-1", nodeName: "n1" });
     assert.deepEqual(await kube.evict(pod("app", "web-1"), { dryRun: false }), { kind: "evicted" });
-    assert.deepEqual((await kube.listPods("n1")).map((p) => p.name), ["web-1"]);
+    assert.deepEqual(
+      (await kube.listPods("n1")).map((p) => p.name),
+      ["web-1"],
+    );
     assert.equal(fake.pods()[0]?.terminating, true);
     fake.finishTermination("app", "web-1");
     assert.deepEqual(await kube.listPods("n1"), []);
@@ -205,15 +250,28 @@ describe("KubeNodeOperator against the fake API server", () => {
   it("works with kubectl", { skip: findKubectl() === null ? "kubectl not found" : false }, async () => {
     const kubectl = (...args: string[]): Promise<string> => runKubectl(fake.kubeconfigPath, join(fake.tempDir, "kubectl-cache"), args);
     assert.equal(await kubectl("get", "nodes", "-o", "name"), "node/n1\nnode/n2\n");
-    const table = (await kubectl("get", "nodes")).trim().split("\n").map((line) => line.split(/\s+/));
-    assert.deepEqual(table.map((cells) => cells.slice(0, 2)), [["NAME", "STATUS"], ["n1", "Ready"], ["n2", "Ready,SchedulingDisabled"]]);
+    const table = (await kubectl("get", "nodes"))
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/\s+/));
+    assert.deepEqual(
+      table.map((cells) => cells.slice(0, 2)),
+      [
+        ["NAME", "STATUS"],
+        ["n1", "Ready"],
+        ["n2", "Ready,SchedulingDisabled"],
+      ],
+    );
   });
 });
 
 describe("KubeNodeOperator.fromKubeconfig", () => {
   // Every malformed shape is in kubeconfig-file.test.ts; these check that fromKubeconfig reads the file through it.
   it("names a missing kubeconfig", () => {
-    assert.throws(() => KubeNodeOperator.fromKubeconfig("/nonexistent/kubeconfig"), { name: "ConfigError", message: "/nonexistent/kubeconfig: cannot read the kubeconfig: no such file" });
+    assert.throws(() => KubeNodeOperator.fromKubeconfig("/nonexistent/kubeconfig"), {
+      name: "ConfigError",
+      message: "/nonexistent/kubeconfig: cannot read the kubeconfig: no such file",
+    });
   });
 
   it("names a kubeconfig without a current context", async (t) => {

@@ -28,7 +28,12 @@ describe("the node watch against an API server that is down", () => {
     let changes = 0;
     const stop = watchNodes(config, { maxLineBytes: 1 << 20, watchSeconds: 300, graceSeconds: 10, log: () => {} }, () => changes++);
     try {
-      await until("the watch was tried three times", () => tries.length, (n) => n >= 3, 20_000);
+      await until(
+        "the watch was tried three times",
+        () => tries.length,
+        (n) => n >= 3,
+        20_000,
+      );
       const [first, second, third] = tries as [number, number, number];
       assert.ok(second - first >= WATCH_RETRY_FIRST_MS * 0.9, `first wait ${second - first} ms`);
       assert.ok(third - second >= 2 * WATCH_RETRY_FIRST_MS * 0.9, `second wait ${third - second} ms: doubled`);

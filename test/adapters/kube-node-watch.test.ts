@@ -16,9 +16,17 @@ describe("the node watch against a server that never answers", () => {
   it("stops a node watch whose server never answers, closing its connection", async () => {
     fake.blackhole(true);
     const stop = kube.watchNodes(() => {});
-    await until("the watch request is held", () => fake.requests.filter((r) => r.query.watch === "true").length, (n) => n === 1);
+    await until(
+      "the watch request is held",
+      () => fake.requests.filter((r) => r.query.watch === "true").length,
+      (n) => n === 1,
+    );
     assert.equal(await fake.openConnections(), 1);
     stop();
-    await until("the watch connection is closed", () => fake.openConnections(), (n) => n === 0);
+    await until(
+      "the watch connection is closed",
+      () => fake.openConnections(),
+      (n) => n === 0,
+    );
   });
 });

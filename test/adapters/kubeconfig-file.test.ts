@@ -22,7 +22,8 @@ describe("loadKubeconfigFile", () => {
           assert.ok(err.message.startsWith(`${path}: `), err.message);
           assert.match(err.message, says);
           assert.equal(err.cause, undefined, "no cause carries the parser's snippet");
-          for (const leaked of [SECRET, SECRET_KEY_DATA.slice(0, 16), "token", "user:"]) assert.ok(!err.message.includes(leaked), `${leaked} in ${err.message}`);
+          for (const leaked of [SECRET, SECRET_KEY_DATA.slice(0, 16), "token", "user:"])
+            assert.ok(!err.message.includes(leaked), `${leaked} in ${err.message}`);
           assert.ok(!JSON.stringify(err).includes(SECRET), "nor in any other property");
           return true;
         },
@@ -32,7 +33,14 @@ describe("loadKubeconfigFile", () => {
 
   const unreadable: Array<{ name: string; path: () => string; says: string }> = [
     { name: "a missing file", path: () => join(dir.path, "nope"), says: "cannot read the kubeconfig: no such file" },
-    { name: "a directory", path: () => { mkdirSync(join(dir.path, "d"), { recursive: true }); return join(dir.path, "d"); }, says: "cannot read the kubeconfig: is a directory" },
+    {
+      name: "a directory",
+      path: () => {
+        mkdirSync(join(dir.path, "d"), { recursive: true });
+        return join(dir.path, "d");
+      },
+      says: "cannot read the kubeconfig: is a directory",
+    },
   ];
   for (const { name, path, says } of unreadable) {
     it(`names a file it cannot read: ${name}`, () => {
@@ -43,7 +51,10 @@ describe("loadKubeconfigFile", () => {
 
   it("loads a well-formed kubeconfig, resolving relative file paths against its directory", () => {
     const path = join(dir.path, "good");
-    writeFileSync(path, `clusters:\n- name: c\n  cluster: { server: "https://127.0.0.1:6443", certificate-authority: ca.pem }\n${USER}${CONTEXT}current-context: x\n`);
+    writeFileSync(
+      path,
+      `clusters:\n- name: c\n  cluster: { server: "https://127.0.0.1:6443", certificate-authority: ca.pem }\n${USER}${CONTEXT}current-context: x\n`,
+    );
     const config = loadKubeconfigFile(path);
     assert.equal(config.getCurrentCluster()?.server, "https://127.0.0.1:6443");
     assert.equal(config.getCurrentCluster()?.caFile, join(dir.path, "ca.pem"));

@@ -17,7 +17,10 @@ describe("the documents kintsugi sends to sabakan", () => {
     for (const [doc, text] of Object.entries(SABAKAN_DOCUMENTS)) {
       it(`${doc} is valid against ${name}`, { skip: sdl === null ? `${REFERENCE} is absent` : false }, () => {
         const errors = validate(buildSchema(sdl as string), parse(text));
-        assert.deepEqual(errors.map((e) => e.message), []);
+        assert.deepEqual(
+          errors.map((e) => e.message),
+          [],
+        );
       });
     }
   }

@@ -3,7 +3,11 @@ import { describe, it } from "node:test";
 import { until, withBridge } from "../support/alert-bridge-world.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 
-const addresses = (title: string) => title.replace(/^[^:]*: /, "").split(", ").sort();
+const addresses = (title: string) =>
+  title
+    .replace(/^[^:]*: /, "")
+    .split(", ")
+    .sort();
 
 describe("kintsugi alerts: like events within the window as one message (the real binary, a real kintsugi, a local webhook)", () => {
   it("posts three repairs started and failed together as two messages, naming who requested them, and a later lone repair's on their own", () =>
@@ -32,7 +36,11 @@ describe("kintsugi alerts: like events within the window as one message (the rea
   it("posts what waits in a group when it stops: nothing is lost at shutdown", () =>
     withBridge({ args: ["--group-window-seconds", "3600"] }, async (w, r, b) => {
       await w.add("fail", "10.0.0.4");
-      await until("the bridge received the failure", () => b.stderr().includes("alert: repair failed: 10.0.0.4"), () => b.stderr());
+      await until(
+        "the bridge received the failure",
+        () => b.stderr().includes("alert: repair failed: 10.0.0.4"),
+        () => b.stderr(),
+      );
       assert.deepEqual(r.messages, [], "both wait for their hour");
       assert.equal(await b.stop(), 0, b.stderr());
       assert.deepEqual(r.titles(), ["repair started: 10.0.0.4", "repair failed: 10.0.0.4"]);
@@ -40,7 +48,15 @@ describe("kintsugi alerts: like events within the window as one message (the rea
 
   it("refuses a window that is not a number of seconds from 0 to 3600", async () => {
     for (const value of ["-1", "soon", "3601", "1e3"]) {
-      const result = await runCliInProcess(["--server", "http://127.0.0.1:9", "alerts", "--webhook", "http://127.0.0.1:9/hook", "--group-window-seconds", value]);
+      const result = await runCliInProcess([
+        "--server",
+        "http://127.0.0.1:9",
+        "alerts",
+        "--webhook",
+        "http://127.0.0.1:9/hook",
+        "--group-window-seconds",
+        value,
+      ]);
       assert.notEqual(result.code, 0, value);
       assert.match(result.stderr, /--group-window-seconds <N>.*must be a number of seconds from 0 \(no grouping\) to 3600/, value);
     }

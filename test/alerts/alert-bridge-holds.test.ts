@@ -51,7 +51,11 @@ describe("kintsugi alerts: machines auto-repair holds back (the real binary, a r
       assert.equal(await poll(w), null);
       const cleared = "auto-repair no longer short-circuited; no machine held back";
       await until("the cleared message", () => r.titles().includes(cleared), why);
-      assert.deepEqual(autoRepairTitles(r), [HELD, `auto-repair still holds back 2 machines, now: 2 in rack ${RACK} over maximum-repair-queue-entries`, cleared]);
+      assert.deepEqual(autoRepairTitles(r), [
+        HELD,
+        `auto-repair still holds back 2 machines, now: 2 in rack ${RACK} over maximum-repair-queue-entries`,
+        cleared,
+      ]);
       const entries = (await w.gql(`{ searchRepairEntries { address } }`))["searchRepairEntries"];
       assert.deepEqual(entries, [{ address: `10.${RACK}.0.1` }, { address: `10.${RACK}.0.2` }], "the clearing poll enqueued them");
     }));

@@ -18,7 +18,13 @@ describe("the alert bridge over WSS verifies the server with the CA it is given"
 
   it("with the CA it connects and subscribes", async () => {
     const lines: string[] = [];
-    const bridge = startAlertBridge({ server: k.url, tls: { ca: certificate.ca.certPem }, having: null, post: () => undefined, log: (l) => void lines.push(l) });
+    const bridge = startAlertBridge({
+      server: k.url,
+      tls: { ca: certificate.ca.certPem },
+      having: null,
+      post: () => undefined,
+      log: (l) => void lines.push(l),
+    });
     const scrape = async () => (await fetchWithTls({ ca: certificate.ca.certPem })(`${k.url}/metrics`)).text();
     try {
       await until("the bridge subscribed to poll outcomes", scrape, (text) => /kintsugi_subscriptions\{topic="autoRepairOutcomes"\} 1/.test(text));
@@ -32,7 +38,11 @@ describe("the alert bridge over WSS verifies the server with the CA it is given"
     const lines: string[] = [];
     const bridge = startAlertBridge({ server: k.url, having: null, post: () => undefined, log: (l) => void lines.push(l), retryInitialMs: 10 });
     try {
-      await until("the bridge reports it cannot connect", () => lines.join("\n"), (text) => /cannot connect to wss:.*(certificate|UNABLE_TO_VERIFY)/i.test(text));
+      await until(
+        "the bridge reports it cannot connect",
+        () => lines.join("\n"),
+        (text) => /cannot connect to wss:.*(certificate|UNABLE_TO_VERIFY)/i.test(text),
+      );
     } finally {
       await bridge.close();
     }

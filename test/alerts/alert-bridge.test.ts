@@ -34,15 +34,22 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       await until("the last entry's messages", seen(12), why);
 
       // Only 10.0.0.1 was unfinished when deleted; the server's anonymous clients are admins, named "anonymous".
-      assert.deepEqual(messagesFor(r, "10.0.0.1"), ["repair started: 10.0.0.1 (node1)", "drain backed off: 10.0.0.1 (node1)", "entry 1 for 10.0.0.1 (node1) deleted by anonymous"]);
+      assert.deepEqual(messagesFor(r, "10.0.0.1"), [
+        "repair started: 10.0.0.1 (node1)",
+        "drain backed off: 10.0.0.1 (node1)",
+        "entry 1 for 10.0.0.1 (node1) deleted by anonymous",
+      ]);
       assert.deepEqual(messagesFor(r, "10.0.0.2"), ["repair started: 10.0.0.2", "repair succeeded: 10.0.0.2"]);
       assert.deepEqual(messagesFor(r, "10.0.0.3"), ["repair started: 10.0.0.3", "repair failed: 10.0.0.3"]);
       assert.deepEqual(messagesFor(r, "10.0.0.4"), ["repair started: 10.0.0.4", "repair failed: 10.0.0.4"]);
-      assert.deepEqual(r.titles().filter((t) => t.startsWith("auto-repair")), [
-        "auto-repair: 3 sabakan polls failed in a row",
-        "auto-repair: sabakan polls succeed again",
-        "auto-repair holds back 1 machine: 1 in rack 0 over maximum-repair-queue-entries",
-      ]);
+      assert.deepEqual(
+        r.titles().filter((t) => t.startsWith("auto-repair")),
+        [
+          "auto-repair: 3 sabakan polls failed in a row",
+          "auto-repair: sabakan polls succeed again",
+          "auto-repair holds back 1 machine: 1 in rack 0 over maximum-repair-queue-entries",
+        ],
+      );
       assert.equal(r.messages.length, 12, why());
       const failed = r.messages.find((m) => m.title === "repair failed: 10.0.0.3");
       assert.equal(failed?.text, "step 1: repair command failed: exit code 3");
@@ -50,7 +57,16 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       assert.equal(failed?.severity, "critical");
       assert.match(r.messages.find((m) => m.title.startsWith("drain backed off"))?.text ?? "", /^drain failed: dry-run eviction of db\/mysql-0 was refused/);
       const { time, ...counts } = r.messages.find((m) => m.title.startsWith("auto-repair holds back"))?.fields ?? {};
-      assert.deepEqual(counts, { held: "1", racks: "0", "existing entries": "3", candidates: "1", limit: "0", "machines seen": "1", poll: "5", trigger: "operator" });
+      assert.deepEqual(counts, {
+        held: "1",
+        racks: "0",
+        "existing entries": "3",
+        candidates: "1",
+        limit: "0",
+        "machines seen": "1",
+        poll: "5",
+        trigger: "operator",
+      });
       assert.match(time ?? "", /^\d{4}-\d\d-\d\dT/);
       assert.ok(r.messages.every((m) => m.source === "kintsugi"));
     }));
@@ -80,7 +96,11 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
   it("retries a failed post with back-off and delivers each message once, in order", () =>
     withBridge({ failFirst: 2 }, async (w, r, b) => {
       await w.add("fail", "10.0.0.3");
-      await until("both messages", () => r.messages.length >= 2, () => b.stderr());
+      await until(
+        "both messages",
+        () => r.messages.length >= 2,
+        () => b.stderr(),
+      );
       assert.deepEqual(r.titles(), ["repair started: 10.0.0.3", "repair failed: 10.0.0.3"]);
       assert.equal(r.attempts.length, 4, "two refused attempts, then one for each message");
       assert.equal(r.attempts[0], r.attempts[2], "the refused message was sent again, before the next one");
@@ -96,19 +116,38 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       await w.restart();
       const missed = await until("the missed-events message", () => r.messages.find((m) => m.title === "kintsugi alerts may have missed events"), why);
       const server = w.k.url.replace(/[.]/g, "\\.");
-      assert.match(missed.text, new RegExp(`^kintsugi alerts: reconnected to ${server} after \\d+s; events between \\S+Z and \\S+Z may have been missed — check \`kintsugi repair-queue list\`$`));
+      assert.match(
+        missed.text,
+        new RegExp(
+          `^kintsugi alerts: reconnected to ${server} after \\d+s; events between \\S+Z and \\S+Z may have been missed — check \`kintsugi repair-queue list\`$`,
+        ),
+      );
       await w.add("fail", "10.0.0.5");
       await until("the new entry's messages", () => r.messages.length >= 5, why);
-      assert.deepEqual(r.titles(), ["repair started: 10.0.0.3", "repair failed: 10.0.0.3", "kintsugi alerts may have missed events", "repair started: 10.0.0.5", "repair failed: 10.0.0.5"]);
+      assert.deepEqual(r.titles(), [
+        "repair started: 10.0.0.3",
+        "repair failed: 10.0.0.3",
+        "kintsugi alerts may have missed events",
+        "repair started: 10.0.0.5",
+        "repair failed: 10.0.0.5",
+      ]);
       assert.match(b.stderr(), /connection to ws:\/\/127\.0\.0\.1:\d+\/graphql lost/);
     }));
 
   it("alerts only on the entries --having selects", () =>
     withBridge({ args: ["--having", '{"addresses":["10.0.0.5"],"statuses":["FAILED"]}'] }, async (w, r, b) => {
       const other = await w.add("fail", "10.0.0.4");
-      await until("the other entry to fail", async () => (await w.status(other)) === "FAILED", () => b.stderr());
+      await until(
+        "the other entry to fail",
+        async () => (await w.status(other)) === "FAILED",
+        () => b.stderr(),
+      );
       await w.add("fail", "10.0.0.5");
-      await until("the selected entry's failure", () => r.messages.length >= 1, () => b.stderr());
+      await until(
+        "the selected entry's failure",
+        () => r.messages.length >= 1,
+        () => b.stderr(),
+      );
       assert.deepEqual(r.titles(), ["repair failed: 10.0.0.5"], "nothing for 10.0.0.4, nothing but FAILED for 10.0.0.5");
     }));
 
@@ -117,8 +156,16 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
     const hook = ["--webhook", "http://127.0.0.1:9/hook"];
     const cases: Array<[string, string[], RegExp]> = [
       ["--having is not JSON", [...hook, "--having", "{bad"], /option '--having <JSON>' argument '\{bad' is invalid\. not valid JSON/],
-      ["--having has an unknown key", [...hook, "--having", '{"status":["FAILED"]}'], /unknown key "status"; expected statuses, addresses, machineTypes, operations/],
-      ["--having has a lower-case status", [...hook, "--having", '{"statuses":["failed"]}'], /"statuses": invalid value "failed"; expected QUEUED, PROCESSING, SUCCEEDED, FAILED \(upper-case\)/],
+      [
+        "--having has an unknown key",
+        [...hook, "--having", '{"status":["FAILED"]}'],
+        /unknown key "status"; expected statuses, addresses, machineTypes, operations/,
+      ],
+      [
+        "--having has a lower-case status",
+        [...hook, "--having", '{"statuses":["failed"]}'],
+        /"statuses": invalid value "failed"; expected QUEUED, PROCESSING, SUCCEEDED, FAILED \(upper-case\)/,
+      ],
       ["--having has a bad address", [...hook, "--having", '{"addresses":["10.0.0.300"]}'], /"addresses": invalid value "10\.0\.0\.300"/],
       ["--webhook is missing", [], /required option '--webhook <URL>' not specified/],
       ["--webhook is not http", ["--webhook", "ftp://example.com/hook"], /must be an http:\/\/ or https:\/\/ URL/],

@@ -8,8 +8,18 @@ import type { RepairEntryEventPayload } from "../../src/domain/alert-messages.js
 const event = (kind: RepairEntryEventPayload["kind"], index: string, actor = "ci-bot"): RepairEntryEventPayload => ({
   kind,
   entry: {
-    index, address: `10.0.0.${index}`, nodename: "", serial: null, machineType: "qemu", operation: "unreachable", status: "QUEUED",
-    step: 0, stepStatus: "WAITING", drainBackoffCount: 0, drainBackoffExpire: null, source: "operator",
+    index,
+    address: `10.0.0.${index}`,
+    nodename: "",
+    serial: null,
+    machineType: "qemu",
+    operation: "unreachable",
+    status: "QUEUED",
+    step: 0,
+    stepStatus: "WAITING",
+    drainBackoffCount: 0,
+    drainBackoffExpire: null,
+    source: "operator",
   },
   previous: null,
   record: { time: "2026-11-22T05:00:00Z", reason: "", detail: null, actor },
@@ -17,12 +27,31 @@ const event = (kind: RepairEntryEventPayload["kind"], index: string, actor = "ci
 
 describe("the creators the alert bridge remembers", () => {
   const cases: Array<[string, Array<[RepairEntryEventPayload, string | null]>]> = [
-    ["an entry seen created names its creator in its later events", [[event("CREATED", "1", "ci-bot"), "ci-bot"], [event("TRANSITION", "1", "kintsugi"), "ci-bot"]]],
+    [
+      "an entry seen created names its creator in its later events",
+      [
+        [event("CREATED", "1", "ci-bot"), "ci-bot"],
+        [event("TRANSITION", "1", "kintsugi"), "ci-bot"],
+      ],
+    ],
     ["an entry not seen created names no one", [[event("TRANSITION", "2", "kintsugi"), null]]],
-    ["a dequeued entry is forgotten", [[event("CREATED", "3"), "ci-bot"], [event("DEQUEUED", "3", "kintsugi"), "ci-bot"], [event("TRANSITION", "3", "kintsugi"), null]]],
+    [
+      "a dequeued entry is forgotten",
+      [
+        [event("CREATED", "3"), "ci-bot"],
+        [event("DEQUEUED", "3", "kintsugi"), "ci-bot"],
+        [event("TRANSITION", "3", "kintsugi"), null],
+      ],
+    ],
     [
       "beyond the limit (2 here) the oldest is forgotten first",
-      [[event("CREATED", "4", "a"), "a"], [event("CREATED", "5", "b"), "b"], [event("CREATED", "6", "c"), "c"], [event("TRANSITION", "4"), null], [event("TRANSITION", "5"), "b"]],
+      [
+        [event("CREATED", "4", "a"), "a"],
+        [event("CREATED", "5", "b"), "b"],
+        [event("CREATED", "6", "c"), "c"],
+        [event("TRANSITION", "4"), null],
+        [event("TRANSITION", "5"), "b"],
+      ],
     ],
   ];
   for (const [name, steps] of cases) {

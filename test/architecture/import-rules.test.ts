@@ -116,12 +116,22 @@ describe("the one-way imports (DESIGN.md), checked over every file of src/", () 
 
   it("places every part of src/ in the table", () => {
     const parts = [...new Set(files.map((f) => partOf(fromSrc(f))))].sort();
-    assert.deepEqual(parts.filter((p) => !(p in ALLOWED)), [], "a new folder needs its row (what it may import) in ALLOWED");
+    assert.deepEqual(
+      parts.filter((p) => !(p in ALLOWED)),
+      [],
+      "a new folder needs its row (what it may import) in ALLOWED",
+    );
   });
 
   for (const part of Object.keys(ALLOWED)) {
     it(`${part} imports only ${ALLOWED[part]!.join(", ") || "itself"}`, () => {
-      assert.deepEqual(crossings(imports.filter((i) => partOf(i.from) === part), ALLOWED), []);
+      assert.deepEqual(
+        crossings(
+          imports.filter((i) => partOf(i.from) === part),
+          ALLOWED,
+        ),
+        [],
+      );
     });
   }
 
@@ -131,20 +141,46 @@ describe("the one-way imports (DESIGN.md), checked over every file of src/", () 
 
   it("every listed driver importer still imports one (the list does not outlive its reasons)", () => {
     const importers = new Set(imports.filter(({ to }) => DRIVERS.some((d) => to.startsWith(d))).map((i) => i.from));
-    assert.deepEqual(Object.keys(DRIVER_IMPORTERS).filter((f) => !importers.has(f)), []);
+    assert.deepEqual(
+      Object.keys(DRIVER_IMPORTERS).filter((f) => !importers.has(f)),
+      [],
+    );
   });
 });
 
 describe("the import checks themselves", () => {
   const cases: Array<{ name: string; imports: Import[]; crossings: string[]; driverLeaks: string[] }> = [
     { name: "a folder importing itself", imports: [{ from: "runner/a.ts", to: "runner/b.ts" }], crossings: [], driverLeaks: [] },
-    { name: "domain importing the store", imports: [{ from: "domain/a.ts", to: "store/store-port.ts" }], crossings: ["domain/a.ts -> store/store-port.ts"], driverLeaks: [] },
+    {
+      name: "domain importing the store",
+      imports: [{ from: "domain/a.ts", to: "store/store-port.ts" }],
+      crossings: ["domain/a.ts -> store/store-port.ts"],
+      driverLeaks: [],
+    },
     { name: "the runner importing a port", imports: [{ from: "runner/a.ts", to: "adapters/ports.ts" }], crossings: [], driverLeaks: [] },
-    { name: "the runner importing a concrete adapter", imports: [{ from: "runner/a.ts", to: "adapters/kube-http.ts" }], crossings: ["runner/a.ts -> adapters/kube-http.ts"], driverLeaks: [] },
-    { name: "the runner importing a driver", imports: [{ from: "runner/a.ts", to: "store/sqlite/x.ts" }], crossings: [], driverLeaks: ["runner/a.ts -> store/sqlite/x.ts"] },
+    {
+      name: "the runner importing a concrete adapter",
+      imports: [{ from: "runner/a.ts", to: "adapters/kube-http.ts" }],
+      crossings: ["runner/a.ts -> adapters/kube-http.ts"],
+      driverLeaks: [],
+    },
+    {
+      name: "the runner importing a driver",
+      imports: [{ from: "runner/a.ts", to: "store/sqlite/x.ts" }],
+      crossings: [],
+      driverLeaks: ["runner/a.ts -> store/sqlite/x.ts"],
+    },
     { name: "the store's own core importing a driver", imports: [{ from: "store/copy/a.ts", to: "store/etcd/x.ts" }], crossings: [], driverLeaks: [] },
     { name: "a listed composition root importing a driver", imports: [{ from: "wiring/stores.ts", to: "store/etcd/x.ts" }], crossings: [], driverLeaks: [] },
-    { name: "main.ts, a root file", imports: [{ from: "main.ts", to: "wiring/a.ts" }, { from: "domain/a.ts", to: "main.ts" }], crossings: ["domain/a.ts -> main.ts"], driverLeaks: [] },
+    {
+      name: "main.ts, a root file",
+      imports: [
+        { from: "main.ts", to: "wiring/a.ts" },
+        { from: "domain/a.ts", to: "main.ts" },
+      ],
+      crossings: ["domain/a.ts -> main.ts"],
+      driverLeaks: [],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -7,7 +7,14 @@ import { sha256Hex } from "../../src/auth/tokens.js";
 const TOKEN = "kintsugi_operator-secret";
 
 function guardFor(listenHost: string, auth: Partial<AuthConfig>): EdgeGuard {
-  const config: AuthConfig = { anonymous: "viewer", tokens: [{ name: "ci-bot", role: "operator", sha256: sha256Hex(TOKEN) }], allowedOrigins: [], allowedHosts: ["kintsugi.internal"], clientCertificates: [{ cn: "dashboard", role: "viewer" }], ...auth };
+  const config: AuthConfig = {
+    anonymous: "viewer",
+    tokens: [{ name: "ci-bot", role: "operator", sha256: sha256Hex(TOKEN) }],
+    allowedOrigins: [],
+    allowedHosts: ["kintsugi.internal"],
+    clientCertificates: [{ cn: "dashboard", role: "viewer" }],
+    ...auth,
+  };
   const decision = accessPolicyFor(listenHost, config);
   assert.ok(decision.ok);
   return new EdgeGuard(decision.policy);
@@ -23,12 +30,45 @@ describe("EdgeGuard: anonymous clients on a listener that is not loopback need a
   const cases: Array<{ name: string; guard: EdgeGuard; authorization?: string; cn?: string; host: string | undefined; admitted: RegExp }> = [
     { name: "no token, the listener's address", guard: network, host: "10.0.0.5:10180", admitted: /^anonymous \(viewer\)$/ },
     { name: "no token, an allowed name", guard: network, host: "kintsugi.internal:10180", admitted: /^anonymous \(viewer\)$/ },
-    { name: "no token, a rebound name", guard: network, host: "attacker.example:10180", admitted: /^403 FORBIDDEN: Host "attacker\.example:10180" is not an IP address or one of auth\.allowed_hosts/ },
-    { name: "a token decides whatever the name (a browser never adds one by itself)", guard: network, authorization: `Bearer ${TOKEN}`, host: "kintsugi.example", admitted: /^ci-bot \(operator\)$/ },
-    { name: "an unknown token is refused as before", guard: network, authorization: "Bearer kintsugi_wrong", host: "10.0.0.5", admitted: /^401 UNAUTHENTICATED: unknown token$/ },
-    { name: "a mapped client certificate decides whatever the name", guard: network, cn: "dashboard", host: "kintsugi.example", admitted: /^dashboard \(viewer\)$/ },
-    { name: "anonymous none: no token is 401 whatever the name", guard: guardFor("0.0.0.0", { anonymous: "none" }), host: "10.0.0.5", admitted: /^401 UNAUTHENTICATED/ },
-    { name: "a loopback listener: the Host rule has decided, anonymous passes here", guard: guardFor("127.0.0.1", {}), host: "localhost:10180", admitted: /^anonymous \(viewer\)$/ },
+    {
+      name: "no token, a rebound name",
+      guard: network,
+      host: "attacker.example:10180",
+      admitted: /^403 FORBIDDEN: Host "attacker\.example:10180" is not an IP address or one of auth\.allowed_hosts/,
+    },
+    {
+      name: "a token decides whatever the name (a browser never adds one by itself)",
+      guard: network,
+      authorization: `Bearer ${TOKEN}`,
+      host: "kintsugi.example",
+      admitted: /^ci-bot \(operator\)$/,
+    },
+    {
+      name: "an unknown token is refused as before",
+      guard: network,
+      authorization: "Bearer kintsugi_wrong",
+      host: "10.0.0.5",
+      admitted: /^401 UNAUTHENTICATED: unknown token$/,
+    },
+    {
+      name: "a mapped client certificate decides whatever the name",
+      guard: network,
+      cn: "dashboard",
+      host: "kintsugi.example",
+      admitted: /^dashboard \(viewer\)$/,
+    },
+    {
+      name: "anonymous none: no token is 401 whatever the name",
+      guard: guardFor("0.0.0.0", { anonymous: "none" }),
+      host: "10.0.0.5",
+      admitted: /^401 UNAUTHENTICATED/,
+    },
+    {
+      name: "a loopback listener: the Host rule has decided, anonymous passes here",
+      guard: guardFor("127.0.0.1", {}),
+      host: "localhost:10180",
+      admitted: /^anonymous \(viewer\)$/,
+    },
   ];
   for (const { name, guard, authorization, cn, host, admitted } of cases) {
     it(`HTTP: ${name}`, () => assert.match(outcome(guard.authenticate(authorization, cn ?? null, host)), admitted));

@@ -9,14 +9,28 @@ import { wsConnection } from "../support/ws-operations.js";
 const VIEWER = "kintsugi_viewer-secret";
 
 /** A raw HTTP request with exactly these headers (fetch does not let a test choose Host). */
-function raw(url: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path, method: body === undefined ? "GET" : "POST", headers: { ...(body !== undefined && { "content-type": "application/json" }), ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = request(
+      {
+        hostname,
+        port,
+        path,
+        method: body === undefined ? "GET" : "POST",
+        headers: { ...(body !== undefined && { "content-type": "application/json" }), ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -48,7 +62,12 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
 
   before(async () => {
     k = await startTestKintsugi({
-      auth: { anonymous: "none", tokens: [{ name: "grafana", role: "viewer", sha256: sha256Hex(VIEWER) }], allowedOrigins: ["https://ops.example.com"], allowedHosts: ["kintsugi.internal"] },
+      auth: {
+        anonymous: "none",
+        tokens: [{ name: "grafana", role: "viewer", sha256: sha256Hex(VIEWER) }],
+        allowedOrigins: ["https://ops.example.com"],
+        allowedHosts: ["kintsugi.internal"],
+      },
     });
     loopbackDefault = await startTestKintsugi({ auth: null });
   });
@@ -67,7 +86,11 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
     }
     assert.equal((await raw(k.url, "/graphql", { host, authorization: `Bearer ${VIEWER}` }, QUERY)).status, 200, "the listener's own address passes");
     assert.equal((await raw(k.url, "/graphql", { host: `localhost:${port}`, authorization: `Bearer ${VIEWER}` }, QUERY)).status, 200, "localhost passes");
-    assert.equal((await raw(k.url, "/graphql", { host: "kintsugi.internal", authorization: `Bearer ${VIEWER}` }, QUERY)).status, 200, "a configured name passes");
+    assert.equal(
+      (await raw(k.url, "/graphql", { host: "kintsugi.internal", authorization: `Bearer ${VIEWER}` }, QUERY)).status,
+      200,
+      "a configured name passes",
+    );
   });
 
   it("CORS: a configured origin may preflight and read the answers; kintsugi's own and other origins get no CORS headers", async () => {
@@ -134,7 +157,11 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
   });
 
   it("an Authorization header that is not Bearer is refused with 401", async () => {
-    const res = await fetch(`${k.url}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }, body: QUERY });
+    const res = await fetch(`${k.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Basic ${Buffer.from("a:b").toString("base64")}` },
+      body: QUERY,
+    });
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { errors: Array<{ message: string }> }).errors[0]?.message, "the Authorization header must be Bearer <token>");
   });
@@ -143,7 +170,11 @@ describe("the edge over HTTP: Host and Origin, open and protected endpoints", ()
     for (const params of [{ token: VIEWER }, { headers: { Authorization: `Bearer ${VIEWER}` } }]) {
       const connection = wsConnection(k.url, params);
       try {
-        assert.deepEqual((await connection.run("{ repairQueueEnabled }")).results, [{ data: { repairQueueEnabled: true } }], JSON.stringify(Object.keys(params)));
+        assert.deepEqual(
+          (await connection.run("{ repairQueueEnabled }")).results,
+          [{ data: { repairQueueEnabled: true } }],
+          JSON.stringify(Object.keys(params)),
+        );
       } finally {
         await connection.dispose();
       }

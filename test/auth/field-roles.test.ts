@@ -37,7 +37,10 @@ describe("the role table", () => {
   });
 
   it("gives admins exactly the fields that shape the policy", () => {
-    const admin = Object.entries(FIELD_ROLES.Mutation).filter(([, role]) => role === "admin").map(([field]) => field).sort();
+    const admin = Object.entries(FIELD_ROLES.Mutation)
+      .filter(([, role]) => role === "admin")
+      .map(([field]) => field)
+      .sort();
     assert.deepEqual(admin, ["setAutoRepairVariables", "setClusterGenerationEnabled", "setClusterTemplate", "setClusterVariables", "setConstraint"]);
   });
 });
@@ -54,21 +57,40 @@ describe("roles are ordered: admin ⊃ operator ⊃ viewer", () => {
     ["admin", "operator", true],
     ["admin", "admin", true],
   ];
-  for (const [role, needed, expected] of cases) it(`${role} ${expected ? "includes" : "lacks"} ${needed}`, () => assert.equal(roleIncludes(role, needed), expected));
+  for (const [role, needed, expected] of cases)
+    it(`${role} ${expected ? "includes" : "lacks"} ${needed}`, () => assert.equal(roleIncludes(role, needed), expected));
   it("has three roles", () => assert.deepEqual([...ROLES], ["viewer", "operator", "admin"]));
 });
 
 describe("the root fields of an operation", () => {
   const cases: Array<{ name: string; document: string; operationName?: string; expected: { type: string; fields: string[] } | null }> = [
-    { name: "plain fields", document: "{ repairQueueEnabled constraints { minimumWorkers } }", expected: { type: "Query", fields: ["repairQueueEnabled", "constraints"] } },
-    { name: "aliases count by field", document: "mutation { a: setConstraint(name: \"x\", value: 1) { minimumWorkers } }", expected: { type: "Mutation", fields: ["setConstraint"] } },
+    {
+      name: "plain fields",
+      document: "{ repairQueueEnabled constraints { minimumWorkers } }",
+      expected: { type: "Query", fields: ["repairQueueEnabled", "constraints"] },
+    },
+    {
+      name: "aliases count by field",
+      document: 'mutation { a: setConstraint(name: "x", value: 1) { minimumWorkers } }',
+      expected: { type: "Mutation", fields: ["setConstraint"] },
+    },
     {
       name: "through a fragment spread and an inline fragment",
-      document: "mutation { ...M ... on Mutation { setClusterTemplate(template: \"t\") { name } } } fragment M on Mutation { addRepairEntry(operation: \"o\", machineType: \"m\", address: \"10.0.0.1\") { index } }",
+      document:
+        'mutation { ...M ... on Mutation { setClusterTemplate(template: "t") { name } } } fragment M on Mutation { addRepairEntry(operation: "o", machineType: "m", address: "10.0.0.1") { index } }',
       expected: { type: "Mutation", fields: ["addRepairEntry", "setClusterTemplate"] },
     },
-    { name: "a fragment spread twice is walked once", document: "{ ...Q ...Q } fragment Q on Query { healthChecks { name } }", expected: { type: "Query", fields: ["healthChecks"] } },
-    { name: "the named operation of several", document: "query A { repairQueueEnabled } mutation B { resetRepairBackoff { index } }", operationName: "B", expected: { type: "Mutation", fields: ["resetRepairBackoff"] } },
+    {
+      name: "a fragment spread twice is walked once",
+      document: "{ ...Q ...Q } fragment Q on Query { healthChecks { name } }",
+      expected: { type: "Query", fields: ["healthChecks"] },
+    },
+    {
+      name: "the named operation of several",
+      document: "query A { repairQueueEnabled } mutation B { resetRepairBackoff { index } }",
+      operationName: "B",
+      expected: { type: "Mutation", fields: ["resetRepairBackoff"] },
+    },
     { name: "several operations without a name", document: "query A { repairQueueEnabled } mutation B { resetRepairBackoff { index } }", expected: null },
     { name: "a subscription", document: "subscription { repairEntryEvents { kind } }", expected: { type: "Subscription", fields: ["repairEntryEvents"] } },
   ];
@@ -77,7 +99,9 @@ describe("the root fields of an operation", () => {
   }
 
   it("a field beyond the role anywhere in the operation refuses all of it, naming the role", () => {
-    const document = parse("mutation { setRepairQueueEnabled(enabled: true) ...F } fragment F on Mutation { setConstraint(name: \"minimum-workers\", value: 1) { minimumWorkers } }");
+    const document = parse(
+      'mutation { setRepairQueueEnabled(enabled: true) ...F } fragment F on Mutation { setConstraint(name: "minimum-workers", value: 1) { minimumWorkers } }',
+    );
     const error = forbiddenFieldError({ name: "ci-bot", role: "operator" }, document);
     assert.equal(error?.message, 'Mutation.setConstraint needs the admin role; token "ci-bot" has the operator role');
     assert.deepEqual(error?.extensions, { type: "FORBIDDEN", code: "FORBIDDEN", requiredRole: "admin" });

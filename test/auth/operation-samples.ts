@@ -19,7 +19,15 @@ function literal(type: GraphQLInputType): string {
     const required = Object.values(inner.getFields()).filter((f) => isNonNullType(f.type) && f.defaultValue === undefined);
     return `{ ${required.map((f) => `${f.name}: ${literal(f.type)}`).join(", ")} }`;
   }
-  const scalars: Record<string, string> = { String: '"access-test"', ID: '"999999"', Int: "0", Float: "0", Boolean: "false", IPAddress: '"10.254.0.1"', DateTime: '"2026-01-01T00:00:00Z"' };
+  const scalars: Record<string, string> = {
+    String: '"access-test"',
+    ID: '"999999"',
+    Int: "0",
+    Float: "0",
+    Boolean: "false",
+    IPAddress: '"10.254.0.1"',
+    DateTime: '"2026-01-01T00:00:00Z"',
+  };
   const value = scalars[inner.name];
   if (value === undefined) throw new Error(`no sample literal for scalar ${inner.name}: add one`);
   return value;

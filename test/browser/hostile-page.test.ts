@@ -8,7 +8,12 @@ import { startHostilePage, type AttemptResults, type HostilePage } from "../supp
 import { startTestKintsugi } from "../support/kintsugi-server.js";
 
 const TOKEN = "kintsugi_hostile-page-test-admin";
-const WITH_TOKENS: AuthConfig = { anonymous: "none", tokens: [{ name: "admin", role: "admin", sha256: sha256Hex(TOKEN) }], allowedOrigins: [], allowedHosts: [] };
+const WITH_TOKENS: AuthConfig = {
+  anonymous: "none",
+  tokens: [{ name: "admin", role: "admin", sha256: sha256Hex(TOKEN) }],
+  allowedOrigins: [],
+  allowedHosts: [],
+};
 
 /** What the page sees when kintsugi refuses its origin: nothing readable, and no WebSocket ever opens. */
 const REFUSED: AttemptResults = {
@@ -44,8 +49,22 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
-  { name: "loopback default (clients without a token are operators): every attempt fails", auth: () => null, token: null, results: REFUSED, queueEnabledAfter: true, allRefusedByKintsugi: true },
-  { name: "tokens configured, anonymous none: every attempt fails", auth: () => WITH_TOKENS, token: TOKEN, results: REFUSED, queueEnabledAfter: true, allRefusedByKintsugi: true },
+  {
+    name: "loopback default (clients without a token are operators): every attempt fails",
+    auth: () => null,
+    token: null,
+    results: REFUSED,
+    queueEnabledAfter: true,
+    allRefusedByKintsugi: true,
+  },
+  {
+    name: "tokens configured, anonymous none: every attempt fails",
+    auth: () => WITH_TOKENS,
+    token: TOKEN,
+    results: REFUSED,
+    queueEnabledAfter: true,
+    allRefusedByKintsugi: true,
+  },
   {
     // The control: the same page from an origin kintsugi allows does stop the queue, so the page's attacks are real
     // and the refusals above come from the Origin rule. (kintsugi sends no CORS headers, so fetch stays unreadable.)
@@ -54,7 +73,11 @@ const CASES: readonly Case[] = [
     token: null,
     results: (results) => {
       assert.match(results["websocket"] ?? "", /^open, connection_ack, next, mutation answered: \{"data":\{"setRepairQueueEnabled":false\}\}/);
-      assert.equal(results["fetch application/json"], 'answered 200: {"data":{"setRepairQueueEnabled":false}}\n', "the page reads kintsugi's answer: CORS allows its origin");
+      assert.equal(
+        results["fetch application/json"],
+        'answered 200: {"data":{"setRepairQueueEnabled":false}}\n',
+        "the page reads kintsugi's answer: CORS allows its origin",
+      );
     },
     queueEnabledAfter: false,
     allRefusedByKintsugi: false,
@@ -67,25 +90,33 @@ describe("a page from another origin", { skip: existsSync(CHROMIUM) ? false : `c
       const hostile: HostilePage = await startHostilePage();
       const k = await startTestKintsugi({ auth: c.auth(hostile.origin) });
       const kintsugiAnswers: string[] = [];
-      await withChromium(t, async (browser) => {
-        const kintsugiOrigin = new URL(k.url).origin;
-        assert.notEqual(hostile.origin, kintsugiOrigin);
-        assert.equal(await queueEnabled(k.url, c.token), true);
-        browser.context.on("response", (response) => {
-          if (new URL(response.url()).origin === kintsugiOrigin) kintsugiAnswers.push(`${response.request().method()} ${response.status()}`);
-        });
-        await browser.page.goto(hostile.urlAgainst(kintsugiOrigin));
-        await browser.page.waitForFunction(() => (globalThis as unknown as { document: { title: string } }).document.title === "done");
-        const results = JSON.parse((await browser.page.locator("#results").textContent()) ?? "{}") as AttemptResults;
-        t.diagnostic(`page saw ${JSON.stringify(results)}; kintsugi answered ${JSON.stringify(kintsugiAnswers)}`);
-        if (typeof c.results === "function") c.results(results);
-        else assert.deepEqual(results, c.results);
-        if (c.allRefusedByKintsugi) {
-          assert.ok(kintsugiAnswers.length > 0, "Chromium saw no answer from kintsugi");
-          assert.deepEqual(kintsugiAnswers.filter((a) => !a.endsWith(" 403")), [], "answers other than 403");
-        }
-        assert.equal(await queueEnabled(k.url, c.token), c.queueEnabledAfter, "the repair queue's state after the page ran");
-      }, { cleanup: () => Promise.all([k.dispose(), hostile.close()]) });
+      await withChromium(
+        t,
+        async (browser) => {
+          const kintsugiOrigin = new URL(k.url).origin;
+          assert.notEqual(hostile.origin, kintsugiOrigin);
+          assert.equal(await queueEnabled(k.url, c.token), true);
+          browser.context.on("response", (response) => {
+            if (new URL(response.url()).origin === kintsugiOrigin) kintsugiAnswers.push(`${response.request().method()} ${response.status()}`);
+          });
+          await browser.page.goto(hostile.urlAgainst(kintsugiOrigin));
+          await browser.page.waitForFunction(() => (globalThis as unknown as { document: { title: string } }).document.title === "done");
+          const results = JSON.parse((await browser.page.locator("#results").textContent()) ?? "{}") as AttemptResults;
+          t.diagnostic(`page saw ${JSON.stringify(results)}; kintsugi answered ${JSON.stringify(kintsugiAnswers)}`);
+          if (typeof c.results === "function") c.results(results);
+          else assert.deepEqual(results, c.results);
+          if (c.allRefusedByKintsugi) {
+            assert.ok(kintsugiAnswers.length > 0, "Chromium saw no answer from kintsugi");
+            assert.deepEqual(
+              kintsugiAnswers.filter((a) => !a.endsWith(" 403")),
+              [],
+              "answers other than 403",
+            );
+          }
+          assert.equal(await queueEnabled(k.url, c.token), c.queueEnabledAfter, "the repair queue's state after the page ran");
+        },
+        { cleanup: () => Promise.all([k.dispose(), hostile.close()]) },
+      );
     });
   }
 });

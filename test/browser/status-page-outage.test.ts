@@ -51,7 +51,13 @@ async function startWorld(databasePath: string): Promise<World> {
   await gqlData(k, `mutation { holdMachine(address: "10.0.0.7", reason: "disk swap") { address } }`);
   const polled = await gqlData(k, `mutation { runAutoRepair { sequence error } }`);
   assert.equal(polled["runAutoRepair"].error, null);
-  return { sabakan, kube, k, origin: new URL(k.url).origin, stored: { entryIndex: added["addRepairEntry"].index, heldAddress: "10.0.0.7", polls: [polled["runAutoRepair"].sequence] } };
+  return {
+    sabakan,
+    kube,
+    k,
+    origin: new URL(k.url).origin,
+    stored: { entryIndex: added["addRepairEntry"].index, heldAddress: "10.0.0.7", polls: [polled["runAutoRepair"].sequence] },
+  };
 }
 
 function configFor(sabakan: FakeSabakan, kube: FakeKubeApi) {
@@ -86,12 +92,19 @@ async function checkAtBothWidths(t: TestContext, page: Page, k: TestKintsugi, de
   for (const size of WIDTHS) {
     await rendersAt(page, size);
     const line = await outageShows(page, dependency, since, STEP_TIMEOUT_MS);
-    assert.match(line, new RegExp(`^${dependency === "sabakan" ? "sabakan" : "Kubernetes"} is unreachable since \\d\\d:\\d\\d:\\d\\d \\(\\d+ failed calls?\\)`));
+    assert.match(
+      line,
+      new RegExp(`^${dependency === "sabakan" ? "sabakan" : "Kubernetes"} is unreachable since \\d\\d:\\d\\d:\\d\\d \\(\\d+ failed calls?\\)`),
+    );
     await queueShows(page, stored.entryIndex, true, STEP_TIMEOUT_MS);
     assert.match((await page.locator("#holds").textContent()) ?? "", new RegExp(`${stored.heldAddress.replace(/\./g, "\\.")}disk swap`));
     const polls = (await page.locator("#outcomes").textContent()) ?? "";
     for (const sequence of stored.polls) assert.match(polls, new RegExp(`#${sequence} at \\d\\d:\\d\\d:\\d\\d`), `poll #${sequence} is shown`);
-    assert.equal(await page.locator("#queue .panel-error, #holds .panel-error, #outcomes .panel-error, #timeline .panel-error").count(), 0, "kintsugi's own panels read fine");
+    assert.equal(
+      await page.locator("#queue .panel-error, #holds .panel-error, #outcomes .panel-error, #timeline .panel-error").count(),
+      0,
+      "kintsugi's own panels read fine",
+    );
     assert.doesNotMatch((await page.locator("body").textContent()) ?? "", /token/i, "no token hint: nothing was refused");
     const box = await page.locator("#outage").boundingBox();
     assert.ok(box && box.y + box.height <= size.height, `the banner is on the first screen at ${size.width} px: ${JSON.stringify(box)}`);
@@ -103,30 +116,37 @@ async function checkAtBothWidths(t: TestContext, page: Page, k: TestKintsugi, de
 }
 
 describe("the status page in an outage", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
-  it("sabakan down: the banner comes live, the racks say they cannot be read, and a fresh load still shows the queue, holds and polls", { timeout: 300_000 }, async (t) => {
-    const dir = tempDir();
-    const world = await startWorld(join(dir.path, "kintsugi.db"));
-    let watch: ReturnType<typeof watchPage> | null = null;
-    await withChromium(
-      t,
-      async ({ context, page }) => {
-        watch = watchPage(context, page);
-        await page.setViewportSize(WIDTHS[0]);
-        await openStatusPage(page, world.origin, 12, STEP_TIMEOUT_MS);
-        await world.sabakan.close();
-        const failed = await failedPoll(world.k, /sabakan/);
-        const stored = { ...world.stored, polls: [...world.stored.polls, failed] };
-        // Told by the dependencyEvents subscription, without a reload.
-        await outageShows(page, "sabakan", await downSince(world.k, "sabakan"), STEP_TIMEOUT_MS);
-        await page.reload();
-        await page.locator("#racks-error").filter({ hasText: /^cannot read the machines from sabakan: .*unreachable/ }).waitFor();
-        assert.equal(await page.locator("#racks-summary").textContent(), "no machine known yet (sabakan cannot be read)");
-        await checkAtBothWidths(t, page, world.k, "sabakan", stored, "status-outage-sabakan");
-        assert.match((await page.locator("#outcomes").textContent()) ?? "", new RegExp(`#${failed} at .*error: .*sabakan`));
-      },
-      { cleanup: () => closeWorld(world, dir), diagnostics: () => JSON.stringify(watch) },
-    );
-  });
+  it(
+    "sabakan down: the banner comes live, the racks say they cannot be read, and a fresh load still shows the queue, holds and polls",
+    { timeout: 300_000 },
+    async (t) => {
+      const dir = tempDir();
+      const world = await startWorld(join(dir.path, "kintsugi.db"));
+      let watch: ReturnType<typeof watchPage> | null = null;
+      await withChromium(
+        t,
+        async ({ context, page }) => {
+          watch = watchPage(context, page);
+          await page.setViewportSize(WIDTHS[0]);
+          await openStatusPage(page, world.origin, 12, STEP_TIMEOUT_MS);
+          await world.sabakan.close();
+          const failed = await failedPoll(world.k, /sabakan/);
+          const stored = { ...world.stored, polls: [...world.stored.polls, failed] };
+          // Told by the dependencyEvents subscription, without a reload.
+          await outageShows(page, "sabakan", await downSince(world.k, "sabakan"), STEP_TIMEOUT_MS);
+          await page.reload();
+          await page
+            .locator("#racks-error")
+            .filter({ hasText: /^cannot read the machines from sabakan: .*unreachable/ })
+            .waitFor();
+          assert.equal(await page.locator("#racks-summary").textContent(), "no machine known yet (sabakan cannot be read)");
+          await checkAtBothWidths(t, page, world.k, "sabakan", stored, "status-outage-sabakan");
+          assert.match((await page.locator("#outcomes").textContent()) ?? "", new RegExp(`#${failed} at .*error: .*sabakan`));
+        },
+        { cleanup: () => closeWorld(world, dir), diagnostics: () => JSON.stringify(watch) },
+      );
+    },
+  );
 
   it("Kubernetes down: the banner names it, the racks and kintsugi's own panels show", { timeout: 300_000 }, async (t) => {
     const dir = tempDir();
@@ -145,30 +165,46 @@ describe("the status page in an outage", { skip: existsSync(CHROMIUM) ? false : 
     );
   });
 
-  it("kintsugi restarting while sabakan is down: the page reconnects and shows the stored queue, holds and polls under the banner", { timeout: 300_000 }, async (t) => {
-    const dir = tempDir();
-    const databasePath = join(dir.path, "kintsugi.db");
-    const world = await startWorld(databasePath);
-    const port = Number(new URL(world.k.url).port);
-    await withChromium(
-      t,
-      async ({ page }) => {
-        await page.setViewportSize(WIDTHS[0]);
-        await openStatusPage(page, world.origin, 12, STEP_TIMEOUT_MS);
-        await world.k.dispose();
-        await page.locator("#connection").filter({ hasText: /^disconnected since \d\d:\d\d:\d\d/ }).waitFor({ timeout: RECONNECT_DEADLINE_MS });
-        await world.sabakan.close();
-        world.k = await startTestKintsugi({ ...configFor(world.sabakan, world.kube), listen: { host: "127.0.0.1", port } }, { databasePath, startSchedule: false });
-        assert.equal(new URL(world.k.url).origin, world.origin, "the new server took the same port");
-        await page.locator("#connection-note").filter({ hasText: /^\(was disconnected / }).waitFor({ timeout: RECONNECT_DEADLINE_MS });
-        // The new process learnt sabakan is away from the page's own read of the machines.
-        await page.locator("#racks-error").filter({ hasText: /showing their last known states$/ }).waitFor();
-        assert.equal(await page.locator("#racks").getAttribute("data-machines"), "12", "the last known racks stay drawn");
-        await checkAtBothWidths(t, page, world.k, "sabakan", world.stored, "status-outage-restart");
-      },
-      { cleanup: () => closeWorld(world, dir) },
-    );
-  });
+  it(
+    "kintsugi restarting while sabakan is down: the page reconnects and shows the stored queue, holds and polls under the banner",
+    { timeout: 300_000 },
+    async (t) => {
+      const dir = tempDir();
+      const databasePath = join(dir.path, "kintsugi.db");
+      const world = await startWorld(databasePath);
+      const port = Number(new URL(world.k.url).port);
+      await withChromium(
+        t,
+        async ({ page }) => {
+          await page.setViewportSize(WIDTHS[0]);
+          await openStatusPage(page, world.origin, 12, STEP_TIMEOUT_MS);
+          await world.k.dispose();
+          await page
+            .locator("#connection")
+            .filter({ hasText: /^disconnected since \d\d:\d\d:\d\d/ })
+            .waitFor({ timeout: RECONNECT_DEADLINE_MS });
+          await world.sabakan.close();
+          world.k = await startTestKintsugi(
+            { ...configFor(world.sabakan, world.kube), listen: { host: "127.0.0.1", port } },
+            { databasePath, startSchedule: false },
+          );
+          assert.equal(new URL(world.k.url).origin, world.origin, "the new server took the same port");
+          await page
+            .locator("#connection-note")
+            .filter({ hasText: /^\(was disconnected / })
+            .waitFor({ timeout: RECONNECT_DEADLINE_MS });
+          // The new process learnt sabakan is away from the page's own read of the machines.
+          await page
+            .locator("#racks-error")
+            .filter({ hasText: /showing their last known states$/ })
+            .waitFor();
+          assert.equal(await page.locator("#racks").getAttribute("data-machines"), "12", "the last known racks stay drawn");
+          await checkAtBothWidths(t, page, world.k, "sabakan", world.stored, "status-outage-restart");
+        },
+        { cleanup: () => closeWorld(world, dir) },
+      );
+    },
+  );
 });
 
 async function closeWorld(world: World, dir: { remove(): void }): Promise<void> {

@@ -29,61 +29,82 @@ function isRefusedConnection(error: string, origin: string): boolean {
 }
 
 describe("the status page across a restart of kintsugi", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
-  it("says it is disconnected and stale while kintsugi is down, then reconnects to a new server on the same file and port and shows what changed without a reload", { timeout: 300_000 }, async (t) => {
-    const dir = tempDir();
-    const databasePath = join(dir.path, "kintsugi.db");
-    const sabakan = await startFakeSabakan();
-    addRacks(sabakan, 12, 3);
-    const config = { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } };
-    let k: TestKintsugi | null = await startTestKintsugi(config, { databasePath, startSchedule: false });
-    const origin = new URL(k.url).origin;
-    const port = Number(new URL(k.url).port);
-    let watch: ReturnType<typeof watchPage> | null = null;
-    await withChromium(
-      t,
-      async ({ context, page }) => {
-        watch = watchPage(context, page);
-        await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
-        const before = await addEntry(k!, "10.0.0.1");
-        await queueShows(page, before, true, STEP_TIMEOUT_MS);
-        // Marks this document: a reload would lose it.
-        await page.evaluate(() => ((globalThis as unknown as { kintsugiTestMark: boolean }).kintsugiTestMark = true));
+  it(
+    "says it is disconnected and stale while kintsugi is down, then reconnects to a new server on the same file and port and shows what changed without a reload",
+    { timeout: 300_000 },
+    async (t) => {
+      const dir = tempDir();
+      const databasePath = join(dir.path, "kintsugi.db");
+      const sabakan = await startFakeSabakan();
+      addRacks(sabakan, 12, 3);
+      const config = { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } };
+      let k: TestKintsugi | null = await startTestKintsugi(config, { databasePath, startSchedule: false });
+      const origin = new URL(k.url).origin;
+      const port = Number(new URL(k.url).port);
+      let watch: ReturnType<typeof watchPage> | null = null;
+      await withChromium(
+        t,
+        async ({ context, page }) => {
+          watch = watchPage(context, page);
+          await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
+          const before = await addEntry(k!, "10.0.0.1");
+          await queueShows(page, before, true, STEP_TIMEOUT_MS);
+          // Marks this document: a reload would lose it.
+          await page.evaluate(() => ((globalThis as unknown as { kintsugiTestMark: boolean }).kintsugiTestMark = true));
 
-        await k!.dispose();
-        k = null;
-        const banner = page.locator("#connection");
-        await banner.filter({ hasText: /^disconnected since \d\d:\d\d:\d\d, what is shown may be stale; reconnecting \(.+\)…$/ }).waitFor({ timeout: RECONNECT_DEADLINE_MS });
-        assert.equal(await banner.getAttribute("data-state"), "connecting");
-        assert.equal(await page.locator("body").getAttribute("data-stale"), "true", "the page is marked stale");
-        mkdirSync(ARTIFACTS, { recursive: true });
-        await page.screenshot({ path: join(ARTIFACTS, "status-disconnected.png"), fullPage: true });
+          await k!.dispose();
+          k = null;
+          const banner = page.locator("#connection");
+          await banner
+            .filter({ hasText: /^disconnected since \d\d:\d\d:\d\d, what is shown may be stale; reconnecting \(.+\)…$/ })
+            .waitFor({ timeout: RECONNECT_DEADLINE_MS });
+          assert.equal(await banner.getAttribute("data-state"), "connecting");
+          assert.equal(await page.locator("body").getAttribute("data-stale"), "true", "the page is marked stale");
+          mkdirSync(ARTIFACTS, { recursive: true });
+          await page.screenshot({ path: join(ARTIFACTS, "status-disconnected.png"), fullPage: true });
 
-        k = await startTestKintsugi({ ...config, listen: { host: "127.0.0.1", port } }, { databasePath, startSchedule: false });
-        assert.equal(new URL(k.url).origin, origin, "the new server took the same port");
-        // Added while the page may still be disconnected: the snapshot read at reconnection (or its event) shows it.
-        const during = await addEntry(k, "10.0.0.2");
-        await queueShows(page, during, true, RECONNECT_DEADLINE_MS);
-        await page.locator("#connection-note").filter({ hasText: /^\(was disconnected \d\d:\d\d:\d\d–\d\d:\d\d:\d\d\)$/ }).waitFor({ timeout: RECONNECT_DEADLINE_MS });
-        assert.equal(await banner.textContent(), "live");
-        assert.equal(await page.locator("body").getAttribute("data-stale"), null, "no longer stale");
-        await queueShows(page, before, true, STEP_TIMEOUT_MS);
-        // And the subscriptions deliver again: a change after the reconnection shows as it happens.
-        const server = k;
-        const probes = await untilQueueLive(page, (address) => addEntry(server, address), 2);
-        t.diagnostic(`subscriptions live again after ${probes} probe entr${probes === 1 ? "y" : "ies"}`);
-        assert.equal(await page.evaluate(() => (globalThis as unknown as { kintsugiTestMark?: boolean }).kintsugiTestMark), true, "the page was not reloaded");
+          k = await startTestKintsugi({ ...config, listen: { host: "127.0.0.1", port } }, { databasePath, startSchedule: false });
+          assert.equal(new URL(k.url).origin, origin, "the new server took the same port");
+          // Added while the page may still be disconnected: the snapshot read at reconnection (or its event) shows it.
+          const during = await addEntry(k, "10.0.0.2");
+          await queueShows(page, during, true, RECONNECT_DEADLINE_MS);
+          await page
+            .locator("#connection-note")
+            .filter({ hasText: /^\(was disconnected \d\d:\d\d:\d\d–\d\d:\d\d:\d\d\)$/ })
+            .waitFor({ timeout: RECONNECT_DEADLINE_MS });
+          assert.equal(await banner.textContent(), "live");
+          assert.equal(await page.locator("body").getAttribute("data-stale"), null, "no longer stale");
+          await queueShows(page, before, true, STEP_TIMEOUT_MS);
+          // And the subscriptions deliver again: a change after the reconnection shows as it happens.
+          const server = k;
+          const probes = await untilQueueLive(page, (address) => addEntry(server, address), 2);
+          t.diagnostic(`subscriptions live again after ${probes} probe entr${probes === 1 ? "y" : "ies"}`);
+          assert.equal(
+            await page.evaluate(() => (globalThis as unknown as { kintsugiTestMark?: boolean }).kintsugiTestMark),
+            true,
+            "the page was not reloaded",
+          );
 
-        assert.deepEqual(watch.requests.filter((url) => new URL(url).origin !== origin), [], `requests to anywhere but ${origin}`);
-        assert.deepEqual(watch.errors.filter((e) => !isRefusedConnection(e, origin)), [], "errors in the page other than the refused connections while kintsugi was down");
-      },
-      {
-        cleanup: async () => {
-          await k?.dispose();
-          await sabakan.close();
-          dir.remove();
+          assert.deepEqual(
+            watch.requests.filter((url) => new URL(url).origin !== origin),
+            [],
+            `requests to anywhere but ${origin}`,
+          );
+          assert.deepEqual(
+            watch.errors.filter((e) => !isRefusedConnection(e, origin)),
+            [],
+            "errors in the page other than the refused connections while kintsugi was down",
+          );
         },
-        diagnostics: () => JSON.stringify(watch),
-      },
-    );
-  });
+        {
+          cleanup: async () => {
+            await k?.dispose();
+            await sabakan.close();
+            dir.remove();
+          },
+          diagnostics: () => JSON.stringify(watch),
+        },
+      );
+    },
+  );
 });

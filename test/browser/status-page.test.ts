@@ -26,108 +26,132 @@ const VIEWER_TOKEN = "kintsugi_status-page-test-viewer";
 const addEntry = (address: string) => `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${address}") { index } }`;
 
 describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
-  it("renders the demo's racks, queue, holds and poll, follows changes as they happen, asks nothing of any other host, and is kept as a screenshot", { timeout: 300_000 }, async (t) => {
-    const dir = tempDir();
-    const world = await startDataCenter(dir.path);
-    const k = await startTestKintsugi(
-      {
-        sabakan: { url: world.sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 },
-        kubernetes: { kubeconfig: world.kube.kubeconfigPath, timeoutSeconds: 10 },
-        // The demo's limits.
-        constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0 },
-      },
-      { startSchedule: false },
-    );
-    const origin = new URL(k.url).origin;
-    let watch: ReturnType<typeof watchPage> | null = null;
-    await withChromium(
-      t,
-      async ({ context, page }) => {
-        world.sabakan.setState("r1m2", "UNHEALTHY");
-        world.sabakan.setState("r3m1", "UNREACHABLE");
-        const held = await k.gql(`mutation { holdMachine(address: "10.69.3.1", reason: "firmware <b>update</b>") { address } }`);
-        assert.equal(held.errors, undefined, JSON.stringify(held.errors));
-        const polled = await k.gql(`mutation { runAutoRepair { enqueued { index address } skipped { serial kind } error } }`);
-        assert.equal(polled.errors, undefined, JSON.stringify(polled.errors));
-        const outcome = polled.data?.["runAutoRepair"];
-        assert.deepEqual(outcome.enqueued.map((e: { address: string }) => e.address), ["10.69.1.2"]);
-        assert.deepEqual(outcome.skipped.map((s: { serial: string }) => s.serial), ["r3m1"], "the held machine is skipped");
-        const skipKind: string = outcome.skipped[0].kind;
-        const polledIndex: string = outcome.enqueued[0].index;
-
-        const front = await fetch(`${origin}/status`);
-        assert.equal(front.status, 200, await front.text());
-        assert.match(front.headers.get("content-security-policy") ?? "", /default-src 'none'; script-src 'self'; style-src 'self';.* connect-src 'self';.*frame-ancestors 'none'/);
-        assert.equal(front.headers.get("x-frame-options"), "DENY");
-
-        watch = watchPage(context, page);
-        await openStatusPage(page, origin, RACKS * PER_RACK, STEP_TIMEOUT_MS);
-        assert.equal(await page.locator("#racks").getAttribute("data-racks"), String(RACKS));
-        assert.equal(await page.locator("#racks-summary").textContent(), `${RACKS * PER_RACK} machines in ${RACKS} racks`);
-        await queueShows(page, polledIndex, true, STEP_TIMEOUT_MS);
-        assert.match((await page.locator(`#queue tr[data-key="${polledIndex}"]`).textContent()) ?? "", /10\.69\.1\.2.*QUEUED/);
-        // What the server sends is text: markup in a hold's reason shows as written and makes no element.
-        assert.match((await page.locator("#holds").textContent()) ?? "", /10\.69\.3\.1firmware <b>update<\/b>/);
-        assert.equal(await page.locator("#holds b, #outcomes b").count(), 0, "markup from the server became elements");
-        assert.match((await page.locator("#outcomes").textContent()) ?? "", new RegExp(`2 machines seen, 1 enqueued, 1 skipped.*r3m1.*${skipKind}`));
-        // Each rack's header: its unhealthy machines against the demo's rack limit of 2, and its held machine.
-        const headers = (await page.locator("#racks").getAttribute("data-rack-headers")) ?? "";
-        assert.match(headers, /(^|, )1:1\/2(,|$)/, headers);
-        assert.match(headers, /(^|, )3:1\/2 held 1(,|$)/, headers);
-        // Under the 26 px header of 28 px cells.
-        await page.locator("#racks").hover({ position: { x: 2, y: 30 } });
-        assert.match((await page.locator("#racks-tooltip").textContent()) ?? "", /^r0m1 \(rack 0, 10\.69\.0\.1\): HEALTHY$/);
-
-        const probes = await untilQueueLive(page, async (address) => {
-          const probe = await k.gql(addEntry(address));
-          assert.equal(probe.errors, undefined, JSON.stringify(probe.errors));
-          return probe.data?.["addRepairEntry"].index;
-        });
-        t.diagnostic(`subscriptions live after ${probes} probe entr${probes === 1 ? "y" : "ies"}`);
-
-        const added = await k.gql(addEntry("10.69.2.3"));
-        assert.equal(added.errors, undefined, JSON.stringify(added.errors));
-        let since = performance.now();
-        await queueShows(page, added.data?.["addRepairEntry"].index, true, LIVE_DEADLINE_MS);
-        t.diagnostic(`an added entry showed ${Math.round(performance.now() - since)} ms after addRepairEntry answered`);
-        const removed = await k.gql(`mutation { deleteRepairEntry(index: ${polledIndex}) { index } }`);
-        assert.equal(removed.errors, undefined, JSON.stringify(removed.errors));
-        since = performance.now();
-        await queueShows(page, polledIndex, false, LIVE_DEADLINE_MS);
-        t.diagnostic(`a deleted entry left the queue ${Math.round(performance.now() - since)} ms after deleteRepairEntry answered`);
-
-        mkdirSync(ARTIFACTS, { recursive: true });
-        const shot = join(ARTIFACTS, "status.png");
-        await page.screenshot({ path: shot, fullPage: true });
-        t.diagnostic(`screenshot: ${shot}`);
-        // The issue's two widths: a laptop's and a small screen's, each looked at by a person.
-        for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 768 }]) {
-          await rendersAt(page, size);
-          const path = join(ARTIFACTS, `status-${size.width}.png`);
-          await page.screenshot({ path, fullPage: true });
-          t.diagnostic(`screenshot: ${path}`);
-        }
-
-        assert.deepEqual(watch.requests.filter((url) => new URL(url).origin !== origin), [], `requests to anywhere but ${origin}`);
-        assert.deepEqual(watch.sockets, [`${origin.replace(/^http/, "ws")}/graphql`], "one WebSocket, to this origin's /graphql");
-        assert.deepEqual(watch.failures, [], "failed requests");
-        assert.deepEqual(watch.errors, [], "errors in the page");
-      },
-      {
-        cleanup: async () => {
-          await k.dispose();
-          await world.close();
-          dir.remove();
+  it(
+    "renders the demo's racks, queue, holds and poll, follows changes as they happen, asks nothing of any other host, and is kept as a screenshot",
+    { timeout: 300_000 },
+    async (t) => {
+      const dir = tempDir();
+      const world = await startDataCenter(dir.path);
+      const k = await startTestKintsugi(
+        {
+          sabakan: { url: world.sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 },
+          kubernetes: { kubeconfig: world.kube.kubeconfigPath, timeoutSeconds: 10 },
+          // The demo's limits.
+          constraints: { maximumRepairQueueEntries: 12, maximumUnhealthyMachinesPerRack: 2, waitSecondsToRepairRebooting: 0 },
         },
-        diagnostics: () => JSON.stringify(watch),
-      },
-    );
-  });
+        { startSchedule: false },
+      );
+      const origin = new URL(k.url).origin;
+      let watch: ReturnType<typeof watchPage> | null = null;
+      await withChromium(
+        t,
+        async ({ context, page }) => {
+          world.sabakan.setState("r1m2", "UNHEALTHY");
+          world.sabakan.setState("r3m1", "UNREACHABLE");
+          const held = await k.gql(`mutation { holdMachine(address: "10.69.3.1", reason: "firmware <b>update</b>") { address } }`);
+          assert.equal(held.errors, undefined, JSON.stringify(held.errors));
+          const polled = await k.gql(`mutation { runAutoRepair { enqueued { index address } skipped { serial kind } error } }`);
+          assert.equal(polled.errors, undefined, JSON.stringify(polled.errors));
+          const outcome = polled.data?.["runAutoRepair"];
+          assert.deepEqual(
+            outcome.enqueued.map((e: { address: string }) => e.address),
+            ["10.69.1.2"],
+          );
+          assert.deepEqual(
+            outcome.skipped.map((s: { serial: string }) => s.serial),
+            ["r3m1"],
+            "the held machine is skipped",
+          );
+          const skipKind: string = outcome.skipped[0].kind;
+          const polledIndex: string = outcome.enqueued[0].index;
+
+          const front = await fetch(`${origin}/status`);
+          assert.equal(front.status, 200, await front.text());
+          assert.match(
+            front.headers.get("content-security-policy") ?? "",
+            /default-src 'none'; script-src 'self'; style-src 'self';.* connect-src 'self';.*frame-ancestors 'none'/,
+          );
+          assert.equal(front.headers.get("x-frame-options"), "DENY");
+
+          watch = watchPage(context, page);
+          await openStatusPage(page, origin, RACKS * PER_RACK, STEP_TIMEOUT_MS);
+          assert.equal(await page.locator("#racks").getAttribute("data-racks"), String(RACKS));
+          assert.equal(await page.locator("#racks-summary").textContent(), `${RACKS * PER_RACK} machines in ${RACKS} racks`);
+          await queueShows(page, polledIndex, true, STEP_TIMEOUT_MS);
+          assert.match((await page.locator(`#queue tr[data-key="${polledIndex}"]`).textContent()) ?? "", /10\.69\.1\.2.*QUEUED/);
+          // What the server sends is text: markup in a hold's reason shows as written and makes no element.
+          assert.match((await page.locator("#holds").textContent()) ?? "", /10\.69\.3\.1firmware <b>update<\/b>/);
+          assert.equal(await page.locator("#holds b, #outcomes b").count(), 0, "markup from the server became elements");
+          assert.match((await page.locator("#outcomes").textContent()) ?? "", new RegExp(`2 machines seen, 1 enqueued, 1 skipped.*r3m1.*${skipKind}`));
+          // Each rack's header: its unhealthy machines against the demo's rack limit of 2, and its held machine.
+          const headers = (await page.locator("#racks").getAttribute("data-rack-headers")) ?? "";
+          assert.match(headers, /(^|, )1:1\/2(,|$)/, headers);
+          assert.match(headers, /(^|, )3:1\/2 held 1(,|$)/, headers);
+          // Under the 26 px header of 28 px cells.
+          await page.locator("#racks").hover({ position: { x: 2, y: 30 } });
+          assert.match((await page.locator("#racks-tooltip").textContent()) ?? "", /^r0m1 \(rack 0, 10\.69\.0\.1\): HEALTHY$/);
+
+          const probes = await untilQueueLive(page, async (address) => {
+            const probe = await k.gql(addEntry(address));
+            assert.equal(probe.errors, undefined, JSON.stringify(probe.errors));
+            return probe.data?.["addRepairEntry"].index;
+          });
+          t.diagnostic(`subscriptions live after ${probes} probe entr${probes === 1 ? "y" : "ies"}`);
+
+          const added = await k.gql(addEntry("10.69.2.3"));
+          assert.equal(added.errors, undefined, JSON.stringify(added.errors));
+          let since = performance.now();
+          await queueShows(page, added.data?.["addRepairEntry"].index, true, LIVE_DEADLINE_MS);
+          t.diagnostic(`an added entry showed ${Math.round(performance.now() - since)} ms after addRepairEntry answered`);
+          const removed = await k.gql(`mutation { deleteRepairEntry(index: ${polledIndex}) { index } }`);
+          assert.equal(removed.errors, undefined, JSON.stringify(removed.errors));
+          since = performance.now();
+          await queueShows(page, polledIndex, false, LIVE_DEADLINE_MS);
+          t.diagnostic(`a deleted entry left the queue ${Math.round(performance.now() - since)} ms after deleteRepairEntry answered`);
+
+          mkdirSync(ARTIFACTS, { recursive: true });
+          const shot = join(ARTIFACTS, "status.png");
+          await page.screenshot({ path: shot, fullPage: true });
+          t.diagnostic(`screenshot: ${shot}`);
+          // The issue's two widths: a laptop's and a small screen's, each looked at by a person.
+          for (const size of [
+            { width: 1440, height: 900 },
+            { width: 1024, height: 768 },
+          ]) {
+            await rendersAt(page, size);
+            const path = join(ARTIFACTS, `status-${size.width}.png`);
+            await page.screenshot({ path, fullPage: true });
+            t.diagnostic(`screenshot: ${path}`);
+          }
+
+          assert.deepEqual(
+            watch.requests.filter((url) => new URL(url).origin !== origin),
+            [],
+            `requests to anywhere but ${origin}`,
+          );
+          assert.deepEqual(watch.sockets, [`${origin.replace(/^http/, "ws")}/graphql`], "one WebSocket, to this origin's /graphql");
+          assert.deepEqual(watch.failures, [], "failed requests");
+          assert.deepEqual(watch.errors, [], "errors in the page");
+        },
+        {
+          cleanup: async () => {
+            await k.dispose();
+            await world.close();
+            dir.remove();
+          },
+          diagnostics: () => JSON.stringify(watch),
+        },
+      );
+    },
+  );
 
   it("renders 10,000 machines in 350 racks without errors", { timeout: 300_000 }, async (t) => {
     const sabakan = await startFakeSabakan();
     addRacks(sabakan, 10_000, 350);
-    const k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 30, maxResponseBytes: 1 << 26 } }, { startSchedule: false });
+    const k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 30, maxResponseBytes: 1 << 26 } },
+      { startSchedule: false },
+    );
     const origin = new URL(k.url).origin;
     let watch: ReturnType<typeof watchPage> | null = null;
     await withChromium(
@@ -136,7 +160,10 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         await page.setViewportSize({ width: 1440, height: 900 });
         const front = await fetch(`${origin}/status`);
         assert.equal(front.status, 200, await front.text());
-        assert.match(front.headers.get("content-security-policy") ?? "", /default-src 'none'; script-src 'self'; style-src 'self';.* connect-src 'self';.*frame-ancestors 'none'/);
+        assert.match(
+          front.headers.get("content-security-policy") ?? "",
+          /default-src 'none'; script-src 'self'; style-src 'self';.* connect-src 'self';.*frame-ancestors 'none'/,
+        );
         assert.equal(front.headers.get("x-frame-options"), "DENY");
 
         watch = watchPage(context, page);
@@ -167,7 +194,10 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         assert.match((await page.locator("#connection").textContent()) ?? "", /needs a token.*\(a viewer token can be set in GraphiQL at \/\)/);
         assert.equal(await page.locator("#racks").getAttribute("data-machines"), null, "no machine shown without a token");
 
-        await page.evaluate((token) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem("kintsugi.token", token), VIEWER_TOKEN);
+        await page.evaluate(
+          (token) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem("kintsugi.token", token),
+          VIEWER_TOKEN,
+        );
         await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
         assert.equal(await page.locator("#racks-summary").textContent(), "12 machines in 3 racks");
       },
@@ -184,7 +214,13 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
     const k = await startTestKintsugi(
       {
         sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 },
-        repair: { ...TEST_REPAIR_CONFIG, maxConcurrentRepairs: 1, repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [{ ...base, healthCheckCommand: ["echo", "false"], repairSteps: [watching, watching] }] }] },
+        repair: {
+          ...TEST_REPAIR_CONFIG,
+          maxConcurrentRepairs: 1,
+          repairProcedures: [
+            { machineTypes: ["qemu"], repairOperations: [{ ...base, healthCheckCommand: ["echo", "false"], repairSteps: [watching, watching] }] },
+          ],
+        },
       },
       { startSchedule: false, startRunner: true },
     );
@@ -197,12 +233,24 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         assert.equal(first.errors ?? second.errors, undefined, JSON.stringify(first.errors ?? second.errors));
         await openStatusPage(page, origin, 12, STEP_TIMEOUT_MS);
         const row = (index: string) => page.locator(`#queue tr[data-key="${index}"]`);
-        await row(first.data?.["addRepairEntry"].index).filter({ hasText: /PROCESSINGstep 1 of 2: WATCHING/ }).waitFor();
-        await row(second.data?.["addRepairEntry"].index).filter({ hasText: /QUEUED.*CONCURRENCY: / }).waitFor();
+        await row(first.data?.["addRepairEntry"].index)
+          .filter({ hasText: /PROCESSINGstep 1 of 2: WATCHING/ })
+          .waitFor();
+        await row(second.data?.["addRepairEntry"].index)
+          .filter({ hasText: /QUEUED.*CONCURRENCY: / })
+          .waitFor();
         // The glance, first on the page: what is repaired at which step, what waits and why.
         const now = (group: string) => page.locator(`#now [data-group="${group}"]`);
-        await now("repairing").filter({ hasText: new RegExp(`^Being repaired \\(1\\)#${first.data?.["addRepairEntry"].index} 10\\.0\\.0\\.1: unreachable, step 1 of 2 WATCHING \\(WATCHING: step 1: watching the health check`) }).waitFor();
-        await now("waiting").filter({ hasText: new RegExp(`^Waiting \\(1\\)#${second.data?.["addRepairEntry"].index} 10\\.0\\.0\\.2: CONCURRENCY: `) }).waitFor();
+        await now("repairing")
+          .filter({
+            hasText: new RegExp(
+              `^Being repaired \\(1\\)#${first.data?.["addRepairEntry"].index} 10\\.0\\.0\\.1: unreachable, step 1 of 2 WATCHING \\(WATCHING: step 1: watching the health check`,
+            ),
+          })
+          .waitFor();
+        await now("waiting")
+          .filter({ hasText: new RegExp(`^Waiting \\(1\\)#${second.data?.["addRepairEntry"].index} 10\\.0\\.0\\.2: CONCURRENCY: `) })
+          .waitFor();
         assert.match((await now("held").textContent()) ?? "", /^Held \(0\)No machine is held\.$/);
         const [nowBox, racksBox] = await Promise.all([page.locator("#now").boundingBox(), page.locator("#racks").boundingBox()]);
         assert.ok(nowBox && racksBox && nowBox.y < racksBox.y, "the now panel comes before the racks");
@@ -214,7 +262,10 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
   it("moves a repair that finishes from the queue to the last day's timeline, where it stays after its entry is deleted", { timeout: 300_000 }, async (t) => {
     const sabakan = await startFakeSabakan();
     addRacks(sabakan, 12, 3);
-    const k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } }, { startSchedule: false, startRunner: true });
+    const k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
+      { startSchedule: false, startRunner: true },
+    );
     const origin = new URL(k.url).origin;
     let watch: ReturnType<typeof watchPage> | null = null;
     await withChromium(
@@ -227,7 +278,12 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         const added = await k.gql(addEntry("10.0.0.5"));
         assert.equal(added.errors, undefined, JSON.stringify(added.errors));
         const index: string = added.data?.["addRepairEntry"].index;
-        const finished = await until("the entry finishes", async () => (await k.gql(`{ repairEntry(index: ${index}) { status lastTransitionTime } }`)).data?.["repairEntry"], (e) => e?.status === "SUCCEEDED" || e?.status === "FAILED", STEP_TIMEOUT_MS);
+        const finished = await until(
+          "the entry finishes",
+          async () => (await k.gql(`{ repairEntry(index: ${index}) { status lastTransitionTime } }`)).data?.["repairEntry"],
+          (e) => e?.status === "SUCCEEDED" || e?.status === "FAILED",
+          STEP_TIMEOUT_MS,
+        );
         const row = page.locator(`#timeline tr[data-key="${index}"]`).filter({ hasText: `10.0.0.5unreachable${finished.status}` });
         const mark = page.locator(`#timeline .mark.${finished.status === "SUCCEEDED" ? "ok" : "failed"}[data-key="${index}"]`);
         await row.waitFor();
@@ -241,7 +297,12 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         // CKE's users delete finished entries routinely: the runner dequeues it, its finished-repair record stays.
         const deleted = await k.gql(`mutation { deleteFinishedRepairEntries { index } }`);
         assert.equal(deleted.errors, undefined, JSON.stringify(deleted.errors));
-        await until("the runner dequeues the entry", async () => (await k.gql(`{ repairEntry(index: ${index}) { index } }`)).data?.["repairEntry"] ?? null, (e) => e === null, STEP_TIMEOUT_MS);
+        await until(
+          "the runner dequeues the entry",
+          async () => (await k.gql(`{ repairEntry(index: ${index}) { index } }`)).data?.["repairEntry"] ?? null,
+          (e) => e === null,
+          STEP_TIMEOUT_MS,
+        );
         // Events arrive in commit order: once a later entry shows, the page has applied the dequeue.
         const later = await k.gql(addEntry("10.0.0.6"));
         assert.equal(later.errors, undefined, JSON.stringify(later.errors));
@@ -254,7 +315,11 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
         await row.waitFor();
         assert.equal(await mark.count(), 1, "the mark is drawn from the records");
 
-        assert.deepEqual(watch.requests.filter((url) => new URL(url).origin !== origin), [], `requests to anywhere but ${origin}`);
+        assert.deepEqual(
+          watch.requests.filter((url) => new URL(url).origin !== origin),
+          [],
+          `requests to anywhere but ${origin}`,
+        );
         assert.deepEqual(watch.failures, [], "failed requests");
         assert.deepEqual(watch.errors, [], "errors in the page");
       },

@@ -34,7 +34,8 @@ describe("the real kintsugi binary (smoke tests)", () => {
   it("--help lists the commands, exit 0", async () => {
     const res = await runCli(["--help"]);
     assert.equal(res.code, 0, res.stderr);
-    for (const command of ["serve", "check-config", "repair-queue", "auto-repair", "constraints", "completion"]) assert.match(res.stdout, new RegExp(`\\n  ${command}\\b`));
+    for (const command of ["serve", "check-config", "repair-queue", "auto-repair", "constraints", "completion"])
+      assert.match(res.stdout, new RegExp(`\\n  ${command}\\b`));
   });
 
   it("--version prints the package's version, exit 0", async () => {
@@ -46,7 +47,10 @@ describe("the real kintsugi binary (smoke tests)", () => {
     assert.equal(added.code, 0, added.stderr);
     const listed = await runCli(["--server", url, "repair-queue", "list"]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual((JSON.parse(listed.stdout) as Array<{ address: string }>).map((e) => e.address), ["10.0.0.1"]);
+    assert.deepEqual(
+      (JSON.parse(listed.stdout) as Array<{ address: string }>).map((e) => e.address),
+      ["10.0.0.1"],
+    );
   });
 
   const errors: Array<[string, (server: string) => string[], RegExp]> = [

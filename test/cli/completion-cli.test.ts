@@ -17,13 +17,19 @@ const q = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 /** Runs `shell ARGS` in `cwd`; resolves with stdout, fails with stderr. */
 function run(shell: string, args: readonly string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(shell, args, { cwd, timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${shell}: ${err.message}\n${stderr}`)) : resolve(stdout)));
+    execFile(shell, args, { cwd, timeout: 60_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${shell}: ${err.message}\n${stderr}`)) : resolve(stdout),
+    );
   });
 }
 
 /** Every command of the tree: its words after `kintsugi`, subcommands and long options (as commander has them). */
 function everyCommand(command: Command, words: string[] = []): Array<{ words: string[]; commands: string[]; options: string[] }> {
-  const own = { words, commands: command.commands.map((c) => c.name()), options: command.options.filter((o) => !o.hidden && o.long).map((o) => o.long as string) };
+  const own = {
+    words,
+    commands: command.commands.map((c) => c.name()),
+    options: command.options.filter((o) => !o.hidden && o.long).map((o) => o.long as string),
+  };
   return [own, ...command.commands.flatMap((sub) => everyCommand(sub, [...words, sub.name()]))];
 }
 
@@ -52,7 +58,12 @@ describe("kintsugi completion (the scripts, printed in-process, run by the real 
   const dir = tempDir();
   let bashScript: string;
   let zshScript: string;
-  const program = buildProgram({ out: () => undefined, client: () => { throw new Error("not used"); } });
+  const program = buildProgram({
+    out: () => undefined,
+    client: () => {
+      throw new Error("not used");
+    },
+  });
   // Completion is asked for every command of the tree: the scripts follow the commands as they change.
   const tree = everyCommand(program);
   before(async () => {
@@ -70,13 +81,21 @@ describe("kintsugi completion (the scripts, printed in-process, run by the real 
 
   /** Each typed line's candidates, one bash process for all (COMP_WORDS and COMP_CWORD as bash's completion sets them). */
   async function bashCandidates(typed: readonly Typed[]): Promise<string[][]> {
-    const calls = typed.map((words) => `COMP_WORDS=(${words.map(q).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _kintsugi; printf '%s\\n' "\${COMPREPLY[*]}"`);
+    const calls = typed.map(
+      (words) => `COMP_WORDS=(${words.map(q).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _kintsugi; printf '%s\\n' "\${COMPREPLY[*]}"`,
+    );
     const out = await run("bash", ["--norc", "--noprofile", "-c", `source ${q(bashScript)} || exit 1\n${calls.join("\n")}`], dir.path);
-    return out.split("\n").slice(0, typed.length).map((line) => (line === "" ? [] : line.split(" ")));
+    return out
+      .split("\n")
+      .slice(0, typed.length)
+      .map((line) => (line === "" ? [] : line.split(" ")));
   }
 
   it("bash: the script registers _kintsugi for kintsugi", async () => {
-    assert.equal((await run("bash", ["--norc", "--noprofile", "-c", `source ${q(bashScript)} && complete -p kintsugi`], dir.path)).trim(), "complete -F _kintsugi kintsugi");
+    assert.equal(
+      (await run("bash", ["--norc", "--noprofile", "-c", `source ${q(bashScript)} && complete -p kintsugi`], dir.path)).trim(),
+      "complete -F _kintsugi kintsugi",
+    );
   });
 
   it("bash: offers what is typed's candidates", async () => {
@@ -85,7 +104,10 @@ describe("kintsugi completion (the scripts, printed in-process, run by the real 
   });
 
   it("bash: offers every command's subcommands and options, as the program tree has them", async () => {
-    const typed = tree.flatMap(({ words }) => [["kintsugi", ...words, ""], ["kintsugi", ...words, "--"]]);
+    const typed = tree.flatMap(({ words }) => [
+      ["kintsugi", ...words, ""],
+      ["kintsugi", ...words, "--"],
+    ]);
     const got = await bashCandidates(typed);
     tree.forEach(({ words, commands, options }, i) => {
       const path = `kintsugi ${words.join(" ")}`;
@@ -108,13 +130,23 @@ describe("kintsugi completion (the scripts, printed in-process, run by the real 
 
   /** Each typed line's candidates in zsh (the script's own walk, then filtered by prefix as zsh's matcher does). */
   async function zshCandidates(typed: readonly Typed[]): Promise<Array<{ kind: string; words: string[] }>> {
-    const calls = typed.map((words) => `words=(${words.map(q).join(" ")}); CURRENT=${words.length}; REPLY=''; reply=(); __kintsugi_candidates; print -r -- "$REPLY|\${(j: :)\${(@)reply%%:*}}"`);
-    const out = await run(ZSH as string, ["-f", "-c", `autoload -Uz compinit && compinit -u -D\nsource ${q(zshScript)} || exit 1\n${calls.join("\n")}`], dir.path);
-    return out.split("\n").slice(0, typed.length).map((line, i) => {
-      const [kind = "", list = ""] = line.split("|");
-      const prefix = typed[i]?.at(-1) ?? "";
-      return { kind, words: list.split(" ").filter((w) => w !== "" && w.startsWith(prefix)) };
-    });
+    const calls = typed.map(
+      (words) =>
+        `words=(${words.map(q).join(" ")}); CURRENT=${words.length}; REPLY=''; reply=(); __kintsugi_candidates; print -r -- "$REPLY|\${(j: :)\${(@)reply%%:*}}"`,
+    );
+    const out = await run(
+      ZSH as string,
+      ["-f", "-c", `autoload -Uz compinit && compinit -u -D\nsource ${q(zshScript)} || exit 1\n${calls.join("\n")}`],
+      dir.path,
+    );
+    return out
+      .split("\n")
+      .slice(0, typed.length)
+      .map((line, i) => {
+        const [kind = "", list = ""] = line.split("|");
+        const prefix = typed[i]?.at(-1) ?? "";
+        return { kind, words: list.split(" ").filter((w) => w !== "" && w.startsWith(prefix)) };
+      });
   }
 
   it("zsh: offers what is typed's candidates", { skip: NO_ZSH }, async () => {
@@ -129,7 +161,15 @@ describe("kintsugi completion (the scripts, printed in-process, run by the real 
     // _describe and _files work only inside a completion widget; stand-ins show what _kintsugi gives them.
     const stubs = `_describe() { print -r -- "describe $1 $2 $3: \${(P)4[1]}" }\n_files() { print -r -- files }`;
     const call = (words: string[]) => `words=(${words.map(q).join(" ")}); CURRENT=${words.length}; _kintsugi`;
-    const out = await run(ZSH as string, ["-f", "-c", `autoload -Uz compinit && compinit -u -D\nsource ${q(zshScript)} || exit 1\n${stubs}\n${call(["kintsugi", "repair-queue", "w"])}\n${call(["kintsugi", "serve", "--config", ""])}`], dir.path);
+    const out = await run(
+      ZSH as string,
+      [
+        "-f",
+        "-c",
+        `autoload -Uz compinit && compinit -u -D\nsource ${q(zshScript)} || exit 1\n${stubs}\n${call(["kintsugi", "repair-queue", "w"])}\n${call(["kintsugi", "serve", "--config", ""])}`,
+      ],
+      dir.path,
+    );
     assert.deepEqual(out.trim().split("\n"), ["describe -t kintsugi kintsugi: add:append a repair entry; prints nothing, as ckecli", "files"]);
   });
 });

@@ -21,7 +21,10 @@ async function stop(server: ServeProcess): Promise<void> {
 /** Adds an entry for 10.1.x.y through the API; returns its index. */
 async function addEntry(url: string, n: number): Promise<number> {
   const address = `10.1.${Math.floor(n / 250)}.${(n % 250) + 1}`;
-  const data = await graphqlData<{ addRepairEntry: { index: string } }>(url, `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${address}") { index } }`);
+  const data = await graphqlData<{ addRepairEntry: { index: string } }>(
+    url,
+    `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${address}") { index } }`,
+  );
   return Number(data.addRepairEntry.index);
 }
 
@@ -102,7 +105,10 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     const copy = join(dir.path, "backups", "kintsugi.db");
     assert.equal(backup.stderr, "");
     assert.equal(backup.code, 0);
-    assert.match(backup.stdout, new RegExp(`^backed up sqlite:${join(dir.path, "data", "kintsugi.db")} -> ${copy}, checked\\n  schema version \\d+ \\(this kintsugi's\\)\\n`));
+    assert.match(
+      backup.stdout,
+      new RegExp(`^backed up sqlite:${join(dir.path, "data", "kintsugi.db")} -> ${copy}, checked\\n  schema version \\d+ \\(this kintsugi's\\)\\n`),
+    );
     assert.ok(ackedIn.during > 0, "kintsugi went on acknowledging entries while the backup ran");
     assert.deepEqual(readdirSync(join(dir.path, "backups")), ["kintsugi.db"], "one file, nothing left beside it");
 
@@ -111,29 +117,54 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     const { entries, history } = rowsOf(copy);
     assert.deepEqual(acked, oneToN(acked.length), "the client's entries got indexes 1..N");
     const copied = entries.length;
-    assert.deepEqual(entries.map((e) => e.idx), oneToN(copied), "no entry missing whose successor is in the copy");
+    assert.deepEqual(
+      entries.map((e) => e.idx),
+      oneToN(copied),
+      "no entry missing whose successor is in the copy",
+    );
     assert.ok(copied >= ackedBeforeBackup, `every entry acknowledged before the backup started is in the copy (${copied} >= ${ackedBeforeBackup})`);
     assert.ok(copied < acked.length, "the entries acknowledged after the backup ended are not");
     assert.ok(entries.every((e, i) => e.address === `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`));
     // No torn history: the history is a prefix too, every entry has its creation, and each entry is as its last record says.
-    assert.deepEqual(history.map((h) => h.seq), oneToN(history.length), "no history record missing whose successor is in the copy");
-    assert.ok(history.every((h) => h.entry_index <= copied), "no history of an entry the copy does not hold");
+    assert.deepEqual(
+      history.map((h) => h.seq),
+      oneToN(history.length),
+      "no history record missing whose successor is in the copy",
+    );
+    assert.ok(
+      history.every((h) => h.entry_index <= copied),
+      "no history of an entry the copy does not hold",
+    );
     for (const e of entries) {
       const own = history.filter((h) => h.entry_index === e.idx);
       assert.equal(own[0]?.kind, "created", `entry ${e.idx} has its creation`);
       const last = own.at(-1);
-      assert.deepEqual([last?.status, last?.step, last?.step_status, last?.deleted], [e.status, e.step, e.step_status, e.deleted], `entry ${e.idx} is as its last history record says`);
+      assert.deepEqual(
+        [last?.status, last?.step, last?.step_status, last?.deleted],
+        [e.status, e.step, e.step_status, e.deleted],
+        `entry ${e.idx} is as its last history record says`,
+      );
     }
 
     const check = await runCliInProcess(["db", "check", copy]);
     assert.equal(check.code, 0, check.stderr);
-    assert.match(check.stdout, new RegExp(`^${copy}: ok\\n  integrity ok, foreign keys ok\\n  schema version \\d+ \\(this kintsugi's\\)\\n  repair entries +${copied}\\n`));
-    assert.equal(/sha256 ([0-9a-f]{64})/.exec(check.stdout)?.[1], /sha256 ([0-9a-f]{64})/.exec(backup.stdout)?.[1], "db check and db backup agree on the sha256");
+    assert.match(
+      check.stdout,
+      new RegExp(`^${copy}: ok\\n  integrity ok, foreign keys ok\\n  schema version \\d+ \\(this kintsugi's\\)\\n  repair entries +${copied}\\n`),
+    );
+    assert.equal(
+      /sha256 ([0-9a-f]{64})/.exec(check.stdout)?.[1],
+      /sha256 ([0-9a-f]{64})/.exec(backup.stdout)?.[1],
+      "db check and db backup agree on the sha256",
+    );
 
     writeFileSync(join(dir.path, "copy.yaml"), CONFIG("./backups/kintsugi.db"));
     const fromCopy = serveProcess(["--config", "copy.yaml"], dir.path);
     servers.push(fromCopy);
-    const served = await graphqlData<{ searchRepairEntries: Array<{ index: string; address: string; status: string }> }>(await fromCopy.url, "{ searchRepairEntries { index address status } }");
+    const served = await graphqlData<{ searchRepairEntries: Array<{ index: string; address: string; status: string }> }>(
+      await fromCopy.url,
+      "{ searchRepairEntries { index address status } }",
+    );
     assert.deepEqual(
       served.searchRepairEntries.map((e) => ({ ...e, index: Number(e.index) })),
       entries.map((e) => ({ index: e.idx, address: e.address, status: e.status.toUpperCase() })),
@@ -160,7 +191,11 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
         `Stop it first (systemctl stop kintsugi, or kill -TERM ${live.child.pid}: it finishes what is in flight and exits), then restore\n`,
     );
     assert.deepEqual(readdirSync(join(dir.path, "data")), listing);
-    assert.equal((await graphqlData<{ searchRepairEntries: unknown[] }>(url, "{ searchRepairEntries { index } }")).searchRepairEntries.length, 2, "it keeps serving");
+    assert.equal(
+      (await graphqlData<{ searchRepairEntries: unknown[] }>(url, "{ searchRepairEntries { index } }")).searchRepairEntries.length,
+      2,
+      "it keeps serving",
+    );
 
     await stop(live);
     const restored = await runCliInProcess(["db", "restore", "b.db", "--config", "k.yaml"], { cwd: dir.path });
@@ -168,7 +203,10 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     assert.equal(restored.code, 0);
     const kept = /kept as (\S+)\n/.exec(restored.stdout)?.[1] ?? "";
     assert.match(kept, new RegExp(`^${database}\\.before-restore-\\d{8}T\\d{6}Z$`));
-    assert.match(restored.stdout, new RegExp(`^restored ${join(dir.path, "b.db")} as the database ${database}\n  the database it replaced is kept as ${kept}\n`));
+    assert.match(
+      restored.stdout,
+      new RegExp(`^restored ${join(dir.path, "b.db")} as the database ${database}\n  the database it replaced is kept as ${kept}\n`),
+    );
     assert.match(restored.stdout, /\nstart kintsugi again to serve it\n$/);
     assert.equal(rowsOf(kept).entries.length, 2, "the old database is kept whole");
 

@@ -28,7 +28,10 @@ describe("kintsugi db backup with store: etcd (the db commands in-process)", { s
   before(async () => {
     etcd = await startTestEtcd();
     dir = tempDir();
-    writeFileSync(join(dir.path, "k.yaml"), `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ["${etcd.endpoints[0]}"]\n  prefix: ${prefix}\n  timeout: 5s\n${REPAIR}`);
+    writeFileSync(
+      join(dir.path, "k.yaml"),
+      `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ["${etcd.endpoints[0]}"]\n  prefix: ${prefix}\n  timeout: 5s\n${REPAIR}`,
+    );
     replica = serveProcess(["--config", "k.yaml"], dir.path);
     url = await replica.url;
     // The runner leaves the entries alone, so that nothing is written between the backup and the check.
@@ -49,7 +52,10 @@ describe("kintsugi db backup with store: etcd (the db commands in-process)", { s
     assert.equal(backup.stderr, "");
     assert.equal(backup.code, 0);
     const out = join(dir.path, "backups", "etcd.db");
-    assert.match(backup.stdout, new RegExp(`^backed up ${onEtcd} -> ${out}, checked\\n  schema version ${NEWEST_SCHEMA_VERSION} \\(this kintsugi's\\)\\n  repair entries      3\\n`));
+    assert.match(
+      backup.stdout,
+      new RegExp(`^backed up ${onEtcd} -> ${out}, checked\\n  schema version ${NEWEST_SCHEMA_VERSION} \\(this kintsugi's\\)\\n  repair entries      3\\n`),
+    );
     assert.deepEqual(readdirSync(join(dir.path, "backups")), ["etcd.db"]);
 
     const ofEtcd = await runCliInProcess(["db", "check", "--config", "k.yaml"], { cwd: dir.path });
@@ -63,8 +69,14 @@ describe("kintsugi db backup with store: etcd (the db commands in-process)", { s
     writeFileSync(join(dir.path, "file.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./backups/etcd.db\n${REPAIR}`);
     const fromFile = serveProcess(["--config", "file.yaml"], dir.path);
     try {
-      const served = await graphqlData<{ searchRepairEntries: Array<{ address: string; status: string }> }>(await fromFile.url, "{ searchRepairEntries { address status } }");
-      assert.deepEqual(served.searchRepairEntries, ["10.0.0.1", "10.0.0.2", "10.0.0.3"].map((address) => ({ address, status: "QUEUED" })));
+      const served = await graphqlData<{ searchRepairEntries: Array<{ address: string; status: string }> }>(
+        await fromFile.url,
+        "{ searchRepairEntries { address status } }",
+      );
+      assert.deepEqual(
+        served.searchRepairEntries,
+        ["10.0.0.1", "10.0.0.2", "10.0.0.3"].map((address) => ({ address, status: "QUEUED" })),
+      );
     } finally {
       await stop(fromFile);
     }

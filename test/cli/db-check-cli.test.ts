@@ -13,10 +13,36 @@ describe("kintsugi db check (in-process; serve as the real binary)", () => {
   afterEach(() => dir.remove());
 
   const cases: Array<[string, (file: string) => unknown, number, (file: string) => RegExp]> = [
-    ["a database kintsugi wrote: exit 0, the schema version, the counts and the sha256", realisticDatabase, 0, (file) => new RegExp(`^${file}: ok\n  integrity ok, foreign keys ok\n  schema version ${NEWEST_SCHEMA_VERSION} \\(this kintsugi's\\)\n  repair entries      4\n  history records     16\n  settings            10\n  poll outcomes       3\n  generation records  5\n  machine holds       3\n  finished repairs    3\n  replay records      2\n  next index 8, next history sequence 17, next outcome sequence 4, next generation sequence 6\n  sha256 [0-9a-f]{64}\n$`)],
-    ["a database of an older schema: exit 0, it is migrated forward at start", (file) => olderDatabase(file, 3), 0, () => new RegExp(`\n  schema version 3, older than this kintsugi's \\(${NEWEST_SCHEMA_VERSION}\\): kintsugi serve migrates it forward at start\n`)],
-    ["a damaged page: exit 1", async (file) => (await realisticDatabase(file), corruptTablePage(file)), 1, (file) => new RegExp(`^kintsugi: database ${file} fails its check: SQLite's integrity check`)],
-    ["a database from a newer kintsugi: exit 1", async (file) => (await realisticDatabase(file), fromNewerKintsugi(file)), 1, (file) => new RegExp(`^kintsugi: database ${file} fails its check: schema version ${NEWEST_SCHEMA_VERSION + 1} is newer than this kintsugi's \\(${NEWEST_SCHEMA_VERSION}\\)`)],
+    [
+      "a database kintsugi wrote: exit 0, the schema version, the counts and the sha256",
+      realisticDatabase,
+      0,
+      (file) =>
+        new RegExp(
+          `^${file}: ok\n  integrity ok, foreign keys ok\n  schema version ${NEWEST_SCHEMA_VERSION} \\(this kintsugi's\\)\n  repair entries      4\n  history records     16\n  settings            10\n  poll outcomes       3\n  generation records  5\n  machine holds       3\n  finished repairs    3\n  replay records      2\n  next index 8, next history sequence 17, next outcome sequence 4, next generation sequence 6\n  sha256 [0-9a-f]{64}\n$`,
+        ),
+    ],
+    [
+      "a database of an older schema: exit 0, it is migrated forward at start",
+      (file) => olderDatabase(file, 3),
+      0,
+      () => new RegExp(`\n  schema version 3, older than this kintsugi's \\(${NEWEST_SCHEMA_VERSION}\\): kintsugi serve migrates it forward at start\n`),
+    ],
+    [
+      "a damaged page: exit 1",
+      async (file) => (await realisticDatabase(file), corruptTablePage(file)),
+      1,
+      (file) => new RegExp(`^kintsugi: database ${file} fails its check: SQLite's integrity check`),
+    ],
+    [
+      "a database from a newer kintsugi: exit 1",
+      async (file) => (await realisticDatabase(file), fromNewerKintsugi(file)),
+      1,
+      (file) =>
+        new RegExp(
+          `^kintsugi: database ${file} fails its check: schema version ${NEWEST_SCHEMA_VERSION + 1} is newer than this kintsugi's \\(${NEWEST_SCHEMA_VERSION}\\)`,
+        ),
+    ],
     ["a missing file: exit 1, nothing created", () => undefined, 1, (file) => new RegExp(`^kintsugi: there is no SQLite database at ${file}\n$`)],
   ];
   for (const [name, make, code, output] of cases) {
@@ -64,7 +90,8 @@ describe("kintsugi db check (in-process; serve as the real binary)", () => {
 
   it("documents backup, restore and check in --help", async () => {
     const help = async (command: string) => (await runCliInProcess(["db", command, "--help"])).stdout;
-    for (const text of ["<OUT>", "--force", "--config <FILE>", "--database <FILE>", "one read transaction", "kintsugi db backup /var/backups/"]) assert.ok((await help("backup")).includes(text), text);
+    for (const text of ["<OUT>", "--force", "--config <FILE>", "--database <FILE>", "one read transaction", "kintsugi db backup /var/backups/"])
+      assert.ok((await help("backup")).includes(text), text);
     for (const text of ["<BACKUP>", "Stop kintsugi first", "before-restore"]) assert.ok((await help("restore")).includes(text), text);
     for (const text of ["[FILE]", "integrity", "exit\ncode 0"]) assert.ok((await help("check")).includes(text), text);
   });

@@ -75,17 +75,43 @@ describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD
   it("documents itself in --help", async () => {
     const res = await runCliInProcess(["db", "copy", "--help"]);
     assert.equal(res.code, 0);
-    for (const text of ["--from <STORE>", "--to <STORE>", "--config <FILE>", "copy marker", "kintsugi db copy --from sqlite:"]) assert.ok(res.stdout.includes(text), text);
+    for (const text of ["--from <STORE>", "--to <STORE>", "--config <FILE>", "copy marker", "kintsugi db copy --from sqlite:"])
+      assert.ok(res.stdout.includes(text), text);
   });
 
   const refused: Array<[string, () => string[], () => string]> = [
-    ["a store that is not sqlite:FILE or etcd", () => ["--from", "mysql:x", "--to", "etcd"], () => `error: option '--from <STORE>' argument 'mysql:x' is invalid. must be "sqlite:FILE" (a SQLite database file) or "etcd" (the etcd section of --config)\n`],
+    [
+      "a store that is not sqlite:FILE or etcd",
+      () => ["--from", "mysql:x", "--to", "etcd"],
+      () =>
+        `error: option '--from <STORE>' argument 'mysql:x' is invalid. must be "sqlite:FILE" (a SQLite database file) or "etcd" (the etcd section of --config)\n`,
+    ],
     ["no --to", () => ["--from", "etcd"], () => "error: required option '--to <STORE>' not specified\n"],
-    ["--from equal to --to (etcd)", () => ["--from", "etcd", "--to", "etcd"], () => "kintsugi: --from and --to are the same store (the etcd section of the config); copy between SQLite and etcd\n"],
-    ["--from equal to --to (one file, two spellings)", () => ["--from", "sqlite:original.db", "--to", `sqlite:${dir.path}/./original.db`], () => `kintsugi: --from and --to are the same store (${join(dir.path, "original.db")})\n`],
-    ["a SQLite source that does not exist", () => ["--from", "sqlite:missing.db", "--to", "etcd", "--config", "k.yaml"], () => `kintsugi: there is no SQLite database at ${join(dir.path, "missing.db")}\n`],
-    ["a target that holds data (what the first test copied)", () => ["--from", "sqlite:original.db", "--to", "etcd", "--config", "k.yaml"], () => `kintsugi: the etcd prefix ${prefix} already holds data (`],
-    ["an etcd that does not answer", () => ["--from", "etcd", "--to", "sqlite:new.db", "--config", "down.yaml"], () => "kintsugi: etcd at http://127.0.0.1:1 did not answer (reading /kintsugi/copy-in-progress): "],
+    [
+      "--from equal to --to (etcd)",
+      () => ["--from", "etcd", "--to", "etcd"],
+      () => "kintsugi: --from and --to are the same store (the etcd section of the config); copy between SQLite and etcd\n",
+    ],
+    [
+      "--from equal to --to (one file, two spellings)",
+      () => ["--from", "sqlite:original.db", "--to", `sqlite:${dir.path}/./original.db`],
+      () => `kintsugi: --from and --to are the same store (${join(dir.path, "original.db")})\n`,
+    ],
+    [
+      "a SQLite source that does not exist",
+      () => ["--from", "sqlite:missing.db", "--to", "etcd", "--config", "k.yaml"],
+      () => `kintsugi: there is no SQLite database at ${join(dir.path, "missing.db")}\n`,
+    ],
+    [
+      "a target that holds data (what the first test copied)",
+      () => ["--from", "sqlite:original.db", "--to", "etcd", "--config", "k.yaml"],
+      () => `kintsugi: the etcd prefix ${prefix} already holds data (`,
+    ],
+    [
+      "an etcd that does not answer",
+      () => ["--from", "etcd", "--to", "sqlite:new.db", "--config", "down.yaml"],
+      () => "kintsugi: etcd at http://127.0.0.1:1 did not answer (reading /kintsugi/copy-in-progress): ",
+    ],
     ["a config file that cannot be read", () => ["--from", "etcd", "--to", "sqlite:new.db", "--config", "nope.yaml"], () => "kintsugi: nope.yaml: cannot read"],
   ];
   for (const [name, args, message] of refused) {

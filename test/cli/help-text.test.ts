@@ -9,7 +9,12 @@ function everyCommand(command: Command, words: string[] = []): Array<{ words: st
 }
 
 describe("help text", () => {
-  const program = buildProgram({ out: () => undefined, client: () => { throw new Error("not used"); } });
+  const program = buildProgram({
+    out: () => undefined,
+    client: () => {
+      throw new Error("not used");
+    },
+  });
   for (const { words, command } of everyCommand(program)) {
     it(`kintsugi ${words.join(" ")} --help shows no duration in milliseconds`, () => {
       const help = command.helpInformation().replace(/\s+/g, " ");
@@ -18,9 +23,11 @@ describe("help text", () => {
       for (const option of command.options) {
         if (option.defaultValue === undefined) continue;
         const unit = /<(SECONDS|DURATION|MS)>/.exec(option.flags)?.[1];
-        if (unit === "SECONDS") assert.ok(Number(option.defaultValue) < 86_400, `${option.flags}: default ${String(option.defaultValue)} is no number of seconds`);
+        if (unit === "SECONDS")
+          assert.ok(Number(option.defaultValue) < 86_400, `${option.flags}: default ${String(option.defaultValue)} is no number of seconds`);
         assert.notEqual(unit, "MS", `${option.flags}: durations are given in seconds or as Go durations`);
-        if (unit === "DURATION") assert.ok(option.defaultValueDescription !== undefined, `${option.flags}: a parsed duration's default prints as milliseconds; describe it`);
+        if (unit === "DURATION")
+          assert.ok(option.defaultValueDescription !== undefined, `${option.flags}: a parsed duration's default prints as milliseconds; describe it`);
       }
     });
   }

@@ -25,7 +25,10 @@ describe("the CLI prints hostile text from sabakan and the API escaped (in-proce
   before(async () => {
     sabakan = await startFakeSabakan();
     sabakan.addMachine({ serial: SERIAL, rack: 0, ipv4: ["10.0.0.1"], state: "UNHEALTHY" });
-    k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } }, { startSchedule: false });
+    k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
+      { startSchedule: false },
+    );
   });
   after(async () => {
     await k.dispose();
@@ -47,6 +50,9 @@ describe("the CLI prints hostile text from sabakan and the API escaped (in-proce
     assert.doesNotMatch(table.stdout, RAW);
     const json = await cli("machine", "holds", "--json");
     assert.doesNotMatch(json.stdout, RAW);
-    assert.deepEqual(stringsIn(JSON.parse(json.stdout)).filter((s) => s.startsWith("swap")), [REASON]);
+    assert.deepEqual(
+      stringsIn(JSON.parse(json.stdout)).filter((s) => s.startsWith("swap")),
+      [REASON],
+    );
   });
 });

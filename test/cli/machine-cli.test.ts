@@ -28,12 +28,18 @@ describe("kintsugi machine hold, release and holds (in-process against a started
     assert.match(lines[1] ?? "", /^10\.0\.0\.1\s+api\s+anonymous\s+\S+Z\s+\S+Z\s+firmware test$/);
     assert.match(lines[2] ?? "", /^fd00::1\s+api\s+anonymous\s+\S+Z\s+2099-01-01T00:00:00Z\s+rack\\x07work$/, "control characters escaped");
     const json = JSON.parse((await cli("machine", "holds", "--json")).stdout) as Array<Record<string, string>>;
-    assert.deepEqual(json.map((h) => [h["address"], h["reason"]]), [["10.0.0.1", "firmware test"], ["fd00::1", "rack\x07work"]]);
+    assert.deepEqual(
+      json.map((h) => [h["address"], h["reason"]]),
+      [
+        ["10.0.0.1", "firmware test"],
+        ["fd00::1", "rack\x07work"],
+      ],
+    );
 
     const released = await cli("machine", "release", "fd00::1");
     assert.equal(released.code, 0, released.stderr);
     assert.equal((JSON.parse(released.stdout) as Record<string, string>)["reason"], "rack\x07work");
-    assert.equal(((JSON.parse((await cli("machine", "holds", "--json")).stdout)) as unknown[]).length, 1);
+    assert.equal((JSON.parse((await cli("machine", "holds", "--json")).stdout) as unknown[]).length, 1);
     assert.equal((await cli("machine", "release", "10.0.0.1")).code, 0);
     assert.deepEqual(await cli("machine", "holds"), { code: 0, stdout: "no machine is held\n", stderr: "" });
   });
@@ -41,7 +47,11 @@ describe("kintsugi machine hold, release and holds (in-process against a started
   const refused: Array<[string, string[], RegExp]> = [
     ["a hold without a reason", ["machine", "hold", "10.0.0.2"], /^kintsugi: machine hold: --reason TEXT is required: say why the machine is held/],
     ["an --until that is no time", ["machine", "hold", "10.0.0.2", "--reason", "x", "--until", "soon"], /invalid time "soon"/],
-    ["an --until in the past", ["machine", "hold", "10.0.0.2", "--reason", "x", "--until", "2020-01-01T00:00:00Z"], /until: must be after now .*\(INVALID_HOLD\)/],
+    [
+      "an --until in the past",
+      ["machine", "hold", "10.0.0.2", "--reason", "x", "--until", "2020-01-01T00:00:00Z"],
+      /until: must be after now .*\(INVALID_HOLD\)/,
+    ],
     ["an address that is an option", ["machine", "hold", "--reason", "x", "--", "-rf"], /address: invalid IP address: "-rf" \(INVALID_HOLD\)/],
     ["a release of a machine not held", ["machine", "release", "10.0.0.3"], /machine "10\.0\.0\.3" has no hold set through kintsugi .*\(NOT_FOUND\)/],
   ];

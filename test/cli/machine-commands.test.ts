@@ -37,7 +37,12 @@ describe("holdsTable: the holds as `machine holds` prints them", () => {
   it("aligns the columns, shows absent times as -, the source in lower case, and escapes control characters", () => {
     const table = holdsTable([
       hold({ until: "2026-11-23T12:00:00Z", reason: "bell\x07 and \x1b[2J" }),
-      hold({ address: "fd00::1", setBy: "annotation kintsugi.cybozu.io/hold on Node n1", setAt: null, source: "ANNOTATION" as MachineHoldFieldsFragment["source"] }),
+      hold({
+        address: "fd00::1",
+        setBy: "annotation kintsugi.cybozu.io/hold on Node n1",
+        setAt: null,
+        source: "ANNOTATION" as MachineHoldFieldsFragment["source"],
+      }),
     ]);
     assert.equal(
       table,

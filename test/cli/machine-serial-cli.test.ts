@@ -13,7 +13,10 @@ describe("kintsugi machine hold and release by serial (looked up in sabakan thro
     sabakan = await startFakeSabakan();
     sabakan.addMachine({ serial: "SN-0001", rack: 0, ipv4: ["10.0.0.7", "10.1.0.7"], state: "HEALTHY" });
     sabakan.addMachine({ serial: "SN-NOIP", rack: 0, ipv4: [], state: "HEALTHY" });
-    k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } }, { startSchedule: false });
+    k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
+      { startSchedule: false },
+    );
   });
   after(async () => {
     await k.dispose();

@@ -40,8 +40,33 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
     assert.equal(res.code, 0);
     const zero = "0001-01-01T00:00:00Z";
     const want = [
-      { index: "1", address: "10.0.0.1", nodename: "", machine_type: "qemu", operation: "unreachable", status: "queued", step: 0, step_status: "waiting", deleted: false, last_transition_time: "2026-11-22T05:00:00Z", drain_backoff_expire: zero },
-      { index: "2", address: "10.0.0.2", nodename: "", serial: "serial-2", machine_type: "ipmi-2.0", operation: "unhealthy", status: "queued", step: 0, step_status: "waiting", deleted: false, last_transition_time: "2026-11-22T05:00:00Z", drain_backoff_expire: zero },
+      {
+        index: "1",
+        address: "10.0.0.1",
+        nodename: "",
+        machine_type: "qemu",
+        operation: "unreachable",
+        status: "queued",
+        step: 0,
+        step_status: "waiting",
+        deleted: false,
+        last_transition_time: "2026-11-22T05:00:00Z",
+        drain_backoff_expire: zero,
+      },
+      {
+        index: "2",
+        address: "10.0.0.2",
+        nodename: "",
+        serial: "serial-2",
+        machine_type: "ipmi-2.0",
+        operation: "unhealthy",
+        status: "queued",
+        step: 0,
+        step_status: "waiting",
+        deleted: false,
+        last_transition_time: "2026-11-22T05:00:00Z",
+        drain_backoff_expire: zero,
+      },
     ];
     assert.equal(res.stdout, `${JSON.stringify(want, null, 4)}\n`);
   });
@@ -82,7 +107,21 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
     const backingOff = JSON.parse((await cli("list")).stdout)[1];
     assert.deepEqual(
       Object.keys(backingOff),
-      ["index", "address", "nodename", "serial", "machine_type", "operation", "status", "step", "step_status", "deleted", "last_transition_time", "drain_backoff_count", "drain_backoff_expire"],
+      [
+        "index",
+        "address",
+        "nodename",
+        "serial",
+        "machine_type",
+        "operation",
+        "status",
+        "step",
+        "step_status",
+        "deleted",
+        "last_transition_time",
+        "drain_backoff_count",
+        "drain_backoff_expire",
+      ],
       "RepairQueueEntry's field order, drain_backoff_count included",
     );
     assert.equal(backingOff.drain_backoff_count, 3);
@@ -101,7 +140,15 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
     assert.deepEqual(await cli("delete-finished"), { code: 0, stdout: "1\n3\n", stderr: "" });
     assert.deepEqual(await cli("delete-unfinished"), { code: 0, stdout: "2\n", stderr: "" });
     const listed = JSON.parse((await cli("list")).stdout) as Array<{ index: string; deleted: boolean }>;
-    assert.deepEqual(listed.map((e) => [e.index, e.deleted]), [["1", true], ["2", true], ["3", true], ["4", true]]);
+    assert.deepEqual(
+      listed.map((e) => [e.index, e.deleted]),
+      [
+        ["1", true],
+        ["2", true],
+        ["3", true],
+        ["4", true],
+      ],
+    );
   });
 
   it("says which server it cannot reach", async () => {

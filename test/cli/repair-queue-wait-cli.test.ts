@@ -85,10 +85,18 @@ describe("kintsugi repair-queue wait (as ckecli repair-queue wait)", () => {
     ["a zero interval", ["--interval-seconds", "0"], /^kintsugi: --interval-seconds must be greater than zero\n$/],
     ["a zero interval, as a duration", ["--interval", "0s"], /^kintsugi: --interval must be greater than zero\n$/],
     ["an interval past node's timers", ["--interval-seconds", "2147484"], /--interval-seconds must be at most 2147483 seconds/],
-    ["seconds that are no number", ["--timeout-seconds", "soon"], /option '--timeout-seconds <SECONDS>' argument 'soon' is invalid\. must be a whole number of seconds/],
+    [
+      "seconds that are no number",
+      ["--timeout-seconds", "soon"],
+      /option '--timeout-seconds <SECONDS>' argument 'soon' is invalid\. must be a whole number of seconds/,
+    ],
     ["seconds with a unit", ["--interval-seconds", "2s"], /option '--interval-seconds <SECONDS>' argument '2s' is invalid/],
     ["a duration that is none", ["--timeout", "soon"], /invalid duration "soon"/],
-    ["both spellings of the timeout", ["--timeout", "5s", "--timeout-seconds", "5"], /option '--timeout <DURATION>' cannot be used with option '--timeout-seconds <SECONDS>'/],
+    [
+      "both spellings of the timeout",
+      ["--timeout", "5s", "--timeout-seconds", "5"],
+      /option '--timeout <DURATION>' cannot be used with option '--timeout-seconds <SECONDS>'/,
+    ],
     ["an argument", ["now"], /too many arguments/],
   ];
   for (const [name, args, pattern] of refusals) {

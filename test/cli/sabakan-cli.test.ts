@@ -86,7 +86,10 @@ describe("kintsugi sabakan and kintsugi cluster (the real binary against a start
     assert.equal(cluster.name, "prod");
     assert.equal(cluster.service_subnet, "10.68.0.0/16");
     assert.equal(cluster.nodes.length, 2);
-    assert.deepEqual(cluster.nodes.map((n: { control_plane: boolean }) => n.control_plane), [true, false]);
+    assert.deepEqual(
+      cluster.nodes.map((n: { control_plane: boolean }) => n.control_plane),
+      [true, false],
+    );
     assert.match(cluster.nodes[0].address, /^10\.\d\.0\.1$/);
     assert.deepEqual(await cli("cluster", "get", "--generation", "1"), got, "generation 1 is the one in force");
     const missing = await cli("cluster", "get", "--generation", "7");
@@ -106,7 +109,13 @@ describe("kintsugi sabakan and kintsugi cluster (the real binary against a start
     const history = await cli("cluster", "history", "--last", "5");
     assert.equal(history.code, 0);
     const records = JSON.parse(history.stdout) as Array<{ outcome: string; generation: number; trigger: string; policy: string }>;
-    assert.deepEqual(records.map((r) => [r.outcome, r.generation, r.trigger, r.policy]), [["GENERATED", 1, "TEMPLATE", "WEIGHTED"], ["FAILED", 1, "OPERATOR", "WEIGHTED"]]);
+    assert.deepEqual(
+      records.map((r) => [r.outcome, r.generation, r.trigger, r.policy]),
+      [
+        ["GENERATED", 1, "TEMPLATE", "WEIGHTED"],
+        ["FAILED", 1, "OPERATOR", "WEIGHTED"],
+      ],
+    );
     assert.equal((await cli("cluster", "history", "--last", "x")).code, 1);
   });
 
@@ -116,7 +125,11 @@ describe("kintsugi sabakan and kintsugi cluster (the real binary against a start
     assert.deepEqual(await cli("sabakan", "get-variables"), { code: 1, stdout: "", stderr: "kintsugi: not found\n" });
     const text = `{"having": {"racks": [1, 2]},\n "notHaving": {"roles": ["boot"], "states": ["RETIRED", "RETIRING"], "serials": ["x"]}}`;
     const path = file("vars.json", text);
-    assert.deepEqual(await cli("sabakan", "set-variables", path), { code: 0, stdout: "", stderr: `kintsugi: warning: ${path}: notHaving.serials: unknown key, ignored as CKE ignores it\n` });
+    assert.deepEqual(await cli("sabakan", "set-variables", path), {
+      code: 0,
+      stdout: "",
+      stderr: `kintsugi: warning: ${path}: notHaving.serials: unknown key, ignored as CKE ignores it\n`,
+    });
     assert.deepEqual(await cli("sabakan", "get-variables"), { code: 0, stdout: text, stderr: "" });
     const applied = await k.gql(`{ clusterVariables { having { racks } notHaving { roles states } } }`);
     assert.deepEqual(applied.data?.["clusterVariables"], { having: { racks: [1, 2] }, notHaving: { roles: ["boot"], states: ["RETIRED", "RETIRING"] } });
@@ -124,7 +137,11 @@ describe("kintsugi sabakan and kintsugi cluster (the real binary against a start
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /having\.racks\[0\]: must be >= 0 \(INVALID_MACHINE_PARAMS\)/);
     assert.equal((await cli("sabakan", "get-variables")).stdout, text, "kept");
-    assert.deepEqual(await cli("auto-repair", "get-variables"), { code: 1, stdout: "", stderr: "kintsugi: not found\n" }, "auto-repair's variables are separate");
+    assert.deepEqual(
+      await cli("auto-repair", "get-variables"),
+      { code: 1, stdout: "", stderr: "kintsugi: not found\n" },
+      "auto-repair's variables are separate",
+    );
   });
 
   it("enables, disables and reports cluster generation", async () => {

@@ -12,7 +12,12 @@ import { tempDir } from "../support/temp-dir.js";
  * Runs the real `kintsugi serve` on `config` in a fresh directory holding `files` (with their `modes`), as `as` if
  * given, and returns its stderr; it must refuse to start.
  */
-async function refusedServe(config: string, files: Record<string, string>, modes: Record<string, number> = {}, as?: { uid: number; gid: number }): Promise<string> {
+async function refusedServe(
+  config: string,
+  files: Record<string, string>,
+  modes: Record<string, number> = {},
+  as?: { uid: number; gid: number },
+): Promise<string> {
   const dir = tempDir();
   try {
     writeFileSync(join(dir.path, "k.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\n${config}`);
@@ -51,7 +56,12 @@ describe("kintsugi serve and check-config never print a secret", () => {
   // File modes do not stop root: as root, kintsugi runs as nobody, and the file stays root's alone.
   const { as, skip } = runAsForFileModes();
   it("serve refuses an unreadable kubeconfig by name, without its content", { skip }, async () => {
-    const stderr = await refusedServe("kubernetes: { kubeconfig: ./kc }\n", { kc: `users:\n- name: u\n  user: { token: ${SECRET} }\n` }, { kc: as ? 0o600 : 0o000 }, as);
+    const stderr = await refusedServe(
+      "kubernetes: { kubeconfig: ./kc }\n",
+      { kc: `users:\n- name: u\n  user: { token: ${SECRET} }\n` },
+      { kc: as ? 0o600 : 0o000 },
+      as,
+    );
     assert.equal(stderr, "kintsugi: k.yaml: kubernetes.kubeconfig: ./kc: cannot read the kubeconfig: permission denied\n");
   });
 

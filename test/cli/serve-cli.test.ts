@@ -21,7 +21,11 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
       const server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       try {
         const url = await server.url;
-        const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
+        const res = await fetch(`${url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ repairQueueEnabled }" }),
+        });
         assert.deepEqual(await res.json(), { data: { repairQueueEnabled: true } });
         assert.ok(existsSync(join(dir.path, "state", "k.db")), "the database is created relative to the working directory");
       } finally {
@@ -77,7 +81,11 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
       const server = serveProcess(["--config", "kintsugi.yaml"], dir.path, { ...process.env, NODE_ENV: "production" });
       try {
         const url = await server.url;
-        const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ __schema { queryType { name } } }" }) });
+        const res = await fetch(`${url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "{ __schema { queryType { name } } }" }),
+        });
         assert.deepEqual(await res.json(), { data: { __schema: { queryType: { name: "Query" } } } });
       } finally {
         server.child.kill("SIGTERM");
@@ -117,17 +125,26 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
     const dir = tempDir();
     try {
       const good = join(dir.path, "good.yaml");
-      writeFileSync(good, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`);
+      writeFileSync(
+        good,
+        `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`,
+      );
       assert.deepEqual(await runCliInProcess(["check-config", good]), { code: 0, stdout: `${good}: ok\n`, stderr: "" });
       const bad = join(dir.path, "bad.yaml");
-      writeFileSync(bad, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo], watch_seconds: -1 }]\n          health_check_command: [echo]\n  colour: blue\n`);
+      writeFileSync(
+        bad,
+        `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo], watch_seconds: -1 }]\n          health_check_command: [echo]\n  colour: blue\n`,
+      );
       const res = await runCliInProcess(["check-config", bad]);
       assert.equal(res.code, 1);
       assert.match(res.stderr, /repair\.repair_procedures\[0\]\.repair_operations\[0\]\.repair_steps\[0\]\.watch_seconds: must be >= 0/);
       assert.doesNotMatch(res.stderr, /colour/, "an unknown key of CKE's repair section is no refusal");
       // CKE ignores keys it does not know in its repair section; kintsugi loads it as CKE does and says so.
       const cke = join(dir.path, "cke.yaml");
-      writeFileSync(cke, `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n          success_command_timeout_seconds: 30\n`);
+      writeFileSync(
+        cke,
+        `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n          success_command_timeout_seconds: 30\n`,
+      );
       assert.deepEqual(await runCliInProcess(["check-config", cke]), {
         code: 0,
         stdout: `${cke}: warning: repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds: unknown key, ignored as CKE ignores it\n${cke}: ok\n`,
@@ -135,7 +152,10 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
       });
       // sabakan's bmc.type is IPMI-2.0 or iDRAC-9 and the match is exact: a value that differs only by case is named.
       const cased = join(dir.path, "cased.yaml");
-      writeFileSync(cased, `repair:\n  repair_procedures:\n    - machine_types: [ipmi-2.0, iDRAC-9, qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`);
+      writeFileSync(
+        cased,
+        `repair:\n  repair_procedures:\n    - machine_types: [ipmi-2.0, iDRAC-9, qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`,
+      );
       assert.deepEqual(await runCli(["check-config", cased]), {
         code: 0,
         stdout: `${cased}: warning: repair.repair_procedures[0].machine_types[0]: "ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine\n${cased}: ok\n`,

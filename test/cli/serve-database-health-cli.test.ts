@@ -64,7 +64,11 @@ describe("the database under other processes and a read-only file (the real bina
         assert.deepEqual((await post(url, "mutation { setRepairQueueEnabled(enabled: false) }")).data, { setRepairQueueEnabled: false });
         const lock = await holdWriteLock(join(dir.path, "k.db"));
         try {
-          assert.deepEqual(await health(url), { status: 200, body: { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() } }, "another process's lock is not ill health");
+          assert.deepEqual(
+            await health(url),
+            { status: 200, body: { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() } },
+            "another process's lock is not ill health",
+          );
           assert.deepEqual((await post(url, "{ repairQueueEnabled }")).data, { repairQueueEnabled: false }, "reads go on");
           const busy = await post(url, "mutation { setRepairQueueEnabled(enabled: true) }");
           assert.equal(busy.errors?.[0]?.extensions?.type, "STORE_BUSY");
@@ -92,7 +96,10 @@ describe("the database under other processes and a read-only file (the real bina
       if (as) for (const name of [".", ...readdirSync(dir.path)]) chownSync(join(dir.path, name), as.uid, as.gid);
       const writable = serveProcess(["--config", "k.yaml"], dir.path, undefined, as);
       try {
-        assert.deepEqual(await health(await writable.url), { status: 200, body: { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() } });
+        assert.deepEqual(await health(await writable.url), {
+          status: 200,
+          body: { status: "ok", store: "sqlite", replica: hostname(), leader: true, leaderName: hostname() },
+        });
       } finally {
         await stop(writable);
       }

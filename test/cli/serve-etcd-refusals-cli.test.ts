@@ -72,7 +72,8 @@ describe("kintsugi serve on etcd refuses to start with one line, no stack (serve
 
 describe("kintsugi serve on a real etcd refuses a prefix it cannot use with one line, no stack", { skip: ETCD_SKIP }, () => {
   const suite = suiteEtcd("serve-refusals");
-  const config = (prefix: string, extra = "") => `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(suite.etcd.endpoints)}\n  prefix: ${prefix}\n${extra}`;
+  const config = (prefix: string, extra = "") =>
+    `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(suite.etcd.endpoints)}\n  prefix: ${prefix}\n${extra}`;
 
   it("a schema key that is not kintsugi's, its value quoted with control characters escaped", async () => {
     await suite.client.put("/not-kintsugi/schema").value("hello\x1b[2J\u202e");
@@ -88,6 +89,9 @@ describe("kintsugi serve on a real etcd refuses a prefix it cannot use with one 
       await store.close();
     }
     const res = await serveOn(config("/contradicts/", "constraints:\n  maximum-workers: 2\n"));
-    assertOneLine(res, /^kintsugi: constraints \(config file and values stored in etcd together\): maximum-workers \(2\) must be 0 \(unlimited\) or >= minimum-workers \(5\)$/);
+    assertOneLine(
+      res,
+      /^kintsugi: constraints \(config file and values stored in etcd together\): maximum-workers \(2\) must be 0 \(unlimited\) or >= minimum-workers \(5\)$/,
+    );
   });
 });

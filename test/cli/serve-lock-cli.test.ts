@@ -8,7 +8,11 @@ import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
 async function queueEnabled(url: string): Promise<unknown> {
-  const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
+  const res = await fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "{ repairQueueEnabled }" }),
+  });
   return res.json();
 }
 

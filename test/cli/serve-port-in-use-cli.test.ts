@@ -81,7 +81,10 @@ describe("kintsugi serve with store: etcd on a port in use (the real binary)", {
     const dir = tempDir();
     const { port, server } = await occupiedPort();
     try {
-      const res = await serveIn(dir.path, `listen: "127.0.0.1:${port}"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(suite.etcd.endpoints)}\n  prefix: /port-in-use/\n`);
+      const res = await serveIn(
+        dir.path,
+        `listen: "127.0.0.1:${port}"\nstore: etcd\netcd:\n  endpoints: ${JSON.stringify(suite.etcd.endpoints)}\n  prefix: /port-in-use/\n`,
+      );
       assertInUse(res, port);
       assert.deepEqual(await suite.client.getAll().keys(), [], "keys written to etcd");
     } finally {

@@ -52,20 +52,33 @@ describe("kintsugi auto-repair and constraints (the real binary against a starte
       notHaving: { roles: ["boot"] },
     });
     const printed = (await cli("auto-repair", "get-variables")).stdout;
-    assert.deepEqual(await cli("auto-repair", "set-variables", file("again.json", printed)), { code: 0, stdout: "", stderr: "" }, "get-variables output feeds set-variables");
+    assert.deepEqual(
+      await cli("auto-repair", "set-variables", file("again.json", printed)),
+      { code: 0, stdout: "", stderr: "" },
+      "get-variables output feeds set-variables",
+    );
   });
 
   it("ignores the keys CKE ignores, naming each on stderr, and keeps the file as given", async () => {
-    const path = file("unknown.json", `{"having": {"rack": [1], "states": ["UNREACHABLE"], "labels": [{"name": "a", "value": "b", "op": "="}]}, "Nothaving": {"roles": ["boot"]}, "comment": "x"}\n`);
+    const path = file(
+      "unknown.json",
+      `{"having": {"rack": [1], "states": ["UNREACHABLE"], "labels": [{"name": "a", "value": "b", "op": "="}]}, "Nothaving": {"roles": ["boot"]}, "comment": "x"}\n`,
+    );
     const res = await cli("auto-repair", "set-variables", path);
     assert.deepEqual(res, {
       code: 0,
       stdout: "",
-      stderr: [`comment`, `having.rack`, `having.labels[0].op`].map((key) => `kintsugi: warning: ${path}: ${key}: unknown key, ignored as CKE ignores it\n`).join(""),
+      stderr: [`comment`, `having.rack`, `having.labels[0].op`]
+        .map((key) => `kintsugi: warning: ${path}: ${key}: unknown key, ignored as CKE ignores it\n`)
+        .join(""),
     });
     assert.equal((await cli("auto-repair", "get-variables")).stdout, readFileSync(path, "utf8"));
     const applied = await k.gql(`{ autoRepairVariables { having { racks states labels { name value } } notHaving { roles } } }`);
-    assert.deepEqual(applied.data?.["autoRepairVariables"], { having: { racks: null, states: ["UNREACHABLE"], labels: [{ name: "a", value: "b" }] }, notHaving: { roles: ["boot"] } }, "Nothaving is notHaving, as Go's encoding/json matches keys");
+    assert.deepEqual(
+      applied.data?.["autoRepairVariables"],
+      { having: { racks: null, states: ["UNREACHABLE"], labels: [{ name: "a", value: "b" }] }, notHaving: { roles: ["boot"] } },
+      "Nothaving is notHaving, as Go's encoding/json matches keys",
+    );
   });
 
   it("rejects bad variable files naming the problem, and keeps the stored variables", async () => {
@@ -111,15 +124,27 @@ describe("kintsugi auto-repair and constraints (the real binary against a starte
     const values = JSON.parse(shown.stdout) as Record<string, number>;
     assert.equal(values["minimum-workers-rate"], 50);
     assert.equal(values["maximum-unreachable-nodes-for-reboot"], 2);
-    assert.deepEqual(Object.keys(values).slice(0, 5), ["control-plane-count", "minimum-workers-rate", "maximum-unreachable-nodes-for-reboot", "maximum-repair-queue-entries", "wait-seconds-to-repair-rebooting"]);
+    assert.deepEqual(Object.keys(values).slice(0, 5), [
+      "control-plane-count",
+      "minimum-workers-rate",
+      "maximum-unreachable-nodes-for-reboot",
+      "maximum-repair-queue-entries",
+      "wait-seconds-to-repair-rebooting",
+    ]);
   });
 
   it("rejects bad constraints with the reason", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["nope", "1"], /unknown constraint "nope"/],
-      [["maximum-repair-queue-entries", "-1"], /must be an integer >= 0, got -1: a negative limit would enqueue nothing \(it does not mean unlimited\) \(INVALID_CONSTRAINT\)/],
+      [
+        ["maximum-repair-queue-entries", "-1"],
+        /must be an integer >= 0, got -1: a negative limit would enqueue nothing \(it does not mean unlimited\) \(INVALID_CONSTRAINT\)/,
+      ],
       [["maximum-repair-queue-entries", "ten"], /"ten" is not an integer/],
-      [["wait-seconds-to-replace-control-plane", "-5"], /wait-seconds-to-replace-control-plane must be an integer >= 0, got -5: 0 replaces at once; a negative wait has no meaning \(INVALID_CONSTRAINT\)/],
+      [
+        ["wait-seconds-to-replace-control-plane", "-5"],
+        /wait-seconds-to-replace-control-plane must be an integer >= 0, got -5: 0 replaces at once; a negative wait has no meaning \(INVALID_CONSTRAINT\)/,
+      ],
     ];
     for (const [args, pattern] of cases) {
       const res = await cli("constraints", "set", ...args);

@@ -38,7 +38,12 @@ async function writeGoodFiles(dir: string): Promise<void> {
   writeFileSync(join(dir, "server.pem"), server.certPem);
   writeFileSync(join(dir, "server.key"), server.keyPem, { mode: 0o600 });
   writeFileSync(join(dir, "tokens.yaml"), `- { name: ops, role: admin, sha256: "${SHA}" }\n`);
-  const kubeconfig = { clusters: [{ name: "c", cluster: { server: "https://127.0.0.1:6443" } }], users: [{ name: "u", user: { token: "t" } }], contexts: [{ name: "x", context: { cluster: "c", user: "u" } }], "current-context": "x" };
+  const kubeconfig = {
+    clusters: [{ name: "c", cluster: { server: "https://127.0.0.1:6443" } }],
+    users: [{ name: "u", user: { token: "t" } }],
+    contexts: [{ name: "x", context: { cluster: "c", user: "u" } }],
+    "current-context": "x",
+  };
   writeFileSync(join(dir, "kubeconfig"), JSON.stringify(kubeconfig));
   writeFileSync(join(dir, "fix"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
 }
@@ -58,38 +63,129 @@ const REPAIR_WITH = (step: string, health = `[echo, "true"]`) =>
   `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [${step}]\n          health_check_command: ${health}`;
 
 const CASES: readonly RefusalCase[] = [
-  { name: "a config file that does not exist", check: "config-file", prepare: (dir) => rmSync(join(dir, "k.yaml")), says: /k\.yaml: cannot read the config file: no such file$/ },
+  {
+    name: "a config file that does not exist",
+    check: "config-file",
+    prepare: (dir) => rmSync(join(dir, "k.yaml")),
+    says: /k\.yaml: cannot read the config file: no such file$/,
+  },
   { name: "a config file that is not YAML", check: "yaml", text: "repair: [unclosed\n", says: /k\.yaml: invalid YAML at line/ },
-  { name: "a value out of range", check: "schema", sections: () => ({ repair: "repair: { max_concurrent_repairs: 0 }" }), says: /k\.yaml: repair\.max_concurrent_repairs: must be > 0$/ },
-  { name: "proof of repair no entry could gather", check: "schema", sections: () => ({ repair: `${REPAIR_WITH("{ repair_command: [echo], watch_seconds: 60 }")}\n          success_requires: [sabakan_healthy]` }), says: /success_requires\[0\]: operation "unreachable": success_requires sabakan_healthy can never hold without a sabakan section/ },
-  { name: "a listener off loopback without an auth section", check: "schema", sections: () => ({ listen: `listen: "0.0.0.0:0"`, auth: "" }), says: /k\.yaml: auth: listen address 0\.0\.0\.0 is not a loopback address/ },
-  { name: "credentials in sabakan.url", check: "schema", sections: () => ({ extra: `sabakan: { url: "http://u:p@127.0.0.1:10080" }` }), says: /k\.yaml: sabakan\.url: must not hold a user name or password/ },
-  { name: "a tokens file that is not a list", check: "tokens-file", prepare: (dir) => writeFileSync(join(dir, "tokens.yaml"), "name: ops\n"), says: /auth\.tokens_file: .*tokens\.yaml: must be a YAML list of \{ name, role, sha256 \}$/ },
-  { name: "a token name in auth.tokens and the tokens file", check: "tokens-file", sections: (dir) => ({ auth: `auth: { anonymous: operator, tokens_file: ${JSON.stringify(join(dir, "tokens.yaml"))}, tokens: [{ name: ops, role: viewer, sha256: "${SHA}" }] }` }), says: /auth\.tokens: token names must be unique .*: ops$/ },
-  { name: "a TLS key that cannot be read", check: "tls-files", prepare: (dir) => (rmSync(join(dir, "server.key")), mkdirSync(join(dir, "server.key"))), says: /tls\.key_file: .*server\.key: cannot read: is a directory$/ },
-  { name: "a TLS certificate file without a certificate", check: "tls-files", prepare: (dir) => writeFileSync(join(dir, "server.pem"), "hello\n"), says: /tls\.cert_file: .*server\.pem: no PEM certificate/ },
+  {
+    name: "a value out of range",
+    check: "schema",
+    sections: () => ({ repair: "repair: { max_concurrent_repairs: 0 }" }),
+    says: /k\.yaml: repair\.max_concurrent_repairs: must be > 0$/,
+  },
+  {
+    name: "proof of repair no entry could gather",
+    check: "schema",
+    sections: () => ({ repair: `${REPAIR_WITH("{ repair_command: [echo], watch_seconds: 60 }")}\n          success_requires: [sabakan_healthy]` }),
+    says: /success_requires\[0\]: operation "unreachable": success_requires sabakan_healthy can never hold without a sabakan section/,
+  },
+  {
+    name: "a listener off loopback without an auth section",
+    check: "schema",
+    sections: () => ({ listen: `listen: "0.0.0.0:0"`, auth: "" }),
+    says: /k\.yaml: auth: listen address 0\.0\.0\.0 is not a loopback address/,
+  },
+  {
+    name: "credentials in sabakan.url",
+    check: "schema",
+    sections: () => ({ extra: `sabakan: { url: "http://u:p@127.0.0.1:10080" }` }),
+    says: /k\.yaml: sabakan\.url: must not hold a user name or password/,
+  },
+  {
+    name: "a tokens file that is not a list",
+    check: "tokens-file",
+    prepare: (dir) => writeFileSync(join(dir, "tokens.yaml"), "name: ops\n"),
+    says: /auth\.tokens_file: .*tokens\.yaml: must be a YAML list of \{ name, role, sha256 \}$/,
+  },
+  {
+    name: "a token name in auth.tokens and the tokens file",
+    check: "tokens-file",
+    sections: (dir) => ({
+      auth: `auth: { anonymous: operator, tokens_file: ${JSON.stringify(join(dir, "tokens.yaml"))}, tokens: [{ name: ops, role: viewer, sha256: "${SHA}" }] }`,
+    }),
+    says: /auth\.tokens: token names must be unique .*: ops$/,
+  },
+  {
+    name: "a TLS key that cannot be read",
+    check: "tls-files",
+    prepare: (dir) => (rmSync(join(dir, "server.key")), mkdirSync(join(dir, "server.key"))),
+    says: /tls\.key_file: .*server\.key: cannot read: is a directory$/,
+  },
+  {
+    name: "a TLS certificate file without a certificate",
+    check: "tls-files",
+    prepare: (dir) => writeFileSync(join(dir, "server.pem"), "hello\n"),
+    says: /tls\.cert_file: .*server\.pem: no PEM certificate/,
+  },
   {
     name: "an etcd CA file that does not exist",
     check: "etcd-tls-files",
     sections: (dir) => ({ extra: `store: etcd\netcd: { endpoints: ["https://127.0.0.1:2379"], tls-ca-file: ${JSON.stringify(join(dir, "missing-ca.pem"))} }` }),
     says: /etcd\.tls-ca-file: .*missing-ca\.pem: cannot read: no such file$/,
   },
-  { name: "a kubeconfig that does not exist", check: "kubeconfig", prepare: (dir) => rmSync(join(dir, "kubeconfig")), says: /kubernetes\.kubeconfig: .*kubeconfig: cannot read the kubeconfig: no such file$/ },
-  { name: "a kubeconfig without a current context", check: "kubeconfig", prepare: (dir) => writeFileSync(join(dir, "kubeconfig"), "clusters: []\n"), says: /kubernetes\.kubeconfig: .*kubeconfig: the kubeconfig has no current-context$/ },
-  { name: "in-cluster credentials outside a Pod", check: "in-cluster-credentials", sections: () => ({ kubernetes: "kubernetes: {}" }), says: /k\.yaml: kubernetes: names no kubeconfig, .*KUBERNETES_SERVICE_HOST is not set/ },
-  { name: "a repair command that is not executable", check: "commands", prepare: (dir) => chmodSync(join(dir, "fix"), 0o644), says: /repair_steps\[0\]\.repair_command: ".*fix": is not executable/ },
-  { name: "a repair command that does not exist", check: "commands", prepare: (dir) => rmSync(join(dir, "fix")), says: /repair_steps\[0\]\.repair_command: ".*fix": no such file$/ },
-  { name: "a health check program that is in no directory of PATH", check: "commands", sections: (dir) => ({ repair: REPAIR_WITH(`{ repair_command: [${JSON.stringify(join(dir, "fix"))}] }`, "[no-such-kintsugi-health-check]") }), says: /repair_operations\[0\]\.health_check_command: "no-such-kintsugi-health-check": no executable of that name in any directory of PATH$/ },
-  { name: "a database whose directory is a file", check: "database-path", prepare: (dir) => writeFileSync(join(dir, "state"), "a file where the directory should be"), says: /k\.yaml: database: .*state\/k\.db: cannot be created: .*\/state is not a directory$/ },
+  {
+    name: "a kubeconfig that does not exist",
+    check: "kubeconfig",
+    prepare: (dir) => rmSync(join(dir, "kubeconfig")),
+    says: /kubernetes\.kubeconfig: .*kubeconfig: cannot read the kubeconfig: no such file$/,
+  },
+  {
+    name: "a kubeconfig without a current context",
+    check: "kubeconfig",
+    prepare: (dir) => writeFileSync(join(dir, "kubeconfig"), "clusters: []\n"),
+    says: /kubernetes\.kubeconfig: .*kubeconfig: the kubeconfig has no current-context$/,
+  },
+  {
+    name: "in-cluster credentials outside a Pod",
+    check: "in-cluster-credentials",
+    sections: () => ({ kubernetes: "kubernetes: {}" }),
+    says: /k\.yaml: kubernetes: names no kubeconfig, .*KUBERNETES_SERVICE_HOST is not set/,
+  },
+  {
+    name: "a repair command that is not executable",
+    check: "commands",
+    prepare: (dir) => chmodSync(join(dir, "fix"), 0o644),
+    says: /repair_steps\[0\]\.repair_command: ".*fix": is not executable/,
+  },
+  {
+    name: "a repair command that does not exist",
+    check: "commands",
+    prepare: (dir) => rmSync(join(dir, "fix")),
+    says: /repair_steps\[0\]\.repair_command: ".*fix": no such file$/,
+  },
+  {
+    name: "a health check program that is in no directory of PATH",
+    check: "commands",
+    sections: (dir) => ({ repair: REPAIR_WITH(`{ repair_command: [${JSON.stringify(join(dir, "fix"))}] }`, "[no-such-kintsugi-health-check]") }),
+    says: /repair_operations\[0\]\.health_check_command: "no-such-kintsugi-health-check": no executable of that name in any directory of PATH$/,
+  },
+  {
+    name: "a database whose directory is a file",
+    check: "database-path",
+    prepare: (dir) => writeFileSync(join(dir, "state"), "a file where the directory should be"),
+    says: /k\.yaml: database: .*state\/k\.db: cannot be created: .*\/state is not a directory$/,
+  },
 ];
 
 /** Writes the good files and a config (the good one with `sections` laid over it) into a new directory. */
-async function world(sections: (dir: string) => Partial<Record<Section, string>> = () => ({}), text?: string): Promise<{ dir: string; file: string; remove: () => void }> {
+async function world(
+  sections: (dir: string) => Partial<Record<Section, string>> = () => ({}),
+  text?: string,
+): Promise<{ dir: string; file: string; remove: () => void }> {
   const temp = tempDir("kintsugi-start-refusals-");
   await writeGoodFiles(temp.path);
   const file = join(temp.path, "k.yaml");
   const all = { ...goodSections(temp.path), ...sections(temp.path) };
-  writeFileSync(file, text ?? `${Object.values(all).filter((s) => s !== "").join("\n")}\n`);
+  writeFileSync(
+    file,
+    text ??
+      `${Object.values(all)
+        .filter((s) => s !== "")
+        .join("\n")}\n`,
+  );
   return { dir: temp.path, file, remove: temp.remove };
 }
 
@@ -97,7 +193,9 @@ async function world(sections: (dir: string) => Partial<Record<Section, string>>
 async function checkConfig(file: string, env: StartEnvironment = ENV): Promise<CliResult> {
   let stdout = "";
   try {
-    await checkConfigCommand((text) => void (stdout += text), env).exitOverride().parseAsync([file], { from: "user" });
+    await checkConfigCommand((text) => void (stdout += text), env)
+      .exitOverride()
+      .parseAsync([file], { from: "user" });
     return { code: 0, stdout, stderr: "" };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
@@ -115,7 +213,10 @@ async function refusedServe(file: string, dir: string): Promise<CliResult> {
 
 describe("check-config reports what serve refuses at start, for every start check (the real serve)", { concurrency: 4 }, () => {
   it("every start check has a case", () => {
-    assert.deepEqual(START_CHECKS.filter((check) => !CASES.some((c) => c.check === check)), []);
+    assert.deepEqual(
+      START_CHECKS.filter((check) => !CASES.some((c) => c.check === check)),
+      [],
+    );
   });
 
   it("the good config passes every check: check-config says ok", async () => {
@@ -190,26 +291,34 @@ describe("check-config reports what serve refuses at start, for every start chec
       rmSync(join(w.dir, "fix"));
       writeFileSync(join(w.dir, "tokens.yaml"), "name: ops\n");
       const report = await runStartChecks(w.file, ENV);
-      assert.deepEqual(report.problems.map((p) => [p.check, p.path]), [
-        ["schema", "runner.interval_seconds"],
-        ["tokens-file", "auth.tokens_file"],
-        ["commands", "repair.repair_procedures[0].repair_operations[0].repair_steps[0].repair_command"],
-      ]);
+      assert.deepEqual(
+        report.problems.map((p) => [p.check, p.path]),
+        [
+          ["schema", "runner.interval_seconds"],
+          ["tokens-file", "auth.tokens_file"],
+          ["commands", "repair.repair_procedures[0].repair_operations[0].repair_steps[0].repair_command"],
+        ],
+      );
     } finally {
       w.remove();
     }
   });
 
   it("a malformed key of the auth section does not hide its tokens file's problem", async () => {
-    const w = await world((dir) => ({ auth: `auth: { anonymous: operator, tokens_file: ${JSON.stringify(join(dir, "tokens.yaml"))}, tokens: [{ name: ops }] }` }));
+    const w = await world((dir) => ({
+      auth: `auth: { anonymous: operator, tokens_file: ${JSON.stringify(join(dir, "tokens.yaml"))}, tokens: [{ name: ops }] }`,
+    }));
     try {
       writeFileSync(join(w.dir, "tokens.yaml"), "name: ops\n");
       const report = await runStartChecks(w.file, ENV);
-      assert.deepEqual(report.problems.map((p) => [p.check, p.path]), [
-        ["schema", "auth.tokens[0].role"],
-        ["schema", "auth.tokens[0].sha256"],
-        ["tokens-file", "auth.tokens_file"],
-      ]);
+      assert.deepEqual(
+        report.problems.map((p) => [p.check, p.path]),
+        [
+          ["schema", "auth.tokens[0].role"],
+          ["schema", "auth.tokens[0].sha256"],
+          ["tokens-file", "auth.tokens_file"],
+        ],
+      );
     } finally {
       w.remove();
     }

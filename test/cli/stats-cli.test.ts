@@ -27,7 +27,10 @@ describe("kintsugi stats, stats machine and stats frequent (in-process against a
       { address: "10.1.0.1", createdAt: NOW - 5 * HOUR, drainMin: 10, watchMin: 50, status: "failed" },
       { address: "10.9.9.9", machineType: "dell\x1b[31m", createdAt: NOW - 4 * HOUR, drainMin: 0, watchMin: 90, status: "succeeded" },
     ]);
-    k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } }, { databasePath, now: () => NOW, startSchedule: false });
+    k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } },
+      { databasePath, now: () => NOW, startSchedule: false },
+    );
   });
   after(async () => {
     await k.dispose();
@@ -38,18 +41,27 @@ describe("kintsugi stats, stats machine and stats frequent (in-process against a
   it("prints a readable table grouped as asked, hostile machine types escaped", async () => {
     const res = await cli("stats", ...RANGE, "--group-by", "machine_type,rack");
     assert.equal(res.code, 0, res.stderr);
-    assert.deepEqual(res.stdout.trimEnd().split("\n").map((l) => l.split(/\s{2,}/)), [
-      ["MACHINE TYPE", "RACK", "ENTRIES", "SUCCEEDED", "FAILED", "DELETED", "SUCCESS", "TTR P50", "TTR P90", "TTR MAX", "DRAINING", "STEPS P50", "STEPS MAX"],
-      ["qemu", "1", "2", "1", "1", "0", "50.0%", "10m", "1h", "1h", "12m", "1", "1"],
-      ["dell\\x1b[31m", "unknown", "1", "1", "0", "0", "100.0%", "1h30m", "1h30m", "1h30m", "0s", "1", "1"],
-    ]);
+    assert.deepEqual(
+      res.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.split(/\s{2,}/)),
+      [
+        ["MACHINE TYPE", "RACK", "ENTRIES", "SUCCEEDED", "FAILED", "DELETED", "SUCCESS", "TTR P50", "TTR P90", "TTR MAX", "DRAINING", "STEPS P50", "STEPS MAX"],
+        ["qemu", "1", "2", "1", "1", "0", "50.0%", "10m", "1h", "1h", "12m", "1", "1"],
+        ["dell\\x1b[31m", "unknown", "1", "1", "0", "0", "100.0%", "1h30m", "1h30m", "1h30m", "0s", "1", "1"],
+      ],
+    );
   });
 
   it("prints JSON for scripts", async () => {
     const res = await cli("stats", ...RANGE, "--json");
     assert.equal(res.code, 0, res.stderr);
     const [all] = JSON.parse(res.stdout) as Array<Record<string, unknown>>;
-    assert.deepEqual([all?.["entries"], all?.["succeeded"], all?.["failed"], all?.["drainingSeconds"], all?.["timeToRepair"]], [3, 2, 1, 12 * 60, { p50Seconds: 3600, p90Seconds: 5400, maxSeconds: 5400 }]);
+    assert.deepEqual(
+      [all?.["entries"], all?.["succeeded"], all?.["failed"], all?.["drainingSeconds"], all?.["timeToRepair"]],
+      [3, 2, 1, 12 * 60, { p50Seconds: 3600, p90Seconds: 5400, maxSeconds: 5400 }],
+    );
   });
 
   it("stats machine by serial and by address: the repairs and the time between failures", async () => {

@@ -27,13 +27,28 @@ describe("statsTime", () => {
 describe("groupByOf and topOf", () => {
   it("reads the groups in the order given", () => assert.deepEqual(groupByOf("rack, machine_type"), ["RACK", "MACHINE_TYPE"]));
   it("refuses an unknown group, naming it", () => assert.throws(() => groupByOf("rack,colour"), /unknown group "colour"/));
-  for (const [text, ok] of [["1", true], ["100", true], ["0", false], ["101", false], ["1e2", false], ["-3", false]] as const) {
+  for (const [text, ok] of [
+    ["1", true],
+    ["100", true],
+    ["0", false],
+    ["101", false],
+    ["1e2", false],
+    ["-3", false],
+  ] as const) {
     it(`top ${text}: ${ok ? "taken" : "refused"}`, () => (ok ? assert.equal(topOf(text), Number(text)) : assert.throws(() => topOf(text), /from 1 to 100/)));
   }
 });
 
 describe("shortDuration", () => {
-  for (const [seconds, expected] of [[0, "0s"], [45, "45s"], [60, "1m"], [3900, "1h5m"], [7200, "2h"], [86_400 * 2 + 3 * 3600 + 59, "2d3h"], [-5, "0s"]] as const) {
+  for (const [seconds, expected] of [
+    [0, "0s"],
+    [45, "45s"],
+    [60, "1m"],
+    [3900, "1h5m"],
+    [7200, "2h"],
+    [86_400 * 2 + 3 * 3600 + 59, "2d3h"],
+    [-5, "0s"],
+  ] as const) {
     it(`${seconds}s reads ${expected}`, () => assert.equal(shortDuration(seconds), expected));
   }
 });

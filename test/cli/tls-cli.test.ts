@@ -108,7 +108,9 @@ describe("TLS: kintsugi serves HTTPS and WSS; the CLI verifies it with --ca (a r
   });
 
   it("takes the server and the CA from KINTSUGI_SERVER and KINTSUGI_CA", async () => {
-    const res = await runCliInProcess(["repair-queue", "is-enabled"], { env: { PATH: process.env["PATH"], KINTSUGI_SERVER: url, KINTSUGI_CA: files.serverCa } });
+    const res = await runCliInProcess(["repair-queue", "is-enabled"], {
+      env: { PATH: process.env["PATH"], KINTSUGI_SERVER: url, KINTSUGI_CA: files.serverCa },
+    });
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stdout, "true\n");
   });
@@ -212,7 +214,11 @@ describe("TLS client certificates: the CN becomes the actor, with the role auth.
     const res = await runCliInProcess(["--server", url, "--ca", files.serverCa, "--cert", cert, "--key", key, "repair-queue", "disable"]);
     assert.equal(res.code, 1);
     assert.match(res.stderr, /closed the connection/);
-    assert.match(await tlsOutcome(url, { ca: readFileSync(files.serverCa, "utf8"), cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") }), /ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|^closed$/, "refused in the handshake, not answered");
+    assert.match(
+      await tlsOutcome(url, { ca: readFileSync(files.serverCa, "utf8"), cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") }),
+      /ALERT_UNKNOWN_CA|ALERT_BAD_CERTIFICATE|^closed$/,
+      "refused in the handshake, not answered",
+    );
     assert.equal((await runCliInProcess(as("ops-laptop", "repair-queue", "is-enabled"))).stdout, enabledBefore, "nothing changed");
   });
 

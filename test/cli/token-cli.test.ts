@@ -57,7 +57,10 @@ describe("tokens from token create, end to end: check-config, serve, and the CLI
     operator = op.token;
     admin = ad.token;
     writeFileSync(join(dir.path, "tokens.yaml"), `${ad.line}\n`);
-    writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\nauth:\n  anonymous: none\n  tokens_file: ./tokens.yaml\n  tokens:\n    ${op.line}\n`);
+    writeFileSync(
+      join(dir.path, "kintsugi.yaml"),
+      `listen: "127.0.0.1:0"\ndatabase: ./k.db\nauth:\n  anonymous: none\n  tokens_file: ./tokens.yaml\n  tokens:\n    ${op.line}\n`,
+    );
     server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
     url = await server.url;
   });
@@ -86,7 +89,11 @@ describe("tokens from token create, end to end: check-config, serve, and the CLI
 
   it("--token and KINTSUGI_TOKEN are sent", async () => {
     assert.deepEqual(await runCliInProcess(["--server", url, "--token", operator, "repair-queue", "list"]), { code: 0, stdout: "null\n", stderr: "" });
-    assert.deepEqual(await runCliInProcess(["--server", url, "repair-queue", "list"], { env: { ...process.env, KINTSUGI_TOKEN: operator } }), { code: 0, stdout: "null\n", stderr: "" });
+    assert.deepEqual(await runCliInProcess(["--server", url, "repair-queue", "list"], { env: { ...process.env, KINTSUGI_TOKEN: operator } }), {
+      code: 0,
+      stdout: "null\n",
+      stderr: "",
+    });
   });
 
   it("an operator may disable auto-repair but not set a constraint; the admin token from the tokens file may", async () => {
@@ -94,7 +101,11 @@ describe("tokens from token create, end to end: check-config, serve, and the CLI
     const refused = await runCliInProcess(["--server", url, "--token", operator, "constraints", "set", "minimum-workers", "2"]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /Mutation\.setConstraint needs the admin role; token "ci-bot" has the operator role \(FORBIDDEN\)/);
-    assert.deepEqual(await runCliInProcess(["--server", url, "--token", admin, "constraints", "set", "minimum-workers", "2"]), { code: 0, stdout: "", stderr: "" });
+    assert.deepEqual(await runCliInProcess(["--server", url, "--token", admin, "constraints", "set", "minimum-workers", "2"]), {
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
   });
   it("repair-queue watch sends the token in connection_init, and stops on close 4401 without one", async () => {
     const watch = (token: string) => {
@@ -106,7 +117,11 @@ describe("tokens from token create, end to end: check-config, serve, and the CLI
     };
     const allowed = watch(operator);
     try {
-      await until("it is watching", () => allowed.err(), (text) => /watching .* \(0 in the queue\)/.test(text));
+      await until(
+        "it is watching",
+        () => allowed.err(),
+        (text) => /watching .* \(0 in the queue\)/.test(text),
+      );
       allowed.child.kill("SIGTERM");
       assert.equal(await allowed.exited, 0);
     } finally {
@@ -144,7 +159,11 @@ describe("kintsugi serve: secure by default (the real binary)", () => {
       server.child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       try {
         const url = await server.url;
-        assert.equal((await runCliInProcess(["--server", url, "auto-repair", "disable"], { env: { ...process.env, KINTSUGI_TOKEN: "" } })).code, 0, "an operator's command");
+        assert.equal(
+          (await runCliInProcess(["--server", url, "auto-repair", "disable"], { env: { ...process.env, KINTSUGI_TOKEN: "" } })).code,
+          0,
+          "an operator's command",
+        );
         const refused = await runCliInProcess(["--server", url, "constraints", "set", "minimum-workers", "2"], { env: { ...process.env, KINTSUGI_TOKEN: "" } });
         assert.match(refused.stderr, /needs the admin role; an anonymous client has the operator role \(FORBIDDEN\)/);
         assert.match(stdout, /no auth section: clients without a token act as operators/);

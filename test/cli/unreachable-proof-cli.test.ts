@@ -17,8 +17,14 @@ const OP = "repair\\.repair_procedures\\[0\\]\\.repair_operations\\[0\\]";
 const CASES: ReadonlyArray<{ readonly name: string; readonly yaml: string; readonly message: RegExp }> = [
   {
     name: "a dwell longer than the longest watch of its operation's steps",
-    yaml: config("kubernetes: {}\n", "{ repair_command: [echo], watch_seconds: 60 }, { repair_command: [echo], watch_seconds: 120 }", "          success_dwell_seconds: 600\n"),
-    message: new RegExp(`${OP}\\.success_dwell_seconds: operation "reboot": success_dwell_seconds 600 is longer than the longest watch_seconds of its repair_steps \\(120\\)`),
+    yaml: config(
+      "kubernetes: {}\n",
+      "{ repair_command: [echo], watch_seconds: 60 }, { repair_command: [echo], watch_seconds: 120 }",
+      "          success_dwell_seconds: 600\n",
+    ),
+    message: new RegExp(
+      `${OP}\\.success_dwell_seconds: operation "reboot": success_dwell_seconds 600 is longer than the longest watch_seconds of its repair_steps \\(120\\)`,
+    ),
   },
   {
     name: "sabakan_healthy without a sabakan section",
@@ -27,7 +33,11 @@ const CASES: ReadonlyArray<{ readonly name: string; readonly yaml: string; reado
   },
   {
     name: "node_ready without a kubernetes section",
-    yaml: config('sabakan: { url: "http://127.0.0.1:1" }\n', "{ repair_command: [echo], watch_seconds: 60 }", "          success_requires: [sabakan_healthy, node_ready]\n"),
+    yaml: config(
+      'sabakan: { url: "http://127.0.0.1:1" }\n',
+      "{ repair_command: [echo], watch_seconds: 60 }",
+      "          success_requires: [sabakan_healthy, node_ready]\n",
+    ),
     message: new RegExp(`${OP}\\.success_requires\\[1\\]: operation "reboot": success_requires node_ready can never hold without a kubernetes section`),
   },
   {
@@ -60,7 +70,11 @@ describe("unreachable proof of repair is refused at load (serve as the real bina
     try {
       writeFileSync(
         join(dir.path, "k.yaml"),
-        config('sabakan: { url: "http://127.0.0.1:1" }\nkubernetes: {}\n', "{ repair_command: [echo], watch_seconds: 60 }, { repair_command: [echo], watch_seconds: 600 }", "          success_requires: [sabakan_healthy, node_ready, boot_id_changed]\n          success_dwell_seconds: 600\n"),
+        config(
+          'sabakan: { url: "http://127.0.0.1:1" }\nkubernetes: {}\n',
+          "{ repair_command: [echo], watch_seconds: 60 }, { repair_command: [echo], watch_seconds: 600 }",
+          "          success_requires: [sabakan_healthy, node_ready, boot_id_changed]\n          success_dwell_seconds: 600\n",
+        ),
       );
       // `kubernetes: {}` means the Pod's credentials: checked as where it runs, in a Pod.
       const inPod = { ...process.env, KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" };

@@ -7,11 +7,8 @@ import { lastScreen, NO_SCRIPT, onTerminal } from "../support/pseudo-terminal.js
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
-
-
 const add = (k: TestKintsugi, address: string, operation = "unreachable") =>
   k.gql(`mutation($a: IPAddress!, $o: String!) { addRepairEntry(operation: $o, machineType: "qemu", address: $a) { index } }`, { a: address, o: operation });
-
 
 describe("kintsugi repair-queue watch (the real binary)", () => {
   let k: TestKintsugi;
@@ -84,7 +81,10 @@ describe("kintsugi repair-queue watch (the real binary)", () => {
       assert.equal(lines[rowOf3 + 1], "    deletion requested by an operator", `the reason under its row:\n${lines.join("\n")}`);
       const rowOf4 = lines.findIndex((l) => /^4 +10\.0\.0\.4 /.test(l));
       assert.equal(lines[rowOf4 + 1], "    added by an operator");
-      assert.ok(lines.some((l) => /^ {2}\d\d:\d\d:\d\d #3 10\.0\.0\.3 DELETE_REQUESTED: deletion requested by an operator$/.test(l)), lines.join("\n"));
+      assert.ok(
+        lines.some((l) => /^ {2}\d\d:\d\d:\d\d #3 10\.0\.0\.3 DELETE_REQUESTED: deletion requested by an operator$/.test(l)),
+        lines.join("\n"),
+      );
     } finally {
       w.child.kill("SIGKILL");
     }
@@ -111,11 +111,17 @@ describe("kintsugi repair-queue watch across a server restart (the real binary, 
       await until("it has reconnected", () => watch.err().includes("reconnected to"), Boolean, 60_000);
       await add(k, "10.0.0.2", "unhealthy");
       await until("it shows the entry added after the restart", () => /#2 10\.0\.0\.2 unhealthy CREATED QUEUED/.test(watch.out()));
-      const news = watch.err().split("\n").filter((l) => l !== "");
+      const news = watch
+        .err()
+        .split("\n")
+        .filter((l) => l !== "");
       assert.equal(news.length, 3, news.join("\n"));
       assert.match(news[0] ?? "", /^kintsugi: watching http:\/\/127\.0\.0\.1:\d+ \(1 in the queue\)$/);
       assert.match(news[1] ?? "", /^kintsugi: connection to http:\/\/127\.0\.0\.1:\d+ lost \((closed with \d+.*|.*ECONNREFUSED.*)\); reconnecting$/);
-      assert.match(news[2] ?? "", /^kintsugi: reconnected to http:\/\/127\.0\.0\.1:\d+ after \d+s; watching \(1 in the queue\), read afresh: events while disconnected are not shown$/);
+      assert.match(
+        news[2] ?? "",
+        /^kintsugi: reconnected to http:\/\/127\.0\.0\.1:\d+ after \d+s; watching \(1 in the queue\), read afresh: events while disconnected are not shown$/,
+      );
       watch.child.kill("SIGTERM");
       assert.equal(await watch.exited, 0);
     } finally {

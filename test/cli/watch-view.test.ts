@@ -20,7 +20,8 @@ const entry = (index: string, over: Partial<WatchedEntry> = {}): WatchedEntry =>
   ...over,
 });
 const event = (kind: string, e: WatchedEntry, reason = "why"): WatchedEvent => ({ kind, entry: e, record: { time: "2026-11-22T05:00:01Z", reason } });
-const screen = (over: Partial<Screen>): string => renderScreen({ entries: [], recent: [], server: "http://127.0.0.1:10180", width: 200, status: null, ...over });
+const screen = (over: Partial<Screen>): string =>
+  renderScreen({ entries: [], recent: [], server: "http://127.0.0.1:10180", width: 200, status: null, ...over });
 
 const LONG_REASON = "drain backed off: pod default/web-1: Cannot evict pod as it would violate the pod's disruption budget";
 const WATCHING_REASON = "step 2: repair command succeeded; watching the health check for 600 s";
@@ -51,8 +52,18 @@ describe("watch view", () => {
 
   // What a narrower terminal gives up, in order, so that the reason stays readable.
   const widths: Array<[string, number, string, "a column" | "a line under each row"]> = [
-    ["wide enough for everything", 250, "INDEX  ADDRESS    NODE    OPERATION    STATUS             STEP  STEP STATUS  BACKOFF                        SINCE                 REASON", "a column"],
-    ["the time goes first", 165, "INDEX  ADDRESS    NODE    OPERATION    STATUS             STEP  STEP STATUS  BACKOFF                        REASON", "a column"],
+    [
+      "wide enough for everything",
+      250,
+      "INDEX  ADDRESS    NODE    OPERATION    STATUS             STEP  STEP STATUS  BACKOFF                        SINCE                 REASON",
+      "a column",
+    ],
+    [
+      "the time goes first",
+      165,
+      "INDEX  ADDRESS    NODE    OPERATION    STATUS             STEP  STEP STATUS  BACKOFF                        REASON",
+      "a column",
+    ],
     ["then the node and the back-off", 120, "INDEX  ADDRESS    OPERATION    STATUS             STEP  STEP STATUS  REASON", "a column"],
     ["an 80-column terminal", 80, "INDEX  ADDRESS    OPERATION    STATUS             STEP  STEP STATUS", "a line under each row"],
     ["a very narrow one", 40, "INDEX  ADDRESS    OPERATION    STATUS  …", "a line under each row"],
@@ -60,7 +71,9 @@ describe("watch view", () => {
   for (const [name, width, header, reasonAs] of widths) {
     it(`fits ${width} columns and keeps every reason visible: ${name}`, () => {
       const recent = [event("TRANSITION", ENTRIES[1] as WatchedEntry, LONG_REASON)];
-      const lines = screen({ entries: ENTRIES, recent, width, status: "connection to http://127.0.0.1:10180 lost (closed with 1006); reconnecting" }).split("\n");
+      const lines = screen({ entries: ENTRIES, recent, width, status: "connection to http://127.0.0.1:10180 lost (closed with 1006); reconnecting" }).split(
+        "\n",
+      );
       for (const line of lines) assert.ok([...line].length <= width, `${[...line].length} > ${width}: ${line}`);
       assert.equal(lines[3], header);
       for (const e of ENTRIES) {
@@ -69,9 +82,16 @@ describe("watch view", () => {
         const room = reasonAs === "a column" ? 40 : width - 4;
         assert.ok(shown !== undefined && shown.length >= Math.min(e.reason.length, room), `the reason of #${e.index}: ${JSON.stringify(shown)}`);
         const cut = shown.endsWith("…");
-        assert.ok(cut ? e.reason.startsWith(shown.slice(0, -1)) : shown === e.reason, `#${e.index} shows ${JSON.stringify(shown)}, cut sensibly from ${JSON.stringify(e.reason)}`);
+        assert.ok(
+          cut ? e.reason.startsWith(shown.slice(0, -1)) : shown === e.reason,
+          `#${e.index} shows ${JSON.stringify(shown)}, cut sensibly from ${JSON.stringify(e.reason)}`,
+        );
       }
-      if (width >= 80) assert.ok(lines.some((l) => l.startsWith("  05:00:01 #2 10.0.0.2 PROCESSING 1/2: drain backed off")), "the recent event keeps the start of its reason");
+      if (width >= 80)
+        assert.ok(
+          lines.some((l) => l.startsWith("  05:00:01 #2 10.0.0.2 PROCESSING 1/2: drain backed off")),
+          "the recent event keeps the start of its reason",
+        );
     });
   }
 
@@ -85,7 +105,10 @@ describe("watch view", () => {
   });
 
   it("writes one line per event", () => {
-    assert.equal(eventLine(event("TRANSITION", entry("7", { status: "FAILED", step: 1 }), "step 2: repair command failed: exit code 3")), "2026-11-22T05:00:01Z #7 10.0.0.7 unreachable TRANSITION FAILED step 2/2 WAITING: step 2: repair command failed: exit code 3");
+    assert.equal(
+      eventLine(event("TRANSITION", entry("7", { status: "FAILED", step: 1 }), "step 2: repair command failed: exit code 3")),
+      "2026-11-22T05:00:01Z #7 10.0.0.7 unreachable TRANSITION FAILED step 2/2 WAITING: step 2: repair command failed: exit code 3",
+    );
   });
 
   const HOSTILE = "\u001b[2J\u001b]0;pwned\u0007\r\n\u009b31m\u202e";
@@ -94,9 +117,18 @@ describe("watch view", () => {
   const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
   it("escapes control characters in every cell of the table, the reason included, in the server's name and in the status", () => {
-    const text = screen({ entries: [hostileEntry], recent: [event("TRANSITION", hostileEntry, `why${HOSTILE}`)], server: `http://x${HOSTILE}`, width: 1000, status: `lost${HOSTILE}` });
+    const text = screen({
+      entries: [hostileEntry],
+      recent: [event("TRANSITION", hostileEntry, `why${HOSTILE}`)],
+      server: `http://x${HOSTILE}`,
+      width: 1000,
+      status: `lost${HOSTILE}`,
+    });
     const lines = text.split("\n");
-    assert.ok(lines.every((l) => !CONTROL.test(l)), JSON.stringify(text));
+    assert.ok(
+      lines.every((l) => !CONTROL.test(l)),
+      JSON.stringify(text),
+    );
     assert.ok(lines[0]?.includes(`http://x${ESCAPED}`), lines[0]);
     assert.equal(lines[1], `lost${ESCAPED}`);
     assert.ok(lines[4]?.includes(`${ESCAPED}  node${ESCAPED}  op${ESCAPED}`), lines[4]);
@@ -144,7 +176,10 @@ describe("watch view", () => {
     it(`fits ${width} columns with the waits, each on its line under its row`, () => {
       const lines = screen({ entries: WAITING, width }).split("\n");
       for (const line of lines) assert.ok([...line].length <= width, `${[...line].length} > ${width}: ${line}`);
-      for (const [index, wait] of [["1", HELD], ["2", SLOT]] as const) {
+      for (const [index, wait] of [
+        ["1", HELD],
+        ["2", SLOT],
+      ] as const) {
         const rowAt = lines.findIndex((l) => l.startsWith(`${index} `));
         const note = lines.slice(rowAt + 1, rowAt + 3).find((l) => l.startsWith("    waits ("));
         assert.ok(note !== undefined, `#${index} has its wait under it: ${JSON.stringify(lines)}`);
@@ -157,34 +192,91 @@ describe("watch view", () => {
 
   describe("applyWaits: the whole list of waits each time", () => {
     const start = new Map(WAITING.map((e) => [e.index, e]));
-    const cases: Array<{ name: string; waits: Array<{ index: string; waitingFor: { kind: string; message: string } }>; want: Record<string, string | null>; changed: string[] }> = [
-      { name: "the same waits change nothing", waits: [{ index: "1", waitingFor: HELD }, { index: "2", waitingFor: SLOT }], want: { 1: "HOLD", 2: "CONCURRENCY", 3: null, 4: null }, changed: [] },
+    const cases: Array<{
+      name: string;
+      waits: Array<{ index: string; waitingFor: { kind: string; message: string } }>;
+      want: Record<string, string | null>;
+      changed: string[];
+    }> = [
+      {
+        name: "the same waits change nothing",
+        waits: [
+          { index: "1", waitingFor: HELD },
+          { index: "2", waitingFor: SLOT },
+        ],
+        want: { 1: "HOLD", 2: "CONCURRENCY", 3: null, 4: null },
+        changed: [],
+      },
       { name: "an entry left out waits for nothing", waits: [{ index: "1", waitingFor: HELD }], want: { 1: "HOLD", 2: null, 3: null, 4: null }, changed: [] },
-      { name: "a new kind is a change", waits: [{ index: "1", waitingFor: HELD }, { index: "2", waitingFor: { kind: "COMMAND", message: "step 1: running the repair command" } }], want: { 1: "HOLD", 2: "COMMAND", 3: null, 4: null }, changed: ["2"] },
-      { name: "a new message of the same kind is a change", waits: [{ index: "1", waitingFor: { kind: "HOLD", message: "held by bob: firmware" } }, { index: "2", waitingFor: SLOT }], want: { 1: "HOLD", 2: "CONCURRENCY", 3: null, 4: null }, changed: ["1"] },
-      { name: "a wait for an entry not watched is ignored", waits: [{ index: "9", waitingFor: SLOT }], want: { 1: null, 2: null, 3: null, 4: null }, changed: [] },
-      { name: "a finished or deleted entry's wait is kept but not announced", waits: [{ index: "3", waitingFor: HELD }, { index: "4", waitingFor: HELD }], want: { 1: null, 2: null, 3: "HOLD", 4: "HOLD" }, changed: [] },
+      {
+        name: "a new kind is a change",
+        waits: [
+          { index: "1", waitingFor: HELD },
+          { index: "2", waitingFor: { kind: "COMMAND", message: "step 1: running the repair command" } },
+        ],
+        want: { 1: "HOLD", 2: "COMMAND", 3: null, 4: null },
+        changed: ["2"],
+      },
+      {
+        name: "a new message of the same kind is a change",
+        waits: [
+          { index: "1", waitingFor: { kind: "HOLD", message: "held by bob: firmware" } },
+          { index: "2", waitingFor: SLOT },
+        ],
+        want: { 1: "HOLD", 2: "CONCURRENCY", 3: null, 4: null },
+        changed: ["1"],
+      },
+      {
+        name: "a wait for an entry not watched is ignored",
+        waits: [{ index: "9", waitingFor: SLOT }],
+        want: { 1: null, 2: null, 3: null, 4: null },
+        changed: [],
+      },
+      {
+        name: "a finished or deleted entry's wait is kept but not announced",
+        waits: [
+          { index: "3", waitingFor: HELD },
+          { index: "4", waitingFor: HELD },
+        ],
+        want: { 1: null, 2: null, 3: "HOLD", 4: "HOLD" },
+        changed: [],
+      },
     ];
     for (const c of cases) {
       it(c.name, () => {
         const { entries, changed } = applyWaits(start, c.waits);
         assert.deepEqual(Object.fromEntries([...entries].map(([i, e]) => [i, e.wait?.kind ?? null])), c.want);
-        assert.deepEqual(changed.map((e) => e.index), c.changed);
+        assert.deepEqual(
+          changed.map((e) => e.index),
+          c.changed,
+        );
         assert.equal(entries.size, start.size);
       });
     }
   });
 
   it("an event keeps the entry's wait until the next list of waits", () => {
-    const entries = applyEvent(new Map([["2", entry("2", { wait: SLOT })]]), event("TRANSITION", entry("2", { status: "PROCESSING" }), "step 1: running the repair command"));
+    const entries = applyEvent(
+      new Map([["2", entry("2", { wait: SLOT })]]),
+      event("TRANSITION", entry("2", { status: "PROCESSING" }), "step 1: running the repair command"),
+    );
     assert.deepEqual(entries.get("2")?.wait, SLOT);
   });
 
   it("writes one line per new wait, escaping control characters", () => {
-    assert.equal(waitLine(entry("2", { wait: SLOT }), "2026-11-22T05:00:02Z"), "2026-11-22T05:00:02Z #2 10.0.0.2 unreachable WAITING CONCURRENCY: max_concurrent_repairs (1) reached");
-    assert.equal(waitLine({ ...hostileEntry, wait: { kind: "HOLD", message: `held by ${HOSTILE}` } }, "T"), `T #4 ${ESCAPED} op${ESCAPED} WAITING HOLD: held by ${ESCAPED}`);
+    assert.equal(
+      waitLine(entry("2", { wait: SLOT }), "2026-11-22T05:00:02Z"),
+      "2026-11-22T05:00:02Z #2 10.0.0.2 unreachable WAITING CONCURRENCY: max_concurrent_repairs (1) reached",
+    );
+    assert.equal(
+      waitLine({ ...hostileEntry, wait: { kind: "HOLD", message: `held by ${HOSTILE}` } }, "T"),
+      `T #4 ${ESCAPED} op${ESCAPED} WAITING HOLD: held by ${ESCAPED}`,
+    );
     const lines = screen({ entries: [{ ...hostileEntry, wait: { kind: `HOLD${HOSTILE}`, message: HOSTILE } }], width: 300 }).split("\n");
-    assert.ok(lines.every((l) => !CONTROL.test(l)), JSON.stringify(lines));
+    assert.ok(
+      lines.every((l) => !CONTROL.test(l)),
+      JSON.stringify(lines),
+    );
     assert.ok(lines.includes(`    waits (HOLD${ESCAPED}): ${ESCAPED}`), JSON.stringify(lines));
   });
 });

@@ -10,24 +10,31 @@ import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 import { subscriptionCount } from "../support/ws-subscriber.js";
 
-
-
 describe("kintsugi repair-queue watch shows what each entry waits for (the real binary)", () => {
   let k: TestKintsugi;
   let dir: ReturnType<typeof tempDir>;
   let machines: SimulatedMachines;
-  const add = (address: string) => k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: address });
+  const add = (address: string) =>
+    k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: address });
   const setQueue = (enabled: boolean) => k.gql(`mutation($e: Boolean!) { setRepairQueueEnabled(enabled: $e) }`, { e: enabled });
 
   before(async () => {
     dir = tempDir();
     machines = new SimulatedMachines(dir.path);
-    const repair = { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "held-reboot")])] }] };
+    const repair = {
+      ...EMPTY_REPAIR_CONFIG,
+      maxConcurrentRepairs: 3,
+      repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "held-reboot")])] }],
+    };
     k = await startTestKintsugi({ repair, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 4 } }, { startRunner: true });
     await setQueue(false);
     await add("10.0.5.1");
     await add("10.0.5.1");
-    await until("the runner published both waits", async () => (await k.gql(`{ searchRepairEntries { waitingFor { kind } } }`)).data?.["searchRepairEntries"], (es: Array<{ waitingFor: unknown }>) => es.every((e) => e.waitingFor !== null));
+    await until(
+      "the runner published both waits",
+      async () => (await k.gql(`{ searchRepairEntries { waitingFor { kind } } }`)).data?.["searchRepairEntries"],
+      (es: Array<{ waitingFor: unknown }>) => es.every((e) => e.waitingFor !== null),
+    );
   });
   after(async () => {
     machines.release("10.0.5.1");
@@ -55,15 +62,28 @@ describe("kintsugi repair-queue watch shows what each entry waits for (the real 
     const w = startCli(["--server", k.url, "repair-queue", "watch"]);
     try {
       await until("it is watching", () => w.err().includes("(2 in the queue)"));
-      await until("it follows the waits", () => subscriptionCount(k.url, "repairWaits"), (n) => (n ?? 0) >= 1);
+      await until(
+        "it follows the waits",
+        () => subscriptionCount(k.url, "repairWaits"),
+        (n) => (n ?? 0) >= 1,
+      );
       await setQueue(true);
       await until("the new wait of entry 1", () => w.out().includes("WAITING COMMAND"));
       const lines = w.out().trim().split("\n");
-      assert.ok(lines.some((l) => /^\S+Z #1 10\.0\.5\.1 op TRANSITION PROCESSING step 1\/1 WATCHING: step 1: running the repair command$/.test(l)), lines.join("\n"));
-      assert.ok(lines.some((l) => /^\S+Z #1 10\.0\.5\.1 op WAITING COMMAND: step 1: running the repair command$/.test(l)), lines.join("\n"));
+      assert.ok(
+        lines.some((l) => /^\S+Z #1 10\.0\.5\.1 op TRANSITION PROCESSING step 1\/1 WATCHING: step 1: running the repair command$/.test(l)),
+        lines.join("\n"),
+      );
+      assert.ok(
+        lines.some((l) => /^\S+Z #1 10\.0\.5\.1 op WAITING COMMAND: step 1: running the repair command$/.test(l)),
+        lines.join("\n"),
+      );
       assert.ok(!lines.some((l) => l.includes("#2 10.0.5.1 op WAITING")), "entry 2 still waits for the same thing: no line");
       const times = lines.map((l) => Date.parse(l.split(" ")[0] ?? ""));
-      assert.ok(times.every((t, i) => !Number.isNaN(t) && (i === 0 || t >= (times[i - 1] as number))), `lines in time order:\n${lines.join("\n")}`);
+      assert.ok(
+        times.every((t, i) => !Number.isNaN(t) && (i === 0 || t >= (times[i - 1] as number))),
+        `lines in time order:\n${lines.join("\n")}`,
+      );
       w.child.kill("SIGTERM");
       assert.equal(await w.exited, 0);
     } finally {

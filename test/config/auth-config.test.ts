@@ -29,7 +29,11 @@ describe("the auth section", () => {
   const valid: Array<{ name: string; text: string; auth: unknown }> = [
     { name: "no auth section on loopback: none (the loopback default applies at start)", text: 'listen: "127.0.0.1:10180"', auth: null },
     { name: "no auth section on localhost", text: "listen: localhost:10180", auth: null },
-    { name: "an empty auth section: anonymous clients may do nothing", text: "auth: {}", auth: { anonymous: "none", tokens: [], allowedOrigins: [], allowedHosts: [], clientCertificates: [] } },
+    {
+      name: "an empty auth section: anonymous clients may do nothing",
+      text: "auth: {}",
+      auth: { anonymous: "none", tokens: [], allowedOrigins: [], allowedHosts: [], clientCertificates: [] },
+    },
     {
       name: "anonymous viewers off loopback, with a token; hashes are kept lower-case",
       text: `listen: "0.0.0.0:10180"\nauth:\n  anonymous: viewer\n  tokens:\n    - { name: ci-bot, role: operator, sha256: "${HASH.toUpperCase()}" }\n`,
@@ -38,30 +42,84 @@ describe("the auth section", () => {
     {
       name: "origins are normalised as browsers send them",
       text: 'auth: { allowed_origins: ["https://Ops.Example.com", "http://dash.example:8080/"], allowed_hosts: [Kintsugi.Internal] }',
-      auth: { anonymous: "none", tokens: [], allowedOrigins: ["https://ops.example.com", "http://dash.example:8080"], allowedHosts: ["kintsugi.internal"], clientCertificates: [] },
+      auth: {
+        anonymous: "none",
+        tokens: [],
+        allowedOrigins: ["https://ops.example.com", "http://dash.example:8080"],
+        allowedHosts: ["kintsugi.internal"],
+        clientCertificates: [],
+      },
     },
   ];
   for (const { name, text, auth } of valid) it(name, () => assert.deepEqual(parseConfig(text, SOURCE).auth, auth));
 
   const invalid: Array<{ name: string; text: string; path: string; message: RegExp }> = [
-    { name: "a non-loopback listener without an auth section", text: 'listen: "0.0.0.0:10180"', path: "auth", message: /^listen address 0\.0\.0\.0 is not a loopback address: add an auth section .*auth\.anonymous: none, viewer, operator or admin/ },
-    { name: "an IPv6 wildcard listener without an auth section", text: 'listen: "[::]:10180"', path: "auth", message: /^listen address :: is not a loopback address/ },
+    {
+      name: "a non-loopback listener without an auth section",
+      text: 'listen: "0.0.0.0:10180"',
+      path: "auth",
+      message: /^listen address 0\.0\.0\.0 is not a loopback address: add an auth section .*auth\.anonymous: none, viewer, operator or admin/,
+    },
+    {
+      name: "an IPv6 wildcard listener without an auth section",
+      text: 'listen: "[::]:10180"',
+      path: "auth",
+      message: /^listen address :: is not a loopback address/,
+    },
     { name: "a host name listener without an auth section", text: "listen: kintsugi.example:10180", path: "auth", message: /not a loopback address/ },
     { name: "an unknown anonymous role", text: "auth: { anonymous: root }", path: "auth.anonymous", message: /^must be one of none, viewer, operator, admin/ },
-    { name: "a token with an unknown role", text: `auth: { tokens: [ { name: a, role: superuser, sha256: "${HASH}" } ] }`, path: "auth.tokens[0].role", message: /^must be one of viewer, operator, admin/ },
-    { name: "a token where its hash belongs, not echoed", text: `auth: { tokens: [ { name: a, role: admin, sha256: "${SECRET}" } ] }`, path: "auth.tokens[0].sha256", message: /^must be the token's SHA-256 as 64 hexadecimal digits/ },
+    {
+      name: "a token with an unknown role",
+      text: `auth: { tokens: [ { name: a, role: superuser, sha256: "${HASH}" } ] }`,
+      path: "auth.tokens[0].role",
+      message: /^must be one of viewer, operator, admin/,
+    },
+    {
+      name: "a token where its hash belongs, not echoed",
+      text: `auth: { tokens: [ { name: a, role: admin, sha256: "${SECRET}" } ] }`,
+      path: "auth.tokens[0].sha256",
+      message: /^must be the token's SHA-256 as 64 hexadecimal digits/,
+    },
     { name: "a token without a hash", text: "auth: { tokens: [ { name: a, role: admin } ] }", path: "auth.tokens[0].sha256", message: /^is required$/ },
-    { name: "a token under an unknown key", text: `auth: { tokens: [ { name: a, role: admin, sha256: "${HASH}", token: "${SECRET}" } ] }`, path: "auth.tokens[0].token", message: /^unknown key$/ },
-    { name: "a token name with a space", text: `auth: { tokens: [ { name: "ci bot", role: admin, sha256: "${HASH}" } ] }`, path: "auth.tokens[0].name", message: /^must be 1-63 letters/ },
-    { name: "two tokens with one name", text: `auth: { tokens: [ { name: a, role: admin, sha256: "${HASH}" }, { name: a, role: viewer, sha256: "${"f".repeat(64)}" } ] }`, path: "auth.tokens", message: /^token names must be unique .*: a$/ },
-    { name: "an origin with a path", text: 'auth: { allowed_origins: ["https://ops.example.com/app"] }', path: "auth.allowed_origins[0]", message: /^must be an origin/ },
-    { name: "a host with a port", text: 'auth: { allowed_hosts: ["kintsugi.internal:10180"] }', path: "auth.allowed_hosts[0]", message: /^must be a host name without a port/ },
+    {
+      name: "a token under an unknown key",
+      text: `auth: { tokens: [ { name: a, role: admin, sha256: "${HASH}", token: "${SECRET}" } ] }`,
+      path: "auth.tokens[0].token",
+      message: /^unknown key$/,
+    },
+    {
+      name: "a token name with a space",
+      text: `auth: { tokens: [ { name: "ci bot", role: admin, sha256: "${HASH}" } ] }`,
+      path: "auth.tokens[0].name",
+      message: /^must be 1-63 letters/,
+    },
+    {
+      name: "two tokens with one name",
+      text: `auth: { tokens: [ { name: a, role: admin, sha256: "${HASH}" }, { name: a, role: viewer, sha256: "${"f".repeat(64)}" } ] }`,
+      path: "auth.tokens",
+      message: /^token names must be unique .*: a$/,
+    },
+    {
+      name: "an origin with a path",
+      text: 'auth: { allowed_origins: ["https://ops.example.com/app"] }',
+      path: "auth.allowed_origins[0]",
+      message: /^must be an origin/,
+    },
+    {
+      name: "a host with a port",
+      text: 'auth: { allowed_hosts: ["kintsugi.internal:10180"] }',
+      path: "auth.allowed_hosts[0]",
+      message: /^must be a host name without a port/,
+    },
     { name: "an unknown key", text: "auth: { anonymus: viewer }", path: "auth.anonymus", message: /^unknown key$/ },
   ];
   for (const { name, text, path, message } of invalid) {
     it(`refuses ${name}`, () => {
       const found = problems(text);
-      assert.ok(found.some((p) => p.path === path && message.test(p.message)), `no problem at ${path} matching ${message} in ${JSON.stringify(found)}`);
+      assert.ok(
+        found.some((p) => p.path === path && message.test(p.message)),
+        `no problem at ${path} matching ${message} in ${JSON.stringify(found)}`,
+      );
     });
   }
 });
@@ -77,9 +135,15 @@ describe("auth.tokens_file", () => {
   after(() => dir.remove());
 
   it("adds the tokens of a YAML list to those of the config", () => {
-    const path = file("tokens.yaml", `- { name: grafana, role: viewer, sha256: "${"a".repeat(64)}" }\n- name: oncall\n  role: admin\n  sha256: "${"b".repeat(64)}"\n`);
+    const path = file(
+      "tokens.yaml",
+      `- { name: grafana, role: viewer, sha256: "${"a".repeat(64)}" }\n- name: oncall\n  role: admin\n  sha256: "${"b".repeat(64)}"\n`,
+    );
     const auth = parseConfig(`auth:\n  tokens_file: ${path}\n  tokens: [ { name: ci-bot, role: operator, sha256: "${HASH}" } ]\n`, SOURCE).auth;
-    assert.deepEqual(auth?.tokens.map((t) => `${t.name}:${t.role}`), ["ci-bot:operator", "grafana:viewer", "oncall:admin"]);
+    assert.deepEqual(
+      auth?.tokens.map((t) => `${t.name}:${t.role}`),
+      ["ci-bot:operator", "grafana:viewer", "oncall:admin"],
+    );
   });
 
   it("takes a mapping with a tokens key too", () => {
@@ -88,11 +152,31 @@ describe("auth.tokens_file", () => {
   });
 
   const broken: Array<{ name: string; text: string; message: RegExp }> = [
-    { name: "malformed YAML, reported by position without its content", text: `- { name: a, role: admin, sha256: "${SECRET}\n`, message: /^tokens-\d\.yaml: invalid YAML at line \d+, column \d+ \([A-Z_]+\)$/ },
-    { name: "a secret where the hash belongs", text: `- { name: a, role: admin, sha256: ${SECRET} }\n`, message: /^tokens-\d\.yaml: \[0\]\.sha256: must be the token's SHA-256/ },
-    { name: "a secret as a name of the wrong type", text: `- { name: [${SECRET}], role: admin, sha256: "${HASH}" }\n`, message: /^tokens-\d\.yaml: \[0\]\.name: must be a string$/ },
-    { name: "a secret as a role", text: `- { name: a, role: ${SECRET}, sha256: "${HASH}" }\n`, message: /^tokens-\d\.yaml: \[0\]\.role: must be one of viewer, operator, admin$/ },
-    { name: "a secret under an unknown key", text: `- { name: a, role: admin, sha256: "${HASH}", secret: ${SECRET} }\n`, message: /^tokens-\d\.yaml: \[0\]\.secret: unknown key$/ },
+    {
+      name: "malformed YAML, reported by position without its content",
+      text: `- { name: a, role: admin, sha256: "${SECRET}\n`,
+      message: /^tokens-\d\.yaml: invalid YAML at line \d+, column \d+ \([A-Z_]+\)$/,
+    },
+    {
+      name: "a secret where the hash belongs",
+      text: `- { name: a, role: admin, sha256: ${SECRET} }\n`,
+      message: /^tokens-\d\.yaml: \[0\]\.sha256: must be the token's SHA-256/,
+    },
+    {
+      name: "a secret as a name of the wrong type",
+      text: `- { name: [${SECRET}], role: admin, sha256: "${HASH}" }\n`,
+      message: /^tokens-\d\.yaml: \[0\]\.name: must be a string$/,
+    },
+    {
+      name: "a secret as a role",
+      text: `- { name: a, role: ${SECRET}, sha256: "${HASH}" }\n`,
+      message: /^tokens-\d\.yaml: \[0\]\.role: must be one of viewer, operator, admin$/,
+    },
+    {
+      name: "a secret under an unknown key",
+      text: `- { name: a, role: admin, sha256: "${HASH}", secret: ${SECRET} }\n`,
+      message: /^tokens-\d\.yaml: \[0\]\.secret: unknown key$/,
+    },
     { name: "a scalar", text: `${SECRET}\n`, message: /^tokens-\d\.yaml: must be a YAML list of \{ name, role, sha256 \}$/ },
   ];
   broken.forEach(({ name, text, message }, i) => {
@@ -108,12 +192,17 @@ describe("auth.tokens_file", () => {
   });
 
   it("reports a missing file", () => {
-    assert.deepEqual(problems(`auth: { tokens_file: ${join(dir.path, "nope.yaml")} }`), [{ path: "auth.tokens_file", message: `${join(dir.path, "nope.yaml")}: cannot read the tokens file: no such file` }]);
+    assert.deepEqual(problems(`auth: { tokens_file: ${join(dir.path, "nope.yaml")} }`), [
+      { path: "auth.tokens_file", message: `${join(dir.path, "nope.yaml")}: cannot read the tokens file: no such file` },
+    ]);
   });
 
   it("a name in both the config and the file is refused", () => {
     const path = file("dup.yaml", `- { name: ci-bot, role: viewer, sha256: "${"a".repeat(64)}" }\n`);
-    assert.match(problems(`auth: { tokens_file: ${path}, tokens: [ { name: ci-bot, role: admin, sha256: "${HASH}" } ] }`)[0]?.message ?? "", /must be unique .*: ci-bot/);
+    assert.match(
+      problems(`auth: { tokens_file: ${path}, tokens: [ { name: ci-bot, role: admin, sha256: "${HASH}" } ] }`)[0]?.message ?? "",
+      /must be unique .*: ci-bot/,
+    );
   });
 });
 

@@ -227,7 +227,15 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
   ...DEFAULT_CONFIG,
   listen: { host: "0.0.0.0", port: 8080 },
   database: "/var/lib/kintsugi/kintsugi.db",
-  sabakan: { url: "https://sabakan.example.com:10443", schedule: "0 */5 * * * *", clusterSchedule: "30 */10 * * * *", timeoutSeconds: 5, maxResponseBytes: 1048576, maxConcurrentRequests: 2, selection: { workerSelection: "all_healthy", spareNodeTaintKey: "node.cybozu.io/spare" } },
+  sabakan: {
+    url: "https://sabakan.example.com:10443",
+    schedule: "0 */5 * * * *",
+    clusterSchedule: "30 */10 * * * *",
+    timeoutSeconds: 5,
+    maxResponseBytes: 1048576,
+    maxConcurrentRequests: 2,
+    selection: { workerSelection: "all_healthy", spareNodeTaintKey: "node.cybozu.io/spare" },
+  },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5, maxResponseBytes: 1048576, watchSeconds: 120 },
   runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
   healthChecks: [
@@ -284,7 +292,9 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
         repairOperations: [
           {
             operation: "node-not-ready",
-            repairSteps: [{ repairCommand: ["power-cycle"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 }],
+            repairSteps: [
+              { repairCommand: ["power-cycle"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 },
+            ],
             healthCheckCommand: ["check"],
             commandTimeoutSeconds: 30,
             successCommand: null,
@@ -364,7 +374,17 @@ describe("parseConfig: valid files", () => {
     {
       name: "sabakan url kept as given, schedule and bounds defaulted",
       text: "sabakan: { url: http://127.0.0.1:10080 }",
-      expected: { ...DEFAULT_CONFIG, sabakan: { url: "http://127.0.0.1:10080", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4, selection: { workerSelection: "weighted", spareNodeTaintKey: null } } },
+      expected: {
+        ...DEFAULT_CONFIG,
+        sabakan: {
+          url: "http://127.0.0.1:10080",
+          schedule: "*/60 * * * * *",
+          timeoutSeconds: 30,
+          maxResponseBytes: 67108864,
+          maxConcurrentRequests: 4,
+          selection: { workerSelection: "weighted", spareNodeTaintKey: null },
+        },
+      },
     },
     {
       name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request, 64 MiB answers and 5-minute watches",
@@ -384,7 +404,10 @@ describe("parseConfig: valid files", () => {
     {
       name: "an operation's success_requires and success_dwell_seconds become its proof of repair",
       text: "kubernetes: {}\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r], watch_seconds: 120 } ], health_check_command: [c], success_requires: [boot_id_changed, node_ready], success_dwell_seconds: 120 } ] } ] }",
-      expected: withWatch(120, { ...oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }), kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 } }),
+      expected: withWatch(120, {
+        ...oneOperation({ successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 120 } }),
+        kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 },
+      }),
     },
     {
       name: "a dwell as long as the longest watch of its steps (not the first) fits it",
@@ -394,7 +417,17 @@ describe("parseConfig: valid files", () => {
     {
       name: "sabakan_healthy with a sabakan section",
       text: "sabakan: { url: http://s }\nrepair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: op, repair_steps: [ { repair_command: [r] } ], health_check_command: [c], success_requires: [sabakan_healthy] } ] } ] }",
-      expected: { ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }), sabakan: { url: "http://s", schedule: "*/60 * * * * *", timeoutSeconds: 30, maxResponseBytes: 67108864, maxConcurrentRequests: 4, selection: { workerSelection: "weighted", spareNodeTaintKey: null } } },
+      expected: {
+        ...oneOperation({ successProof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }),
+        sabakan: {
+          url: "http://s",
+          schedule: "*/60 * * * * *",
+          timeoutSeconds: 30,
+          maxResponseBytes: 67108864,
+          maxConcurrentRequests: 4,
+          selection: { workerSelection: "weighted", spareNodeTaintKey: null },
+        },
+      },
     },
     {
       name: "success_dwell_seconds alone asks for a dwell of the health check, with no other signal",
@@ -442,37 +475,142 @@ const STEP_PATH = `${OP}.repair_steps[0]`;
 describe("parseConfig: each rule rejects with the key path", () => {
   const cases: { name: string; input: string | object; path: string; message: string }[] = [
     { name: "watch_seconds < 0", input: withStep({ watch_seconds: -1 }), path: `${STEP_PATH}.watch_seconds`, message: "must be >= 0" },
-    { name: "step command_timeout_seconds < 0", input: withStep({ command_timeout_seconds: -5 }), path: `${STEP_PATH}.command_timeout_seconds`, message: "must be >= 0" },
+    {
+      name: "step command_timeout_seconds < 0",
+      input: withStep({ command_timeout_seconds: -5 }),
+      path: `${STEP_PATH}.command_timeout_seconds`,
+      message: "must be >= 0",
+    },
     { name: "command_retries < 0", input: withStep({ command_retries: -1 }), path: `${STEP_PATH}.command_retries`, message: "must be >= 0" },
-    { name: "command_interval not an integer", input: withStep({ command_interval: 1.5 }), path: `${STEP_PATH}.command_interval`, message: "must be an integer, got 1.5" },
-    { name: "need_drain not a boolean", input: withStep({ need_drain: "yes" }), path: `${STEP_PATH}.need_drain`, message: 'must be a boolean (true or false), got "yes"' },
-    { name: "health check command_timeout_seconds < 0", input: withOperation({ command_timeout_seconds: -1 }), path: `${OP}.command_timeout_seconds`, message: "must be >= 0" },
-    { name: "success_command_timeout < 0", input: withOperation({ success_command_timeout: -1 }), path: `${OP}.success_command_timeout`, message: "must be >= 0" },
+    {
+      name: "command_interval not an integer",
+      input: withStep({ command_interval: 1.5 }),
+      path: `${STEP_PATH}.command_interval`,
+      message: "must be an integer, got 1.5",
+    },
+    {
+      name: "need_drain not a boolean",
+      input: withStep({ need_drain: "yes" }),
+      path: `${STEP_PATH}.need_drain`,
+      message: 'must be a boolean (true or false), got "yes"',
+    },
+    {
+      name: "health check command_timeout_seconds < 0",
+      input: withOperation({ command_timeout_seconds: -1 }),
+      path: `${OP}.command_timeout_seconds`,
+      message: "must be >= 0",
+    },
+    {
+      name: "success_command_timeout < 0",
+      input: withOperation({ success_command_timeout: -1 }),
+      path: `${OP}.success_command_timeout`,
+      message: "must be >= 0",
+    },
     { name: "max_concurrent_repairs = 0", input: { repair: { max_concurrent_repairs: 0 } }, path: "repair.max_concurrent_repairs", message: "must be > 0" },
-    { name: "max_concurrent_repairs as a string", input: 'repair: { max_concurrent_repairs: "2" }', path: "repair.max_concurrent_repairs", message: 'must be an integer, got "2"' },
+    {
+      name: "max_concurrent_repairs as a string",
+      input: 'repair: { max_concurrent_repairs: "2" }',
+      path: "repair.max_concurrent_repairs",
+      message: 'must be an integer, got "2"',
+    },
     { name: "evict_retries < 0", input: { repair: { evict_retries: -1 } }, path: "repair.evict_retries", message: "must be >= 0" },
     { name: "pacing with no domains", input: { repair: { pacing: { domains: [] } } }, path: "repair.pacing.domains", message: "must be a non-empty list" },
-    { name: "pacing by an unknown domain", input: { repair: { pacing: { domains: ["row"] } } }, path: "repair.pacing.domains[0]", message: 'must be one of rack, machine_type, got "row"' },
-    { name: "escalation without max_repairs", input: { repair: { escalation: { window_seconds: 3600 } } }, path: "repair.escalation.max_repairs", message: "is required" },
-    { name: "escalation with max_repairs = 0", input: { repair: { escalation: { max_repairs: 0, window_seconds: 3600 } } }, path: "repair.escalation.max_repairs", message: "must be > 0" },
-    { name: "escalation with a window of 0", input: { repair: { escalation: { max_repairs: 3, window_seconds: 0 } } }, path: "repair.escalation.window_seconds", message: "must be > 0" },
-    { name: "escalation under an unknown key", input: { repair: { escalation: { max_repairs: 3, window_seconds: 60, then: "retire" } } }, path: "repair.escalation.then", message: "unknown key" },
+    {
+      name: "pacing by an unknown domain",
+      input: { repair: { pacing: { domains: ["row"] } } },
+      path: "repair.pacing.domains[0]",
+      message: 'must be one of rack, machine_type, got "row"',
+    },
+    {
+      name: "escalation without max_repairs",
+      input: { repair: { escalation: { window_seconds: 3600 } } },
+      path: "repair.escalation.max_repairs",
+      message: "is required",
+    },
+    {
+      name: "escalation with max_repairs = 0",
+      input: { repair: { escalation: { max_repairs: 0, window_seconds: 3600 } } },
+      path: "repair.escalation.max_repairs",
+      message: "must be > 0",
+    },
+    {
+      name: "escalation with a window of 0",
+      input: { repair: { escalation: { max_repairs: 3, window_seconds: 0 } } },
+      path: "repair.escalation.window_seconds",
+      message: "must be > 0",
+    },
+    {
+      name: "escalation under an unknown key",
+      input: { repair: { escalation: { max_repairs: 3, window_seconds: 60, then: "retire" } } },
+      path: "repair.escalation.then",
+      message: "unknown key",
+    },
     {
       name: "escalation to an operation no procedure has",
       input: `${HEALTH_CHECK_REPAIR}\n  escalation: { max_repairs: 3, window_seconds: 86400, operation: retire }`,
       path: "repair.escalation.operation",
       message: 'operation "retire" is not a repair operation of any repair procedure (known: unreachable, reboot)',
     },
-    { name: "pacing by one domain twice", input: { repair: { pacing: { domains: ["rack", "rack"] } } }, path: "repair.pacing.domains", message: "each domain may be listed once" },
+    {
+      name: "pacing by one domain twice",
+      input: { repair: { pacing: { domains: ["rack", "rack"] } } },
+      path: "repair.pacing.domains",
+      message: "each domain may be listed once",
+    },
     { name: "evict_interval < 0", input: { repair: { evict_interval: -1 } }, path: "repair.evict_interval", message: "must be >= 0" },
-    { name: "eviction_timeout_seconds = 0", input: { repair: { eviction_timeout_seconds: 0 } }, path: "repair.eviction_timeout_seconds", message: "must be > 0" },
-    { name: "health check max_unhealthy over 100%", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o, max_unhealthy: 120% } ]", path: "health_checks[0].max_unhealthy", message: 'check "w": must be an integer >= 0 or a percentage from 0% to 100%, got "120%"' },
-    { name: "health check range max < min", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o, unhealthy_range: '[3-1]' } ]", path: "health_checks[0].unhealthy_range", message: 'check "w": must be "[min-max]" with min <= max, got "[3-1]"' },
-    { name: "health check empty selector", input: "health_checks: [ { name: w, selector: {}, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]", path: "health_checks[0].selector", message: 'check "w": must not be empty' },
-    { name: "health check bad selector", input: "health_checks: [ { name: w, selector: { matchExpressions: [ { key: a, operator: In } ] }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]", path: "health_checks[0].selector.matchExpressions[0].values", message: "must be non-empty when operator is In" },
-    { name: "health check without conditions", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [], operation: o } ]", path: "health_checks[0].unhealthy_conditions", message: "must be a non-empty list" },
-    { name: "health check duplicate name", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o }, { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]", path: "health_checks[1].name", message: 'check "w": the name is used twice' },
-    { name: "health check negative timeout", input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: -1 } ], operation: o } ]", path: "health_checks[0].unhealthy_conditions[0].timeout_seconds", message: "must be >= 0" },
+    {
+      name: "eviction_timeout_seconds = 0",
+      input: { repair: { eviction_timeout_seconds: 0 } },
+      path: "repair.eviction_timeout_seconds",
+      message: "must be > 0",
+    },
+    {
+      name: "health check max_unhealthy over 100%",
+      input:
+        "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o, max_unhealthy: 120% } ]",
+      path: "health_checks[0].max_unhealthy",
+      message: 'check "w": must be an integer >= 0 or a percentage from 0% to 100%, got "120%"',
+    },
+    {
+      name: "health check range max < min",
+      input:
+        "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o, unhealthy_range: '[3-1]' } ]",
+      path: "health_checks[0].unhealthy_range",
+      message: 'check "w": must be "[min-max]" with min <= max, got "[3-1]"',
+    },
+    {
+      name: "health check empty selector",
+      input: "health_checks: [ { name: w, selector: {}, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]",
+      path: "health_checks[0].selector",
+      message: 'check "w": must not be empty',
+    },
+    {
+      name: "health check bad selector",
+      input:
+        "health_checks: [ { name: w, selector: { matchExpressions: [ { key: a, operator: In } ] }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]",
+      path: "health_checks[0].selector.matchExpressions[0].values",
+      message: "must be non-empty when operator is In",
+    },
+    {
+      name: "health check without conditions",
+      input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [], operation: o } ]",
+      path: "health_checks[0].unhealthy_conditions",
+      message: "must be a non-empty list",
+    },
+    {
+      name: "health check duplicate name",
+      input:
+        "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o }, { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: o } ]",
+      path: "health_checks[1].name",
+      message: 'check "w": the name is used twice',
+    },
+    {
+      name: "health check negative timeout",
+      input:
+        "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: -1 } ], operation: o } ]",
+      path: "health_checks[0].unhealthy_conditions[0].timeout_seconds",
+      message: "must be >= 0",
+    },
     {
       name: "health check operation that no procedure has",
       input: `${HEALTH_CHECK_REPAIR}\nhealth_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: node-not-ready } ]`,
@@ -481,35 +619,108 @@ describe("parseConfig: each rule rejects with the key path", () => {
     },
     {
       name: "health check operation without any procedure",
-      input: "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: node-not-ready } ]",
+      input:
+        "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: Unknown, timeout_seconds: 1 } ], operation: node-not-ready } ]",
       path: "health_checks[0].operation",
       message: 'check "w": operation "node-not-ready" is not a repair operation of any repair procedure (repair.repair_procedures has none)',
     },
     { name: "runner.interval_seconds = 0", input: { runner: { interval_seconds: 0 } }, path: "runner.interval_seconds", message: "must be > 0" },
-    { name: "runner.health_check_concurrency = 0", input: { runner: { health_check_concurrency: 0 } }, path: "runner.health_check_concurrency", message: "must be > 0" },
+    {
+      name: "runner.health_check_concurrency = 0",
+      input: { runner: { health_check_concurrency: 0 } },
+      path: "runner.health_check_concurrency",
+      message: "must be > 0",
+    },
     { name: "unknown key under runner", input: { runner: { tick: 1 } }, path: "runner.tick", message: "unknown key" },
-    { name: "empty machine_types", input: withProcedure({ machine_types: [] }), path: "repair.repair_procedures[0].machine_types", message: "must be a non-empty list" },
-    { name: "missing machine_types", input: "repair: { repair_procedures: [ {} ] }", path: "repair.repair_procedures[0].machine_types", message: "is required" },
-    { name: "empty repair_operations", input: withProcedure({ repair_operations: [] }), path: "repair.repair_procedures[0].repair_operations", message: "must be a non-empty list" },
+    {
+      name: "empty machine_types",
+      input: withProcedure({ machine_types: [] }),
+      path: "repair.repair_procedures[0].machine_types",
+      message: "must be a non-empty list",
+    },
+    {
+      name: "missing machine_types",
+      input: "repair: { repair_procedures: [ {} ] }",
+      path: "repair.repair_procedures[0].machine_types",
+      message: "is required",
+    },
+    {
+      name: "empty repair_operations",
+      input: withProcedure({ repair_operations: [] }),
+      path: "repair.repair_procedures[0].repair_operations",
+      message: "must be a non-empty list",
+    },
     { name: "empty operation name", input: withOperation({ operation: "" }), path: `${OP}.operation`, message: "must not be empty" },
     { name: "empty repair_steps", input: withOperation({ repair_steps: [] }), path: `${OP}.repair_steps`, message: "must be a non-empty list" },
     { name: "empty repair_command", input: withStep({ repair_command: [] }), path: `${STEP_PATH}.repair_command`, message: "must be a non-empty list" },
-    { name: "repair_command as one string", input: withStep({ repair_command: "reboot now" }), path: `${STEP_PATH}.repair_command`, message: 'must be a list of strings, got "reboot now"' },
-    { name: "a command argument that is a number", input: withStep({ repair_command: ["sleep", 10] }), path: `${STEP_PATH}.repair_command[1]`, message: "must be a string, got 10" },
-    { name: "an empty command name", input: withStep({ repair_command: ["", "x"] }), path: `${STEP_PATH}.repair_command[0]`, message: "the command name must not be empty" },
-    { name: "empty health_check_command", input: withOperation({ health_check_command: [] }), path: `${OP}.health_check_command`, message: "must be a non-empty list" },
-    { name: "empty diagnostics_command", input: withOperation({ diagnostics_command: [] }), path: `${OP}.diagnostics_command`, message: "must be a non-empty list" },
-    { name: "diagnostics_command as one string", input: withOperation({ diagnostics_command: "ipmitool sel list" }), path: `${OP}.diagnostics_command`, message: 'must be a list of strings, got "ipmitool sel list"' },
-    { name: "diagnostics_timeout_seconds < 0", input: withOperation({ diagnostics_timeout_seconds: -1 }), path: `${OP}.diagnostics_timeout_seconds`, message: "must be >= 0" },
-    { name: "success_requires with an unknown signal", input: withOperation({ success_requires: ["node_ready", "pingable"] }), path: `${OP}.success_requires[1]`, message: 'must be one of node_ready, boot_id_changed, sabakan_healthy, got "pingable"' },
-    { name: "success_requires with a signal twice", input: withOperation({ success_requires: ["node_ready", "node_ready"] }), path: `${OP}.success_requires`, message: "each signal may be listed once" },
+    {
+      name: "repair_command as one string",
+      input: withStep({ repair_command: "reboot now" }),
+      path: `${STEP_PATH}.repair_command`,
+      message: 'must be a list of strings, got "reboot now"',
+    },
+    {
+      name: "a command argument that is a number",
+      input: withStep({ repair_command: ["sleep", 10] }),
+      path: `${STEP_PATH}.repair_command[1]`,
+      message: "must be a string, got 10",
+    },
+    {
+      name: "an empty command name",
+      input: withStep({ repair_command: ["", "x"] }),
+      path: `${STEP_PATH}.repair_command[0]`,
+      message: "the command name must not be empty",
+    },
+    {
+      name: "empty health_check_command",
+      input: withOperation({ health_check_command: [] }),
+      path: `${OP}.health_check_command`,
+      message: "must be a non-empty list",
+    },
+    {
+      name: "empty diagnostics_command",
+      input: withOperation({ diagnostics_command: [] }),
+      path: `${OP}.diagnostics_command`,
+      message: "must be a non-empty list",
+    },
+    {
+      name: "diagnostics_command as one string",
+      input: withOperation({ diagnostics_command: "ipmitool sel list" }),
+      path: `${OP}.diagnostics_command`,
+      message: 'must be a list of strings, got "ipmitool sel list"',
+    },
+    {
+      name: "diagnostics_timeout_seconds < 0",
+      input: withOperation({ diagnostics_timeout_seconds: -1 }),
+      path: `${OP}.diagnostics_timeout_seconds`,
+      message: "must be >= 0",
+    },
+    {
+      name: "success_requires with an unknown signal",
+      input: withOperation({ success_requires: ["node_ready", "pingable"] }),
+      path: `${OP}.success_requires[1]`,
+      message: 'must be one of node_ready, boot_id_changed, sabakan_healthy, got "pingable"',
+    },
+    {
+      name: "success_requires with a signal twice",
+      input: withOperation({ success_requires: ["node_ready", "node_ready"] }),
+      path: `${OP}.success_requires`,
+      message: "each signal may be listed once",
+    },
     { name: "empty success_requires", input: withOperation({ success_requires: [] }), path: `${OP}.success_requires`, message: "must be a non-empty list" },
     { name: "success_dwell_seconds < 0", input: withOperation({ success_dwell_seconds: -5 }), path: `${OP}.success_dwell_seconds`, message: "must be >= 0" },
     {
       name: "success_dwell_seconds longer than the longest watch_seconds of its steps",
-      input: withOperation({ repair_steps: [{ ...STEP, watch_seconds: 60 }, { ...STEP, watch_seconds: 300 }], success_dwell_seconds: 301 }),
+      input: withOperation({
+        repair_steps: [
+          { ...STEP, watch_seconds: 60 },
+          { ...STEP, watch_seconds: 300 },
+        ],
+        success_dwell_seconds: 301,
+      }),
       path: `${OP}.success_dwell_seconds`,
-      message: 'operation "op": success_dwell_seconds 301 is longer than the longest watch_seconds of its repair_steps (300): every watch would run out before the dwell could prove a repair',
+      message:
+        'operation "op": success_dwell_seconds 301 is longer than the longest watch_seconds of its repair_steps (300): every watch would run out before the dwell could prove a repair',
     },
     {
       name: "success_dwell_seconds with steps that never watch",
@@ -521,13 +732,15 @@ describe("parseConfig: each rule rejects with the key path", () => {
       name: "sabakan_healthy without a sabakan section",
       input: withOperation({ success_requires: ["node_ready", "sabakan_healthy"] }),
       path: `${OP}.success_requires[1]`,
-      message: 'operation "op": success_requires sabakan_healthy can never hold without a sabakan section: add a sabakan section (sabakan.url), or remove the signal',
+      message:
+        'operation "op": success_requires sabakan_healthy can never hold without a sabakan section: add a sabakan section (sabakan.url), or remove the signal',
     },
     {
       name: "node_ready without a kubernetes section",
       input: { sabakan: { url: "http://s" }, ...withOperation({ success_requires: ["sabakan_healthy", "node_ready"] }) },
       path: `${OP}.success_requires[1]`,
-      message: 'operation "op": success_requires node_ready can never hold without a kubernetes section: add a kubernetes section (kubernetes: {} uses the Pod\'s in-cluster credentials), or remove the signal',
+      message:
+        'operation "op": success_requires node_ready can never hold without a kubernetes section: add a kubernetes section (kubernetes: {} uses the Pod\'s in-cluster credentials), or remove the signal',
     },
     {
       name: "boot_id_changed without a kubernetes section",
@@ -544,37 +757,157 @@ describe("parseConfig: each rule rejects with the key path", () => {
     { name: "empty database", input: 'database: ""', path: "database", message: "must not be empty" },
     { name: "sabakan url not http", input: "sabakan: { url: ftp://sabakan:21 }", path: "sabakan.url", message: "must be an http or https URL" },
     { name: "sabakan url not a URL", input: "sabakan: { url: sabakan }", path: "sabakan.url", message: "must be an http or https URL" },
-    { name: "sabakan url with a user and a password", input: "sabakan: { url: 'http://kintsugi:SECRET-pw@sabakan:10080' }", path: "sabakan.url", message: 'must not hold a user name or password ("user:password@"): sabakan takes none' },
-    { name: "sabakan url with a user name only", input: "sabakan: { url: 'https://kintsugi@sabakan' }", path: "sabakan.url", message: "must not hold a user name or password" },
-    { name: "sabakan url with an @ in its password", input: "sabakan: { url: 'http://u:SECRET@pw@sabakan' }", path: "sabakan.url", message: "must not hold a user name or password" },
+    {
+      name: "sabakan url with a user and a password",
+      input: "sabakan: { url: 'http://kintsugi:SECRET-pw@sabakan:10080' }",
+      path: "sabakan.url",
+      message: 'must not hold a user name or password ("user:password@"): sabakan takes none',
+    },
+    {
+      name: "sabakan url with a user name only",
+      input: "sabakan: { url: 'https://kintsugi@sabakan' }",
+      path: "sabakan.url",
+      message: "must not hold a user name or password",
+    },
+    {
+      name: "sabakan url with an @ in its password",
+      input: "sabakan: { url: 'http://u:SECRET@pw@sabakan' }",
+      path: "sabakan.url",
+      message: "must not hold a user name or password",
+    },
     { name: "sabakan without url", input: "sabakan: { schedule: '* * * * *' }", path: "sabakan.url", message: "is required" },
-    { name: "sabakan worker_selection unknown", input: "sabakan: { url: http://s, worker_selection: random }", path: "sabakan.worker_selection", message: "must be one of weighted, all_healthy, got \"random\"" },
-    { name: "sabakan spare_node_taint_key not a taint key", input: "sabakan: { url: http://s, spare_node_taint_key: 'a b' }", path: "sabakan.spare_node_taint_key", message: 'not a Kubernetes taint key: invalid label key "a b"' },
-    { name: "sabakan spare_node_taint_key empty", input: "sabakan: { url: http://s, spare_node_taint_key: '' }", path: "sabakan.spare_node_taint_key", message: "not a Kubernetes taint key" },
-    { name: "sabakan schedule not cron", input: "sabakan: { url: http://s, schedule: hourly }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields" },
-    { name: "sabakan cluster_schedule not cron", input: "sabakan: { url: http://s, cluster_schedule: often }", path: "sabakan.cluster_schedule", message: "must be a cron expression of 5 or 6 fields" },
-    { name: "sabakan schedule second out of range", input: "sabakan: { url: http://s, schedule: '61 * * * * *' }", path: "sabakan.schedule", message: "must be a cron expression of 5 or 6 fields (seconds first): 61 is a invalid expression for second" },
+    {
+      name: "sabakan worker_selection unknown",
+      input: "sabakan: { url: http://s, worker_selection: random }",
+      path: "sabakan.worker_selection",
+      message: 'must be one of weighted, all_healthy, got "random"',
+    },
+    {
+      name: "sabakan spare_node_taint_key not a taint key",
+      input: "sabakan: { url: http://s, spare_node_taint_key: 'a b' }",
+      path: "sabakan.spare_node_taint_key",
+      message: 'not a Kubernetes taint key: invalid label key "a b"',
+    },
+    {
+      name: "sabakan spare_node_taint_key empty",
+      input: "sabakan: { url: http://s, spare_node_taint_key: '' }",
+      path: "sabakan.spare_node_taint_key",
+      message: "not a Kubernetes taint key",
+    },
+    {
+      name: "sabakan schedule not cron",
+      input: "sabakan: { url: http://s, schedule: hourly }",
+      path: "sabakan.schedule",
+      message: "must be a cron expression of 5 or 6 fields",
+    },
+    {
+      name: "sabakan cluster_schedule not cron",
+      input: "sabakan: { url: http://s, cluster_schedule: often }",
+      path: "sabakan.cluster_schedule",
+      message: "must be a cron expression of 5 or 6 fields",
+    },
+    {
+      name: "sabakan schedule second out of range",
+      input: "sabakan: { url: http://s, schedule: '61 * * * * *' }",
+      path: "sabakan.schedule",
+      message: "must be a cron expression of 5 or 6 fields (seconds first): 61 is a invalid expression for second",
+    },
     { name: "sabakan timeout 0", input: "sabakan: { url: http://s, timeout_seconds: 0 }", path: "sabakan.timeout_seconds", message: "must be > 0" },
-    { name: "sabakan max_response_bytes 0", input: "sabakan: { url: http://s, max_response_bytes: 0 }", path: "sabakan.max_response_bytes", message: "must be > 0" },
+    {
+      name: "sabakan max_response_bytes 0",
+      input: "sabakan: { url: http://s, max_response_bytes: 0 }",
+      path: "sabakan.max_response_bytes",
+      message: "must be > 0",
+    },
     { name: "empty kubeconfig", input: 'kubernetes: { kubeconfig: "" }', path: "kubernetes.kubeconfig", message: "must not be empty" },
     { name: "kubernetes timeout 0", input: "kubernetes: { timeout_seconds: 0 }", path: "kubernetes.timeout_seconds", message: "must be > 0" },
     { name: "kubernetes timeout negative", input: "kubernetes: { timeout_seconds: -1 }", path: "kubernetes.timeout_seconds", message: "must be > 0" },
-    { name: "kubernetes timeout not a number", input: "kubernetes: { timeout_seconds: soon }", path: "kubernetes.timeout_seconds", message: 'must be an integer, got "soon"' },
-    { name: "selector operator unknown", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Equals, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].operator", message: 'must be one of In, NotIn, Exists, DoesNotExist, got "Equals"' },
-    { name: "selector In without values", input: "repair: { protected_job_pods: { matchExpressions: [ { key: app, operator: In } ] } }", path: "repair.protected_job_pods.matchExpressions[0].values", message: "must be non-empty when operator is In" },
-    { name: "selector Exists with values", input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Exists, values: [a] } ] } }", path: "repair.protected_namespaces.matchExpressions[0].values", message: "must be empty when operator is Exists" },
-    { name: "selector label value invalid", input: "repair: { protected_namespaces: { matchLabels: { app: 'a b' } } }", path: "repair.protected_namespaces.matchLabels.app", message: 'invalid label value "a b"' },
-    { name: "selector unknown key", input: "repair: { protected_namespaces: { matchLabel: { app: a } } }", path: "repair.protected_namespaces.matchLabel", message: "unknown key" },
-    { name: "unknown constraint name", input: "constraints: { maximum-queue-entries: 1 }", path: "constraints.maximum-queue-entries", message: "unknown constraint; known: control-plane-count, minimum-workers-rate, maximum-unreachable-nodes-for-reboot, maximum-repair-queue-entries," },
-    { name: "negative constraint", input: "constraints: { wait-seconds-to-repair-rebooting: -1 }", path: "constraints.wait-seconds-to-repair-rebooting", message: "must be >= 0: a negative wait would repair a rebooting machine at once (it does not mean forever)" },
-    { name: "negative control-plane grace", input: "constraints: { wait-seconds-to-replace-control-plane: -1 }", path: "constraints.wait-seconds-to-replace-control-plane", message: "must be >= 0: 0 replaces at once; a negative wait has no meaning" },
-    { name: "minimum-workers-rate takes any integer, as CKE's does, but not a fraction", input: "constraints: { minimum-workers-rate: 12.5 }", path: "constraints.minimum-workers-rate", message: "must be an integer, got 12.5" },
-    { name: "maximum-workers < minimum-workers", input: "constraints: { minimum-workers: 5, maximum-workers: 3 }", path: "constraints", message: "maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)" },
-    { name: "control-plane-count 0", input: "constraints: { control-plane-count: 0 }", path: "constraints.control-plane-count", message: "must be >= 1: a cluster without a control plane cannot run" },
+    {
+      name: "kubernetes timeout not a number",
+      input: "kubernetes: { timeout_seconds: soon }",
+      path: "kubernetes.timeout_seconds",
+      message: 'must be an integer, got "soon"',
+    },
+    {
+      name: "selector operator unknown",
+      input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Equals, values: [a] } ] } }",
+      path: "repair.protected_namespaces.matchExpressions[0].operator",
+      message: 'must be one of In, NotIn, Exists, DoesNotExist, got "Equals"',
+    },
+    {
+      name: "selector In without values",
+      input: "repair: { protected_job_pods: { matchExpressions: [ { key: app, operator: In } ] } }",
+      path: "repair.protected_job_pods.matchExpressions[0].values",
+      message: "must be non-empty when operator is In",
+    },
+    {
+      name: "selector Exists with values",
+      input: "repair: { protected_namespaces: { matchExpressions: [ { key: app, operator: Exists, values: [a] } ] } }",
+      path: "repair.protected_namespaces.matchExpressions[0].values",
+      message: "must be empty when operator is Exists",
+    },
+    {
+      name: "selector label value invalid",
+      input: "repair: { protected_namespaces: { matchLabels: { app: 'a b' } } }",
+      path: "repair.protected_namespaces.matchLabels.app",
+      message: 'invalid label value "a b"',
+    },
+    {
+      name: "selector unknown key",
+      input: "repair: { protected_namespaces: { matchLabel: { app: a } } }",
+      path: "repair.protected_namespaces.matchLabel",
+      message: "unknown key",
+    },
+    {
+      name: "unknown constraint name",
+      input: "constraints: { maximum-queue-entries: 1 }",
+      path: "constraints.maximum-queue-entries",
+      message: "unknown constraint; known: control-plane-count, minimum-workers-rate, maximum-unreachable-nodes-for-reboot, maximum-repair-queue-entries,",
+    },
+    {
+      name: "negative constraint",
+      input: "constraints: { wait-seconds-to-repair-rebooting: -1 }",
+      path: "constraints.wait-seconds-to-repair-rebooting",
+      message: "must be >= 0: a negative wait would repair a rebooting machine at once (it does not mean forever)",
+    },
+    {
+      name: "negative control-plane grace",
+      input: "constraints: { wait-seconds-to-replace-control-plane: -1 }",
+      path: "constraints.wait-seconds-to-replace-control-plane",
+      message: "must be >= 0: 0 replaces at once; a negative wait has no meaning",
+    },
+    {
+      name: "minimum-workers-rate takes any integer, as CKE's does, but not a fraction",
+      input: "constraints: { minimum-workers-rate: 12.5 }",
+      path: "constraints.minimum-workers-rate",
+      message: "must be an integer, got 12.5",
+    },
+    {
+      name: "maximum-workers < minimum-workers",
+      input: "constraints: { minimum-workers: 5, maximum-workers: 3 }",
+      path: "constraints",
+      message: "maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)",
+    },
+    {
+      name: "control-plane-count 0",
+      input: "constraints: { control-plane-count: 0 }",
+      path: "constraints.control-plane-count",
+      message: "must be >= 1: a cluster without a control plane cannot run",
+    },
     { name: "a limit of zero", input: "limits: { max_cost: 0 }", path: "limits.max_cost", message: "must be > 0" },
-    { name: "a limit that is not a whole number", input: "limits: { max_subscriptions_per_connection: 1.5 }", path: "limits.max_subscriptions_per_connection", message: "must be an integer, got 1.5" },
+    {
+      name: "a limit that is not a whole number",
+      input: "limits: { max_subscriptions_per_connection: 1.5 }",
+      path: "limits.max_subscriptions_per_connection",
+      message: "must be an integer, got 1.5",
+    },
     { name: "an unknown limit", input: "limits: { max_width: 3 }", path: "limits.max_width", message: "unknown key" },
-    { name: "a headers timeout past the request timeout", input: "limits: { headers_timeout_seconds: 40 }", path: "limits.headers_timeout_seconds", message: "must not be longer than limits.request_timeout_seconds (node requires it)" },
+    {
+      name: "a headers timeout past the request timeout",
+      input: "limits: { headers_timeout_seconds: 40 }",
+      path: "limits.headers_timeout_seconds",
+      message: "must not be longer than limits.request_timeout_seconds (node requires it)",
+    },
     { name: "malformed YAML", input: "listen: 127.0.0.1:10180\nrepair:\n  evict_retries: [1\n", path: "", message: "invalid YAML at line 4, column 1: " },
     { name: "a duplicate key", input: "database: a\ndatabase: b\n", path: "", message: "invalid YAML at line 2, column 1: Map keys must be unique" },
     { name: "a top level that is a list", input: "- listen: 127.0.0.1:10180\n", path: "", message: "the top level must be a mapping of keys, got a list" },
@@ -659,11 +992,14 @@ describe("loadConfigFile", () => {
 
   it("a missing file is an error naming the path", () => {
     const missing = join(tmpdir(), "kintsugi-no-such-dir", "kintsugi.yaml");
-    assert.throws(() => loadConfigFile(missing), (error: unknown) => {
-      assert.ok(error instanceof ConfigError);
-      assert.equal(error.message, `${missing}: cannot read the config file: no such file`);
-      return true;
-    });
+    assert.throws(
+      () => loadConfigFile(missing),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.message, `${missing}: cannot read the config file: no such file`);
+        return true;
+      },
+    );
   });
 });
 
@@ -687,7 +1023,9 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
       health_check_command: ["sh", "-c", "test -f /tmp/mtest-repair-$1 && echo true", "health_check"]
 `;
     const { config, warnings } = parseConfigWithWarnings(text, SOURCE);
-    assert.deepEqual(warnings, [{ path: "repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds", message: "unknown key, ignored as CKE ignores it" }]);
+    assert.deepEqual(warnings, [
+      { path: "repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds", message: "unknown key, ignored as CKE ignores it" },
+    ]);
     const op = config.repair.repairProcedures[0]?.repairOperations[0];
     assert.equal(op?.operation, "op1");
     assert.deepEqual(op?.successCommand, ["sh", "-c", "touch /tmp/mtest-repair-success-$1", "success"]);
@@ -697,13 +1035,36 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
   const cases: Array<{ name: string; input: string | object; warnings: string[] }> = [
     { name: "a known file warns of nothing", input: withStep({ need_drain: true }), warnings: [] },
     { name: "a misspelt step key", input: withStep({ need_drian: true }), warnings: [`${STEP_PATH}.need_drian`] },
-    { name: "unknown keys at every level of the section", input: { repair: { max_repairs: 1, repair_procedures: [{ machine_types: ["m"], vendor: "x", repair_operations: [{ operation: "op", repair_steps: [{ repair_command: ["r"], retries: 2 }], health_check_command: ["c"], notes: "n" }] }] } }, warnings: ["repair.max_repairs", "repair.repair_procedures[0].vendor", "repair.repair_procedures[0].repair_operations[0].notes", "repair.repair_procedures[0].repair_operations[0].repair_steps[0].retries"] },
+    {
+      name: "unknown keys at every level of the section",
+      input: {
+        repair: {
+          max_repairs: 1,
+          repair_procedures: [
+            {
+              machine_types: ["m"],
+              vendor: "x",
+              repair_operations: [{ operation: "op", repair_steps: [{ repair_command: ["r"], retries: 2 }], health_check_command: ["c"], notes: "n" }],
+            },
+          ],
+        },
+      },
+      warnings: [
+        "repair.max_repairs",
+        "repair.repair_procedures[0].vendor",
+        "repair.repair_procedures[0].repair_operations[0].notes",
+        "repair.repair_procedures[0].repair_operations[0].repair_steps[0].retries",
+      ],
+    },
     { name: "no repair section", input: "listen: 127.0.0.1:10180", warnings: [] },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const text = typeof c.input === "string" ? c.input : JSON.stringify(c.input);
-      assert.deepEqual(parseConfigWithWarnings(text, SOURCE).warnings.map((w) => w.path), c.warnings);
+      assert.deepEqual(
+        parseConfigWithWarnings(text, SOURCE).warnings.map((w) => w.path),
+        c.warnings,
+      );
     });
   }
 });
@@ -711,7 +1072,10 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
 // CKE matches machine_types against sabakan's bmc.type exactly (IPMI-2.0, iDRAC-9): a value that differs only by case
 // matches nothing, so it is warned about; a custom type is allowed.
 describe("parseConfigWithWarnings: machine_types in the wrong case", () => {
-  const procedure = (types: unknown) => ({ machine_types: types, repair_operations: [{ operation: "op", repair_steps: [{ repair_command: ["r"] }], health_check_command: ["c"] }] });
+  const procedure = (types: unknown) => ({
+    machine_types: types,
+    repair_operations: [{ operation: "op", repair_steps: [{ repair_command: ["r"] }], health_check_command: ["c"] }],
+  });
   const cases: Array<{ name: string; procedures: unknown[]; warnings: Array<[string, string]> }> = [
     { name: "sabakan's spellings warn of nothing", procedures: [procedure(["IPMI-2.0", "iDRAC-9"])], warnings: [] },
     { name: "custom types warn of nothing", procedures: [procedure(["qemu", "ipmi-1.0"])], warnings: [] },
@@ -719,15 +1083,24 @@ describe("parseConfigWithWarnings: machine_types in the wrong case", () => {
       name: "each value in the wrong case, with its path and sabakan's type",
       procedures: [procedure(["qemu"]), procedure(["IPMI-2.0", "ipmi-2.0", "IDRAC-9"])],
       warnings: [
-        ["repair.repair_procedures[1].machine_types[1]", `"ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine`],
-        ["repair.repair_procedures[1].machine_types[2]", `"IDRAC-9" differs from sabakan's BMC type "iDRAC-9" only by case; machine types match bmc.type exactly (as in CKE), so it matches no iDRAC-9 machine`],
+        [
+          "repair.repair_procedures[1].machine_types[1]",
+          `"ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine`,
+        ],
+        [
+          "repair.repair_procedures[1].machine_types[2]",
+          `"IDRAC-9" differs from sabakan's BMC type "iDRAC-9" only by case; machine types match bmc.type exactly (as in CKE), so it matches no iDRAC-9 machine`,
+        ],
       ],
     },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const { config, warnings } = parseConfigWithWarnings(JSON.stringify({ repair: { repair_procedures: c.procedures } }), SOURCE);
-      assert.deepEqual(warnings.map((w) => [w.path, w.message]), c.warnings);
+      assert.deepEqual(
+        warnings.map((w) => [w.path, w.message]),
+        c.warnings,
+      );
       assert.equal(config.repair.repairProcedures.length, c.procedures.length, "a warning, not a refusal");
     });
   }

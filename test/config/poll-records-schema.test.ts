@@ -10,7 +10,10 @@ describe("poll_records (what the what-if replay keeps)", () => {
   });
 
   it("reads both keys", () => {
-    assert.deepEqual(parseConfig("poll_records: { keep_days: 30, max_bytes: 2097152 }\n", "k.yaml").pollRecords, { keepSeconds: 30 * 86_400, maxBytes: 2_097_152 });
+    assert.deepEqual(parseConfig("poll_records: { keep_days: 30, max_bytes: 2097152 }\n", "k.yaml").pollRecords, {
+      keepSeconds: 30 * 86_400,
+      maxBytes: 2_097_152,
+    });
   });
 
   const bad: Array<[string, string, RegExp]> = [

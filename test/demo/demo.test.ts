@@ -8,9 +8,15 @@ describe("npm run demo", () => {
     try {
       const url = await demo.url();
       assert.match(demo.stdout(), /subscription \{\n\s+repairEntryEvents/);
-      const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ repairQueueEnabled }" }) });
+      const res = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ repairQueueEnabled }" }),
+      });
       assert.deepEqual(await res.json(), { data: { repairQueueEnabled: true } });
-      await demo.untilStdout("a cluster is generated", (out) => out.includes("[kintsugi] cluster generation 1: initialize the cluster from the template: 15 nodes"));
+      await demo.untilStdout("a cluster is generated", (out) =>
+        out.includes("[kintsugi] cluster generation 1: initialize the cluster from the template: 15 nodes"),
+      );
       await demo.untilStdout("a machine is drained", (out) => /\[kintsugi\] #\d+ 10\.69\.\d\.\d: step 1: draining node node-r\dm\d/.test(out));
       await demo.untilStdout("a machine is repaired", (out) => out.includes("the health check reports the machine healthy"));
       await demo.untilStdout("the rack-wide failure is held back", (out) =>

@@ -54,33 +54,62 @@ describe("narrateHolds", () => {
     [
       "a rack held back: which rack, how many machines, kintsugi's reason and the limit",
       [outcome({ skipped: rack3(6) })],
-      [`holds back rack 3 (6 machines): ${RACK3}. With at most 2 unhealthy per rack (maximum-unhealthy-machines-per-rack) it repairs none of them until the rack recovers`],
+      [
+        `holds back rack 3 (6 machines): ${RACK3}. With at most 2 unhealthy per rack (maximum-unhealthy-machines-per-rack) it repairs none of them until the rack recovers`,
+      ],
     ],
     ["the same hold at the next poll says nothing: once per change, not once per poll", [outcome({ skipped: rack3(6) }), outcome({ skipped: rack3(6) })], []],
-    ["fewer machines down, still held", [outcome({ skipped: rack3(6) }), outcome({ skipped: rack3(4) })], ["still holds back rack 3 (4 machines): rack 3: 4 unhealthy machines, likely an infrastructure failure"]],
-    ["the hold clears when none of the rack's machines is unhealthy", [outcome({ skipped: rack3(6) }), outcome()], ["no longer holds back rack 3: none of its machines is unhealthy any more"]],
+    [
+      "fewer machines down, still held",
+      [outcome({ skipped: rack3(6) }), outcome({ skipped: rack3(4) })],
+      ["still holds back rack 3 (4 machines): rack 3: 4 unhealthy machines, likely an infrastructure failure"],
+    ],
+    [
+      "the hold clears when none of the rack's machines is unhealthy",
+      [outcome({ skipped: rack3(6) }), outcome()],
+      ["no longer holds back rack 3: none of its machines is unhealthy any more"],
+    ],
     [
       "the hold clears when the rack is within the limit: its machines are repaired as usual",
       [outcome({ skipped: rack3(6) }), outcome({ enqueued: [entry(9, { serial: "r3m1" }), entry(10, { serial: "r3m2" })] })],
       ["no longer holds back rack 3: 2 unhealthy, within the limit of 2: repaired as usual"],
     ],
-    ["a machine skipped as recently repaired while its finished entry lingers: why, and when that clears", [outcome({ skipped: [skip("r0m1", "recently repaired")] })], [LEAVES_R0M1]],
-    ["a machine skipped as recently repaired while it is being repaired is no hold: nothing said", [outcome({ skipped: [skip("r1m1", "recently repaired")] })], []],
+    [
+      "a machine skipped as recently repaired while its finished entry lingers: why, and when that clears",
+      [outcome({ skipped: [skip("r0m1", "recently repaired")] })],
+      [LEAVES_R0M1],
+    ],
+    [
+      "a machine skipped as recently repaired while it is being repaired is no hold: nothing said",
+      [outcome({ skipped: [skip("r1m1", "recently repaired")] })],
+      [],
+    ],
     [
       "the skip clears when the entry is deleted and the machine is enqueued again",
       [outcome({ skipped: [skip("r0m1", "recently repaired")] }), outcome({ enqueued: [entry(12, { serial: "r0m1", address: "10.69.0.1" })] })],
       ["no longer skips r0m1 (was: recently repaired): enqueued as #12"],
     ],
-    ["the skip clears when sabakan reports the machine healthy", [outcome({ skipped: [skip("r0m1", "recently repaired")] }), outcome()], ["no longer skips r0m1 (was: recently repaired): sabakan no longer reports it unhealthy"]],
+    [
+      "the skip clears when sabakan reports the machine healthy",
+      [outcome({ skipped: [skip("r0m1", "recently repaired")] }), outcome()],
+      ["no longer skips r0m1 (was: recently repaired): sabakan no longer reports it unhealthy"],
+    ],
     [
       "the skip clears into its rack's hold",
-      [outcome({ skipped: [skip("r0m1", "recently repaired")] }), outcome({ skipped: [skip("r0m1", "rack 0: 3 unhealthy machines, likely an infrastructure failure")] })],
+      [
+        outcome({ skipped: [skip("r0m1", "recently repaired")] }),
+        outcome({ skipped: [skip("r0m1", "rack 0: 3 unhealthy machines, likely an infrastructure failure")] }),
+      ],
       [
         "no longer skips r0m1 (was: recently repaired): held back with its rack instead",
         "holds back rack 0 (1 machine): rack 0: 3 unhealthy machines, likely an infrastructure failure. With at most 2 unhealthy per rack (maximum-unhealthy-machines-per-rack) it repairs none of them until the rack recovers",
       ],
     ],
-    ["any other skip, with kintsugi's reason", [outcome({ skipped: [skip("r0m2", "rebooting", "UNREACHABLE")] })], ["skips r0m2 (10.69.0.2, UNREACHABLE: rebooting)"]],
+    [
+      "any other skip, with kintsugi's reason",
+      [outcome({ skipped: [skip("r0m2", "rebooting", "UNREACHABLE")] })],
+      ["skips r0m2 (10.69.0.2, UNREACHABLE: rebooting)"],
+    ],
     [
       "the all-or-nothing cap, without a line per machine",
       [outcome({ skipped: [skip("r0m2", "too many repair requests")], shortCircuit: { existingEntries: 12, candidates: 1, limit: 12 } })],
@@ -88,8 +117,16 @@ describe("narrateHolds", () => {
     ],
     ["the cap clears", [outcome({ shortCircuit: { existingEntries: 12, candidates: 1, limit: 12 } }), outcome()], ["enqueues again: the queue has room"]],
     ["a failed poll", [outcome({ error: "HTTP 502 from sabakan" })], ["cannot poll sabakan: HTTP 502 from sabakan; it tries again at the next poll"]],
-    ["a failed poll clears no hold: it tells nothing about the machines", [outcome({ skipped: rack3(6) }), outcome({ error: "HTTP 502 from sabakan" })], ["cannot poll sabakan: HTTP 502 from sabakan; it tries again at the next poll"]],
-    ["polls work again, the hold still there: only the recovery is told", [outcome({ skipped: rack3(6) }), outcome({ error: "timeout" }), outcome({ skipped: rack3(6) })], ["polls sabakan again"]],
+    [
+      "a failed poll clears no hold: it tells nothing about the machines",
+      [outcome({ skipped: rack3(6) }), outcome({ error: "HTTP 502 from sabakan" })],
+      ["cannot poll sabakan: HTTP 502 from sabakan; it tries again at the next poll"],
+    ],
+    [
+      "polls work again, the hold still there: only the recovery is told",
+      [outcome({ skipped: rack3(6) }), outcome({ error: "timeout" }), outcome({ skipped: rack3(6) })],
+      ["polls sabakan again"],
+    ],
   ];
   for (const [name, outcomes, expected] of cases) {
     it(name, () => assert.deepEqual(tell(...outcomes), expected));

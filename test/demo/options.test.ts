@@ -13,7 +13,11 @@ describe("demoOptions", () => {
     ["--duration in seconds", ["--duration", "120"], { durationSeconds: 120 }],
     ["--duration up to what a timer holds", ["--duration", "2147483"], { durationSeconds: 2147483 }],
     ["--log-level for kintsugi's own log", ["--log-level", "info"], { logLevel: "info" }],
-    ["all of them", ["--port", "0", "--scale", "0.5", "--duration", "1.5", "--log-level", "error"], { port: 0, scale: 0.5, durationSeconds: 1.5, logLevel: "error" }],
+    [
+      "all of them",
+      ["--port", "0", "--scale", "0.5", "--duration", "1.5", "--log-level", "error"],
+      { port: 0, scale: 0.5, durationSeconds: 1.5, logLevel: "error" },
+    ],
   ];
   for (const [name, args, expected] of cases) {
     it(name, () => assert.deepEqual(demoOptions(args), { ...DEFAULTS, ...expected }));
@@ -28,7 +32,11 @@ describe("demoOptions", () => {
     ["a scale of 0 (a demo that never moves)", ["--scale", "0"], '--scale: must be a number from 0.001 to 10, got "0"'],
     ["a scale that is not a number", ["--scale", "NaN"], '--scale: must be a number from 0.001 to 10, got "NaN"'],
     ["a negative duration", ["--duration", "-1"], '--duration: must be a number of seconds > 0 and at most 2147483 (24 days), got "-1"'],
-    ["a duration longer than a timer holds (the demo would stop at once)", ["--duration", "3000000"], '--duration: must be a number of seconds > 0 and at most 2147483 (24 days), got "3000000"'],
+    [
+      "a duration longer than a timer holds (the demo would stop at once)",
+      ["--duration", "3000000"],
+      '--duration: must be a number of seconds > 0 and at most 2147483 (24 days), got "3000000"',
+    ],
     ["an unknown log level", ["--log-level", "loud"], '--log-level: must be one of fatal, error, warn, info, debug, trace, got "loud"'],
   ];
   for (const [name, args, message] of refusals) {

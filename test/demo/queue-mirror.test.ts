@@ -9,7 +9,19 @@ import { entry, T } from "../domain/repair-decision-support.js";
 const ADDRESS = "10.69.0.4";
 function change(kind: RepairHistoryKind, after: Partial<RepairEntry>, before: Partial<RepairEntry> | null): RepairChange {
   const e = entry(7, { address: ADDRESS, serial: "r0m4", ...after });
-  const record = { sequence: 1, entryIndex: 7, time: T, kind, reason: kind, detail: null, status: e.status, step: e.step, stepStatus: e.stepStatus, deleted: e.deleted, actor: "kintsugi" };
+  const record = {
+    sequence: 1,
+    entryIndex: 7,
+    time: T,
+    kind,
+    reason: kind,
+    detail: null,
+    status: e.status,
+    step: e.step,
+    stepStatus: e.stepStatus,
+    deleted: e.deleted,
+    actor: "kintsugi",
+  };
   return { entry: e, previous: before === null ? null : entry(7, { address: ADDRESS, serial: "r0m4", ...before }), record };
 }
 
@@ -20,9 +32,15 @@ describe("QueueMirror", () => {
     assert.deepEqual(queue.apply([change("created", {}, null)]), []);
     assert.deepEqual(seen(), { has: true, lingers: false, size: 1 });
     assert.deepEqual(queue.apply([change("transition", { status: "processing", stepStatus: "draining" }, {})]), []);
-    assert.deepEqual(queue.apply([change("transition", { status: "succeeded" }, { status: "processing", stepStatus: "watching" })]), [{ index: 7, address: ADDRESS, succeeded: true }]);
+    assert.deepEqual(queue.apply([change("transition", { status: "succeeded" }, { status: "processing", stepStatus: "watching" })]), [
+      { index: 7, address: ADDRESS, succeeded: true },
+    ]);
     assert.deepEqual(seen(), { has: true, lingers: true, size: 1 });
-    assert.deepEqual(queue.apply([change("delete-requested", { status: "succeeded", deleted: true }, { status: "succeeded" })]), [], "a finished entry finishes once");
+    assert.deepEqual(
+      queue.apply([change("delete-requested", { status: "succeeded", deleted: true }, { status: "succeeded" })]),
+      [],
+      "a finished entry finishes once",
+    );
     assert.deepEqual(seen(), { has: true, lingers: false, size: 1 });
     assert.deepEqual(queue.apply([change("dequeued", { status: "succeeded", deleted: true }, { status: "succeeded", deleted: true })]), []);
     assert.deepEqual(seen(), { has: false, lingers: false, size: 0 });

@@ -21,7 +21,11 @@ describe("createStory", () => {
   it("stamps each line with the scenario's clock, the wall clock divided by the scale, from begin() on", () => {
     const lines: string[] = [];
     let wall = T;
-    const story = createStory((l) => lines.push(l), () => wall, 0.2);
+    const story = createStory(
+      (l) => lines.push(l),
+      () => wall,
+      0.2,
+    );
     story.tell("kintsugi", "before the scenario");
     wall += 5000;
     story.begin();
@@ -53,7 +57,11 @@ describe("generationLine", () => {
     ["one change", generation({ cluster, changes: ["add worker 10.69.0.5"] }), "cluster generation 2: add worker 10.69.0.5"],
     [
       "many changes: the first, and how many more (the first generation lists every node)",
-      generation({ generation: 1, cluster, changes: ["initialize the cluster from the template: 15 nodes", "add control plane 10.69.0.1", "add worker 10.69.0.2"] }),
+      generation({
+        generation: 1,
+        cluster,
+        changes: ["initialize the cluster from the template: 15 nodes", "add control plane 10.69.0.1", "add worker 10.69.0.2"],
+      }),
       "cluster generation 1: initialize the cluster from the template: 15 nodes (+2 more: npx kintsugi cluster history)",
     ],
     ["a failure", generation({ error: "no template" }), "cluster generation failed: no template"],

@@ -38,7 +38,14 @@ describe("wallTimings", () => {
 describe("DEMO_TIMINGS: the incidents of a cycle", () => {
   it("every incident comes within the cycle, so 10 minutes show each of them at least once", () => {
     const T = DEMO_TIMINGS;
-    for (const at of [T.nodeNotReadyAtSeconds, T.drainRefusedAtSeconds, T.powerCutAtSeconds, T.flapAtSeconds, T.controlPlanesFailAtSeconds, T.constraintChangeAtSeconds]) {
+    for (const at of [
+      T.nodeNotReadyAtSeconds,
+      T.drainRefusedAtSeconds,
+      T.powerCutAtSeconds,
+      T.flapAtSeconds,
+      T.controlPlanesFailAtSeconds,
+      T.constraintChangeAtSeconds,
+    ]) {
       assert.ok(at < T.cycleSeconds, `${at} s is within the ${T.cycleSeconds} s cycle`);
     }
   });

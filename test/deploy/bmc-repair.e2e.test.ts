@@ -32,7 +32,11 @@ interface World {
 const quoted = (argv: readonly string[]) => `[${argv.map((a) => JSON.stringify(a)).join(", ")}]`;
 
 /** The shipped command `name` run with `env` added, as the config's argv. */
-const command = (env: Readonly<Record<string, string>>, name: string) => ["/usr/bin/env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), join(COMMANDS, name)];
+const command = (env: Readonly<Record<string, string>>, name: string) => [
+  "/usr/bin/env",
+  ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+  join(COMMANDS, name),
+];
 
 function configYaml(sabakanUrl: string, env: Readonly<Record<string, string>>, protocol: "ipmi" | "redfish"): string {
   return `listen: "127.0.0.1:0"
@@ -57,7 +61,13 @@ repair:
 }
 
 /** `kintsugi serve` in `dir` with the test sabakan serving `machines`, the repair commands given `env`; then `use`. */
-async function withKintsugi(dir: string, machines: readonly FakeMachineSpec[], env: Readonly<Record<string, string>>, protocol: "ipmi" | "redfish", use: (w: World) => Promise<void>): Promise<void> {
+async function withKintsugi(
+  dir: string,
+  machines: readonly FakeMachineSpec[],
+  env: Readonly<Record<string, string>>,
+  protocol: "ipmi" | "redfish",
+  use: (w: World) => Promise<void>,
+): Promise<void> {
   const sabakan = await startFakeSabakan();
   for (const m of machines) sabakan.addMachine(m);
   writeFileSync(join(dir, "kintsugi.yaml"), configYaml(sabakan.url, env, protocol));
@@ -67,8 +77,17 @@ async function withKintsugi(dir: string, machines: readonly FakeMachineSpec[], e
     const finished = (e: Entry) => e.status === "SUCCEEDED" || e.status === "FAILED";
     await use({
       async repair(address) {
-        const { addRepairEntry } = await gql<{ addRepairEntry: { index: string } }>(url, `mutation($a: IPAddress!) { addRepairEntry(operation: "power-cycle", machineType: "IPMI-2.0", address: $a) { index } }`, { a: address });
-        const entry = async () => (await gql<{ repairEntry: Entry }>(url, `query($i: ID!) { repairEntry(index: $i) { status history { reason detail } } }`, { i: addRepairEntry.index })).repairEntry;
+        const { addRepairEntry } = await gql<{ addRepairEntry: { index: string } }>(
+          url,
+          `mutation($a: IPAddress!) { addRepairEntry(operation: "power-cycle", machineType: "IPMI-2.0", address: $a) { index } }`,
+          { a: address },
+        );
+        const entry = async () =>
+          (
+            await gql<{ repairEntry: Entry }>(url, `query($i: ID!) { repairEntry(index: $i) { status history { reason detail } } }`, {
+              i: addRepairEntry.index,
+            })
+          ).repairEntry;
         return until(`the entry for ${address} finishes`, entry, finished, 60_000);
       },
     });
@@ -94,7 +113,10 @@ describe("a power cycle through kintsugi, the BMC's address from sabakan", () =>
       await withKintsugi(dir.path, machines, sim.commandEnv, "ipmi", async (w) => {
         const done = await w.repair("10.0.0.5");
         assert.equal(done.status, "SUCCEEDED", JSON.stringify(done.history, null, 2));
-        assert.ok(reasonsOf(done).some((r) => /step 1: repair command succeeded/.test(r)), reasonsOf(done).join("\n"));
+        assert.ok(
+          reasonsOf(done).some((r) => /step 1: repair command succeeded/.test(r)),
+          reasonsOf(done).join("\n"),
+        );
         assert.match(reasonsOf(done).at(-1) ?? "", /the health check reports the machine healthy/);
         const sets = sim.chassisCalls().filter((call) => call.startsWith("set "));
         assert.deepEqual(sets, ["set power 0", "set power 1"], "the simulated chassis was power-cycled once: off, then on");
@@ -103,7 +125,11 @@ describe("a power cycle through kintsugi, the BMC's address from sabakan", () =>
         const refused = await w.repair("10.0.0.6");
         assert.equal(refused.status, "FAILED", JSON.stringify(refused.history, null, 2));
         assert.match(JSON.stringify(refused.history), /KINTSUGI_BMC_ADDRESS is not set/, "the command stopped for want of an address");
-        assert.deepEqual(sim.chassisCalls().filter((call) => call.startsWith("set ")), sets, "and the chassis was not touched again");
+        assert.deepEqual(
+          sim.chassisCalls().filter((call) => call.startsWith("set ")),
+          sets,
+          "and the chassis was not touched again",
+        );
       });
     } finally {
       sim.stop();
@@ -111,23 +137,30 @@ describe("a power cycle through kintsugi, the BMC's address from sabakan", () =>
     }
   });
 
-  it("Redfish over https against a Redfish BMC: the hung machine is reset with PowerCycle and succeeds once On and OK", { skip: findProgram("curl") === null ? "needs curl" : false }, async () => {
-    const dir = tempDir("kintsugi-redfish-repair-");
-    const bmc = await startRedfishBmc(dir.path);
-    try {
-      const machines = [{ serial: "idrac-1", rack: 1, indexInRack: 3, ipv4: ["10.1.0.3"], bmcType: "iDRAC-9", bmcIPv4: "127.0.0.1" }];
-      await withKintsugi(dir.path, machines, bmc.commandEnv, "redfish", async (w) => {
-        const done = await w.repair("10.1.0.3");
-        assert.equal(done.status, "SUCCEEDED", JSON.stringify(done.history, null, 2));
-        assert.ok(reasonsOf(done).some((r) => /step 1: repair command succeeded/.test(r)), reasonsOf(done).join("\n"));
-        assert.match(reasonsOf(done).at(-1) ?? "", /the health check reports the machine healthy/);
-        assert.deepEqual(bmc.resets, ["PowerCycle"], "one ComputerSystem.Reset");
-        assert.deepEqual([bmc.powerState, bmc.health], ["On", "OK"]);
-        assert.equal(bmc.unauthorized, 0, "every request carried the credentials from the curl config file");
-      });
-    } finally {
-      await bmc.close();
-      dir.remove();
-    }
-  });
+  it(
+    "Redfish over https against a Redfish BMC: the hung machine is reset with PowerCycle and succeeds once On and OK",
+    { skip: findProgram("curl") === null ? "needs curl" : false },
+    async () => {
+      const dir = tempDir("kintsugi-redfish-repair-");
+      const bmc = await startRedfishBmc(dir.path);
+      try {
+        const machines = [{ serial: "idrac-1", rack: 1, indexInRack: 3, ipv4: ["10.1.0.3"], bmcType: "iDRAC-9", bmcIPv4: "127.0.0.1" }];
+        await withKintsugi(dir.path, machines, bmc.commandEnv, "redfish", async (w) => {
+          const done = await w.repair("10.1.0.3");
+          assert.equal(done.status, "SUCCEEDED", JSON.stringify(done.history, null, 2));
+          assert.ok(
+            reasonsOf(done).some((r) => /step 1: repair command succeeded/.test(r)),
+            reasonsOf(done).join("\n"),
+          );
+          assert.match(reasonsOf(done).at(-1) ?? "", /the health check reports the machine healthy/);
+          assert.deepEqual(bmc.resets, ["PowerCycle"], "one ComputerSystem.Reset");
+          assert.deepEqual([bmc.powerState, bmc.health], ["On", "OK"]);
+          assert.equal(bmc.unauthorized, 0, "every request carried the credentials from the curl config file");
+        });
+      } finally {
+        await bmc.close();
+        dir.remove();
+      }
+    },
+  );
 });

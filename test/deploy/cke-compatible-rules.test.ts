@@ -10,7 +10,9 @@ const DIR = fileURLToPath(new URL("../../deploy/prometheus/", import.meta.url));
 const RULES = `${DIR}cke-compatible.rules.yaml`;
 const METRICS_SOURCE = readFileSync(fileURLToPath(new URL("../../src/graphql/metrics.ts", import.meta.url)), "utf8");
 
-interface RuleFile { groups: Array<{ name: string; rules: Array<{ record?: string; expr: string }> }> }
+interface RuleFile {
+  groups: Array<{ name: string; rules: Array<{ record?: string; expr: string }> }>;
+}
 const rules = (parse(readFileSync(RULES, "utf8")) as RuleFile).groups.flatMap((g) => g.rules);
 
 /**
@@ -57,7 +59,8 @@ describe("deploy/prometheus: CKE-compatible recording rules", () => {
 
   it("the rules read only series kintsugi's /metrics declares", () => {
     for (const rule of rules) {
-      for (const name of metricNamesIn(rule.expr)) assert.ok(METRICS_SOURCE.includes(`name: "${name}"`), `${rule.record} uses ${name}, which kintsugi does not export`);
+      for (const name of metricNamesIn(rule.expr))
+        assert.ok(METRICS_SOURCE.includes(`name: "${name}"`), `${rule.record} uses ${name}, which kintsugi does not export`);
     }
   });
 

@@ -9,7 +9,9 @@ const project = JSON.parse(readFileSync(new URL("../../package.json", import.met
 
 /** `node_modules/a/node_modules/@b/c` -> `@b/c`. */
 const nameOf = (path: string) => path.replace(/^.*node_modules\//, "");
-const installed = Object.keys(lock.packages).filter((path) => path.startsWith("node_modules/")).map(nameOf);
+const installed = Object.keys(lock.packages)
+  .filter((path) => path.startsWith("node_modules/"))
+  .map(nameOf);
 
 // npm 11.16 and later warn at every `npm ci` about a dependency's install script that allowScripts neither approves
 // nor denies, and npm 12 skips it: each is decided in package.json (protobufjs's only prints advice, so it is denied).
@@ -23,6 +25,9 @@ describe("package.json's allowScripts decides every install script npm ci meets"
   });
 
   it("names only packages that are installed", () => {
-    assert.deepEqual(Object.keys(project.allowScripts).filter((name) => !installed.includes(name)), []);
+    assert.deepEqual(
+      Object.keys(project.allowScripts).filter((name) => !installed.includes(name)),
+      [],
+    );
   });
 });

@@ -27,8 +27,20 @@ test("the IPMI commands power-cycle and check a machine through ipmi_sim", { ski
   const env = { KINTSUGI_BMC_ADDRESS: "127.0.0.1", ...sim.commandEnv };
   const cases = [
     { name: "health check of a machine that is on", file: "ipmi-is-healthy", env, code: 0, stdout: /^true\n$/u },
-    { name: "health check with a wrong password is unhealthy", file: "ipmi-is-healthy", env: { ...env, KINTSUGI_IPMI_PASSWORD_FILE: join(dir.path, "wrong-password") }, code: 0, stdout: /^false\n$/u },
-    { name: "power cycle with a wrong password fails", file: "ipmi-power-cycle", env: { ...env, KINTSUGI_IPMI_PASSWORD_FILE: join(dir.path, "wrong-password") }, code: 1, stdout: /^$/u },
+    {
+      name: "health check with a wrong password is unhealthy",
+      file: "ipmi-is-healthy",
+      env: { ...env, KINTSUGI_IPMI_PASSWORD_FILE: join(dir.path, "wrong-password") },
+      code: 0,
+      stdout: /^false\n$/u,
+    },
+    {
+      name: "power cycle with a wrong password fails",
+      file: "ipmi-power-cycle",
+      env: { ...env, KINTSUGI_IPMI_PASSWORD_FILE: join(dir.path, "wrong-password") },
+      code: 1,
+      stdout: /^$/u,
+    },
     { name: "no BMC address is refused", file: "ipmi-power-cycle", env: { ...env, KINTSUGI_BMC_ADDRESS: "" }, code: 2, stdout: /^$/u },
     { name: "power cycle with the right credentials", file: "ipmi-power-cycle", env, code: 0, stdout: /Chassis Power Control: Cycle/u },
   ];
@@ -40,6 +52,9 @@ test("the IPMI commands power-cycle and check a machine through ipmi_sim", { ski
   const sets = () => sim.chassisCalls().filter((call) => call.startsWith("set "));
   await until("the simulator powers the machine on again", sets, (s) => s.length >= 2);
   assert.deepEqual(sets(), ["set power 0", "set power 1"], "only the right credentials changed the power, off then on");
-  const off = await (async () => { await writeFile(join(dir.path, "power"), "0\n"); return run(join(COMMANDS, "ipmi-is-healthy"), env); })();
+  const off = await (async () => {
+    await writeFile(join(dir.path, "power"), "0\n");
+    return run(join(COMMANDS, "ipmi-is-healthy"), env);
+  })();
   assert.equal(off.stdout, "false\n", "health check of a machine that is off");
 });

@@ -13,7 +13,10 @@ const kubectl = findKubectl();
 const path = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
 type Labels = Record<string, string>;
-interface Projection { readonly name: string; readonly items: ReadonlyArray<{ readonly key: string; readonly path: string }> }
+interface Projection {
+  readonly name: string;
+  readonly items: ReadonlyArray<{ readonly key: string; readonly path: string }>;
+}
 interface Volume {
   readonly name: string;
   readonly projected?: { readonly sources: ReadonlyArray<{ readonly configMap?: Projection; readonly secret?: Projection }> };
@@ -56,7 +59,18 @@ const OVERLAYS = [
   { overlay: "etcd", replicas: 3, strategy: "RollingUpdate", store: "etcd", extraKinds: [] },
 ] as const;
 
-const BASE_KINDS = ["Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "ConfigMap", "Deployment", "Service", "PodDisruptionBudget"];
+const BASE_KINDS = [
+  "Namespace",
+  "ServiceAccount",
+  "ClusterRole",
+  "ClusterRoleBinding",
+  "Role",
+  "RoleBinding",
+  "ConfigMap",
+  "Deployment",
+  "Service",
+  "PodDisruptionBudget",
+];
 
 /** The files a pod sees under /etc/kintsugi: the items of the projected volume mounted there. */
 function etcFiles(pod: PodSpec): string[] {
@@ -67,7 +81,13 @@ function etcFiles(pod: PodSpec): string[] {
 
 /** Every string in a parsed config that names a file under /etc/kintsugi. */
 const configFiles = (value: unknown): string[] =>
-  typeof value === "string" ? (value.startsWith("/etc/kintsugi/") ? [value] : []) : value !== null && typeof value === "object" ? Object.values(value).flatMap(configFiles) : [];
+  typeof value === "string"
+    ? value.startsWith("/etc/kintsugi/")
+      ? [value]
+      : []
+    : value !== null && typeof value === "object"
+      ? Object.values(value).flatMap(configFiles)
+      : [];
 
 for (const { overlay, replicas, strategy, store, extraKinds } of OVERLAYS) {
   describe(`kubectl kustomize deploy/kubernetes/${overlay}`, { skip: kubectl === null && "no kubectl on PATH" }, () => {
@@ -136,7 +156,10 @@ for (const { overlay, replicas, strategy, store, extraKinds } of OVERLAYS) {
       const parsed = YAML.parse(config()) as { store: string; listen: string; database?: string };
       assert.equal(parsed.store, store);
       assert.equal(Number(parsed.listen.split(":").at(-1)), container().ports[0]?.containerPort);
-      assert.deepEqual(etcFiles(pod()).filter((f) => f === "/etc/kintsugi/kintsugi.yaml"), ["/etc/kintsugi/kintsugi.yaml"]);
+      assert.deepEqual(
+        etcFiles(pod()).filter((f) => f === "/etc/kintsugi/kintsugi.yaml"),
+        ["/etc/kintsugi/kintsugi.yaml"],
+      );
       assert.deepEqual(container().args, ["serve", "--config", "/etc/kintsugi/kintsugi.yaml"]);
       const volume = pod().volumes.find((v) => v.name === "etc");
       assert.equal(volume?.projected?.sources[0]?.configMap?.name, one("ConfigMap").metadata.name, "the ConfigMap's generated name");

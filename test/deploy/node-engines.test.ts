@@ -11,7 +11,11 @@ const project = JSON.parse(readFileSync(new URL("../../package.json", import.met
 
 /** `20.19` -> [20, 19, 0]; `x`, `*` and missing parts are null (any). */
 function parts(text: string): Array<number | null> {
-  return text.replace(/^v/, "").split(".").slice(0, 3).map((p) => (/^\d+$/.test(p) ? Number(p) : null));
+  return text
+    .replace(/^v/, "")
+    .split(".")
+    .slice(0, 3)
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : null));
 }
 
 /** `v20.19` -> [20, 19, 0]. */
@@ -50,7 +54,11 @@ function satisfiesComparator(version: Version, comparator: string): boolean {
 function satisfies(version: Version, range: string): boolean {
   if (range.includes(" - ")) throw new Error(`cannot read the hyphen range ${JSON.stringify(range)}`);
   return range.split("||").some((set) => {
-    const comparators = set.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, "$1").split(/\s+/).filter((c) => c !== "");
+    const comparators = set
+      .trim()
+      .replace(/(>=|<=|>|<|=|\^|~)\s+/g, "$1")
+      .split(/\s+/)
+      .filter((c) => c !== "");
     return comparators.every((c) => satisfiesComparator(version, c));
   });
 }

@@ -10,7 +10,9 @@ import { PROMTOOL_SKIP, runPromtool } from "../support/promtool.js";
 const DIR = fileURLToPath(new URL("../../deploy/prometheus/", import.meta.url));
 const RULES = `${DIR}kintsugi-rules.yaml`;
 
-interface RuleFile { groups: Array<{ name: string; rules: Array<{ alert?: string; record?: string; expr: string }> }> }
+interface RuleFile {
+  groups: Array<{ name: string; rules: Array<{ alert?: string; record?: string; expr: string }> }>;
+}
 const rules = (parse(readFileSync(RULES, "utf8")) as RuleFile).groups.flatMap((g) => g.rules);
 
 describe("deploy/prometheus: the alert rules and kintsugi's /metrics", () => {
@@ -44,7 +46,11 @@ describe("deploy/prometheus: the alert rules and kintsugi's /metrics", () => {
   });
 
   it("/metrics, after repairs, holds and polls, passes promtool check metrics without a finding", { skip: PROMTOOL_SKIP }, async () => {
-    for (const series of ['kintsugi_auto_repair_held_machines{reason="rack_limit"} 3', 'kintsugi_repair_duration_seconds_count{status="failed"} 1', "kintsugi_auto_repair_poll_errors_total 1"]) {
+    for (const series of [
+      'kintsugi_auto_repair_held_machines{reason="rack_limit"} 3',
+      'kintsugi_repair_duration_seconds_count{status="failed"} 1',
+      "kintsugi_auto_repair_poll_errors_total 1",
+    ]) {
       assert.ok(metrics.includes(series), `the activity made ${series}`);
     }
     const { code, output } = await runPromtool(["check", "metrics"], { stdin: metrics });

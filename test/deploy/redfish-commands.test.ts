@@ -26,14 +26,55 @@ test("the Redfish commands check and power-cycle a system over https", { skip: f
   const wrong = join(dir.path, "wrong-credentials");
   writeFileSync(wrong, 'user = "root:not-it"\n');
   const env = { KINTSUGI_BMC_ADDRESS: "127.0.0.1", ...bmc.commandEnv };
-  const cases: Array<{ name: string; file: string; state?: Pick<RedfishBmc, "powerState" | "health">; env: Record<string, string>; code: number; stdout: RegExp; stderr?: RegExp }> = [
+  const cases: Array<{
+    name: string;
+    file: string;
+    state?: Pick<RedfishBmc, "powerState" | "health">;
+    env: Record<string, string>;
+    code: number;
+    stdout: RegExp;
+    stderr?: RegExp;
+  }> = [
     { name: "on and OK is healthy", file: "redfish-is-healthy", state: { powerState: "On", health: "OK" }, env, code: 0, stdout: /^true\n$/u },
-    { name: "on, Critical, with healthy summaries is not", file: "redfish-is-healthy", state: { powerState: "On", health: "Critical" }, env, code: 0, stdout: /^false\n$/u },
+    {
+      name: "on, Critical, with healthy summaries is not",
+      file: "redfish-is-healthy",
+      state: { powerState: "On", health: "Critical" },
+      env,
+      code: 0,
+      stdout: /^false\n$/u,
+    },
     { name: "off and OK is not", file: "redfish-is-healthy", state: { powerState: "Off", health: "OK" }, env, code: 0, stdout: /^false\n$/u },
-    { name: "wrong credentials are unhealthy", file: "redfish-is-healthy", state: { powerState: "On", health: "OK" }, env: { ...env, KINTSUGI_REDFISH_CREDENTIALS_FILE: wrong }, code: 0, stdout: /^false\n$/u },
-    { name: "a certificate not signed by the given CA is unhealthy", file: "redfish-is-healthy", env: { ...env, KINTSUGI_REDFISH_CACERT: "/etc/ssl/certs/ca-certificates.crt" }, code: 0, stdout: /^false\n$/u },
-    { name: "no BMC address is refused", file: "redfish-is-healthy", env: { ...env, KINTSUGI_BMC_ADDRESS: "" }, code: 2, stdout: /^$/u, stderr: /KINTSUGI_BMC_ADDRESS is not set/u },
-    { name: "a power cycle with wrong credentials fails", file: "redfish-power-cycle", env: { ...env, KINTSUGI_REDFISH_CREDENTIALS_FILE: wrong }, code: 22, stdout: /^$/u },
+    {
+      name: "wrong credentials are unhealthy",
+      file: "redfish-is-healthy",
+      state: { powerState: "On", health: "OK" },
+      env: { ...env, KINTSUGI_REDFISH_CREDENTIALS_FILE: wrong },
+      code: 0,
+      stdout: /^false\n$/u,
+    },
+    {
+      name: "a certificate not signed by the given CA is unhealthy",
+      file: "redfish-is-healthy",
+      env: { ...env, KINTSUGI_REDFISH_CACERT: "/etc/ssl/certs/ca-certificates.crt" },
+      code: 0,
+      stdout: /^false\n$/u,
+    },
+    {
+      name: "no BMC address is refused",
+      file: "redfish-is-healthy",
+      env: { ...env, KINTSUGI_BMC_ADDRESS: "" },
+      code: 2,
+      stdout: /^$/u,
+      stderr: /KINTSUGI_BMC_ADDRESS is not set/u,
+    },
+    {
+      name: "a power cycle with wrong credentials fails",
+      file: "redfish-power-cycle",
+      env: { ...env, KINTSUGI_REDFISH_CREDENTIALS_FILE: wrong },
+      code: 22,
+      stdout: /^$/u,
+    },
     { name: "a power cycle", file: "redfish-power-cycle", env, code: 0, stdout: /^$/u },
   ];
   for (const c of cases) {

@@ -14,7 +14,9 @@ import { tempDir } from "../support/temp-dir.js";
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
-const lock = JSON.parse(readFileSync(join(REPO, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string; dev?: boolean; optional?: boolean }> };
+const lock = JSON.parse(readFileSync(join(REPO, "package-lock.json"), "utf8")) as {
+  packages: Record<string, { version?: string; dev?: boolean; optional?: boolean }>;
+};
 
 // The environment of the npm commands: no token of the developer's, no update check.
 const { KINTSUGI_TOKEN: _token, ...baseEnv } = process.env;
@@ -23,7 +25,8 @@ const npmEnv = { ...baseEnv, npm_config_update_notifier: "false", npm_config_aud
 // deploy/commands, which the example configs name under /usr/local/libexec/kintsugi.
 const BMC_COMMANDS = ["ipmi-is-healthy", "ipmi-power-cycle", "redfish-is-healthy", "redfish-power-cycle"];
 
-const npm = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = npmEnv) => run("npm", args, { cwd, env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+const npm = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = npmEnv) =>
+  run("npm", args, { cwd, env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
 
 /**
  * better-sqlite3's install script (prebuild-install) takes a prebuilt addon from a local directory before it
@@ -74,8 +77,27 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
 
   it("holds what serve needs: the CLI, the built code, the schema, GraphiQL, the lock, the docs and deploy/", () => {
     const schema = readdirSync(join(REPO, "schema")).map((f) => `schema/${f}`);
-    const needed = ["package.json", "README.md", "LICENSE", "npm-shrinkwrap.json", "bin/kintsugi.js", "dist/cli/main.js", "dist/main.js", "dist/graphiql/graphiql.js", "dist/graphiql/style.css", "dist/status/status.js", "dist/status/status.css", "deploy/kintsugi.yaml", "deploy/systemd/kintsugi.service", ...BMC_COMMANDS.map((c) => `deploy/commands/${c}`), ...schema];
-    assert.deepEqual(needed.filter((f) => !files.includes(f)), []);
+    const needed = [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "npm-shrinkwrap.json",
+      "bin/kintsugi.js",
+      "dist/cli/main.js",
+      "dist/main.js",
+      "dist/graphiql/graphiql.js",
+      "dist/graphiql/style.css",
+      "dist/status/status.js",
+      "dist/status/status.css",
+      "deploy/kintsugi.yaml",
+      "deploy/systemd/kintsugi.service",
+      ...BMC_COMMANDS.map((c) => `deploy/commands/${c}`),
+      ...schema,
+    ];
+    assert.deepEqual(
+      needed.filter((f) => !files.includes(f)),
+      [],
+    );
   });
 
   it("holds nothing of the checkout's development: no sources, tests, scripts, CI, source maps", () => {
@@ -94,9 +116,14 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
         return version === entry.version ? [] : [`${path}: ${version}, tested ${entry.version}`];
       });
     assert.deepEqual(wrong, []);
-    const devOnly = Object.entries(lock.packages).filter(([path, entry]) => path.startsWith("node_modules/") && entry.dev).map(([path]) => path);
+    const devOnly = Object.entries(lock.packages)
+      .filter(([path, entry]) => path.startsWith("node_modules/") && entry.dev)
+      .map(([path]) => path);
     assert.ok(devOnly.includes("node_modules/typescript"), "the lock marks what development alone needs");
-    assert.deepEqual(devOnly.filter((path) => existsSync(join(app, path))), []);
+    assert.deepEqual(
+      devOnly.filter((path) => existsSync(join(app, path))),
+      [],
+    );
   });
 
   it("installs the BMC commands as the README and deploy/Dockerfile do, where the example configs name them, runnable", async () => {
@@ -106,10 +133,17 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
     await run("install", ["-m", "0755", ...readdirSync(join(app, "deploy", "commands")).map((c) => join(app, "deploy", "commands", c)), libexec]);
     assert.deepEqual(readdirSync(libexec).sort(), [...BMC_COMMANDS].sort());
     for (const name of BMC_COMMANDS) {
-      assert.match(readFileSync(join(REPO, "deploy", "kintsugi.yaml"), "utf8") + readFileSync(join(REPO, "deploy", "kubernetes", "sqlite", "kintsugi.yaml"), "utf8"), name.startsWith("ipmi-") ? new RegExp(`"/usr/local/libexec/kintsugi/${name}"`) : /redfish-/, `the example configs name ${name}`);
+      assert.match(
+        readFileSync(join(REPO, "deploy", "kintsugi.yaml"), "utf8") + readFileSync(join(REPO, "deploy", "kubernetes", "sqlite", "kintsugi.yaml"), "utf8"),
+        name.startsWith("ipmi-") ? new RegExp(`"/usr/local/libexec/kintsugi/${name}"`) : /redfish-/,
+        `the example configs name ${name}`,
+      );
       // Without the BMC's address (no sabakan), each stops with its own message rather than reaching any machine.
       const { KINTSUGI_BMC_ADDRESS: _bmc, ...env } = baseEnv;
-      const failed = await run(join(libexec, name), ["10.0.0.1"], { env }).then(() => null, (err: { code?: number; stderr?: string }) => err);
+      const failed = await run(join(libexec, name), ["10.0.0.1"], { env }).then(
+        () => null,
+        (err: { code?: number; stderr?: string }) => err,
+      );
       assert.equal(failed?.code, 2, name);
       assert.match(failed?.stderr ?? "", /KINTSUGI_BMC_ADDRESS is not set/, name);
     }

@@ -38,20 +38,44 @@ function commands(command: Command, words: string[] = []): Array<{ words: string
 describe("README names what the issues name: every config key, error type, metric, command and option", () => {
   const configuration = README.slice(README.indexOf("## Configuration"), README.indexOf("## Sabakan-triggered repair"));
   for (const key of configKeys(configFileSchema)) {
-    it(`config key ${key}`, () => assert.ok(mentions(configuration, key.split(/[.[\]]+/).filter(Boolean).at(-1) as string), `README's Configuration section does not name ${key}`));
+    it(`config key ${key}`, () =>
+      assert.ok(
+        mentions(
+          configuration,
+          key
+            .split(/[.[\]]+/)
+            .filter(Boolean)
+            .at(-1) as string,
+        ),
+        `README's Configuration section does not name ${key}`,
+      ));
   }
 
   for (const type of Object.keys(ERROR_TYPES)) {
     it(`error type ${type}`, () => assert.ok(README.includes(`\`${type}\``), `README does not name the error type ${type}`));
   }
 
-  const metrics = new KintsugiMetrics({ entries: () => [], repairQueueEnabled: () => true, autoRepairEnabled: () => true, now: () => 0, clusterGeneration: () => ({ current: null, latest: null }), unusedMachines: () => null, isLeader: () => true, subscriptions: () => new Map() });
+  const metrics = new KintsugiMetrics({
+    entries: () => [],
+    repairQueueEnabled: () => true,
+    autoRepairEnabled: () => true,
+    now: () => 0,
+    clusterGeneration: () => ({ current: null, latest: null }),
+    unusedMachines: () => null,
+    isLeader: () => true,
+    subscriptions: () => new Map(),
+  });
   const section = README.slice(README.indexOf("## Metrics"), README.indexOf("## Development"));
   for (const metric of metrics.registry.getMetricsAsArray()) {
     it(`metric ${metric.name}`, () => assert.ok(mentions(section, metric.name), `README's Metrics section does not name ${metric.name}`));
   }
 
-  const program = buildProgram({ out: () => undefined, client: () => { throw new Error("not used"); } });
+  const program = buildProgram({
+    out: () => undefined,
+    client: () => {
+      throw new Error("not used");
+    },
+  });
   const globals = program.options.map((o) => o.long ?? "");
   for (const { words, options } of commands(program)) {
     it(`command kintsugi ${words.join(" ")}`, () => {

@@ -1,23 +1,45 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Alert } from "../../src/domain/alert.js";
-import { addAlert, dueGroups, flushAll, groupAlert, MAX_WAITING_ALERTS, nextDue, NO_PENDING_GROUPS, waitingAlerts, type GroupingState } from "../../src/domain/alert-grouping.js";
+import {
+  addAlert,
+  dueGroups,
+  flushAll,
+  groupAlert,
+  MAX_WAITING_ALERTS,
+  nextDue,
+  NO_PENDING_GROUPS,
+  waitingAlerts,
+  type GroupingState,
+} from "../../src/domain/alert-grouping.js";
 
 const NOW = Date.UTC(2026, 10, 22, 5, 0, 0);
 const WINDOW = 5000;
 const time = (s: number) => new Date(NOW + s * 1000).toISOString();
 
 const succeeded = (i: number, at = 0, text = "the health check reports the machine healthy"): Alert => ({
-  kind: "succeeded", severity: "info", title: `repair succeeded: 10.0.0.${i}`, text,
+  kind: "succeeded",
+  severity: "info",
+  title: `repair succeeded: 10.0.0.${i}`,
+  text,
   fields: { entry: String(i), operation: "unhealthy on qemu", step: "1", time: time(at) },
   group: { key: "succeeded:repair succeeded", plural: "repairs succeeded", subject: `10.0.0.${i}` },
 });
 const failed = (i: number, at = 0): Alert => ({
-  kind: "failed", severity: "critical", title: `repair failed: 10.0.0.${i}`, text: `exit code ${i}`,
+  kind: "failed",
+  severity: "critical",
+  title: `repair failed: 10.0.0.${i}`,
+  text: `exit code ${i}`,
   fields: { entry: String(i), operation: "unhealthy on qemu", step: "1", time: time(at) },
   group: { key: "failed:repair failed", plural: "repairs failed", subject: `10.0.0.${i}` },
 });
-const held: Alert = { kind: "held", severity: "warning", title: "auto-repair holds back 4 machines: 4 in rack 3 over the per-rack limit", text: "rack 3", fields: {} };
+const held: Alert = {
+  kind: "held",
+  severity: "warning",
+  title: "auto-repair holds back 4 machines: 4 in rack 3 over the per-rack limit",
+  text: "rack 3",
+  fields: {},
+};
 
 /** Feeds alerts at their times (ms after NOW), then lets the clock run to `until`: returns the titles posted at each step. */
 function run(steps: Array<[number, Alert]>, until: number, windowMs = WINDOW): Array<[number, string]> {
@@ -41,16 +63,74 @@ function run(steps: Array<[number, Alert]>, until: number, windowMs = WINDOW): A
 describe("alert grouping", () => {
   const cases: Array<[string, Array<[number, Alert]>, number, Array<[number, string]>, number?]> = [
     ["a lone alert is posted as it is when its window ends", [[0, succeeded(1)]], 6000, [[5000, "repair succeeded: 10.0.0.1"]]],
-    ["alerts of one kind within the window: one message when it ends", [[0, succeeded(1)], [1000, succeeded(2)], [4900, succeeded(3)]], 6000,
-      [[5000, "3 repairs succeeded: 10.0.0.1, 10.0.0.2, 10.0.0.3"]]],
-    ["one after the window opens the next group", [[0, succeeded(1)], [1000, succeeded(2)], [5200, succeeded(3)]], 11000,
-      [[5200, "2 repairs succeeded: 10.0.0.1, 10.0.0.2"], [10200, "repair succeeded: 10.0.0.3"]]],
-    ["kinds are grouped apart and posted oldest group first", [[0, succeeded(1)], [100, failed(2)], [200, succeeded(3)], [300, failed(4)]], 6000,
-      [[5000, "2 repairs succeeded: 10.0.0.1, 10.0.0.3"], [5100, "2 repairs failed: 10.0.0.2, 10.0.0.4"]]],
-    ["a hold is never grouped nor delayed, and what waits goes out before it", [[0, succeeded(1)], [100, failed(2)], [200, held], [300, succeeded(3)]], 6000,
-      [[200, "repair succeeded: 10.0.0.1"], [200, "repair failed: 10.0.0.2"], [200, held.title], [5300, "repair succeeded: 10.0.0.3"]]],
-    ["window 0: every alert at once, on its own", [[0, succeeded(1)], [0, succeeded(2)], [0, held]], 100,
-      [[0, "repair succeeded: 10.0.0.1"], [0, "repair succeeded: 10.0.0.2"], [0, held.title]], 0],
+    [
+      "alerts of one kind within the window: one message when it ends",
+      [
+        [0, succeeded(1)],
+        [1000, succeeded(2)],
+        [4900, succeeded(3)],
+      ],
+      6000,
+      [[5000, "3 repairs succeeded: 10.0.0.1, 10.0.0.2, 10.0.0.3"]],
+    ],
+    [
+      "one after the window opens the next group",
+      [
+        [0, succeeded(1)],
+        [1000, succeeded(2)],
+        [5200, succeeded(3)],
+      ],
+      11000,
+      [
+        [5200, "2 repairs succeeded: 10.0.0.1, 10.0.0.2"],
+        [10200, "repair succeeded: 10.0.0.3"],
+      ],
+    ],
+    [
+      "kinds are grouped apart and posted oldest group first",
+      [
+        [0, succeeded(1)],
+        [100, failed(2)],
+        [200, succeeded(3)],
+        [300, failed(4)],
+      ],
+      6000,
+      [
+        [5000, "2 repairs succeeded: 10.0.0.1, 10.0.0.3"],
+        [5100, "2 repairs failed: 10.0.0.2, 10.0.0.4"],
+      ],
+    ],
+    [
+      "a hold is never grouped nor delayed, and what waits goes out before it",
+      [
+        [0, succeeded(1)],
+        [100, failed(2)],
+        [200, held],
+        [300, succeeded(3)],
+      ],
+      6000,
+      [
+        [200, "repair succeeded: 10.0.0.1"],
+        [200, "repair failed: 10.0.0.2"],
+        [200, held.title],
+        [5300, "repair succeeded: 10.0.0.3"],
+      ],
+    ],
+    [
+      "window 0: every alert at once, on its own",
+      [
+        [0, succeeded(1)],
+        [0, succeeded(2)],
+        [0, held],
+      ],
+      100,
+      [
+        [0, "repair succeeded: 10.0.0.1"],
+        [0, "repair succeeded: 10.0.0.2"],
+        [0, held.title],
+      ],
+      0,
+    ],
   ];
   for (const [name, steps, until, expected, windowMs] of cases) it(name, () => assert.deepEqual(run(steps, until, windowMs), expected));
 
@@ -81,7 +161,8 @@ describe("alert grouping", () => {
     const posted: Alert[] = [];
     // Distinct actors' deletions are groups of their own: a hostile server could send any number of them.
     for (let i = 0; i < 2 * MAX_WAITING_ALERTS + 10; i++) {
-      const alert = i % 2 === 0 ? succeeded(i) : { ...failed(i), group: { key: `warning:deleted by actor-${i}`, plural: `deleted by actor-${i}`, subject: String(i) } };
+      const alert =
+        i % 2 === 0 ? succeeded(i) : { ...failed(i), group: { key: `warning:deleted by actor-${i}`, plural: `deleted by actor-${i}`, subject: String(i) } };
       const step = addAlert(state, alert, NOW + i, hour);
       state = step.state;
       posted.push(...step.post);
@@ -96,7 +177,8 @@ describe("alert grouping", () => {
   it("a group's message: count, the machines (at most 8 named), the common text once, shared fields and the span of times", () => {
     const alerts = Array.from({ length: 12 }, (_, i) => succeeded(i + 1, i));
     assert.deepEqual(groupAlert({ key: "k", opened: NOW, alerts: [alerts[0] as Alert, ...alerts.slice(1)] }), {
-      kind: "succeeded", severity: "info",
+      kind: "succeeded",
+      severity: "info",
       title: "12 repairs succeeded: 10.0.0.1, 10.0.0.2, 10.0.0.3, 10.0.0.4, 10.0.0.5, 10.0.0.6, 10.0.0.7, 10.0.0.8 (and 4 more)",
       text: "the health check reports the machine healthy",
       fields: { count: "12", operation: "unhealthy on qemu", step: "1", from: time(0), to: time(11) },
@@ -119,7 +201,10 @@ describe("alert grouping", () => {
     assert.equal(nextDue(state, WINDOW), NOW + WINDOW);
     assert.equal(nextDue(NO_PENDING_GROUPS, WINDOW), null);
     const flushed = flushAll(state);
-    assert.deepEqual(flushed.post.map((a) => a.title), ["repair succeeded: 10.0.0.1", "repair failed: 10.0.0.2"]);
+    assert.deepEqual(
+      flushed.post.map((a) => a.title),
+      ["repair succeeded: 10.0.0.1", "repair failed: 10.0.0.2"],
+    );
     assert.deepEqual(flushed.state, []);
   });
 });

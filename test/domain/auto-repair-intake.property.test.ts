@@ -66,7 +66,8 @@ describe("sabakan-triggered repair under random fleets and failure storms (prope
           const m = seen.find((x) => x.serial === e.serial);
           assert.ok(m, context);
           const perRack = seen.filter((x) => x.rack === m.rack).length;
-          if (constraints.maximumUnhealthyMachinesPerRack > 0) assert.ok(perRack <= constraints.maximumUnhealthyMachinesPerRack, `${context}: rack ${m.rack} over its limit`);
+          if (constraints.maximumUnhealthyMachinesPerRack > 0)
+            assert.ok(perRack <= constraints.maximumUnhealthyMachinesPerRack, `${context}: rack ${m.rack} over its limit`);
         }
         // Operators delete some entries between rounds.
         entries = entries.filter(() => rand() < 0.7);

@@ -9,8 +9,12 @@ import { legacySkipKind, SKIP_KINDS } from "../../src/domain/skip-kinds.js";
 import { machine } from "./intake-support.js";
 import { entry } from "./repair-decision-support.js";
 
-
-const limits = (over: Partial<IntakeInput["constraints"]> = {}) => ({ maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0, ...over });
+const limits = (over: Partial<IntakeInput["constraints"]> = {}) => ({
+  maximumRepairQueueEntries: 10,
+  waitSecondsToRepairRebooting: 0,
+  maximumUnhealthyMachinesPerRack: 0,
+  ...over,
+});
 
 function decide(machines: SabakanMachine[], over: Partial<IntakeInput> = {}) {
   return decideIntake({ machines, entries: [], nodes: new Map(), constraints: limits(), ...over });
@@ -57,7 +61,10 @@ describe("decideIntake (sabakan-triggered repair)", () => {
   }
 
   it("enqueues an IPv4-mapped IPv6 first address as its IPv4 address", () => {
-    assert.deepEqual(decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"] })]).enqueue.map((e) => e.address), ["10.0.0.3"]);
+    assert.deepEqual(
+      decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"] })]).enqueue.map((e) => e.address),
+      ["10.0.0.3"],
+    );
   });
 
   it("an IPv4-mapped IPv6 first address counts as recent when an entry has its IPv4 address", () => {
@@ -73,7 +80,10 @@ describe("decideIntake (sabakan-triggered repair)", () => {
 
   it("finds the Node standing of an IPv4-mapped IPv6 address under its IPv4 address", () => {
     const nodes = new Map<string, NodeStanding>([["10.0.0.3", "rebooting"]]);
-    const d = decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"], state: "UNREACHABLE", durationSeconds: 10 })], { nodes, constraints: limits({ waitSecondsToRepairRebooting: 60 }) });
+    const d = decide([machine("s1", { ipv4: ["::ffff:10.0.0.3"], state: "UNREACHABLE", durationSeconds: 10 })], {
+      nodes,
+      constraints: limits({ waitSecondsToRepairRebooting: 60 }),
+    });
     assert.deepEqual(reasons(d), { s1: "rebooting" });
   });
 
@@ -113,7 +123,10 @@ describe("decideIntake (sabakan-triggered repair)", () => {
   }
 
   it("enqueues all when persisting + candidates equals the limit", () => {
-    const d = decide([machine("s1"), machine("s2")], { entries: [entry(1, { address: "10.9.0.1" }), entry(2, { address: "10.9.0.2" })], constraints: limits({ maximumRepairQueueEntries: 4 }) });
+    const d = decide([machine("s1"), machine("s2")], {
+      entries: [entry(1, { address: "10.9.0.1" }), entry(2, { address: "10.9.0.2" })],
+      constraints: limits({ maximumRepairQueueEntries: 4 }),
+    });
     assert.deepEqual(enqueued(d), ["s1", "s2"]);
   });
 
@@ -138,11 +151,24 @@ describe("decideIntake (sabakan-triggered repair)", () => {
   });
 
   it("keeps nothing from a rack with more unhealthy machines than the per-rack limit", () => {
-    const machines = [machine("s1", { rack: 3 }), machine("s2", { rack: 3 }), machine("s3", { rack: 3 }), machine("s4", { rack: 4 }), machine("s5", { rack: 4 })];
+    const machines = [
+      machine("s1", { rack: 3 }),
+      machine("s2", { rack: 3 }),
+      machine("s3", { rack: 3 }),
+      machine("s4", { rack: 4 }),
+      machine("s5", { rack: 4 }),
+    ];
     const d = decide(machines, { constraints: limits({ maximumUnhealthyMachinesPerRack: 2 }) });
     assert.deepEqual(enqueued(d), ["s4", "s5"], "rack 4 has exactly the limit");
     assert.equal(reasons(d)["s1"], "rack 3: 3 unhealthy machines, likely an infrastructure failure");
-    assert.deepEqual(d.skipped.map((s) => [s.serial, s.kind, s.rack]), [["s1", "rack_limit", 3], ["s2", "rack_limit", 3], ["s3", "rack_limit", 3]]);
+    assert.deepEqual(
+      d.skipped.map((s) => [s.serial, s.kind, s.rack]),
+      [
+        ["s1", "rack_limit", 3],
+        ["s2", "rack_limit", 3],
+        ["s3", "rack_limit", 3],
+      ],
+    );
     assert.equal(d.shortCircuit, null);
   });
 
@@ -160,7 +186,10 @@ describe("decideIntake (sabakan-triggered repair)", () => {
   it("keeps sabakan's order and reports skipped machines by serial", () => {
     const d = decide([machine("a2", { ipv4: [] }), machine("a1"), machine("a3")]);
     assert.deepEqual(enqueued(d), ["a1", "a3"]);
-    assert.deepEqual(d.skipped.map((s) => s.serial), ["a2"]);
+    assert.deepEqual(
+      d.skipped.map((s) => s.serial),
+      ["a2"],
+    );
   });
 
   it("gives every skip a kind, and the kind the reason's wording reads as in records kept before kinds were", () => {
@@ -176,20 +205,45 @@ describe("decideIntake (sabakan-triggered repair)", () => {
       machine("s8", { rack: 9 }),
       machine("s9", { rack: 9 }),
     ];
-    const d = decide(round, { nodes, entries: [entry(1, { address: "10.0.0.5" })], constraints: limits({ waitSecondsToRepairRebooting: 60, maximumUnhealthyMachinesPerRack: 1, maximumRepairQueueEntries: 1 }) });
+    const d = decide(round, {
+      nodes,
+      entries: [entry(1, { address: "10.0.0.5" })],
+      constraints: limits({ waitSecondsToRepairRebooting: 60, maximumUnhealthyMachinesPerRack: 1, maximumRepairQueueEntries: 1 }),
+    });
     assert.deepEqual(kinds(d), {
-      s1: "no_address", s2: "rebooting", s3: "out_of_cluster", s4: "invalid_address", s5: "recently_repaired",
-      s6: "queue_limit", s7: "duplicate_address", s8: "rack_limit", s9: "rack_limit",
+      s1: "no_address",
+      s2: "rebooting",
+      s3: "out_of_cluster",
+      s4: "invalid_address",
+      s5: "recently_repaired",
+      s6: "queue_limit",
+      s7: "duplicate_address",
+      s8: "rack_limit",
+      s9: "rack_limit",
     });
     // `held` and `escalated` came after kinds were kept: no record without a kind has them.
-    assert.deepEqual(new Set(d.skipped.map((s) => s.kind)), new Set(SKIP_KINDS.filter((k) => k !== "held" && k !== "escalated")), "every kind before holds is made");
+    assert.deepEqual(
+      new Set(d.skipped.map((s) => s.kind)),
+      new Set(SKIP_KINDS.filter((k) => k !== "held" && k !== "escalated")),
+      "every kind before holds is made",
+    );
     for (const s of d.skipped) assert.equal(legacySkipKind(s.reason), s.kind, s.reason);
   });
 });
 
 describe("decideIntake: machine holds", () => {
-  const held = (address: string, until: number | null = null): [string, MachineHold] => [address, { address, reason: "vendor swap", setBy: "alice", setAt: 0, until, source: "api" }];
-  const cases: Array<{ name: string; machines: SabakanMachine[]; over?: Partial<IntakeInput>; enqueued: string[]; kinds: Record<string, string>; reasons?: Record<string, string> }> = [
+  const held = (address: string, until: number | null = null): [string, MachineHold] => [
+    address,
+    { address, reason: "vendor swap", setBy: "alice", setAt: 0, until, source: "api" },
+  ];
+  const cases: Array<{
+    name: string;
+    machines: SabakanMachine[];
+    over?: Partial<IntakeInput>;
+    enqueued: string[];
+    kinds: Record<string, string>;
+    reasons?: Record<string, string>;
+  }> = [
     { name: "no holds: every machine is enqueued", machines: [machine("s1"), machine("s2")], over: { holds: new Map() }, enqueued: ["s1", "s2"], kinds: {} },
     {
       name: "a held machine is skipped as held, with who, why and until when",
@@ -199,8 +253,20 @@ describe("decideIntake: machine holds", () => {
       kinds: { s1: "held" },
       reasons: { s1: "held by alice: vendor swap until 2026-11-23T13:00:00.000Z" },
     },
-    { name: "the hold matches the canonical address", machines: [machine("s1", { ipv4: ["::ffff:10.0.0.1"] })], over: { holds: new Map([held("10.0.0.1")]) }, enqueued: [], kinds: { s1: "held" } },
-    { name: "a machine with an entry is recently repaired, held or not", machines: [machine("s1")], over: { holds: new Map([held("10.0.0.1")]), entries: [entry(1)] }, enqueued: [], kinds: { s1: "recently_repaired" } },
+    {
+      name: "the hold matches the canonical address",
+      machines: [machine("s1", { ipv4: ["::ffff:10.0.0.1"] })],
+      over: { holds: new Map([held("10.0.0.1")]) },
+      enqueued: [],
+      kinds: { s1: "held" },
+    },
+    {
+      name: "a machine with an entry is recently repaired, held or not",
+      machines: [machine("s1")],
+      over: { holds: new Map([held("10.0.0.1")]), entries: [entry(1)] },
+      enqueued: [],
+      kinds: { s1: "recently_repaired" },
+    },
     {
       name: "a held machine is no candidate for maximum-repair-queue-entries",
       machines: [machine("s1"), machine("s2")],
@@ -221,18 +287,61 @@ describe("decideIntake: machine holds", () => {
 
 describe("decideIntake: repair.escalation", () => {
   const NOW = 1_000_000_000;
-  const op = (operation: string) => ({ operation, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
-  const repair = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [op("unhealthy"), op("retire")] }, { machineTypes: ["qemu"], repairOperations: [op("unhealthy")] }] };
+  const op = (operation: string) => ({
+    operation,
+    repairSteps: [],
+    healthCheckCommand: ["check"],
+    commandTimeoutSeconds: 30,
+    successCommand: null,
+    successCommandTimeout: 30,
+  });
+  const repair = {
+    ...EMPTY_REPAIR_CONFIG,
+    repairProcedures: [
+      { machineTypes: ["IPMI-2.0"], repairOperations: [op("unhealthy"), op("retire")] },
+      { machineTypes: ["qemu"], repairOperations: [op("unhealthy")] },
+    ],
+  };
   const repaired = (address: string, n: number): FinishedRepair[] =>
-    Array.from({ length: n }, (_, i) => ({ sequence: i + 1, entryIndex: 100 + i, address, machineType: "IPMI-2.0", operation: "unhealthy", source: "sabakan", createdAt: NOW - (i + 1) * 60_000, finishedAt: NOW, status: "succeeded", proof: null }));
-  const escalation = (operation: string | null, finished: FinishedRepair[]): Partial<IntakeInput> => ({ escalation: { config: { maxRepairs: 2, windowSeconds: 3600, operation }, finished, now: NOW, repair } });
-  const cases: Array<{ name: string; machines: SabakanMachine[]; over: Partial<IntakeInput>; enqueue: Array<[string | null, string]>; kinds: Record<string, string>; holds?: string[]; reason?: [string, RegExp] }> = [
-    { name: "a machine repaired less than max_repairs times: its own operation", machines: [machine("s1")], over: escalation("retire", repaired("10.0.0.1", 1)), enqueue: [["s1", "unhealthy"]], kinds: {} },
+    Array.from({ length: n }, (_, i) => ({
+      sequence: i + 1,
+      entryIndex: 100 + i,
+      address,
+      machineType: "IPMI-2.0",
+      operation: "unhealthy",
+      source: "sabakan",
+      createdAt: NOW - (i + 1) * 60_000,
+      finishedAt: NOW,
+      status: "succeeded",
+      proof: null,
+    }));
+  const escalation = (operation: string | null, finished: FinishedRepair[]): Partial<IntakeInput> => ({
+    escalation: { config: { maxRepairs: 2, windowSeconds: 3600, operation }, finished, now: NOW, repair },
+  });
+  const cases: Array<{
+    name: string;
+    machines: SabakanMachine[];
+    over: Partial<IntakeInput>;
+    enqueue: Array<[string | null, string]>;
+    kinds: Record<string, string>;
+    holds?: string[];
+    reason?: [string, RegExp];
+  }> = [
+    {
+      name: "a machine repaired less than max_repairs times: its own operation",
+      machines: [machine("s1")],
+      over: escalation("retire", repaired("10.0.0.1", 1)),
+      enqueue: [["s1", "unhealthy"]],
+      kinds: {},
+    },
     {
       name: "a repeat offender gets the escalation operation, and the outcome says escalated",
       machines: [machine("s1"), machine("s2")],
       over: escalation("retire", repaired("10.0.0.1", 2)),
-      enqueue: [["s1", "retire"], ["s2", "unhealthy"]],
+      enqueue: [
+        ["s1", "retire"],
+        ["s2", "unhealthy"],
+      ],
       kinds: { s1: "escalated" },
       reason: ["s1", /^repaired 2 times in 1h: enqueued retire instead$/],
     },
@@ -244,7 +353,14 @@ describe("decideIntake: repair.escalation", () => {
       kinds: { s1: "escalated" },
       reason: ["s1", /^repaired 2 times in 1h: enqueued retire instead, but not enqueued: repair operation "retire" not found for machine type "qemu"/],
     },
-    { name: "without an operation: not enqueued, a hold asked for", machines: [machine("s1")], over: escalation(null, repaired("10.0.0.1", 3)), enqueue: [], kinds: { s1: "escalated" }, holds: ["10.0.0.1 repaired 3 times in 1h"] },
+    {
+      name: "without an operation: not enqueued, a hold asked for",
+      machines: [machine("s1")],
+      over: escalation(null, repaired("10.0.0.1", 3)),
+      enqueue: [],
+      kinds: { s1: "escalated" },
+      holds: ["10.0.0.1 repaired 3 times in 1h"],
+    },
     {
       name: "short-circuited by maximum-repair-queue-entries: only queue_limit, no escalation told twice",
       machines: [machine("s1"), machine("s2")],
@@ -263,19 +379,43 @@ describe("decideIntake: repair.escalation", () => {
     {
       name: "released after the repairs that held it: enqueued with its own operation, not held again by the same repairs",
       machines: [machine("s1")],
-      over: { escalation: { config: { maxRepairs: 2, windowSeconds: 3600, operation: null }, finished: repaired("10.0.0.1", 3), releases: new Map([["10.0.0.1", NOW - 1000]]), now: NOW, repair } },
+      over: {
+        escalation: {
+          config: { maxRepairs: 2, windowSeconds: 3600, operation: null },
+          finished: repaired("10.0.0.1", 3),
+          releases: new Map([["10.0.0.1", NOW - 1000]]),
+          now: NOW,
+          repair,
+        },
+      },
       enqueue: [["s1", "unhealthy"]],
       kinds: {},
       holds: [],
     },
-    { name: "a held machine is held, not escalated", machines: [machine("s1")], over: { ...escalation(null, repaired("10.0.0.1", 3)), holds: new Map([["10.0.0.1", { address: "10.0.0.1", reason: "x", setBy: "alice", setAt: 0, until: null, source: "api" as const }]]) }, enqueue: [], kinds: { s1: "held" }, holds: [] },
+    {
+      name: "a held machine is held, not escalated",
+      machines: [machine("s1")],
+      over: {
+        ...escalation(null, repaired("10.0.0.1", 3)),
+        holds: new Map([["10.0.0.1", { address: "10.0.0.1", reason: "x", setBy: "alice", setAt: 0, until: null, source: "api" as const }]]),
+      },
+      enqueue: [],
+      kinds: { s1: "held" },
+      holds: [],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const d = decide(c.machines, c.over);
-      assert.deepEqual(d.enqueue.map((e) => [e.serial, e.operation]), c.enqueue);
+      assert.deepEqual(
+        d.enqueue.map((e) => [e.serial, e.operation]),
+        c.enqueue,
+      );
       assert.deepEqual(kinds(d), c.kinds);
-      assert.deepEqual(d.escalationHolds.map((h) => `${h.address} ${h.reason}`), c.holds ?? []);
+      assert.deepEqual(
+        d.escalationHolds.map((h) => `${h.address} ${h.reason}`),
+        c.holds ?? [],
+      );
       if (c.reason) assert.match(reasons(d)[c.reason[0]] ?? "", c.reason[1]);
     });
   }

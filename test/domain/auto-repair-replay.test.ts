@@ -22,7 +22,8 @@ const LIVE = { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, m
 function liveRun(answers: SabakanMachine[][], constraints: IntakeInput["constraints"] = LIVE, repairPolls = 3, before: string[] = []): PollRecord[] {
   const queue = new Map<string, number>(before.map((a) => [a, Number.POSITIVE_INFINITY]));
   return answers.map((machines, poll) => {
-    for (const [address, until] of queue) if (poll >= until || (until !== Number.POSITIVE_INFINITY && !machines.some((m) => m.ipv4[0] === address))) queue.delete(address);
+    for (const [address, until] of queue)
+      if (poll >= until || (until !== Number.POSITIVE_INFINITY && !machines.some((m) => m.ipv4[0] === address))) queue.delete(address);
     const input: IntakeInput = { machines, entries: [...queue.keys()].map((address, index) => ({ index, address }) as never), nodes: new Map(), constraints };
     const decision = decideIntake(input);
     for (const e of decision.enqueue) queue.set(e.address, poll + repairPolls);
@@ -33,7 +34,13 @@ function liveRun(answers: SabakanMachine[][], constraints: IntakeInput["constrai
 const summary = (records: PollRecord[], limits: ReplayLimits) => {
   const report = replayAutoRepair(records, limits);
   return {
-    polls: report.polls.map((p) => ({ at: (p.time - NOW) / MINUTE, live: p.live.enqueued, simulated: p.simulated.enqueued, short: [p.live.shortCircuited, p.simulated.shortCircuited], fates: p.differences.map((d) => `${d.serial}:${d.live}->${d.simulated}`) })),
+    polls: report.polls.map((p) => ({
+      at: (p.time - NOW) / MINUTE,
+      live: p.live.enqueued,
+      simulated: p.simulated.enqueued,
+      short: [p.live.shortCircuited, p.simulated.shortCircuited],
+      fates: p.differences.map((d) => `${d.serial}:${d.live}->${d.simulated}`),
+    })),
     totals: [report.enqueuedLive, report.enqueuedSimulated],
   };
 };
@@ -41,7 +48,10 @@ const summary = (records: PollRecord[], limits: ReplayLimits) => {
 const storm = [[machine(1), machine(2), machine(3)], [machine(1), machine(2), machine(3)], [machine(4)]];
 
 /** Two machines repaired within the minute live (sabakan still says unhealthy at the next poll), and a third. */
-const overlap = [[machine(1), machine(2)], [machine(1), machine(2), machine(3)]];
+const overlap = [
+  [machine(1), machine(2)],
+  [machine(1), machine(2), machine(3)],
+];
 const LIVE3 = { ...LIVE, maximumRepairQueueEntries: 3 };
 const earlier = (n: number): FinishedOutcome => ({ entryIndex: n, machineType: "IPMI-2.0", rack: 0, status: "succeeded", time: NOW - (10 - n) * MINUTE });
 
@@ -59,8 +69,20 @@ describe("replayAutoRepair (what other limits would have done)", () => {
       limits: { constraints: { maximumRepairQueueEntries: 2 }, repairSeconds: 600 },
       expected: {
         polls: [
-          { at: 0, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: [], short: [false, true], fates: ["s1:enqueued->queue_limit", "s2:enqueued->queue_limit", "s3:enqueued->queue_limit"] },
-          { at: 1, live: [], simulated: [], short: [false, true], fates: ["s1:recently_repaired->queue_limit", "s2:recently_repaired->queue_limit", "s3:recently_repaired->queue_limit"] },
+          {
+            at: 0,
+            live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+            simulated: [],
+            short: [false, true],
+            fates: ["s1:enqueued->queue_limit", "s2:enqueued->queue_limit", "s3:enqueued->queue_limit"],
+          },
+          {
+            at: 1,
+            live: [],
+            simulated: [],
+            short: [false, true],
+            fates: ["s1:recently_repaired->queue_limit", "s2:recently_repaired->queue_limit", "s3:recently_repaired->queue_limit"],
+          },
         ],
         totals: [4, 1],
       },
@@ -71,8 +93,20 @@ describe("replayAutoRepair (what other limits would have done)", () => {
       limits: { constraints: { maximumRepairQueueEntries: 3 }, repairSeconds: 600 },
       expected: {
         polls: [
-          { at: 0, live: [], simulated: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], short: [true, false], fates: ["s1:queue_limit->enqueued", "s2:queue_limit->enqueued", "s3:queue_limit->enqueued"] },
-          { at: 1, live: [], simulated: [], short: [true, false], fates: ["s1:queue_limit->recently_repaired", "s2:queue_limit->recently_repaired", "s3:queue_limit->recently_repaired"] },
+          {
+            at: 0,
+            live: [],
+            simulated: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+            short: [true, false],
+            fates: ["s1:queue_limit->enqueued", "s2:queue_limit->enqueued", "s3:queue_limit->enqueued"],
+          },
+          {
+            at: 1,
+            live: [],
+            simulated: [],
+            short: [true, false],
+            fates: ["s1:queue_limit->recently_repaired", "s2:queue_limit->recently_repaired", "s3:queue_limit->recently_repaired"],
+          },
         ],
         totals: [1, 4],
       },
@@ -113,7 +147,18 @@ describe("replayAutoRepair (what other limits would have done)", () => {
       name: "a per-rack limit holds a rack's storm that the live run enqueued",
       records: liveRun([[machine(1, { rack: 4 }), machine(2, { rack: 4 }), machine(3, { rack: 5 })]]),
       limits: { constraints: { maximumUnhealthyMachinesPerRack: 1 }, repairSeconds: 600 },
-      expected: { polls: [{ at: 0, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: ["10.0.0.3"], short: [false, false], fates: ["s1:enqueued->rack_limit", "s2:enqueued->rack_limit"] }], totals: [3, 1] },
+      expected: {
+        polls: [
+          {
+            at: 0,
+            live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+            simulated: ["10.0.0.3"],
+            short: [false, false],
+            fates: ["s1:enqueued->rack_limit", "s2:enqueued->rack_limit"],
+          },
+        ],
+        totals: [3, 1],
+      },
     },
     {
       name: "a longer rebooting wait holds a freshly unreachable machine out of the cluster",
@@ -131,7 +176,18 @@ describe("replayAutoRepair (what other limits would have done)", () => {
       name: "max_concurrent_repairs 1: the second repair is still running at the next poll, so its machine is not enqueued again",
       records: liveRun(overlap, LIVE3, 1),
       limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 1, pacingDomains: [], changed: true } },
-      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: ["10.0.0.1", "10.0.0.3"], short: [false, false], fates: ["s2:enqueued->recently_repaired"] }], totals: [5, 4] },
+      expected: {
+        polls: [
+          {
+            at: 1,
+            live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+            simulated: ["10.0.0.1", "10.0.0.3"],
+            short: [false, false],
+            fates: ["s2:enqueued->recently_repaired"],
+          },
+        ],
+        totals: [5, 4],
+      },
     },
     {
       name: "max_concurrent_repairs 3 without pacing: both repairs end within the minute, as live",
@@ -143,25 +199,54 @@ describe("replayAutoRepair (what other limits would have done)", () => {
       name: "pacing by rack: slow start repairs one machine of the rack first, so the second is still in the queue",
       records: liveRun(overlap, LIVE3, 1),
       limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 3, pacingDomains: ["rack"], changed: true } },
-      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: ["10.0.0.1", "10.0.0.3"], short: [false, false], fates: ["s2:enqueued->recently_repaired"] }], totals: [5, 4] },
+      expected: {
+        polls: [
+          {
+            at: 1,
+            live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+            simulated: ["10.0.0.1", "10.0.0.3"],
+            short: [false, false],
+            fates: ["s2:enqueued->recently_repaired"],
+          },
+        ],
+        totals: [5, 4],
+      },
     },
     {
       name: "pacing by rack after two successes in the rack before the replay: room for both",
       records: liveRun(overlap, LIVE3, 1),
-      limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 3, pacingDomains: ["rack"], changed: true, seed: [earlier(1), earlier(2)] } },
+      limits: {
+        constraints: {},
+        repairSeconds: 60,
+        runner: { maxConcurrentRepairs: 3, pacingDomains: ["rack"], changed: true, seed: [earlier(1), earlier(2)] },
+      },
       expected: { polls: [], totals: [5, 5] },
     },
     {
       name: "an entry from before the replay holds the only repair slot, so the simulated repair never starts",
       records: liveRun([[machine(1)], [machine(1), machine(2)]], LIVE3, 1, ["10.0.0.9"]),
       limits: { constraints: {}, repairSeconds: 60, runner: { maxConcurrentRepairs: 1, pacingDomains: [], changed: true } },
-      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2"], simulated: ["10.0.0.2"], short: [false, false], fates: ["s1:enqueued->recently_repaired"] }], totals: [3, 2] },
+      expected: {
+        polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2"], simulated: ["10.0.0.2"], short: [false, false], fates: ["s1:enqueued->recently_repaired"] }],
+        totals: [3, 2],
+      },
     },
     {
       name: "a queue held longer by slow repairs meets a lower queue limit",
       records: liveRun(overlap, LIVE3, 1),
       limits: { constraints: { maximumRepairQueueEntries: 2 }, repairSeconds: 60, runner: { maxConcurrentRepairs: 1, pacingDomains: [], changed: true } },
-      expected: { polls: [{ at: 1, live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"], simulated: [], short: [false, true], fates: ["s1:enqueued->queue_limit", "s2:enqueued->recently_repaired", "s3:enqueued->queue_limit"] }], totals: [5, 2] },
+      expected: {
+        polls: [
+          {
+            at: 1,
+            live: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+            simulated: [],
+            short: [false, true],
+            fates: ["s1:enqueued->queue_limit", "s2:enqueued->recently_repaired", "s3:enqueued->queue_limit"],
+          },
+        ],
+        totals: [5, 2],
+      },
     },
   ];
   for (const c of cases) {
@@ -169,7 +254,15 @@ describe("replayAutoRepair (what other limits would have done)", () => {
   }
 
   it("stops at the schedule's step bound and says so", () => {
-    const records = liveRun([[machine(1), machine(2), machine(3)], [machine(1), machine(2), machine(3)], [machine(1), machine(2), machine(3)]], LIVE, 1);
+    const records = liveRun(
+      [
+        [machine(1), machine(2), machine(3)],
+        [machine(1), machine(2), machine(3)],
+        [machine(1), machine(2), machine(3)],
+      ],
+      LIVE,
+      1,
+    );
     const runner = { maxConcurrentRepairs: 1, pacingDomains: [], changed: true };
     const whole = replayAutoRepair(records, { constraints: {}, repairSeconds: 3600, runner });
     assert.deepEqual([whole.pollsReplayed, whole.scheduleExhausted], [3, false]);

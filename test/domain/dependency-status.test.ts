@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { dependencyCall, MAX_DEPENDENCY_ERROR_CHARS, notAsked, type DependencyCall, type DependencyStatus, type DependencyStep } from "../../src/domain/dependency-status.js";
+import {
+  dependencyCall,
+  MAX_DEPENDENCY_ERROR_CHARS,
+  notAsked,
+  type DependencyCall,
+  type DependencyStatus,
+  type DependencyStep,
+} from "../../src/domain/dependency-status.js";
 import { NOW } from "../support/fixtures.js";
 
 const SECOND = 1000;
@@ -20,17 +27,29 @@ function run(calls: ReadonlyArray<readonly [number, DependencyCall]>): { changes
 }
 
 describe("dependencyCall: what kintsugi's calls say of sabakan or Kubernetes", () => {
-  const cases: Array<{ name: string; calls: ReadonlyArray<readonly [number, DependencyCall]>; changes: Array<DependencyStep["change"]>; status: DependencyStatus }> = [
+  const cases: Array<{
+    name: string;
+    calls: ReadonlyArray<readonly [number, DependencyCall]>;
+    changes: Array<DependencyStep["change"]>;
+    status: DependencyStatus;
+  }> = [
     { name: "no call: not asked, neither up nor down", calls: [], changes: [], status: notAsked("sabakan") },
     {
       name: "calls that work: no change of side, the last one remembered",
-      calls: [[0, OK], [SECOND, OK]],
+      calls: [
+        [0, OK],
+        [SECOND, OK],
+      ],
       changes: [null, null],
       status: { ...notAsked("sabakan"), lastWorkedAt: NOW + SECOND },
     },
     {
       name: "a run of failures keeps its start and the newest message, and is a change only at its first",
-      calls: [[0, OK], [SECOND, fail("refused")], [2 * SECOND, fail("timed out")]],
+      calls: [
+        [0, OK],
+        [SECOND, fail("refused")],
+        [2 * SECOND, fail("timed out")],
+      ],
       changes: [null, "down", null],
       status: { name: "sabakan", downSince: NOW + SECOND, failures: 2, error: "timed out", lastFailedAt: NOW + 2 * SECOND, lastWorkedAt: NOW },
     },
@@ -42,7 +61,11 @@ describe("dependencyCall: what kintsugi's calls say of sabakan or Kubernetes", (
     },
     {
       name: "a call that works ends the run (back), keeping when the last failure was",
-      calls: [[0, fail("refused")], [SECOND, OK], [2 * SECOND, fail("refused again")]],
+      calls: [
+        [0, fail("refused")],
+        [SECOND, OK],
+        [2 * SECOND, fail("refused again")],
+      ],
       changes: ["down", "back", "down"],
       status: { name: "sabakan", downSince: NOW + 2 * SECOND, failures: 1, error: "refused again", lastFailedAt: NOW + 2 * SECOND, lastWorkedAt: NOW + SECOND },
     },

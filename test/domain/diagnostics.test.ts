@@ -10,7 +10,14 @@ import { CONFIG, SEC, T, entry, fixedRandom, operation, snapshot, stepCfg, summa
 const T0 = T - 500;
 const WITH_DIAGNOSTICS: RepairConfig = {
   ...CONFIG,
-  repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation([stepCfg({ needDrain: true }), stepCfg({ watchSeconds: 0 })], { diagnosticsCommand: ["collect-sel"], diagnosticsTimeoutSeconds: 20 })] }],
+  repairProcedures: [
+    {
+      machineTypes: ["m"],
+      repairOperations: [
+        operation([stepCfg({ needDrain: true }), stepCfg({ watchSeconds: 0 })], { diagnosticsCommand: ["collect-sel"], diagnosticsTimeoutSeconds: 20 }),
+      ],
+    },
+  ],
 };
 
 describe("decideRepairActions with a diagnostics command", () => {
@@ -23,7 +30,11 @@ describe("decideRepairActions with a diagnostics command", () => {
     },
     {
       name: "while the diagnostics run, nothing else happens",
-      snapshot: snapshot([entry(1, { nodename: "node1", status: "processing", lastTransitionTime: T0 })], { 1: { job: "diagnostics" } }, { config: WITH_DIAGNOSTICS }),
+      snapshot: snapshot(
+        [entry(1, { nodename: "node1", status: "processing", lastTransitionTime: T0 })],
+        { 1: { job: "diagnostics" } },
+        { config: WITH_DIAGNOSTICS },
+      ),
       want: [],
     },
     {
@@ -38,7 +49,11 @@ describe("decideRepairActions with a diagnostics command", () => {
     },
     {
       name: "after a drain back-off they are not run again",
-      snapshot: snapshot([entry(1, { nodename: "node1", status: "processing", drainBackoffCount: 1, drainBackoffExpire: T - SEC })], {}, { config: WITH_DIAGNOSTICS }),
+      snapshot: snapshot(
+        [entry(1, { nodename: "node1", status: "processing", drainBackoffCount: 1, drainBackoffExpire: T - SEC })],
+        {},
+        { config: WITH_DIAGNOSTICS },
+      ),
       want: [{ index: 1, states: ["processing/0/draining"], effect: "drain" }],
     },
     {
@@ -71,7 +86,11 @@ describe("afterDiagnostics", () => {
   const argv = ["collect-sel", "10.0.0.1"];
   const cases: Array<[string, CommandOutcome, RegExp | null]> = [
     ["success: a note with the output", { kind: "ok", stdout: "SEL: PSU 2 failed\n", stderr: "" }, /^step 1: diagnostics command succeeded$/],
-    ["a non-zero exit is recorded, the repair goes on", { kind: "exit", code: 2, signal: null, stdout: "", stderr: "ipmitool: timeout\n" }, /diagnostics command failed \(exit code 2\); the repair goes on/],
+    [
+      "a non-zero exit is recorded, the repair goes on",
+      { kind: "exit", code: 2, signal: null, stdout: "", stderr: "ipmitool: timeout\n" },
+      /diagnostics command failed \(exit code 2\); the repair goes on/,
+    ],
     ["a timeout is recorded", { kind: "timeout", timeoutSeconds: 20, stdout: "partial", stderr: "" }, /failed \(timed out after 20s\); the repair goes on/],
     ["a command that cannot start is recorded", { kind: "spawn-error", message: "ENOENT" }, /failed \(could not start: ENOENT\)/],
     ["an aborted command (dequeue) adds nothing", { kind: "aborted" }, null],
@@ -87,7 +106,10 @@ describe("afterDiagnostics", () => {
   }
 
   it("keeps stdout and stderr with the command line", () => {
-    assert.equal(diagnosticsDetail({ argv, outcome: { kind: "exit", code: 1, signal: null, stdout: "SEL entries\n", stderr: "warn\n" } }), `command: ["collect-sel","10.0.0.1"]\nstdout:\nSEL entries\n\nstderr:\nwarn\n`);
+    assert.equal(
+      diagnosticsDetail({ argv, outcome: { kind: "exit", code: 1, signal: null, stdout: "SEL entries\n", stderr: "warn\n" } }),
+      `command: ["collect-sel","10.0.0.1"]\nstdout:\nSEL entries\n\nstderr:\nwarn\n`,
+    );
   });
 
   it("keeps only the tail of a long output, and says it was truncated", () => {

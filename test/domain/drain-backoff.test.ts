@@ -34,7 +34,12 @@ describe("drainBackoff", () => {
   });
 
   it("leaves the entry backed off, whatever the count, the jitter or the milliseconds of now", () => {
-    for (const [count, random, ms] of [[0, 0, 0], [0, 0, 999], [3, 0.999999, 1], [19, 0.5, 500]] as const) {
+    for (const [count, random, ms] of [
+      [0, 0, 0],
+      [0, 0, 999],
+      [3, 0.999999, 1],
+      [19, 0.5, 500],
+    ] as const) {
       const after = drainBackoff(entry(1, { status: "processing", stepStatus: "draining", drainBackoffCount: count }), T - 500 + ms, fixedRandom(random));
       assert.equal(isBackedOff(after), true, `count ${count}, random ${random}, ${ms} ms`);
     }

@@ -3,7 +3,14 @@ import { describe, it } from "node:test";
 import { dryRunRefusal, planDrain, type EvictionOutcome } from "../../src/domain/drain-plan.js";
 import type { PodFacts } from "../../src/domain/eviction-plan.js";
 
-const pod = (name: string, over: Partial<PodFacts> = {}): PodFacts => ({ namespace: "app", name, controllerKind: "ReplicaSet", phase: "Running", labels: {}, ...over });
+const pod = (name: string, over: Partial<PodFacts> = {}): PodFacts => ({
+  namespace: "app",
+  name,
+  controllerKind: "ReplicaSet",
+  phase: "Running",
+  labels: {},
+  ...over,
+});
 const protectedNs = new Set(["db"]);
 const keep = { matchLabels: { keep: "yes" } };
 
@@ -17,7 +24,13 @@ describe("planDrain", () => {
     },
     {
       name: "evictions (protected or not) and deletions, in list order; DaemonSet and finished Job pods stay",
-      pods: [pod("ds", { controllerKind: "DaemonSet" }), pod("mysql", { namespace: "db" }), pod("report", { controllerKind: "Job" }), pod("done", { controllerKind: "Job", phase: "Succeeded", labels: { keep: "yes" } }), pod("web")],
+      pods: [
+        pod("ds", { controllerKind: "DaemonSet" }),
+        pod("mysql", { namespace: "db" }),
+        pod("report", { controllerKind: "Job" }),
+        pod("done", { controllerKind: "Job", phase: "Succeeded", labels: { keep: "yes" } }),
+        pod("web"),
+      ],
       want: {
         kind: "remove",
         removals: [

@@ -13,8 +13,18 @@ describe("planPod", () => {
     ["a failed Job pod is left alone", pod({ controllerKind: "Job", phase: "Failed" }), null, { action: "skip", why: "job-not-running" }],
     ["a running Job pod with no protected_job_pods is protected", pod({ controllerKind: "Job" }), null, { action: "refuse", why: "protected-job" }],
     ["a running Job pod with protected_job_pods {} is protected", pod({ controllerKind: "Job" }), {}, { action: "refuse", why: "protected-job" }],
-    ["a running Job pod matching the selector is protected", pod({ controllerKind: "Job", labels: { keep: "yes" } }), { matchLabels: { keep: "yes" } }, { action: "refuse", why: "protected-job" }],
-    ["a running Job pod not matching the selector is deleted", pod({ controllerKind: "Job" }), { matchLabels: { keep: "yes" } }, { action: "delete", why: "unprotected-job" }],
+    [
+      "a running Job pod matching the selector is protected",
+      pod({ controllerKind: "Job", labels: { keep: "yes" } }),
+      { matchLabels: { keep: "yes" } },
+      { action: "refuse", why: "protected-job" },
+    ],
+    [
+      "a running Job pod not matching the selector is deleted",
+      pod({ controllerKind: "Job" }),
+      { matchLabels: { keep: "yes" } },
+      { action: "delete", why: "unprotected-job" },
+    ],
     ["a pod in a protected namespace is evicted as protected", pod({}), null, { action: "evict", protectedNamespace: true }],
     ["a pod in another namespace is evicted as unprotected", pod({ namespace: "batch" }), null, { action: "evict", protectedNamespace: false }],
     ["a bare pod (no controller) is evicted", pod({ controllerKind: null }), null, { action: "evict", protectedNamespace: true }],
@@ -31,7 +41,10 @@ describe("podsBlockingDrain", () => {
       pod({ name: "job-running", controllerKind: "Job", phase: "Running" }),
       pod({ name: "web", controllerKind: "ReplicaSet" }),
     ];
-    assert.deepEqual(podsBlockingDrain(pods).map((p) => p.name), ["job-running", "web"]);
+    assert.deepEqual(
+      podsBlockingDrain(pods).map((p) => p.name),
+      ["job-running", "web"],
+    );
     assert.deepEqual(podsBlockingDrain(pods.slice(0, 3)), []);
   });
 });

@@ -64,15 +64,57 @@ describe("evaluateTarget: a Node CKE is rebooting waits out wait-seconds-to-repa
   const REBOOT = { waitSeconds: 900, cordonedByAnnotation: "kintsugi.cybozu.io/cordoned-by" };
   const rebooting = { annotations: { "cke.cybozu.com/reboot": "true" } };
   const cases: Array<{ name: string; node: CheckedNode; reboot?: typeof REBOOT; state: string; next: number | null }> = [
-    { name: "rebooting, NotReady past the timeout but within the wait: pending until the wait ends", node: node("n1", "Unknown", 600, rebooting), reboot: REBOOT, state: "pending", next: NOW + 300 * S },
-    { name: "rebooting, NotReady 1 ms short of the wait: still pending", node: node("n1", "Unknown", 899.999, rebooting), reboot: REBOOT, state: "pending", next: NOW + 0.001 * S },
-    { name: "rebooting, NotReady exactly as long as the wait: unhealthy (strict, as the sabakan trigger)", node: node("n1", "Unknown", 900, rebooting), reboot: REBOOT, state: "unhealthy", next: null },
+    {
+      name: "rebooting, NotReady past the timeout but within the wait: pending until the wait ends",
+      node: node("n1", "Unknown", 600, rebooting),
+      reboot: REBOOT,
+      state: "pending",
+      next: NOW + 300 * S,
+    },
+    {
+      name: "rebooting, NotReady 1 ms short of the wait: still pending",
+      node: node("n1", "Unknown", 899.999, rebooting),
+      reboot: REBOOT,
+      state: "pending",
+      next: NOW + 0.001 * S,
+    },
+    {
+      name: "rebooting, NotReady exactly as long as the wait: unhealthy (strict, as the sabakan trigger)",
+      node: node("n1", "Unknown", 900, rebooting),
+      reboot: REBOOT,
+      state: "unhealthy",
+      next: null,
+    },
     { name: "rebooting, NotReady past the wait: unhealthy", node: node("n1", "False", 3600, rebooting), reboot: REBOOT, state: "unhealthy", next: null },
-    { name: "rebooting, within the timeout: pending until the timeout, as any node", node: node("n1", "Unknown", 100, rebooting), reboot: REBOOT, state: "pending", next: NOW + 201 * S },
-    { name: "rebooting, wait 0 (the default): unhealthy at the timeout, as any node", node: node("n1", "Unknown", 600, rebooting), reboot: { ...REBOOT, waitSeconds: 0 }, state: "unhealthy", next: null },
+    {
+      name: "rebooting, within the timeout: pending until the timeout, as any node",
+      node: node("n1", "Unknown", 100, rebooting),
+      reboot: REBOOT,
+      state: "pending",
+      next: NOW + 201 * S,
+    },
+    {
+      name: "rebooting, wait 0 (the default): unhealthy at the timeout, as any node",
+      node: node("n1", "Unknown", 600, rebooting),
+      reboot: { ...REBOOT, waitSeconds: 0 },
+      state: "unhealthy",
+      next: null,
+    },
     { name: "not rebooting: unhealthy at the timeout", node: node("n1", "Unknown", 600), reboot: REBOOT, state: "unhealthy", next: null },
-    { name: "the mark other than \"true\": not rebooting", node: node("n1", "Unknown", 600, { annotations: { "cke.cybozu.com/reboot": "false" } }), reboot: REBOOT, state: "unhealthy", next: null },
-    { name: "the mark on a Node kintsugi cordoned: kintsugi's own drain, not CKE's reboot", node: node("n1", "Unknown", 600, { annotations: { "cke.cybozu.com/reboot": "true", "kintsugi.cybozu.io/cordoned-by": "entry 3" } }), reboot: REBOOT, state: "unhealthy", next: null },
+    {
+      name: 'the mark other than "true": not rebooting',
+      node: node("n1", "Unknown", 600, { annotations: { "cke.cybozu.com/reboot": "false" } }),
+      reboot: REBOOT,
+      state: "unhealthy",
+      next: null,
+    },
+    {
+      name: "the mark on a Node kintsugi cordoned: kintsugi's own drain, not CKE's reboot",
+      node: node("n1", "Unknown", 600, { annotations: { "cke.cybozu.com/reboot": "true", "kintsugi.cybozu.io/cordoned-by": "entry 3" } }),
+      reboot: REBOOT,
+      state: "unhealthy",
+      next: null,
+    },
     { name: "rebooting, but Ready=True: healthy", node: node("n1", "True", 600, rebooting), reboot: REBOOT, state: "healthy", next: null },
   ];
   for (const c of cases) {
@@ -83,8 +125,16 @@ describe("evaluateTarget: a Node CKE is rebooting waits out wait-seconds-to-repa
   }
 
   it("a check looks again when the first rebooting target's wait ends, and counts it against the budget while it waits", () => {
-    const e = evaluateHealthCheck(check({ maxUnhealthy: { kind: "count", value: 0 } }), [node("n1", "Unknown", 600, rebooting), node("n2", "True")], NOW, REBOOT);
-    assert.deepEqual(e.targets.map((t) => t.state), ["pending", "healthy"]);
+    const e = evaluateHealthCheck(
+      check({ maxUnhealthy: { kind: "count", value: 0 } }),
+      [node("n1", "Unknown", 600, rebooting), node("n2", "True")],
+      NOW,
+      REBOOT,
+    );
+    assert.deepEqual(
+      e.targets.map((t) => t.state),
+      ["pending", "healthy"],
+    );
     assert.equal(e.nextCheckAt, NOW + 300 * S);
     assert.equal(e.gate.open, false);
   });
@@ -97,7 +147,12 @@ describe("evaluateTarget: the target's address (its first InternalIP)", () => {
     ["an IPv6 address, canonical", ["FD00:0:0:0:0:0:0:1"], "fd00::1", null],
     ["none", [], null, "the node has no InternalIP"],
     ["an option", ["-rf", "10.0.0.3"], null, 'the node\'s first InternalIP is not an address: invalid IP address: "-rf"'],
-    ["control characters, escaped in the reason", ["\u001b[2J10.0.0.3"], null, 'the node\'s first InternalIP is not an address: invalid IP address: "\\x1b[2J10.0.0.3"'],
+    [
+      "control characters, escaped in the reason",
+      ["\u001b[2J10.0.0.3"],
+      null,
+      'the node\'s first InternalIP is not an address: invalid IP address: "\\x1b[2J10.0.0.3"',
+    ],
     ["empty", [""], null, 'the node\'s first InternalIP is not an address: invalid IP address: ""'],
   ];
   for (const [name, internalIPs, address, addressProblem] of cases) {
@@ -110,8 +165,23 @@ describe("evaluateTarget: the target's address (its first InternalIP)", () => {
 
 describe("evaluateHealthCheck", () => {
   it("counts only selected nodes, leaves out nodes annotated to skip remediation, and orders targets by name", () => {
-    const e = evaluateHealthCheck(check(), [node("n3", "True"), node("n1", "Unknown", 400), node("cp1", "Unknown", 400, { labels: { role: "control-plane" } }), node("n2", "False", 400, { annotations: { "kintsugi.cybozu.io/skip-remediation": "" } })], NOW);
-    assert.deepEqual(e.targets.map((t) => [t.node, t.state]), [["n1", "unhealthy"], ["n3", "healthy"]]);
+    const e = evaluateHealthCheck(
+      check(),
+      [
+        node("n3", "True"),
+        node("n1", "Unknown", 400),
+        node("cp1", "Unknown", 400, { labels: { role: "control-plane" } }),
+        node("n2", "False", 400, { annotations: { "kintsugi.cybozu.io/skip-remediation": "" } }),
+      ],
+      NOW,
+    );
+    assert.deepEqual(
+      e.targets.map((t) => [t.node, t.state]),
+      [
+        ["n1", "unhealthy"],
+        ["n3", "healthy"],
+      ],
+    );
     assert.deepEqual([e.expected, e.currentHealthy, e.unhealthyCount], [2, 1, 1]);
   });
 
@@ -122,7 +192,11 @@ describe("evaluateHealthCheck", () => {
   });
 
   it("pending targets count against the budget", () => {
-    const e = evaluateHealthCheck(check({ maxUnhealthy: { kind: "count", value: 1 } }), [node("n1", "Unknown", 400), node("n2", "Unknown", 10), node("n3", "True")], NOW);
+    const e = evaluateHealthCheck(
+      check({ maxUnhealthy: { kind: "count", value: 1 } }),
+      [node("n1", "Unknown", 400), node("n2", "Unknown", 10), node("n3", "True")],
+      NOW,
+    );
     assert.equal(e.unhealthyCount, 2);
     assert.deepEqual(e.gate, { open: false, remediationsAllowed: 0, reason: "total: 3, unhealthy: 2, maxUnhealthy: 1" });
   });
@@ -162,7 +236,10 @@ describe("evaluateHealthCheck", () => {
 
   it("says why with the counts: total 5, unhealthy 3, maxUnhealthy 40%", () => {
     const nodes = ["False", "False", "Unknown", "True", "True"].map((s, i) => node(`n${i + 1}`, s as "True", 400));
-    assert.equal(evaluateHealthCheck(check({ maxUnhealthy: { kind: "percent", value: 40 } }), nodes, NOW).gate.reason, "total: 5, unhealthy: 3, maxUnhealthy: 40%");
+    assert.equal(
+      evaluateHealthCheck(check({ maxUnhealthy: { kind: "percent", value: 40 } }), nodes, NOW).gate.reason,
+      "total: 5, unhealthy: 3, maxUnhealthy: 40%",
+    );
   });
 
   it("a paused check never opens its gate", () => {
@@ -185,6 +262,12 @@ describe("max_unhealthy and unhealthy_range parsing", () => {
     ["many", null],
   ];
   for (const [input, want] of cases) it(`max_unhealthy ${JSON.stringify(input)}`, () => assert.deepEqual(parseMaxUnhealthy(input), want));
-  const ranges: Array<[string, unknown]> = [["[1-3]", { min: 1, max: 3 }], ["[2-2]", { min: 2, max: 2 }], ["[3-1]", null], ["1-3", null], ["[a-3]", null]];
+  const ranges: Array<[string, unknown]> = [
+    ["[1-3]", { min: 1, max: 3 }],
+    ["[2-2]", { min: 2, max: 2 }],
+    ["[3-1]", null],
+    ["1-3", null],
+    ["[a-3]", null],
+  ];
   for (const [input, want] of ranges) it(`unhealthy_range ${input}`, () => assert.deepEqual(parseUnhealthyRange(input), want));
 });

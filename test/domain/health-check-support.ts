@@ -15,13 +15,34 @@ export const WORKERS_CHECK: HealthCheckConfig = {
 };
 
 /** A repair operation `name` without steps. */
-export const checkOperation = (name: string) => ({ operation: name, repairSteps: [], healthCheckCommand: ["check"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 });
+export const checkOperation = (name: string) => ({
+  operation: name,
+  repairSteps: [],
+  healthCheckCommand: ["check"],
+  commandTimeoutSeconds: 30,
+  successCommand: null,
+  successCommandTimeout: 30,
+});
 
 /** Procedures for the check: IPMI-2.0 machines have node-not-ready, switches only `unreachable`. */
-export const CHECK_REPAIR: RepairConfig = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [checkOperation("node-not-ready")] }, { machineTypes: ["switch"], repairOperations: [checkOperation("unreachable")] }] };
+export const CHECK_REPAIR: RepairConfig = {
+  ...EMPTY_REPAIR_CONFIG,
+  repairProcedures: [
+    { machineTypes: ["IPMI-2.0"], repairOperations: [checkOperation("node-not-ready")] },
+    { machineTypes: ["switch"], repairOperations: [checkOperation("unreachable")] },
+  ],
+};
 
 /** A target of the check: node `n3` has address 10.0.0.3 unless given (null: the node has no InternalIP). */
-export const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({ node, address, addressProblem: address === null ? "the node has no InternalIP" : null, state, rule: null, since: null, nextCheckAt: null });
+export const target = (node: string, state: TargetEvaluation["state"], address: string | null = `10.0.0.${node.slice(1)}`): TargetEvaluation => ({
+  node,
+  address,
+  addressProblem: address === null ? "the node has no InternalIP" : null,
+  state,
+  rule: null,
+  since: null,
+  nextCheckAt: null,
+});
 
 /** The check's evaluation of `targets`, its gate open (one remediation allowed) or closed by maxUnhealthy. */
 export const evaluation = (targets: TargetEvaluation[], open = true): HealthCheckEvaluation => ({

@@ -4,7 +4,11 @@ import type { Alert } from "../../src/domain/alert.js";
 import { alertForHoldEvent, type MachineHoldEventPayload } from "../../src/domain/hold-alert-messages.js";
 
 const HOLD = { address: "10.0.0.1", reason: "firmware test", setBy: "alice", setAt: "2026-11-23T10:00:00Z", until: "2026-11-23T12:00:00Z" };
-const event = (kind: MachineHoldEventPayload["kind"], over: Partial<MachineHoldEventPayload> = {}, hold: Partial<MachineHoldEventPayload["hold"]> = {}): MachineHoldEventPayload => ({
+const event = (
+  kind: MachineHoldEventPayload["kind"],
+  over: Partial<MachineHoldEventPayload> = {},
+  hold: Partial<MachineHoldEventPayload["hold"]> = {},
+): MachineHoldEventPayload => ({
   kind,
   hold: { ...HOLD, ...hold },
   actor: "alice",
@@ -16,12 +20,26 @@ describe("alertForHoldEvent: the alert of each change of a stored hold", () => {
     [
       "a hold set: held, a warning, the reason as text and until when",
       event("SET"),
-      { kind: "held", severity: "warning", title: "machine held: 10.0.0.1 by alice", text: "firmware test", fields: { until: "2026-11-23T12:00:00Z" }, group: { key: "held:by alice", plural: "machines held by alice", subject: "10.0.0.1" } },
+      {
+        kind: "held",
+        severity: "warning",
+        title: "machine held: 10.0.0.1 by alice",
+        text: "firmware test",
+        fields: { until: "2026-11-23T12:00:00Z" },
+        group: { key: "held:by alice", plural: "machines held by alice", subject: "10.0.0.1" },
+      },
     ],
     [
       "a hold without an end says so",
       event("SET", {}, { until: null }),
-      { kind: "held", severity: "warning", title: "machine held: 10.0.0.1 by alice", text: "firmware test", fields: { until: "until released" }, group: { key: "held:by alice", plural: "machines held by alice", subject: "10.0.0.1" } },
+      {
+        kind: "held",
+        severity: "warning",
+        title: "machine held: 10.0.0.1 by alice",
+        text: "firmware test",
+        fields: { until: "until released" },
+        group: { key: "held:by alice", plural: "machines held by alice", subject: "10.0.0.1" },
+      },
     ],
     [
       "a release names who released it and who had set it",

@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  labelSelectorToString,
-  matchesLabelSelector,
-  parseLabelSelectorString,
-  type LabelSelector,
-} from "../../src/domain/label-selector.js";
+import { labelSelectorToString, matchesLabelSelector, parseLabelSelectorString, type LabelSelector } from "../../src/domain/label-selector.js";
 
 // Each case is written both ways: the selector prints as the text, and the text parses back to the selector.
 const ROUND_TRIPS: Array<[string, LabelSelector, string]> = [
@@ -46,17 +41,28 @@ describe("parseLabelSelectorString", () => {
   }
 
   const LENIENT: Array<[string, string, LabelSelector]> = [
-    ["spaces around everything", "  a = b , c  in ( x , y ) , ! f ", {
-      matchLabels: { a: "b" },
-      matchExpressions: [{ key: "c", operator: "In", values: ["x", "y"] }, { key: "f", operator: "DoesNotExist" }],
-    }],
+    [
+      "spaces around everything",
+      "  a = b , c  in ( x , y ) , ! f ",
+      {
+        matchLabels: { a: "b" },
+        matchExpressions: [
+          { key: "c", operator: "In", values: ["x", "y"] },
+          { key: "f", operator: "DoesNotExist" },
+        ],
+      },
+    ],
     ["== is =", "a==b", { matchLabels: { a: "b" } }],
     ["!= is NotIn", "a!=b", { matchExpressions: [{ key: "a", operator: "NotIn", values: ["b"] }] }],
     ["in without a space before the list", "a in(x)", { matchExpressions: [{ key: "a", operator: "In", values: ["x"] }] }],
-    ["a second value for a key becomes In", "a=b,a=c", {
-      matchLabels: { a: "b" },
-      matchExpressions: [{ key: "a", operator: "In", values: ["c"] }],
-    }],
+    [
+      "a second value for a key becomes In",
+      "a=b,a=c",
+      {
+        matchLabels: { a: "b" },
+        matchExpressions: [{ key: "a", operator: "In", values: ["c"] }],
+      },
+    ],
     ["only white space", "   ", {}],
   ];
   for (const [name, text, want] of LENIENT) it(name, () => assert.deepEqual(parseLabelSelectorString(text), want));
@@ -73,11 +79,14 @@ describe("parseLabelSelectorString", () => {
   ];
   for (const [name, text, want] of INVALID) {
     it(`rejects: ${name}`, () => {
-      assert.throws(() => parseLabelSelectorString(text), (e: Error) => {
-        assert.match(e.message, new RegExp(`^invalid label selector ${JSON.stringify(text).replace(/[()]/g, "\\$&")}: `));
-        assert.match(e.message, want);
-        return true;
-      });
+      assert.throws(
+        () => parseLabelSelectorString(text),
+        (e: Error) => {
+          assert.match(e.message, new RegExp(`^invalid label selector ${JSON.stringify(text).replace(/[()]/g, "\\$&")}: `));
+          assert.match(e.message, want);
+          return true;
+        },
+      );
     });
   }
 

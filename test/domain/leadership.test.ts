@@ -29,7 +29,12 @@ describe("leadsAt: this replica leads only with its own key first and its lease 
     { name: "not campaigning", candidates: [candidate("a", 1n)], own: null, leads: false },
     { name: "alone, lease alive", candidates: [candidate("a", 1n)], own: own("a", 1n), leads: true },
     { name: "first of three", candidates: [candidate("b", 9n), candidate("a", 3n), candidate("c", 4n)], own: own("a", 3n), leads: true },
-    { name: "second of three: waits for its predecessor", candidates: [candidate("b", 9n), candidate("a", 3n), candidate("c", 4n)], own: own("c", 4n), leads: false },
+    {
+      name: "second of three: waits for its predecessor",
+      candidates: [candidate("b", 9n), candidate("a", 3n), candidate("c", 4n)],
+      own: own("c", 4n),
+      leads: false,
+    },
     { name: "first, but the lease expires exactly now", candidates: [candidate("a", 1n)], own: own("a", 1n, NOW), leads: false },
     { name: "first, but the lease expired before now", candidates: [candidate("a", 1n)], own: own("a", 1n, NOW - 1), leads: false },
     { name: "its key is not (yet) in the view", candidates: [], own: own("a", 1n), leads: false },

@@ -17,7 +17,12 @@ describe("machineBmcOf", () => {
     ["a number", 167772161, "IPMI-2.0", null],
     ["a type with a space is kept empty", "10.0.0.1", "IPMI 2.0", { address: "10.0.0.1", type: "" }],
     ["a type with a control character is kept empty", "10.0.0.1", "IPMI\u001b[2J", { address: "10.0.0.1", type: "" }],
-    [`a type of ${MAX_BMC_TYPE_LENGTH} characters is kept`, "10.0.0.1", "t".repeat(MAX_BMC_TYPE_LENGTH), { address: "10.0.0.1", type: "t".repeat(MAX_BMC_TYPE_LENGTH) }],
+    [
+      `a type of ${MAX_BMC_TYPE_LENGTH} characters is kept`,
+      "10.0.0.1",
+      "t".repeat(MAX_BMC_TYPE_LENGTH),
+      { address: "10.0.0.1", type: "t".repeat(MAX_BMC_TYPE_LENGTH) },
+    ],
     ["a longer type is kept empty", "10.0.0.1", "t".repeat(MAX_BMC_TYPE_LENGTH + 1), { address: "10.0.0.1", type: "" }],
     ["no type", "10.0.0.1", null, { address: "10.0.0.1", type: "" }],
   ];

@@ -25,7 +25,11 @@ describe("machineRepairStatuses (CKE's BuildMachineRepairStatus)", () => {
     {
       name: "several entries of one machine: 1 for each status any has",
       nodes: ["10.0.0.1", "10.0.0.2"],
-      entries: [{ address: "10.0.0.1", status: "failed" }, { address: "10.0.0.1", status: "queued" }, { address: "10.0.0.1", status: "failed" }],
+      entries: [
+        { address: "10.0.0.1", status: "failed" },
+        { address: "10.0.0.1", status: "queued" },
+        { address: "10.0.0.1", status: "failed" },
+      ],
       want: { "10.0.0.1": ["queued", "failed"], "10.0.0.2": [] },
     },
     {

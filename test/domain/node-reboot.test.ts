@@ -11,8 +11,16 @@ const CASES: Array<{ name: string; node: RebootFacts; want: [boolean, boolean, b
   { name: "cordoned by someone without the mark", node: { unschedulable: true, annotations: {} }, want: [false, false, false] },
   { name: "the mark, not cordoned (uncordoned by hand, say)", node: { unschedulable: false, annotations: mark }, want: [true, true, false] },
   { name: "the mark and cordoned: CKE reboots it", node: { unschedulable: true, annotations: mark }, want: [true, true, true] },
-  { name: "the mark on a node kintsugi cordoned", node: { unschedulable: true, annotations: { ...mark, [CORDONED_BY]: "repair-entry-1" } }, want: [true, false, false] },
-  { name: "the annotation with a value other than \"true\"", node: { unschedulable: true, annotations: { [REBOOT_ANNOTATION]: "false" } }, want: [false, false, false] },
+  {
+    name: "the mark on a node kintsugi cordoned",
+    node: { unschedulable: true, annotations: { ...mark, [CORDONED_BY]: "repair-entry-1" } },
+    want: [true, false, false],
+  },
+  {
+    name: 'the annotation with a value other than "true"',
+    node: { unschedulable: true, annotations: { [REBOOT_ANNOTATION]: "false" } },
+    want: [false, false, false],
+  },
   { name: "an empty value", node: { unschedulable: true, annotations: { [REBOOT_ANNOTATION]: "" } }, want: [false, false, false] },
 ];
 

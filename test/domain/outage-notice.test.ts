@@ -29,19 +29,34 @@ describe("outageStep: when a dependency's failures are logged", () => {
     },
     {
       name: "a failure 5 minutes after the last line is a reminder, and the next reminder counts from it",
-      calls: [[0, false], [OUTAGE_REMINDER_MS - 1, false], [OUTAGE_REMINDER_MS, false], [OUTAGE_REMINDER_MS + SECOND, false], [2 * OUTAGE_REMINDER_MS, false]],
+      calls: [
+        [0, false],
+        [OUTAGE_REMINDER_MS - 1, false],
+        [OUTAGE_REMINDER_MS, false],
+        [OUTAGE_REMINDER_MS + SECOND, false],
+        [2 * OUTAGE_REMINDER_MS, false],
+      ],
       notices: ["down", null, "still-down", null, "still-down"],
       state: { downSince: NOW, loggedAt: NOW + 2 * OUTAGE_REMINDER_MS, failures: 5 },
     },
     {
       name: "a call that works after failures is said once, and the next failure starts a new run",
-      calls: [[0, false], [SECOND, false], [2 * SECOND, true], [3 * SECOND, true], [4 * SECOND, false]],
+      calls: [
+        [0, false],
+        [SECOND, false],
+        [2 * SECOND, true],
+        [3 * SECOND, true],
+        [4 * SECOND, false],
+      ],
       notices: ["down", null, "back", null, "down"],
       state: { downSince: NOW + 4 * SECOND, loggedAt: NOW + 4 * SECOND, failures: 1 },
     },
     {
       name: "a clock that went back brings no reminder",
-      calls: [[0, false], [-OUTAGE_REMINDER_MS, false]],
+      calls: [
+        [0, false],
+        [-OUTAGE_REMINDER_MS, false],
+      ],
       notices: ["down", null],
       state: { downSince: NOW, loggedAt: NOW, failures: 2 },
     },

@@ -17,12 +17,25 @@ describe("publishedWaits", () => {
         { index: 5, kind: "CONCURRENCY", message: "max_concurrent_repairs (2) reached", until: null, domain: null },
       ],
     },
-    { name: "a rule's hold wins over the entry's own wait", held: [[1, waitForMachine("10.0.0.1", 9)]], waiting: [[1, waitForQueueEnabled()]], want: [{ index: 1, kind: "MACHINE_BUSY", message: "machine 10.0.0.1 is being repaired by entry 9", until: null, domain: null, entryIndex: 9 }] },
+    {
+      name: "a rule's hold wins over the entry's own wait",
+      held: [[1, waitForMachine("10.0.0.1", 9)]],
+      waiting: [[1, waitForQueueEnabled()]],
+      want: [{ index: 1, kind: "MACHINE_BUSY", message: "machine 10.0.0.1 is being repaired by entry 9", until: null, domain: null, entryIndex: 9 }],
+    },
     {
       name: "a long message and domain are cut, saying so",
       held: [[1, waitForPacing("p".repeat(MAX_WAIT_MESSAGE_CHARS + 50), "machine_type=" + "t".repeat(MAX_WAIT_MESSAGE_CHARS))]],
       waiting: [],
-      want: [{ index: 1, kind: "PACING", message: `${"p".repeat(MAX_WAIT_MESSAGE_CHARS - 1)}…`, until: null, domain: `machine_type=${"t".repeat(MAX_WAIT_MESSAGE_CHARS - 14)}…` }],
+      want: [
+        {
+          index: 1,
+          kind: "PACING",
+          message: `${"p".repeat(MAX_WAIT_MESSAGE_CHARS - 1)}…`,
+          until: null,
+          domain: `machine_type=${"t".repeat(MAX_WAIT_MESSAGE_CHARS - 14)}…`,
+        },
+      ],
     },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(publishedWaits(map(c.held), map(c.waiting)), c.want));
@@ -36,16 +49,29 @@ describe("publishedWaits", () => {
 
   it(`keeps at most ${MAX_PUBLISHED_BYTES} bytes of JSON, however the messages are spelled`, () => {
     // A control character is 6 bytes in JSON, a CJK character 3 in UTF-8: the worst a hostile hold reason can do.
-    const hostile = (i: number): [number, WaitingFor] => [i, waitForPacing("\u0001\u4e00".repeat(MAX_WAIT_MESSAGE_CHARS), `machine_type=${"\u0002".repeat(MAX_WAIT_MESSAGE_CHARS)}`)];
+    const hostile = (i: number): [number, WaitingFor] => [
+      i,
+      waitForPacing("\u0001\u4e00".repeat(MAX_WAIT_MESSAGE_CHARS), `machine_type=${"\u0002".repeat(MAX_WAIT_MESSAGE_CHARS)}`),
+    ];
     const got = publishedWaits(map(Array.from({ length: MAX_PUBLISHED_WAITS }, (_, i) => hostile(i + 1))), new Map());
     const bytes = new TextEncoder().encode(JSON.stringify(got)).length;
     assert.ok(bytes <= MAX_PUBLISHED_BYTES, `${bytes} bytes`);
     assert.ok(got.length > 50 && got.length < MAX_PUBLISHED_WAITS, `${got.length} waits`);
-    assert.deepEqual(got.map((w) => w.index), Array.from({ length: got.length }, (_, i) => i + 1), "the lowest indexes, none skipped");
+    assert.deepEqual(
+      got.map((w) => w.index),
+      Array.from({ length: got.length }, (_, i) => i + 1),
+      "the lowest indexes, none skipped",
+    );
   });
 
   it("waitsByIndex reads a published list back by index", () => {
     const published = publishedWaits(map([[3, waitForMachine("10.0.0.3", 1)]]), map([[4, waitForQueueEnabled()]]));
-    assert.deepEqual([...waitsByIndex(published)], [[3, waitForMachine("10.0.0.3", 1)], [4, waitForQueueEnabled()]]);
+    assert.deepEqual(
+      [...waitsByIndex(published)],
+      [
+        [3, waitForMachine("10.0.0.3", 1)],
+        [4, waitForQueueEnabled()],
+      ],
+    );
   });
 });

@@ -18,22 +18,55 @@ const REPAIR = CHECK_REPAIR;
 const CHECK = WORKERS_CHECK;
 const LIVE = { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 };
 
-const machine = (n: number): SabakanMachine => ({ serial: `s${n}`, rack: n, role: "cs", ipv4: [`10.0.0.${n}`], bmcType: "IPMI-2.0", state: "UNHEALTHY", durationSeconds: 600, stateSince: 0, indexInRack: 1, registerDate: 0, retireDate: 0, labels: {} });
+const machine = (n: number): SabakanMachine => ({
+  serial: `s${n}`,
+  rack: n,
+  role: "cs",
+  ipv4: [`10.0.0.${n}`],
+  bmcType: "IPMI-2.0",
+  state: "UNHEALTHY",
+  durationSeconds: 600,
+  stateSince: 0,
+  indexInRack: 1,
+  registerDate: 0,
+  retireDate: 0,
+  labels: {},
+});
 
 /** One step of a live run: a sabakan poll's answer, or a check's evaluation (node n -> its state; node n is at 10.0.0.n). */
 type Step = { readonly poll: readonly number[] } | { readonly check: HealthCheckConfig; readonly nodes: Readonly<Record<number, TargetState>> };
 
 function evaluate(check: HealthCheckConfig, nodes: Readonly<Record<number, TargetState>>): HealthCheckEvaluation {
-  const targets = Object.entries(nodes).map(([n, state]) => ({ node: `n${n}`, address: `10.0.0.${n}`, addressProblem: null, state, rule: null, since: null, nextCheckAt: null }));
+  const targets = Object.entries(nodes).map(([n, state]) => ({
+    node: `n${n}`,
+    address: `10.0.0.${n}`,
+    addressProblem: null,
+    state,
+    rule: null,
+    since: null,
+    nextCheckAt: null,
+  }));
   const unhealthyCount = targets.filter((t) => t.state !== "healthy").length;
-  return { name: check.name, expected: targets.length, currentHealthy: targets.length - unhealthyCount, unhealthyCount, gate: gateOf(check, targets.length, unhealthyCount), targets, nextCheckAt: null };
+  return {
+    name: check.name,
+    expected: targets.length,
+    currentHealthy: targets.length - unhealthyCount,
+    unhealthyCount,
+    gate: gateOf(check, targets.length, unhealthyCount),
+    targets,
+    nextCheckAt: null,
+  };
 }
 
 /**
  * Records a live run: every step decides on ONE queue (as the runner's store does), where an entry lives three steps
  * (a minute each, a stand-in for the real repair).
  */
-function liveRun(steps: readonly Step[], maximumRepairQueueEntries = LIVE.maximumRepairQueueEntries, held: readonly number[] = []): { polls: PollRecord[]; remediations: RemediationRecord[] } {
+function liveRun(
+  steps: readonly Step[],
+  maximumRepairQueueEntries = LIVE.maximumRepairQueueEntries,
+  held: readonly number[] = [],
+): { polls: PollRecord[]; remediations: RemediationRecord[] } {
   const queue = new Map<string, number>();
   const polls: PollRecord[] = [];
   const remediations: RemediationRecord[] = [];
@@ -48,7 +81,13 @@ function liveRun(steps: readonly Step[], maximumRepairQueueEntries = LIVE.maximu
       polls.push(recordPoll(input, decision, now));
     } else {
       const evaluation = evaluate(step.check, step.nodes);
-      const context = { entries, maximumRepairQueueEntries, repair: REPAIR, machineTypeOf: (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0"), holds: new Map(held.map((n) => [`10.0.0.${n}`, machineHold(`10.0.0.${n}`)])) };
+      const context = {
+        entries,
+        maximumRepairQueueEntries,
+        repair: REPAIR,
+        machineTypeOf: (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0"),
+        holds: new Map(held.map((n) => [`10.0.0.${n}`, machineHold(`10.0.0.${n}`)])),
+      };
       const decision = decideRemediation(step.check, evaluation, context);
       for (const e of decision.enqueue) queue.set(e.address, i + 3);
       if (evaluation.targets.some((t) => t.state === "unhealthy")) remediations.push(recordRemediation(evaluation, context, decision, now));
@@ -80,7 +119,13 @@ const limits = (maximumRepairQueueEntries: number | undefined, healthChecks: Rec
 const forty = { ...CHECK, maxUnhealthy: { kind: "percent", value: 40 } } as const;
 
 describe("replayAutoRepair with health checks (one simulated queue for the intake and the remediations)", () => {
-  const cases: Array<{ name: string; records: ReturnType<typeof liveRun>; limits: ReplayLimits; checks?: HealthCheckConfig[]; expected: Omit<ReturnType<typeof summary>, "replayed" | "unconfigured"> & { replayed?: number[]; unconfigured?: string[] } }> = [
+  const cases: Array<{
+    name: string;
+    records: ReturnType<typeof liveRun>;
+    limits: ReplayLimits;
+    checks?: HealthCheckConfig[];
+    expected: Omit<ReturnType<typeof summary>, "replayed" | "unconfigured"> & { replayed?: number[]; unconfigured?: string[] };
+  }> = [
     {
       name: "the recorded limits replay to no difference",
       records: liveRun([{ poll: [1, 2] }, { check: CHECK, nodes: { 3: "unhealthy", 4: "healthy" } }]),
@@ -91,13 +136,19 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       name: "a lower queue limit: the intake fills the queue first and the check's remediation is not enqueued",
       records: liveRun([{ poll: [1, 2] }, { check: CHECK, nodes: { 3: "unhealthy", 4: "unhealthy" } }]),
       limits: limits(3),
-      expected: { evaluations: [{ at: 1, source: "workers", short: [false, true], fates: ["n3:enqueued->queue_limit", "n4:enqueued->queue_limit"] }], totals: [4, 2] },
+      expected: {
+        evaluations: [{ at: 1, source: "workers", short: [false, true], fates: ["n3:enqueued->queue_limit", "n4:enqueued->queue_limit"] }],
+        totals: [4, 2],
+      },
     },
     {
       name: "a lower queue limit, the reverse: the check's remediation fills the queue first and the poll short-circuits",
       records: liveRun([{ check: CHECK, nodes: { 3: "unhealthy", 4: "unhealthy" } }, { poll: [1, 2] }]),
       limits: limits(3),
-      expected: { evaluations: [{ at: 1, source: "sabakan", short: [false, true], fates: ["s1:enqueued->queue_limit", "s2:enqueued->queue_limit"] }], totals: [4, 2] },
+      expected: {
+        evaluations: [{ at: 1, source: "sabakan", short: [false, true], fates: ["s1:enqueued->queue_limit", "s2:enqueued->queue_limit"] }],
+        totals: [4, 2],
+      },
     },
     {
       name: "a machine the intake no longer enqueues is the check's to enqueue (the 'already in the queue' rule is shared)",
@@ -115,19 +166,42 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       name: "a higher maxUnhealthy opens the short-circuited gate (pending targets count against it)",
       records: liveRun([{ check: forty, nodes: { 1: "unhealthy", 2: "unhealthy", 3: "pending", 4: "healthy", 5: "healthy" } }]),
       limits: limits(undefined, { workers: { maxUnhealthy: { kind: "percent", value: 60 } } }),
-      expected: { evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n2:short_circuited->enqueued"] }], totals: [0, 2] },
+      expected: {
+        evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n2:short_circuited->enqueued"] }],
+        totals: [0, 2],
+      },
     },
     {
       name: "an opened gate still holds a target of unknown type and one whose type has no procedure",
       records: liveRun([{ check: forty, nodes: { 1: "unhealthy", 6: "unhealthy", 9: "unhealthy", 2: "healthy", 3: "healthy" } }]),
       limits: limits(undefined, { workers: { maxUnhealthy: { kind: "percent", value: 100 } } }),
-      expected: { evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n6:short_circuited->no_procedure", "n9:short_circuited->unknown_type"] }], totals: [0, 1] },
+      expected: {
+        evaluations: [
+          {
+            at: 0,
+            source: "workers",
+            short: [true, false],
+            fates: ["n1:short_circuited->enqueued", "n6:short_circuited->no_procedure", "n9:short_circuited->unknown_type"],
+          },
+        ],
+        totals: [0, 1],
+      },
     },
     {
       name: "an opened gate still leaves an operator's hold alone",
       records: liveRun([{ check: forty, nodes: { 1: "unhealthy", 2: "unhealthy", 3: "unhealthy", 4: "healthy", 5: "healthy" } }], 10, [2]),
       limits: limits(undefined, { workers: { maxUnhealthy: { kind: "count", value: 3 } } }),
-      expected: { evaluations: [{ at: 0, source: "workers", short: [true, false], fates: ["n1:short_circuited->enqueued", "n2:short_circuited->held", "n3:short_circuited->enqueued"] }], totals: [0, 2] },
+      expected: {
+        evaluations: [
+          {
+            at: 0,
+            source: "workers",
+            short: [true, false],
+            fates: ["n1:short_circuited->enqueued", "n2:short_circuited->held", "n3:short_circuited->enqueued"],
+          },
+        ],
+        totals: [0, 2],
+      },
     },
     {
       name: "a maxUnhealthy count that ignores the pending target would open it; counted, it stays closed",
@@ -139,7 +213,10 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       name: "a lower maxUnhealthy short-circuits what the live check enqueued",
       records: liveRun([{ check: CHECK, nodes: { 1: "unhealthy", 2: "unhealthy", 3: "healthy" } }]),
       limits: limits(undefined, { workers: { maxUnhealthy: { kind: "count", value: 1 } } }),
-      expected: { evaluations: [{ at: 0, source: "workers", short: [false, true], fates: ["n1:enqueued->short_circuited", "n2:enqueued->short_circuited"] }], totals: [2, 0] },
+      expected: {
+        evaluations: [{ at: 0, source: "workers", short: [false, true], fates: ["n1:enqueued->short_circuited", "n2:enqueued->short_circuited"] }],
+        totals: [2, 0],
+      },
     },
     {
       name: "an unhealthyRange that excludes the count short-circuits too",
@@ -158,7 +235,12 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       records: liveRun([{ check: CHECK, nodes: { 3: "unhealthy", 4: "unhealthy" } }, { poll: [1, 2] }]),
       limits: limits(3),
       checks: [],
-      expected: { evaluations: [{ at: 1, source: "sabakan", short: [false, true], fates: ["s1:enqueued->queue_limit", "s2:enqueued->queue_limit"] }], totals: [4, 2], replayed: [1, 0], unconfigured: ["workers"] },
+      expected: {
+        evaluations: [{ at: 1, source: "sabakan", short: [false, true], fates: ["s1:enqueued->queue_limit", "s2:enqueued->queue_limit"] }],
+        totals: [4, 2],
+        replayed: [1, 0],
+        unconfigured: ["workers"],
+      },
     },
   ];
   for (const c of cases) {

@@ -4,7 +4,12 @@ import { findRepairOperation } from "../../src/domain/repair-config.js";
 import { TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 
 describe("findRepairOperation (CKE's lookup)", () => {
-  const cases: Array<{ name: string; type: string; operation: string; want: { procedure: number; operation: string } | "procedure-not-found" | "operation-not-found" }> = [
+  const cases: Array<{
+    name: string;
+    type: string;
+    operation: string;
+    want: { procedure: number; operation: string } | "procedure-not-found" | "operation-not-found";
+  }> = [
     { name: "first procedure, first operation", type: "qemu", operation: "unreachable", want: { procedure: 0, operation: "unreachable" } },
     { name: "first procedure, second operation", type: "qemu", operation: "unhealthy", want: { procedure: 0, operation: "unhealthy" } },
     { name: "a type listed second in the procedure", type: "ipmi-2.0", operation: "unhealthy", want: { procedure: 0, operation: "unhealthy" } },

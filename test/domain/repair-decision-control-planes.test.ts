@@ -12,9 +12,16 @@ import { SEC, T, assertDecision, entry, fixedRandom, snapshot, starts, summary, 
 // gives the turn only to an entry it works on this pass, and leaves drain back-offs out of the walk).
 
 const T0 = T - 500;
-const cp = (n: number, over: Partial<ControlPlane> = {}): ControlPlane => ({ name: `cp${n}`, addresses: [`10.0.0.${n}`, `cp${n}`], ready: true, rebooting: false, ...over });
+const cp = (n: number, over: Partial<ControlPlane> = {}): ControlPlane => ({
+  name: `cp${n}`,
+  addresses: [`10.0.0.${n}`, `cp${n}`],
+  ready: true,
+  rebooting: false,
+  ...over,
+});
 /** Entry N mid-repair: its step-1 repair command ran 10 s ago and its 60 s watch goes on (its machine is Ready, its health check fails). */
-const midWatch = (index: number, over: Partial<RepairEntry> = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T0 - 10 * SEC, ...over });
+const midWatch = (index: number, over: Partial<RepairEntry> = {}) =>
+  entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T0 - 10 * SEC, ...over });
 const NOT_READY_2 = /^control plane cp2 is not Ready$/;
 const pacedByType = (s: RepairSnapshot): RepairSnapshot => ({ ...s, pacing: { domains: ["machine_type"], racks: new Map(), finished: [] } });
 
@@ -51,7 +58,11 @@ const CASES: TurnCase[] = [
   },
   {
     name: "a drained control plane waiting for its repair command gives its drain up (a back-off) and the dead one starts",
-    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)], { 1: { drainJobDone: true, drainCompleted: true } }, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot(
+      [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
+      { 1: { drainJobDone: true, drainCompleted: true } },
+      { controlPlanes: [cp(1), cp(2, { ready: false })] },
+    ),
     want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }, starts(2)],
     held: { 1: NOT_READY_2 },
     yielded: [1],
@@ -65,7 +76,11 @@ const CASES: TurnCase[] = [
   },
   {
     name: "a control plane whose drain job evicts pods keeps the turn and its drain; the dead one waits for it",
-    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)], { 1: { job: "drain" } }, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot(
+      [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
+      { 1: { job: "drain" } },
+      { controlPlanes: [cp(1), cp(2, { ready: false })] },
+    ),
     want: [],
     held: { 1: NOT_READY_2, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
     names: { 1: undefined, 2: 1 },
@@ -80,7 +95,11 @@ const CASES: TurnCase[] = [
   },
   {
     name: "a control plane in drain back-off does not keep the turn: another control plane starts",
-    snapshot: snapshot([entry(1, { status: "processing", nodename: "cp1", drainBackoffCount: 1, drainBackoffExpire: T + 200 * SEC }), entry(2)], {}, { max: 5, controlPlanes: [cp(1), cp(2)] }),
+    snapshot: snapshot(
+      [entry(1, { status: "processing", nodename: "cp1", drainBackoffCount: 1, drainBackoffExpire: T + 200 * SEC }), entry(2)],
+      {},
+      { max: 5, controlPlanes: [cp(1), cp(2)] },
+    ),
     want: [starts(2)],
     held: { 1: /drain back-off/ },
     wakeAt: T + 200 * SEC,
@@ -143,16 +162,31 @@ describe("decideRepairActions: mid-repair A and dead B, pass after pass", () => 
   it("B is repaired first, A resumes once B is Ready, and both finish", () => {
     let entries: RepairEntry[] = [midWatch(1), entry(2)];
     const pass = (at: number, healthy: Record<number, boolean>, bReady: boolean) => {
-      const s = snapshot(entries, Object.fromEntries(entries.map((e) => [e.index, { healthy: healthy[e.index] ?? false } satisfies Partial<RepairObservation>])), { max: 1, controlPlanes: [cp(1), cp(2, { ready: bReady })] });
+      const s = snapshot(
+        entries,
+        Object.fromEntries(entries.map((e) => [e.index, { healthy: healthy[e.index] ?? false } satisfies Partial<RepairObservation>])),
+        { max: 1, controlPlanes: [cp(1), cp(2, { ready: bReady })] },
+      );
       const plan = decideRepairActions(s, at, fixedRandom(0));
       entries = applied(entries, plan);
       return summary(plan);
     };
     assert.deepEqual(pass(T, {}, false), [starts(2)], "B dead: A yields, B starts");
     assert.deepEqual(pass(T + 30 * SEC, {}, false), [], "B's command ran, B still not Ready: A still waits");
-    assert.deepEqual(pass(T + 45 * SEC, { 2: true }, true), [{ index: 2, states: [], effect: "success-command" }], "B recovers and succeeds; A has the turn, its watch goes on");
-    assert.deepEqual(pass(T + 61 * SEC, {}, true), [{ index: 1, states: ["processing/1/waiting", "processing/1/watching"], effect: "repair-command" }], "A's watch runs out: its next step runs");
+    assert.deepEqual(
+      pass(T + 45 * SEC, { 2: true }, true),
+      [{ index: 2, states: [], effect: "success-command" }],
+      "B recovers and succeeds; A has the turn, its watch goes on",
+    );
+    assert.deepEqual(
+      pass(T + 61 * SEC, {}, true),
+      [{ index: 1, states: ["processing/1/waiting", "processing/1/watching"], effect: "repair-command" }],
+      "A's watch runs out: its next step runs",
+    );
     assert.deepEqual(pass(T + 70 * SEC, { 1: true }, true), [{ index: 1, states: [], effect: "success-command" }], "A recovers and succeeds");
-    assert.deepEqual(entries.map((e) => e.status), ["succeeded", "succeeded"]);
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      ["succeeded", "succeeded"],
+    );
   });
 });

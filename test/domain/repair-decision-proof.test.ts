@@ -5,18 +5,44 @@ import { decideRepairActions } from "../../src/domain/repair-decision.js";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import { startEvidence, type RepairEvidence } from "../../src/domain/repair-evidence.js";
 import type { RepairObservation } from "../../src/domain/repair-plan.js";
-import { CONFIG, SEC, T, assertDecision, entry, fixedRandom, machineHold, operation, snapshot, stepCfg, withHolds, type DecisionCase } from "./repair-decision-support.js";
+import {
+  CONFIG,
+  SEC,
+  T,
+  assertDecision,
+  entry,
+  fixedRandom,
+  machineHold,
+  operation,
+  snapshot,
+  stepCfg,
+  withHolds,
+  type DecisionCase,
+} from "./repair-decision-support.js";
 
 /** Type "m": operation "op" (two steps, watch 120 s then 0) requiring a new boot ID and a Ready node for 60 s. */
 const PROOF_CONFIG: RepairConfig = {
   ...CONFIG,
-  repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation([stepCfg({ watchSeconds: 120 }), stepCfg({ watchSeconds: 0 })], { successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 60 } })] }],
+  repairProcedures: [
+    {
+      machineTypes: ["m"],
+      repairOperations: [
+        operation([stepCfg({ watchSeconds: 120 }), stepCfg({ watchSeconds: 0 })], {
+          successProof: { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 60 },
+        }),
+      ],
+    },
+  ],
 };
 const ev = (over: Partial<RepairEvidence> = {}): RepairEvidence => ({ ...startEvidence(0, "boot-A"), ...over });
-const dwelling = (since: number): RepairEvidence => ev({ bootIdAfter: "boot-B", since: { health_check: since, boot_id_changed: since, node_ready: since }, dwellStartedAt: since, dwellStarts: 1 });
+const dwelling = (since: number): RepairEvidence =>
+  ev({ bootIdAfter: "boot-B", since: { health_check: since, boot_id_changed: since, node_ready: since }, dwellStartedAt: since, dwellStarts: 1 });
 const watchingFor = (seconds: number, evidence?: RepairEvidence, over: Partial<RepairEntry> = {}) =>
   entry(1, { status: "processing", stepStatus: "watching", lastTransitionTime: T - seconds * SEC, ...(evidence && { evidence }), ...over });
-const healthy = (bootId: string | null, nodeReady: boolean | null = true): Partial<RepairObservation> => ({ healthy: true, proof: { nodeReady, bootId, sabakanState: null } });
+const healthy = (bootId: string | null, nodeReady: boolean | null = true): Partial<RepairObservation> => ({
+  healthy: true,
+  proof: { nodeReady, bootId, sabakanState: null },
+});
 const proofSnapshot = (e: RepairEntry, o: Partial<RepairObservation>) => snapshot([e], { 1: o }, { config: PROOF_CONFIG });
 const NOTE = "processing/0/watching";
 
@@ -55,9 +81,21 @@ const CASES: DecisionCase[] = [
   },
   {
     name: "a drain that completed starts the repair command: the boot ID is recorded in the same write",
-    snapshot: snapshot([entry(1, { status: "processing", stepStatus: "draining", nodename: "n1", lastTransitionTime: T - 10 * SEC })], { 1: { nodename: "n1", drainJobDone: true, drainCompleted: true, healthy: false, proof: { nodeReady: false, bootId: "boot-A", sabakanState: null } } }, {
-      config: { ...PROOF_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation([stepCfg({ needDrain: true })], { successProof: { requires: ["boot_id_changed"], dwellSeconds: 0 } })] }] },
-    }),
+    snapshot: snapshot(
+      [entry(1, { status: "processing", stepStatus: "draining", nodename: "n1", lastTransitionTime: T - 10 * SEC })],
+      { 1: { nodename: "n1", drainJobDone: true, drainCompleted: true, healthy: false, proof: { nodeReady: false, bootId: "boot-A", sabakanState: null } } },
+      {
+        config: {
+          ...PROOF_CONFIG,
+          repairProcedures: [
+            {
+              machineTypes: ["m"],
+              repairOperations: [operation([stepCfg({ needDrain: true })], { successProof: { requires: ["boot_id_changed"], dwellSeconds: 0 } })],
+            },
+          ],
+        },
+      },
+    ),
     want: [{ index: 1, states: [NOTE, NOTE], effect: "repair-command" }],
     held: {},
   },
@@ -91,7 +129,11 @@ describe("decideRepairActions: proof of repair", () => {
   for (const c of CASES) it(c.name, () => void assertDecision(c));
 
   it("the boot ID recorded before the command is the one observed in the pass that starts it", () => {
-    const plan = decideRepairActions(proofSnapshot(entry(1), { healthy: false, proof: { nodeReady: true, bootId: "boot-A", sabakanState: null } }), T, fixedRandom(0));
+    const plan = decideRepairActions(
+      proofSnapshot(entry(1), { healthy: false, proof: { nodeReady: true, bootId: "boot-A", sabakanState: null } }),
+      T,
+      fixedRandom(0),
+    );
     const last = plan.actions[0]?.transitions.at(-1);
     assert.deepEqual(last?.after.evidence, startEvidence(0, "boot-A"));
   });

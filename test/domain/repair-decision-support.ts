@@ -70,24 +70,43 @@ export function snapshot(
   const config = { ...(options.config ?? CONFIG), ...(options.max !== undefined && { maxConcurrentRepairs: options.max }) };
   const map = new Map<number, RepairObservation>();
   for (const e of entries) map.set(e.index, obs({ nodename: e.nodename, ...observations[e.index] }));
-  return { entries, observations: map, repair: snapshotRepairConfig(config), queueEnabled: options.enabled ?? true, controlPlanes: options.controlPlanes ?? [] };
+  return {
+    entries,
+    observations: map,
+    repair: snapshotRepairConfig(config),
+    queueEnabled: options.enabled ?? true,
+    controlPlanes: options.controlPlanes ?? [],
+  };
 }
 
 /** An API hold on `address` by alice ("vendor swap"), set a minute before T, with no end unless said otherwise. */
-export const machineHold = (address: string, over: Partial<MachineHold> = {}): MachineHold => ({ address, reason: "vendor swap", setBy: "alice", setAt: T - 60 * SEC, until: null, source: "api", ...over });
+export const machineHold = (address: string, over: Partial<MachineHold> = {}): MachineHold => ({
+  address,
+  reason: "vendor swap",
+  setBy: "alice",
+  setAt: T - 60 * SEC,
+  until: null,
+  source: "api",
+  ...over,
+});
 
 /** `s` with `holds` in force. */
 export const withHolds = (s: RepairSnapshot, ...holds: MachineHold[]): RepairSnapshot => ({ ...s, holds: new Map(holds.map((h) => [h.address, h])) });
 
 /** Per action: the index, the states it passes through, and the effect. */
 export const summary = (plan: RepairPlan) =>
-  plan.actions.map((a) => ({ index: a.entry.index, states: a.transitions.map((t) => `${t.after.status}/${t.after.step}/${t.after.stepStatus}`), effect: a.effect.kind }));
+  plan.actions.map((a) => ({
+    index: a.entry.index,
+    states: a.transitions.map((t) => `${t.after.status}/${t.after.step}/${t.after.stepStatus}`),
+    effect: a.effect.kind,
+  }));
 
 /** A queued entry of CONFIG starting a step without a drain: watching, repair command. */
 export const starts = (index: number) => ({ index, states: ["processing/0/watching"], effect: "repair-command" as const });
 
 /** A processing entry whose 60 s watch is over: if it moves, it goes to step 2 and runs its command. */
-export const watched = (index: number, over: Partial<RepairEntry> = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 61 * SEC, ...over });
+export const watched = (index: number, over: Partial<RepairEntry> = {}) =>
+  entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 61 * SEC, ...over });
 
 /** One named case of the decision table: the snapshot, the actions wanted, and every entry a rule leaves waiting. */
 export interface DecisionCase {

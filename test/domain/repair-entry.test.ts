@@ -25,12 +25,18 @@ describe("createRepairEntry", () => {
   });
 
   it("calls succeeded and failed finished, and only those", () => {
-    assert.deepEqual((["queued", "processing", "succeeded", "failed"] as const).map((status) => isFinished({ status })), [false, false, true, true]);
+    assert.deepEqual(
+      (["queued", "processing", "succeeded", "failed"] as const).map((status) => isFinished({ status })),
+      [false, false, true, true],
+    );
   });
 });
 
 describe("matchesRepairEntryParams", () => {
-  const entry: RepairEntry = { ...createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unreachable", serial: null, source: "operator" }, NOW), index: 1 };
+  const entry: RepairEntry = {
+    ...createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unreachable", serial: null, source: "operator" }, NOW),
+    index: 1,
+  };
   const cases: Array<[string, Parameters<typeof matchesRepairEntryParams>[1], Parameters<typeof matchesRepairEntryParams>[2], boolean]> = [
     ["nothing given", null, null, true],
     ["undefined lists", {}, {}, true],

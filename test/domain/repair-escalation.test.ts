@@ -8,14 +8,36 @@ import { readReleases, storedReleases, withRelease } from "../../src/domain/esca
 const HOUR = 3600 * SEC;
 const ADDRESS = "10.0.0.7";
 const queued = (index: number, createdAt: number, operation = "unhealthy") => entry(index, { address: ADDRESS, createdAt, operation });
-const record = (entryIndex: number, createdAt: number, status: FinishedRepair["status"] = "succeeded", operation = "unhealthy", address = ADDRESS): FinishedRepair => ({
-  sequence: entryIndex * 10, entryIndex, address, machineType: "m", operation, source: "sabakan", createdAt, finishedAt: createdAt + 60 * SEC, status, proof: null,
+const record = (
+  entryIndex: number,
+  createdAt: number,
+  status: FinishedRepair["status"] = "succeeded",
+  operation = "unhealthy",
+  address = ADDRESS,
+): FinishedRepair => ({
+  sequence: entryIndex * 10,
+  entryIndex,
+  address,
+  machineType: "m",
+  operation,
+  source: "sabakan",
+  createdAt,
+  finishedAt: createdAt + 60 * SEC,
+  status,
+  proof: null,
 });
 const RETIRE: EscalationConfig = { maxRepairs: 3, windowSeconds: 3600, operation: "retire" };
 const HOLD: EscalationConfig = { maxRepairs: 3, windowSeconds: 3600, operation: null };
 
 describe("decideEscalation (repeat offenders)", () => {
-  const cases: Array<{ name: string; config?: EscalationConfig; entries?: ReturnType<typeof queued>[]; finished?: FinishedRepair[]; releases?: ReadonlyMap<string, number>; expected: string | null }> = [
+  const cases: Array<{
+    name: string;
+    config?: EscalationConfig;
+    entries?: ReturnType<typeof queued>[];
+    finished?: FinishedRepair[];
+    releases?: ReadonlyMap<string, number>;
+    expected: string | null;
+  }> = [
     { name: "no repair.escalation: never (CKE)", finished: [record(1, T - 60 * SEC), record(2, T - 50 * SEC), record(3, T - 40 * SEC)], expected: null },
     { name: "fewer repairs than max_repairs: repaired as usual", config: RETIRE, finished: [record(1, T - 60 * SEC), record(2, T - 50 * SEC)], expected: null },
     {
@@ -78,7 +100,13 @@ describe("decideEscalation (repeat offenders)", () => {
     {
       name: "released, then repaired max_repairs times again: escalated for the new repairs only",
       config: HOLD,
-      finished: [record(1, T - 50 * 60 * SEC), record(2, T - 40 * 60 * SEC), record(3, T - 30 * 60 * SEC), record(4, T - 15 * 60 * SEC), record(5, T - 10 * 60 * SEC)],
+      finished: [
+        record(1, T - 50 * 60 * SEC),
+        record(2, T - 40 * 60 * SEC),
+        record(3, T - 30 * 60 * SEC),
+        record(4, T - 15 * 60 * SEC),
+        record(5, T - 10 * 60 * SEC),
+      ],
       entries: [queued(6, T - 5 * 60 * SEC)],
       releases: new Map([[ADDRESS, T - 20 * 60 * SEC]]),
       expected: "hold repaired 3 times in 1h: repaired 3 times in 1h: held",
@@ -114,8 +142,16 @@ describe("decideEscalation (repeat offenders)", () => {
   }
 
   it("counts each entry once, oldest first", () => {
-    const counted = repairsInWindow(ADDRESS, { entries: [queued(3, T - 5 * SEC), queued(1, T - 50 * SEC)], finished: [record(1, T - 50 * SEC), record(2, T - 20 * SEC)] }, 3600, T);
-    assert.deepEqual(counted.map((r) => r.entryIndex), [1, 2, 3]);
+    const counted = repairsInWindow(
+      ADDRESS,
+      { entries: [queued(3, T - 5 * SEC), queued(1, T - 50 * SEC)], finished: [record(1, T - 50 * SEC), record(2, T - 20 * SEC)] },
+      3600,
+      T,
+    );
+    assert.deepEqual(
+      counted.map((r) => r.entryIndex),
+      [1, 2, 3],
+    );
   });
 });
 
@@ -123,8 +159,17 @@ describe("escalation releases (as stored)", () => {
   it("a release replaces the machine's earlier one; the newest are kept past the bound", () => {
     const first = withRelease(new Map(), "10.0.0.1", 100, 2);
     const second = withRelease(first, "10.0.0.2", 200, 2);
-    assert.deepEqual([...withRelease(second, "10.0.0.1", 300, 2)], [["10.0.0.2", 200], ["10.0.0.1", 300]]);
-    assert.deepEqual([...withRelease(second, "10.0.0.3", 300, 2)].sort(), [["10.0.0.2", 200], ["10.0.0.3", 300]]);
+    assert.deepEqual(
+      [...withRelease(second, "10.0.0.1", 300, 2)],
+      [
+        ["10.0.0.2", 200],
+        ["10.0.0.1", 300],
+      ],
+    );
+    assert.deepEqual([...withRelease(second, "10.0.0.3", 300, 2)].sort(), [
+      ["10.0.0.2", 200],
+      ["10.0.0.3", 300],
+    ]);
   });
 
   const hostile: Array<[string, unknown, Array<[string, number]>]> = [
@@ -143,6 +188,15 @@ describe("escalation releases (as stored)", () => {
 });
 
 describe("describeWindow", () => {
-  const cases: Array<[number, string]> = [[45, "45s"], [60, "1m"], [5400, "1h 30m"], [3600, "1h"], [86_400, "1d"], [7 * 86_400, "7d"], [93_784, "1d 2h"], [0, "0s"]];
+  const cases: Array<[number, string]> = [
+    [45, "45s"],
+    [60, "1m"],
+    [5400, "1h 30m"],
+    [3600, "1h"],
+    [86_400, "1d"],
+    [7 * 86_400, "7d"],
+    [93_784, "1d 2h"],
+    [0, "0s"],
+  ];
   for (const [seconds, said] of cases) it(`${seconds} s is ${said}`, () => assert.equal(describeWindow(seconds), said));
 });

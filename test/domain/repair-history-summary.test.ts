@@ -9,12 +9,35 @@ describe("historySummaryOf", () => {
   const cases = [
     {
       name: "drained in two steps, then succeeded",
-      history: history(1, [[0, "queued", 0, "waiting"], [1, "processing", 0, "draining"], [3, "processing", 0, "watching"], [10, "processing", 1, "draining"], [15, "processing", 1, "watching"], [30, "succeeded", 1, "watching"]]),
+      history: history(1, [
+        [0, "queued", 0, "waiting"],
+        [1, "processing", 0, "draining"],
+        [3, "processing", 0, "watching"],
+        [10, "processing", 1, "draining"],
+        [15, "processing", 1, "watching"],
+        [30, "succeeded", 1, "watching"],
+      ]),
       finishedMin: 30,
       expected: { drainingMs: 7 * MIN, stepsNeeded: 2, finalStep: 1 },
     },
-    { name: "dequeued while queued", history: history(2, [[0, "queued", 0, "waiting"], [5, "queued", 0, "waiting"]]), finishedMin: 5, expected: { drainingMs: 0, stepsNeeded: 0, finalStep: 0 } },
-    { name: "dequeued while draining: draining counts up to the end", history: history(3, [[0, "queued", 0, "waiting"], [1, "processing", 0, "draining"]]), finishedMin: 4, expected: { drainingMs: 3 * MIN, stepsNeeded: 1, finalStep: 0 } },
+    {
+      name: "dequeued while queued",
+      history: history(2, [
+        [0, "queued", 0, "waiting"],
+        [5, "queued", 0, "waiting"],
+      ]),
+      finishedMin: 5,
+      expected: { drainingMs: 0, stepsNeeded: 0, finalStep: 0 },
+    },
+    {
+      name: "dequeued while draining: draining counts up to the end",
+      history: history(3, [
+        [0, "queued", 0, "waiting"],
+        [1, "processing", 0, "draining"],
+      ]),
+      finishedMin: 4,
+      expected: { drainingMs: 3 * MIN, stepsNeeded: 1, finalStep: 0 },
+    },
     { name: "no record", history: [], finishedMin: 4, expected: { drainingMs: 0, stepsNeeded: 0, finalStep: null } },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(historySummaryOf(c.history, T + c.finishedMin * MIN), c.expected));
@@ -29,8 +52,19 @@ describe("historySummaryOf", () => {
   ];
   for (const status of ["succeeded", "failed"] as const) {
     it(`a ${status} repair's summary is the same with every record that may follow its end`, () => {
-      const ended: RepairEntry = { ...createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, T), index: 1, status, step: 2, stepStatus: "draining", drainBackoffCount: 3 };
-      const until = history(1, [[0, "queued", 0, "waiting"], [1, "processing", 2, "draining"], [6, status, 2, "draining"]]);
+      const ended: RepairEntry = {
+        ...createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, T),
+        index: 1,
+        status,
+        step: 2,
+        stepStatus: "draining",
+        drainBackoffCount: 3,
+      };
+      const until = history(1, [
+        [0, "queued", 0, "waiting"],
+        [1, "processing", 2, "draining"],
+        [6, status, 2, "draining"],
+      ]);
       const summary = historySummaryOf(until, T + 6 * MIN);
       let entry = ended;
       const records = after.map(({ kind, change }, i) => {

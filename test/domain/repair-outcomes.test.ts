@@ -21,7 +21,11 @@ describe("afterRepairCommand", () => {
   ];
   for (const [name, outcomes, want, reason] of cases) {
     it(name, () => {
-      const t = afterRepairCommand(watching, outcomes.map((outcome) => ({ argv, outcome })), T);
+      const t = afterRepairCommand(
+        watching,
+        outcomes.map((outcome) => ({ argv, outcome })),
+        T,
+      );
       assert.equal(t ? `${t.after.status}/${t.kind}` : null, want);
       if (reason) assert.match(t?.reason ?? "", reason);
     });

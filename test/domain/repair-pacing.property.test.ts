@@ -32,14 +32,26 @@ function newWorld(seed: number): World {
   const racks = new Map<string, number>();
   // Machine 0..15; about one in five has no rack known to sabakan.
   for (let m = 0; m < 16; m++) if (random() >= 0.2) racks.set(`10.1.0.${m}`, pick(4));
-  return { pick, chance: (p) => random() < p, max: 1 + pick(6), racks, domains: DOMAIN_SETS[pick(3)]!, finished: [], entries: [], held: new Set(), nextIndex: 1, now: T };
+  return {
+    pick,
+    chance: (p) => random() < p,
+    max: 1 + pick(6),
+    racks,
+    domains: DOMAIN_SETS[pick(3)]!,
+    finished: [],
+    entries: [],
+    held: new Set(),
+    nextIndex: 1,
+    now: T,
+  };
 }
 
 const pacingOf = (w: World): PacingInput => ({ domains: w.domains, racks: w.racks, finished: w.finished });
-const keysOf = (w: World, e: RepairEntry) => w.domains.flatMap((d) => {
-  const value = domainValueOf(d, e.machineType, w.racks.get(e.address) ?? null);
-  return value === null ? [] : [`${d}=${value}`];
-});
+const keysOf = (w: World, e: RepairEntry) =>
+  w.domains.flatMap((d) => {
+    const value = domainValueOf(d, e.machineType, w.racks.get(e.address) ?? null);
+    return value === null ? [] : [`${d}=${value}`];
+  });
 
 function countByDomain(w: World, entries: readonly RepairEntry[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -56,7 +68,10 @@ function pass(w: World): number[] {
   const allowances = new Map(allowancesOf(pacingOf(w), w.entries, w.max).map((a) => [`${a.domain}=${a.value}`, a.allowance]));
   for (const [key, allowance] of allowances) assert.ok(allowance >= 1 && allowance <= Math.max(1, w.max), `${key}: allowance ${allowance}`);
 
-  const before = countByDomain(w, w.entries.filter((e) => e.status === "processing"));
+  const before = countByDomain(
+    w,
+    w.entries.filter((e) => e.status === "processing"),
+  );
   const started: number[] = [];
   for (const action of plan.actions) {
     const last = action.transitions.at(-1)?.after;
@@ -65,7 +80,10 @@ function pass(w: World): number[] {
     assert.ok(!w.held.has(action.entry.address), `entry ${action.entry.index} started on a held machine`);
     w.entries = w.entries.map((e) => (e.index === last.index ? last : e));
   }
-  const after = countByDomain(w, w.entries.filter((e) => e.status === "processing"));
+  const after = countByDomain(
+    w,
+    w.entries.filter((e) => e.status === "processing"),
+  );
   for (const [key, count] of after) {
     const allowance = allowances.get(key) ?? 1;
     // Entries already processing go on when an allowance drops; no entry starts beyond it.
@@ -79,13 +97,24 @@ function pass(w: World): number[] {
 function finishSome(w: World, p: number, failRate: number): void {
   const done = w.entries.filter((e) => e.status === "processing" && w.chance(p));
   for (const e of done) {
-    w.finished.push({ entryIndex: e.index, machineType: e.machineType, rack: w.racks.get(e.address) ?? null, status: w.chance(failRate) ? "failed" : "succeeded", time: w.now });
+    w.finished.push({
+      entryIndex: e.index,
+      machineType: e.machineType,
+      rack: w.racks.get(e.address) ?? null,
+      status: w.chance(failRate) ? "failed" : "succeeded",
+      time: w.now,
+    });
   }
   w.entries = w.entries.filter((e) => !done.includes(e));
 }
 
 function enqueue(w: World, machine: number): RepairEntry {
-  const e = entry(w.nextIndex++, { address: `10.1.0.${machine}`, machineType: TYPES[machine % 2]!, createdAt: w.now, lastTransitionTime: w.now - (w.now % SEC) });
+  const e = entry(w.nextIndex++, {
+    address: `10.1.0.${machine}`,
+    machineType: TYPES[machine % 2]!,
+    createdAt: w.now,
+    lastTransitionTime: w.now - (w.now % SEC),
+  });
   w.entries = [...w.entries, e];
   return e;
 }

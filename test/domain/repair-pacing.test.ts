@@ -9,7 +9,14 @@ import { CONFIG, SEC, T, entry, fixedRandom, snapshot } from "./repair-decision-
 /** Types "m" and "q" share the procedure of CONFIG. */
 const TWO_TYPES = { ...CONFIG, repairProcedures: [{ ...CONFIG.repairProcedures[0]!, machineTypes: ["m", "q"] }] };
 
-const ok = (entryIndex: number, over: Partial<FinishedOutcome> = {}): FinishedOutcome => ({ entryIndex, machineType: "m", rack: 3, status: "succeeded", time: T - (100 - entryIndex) * SEC, ...over });
+const ok = (entryIndex: number, over: Partial<FinishedOutcome> = {}): FinishedOutcome => ({
+  entryIndex,
+  machineType: "m",
+  rack: 3,
+  status: "succeeded",
+  time: T - (100 - entryIndex) * SEC,
+  ...over,
+});
 const bad = (entryIndex: number, over: Partial<FinishedOutcome> = {}): FinishedOutcome => ok(entryIndex, { status: "failed", ...over });
 
 describe("allowanceOf", () => {
@@ -40,15 +47,21 @@ describe("allowanceOf", () => {
   });
 
   it("allowancesOf lists every domain value seen in the history or the queue", () => {
-    const input: PacingInput = { domains: ["rack", "machine_type"], racks: new Map([["10.0.0.5", 7]]), finished: [ok(1), bad(2, { machineType: "qemu", rack: null })] };
+    const input: PacingInput = {
+      domains: ["rack", "machine_type"],
+      racks: new Map([["10.0.0.5", 7]]),
+      finished: [ok(1), bad(2, { machineType: "qemu", rack: null })],
+    };
     const got = allowancesOf(input, [entry(5)], 8).map((a) => `${a.domain}=${a.value}:${a.allowance}`);
     assert.deepEqual(got, ["machine_type=m:2", "machine_type=qemu:1", "rack=3:2", "rack=7:1"]);
   });
 });
 
-const started = (plan: ReturnType<typeof decideRepairActions>) => plan.actions.filter((a) => a.effect.kind === "repair-command" || a.effect.kind === "drain").map((a) => a.entry.index);
+const started = (plan: ReturnType<typeof decideRepairActions>) =>
+  plan.actions.filter((a) => a.effect.kind === "repair-command" || a.effect.kind === "drain").map((a) => a.entry.index);
 const racked = (pairs: Array<[number, number]>) => new Map(pairs.map(([index, rack]) => [`10.0.0.${index}`, rack]));
-const processing = (index: number, over: Partial<RepairEntry> = {}) => entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 10 * SEC, ...over });
+const processing = (index: number, over: Partial<RepairEntry> = {}) =>
+  entry(index, { status: "processing", stepStatus: "watching", lastTransitionTime: T - 10 * SEC, ...over });
 
 describe("decideRepairActions with pacing", () => {
   const cases: Array<{ name: string; entries: RepairEntry[]; pacing?: PacingInput; max: number; want: number[]; held?: Record<number, RegExp> }> = [
@@ -56,7 +69,15 @@ describe("decideRepairActions with pacing", () => {
     {
       name: "a fresh rack allows one repair",
       entries: [entry(1), entry(2), entry(3)],
-      pacing: { domains: ["rack"], racks: racked([[1, 3], [2, 3], [3, 4]]), finished: [] },
+      pacing: {
+        domains: ["rack"],
+        racks: racked([
+          [1, 3],
+          [2, 3],
+          [3, 4],
+        ]),
+        finished: [],
+      },
       max: 3,
       want: [1, 3],
       held: { 2: /^pacing: rack 3 allows 1 repair in progress \(no finished entry yet\)$/ },
@@ -64,7 +85,15 @@ describe("decideRepairActions with pacing", () => {
     {
       name: "after a success the rack allows two",
       entries: [entry(1), entry(2), entry(3)],
-      pacing: { domains: ["rack"], racks: racked([[1, 3], [2, 3], [3, 3]]), finished: [ok(9)] },
+      pacing: {
+        domains: ["rack"],
+        racks: racked([
+          [1, 3],
+          [2, 3],
+          [3, 3],
+        ]),
+        finished: [ok(9)],
+      },
       max: 5,
       want: [1, 2],
       held: { 3: /^pacing: rack 3 allows 2 repairs in progress \(last success: entry 9 at 2026-11-22T05:58:29\.500Z\)$/ },
@@ -72,7 +101,14 @@ describe("decideRepairActions with pacing", () => {
     {
       name: "after a failure the rack allows one again, and says which entry failed",
       entries: [entry(1), entry(2)],
-      pacing: { domains: ["rack"], racks: racked([[1, 3], [2, 3]]), finished: [ok(8), ok(9), bad(12)] },
+      pacing: {
+        domains: ["rack"],
+        racks: racked([
+          [1, 3],
+          [2, 3],
+        ]),
+        finished: [ok(8), ok(9), bad(12)],
+      },
       max: 5,
       want: [1],
       held: { 2: /^pacing: rack 3 allows 1 repair in progress \(last failure: entry 12 at 2026-11-22T05:58:32\.500Z\)$/ },
@@ -80,7 +116,14 @@ describe("decideRepairActions with pacing", () => {
     {
       name: "a processing entry counts against its rack's allowance and is not stopped",
       entries: [processing(1), entry(2)],
-      pacing: { domains: ["rack"], racks: racked([[1, 3], [2, 3]]), finished: [] },
+      pacing: {
+        domains: ["rack"],
+        racks: racked([
+          [1, 3],
+          [2, 3],
+        ]),
+        finished: [],
+      },
       max: 5,
       want: [],
       held: { 2: /pacing: rack 3 allows 1 repair/ },
@@ -88,7 +131,15 @@ describe("decideRepairActions with pacing", () => {
     {
       name: "processing entries above a dropped allowance go on; new ones wait",
       entries: [processing(1, { lastTransitionTime: T - 61 * SEC }), processing(2, { lastTransitionTime: T - 61 * SEC }), entry(3)],
-      pacing: { domains: ["rack"], racks: racked([[1, 3], [2, 3], [3, 3]]), finished: [bad(7)] },
+      pacing: {
+        domains: ["rack"],
+        racks: racked([
+          [1, 3],
+          [2, 3],
+          [3, 3],
+        ]),
+        finished: [bad(7)],
+      },
       max: 5,
       want: [1, 2],
       held: { 3: /allows 1 repair/ },
@@ -104,7 +155,14 @@ describe("decideRepairActions with pacing", () => {
     {
       name: "any domain at its allowance holds: the rack has room but the machine type has not",
       entries: [entry(1), entry(2)],
-      pacing: { domains: ["rack", "machine_type"], racks: racked([[1, 3], [2, 4]]), finished: [] },
+      pacing: {
+        domains: ["rack", "machine_type"],
+        racks: racked([
+          [1, 3],
+          [2, 4],
+        ]),
+        finished: [],
+      },
       max: 5,
       want: [1],
       held: { 2: /machine type "m" allows 1/ },
@@ -119,7 +177,15 @@ describe("decideRepairActions with pacing", () => {
     {
       name: "max_concurrent_repairs stays a hard limit above the allowance",
       entries: [entry(1), entry(2), entry(3)],
-      pacing: { domains: ["rack"], racks: racked([[1, 3], [2, 3], [3, 3]]), finished: [ok(7), ok(8)] },
+      pacing: {
+        domains: ["rack"],
+        racks: racked([
+          [1, 3],
+          [2, 3],
+          [3, 3],
+        ]),
+        finished: [ok(7), ok(8)],
+      },
       max: 2,
       want: [1, 2],
       held: { 3: /^max_concurrent_repairs \(2\) reached$/ },
@@ -137,12 +203,39 @@ describe("decideRepairActions with pacing", () => {
 
 describe("pacingReport", () => {
   it("counts processing entries per domain, not queued ones nor those waiting out a drain back-off", () => {
-    const input: PacingInput = { domains: ["rack"], racks: racked([[1, 3], [2, 3], [3, 3], [4, 3]]), finished: [ok(9)] };
-    const entries = [processing(1), processing(2, { stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 400 * SEC }), entry(3), processing(4, { deleted: true })];
-    assert.deepEqual(pacingReport(input, entries, 8, T).map((d) => [d.value, d.allowance, d.inProgress, d.lastChange?.entryIndex]), [["3", 2, 1, 9]]);
+    const input: PacingInput = {
+      domains: ["rack"],
+      racks: racked([
+        [1, 3],
+        [2, 3],
+        [3, 3],
+        [4, 3],
+      ]),
+      finished: [ok(9)],
+    };
+    const entries = [
+      processing(1),
+      processing(2, { stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 400 * SEC }),
+      entry(3),
+      processing(4, { deleted: true }),
+    ];
+    assert.deepEqual(
+      pacingReport(input, entries, 8, T).map((d) => [d.value, d.allowance, d.inProgress, d.lastChange?.entryIndex]),
+      [["3", 2, 1, 9]],
+    );
   });
   it("does not count a control plane that gave up the turn (the decision counts it in no domain either)", () => {
-    const input: PacingInput = { domains: ["rack"], racks: racked([[1, 3], [2, 3]]), finished: [] };
-    assert.deepEqual(pacingReport(input, [processing(1), processing(2)], 8, T, new Set([1])).map((d) => [d.value, d.inProgress]), [["3", 1]]);
+    const input: PacingInput = {
+      domains: ["rack"],
+      racks: racked([
+        [1, 3],
+        [2, 3],
+      ]),
+      finished: [],
+    };
+    assert.deepEqual(
+      pacingReport(input, [processing(1), processing(2)], 8, T, new Set([1])).map((d) => [d.value, d.inProgress]),
+      [["3", 1]],
+    );
   });
 });

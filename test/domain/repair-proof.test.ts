@@ -19,15 +19,38 @@ interface ProofCase {
   readonly healthy?: boolean;
   readonly observed?: ObservedProof;
   /** null: the rule does not apply (CKE). */
-  readonly want: null | { kind: "proven" | "unproven" | "not-repaired"; reason?: RegExp; wakeAt?: number | null; note?: RegExp | null; evidence?: Partial<RepairEvidence> };
+  readonly want: null | {
+    kind: "proven" | "unproven" | "not-repaired";
+    reason?: RegExp;
+    wakeAt?: number | null;
+    note?: RegExp | null;
+    evidence?: Partial<RepairEvidence>;
+  };
 }
 
 const CASES: ProofCase[] = [
-  { name: "an operation without success_requires: the rule does not apply (CKE's health check alone)", entry: watching(undefined), proof: undefined, want: null },
+  {
+    name: "an operation without success_requires: the rule does not apply (CKE's health check alone)",
+    entry: watching(undefined),
+    proof: undefined,
+    want: null,
+  },
   {
     name: "a queued entry healthy by the health check and every signal but boot_id_changed: not repaired, it succeeds as CKE's does (no healthy machine is power-cycled for proof)",
     entry: entry(1),
-    want: { kind: "not-repaired", note: /healthy before any repair command ran: nothing was repaired/, evidence: { step: 0, bootIdBefore: null, bootIdAfter: "boot-B", since: { health_check: T, node_ready: T }, dwellStartedAt: null, dwellStarts: 0, provenAt: null } },
+    want: {
+      kind: "not-repaired",
+      note: /healthy before any repair command ran: nothing was repaired/,
+      evidence: {
+        step: 0,
+        bootIdBefore: null,
+        bootIdAfter: "boot-B",
+        since: { health_check: T, node_ready: T },
+        dwellStartedAt: null,
+        dwellStarts: 0,
+        provenAt: null,
+      },
+    },
   },
   {
     name: "a queued entry healthy by its health check but its Node NotReady: not healthy by the operator's signals, it goes on as an unhealthy one",
@@ -56,11 +79,25 @@ const CASES: ProofCase[] = [
   {
     name: "evidence gathered since an earlier step's command counts: the dwell starts in step 2",
     entry: watching(evidence({ step: 0 }), { step: 1 }),
-    want: { kind: "unproven", reason: /^healthy: proving the repair for 60s/, wakeAt: T + 60 * SEC, note: /^step 2: proof of repair: dwell started/, evidence: { step: 0, bootIdBefore: "boot-A", dwellStartedAt: T } },
+    want: {
+      kind: "unproven",
+      reason: /^healthy: proving the repair for 60s/,
+      wakeAt: T + 60 * SEC,
+      note: /^step 2: proof of repair: dwell started/,
+      evidence: { step: 0, bootIdBefore: "boot-A", dwellStartedAt: T },
+    },
   },
   {
     name: "a late recovery while the next step's drain backs off is proven by the first command's evidence",
-    entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 60 * SEC, boot_id_changed: T - 60 * SEC, node_ready: T - 60 * SEC }, dwellStartedAt: T - 60 * SEC, dwellStarts: 1 }), { step: 1, stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 200 * SEC }),
+    entry: watching(
+      evidence({
+        bootIdAfter: "boot-B",
+        since: { health_check: T - 60 * SEC, boot_id_changed: T - 60 * SEC, node_ready: T - 60 * SEC },
+        dwellStartedAt: T - 60 * SEC,
+        dwellStarts: 1,
+      }),
+      { step: 1, stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: T + 200 * SEC },
+    ),
     want: { kind: "proven", note: /^step 2: proof of repair: repair proven$/, evidence: { step: 0, provenAt: T } },
   },
   {
@@ -72,7 +109,13 @@ const CASES: ProofCase[] = [
     name: "the command 'succeeded' but the boot ID did not change: waiting for boot_id_changed, no dwell",
     entry: watching(evidence()),
     observed: seen({ bootId: "boot-A" }),
-    want: { kind: "unproven", reason: /^waiting for proof: boot_id_changed$/, wakeAt: null, note: /signals now missing: boot_id_changed/, evidence: { dwellStartedAt: null, dwellStarts: 0, bootIdAfter: "boot-A", since: { health_check: T, node_ready: T } } },
+    want: {
+      kind: "unproven",
+      reason: /^waiting for proof: boot_id_changed$/,
+      wakeAt: null,
+      note: /signals now missing: boot_id_changed/,
+      evidence: { dwellStartedAt: null, dwellStarts: 0, bootIdAfter: "boot-A", since: { health_check: T, node_ready: T } },
+    },
   },
   {
     name: "no boot ID recorded before the command: a boot ID now never proves a change",
@@ -89,14 +132,23 @@ const CASES: ProofCase[] = [
     name: "a machine that is not a Kubernetes node: node_ready and boot_id_changed do not apply, the health check proves it, and the note says so",
     entry: watching(evidence({ bootIdBefore: null })),
     observed: seen({ nodeReady: null, bootId: null }),
-    want: { kind: "unproven", reason: /^healthy: proving the repair for 60s/, note: /dwell started; .* \(boot_id_changed, node_ready do not apply: the machine is not a Kubernetes node\)$/, evidence: { since: { health_check: T }, dwellStartedAt: T } },
+    want: {
+      kind: "unproven",
+      reason: /^healthy: proving the repair for 60s/,
+      note: /dwell started; .* \(boot_id_changed, node_ready do not apply: the machine is not a Kubernetes node\)$/,
+      evidence: { since: { health_check: T }, dwellStartedAt: T },
+    },
   },
   {
     name: "a machine that is not a node still needs the signals that apply (sabakan_healthy)",
     entry: watching(evidence({ bootIdBefore: null })),
     proof: { requires: ["node_ready", "sabakan_healthy"], dwellSeconds: 0 },
     observed: seen({ nodeReady: null, bootId: null, sabakanState: "UNHEALTHY" }),
-    want: { kind: "unproven", reason: /^waiting for proof: sabakan_healthy$/, note: /signals now missing: sabakan_healthy \(node_ready do not apply: the machine is not a Kubernetes node\)$/ },
+    want: {
+      kind: "unproven",
+      reason: /^waiting for proof: sabakan_healthy$/,
+      note: /signals now missing: sabakan_healthy \(node_ready do not apply: the machine is not a Kubernetes node\)$/,
+    },
   },
   {
     name: "a queued machine that is not a node, healthy: not repaired, without node_ready",
@@ -107,34 +159,90 @@ const CASES: ProofCase[] = [
   {
     name: "every signal holds: the dwell starts, and the entry waits until it ends",
     entry: watching(evidence()),
-    want: { kind: "unproven", reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:01:00\.500Z \(a relapse starts it again\)$/, wakeAt: T + 60 * SEC, note: /dwell started/, evidence: { dwellStartedAt: T, dwellStarts: 1, bootIdAfter: "boot-B", provenAt: null } },
+    want: {
+      kind: "unproven",
+      reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:01:00\.500Z \(a relapse starts it again\)$/,
+      wakeAt: T + 60 * SEC,
+      note: /dwell started/,
+      evidence: { dwellStartedAt: T, dwellStarts: 1, bootIdAfter: "boot-B", provenAt: null },
+    },
   },
   {
     name: "the dwell goes on: nothing new to write",
-    entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T - 30 * SEC }, dwellStartedAt: T - 30 * SEC, dwellStarts: 1 })),
-    want: { kind: "unproven", reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:00:30\.500Z \(a relapse starts it again\)$/, wakeAt: T + 30 * SEC, note: null },
+    entry: watching(
+      evidence({
+        bootIdAfter: "boot-B",
+        since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T - 30 * SEC },
+        dwellStartedAt: T - 30 * SEC,
+        dwellStarts: 1,
+      }),
+    ),
+    want: {
+      kind: "unproven",
+      reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:00:30\.500Z \(a relapse starts it again\)$/,
+      wakeAt: T + 30 * SEC,
+      note: null,
+    },
   },
   {
     name: "the dwell is over: proven, with the final evidence in the note",
-    entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 60 * SEC, boot_id_changed: T - 60 * SEC, node_ready: T - 60 * SEC }, dwellStartedAt: T - 60 * SEC, dwellStarts: 1 })),
+    entry: watching(
+      evidence({
+        bootIdAfter: "boot-B",
+        since: { health_check: T - 60 * SEC, boot_id_changed: T - 60 * SEC, node_ready: T - 60 * SEC },
+        dwellStartedAt: T - 60 * SEC,
+        dwellStarts: 1,
+      }),
+    ),
     want: { kind: "proven", note: /repair proven/, evidence: { provenAt: T, dwellStarts: 1 } },
   },
   {
     name: "the Node turns NotReady during the dwell: a relapse ends the dwell",
-    entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T - 30 * SEC }, dwellStartedAt: T - 30 * SEC, dwellStarts: 1 })),
+    entry: watching(
+      evidence({
+        bootIdAfter: "boot-B",
+        since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T - 30 * SEC },
+        dwellStartedAt: T - 30 * SEC,
+        dwellStarts: 1,
+      }),
+    ),
     observed: seen({ nodeReady: false }),
-    want: { kind: "unproven", reason: /^waiting for proof: node_ready$/, note: /relapse \(node_ready no longer holds\)/, evidence: { dwellStartedAt: null, dwellStarts: 1, since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC } } },
+    want: {
+      kind: "unproven",
+      reason: /^waiting for proof: node_ready$/,
+      note: /relapse \(node_ready no longer holds\)/,
+      evidence: { dwellStartedAt: null, dwellStarts: 1, since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC } },
+    },
   },
   {
     name: "the health check says unhealthy during the dwell: a relapse too",
-    entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T - 30 * SEC }, dwellStartedAt: T - 30 * SEC, dwellStarts: 1 })),
+    entry: watching(
+      evidence({
+        bootIdAfter: "boot-B",
+        since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T - 30 * SEC },
+        dwellStartedAt: T - 30 * SEC,
+        dwellStarts: 1,
+      }),
+    ),
     healthy: false,
-    want: { kind: "unproven", reason: /^waiting for proof: health_check$/, note: /relapse \(health_check no longer holds\)/, evidence: { dwellStartedAt: null } },
+    want: {
+      kind: "unproven",
+      reason: /^waiting for proof: health_check$/,
+      note: /relapse \(health_check no longer holds\)/,
+      evidence: { dwellStartedAt: null },
+    },
   },
   {
     name: "after a relapse every signal holds again: the dwell restarts (second start) from now",
-    entry: watching(evidence({ bootIdAfter: "boot-B", since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC }, dwellStartedAt: null, dwellStarts: 1 })),
-    want: { kind: "unproven", reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:01:00\.500Z \(a relapse starts it again\)$/, note: /dwell restarted \(start 2\)/, evidence: { dwellStartedAt: T, dwellStarts: 2, since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T } } },
+    entry: watching(
+      evidence({ bootIdAfter: "boot-B", since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC }, dwellStartedAt: null, dwellStarts: 1 }),
+    ),
+    want: {
+      kind: "unproven",
+      reason: /^healthy: proving the repair for \d+s, until 2026-11-22T06:01:00\.500Z \(a relapse starts it again\)$/,
+      note: /dwell restarted \(start 2\)/,
+      evidence: { dwellStartedAt: T, dwellStarts: 2, since: { health_check: T - 30 * SEC, boot_id_changed: T - 30 * SEC, node_ready: T } },
+    },
   },
   {
     name: "sabakan_healthy needs sabakan's HEALTHY state",
@@ -165,9 +273,11 @@ describe("judgeProof", () => {
       if (c.want === null) return assert.equal(verdict, null);
       assert.ok(verdict);
       assert.equal(verdict.kind, c.want.kind);
-      if (c.want.reason) assert.ok(verdict.kind === "unproven" && c.want.reason.test(verdict.wait.message), verdict.kind === "unproven" ? verdict.wait.message : "proven");
+      if (c.want.reason)
+        assert.ok(verdict.kind === "unproven" && c.want.reason.test(verdict.wait.message), verdict.kind === "unproven" ? verdict.wait.message : "proven");
       // A dwell is a DWELL wait that ends when the dwell does; anything else missing is a PROOF wait with no end.
-      if (verdict.kind === "unproven") assert.deepEqual([verdict.wait.kind, verdict.wait.until], verdict.wakeAt === null ? ["PROOF", null] : ["DWELL", verdict.wakeAt]);
+      if (verdict.kind === "unproven")
+        assert.deepEqual([verdict.wait.kind, verdict.wait.until], verdict.wakeAt === null ? ["PROOF", null] : ["DWELL", verdict.wakeAt]);
       if (c.want.wakeAt !== undefined) assert.equal(verdict.kind === "unproven" ? verdict.wakeAt : undefined, c.want.wakeAt);
       if (c.want.note === null) assert.deepEqual(verdict.transitions, []);
       if (c.want.note) {

@@ -16,9 +16,20 @@ const T0 = Date.UTC(2026, 10, 1);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-const repair = (address: string, rack: number | null = 1, machineType: string | null = "qemu"): ScheduledRepair => ({ address, rack, machineType, enqueuedAt: T0 });
+const repair = (address: string, rack: number | null = 1, machineType: string | null = "qemu"): ScheduledRepair => ({
+  address,
+  rack,
+  machineType,
+  enqueuedAt: T0,
+});
 const model = (over: Partial<ReplayRepairModel> = {}): ReplayRepairModel => ({ repairSeconds: 3600, maxConcurrentRepairs: 1, pacingDomains: [], ...over });
-const outcome = (status: "succeeded" | "failed", rack: number, minutesBefore: number): FinishedOutcome => ({ entryIndex: minutesBefore, machineType: "qemu", rack, status, time: T0 - minutesBefore * MIN });
+const outcome = (status: "succeeded" | "failed", rack: number, minutesBefore: number): FinishedOutcome => ({
+  entryIndex: minutesBefore,
+  machineType: "qemu",
+  rack,
+  status,
+  time: T0 - minutesBefore * MIN,
+});
 
 describe("advanceSchedule", () => {
   const cases: Array<{
@@ -84,7 +95,10 @@ describe("advanceSchedule", () => {
       model: model({ maxConcurrentRepairs: 3, pacingDomains: ["rack"] }),
       until: T0 + 90 * MIN,
       finished: ["10.0.0.1"],
-      running: [["10.0.0.2", T0 + HOUR], ["10.0.0.3", T0 + HOUR]],
+      running: [
+        ["10.0.0.2", T0 + HOUR],
+        ["10.0.0.3", T0 + HOUR],
+      ],
       waiting: [],
     },
     {
@@ -93,7 +107,10 @@ describe("advanceSchedule", () => {
       model: model({ maxConcurrentRepairs: 3, pacingDomains: ["rack"] }),
       until: T0,
       finished: [],
-      running: [["10.0.0.1", T0], ["10.0.0.3", T0]],
+      running: [
+        ["10.0.0.1", T0],
+        ["10.0.0.3", T0],
+      ],
       waiting: ["10.0.0.2"],
     },
     {
@@ -113,7 +130,11 @@ describe("advanceSchedule", () => {
       seed: [outcome("succeeded", 1, 20), outcome("succeeded", 1, 10)],
       until: T0,
       finished: [],
-      running: [["10.0.0.1", T0], ["10.0.0.2", T0], ["10.0.0.3", T0]],
+      running: [
+        ["10.0.0.1", T0],
+        ["10.0.0.2", T0],
+        ["10.0.0.3", T0],
+      ],
       waiting: [],
     },
     {
@@ -132,7 +153,11 @@ describe("advanceSchedule", () => {
       model: model({ maxConcurrentRepairs: 4, pacingDomains: ["machine_type"] }),
       until: T0,
       finished: [],
-      running: [["10.0.0.1", T0], ["10.0.0.2", T0], ["10.0.0.3", T0]],
+      running: [
+        ["10.0.0.1", T0],
+        ["10.0.0.2", T0],
+        ["10.0.0.3", T0],
+      ],
       waiting: ["10.0.0.4"],
     },
   ];
@@ -142,8 +167,14 @@ describe("advanceSchedule", () => {
       for (const r of c.repairs) schedule = enqueueScheduled(schedule, r);
       const got = advanceSchedule(schedule, c.until, c.ahead ?? [], c.model);
       assert.deepEqual(got.finished, c.finished);
-      assert.deepEqual(got.schedule.running.map((r) => [r.repair.address, r.startedAt]), c.running);
-      assert.deepEqual(got.schedule.waiting.map((r) => r.address), c.waiting);
+      assert.deepEqual(
+        got.schedule.running.map((r) => [r.repair.address, r.startedAt]),
+        c.running,
+      );
+      assert.deepEqual(
+        got.schedule.waiting.map((r) => r.address),
+        c.waiting,
+      );
       assert.equal(got.schedule.time, c.until);
     });
   }
@@ -152,8 +183,14 @@ describe("advanceSchedule", () => {
     const m = model({ maxConcurrentRepairs: 3, pacingDomains: ["rack"] });
     const first = advanceSchedule(enqueueScheduled(enqueueScheduled(emptySchedule(T0), repair("10.0.0.1")), repair("10.0.0.2")), T0, [], m);
     const later = advanceSchedule(first.schedule, T0 + 10 * MIN, [], m);
-    assert.deepEqual(later.schedule.running.map((r) => [r.repair.address, r.startedAt]), [["10.0.0.1", T0]]);
-    assert.deepEqual(later.schedule.waiting.map((r) => r.address), ["10.0.0.2"]);
+    assert.deepEqual(
+      later.schedule.running.map((r) => [r.repair.address, r.startedAt]),
+      [["10.0.0.1", T0]],
+    );
+    assert.deepEqual(
+      later.schedule.waiting.map((r) => r.address),
+      ["10.0.0.2"],
+    );
   });
 
   it("carries over from one advance to the next as one long advance does", () => {
@@ -189,11 +226,20 @@ describe("withdrawScheduled", () => {
     let schedule = emptySchedule(T0);
     for (const a of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) schedule = enqueueScheduled(schedule, repair(a));
     schedule = advanceSchedule(schedule, T0 + MIN, [], m).schedule;
-    assert.deepEqual(schedule.waiting.map((r) => r.address), ["10.0.0.2", "10.0.0.3"]);
+    assert.deepEqual(
+      schedule.waiting.map((r) => r.address),
+      ["10.0.0.2", "10.0.0.3"],
+    );
     schedule = withdrawScheduled(schedule, "10.0.0.1", m);
     assert.deepEqual([...schedule.allowances], [["rack\u00001", 2]]);
     const next = advanceSchedule(schedule, T0 + MIN, [], m).schedule;
-    assert.deepEqual(next.running.map((r) => [r.repair.address, r.startedAt]), [["10.0.0.2", T0 + MIN], ["10.0.0.3", T0 + MIN]]);
+    assert.deepEqual(
+      next.running.map((r) => [r.repair.address, r.startedAt]),
+      [
+        ["10.0.0.2", T0 + MIN],
+        ["10.0.0.3", T0 + MIN],
+      ],
+    );
   });
 });
 
@@ -211,7 +257,17 @@ describe("pacingSeedOf (the outcomes before the replay)", () => {
     proof: entryIndex === 4 ? "unproven" : null,
   });
   it("keeps the repairs that finished before since, in the order they finished, with the racks known", () => {
-    const got = pacingSeedOf([record(3, T0 - MIN, "failed"), record(1, T0 - 2 * MIN, "succeeded", "10.0.0.2"), record(2, T0 - MIN, "deleted"), record(5, T0, "succeeded"), record(4, T0 - 3 * MIN, "succeeded")], T0, new Map([["10.0.0.1", 7]]));
+    const got = pacingSeedOf(
+      [
+        record(3, T0 - MIN, "failed"),
+        record(1, T0 - 2 * MIN, "succeeded", "10.0.0.2"),
+        record(2, T0 - MIN, "deleted"),
+        record(5, T0, "succeeded"),
+        record(4, T0 - 3 * MIN, "succeeded"),
+      ],
+      T0,
+      new Map([["10.0.0.1", 7]]),
+    );
     assert.deepEqual(got, [
       { entryIndex: 4, machineType: "qemu", rack: 7, status: "succeeded", time: T0 - 3 * MIN, proof: "unproven" },
       { entryIndex: 1, machineType: "qemu", rack: null, status: "succeeded", time: T0 - 2 * MIN },

@@ -6,8 +6,17 @@ import { SEC, T, entry } from "./repair-decision-support.js";
 const KEY = "kintsugi.cybozu.io/cordoned-by";
 /** Where a 300 s drain back-off `secondsAgo` before T leaves an entry (its transition time in whole seconds). */
 const backedOff = (secondsAgo: number) =>
-  ({ status: "processing", stepStatus: "waiting", lastTransitionTime: T - secondsAgo * SEC - 500, drainBackoffCount: 1, drainBackoffExpire: T + (300 - secondsAgo) * SEC }) as const;
-const node = (name: string, owner?: string): { name: string; annotations: Record<string, string> } => ({ name, annotations: owner === undefined ? {} : { [KEY]: owner } });
+  ({
+    status: "processing",
+    stepStatus: "waiting",
+    lastTransitionTime: T - secondsAgo * SEC - 500,
+    drainBackoffCount: 1,
+    drainBackoffExpire: T + (300 - secondsAgo) * SEC,
+  }) as const;
+const node = (name: string, owner?: string): { name: string; annotations: Record<string, string> } => ({
+  name,
+  annotations: owner === undefined ? {} : { [KEY]: owner },
+});
 
 describe("strayCordons", () => {
   const cases: Array<[string, ReturnType<typeof entry>[], string[]]> = [
@@ -32,7 +41,12 @@ describe("strayCordons", () => {
     ],
   ];
   for (const [name, entries, want] of cases) {
-    it(name, () => assert.deepEqual(strayCordons([node("n1", "repair-entry-1")], entries, KEY).map(([n]) => n), want));
+    it(name, () =>
+      assert.deepEqual(
+        strayCordons([node("n1", "repair-entry-1")], entries, KEY).map(([n]) => n),
+        want,
+      ),
+    );
   }
 
   it("a control plane that gave up the turn holds no cordon; the others keep theirs", () => {

@@ -16,7 +16,10 @@ async function post(url: string, query: string, variables?: Record<string, unkno
 }
 
 /** The parts of an answer a client relies on: data, and each error's message, path and extensions. */
-const comparable = (a: Awaited<ReturnType<typeof post>>) => ({ data: a.data ?? null, errors: a.errors?.map((e) => ({ message: e.message, path: e.path, extensions: e.extensions })) });
+const comparable = (a: Awaited<ReturnType<typeof post>>) => ({
+  data: a.data ?? null,
+  errors: a.errors?.map((e) => ({ message: e.message, path: e.path, extensions: e.extensions })),
+});
 
 // sabakan's own documents, as sabakan tooling writes them (aliases, fragments and all).
 const SEARCH = `
@@ -66,7 +69,10 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     ["roles", { notHaving: { roles: ["boot"] } }],
     ["states", { having: { states: ["UNHEALTHY"] } }],
     ["minDaysBeforeRetire", { having: { minDaysBeforeRetire: 120 }, notHaving: { labels: [{ name: "product", value: "vm" }] } }],
-    ["everything at once", { having: { labels: [{ name: "datacenter", value: "dc1" }], racks: [1, 2], roles: ["cs"], states: ["HEALTHY"], minDaysBeforeRetire: 90 } }],
+    [
+      "everything at once",
+      { having: { labels: [{ name: "datacenter", value: "dc1" }], racks: [1, 2], roles: ["cs"], states: ["HEALTHY"], minDaysBeforeRetire: 90 } },
+    ],
   ];
   for (const [name, variables] of searches) {
     it(`searchMachines with ${name} answers the same JSON through kintsugi as from sabakan`, async () => {
@@ -96,7 +102,10 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     const throughBad = await post(k.url, SET_STATE, { serial: "m001", state: "RETIRED" });
     assert.equal((directBad.errors?.[0]?.extensions as { type?: string })?.type, "INVALID_STATE_TRANSITION");
     assert.deepEqual(comparable(throughBad), comparable(directBad));
-    const missing = [await post(sabakan.url, SET_STATE, { serial: "nope", state: "HEALTHY" }), await post(k.url, SET_STATE, { serial: "nope", state: "HEALTHY" })];
+    const missing = [
+      await post(sabakan.url, SET_STATE, { serial: "nope", state: "HEALTHY" }),
+      await post(k.url, SET_STATE, { serial: "nope", state: "HEALTHY" }),
+    ];
     assert.deepEqual(comparable(missing[1]!), comparable(missing[0]!));
   });
 
@@ -109,21 +118,32 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     await withSideStore(k.databasePath, async (side) => {
       for (let i = 0; i < 100; i++) {
         const address = i < 12 ? `10.0.${(i + 1) % 3}.${i + 1}` : `10.9.${i >> 8}.${i & 255}`;
-        await side.entries.add(createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "test" }, NOW), "test", NOW, "test");
+        await side.entries.add(
+          createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "test" }, NOW),
+          "test",
+          NOW,
+          "test",
+        );
       }
     });
     const before = sabakan.requests.length;
     const res = await post(k.url, `{ searchRepairEntries { index address machine { spec { serial rack } status { state } } } }`);
     assert.equal(sabakan.requests.length - before, 1, "one sabakan request for 100 lookups");
     assert.equal(res.errors, undefined);
-    const entries = (res.data as { searchRepairEntries: Array<{ address: string; machine: { spec: { serial: string; rack: number } } | null }> }).searchRepairEntries;
+    const entries = (res.data as { searchRepairEntries: Array<{ address: string; machine: { spec: { serial: string; rack: number } } | null }> })
+      .searchRepairEntries;
     assert.equal(entries.length, 100);
     assert.deepEqual(entries[2]?.machine, { spec: { serial: "m003", rack: 0 }, status: { state: "HEALTHY" } });
     assert.equal(entries[50]?.machine, null, "an address sabakan does not know");
 
     const joined = await post(k.url, `{ searchMachines(having: { racks: [0] }) { spec { serial } repairEntries { index address } } }`);
-    const m3 = (joined.data as { searchMachines: Array<{ spec: { serial: string }; repairEntries: Array<{ address: string }> }> }).searchMachines.find((m) => m.spec.serial === "m003");
-    assert.deepEqual(m3?.repairEntries.map((e) => e.address), ["10.0.0.3"]);
+    const m3 = (joined.data as { searchMachines: Array<{ spec: { serial: string }; repairEntries: Array<{ address: string }> }> }).searchMachines.find(
+      (m) => m.spec.serial === "m003",
+    );
+    assert.deepEqual(
+      m3?.repairEntries.map((e) => e.address),
+      ["10.0.0.3"],
+    );
     assert.equal(JSON.stringify(joined.data).includes("ipv4"), false, "fields kintsugi needed but the client did not ask for are not shown");
   });
 
@@ -137,7 +157,10 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     );
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     assert.equal(sabakan.requests.length - before, 1, "one sabakan request however deep the joins nest");
-    type Entry = { address: string; machine: { spec: { serial: string }; repairEntries: Array<{ index: string; machine: { status: { state: string }; spec: { rack: number } } }> } | null };
+    type Entry = {
+      address: string;
+      machine: { spec: { serial: string }; repairEntries: Array<{ index: string; machine: { status: { state: string }; spec: { rack: number } } }> } | null;
+    };
     const entries = (res.data as { searchRepairEntries: Entry[] }).searchRepairEntries;
     const m3 = entries[2]?.machine;
     assert.deepEqual(m3?.spec, { serial: "m003" }, "level 1 gets only what it selected");
@@ -154,7 +177,12 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
       for (let index = 100; events.received.length === 0; index--) {
         assert.ok(index > 12, "the subscription never received an event");
         await remove(index);
-        await until("an event arrives", () => events.received.length, (n) => n > 0, 300).catch(() => undefined);
+        await until(
+          "an event arrives",
+          () => events.received.length,
+          (n) => n > 0,
+          300,
+        ).catch(() => undefined);
       }
       sabakan.setState("m001", "UNHEALTHY");
       sabakan.setState("m002", "HEALTHY");
@@ -175,11 +203,13 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
   it("repairs on setMachineState(UNHEALTHY) at once, within the limits, and tells subscribers", async () => {
     sabakan.addMachine({ serial: "n001", rack: 5, ipv4: ["10.5.0.1"], state: "HEALTHY" });
     sabakan.addMachine({ serial: "n002", rack: 5, ipv4: ["10.5.0.2"], state: "HEALTHY" });
-    const states = subscribe<{ machineStateChanged: { serial: string; state: string; status: { state: string; timestamp: string } } }>(k.url, `subscription { machineStateChanged { serial state status { state timestamp } } }`);
-    const outcomes = subscribe<{ autoRepairOutcomes: { trigger: string; enqueued: Array<{ serial: string; source: string }>; shortCircuit: { candidates: number } | null } }>(
+    const states = subscribe<{ machineStateChanged: { serial: string; state: string; status: { state: string; timestamp: string } } }>(
       k.url,
-      `subscription { autoRepairOutcomes { trigger enqueued { serial source } shortCircuit { candidates } } }`,
+      `subscription { machineStateChanged { serial state status { state timestamp } } }`,
     );
+    const outcomes = subscribe<{
+      autoRepairOutcomes: { trigger: string; enqueued: Array<{ serial: string; source: string }>; shortCircuit: { candidates: number } | null };
+    }>(k.url, `subscription { autoRepairOutcomes { trigger enqueued { serial source } shortCircuit { candidates } } }`);
     try {
       await Promise.all([states.ready, outcomes.ready]);
       // Room for exactly one more entry beside those the earlier cases left.
@@ -188,7 +218,10 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
       const res = await post(k.url, SET_STATE, { serial: "n001", state: "UNHEALTHY" });
       assert.equal(res.errors, undefined);
       const [change] = await states.waitFor(1);
-      assert.deepEqual({ ...change?.machineStateChanged, status: { state: change?.machineStateChanged.status.state } }, { serial: "n001", state: "UNHEALTHY", status: { state: "UNHEALTHY" } });
+      assert.deepEqual(
+        { ...change?.machineStateChanged, status: { state: change?.machineStateChanged.status.state } },
+        { serial: "n001", state: "UNHEALTHY", status: { state: "UNHEALTHY" } },
+      );
       const [outcome] = await outcomes.waitFor(1);
       assert.deepEqual(outcome?.autoRepairOutcomes, { trigger: "event", enqueued: [{ serial: "n001", source: "sabakan" }], shortCircuit: null });
       const queued = (await k.gql(`{ searchRepairEntries(having: { addresses: ["10.5.0.1"] }) { serial operation source } }`)).data?.["searchRepairEntries"];
@@ -196,7 +229,11 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
 
       await post(k.url, SET_STATE, { serial: "n002", state: "UNHEALTHY" });
       const [, second] = await outcomes.waitFor(2);
-      assert.deepEqual(second?.autoRepairOutcomes, { trigger: "event", enqueued: [], shortCircuit: { candidates: 1 } }, "the cap applies to event-driven intake too");
+      assert.deepEqual(
+        second?.autoRepairOutcomes,
+        { trigger: "event", enqueued: [], shortCircuit: { candidates: 1 } },
+        "the cap applies to event-driven intake too",
+      );
       assert.equal((await states.waitFor(2)).length, 2);
     } finally {
       await states.close();
@@ -208,7 +245,10 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
     sabakan.addMachine({ serial: "n003", rack: 6, ipv4: ["10.6.0.3"], state: "UNREACHABLE" });
     // The case before left n002 UNHEALTHY and unqueued: back to HEALTHY, so n003 is the one candidate the room fits.
     sabakan.setState("n002", "HEALTHY");
-    const outcomes = subscribe<{ autoRepairOutcomes: { trigger: string; enqueued: Array<{ serial: string; source: string }> } }>(k.url, `subscription { autoRepairOutcomes { trigger enqueued { serial source } } }`);
+    const outcomes = subscribe<{ autoRepairOutcomes: { trigger: string; enqueued: Array<{ serial: string; source: string }> } }>(
+      k.url,
+      `subscription { autoRepairOutcomes { trigger enqueued { serial source } } }`,
+    );
     try {
       await outcomes.ready;
       const persisting = (await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"].length as number;
@@ -233,10 +273,24 @@ describe("the sabakan gateway when sabakan is down or absent", () => {
     await sabakan.close();
     const k = await startTestKintsugi({ sabakan: { url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } }, { startSchedule: false });
     try {
-      await k.gql(`mutation { a: addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.1") { index } b: addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.2") { index } }`);
+      await k.gql(
+        `mutation { a: addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.1") { index } b: addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.2") { index } }`,
+      );
       const res = await k.gql(`{ searchRepairEntries { index machine { spec { serial } } } repairQueueEnabled }`);
-      assert.deepEqual(res.data, { searchRepairEntries: [{ index: "1", machine: null }, { index: "2", machine: null }], repairQueueEnabled: true });
-      assert.deepEqual(res.errors?.map((e) => [e.path, e.extensions?.type]), [[["searchRepairEntries", 0, "machine"], "SABAKAN_UNAVAILABLE"], [["searchRepairEntries", 1, "machine"], "SABAKAN_UNAVAILABLE"]]);
+      assert.deepEqual(res.data, {
+        searchRepairEntries: [
+          { index: "1", machine: null },
+          { index: "2", machine: null },
+        ],
+        repairQueueEnabled: true,
+      });
+      assert.deepEqual(
+        res.errors?.map((e) => [e.path, e.extensions?.type]),
+        [
+          [["searchRepairEntries", 0, "machine"], "SABAKAN_UNAVAILABLE"],
+          [["searchRepairEntries", 1, "machine"], "SABAKAN_UNAVAILABLE"],
+        ],
+      );
       assert.match(res.errors?.[0]?.message ?? "", /is unreachable: ECONNREFUSED/);
     } finally {
       await k.dispose();

@@ -16,8 +16,12 @@ describe("sabakan fetches are shared and bounded (issue 25)", () => {
 
   before(async () => {
     sabakan = await startFakeSabakan({ now: () => NOW });
-    for (let i = 1; i <= MACHINES; i++) sabakan.addMachine({ serial: `m${String(i).padStart(3, "0")}`, rack: i % 3, ipv4: [`10.0.${i % 3}.${i}`], stateSince: NOW - 3600_000 });
-    k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } }, { now: () => NOW, startSchedule: false });
+    for (let i = 1; i <= MACHINES; i++)
+      sabakan.addMachine({ serial: `m${String(i).padStart(3, "0")}`, rack: i % 3, ipv4: [`10.0.${i % 3}.${i}`], stateSince: NOW - 3600_000 });
+    k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
+      { now: () => NOW, startSchedule: false },
+    );
   });
   after(async () => {
     await k.dispose();
@@ -38,7 +42,14 @@ describe("sabakan fetches are shared and bounded (issue 25)", () => {
     assert.equal(res.data?.["c"].length, MACHINES);
     assert.deepEqual([res.data?.["x"], res.data?.["y"], res.data?.["z"]], [{ spec: { rack: 1 } }, { spec: { rack: 1 } }, { spec: { rack: 2 } }]);
     // searchMachines once, machine(m001) once, machine(m002) once.
-    assert.equal(sabakan.requests.length - before, 3, sabakan.requests.slice(before).map((r) => r.query).join("\n"));
+    assert.equal(
+      sabakan.requests.length - before,
+      3,
+      sabakan.requests
+        .slice(before)
+        .map((r) => r.query)
+        .join("\n"),
+    );
     const again = sabakan.requests.length;
     await k.gql(`{ searchMachines { spec { serial } } }`);
     assert.equal(sabakan.requests.length - again, 1, "another request is another execution: sabakan is asked afresh");
@@ -56,7 +67,9 @@ describe("sabakan fetches are shared and bounded (issue 25)", () => {
       for (const address of ["10.0.1.1", "10.0.2.2"]) {
         const seen = subscribers.map((s) => s.received.length);
         const before = sabakan.requests.length;
-        const added = await k.gql(`mutation ($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, { a: address });
+        const added = await k.gql(`mutation ($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, {
+          a: address,
+        });
         assert.equal(added.errors, undefined, JSON.stringify(added.errors));
         const events = await Promise.all(subscribers.map((s, i) => s.waitFor(seen[i]! + 1)));
         events.forEach((received, i) => {
@@ -82,14 +95,25 @@ describe("sabakan fetches are shared and bounded (issue 25)", () => {
       const CLIENTS = 40;
       sabakan.setLatency(500, CLIENTS);
       const before = sabakan.requests.length;
-      const answers = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => tight.gql(`query ($s: ID!) { machine(serial: $s) { spec { serial } } }`, { s: `m${String((i % MACHINES) + 1).padStart(3, "0")}` })));
+      const answers = await Promise.all(
+        Array.from({ length: CLIENTS }, (_, i) =>
+          tight.gql(`query ($s: ID!) { machine(serial: $s) { spec { serial } } }`, { s: `m${String((i % MACHINES) + 1).padStart(3, "0")}` }),
+        ),
+      );
       const refused = answers.filter((a) => a.errors !== undefined);
       assert.ok(refused.length > 0, `${refused.length} of ${CLIENTS} refused`);
-      assert.ok(refused.some((a) => /1 fetches are in flight \(sabakan\.max_concurrent_requests: 1\) and 16 more wait; try again shortly/.test(a.errors?.[0]?.message ?? "")));
+      assert.ok(
+        refused.some((a) =>
+          /1 fetches are in flight \(sabakan\.max_concurrent_requests: 1\) and 16 more wait; try again shortly/.test(a.errors?.[0]?.message ?? ""),
+        ),
+      );
       for (const a of answers.filter((x) => x.errors === undefined)) assert.match(a.data?.["machine"].spec.serial, /^m0\d\d$/);
       for (const a of refused) {
         assert.match(a.errors?.[0]?.message ?? "", /^sabakan is busy: .*sabakan\.max_concurrent_requests: 1/);
-        assert.deepEqual([a.errors?.[0]?.extensions?.type, (a.errors?.[0]?.extensions as { limit?: string }).limit], ["LIMIT_EXCEEDED", "sabakan.max_concurrent_requests"]);
+        assert.deepEqual(
+          [a.errors?.[0]?.extensions?.type, (a.errors?.[0]?.extensions as { limit?: string }).limit],
+          ["LIMIT_EXCEEDED", "sabakan.max_concurrent_requests"],
+        );
       }
       assert.equal(sabakan.requests.length - before, CLIENTS - refused.length, "a refused fetch never reaches sabakan");
       assert.equal((await fetch(`${tight.url}/health`)).status, 200);

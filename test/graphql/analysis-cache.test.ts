@@ -35,11 +35,35 @@ describe("AnalysisCache", () => {
     assert.equal(runs.shape, 2);
   });
 
-  const COST_CASES: Array<{ name: string; query: string; first: [Record<string, unknown>, number]; second: [Record<string, unknown>, number]; costedAgain: boolean }> = [
+  const COST_CASES: Array<{
+    name: string;
+    query: string;
+    first: [Record<string, unknown>, number];
+    second: [Record<string, unknown>, number];
+    costedAgain: boolean;
+  }> = [
     { name: "the same request and fleet", query: "{ repairQueueEnabled }", first: [{}, 0], second: [{}, 0], costedAgain: false },
-    { name: "undeclared variables (they cannot reach the estimate)", query: "{ repairQueueEnabled }", first: [{ variables: { a: 1 } }, 0], second: [{ variables: { a: 2 } }, 0], costedAgain: false },
-    { name: "another value of a declared variable", query: "query ($n: Int) { autoRepairOutcomes(last: $n) { sequence } }", first: [{ variables: { n: 1 } }, 0], second: [{ variables: { n: 2 } }, 0], costedAgain: true },
-    { name: "another operation name", query: "query A { repairQueueEnabled } query B { autoRepairEnabled }", first: [{ operationName: "A" }, 0], second: [{ operationName: "B" }, 0], costedAgain: true },
+    {
+      name: "undeclared variables (they cannot reach the estimate)",
+      query: "{ repairQueueEnabled }",
+      first: [{ variables: { a: 1 } }, 0],
+      second: [{ variables: { a: 2 } }, 0],
+      costedAgain: false,
+    },
+    {
+      name: "another value of a declared variable",
+      query: "query ($n: Int) { autoRepairOutcomes(last: $n) { sequence } }",
+      first: [{ variables: { n: 1 } }, 0],
+      second: [{ variables: { n: 2 } }, 0],
+      costedAgain: true,
+    },
+    {
+      name: "another operation name",
+      query: "query A { repairQueueEnabled } query B { autoRepairEnabled }",
+      first: [{ operationName: "A" }, 0],
+      second: [{ operationName: "B" }, 0],
+      costedAgain: true,
+    },
     { name: "another fleet size", query: "{ repairQueueEnabled }", first: [{}, 0], second: [{}, 10_000], costedAgain: true },
   ];
   for (const { name, query, first, second, costedAgain } of COST_CASES) {

@@ -32,7 +32,11 @@ describe("the cost model and the answer size at a data center's size (kintsugi s
   const dir = tempDir();
 
   const ask = async (query: string, variables?: Record<string, unknown>): Promise<Answer> => {
-    const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${VIEWER}` }, body: JSON.stringify({ query, variables }) });
+    const res = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${VIEWER}` },
+      body: JSON.stringify({ query, variables }),
+    });
     const text = await res.text();
     return { status: res.status, bytes: Buffer.byteLength(text), ...(JSON.parse(text) as object) };
   };
@@ -41,7 +45,14 @@ describe("the cost model and the answer size at a data center's size (kintsugi s
   before(async () => {
     sabakan = await startFakeSabakan();
     for (let i = 0; i < FLEET; i++) {
-      sabakan.addMachine({ serial: `s${String(i).padStart(5, "0")}`, rack: Math.floor(i / 30), indexInRack: (i % 30) + 1, ipv4: [`10.${Math.floor(i / 250)}.${i % 250}.1`], bmcIPv4: `10.200.${Math.floor(i / 250)}.${i % 250}`, labels: { product: "R640", datacenter: "dc1" } });
+      sabakan.addMachine({
+        serial: `s${String(i).padStart(5, "0")}`,
+        rack: Math.floor(i / 30),
+        indexInRack: (i % 30) + 1,
+        ipv4: [`10.${Math.floor(i / 250)}.${i % 250}.1`],
+        bmcIPv4: `10.200.${Math.floor(i / 250)}.${i % 250}`,
+        labels: { product: "R640", datacenter: "dc1" },
+      });
     }
     writeFileSync(
       join(dir.path, "kintsugi.yaml"),
@@ -76,8 +87,21 @@ auth:
   });
 
   const ORDINARY: Array<{ name: string; query: string; variables?: Record<string, unknown> }> = [
-    ...Object.entries(READS).map(([name, query]) => ({ name: `the status page's ${name} read`, query, ...(name === "finished" && { variables: { since: new Date(Date.now() - 86_400_000).toISOString(), limit: 2_000 } }) })),
-    { name: "GraphiQL's introspection", query: getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true }) },
+    ...Object.entries(READS).map(([name, query]) => ({
+      name: `the status page's ${name} read`,
+      query,
+      ...(name === "finished" && { variables: { since: new Date(Date.now() - 86_400_000).toISOString(), limit: 2_000 } }),
+    })),
+    {
+      name: "GraphiQL's introspection",
+      query: getIntrospectionQuery({
+        descriptions: true,
+        inputValueDeprecation: true,
+        schemaDescription: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+      }),
+    },
     { name: "one searchMachines with every field", query: `{ searchMachines { ${EVERY_MACHINE_FIELD} } }` },
   ];
   for (const { name, query, variables } of ORDINARY) {
@@ -92,7 +116,10 @@ auth:
       const requests = sabakan.requests.length;
       const [answer] = await Promise.all([ask(query), healthy()]);
       assert.equal(answer.status, 400);
-      assert.equal(answer.errors?.[0]?.message, `the operation's estimated cost is ${estimate}, more than the limit of ${DEFAULT_LIMITS.maxCost} (limits.max_cost)`);
+      assert.equal(
+        answer.errors?.[0]?.message,
+        `the operation's estimated cost is ${estimate}, more than the limit of ${DEFAULT_LIMITS.maxCost} (limits.max_cost)`,
+      );
       assert.equal(answer.errors?.[0]?.extensions?.["limit"], "limits.max_cost");
       assert.equal(sabakan.requests.length, requests, "sabakan was not asked");
       await healthy();
@@ -105,7 +132,10 @@ auth:
       const joins = Array.from({ length: 5 }, (_, i) => `a${i}: machine { ${EVERY_MACHINE_FIELD} }`).join(" ");
       const outcome = await connection.run(`subscription { repairEntryEvents { entry { ${joins} } } }`);
       const errors = outcome.error as ReadonlyArray<{ message: string }>;
-      assert.equal(errors[0]?.message, `the operation's estimated cost is ${2 + 5 * 113 + 5 * FLEET * 113}, more than the limit of ${DEFAULT_LIMITS.maxCost} (limits.max_cost)`);
+      assert.equal(
+        errors[0]?.message,
+        `the operation's estimated cost is ${2 + 5 * 113 + 5 * FLEET * 113}, more than the limit of ${DEFAULT_LIMITS.maxCost} (limits.max_cost)`,
+      );
     } finally {
       await connection.dispose();
     }
@@ -115,7 +145,10 @@ auth:
   it("replaces an answer over limits.max_response_bytes with an error naming the limit (two searches of every field, within max_cost)", async () => {
     const answer = await ask(`{ a: searchMachines { ${EVERY_MACHINE_FIELD} } b: searchMachines { ${EVERY_MACHINE_FIELD} } }`);
     assert.equal(answer.data, undefined);
-    assert.equal(answer.errors?.[0]?.message, `the answer is larger than ${MAX_RESPONSE_BYTES} bytes (limits.max_response_bytes); ask for fewer items or fields`);
+    assert.equal(
+      answer.errors?.[0]?.message,
+      `the answer is larger than ${MAX_RESPONSE_BYTES} bytes (limits.max_response_bytes); ask for fewer items or fields`,
+    );
     assert.deepEqual(answer.errors?.[0]?.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_response_bytes" });
     assert.ok(answer.bytes < 1_000, `${answer.bytes} bytes sent`);
     await healthy();

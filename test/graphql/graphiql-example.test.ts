@@ -19,7 +19,10 @@ describe("GraphiQL's example query", () => {
     assert.equal(res.status, 200);
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     assert.equal(res.data?.["repairQueueEnabled"], true);
-    assert.deepEqual(res.data?.["searchRepairEntries"].map((e: { address: string }) => e.address), ["10.0.0.1"]);
+    assert.deepEqual(
+      res.data?.["searchRepairEntries"].map((e: { address: string }) => e.address),
+      ["10.0.0.1"],
+    );
     assert.deepEqual(Object.keys(res.data ?? {}), ["repairQueueEnabled", "autoRepairEnabled", "searchRepairEntries", "autoRepairOutcomes", "constraints"]);
   });
 

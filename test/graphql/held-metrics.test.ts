@@ -67,14 +67,24 @@ describe("GET /metrics: machines held back and skipped by the latest successful 
     for (let i = 1; i <= 2; i++) sabakan.setState(`r3-${i}`, "HEALTHY");
     await k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: 1) { maximumRepairQueueEntries } }`);
     assert.equal(await poll(), null);
-    assert.deepEqual(await scrape(), {
-      held: counts({ queue_limit: 1, out_of_cluster: 1 }, HELD),
-      skipped: counts({ no_address: 1, recently_repaired: 1 }, SKIPPED),
-    }, "rack 3 is within the limit now, and its one unhealthy machine meets the queue's cap");
+    assert.deepEqual(
+      await scrape(),
+      {
+        held: counts({ queue_limit: 1, out_of_cluster: 1 }, HELD),
+        skipped: counts({ no_address: 1, recently_repaired: 1 }, SKIPPED),
+      },
+      "rack 3 is within the limit now, and its one unhealthy machine meets the queue's cap",
+    );
   });
 
   it("counts every machine of a storm, though its outcome lists only 1,000 of them, and keeps the counts through a restart (GraphQL and the CLI say so)", async () => {
-    for (let i = 0; i < 1_500; i++) sabakan.addMachine({ serial: `storm-${String(i).padStart(4, "0")}`, rack: 100 + i, ipv4: [`10.200.${Math.floor(i / 256)}.${i % 256}`], state: "UNHEALTHY" });
+    for (let i = 0; i < 1_500; i++)
+      sabakan.addMachine({
+        serial: `storm-${String(i).padStart(4, "0")}`,
+        rack: 100 + i,
+        ipv4: [`10.200.${Math.floor(i / 256)}.${i % 256}`],
+        state: "UNHEALTHY",
+      });
     const outcome = (await k.gql(`mutation { runAutoRepair { error skippedTotal skippedByKind { kind machines } skipped { kind } } }`)).data?.["runAutoRepair"];
     assert.equal(outcome.error, null);
     assert.equal(outcome.skipped.length, 1_000);

@@ -12,17 +12,21 @@ const SECRETS = { alice: "kintsugi_alice-secret", bob: "kintsugi_bob-secret", al
 /** One step that runs at once and then watches for an hour a machine that stays unhealthy: the entry stays PROCESSING. */
 const WATCHING_FOR_AN_HOUR = {
   ...EMPTY_REPAIR_CONFIG,
-  repairProcedures: [{
-    machineTypes: ["qemu"],
-    repairOperations: [{
-      operation: "unreachable",
-      repairSteps: [{ repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 3600 }],
-      healthCheckCommand: ["echo", "false"],
-      commandTimeoutSeconds: 30,
-      successCommand: null,
-      successCommandTimeout: 30,
-    }],
-  }],
+  repairProcedures: [
+    {
+      machineTypes: ["qemu"],
+      repairOperations: [
+        {
+          operation: "unreachable",
+          repairSteps: [{ repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 3600 }],
+          healthCheckCommand: ["echo", "false"],
+          commandTimeoutSeconds: 30,
+          successCommand: null,
+          successCommandTimeout: 30,
+        },
+      ],
+    },
+  ],
 };
 
 type HistoryRecord = { kind: string; actor: string };
@@ -50,7 +54,11 @@ describe("history records and alerts name who did what (two tokens over HTTP, th
       { name: "alerts", role: "viewer" as const, sha256: sha256Hex(SECRETS.alerts) },
     ];
     k = await startTestKintsugi(
-      { auth: { anonymous: "none", tokens, allowedOrigins: [], allowedHosts: [] }, repair: WATCHING_FOR_AN_HOUR, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 2 } },
+      {
+        auth: { anonymous: "none", tokens, allowedOrigins: [], allowedHosts: [] },
+        repair: WATCHING_FOR_AN_HOUR,
+        runner: { intervalSeconds: 0.1, healthCheckConcurrency: 2 },
+      },
       { startRunner: true, startSchedule: false },
     );
     bridge = startAlertBridge({ server: k.url, token: SECRETS.alerts, having: null, post: (a) => void posted.push(a), log: () => undefined });
@@ -66,7 +74,8 @@ describe("history records and alerts name who did what (two tokens over HTTP, th
     const added = await gqlAs("alice", `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.0.0.3") { index } }`);
     const index = added["addRepairEntry"].index as string;
 
-    const history = async () => (await gqlAs("bob", `query($i: ID!) { repairEntry(index: $i) { status stepStatus history { kind actor } } }`, { i: index }))["repairEntry"];
+    const history = async () =>
+      (await gqlAs("bob", `query($i: ID!) { repairEntry(index: $i) { status stepStatus history { kind actor } } }`, { i: index }))["repairEntry"];
     // The repair command's start (its operation id) and its outcome are notes; after both the entry is at rest, watching for an hour.
     const watching = await until("the runner ran the repair command", history, (e) => e.history.filter((r: HistoryRecord) => r.kind === "NOTE").length === 2);
     assert.equal(watching.stepStatus, "WATCHING");
@@ -78,7 +87,8 @@ describe("history records and alerts name who did what (two tokens over HTTP, th
     ]);
 
     await gqlAs("bob", `mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: index });
-    const whole = async () => (await gqlAs("alice", `query($i: ID!) { repairHistory(index: $i) { kind actor } }`, { i: index }))["repairHistory"] as HistoryRecord[];
+    const whole = async () =>
+      (await gqlAs("alice", `query($i: ID!) { repairHistory(index: $i) { kind actor } }`, { i: index }))["repairHistory"] as HistoryRecord[];
     const done = await until("the runner dequeued the entry", whole, (h) => h.at(-1)?.kind === "DEQUEUED");
     assert.deepEqual(done, [
       { kind: "CREATED", actor: "alice" },

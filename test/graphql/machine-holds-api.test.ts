@@ -41,18 +41,30 @@ describe("machine holds through the GraphQL API", () => {
     const until = inAnHour();
     const set = await gqlAs("alice", HOLD, { a: "::ffff:10.0.0.1", r: "  firmware test  ", u: until });
     assert.equal(set.errors, undefined, JSON.stringify(set.errors));
-    assert.deepEqual({ ...set.data?.["holdMachine"], setAt: "" }, { address: "10.0.0.1", reason: "firmware test", setBy: "alice", setAt: "", until, source: "API" });
+    assert.deepEqual(
+      { ...set.data?.["holdMachine"], setAt: "" },
+      { address: "10.0.0.1", reason: "firmware test", setBy: "alice", setAt: "", until, source: "API" },
+    );
     await gqlAs("bob", HOLD, { a: "fd00::0001", r: "rack work" });
     const replaced = await gqlAs("bob", HOLD, { a: "10.0.0.1", r: "vendor swap" });
     assert.deepEqual([replaced.data?.["holdMachine"].setBy, replaced.data?.["holdMachine"].until], ["bob", null]);
 
     const listed = (await gqlAs("viewer", LIST)).data?.["machineHolds"] as Array<Record<string, unknown>>;
-    assert.deepEqual(listed.map((h) => [h["address"], h["reason"], h["setBy"], h["source"]]), [["10.0.0.1", "vendor swap", "bob", "API"], ["fd00::1", "rack work", "bob", "API"]]);
+    assert.deepEqual(
+      listed.map((h) => [h["address"], h["reason"], h["setBy"], h["source"]]),
+      [
+        ["10.0.0.1", "vendor swap", "bob", "API"],
+        ["fd00::1", "rack work", "bob", "API"],
+      ],
+    );
 
     const released = await gqlAs("alice", RELEASE, { a: "fd00::1" });
     assert.equal(released.data?.["releaseMachine"].reason, "rack work");
     const again = await gqlAs("alice", RELEASE, { a: "fd00::1" });
-    assert.deepEqual(again.errors?.map((e) => [e.extensions?.["type"], e.extensions?.["code"]]), [["NOT_FOUND", "BAD_USER_INPUT"]]);
+    assert.deepEqual(
+      again.errors?.map((e) => [e.extensions?.["type"], e.extensions?.["code"]]),
+      [["NOT_FOUND", "BAD_USER_INPUT"]],
+    );
     assert.match(again.errors?.[0]?.message ?? "", /^machine "fd00::1" has no hold set through kintsugi/);
     assert.deepEqual(((await gqlAs("viewer", LIST)).data?.["machineHolds"] as unknown[]).length, 1);
     await gqlAs("alice", RELEASE, { a: "10.0.0.1" });

@@ -22,7 +22,10 @@ describe("GET /metrics", () => {
 
   before(async () => {
     sabakan = await startFakeSabakan();
-    k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } }, { now: () => NOW, startSchedule: false });
+    k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } },
+      { now: () => NOW, startSchedule: false },
+    );
   });
   after(async () => {
     await k.dispose();
@@ -48,18 +51,28 @@ describe("GET /metrics", () => {
     });
     await k.gql(`mutation { setRepairQueueEnabled(enabled: false) }`);
     const { samples } = await scrape();
-    assert.deepEqual(["queued", "processing", "succeeded", "failed"].map((status) => value(samples, "kintsugi_repair_queue_items", { status })), [1, 1, 0, 1]);
-    assert.deepEqual(samples.filter((s) => s.name === "kintsugi_repair_queue_entries").map((s) => s.labels), [
-      { index: "1", address: "10.0.0.1", operation: "unhealthy", status: "queued", step: "0" },
-      { index: "2", address: "10.0.0.2", operation: "unhealthy", status: "failed", step: "0" },
-      { index: "3", address: "10.0.0.3", operation: "unhealthy", status: "processing", step: "0" },
-    ]);
+    assert.deepEqual(
+      ["queued", "processing", "succeeded", "failed"].map((status) => value(samples, "kintsugi_repair_queue_items", { status })),
+      [1, 1, 0, 1],
+    );
+    assert.deepEqual(
+      samples.filter((s) => s.name === "kintsugi_repair_queue_entries").map((s) => s.labels),
+      [
+        { index: "1", address: "10.0.0.1", operation: "unhealthy", status: "queued", step: "0" },
+        { index: "2", address: "10.0.0.2", operation: "unhealthy", status: "failed", step: "0" },
+        { index: "3", address: "10.0.0.3", operation: "unhealthy", status: "processing", step: "0" },
+      ],
+    );
     assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "failed" }), 1);
     assert.equal(value(samples, "kintsugi_machine_repair_status", { address: "10.0.0.2", status: "queued" }), 0);
     assert.equal(value(samples, "kintsugi_repair_queue_enabled"), 0);
     await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.0.0.2") { index } }`);
     const again = (await scrape()).samples;
-    assert.deepEqual(["queued", "processing", "succeeded", "failed"].map((status) => value(again, "kintsugi_machine_repair_status", { address: "10.0.0.2", status })), [1, 0, 0, 1], "as CKE: 1 for each status any entry of the machine has");
+    assert.deepEqual(
+      ["queued", "processing", "succeeded", "failed"].map((status) => value(again, "kintsugi_machine_repair_status", { address: "10.0.0.2", status })),
+      [1, 0, 0, 1],
+      "as CKE: 1 for each status any entry of the machine has",
+    );
     await k.gql(`mutation { setRepairQueueEnabled(enabled: true) }`);
   });
 
@@ -126,7 +139,8 @@ service_subnet: 10.68.0.0/16
     await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: template });
     await k.gql(`mutation { setConstraint(name: "minimum-workers", value: 2) { minimumWorkers } }`);
     let outcome = "";
-    for (let i = 0; i < 5 && outcome !== "UNCHANGED"; i++) outcome = (await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome;
+    for (let i = 0; i < 5 && outcome !== "UNCHANGED"; i++)
+      outcome = (await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome;
     const { samples } = await scrape();
     assert.equal(value(samples, "kintsugi_sabakan_integration_successful"), 1);
     const succeededAt = value(samples, "kintsugi_sabakan_integration_timestamp_seconds") ?? 0;
@@ -138,7 +152,10 @@ service_subnet: 10.68.0.0/16
     assert.equal(value(samples, "kintsugi_sabakan_unused_machines", { role: "ss" }), 2);
     const nodeStatuses = samples.filter((s) => s.name === "kintsugi_machine_repair_status" && /^10\.[56]\./.test(s.labels["address"] ?? ""));
     assert.equal(nodeStatuses.length, 3 * 4, "as CKE: every node of the cluster, with no entry, has its four statuses");
-    assert.ok(nodeStatuses.every((s) => s.value === 0), "all at 0");
+    assert.ok(
+      nodeStatuses.every((s) => s.value === 0),
+      "all at 0",
+    );
     sabakan.failWithStatus(500);
     await k.gql(`mutation { runClusterGeneration { outcome } }`);
     const afterFailure = (await scrape()).samples;
@@ -150,7 +167,13 @@ service_subnet: 10.68.0.0/16
 describe("kintsugi_repair_pacing_allowance: bounded whatever sabakan names", () => {
   const domain = (value: string): DomainPacing => ({ domain: "machine_type", value, allowance: 2, lastChange: null, inProgress: 0 });
   const series = async (domains: DomainPacing[]) => {
-    const metrics = new KintsugiMetrics({ entries: () => [], repairQueueEnabled: () => true, autoRepairEnabled: () => true, now: () => NOW, repairPacing: () => domains });
+    const metrics = new KintsugiMetrics({
+      entries: () => [],
+      repairQueueEnabled: () => true,
+      autoRepairEnabled: () => true,
+      now: () => NOW,
+      repairPacing: () => domains,
+    });
     return parsePrometheus((await metrics.text()).body).samples.filter((s) => s.name === "kintsugi_repair_pacing_allowance");
   };
 
@@ -162,12 +185,23 @@ describe("kintsugi_repair_pacing_allowance: bounded whatever sabakan names", () 
 
   it(`leaves out a value longer than ${MAX_PACING_LABEL_LENGTH} characters, and escapes what it exports`, async () => {
     const got = await series([domain("x".repeat(MAX_PACING_LABEL_LENGTH + 1)), domain("x".repeat(MAX_PACING_LABEL_LENGTH)), domain('a"b\nc')]);
-    assert.deepEqual(got.map((s) => s.labels["value"]), ["x".repeat(MAX_PACING_LABEL_LENGTH), 'a\\"b\\nc'], "one line per series, the quote and newline escaped");
+    assert.deepEqual(
+      got.map((s) => s.labels["value"]),
+      ["x".repeat(MAX_PACING_LABEL_LENGTH), 'a\\"b\\nc'],
+      "one line per series, the quote and newline escaped",
+    );
   });
 });
 
 describe("kintsugi_repair_entries_waiting_for_each_other", () => {
-  const wait = (index: number, entryIndex?: number): PublishedWait => ({ index, kind: "CONTROL_PLANE", message: "control plane is not Ready", until: null, domain: null, ...(entryIndex !== undefined && { entryIndex }) });
+  const wait = (index: number, entryIndex?: number): PublishedWait => ({
+    index,
+    kind: "CONTROL_PLANE",
+    message: "control plane is not Ready",
+    until: null,
+    domain: null,
+    ...(entryIndex !== undefined && { entryIndex }),
+  });
   const CASES: Array<{ name: string; waits: PublishedWait[]; want: number }> = [
     { name: "no waits: 0", waits: [], want: 0 },
     { name: "one entry waiting for the control plane in progress: 0", waits: [wait(1), wait(2, 1)], want: 0 },
@@ -175,7 +209,13 @@ describe("kintsugi_repair_entries_waiting_for_each_other", () => {
   ];
   for (const c of CASES) {
     it(c.name, async () => {
-      const metrics = new KintsugiMetrics({ entries: () => [], repairQueueEnabled: () => true, autoRepairEnabled: () => true, now: () => NOW, repairWaits: () => c.waits });
+      const metrics = new KintsugiMetrics({
+        entries: () => [],
+        repairQueueEnabled: () => true,
+        autoRepairEnabled: () => true,
+        now: () => NOW,
+        repairWaits: () => c.waits,
+      });
       assert.equal(value(parsePrometheus((await metrics.text()).body).samples, "kintsugi_repair_entries_waiting_for_each_other"), c.want);
     });
   }

@@ -11,7 +11,8 @@ import { ABUSE_SHAPES, CKE_SEARCH_MACHINES, EVERY_MACHINE_FIELD } from "../suppo
 
 const schema = buildSchema();
 const DATA_CENTER = { fleet: 10_000 };
-const cost = (query: string, variables?: Record<string, unknown>, sizes: { fleet: number } = DATA_CENTER, operationName?: string) => operationCost(schema, parse(query), operationName, variables, sizes);
+const cost = (query: string, variables?: Record<string, unknown>, sizes: { fleet: number } = DATA_CENTER, operationName?: string) =>
+  operationCost(schema, parse(query), operationName, variables, sizes);
 
 interface Ordinary {
   readonly name: string;
@@ -23,19 +24,30 @@ interface Ordinary {
 /** Every document kintsugi's own clients send, and CKE's, with the variables they send. */
 function ordinaryDocuments(): Ordinary[] {
   const overview = readFileSync(new URL("../../scripts/graphiql-page/example-query.graphql", import.meta.url), "utf8");
-  const introspection = getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true });
+  const introspection = getIntrospectionQuery({
+    descriptions: true,
+    inputValueDeprecation: true,
+    schemaDescription: true,
+    specifiedByUrl: true,
+    directiveIsRepeatable: true,
+  });
   const documents: Ordinary[] = [
     { name: "GraphiQL's overview", query: overview },
     { name: "GraphiQL's introspection", query: introspection },
     { name: "CKE's searchMachines", query: CKE_SEARCH_MACHINES },
-    ...Object.entries(READS).map(([name, query]) => ({ name: `the status page's ${name} read`, query, ...(name === "finished" && { variables: { since: "2026-11-26T00:00:00Z", limit: 2_000 } }) })),
+    ...Object.entries(READS).map(([name, query]) => ({
+      name: `the status page's ${name} read`,
+      query,
+      ...(name === "finished" && { variables: { since: "2026-11-26T00:00:00Z", limit: 2_000 } }),
+    })),
     ...Object.entries(SUBSCRIPTIONS).map(([name, query]) => ({ name: `the status page's ${name} subscription`, query })),
   ];
   for (const [name, query] of Object.entries(CliDocuments)) {
     if (typeof query !== "string") continue;
     // What the CLI sends by default: `--last 20`; the other variables do not change the estimate.
     for (const definition of parse(query).definitions) {
-      if (definition.kind === "OperationDefinition") documents.push({ name: `the CLI's ${name}`, query, operationName: (definition as OperationDefinitionNode).name?.value, variables: { last: 20 } });
+      if (definition.kind === "OperationDefinition")
+        documents.push({ name: `the CLI's ${name}`, query, operationName: (definition as OperationDefinitionNode).name?.value, variables: { last: 20 } });
     }
   }
   return documents;
@@ -72,10 +84,23 @@ describe("the cost model with real sizes", () => {
     { name: "finishedRepairs weighs its limit", query: '{ finishedRepairs(since: "2026-11-26T00:00:00Z", limit: 50) { index } }', want: 50 * 2 },
     { name: "an entry's history weighs 20 records", query: '{ repairEntry(index: "1") { history { time } } }', want: 1 + 20 * 2 },
     { name: "a small list is assumed to hold 10", query: "{ healthChecks { name } }", want: 10 * 2 },
-    { name: "a join weighs a fleet of its selection once, not once per entry", query: "{ searchRepairEntries { machine { spec { serial } } } }", want: 10_000 * (1 + 3) + 10_000 * 3 },
-    { name: "a skipped field costs nothing", query: "query ($s: Boolean!) { repairQueueEnabled searchMachines @skip(if: $s) { spec { serial } } }", variables: { s: true }, want: 1 },
+    {
+      name: "a join weighs a fleet of its selection once, not once per entry",
+      query: "{ searchRepairEntries { machine { spec { serial } } } }",
+      want: 10_000 * (1 + 3) + 10_000 * 3,
+    },
+    {
+      name: "a skipped field costs nothing",
+      query: "query ($s: Boolean!) { repairQueueEnabled searchMachines @skip(if: $s) { spec { serial } } }",
+      variables: { s: true },
+      want: 1,
+    },
     { name: "an excluded field costs nothing", query: "{ repairQueueEnabled searchMachines @include(if: false) { spec { serial } } }", want: 1 },
-    { name: "a fragment costs what it expands to", query: "{ ...A ...A } fragment A on Query { a: repairQueueEnabled ...B ...B } fragment B on Query { b: autoRepairEnabled }", want: 2 * (1 + 2) },
+    {
+      name: "a fragment costs what it expands to",
+      query: "{ ...A ...A } fragment A on Query { a: repairQueueEnabled ...B ...B } fragment B on Query { b: autoRepairEnabled }",
+      want: 2 * (1 + 2),
+    },
     { name: "a cycle of fragments (refused by validation) costs nothing more", query: "{ ...A } fragment A on Query { repairQueueEnabled ...A }", want: 1 },
     { name: "a field the schema lacks costs nothing", query: "{ bogus { searchMachines { spec { serial } } } }", want: 0 },
     { name: "introspection lists are assumed to hold 10", query: "{ __schema { types { name } } }", want: 1 + 10 * 2 },

@@ -9,7 +9,17 @@ import { until } from "../support/until.js";
 import { subscriptionCount } from "../support/ws-subscriber.js";
 
 // The abuse cases of issue 14, scaled down against small limits.
-const LIMITS = { ...DEFAULT_LIMITS, maxDepth: 6, maxAliases: 5, maxDirectives: 5, maxTokens: 300, maxCost: 20_000, maxBodyBytes: 64 * 1024, maxConnections: 3, maxSubscriptionsPerConnection: 2 };
+const LIMITS = {
+  ...DEFAULT_LIMITS,
+  maxDepth: 6,
+  maxAliases: 5,
+  maxDirectives: 5,
+  maxTokens: 300,
+  maxCost: 20_000,
+  maxBodyBytes: 64 * 1024,
+  maxConnections: 3,
+  maxSubscriptionsPerConnection: 2,
+};
 
 const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: repairQueueEnabled`).join(" ")} }`;
 // Each fragment holds two aliased copies of the next: 2^5 aliases in a document of a few hundred bytes.
@@ -19,12 +29,33 @@ const join = (alias: string) => `${alias}: entry { machine { repairEntries { mac
 
 /** `subscription` is the same document over WebSocket (a subscription where the query's fields are not valid there). */
 const CASES: Array<{ name: string; query: string; subscription?: string; limit: string; message: RegExp }> = [
-  { name: "a deep query", query: `{ searchRepairEntries { machine { repairEntries { machine { repairEntries { machine { spec { serial } } } } } } } }`, limit: "max_depth", message: /has 8 fields deep, more than the limit of 6 \(limits\.max_depth\)/ },
+  {
+    name: "a deep query",
+    query: `{ searchRepairEntries { machine { repairEntries { machine { repairEntries { machine { spec { serial } } } } } } } }`,
+    limit: "max_depth",
+    message: /has 8 fields deep, more than the limit of 6 \(limits\.max_depth\)/,
+  },
   { name: "an alias flood", query: aliases(6), limit: "max_aliases", message: /has 6 aliases, more than the limit of 5 \(limits\.max_aliases\)/ },
   { name: "a fragment-times-alias explosion", query: fragmentExplosion, limit: "max_aliases", message: /has \d+ aliases, more than the limit of 5/ },
-  { name: "a directive flood", query: `{ repairQueueEnabled ${"@include(if: true) ".repeat(6)} }`, limit: "max_directives", message: /has 6 directives, more than the limit of 5 \(limits\.max_directives\)/ },
-  { name: "a token flood", query: `{ ${"repairQueueEnabled ".repeat(3_000)} }`, limit: "max_tokens", message: /more than 300 tokens \(limits\.max_tokens\); it was not parsed further/ },
-  { name: "an over-budget join", query: `{ searchRepairEntries { machine { repairEntries { machine { spec { serial } } } } } }`, subscription: `subscription { repairEntryEvents { ${["a", "b", "c", "d", "e"].map(join).join(" ")} } }`, limit: "max_cost", message: /estimated cost is 90000, more than the limit of 20000 \(limits\.max_cost\)/ },
+  {
+    name: "a directive flood",
+    query: `{ repairQueueEnabled ${"@include(if: true) ".repeat(6)} }`,
+    limit: "max_directives",
+    message: /has 6 directives, more than the limit of 5 \(limits\.max_directives\)/,
+  },
+  {
+    name: "a token flood",
+    query: `{ ${"repairQueueEnabled ".repeat(3_000)} }`,
+    limit: "max_tokens",
+    message: /more than 300 tokens \(limits\.max_tokens\); it was not parsed further/,
+  },
+  {
+    name: "an over-budget join",
+    query: `{ searchRepairEntries { machine { repairEntries { machine { spec { serial } } } } } }`,
+    subscription: `subscription { repairEntryEvents { ${["a", "b", "c", "d", "e"].map(join).join(" ")} } }`,
+    limit: "max_cost",
+    message: /estimated cost is 90000, more than the limit of 20000 \(limits\.max_cost\)/,
+  },
 ];
 
 describe("operation and connection limits (each abuse case refused with its limit's error; /health keeps answering)", () => {
@@ -62,7 +93,9 @@ describe("operation and connection limits (each abuse case refused with its limi
     const { getIntrospectionQuery } = await import("graphql");
     const introspection = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS } });
     try {
-      const res = await introspection.gql(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true }));
+      const res = await introspection.gql(
+        getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, schemaDescription: true, specifiedByUrl: true, directiveIsRepeatable: true }),
+      );
       assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     } finally {
       await introspection.dispose();
@@ -80,7 +113,9 @@ describe("operation and connection limits (each abuse case refused with its limi
 
   it("closes a WebSocket that sends a message over limits.max_body_bytes (1009), and goes on serving", async () => {
     const socket = await openSocket(k.url);
-    socket.send(JSON.stringify({ type: "subscribe", id: "1", payload: { query: `subscription { repairEntryEvents { kind } } #${"x".repeat(LIMITS.maxBodyBytes)}` } }));
+    socket.send(
+      JSON.stringify({ type: "subscribe", id: "1", payload: { query: `subscription { repairEntryEvents { kind } } #${"x".repeat(LIMITS.maxBodyBytes)}` } }),
+    );
     const [code] = await closed(socket);
     assert.equal(code, 1009);
     await healthy();
@@ -91,16 +126,37 @@ describe("operation and connection limits (each abuse case refused with its limi
     try {
       const heard = [0, 1, 2].map(() => ({ events: 0, errors: null as unknown }));
       heard.forEach((h, i) => {
-        client.subscribe({ query: `subscription S${i} { repairEntryEvents { kind } }` }, { next: () => void h.events++, error: (err) => void (h.errors = err), complete: () => undefined });
+        client.subscribe(
+          { query: `subscription S${i} { repairEntryEvents { kind } }` },
+          { next: () => void h.events++, error: (err) => void (h.errors = err), complete: () => undefined },
+        );
       });
-      await until("a subscription was refused", () => heard.filter((h) => h.errors !== null).length, (n) => n > 0);
-      await until("the server holds the two others", () => subscriptionCount(k.url, "repairEntryEvents"), (n) => n === 2);
+      await until(
+        "a subscription was refused",
+        () => heard.filter((h) => h.errors !== null).length,
+        (n) => n > 0,
+      );
+      await until(
+        "the server holds the two others",
+        () => subscriptionCount(k.url, "repairEntryEvents"),
+        (n) => n === 2,
+      );
       // The two that stay open hear the next event; the refused one never does.
       const added = await k.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.0.0.1") { index } }`);
       assert.equal(added.errors, undefined, JSON.stringify(added.errors));
-      await until("the open subscriptions heard the event", () => heard.filter((h) => h.events > 0).length, (n) => n === 2);
-      assert.deepEqual(heard.map((h) => (h.errors === null) === (h.events > 0)), [true, true, true], JSON.stringify(heard));
-      const refused = heard.map((h) => h.errors).filter((e) => Array.isArray(e)) as Array<Array<{ message: string; extensions: { type: string; limit: string } }>>;
+      await until(
+        "the open subscriptions heard the event",
+        () => heard.filter((h) => h.events > 0).length,
+        (n) => n === 2,
+      );
+      assert.deepEqual(
+        heard.map((h) => (h.errors === null) === h.events > 0),
+        [true, true, true],
+        JSON.stringify(heard),
+      );
+      const refused = heard.map((h) => h.errors).filter((e) => Array.isArray(e)) as Array<
+        Array<{ message: string; extensions: { type: string; limit: string } }>
+      >;
       assert.equal(refused.length, 1, JSON.stringify(heard));
       assert.match(refused[0]![0]!.message, /too many subscriptions on this connection: 2 are open/);
       assert.deepEqual(refused[0]![0]!.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_subscriptions_per_connection" });
@@ -134,6 +190,13 @@ function subscribeErrors(url: string, query: string): Promise<readonly unknown[]
   return new Promise<readonly unknown[]>((resolve, reject) => {
     // An accepted subscription hears nothing on an idle server: give up on the refusal after a generous deadline.
     setTimeout(() => reject(new Error("the subscription was accepted, not refused")), 10_000).unref();
-    client.subscribe({ query }, { next: () => reject(new Error("an event, not a refusal")), error: (err) => resolve(Array.isArray(err) ? err : [err]), complete: () => reject(new Error("completed, not refused")) });
+    client.subscribe(
+      { query },
+      {
+        next: () => reject(new Error("an event, not a refusal")),
+        error: (err) => resolve(Array.isArray(err) ? err : [err]),
+        complete: () => reject(new Error("completed, not refused")),
+      },
+    );
   }).finally(() => client.dispose());
 }

@@ -118,15 +118,22 @@ describe("repair entry API over HTTP", () => {
     });
 
     const reset = await k.gql(`mutation { resetRepairBackoff { index drainBackoffCount drainBackoffExpire history { kind reason } } }`);
-    assert.deepEqual(reset.data?.resetRepairBackoff.map((e: any) => [e.index, e.drainBackoffCount, e.drainBackoffExpire, e.history.at(-1)]), [
-      [c, 0, null, { kind: "BACKOFF_RESET", reason: "drain back-off reset by an operator" }],
-    ]);
+    assert.deepEqual(
+      reset.data?.resetRepairBackoff.map((e: any) => [e.index, e.drainBackoffCount, e.drainBackoffExpire, e.history.at(-1)]),
+      [[c, 0, null, { kind: "BACKOFF_RESET", reason: "drain back-off reset by an operator" }]],
+    );
 
     const finished = await k.gql(`mutation { deleteFinishedRepairEntries { index deleted } }`);
-    assert.deepEqual(finished.data?.deleteFinishedRepairEntries, [{ index: a, deleted: true }, { index: b, deleted: true }]);
+    assert.deepEqual(finished.data?.deleteFinishedRepairEntries, [
+      { index: a, deleted: true },
+      { index: b, deleted: true },
+    ]);
     const unfinished = await k.gql(`mutation { deleteUnfinishedRepairEntries { index } }`);
     const stillUnmarked = ["1", "2", c];
-    assert.deepEqual(unfinished.data?.deleteUnfinishedRepairEntries.map((e: any) => e.index), stillUnmarked);
+    assert.deepEqual(
+      unfinished.data?.deleteUnfinishedRepairEntries.map((e: any) => e.index),
+      stillUnmarked,
+    );
     assert.deepEqual((await k.gql(`mutation { deleteFinishedRepairEntries { index } }`)).data?.deleteFinishedRepairEntries, []);
   });
 });
@@ -140,7 +147,9 @@ describe("operator view of an entry", () => {
 
   it("shows the current step's configuration and the step count", async () => {
     await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.1.0.1") { index } }`);
-    const res = await k.gql(`{ repairEntry(index: "1") { stepCount currentStep { repairCommand commandTimeoutSeconds commandRetries commandInterval needDrain watchSeconds } } }`);
+    const res = await k.gql(
+      `{ repairEntry(index: "1") { stepCount currentStep { repairCommand commandTimeoutSeconds commandRetries commandInterval needDrain watchSeconds } } }`,
+    );
     assert.deepEqual(res.data?.repairEntry, {
       stepCount: 1,
       currentStep: { repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 },
@@ -157,7 +166,10 @@ describe("operator view of an entry", () => {
   it("reads the history of an index after its entry left the queue, and NOT_FOUND for one never used", async () => {
     await withSideStore(k.databasePath, (side) => side.entries.dequeue(1, () => "dequeued by test", NOW, "test"));
     const res = await k.gql(`{ repairHistory(index: "1") { kind reason } }`);
-    assert.deepEqual(res.data?.repairHistory, [{ kind: "CREATED", reason: "added by an operator" }, { kind: "DEQUEUED", reason: "dequeued by test" }]);
+    assert.deepEqual(res.data?.repairHistory, [
+      { kind: "CREATED", reason: "added by an operator" },
+      { kind: "DEQUEUED", reason: "dequeued by test" },
+    ]);
     assert.equal((await k.gql(`{ repairHistory(index: "42") { kind } }`)).errors?.[0]?.extensions?.type, "NOT_FOUND");
   });
 });

@@ -7,7 +7,12 @@ import { until } from "../support/until.js";
 import { subscribe, subscriptionCount } from "../support/ws-subscriber.js";
 
 type Event = {
-  repairEntryEvents: { kind: string; entry: { index: string; status: string; deleted: boolean }; previous: { index: string; deleted: boolean } | null; record: { reason: string } };
+  repairEntryEvents: {
+    kind: string;
+    entry: { index: string; status: string; deleted: boolean };
+    previous: { index: string; deleted: boolean } | null;
+    record: { reason: string };
+  };
 };
 const EVENT_FIELDS = `{ kind entry { index address status deleted } previous { index deleted } record { reason } }`;
 
@@ -18,7 +23,11 @@ describe("repairEntryEvents over a real WebSocket", () => {
   });
   after(() => k.dispose());
 
-  const add = (address: string, type = "qemu") => k.gql(`mutation($a: IPAddress!, $t: String!) { addRepairEntry(operation: "unreachable", machineType: $t, address: $a) { index } }`, { a: address, t: type });
+  const add = (address: string, type = "qemu") =>
+    k.gql(`mutation($a: IPAddress!, $t: String!) { addRepairEntry(operation: "unreachable", machineType: $t, address: $a) { index } }`, {
+      a: address,
+      t: type,
+    });
 
   it("filters by having and notHaving, and delivers one entry's events in commit order", async () => {
     const all = subscribe<Event>(k.url, `subscription { repairEntryEvents ${EVENT_FIELDS} }`);
@@ -31,20 +40,39 @@ describe("repairEntryEvents over a real WebSocket", () => {
       await k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: first });
       await k.gql(`mutation { deleteUnfinishedRepairEntries { index } }`);
       const events = await all.waitFor(4);
-      assert.deepEqual(events.map((e) => [e.repairEntryEvents.kind, e.repairEntryEvents.entry.index, e.repairEntryEvents.entry.deleted]), [
-        ["CREATED", first, false],
-        ["CREATED", String(Number(first) + 1), false],
-        ["DELETE_REQUESTED", first, true],
-        ["DELETE_REQUESTED", String(Number(first) + 1), true],
-      ]);
+      assert.deepEqual(
+        events.map((e) => [e.repairEntryEvents.kind, e.repairEntryEvents.entry.index, e.repairEntryEvents.entry.deleted]),
+        [
+          ["CREATED", first, false],
+          ["CREATED", String(Number(first) + 1), false],
+          ["DELETE_REQUESTED", first, true],
+          ["DELETE_REQUESTED", String(Number(first) + 1), true],
+        ],
+      );
       // The entry before each change: none for a creation, not yet marked for a deletion request.
-      assert.deepEqual(events.map((e) => e.repairEntryEvents.previous), [null, null, { index: first, deleted: false }, { index: String(Number(first) + 1), deleted: false }]);
-      assert.deepEqual((await onlyOne.waitFor(2)).map((e) => e.repairEntryEvents.kind), ["CREATED", "DELETE_REQUESTED"]);
-      assert.deepEqual((await notIpmi.waitFor(2)).map((e) => e.repairEntryEvents.entry.index), [first, first]);
+      assert.deepEqual(
+        events.map((e) => e.repairEntryEvents.previous),
+        [null, null, { index: first, deleted: false }, { index: String(Number(first) + 1), deleted: false }],
+      );
+      assert.deepEqual(
+        (await onlyOne.waitFor(2)).map((e) => e.repairEntryEvents.kind),
+        ["CREATED", "DELETE_REQUESTED"],
+      );
+      assert.deepEqual(
+        (await notIpmi.waitFor(2)).map((e) => e.repairEntryEvents.entry.index),
+        [first, first],
+      );
       // Each subscriber gets events in commit order: once a later event for 10.7.0.1 arrived, nothing else is coming.
       const marker = (await add("10.7.0.1")).data?.["addRepairEntry"].index;
-      assert.deepEqual((await onlyOne.waitFor(3)).map((e) => e.repairEntryEvents.entry.index), [first, first, marker], "nothing of the other entry");
-      assert.deepEqual((await notIpmi.waitFor(3)).map((e) => e.repairEntryEvents.entry.index), [first, first, marker]);
+      assert.deepEqual(
+        (await onlyOne.waitFor(3)).map((e) => e.repairEntryEvents.entry.index),
+        [first, first, marker],
+        "nothing of the other entry",
+      );
+      assert.deepEqual(
+        (await notIpmi.waitFor(3)).map((e) => e.repairEntryEvents.entry.index),
+        [first, first, marker],
+      );
     } finally {
       await Promise.all([all.close(), onlyOne.close(), notIpmi.close()]);
     }
@@ -95,7 +123,13 @@ describe("repairEntryEvents over a real WebSocket", () => {
     await new Promise<void>((resolve) => stuck.on("open", () => resolve()));
     stuck.send(JSON.stringify({ type: "connection_init" }));
     await new Promise<void>((resolve) => stuck.once("message", () => resolve()));
-    stuck.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: `subscription { repairEntryEvents { entry { index serial history { reason } } record { reason detail } } }` } }));
+    stuck.send(
+      JSON.stringify({
+        id: "1",
+        type: "subscribe",
+        payload: { query: `subscription { repairEntryEvents { entry { index serial history { reason } } record { reason detail } } }` },
+      }),
+    );
     await healthy.ready;
     await until("the stuck client's subscription is registered too", async () => (await subscriptionCount(k.url, "repairEntryEvents")) === 2);
     (stuck as unknown as { _socket: { pause(): void } })._socket.pause();
@@ -107,7 +141,10 @@ describe("repairEntryEvents over a real WebSocket", () => {
     const big = "x".repeat(8000);
     const count = 600;
     for (let i = 0; i < count; i++) {
-      const res = await k.gql(`mutation($a: IPAddress!, $s: String) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a, serial: $s) { index } }`, { a: `10.8.${i >> 8}.${i & 255}`, s: big });
+      const res = await k.gql(
+        `mutation($a: IPAddress!, $s: String) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a, serial: $s) { index } }`,
+        { a: `10.8.${i >> 8}.${i & 255}`, s: big },
+      );
       assert.equal(res.errors, undefined);
     }
     const got = await healthy.waitFor(count, 60_000);
@@ -115,7 +152,11 @@ describe("repairEntryEvents over a real WebSocket", () => {
     (stuck as unknown as { _socket: { resume(): void } })._socket.resume();
     const deadline = Date.now() + 20_000;
     while (errors.length === 0 && stuck.readyState === WebSocket.OPEN && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(errors, ["subscriber fell 20 events behind on repairEntryEvents and was closed"], "the stuck subscriber is told why its subscription ended");
+    assert.deepEqual(
+      errors,
+      ["subscriber fell 20 events behind on repairEntryEvents and was closed"],
+      "the stuck subscriber is told why its subscription ended",
+    );
     stuck.terminate();
     await healthy.close();
   });

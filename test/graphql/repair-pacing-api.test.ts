@@ -50,8 +50,20 @@ describe("repairPacing over HTTP", () => {
     try {
       const added = await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "10.1.0.1") { index } }`);
       const index = Number(added.data?.addRepairEntry.index);
-      await until("the entry fails", async () => (await k.gql(`{ repairEntry(index: ${index}) { status } }`)).data?.repairEntry.status, (s) => s === "FAILED");
-      const want = [{ domain: "MACHINE_TYPE", value: "qemu", allowance: 1, inProgress: 0, lastChange: { entryIndex: index, status: "FAILED", time: "2026-11-22T05:00:00Z" } }];
+      await until(
+        "the entry fails",
+        async () => (await k.gql(`{ repairEntry(index: ${index}) { status } }`)).data?.repairEntry.status,
+        (s) => s === "FAILED",
+      );
+      const want = [
+        {
+          domain: "MACHINE_TYPE",
+          value: "qemu",
+          allowance: 1,
+          inProgress: 0,
+          lastChange: { entryIndex: index, status: "FAILED", time: "2026-11-22T05:00:00Z" },
+        },
+      ];
       assert.deepEqual((await k.gql(PACING)).data?.repairPacing.domains, want);
       k = await k.restart(config, { now: () => NOW, startRunner: true, startSchedule: false });
       assert.deepEqual((await k.gql(PACING)).data?.repairPacing.domains, want);

@@ -30,7 +30,10 @@ describe("repairStats, machineRepairs, frequentlyRepaired and finishedRepairs ov
     sabakan.addMachine({ serial: "s-2", rack: 1, indexInRack: 2 });
     const databasePath = join(dir.path, "k.db");
     await recordRepairsIn(databasePath, REPAIRS);
-    k = await startTestKintsugi({ sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } }, { databasePath, now: () => NOW, startSchedule: false });
+    k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 } },
+      { databasePath, now: () => NOW, startSchedule: false },
+    );
   });
   after(async () => {
     await k.dispose();
@@ -46,14 +49,28 @@ describe("repairStats, machineRepairs, frequentlyRepaired and finishedRepairs ov
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     assert.deepEqual(res.data?.["repairStats"], [
       {
-        machineType: "qemu", rack: "1", entries: 4, succeeded: 3, failed: 1, successRate: 0.75,
+        machineType: "qemu",
+        rack: "1",
+        entries: 4,
+        succeeded: 3,
+        failed: 1,
+        successRate: 0.75,
         timeToRepair: { p50Seconds: 20 * 60, p90Seconds: 60 * 60, maxSeconds: 60 * 60 },
-        drainingSeconds: (2 + 5 + 10 + 30) * 60, stepsNeededP50: 1, withHistory: 4,
+        drainingSeconds: (2 + 5 + 10 + 30) * 60,
+        stepsNeededP50: 1,
+        withHistory: 4,
       },
       {
-        machineType: "dell", rack: "unknown", entries: 1, succeeded: 1, failed: 0, successRate: 1,
+        machineType: "dell",
+        rack: "unknown",
+        entries: 1,
+        succeeded: 1,
+        failed: 0,
+        successRate: 1,
         timeToRepair: { p50Seconds: 40 * 60, p90Seconds: 40 * 60, maxSeconds: 40 * 60 },
-        drainingSeconds: 0, stepsNeededP50: 1, withHistory: 1,
+        drainingSeconds: 0,
+        stepsNeededP50: 1,
+        withHistory: 1,
       },
     ]);
   });
@@ -61,20 +78,63 @@ describe("repairStats, machineRepairs, frequentlyRepaired and finishedRepairs ov
   it("until is exclusive and narrows the range", async () => {
     // The third repair finished at NOW - 4h40m exactly: left out.
     const res = await k.gql(STATS, { s: iso(NOW - 24 * HOUR), u: iso(NOW - 4 * HOUR - 40 * 60_000) });
-    assert.deepEqual(res.data?.["repairStats"].map((g: Record<string, unknown>) => g["entries"]), [2]);
+    assert.deepEqual(
+      res.data?.["repairStats"].map((g: Record<string, unknown>) => g["entries"]),
+      [2],
+    );
   });
 
   const refusals: Array<{ name: string; query: string; variables: Record<string, unknown>; message: RegExp }> = [
     { name: "a range over 90 days", query: STATS, variables: { s: iso(NOW - 91 * 24 * HOUR) }, message: /at most 90 days/ },
     { name: "since after until", query: STATS, variables: { s: iso(NOW - HOUR), u: iso(NOW - 2 * HOUR) }, message: /must be before until/ },
-    { name: "top over 100", query: `{ frequentlyRepaired(since: "${iso(NOW - HOUR)}", top: 101) { address } }`, variables: {}, message: /top must be from 1 to 100/ },
-    { name: "both address and serial", query: `{ machineRepairs(address: "10.1.0.1", serial: "s-1") { meanSecondsBetweenFailures } }`, variables: {}, message: /exactly one of address and serial/ },
-    { name: "a serial of 10,000 characters: refused before sabakan is asked", query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`, variables: { s: "s".repeat(10_000) }, message: /^serial: 10000 characters, at most 256 allowed$/ },
-    { name: "a serial with a control character", query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`, variables: { s: "s-1\n" }, message: /^serial: must not contain control characters$/ },
-    { name: "a finishedRepairs range over 7 days", query: `{ finishedRepairs(since: "${iso(NOW - 7 * 24 * HOUR - 1)}") { index } }`, variables: {}, message: /^the range from since to until may cover at most 7 days$/ },
-    { name: "a finishedRepairs limit of 0", query: `{ finishedRepairs(since: "${iso(NOW - HOUR)}", limit: 0) { index } }`, variables: {}, message: /^limit must be from 1 to 5000, got 0$/ },
-    { name: "a finishedRepairs limit over 5,000", query: `{ finishedRepairs(since: "${iso(NOW - HOUR)}", limit: 5001) { index } }`, variables: {}, message: /^limit must be from 1 to 5000, got 5001$/ },
-    { name: "a serial sabakan does not know", query: `{ machineRepairs(serial: "nope") { meanSecondsBetweenFailures } }`, variables: {}, message: /knows no machine "nope"/ },
+    {
+      name: "top over 100",
+      query: `{ frequentlyRepaired(since: "${iso(NOW - HOUR)}", top: 101) { address } }`,
+      variables: {},
+      message: /top must be from 1 to 100/,
+    },
+    {
+      name: "both address and serial",
+      query: `{ machineRepairs(address: "10.1.0.1", serial: "s-1") { meanSecondsBetweenFailures } }`,
+      variables: {},
+      message: /exactly one of address and serial/,
+    },
+    {
+      name: "a serial of 10,000 characters: refused before sabakan is asked",
+      query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`,
+      variables: { s: "s".repeat(10_000) },
+      message: /^serial: 10000 characters, at most 256 allowed$/,
+    },
+    {
+      name: "a serial with a control character",
+      query: `query($s: String) { machineRepairs(serial: $s) { meanSecondsBetweenFailures } }`,
+      variables: { s: "s-1\n" },
+      message: /^serial: must not contain control characters$/,
+    },
+    {
+      name: "a finishedRepairs range over 7 days",
+      query: `{ finishedRepairs(since: "${iso(NOW - 7 * 24 * HOUR - 1)}") { index } }`,
+      variables: {},
+      message: /^the range from since to until may cover at most 7 days$/,
+    },
+    {
+      name: "a finishedRepairs limit of 0",
+      query: `{ finishedRepairs(since: "${iso(NOW - HOUR)}", limit: 0) { index } }`,
+      variables: {},
+      message: /^limit must be from 1 to 5000, got 0$/,
+    },
+    {
+      name: "a finishedRepairs limit over 5,000",
+      query: `{ finishedRepairs(since: "${iso(NOW - HOUR)}", limit: 5001) { index } }`,
+      variables: {},
+      message: /^limit must be from 1 to 5000, got 5001$/,
+    },
+    {
+      name: "a serial sabakan does not know",
+      query: `{ machineRepairs(serial: "nope") { meanSecondsBetweenFailures } }`,
+      variables: {},
+      message: /knows no machine "nope"/,
+    },
   ];
   for (const c of refusals) {
     it(`refuses ${c.name} with INVALID_ARGUMENT`, async () => {
@@ -108,13 +168,23 @@ describe("repairStats, machineRepairs, frequentlyRepaired and finishedRepairs ov
 
   const FINISHED = `query($s: DateTime!, $u: DateTime, $l: Int) { finishedRepairs(since: $s, until: $u, limit: $l) { address machineType operation source status createdAt finishedAt } }`;
   const finished = (createdAt: number, minutes: number, status: string, address = "10.1.0.1", machineType = "qemu") => ({
-    address, machineType, operation: "unreachable", source: "sabakan", status, createdAt: iso(createdAt), finishedAt: iso(createdAt + minutes * 60_000),
+    address,
+    machineType,
+    operation: "unreachable",
+    source: "sabakan",
+    status,
+    createdAt: iso(createdAt),
+    finishedAt: iso(createdAt + minutes * 60_000),
   });
 
   it("finishedRepairs: the newest first, at most limit of them, until exclusive", async () => {
     const newest = await k.gql(FINISHED, { s: iso(NOW - 24 * HOUR), l: 3 });
     assert.equal(newest.errors, undefined, JSON.stringify(newest.errors));
-    assert.deepEqual(newest.data?.["finishedRepairs"], [finished(NOW - 2 * HOUR, 60, "failed"), finished(NOW - 4 * HOUR, 40, "succeeded", "10.9.9.9", "dell"), finished(NOW - 5 * HOUR, 20, "succeeded")]);
+    assert.deepEqual(newest.data?.["finishedRepairs"], [
+      finished(NOW - 2 * HOUR, 60, "failed"),
+      finished(NOW - 4 * HOUR, 40, "succeeded", "10.9.9.9", "dell"),
+      finished(NOW - 5 * HOUR, 20, "succeeded"),
+    ]);
     // The third repair finished at NOW - 4h40m exactly: left out.
     const older = await k.gql(FINISHED, { s: iso(NOW - 24 * HOUR), u: iso(NOW - 4 * HOUR - 40 * 60_000) });
     assert.deepEqual(older.data?.["finishedRepairs"], [finished(NOW - 10 * HOUR, 30, "succeeded", "10.1.0.2"), finished(NOW - 20 * HOUR, 10, "succeeded")]);
@@ -125,8 +195,14 @@ describe("repairStats, machineRepairs, frequentlyRepaired and finishedRepairs ov
     const deleted = await k.gql("mutation { deleteFinishedRepairEntries { index } }");
     assert.equal(deleted.errors, undefined, JSON.stringify(deleted.errors));
     // Without a runner the entries stay, marked for deletion (the browser test sees a runner dequeue one).
-    assert.deepEqual((await k.gql("{ searchRepairEntries { deleted } }")).data?.["searchRepairEntries"].map((e: { deleted: boolean }) => e.deleted), [true, true, true, true, true]);
+    assert.deepEqual(
+      (await k.gql("{ searchRepairEntries { deleted } }")).data?.["searchRepairEntries"].map((e: { deleted: boolean }) => e.deleted),
+      [true, true, true, true, true],
+    );
     const res = await k.gql(FINISHED, { s: iso(NOW - 24 * HOUR) });
-    assert.deepEqual(res.data?.["finishedRepairs"].map((r: { status: string }) => r.status), ["failed", "succeeded", "succeeded", "succeeded", "succeeded"]);
+    assert.deepEqual(
+      res.data?.["finishedRepairs"].map((r: { status: string }) => r.status),
+      ["failed", "succeeded", "succeeded", "succeeded", "succeeded"],
+    );
   });
 });

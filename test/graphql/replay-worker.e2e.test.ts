@@ -28,7 +28,10 @@ async function replay(k: TestKintsugi, since: number, signal?: AbortSignal) {
     body: JSON.stringify({ query: REPLAY, variables: { since: new Date(since).toISOString() } }),
     ...(signal && { signal }),
   });
-  return (await res.json()) as { data?: { simulateAutoRepair: { pollsReplayed: number } } | null; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> };
+  return (await res.json()) as {
+    data?: { simulateAutoRepair: { pollsReplayed: number } } | null;
+    errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  };
 }
 
 /** How long GET /health takes to answer, in ms. */
@@ -88,14 +91,23 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
   it("refuses a second replay while one runs, saying so, and stops a replay whose client went away", async () => {
     const client = new AbortController();
     const first = replay(k, start, client.signal).catch((err: Error) => err);
-    const second = await until("the first replay holds the slot", () => replay(k, Date.now() - MINUTE), (r) => r.errors !== undefined);
+    const second = await until(
+      "the first replay holds the slot",
+      () => replay(k, Date.now() - MINUTE),
+      (r) => r.errors !== undefined,
+    );
     assert.match(second.errors?.[0]?.message ?? "", /another replay is running; kintsugi runs one at a time/);
     assert.equal(second.errors?.[0]?.extensions?.["limit"], "limits.replay_seconds");
     const goneAt = performance.now();
     client.abort();
     assert.equal(((await first) as Error).name, "AbortError");
     // The worker was terminated: the slot is free long before the replay would have ended.
-    await until("a replay is admitted again", () => replay(k, Date.now() - MINUTE), (r) => r.data?.simulateAutoRepair !== undefined, wholeMs);
+    await until(
+      "a replay is admitted again",
+      () => replay(k, Date.now() - MINUTE),
+      (r) => r.data?.simulateAutoRepair !== undefined,
+      wholeMs,
+    );
     const freedMs = performance.now() - goneAt;
     assert.ok(freedMs < wholeMs / 2, `the slot came free ${Math.round(freedMs)} ms after the client went; the whole replay takes ${Math.round(wholeMs)} ms`);
   });
@@ -103,21 +115,39 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
   it("stops a replay asked over a WebSocket when the socket closes", async () => {
     let connected!: () => void;
     const open = new Promise<void>((resolve) => (connected = resolve));
-    const client = createClient({ url: `${k.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, on: { connected: () => connected() } });
+    const client = createClient({
+      url: `${k.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: false,
+      on: { connected: () => connected() },
+    });
     await open;
     const results: unknown[] = [];
     // The probes below take the slot for a moment each: a replay over the socket that met one of them is asked again.
     let second: Awaited<ReturnType<typeof replay>> | undefined;
     for (let attempt = 0; attempt < 5 && second === undefined; attempt++) {
       results.length = 0;
-      client.subscribe({ query: REPLAY, variables: { since: new Date(start).toISOString() } }, { next: (r) => void results.push(r), error: (e) => void results.push({ error: e }), complete: () => undefined });
-      const probed = await until("the replay over the WebSocket holds the slot or was refused", () => replay(k, Date.now() - MINUTE), (r) => r.errors !== undefined || results.length > 0);
+      client.subscribe(
+        { query: REPLAY, variables: { since: new Date(start).toISOString() } },
+        { next: (r) => void results.push(r), error: (e) => void results.push({ error: e }), complete: () => undefined },
+      );
+      const probed = await until(
+        "the replay over the WebSocket holds the slot or was refused",
+        () => replay(k, Date.now() - MINUTE),
+        (r) => r.errors !== undefined || results.length > 0,
+      );
       if (results.length === 0) second = probed;
     }
     assert.match(second?.errors?.[0]?.message ?? "", /another replay is running/);
     const goneAt = performance.now();
     await client.dispose();
-    await until("a replay is admitted again", () => replay(k, Date.now() - MINUTE), (r) => r.data?.simulateAutoRepair !== undefined, wholeMs);
+    await until(
+      "a replay is admitted again",
+      () => replay(k, Date.now() - MINUTE),
+      (r) => r.data?.simulateAutoRepair !== undefined,
+      wholeMs,
+    );
     const freedMs = performance.now() - goneAt;
     assert.ok(freedMs < wholeMs / 2, `the slot came free ${Math.round(freedMs)} ms after the socket closed; the whole replay takes ${Math.round(wholeMs)} ms`);
     assert.deepEqual(results, [], "nothing was answered");
@@ -138,7 +168,11 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
     assert.deepEqual([answer.errors?.[0]?.extensions?.["type"], answer.errors?.[0]?.extensions?.["limit"]], ["LIMIT_EXCEEDED", "limits.replay_seconds"]);
     assert.ok(Math.max(...latencies) < wholeMs / 3, `/health took up to ${Math.round(Math.max(...latencies))} ms`);
     // The slot is free again once the worker is gone.
-    await until("a replay is admitted again", () => replay(k, Date.now() - MINUTE), (r) => r.data?.simulateAutoRepair !== undefined);
+    await until(
+      "a replay is admitted again",
+      () => replay(k, Date.now() - MINUTE),
+      (r) => r.data?.simulateAutoRepair !== undefined,
+    );
   });
 });
 
@@ -152,7 +186,9 @@ describe("the built binary runs the replay's worker from dist/ (npm run build fi
         const url = await server.url;
         const start = Date.now() - 30 * MINUTE;
         await writeRecords(join(dir.path, "k.db"), start, 20, 10);
-        const data = await graphqlData<{ simulateAutoRepair: { pollsReplayed: number; truncated: boolean } }>(url, REPLAY, { since: new Date(start).toISOString() });
+        const data = await graphqlData<{ simulateAutoRepair: { pollsReplayed: number; truncated: boolean } }>(url, REPLAY, {
+          since: new Date(start).toISOString(),
+        });
         assert.deepEqual(data.simulateAutoRepair, { pollsReplayed: 20, truncated: false });
       } finally {
         server.child.kill("SIGTERM");

@@ -12,7 +12,7 @@ describe("jsonBytesUpTo", () => {
     ["scalars", { a: 1, b: -2.5, c: true, d: false, e: null, f: "text", g: 1e21, h: Number.NaN }],
     ["strings JSON escapes", { quote: 'a "b"', backslash: "c\\d", control: "e\u0001\n\t", del: "\u007f" }],
     ["non-ASCII text, as UTF-8", { serial: "é日本🙂", bidi: "\u202eabc" }],
-    ["keys that need escaping", { 'k"ey': 1, "ké": 2 }],
+    ["keys that need escaping", { 'k"ey': 1, ké: 2 }],
     ["undefined and functions left out of objects", { a: undefined, b: () => 1, c: 1 }],
     ["undefined and functions written as null in lists", [undefined, () => 1, 1]],
     ["nested lists and objects", { data: { list: [{ a: [1, 2, [3]] }, { b: {} }], n: [] } }],

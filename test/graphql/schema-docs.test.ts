@@ -4,7 +4,15 @@ import { describe, it } from "node:test";
 import { parse, type DefinitionNode } from "graphql";
 
 // kintsugi's own schema files; sabakan.graphql is sabakan's, spelled (and documented) as sabakan does.
-const OWN = ["kintsugi.graphql", "gateway.graphql", "health-checks.graphql", "cluster.graphql", "machine-holds.graphql", "repair-stats.graphql", "replay.graphql"];
+const OWN = [
+  "kintsugi.graphql",
+  "gateway.graphql",
+  "health-checks.graphql",
+  "cluster.graphql",
+  "machine-holds.graphql",
+  "repair-stats.graphql",
+  "replay.graphql",
+];
 
 function undocumented(definition: DefinitionNode): string[] {
   const missing: string[] = [];

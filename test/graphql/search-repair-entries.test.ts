@@ -16,7 +16,12 @@ const FLEET: Array<[string, string, string, "queued" | "processing" | "succeeded
 const CASES: Array<{ name: string; having?: unknown; notHaving?: unknown; want: number[] }> = [
   { name: "no arguments: every entry in index order", want: [1, 2, 3, 4, 5] },
   { name: "null having and notHaving: no constraint", having: null, notHaving: null, want: [1, 2, 3, 4, 5] },
-  { name: "empty lists: no constraint", having: { statuses: [], addresses: [], machineTypes: [], operations: [] }, notHaving: { statuses: [] }, want: [1, 2, 3, 4, 5] },
+  {
+    name: "empty lists: no constraint",
+    having: { statuses: [], addresses: [], machineTypes: [], operations: [] },
+    notHaving: { statuses: [] },
+    want: [1, 2, 3, 4, 5],
+  },
   { name: "one status", having: { statuses: ["FAILED"] }, want: [4, 5] },
   { name: "values within a list are OR'd", having: { statuses: ["QUEUED", "SUCCEEDED"] }, want: [1, 3] },
   { name: "fields are AND'd", having: { machineTypes: ["qemu"], operations: ["unreachable"] }, want: [1, 5] },
@@ -37,7 +42,11 @@ describe("searchRepairEntries filters as sabakan's MachineParams", () => {
   before(async () => {
     k = await startTestKintsugi({}, { now: () => NOW });
     for (const [address, type, operation] of FLEET) {
-      const res = await k.gql(`mutation($a: IPAddress!, $t: String!, $o: String!) { addRepairEntry(address: $a, machineType: $t, operation: $o) { index } }`, { a: address, t: type, o: operation });
+      const res = await k.gql(`mutation($a: IPAddress!, $t: String!, $o: String!) { addRepairEntry(address: $a, machineType: $t, operation: $o) { index } }`, {
+        a: address,
+        t: type,
+        o: operation,
+      });
       assert.equal(res.errors, undefined);
     }
     await withSideStore(k.databasePath, async (side) => {
@@ -54,7 +63,10 @@ describe("searchRepairEntries filters as sabakan's MachineParams", () => {
         n: c.notHaving,
       });
       assert.equal(res.errors, undefined);
-      assert.deepEqual(res.data?.searchRepairEntries.map((e: { index: string }) => Number(e.index)), c.want);
+      assert.deepEqual(
+        res.data?.searchRepairEntries.map((e: { index: string }) => Number(e.index)),
+        c.want,
+      );
     });
   }
 

@@ -89,12 +89,21 @@ describe("settings API over HTTP", () => {
     assert.deepEqual(grace.data?.setConstraint, { waitSecondsToReplaceControlPlane: 0 });
     k = await k.restart({ constraints: { maximumRepairQueueEntries: 9, waitSecondsToReplaceControlPlane: 60 } }, { now: () => NOW });
     const c = (await k.gql(`{ constraints { maximumRepairQueueEntries waitSecondsToRepairRebooting waitSecondsToReplaceControlPlane } }`)).data?.constraints;
-    assert.deepEqual(c, { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600, waitSecondsToReplaceControlPlane: 0 }, "the value set through the API wins over the config file's");
+    assert.deepEqual(
+      c,
+      { maximumRepairQueueEntries: 9, waitSecondsToRepairRebooting: 600, waitSecondsToReplaceControlPlane: 0 },
+      "the value set through the API wins over the config file's",
+    );
     k = await k.restart(CONFIG, { now: () => NOW });
   });
 
   const invalid: Array<[string, string, number, RegExp]> = [
-    ["an unknown name", "maximum-repair-queue", 1, /unknown constraint "maximum-repair-queue"; known: control-plane-count, minimum-workers-rate, maximum-unreachable-nodes-for-reboot, maximum-repair-queue-entries/],
+    [
+      "an unknown name",
+      "maximum-repair-queue",
+      1,
+      /unknown constraint "maximum-repair-queue"; known: control-plane-count, minimum-workers-rate, maximum-unreachable-nodes-for-reboot, maximum-repair-queue-entries/,
+    ],
     ["a camelCase name", "maximumRepairQueueEntries", 1, /unknown constraint/],
     ["a negative value", "maximum-repair-queue-entries", -1, /maximum-repair-queue-entries must be an integer >= 0, got -1/],
     ["zero control planes", "control-plane-count", 0, /control-plane-count must be an integer >= 1, got 0: a cluster without a control plane cannot run/],

@@ -22,7 +22,11 @@ describe("SubscriptionDocuments", () => {
   const invalid: Array<[string, string, RegExp]> = [
     ["a syntax error", "subscription { repairEntryEvents {", /^Syntax Error: Expected Name, found <EOF>\.$/],
     ["an unknown field", "subscription { repairEntryEvents { bogus } }", /^Cannot query field "bogus" on type "RepairEntryEvent"\.$/],
-    ["a variable of the wrong type", "subscription ($h: Int) { repairEntryEvents(having: $h) { kind } }", /Variable "\$h" of type "Int" used in position expecting type "RepairEntryParams"/],
+    [
+      "a variable of the wrong type",
+      "subscription ($h: Int) { repairEntryEvents(having: $h) { kind } }",
+      /Variable "\$h" of type "Int" used in position expecting type "RepairEntryParams"/,
+    ],
   ];
   for (const [name, query, want] of invalid) {
     it(`answers ${name} with its errors, every time`, () => {
@@ -80,7 +84,11 @@ describe("SubscriptionDocuments bounds", () => {
   });
 
   it("keeps a document only after it passed the operation limits", () => {
-    const documents = new SubscriptionDocuments(schema, new OperationLimits(schema, { ...DEFAULT_LIMITS, maxAliases: 1 }), DEFAULT_LIMITS.subscriptionCacheBytes);
+    const documents = new SubscriptionDocuments(
+      schema,
+      new OperationLimits(schema, { ...DEFAULT_LIMITS, maxAliases: 1 }),
+      DEFAULT_LIMITS.subscriptionCacheBytes,
+    );
     const errors = documents.get("subscription { repairEntryEvents { a: kind b: kind } }");
     assert.ok(Array.isArray(errors));
     assert.equal((errors as readonly GraphQLError[])[0]?.extensions["type"], "QUERY_TOO_COMPLEX");

@@ -26,7 +26,12 @@ describe("kintsugi_time_to_repair_seconds", () => {
   it("observes each entry once, when a commit finishes it, in seconds from its creation", async () => {
     const registry = new Registry();
     const histogram = new TimeToRepairHistogram(registry);
-    histogram.committed([change("processing", "succeeded", 20), change("queued", "processing", 5), change("succeeded", "succeeded", 90), change("processing", "failed", 120, "retire", "dell")]);
+    histogram.committed([
+      change("processing", "succeeded", 20),
+      change("queued", "processing", 5),
+      change("succeeded", "succeeded", 90),
+      change("processing", "failed", 120, "retire", "dell"),
+    ]);
     const samples = await scrape(registry);
     const labels = { operation: "unreachable", machine_type: "qemu", status: "succeeded" };
     assert.equal(sampleValue(samples, "kintsugi_time_to_repair_seconds_count", labels), 1, "a finished entry's later change is not a second repair");

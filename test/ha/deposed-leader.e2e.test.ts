@@ -23,7 +23,11 @@ const ADDRESS = "10.8.0.1";
 /** One step whose repair command waits until the test releases it, and a health check that reads the machine's file. */
 function heldRepair(machines: SimulatedMachines): RepairConfig {
   const held = stepOf(machines, "held-fix", { commandTimeoutSeconds: 60, watchSeconds: 0 });
-  return { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [operationOf(machines, [held], { operation: "unreachable" })] }] };
+  return {
+    ...EMPTY_REPAIR_CONFIG,
+    maxConcurrentRepairs: 3,
+    repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [operationOf(machines, [held], { operation: "unreachable" })] }],
+  };
 }
 
 /** Revokes, from outside, the lease of the election key that holds `replica`'s name: what etcd does to a paused leader. */
@@ -61,12 +65,18 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     const [deposed, successor] = [replicas[leaderAt] as TestKintsugi, replicas[1 - leaderAt] as TestKintsugi];
     const deposedName = healths[leaderAt]?.replica as string;
 
-    const added = await successor.gql<{ addRepairEntry: { index: string } }>(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${ADDRESS}") { index } }`);
+    const added = await successor.gql<{ addRepairEntry: { index: string } }>(
+      `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${ADDRESS}") { index } }`,
+    );
     assert.equal(added.errors, undefined, JSON.stringify(added.errors));
     const index = added.data?.addRepairEntry.index as string;
     const entryOn = async (r: TestKintsugi) =>
       (await r.gql<{ repairEntry: Entry }>(`query($i: ID!) { repairEntry(index: $i) { index status stepStatus } }`, { i: index })).data?.repairEntry;
-    await until("the leader runs the held repair command, the step watching", async () => ({ entry: await entryOn(successor), running: machines.running(ADDRESS) }), (s) => s.entry?.stepStatus === "WATCHING" && s.running);
+    await until(
+      "the leader runs the held repair command, the step watching",
+      async () => ({ entry: await entryOn(successor), running: machines.running(ADDRESS) }),
+      (s) => s.entry?.stepStatus === "WATCHING" && s.running,
+    );
     const historyBefore = await until(
       "the history before the deposition answers",
       () => successor.gql<{ repairHistory: Array<{ reason: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason } }`, { i: index }),
@@ -77,12 +87,20 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     machines.setHealthy(ADDRESS);
 
     await revokeLeaseOf(client, deposedName);
-    await until("the deposed replica says it does not lead", () => replicaHealth(deposed.url), (h) => !h.leader);
+    await until(
+      "the deposed replica says it does not lead",
+      () => replicaHealth(deposed.url),
+      (h) => !h.leader,
+    );
     await until("its repair command was aborted (the held-fix process is gone)", () => !machines.running(ADDRESS));
     // Were the command still alive, releasing it now would let it finish and its replica note "repair command succeeded".
     machines.release(ADDRESS);
 
-    await until("the other replica took over", () => replicaHealth(successor.url), (h) => h.leader);
+    await until(
+      "the other replica took over",
+      () => replicaHealth(successor.url),
+      (h) => h.leader,
+    );
     const done = await untilTruthy("the entry finished on the new leader", async () => {
       const e = await entryOn(successor);
       return e && e.status !== "QUEUED" && e.status !== "PROCESSING" ? e : null;
@@ -94,7 +112,10 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     // until it answers; an answer without the finishing record would still fail below.
     const history = await until(
       "the new leader answers the entry's history",
-      () => successor.gql<{ repairHistory: Array<{ reason: string; status: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason status } }`, { i: index }),
+      () =>
+        successor.gql<{ repairHistory: Array<{ reason: string; status: string }> }>(`query($i: ID!) { repairHistory(index: $i) { reason status } }`, {
+          i: index,
+        }),
       (h) => h.errors === undefined,
     );
     const after = history.data?.repairHistory.slice(recordsBefore) ?? [];

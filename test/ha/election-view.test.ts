@@ -42,7 +42,11 @@ describe("ElectionView on a real etcd: a key another process wrote under the ele
     // Created before any replica joins, so it leads (lowest create revision) for as long as it stays.
     await client.put(`${prefix}leader/0`).value(`\x1b[31mboot-9\n${"y".repeat(100_000)}`);
     replica = startReplica(etcd.endpoints, prefix, "boot-1", 10);
-    const leader = await until("the replica sees the foreign key lead", () => replica?.election.leader() ?? null, (name) => name !== null);
+    const leader = await until(
+      "the replica sees the foreign key lead",
+      () => replica?.election.leader() ?? null,
+      (name) => name !== null,
+    );
     assert.equal(leader, `\\x1b[31mboot-9\\x0a${"y".repeat(SHOWN_NAME_LIMIT - "\x1b[31mboot-9\n".length)}…`);
     assert.equal(replica.election.isLeader(), false);
   });

@@ -49,7 +49,12 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
     etcd = await startTestEtcd();
     dir = tempDir();
     machines = new SimulatedMachines(dir.path);
-    replicas = await startEtcdReplicas(etcd, ["replica-a", "replica-b"], { prefix: "/unreachable-e2e/", leaseTtlSeconds: 2, etcd: { timeoutMs: 1000 }, repair: () => oneAtATime(machines) });
+    replicas = await startEtcdReplicas(etcd, ["replica-a", "replica-b"], {
+      prefix: "/unreachable-e2e/",
+      leaseTtlSeconds: 2,
+      etcd: { timeoutMs: 1000 },
+      repair: () => oneAtATime(machines),
+    });
   });
   after(async () => {
     await Promise.all(replicas.map((r) => r.dispose()));
@@ -60,11 +65,18 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
   it("reads answer from the mirror, writes say STORE_UNAVAILABLE, /health 503, nobody leads or repairs; all resumes when etcd returns", async () => {
     const [a, b] = replicas as [TestKintsugi, TestKintsugi];
     await untilOneLeads(replicas.map((r) => r.url));
-    for (const [address, type] of [[HELD, "held"], [QUEUED, "qemu"]] as const) {
+    for (const [address, type] of [
+      [HELD, "held"],
+      [QUEUED, "qemu"],
+    ] as const) {
       const added = await a.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "${type}", address: "${address}") { index } }`);
       assert.equal(added.errors, undefined, JSON.stringify(added.errors));
     }
-    await until("the held entry's command runs and the other waits", async () => ({ running: machines.running(HELD), queued: await statusOf(b, QUEUED) }), (s) => s.running && s.queued === "QUEUED");
+    await until(
+      "the held entry's command runs and the other waits",
+      async () => ({ running: machines.running(HELD), queued: await statusOf(b, QUEUED) }),
+      (s) => s.running && s.queued === "QUEUED",
+    );
     const repairCommands = () => machines.log().filter((l) => !l.startsWith("health "));
     const commandsBefore = repairCommands();
 
@@ -77,12 +89,20 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
     assert.equal(refused.errors?.[0]?.extensions?.type, "STORE_UNAVAILABLE", JSON.stringify(refused.errors));
     assert.match(refused.errors?.[0]?.message ?? "", new RegExp(`etcd at ${etcd.endpoints[0]} did not answer`));
     for (const r of replicas) {
-      const h = await until("/health answers 503", () => replicaHealth(r.url), (x) => x.code === 503);
+      const h = await until(
+        "/health answers 503",
+        () => replicaHealth(r.url),
+        (x) => x.code === 503,
+      );
       assert.equal(h.status, "unhealthy");
       assert.match(h.reason ?? "", /etcd/);
     }
     for (const r of replicas) {
-      await until("no replica leads once the lease TTL has passed", () => replicaHealth(r.url), (x) => !x.leader);
+      await until(
+        "no replica leads once the lease TTL has passed",
+        () => replicaHealth(r.url),
+        (x) => !x.leader,
+      );
       assert.equal(await leaderMetric(r.url), "kintsugi_leader 0");
     }
     await until("the held command was stopped with its term", () => !machines.running(HELD));
@@ -95,12 +115,32 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
     assert.deepEqual(machines.log(), logWithoutLeader, "no health check either once no replica led");
 
     await etcd.members[0]?.restart();
-    for (const r of replicas) await until("/health answers 200 again", () => replicaHealth(r.url), (x) => x.code === 200, 30_000);
-    await untilOneLeads(replicas.map((r) => r.url), 30_000);
-    await until("the queued entry was repaired", () => statusOf(b, QUEUED), (s) => s === "SUCCEEDED", 30_000);
+    for (const r of replicas)
+      await until(
+        "/health answers 200 again",
+        () => replicaHealth(r.url),
+        (x) => x.code === 200,
+        30_000,
+      );
+    await untilOneLeads(
+      replicas.map((r) => r.url),
+      30_000,
+    );
+    await until(
+      "the queued entry was repaired",
+      () => statusOf(b, QUEUED),
+      (s) => s === "SUCCEEDED",
+      30_000,
+    );
     // The entry finished on the leader before the queued one could start; a follower shows it once its watch has
     // delivered those commits, which under load can come after the leader's later ones are visible elsewhere.
-    for (const r of replicas) await until("the held entry finished by its health check, on every replica", () => statusOf(r, HELD), (s) => s === "SUCCEEDED", 30_000);
+    for (const r of replicas)
+      await until(
+        "the held entry finished by its health check, on every replica",
+        () => statusOf(r, HELD),
+        (s) => s === "SUCCEEDED",
+        30_000,
+      );
     assert.equal(machines.runs("held-fix", HELD), 1, "the held repair command was not run again");
     assert.equal(machines.runs("fix", QUEUED), 1);
   });

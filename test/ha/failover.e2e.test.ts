@@ -104,12 +104,16 @@ repair:
   });
 
   const leader = async (): Promise<string> => {
-    const { healths, leaderAt } = await untilOneLeads(NAMES.map((n) => urls.get(n) as string), 30_000);
+    const { healths, leaderAt } = await untilOneLeads(
+      NAMES.map((n) => urls.get(n) as string),
+      30_000,
+    );
     return healths[leaderAt]?.replica as string;
   };
 
   const entries = async (name: string): Promise<Entry[]> =>
-    (await gql<{ searchRepairEntries: Entry[] }>(urls.get(name) as string, `{ searchRepairEntries { index address status history { kind time actor } } }`)).searchRepairEntries;
+    (await gql<{ searchRepairEntries: Entry[] }>(urls.get(name) as string, `{ searchRepairEntries { index address status history { kind time actor } } }`))
+      .searchRepairEntries;
 
   it("another replica takes over each time, and every entry finishes once, with no command run twice and no node left cordoned", async () => {
     const first = await leader();
@@ -117,13 +121,20 @@ repair:
     world = paced;
     const follower = NAMES.find((n) => n !== first) as string;
     for (const address of ADDRESSES) {
-      await gql(urls.get(follower) as string, `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: address });
+      await gql(urls.get(follower) as string, `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, {
+        a: address,
+      });
     }
 
     const stages = shuffled<WorldStage>(["draining", "commanding", "watching"]);
     for (const stage of stages) {
       const victim = await leader();
-      const inStage = await until(`a repair is ${stage}`, () => paced.in(stage), (as) => as.length > 0, 30_000).catch(async (err: Error) => {
+      const inStage = await until(
+        `a repair is ${stage}`,
+        () => paced.in(stage),
+        (as) => as.length > 0,
+        30_000,
+      ).catch(async (err: Error) => {
         const statuses = (await entries(victim)).map((e) => `${e.index}:${e.status}`).join(" ");
         throw new Error(`${err.message}; the workload ran out before every stage had its kill (entries ${statuses})`);
       });
@@ -142,12 +153,18 @@ repair:
       const successorName = successor.find((h) => h?.leader)?.replica as string;
       const firstTransition = await until(
         "the new leader records its first transition",
-        async () => (await entries(successorName)).flatMap((e) => e.history).filter((h) => h.actor === "kintsugi" && Date.parse(h.time) > killedAt).map((h) => Date.parse(h.time)),
+        async () =>
+          (await entries(successorName))
+            .flatMap((e) => e.history)
+            .filter((h) => h.actor === "kintsugi" && Date.parse(h.time) > killedAt)
+            .map((h) => Date.parse(h.time)),
         (times) => times.length > 0,
         30_000,
       );
       const transitionMs = Math.min(...firstTransition) - killedAt;
-      console.log(`killed leader ${victim} while ${stage} (${inStage.join(", ")}): ${successorName} led after ${takeoverMs} ms, its first transition came ${transitionMs} ms after the kill (lease TTL ${LEASE_TTL_SECONDS} s)`);
+      console.log(
+        `killed leader ${victim} while ${stage} (${inStage.join(", ")}): ${successorName} led after ${takeoverMs} ms, its first transition came ${transitionMs} ms after the kill (lease TTL ${LEASE_TTL_SECONDS} s)`,
+      );
       assert.ok(takeoverMs < LEASE_TTL_SECONDS * 1000 + 10_000, `took over within the TTL plus slack (${takeoverMs} ms)`);
       // The workload waits while the victim restarts, so that each kill leaves work for the next.
       paced.pause();
@@ -156,13 +173,32 @@ repair:
       paced.resume();
     }
 
-    const final = await until("every entry is finished", () => entries(NAMES[0]), (es) => es.length === ADDRESSES.length && es.every((e) => e.status === "SUCCEEDED" || e.status === "FAILED"), 60_000);
-    assert.deepEqual(final.map((e) => e.index), ["1", "2", "3", "4", "5", "6"], "no entry lost or duplicated");
-    assert.deepEqual(final.map((e) => e.address), ADDRESSES);
-    assert.deepEqual(final.map((e) => e.status), ADDRESSES.map(() => "SUCCEEDED"), JSON.stringify(final.map((e) => e.history)));
+    const final = await until(
+      "every entry is finished",
+      () => entries(NAMES[0]),
+      (es) => es.length === ADDRESSES.length && es.every((e) => e.status === "SUCCEEDED" || e.status === "FAILED"),
+      60_000,
+    );
+    assert.deepEqual(
+      final.map((e) => e.index),
+      ["1", "2", "3", "4", "5", "6"],
+      "no entry lost or duplicated",
+    );
+    assert.deepEqual(
+      final.map((e) => e.address),
+      ADDRESSES,
+    );
+    assert.deepEqual(
+      final.map((e) => e.status),
+      ADDRESSES.map(() => "SUCCEEDED"),
+      JSON.stringify(final.map((e) => e.history)),
+    );
     for (const e of final) assert.equal(e.history.filter((h) => h.kind === "CREATED").length, 1, `entry ${e.index} created once`);
     for (const address of ADDRESSES) assert.equal(machines.runs("held-reboot", address), 1, `the repair command of ${address} ran once`);
-    const cordoned = () => ADDRESSES.map(nodeOf).filter((n) => kube.node(n)?.["spec"]?.unschedulable === true || kube.node(n)?.["metadata"]?.annotations?.[ANNOTATION] !== undefined);
+    const cordoned = () =>
+      ADDRESSES.map(nodeOf).filter(
+        (n) => kube.node(n)?.["spec"]?.unschedulable === true || kube.node(n)?.["metadata"]?.annotations?.[ANNOTATION] !== undefined,
+      );
     await until("no node is left cordoned by kintsugi", cordoned, (ns) => ns.length === 0, 20_000);
   });
 });

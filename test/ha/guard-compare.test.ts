@@ -37,7 +37,11 @@ describe("guardCompare: the leader guard of a write, checked by etcd", { skip: E
     assert.ok(kv, "the election key exists");
     const before = leader.events.length;
     await admin.leaseClient.leaseRevoke({ ID: kv.lease });
-    await until("the leader is deposed", () => leader.events.length, (n) => n > before);
+    await until(
+      "the leader is deposed",
+      () => leader.events.length,
+      (n) => n > before,
+    );
   };
 
   it("while the guard holds, a guarded write commits", async () => {

@@ -39,7 +39,11 @@ describe("LeaderElection while etcd members fail", { skip: ETCD_SKIP }, () => {
     for (const r of replicas) assert.deepEqual(r.events, r === leader ? ["elected"] : [], `${r.name}'s events`);
     // The follower's view of the election survived the restarts: it sees the resignation and takes over.
     await leader.stop();
-    const next = await soleLeader(replicas.filter((r) => r !== leader), "the follower takes over after the restarts", 8000);
+    const next = await soleLeader(
+      replicas.filter((r) => r !== leader),
+      "the follower takes over after the restarts",
+      8000,
+    );
     assert.deepEqual(next.events, ["elected"]);
   });
 
@@ -52,7 +56,11 @@ describe("LeaderElection while etcd members fail", { skip: ETCD_SKIP }, () => {
     const [member] = single.members;
     assert.ok(member);
     await member.kill();
-    await until("the leader is deposed while etcd is down", () => a.events.slice(), (events) => events.length === 2);
+    await until(
+      "the leader is deposed while etcd is down",
+      () => a.events.slice(),
+      (events) => events.length === 2,
+    );
     assert.match(a.events[1] ?? "", /^deposed: no keep-alive of lease \d+ was answered within its TTL of 2 s$/);
     assert.equal(a.election.guard.current(), null);
     await member.restart();

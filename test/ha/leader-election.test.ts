@@ -73,9 +73,16 @@ describe("LeaderElection on a real etcd", { skip: ETCD_SKIP }, () => {
     const first = await soleLeader(all);
     // No keep-alive, no resignation: what a SIGKILLed or partitioned replica leaves behind.
     first.client.close();
-    const second = await soleLeader(all.filter((r) => r !== first), "the other replica leads after the TTL");
+    const second = await soleLeader(
+      all.filter((r) => r !== first),
+      "the other replica leads after the TTL",
+    );
     assert.notEqual(second.name, first.name);
-    await until("the dead leader is deposed", () => first.events.slice(), (events) => events.length === 2);
+    await until(
+      "the dead leader is deposed",
+      () => first.events.slice(),
+      (events) => events.length === 2,
+    );
     assert.equal(first.election.isLeader(), false);
     assert.equal(first.election.guard.current(), null);
     assert.match(first.events[1] ?? "", /^deposed: no keep-alive of lease \d+ was answered within its TTL of 2 s$/);
@@ -93,10 +100,18 @@ describe("LeaderElection on a real etcd", { skip: ETCD_SKIP }, () => {
     let guardWhenDeposed: unknown = "not deposed";
     a.election.onDeposed(() => (guardWhenDeposed = a.election.guard.current()));
     await admin.leaseClient.leaseRevoke({ ID: kv.lease });
-    await until("the leader is deposed", () => a.events.slice(), (events) => events.length >= 2);
+    await until(
+      "the leader is deposed",
+      () => a.events.slice(),
+      (events) => events.length >= 2,
+    );
     assert.equal(a.events[1], "deposed: this replica's election key was deleted");
     assert.equal(guardWhenDeposed, null, "the guard no longer holds when deposed is announced");
-    await until("it leads again with a new key", () => a.election.guard.current()?.key ?? null, (key) => key !== null && key !== oldKey);
+    await until(
+      "it leads again with a new key",
+      () => a.election.guard.current()?.key ?? null,
+      (key) => key !== null && key !== oldKey,
+    );
     assert.deepEqual(a.events, ["elected", "deposed: this replica's election key was deleted", "elected"]);
   });
 

@@ -39,7 +39,11 @@ describe("LeaseKeeper on a real etcd", { skip: ETCD_SKIP }, () => {
   it("keeps the lease alive well past its TTL, moving its deadline forward", async () => {
     const { keeper, lost } = await grant();
     const firstDeadline = keeper.validUntil();
-    await until("the deadline moved three TTLs on", () => keeper.validUntil(), (at) => at > firstDeadline + 6000);
+    await until(
+      "the deadline moved three TTLs on",
+      () => keeper.validUntil(),
+      (at) => at > firstDeadline + 6000,
+    );
     assert.ok((await remainingTtl(keeper.id)) > 0, "etcd still has the lease");
     assert.deepEqual(lost, []);
   });
@@ -47,14 +51,22 @@ describe("LeaseKeeper on a real etcd", { skip: ETCD_SKIP }, () => {
   it("reports the lease lost when etcd says it was revoked", async () => {
     const { keeper, lost } = await grant();
     await admin.leaseClient.leaseRevoke({ ID: keeper.id });
-    await until("the loss is reported", () => lost.slice(), (reasons) => reasons.length > 0);
+    await until(
+      "the loss is reported",
+      () => lost.slice(),
+      (reasons) => reasons.length > 0,
+    );
     assert.deepEqual(lost, [`etcd says lease ${keeper.id} has expired or was revoked`]);
   });
 
   it("reports the lease lost when no keep-alive is answered for a whole TTL", async () => {
     const { keeper, client, lost } = await grant();
     client.close();
-    await until("the loss is reported", () => lost.slice(), (reasons) => reasons.length > 0);
+    await until(
+      "the loss is reported",
+      () => lost.slice(),
+      (reasons) => reasons.length > 0,
+    );
     assert.deepEqual(lost, [`no keep-alive of lease ${keeper.id} was answered within its TTL of 2 s`]);
     assert.ok(performance.now() >= keeper.validUntil(), "not reported before the deadline");
   });

@@ -28,7 +28,10 @@ describe("the what-if replay on replicas sharing one etcd", { skip: ETCD_SKIP },
       prefix: "/replay-replicas/",
       leaseTtlSeconds: 3,
       repair: () => EMPTY_REPAIR_CONFIG,
-      config: { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1024 * 1024 }, constraints: { maximumRepairQueueEntries: 10 } },
+      config: {
+        sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1024 * 1024 },
+        constraints: { maximumRepairQueueEntries: 10 },
+      },
     });
   });
   after(async () => {
@@ -55,7 +58,11 @@ describe("the what-if replay on replicas sharing one etcd", { skip: ETCD_SKIP },
     assert.equal(answer.unreadableRecords, 0);
     assert.equal(answer.polls.length, 2, "a queue limit of 2 changes both polls");
     // The follower's watch may lag the leader's write: it answers the same once it has both records.
-    const onFollower = await until("the follower replays both polls", () => follower.gql(REPLAY, { since }), (r) => (r.data?.["simulateAutoRepair"] as { pollsReplayed?: number } | undefined)?.pollsReplayed === 2);
+    const onFollower = await until(
+      "the follower replays both polls",
+      () => follower.gql(REPLAY, { since }),
+      (r) => (r.data?.["simulateAutoRepair"] as { pollsReplayed?: number } | undefined)?.pollsReplayed === 2,
+    );
     assert.deepEqual(onFollower, onLeader);
   });
 });

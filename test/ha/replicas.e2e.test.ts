@@ -20,7 +20,11 @@ const NAMES = ["replica-a", "replica-b", "replica-c"] as const;
 /** One repair operation whose command names the replica that ran it, so the test can tell who repaired. */
 function repairFor(machines: SimulatedMachines, replica: string): RepairConfig {
   const fix = stepOf(machines, "fix", { arg: replica, watchSeconds: 0 });
-  return { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [operationOf(machines, [fix], { operation: "unreachable" })] }] };
+  return {
+    ...EMPTY_REPAIR_CONFIG,
+    maxConcurrentRepairs: 3,
+    repairProcedures: [{ machineTypes: ["qemu"], repairOperations: [operationOf(machines, [fix], { operation: "unreachable" })] }],
+  };
 }
 
 describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
@@ -42,14 +46,20 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
   });
 
   it("elects one leader that every replica names; all are healthy", async () => {
-    const healths = await until("one leader that all replicas name", () => Promise.all(replicas.map((r) => replicaHealth(r.url))), (hs) => hs.filter((h) => h.leader).length === 1 && hs.every((h) => h.leaderName !== null && h.leaderName === hs.find((x) => x.leader)?.replica));
+    const healths = await until(
+      "one leader that all replicas name",
+      () => Promise.all(replicas.map((r) => replicaHealth(r.url))),
+      (hs) => hs.filter((h) => h.leader).length === 1 && hs.every((h) => h.leaderName !== null && h.leaderName === hs.find((x) => x.leader)?.replica),
+    );
     for (const h of healths) {
       // 200 on followers too: deploy/kubernetes's readiness probe keeps every replica in the Service on it.
       assert.equal(h.code, 200, `${h.replica} (leader: ${h.leader})`);
       assert.equal(h.status, "ok");
       assert.equal(h.store, "etcd");
     }
-    const metrics = await Promise.all(replicas.map(async (r) => (await (await fetch(`${r.url}/metrics`)).text()).split("\n").find((l) => l.startsWith("kintsugi_leader "))));
+    const metrics = await Promise.all(
+      replicas.map(async (r) => (await (await fetch(`${r.url}/metrics`)).text()).split("\n").find((l) => l.startsWith("kintsugi_leader "))),
+    );
     assert.deepEqual(metrics.sort(), ["kintsugi_leader 0", "kintsugi_leader 0", "kintsugi_leader 1"]);
   });
 
@@ -60,20 +70,34 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
     const subscriber = subscribe<EntryEvent>(second.url, "subscription { repairEntryEvents { kind entry { index status } record { sequence } } }");
     await subscriber.ready;
     try {
-      const added = await first.gql<{ addRepairEntry: { index: string } }>(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.1") { index } }`);
+      const added = await first.gql<{ addRepairEntry: { index: string } }>(
+        `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.1") { index } }`,
+      );
       assert.equal(added.errors, undefined, JSON.stringify(added.errors));
       const index = added.data?.addRepairEntry.index;
-      const events = await until("the subscriber saw the entry succeed", () => subscriber.received.filter((e) => e.repairEntryEvents.entry.index === index), (es) => es.some((e) => e.repairEntryEvents.entry.status === "SUCCEEDED"));
+      const events = await until(
+        "the subscriber saw the entry succeed",
+        () => subscriber.received.filter((e) => e.repairEntryEvents.entry.index === index),
+        (es) => es.some((e) => e.repairEntryEvents.entry.status === "SUCCEEDED"),
+      );
       assert.equal(events.filter((e) => e.repairEntryEvents.kind === "CREATED").length, 1, "created once");
       const sequences = events.map((e) => Number(e.repairEntryEvents.record.sequence));
-      assert.deepEqual(sequences, [...new Set(sequences)].sort((a, b) => a - b), "each record once, in order");
+      assert.deepEqual(
+        sequences,
+        [...new Set(sequences)].sort((a, b) => a - b),
+        "each record once, in order",
+      );
       // Read from etcd itself with the configured deadline: asked again when a loaded machine makes it time out.
       const history = await until(
         "the history answers",
         () => second.gql<{ repairHistory: Array<{ sequence: string }> }>(`query($i: ID!) { repairHistory(index: $i) { sequence } }`, { i: index }),
         (h) => h.errors === undefined,
       );
-      assert.deepEqual(sequences, history.data?.repairHistory.map((r) => Number(r.sequence)), "every record of the history, none missing");
+      assert.deepEqual(
+        sequences,
+        history.data?.repairHistory.map((r) => Number(r.sequence)),
+        "every record of the history, none missing",
+      );
       const fixes = machines.log().filter((l) => l.startsWith("fix "));
       assert.deepEqual(fixes, [`fix ${leaderName} 10.7.0.1`], "the leader ran the repair command, once");
     } finally {
@@ -106,14 +130,22 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
     const held = await first.gql(`mutation { holdMachine(address: "10.7.0.9", reason: "on a follower") { setBy source } }`);
     assert.deepEqual([held.errors, held.data?.["holdMachine"]], [undefined, { setBy: "anonymous", source: "API" }]);
     for (const r of replicas) {
-      await until("every replica lists the hold", async () => (await r.gql(`{ machineHolds { address reason } }`)).data?.["machineHolds"], (hs) => hs.length === 1 && hs[0].reason === "on a follower");
+      await until(
+        "every replica lists the hold",
+        async () => (await r.gql(`{ machineHolds { address reason } }`)).data?.["machineHolds"],
+        (hs) => hs.length === 1 && hs[0].reason === "on a follower",
+      );
     }
     const added = await second.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.9") { index } }`);
     const index = added.data?.["addRepairEntry"].index as string;
     const entry = async () => (await second.gql(`query($i: ID!) { repairEntry(index: $i) { status waitReason } }`, { i: index })).data?.["repairEntry"];
     // The waiting reason is the leader's: ask it there.
     const leader = replicas[leaderAt] as TestKintsugi;
-    await until("the leader says the entry is held", async () => (await leader.gql(`query($i: ID!) { repairEntry(index: $i) { waitReason } }`, { i: index })).data?.["repairEntry"].waitReason, (w) => w === "held by anonymous: on a follower");
+    await until(
+      "the leader says the entry is held",
+      async () => (await leader.gql(`query($i: ID!) { repairEntry(index: $i) { waitReason } }`, { i: index })).data?.["repairEntry"].waitReason,
+      (w) => w === "held by anonymous: on a follower",
+    );
     assert.equal((await entry()).status, "QUEUED");
     const released = await second.gql(`mutation { releaseMachine(address: "10.7.0.9") { address } }`);
     assert.equal(released.errors, undefined, JSON.stringify(released.errors));
@@ -126,16 +158,22 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
     const follower = replicas[(leaderAt + 1) % replicas.length] as TestKintsugi;
     await follower.gql(`mutation { setRepairQueueEnabled(enabled: false) }`);
     try {
-      for (let i = 0; i < 2; i++) await follower.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.3") { index } }`);
+      for (let i = 0; i < 2; i++)
+        await follower.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.7.0.3") { index } }`);
       const query = `{ searchRepairEntries { address waitingFor { kind message until domain entryIndex } } }`;
       type Answer = { searchRepairEntries: Array<{ address: string; waitingFor: { kind: string; entryIndex: number | null } | null }> };
-      const waits = async (r: TestKintsugi) => (await r.gql<Answer>(query)).data?.searchRepairEntries.filter((e) => e.address === "10.7.0.3").map((e) => e.waitingFor) ?? [];
+      const waits = async (r: TestKintsugi) =>
+        (await r.gql<Answer>(query)).data?.searchRepairEntries.filter((e) => e.address === "10.7.0.3").map((e) => e.waitingFor) ?? [];
       const answers = await until(
         "every replica answers both entries' waits as the leader does",
         () => Promise.all(replicas.map(waits)),
-        (as) => as.every((a) => JSON.stringify(a) === JSON.stringify(as[leaderAt])) && as[leaderAt]?.length === 2 && as[leaderAt]?.every((w) => w !== null) === true,
+        (as) =>
+          as.every((a) => JSON.stringify(a) === JSON.stringify(as[leaderAt])) && as[leaderAt]?.length === 2 && as[leaderAt]?.every((w) => w !== null) === true,
       );
-      assert.deepEqual(answers[leaderAt]?.map((w) => w?.kind), ["QUEUE_DISABLED", "MACHINE_BUSY"]);
+      assert.deepEqual(
+        answers[leaderAt]?.map((w) => w?.kind),
+        ["QUEUE_DISABLED", "MACHINE_BUSY"],
+      );
       assert.deepEqual(answers[(leaderAt + 2) % replicas.length], answers[leaderAt]);
     } finally {
       await follower.gql(`mutation { setRepairQueueEnabled(enabled: true) }`);

@@ -21,7 +21,16 @@ const repairWith = (escalation: EscalationConfig): RepairConfig => ({
   repairProcedures: [
     {
       machineTypes: ["IPMI-2.0"],
-      repairOperations: [{ operation: "retire", repairSteps: [{ repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 3600 }], healthCheckCommand: ["echo", "false"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 }],
+      repairOperations: [
+        {
+          operation: "retire",
+          repairSteps: [{ repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 3600 }],
+          healthCheckCommand: ["echo", "false"],
+          commandTimeoutSeconds: 30,
+          successCommand: null,
+          successCommandTimeout: 30,
+        },
+      ],
     },
   ],
   escalation,
@@ -43,9 +52,15 @@ function world(escalation: EscalationConfig) {
     /** One repair of record: a poll enqueues the machine's `unhealthy` entry, it fails at once, it is dequeued. */
     async repairOnce(serial: string) {
       const outcome = await w.run();
-      assert.deepEqual(outcome.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]), [[serial, "unhealthy"]]);
+      assert.deepEqual(
+        outcome.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]),
+        [[serial, "unhealthy"]],
+      );
       const index = outcome.enqueued[0].index;
-      await until(`entry ${index} failed`, async () => (await w.k.gql(`{ repairEntry(index: ${index}) { status } }`)).data?.["repairEntry"]?.status === "FAILED");
+      await until(
+        `entry ${index} failed`,
+        async () => (await w.k.gql(`{ repairEntry(index: ${index}) { status } }`)).data?.["repairEntry"]?.status === "FAILED",
+      );
       await w.empty();
     },
   };
@@ -80,7 +95,10 @@ describe("repair.escalation through the fake sabakan: the escalation operation",
     await w.repairOnce("e001");
     w.now += 20 * MINUTE;
     const escalated = await w.run();
-    assert.deepEqual(escalated.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]), [["e001", "retire"]]);
+    assert.deepEqual(
+      escalated.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]),
+      [["e001", "retire"]],
+    );
     assert.match(escalated.enqueued[0].history[0].reason, /; escalated: repaired 2 times in 1h: enqueued retire instead$/);
     assert.deepEqual(escalated.skipped, [{ serial: "e001", reason: "repaired 2 times in 1h: enqueued retire instead", kind: "ESCALATED" }]);
     await w.empty();
@@ -88,7 +106,10 @@ describe("repair.escalation through the fake sabakan: the escalation operation",
     // Two hours on, the repairs of record are out of the window: the machine's own repair again.
     w.now += 2 * 60 * MINUTE;
     const normal = await w.run();
-    assert.deepEqual(normal.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]), [["e001", "unhealthy"]]);
+    assert.deepEqual(
+      normal.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]),
+      [["e001", "unhealthy"]],
+    );
     assert.deepEqual(normal.skipped, []);
   });
 });
@@ -112,7 +133,10 @@ describe("repair.escalation through the fake sabakan: a hold", () => {
     // Another machine is not held by it.
     w.sabakan.setState("h002", "UNHEALTHY");
     const other = await w.run();
-    assert.deepEqual(other.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]), [["h002", "unhealthy"]]);
+    assert.deepEqual(
+      other.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]),
+      [["h002", "unhealthy"]],
+    );
   });
 });
 
@@ -133,7 +157,10 @@ describe("repair.escalation through the fake sabakan: a released machine", () =>
     // The two repairs are still in the window, but the operator released the machine from them.
     const after = await w.run();
     assert.deepEqual(after.skipped, []);
-    assert.deepEqual(after.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]), [["r001", "unhealthy"]]);
+    assert.deepEqual(
+      after.enqueued.map((e: { serial: string; operation: string }) => [e.serial, e.operation]),
+      [["r001", "unhealthy"]],
+    );
     assert.deepEqual((await w.k.gql("{ machineHolds { address } }")).data?.["machineHolds"], [], "not held again");
     const index = after.enqueued[0].index;
     await until(`entry ${index} failed`, async () => (await w.k.gql(`{ repairEntry(index: ${index}) { status } }`)).data?.["repairEntry"]?.status === "FAILED");
@@ -162,12 +189,22 @@ describe("repair.escalation through the fake sabakan: a round the queue cap stop
     await setCap(1);
     const capped = await w.run();
     assert.deepEqual(capped.enqueued, []);
-    assert.deepEqual(capped.skipped.map((m: { serial: string; kind: string }) => [m.serial, m.kind]), [["q001", "QUEUE_LIMIT"], ["q002", "QUEUE_LIMIT"], ["q003", "QUEUE_LIMIT"]]);
+    assert.deepEqual(
+      capped.skipped.map((m: { serial: string; kind: string }) => [m.serial, m.kind]),
+      [
+        ["q001", "QUEUE_LIMIT"],
+        ["q002", "QUEUE_LIMIT"],
+        ["q003", "QUEUE_LIMIT"],
+      ],
+    );
     assert.deepEqual((await w.k.gql("{ machineHolds { address } }")).data?.["machineHolds"], [], "a round that acts on nothing holds nobody");
 
     await setCap(10);
     const next = await w.run();
-    assert.deepEqual(next.enqueued.map((e: { serial: string }) => e.serial), ["q002", "q003"]);
+    assert.deepEqual(
+      next.enqueued.map((e: { serial: string }) => e.serial),
+      ["q002", "q003"],
+    );
     assert.deepEqual(next.skipped, [{ serial: "q001", reason: "repaired 2 times in 1d: held", kind: "ESCALATED" }]);
     assert.deepEqual((await w.k.gql("{ machineHolds { address setBy } }")).data?.["machineHolds"], [{ address: "10.8.0.1", setBy: "escalation" }]);
   });

@@ -18,12 +18,29 @@ const log = SILENT_LOG;
 
 /** The storm, poll by poll: the machines whose state changes before the poll (HEALTHY = recovered). */
 const STORM: ReadonlyArray<ReadonlyArray<readonly [serial: string, state: MachineState]>> = [
-  [["r1-1", "UNHEALTHY"], ["r1-2", "UNHEALTHY"], ["r1-3", "UNHEALTHY"], ["r2-1", "UNREACHABLE"]],
+  [
+    ["r1-1", "UNHEALTHY"],
+    ["r1-2", "UNHEALTHY"],
+    ["r1-3", "UNHEALTHY"],
+    ["r2-1", "UNREACHABLE"],
+  ],
   [["r3-1", "UNHEALTHY"]],
-  [["r1-1", "HEALTHY"], ["r1-2", "HEALTHY"], ["r3-2", "UNHEALTHY"]],
-  [["r1-3", "HEALTHY"], ["r4-1", "UNHEALTHY"], ["r4-2", "UNREACHABLE"]],
+  [
+    ["r1-1", "HEALTHY"],
+    ["r1-2", "HEALTHY"],
+    ["r3-2", "UNHEALTHY"],
+  ],
+  [
+    ["r1-3", "HEALTHY"],
+    ["r4-1", "UNHEALTHY"],
+    ["r4-2", "UNREACHABLE"],
+  ],
   [],
-  [["r2-1", "HEALTHY"], ["r3-1", "HEALTHY"], ["r3-2", "HEALTHY"]],
+  [
+    ["r2-1", "HEALTHY"],
+    ["r3-1", "HEALTHY"],
+    ["r3-2", "HEALTHY"],
+  ],
   [["r4-3", "UNHEALTHY"]],
   [],
 ];
@@ -37,7 +54,13 @@ const OTHER = { maximumRepairQueueEntries: 3, waitSecondsToRepairRebooting: 150,
  * follows the script; an entry leaves the queue when its machine recovers (as a finished repair would), the
  * replay's model of a repair's end.
  */
-async function liveRun(sabakan: FakeSabakan, clock: { now: number }, dir: string, name: string, constraints: Partial<Constraints>): Promise<{ store: KintsugiStore; outcomes: AutoRepairOutcome[] }> {
+async function liveRun(
+  sabakan: FakeSabakan,
+  clock: { now: number },
+  dir: string,
+  name: string,
+  constraints: Partial<Constraints>,
+): Promise<{ store: KintsugiStore; outcomes: AutoRepairOutcome[] }> {
   for (const m of sabakan.machines()) sabakan.setState(m.serial, "HEALTHY", START - 60 * MINUTE);
   const store = openSqliteStore({ path: join(dir, `${name}.db`), initialConstraints: constraints });
   await store.settings.setAutoRepairEnabled(true);
@@ -69,7 +92,8 @@ describe("what-if replay against a second live run (test sabakan, real poller, r
 
   before(async () => {
     sabakan = await startFakeSabakan({ now: () => clock.now });
-    for (const [rack, count] of Object.entries(RACKS)) for (let i = 1; i <= count; i++) sabakan.addMachine({ serial: `r${rack}-${i}`, rack: Number(rack), state: "HEALTHY" });
+    for (const [rack, count] of Object.entries(RACKS))
+      for (let i = 1; i <= count; i++) sabakan.addMachine({ serial: `r${rack}-${i}`, rack: Number(rack), state: "HEALTHY" });
     recorded = await liveRun(sabakan, clock, dir.path, "recorded", RECORDED);
     other = await liveRun(sabakan, clock, dir.path, "other", OTHER);
   });
@@ -83,8 +107,14 @@ describe("what-if replay against a second live run (test sabakan, real poller, r
   it("records every poll in the poll's own write", async () => {
     const read = await recorded.store.pollRecords.since(0, 1000);
     assert.equal(read.unreadable, 0);
-    assert.deepEqual(read.records.map((r) => r.time), recorded.outcomes.map((o) => o.time));
-    assert.deepEqual(read.records.map((r) => r.enqueued), recorded.outcomes.map((o) => o.enqueued.map((e) => e.address)));
+    assert.deepEqual(
+      read.records.map((r) => r.time),
+      recorded.outcomes.map((o) => o.time),
+    );
+    assert.deepEqual(
+      read.records.map((r) => r.enqueued),
+      recorded.outcomes.map((o) => o.enqueued.map((e) => e.address)),
+    );
   });
 
   it("replayed with the recorded limits, finds no difference", async () => {
@@ -99,13 +129,24 @@ describe("what-if replay against a second live run (test sabakan, real poller, r
     const expected = recorded.outcomes.flatMap((was, i) => {
       const would = other.outcomes[i] as AutoRepairOutcome;
       const wasFates = fatesOf(was);
-      const differences = [...fatesOf(would)].filter(([serial, fate]) => wasFates.get(serial) !== fate).map(([serial, fate]) => `${serial}:${wasFates.get(serial)}->${fate}`).sort();
+      const differences = [...fatesOf(would)]
+        .filter(([serial, fate]) => wasFates.get(serial) !== fate)
+        .map(([serial, fate]) => `${serial}:${wasFates.get(serial)}->${fate}`)
+        .sort();
       const short = [was.shortCircuit !== null, would.shortCircuit !== null];
       return differences.length > 0 || short[0] !== short[1] ? [{ time: was.time, simulated: would.enqueued.map((e) => e.address), short, differences }] : [];
     });
-    const replayed = report.polls.map((p) => ({ time: p.time, simulated: p.simulated.enqueued, short: [p.live.shortCircuited, p.simulated.shortCircuited], differences: p.differences.map((d) => `${d.serial}:${d.live}->${d.simulated}`) }));
+    const replayed = report.polls.map((p) => ({
+      time: p.time,
+      simulated: p.simulated.enqueued,
+      short: [p.live.shortCircuited, p.simulated.shortCircuited],
+      differences: p.differences.map((d) => `${d.serial}:${d.live}->${d.simulated}`),
+    }));
     assert.ok(expected.length >= 3, `the storm makes a difference in several polls (${expected.length})`);
     assert.deepEqual(replayed, expected);
-    assert.equal(report.enqueuedSimulated, other.outcomes.reduce((n, o) => n + o.enqueued.length, 0));
+    assert.equal(
+      report.enqueuedSimulated,
+      other.outcomes.reduce((n, o) => n + o.enqueued.length, 0),
+    );
   });
 });

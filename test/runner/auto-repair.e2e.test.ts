@@ -59,7 +59,19 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     assert.equal(outcome.machinesSeen, 1, "sabakan filtered by the default variables");
     assert.equal(outcome.enqueued.length, 1);
     const e = outcome.enqueued[0];
-    assert.deepEqual({ ...e, history: undefined, index: undefined }, { index: undefined, address: "10.1.0.1", machineType: "IPMI-2.0", operation: "unhealthy", serial: "a001", status: "QUEUED", source: "sabakan", history: undefined });
+    assert.deepEqual(
+      { ...e, history: undefined, index: undefined },
+      {
+        index: undefined,
+        address: "10.1.0.1",
+        machineType: "IPMI-2.0",
+        operation: "unhealthy",
+        serial: "a001",
+        status: "QUEUED",
+        source: "sabakan",
+        history: undefined,
+      },
+    );
     assert.match(e.history[0].reason, /enqueued by sabakan-triggered repair: machine a001 is UNHEALTHY \(for 600 s\)/);
     assert.equal(e.history[0].actor, "sabakan", "the trigger, as the entry's source names it");
     assert.deepEqual(sabakan.requests.at(-1)?.variables, { having: { states: ["UNHEALTHY", "UNREACHABLE"] }, notHaving: { roles: ["boot"] } });
@@ -72,18 +84,29 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     assert.equal((await run()).enqueued.length, 1);
     const second = await run();
     assert.deepEqual(second.enqueued, []);
-    assert.deepEqual(second.skipped, [{ serial: "a001", address: "10.1.0.1", state: "UNHEALTHY", reason: "recently repaired", kind: "RECENTLY_REPAIRED", held: false, rack: 1 }]);
+    assert.deepEqual(second.skipped, [
+      { serial: "a001", address: "10.1.0.1", state: "UNHEALTHY", reason: "recently repaired", kind: "RECENTLY_REPAIRED", held: false, rack: 1 },
+    ]);
   });
 
   it("sends the operator's variables to sabakan, replacing the defaults whole", async () => {
-    await k.gql(`mutation { setAutoRepairVariables(having: { racks: [7], states: [UNREACHABLE], labels: [{ name: "cluster", value: "stage0" }] }) { having { racks } } }`);
+    await k.gql(
+      `mutation { setAutoRepairVariables(having: { racks: [7], states: [UNREACHABLE], labels: [{ name: "cluster", value: "stage0" }] }) { having { racks } } }`,
+    );
     await run();
-    assert.deepEqual(sabakan.requests.at(-1)?.variables, { having: { labels: [{ name: "cluster", value: "stage0" }], racks: [7], states: ["UNREACHABLE"] }, notHaving: null });
+    assert.deepEqual(sabakan.requests.at(-1)?.variables, {
+      having: { labels: [{ name: "cluster", value: "stage0" }], racks: [7], states: ["UNREACHABLE"] },
+      notHaving: null,
+    });
     await k.gql(`mutation { setAutoRepairVariables(having: { states: [UNHEALTHY, UNREACHABLE] }, notHaving: { roles: ["boot"] }) { having { racks } } }`);
   });
 
   it("waits for an UNREACHABLE machine that CKE is rebooting, or that is not a node, and repairs a node that is down", async () => {
-    for (const [serial, ip] of [["b001", "10.2.0.1"], ["b002", "10.2.0.2"], ["b003", "10.2.0.3"]] as const) {
+    for (const [serial, ip] of [
+      ["b001", "10.2.0.1"],
+      ["b002", "10.2.0.2"],
+      ["b003", "10.2.0.3"],
+    ] as const) {
       sabakan.addMachine({ serial, rack: 2, ipv4: [ip], state: "UNREACHABLE", stateSince: now - 2 * MINUTE });
     }
     kube.addNode({ name: "rebooting-node", internalIP: "10.2.0.1", unschedulable: true, annotations: { "cke.cybozu.com/reboot": "true" } });
@@ -92,11 +115,24 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     const reasons = Object.fromEntries(outcome.skipped.map((s: { serial: string; reason: string }) => [s.serial, s.reason]));
     assert.equal(reasons["b001"], "rebooting");
     assert.equal(reasons["b002"], "out of cluster, may be rebooting");
-    assert.deepEqual(outcome.skipped.map((s: { kind: string; held: boolean; rack: number }) => [s.kind, s.held, s.rack]), [["REBOOTING", true, 2], ["OUT_OF_CLUSTER", true, 2]]);
-    assert.deepEqual(outcome.enqueued.map((e: { serial: string }) => e.serial), ["b003"]);
+    assert.deepEqual(
+      outcome.skipped.map((s: { kind: string; held: boolean; rack: number }) => [s.kind, s.held, s.rack]),
+      [
+        ["REBOOTING", true, 2],
+        ["OUT_OF_CLUSTER", true, 2],
+      ],
+    );
+    assert.deepEqual(
+      outcome.enqueued.map((e: { serial: string }) => e.serial),
+      ["b003"],
+    );
     now += 10 * MINUTE;
     const later = await run();
-    assert.deepEqual(later.enqueued.map((e: { serial: string }) => e.serial), ["b001", "b002"], "after wait-seconds-to-repair-rebooting they are repaired");
+    assert.deepEqual(
+      later.enqueued.map((e: { serial: string }) => e.serial),
+      ["b001", "b002"],
+      "after wait-seconds-to-repair-rebooting they are repaired",
+    );
   });
 
   it("enqueues nothing past maximum-repair-queue-entries and says why", async () => {
@@ -106,8 +142,17 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     const outcome = await run();
     assert.deepEqual(outcome.enqueued, [], "all or nothing: not even one of the two");
     assert.deepEqual(outcome.shortCircuit, { existingEntries: 0, candidates: 2, limit: 1 });
-    assert.deepEqual(outcome.skipped.map((s: { reason: string }) => s.reason), ["too many repair requests", "too many repair requests"]);
-    assert.deepEqual(outcome.skipped.map((s: { kind: string; held: boolean }) => [s.kind, s.held]), [["QUEUE_LIMIT", true], ["QUEUE_LIMIT", true]]);
+    assert.deepEqual(
+      outcome.skipped.map((s: { reason: string }) => s.reason),
+      ["too many repair requests", "too many repair requests"],
+    );
+    assert.deepEqual(
+      outcome.skipped.map((s: { kind: string; held: boolean }) => [s.kind, s.held]),
+      [
+        ["QUEUE_LIMIT", true],
+        ["QUEUE_LIMIT", true],
+      ],
+    );
     await k.gql(`mutation { setConstraint(name: "maximum-repair-queue-entries", value: 10) { maximumRepairQueueEntries } }`);
   });
 
@@ -116,11 +161,27 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     sabakan.addMachine({ serial: "h002", rack: 4, ipv4: ["10.4.0.2"], state: "UNHEALTHY" });
     kube.addNode({ name: "held-node", internalIP: "10.4.0.1", annotations: { "kintsugi.cybozu.io/hold": "disk vendor on site" } });
     const outcome = await run();
-    assert.deepEqual(outcome.enqueued.map((e: { serial: string }) => e.serial), ["h002"]);
-    assert.deepEqual(outcome.skipped, [{ serial: "h001", address: "10.4.0.1", state: "UNHEALTHY", reason: "held by annotation kintsugi.cybozu.io/hold on Node held-node: disk vendor on site", kind: "HELD", held: false, rack: 4 }]);
+    assert.deepEqual(
+      outcome.enqueued.map((e: { serial: string }) => e.serial),
+      ["h002"],
+    );
+    assert.deepEqual(outcome.skipped, [
+      {
+        serial: "h001",
+        address: "10.4.0.1",
+        state: "UNHEALTHY",
+        reason: "held by annotation kintsugi.cybozu.io/hold on Node held-node: disk vendor on site",
+        kind: "HELD",
+        held: false,
+        rack: 4,
+      },
+    ]);
     kube.removeNode("held-node");
     const later = await run();
-    assert.deepEqual(later.enqueued.map((e: { serial: string }) => e.serial), ["h001"]);
+    assert.deepEqual(
+      later.enqueued.map((e: { serial: string }) => e.serial),
+      ["h001"],
+    );
   });
 
   it("does not enqueue a machine held through the API (skip kind HELD, who and until), and enqueues it once the hold has ended", async () => {
@@ -129,11 +190,16 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     const held = await k.gql(`mutation($u: DateTime) { holdMachine(address: "10.5.0.1", reason: "bios update", until: $u) { until } }`, { u: until });
     assert.equal(held.errors, undefined, JSON.stringify(held.errors));
     const outcome = await run();
-    assert.deepEqual(outcome.skipped, [{ serial: "h003", address: "10.5.0.1", state: "UNHEALTHY", reason: `held by anonymous: bios update until ${until}`, kind: "HELD", held: false, rack: 5 }]);
+    assert.deepEqual(outcome.skipped, [
+      { serial: "h003", address: "10.5.0.1", state: "UNHEALTHY", reason: `held by anonymous: bios update until ${until}`, kind: "HELD", held: false, rack: 5 },
+    ]);
     assert.deepEqual(outcome.enqueued, []);
     now += 60_000;
     const later = await run();
-    assert.deepEqual(later.enqueued.map((e: { serial: string }) => e.serial), ["h003"]);
+    assert.deepEqual(
+      later.enqueued.map((e: { serial: string }) => e.serial),
+      ["h003"],
+    );
     sabakan.setState("h003", "HEALTHY");
   });
 
@@ -160,7 +226,10 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
       assert.match(listed[0].error, pattern);
       const next = await run();
       assert.equal(next.error, null);
-      assert.deepEqual(next.enqueued.map((e: { serial: string }) => e.serial), [serial]);
+      assert.deepEqual(
+        next.enqueued.map((e: { serial: string }) => e.serial),
+        [serial],
+      );
     });
   }
 
@@ -202,7 +271,8 @@ describe("the auto-repair schedule", () => {
       assert.ok(outcomes.length >= 2 && outcomes.every((o: { trigger: string; error: null }) => o.trigger === "schedule" && o.error === null));
       await k.gql(`mutation { setAutoRepairEnabled(enabled: false) }`);
       // The schedule goes on and says so: each tick while disabled is counted instead of polling.
-      const skipped = async () => Number(/^kintsugi_auto_repair_ticks_skipped_total\{reason="disabled"\} (\d+)$/m.exec(await (await fetch(`${k.url}/metrics`)).text())?.[1] ?? 0);
+      const skipped = async () =>
+        Number(/^kintsugi_auto_repair_ticks_skipped_total\{reason="disabled"\} (\d+)$/m.exec(await (await fetch(`${k.url}/metrics`)).text())?.[1] ?? 0);
       const first = await until("a tick is skipped while disabled", skipped, (n) => n >= 1);
       const count = sabakan.requests.length;
       await until("two more ticks are skipped", skipped, (n) => n >= first + 2);

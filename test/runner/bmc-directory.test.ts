@@ -8,7 +8,18 @@ import { BMC_LOOKUP_INTERVAL_MS, BmcDirectory } from "../../src/runner/bmc-direc
 const NOW = Date.parse("2026-11-27T03:00:00Z");
 
 const machine = (ipv4: string[], bmcAddress: string | null): SabakanMachine => ({
-  serial: `s-${ipv4[0]}`, rack: 1, indexInRack: 1, role: "cs", ipv4, bmcType: "IPMI-2.0", state: "HEALTHY", durationSeconds: 0, stateSince: NOW, registerDate: NOW, retireDate: NOW, labels: {},
+  serial: `s-${ipv4[0]}`,
+  rack: 1,
+  indexInRack: 1,
+  role: "cs",
+  ipv4,
+  bmcType: "IPMI-2.0",
+  state: "HEALTHY",
+  durationSeconds: 0,
+  stateSince: NOW,
+  registerDate: NOW,
+  retireDate: NOW,
+  labels: {},
   ...(bmcAddress !== null && { bmc: { address: bmcAddress, type: "IPMI-2.0" } }),
 });
 
@@ -29,10 +40,39 @@ describe("BmcDirectory", () => {
     assert.equal(bmcs.bmcOf("10.0.0.9"), null, "never named");
   });
 
-  const lookUps: Array<{ name: string; known: string[]; queue: string[]; times: number[]; asks: number; fails?: boolean; want: Record<string, string | null> }> = [
-    { name: "every machine in the queue known: sabakan is not asked", known: ["10.0.0.1"], queue: ["10.0.0.1"], times: [NOW], asks: 0, want: { "10.0.0.1": "10.0.1.1" } },
-    { name: "an unknown machine: sabakan asked once for every machine", known: [], queue: ["10.0.0.2"], times: [NOW], asks: 1, want: { "10.0.0.2": "10.0.1.2" } },
-    { name: "a machine sabakan does not have: asked again only after the interval", known: [], queue: ["10.9.9.9"], times: [NOW, NOW + 1_000, NOW + BMC_LOOKUP_INTERVAL_MS - 1, NOW + BMC_LOOKUP_INTERVAL_MS], asks: 2, want: { "10.9.9.9": null } },
+  const lookUps: Array<{
+    name: string;
+    known: string[];
+    queue: string[];
+    times: number[];
+    asks: number;
+    fails?: boolean;
+    want: Record<string, string | null>;
+  }> = [
+    {
+      name: "every machine in the queue known: sabakan is not asked",
+      known: ["10.0.0.1"],
+      queue: ["10.0.0.1"],
+      times: [NOW],
+      asks: 0,
+      want: { "10.0.0.1": "10.0.1.1" },
+    },
+    {
+      name: "an unknown machine: sabakan asked once for every machine",
+      known: [],
+      queue: ["10.0.0.2"],
+      times: [NOW],
+      asks: 1,
+      want: { "10.0.0.2": "10.0.1.2" },
+    },
+    {
+      name: "a machine sabakan does not have: asked again only after the interval",
+      known: [],
+      queue: ["10.9.9.9"],
+      times: [NOW, NOW + 1_000, NOW + BMC_LOOKUP_INTERVAL_MS - 1, NOW + BMC_LOOKUP_INTERVAL_MS],
+      asks: 2,
+      want: { "10.9.9.9": null },
+    },
     { name: "sabakan down: logged, no address, no rejection", known: [], queue: ["10.0.0.2"], times: [NOW], asks: 1, fails: true, want: { "10.0.0.2": null } },
     { name: "an empty queue: sabakan is not asked", known: [], queue: [], times: [NOW], asks: 0, want: {} },
   ];

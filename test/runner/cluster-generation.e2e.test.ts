@@ -70,8 +70,14 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     for (const rack of [1, 2, 3]) {
       for (const i of [1, 2, 3]) {
         sabakan.addMachine({
-          serial: `cs-${rack}-${i}`, rack, indexInRack: i, role: "cs", ipv4: [`10.${rack}.0.${i}`], labels: { product: "vm" },
-          registerDate: now - 100 * DAY, retireDate: now + (rack === 3 && i === 1 ? 100 : 2000) * DAY,
+          serial: `cs-${rack}-${i}`,
+          rack,
+          indexInRack: i,
+          role: "cs",
+          ipv4: [`10.${rack}.0.${i}`],
+          labels: { product: "vm" },
+          registerDate: now - 100 * DAY,
+          retireDate: now + (rack === 3 && i === 1 ? 100 : 2000) * DAY,
         });
       }
     }
@@ -82,7 +88,11 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     // The newest-looking machine of rack 1 carries a taint nobody tolerates: it must not become a control plane.
     kube.addNode({ name: "10.1.0.1", internalIP: "10.1.0.1", taints: [{ key: "example.com/broken", effect: "NoSchedule" }] });
     k = await startTestKintsugi(
-      { sabakan: sabakanConfig(), kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, constraints: { controlPlaneCount: 3, minimumWorkers: 4 } },
+      {
+        sabakan: sabakanConfig(),
+        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
+        constraints: { controlPlaneCount: 3, minimumWorkers: 4 },
+      },
       { now: () => now, startSchedule: false, startClusterSchedule: false },
     );
     databasePath = k.databasePath;
@@ -143,13 +153,19 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     const csWorker = workers.find((n) => label(n, "cke.cybozu.com/role") === "cs") as Node;
     assert.deepEqual(csWorker.taints, [{ key: "example.com/dedicated", value: "batch", effect: "PreferNoSchedule" }]);
     assert.equal(cluster.changes[0], "initialize the cluster from the template: 7 nodes");
-    assert.ok(cluster.changes.some((c: string) => /^add control plane 10\.\d\.0\.\d \(serial cs-\d-\d\)/.test(c)), cluster.changes.join("\n"));
+    assert.ok(
+      cluster.changes.some((c: string) => /^add control plane 10\.\d\.0\.\d \(serial cs-\d-\d\)/.test(c)),
+      cluster.changes.join("\n"),
+    );
 
     const yaml = parseYaml(cluster.yaml);
     assert.equal(yaml.name, "prod");
     assert.equal(yaml.service_subnet, "10.68.0.0/16");
     assert.deepEqual(yaml.options, { kubelet: { cgroup_driver: "systemd" } }, "cluster-wide keys pass through");
-    assert.deepEqual(yaml.nodes.map((n: { address: string }) => n.address), nodes.map((n) => n.address));
+    assert.deepEqual(
+      yaml.nodes.map((n: { address: string }) => n.address),
+      nodes.map((n) => n.address),
+    );
     assert.equal(yaml.nodes[0].control_plane, true);
     assert.equal(yaml.nodes[0].user, "cybozu");
 
@@ -192,7 +208,10 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     assert.equal(cluster.trigger, "OPERATOR");
     const node = (cluster.nodes as Node[]).find((n) => n.address === worker.address) as Node;
     assert.ok(node.taints.some((t) => t.key === "cke.cybozu.com/state" && t.value === "retiring" && t.effect === "NoExecute"));
-    assert.ok(cluster.changes.some((c: string) => c.includes(worker.address) && /retiring/.test(c)), cluster.changes.join("\n"));
+    assert.ok(
+      cluster.changes.some((c: string) => c.includes(worker.address) && /retiring/.test(c)),
+      cluster.changes.join("\n"),
+    );
   });
 
   it("records a failed round, keeps the configuration in force, and folds repeats into one record", async () => {
@@ -216,10 +235,20 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     assert.equal(recovered.record.outcome, "UNCHANGED", "the first good round after a failure is recorded");
     assert.equal(recovered.record.generation, 2);
     // Announcements come in order: the recovery's being second shows the repeated failure was not announced.
-    assert.deepEqual((await events.waitFor(2)).map((e) => e.clusterGenerated.outcome), ["FAILED", "UNCHANGED"], "a repeated failure is not announced again");
+    assert.deepEqual(
+      (await events.waitFor(2)).map((e) => e.clusterGenerated.outcome),
+      ["FAILED", "UNCHANGED"],
+      "a repeated failure is not announced again",
+    );
     const quiet = (await run()).data?.["runClusterGeneration"];
     assert.deepEqual([quiet.outcome, quiet.record], ["UNCHANGED", null], "later quiet rounds are not");
-    assert.deepEqual((await history()).slice(-2).map((h) => [h.outcome, h.repeats]), [["FAILED", 2], ["UNCHANGED", 1]]);
+    assert.deepEqual(
+      (await history()).slice(-2).map((h) => [h.outcome, h.repeats]),
+      [
+        ["FAILED", 2],
+        ["UNCHANGED", 1],
+      ],
+    );
     await events.close();
   });
 
@@ -235,14 +264,19 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
   });
 
   it("chooses machines by the operator's variables", async () => {
-    const r = await k.gql(`mutation { setClusterVariables(notHaving: { roles: ["boot", "ss"], states: [RETIRED] }) { having { roles } notHaving { roles states } } }`);
+    const r = await k.gql(
+      `mutation { setClusterVariables(notHaving: { roles: ["boot", "ss"], states: [RETIRED] }) { having { roles } notHaving { roles states } } }`,
+    );
     assert.deepEqual(r.data?.["setClusterVariables"], { having: null, notHaving: { roles: ["boot", "ss"], states: ["RETIRED"] } });
     const cluster = await untilTruthy("a generation without ss machines", async () => {
       const c = await current();
       return c.generation > 2 && c;
     });
     assert.ok((cluster.nodes as Node[]).every((n) => label(n, "cke.cybozu.com/role") === "cs"));
-    assert.ok(cluster.changes.some((c: string) => /remove/.test(c) && /10\.[12]\.0\.9/.test(c)), cluster.changes.join("\n"));
+    assert.ok(
+      cluster.changes.some((c: string) => /remove/.test(c) && /10\.[12]\.0\.9/.test(c)),
+      cluster.changes.join("\n"),
+    );
     // Maintenance takes one action per round, as CKE's does: later rounds finish what this one started.
     let outcome = "";
     for (let i = 0; i < 5 && outcome !== "UNCHANGED"; i++) outcome = (await run()).data?.["runClusterGeneration"].outcome;
@@ -271,7 +305,10 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
       return c.generation > before.generation && c;
     });
     assert.equal(next.trigger, "EVENT");
-    assert.ok(next.changes.some((c: string) => c.includes(worker.address) && /retiring/.test(c)), next.changes.join("\n"));
+    assert.ok(
+      next.changes.some((c: string) => c.includes(worker.address) && /retiring/.test(c)),
+      next.changes.join("\n"),
+    );
     const first = (await k.gql(`query { generatedCluster(generation: 1) { generation trigger } }`)).data?.["generatedCluster"];
     assert.deepEqual(first, { generation: 1, trigger: "TEMPLATE" });
     assert.equal((await k.gql(`query { generatedCluster(generation: 999) { generation } }`)).data?.["generatedCluster"], null);
@@ -284,7 +321,11 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
     const records = await history();
     await k.close();
     k = await startTestKintsugi(
-      { sabakan: sabakanConfig(), kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, constraints: { controlPlaneCount: 3, minimumWorkers: 4 } },
+      {
+        sabakan: sabakanConfig(),
+        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
+        constraints: { controlPlaneCount: 3, minimumWorkers: 4 },
+      },
       { now: () => now, startSchedule: false, startClusterSchedule: false, databasePath },
     );
     assert.deepEqual(await current(), before);
@@ -366,10 +407,14 @@ describe("cluster generation rounds never overlap", () => {
       const after = (await k.gql(`mutation { runClusterGeneration { outcome record { sequence } } }`)).data?.["runClusterGeneration"];
       assert.deepEqual(after, { outcome: "UNCHANGED", record: null });
       records = (await k.gql(`{ clusterGenerations { outcome trigger cluster { yaml } } }`)).data?.["clusterGenerations"];
-      assert.deepEqual(records.map((r) => [r.outcome, r.trigger, r.cluster?.yaml.slice(0, 8)]), [
-        ["GENERATED", "TEMPLATE", "name: a\n"],
-        ["GENERATED", "TEMPLATE", "name: d\n"],
-      ], "the round in flight finished with the template it read; the requests during it made one more round");
+      assert.deepEqual(
+        records.map((r) => [r.outcome, r.trigger, r.cluster?.yaml.slice(0, 8)]),
+        [
+          ["GENERATED", "TEMPLATE", "name: a\n"],
+          ["GENERATED", "TEMPLATE", "name: d\n"],
+        ],
+        "the round in flight finished with the template it read; the requests during it made one more round",
+      );
     } finally {
       await k.dispose();
       await sabakan.close();

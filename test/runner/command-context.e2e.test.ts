@@ -7,7 +7,12 @@ const finished = (e: { status: string }) => e.status === "SUCCEEDED" || e.status
 describe("commands know what they are part of (real child processes, test Kubernetes API)", () => {
   it("gives the repair and health check commands the entry's index, step, attempt, operation id, serial and node", async () => {
     const w = await startRepairWorld((m) => ({
-      repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "noop", { watchSeconds: 0 }), stepOf(m, "env-fix")], { healthCheckCommand: m.command("env-health") })] }],
+      repairProcedures: [
+        {
+          machineTypes: ["m"],
+          repairOperations: [operationOf(m, [stepOf(m, "noop", { watchSeconds: 0 }), stepOf(m, "env-fix")], { healthCheckCommand: m.command("env-health") })],
+        },
+      ],
     }));
     try {
       w.kube.addNode({ name: "node7", internalIP: "10.0.0.7" });

@@ -9,7 +9,9 @@ const reasons = async (h: RunnerHarness, index: number) => (await h.entries.hist
 
 /** Makes the database refuse every history record whose reason contains `text` (a disk that fails that write). */
 const refuseNotes = (h: RunnerHarness, text: string) =>
-  withSideStore(h.path, ({ db }) => db.exec(`CREATE TRIGGER refuse_note BEFORE INSERT ON repair_history WHEN instr(NEW.reason, '${text}') > 0 BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`));
+  withSideStore(h.path, ({ db }) =>
+    db.exec(`CREATE TRIGGER refuse_note BEFORE INSERT ON repair_history WHEN instr(NEW.reason, '${text}') > 0 BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`),
+  );
 const acceptNotes = (h: RunnerHarness) => withSideStore(h.path, ({ db }) => db.exec("DROP TRIGGER refuse_note"));
 const jobErrors = (h: RunnerHarness) => h.logs.filter((l) => l.level === "error" && l.message.startsWith("repair job failed unexpectedly"));
 
@@ -21,17 +23,24 @@ describe("RepairRunner: each command attempt is announced in the history before 
       const first = await h.commands.held("repair", "10.0.0.1");
       const firstId = first.options.env?.["KINTSUGI_OPERATION_ID"] ?? "";
       assert.match(firstId, new RegExp(`^${entry.index}-1-1-[0-9a-f]{8}$`));
-      assert.deepEqual({ ...first.options.env, KINTSUGI_OPERATION_ID: "" }, {
-        KINTSUGI_ENTRY_INDEX: String(entry.index),
-        KINTSUGI_STEP: "1",
-        KINTSUGI_ATTEMPT: "1",
-        KINTSUGI_OPERATION_ID: "",
-        KINTSUGI_SERIAL: "",
-        KINTSUGI_NODE: "",
-        KINTSUGI_BMC_ADDRESS: "",
-        KINTSUGI_BMC_TYPE: "",
-      });
-      assert.equal((await reasons(h, entry.index)).at(-1), `step 1: starting the repair command, attempt 1 (operation id ${firstId})`, "committed while the command runs");
+      assert.deepEqual(
+        { ...first.options.env, KINTSUGI_OPERATION_ID: "" },
+        {
+          KINTSUGI_ENTRY_INDEX: String(entry.index),
+          KINTSUGI_STEP: "1",
+          KINTSUGI_ATTEMPT: "1",
+          KINTSUGI_OPERATION_ID: "",
+          KINTSUGI_SERIAL: "",
+          KINTSUGI_NODE: "",
+          KINTSUGI_BMC_ADDRESS: "",
+          KINTSUGI_BMC_TYPE: "",
+        },
+      );
+      assert.equal(
+        (await reasons(h, entry.index)).at(-1),
+        `step 1: starting the repair command, attempt 1 (operation id ${firstId})`,
+        "committed while the command runs",
+      );
 
       first.finish(exitCode(1));
       await until("the retry starts", () => h.commands.runs.filter((r) => r.argv[0] === "repair").length === 2);
@@ -48,7 +57,23 @@ describe("RepairRunner: each command attempt is announced in the history before 
     withHarness(startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"])), async (h) => {
       h.nodes.addNode("node1", "10.0.0.1");
       h.healthy.add("10.0.0.1");
-      h.bmcs.learn([{ serial: "s1", rack: 1, indexInRack: 1, role: "cs", ipv4: ["10.0.0.1"], bmcType: "IPMI-2.0", bmc: { address: "10.0.1.1", type: "IPMI-2.0" }, state: "UNHEALTHY", durationSeconds: 0, stateSince: 0, registerDate: 0, retireDate: 0, labels: {} }]);
+      h.bmcs.learn([
+        {
+          serial: "s1",
+          rack: 1,
+          indexInRack: 1,
+          role: "cs",
+          ipv4: ["10.0.0.1"],
+          bmcType: "IPMI-2.0",
+          bmc: { address: "10.0.1.1", type: "IPMI-2.0" },
+          state: "UNHEALTHY",
+          durationSeconds: 0,
+          stateSince: 0,
+          registerDate: 0,
+          retireDate: 0,
+          labels: {},
+        },
+      ]);
       const entry = await h.add("10.0.0.1");
       h.runner.start();
       const success = await h.commands.held("report-success", "10.0.0.1");
@@ -59,7 +84,16 @@ describe("RepairRunner: each command attempt is announced in the history before 
       assert.equal(success.options.env?.["KINTSUGI_NODE"], "node1");
       assert.equal((await reasons(h, entry.index)).at(-1), `step 1: starting the success command, attempt 1 (operation id ${id})`);
       const health = h.commands.runs.find((r) => r.argv[0] === "health");
-      assert.deepEqual(health?.options.env, { KINTSUGI_ENTRY_INDEX: String(entry.index), KINTSUGI_STEP: "1", KINTSUGI_ATTEMPT: "", KINTSUGI_OPERATION_ID: "", KINTSUGI_SERIAL: "", KINTSUGI_NODE: "node1", KINTSUGI_BMC_ADDRESS: "10.0.1.1", KINTSUGI_BMC_TYPE: "IPMI-2.0" });
+      assert.deepEqual(health?.options.env, {
+        KINTSUGI_ENTRY_INDEX: String(entry.index),
+        KINTSUGI_STEP: "1",
+        KINTSUGI_ATTEMPT: "",
+        KINTSUGI_OPERATION_ID: "",
+        KINTSUGI_SERIAL: "",
+        KINTSUGI_NODE: "node1",
+        KINTSUGI_BMC_ADDRESS: "10.0.1.1",
+        KINTSUGI_BMC_TYPE: "IPMI-2.0",
+      });
       success.finish(ok());
       await until("the entry succeeds", () => h.entries.get(entry.index)?.status === "succeeded");
     }));
@@ -71,7 +105,10 @@ describe("RepairRunner: each command attempt is announced in the history before 
       const first = await h.commands.held("repair", "10.0.0.1");
       await h.requestDelete(entry.index, false);
       first.finish(exitCode(1));
-      await until("the entry is dequeued", () => { h.runner.wake(); return h.entries.get(entry.index) === null; });
+      await until("the entry is dequeued", () => {
+        h.runner.wake();
+        return h.entries.get(entry.index) === null;
+      });
       assert.equal(h.commands.runs.filter((r) => r.argv[0] === "repair").length, 1, "no retry ran after the deletion");
       assert.ok(!(await reasons(h, entry.index)).some((r) => /attempt 2/.test(r)));
     }));
@@ -125,7 +162,17 @@ describe("RepairRunner: each command attempt is announced in the history before 
 
   it("gives the diagnostics command attempt 1 of step 1 and its own operation id, announced before it starts", () =>
     withHarness(
-      startRunnerHarness({ ...harnessRepair(), repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...harnessRepair().repairProcedures[0]!.repairOperations[0]!, diagnosticsCommand: ["diagnose"], diagnosticsTimeoutSeconds: 5 }] }] }),
+      startRunnerHarness({
+        ...harnessRepair(),
+        repairProcedures: [
+          {
+            machineTypes: ["m"],
+            repairOperations: [
+              { ...harnessRepair().repairProcedures[0]!.repairOperations[0]!, diagnosticsCommand: ["diagnose"], diagnosticsTimeoutSeconds: 5 },
+            ],
+          },
+        ],
+      }),
       async (h) => {
         const entry = await h.add("10.0.0.1");
         h.runner.start();

@@ -21,7 +21,11 @@ function committing(errors: Error[]) {
 }
 
 const worked: RepairEntry = entry(1, { status: "processing", stepStatus: "watching" });
-const failedAfter = (current: RepairEntry): EntryTransition => ({ after: { ...current, status: "failed" }, kind: "transition", reason: "every attempt failed" });
+const failedAfter = (current: RepairEntry): EntryTransition => ({
+  after: { ...current, status: "failed" },
+  kind: "transition",
+  reason: "every attempt failed",
+});
 
 describe("commitOutcome", () => {
   it("commits a job's outcome once another process releases the write lock", async () => {

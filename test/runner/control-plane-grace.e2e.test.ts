@@ -14,7 +14,11 @@ interface Cluster {
   changes: string[];
   nodes: Array<{ address: string; controlPlane: boolean }>;
 }
-const cps = (c: Cluster) => c.nodes.filter((n) => n.controlPlane).map((n) => n.address).sort();
+const cps = (c: Cluster) =>
+  c.nodes
+    .filter((n) => n.controlPlane)
+    .map((n) => n.address)
+    .sort();
 
 /**
  * The control-plane grace end to end: the test sabakan's status.timestamp through the real graphql-request client,
@@ -34,7 +38,11 @@ describe("control-plane replacement waits out its grace and planned reboots (tes
     kube = await startFakeKubeApi();
     for (const rack of [1, 2, 3]) for (const i of [1, 2]) sabakan.addMachine({ serial: `cs-${rack}-${i}`, rack, indexInRack: i, ipv4: [`10.${rack}.0.${i}`] });
     k = await startTestKintsugi(
-      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1024 * 1024 }, kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, constraints: { controlPlaneCount: 3, minimumWorkers: 1 } },
+      {
+        sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1024 * 1024 },
+        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
+        constraints: { controlPlaneCount: 3, minimumWorkers: 1 },
+      },
       { now: () => clock, startSchedule: false, startClusterSchedule: false },
     );
     await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: TEMPLATE });
@@ -63,7 +71,10 @@ describe("control-plane replacement waits out its grace and planned reboots (tes
     assert.equal(next.trigger, "SCHEDULE");
     assert.ok(!cps(next).includes(victim), "the control plane was replaced");
     assert.equal(cps(next).length, 3);
-    assert.ok(next.changes.some((c) => c.startsWith(`change control plane ${victim} `) && c.endsWith("machine is UNREACHABLE for 3 s (> 2 s)")), next.changes.join("\n"));
+    assert.ok(
+      next.changes.some((c) => c.startsWith(`change control plane ${victim} `) && c.endsWith("machine is UNREACHABLE for 3 s (> 2 s)")),
+      next.changes.join("\n"),
+    );
   });
 
   it("never replaces a control plane whose Node carries cke.cybozu.com/reboot, and does once the reboot is over", async () => {
@@ -79,6 +90,9 @@ describe("control-plane replacement waits out its grace and planned reboots (tes
     assert.equal(await run(), "GENERATED");
     const after = await current();
     assert.ok(!cps(after).includes(rebooting), "replaced once the annotation is gone");
-    assert.ok(after.changes.some((c) => c.startsWith(`change control plane ${rebooting} `) && c.endsWith("machine is UNREACHABLE for 3600 s (> 2 s)")), after.changes.join("\n"));
+    assert.ok(
+      after.changes.some((c) => c.startsWith(`change control plane ${rebooting} `) && c.endsWith("machine is UNREACHABLE for 3600 s (> 2 s)")),
+      after.changes.join("\n"),
+    );
   });
 });

@@ -32,7 +32,11 @@ describe("control planes yield the turn (the real server process, test Kubernete
     const dir = tempDir();
     const kube = await startFakeKubeApi();
     const machines = new SimulatedMachines(dir.path);
-    for (const [name, address] of [["cp1", A], ["cp2", B]] as const) kube.addNode({ name, internalIP: address, labels: { [CONTROL_PLANE_LABEL]: "" } });
+    for (const [name, address] of [
+      ["cp1", A],
+      ["cp2", B],
+    ] as const)
+      kube.addNode({ name, internalIP: address, labels: { [CONTROL_PLANE_LABEL]: "" } });
     writeFileSync(
       join(dir.path, "kintsugi.yaml"),
       `listen: "127.0.0.1:0"
@@ -61,32 +65,82 @@ repair:
       server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       const url = await server.url;
       const add = async (address: string) =>
-        (await gql<{ addRepairEntry: { index: string } }>(url, `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: address })).addRepairEntry.index;
+        (
+          await gql<{ addRepairEntry: { index: string } }>(
+            url,
+            `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`,
+            { a: address },
+          )
+        ).addRepairEntry.index;
       const entry = async (index: string) =>
-        (await gql<{ repairEntry: Entry }>(url, `query($i: ID!) { repairEntry(index: $i) { index status step stepStatus waitingFor { kind message entryIndex } history { reason } } }`, { i: index })).repairEntry;
+        (
+          await gql<{ repairEntry: Entry }>(
+            url,
+            `query($i: ID!) { repairEntry(index: $i) { index status step stepStatus waitingFor { kind message entryIndex } history { reason } } }`,
+            { i: index },
+          )
+        ).repairEntry;
       const cordoned = (name: string) => kube.node(name)?.["spec"]?.unschedulable === true;
 
       const a = await add(A);
-      await until("A is drained, cordoned and watching its first step", () => entry(a), (e) => e.stepStatus === "WATCHING" && e.step === 0 && cordoned("cp1"));
+      await until(
+        "A is drained, cordoned and watching its first step",
+        () => entry(a),
+        (e) => e.stepStatus === "WATCHING" && e.step === 0 && cordoned("cp1"),
+      );
 
       kube.setNodeCondition("cp2", "Ready", "False");
       const b = await add(B);
-      const yielded = await until("A yields to B, naming B's entry", () => entry(a), (e) => e.waitingFor?.entryIndex === Number(b));
+      const yielded = await until(
+        "A yields to B, naming B's entry",
+        () => entry(a),
+        (e) => e.waitingFor?.entryIndex === Number(b),
+      );
       assert.deepEqual(yielded.waitingFor, { kind: "CONTROL_PLANE", message: "control plane cp2 is not Ready", entryIndex: Number(b) });
-      await until("the yielded control plane is uncordoned", () => cordoned("cp1"), (c) => !c);
+      await until(
+        "the yielded control plane is uncordoned",
+        () => cordoned("cp1"),
+        (c) => !c,
+      );
 
-      await until("B is repaired: drained, first step run", () => entry(b), (e) => e.status === "PROCESSING" && e.stepStatus === "WATCHING");
+      await until(
+        "B is repaired: drained, first step run",
+        () => entry(b),
+        (e) => e.status === "PROCESSING" && e.stepStatus === "WATCHING",
+      );
       assert.equal(cordoned("cp1"), false, "only the control plane under repair is cordoned");
-      const movedOn = await until("A's watch is still judged while it waits", () => entry(a), (e) => e.step === 1, 10_000);
+      const movedOn = await until(
+        "A's watch is still judged while it waits",
+        () => entry(a),
+        (e) => e.step === 1,
+        10_000,
+      );
       assert.equal(movedOn.stepStatus, "WAITING", "A's next step waits for the turn");
       assert.equal(machines.runs("fix", A), 0, "A's next step has not run");
 
-      assert.equal((await until("B succeeds", () => entry(b), (e) => e.status === "SUCCEEDED" || e.status === "FAILED")).status, "SUCCEEDED");
+      assert.equal(
+        (
+          await until(
+            "B succeeds",
+            () => entry(b),
+            (e) => e.status === "SUCCEEDED" || e.status === "FAILED",
+          )
+        ).status,
+        "SUCCEEDED",
+      );
       assert.equal(machines.runs("fix", A), 0, "A waits while B is not Ready");
       kube.setNodeCondition("cp2", "Ready", "True");
-      const done = await until("A resumes and succeeds", () => entry(a), (e) => e.status === "SUCCEEDED" || e.status === "FAILED");
+      const done = await until(
+        "A resumes and succeeds",
+        () => entry(a),
+        (e) => e.status === "SUCCEEDED" || e.status === "FAILED",
+      );
       assert.equal(done.status, "SUCCEEDED");
-      assert.deepEqual([machines.runs("noop", A), machines.runs("fix", A), machines.runs("noop", B), machines.runs("fix", B)], [1, 1, 1, 1], "each step of each ran once");
+      assert.deepEqual(
+        [machines.runs("noop", A), machines.runs("fix", A), machines.runs("noop", B), machines.runs("fix", B)],
+        [1, 1, 1, 1],
+        "each step of each ran once",
+      );
       assert.equal(cordoned("cp1") || cordoned("cp2"), false);
       server.child.kill("SIGTERM");
       assert.equal(await server.exited, 0);

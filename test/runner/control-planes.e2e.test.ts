@@ -32,7 +32,8 @@ function recordGeneratedControlPlanes(w: RepairWorld, controlPlanes: string[]): 
   return withSideStore(w.k.databasePath, (side) => side.generations.recordGenerated(Date.now(), "operator", cluster, []));
 }
 
-const nodePatches = (w: RepairWorld) => w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes/")).map((r) => r.path.slice("/api/v1/nodes/".length));
+const nodePatches = (w: RepairWorld) =>
+  w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes/")).map((r) => r.path.slice("/api/v1/nodes/".length));
 
 describe("control planes end to end (test Kubernetes API)", () => {
   it("three control planes with max_concurrent_repairs 3 are drained and repaired one at a time; the others say why they wait", () =>

@@ -46,7 +46,12 @@ repair:
       for (const address of ADDRESSES) {
         await gql(url, `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: address });
       }
-      await until("repairs are in flight", () => machines.log().filter((l) => l.startsWith("slow-fix ")).length, (n) => n >= 2, 60_000);
+      await until(
+        "repairs are in flight",
+        () => machines.log().filter((l) => l.startsWith("slow-fix ")).length,
+        (n) => n >= 2,
+        60_000,
+      );
       server.child.kill("SIGKILL");
       assert.equal(await server.exited, null, "killed, not exited");
       const startedBeforeCrash = machines.log().filter((l) => l.startsWith("slow-fix ")).length;
@@ -54,13 +59,29 @@ repair:
 
       server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       url = await server.url;
-      const entries = async () => (await gql<{ searchRepairEntries: Entry[] }>(url, `{ searchRepairEntries { index address status history { kind } } }`)).searchRepairEntries;
-      await until("every entry is finished", entries, (es) => es.length === ADDRESSES.length && es.every((e) => e.status === "SUCCEEDED" || e.status === "FAILED"), 60_000);
+      const entries = async () =>
+        (await gql<{ searchRepairEntries: Entry[] }>(url, `{ searchRepairEntries { index address status history { kind } } }`)).searchRepairEntries;
+      await until(
+        "every entry is finished",
+        entries,
+        (es) => es.length === ADDRESSES.length && es.every((e) => e.status === "SUCCEEDED" || e.status === "FAILED"),
+        60_000,
+      );
 
       const final = await entries();
-      assert.deepEqual(final.map((e) => e.index), ["1", "2", "3", "4", "5", "6"], "no entry lost or duplicated");
-      assert.deepEqual(final.map((e) => e.address), ADDRESSES);
-      assert.deepEqual(final.map((e) => e.status), ADDRESSES.map(() => "SUCCEEDED"));
+      assert.deepEqual(
+        final.map((e) => e.index),
+        ["1", "2", "3", "4", "5", "6"],
+        "no entry lost or duplicated",
+      );
+      assert.deepEqual(
+        final.map((e) => e.address),
+        ADDRESSES,
+      );
+      assert.deepEqual(
+        final.map((e) => e.status),
+        ADDRESSES.map(() => "SUCCEEDED"),
+      );
       for (const e of final) assert.equal(e.history.filter((h) => h.kind === "CREATED").length, 1);
       for (const address of ADDRESSES) assert.equal(machines.runs("slow-fix", address), 1, `the repair command of ${address} ran once`);
       server.child.kill("SIGTERM");

@@ -90,7 +90,10 @@ sabakan:
       assert.equal(about(/repair pass failed/), 1, JSON.stringify(failures.map((l) => l.msg)));
       assert.equal(about(/auto-repair poll failed/), 1);
       assert.equal(about(/node watch failed/), 1, "the node watch, retried many times, says so once");
-      assert.ok(failures.length <= 4, `at most a line per failing loop (repair pass, poll, node watch) and the start's own warnings: ${JSON.stringify(failures.map((l) => l.msg))}`);
+      assert.ok(
+        failures.length <= 4,
+        `at most a line per failing loop (repair pass, poll, node watch) and the start's own warnings: ${JSON.stringify(failures.map((l) => l.msg))}`,
+      );
       server.child.kill("SIGTERM");
       assert.equal(await server.exited, 0);
     } finally {

@@ -7,8 +7,18 @@ const at = (e: WorldEntry, pattern: RegExp) => e.history.findIndex((h) => patter
 
 describe("diagnostics before the first destructive step (real child processes, test Kubernetes API)", () => {
   const cases = [
-    { name: "its output is in the history before the first drain, and it runs once over two steps", action: "diag", reason: /^step 1: diagnostics command succeeded$/, detail: /stdout:\nSEL of 10\.0\.0\.8: PSU 2 failed\n\nstderr:\nipmitool warning/ },
-    { name: "its failure is recorded and the repair goes on", action: "diag-fail", reason: /^step 1: diagnostics command failed \(exit code 4\); the repair goes on$/, detail: /stderr:\nBMC of 10\.0\.0\.8 refuses the SEL/ },
+    {
+      name: "its output is in the history before the first drain, and it runs once over two steps",
+      action: "diag",
+      reason: /^step 1: diagnostics command succeeded$/,
+      detail: /stdout:\nSEL of 10\.0\.0\.8: PSU 2 failed\n\nstderr:\nipmitool warning/,
+    },
+    {
+      name: "its failure is recorded and the repair goes on",
+      action: "diag-fail",
+      reason: /^step 1: diagnostics command failed \(exit code 4\); the repair goes on$/,
+      detail: /stderr:\nBMC of 10\.0\.0\.8 refuses the SEL/,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -16,7 +26,12 @@ describe("diagnostics before the first destructive step (real child processes, t
         repairProcedures: [
           {
             machineTypes: ["m"],
-            repairOperations: [operationOf(m, [stepOf(m, "noop", { needDrain: true, watchSeconds: 0 }), stepOf(m, "fix", { needDrain: true })], { diagnosticsCommand: m.command(c.action), diagnosticsTimeoutSeconds: 10 })],
+            repairOperations: [
+              operationOf(m, [stepOf(m, "noop", { needDrain: true, watchSeconds: 0 }), stepOf(m, "fix", { needDrain: true })], {
+                diagnosticsCommand: m.command(c.action),
+                diagnosticsTimeoutSeconds: 10,
+              }),
+            ],
           },
         ],
       }));
@@ -31,7 +46,10 @@ describe("diagnostics before the first destructive step (real child processes, t
         const announced = at(done, /^step 1: starting the diagnostics command, attempt 1 \(operation id \d+-1-1-[0-9a-f]{8}\)$/);
         const output = at(done, c.reason);
         const firstDrain = at(done, /^step 1: draining node node8$/);
-        assert.ok(started >= 0 && started < announced && announced < output && output < firstDrain, `in order: ${done.history.map((h) => h.reason).join(" | ")}`);
+        assert.ok(
+          started >= 0 && started < announced && announced < output && output < firstDrain,
+          `in order: ${done.history.map((h) => h.reason).join(" | ")}`,
+        );
         assert.equal(done.history[started]?.status, "PROCESSING");
         assert.equal(done.history[started]?.stepStatus, "WAITING");
         assert.match(done.history[output]?.detail ?? "", c.detail);

@@ -21,7 +21,8 @@ async function withDrainWorld(extra: Partial<RepairConfig>, scenario: (w: Repair
   }
 }
 
-const schedulable = (w: RepairWorld) => w.kube.node("node1")?.["spec"]?.unschedulable !== true && w.kube.node("node1")?.["metadata"]?.annotations?.[ANNOTATION] === undefined;
+const schedulable = (w: RepairWorld) =>
+  w.kube.node("node1")?.["spec"]?.unschedulable !== true && w.kube.node("node1")?.["metadata"]?.annotations?.[ANNOTATION] === undefined;
 
 describe("drains end to end (test Kubernetes API)", () => {
   it("backs off when a PodDisruptionBudget refuses a pod of a protected namespace, then retries after reset-backoff", () =>
@@ -32,12 +33,21 @@ describe("drains end to end (test Kubernetes API)", () => {
       const waiting = await w.waitFor(index, backedOff);
       assert.equal(waiting.status, "PROCESSING");
       assert.ok(waiting.drainBackoffExpire !== null);
-      assert.match(waiting.history.at(-1)?.reason ?? "", /drain failed: dry-run eviction of db\/mysql-0 was refused: Cannot evict pod .*disruption budget.*backing off \(count 1\)/);
+      assert.match(
+        waiting.history.at(-1)?.reason ?? "",
+        /drain failed: dry-run eviction of db\/mysql-0 was refused: Cannot evict pod .*disruption budget.*backing off \(count 1\)/,
+      );
       assert.ok(schedulable(w), "a refused dry run changes nothing on the node");
       assert.equal(w.machines.runs("fix", "10.0.1.1"), 0);
       // Events are recorded beside the transitions, not inside them: wait for them.
       await w.waitFor(index, () => w.kube.events().length >= 2);
-      assert.deepEqual(w.kube.events().map((e) => e["reason"]).sort(), ["RepairDrainBackoff", "RepairDrainStarted"]);
+      assert.deepEqual(
+        w.kube
+          .events()
+          .map((e) => e["reason"])
+          .sort(),
+        ["RepairDrainBackoff", "RepairDrainStarted"],
+      );
 
       w.kube.allowEviction("db", "mysql-0");
       await w.mutate(`mutation { resetRepairBackoff { index } }`);
@@ -55,7 +65,14 @@ describe("drains end to end (test Kubernetes API)", () => {
       w.kube.refuseEviction("batch", "worker");
       const done = await w.waitFor(await w.add("10.0.1.1"), finished);
       assert.equal(done.status, "SUCCEEDED");
-      assert.deepEqual(w.kube.evictions.map((e) => [e.name, e.dryRun, e.outcome]), [["worker", true, "refused"], ["worker", false, "refused"]], "a refused dry run outside protected namespaces does not stop the drain");
+      assert.deepEqual(
+        w.kube.evictions.map((e) => [e.name, e.dryRun, e.outcome]),
+        [
+          ["worker", true, "refused"],
+          ["worker", false, "refused"],
+        ],
+        "a refused dry run outside protected namespaces does not stop the drain",
+      );
       assert.ok(w.kube.requests.some((r) => r.method === "DELETE" && r.path === "/api/v1/namespaces/batch/pods/worker"));
       assert.deepEqual(w.kube.pods(), []);
     }));
@@ -68,8 +85,19 @@ describe("drains end to end (test Kubernetes API)", () => {
       const index = await w.add("10.0.1.1");
       const waiting = await w.waitFor(index, backedOff);
       assert.match(waiting.history.at(-1)?.reason ?? "", /drain failed: eviction of db\/mysql-0 was refused 2 time\(s\): would violate the disruption budget/);
-      assert.deepEqual(w.kube.evictions.map((e) => [e.dryRun, e.outcome]), [[true, "evicted"], [false, "refused"], [false, "refused"]], "evict_retries 1 = 2 attempts");
-      assert.ok(w.kube.requests.some((r) => r.method === "PATCH" && r.path === "/api/v1/nodes/node1"), "it was cordoned");
+      assert.deepEqual(
+        w.kube.evictions.map((e) => [e.dryRun, e.outcome]),
+        [
+          [true, "evicted"],
+          [false, "refused"],
+          [false, "refused"],
+        ],
+        "evict_retries 1 = 2 attempts",
+      );
+      assert.ok(
+        w.kube.requests.some((r) => r.method === "PATCH" && r.path === "/api/v1/nodes/node1"),
+        "it was cordoned",
+      );
       await w.waitFor(index, () => schedulable(w));
       assert.equal(w.kube.pods().length, 1, "a protected pod is never deleted");
     }));
@@ -85,10 +113,28 @@ describe("drains end to end (test Kubernetes API)", () => {
       const index = await w.add("10.0.1.1");
       const waiting = await w.waitFor(index, backedOff);
       assert.match(waiting.history.at(-1)?.reason ?? "", /drain failed: protected job-managed pod exists: batch\/backup-x1; backing off \(count 1\)/);
-      assert.deepEqual(w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes")), [], "the node is not cordoned");
-      assert.deepEqual(w.kube.evictions.filter((e) => !e.dryRun), [], "nothing is evicted");
-      assert.deepEqual(w.kube.requests.filter((r) => r.method === "DELETE"), [], "nothing is deleted");
-      assert.deepEqual(w.kube.pods().map((p) => `${p.namespace}/${p.name}`).sort(), ["app/web", "batch/backup-x1", "batch/report-x1", "batch/worker"]);
+      assert.deepEqual(
+        w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes")),
+        [],
+        "the node is not cordoned",
+      );
+      assert.deepEqual(
+        w.kube.evictions.filter((e) => !e.dryRun),
+        [],
+        "nothing is evicted",
+      );
+      assert.deepEqual(
+        w.kube.requests.filter((r) => r.method === "DELETE"),
+        [],
+        "nothing is deleted",
+      );
+      assert.deepEqual(
+        w.kube
+          .pods()
+          .map((p) => `${p.namespace}/${p.name}`)
+          .sort(),
+        ["app/web", "batch/backup-x1", "batch/report-x1", "batch/worker"],
+      );
       assert.ok(schedulable(w));
       assert.equal(w.machines.runs("fix", "10.0.1.1"), 0);
     }));
@@ -100,9 +146,20 @@ describe("drains end to end (test Kubernetes API)", () => {
       w.kube.failNextRequests(/\/pods\/api\/eviction$/, 500, 1, { message: "etcd is unhappy" });
       const index = await w.add("10.0.1.1");
       const waiting = await w.waitFor(index, backedOff);
-      assert.match(waiting.history.at(-1)?.reason ?? "", /drain failed: dry-run eviction of app\/api failed: evict \(dry run\): pod\/app\/api: HTTP 500.*etcd is unhappy/);
-      assert.deepEqual(w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes")), [], "the node is not cordoned");
-      assert.deepEqual(w.kube.evictions.map((e) => [e.name, e.dryRun]), [["web", true]], "app/web was only dry-run evicted");
+      assert.match(
+        waiting.history.at(-1)?.reason ?? "",
+        /drain failed: dry-run eviction of app\/api failed: evict \(dry run\): pod\/app\/api: HTTP 500.*etcd is unhappy/,
+      );
+      assert.deepEqual(
+        w.kube.requests.filter((r) => r.method === "PATCH" && r.path.startsWith("/api/v1/nodes")),
+        [],
+        "the node is not cordoned",
+      );
+      assert.deepEqual(
+        w.kube.evictions.map((e) => [e.name, e.dryRun]),
+        [["web", true]],
+        "app/web was only dry-run evicted",
+      );
       assert.equal(w.kube.pods().length, 2);
     }));
 
@@ -112,7 +169,11 @@ describe("drains end to end (test Kubernetes API)", () => {
       w.kube.addPod({ namespace: "batch", name: "done-x1", nodeName: "node1", controllerKind: "Job", phase: "Succeeded" });
       const done = await w.waitFor(await w.add("10.0.1.1"), finished);
       assert.equal(done.status, "SUCCEEDED");
-      assert.deepEqual(w.kube.pods().map((p) => p.name), ["done-x1"], "finished Job pods stay");
+      assert.deepEqual(
+        w.kube.pods().map((p) => p.name),
+        ["done-x1"],
+        "finished Job pods stay",
+      );
       assert.equal(w.kube.evictions.length, 0, "Job pods are deleted, not evicted");
     }));
 

@@ -19,7 +19,12 @@ describe("gatherObservations", () => {
     let endCommand!: () => void;
     const commandDone = new Promise<void>((resolve) => (endCommand = resolve));
     // Entry 1's repair command is running as the pass starts: its health is not checked this pass.
-    jobs.start(1, "repair-command", () => commandDone, () => undefined);
+    jobs.start(
+      1,
+      "repair-command",
+      () => commandDone,
+      () => undefined,
+    );
     const checked: string[] = [];
     const commands = {
       async run(argv: readonly string[]): Promise<CommandOutcome> {

@@ -59,8 +59,17 @@ async function lateRecovery(proof: string, check: (e: Entry) => void): Promise<v
     writeFileSync(join(dir.path, "kintsugi.yaml"), configYaml(machines, kube.kubeconfigPath, proof));
     server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
     const url = await server.url;
-    const { addRepairEntry } = await gql<{ addRepairEntry: { index: string } }>(url, `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`, { a: ADDRESS });
-    const entry = async () => (await gql<{ repairEntry: Entry }>(url, `query($i: ID!) { repairEntry(index: $i) { status step stepStatus drainBackoffCount history { reason } } }`, { i: addRepairEntry.index })).repairEntry;
+    const { addRepairEntry } = await gql<{ addRepairEntry: { index: string } }>(
+      url,
+      `mutation($a: IPAddress!) { addRepairEntry(operation: "op", machineType: "m", address: $a) { index } }`,
+      { a: ADDRESS },
+    );
+    const entry = async () =>
+      (
+        await gql<{ repairEntry: Entry }>(url, `query($i: ID!) { repairEntry(index: $i) { status step stepStatus drainBackoffCount history { reason } } }`, {
+          i: addRepairEntry.index,
+        })
+      ).repairEntry;
 
     const backedOff = await until("step 2's drain backs off", entry, (e) => e.step === 1 && e.drainBackoffCount === 1, 30_000);
     assert.equal(backedOff.status, "PROCESSING");
@@ -87,7 +96,13 @@ describe("CKE's health rule at every step (the real server process)", () => {
   it("the same with success_requires: step 1's evidence counts, the dwell proves the late recovery", () =>
     lateRecovery("          success_requires: [node_ready]\n          success_dwell_seconds: 1\n", (e) => {
       const reasons = e.history.map((h) => h.reason);
-      assert.ok(reasons.some((r) => /^step 2: proof of repair: dwell started/.test(r)), reasons.join("\n"));
-      assert.ok(reasons.some((r) => /^step 2: proof of repair: repair proven$/.test(r)), reasons.join("\n"));
+      assert.ok(
+        reasons.some((r) => /^step 2: proof of repair: dwell started/.test(r)),
+        reasons.join("\n"),
+      );
+      assert.ok(
+        reasons.some((r) => /^step 2: proof of repair: repair proven$/.test(r)),
+        reasons.join("\n"),
+      );
     }));
 });

@@ -58,13 +58,21 @@ health_checks:
       );
       server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       const url = await server.url;
-      const entries = async () => (await gql<{ searchRepairEntries: Array<{ address: string }> }>(url, "{ searchRepairEntries { address } }")).searchRepairEntries;
+      const entries = async () =>
+        (await gql<{ searchRepairEntries: Array<{ address: string }> }>(url, "{ searchRepairEntries { address } }")).searchRepairEntries;
       const status = async () => (await gql<{ healthChecks: Status[] }>(url, "{ healthChecks { targets { node state } } }")).healthChecks[0];
       // worker2, not rebooting, is remediated at once: the check works; worker1 waits in the same evaluations.
       await until("worker2 is enqueued", entries, (es) => es.some((e) => e.address === "10.1.0.2"), 30_000);
       const waiting = await status();
-      assert.deepEqual(waiting?.targets, [{ node: "worker1", state: "PENDING" }, { node: "worker2", state: "UNHEALTHY" }]);
-      assert.deepEqual((await entries()).map((e) => e.address), ["10.1.0.2"], "the rebooting node is not remediated");
+      assert.deepEqual(waiting?.targets, [
+        { node: "worker1", state: "PENDING" },
+        { node: "worker2", state: "UNHEALTHY" },
+      ]);
+      assert.deepEqual(
+        (await entries()).map((e) => e.address),
+        ["10.1.0.2"],
+        "the rebooting node is not remediated",
+      );
       assert.equal(machines.runs("fix", "10.1.0.1"), 0);
 
       // 60 s of NotReady is past a 30 s wait: the same node is now judged as any other, and remediated.

@@ -26,15 +26,32 @@ const address = (n: number) => `10.1.0.${n}`;
  */
 const SCRIPT: ReadonlyArray<ReadonlyArray<readonly [worker: number, ready: "False" | "pending" | "True"]>> = [
   [[1, "False"]],
-  [[2, "False"], [3, "False"]],
+  [
+    [2, "False"],
+    [3, "False"],
+  ],
   [[4, "pending"]],
-  [[1, "True"], [2, "True"]],
+  [
+    [1, "True"],
+    [2, "True"],
+  ],
   [[5, "False"]],
-  [[3, "True"], [4, "True"], [5, "True"]],
+  [
+    [3, "True"],
+    [4, "True"],
+    [5, "True"],
+  ],
   [[6, "False"]],
 ];
 
-const op = { operation: "node-not-ready", repairSteps: [], healthCheckCommand: ["true"], commandTimeoutSeconds: 30, successCommand: null, successCommandTimeout: 30 };
+const op = {
+  operation: "node-not-ready",
+  repairSteps: [],
+  healthCheckCommand: ["true"],
+  commandTimeoutSeconds: 30,
+  successCommand: null,
+  successCommandTimeout: 30,
+};
 const REPAIR: RepairConfig = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [op] }] };
 const check = (maxUnhealthy: HealthCheckConfig["maxUnhealthy"]): HealthCheckConfig => ({
   name: "workers",
@@ -61,17 +78,34 @@ interface Evaluated {
  * One live run of the script: the real health-check runner against the fake Kubernetes API server over HTTPS, with a
  * real SQLite store; an entry leaves the queue when its node is Ready again (as a finished repair would).
  */
-async function liveRun(kube: FakeKubeApi, clock: { now: number }, dir: string, name: string, configured: HealthCheckConfig): Promise<{ store: KintsugiStore; evaluated: Evaluated[] }> {
+async function liveRun(
+  kube: FakeKubeApi,
+  clock: { now: number },
+  dir: string,
+  name: string,
+  configured: HealthCheckConfig,
+): Promise<{ store: KintsugiStore; evaluated: Evaluated[] }> {
   for (let n = 1; n <= WORKERS; n++) kube.setNodeCondition(`worker${n}`, "Ready", "True", new Date(START - 60 * MINUTE));
   const store = openSqliteStore({ path: join(dir, `${name}.db`), initialConstraints: { maximumRepairQueueEntries: 10 } });
-  const runner = new HealthCheckRunner({ checks: [configured], repair: REPAIR, nodes: KubeNodeOperator.fromKubeconfig(kube.kubeconfigPath, 10), machines: null, store, now: () => clock.now, log, intervalMs: 3_600_000, changed: () => undefined });
+  const runner = new HealthCheckRunner({
+    checks: [configured],
+    repair: REPAIR,
+    nodes: KubeNodeOperator.fromKubeconfig(kube.kubeconfigPath, 10),
+    machines: null,
+    store,
+    now: () => clock.now,
+    log,
+    intervalMs: 3_600_000,
+    changed: () => undefined,
+  });
   const evaluated: Evaluated[] = [];
   for (const [i, changes] of SCRIPT.entries()) {
     clock.now = START + i * MINUTE;
     for (const [n, ready] of changes) {
       const since = ready === "pending" ? clock.now : clock.now - 10 * MINUTE;
       kube.setNodeCondition(`worker${n}`, "Ready", ready === "pending" ? "False" : ready, new Date(since));
-      if (ready === "True") for (const e of store.entries.list()) if (e.address === address(n)) await store.entries.dequeue(e.index, () => "recovered", clock.now, "test");
+      if (ready === "True")
+        for (const e of store.entries.list()) if (e.address === address(n)) await store.entries.dequeue(e.index, () => "recovered", clock.now, "test");
     }
     const before = new Set(store.entries.list().map((e) => e.address));
     await runner.evaluateNow();
@@ -80,9 +114,25 @@ async function liveRun(kube: FakeKubeApi, clock: { now: number }, dir: string, n
     const evaluation = status?.evaluation;
     const unhealthy = evaluation?.targets.filter((t) => t.state === "unhealthy") ?? [];
     if (!evaluation || unhealthy.length === 0) continue;
-    const enqueued = store.entries.list().map((e) => e.address).filter((a) => !before.has(a));
+    const enqueued = store.entries
+      .list()
+      .map((e) => e.address)
+      .filter((a) => !before.has(a));
     const held = new Map(status.held.map((h) => [h.node, h.reason]));
-    const fates = new Map<string, TargetFate>(unhealthy.map((t) => [t.node, enqueued.includes(t.address ?? "") ? "enqueued" : !evaluation.gate.open ? "short_circuited" : before.has(t.address ?? "") ? "recently_repaired" : held.get(t.node)?.startsWith("too many") ? "queue_limit" : "held"]));
+    const fates = new Map<string, TargetFate>(
+      unhealthy.map((t) => [
+        t.node,
+        enqueued.includes(t.address ?? "")
+          ? "enqueued"
+          : !evaluation.gate.open
+            ? "short_circuited"
+            : before.has(t.address ?? "")
+              ? "recently_repaired"
+              : held.get(t.node)?.startsWith("too many")
+                ? "queue_limit"
+                : "held",
+      ]),
+    );
     evaluated.push({ time: clock.now, enqueued, shortCircuited: !evaluation.gate.open, fates });
   }
   await runner.stop();
@@ -114,12 +164,25 @@ describe("what-if replay of a health check against a second live run (fake Kuber
   });
 
   const replay = (maxUnhealthy: HealthCheckConfig["maxUnhealthy"] | null) =>
-    replayAutoRepair({ polls: [], remediations: records }, { constraints: {}, repairSeconds: 86_400, ...(maxUnhealthy && { healthChecks: new Map([["workers", { maxUnhealthy }]]) }) }, { checks: new Map([["workers", RECORDED]]), repair: REPAIR });
+    replayAutoRepair(
+      { polls: [], remediations: records },
+      { constraints: {}, repairSeconds: 86_400, ...(maxUnhealthy && { healthChecks: new Map([["workers", { maxUnhealthy }]]) }) },
+      { checks: new Map([["workers", RECORDED]]), repair: REPAIR },
+    );
 
   it("records every evaluation that found an unhealthy target, in its own write, with the pending ones counted", () => {
-    assert.deepEqual(records.map((r) => r.time), recorded.evaluated.map((e) => e.time));
-    assert.deepEqual(records.map((r) => r.enqueued), recorded.evaluated.map((e) => e.enqueued));
-    assert.ok(records.some((r) => r.pending > 0), "the script has a pending target counted against maxUnhealthy");
+    assert.deepEqual(
+      records.map((r) => r.time),
+      recorded.evaluated.map((e) => e.time),
+    );
+    assert.deepEqual(
+      records.map((r) => r.enqueued),
+      recorded.evaluated.map((e) => e.enqueued),
+    );
+    assert.ok(
+      records.some((r) => r.pending > 0),
+      "the script has a pending target counted against maxUnhealthy",
+    );
   });
 
   it("replayed with the recorded maxUnhealthy, finds no difference", () => {
@@ -135,14 +198,25 @@ describe("what-if replay of a health check against a second live run (fake Kuber
     const expected = recorded.evaluated.flatMap((was, i) => {
       const would = other.evaluated[i] as Evaluated;
       assert.equal(would.time, was.time);
-      const differences = [...would.fates].filter(([node, fate]) => was.fates.get(node) !== fate).map(([node, fate]) => `${node}:${was.fates.get(node)}->${fate}`).sort();
+      const differences = [...would.fates]
+        .filter(([node, fate]) => was.fates.get(node) !== fate)
+        .map(([node, fate]) => `${node}:${was.fates.get(node)}->${fate}`)
+        .sort();
       const short = [was.shortCircuited, would.shortCircuited];
       return differences.length > 0 || short[0] !== short[1] ? [{ time: was.time, simulated: would.enqueued, short, differences }] : [];
     });
-    const replayed = report.polls.map((p) => ({ time: p.time, simulated: p.simulated.enqueued, short: [p.live.shortCircuited, p.simulated.shortCircuited], differences: p.targets.map((d) => `${d.node}:${d.live}->${d.simulated}`).sort() }));
+    const replayed = report.polls.map((p) => ({
+      time: p.time,
+      simulated: p.simulated.enqueued,
+      short: [p.live.shortCircuited, p.simulated.shortCircuited],
+      differences: p.targets.map((d) => `${d.node}:${d.live}->${d.simulated}`).sort(),
+    }));
     assert.ok(expected.length >= 2, `the script makes a difference in several evaluations (${expected.length})`);
     assert.deepEqual(replayed, expected);
     assert.ok(report.polls.every((p) => p.source.kind === "health-check" && p.source.check === "workers"));
-    assert.equal(report.enqueuedSimulated, other.evaluated.reduce((n, e) => n + e.enqueued.length, 0));
+    assert.equal(
+      report.enqueuedSimulated,
+      other.evaluated.reduce((n, e) => n + e.enqueued.length, 0),
+    );
   });
 });

@@ -28,7 +28,10 @@ describe("addresses from sabakan and Kubernetes are read as the API reads them (
       {
         sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 },
         kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
-        repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "unhealthy" }] }] },
+        repair: {
+          ...EMPTY_REPAIR_CONFIG,
+          repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ ...operationOf(machines, [stepOf(machines, "fix")]), operation: "unhealthy" }] }],
+        },
         runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
         constraints: { maximumRepairQueueEntries: 10 },
       },
@@ -43,22 +46,28 @@ describe("addresses from sabakan and Kubernetes are read as the API reads them (
         { serial: "x3", address: null, state: "UNHEALTHY", reason: 'invalid IP address: "10.1.0.9\\x1b[2J\\x0d\\x0a" in spec.ipv4[0]' },
         { serial: "x4", address: null, state: "UNHEALTHY", reason: 'invalid IP address: "" in spec.ipv4[0]' },
       ]);
-      const entries = async () => (await k.gql(`{ searchRepairEntries { address nodename status } }`)).data?.["searchRepairEntries"] as Array<Record<string, string>>;
+      const entries = async () =>
+        (await k.gql(`{ searchRepairEntries { address nodename status } }`)).data?.["searchRepairEntries"] as Array<Record<string, string>>;
       const done = await until("the repair succeeded", entries, (e) => e[0]?.["status"] === "SUCCEEDED");
       assert.deepEqual(done, [{ address: "10.1.0.3", nodename: "n3", status: "SUCCEEDED" }]);
       const args = machines.log().map((line) => line.split(" ").at(-1));
       assert.ok(args.length > 0 && args.every((a) => a === "10.1.0.3"), JSON.stringify(machines.log()));
 
       // An operator's entry for the mapped spelling is the same machine as sabakan's plain one.
-      const added = (await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "m", address: "::ffff:10.1.0.4") { address } }`)).data?.["addRepairEntry"];
+      const added = (await k.gql(`mutation { addRepairEntry(operation: "unhealthy", machineType: "m", address: "::ffff:10.1.0.4") { address } }`)).data?.[
+        "addRepairEntry"
+      ];
       assert.deepEqual(added, { address: "10.1.0.4" });
       sabakan.addMachine({ serial: "a4", rack: 1, ipv4: ["10.1.0.4"], bmcType: "m", state: "UNHEALTHY" });
       const again = (await k.gql(`mutation { runAutoRepair { ${OUTCOME} } }`)).data?.["runAutoRepair"];
       assert.deepEqual(again.enqueued, []);
-      assert.deepEqual(again.skipped.filter((s: { serial: string }) => s.serial.startsWith("a")), [
-        { serial: "a3", address: "10.1.0.3", state: "UNHEALTHY", reason: "recently repaired" },
-        { serial: "a4", address: "10.1.0.4", state: "UNHEALTHY", reason: "recently repaired" },
-      ]);
+      assert.deepEqual(
+        again.skipped.filter((s: { serial: string }) => s.serial.startsWith("a")),
+        [
+          { serial: "a3", address: "10.1.0.3", state: "UNHEALTHY", reason: "recently repaired" },
+          { serial: "a4", address: "10.1.0.4", state: "UNHEALTHY", reason: "recently repaired" },
+        ],
+      );
 
       const metrics = await (await fetch(`${k.url}/metrics`)).text();
       assert.doesNotMatch(metrics, CONTROL);

@@ -24,7 +24,11 @@ describe("a Kubernetes API that accepts requests and never answers (test Kuberne
       const held = () => w.kube.requests.filter((r) => r.method === "GET" && r.path === "/api/v1/nodes").length;
       const before = held();
       await until("two more passes have met the silent API", held, (n) => n >= before + 2);
-      await until("a pass logged why it failed", () => logs.filter((l) => /repair pass failed/.test(l) && /list nodes: nodes: timed out after 1 s/.test(l)).length, (n) => n >= 1);
+      await until(
+        "a pass logged why it failed",
+        () => logs.filter((l) => /repair pass failed/.test(l) && /list nodes: nodes: timed out after 1 s/.test(l)).length,
+        (n) => n >= 1,
+      );
 
       const entry = await w.entry(index);
       assert.deepEqual([entry.status, entry.stepStatus], ["QUEUED", "WAITING"], "the repair does not progress without the API");
@@ -40,17 +44,29 @@ describe("a Kubernetes API that accepts requests and never answers (test Kuberne
           kubernetes: { kubeconfig: w.kube.kubeconfigPath, timeoutSeconds: 30 },
           repair: EMPTY_REPAIR_CONFIG,
           runner: { intervalSeconds: 0.1, healthCheckConcurrency: 1 },
-          healthChecks: [{
-            name: "all", selector: { matchLabels: { "kubernetes.io/hostname": "node1" } }, unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 60 }],
-            maxUnhealthy: { kind: "percent", value: 100 }, unhealthyRange: null, operation: "op", machineType: { from: "label", label: "m" }, paused: false,
-          }],
+          healthChecks: [
+            {
+              name: "all",
+              selector: { matchLabels: { "kubernetes.io/hostname": "node1" } },
+              unhealthyConditions: [{ type: "Ready", status: "Unknown", timeoutSeconds: 60 }],
+              maxUnhealthy: { kind: "percent", value: 100 },
+              unhealthyRange: null,
+              operation: "op",
+              machineType: { from: "label", label: "m" },
+              paused: false,
+            },
+          ],
         },
         { startRunner: true },
       );
       const watches = () => w.kube.requests.filter((r) => r.query["watch"] === "true").length;
       const watchesBefore = watches();
       const listsBefore = held();
-      await until("the other kintsugi's watch and list are held", () => [watches(), held()], ([ws, ls]) => ws! > watchesBefore && ls! > listsBefore);
+      await until(
+        "the other kintsugi's watch and list are held",
+        () => [watches(), held()],
+        ([ws, ls]) => ws! > watchesBefore && ls! > listsBefore,
+      );
       const stopping = Date.now();
       await other.dispose();
       const seconds = (Date.now() - stopping) / 1000;

@@ -11,27 +11,66 @@ import { SEC, T, entry } from "../domain/repair-decision-support.js";
 const change = (after: RepairEntry, previous: RepairEntry | null, time: number): RepairChange => ({
   entry: after,
   previous,
-  record: { sequence: 1, entryIndex: after.index, time, kind: "transition", reason: "", detail: null, status: after.status, step: after.step, stepStatus: after.stepStatus, deleted: after.deleted, actor: "kintsugi" },
+  record: {
+    sequence: 1,
+    entryIndex: after.index,
+    time,
+    kind: "transition",
+    reason: "",
+    detail: null,
+    status: after.status,
+    step: after.step,
+    stepStatus: after.stepStatus,
+    deleted: after.deleted,
+    actor: "kintsugi",
+  },
 });
 const commit = (...entries: RepairChange[]): StoreCommit => ({ entries, outcome: null, generation: null, settings: [] });
 const outcomesOf = (ledger: PacingLedger) => ledger.input(["machine_type"], [], () => null).finished.map((o) => `${o.entryIndex}:${o.status}`);
 const machine = (ipv4: string[], rack: number): SabakanMachine => ({
-  serial: `s-${ipv4[0]}`, rack, indexInRack: 1, role: "cs", ipv4, bmcType: "IPMI-2.0", state: "UNHEALTHY", durationSeconds: 0, stateSince: T, registerDate: T, retireDate: T, labels: {},
+  serial: `s-${ipv4[0]}`,
+  rack,
+  indexInRack: 1,
+  role: "cs",
+  ipv4,
+  bmcType: "IPMI-2.0",
+  state: "UNHEALTHY",
+  durationSeconds: 0,
+  stateSince: T,
+  registerDate: T,
+  retireDate: T,
+  labels: {},
 });
 
 describe("PacingLedger", () => {
   it("seeds the finished entries of the queue in the order they finished, and skips the unfinished", () => {
     const ledger = new PacingLedger();
-    ledger.seed([entry(1, { status: "failed", lastTransitionTime: T }), entry(2, { status: "succeeded", lastTransitionTime: T - 10 * SEC }), entry(3, { status: "processing" })]);
+    ledger.seed([
+      entry(1, { status: "failed", lastTransitionTime: T }),
+      entry(2, { status: "succeeded", lastTransitionTime: T - 10 * SEC }),
+      entry(3, { status: "processing" }),
+    ]);
     assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed"]);
   });
 
   it("seeds the kept finished-repair records too, each entry once, by finish time, and no outcome for one deleted before finishing", () => {
     const ledger = new PacingLedger();
     const record = (entryIndex: number, status: "succeeded" | "failed" | "deleted", finishedAt: number) => ({
-      sequence: entryIndex * 10, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "m", operation: "op", source: "sabakan", createdAt: T - 60 * SEC, finishedAt, status, proof: null,
+      sequence: entryIndex * 10,
+      entryIndex,
+      address: `10.0.0.${entryIndex}`,
+      machineType: "m",
+      operation: "op",
+      source: "sabakan",
+      createdAt: T - 60 * SEC,
+      finishedAt,
+      status,
+      proof: null,
     });
-    ledger.seed([entry(1, { status: "failed", lastTransitionTime: T })], [record(1, "failed", T), record(2, "succeeded", T - 5 * SEC), record(3, "deleted", T - 4 * SEC), record(4, "failed", T + SEC)]);
+    ledger.seed(
+      [entry(1, { status: "failed", lastTransitionTime: T })],
+      [record(1, "failed", T), record(2, "succeeded", T - 5 * SEC), record(3, "deleted", T - 4 * SEC), record(4, "failed", T + SEC)],
+    );
     assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed", "4:failed"]);
     ledger.seed([], [record(5, "succeeded", T - 100 * SEC), record(4, "failed", T + SEC)]);
     assert.deepEqual(outcomesOf(ledger), ["2:succeeded", "1:failed", "4:failed", "5:succeeded"], "a later seed adds only what is new");
@@ -46,7 +85,10 @@ describe("PacingLedger", () => {
     // A later write to a finished entry (a deletion request) is not a second outcome.
     ledger.record(commit(change({ ...done, deleted: true }, done, T + 2 * SEC)));
     const finished = ledger.input(["machine_type"], [], () => null).finished;
-    assert.deepEqual(finished.map((o) => [o.entryIndex, o.status, o.time]), [[4, "succeeded", T + SEC]]);
+    assert.deepEqual(
+      finished.map((o) => [o.entryIndex, o.status, o.time]),
+      [[4, "succeeded", T + SEC]],
+    );
   });
 
   it("keeps whether each success's required proof of repair was given: proven, unproven, or none required", () => {
@@ -59,17 +101,39 @@ describe("PacingLedger", () => {
       entry(4, { status: "succeeded", lastTransitionTime: T + 3 }),
     ]);
     const proofs = ledger.input(["machine_type"], [], () => null).finished.map((o) => [o.entryIndex, o.proof ?? "none"]);
-    assert.deepEqual(proofs, [[1, "proven"], [2, "unproven"], [3, "proven"], [4, "none"]], "the evidence since the first repair command counts, whichever step proved it");
+    assert.deepEqual(
+      proofs,
+      [
+        [1, "proven"],
+        [2, "unproven"],
+        [3, "proven"],
+        [4, "none"],
+      ],
+      "the evidence since the first repair command counts, whichever step proved it",
+    );
   });
 
   it("seeds each kept record's proof outcome, so an unproven success read after a restart still does not count as proven", () => {
     const ledger = new PacingLedger();
     const record = (entryIndex: number, proof: "proven" | "unproven" | null) => ({
-      sequence: entryIndex * 10, entryIndex, address: `10.0.0.${entryIndex}`, machineType: "m", operation: "op", source: "sabakan", createdAt: T - 60 * SEC, finishedAt: T + entryIndex, status: "succeeded" as const, proof,
+      sequence: entryIndex * 10,
+      entryIndex,
+      address: `10.0.0.${entryIndex}`,
+      machineType: "m",
+      operation: "op",
+      source: "sabakan",
+      createdAt: T - 60 * SEC,
+      finishedAt: T + entryIndex,
+      status: "succeeded" as const,
+      proof,
     });
     ledger.seed([], [record(1, "proven"), record(2, "unproven"), record(3, null)]);
     const proofs = ledger.input(["machine_type"], [], () => null).finished.map((o) => [o.entryIndex, o.proof ?? "none"]);
-    assert.deepEqual(proofs, [[1, "proven"], [2, "unproven"], [3, "none"]]);
+    assert.deepEqual(proofs, [
+      [1, "proven"],
+      [2, "unproven"],
+      [3, "none"],
+    ]);
   });
 
   it("keeps only the newest outcomes", () => {

@@ -52,7 +52,10 @@ describe("PassLoop", () => {
     loop.request("a");
     (await held.started(1)).finish();
     await loop.idle();
-    assert.deepEqual(held.calls.map((c) => c.trigger), ["a"]);
+    assert.deepEqual(
+      held.calls.map((c) => c.trigger),
+      ["a"],
+    );
     assert.equal(loop.passCount, 1);
   });
 
@@ -67,7 +70,10 @@ describe("PassLoop", () => {
     first.finish();
     (await held.started(2)).finish();
     await loop.idle();
-    assert.deepEqual(held.calls.map((c) => c.trigger), ["first", "b+c+d"]);
+    assert.deepEqual(
+      held.calls.map((c) => c.trigger),
+      ["first", "b+c+d"],
+    );
     assert.equal(held.maxRunning, 1);
   });
 
@@ -78,7 +84,10 @@ describe("PassLoop", () => {
     loop.request("b");
     (await held.started(1)).finish();
     await loop.idle();
-    assert.deepEqual(held.calls.map((c) => c.trigger), ["a+b"]);
+    assert.deepEqual(
+      held.calls.map((c) => c.trigger),
+      ["a+b"],
+    );
   });
 
   it("lets run wait for the running pass, then run its own and return the result", async () => {
@@ -92,7 +101,10 @@ describe("PassLoop", () => {
     first.finish(1);
     (await held.started(2)).finish(42);
     assert.equal(await result, 42);
-    assert.deepEqual(held.calls.map((c) => c.trigger), ["requested", "operator"]);
+    assert.deepEqual(
+      held.calls.map((c) => c.trigger),
+      ["requested", "operator"],
+    );
     assert.equal(held.maxRunning, 1);
   });
 
@@ -114,7 +126,10 @@ describe("PassLoop", () => {
     assert.equal(loop.tryRun("schedule again"), null);
     held.calls[0]?.finish(7);
     assert.equal(await first, 7);
-    assert.deepEqual(held.calls.map((c) => c.trigger), ["schedule"]);
+    assert.deepEqual(
+      held.calls.map((c) => c.trigger),
+      ["schedule"],
+    );
   });
 
   it("reports a failed requested pass to onError and keeps serving requests", async () => {
@@ -163,7 +178,10 @@ describe("PassLoop", () => {
     assert.equal(loop.tryRun("after stop"), null);
     await assert.rejects(loop.run("after stop"), /stopped/);
     await settle();
-    assert.deepEqual(held.calls.map((c) => c.trigger), ["a"]);
+    assert.deepEqual(
+      held.calls.map((c) => c.trigger),
+      ["a"],
+    );
   });
 });
 
@@ -233,7 +251,13 @@ describe("PassLoop timer", () => {
   it("runs no timed pass before startTimer", async (t) => {
     t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: 0 });
     let passes = 0;
-    const loop = new PassLoop<string, null>({ pass: async () => (passes++, null), now: Date.now, merge: (_a, b) => b, onError: () => undefined, timer: { trigger: "timer", intervalMs: 100 } });
+    const loop = new PassLoop<string, null>({
+      pass: async () => (passes++, null),
+      now: Date.now,
+      merge: (_a, b) => b,
+      onError: () => undefined,
+      timer: { trigger: "timer", intervalMs: 100 },
+    });
     loop.request("one");
     t.mock.timers.tick(0);
     await settleMocked();
@@ -248,4 +272,3 @@ describe("PassLoop timer", () => {
 async function settleMocked(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
-

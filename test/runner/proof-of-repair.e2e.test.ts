@@ -22,7 +22,14 @@ const notes = (e: WorldEntry, pattern: RegExp) => reasons(e).filter((r) => patte
  * boot ID and a Ready node for DWELL_SECONDS; the watch (60 s) outlasts every test, so only proof ends the entry.
  */
 const procedures = (m: SimulatedMachines) => [
-  { machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "fix", { watchSeconds: 60 })], { successProof: { requires: ["boot_id_changed" as const, "node_ready" as const], dwellSeconds: DWELL_SECONDS } })] },
+  {
+    machineTypes: ["m"],
+    repairOperations: [
+      operationOf(m, [stepOf(m, "fix", { watchSeconds: 60 })], {
+        successProof: { requires: ["boot_id_changed" as const, "node_ready" as const], dwellSeconds: DWELL_SECONDS },
+      }),
+    ],
+  },
 ];
 
 async function provingWorld(): Promise<RepairWorld> {
@@ -62,22 +69,39 @@ describe("proof of repair, end to end (real child processes, test Kubernetes API
     const dwelling = await w.waitFor(index, (e) => /^healthy: proving the repair for /.test(e.waitReason ?? ""));
     assert.equal(dwelling.status, "PROCESSING", "not before the dwell is over");
     assert.equal(dwelling.waitingFor?.kind, "DWELL");
-    assert.ok(dwelling.waitingFor.until !== null && Date.parse(dwelling.waitingFor.until) > Date.parse(dwelling.lastTransitionTime), "it ends when the dwell does");
+    assert.ok(
+      dwelling.waitingFor.until !== null && Date.parse(dwelling.waitingFor.until) > Date.parse(dwelling.lastTransitionTime),
+      "it ends when the dwell does",
+    );
     const done = await w.waitFor(index, (e) => e.status === "SUCCEEDED" || e.status === "FAILED");
     assert.equal(done.status, "SUCCEEDED");
     const started = done.history.find((h) => /proof of repair: dwell started/.test(h.reason));
     const proven = done.history.find((h) => /proof of repair: repair proven/.test(h.reason));
     assert.ok(started && proven, reasons(done).join("\n"));
-    assert.match(proven.detail ?? "", /^boot ID before boot-before, after boot-after; health_check since \S+, node_ready since \S+, boot_id_changed since \S+; dwell started \S+ \(start 1\); proven \S+$/);
+    assert.match(
+      proven.detail ?? "",
+      /^boot ID before boot-before, after boot-after; health_check since \S+, node_ready since \S+, boot_id_changed since \S+; dwell started \S+ \(start 1\); proven \S+$/,
+    );
     const dwellStart = Date.parse(/dwell started (\S+) /.exec(proven.detail ?? "")?.[1] ?? "");
     const provenAt = Date.parse(/proven (\S+)$/.exec(proven.detail ?? "")?.[1] ?? "");
     assert.ok(provenAt - dwellStart >= DWELL_SECONDS * 1000, `proven ${provenAt - dwellStart} ms after the dwell started`);
 
-    const res = await w.k.gql(`query($i: ID!) { repairEntry(index: $i) { evidence { step bootIdBefore bootIdAfter signals { signal since } dwellStartedAt dwellStarts provenAt } } }`, { i: index });
+    const res = await w.k.gql(
+      `query($i: ID!) { repairEntry(index: $i) { evidence { step bootIdBefore bootIdAfter signals { signal since } dwellStartedAt dwellStarts provenAt } } }`,
+      { i: index },
+    );
     const evidence = res.data?.["repairEntry"]?.evidence;
     assert.deepEqual(
       { ...evidence, signals: evidence.signals.map((x: { signal: string }) => x.signal) },
-      { step: 0, bootIdBefore: "boot-before", bootIdAfter: "boot-after", signals: ["health_check", "node_ready", "boot_id_changed"], dwellStartedAt: new Date(dwellStart).toISOString(), dwellStarts: 1, provenAt: new Date(provenAt).toISOString() },
+      {
+        step: 0,
+        bootIdBefore: "boot-before",
+        bootIdAfter: "boot-after",
+        signals: ["health_check", "node_ready", "boot_id_changed"],
+        dwellStartedAt: new Date(dwellStart).toISOString(),
+        dwellStarts: 1,
+        provenAt: new Date(provenAt).toISOString(),
+      },
     );
   });
 
@@ -108,14 +132,23 @@ describe("proof of repair, end to end (real child processes, test Kubernetes API
     await w.waitFor(index, (e) => notes(e, /dwell started/).length === 1);
     // The same configuration as the world's, on the same database file: a new process, as after a failover.
     const k2 = await w.k.restart(
-      { repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: procedures(w.machines) }, kubernetes: { kubeconfig: w.kube.kubeconfigPath, timeoutSeconds: 10 }, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 } },
+      {
+        repair: { ...EMPTY_REPAIR_CONFIG, repairProcedures: procedures(w.machines) },
+        kubernetes: { kubeconfig: w.kube.kubeconfigPath, timeoutSeconds: 10 },
+        runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 },
+      },
       { startRunner: true, random: () => 0 },
     );
     try {
-      await until("the restarted kintsugi finished the entry", async () => {
-        const res = await k2.gql(`query($i: ID!) { repairEntry(index: $i) { status } }`, { i: index });
-        return ["SUCCEEDED", "FAILED"].includes(res.data?.["repairEntry"]?.status);
-      }, Boolean, 30_000);
+      await until(
+        "the restarted kintsugi finished the entry",
+        async () => {
+          const res = await k2.gql(`query($i: ID!) { repairEntry(index: $i) { status } }`, { i: index });
+          return ["SUCCEEDED", "FAILED"].includes(res.data?.["repairEntry"]?.status);
+        },
+        Boolean,
+        30_000,
+      );
       const res = await k2.gql(`query($i: ID!) { repairEntry(index: $i) { status history { reason detail } } }`, { i: index });
       const entry = res.data?.["repairEntry"] as { status: string; history: Array<{ reason: string; detail: string | null }> };
       assert.equal(entry.status, "SUCCEEDED");
@@ -136,18 +169,40 @@ describe("proof of repair, end to end (real child processes, test Kubernetes API
     const kube = await startFakeKubeApi();
     const sabakan = await startFakeSabakan();
     sabakan.addMachine({ serial: "s7", rack: 0, ipv4: [ADDRESS], state: "UNHEALTHY" });
-    const repair = { ...EMPTY_REPAIR_CONFIG, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 60 })], { successProof: { requires: ["sabakan_healthy" as const], dwellSeconds: 0 } })] }] };
+    const repair = {
+      ...EMPTY_REPAIR_CONFIG,
+      repairProcedures: [
+        {
+          machineTypes: ["m"],
+          repairOperations: [
+            operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 60 })], {
+              successProof: { requires: ["sabakan_healthy" as const], dwellSeconds: 0 },
+            }),
+          ],
+        },
+      ],
+    };
     const k = await startTestKintsugi(
-      { repair, sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 }, kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 }, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 } },
+      {
+        repair,
+        sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 20 },
+        kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
+        runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 },
+      },
       { startRunner: true, startSchedule: false, random: () => 0 },
     );
     try {
       const added = await k.gql(`mutation { addRepairEntry(operation: "op", machineType: "m", address: "${ADDRESS}") { index } }`);
       const index = added.data?.["addRepairEntry"]?.index as string;
-      const entry = async () => (await k.gql(`query($i: ID!) { repairEntry(index: $i) { status waitReason history { reason } } }`, { i: index })).data?.["repairEntry"];
+      const entry = async () =>
+        (await k.gql(`query($i: ID!) { repairEntry(index: $i) { status waitReason history { reason } } }`, { i: index })).data?.["repairEntry"];
       await until("the entry waits for sabakan", entry, (e) => e?.waitReason === "waiting for proof: sabakan_healthy");
       const asked = sabakan.requests.filter((r) => JSON.stringify(r.variables).includes("HEALTHY")).length;
-      await until("sabakan was asked again", async () => sabakan.requests.length, (n) => n >= asked + 3);
+      await until(
+        "sabakan was asked again",
+        async () => sabakan.requests.length,
+        (n) => n >= asked + 3,
+      );
       assert.equal((await entry()).status, "PROCESSING", "healthy by its health check, not by sabakan: not repaired");
       sabakan.setState("s7", "HEALTHY");
       const done = await until("the entry finished", entry, (e) => e?.status === "SUCCEEDED" || e?.status === "FAILED");

@@ -14,11 +14,22 @@ const config = (requires: ProofSignal[] | null): RepairConfig => ({
   repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation([stepCfg()], requires ? { successProof: { requires, dwellSeconds: 0 } } : {})] }],
 });
 const node = (name: string, ready: string, bootId?: string): ClusterNode => ({
-  name, internalIPs: [], unschedulable: false, annotations: {}, labels: {}, taints: [], conditions: [{ type: "Ready", status: ready, lastTransitionTime: 0 }], ...(bootId && { bootId }),
+  name,
+  internalIPs: [],
+  unschedulable: false,
+  annotations: {},
+  labels: {},
+  taints: [],
+  conditions: [{ type: "Ready", status: ready, lastTransitionTime: 0 }],
+  ...(bootId && { bootId }),
 });
 /** Entry 1 (10.1.0.1) watches out its repair command; entry 2 (10.1.0.2) is queued; 10.2.0.1 is not a node. */
-const watchingAt = (index: number, address: string): RepairEntry => entry(index, { address, status: "processing", stepStatus: "watching", evidence: startEvidence(0, "boot-0") });
-const NODES = new Map([["10.1.0.1", node("n1", "True", "boot-1")], ["10.1.0.2", node("n2", "False")]]);
+const watchingAt = (index: number, address: string): RepairEntry =>
+  entry(index, { address, status: "processing", stepStatus: "watching", evidence: startEvidence(0, "boot-0") });
+const NODES = new Map([
+  ["10.1.0.1", node("n1", "True", "boot-1")],
+  ["10.1.0.2", node("n2", "False")],
+]);
 
 describe("gatherProofSignals (the real sabakan client against the fake sabakan)", () => {
   let sabakan: FakeSabakan;
@@ -36,7 +47,11 @@ describe("gatherProofSignals (the real sabakan client against the fake sabakan)"
 
   it("reads Ready and the boot ID from the listed nodes and asks sabakan once for the HEALTHY machines", async () => {
     const before = sabakan.requests.length;
-    const signals = await gatherProofSignals([watchingAt(1, "10.1.0.1"), watchingAt(2, "10.1.0.2"), watchingAt(3, "10.2.0.1")], (a) => NODES.get(a), deps(config(["sabakan_healthy", "node_ready"])));
+    const signals = await gatherProofSignals(
+      [watchingAt(1, "10.1.0.1"), watchingAt(2, "10.1.0.2"), watchingAt(3, "10.2.0.1")],
+      (a) => NODES.get(a),
+      deps(config(["sabakan_healthy", "node_ready"])),
+    );
     assert.deepEqual(Object.fromEntries(signals), {
       1: { nodeReady: true, bootId: "boot-1", sabakanState: "HEALTHY" },
       2: { nodeReady: false, bootId: null, sabakanState: null },
@@ -47,7 +62,11 @@ describe("gatherProofSignals (the real sabakan client against the fake sabakan)"
   });
 
   it("bounds the query to the entries' racks when sabakan named them all", async () => {
-    await gatherProofSignals([watchingAt(1, "10.1.0.1"), watchingAt(2, "10.1.0.2")], (a) => NODES.get(a), deps(config(["sabakan_healthy"]), () => 1));
+    await gatherProofSignals(
+      [watchingAt(1, "10.1.0.1"), watchingAt(2, "10.1.0.2")],
+      (a) => NODES.get(a),
+      deps(config(["sabakan_healthy"]), () => 1),
+    );
     assert.deepEqual(sabakan.requests.at(-1)?.variables, { having: { states: ["HEALTHY"], racks: [1] }, notHaving: null });
   });
 

@@ -25,7 +25,11 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
 
 describe("queue control end to end", () => {
   it("stops a running repair command when its entry is deleted, uncordons the node, and keeps the history", async () => {
-    const w = await startRepairWorld((m) => ({ repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "sleep", { arg: 60, needDrain: true, commandTimeoutSeconds: 120 })])] }] }));
+    const w = await startRepairWorld((m) => ({
+      repairProcedures: [
+        { machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "sleep", { arg: 60, needDrain: true, commandTimeoutSeconds: 120 })])] },
+      ],
+    }));
     try {
       w.kube.addNode({ name: "node1", internalIP: "10.0.2.1" });
       const index = await w.add("10.0.2.1");
@@ -39,8 +43,14 @@ describe("queue control end to end", () => {
       await until("the node is uncordoned", () => w.kube.node("node1")?.["spec"]?.unschedulable !== true);
       const missing = await w.k.gql(`{ repairEntry(index: "${index}") { index } }`);
       assert.equal(missing.errors?.[0]?.extensions?.type, "NOT_FOUND");
-      const history = (await w.k.gql(`{ repairHistory(index: "${index}") { kind reason } }`)).data?.["repairHistory"] as Array<{ kind: string; reason: string }>;
-      assert.deepEqual(history.map((h) => h.kind), ["CREATED", "NOTE", "TRANSITION", "TRANSITION", "NOTE", "DELETE_REQUESTED", "DEQUEUED"]);
+      const history = (await w.k.gql(`{ repairHistory(index: "${index}") { kind reason } }`)).data?.["repairHistory"] as Array<{
+        kind: string;
+        reason: string;
+      }>;
+      assert.deepEqual(
+        history.map((h) => h.kind),
+        ["CREATED", "NOTE", "TRANSITION", "TRANSITION", "NOTE", "DELETE_REQUESTED", "DEQUEUED"],
+      );
       assert.match(history.at(-1)?.reason ?? "", /its repair was stopped/);
     } finally {
       await w.dispose();
@@ -48,7 +58,9 @@ describe("queue control end to end", () => {
   });
 
   it("keeps finishing entries by health check while the queue is disabled, and runs no repair", async () => {
-    const w = await startRepairWorld((m) => ({ repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "fix")], { successCommand: m.command("success") })] }] }));
+    const w = await startRepairWorld((m) => ({
+      repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "fix")], { successCommand: m.command("success") })] }],
+    }));
     try {
       await w.mutate(`mutation { setRepairQueueEnabled(enabled: false) }`);
       const healing = await w.add("10.0.3.1");
@@ -72,20 +84,34 @@ describe("queue control end to end", () => {
   it("repairs at most max_concurrent_repairs machines at once, and one machine with one entry at a time", async () => {
     const w: RepairWorld = await startRepairWorld((m) => ({
       maxConcurrentRepairs: 2,
-      repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "sleep", { arg: 1 }), stepOf(m, "fix")].map((s, i) => (i === 0 ? { ...s, watchSeconds: 0 } : s)))] }],
+      repairProcedures: [
+        {
+          machineTypes: ["m"],
+          repairOperations: [
+            operationOf(
+              m,
+              [stepOf(m, "sleep", { arg: 1 }), stepOf(m, "fix")].map((s, i) => (i === 0 ? { ...s, watchSeconds: 0 } : s)),
+            ),
+          ],
+        },
+      ],
     }));
     try {
       const indexes = [await w.add("10.0.4.1"), await w.add("10.0.4.1"), await w.add("10.0.4.2"), await w.add("10.0.4.3")];
       let most = 0;
       let sameMachine = false;
       const finished = (e: WorldEntry) => e.status === "SUCCEEDED" || e.status === "FAILED";
-      await until("every entry finishes", async () => {
-        const entries = (await w.k.gql(`{ searchRepairEntries { address status } }`)).data?.["searchRepairEntries"] as WorldEntry[];
-        const processing = entries.filter((e) => e.status === "PROCESSING");
-        most = Math.max(most, processing.length);
-        sameMachine ||= new Set(processing.map((e) => e.address)).size < processing.length;
-        return entries.every(finished);
-      }, 60_000);
+      await until(
+        "every entry finishes",
+        async () => {
+          const entries = (await w.k.gql(`{ searchRepairEntries { address status } }`)).data?.["searchRepairEntries"] as WorldEntry[];
+          const processing = entries.filter((e) => e.status === "PROCESSING");
+          most = Math.max(most, processing.length);
+          sameMachine ||= new Set(processing.map((e) => e.address)).size < processing.length;
+          return entries.every(finished);
+        },
+        60_000,
+      );
       assert.ok(most <= 2, `at most 2 in progress, saw ${most}`);
       assert.equal(sameMachine, false);
       for (const index of indexes) assert.equal((await w.entry(index)).status, "SUCCEEDED");

@@ -27,12 +27,14 @@ describe("RepairRunner on the SQLite store: what it commits is what the store an
       h.runner.start();
 
       const repaired = (i: number) => h.published.some((c) => c.entry.index === i && /repair command succeeded/.test(c.record.reason));
-      await until("the first round of work is done", () =>
-        entry(failing)?.status === "failed" &&
-        entry(unknown)?.status === "failed" &&
-        entry(backingOff)?.drainBackoffCount === 1 &&
-        h.commands.runs.some((r) => r.argv[1] === "10.0.0.4" && r.outcome === undefined) &&
-        [healing, unhealed].every(repaired),
+      await until(
+        "the first round of work is done",
+        () =>
+          entry(failing)?.status === "failed" &&
+          entry(unknown)?.status === "failed" &&
+          entry(backingOff)?.drainBackoffCount === 1 &&
+          h.commands.runs.some((r) => r.argv[1] === "10.0.0.4" && r.outcome === undefined) &&
+          [healing, unhealed].every(repaired),
       );
       h.healthy.add("10.0.0.1");
       await h.pass();
@@ -45,14 +47,27 @@ describe("RepairRunner on the SQLite store: what it commits is what the store an
       await h.runner.stop();
 
       const committed = await h.history();
-      assert.deepEqual(h.published.map((c) => c.record), committed);
+      assert.deepEqual(
+        h.published.map((c) => c.record),
+        committed,
+      );
       for (const change of h.published) {
         assert.equal(change.entry.index, change.record.entryIndex);
-        assert.deepEqual([change.entry.status, change.entry.step, change.entry.stepStatus], [change.record.status, change.record.step, change.record.stepStatus]);
+        assert.deepEqual(
+          [change.entry.status, change.entry.step, change.entry.stepStatus],
+          [change.record.status, change.record.step, change.record.stepStatus],
+        );
       }
       const byRunner = committed.filter((r) => r.actor === "kintsugi");
-      assert.deepEqual([...new Set(byRunner.map((r) => r.kind))].sort(), ["dequeued", "note", "transition"], "the scenario went through every kind the runner writes");
-      assert.deepEqual(h.logs.filter((l) => l.level === "error"), []);
+      assert.deepEqual(
+        [...new Set(byRunner.map((r) => r.kind))].sort(),
+        ["dequeued", "note", "transition"],
+        "the scenario went through every kind the runner writes",
+      );
+      assert.deepEqual(
+        h.logs.filter((l) => l.level === "error"),
+        [],
+      );
     } finally {
       await h.dispose();
     }

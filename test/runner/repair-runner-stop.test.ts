@@ -25,7 +25,10 @@ describe("RepairRunner: stopping jobs", () => {
       assert.deepEqual(h.nodes.callsOf("uncordon"), [["node1", OWNER(entry.index)]]);
       assert.equal(h.runner.jobs.kindOf(entry.index), "none");
       const history = await h.entries.history(entry.index);
-      assert.deepEqual(history.map((r) => r.kind), ["created", "note", "transition", "transition", "note", "delete-requested", "dequeued"]);
+      assert.deepEqual(
+        history.map((r) => r.kind),
+        ["created", "note", "transition", "transition", "note", "delete-requested", "dequeued"],
+      );
       assert.equal(history.at(-1)?.reason, "dequeued after deletion was requested; its repair was stopped");
       assert.deepEqual(h.commands.ran("repair"), [["repair", "10.0.0.1"]], "run once, never retried");
     }));
@@ -54,7 +57,8 @@ describe("RepairRunner: stopping jobs", () => {
       h.nodes.addNode("node1", "10.0.0.1");
       h.nodes.addPod("node1", { namespace: "app", name: "web" });
       // A PodDisruptionBudget refuses the eviction: the job waits evict_interval before it tries again.
-      h.nodes.evictionAnswer = (_pod, dryRun) => (dryRun ? { kind: "evicted" } : { kind: "refused", message: "Cannot evict pod as it would violate the pod's disruption budget." });
+      h.nodes.evictionAnswer = (_pod, dryRun) =>
+        dryRun ? { kind: "evicted" } : { kind: "refused", message: "Cannot evict pod as it would violate the pod's disruption budget." };
       const entry = await h.add("10.0.0.1");
       h.runner.start();
       await until("the eviction is refused once", () => h.nodes.callsOf("evict").some(([, options]) => (options as { dryRun: boolean }).dryRun === false));
@@ -63,17 +67,36 @@ describe("RepairRunner: stopping jobs", () => {
 
       await h.settings.setRepairQueueEnabled(false);
       await h.pass();
-      await until("the drain job ended and the node is uncordoned", () => h.runner.jobs.kindOf(entry.index) === "none" && h.nodes.node("node1")?.unschedulable === false);
+      await until(
+        "the drain job ended and the node is uncordoned",
+        () => h.runner.jobs.kindOf(entry.index) === "none" && h.nodes.node("node1")?.unschedulable === false,
+      );
 
       const after = h.entries.get(entry.index);
       assert.deepEqual(
-        after && { status: after.status, stepStatus: after.stepStatus, count: after.drainBackoffCount, expire: after.drainBackoffExpire, lastTransitionTime: after.lastTransitionTime },
-        { status: "processing", stepStatus: "waiting", count: 1, expire: h.now() + DRAIN_BACKOFF_BASE_SECONDS * 1000, lastTransitionTime: truncateToSeconds(h.now()) },
+        after && {
+          status: after.status,
+          stepStatus: after.stepStatus,
+          count: after.drainBackoffCount,
+          expire: after.drainBackoffExpire,
+          lastTransitionTime: after.lastTransitionTime,
+        },
+        {
+          status: "processing",
+          stepStatus: "waiting",
+          count: 1,
+          expire: h.now() + DRAIN_BACKOFF_BASE_SECONDS * 1000,
+          lastTransitionTime: truncateToSeconds(h.now()),
+        },
       );
       const history = await h.entries.history(entry.index);
       assert.equal(history.at(-1)?.reason, "drain abandoned: the repair queue is disabled");
       assert.ok(!history.some((r) => /drain failed/.test(r.reason)), "the aborted job recorded nothing of its own");
-      assert.equal(h.nodes.callsOf("evict").filter(([, options]) => (options as { dryRun: boolean }).dryRun === false).length, 1, "no eviction after the abort");
+      assert.equal(
+        h.nodes.callsOf("evict").filter(([, options]) => (options as { dryRun: boolean }).dryRun === false).length,
+        1,
+        "no eviction after the abort",
+      );
       assert.deepEqual(h.nodes.callsOf("uncordon").at(-1), ["node1", OWNER(entry.index)]);
       assert.deepEqual(h.commands.ran("repair"), []);
       assert.ok(h.nodes.events.some((e) => e.event.reason === "RepairDrainBackoff"));

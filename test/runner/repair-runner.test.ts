@@ -16,22 +16,28 @@ describe("RepairRunner: an action decided on a stale entry is not applied", () =
   ];
   for (const c of cases) {
     it(`drops the action when the entry was marked for deletion while the pass waited on its health check (${c.name})`, () =>
-      withHarness(startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"]), () => ok()), async (h) => {
-        h.healthHeld.add("10.0.0.1");
-        const entry = await h.add("10.0.0.1");
-        h.runner.start();
-        const check = await h.commands.held("health", "10.0.0.1");
-        await h.requestDelete(entry.index);
-        h.healthHeld.clear();
-        check.finish(ok(c.healthy ? "true\n" : "false\n"));
-        await until("the entry is dequeued", () => h.entries.get(entry.index) === null);
-        await h.pass();
+      withHarness(
+        startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"]), () => ok()),
+        async (h) => {
+          h.healthHeld.add("10.0.0.1");
+          const entry = await h.add("10.0.0.1");
+          h.runner.start();
+          const check = await h.commands.held("health", "10.0.0.1");
+          await h.requestDelete(entry.index);
+          h.healthHeld.clear();
+          check.finish(ok(c.healthy ? "true\n" : "false\n"));
+          await until("the entry is dequeued", () => h.entries.get(entry.index) === null);
+          await h.pass();
 
-        assert.deepEqual(h.commands.ran("repair"), [], "no repair command ran");
-        assert.deepEqual(h.commands.ran("report-success"), [], "no success command ran");
-        assert.deepEqual(await kinds(h, entry.index), ["created", "delete-requested", "dequeued"], "nothing was committed on the stale entry");
-        assert.deepEqual(h.published.filter((p) => p.record.actor === RUNNER_ACTOR).map((p) => p.record.kind), ["dequeued"]);
-      }));
+          assert.deepEqual(h.commands.ran("repair"), [], "no repair command ran");
+          assert.deepEqual(h.commands.ran("report-success"), [], "no success command ran");
+          assert.deepEqual(await kinds(h, entry.index), ["created", "delete-requested", "dequeued"], "nothing was committed on the stale entry");
+          assert.deepEqual(
+            h.published.filter((p) => p.record.actor === RUNNER_ACTOR).map((p) => p.record.kind),
+            ["dequeued"],
+          );
+        },
+      ));
   }
 });
 
@@ -65,14 +71,23 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
       run.finish(exitCode(3));
       await h.pass();
       assert.equal(h.entries.get(worked.index), null);
-      assert.deepEqual(await kinds(h, worked.index), ["created", "transition", "note", "delete-requested", "dequeued"], "no failure was recorded on the deleted entry");
+      assert.deepEqual(
+        await kinds(h, worked.index),
+        ["created", "transition", "note", "delete-requested", "dequeued"],
+        "no failure was recorded on the deleted entry",
+      );
     }));
 
   it("commits nothing when the stored entry moved on while the command ran", () =>
     withHarness(startRunnerHarness(harnessRepair([harnessStep(), harnessStep()])), async (h) => {
       const { worked, run } = await repairing(h);
       // Another writer of the same database file (say, a second kintsugi) moved the entry to its next step.
-      const moved: RepairEntry = { ...worked, step: 1, stepStatus: "waiting", lastTransitionTime: worked.lastTransitionTime === null ? 0 : worked.lastTransitionTime + 1000 };
+      const moved: RepairEntry = {
+        ...worked,
+        step: 1,
+        stepStatus: "waiting",
+        lastTransitionTime: worked.lastTransitionTime === null ? 0 : worked.lastTransitionTime + 1000,
+      };
       await h.entries.change(worked.index, () => [{ entry: moved, kind: "transition", reason: "moved by another writer" }], h.now(), "test");
       run.finish(exitCode(3));
       await h.pass();
@@ -88,7 +103,9 @@ describe("RepairRunner: a pass whose commit fails", () => {
     try {
       const first = await h.add("10.0.0.1");
       const second = await h.add("10.0.0.2");
-      await withSideStore(h.path, ({ db }) => db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${second.index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`));
+      await withSideStore(h.path, ({ db }) =>
+        db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${second.index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`),
+      );
       h.runner.start();
       const run = await h.commands.held("repair", "10.0.0.1");
       assert.equal(h.entries.get(first.index)?.stepStatus, "watching", "the first entry's transition was committed, then its command started");
@@ -130,13 +147,16 @@ describe("RepairRunner: the stray-cordon sweep judges the entries as the pass co
 
 describe("RepairRunner.passNow: the seam a driver with its own clock runs passes through", () => {
   it("runs one pass without start(), and a second only when asked", () =>
-    withHarness(startRunnerHarness(harnessRepair(), () => ok()), async (h) => {
-      const entry = await h.add("10.0.0.1");
-      assert.equal(h.runner.passCount, 0, "adding an entry starts no pass before start()");
-      await h.runner.passNow();
-      assert.equal(h.runner.passCount, 1);
-      assert.equal(h.entries.get(entry.index)?.status, "processing", "the pass moved the entry");
-      await h.runner.passNow();
-      assert.equal(h.runner.passCount, 2);
-    }));
+    withHarness(
+      startRunnerHarness(harnessRepair(), () => ok()),
+      async (h) => {
+        const entry = await h.add("10.0.0.1");
+        assert.equal(h.runner.passCount, 0, "adding an entry starts no pass before start()");
+        await h.runner.passNow();
+        assert.equal(h.runner.passCount, 1);
+        assert.equal(h.entries.get(entry.index)?.status, "processing", "the pass moved the entry");
+        await h.runner.passNow();
+        assert.equal(h.runner.passCount, 2);
+      },
+    ));
 });

@@ -37,9 +37,19 @@ describe("RepairSummaries (real SQLite)", () => {
 
   /** Adds an entry, drains it for a minute, and finishes it `finishMin` minutes after NOW. */
   async function repair(address: string, finishMin: number, status: RepairEntry["status"] = "succeeded"): Promise<number> {
-    const { entry } = await store.entries.add(createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, NOW), "test", NOW, "sabakan");
+    const { entry } = await store.entries.add(
+      createRepairEntry({ address, machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, NOW),
+      "test",
+      NOW,
+      "sabakan",
+    );
     const at = (min: number, over: Partial<RepairEntry>, reason: string) =>
-      store.entries.change(entry.index, (e) => e && [{ entry: { ...e, ...over, lastTransitionTime: NOW + min * MIN }, kind: "transition", reason }], NOW + min * MIN, "kintsugi");
+      store.entries.change(
+        entry.index,
+        (e) => e && [{ entry: { ...e, ...over, lastTransitionTime: NOW + min * MIN }, kind: "transition", reason }],
+        NOW + min * MIN,
+        "kintsugi",
+      );
     await at(finishMin - 2, { status: "processing", stepStatus: "draining" }, "drain");
     await at(finishMin - 1, { status: "processing", stepStatus: "watching" }, "watch");
     await at(finishMin, { status }, status);
@@ -53,7 +63,11 @@ describe("RepairSummaries (real SQLite)", () => {
     await repair("10.0.0.2", 20, "failed");
     await repair("10.0.0.3", 30);
     const read = await new RepairSummaries(entries, store.finished).read(NOW + 20 * MIN, NOW + 30 * MIN);
-    assert.deepEqual(read.map((r) => [r.repair.address, r.repair.status, r.summary]), [["10.0.0.2", "failed", { drainingMs: MIN, stepsNeeded: 1, finalStep: 0 }]], "since is inclusive, until exclusive");
+    assert.deepEqual(
+      read.map((r) => [r.repair.address, r.repair.status, r.summary]),
+      [["10.0.0.2", "failed", { drainingMs: MIN, stepsNeeded: 1, finalStep: 0 }]],
+      "since is inclusive, until exclusive",
+    );
     assert.deepEqual(reads, [[2, 2, 100_000]], "only the index range of the repairs in the range is read");
   });
 
@@ -64,22 +78,48 @@ describe("RepairSummaries (real SQLite)", () => {
     await summaries.read(...WIDE);
     await summaries.read(...WIDE);
     await repair("10.0.0.3", 30);
-    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", MIN], ["10.0.0.2", MIN], ["10.0.0.1", MIN]]);
-    assert.deepEqual(reads, [[1, 2, 100_000], [3, 3, 100_000]]);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [
+      ["10.0.0.3", MIN],
+      ["10.0.0.2", MIN],
+      ["10.0.0.1", MIN],
+    ]);
+    assert.deepEqual(reads, [
+      [1, 2, 100_000],
+      [3, 3, 100_000],
+    ]);
   });
 
   it("past the read's bound, the repairs are counted without a summary, and the next query reads on", async () => {
     for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
     const summaries = new RepairSummaries(entries, store.finished, 10, 9);
-    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", null], ["10.0.0.2", MIN], ["10.0.0.1", MIN]]);
-    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", MIN], ["10.0.0.2", MIN], ["10.0.0.1", MIN]]);
-    assert.deepEqual(reads, [[1, 3, 9], [3, 3, 9]]);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [
+      ["10.0.0.3", null],
+      ["10.0.0.2", MIN],
+      ["10.0.0.1", MIN],
+    ]);
+    assert.deepEqual(brief(await summaries.read(...WIDE)), [
+      ["10.0.0.3", MIN],
+      ["10.0.0.2", MIN],
+      ["10.0.0.1", MIN],
+    ]);
+    assert.deepEqual(reads, [
+      [1, 3, 9],
+      [3, 3, 9],
+    ]);
   });
 
   it("keeps at most its bound, dropping the oldest repairs' summaries first", async () => {
     for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
     const summaries = new RepairSummaries(entries, store.finished, 2);
-    assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.3", MIN], ["10.0.0.2", MIN], ["10.0.0.1", MIN]], "a range wider than the bound is still answered whole");
+    assert.deepEqual(
+      brief(await summaries.read(...WIDE)),
+      [
+        ["10.0.0.3", MIN],
+        ["10.0.0.2", MIN],
+        ["10.0.0.1", MIN],
+      ],
+      "a range wider than the bound is still answered whole",
+    );
     assert.equal(summaries.size, 2);
     await summaries.read(NOW + 11 * MIN, NOW + 600 * MIN);
     assert.deepEqual(reads, [[1, 3, 100_000]], "entries 2 and 3 were kept");
@@ -95,10 +135,31 @@ describe("RepairSummaries (real SQLite)", () => {
 
   it("a stored record that differs from the one summarized (a restored database) is summarized anew", async () => {
     // Entry 1 drains from minute 8 on: its draining time runs to when its record says it ended.
-    const { entry } = await store.entries.add(createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, NOW), "test", NOW, "sabakan");
-    await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" }], NOW + 8 * MIN, "kintsugi");
+    const { entry } = await store.entries.add(
+      createRepairEntry({ address: "10.0.0.1", machineType: "qemu", operation: "unhealthy", serial: null, source: "sabakan" }, NOW),
+      "test",
+      NOW,
+      "sabakan",
+    );
+    await store.entries.change(
+      entry.index,
+      (e) => e && [{ entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" }],
+      NOW + 8 * MIN,
+      "kintsugi",
+    );
     const ended = (status: FinishedRepair["status"], finishedMin: number): FinishedRepair[] => [
-      { sequence: 9, entryIndex: entry.index, address: "10.0.0.1", machineType: "qemu", operation: "unhealthy", source: "sabakan", createdAt: NOW, finishedAt: NOW + finishedMin * MIN, status, proof: null },
+      {
+        sequence: 9,
+        entryIndex: entry.index,
+        address: "10.0.0.1",
+        machineType: "qemu",
+        operation: "unhealthy",
+        source: "sabakan",
+        createdAt: NOW,
+        finishedAt: NOW + finishedMin * MIN,
+        status,
+        proof: null,
+      },
     ];
     let records = ended("deleted", 9);
     const summaries = new RepairSummaries(entries, { list: () => records });
@@ -107,7 +168,11 @@ describe("RepairSummaries (real SQLite)", () => {
     assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.1", 1.5 * MIN]], "another end time");
     records = ended("failed", 9.5);
     await summaries.read(...WIDE);
-    assert.deepEqual(reads.map(([first]) => first), [1, 1, 1], "another status is read anew too");
+    assert.deepEqual(
+      reads.map(([first]) => first),
+      [1, 1, 1],
+      "another status is read anew too",
+    );
   });
 
   it("the warm-up summarizes every kept repair in the background, and stops when asked", async () => {
@@ -119,7 +184,11 @@ describe("RepairSummaries (real SQLite)", () => {
     assert.equal(stopped.size, 0, "stopped before its first read");
     const summaries = new RepairSummaries(entries, store.finished);
     summaries.warm((err) => assert.fail(String(err)));
-    await until("the warm-up summarized every repair", () => summaries.size, (n) => n === 3);
+    await until(
+      "the warm-up summarized every repair",
+      () => summaries.size,
+      (n) => n === 3,
+    );
     await summaries.stop();
     assert.deepEqual(reads, [[1, 3, 10_000]], "one read, of at most the warm-up's own bound");
     await summaries.read(...WIDE);

@@ -29,11 +29,15 @@ const entryOf = async (w: RepairWorld, index: string): Promise<Entry> => {
   if (!res.data) throw new Error(JSON.stringify(res.errors));
   return res.data.repairEntry;
 };
-const waitFor = (w: RepairWorld, index: string, done: (e: Entry) => boolean) => until(`entry ${index} reaches the wait wanted`, () => entryOf(w, index), done, 30_000);
+const waitFor = (w: RepairWorld, index: string, done: (e: Entry) => boolean) =>
+  until(`entry ${index} reaches the wait wanted`, () => entryOf(w, index), done, 30_000);
 
 describe("RepairEntry.waitingFor over GraphQL (test Kubernetes API)", () => {
   it("says a command runs, another entry repairs the machine, then a watch until its end; null once deleted or finished", async () => {
-    const w = await startRepairWorld((m) => ({ maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "held-reboot", { watchSeconds: 30 })])] }] }));
+    const w = await startRepairWorld((m) => ({
+      maxConcurrentRepairs: 3,
+      repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "held-reboot", { watchSeconds: 30 })])] }],
+    }));
     try {
       w.kube.addNode({ name: "n1", internalIP: ADDRESS });
       const first = await w.add(ADDRESS);
@@ -43,13 +47,22 @@ describe("RepairEntry.waitingFor over GraphQL (test Kubernetes API)", () => {
 
       const second = await w.add(ADDRESS);
       const busy = await waitFor(w, second, (e) => e.waitingFor !== null);
-      assert.deepEqual(busy.waitingFor, { kind: "MACHINE_BUSY", message: `machine ${ADDRESS} is being repaired by entry ${first}`, until: null, domain: null, entryIndex: Number(first) });
+      assert.deepEqual(busy.waitingFor, {
+        kind: "MACHINE_BUSY",
+        message: `machine ${ADDRESS} is being repaired by entry ${first}`,
+        until: null,
+        domain: null,
+        entryIndex: Number(first),
+      });
       assert.equal(busy.waitReason, busy.waitingFor?.message);
 
       w.machines.release(ADDRESS);
       const watching = await waitFor(w, first, (e) => e.waitingFor?.kind === "WATCHING");
       const end = new Date(Date.parse(watching.lastTransitionTime) + 30_000).toISOString();
-      assert.deepEqual({ ...watching.waitingFor, until: Date.parse(watching.waitingFor?.until ?? "") }, { kind: "WATCHING", message: `step 1: watching the health check for 30s, until ${end}`, until: Date.parse(end), domain: null, entryIndex: null });
+      assert.deepEqual(
+        { ...watching.waitingFor, until: Date.parse(watching.waitingFor?.until ?? "") },
+        { kind: "WATCHING", message: `step 1: watching the health check for 30s, until ${end}`, until: Date.parse(end), domain: null, entryIndex: null },
+      );
 
       await w.mutate(`mutation { deleteRepairEntry(index: "${second}") { index } }`);
       assert.equal((await waitFor(w, second, (e) => e.deleted)).waitingFor, null, "a deleted entry waits for nothing");
@@ -62,14 +75,21 @@ describe("RepairEntry.waitingFor over GraphQL (test Kubernetes API)", () => {
   });
 
   it("repairWaits sends the whole list each time the waits change", async () => {
-    const w = await startRepairWorld((m) => ({ maxConcurrentRepairs: 3, repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "held-reboot")])] }] }));
+    const w = await startRepairWorld((m) => ({
+      maxConcurrentRepairs: 3,
+      repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "held-reboot")])] }],
+    }));
     type Sent = { repairWaits: Array<{ index: string; waitingFor: { kind: string; message: string } }> };
     const subscriber = subscribe<Sent>(w.k.url, "subscription { repairWaits { index waitingFor { kind message } } }");
     try {
       await subscriber.ready;
       await w.mutate("mutation { setRepairQueueEnabled(enabled: false) }");
       const index = await w.add(ADDRESS);
-      const disabled = await until("the queue-disabled wait is sent", () => subscriber.received.at(-1)?.repairWaits, (ws) => ws?.[0]?.waitingFor.kind === "QUEUE_DISABLED");
+      const disabled = await until(
+        "the queue-disabled wait is sent",
+        () => subscriber.received.at(-1)?.repairWaits,
+        (ws) => ws?.[0]?.waitingFor.kind === "QUEUE_DISABLED",
+      );
       assert.deepEqual(disabled, [{ index, waitingFor: { kind: "QUEUE_DISABLED", message: "the repair queue is disabled" } }]);
       const sent = subscriber.received.length;
       // Each pass asks the queued machine's health.
@@ -77,7 +97,11 @@ describe("RepairEntry.waitingFor over GraphQL (test Kubernetes API)", () => {
       await until("three more passes", () => w.machines.runs("health", ADDRESS) >= checks + 3);
       assert.equal(subscriber.received.length, sent, "passes that change no wait send nothing");
       await w.mutate("mutation { setRepairQueueEnabled(enabled: true) }");
-      const running = await until("the command's wait is sent", () => subscriber.received.at(-1)?.repairWaits, (ws) => ws?.[0]?.waitingFor.kind === "COMMAND");
+      const running = await until(
+        "the command's wait is sent",
+        () => subscriber.received.at(-1)?.repairWaits,
+        (ws) => ws?.[0]?.waitingFor.kind === "COMMAND",
+      );
       assert.deepEqual(running, [{ index, waitingFor: { kind: "COMMAND", message: "step 1: running the repair command" } }]);
     } finally {
       await subscriber.close();

@@ -18,7 +18,10 @@ describe("the runner publishes why entries wait", () => {
         { index: b.index, kind: "CONCURRENCY", message: "max_concurrent_repairs (1) reached", until: null, domain: null },
       ];
       assert.deepEqual(h.settings.repairWaits(), disabled);
-      assert.deepEqual([h.runner.waitingFor(a.index), h.runner.waitingFor(b.index)], disabled.map(({ index: _, ...wait }) => wait));
+      assert.deepEqual(
+        [h.runner.waitingFor(a.index), h.runner.waitingFor(b.index)],
+        disabled.map(({ index: _, ...wait }) => wait),
+      );
       assert.equal(writes.length, 1);
 
       await h.pass();
@@ -27,10 +30,13 @@ describe("the runner publishes why entries wait", () => {
 
       await h.settings.setRepairQueueEnabled(true);
       await h.pass();
-      assert.deepEqual(h.settings.repairWaits().map((w) => [w.index, w.kind, w.message]), [
-        [a.index, "COMMAND", "step 1: running the repair command"],
-        [b.index, "CONCURRENCY", "max_concurrent_repairs (1) reached"],
-      ]);
+      assert.deepEqual(
+        h.settings.repairWaits().map((w) => [w.index, w.kind, w.message]),
+        [
+          [a.index, "COMMAND", "step 1: running the repair command"],
+          [b.index, "CONCURRENCY", "max_concurrent_repairs (1) reached"],
+        ],
+      );
       assert.equal(writes.length, 2);
       assert.equal(h.runner.waitReason(a.index), null, "waitReason stays the rules' holds only");
     }));

@@ -39,10 +39,21 @@ describe("holdsForPass: the stored holds a repair pass decides with (a real SQLi
     const commits: Array<readonly HoldChange[]> = [];
     store.onCommit((c) => commits.push(c.holds ?? []));
     const pass = await holdsForPass(store.holds, NOW, log);
-    assert.deepEqual(pass.stored.map((h) => h.address), ["10.0.0.3", "10.0.0.4", "10.0.0.5"]);
+    assert.deepEqual(
+      pass.stored.map((h) => h.address),
+      ["10.0.0.3", "10.0.0.4", "10.0.0.5"],
+    );
     assert.equal(pass.nextEnd, NOW + HOUR, "the earliest end of a hold still in force");
-    assert.deepEqual(commits, [[{ kind: "expired", hold: hold("10.0.0.1", NOW), actor: RUNNER_ACTOR }, { kind: "expired", hold: hold("10.0.0.2", NOW - 1), actor: RUNNER_ACTOR }]]);
-    assert.deepEqual(store.holds.list().map((h) => h.address), ["10.0.0.3", "10.0.0.4", "10.0.0.5"]);
+    assert.deepEqual(commits, [
+      [
+        { kind: "expired", hold: hold("10.0.0.1", NOW), actor: RUNNER_ACTOR },
+        { kind: "expired", hold: hold("10.0.0.2", NOW - 1), actor: RUNNER_ACTOR },
+      ],
+    ]);
+    assert.deepEqual(
+      store.holds.list().map((h) => h.address),
+      ["10.0.0.3", "10.0.0.4", "10.0.0.5"],
+    );
   });
 
   it("writes nothing when no hold has ended, and a hold without an end never wakes the runner", async () => {

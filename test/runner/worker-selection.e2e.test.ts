@@ -48,7 +48,10 @@ describe("worker selection policies end to end (the real server process, CLI, te
       const dir = tempDir();
       const sabakan = await startFakeSabakan();
       for (let i = 1; i <= 5; i++) sabakan.addMachine({ serial: `m${i}`, rack: 1, ipv4: [`10.1.0.${i}`], retireDate: Date.UTC(2031, 5, 1) });
-      writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./kintsugi.db\nauth: { anonymous: admin }\nsabakan:\n  url: ${JSON.stringify(sabakan.url)}\n  schedule: "0 0 1 1 *"\n${c.config}`);
+      writeFileSync(
+        join(dir.path, "kintsugi.yaml"),
+        `listen: "127.0.0.1:0"\ndatabase: ./kintsugi.db\nauth: { anonymous: admin }\nsabakan:\n  url: ${JSON.stringify(sabakan.url)}\n  schedule: "0 0 1 1 *"\n${c.config}`,
+      );
       writeFileSync(join(dir.path, "cluster.yml"), TEMPLATE);
       const server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       try {

@@ -9,13 +9,47 @@ import { simulate } from "../../src/sim/simulation.js";
  * Issue 24's findings, each as a simulator seed that violated an invariant on the code before its fix (the
  * invariant it broke is named). `todo` marks a finding whose fix is on another branch: the lead removes it on merge.
  */
-const SEEDS: ReadonlyArray<{ finding: string; seed: number; hours: number; faults: FaultMix; brokeOnMain: string; settings?: Partial<SimSettings>; todo?: string }> = [
-  { finding: "1: control plane A mid-repair and dead control plane B wait on each other for good", seed: 12, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-wait-cycle" },
-  { finding: "2: a watch ends in the middle of a dwell and the next step drains a machine recovering as asked", seed: 17, hours: 6, faults: faultsWithout(["cke-reboot"]), brokeOnMain: "no-disruption-of-a-healthy-machine" },
+const SEEDS: ReadonlyArray<{
+  finding: string;
+  seed: number;
+  hours: number;
+  faults: FaultMix;
+  brokeOnMain: string;
+  settings?: Partial<SimSettings>;
+  todo?: string;
+}> = [
+  {
+    finding: "1: control plane A mid-repair and dead control plane B wait on each other for good",
+    seed: 12,
+    hours: 6,
+    faults: faultsWithout(["cke-reboot"]),
+    brokeOnMain: "no-wait-cycle",
+  },
+  {
+    finding: "2: a watch ends in the middle of a dwell and the next step drains a machine recovering as asked",
+    seed: 17,
+    hours: 6,
+    faults: faultsWithout(["cke-reboot"]),
+    brokeOnMain: "no-disruption-of-a-healthy-machine",
+  },
   { finding: "4: a health check remediates a node CKE is rebooting", seed: 3, hours: 2, faults: ALL_FAULTS, brokeOnMain: "no-remediation-of-a-rebooting-node" },
   // Findings 5 and 6 with repair.escalation configured (npm run sim -- --escalation); broke on ae42576, main before h24c.
-  { finding: "5: an operator releases an escalation hold and the next poll holds the machine again for the same repairs", seed: 3, hours: 12, faults: faultsWithout(["cke-reboot"]), settings: { escalation: SIM_ESCALATION }, brokeOnMain: "no-hold-again-for-released-repairs" },
-  { finding: "6: a poll the queue cap short-circuits still stores an escalation hold", seed: 1, hours: 12, faults: faultsWithout(["cke-reboot", "operator-release"]), settings: { escalation: SIM_ESCALATION }, brokeOnMain: "no-escalation-hold-from-a-capped-round" },
+  {
+    finding: "5: an operator releases an escalation hold and the next poll holds the machine again for the same repairs",
+    seed: 3,
+    hours: 12,
+    faults: faultsWithout(["cke-reboot"]),
+    settings: { escalation: SIM_ESCALATION },
+    brokeOnMain: "no-hold-again-for-released-repairs",
+  },
+  {
+    finding: "6: a poll the queue cap short-circuits still stores an escalation hold",
+    seed: 1,
+    hours: 12,
+    faults: faultsWithout(["cke-reboot", "operator-release"]),
+    settings: { escalation: SIM_ESCALATION },
+    brokeOnMain: "no-escalation-hold-from-a-capped-round",
+  },
 ];
 
 describe("simulator regression seeds (issue 24's findings)", () => {
@@ -29,9 +63,13 @@ describe("simulator regression seeds (issue 24's findings)", () => {
     assert.equal(report.passes, 0);
   });
   for (const c of SEEDS) {
-    it(`finding ${c.finding}: seed ${c.seed} (${c.hours} h) keeps every invariant (broke ${c.brokeOnMain} before the fix)`, { ...(c.todo && { todo: c.todo }) }, async () => {
-      const report = await simulate({ seed: c.seed, machines: 100, hours: c.hours, faults: c.faults, ...(c.settings && { settings: c.settings }) });
-      assert.equal(report.violation, null, `${report.violation?.invariant}: ${report.violation?.message}\n${report.details}`);
-    });
+    it(
+      `finding ${c.finding}: seed ${c.seed} (${c.hours} h) keeps every invariant (broke ${c.brokeOnMain} before the fix)`,
+      { ...(c.todo && { todo: c.todo }) },
+      async () => {
+        const report = await simulate({ seed: c.seed, machines: 100, hours: c.hours, faults: c.faults, ...(c.settings && { settings: c.settings }) });
+        assert.equal(report.violation, null, `${report.violation?.invariant}: ${report.violation?.message}\n${report.details}`);
+      },
+    );
   }
 });

@@ -9,7 +9,10 @@ const both = { sabakan: true, kubernetes: true };
 describe("the simulator's config file, through the real loader", () => {
   const loaded: ReadonlyArray<{ name: string; settings: SimSettings }> = [
     { name: "CKE's proof", settings: { maxConcurrentRepairs: 2 } },
-    { name: "every signal and a dwell the watch fits", settings: { maxConcurrentRepairs: 1, proof: { requires: ["node_ready", "boot_id_changed", "sabakan_healthy"], dwellSeconds: 900 } } },
+    {
+      name: "every signal and a dwell the watch fits",
+      settings: { maxConcurrentRepairs: 1, proof: { requires: ["node_ready", "boot_id_changed", "sabakan_healthy"], dwellSeconds: 900 } },
+    },
     { name: "escalation", settings: { maxConcurrentRepairs: 3, escalation: SIM_ESCALATION } },
   ];
   for (const c of loaded) {
@@ -20,9 +23,24 @@ describe("the simulator's config file, through the real loader", () => {
     });
   }
   const refused: ReadonlyArray<{ name: string; settings: SimSettings; sections: typeof both; message: RegExp }> = [
-    { name: "a dwell longer than every watch", settings: { maxConcurrentRepairs: 1, proof: { requires: [], dwellSeconds: 901 } }, sections: both, message: /success_dwell_seconds 901 is longer/ },
-    { name: "sabakan_healthy without sabakan", settings: { maxConcurrentRepairs: 1, proof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } }, sections: { sabakan: false, kubernetes: true }, message: /sabakan_healthy can never hold without a sabakan section/ },
-    { name: "node_ready without kubernetes", settings: { maxConcurrentRepairs: 1, proof: { requires: ["node_ready"], dwellSeconds: 0 } }, sections: { sabakan: true, kubernetes: false }, message: /node_ready can never hold without a kubernetes section/ },
+    {
+      name: "a dwell longer than every watch",
+      settings: { maxConcurrentRepairs: 1, proof: { requires: [], dwellSeconds: 901 } },
+      sections: both,
+      message: /success_dwell_seconds 901 is longer/,
+    },
+    {
+      name: "sabakan_healthy without sabakan",
+      settings: { maxConcurrentRepairs: 1, proof: { requires: ["sabakan_healthy"], dwellSeconds: 0 } },
+      sections: { sabakan: false, kubernetes: true },
+      message: /sabakan_healthy can never hold without a sabakan section/,
+    },
+    {
+      name: "node_ready without kubernetes",
+      settings: { maxConcurrentRepairs: 1, proof: { requires: ["node_ready"], dwellSeconds: 0 } },
+      sections: { sabakan: true, kubernetes: false },
+      message: /node_ready can never hold without a kubernetes section/,
+    },
   ];
   for (const c of refused) {
     it(`${c.name}: refused, as serve would refuse to start`, () => {

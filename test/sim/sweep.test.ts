@@ -11,7 +11,11 @@ describe("simulator sweep", () => {
   it("keeps every invariant over 200 seeds of 100 machines and an hour of every fault", async () => {
     for (let seed = 1; seed <= 200; seed++) {
       const r = await simulate({ seed, machines: 100, hours: 1, passSeconds: 60 });
-      assert.equal(r.violation, null, `seed ${seed}: ${r.violation?.invariant}: ${r.violation?.message}\n${r.details}\nreplay: npm run sim -- --seed ${seed} --machines 100 --hours 1 --pass-seconds 60`);
+      assert.equal(
+        r.violation,
+        null,
+        `seed ${seed}: ${r.violation?.invariant}: ${r.violation?.message}\n${r.details}\nreplay: npm run sim -- --seed ${seed} --machines 100 --hours 1 --pass-seconds 60`,
+      );
     }
   });
 
@@ -20,7 +24,11 @@ describe("simulator sweep", () => {
   it("keeps every invariant over seeds 1-11 of 100 machines and six hours without CKE reboots", async () => {
     for (let seed = 1; seed <= 11; seed++) {
       const r = await simulate({ seed, machines: 100, hours: 6, faults: faultsWithout(["cke-reboot"]) });
-      assert.equal(r.violation, null, `seed ${seed}: ${r.violation?.invariant}: ${r.violation?.message}\n${r.details}\nreplay: npm run sim -- --seed ${seed} --machines 100 --hours 6 --without cke-reboot`);
+      assert.equal(
+        r.violation,
+        null,
+        `seed ${seed}: ${r.violation?.invariant}: ${r.violation?.message}\n${r.details}\nreplay: npm run sim -- --seed ${seed} --machines 100 --hours 6 --without cke-reboot`,
+      );
     }
   });
 });

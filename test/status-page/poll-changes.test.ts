@@ -18,7 +18,13 @@ const poll = (sequence: string, skipped: Skip[], error: string | null = null): O
 
 describe("skipRows: polls collapsed to what changed", () => {
   // Newest first, as the page keeps them.
-  const polls = [poll("5", [skip("a"), skip("c")]), poll("4", [skip("a"), skip("b")]), poll("3", [], "sabakan is unreachable"), poll("2", [skip("a"), skip("b")]), poll("1", [skip("a"), skip("b", "HELD")])];
+  const polls = [
+    poll("5", [skip("a"), skip("c")]),
+    poll("4", [skip("a"), skip("b")]),
+    poll("3", [], "sabakan is unreachable"),
+    poll("2", [skip("a"), skip("b")]),
+    poll("1", [skip("a"), skip("b", "HELD")]),
+  ];
   const cases: ReadonlyArray<{ name: string; i: number; rows: SkipRows }> = [
     { name: "the newest poll lists every skip", i: 0, rows: { kind: "all", skips: [skip("a"), skip("c")] } },
     {
@@ -30,7 +36,14 @@ describe("skipRows: polls collapsed to what changed", () => {
     {
       name: "the same machine skipped for another reason is a change",
       i: 3,
-      rows: { kind: "changes", since: "1", changes: [{ change: "new", skip: skip("b") }, { change: "gone", skip: skip("b", "HELD") }] },
+      rows: {
+        kind: "changes",
+        since: "1",
+        changes: [
+          { change: "new", skip: skip("b") },
+          { change: "gone", skip: skip("b", "HELD") },
+        ],
+      },
     },
     { name: "the oldest listed has nothing to compare with", i: 4, rows: { kind: "none" } },
   ];
@@ -40,6 +53,10 @@ describe("skipRows: polls collapsed to what changed", () => {
 
   it("a poll after a failed one is compared with the last poll that worked", () => {
     assert.deepEqual(skipRows([poll("3", []), poll("2", [], "down"), poll("1", [skip("a")])].slice(0), 0), { kind: "all", skips: [] });
-    assert.deepEqual(skipRows([poll("4", []), poll("3", [skip("a"), skip("z")]), poll("2", [], "down"), poll("1", [skip("a")])], 1), { kind: "changes", since: "1", changes: [{ change: "new", skip: skip("z") }] });
+    assert.deepEqual(skipRows([poll("4", []), poll("3", [skip("a"), skip("z")]), poll("2", [], "down"), poll("1", [skip("a")])], 1), {
+      kind: "changes",
+      since: "1",
+      changes: [{ change: "new", skip: skip("z") }],
+    });
   });
 });

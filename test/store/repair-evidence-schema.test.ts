@@ -26,11 +26,14 @@ describe("the proof of repair evidence as the stores keep it", () => {
       const parsed = entryValue.safeParse(value(evidence));
       assert.equal(parsed.success, false);
       assert.equal(parsed.error?.issues[0]?.path.slice(0, path === "" ? 2 : 3).join("."), ["entry", "evidence", path].filter((p) => p !== "").join("."));
-      assert.throws(() => parseStoredEvidence(JSON.stringify(evidence), "repair entry 7"), (err: Error) => {
-        assert.match(err.message, /^repair entry 7: its proof of repair evidence is invalid/);
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => parseStoredEvidence(JSON.stringify(evidence), "repair entry 7"),
+        (err: Error) => {
+          assert.match(err.message, /^repair entry 7: its proof of repair evidence is invalid/);
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     });
   }
 

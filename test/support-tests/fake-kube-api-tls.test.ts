@@ -43,8 +43,14 @@ describe("test Kubernetes API: HTTPS with the test CA, as a real cluster", () =>
   it("answers the real client over https, verified with the CA of its kubeconfig", async () => {
     const before = fake.requests.length;
     const nodes = await KubeNodeOperator.fromKubeconfig(fake.kubeconfigPath).listNodes();
-    assert.deepEqual(nodes.map((n) => n.name), ["n1", "n2"]);
-    assert.deepEqual(fake.requests.slice(before).map((r) => `${r.method} ${r.path}`), ["GET /api/v1/nodes"]);
+    assert.deepEqual(
+      nodes.map((n) => n.name),
+      ["n1", "n2"],
+    );
+    assert.deepEqual(
+      fake.requests.slice(before).map((r) => `${r.method} ${r.path}`),
+      ["GET /api/v1/nodes"],
+    );
   });
 
   it("refuses a client that trusts a different CA, in the TLS handshake", async () => {
@@ -56,9 +62,16 @@ describe("test Kubernetes API: HTTPS with the test CA, as a real cluster", () =>
     assert.equal(fake.requests.length, before, "no request got through");
   });
 
-  it("is reached by kubectl trusting its CA, and refused by kubectl trusting another", { skip: findKubectl() === null ? "kubectl not found" : false }, async () => {
-    const cacheDir = join(fake.tempDir, "kubectl-cache");
-    assert.equal(await runKubectl(fake.kubeconfigPath, cacheDir, ["get", "nodes", "-o", "name"]), "node/n1\nnode/n2\n");
-    await assert.rejects(runKubectl(strangerKubeconfig, join(fake.tempDir, "kubectl-cache-other-ca"), ["get", "nodes", "-o", "name"]), /x509: certificate signed by unknown authority/);
-  });
+  it(
+    "is reached by kubectl trusting its CA, and refused by kubectl trusting another",
+    { skip: findKubectl() === null ? "kubectl not found" : false },
+    async () => {
+      const cacheDir = join(fake.tempDir, "kubectl-cache");
+      assert.equal(await runKubectl(fake.kubeconfigPath, cacheDir, ["get", "nodes", "-o", "name"]), "node/n1\nnode/n2\n");
+      await assert.rejects(
+        runKubectl(strangerKubeconfig, join(fake.tempDir, "kubectl-cache-other-ca"), ["get", "nodes", "-o", "name"]),
+        /x509: certificate signed by unknown authority/,
+      );
+    },
+  );
 });

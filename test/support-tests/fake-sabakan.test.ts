@@ -10,8 +10,27 @@ const DAY = 86_400_000;
 const SEARCH = /* GraphQL */ `
   query SearchMachines($having: MachineParams, $notHaving: MachineParams) {
     searchMachines(having: $having, notHaving: $notHaving) {
-      spec { serial labels { name value } rack indexInRack role ipv4 registerDate retireDate bmc { bmcType } }
-      status { state timestamp duration }
+      spec {
+        serial
+        labels {
+          name
+          value
+        }
+        rack
+        indexInRack
+        role
+        ipv4
+        registerDate
+        retireDate
+        bmc {
+          bmcType
+        }
+      }
+      status {
+        state
+        timestamp
+        duration
+      }
     }
   }
 `;
@@ -39,7 +58,11 @@ async function withFake(fn: (fake: FakeSabakan, clock: { t: number }, client: Gr
 }
 
 function post(fake: FakeSabakan, body: unknown, contentType = "application/json"): Promise<Response> {
-  return fetch(`${fake.url}/graphql`, { method: "POST", headers: { "content-type": contentType }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  return fetch(`${fake.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": contentType },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 }
 
 async function clientError(p: Promise<unknown>): Promise<ClientError> {
@@ -71,7 +94,12 @@ describe("test sabakan: searchMachines matches as sabakan's gql/match.go", () =>
   const all = ["s01", "s02", "s03", "s04", "s05"];
   const cases: Array<{ name: string; having?: object | null; notHaving?: object | null; expected: string[] }> = [
     { name: "no params: every machine, sorted by serial", having: null, notHaving: null, expected: all },
-    { name: "null and [] lists constrain nothing", having: { labels: [], racks: [], roles: null, states: [] }, notHaving: { labels: null, racks: [], roles: [], states: null }, expected: all },
+    {
+      name: "null and [] lists constrain nothing",
+      having: { labels: [], racks: [], roles: null, states: [] },
+      notHaving: { labels: null, racks: [], roles: [], states: null },
+      expected: all,
+    },
     { name: "having labels: all must be present with that value", having: { labels: [label("zone", "a"), label("gpu", "yes")] }, expected: ["s05"] },
     { name: "having one label", having: { labels: [label("gpu", "yes")] }, expected: ["s03", "s05"] },
     { name: "notHaving labels: any one excludes", notHaving: { labels: [label("zone", "b"), label("gpu", "no")] }, expected: ["s01", "s02", "s05"] },
@@ -89,7 +117,12 @@ describe("test sabakan: searchMachines matches as sabakan's gql/match.go", () =>
     { name: "having minDaysBeforeRetire 0 keeps the machine half a day past retirement", having: { minDaysBeforeRetire: 0 }, expected: all },
     { name: "kintsugi's default variables", having: { states: ["UNHEALTHY", "UNREACHABLE"] }, notHaving: { roles: ["boot"] }, expected: ["s02", "s03"] },
     { name: "having and notHaving on the same rack cancel out", having: { racks: [2] }, notHaving: { racks: [2] }, expected: [] },
-    { name: "fields AND across having and notHaving", having: { racks: [1, 2], labels: [label("gpu", "yes")] }, notHaving: { states: ["HEALTHY"] }, expected: ["s03"] },
+    {
+      name: "fields AND across having and notHaving",
+      having: { racks: [1, 2], labels: [label("gpu", "yes")] },
+      notHaving: { states: ["HEALTHY"] },
+      expected: ["s03"],
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -107,7 +140,10 @@ describe("test sabakan: schema and answers", () => {
     await withFake(async (fake, _clock, client) => {
       assert.equal(fake.schemaSource, existsSync(REFERENCE_SCHEMA_URL) ? "reference" : "fallback");
       const data = await client.request<{ __type: { inputFields: Array<{ name: string }> } }>(`{ __type(name: "MachineParams") { inputFields { name } } }`);
-      assert.deepEqual(data.__type.inputFields.map((f) => f.name), ["labels", "racks", "roles", "states", "minDaysBeforeRetire"]);
+      assert.deepEqual(
+        data.__type.inputFields.map((f) => f.name),
+        ["labels", "racks", "roles", "states", "minDaysBeforeRetire"],
+      );
     });
   });
 
@@ -127,7 +163,10 @@ describe("test sabakan: schema and answers", () => {
       assert.equal(fake.schemaSource, "fallback");
       fake.addMachine({ serial: "m", rack: 1, state: "UNHEALTHY", stateSince: T0 - 2000 });
       const data = await new GraphQLClient(`${fake.url}/graphql`).request<SearchResult>(SEARCH, { having: { states: ["UNHEALTHY"] } });
-      assert.deepEqual(data.searchMachines.map((m) => [m.spec.serial, m.status.duration]), [["m", 2]]);
+      assert.deepEqual(
+        data.searchMachines.map((m) => [m.spec.serial, m.status.duration]),
+        [["m", 2]],
+      );
     } finally {
       await fake.close();
     }
@@ -144,7 +183,10 @@ describe("test sabakan: schema and answers", () => {
       assert.match(raw, /"timestamp":"2026-02-28T23:59:59\.123456789Z"/);
       const [a, b] = (await client.request<SearchResult>(SEARCH)).searchMachines;
       assert.equal(a?.status.duration, 1_200_000);
-      assert.deepEqual(a?.spec.labels, [{ name: "a", value: "2" }, { name: "z", value: "1" }]);
+      assert.deepEqual(a?.spec.labels, [
+        { name: "a", value: "2" },
+        { name: "z", value: "1" },
+      ]);
       assert.equal(b?.spec.labels, null);
       assert.ok(Math.abs((b?.status.duration ?? 0) - 0.876543211) < 1e-9);
     });
@@ -158,7 +200,13 @@ describe("test sabakan: schema and answers", () => {
         `{ machine(serial: "x2") { spec { rack indexInRack role ipv4 registerDate retireDate bmc { bmcType ipv4 } } info { bmc { ipv4 { address } } } } }`,
       );
       assert.deepEqual(data.machine.spec, {
-        rack: 7, indexInRack: 2, role: "cs", ipv4: ["10.7.0.2"], registerDate: "2026-01-30T00:00:00Z", retireDate: "2031-02-28T00:00:00Z", bmc: { bmcType: "IPMI-2.0", ipv4: "10.7.1.2" },
+        rack: 7,
+        indexInRack: 2,
+        role: "cs",
+        ipv4: ["10.7.0.2"],
+        registerDate: "2026-01-30T00:00:00Z",
+        retireDate: "2031-02-28T00:00:00Z",
+        bmc: { bmcType: "IPMI-2.0", ipv4: "10.7.1.2" },
       });
       assert.deepEqual(data.machine.info, { bmc: { ipv4: { address: "10.7.1.2" } } });
       assert.equal(fake.machines().length, 2);
@@ -178,7 +226,7 @@ describe("test sabakan: schema and answers", () => {
     });
   });
 
-  it("answers machine(serial), and a bare \"not found\" for an unknown serial, as sabakan does", async () => {
+  it('answers machine(serial), and a bare "not found" for an unknown serial, as sabakan does', async () => {
     await withFake(async (fake, _clock, client) => {
       fake.addMachine({ serial: "known", rack: 1, state: "UNHEALTHY" });
       const data = await client.request<{ machine: { spec: { serial: string }; status: Status } }>(MACHINE, { serial: "known" });
@@ -223,7 +271,9 @@ describe("test sabakan: setMachineState follows sabakan's transitions", () => {
     RETIRED: ["UNINITIALIZED"],
   };
   const states = Object.keys(sabakanPermits);
-  const transitions: Array<[string, string, boolean]> = states.flatMap((from) => states.filter((to) => to !== from).map((to): [string, string, boolean] => [from, to, sabakanPermits[from]!.includes(to)]));
+  const transitions: Array<[string, string, boolean]> = states.flatMap((from) =>
+    states.filter((to) => to !== from).map((to): [string, string, boolean] => [from, to, sabakanPermits[from]!.includes(to)]),
+  );
   for (const [from, to, ok] of transitions) {
     it(`${from} -> ${to} is ${ok ? "permitted" : "INVALID_STATE_TRANSITION"}`, async () => {
       await withFake(async (fake, _clock, client) => {
@@ -307,7 +357,10 @@ describe("test sabakan: HTTP like sabakan's gqlgen handler", () => {
 
   it("records each request with the variables as sent", async () => {
     await withFake(async (fake, _clock, client) => {
-      const variables = { having: { states: ["UNHEALTHY", "UNREACHABLE"], labels: [{ name: "zone", value: "a" }], minDaysBeforeRetire: 0 }, notHaving: { roles: ["boot"], racks: [] } };
+      const variables = {
+        having: { states: ["UNHEALTHY", "UNREACHABLE"], labels: [{ name: "zone", value: "a" }], minDaysBeforeRetire: 0 },
+        notHaving: { roles: ["boot"], racks: [] },
+      };
       await client.request(SEARCH, variables);
       await client.request(SEARCH, { having: null, notHaving: null });
       const [first, second] = fake.requests;
@@ -372,7 +425,13 @@ describe("test sabakan: scriptable faults", () => {
 
   it("setLatency delays the next answers, so a client with a deadline gives up", async () => {
     await withFake(async (fake) => {
-      const search = (timeoutMs: number) => fetch(`${fake.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: SEARCH }), signal: AbortSignal.timeout(timeoutMs) });
+      const search = (timeoutMs: number) =>
+        fetch(`${fake.url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: SEARCH }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
       // Latencies far apart from the deadlines, so a busy machine cannot blur which side of them an answer falls.
       fake.setLatency(60_000);
       await assert.rejects(search(200), { name: "TimeoutError" });

@@ -16,6 +16,9 @@ describe("metricNamesIn (the metric names a PromQL expression selects)", () => {
   for (const [name, expr, expected] of cases) it(name, () => assert.deepEqual(metricNamesIn(expr), expected));
 
   it("fills Grafana's interval variables", () => {
-    assert.equal(withGrafanaIntervals("rate(x[$__rate_interval]) + rate(y[$__interval]) + increase(z[$__range])"), "rate(x[5m]) + rate(y[1m]) + increase(z[1h])");
+    assert.equal(
+      withGrafanaIntervals("rate(x[$__rate_interval]) + rate(y[$__interval]) + increase(z[$__range])"),
+      "rate(x[5m]) + rate(y[1m]) + increase(z[1h])",
+    );
   });
 });

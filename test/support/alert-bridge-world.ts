@@ -16,10 +16,22 @@ import { tempDir } from "./temp-dir.js";
 // API and a test sabakan, and a local chat webhook that records what is posted.
 
 /** A message as the JSON format posts it. */
-export interface Posted { source: string; kind: string; severity: string; title: string; text: string; fields: Record<string, string> }
+export interface Posted {
+  source: string;
+  kind: string;
+  severity: string;
+  title: string;
+  text: string;
+  fields: Record<string, string>;
+}
 
 /** Polls `probe` until it gives a value; fails naming `what`, with `diagnose()`, after `timeoutMs`. */
-export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, diagnose: () => string, timeoutMs = 30_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  diagnose: () => string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -69,7 +81,11 @@ export async function startBridge(server: string, hook: string, extra: string[] 
       return code;
     },
   };
-  await until("the bridge to connect", () => stderr.includes("connected to"), () => stderr);
+  await until(
+    "the bridge to connect",
+    () => stderr.includes("connected to"),
+    () => stderr,
+  );
   return bridge;
 }
 export type Bridge = Awaited<ReturnType<typeof startBridge>>;
@@ -111,7 +127,12 @@ export async function startWorld() {
     },
     gql,
     add: async (operation: string, address: string) =>
-      (await gql(`mutation($o: String!, $a: IPAddress!) { addRepairEntry(operation: $o, machineType: "m", address: $a) { index } }`, { o: operation, a: address }))["addRepairEntry"].index as string,
+      (
+        await gql(`mutation($o: String!, $a: IPAddress!) { addRepairEntry(operation: $o, machineType: "m", address: $a) { index } }`, {
+          o: operation,
+          a: address,
+        })
+      )["addRepairEntry"].index as string,
     status: async (index: string) => (await gql(`query($i: ID!) { repairEntry(index: $i) { status } }`, { i: index }))["repairEntry"].status as string,
     /** Stops kintsugi and starts it again on the same port and database. */
     async restart() {
@@ -129,7 +150,10 @@ export async function startWorld() {
 export type World = Awaited<ReturnType<typeof startWorld>>;
 
 /** Runs `scenario` with a world, a receiver and a bridge, closing all three whatever happens; SIGTERM must exit 0. */
-export async function withBridge(options: { failFirst?: number; args?: string[] }, scenario: (w: World, r: Receiver, b: Bridge) => Promise<void>): Promise<void> {
+export async function withBridge(
+  options: { failFirst?: number; args?: string[] },
+  scenario: (w: World, r: Receiver, b: Bridge) => Promise<void>,
+): Promise<void> {
   const world = await startWorld();
   const receiver = await startReceiver(options.failFirst);
   let bridge: Bridge | undefined;

@@ -10,7 +10,11 @@ export async function scrapeAfterActivity(): Promise<string> {
   const w = await startWorld();
   try {
     const entries = [await w.add("fix", "10.0.0.1"), await w.add("fail", "10.0.0.2")];
-    await until("both repairs finished", async () => Promise.all(entries.map((e) => w.status(e))), (s) => s.every((x) => x === "SUCCEEDED" || x === "FAILED"));
+    await until(
+      "both repairs finished",
+      async () => Promise.all(entries.map((e) => w.status(e))),
+      (s) => s.every((x) => x === "SUCCEEDED" || x === "FAILED"),
+    );
     await w.gql(`mutation { setConstraint(name: "maximum-unhealthy-machines-per-rack", value: 2) { maximumUnhealthyMachinesPerRack } }`);
     for (let i = 1; i <= 3; i++) w.sabakan.addMachine({ serial: `r5-${i}`, rack: 5, ipv4: [`10.5.0.${i}`], state: "UNHEALTHY" });
     w.sabakan.addMachine({ serial: "r6-1", rack: 6, ipv4: [], state: "UNHEALTHY" });
@@ -21,7 +25,11 @@ export async function scrapeAfterActivity(): Promise<string> {
     await w.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, {
       t: "name: c\nnodes:\n- user: u\n  control_plane: true\n- user: u\nservice_subnet: 10.68.0.0/16\n",
     });
-    await until("a generated cluster", async () => (await w.gql(`{ clusterGenerations(last: 1) { generation } }`))["clusterGenerations"], (h: Array<{ generation: number }>) => (h[0]?.generation ?? 0) > 0);
+    await until(
+      "a generated cluster",
+      async () => (await w.gql(`{ clusterGenerations(last: 1) { generation } }`))["clusterGenerations"],
+      (h: Array<{ generation: number }>) => (h[0]?.generation ?? 0) > 0,
+    );
     const res = await fetch(`${w.k.url}/metrics`);
     if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}`);
     return await res.text();

@@ -25,7 +25,11 @@ export interface CliProcess {
  */
 export function startCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliProcess {
   const { KINTSUGI_TOKEN: _token, ...inherited } = process.env;
-  const child = spawn(process.execPath, [KINTSUGI_BIN, ...args], { cwd: options.cwd, env: { ...inherited, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [KINTSUGI_BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...inherited, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -64,17 +64,26 @@ export function desyncAddressIndex(file: string, from = "10.0.0.3", to = "10.0.0
 
 /** Marks `file` as written by a kintsugi that knows schema version `version`, newer than this one's. */
 export function fromNewerKintsugi(file: string, version = NEWEST_SCHEMA_VERSION + 1): void {
-  tamper(file, (db) => db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'from the future', '2027-01-01T00:00:00.000Z')").run(version));
+  tamper(file, (db) =>
+    db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, 'from the future', '2027-01-01T00:00:00.000Z')").run(version),
+  );
 }
 
 /** A database as a kintsugi of schema version `version` (older than this one) left it, with one repair entry row. */
 export function olderDatabase(file: string, version: number): void {
-  const db = openDatabase(file, MIGRATIONS.filter((m) => m.version <= version));
+  const db = openDatabase(
+    file,
+    MIGRATIONS.filter((m) => m.version <= version),
+  );
   try {
-    db.prepare(`INSERT INTO repair_entries (address, machine_type, operation, status, step, step_status, deleted, drain_backoff_count, created_at, source)
-      VALUES ('10.0.0.9', 'qemu', 'unreachable', 'queued', 0, 'waiting', 0, 0, 1, 'api')`).run();
-    db.prepare(`INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted)
-      VALUES (1, 1, 'created', 'added by an operator', 'queued', 0, 'waiting', 0)`).run();
+    db.prepare(
+      `INSERT INTO repair_entries (address, machine_type, operation, status, step, step_status, deleted, drain_backoff_count, created_at, source)
+      VALUES ('10.0.0.9', 'qemu', 'unreachable', 'queued', 0, 'waiting', 0, 0, 1, 'api')`,
+    ).run();
+    db.prepare(
+      `INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted)
+      VALUES (1, 1, 'created', 'added by an operator', 'queued', 0, 'waiting', 0)`,
+    ).run();
   } finally {
     db.close();
   }

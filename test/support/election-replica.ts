@@ -46,8 +46,7 @@ export function startReplica(
     client,
     election,
     events,
-    stop: () =>
-      (stopped ??= election.stop().finally(() => client.close())),
+    stop: () => (stopped ??= election.stop().finally(() => client.close())),
   };
 }
 

@@ -37,7 +37,12 @@ export async function replicaHealthIfUp(url: string): Promise<ReplicaHealth | nu
  * returns every answer and the leader's position in `urls`.
  */
 export async function untilOneLeads(urls: readonly string[], timeoutMs?: number): Promise<{ healths: Array<ReplicaHealth | null>; leaderAt: number }> {
-  const healths = await until("exactly one replica leads", () => Promise.all(urls.map(replicaHealthIfUp)), (hs) => hs.filter((h) => h?.leader).length === 1, timeoutMs);
+  const healths = await until(
+    "exactly one replica leads",
+    () => Promise.all(urls.map(replicaHealthIfUp)),
+    (hs) => hs.filter((h) => h?.leader).length === 1,
+    timeoutMs,
+  );
   return { healths, leaderAt: healths.findIndex((h) => h?.leader) };
 }
 

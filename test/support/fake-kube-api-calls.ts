@@ -34,7 +34,10 @@ const WATCHING = ["true", "1"];
  * except `namespaces/NAME[/SUBRESOURCE]` (the namespace object itself); a GET with `watch=true` is a watch.
  */
 export function kubeCallOf(method: string, path: string, query: URLSearchParams): KubeCall {
-  const parts = path.split("/").filter((p) => p !== "").map(decodeURIComponent);
+  const parts = path
+    .split("/")
+    .filter((p) => p !== "")
+    .map(decodeURIComponent);
   let group: string;
   let rest: string[];
   if (parts[0] === "api" && parts.length >= 3) {
@@ -54,12 +57,23 @@ export function kubeCallOf(method: string, path: string, query: URLSearchParams)
   const [resource, name, subresource] = rest as [string, string | undefined, string | undefined];
   const watching = WATCHING.includes(query.get("watch") ?? "");
   const verb =
-    method === "GET" ? (watching ? "watch" : name === undefined ? "list" : "get")
-    : method === "POST" ? "create"
-    : method === "PUT" ? "update"
-    : method === "PATCH" ? "patch"
-    : method === "DELETE" ? (name === undefined ? "deletecollection" : "delete")
-    : method.toLowerCase();
+    method === "GET"
+      ? watching
+        ? "watch"
+        : name === undefined
+          ? "list"
+          : "get"
+      : method === "POST"
+        ? "create"
+        : method === "PUT"
+          ? "update"
+          : method === "PATCH"
+            ? "patch"
+            : method === "DELETE"
+              ? name === undefined
+                ? "deletecollection"
+                : "delete"
+              : method.toLowerCase();
   return { kind: "resource", verb, group, resource, subresource: subresource ?? "", namespace };
 }
 
@@ -95,6 +109,10 @@ export class KubeCallRecorder {
 export function readKubeCalls(dir: string): RecordedKubeCall[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith(".jsonl"))
-    .flatMap((name) => readFileSync(join(dir, name), "utf8").split("\n").filter((line) => line !== ""))
+    .flatMap((name) =>
+      readFileSync(join(dir, name), "utf8")
+        .split("\n")
+        .filter((line) => line !== ""),
+    )
     .map((line) => JSON.parse(line) as RecordedKubeCall);
 }

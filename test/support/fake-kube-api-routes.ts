@@ -1,7 +1,18 @@
 import { randomUUID } from "node:crypto";
 import {
-  API_GROUPS, CORE_RESOURCES, HttpError, POLICY_RESOURCES, VERSION, badRequest, mergePatch, notFound, selectorFilter,
-  statusReply, table, type KubeObject, type Reply,
+  API_GROUPS,
+  CORE_RESOURCES,
+  HttpError,
+  POLICY_RESOURCES,
+  VERSION,
+  badRequest,
+  mergePatch,
+  notFound,
+  selectorFilter,
+  statusReply,
+  table,
+  type KubeObject,
+  type Reply,
 } from "./fake-kube-api-objects.js";
 import { FakeKubeState, podKey, type RecordedEviction } from "./fake-kube-api-state.js";
 
@@ -112,7 +123,13 @@ export class FakeKubeRoutes extends FakeKubeState {
     if (patch === null || typeof patch !== "object" || Array.isArray(patch)) throw badRequest("the patch is not a JSON object");
     const wanted = patch.metadata?.resourceVersion;
     if (wanted !== undefined && wanted !== node.metadata.resourceVersion) {
-      throw new HttpError(statusReply(409, `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, kind: "nodes" }));
+      throw new HttpError(
+        statusReply(
+          409,
+          `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+          { name, kind: "nodes" },
+        ),
+      );
     }
     if (patch.metadata?.name !== undefined && patch.metadata.name !== name) throw badRequest("the name of a node cannot be changed");
     const patched = mergePatch(node, patch) as KubeObject;
@@ -163,13 +180,18 @@ export class FakeKubeRoutes extends FakeKubeState {
     if (event.eventTime !== undefined && !MICRO_TIME.test(event.eventTime)) {
       throw badRequest(`Event in version "v1" cannot be handled as a Event: parsing time ${JSON.stringify(event.eventTime)} as MicroTime`);
     }
-    const missing = ["involvedObject", "reason", ...(event.eventTime ? ["reportingComponent", "reportingInstance", "action"] : [])]
-      .filter((field) => !event[field]);
-    if (missing.length > 0) throw new HttpError(statusReply(422, `Event "${event.metadata.name}" is invalid: ${missing.map((f) => `${f}: Required value`).join(", ")}`));
+    const missing = ["involvedObject", "reason", ...(event.eventTime ? ["reportingComponent", "reportingInstance", "action"] : [])].filter(
+      (field) => !event[field],
+    );
+    if (missing.length > 0)
+      throw new HttpError(statusReply(422, `Event "${event.metadata.name}" is invalid: ${missing.map((f) => `${f}: Required value`).join(", ")}`));
     if (this.eventObjects.some((e) => e.metadata.namespace === namespace && e.metadata.name === event.metadata.name)) {
       throw new HttpError(statusReply(409, `events "${event.metadata.name}" already exists`, undefined, "AlreadyExists"));
     }
-    const stored = { ...event, metadata: { ...event.metadata, namespace, uid: randomUUID(), resourceVersion: this.nextVersion(), creationTimestamp: this.timestamp() } };
+    const stored = {
+      ...event,
+      metadata: { ...event.metadata, namespace, uid: randomUUID(), resourceVersion: this.nextVersion(), creationTimestamp: this.timestamp() },
+    };
     this.eventObjects.push(stored);
     return ok(stored, 201);
   }

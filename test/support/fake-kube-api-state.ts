@@ -82,7 +82,10 @@ export class FakeKubeState {
       metadata: { ...this.meta(name), labels: { "kubernetes.io/hostname": name, ...spec.labels }, annotations: { ...spec.annotations } },
       spec: { ...(spec.unschedulable && { unschedulable: true }), ...(spec.taints && { taints: spec.taints.map((t) => ({ ...t })) }) },
       status: {
-        addresses: [{ type: "InternalIP", address: spec.internalIP }, { type: "Hostname", address: name }],
+        addresses: [
+          { type: "InternalIP", address: spec.internalIP },
+          { type: "Hostname", address: name },
+        ],
         conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", lastTransitionTime: new Date(Date.now() - 86_400_000).toISOString() }],
         nodeInfo: { kubeletVersion: "v1.32.0", bootID: spec.bootId ?? randomUUID() },
       },
@@ -133,7 +136,12 @@ export class FakeKubeState {
     const metadata: KubeObject = { ...this.meta(spec.name), namespace: spec.namespace, labels: { ...spec.labels } };
     if (owners.length > 0) {
       metadata.ownerReferences = owners.map((o) => ({
-        apiVersion: apiVersion(o.kind), kind: o.kind, name: `${spec.name}-owner`, uid: randomUUID(), controller: o.controller, blockOwnerDeletion: true,
+        apiVersion: apiVersion(o.kind),
+        kind: o.kind,
+        name: `${spec.name}-owner`,
+        uid: randomUUID(),
+        controller: o.controller,
+        blockOwnerDeletion: true,
       }));
     }
     this.podObjects.set(podKey(spec.namespace, spec.name), {
@@ -162,7 +170,12 @@ export class FakeKubeState {
    * As in the API server, a pod that is Pending, Succeeded, Failed or terminating is evicted regardless.
    * `dryRunToo: false` lets dry runs pass, as when the budget changes between the dry run and the eviction.
    */
-  refuseEviction(namespace: string, name: string, message = "Cannot evict pod as it would violate the pod's disruption budget.", options: { dryRunToo?: boolean } = {}): void {
+  refuseEviction(
+    namespace: string,
+    name: string,
+    message = "Cannot evict pod as it would violate the pod's disruption budget.",
+    options: { dryRunToo?: boolean } = {},
+  ): void {
     this.refusals.set(podKey(namespace, name), { message, dryRunToo: options.dryRunToo ?? true });
   }
 
@@ -185,8 +198,12 @@ export class FakeKubeState {
 
   pods(): FakePod[] {
     return [...this.podObjects.values()].map((o) => ({
-      namespace: o.metadata.namespace, name: o.metadata.name, nodeName: o.spec.nodeName, phase: o.status.phase,
-      terminating: Boolean(o.metadata.deletionTimestamp), object: structuredClone(o),
+      namespace: o.metadata.namespace,
+      name: o.metadata.name,
+      nodeName: o.spec.nodeName,
+      phase: o.status.phase,
+      terminating: Boolean(o.metadata.deletionTimestamp),
+      object: structuredClone(o),
     }));
   }
 

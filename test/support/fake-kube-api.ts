@@ -189,9 +189,7 @@ export class FakeKubeApi extends FakeKubeRoutes {
   }
 
   private answer(method: string, url: URL, contentType: string, accept: string, text: string): Reply {
-    const fault = this.faults.find(
-      (f) => f.remaining > 0 && (f.method === null || f.method === method) && f.pattern.test(url.pathname),
-    );
+    const fault = this.faults.find((f) => f.remaining > 0 && (f.method === null || f.method === method) && f.pattern.test(url.pathname));
     if (fault) {
       fault.remaining--;
       return statusReply(fault.status, fault.message);

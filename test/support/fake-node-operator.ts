@@ -82,7 +82,14 @@ export class FakeNodeOperator implements NodeOperator {
 
   async listNodes(): Promise<ClusterNode[]> {
     await this.enter("listNodes", []);
-    return [...this.nodes.values()].map((n) => ({ ...n, internalIPs: [...n.internalIPs], annotations: { ...n.annotations }, labels: {}, taints: [], conditions: [] }));
+    return [...this.nodes.values()].map((n) => ({
+      ...n,
+      internalIPs: [...n.internalIPs],
+      annotations: { ...n.annotations },
+      labels: {},
+      taints: [],
+      conditions: [],
+    }));
   }
 
   async cordon(nodeName: string, owner: string): Promise<boolean> {

@@ -201,7 +201,11 @@ export class MachineStore {
   }
 
   /** sabakan's SetState: the same state changes nothing; otherwise the table decides. Returns an error message. */
-  transition(serial: string, to: MachineState, nowMs: number): { machine: FakeMachine } | { error: "MACHINE_NOT_FOUND" | "INVALID_STATE_TRANSITION"; message: string } {
+  transition(
+    serial: string,
+    to: MachineState,
+    nowMs: number,
+  ): { machine: FakeMachine } | { error: "MACHINE_NOT_FOUND" | "INVALID_STATE_TRANSITION"; message: string } {
     const m = this.bySerial.get(serial);
     if (!m) return { error: "MACHINE_NOT_FOUND", message: "not found" };
     if (m.state === to) return { machine: m };

@@ -36,7 +36,10 @@ export function loadSabakanTypeDefs(reference: URL = REFERENCE_SCHEMA_URL): { so
     typeDefs = `${readFileSync(REPO_SCHEMA_URL, "utf8")}\n${readFileSync(ROOT_SCHEMA_URL, "utf8")}`;
     buildSchema(typeDefs);
   } catch (err) {
-    throw new Error(`sabakan's schema not found at ${where} (the fallback from schema/sabakan.graphql and test/support/sabakan-root.graphql cannot be assembled: ${(err as Error).message})`, { cause: err });
+    throw new Error(
+      `sabakan's schema not found at ${where} (the fallback from schema/sabakan.graphql and test/support/sabakan-root.graphql cannot be assembled: ${(err as Error).message})`,
+      { cause: err },
+    );
   }
   return { source: "fallback", typeDefs };
 }
@@ -72,7 +75,10 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 /** JSON of `data` with every Float that a resolver reported written as Go's `%g` writes it (e.g. `1.2e+06`). */
 export function stringifyData(v: unknown, floats: ReadonlySet<string>, path: Array<string | number> = []): string {
   if (Array.isArray(v)) return `[${v.map((x, i) => stringifyData(x, floats, [...path, i])).join(",")}]`;
-  if (isObject(v)) return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${stringifyData(x, floats, [...path, k])}`).join(",")}}`;
+  if (isObject(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${stringifyData(x, floats, [...path, k])}`)
+      .join(",")}}`;
   if (typeof v === "number" && floats.has(pathKey(path))) return formatGoFloat(v);
   return JSON.stringify(v) ?? "null";
 }

@@ -6,7 +6,16 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import { MachineStore, type FakeMachine, type FakeMachineSpec, type MachineState, type TimeInput } from "./fake-sabakan-machines.js";
-import { isObject, loadSabakanTypeDefs, makeSabakanSchema, parseJson, requestError, stringifyData, type SabakanContext, type SchemaSource } from "./fake-sabakan-schema.js";
+import {
+  isObject,
+  loadSabakanTypeDefs,
+  makeSabakanSchema,
+  parseJson,
+  requestError,
+  stringifyData,
+  type SabakanContext,
+  type SchemaSource,
+} from "./fake-sabakan-schema.js";
 
 export { PERMITTED_TRANSITIONS, formatRFC3339Nano, formatGoFloat } from "./fake-sabakan-machines.js";
 export type { FakeMachine, FakeMachineSpec, Instant, MachineState, TimeInput } from "./fake-sabakan-machines.js";
@@ -123,7 +132,13 @@ export class FakeSabakan {
 
   /** Answers HTTP 200 with `{"errors": errors, "data": null}`; a string stands for `{message}`. */
   failWithErrors(errors: ReadonlyArray<string | object>, times = 1): void {
-    this.faults.push({ value: gqlErrors(200, errors.map((e) => (typeof e === "string" ? { message: e } : e))), remaining: times });
+    this.faults.push({
+      value: gqlErrors(
+        200,
+        errors.map((e) => (typeof e === "string" ? { message: e } : e)),
+      ),
+      remaining: times,
+    });
   }
 
   /** Answers exactly `rawBody`, e.g. malformed JSON. */
@@ -200,14 +215,26 @@ export class FakeSabakan {
   }
 
   // gqlgen's handler: POST needs Content-Type application/json; GET takes query, variables and operationName.
-  private async answer(method: string, path: string, contentType: string | undefined, text: string, jsonObject: boolean, sent: Record<string, unknown>): Promise<Answer> {
+  private async answer(
+    method: string,
+    path: string,
+    contentType: string | undefined,
+    text: string,
+    jsonObject: boolean,
+    sent: Record<string, unknown>,
+  ): Promise<Answer> {
     if (path !== "/graphql") return { status: 404, contentType: "text/plain; charset=utf-8", body: "404 page not found\n" };
     const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
     const transport = method === "GET" || (method === "POST" && mediaType === JSON_TYPE);
     if (!transport) return gqlErrors(400, [{ message: "transport not supported" }]);
     const { query = "", variables = null, operationName = null } = sent;
-    const decodable = (method === "GET" || jsonObject) && typeof query === "string" && (variables === null || isObject(variables)) && (operationName === null || typeof operationName === "string");
-    if (!decodable) return gqlErrors(400, [{ message: method === "GET" ? "variables could not be decoded" : `json request body could not be decoded: body:${text}` }]);
+    const decodable =
+      (method === "GET" || jsonObject) &&
+      typeof query === "string" &&
+      (variables === null || isObject(variables)) &&
+      (operationName === null || typeof operationName === "string");
+    if (!decodable)
+      return gqlErrors(400, [{ message: method === "GET" ? "variables could not be decoded" : `json request body could not be decoded: body:${text}` }]);
     return this.run(query as string, variables as Record<string, unknown> | null, operationName as string | null, method === "GET");
   }
 
@@ -220,15 +247,27 @@ export class FakeSabakan {
       throw err;
     }
     const invalid = validate(this.schema, document);
-    if (invalid.length > 0) return gqlErrors(422, invalid.map((e) => requestError(e, "GRAPHQL_VALIDATION_FAILED")));
+    if (invalid.length > 0)
+      return gqlErrors(
+        422,
+        invalid.map((e) => requestError(e, "GRAPHQL_VALIDATION_FAILED")),
+      );
     const operation = getOperationAST(document, operationName);
     if (!operation) return gqlErrors(422, [{ message: `operation ${operationName ?? ""} not found`, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }]);
     if (viaGet && operation.operation !== "query") return gqlErrors(406, [{ message: "GET requests only allow query operations" }]);
     const context: SabakanContext = { now: this.now(), floatPaths: new Set() };
     const result = await execute({ schema: this.schema, document, variableValues: variables, operationName, contextValue: context });
     // No data at all: the variables did not coerce, which gqlgen reports as a validation failure.
-    if (result.data === undefined) return gqlErrors(422, (result.errors ?? []).map((e) => requestError(e, "GRAPHQL_VALIDATION_FAILED")));
-    const errors = result.errors?.map((e) => ({ message: e.message, ...(e.path ? { path: e.path } : {}), ...(e.extensions && Object.keys(e.extensions).length > 0 ? { extensions: e.extensions } : {}) }));
+    if (result.data === undefined)
+      return gqlErrors(
+        422,
+        (result.errors ?? []).map((e) => requestError(e, "GRAPHQL_VALIDATION_FAILED")),
+      );
+    const errors = result.errors?.map((e) => ({
+      message: e.message,
+      ...(e.path ? { path: e.path } : {}),
+      ...(e.extensions && Object.keys(e.extensions).length > 0 ? { extensions: e.extensions } : {}),
+    }));
     return json(200, `{${errors ? `"errors":${JSON.stringify(errors)},` : ""}"data":${stringifyData(result.data, context.floatPaths)}}`);
   }
 }

@@ -28,7 +28,11 @@ export interface HostileAnswer {
 }
 
 const CHUNK = Buffer.alloc(64 * 1024, "a");
-const NODE = (i: number) => JSON.stringify({ metadata: { name: `node-${i}`, labels: { "kubernetes.io/hostname": `node-${i}` } }, status: { addresses: [{ type: "InternalIP", address: "10.0.0.1" }] } });
+const NODE = (i: number) =>
+  JSON.stringify({
+    metadata: { name: `node-${i}`, labels: { "kubernetes.io/hostname": `node-${i}` } },
+    status: { addresses: [{ type: "InternalIP", address: "10.0.0.1" }] },
+  });
 const HTML = "<html><body>502 Bad Gateway</body></html>\n";
 
 /**
@@ -77,7 +81,13 @@ export class HostileKubeApi {
     const url = new URL(req.url ?? "/", "http://hostile.invalid");
     const watch = url.searchParams.get("watch") === "true";
     const nodes = req.method === "GET" && url.pathname === "/api/v1/nodes";
-    const answer: HostileAnswer = { kind: nodes ? (watch ? "watch" : "list") : "other", query: Object.fromEntries(url.searchParams), bytesSent: 0, closed: false, closedByClient: false };
+    const answer: HostileAnswer = {
+      kind: nodes ? (watch ? "watch" : "list") : "other",
+      query: Object.fromEntries(url.searchParams),
+      bytesSent: 0,
+      closed: false,
+      closedByClient: false,
+    };
     this.answers.push(answer);
     res.on("close", () => {
       answer.closed = true;

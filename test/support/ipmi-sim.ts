@@ -17,10 +17,14 @@ export function ipmiSimSkip(): string | false {
   const missing = [IPMI_SIM, IPMITOOL].filter((path) => !existsSync(path));
   if (missing.length > 0) return `needs ${missing.join(" and ")} (Debian packages openipmi, ipmitool)`;
   // Installed but unable to start (a missing library, a foreign architecture): say so rather than fail.
-  for (const [program, args] of [[IPMI_SIM, ["--version"]], [IPMITOOL, ["-V"]]] as const) {
+  for (const [program, args] of [
+    [IPMI_SIM, ["--version"]],
+    [IPMITOOL, ["-V"]],
+  ] as const) {
     const probe = spawnSync(program, args, { timeout: 5_000, stdio: "ignore" });
     // ipmi_sim --version exits 1 (no default config file) after printing its version; 126/127 is the loader's refusal.
-    if (probe.error || probe.signal || probe.status === 126 || probe.status === 127) return `${program} cannot run here (${probe.error?.message ?? probe.signal ?? `exit ${probe.status}`})`;
+    if (probe.error || probe.signal || probe.status === 126 || probe.status === 127)
+      return `${program} cannot run here (${probe.error?.message ?? probe.signal ?? `exit ${probe.status}`})`;
   }
   return false;
 }
@@ -51,9 +55,25 @@ async function freeUdpPort(): Promise<number> {
 
 /** Runs ipmitool (argv, no shell) against the simulator; resolves with its exit code and stdout. */
 export function ipmitool(sim: Pick<IpmiSim, "port" | "userFile" | "passwordFile">, args: readonly string[]): Promise<{ code: number; stdout: string }> {
-  const argv = ["-I", "lanplus", "-C", "3", "-H", "127.0.0.1", "-p", String(sim.port), "-U", readFileSync(sim.userFile, "utf8"), "-f", sim.passwordFile, ...args];
+  const argv = [
+    "-I",
+    "lanplus",
+    "-C",
+    "3",
+    "-H",
+    "127.0.0.1",
+    "-p",
+    String(sim.port),
+    "-U",
+    readFileSync(sim.userFile, "utf8"),
+    "-f",
+    sim.passwordFile,
+    ...args,
+  ];
   return new Promise((done) => {
-    execFile(IPMITOOL, argv, { timeout: 20_000 }, (error, stdout) => done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout }));
+    execFile(IPMITOOL, argv, { timeout: 20_000 }, (error, stdout) =>
+      done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout }),
+    );
   });
 }
 
@@ -66,31 +86,38 @@ export async function startIpmiSim(dir: string, power: 0 | 1): Promise<IpmiSim> 
   const chassis = join(dir, "chassis-control");
   const powerFile = join(dir, "power");
   const callLog = join(dir, "chassis-calls");
-  writeFileSync(join(dir, "lan.conf"), [
-    'name "sim"',
-    "set_working_mc 0x20",
-    "  startlan 1",
-    `    addr 127.0.0.1 ${port}`,
-    "    priv_limit admin",
-    "    allowed_auths_admin none md2 md5 straight",
-    "    guid a123456789abcdefa123456789abcdef",
-    "  endlan",
-    `  chassis_control "${chassis}"`,
-    '  user 2 true "admin" "s3cret-pw" admin 10 none md2 md5 straight',
-    "",
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "lan.conf"),
+    [
+      'name "sim"',
+      "set_working_mc 0x20",
+      "  startlan 1",
+      `    addr 127.0.0.1 ${port}`,
+      "    priv_limit admin",
+      "    allowed_auths_admin none md2 md5 straight",
+      "    guid a123456789abcdefa123456789abcdef",
+      "  endlan",
+      `  chassis_control "${chassis}"`,
+      '  user 2 true "admin" "s3cret-pw" admin 10 none md2 md5 straight',
+      "",
+    ].join("\n"),
+  );
   writeFileSync(join(dir, "emu"), "mc_setbmc 0x20\nmc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr\nmc_enable 0x20\n");
   writeFileSync(powerFile, `${power}\n`);
   writeFileSync(callLog, "");
-  writeFileSync(chassis, [
-    "#!/bin/sh",
-    `echo "$*" >> '${callLog}'`,
-    'case "$1" in',
-    `  get) echo "power:$(cat '${powerFile}')" ;;`,
-    `  set) if [ "$2" = power ]; then echo "$3" > '${powerFile}'; fi ;;`,
-    "esac",
-    "",
-  ].join("\n"), { mode: 0o755 });
+  writeFileSync(
+    chassis,
+    [
+      "#!/bin/sh",
+      `echo "$*" >> '${callLog}'`,
+      'case "$1" in',
+      `  get) echo "power:$(cat '${powerFile}')" ;;`,
+      `  set) if [ "$2" = power ]; then echo "$3" > '${powerFile}'; fi ;;`,
+      "esac",
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
   const userFile = join(dir, "user");
   const passwordFile = join(dir, "password");
   writeFileSync(userFile, "admin");
@@ -101,12 +128,20 @@ export async function startIpmiSim(dir: string, power: 0 | 1): Promise<IpmiSim> 
     userFile,
     passwordFile,
     commandEnv: { KINTSUGI_IPMI_PORT: String(port), KINTSUGI_IPMI_USER_FILE: userFile, KINTSUGI_IPMI_PASSWORD_FILE: passwordFile },
-    chassisCalls: () => readFileSync(callLog, "utf8").split("\n").filter((l) => l !== ""),
+    chassisCalls: () =>
+      readFileSync(callLog, "utf8")
+        .split("\n")
+        .filter((l) => l !== ""),
     power: () => Number(readFileSync(powerFile, "utf8").trim()),
     stop: () => void child.kill(),
   };
   try {
-    await until("ipmi_sim answers", () => ipmitool(sim, ["chassis", "power", "status"]), (r) => r.code === 0, 10_000);
+    await until(
+      "ipmi_sim answers",
+      () => ipmitool(sim, ["chassis", "power", "status"]),
+      (r) => r.code === 0,
+      10_000,
+    );
   } catch (err) {
     sim.stop();
     throw err;

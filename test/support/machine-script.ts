@@ -88,7 +88,12 @@ export class SimulatedMachines {
   /** The KEY=VALUE lines an `env-fix` (or, with `file` "health-env", an `env-health`) last wrote for the address. */
   environment(address: string, file = "env"): Map<string, string> {
     const text = readFileSync(join(this.dir, `${file}-${address}`), "utf8");
-    return new Map(text.trim().split("\n").map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+    return new Map(
+      text
+        .trim()
+        .split("\n")
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
   }
 
   exists(name: string): boolean {

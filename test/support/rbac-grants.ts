@@ -30,7 +30,9 @@ interface K8sObject {
  * `namespace`, as the API server's authorizer would apply them.
  */
 export function boundRules(file: string, namespace: string, account: string): BoundRules {
-  const objects = YAML.parseAllDocuments(readFileSync(file, "utf8")).map((doc) => doc.toJS() as K8sObject).filter(Boolean);
+  const objects = YAML.parseAllDocuments(readFileSync(file, "utf8"))
+    .map((doc) => doc.toJS() as K8sObject)
+    .filter(Boolean);
   const find = (kind: string, name: string, ns?: string) =>
     objects.find((o) => o.kind === kind && o.metadata.name === name && (ns === undefined || o.metadata.namespace === ns));
   const isAccount = (s: { kind: string; name: string; namespace?: string }, bindingNamespace?: string) =>

@@ -27,15 +27,34 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
     1,
     (e) =>
       e && [
-        { entry: { ...e, status: "processing", stepStatus: "draining", nodename: "node-1", lastTransitionTime: NOW + 1000 }, kind: "transition", reason: "draining" },
+        {
+          entry: { ...e, status: "processing", stepStatus: "draining", nodename: "node-1", lastTransitionTime: NOW + 1000 },
+          kind: "transition",
+          reason: "draining",
+        },
         // Proof of repair evidence (migration 008) rides along, so copies and backups are checked to keep it.
-        { entry: { ...e, status: "processing", stepStatus: "watching", nodename: "node-1", lastTransitionTime: NOW + 2000, evidence: { ...EVIDENCE, step: 0 } }, kind: "transition", reason: "repairing", detail: "power cycled" },
+        {
+          entry: { ...e, status: "processing", stepStatus: "watching", nodename: "node-1", lastTransitionTime: NOW + 2000, evidence: { ...EVIDENCE, step: 0 } },
+          kind: "transition",
+          reason: "repairing",
+          detail: "power cycled",
+        },
       ],
     NOW + 2000,
     "kintsugi",
   );
-  await store.entries.change(2, (e) => e && [{ entry: e, kind: "note", reason: "waiting for the node to drain", detail: "2 pods left" }], NOW + 3000, "kintsugi");
-  await store.entries.change(3, (e) => e && [{ entry: { ...e, drainBackoffCount: 2, drainBackoffExpire: NOW + 60_000 }, kind: "transition", reason: "drain failed" }], NOW + 4000, "kintsugi");
+  await store.entries.change(
+    2,
+    (e) => e && [{ entry: e, kind: "note", reason: "waiting for the node to drain", detail: "2 pods left" }],
+    NOW + 3000,
+    "kintsugi",
+  );
+  await store.entries.change(
+    3,
+    (e) => e && [{ entry: { ...e, drainBackoffCount: 2, drainBackoffExpire: NOW + 60_000 }, kind: "transition", reason: "drain failed" }],
+    NOW + 4000,
+    "kintsugi",
+  );
   await store.entries.requestDelete((e) => e.index === 4, "deleted by an operator", NOW + 5000, "alice");
   await store.entries.dequeue(4, () => "deleted", NOW + 6000, "kintsugi");
   await store.entries.dequeue(5, () => "finished", NOW + 7000, "kintsugi");
@@ -53,7 +72,16 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
   await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: REALISTIC_REMEDIATION }), NOW + 9500, "kintsugi");
   await store.outcomes.record(outcome(5));
   // A storm's outcome: its list bounded, its counts whole (what a copy must carry beside the list).
-  await store.outcomes.record({ ...outcome(6), skippedCounts: { total: 1_500, byKind: [{ kind: "queue_limit", machines: 1_499 }, { kind: "no_address", machines: 1 }] } });
+  await store.outcomes.record({
+    ...outcome(6),
+    skippedCounts: {
+      total: 1_500,
+      byKind: [
+        { kind: "queue_limit", machines: 1_499 },
+        { kind: "no_address", machines: 1 },
+      ],
+    },
+  });
   await store.entries.dequeue(await add("10.0.0.7"), () => "finished", NOW + 10_000, "kintsugi");
 
   const s = store.settings;
@@ -90,7 +118,16 @@ export async function writeRealisticHistory(store: KintsugiStore): Promise<void>
 /** The poll {@link writeRealisticHistory} records: sabakan reported 10.0.0.6 unhealthy (and one machine without an address). */
 const REALISTIC_POLL: PollRecord = {
   time: NOW + 9000,
-  machines: { serial: ["s6", "s-none"], ipv4: ["10.0.0.6", null], rack: [1, 2], types: ["IPMI-2.0"], type: [0, 0], state: [2, 3], seconds: [600, 30], standing: [1, 0] },
+  machines: {
+    serial: ["s6", "s-none"],
+    ipv4: ["10.0.0.6", null],
+    rack: [1, 2],
+    types: ["IPMI-2.0"],
+    type: [0, 0],
+    state: [2, 3],
+    seconds: [600, 30],
+    standing: [1, 0],
+  },
   queue: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
   held: [],
   constraints: { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 300, maximumUnhealthyMachinesPerRack: 2 },
@@ -145,6 +182,10 @@ export async function portView(store: KintsugiStore): Promise<object> {
     controlPlaneAddresses: [...g.controlPlaneAddresses()],
     byNumber: [0, 1, 2, 3].map((n) => plain(g.generation(n))),
     holds: store.holds.list(),
-    replay: { polls: await store.pollRecords.since(0, 100), remediations: await store.pollRecords.remediations(0, 100), size: store.pollRecords.size().records },
+    replay: {
+      polls: await store.pollRecords.since(0, 100),
+      remediations: await store.pollRecords.remediations(0, 100),
+      size: store.pollRecords.size().records,
+    },
   };
 }

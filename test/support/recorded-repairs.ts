@@ -21,7 +21,12 @@ export interface RepairToRecord {
  */
 export async function recordRepair(store: KintsugiStore, repair: RepairToRecord): Promise<number> {
   const { address, machineType = "qemu", operation = "unreachable", createdAt, drainMin, watchMin, status } = repair;
-  const { entry } = await store.entries.add(createRepairEntry({ address, machineType, operation, serial: null, source: "sabakan" }, createdAt), "test", createdAt, "sabakan");
+  const { entry } = await store.entries.add(
+    createRepairEntry({ address, machineType, operation, serial: null, source: "sabakan" }, createdAt),
+    "test",
+    createdAt,
+    "sabakan",
+  );
   let time = createdAt;
   const move = (over: Partial<RepairEntry>, reason: string) =>
     store.entries.change(entry.index, (e) => e && [{ entry: { ...e, ...over, lastTransitionTime: time }, kind: "transition", reason }], time, "kintsugi");

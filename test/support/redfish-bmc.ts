@@ -43,7 +43,12 @@ export async function startRedfishBmc(dir: string): Promise<RedfishBmc> {
     unauthorized: 0,
     powerState: "On",
     health: "Critical",
-    close: () => new Promise((done) => { for (const t of timers) clearTimeout(t); server.close(() => done()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((done) => {
+        for (const t of timers) clearTimeout(t);
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
   const answer = (res: ServerResponse, status: number, body?: object) => {
     res.writeHead(status, body ? { "content-type": "application/json" } : {});
@@ -92,6 +97,9 @@ export async function startRedfishBmc(dir: string): Promise<RedfishBmc> {
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  Object.assign(bmc, { port, commandEnv: { KINTSUGI_REDFISH_PORT: String(port), KINTSUGI_REDFISH_CREDENTIALS_FILE: credentialsFile, KINTSUGI_REDFISH_CACERT: caFile } });
+  Object.assign(bmc, {
+    port,
+    commandEnv: { KINTSUGI_REDFISH_PORT: String(port), KINTSUGI_REDFISH_CREDENTIALS_FILE: credentialsFile, KINTSUGI_REDFISH_CACERT: caFile },
+  });
   return bmc;
 }

@@ -28,7 +28,15 @@ export interface WorldEntry {
 /** A step of the simulated machines' script, with short defaults for tests. */
 export const stepOf = (m: SimulatedMachines, action: string, over: Partial<RepairStepConfig> & { arg?: string | number } = {}): RepairStepConfig => {
   const { arg, ...rest } = over;
-  return { repairCommand: m.command(action, arg), commandTimeoutSeconds: 10, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 30, ...rest };
+  return {
+    repairCommand: m.command(action, arg),
+    commandTimeoutSeconds: 10,
+    commandRetries: 0,
+    commandInterval: 0,
+    needDrain: false,
+    watchSeconds: 30,
+    ...rest,
+  };
 };
 
 /** An operation named "op" for machine type "m" whose health check asks the simulated machines. */
@@ -74,7 +82,11 @@ export async function startRepairWorld(
   const machines = new SimulatedMachines(dir.path);
   const kube = await startFakeKubeApi();
   const k = await startTestKintsugi(
-    { repair: { ...EMPTY_REPAIR_CONFIG, ...build(machines) }, kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: options.kubeTimeoutSeconds ?? 10 }, runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 } },
+    {
+      repair: { ...EMPTY_REPAIR_CONFIG, ...build(machines) },
+      kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: options.kubeTimeoutSeconds ?? 10 },
+      runner: { intervalSeconds: 0.1, healthCheckConcurrency: 8 },
+    },
     { startRunner: true, random: () => 0, logger: options.logger ?? pino({ level: process.env["KINTSUGI_TEST_LOG"] ?? "silent" }) },
   );
   const entry = async (index: string): Promise<WorldEntry> => {
@@ -100,7 +112,9 @@ export async function startRepairWorld(
         if (done(last)) return last;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error(`entry ${index} did not reach the expected state within ${timeoutMs} ms:\n${JSON.stringify(last, null, 2)}\nscript log:\n${machines.log().slice(-20).join("\n")}`);
+      throw new Error(
+        `entry ${index} did not reach the expected state within ${timeoutMs} ms:\n${JSON.stringify(last, null, 2)}\nscript log:\n${machines.log().slice(-20).join("\n")}`,
+      );
     },
     async mutate(query) {
       const res = await k.gql(query);

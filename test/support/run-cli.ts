@@ -22,9 +22,14 @@ function withoutToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 export function runCli(args: readonly string[], options: { cwd?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [KINTSUGI_BIN, ...args], { cwd: options.cwd, timeout: options.timeoutMs ?? 60_000, env: options.env ?? withoutToken(process.env) }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [KINTSUGI_BIN, ...args],
+      { cwd: options.cwd, timeout: options.timeoutMs ?? 60_000, env: options.env ?? withoutToken(process.env) },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

@@ -27,10 +27,21 @@ export const harnessStep = (over: Partial<RepairStepConfig> = {}): RepairStepCon
 });
 
 /** Machine type "m", operation "op": the health check is `health <address>`; no success command unless given. */
-export const harnessRepair = (steps: RepairStepConfig[] = [harnessStep()], over: Partial<RepairConfig> = {}, successCommand: string[] | null = null): RepairConfig => ({
+export const harnessRepair = (
+  steps: RepairStepConfig[] = [harnessStep()],
+  over: Partial<RepairConfig> = {},
+  successCommand: string[] | null = null,
+): RepairConfig => ({
   ...EMPTY_REPAIR_CONFIG,
   maxConcurrentRepairs: 10,
-  repairProcedures: [{ machineTypes: ["m"], repairOperations: [{ operation: "op", repairSteps: steps, healthCheckCommand: ["health"], commandTimeoutSeconds: 30, successCommand, successCommandTimeout: 30 }] }],
+  repairProcedures: [
+    {
+      machineTypes: ["m"],
+      repairOperations: [
+        { operation: "op", repairSteps: steps, healthCheckCommand: ["health"], commandTimeoutSeconds: 30, successCommand, successCommandTimeout: 30 },
+      ],
+    },
+  ],
   ...over,
 });
 
@@ -131,7 +142,12 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
     now: () => clock,
     advance: (ms) => void (clock += ms),
     async add(address, operation = "op") {
-      const change = await entries.add(createRepairEntry({ address, machineType: "m", operation, serial: null, source: "test" }, clock), "added by the test", clock, "test");
+      const change = await entries.add(
+        createRepairEntry({ address, machineType: "m", operation, serial: null, source: "test" }, clock),
+        "added by the test",
+        clock,
+        "test",
+      );
       added.push(change.entry.index);
       runner.wake();
       return change.entry;
@@ -158,7 +174,11 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
 export async function withHarness(harness: RunnerHarness, scenario: (h: RunnerHarness) => Promise<void>): Promise<void> {
   try {
     await scenario(harness);
-    assert.deepEqual(harness.logs.filter((l) => l.level === "error"), [], "no pass or job failed unexpectedly");
+    assert.deepEqual(
+      harness.logs.filter((l) => l.level === "error"),
+      [],
+      "no pass or job failed unexpectedly",
+    );
   } finally {
     await harness.dispose();
   }

@@ -21,7 +21,13 @@ export interface ServeProcess {
  * Starts the real `kintsugi serve ARGS` as a child process in `cwd` (with `env`, else this process's environment;
  * as user `as`, else as this process's user; the checkout's `bin/kintsugi.js` unless `bin` names another install).
  */
-export function serveProcess(args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv, as?: { uid: number; gid: number }, bin = KINTSUGI_BIN): ServeProcess {
+export function serveProcess(
+  args: readonly string[],
+  cwd: string,
+  env?: NodeJS.ProcessEnv,
+  as?: { uid: number; gid: number },
+  bin = KINTSUGI_BIN,
+): ServeProcess {
   const child = spawn(process.execPath, [bin, "serve", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...as });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));

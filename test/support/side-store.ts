@@ -25,7 +25,12 @@ export async function withSideStore<T>(path: string, work: (side: SideStore) => 
     const commits = new SqliteCommits(db);
     const entries = new SqliteRepairEntryStore(db, commits);
     const transition = async (index: number, fields: Partial<RepairEntry>, reason = "seed") => {
-      const changes = await entries.change(index, (current) => (current === null ? null : [{ entry: { ...current, ...fields }, kind: "transition", reason }]), NOW, "test");
+      const changes = await entries.change(
+        index,
+        (current) => (current === null ? null : [{ entry: { ...current, ...fields }, kind: "transition", reason }]),
+        NOW,
+        "test",
+      );
       if (changes.length === 0) throw new Error(`repair entry ${index} is not in the queue`);
     };
     return await work({ db, entries, generations: new SqliteGenerationStore(db, commits), transition });

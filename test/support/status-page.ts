@@ -31,7 +31,9 @@ export async function openStatusPage(page: Page, origin: string, machines: numbe
   await page.goto(`${origin}/status`);
   await page.waitForFunction(
     (count) => {
-      const { document } = globalThis as unknown as { document: { getElementById(id: string): { dataset: Record<string, string | undefined>; textContent: string | null } | null } };
+      const { document } = globalThis as unknown as {
+        document: { getElementById(id: string): { dataset: Record<string, string | undefined>; textContent: string | null } | null };
+      };
       return document.getElementById("racks")?.dataset["machines"] === String(count) && document.getElementById("connection")?.textContent === "live";
     },
     machines,
@@ -78,7 +80,13 @@ export function addRacks(sabakan: FakeSabakan, count: number, racks: number): vo
     const rack = Math.floor((i * racks) / count);
     filled.set(rack, (filled.get(rack) ?? 0) + 1);
     const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-    sabakan.addMachine({ serial: `s${String(i).padStart(5, "0")}`, rack, indexInRack: filled.get(rack)!, ipv4: [address], bmcIPv4: `11.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
+    sabakan.addMachine({
+      serial: `s${String(i).padStart(5, "0")}`,
+      rack,
+      indexInRack: filled.get(rack)!,
+      ipv4: [address],
+      bmcIPv4: `11.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    });
   }
 }
 

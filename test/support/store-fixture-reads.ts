@@ -8,7 +8,8 @@ export const STORE_FIXTURE_READS = new URL("api-reads.json", STORE_FIXTURE_DIR);
 /** The clock of the server that reads the fixture: an hour after what it records, so holds with an end still hold. */
 export const FIXTURE_NOW = NOW + 3_600_000;
 
-const ENTRY = "index address nodename serial machineType operation status step stepStatus deleted lastTransitionTime drainBackoffCount drainBackoffExpire createdAt source";
+const ENTRY =
+  "index address nodename serial machineType operation status step stepStatus deleted lastTransitionTime drainBackoffCount drainBackoffExpire createdAt source";
 const HISTORY = "sequence time kind reason detail status step stepStatus deleted actor";
 const EVIDENCE = "evidence { step bootIdBefore bootIdAfter signals { signal since } dwellStartedAt dwellStarts provenAt }";
 const SINCE = new Date(NOW - 86_400_000).toISOString();

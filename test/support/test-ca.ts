@@ -79,7 +79,14 @@ export interface TestCertificate {
 /** Makes a certificate for subject CN `commonName` with these X.509 v3 extensions, signed by `ca`. */
 function issueCertificate(ca: TestCa, commonName: string, extensionLines: readonly string[]): Promise<TestCertificate> {
   return inTempDir(async (dir) => {
-    const [caCert, caKey, csr, cert, key, extensions] = ["ca.crt", "ca.key", "leaf.csr", "leaf.crt", "leaf.key", "leaf.ext"].map((f) => join(dir, f)) as [string, string, string, string, string, string];
+    const [caCert, caKey, csr, cert, key, extensions] = ["ca.crt", "ca.key", "leaf.csr", "leaf.crt", "leaf.key", "leaf.ext"].map((f) => join(dir, f)) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     await writeFile(caCert, ca.certPem);
     await writeFile(caKey, ca.keyPem, { mode: 0o600 });
     await writeFile(extensions, [...extensionLines, "authorityKeyIdentifier = keyid", ""].join("\n"));

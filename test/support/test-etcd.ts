@@ -85,7 +85,12 @@ async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEt
   const specs: Array<{ name: string; clientUrl: string; peerUrl: string; healthUrl: string }> = [];
   for (let i = 0; i < count; i++) {
     const clientUrl = `${tls ? "https" : "http"}://127.0.0.1:${await freePort()}`;
-    specs.push({ name: `m${i}`, clientUrl, peerUrl: `http://127.0.0.1:${await freePort()}`, healthUrl: tls ? `http://127.0.0.1:${await freePort()}` : clientUrl });
+    specs.push({
+      name: `m${i}`,
+      clientUrl,
+      peerUrl: `http://127.0.0.1:${await freePort()}`,
+      healthUrl: tls ? `http://127.0.0.1:${await freePort()}` : clientUrl,
+    });
   }
   const initialCluster = specs.map((s) => `${s.name}=${s.peerUrl}`).join(",");
   const token = `kintsugi-test-${process.pid}-${Date.now()}`;
@@ -95,21 +100,43 @@ async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEt
     const child = spawn(
       ETCD_BINARY,
       [
-        "--name", s.name,
-        "--data-dir", join(dir, s.name),
-        "--listen-client-urls", s.clientUrl,
-        "--advertise-client-urls", s.clientUrl,
-        "--listen-peer-urls", s.peerUrl,
-        "--initial-advertise-peer-urls", s.peerUrl,
-        "--initial-cluster", initialCluster,
-        "--initial-cluster-state", state,
-        "--initial-cluster-token", token,
+        "--name",
+        s.name,
+        "--data-dir",
+        join(dir, s.name),
+        "--listen-client-urls",
+        s.clientUrl,
+        "--advertise-client-urls",
+        s.clientUrl,
+        "--listen-peer-urls",
+        s.peerUrl,
+        "--initial-advertise-peer-urls",
+        s.peerUrl,
+        "--initial-cluster",
+        initialCluster,
+        "--initial-cluster-state",
+        state,
+        "--initial-cluster-token",
+        token,
         // Short heartbeats and elections: a killed member's loss is noticed in well under a second.
-        "--heartbeat-interval", "50",
-        "--election-timeout", "500",
-        "--log-level", "error",
+        "--heartbeat-interval",
+        "50",
+        "--election-timeout",
+        "500",
+        "--log-level",
+        "error",
         ...(tls
-          ? ["--cert-file", tls.certFile, "--key-file", tls.keyFile, "--client-cert-auth", "--trusted-ca-file", tls.clientCaFile, "--listen-metrics-urls", s.healthUrl]
+          ? [
+              "--cert-file",
+              tls.certFile,
+              "--key-file",
+              tls.keyFile,
+              "--client-cert-auth",
+              "--trusted-ca-file",
+              tls.clientCaFile,
+              "--listen-metrics-urls",
+              s.healthUrl,
+            ]
           : []),
       ],
       { stdio: ["ignore", "ignore", "pipe"] },

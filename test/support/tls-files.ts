@@ -27,7 +27,11 @@ function writePair(dir: string, name: string, pair: TestCertificate): { cert: st
  * of `clientCns`; `strangers` are client certificates for those CNs signed by the server CA instead (one the server
  * does not trust for clients).
  */
-export async function writeTlsTestFiles(dir: string, clientCns: readonly string[], strangers: readonly string[] = []): Promise<TlsTestFiles & { readonly server: TestServerCertificate; readonly clientCaPair: TestCa }> {
+export async function writeTlsTestFiles(
+  dir: string,
+  clientCns: readonly string[],
+  strangers: readonly string[] = [],
+): Promise<TlsTestFiles & { readonly server: TestServerCertificate; readonly clientCaPair: TestCa }> {
   const server = await testServerCertificate();
   const clientCaPair = await createTestCa("kintsugi test client CA");
   const serverCa = join(dir, "server-ca.pem");

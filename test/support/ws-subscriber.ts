@@ -64,14 +64,17 @@ export function subscribe<T>(httpUrl: string, query: string): Subscriber<T> {
   const client: Client = createClient({ url: `${httpUrl.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
   const received: T[] = [];
   const errors: unknown[] = [];
-  client.subscribe<T>({ query }, {
-    next: (value) => void received.push(value.data as T),
-    error: (err) => {
-      errors.push(err);
-      ended();
+  client.subscribe<T>(
+    { query },
+    {
+      next: (value) => void received.push(value.data as T),
+      error: (err) => {
+        errors.push(err);
+        ended();
+      },
+      complete: ended,
     },
-    complete: ended,
-  });
+  );
   const ready = pollCount(httpUrl, topic, "subscription not registered", (count) => {
     if (!mine.has(self)) throw new Error(`subscription ended before it was registered: ${JSON.stringify(errors)}`);
     return count !== null && count >= mine.size;

@@ -59,7 +59,11 @@ describe("the listen address, bound before kintsugi starts", () => {
       assert.match(await early.answer, /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nserved \/early$/);
       assert.equal(await (await fetch(`http://127.0.0.1:${address.port}/later`)).text(), "served /later");
       await address.release();
-      assert.equal(await (await fetch(`http://127.0.0.1:${address.port}/after-release`)).text(), "served /after-release", "a release after the hand-over leaves the server alone");
+      assert.equal(
+        await (await fetch(`http://127.0.0.1:${address.port}/after-release`)).text(),
+        "served /after-release",
+        "a release after the hand-over leaves the server alone",
+      );
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
@@ -78,7 +82,10 @@ describe("the listen address, bound before kintsugi starts", () => {
       held.push(rawGet(address.port));
       await held[1]?.connected;
       const third = rawGet(address.port);
-      const outcome = await third.answer.then((text) => text, (err: NodeJS.ErrnoException) => err.code);
+      const outcome = await third.answer.then(
+        (text) => text,
+        (err: NodeJS.ErrnoException) => err.code,
+      );
       assert.ok(outcome === "" || outcome === "ECONNRESET", `the third connection got ${JSON.stringify(outcome)}`);
       await address.handOver(server);
       for (const early of held) assert.match(await early.answer, /\r\n\r\nserved \/early$/);
@@ -95,7 +102,10 @@ describe("the listen address, bound before kintsugi starts", () => {
     await early.connected;
     await address.release();
     // Closed with its request unread, so the kernel may reset it rather than end it: unanswered either way.
-    const outcome = await early.answer.then((text) => text, (err: NodeJS.ErrnoException) => err.code);
+    const outcome = await early.answer.then(
+      (text) => text,
+      (err: NodeJS.ErrnoException) => err.code,
+    );
     assert.ok(outcome === "" || outcome === "ECONNRESET", `the held connection got ${JSON.stringify(outcome)}`);
     const again = createServer();
     assert.equal(await listening(again, address.port), address.port);

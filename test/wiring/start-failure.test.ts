@@ -24,7 +24,10 @@ describe("a start that fails after the API listens", () => {
       const base: KintsugiConfig = { ...DEFAULT_CONFIG, listen: { host: "127.0.0.1", port }, database: join(dir.path, "k.db") };
       const silent = pino({ level: "silent" });
       // A schedule the config loader would refuse: scheduling it throws after the API is listening.
-      const broken: KintsugiConfig = { ...base, sabakan: { url: "http://127.0.0.1:9", schedule: "not a cron expression", timeoutSeconds: 1, maxResponseBytes: 1024 } };
+      const broken: KintsugiConfig = {
+        ...base,
+        sabakan: { url: "http://127.0.0.1:9", schedule: "not a cron expression", timeoutSeconds: 1, maxResponseBytes: 1024 },
+      };
       // The schedule fails only after the API listens: the cron error proves which step failed.
       await assert.rejects(startKintsugi(broken, { logger: silent }), /expected 5 or 6 fields/);
       const again = await startKintsugi(base, { logger: silent });

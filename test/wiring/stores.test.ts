@@ -18,7 +18,9 @@ describe("openBackend", () => {
       await first.close();
       await assert.rejects(
         openBackend({ ...config, constraints: { maximumWorkers: 3 } }, silent),
-        (err: Error) => err instanceof StartRefusedError && err.message === "constraints (config file and stored values together): maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)",
+        (err: Error) =>
+          err instanceof StartRefusedError &&
+          err.message === "constraints (config file and stored values together): maximum-workers (3) must be 0 (unlimited) or >= minimum-workers (5)",
       );
       // The refused start released the file's lock: a coherent config opens it.
       const again = await openBackend({ ...config, constraints: { maximumWorkers: 6 } }, silent);

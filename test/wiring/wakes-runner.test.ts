@@ -24,10 +24,18 @@ describe("wakesRunner: which commits give the runner something to look at", () =
     ["the runner's own transitions: it acts on them in the pass that made them", commit({ entries: [change(RUNNER_ACTOR), change(RUNNER_ACTOR)] }), false],
     ["a hold an operator set (its release or replacement may let an entry start)", commit({ holds: [{ kind: "set", hold: HOLD, actor: "alice" }] }), true],
     ["a hold an operator released", commit({ holds: [{ kind: "released", hold: HOLD, actor: "alice" }] }), true],
-    ["the runner's own removal of expired holds: it removed them in its pass", commit({ holds: [{ kind: "expired", hold: HOLD, actor: RUNNER_ACTOR }] }), false],
+    [
+      "the runner's own removal of expired holds: it removed them in its pass",
+      commit({ holds: [{ kind: "expired", hold: HOLD, actor: RUNNER_ACTOR }] }),
+      false,
+    ],
     ["the waits the runner published: its own output", commit({ settings: ["repair-waits"] }), false],
     ["the published waits with another setting", commit({ settings: ["repair-waits", "repair-queue-enabled"] }), true],
-    ["a poll's outcome alone", commit({ outcome: { sequence: 1, time: NOW, trigger: "schedule", machinesSeen: 0, enqueued: [], skipped: [], shortCircuit: null, error: "down" } }), false],
+    [
+      "a poll's outcome alone",
+      commit({ outcome: { sequence: 1, time: NOW, trigger: "schedule", machinesSeen: 0, enqueued: [], skipped: [], shortCircuit: null, error: "down" } }),
+      false,
+    ],
   ];
   for (const [name, c, wakes] of cases) {
     it(`${wakes ? "wakes" : "does not wake"} it for ${name}`, () => assert.equal(wakesRunner(c), wakes));

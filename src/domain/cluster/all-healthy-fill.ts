@@ -105,7 +105,9 @@ export function fillAllHealthy(plan: Plan, spareKey: string | null): string | nu
     }
     const promote = pickAllHealthyControlPlane(plan, plan.workers, spareKey);
     if (!promote) return `not enough healthy machines: ${why} and no unused healthy untainted machine or worker is left`;
-    plan.changes.push(`promote worker ${addressOf(promote)} (serial ${promote.serial}) to control plane: ${why} and no unused healthy machine is left${spareNote(plan, promote, spareKey)}`);
+    plan.changes.push(
+      `promote worker ${addressOf(promote)} (serial ${promote.serial}) to control plane: ${why} and no unused healthy machine is left${spareNote(plan, promote, spareKey)}`,
+    );
     removeWorker(plan, promote);
     addControlPlane(plan, promote);
   }
@@ -113,8 +115,11 @@ export function fillAllHealthy(plan: Plan, spareKey: string | null): string | nu
   const target = picker.target();
   while (plan.workers.length < target) {
     const m = picker.next();
-    if (!m) return `not enough healthy machines: all_healthy wants ${target} workers, the cluster has ${plan.workers.length} and no unused healthy machine of a template's role is left`;
-    plan.changes.push(`add worker ${addressOf(m)} (serial ${m.serial}): all_healthy makes every healthy machine a worker (${target} wanted, ${plan.workers.length} so far)`);
+    if (!m)
+      return `not enough healthy machines: all_healthy wants ${target} workers, the cluster has ${plan.workers.length} and no unused healthy machine of a template's role is left`;
+    plan.changes.push(
+      `add worker ${addressOf(m)} (serial ${m.serial}): all_healthy makes every healthy machine a worker (${target} wanted, ${plan.workers.length} so far)`,
+    );
     addWorker(plan, m);
   }
   return null;

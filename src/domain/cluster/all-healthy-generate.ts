@@ -5,7 +5,17 @@ import { increaseControlPlanes, loadCurrent, removeNonExistent, type StepResult 
 import { describeNodeChanges } from "./node.js";
 import { addressOf, addWorker, clusterWide, newPlan, removeControlPlane, removeWorker, workerTemplateOf, type Plan, type WorkerTemplate } from "./plan.js";
 import { countByRack, pickLowest } from "./score.js";
-import { NOT_WAITING, RETIRED_WAIT_SECONDS, type ClusterConstraints, type ClusterMachine, type ClusterNode, type ClusterTemplate, type GeneratedCluster, type GenerationResult, type NodeTaints } from "./types.js";
+import {
+  NOT_WAITING,
+  RETIRED_WAIT_SECONDS,
+  type ClusterConstraints,
+  type ClusterMachine,
+  type ClusterNode,
+  type ClusterTemplate,
+  type GeneratedCluster,
+  type GenerationResult,
+  type NodeTaints,
+} from "./types.js";
 import { describeClusterWide } from "./update.js";
 
 /*
@@ -73,7 +83,9 @@ function increaseWorkers(plan: Plan): StepResult {
   const picker = new AllHealthyWorkerPicker(plan);
   let added = 0;
   for (let m = picker.next(); m !== undefined && healthyWorkers + added < available; m = picker.next()) {
-    plan.changes.push(`add worker ${addressOf(m)} (serial ${m.serial}): ${healthyWorkers + added} healthy workers, all_healthy wants ${available} (every healthy machine that is not a control plane)`);
+    plan.changes.push(
+      `add worker ${addressOf(m)} (serial ${m.serial}): ${healthyWorkers + added} healthy workers, all_healthy wants ${available} (every healthy machine that is not a control plane)`,
+    );
     addWorker(plan, m);
     added++;
   }

@@ -48,10 +48,16 @@ function nodeDocument(n: ClusterNode): Record<string, unknown> {
   if (n.hostname !== undefined && n.hostname !== "") doc["hostname"] = n.hostname;
   doc["user"] = n.user;
   doc["control_plane"] = n.control_plane;
-  const sorted = (record: Readonly<Record<string, string>>) => Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k] as string]));
+  const sorted = (record: Readonly<Record<string, string>>) =>
+    Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((k) => [k, record[k] as string]),
+    );
   if (Object.keys(n.labels).length > 0) doc["labels"] = sorted(n.labels);
   if (Object.keys(n.annotations).length > 0) doc["annotations"] = sorted(n.annotations);
-  if (n.taints.length > 0) doc["taints"] = n.taints.map((t) => ({ key: t.key, ...(t.value !== undefined && t.value !== "" && { value: t.value }), effect: t.effect }));
+  if (n.taints.length > 0)
+    doc["taints"] = n.taints.map((t) => ({ key: t.key, ...(t.value !== undefined && t.value !== "" && { value: t.value }), effect: t.effect }));
   return doc;
 }
 
@@ -105,7 +111,12 @@ function nodeTemplateDocument(n: NodeTemplate): Record<string, unknown> {
  * output is a template again (set-template takes it back).
  */
 export function templateYaml(template: ClusterTemplate): string {
-  const doc: Record<string, unknown> = { ...template.extra, name: template.name, nodes: template.nodes.map(nodeTemplateDocument), service_subnet: template.service_subnet };
+  const doc: Record<string, unknown> = {
+    ...template.extra,
+    name: template.name,
+    nodes: template.nodes.map(nodeTemplateDocument),
+    service_subnet: template.service_subnet,
+  };
   if (template.control_plane_tolerations.length > 0) doc["control_plane_tolerations"] = template.control_plane_tolerations;
   return stringify(doc, { version: "1.1", sortMapEntries: true, indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
 }

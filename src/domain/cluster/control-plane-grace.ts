@@ -25,7 +25,8 @@ export function judgeControlPlaneState(m: ClusterMachine, graceSeconds: number, 
   if (KEPT_STATES.has(m.state)) return { kind: "fine" };
   const elapsed = now - m.stateSince;
   const head = `control plane ${addressOf(m)} ${m.state} for ${seconds(elapsed)} s`;
-  if (rebooting) return { kind: "wait", reason: `${head}, not replaced while its node carries cke.cybozu.com/reboot: "true" (a planned reboot)`, recheckAt: null };
+  if (rebooting)
+    return { kind: "wait", reason: `${head}, not replaced while its node carries cke.cybozu.com/reboot: "true" (a planned reboot)`, recheckAt: null };
   if (graceSeconds === 0) return { kind: "replace", reason: `machine is ${m.state}` };
   if (elapsed > graceSeconds * 1000) return { kind: "replace", reason: `machine is ${m.state} for ${seconds(elapsed)} s (> ${graceSeconds} s)` };
   return { kind: "wait", reason: `${head}, replaced after ${graceSeconds} s`, recheckAt: m.stateSince + graceSeconds * 1000 + 1 };

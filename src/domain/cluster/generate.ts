@@ -28,7 +28,9 @@ export function fill(plan: Plan): string | null {
       const role = plan.cpRole === "" ? "" : ` of role ${JSON.stringify(plan.cpRole)}`;
       return `not enough healthy machines: ${why} and no unused healthy untainted machine${role} or spare worker is left`;
     }
-    plan.changes.push(`promote worker ${addressOf(promote)} (serial ${promote.serial}) to control plane: ${why} and no unused healthy machine is left; ${rackReason(plan, promote)}`);
+    plan.changes.push(
+      `promote worker ${addressOf(promote)} (serial ${promote.serial}) to control plane: ${why} and no unused healthy machine is left; ${rackReason(plan, promote)}`,
+    );
     removeWorker(plan, promote);
     addControlPlane(plan, promote);
   }

@@ -39,7 +39,8 @@ export type GenerationDecision =
 export function decideGeneration(input: GenerationInput, now: number): GenerationDecision {
   const { template, current, machines, nodeTaints, rebootingNodes, constraints } = input;
   const { workerSelection, spareNodeTaintKey } = input.policy ?? DEFAULT_SELECTION_POLICY;
-  const allHealthy = workerSelection === "all_healthy" ? { ...constraints, minimumWorkersRate: constraints.minimumWorkersRate ?? DEFAULT_CONSTRAINTS.minimumWorkersRate } : null;
+  const allHealthy =
+    workerSelection === "all_healthy" ? { ...constraints, minimumWorkersRate: constraints.minimumWorkersRate ?? DEFAULT_CONSTRAINTS.minimumWorkersRate } : null;
   if (current === null) {
     const result: GenerationResult = allHealthy
       ? generateAllHealthy(template, machines, allHealthy, spareNodeTaintKey, now, nodeTaints)

@@ -1,7 +1,17 @@
 import { judgePlanControlPlane } from "./control-plane-grace.js";
 import { describeWorkerAdd, fill } from "./generate.js";
 import { hasIntolerableTaint } from "./node.js";
-import { addControlPlane, addressOf, addWorker, removeControlPlane, removeWorker, selectControlPlane, selectWorker, workerTemplateOf, type Plan } from "./plan.js";
+import {
+  addControlPlane,
+  addressOf,
+  addWorker,
+  removeControlPlane,
+  removeWorker,
+  selectControlPlane,
+  selectWorker,
+  workerTemplateOf,
+  type Plan,
+} from "./plan.js";
 import { bySerial, countByRack, lifetimeDays, pickLowest, removalScore } from "./score.js";
 import { describeStrandedWorkers } from "./stranded-workers.js";
 import { RETIRED_WAIT_SECONDS, type ClusterMachine, type ClusterNode } from "./types.js";
@@ -90,7 +100,9 @@ export function decreaseControlPlanes(plan: Plan): StepResult {
   while (maximumWorkers > 0 && plan.workers.length > maximumWorkers) {
     const m = lowestWorker(plan);
     const sameRack = plan.workerRacks[workerTemplateOf(plan, m)]?.get(m.rack) ?? 0;
-    plan.changes.push(`remove worker ${addressOf(m)} (serial ${m.serial}): maximum-workers is ${maximumWorkers}, the cluster has ${plan.workers.length}; ${removalReason(plan, m, sameRack)}`);
+    plan.changes.push(
+      `remove worker ${addressOf(m)} (serial ${m.serial}): maximum-workers is ${maximumWorkers}, the cluster has ${plan.workers.length}; ${removalReason(plan, m, sameRack)}`,
+    );
     removeWorker(plan, m);
   }
   return "acted";
@@ -144,7 +156,9 @@ export function replaceControlPlane(plan: Plan): StepResult {
   if (maximumWorkers !== 0 && plan.workers.length >= maximumWorkers) {
     const promote = selectControlPlane(plan, plan.workers);
     if (promote) {
-      plan.changes.push(`promote worker ${addressOf(promote)} (serial ${promote.serial}) to control plane: it replaces ${addressOf(bad)}; maximum-workers is ${maximumWorkers}`);
+      plan.changes.push(
+        `promote worker ${addressOf(promote)} (serial ${promote.serial}) to control plane: it replaces ${addressOf(bad)}; maximum-workers is ${maximumWorkers}`,
+      );
       removeWorker(plan, promote);
       addControlPlane(plan, promote);
     }
@@ -177,7 +191,9 @@ export function decreaseWorkers(plan: Plan): StepResult {
   const remain = plan.workers.length - 1;
   if (remain < minimumWorkers && !selectWorker(plan)) return "skip";
   const after = remain >= minimumWorkers ? `${remain} workers remain, minimum-workers is ${minimumWorkers}` : "a new machine replaces it";
-  plan.changes.push(`remove retired worker ${addressOf(retired)} (serial ${retired.serial}): RETIRED for ${retired.durationSeconds} s (>= ${RETIRED_WAIT_SECONDS} s); ${after}`);
+  plan.changes.push(
+    `remove retired worker ${addressOf(retired)} (serial ${retired.serial}): RETIRED for ${retired.durationSeconds} s (>= ${RETIRED_WAIT_SECONDS} s); ${after}`,
+  );
   removeWorker(plan, retired);
   return "acted";
 }

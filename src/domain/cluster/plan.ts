@@ -3,7 +3,17 @@ import { hasIntolerableTaint, machineToNode } from "./node.js";
 import { bySerial, countByRack, pickHighest } from "./score.js";
 import { WorkerSelector } from "./selector.js";
 import { parseWeight } from "./template.js";
-import { ROLE_LABEL, type ClusterConstraints, type ClusterMachine, type ClusterNode, type ClusterTemplate, type ClusterWide, type NodeTaints, type NodeTemplate, type RebootingNodes } from "./types.js";
+import {
+  ROLE_LABEL,
+  type ClusterConstraints,
+  type ClusterMachine,
+  type ClusterNode,
+  type ClusterTemplate,
+  type ClusterWide,
+  type NodeTaints,
+  type NodeTemplate,
+  type RebootingNodes,
+} from "./types.js";
 
 /** A non-control-plane node template with its role ("" = any) and weight. */
 export interface WorkerTemplate {
@@ -53,11 +63,15 @@ export function newPlan({ template, machines, constraints, nodeTaints, now, rebo
   if (!Number.isSafeInteger(cp) || cp < 1) return `control-plane-count must be an integer >= 1, got ${cp}`;
   if (!Number.isSafeInteger(min) || min < 0) return `minimum-workers must be an integer >= 0, got ${min}`;
   if (!Number.isSafeInteger(grace) || grace < 0) return `wait-seconds-to-replace-control-plane must be an integer >= 0, got ${grace}`;
-  if (!Number.isSafeInteger(max) || max < 0 || (max !== 0 && max < min)) return `maximum-workers must be 0 (unlimited) or >= minimum-workers (${min}), got ${max}`;
+  if (!Number.isSafeInteger(max) || max < 0 || (max !== 0 && max < min))
+    return `maximum-workers must be 0 (unlimited) or >= minimum-workers (${min}), got ${max}`;
   const cpTemplates = template.nodes.filter((n) => n.control_plane);
-  const workerTemplates = template.nodes.filter((n) => !n.control_plane).map((tmpl) => ({ tmpl, role: tmpl.labels[ROLE_LABEL] ?? "", weight: parseWeight(tmpl.labels) ?? 1 }));
+  const workerTemplates = template.nodes
+    .filter((n) => !n.control_plane)
+    .map((tmpl) => ({ tmpl, role: tmpl.labels[ROLE_LABEL] ?? "", weight: parseWeight(tmpl.labels) ?? 1 }));
   const cpTemplate = cpTemplates[0];
-  if (cpTemplates.length !== 1 || cpTemplate === undefined || workerTemplates.length === 0) return "invalid template: it needs exactly one control plane template and at least one other";
+  if (cpTemplates.length !== 1 || cpTemplate === undefined || workerTemplates.length === 0)
+    return "invalid template: it needs exactly one control plane template and at least one other";
   const byAddress = new Map<string, ClusterMachine>();
   for (const m of [...machines].sort(bySerial)) {
     // A first IPv4 that is not an IP address would reach CKE (and its ssh) as a host: such a machine counts as one
@@ -68,9 +82,23 @@ export function newPlan({ template, machines, constraints, nodeTaints, now, rebo
     byAddress.set(parsed.address, parsed.address === first ? m : { ...m, ipv4: [parsed.address, ...m.ipv4.slice(1)] });
   }
   return {
-    template, cpTemplate, cpRole: cpTemplate.labels[ROLE_LABEL] ?? "", workerTemplates, constraints, nodeTaints, rebootingNodes, now,
-    machines: [...byAddress.values()], byAddress, cps: [], workers: [], used: new Set(),
-    workerCount: workerTemplates.map(() => 0), workerRacks: workerTemplates.map(() => new Map()), changes: [], selectors: null,
+    template,
+    cpTemplate,
+    cpRole: cpTemplate.labels[ROLE_LABEL] ?? "",
+    workerTemplates,
+    constraints,
+    nodeTaints,
+    rebootingNodes,
+    now,
+    machines: [...byAddress.values()],
+    byAddress,
+    cps: [],
+    workers: [],
+    used: new Set(),
+    workerCount: workerTemplates.map(() => 0),
+    workerRacks: workerTemplates.map(() => new Map()),
+    changes: [],
+    selectors: null,
   };
 }
 
@@ -87,7 +115,10 @@ export function workerTemplateIndex(roles: readonly string[], role: string): num
 
 /** The worker template a machine belongs to (see {@link workerTemplateIndex}); -1 if none. */
 export function workerTemplateOf(plan: Plan, m: ClusterMachine): number {
-  return workerTemplateIndex(plan.workerTemplates.map((t) => t.role), m.role);
+  return workerTemplateIndex(
+    plan.workerTemplates.map((t) => t.role),
+    m.role,
+  );
 }
 
 export function addControlPlane(plan: Plan, m: ClusterMachine): void {
@@ -119,7 +150,9 @@ export function removeWorker(plan: Plan, m: ClusterMachine): void {
 /** Healthy machines of the control plane's role without intolerable Kubernetes taints, from `pool`. */
 export function controlPlaneCandidates(plan: Plan, pool: readonly ClusterMachine[]): ClusterMachine[] {
   const tolerations = plan.template.control_plane_tolerations;
-  return pool.filter((m) => m.state === "HEALTHY" && (plan.cpRole === "" || m.role === plan.cpRole) && !hasIntolerableTaint(plan.nodeTaints.get(addressOf(m)), tolerations));
+  return pool.filter(
+    (m) => m.state === "HEALTHY" && (plan.cpRole === "" || m.role === plan.cpRole) && !hasIntolerableTaint(plan.nodeTaints.get(addressOf(m)), tolerations),
+  );
 }
 
 /** Node selection for a control plane from the unused machines (or from `pool`), by score, ties by serial. */

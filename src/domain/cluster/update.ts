@@ -1,4 +1,15 @@
-import { afterStep, decreaseControlPlanes, decreaseWorkers, increaseControlPlanes, increaseWorkers, loadCurrent, removeNonExistent, replaceControlPlane, type Loaded, type StepResult } from "./maintenance.js";
+import {
+  afterStep,
+  decreaseControlPlanes,
+  decreaseWorkers,
+  increaseControlPlanes,
+  increaseWorkers,
+  loadCurrent,
+  removeNonExistent,
+  replaceControlPlane,
+  type Loaded,
+  type StepResult,
+} from "./maintenance.js";
 import { waitingControlPlanes } from "./control-plane-grace.js";
 import { describeNodeChanges } from "./node.js";
 import { stableJson } from "./stable-json.js";

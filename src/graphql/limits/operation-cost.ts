@@ -49,7 +49,13 @@ const FREE: Cost = { each: 0, once: 0 };
  * Each fragment is costed once per type it is spread on, so a document whose fragments spread each other many
  * times over costs its size to estimate, not its expansion (which its estimate then shows).
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Readonly<Record<string, unknown>> | undefined, sizes: CostSizes): number {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Readonly<Record<string, unknown>> | undefined,
+  sizes: CostSizes,
+): number {
   const operation = getOperationAST(document, operationName);
   const root = operation ? rootType(schema, operation) : null;
   if (!operation || !root) return 0;
@@ -99,7 +105,8 @@ class CostWalker {
       if (!this.included(selection)) continue;
       let cost: Cost;
       if (selection.kind === Kind.FIELD) cost = this.fieldCost(type, selection);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) cost = this.selectionCost(this.narrowed(type, selection.typeCondition?.name.value), selection.selectionSet);
+      else if (selection.kind === Kind.INLINE_FRAGMENT)
+        cost = this.selectionCost(this.narrowed(type, selection.typeCondition?.name.value), selection.selectionSet);
       else cost = this.fragmentCost(type, selection.name.value);
       each += cost.each;
       once += cost.once;

@@ -42,7 +42,12 @@ export class OperationLimits {
     const options = { exposeLimits: true, propagateOnRejection: true } as const;
     this.shapeLimits = [
       // Introspection is counted like anything else: a query nested through __type.fields.type is as deep as it looks.
-      { key: "max_depth", what: "fields deep", limit: limits.maxDepth, rule: maxDepthRule({ ...options, n: limits.maxDepth, ignoreIntrospection: false, flattenFragments: true }) },
+      {
+        key: "max_depth",
+        what: "fields deep",
+        limit: limits.maxDepth,
+        rule: maxDepthRule({ ...options, n: limits.maxDepth, ignoreIntrospection: false, flattenFragments: true }),
+      },
       { key: "max_aliases", what: "aliases", limit: limits.maxAliases, rule: maxAliasesRule({ ...options, n: limits.maxAliases }) },
       { key: "max_directives", what: "directives", limit: limits.maxDirectives, rule: maxDirectivesRule({ ...options, n: limits.maxDirectives }) },
     ];
@@ -60,7 +65,13 @@ export class OperationLimits {
     } catch (err) {
       if (!(err instanceof GraphQLError)) throw err;
       if (/more tha[nt] \d+ tokens/.test(err.message)) {
-        return [limitError("QUERY_TOO_COMPLEX", "max_tokens", `the document has more than ${this.limits.maxTokens} tokens (limits.max_tokens); it was not parsed further`)];
+        return [
+          limitError(
+            "QUERY_TOO_COMPLEX",
+            "max_tokens",
+            `the document has more than ${this.limits.maxTokens} tokens (limits.max_tokens); it was not parsed further`,
+          ),
+        ];
       }
       return [err];
     }
@@ -101,7 +112,8 @@ export class OperationLimits {
   admit(request: OperationRequest): readonly GraphQLError[] | null {
     const document = this.cache.shape(request.query, () => this.shape(request.query));
     // A plain syntax error is left to Apollo, which answers it with its own code.
-    if (Array.isArray(document)) return (document as readonly GraphQLError[]).some((e) => e.extensions["type"] !== undefined) ? (document as readonly GraphQLError[]) : null;
+    if (Array.isArray(document))
+      return (document as readonly GraphQLError[]).some((e) => e.extensions["type"] !== undefined) ? (document as readonly GraphQLError[]) : null;
     const tooCostly = this.cost(document as DocumentNode, request);
     return tooCostly ? [tooCostly] : null;
   }

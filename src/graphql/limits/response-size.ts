@@ -76,7 +76,11 @@ function addValue(counter: Counter, value: unknown): boolean {
 
 /** The answer sent instead of one larger than `maxBytes`: no data, an error naming the limit. */
 export function oversizedAnswer(maxBytes: number): FormattedExecutionResult {
-  const error = limitError("LIMIT_EXCEEDED", "max_response_bytes", `the answer is larger than ${maxBytes} bytes (limits.max_response_bytes); ask for fewer items or fields`);
+  const error = limitError(
+    "LIMIT_EXCEEDED",
+    "max_response_bytes",
+    `the answer is larger than ${maxBytes} bytes (limits.max_response_bytes); ask for fewer items or fields`,
+  );
   return { errors: [error.toJSON()] };
 }
 

@@ -27,7 +27,10 @@ export function limitConnections(wss: WebSocketServer, max: number, maxPerAddres
     const count = (open.get(address) ?? 0) + 1;
     if (count > maxPerAddress) {
       // The address stays out of the reason: a close reason holds 123 bytes, and ws throws past them.
-      socket.close(CLOSE_TRY_AGAIN_LATER, `too many WebSocket connections from this address: the limit is ${maxPerAddress} (limits.max_connections_per_address)`);
+      socket.close(
+        CLOSE_TRY_AGAIN_LATER,
+        `too many WebSocket connections from this address: the limit is ${maxPerAddress} (limits.max_connections_per_address)`,
+      );
       return;
     }
     open.set(address, count);
@@ -46,7 +49,11 @@ export function limitConnections(wss: WebSocketServer, max: number, maxPerAddres
 export function subscriptionLimitError(open: Readonly<Record<string, unknown>>, max: number): GraphQLError | null {
   const count = Object.keys(open).length;
   if (count <= max) return null;
-  return limitError("LIMIT_EXCEEDED", "max_subscriptions_per_connection", `too many subscriptions on this connection: ${max} are open, the limit (limits.max_subscriptions_per_connection)`);
+  return limitError(
+    "LIMIT_EXCEEDED",
+    "max_subscriptions_per_connection",
+    `too many subscriptions on this connection: ${max} are open, the limit (limits.max_subscriptions_per_connection)`,
+  );
 }
 
 /** The parts of a `ws` socket the slow-reader bound uses. */

@@ -39,7 +39,10 @@ export async function packRecords(stored: StoredRecords): Promise<PackedRecords>
  * Decodes packed records with `decode`, keeping those that decode and whose time is the one their key says; the
  * others are counted as unreadable.
  */
-export function unpackRecords<R extends { readonly time: number }>(packed: PackedRecords, decode: (body: Uint8Array) => { readonly ok: true; readonly record: R } | { readonly ok: false }): { readonly records: R[]; readonly unreadable: number } {
+export function unpackRecords<R extends { readonly time: number }>(
+  packed: PackedRecords,
+  decode: (body: Uint8Array) => { readonly ok: true; readonly record: R } | { readonly ok: false },
+): { readonly records: R[]; readonly unreadable: number } {
   const records: R[] = [];
   let unreadable = packed.unreadable;
   let start = 0;

@@ -46,7 +46,9 @@ export class ReplayThreads {
   /** Admits a replay, gathers its input (`gather`: the store's records) and runs it in a worker. */
   async run(gather: () => Promise<ReplayWorkerInput>, signal?: AbortSignal): Promise<ReplayWorkerOutput> {
     if (this.running) {
-      throw replayError(`another replay is running; kintsugi runs one at a time, each for at most ${this.budgetSeconds} s (limits.replay_seconds): try again when it has answered`);
+      throw replayError(
+        `another replay is running; kintsugi runs one at a time, each for at most ${this.budgetSeconds} s (limits.replay_seconds): try again when it has answered`,
+      );
     }
     this.running = true;
     const stop = new AbortController();
@@ -62,7 +64,9 @@ export class ReplayThreads {
       return await worker;
     } catch (err) {
       if (stop.signal.aborted && stop.signal.reason === "budget") {
-        throw replayError(`the replay did not finish within ${this.budgetSeconds} s (limits.replay_seconds) and was stopped; nothing of it is answered: choose a later since, or raise limits.replay_seconds`);
+        throw replayError(
+          `the replay did not finish within ${this.budgetSeconds} s (limits.replay_seconds) and was stopped; nothing of it is answered: choose a later since, or raise limits.replay_seconds`,
+        );
       }
       if (stop.signal.aborted) throw replayError("the replay was stopped: its client went away");
       throw err;
@@ -89,7 +93,13 @@ export class ReplayThreads {
         answered = true;
         void worker.terminate().finally(() => resolve(output));
       });
-      worker.once("error", (err) => reject((err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY" ? replayError(`the replay needed more than ${WORKER_HEAP_MB} MB and was stopped: choose a later since`) : err));
+      worker.once("error", (err) =>
+        reject(
+          (err as { code?: string }).code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? replayError(`the replay needed more than ${WORKER_HEAP_MB} MB and was stopped: choose a later since`)
+            : err,
+        ),
+      );
       worker.once("exit", (code) => {
         if (!answered) reject(new Error(`the replay's worker ended with code ${code} before answering`));
       });

@@ -9,14 +9,20 @@ import { ClusterGenerationOutcome, type Resolvers } from "../generated/resolvers
 import { checkedMachineParams, variablesFromText } from "./machine-params-input.js";
 
 const asList = (record: Readonly<Record<string, string>>) =>
-  Object.keys(record).sort().map((name) => ({ name, value: record[name] as string }));
+  Object.keys(record)
+    .sort()
+    .map((name) => ({ name, value: record[name] as string }));
 
 const clusterOf = (g: ClusterGeneration): GeneratedCluster => {
   if (g.cluster === null) throw new Error(`generation record ${g.sequence} has no cluster`);
   return g.cluster;
 };
 
-const OUTCOMES = { generated: ClusterGenerationOutcome.Generated, failed: ClusterGenerationOutcome.Failed, recovered: ClusterGenerationOutcome.Unchanged } as const;
+const OUTCOMES = {
+  generated: ClusterGenerationOutcome.Generated,
+  failed: ClusterGenerationOutcome.Failed,
+  recovered: ClusterGenerationOutcome.Unchanged,
+} as const;
 const outcomeOf = (g: ClusterGeneration) => OUTCOMES[g.outcome];
 
 /** The generated-cluster view of a record: only records with a cluster are one. */
@@ -27,7 +33,8 @@ export const clusterResolvers: Resolvers = {
     clusterTemplate: (_, __, ctx) => ctx.settings.clusterTemplate(),
     clusterVariables: (_, __, ctx) => ({ ...ctx.settings.clusterVariables(), text: ctx.settings.clusterVariablesText() }),
     clusterGenerationEnabled: (_, __, ctx) => ctx.settings.clusterGenerationEnabled(),
-    generatedCluster: (_, { generation }, ctx) => (generation === null || generation === undefined ? ctx.generations.current() : ctx.generations.generation(generation)),
+    generatedCluster: (_, { generation }, ctx) =>
+      generation === null || generation === undefined ? ctx.generations.current() : ctx.generations.generation(generation),
     clusterGenerations: (_, { last }, ctx) => {
       if (last !== null && last !== undefined && last < 0) throw apiError("INVALID_ARGUMENT", `last must be >= 0, got ${last}`);
       return ctx.generations.last(last === null || last === undefined ? null : Math.min(last, KEPT_GENERATIONS));

@@ -10,7 +10,16 @@ export const healthCheckResolvers: Resolvers = {
     setHealthCheckPaused: async (_, { name, paused }, ctx) => {
       const { healthChecks } = ctx.leaderWorkers();
       const status = await healthChecks.setPaused(name, paused);
-      if (!status) throw apiError("NOT_FOUND", `health check ${JSON.stringify(name)} not found; known: ${healthChecks.list().map((s) => s.check.name).join(", ") || "none"}`);
+      if (!status)
+        throw apiError(
+          "NOT_FOUND",
+          `health check ${JSON.stringify(name)} not found; known: ${
+            healthChecks
+              .list()
+              .map((s) => s.check.name)
+              .join(", ") || "none"
+          }`,
+        );
       return status;
     },
   },

@@ -70,7 +70,12 @@ export const repairEntryResolvers: Resolvers = {
       return changes.map((c) => c.entry);
     },
     deleteUnfinishedRepairEntries: async (_, __, ctx) => {
-      const changes = await ctx.entries.requestDelete((e) => !isFinished(e), "deletion of unfinished entries requested by an operator", ctx.now(), ctx.actor.name);
+      const changes = await ctx.entries.requestDelete(
+        (e) => !isFinished(e),
+        "deletion of unfinished entries requested by an operator",
+        ctx.now(),
+        ctx.actor.name,
+      );
       return changes.map((c) => c.entry);
     },
     resetRepairBackoff: async (_, __, ctx) => {

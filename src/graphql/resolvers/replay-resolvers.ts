@@ -33,7 +33,13 @@ export const replayResolvers: Resolvers = {
       const configured = ctx.config.healthChecks;
       const repair = ctx.config.repair;
       const runner = { maxConcurrentRepairs: repair.maxConcurrentRepairs, pacingDomains: repair.pacing?.domains ?? [] };
-      const request = { since, constraints: constraints ?? {}, repairSeconds: repairSeconds ?? null, healthChecks: healthChecks ?? null, pacing: pacing ?? null };
+      const request = {
+        since,
+        constraints: constraints ?? {},
+        repairSeconds: repairSeconds ?? null,
+        healthChecks: healthChecks ?? null,
+        pacing: pacing ?? null,
+      };
       const checked = checkReplayRequest(request, ctx.now(), { checks: configured.map((c) => c.name), runner });
       if (!checked.ok) throw apiError("INVALID_ARGUMENT", checked.message);
       const gather = async (): Promise<ReplayWorkerInput> => {

@@ -85,11 +85,19 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
   const orphans = db.pragma("foreign_key_check") as Array<{ table: string; rowid: number | null; parent: string }>;
   const first = orphans[0];
   if (first !== undefined) {
-    problems.push(`SQLite's foreign key check found ${orphans.length} row(s) referring to rows that do not exist (first: ${first.table} row ${first.rowid ?? "?"} -> ${first.parent})`);
+    problems.push(
+      `SQLite's foreign key check found ${orphans.length} row(s) referring to rows that do not exist (first: ${first.table} row ${first.rowid ?? "?"} -> ${first.parent})`,
+    );
   }
   const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
   if (!tables.has("schema_version")) {
-    return { file, schemaVersion: null, counts: null, summary: null, problems: [...problems, "it holds no kintsugi schema (no schema_version table): it is not a kintsugi database"] };
+    return {
+      file,
+      schemaVersion: null,
+      counts: null,
+      summary: null,
+      problems: [...problems, "it holds no kintsugi schema (no schema_version table): it is not a kintsugi database"],
+    };
   }
   const version = schemaVersion(db);
   if (version > NEWEST_SCHEMA_VERSION) {
@@ -127,7 +135,10 @@ async function snapshotOf(db: Db, file: string, version: number): Promise<Snapsh
     try {
       migrate(migrated);
     } catch (err) {
-      throw new Error(`migrating schema version ${version} to ${NEWEST_SCHEMA_VERSION} (in memory; the file is not changed) failed: ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `migrating schema version ${version} to ${NEWEST_SCHEMA_VERSION} (in memory; the file is not changed) failed: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     return await summarizeSnapshot(from, sqliteSnapshotItems(migrated, from));
   } finally {

@@ -30,7 +30,8 @@ export async function restoreDatabase(backup: string, database: string, now: Dat
   const file = resolve(database);
   if (sameFile(from, file)) throw new BackupError(`${from} is the database itself; name a backup`);
   const check = await checkDatabaseFile(from);
-  if (check.problems.length > 0) throw new BackupError(`backup ${from} fails its check, so the database ${file} was left as it is: ${check.problems.join("; ")}`);
+  if (check.problems.length > 0)
+    throw new BackupError(`backup ${from} fails its check, so the database ${file} was left as it is: ${check.problems.join("; ")}`);
   const lock = takeLock(file);
   try {
     const copy = await copyBeside(from, file, check);
@@ -82,7 +83,10 @@ async function copyBeside(from: string, file: string, check: DatabaseCheck): Pro
 
 /** `20261122T050000Z`: the time in a file name, sortable, without characters some tools mind. */
 function stamp(now: Date): string {
-  return now.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(/[-:]/g, "");
+  return now
+    .toISOString()
+    .replace(/\.\d+Z$/, "Z")
+    .replaceAll(/[-:]/g, "");
 }
 
 /** `<database>.before-restore-<now>`, numbered on when a restore in the same second already used it. */
@@ -101,5 +105,6 @@ function moveAside(file: string, kept: string): void {
 
 /** Undoes as much of {@link moveAside} as was done. */
 function putBack(kept: string, file: string): void {
-  for (const suffix of ["", ...JOURNALS]) if (existsSync(`${kept}${suffix}`) && !existsSync(`${file}${suffix}`)) renameSync(`${kept}${suffix}`, `${file}${suffix}`);
+  for (const suffix of ["", ...JOURNALS])
+    if (existsSync(`${kept}${suffix}`) && !existsSync(`${file}${suffix}`)) renameSync(`${kept}${suffix}`, `${file}${suffix}`);
 }

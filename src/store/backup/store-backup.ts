@@ -84,7 +84,8 @@ export async function backupEtcdStore(options: EtcdSnapshotOptions, out: string,
       }
     } catch (err) {
       // The copy's own advice (empty the target, copy again) does not apply: the temporary file goes.
-      if (err instanceof CopyFailedError) throw new BackupError(`${err.message.split("\n")[0]?.replaceAll(temporary, resolve(out))}; ${resolve(out)} was not written`);
+      if (err instanceof CopyFailedError)
+        throw new BackupError(`${err.message.split("\n")[0]?.replaceAll(temporary, resolve(out))}; ${resolve(out)} was not written`);
       throw err;
     } finally {
       await source.close();
@@ -92,7 +93,9 @@ export async function backupEtcdStore(options: EtcdSnapshotOptions, out: string,
     selfContained(temporary);
     const check = await checkDatabaseFile(temporary);
     if (check.problems.length > 0 || check.summary?.sha256 !== sha256) {
-      throw new BackupError(`the backup of ${source.description} does not check out (${check.problems.join("; ") || "its sha256 differs from the copy's"}); ${resolve(out)} was not written`);
+      throw new BackupError(
+        `the backup of ${source.description} does not check out (${check.problems.join("; ") || "its sha256 differs from the copy's"}); ${resolve(out)} was not written`,
+      );
     }
     return { from: source.description, to: resolve(out), check: { ...check, file: resolve(out) } };
   });

@@ -43,7 +43,9 @@ export async function copyStore(source: SnapshotSource, target: SnapshotTarget):
   try {
     written = await writeAll(source, target);
   } catch (err) {
-    throw new CopyFailedError(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+    throw new CopyFailedError(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}\n${leftBehind(target)}`, {
+      cause: err,
+    });
   }
   let readBack: SnapshotSummary;
   try {
@@ -58,7 +60,10 @@ export async function copyStore(source: SnapshotSource, target: SnapshotTarget):
   try {
     await target.finish();
   } catch (err) {
-    throw new CopyFailedError(`the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+    throw new CopyFailedError(
+      `the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}\n${leftBehind(target)}`,
+      { cause: err },
+    );
   }
   return { from: source.description, to: target.description, summary: written };
 }

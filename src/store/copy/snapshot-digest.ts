@@ -80,7 +80,16 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
  */
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
-  private readonly counts: Record<keyof SnapshotCounts, number> = { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0, finished: 0, replayRecords: 0 };
+  private readonly counts: Record<keyof SnapshotCounts, number> = {
+    settings: 0,
+    entries: 0,
+    history: 0,
+    outcomes: 0,
+    generations: 0,
+    holds: 0,
+    finished: 0,
+    replayRecords: 0,
+  };
   private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;

@@ -35,7 +35,17 @@ export type SnapshotItem =
 export type SnapshotItemKind = SnapshotItem["kind"];
 
 /** The kinds in canonical order. */
-export const SNAPSHOT_ITEM_KINDS = ["setting", "entry", "history", "outcome", "generation", "hold", "finished", "replay", "counters"] as const satisfies readonly SnapshotItemKind[];
+export const SNAPSHOT_ITEM_KINDS = [
+  "setting",
+  "entry",
+  "history",
+  "outcome",
+  "generation",
+  "hold",
+  "finished",
+  "replay",
+  "counters",
+] as const satisfies readonly SnapshotItemKind[];
 
 /**
  * A replay record as decoded (both stores keep it deflated, with bytes of their own), with its sequence: a copy carries
@@ -43,8 +53,7 @@ export const SNAPSHOT_ITEM_KINDS = ["setting", "entry", "history", "outcome", "g
  * hands out the next sequence above the newest it keeps.
  */
 export type SnapshotReplayRecord = { readonly sequence: number } & (
-  | { readonly area: "intake"; readonly record: PollRecord }
-  | { readonly area: "health-check"; readonly record: RemediationRecord }
+  { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord }
 );
 
 /**

@@ -36,7 +36,8 @@ export class EtcdAvailability {
   }
 
   watchLost(cause: string): void {
-    if (this.watchFault === null) this.log.warn("the etcd watch is disconnected; reads are served from what this replica has", { endpoints: this.endpoints, cause });
+    if (this.watchFault === null)
+      this.log.warn("the etcd watch is disconnected; reads are served from what this replica has", { endpoints: this.endpoints, cause });
     this.watchFault = `the etcd watch on ${this.endpoints.join(", ")} is disconnected: ${cause}`;
   }
 

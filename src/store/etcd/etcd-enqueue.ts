@@ -56,7 +56,12 @@ export class EtcdEnqueue {
           const closing = this.closingPart(d, rest, enqueued, writeId, now, actor);
           if (closing === null) return { none: null };
           if (rest.length === 0 || this.writer.fits(closing)) return closing;
-          const fitting = largestFitting(rest.length - 1, this.writer.limits.maxTxnOps, (n) => this.addsPart(rest.slice(0, n), writeId, now, actor), (p) => this.writer.fits(p));
+          const fitting = largestFitting(
+            rest.length - 1,
+            this.writer.limits.maxTxnOps,
+            (n) => this.addsPart(rest.slice(0, n), writeId, now, actor),
+            (p) => this.writer.fits(p),
+          );
           return fitting.plan;
         });
         if (part === null) return { changes: enqueued, outcome: null };
@@ -65,7 +70,10 @@ export class EtcdEnqueue {
         if (part.closing) {
           if (stopped) {
             const decided = (decision as EnqueueDecision | null)?.add.length ?? 0;
-            this.log.warn("a poll's new repair entries were committed in part: the queue changed between parts; the next poll decides afresh", { decided, enqueued: enqueued.length });
+            this.log.warn("a poll's new repair entries were committed in part: the queue changed between parts; the next poll decides afresh", {
+              decided,
+              enqueued: enqueued.length,
+            });
           }
           return { changes: enqueued, outcome: part.outcome };
         }
@@ -80,7 +88,14 @@ export class EtcdEnqueue {
   }
 
   /** The last part: `adds` with the outcome (of every entry this poll enqueued) and the records; null: nothing to write. */
-  private closingPart(decision: EnqueueDecision, adds: Adds, before: readonly RepairChange[], writeId: string, now: number, actor: string): WritePlan<PartResult> | null {
+  private closingPart(
+    decision: EnqueueDecision,
+    adds: Adds,
+    before: readonly RepairChange[],
+    writeId: string,
+    now: number,
+    actor: string,
+  ): WritePlan<PartResult> | null {
     const plan = new QueuePlan(this.mirror, this.keys);
     for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
     const stored = [...before, ...plan.changes].map((c) => c.entry);
@@ -91,12 +106,15 @@ export class EtcdEnqueue {
     const kept = records.length === 0 ? null : this.keepRecords(records, writeId);
     const parts = [outcome, kept].filter((p) => p !== null);
     if (plan.empty && parts.length === 0) return null;
-    const extra = parts.length === 0 ? undefined : {
-      compares: parts.flatMap((p) => p.compares),
-      puts: parts.flatMap((p) => p.puts),
-      deletes: parts.flatMap((p) => p.deletes ?? []),
-      stamp: (parts[0] as { stamp: string }).stamp,
-    };
+    const extra =
+      parts.length === 0
+        ? undefined
+        : {
+            compares: parts.flatMap((p) => p.compares),
+            puts: parts.flatMap((p) => p.puts),
+            deletes: parts.flatMap((p) => p.deletes ?? []),
+            stamp: (parts[0] as { stamp: string }).stamp,
+          };
     return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.outcome ?? null, closing: true, stamped: writeId }, extra);
   }
 }

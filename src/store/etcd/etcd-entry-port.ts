@@ -130,7 +130,15 @@ export class EtcdEntryPort implements RepairEntryPort {
 
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]> {
     const pick = (): RepairEntry[] => this.mirror.entryList().filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null);
-    return this.inParts("resetting drain back-offs", pick, (e) => ({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }), "backoff-reset", reason, now, actor);
+    return this.inParts(
+      "resetting drain back-offs",
+      pick,
+      (e) => ({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }),
+      "backoff-reset",
+      reason,
+      now,
+      actor,
+    );
   }
 
   /**
@@ -152,11 +160,16 @@ export class EtcdEntryPort implements RepairEntryPort {
       const part = await this.writer.write<{ changes: readonly RepairChange[]; more: boolean }>(what, (writeId) => {
         const picked = pick();
         if (picked.length === 0) return { none: { changes: [], more: false } };
-        const { plan, taken } = largestFitting(picked.length, this.writer.limits.maxTxnOps, (n) => {
-          const queue = new QueuePlan(this.mirror, this.keys);
-          for (const e of picked.slice(0, n)) queue.change(changed(e), kind, reason, null, now, actor);
-          return queue.plan(writeId, { changes: queue.changes, more: false });
-        }, (p) => this.writer.fits(p));
+        const { plan, taken } = largestFitting(
+          picked.length,
+          this.writer.limits.maxTxnOps,
+          (n) => {
+            const queue = new QueuePlan(this.mirror, this.keys);
+            for (const e of picked.slice(0, n)) queue.change(changed(e), kind, reason, null, now, actor);
+            return queue.plan(writeId, { changes: queue.changes, more: false });
+          },
+          (p) => this.writer.fits(p),
+        );
         return { ...plan, result: { changes: plan.result.changes, more: taken < picked.length } };
       });
       all.push(...part.changes);

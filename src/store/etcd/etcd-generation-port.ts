@@ -48,12 +48,31 @@ export class EtcdGenerationPort implements ClusterGenerationPort {
 
   last(count: number | null): ClusterGeneration[] {
     const n = count ?? this.keep;
-    return n <= 0 ? [] : this.mirror.generationList().slice(-n).map((g) => g.record);
+    return n <= 0
+      ? []
+      : this.mirror
+          .generationList()
+          .slice(-n)
+          .map((g) => g.record);
   }
 
-  recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[], policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<ClusterGeneration> {
+  recordGenerated(
+    time: number,
+    trigger: GenerationTrigger,
+    cluster: GeneratedCluster,
+    changes: readonly string[],
+    policy: WorkerSelection = DEFAULT_WORKER_SELECTION,
+  ): Promise<ClusterGeneration> {
     return this.writer.write("recording a generated cluster configuration", (writeId) =>
-      this.append(writeId, { time, trigger, policy, generation: (this.current()?.generation ?? 0) + 1, cluster: encodeCluster(cluster), changes: [...changes], error: null }),
+      this.append(writeId, {
+        time,
+        trigger,
+        policy,
+        generation: (this.current()?.generation ?? 0) + 1,
+        cluster: encodeCluster(cluster),
+        changes: [...changes],
+        error: null,
+      }),
     );
   }
 
@@ -63,7 +82,12 @@ export class EtcdGenerationPort implements ClusterGenerationPort {
     );
   }
 
-  recordFailed(time: number, trigger: GenerationTrigger, error: string, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
+  recordFailed(
+    time: number,
+    trigger: GenerationTrigger,
+    error: string,
+    policy: WorkerSelection = DEFAULT_WORKER_SELECTION,
+  ): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
     return this.writer.write<{ readonly record: ClusterGeneration; readonly repeated: boolean }>("recording a failed cluster generation", (writeId) => {
       const latest = this.mirror.generationList().at(-1);
       if (latest && repeatsLatest(latest.record, error, policy)) {

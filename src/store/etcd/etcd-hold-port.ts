@@ -50,7 +50,11 @@ export class EtcdHoldPort implements MachineHoldPort {
       const batch = await this.writer.write("removing expired machine holds", (writeId) => {
         const expired = expiredHolds(this.mirror.holdList(), now).slice(0, EXPIRED_PER_WRITE);
         if (expired.length === 0) return { none: [] };
-        return this.plan(writeId, expired.map((hold): HoldChange => ({ kind: "expired", hold, actor })), expired);
+        return this.plan(
+          writeId,
+          expired.map((hold): HoldChange => ({ kind: "expired", hold, actor })),
+          expired,
+        );
       });
       removed.push(...batch);
       if (batch.length < EXPIRED_PER_WRITE) return removed;

@@ -240,14 +240,16 @@ export class EtcdMirror {
         const value = put ? this.decode(holdValue, event) : null;
         if (!put) this.holds.delete(key.address);
         else if (value && value.hold.address === key.address) this.holds.set(key.address, deepFreeze(value.hold));
-        else if (value) this.log.error("an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
+        else if (value)
+          this.log.error("an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
         break;
       }
       case "finished": {
         const value = put ? this.decode(finishedValue, event) : null;
         this.finished.delete(key.sequence);
         if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze({ ...value.finished }));
-        else if (value) this.log.error("an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
+        else if (value)
+          this.log.error("an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
         break;
       }
       case "history":

@@ -27,7 +27,12 @@ const PAGE_BYTES = 2 * 1024 * 1024;
 export type RecordToKeep = { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord };
 
 /** The key and value that keep one record (its time and the value's bytes ride in the key). */
-export function recordPut(keys: EtcdKeys, area: RecordArea, sequence: number, record: PollRecord | RemediationRecord): { readonly key: string; readonly value: string; readonly bytes: number } {
+export function recordPut(
+  keys: EtcdKeys,
+  area: RecordArea,
+  sequence: number,
+  record: PollRecord | RemediationRecord,
+): { readonly key: string; readonly value: string; readonly bytes: number } {
   const value = encodeValue({ body: encodePollRecord(record).toString("base64") });
   const bytes = Buffer.byteLength(value);
   return { key: keys.record({ area, sequence, time: record.time, bytes }), value, bytes };
@@ -37,7 +42,11 @@ export function recordPut(keys: EtcdKeys, area: RecordArea, sequence: number, re
  * The record stored at `key` (whose parts are `expected`), or why it cannot be read: not the versioned JSON, not
  * deflated, not a record of its kind's shape, or not what its key says (its time, its bytes).
  */
-export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): { readonly ok: true; readonly record: PollRecord | RemediationRecord } | { readonly ok: false; readonly message: string } {
+export function decodeRecord(
+  key: string,
+  expected: RecordKey,
+  raw: Buffer,
+): { readonly ok: true; readonly record: PollRecord | RemediationRecord } | { readonly ok: false; readonly message: string } {
   let body: Buffer;
   try {
     body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
@@ -62,7 +71,14 @@ export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): { r
  * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out with an error in the log,
  * so that the poll's write still commits.
  */
-export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readonly RecordToKeep[], writeId: string, keep: PollRecordsConfig, log: Log): Omit<WritePlan<null>, "result"> | null {
+export function recordsWrite(
+  mirror: EtcdMirror,
+  keys: EtcdKeys,
+  records: readonly RecordToKeep[],
+  writeId: string,
+  keep: PollRecordsConfig,
+  log: Log,
+): Omit<WritePlan<null>, "result"> | null {
   let sequence: number;
   try {
     sequence = nextSequence(mirror.recordsHead, keys.recordsHead, mirror.records.newest());
@@ -77,7 +93,12 @@ export function recordsWrite(mirror: EtcdMirror, keys: EtcdKeys, records: readon
   for (const { area, record } of records) {
     const put = recordPut(keys, area, sequence, record);
     if (put.bytes > MAX_ETCD_RECORD_BYTES) {
-      log.error("a replay record is too large for etcd and is not kept; the replay will miss this poll", { kind: area, time: record.time, bytes: put.bytes, limit: MAX_ETCD_RECORD_BYTES });
+      log.error("a replay record is too large for etcd and is not kept; the replay will miss this poll", {
+        kind: area,
+        time: record.time,
+        bytes: put.bytes,
+        limit: MAX_ETCD_RECORD_BYTES,
+      });
       continue;
     }
     puts.push({ key: put.key, value: put.value });
@@ -142,7 +163,11 @@ export class EtcdPollRecordPort implements PollRecordPort {
   }
 
   /** The records of `area` (whose records are R) at or after `since`, oldest first, at most `limit`. */
-  private async read<R extends PollRecord | RemediationRecord>(area: RecordArea, since: number, limit: number): Promise<{ readonly records: R[]; readonly unreadable: number }> {
+  private async read<R extends PollRecord | RemediationRecord>(
+    area: RecordArea,
+    since: number,
+    limit: number,
+  ): Promise<{ readonly records: R[]; readonly unreadable: number }> {
     const records: R[] = [];
     let unreadable = 0;
     for await (const { key, expected, raw } of this.values(area, since, limit)) {
@@ -158,7 +183,11 @@ export class EtcdPollRecordPort implements PollRecordPort {
   }
 
   /** The stored values of `area`'s records at or after `since`, oldest first, at most `limit`, read page by page. */
-  private async *values(area: RecordArea, since: number, limit: number): AsyncGenerator<{ readonly key: string; readonly expected: RecordKey; readonly raw: Buffer }> {
+  private async *values(
+    area: RecordArea,
+    since: number,
+    limit: number,
+  ): AsyncGenerator<{ readonly key: string; readonly expected: RecordKey; readonly raw: Buffer }> {
     const wanted = this.mirror.records.since(area, since, limit);
     for (const page of pagesOf(wanted)) {
       const byKey = new Map(page.map((k) => [k.key, k.record]));

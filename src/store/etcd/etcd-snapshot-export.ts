@@ -7,7 +7,18 @@ import { RECORD_AREAS, type EtcdKeys, type KeyRange, type ParsedKey } from "./et
 import { decodeRecord } from "./etcd-poll-record-port.js";
 import type { PollRecord } from "../../domain/poll-record.js";
 import type { RemediationRecord } from "../../domain/remediation-record.js";
-import { entryValue, finishedValue, generationValue, historyValue, holdValue, outcomeValue, queueHeadValue, schemaValue, sequenceHeadValue, settingValueOf } from "./etcd-value-schemas.js";
+import {
+  entryValue,
+  finishedValue,
+  generationValue,
+  historyValue,
+  holdValue,
+  outcomeValue,
+  queueHeadValue,
+  schemaValue,
+  sequenceHeadValue,
+  settingValueOf,
+} from "./etcd-value-schemas.js";
 import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
@@ -36,7 +47,9 @@ async function* pages(reader: Reader, range: KeyRange, limit: number, revision: 
   let start: string | Buffer = range.start;
   for (;;) {
     const from = start;
-    const page = await call(reader, `reading ${range.start}`, (o) => reader.client.getAll().inRange({ start: from, end: range.end }).limit(limit).revision(revision).options(o).exec());
+    const page = await call(reader, `reading ${range.start}`, (o) =>
+      reader.client.getAll().inRange({ start: from, end: range.end }).limit(limit).revision(revision).options(o).exec(),
+    );
     yield* page.kvs;
     const last = page.kvs.at(-1);
     if (!page.more || last === undefined) return;
@@ -73,7 +86,17 @@ function mismatch(reader: Reader, kv: IKeyValue, what: string): SnapshotSourceEr
 function layout(keys: EtcdKeys): KeyRange[] {
   const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
   const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(single);
-  known.push(keys.allEntries, keys.allFinished, keys.allHistory, keys.allSettings, keys.allOutcomes, keys.allGenerations, keys.allLeaders, keys.allHolds, ...RECORD_AREAS.map((area) => keys.recordsOf(area)));
+  known.push(
+    keys.allEntries,
+    keys.allFinished,
+    keys.allHistory,
+    keys.allSettings,
+    keys.allOutcomes,
+    keys.allGenerations,
+    keys.allLeaders,
+    keys.allHolds,
+    ...RECORD_AREAS.map((area) => keys.recordsOf(area)),
+  );
   return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
 }
 
@@ -98,7 +121,13 @@ async function refuseForeignKeys(reader: Reader, revision: number | null): Promi
  * Fails when the prefix holds a layout newer than this kintsugi's or a key kintsugi does not write; `revision` null
  * reads the newest. Checked before a copy begins (so that it writes nothing then) and again at the copy's revision.
  */
-export async function refuseUnknownLayout(client: Etcd3, keys: EtcdKeys, availability: EtcdAvailability, from: string, revision: number | null = null): Promise<void> {
+export async function refuseUnknownLayout(
+  client: Etcd3,
+  keys: EtcdKeys,
+  availability: EtcdAvailability,
+  from: string,
+  revision: number | null = null,
+): Promise<void> {
   const reader: Reader = { client, keys, availability, from };
   const schema = await call(reader, `reading ${keys.schema}`, (o) => {
     const read = client.get(keys.schema).options(o);
@@ -123,7 +152,10 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
     if (next.parsed.area !== RECORD_AREAS[next.i]) throw foreignKey(reader, next.kv.key.toString("utf8"));
     const read = decodeRecord(next.kv.key.toString("utf8"), next.parsed, next.kv.value);
     if (!read.ok) throw mismatch(reader, next.kv, `a replay record that cannot be read (${read.message})`);
-    const replay = next.parsed.area === "intake" ? { sequence: next.parsed.sequence, area: "intake" as const, record: read.record as PollRecord } : { sequence: next.parsed.sequence, area: "health-check" as const, record: read.record as RemediationRecord };
+    const replay =
+      next.parsed.area === "intake"
+        ? { sequence: next.parsed.sequence, area: "intake" as const, record: read.record as PollRecord }
+        : { sequence: next.parsed.sequence, area: "health-check" as const, record: read.record as RemediationRecord };
     yield { kind: "replay", replay };
     heads[next.i] = await (areas[next.i] as AsyncIterator<IKeyValue>).next();
   }
@@ -164,7 +196,8 @@ export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availabi
   for await (const kv of pages(reader, keys.allHistory, PAGE.history, revision)) {
     const { index, sequence } = parsedAs(reader, kv, "history");
     const { record } = decode(reader, historyValue, kv);
-    if (record.entryIndex !== index || record.sequence !== sequence) throw mismatch(reader, kv, `history record ${record.sequence} of repair entry ${record.entryIndex}`);
+    if (record.entryIndex !== index || record.sequence !== sequence)
+      throw mismatch(reader, kv, `history record ${record.sequence} of repair entry ${record.entryIndex}`);
     seen.index = Math.max(seen.index, index);
     seen.history = Math.max(seen.history, sequence);
     yield { kind: "history", record };

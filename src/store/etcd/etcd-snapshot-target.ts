@@ -48,7 +48,9 @@ function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map
       return [{ key: keys.entry(item.entry.index), value: encodeValue({ entry: item.entry }) }];
     case "history": {
       const { record } = item;
-      return [{ key: keys.history(record.entryIndex, record.sequence), value: encodeValue({ record, entry: entryOfRecord(record, queued.get(record.entryIndex)) }) }];
+      return [
+        { key: keys.history(record.entryIndex, record.sequence), value: encodeValue({ record, entry: entryOfRecord(record, queued.get(record.entryIndex)) }) },
+      ];
     }
     case "outcome":
       return [{ key: keys.outcome(item.outcome.sequence), value: encodeValue({ outcome: item.outcome }) }];
@@ -63,7 +65,10 @@ function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map
       return [{ key: keys.finished(item.finished.sequence), value: encodeValue({ finished: item.finished }) }];
     case "replay": {
       const { key, value, bytes } = recordPut(keys, item.replay.area, item.replay.sequence, item.replay.record);
-      if (bytes > MAX_ETCD_RECORD_BYTES) throw new Error(`${describeItem(item)} takes ${bytes} bytes in etcd, more than the ${MAX_ETCD_RECORD_BYTES} a record may (etcd's request limit); it cannot be copied to etcd`);
+      if (bytes > MAX_ETCD_RECORD_BYTES)
+        throw new Error(
+          `${describeItem(item)} takes ${bytes} bytes in etcd, more than the ${MAX_ETCD_RECORD_BYTES} a record may (etcd's request limit); it cannot be copied to etcd`,
+        );
       return [{ key, value }];
     }
     case "counters": {
@@ -103,7 +108,8 @@ export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Prom
     } catch (err) {
       throw availability.failed(`${what}; it may or may not have been written`, err);
     }
-    if (!response.succeeded) throw new Error(`${description}: the copy marker ${keys.copyMarker} was removed or replaced while ${what}; something else writes to this prefix`);
+    if (!response.succeeded)
+      throw new Error(`${description}: the copy marker ${keys.copyMarker} was removed or replaced while ${what}; something else writes to this prefix`);
   };
   return {
     description,
@@ -116,7 +122,10 @@ export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Prom
       } catch (err) {
         throw availability.failed(`reading ${keys.prefix}`, err);
       }
-      if (held > 0) throw new TargetNotEmptyError(`the etcd prefix ${keys.prefix} already holds data (${held} ${held === 1 ? "key" : "keys"}); copy only into an empty store`);
+      if (held > 0)
+        throw new TargetNotEmptyError(
+          `the etcd prefix ${keys.prefix} already holds data (${held} ${held === 1 ? "key" : "keys"}); copy only into an empty store`,
+        );
     },
     async begin(copy: CopyMarker) {
       let response;

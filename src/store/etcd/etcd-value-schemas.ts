@@ -116,7 +116,19 @@ const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   "cluster-template": z.object({ text: z.string(), setAt: time }),
   "repair-waits": publishedWaitsSchema,
   "escalation-releases": z.record(z.string(), time),
-  constraints: z.object(Object.fromEntries(Object.values(CONSTRAINT_NAMES).map((name) => [name, z.number().int().min(CONSTRAINT_MINIMUMS[name]?.min ?? Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).optional()]))),
+  constraints: z.object(
+    Object.fromEntries(
+      Object.values(CONSTRAINT_NAMES).map((name) => [
+        name,
+        z
+          .number()
+          .int()
+          .min(CONSTRAINT_MINIMUMS[name]?.min ?? Number.MIN_SAFE_INTEGER)
+          .max(Number.MAX_SAFE_INTEGER)
+          .optional(),
+      ]),
+    ),
+  ),
 };
 
 /** The value schema of the setting `name` (see SETTING_VALUES); a setting kintsugi does not read is taken as it is. */
@@ -224,7 +236,13 @@ export const finishedValue = z.object({ ...versioned, finished: finishedRepairSc
  * A replay record (src/store/poll-record-schema.ts): its JSON deflated, in base64, kept under `records/` by kind and
  * sequence. The body is checked whole (inflated with a bound, then its shape) where it is read.
  */
-export const recordValue = z.object({ ...versioned, body: z.string().max(1024 * 1024).regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64") });
+export const recordValue = z.object({
+  ...versioned,
+  body: z
+    .string()
+    .max(1024 * 1024)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64"),
+});
 
 export type QueueHeadValue = z.infer<typeof queueHeadValue>;
 export type SequenceHeadValue = z.infer<typeof sequenceHeadValue>;

@@ -89,7 +89,9 @@ export function storedOutcome(o: AutoRepairOutcome): AutoRepairOutcome {
     machinesSeen: o.machinesSeen,
     enqueued: o.enqueued.map(storedEntry),
     skipped: o.skipped.map((s) => ({ serial: s.serial, address: s.address, state: s.state, reason: s.reason, kind: s.kind, rack: s.rack })),
-    ...(o.skippedCounts && { skippedCounts: { total: o.skippedCounts.total, byKind: o.skippedCounts.byKind.map((c) => ({ kind: c.kind, machines: c.machines })) } }),
+    ...(o.skippedCounts && {
+      skippedCounts: { total: o.skippedCounts.total, byKind: o.skippedCounts.byKind.map((c) => ({ kind: c.kind, machines: c.machines })) },
+    }),
     shortCircuit: o.shortCircuit === null ? null : { ...o.shortCircuit },
     error: o.error,
   });

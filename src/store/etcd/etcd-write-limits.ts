@@ -59,7 +59,8 @@ export function isLimitRefusal(err: unknown): boolean {
 /** Checks the limits given in the config or by a caller: whole numbers in etcd's own ranges. */
 export function checkedLimits(limits: Partial<EtcdWriteLimits> | undefined): EtcdWriteLimits {
   const merged = { ...DEFAULT_ETCD_WRITE_LIMITS, ...limits };
-  if (!Number.isInteger(merged.maxTxnOps) || merged.maxTxnOps < 8) throw new Error(`etcd's max-txn-ops must be a whole number of at least 8, got ${merged.maxTxnOps}`);
+  if (!Number.isInteger(merged.maxTxnOps) || merged.maxTxnOps < 8)
+    throw new Error(`etcd's max-txn-ops must be a whole number of at least 8, got ${merged.maxTxnOps}`);
   if (!Number.isInteger(merged.maxRequestBytes) || merged.maxRequestBytes < 64 * 1024) {
     throw new Error(`etcd's max-request-bytes must be a whole number of at least 65536, got ${merged.maxRequestBytes}`);
   }

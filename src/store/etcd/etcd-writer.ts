@@ -125,10 +125,7 @@ export class EtcdWriter {
     const txn = this.client.if(first.key, "Mod", "==", first.modRevision);
     for (const c of rest) txn.and(c.key, "Mod", "==", c.modRevision);
     if (holder !== null) txn.and(holder.key, "Create", "==", holder.createRevision);
-    txn.then(
-      ...plan.puts.map((p) => this.client.put(p.key).value(p.value)),
-      ...(plan.deletes ?? []).map((r) => this.client.delete().inRange(r)),
-    );
+    txn.then(...plan.puts.map((p) => this.client.put(p.key).value(p.value)), ...(plan.deletes ?? []).map((r) => this.client.delete().inRange(r)));
     // On a failed compare, read back what was compared: the guard key first (this.guard's or a placeholder).
     txn.else(this.client.get(holder?.key ?? first.key), ...plan.compares.map((c) => this.client.get(c.key)));
     try {

@@ -70,7 +70,11 @@ export class MirrorFeed {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.timer !== timer);
-        reject(new StoreUnavailableError(`the etcd watch did not deliver ${what} within ${this.availability.timeoutMs} ms (this replica has revision ${this.mirror.revision})`));
+        reject(
+          new StoreUnavailableError(
+            `the etcd watch did not deliver ${what} within ${this.availability.timeoutMs} ms (this replica has revision ${this.mirror.revision})`,
+          ),
+        );
       }, this.availability.timeoutMs);
       this.waiters.push({ done, resolve, reject, timer });
     });
@@ -103,7 +107,11 @@ export class MirrorFeed {
   }
 
   private async watch(): Promise<void> {
-    const watcher = this.client.watch().inRange(this.keys.all).startRevision(String(this.mirror.revision + 1)).watcher();
+    const watcher = this.client
+      .watch()
+      .inRange(this.keys.all)
+      .startRevision(String(this.mirror.revision + 1))
+      .watcher();
     this.watcher = watcher;
     let started: { resolve: () => void; reject: (err: Error) => void } | null = null;
     const connected = new Promise<void>((resolve, reject) => (started = { resolve, reject }));

@@ -80,7 +80,12 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
       generations: new EtcdGenerationPort(keys, mirror, writer),
       holds: new EtcdHoldPort(keys, mirror, writer),
       pollRecords,
-      enqueue: (decide, now, actor) => new EtcdEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(decide, now, actor),
+      enqueue: (decide, now, actor) =>
+        new EtcdEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(
+          decide,
+          now,
+          actor,
+        ),
       guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
       health: () => availability.health(),

@@ -29,9 +29,12 @@ export class QueuePlan {
   ) {
     this.head = mirror.queueHead;
     if (this.head === null && mirror.queueStarted) {
-      throw new Error(`the queue head ${keys.queue} is missing while repair entries or their history exist; refusing to hand out indexes that may have been used`);
+      throw new Error(
+        `the queue head ${keys.queue} is missing while repair entries or their history exist; refusing to hand out indexes that may have been used`,
+      );
     }
-    if (this.head !== null && this.head.value === null) throw new Error(`the queue head ${keys.queue} cannot be read (see the log); refusing to write the queue`);
+    if (this.head !== null && this.head.value === null)
+      throw new Error(`the queue head ${keys.queue} cannot be read (see the log); refusing to write the queue`);
     const highest = mirror.entryList().at(-1)?.index ?? 0;
     this.nextIndex = Math.max(this.head?.value?.nextIndex ?? 1, highest + 1);
     this.nextSequence = this.head?.value?.nextSequence ?? 1;
@@ -119,7 +122,8 @@ export class QueuePlan {
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
     const finished = finishedRepairOf(change, this.mirror.finished.has(snapshot.index) || this.finishedPuts.has(snapshot.index));
-    if (finished !== null) this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }), sequence: finished.sequence });
+    if (finished !== null)
+      this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }), sequence: finished.sequence });
     this.changes.push(change);
     return change;
   }

@@ -49,13 +49,25 @@ export async function readSnapshot(client: Etcd3, keys: EtcdKeys, options: () =>
     }
   }
   const recordKeys: string[] = [];
-  for (let start = allRecords.start; ; ) {
-    const page = await client.getAll().inRange({ start, end: allRecords.end }).revision(revision ?? 0).limit(PAGE.recordKeys).options(options()).keys();
+  for (let start = allRecords.start; ;) {
+    const page = await client
+      .getAll()
+      .inRange({ start, end: allRecords.end })
+      .revision(revision ?? 0)
+      .limit(PAGE.recordKeys)
+      .options(options())
+      .keys();
     recordKeys.push(...page);
     const last = page.at(-1);
     if (page.length < PAGE.recordKeys || last === undefined) break;
     start = `${last}\0`;
   }
-  const history = await client.getAll().inRange(allHistory).revision(revision ?? 0).limit(1).options(options()).keys();
+  const history = await client
+    .getAll()
+    .inRange(allHistory)
+    .revision(revision ?? 0)
+    .limit(1)
+    .options(options())
+    .keys();
   return { kvs, recordKeys, revision: revision ?? 0, historyExists: history.length > 0 };
 }

@@ -51,7 +51,8 @@ export class SqliteOutcomeStore implements AutoRepairOutcomePort {
     private readonly commits: SqliteCommits,
     private readonly keep = KEPT_OUTCOMES,
   ) {
-    this.insert = db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error, skipped_total, skipped_by_kind)
+    this.insert =
+      db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error, skipped_total, skipped_by_kind)
       VALUES (@time, @trigger, @machinesSeen, @enqueued, @skipped, @shortCircuit, @error, @skippedTotal, @skippedByKind)`);
     this.prune = db.prepare("DELETE FROM auto_repair_outcomes WHERE seq <= ?");
     this.selectLast = db.prepare("SELECT * FROM (SELECT * FROM auto_repair_outcomes ORDER BY seq DESC LIMIT ?) ORDER BY seq");

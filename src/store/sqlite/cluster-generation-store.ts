@@ -109,11 +109,29 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
   }
 
   /** Records a new configuration as the next generation, in one transaction with the pruning. */
-  async recordGenerated(time: number, trigger: GenerationTrigger, cluster: GeneratedCluster, changes: readonly string[], policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<ClusterGeneration> {
+  async recordGenerated(
+    time: number,
+    trigger: GenerationTrigger,
+    cluster: GeneratedCluster,
+    changes: readonly string[],
+    policy: WorkerSelection = DEFAULT_WORKER_SELECTION,
+  ): Promise<ClusterGeneration> {
     return this.commits.write((draft) => {
       const generation = (this.current()?.generation ?? 0) + 1;
       const seq = this.append({ time, trigger, generation, cluster: encode(cluster), changes: JSON.stringify(changes), error: null, policy });
-      draft.generation = { sequence: seq, outcome: "generated", time, lastTime: time, repeats: 1, trigger, policy, generation, cluster, changes: [...changes], error: null };
+      draft.generation = {
+        sequence: seq,
+        outcome: "generated",
+        time,
+        lastTime: time,
+        repeats: 1,
+        trigger,
+        policy,
+        generation,
+        cluster,
+        changes: [...changes],
+        error: null,
+      };
       return draft.generation;
     });
   }
@@ -129,7 +147,19 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
     return this.commits.write((draft) => {
       const generation = this.current()?.generation ?? 0;
       const seq = this.append({ time, trigger, generation, cluster: null, changes: "[]", error: null, policy });
-      draft.generation = { sequence: seq, outcome: "recovered", time, lastTime: time, repeats: 1, trigger, policy, generation, cluster: null, changes: [], error: null };
+      draft.generation = {
+        sequence: seq,
+        outcome: "recovered",
+        time,
+        lastTime: time,
+        repeats: 1,
+        trigger,
+        policy,
+        generation,
+        cluster: null,
+        changes: [],
+        error: null,
+      };
       return draft.generation;
     });
   }
@@ -138,7 +168,12 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
    * Records a failed round; the configuration in force stays. A failure with the same error as the newest record
    * is counted on that record (`repeated: true`) instead of appended.
    */
-  async recordFailed(time: number, trigger: GenerationTrigger, error: string, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
+  async recordFailed(
+    time: number,
+    trigger: GenerationTrigger,
+    error: string,
+    policy: WorkerSelection = DEFAULT_WORKER_SELECTION,
+  ): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
     return this.commits.write((draft) => {
       const latest = this.latest();
       if (latest && repeatsLatest(latest, error, policy)) {
@@ -153,7 +188,15 @@ export class SqliteGenerationStore implements ClusterGenerationPort {
     });
   }
 
-  private append(row: { time: number; trigger: GenerationTrigger; generation: number; cluster: Buffer | null; changes: string; error: string | null; policy: WorkerSelection }): number {
+  private append(row: {
+    time: number;
+    trigger: GenerationTrigger;
+    generation: number;
+    cluster: Buffer | null;
+    changes: string;
+    error: string | null;
+    policy: WorkerSelection;
+  }): number {
     const seq = Number(this.insert.run(row).lastInsertRowid);
     this.prune.run(seq - this.keep);
     return seq;

@@ -60,7 +60,9 @@ export function asStoreError(err: unknown): unknown {
   const failure = databaseFailureOf(err);
   if (failure === null) return err;
   if (failure.kind === "busy") {
-    return new StoreBusyError("the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again", { cause: err });
+    return new StoreBusyError("the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again", {
+      cause: err,
+    });
   }
   return new StoreUnavailableError(`the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`, { cause: err });
 }

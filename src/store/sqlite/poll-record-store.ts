@@ -32,7 +32,9 @@ export class SqlitePollRecordStore implements PollRecordPort {
     this.selectSince = db.prepare("SELECT body FROM poll_records WHERE kind = ? AND time >= ? ORDER BY seq LIMIT ?").pluck();
     this.firstStoredSeq = db.prepare("SELECT MIN(seq) FROM poll_records WHERE kind = ? AND time >= ?").pluck();
     // By rowid, not the (kind, time) index: rows come in seq order without sorting their bodies.
-    this.selectStoredFrom = db.prepare("SELECT seq, time, body FROM poll_records NOT INDEXED WHERE seq >= ? AND kind = ? AND time >= ? ORDER BY seq LIMIT ?").raw();
+    this.selectStoredFrom = db
+      .prepare("SELECT seq, time, body FROM poll_records NOT INDEXED WHERE seq >= ? AND kind = ? AND time >= ? ORDER BY seq LIMIT ?")
+      .raw();
     this.countAll = db.prepare("SELECT COUNT(*) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM poll_records");
   }
 

@@ -121,12 +121,19 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
   }
 
   async resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]> {
-    const reset = (e: RepairEntry) => (e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null ? { ...e, drainBackoffCount: 0, drainBackoffExpire: null } : null);
+    const reset = (e: RepairEntry) =>
+      e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null ? { ...e, drainBackoffCount: 0, drainBackoffExpire: null } : null;
     return this.rewriteEach(reset, "backoff-reset", reason, now, actor);
   }
 
   /** One write over the whole queue: every entry `rewrite` returns a new version of is stored with one record. */
-  private rewriteEach(rewrite: (entry: RepairEntry) => RepairEntry | null, kind: RepairHistoryKind, reason: string, now: number, actor: string): RepairChange[] {
+  private rewriteEach(
+    rewrite: (entry: RepairEntry) => RepairEntry | null,
+    kind: RepairHistoryKind,
+    reason: string,
+    now: number,
+    actor: string,
+  ): RepairChange[] {
     return this.commits.write((draft) =>
       this.list().flatMap((e) => {
         const entry = rewrite(e);
@@ -137,7 +144,16 @@ export class SqliteRepairEntryStore implements RepairEntryPort {
     );
   }
 
-  private record(draft: CommitDraft, entry: RepairEntry, previous: RepairEntry | null, kind: RepairHistoryKind, reason: string, now: number, actor: string, detail: string | null): RepairChange {
+  private record(
+    draft: CommitDraft,
+    entry: RepairEntry,
+    previous: RepairEntry | null,
+    kind: RepairHistoryKind,
+    reason: string,
+    now: number,
+    actor: string,
+    detail: string | null,
+  ): RepairChange {
     const unnumbered = historyRecordFor(entry, kind, reason, now, actor, detail);
     const { lastInsertRowid } = this.insertHistory.run({ ...unnumbered, deleted: unnumbered.deleted ? 1 : 0 });
     const change: RepairChange = { entry, previous, record: { ...unnumbered, sequence: Number(lastInsertRowid) } };

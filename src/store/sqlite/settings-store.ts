@@ -25,9 +25,7 @@ export class SqliteSettingsStore implements SettingsPort {
     private readonly initialConstraints: Partial<Constraints> = {},
   ) {
     this.select = db.prepare("SELECT value FROM settings WHERE key = ?");
-    this.upsert = db.prepare(
-      "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-    );
+    this.upsert = db.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
   }
 
   repairQueueEnabled(): boolean {

@@ -37,7 +37,8 @@ export class SqliteCommits {
    */
   write<T>(work: (draft: CommitDraft) => T): T {
     // Inside another transaction this one would be a savepoint, announced before the outer one decides to commit.
-    if (this.writing || this.db.inTransaction) throw new Error("a store write cannot start inside another write or transaction (a decide function must not write)");
+    if (this.writing || this.db.inTransaction)
+      throw new Error("a store write cannot start inside another write or transaction (a decide function must not write)");
     const draft: CommitDraft = { entries: [], outcome: null, generation: null, settings: [], holds: [] };
     this.writing = true;
     let result: T;

@@ -10,8 +10,7 @@ export function howToEmptySqlite(file: string): string {
 /** The marker of an unfinished copy into `db`, or null (see migration 005). */
 export function readCopyMarker(db: Db): CopyMarker | null {
   const row = db.prepare("SELECT copy_id, source, started_at FROM copy_in_progress").get() as
-    | { copy_id: string; source: string; started_at: string }
-    | undefined;
+    { copy_id: string; source: string; started_at: string } | undefined;
   return row === undefined ? null : { copyId: row.copy_id, source: row.source, startedAt: row.started_at };
 }
 

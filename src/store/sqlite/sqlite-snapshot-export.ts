@@ -64,9 +64,16 @@ export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator
 
 /** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
 function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
-  const decoded = row.kind === "intake" ? decodePollRecord(row.body) : row.kind === "health-check" ? decodeRemediationRecord(row.body) : { ok: false as const, message: `kind ${JSON.stringify(row.kind)}` };
+  const decoded =
+    row.kind === "intake"
+      ? decodePollRecord(row.body)
+      : row.kind === "health-check"
+        ? decodeRemediationRecord(row.body)
+        : { ok: false as const, message: `kind ${JSON.stringify(row.kind)}` };
   if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
-  return row.kind === "intake" ? { sequence: row.seq, area: "intake", record: decoded.record as PollRecord } : { sequence: row.seq, area: "health-check", record: decoded.record as RemediationRecord };
+  return row.kind === "intake"
+    ? { sequence: row.seq, area: "intake", record: decoded.record as PollRecord }
+    : { sequence: row.seq, area: "health-check", record: decoded.record as RemediationRecord };
 }
 
 function generationFromRow(from: string, r: GenerationRow) {
@@ -87,7 +94,9 @@ function generationFromRow(from: string, r: GenerationRow) {
 
 function counters(db: Db): SnapshotCounters {
   const next = (table: string, column: string): number => {
-    const used = db.prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), COALESCE((SELECT MAX(${column}) FROM ${table}), 0))`).pluck();
+    const used = db
+      .prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), COALESCE((SELECT MAX(${column}) FROM ${table}), 0))`)
+      .pluck();
     return (used.get(table) as number) + 1;
   };
   return {

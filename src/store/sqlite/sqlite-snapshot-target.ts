@@ -21,10 +21,18 @@ function rowsIn(file: string): number {
   if (!existsSync(file) || statSync(file).size === 0) return 0;
   const db = openDatabaseReadOnly(file);
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'schema_version' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'schema_version' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+      .pluck()
+      .all() as string[];
     const counters = db.prepare("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().all().length;
     return [...tables, ...(counters > 0 ? ["sqlite_sequence"] : [])].reduce(
-      (sum, table) => sum + (db.prepare(`SELECT COUNT(*) FROM "${table.replaceAll('"', '""')}"`).pluck().get() as number),
+      (sum, table) =>
+        sum +
+        (db
+          .prepare(`SELECT COUNT(*) FROM "${table.replaceAll('"', '""')}"`)
+          .pluck()
+          .get() as number),
       0,
     );
   } catch (err) {
@@ -54,7 +62,8 @@ export function openSqliteSnapshotTarget(path: string): SnapshotTarget {
     chunkLimits: CHUNK_LIMITS,
     async checkEmpty() {
       const rows = rowsIn(file);
-      if (rows > 0) throw new TargetNotEmptyError(`the SQLite database ${file} already holds data (${rows} ${rows === 1 ? "row" : "rows"}); copy only into an empty store`);
+      if (rows > 0)
+        throw new TargetNotEmptyError(`the SQLite database ${file} already holds data (${rows} ${rows === 1 ? "row" : "rows"}); copy only into an empty store`);
     },
     async begin(marker) {
       db = openDatabase(file);
@@ -113,7 +122,18 @@ function rowWriter(db: Db): (item: SnapshotItem) => void {
         const o = item.outcome;
         const shortCircuit = o.shortCircuit === null ? null : JSON.stringify(o.shortCircuit);
         const counts = skippedCountColumns(o.skippedCounts);
-        outcome.run(o.sequence, o.time, o.trigger, o.machinesSeen, JSON.stringify(o.enqueued), JSON.stringify(o.skipped), shortCircuit, o.error, counts.skippedTotal, counts.skippedByKind);
+        outcome.run(
+          o.sequence,
+          o.time,
+          o.trigger,
+          o.machinesSeen,
+          JSON.stringify(o.enqueued),
+          JSON.stringify(o.skipped),
+          shortCircuit,
+          o.error,
+          counts.skippedTotal,
+          counts.skippedByKind,
+        );
         return;
       }
       case "generation": {

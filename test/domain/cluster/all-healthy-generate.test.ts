@@ -47,21 +47,38 @@ const only = (...ns: number[]) => ns.map((n) => MACHINES[n - 1] as ClusterMachin
 /** A node of the current cluster as all_healthy renders it; a number without a machine is a non-existent node. */
 function node(n: number, cp: boolean, taints?: Taint[], machines = MACHINES): ClusterNode {
   const mm = machines.find((x) => x.ipv4[0] === ip(n));
-  const rendered: ClusterNode = mm ? allHealthyNode(mm, TMPL.nodes[cp ? 0 : 1] as never, cp) : { address: `10.100.0.${n}`, user: "cybozu", control_plane: cp, labels: {}, annotations: {}, taints: [] };
+  const rendered: ClusterNode = mm
+    ? allHealthyNode(mm, TMPL.nodes[cp ? 0 : 1] as never, cp)
+    : { address: `10.100.0.${n}`, user: "cybozu", control_plane: cp, labels: {}, annotations: {}, taints: [] };
   return taints === undefined ? rendered : { ...rendered, taints };
 }
 const cluster = (cps: number[], workers: number[], over: Record<number, Taint[]> = {}, machines = MACHINES): GeneratedCluster => ({
-  name: "tmpl", service_subnet: "10.0.0.0/14", control_plane_tolerations: ["foo.cybozu.com/transient"], extra: {},
+  name: "tmpl",
+  service_subnet: "10.0.0.0/14",
+  control_plane_tolerations: ["foo.cybozu.com/transient"],
+  extra: {},
   nodes: [...cps.map((n) => node(n, true, over[n], machines)), ...workers.map((n) => node(n, false, over[n], machines))],
 });
-const cstr = (controlPlaneCount: number, minimumWorkersRate = 0): AllHealthyConstraints => ({ controlPlaneCount, minimumWorkersRate, minimumWorkers: 0, maximumWorkers: 0, waitSecondsToReplaceControlPlane: 0 });
+const cstr = (controlPlaneCount: number, minimumWorkersRate = 0): AllHealthyConstraints => ({
+  controlPlaneCount,
+  minimumWorkersRate,
+  minimumWorkers: 0,
+  maximumWorkers: 0,
+  waitSecondsToReplaceControlPlane: 0,
+});
 const taint = (key: string): Taint => ({ key, value: "true", effect: "NoSchedule" });
 const ip = (n: number) => `10.0.0.${n}`;
 /** testRegenerateAfterUpdate's machines. */
 const AFTER_UPDATE = [m(1, 0, F250, "HEALTHY"), m(2, 1, F250, "RETIRED"), m(3, 0, F250, "UNREACHABLE"), m(4, 1, F250, "HEALTHY")];
 const members = (c: GeneratedCluster) => ({
-  cps: c.nodes.filter((x) => x.control_plane).map((x) => x.address).sort(),
-  workers: c.nodes.filter((x) => !x.control_plane).map((x) => x.address).sort(),
+  cps: c.nodes
+    .filter((x) => x.control_plane)
+    .map((x) => x.address)
+    .sort(),
+  workers: c.nodes
+    .filter((x) => !x.control_plane)
+    .map((x) => x.address)
+    .sort(),
 });
 const sorted = (ns: number[]) => ns.map(ip).sort();
 
@@ -79,33 +96,78 @@ interface UpdateCase {
 
 const UPDATE_CASES: UpdateCase[] = [
   { name: "RemoveNonExistent", current: cluster([1, 2, 11], [3, 4, 12]), cstr: cstr(3), want: { cps: [1, 2, 7], workers: [3, 4] } },
-  { name: "TooManyNonExistent", current: cluster([1, 4, 5], [6]), cstr: cstr(3), machines: only(4, 6), want: { error: /more than half of the control planes/ } },
+  {
+    name: "TooManyNonExistent",
+    current: cluster([1, 4, 5], [6]),
+    cstr: cstr(3),
+    machines: only(4, 6),
+    want: { error: /more than half of the control planes/ },
+  },
   { name: "NotAvailable", current: cluster([1, 4, 6], [5]), cstr: cstr(3), machines: only(1, 4, 5), want: { error: /^not enough healthy machines/ } },
   { name: "NotRemoveUnhealthyCP", current: cluster([1, 3, 6], [7]), cstr: cstr(3), want: "unchanged" },
   {
-    name: "NotRemoveUnreachableCP (the unreachable taint is added)", current: cluster([1, 4, 6], [7], { 4: [] }), cstr: cstr(3),
-    want: { cps: [1, 4, 6], workers: [7] }, changes: ["taint node 10.0.0.4 with cke.cybozu.com/state=unreachable:NoSchedule: machine is UNREACHABLE"],
+    name: "NotRemoveUnreachableCP (the unreachable taint is added)",
+    current: cluster([1, 4, 6], [7], { 4: [] }),
+    cstr: cstr(3),
+    want: { cps: [1, 4, 6], workers: [7] },
+    changes: ["taint node 10.0.0.4 with cke.cybozu.com/state=unreachable:NoSchedule: machine is UNREACHABLE"],
   },
   { name: "IncreaseCPUnused", current: cluster([1, 6], [7]), cstr: cstr(3), want: { cps: [1, 6, 8], workers: [7] } },
   { name: "IncreaseCPSpare", current: cluster([1, 6], [7, 8]), cstr: cstr(3), k8s: { 7: [taint(SPARE)] }, want: { cps: [1, 6, 7], workers: [8] } },
   { name: "IncreaseCPUnusedAndSpare", current: cluster([1, 6], [7]), cstr: cstr(3), k8s: { 7: [taint(SPARE)] }, want: { cps: [1, 6, 8], workers: [7] } },
-  { name: "IncreaseCPSteal", current: cluster([1, 6], [7, 8]), cstr: cstr(3), k8s: { 8: [taint("node.cybozu.io/hoge")] }, want: { cps: [1, 6, 7], workers: [8] } },
   {
-    name: "IncreaseCPIgnoringLongLifeButUserTaintedNode", current: cluster([1, 6], [9]), cstr: cstr(3),
-    k8s: { 7: [{ key: "foo", value: "bar", effect: "NoSchedule" }], 8: [{ key: "node.kubernetes.io/not-ready", effect: "NoSchedule" }, { key: "cke.cybozu.com/master", effect: "NoSchedule" }, { key: "foo.cybozu.com/transient", effect: "NoSchedule" }] },
+    name: "IncreaseCPSteal",
+    current: cluster([1, 6], [7, 8]),
+    cstr: cstr(3),
+    k8s: { 8: [taint("node.cybozu.io/hoge")] },
+    want: { cps: [1, 6, 7], workers: [8] },
+  },
+  {
+    name: "IncreaseCPIgnoringLongLifeButUserTaintedNode",
+    current: cluster([1, 6], [9]),
+    cstr: cstr(3),
+    k8s: {
+      7: [{ key: "foo", value: "bar", effect: "NoSchedule" }],
+      8: [
+        { key: "node.kubernetes.io/not-ready", effect: "NoSchedule" },
+        { key: "cke.cybozu.com/master", effect: "NoSchedule" },
+        { key: "foo.cybozu.com/transient", effect: "NoSchedule" },
+      ],
+    },
     want: { cps: [1, 6, 8], workers: [9] },
   },
   { name: "DecreaseCPRemoveAllCPsHealthy", current: cluster([1, 7, 8], [6]), cstr: cstr(2), want: { cps: [1, 7], workers: [6, 8] } },
   { name: "DecreaseCPRemoveUnhealthyCP", current: cluster([3, 7, 8], [6]), cstr: cstr(2), want: { cps: [7, 8], workers: [3, 6] } },
   { name: "IncreaseWorker (every healthy machine a worker)", current: cluster([1, 6], [2]), cstr: cstr(2), want: { cps: [1, 6], workers: [2, 7, 8] } },
   { name: "DecreaseWorkerRemove", current: cluster([1, 6], [10, 8, 7]), cstr: cstr(2), want: { cps: [1, 6], workers: [7, 8] } },
-  { name: "DecreaseWorkerRemove at minimum-workers-rate 80: 2 of 10 would stay, kept", current: cluster([1, 6], [10, 8, 7]), cstr: cstr(2, 80), want: "unchanged" },
   {
-    name: "Taint (a stale retiring taint is removed)", current: cluster([6, 1], [3, 8], { 1: [{ key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" }] }),
-    cstr: cstr(2), machines: only(1, 3, 6, 8), want: { cps: [1, 6], workers: [3, 8] }, changes: ["remove taint cke.cybozu.com/state from node 10.0.0.1: machine is HEALTHY"],
+    name: "DecreaseWorkerRemove at minimum-workers-rate 80: 2 of 10 would stay, kept",
+    current: cluster([1, 6], [10, 8, 7]),
+    cstr: cstr(2, 80),
+    want: "unchanged",
   },
-  { name: "UpdateNotRequired (minimum-workers-rate 90 keeps the retired worker)", current: cluster([1, 6], [2, 8, 10]), cstr: cstr(2, 90), machines: only(1, 2, 6, 8, 10), want: "unchanged" },
-  { name: "RegenerateAfterUpdate: every healthy machine already a node", current: cluster([4], [1], {}, AFTER_UPDATE), cstr: cstr(1, 80), machines: AFTER_UPDATE, want: "unchanged" },
+  {
+    name: "Taint (a stale retiring taint is removed)",
+    current: cluster([6, 1], [3, 8], { 1: [{ key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" }] }),
+    cstr: cstr(2),
+    machines: only(1, 3, 6, 8),
+    want: { cps: [1, 6], workers: [3, 8] },
+    changes: ["remove taint cke.cybozu.com/state from node 10.0.0.1: machine is HEALTHY"],
+  },
+  {
+    name: "UpdateNotRequired (minimum-workers-rate 90 keeps the retired worker)",
+    current: cluster([1, 6], [2, 8, 10]),
+    cstr: cstr(2, 90),
+    machines: only(1, 2, 6, 8, 10),
+    want: "unchanged",
+  },
+  {
+    name: "RegenerateAfterUpdate: every healthy machine already a node",
+    current: cluster([4], [1], {}, AFTER_UPDATE),
+    cstr: cstr(1, 80),
+    machines: AFTER_UPDATE,
+    want: "unchanged",
+  },
 ];
 
 describe("all_healthy maintenance: CKE's testUpdate cases", () => {
@@ -135,8 +197,18 @@ describe("all_healthy initialization: CKE's testGenerate", () => {
   const cases = [
     { name: "NoMachine", machines: [], cps: 1, want: null },
     { name: "Success: 1 control plane of 4 machines, the other healthy one a worker", machines: four, cps: 1, want: { cps: 1, workers: 1 } },
-    { name: "5 healthy machines: 1 control plane and 4 workers (issue 27)", machines: [1, 2, 3, 4, 5].map((n) => m(n, n % 3, F500, "HEALTHY")), cps: 1, want: { cps: 1, workers: 4 } },
-    { name: "only unhealthy machines beyond the control planes: no worker", machines: [m(1, 0, F500, "HEALTHY"), m(2, 1, F500, "UNHEALTHY")], cps: 1, want: { cps: 1, workers: 0 } },
+    {
+      name: "5 healthy machines: 1 control plane and 4 workers (issue 27)",
+      machines: [1, 2, 3, 4, 5].map((n) => m(n, n % 3, F500, "HEALTHY")),
+      cps: 1,
+      want: { cps: 1, workers: 4 },
+    },
+    {
+      name: "only unhealthy machines beyond the control planes: no worker",
+      machines: [m(1, 0, F500, "HEALTHY"), m(2, 1, F500, "UNHEALTHY")],
+      cps: 1,
+      want: { cps: 1, workers: 0 },
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -173,11 +245,21 @@ describe("all_healthy nodes: CKE's testMachineToNode", () => {
   const base = { ...m(1, 0, Date.UTC(2018, 11, 2), "UNHEALTHY"), role: "worker", indexInRack: 1, labels: { foo: "foobar" } };
   const cases: Array<{ name: string; state: MachineState; taint: Taint | null }> = [
     { name: "unhealthy: no state taint", state: "UNHEALTHY", taint: null },
-    { name: "unreachable: cke.cybozu.com/state=unreachable:NoSchedule", state: "UNREACHABLE", taint: { key: "cke.cybozu.com/state", value: "unreachable", effect: "NoSchedule" } },
+    {
+      name: "unreachable: cke.cybozu.com/state=unreachable:NoSchedule",
+      state: "UNREACHABLE",
+      taint: { key: "cke.cybozu.com/state", value: "unreachable", effect: "NoSchedule" },
+    },
     { name: "retiring: NoExecute", state: "RETIRING", taint: { key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" } },
     { name: "retired: NoExecute", state: "RETIRED", taint: { key: "cke.cybozu.com/state", value: "retired", effect: "NoExecute" } },
   ];
-  const tmpl = { user: "", control_plane: true, labels: { foo: "bar" }, annotations: { hoge: "fuga" }, taints: [{ key: "foo", effect: "NoSchedule" as const }] };
+  const tmpl = {
+    user: "",
+    control_plane: true,
+    labels: { foo: "bar" },
+    annotations: { hoge: "fuga" },
+    taints: [{ key: "foo", effect: "NoSchedule" as const }],
+  };
   for (const c of cases) {
     it(c.name, () => {
       const n = allHealthyNode({ ...base, state: c.state }, tmpl, true);

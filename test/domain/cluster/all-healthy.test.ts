@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  allHealthyWorkerTarget,
-  mayRemoveRetiredWorker,
-  preferSpareNodes,
-  retireYearLabel,
-  stateTaint,
-} from "../../../src/domain/cluster/all-healthy.js";
+import { allHealthyWorkerTarget, mayRemoveRetiredWorker, preferSpareNodes, retireYearLabel, stateTaint } from "../../../src/domain/cluster/all-healthy.js";
 
 describe("all_healthy worker target (CKE increaseWorker)", () => {
   const cases = [
@@ -45,6 +39,5 @@ describe("state taints and retire-year (CKE MachineToNode)", () => {
     assert.equal(stateTaint("RETIRED")?.value, "retired");
   });
   it("healthy: no taint", () => assert.equal(stateTaint("HEALTHY"), undefined));
-  it("retire-year is the UTC year of the retire date", () =>
-    assert.equal(retireYearLabel(Date.parse("2031-12-31T23:00:00Z")), "2031"));
+  it("retire-year is the UTC year of the retire date", () => assert.equal(retireYearLabel(Date.parse("2031-12-31T23:00:00Z")), "2031"));
 });

@@ -103,7 +103,11 @@ describe("clusterYaml", () => {
         }),
         ["address", "user", "control_plane", "labels", "annotations", "taints"],
       ],
-      ["a hostname goes right after the address", node("10.0.0.1", { hostname: "host-1", labels: { a: "1" } }), ["address", "hostname", "user", "control_plane", "labels"]],
+      [
+        "a hostname goes right after the address",
+        node("10.0.0.1", { hostname: "host-1", labels: { a: "1" } }),
+        ["address", "hostname", "user", "control_plane", "labels"],
+      ],
       ["an empty hostname is left out", node("10.0.0.1", { hostname: "" }), ["address", "user", "control_plane"]],
     ];
     for (const [name, n, keys] of cases) {
@@ -119,7 +123,10 @@ describe("clusterYaml", () => {
 
     it("keeps the nodes in the cluster's order", () => {
       const c = cluster({ nodes: [node("10.0.9.9"), node("10.0.0.1", { control_plane: true }), node("10.0.5.5")] });
-      assert.deepEqual(parsed(c).nodes.map((n) => n["address"]), ["10.0.9.9", "10.0.0.1", "10.0.5.5"]);
+      assert.deepEqual(
+        parsed(c).nodes.map((n) => n["address"]),
+        ["10.0.9.9", "10.0.0.1", "10.0.5.5"],
+      );
     });
   });
 
@@ -144,7 +151,12 @@ describe("clusterYaml", () => {
 
   describe("taints", () => {
     const cases: Array<[string, ClusterNode["taints"][number], Record<string, string>, string[]]> = [
-      ["with a value: key, value, effect", { key: "k", value: "v", effect: "NoExecute" }, { key: "k", value: "v", effect: "NoExecute" }, ["key", "value", "effect"]],
+      [
+        "with a value: key, value, effect",
+        { key: "k", value: "v", effect: "NoExecute" },
+        { key: "k", value: "v", effect: "NoExecute" },
+        ["key", "value", "effect"],
+      ],
       ["without a value: value left out", { key: "k", effect: "NoSchedule" }, { key: "k", effect: "NoSchedule" }, ["key", "effect"]],
       ["with an empty value: value left out", { key: "k", value: "", effect: "PreferNoSchedule" }, { key: "k", effect: "PreferNoSchedule" }, ["key", "effect"]],
     ];
@@ -158,7 +170,10 @@ describe("clusterYaml", () => {
 
     it("keeps the taints' order", () => {
       const taints = nodeAt(FULL, 1)["taints"] as Array<Record<string, string>>;
-      assert.deepEqual(taints.map((t) => t["key"]), ["cke.cybozu.com/state", "dedicated"]);
+      assert.deepEqual(
+        taints.map((t) => t["key"]),
+        ["cke.cybozu.com/state", "dedicated"],
+      );
     });
   });
 
@@ -202,7 +217,11 @@ describe("clusterYaml", () => {
     it("does not fold long values", () => {
       const long = "x ".repeat(200).trim();
       const c = cluster({ nodes: [node("10.0.0.1", { annotations: { note: long } })] });
-      assert.ok(clusterYaml(c).split("\n").some((l) => l.includes(long)));
+      assert.ok(
+        clusterYaml(c)
+          .split("\n")
+          .some((l) => l.includes(long)),
+      );
     });
 
     it("renders the exact text of a small cluster", () => {
@@ -227,7 +246,7 @@ describe("clusterYaml", () => {
           "    user: cybozu",
           "    control_plane: true",
           "    labels:",
-          "      cke.cybozu.com/rack: \"0\"",
+          '      cke.cybozu.com/rack: "0"',
           "      cke.cybozu.com/role: cs",
           "    taints:",
           "      - key: cke.cybozu.com/state",

@@ -37,7 +37,14 @@ interface Round {
   readonly count?: number;
 }
 const maintain = (r: Round) =>
-  update(r.current ?? BASE, { template: MINIMAL, machines: r.machines, nodeTaints: new Map(Object.entries(r.taints ?? {})), constraints: constraints(r.count ?? 3, 3, 0, r.grace ?? GRACE), now: NOW, rebootingNodes: new Set(r.rebooting ?? []) });
+  update(r.current ?? BASE, {
+    template: MINIMAL,
+    machines: r.machines,
+    nodeTaints: new Map(Object.entries(r.taints ?? {})),
+    constraints: constraints(r.count ?? 3, 3, 0, r.grace ?? GRACE),
+    now: NOW,
+    rebootingNodes: new Set(r.rebooting ?? []),
+  });
 
 describe("control-plane replacement waits out wait-seconds-to-replace-control-plane and planned reboots", () => {
   const replaced = (address: string, why: string) => `change control plane ${address} (serial ${serialOf(address)}) to worker: replace control plane: ${why}`;
@@ -178,8 +185,14 @@ describe("control-plane replacement waits out wait-seconds-to-replace-control-pl
   });
 
   describe("the generation records the wait", () => {
-    const input = (machines: ClusterMachine[], rebooting: string[] = []) =>
-      ({ template: MINIMAL, current: BASE, machines, nodeTaints: new Map(), rebootingNodes: new Set(rebooting), constraints: constraints(3, 3) });
+    const input = (machines: ClusterMachine[], rebooting: string[] = []) => ({
+      template: MINIMAL,
+      current: BASE,
+      machines,
+      nodeTaints: new Map(),
+      rebootingNodes: new Set(rebooting),
+      constraints: constraints(3, 3),
+    });
 
     it("a RETIRING control plane within its grace keeps its state taint, and the generation's reasons say why it stays", () => {
       const d = decideGeneration(input(fleetWith({ [CP1]: down("RETIRING", 20) })), NOW);
@@ -196,7 +209,10 @@ describe("control-plane replacement waits out wait-seconds-to-replace-control-pl
 
     it("an otherwise quiet round is unchanged, and says who waits and until when", () => {
       const d = decideGeneration(input(fleetWith({ [CP1]: down("UNREACHABLE", 20) })), NOW);
-      assert.deepEqual(d, { kind: "unchanged", waiting: { reasons: [`control plane ${CP1} UNREACHABLE for 20 s, replaced after ${GRACE} s`], recheckAt: NOW + (GRACE - 20) * SECOND + 1 } });
+      assert.deepEqual(d, {
+        kind: "unchanged",
+        waiting: { reasons: [`control plane ${CP1} UNREACHABLE for 20 s, replaced after ${GRACE} s`], recheckAt: NOW + (GRACE - 20) * SECOND + 1 },
+      });
     });
   });
 });

@@ -20,10 +20,17 @@ describe("generate (initialization)", () => {
     assert.equal(workers(r).length, 2);
     assert.equal(r.changes.length, 5);
     assert.equal(r.changes[0], "add control plane 10.0.0.1 (serial m000): control-plane-count is 3, the cluster has 0; rack 0 has none");
-    assert.match(r.changes[3] ?? "", /^add worker 10\.0\.0\.4 \(serial m003, any role\): minimum-workers is 2, the cluster has 0; rack 0 has none of any role$/);
+    assert.match(
+      r.changes[3] ?? "",
+      /^add worker 10\.0\.0\.4 \(serial m003, any role\): minimum-workers is 2, the cluster has 0; rack 0 has none of any role$/,
+    );
   });
 
-  const hostile: Array<[string, string]> = [["an option", "-rf"], ["control characters", "10.0.0.9\u001b[2J"], ["empty", ""]];
+  const hostile: Array<[string, string]> = [
+    ["an option", "-rf"],
+    ["control characters", "10.0.0.9\u001b[2J"],
+    ["empty", ""],
+  ];
   for (const [name, ipv4] of hostile) {
     it(`never makes a node of a machine whose first IPv4 is not an IP address: ${name}`, () => {
       // Two nodes are needed and only one machine has an address: the hostile one must not make up the second.
@@ -36,12 +43,20 @@ describe("generate (initialization)", () => {
   it("writes an IPv4-mapped IPv6 first address as its IPv4 address, one machine with the plain spelling", () => {
     const machines = [machine("m1", { ipv4: ["::ffff:10.0.0.7"] }), machine("m2", { ipv4: ["10.0.0.7"] }), machine("m3")];
     const r = ok(generate(MINIMAL, machines, constraints(1, 1), NOW));
-    assert.deepEqual(r.cluster.nodes.map((n) => [n.address, n.annotations["cke.cybozu.com/serial"]]).sort(), [["10.0.0.4", "m3"], ["10.0.0.7", "m1"]]);
+    assert.deepEqual(r.cluster.nodes.map((n) => [n.address, n.annotations["cke.cybozu.com/serial"]]).sort(), [
+      ["10.0.0.4", "m3"],
+      ["10.0.0.7", "m1"],
+    ]);
   });
 
   it("spreads control planes over racks", () => {
     const r = generate(MINIMAL, fleet(9, 3), constraints(3, 0), NOW);
-    assert.deepEqual(cps(r).map((n) => n.labels["cke.cybozu.com/rack"]).sort(), ["0", "1", "2"]);
+    assert.deepEqual(
+      cps(r)
+        .map((n) => n.labels["cke.cybozu.com/rack"])
+        .sort(),
+      ["0", "1", "2"],
+    );
   });
 
   it("prefers newer machines within the spread", () => {
@@ -71,7 +86,10 @@ describe("generate (initialization)", () => {
       const pool = machines.filter((m) => m.state === "HEALTHY" && m !== cp && !chosen.includes(m));
       chosen.push(pickHighest(pool, countByRack(chosen), NOW) as (typeof machines)[number]);
     }
-    assert.deepEqual(serials(workers(r)), chosen.map((m) => m.serial));
+    assert.deepEqual(
+      serials(workers(r)),
+      chosen.map((m) => m.serial),
+    );
   });
 
   it("spreads the workers of one role evenly over racks", () => {
@@ -81,9 +99,17 @@ describe("generate (initialization)", () => {
   });
 
   const failures: Array<{ name: string; machines: ReturnType<typeof fleet>; want: RegExp }> = [
-    { name: "too few machines for the control planes", machines: fleet(2, 2), want: /^not enough healthy machines: control-plane-count is 3, the cluster has 2 / },
+    {
+      name: "too few machines for the control planes",
+      machines: fleet(2, 2),
+      want: /^not enough healthy machines: control-plane-count is 3, the cluster has 2 /,
+    },
     { name: "too few machines for the workers", machines: fleet(4, 2), want: /^not enough healthy machines: minimum-workers is 2, the cluster has 1 / },
-    { name: "unhealthy machines do not count", machines: fleet(6, 3, (i) => ({ state: i < 2 ? "HEALTHY" : "UNHEALTHY" })), want: /^not enough healthy machines/ },
+    {
+      name: "unhealthy machines do not count",
+      machines: fleet(6, 3, (i) => ({ state: i < 2 ? "HEALTHY" : "UNHEALTHY" })),
+      want: /^not enough healthy machines/,
+    },
     { name: "machines without an IPv4 address are ignored", machines: fleet(6, 3, (i) => (i > 1 ? { ipv4: [] } : {})), want: /^not enough healthy machines/ },
   ];
   for (const c of failures) {
@@ -114,7 +140,14 @@ nodes:
   taints: [{key: dedicated, value: cp, effect: NoSchedule}]
 - user: cybozu
 `);
-    const m = machine("s7", { rack: 3, indexInRack: 5, role: "cs", registerDate: Date.UTC(2023, 1, 3, 4, 5, 6, 789), retireDate: Date.UTC(2029, 10, 30), labels: { product: "x" } });
+    const m = machine("s7", {
+      rack: 3,
+      indexInRack: 5,
+      role: "cs",
+      registerDate: Date.UTC(2023, 1, 3, 4, 5, 6, 789),
+      retireDate: Date.UTC(2029, 10, 30),
+      labels: { product: "x" },
+    });
     const r = ok(generate(tmpl, [m, machine("s8", { rack: 1 })], constraints(1, 1), NOW));
     assert.deepEqual(r.cluster.extra, { options: { kubelet: { cgroup_driver: "systemd" } } });
     assert.deepEqual(r.cluster.nodes[0], {

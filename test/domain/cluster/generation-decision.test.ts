@@ -1,11 +1,23 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { decideGeneration, type GenerationDecision, type GenerationInput } from "../../../src/domain/cluster/generation-decision.js";
-import { NOT_WAITING, type ClusterConstraints, type ClusterMachine, type ClusterTemplate, type GeneratedCluster, type Taint } from "../../../src/domain/cluster/types.js";
+import {
+  NOT_WAITING,
+  type ClusterConstraints,
+  type ClusterMachine,
+  type ClusterTemplate,
+  type GeneratedCluster,
+  type Taint,
+} from "../../../src/domain/cluster/types.js";
 import { DAY, MINIMAL, NOW, WEIGHTED, fleet, machine, template } from "./support.js";
 
 const LATER = NOW + 60_000;
-const sized = (controlPlaneCount: number, minimumWorkers: number, maximumWorkers = 0): ClusterConstraints => ({ controlPlaneCount, minimumWorkers, maximumWorkers, waitSecondsToReplaceControlPlane: 1800 });
+const sized = (controlPlaneCount: number, minimumWorkers: number, maximumWorkers = 0): ClusterConstraints => ({
+  controlPlaneCount,
+  minimumWorkers,
+  maximumWorkers,
+  waitSecondsToReplaceControlPlane: 1800,
+});
 const FLEET = fleet(10, 5);
 /** A quiet round: nothing to change, no control plane waiting. */
 const UNCHANGED: GenerationDecision = { kind: "unchanged", waiting: NOT_WAITING };
@@ -66,7 +78,10 @@ describe("decideGeneration", () => {
         assert.equal(d.changes[0], `initialize the cluster from the template: ${nodes} nodes`);
         // Then one sentence per node added.
         assert.equal(d.changes.length, 1 + nodes);
-        assert.ok(d.changes.slice(1).every((c) => /^add (control plane|worker) /.test(c)), d.changes.join("\n"));
+        assert.ok(
+          d.changes.slice(1).every((c) => /^add (control plane|worker) /.test(c)),
+          d.changes.join("\n"),
+        );
       });
     }
 
@@ -113,7 +128,10 @@ control_plane_tolerations: [dedicated]
           const d = generated(decide({ template: tmpl, machines, taints: { [best]: taints }, constraints: sized(1, 1) }));
           assert.equal(cpAddresses(d.cluster).length, 1);
           assert.equal(cpAddresses(d.cluster).includes(best), inControlPlane, d.changes.join("\n"));
-          assert.equal(d.changes.some((c) => c.startsWith(`add control plane ${best} `)), inControlPlane);
+          assert.equal(
+            d.changes.some((c) => c.startsWith(`add control plane ${best} `)),
+            inControlPlane,
+          );
         });
       }
     });
@@ -168,7 +186,10 @@ control_plane_tolerations: [dedicated]
       const worker = at(WORKERS, 1);
       const d = generated(decide({ current: BASE, machines: fleetWith({ [worker]: { state: "RETIRING" } }) }, LATER));
       assert.ok(d.changes.length > 0);
-      assert.ok(d.changes.some((c) => c.includes(worker)), d.changes.join("\n"));
+      assert.ok(
+        d.changes.some((c) => c.includes(worker)),
+        d.changes.join("\n"),
+      );
       assert.ok(!d.changes.some((c) => c.startsWith("initialize")));
       const retiring = d.cluster.nodes.find((n) => n.address === worker);
       // Either still in the cluster with the state taint, or replaced.
@@ -186,7 +207,10 @@ control_plane_tolerations: [dedicated]
     it("adds a worker when the retiring one leaves too few healthy workers", () => {
       const worker = at(WORKERS, 1);
       const d = generated(decide({ current: BASE, machines: fleetWith({ [worker]: { state: "RETIRING" } }) }, LATER));
-      assert.ok(d.changes.some((c) => c.startsWith("add worker ")), d.changes.join("\n"));
+      assert.ok(
+        d.changes.some((c) => c.startsWith("add worker ")),
+        d.changes.join("\n"),
+      );
       assert.ok(d.changes.includes(`taint node ${worker} with cke.cybozu.com/state=retiring:NoExecute: machine is RETIRING`), d.changes.join("\n"));
     });
 
@@ -235,11 +259,18 @@ describe("decideGeneration by policy", () => {
   const cases: Array<{ name: string; policy: GenerationInput["policy"]; current: GeneratedCluster | null; want: [number, number] | "unchanged" }> = [
     { name: "no policy: weighted, 1 control plane and minimum-workers 1", policy: undefined, current: null, want: [1, 1] },
     { name: "weighted", policy: { workerSelection: "weighted", spareNodeTaintKey: null }, current: null, want: [1, 1] },
-    { name: "all_healthy: 1 control plane and every other healthy machine a worker", policy: { workerSelection: "all_healthy", spareNodeTaintKey: null }, current: null, want: [1, 4] },
+    {
+      name: "all_healthy: 1 control plane and every other healthy machine a worker",
+      policy: { workerSelection: "all_healthy", spareNodeTaintKey: null },
+      current: null,
+      want: [1, 4],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const d = generated(decideGeneration({ ...input({ machines: five, constraints: sized(1, 1) }), current: c.current, ...(c.policy && { policy: c.policy }) }, NOW));
+      const d = generated(
+        decideGeneration({ ...input({ machines: five, constraints: sized(1, 1) }), current: c.current, ...(c.policy && { policy: c.policy }) }, NOW),
+      );
       assert.deepEqual([cpAddresses(d.cluster).length, workerAddresses(d.cluster).length], c.want);
     });
   }

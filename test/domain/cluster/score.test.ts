@@ -14,8 +14,27 @@ describe("lifetime", () => {
     it(`lifetimeDays: ${name}`, () => assert.equal(lifetimeDays({ retireDate: NOW + offset }, NOW), want));
   }
   const scores: Array<[number, number]> = [
-    [0, 0], [249, 0], [250, 0], [251, 1], [499, 1], [500, 1], [501, 2], [999, 2], [1000, 2], [1001, 3], [5000, 3],
-    [-249, 0], [-250, 0], [-251, -1], [-499, -1], [-500, -1], [-501, -2], [-999, -2], [-1000, -2], [-1001, -3], [-5000, -3],
+    [0, 0],
+    [249, 0],
+    [250, 0],
+    [251, 1],
+    [499, 1],
+    [500, 1],
+    [501, 2],
+    [999, 2],
+    [1000, 2],
+    [1001, 3],
+    [5000, 3],
+    [-249, 0],
+    [-250, 0],
+    [-251, -1],
+    [-499, -1],
+    [-500, -1],
+    [-501, -2],
+    [-999, -2],
+    [-1000, -2],
+    [-1001, -3],
+    [-5000, -3],
   ];
   for (const [d, want] of scores) it(`lifetimeScore(${d}) is ${want}`, () => assert.equal(lifetimeScore(d), want));
 });
@@ -52,13 +71,33 @@ describe("selection and removal scores", () => {
     const healthy = machine("s1", { rack: 1 });
     const sick = machine("s2", { rack: 2, state: "UNHEALTHY" });
     assert.equal(removalScore(healthy, 0, NOW) - removalScore(machine("s1", { rack: 1, state: "UNHEALTHY" }), 0, NOW), 1000);
-    assert.equal(pickLowest([healthy, sick], new Map([[1, 5], [2, 1]]), NOW), sick);
+    assert.equal(
+      pickLowest(
+        [healthy, sick],
+        new Map([
+          [1, 5],
+          [2, 1],
+        ]),
+        NOW,
+      ),
+      sick,
+    );
   });
 
   it("removal among healthy nodes: the crowded rack, then the shorter lifetime, goes first", () => {
     const crowded = machine("s1", { rack: 1 });
     const alone = machine("s2", { rack: 2 });
-    assert.equal(pickLowest([alone, crowded], new Map([[1, 3], [2, 1]]), NOW), crowded);
+    assert.equal(
+      pickLowest(
+        [alone, crowded],
+        new Map([
+          [1, 3],
+          [2, 1],
+        ]),
+        NOW,
+      ),
+      crowded,
+    );
     const old = machine("s3", { rack: 2, retireDate: NOW - 600 * DAY });
     assert.equal(pickLowest([alone, old], new Map([[2, 2]]), NOW), old);
   });

@@ -14,7 +14,11 @@ const ROLES = ["cs", "ss", "gpu"];
 const MACHINES = fleet(30, 5, (i) => ({ role: ROLES[i % 3] as string }));
 /** 3 control planes (cs) and 10 workers by 6:3:1: cs, ss and gpu workers. */
 const CURRENT = ok(generate(WEIGHTED, MACHINES, constraints(3, 10), NOW));
-const workersOf = (role: string) => CURRENT.nodes.filter((n) => !n.control_plane && n.labels["cke.cybozu.com/role"] === role).map((n) => n.address).sort();
+const workersOf = (role: string) =>
+  CURRENT.nodes
+    .filter((n) => !n.control_plane && n.labels["cke.cybozu.com/role"] === role)
+    .map((n) => n.address)
+    .sort();
 /** WEIGHTED with the gpu worker template's role renamed (a typo in an edit, say). */
 const WITHOUT_GPU = template(`
 name: cluster
@@ -52,9 +56,17 @@ describe("describeStrandedWorkers", () => {
   const w = (address: string, role: string): StrandedWorker => ({ address, role });
   const cases: Array<[string, StrandedWorker[], RegExp]> = [
     ["one worker", [w("10.0.0.1", "gpu")], /^1 worker has a role no node template takes \(role "gpu": 10\.0\.0\.1\); /],
-    ["grouped by role, sorted", [w("10.0.0.3", "ss"), w("10.0.0.2", "gpu"), w("10.0.0.1", "ss")], /^3 workers have a role no node template takes \(role "gpu": 10\.0\.0\.2; role "ss": 10\.0\.0\.1, 10\.0\.0\.3\); /],
+    [
+      "grouped by role, sorted",
+      [w("10.0.0.3", "ss"), w("10.0.0.2", "gpu"), w("10.0.0.1", "ss")],
+      /^3 workers have a role no node template takes \(role "gpu": 10\.0\.0\.2; role "ss": 10\.0\.0\.1, 10\.0\.0\.3\); /,
+    ],
     ["at most ten addresses, then a count", Array.from({ length: 12 }, (_, i) => w(`10.0.0.${i + 10}`, "gpu")), /\(role "gpu": (10\.0\.0\.\d+, ){10}2 more\)/],
-    ["says what to do instead", [w("10.0.0.1", "gpu")], /add a node template for the role, or first leave those machines out with the cluster variables \(kintsugi sabakan set-variables\)/],
+    [
+      "says what to do instead",
+      [w("10.0.0.1", "gpu")],
+      /add a node template for the role, or first leave those machines out with the cluster variables \(kintsugi sabakan set-variables\)/,
+    ],
   ];
   for (const [name, stranded, want] of cases) it(name, () => assert.match(describeStrandedWorkers(stranded), want));
 });
@@ -71,7 +83,14 @@ describe("maintenance never drops workers because no template takes their role",
   ];
   for (const [name, tmpl, machines, addresses] of cases) {
     it(`fails the round, naming them: ${name}`, () => {
-      const r = update(CURRENT, { template: tmpl, machines, nodeTaints: new Map(), constraints: constraints(3, 10), now: NOW + 60_000, rebootingNodes: new Set() });
+      const r = update(CURRENT, {
+        template: tmpl,
+        machines,
+        nodeTaints: new Map(),
+        constraints: constraints(3, 10),
+        now: NOW + 60_000,
+        rebootingNodes: new Set(),
+      });
       assert.ok(!r.ok, "the round must fail");
       assert.match(r.error, /^refusing to remove workers: \d+ workers? (has|have) a role no node template takes /);
       for (const a of addresses) assert.ok(r.error.includes(a), r.error);

@@ -24,8 +24,7 @@ describe("templateYaml: the parsed template as ckecli's get-template prints it",
     {
       name: "labels, annotations and taints sorted and quoted as yaml.v2 quotes them",
       text: `name: prod\nservice_subnet: 10.68.0.0/16\nnodes:\n- user: cybozu\n  control_plane: true\n- user: cybozu\n  labels: {zone: "on", cke.cybozu.com/role: ss, "cke.cybozu.com/weight": "2"}\n  annotations: {note: "1.5"}\n  taints: [{key: k, value: "null", effect: NoSchedule}]\n`,
-      want:
-        "name: prod\nnodes:\n- control_plane: true\n  user: cybozu\n- annotations:\n    note: \"1.5\"\n  control_plane: false\n  labels:\n    cke.cybozu.com/role: ss\n    cke.cybozu.com/weight: \"2\"\n    zone: \"on\"\n  taints:\n  - effect: NoSchedule\n    key: k\n    value: \"null\"\n  user: cybozu\nservice_subnet: 10.68.0.0/16\n",
+      want: 'name: prod\nnodes:\n- control_plane: true\n  user: cybozu\n- annotations:\n    note: "1.5"\n  control_plane: false\n  labels:\n    cke.cybozu.com/role: ss\n    cke.cybozu.com/weight: "2"\n    zone: "on"\n  taints:\n  - effect: NoSchedule\n    key: k\n    value: "null"\n  user: cybozu\nservice_subnet: 10.68.0.0/16\n',
     },
     {
       name: "the template's other keys, sorted among the known ones and inside",

@@ -31,7 +31,14 @@ interface Run {
 }
 function run(r: Run = {}): GenerationResult {
   const taints = new Map(Object.entries(r.taints ?? {}));
-  return update(r.current ?? BASE, { template: r.template ?? MINIMAL, machines: r.machines ?? FLEET, nodeTaints: taints, constraints: r.constraints ?? constraints(3, 3), now: r.now ?? LATER, rebootingNodes: new Set(r.rebooting ?? []) });
+  return update(r.current ?? BASE, {
+    template: r.template ?? MINIMAL,
+    machines: r.machines ?? FLEET,
+    nodeTaints: taints,
+    constraints: r.constraints ?? constraints(3, 3),
+    now: r.now ?? LATER,
+    rebootingNodes: new Set(r.rebooting ?? []),
+  });
 }
 /** The fleet with the machines at `addresses` changed (or dropped with `null`). */
 function fleetWith(changes: Record<string, Partial<ClusterMachine> | null>, machines = FLEET): ClusterMachine[] {
@@ -78,7 +85,10 @@ describe("update (maintenance)", () => {
       it(`refuses to replace more than half of the control planes: ${name}`, () => {
         const r = run({ current, machines: fleetWith(Object.fromEntries(missing.map((a) => [a, null]))) });
         assert.ok(!r.ok);
-        assert.match(r.error, /^refusing to remove \d of \d control planes no longer in sabakan's list .*: replacing more than half of the control planes at once would break etcd's quorum/);
+        assert.match(
+          r.error,
+          /^refusing to remove \d of \d control planes no longer in sabakan's list .*: replacing more than half of the control planes at once would break etcd's quorum/,
+        );
       });
     }
   });
@@ -93,7 +103,10 @@ describe("update (maintenance)", () => {
 
     it("promotes a worker when no unused machine is left and workers exceed minimum-workers", () => {
       const r = ok(run({ machines: fleetWith(Object.fromEntries(UNUSED.map((m) => [m.ipv4[0] as string, null]))), constraints: constraints(4, 2) }));
-      assert.match(at(r.changes, 0), /^promote worker \S+ \(serial m\d+\) to control plane: control-plane-count is 4, the cluster has 3 and no unused healthy machine is left/);
+      assert.match(
+        at(r.changes, 0),
+        /^promote worker \S+ \(serial m\d+\) to control plane: control-plane-count is 4, the cluster has 3 and no unused healthy machine is left/,
+      );
       assert.equal(cpAddresses(r.cluster).length, 4);
       assert.equal(workerAddresses(r.cluster).length, 2);
     });
@@ -109,7 +122,12 @@ describe("update (maintenance)", () => {
     it("changes the lowest-scored control planes to workers", () => {
       const machines = fleetWith({ [at(CPS, 1)]: { state: "UPDATING" } });
       const r = ok(run({ machines, constraints: constraints(1, 3) }));
-      assert.match(at(r.changes, 0), new RegExp(`^change control plane ${at(CPS, 1).replace(/\./g, "\\.")} \\(serial m\\d+\\) to worker: control-plane-count is 1, the cluster has 3; lowest removal score \\(UPDATING, `));
+      assert.match(
+        at(r.changes, 0),
+        new RegExp(
+          `^change control plane ${at(CPS, 1).replace(/\./g, "\\.")} \\(serial m\\d+\\) to worker: control-plane-count is 1, the cluster has 3; lowest removal score \\(UPDATING, `,
+        ),
+      );
       assert.equal(cpAddresses(r.cluster).length, 1);
       assert.equal(workerAddresses(r.cluster).length, 5);
     });
@@ -119,7 +137,10 @@ describe("update (maintenance)", () => {
       assert.equal(cpAddresses(r.cluster).length, 1);
       assert.equal(workerAddresses(r.cluster).length, 4);
       assert.equal(r.changes.filter((c) => c.startsWith("change control plane ")).length, 1);
-      assert.match(r.changes.find((c) => c.startsWith("remove control plane ")) ?? "", /: control-plane-count is 1, the cluster has 2; lowest removal score .*; maximum-workers is 4$/);
+      assert.match(
+        r.changes.find((c) => c.startsWith("remove control plane ")) ?? "",
+        /: control-plane-count is 1, the cluster has 2; lowest removal score .*; maximum-workers is 4$/,
+      );
     });
 
     it("removes workers beyond maximum-workers", () => {
@@ -134,7 +155,10 @@ describe("update (maintenance)", () => {
   describe("replace control nodes", () => {
     it("demotes an unhealthy control plane and adds a new one", () => {
       const r = ok(run({ machines: fleetWith({ [at(CPS, 1)]: { state: "UNHEALTHY" } }) }));
-      assert.match(at(r.changes, 0), /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY for 3660 s \(> 1800 s\)$/);
+      assert.match(
+        at(r.changes, 0),
+        /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY for 3660 s \(> 1800 s\)$/,
+      );
       assert.match(at(r.changes, 1), /^add control plane /);
       assert.ok(workerAddresses(r.cluster).includes(at(CPS, 1)));
       assert.equal(cpAddresses(r.cluster).length, 3);
@@ -160,16 +184,28 @@ describe("update (maintenance)", () => {
     }
 
     it("promotes a healthy worker when no unused machine is left", () => {
-      const sick = fleetWith({ [at(CPS, 1)]: { state: "UNHEALTHY" }, ...Object.fromEntries(UNUSED.map((m) => [m.ipv4[0] as string, { state: "UNREACHABLE" as const }])) });
+      const sick = fleetWith({
+        [at(CPS, 1)]: { state: "UNHEALTHY" },
+        ...Object.fromEntries(UNUSED.map((m) => [m.ipv4[0] as string, { state: "UNREACHABLE" as const }])),
+      });
       const r = ok(run({ machines: sick }));
-      assert.match(at(r.changes, 0), /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY for 3660 s \(> 1800 s\)$/);
-      assert.match(at(r.changes, 1), /^promote worker \S+ \(serial m\d+\) to control plane: control-plane-count is 3, the cluster has 2 and no unused healthy machine is left/);
+      assert.match(
+        at(r.changes, 0),
+        /^change control plane \S+ \(serial m\d+\) to worker: replace control plane: machine is UNHEALTHY for 3660 s \(> 1800 s\)$/,
+      );
+      assert.match(
+        at(r.changes, 1),
+        /^promote worker \S+ \(serial m\d+\) to control plane: control-plane-count is 3, the cluster has 2 and no unused healthy machine is left/,
+      );
       assert.equal(r.changes.length, 2);
     });
 
     it("keeps a bad control plane when nothing can replace it, and goes on with the other steps", () => {
       const notCps = FLEET.filter((m) => !CPS.includes(m.ipv4[0] as string));
-      const sick = fleetWith({ [at(CPS, 1)]: { state: "UNHEALTHY" }, ...Object.fromEntries(notCps.map((m) => [m.ipv4[0] as string, { state: "UNREACHABLE" as const }])) });
+      const sick = fleetWith({
+        [at(CPS, 1)]: { state: "UNHEALTHY" },
+        ...Object.fromEntries(notCps.map((m) => [m.ipv4[0] as string, { state: "UNREACHABLE" as const }])),
+      });
       const r = ok(run({ machines: sick }));
       assert.deepEqual(cpAddresses(r.cluster), CPS);
       assert.deepEqual(r.changes, []);
@@ -198,10 +234,31 @@ describe("update (maintenance)", () => {
   describe("decrease worker nodes (retired for a while)", () => {
     const retired = (duration: number) => fleetWith({ [at(WORKERS, 0)]: { state: "RETIRED", durationSeconds: duration } });
     const cases: Array<{ name: string; duration: number; limits: ClusterConstraints; drop?: boolean; want: RegExp[] }> = [
-      { name: "299 s: only tainted", duration: 299, limits: constraints(3, 2), want: [/^taint node \S+ with cke\.cybozu\.com\/state=retired:NoExecute: machine is RETIRED$/] },
-      { name: "300 s with more workers than minimum-workers: removed", duration: 300, limits: constraints(3, 2), want: [/^remove retired worker \S+ \(serial m\d+\): RETIRED for 300 s \(>= 300 s\); 2 workers remain, minimum-workers is 2$/] },
-      { name: "at minimum-workers (and maximum): replaced with a new machine", duration: 3600, limits: constraints(3, 3, 3), want: [/^remove retired worker .*: RETIRED for 3600 s \(>= 300 s\); a new machine replaces it$/, /^add worker /] },
-      { name: "at minimum-workers without a spare machine: left untouched (tainted)", duration: 3600, limits: constraints(3, 3), drop: true, want: [/^taint node .*=retired:NoExecute/] },
+      {
+        name: "299 s: only tainted",
+        duration: 299,
+        limits: constraints(3, 2),
+        want: [/^taint node \S+ with cke\.cybozu\.com\/state=retired:NoExecute: machine is RETIRED$/],
+      },
+      {
+        name: "300 s with more workers than minimum-workers: removed",
+        duration: 300,
+        limits: constraints(3, 2),
+        want: [/^remove retired worker \S+ \(serial m\d+\): RETIRED for 300 s \(>= 300 s\); 2 workers remain, minimum-workers is 2$/],
+      },
+      {
+        name: "at minimum-workers (and maximum): replaced with a new machine",
+        duration: 3600,
+        limits: constraints(3, 3, 3),
+        want: [/^remove retired worker .*: RETIRED for 3600 s \(>= 300 s\); a new machine replaces it$/, /^add worker /],
+      },
+      {
+        name: "at minimum-workers without a spare machine: left untouched (tainted)",
+        duration: 3600,
+        limits: constraints(3, 3),
+        drop: true,
+        want: [/^taint node .*=retired:NoExecute/],
+      },
     ];
     for (const c of cases) {
       it(c.name, () => {
@@ -217,7 +274,9 @@ describe("update (maintenance)", () => {
     it("taints a retiring worker NoExecute, exactly", () => {
       const r = ok(run({ machines: fleetWith({ [at(WORKERS, 1)]: { state: "RETIRING" } }), constraints: constraints(3, 2) }));
       assert.deepEqual(r.changes, [`taint node ${at(WORKERS, 1)} with cke.cybozu.com/state=retiring:NoExecute: machine is RETIRING`]);
-      assert.deepEqual(r.cluster.nodes.find((n) => n.address === at(WORKERS, 1))?.taints, [{ key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" }]);
+      assert.deepEqual(r.cluster.nodes.find((n) => n.address === at(WORKERS, 1))?.taints, [
+        { key: "cke.cybozu.com/state", value: "retiring", effect: "NoExecute" },
+      ]);
     });
 
     it("removes the taint when the machine is healthy again, and no taint for rebooting (UNREACHABLE) machines", () => {
@@ -242,7 +301,10 @@ nodes:
 `);
       const r = ok(run({ template: tmpl }));
       assert.equal(r.changes[0], "update cluster-wide settings from the template: service_subnet");
-      assert.deepEqual(r.changes.slice(1), WORKERS.map((a) => `update labels of node ${a}: team`));
+      assert.deepEqual(
+        r.changes.slice(1),
+        WORKERS.map((a) => `update labels of node ${a}: team`),
+      );
       assert.equal(r.cluster.service_subnet, "10.69.0.0/16");
     });
   });

@@ -60,32 +60,61 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
   });
 
   const refused: Array<[string, (file: string) => unknown, RegExp]> = [
-    ["a page overwritten with garbage", async (file) => (await realisticDatabase(file), corruptTablePage(file)), /^SQLite's integrity check (failed: database disk image is malformed|found \d+ problem)/],
+    [
+      "a page overwritten with garbage",
+      async (file) => (await realisticDatabase(file), corruptTablePage(file)),
+      /^SQLite's integrity check (failed: database disk image is malformed|found \d+ problem)/,
+    ],
     [
       "an index that disagrees with its table",
       async (file) => (await realisticDatabase(file), desyncAddressIndex(file)),
       /^SQLite's integrity check found \d+ problem\(s\): .*missing from index repair_entries_address/,
     ],
-    ["a file that is not SQLite's", (file) => writeFileSync(file, "not a database, but long enough to have a header\n".repeat(20)), /^SQLite's integrity check failed: file is not a database$/],
+    [
+      "a file that is not SQLite's",
+      (file) => writeFileSync(file, "not a database, but long enough to have a header\n".repeat(20)),
+      /^SQLite's integrity check failed: file is not a database$/,
+    ],
     [
       "a database from a newer kintsugi",
       async (file) => (await realisticDatabase(file), fromNewerKintsugi(file)),
-      new RegExp(`^schema version ${NEWEST_SCHEMA_VERSION + 1} is newer than this kintsugi's \\(${NEWEST_SCHEMA_VERSION}\\): a newer kintsugi wrote it, and this one refuses to serve it`),
+      new RegExp(
+        `^schema version ${NEWEST_SCHEMA_VERSION + 1} is newer than this kintsugi's \\(${NEWEST_SCHEMA_VERSION}\\): a newer kintsugi wrote it, and this one refuses to serve it`,
+      ),
     ],
-    ["a SQLite database that is not kintsugi's", (file) => new Database(file).exec("CREATE TABLE photos (id INTEGER PRIMARY KEY)").close(), /^it holds no kintsugi schema \(no schema_version table\): it is not a kintsugi database$/],
+    [
+      "a SQLite database that is not kintsugi's",
+      (file) => new Database(file).exec("CREATE TABLE photos (id INTEGER PRIMARY KEY)").close(),
+      /^it holds no kintsugi schema \(no schema_version table\): it is not a kintsugi database$/,
+    ],
     [
       "a row whose foreign key refers to nothing",
-      async (file) => (await realisticDatabase(file), tamper(file, (db) => db.exec("PRAGMA foreign_keys = OFF; CREATE TABLE notes (entry INTEGER REFERENCES repair_entries (idx)); INSERT INTO notes VALUES (99)"))),
+      async (file) => (
+        await realisticDatabase(file),
+        tamper(file, (db) =>
+          db.exec("PRAGMA foreign_keys = OFF; CREATE TABLE notes (entry INTEGER REFERENCES repair_entries (idx)); INSERT INTO notes VALUES (99)"),
+        )
+      ),
       /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: notes row 1 -> repair_entries\)$/,
     ],
     [
       "a row whose foreign key refers to nothing, in a table named to drive a terminal: the name escaped",
-      async (file) => (await realisticDatabase(file), tamper(file, (db) => db.exec(`PRAGMA foreign_keys = OFF; CREATE TABLE "x\x1b[2J\u202e" (entry INTEGER REFERENCES repair_entries (idx)); INSERT INTO "x\x1b[2J\u202e" VALUES (99)`))),
+      async (file) => (
+        await realisticDatabase(file),
+        tamper(file, (db) =>
+          db.exec(
+            `PRAGMA foreign_keys = OFF; CREATE TABLE "x\x1b[2J\u202e" (entry INTEGER REFERENCES repair_entries (idx)); INSERT INTO "x\x1b[2J\u202e" VALUES (99)`,
+          ),
+        )
+      ),
       /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: x\\x1b\[2J\\u202e row 1 -> repair_entries\)$/,
     ],
     [
       "a stored value kintsugi cannot read",
-      async (file) => (await realisticDatabase(file), tamper(file, (db) => db.prepare("UPDATE settings SET value = '{not json' WHERE key = 'constraints'").run())),
+      async (file) => (
+        await realisticDatabase(file),
+        tamper(file, (db) => db.prepare("UPDATE settings SET value = '{not json' WHERE key = 'constraints'").run())
+      ),
       /: the setting constraints cannot be read: /,
     ],
     [

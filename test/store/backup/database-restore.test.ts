@@ -81,17 +81,36 @@ describe("restoring a backup as the database", () => {
   });
 
   const refused: Array<[string, () => unknown, () => RegExp]> = [
-    ["a damaged backup", () => corruptTablePage(backup), () => new RegExp(`^backup ${backup} fails its check, so the database ${database} was left as it is: SQLite's integrity check`)],
-    ["a backup from a newer kintsugi", () => fromNewerKintsugi(backup), () => new RegExp(`^backup ${backup} fails its check, so the database ${database} was left as it is: schema version ${NEWEST_SCHEMA_VERSION + 1} is newer`)],
+    [
+      "a damaged backup",
+      () => corruptTablePage(backup),
+      () => new RegExp(`^backup ${backup} fails its check, so the database ${database} was left as it is: SQLite's integrity check`),
+    ],
+    [
+      "a backup from a newer kintsugi",
+      () => fromNewerKintsugi(backup),
+      () =>
+        new RegExp(`^backup ${backup} fails its check, so the database ${database} was left as it is: schema version ${NEWEST_SCHEMA_VERSION + 1} is newer`),
+    ],
     ["a backup that is not there", () => undefined, () => new RegExp(`^there is no SQLite database at ${join(dir.path, "missing.db")}$`)],
     ["the database itself as the backup", () => undefined, () => new RegExp(`^${database} is the database itself; name a backup$`)],
-    ["the database itself through a symbolic link", () => symlinkSync(database, join(dir.path, "link.db")), () => new RegExp(`^${join(dir.path, "link.db")} is the database itself; name a backup$`)],
+    [
+      "the database itself through a symbolic link",
+      () => symlinkSync(database, join(dir.path, "link.db")),
+      () => new RegExp(`^${join(dir.path, "link.db")} is the database itself; name a backup$`),
+    ],
   ];
   for (const [name, spoil, message] of refused) {
     it(`refuses ${name}, leaving the database as it is`, async () => {
       await fresh();
       await spoil();
-      const from = name.includes("symbolic link") ? join(dir.path, "link.db") : name.includes("not there") ? join(dir.path, "missing.db") : name.includes("itself") ? database : backup;
+      const from = name.includes("symbolic link")
+        ? join(dir.path, "link.db")
+        : name.includes("not there")
+          ? join(dir.path, "missing.db")
+          : name.includes("itself")
+            ? database
+            : backup;
       const listing = readdirSync(join(dir.path, "data"));
       const bytes = readFileSync(database);
       await assert.rejects(restoreDatabase(from, database, AT), (err: Error) => err instanceof BackupError && message().test(err.message));

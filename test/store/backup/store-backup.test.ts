@@ -53,10 +53,18 @@ describe("backing up a SQLite database into a new file", () => {
   });
 
   const refused: Array<[string, (path: string) => string, (path: string) => string]> = [
-    ["a file that exists, without force", (path) => (writeFileSync(join(path, "b.db"), "keep me"), join(path, "b.db")), (path) => `${join(path, "b.db")} already exists; name a new file, or add --force to replace it`],
+    [
+      "a file that exists, without force",
+      (path) => (writeFileSync(join(path, "b.db"), "keep me"), join(path, "b.db")),
+      (path) => `${join(path, "b.db")} already exists; name a new file, or add --force to replace it`,
+    ],
     ["a directory", (path) => (mkdirSync(join(path, "b.db")), join(path, "b.db")), (path) => `${join(path, "b.db")} is a directory; name the file to write`],
     ["the database itself", () => source, () => `${source} is the database itself; name another file`],
-    ["the database itself through a symbolic link", (path) => (symlinkSync(source, join(path, "link.db")), join(path, "link.db")), (path) => `${join(path, "link.db")} is the database itself; name another file`],
+    [
+      "the database itself through a symbolic link",
+      (path) => (symlinkSync(source, join(path, "link.db")), join(path, "link.db")),
+      (path) => `${join(path, "link.db")} is the database itself; name another file`,
+    ],
   ];
   for (const [name, out, message] of refused) {
     it(`refuses to write ${name}, changing nothing`, async () => {
@@ -114,7 +122,10 @@ describe("backing up a SQLite database into a new file", () => {
     const out = join(dir.path, "backups", "b.db");
     await assert.rejects(backupSqliteDatabase(source, out, false), (err: Error) => {
       assert.ok(err instanceof BackupError);
-      assert.match(err.message, new RegExp(`^the copy of ${source} fails its check, as the database itself does, so ${out} was not written: SQLite's integrity check`));
+      assert.match(
+        err.message,
+        new RegExp(`^the copy of ${source} fails its check, as the database itself does, so ${out} was not written: SQLite's integrity check`),
+      );
       return true;
     });
     assert.deepEqual(readdirSync(join(dir.path, "backups")), [], "no partial file, no temporary file");

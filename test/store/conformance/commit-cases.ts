@@ -20,7 +20,11 @@ async function everyKindOfWrite(store: KintsugiStore): Promise<StoreCommit[]> {
   const added = await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
   const changed = await store.entries.change(
     added.entry.index,
-    (e) => e && [{ entry: { ...e, status: "processing" }, kind: "transition", reason: "start" }, { entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" }],
+    (e) =>
+      e && [
+        { entry: { ...e, status: "processing" }, kind: "transition", reason: "start" },
+        { entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" },
+      ],
     NOW,
     ACTOR,
   );
@@ -49,16 +53,24 @@ export function commitCases(h: StoreHarness): void {
       assert.deepEqual(commits, expected);
     });
 
-    it("announces the same commits in the same order on a second instance (what a follower sees)", { skip: h.second ? false : "one instance only" }, async () => {
-      const store = await h.open();
-      const follower = await h.second!();
-      const seen = commitsOf(follower);
-      const expected = await everyKindOfWrite(store);
-      await until("the follower saw every commit", () => seen.length, (n) => n >= expected.length);
-      assert.deepEqual(seen, expected);
-      assert.deepEqual(follower.entries.list(), store.entries.list());
-      assert.deepEqual(follower.outcomes.last(null), store.outcomes.last(null));
-    });
+    it(
+      "announces the same commits in the same order on a second instance (what a follower sees)",
+      { skip: h.second ? false : "one instance only" },
+      async () => {
+        const store = await h.open();
+        const follower = await h.second!();
+        const seen = commitsOf(follower);
+        const expected = await everyKindOfWrite(store);
+        await until(
+          "the follower saw every commit",
+          () => seen.length,
+          (n) => n >= expected.length,
+        );
+        assert.deepEqual(seen, expected);
+        assert.deepEqual(follower.entries.list(), store.entries.list());
+        assert.deepEqual(follower.outcomes.last(null), store.outcomes.last(null));
+      },
+    );
 
     it("stops announcing to a listener once it unsubscribes", async () => {
       const store = await h.open();
@@ -88,7 +100,10 @@ export function commitCases(h: StoreHarness): void {
       const adds = [a, b, a, b, a, b].map((s, i) => s.entries.add(newEntry(`10.0.0.${i + 1}`), "race", NOW, ACTOR));
       const indexes = (await Promise.all(adds)).map((c) => c.entry.index).sort((x, y) => x - y);
       assert.deepEqual(indexes, [1, 2, 3, 4, 5, 6]);
-      const sequences = (await Promise.all([1, 2, 3, 4, 5, 6].map((i) => a.entries.history(i)))).flat().map((r) => r.sequence).sort((x, y) => x - y);
+      const sequences = (await Promise.all([1, 2, 3, 4, 5, 6].map((i) => a.entries.history(i))))
+        .flat()
+        .map((r) => r.sequence)
+        .sort((x, y) => x - y);
       assert.deepEqual(sequences, [1, 2, 3, 4, 5, 6]);
     });
   });
@@ -98,21 +113,42 @@ export function commitCases(h: StoreHarness): void {
       const [a, b] = [await h.open(), await h.second!()];
       const recorded = await Promise.all([a, b, a, b].map((s, i) => s.outcomes.record(outcome(i + 1))));
       assert.deepEqual(recorded.map((o) => o.sequence).sort(), [1, 2, 3, 4]);
-      await until("a has every outcome", () => a.outcomes.last(null).length, (n) => n === 4);
-      assert.deepEqual(a.outcomes.last(null).map((o) => o.machinesSeen).sort(), [1, 2, 3, 4]);
+      await until(
+        "a has every outcome",
+        () => a.outcomes.last(null).length,
+        (n) => n === 4,
+      );
+      assert.deepEqual(
+        a.outcomes
+          .last(null)
+          .map((o) => o.machinesSeen)
+          .sort(),
+        [1, 2, 3, 4],
+      );
     });
 
     it("generated configurations get distinct generation numbers", async () => {
       const [a, b] = [await h.open(), await h.second!()];
       const records = await Promise.all([a, b].map((s, i) => s.generations.recordGenerated(NOW, "schedule", cluster(i), [])));
-      assert.deepEqual(records.map((r) => [r.sequence, r.generation]).sort(), [[1, 1], [2, 2]]);
-      await until("a has both records", () => a.generations.last(null).length, (n) => n === 2);
+      assert.deepEqual(records.map((r) => [r.sequence, r.generation]).sort(), [
+        [1, 1],
+        [2, 2],
+      ]);
+      await until(
+        "a has both records",
+        () => a.generations.last(null).length,
+        (n) => n === 2,
+      );
     });
 
     it("constraints set on both merge both", async () => {
       const [a, b] = [await h.open(), await h.second!()];
       await Promise.all([a.settings.setConstraints({ maximumWorkers: 5 }), b.settings.setConstraints({ minimumWorkers: 2 })]);
-      await until("a has both values", () => a.settings.constraints(), (c) => c.maximumWorkers === 5 && c.minimumWorkers === 2);
+      await until(
+        "a has both values",
+        () => a.settings.constraints(),
+        (c) => c.maximumWorkers === 5 && c.minimumWorkers === 2,
+      );
     });
   });
 
@@ -128,7 +164,10 @@ export function commitCases(h: StoreHarness): void {
       await assert.rejects(store.entries.dequeue(entry.index, boom, NOW, ACTOR), /decide failed/);
       await assert.rejects(store.entries.requestDelete(boom, "x", NOW, ACTOR), /decide failed/);
       await assert.rejects(store.enqueue(boom, NOW, ACTOR), /decide failed/);
-      await assert.rejects(store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.2"), reason: "x" }], outcome: boom }), NOW, ACTOR), /decide failed/);
+      await assert.rejects(
+        store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.2"), reason: "x" }], outcome: boom }), NOW, ACTOR),
+        /decide failed/,
+      );
       const after = await marker(store, "after");
       assert.deepEqual(commits, [after]);
       assert.deepEqual(store.entries.list(), [entry]);
@@ -149,43 +188,58 @@ export function commitCases(h: StoreHarness): void {
       const loser = [...(seenByA.length === 2 ? seenByA : seenByB)];
       assert.deepEqual([seenByA.length + seenByB.length, loser], [3, [0, 1]], "one decided once on 0; the other on 0, then again on the winner's 1");
       // The loser's instance has both writes when its write resolves; the winner's sees the loser's soon after.
-      await until("both instances have both writes", () => [a, b].map((s) => s.entries.get(entry.index)?.drainBackoffCount), (counts) => counts.every((n) => n === 2));
-      assert.deepEqual((await a.entries.history(entry.index)).map((r) => r.kind), ["created", "note", "note"]);
+      await until(
+        "both instances have both writes",
+        () => [a, b].map((s) => s.entries.get(entry.index)?.drainBackoffCount),
+        (counts) => counts.every((n) => n === 2),
+      );
+      assert.deepEqual(
+        (await a.entries.history(entry.index)).map((r) => r.kind),
+        ["created", "note", "note"],
+      );
     });
 
-    it("a write that conflicts for good fails with StoreConflictError, storing and announcing nothing", { skip: h.contended ? false : "no concurrent writer" }, async () => {
-      const store = await h.open();
-      const { entry } = await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
-      const contended = await h.contended!();
-      await until("the contended instance has the entry", () => contended.entries.get(entry.index));
-      const [commits, contendedCommits] = [commitsOf(store), commitsOf(contended)];
-      const seen: number[] = [];
-      await assert.rejects(contended.entries.change(entry.index, bump(seen), NOW, ACTOR), StoreConflictError);
-      assert.ok(seen.length > 1, "it decided again after each conflict");
-      const after = await marker(store, "after");
-      await until("the contended instance saw the marker", () => contended.settings.healthCheckPaused("after"));
-      assert.deepEqual([commits, contendedCommits], [[after], [after]]);
-      assert.deepEqual(store.entries.list(), [entry]);
-      assert.equal((await store.entries.history(entry.index)).length, 1);
-    });
+    it(
+      "a write that conflicts for good fails with StoreConflictError, storing and announcing nothing",
+      { skip: h.contended ? false : "no concurrent writer" },
+      async () => {
+        const store = await h.open();
+        const { entry } = await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
+        const contended = await h.contended!();
+        await until("the contended instance has the entry", () => contended.entries.get(entry.index));
+        const [commits, contendedCommits] = [commitsOf(store), commitsOf(contended)];
+        const seen: number[] = [];
+        await assert.rejects(contended.entries.change(entry.index, bump(seen), NOW, ACTOR), StoreConflictError);
+        assert.ok(seen.length > 1, "it decided again after each conflict");
+        const after = await marker(store, "after");
+        await until("the contended instance saw the marker", () => contended.settings.healthCheckPaused("after"));
+        assert.deepEqual([commits, contendedCommits], [[after], [after]]);
+        assert.deepEqual(store.entries.list(), [entry]);
+        assert.equal((await store.entries.history(entry.index)).length, 1);
+      },
+    );
 
-    it("a guarded write fails with NotLeaderError once the guard is lost, storing and announcing nothing", { skip: h.guardable ? false : "no leader guard" }, async () => {
-      const store = await h.open();
-      const leadership = await h.guardable!();
-      const leader = store.guarded(leadership.guard);
-      const commits = commitsOf(store);
-      const kept = await leader.entries.add(newEntry("10.0.0.1"), "as leader", NOW, ACTOR);
-      await leadership.depose();
-      await assert.rejects(leader.entries.add(newEntry("10.0.0.2"), "deposed", NOW, ACTOR), NotLeaderError);
-      await assert.rejects(leader.entries.change(kept.entry.index, bump([]), NOW, ACTOR), NotLeaderError);
-      await assert.rejects(leader.settings.setRepairQueueEnabled(false), NotLeaderError);
-      await assert.rejects(leader.outcomes.record(outcome(1)), NotLeaderError);
-      await assert.rejects(leader.generations.recordFailed(NOW, "schedule", "x"), NotLeaderError);
-      await assert.rejects(store.guarded({ current: () => null }).entries.add(newEntry("10.0.0.3"), "not leader", NOW, ACTOR), NotLeaderError);
-      const after = await marker(store, "after");
-      assert.deepEqual(commits, [{ entries: [kept], outcome: null, generation: null, settings: [] }, after], "unguarded writes go on");
-      assert.deepEqual(store.entries.list(), [kept.entry]);
-      assert.equal(store.settings.repairQueueEnabled(), true);
-    });
+    it(
+      "a guarded write fails with NotLeaderError once the guard is lost, storing and announcing nothing",
+      { skip: h.guardable ? false : "no leader guard" },
+      async () => {
+        const store = await h.open();
+        const leadership = await h.guardable!();
+        const leader = store.guarded(leadership.guard);
+        const commits = commitsOf(store);
+        const kept = await leader.entries.add(newEntry("10.0.0.1"), "as leader", NOW, ACTOR);
+        await leadership.depose();
+        await assert.rejects(leader.entries.add(newEntry("10.0.0.2"), "deposed", NOW, ACTOR), NotLeaderError);
+        await assert.rejects(leader.entries.change(kept.entry.index, bump([]), NOW, ACTOR), NotLeaderError);
+        await assert.rejects(leader.settings.setRepairQueueEnabled(false), NotLeaderError);
+        await assert.rejects(leader.outcomes.record(outcome(1)), NotLeaderError);
+        await assert.rejects(leader.generations.recordFailed(NOW, "schedule", "x"), NotLeaderError);
+        await assert.rejects(store.guarded({ current: () => null }).entries.add(newEntry("10.0.0.3"), "not leader", NOW, ACTOR), NotLeaderError);
+        const after = await marker(store, "after");
+        assert.deepEqual(commits, [{ entries: [kept], outcome: null, generation: null, settings: [] }, after], "unguarded writes go on");
+        assert.deepEqual(store.entries.list(), [kept.entry]);
+        assert.equal(store.settings.repairQueueEnabled(), true);
+      },
+    );
   });
 }

@@ -24,10 +24,21 @@ export function evidenceCases(h: StoreHarness): void {
       const commits = commitsOf(store);
       const added = (await store.entries.add(newEntry("10.0.0.1"), "test", NOW, ACTOR)).entry;
       assert.equal("evidence" in added, false, "an entry of an operation without proof has none");
-      const watching: RepairEntry = { ...added, status: "processing", step: 1, stepStatus: "watching", evidence: { ...EVIDENCE, dwellStartedAt: null, since: {} } };
+      const watching: RepairEntry = {
+        ...added,
+        status: "processing",
+        step: 1,
+        stepStatus: "watching",
+        evidence: { ...EVIDENCE, dwellStartedAt: null, since: {} },
+      };
       await store.entries.change(added.index, () => [{ entry: watching, kind: "transition", reason: "step 2: running the repair command" }], NOW + 1, ACTOR);
       const proven: RepairEntry = { ...watching, evidence: EVIDENCE };
-      await store.entries.change(added.index, () => [{ entry: proven, kind: "note", reason: "step 2: proof of repair: dwell restarted (start 2)", detail: "boot ID before ..." }], NOW + 2, ACTOR);
+      await store.entries.change(
+        added.index,
+        () => [{ entry: proven, kind: "note", reason: "step 2: proof of repair: dwell restarted (start 2)", detail: "boot ID before ..." }],
+        NOW + 2,
+        ACTOR,
+      );
       assert.deepEqual(store.entries.get(added.index), proven);
       assert.deepEqual(commits.at(-1)?.entries[0]?.entry.evidence, EVIDENCE);
       assert.deepEqual(commits.at(-1)?.entries[0]?.previous?.evidence, watching.evidence);
@@ -36,15 +47,24 @@ export function evidenceCases(h: StoreHarness): void {
       assert.equal(history.at(-1)?.detail, "boot ID before ...");
       const reopened = await h.reopen();
       assert.deepEqual(reopened.entries.get(added.index), proven);
-      assert.deepEqual(reopened.entries.list().map((e) => e.evidence), [EVIDENCE]);
+      assert.deepEqual(
+        reopened.entries.list().map((e) => e.evidence),
+        [EVIDENCE],
+      );
     });
 
     it("replaces the evidence when the next step's command records fresh evidence", async () => {
       const store = await h.open();
-      const added = (await store.entries.add(newEntry("10.0.0.2", { status: "processing", stepStatus: "watching", evidence: EVIDENCE }), "test", NOW, ACTOR)).entry;
+      const added = (await store.entries.add(newEntry("10.0.0.2", { status: "processing", stepStatus: "watching", evidence: EVIDENCE }), "test", NOW, ACTOR))
+        .entry;
       assert.deepEqual(store.entries.get(added.index)?.evidence, EVIDENCE);
       const fresh: RepairEvidence = { step: 2, bootIdBefore: null, bootIdAfter: null, since: {}, dwellStartedAt: null, dwellStarts: 0, provenAt: null };
-      await store.entries.change(added.index, (current) => (current ? [{ entry: { ...current, step: 2, evidence: fresh }, kind: "note", reason: "fresh" }] : null), NOW + 1, ACTOR);
+      await store.entries.change(
+        added.index,
+        (current) => (current ? [{ entry: { ...current, step: 2, evidence: fresh }, kind: "note", reason: "fresh" }] : null),
+        NOW + 1,
+        ACTOR,
+      );
       assert.deepEqual((await h.reopen()).entries.get(added.index)?.evidence, fresh);
     });
 

@@ -17,7 +17,8 @@ export function finishedCases(h: StoreHarness): void {
   describe("finished repairs", () => {
     it("keeps one record per ended entry (succeeded, failed, deleted before finishing), newest first, with a since filter, across a restart", async () => {
       let store = await h.open();
-      for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"]) await store.entries.add(newEntry(address, { source: "sabakan" }), "test", NOW, ACTOR);
+      for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"])
+        await store.entries.add(newEntry(address, { source: "sabakan" }), "test", NOW, ACTOR);
       await finish(store, 1, "processing", NOW + SECOND);
       assert.deepEqual(store.finished.list(), [], "an entry in progress has no record");
       await finish(store, 1, "succeeded", NOW + 2 * SECOND);
@@ -31,7 +32,8 @@ export function finishedCases(h: StoreHarness): void {
         { entryIndex: 2, status: "failed", finishedAt: NOW + 3 * SECOND },
         { entryIndex: 1, status: "succeeded", finishedAt: NOW + 2 * SECOND },
       ];
-      const brief = (s: KintsugiStore, since?: number) => s.finished.list(since).map(({ entryIndex, status, finishedAt }) => ({ entryIndex, status, finishedAt }));
+      const brief = (s: KintsugiStore, since?: number) =>
+        s.finished.list(since).map(({ entryIndex, status, finishedAt }) => ({ entryIndex, status, finishedAt }));
       assert.deepEqual(brief(store), expected, "the dequeue of a finished entry adds no second record; a note adds none");
       const first = store.finished.list().at(-1);
       assert.deepEqual(first, {
@@ -53,17 +55,42 @@ export function finishedCases(h: StoreHarness): void {
 
     it("keeps how a success's required proof of repair ended, so pacing reads it after a restart: proven, unproven, none required", async () => {
       let store = await h.open();
-      const evidence = { step: 0, bootIdBefore: "boot-a", bootIdAfter: "boot-b", since: { boot_id_changed: NOW }, dwellStartedAt: NOW, dwellStarts: 1, provenAt: NOW + SECOND };
+      const evidence = {
+        step: 0,
+        bootIdBefore: "boot-a",
+        bootIdAfter: "boot-b",
+        since: { boot_id_changed: NOW },
+        dwellStartedAt: NOW,
+        dwellStarts: 1,
+        provenAt: NOW + SECOND,
+      };
       for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) await store.entries.add(newEntry(address), "test", NOW, ACTOR);
       const succeed = (index: number, extra: Partial<RepairEntry>) =>
-        store.entries.change(index, (e) => e && [{ entry: { ...e, ...extra, status: "succeeded", lastTransitionTime: NOW + 2 * SECOND }, kind: "transition", reason: "succeeded" }], NOW + 2 * SECOND, "kintsugi");
+        store.entries.change(
+          index,
+          (e) => e && [{ entry: { ...e, ...extra, status: "succeeded", lastTransitionTime: NOW + 2 * SECOND }, kind: "transition", reason: "succeeded" }],
+          NOW + 2 * SECOND,
+          "kintsugi",
+        );
       await succeed(1, { evidence });
       await succeed(2, { evidence: { ...evidence, provenAt: null } });
       await succeed(3, {});
-      const proofs = (s: KintsugiStore) => s.finished.list().map((r) => [r.entryIndex, r.proof]).sort(([a], [b]) => Number(a) - Number(b));
-      assert.deepEqual(proofs(store), [[1, "proven"], [2, "unproven"], [3, null]]);
+      const proofs = (s: KintsugiStore) =>
+        s.finished
+          .list()
+          .map((r) => [r.entryIndex, r.proof])
+          .sort(([a], [b]) => Number(a) - Number(b));
+      assert.deepEqual(proofs(store), [
+        [1, "proven"],
+        [2, "unproven"],
+        [3, null],
+      ]);
       store = await h.reopen();
-      assert.deepEqual(proofs(store), [[1, "proven"], [2, "unproven"], [3, null]]);
+      assert.deepEqual(proofs(store), [
+        [1, "proven"],
+        [2, "unproven"],
+        [3, null],
+      ]);
     });
 
     it("keeps only the newest records by sequence, dropping the oldest in the write that adds one", async () => {
@@ -72,15 +99,30 @@ export function finishedCases(h: StoreHarness): void {
         await store.entries.add(newEntry(`10.0.0.${i}`), "test", NOW, ACTOR);
         await store.entries.dequeue(i, () => "deleted", NOW + i * SECOND, ACTOR);
       }
-      assert.deepEqual(store.finished.list().map((r) => r.entryIndex), [5, 4, 3]);
-      assert.deepEqual((await h.reopen({ keepFinishedRepairs: 3 })).finished.list().map((r) => r.entryIndex), [5, 4, 3]);
+      assert.deepEqual(
+        store.finished.list().map((r) => r.entryIndex),
+        [5, 4, 3],
+      );
+      assert.deepEqual(
+        (await h.reopen({ keepFinishedRepairs: 3 })).finished.list().map((r) => r.entryIndex),
+        [5, 4, 3],
+      );
     });
 
     it("writes nothing when the change that would end an entry does not commit", async () => {
       const store = await h.open();
       await store.entries.add(newEntry("10.0.0.1"), "test", NOW, ACTOR);
       await assert.rejects(
-        store.entries.change(1, (e) => e && [{ entry: { ...e, status: "succeeded" }, kind: "transition", reason: "ok" }, { entry: { ...e, index: 9 }, kind: "transition", reason: "wrong index" }], NOW, ACTOR),
+        store.entries.change(
+          1,
+          (e) =>
+            e && [
+              { entry: { ...e, status: "succeeded" }, kind: "transition", reason: "ok" },
+              { entry: { ...e, index: 9 }, kind: "transition", reason: "wrong index" },
+            ],
+          NOW,
+          ACTOR,
+        ),
         /cannot write entry 9/,
       );
       assert.deepEqual(store.finished.list(), []);

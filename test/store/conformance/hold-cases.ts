@@ -16,7 +16,14 @@ function hold(store: KintsugiStore, address: string, over: Partial<HoldRequest> 
   return store.holds.hold((stored) => validateHoldRequest(request, stored, NOW, max), request.setBy);
 }
 
-const stored = (address: string, over: Partial<StoredMachineHold> = {}): StoredMachineHold => ({ address, reason: `reason for ${address}`, setBy: "alice", setAt: NOW, until: null, ...over });
+const stored = (address: string, over: Partial<StoredMachineHold> = {}): StoredMachineHold => ({
+  address,
+  reason: `reason for ${address}`,
+  setBy: "alice",
+  setAt: NOW,
+  until: null,
+  ...over,
+});
 
 /** Machine holds: stored per address, decided inside the write, released, expired, announced. */
 export function holdCases(h: StoreHarness): void {
@@ -25,7 +32,7 @@ export function holdCases(h: StoreHarness): void {
       const store = await h.open();
       assert.deepEqual(store.holds.list(), []);
       const commits = commitsOf(store);
-      const a = await hold(store, "fd00::1", { until: NOW + HOUR, reason: "bell \x07 and quote \"" });
+      const a = await hold(store, "fd00::1", { until: NOW + HOUR, reason: 'bell \x07 and quote "' });
       const b = await hold(store, "10.0.0.2", { setBy: "bob" });
       const replaced = await hold(store, "fd00::1", { reason: "new reason" });
       assert.deepEqual(store.holds.list(), [b, replaced], "read your own write, ordered by address, the replaced hold gone");
@@ -45,8 +52,14 @@ export function holdCases(h: StoreHarness): void {
       await hold(store, "10.0.0.1");
       const commits = commitsOf(store);
       await assert.rejects(hold(store, "-rf"), (err: Error) => err instanceof HoldRefusedError && /^address: invalid IP address/.test(err.message));
-      await assert.rejects(hold(store, "10.0.0.2", {}, 1), (err: Error) => err instanceof HoldRefusedError && err.message === "too many holds: at most 1 machines may be held at once");
-      await assert.rejects(store.holds.release("10.0.0.9", "bob"), (err: Error) => err instanceof HoldRefusedError && /^machine "10\.0\.0\.9" has no hold set through kintsugi/.test(err.message));
+      await assert.rejects(
+        hold(store, "10.0.0.2", {}, 1),
+        (err: Error) => err instanceof HoldRefusedError && err.message === "too many holds: at most 1 machines may be held at once",
+      );
+      await assert.rejects(
+        store.holds.release("10.0.0.9", "bob"),
+        (err: Error) => err instanceof HoldRefusedError && /^machine "10\.0\.0\.9" has no hold set through kintsugi/.test(err.message),
+      );
       const last = await marker(store, "after-refusals");
       assert.deepEqual(commits, [last]);
       assert.deepEqual(store.holds.list(), [stored("10.0.0.1")]);
@@ -65,18 +78,30 @@ export function holdCases(h: StoreHarness): void {
       assert.deepEqual(commits, [holdsCommit({ kind: "expired", hold: ended, actor: "kintsugi" }), last]);
     });
 
-    it("decides the bound inside the write: two instances holding new machines at once past the bound, one is refused", { skip: h.second ? false : "one instance only" }, async () => {
-      const store = await h.open();
-      const other = await h.second!();
-      await hold(store, "10.0.0.1");
-      await until("the second instance saw the first hold", () => other.holds.list().length, (n) => n === 1);
-      const results = await Promise.allSettled([hold(store, "10.0.0.2", {}, 2), hold(other, "10.0.0.3", {}, 2)]);
-      const refused = results.filter((r) => r.status === "rejected");
-      assert.equal(refused.length, 1, "exactly one of the racing holds is refused");
-      assert.match(String((refused[0] as PromiseRejectedResult).reason), /too many holds: at most 2/);
-      await until("both instances agree", () => other.holds.list().length, (n) => n === 2);
-      assert.deepEqual(other.holds.list(), store.holds.list());
-    });
+    it(
+      "decides the bound inside the write: two instances holding new machines at once past the bound, one is refused",
+      { skip: h.second ? false : "one instance only" },
+      async () => {
+        const store = await h.open();
+        const other = await h.second!();
+        await hold(store, "10.0.0.1");
+        await until(
+          "the second instance saw the first hold",
+          () => other.holds.list().length,
+          (n) => n === 1,
+        );
+        const results = await Promise.allSettled([hold(store, "10.0.0.2", {}, 2), hold(other, "10.0.0.3", {}, 2)]);
+        const refused = results.filter((r) => r.status === "rejected");
+        assert.equal(refused.length, 1, "exactly one of the racing holds is refused");
+        assert.match(String((refused[0] as PromiseRejectedResult).reason), /too many holds: at most 2/);
+        await until(
+          "both instances agree",
+          () => other.holds.list().length,
+          (n) => n === 2,
+        );
+        assert.deepEqual(other.holds.list(), store.holds.list());
+      },
+    );
 
     it("shows a second instance (a follower) every hold change as the writer announced it", { skip: h.second ? false : "one instance only" }, async () => {
       const store = await h.open();
@@ -87,7 +112,11 @@ export function holdCases(h: StoreHarness): void {
       await hold(store, "10.0.0.2");
       await store.holds.removeExpired(NOW + 1, "kintsugi");
       await store.holds.release("10.0.0.2", "bob");
-      await until("the follower saw every commit", () => seen.length, (n) => n >= 4);
+      await until(
+        "the follower saw every commit",
+        () => seen.length,
+        (n) => n >= 4,
+      );
       assert.deepEqual(seen, mine);
       assert.deepEqual(follower.holds.list(), []);
     });

@@ -66,7 +66,13 @@ export function pollRecordCases(h: StoreHarness): void {
       await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: remediation }), NOW + 1, ACTOR);
       await poll(store, later);
       const polls = await store.pollRecords.stored("intake", 0, 10);
-      assert.deepEqual(polls.bodies.map((b) => decodePollRecord(b)), [{ ok: true, record }, { ok: true, record: later }]);
+      assert.deepEqual(
+        polls.bodies.map((b) => decodePollRecord(b)),
+        [
+          { ok: true, record },
+          { ok: true, record: later },
+        ],
+      );
       assert.equal(polls.unreadable, 0);
       // SQLite keeps the time in its row, etcd in the key: either way it is the record's.
       assert.deepEqual(polls.times, [NOW, NOW + 2]);
@@ -79,7 +85,17 @@ export function pollRecordCases(h: StoreHarness): void {
     it("keeps no record of a write that did not commit", async () => {
       const store = await h.open();
       await assert.rejects(
-        store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.1"), reason: "r" }], outcome: () => { throw new Error("the outcome failed"); }, pollRecord: record }), NOW, ACTOR),
+        store.enqueue(
+          () => ({
+            add: [{ entry: newEntry("10.0.0.1"), reason: "r" }],
+            outcome: () => {
+              throw new Error("the outcome failed");
+            },
+            pollRecord: record,
+          }),
+          NOW,
+          ACTOR,
+        ),
         /the outcome failed/,
       );
       assert.deepEqual(await store.pollRecords.since(0, 10), { records: [], unreadable: 0 });
@@ -107,7 +123,10 @@ export function pollRecordCases(h: StoreHarness): void {
       assert.ok(store.pollRecords.size().bytes <= 2.5 * one, `${store.pollRecords.size().bytes} bytes kept, bound ${2.5 * one}`);
       await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: { ...remediation, time: NOW + 4 } }), NOW + 4, ACTOR);
       assert.deepEqual((await store.pollRecords.since(0, 10)).records, polls.slice(3), "a remediation record counts against the same bound");
-      assert.deepEqual((await (await h.reopen({ pollRecords: { ...DEFAULT_POLL_RECORDS, maxBytes: Math.floor(2.5 * one) } })).pollRecords.since(0, 10)).records, polls.slice(3));
+      assert.deepEqual(
+        (await (await h.reopen({ pollRecords: { ...DEFAULT_POLL_RECORDS, maxBytes: Math.floor(2.5 * one) } })).pollRecords.since(0, 10)).records,
+        polls.slice(3),
+      );
     });
 
     it("counts a stored value that is not a record as unreadable, and reads the rest", async () => {
@@ -135,7 +154,11 @@ export function pollRecordCases(h: StoreHarness): void {
       for (const r of [pollAt(NOW - 1), record]) await poll(store, r);
       await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: remediation }), NOW + 1, ACTOR);
       // The leader's write resolves once its own watch has it; the follower's may lag until it has as many records.
-      await until("the follower has the three records", () => follower.pollRecords.size().records, (n) => n === 3);
+      await until(
+        "the follower has the three records",
+        () => follower.pollRecords.size().records,
+        (n) => n === 3,
+      );
       assert.deepEqual(await follower.pollRecords.since(0, 10), await store.pollRecords.since(0, 10));
       assert.deepEqual(await follower.pollRecords.remediations(0, 10), await store.pollRecords.remediations(0, 10));
       assert.deepEqual(follower.pollRecords.size(), store.pollRecords.size());

@@ -24,7 +24,10 @@ export function queueCases(h: StoreHarness): void {
       store = await h.reopen();
       assert.deepEqual(store.entries.list(), []);
       assert.equal((await store.entries.add(newEntry("10.0.0.4"), "test", NOW, ACTOR)).entry.index, 4, "an empty queue does not restart at 1");
-      assert.deepEqual(store.entries.list().map((e) => e.index), [4]);
+      assert.deepEqual(
+        store.entries.list().map((e) => e.index),
+        [4],
+      );
     });
 
     it("lands a burst of concurrent writes on one instance, each once, none given up", async () => {
@@ -33,14 +36,25 @@ export function queueCases(h: StoreHarness): void {
       const burst = 24;
       const added = await Promise.all(Array.from({ length: burst }, (_, i) => store.entries.add(newEntry(`10.0.1.${i + 1}`), "burst", NOW, ACTOR)));
       const indexes = added.map((c) => c.entry.index).sort((x, y) => x - y);
-      assert.deepEqual(indexes, Array.from({ length: burst }, (_, i) => i + 1), "every add got its own index");
+      assert.deepEqual(
+        indexes,
+        Array.from({ length: burst }, (_, i) => i + 1),
+        "every add got its own index",
+      );
       assert.equal(store.entries.list().length, burst);
       assert.equal(commits.length, burst, "one commit per add");
     });
 
     it("keeps every field of an entry across a restart", async () => {
       const store = await h.open();
-      const added = (await store.entries.add(newEntry("fd00::1", { serial: null, source: "sabakan", nodename: "n1", drainBackoffCount: 2, drainBackoffExpire: NOW + 5 }), "test", NOW, ACTOR)).entry;
+      const added = (
+        await store.entries.add(
+          newEntry("fd00::1", { serial: null, source: "sabakan", nodename: "n1", drainBackoffCount: 2, drainBackoffExpire: NOW + 5 }),
+          "test",
+          NOW,
+          ACTOR,
+        )
+      ).entry;
       assert.deepEqual(store.entries.get(added.index), added);
       assert.deepEqual((await h.reopen()).entries.get(added.index), added);
     });
@@ -51,7 +65,12 @@ export function queueCases(h: StoreHarness): void {
       const draining: RepairEntry = { ...created, status: "processing", stepStatus: "draining" };
       const watching: RepairEntry = { ...draining, stepStatus: "watching" };
       await store.entries.change(created.index, (e) => e && [{ entry: draining, kind: "transition", reason: "drain started" }], NOW + SECOND, "kintsugi");
-      await store.entries.change(created.index, (e) => e && [{ entry: watching, kind: "transition", reason: "repair command started", detail: "argv: true" }], NOW + 2 * SECOND, "kintsugi");
+      await store.entries.change(
+        created.index,
+        (e) => e && [{ entry: watching, kind: "transition", reason: "repair command started", detail: "argv: true" }],
+        NOW + 2 * SECOND,
+        "kintsugi",
+      );
       await store.entries.requestDelete((e) => e.index === created.index, "operator", NOW + 3 * SECOND, "bob");
       await store.entries.dequeue(created.index, () => "dequeued", NOW + 4 * SECOND, "kintsugi");
       const history = await (await h.reopen()).entries.history(created.index);
@@ -65,7 +84,10 @@ export function queueCases(h: StoreHarness): void {
           [1, "dequeued", "dequeued", null, "processing", "watching", true, NOW + 4 * SECOND, "kintsugi"],
         ],
       );
-      assert.deepEqual(history.map((r) => r.sequence), [1, 2, 3, 4, 5]);
+      assert.deepEqual(
+        history.map((r) => r.sequence),
+        [1, 2, 3, 4, 5],
+      );
       assert.deepEqual(await h.reopen().then((s) => s.entries.history(99)), [], "an index that never was has no history");
     });
 
@@ -98,17 +120,24 @@ export function queueCases(h: StoreHarness): void {
         ACTOR,
       );
       assert.deepEqual(seen, [created]);
-      assert.deepEqual(changes.map((c) => [c.previous, c.entry, c.record.reason, c.record.stepStatus]), [
-        [created, first, "one", "waiting"],
-        [first, second, "two", "draining"],
-      ]);
+      assert.deepEqual(
+        changes.map((c) => [c.previous, c.entry, c.record.reason, c.record.stepStatus]),
+        [
+          [created, first, "one", "waiting"],
+          [first, second, "two", "draining"],
+        ],
+      );
       assert.deepEqual(store.entries.get(created.index), second, "the last write is what is stored");
     });
 
     const declines: Array<[string, (store: Awaited<ReturnType<StoreHarness["open"]>>, index: number) => Promise<unknown>, unknown]> = [
       ["change: decide returns null", (s, i) => s.entries.change(i, () => null, NOW, ACTOR), []],
       ["change: decide returns no writes", (s, i) => s.entries.change(i, () => [], NOW, ACTOR), []],
-      ["change: the entry is gone (decide gets null)", (s) => s.entries.change(99, (e) => (e === null ? null : [{ entry: e, kind: "note", reason: "x" }]), NOW, ACTOR), []],
+      [
+        "change: the entry is gone (decide gets null)",
+        (s) => s.entries.change(99, (e) => (e === null ? null : [{ entry: e, kind: "note", reason: "x" }]), NOW, ACTOR),
+        [],
+      ],
       ["dequeue: decide returns null", (s, i) => s.entries.dequeue(i, () => null, NOW, ACTOR), null],
       ["dequeue: the entry is gone", (s) => s.entries.dequeue(99, () => "gone", NOW, ACTOR), null],
       ["requestDelete: nothing picked", (s) => s.entries.requestDelete(() => false, "none", NOW, ACTOR), []],
@@ -130,7 +159,10 @@ export function queueCases(h: StoreHarness): void {
       const store = await h.open();
       const entry = (await store.entries.add(newEntry("10.0.0.1"), "test", NOW, ACTOR)).entry;
       const write = (e: RepairEntry): EntryWrite[] => [{ entry: e, kind: "note", reason: "x" }];
-      await assert.rejects(store.entries.change(99, () => write({ ...entry, index: 99 }), NOW, ACTOR), /99/);
+      await assert.rejects(
+        store.entries.change(99, () => write({ ...entry, index: 99 }), NOW, ACTOR),
+        /99/,
+      );
       await assert.rejects(store.entries.change(entry.index, () => write({ ...entry, index: entry.index + 1 }), NOW, ACTOR));
       assert.deepEqual(store.entries.list(), [entry]);
       assert.equal((await store.entries.history(entry.index)).length, 1);
@@ -153,17 +185,30 @@ export function queueCases(h: StoreHarness): void {
       const c = (await store.entries.add(newEntry("10.0.0.3", { drainBackoffCount: 1 }), "c", NOW, ACTOR)).entry;
       await store.entries.change(a.index, (e) => e && [{ entry: { ...e, deleted: true }, kind: "delete-requested", reason: "earlier" }], NOW, ACTOR);
       const marked = await store.entries.requestDelete(() => true, "all of them", NOW + SECOND, "bob");
-      assert.deepEqual(marked.map((m) => [m.entry.index, m.entry.deleted, m.previous?.deleted, m.record.kind, m.record.actor]), [
-        [b.index, true, false, "delete-requested", "bob"],
-        [c.index, true, false, "delete-requested", "bob"],
-      ]);
+      assert.deepEqual(
+        marked.map((m) => [m.entry.index, m.entry.deleted, m.previous?.deleted, m.record.kind, m.record.actor]),
+        [
+          [b.index, true, false, "delete-requested", "bob"],
+          [c.index, true, false, "delete-requested", "bob"],
+        ],
+      );
       assert.deepEqual(await store.entries.requestDelete(() => true, "again", NOW, ACTOR), [], "marked entries are not marked twice");
       const reset = await store.entries.resetBackoff("operator", NOW + 2 * SECOND, "carol");
-      assert.deepEqual(reset.map((r) => [r.entry.index, r.entry.drainBackoffCount, r.entry.drainBackoffExpire, r.entry.deleted, r.record.kind]), [
-        [b.index, 0, null, true, "backoff-reset"],
-        [c.index, 0, null, true, "backoff-reset"],
-      ]);
-      assert.deepEqual(store.entries.list().map((e) => [e.index, e.deleted, e.drainBackoffCount]), [[1, true, 0], [2, true, 0], [3, true, 0]]);
+      assert.deepEqual(
+        reset.map((r) => [r.entry.index, r.entry.drainBackoffCount, r.entry.drainBackoffExpire, r.entry.deleted, r.record.kind]),
+        [
+          [b.index, 0, null, true, "backoff-reset"],
+          [c.index, 0, null, true, "backoff-reset"],
+        ],
+      );
+      assert.deepEqual(
+        store.entries.list().map((e) => [e.index, e.deleted, e.drainBackoffCount]),
+        [
+          [1, true, 0],
+          [2, true, 0],
+          [3, true, 0],
+        ],
+      );
     });
 
     it("enqueue decides on the current queue and records the new entries and their outcome in one commit", async () => {
@@ -175,7 +220,10 @@ export function queueCases(h: StoreHarness): void {
         (queue) => {
           seen.push([...queue]);
           return {
-            add: [{ entry: newEntry("10.0.0.2", { source: "sabakan" }), reason: "sabakan says unhealthy" }, { entry: newEntry("10.0.0.3", { source: "sabakan" }), reason: "sabakan says unreachable" }],
+            add: [
+              { entry: newEntry("10.0.0.2", { source: "sabakan" }), reason: "sabakan says unhealthy" },
+              { entry: newEntry("10.0.0.3", { source: "sabakan" }), reason: "sabakan says unreachable" },
+            ],
             outcome: (enqueued) => ({ ...outcome(1), machinesSeen: 3, enqueued }),
           };
         },
@@ -183,11 +231,18 @@ export function queueCases(h: StoreHarness): void {
         "sabakan",
       );
       assert.deepEqual(seen, [[existing]]);
-      assert.deepEqual(result.changes.map((c) => [c.entry.index, c.entry.address, c.previous, c.record.kind, c.record.reason, c.record.actor]), [
-        [2, "10.0.0.2", null, "created", "sabakan says unhealthy", "sabakan"],
-        [3, "10.0.0.3", null, "created", "sabakan says unreachable", "sabakan"],
-      ]);
-      assert.deepEqual(result.outcome?.enqueued, result.changes.map((c) => c.entry), "the outcome gets the entries as stored");
+      assert.deepEqual(
+        result.changes.map((c) => [c.entry.index, c.entry.address, c.previous, c.record.kind, c.record.reason, c.record.actor]),
+        [
+          [2, "10.0.0.2", null, "created", "sabakan says unhealthy", "sabakan"],
+          [3, "10.0.0.3", null, "created", "sabakan says unreachable", "sabakan"],
+        ],
+      );
+      assert.deepEqual(
+        result.outcome?.enqueued,
+        result.changes.map((c) => c.entry),
+        "the outcome gets the entries as stored",
+      );
       assert.deepEqual(store.outcomes.last(1), [result.outcome]);
       assert.deepEqual(commits, [{ entries: result.changes, outcome: result.outcome, generation: null, settings: [] }]);
     });

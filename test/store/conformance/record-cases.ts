@@ -30,16 +30,86 @@ const waits = [
   { index: 5, kind: "MACHINE_BUSY" as const, message: "machine 10.0.0.3 is being repaired by entry 3", until: null, domain: null, entryIndex: 3 },
 ];
 const settingCases: SettingCase[] = [
-  { name: "repair queue enabled", key: "repair-queue-enabled", fallback: true, value: false, get: (s) => s.settings.repairQueueEnabled(), set: (s) => s.settings.setRepairQueueEnabled(false) },
-  { name: "auto-repair enabled", key: "auto-repair-enabled", fallback: true, value: false, get: (s) => s.settings.autoRepairEnabled(), set: (s) => s.settings.setAutoRepairEnabled(false) },
-  { name: "auto-repair variables", key: "auto-repair-variables", fallback: DEFAULT_AUTO_REPAIR_VARIABLES, value: variables, get: (s) => s.settings.autoRepairVariables(), set: (s) => s.settings.setAutoRepairVariables(variables) },
-  { name: "auto-repair variables' text", key: "auto-repair-variables", fallback: null, value: variablesFile, get: (s) => s.settings.autoRepairVariablesText(), set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile) },
-  { name: "auto-repair variables set from a text (no text among them)", key: "auto-repair-variables", fallback: DEFAULT_AUTO_REPAIR_VARIABLES, value: variables, get: (s) => s.settings.autoRepairVariables(), set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile) },
-  { name: "cluster generation enabled", key: "cluster-generation-enabled", fallback: true, value: false, get: (s) => s.settings.clusterGenerationEnabled(), set: (s) => s.settings.setClusterGenerationEnabled(false) },
-  { name: "cluster variables", key: "cluster-variables", fallback: DEFAULT_CLUSTER_VARIABLES, value: variables, get: (s) => s.settings.clusterVariables(), set: (s) => s.settings.setClusterVariables(variables) },
-  { name: "cluster variables' text", key: "cluster-variables", fallback: null, value: variablesFile, get: (s) => s.settings.clusterVariablesText(), set: (s) => s.settings.setClusterVariables(variables, variablesFile) },
-  { name: "cluster template", key: "cluster-template", fallback: null, value: template, get: (s) => s.settings.clusterTemplate(), set: (s) => s.settings.setClusterTemplate(template) },
-  { name: "the published waits", key: "repair-waits", fallback: [], value: waits, get: (s) => s.settings.repairWaits(), set: (s) => s.settings.setRepairWaits(waits) },
+  {
+    name: "repair queue enabled",
+    key: "repair-queue-enabled",
+    fallback: true,
+    value: false,
+    get: (s) => s.settings.repairQueueEnabled(),
+    set: (s) => s.settings.setRepairQueueEnabled(false),
+  },
+  {
+    name: "auto-repair enabled",
+    key: "auto-repair-enabled",
+    fallback: true,
+    value: false,
+    get: (s) => s.settings.autoRepairEnabled(),
+    set: (s) => s.settings.setAutoRepairEnabled(false),
+  },
+  {
+    name: "auto-repair variables",
+    key: "auto-repair-variables",
+    fallback: DEFAULT_AUTO_REPAIR_VARIABLES,
+    value: variables,
+    get: (s) => s.settings.autoRepairVariables(),
+    set: (s) => s.settings.setAutoRepairVariables(variables),
+  },
+  {
+    name: "auto-repair variables' text",
+    key: "auto-repair-variables",
+    fallback: null,
+    value: variablesFile,
+    get: (s) => s.settings.autoRepairVariablesText(),
+    set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile),
+  },
+  {
+    name: "auto-repair variables set from a text (no text among them)",
+    key: "auto-repair-variables",
+    fallback: DEFAULT_AUTO_REPAIR_VARIABLES,
+    value: variables,
+    get: (s) => s.settings.autoRepairVariables(),
+    set: (s) => s.settings.setAutoRepairVariables(variables, variablesFile),
+  },
+  {
+    name: "cluster generation enabled",
+    key: "cluster-generation-enabled",
+    fallback: true,
+    value: false,
+    get: (s) => s.settings.clusterGenerationEnabled(),
+    set: (s) => s.settings.setClusterGenerationEnabled(false),
+  },
+  {
+    name: "cluster variables",
+    key: "cluster-variables",
+    fallback: DEFAULT_CLUSTER_VARIABLES,
+    value: variables,
+    get: (s) => s.settings.clusterVariables(),
+    set: (s) => s.settings.setClusterVariables(variables),
+  },
+  {
+    name: "cluster variables' text",
+    key: "cluster-variables",
+    fallback: null,
+    value: variablesFile,
+    get: (s) => s.settings.clusterVariablesText(),
+    set: (s) => s.settings.setClusterVariables(variables, variablesFile),
+  },
+  {
+    name: "cluster template",
+    key: "cluster-template",
+    fallback: null,
+    value: template,
+    get: (s) => s.settings.clusterTemplate(),
+    set: (s) => s.settings.setClusterTemplate(template),
+  },
+  {
+    name: "the published waits",
+    key: "repair-waits",
+    fallback: [],
+    value: waits,
+    get: (s) => s.settings.repairWaits(),
+    set: (s) => s.settings.setRepairWaits(waits),
+  },
   {
     name: "the escalation releases",
     key: "escalation-releases",
@@ -48,7 +118,14 @@ const settingCases: SettingCase[] = [
     get: (s) => s.settings.escalationReleases(),
     set: (s) => s.settings.noteRelease("10.0.0.7", NOW),
   },
-  { name: "a health check's pause", key: "health-check-paused:disk/a b", fallback: null, value: false, get: (s) => s.settings.healthCheckPaused("disk/a b"), set: (s) => s.settings.setHealthCheckPaused("disk/a b", false) },
+  {
+    name: "a health check's pause",
+    key: "health-check-paused:disk/a b",
+    fallback: null,
+    value: false,
+    get: (s) => s.settings.healthCheckPaused("disk/a b"),
+    set: (s) => s.settings.setHealthCheckPaused("disk/a b", false),
+  },
 ];
 
 /** Settings, constraints, poll outcomes and cluster generation records. */
@@ -71,7 +148,10 @@ export function recordCases(h: StoreHarness): void {
       await store.settings.noteRelease("10.0.0.7", NOW);
       await store.settings.noteRelease("fd00::1", NOW + MINUTE);
       await store.settings.noteRelease("10.0.0.7", NOW + 2 * MINUTE);
-      const expected = new Map([["fd00::1", NOW + MINUTE], ["10.0.0.7", NOW + 2 * MINUTE]]);
+      const expected = new Map([
+        ["fd00::1", NOW + MINUTE],
+        ["10.0.0.7", NOW + 2 * MINUTE],
+      ]);
       assert.deepEqual(store.settings.escalationReleases(), expected);
       assert.deepEqual((await h.reopen()).settings.escalationReleases(), expected);
     });
@@ -81,7 +161,11 @@ export function recordCases(h: StoreHarness): void {
       assert.deepEqual(store.settings.constraints(), { ...DEFAULT_CONSTRAINTS, minimumWorkers: 3, maximumWorkers: 9 });
       await store.settings.setConstraints({ maximumWorkers: 10 });
       await store.settings.setConstraints({ controlPlaneCount: 3 });
-      assert.deepEqual(store.settings.constraints(), { ...DEFAULT_CONSTRAINTS, minimumWorkers: 3, maximumWorkers: 10, controlPlaneCount: 3 }, "a set merges with what was set");
+      assert.deepEqual(
+        store.settings.constraints(),
+        { ...DEFAULT_CONSTRAINTS, minimumWorkers: 3, maximumWorkers: 10, controlPlaneCount: 3 },
+        "a set merges with what was set",
+      );
       store = await h.reopen({ initialConstraints: { minimumWorkers: 4, maximumWorkers: 2 } });
       assert.deepEqual(store.settings.constraints(), { ...DEFAULT_CONSTRAINTS, minimumWorkers: 4, maximumWorkers: 10, controlPlaneCount: 3 });
     });
@@ -98,7 +182,10 @@ export function recordCases(h: StoreHarness): void {
       assert.equal(kept.length, KEPT_OUTCOMES);
       assert.deepEqual([kept[0]?.sequence, kept.at(-1)?.sequence], [6, KEPT_OUTCOMES + 5]);
       const reopened = await h.reopen();
-      assert.deepEqual(reopened.outcomes.last(2), [{ sequence: 1004, ...outcome(1004) }, { sequence: 1005, ...outcome(1005) }]);
+      assert.deepEqual(reopened.outcomes.last(2), [
+        { sequence: 1004, ...outcome(1004) },
+        { sequence: 1005, ...outcome(1005) },
+      ]);
       assert.deepEqual(reopened.outcomes.last(0), []);
       assert.equal(reopened.outcomes.last(KEPT_OUTCOMES + 100).length, KEPT_OUTCOMES, "the older ones are gone, not only left out of last(null)");
     });
@@ -107,11 +194,26 @@ export function recordCases(h: StoreHarness): void {
   describe("cluster generation records", () => {
     it("numbers generated configurations, keeps each by number, and knows the control planes of the one in force", async () => {
       const store = await h.open();
-      assert.deepEqual([store.generations.current(), store.generations.latest(), store.generations.last(null), store.generations.controlPlaneAddresses()], [null, null, [], []]);
+      assert.deepEqual(
+        [store.generations.current(), store.generations.latest(), store.generations.last(null), store.generations.controlPlaneAddresses()],
+        [null, null, [], []],
+      );
       const first = await store.generations.recordGenerated(NOW, "operator", cluster(1), ["initialize"]);
       const second = await store.generations.recordGenerated(NOW + MINUTE, "schedule", cluster(2), ["add worker"]);
       assert.deepEqual([first.generation, second.generation, second.sequence], [1, 2, 2]);
-      assert.deepEqual(second, { sequence: 2, outcome: "generated", time: NOW + MINUTE, lastTime: NOW + MINUTE, repeats: 1, trigger: "schedule", policy: "weighted", generation: 2, cluster: cluster(2), changes: ["add worker"], error: null });
+      assert.deepEqual(second, {
+        sequence: 2,
+        outcome: "generated",
+        time: NOW + MINUTE,
+        lastTime: NOW + MINUTE,
+        repeats: 1,
+        trigger: "schedule",
+        policy: "weighted",
+        generation: 2,
+        cluster: cluster(2),
+        changes: ["add worker"],
+        error: null,
+      });
       const reopened = await h.reopen();
       assert.deepEqual(reopened.generations.current(), second);
       assert.deepEqual(reopened.generations.generation(1), first);
@@ -130,13 +232,19 @@ export function recordCases(h: StoreHarness): void {
       assert.deepEqual([failed.repeated, again.repeated, other.repeated], [false, true, false]);
       assert.deepEqual(again.record, { ...failed.record, repeats: 2, lastTime: NOW + 2 * MINUTE });
       assert.deepEqual([recovered.outcome, recovered.generation, recovered.error], ["recovered", 1, null]);
-      assert.deepEqual(commits.map((c) => c.generation), [failed.record, again.record, other.record, recovered]);
-      assert.deepEqual((await h.reopen()).generations.last(null).map((g) => [g.sequence, g.outcome, g.repeats, g.error]), [
-        [1, "generated", 1, null],
-        [2, "failed", 2, "broken"],
-        [3, "failed", 1, "other"],
-        [4, "recovered", 1, null],
-      ]);
+      assert.deepEqual(
+        commits.map((c) => c.generation),
+        [failed.record, again.record, other.record, recovered],
+      );
+      assert.deepEqual(
+        (await h.reopen()).generations.last(null).map((g) => [g.sequence, g.outcome, g.repeats, g.error]),
+        [
+          [1, "generated", 1, null],
+          [2, "failed", 2, "broken"],
+          [3, "failed", 1, "other"],
+          [4, "recovered", 1, null],
+        ],
+      );
     });
 
     it("names the policy of every record across a restart (weighted when none is given); a failure under another policy is a new record", async () => {
@@ -146,15 +254,21 @@ export function recordCases(h: StoreHarness): void {
       const failed = await store.generations.recordFailed(NOW + 2 * MINUTE, "schedule", "broken", "all_healthy");
       const otherPolicy = await store.generations.recordFailed(NOW + 3 * MINUTE, "schedule", "broken");
       const recovered = await store.generations.recordRecovered(NOW + 4 * MINUTE, "schedule", "all_healthy");
-      assert.deepEqual([weighted.policy, allHealthy.policy, failed.record.policy, otherPolicy.record.policy, recovered.policy], ["weighted", "all_healthy", "all_healthy", "weighted", "all_healthy"]);
+      assert.deepEqual(
+        [weighted.policy, allHealthy.policy, failed.record.policy, otherPolicy.record.policy, recovered.policy],
+        ["weighted", "all_healthy", "all_healthy", "weighted", "all_healthy"],
+      );
       assert.equal(otherPolicy.repeated, false);
-      assert.deepEqual((await h.reopen()).generations.last(null).map((g) => [g.sequence, g.outcome, g.policy]), [
-        [1, "generated", "weighted"],
-        [2, "generated", "all_healthy"],
-        [3, "failed", "all_healthy"],
-        [4, "failed", "weighted"],
-        [5, "recovered", "all_healthy"],
-      ]);
+      assert.deepEqual(
+        (await h.reopen()).generations.last(null).map((g) => [g.sequence, g.outcome, g.policy]),
+        [
+          [1, "generated", "weighted"],
+          [2, "generated", "all_healthy"],
+          [3, "failed", "all_healthy"],
+          [4, "failed", "weighted"],
+          [5, "recovered", "all_healthy"],
+        ],
+      );
     });
 
     it(`keeps the newest ${KEPT_GENERATIONS} records and never prunes the configuration in force`, async () => {
@@ -166,7 +280,11 @@ export function recordCases(h: StoreHarness): void {
       assert.equal(sequences.length, KEPT_GENERATIONS);
       assert.deepEqual([sequences[0], sequences.at(-1)], [6, KEPT_GENERATIONS + 5]);
       assert.deepEqual(kept.current(), inForce, "the configuration in force outlives its turn");
-      assert.deepEqual(kept.last(1000).map((g) => g.sequence), [1, ...sequences], "kept: the one in force and the newest 100, nothing else");
+      assert.deepEqual(
+        kept.last(1000).map((g) => g.sequence),
+        [1, ...sequences],
+        "kept: the one in force and the newest 100, nothing else",
+      );
       assert.deepEqual(kept.generation(1), inForce);
       assert.deepEqual(kept.controlPlaneAddresses(), ["10.0.0.1"]);
     });

@@ -28,21 +28,37 @@ export function sizeCases(h: StoreHarness): void {
     it("marks 1,000 finished entries for deletion in one call, in index order, each announced once, the unfinished left alone", async () => {
       const store = await h.open();
       const added = await Promise.all(
-        Array.from({ length: 1_010 }, (_, i) => store.entries.add(newEntry(address(i), { status: i < 1_000 ? (i % 2 === 0 ? "succeeded" : "failed") : "queued" }), "setup", NOW, ACTOR)),
+        Array.from({ length: 1_010 }, (_, i) =>
+          store.entries.add(newEntry(address(i), { status: i < 1_000 ? (i % 2 === 0 ? "succeeded" : "failed") : "queued" }), "setup", NOW, ACTOR),
+        ),
       );
       const commits = commitsOf(store);
       const marked = await store.entries.requestDelete(isFinished, "deletion of finished entries", NOW + 1, "bob");
       assert.equal(marked.length, 1_000);
-      assert.deepEqual(marked.map((m) => m.entry.index), added.slice(0, 1_000).map((a) => a.entry.index));
+      assert.deepEqual(
+        marked.map((m) => m.entry.index),
+        added.slice(0, 1_000).map((a) => a.entry.index),
+      );
       assert.ok(marked.every((m) => m.entry.deleted && m.record.kind === "delete-requested" && m.record.actor === "bob"));
-      assert.deepEqual(commits.flatMap((c) => c.entries), marked, "every change announced once, in order");
-      assert.deepEqual(store.entries.list().filter((e) => !e.deleted).map((e) => e.address), added.slice(1_000).map((a) => a.entry.address));
+      assert.deepEqual(
+        commits.flatMap((c) => c.entries),
+        marked,
+        "every change announced once, in order",
+      );
+      assert.deepEqual(
+        store.entries
+          .list()
+          .filter((e) => !e.deleted)
+          .map((e) => e.address),
+        added.slice(1_000).map((a) => a.entry.address),
+      );
       assert.deepEqual(await store.entries.requestDelete(isFinished, "again", NOW + 2, "bob"), []);
     });
 
     it("resets the drain back-off of 300 entries in one call", async () => {
       const store = await h.open();
-      for (let i = 0; i < 300; i++) await store.entries.add(newEntry(address(i), { drainBackoffCount: 2, drainBackoffExpire: NOW + 60_000 }), "setup", NOW, ACTOR);
+      for (let i = 0; i < 300; i++)
+        await store.entries.add(newEntry(address(i), { drainBackoffCount: 2, drainBackoffExpire: NOW + 60_000 }), "setup", NOW, ACTOR);
       const reset = await store.entries.resetBackoff("operator", NOW + 1, "carol");
       assert.equal(reset.length, 300);
       assert.ok(store.entries.list().every((e) => e.drainBackoffCount === 0 && e.drainBackoffExpire === null));
@@ -54,35 +70,52 @@ export function sizeCases(h: StoreHarness): void {
       const seen: RepairEntry[][] = [];
       const result = await store.enqueue(pollOf(300, 1_000, seen), NOW, "sabakan");
       assert.equal(seen.length, 1, "decided once");
-      assert.deepEqual(result.changes.map((c) => c.entry.index), Array.from({ length: 300 }, (_, i) => i + 1));
-      assert.deepEqual(result.outcome?.enqueued, result.changes.map((c) => c.entry));
+      assert.deepEqual(
+        result.changes.map((c) => c.entry.index),
+        Array.from({ length: 300 }, (_, i) => i + 1),
+      );
+      assert.deepEqual(
+        result.outcome?.enqueued,
+        result.changes.map((c) => c.entry),
+      );
       assert.deepEqual(store.outcomes.last(null), [result.outcome]);
       assert.equal(store.entries.list().length, 300);
-      assert.deepEqual(commits.flatMap((c) => c.entries), result.changes);
-      assert.deepEqual(commits.map((c) => c.outcome).filter((o) => o !== null), [result.outcome], "the outcome commits once, with the last part");
+      assert.deepEqual(
+        commits.flatMap((c) => c.entries),
+        result.changes,
+      );
+      assert.deepEqual(
+        commits.map((c) => c.outcome).filter((o) => o !== null),
+        [result.outcome],
+        "the outcome commits once, with the last part",
+      );
     });
 
-    it("a leadership lost between a poll's parts leaves fewer entries than decided, never more than the cap; the next poll decides afresh", { skip: h.guardable ? false : "no leader guard" }, async () => {
-      const store = await h.open();
-      const leadership = await h.guardable!();
-      let leading = true;
-      const guard: WriteGuard = { current: () => (leading ? leadership.guard.current() : null) };
-      // The first part's commit is announced before the next part starts: leadership ends right there.
-      const stop = store.onCommit((c) => {
-        if (c.entries.length > 0) leading = false;
-      });
-      await assert.rejects(store.guarded(guard).enqueue(pollOf(300, 300), NOW, "sabakan"), NotLeaderError);
-      stop();
-      const left = store.entries.list().length;
-      assert.ok(left > 0 && left < 300, `fewer entries than decided: ${left}`);
-      assert.deepEqual(store.outcomes.last(null), [], "no outcome claims what was not enqueued");
-      leading = true;
-      const seen: RepairEntry[][] = [];
-      const next = await store.guarded(guard).enqueue(pollOf(400, 300, seen), NOW + 1, "sabakan");
-      assert.equal(seen[0]?.length, left, "the next poll decides on what was committed");
-      assert.equal(next.changes.length, 300 - left);
-      assert.equal(store.entries.list().length, 300, "never more than the cap");
-      assert.equal(new Set(store.entries.list().map((e) => e.address)).size, 300);
-    });
+    it(
+      "a leadership lost between a poll's parts leaves fewer entries than decided, never more than the cap; the next poll decides afresh",
+      { skip: h.guardable ? false : "no leader guard" },
+      async () => {
+        const store = await h.open();
+        const leadership = await h.guardable!();
+        let leading = true;
+        const guard: WriteGuard = { current: () => (leading ? leadership.guard.current() : null) };
+        // The first part's commit is announced before the next part starts: leadership ends right there.
+        const stop = store.onCommit((c) => {
+          if (c.entries.length > 0) leading = false;
+        });
+        await assert.rejects(store.guarded(guard).enqueue(pollOf(300, 300), NOW, "sabakan"), NotLeaderError);
+        stop();
+        const left = store.entries.list().length;
+        assert.ok(left > 0 && left < 300, `fewer entries than decided: ${left}`);
+        assert.deepEqual(store.outcomes.last(null), [], "no outcome claims what was not enqueued");
+        leading = true;
+        const seen: RepairEntry[][] = [];
+        const next = await store.guarded(guard).enqueue(pollOf(400, 300, seen), NOW + 1, "sabakan");
+        assert.equal(seen[0]?.length, left, "the next poll decides on what was committed");
+        assert.equal(next.changes.length, 300 - left);
+        assert.equal(store.entries.list().length, 300, "never more than the cap");
+        assert.equal(new Set(store.entries.list().map((e) => e.address)).size, 300);
+      },
+    );
   });
 }

@@ -49,14 +49,29 @@ export function skippedCountCases(h: StoreHarness): void {
       const { outcome: written } = await store.enqueue(
         () => ({
           add: [],
-          outcome: (enqueued) => ({ time: NOW, trigger: "schedule", machinesSeen: MACHINES, enqueued, ...keptSkips(decision.skipped), shortCircuit: decision.shortCircuit, error: null }),
+          outcome: (enqueued) => ({
+            time: NOW,
+            trigger: "schedule",
+            machinesSeen: MACHINES,
+            enqueued,
+            ...keptSkips(decision.skipped),
+            shortCircuit: decision.shortCircuit,
+            error: null,
+          }),
           pollRecord: record,
         }),
         NOW,
         ACTOR,
       );
       assert.ok(JSON.stringify(decision.skipped).length > 1.5 * 1024 * 1024, "the whole list is over etcd's request limit");
-      const counts = { total: MACHINES, byKind: [{ kind: "rack_limit", machines: 8_982 }, { kind: "queue_limit", machines: 998 }, { kind: "no_address", machines: 20 }] };
+      const counts = {
+        total: MACHINES,
+        byKind: [
+          { kind: "rack_limit", machines: 8_982 },
+          { kind: "queue_limit", machines: 998 },
+          { kind: "no_address", machines: 20 },
+        ],
+      };
       for (const open of [async () => store, () => h.reopen()]) {
         const s = await open();
         const [kept] = s.outcomes.last(1);

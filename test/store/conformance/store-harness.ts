@@ -71,7 +71,14 @@ export function cluster(n: number): GeneratedCluster {
     extra: { options: { kubelet: { cgroup_driver: "systemd" } } },
     nodes: [
       { address: "10.0.0.1", user: "cybozu", control_plane: true, labels: { "cke.cybozu.com/rack": "0" }, annotations: {}, taints: [] },
-      { address: `10.0.1.${n + 1}`, user: "cybozu", control_plane: false, labels: {}, annotations: {}, taints: [{ key: "k", value: "v", effect: "NoExecute" }] },
+      {
+        address: `10.0.1.${n + 1}`,
+        user: "cybozu",
+        control_plane: false,
+        labels: {},
+        annotations: {},
+        taints: [{ key: "k", value: "v", effect: "NoExecute" }],
+      },
     ],
   };
 }

@@ -16,11 +16,41 @@ const WIDE = [NOW - 60 * MIN, NOW + 600 * MIN] as const;
 type Move = readonly [number, Partial<RepairEntry> | "dequeue" | "delete-request" | "backoff-reset"];
 
 const SHAPES: ReadonlyArray<{ name: string; moves: readonly Move[] }> = [
-  { name: "drained, then succeeded in one step", moves: [[1, { status: "processing", stepStatus: "draining" }], [3, { status: "processing", stepStatus: "watching" }], [9, { status: "succeeded" }]] },
-  { name: "two steps, then failed", moves: [[1, { status: "processing", stepStatus: "draining" }], [2, { status: "processing", stepStatus: "watching" }], [4, { status: "processing", step: 1, stepStatus: "draining" }], [8, { status: "failed" }]] },
+  {
+    name: "drained, then succeeded in one step",
+    moves: [
+      [1, { status: "processing", stepStatus: "draining" }],
+      [3, { status: "processing", stepStatus: "watching" }],
+      [9, { status: "succeeded" }],
+    ],
+  },
+  {
+    name: "two steps, then failed",
+    moves: [
+      [1, { status: "processing", stepStatus: "draining" }],
+      [2, { status: "processing", stepStatus: "watching" }],
+      [4, { status: "processing", step: 1, stepStatus: "draining" }],
+      [8, { status: "failed" }],
+    ],
+  },
   { name: "dequeued while queued (deleted)", moves: [[5, "dequeue"]] },
-  { name: "dequeued while draining (deleted): draining counts up to the dequeue", moves: [[1, { status: "processing", stepStatus: "draining" }], [7, "dequeue"]] },
-  { name: "succeeded, then a delete request, a back-off reset and the dequeue", moves: [[1, { status: "processing", stepStatus: "draining" }], [2, { status: "succeeded" }], [20, "delete-request"], [30, "backoff-reset"], [40, "dequeue"]] },
+  {
+    name: "dequeued while draining (deleted): draining counts up to the dequeue",
+    moves: [
+      [1, { status: "processing", stepStatus: "draining" }],
+      [7, "dequeue"],
+    ],
+  },
+  {
+    name: "succeeded, then a delete request, a back-off reset and the dequeue",
+    moves: [
+      [1, { status: "processing", stepStatus: "draining" }],
+      [2, { status: "succeeded" }],
+      [20, "delete-request"],
+      [30, "backoff-reset"],
+      [40, "dequeue"],
+    ],
+  },
 ];
 
 async function play(store: KintsugiStore, address: string, moves: readonly Move[]): Promise<void> {
@@ -32,7 +62,13 @@ async function play(store: KintsugiStore, address: string, moves: readonly Move[
     else if (move === "backoff-reset") {
       await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, drainBackoffCount: 1 }, kind: "note", reason: "backoff" }], at, ACTOR);
       await store.entries.resetBackoff("reset", at, ACTOR);
-    } else await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, ...move, lastTransitionTime: at }, kind: "transition", reason: "move" }], at, ACTOR);
+    } else
+      await store.entries.change(
+        entry.index,
+        (e) => e && [{ entry: { ...e, ...move, lastTransitionTime: at }, kind: "transition", reason: "move" }],
+        at,
+        ACTOR,
+      );
   }
 }
 
@@ -72,7 +108,11 @@ export function summaryCases(h: StoreHarness): void {
       const summaries = new RepairSummaries(store.entries, store.finished);
       await play(store, "10.0.0.1", SHAPES[0]!.moves);
       summaries.warm((err) => assert.fail(String(err)));
-      await until("the warm-up summarized the first repair", () => summaries.size, (n) => n === 1);
+      await until(
+        "the warm-up summarized the first repair",
+        () => summaries.size,
+        (n) => n === 1,
+      );
       await play(store, "10.0.0.2", SHAPES[1]!.moves);
       assert.deepEqual(await summaries.read(...WIDE), await fresh(store));
       assert.equal(summaries.size, 2);
@@ -87,7 +127,11 @@ export function summaryCases(h: StoreHarness): void {
       await play(leader, "10.0.0.1", SHAPES[0]!.moves);
       await onLeader.read(...WIDE);
       for (const [i, shape] of SHAPES.slice(1).entries()) await play(leader, `10.0.0.${i + 2}`, shape.moves);
-      await until("the follower's mirror has every finished repair", () => follower.finished.list().length, (n) => n === SHAPES.length);
+      await until(
+        "the follower's mirror has every finished repair",
+        () => follower.finished.list().length,
+        (n) => n === SHAPES.length,
+      );
       const answer = await onLeader.read(...WIDE);
       assert.deepEqual(await onFollower.read(...WIDE), answer);
       assert.deepEqual(answer, await fresh(leader));

@@ -12,7 +12,12 @@ export function timelineCases(h: StoreHarness): void {
       const store = await h.open();
       for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"]) await store.entries.add(newEntry(address), "test", NOW, ACTOR);
       for (const index of [2, 3]) {
-        await store.entries.change(index, (e) => e && [{ entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" }], NOW + index * SECOND, "kintsugi");
+        await store.entries.change(
+          index,
+          (e) => e && [{ entry: { ...e, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" }],
+          NOW + index * SECOND,
+          "kintsugi",
+        );
       }
       const read = await store.entries.timelines(2, 3, 100);
       assert.equal(read.completeThrough, 3);

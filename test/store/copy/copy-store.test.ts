@@ -50,7 +50,10 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     cleanup.push(() => store.close());
     return store;
   };
-  const copy = async (source: ReturnType<typeof openSqliteSnapshotSource> | Promise<Awaited<ReturnType<typeof openEtcdSnapshotSource>>>, target: SnapshotTarget | Promise<SnapshotTarget>) => {
+  const copy = async (
+    source: ReturnType<typeof openSqliteSnapshotSource> | Promise<Awaited<ReturnType<typeof openEtcdSnapshotSource>>>,
+    target: SnapshotTarget | Promise<SnapshotTarget>,
+  ) => {
     const [s, t] = [await source, await target];
     try {
       return await copyStore(s, t);
@@ -98,7 +101,9 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
     await store.close();
     const db = new Database(original);
-    const note = db.prepare("INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, ?, 'note', ?, 'queued', 0, 'waiting', 0, 'kintsugi')");
+    const note = db.prepare(
+      "INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, ?, 'note', ?, 'queued', 0, 'waiting', 0, 'kintsugi')",
+    );
     db.transaction(() => Array.from({ length: 1500 }, (_, i) => note.run(NOW + i, `note ${i}`)))();
     db.close();
     const there = await copy(openSqliteSnapshotSource(original), openEtcdSnapshotTarget(etcdAt()));
@@ -106,7 +111,10 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     assert.equal(there.summary.counts.history, 1501);
     assert.deepEqual(back.summary, there.summary);
     const history = await (await opened(() => openSqliteStore({ path: join(dir.path, "back.db") }))).entries.history(1);
-    assert.deepEqual(history.map((r) => r.sequence), Array.from({ length: 1501 }, (_, i) => i + 1));
+    assert.deepEqual(
+      history.map((r) => r.sequence),
+      Array.from({ length: 1501 }, (_, i) => i + 1),
+    );
   });
 
   it("copies an empty store: nothing but the counters, which start at 1", async () => {
@@ -120,12 +128,18 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     assert.equal((await store.entries.add(newEntry("10.0.0.1"), "first", NOW, ACTOR)).entry.index, 1);
   });
 
-  const nonEmptyTargets: Array<[string, (source: string) => Promise<{ target: () => Promise<SnapshotTarget>; state: () => Promise<unknown>; message: string }>]> = [
+  const nonEmptyTargets: Array<
+    [string, (source: string) => Promise<{ target: () => Promise<SnapshotTarget>; state: () => Promise<unknown>; message: string }>]
+  > = [
     [
       "an etcd prefix holding one key that is not kintsugi's",
       async () => {
         await suite.client.put(`${prefix}something`).value("else");
-        return { target: () => openEtcdSnapshotTarget(etcdAt()), state: () => suite.client.getAll().prefix(prefix).strings(), message: `the etcd prefix ${prefix} already holds data (1 key); copy only into an empty store` };
+        return {
+          target: () => openEtcdSnapshotTarget(etcdAt()),
+          state: () => suite.client.getAll().prefix(prefix).strings(),
+          message: `the etcd prefix ${prefix} already holds data (1 key); copy only into an empty store`,
+        };
       },
     ],
     [
@@ -133,7 +147,11 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       async (source) => {
         await copy(openSqliteSnapshotSource(source), openEtcdSnapshotTarget(etcdAt()));
         const held = (await keysUnder(prefix)).length;
-        return { target: () => openEtcdSnapshotTarget(etcdAt()), state: () => suite.client.getAll().prefix(prefix).strings(), message: `the etcd prefix ${prefix} already holds data (${held} keys); copy only into an empty store` };
+        return {
+          target: () => openEtcdSnapshotTarget(etcdAt()),
+          state: () => suite.client.getAll().prefix(prefix).strings(),
+          message: `the etcd prefix ${prefix} already holds data (${held} keys); copy only into an empty store`,
+        };
       },
     ],
     [
@@ -143,7 +161,11 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
         const store = await opened(() => openSqliteStore({ path: file }));
         await store.settings.setAutoRepairEnabled(false);
         await store.close();
-        return { target: async () => openSqliteSnapshotTarget(file), state: async () => [readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)], message: `the SQLite database ${file} already holds data (1 row); copy only into an empty store` };
+        return {
+          target: async () => openSqliteSnapshotTarget(file),
+          state: async () => [readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)],
+          message: `the SQLite database ${file} already holds data (1 row); copy only into an empty store`,
+        };
       },
     ],
   ];
@@ -170,7 +192,9 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       },
     });
   };
-  const interrupted: Array<[string, () => { target: () => Promise<SnapshotTarget>; open: () => Promise<KintsugiStore>; empty: () => Promise<void>; store: string }]> = [
+  const interrupted: Array<
+    [string, () => { target: () => Promise<SnapshotTarget>; open: () => Promise<KintsugiStore>; empty: () => Promise<void>; store: string }]
+  > = [
     [
       "an etcd prefix",
       () => ({
@@ -200,10 +224,17 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       const view = await sqliteWithHistory(source);
       const { target, open, empty, store } = make();
       await assert.rejects(
-        copy(openSqliteSnapshotSource(source), target().then((t) => failingAt(t, 3))),
-        (err: Error) => err instanceof CopyFailedError && /stopped: the connection was lost \(simulated\)\n.* keeps its copy marker and refuses to open: empty it/.test(err.message),
+        copy(
+          openSqliteSnapshotSource(source),
+          target().then((t) => failingAt(t, 3)),
+        ),
+        (err: Error) =>
+          err instanceof CopyFailedError &&
+          /stopped: the connection was lost \(simulated\)\n.* keeps its copy marker and refuses to open: empty it/.test(err.message),
       );
-      const refusal = new RegExp(`^${store.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} holds an unfinished copy from sqlite:.*source\\.db started at .*: what it holds may be incomplete, so it is not opened\\. Empty it \\(.*\\) and run kintsugi db copy again into the empty store$`);
+      const refusal = new RegExp(
+        `^${store.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} holds an unfinished copy from sqlite:.*source\\.db started at .*: what it holds may be incomplete, so it is not opened\\. Empty it \\(.*\\) and run kintsugi db copy again into the empty store$`,
+      );
       // Closed at once should it open: a store left open would keep the test from ending.
       const refused = open().then((opened) => opened.close());
       await assert.rejects(refused, (err: Error) => err instanceof UnfinishedCopyError && refusal.test(err.message));
@@ -241,9 +272,16 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       const dropsOne = Object.assign(Object.create(real) as SnapshotTarget, { items: () => readBack(real.items()) });
       await assert.rejects(
         copy(openSqliteSnapshotSource(source), dropsOne),
-        (err: Error) => err instanceof CopyFailedError && /does not match sqlite:/.test(err.message) && differs.test(err.message) && /sha256 [0-9a-f]{64} of the source, [0-9a-f]{64} of the copy\n/.test(err.message),
+        (err: Error) =>
+          err instanceof CopyFailedError &&
+          /does not match sqlite:/.test(err.message) &&
+          differs.test(err.message) &&
+          /sha256 [0-9a-f]{64} of the source, [0-9a-f]{64} of the copy\n/.test(err.message),
       );
-      await assert.rejects(openEtcdStore({ client: suite.client, prefix }).then((opened) => opened.close()), UnfinishedCopyError);
+      await assert.rejects(
+        openEtcdStore({ client: suite.client, prefix }).then((opened) => opened.close()),
+        UnfinishedCopyError,
+      );
     });
   }
 });

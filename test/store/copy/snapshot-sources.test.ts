@@ -53,17 +53,20 @@ describe("the sources of a copy", () => {
       [
         "one with a running replica (its election key)",
         (prefix) => suite.client.put(`${prefix}leader/694d9a3c1f2e0a11`).value("replica-a"),
-        (prefix) => `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: 1 kintsugi replica(s) run on it (election keys under ${prefix}leader/); stop them before copying, so that nothing is written after the copy has read the store`,
+        (prefix) =>
+          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: 1 kintsugi replica(s) run on it (election keys under ${prefix}leader/); stop them before copying, so that nothing is written after the copy has read the store`,
       ],
       [
         "one holding a key kintsugi does not write",
         (prefix) => suite.client.put(`${prefix}machines/0001`).value("{}"),
-        (prefix) => `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
+        (prefix) =>
+          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
       ],
       [
         "one with a layout newer than this kintsugi's",
         (prefix) => suite.client.put(`${prefix}schema`).value(JSON.stringify({ v: 2 })),
-        (prefix) => `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}schema has format version 2, newer than this kintsugi knows (1); upgrade kintsugi; a copy cannot carry it`,
+        (prefix) =>
+          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}schema has format version 2, newer than this kintsugi knows (1); upgrade kintsugi; a copy cannot carry it`,
       ],
       [
         "one holding an unfinished copy",
@@ -77,16 +80,24 @@ describe("the sources of a copy", () => {
       it(`refuses ${name} before writing anything`, async () => {
         const prefix = await spoiled(spoil);
         const target = join(dir.path, "target.db");
-        await assert.rejects(copyFrom(prefix, target), (err: Error) => (err instanceof SnapshotSourceError || err instanceof UnfinishedCopyError) && err.message === message(prefix));
+        await assert.rejects(
+          copyFrom(prefix, target),
+          (err: Error) => (err instanceof SnapshotSourceError || err instanceof UnfinishedCopyError) && err.message === message(prefix),
+        );
         assert.equal(existsSync(target), false, "no target file was made");
       });
     }
 
     const refusedWhileReading: Array<[string, (prefix: string) => unknown, (prefix: string) => string]> = [
-      ["a value that is not JSON", (prefix) => suite.client.put(`${prefix}entries/0000000000000001`).value("garbage"), (prefix) => `etcd key ${prefix}entries/0000000000000001 does not hold JSON`],
+      [
+        "a value that is not JSON",
+        (prefix) => suite.client.put(`${prefix}entries/0000000000000001`).value("garbage"),
+        (prefix) => `etcd key ${prefix}entries/0000000000000001 does not hold JSON`,
+      ],
       [
         "an entry stored under another index",
-        async (prefix) => suite.client.put(`${prefix}entries/0000000000000002`).value((await suite.client.get(`${prefix}entries/0000000000000001`).string()) ?? ""),
+        async (prefix) =>
+          suite.client.put(`${prefix}entries/0000000000000002`).value((await suite.client.get(`${prefix}entries/0000000000000001`).string()) ?? ""),
         (prefix) => `etcd key ${prefix}entries/0000000000000002 holds repair entry 1; a copy cannot carry it`,
       ],
     ];
@@ -108,13 +119,20 @@ describe("the sources of a copy", () => {
       await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
       await store.close();
       const db = new Database(file);
-      db.prepare("INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, 0, 'exploded', '', 'queued', 0, 'waiting', 0, 'x')").run();
+      db.prepare(
+        "INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, 0, 'exploded', '', 'queued', 0, 'waiting', 0, 'x')",
+      ).run();
       db.close();
       const target = join(dir.path, "target.db");
       const into = openSqliteSnapshotTarget(target);
       const source = openSqliteSnapshotSource(file);
       try {
-        await assert.rejects(copyStore(source, into), (err: Error) => err instanceof CopyFailedError && err.message.includes(`stopped: sqlite:${file}: history record 2 (repair entry 1) cannot be copied: record.kind: Invalid option`));
+        await assert.rejects(
+          copyStore(source, into),
+          (err: Error) =>
+            err instanceof CopyFailedError &&
+            err.message.includes(`stopped: sqlite:${file}: history record 2 (repair entry 1) cannot be copied: record.kind: Invalid option`),
+        );
       } finally {
         await into.close();
         await source.close();
@@ -128,7 +146,10 @@ describe("the sources of a copy", () => {
     it("is refused when it does not exist, and is not made", async () => {
       dir = tempDir();
       const file = join(dir.path, "missing.db");
-      assert.throws(() => openSqliteSnapshotSource(file), (err: Error) => err instanceof SnapshotSourceError && err.message === `there is no SQLite database at ${file}`);
+      assert.throws(
+        () => openSqliteSnapshotSource(file),
+        (err: Error) => err instanceof SnapshotSourceError && err.message === `there is no SQLite database at ${file}`,
+      );
       assert.equal(existsSync(file), false);
     });
 
@@ -137,7 +158,11 @@ describe("the sources of a copy", () => {
       const file = join(dir.path, "held.db");
       const running = openSqliteStore({ path: file });
       try {
-        assert.throws(() => openSqliteSnapshotSource(file), (err: Error) => err instanceof DatabaseOpenError && err.message.startsWith(`database ${file} is in use by another kintsugi process (pid ${process.pid})`));
+        assert.throws(
+          () => openSqliteSnapshotSource(file),
+          (err: Error) =>
+            err instanceof DatabaseOpenError && err.message.startsWith(`database ${file} is in use by another kintsugi process (pid ${process.pid})`),
+        );
       } finally {
         await running.close();
       }
@@ -151,7 +176,11 @@ describe("the sources of a copy", () => {
       const target = openSqliteSnapshotTarget(file);
       await target.begin(JSON.parse(MARKER) as Parameters<typeof target.begin>[0]);
       await target.close();
-      assert.throws(() => openSqliteSnapshotSource(file), (err: Error) => err instanceof UnfinishedCopyError && err.message.startsWith(`database ${file} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db`));
+      assert.throws(
+        () => openSqliteSnapshotSource(file),
+        (err: Error) =>
+          err instanceof UnfinishedCopyError && err.message.startsWith(`database ${file} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db`),
+      );
     });
   });
 });

@@ -61,8 +61,16 @@ describe("etcdClientFor against a real etcd", { skip: ETCD_SKIP }, () => {
       // etcd refuses the handshake of the first two; kintsugi refuses etcd's certificate in the third.
       const refused: Array<[string, Partial<EtcdConfig>, RegExp]> = [
         ["no client certificate", { tlsCa: { file: files.serverCa } }, /bad certificate/],
-        ["a client certificate of a CA etcd does not trust for clients", { tlsCa: { file: files.serverCa }, tlsClient: { cert: { file: stranger.cert }, key: { file: stranger.key } } }, /bad certificate/],
-        ["a CA that did not sign etcd's certificate", { tlsCa: { file: files.clientCa }, tlsClient: { cert: { file: mine.cert }, key: { file: mine.key } } }, /unable to verify the first certificate/],
+        [
+          "a client certificate of a CA etcd does not trust for clients",
+          { tlsCa: { file: files.serverCa }, tlsClient: { cert: { file: stranger.cert }, key: { file: stranger.key } } },
+          /bad certificate/,
+        ],
+        [
+          "a CA that did not sign etcd's certificate",
+          { tlsCa: { file: files.clientCa }, tlsClient: { cert: { file: mine.cert }, key: { file: mine.key } } },
+          /unable to verify the first certificate/,
+        ],
       ];
       for (const [name, patch, reason] of refused) {
         const client = clientFor({ endpoints, timeoutMs: 1000, ...patch });
@@ -184,13 +192,21 @@ describe("etcdClientFor refuses TLS material it cannot use, naming the key and t
   ];
   for (const { name, patch, problems } of cases) {
     it(name, () => {
-      assert.throws(() => etcdClientFor(config({ ...https, ...patch() })), (error: unknown) => {
-        assert.ok(error instanceof EtcdClientConfigError, `expected an EtcdClientConfigError, got ${String(error)}`);
-        assert.deepEqual(error.problems, problems());
-        assert.equal(error.message, problems().map((p) => `${p.path}: ${p.message}`).join("\n"));
-        assert.doesNotMatch(error.message, new RegExp(SECRET), "the content was echoed");
-        return true;
-      });
+      assert.throws(
+        () => etcdClientFor(config({ ...https, ...patch() })),
+        (error: unknown) => {
+          assert.ok(error instanceof EtcdClientConfigError, `expected an EtcdClientConfigError, got ${String(error)}`);
+          assert.deepEqual(error.problems, problems());
+          assert.equal(
+            error.message,
+            problems()
+              .map((p) => `${p.path}: ${p.message}`)
+              .join("\n"),
+          );
+          assert.doesNotMatch(error.message, new RegExp(SECRET), "the content was echoed");
+          return true;
+        },
+      );
     });
   }
 });

@@ -14,7 +14,8 @@ describe("etcd machine hold values written by another process", { skip: ETCD_SKI
   const { logged, open } = loggingEtcdStores(suite);
   const hold = (store: KintsugiStore, address: string) =>
     store.holds.hold((stored) => validateHoldRequest({ address, reason: "kept", setBy: "alice", until: null }, stored, NOW), "alice");
-  const value = (hold: Record<string, unknown>) => JSON.stringify({ v: 1, hold: { address: "10.0.0.2", reason: "r", setBy: "mallory", setAt: NOW, until: null, ...hold } });
+  const value = (hold: Record<string, unknown>) =>
+    JSON.stringify({ v: 1, hold: { address: "10.0.0.2", reason: "r", setBy: "mallory", setAt: NOW, until: null, ...hold } });
 
   const hostile: Array<[string, string, string, RegExp]> = [
     ["not JSON", "10.0.0.2", "{", /does not hold JSON/],
@@ -58,7 +59,9 @@ describe("etcd machine hold values written by another process", { skip: ETCD_SKI
     const store = await open(prefix);
     const commits: StoreCommit[] = [];
     store.onCommit((c) => commits.push(c));
-    await suite.client.put(`${prefix}holds-head`).value(JSON.stringify({ v: 1, w: "x", changes: [{ kind: "set", hold: { address: "-rf" }, actor: "mallory" }] }));
+    await suite.client
+      .put(`${prefix}holds-head`)
+      .value(JSON.stringify({ v: 1, w: "x", changes: [{ kind: "set", hold: { address: "-rf" }, actor: "mallory" }] }));
     await until("the mirror passed the hostile head", () => logged.some((l) => l.fields["key"] === `${prefix}holds-head`));
     const held = await hold(store, "10.0.0.1");
     assert.deepEqual(commits, [{ entries: [], outcome: null, generation: null, settings: [], holds: [{ kind: "set", hold: held, actor: "alice" }] }]);

@@ -16,7 +16,8 @@ import { ACTOR, cluster, newEntry } from "../conformance/store-harness.js";
 describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   const suite = suiteEtcd("hostile");
   const { logged, open } = loggingEtcdStores(suite);
-  const readJson = async (key: string) => JSON.parse((await suite.client.get(key).string()) ?? "null") as { v: number; entry: Record<string, unknown>; record: Record<string, unknown> };
+  const readJson = async (key: string) =>
+    JSON.parse((await suite.client.get(key).string()) ?? "null") as { v: number; entry: Record<string, unknown>; record: Record<string, unknown> };
 
   const addresses: Array<[string, string]> = [
     ["an option a repair command would take", "-rf"],
@@ -38,7 +39,10 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
       await until("the running store's mirror passed the hostile put", async () => logged.some((l) => l.fields["key"] === `${prefix}entries/0000000000000002`));
       const second = await open(prefix);
       for (const store of [first, second]) {
-        assert.deepEqual(store.entries.list().map((e) => [e.index, e.address]), [[1, "10.0.0.1"]]);
+        assert.deepEqual(
+          store.entries.list().map((e) => [e.index, e.address]),
+          [[1, "10.0.0.1"]],
+        );
         assert.equal(store.entries.get(2), null);
       }
       const said = logged.filter((l) => l.level === "error" && l.fields["key"] === `${prefix}entries/0000000000000002`);
@@ -55,7 +59,10 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     const key = `${prefix}history/0000000000000001/0000000000000099`;
     await suite.client.put(key).value("{ not json");
     const history = await store.entries.history(added.entry.index);
-    assert.deepEqual(history.map((r) => r.kind), ["created", "delete-requested"]);
+    assert.deepEqual(
+      history.map((r) => r.kind),
+      ["created", "delete-requested"],
+    );
     const said = logged.find((l) => l.level === "error" && l.fields["key"] === key);
     assert.match(String(said?.fields["error"]), /does not hold JSON/);
   });
@@ -73,7 +80,9 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
       await first.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
       await first.entries.dequeue(1, () => "deleted", NOW, ACTOR);
       const [kept] = first.finished.list();
-      const stored = JSON.parse((await suite.client.get(`${prefix}finished/${String(kept?.sequence).padStart(16, "0")}`).string()) ?? "null") as { finished: Record<string, unknown> };
+      const stored = JSON.parse((await suite.client.get(`${prefix}finished/${String(kept?.sequence).padStart(16, "0")}`).string()) ?? "null") as {
+        finished: Record<string, unknown>;
+      };
       const key = `${prefix}finished/0000000000000050`;
       await suite.client.put(key).value(JSON.stringify({ v: 1, finished: hostile({ ...stored.finished, sequence: 50, entryIndex: 9 }) }));
       await until("the running store's mirror passed the hostile put", async () => logged.some((l) => l.fields["key"] === key));
@@ -90,8 +99,13 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     const store = await open(prefix);
     await store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR);
     const stored = await readJson(`${prefix}entries/0000000000000001`);
-    await suite.client.put(`${prefix}entries/0000000000000002`).value(JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address: "::ffff:a00:2" } }));
-    assert.deepEqual((await open(prefix)).entries.list().map((e) => e.address), ["10.0.0.1", "::ffff:a00:2"]);
+    await suite.client
+      .put(`${prefix}entries/0000000000000002`)
+      .value(JSON.stringify({ ...stored, entry: { ...stored.entry, index: 2, address: "::ffff:a00:2" } }));
+    assert.deepEqual(
+      (await open(prefix)).entries.list().map((e) => e.address),
+      ["10.0.0.1", "::ffff:a00:2"],
+    );
   });
 
   const settings: Array<[string, string, unknown, (s: KintsugiStore) => unknown, unknown]> = [
@@ -99,12 +113,36 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
     ["a constraint written as a string", "constraints", { maximumRepairQueueEntries: "1000" }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
     ["a negative constraint", "constraints", { maximumUnhealthyMachinesPerRack: -1 }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
     ["zero control planes", "constraints", { controlPlaneCount: 0 }, (s) => s.settings.constraints(), DEFAULT_CONSTRAINTS],
-    ["auto-repair variables with a state sabakan does not have", "auto-repair-variables", { having: { states: ["BROKEN"] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
-    ["auto-repair variables with a negative rack", "auto-repair-variables", { having: { racks: [-1] }, notHaving: null }, (s) => s.settings.autoRepairVariables(), DEFAULT_AUTO_REPAIR_VARIABLES],
+    [
+      "auto-repair variables with a state sabakan does not have",
+      "auto-repair-variables",
+      { having: { states: ["BROKEN"] }, notHaving: null },
+      (s) => s.settings.autoRepairVariables(),
+      DEFAULT_AUTO_REPAIR_VARIABLES,
+    ],
+    [
+      "auto-repair variables with a negative rack",
+      "auto-repair-variables",
+      { having: { racks: [-1] }, notHaving: null },
+      (s) => s.settings.autoRepairVariables(),
+      DEFAULT_AUTO_REPAIR_VARIABLES,
+    ],
     ["a cluster template without its text", "cluster-template", { text: 42, setAt: NOW }, (s) => s.settings.clusterTemplate(), null],
     ["a health check paused by a number", "health-check-paused:workers", 1, (s) => s.settings.healthCheckPaused("workers"), null],
-    ["published waits of an unknown kind", "repair-waits", [{ index: 1, kind: "ASLEEP", message: "zzz", until: null, domain: null }], (s) => s.settings.repairWaits(), []],
-    ["a published wait with a huge message", "repair-waits", [{ index: 1, kind: "HOLD", message: "x".repeat(100_000), until: null, domain: null }], (s) => s.settings.repairWaits(), []],
+    [
+      "published waits of an unknown kind",
+      "repair-waits",
+      [{ index: 1, kind: "ASLEEP", message: "zzz", until: null, domain: null }],
+      (s) => s.settings.repairWaits(),
+      [],
+    ],
+    [
+      "a published wait with a huge message",
+      "repair-waits",
+      [{ index: 1, kind: "HOLD", message: "x".repeat(100_000), until: null, domain: null }],
+      (s) => s.settings.repairWaits(),
+      [],
+    ],
     ["published waits that are not a list", "repair-waits", { 1: "held" }, (s) => s.settings.repairWaits(), []],
   ];
   for (const [name, setting, value, read, fallback] of settings) {
@@ -114,14 +152,18 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
       await suite.client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
       const store = await open(prefix);
       assert.deepEqual(read(store), fallback);
-      assert.ok(logged.some((l) => l.level === "error" && l.fields["key"] === `${prefix}settings/${setting}`), "logged");
+      assert.ok(
+        logged.some((l) => l.level === "error" && l.fields["key"] === `${prefix}settings/${setting}`),
+        "logged",
+      );
     });
   }
 
   it("reads settings of the right shape as they are", async () => {
     const prefix = suite.freshPrefix();
     await open(prefix);
-    const put = (setting: string, value: unknown) => suite.client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
+    const put = (setting: string, value: unknown) =>
+      suite.client.put(`${prefix}settings/${setting}`).value(JSON.stringify({ v: 1, w: "another-process", value }));
     await put("repair-queue-enabled", false);
     await put("constraints", { maximumRepairQueueEntries: 7, minimumWorkersRate: -5, maximumUnreachableNodesForReboot: -1 });
     await put("auto-repair-variables", { having: { states: ["UNREACHABLE"], racks: [2] }, notHaving: null });
@@ -137,10 +179,18 @@ describe("etcd values written by another process", { skip: ETCD_SKIP }, () => {
   });
 
   const configurations: Array<[string, () => string, RegExp]> = [
-    ["a gzip bomb", () => gzipSync(Buffer.alloc(MAX_CLUSTER_JSON_BYTES + 1, " ")).toString("base64"), /^the configuration of generation record 1 cannot be decompressed: it decompresses to more than 67108864 bytes$/],
+    [
+      "a gzip bomb",
+      () => gzipSync(Buffer.alloc(MAX_CLUSTER_JSON_BYTES + 1, " ")).toString("base64"),
+      /^the configuration of generation record 1 cannot be decompressed: it decompresses to more than 67108864 bytes$/,
+    ],
     ["base64 that is not gzip", () => Buffer.from("not gzip at all").toString("base64"), /^the configuration of generation record 1 cannot be decompressed: /],
     ["gzip that is not JSON", () => gzipSync("{nodes:").toString("base64"), /^the configuration of generation record 1 is not JSON/],
-    ["JSON that is not a cluster", () => gzipSync('{"nodes":"all of them"}').toString("base64"), /^the configuration of generation record 1 is not a cluster configuration/],
+    [
+      "JSON that is not a cluster",
+      () => gzipSync('{"nodes":"all of them"}').toString("base64"),
+      /^the configuration of generation record 1 is not a cluster configuration/,
+    ],
   ];
   for (const [name, blob, message] of configurations) {
     it(`a generated configuration that is ${name} fails where it is read, with a clear error, and bounds memory`, async () => {

@@ -26,7 +26,8 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
     stores.push(store);
     return store;
   };
-  const raw = async (prefix: string) => Object.fromEntries(Object.entries(await suite.client.getAll().prefix(prefix).strings()).map(([k, v]) => [k.slice(prefix.length), v]));
+  const raw = async (prefix: string) =>
+    Object.fromEntries(Object.entries(await suite.client.getAll().prefix(prefix).strings()).map(([k, v]) => [k.slice(prefix.length), v]));
 
   it("keeps every value as JSON stamped with the schema version, under numbered keys, the configuration gzip'd", async () => {
     const prefix = fresh();
@@ -53,7 +54,11 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
   });
 
   const refusals: Array<[string, string, RegExp]> = [
-    ["a schema version newer than this kintsugi knows", JSON.stringify({ v: 2 }), /etcd prefix \/layout-\d+\/ has schema version 2, newer than this kintsugi knows \(1\); upgrade kintsugi/],
+    [
+      "a schema version newer than this kintsugi knows",
+      JSON.stringify({ v: 2 }),
+      /etcd prefix \/layout-\d+\/ has schema version 2, newer than this kintsugi knows \(1\); upgrade kintsugi/,
+    ],
     ["a schema key that is not JSON", "sabakan", /has a schema key .* that is not kintsugi's/],
     ["a schema key without a version", JSON.stringify({ version: 1 }), /has a schema key .* that is not kintsugi's/],
   ];
@@ -76,15 +81,26 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
     await suite.client.put(`${prefix}entries/0000000000000002`).value("{not json");
     await suite.client.put(`${prefix}entries/0000000000000003`).value(JSON.stringify({ v: 1, entry: { index: 3, status: "exploded" } }));
     const store = await open(prefix);
-    assert.deepEqual(store.entries.list().map((e) => e.index), [1]);
+    assert.deepEqual(
+      store.entries.list().map((e) => e.index),
+      [1],
+    );
     for (const key of ["entries/0000000000000002", "entries/0000000000000003"]) {
-      assert.ok(logged.some((l) => l.level === "error" && l.fields["key"] === `${prefix}${key}`), key);
+      assert.ok(
+        logged.some((l) => l.level === "error" && l.fields["key"] === `${prefix}${key}`),
+        key,
+      );
     }
     assert.equal((await raw(prefix))["entries/0000000000000002"], "{not json");
   });
 
   const laggingHeads: Array<[string, string, (s: KintsugiStore) => Promise<number>, (head: Record<string, unknown>) => Record<string, unknown> | null]> = [
-    ["a queue head rewound below a queued entry", "queue", async (s) => (await s.entries.add(newEntry("10.0.0.9"), "add", NOW, ACTOR)).entry.index, (head) => ({ ...head, nextIndex: 1 })],
+    [
+      "a queue head rewound below a queued entry",
+      "queue",
+      async (s) => (await s.entries.add(newEntry("10.0.0.9"), "add", NOW, ACTOR)).entry.index,
+      (head) => ({ ...head, nextIndex: 1 }),
+    ],
     ["a lost outcomes head", "outcomes-head", async (s) => (await s.outcomes.record(outcome(9))).sequence, () => null],
     ["a lost generations head", "generations-head", async (s) => (await s.generations.recordFailed(NOW, "schedule", "error 9")).record.sequence, () => null],
   ];
@@ -112,8 +128,14 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
     await store.entries.dequeue(2, () => "done", NOW, ACTOR);
     await suite.client.delete().key(`${prefix}queue`);
     for (const s of [store, await open(prefix)]) {
-      await assert.rejects(s.entries.add(newEntry("10.0.0.3"), "add", NOW, ACTOR), /the queue head \/layout-\d+\/queue is missing while repair entries or their history exist/);
+      await assert.rejects(
+        s.entries.add(newEntry("10.0.0.3"), "add", NOW, ACTOR),
+        /the queue head \/layout-\d+\/queue is missing while repair entries or their history exist/,
+      );
     }
-    assert.deepEqual(Object.keys(await raw(prefix)).filter((k) => k.startsWith("entries/")), ["entries/0000000000000001"]);
+    assert.deepEqual(
+      Object.keys(await raw(prefix)).filter((k) => k.startsWith("entries/")),
+      ["entries/0000000000000001"],
+    );
   });
 });

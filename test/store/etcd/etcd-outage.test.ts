@@ -62,7 +62,11 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
     assert.deepEqual(a.health(), { backend: "etcd", healthy: true });
 
     await m0.kill();
-    await until("a reports the lost watch", () => a.health(), (h) => !h.healthy);
+    await until(
+      "a reports the lost watch",
+      () => a.health(),
+      (h) => !h.healthy,
+    );
     await assert.rejects(a.entries.add(newEntry("10.0.0.2"), "while down", NOW, ACTOR), (err: Error) => {
       assert.ok(err instanceof StoreUnavailableError, `${err.name}: ${err.message}`);
       assert.equal(err.code, "STORE_UNAVAILABLE");
@@ -76,19 +80,33 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
 
     // The other replica goes on writing: the lone one must catch up on exactly these. (If m0 led the cluster, the
     // others elect a new leader first: wait until they answer a linearizable read.)
-    await until("the other members have a leader", () => others.get("/").then(() => true, () => false));
+    await until("the other members have a leader", () =>
+      others.get("/").then(
+        () => true,
+        () => false,
+      ),
+    );
     await b.entries.change(entry.index, (e) => e && [{ entry: { ...e, status: "processing" }, kind: "transition", reason: "meanwhile 1" }], NOW, ACTOR);
     await b.entries.add(newEntry("10.0.0.3"), "meanwhile 2", NOW, ACTOR);
     await b.settings.setAutoRepairEnabled(false);
 
     await m0.restart();
     await until("a is healthy again", () => a.health().healthy);
-    await until("a saw every commit b saw", () => seenByA.length, (n) => n >= seenByB.length);
+    await until(
+      "a saw every commit b saw",
+      () => seenByA.length,
+      (n) => n >= seenByB.length,
+    );
     assert.deepEqual(seenByA, seenByB, "the same commits, in the same order, once each");
     assert.deepEqual(a.entries.list(), b.entries.list());
     assert.equal(a.settings.autoRepairEnabled(), false);
     // The client's circuit breaker may hold writes back for a few seconds after the member returns.
-    await until("a writes again", () => a.settings.setRepairQueueEnabled(false).then(() => true, () => false));
+    await until("a writes again", () =>
+      a.settings.setRepairQueueEnabled(false).then(
+        () => true,
+        () => false,
+      ),
+    );
     await until("b sees a's write", () => b.settings.repairQueueEnabled() === false);
     assert.deepEqual(a.health(), { backend: "etcd", healthy: true });
   });
@@ -97,7 +115,12 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
     const [a, b] = await replicas();
     await a.entries.add(newEntry("10.0.0.1"), "before", NOW, ACTOR);
     await m0.kill();
-    await until("the other members have a leader", () => others.get("/").then(() => true, () => false));
+    await until("the other members have a leader", () =>
+      others.get("/").then(
+        () => true,
+        () => false,
+      ),
+    );
     await b.entries.add(newEntry("10.0.0.2"), "meanwhile", NOW, ACTOR);
     await b.settings.setClusterGenerationEnabled(false);
     const revision = (await others.get("/").exec()).header.revision;
@@ -105,7 +128,10 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
     await m0.restart();
     await until("a read the store again", () => a.entries.list().length === 2 && !a.settings.clusterGenerationEnabled());
     assert.deepEqual(a.entries.list(), b.entries.list());
-    assert.ok(logged.some((l) => l.level === "error" && /reading the whole store again/.test(l.message)), JSON.stringify(logged));
+    assert.ok(
+      logged.some((l) => l.level === "error" && /reading the whole store again/.test(l.message)),
+      JSON.stringify(logged),
+    );
     await until("a is healthy again", () => a.health().healthy);
   });
 });

@@ -26,7 +26,11 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
   it("leaves out a record too large for an etcd request, says so, and still commits the poll's entries and outcome", async () => {
     const store = await open(suite.freshPrefix());
     const huge = recordOf(1_500, 400);
-    const result = await store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.1"), reason: "r" }], outcome: () => outcome(1), pollRecord: huge }), NOW, ACTOR);
+    const result = await store.enqueue(
+      () => ({ add: [{ entry: newEntry("10.0.0.1"), reason: "r" }], outcome: () => outcome(1), pollRecord: huge }),
+      NOW,
+      ACTOR,
+    );
     assert.equal(result.changes.length, 1);
     assert.equal(store.entries.list().length, 1);
     assert.equal(store.outcomes.last(null).length, 1);
@@ -41,19 +45,31 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     ["a value that is not JSON", (p) => [key(p, 5, NOW, 9), "{ not json"], /does not hold JSON/],
     ["a body that is not base64", (p) => [key(p, 5, NOW, 22), JSON.stringify({ v: 1, body: "$$$$" })], /must be base64/],
     ["a body that does not inflate", (p) => [key(p, 5, NOW, 22), JSON.stringify({ v: 1, body: "AAAA" })], /not a deflated JSON poll record/],
-    ["a record whose columns differ in length", (p) => {
-      const r = recordOf(2, 4);
-      const v = valueOf({ ...r, machines: { ...r.machines, rack: [0] } });
-      return [key(p, 5, NOW, Buffer.byteLength(v)), v];
-    }, /columns of different lengths/],
-    ["a record whose key lies about its size", (p) => {
-      const v = valueOf(recordOf(2, 4));
-      return [key(p, 5, NOW, 1), v];
-    }, /its key says 1 bytes/],
-    ["a record of another time than its key's", (p) => {
-      const v = valueOf(recordOf(2, 4, NOW + 5));
-      return [key(p, 5, NOW, Buffer.byteLength(v)), v];
-    }, /at 1\d+, its value is \d+ bytes at/],
+    [
+      "a record whose columns differ in length",
+      (p) => {
+        const r = recordOf(2, 4);
+        const v = valueOf({ ...r, machines: { ...r.machines, rack: [0] } });
+        return [key(p, 5, NOW, Buffer.byteLength(v)), v];
+      },
+      /columns of different lengths/,
+    ],
+    [
+      "a record whose key lies about its size",
+      (p) => {
+        const v = valueOf(recordOf(2, 4));
+        return [key(p, 5, NOW, 1), v];
+      },
+      /its key says 1 bytes/,
+    ],
+    [
+      "a record of another time than its key's",
+      (p) => {
+        const v = valueOf(recordOf(2, 4, NOW + 5));
+        return [key(p, 5, NOW, Buffer.byteLength(v)), v];
+      },
+      /at 1\d+, its value is \d+ bytes at/,
+    ],
   ];
   for (const [name, put, why] of hostile) {
     it(`counts as unreadable ${name}, logs why, and reads the other records`, async () => {
@@ -63,7 +79,11 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
       await store.enqueue(() => ({ add: [], outcome: () => outcome(1), pollRecord: good }), NOW, ACTOR);
       const [k, v] = put(prefix);
       await suite.client.put(k).value(v);
-      await until("the mirror has the hostile key", () => store.pollRecords.size().records, (n) => n === 2);
+      await until(
+        "the mirror has the hostile key",
+        () => store.pollRecords.size().records,
+        (n) => n === 2,
+      );
       assert.deepEqual(await store.pollRecords.since(0, 10), { records: [good], unreadable: 1 });
       const said = logged.find((l) => l.level === "error" && l.fields["key"] === k);
       assert.match(String(said?.fields["error"]), why);
@@ -79,7 +99,12 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     await store.close();
     const source = await openEtcdSnapshotSource({ client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 });
     try {
-      await assert.rejects(summarizeSnapshot(source.description, source.items()), (err: Error) => err instanceof SnapshotSourceError && err.message.includes(`etcd key ${k} holds a replay record that cannot be read (not a deflated JSON poll record`));
+      await assert.rejects(
+        summarizeSnapshot(source.description, source.items()),
+        (err: Error) =>
+          err instanceof SnapshotSourceError &&
+          err.message.includes(`etcd key ${k} holds a replay record that cannot be read (not a deflated JSON poll record`),
+      );
     } finally {
       await source.close();
     }
@@ -120,6 +145,10 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     assert.equal(store.entries.list().length, 1);
     assert.equal(store.outcomes.last(null).length, 1);
     assert.deepEqual(store.pollRecords.size(), { records: 0, bytes: 0 });
-    assert.ok(logged.some((l) => l.level === "error" && /head cannot be read; this write keeps no replay record/.test(l.message) && l.fields["key"] === `${prefix}records-head`));
+    assert.ok(
+      logged.some(
+        (l) => l.level === "error" && /head cannot be read; this write keeps no replay record/.test(l.message) && l.fields["key"] === `${prefix}records-head`,
+      ),
+    );
   });
 });

@@ -49,7 +49,11 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
         await (await openEtcdStore({ client: suite.client, prefix })).close();
       },
     });
-    await assert.rejects(copy(openSqliteSnapshotSource(source), raced), (err: Error) => err instanceof TargetNotEmptyError && err.message === `the etcd prefix ${prefix} got data while the copy began; copy only into an empty store`);
+    await assert.rejects(
+      copy(openSqliteSnapshotSource(source), raced),
+      (err: Error) =>
+        err instanceof TargetNotEmptyError && err.message === `the etcd prefix ${prefix} got data while the copy began; copy only into an empty store`,
+    );
     assert.deepEqual(await keysUnder(prefix), [`${prefix}schema`], "no marker, no data: only what the replica wrote");
   });
 
@@ -64,7 +68,10 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
         await real.writeChunk(items);
       },
     });
-    await assert.rejects(copy(openSqliteSnapshotSource(source), unmarked), (err: Error) => err instanceof CopyFailedError && err.message.includes(`the copy marker ${prefix}copy-in-progress was removed or replaced while writing`));
+    await assert.rejects(
+      copy(openSqliteSnapshotSource(source), unmarked),
+      (err: Error) => err instanceof CopyFailedError && err.message.includes(`the copy marker ${prefix}copy-in-progress was removed or replaced while writing`),
+    );
     assert.equal(chunks, 2, "no chunk after the one that found the marker gone");
     assert.equal((await keysUnder(prefix)).filter((k) => !k.endsWith("/schema")).length, 3, "only the first chunk landed");
   });

@@ -25,8 +25,16 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
 
   const writes: Array<[string, (s: KintsugiStore) => Promise<unknown>, (s: KintsugiStore) => unknown]> = [
     ["add", (s) => s.entries.add(newEntry("10.0.0.9"), "add", NOW, ACTOR), (s) => s.entries.list().length],
-    ["change", (s) => s.entries.change(1, (e) => e && [{ entry: { ...e, drainBackoffCount: e.drainBackoffCount + 1 }, kind: "note", reason: "bump" }], NOW, ACTOR), (s) => s.entries.get(1)?.drainBackoffCount],
-    ["enqueue", (s) => s.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.8"), reason: "poll" }], outcome: () => outcome(1) }), NOW, "sabakan"), (s) => [s.entries.list().length, s.outcomes.last(null).length]],
+    [
+      "change",
+      (s) => s.entries.change(1, (e) => e && [{ entry: { ...e, drainBackoffCount: e.drainBackoffCount + 1 }, kind: "note", reason: "bump" }], NOW, ACTOR),
+      (s) => s.entries.get(1)?.drainBackoffCount,
+    ],
+    [
+      "enqueue",
+      (s) => s.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.8"), reason: "poll" }], outcome: () => outcome(1) }), NOW, "sabakan"),
+      (s) => [s.entries.list().length, s.outcomes.last(null).length],
+    ],
     ["outcome", (s) => s.outcomes.record(outcome(2)), (s) => s.outcomes.last(null).length],
     ["generation", (s) => s.generations.recordGenerated(NOW, "operator", cluster(1), []), (s) => s.generations.last(null).length],
     ["setting", (s) => s.settings.setConstraints({ maximumWorkers: 3 }), (s) => s.settings.constraints().maximumWorkers],
@@ -55,7 +63,10 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
     failing.fail();
     await assert.rejects(store.entries.add(newEntry("10.0.0.1"), "add", NOW, ACTOR), (err: Error) => {
       assert.ok(err instanceof StoreUnavailableError);
-      assert.match(err.message, /^etcd at http:\/\/etcd\.invalid:2379 did not answer \(adding a repair entry; it may or may not have been committed\): GRPCUnavailableError: 14 UNAVAILABLE/);
+      assert.match(
+        err.message,
+        /^etcd at http:\/\/etcd\.invalid:2379 did not answer \(adding a repair entry; it may or may not have been committed\): GRPCUnavailableError: 14 UNAVAILABLE/,
+      );
       return true;
     });
     const health = store.health();
@@ -64,7 +75,11 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
     await until("the store is healthy again", () => store!.health().healthy);
     failing.heal();
     await store.settings.setAutoRepairEnabled(false);
-    assert.deepEqual(commits.map((c) => c.settings), [["auto-repair-enabled"]], "the failed write announced nothing");
+    assert.deepEqual(
+      commits.map((c) => c.settings),
+      [["auto-repair-enabled"]],
+      "the failed write announced nothing",
+    );
     assert.deepEqual(store.entries.list(), []);
   });
 });

@@ -23,8 +23,17 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
   });
 
   const cases: Array<{ name: string; writeLimits: { maxTxnOps?: number; maxRequestBytes?: number }; message: RegExp }> = [
-    { name: "etcd refuses more operations than its --max-txn-ops", writeLimits: { maxTxnOps: 100_000 }, message: /marking repair entries for deletion: etcd refused the transaction as too large \(.*too many operations in txn request\); nothing was written/ },
-    { name: "the store refuses a request over the configured --max-request-bytes itself", writeLimits: { maxRequestBytes: 64 * 1024 }, message: /marking repair entries for deletion: about \d+ bytes in one request, more than etcd's --max-request-bytes \(65536\) leaves room for; nothing was written/ },
+    {
+      name: "etcd refuses more operations than its --max-txn-ops",
+      writeLimits: { maxTxnOps: 100_000 },
+      message: /marking repair entries for deletion: etcd refused the transaction as too large \(.*too many operations in txn request\); nothing was written/,
+    },
+    {
+      name: "the store refuses a request over the configured --max-request-bytes itself",
+      writeLimits: { maxRequestBytes: 64 * 1024 },
+      message:
+        /marking repair entries for deletion: about \d+ bytes in one request, more than etcd's --max-request-bytes \(65536\) leaves room for; nothing was written/,
+    },
   ];
 
   for (const { name, writeLimits, message } of cases) {
@@ -35,11 +44,14 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
       const commits = commitsOf(store);
       // One entry of this size alone is over 64 KiB: no part can be made small enough.
       const oversized = writeLimits.maxRequestBytes === undefined ? reason : "y".repeat(70 * 1024);
-      await assert.rejects(store.entries.requestDelete(() => true, oversized, NOW, ACTOR), (err: Error) => {
-        assert.ok(err instanceof StoreLimitError, String(err));
-        assert.match(err.message, message);
-        return true;
-      });
+      await assert.rejects(
+        store.entries.requestDelete(() => true, oversized, NOW, ACTOR),
+        (err: Error) => {
+          assert.ok(err instanceof StoreLimitError, String(err));
+          assert.match(err.message, message);
+          return true;
+        },
+      );
       assert.deepEqual(store.health(), { backend: "etcd", healthy: true });
       assert.deepEqual(commits, []);
       assert.ok(store.entries.list().every((e) => !e.deleted));
@@ -60,14 +72,22 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
       store = await openEtcdStore({ client, prefix });
       sentWhileOpening = sent;
       let decisions = 0;
-      const result = await store.enqueue(() => {
-        decisions++;
-        const add = Array.from({ length: 300 }, (_, i) => ({ entry: newEntry(`10.1.${Math.floor(i / 256)}.${i % 256}`), reason: "poll" }));
-        return { add, outcome: (enqueued) => ({ ...outcome(1), enqueued }) };
-      }, NOW, "sabakan");
+      const result = await store.enqueue(
+        () => {
+          decisions++;
+          const add = Array.from({ length: 300 }, (_, i) => ({ entry: newEntry(`10.1.${Math.floor(i / 256)}.${i % 256}`), reason: "poll" }));
+          return { add, outcome: (enqueued) => ({ ...outcome(1), enqueued }) };
+        },
+        NOW,
+        "sabakan",
+      );
       assert.equal(decisions, 1, "decided once: the parts never decide again");
       assert.ok(result.changes.length > 0 && result.changes.length < 300, `fewer than decided: ${result.changes.length}`);
-      assert.deepEqual(result.outcome?.enqueued, result.changes.map((c) => c.entry), "the outcome lists what was enqueued");
+      assert.deepEqual(
+        result.outcome?.enqueued,
+        result.changes.map((c) => c.entry),
+        "the outcome lists what was enqueued",
+      );
       assert.equal(store.entries.list().length, result.changes.length + 1);
       assert.deepEqual(store.outcomes.last(null), [result.outcome]);
     } finally {
@@ -76,7 +96,13 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
   });
 
   it("rejects limits etcd cannot have", async () => {
-    await assert.rejects(openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits: { maxTxnOps: 0 } }), /max-txn-ops must be a whole number of at least 8, got 0/);
-    await assert.rejects(openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits: { maxRequestBytes: 1.5 } }), /max-request-bytes must be a whole number of at least 65536, got 1.5/);
+    await assert.rejects(
+      openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits: { maxTxnOps: 0 } }),
+      /max-txn-ops must be a whole number of at least 8, got 0/,
+    );
+    await assert.rejects(
+      openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits: { maxRequestBytes: 1.5 } }),
+      /max-request-bytes must be a whole number of at least 65536, got 1.5/,
+    );
   });
 });

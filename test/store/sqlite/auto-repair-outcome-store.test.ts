@@ -37,7 +37,10 @@ describe("SqliteOutcomeStore", () => {
       const kept = store.last(null);
       assert.equal(kept.length, 1000);
       assert.deepEqual([kept[0]?.sequence, kept.at(-1)?.sequence], [6, 1005]);
-      assert.deepEqual(store.last(2), [{ sequence: 1004, ...outcome(1004) }, { sequence: 1005, ...outcome(1005) }]);
+      assert.deepEqual(store.last(2), [
+        { sequence: 1004, ...outcome(1004) },
+        { sequence: 1005, ...outcome(1005) },
+      ]);
       assert.deepEqual(store.last(0), []);
       db.close();
     } finally {
@@ -53,7 +56,9 @@ describe("SqliteOutcomeStore", () => {
         { serial: "s1", address: "10.0.0.1", state: "UNHEALTHY", reason: "rack 3: 4 unhealthy machines, likely an infrastructure failure" },
         { serial: "s2", address: "10.0.0.2", state: "UNHEALTHY", reason: "too many repair requests" },
       ];
-      db.prepare("INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error) VALUES (?, 'schedule', 2, '[]', ?, NULL, NULL)").run(NOW, JSON.stringify(legacy));
+      db.prepare(
+        "INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error) VALUES (?, 'schedule', 2, '[]', ?, NULL, NULL)",
+      ).run(NOW, JSON.stringify(legacy));
       const store = new SqliteOutcomeStore(db, new SqliteCommits(db));
       assert.deepEqual(store.last(1)[0]?.skipped, [
         { ...legacy[0], kind: "rack_limit", rack: null },

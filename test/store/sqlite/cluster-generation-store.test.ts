@@ -70,7 +70,10 @@ describe("ClusterGenerationStore", () => {
       await withStore(async (store) => {
         const records = [];
         for (const i of [1, 2, 3]) records.push(await store.recordGenerated(NOW + i * MINUTE, "schedule", cluster(i), [`change ${i}`]));
-        assert.deepEqual(records.map((r) => r.generation), [1, 2, 3]);
+        assert.deepEqual(
+          records.map((r) => r.generation),
+          [1, 2, 3],
+        );
         const current = store.current();
         assert.equal(current?.generation, 3);
         assert.deepEqual(current?.cluster, cluster(3));
@@ -161,7 +164,13 @@ describe("ClusterGenerationStore", () => {
         await store.recordFailed(NOW, "schedule", "e1");
         const other = await store.recordFailed(NOW + MINUTE, "schedule", "e2");
         assert.equal(other.repeated, false);
-        assert.deepEqual(store.last(null).map((r) => [r.error, r.repeats]), [["e1", 1], ["e2", 1]]);
+        assert.deepEqual(
+          store.last(null).map((r) => [r.error, r.repeats]),
+          [
+            ["e1", 1],
+            ["e2", 1],
+          ],
+        );
       });
     });
 
@@ -170,7 +179,10 @@ describe("ClusterGenerationStore", () => {
         await store.recordFailed(NOW, "schedule", "e1");
         await store.recordFailed(NOW + MINUTE, "schedule", "e2");
         assert.equal((await store.recordFailed(NOW + 2 * MINUTE, "schedule", "e1")).repeated, false);
-        assert.deepEqual(store.last(null).map((r) => r.error), ["e1", "e2", "e1"]);
+        assert.deepEqual(
+          store.last(null).map((r) => r.error),
+          ["e1", "e2", "e1"],
+        );
       });
     });
 
@@ -198,7 +210,10 @@ describe("ClusterGenerationStore", () => {
       await withStore(async (store, db) => {
         for (let i = 1; i <= 5; i++) await store.recordFailed(NOW + i, "schedule", `e${i}`);
         assert.deepEqual(seqs(db), [3, 4, 5]);
-        assert.deepEqual(store.last(null).map((r) => r.error), ["e3", "e4", "e5"]);
+        assert.deepEqual(
+          store.last(null).map((r) => r.error),
+          ["e3", "e4", "e5"],
+        );
       }, 3);
     });
 
@@ -207,7 +222,10 @@ describe("ClusterGenerationStore", () => {
         await store.recordGenerated(NOW, "operator", cluster(1), []);
         for (let i = 1; i <= 5; i++) await store.recordFailed(NOW + i, "schedule", `e${i}`);
         assert.deepEqual(seqs(db), [1, 4, 5, 6]);
-        assert.deepEqual(store.last(3).map((r) => r.error), ["e3", "e4", "e5"]);
+        assert.deepEqual(
+          store.last(3).map((r) => r.error),
+          ["e3", "e4", "e5"],
+        );
       }, 3);
     });
 
@@ -228,8 +246,14 @@ describe("ClusterGenerationStore", () => {
         assert.deepEqual(store.generation(1), gen);
         // The newest 3 and the pinned configuration in force.
         assert.deepEqual(seqs(db), [1, 9, 10, 11]);
-        assert.deepEqual(store.last(3).map((r) => r.error), ["e8", "e9", "e10"]);
-        assert.deepEqual(store.last(10).map((r) => r.sequence), [1, 9, 10, 11]);
+        assert.deepEqual(
+          store.last(3).map((r) => r.error),
+          ["e8", "e9", "e10"],
+        );
+        assert.deepEqual(
+          store.last(10).map((r) => r.sequence),
+          [1, 9, 10, 11],
+        );
         // The failures still name the generation in force, and the next generation is 2.
         assert.ok(store.last(3).every((r) => r.generation === 1));
         assert.equal((await store.recordGenerated(NOW + 11 * MINUTE, "schedule", cluster(2), [])).generation, 2);
@@ -316,8 +340,10 @@ describe("ClusterGenerationStore", () => {
   describe("schema", () => {
     const insert = (db: Db, row: { cluster: string | null; error: string | null; repeats?: number; generation?: number }) =>
       db
-        .prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
-          VALUES (?, ?, ?, 'schedule', ?, ?, '[]', ?)`)
+        .prepare(
+          `INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
+          VALUES (?, ?, ?, 'schedule', ?, ?, '[]', ?)`,
+        )
         .run(NOW, NOW, row.repeats ?? 1, row.generation ?? 1, row.cluster, row.error);
 
     it("refuses a row with both a cluster and an error", async () => {
@@ -345,7 +371,10 @@ describe("ClusterGenerationStore", () => {
   });
 
   describe("controlPlaneAddresses", () => {
-    const withPlanes = (planes: string[]): GeneratedCluster => ({ ...cluster(1), nodes: [...cluster(1).nodes.filter((n) => !n.control_plane), ...planes.map((address) => ({ ...cluster(1).nodes[0]!, address }))] });
+    const withPlanes = (planes: string[]): GeneratedCluster => ({
+      ...cluster(1),
+      nodes: [...cluster(1).nodes.filter((n) => !n.control_plane), ...planes.map((address) => ({ ...cluster(1).nodes[0]!, address }))],
+    });
 
     it("lists the control planes of the configuration in force, none before the first", async () => {
       await withStore(async (store) => {

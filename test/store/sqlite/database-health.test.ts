@@ -36,7 +36,13 @@ const nothing = () => undefined;
 type Step = [action: (f: Fixture) => Promise<void> | void, want: "healthy" | RegExp];
 
 const cases: Array<[string, Step[]]> = [
-  ["a writable database is healthy", [[nothing, "healthy"], [nextBeat, "healthy"]]],
+  [
+    "a writable database is healthy",
+    [
+      [nothing, "healthy"],
+      [nextBeat, "healthy"],
+    ],
+  ],
   [
     "a read-only database (query_only) is unhealthy from the next heartbeat until one succeeds",
     [
@@ -67,7 +73,9 @@ const cases: Array<[string, Step[]]> = [
         (f) => {
           const pages = f.db.pragma("page_count", { simple: true }) as number;
           f.db.pragma(`max_page_count = ${pages}`);
-          assert.throws(() => f.db.transaction(() => f.db.prepare("INSERT INTO settings (key, value) VALUES ('big', ?)").run("x".repeat(100_000)))(), { code: "SQLITE_FULL" });
+          assert.throws(() => f.db.transaction(() => f.db.prepare("INSERT INTO settings (key, value) VALUES ('big', ?)").run("x".repeat(100_000)))(), {
+            code: "SQLITE_FULL",
+          });
         },
         /cannot grow: the disk is full \(SQLITE_FULL: database or disk is full\)/,
       ],
@@ -79,7 +87,10 @@ const cases: Array<[string, Step[]]> = [
   [
     "corruption stays after heartbeats and transactions that write nothing, until a store transaction writes",
     [
-      [(f) => failingWrite(f, "SQLITE_CORRUPT", "database disk image is malformed"), /is corrupt \(SQLITE_CORRUPT: database disk image is malformed\); restore it from a backup/],
+      [
+        (f) => failingWrite(f, "SQLITE_CORRUPT", "database disk image is malformed"),
+        /is corrupt \(SQLITE_CORRUPT: database disk image is malformed\); restore it from a backup/,
+      ],
       [nextBeat, /is corrupt/],
       [(f) => void f.db.transaction(() => f.settings.repairQueueEnabled())(), /is corrupt/],
       [write, "healthy"],
@@ -106,7 +117,20 @@ const cases: Array<[string, Step[]]> = [
       ],
     ],
   ],
-  ["an error that says nothing about the file is not remembered", [[(f) => assert.throws(() => f.db.transaction(() => { throw new Error("a bug"); })()), "healthy"]]],
+  [
+    "an error that says nothing about the file is not remembered",
+    [
+      [
+        (f) =>
+          assert.throws(() =>
+            f.db.transaction(() => {
+              throw new Error("a bug");
+            })(),
+          ),
+        "healthy",
+      ],
+    ],
+  ],
 ];
 
 describe("DatabaseHealth on a real SQLite file", () => {

@@ -14,9 +14,16 @@ describe("migration 12 (generation policy) on a database written before it", () 
   let store: SqliteGenerationStore;
   before(() => {
     const file = join(dir.path, "kintsugi.db");
-    const old = openDatabase(file, MIGRATIONS.filter((m) => m.version < 12));
-    old.prepare(`INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
-      VALUES (?, ?, 1, 'schedule', 0, NULL, '[]', 'broken')`).run(NOW, NOW);
+    const old = openDatabase(
+      file,
+      MIGRATIONS.filter((m) => m.version < 12),
+    );
+    old
+      .prepare(
+        `INSERT INTO cluster_generations (time, last_time, repeats, trigger, generation, cluster, changes, error)
+      VALUES (?, ?, 1, 'schedule', 0, NULL, '[]', 'broken')`,
+      )
+      .run(NOW, NOW);
     old.close();
     db = openDatabase(file);
     store = new SqliteGenerationStore(db, new SqliteCommits(db));

@@ -12,8 +12,18 @@ import { tempDir } from "../../support/temp-dir.js";
 const OLD_RECORDS: Array<[name: string, kind: string, reason: string, actor: string]> = [
   ["an API creation: its token was not recorded", "created", "added by an operator", "unknown"],
   ["sabakan's creation", "created", "enqueued by sabakan-triggered repair: machine a001 is UNHEALTHY (for 600 s)", "sabakan"],
-  ["a health check's creation, named as the entry's source", "created", "enqueued by health check kubelet: node n1 has Ready=False for more than 300 s", "health-check:kubelet"],
-  ["a health check's creation whose name has a colon", "created", "enqueued by health check a:b: node n1 has Ready=False for more than 300 s", "health-check:a:b"],
+  [
+    "a health check's creation, named as the entry's source",
+    "created",
+    "enqueued by health check kubelet: node n1 has Ready=False for more than 300 s",
+    "health-check:kubelet",
+  ],
+  [
+    "a health check's creation whose name has a colon",
+    "created",
+    "enqueued by health check a:b: node n1 has Ready=False for more than 300 s",
+    "health-check:a:b",
+  ],
   ["a creation saying 'health check' without a name", "created", "enqueued by health check : node n1 has Ready=False", "unknown"],
   ["the runner's transition", "transition", "step 1: draining node n1", "kintsugi"],
   ["the runner's note", "note", "step 1: repair command failed", "kintsugi"],
@@ -28,7 +38,10 @@ describe("migration 4 (history actor) on a database written before it", () => {
   let history: SqliteRepairEntryStore;
   before(() => {
     const file = join(dir.path, "kintsugi.db");
-    const old = openDatabase(file, MIGRATIONS.filter((m) => m.version < 4));
+    const old = openDatabase(
+      file,
+      MIGRATIONS.filter((m) => m.version < 4),
+    );
     const insert = old.prepare(`INSERT INTO repair_history (entry_index, time, kind, reason, detail, status, step, step_status, deleted)
       VALUES (?, ?, ?, ?, 'kept detail', 'processing', 0, 'watching', 0)`);
     OLD_RECORDS.forEach(([, kind, reason], i) => insert.run(i + 1, NOW + i, kind, reason));
@@ -46,7 +59,19 @@ describe("migration 4 (history actor) on a database written before it", () => {
   OLD_RECORDS.forEach(([name, kind, reason, actor], i) => {
     it(`${name}: ${actor}, every other field as it was`, async () => {
       const [record] = await history.history(i + 1);
-      assert.deepEqual(record, { sequence: i + 1, entryIndex: i + 1, time: NOW + i, kind, reason, detail: "kept detail", status: "processing", step: 0, stepStatus: "watching", deleted: false, actor });
+      assert.deepEqual(record, {
+        sequence: i + 1,
+        entryIndex: i + 1,
+        time: NOW + i,
+        kind,
+        reason,
+        detail: "kept detail",
+        status: "processing",
+        step: 0,
+        stepStatus: "watching",
+        deleted: false,
+        actor,
+      });
     });
   });
 

@@ -50,11 +50,14 @@ describe("KeptRead on a real SQLite file", () => {
     ],
     [
       "a rolled-back transaction: the committed value again",
-      () => assert.throws(() => db.transaction(() => {
-        write(db, "d");
-        assert.equal(value(), "d", "the transaction sees its own write");
-        throw new Error("roll back");
-      })()),
+      () =>
+        assert.throws(() =>
+          db.transaction(() => {
+            write(db, "d");
+            assert.equal(value(), "d", "the transaction sees its own write");
+            throw new Error("roll back");
+          })(),
+        ),
       "a",
     ],
   ];

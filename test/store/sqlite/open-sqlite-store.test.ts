@@ -9,7 +9,8 @@ import { NOW } from "../../support/fixtures.js";
 import { withSideStore } from "../../support/side-store.js";
 import { tempDir } from "../../support/temp-dir.js";
 
-const unindexed = (address: string): UnindexedRepairEntry => createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: null, source: "test" }, NOW);
+const unindexed = (address: string): UnindexedRepairEntry =>
+  createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: null, source: "test" }, NOW);
 
 describe("the SQLite store", () => {
   let dir: ReturnType<typeof tempDir>;
@@ -31,10 +32,22 @@ describe("the SQLite store", () => {
 
   describe("entries.change decides on the entry as stored", () => {
     const processing = (e: RepairEntry) => [{ entry: { ...e, status: "processing" as const }, kind: "transition" as const, reason: "x" }];
-    const cases: Array<{ name: string; before?: (e: RepairEntry) => Promise<unknown>; decide: (current: RepairEntry | null) => ReturnType<typeof processing> | null; seen: "entry" | "null" | "moved"; changed: boolean }> = [
+    const cases: Array<{
+      name: string;
+      before?: (e: RepairEntry) => Promise<unknown>;
+      decide: (current: RepairEntry | null) => ReturnType<typeof processing> | null;
+      seen: "entry" | "null" | "moved";
+      changed: boolean;
+    }> = [
       { name: "declines (returns []) when decide returns null", decide: () => null, seen: "entry", changed: false },
       { name: "declines when decide returns no writes", decide: () => [], seen: "entry", changed: false },
-      { name: "declines when the entry is gone: decide is given null", before: (e) => store.entries.dequeue(e.index, () => "gone", NOW, "test"), decide: (c) => (c === null ? null : processing(c)), seen: "null", changed: false },
+      {
+        name: "declines when the entry is gone: decide is given null",
+        before: (e) => store.entries.dequeue(e.index, () => "gone", NOW, "test"),
+        decide: (c) => (c === null ? null : processing(c)),
+        seen: "null",
+        changed: false,
+      },
       { name: "writes what decide returns", decide: (c) => processing(c!), seen: "entry", changed: true },
       {
         name: "gives decide the entry another writer changed after the caller read it",
@@ -57,7 +70,10 @@ describe("the SQLite store", () => {
           assert.deepEqual(store.entries.get(entry.index), stored);
           assert.deepEqual(await kinds(entry.index), history);
         } else {
-          assert.deepEqual(changes.map((ch) => [ch.entry.status, ch.previous?.status, ch.record.kind]), [["processing", "queued", "transition"]]);
+          assert.deepEqual(
+            changes.map((ch) => [ch.entry.status, ch.previous?.status, ch.record.kind]),
+            [["processing", "queued", "transition"]],
+          );
           assert.deepEqual(store.entries.get(entry.index), changes[0]?.entry);
         }
       });
@@ -74,7 +90,10 @@ describe("the SQLite store", () => {
     it("removes the entry with decide's reason, keeping its history", async () => {
       await store.entries.requestDelete(() => true, "operator", NOW, "bob");
       const change = await store.entries.dequeue(entry.index, (current) => (current.deleted ? "dequeued after deletion" : null), NOW, "kintsugi");
-      assert.deepEqual([change?.record.kind, change?.record.reason, change?.record.actor, change?.entry.deleted], ["dequeued", "dequeued after deletion", "kintsugi", true]);
+      assert.deepEqual(
+        [change?.record.kind, change?.record.reason, change?.record.actor, change?.entry.deleted],
+        ["dequeued", "dequeued after deletion", "kintsugi", true],
+      );
       assert.equal(store.entries.get(entry.index), null);
       assert.deepEqual(await kinds(entry.index), ["created", "delete-requested", "dequeued"]);
     });
@@ -95,7 +114,10 @@ describe("the SQLite store", () => {
         (entries) => {
           queue = entries;
           return {
-            add: [{ entry: unindexed("10.0.0.2"), reason: "machine a is UNHEALTHY" }, { entry: unindexed("10.0.0.3"), reason: "machine b is UNHEALTHY" }],
+            add: [
+              { entry: unindexed("10.0.0.2"), reason: "machine a is UNHEALTHY" },
+              { entry: unindexed("10.0.0.3"), reason: "machine b is UNHEALTHY" },
+            ],
             outcome: (enqueued) => ({ time: NOW, trigger: "schedule", machinesSeen: 2, enqueued, skipped: [], shortCircuit: null, error: null }),
           };
         },
@@ -103,26 +125,53 @@ describe("the SQLite store", () => {
         "sabakan",
       );
       assert.deepEqual(queue, [entry], "decide sees the queue as stored");
-      assert.deepEqual(result.changes.map((c) => [c.entry.index, c.entry.address, c.previous, c.record.kind, c.record.reason, c.record.actor]), [
-        [2, "10.0.0.2", null, "created", "machine a is UNHEALTHY", "sabakan"],
-        [3, "10.0.0.3", null, "created", "machine b is UNHEALTHY", "sabakan"],
-      ]);
-      assert.deepEqual(result.outcome?.enqueued, result.changes.map((c) => c.entry), "the outcome names the entries with their indexes");
+      assert.deepEqual(
+        result.changes.map((c) => [c.entry.index, c.entry.address, c.previous, c.record.kind, c.record.reason, c.record.actor]),
+        [
+          [2, "10.0.0.2", null, "created", "machine a is UNHEALTHY", "sabakan"],
+          [3, "10.0.0.3", null, "created", "machine b is UNHEALTHY", "sabakan"],
+        ],
+      );
+      assert.deepEqual(
+        result.outcome?.enqueued,
+        result.changes.map((c) => c.entry),
+        "the outcome names the entries with their indexes",
+      );
       await store.close();
       store = openSqliteStore({ path });
-      assert.deepEqual(store.entries.list().map((e) => e.index), [1, 2, 3]);
+      assert.deepEqual(
+        store.entries.list().map((e) => e.index),
+        [1, 2, 3],
+      );
       assert.deepEqual(store.outcomes.last(null), [result.outcome]);
     });
 
     it("records no outcome when the decision has none (health checks)", async () => {
-      const result = await store.enqueue(() => ({ add: [{ entry: unindexed("10.0.0.2"), reason: "node n2 is unhealthy" }], outcome: null }), NOW, "health-check:kubelet");
+      const result = await store.enqueue(
+        () => ({ add: [{ entry: unindexed("10.0.0.2"), reason: "node n2 is unhealthy" }], outcome: null }),
+        NOW,
+        "health-check:kubelet",
+      );
       assert.equal(result.outcome, null);
       assert.deepEqual(store.outcomes.last(null), []);
-      assert.deepEqual(store.entries.list().map((e) => [e.address, e.source]), [["10.0.0.1", "test"], ["10.0.0.2", "test"]]);
+      assert.deepEqual(
+        store.entries.list().map((e) => [e.address, e.source]),
+        [
+          ["10.0.0.1", "test"],
+          ["10.0.0.2", "test"],
+        ],
+      );
     });
 
     it("adds nothing when the outcome cannot be recorded: both land or neither", async () => {
-      const failing = store.enqueue(() => ({ add: [{ entry: unindexed("10.0.0.2"), reason: "x" }], outcome: () => ({ time: NOW, trigger: "schedule", machinesSeen: Number.NaN, enqueued: [], skipped: [], shortCircuit: null, error: null }) }), NOW, "sabakan");
+      const failing = store.enqueue(
+        () => ({
+          add: [{ entry: unindexed("10.0.0.2"), reason: "x" }],
+          outcome: () => ({ time: NOW, trigger: "schedule", machinesSeen: Number.NaN, enqueued: [], skipped: [], shortCircuit: null, error: null }),
+        }),
+        NOW,
+        "sabakan",
+      );
       await assert.rejects(failing, /NOT NULL constraint failed: auto_repair_outcomes.machines_seen/);
       assert.deepEqual(store.entries.list(), [entry]);
       assert.deepEqual(store.outcomes.last(null), []);
@@ -139,7 +188,10 @@ describe("the SQLite store", () => {
   });
 
   it("holds the database's lock until closed", async () => {
-    assert.throws(() => openSqliteStore({ path }), (err: Error) => err instanceof DatabaseOpenError && /is in use by another kintsugi process/.test(err.message));
+    assert.throws(
+      () => openSqliteStore({ path }),
+      (err: Error) => err instanceof DatabaseOpenError && /is in use by another kintsugi process/.test(err.message),
+    );
     await store.close();
     store = openSqliteStore({ path });
     assert.deepEqual(store.entries.list(), [entry]);

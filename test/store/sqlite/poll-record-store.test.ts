@@ -15,7 +15,10 @@ const DAY = 86_400_000;
 const record = (time: number, n = 1) => randomPollRecord(time, n);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
-async function withStore(keep: { keepSeconds: number; maxBytes: number }, scenario: (store: SqlitePollRecordStore, db: ReturnType<typeof openDatabase>) => Promise<void>): Promise<void> {
+async function withStore(
+  keep: { keepSeconds: number; maxBytes: number },
+  scenario: (store: SqlitePollRecordStore, db: ReturnType<typeof openDatabase>) => Promise<void>,
+): Promise<void> {
   const dir = tempDir();
   const db = openDatabase(join(dir.path, "k.db"));
   try {
@@ -41,8 +44,22 @@ describe("SqlitePollRecordStore", () => {
     { name: "no record", polls: 0, since: 0, limit: 10, expected: [], yields: false },
     { name: "less than a batch", polls: STORED_BATCH - 1, since: 0, limit: 10_000, expected: range(0, STORED_BATCH - 1), yields: false },
     { name: "a batch and one more record", polls: STORED_BATCH + 1, since: 0, limit: 10_000, expected: range(0, STORED_BATCH + 1), yields: true },
-    { name: "three batches from a time on", polls: 3 * STORED_BATCH, since: NOW + 7 * MINUTE, limit: 10_000, expected: range(7, 3 * STORED_BATCH), yields: true },
-    { name: "the limit ends the reading inside a batch", polls: 3 * STORED_BATCH, since: 0, limit: STORED_BATCH + 5, expected: range(0, STORED_BATCH + 5), yields: true },
+    {
+      name: "three batches from a time on",
+      polls: 3 * STORED_BATCH,
+      since: NOW + 7 * MINUTE,
+      limit: 10_000,
+      expected: range(7, 3 * STORED_BATCH),
+      yields: true,
+    },
+    {
+      name: "the limit ends the reading inside a batch",
+      polls: 3 * STORED_BATCH,
+      since: 0,
+      limit: STORED_BATCH + 5,
+      expected: range(0, STORED_BATCH + 5),
+      yields: true,
+    },
   ];
   for (const c of STORED_CASES) {
     it(`stored: reads records in batches, yielding to the event loop between them (${c.name})`, () =>
@@ -58,7 +75,10 @@ describe("SqlitePollRecordStore", () => {
         setImmediate(() => (yielded = true));
         const read = await store.stored("intake", c.since, c.limit);
         assert.equal(yielded, c.yields, "the event loop ran between batches");
-        assert.deepEqual(read.times, c.expected.map((i) => NOW + i * MINUTE));
+        assert.deepEqual(
+          read.times,
+          c.expected.map((i) => NOW + i * MINUTE),
+        );
         assert.equal(read.bodies.length, c.expected.length);
       }));
   }
@@ -68,7 +88,10 @@ describe("SqlitePollRecordStore", () => {
       store.append("intake", record(NOW));
       store.append("intake", record(NOW + DAY / 2));
       store.append("intake", record(NOW + DAY + 1));
-      assert.deepEqual((await store.since(0, 10)).records.map((r) => r.time), [NOW + DAY / 2, NOW + DAY + 1]);
+      assert.deepEqual(
+        (await store.since(0, 10)).records.map((r) => r.time),
+        [NOW + DAY / 2, NOW + DAY + 1],
+      );
     }));
 
   it("drops the oldest records once the kept bytes pass max_bytes, keeping the newest", async () =>
@@ -88,7 +111,10 @@ describe("SqlitePollRecordStore", () => {
       const broken = encodeRaw(JSON.stringify({ ...remediation, unhealthy: { ...remediation.unhealthy, machineType: [] } }));
       db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES ('health-check', ?, ?, ?)").run(NOW + 1, broken.length, broken);
       assert.deepEqual(await store.remediations(0, 10), { records: [remediation], unreadable: 1 });
-      assert.deepEqual((await store.since(0, 10)).records.map((r) => r.time), [NOW]);
+      assert.deepEqual(
+        (await store.since(0, 10)).records.map((r) => r.time),
+        [NOW],
+      );
     }));
 
   const hostile: Array<[string, Buffer]> = [

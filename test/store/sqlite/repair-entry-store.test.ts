@@ -52,7 +52,10 @@ describe("the SQLite repair entries on a real file", () => {
     await dequeue(1);
     await reopen();
     assert.equal((await add("10.0.0.4")).index, 4);
-    assert.deepEqual(entries.list().map((e) => e.index), [4]);
+    assert.deepEqual(
+      entries.list().map((e) => e.index),
+      [4],
+    );
   });
 
   it("keeps every field of an entry across a restart", async () => {
@@ -90,10 +93,15 @@ describe("the SQLite repair entries on a real file", () => {
     assert.equal(created.previous, null);
     const draining: RepairEntry = { ...created.entry, status: "processing", stepStatus: "draining" };
     const waiting: RepairEntry = { ...draining, stepStatus: "waiting", drainBackoffCount: 1, drainBackoffExpire: NOW + 300_000 };
-    const [toDraining, toWaiting] = await entries.change(created.entry.index, () => [
-      { entry: draining, kind: "transition", reason: "a" },
-      { entry: waiting, kind: "transition", reason: "b" },
-    ], NOW, "test");
+    const [toDraining, toWaiting] = await entries.change(
+      created.entry.index,
+      () => [
+        { entry: draining, kind: "transition", reason: "a" },
+        { entry: waiting, kind: "transition", reason: "b" },
+      ],
+      NOW,
+      "test",
+    );
     assert.deepEqual([toDraining?.previous?.status, toDraining?.previous?.stepStatus], ["queued", "waiting"]);
     assert.deepEqual([toWaiting?.previous?.stepStatus, toWaiting?.previous?.drainBackoffCount], ["draining", 0]);
     const [reset] = await entries.resetBackoff("operator", NOW, "carol");
@@ -118,7 +126,10 @@ describe("the SQLite repair entries on a real file", () => {
             { entry: { ...e, status: "succeeded" as const }, kind: "transition" as const, reason: "x" },
             { entry: { ...e, index: e.index + 1 }, kind: "transition" as const, reason: "x" },
           ];
-          await assert.rejects(entries.change(e.index, () => writes, NOW, "test"), /cannot write entry/);
+          await assert.rejects(
+            entries.change(e.index, () => writes, NOW, "test"),
+            /cannot write entry/,
+          );
         },
         "queued",
       ],
@@ -154,17 +165,26 @@ describe("the SQLite repair entries on a real file", () => {
     const a = await add("10.0.0.1");
     await dequeue(a.index);
     await assert.rejects(transition({ ...a, status: "processing" }), /repair entry 1 is not in the queue/);
-    assert.deepEqual((await entries.history(a.index)).map((r) => r.kind), ["created", "dequeued"]);
+    assert.deepEqual(
+      (await entries.history(a.index)).map((r) => r.kind),
+      ["created", "dequeued"],
+    );
   });
 
   it("marks for deletion only what is not marked yet, and resets back-off only where there is one", async () => {
     const a = await add("10.0.0.1");
     const b = await add("10.0.0.2");
     await transition({ ...b, status: "processing", drainBackoffCount: 2, drainBackoffExpire: NOW + 600_000 }, "back-off");
-    assert.deepEqual((await entries.requestDelete((e) => e.index === a.index, "op", NOW, "test")).map((c) => c.entry.index), [a.index]);
+    assert.deepEqual(
+      (await entries.requestDelete((e) => e.index === a.index, "op", NOW, "test")).map((c) => c.entry.index),
+      [a.index],
+    );
     assert.deepEqual(await entries.requestDelete((e) => e.index === a.index, "op", NOW, "test"), [], "a second request is a no-op");
     const reset = await entries.resetBackoff("op", NOW, "test");
-    assert.deepEqual(reset.map((c) => [c.entry.index, c.entry.drainBackoffCount, c.entry.drainBackoffExpire, c.record.kind]), [[b.index, 0, null, "backoff-reset"]]);
+    assert.deepEqual(
+      reset.map((c) => [c.entry.index, c.entry.drainBackoffCount, c.entry.drainBackoffExpire, c.record.kind]),
+      [[b.index, 0, null, "backoff-reset"]],
+    );
   });
 });
 
@@ -186,11 +206,14 @@ describe("openDatabase", () => {
     const dir = tempDir();
     try {
       writeFileSync(join(dir.path, "file"), "not a directory");
-      assert.throws(() => openDatabase(join(dir.path, "file", "kintsugi.db")), (err: Error) => {
-        assert.ok(err instanceof DatabaseOpenError);
-        assert.match(err.message, /cannot open database .*file\/kintsugi\.db: /);
-        return true;
-      });
+      assert.throws(
+        () => openDatabase(join(dir.path, "file", "kintsugi.db")),
+        (err: Error) => {
+          assert.ok(err instanceof DatabaseOpenError);
+          assert.match(err.message, /cannot open database .*file\/kintsugi\.db: /);
+          return true;
+        },
+      );
     } finally {
       dir.remove();
     }

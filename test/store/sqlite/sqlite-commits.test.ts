@@ -8,7 +8,8 @@ import { NOW } from "../../support/fixtures.js";
 import { withSideStore } from "../../support/side-store.js";
 import { tempDir } from "../../support/temp-dir.js";
 
-const unindexed = (address: string): UnindexedRepairEntry => createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: null, source: "test" }, NOW);
+const unindexed = (address: string): UnindexedRepairEntry =>
+  createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: null, source: "test" }, NOW);
 const failedPoll = { time: NOW, trigger: "operator" as const, machinesSeen: 0, enqueued: [], skipped: [], shortCircuit: null, error: "sabakan is down" };
 const none = { entries: [], outcome: null, generation: null, settings: [] };
 
@@ -42,10 +43,15 @@ describe("the SQLite store announces its commits", () => {
     [
       "two writes of one entry, in their order",
       (s, e) =>
-        s.entries.change(e.index, (current) => [
-          { entry: { ...current!, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" },
-          { entry: { ...current!, status: "processing", stepStatus: "watching" }, kind: "transition", reason: "repair" },
-        ], NOW, "kintsugi"),
+        s.entries.change(
+          e.index,
+          (current) => [
+            { entry: { ...current!, status: "processing", stepStatus: "draining" }, kind: "transition", reason: "drain" },
+            { entry: { ...current!, status: "processing", stepStatus: "watching" }, kind: "transition", reason: "repair" },
+          ],
+          NOW,
+          "kintsugi",
+        ),
       (changes) => ({ ...none, entries: changes }),
     ],
     ["a dequeue", (s, e) => s.entries.dequeue(e.index, () => "gone", NOW, "kintsugi"), (change) => ({ ...none, entries: [change] })],
@@ -57,7 +63,12 @@ describe("the SQLite store announces its commits", () => {
     ["a failed generation round", (s) => s.generations.recordFailed(NOW, "schedule", "no template"), ({ record }) => ({ ...none, generation: record })],
     [
       "an enqueue: its entries and its outcome together",
-      (s) => s.enqueue(() => ({ add: [{ entry: unindexed("10.0.0.3"), reason: "polled" }], outcome: (enqueued) => ({ ...failedPoll, error: null, enqueued }) }), NOW, "sabakan"),
+      (s) =>
+        s.enqueue(
+          () => ({ add: [{ entry: unindexed("10.0.0.3"), reason: "polled" }], outcome: (enqueued) => ({ ...failedPoll, error: null, enqueued }) }),
+          NOW,
+          "sabakan",
+        ),
       ({ changes, outcome }) => ({ ...none, entries: changes, outcome }),
     ],
   ];
@@ -79,7 +90,11 @@ describe("the SQLite store announces its commits", () => {
     const b = await store.entries.add(unindexed("10.0.0.2"), "b", NOW, "test");
     stop();
     await store.settings.setAutoRepairEnabled(true);
-    assert.deepEqual(second, [{ ...none, entries: [a] }, { ...none, settings: ["auto-repair-enabled"] }, { ...none, entries: [b] }]);
+    assert.deepEqual(second, [
+      { ...none, entries: [a] },
+      { ...none, settings: ["auto-repair-enabled"] },
+      { ...none, entries: [b] },
+    ]);
     assert.deepEqual(commits.slice(0, 3), second);
     assert.equal(commits.length, 4);
   });
@@ -87,19 +102,83 @@ describe("the SQLite store announces its commits", () => {
   it("announces a repeated generation failure with its grown count", async () => {
     const first = await store.generations.recordFailed(NOW, "schedule", "e1");
     const again = await store.generations.recordFailed(NOW + 1000, "schedule", "e1");
-    assert.deepEqual(commits.map((c) => [c.generation?.sequence, c.generation?.repeats]), [[first.record.sequence, 1], [first.record.sequence, 2]]);
+    assert.deepEqual(
+      commits.map((c) => [c.generation?.sequence, c.generation?.repeats]),
+      [
+        [first.record.sequence, 1],
+        [first.record.sequence, 2],
+      ],
+    );
     assert.equal(again.repeated, true);
   });
 
   // Writes that commit nothing: each leaves the store as it was and announces nothing.
   const unannounced: Array<[string, (s: KintsugiStore, e: RepairEntry) => Promise<unknown>, RegExp | null]> = [
-    ["a change whose decide throws", (s, e) => s.entries.change(e.index, () => { throw new Error("bad decision"); }, NOW, "test"), /bad decision/],
-    ["a change that writes, then fails", (s, e) => s.entries.change(e.index, (c) => [{ entry: { ...c!, status: "failed" }, kind: "transition", reason: "x" }, { entry: { ...c!, index: 99 }, kind: "transition", reason: "x" }], NOW, "test"), /cannot write entry 99/],
-    ["a dequeue whose decide throws", (s, e) => s.entries.dequeue(e.index, () => { throw new Error("bad decision"); }, NOW, "test"), /bad decision/],
-    ["an enqueue whose decide throws", (s) => s.enqueue(() => { throw new Error("bad decision"); }, NOW, "test"), /bad decision/],
+    [
+      "a change whose decide throws",
+      (s, e) =>
+        s.entries.change(
+          e.index,
+          () => {
+            throw new Error("bad decision");
+          },
+          NOW,
+          "test",
+        ),
+      /bad decision/,
+    ],
+    [
+      "a change that writes, then fails",
+      (s, e) =>
+        s.entries.change(
+          e.index,
+          (c) => [
+            { entry: { ...c!, status: "failed" }, kind: "transition", reason: "x" },
+            { entry: { ...c!, index: 99 }, kind: "transition", reason: "x" },
+          ],
+          NOW,
+          "test",
+        ),
+      /cannot write entry 99/,
+    ],
+    [
+      "a dequeue whose decide throws",
+      (s, e) =>
+        s.entries.dequeue(
+          e.index,
+          () => {
+            throw new Error("bad decision");
+          },
+          NOW,
+          "test",
+        ),
+      /bad decision/,
+    ],
+    [
+      "an enqueue whose decide throws",
+      (s) =>
+        s.enqueue(
+          () => {
+            throw new Error("bad decision");
+          },
+          NOW,
+          "test",
+        ),
+      /bad decision/,
+    ],
     [
       "an enqueue whose outcome fails after its entries were inserted",
-      (s) => s.enqueue(() => ({ add: [{ entry: unindexed("10.0.0.9"), reason: "x" }], outcome: () => { throw new Error("no outcome"); } }), NOW, "test"),
+      (s) =>
+        s.enqueue(
+          () => ({
+            add: [{ entry: unindexed("10.0.0.9"), reason: "x" }],
+            outcome: () => {
+              throw new Error("no outcome");
+            },
+          }),
+          NOW,
+          "test",
+        ),
       /no outcome/,
     ],
     ["a declined change", (s, e) => s.entries.change(e.index, () => null, NOW, "test"), null],
@@ -123,7 +202,10 @@ describe("the SQLite store announces its commits", () => {
   it("announces nothing for a transaction SQLite refuses, and the next commit is announced", async () => {
     const entry = await seed("10.0.0.1");
     await withSideStore(path, ({ db }) => db.exec("CREATE TRIGGER refuse BEFORE UPDATE ON repair_entries BEGIN SELECT RAISE(ABORT, 'disk trouble'); END"));
-    await assert.rejects(store.entries.requestDelete(() => true, "x", NOW, "test"), /disk trouble/);
+    await assert.rejects(
+      store.entries.requestDelete(() => true, "x", NOW, "test"),
+      /disk trouble/,
+    );
     assert.deepEqual(commits, []);
     assert.equal(store.entries.get(entry.index)?.deleted, false);
     const added = await store.entries.add(unindexed("10.0.0.2"), "added", NOW, "test");
@@ -153,10 +235,15 @@ describe("the SQLite store announces its commits", () => {
   it("refuses a write started inside another's decide, which would be announced before its outer write commits", async () => {
     const entry = await seed("10.0.0.1");
     let nested = Promise.resolve();
-    await store.entries.change(entry.index, () => {
-      nested = store.settings.setRepairQueueEnabled(false);
-      return null;
-    }, NOW, "test");
+    await store.entries.change(
+      entry.index,
+      () => {
+        nested = store.settings.setRepairQueueEnabled(false);
+        return null;
+      },
+      NOW,
+      "test",
+    );
     await assert.rejects(nested, /a store write cannot start inside another write or transaction/);
     assert.deepEqual(commits, []);
     assert.equal(store.settings.repairQueueEnabled(), true);

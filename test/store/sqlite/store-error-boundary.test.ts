@@ -61,7 +61,10 @@ describe("withStoreErrors", () => {
   for (const c of cases) {
     it(`translates ${c.name}`, async () => {
       const part = withStoreErrors(new Part());
-      await assert.rejects(async () => c.run(part), (err: unknown) => (c.want instanceof Error ? err === c.want : err instanceof c.want));
+      await assert.rejects(
+        async () => c.run(part),
+        (err: unknown) => (c.want instanceof Error ? err === c.want : err instanceof c.want),
+      );
     });
   }
 
