@@ -12,23 +12,10 @@ const ENTRIES = Number(process.argv[3] ?? 100);
 
 const BARE_SCHEMA = /* GraphQL */ `
   type RepairEntry {
-    index: ID!
-    address: String!
-    nodename: String!
-    serial: String
-    machineType: String!
-    operation: String!
-    status: String!
-    step: Int!
-    stepStatus: String!
-    deleted: Boolean!
-    lastTransitionTime: String
-    drainBackoffCount: Int!
+    index: ID! address: String! nodename: String! serial: String machineType: String! operation: String!
+    status: String! step: Int! stepStatus: String! deleted: Boolean! lastTransitionTime: String drainBackoffCount: Int!
   }
-  type Query {
-    repairQueueEnabled: Boolean!
-    searchRepairEntries: [RepairEntry!]!
-  }
+  type Query { repairQueueEnabled: Boolean! searchRepairEntries: [RepairEntry!]! }
 `;
 
 function readBody(req: IncomingMessage): Promise<string> {

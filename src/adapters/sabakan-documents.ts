@@ -6,26 +6,16 @@ export const SEARCH_MACHINES = /* GraphQL */ `
     searchMachines(having: $having, notHaving: $notHaving) {
       spec {
         serial
-        labels {
-          name
-          value
-        }
+        labels { name value }
         rack
         indexInRack
         role
         ipv4
         registerDate
         retireDate
-        bmc {
-          bmcType
-          ipv4
-        }
+        bmc { bmcType ipv4 }
       }
-      status {
-        state
-        timestamp
-        duration
-      }
+      status { state timestamp duration }
     }
   }
 `;

@@ -43,90 +43,28 @@ const ENTRY_EVENTS = /* GraphQL */ `
   subscription AlertEntryEvents($having: RepairEntryParams) {
     repairEntryEvents(having: $having) {
       kind
-      entry {
-        index
-        address
-        nodename
-        serial
-        machineType
-        operation
-        status
-        step
-        stepStatus
-        drainBackoffCount
-        drainBackoffExpire
-        source
-      }
-      previous {
-        status
-        step
-        stepStatus
-      }
-      record {
-        time
-        reason
-        detail
-        actor
-      }
+      entry { index address nodename serial machineType operation status step stepStatus drainBackoffCount drainBackoffExpire source }
+      previous { status step stepStatus }
+      record { time reason detail actor }
     }
   }
 `;
 
 const OUTCOMES = /* GraphQL */ `
   subscription AlertOutcomes {
-    autoRepairOutcomes {
-      sequence
-      time
-      trigger
-      machinesSeen
-      skipped {
-        kind
-        rack
-        serial
-        address
-        reason
-      }
-      skippedByKind {
-        kind
-        machines
-      }
-      shortCircuit {
-        existingEntries
-        candidates
-        limit
-      }
-      error
-    }
+    autoRepairOutcomes { sequence time trigger machinesSeen skipped { kind rack serial address reason } skippedByKind { kind machines } shortCircuit { existingEntries candidates limit } error }
   }
 `;
 
 const CLUSTER_GENERATIONS = /* GraphQL */ `
   subscription AlertClusterGenerations {
-    clusterGenerated {
-      sequence
-      outcome
-      generation
-      time
-      trigger
-      changes
-      error
-    }
+    clusterGenerated { sequence outcome generation time trigger changes error }
   }
 `;
 
 const HOLD_EVENTS = /* GraphQL */ `
   subscription AlertMachineHoldEvents {
-    machineHoldEvents {
-      kind
-      actor
-      hold {
-        address
-        reason
-        setBy
-        setAt
-        until
-      }
-    }
+    machineHoldEvents { kind actor hold { address reason setBy setAt until } }
   }
 `;
 

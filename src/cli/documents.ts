@@ -2,61 +2,40 @@
 
 const ENTRY_FIELDS = /* GraphQL */ `
   fragment EntryFields on RepairEntry {
-    index
-    address
-    nodename
-    serial
-    machineType
-    operation
-    status
-    step
-    stepStatus
-    deleted
-    lastTransitionTime
-    drainBackoffCount
-    drainBackoffExpire
+    index address nodename serial machineType operation status step stepStatus deleted
+    lastTransitionTime drainBackoffCount drainBackoffExpire
   }
 `;
 
 export const ListEntries = /* GraphQL */ `
   query ListEntries {
-    searchRepairEntries {
-      ...EntryFields
-    }
+    searchRepairEntries { ...EntryFields }
   }
   ${ENTRY_FIELDS}
 `;
 
 export const AddEntry = /* GraphQL */ `
   mutation AddEntry($operation: String!, $machineType: String!, $address: IPAddress!, $serial: String) {
-    addRepairEntry(operation: $operation, machineType: $machineType, address: $address, serial: $serial) {
-      ...EntryFields
-    }
+    addRepairEntry(operation: $operation, machineType: $machineType, address: $address, serial: $serial) { ...EntryFields }
   }
   ${ENTRY_FIELDS}
 `;
 
 export const DeleteEntry = /* GraphQL */ `
   mutation DeleteEntry($index: ID!) {
-    deleteRepairEntry(index: $index) {
-      index
-    }
+    deleteRepairEntry(index: $index) { index }
   }
 `;
 
 export const DeleteFinished = /* GraphQL */ `
   mutation DeleteFinished {
-    deleteFinishedRepairEntries {
-      index
-    }
+    deleteFinishedRepairEntries { index }
   }
 `;
 
 export const DeleteUnfinished = /* GraphQL */ `
   mutation DeleteUnfinished {
-    deleteUnfinishedRepairEntries {
-      index
-    }
+    deleteUnfinishedRepairEntries { index }
   }
 `;
 
@@ -74,17 +53,13 @@ export const SetQueueEnabled = /* GraphQL */ `
 
 export const ResetBackoff = /* GraphQL */ `
   mutation ResetBackoff {
-    resetRepairBackoff {
-      index
-    }
+    resetRepairBackoff { index }
   }
 `;
 
 export const CountEntries = /* GraphQL */ `
   query CountEntries {
-    searchRepairEntries {
-      index
-    }
+    searchRepairEntries { index }
   }
 `;
 
@@ -102,186 +77,106 @@ export const SetAutoRepairEnabled = /* GraphQL */ `
 
 export const GetAutoRepairVariables = /* GraphQL */ `
   query GetAutoRepairVariables {
-    autoRepairVariables {
-      text
-    }
+    autoRepairVariables { text }
   }
 `;
 
 export const SetAutoRepairVariables = /* GraphQL */ `
   mutation SetAutoRepairVariables($text: String!) {
-    setAutoRepairVariables(text: $text) {
-      text
-    }
+    setAutoRepairVariables(text: $text) { text }
   }
 `;
 
 const CONSTRAINTS_FIELDS = /* GraphQL */ `
   fragment ConstraintsFields on Constraints {
-    controlPlaneCount
-    minimumWorkersRate
-    maximumUnreachableNodesForReboot
-    maximumRepairQueueEntries
-    waitSecondsToRepairRebooting
-    maximumUnhealthyMachinesPerRack
-    minimumWorkers
-    maximumWorkers
-    waitSecondsToReplaceControlPlane
+    controlPlaneCount minimumWorkersRate maximumUnreachableNodesForReboot maximumRepairQueueEntries
+    waitSecondsToRepairRebooting maximumUnhealthyMachinesPerRack minimumWorkers maximumWorkers waitSecondsToReplaceControlPlane
   }
 `;
 
 export const ShowConstraints = /* GraphQL */ `
   query ShowConstraints {
-    constraints {
-      ...ConstraintsFields
-    }
+    constraints { ...ConstraintsFields }
   }
   ${CONSTRAINTS_FIELDS}
 `;
 
 export const SetConstraint = /* GraphQL */ `
   mutation SetConstraint($name: String!, $value: Int!) {
-    setConstraint(name: $name, value: $value) {
-      ...ConstraintsFields
-    }
+    setConstraint(name: $name, value: $value) { ...ConstraintsFields }
   }
   ${CONSTRAINTS_FIELDS}
 `;
 
 const OUTCOME_FIELDS = /* GraphQL */ `
   fragment OutcomeFields on AutoRepairOutcome {
-    sequence
-    time
-    trigger
-    machinesSeen
-    enqueued {
-      index
-      address
-      machineType
-      operation
-      serial
-    }
-    skipped {
-      serial
-      address
-      state
-      reason
-    }
-    skippedTotal
-    skippedByKind {
-      kind
-      machines
-    }
-    shortCircuit {
-      existingEntries
-      candidates
-      limit
-    }
+    sequence time trigger machinesSeen
+    enqueued { index address machineType operation serial }
+    skipped { serial address state reason }
+    skippedTotal skippedByKind { kind machines }
+    shortCircuit { existingEntries candidates limit }
     error
   }
 `;
 
 export const RunAutoRepair = /* GraphQL */ `
   mutation RunAutoRepair {
-    runAutoRepair {
-      ...OutcomeFields
-    }
+    runAutoRepair { ...OutcomeFields }
   }
   ${OUTCOME_FIELDS}
 `;
 
 export const AutoRepairOutcomes = /* GraphQL */ `
   query AutoRepairOutcomes($last: Int) {
-    autoRepairOutcomes(last: $last) {
-      ...OutcomeFields
-    }
+    autoRepairOutcomes(last: $last) { ...OutcomeFields }
   }
   ${OUTCOME_FIELDS}
 `;
 
 const HEALTH_CHECK_FIELDS = /* GraphQL */ `
   fragment HealthCheckFields on HealthCheck {
-    name
-    paused
-    operation
-    expectedNodes
-    currentHealthy
-    unhealthyCount
-    remediationsAllowed
-    gateOpen
-    gateReason
-    maxUnhealthy
-    unhealthyRange
-    nextCheckAt
-    evaluatedAt
-    error
-    targets {
-      node
-      address
-      state
-      rule {
-        type
-        status
-        timeoutSeconds
-      }
-      since
-      nextCheckAt
-    }
-    held {
-      node
-      reason
-    }
+    name paused operation expectedNodes currentHealthy unhealthyCount remediationsAllowed gateOpen gateReason
+    maxUnhealthy unhealthyRange nextCheckAt evaluatedAt error
+    targets { node address state rule { type status timeoutSeconds } since nextCheckAt }
+    held { node reason }
   }
 `;
 
 export const ListHealthChecks = /* GraphQL */ `
   query ListHealthChecks {
-    healthChecks {
-      ...HealthCheckFields
-    }
+    healthChecks { ...HealthCheckFields }
   }
   ${HEALTH_CHECK_FIELDS}
 `;
 
 export const SetHealthCheckPaused = /* GraphQL */ `
   mutation SetHealthCheckPaused($name: String!, $paused: Boolean!) {
-    setHealthCheckPaused(name: $name, paused: $paused) {
-      ...HealthCheckFields
-    }
+    setHealthCheckPaused(name: $name, paused: $paused) { ...HealthCheckFields }
   }
   ${HEALTH_CHECK_FIELDS}
 `;
 
 export const SetClusterTemplate = /* GraphQL */ `
   mutation SetClusterTemplate($template: String!) {
-    setClusterTemplate(template: $template) {
-      name
-      setAt
-    }
+    setClusterTemplate(template: $template) { name setAt }
   }
 `;
 
 export const GetClusterTemplate = /* GraphQL */ `
   query GetClusterTemplate {
-    clusterTemplate {
-      template
-    }
+    clusterTemplate { template }
   }
 `;
 
 export const SetClusterVariables = /* GraphQL */ `
   mutation SetClusterVariables($text: String!) {
-    setClusterVariables(text: $text) {
-      text
-    }
+    setClusterVariables(text: $text) { text }
   }
 `;
 
 export const GetClusterVariables = /* GraphQL */ `
   query GetClusterVariables {
-    clusterVariables {
-      text
-    }
+    clusterVariables { text }
   }
 `;
 
@@ -299,96 +194,59 @@ export const SetClusterGenerationEnabled = /* GraphQL */ `
 
 export const GetGeneratedCluster = /* GraphQL */ `
   query GetGeneratedCluster($generation: Int) {
-    generatedCluster(generation: $generation) {
-      generation
-      yaml
-    }
+    generatedCluster(generation: $generation) { generation yaml }
   }
 `;
 
 const GENERATION_FIELDS = /* GraphQL */ `
   fragment GenerationFields on ClusterGeneration {
-    sequence
-    outcome
-    generation
-    time
-    lastTime
-    repeats
-    trigger
-    policy
-    changes
-    error
+    sequence outcome generation time lastTime repeats trigger policy changes error
   }
 `;
 
 export const RunClusterGeneration = /* GraphQL */ `
   mutation RunClusterGeneration {
-    runClusterGeneration {
-      outcome
-      record {
-        ...GenerationFields
-      }
-      cluster {
-        generation
-      }
-    }
+    runClusterGeneration { outcome record { ...GenerationFields } cluster { generation } }
   }
   ${GENERATION_FIELDS}
 `;
 
 export const ClusterGenerations = /* GraphQL */ `
   query ClusterGenerations($last: Int) {
-    clusterGenerations(last: $last) {
-      ...GenerationFields
-    }
+    clusterGenerations(last: $last) { ...GenerationFields }
   }
   ${GENERATION_FIELDS}
 `;
 
 const MACHINE_HOLD_FIELDS = /* GraphQL */ `
   fragment MachineHoldFields on MachineHold {
-    address
-    reason
-    setBy
-    setAt
-    until
-    source
+    address reason setBy setAt until source
   }
 `;
 
 export const ListMachineHolds = /* GraphQL */ `
   query ListMachineHolds {
-    machineHolds {
-      ...MachineHoldFields
-    }
+    machineHolds { ...MachineHoldFields }
   }
   ${MACHINE_HOLD_FIELDS}
 `;
 
 export const HoldMachine = /* GraphQL */ `
   mutation HoldMachine($address: IPAddress!, $reason: String!, $until: DateTime) {
-    holdMachine(address: $address, reason: $reason, until: $until) {
-      ...MachineHoldFields
-    }
+    holdMachine(address: $address, reason: $reason, until: $until) { ...MachineHoldFields }
   }
   ${MACHINE_HOLD_FIELDS}
 `;
 
 export const MachineAddressBySerial = /* GraphQL */ `
   query MachineAddressBySerial($serial: ID!) {
-    machine(serial: $serial) {
-      spec {
-        ipv4
-      }
-    }
+    machine(serial: $serial) { spec { ipv4 } }
   }
 `;
 
 export const ReleaseMachine = /* GraphQL */ `
   mutation ReleaseMachine($address: IPAddress!) {
-    releaseMachine(address: $address) {
-      ...MachineHoldFields
-    }
+    releaseMachine(address: $address) { ...MachineHoldFields }
   }
   ${MACHINE_HOLD_FIELDS}
 `;
@@ -396,42 +254,21 @@ export const ReleaseMachine = /* GraphQL */ `
 // What `repair-queue watch` reads once, then keeps up to date from the events and the waits.
 const WATCH_FIELDS = /* GraphQL */ `
   fragment WatchFields on RepairEntry {
-    index
-    address
-    nodename
-    operation
-    status
-    step
-    stepCount
-    stepStatus
-    deleted
-    drainBackoffCount
-    drainBackoffExpire
-    lastTransitionTime
-    waitingFor {
-      kind
-      message
-    }
-    history {
-      reason
-    }
+    index address nodename operation status step stepCount stepStatus deleted drainBackoffCount drainBackoffExpire
+    lastTransitionTime waitingFor { kind message } history { reason }
   }
 `;
 
 export const WatchEntries = /* GraphQL */ `
   query WatchEntries {
-    searchRepairEntries {
-      ...WatchFields
-    }
+    searchRepairEntries { ...WatchFields }
   }
   ${WATCH_FIELDS}
 `;
 
 export const WatchEntry = /* GraphQL */ `
   query WatchEntry($index: ID!) {
-    repairEntry(index: $index) {
-      ...WatchFields
-    }
+    repairEntry(index: $index) { ...WatchFields }
   }
   ${WATCH_FIELDS}
 `;
@@ -439,58 +276,20 @@ export const WatchEntry = /* GraphQL */ `
 /** What `repair-queue watch` shows of each wait (the whole list each time the leader publishes a change). */
 export const WatchWaits = /* GraphQL */ `
   subscription WatchWaits {
-    repairWaits {
-      index
-      waitingFor {
-        kind
-        message
-      }
-    }
+    repairWaits { index waitingFor { kind message } }
   }
 `;
 
 export const SimulateAutoRepair = /* GraphQL */ `
-  query SimulateAutoRepair(
-    $since: DateTime!
-    $constraints: ReplayConstraintsInput
-    $repairSeconds: Int
-    $healthChecks: [ReplayHealthCheckInput!]
-    $pacing: ReplayPacingInput
-  ) {
+  query SimulateAutoRepair($since: DateTime!, $constraints: ReplayConstraintsInput, $repairSeconds: Int, $healthChecks: [ReplayHealthCheckInput!], $pacing: ReplayPacingInput) {
     simulateAutoRepair(since: $since, constraints: $constraints, repairSeconds: $repairSeconds, healthChecks: $healthChecks, pacing: $pacing) {
-      pollsReplayed
-      remediationsReplayed
-      unconfiguredChecks
-      unreadableRecords
-      truncated
-      enqueuedLive
-      enqueuedSimulated
+      pollsReplayed remediationsReplayed unconfiguredChecks unreadableRecords truncated enqueuedLive enqueuedSimulated
       polls {
-        time
-        source
-        healthCheck
-        live {
-          enqueued
-          shortCircuited
-          queueSize
-        }
-        simulated {
-          enqueued
-          shortCircuited
-          queueSize
-        }
-        differences {
-          serial
-          address
-          live
-          simulated
-        }
-        targets {
-          node
-          address
-          live
-          simulated
-        }
+        time source healthCheck
+        live { enqueued shortCircuited queueSize }
+        simulated { enqueued shortCircuited queueSize }
+        differences { serial address live simulated }
+        targets { node address live simulated }
       }
     }
   }
@@ -498,24 +297,8 @@ export const SimulateAutoRepair = /* GraphQL */ `
 export const RepairStats = /* GraphQL */ `
   query RepairStats($since: DateTime!, $until: DateTime, $groupBy: [RepairStatsDimension!]) {
     repairStats(since: $since, until: $until, groupBy: $groupBy) {
-      machineType
-      operation
-      rack
-      step
-      entries
-      succeeded
-      failed
-      deleted
-      successRate
-      timeToRepair {
-        p50Seconds
-        p90Seconds
-        maxSeconds
-      }
-      drainingSeconds
-      stepsNeededP50
-      stepsNeededMax
-      withHistory
+      machineType operation rack step entries succeeded failed deleted successRate
+      timeToRepair { p50Seconds p90Seconds maxSeconds } drainingSeconds stepsNeededP50 stepsNeededMax withHistory
     }
   }
 `;
@@ -523,16 +306,7 @@ export const RepairStats = /* GraphQL */ `
 export const MachineRepairs = /* GraphQL */ `
   query MachineRepairs($address: IPAddress, $serial: String) {
     machineRepairs(address: $address, serial: $serial) {
-      repairs {
-        index
-        address
-        machineType
-        operation
-        status
-        createdAt
-        finishedAt
-        secondsSincePrevious
-      }
+      repairs { index address machineType operation status createdAt finishedAt secondsSincePrevious }
       meanSecondsBetweenFailures
     }
   }
@@ -540,13 +314,6 @@ export const MachineRepairs = /* GraphQL */ `
 
 export const FrequentlyRepaired = /* GraphQL */ `
   query FrequentlyRepaired($since: DateTime!, $top: Int) {
-    frequentlyRepaired(since: $since, top: $top) {
-      address
-      machineType
-      repairs
-      succeeded
-      failed
-      lastFinishedAt
-    }
+    frequentlyRepaired(since: $since, top: $top) { address machineType repairs succeeded failed lastFinishedAt }
   }
 `;

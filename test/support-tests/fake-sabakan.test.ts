@@ -10,27 +10,8 @@ const DAY = 86_400_000;
 const SEARCH = /* GraphQL */ `
   query SearchMachines($having: MachineParams, $notHaving: MachineParams) {
     searchMachines(having: $having, notHaving: $notHaving) {
-      spec {
-        serial
-        labels {
-          name
-          value
-        }
-        rack
-        indexInRack
-        role
-        ipv4
-        registerDate
-        retireDate
-        bmc {
-          bmcType
-        }
-      }
-      status {
-        state
-        timestamp
-        duration
-      }
+      spec { serial labels { name value } rack indexInRack role ipv4 registerDate retireDate bmc { bmcType } }
+      status { state timestamp duration }
     }
   }
 `;
