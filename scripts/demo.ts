@@ -96,7 +96,8 @@ const kintsugi = await startKintsugi(
     kubernetes: { kubeconfig: dc.kube.kubeconfigPath, timeoutSeconds: 10 },
     repair: {
       ...EMPTY_REPAIR_CONFIG,
-      maxConcurrentRepairs: 3,
+      // Above what pacing lets through (one repair per rack of the three that break): pacing is the limit one sees.
+      maxConcurrentRepairs: 4,
       repairProcedures: [{ machineTypes: ["IPMI-2.0"], repairOperations: [operation("unhealthy"), operation("unreachable")] }],
       // Slow start per rack: one repair in progress per rack until repairs there succeed.
       pacing: { domains: ["rack"] },

@@ -43,8 +43,8 @@ Every ${T.cycleSeconds / 60} minutes, for as long as it runs:
   - a machine breaks every ${T.breakEverySeconds} s or so; kintsugi drains it, reboots it (step 1) and, when the fault
     survives the reboot (every other one does), power-cycles it (step 2). Repairs are paced per rack (one at a time
     in a rack until repairs there succeed); the operator deletes finished entries every ${T.cleanupEverySeconds} s;
-  - at ${T.nodeNotReadyAtSeconds} s, a node's kubelet stops while sabakan sees its machine healthy: kintsugi's health check
-    enqueues it after ${T.nodeNotReadyTimeoutSeconds} s NotReady;
+  - at ${T.nodeNotReadyAtSeconds} s, kubelets in one rack stop (one more than its pacing allows) while sabakan sees their machines healthy: kintsugi's
+    health check enqueues both after ${T.nodeNotReadyTimeoutSeconds} s NotReady, and pacing lets one go first;
   - at ${T.drainRefusedAtSeconds} s, a machine breaks whose pod a disruption budget protects: the drain backs off, and the
     operator lifts the budget and resets the back-off ${T.budgetLiftedAfterSeconds} s later;
   - at ${T.powerCutAtSeconds} s, rack ${POWER_CUT_RACK} loses power for ${T.powerOutageSeconds} s: maximum-unhealthy-machines-per-rack = ${f.rackLimit}

@@ -38,7 +38,7 @@ const isDown = (m: ChaosMachine) => m.state !== "HEALTHY" || !m.works;
 
 /**
  * The incidents of each cycle beside the machines that simply break: a node whose kubelet stops (kintsugi's health
- * check; in a rack under repair, so that pacing holds it back), a drain a disruption budget refuses (back-off, then the operator's reset), two control planes at once (one
+ * check; two in one rack, so that pacing holds one back), a drain a disruption budget refuses (back-off, then the operator's reset), two control planes at once (one
  * at a time), an admin's constraint change, and the operator's answer to a machine kintsugi escalated.
  */
 export class Incidents {
@@ -68,25 +68,42 @@ export class Incidents {
    * The machine an incident strikes: as the chaos picks one, but however many are down already (the chaos keeps
    * that number low; an incident is the cycle's event, and must not wait for the queue to empty).
    */
-  private victim(preferBusyRack = false): ChaosMachine | null {
+  private victim(): ChaosMachine | null {
     const { world } = this;
-    const machines = world.view();
-    const busy = preferBusyRack ? new Set(machines.filter((m) => m.inQueue && !m.lingers).map((m) => m.rack)) : new Set<number>();
-    return pickMachineToBreak(machines, world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.random, busy);
+    return pickMachineToBreak(world.view(), world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.random);
   }
 
   /** A node's kubelet stops: the node is NotReady, the machine does not work, and sabakan still says HEALTHY. */
-  nodeNotReady(): boolean {
+  async nodeNotReady(): Promise<boolean> {
     const { world } = this;
-    // In a rack with a repair under way when there is one: the new entry waits for the rack's pacing allowance.
-    const victim = this.victim(true);
-    if (!victim) return false;
-    world.dc.hardware.fail(victim.address);
-    world.dc.kube.setNodeCondition(nodeOf(victim.serial), "Ready", "False");
-    this.notReady.add(victim.serial);
+    // Nodes of one rack with nothing else down there, one more than the rack's pacing allowance (it doubles with each
+    // proven repair there): their entries come from the same health-check round, and the last waits for pacing.
+    const data = (await world.gql("{ repairPacing { domains { domain value allowance } } }")) as {
+      repairPacing: { domains: Array<{ domain: string; value: string; allowance: number }> };
+    };
+    const allowance = (rack: number) => data.repairPacing.domains.find((d) => d.domain === "RACK" && d.value === String(rack))?.allowance ?? 1;
+    const machines = world.view();
+    const quiet = new Set(machines.map((m) => m.rack));
+    for (const m of machines) if (m.state !== "HEALTHY" || !m.works || m.inQueue) quiet.delete(m.rack);
+    const eligible = (rack: number) =>
+      machines.filter(
+        (m) =>
+          m.rack === rack &&
+          m.rack !== world.rules.powerCutRack &&
+          !m.controlPlane &&
+          (m.repairedAt === null || world.now() - m.repairedAt >= world.rules.coolDownSeconds),
+      );
+    const rack = [...quiet].filter((r) => eligible(r).length > allowance(r)).sort((a, b) => allowance(a) - allowance(b))[0];
+    if (rack === undefined) return false;
+    const victims = eligible(rack).slice(0, allowance(rack) + 1);
+    for (const victim of victims) {
+      world.dc.hardware.fail(victim.address);
+      world.dc.kube.setNodeCondition(nodeOf(victim.serial), "Ready", "False");
+      this.notReady.add(victim.serial);
+    }
     world.tell(
       "chaos",
-      `${nodeOf(victim.serial)}'s kubelet stopped: the node is NotReady while sabakan still sees ${victim.serial} (${victim.address}) HEALTHY`,
+      `the kubelets of ${victims.map((v) => nodeOf(v.serial)).join(", ")} (rack ${rack}, whose pacing allows ${allowance(rack)}) stopped: the nodes are NotReady while sabakan still sees their machines HEALTHY`,
     );
     return true;
   }

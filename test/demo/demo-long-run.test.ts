@@ -31,7 +31,7 @@ const RULES: ReadonlyArray<[string, string, RegExp]> = [
   ],
   ["a repeat offender escalated to a hold", "kintsugi", /^now skips r\dm\d \(10\.69\.\d\.\d+, UNHEALTHY: repaired 2 times in .*: held\)$/],
   ["the operator releases the escalated machine", "operator", /^replaced r\dm\d's faulty part and released the hold kintsugi set on it/],
-  ["pacing holds an entry back", "kintsugi", /^#\d+ 10\.69\.\d\.\d+ waits: pacing: rack \d allows 1 repair in progress/],
+  ["pacing holds an entry back", "kintsugi", /^#\d+ 10\.69\.\d\.\d+ waits: pacing: rack \d allows \d+ repairs? in progress/],
   [
     "one control plane at a time",
     "kintsugi",
