@@ -15,6 +15,13 @@ describe("a SQLite database made by kintsugi's store-v1 release", () => {
     for (const name of Object.keys(recorded.reads)) assert.equal(now.reads[name], recorded.reads[name], `the read "${name}"`);
     assert.deepEqual(Object.keys(now.reads), Object.keys(recorded.reads));
     assert.deepEqual(now.before, { counts: recorded.counts, sha256: now.before.sha256, problems: [] }, "db check before serving");
+    // The items as that release hashed them: a conversion that lost or changed a field changes the hash.
+    const released = JSON.parse(readFileSync(new URL("db-check.json", STORE_FIXTURE_DB), "utf8")) as { counts: object; sha256: string };
+    assert.deepEqual(
+      { counts: now.after.counts, sha256: now.after.sha256 },
+      { counts: released.counts, sha256: released.sha256 },
+      "db check as the release said",
+    );
     assert.deepEqual(now.after, now.before, "db check after serving: the same counts and hash");
     assert.match(now.before.sha256 ?? "", /^[0-9a-f]{64}$/);
     assert.ok(!Object.values(recorded.reads).some((body) => body.includes('"errors"')), "every recorded read succeeded");
