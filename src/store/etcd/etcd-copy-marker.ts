@@ -1,6 +1,5 @@
-import type { Etcd3 } from "etcd3";
 import { parseMarker, unfinishedCopy } from "../copy/unfinished-copy.js";
-import type { EtcdAvailability } from "./etcd-availability.js";
+import type { KvDriver } from "../kv/kv-driver.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 
 /** How an operator empties an etcd store before copying into it again. */
@@ -9,13 +8,7 @@ export function howToEmptyEtcd(prefix: string): string {
 }
 
 /** Refuses a prefix that holds the marker of an unfinished copy (`kintsugi db copy` cut off or not verified). */
-export async function refuseUnfinishedCopy(client: Etcd3, keys: EtcdKeys, availability: EtcdAvailability): Promise<void> {
-  let marker: string | null;
-  try {
-    marker = await client.get(keys.copyMarker).options(availability.callOptions()).string();
-    availability.answered();
-  } catch (err) {
-    throw availability.failed(`reading ${keys.copyMarker}`, err);
-  }
-  if (marker !== null) throw unfinishedCopy(`etcd prefix ${keys.prefix}`, parseMarker(marker), howToEmptyEtcd(keys.prefix));
+export async function refuseUnfinishedCopy(driver: KvDriver, keys: EtcdKeys): Promise<void> {
+  const { kv } = await driver.get(`reading ${keys.copyMarker}`, keys.copyMarker);
+  if (kv !== null) throw unfinishedCopy(`etcd prefix ${keys.prefix}`, parseMarker(kv.value.toString("utf8")), howToEmptyEtcd(keys.prefix));
 }

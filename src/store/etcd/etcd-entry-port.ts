@@ -1,9 +1,8 @@
-import type { Etcd3 } from "etcd3";
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/repair-history.js";
 import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
-import type { EtcdAvailability } from "./etcd-availability.js";
+import type { KvDriver } from "../kv/kv-driver.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
 import { historyValue } from "./etcd-value-schemas.js";
@@ -22,10 +21,9 @@ const TIMELINE_PAGE = 1_000;
  */
 export class EtcdEntryPort implements RepairEntryPort {
   constructor(
-    private readonly client: Etcd3,
+    private readonly driver: KvDriver,
     private readonly keys: EtcdKeys,
     private readonly mirror: EtcdMirror,
-    private readonly availability: EtcdAvailability,
     private readonly writer: EtcdWriter,
     private readonly log: Log,
   ) {}
@@ -39,17 +37,11 @@ export class EtcdEntryPort implements RepairEntryPort {
   }
 
   async history(index: number): Promise<RepairHistoryRecord[]> {
-    let response;
-    try {
-      response = await this.client.getAll().inRange(this.keys.historyOf(index)).options(this.availability.callOptions()).exec();
-      this.availability.answered();
-    } catch (err) {
-      throw this.availability.failed(`reading the history of repair entry ${index}`, err);
-    }
+    const response = await this.driver.range(`reading the history of repair entry ${index}`, this.keys.historyOf(index));
     // Sorted by key, which is by sequence within one index. A record another process wrote that cannot be read is
     // left out and logged, as the mirror does: the rest of the audit trail stays readable.
     return response.kvs.flatMap((kv) => {
-      const key = kv.key.toString("utf8");
+      const key = kv.key;
       try {
         return [storedRecord(decodeValue(historyValue, key, kv.value).record)];
       } catch (err) {
@@ -69,16 +61,10 @@ export class EtcdEntryPort implements RepairEntryPort {
     let start = this.keys.historyOf(firstIndex).start;
     const points: IndexedTimelinePoint[] = [];
     while (points.length < limit) {
-      let response;
-      try {
-        const page = Math.min(TIMELINE_PAGE, limit - points.length);
-        response = await this.client.getAll().inRange({ start, end }).limit(page).options(this.availability.callOptions()).exec();
-        this.availability.answered();
-      } catch (err) {
-        throw this.availability.failed(`reading the histories of repair entries ${firstIndex} to ${lastIndex}`, err);
-      }
+      const page = Math.min(TIMELINE_PAGE, limit - points.length);
+      const response = await this.driver.range(`reading the histories of repair entries ${firstIndex} to ${lastIndex}`, { start, end }, { limit: page });
       for (const kv of response.kvs) {
-        const key = kv.key.toString("utf8");
+        const key = kv.key;
         try {
           const { entryIndex, time, status, step, stepStatus } = decodeValue(historyValue, key, kv.value).record;
           points.push({ entryIndex, time, status, step, stepStatus });
@@ -88,7 +74,7 @@ export class EtcdEntryPort implements RepairEntryPort {
         }
       }
       if (!response.more || response.kvs.length === 0) return timelinesOf(points, lastIndex, Number.POSITIVE_INFINITY);
-      start = `${response.kvs[response.kvs.length - 1]!.key.toString("utf8")}\0`;
+      start = `${response.kvs[response.kvs.length - 1]!.key}\0`;
     }
     return timelinesOf(points, lastIndex, limit);
   }

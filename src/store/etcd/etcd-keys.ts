@@ -1,3 +1,5 @@
+import { prefixEnd, type KeyRange } from "../kv/kv-driver.js";
+
 /**
  * Where each aggregate lives under the store's prefix. Numbers are zero-padded to 16 digits (every safe integer), so
  * etcd's byte order of keys is numeric order and a range read returns entries, history and records oldest first.
@@ -34,11 +36,7 @@ export interface RecordKey {
 export const RECORD_AREAS = ["intake", "health-check"] as const;
 export type RecordArea = (typeof RECORD_AREAS)[number];
 
-/** A half-open key range [start, end), as etcd's range and delete-range take it. */
-export interface KeyRange {
-  readonly start: string;
-  readonly end: string;
-}
+export type { KeyRange } from "../kv/kv-driver.js";
 
 function pad(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`cannot make a key of ${n}: not a safe integer >= 0`);
@@ -47,11 +45,6 @@ function pad(n: number): string {
 
 function number(text: string | undefined): number | null {
   return text !== undefined && text.length === DIGITS && /^[0-9]+$/.test(text) ? Number(text) : null;
-}
-
-/** The end of the range of every key that starts with `prefix` (its last byte plus one, as etcd clients do). */
-function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 /** The key layout of one kintsugi store in etcd. */

@@ -1,10 +1,9 @@
-import type { Etcd3 } from "etcd3";
 import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { PollRecord } from "../../domain/poll-record.js";
 import type { RemediationRecord } from "../../domain/remediation-record.js";
 import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
 import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
-import type { EtcdAvailability } from "./etcd-availability.js";
+import type { KvDriver } from "../kv/kv-driver.js";
 import type { EtcdKeys, RecordArea, RecordKey } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
 import { nextSequence } from "./etcd-outcome-port.js";
@@ -123,10 +122,9 @@ export function recordsWrite(
  */
 export class EtcdPollRecordPort implements PollRecordPort {
   constructor(
-    private readonly client: Etcd3,
+    private readonly driver: KvDriver,
     private readonly keys: EtcdKeys,
     private readonly mirror: EtcdMirror,
-    private readonly availability: EtcdAvailability,
     private readonly log: Log,
     readonly keep: PollRecordsConfig = DEFAULT_POLL_RECORDS,
   ) {}
@@ -191,16 +189,10 @@ export class EtcdPollRecordPort implements PollRecordPort {
     const wanted = this.mirror.records.since(area, since, limit);
     for (const page of pagesOf(wanted)) {
       const byKey = new Map(page.map((k) => [k.key, k.record]));
-      let response;
-      try {
-        const range = { start: page[0]!.key, end: `${page.at(-1)!.key}\0` };
-        response = await this.client.getAll().inRange(range).options(this.availability.callOptions()).exec();
-        this.availability.answered();
-      } catch (err) {
-        throw this.availability.failed(`reading the ${area} records from ${page[0]!.key}`, err);
-      }
+      const range = { start: page[0]!.key, end: `${page.at(-1)!.key}\0` };
+      const response = await this.driver.range(`reading the ${area} records from ${page[0]!.key}`, range);
       for (const kv of response.kvs) {
-        const key = kv.key.toString("utf8");
+        const key = kv.key;
         const expected = byKey.get(key);
         // A key written after the mirror listed this page is read next time, not now.
         if (expected !== undefined) yield { key, expected, raw: kv.value };

@@ -1,6 +1,5 @@
-import type { Etcd3 } from "etcd3";
 import { quoteUntrusted } from "../../domain/untrusted-text.js";
-import type { EtcdAvailability } from "./etcd-availability.js";
+import type { KvDriver } from "../kv/kv-driver.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import { ETCD_SCHEMA_VERSION } from "./etcd-values.js";
 
@@ -14,21 +13,15 @@ export class EtcdSchemaError extends Error {
  * so two replicas starting together agree); on a used one, refuses a version newer than {@link ETCD_SCHEMA_VERSION},
  * since older code writing there could corrupt what it does not understand.
  */
-export async function ensureSchema(client: Etcd3, keys: EtcdKeys, availability: EtcdAvailability): Promise<number> {
-  let response;
-  try {
-    response = await client
-      .if(keys.schema, "Create", "==", 0)
-      .then(client.put(keys.schema).value(JSON.stringify({ v: ETCD_SCHEMA_VERSION })))
-      .else(client.get(keys.schema))
-      .options(availability.callOptions())
-      .commit();
-    availability.answered();
-  } catch (err) {
-    throw availability.failed(`checking the schema version of ${keys.prefix}`, err);
-  }
+export async function ensureSchema(driver: KvDriver, keys: EtcdKeys): Promise<number> {
+  const response = await driver.txn(`checking the schema version of ${keys.prefix}`, {
+    compares: [{ key: keys.schema, target: "create", revision: 0 }],
+    puts: [{ key: keys.schema, value: JSON.stringify({ v: ETCD_SCHEMA_VERSION }) }],
+    deletes: [],
+    reads: [keys.schema],
+  });
   if (response.succeeded) return ETCD_SCHEMA_VERSION;
-  const raw = response.responses[0]?.response_range?.kvs[0]?.value.toString("utf8") ?? "";
+  const raw = response.reads[0]?.value.toString("utf8") ?? "";
   let version: unknown;
   try {
     version = (JSON.parse(raw) as { v?: unknown }).v;

@@ -1,8 +1,7 @@
-import type { Etcd3, IKeyValue } from "etcd3";
 import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
-import type { EtcdAvailability } from "./etcd-availability.js";
+import type { KvDriver, KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type EtcdKeys, type KeyRange, type ParsedKey } from "./etcd-keys.js";
 import { decodeRecord } from "./etcd-poll-record-port.js";
 import type { PollRecord } from "../../domain/poll-record.js";
@@ -24,42 +23,27 @@ import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
 const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500, records: 4 } as const;
 
-/** How the export reads etcd: every call with its deadline, a failure naming what was read. */
+/** How the export reads the store: through the driver, a failure naming what was read. */
 interface Reader {
-  readonly client: Etcd3;
+  readonly driver: KvDriver;
   readonly keys: EtcdKeys;
-  readonly availability: EtcdAvailability;
   readonly from: string;
 }
 
-async function call<T>(reader: Reader, what: string, run: (options: ReturnType<EtcdAvailability["callOptions"]>) => Promise<T>): Promise<T> {
-  try {
-    const result = await run(reader.availability.callOptions());
-    reader.availability.answered();
-    return result;
-  } catch (err) {
-    throw reader.availability.failed(what, err);
-  }
-}
-
 /** The keys of `range` at `revision`, in key order, read in pages of `limit`. */
-async function* pages(reader: Reader, range: KeyRange, limit: number, revision: number): AsyncGenerator<IKeyValue> {
-  let start: string | Buffer = range.start;
-  for (;;) {
-    const from = start;
-    const page = await call(reader, `reading ${range.start}`, (o) =>
-      reader.client.getAll().inRange({ start: from, end: range.end }).limit(limit).revision(revision).options(o).exec(),
-    );
+async function* pages(reader: Reader, range: KeyRange, limit: number, revision: number): AsyncGenerator<KvPair> {
+  for (let start = range.start; ;) {
+    const page = await reader.driver.range(`reading ${range.start}`, { start, end: range.end }, { limit, revision });
     yield* page.kvs;
     const last = page.kvs.at(-1);
     if (!page.more || last === undefined) return;
-    start = Buffer.concat([last.key, Buffer.from([0])]);
+    start = `${last.key}\0`;
   }
 }
 
-function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: IKeyValue): z.infer<S> {
+function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {
   try {
-    return decodeValue(schema, kv.key.toString("utf8"), kv.value);
+    return decodeValue(schema, kv.key, kv.value);
   } catch (err) {
     if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.from}: ${err.message}; a copy cannot carry it`);
     throw err;
@@ -67,8 +51,8 @@ function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: IKeyValue): 
 }
 
 /** The parsed key of `kv`, which must be of `kind`; any other key in an area is not kintsugi's. */
-function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: IKeyValue, kind: K): Extract<ParsedKey, { kind: K }> {
-  const key = kv.key.toString("utf8");
+function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: KvPair, kind: K): Extract<ParsedKey, { kind: K }> {
+  const key = kv.key;
   const parsed = reader.keys.parse(key);
   if (parsed.kind !== kind) throw foreignKey(reader, key);
   return parsed as Extract<ParsedKey, { kind: K }>;
@@ -78,8 +62,8 @@ function foreignKey(reader: Reader, key: string): SnapshotSourceError {
   return new SnapshotSourceError(`${reader.from}: etcd key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`);
 }
 
-function mismatch(reader: Reader, kv: IKeyValue, what: string): SnapshotSourceError {
-  return new SnapshotSourceError(`${reader.from}: etcd key ${kv.key.toString("utf8")} holds ${what}; a copy cannot carry it`);
+function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError {
+  return new SnapshotSourceError(`${reader.from}: etcd key ${kv.key} holds ${what}; a copy cannot carry it`);
 }
 
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
@@ -107,11 +91,8 @@ async function refuseForeignKeys(reader: Reader, revision: number | null): Promi
   for (const range of [...known, { start: reader.keys.all.end, end: reader.keys.all.end }]) {
     if (Buffer.compare(Buffer.from(from), Buffer.from(range.start)) < 0) {
       const gap = { start: from, end: range.start };
-      const found = await call(reader, `reading ${gap.start}`, (o) => {
-        const read = reader.client.getAll().inRange(gap).limit(1).options(o);
-        return (revision === null ? read : read.revision(revision)).keys();
-      });
-      if (found[0] !== undefined) throw foreignKey(reader, found[0]);
+      const found = await reader.driver.range(`reading ${gap.start}`, gap, { limit: 1, keysOnly: true, revision: revision ?? undefined });
+      if (found.kvs[0] !== undefined) throw foreignKey(reader, found.kvs[0].key);
     }
     from = range.end;
   }
@@ -121,20 +102,11 @@ async function refuseForeignKeys(reader: Reader, revision: number | null): Promi
  * Fails when the prefix holds a layout newer than this kintsugi's or a key kintsugi does not write; `revision` null
  * reads the newest. Checked before a copy begins (so that it writes nothing then) and again at the copy's revision.
  */
-export async function refuseUnknownLayout(
-  client: Etcd3,
-  keys: EtcdKeys,
-  availability: EtcdAvailability,
-  from: string,
-  revision: number | null = null,
-): Promise<void> {
-  const reader: Reader = { client, keys, availability, from };
-  const schema = await call(reader, `reading ${keys.schema}`, (o) => {
-    const read = client.get(keys.schema).options(o);
-    return (revision === null ? read : read.revision(revision)).exec();
-  });
+export async function refuseUnknownLayout(driver: KvDriver, keys: EtcdKeys, from: string, revision: number | null = null): Promise<void> {
+  const reader: Reader = { driver, keys, from };
+  const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision: revision ?? undefined });
   // A layout newer than this kintsugi's could hold what this export would drop.
-  if (schema.kvs[0] !== undefined) decode(reader, schemaValue, schema.kvs[0]);
+  if (schema.kv !== null) decode(reader, schemaValue, schema.kv);
   await refuseForeignKeys(reader, revision);
 }
 
@@ -149,15 +121,15 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
     const ready = heads.flatMap((h, i) => (h.done ? [] : [{ i, kv: h.value, parsed: parsedAs(reader, h.value, "record").record }]));
     const next = ready.sort((a, b) => a.parsed.sequence - b.parsed.sequence)[0];
     if (next === undefined) return;
-    if (next.parsed.area !== RECORD_AREAS[next.i]) throw foreignKey(reader, next.kv.key.toString("utf8"));
-    const read = decodeRecord(next.kv.key.toString("utf8"), next.parsed, next.kv.value);
+    if (next.parsed.area !== RECORD_AREAS[next.i]) throw foreignKey(reader, next.kv.key);
+    const read = decodeRecord(next.kv.key, next.parsed, next.kv.value);
     if (!read.ok) throw mismatch(reader, next.kv, `a replay record that cannot be read (${read.message})`);
     const replay =
       next.parsed.area === "intake"
         ? { sequence: next.parsed.sequence, area: "intake" as const, record: read.record as PollRecord }
         : { sequence: next.parsed.sequence, area: "health-check" as const, record: read.record as RemediationRecord };
     yield { kind: "replay", replay };
-    heads[next.i] = await (areas[next.i] as AsyncIterator<IKeyValue>).next();
+    heads[next.i] = await (areas[next.i] as AsyncIterator<KvPair>).next();
   }
 }
 
@@ -168,14 +140,13 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
  * election keys and the copy marker are not part of the snapshot. Counters are the heads, raised past every number
  * seen (as the store itself hands them out).
  */
-export async function* etcdSnapshotItems(client: Etcd3, keys: EtcdKeys, availability: EtcdAvailability, from: string): AsyncGenerator<SnapshotItem> {
-  const reader: Reader = { client, keys, availability, from };
-  const first = await call(reader, `reading ${keys.prefix}`, (o) => client.get(keys.schema).options(o).exec());
-  const revision = Number(first.header.revision);
-  await refuseUnknownLayout(client, keys, availability, from, revision);
+export async function* etcdSnapshotItems(driver: KvDriver, keys: EtcdKeys, from: string): AsyncGenerator<SnapshotItem> {
+  const reader: Reader = { driver, keys, from };
+  const { revision } = await driver.get(`reading ${keys.prefix}`, keys.schema);
+  await refuseUnknownLayout(driver, keys, from, revision);
   const head = async <S extends z.ZodType>(key: string, schema: S): Promise<z.infer<S> | null> => {
-    const kv = (await call(reader, `reading ${key}`, (o) => client.get(key).revision(revision).options(o).exec())).kvs[0];
-    return kv === undefined ? null : decode(reader, schema, kv);
+    const { kv } = await driver.get(`reading ${key}`, key, { revision });
+    return kv === null ? null : decode(reader, schema, kv);
   };
   const queue = await head(keys.queue, queueHeadValue);
   const outcomesHead = await head(keys.outcomesHead, sequenceHeadValue);

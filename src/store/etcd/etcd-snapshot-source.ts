@@ -1,10 +1,11 @@
 import type { Etcd3 } from "etcd3";
 import { SnapshotSourceError, type SnapshotSource } from "../copy/store-snapshot.js";
-import { EtcdAvailability } from "./etcd-availability.js";
+import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdKeys } from "./etcd-keys.js";
 import { etcdSnapshotItems, refuseUnknownLayout } from "./etcd-snapshot-export.js";
 import { SILENT_LOG } from "../../support/log.js";
+import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 
 /** Where a copy reads or writes an etcd store: the caller's client (it owns it), the prefix, and how calls are named. */
 export interface EtcdSnapshotOptions {
@@ -22,11 +23,18 @@ export interface EtcdSnapshotOptions {
   readonly whileRunning?: boolean;
 }
 
-/** The store's description and the availability its calls report to (deadlines, errors naming the endpoints). */
-export function etcdSnapshotAccess(options: EtcdSnapshotOptions): { keys: EtcdKeys; availability: EtcdAvailability; description: string } {
+/** The store's description and the driver its calls go through (deadlines, errors naming the endpoints). */
+export function etcdSnapshotAccess(options: EtcdSnapshotOptions): { keys: EtcdKeys; driver: EtcdKvDriver; description: string } {
   const keys = new EtcdKeys(options.prefix);
-  const availability = new EtcdAvailability(options.endpoints, options.timeoutMs, (call) => options.client.get(keys.schema).options(call).exec(), SILENT_LOG);
-  return { keys, availability, description: `etcd prefix ${keys.prefix} on ${options.endpoints.join(",")}` };
+  const driver = new EtcdKvDriver({
+    client: options.client,
+    probeKey: keys.schema,
+    endpoints: options.endpoints,
+    timeoutMs: options.timeoutMs,
+    limits: { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES },
+    log: SILENT_LOG,
+  });
+  return { keys, driver, description: `etcd prefix ${keys.prefix} on ${options.endpoints.join(",")}` };
 }
 
 /**
@@ -35,29 +43,24 @@ export function etcdSnapshotAccess(options: EtcdSnapshotOptions): { keys: EtcdKe
  * layout or a key kintsugi does not write (checked again at the revision the copy reads).
  */
 export async function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<SnapshotSource> {
-  const { keys, availability, description } = etcdSnapshotAccess(options);
+  const { keys, driver, description } = etcdSnapshotAccess(options);
   try {
-    await refuseUnfinishedCopy(options.client, keys, availability);
-    let replicas = 0;
-    try {
-      if (options.whileRunning !== true) replicas = await options.client.getAll().inRange(keys.allLeaders).options(availability.callOptions()).count();
-    } catch (err) {
-      throw availability.failed(`reading ${keys.allLeaders.start}`, err);
-    }
+    await refuseUnfinishedCopy(driver, keys);
+    const replicas = options.whileRunning === true ? 0 : await driver.count(`reading ${keys.allLeaders.start}`, keys.allLeaders);
     if (replicas > 0) {
       throw new SnapshotSourceError(
         `${description}: ${replicas} kintsugi replica(s) run on it (election keys under ${keys.allLeaders.start}); stop them before copying, ` +
           "so that nothing is written after the copy has read the store",
       );
     }
-    await refuseUnknownLayout(options.client, keys, availability, description);
+    await refuseUnknownLayout(driver, keys, description);
   } catch (err) {
-    availability.close();
+    await driver.close();
     throw err;
   }
   return {
     description,
-    items: () => etcdSnapshotItems(options.client, keys, availability, description),
-    close: async () => availability.close(),
+    items: () => etcdSnapshotItems(driver, keys, description),
+    close: () => driver.close(),
   };
 }

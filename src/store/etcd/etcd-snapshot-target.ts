@@ -5,6 +5,7 @@ import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/repair-history.js";
 import { howToEmptyEtcd } from "./etcd-copy-marker.js";
 import type { EtcdKeys } from "./etcd-keys.js";
+import { keyRange, type KvTxn } from "../kv/kv-driver.js";
 import { etcdSnapshotItems } from "./etcd-snapshot-export.js";
 import { MAX_ETCD_RECORD_BYTES, recordPut } from "./etcd-poll-record-port.js";
 import { etcdSnapshotAccess, type EtcdSnapshotOptions } from "./etcd-snapshot-source.js";
@@ -89,25 +90,16 @@ function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map
  * revision), so a copy whose marker was removed under it stops; the last removes the marker.
  */
 export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
-  const { client } = options;
-  const { keys, availability, description } = etcdSnapshotAccess(options);
+  const { keys, driver, description } = etcdSnapshotAccess(options);
   const queued = new Map<number, RepairEntry>();
-  let marker: { readonly copyId: string; readonly revision: string } | null = null;
+  let marker: { readonly copyId: string; readonly revision: number } | null = null;
   const begun = () => {
     if (marker === null) throw new Error(`the copy into ${description} has not begun`);
     return marker;
   };
-  const commit = async (what: string, build: (txn: ReturnType<typeof client.if>) => void) => {
+  const commit = async (what: string, change: Pick<KvTxn, "puts" | "deletes">) => {
     const { revision } = begun();
-    const txn = client.if(keys.copyMarker, "Create", "==", revision);
-    build(txn);
-    let response;
-    try {
-      response = await txn.options(availability.callOptions()).commit();
-      availability.answered();
-    } catch (err) {
-      throw availability.failed(`${what}; it may or may not have been written`, err);
-    }
+    const response = await driver.txn(what, { compares: [{ key: keys.copyMarker, target: "create", revision }], ...change, reads: [] });
     if (!response.succeeded)
       throw new Error(`${description}: the copy marker ${keys.copyMarker} was removed or replaced while ${what}; something else writes to this prefix`);
   };
@@ -116,43 +108,38 @@ export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Prom
     howToEmpty: howToEmptyEtcd(keys.prefix),
     chunkLimits: CHUNK_LIMITS,
     async checkEmpty() {
-      let held: number;
-      try {
-        held = await client.getAll().inRange(keys.all).options(availability.callOptions()).count();
-      } catch (err) {
-        throw availability.failed(`reading ${keys.prefix}`, err);
-      }
+      const held = await driver.count(`reading ${keys.prefix}`, keys.all);
       if (held > 0)
         throw new TargetNotEmptyError(
           `the etcd prefix ${keys.prefix} already holds data (${held} ${held === 1 ? "key" : "keys"}); copy only into an empty store`,
         );
     },
     async begin(copy: CopyMarker) {
-      let response;
-      try {
-        response = await client
-          .if(keys.schema, "Create", "==", 0)
-          .and(keys.copyMarker, "Create", "==", 0)
-          .then(client.put(keys.copyMarker).value(JSON.stringify(copy)), client.put(keys.schema).value(JSON.stringify({ v: ETCD_SCHEMA_VERSION })))
-          .options(availability.callOptions())
-          .commit();
-        availability.answered();
-      } catch (err) {
-        throw availability.failed(`writing the copy marker ${keys.copyMarker}`, err);
-      }
+      const response = await driver.txn(`writing the copy marker ${keys.copyMarker}`, {
+        compares: [
+          { key: keys.schema, target: "create", revision: 0 },
+          { key: keys.copyMarker, target: "create", revision: 0 },
+        ],
+        puts: [
+          { key: keys.copyMarker, value: JSON.stringify(copy) },
+          { key: keys.schema, value: JSON.stringify({ v: ETCD_SCHEMA_VERSION }) },
+        ],
+        deletes: [],
+        reads: [],
+      });
       if (!response.succeeded) throw new TargetNotEmptyError(`the etcd prefix ${keys.prefix} got data while the copy began; copy only into an empty store`);
-      marker = { copyId: copy.copyId, revision: response.header.revision };
+      marker = { copyId: copy.copyId, revision: response.revision };
     },
     async writeChunk(items) {
       const { copyId } = begun();
       const puts = items.flatMap((item) => putsOf(keys, item, copyId, queued));
       const what = `writing ${describeItem(items[0] as SnapshotItem)} to ${describeItem(items.at(-1) as SnapshotItem)}`;
-      await commit(what, (txn) => txn.then(...puts.map((p) => client.put(p.key).value(p.value))));
+      await commit(what, { puts, deletes: [] });
     },
-    items: () => etcdSnapshotItems(client, keys, availability, description),
+    items: () => etcdSnapshotItems(driver, keys, description),
     async finish() {
-      await commit(`removing the copy marker ${keys.copyMarker}`, (txn) => txn.then(client.delete().key(keys.copyMarker)));
+      await commit(`removing the copy marker ${keys.copyMarker}`, { puts: [], deletes: [keyRange(keys.copyMarker)] });
     },
-    close: async () => availability.close(),
+    close: () => driver.close(),
   };
 }

@@ -50,12 +50,6 @@ export function overLimit(size: TxnSize, limits: EtcdWriteLimits): string | null
   return null;
 }
 
-/** Whether an error from etcd is its refusal of a transaction over its limits (an answer, not an outage). */
-export function isLimitRefusal(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : String(err);
-  return /too many operations in txn request|request is too large|larger than max/i.test(message);
-}
-
 /** Checks the limits given in the config or by a caller: whole numbers in etcd's own ranges. */
 export function checkedLimits(limits: Partial<EtcdWriteLimits> | undefined): EtcdWriteLimits {
   const merged = { ...DEFAULT_ETCD_WRITE_LIMITS, ...limits };

@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Etcd3, IKeyValue, ITxnResponse } from "etcd3";
 import { NotLeaderError, StoreConflictError, StoreLimitError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
-import type { EtcdAvailability } from "./etcd-availability.js";
-import { DEFAULT_ETCD_WRITE_LIMITS, isLimitRefusal, overLimit, txnSize, type EtcdWriteLimits } from "./etcd-write-limits.js";
-import type { KeyRange } from "./etcd-keys.js";
+import type { KeyRange, KvCompare, KvDriver, KvPair, KvTxnLimits, KvTxnResult } from "../kv/kv-driver.js";
+import { overLimit, txnSize } from "./etcd-write-limits.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
 import type { MirrorFeed } from "./mirror-feed.js";
 
@@ -33,29 +31,32 @@ export type CommitPart = <T>(what: string, build: (writeId: string) => WritePlan
 export const WRITE_ATTEMPTS = 8;
 
 /**
- * Commits writes as single etcd transactions with compare-and-swap, optionally guarded by a leader's election key.
+ * Commits writes as single driver transactions with compare-and-swap, optionally guarded by a leader's election key.
  * A failed compare waits until the mirror has what the transaction saw, then decides again on it; a write resolves
  * once the mirror applied (and announced) its revision.
  */
 export class EtcdWriter {
   constructor(
-    private readonly client: Etcd3,
+    private readonly driver: KvDriver,
     private readonly mirror: EtcdMirror,
     private readonly feed: MirrorFeed,
-    private readonly availability: EtcdAvailability,
-    readonly limits: EtcdWriteLimits = DEFAULT_ETCD_WRITE_LIMITS,
     private readonly guard: WriteGuard | null = null,
     private readonly turns: { last: Promise<unknown> } = { last: Promise.resolve() },
   ) {}
 
+  /** What one transaction may hold (the driver's). */
+  get limits(): KvTxnLimits {
+    return this.driver.limits;
+  }
+
   /** The same writer (sharing its turns) with every write also requiring `guard`. */
   guarded(guard: WriteGuard): EtcdWriter {
-    return new EtcdWriter(this.client, this.mirror, this.feed, this.availability, this.limits, guard, this.turns);
+    return new EtcdWriter(this.driver, this.mirror, this.feed, guard, this.turns);
   }
 
   /** Whether `plan` fits in one transaction of this writer (its guard counted). */
   fits(plan: Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">): boolean {
-    return overLimit(txnSize(plan, this.guard !== null), this.limits) === null;
+    return overLimit(txnSize(plan, this.guard !== null), this.driver.limits) === null;
   }
 
   /**
@@ -88,21 +89,21 @@ export class EtcdWriter {
       if ("none" in plan) return plan.none;
       const response = await this.commit(what, plan, holder);
       if (response.succeeded) {
-        await this.committed(what, Number(response.header.revision));
+        await this.committed(what, response.revision);
         return plan.result;
       }
-      const [guardRead, ...reads] = response.responses.map((r) => r.response_range?.kvs[0] ?? null);
-      if (holder !== null && guardRead?.create_revision !== holder.createRevision) {
+      const [guardRead, ...reads] = response.reads;
+      if (holder !== null && String(guardRead?.createRevision) !== holder.createRevision) {
         throw new NotLeaderError(`${what}: this replica lost its leadership (election key ${holder.key} is gone or replaced); nothing was written`);
       }
-      const own = reads.find((kv) => kv !== null && kv.key.toString("utf8") === plan.stamp && stampOf(kv) === writeId);
+      const own = reads.find((kv) => kv != null && kv.key === plan.stamp && stampOf(kv) === writeId);
       if (own) {
-        await this.committed(what, Number(own.mod_revision));
+        await this.committed(what, own.modRevision);
         return plan.result;
       }
       // Decide again once the mirror has moved on from what this attempt compared, for every key that failed (a
       // deleted key included, which a wait for a revision could not express).
-      const changed = plan.compares.filter((c, i) => c.modRevision !== Number(reads[i]?.mod_revision ?? 0));
+      const changed = plan.compares.filter((c, i) => c.modRevision !== (reads[i]?.modRevision ?? 0));
       await this.feed.until(() => changed.every((c) => this.mirror.modRevision(c.key) !== c.modRevision), `the changes that conflicted with ${what}`);
     }
     throw new StoreConflictError(`${what}: kept conflicting with concurrent writes (${WRITE_ATTEMPTS} attempts); nothing was written`);
@@ -117,33 +118,24 @@ export class EtcdWriter {
     }
   }
 
-  private async commit<T>(what: string, plan: WritePlan<T>, holder: ReturnType<WriteGuard["current"]>): Promise<ITxnResponse> {
-    const [first, ...rest] = plan.compares;
+  private async commit<T>(what: string, plan: WritePlan<T>, holder: ReturnType<WriteGuard["current"]>): Promise<KvTxnResult> {
+    const [first] = plan.compares;
     if (first === undefined) throw new Error(`${what}: a write must compare at least one key`);
-    const over = overLimit(txnSize(plan, holder !== null), this.limits);
+    const over = overLimit(txnSize(plan, holder !== null), this.driver.limits);
     if (over !== null) throw new StoreLimitError(`${what}: ${over}; nothing was written`);
-    const txn = this.client.if(first.key, "Mod", "==", first.modRevision);
-    for (const c of rest) txn.and(c.key, "Mod", "==", c.modRevision);
-    if (holder !== null) txn.and(holder.key, "Create", "==", holder.createRevision);
-    txn.then(...plan.puts.map((p) => this.client.put(p.key).value(p.value)), ...(plan.deletes ?? []).map((r) => this.client.delete().inRange(r)));
+    const compares: KvCompare[] = plan.compares.map((c) => ({ key: c.key, target: "mod", revision: c.modRevision }));
+    if (holder !== null) compares.push({ key: holder.key, target: "create", revision: Number(holder.createRevision) });
     // On a failed compare, read back what was compared: the guard key first (this.guard's or a placeholder).
-    txn.else(this.client.get(holder?.key ?? first.key), ...plan.compares.map((c) => this.client.get(c.key)));
-    try {
-      const response = await txn.options(this.availability.callOptions()).commit();
-      this.availability.answered();
-      return response;
-    } catch (err) {
-      // etcd answered, with a refusal: the store is reachable and nothing of this write was committed.
-      if (isLimitRefusal(err)) {
-        this.availability.answered();
-        throw new StoreLimitError(`${what}: etcd refused the transaction as too large (${(err as Error).message}); nothing was written`, { cause: err });
-      }
-      throw this.availability.failed(`${what}; it may or may not have been committed`, err);
-    }
+    return this.driver.txn(what, {
+      compares,
+      puts: plan.puts,
+      deletes: plan.deletes ?? [],
+      reads: [holder?.key ?? first.key, ...plan.compares.map((c) => c.key)],
+    });
   }
 }
 
-function stampOf(kv: IKeyValue): string | null {
+function stampOf(kv: KvPair): string | null {
   try {
     const w = (JSON.parse(kv.value.toString("utf8")) as { w?: unknown }).w;
     return typeof w === "string" ? w : null;

@@ -1,7 +1,7 @@
 import type { Etcd3 } from "etcd3";
 import type { Constraints } from "../../domain/constraints.js";
 import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
-import { EtcdAvailability } from "./etcd-availability.js";
+import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEntryPort } from "./etcd-entry-port.js";
 import { EtcdFinishedPort } from "./etcd-finished-port.js";
@@ -56,24 +56,24 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`the etcd timeout must be a positive number of milliseconds, got ${timeoutMs}`);
   const limits = checkedLimits(options.writeLimits);
   const endpoints = options.endpoints ?? clientEndpoints(client);
-  const availability = new EtcdAvailability(endpoints, timeoutMs, (call) => client.get(keys.schema).options(call).exec(), log);
+  const driver = new EtcdKvDriver({ client, probeKey: keys.schema, endpoints, timeoutMs, limits, log });
   const mirror = new EtcdMirror(keys, log, options.keepFinishedRepairs);
-  const feed = new MirrorFeed(client, keys, mirror, availability, log);
+  const feed = new MirrorFeed(driver, keys, mirror, log);
   try {
-    await ensureSchema(client, keys, availability);
+    await ensureSchema(driver, keys);
     // After the schema key: a copy writes that key with its marker, so a replica starting during a copy sees both.
-    await refuseUnfinishedCopy(client, keys, availability);
+    await refuseUnfinishedCopy(driver, keys);
     await feed.start();
   } catch (err) {
-    availability.close();
     await feed.close();
+    await driver.close();
     throw err;
   }
-  const pollRecords = new EtcdPollRecordPort(client, keys, mirror, availability, log, options.pollRecords);
+  const pollRecords = new EtcdPollRecordPort(driver, keys, mirror, log, options.pollRecords);
   const compose = (writer: EtcdWriter): KintsugiStore => {
     const store: KintsugiStore = {
       backend: "etcd",
-      entries: new EtcdEntryPort(client, keys, mirror, availability, writer, log),
+      entries: new EtcdEntryPort(driver, keys, mirror, writer, log),
       settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
       outcomes: new EtcdOutcomePort(keys, mirror, writer),
       finished: new EtcdFinishedPort(mirror),
@@ -88,15 +88,15 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
         ),
       guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
-      health: () => availability.health(),
+      health: () => driver.health(),
       close: async () => {
-        availability.close();
         await feed.close();
+        await driver.close();
       },
     };
     return store;
   };
-  return compose(new EtcdWriter(client, mirror, feed, availability, limits));
+  return compose(new EtcdWriter(driver, mirror, feed));
 }
 
 /** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */
