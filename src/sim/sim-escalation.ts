@@ -41,11 +41,11 @@ export class EscalationInvariants {
   }
 
   /** A poll ended at `now`: the holds it stored. */
-  pollEnded(now: number): void {
+  async pollEnded(now: number): Promise<void> {
     const added = this.escalationHolds().filter((a) => !this.before.has(a));
     if (added.length === 0) return;
     this.count("no-escalation-hold-from-a-capped-round");
-    const outcome = this.store.outcomes.last(1)[0];
+    const outcome = (await this.store.outcomes.last(1))[0];
     if (outcome?.shortCircuit) {
       this.fail({
         invariant: "no-escalation-hold-from-a-capped-round",

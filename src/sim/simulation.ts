@@ -180,7 +180,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
           () => workers.poller.runNow(),
           () => sabakan.lastAnswer,
         );
-        escalation?.pollEnded(clock);
+        await escalation?.pollEnded(clock);
       }
       await intake(
         () => workers.health.evaluateNow(),

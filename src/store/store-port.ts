@@ -230,8 +230,8 @@ export const SETTINGS_KEYS = [
 /** The outcomes of sabakan polls, newest {@link KEPT_OUTCOMES} kept. */
 export interface AutoRepairOutcomePort {
   record(outcome: Omit<AutoRepairOutcome, "sequence">): Promise<AutoRepairOutcome>;
-  /** The newest `count` outcomes (all kept when null), oldest first. */
-  last(count: number | null): AutoRepairOutcome[];
+  /** The newest `count` outcomes (all kept when null), oldest first; read from the store (a replica does not keep them in memory). */
+  last(count: number | null): Promise<AutoRepairOutcome[]>;
 }
 
 /**

@@ -50,14 +50,14 @@ export function buildEvents({ store, now, unusedMachines, isLeader, hooks, repai
     repairPacing,
     repairWaits: () => settings.repairWaits(),
   });
-  // The gauges of held and skipped machines start from the newest successful poll kept (most often the newest).
-  for (const count of [1, 10, 100, null]) {
-    const kept = store.outcomes.last(count);
-    const latest = kept.findLast((o) => o.error === null);
-    if (latest) metrics.outcomeCommitted(latest);
-    if (latest || kept.length < (count ?? Infinity)) break;
-  }
+  // The gauges of held and skipped machines start from the newest successful poll kept (most often the newest), read
+  // in the background; an outcome committed meanwhile is newer and wins.
+  let committed = false;
+  void newestSuccessfulOutcome(store).then((latest) => {
+    if (latest && !committed) metrics.outcomeCommitted(latest);
+  });
   store.onCommit((commit: StoreCommit) => {
+    if (commit.outcome !== null) committed = true;
     if (commit.entries.length > 0) {
       metrics.committed(commit.entries);
       for (const change of commit.entries) pubsub.publish("repairEntryEvents", change);
@@ -78,4 +78,18 @@ export function buildEvents({ store, now, unusedMachines, isLeader, hooks, repai
     }
   });
   return { pubsub, metrics };
+}
+
+/** The newest kept outcome of a poll that succeeded, read a few at a time (most often it is the newest); null when none or unreadable. */
+async function newestSuccessfulOutcome(store: KintsugiStore): Promise<AutoRepairOutcome | null> {
+  try {
+    for (const count of [1, 10, 100, null]) {
+      const kept = await store.outcomes.last(count);
+      const latest = kept.findLast((o) => o.error === null);
+      if (latest || kept.length < (count ?? Infinity)) return latest ?? null;
+    }
+  } catch {
+    // The store is away: the gauges start from the next poll.
+  }
+  return null;
 }

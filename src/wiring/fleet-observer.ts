@@ -9,7 +9,11 @@ import type { KintsugiStore } from "../store/store-port.js";
  */
 export function observedFleet(store: KintsugiStore): FleetSize {
   const fleet = new FleetSize();
-  for (const outcome of store.outcomes.last(1)) fleet.observe(outcome.machinesSeen);
+  // Seeded in the background: until the read answers, the fleet size is what sabakan's answers show.
+  store.outcomes.last(1).then(
+    (kept) => kept.forEach((outcome) => fleet.observe(outcome.machinesSeen)),
+    () => undefined,
+  );
   store.onCommit((commit) => {
     if (commit.outcome !== null) fleet.observe(commit.outcome.machinesSeen);
   });

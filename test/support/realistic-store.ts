@@ -174,7 +174,7 @@ export async function portView(store: KintsugiStore): Promise<object> {
       constraints: s.constraints(),
       repairWaits: s.repairWaits(),
     },
-    outcomes: store.outcomes.last(null),
+    outcomes: await store.outcomes.last(null),
     finished: store.finished.list(),
     generations: g.last(null).map(plain),
     current: plain(g.current()),

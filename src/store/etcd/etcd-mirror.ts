@@ -67,13 +67,14 @@ export class EtcdMirror {
   readonly settings = new Map<string, Versioned<unknown>>();
   private readonly modRevisions = new Map<string, number>();
   private readonly entries = new Map<number, RepairEntry>();
-  private readonly outcomes = new Map<number, AutoRepairOutcome>();
+  /** The kept outcomes' sequences (their values are read from the store when asked: a storm's outcomes are large). */
+  private readonly outcomeSequences = new Set<number>();
+  private newestOutcome = 0;
   private readonly generations = new Map<number, MirroredGeneration>();
   private readonly holds = new Map<string, StoredMachineHold>();
   /** The finished-repair records, and how many writes keep (see QueuePlan). */
   readonly finished: MirroredFinished;
   private sortedEntries: readonly RepairEntry[] | null = null;
-  private sortedOutcomes: readonly AutoRepairOutcome[] | null = null;
   private sortedGenerations: readonly MirroredGeneration[] | null = null;
   private sortedHolds: readonly StoredMachineHold[] | null = null;
 
@@ -100,10 +101,14 @@ export class EtcdMirror {
     return this.sortedEntries;
   }
 
-  /** The kept outcomes ordered by sequence (shared, frozen). */
-  outcomeList(): readonly AutoRepairOutcome[] {
-    this.sortedOutcomes ??= Object.freeze([...this.outcomes.values()].sort((a, b) => a.sequence - b.sequence));
-    return this.sortedOutcomes;
+  /** The newest kept outcome's sequence, 0 when none is kept. */
+  newestOutcomeSequence(): number {
+    return this.newestOutcome;
+  }
+
+  /** How many outcomes are kept. */
+  outcomeCount(): number {
+    return this.outcomeSequences.size;
   }
 
   /** The kept generation records ordered by sequence (shared, frozen). */
@@ -126,7 +131,8 @@ export class EtcdMirror {
     this.settings.clear();
     this.modRevisions.clear();
     this.entries.clear();
-    this.outcomes.clear();
+    this.outcomeSequences.clear();
+    this.newestOutcome = 0;
     this.generations.clear();
     this.finished.clear();
     this.touched();
@@ -167,7 +173,7 @@ export class EtcdMirror {
         if (key.kind === "setting") settings.push(key.name);
         continue;
       }
-      if (key.kind === "outcome") outcome = this.outcomes.get(key.sequence) ?? outcome;
+      if (key.kind === "outcome") outcome = this.decodeOutcome(event) ?? outcome;
       else if (key.kind === "generation") generation = this.generations.get(key.sequence)?.record ?? generation;
       else if (key.kind === "setting") settings.push(key.name);
       else if (key.kind === "history" || key.kind === "entry") this.queueStarted = true;
@@ -224,12 +230,15 @@ export class EtcdMirror {
         else if (value) this.log.error("an etcd repair entry key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
         break;
       }
-      case "outcome": {
-        const value = put ? this.decode(outcomeValue, event) : null;
-        if (!put) this.outcomes.delete(key.sequence);
-        else if (value) this.outcomes.set(key.sequence, storedOutcome(value.outcome));
-        break;
-      }
+      case "outcome":
+        if (put) this.outcomeSequences.add(key.sequence);
+        else this.outcomeSequences.delete(key.sequence);
+        this.newestOutcome = put
+          ? Math.max(this.newestOutcome, key.sequence)
+          : this.newestOutcome === key.sequence
+            ? Math.max(0, ...this.outcomeSequences)
+            : this.newestOutcome;
+        return;
       case "generation": {
         const value = put ? this.decode(generationValue, event) : null;
         if (!put) this.generations.delete(key.sequence);
@@ -259,8 +268,14 @@ export class EtcdMirror {
     this.touched();
   }
 
+  /** The outcome a watched put carries (what the commit announces); null when it cannot be read (logged). */
+  private decodeOutcome(event: KeyEvent): AutoRepairOutcome | null {
+    const value = this.decode(outcomeValue, event);
+    return value === null ? null : storedOutcome(value.outcome);
+  }
+
   private touched(): void {
-    this.sortedEntries = this.sortedOutcomes = this.sortedGenerations = null;
+    this.sortedEntries = this.sortedGenerations = null;
     this.sortedHolds = null;
   }
 

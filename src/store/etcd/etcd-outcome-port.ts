@@ -2,8 +2,10 @@ import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../../domain/auto-repair-
 import type { AutoRepairOutcomePort } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror, Versioned } from "./etcd-mirror.js";
-import type { SequenceHeadValue } from "./etcd-value-schemas.js";
-import { encodeValue, storedOutcome } from "./etcd-values.js";
+import { outcomeValue, type SequenceHeadValue } from "./etcd-value-schemas.js";
+import { decodeValue, encodeValue, storedOutcome, UndecodableValueError } from "./etcd-values.js";
+import type { KvDriver } from "../kv/kv-driver.js";
+import type { Log } from "../../support/log.js";
 import type { EtcdWriter, WritePlan } from "./etcd-writer.js";
 
 /**
@@ -26,7 +28,7 @@ export function outcomeWrite(
   writeId: string,
   keep = KEPT_OUTCOMES,
 ): Omit<WritePlan<AutoRepairOutcome>, "result"> & { readonly outcome: AutoRepairOutcome } {
-  const sequence = nextSequence(mirror.outcomesHead, keys.outcomesHead, mirror.outcomeList().at(-1)?.sequence ?? 0);
+  const sequence = nextSequence(mirror.outcomesHead, keys.outcomesHead, mirror.newestOutcomeSequence());
   const stored = storedOutcome({ ...outcome, sequence });
   return {
     compares: [{ key: keys.outcomesHead, modRevision: mirror.outcomesHead?.modRevision ?? 0 }],
@@ -40,12 +42,21 @@ export function outcomeWrite(
   };
 }
 
-/** The outcomes of sabakan polls on etcd, newest {@link KEPT_OUTCOMES} kept. */
+/** Outcomes per range read: one can list thousands of skipped machines, and an etcd answer is limited to 4 MiB. */
+const OUTCOME_PAGE = 50;
+
+/**
+ * The outcomes of sabakan polls, newest {@link KEPT_OUTCOMES} kept. The mirror knows only which are kept: a storm's
+ * thousand outcomes of a thousand skipped machines each would otherwise sit in every replica's memory; they are read
+ * from the store, page by page, when asked.
+ */
 export class EtcdOutcomePort implements AutoRepairOutcomePort {
   constructor(
+    private readonly driver: KvDriver,
     private readonly keys: EtcdKeys,
     private readonly mirror: EtcdMirror,
     private readonly writer: EtcdWriter,
+    private readonly log: Log,
   ) {}
 
   record(outcome: Omit<AutoRepairOutcome, "sequence">): Promise<AutoRepairOutcome> {
@@ -55,9 +66,25 @@ export class EtcdOutcomePort implements AutoRepairOutcomePort {
     });
   }
 
-  last(count: number | null): AutoRepairOutcome[] {
-    const all = this.mirror.outcomeList();
-    const n = count ?? KEPT_OUTCOMES;
-    return n <= 0 ? [] : all.slice(-n);
+  async last(count: number | null): Promise<AutoRepairOutcome[]> {
+    const n = Math.min(count ?? KEPT_OUTCOMES, KEPT_OUTCOMES);
+    const newest = this.mirror.newestOutcomeSequence();
+    if (n <= 0 || newest === 0) return [];
+    const outcomes: AutoRepairOutcome[] = [];
+    const end = this.keys.outcomes(0, newest).end;
+    for (let start = this.keys.outcome(Math.max(0, newest - n + 1)); ;) {
+      const page = await this.driver.range("reading the poll outcomes", { start, end }, { limit: OUTCOME_PAGE });
+      for (const kv of page.kvs) {
+        try {
+          outcomes.push(storedOutcome(decodeValue(outcomeValue, kv.key, kv.value).outcome));
+        } catch (err) {
+          if (!(err instanceof UndecodableValueError)) throw err;
+          this.log.error("a poll outcome in the store cannot be read; it is left out", { key: kv.key, error: err.message });
+        }
+      }
+      const last = page.kvs.at(-1);
+      if (!page.more || last === undefined) return outcomes;
+      start = `${last.key}\0`;
+    }
   }
 }

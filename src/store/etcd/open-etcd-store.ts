@@ -1,23 +1,11 @@
 import type { Etcd3 } from "etcd3";
 import type { Constraints } from "../../domain/constraints.js";
-import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
+import type { KintsugiStore } from "../store-port.js";
 import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
-import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
-import { EtcdEntryPort } from "./etcd-entry-port.js";
-import { EtcdFinishedPort } from "./etcd-finished-port.js";
-import { EtcdGenerationPort } from "./etcd-generation-port.js";
-import { EtcdHoldPort } from "./etcd-hold-port.js";
 import { EtcdKeys } from "./etcd-keys.js";
-import { EtcdMirror } from "./etcd-mirror.js";
-import { EtcdOutcomePort } from "./etcd-outcome-port.js";
-import { EtcdPollRecordPort, recordsWrite } from "./etcd-poll-record-port.js";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
-import { EtcdSettingsPort } from "./etcd-settings-port.js";
-import { ensureSchema } from "./etcd-schema.js";
-import { EtcdWriter } from "./etcd-writer.js";
-import { EtcdEnqueue } from "./etcd-enqueue.js";
 import { checkedLimits, type EtcdWriteLimits } from "./etcd-write-limits.js";
-import { MirrorFeed } from "./mirror-feed.js";
+import { openStoreCore } from "./open-store-core.js";
 import { SILENT_LOG, type Log } from "../../support/log.js";
 
 export interface EtcdStoreOptions {
@@ -43,10 +31,8 @@ export interface EtcdStoreOptions {
 export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
 
 /**
- * Opens the kintsugi store kept in etcd under `prefix`: writes the schema version when the prefix is new (refuses
- * one written by a newer kintsugi, and one holding an unfinished `kintsugi db copy`: UnfinishedCopyError), reads
- * everything but the history into a mirror and keeps it current with a watch. Reads are served from the mirror;
- * writes are etcd transactions with compare-and-swap (see EtcdWriter). Fails with StoreUnavailableError when etcd does not answer.
+ * Opens the kintsugi store kept in etcd under `prefix`: the store core (see openStoreCore) over the etcd driver.
+ * Fails with StoreUnavailableError when etcd does not answer.
  */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<KintsugiStore> {
   const { client } = options;
@@ -57,46 +43,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const limits = checkedLimits(options.writeLimits);
   const endpoints = options.endpoints ?? clientEndpoints(client);
   const driver = new EtcdKvDriver({ client, probeKey: keys.schema, endpoints, timeoutMs, limits, log });
-  const mirror = new EtcdMirror(keys, log, options.keepFinishedRepairs);
-  const feed = new MirrorFeed(driver, keys, mirror, log);
-  try {
-    await ensureSchema(driver, keys);
-    // After the schema key: a copy writes that key with its marker, so a replica starting during a copy sees both.
-    await refuseUnfinishedCopy(driver, keys);
-    await feed.start();
-  } catch (err) {
-    await feed.close();
-    await driver.close();
-    throw err;
-  }
-  const pollRecords = new EtcdPollRecordPort(driver, keys, mirror, log, options.pollRecords);
-  const compose = (writer: EtcdWriter): KintsugiStore => {
-    const store: KintsugiStore = {
-      backend: "etcd",
-      entries: new EtcdEntryPort(driver, keys, mirror, writer, log),
-      settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
-      outcomes: new EtcdOutcomePort(keys, mirror, writer),
-      finished: new EtcdFinishedPort(mirror),
-      generations: new EtcdGenerationPort(keys, mirror, writer),
-      holds: new EtcdHoldPort(keys, mirror, writer),
-      pollRecords,
-      enqueue: (decide, now, actor) =>
-        new EtcdEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(
-          decide,
-          now,
-          actor,
-        ),
-      guarded: (guard: WriteGuard) => compose(writer.guarded(guard)),
-      onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
-      health: () => driver.health(),
-      close: async () => {
-        await feed.close();
-        await driver.close();
-      },
-    };
-    return store;
-  };
-  return compose(new EtcdWriter(driver, mirror, feed));
+  return openStoreCore(driver, keys, { ...options, log });
 }
 
 /** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */

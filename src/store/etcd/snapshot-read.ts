@@ -4,7 +4,7 @@ import type { EtcdKeys } from "./etcd-keys.js";
 /** Everything under the prefix but the history, as of one revision. */
 export interface Snapshot {
   readonly kvs: readonly KvPair[];
-  /** The replay records' keys (their values are not read: the mirror holds records by key only). */
+  /** The replay records' and outcomes' keys (their values are not read: the mirror holds them by key only). */
   readonly recordKeys: readonly string[];
   readonly revision: number;
   /** Whether any history key exists (the mirror does not hold them, but must know indexes were handed out). */
@@ -16,10 +16,10 @@ export interface Snapshot {
  * nodes is about 350 kB, and an outcome can list thousands of skipped machines, so those areas are read in small
  * pages; the rest in larger ones.
  */
-const PAGE = { generations: 4, outcomes: 50, other: 500, recordKeys: 5_000 } as const;
+const PAGE = { generations: 4, other: 500, recordKeys: 5_000 } as const;
 
 /**
- * Reads everything but the history (and of the replay records only their keys) at one revision: the first page fixes
+ * Reads everything but the history (and of the outcomes and replay records only their keys) at one revision: the first page fixes
  * the revision, every later page is read at it, so the snapshot is consistent however many pages it takes.
  */
 export async function readSnapshot(driver: KvDriver, keys: EtcdKeys): Promise<Snapshot> {
@@ -29,7 +29,6 @@ export async function readSnapshot(driver: KvDriver, keys: EtcdKeys): Promise<Sn
     [allGenerations, PAGE.generations],
     [{ start: allGenerations.end, end: allHistory.start }, PAGE.other],
     [{ start: allHistory.end, end: allOutcomes.start }, PAGE.other],
-    [allOutcomes, PAGE.outcomes],
     [{ start: allOutcomes.end, end: allRecords.start }, PAGE.other],
     [{ start: allRecords.end, end: all.end }, PAGE.other],
   ];
@@ -47,12 +46,14 @@ export async function readSnapshot(driver: KvDriver, keys: EtcdKeys): Promise<Sn
     }
   }
   const recordKeys: string[] = [];
-  for (let start = allRecords.start; ;) {
-    const page = await driver.range(what, { start, end: allRecords.end }, { limit: PAGE.recordKeys, revision, keysOnly: true });
-    recordKeys.push(...page.kvs.map((kv) => kv.key));
-    const last = page.kvs.at(-1);
-    if (!page.more || last === undefined) break;
-    start = `${last.key}\0`;
+  for (const range of [allOutcomes, allRecords]) {
+    for (let start = range.start; ;) {
+      const page = await driver.range(what, { start, end: range.end }, { limit: PAGE.recordKeys, revision, keysOnly: true });
+      recordKeys.push(...page.kvs.map((kv) => kv.key));
+      const last = page.kvs.at(-1);
+      if (!page.more || last === undefined) break;
+      start = `${last.key}\0`;
+    }
   }
   const history = await driver.range(what, allHistory, { limit: 1, revision, keysOnly: true });
   return { kvs, recordKeys, revision: revision ?? 0, historyExists: history.kvs.length > 0 };

@@ -82,7 +82,7 @@ export class SqliteOutcomeStore implements AutoRepairOutcomePort {
   }
 
   /** The newest `count` outcomes (all kept when null), oldest first. */
-  last(count: number | null): AutoRepairOutcome[] {
+  async last(count: number | null): Promise<AutoRepairOutcome[]> {
     return (this.selectLast.all(count ?? this.keep) as OutcomeRow[]).map(outcomeFromRow);
   }
 }

@@ -68,7 +68,7 @@ export function commitCases(h: StoreHarness): void {
         );
         assert.deepEqual(seen, expected);
         assert.deepEqual(follower.entries.list(), store.entries.list());
-        assert.deepEqual(follower.outcomes.last(null), store.outcomes.last(null));
+        assert.deepEqual(await follower.outcomes.last(null), await store.outcomes.last(null));
       },
     );
 
@@ -91,7 +91,7 @@ export function commitCases(h: StoreHarness): void {
         await s.settings.setRepairQueueEnabled(s !== store);
         assert.equal(s.settings.repairQueueEnabled(), s !== store);
         const recorded = await s.outcomes.record(outcome(entry.index));
-        assert.deepEqual(s.outcomes.last(1), [recorded]);
+        assert.deepEqual(await s.outcomes.last(1), [recorded]);
       }
     });
 
@@ -115,16 +115,10 @@ export function commitCases(h: StoreHarness): void {
       assert.deepEqual(recorded.map((o) => o.sequence).sort(), [1, 2, 3, 4]);
       await until(
         "a has every outcome",
-        () => a.outcomes.last(null).length,
+        async () => (await a.outcomes.last(null)).length,
         (n) => n === 4,
       );
-      assert.deepEqual(
-        a.outcomes
-          .last(null)
-          .map((o) => o.machinesSeen)
-          .sort(),
-        [1, 2, 3, 4],
-      );
+      assert.deepEqual((await a.outcomes.last(null)).map((o) => o.machinesSeen).sort(), [1, 2, 3, 4]);
     });
 
     it("generated configurations get distinct generation numbers", async () => {
@@ -172,7 +166,7 @@ export function commitCases(h: StoreHarness): void {
       assert.deepEqual(commits, [after]);
       assert.deepEqual(store.entries.list(), [entry]);
       assert.equal((await store.entries.history(entry.index)).length, 1);
-      assert.deepEqual(store.outcomes.last(null), []);
+      assert.deepEqual(await store.outcomes.last(null), []);
     });
 
     it("a change that lost a race decides again on the value that won: no update is lost", { skip: h.second ? false : "one instance only" }, async () => {

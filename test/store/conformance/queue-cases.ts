@@ -243,7 +243,7 @@ export function queueCases(h: StoreHarness): void {
         result.changes.map((c) => c.entry),
         "the outcome gets the entries as stored",
       );
-      assert.deepEqual(store.outcomes.last(1), [result.outcome]);
+      assert.deepEqual(await store.outcomes.last(1), [result.outcome]);
       assert.deepEqual(commits, [{ entries: result.changes, outcome: result.outcome, generation: null, settings: [] }]);
     });
 

@@ -178,16 +178,16 @@ export function recordCases(h: StoreHarness): void {
         const recorded = await store.outcomes.record(outcome(i));
         if (i <= 2) assert.deepEqual(recorded, { sequence: i, ...outcome(i) });
       }
-      const kept = (await h.reopen()).outcomes.last(null);
+      const kept = await (await h.reopen()).outcomes.last(null);
       assert.equal(kept.length, KEPT_OUTCOMES);
       assert.deepEqual([kept[0]?.sequence, kept.at(-1)?.sequence], [6, KEPT_OUTCOMES + 5]);
       const reopened = await h.reopen();
-      assert.deepEqual(reopened.outcomes.last(2), [
+      assert.deepEqual(await reopened.outcomes.last(2), [
         { sequence: 1004, ...outcome(1004) },
         { sequence: 1005, ...outcome(1005) },
       ]);
-      assert.deepEqual(reopened.outcomes.last(0), []);
-      assert.equal(reopened.outcomes.last(KEPT_OUTCOMES + 100).length, KEPT_OUTCOMES, "the older ones are gone, not only left out of last(null)");
+      assert.deepEqual(await reopened.outcomes.last(0), []);
+      assert.equal((await reopened.outcomes.last(KEPT_OUTCOMES + 100)).length, KEPT_OUTCOMES, "the older ones are gone, not only left out of last(null)");
     });
   });
 

@@ -78,7 +78,7 @@ export function sizeCases(h: StoreHarness): void {
         result.outcome?.enqueued,
         result.changes.map((c) => c.entry),
       );
-      assert.deepEqual(store.outcomes.last(null), [result.outcome]);
+      assert.deepEqual(await store.outcomes.last(null), [result.outcome]);
       assert.equal(store.entries.list().length, 300);
       assert.deepEqual(
         commits.flatMap((c) => c.entries),
@@ -107,7 +107,7 @@ export function sizeCases(h: StoreHarness): void {
         stop();
         const left = store.entries.list().length;
         assert.ok(left > 0 && left < 300, `fewer entries than decided: ${left}`);
-        assert.deepEqual(store.outcomes.last(null), [], "no outcome claims what was not enqueued");
+        assert.deepEqual(await store.outcomes.last(null), [], "no outcome claims what was not enqueued");
         leading = true;
         const seen: RepairEntry[][] = [];
         const next = await store.guarded(guard).enqueue(pollOf(400, 300, seen), NOW + 1, "sabakan");

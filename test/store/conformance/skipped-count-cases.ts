@@ -74,7 +74,7 @@ export function skippedCountCases(h: StoreHarness): void {
       };
       for (const open of [async () => store, () => h.reopen()]) {
         const s = await open();
-        const [kept] = s.outcomes.last(1);
+        const [kept] = await s.outcomes.last(1);
         assert.deepEqual(kept, written);
         assert.equal(kept?.skipped.length, LISTED_SKIPS);
         assert.deepEqual(kept?.skippedCounts, counts);
@@ -88,7 +88,7 @@ export function skippedCountCases(h: StoreHarness): void {
     it("reads an outcome that keeps no counts (stored before the bound) without them: its list is whole", async () => {
       const store = await h.open();
       const written = await store.outcomes.record(outcome(1));
-      const [kept] = (await h.reopen()).outcomes.last(1);
+      const [kept] = await (await h.reopen()).outcomes.last(1);
       assert.deepEqual(kept, written);
       assert.equal(kept?.skippedCounts, undefined);
       assert.deepEqual(kept && skippedCountsOf(kept), { total: 1, byKind: [{ kind: "no_address", machines: 1 }] });

@@ -33,7 +33,7 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     );
     assert.equal(result.changes.length, 1);
     assert.equal(store.entries.list().length, 1);
-    assert.equal(store.outcomes.last(null).length, 1);
+    assert.equal((await store.outcomes.last(null)).length, 1);
     assert.deepEqual(await store.pollRecords.since(0, 10), { records: [], unreadable: 0 });
     const said = logged.find((l) => l.level === "error" && /too large for etcd/.test(l.message));
     assert.ok(said, "logged");
@@ -143,7 +143,7 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     await store.settings.setHealthCheckPaused("marker", true);
     await store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.1"), reason: "r" }], outcome: () => outcome(1), pollRecord: recordOf(1, 4) }), NOW, ACTOR);
     assert.equal(store.entries.list().length, 1);
-    assert.equal(store.outcomes.last(null).length, 1);
+    assert.equal((await store.outcomes.last(null)).length, 1);
     assert.deepEqual(store.pollRecords.size(), { records: 0, bytes: 0 });
     assert.ok(
       logged.some(

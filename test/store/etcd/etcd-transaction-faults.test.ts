@@ -33,9 +33,9 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
     [
       "enqueue",
       (s) => s.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.8"), reason: "poll" }], outcome: () => outcome(1) }), NOW, "sabakan"),
-      (s) => [s.entries.list().length, s.outcomes.last(null).length],
+      async (s) => [s.entries.list().length, (await s.outcomes.last(null)).length],
     ],
-    ["outcome", (s) => s.outcomes.record(outcome(2)), (s) => s.outcomes.last(null).length],
+    ["outcome", (s) => s.outcomes.record(outcome(2)), async (s) => (await s.outcomes.last(null)).length],
     ["generation", (s) => s.generations.recordGenerated(NOW, "operator", cluster(1), []), (s) => s.generations.last(null).length],
     ["setting", (s) => s.settings.setConstraints({ maximumWorkers: 3 }), (s) => s.settings.constraints().maximumWorkers],
   ];
@@ -50,7 +50,7 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
       store = await openEtcdStore({ client: answerLosingEtcdClient(suite.client), prefix });
       const commits = commitsOf(store);
       await write(store);
-      assert.deepEqual(observe(store), once[name]);
+      assert.deepEqual(await observe(store), once[name]);
       assert.equal(commits.length, 1, JSON.stringify(commits));
     });
   }

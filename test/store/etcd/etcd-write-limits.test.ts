@@ -89,7 +89,7 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
         "the outcome lists what was enqueued",
       );
       assert.equal(store.entries.list().length, result.changes.length + 1);
-      assert.deepEqual(store.outcomes.last(null), [result.outcome]);
+      assert.deepEqual(await store.outcomes.last(null), [result.outcome]);
     } finally {
       await other.close();
     }

@@ -34,14 +34,14 @@ describe("SqliteOutcomeStore", () => {
       db = openDatabase(file);
       commits = new SqliteCommits(db);
       store = new SqliteOutcomeStore(db, commits);
-      const kept = store.last(null);
+      const kept = await store.last(null);
       assert.equal(kept.length, 1000);
       assert.deepEqual([kept[0]?.sequence, kept.at(-1)?.sequence], [6, 1005]);
-      assert.deepEqual(store.last(2), [
+      assert.deepEqual(await store.last(2), [
         { sequence: 1004, ...outcome(1004) },
         { sequence: 1005, ...outcome(1005) },
       ]);
-      assert.deepEqual(store.last(0), []);
+      assert.deepEqual(await store.last(0), []);
       db.close();
     } finally {
       dir.remove();
@@ -60,7 +60,7 @@ describe("SqliteOutcomeStore", () => {
         "INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error) VALUES (?, 'schedule', 2, '[]', ?, NULL, NULL)",
       ).run(NOW, JSON.stringify(legacy));
       const store = new SqliteOutcomeStore(db, new SqliteCommits(db));
-      assert.deepEqual(store.last(1)[0]?.skipped, [
+      assert.deepEqual((await store.last(1))[0]?.skipped, [
         { ...legacy[0], kind: "rack_limit", rack: null },
         { ...legacy[1], kind: "queue_limit", rack: null },
       ]);

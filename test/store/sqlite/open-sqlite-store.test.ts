@@ -143,7 +143,7 @@ describe("the SQLite store", () => {
         store.entries.list().map((e) => e.index),
         [1, 2, 3],
       );
-      assert.deepEqual(store.outcomes.last(null), [result.outcome]);
+      assert.deepEqual(await store.outcomes.last(null), [result.outcome]);
     });
 
     it("records no outcome when the decision has none (health checks)", async () => {
@@ -153,7 +153,7 @@ describe("the SQLite store", () => {
         "health-check:kubelet",
       );
       assert.equal(result.outcome, null);
-      assert.deepEqual(store.outcomes.last(null), []);
+      assert.deepEqual(await store.outcomes.last(null), []);
       assert.deepEqual(
         store.entries.list().map((e) => [e.address, e.source]),
         [
@@ -174,7 +174,7 @@ describe("the SQLite store", () => {
       );
       await assert.rejects(failing, /NOT NULL constraint failed: auto_repair_outcomes.machines_seen/);
       assert.deepEqual(store.entries.list(), [entry]);
-      assert.deepEqual(store.outcomes.last(null), []);
+      assert.deepEqual(await store.outcomes.last(null), []);
     });
   });
 

@@ -195,7 +195,7 @@ describe("the SQLite store announces its commits", () => {
       assert.deepEqual(commits, []);
       assert.deepEqual(store.entries.list(), [entry]);
       assert.deepEqual(await store.entries.history(entry.index), history);
-      assert.deepEqual(store.outcomes.last(null), []);
+      assert.deepEqual(await store.outcomes.last(null), []);
     });
   }
 

@@ -1,0 +1,81 @@
+import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
+import type { Constraints } from "../../domain/constraints.js";
+import type { KvDriver } from "../kv/kv-driver.js";
+import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
+import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
+import { EtcdEnqueue } from "./etcd-enqueue.js";
+import { EtcdEntryPort } from "./etcd-entry-port.js";
+import { EtcdFinishedPort } from "./etcd-finished-port.js";
+import { EtcdGenerationPort } from "./etcd-generation-port.js";
+import { EtcdHoldPort } from "./etcd-hold-port.js";
+import type { EtcdKeys } from "./etcd-keys.js";
+import { EtcdMirror } from "./etcd-mirror.js";
+import { EtcdOutcomePort } from "./etcd-outcome-port.js";
+import { EtcdPollRecordPort, recordsWrite } from "./etcd-poll-record-port.js";
+import { ensureSchema } from "./etcd-schema.js";
+import { EtcdSettingsPort } from "./etcd-settings-port.js";
+import { EtcdWriter } from "./etcd-writer.js";
+import { MirrorFeed } from "./mirror-feed.js";
+import type { Log } from "../../support/log.js";
+
+/** What the store core needs besides its driver. */
+export interface StoreCoreOptions {
+  /** The config file's constraints, applied where none was set through the API. */
+  readonly initialConstraints?: Partial<Constraints>;
+  readonly log: Log;
+  /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
+  readonly keepFinishedRepairs?: number;
+  /** How long and how much of the replay records are kept (default DEFAULT_POLL_RECORDS). */
+  readonly pollRecords?: PollRecordsConfig;
+}
+
+/**
+ * The kintsugi store, written once over either driver: writes the schema version when the store is new (refuses one
+ * written by a newer kintsugi, and one holding an unfinished `kintsugi db copy`: UnfinishedCopyError), reads
+ * everything but the history into a mirror and keeps it current with the driver's watch. Reads are served from the
+ * mirror; writes are transactions with compare-and-swap (see EtcdWriter). On a single-writer driver (SQLite: its file
+ * lock) `guarded` is the store itself. The driver is closed with the store; it is closed too when opening fails.
+ */
+export async function openStoreCore(driver: KvDriver, keys: EtcdKeys, options: StoreCoreOptions): Promise<KintsugiStore> {
+  const { log } = options;
+  const mirror = new EtcdMirror(keys, log, options.keepFinishedRepairs);
+  const feed = new MirrorFeed(driver, keys, mirror, log);
+  try {
+    await ensureSchema(driver, keys);
+    // After the schema key: a copy writes that key with its marker, so a replica starting during a copy sees both.
+    await refuseUnfinishedCopy(driver, keys);
+    await feed.start();
+  } catch (err) {
+    await feed.close();
+    await driver.close();
+    throw err;
+  }
+  const pollRecords = new EtcdPollRecordPort(driver, keys, mirror, log, options.pollRecords);
+  const compose = (writer: EtcdWriter): KintsugiStore => {
+    const store: KintsugiStore = {
+      backend: driver.backend,
+      entries: new EtcdEntryPort(driver, keys, mirror, writer, log),
+      settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
+      outcomes: new EtcdOutcomePort(driver, keys, mirror, writer, log),
+      finished: new EtcdFinishedPort(mirror),
+      generations: new EtcdGenerationPort(keys, mirror, writer),
+      holds: new EtcdHoldPort(keys, mirror, writer),
+      pollRecords,
+      enqueue: (decide, now, actor) =>
+        new EtcdEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(
+          decide,
+          now,
+          actor,
+        ),
+      guarded: (guard: WriteGuard) => (driver.singleWriter ? store : compose(writer.guarded(guard))),
+      onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
+      health: () => driver.health(),
+      close: async () => {
+        await feed.close();
+        await driver.close();
+      },
+    };
+    return store;
+  };
+  return compose(new EtcdWriter(driver, mirror, feed));
+}
