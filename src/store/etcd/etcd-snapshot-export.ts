@@ -140,7 +140,7 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
  * election keys and the copy marker are not part of the snapshot. Counters are the heads, raised past every number
  * seen (as the store itself hands them out).
  */
-export async function* etcdSnapshotItems(driver: KvDriver, keys: EtcdKeys, from: string): AsyncGenerator<SnapshotItem> {
+export async function* kvSnapshotItems(driver: KvDriver, keys: EtcdKeys, from: string): AsyncGenerator<SnapshotItem> {
   const reader: Reader = { driver, keys, from };
   const { revision } = await driver.get(`reading ${keys.prefix}`, keys.schema);
   await refuseUnknownLayout(driver, keys, from, revision);

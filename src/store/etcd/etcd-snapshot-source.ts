@@ -1,9 +1,10 @@
 import type { Etcd3 } from "etcd3";
 import { SnapshotSourceError, type SnapshotSource } from "../copy/store-snapshot.js";
 import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
-import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
+import { howToEmptyEtcd, refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdKeys } from "./etcd-keys.js";
-import { etcdSnapshotItems, refuseUnknownLayout } from "./etcd-snapshot-export.js";
+import { kvSnapshotItems, refuseUnknownLayout } from "./etcd-snapshot-export.js";
+import type { KvStoreAccess } from "./kv-store-access.js";
 import { SILENT_LOG } from "../../support/log.js";
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 
@@ -23,8 +24,19 @@ export interface EtcdSnapshotOptions {
   readonly whileRunning?: boolean;
 }
 
-/** The store's description and the driver its calls go through (deadlines, errors naming the endpoints). */
-export function etcdSnapshotAccess(options: EtcdSnapshotOptions): { keys: EtcdKeys; driver: EtcdKvDriver; description: string } {
+/** How the core names an etcd prefix to operators. */
+export function etcdAccess(driver: EtcdKvDriver, keys: EtcdKeys, endpoints: readonly string[]): KvStoreAccess {
+  return {
+    driver,
+    keys,
+    description: `etcd prefix ${keys.prefix} on ${endpoints.join(",")}`,
+    place: `etcd prefix ${keys.prefix}`,
+    howToEmpty: howToEmptyEtcd(keys.prefix),
+  };
+}
+
+/** The etcd store a copy reads or writes, through a driver of its own (deadlines, errors naming the endpoints). */
+export function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess {
   const keys = new EtcdKeys(options.prefix);
   const driver = new EtcdKvDriver({
     client: options.client,
@@ -34,19 +46,27 @@ export function etcdSnapshotAccess(options: EtcdSnapshotOptions): { keys: EtcdKe
     limits: { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES },
     log: SILENT_LOG,
   });
-  return { keys, driver, description: `etcd prefix ${keys.prefix} on ${options.endpoints.join(",")}` };
+  return etcdAccess(driver, keys, options.endpoints);
 }
 
 /**
  * An etcd store as the source of a copy. Refused while kintsugi replicas run on it (their election keys are there),
- * unless `whileRunning`: what they write after the copy read the store would be lost. Refused too when it holds an unfinished copy, a newer
- * layout or a key kintsugi does not write (checked again at the revision the copy reads).
+ * unless `whileRunning`: what they write after the copy read the store would be lost.
  */
-export async function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<SnapshotSource> {
-  const { keys, driver, description } = etcdSnapshotAccess(options);
+export function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<SnapshotSource> {
+  return openKvSnapshotSource(etcdSnapshotAccess(options), options.whileRunning === true);
+}
+
+/**
+ * A store as the source of a copy (the driver is closed with it). Refused when replicas run on it (their election
+ * keys are there) unless `whileRunning`; refused too when it holds an unfinished copy, a newer layout or a key
+ * kintsugi does not write (checked again at the revision the copy reads).
+ */
+export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: boolean): Promise<SnapshotSource> {
+  const { driver, keys, description } = access;
   try {
-    await refuseUnfinishedCopy(driver, keys);
-    const replicas = options.whileRunning === true ? 0 : await driver.count(`reading ${keys.allLeaders.start}`, keys.allLeaders);
+    await refuseUnfinishedCopy(access);
+    const replicas = whileRunning ? 0 : await driver.count(`reading ${keys.allLeaders.start}`, keys.allLeaders);
     if (replicas > 0) {
       throw new SnapshotSourceError(
         `${description}: ${replicas} kintsugi replica(s) run on it (election keys under ${keys.allLeaders.start}); stop them before copying, ` +
@@ -60,7 +80,7 @@ export async function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Prom
   }
   return {
     description,
-    items: () => etcdSnapshotItems(driver, keys, description),
+    items: () => kvSnapshotItems(driver, keys, description),
     close: () => driver.close(),
   };
 }

@@ -3,12 +3,12 @@ import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotT
 import { describeItem } from "../copy/snapshot-items.js";
 import type { RepairEntry } from "../../domain/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/repair-history.js";
-import { howToEmptyEtcd } from "./etcd-copy-marker.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";
-import { etcdSnapshotItems } from "./etcd-snapshot-export.js";
+import { kvSnapshotItems } from "./etcd-snapshot-export.js";
 import { MAX_ETCD_RECORD_BYTES, recordPut } from "./etcd-poll-record-port.js";
 import { etcdSnapshotAccess, type EtcdSnapshotOptions } from "./etcd-snapshot-source.js";
+import type { KvStoreAccess } from "./kv-store-access.js";
 import { encodeValue, ETCD_SCHEMA_VERSION } from "./etcd-values.js";
 
 /**
@@ -83,14 +83,19 @@ function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map
   }
 }
 
+/** An etcd prefix as the target of a copy (see {@link openKvSnapshotTarget}). */
+export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
+  return Promise.resolve(openKvSnapshotTarget(etcdSnapshotAccess(options)));
+}
+
 /**
- * An etcd prefix as the target of a copy. It must hold no key at all. The first transaction writes the copy marker
- * and the schema key only if neither exists (a replica starting meanwhile writes the schema key first, and then
- * refuses the marker); every chunk is one transaction that requires the marker this copy wrote (by its creation
- * revision), so a copy whose marker was removed under it stops; the last removes the marker.
+ * A store as the target of a copy (the driver is closed with it). It must hold no key at all. The first transaction
+ * writes the copy marker and the schema key only if neither exists (a replica starting meanwhile writes the schema
+ * key first, and then refuses the marker); every chunk is one transaction that requires the marker this copy wrote
+ * (by its creation revision), so a copy whose marker was removed under it stops; the last removes the marker.
  */
-export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
-  const { keys, driver, description } = etcdSnapshotAccess(options);
+export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
+  const { keys, driver, description, place, howToEmpty } = access;
   const queued = new Map<number, RepairEntry>();
   let marker: { readonly copyId: string; readonly revision: number } | null = null;
   const begun = () => {
@@ -101,18 +106,15 @@ export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Prom
     const { revision } = begun();
     const response = await driver.txn(what, { compares: [{ key: keys.copyMarker, target: "create", revision }], ...change, reads: [] });
     if (!response.succeeded)
-      throw new Error(`${description}: the copy marker ${keys.copyMarker} was removed or replaced while ${what}; something else writes to this prefix`);
+      throw new Error(`${description}: the copy marker ${keys.copyMarker} was removed or replaced while ${what}; something else writes to this store`);
   };
   return {
     description,
-    howToEmpty: howToEmptyEtcd(keys.prefix),
+    howToEmpty,
     chunkLimits: CHUNK_LIMITS,
     async checkEmpty() {
       const held = await driver.count(`reading ${keys.prefix}`, keys.all);
-      if (held > 0)
-        throw new TargetNotEmptyError(
-          `the etcd prefix ${keys.prefix} already holds data (${held} ${held === 1 ? "key" : "keys"}); copy only into an empty store`,
-        );
+      if (held > 0) throw new TargetNotEmptyError(`the ${place} already holds data (${held} ${held === 1 ? "key" : "keys"}); copy only into an empty store`);
     },
     async begin(copy: CopyMarker) {
       const response = await driver.txn(`writing the copy marker ${keys.copyMarker}`, {
@@ -127,7 +129,7 @@ export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Prom
         deletes: [],
         reads: [],
       });
-      if (!response.succeeded) throw new TargetNotEmptyError(`the etcd prefix ${keys.prefix} got data while the copy began; copy only into an empty store`);
+      if (!response.succeeded) throw new TargetNotEmptyError(`the ${place} got data while the copy began; copy only into an empty store`);
       marker = { copyId: copy.copyId, revision: response.revision };
     },
     async writeChunk(items) {
@@ -136,7 +138,7 @@ export async function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Prom
       const what = `writing ${describeItem(items[0] as SnapshotItem)} to ${describeItem(items.at(-1) as SnapshotItem)}`;
       await commit(what, { puts, deletes: [] });
     },
-    items: () => etcdSnapshotItems(driver, keys, description),
+    items: () => kvSnapshotItems(driver, keys, description),
     async finish() {
       await commit(`removing the copy marker ${keys.copyMarker}`, { puts: [], deletes: [keyRange(keys.copyMarker)] });
     },

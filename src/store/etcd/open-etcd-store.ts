@@ -6,6 +6,7 @@ import { EtcdKeys } from "./etcd-keys.js";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import { checkedLimits, type EtcdWriteLimits } from "./etcd-write-limits.js";
 import { openStoreCore } from "./open-store-core.js";
+import { etcdAccess } from "./etcd-snapshot-source.js";
 import { SILENT_LOG, type Log } from "../../support/log.js";
 
 export interface EtcdStoreOptions {
@@ -43,7 +44,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const limits = checkedLimits(options.writeLimits);
   const endpoints = options.endpoints ?? clientEndpoints(client);
   const driver = new EtcdKvDriver({ client, probeKey: keys.schema, endpoints, timeoutMs, limits, log });
-  return openStoreCore(driver, keys, { ...options, log });
+  return openStoreCore(etcdAccess(driver, keys, endpoints), { ...options, log });
 }
 
 /** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */

@@ -1,6 +1,5 @@
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { Constraints } from "../../domain/constraints.js";
-import type { KvDriver } from "../kv/kv-driver.js";
 import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEnqueue } from "./etcd-enqueue.js";
@@ -8,7 +7,7 @@ import { EtcdEntryPort } from "./etcd-entry-port.js";
 import { EtcdFinishedPort } from "./etcd-finished-port.js";
 import { EtcdGenerationPort } from "./etcd-generation-port.js";
 import { EtcdHoldPort } from "./etcd-hold-port.js";
-import type { EtcdKeys } from "./etcd-keys.js";
+import type { KvStoreAccess } from "./kv-store-access.js";
 import { EtcdMirror } from "./etcd-mirror.js";
 import { EtcdOutcomePort } from "./etcd-outcome-port.js";
 import { EtcdPollRecordPort, recordsWrite } from "./etcd-poll-record-port.js";
@@ -36,14 +35,15 @@ export interface StoreCoreOptions {
  * mirror; writes are transactions with compare-and-swap (see EtcdWriter). On a single-writer driver (SQLite: its file
  * lock) `guarded` is the store itself. The driver is closed with the store; it is closed too when opening fails.
  */
-export async function openStoreCore(driver: KvDriver, keys: EtcdKeys, options: StoreCoreOptions): Promise<KintsugiStore> {
+export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOptions): Promise<KintsugiStore> {
+  const { driver, keys } = access;
   const { log } = options;
   const mirror = new EtcdMirror(keys, log, options.keepFinishedRepairs);
   const feed = new MirrorFeed(driver, keys, mirror, log);
   try {
     await ensureSchema(driver, keys);
     // After the schema key: a copy writes that key with its marker, so a replica starting during a copy sees both.
-    await refuseUnfinishedCopy(driver, keys);
+    await refuseUnfinishedCopy(access);
     await feed.start();
   } catch (err) {
     await feed.close();
