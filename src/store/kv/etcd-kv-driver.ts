@@ -58,9 +58,11 @@ export class EtcdKvDriver implements KvDriver {
   private readonly client: Etcd3;
   private readonly availability: EtcdAvailability;
   private readonly watchers = new Set<Watcher>();
+  private readonly log: Log;
 
   constructor(options: EtcdKvDriverOptions) {
     this.client = options.client;
+    this.log = options.log;
     this.limits = options.limits;
     this.timeoutMs = options.timeoutMs;
     this.description = `etcd on ${options.endpoints.join(",")}`;
@@ -103,16 +105,22 @@ export class EtcdKvDriver implements KvDriver {
   }
 
   async txn(what: string, txn: KvTxn): Promise<KvTxnResult> {
-    const [first, ...rest] = txn.compares;
-    if (first === undefined) throw new Error(`${what}: a transaction must compare at least one key`);
-    const target = (c: KvTxn["compares"][number]) => (c.target === "mod" ? "Mod" : "Create");
-    const request = this.client.if(first.key, target(first), "==", first.revision);
-    for (const c of rest) request.and(c.key, target(c), "==", c.revision);
-    request.then(...txn.puts.map((p) => this.client.put(p.key).value(p.value)), ...txn.deletes.map((r) => this.client.delete().inRange(r)));
-    request.else(...txn.reads.map((key) => this.client.get(key)));
+    // The raw request: the builder wants a first compare, and a transaction may have none (a copy's marker write does).
+    const request = {
+      compare: txn.compares.map((c) =>
+        c.target === "mod"
+          ? { key: Buffer.from(c.key), target: "Mod" as const, result: "Equal" as const, mod_revision: c.revision }
+          : { key: Buffer.from(c.key), target: "Create" as const, result: "Equal" as const, create_revision: c.revision },
+      ),
+      success: [
+        ...txn.puts.map((p) => ({ request_put: { key: Buffer.from(p.key), value: Buffer.from(p.value) } })),
+        ...txn.deletes.map((r) => ({ request_delete_range: { key: Buffer.from(r.start), range_end: Buffer.from(r.end) } })),
+      ],
+      failure: txn.reads.map((key) => ({ request_range: { key: Buffer.from(key) } })),
+    };
     let response;
     try {
-      response = await request.options(this.availability.callOptions()).commit();
+      response = await this.client.kv.txn(request, this.availability.callOptions());
       this.availability.answered();
     } catch (err) {
       // etcd answered, with a refusal: the store is reachable and nothing of this write was committed.
@@ -215,11 +223,20 @@ export class EtcdKvDriver implements KvDriver {
     let revision = 0;
     for (const event of res.events) {
       const modRevision = Number(event.kv.mod_revision);
-      if (modRevision !== revision && group.length > 0) sink.events(revision, group);
+      if (modRevision !== revision && group.length > 0) this.tell(sink, revision, group);
       if (modRevision !== revision) group = [];
       revision = modRevision;
       group.push({ type: event.type === "Put" ? "put" : "delete", key: event.kv.key.toString("utf8"), value: event.kv.value, modRevision });
     }
-    if (group.length > 0) sink.events(revision, group);
+    if (group.length > 0) this.tell(sink, revision, group);
+  }
+
+  /** A sink that throws must not end the watch (the error would escape into the client's stream). */
+  private tell(sink: KvWatchSink, revision: number, events: readonly KvEvent[]): void {
+    try {
+      sink.events(revision, events);
+    } catch (err) {
+      this.log.error("a watch's receiver failed on a revision", { revision, error: (err as Error).message });
+    }
   }
 }
