@@ -12,6 +12,7 @@ import { skippedCountCases } from "./skipped-count-cases.js";
 import { sizeCases } from "./size-cases.js";
 import { generationCases } from "./generation-cases.js";
 import { retentionCases } from "./retention-cases.js";
+import { listenerCases } from "./listener-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -37,5 +38,6 @@ export function storeConformance(harness: StoreHarness): void {
     sizeCases(harness);
     generationCases(harness);
     retentionCases(harness);
+    listenerCases(harness);
   });
 }
