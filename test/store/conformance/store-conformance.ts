@@ -13,6 +13,8 @@ import { sizeCases } from "./size-cases.js";
 import { generationCases } from "./generation-cases.js";
 import { retentionCases } from "./retention-cases.js";
 import { listenerCases } from "./listener-cases.js";
+import { readRangeCases } from "./read-range-cases.js";
+import { refusalCases } from "./refusal-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -39,5 +41,7 @@ export function storeConformance(harness: StoreHarness): void {
     generationCases(harness);
     retentionCases(harness);
     listenerCases(harness);
+    readRangeCases(harness);
+    refusalCases(harness);
   });
 }
