@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { NOW } from "../../support/fixtures.js";
-import { ACTOR, newEntry, outcome, type StoreHarness } from "./store-harness.js";
+import { ACTOR, commitsOf, marker, newEntry, outcome, type StoreHarness } from "./store-harness.js";
 
 /** Writes that must not happen: a dequeue's decide asked about an entry that is gone, half an enqueue. */
 export function refusalCases(h: StoreHarness): void {
@@ -17,6 +17,29 @@ export function refusalCases(h: StoreHarness): void {
         (await store.entries.history(entry.index)).map((r) => r.kind),
         ["created", "dequeued"],
       );
+    });
+
+    it("announces nothing for a change that writes, then fails, and keeps what was stored", async () => {
+      const store = await h.open();
+      const { entry } = await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
+      const commits = commitsOf(store);
+      await assert.rejects(
+        store.entries.change(
+          entry.index,
+          (e) =>
+            e && [
+              { entry: { ...e, status: "failed" }, kind: "transition", reason: "x" },
+              { entry: { ...e, index: 99 }, kind: "transition", reason: "x" },
+            ],
+          NOW,
+          ACTOR,
+        ),
+        /cannot write entry 99/,
+      );
+      const after = await marker(store, "after");
+      assert.deepEqual(commits, [after]);
+      assert.deepEqual(store.entries.list(), [entry]);
+      assert.equal((await store.entries.history(entry.index)).length, 1);
     });
 
     // etcd writes the outcome as JSON (NaN becomes null) that its own read schema then refuses: the entry lands, the

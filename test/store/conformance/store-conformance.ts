@@ -15,6 +15,7 @@ import { retentionCases } from "./retention-cases.js";
 import { listenerCases } from "./listener-cases.js";
 import { readRangeCases } from "./read-range-cases.js";
 import { refusalCases } from "./refusal-cases.js";
+import { previousCases } from "./previous-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -43,5 +44,6 @@ export function storeConformance(harness: StoreHarness): void {
     listenerCases(harness);
     readRangeCases(harness);
     refusalCases(harness);
+    previousCases(harness);
   });
 }
