@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { KEPT_GENERATIONS } from "../../../src/domain/cluster/generation-record.js";
 import { NOW } from "../../support/fixtures.js";
+import { until } from "../../support/until.js";
 import { play, type Round } from "./generation-cases.js";
 import { ACTOR, cluster, newEntry, type StoreHarness } from "./store-harness.js";
 
@@ -86,6 +87,20 @@ export function retentionCases(h: StoreHarness): void {
       assert.equal(store.generations.last(K + 100)[0]?.sequence, 1, "still pinned");
       const next = await store.generations.recordGenerated(NOW + (K + 11) * 60_000, "schedule", cluster(999), []);
       assert.deepEqual([next.generation, store.generations.generation(1)], [2, null], "unpinned once replaced");
+    });
+
+    it("shows a second instance (a follower) the same kept records as the writer, the pinned one included", { skip: h.second ? false : "one instance only" }, async () => {
+      const store = await h.open();
+      const follower = await h.second!();
+      await play(store, [...generations(1, 1), ...failures(1, K + 4)]);
+      const kept = store.generations.last(K + 100);
+      await until(
+        "the follower has the newest record",
+        () => follower.generations.latest()?.sequence,
+        (n) => n === K + 5,
+      );
+      assert.deepEqual(follower.generations.last(K + 100), kept);
+      assert.deepEqual(follower.generations.current(), store.generations.current());
     });
 
     it("keeps an entry's whole history after its finished-repair record was dropped: the history is never pruned", async () => {
