@@ -23,7 +23,11 @@ describe("decodePollRecord and decodeRemediationRecord: a stored body another pr
     ["not deflated", Buffer.from("{}"), /^not a deflated JSON poll record: /],
     ["deflated, not JSON", deflated("not json"), /^not a deflated JSON poll record: /],
     ["columns of different lengths", deflated(JSON.stringify({ ...two, machines: { ...two.machines, rack: [1] } })), /columns of different lengths/],
-    ["a type index past the dictionary", deflated(JSON.stringify({ ...one, machines: { ...one.machines, type: [7] } })), /a type index past the type dictionary/],
+    [
+      "a type index past the dictionary",
+      deflated(JSON.stringify({ ...one, machines: { ...one.machines, type: [7] } })),
+      /a type index past the type dictionary/,
+    ],
     ["an unknown key", deflated(JSON.stringify({ ...one, extra: 1 })), /^not a poll record: /],
     ["a remediation record", encodePollRecord(remediation), /^not a poll record: /],
   ];

@@ -70,7 +70,10 @@ export function generationCases(h: StoreHarness): void {
     it("is empty at first: no record, no configuration in force, no number found, no control plane", async () => {
       const store = await h.open();
       const g = store.generations;
-      assert.deepEqual([g.current(), g.latest(), g.last(null), g.last(5), g.generation(0), g.generation(1), g.controlPlaneAddresses()], [null, null, [], [], null, null, []]);
+      assert.deepEqual(
+        [g.current(), g.latest(), g.last(null), g.last(5), g.generation(0), g.generation(1), g.controlPlaneAddresses()],
+        [null, null, [], [], null, null, []],
+      );
     });
 
     for (const generations of [0, 1, 2]) {

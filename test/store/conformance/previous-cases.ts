@@ -36,7 +36,11 @@ const STEPS: ReadonlyArray<{ name: string; write: (s: KintsugiStore) => Promise<
       [["processing", "draining", false, 1], "transition", "kintsugi"],
     ],
   },
-  { name: "back-off reset", write: (s) => s.entries.resetBackoff("operator", NOW, "carol"), said: [[["processing", "waiting", false, 1], "backoff-reset", "carol"]] },
+  {
+    name: "back-off reset",
+    write: (s) => s.entries.resetBackoff("operator", NOW, "carol"),
+    said: [[["processing", "waiting", false, 1], "backoff-reset", "carol"]],
+  },
   {
     name: "deletion requested",
     write: (s) => s.entries.requestDelete(() => true, "operator", NOW, "bob"),

@@ -31,14 +31,8 @@ export function readRangeCases(h: StoreHarness): void {
         const times = c.minutes.map((m) => NOW + m * MINUTE);
         const polls = await store.pollRecords.since(c.since, c.limit);
         const remediations = await store.pollRecords.remediations(c.since, c.limit);
-        assert.deepEqual(
-          [polls.records.map((r) => r.time), polls.unreadable],
-          [times, 0],
-        );
-        assert.deepEqual(
-          [remediations.records.map((r) => r.time), remediations.unreadable],
-          [times, 0],
-        );
+        assert.deepEqual([polls.records.map((r) => r.time), polls.unreadable], [times, 0]);
+        assert.deepEqual([remediations.records.map((r) => r.time), remediations.unreadable], [times, 0]);
         assert.deepEqual((await store.pollRecords.stored("intake", c.since, c.limit)).times, times);
       });
     }

@@ -89,25 +89,34 @@ export function retentionCases(h: StoreHarness): void {
       assert.deepEqual([next.generation, store.generations.generation(1)], [2, null], "unpinned once replaced");
     });
 
-    it("shows a second instance (a follower) the same kept records as the writer, the pinned one included", { skip: h.second ? false : "one instance only" }, async () => {
-      const store = await h.open();
-      const follower = await h.second!();
-      await play(store, [...generations(1, 1), ...failures(1, K + 4)]);
-      const kept = store.generations.last(K + 100);
-      await until(
-        "the follower has the newest record",
-        () => follower.generations.latest()?.sequence,
-        (n) => n === K + 5,
-      );
-      assert.deepEqual(follower.generations.last(K + 100), kept);
-      assert.deepEqual(follower.generations.current(), store.generations.current());
-    });
+    it(
+      "shows a second instance (a follower) the same kept records as the writer, the pinned one included",
+      { skip: h.second ? false : "one instance only" },
+      async () => {
+        const store = await h.open();
+        const follower = await h.second!();
+        await play(store, [...generations(1, 1), ...failures(1, K + 4)]);
+        const kept = store.generations.last(K + 100);
+        await until(
+          "the follower has the newest record",
+          () => follower.generations.latest()?.sequence,
+          (n) => n === K + 5,
+        );
+        assert.deepEqual(follower.generations.last(K + 100), kept);
+        assert.deepEqual(follower.generations.current(), store.generations.current());
+      },
+    );
 
     it("keeps an entry's whole history after its finished-repair record was dropped: the history is never pruned", async () => {
       let store = await h.open({ keepFinishedRepairs: 2 });
       for (let i = 1; i <= 4; i++) {
         await store.entries.add(newEntry(`10.0.0.${i}`), "added", NOW, ACTOR);
-        await store.entries.change(i, (e) => e && [{ entry: { ...e, status: "failed", lastTransitionTime: NOW + i * SECOND }, kind: "transition", reason: "failed" }], NOW + i * SECOND, ACTOR);
+        await store.entries.change(
+          i,
+          (e) => e && [{ entry: { ...e, status: "failed", lastTransitionTime: NOW + i * SECOND }, kind: "transition", reason: "failed" }],
+          NOW + i * SECOND,
+          ACTOR,
+        );
         await store.entries.dequeue(i, () => "dequeued", NOW + i * SECOND + 1, ACTOR);
       }
       for (const when of ["as written", "after a restart"]) {
