@@ -52,7 +52,12 @@ export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Bu
 
 /** The JSON text of a value, stamped with the format version. */
 export function encodeValue(value: object): string {
-  return JSON.stringify({ v: ETCD_SCHEMA_VERSION, ...value });
+  // JSON would write NaN and Infinity as null, which the read schemas then refuse: the write would land a value that
+  // cannot be read back. Refused here, the whole write fails and nothing lands.
+  return JSON.stringify({ v: ETCD_SCHEMA_VERSION, ...value }, (field: string, v: unknown) => {
+    if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`cannot store ${field || "a value"} = ${v}: not a finite number; nothing was written`);
+    return v;
+  });
 }
 
 /** An entry with exactly the fields of {@link RepairEntry} (callers may pass objects carrying more). */

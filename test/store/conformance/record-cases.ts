@@ -188,6 +188,8 @@ export function recordCases(h: StoreHarness): void {
       ]);
       assert.deepEqual(await reopened.outcomes.last(0), []);
       assert.equal((await reopened.outcomes.last(KEPT_OUTCOMES + 100)).length, KEPT_OUTCOMES, "the older ones are gone, not only left out of last(null)");
+      const next = await reopened.outcomes.record(outcome(KEPT_OUTCOMES + 6));
+      assert.deepEqual([next.sequence, (await reopened.outcomes.last(null))[0]?.sequence], [KEPT_OUTCOMES + 6, 7], "numbering goes on past the pruned ones");
     });
   });
 

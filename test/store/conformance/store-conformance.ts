@@ -10,6 +10,12 @@ import { timelineCases } from "./timeline-cases.js";
 import { summaryCases } from "./summary-cases.js";
 import { skippedCountCases } from "./skipped-count-cases.js";
 import { sizeCases } from "./size-cases.js";
+import { generationCases } from "./generation-cases.js";
+import { retentionCases } from "./retention-cases.js";
+import { listenerCases } from "./listener-cases.js";
+import { readRangeCases } from "./read-range-cases.js";
+import { refusalCases } from "./refusal-cases.js";
+import { previousCases } from "./previous-cases.js";
 import type { StoreHarness } from "./store-harness.js";
 
 export type { LeaderGuard, OpenOptions, StoreHarness } from "./store-harness.js";
@@ -33,5 +39,11 @@ export function storeConformance(harness: StoreHarness): void {
     summaryCases(harness);
     skippedCountCases(harness);
     sizeCases(harness);
+    generationCases(harness);
+    retentionCases(harness);
+    listenerCases(harness);
+    readRangeCases(harness);
+    refusalCases(harness);
+    previousCases(harness);
   });
 }

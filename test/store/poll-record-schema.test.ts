@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { deflateRawSync } from "node:zlib";
+import { describe, it } from "node:test";
+import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../../src/store/poll-record-schema.js";
+import { NOW } from "../support/fixtures.js";
+import { randomPollRecord, remediationRecordAt } from "../support/replay-records.js";
+
+/** A stored body as a hostile writer would make it: any text, deflated as kintsugi deflates. */
+const deflated = (text: string): Buffer => deflateRawSync(Buffer.from(text));
+
+const one = randomPollRecord(NOW, 1);
+const two = randomPollRecord(NOW, 2);
+const remediation = remediationRecordAt(NOW);
+
+// Whichever driver keeps them, a stored record's body is read through these; another process may have written it.
+describe("decodePollRecord and decodeRemediationRecord: a stored body another process may have written", () => {
+  it("reads back what encodePollRecord wrote", () => {
+    assert.deepEqual(decodePollRecord(encodePollRecord(two)), { ok: true, record: two });
+    assert.deepEqual(decodeRemediationRecord(encodePollRecord(remediation)), { ok: true, record: remediation });
+  });
+
+  const hostile: Array<[string, Buffer, RegExp]> = [
+    ["not deflated", Buffer.from("{}"), /^not a deflated JSON poll record: /],
+    ["deflated, not JSON", deflated("not json"), /^not a deflated JSON poll record: /],
+    ["columns of different lengths", deflated(JSON.stringify({ ...two, machines: { ...two.machines, rack: [1] } })), /columns of different lengths/],
+    [
+      "a type index past the dictionary",
+      deflated(JSON.stringify({ ...one, machines: { ...one.machines, type: [7] } })),
+      /a type index past the type dictionary/,
+    ],
+    ["an unknown key", deflated(JSON.stringify({ ...one, extra: 1 })), /^not a poll record: /],
+    ["a remediation record", encodePollRecord(remediation), /^not a poll record: /],
+  ];
+  for (const [name, body, message] of hostile) {
+    it(`refuses as a poll record a body that is ${name}, saying why`, () => {
+      const read = decodePollRecord(body);
+      assert.equal(read.ok, false);
+      assert.match(read.ok ? "" : read.message, message);
+    });
+  }
+
+  it("refuses as a remediation record one whose unhealthy machine has a malformed type, and a poll record", () => {
+    const broken = deflated(JSON.stringify({ ...remediation, unhealthy: { ...remediation.unhealthy, machineType: [] } }));
+    assert.equal(decodeRemediationRecord(broken).ok, false);
+    assert.equal(decodeRemediationRecord(encodePollRecord(one)).ok, false);
+  });
+});
