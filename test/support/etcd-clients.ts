@@ -15,11 +15,28 @@ export function testEtcdClient(endpoints: readonly string[]): Etcd3 {
 
 type Comparator = ReturnType<Etcd3["if"]>;
 type TxnResponse = Awaited<ReturnType<Comparator["commit"]>>;
+/** A transaction about to be sent: `commit()` sends it (again, when called again). */
+type PendingTxn = Pick<Comparator, "commit">;
 
-/** The same client, except that each transaction is sent by `send` (given the transaction and the keys it compares). */
-function interceptingTransactions(client: Etcd3, send: (txn: Comparator, compared: ReadonlyArray<string | Buffer>) => Promise<TxnResponse>): Etcd3 {
+/**
+ * The same client, except that each transaction is sent by `send` (given the transaction and the keys it compares),
+ * whether it was built with the client's `if()` or sent raw through `kv.txn` (as the store's etcd driver does).
+ */
+function interceptingTransactions(client: Etcd3, send: (txn: PendingTxn, compared: ReadonlyArray<string | Buffer>) => Promise<TxnResponse>): Etcd3 {
+  const kv = new Proxy(client.kv, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop !== "txn" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+      return (request: Parameters<Etcd3["kv"]["txn"]>[0], options?: Parameters<Etcd3["kv"]["txn"]>[1]) =>
+        send(
+          { commit: () => target.txn(request, options) },
+          (request.compare ?? []).map((c) => c.key ?? Buffer.alloc(0)),
+        );
+    },
+  });
   return new Proxy(client, {
     get(target, prop) {
+      if (prop === "kv") return kv;
       if (prop === "if") {
         return (...first: Parameters<Etcd3["if"]>) => {
           const compared = [first[0]];
