@@ -65,7 +65,7 @@ export interface KvConversion {
   readonly revision: number;
 }
 
-/** The old tables hold something the conversion cannot carry over; the transaction rolls back and the file is unchanged. */
+/** The old tables hold something the conversion cannot carry over; its transaction rolls back, leaving them as they were. */
 export class KvConversionError extends Error {
   override readonly name = "KvConversionError";
 }
@@ -121,12 +121,12 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
       digest.add(item);
       if (item.kind === "hold") holds++;
       for (const p of pairsOf(keys, item, queued)) {
-        checkReadable(keys, `${from}: ${describeItem(item)}`, p);
+        checkReadable(keys, p, () => `${from}: ${describeItem(item)}`);
         put(p.key, p.value);
       }
     }
   } catch (err) {
-    throw new KvConversionError(`the old tables cannot be converted to the key-value table (the file is left as it was): ${(err as Error).message}`, {
+    throw new KvConversionError(`the old tables cannot be converted to the key-value table (the file is left unconverted): ${(err as Error).message}`, {
       cause: err,
     });
   } finally {
@@ -159,15 +159,15 @@ function pairsOf(keys: EtcdKeys, item: SnapshotItem, queued: Map<number, RepairE
  * out of this (the bulk of a store): the snapshot's checks are the ones their values are read with, and the export
  * decoded each record's body whole.
  */
-function checkReadable(keys: EtcdKeys, what: string, pair: { readonly key: string; readonly value: string }): void {
+function checkReadable(keys: EtcdKeys, pair: { readonly key: string; readonly value: string }, what: () => string): void {
   const parsed = keys.parse(pair.key);
   if (parsed.kind === "history" || parsed.kind === "record") return;
   const schema = valueSchemaOf(parsed);
-  if (schema === null) throw new Error(`${what} makes the key ${pair.key}, which is not one the store reads`);
+  if (schema === null) throw new Error(`${what()} makes the key ${pair.key}, which is not one the store reads`);
   try {
     decodeValue(schema, pair.key, Buffer.from(pair.value, "utf8"));
   } catch (err) {
-    throw new Error(`${what} would not be readable in the store: ${(err as Error).message}`, { cause: err });
+    throw new Error(`${what()} would not be readable in the store: ${(err as Error).message}`, { cause: err });
   }
 }
 

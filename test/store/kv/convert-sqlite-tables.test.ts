@@ -248,7 +248,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
     }
   });
 
-  it("refuses a file holding an unfinished copy, as the store's open does, and leaves it as it was", async () => {
+  it("refuses a file holding an unfinished copy, as the store's open does, and leaves what it holds as it was", async () => {
     const dir = tempDir();
     try {
       const file = fixtureCopy(dir.path);
@@ -310,7 +310,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
             assert.ok(err instanceof DatabaseOpenError, `${err.name}: ${err.message}`);
             assert.ok(
               err.message.startsWith(
-                `cannot open database ${file}: the old tables cannot be converted to the key-value table (the file is left as it was): sqlite:${file}: `,
+                `cannot open database ${file}: the old tables cannot be converted to the key-value table (the file is left unconverted): sqlite:${file}: `,
               ),
               err.message,
             );
