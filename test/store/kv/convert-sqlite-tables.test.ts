@@ -161,6 +161,27 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
     });
   }
 
+  it("makes a new file a store holding the schema key and the counters' heads at 1, at revision 1", () => {
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, "new.db");
+      openDatabase(file, CONVERTING).close();
+      const w = CONVERSION_WRITE_ID;
+      assert.deepEqual(
+        kvRows(file).map((r) => [r.key, JSON.parse(r.value.toString("utf8")), r.create_revision, r.mod_revision]),
+        [
+          ["/kintsugi/generations-head", { v: 1, w, next: 1 }, 1, 1],
+          ["/kintsugi/outcomes-head", { v: 1, w, next: 1 }, 1, 1],
+          ["/kintsugi/queue", { v: 1, w, nextIndex: 1, nextSequence: 1 }, 1, 1],
+          ["/kintsugi/schema", { v: 1 }, 1, 1],
+        ],
+      );
+      assert.equal(versionOf(file), 13);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("reads exactly what the store-v1 release's db check hashed: its counts and sha256", () => {
     const dir = tempDir();
     try {
