@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { UnfinishedCopyError } from "../copy/unfinished-copy.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
 export type Db = Database.Database;
@@ -41,6 +42,8 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     return db;
   } catch (err) {
     db.close();
+    // A migration may refuse the file as the store's open would (converting one that holds an unfinished copy).
+    if (err instanceof UnfinishedCopyError) throw err;
     const message = err instanceof DatabaseOpenError ? err.message : `cannot open database ${file}: ${(err as Error).message}`;
     throw new DatabaseOpenError(message);
   }
@@ -91,7 +94,8 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   for (const m of migrations) {
     if (m.version <= current) continue;
     db.transaction(() => {
-      db.exec(m.sql);
+      if ("sql" in m) db.exec(m.sql);
+      else m.run(db);
       record.run(m.version, m.name, new Date().toISOString());
     })();
   }

@@ -26,40 +26,49 @@ export const COUNTER_TABLES: Readonly<Record<keyof SnapshotCounters, string>> = 
 
 /**
  * The snapshot of a SQLite store, read in one read transaction (so a write by another connection cannot tear it) and
- * streamed row by row. Counters are what AUTOINCREMENT hands out next: past the highest number `sqlite_sequence`
- * remembers (it outlives deleted rows) and past every row there is. `from` names the database in errors.
+ * streamed row by row. `from` names the database in errors.
  */
 export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator<SnapshotItem> {
   db.exec("BEGIN");
   try {
-    for (const row of db.prepare("SELECT key, value FROM settings ORDER BY key").iterate() as Iterable<{ key: string; value: string }>) {
-      yield { kind: "setting", name: row.key, value: parsed(from, `setting ${row.key}`, row.value) };
-    }
-    for (const row of db.prepare("SELECT * FROM repair_entries ORDER BY idx").iterate() as Iterable<RepairEntryRow>) {
-      yield { kind: "entry", entry: entryFromRow(row) };
-    }
-    for (const row of db.prepare("SELECT * FROM repair_history ORDER BY entry_index, seq").iterate() as Iterable<RepairHistoryRow>) {
-      yield { kind: "history", record: historyFromRow(row) };
-    }
-    for (const row of db.prepare("SELECT * FROM auto_repair_outcomes ORDER BY seq").iterate() as Iterable<OutcomeRow>) {
-      yield { kind: "outcome", outcome: readable(from, `poll outcome ${row.seq}`, () => outcomeFromRow(row)) };
-    }
-    for (const row of db.prepare("SELECT * FROM cluster_generations ORDER BY seq").iterate() as Iterable<GenerationRow>) {
-      yield { kind: "generation", generation: generationFromRow(from, row) };
-    }
-    for (const row of db.prepare("SELECT * FROM machine_holds ORDER BY address").iterate() as Iterable<MachineHoldRow>) {
-      yield { kind: "hold", hold: holdFromRow(row) };
-    }
-    for (const row of db.prepare("SELECT * FROM finished_repairs ORDER BY seq").iterate() as Iterable<FinishedRepairRow>) {
-      yield { kind: "finished", finished: finishedFromRow(row) };
-    }
-    for (const row of db.prepare("SELECT seq, kind, body FROM poll_records ORDER BY seq").iterate() as Iterable<{ seq: number; kind: string; body: Buffer }>) {
-      yield { kind: "replay", replay: replayFromRow(from, row) };
-    }
-    yield { kind: "counters", counters: counters(db) };
+    yield* sqliteSnapshotRows(db, from);
   } finally {
     if (db.inTransaction) db.exec("COMMIT");
   }
+}
+
+/**
+ * The snapshot of a SQLite store, streamed row by row and synchronously, for a caller that holds the transaction it
+ * is read in (a migration: better-sqlite3 cannot await inside one). Counters are what AUTOINCREMENT hands out next:
+ * past the highest number `sqlite_sequence` remembers (it outlives deleted rows) and past every row there is. `from`
+ * names the database in errors.
+ */
+export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotItem> {
+  for (const row of db.prepare("SELECT key, value FROM settings ORDER BY key").iterate() as Iterable<{ key: string; value: string }>) {
+    yield { kind: "setting", name: row.key, value: parsed(from, `setting ${row.key}`, row.value) };
+  }
+  for (const row of db.prepare("SELECT * FROM repair_entries ORDER BY idx").iterate() as Iterable<RepairEntryRow>) {
+    yield { kind: "entry", entry: entryFromRow(row) };
+  }
+  for (const row of db.prepare("SELECT * FROM repair_history ORDER BY entry_index, seq").iterate() as Iterable<RepairHistoryRow>) {
+    yield { kind: "history", record: historyFromRow(row) };
+  }
+  for (const row of db.prepare("SELECT * FROM auto_repair_outcomes ORDER BY seq").iterate() as Iterable<OutcomeRow>) {
+    yield { kind: "outcome", outcome: readable(from, `poll outcome ${row.seq}`, () => outcomeFromRow(row)) };
+  }
+  for (const row of db.prepare("SELECT * FROM cluster_generations ORDER BY seq").iterate() as Iterable<GenerationRow>) {
+    yield { kind: "generation", generation: generationFromRow(from, row) };
+  }
+  for (const row of db.prepare("SELECT * FROM machine_holds ORDER BY address").iterate() as Iterable<MachineHoldRow>) {
+    yield { kind: "hold", hold: holdFromRow(row) };
+  }
+  for (const row of db.prepare("SELECT * FROM finished_repairs ORDER BY seq").iterate() as Iterable<FinishedRepairRow>) {
+    yield { kind: "finished", finished: finishedFromRow(row) };
+  }
+  for (const row of db.prepare("SELECT seq, kind, body FROM poll_records ORDER BY seq").iterate() as Iterable<{ seq: number; kind: string; body: Buffer }>) {
+    yield { kind: "replay", replay: replayFromRow(from, row) };
+  }
+  yield { kind: "counters", counters: counters(db) };
 }
 
 /** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */

@@ -1,3 +1,4 @@
+import type { Db } from "../database.js";
 import { initialSchema } from "./001-initial.js";
 import { autoRepairOutcomesSchema } from "./002-auto-repair-outcomes.js";
 import { clusterGenerationsSchema } from "./003-cluster-generations.js";
@@ -11,12 +12,12 @@ import { pollRecordsSchema } from "./010-poll-records.js";
 import { skippedCountsSchema } from "./011-skipped-counts.js";
 import { generationPolicySchema } from "./012-generation-policy.js";
 
-/** A numbered schema change. Numbers only grow; an applied migration is never edited, only followed by another. */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+/**
+ * A numbered schema change: SQL, or a function for a change SQL alone cannot make (one that decodes what the rows
+ * hold). Either runs inside the migration's one transaction, so a function must be synchronous. Numbers only grow;
+ * an applied migration is never edited, only followed by another.
+ */
+export type Migration = { readonly version: number; readonly name: string } & ({ readonly sql: string } | { readonly run: (db: Db) => void });
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sql: initialSchema },

@@ -1,0 +1,394 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { seedHistory } from "../../../bench/history-seed.js";
+import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
+import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
+import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
+import { EtcdKeys } from "../../../src/store/etcd/etcd-keys.js";
+import { EtcdMirror } from "../../../src/store/etcd/etcd-mirror.js";
+import { ETCD_SCHEMA_VERSION, encodeValue } from "../../../src/store/etcd/etcd-values.js";
+import { CONVERSION_WRITE_ID, convertTablesToKv, KV_CONVERSION_MIGRATION } from "../../../src/store/kv/convert-sqlite-tables.js";
+import { putsOf } from "../../../src/store/kv/snapshot-puts.js";
+import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite-kv-schema.js";
+import { DatabaseOpenError, openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
+import { sqliteSnapshotItems } from "../../../src/store/sqlite/sqlite-snapshot-export.js";
+import { writeCopyMarker } from "../../../src/store/sqlite/sqlite-copy-marker.js";
+import type { RepairEntry } from "../../../src/domain/repair-entry.js";
+import { logTo } from "../../../src/support/log.js";
+import { NOW } from "../../support/fixtures.js";
+import { tamper } from "../../support/damaged-databases.js";
+import { STORE_FIXTURE_DB } from "../../support/store-fixture-reads.js";
+import { tempDir } from "../../support/temp-dir.js";
+
+const CONVERTING = [...MIGRATIONS, KV_CONVERSION_MIGRATION];
+const KEYS = new EtcdKeys(SQLITE_KV_PREFIX);
+const CHILD = fileURLToPath(new URL("../../support/kv-conversion-child.ts", import.meta.url));
+const RELEASED = JSON.parse(readFileSync(new URL("db-check.json", STORE_FIXTURE_DB), "utf8")) as { madeBy: string; counts: object; sha256: string };
+
+interface KvRow {
+  key: string;
+  value: Buffer;
+  create_revision: number;
+  mod_revision: number;
+}
+
+/** A copy of the committed store-v1 fixture (schema version 11) in `dir`: the fixture itself is never written. */
+function fixtureCopy(dir: string, name = "kintsugi.db"): string {
+  const file = join(dir, name);
+  copyFileSync(STORE_FIXTURE_DB, file);
+  return file;
+}
+
+function readOnly<T>(file: string, read: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+const kvRows = (file: string) => readOnly(file, (db) => db.prepare("SELECT * FROM kv ORDER BY key").all() as KvRow[]);
+const tables = (file: string) => readOnly(file, (db) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all());
+const versionOf = (file: string) => readOnly(file, (db) => schemaVersion(db));
+
+/** What the conversion must write for `file` (an old-format file, not changed): each item's putsOf, and the heads. */
+async function expectedPairs(file: string): Promise<Array<{ key: string; value: string }>> {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const queued = new Map<number, RepairEntry>();
+  const pairs = [{ key: KEYS.schema, value: JSON.stringify({ v: ETCD_SCHEMA_VERSION }) }];
+  try {
+    for await (const item of sqliteSnapshotItems(db, file)) pairs.push(...putsOf(KEYS, checkSnapshotItem(item, file), CONVERSION_WRITE_ID, queued));
+  } finally {
+    db.close();
+  }
+  pairs.push(
+    { key: KEYS.recordsHead, value: encodeValue({ w: CONVERSION_WRITE_ID, next: 3 }) },
+    { key: KEYS.holdsHead, value: encodeValue({ w: CONVERSION_WRITE_ID, changes: [] }) },
+  );
+  return pairs.sort((a, b) => Buffer.compare(Buffer.from(a.key), Buffer.from(b.key)));
+}
+
+/** The counts and hash `kintsugi db check` gives for `file`, and its problems. */
+async function checked(file: string) {
+  const check = await checkDatabaseFile(file);
+  return { counts: check.counts, sha256: check.summary?.sha256 ?? null, problems: check.problems };
+}
+
+describe("convertTablesToKv (migration 13): the old SQLite tables become the store core's one key-value table", () => {
+  it("converts the store-v1 fixture: every item as putsOf writes it, the schema key, the heads, all at revision 1, and no old table left", async () => {
+    const dir = tempDir();
+    try {
+      const file = fixtureCopy(dir.path);
+      const reference = fixtureCopy(dir.path, "reference.db");
+      openDatabase(reference).close(); // brought to schema version 12, as the conversion reads it
+      const expected = await expectedPairs(reference);
+
+      openDatabase(file, CONVERTING).close();
+
+      const rows = kvRows(file);
+      assert.deepEqual(
+        rows.map((r) => ({ key: r.key, value: r.value.toString("utf8") })),
+        expected,
+      );
+      assert.ok(
+        rows.every((r) => Buffer.isBuffer(r.value) && r.create_revision === 1 && r.mod_revision === 1),
+        "every pair a BLOB at revision 1",
+      );
+      const heads = Object.fromEntries(
+        rows.filter((r) => !r.key.slice(SQLITE_KV_PREFIX.length).includes("/")).map((r) => [r.key, JSON.parse(r.value.toString("utf8"))]),
+      );
+      const w = CONVERSION_WRITE_ID;
+      assert.deepEqual(heads, {
+        "/kintsugi/schema": { v: 1 },
+        "/kintsugi/queue": { v: 1, w, nextIndex: 8, nextSequence: 17 },
+        "/kintsugi/outcomes-head": { v: 1, w, next: 4 },
+        "/kintsugi/generations-head": { v: 1, w, next: 6 },
+        "/kintsugi/records-head": { v: 1, w, next: 3 },
+        "/kintsugi/holds-head": { v: 1, w, changes: [] },
+      });
+      readOnly(file, (db) => {
+        assert.equal(db.prepare("SELECT revision FROM kv_revision").pluck().get(), 1);
+        assert.deepEqual(db.prepare("SELECT * FROM sqlite_sequence").all(), [], "no counter of a dropped table is left");
+        assert.deepEqual(db.prepare("SELECT version FROM schema_version ORDER BY version").pluck().all(), [...CONVERTING.map((m) => m.version)]);
+      });
+      assert.deepEqual(tables(file), ["kv", "kv_revision", "schema_version", "sqlite_sequence"]);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  const headCases: ReadonlyArray<{ name: string; change: string; records: number | null; holdsHead: boolean }> = [
+    { name: "as the fixture holds them", change: "", records: 3, holdsHead: true },
+    {
+      name: "every replay record pruned: the records head goes on past the sequences handed out",
+      change: "DELETE FROM poll_records",
+      records: 3,
+      holdsHead: true,
+    },
+    {
+      name: "no replay record ever kept, no hold: neither head, as in a store that never wrote one",
+      change: "DELETE FROM poll_records; DELETE FROM sqlite_sequence WHERE name = 'poll_records'; DELETE FROM machine_holds",
+      records: null,
+      holdsHead: false,
+    },
+  ];
+  for (const { name, change, records, holdsHead } of headCases) {
+    it(`writes the records and holds heads the etcd store's writes would leave: ${name}`, () => {
+      const dir = tempDir();
+      try {
+        const file = fixtureCopy(dir.path);
+        openDatabase(file).close();
+        tamper(file, (db) => db.exec(change));
+        openDatabase(file, CONVERTING).close();
+        const value = (key: string) => {
+          const row = kvRows(file).find((r) => r.key === key);
+          return row === undefined ? undefined : JSON.parse(row.value.toString("utf8"));
+        };
+        assert.deepEqual(value(KEYS.recordsHead), records === null ? undefined : { v: 1, w: CONVERSION_WRITE_ID, next: records });
+        assert.deepEqual(value(KEYS.holdsHead), holdsHead ? { v: 1, w: CONVERSION_WRITE_ID, changes: [] } : undefined);
+      } finally {
+        dir.remove();
+      }
+    });
+  }
+
+  it("makes a new file a store holding the schema key and the counters' heads at 1, at revision 1", () => {
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, "new.db");
+      openDatabase(file, CONVERTING).close();
+      const w = CONVERSION_WRITE_ID;
+      assert.deepEqual(
+        kvRows(file).map((r) => [r.key, JSON.parse(r.value.toString("utf8")), r.create_revision, r.mod_revision]),
+        [
+          ["/kintsugi/generations-head", { v: 1, w, next: 1 }, 1, 1],
+          ["/kintsugi/outcomes-head", { v: 1, w, next: 1 }, 1, 1],
+          ["/kintsugi/queue", { v: 1, w, nextIndex: 1, nextSequence: 1 }, 1, 1],
+          ["/kintsugi/schema", { v: 1 }, 1, 1],
+        ],
+      );
+      assert.equal(versionOf(file), 13);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("reads exactly what the store-v1 release's db check hashed: its counts and sha256", () => {
+    const dir = tempDir();
+    try {
+      const db = openDatabase(fixtureCopy(dir.path));
+      try {
+        const conversion = db.transaction(() => convertTablesToKv(db))();
+        assert.deepEqual({ counts: conversion.summary.counts, sha256: conversion.summary.sha256 }, { counts: RELEASED.counts, sha256: RELEASED.sha256 });
+        assert.equal(conversion.pairs, db.prepare("SELECT COUNT(*) FROM kv").pluck().get());
+        assert.equal(conversion.revision, 1);
+      } finally {
+        db.close();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("leaves a store the etcd store's mirror loads without a complaint, its heads and aggregates as the fixture holds them", () => {
+    const dir = tempDir();
+    try {
+      const file = fixtureCopy(dir.path);
+      openDatabase(file, CONVERTING).close();
+      const rows = kvRows(file);
+      const complaints: string[] = [];
+      const mirror = new EtcdMirror(
+        KEYS,
+        logTo((level, message) => complaints.push(`${level}: ${message}`)),
+      );
+      const held = rows.filter((r) => KEYS.parse(r.key).kind !== "history");
+      mirror.load(
+        held.map((r) => ({ type: "put", key: r.key, value: r.value, modRevision: r.mod_revision })),
+        1,
+        held.length < rows.length,
+      );
+      assert.deepEqual(complaints, []);
+      assert.deepEqual(
+        {
+          queue: mirror.queueHead,
+          outcomes: mirror.outcomesHead?.value?.next,
+          generations: mirror.generationsHead?.value?.next,
+          records: mirror.recordsHead?.value?.next,
+          holdsHead: mirror.holdsHead?.modRevision,
+          queueStarted: mirror.queueStarted,
+        },
+        {
+          queue: { value: { v: 1, w: CONVERSION_WRITE_ID, nextIndex: 8, nextSequence: 17 }, modRevision: 1 },
+          outcomes: 4,
+          generations: 6,
+          records: 3,
+          holdsHead: 1,
+          queueStarted: true,
+        },
+      );
+      assert.deepEqual(
+        {
+          entries: mirror.entryList().map((e) => e.index),
+          outcomes: mirror.outcomeCount(),
+          generations: mirror.generationList().length,
+          holds: mirror.holdList().map((h) => h.address),
+          settings: mirror.settings.size,
+          records: mirror.records.size().records,
+        },
+        { entries: [1, 2, 3, 6], outcomes: 3, generations: 5, holds: ["10.0.0.11", "10.0.0.9", "fd00::9"], settings: 10, records: 2 },
+      );
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("runs once: the schema version moved on to 13, opening again converts nothing, and the old code refuses the file", () => {
+    const dir = tempDir();
+    try {
+      const file = fixtureCopy(dir.path);
+      openDatabase(file, CONVERTING).close();
+      const converted = kvRows(file);
+      openDatabase(file, CONVERTING).close();
+      assert.equal(versionOf(file), 13);
+      assert.deepEqual(kvRows(file), converted);
+      assert.throws(() => openDatabase(file, MIGRATIONS), {
+        name: "DatabaseOpenError",
+        message: /has schema version 13, newer than this kintsugi knows \(12\)/,
+      });
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses a file holding an unfinished copy, as the store's open does, and leaves what it holds as it was", async () => {
+    const dir = tempDir();
+    try {
+      const file = fixtureCopy(dir.path);
+      const marked = openDatabase(file);
+      writeCopyMarker(marked, { copyId: "c1", source: "etcd prefix /kintsugi/", startedAt: "2026-11-22T05:00:00.250Z" });
+      marked.close();
+      const before = await checked(file);
+      assert.throws(
+        () => openDatabase(file, CONVERTING),
+        (err: Error) => {
+          assert.ok(err instanceof UnfinishedCopyError, `${err.name}: ${err.message}`);
+          assert.match(err.message, /holds an unfinished copy from etcd prefix \/kintsugi\/ started at 2026-11-22T05:00:00.250Z/);
+          return true;
+        },
+      );
+      assert.equal(versionOf(file), 12);
+      assert.ok(!tables(file).includes("kv"));
+      assert.deepEqual(await checked(file), before);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  const hostile: ReadonlyArray<{ name: string; change: string; names: RegExp }> = [
+    {
+      name: "an entry whose address is an option",
+      change: "UPDATE repair_entries SET address = '-rf' WHERE idx = 2",
+      names:
+        /repair entry 2 would not be readable in the store: etcd key \/kintsugi\/entries\/0000000000000002 holds an invalid value at entry\.address: must be an IP address/,
+    },
+    {
+      name: "a setting that is not JSON",
+      change: "UPDATE settings SET value = '{' WHERE key = 'constraints'",
+      names: /the setting constraints cannot be read/,
+    },
+    {
+      name: "a history record of no status",
+      change: `INSERT INTO repair_history (entry_index, time, kind, reason, detail, status, step, step_status, deleted, actor)
+        VALUES (3, ${NOW}, 'note', 'x', NULL, 'bogus', 0, 'waiting', 0, 'kintsugi')`,
+      names: /history record 17 \(repair entry 3\) cannot be copied: record\.status/,
+    },
+    {
+      name: "a replay record that is not deflated",
+      change: "UPDATE poll_records SET body = X'00FF' WHERE seq = 1",
+      names: /the replay record 1 cannot be read/,
+    },
+  ];
+  for (const { name, change, names } of hostile) {
+    it(`fails on ${name}, naming the row, and leaves the file unconverted`, async () => {
+      const dir = tempDir();
+      try {
+        const file = fixtureCopy(dir.path);
+        openDatabase(file).close();
+        tamper(file, (db) => db.exec(change));
+        const before = await checked(file);
+        assert.throws(
+          () => openDatabase(file, CONVERTING),
+          (err: Error) => {
+            assert.ok(err instanceof DatabaseOpenError, `${err.name}: ${err.message}`);
+            assert.ok(
+              err.message.startsWith(
+                `cannot open database ${file}: the old tables cannot be converted to the key-value table (the file is left unconverted): sqlite:${file}: `,
+              ),
+              err.message,
+            );
+            assert.match(err.message, names);
+            return true;
+          },
+        );
+        assert.equal(versionOf(file), 12);
+        assert.ok(!tables(file).includes("kv"));
+        assert.deepEqual(await checked(file), before, "db check finds what it found before");
+      } finally {
+        dir.remove();
+      }
+    });
+  }
+
+  it("survives a crash midway (SIGKILL): the old file opens with today's code, db check gives the same counts and hash, and converting again succeeds", async () => {
+    const dir = tempDir();
+    try {
+      const file = fixtureCopy(dir.path);
+      const db = openDatabase(file);
+      seedHistory(db, 20_000, NOW);
+      // The seeded history is of dequeued entries 1..2000: the queue's counter goes on past them, as it would have.
+      db.prepare("UPDATE sqlite_sequence SET seq = 2000 WHERE name = 'repair_entries'").run();
+      db.close();
+      const before = await checked(file);
+      assert.deepEqual(before.problems, []);
+
+      const child = spawn(process.execPath, ["--import", "tsx", CHILD, file, "10000"], { stdio: ["ignore", "pipe", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      const exited = once(child, "exit");
+      const lines = createInterface({ input: child.stdout });
+      const paused = await new Promise<string>((resolve, reject) => {
+        lines.on("line", resolve);
+        child.on("exit", (code, signal) => reject(new Error(`the child ended (${code ?? signal}) before it paused: ${stderr}`)));
+      });
+      assert.equal(paused, "paused mid-conversion after 10000 pairs");
+      child.kill("SIGKILL");
+      const [, signal] = await exited;
+      assert.equal(signal, "SIGKILL");
+
+      const reopened = openDatabase(file, MIGRATIONS);
+      try {
+        assert.equal(schemaVersion(reopened), 12);
+      } finally {
+        reopened.close();
+      }
+      assert.ok(!tables(file).includes("kv"), "nothing of the conversion was committed");
+      assert.deepEqual(await checked(file), before);
+
+      openDatabase(file, CONVERTING).close();
+      assert.equal(versionOf(file), 13);
+      const history = kvRows(file).filter((r) => KEYS.parse(r.key).kind === "history").length;
+      assert.equal(history, (before.counts as { history: number }).history);
+    } finally {
+      dir.remove();
+    }
+  });
+});
