@@ -36,7 +36,7 @@ try {
       state: i % Math.floor(MACHINES / UNHEALTHY) === 0 && i / Math.floor(MACHINES / UNHEALTHY) < UNHEALTHY ? "UNHEALTHY" : "HEALTHY",
     });
   }
-  const store = openSqliteStore({ path: join(dir.path, "bench.db"), initialConstraints: { maximumRepairQueueEntries: 1000 } });
+  const store = await openSqliteStore({ path: join(dir.path, "bench.db"), initialConstraints: { maximumRepairQueueEntries: 1000 } });
   const poller = new AutoRepairPoller({
     store,
     nodes: null,

@@ -31,9 +31,9 @@ function rawCommitRate(dir: string, rows: number): number {
   return rows / seconds;
 }
 
-function runnerWith(dir: string, name: string, repair: RepairConfig, concurrency: number) {
+async function runnerWith(dir: string, name: string, repair: RepairConfig, concurrency: number) {
   const path = join(dir, `${name}.db`);
-  const store = openSqliteStore({ path });
+  const store = await openSqliteStore({ path });
   const runner = new RepairRunner({
     entries: store.entries,
     settings: store.settings,

@@ -62,7 +62,7 @@ async function gqlOk(k: TestKintsugi, query: string, variables?: Record<string, 
 
 /** In-process, without HTTP: the cold read and statistics of each range, and the whole background warm-up. */
 async function inProcess(path: string, ranges: ReadonlyArray<readonly [string, number]>, end: number): Promise<void> {
-  const store = openSqliteStore({ path });
+  const store = await openSqliteStore({ path });
   try {
     for (const [label, since] of ranges) {
       const summaries = new RepairSummaries(store.entries, store.finished);

@@ -11,7 +11,7 @@ import { STORE_FIXTURE_DB, STORE_FIXTURE_READS } from "../test/support/store-fix
 
 const db = fileURLToPath(STORE_FIXTURE_DB);
 for (const suffix of ["", "-wal", "-shm", ".lock"]) rmSync(`${db}${suffix}`, { force: true });
-const store = openSqliteStore({ path: db });
+const store = await openSqliteStore({ path: db });
 await writeRealisticHistory(store);
 await store.close();
 const { reads, before } = await storeAnswers(db);

@@ -75,7 +75,7 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
   let source: SnapshotSource | null = null;
   let target: SnapshotTarget | null = null;
   try {
-    source = from.kind === "sqlite" ? openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(etcd());
+    source = from.kind === "sqlite" ? await openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(etcd());
     target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : await openEtcdSnapshotTarget(etcd());
     return await copyStore(source, target);
   } finally {

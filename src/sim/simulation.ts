@@ -66,7 +66,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const world = new SimWorld(options.machines, perRack, random.chance(0.5) ? 3 : 5, Math.floor(options.machines / 20), clock);
   const dir = mkdtempSync(join(scratchRoot(), "kintsugi-sim-"));
   const safety = new SafetyInvariants(world);
-  const store = openSqliteStore({ path: join(dir, "sim.db"), initialConstraints: simConstraints(options.machines) });
+  const store = await openSqliteStore({ path: join(dir, "sim.db"), initialConstraints: simConstraints(options.machines) });
   let activity = 0;
   store.onCommit((commit) => {
     activity++;

@@ -34,7 +34,7 @@ async function refuseContradictingConstraints(store: KintsugiStore, stored: stri
  */
 export async function openBackend(config: KintsugiConfig, logger: Logger): Promise<Backend> {
   if (config.store === "sqlite") {
-    const store = openSqliteStore({
+    const store = await openSqliteStore({
       path: config.database,
       initialConstraints: config.constraints,
       ...(config.pollRecords && { pollRecords: config.pollRecords }),

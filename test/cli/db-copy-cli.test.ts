@@ -39,7 +39,7 @@ describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD
     dir = tempDir();
     writeFileSync(join(dir.path, "k.yaml"), `store: etcd\netcd:\n  endpoints: ["${etcd.endpoints[0]}"]\n  prefix: ${prefix}\n  timeout: 5s\n`);
     writeFileSync(join(dir.path, "down.yaml"), `etcd:\n  endpoints: ["http://127.0.0.1:1"]\n  timeout: 300ms\n`);
-    const store = openSqliteStore({ path: join(dir.path, "original.db") });
+    const store = await openSqliteStore({ path: join(dir.path, "original.db") });
     await writeRealisticHistory(store);
     view = await portView(store);
     await store.close();
@@ -64,7 +64,7 @@ describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD
     assert.equal(back.stderr, "");
     assert.equal(back.code, 0);
     assert.equal(back.stdout, SUMMARY(onEtcd(), `sqlite:${join(dir.path, "back", "kintsugi.db")}`, sha), "the same hash both ways");
-    const store = openSqliteStore({ path: join(dir.path, "back", "kintsugi.db") });
+    const store = await openSqliteStore({ path: join(dir.path, "back", "kintsugi.db") });
     try {
       assert.deepEqual(await portView(store), view);
     } finally {
@@ -126,7 +126,7 @@ describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD
 
   it("refuses a SQLite file a running kintsugi holds, naming its pid", async () => {
     const held = join(dir.path, "held.db");
-    const running = openSqliteStore({ path: held });
+    const running = await openSqliteStore({ path: held });
     try {
       const res = await cli("--from", "sqlite:held.db", "--to", "sqlite:new.db");
       assert.equal(res.code, 1);

@@ -62,7 +62,7 @@ async function liveRun(
   constraints: Partial<Constraints>,
 ): Promise<{ store: KintsugiStore; outcomes: AutoRepairOutcome[] }> {
   for (const m of sabakan.machines()) sabakan.setState(m.serial, "HEALTHY", START - 60 * MINUTE);
-  const store = openSqliteStore({ path: join(dir, `${name}.db`), initialConstraints: constraints });
+  const store = await openSqliteStore({ path: join(dir, `${name}.db`), initialConstraints: constraints });
   await store.settings.setAutoRepairEnabled(true);
   const machines = new SabakanClient({ url: sabakan.url, timeoutMs: 10_000, maxResponseBytes: 1 << 20, now: () => clock.now });
   const poller = new AutoRepairPoller({ store, machines, nodes: null, now: () => clock.now, log });

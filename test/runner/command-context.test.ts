@@ -114,7 +114,7 @@ describe("RepairRunner: each command attempt is announced in the history before 
     }));
 
   it("runs no repair command whose note cannot be committed: the entry watches out its step as after a crash, and is not stuck", async () => {
-    const h = startRunnerHarness(harnessRepair([harnessStep({ watchSeconds: 60 })]));
+    const h = await startRunnerHarness(harnessRepair([harnessStep({ watchSeconds: 60 })]));
     try {
       const entry = await h.add("10.0.0.1");
       await refuseNotes(h, "starting the repair command");
@@ -134,7 +134,7 @@ describe("RepairRunner: each command attempt is announced in the history before 
   });
 
   it("runs no success command whose note cannot be committed, does not retry at once, and finishes the entry once the store takes writes", async () => {
-    const h = startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"]));
+    const h = await startRunnerHarness(harnessRepair([harnessStep()], {}, ["report-success"]));
     try {
       h.healthy.add("10.0.0.1");
       const entry = await h.add("10.0.0.1");

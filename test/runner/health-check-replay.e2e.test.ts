@@ -86,7 +86,7 @@ async function liveRun(
   configured: HealthCheckConfig,
 ): Promise<{ store: KintsugiStore; evaluated: Evaluated[] }> {
   for (let n = 1; n <= WORKERS; n++) kube.setNodeCondition(`worker${n}`, "Ready", "True", new Date(START - 60 * MINUTE));
-  const store = openSqliteStore({ path: join(dir, `${name}.db`), initialConstraints: { maximumRepairQueueEntries: 10 } });
+  const store = await openSqliteStore({ path: join(dir, `${name}.db`), initialConstraints: { maximumRepairQueueEntries: 10 } });
   const runner = new HealthCheckRunner({
     checks: [configured],
     repair: REPAIR,

@@ -8,7 +8,7 @@ describe("RepairRunner on the SQLite store: what it commits is what the store an
   it("announces every change committed (the runner's and the test's), one for one and in order, through drains, commands, failures, back-offs, deletions and watch expiry", async () => {
     // 10.0.0.1 heals after its repair, .2's repair fails, .4's repair is stopped by a deletion, .5 stays unhealthy.
     const answers: Record<string, ReturnType<typeof ok> | "hold"> = { "10.0.0.1": ok(), "10.0.0.2": exitCode(3), "10.0.0.4": "hold", "10.0.0.5": ok() };
-    const h = startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })]), (argv) => answers[argv[1] ?? ""] ?? exitCode(1));
+    const h = await startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })]), (argv) => answers[argv[1] ?? ""] ?? exitCode(1));
     try {
       h.nodes.addNode("node1", "10.0.0.1");
       h.nodes.addPod("node1", { namespace: "app", name: "web" });

@@ -99,7 +99,7 @@ describe("RepairRunner: a job's result is committed only when its entry is uncha
 
 describe("RepairRunner: a pass whose commit fails", () => {
   it("still starts the effects of the actions it committed before the failure, and fails the pass", async () => {
-    const h = startRunnerHarness(harnessRepair());
+    const h = await startRunnerHarness(harnessRepair());
     try {
       const first = await h.add("10.0.0.1");
       const second = await h.add("10.0.0.2");

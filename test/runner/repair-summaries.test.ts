@@ -19,9 +19,9 @@ describe("RepairSummaries (real SQLite)", () => {
   /** The index ranges the summaries asked the store for, as [first, last, limit]. */
   let reads: Array<[number, number, number]>;
   let entries: Pick<RepairEntryPort, "timelines">;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
-    store = openSqliteStore({ path: join(dir.path, "k.db") });
+    store = await openSqliteStore({ path: join(dir.path, "k.db") });
     reads = [];
     entries = {
       timelines: (first, last, limit) => {

@@ -20,9 +20,9 @@ describe("holdsForPass: the stored holds a repair pass decides with (a real SQLi
   const log = logTo((level, message) => void (level === "warn" && warnings.push(message)));
   const put = (...holds: StoredMachineHold[]) => Promise.all(holds.map((h) => store.holds.hold(() => ({ ok: true, hold: h }), "alice")));
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
-    store = openSqliteStore({ path: join(dir.path, "k.db") });
+    store = await openSqliteStore({ path: join(dir.path, "k.db") });
     warnings.length = 0;
   });
   afterEach(async () => {

@@ -7,7 +7,7 @@ import { writeRealisticHistory } from "./realistic-store.js";
 
 /** A kintsugi database at `file` holding {@link writeRealisticHistory}'s data, closed (no WAL beside it). */
 export async function realisticDatabase(file: string): Promise<void> {
-  const store = openSqliteStore({ path: file });
+  const store = await openSqliteStore({ path: file });
   await writeRealisticHistory(store);
   await store.close();
 }

@@ -40,7 +40,7 @@ export async function recordRepair(store: KintsugiStore, repair: RepairToRecord)
 
 /** Writes `repairs` into the SQLite database at `path` (created when missing) and closes it. */
 export async function recordRepairsIn(path: string, repairs: readonly RepairToRecord[]): Promise<void> {
-  const store = openSqliteStore({ path });
+  const store = await openSqliteStore({ path });
   try {
     for (const repair of repairs) await recordRepair(store, repair);
   } finally {

@@ -83,11 +83,11 @@ export interface RunnerHarness {
  * `healthy`, any other command as `respond` says: held by default), an in-memory node operator, a fixed clock the
  * test advances, and random fixed at 0. The safety tick is an hour, so passes run only when woken.
  */
-export function startRunnerHarness(repair: RepairConfig, respond: Responder = () => "hold", options: { readonly path?: string } = {}): RunnerHarness {
+export async function startRunnerHarness(repair: RepairConfig, respond: Responder = () => "hold", options: { readonly path?: string } = {}): Promise<RunnerHarness> {
   // On a given file (a restart), the caller owns it: dispose leaves it.
   const dir = options.path === undefined ? tempDir("kintsugi-runner-") : null;
   const path = options.path ?? join((dir as ReturnType<typeof tempDir>).path, "kintsugi.db");
-  const store = openSqliteStore({ path });
+  const store = await openSqliteStore({ path });
   const { entries, settings } = store;
   const healthy = new Set<string>();
   const healthHeld = new Set<string>();
@@ -171,7 +171,8 @@ export function startRunnerHarness(repair: RepairConfig, respond: Responder = ()
 }
 
 /** Runs `scenario` against `harness`, then checks that no pass or job logged an error; always disposes of it. */
-export async function withHarness(harness: RunnerHarness, scenario: (h: RunnerHarness) => Promise<void>): Promise<void> {
+export async function withHarness(opening: RunnerHarness | Promise<RunnerHarness>, scenario: (h: RunnerHarness) => Promise<void>): Promise<void> {
+  const harness = await opening;
   try {
     await scenario(harness);
     assert.deepEqual(

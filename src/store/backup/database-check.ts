@@ -5,7 +5,12 @@ import { summarizeSnapshot } from "../copy/copy-store.js";
 import type { SnapshotCounts, SnapshotSummary } from "../copy/snapshot-digest.js";
 import { unfinishedCopy } from "../copy/unfinished-copy.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../sqlite/database.js";
-import { NEWEST_SCHEMA_VERSION } from "../sqlite/migrations/index.js";
+import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../sqlite/migrations/index.js";
+import { EtcdKeys } from "../etcd/etcd-keys.js";
+import { kvSnapshotItems } from "../etcd/etcd-snapshot-export.js";
+import { SqliteKvDriver } from "../kv/sqlite-kv-driver.js";
+import { SQLITE_KV_PREFIX } from "../kv/sqlite-kv-schema.js";
+import { parseMarker } from "../copy/unfinished-copy.js";
 import { howToEmptySqlite, readCopyMarker } from "../sqlite/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../sqlite/sqlite-snapshot-export.js";
 import { escapeControlCharacters } from "../../domain/untrusted-text.js";
@@ -106,6 +111,7 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
         "check it with that version or a newer one",
     );
   }
+  if (version === NEWEST_SCHEMA_VERSION) return inspectKv(db, file, problems);
   const marker = tables.has("copy_in_progress") ? readCopyMarker(db) : null;
   if (marker !== null) problems.push(unfinishedCopy(`database ${file}`, marker, howToEmptySqlite(file)).message);
   const counts = countRows(db, tables);
@@ -117,6 +123,32 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
   }
 }
 
+/** A file in the key-value format: its keys counted by kind, its copy marker, and its items read as a copy reads them. */
+async function inspectKv(db: Db, file: string, problems: string[]): Promise<DatabaseCheck> {
+  const keys = new EtcdKeys(SQLITE_KV_PREFIX);
+  const driver = new SqliteKvDriver(db, { description: file });
+  const from = `sqlite:${file}`;
+  const count = (range: { start: string; end: string }) => driver.count(`counting ${range.start}`, range);
+  const counts: SnapshotCounts = {
+    settings: await count(keys.allSettings),
+    entries: await count(keys.allEntries),
+    history: await count(keys.allHistory),
+    outcomes: await count(keys.allOutcomes),
+    generations: await count(keys.allGenerations),
+    holds: await count(keys.allHolds),
+    finished: await count(keys.allFinished),
+    replayRecords: await count(keys.allRecords),
+  };
+  const marker = (await driver.get(`reading ${keys.copyMarker}`, keys.copyMarker)).kv;
+  if (marker !== null) problems.push(unfinishedCopy(`database ${file}`, parseMarker(marker.value.toString("utf8")), howToEmptySqlite(file)).message);
+  if (problems.length > 0) return { file, schemaVersion: NEWEST_SCHEMA_VERSION, counts, summary: null, problems };
+  try {
+    return { file, schemaVersion: NEWEST_SCHEMA_VERSION, counts, summary: await summarizeSnapshot(from, kvSnapshotItems(driver, keys, from)), problems };
+  } catch (err) {
+    return { file, schemaVersion: NEWEST_SCHEMA_VERSION, counts, summary: null, problems: [(err as Error).message] };
+  }
+}
+
 function countRows(db: Db, tables: ReadonlySet<string>): SnapshotCounts {
   const count = (table: string) => (tables.has(table) ? (db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number) : 0);
   return Object.fromEntries(Object.entries(COUNTED_TABLES).map(([key, table]) => [key, count(table)])) as unknown as SnapshotCounts;
@@ -125,7 +157,7 @@ function countRows(db: Db, tables: ReadonlySet<string>): SnapshotCounts {
 /** The snapshot, read in one read transaction; an older schema is migrated first, in a copy in memory. */
 async function snapshotOf(db: Db, file: string, version: number): Promise<SnapshotSummary> {
   const from = `sqlite:${file}`;
-  if (version === NEWEST_SCHEMA_VERSION) return summarizeSnapshot(from, sqliteSnapshotItems(db, from));
+  if (version === LEGACY_SCHEMA_VERSION) return summarizeSnapshot(from, sqliteSnapshotItems(db, from));
   const image = db.serialize();
   // The file format's read and write versions (bytes 18 and 19) say WAL; a database in memory cannot be in WAL mode.
   image[18] = 1;
@@ -136,7 +168,7 @@ async function snapshotOf(db: Db, file: string, version: number): Promise<Snapsh
       migrate(migrated);
     } catch (err) {
       throw new Error(
-        `migrating schema version ${version} to ${NEWEST_SCHEMA_VERSION} (in memory; the file is not changed) failed: ${(err as Error).message}`,
+        `migrating schema version ${version} to ${LEGACY_SCHEMA_VERSION} (in memory; the file is not changed) failed: ${(err as Error).message}`,
         { cause: err },
       );
     }

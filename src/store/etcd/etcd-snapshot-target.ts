@@ -14,6 +14,7 @@ import { putsOf } from "../kv/snapshot-puts.js";
  * most a little larger than its item's JSON, and a configuration is gzip'd). A larger item goes alone.
  */
 const CHUNK_LIMITS = { items: 100, bytes: 1024 * 1024 } as const;
+const UNLIMITED_CHUNK_LIMITS = { items: 1000, bytes: 8 * 1024 * 1024 } as const;
 
 /** An etcd prefix as the target of a copy (see {@link openKvSnapshotTarget}). */
 export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
@@ -43,7 +44,8 @@ export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
   return {
     description,
     howToEmpty,
-    chunkLimits: CHUNK_LIMITS,
+    // A driver without a request limit (SQLite) takes larger chunks: each is a commit, and so an fsync.
+    chunkLimits: driver.limits.maxTxnOps === Infinity ? UNLIMITED_CHUNK_LIMITS : CHUNK_LIMITS,
     async checkEmpty() {
       const held = await driver.count(`reading ${keys.prefix}`, keys.all);
       if (held > 0) throw new TargetNotEmptyError(`the ${place} already holds data (${held} ${held === 1 ? "key" : "keys"}); copy only into an empty store`);

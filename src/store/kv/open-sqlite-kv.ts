@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DatabaseOpenError, openDatabase, type Db } from "../sqlite/database.js";
 import { lockDatabase } from "../sqlite/database-lock.js";
-import { MIGRATIONS, type Migration } from "../sqlite/migrations/index.js";
+import { MIGRATIONS, NEWEST_SCHEMA_VERSION, type Migration } from "../sqlite/migrations/index.js";
 import { SqliteKvDriver, type SqliteKvDriverOptions } from "./sqlite-kv-driver.js";
 import { SQLITE_KV_TABLES } from "./sqlite-kv-schema.js";
 
@@ -12,7 +12,7 @@ import { SQLITE_KV_TABLES } from "./sqlite-kv-schema.js";
  * tables (migrations 1-12) to the `kv` table, and the version a new file is recorded at, so that neither the old
  * tables nor the conversion are ever applied to it.
  */
-export const KV_SCHEMA_VERSION = 13;
+export const KV_SCHEMA_VERSION = NEWEST_SCHEMA_VERSION;
 
 /** What a new file gets instead of migrations 1-12 and the conversion: the kv tables, at the kv format's version. */
 const KV_TABLES: Migration = { version: KV_SCHEMA_VERSION, name: "key-value store", sql: SQLITE_KV_TABLES };
@@ -76,7 +76,7 @@ function migrationsFor(file: string, conversion: Migration | undefined): readonl
  * The file's schema version (0: tables but none of kintsugi's), or "new" when it has no tables at all. A file SQLite
  * cannot read counts as a kv store here, so that opening it fails with openDatabase's own message.
  */
-function storedVersion(file: string): number | "new" {
+export function storedVersion(file: string): number | "new" {
   if (!existsSync(file)) return "new";
   let peek: Database.Database;
   try {

@@ -1,17 +1,16 @@
-import type { Constraints } from "../../domain/constraints.js";
-import type { KintsugiStore } from "../store-port.js";
-import { SqliteOutcomeStore } from "./auto-repair-outcome-store.js";
-import { SqliteGenerationStore } from "./cluster-generation-store.js";
-import { DatabaseHealth } from "./database-health.js";
-import { openLockedDatabase } from "./database-lock.js";
-import { SqliteMachineHoldStore } from "./machine-hold-store.js";
-import { SqlitePollRecordStore } from "./poll-record-store.js";
+import { resolve } from "node:path";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
-import { SqliteRepairEntryStore } from "./repair-entry-store.js";
-import { SqliteSettingsStore } from "./settings-store.js";
-import { SqliteCommits } from "./sqlite-commits.js";
-import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
-import { withStoreErrors } from "./store-error-boundary.js";
+import type { Constraints } from "../../domain/constraints.js";
+import { EtcdKeys } from "../etcd/etcd-keys.js";
+import type { KvStoreAccess } from "../etcd/kv-store-access.js";
+import { openStoreCore } from "../etcd/open-store-core.js";
+import { KV_CONVERSION_MIGRATION } from "../kv/convert-sqlite-tables.js";
+import type { KvDriver } from "../kv/kv-driver.js";
+import { openSqliteKvDriver } from "../kv/open-sqlite-kv.js";
+import { SQLITE_KV_PREFIX } from "../kv/sqlite-kv-schema.js";
+import type { KintsugiStore } from "../store-port.js";
+import { SILENT_LOG, type Log } from "../../support/log.js";
+import { howToEmptySqlite } from "./sqlite-copy-marker.js";
 
 export interface SqliteStoreOptions {
   /** The database file, created on first open. */
@@ -22,54 +21,29 @@ export interface SqliteStoreOptions {
   readonly keepFinishedRepairs?: number;
   /** How long and how much of the poll records are kept (default DEFAULT_POLL_RECORDS). */
   readonly pollRecords?: PollRecordsConfig;
+  readonly log?: Log;
+}
+
+/** How the core names a SQLite file to operators. */
+export function sqliteAccess(driver: KvDriver, file: string): KvStoreAccess {
+  return {
+    driver,
+    keys: new EtcdKeys(SQLITE_KV_PREFIX),
+    description: `sqlite:${file}`,
+    place: `SQLite database ${file}`,
+    howToEmpty: howToEmptySqlite(file),
+  };
 }
 
 /**
- * Opens the SQLite backend: takes the database's lock (a second kintsugi on the same file is refused before it
- * writes anything), opens and migrates the file, refuses it when it holds an unfinished copy (`kintsugi db copy` cut
- * off or not verified: UnfinishedCopyError). Reads are synchronous; writes are synchronous transactions behind promises, each announced to `onCommit`
- * listeners as it commits. The lock makes this process the only writer, so `guarded` needs no guard. A busy or failing
- * file reaches callers as the store's errors (StoreBusyError, StoreUnavailableError), never as SQLite's.
+ * Opens the SQLite backend: the store core (the same as on etcd) over the SQLite driver. The driver takes the file's
+ * lock (a second kintsugi on the same file is refused before it writes anything) and opens it by what it holds: a
+ * new file gets the key-value table; a file of an older kintsugi (its tables) is converted to it in one transaction
+ * (migration 13: a crash during it leaves the old file as it was). The lock makes this process the only writer, so
+ * `guarded` needs no guard. A busy or failing file reaches callers as the store's errors, never as SQLite's.
  */
-export function openSqliteStore(options: SqliteStoreOptions): KintsugiStore {
-  const { db, close } = openLockedDatabase(options.path);
-  try {
-    refuseUnfinishedCopy(db);
-    const commits = new SqliteCommits(db);
-    const settings = new SqliteSettingsStore(db, commits, options.initialConstraints);
-    const entries = new SqliteRepairEntryStore(db, commits, options.keepFinishedRepairs);
-    const outcomes = new SqliteOutcomeStore(db, commits);
-    const pollRecords = new SqlitePollRecordStore(db, options.pollRecords);
-    const health = new DatabaseHealth(db);
-    const store: KintsugiStore = withStoreErrors<KintsugiStore>({
-      backend: "sqlite",
-      entries: withStoreErrors(entries),
-      settings: withStoreErrors(settings),
-      outcomes: withStoreErrors(outcomes),
-      finished: withStoreErrors(entries.finished),
-      generations: withStoreErrors(new SqliteGenerationStore(db, commits)),
-      holds: withStoreErrors(new SqliteMachineHoldStore(db, commits)),
-      pollRecords: withStoreErrors(pollRecords),
-      async enqueue(decide, now, actor) {
-        return commits.write((draft) => {
-          const decision = decide(entries.list());
-          const changes = decision.add.map(({ entry, reason }) => entries.insert(draft, entry, reason, now, actor));
-          const outcome = decision.outcome === null ? null : outcomes.append(draft, decision.outcome(changes.map((c) => c.entry)));
-          if (decision.pollRecord) pollRecords.append("intake", decision.pollRecord);
-          if (decision.remediationRecord) pollRecords.append("health-check", decision.remediationRecord);
-          return { changes, outcome };
-        });
-      },
-      guarded: () => store,
-      onCommit: (listener) => commits.listen(listener),
-      health: () => ({ backend: "sqlite", ...health.check() }),
-      async close() {
-        close();
-      },
-    });
-    return store;
-  } catch (err) {
-    close();
-    throw err;
-  }
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<KintsugiStore> {
+  const file = resolve(options.path);
+  const driver = openSqliteKvDriver(file, { conversion: KV_CONVERSION_MIGRATION });
+  return openStoreCore(sqliteAccess(driver, file), { ...options, log: options.log ?? SILENT_LOG });
 }

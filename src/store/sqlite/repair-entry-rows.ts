@@ -60,28 +60,6 @@ export function entryFromRow(r: RepairEntryRow): RepairEntry {
   };
 }
 
-/** Named parameters for the entry statements (better-sqlite3 binds `@name`). */
-export function entryParams(e: Omit<RepairEntry, "index"> & { index?: number }) {
-  return {
-    idx: e.index ?? null,
-    address: e.address,
-    nodename: e.nodename,
-    serial: e.serial,
-    machine_type: e.machineType,
-    operation: e.operation,
-    status: e.status,
-    step: e.step,
-    step_status: e.stepStatus,
-    deleted: e.deleted ? 1 : 0,
-    last_transition_time: e.lastTransitionTime,
-    drain_backoff_count: e.drainBackoffCount,
-    drain_backoff_expire: e.drainBackoffExpire,
-    created_at: e.createdAt,
-    source: e.source,
-    evidence: e.evidence === undefined ? null : JSON.stringify(canonicalEvidence(e.evidence)),
-  };
-}
-
 export function historyFromRow(r: RepairHistoryRow): RepairHistoryRecord {
   return {
     sequence: r.seq,

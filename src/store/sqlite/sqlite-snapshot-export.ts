@@ -4,11 +4,8 @@ import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { PollRecord } from "../../domain/poll-record.js";
 import type { RemediationRecord } from "../../domain/remediation-record.js";
 import { decodePollRecord, decodeRemediationRecord } from "../poll-record-schema.js";
-import { outcomeFromRow, type OutcomeRow } from "./auto-repair-outcome-store.js";
-import type { GenerationRow } from "./cluster-generation-store.js";
+import { finishedFromRow, holdFromRow, outcomeFromRow, type FinishedRepairRow, type GenerationRow, type MachineHoldRow, type OutcomeRow } from "./legacy-rows.js";
 import type { Db } from "./database.js";
-import { holdFromRow, type MachineHoldRow } from "./machine-hold-store.js";
-import { finishedFromRow, type FinishedRepairRow } from "./finished-repair-store.js";
 import { entryFromRow, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
 
 /** The AUTOINCREMENT tables behind each counter, with their key column. */

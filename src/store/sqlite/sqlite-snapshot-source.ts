@@ -1,18 +1,25 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { SnapshotSourceError, type SnapshotSource } from "../copy/store-snapshot.js";
+import { openKvSnapshotSource } from "../etcd/etcd-snapshot-source.js";
+import { KV_SCHEMA_VERSION, openSqliteKvDriver, storedVersion } from "../kv/open-sqlite-kv.js";
 import { openLockedDatabase } from "./database-lock.js";
+import { sqliteAccess } from "./open-sqlite-store.js";
 import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "./sqlite-snapshot-export.js";
 
 /**
  * A SQLite file as the source of a copy. It must exist (opening would create an empty one). Its lock is taken for
- * the whole copy, so a file a running kintsugi holds is refused and none can start on it and write meanwhile; the
- * file is opened as kintsugi opens it (migrations applied). A file holding an unfinished copy is refused.
+ * the whole copy, so a file a running kintsugi holds is refused and none can start on it and write meanwhile. A file
+ * of the key-value table is read as the store core reads it; a file of an older kintsugi's tables is read as they are
+ * (its migrations up to the last of the old tables applied, not converted: a copy leaves its source as it was). A file
+ * holding an unfinished copy is refused.
  */
-export function openSqliteSnapshotSource(path: string): SnapshotSource {
+export async function openSqliteSnapshotSource(path: string): Promise<SnapshotSource> {
   const file = resolve(path);
   if (!existsSync(file)) throw new SnapshotSourceError(`there is no SQLite database at ${file}`);
+  const version = storedVersion(file);
+  if (version === "new" || version >= KV_SCHEMA_VERSION) return openKvSnapshotSource(sqliteAccess(openSqliteKvDriver(file), file), true);
   const { db, close } = openLockedDatabase(file);
   try {
     refuseUnfinishedCopy(db);

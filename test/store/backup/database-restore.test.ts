@@ -18,7 +18,7 @@ const KEPT = "kintsugi.db.before-restore-20261122T050000Z";
 
 /** The addresses of the entries the database at `file` holds, as kintsugi reads them (it migrates the file). */
 async function addresses(file: string): Promise<string[]> {
-  const store = openSqliteStore({ path: file });
+  const store = await openSqliteStore({ path: file });
   try {
     return store.entries.list().map((e) => e.address);
   } finally {
@@ -42,7 +42,7 @@ describe("restoring a backup as the database", () => {
   };
   /** Leaves the database as a kintsugi killed with SIGKILL leaves it: the newest commit only in its WAL. */
   const crashedWithWal = async () => {
-    const store = openSqliteStore({ path: database });
+    const store = await openSqliteStore({ path: database });
     await store.entries.add(newEntry("10.0.9.9"), "added after the backup", NOW, ACTOR);
     for (const suffix of ["", "-wal", "-shm"]) copyFileSync(`${database}${suffix}`, join(dir.path, `crashed${suffix}`));
     await store.close();
@@ -121,7 +121,7 @@ describe("restoring a backup as the database", () => {
 
   it("refuses while a kintsugi runs on the database, saying how to stop it, and changes nothing", async () => {
     await fresh();
-    const running = openSqliteStore({ path: database });
+    const running = await openSqliteStore({ path: database });
     try {
       const listing = readdirSync(join(dir.path, "data"));
       await assert.rejects(restoreDatabase(backup, database, AT), {

@@ -18,7 +18,7 @@ import { ETCD_SKIP } from "../../support/test-etcd.js";
 
 /** What the store at `file` answers through the port (see realistic-store.ts). */
 async function sqliteView(file: string): Promise<object> {
-  const store = openSqliteStore({ path: file });
+  const store = await openSqliteStore({ path: file });
   try {
     return await portView(store);
   } finally {
@@ -39,7 +39,7 @@ describe("backing up a SQLite database into a new file", () => {
   it("writes one self-contained file holding what the database holds, while a kintsugi holds the database", async () => {
     await fresh();
     const before = await checkDatabaseFile(source);
-    const running = openSqliteStore({ path: source });
+    const running = await openSqliteStore({ path: source });
     let result;
     try {
       result = await backupSqliteDatabase(source, join(dir.path, "backups", "b.db"), false);
@@ -104,7 +104,7 @@ describe("backing up a SQLite database into a new file", () => {
   it("refuses with force to replace the database of a running kintsugi", async () => {
     await fresh();
     const held = join(dir.path, "held.db");
-    const running = openSqliteStore({ path: held });
+    const running = await openSqliteStore({ path: held });
     try {
       const before = readFileSync(held);
       await assert.rejects(backupSqliteDatabase(source, held, true), {

@@ -20,12 +20,12 @@ describe("sqlite store backend", () => {
     open: async (options) => {
       dir = tempDir();
       file = join(dir.path, "kintsugi.db");
-      current = openSqliteStore({ path: file, ...options });
+      current = await openSqliteStore({ path: file, ...options });
       return current;
     },
     reopen: async (options) => {
       await current?.close();
-      current = openSqliteStore({ path: file, ...options });
+      current = await openSqliteStore({ path: file, ...options });
       return current;
     },
     corruptPollRecords: async () => {

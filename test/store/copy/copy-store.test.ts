@@ -38,7 +38,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
   };
   const etcdAt = (at = prefix) => ({ client: suite.client, prefix: at, endpoints: suite.etcd.endpoints, timeoutMs: 5000 });
   const sqliteWithHistory = async (file: string) => {
-    const store = openSqliteStore({ path: file });
+    const store = await openSqliteStore({ path: file });
     await writeRealisticHistory(store);
     const view = await portView(store);
     await store.close();
@@ -82,7 +82,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
 
     const home = await copy(openEtcdSnapshotSource(etcdAt()), openSqliteSnapshotTarget(back));
     assert.deepEqual(home.summary, there.summary, "the same snapshot, hash included, on the way back");
-    const onSqlite = await opened(() => openSqliteStore({ path: back }));
+    const onSqlite = await opened(() => await openSqliteStore({ path: back }));
     assert.deepEqual(await portView(onSqlite), view);
 
     // The next of everything goes on above what the original handed out (entry 7 was the newest, and dequeued).
@@ -97,7 +97,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
   it("copies a history longer than an etcd page and a SQLite chunk, in order", async () => {
     fresh();
     const original = join(dir.path, "long.db");
-    const store = openSqliteStore({ path: original });
+    const store = await openSqliteStore({ path: original });
     await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
     await store.close();
     const db = new Database(original);
@@ -110,7 +110,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     const back = await copy(openEtcdSnapshotSource(etcdAt()), openSqliteSnapshotTarget(join(dir.path, "back.db")));
     assert.equal(there.summary.counts.history, 1501);
     assert.deepEqual(back.summary, there.summary);
-    const history = await (await opened(() => openSqliteStore({ path: join(dir.path, "back.db") }))).entries.history(1);
+    const history = await (await opened(() => await openSqliteStore({ path: join(dir.path, "back.db") }))).entries.history(1);
     assert.deepEqual(
       history.map((r) => r.sequence),
       Array.from({ length: 1501 }, (_, i) => i + 1),
@@ -158,7 +158,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       "a SQLite file holding one setting",
       async () => {
         const file = join(dir.path, "used.db");
-        const store = await opened(() => openSqliteStore({ path: file }));
+        const store = await opened(() => await openSqliteStore({ path: file }));
         await store.settings.setAutoRepairEnabled(false);
         await store.close();
         return {
@@ -210,7 +210,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
         const file = join(dir.path, "target.db");
         return {
           target: async () => openSqliteSnapshotTarget(file),
-          open: async () => openSqliteStore({ path: file }),
+          open: async () => await openSqliteStore({ path: file }),
           empty: async () => ["", "-wal", "-shm"].forEach((suffix) => rmSync(`${file}${suffix}`, { force: true })),
           store: `database ${file}`,
         };

@@ -106,7 +106,7 @@ describe("the sources of a copy", () => {
         const prefix = await spoiled(spoil);
         const target = join(dir.path, "target.db");
         await assert.rejects(copyFrom(prefix, target), (err: Error) => err instanceof CopyFailedError && err.message.includes(message(prefix)));
-        assert.throws(() => openSqliteStore({ path: target }), UnfinishedCopyError);
+        assert.throws(() => await openSqliteStore({ path: target }), UnfinishedCopyError);
       });
     }
   });
@@ -115,7 +115,7 @@ describe("the sources of a copy", () => {
     it("stops at a history record of a kind no store writes, naming it, before writing it", async () => {
       dir = tempDir();
       const file = join(dir.path, "odd.db");
-      const store = openSqliteStore({ path: file });
+      const store = await openSqliteStore({ path: file });
       await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
       await store.close();
       const db = new Database(file);
@@ -140,7 +140,7 @@ describe("the sources of a copy", () => {
       const copied = new Database(target, { readonly: true });
       assert.equal(copied.prepare("SELECT COUNT(*) FROM repair_history WHERE kind = 'exploded'").pluck().get(), 0);
       copied.close();
-      assert.throws(() => openSqliteStore({ path: target }), UnfinishedCopyError);
+      assert.throws(() => await openSqliteStore({ path: target }), UnfinishedCopyError);
     });
 
     it("is refused when it does not exist, and is not made", async () => {
@@ -156,7 +156,7 @@ describe("the sources of a copy", () => {
     it("is refused while a kintsugi holds it (its lock)", async () => {
       dir = tempDir();
       const file = join(dir.path, "held.db");
-      const running = openSqliteStore({ path: file });
+      const running = await openSqliteStore({ path: file });
       try {
         assert.throws(
           () => openSqliteSnapshotSource(file),

@@ -24,7 +24,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
     dir = tempDir();
     prefix = suite.freshPrefix();
     const source = join(dir.path, "source.db");
-    const store = openSqliteStore({ path: source });
+    const store = await openSqliteStore({ path: source });
     await writeRealisticHistory(store);
     await store.close();
     return source;

@@ -22,7 +22,7 @@ describe("the SQLite store", () => {
   beforeEach(async () => {
     dir = tempDir();
     path = join(dir.path, "kintsugi.db");
-    store = openSqliteStore({ path });
+    store = await openSqliteStore({ path });
     entry = (await store.entries.add(unindexed("10.0.0.1"), "seeded", NOW, "test")).entry;
   });
   afterEach(async () => {
@@ -138,7 +138,7 @@ describe("the SQLite store", () => {
         "the outcome names the entries with their indexes",
       );
       await store.close();
-      store = openSqliteStore({ path });
+      store = await openSqliteStore({ path });
       assert.deepEqual(
         store.entries.list().map((e) => e.index),
         [1, 2, 3],
@@ -188,12 +188,12 @@ describe("the SQLite store", () => {
   });
 
   it("holds the database's lock until closed", async () => {
-    assert.throws(
+    await assert.rejects(
       () => openSqliteStore({ path }),
       (err: Error) => err instanceof DatabaseOpenError && /is in use by another kintsugi process/.test(err.message),
     );
     await store.close();
-    store = openSqliteStore({ path });
+    store = await openSqliteStore({ path });
     assert.deepEqual(store.entries.list(), [entry]);
   });
 });

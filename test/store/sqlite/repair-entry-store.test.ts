@@ -20,7 +20,7 @@ describe("the SQLite repair entries on a real file", () => {
   let entries: RepairEntryPort;
   const reopen = async () => {
     await store.close();
-    store = openSqliteStore({ path: file });
+    store = await openSqliteStore({ path: file });
     entries = store.entries;
   };
   const add = async (address: string, actor = "test") => (await entries.add(createRepairEntry(params(address), NOW), "test", NOW, actor)).entry;
@@ -29,10 +29,10 @@ describe("the SQLite repair entries on a real file", () => {
     entries.change(entry.index, () => [{ entry, kind: "transition", reason, detail }], now, actor);
   const dequeue = (index: number, reason = "test", now = NOW, actor = "test") => entries.dequeue(index, () => reason, now, actor);
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
     file = join(dir.path, "sub", "kintsugi.db");
-    store = openSqliteStore({ path: file });
+    store = await openSqliteStore({ path: file });
     entries = store.entries;
   });
   afterEach(async () => {
@@ -263,7 +263,7 @@ describe("the SQLite settings", () => {
     const dir = tempDir();
     try {
       const path = join(dir.path, "kintsugi.db");
-      let store = openSqliteStore({ path, initialConstraints: { maximumRepairQueueEntries: 5, minimumWorkers: 2 } });
+      let store = await openSqliteStore({ path, initialConstraints: { maximumRepairQueueEntries: 5, minimumWorkers: 2 } });
       let { settings } = store;
       assert.equal(settings.repairQueueEnabled(), true);
       assert.equal(settings.autoRepairEnabled(), true);
@@ -274,7 +274,7 @@ describe("the SQLite settings", () => {
       await settings.setAutoRepairVariables({ having: { racks: [1] }, notHaving: null });
       await settings.setConstraints({ maximumRepairQueueEntries: 7 });
       await store.close();
-      store = openSqliteStore({ path, initialConstraints: { maximumRepairQueueEntries: 5, minimumWorkers: 3 } });
+      store = await openSqliteStore({ path, initialConstraints: { maximumRepairQueueEntries: 5, minimumWorkers: 3 } });
       settings = store.settings;
       assert.equal(settings.repairQueueEnabled(), false);
       assert.equal(settings.autoRepairEnabled(), false);

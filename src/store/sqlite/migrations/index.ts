@@ -34,5 +34,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: "generation policy", sql: generationPolicySchema },
 ];
 
-/** The schema version this kintsugi writes: a database with a higher one was written by a newer kintsugi. */
-export const NEWEST_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
+/** The last version of the old tables (migrations 1-12): a file at it or below is converted to the key-value table. */
+export const LEGACY_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
+
+/**
+ * The schema version this kintsugi writes: the key-value table (src/store/kv/open-sqlite-kv.ts, migration 13 converts
+ * the old tables to it). A database with a higher one was written by a newer kintsugi.
+ */
+export const NEWEST_SCHEMA_VERSION = 13;
