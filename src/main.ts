@@ -7,7 +7,7 @@ import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
 import { accessLogLine, accessPolicyOrRefuse } from "./auth/access-policy.js";
 import { assertRoleTableMatches } from "./auth/operation-roles.js";
 import { buildSchema } from "./graphql/schema.js";
-import type { RepairChange } from "./store/store-port.js";
+import type { KintsugiStore, RepairChange } from "./store/store-port.js";
 import { VERSION } from "./version.js";
 import { contextFactory, startApi, type Api, type LeaderAccess } from "./wiring/api.js";
 import { observedFleet } from "./wiring/fleet-observer.js";
@@ -24,6 +24,11 @@ export interface RunningKintsugi {
   /** Base URL, e.g. http://127.0.0.1:10180 (GraphQL at `${url}/graphql`). */
   readonly url: string;
   readonly port: number;
+  /**
+   * The store it serves, for an embedding program (and tests) that reads or writes as the API would. A write through
+   * it is announced as any other: the runner, the subscriptions and the metrics hear it.
+   */
+  readonly store: KintsugiStore;
   /** Stops accepting requests, waits for the ones in flight, and closes the database. */
   close(): Promise<void>;
 }
@@ -168,6 +173,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     return {
       url: listening.url,
       port: listening.port,
+      store,
       async close() {
         await stopAll();
         logger.info("kintsugi stopped");
