@@ -16,7 +16,7 @@ const REALISTIC_COUNTS = { settings: 10, entries: 4, history: 16, outcomes: 3, g
 
 /** The sha256 `kintsugi db copy` computes of the file (it takes the lock and migrates; the file is a copy's source). */
 async function copySha(file: string): Promise<string> {
-  const source = openSqliteSnapshotSource(file);
+  const source = await openSqliteSnapshotSource(file);
   try {
     return (await summarizeSnapshot(source.description, source.items())).sha256;
   } finally {

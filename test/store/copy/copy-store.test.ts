@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
-import { TargetNotEmptyError, type SnapshotItem, type SnapshotTarget } from "../../../src/store/copy/store-snapshot.js";
+import { TargetNotEmptyError, type SnapshotItem, type SnapshotSource, type SnapshotTarget } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { openEtcdSnapshotSource } from "../../../src/store/etcd/etcd-snapshot-source.js";
 import { openEtcdSnapshotTarget } from "../../../src/store/etcd/etcd-snapshot-target.js";
@@ -51,7 +51,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     return store;
   };
   const copy = async (
-    source: ReturnType<typeof openSqliteSnapshotSource> | Promise<Awaited<ReturnType<typeof openEtcdSnapshotSource>>>,
+    source: SnapshotSource | Promise<SnapshotSource>,
     target: SnapshotTarget | Promise<SnapshotTarget>,
   ) => {
     const [s, t] = [await source, await target];
@@ -82,7 +82,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
 
     const home = await copy(openEtcdSnapshotSource(etcdAt()), openSqliteSnapshotTarget(back));
     assert.deepEqual(home.summary, there.summary, "the same snapshot, hash included, on the way back");
-    const onSqlite = await opened(() => await openSqliteStore({ path: back }));
+    const onSqlite = await opened(() => openSqliteStore({ path: back }));
     assert.deepEqual(await portView(onSqlite), view);
 
     // The next of everything goes on above what the original handed out (entry 7 was the newest, and dequeued).
@@ -110,7 +110,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     const back = await copy(openEtcdSnapshotSource(etcdAt()), openSqliteSnapshotTarget(join(dir.path, "back.db")));
     assert.equal(there.summary.counts.history, 1501);
     assert.deepEqual(back.summary, there.summary);
-    const history = await (await opened(() => await openSqliteStore({ path: join(dir.path, "back.db") }))).entries.history(1);
+    const history = await (await opened(() => openSqliteStore({ path: join(dir.path, "back.db") }))).entries.history(1);
     assert.deepEqual(
       history.map((r) => r.sequence),
       Array.from({ length: 1501 }, (_, i) => i + 1),
@@ -120,7 +120,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
   it("copies an empty store: nothing but the counters, which start at 1", async () => {
     fresh();
     const empty = join(dir.path, "empty.db");
-    await openSqliteStore({ path: empty }).close();
+    await (await openSqliteStore({ path: empty })).close();
     const result = await copy(openSqliteSnapshotSource(empty), openEtcdSnapshotTarget(etcdAt()));
     assert.deepEqual(result.summary.counts, { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0, finished: 0, replayRecords: 0 });
     assert.deepEqual(result.summary.counters, { nextIndex: 1, nextHistorySequence: 1, nextOutcomeSequence: 1, nextGenerationSequence: 1 });
@@ -158,7 +158,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       "a SQLite file holding one setting",
       async () => {
         const file = join(dir.path, "used.db");
-        const store = await opened(() => await openSqliteStore({ path: file }));
+        const store = await opened(() => openSqliteStore({ path: file }));
         await store.settings.setAutoRepairEnabled(false);
         await store.close();
         return {
@@ -225,7 +225,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       const { target, open, empty, store } = make();
       await assert.rejects(
         copy(
-          openSqliteSnapshotSource(source),
+          await openSqliteSnapshotSource(source),
           target().then((t) => failingAt(t, 3)),
         ),
         (err: Error) =>

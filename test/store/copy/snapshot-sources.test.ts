@@ -106,7 +106,7 @@ describe("the sources of a copy", () => {
         const prefix = await spoiled(spoil);
         const target = join(dir.path, "target.db");
         await assert.rejects(copyFrom(prefix, target), (err: Error) => err instanceof CopyFailedError && err.message.includes(message(prefix)));
-        assert.throws(() => await openSqliteStore({ path: target }), UnfinishedCopyError);
+        await assert.rejects(() => openSqliteStore({ path: target }), UnfinishedCopyError);
       });
     }
   });
@@ -125,7 +125,7 @@ describe("the sources of a copy", () => {
       db.close();
       const target = join(dir.path, "target.db");
       const into = openSqliteSnapshotTarget(target);
-      const source = openSqliteSnapshotSource(file);
+      const source = await openSqliteSnapshotSource(file);
       try {
         await assert.rejects(
           copyStore(source, into),
@@ -140,13 +140,13 @@ describe("the sources of a copy", () => {
       const copied = new Database(target, { readonly: true });
       assert.equal(copied.prepare("SELECT COUNT(*) FROM repair_history WHERE kind = 'exploded'").pluck().get(), 0);
       copied.close();
-      assert.throws(() => await openSqliteStore({ path: target }), UnfinishedCopyError);
+      await assert.rejects(() => openSqliteStore({ path: target }), UnfinishedCopyError);
     });
 
     it("is refused when it does not exist, and is not made", async () => {
       dir = tempDir();
       const file = join(dir.path, "missing.db");
-      assert.throws(
+      await assert.rejects(
         () => openSqliteSnapshotSource(file),
         (err: Error) => err instanceof SnapshotSourceError && err.message === `there is no SQLite database at ${file}`,
       );
@@ -158,7 +158,7 @@ describe("the sources of a copy", () => {
       const file = join(dir.path, "held.db");
       const running = await openSqliteStore({ path: file });
       try {
-        assert.throws(
+        await assert.rejects(
           () => openSqliteSnapshotSource(file),
           (err: Error) =>
             err instanceof DatabaseOpenError && err.message.startsWith(`database ${file} is in use by another kintsugi process (pid ${process.pid})`),
@@ -166,17 +166,17 @@ describe("the sources of a copy", () => {
       } finally {
         await running.close();
       }
-      await openSqliteSnapshotSource(file).close(); // and copied once that kintsugi stopped
+      await (await openSqliteSnapshotSource(file)).close(); // and copied once that kintsugi stopped
     });
 
     it("is refused when it holds an unfinished copy", async () => {
       dir = tempDir();
       const file = join(dir.path, "unfinished.db");
-      await openSqliteStore({ path: file }).close();
+      await (await openSqliteStore({ path: file })).close();
       const target = openSqliteSnapshotTarget(file);
       await target.begin(JSON.parse(MARKER) as Parameters<typeof target.begin>[0]);
       await target.close();
-      assert.throws(
+      await assert.rejects(
         () => openSqliteSnapshotSource(file),
         (err: Error) =>
           err instanceof UnfinishedCopyError && err.message.startsWith(`database ${file} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db`),

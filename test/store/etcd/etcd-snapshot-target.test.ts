@@ -50,7 +50,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
       },
     });
     await assert.rejects(
-      copy(openSqliteSnapshotSource(source), raced),
+      copy(await openSqliteSnapshotSource(source), raced),
       (err: Error) =>
         err instanceof TargetNotEmptyError && err.message === `the etcd prefix ${prefix} got data while the copy began; copy only into an empty store`,
     );
@@ -69,7 +69,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
       },
     });
     await assert.rejects(
-      copy(openSqliteSnapshotSource(source), unmarked),
+      copy(await openSqliteSnapshotSource(source), unmarked),
       (err: Error) => err instanceof CopyFailedError && err.message.includes(`the copy marker ${prefix}copy-in-progress was removed or replaced while writing`),
     );
     assert.equal(chunks, 2, "no chunk after the one that found the marker gone");
