@@ -3,7 +3,8 @@ import { KvCompactedError, type KvDriver } from "./kv-driver.js";
 import type { Log } from "../../support/log.js";
 
 export interface EtcdCompactionOptions {
-  readonly driver: KvDriver;
+  /** The store's driver (only its reads and its compaction are used). */
+  readonly driver: Pick<KvDriver, "get" | "compact">;
   /** A key that always exists once the store does (the schema key): reading it gives etcd's current revision. */
   readonly probeKey: string;
   /** How much history to keep (see planCompaction); must be positive. */
@@ -16,7 +17,7 @@ export interface EtcdCompactionOptions {
 }
 
 const ROOT_ROLE_HINT =
-  "etcd permits compaction only to a user with the root role: grant it (etcdctl user grant-role USER root), or set " +
+  "with auth on, newer etcd permits compaction only to a user with the root role: grant it (etcdctl user grant-role USER root), or set " +
   "etcd.compaction-retention: off and start the etcd members with --auto-compaction-mode=periodic --auto-compaction-retention=1h";
 
 /**

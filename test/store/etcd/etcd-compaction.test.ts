@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/etcd/open-etcd-store.js";
 import { EtcdKvDriver } from "../../../src/store/kv/etcd-kv-driver.js";
-import { KvCompactedError } from "../../../src/store/kv/kv-driver.js";
+import { EtcdCompaction } from "../../../src/store/kv/etcd-compaction.js";
+import { KvCompactedError, type KvDriver } from "../../../src/store/kv/kv-driver.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo, SILENT_LOG } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
@@ -127,4 +128,36 @@ describe("at start, the etcd store checks that something compacts etcd", { skip:
       assert.equal(logged.some((l) => l.level === "info" && /never been compacted; kintsugi compacts/.test(l.message)), c.info);
     });
   }
+});
+
+/** As on an etcd with auth on whose version permits compaction only to root (CKE's docs/etcd.md; etcd 3.4 does not check). */
+describe("etcd refuses kintsugi's compaction", { skip: ETCD_SKIP }, () => {
+  const suite = suiteEtcd("compaction-refused");
+
+  it("warns once with what to do, tries again every sample as etcd's compactor does, and never throws", async () => {
+    const real = driverOf(suite);
+    const refused: Array<{ compact: number }> = [];
+    const driver: Pick<KvDriver, "get" | "compact"> = {
+      get: (what, key, options) => real.get(what, key, options),
+      compact: async (_what, revision) => {
+        refused.push({ compact: revision });
+        throw new Error("compacting etcd's old revisions: etcd refused the compaction (etcdserver: permission denied)");
+      },
+    };
+    let clock = NOW;
+    const logged: LoggedLine[] = [];
+    const log = logTo((level, message, fields) => logged.push({ level, message, fields }));
+    const compaction = new EtcdCompaction({ driver, probeKey: "/probe", retentionMs: HOUR, intervalMs: 5, now: () => clock, log });
+    opened.push({ close: () => compaction.stop() });
+    compaction.start();
+    await until("a first sample", () => logged.some((l) => l.message.startsWith("sampled")));
+    clock = NOW + HOUR;
+    await until("three refused compactions", () => refused.length >= 3);
+    await compaction.stop();
+    const warnings = logged.filter((l) => l.level === "warn");
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.equal(warnings[0]?.message, "etcd's old revisions could not be compacted");
+    assert.match(String(warnings[0]?.fields["hint"]), /root role.*compaction-retention: off.*--auto-compaction-mode=periodic/);
+    assert.equal(logged.filter((l) => l.level === "debug" && l.message === "etcd's old revisions could not be compacted").length, refused.length - 1);
+  });
 });
