@@ -15,6 +15,11 @@ export interface EtcdConfig {
   /** etcd's `--max-txn-ops` and `--max-request-bytes` (not etcdutil's keys): writes are split into parts that fit them. */
   readonly maxTxnOps: number;
   readonly maxRequestBytes: number;
+  /**
+   * How much history kintsugi keeps when it compacts etcd's old revisions itself, in milliseconds; 0 = kintsugi does
+   * not compact (the etcd members' `--auto-compaction-*` flags or another client do). See EtcdCompaction.
+   */
+  readonly compactionRetentionMs: number;
   /** User name and password authentication; null = none. Set together or not at all. */
   readonly auth: { readonly username: string; readonly password: string } | null;
   /** The CA that signed the etcd servers' certificates; null = the system's CAs (for https endpoints). */
@@ -31,6 +36,15 @@ export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
 /** etcd's own defaults for `--max-txn-ops` and `--max-request-bytes` (1.5 MiB). */
 export const DEFAULT_ETCD_MAX_TXN_OPS = 128;
 export const DEFAULT_ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+/**
+ * A day, as neco runs the boot servers' etcd (`auto-compaction-mode: periodic`, `auto-compaction-retention: "24"`):
+ * there kintsugi's compaction only ever asks for what etcd already did (a refusal it ignores), so it never shortens
+ * the history sabakan and CKE share; on an etcd that compacts nothing it keeps a day's revisions, not all of them.
+ */
+export const DEFAULT_ETCD_COMPACTION_RETENTION = "24h";
+export const DEFAULT_ETCD_COMPACTION_RETENTION_MS = 24 * 3_600_000;
+/** The bounds of `compaction-retention` when it is on: shorter breaks a replica's watch over a brief outage, longer keeps too much. */
+export const ETCD_COMPACTION_RETENTION_BOUNDS_MS = { min: 5 * 60_000, max: 30 * 24 * 3_600_000 } as const;
 
 export const DEFAULT_ETCD_CONFIG: EtcdConfig = {
   endpoints: DEFAULT_ETCD_ENDPOINTS,
@@ -38,6 +52,7 @@ export const DEFAULT_ETCD_CONFIG: EtcdConfig = {
   timeoutMs: DEFAULT_ETCD_TIMEOUT_MS,
   maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS,
   maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES,
+  compactionRetentionMs: DEFAULT_ETCD_COMPACTION_RETENTION_MS,
   auth: null,
   tlsCa: null,
   tlsClient: null,

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import {
+  DEFAULT_ETCD_COMPACTION_RETENTION_MS,
   DEFAULT_ETCD_CONFIG,
+  ETCD_COMPACTION_RETENTION_BOUNDS_MS,
   DEFAULT_ETCD_ENDPOINTS,
   DEFAULT_ETCD_MAX_REQUEST_BYTES,
   DEFAULT_ETCD_MAX_TXN_OPS,
@@ -69,6 +71,27 @@ const timeout = z.string({ error: (issue) => (issue.input === undefined ? undefi
   return ms;
 });
 
+const RETENTION_MESSAGE = 'must be a duration as Go writes it, e.g. "24h" or "90m", or "0" or "off" (kintsugi does not compact)';
+
+/** `compaction-retention`: "0" or "off" turns kintsugi's compaction off; else a duration within the bounds. */
+const compactionRetention = z
+  .union([z.literal(0), z.string()], { error: (issue) => (issue.input === undefined ? undefined : RETENTION_MESSAGE) })
+  .transform((text, ctx) => {
+    if (text === 0 || text === "off") return 0;
+    const ms = parseGoDuration(text);
+    if (ms === null) {
+      ctx.addIssue({ code: "custom", message: `${RETENTION_MESSAGE}, got ${JSON.stringify(text)}` });
+      return z.NEVER;
+    }
+    if (ms === 0) return 0;
+    const { min, max } = ETCD_COMPACTION_RETENTION_BOUNDS_MS;
+    if (ms < min || ms > max) {
+      ctx.addIssue({ code: "custom", message: `must be "0" or "off", or between "5m" and "720h" (30 days), got ${JSON.stringify(text)}` });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
 const path = z.string().min(1);
 
 // Never echoes the value: a password or a private key must not end up in a log or a terminal.
@@ -91,6 +114,8 @@ export const etcdSection = z
       .min(64 * 1024)
       .max(2 * 1024 * 1024 * 1024)
       .default(DEFAULT_ETCD_MAX_REQUEST_BYTES),
+    // kintsugi's, not etcdutil's: how much history kintsugi keeps when it compacts etcd itself.
+    "compaction-retention": compactionRetention.default(DEFAULT_ETCD_COMPACTION_RETENTION_MS),
     username: z.string().min(1).optional(),
     password: secret.optional(),
     "tls-ca-file": path.optional(),
@@ -139,6 +164,7 @@ export function toEtcdConfig(section: EtcdSection | undefined): EtcdConfig {
     timeoutMs: section.timeout,
     maxTxnOps: section["max-txn-ops"],
     maxRequestBytes: section["max-request-bytes"],
+    compactionRetentionMs: section["compaction-retention"],
     auth: section.username !== undefined && section.password !== undefined ? { username: section.username, password: section.password } : null,
     tlsCa: pem(section["tls-ca-file"], section["tls-ca"]),
     tlsClient: cert && key ? { cert, key } : null,

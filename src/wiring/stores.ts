@@ -54,6 +54,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
       timeoutMs: config.etcd.timeoutMs,
       endpoints: config.etcd.endpoints,
       writeLimits: { maxTxnOps: config.etcd.maxTxnOps, maxRequestBytes: config.etcd.maxRequestBytes },
+      compaction: { retentionMs: config.etcd.compactionRetentionMs },
       log: pinoLog(log),
       ...(config.pollRecords && { pollRecords: config.pollRecords }),
     });

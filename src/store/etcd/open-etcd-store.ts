@@ -2,6 +2,8 @@ import type { Etcd3 } from "etcd3";
 import type { Constraints } from "../../domain/constraints.js";
 import type { KintsugiStore } from "../store-port.js";
 import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
+import { EtcdCompaction } from "../kv/etcd-compaction.js";
+import { checkEtcdCompaction } from "../kv/etcd-compaction-check.js";
 import { EtcdKeys } from "./etcd-keys.js";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import { checkedLimits, type EtcdWriteLimits } from "./etcd-write-limits.js";
@@ -27,6 +29,17 @@ export interface EtcdStoreOptions {
   readonly pollRecords?: PollRecordsConfig;
   /** etcd's `--max-txn-ops` and `--max-request-bytes` (default etcd's own: 128 and 1.5 MiB); writes are split to fit. */
   readonly writeLimits?: Partial<EtcdWriteLimits>;
+  /** kintsugi's compaction of etcd's old revisions (`etcd.compaction-retention`); absent or a retention of 0: off. */
+  readonly compaction?: EtcdCompactionSettings;
+}
+
+export interface EtcdCompactionSettings {
+  /** How much history is kept; 0: kintsugi does not compact (the start-up check still looks). */
+  readonly retentionMs: number;
+  /** Tests only: how often the revision is sampled, the clock, and the revision past which no compaction is an error. */
+  readonly intervalMs?: number;
+  readonly now?: () => number;
+  readonly warnAboveRevision?: number;
 }
 
 export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
@@ -44,7 +57,36 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const limits = checkedLimits(options.writeLimits);
   const endpoints = options.endpoints ?? clientEndpoints(client);
   const driver = new EtcdKvDriver({ client, probeKey: keys.schema, endpoints, timeoutMs, limits, log });
-  return openStoreCore(etcdAccess(driver, keys, endpoints), { ...options, log });
+  const settings = options.compaction;
+  const retentionMs = settings?.retentionMs ?? 0;
+  const compaction =
+    retentionMs === 0
+      ? null
+      : new EtcdCompaction({
+          driver,
+          probeKey: keys.schema,
+          retentionMs,
+          log,
+          ...(settings?.intervalMs !== undefined && { intervalMs: settings.intervalMs }),
+          ...(settings?.now && { now: settings.now }),
+        });
+  const store = await openStoreCore(etcdAccess(driver, keys, endpoints), { ...options, log });
+  await checkEtcdCompaction({
+    driver,
+    probeKey: keys.schema,
+    kintsugiCompacts: compaction !== null,
+    log,
+    ...(settings?.warnAboveRevision !== undefined && { warnAboveRevision: settings.warnAboveRevision }),
+  });
+  if (compaction === null) return store;
+  compaction.start();
+  return {
+    ...store,
+    close: async () => {
+      await compaction.stop();
+      await store.close();
+    },
+  };
 }
 
 /** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */

@@ -42,6 +42,10 @@ function isLimitRefusal(err: unknown): boolean {
   return /too many operations in txn request|request is too large|larger than max/i.test(message);
 }
 
+/** etcd's answers refusing a compaction: to a revision it does not have yet, or to a user without the root role. */
+const isCompactionRefusal = (err: unknown): boolean =>
+  /future revision|permission denied/i.test(err instanceof Error ? err.message : String(err));
+
 /** etcd's answer when a read or watch asks for a revision it compacted away. */
 const isCompacted = (err: unknown): boolean => /compacted/i.test(err instanceof Error ? err.message : String(err));
 
@@ -189,7 +193,22 @@ export class EtcdKvDriver implements KvDriver {
   }
 
   async compact(what: string, revision: number): Promise<void> {
-    await this.call(what, (o) => this.client.kv.compact({ revision: String(revision) }, o));
+    try {
+      await this.client.kv.compact({ revision: String(revision) }, this.availability.callOptions());
+      this.availability.answered();
+    } catch (err) {
+      // etcd answered with a refusal: past its compaction already, a future revision, or a user without the root
+      // role (etcd permits Compact only to root): the store is reachable, so GET /health stays as it is.
+      if (isCompacted(err)) {
+        this.availability.answered();
+        throw new KvCompactedError(`${what}: ${(err as Error).message}`, { cause: err });
+      }
+      if (isCompactionRefusal(err)) {
+        this.availability.answered();
+        throw new Error(`${what}: etcd refused the compaction to revision ${revision} (${(err as Error).message})`, { cause: err });
+      }
+      throw this.availability.failed(what, err);
+    }
   }
 
   health(): StoreHealth {

@@ -1,0 +1,62 @@
+/** The store's revision as it was seen at one moment (milliseconds since the epoch). */
+export interface RevisionSample {
+  readonly atMs: number;
+  readonly revision: number;
+}
+
+/** What the compaction runner knows when it asks whether to compact. */
+export interface CompactionPlanInput {
+  /** The revisions sampled so far (kept by the runner between rounds), in any order. */
+  readonly samples: readonly RevisionSample[];
+  readonly nowMs: number;
+  /** How much history to keep: revisions sampled at or after `nowMs - retentionMs` stay. */
+  readonly retentionMs: number;
+  /** The sample this process last compacted to (or learnt was compacted), or null before the first. */
+  readonly compacted: RevisionSample | null;
+}
+
+/** Whether to compact now, and which samples are still worth keeping. */
+export interface CompactionPlan {
+  /** Compact every revision older than this one; null: nothing to do now. */
+  readonly compactTo: RevisionSample | null;
+  /** The samples the runner keeps for later rounds: the target (to retry it) and everything newer. */
+  readonly keep: readonly RevisionSample[];
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How far apart two compactions are: the retention, at most an hour, as etcd's own periodic compactor spaces them
+ * (etcd server/etcdserver/api/v3compactor/periodic.go, getCompactInterval), so three replicas compacting on their own
+ * ask etcd for a few compactions an hour, not one per sample.
+ */
+export function compactionStepMs(retentionMs: number): number {
+  return Math.min(retentionMs, HOUR_MS);
+}
+
+/** How often the revision is sampled: a tenth of the step, as etcd's periodic compactor records revisions. */
+export function compactionSampleIntervalMs(retentionMs: number): number {
+  return compactionStepMs(retentionMs) / 10;
+}
+
+/**
+ * Which revision to compact to: the newest revision sampled at or before `nowMs - retentionMs` (so no revision
+ * younger than the retention is ever compacted away, whatever the sampling times), when it is newer than the last
+ * compaction by revision and by at least one step of time ({@link compactionStepMs}); else none. Samples older than
+ * the target are dropped. A sample from the future (a clock set back) is never a target until its time comes.
+ */
+export function planCompaction(input: CompactionPlanInput): CompactionPlan {
+  const cutoff = input.nowMs - input.retentionMs;
+  let target: RevisionSample | null = null;
+  for (const s of input.samples) {
+    if (s.atMs <= cutoff && (target === null || s.revision > target.revision)) target = s;
+  }
+  if (target === null) return { compactTo: null, keep: input.samples };
+  const chosen = target;
+  const keep = input.samples.filter((s) => s === chosen || s.revision > chosen.revision);
+  const last = input.compacted;
+  if (last !== null && (chosen.revision <= last.revision || chosen.atMs < last.atMs + compactionStepMs(input.retentionMs))) {
+    return { compactTo: null, keep };
+  }
+  return { compactTo: chosen, keep };
+}
