@@ -10,6 +10,7 @@
 // page is bundled at build time).
 import { join } from "node:path";
 import { repairStats } from "../src/domain/repair-stats.js";
+import { RepairSummaryKeeper } from "../src/runner/repair-summary-keeper.js";
 import { RepairSummaries } from "../src/runner/repair-summaries.js";
 import { openDatabase } from "../src/store/sqlite/database.js";
 import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
@@ -70,11 +71,19 @@ async function inProcess(path: string, ranges: ReadonlyArray<readonly [string, n
       const cold = await timed(async () => (read = repairStats(await summaries.read(since, end), [], new Map()).reduce((n, g) => n + g.withHistory, 0)));
       console.log(`  in-process, ${label} (${read} histories): cold read and statistics ${ms(cold)}`);
     }
-    const summaries = new RepairSummaries(store.entries, store.finished);
-    const warmUp = await timed(() => summaries.warm((err) => console.log(`  the warm-up failed: ${String(err)}`)));
+    const keeper = new RepairSummaryKeeper(store, (err) => console.log(`  the summary keeper failed: ${String(err)}`));
+    const kept = await timed(async () => {
+      keeper.start();
+      await keeper.idle();
+    });
+    await keeper.stop();
+    const stored = store.finished.list().filter((r) => store.finished.summaryOf(r.sequence) !== undefined).length;
     console.log(
-      `  in-process: the background warm-up summarized ${summaries.size.toLocaleString("en")} repairs in ${ms(warmUp)} (batches of 500, a turn of the event loop between)`,
+      `  in-process: the leader's keeper stored ${stored.toLocaleString("en")} summaries in ${ms(kept)} (once, after an upgrade; batches of 500, a turn of the event loop between)`,
     );
+    const after = new RepairSummaries(store.entries, store.finished);
+    const warm = await timed(() => after.read(end - 60 * DAY, end));
+    console.log(`  in-process: then a fresh replica's widest query: ${ms(warm)}`);
   } finally {
     await store.close();
   }

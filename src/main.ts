@@ -111,7 +111,6 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
         ["api", () => api?.close()],
         // Only when the API never took the address over (a start that failed halfway); closing the API closed it.
         ["listener", () => address.release()],
-        ["repair summaries", () => summaries.stop()],
         // The term ends while this replica still leads (its last writes still pass the guard), then it resigns, so
         // a successor never works beside this replica's aborting jobs.
         ["workers", () => terms?.close()],
@@ -151,10 +150,6 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     api = listening;
     leadership.watch({ elected: () => leaderTerms.elected(), deposed: (reason) => leaderTerms.deposed(reason) });
     leadership.start();
-    // In the background: the first repairStats query then reads only the repairs that ended since.
-    void summaries.warm((err) =>
-      logger.warn({ err: (err as Error).message }, "summarizing the repair histories for statistics failed; queries read them instead"),
-    );
     // The sole leader (SQLite) leads at once: its term is running when start returns, as it always was.
     if (leadership.kind === "sole") await leaderTerms.settled();
     logger.info(

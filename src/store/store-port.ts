@@ -12,6 +12,7 @@ import type { PublishedWait } from "../domain/published-waits.js";
 import type { RemediationRecord } from "../domain/remediation-record.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
+import type { RepairHistorySummary } from "../domain/repair-history-summary.js";
 import type { RepairTimelinePoint } from "../domain/repair-timeline.js";
 
 export { HoldRefusedError, NotLeaderError, StoreBusyError, StoreConflictError, StoreLimitError, StoreUnavailableError } from "./store-errors.js";
@@ -243,6 +244,16 @@ export interface AutoRepairOutcomePort {
 export interface FinishedRepairPort {
   /** The records finished at or after `since` (ms; all when null or absent), newest first. */
   list(since?: number | null): FinishedRepair[];
+  /**
+   * The stored summary of the history of the repair whose record has `sequence` (null: it has no history), or
+   * undefined when none is stored (not summarized yet, or the record is not kept).
+   */
+  summaryOf(sequence: number): RepairHistorySummary | null | undefined;
+  /**
+   * Stores the summaries of kept records (see RepairSummaryKeeper), so that no replica reads histories again to
+   * answer statistics; a record that is gone or already has one is left as it is. Returns how many were stored.
+   */
+  storeSummaries(summaries: ReadonlyArray<{ readonly sequence: number; readonly summary: RepairHistorySummary | null }>): Promise<number>;
 }
 
 /** Generated cluster configurations and failed rounds, newest 100 kept; the configuration in force never pruned. */

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import type { Constraints } from "../domain/constraints.js";
 import { scheduleTicks } from "../runner/cron-schedule.js";
+import { RepairSummaryKeeper } from "../runner/repair-summary-keeper.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { Events } from "./events.js";
 import { buildWorkers, wakesRunner, type WorkerOptions, type Workers } from "./workers.js";
@@ -48,6 +49,11 @@ export function beginLeaderTerm(
   options: TermOptions,
 ): LeaderTerm {
   const workers = buildWorkers(config, guarded, events, workerOptions);
+  // Stores each ended repair's history summary with its record, so no replica reads histories for statistics.
+  const summaryKeeper = new RepairSummaryKeeper(guarded, (err) =>
+    workers.logs.stats.warn("storing repair history summaries failed; statistics read those histories instead", { error: (err as Error).message }),
+  );
+  summaryKeeper.start();
   const { runner, healthChecks, autoRepair, clusterGenerator } = workers;
   let clusterConstraints = clusterConstraintsOf(guarded.settings.constraints());
   const stopListening = guarded.onCommit((commit: StoreCommit) => {
@@ -78,7 +84,7 @@ export function beginLeaderTerm(
     async end() {
       stopListening();
       await Promise.all(schedules.map((s) => s?.stop()));
-      await Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop()]);
+      await Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop(), summaryKeeper.stop()]);
     },
   };
 }

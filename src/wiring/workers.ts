@@ -22,7 +22,7 @@ export interface Workers {
   readonly autoRepair: AutoRepairPoller;
   readonly healthChecks: HealthCheckRunner;
   readonly clusterGenerator: ClusterGenerator;
-  readonly logs: { readonly autoRepair: Log; readonly cluster: Log };
+  readonly logs: { readonly autoRepair: Log; readonly cluster: Log; readonly stats: Log };
   /** The finished outcomes pacing reads; the term feeds it every commit. */
   readonly pacingLedger: PacingLedger;
 }
@@ -115,5 +115,12 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     log: clusterLog,
     ...(config.sabakan?.selection !== undefined && { policy: config.sabakan.selection }),
   });
-  return { runner, autoRepair, healthChecks, clusterGenerator, logs: { autoRepair: autoRepairLog, cluster: clusterLog }, pacingLedger: ledger };
+  return {
+    runner,
+    autoRepair,
+    healthChecks,
+    clusterGenerator,
+    logs: { autoRepair: autoRepairLog, cluster: clusterLog, stats: log("repair-stats") },
+    pacingLedger: ledger,
+  };
 }

@@ -8,7 +8,6 @@ import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";
 import { tempDir } from "../support/temp-dir.js";
-import { until } from "../support/until.js";
 
 const MIN = 60_000;
 const WIDE = [NOW, NOW + 600 * MIN] as const;
@@ -162,7 +161,7 @@ describe("RepairSummaries (real SQLite)", () => {
       },
     ];
     let records = ended("deleted", 9);
-    const summaries = new RepairSummaries(entries, { list: () => records });
+    const summaries = new RepairSummaries(entries, { list: () => records, summaryOf: () => undefined });
     assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.1", MIN]]);
     records = ended("deleted", 9.5);
     assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.1", 1.5 * MIN]], "another end time");
@@ -175,31 +174,17 @@ describe("RepairSummaries (real SQLite)", () => {
     );
   });
 
-  it("the warm-up summarizes every kept repair in the background, and stops when asked", async () => {
-    for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
-    const stopped = new RepairSummaries(entries, store.finished);
-    stopped.warm((err) => assert.fail(String(err)));
-    assert.deepEqual(reads, [], "nothing is read before warm returns");
-    await stopped.stop();
-    assert.equal(stopped.size, 0, "stopped before its first read");
-    const summaries = new RepairSummaries(entries, store.finished);
-    summaries.warm((err) => assert.fail(String(err)));
-    await until(
-      "the warm-up summarized every repair",
-      () => summaries.size,
-      (n) => n === 3,
-    );
-    await summaries.stop();
-    assert.deepEqual(reads, [[1, 3, 10_000]], "one read, of at most the warm-up's own bound");
-    await summaries.read(...WIDE);
-    assert.equal(reads.length, 1, "a query after the warm-up reads nothing");
-  });
-
-  it("the warm-up ends with more kept repairs than its bound, keeping the newest", { timeout: 20_000 }, async () => {
-    for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
-    const summaries = new RepairSummaries(entries, store.finished, 2);
-    await summaries.warm((err) => assert.fail(String(err)));
-    assert.equal(summaries.size, 2);
-    assert.deepEqual(reads, [[2, 3, 10_000]], "the newest two, in one batch");
+  it("a summary the leader stored answers without a read; the others are read", async () => {
+    await repair("10.0.0.1", 10);
+    await repair("10.0.0.2", 20);
+    const [older] = store.finished.list().filter((r) => r.address === "10.0.0.1");
+    const stored = new Map([[older!.sequence, { drainingMs: 7 * MIN, stepsNeeded: 3, finalStep: 2 }]]);
+    const summaries = new RepairSummaries(entries, { list: (since) => store.finished.list(since), summaryOf: (sequence) => stored.get(sequence) });
+    const read = await summaries.read(...WIDE);
+    assert.deepEqual(brief(read), [
+      ["10.0.0.2", MIN],
+      ["10.0.0.1", 7 * MIN],
+    ]);
+    assert.deepEqual(reads, [[2, 2, 100_000]], "only the repair without a stored summary is read");
   });
 });

@@ -1,15 +1,71 @@
 import { finishedSince, type FinishedRepair } from "../../domain/finished-repair.js";
+import type { RepairHistorySummary } from "../../domain/repair-history-summary.js";
 import type { FinishedRepairPort } from "../store-port.js";
+import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";
+import { largestFitting } from "./etcd-write-limits.js";
+import { encodeValue } from "./etcd-values.js";
+import type { EtcdWriter, NoWrite, WritePlan } from "./etcd-writer.js";
+
+type Summarized = { readonly sequence: number; readonly summary: RepairHistorySummary | null };
+
+/** Summaries stored per write at most: a transaction stays well inside etcd's default limits (the writer splits further). */
+const SUMMARIES_PER_WRITE = 100;
 
 /**
- * The finished repairs on etcd, served from the mirror (they are written by the queue writes, see QueuePlan, so a
- * record commits with the change that ended its repair).
+ * The finished repairs, served from the mirror (they are written by the queue writes, see QueuePlan, so a record
+ * commits with the change that ended its repair), with the summaries of their histories once stored.
  */
 export class EtcdFinishedPort implements FinishedRepairPort {
-  constructor(private readonly mirror: EtcdMirror) {}
+  constructor(
+    private readonly keys: EtcdKeys,
+    private readonly mirror: EtcdMirror,
+    private readonly writer: EtcdWriter,
+  ) {}
 
   list(since: number | null = null): FinishedRepair[] {
     return finishedSince(this.mirror.finished.list(), since);
+  }
+
+  summaryOf(sequence: number): RepairHistorySummary | null | undefined {
+    return this.mirror.finished.summaryOf(sequence);
+  }
+
+  /**
+   * Each write rewrites the records it summarizes, comparing each one's revision: a record pruned or summarized by
+   * another write meanwhile is decided again (and then left out).
+   */
+  async storeSummaries(summaries: readonly Summarized[]): Promise<number> {
+    let stored = 0;
+    for (;;) {
+      const n = await this.writer.write("storing repair history summaries", (): WritePlan<number> | NoWrite<number> => {
+        const wanted = summaries
+          .filter((s) => this.mirror.finished.get(s.sequence) !== undefined && this.mirror.finished.summaryOf(s.sequence) === undefined)
+          .slice(0, SUMMARIES_PER_WRITE);
+        if (wanted.length === 0) return { none: 0 };
+        const { plan, taken } = largestFitting(
+          wanted.length,
+          wanted.length,
+          (k) => this.plan(wanted.slice(0, k)),
+          (p) => this.writer.fits(p),
+        );
+        return { ...plan, result: taken };
+      });
+      if (n === 0) return stored;
+      stored += n;
+    }
+  }
+
+  private plan(wanted: readonly Summarized[]): Omit<WritePlan<unknown>, "result"> {
+    const puts = wanted.map(({ sequence, summary }) => ({
+      key: this.keys.finished(sequence),
+      value: encodeValue({ finished: this.mirror.finished.get(sequence), summary }),
+    }));
+    return {
+      compares: wanted.map(({ sequence }) => ({ key: this.keys.finished(sequence), modRevision: this.mirror.modRevision(this.keys.finished(sequence)) })),
+      puts,
+      // No key here carries a write id: after a lost answer the records are decided again and found summarized.
+      stamp: puts[0]!.key,
+    };
   }
 }

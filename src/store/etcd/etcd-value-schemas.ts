@@ -229,8 +229,18 @@ export const finishedRepairSchema = z.object({
   proof: z.enum(["proven", "unproven"]).nullable(),
 });
 
-/** A finished-repair record (see src/domain/finished-repair.ts), kept under `finished/` by its sequence. */
-export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema });
+/** What one ended repair's history contributes to the statistics (src/domain/repair-history-summary.ts). */
+export const historySummarySchema = z.object({
+  drainingMs: z.number().int().min(0),
+  stepsNeeded: z.number().int().min(0),
+  finalStep: z.number().int().min(0).nullable(),
+});
+
+/**
+ * A finished-repair record (see src/domain/finished-repair.ts), kept under `finished/` by its sequence, with the
+ * summary of its history once the leader stored it (absent until then; null: the repair has no history).
+ */
+export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema, summary: historySummarySchema.nullable().optional() });
 
 /**
  * A replay record (src/store/poll-record-schema.ts): its JSON deflated, in base64, kept under `records/` by kind and

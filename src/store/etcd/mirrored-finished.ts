@@ -1,4 +1,5 @@
 import type { FinishedRepair } from "../../domain/finished-repair.js";
+import type { RepairHistorySummary } from "../../domain/repair-history-summary.js";
 
 /**
  * The finished-repair records the etcd mirror holds, by sequence, with how many each entry index has (one, unless
@@ -7,6 +8,8 @@ import type { FinishedRepair } from "../../domain/finished-repair.js";
 export class MirroredFinished {
   private readonly bySequence = new Map<number, FinishedRepair>();
   private readonly perIndex = new Map<number, number>();
+  /** The stored summaries of the records' histories, by sequence (null: no history); absent: none stored yet. */
+  private readonly summaries = new Map<number, RepairHistorySummary | null>();
   private sorted: readonly FinishedRepair[] | null = null;
 
   /** `keep`: how many records writes keep (the oldest beyond it are deleted by the write that adds one). */
@@ -23,10 +26,21 @@ export class MirroredFinished {
     return this.perIndex.has(index);
   }
 
-  /** Keeps `record` (frozen) under its sequence, replacing what was there. */
-  set(record: FinishedRepair): void {
+  /** The stored summary of the record under `sequence` (see FinishedRepairPort.summaryOf). */
+  summaryOf(sequence: number): RepairHistorySummary | null | undefined {
+    return this.summaries.get(sequence);
+  }
+
+  /** The record under `sequence`, if kept. */
+  get(sequence: number): FinishedRepair | undefined {
+    return this.bySequence.get(sequence);
+  }
+
+  /** Keeps `record` (frozen) under its sequence with its stored summary (undefined: none), replacing what was there. */
+  set(record: FinishedRepair, summary?: RepairHistorySummary | null): void {
     this.delete(record.sequence);
     this.bySequence.set(record.sequence, record);
+    if (summary !== undefined) this.summaries.set(record.sequence, summary === null ? null : Object.freeze({ ...summary }));
     this.perIndex.set(record.entryIndex, (this.perIndex.get(record.entryIndex) ?? 0) + 1);
     this.sorted = null;
   }
@@ -36,6 +50,7 @@ export class MirroredFinished {
     const old = this.bySequence.get(sequence);
     if (old === undefined) return;
     this.bySequence.delete(sequence);
+    this.summaries.delete(sequence);
     const left = (this.perIndex.get(old.entryIndex) ?? 1) - 1;
     if (left > 0) this.perIndex.set(old.entryIndex, left);
     else this.perIndex.delete(old.entryIndex);
@@ -45,6 +60,7 @@ export class MirroredFinished {
   clear(): void {
     this.bySequence.clear();
     this.perIndex.clear();
+    this.summaries.clear();
     this.sorted = null;
   }
 }

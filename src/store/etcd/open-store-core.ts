@@ -57,7 +57,7 @@ export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOpt
       entries: new EtcdEntryPort(driver, keys, mirror, writer, log),
       settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
       outcomes: new EtcdOutcomePort(driver, keys, mirror, writer, log),
-      finished: new EtcdFinishedPort(mirror),
+      finished: new EtcdFinishedPort(keys, mirror, writer),
       generations: new EtcdGenerationPort(keys, mirror, writer),
       holds: new EtcdHoldPort(keys, mirror, writer),
       pollRecords,

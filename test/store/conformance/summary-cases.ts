@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { historySummaryOf } from "../../../src/domain/repair-history-summary.js";
 import type { RepairEntry } from "../../../src/domain/repair-entry.js";
 import type { RecordedRepair } from "../../../src/domain/repair-stats.js";
+import { RepairSummaryKeeper } from "../../../src/runner/repair-summary-keeper.js";
 import { RepairSummaries } from "../../../src/runner/repair-summaries.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
@@ -103,20 +104,30 @@ export function summaryCases(h: StoreHarness): void {
       ]);
     });
 
-    it("a repair that ends after the warm-up is summarized at the next query", async () => {
+    it("the leader's keeper stores every summary with its record: a restarted replica answers without reading a history", async () => {
       const store = await h.open();
-      const summaries = new RepairSummaries(store.entries, store.finished);
-      await play(store, "10.0.0.1", SHAPES[0]!.moves);
-      summaries.warm((err) => assert.fail(String(err)));
-      await until(
-        "the warm-up summarized the first repair",
-        () => summaries.size,
-        (n) => n === 1,
+      for (const [i, shape] of SHAPES.entries()) await play(store, `10.0.0.${i + 1}`, shape.moves);
+      const expected = await fresh(store);
+      const keeper = new RepairSummaryKeeper(store, (err) => assert.fail(String(err)));
+      keeper.start();
+      await keeper.idle();
+      await keeper.stop();
+      const reopened = await h.reopen();
+      for (const r of reopened.finished.list()) {
+        assert.deepEqual(
+          reopened.finished.summaryOf(r.sequence),
+          expected.find((e) => e.repair.sequence === r.sequence)?.summary,
+          `${r.address}'s stored summary`,
+        );
+      }
+      const timelines = () => assert.fail("a stored summary needs no history read");
+      assert.deepEqual(await new RepairSummaries({ timelines }, reopened.finished).read(...WIDE), expected);
+      assert.equal(
+        await reopened.finished.storeSummaries(expected.map((e) => ({ sequence: e.repair.sequence, summary: null }))),
+        0,
+        "a stored summary is kept",
       );
-      await play(store, "10.0.0.2", SHAPES[1]!.moves);
-      assert.deepEqual(await summaries.read(...WIDE), await fresh(store));
-      assert.equal(summaries.size, 2);
-      await summaries.stop();
+      assert.equal(await reopened.finished.storeSummaries([{ sequence: 999_999, summary: null }]), 0, "a record not kept is not made");
     });
 
     it("a follower answers as the leader", { skip: h.second ? false : "one instance only" }, async () => {
@@ -126,10 +137,19 @@ export function summaryCases(h: StoreHarness): void {
       const onFollower = new RepairSummaries(follower.entries, follower.finished);
       await play(leader, "10.0.0.1", SHAPES[0]!.moves);
       await onLeader.read(...WIDE);
+      const keeper = new RepairSummaryKeeper(leader, (err) => assert.fail(String(err)));
+      keeper.start();
       for (const [i, shape] of SHAPES.slice(1).entries()) await play(leader, `10.0.0.${i + 2}`, shape.moves);
       await until(
         "the follower's mirror has every finished repair",
         () => follower.finished.list().length,
+        (n) => n === SHAPES.length,
+      );
+      await keeper.idle();
+      await keeper.stop();
+      await until(
+        "the follower's mirror has every stored summary",
+        () => follower.finished.list().filter((r) => follower.finished.summaryOf(r.sequence) !== undefined).length,
         (n) => n === SHAPES.length,
       );
       const answer = await onLeader.read(...WIDE);

@@ -1,0 +1,80 @@
+import type { KintsugiStore } from "../store/store-port.js";
+import { summarizeHistories } from "./repair-summaries.js";
+
+/** The repairs one pass summarizes at a time, and the history records it reads at most: no read holds the process long. */
+const BATCH = 500;
+const READ_LIMIT = 10_000;
+
+/**
+ * The leader's keeper of repair summaries: whenever repairs end, it reads their histories (one bounded range read per
+ * batch) and stores each summary with the repair's finished record, so every replica answers statistics from what
+ * it already holds, and none reads histories at start. The first pass after an upgrade summarizes the records an
+ * older kintsugi kept, a batch at a time with a turn of the event loop between. A failed read or write ends the pass
+ * (logged); the next commit starts another.
+ */
+export class RepairSummaryKeeper {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private stopListening: (() => void) | null = null;
+
+  constructor(
+    private readonly store: Pick<KintsugiStore, "entries" | "finished" | "onCommit">,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** Summarizes what is missing now, and again after every commit that changes entries. */
+  start(): void {
+    this.stopListening = this.store.onCommit((commit) => {
+      if (commit.entries.length > 0) this.request();
+    });
+    this.request();
+  }
+
+  /** Stops listening and waits for the pass under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopListening?.();
+    await this.running;
+  }
+
+  /** Resolves when no pass is running or asked for (tests). */
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  private request(): void {
+    if (this.stopped) return;
+    if (this.running !== null) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass()
+      .catch(this.onError)
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.request();
+        }
+      });
+  }
+
+  private async pass(): Promise<void> {
+    const { finished, entries } = this.store;
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.stopped) return;
+      const missing = finished.list().filter((r) => finished.summaryOf(r.sequence) === undefined);
+      if (missing.length === 0) return;
+      // Oldest first: a range read over neighbouring indexes, each batch past the last.
+      const batch = missing.sort((a, b) => a.entryIndex - b.entryIndex).slice(0, BATCH);
+      const read = await summarizeHistories(entries, batch, READ_LIMIT);
+      const summaries = batch.flatMap((r) => {
+        const summary = read.get(r.entryIndex);
+        return summary === undefined ? [] : [{ sequence: r.sequence, summary }];
+      });
+      if (summaries.length === 0 || (await finished.storeSummaries(summaries)) === 0) return;
+    }
+  }
+}

@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { FinishedRepair } from "../../src/domain/finished-repair.js";
+import type { RepairHistorySummary } from "../../src/domain/repair-history-summary.js";
+import type { RepairTimelinePoint } from "../../src/domain/repair-timeline.js";
+import { RepairSummaryKeeper } from "../../src/runner/repair-summary-keeper.js";
+import type { KintsugiStore, StoreCommit } from "../../src/store/store-port.js";
+import { NOW } from "../support/fixtures.js";
+
+const MIN = 60_000;
+
+/** A finished record of entry `index`, ended `min` minutes after NOW (sequence = 10 x index). */
+function ended(index: number, min = index): FinishedRepair {
+  return {
+    sequence: index * 10,
+    entryIndex: index,
+    address: `10.0.0.${index}`,
+    machineType: "qemu",
+    operation: "unhealthy",
+    source: "sabakan",
+    createdAt: NOW,
+    finishedAt: NOW + min * MIN,
+    status: "succeeded",
+    proof: null,
+  };
+}
+
+/** Drained a minute, watched a minute, succeeded: the history every entry of the fake has. */
+function history(index: number): RepairTimelinePoint[] {
+  const end = NOW + index * MIN;
+  return [
+    { time: NOW, status: "queued", step: 0, stepStatus: "waiting" },
+    { time: end - 2 * MIN, status: "processing", step: 0, stepStatus: "draining" },
+    { time: end - MIN, status: "processing", step: 0, stepStatus: "watching" },
+    { time: end, status: "succeeded", step: 0, stepStatus: "watching" },
+  ] as RepairTimelinePoint[];
+}
+
+/** The ports the keeper uses, in memory: what it read and what it stored are kept for the cases to look at. */
+function fakeStore(records: FinishedRepair[], options: { failReads?: boolean } = {}) {
+  const stored = new Map<number, RepairHistorySummary | null>();
+  const reads: Array<[number, number, number]> = [];
+  const writes: number[][] = [];
+  const listeners = new Set<(commit: StoreCommit) => void>();
+  const store: Pick<KintsugiStore, "entries" | "finished" | "onCommit"> = {
+    entries: {
+      timelines: async (first: number, last: number, limit: number) => {
+        reads.push([first, last, limit]);
+        if (options.failReads) throw new Error("the store is away");
+        const timelines = new Map(records.filter((r) => r.entryIndex >= first && r.entryIndex <= last).map((r) => [r.entryIndex, history(r.entryIndex)]));
+        return { timelines, completeThrough: last };
+      },
+    } as unknown as KintsugiStore["entries"],
+    finished: {
+      list: () => [...records],
+      summaryOf: (sequence: number) => stored.get(sequence),
+      storeSummaries: async (summaries) => {
+        writes.push(summaries.map((s) => s.sequence));
+        for (const s of summaries) stored.set(s.sequence, s.summary);
+        return summaries.length;
+      },
+    },
+    onCommit: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const commit = () => {
+    for (const l of listeners) l({ entries: [{} as never], outcome: null, generation: null, settings: [] });
+  };
+  return { store, stored, reads, writes, commit, listeners };
+}
+
+describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", () => {
+  it("summarizes every kept record not summarized yet, oldest index first, in one read and one write", async () => {
+    const fake = fakeStore([ended(3), ended(1), ended(2)]);
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)));
+    keeper.start();
+    await keeper.idle();
+    assert.deepEqual(fake.reads, [[1, 3, 10_000]]);
+    assert.deepEqual(fake.writes, [[10, 20, 30]]);
+    assert.deepEqual(fake.stored.get(20), { drainingMs: MIN, stepsNeeded: 1, finalStep: 0 });
+    await keeper.stop();
+  });
+
+  it("after a commit, summarizes only the repairs that ended since", async () => {
+    const records = [ended(1)];
+    const fake = fakeStore(records);
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)));
+    keeper.start();
+    await keeper.idle();
+    records.push(ended(2));
+    fake.commit();
+    await keeper.idle();
+    assert.deepEqual(fake.reads, [
+      [1, 1, 10_000],
+      [2, 2, 10_000],
+    ]);
+    assert.deepEqual(fake.writes, [[10], [20]]);
+    await keeper.stop();
+  });
+
+  it("more than a batch: 500 at a time, each batch past the last", async () => {
+    const fake = fakeStore(Array.from({ length: 1_200 }, (_, i) => ended(i + 1)));
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)));
+    keeper.start();
+    await keeper.idle();
+    assert.deepEqual(fake.reads, [
+      [1, 500, 10_000],
+      [501, 1_000, 10_000],
+      [1_001, 1_200, 10_000],
+    ]);
+    assert.equal(fake.stored.size, 1_200);
+    await keeper.stop();
+  });
+
+  it("a failed read ends the pass, told once; the next commit tries again", async () => {
+    const errors: string[] = [];
+    const fake = fakeStore([ended(1)], { failReads: true });
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => errors.push((err as Error).message));
+    keeper.start();
+    await keeper.idle();
+    assert.deepEqual(errors, ["the store is away"]);
+    fake.commit();
+    await keeper.idle();
+    assert.equal(fake.reads.length, 2);
+    await keeper.stop();
+  });
+
+  it("stopped: no pass runs and commits are no longer heard", async () => {
+    const fake = fakeStore([ended(1)]);
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)));
+    keeper.start();
+    await keeper.stop();
+    assert.equal(fake.listeners.size, 0);
+    fake.commit();
+    await keeper.idle();
+    assert.deepEqual(fake.writes, [], "stopped before its first read (a turn of the event loop comes first)");
+  });
+});
