@@ -75,11 +75,13 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
     dir.remove();
   });
 
-  it("holds what serve needs: the CLI, the built code, the schema, GraphiQL, the lock, the docs and deploy/", () => {
+  it("holds what serve needs: the CLI, the built code, the schema, GraphiQL, the lock, the docs (README and docs/) and deploy/", () => {
     const schema = readdirSync(join(REPO, "schema")).map((f) => `schema/${f}`);
     const needed = [
       "package.json",
       "README.md",
+      "docs/configuration.md",
+      "docs/examples/try-it.yaml",
       "LICENSE",
       "npm-shrinkwrap.json",
       "bin/kintsugi.js",
