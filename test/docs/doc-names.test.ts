@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Command } from "commander";
+import YAML from "yaml";
 import type { z } from "zod";
 import { buildProgram } from "../../src/cli/main.js";
 import { configFileSchema } from "../../src/config/config-schema.js";
@@ -101,6 +102,32 @@ describe("docs/configuration.md's reference lists every key of the config schema
     );
   });
 });
+
+describe("docs/configuration.md's annotated example shows only keys the schema takes", () => {
+  const text = readDoc("docs/configuration.md");
+  const section = text.slice(text.indexOf("## An annotated example"));
+  const example = /^```yaml\n([\s\S]*?)^```/m.exec(section)?.[1];
+  it("is there, and every key in it is a key of the schema", () => {
+    assert.ok(example, "docs/configuration.md has no annotated example");
+    const known = new Set(configKeys(configFileSchema).map((k) => k.path));
+    const shown = yamlKeys(YAML.parse(example) as unknown);
+    assert.ok(shown.length > 100, `only ${shown.length} keys shown`);
+    assert.deepEqual(
+      shown.filter((k) => !known.has(k)),
+      [],
+    );
+  });
+});
+
+/** The key paths of a parsed YAML value, as configKeys writes them; a label map's own keys are its values' names. */
+function yamlKeys(value: unknown, path = ""): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => yamlKeys(item, `${path}[]`));
+  if (value === null || typeof value !== "object" || path.endsWith(".matchLabels")) return [];
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const at = path ? `${path}.${key}` : key;
+    return [at, ...yamlKeys(inner, at)];
+  });
+}
 
 describe("the docs name what the issues name: every error type, metric, command and option", () => {
   const api = readDoc("docs/api-and-cli.md");
