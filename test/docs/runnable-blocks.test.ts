@@ -25,7 +25,8 @@ function operatorDirectory(): { path: string; env: NodeJS.ProcessEnv; remove: ()
   mkdirSync(join(dir.path, "bin"));
   writeFileSync(join(dir.path, "bin/kintsugi"), `#!/bin/sh\nexec '${process.execPath}' '${KINTSUGI_BIN}' "$@"\n`);
   chmodSync(join(dir.path, "bin/kintsugi"), 0o755);
-  const { KINTSUGI_TOKEN: _token, KINTSUGI_SERVER: _server, ...inherited } = process.env;
+  // None of the developer's KINTSUGI_* settings (a token, a server, TLS files) reaches the examples.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("KINTSUGI_")));
   return { path: dir.path, env: { ...inherited, HOME: dir.path, PATH: `${dir.path}/bin:${process.env.PATH ?? ""}` }, remove: dir.remove };
 }
 
