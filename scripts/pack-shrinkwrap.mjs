@@ -1,5 +1,5 @@
 // npm pack's prepack and postpack: the tarball carries the lock file as npm-shrinkwrap.json, so that installing it
-// with `npm ci` (deploy/Dockerfile, README's "Installing") gets exactly the dependency versions kintsugi was tested
+// with `npm ci` (deploy/Dockerfile, docs/install.md) gets exactly the dependency versions kintsugi was tested
 // with. npm never packs package-lock.json itself; the copy is removed again once the tarball is written.
 import { copyFileSync, rmSync } from "node:fs";
 

@@ -31,7 +31,7 @@ kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a 
 
 The machines are a shell script (scripts/demo/machine.sh) standing in for their BMCs; on real machines the repair
 commands are the shipped deploy/commands/ipmi-power-cycle and ipmi-is-healthy (or the redfish-* pair), installed in
-/usr/local/libexec/kintsugi/ (see the README's "Shipped BMC commands").
+/usr/local/libexec/kintsugi/ (see "Shipped BMC commands" in docs/repair-semantics.md).
 
 Paste this subscription into GraphiQL to see repairs as they happen:
 

@@ -75,11 +75,13 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
     dir.remove();
   });
 
-  it("holds what serve needs: the CLI, the built code, the schema, GraphiQL, the lock, the docs and deploy/", () => {
+  it("holds what serve needs: the CLI, the built code, the schema, GraphiQL, the lock, the docs (README and docs/) and deploy/", () => {
     const schema = readdirSync(join(REPO, "schema")).map((f) => `schema/${f}`);
     const needed = [
       "package.json",
       "README.md",
+      "docs/configuration.md",
+      "docs/examples/try-it.yaml",
       "LICENSE",
       "npm-shrinkwrap.json",
       "bin/kintsugi.js",
@@ -127,7 +129,7 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
   });
 
   it("installs the BMC commands as the README and deploy/Dockerfile do, where the example configs name them, runnable", async () => {
-    // The README's `install -m 0755 deploy/commands/* /usr/local/libexec/kintsugi/`, into a directory of the test's.
+    // docs/install.md's `install -m 0755 deploy/commands/* /usr/local/libexec/kintsugi/`, into a directory of the test's.
     const libexec = join(dir.path, "libexec", "kintsugi");
     await run("install", ["-d", libexec]);
     await run("install", ["-m", "0755", ...readdirSync(join(app, "deploy", "commands")).map((c) => join(app, "deploy", "commands", c)), libexec]);
