@@ -32,7 +32,7 @@ describe("sqlite store backend", () => {
       await current?.close();
       current = null;
       const db = new Database(file);
-      db.prepare("UPDATE poll_records SET body = x'000000'").run();
+      db.prepare("UPDATE kv SET value = CAST('{\"v\":1,\"body\":\"AAAA\"}' AS BLOB) WHERE key >= '/kintsugi/records/' AND key < '/kintsugi/records0'").run();
       db.close();
     },
     cleanup: async () => {

@@ -9,7 +9,7 @@ import { prefixRange } from "../../../src/store/kv/kv-driver.js";
 import { KV_SCHEMA_VERSION, openSqliteKvDriver } from "../../../src/store/kv/open-sqlite-kv.js";
 import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite-kv-schema.js";
 import { openDatabase } from "../../../src/store/sqlite/database.js";
-import { NEWEST_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
+import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const OPENER = fileURLToPath(new URL("../../../src/store/kv/open-sqlite-kv.ts", import.meta.url));
@@ -80,7 +80,7 @@ describe("openSqliteKvDriver: a new file, a key-value file and an old-format fil
         message: /holds kintsugi's old tables \(schema version 12\).*left the file as it was/,
       });
       assert.deepEqual(tablesOf(file), oldTables);
-      assert.equal(Math.max(...versionsOf(file)), NEWEST_SCHEMA_VERSION);
+      assert.equal(Math.max(...versionsOf(file)), LEGACY_SCHEMA_VERSION);
       // A stand-in for the real conversion (another change): it makes the kv tables with one key.
       const conversion = { version: KV_SCHEMA_VERSION, name: "convert", sql: `${SQLITE_KV_TABLES} INSERT INTO kv VALUES ('/kintsugi/converted', x'', 1, 1);` };
       const converted = openSqliteKvDriver(file, { conversion });
@@ -91,7 +91,7 @@ describe("openSqliteKvDriver: a new file, a key-value file and an old-format fil
       }
       const again = openSqliteKvDriver(file, { conversion });
       await again.close();
-      assert.deepEqual(versionsOf(file).slice(-2), [NEWEST_SCHEMA_VERSION, KV_SCHEMA_VERSION], "converted once");
+      assert.deepEqual(versionsOf(file).slice(-2), [LEGACY_SCHEMA_VERSION, KV_SCHEMA_VERSION], "converted once");
     } finally {
       dir.remove();
     }
