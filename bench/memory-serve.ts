@@ -14,10 +14,12 @@ const CHANGES = 20;
 export interface ServeFigures {
   readonly healthSeconds: number;
   readonly firstAnswerSeconds: number;
-  readonly started: Resident;
+  readonly started?: Resident;
   readonly statsSeconds?: number;
   readonly afterStats?: Resident;
   readonly subscribers?: Resident;
+  /** The stages that failed, and how. */
+  readonly failures: readonly string[];
 }
 
 export interface ServeRun {
@@ -90,24 +92,51 @@ ${run.kubernetes}repair:
     console.log(
       `    started: /health 200 after ${healthSeconds.toFixed(1)} s, the first GraphQL answer (the queue, ${queue.length} entries) after ${firstAnswerSeconds.toFixed(1)} s: ${mb(started)}`,
     );
-    if (run.startOnly) return { healthSeconds, firstAnswerSeconds, started };
+    if (run.startOnly) return { healthSeconds, firstAnswerSeconds, started, failures: [] };
 
+    // A stage that fails (etcd past its timeout, say) is a figure too: it is printed and the next stage runs.
+    let statsSeconds: number | undefined;
+    let afterStats: Resident | undefined;
+    const failures: string[] = [];
     const statsBegan = performance.now();
-    const stats = (await gql(STATS, { s: new Date(run.since).toISOString(), u: new Date(run.until).toISOString() }))["repairStats"] as Array<{
-      withHistory: number;
-      entries: number;
-    }>;
-    const statsSeconds = seconds(statsBegan);
-    const afterStats = resident(pid);
-    const repairs = stats.reduce((n, g) => n + g.entries, 0);
-    const histories = stats.reduce((n, g) => n + g.withHistory, 0);
-    console.log(
-      `    the first repairStats over the whole history (${repairs} repairs, ${histories} with history) in ${statsSeconds.toFixed(2)} s: ${mb(afterStats)}`,
-    );
+    try {
+      const stats = (await gql(STATS, { s: new Date(run.since).toISOString(), u: new Date(run.until).toISOString() }))["repairStats"] as Array<{
+        withHistory: number;
+        entries: number;
+      }>;
+      statsSeconds = seconds(statsBegan);
+      afterStats = resident(pid);
+      const repairs = stats.reduce((n, g) => n + g.entries, 0);
+      const histories = stats.reduce((n, g) => n + g.withHistory, 0);
+      console.log(
+        `    the first repairStats over the whole history (${repairs} repairs, ${histories} with history) in ${statsSeconds.toFixed(2)} s: ${mb(afterStats)}`,
+      );
+    } catch (err) {
+      failures.push(`repairStats failed after ${seconds(statsBegan).toFixed(1)} s`);
+      console.log(`    the first repairStats failed after ${seconds(statsBegan).toFixed(1)} s: ${String(err).slice(0, 300)}: ${mb(resident(pid))}`);
+    }
+    try {
+      const subscribers = await subscribersStage(base, pid, run, gql);
+      return { healthSeconds, firstAnswerSeconds, started, statsSeconds, afterStats, subscribers, failures };
+    } catch (err) {
+      failures.push("the subscribers stage failed");
+      console.log(`    the subscribers stage failed: ${String(err).slice(0, 300)}: ${mb(resident(pid))}`);
+      return { healthSeconds, firstAnswerSeconds, started, statsSeconds, afterStats, failures };
+    }
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exited;
+  }
+}
 
-    let received = 0;
-    let connected = 0;
-    const clients: Client[] = [];
+type Gql = (query: string, variables?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** 1,000 subscribers to repairEntryEvents, 20 new entries each of them hears of, the queue and one history read. */
+async function subscribersStage(base: string, pid: number, run: ServeRun, gql: Gql): Promise<Resident> {
+  let received = 0;
+  let connected = 0;
+  const clients: Client[] = [];
+  try {
     for (let i = 0; i < SUBSCRIBERS; i++) {
       const client = createClient({
         url: `${base.replace("http", "ws")}/graphql`,
@@ -137,10 +166,8 @@ ${run.kubernetes}repair:
     console.log(
       `    ${CHANGES} changes to every subscriber (${received.toLocaleString("en")} events), the queue (${listed.length} entries) and one entry's history (${history.length} records) read: ${mb(subscribers)}`,
     );
-    await Promise.all(clients.map((c) => c.dispose()));
-    return { healthSeconds, firstAnswerSeconds, started, statsSeconds, afterStats, subscribers };
+    return subscribers;
   } finally {
-    server.child.kill("SIGTERM");
-    await server.exited;
+    await Promise.all(clients.map((c) => c.dispose()));
   }
 }

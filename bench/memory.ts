@@ -15,7 +15,7 @@ import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { copyIntoEtcd, etcdStoreConfig, mb, startBenchEtcd, type Resident } from "./memory-etcd.js";
 import { seedMemoryDatabase, type MemorySeed } from "./memory-seed.js";
-import { measureServe, type ServeFigures } from "./memory-serve.js";
+import { measureServe, type ServeFigures, type ServeRun } from "./memory-serve.js";
 
 type Driver = "sqlite" | "etcd";
 
@@ -49,6 +49,16 @@ interface Row {
 }
 const rows: Row[] = [];
 
+/** One serve run; a server that does not start (or dies) is printed and counted as a row of failures. */
+async function serve(run: ServeRun): Promise<ServeFigures> {
+  try {
+    return await measureServe(run);
+  } catch (err) {
+    console.log(`    failed: ${String(err).slice(0, 500)}`);
+    return { healthSeconds: NaN, firstAnswerSeconds: NaN, failures: ["the server did not start or died"] };
+  }
+}
+
 const kube = await startFakeKubeApi();
 const kubernetesSection = `kubernetes:\n  kubeconfig: ${JSON.stringify(kube.kubeconfigPath)}\n`;
 const now = Date.now();
@@ -67,10 +77,10 @@ async function scenario(driver: Driver, historyRows: number, outcomes: boolean, 
     if (driver === "sqlite") {
       const store = `database: ${JSON.stringify(file)}\n`;
       console.log("  first start (upgrade), without Kubernetes:");
-      const first = await measureServe({ ...base, store, kubernetes: "", run: 0, startOnly: true });
+      const first = await serve({ ...base, store, kubernetes: "", run: 0, startOnly: true });
       for (const [i, k8s] of kubeVariants.entries()) {
         console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}:`);
-        const figures = await measureServe({ ...base, store, kubernetes: k8s ? kubernetesSection : "", run: i + 1, startOnly: false });
+        const figures = await serve({ ...base, store, kubernetes: k8s ? kubernetesSection : "", run: i + 1, startOnly: false });
         rows.push({ driver, seed, kubernetes: k8s, upgradeSeconds: first.firstAnswerSeconds, figures });
       }
       return;
@@ -82,7 +92,7 @@ async function scenario(driver: Driver, historyRows: number, outcomes: boolean, 
       console.log(`  kintsugi db copy into etcd: ${copySeconds.toFixed(1)} s; etcd: ${mb(etcd.memory())}`);
       for (const [i, k8s] of kubeVariants.entries()) {
         console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}:`);
-        const figures = await measureServe({
+        const figures = await serve({
           ...base,
           store: etcdStoreConfig(etcd.endpoint, prefix),
           kubernetes: k8s ? kubernetesSection : "",
@@ -103,23 +113,30 @@ async function scenario(driver: Driver, historyRows: number, outcomes: boolean, 
 
 try {
   for (const driver of drivers) {
-    for (const size of sizes) await scenario(driver, size, false, [false, true]);
-    if (withOutcomes) await scenario(driver, Math.min(...sizes), true, [false]);
+    const runs: Array<[number, boolean, boolean[]]> = sizes.map((size) => [size, false, [false, true]]);
+    if (withOutcomes) runs.push([Math.min(...sizes), true, [false]]);
+    for (const [size, outcomes, kubeVariants] of runs) {
+      try {
+        await scenario(driver, size, outcomes, kubeVariants);
+      } catch (err) {
+        console.log(`  failed: ${String(err).slice(0, 500)}`);
+      }
+    }
   }
 } finally {
   await kube.close();
 }
 
-const s = (v: number | undefined) => (v === undefined ? "-" : `${v.toFixed(v < 10 ? 2 : 1)} s`);
-const r = (m: Resident | undefined) => (m === undefined ? "-" : `${m.rss.toFixed(0)} (${m.peak.toFixed(0)})`);
+const s = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? "-" : `${v.toFixed(v < 10 ? 2 : 1)} s`);
+const r = (m: Resident | undefined) => (m === undefined || Number.isNaN(m.rss) ? "-" : `${m.rss.toFixed(0)} (${m.peak.toFixed(0)})`);
 console.log("\nSummary (MB: VmRSS (VmHWM)):\n");
 console.log(
-  "| driver | history rows | poll outcomes | Kubernetes | db copy | first start (upgrade) | /health 200 | first answer | RSS after start | first repairStats | RSS after it | RSS, 1,000 subscribers + 20 changes | etcd RSS |",
+  "| driver | history rows | poll outcomes | Kubernetes | db copy | first start (upgrade) | /health 200 | first answer | RSS after start | first repairStats | RSS after it | RSS, 1,000 subscribers + 20 changes | etcd RSS | failed |",
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) {
   const f = row.figures;
   console.log(
-    `| ${row.driver} | ${n(row.seed.historyRows)} | ${n(row.seed.outcomes)} | ${row.kubernetes ? "yes" : "no"} | ${s(row.copySeconds)} | ${s(row.upgradeSeconds)} | ${s(f.healthSeconds)} | ${s(f.firstAnswerSeconds)} | ${r(f.started)} | ${s(f.statsSeconds)} | ${r(f.afterStats)} | ${r(f.subscribers)} | ${r(row.etcd)} |`,
+    `| ${row.driver} | ${n(row.seed.historyRows)} | ${n(row.seed.outcomes)} | ${row.kubernetes ? "yes" : "no"} | ${s(row.copySeconds)} | ${s(row.upgradeSeconds)} | ${s(f.healthSeconds)} | ${s(f.firstAnswerSeconds)} | ${r(f.started)} | ${s(f.statsSeconds)} | ${r(f.afterStats)} | ${r(f.subscribers)} | ${r(row.etcd)} | ${f.failures.join("; ") || "-"} |`,
   );
 }
