@@ -29,7 +29,8 @@ export interface SeededSizes {
   readonly seconds: number;
 }
 
-function seedOutcomes(db: Db, now: number): void {
+/** The 1,000 kept poll outcomes up to `now`, a minute apart, each listing {@link SKIPPED_PER_OUTCOME} skipped machines. */
+export function seedOutcomes(db: Db, now: number): void {
   const insert =
     db.prepare(`INSERT INTO auto_repair_outcomes (time, trigger, machines_seen, enqueued, skipped, short_circuit, error, skipped_total, skipped_by_kind)
     VALUES (?, 'schedule', 10000, '[]', ?, NULL, NULL, ?, ?)`);

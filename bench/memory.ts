@@ -1,136 +1,142 @@
-// bench/memory: kintsugi's resident memory with 100,000 history rows and 1,000 subscribers (goal: at most 150 MB),
-// without Kubernetes and with it (its client library alone is about 60 MB).
-// This process seeds a database with 1,000 entries and 100,000 history records through the real store, then starts
-// the real `kintsugi serve` on it (the built binary: run `npm run build` first), opens 1,000 graphql-ws
-// subscriptions to repairEntryEvents, makes 20 changes that every subscriber receives, reads the whole queue and a
-// whole entry's history, and reads the server's resident memory (VmRSS) and its peak (VmHWM) from /proc at each
-// stage. Prints figures; asserts nothing. Run: npm run bench:memory
-import { readFileSync, writeFileSync } from "node:fs";
+// bench/memory: kintsugi's start-up time and resident memory at a data center's size, on each store driver (issue 26;
+// goal: at most 150 MB with Kubernetes). For each driver (KINTSUGI_BENCH_DRIVERS, default sqlite,etcd) and each size
+// (KINTSUGI_BENCH_SIZES history rows, default 100000,1000000), without Kubernetes and with it (the test API server;
+// its client library alone is about 60 MB): a SQLite file of the schema before the store core (migrations 1-12)
+// seeded with SQL (bench/memory-seed.ts: the history, 1,000 listed entries), then on SQLite a first start (the new
+// code converts the file in it: "first start (upgrade)") and on etcd `kintsugi db copy` into a one-member etcd
+// (timed, with etcd's memory). Each `kintsugi serve` (the built binary: run `npm run build` first) is measured from
+// spawn to /health 200 and to the first GraphQL answer, its VmRSS and VmHWM after start, the first repairStats over
+// the whole history and the memory after it, then 1,000 graphql-ws subscriptions to repairEntryEvents that each
+// receive 20 changes (bench/memory-serve.ts). Last, unless KINTSUGI_BENCH_OUTCOMES=0, the smallest size again with
+// the 1,000 kept poll outcomes of 1,000 skipped machines each (bench/abuse-seed.ts), without Kubernetes: what
+// keeping them costs a replica. Prints figures and a summary table; asserts nothing. Run: npm run bench:memory
 import { join } from "node:path";
-import { createClient, type Client } from "graphql-ws";
-import WebSocket from "ws";
-import { createRepairEntry, type RepairEntry } from "../src/domain/repair-entry.js";
-import { openDatabase } from "../src/store/sqlite/database.js";
-import { SqliteRepairEntryStore } from "../src/store/sqlite/repair-entry-store.js";
-import { SqliteCommits } from "../src/store/sqlite/sqlite-commits.js";
 import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
-import { serveProcess } from "../test/support/serve-process.js";
 import { tempDir } from "../test/support/temp-dir.js";
+import { copyIntoEtcd, etcdStoreConfig, mb, startBenchEtcd, type Resident } from "./memory-etcd.js";
+import { seedMemoryDatabase, type MemorySeed } from "./memory-seed.js";
+import { measureServe, type ServeFigures, type ServeRun } from "./memory-serve.js";
 
-const ENTRIES = 1_000;
-const HISTORY = 100_000;
-const SUBSCRIBERS = 1_000;
-const CHANGES = 20;
-const NOW = Date.UTC(2026, 10, 22);
+type Driver = "sqlite" | "etcd";
 
-/**
- * 1,000 entries that succeeded long ago (a `created` and a `transition` record each, so the runner leaves them be and
- * they stay listed, as finished entries do until deleted), then notes spread over them up to HISTORY records.
- */
-async function seed(databasePath: string): Promise<void> {
-  const db = openDatabase(databasePath);
-  // One write per record, as kintsugi makes them; without an fsync each, so seeding takes seconds, not minutes.
-  db.pragma("synchronous = OFF");
-  const store = new SqliteRepairEntryStore(db, new SqliteCommits(db));
-  const entries: RepairEntry[] = [];
-  for (let i = 0; i < ENTRIES; i++) {
-    const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-    const { entry } = await store.add(
-      createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW),
-      "seeded",
-      NOW,
-      "bench",
-    );
-    const done = { ...entry, status: "succeeded" as const };
-    await store.change(entry.index, () => [{ entry: done, kind: "transition", reason: "the health check reports the machine healthy" }], NOW, "bench");
-    entries.push(done);
+const list = (name: string, fallback: string) =>
+  (process.env[name] ?? fallback)
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+const drivers = list("KINTSUGI_BENCH_DRIVERS", "sqlite,etcd").map((d) => {
+  if (d !== "sqlite" && d !== "etcd") throw new Error(`KINTSUGI_BENCH_DRIVERS: ${d} is not sqlite or etcd`);
+  return d as Driver;
+});
+const sizes = list("KINTSUGI_BENCH_SIZES", "100000,1000000").map((s) => {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 10_000 || n > 10_000_000 || n % 10 !== 0)
+    throw new Error(`KINTSUGI_BENCH_SIZES: ${s} is not a multiple of 10 from 10000 to 10000000`);
+  return n;
+});
+const withOutcomes = process.env["KINTSUGI_BENCH_OUTCOMES"] !== "0";
+
+/** One line of the summary table. */
+interface Row {
+  readonly driver: Driver;
+  readonly seed: MemorySeed;
+  readonly kubernetes: boolean;
+  /** The SQLite file's first start, or the etcd copy's seconds. */
+  readonly upgradeSeconds?: number;
+  readonly copySeconds?: number;
+  readonly figures: ServeFigures;
+  readonly etcd?: Resident;
+}
+const rows: Row[] = [];
+
+/** One serve run; a server that does not start (or dies) is printed and counted as a row of failures. */
+async function serve(run: ServeRun): Promise<ServeFigures> {
+  try {
+    return await measureServe(run);
+  } catch (err) {
+    console.log(`    failed: ${String(err).slice(0, 500)}`);
+    return { healthSeconds: NaN, firstAnswerSeconds: NaN, failures: ["the server did not start or died"] };
   }
-  const detail = `command: ["/usr/local/bin/power-cycle","10.0.0.1"]\nexit code 1\nstderr: ${"BMC did not answer; retrying. ".repeat(4)}`;
-  for (let n = 2 * ENTRIES; n < HISTORY; n++) {
-    const entry = entries[n % ENTRIES] as RepairEntry;
-    await store.change(entry.index, () => [{ entry, kind: "note", reason: `step 1: repair command failed (attempt ${n})`, detail }], NOW + n, "bench");
-  }
-  db.close();
 }
 
-const memory = (pid: number): { rss: number; peak: number } => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
-};
-const mb = (m: { rss: number; peak: number }) => `${m.rss.toFixed(0)} MB resident (peak ${m.peak.toFixed(0)} MB)`;
+const kube = await startFakeKubeApi();
+const kubernetesSection = `kubernetes:\n  kubeconfig: ${JSON.stringify(kube.kubeconfigPath)}\n`;
+const now = Date.now();
+const n = (v: number) => v.toLocaleString("en");
 
-/** One run: a fresh seeded database, `kintsugi serve` on it (with `kubernetes` as its config section, if any). */
-async function run(label: string, kubernetes: string): Promise<void> {
-  console.log(`${label}:`);
+/** The runs of one driver on one seeded file: each Kubernetes variant, on the same store one after the other. */
+async function scenario(driver: Driver, historyRows: number, outcomes: boolean, kubeVariants: readonly boolean[]): Promise<void> {
   const dir = tempDir("kintsugi-bench-memory-");
-  const databasePath = join(dir.path, "kintsugi.db");
-  await seed(databasePath);
-  // The 20 new entries are repaired for real: a step that runs `true`, and a health check that reports healthy.
-  writeFileSync(
-    join(dir.path, "kintsugi.yaml"),
-    `listen: "127.0.0.1:0"
-database: ${JSON.stringify(databasePath)}
-limits: { max_connections_per_address: ${SUBSCRIBERS} }   # every subscriber connects from 127.0.0.1
-${kubernetes}repair:
-  repair_procedures:
-    - machine_types: ["qemu"]
-      repair_operations:
-        - operation: unreachable
-          repair_steps:
-            - repair_command: ["true"]
-              watch_seconds: 1
-          health_check_command: ["echo", "true"]
-`,
-  );
-  const server = serveProcess(["--config", join(dir.path, "kintsugi.yaml")], dir.path);
-  const base = await server.url;
-  const pid = server.child.pid as number;
-  const url = `${base}/graphql`;
-  const gql = async (query: string, variables?: Record<string, unknown>) => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { data?: Record<string, unknown>; errors?: Array<{ message: string }> };
-    if (body.errors) throw new Error(body.errors[0]?.message);
-    return body.data ?? {};
-  };
+  const file = join(dir.path, "kintsugi.db");
   try {
-    console.log(`    started on ${ENTRIES.toLocaleString("en")} entries and ${HISTORY.toLocaleString("en")} history rows: ${mb(memory(pid))}`);
-    let received = 0;
-    let connected = 0;
-    const clients: Client[] = [];
-    for (let i = 0; i < SUBSCRIBERS; i++) {
-      const client = createClient({ url: url.replace("http", "ws"), webSocketImpl: WebSocket, retryAttempts: 0, on: { connected: () => void connected++ } });
-      client.subscribe(
-        { query: "subscription { repairEntryEvents { kind entry { index address status step stepStatus } record { reason } } }" },
-        { next: () => void received++, error: () => {}, complete: () => {} },
-      );
-      clients.push(client);
-    }
-    while (connected < SUBSCRIBERS) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 500));
-    console.log(`    ${SUBSCRIBERS} subscribers connected: ${mb(memory(pid))}`);
-    for (let i = 0; i < CHANGES; i++)
-      await gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, {
-        a: `10.200.0.${i + 1}`,
-      });
-    while (received < SUBSCRIBERS * CHANGES) await new Promise((r) => setTimeout(r, 20));
-    const queue = (await gql(`{ searchRepairEntries { index address status } }`))["searchRepairEntries"] as unknown[];
-    const history = (await gql(`{ repairHistory(index: "1") { sequence reason detail } }`))["repairHistory"] as unknown[];
+    const seed = seedMemoryDatabase(file, historyRows, outcomes, now);
     console.log(
-      `    ${CHANGES} changes to every subscriber (${received.toLocaleString("en")} events), the queue (${queue.length} entries) and one entry's history (${history.length} records) read: ${mb(memory(pid))}`,
+      `${driver}, ${n(seed.historyRows)} history rows, ${seed.outcomes} poll outcomes (seeded into a schema-12 SQLite file in ${seed.seconds.toFixed(1)} s):`,
     );
-    await Promise.all(clients.map((c) => c.dispose()));
+    const base = { dir: dir.path, since: seed.since, until: seed.until + 60_000, listedEntry: seed.firstListed };
+    if (driver === "sqlite") {
+      const store = `database: ${JSON.stringify(file)}\n`;
+      console.log("  first start (upgrade), without Kubernetes:");
+      const first = await serve({ ...base, store, kubernetes: "", run: 0, startOnly: true });
+      for (const [i, k8s] of kubeVariants.entries()) {
+        console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}:`);
+        const figures = await serve({ ...base, store, kubernetes: k8s ? kubernetesSection : "", run: i + 1, startOnly: false });
+        rows.push({ driver, seed, kubernetes: k8s, upgradeSeconds: first.firstAnswerSeconds, figures });
+      }
+      return;
+    }
+    const etcd = await startBenchEtcd();
+    try {
+      const prefix = "/kintsugi-bench/";
+      const copySeconds = await copyIntoEtcd(dir.path, file, etcd.endpoint, prefix);
+      console.log(`  kintsugi db copy into etcd: ${copySeconds.toFixed(1)} s; etcd: ${mb(etcd.memory())}`);
+      for (const [i, k8s] of kubeVariants.entries()) {
+        console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}:`);
+        const figures = await serve({
+          ...base,
+          store: etcdStoreConfig(etcd.endpoint, prefix),
+          kubernetes: k8s ? kubernetesSection : "",
+          run: i + 1,
+          startOnly: false,
+        });
+        const etcdNow = etcd.memory();
+        console.log(`    etcd: ${mb(etcdNow)}`);
+        rows.push({ driver, seed, kubernetes: k8s, copySeconds, figures, etcd: etcdNow });
+      }
+    } finally {
+      await etcd.etcd.stop();
+    }
   } finally {
-    server.child.kill("SIGTERM");
-    await server.exited;
     dir.remove();
   }
 }
 
-await run("without Kubernetes (the client library is not loaded)", "");
-const kube = await startFakeKubeApi();
 try {
-  await run("with Kubernetes (the test API server; @kubernetes/client-node loaded)", `kubernetes:\n  kubeconfig: ${JSON.stringify(kube.kubeconfigPath)}\n`);
+  for (const driver of drivers) {
+    const runs: Array<[number, boolean, boolean[]]> = sizes.map((size) => [size, false, [false, true]]);
+    if (withOutcomes) runs.push([Math.min(...sizes), true, [false]]);
+    for (const [size, outcomes, kubeVariants] of runs) {
+      try {
+        await scenario(driver, size, outcomes, kubeVariants);
+      } catch (err) {
+        console.log(`  failed: ${String(err).slice(0, 500)}`);
+      }
+    }
+  }
 } finally {
   await kube.close();
+}
+
+const s = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? "-" : `${v.toFixed(v < 10 ? 2 : 1)} s`);
+const r = (m: Resident | undefined) => (m === undefined || Number.isNaN(m.rss) ? "-" : `${m.rss.toFixed(0)} (${m.peak.toFixed(0)})`);
+console.log("\nSummary (MB: VmRSS (VmHWM)):\n");
+console.log(
+  "| driver | history rows | poll outcomes | Kubernetes | db copy | first start (upgrade) | /health 200 | first answer | RSS after start | first repairStats | RSS after it | RSS, 1,000 subscribers + 20 changes | etcd RSS | failed |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+for (const row of rows) {
+  const f = row.figures;
+  console.log(
+    `| ${row.driver} | ${n(row.seed.historyRows)} | ${n(row.seed.outcomes)} | ${row.kubernetes ? "yes" : "no"} | ${s(row.copySeconds)} | ${s(row.upgradeSeconds)} | ${s(f.healthSeconds)} | ${s(f.firstAnswerSeconds)} | ${r(f.started)} | ${s(f.statsSeconds)} | ${r(f.afterStats)} | ${r(f.subscribers)} | ${r(row.etcd)} | ${f.failures.join("; ") || "-"} |`,
+  );
 }
