@@ -113,9 +113,7 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
       "a stored value kintsugi cannot read",
       async (file) => (
         await realisticDatabase(file),
-        tamper(file, (db) =>
-          db.prepare("UPDATE kv SET value = '{not json' WHERE key = '/kintsugi/history/0000000000000003/0000000000000009'").run(),
-        )
+        tamper(file, (db) => db.prepare("UPDATE kv SET value = '{not json' WHERE key = '/kintsugi/history/0000000000000003/0000000000000009'").run())
       ),
       /^sqlite:.*: etcd key \/kintsugi\/history\/0000000000000003\/0000000000000009 does not hold JSON: .*; a copy cannot carry it$/,
     ],
