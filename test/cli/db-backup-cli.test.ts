@@ -3,6 +3,9 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
+import { EtcdKeys, type KeyRange } from "../../src/store/etcd/etcd-keys.js";
+import { entryValue, historyValue } from "../../src/store/etcd/etcd-value-schemas.js";
+import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
 import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
@@ -28,31 +31,24 @@ async function addEntry(url: string, n: number): Promise<number> {
   return Number(data.addRepairEntry.index);
 }
 
-interface EntryRow {
-  idx: number;
-  address: string;
-  status: string;
-  step: number;
-  step_status: string;
-  deleted: number;
-}
-interface HistoryRow {
-  seq: number;
-  entry_index: number;
-  kind: string;
-  status: string;
-  step: number;
-  step_status: string;
-  deleted: number;
-}
+const KEYS = new EtcdKeys(SQLITE_KV_PREFIX);
 
-/** The entries and the history a SQLite file holds, read with a plain read-only connection. */
-function rowsOf(file: string): { entries: EntryRow[]; history: HistoryRow[] } {
+/**
+ * The entries and the history (by sequence) a SQLite file holds, read from its key-value table with a plain read-only
+ * connection and checked against the values' schemas.
+ */
+function rowsOf(file: string) {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
+    const values = (range: KeyRange) =>
+      (db.prepare("SELECT value FROM kv WHERE key >= ? AND key < ? ORDER BY key").pluck().all(range.start, range.end) as Buffer[]).map(
+        (value) => JSON.parse(value.toString("utf8")) as unknown,
+      );
     return {
-      entries: db.prepare("SELECT idx, address, status, step, step_status, deleted FROM repair_entries ORDER BY idx").all() as EntryRow[],
-      history: db.prepare("SELECT seq, entry_index, kind, status, step, step_status, deleted FROM repair_history ORDER BY seq").all() as HistoryRow[],
+      entries: values(KEYS.allEntries).map((value) => entryValue.parse(value).entry),
+      history: values(KEYS.allHistory)
+        .map((value) => historyValue.parse(value).record)
+        .sort((a, b) => a.sequence - b.sequence),
     };
   } finally {
     db.close();
@@ -118,7 +114,7 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     assert.deepEqual(acked, oneToN(acked.length), "the client's entries got indexes 1..N");
     const copied = entries.length;
     assert.deepEqual(
-      entries.map((e) => e.idx),
+      entries.map((e) => e.index),
       oneToN(copied),
       "no entry missing whose successor is in the copy",
     );
@@ -127,22 +123,22 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     assert.ok(entries.every((e, i) => e.address === `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`));
     // No torn history: the history is a prefix too, every entry has its creation, and each entry is as its last record says.
     assert.deepEqual(
-      history.map((h) => h.seq),
+      history.map((h) => h.sequence),
       oneToN(history.length),
       "no history record missing whose successor is in the copy",
     );
     assert.ok(
-      history.every((h) => h.entry_index <= copied),
+      history.every((h) => h.entryIndex <= copied),
       "no history of an entry the copy does not hold",
     );
     for (const e of entries) {
-      const own = history.filter((h) => h.entry_index === e.idx);
-      assert.equal(own[0]?.kind, "created", `entry ${e.idx} has its creation`);
+      const own = history.filter((h) => h.entryIndex === e.index);
+      assert.equal(own[0]?.kind, "created", `entry ${e.index} has its creation`);
       const last = own.at(-1);
       assert.deepEqual(
-        [last?.status, last?.step, last?.step_status, last?.deleted],
-        [e.status, e.step, e.step_status, e.deleted],
-        `entry ${e.idx} is as its last history record says`,
+        [last?.status, last?.step, last?.stepStatus, last?.deleted],
+        [e.status, e.step, e.stepStatus, e.deleted],
+        `entry ${e.index} is as its last history record says`,
       );
     }
 
@@ -167,7 +163,7 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     );
     assert.deepEqual(
       served.searchRepairEntries.map((e) => ({ ...e, index: Number(e.index) })),
-      entries.map((e) => ({ index: e.idx, address: e.address, status: e.status.toUpperCase() })),
+      entries.map((e) => ({ index: e.index, address: e.address, status: e.status.toUpperCase() })),
     );
   });
 

@@ -146,7 +146,7 @@ describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD
     assert.equal(res.code, 1);
     assert.equal(
       res.stderr,
-      `kintsugi: database ${file} holds an unfinished copy from sqlite:/elsewhere.db started at 2026-11-22T05:00:00.000Z: what it holds may be incomplete, ` +
+      `kintsugi: SQLite database ${file} holds an unfinished copy from sqlite:/elsewhere.db started at 2026-11-22T05:00:00.000Z: what it holds may be incomplete, ` +
         `so it is not opened. Empty it (remove ${file}, ${file}-wal and ${file}-shm) and run kintsugi db copy again into the empty store\n`,
     );
   });

@@ -24,10 +24,11 @@ export function tamper(file: string, change: (db: Database.Database) => void): v
 }
 
 /** Overwrites the first bytes of the page that holds the root of `table` with garbage: SQLite's b-tree is broken. */
-export function corruptTablePage(file: string, table = "repair_history"): void {
+export function corruptTablePage(file: string, table = "kv"): void {
   let offset = 0;
   tamper(file, (db) => {
-    const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as number;
+    const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as number | undefined;
+    if (root === undefined) throw new Error(`${file} has no table ${table}`);
     offset = (root - 1) * (db.pragma("page_size", { simple: true }) as number);
   });
   const fd = openSync(file, "r+");
@@ -39,24 +40,20 @@ export function corruptTablePage(file: string, table = "repair_history"): void {
 }
 
 /**
- * Changes a repair entry's address in its table's page behind SQLite's back (the bytes of `from`, the same length as
- * `to`), so the address index no longer agrees with the table: SQLite's b-trees are sound, their content is not.
+ * Changes a key of the `kv` table in its page behind SQLite's back (the bytes of `from` into `to`, of the same length,
+ * sorting after the key that follows it), so the rows are no longer in the order of the primary key that `kv` (WITHOUT
+ * ROWID) is stored as: SQLite's b-trees are sound, their content is not.
  */
-export function desyncAddressIndex(file: string, from = "10.0.0.3", to = "10.0.0.8"): void {
-  let page = { offset: 0, size: 0 };
-  tamper(file, (db) => {
-    const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'repair_entries'").pluck().get() as number;
-    const size = db.pragma("page_size", { simple: true }) as number;
-    page = { offset: (root - 1) * size, size };
-  });
-  const bytes = readFileSync(file).subarray(page.offset, page.offset + page.size);
-  // Every copy in the page: the live cell, and the remains of the row's earlier versions in its free space.
+export function misorderKvKey(file: string, from = "/kintsugi/holds/10.0.0.11", to = "/kintsugi/holds/90.0.0.11"): void {
+  if (from.length !== to.length) throw new Error(`${to} is not as long as ${from}`);
+  const bytes = readFileSync(file);
+  // Every copy in the file: the live cell, and any remains of it in free space.
   const found: number[] = [];
   for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + 1)) found.push(at);
-  if (found.length === 0) throw new Error(`${from} is not in the repair_entries page of ${file}`);
+  if (found.length === 0) throw new Error(`${from} is not in ${file}`);
   const fd = openSync(file, "r+");
   try {
-    for (const at of found) writeSync(fd, Buffer.from(to), 0, to.length, page.offset + at);
+    for (const at of found) writeSync(fd, Buffer.from(to), 0, to.length, at);
   } finally {
     closeSync(fd);
   }

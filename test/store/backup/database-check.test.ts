@@ -9,7 +9,7 @@ import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
 import { NEWEST_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
-import { corruptTablePage, desyncAddressIndex, fromNewerKintsugi, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
+import { corruptTablePage, fromNewerKintsugi, misorderKvKey, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const REALISTIC_COUNTS = { settings: 10, entries: 4, history: 16, outcomes: 3, generations: 5, holds: 3, finished: 3, replayRecords: 2 };
@@ -66,9 +66,9 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
       /^SQLite's integrity check (failed: database disk image is malformed|found \d+ problem)/,
     ],
     [
-      "an index that disagrees with its table",
-      async (file) => (await realisticDatabase(file), desyncAddressIndex(file)),
-      /^SQLite's integrity check found \d+ problem\(s\): .*missing from index repair_entries_address/,
+      "a key out of the order of the primary key its table is kept in",
+      async (file) => (await realisticDatabase(file), misorderKvKey(file)),
+      /^SQLite's integrity check found 1 problem\(s\): row not in PRIMARY KEY order for kv$/,
     ],
     [
       "a file that is not SQLite's",
@@ -92,10 +92,10 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
       async (file) => (
         await realisticDatabase(file),
         tamper(file, (db) =>
-          db.exec("PRAGMA foreign_keys = OFF; CREATE TABLE notes (entry INTEGER REFERENCES repair_entries (idx)); INSERT INTO notes VALUES (99)"),
+          db.exec("PRAGMA foreign_keys = OFF; CREATE TABLE notes (entry INTEGER REFERENCES kv_revision (id)); INSERT INTO notes VALUES (99)"),
         )
       ),
-      /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: notes row 1 -> repair_entries\)$/,
+      /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: notes row 1 -> kv_revision\)$/,
     ],
     [
       "a row whose foreign key refers to nothing, in a table named to drive a terminal: the name escaped",
@@ -103,19 +103,19 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
         await realisticDatabase(file),
         tamper(file, (db) =>
           db.exec(
-            `PRAGMA foreign_keys = OFF; CREATE TABLE "x\x1b[2J\u202e" (entry INTEGER REFERENCES repair_entries (idx)); INSERT INTO "x\x1b[2J\u202e" VALUES (99)`,
+            `PRAGMA foreign_keys = OFF; CREATE TABLE "x\x1b[2J\u202e" (entry INTEGER REFERENCES kv_revision (id)); INSERT INTO "x\x1b[2J\u202e" VALUES (99)`,
           ),
         )
       ),
-      /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: x\\x1b\[2J\\u202e row 1 -> repair_entries\)$/,
+      /^SQLite's foreign key check found 1 row\(s\) referring to rows that do not exist \(first: x\\x1b\[2J\\u202e row 1 -> kv_revision\)$/,
     ],
     [
       "a stored value kintsugi cannot read",
       async (file) => (
         await realisticDatabase(file),
-        tamper(file, (db) => db.prepare("UPDATE settings SET value = '{not json' WHERE key = 'constraints'").run())
+        tamper(file, (db) => db.prepare("UPDATE kv SET value = '{not json' WHERE key = '/kintsugi/history/0000000000000003/0000000000000009'").run())
       ),
-      /: the setting constraints cannot be read: /,
+      /^sqlite:.*: etcd key \/kintsugi\/history\/0000000000000003\/0000000000000009 does not hold JSON: .*; a copy cannot carry it$/,
     ],
     [
       "the marker of an unfinished copy",

@@ -9,10 +9,12 @@ import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js"
 import { openEtcdSnapshotSource } from "../../../src/store/etcd/etcd-snapshot-source.js";
 import { openEtcdSnapshotTarget } from "../../../src/store/etcd/etcd-snapshot-target.js";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
+import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
+import { olderDatabase } from "../../support/damaged-databases.js";
 import { NOW } from "../../support/fixtures.js";
 import { portView, writeRealisticHistory } from "../../support/realistic-store.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -96,10 +98,9 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
 
   it("copies a history longer than an etcd page and a SQLite chunk, in order", async () => {
     fresh();
+    // Made in the old tables (the fastest way to 1501 records): a copy reads such a file as its tables, unconverted.
     const original = join(dir.path, "long.db");
-    const store = await openSqliteStore({ path: original });
-    await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
-    await store.close();
+    olderDatabase(original, LEGACY_SCHEMA_VERSION);
     const db = new Database(original);
     const note = db.prepare(
       "INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, ?, 'note', ?, 'queued', 0, 'waiting', 0, 'kintsugi')",
@@ -164,7 +165,8 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
         return {
           target: async () => openSqliteSnapshotTarget(file),
           state: async () => [readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)],
-          message: `the SQLite database ${file} already holds data (1 row); copy only into an empty store`,
+          // The setting and the schema key every store writes when it opens.
+          message: `the SQLite database ${file} already holds data (2 keys); copy only into an empty store`,
         };
       },
     ],
@@ -212,7 +214,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
           target: async () => openSqliteSnapshotTarget(file),
           open: async () => await openSqliteStore({ path: file }),
           empty: async () => ["", "-wal", "-shm"].forEach((suffix) => rmSync(`${file}${suffix}`, { force: true })),
-          store: `database ${file}`,
+          store: `SQLite database ${file}`,
         };
       },
     ],

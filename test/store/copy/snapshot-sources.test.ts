@@ -9,9 +9,11 @@ import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js"
 import { openEtcdSnapshotSource } from "../../../src/store/etcd/etcd-snapshot-source.js";
 import { openEtcdStore } from "../../../src/store/etcd/open-etcd-store.js";
 import { DatabaseOpenError } from "../../../src/store/sqlite/database.js";
+import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
+import { olderDatabase, tamper } from "../../support/damaged-databases.js";
 import { NOW } from "../../support/fixtures.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
@@ -112,36 +114,57 @@ describe("the sources of a copy", () => {
   });
 
   describe("a SQLite file", () => {
-    it("stops at a history record of a kind no store writes, naming it, before writing it", async () => {
-      dir = tempDir();
-      const file = join(dir.path, "odd.db");
-      const store = await openSqliteStore({ path: file });
-      await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
-      await store.close();
-      const db = new Database(file);
-      db.prepare(
-        "INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, 0, 'exploded', '', 'queued', 0, 'waiting', 0, 'x')",
-      ).run();
-      db.close();
-      const target = join(dir.path, "target.db");
-      const into = openSqliteSnapshotTarget(target);
-      const source = await openSqliteSnapshotSource(file);
-      try {
-        await assert.rejects(
-          copyStore(source, into),
-          (err: Error) =>
-            err instanceof CopyFailedError &&
-            err.message.includes(`stopped: sqlite:${file}: history record 2 (repair entry 1) cannot be copied: record.kind: Invalid option`),
-        );
-      } finally {
-        await into.close();
-        await source.close();
-      }
-      const copied = new Database(target, { readonly: true });
-      assert.equal(copied.prepare("SELECT COUNT(*) FROM repair_history WHERE kind = 'exploded'").pluck().get(), 0);
-      copied.close();
-      await assert.rejects(() => openSqliteStore({ path: target }), UnfinishedCopyError);
-    });
+    const oddHistory: Array<[string, (file: string) => Promise<void> | void, (file: string) => string]> = [
+      [
+        "in the key-value table",
+        async (file) => {
+          const store = await openSqliteStore({ path: file });
+          await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
+          await store.close();
+          tamper(file, (db) =>
+            db
+              .prepare("UPDATE kv SET value = CAST(json_set(CAST(value AS TEXT), '$.record.kind', 'exploded') AS BLOB) WHERE key = ?")
+              .run("/kintsugi/history/0000000000000001/0000000000000001"),
+          );
+        },
+        (file) => `stopped: sqlite:${file}: etcd key /kintsugi/history/0000000000000001/0000000000000001 holds an invalid value at record.kind: Invalid option`,
+      ],
+      [
+        // An old-format file (read by a copy as its tables): its history's kind is a column no value schema guards.
+        "in an old-format file",
+        (file) => {
+          olderDatabase(file, LEGACY_SCHEMA_VERSION);
+          tamper(file, (db) =>
+            db
+              .prepare(
+                "INSERT INTO repair_history (entry_index, time, kind, reason, status, step, step_status, deleted, actor) VALUES (1, 0, 'exploded', '', 'queued', 0, 'waiting', 0, 'x')",
+              )
+              .run(),
+          );
+        },
+        (file) => `stopped: sqlite:${file}: history record 2 (repair entry 1) cannot be copied: record.kind: Invalid option`,
+      ],
+    ];
+    for (const [where, make, message] of oddHistory) {
+      it(`stops at a history record of a kind no store writes (${where}), naming it, before writing it`, async () => {
+        dir = tempDir();
+        const file = join(dir.path, "odd.db");
+        await make(file);
+        const target = join(dir.path, "target.db");
+        const into = openSqliteSnapshotTarget(target);
+        const source = await openSqliteSnapshotSource(file);
+        try {
+          await assert.rejects(copyStore(source, into), (err: Error) => err instanceof CopyFailedError && err.message.includes(message(file)));
+        } finally {
+          await into.close();
+          await source.close();
+        }
+        const copied = new Database(target, { readonly: true });
+        assert.equal(copied.prepare("SELECT COUNT(*) FROM kv WHERE CAST(value AS TEXT) LIKE '%exploded%'").pluck().get(), 0);
+        copied.close();
+        await assert.rejects(() => openSqliteStore({ path: target }), UnfinishedCopyError);
+      });
+    }
 
     it("is refused when it does not exist, and is not made", async () => {
       dir = tempDir();
@@ -172,14 +195,14 @@ describe("the sources of a copy", () => {
     it("is refused when it holds an unfinished copy", async () => {
       dir = tempDir();
       const file = join(dir.path, "unfinished.db");
-      await (await openSqliteStore({ path: file })).close();
       const target = openSqliteSnapshotTarget(file);
       await target.begin(JSON.parse(MARKER) as Parameters<typeof target.begin>[0]);
       await target.close();
       await assert.rejects(
         () => openSqliteSnapshotSource(file),
         (err: Error) =>
-          err instanceof UnfinishedCopyError && err.message.startsWith(`database ${file} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db`),
+          err instanceof UnfinishedCopyError &&
+          err.message.startsWith(`SQLite database ${file} holds an unfinished copy from sqlite:/var/lib/kintsugi/kintsugi.db`),
       );
     });
   });
