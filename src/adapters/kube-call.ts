@@ -1,4 +1,4 @@
-import * as k8s from "@kubernetes/client-node";
+import * as k8s from "./kube-client.js";
 import type { KubeCallOptions } from "./ports.js";
 
 /** The HTTP status of a failed API call, or null when the request never got an answer. */

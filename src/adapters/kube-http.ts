@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import * as k8s from "@kubernetes/client-node";
+import * as k8s from "./kube-client.js";
 import { BoundExceededError } from "./bounded-fetch.js";
 
 /** The answer's headers as the generated client reads them: lower-case names, one string each. */

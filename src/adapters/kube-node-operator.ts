@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import * as k8s from "@kubernetes/client-node";
+import * as k8s from "./kube-client.js";
 import {
   CORDONED_BY_ANNOTATION,
   type ClusterNode,

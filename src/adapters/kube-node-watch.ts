@@ -1,6 +1,6 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type * as k8s from "@kubernetes/client-node";
+import type * as k8s from "./kube-client.js";
 import { outageStep, REACHABLE, retryDelay, type OutageState } from "../domain/outage-notice.js";
 import { escapeControlCharacters } from "../domain/untrusted-text.js";
 import { WatchLines } from "./watch-lines.js";

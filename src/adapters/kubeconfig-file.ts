@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import * as k8s from "@kubernetes/client-node";
+import * as k8s from "./kube-client.js";
 import { ConfigError, readFailure } from "../config/load-config.js";
 
 // The client library's own complaints about a list entry name an index and a key, never a value.

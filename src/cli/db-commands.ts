@@ -5,7 +5,6 @@ import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.j
 import { loadConfigFile } from "../config/load-config.js";
 import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
-import { etcdClientFor } from "../store/etcd/etcd-client.js";
 import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/etcd/etcd-snapshot-source.js";
 import { openEtcdSnapshotTarget } from "../store/etcd/etcd-snapshot-target.js";
 import { openSqliteSnapshotSource } from "../store/sqlite/sqlite-snapshot-source.js";
@@ -68,15 +67,17 @@ export function dbCommand(out: (text: string) => void): Command {
 
 async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfig): Promise<CopyResult> {
   let client: Etcd3 | null = null;
-  const etcd = (): EtcdSnapshotOptions => {
+  const etcd = async (): Promise<EtcdSnapshotOptions> => {
+    // etcd3 and gRPC load only when a side is etcd (see openEtcdBackend).
+    const { etcdClientFor } = await import("../store/etcd/etcd-client.js");
     client ??= etcdClientFor(config.etcd);
     return { client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs };
   };
   let source: SnapshotSource | null = null;
   let target: SnapshotTarget | null = null;
   try {
-    source = from.kind === "sqlite" ? await openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(etcd());
-    target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : await openEtcdSnapshotTarget(etcd());
+    source = from.kind === "sqlite" ? await openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(await etcd());
+    target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : await openEtcdSnapshotTarget(await etcd());
     return await copyStore(source, target);
   } finally {
     await target?.close();

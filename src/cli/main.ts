@@ -20,7 +20,6 @@ import { completionCommand } from "./completion-command.js";
 import { replayCommand } from "./replay-command.js";
 import { statsCommand } from "./stats-commands.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
-import { EtcdClientConfigError } from "../store/etcd/etcd-client.js";
 import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
 import { StoreUnavailableError } from "../store/store-port.js";
 import { ListenError } from "../wiring/listen-address.js";
@@ -39,7 +38,6 @@ const OPERATOR_ERRORS = [
   DatabaseOpenError,
   StartRefusedError,
   UnfinishedCopyError,
-  EtcdClientConfigError,
   EtcdSchemaError,
   StoreUnavailableError,
   ListenError,
@@ -48,6 +46,16 @@ const OPERATOR_ERRORS = [
   TargetNotEmptyError,
   CopyFailedError,
 ];
+
+/**
+ * Whether `err` is one of {@link OPERATOR_ERRORS}, or a bad etcd client config: that error's module imports etcd3
+ * and gRPC, which a SQLite server never loads, so it is imported only here, once an error is to be told.
+ */
+async function isOperatorError(err: unknown): Promise<boolean> {
+  if (OPERATOR_ERRORS.some((type) => err instanceof type)) return true;
+  const { EtcdClientConfigError } = await import("../store/etcd/etcd-client.js");
+  return err instanceof EtcdClientConfigError;
+}
 
 /** Builds the `kintsugi` command tree. */
 export function buildProgram(io: CliIo): Command {
@@ -130,7 +138,7 @@ export async function main(argv: readonly string[], output: CliOutput = PROCESS_
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (OPERATOR_ERRORS.some((type) => err instanceof type)) {
+    if (await isOperatorError(err)) {
       output.err(`kintsugi: ${(err as Error).message}\n`);
       return 1;
     }

@@ -1,14 +1,9 @@
-import type { Logger } from "pino";
-import type { KintsugiConfig } from "../config/kintsugi-config.js";
-import { LeaderElection } from "../ha/leader-election.js";
 import type { KintsugiStore, WriteGuard } from "../store/store-port.js";
-import { pinoLog } from "../support/log.js";
-import type { Etcd3 } from "etcd3";
 
 /**
  * Whether this replica may act on the world (repair, poll sabakan, run health checks, generate the cluster), and
  * who does. With SQLite the process is the only one on its file (the file lock), so it leads from start to close;
- * with etcd it leads while it holds the election ({@link LeaderElection}).
+ * with etcd it leads while it holds the election (LeaderElection, in etcd-backend.ts).
  */
 export interface Leadership {
   /** "sole": SQLite, always the leader; "elected": one of the replicas on etcd. */
@@ -67,31 +62,5 @@ export function soleLeadership(replicaName: string): Leadership {
       leading = false;
       listeners?.deposed("this replica is stopping");
     },
-  };
-}
-
-/** One replica among those on one etcd prefix: it leads while it holds the election under `<prefix>leader/`. */
-export function electedLeadership(client: Etcd3, config: KintsugiConfig, logger: Logger): Leadership {
-  const log = logger.child({ component: "leader-election" });
-  const election = new LeaderElection({
-    client,
-    prefix: config.etcd.prefix,
-    replicaName: config.leaderElection.replicaName,
-    leaseTtlSeconds: config.leaderElection.leaseTtlSeconds,
-    log: pinoLog(log),
-  });
-  const guard: WriteGuard = election.guard;
-  return {
-    kind: "elected",
-    replicaName: config.leaderElection.replicaName,
-    isLeader: () => election.isLeader(),
-    leader: () => election.leader(),
-    guardedStore: (store) => store.guarded(termGuard(guard)),
-    watch(listeners) {
-      election.onElected(listeners.elected);
-      election.onDeposed(listeners.deposed);
-    },
-    start: () => election.start(),
-    stop: () => election.stop(),
   };
 }

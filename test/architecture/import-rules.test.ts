@@ -44,6 +44,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 const DRIVERS = ["store/sqlite/", "store/etcd/"];
 const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
   "wiring/stores.ts": "opens the store the config names",
+  "wiring/etcd-backend.ts": "opens the etcd store and its leader election, loaded by wiring/stores.ts only for store: etcd",
   "cli/db-commands.ts": "db copy opens a snapshot source and target on each backend",
   "cli/db-backup-commands.ts": "db backup and db check read an etcd prefix with the etcd client",
   "cli/db-report.ts": "db check reports a SQLite file's schema version against the newest",

@@ -1,0 +1,34 @@
+// Bundles src/adapters/kube-client.ts over tsc's output (dist/adapters/kube-client.js) with @kubernetes/client-node's
+// own files, so the server loads only what kintsugi calls. The library's index imports every generated API and
+// model (some 2,900 files, 21 MB of JavaScript that V8 keeps as source text on the heap); bundled from kintsugi's
+// few imports, unused APIs drop out and the rest is minified (names kept: errors and classes print as they did).
+// The library's dependencies stay external, installed with it (it remains a dependency in package.json).
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(join(root, "package.json"));
+const library = JSON.parse(readFileSync(require.resolve("@kubernetes/client-node/package.json"), "utf8"));
+const outfile = join(root, "dist", "adapters", "kube-client.js");
+
+const started = Date.now();
+await build({
+  entryPoints: [join(root, "src", "adapters", "kube-client.ts")],
+  outfile,
+  allowOverwrite: true,
+  bundle: true,
+  minify: true,
+  keepNames: true,
+  legalComments: "eof",
+  platform: "node",
+  target: ["node20"],
+  format: "esm",
+  external: Object.keys(library.dependencies ?? {}),
+  logLevel: "warning",
+});
+rmSync(`${outfile}.map`, { force: true });
+const bytes = statSync(outfile).size;
+console.log(`kubernetes client: bundled dist/adapters/kube-client.js in ${Date.now() - started} ms (${Math.round(bytes / 1024)} KiB)`);
