@@ -3,6 +3,11 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
+import type { RepairEntry } from "../../src/domain/repair-entry.js";
+import type { RepairHistoryRecord } from "../../src/domain/repair-history.js";
+import { entryValue, historyValue } from "../../src/store/etcd/etcd-value-schemas.js";
+import { decodeValue } from "../../src/store/etcd/etcd-values.js";
+import { SQLITE_KEYS } from "../support/side-store.js";
 import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
@@ -28,31 +33,20 @@ async function addEntry(url: string, n: number): Promise<number> {
   return Number(data.addRepairEntry.index);
 }
 
-interface EntryRow {
-  idx: number;
-  address: string;
-  status: string;
-  step: number;
-  step_status: string;
-  deleted: number;
-}
-interface HistoryRow {
-  seq: number;
-  entry_index: number;
-  kind: string;
-  status: string;
-  step: number;
-  step_status: string;
-  deleted: number;
-}
-
-/** The entries and the history a SQLite file holds, read with a plain read-only connection. */
-function rowsOf(file: string): { entries: EntryRow[]; history: HistoryRow[] } {
+/**
+ * The entries and the history (by sequence) a SQLite file holds, read from its kv table with a plain read-only
+ * connection and decoded with the store's value schemas.
+ */
+function rowsOf(file: string): { entries: RepairEntry[]; history: RepairHistoryRecord[] } {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
+    const values = (range: { start: string; end: string }) =>
+      db.prepare("SELECT key, value FROM kv WHERE key >= ? AND key < ? ORDER BY key").all(range.start, range.end) as Array<{ key: string; value: Buffer }>;
     return {
-      entries: db.prepare("SELECT idx, address, status, step, step_status, deleted FROM repair_entries ORDER BY idx").all() as EntryRow[],
-      history: db.prepare("SELECT seq, entry_index, kind, status, step, step_status, deleted FROM repair_history ORDER BY seq").all() as HistoryRow[],
+      entries: values(SQLITE_KEYS.allEntries).map(({ key, value }) => decodeValue(entryValue, key, value).entry),
+      history: values(SQLITE_KEYS.allHistory)
+        .map(({ key, value }) => decodeValue(historyValue, key, value).record)
+        .sort((x, y) => x.sequence - y.sequence),
     };
   } finally {
     db.close();
@@ -118,7 +112,7 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     assert.deepEqual(acked, oneToN(acked.length), "the client's entries got indexes 1..N");
     const copied = entries.length;
     assert.deepEqual(
-      entries.map((e) => e.idx),
+      entries.map((e) => e.index),
       oneToN(copied),
       "no entry missing whose successor is in the copy",
     );
@@ -127,22 +121,22 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     assert.ok(entries.every((e, i) => e.address === `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`));
     // No torn history: the history is a prefix too, every entry has its creation, and each entry is as its last record says.
     assert.deepEqual(
-      history.map((h) => h.seq),
+      history.map((h) => h.sequence),
       oneToN(history.length),
       "no history record missing whose successor is in the copy",
     );
     assert.ok(
-      history.every((h) => h.entry_index <= copied),
+      history.every((h) => h.entryIndex <= copied),
       "no history of an entry the copy does not hold",
     );
     for (const e of entries) {
-      const own = history.filter((h) => h.entry_index === e.idx);
-      assert.equal(own[0]?.kind, "created", `entry ${e.idx} has its creation`);
+      const own = history.filter((h) => h.entryIndex === e.index);
+      assert.equal(own[0]?.kind, "created", `entry ${e.index} has its creation`);
       const last = own.at(-1);
       assert.deepEqual(
-        [last?.status, last?.step, last?.step_status, last?.deleted],
-        [e.status, e.step, e.step_status, e.deleted],
-        `entry ${e.idx} is as its last history record says`,
+        [last?.status, last?.step, last?.stepStatus, last?.deleted],
+        [e.status, e.step, e.stepStatus, e.deleted],
+        `entry ${e.index} is as its last history record says`,
       );
     }
 
@@ -167,7 +161,7 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     );
     assert.deepEqual(
       served.searchRepairEntries.map((e) => ({ ...e, index: Number(e.index) })),
-      entries.map((e) => ({ index: e.idx, address: e.address, status: e.status.toUpperCase() })),
+      entries.map((e) => ({ index: e.index, address: e.address, status: e.status.toUpperCase() })),
     );
   });
 
