@@ -10,9 +10,8 @@ import { join } from "node:path";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { createRepairEntry, type RepairEntry } from "../src/domain/repair-entry.js";
-import { openDatabase } from "../src/store/sqlite/database.js";
-import { SqliteRepairEntryStore } from "../src/store/sqlite/repair-entry-store.js";
-import { SqliteCommits } from "../src/store/sqlite/sqlite-commits.js";
+import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
+import type { EntryWrite } from "../src/store/store-port.js";
 import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
 import { serveProcess } from "../test/support/serve-process.js";
 import { tempDir } from "../test/support/temp-dir.js";
@@ -25,32 +24,36 @@ const NOW = Date.UTC(2026, 10, 22);
 
 /**
  * 1,000 entries that succeeded long ago (a `created` and a `transition` record each, so the runner leaves them be and
- * they stay listed, as finished entries do until deleted), then notes spread over them up to HISTORY records.
+ * they stay listed, as finished entries do until deleted), then notes spread over them up to HISTORY records. The
+ * notes go in one write per entry (a change may make several writes): a write each, with SQLite's fsync, would take
+ * minutes; the history read back is the same.
  */
 async function seed(databasePath: string): Promise<void> {
-  const db = openDatabase(databasePath);
-  // One write per record, as kintsugi makes them; without an fsync each, so seeding takes seconds, not minutes.
-  db.pragma("synchronous = OFF");
-  const store = new SqliteRepairEntryStore(db, new SqliteCommits(db));
-  const entries: RepairEntry[] = [];
-  for (let i = 0; i < ENTRIES; i++) {
-    const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-    const { entry } = await store.add(
-      createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW),
-      "seeded",
-      NOW,
-      "bench",
-    );
-    const done = { ...entry, status: "succeeded" as const };
-    await store.change(entry.index, () => [{ entry: done, kind: "transition", reason: "the health check reports the machine healthy" }], NOW, "bench");
-    entries.push(done);
+  const store = await openSqliteStore({ path: databasePath });
+  try {
+    const entries: RepairEntry[] = [];
+    for (let i = 0; i < ENTRIES; i++) {
+      const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+      const { entry } = await store.entries.add(
+        createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW),
+        "seeded",
+        NOW,
+        "bench",
+      );
+      const done = { ...entry, status: "succeeded" as const };
+      await store.entries.change(entry.index, () => [{ entry: done, kind: "transition", reason: "the health check reports the machine healthy" }], NOW, "bench");
+      entries.push(done);
+    }
+    const detail = `command: ["/usr/local/bin/power-cycle","10.0.0.1"]\nexit code 1\nstderr: ${"BMC did not answer; retrying. ".repeat(4)}`;
+    const notes = new Map<RepairEntry, EntryWrite[]>(entries.map((e) => [e, []]));
+    for (let n = 2 * ENTRIES; n < HISTORY; n++) {
+      const entry = entries[n % ENTRIES] as RepairEntry;
+      notes.get(entry)?.push({ entry, kind: "note", reason: `step 1: repair command failed (attempt ${n})`, detail });
+    }
+    for (const [entry, writes] of notes) await store.entries.change(entry.index, () => writes, NOW + ENTRIES, "bench");
+  } finally {
+    await store.close();
   }
-  const detail = `command: ["/usr/local/bin/power-cycle","10.0.0.1"]\nexit code 1\nstderr: ${"BMC did not answer; retrying. ".repeat(4)}`;
-  for (let n = 2 * ENTRIES; n < HISTORY; n++) {
-    const entry = entries[n % ENTRIES] as RepairEntry;
-    await store.change(entry.index, () => [{ entry, kind: "note", reason: `step 1: repair command failed (attempt ${n})`, detail }], NOW + n, "bench");
-  }
-  db.close();
 }
 
 const memory = (pid: number): { rss: number; peak: number } => {
