@@ -19,7 +19,7 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
   let k: TestKintsugi;
   const cli = (...args: string[]) => runCli(["--server", k.url, "repair-queue", ...args]);
   const setStatus = (index: number, status: "succeeded" | "failed" | "processing", backoff = 0) =>
-    withSideStore(k.databasePath, (side) => side.transition(index, { status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }));
+    withSideStore(k, (side) => side.transition(index, { status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }));
 
   before(async () => {
     k = await startTestKintsugi({}, { now: () => NOW });

@@ -55,7 +55,7 @@ describe("kintsugi repair-queue wait (as ckecli repair-queue wait)", () => {
   }
 
   it("counts finished and deleted entries as ckecli does: only an empty queue ends the wait", async () => {
-    await withSideStore(k.databasePath, async (side) => {
+    await withSideStore(k, async (side) => {
       await side.transition(1, { status: "succeeded", deleted: true });
       await side.transition(2, { status: "failed" });
     });
@@ -67,7 +67,7 @@ describe("kintsugi repair-queue wait (as ckecli repair-queue wait)", () => {
     const w = startCli(["--server", k.url, "repair-queue", "wait", "--timeout-seconds", "120"]);
     try {
       await until("the first check", () => w.out().includes("repair queue entries: 2\n"));
-      await withSideStore(k.databasePath, async (side) => {
+      await withSideStore(k, async (side) => {
         for (const index of [1, 2]) await side.entries.dequeue(index, () => "test", NOW, "test");
       });
       assert.equal(await w.exited, 0, w.err());

@@ -115,7 +115,7 @@ describe("the sabakan gateway (test sabakan built from sabakan's schema)", () =>
   });
 
   it("joins machines and entries, and looks up 100 entries' machines with ONE sabakan request", async () => {
-    await withSideStore(k.databasePath, async (side) => {
+    await withSideStore(k, async (side) => {
       for (let i = 0; i < 100; i++) {
         const address = i < 12 ? `10.0.${(i + 1) % 3}.${i + 1}` : `10.9.${i >> 8}.${i & 255}`;
         await side.entries.add(

@@ -45,7 +45,7 @@ describe("GET /metrics", () => {
     for (const a of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) {
       await k.gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, { a });
     }
-    await withSideStore(k.databasePath, async (side) => {
+    await withSideStore(k, async (side) => {
       await side.transition(2, { status: "failed" });
       await side.transition(3, { status: "processing", step: 0 });
     });

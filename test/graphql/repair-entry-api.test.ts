@@ -111,7 +111,7 @@ describe("repair entry API over HTTP", () => {
     const b = (await add("unreachable", "qemu", "10.0.2.2")).data?.addRepairEntry.index;
     const c = (await add("unreachable", "qemu", "10.0.2.3")).data?.addRepairEntry.index;
     // Play the runner's part through a second connection to the same file, as the step runner will.
-    await withSideStore(k.databasePath, async (side) => {
+    await withSideStore(k, async (side) => {
       await side.transition(Number(a), { status: "succeeded" }, "healthy");
       await side.transition(Number(b), { status: "failed" }, "steps ran out");
       await side.transition(Number(c), { status: "processing", drainBackoffCount: 1, drainBackoffExpire: NOW + 400_000 }, "back-off");
@@ -164,7 +164,7 @@ describe("operator view of an entry", () => {
   });
 
   it("reads the history of an index after its entry left the queue, and NOT_FOUND for one never used", async () => {
-    await withSideStore(k.databasePath, (side) => side.entries.dequeue(1, () => "dequeued by test", NOW, "test"));
+    await withSideStore(k, (side) => side.entries.dequeue(1, () => "dequeued by test", NOW, "test"));
     const res = await k.gql(`{ repairHistory(index: "1") { kind reason } }`);
     assert.deepEqual(res.data?.repairHistory, [
       { kind: "CREATED", reason: "added by an operator" },

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
-import { openDatabase } from "../../src/store/sqlite/database.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { SQLITE_KEYS, withRawDatabase } from "../support/side-store.js";
 import { until } from "../support/until.js";
 import { subscribe, subscriptionCount } from "../support/ws-subscriber.js";
 
@@ -96,14 +96,16 @@ describe("repairEntryEvents over a real WebSocket", () => {
   it("publishes nothing for a transaction that rolled back", async () => {
     const index = (await add("10.7.1.1")).data?.["addRepairEntry"].index as string;
     const events = subscribe<Event>(k.url, `subscription { repairEntryEvents ${EVENT_FIELDS} }`);
-    const db = openDatabase(k.databasePath);
     try {
       await events.ready;
       // Make the next write of this entry fail inside its transaction.
-      db.exec(`CREATE TRIGGER fail_once BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`);
+      withRawDatabase(k.databasePath, (db) =>
+        db.exec(`CREATE TRIGGER fail_once BEFORE UPDATE ON kv WHEN NEW.key = '${SQLITE_KEYS.entry(Number(index))}' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`),
+      );
       const res = await k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: index });
-      assert.equal(res.errors?.[0]?.extensions?.type, "INTERNAL_SERVER_ERROR");
-      db.exec("DROP TRIGGER fail_once");
+      // The driver reports a write SQLite refused as the store being unavailable, as for any failing disk.
+      assert.equal(res.errors?.[0]?.extensions?.type, "STORE_UNAVAILABLE");
+      withRawDatabase(k.databasePath, (db) => db.exec("DROP TRIGGER fail_once"));
       await add("10.7.1.2");
       const [event] = await events.waitFor(1);
       assert.equal(event?.repairEntryEvents.kind, "CREATED", "the first event is the next committed change, not the rolled-back one");
@@ -111,7 +113,6 @@ describe("repairEntryEvents over a real WebSocket", () => {
       const stored = (await k.gql(`query($i: ID!) { repairEntry(index: $i) { deleted history { kind } } }`, { i: index })).data?.["repairEntry"];
       assert.deepEqual(stored, { deleted: false, history: [{ kind: "CREATED" }] });
     } finally {
-      db.close();
       await events.close();
     }
   });

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { PollRecord } from "../../src/domain/poll-record.js";
-import { encodePollRecord } from "../../src/store/poll-record-schema.js";
+import { recordPut } from "../../src/store/etcd/etcd-poll-record-port.js";
+import { encodeValue } from "../../src/store/etcd/etcd-values.js";
+import { openSqliteKvDriver } from "../../src/store/kv/open-sqlite-kv.js";
+import { SQLITE_KEYS } from "../support/side-store.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { randomPollRecord } from "../support/replay-records.js";
-import { withSideStore } from "../support/side-store.js";
 import { until } from "../support/until.js";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { writeFileSync } from "node:fs";
@@ -42,31 +43,36 @@ async function healthMs(k: TestKintsugi): Promise<number> {
   return performance.now() - started;
 }
 
-/** Writes `count` poll records of `machines` machines each, a minute apart from `start`, into the database at `path`. */
+/**
+ * Writes `count` poll records of `machines` machines each, a minute apart from `start`, into the SQLite file at
+ * `path` (made if absent) before a kintsugi opens it: a running one's store is the file's only writer. The keys and
+ * values are the store's own (recordPut, and the records head as the store advances it), in one transaction, as the
+ * poller would leave them after `count` polls a minute apart.
+ */
 async function writeRecords(path: string, start: number, count: number, machines: number): Promise<void> {
-  // Straight into the records table, in one transaction: the poller would take a poll per minute.
   const template = randomPollRecord(start, machines);
-  await withSideStore(path, ({ db }) => {
-    const insert = db.prepare("INSERT INTO poll_records (kind, time, bytes, body) VALUES ('intake', ?, ?, ?)");
-    db.transaction(() => {
-      for (let i = 0; i < count; i++) {
-        const record: PollRecord = { ...template, time: start + i * MINUTE };
-        const body = encodePollRecord(record);
-        insert.run(record.time, body.length, body);
-      }
-    })();
-  });
+  const puts = Array.from({ length: count }, (_, i) => recordPut(SQLITE_KEYS, "intake", i + 1, { ...template, time: start + i * MINUTE }));
+  const driver = openSqliteKvDriver(path);
+  try {
+    const head = { key: SQLITE_KEYS.recordsHead, value: encodeValue({ w: "test-records", next: count + 1 }) };
+    await driver.txn("write the test's poll records", { compares: [], puts: [...puts, head], deletes: [], reads: [] });
+  } finally {
+    await driver.close();
+  }
 }
 
 describe("simulateAutoRepair runs in a worker thread, one at a time, within limits.replay_seconds (issue 25)", () => {
   let k: TestKintsugi;
+  let records: ReturnType<typeof tempDir>;
   let start: number;
   let wholeMs: number;
 
   before(async () => {
-    k = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS, replaySeconds: 600 } });
     start = Date.now() - (POLLS + 10) * MINUTE;
-    await writeRecords(k.databasePath, start, POLLS, MACHINES);
+    records = tempDir();
+    const databasePath = join(records.path, "kintsugi.db");
+    await writeRecords(databasePath, start, POLLS, MACHINES);
+    k = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS, replaySeconds: 600 } }, { databasePath });
     const began = performance.now();
     const whole = await replay(k, start);
     wholeMs = performance.now() - began;
@@ -74,6 +80,7 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
   });
   after(async () => {
     await k.dispose();
+    records.remove();
   });
 
   it("answers /health while a replay of the whole month runs", async () => {
@@ -181,11 +188,11 @@ describe("the built binary runs the replay's worker from dist/ (npm run build fi
     const dir = tempDir();
     try {
       writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\nlimits:\n  replay_seconds: 60\n`);
+      const start = Date.now() - 30 * MINUTE;
+      await writeRecords(join(dir.path, "k.db"), start, 20, 10);
       const server = serveProcess(["--config", "kintsugi.yaml"], dir.path);
       try {
         const url = await server.url;
-        const start = Date.now() - 30 * MINUTE;
-        await writeRecords(join(dir.path, "k.db"), start, 20, 10);
         const data = await graphqlData<{ simulateAutoRepair: { pollsReplayed: number; truncated: boolean } }>(url, REPLAY, {
           since: new Date(start).toISOString(),
         });

@@ -49,7 +49,7 @@ describe("searchRepairEntries filters as sabakan's MachineParams", () => {
       });
       assert.equal(res.errors, undefined);
     }
-    await withSideStore(k.databasePath, async (side) => {
+    await withSideStore(k, async (side) => {
       for (const [i, [, , , status]] of FLEET.entries()) await side.transition(i + 1, { status });
     });
     await k.gql(`mutation { deleteRepairEntry(index: "2") { index } }`);

@@ -2,17 +2,20 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { exitCode, ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
-import { withSideStore } from "../support/side-store.js";
+import { withRawDatabase } from "../support/side-store.js";
 import { until } from "../support/until.js";
 
 const reasons = async (h: RunnerHarness, index: number) => (await h.entries.history(index)).map((r) => r.reason);
 
 /** Makes the database refuse every history record whose reason contains `text` (a disk that fails that write). */
 const refuseNotes = (h: RunnerHarness, text: string) =>
-  withSideStore(h.path, ({ db }) =>
-    db.exec(`CREATE TRIGGER refuse_note BEFORE INSERT ON repair_history WHEN instr(NEW.reason, '${text}') > 0 BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`),
+  withRawDatabase(h.path, (db) =>
+    db.exec(
+      `CREATE TRIGGER refuse_note BEFORE INSERT ON kv WHEN NEW.key LIKE '/kintsugi/history/%' AND instr(CAST(NEW.value AS TEXT), '${text}') > 0 ` +
+        "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END",
+    ),
   );
-const acceptNotes = (h: RunnerHarness) => withSideStore(h.path, ({ db }) => db.exec("DROP TRIGGER refuse_note"));
+const acceptNotes = (h: RunnerHarness) => withRawDatabase(h.path, (db) => db.exec("DROP TRIGGER refuse_note"));
 const jobErrors = (h: RunnerHarness) => h.logs.filter((l) => l.level === "error" && l.message.startsWith("repair job failed unexpectedly"));
 
 describe("RepairRunner: each command attempt is announced in the history before it starts", () => {

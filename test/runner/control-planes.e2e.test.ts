@@ -29,7 +29,7 @@ async function withWorld(action: string, scenario: (w: RepairWorld) => Promise<v
 function recordGeneratedControlPlanes(w: RepairWorld, controlPlanes: string[]): Promise<unknown> {
   const node = (a: string) => ({ address: a, user: "cybozu", control_plane: true, labels: {}, annotations: {}, taints: [] });
   const cluster: GeneratedCluster = { name: "tokyo", service_subnet: "10.68.0.0/16", control_plane_tolerations: [], extra: {}, nodes: controlPlanes.map(node) };
-  return withSideStore(w.k.databasePath, (side) => side.generations.recordGenerated(Date.now(), "operator", cluster, []));
+  return withSideStore(w.k, (side) => side.generations.recordGenerated(Date.now(), "operator", cluster, []));
 }
 
 const nodePatches = (w: RepairWorld) =>

@@ -5,9 +5,7 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import Database from "better-sqlite3";
 import type { RemediationRecord } from "../../src/domain/remediation-record.js";
-import { decodeRemediationRecord } from "../../src/store/poll-record-schema.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
@@ -69,17 +67,9 @@ async function withCluster(
   }
 }
 
-/** The remediation records kept in the (running) server's database, read through a read-only connection. */
-function remediationRecords(path: string): RemediationRecord[] {
-  const db = new Database(path, { readonly: true });
-  try {
-    return (db.prepare("SELECT body FROM poll_records WHERE kind = 'health-check' ORDER BY seq").pluck().all() as Buffer[]).flatMap((body) => {
-      const decoded = decodeRemediationRecord(body);
-      return decoded.ok ? [decoded.record] : [];
-    });
-  } finally {
-    db.close();
-  }
+/** The remediation records kept in the running server's store, oldest first. */
+async function remediationRecords(k: TestKintsugi): Promise<readonly RemediationRecord[]> {
+  return (await k.store.pollRecords.remediations(0, 1000)).records;
 }
 
 describe("node health checks end to end (test Kubernetes API)", () => {
@@ -98,7 +88,7 @@ describe("node health checks end to end (test Kubernetes API)", () => {
         [["10.1.0.2", "node-not-ready", "health-check:workers"]],
       );
       assert.equal(queued[0]?.["history"][0].actor, "health-check:workers", "the creation's actor is the check, as the entry's source names it");
-      const recorded = remediationRecords(k.databasePath);
+      const recorded = await remediationRecords(k);
       // Later evaluations may record worker2 again (its entry persisting, nothing enqueued); none before it went bad.
       assert.deepEqual(
         recorded.slice(0, 1).map((r) => [r.check, r.unhealthy.node, r.unhealthy.machineType, r.enqueued]),
@@ -181,7 +171,7 @@ describe("node health checks end to end (test Kubernetes API)", () => {
           kube.setNodeCondition("worker1", "Ready", "False", new Date(Date.now() - 60_000));
           const [record] = await until(
             "a closed gate's record",
-            () => remediationRecords(k.databasePath),
+            () => remediationRecords(k),
             (r) => r.length > 0,
           );
           assert.deepEqual(record && [record.gate.open, record.unhealthy.node, record.unhealthy.machineType, record.enqueued], [false, ["worker1"], ["m"], []]);

@@ -4,7 +4,7 @@ import type { RepairEntry } from "../../src/domain/repair-entry.js";
 import { RUNNER_ACTOR } from "../../src/domain/repair-history.js";
 import { exitCode, ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
-import { withSideStore } from "../support/side-store.js";
+import { SQLITE_KEYS, withRawDatabase } from "../support/side-store.js";
 import { until } from "../support/until.js";
 
 const kinds = async (h: RunnerHarness, index: number) => (await h.entries.history(index)).map((r) => r.kind);
@@ -103,8 +103,8 @@ describe("RepairRunner: a pass whose commit fails", () => {
     try {
       const first = await h.add("10.0.0.1");
       const second = await h.add("10.0.0.2");
-      await withSideStore(h.path, ({ db }) =>
-        db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON repair_entries WHEN NEW.idx = ${second.index} BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`),
+      withRawDatabase(h.path, (db) =>
+        db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON kv WHEN NEW.key = '${SQLITE_KEYS.entry(second.index)}' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`),
       );
       h.runner.start();
       const run = await h.commands.held("repair", "10.0.0.1");

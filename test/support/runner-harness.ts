@@ -47,7 +47,7 @@ export const harnessRepair = (
 
 export interface RunnerHarness {
   readonly runner: RepairRunner;
-  /** The database file, for a second connection (see withSideStore). */
+  /** The database file, for a second, raw connection (see withRawDatabase). */
   readonly path: string;
   readonly store: KintsugiStore;
   readonly entries: RepairEntryPort;

@@ -1,40 +1,52 @@
+import Database from "better-sqlite3";
 import type { RepairEntry } from "../../src/domain/repair-entry.js";
-import { SqliteGenerationStore } from "../../src/store/sqlite/cluster-generation-store.js";
-import { openDatabase, type Db } from "../../src/store/sqlite/database.js";
-import { SqliteRepairEntryStore } from "../../src/store/sqlite/repair-entry-store.js";
-import { SqliteCommits } from "../../src/store/sqlite/sqlite-commits.js";
+import { EtcdKeys } from "../../src/store/etcd/etcd-keys.js";
+import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
+import type { Db } from "../../src/store/sqlite/database.js";
+import type { ClusterGenerationPort, KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";
 import { NOW } from "./fixtures.js";
 
-/** The SQLite stores over a connection of their own to a database file that a running kintsugi may hold. */
+/** The ports of a running kintsugi's own store, for a test playing the runner's part. */
 export interface SideStore {
-  readonly db: Db;
-  readonly entries: SqliteRepairEntryStore;
-  readonly generations: SqliteGenerationStore;
+  readonly entries: RepairEntryPort;
+  readonly generations: ClusterGenerationPort;
   /** Rewrites entry `index` with `fields` as one `transition` (status, step, back-off: what the runner would write). */
   transition(index: number, fields: Partial<RepairEntry>, reason?: string): Promise<void>;
 }
 
 /**
- * Opens a second connection to the database at `path` (bypassing its lock, as another writer of the file would) and
- * runs `work` with the stores over it, then closes it. Tests play the runner's part this way; the running kintsugi
- * sees the commits in its next reads (its own listeners hear nothing of them).
+ * Runs `work` with the ports of `target`'s own store (a running kintsugi's, or a runner harness's). Tests play the
+ * runner's part this way. The writes are the store's like any other: its listeners hear them (subscriptions, the
+ * pacing ledger, metrics), as they would the runner's.
  */
-export async function withSideStore<T>(path: string, work: (side: SideStore) => Promise<T> | T): Promise<T> {
-  const db = openDatabase(path);
+export async function withSideStore<T>(target: { readonly store: KintsugiStore }, work: (side: SideStore) => Promise<T> | T): Promise<T> {
+  const { entries, generations } = target.store;
+  const transition = async (index: number, fields: Partial<RepairEntry>, reason = "seed") => {
+    const changes = await entries.change(
+      index,
+      (current) => (current === null ? null : [{ entry: { ...current, ...fields }, kind: "transition", reason }]),
+      NOW,
+      "test",
+    );
+    if (changes.length === 0) throw new Error(`repair entry ${index} is not in the queue`);
+  };
+  return await work({ entries, generations, transition });
+}
+
+/**
+ * Opens a second, raw connection to the SQLite file at `path` (bypassing its lock, as another process would) and runs
+ * `work` with it, then closes it. For fault injection: a trigger on the `kv` table makes the running store's writes
+ * fail as a failing disk would. Writes through it are not seen by a running kintsugi's mirror.
+ */
+export function withRawDatabase<T>(path: string, work: (db: Db) => T): T {
+  const db = new Database(path, { fileMustExist: true });
   try {
-    const commits = new SqliteCommits(db);
-    const entries = new SqliteRepairEntryStore(db, commits);
-    const transition = async (index: number, fields: Partial<RepairEntry>, reason = "seed") => {
-      const changes = await entries.change(
-        index,
-        (current) => (current === null ? null : [{ entry: { ...current, ...fields }, kind: "transition", reason }]),
-        NOW,
-        "test",
-      );
-      if (changes.length === 0) throw new Error(`repair entry ${index} is not in the queue`);
-    };
-    return await work({ db, entries, generations: new SqliteGenerationStore(db, commits), transition });
+    db.pragma("busy_timeout = 5000");
+    return work(db);
   } finally {
     db.close();
   }
 }
+
+/** The keys of the SQLite store's `kv` table: etcd's layout under its prefix. */
+export const SQLITE_KEYS = new EtcdKeys(SQLITE_KV_PREFIX);
