@@ -1,6 +1,6 @@
 // bench/memory: kintsugi's resident memory with 100,000 history rows and 1,000 subscribers (goal: at most 150 MB),
 // without Kubernetes and with it (its client library alone is about 60 MB).
-// This process seeds a database with 1,000 entries and 100,000 history records through the real store, then starts
+// This process seeds a database with 1,000 entries and 100,000 history records (see seed), then starts
 // the real `kintsugi serve` on it (the built binary: run `npm run build` first), opens 1,000 graphql-ws
 // subscriptions to repairEntryEvents, makes 20 changes that every subscriber receives, reads the whole queue and a
 // whole entry's history, and reads the server's resident memory (VmRSS) and its peak (VmHWM) from /proc at each
@@ -9,10 +9,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { createRepairEntry, type RepairEntry } from "../src/domain/repair-entry.js";
 import { openDatabase } from "../src/store/sqlite/database.js";
-import { SqliteRepairEntryStore } from "../src/store/sqlite/repair-entry-store.js";
-import { SqliteCommits } from "../src/store/sqlite/sqlite-commits.js";
+import { MIGRATIONS } from "../src/store/sqlite/migrations/index.js";
+import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
 import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
 import { serveProcess } from "../test/support/serve-process.js";
 import { tempDir } from "../test/support/temp-dir.js";
@@ -25,32 +24,37 @@ const NOW = Date.UTC(2026, 10, 22);
 
 /**
  * 1,000 entries that succeeded long ago (a `created` and a `transition` record each, so the runner leaves them be and
- * they stay listed, as finished entries do until deleted), then notes spread over them up to HISTORY records.
+ * they stay listed, as finished entries do until deleted, with the finished-repair record the old store wrote), then
+ * notes spread over them up to HISTORY records. Written with SQL into a file of the old tables, without an fsync each
+ * (the store's driver commits each write durably: 100,000 of them would take minutes), then opened once as the store,
+ * which converts it to the key-value table as an upgrade does, so `kintsugi serve` opens a converted file.
  */
 async function seed(databasePath: string): Promise<void> {
-  const db = openDatabase(databasePath);
-  // One write per record, as kintsugi makes them; without an fsync each, so seeding takes seconds, not minutes.
+  const db = openDatabase(databasePath, MIGRATIONS);
   db.pragma("synchronous = OFF");
-  const store = new SqliteRepairEntryStore(db, new SqliteCommits(db));
-  const entries: RepairEntry[] = [];
-  for (let i = 0; i < ENTRIES; i++) {
-    const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-    const { entry } = await store.add(
-      createRepairEntry({ address, machineType: "qemu", operation: "unreachable", serial: `s${i}`, source: "bench" }, NOW),
-      "seeded",
-      NOW,
-      "bench",
-    );
-    const done = { ...entry, status: "succeeded" as const };
-    await store.change(entry.index, () => [{ entry: done, kind: "transition", reason: "the health check reports the machine healthy" }], NOW, "bench");
-    entries.push(done);
-  }
+  const entry = db.prepare(`INSERT INTO repair_entries (idx, address, nodename, serial, machine_type, operation, status, step, step_status, deleted,
+      last_transition_time, drain_backoff_count, drain_backoff_expire, created_at, source)
+    VALUES (?, ?, '', ?, 'qemu', 'unreachable', 'succeeded', 0, 'waiting', 0, ?, 0, NULL, ?, 'bench')`);
+  const record = db.prepare(`INSERT INTO repair_history (entry_index, time, kind, reason, detail, status, step, step_status, deleted, actor)
+    VALUES (?, ?, ?, ?, ?, ?, 0, 'waiting', 0, 'bench')`);
+  const finished = db.prepare(`INSERT INTO finished_repairs (seq, entry_index, address, machine_type, operation, source, created_at, finished_at, status, proof)
+    VALUES (?, ?, ?, 'qemu', 'unreachable', 'bench', ?, ?, 'succeeded', NULL)`);
   const detail = `command: ["/usr/local/bin/power-cycle","10.0.0.1"]\nexit code 1\nstderr: ${"BMC did not answer; retrying. ".repeat(4)}`;
-  for (let n = 2 * ENTRIES; n < HISTORY; n++) {
-    const entry = entries[n % ENTRIES] as RepairEntry;
-    await store.change(entry.index, () => [{ entry, kind: "note", reason: `step 1: repair command failed (attempt ${n})`, detail }], NOW + n, "bench");
-  }
+  db.transaction(() => {
+    for (let i = 0; i < ENTRIES; i++) {
+      const index = i + 1;
+      const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+      entry.run(index, address, `s${i}`, NOW, NOW);
+      record.run(index, NOW, "created", "seeded", null, "queued");
+      const ended = record.run(index, NOW, "transition", "the health check reports the machine healthy", null, "succeeded").lastInsertRowid;
+      finished.run(ended, index, address, NOW, NOW);
+    }
+    for (let n = 2 * ENTRIES; n < HISTORY; n++)
+      record.run((n % ENTRIES) + 1, NOW + n, "note", `step 1: repair command failed (attempt ${n})`, detail, "succeeded");
+  })();
   db.close();
+  const store = await openSqliteStore({ path: databasePath });
+  await store.close();
 }
 
 const memory = (pid: number): { rss: number; peak: number } => {
