@@ -13,6 +13,7 @@ import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../src/domain/repair-con
 import { RepairRunner } from "../src/runner/repair-runner.js";
 import { openDatabase } from "../src/store/sqlite/database.js";
 import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
+import type { KintsugiStore } from "../src/store/store-port.js";
 import { wakesRunner } from "../src/wiring/workers.js";
 import { tempDir } from "../test/support/temp-dir.js";
 
@@ -51,19 +52,17 @@ async function runnerWith(dir: string, name: string, repair: RepairConfig, concu
   store.onCommit((commit) => {
     if (wakesRunner(commit)) runner.wake();
   });
-  // Counted through a connection of its own: the figures are SQL counts, not part of the store's port.
-  const counts = openDatabase(path);
-  const count = (sql: string) => (counts.prepare(sql).get() as { n: number }).n;
-  return {
-    store,
-    count,
-    runner,
-    close: async () => {
-      counts.close();
-      await store.close();
-    },
-  };
+  return { store, runner, close: () => store.close() };
 }
+
+/** How many history records the entries `indexes` have, read through the store (the history outlives the entries). */
+async function historyRecords(store: KintsugiStore, indexes: readonly number[]): Promise<number> {
+  let records = 0;
+  for (const index of indexes) records += (await store.entries.history(index)).length;
+  return records;
+}
+
+const unfinished = (store: KintsugiStore) => store.entries.list().filter((e) => e.status !== "succeeded" && e.status !== "failed").length;
 
 const operation = (health: string[], repair: string[]) => ({
   operation: "op",
@@ -82,24 +81,27 @@ async function throughput(dir: string): Promise<void> {
     maxConcurrentRepairs: 50,
     repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", script, "health"], ["sh", script, "fix"])] }],
   };
-  const { store, count, runner, close } = runnerWith(dir, "a", repair, DEFAULT_RUNNER.healthCheckConcurrency);
+  const { store, runner, close } = await runnerWith(dir, "a", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   const now = Date.now();
-  for (let i = 0; i < 1000; i++)
-    await store.entries.add(
+  const indexes: number[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const added = await store.entries.add(
       createRepairEntry({ address: `10.${i >> 8}.${i & 255}.1`, machineType: "m", operation: "op", serial: null, source: "bench" }, now),
       "bench",
       now,
       "bench",
     );
-  const before = count("SELECT COUNT(*) AS n FROM repair_history");
+    indexes.push(added.entry.index);
+  }
+  const before = await historyRecords(store, indexes);
   const start = performance.now();
   runner.start();
-  while (count("SELECT COUNT(*) AS n FROM repair_entries WHERE status NOT IN ('succeeded', 'failed')") > 0) {
+  while (unfinished(store) > 0) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seconds = (performance.now() - start) / 1000;
   await runner.stop();
-  const records = count("SELECT COUNT(*) AS n FROM repair_history") - before;
+  const records = (await historyRecords(store, indexes)) - before;
   await close();
   const raw = rawCommitRate(dir, 5000);
   console.log(`(a) 1,000 entries, instant commands, max_concurrent_repairs 50: all succeeded in ${seconds.toFixed(1)} s, ${runner.passCount} passes`);
@@ -114,8 +116,8 @@ async function slowHealthChecks(dir: string): Promise<void> {
     maxConcurrentRepairs: 1,
     repairProcedures: [{ machineTypes: ["m"], repairOperations: [operation(["sh", "-c", "sleep 1; echo false", "check"], ["true"])] }],
   };
-  const { store, runner, close } = runnerWith(dir, "b", repair, DEFAULT_RUNNER.healthCheckConcurrency);
-  await runner.stop();
+  // Not started until the entries are in: a stopped runner does not start again (its pass loop is closed).
+  const { store, runner, close } = await runnerWith(dir, "b", repair, DEFAULT_RUNNER.healthCheckConcurrency);
   const now = Date.now();
   for (let i = 0; i < 20; i++)
     await store.entries.add(

@@ -2,33 +2,41 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
+import { KV_SCHEMA_VERSION } from "../../../src/store/kv/open-sqlite-kv.js";
+import { SqliteKvDriver } from "../../../src/store/kv/sqlite-kv-driver.js";
+import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite-kv-schema.js";
 import { openDatabase, type Db } from "../../../src/store/sqlite/database.js";
 import { DatabaseHealth, type HealthVerdict } from "../../../src/store/sqlite/database-health.js";
-import { SqliteSettingsStore } from "../../../src/store/sqlite/settings-store.js";
-import { SqliteCommits } from "../../../src/store/sqlite/sqlite-commits.js";
+import { StoreBusyError, StoreUnavailableError } from "../../../src/store/store-errors.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 interface Fixture {
   readonly db: Db;
   readonly file: string;
-  readonly commits: SqliteCommits;
-  readonly settings: SqliteSettingsStore;
+  /** The store's driver on `db`: its transactions are the store writes the health watches. */
+  readonly driver: SqliteKvDriver;
+  /** What the next write to `kv` throws inside its transaction (null: nothing), as a failing file would. */
+  failNextWrite: Error | null;
   /** Moves the heartbeat clock on by this many ms. */
   advance(ms: number): void;
   check(): HealthVerdict;
 }
 
-/** A store write that writes, then fails as SQLite would with `code`; it rolls back. */
-function failingWrite(f: Fixture, code: string, message: string): void {
-  assert.throws(() =>
-    f.commits.write(() => {
-      f.db.prepare("INSERT INTO settings (key, value) VALUES ('repair-queue-enabled', 'false') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
-      throw new Database.SqliteError(message, code);
-    }),
-  );
+const KEY = "/kintsugi/settings/repair-queue-enabled";
+
+const put = (f: Fixture, value: string) => f.driver.txn("set", { compares: [], puts: [{ key: KEY, value }], deletes: [], reads: [] });
+
+/** A store write that writes its key, then fails inside the transaction with `err` (a trigger on `kv`); it rolls back. */
+async function failingWrite(f: Fixture, err: Error): Promise<void> {
+  f.failNextWrite = err;
+  await assert.rejects(put(f, "false"));
+  assert.equal(f.failNextWrite, null, "the write reached the table");
+  assert.equal((await f.driver.get("get", KEY)).kv?.value.toString("utf8"), "true", "rolled back");
 }
 
-const write = (f: Fixture) => f.settings.setRepairQueueEnabled(true);
+const sqliteFailure = (code: string, message: string) => (f: Fixture) => failingWrite(f, new Database.SqliteError(message, code));
+
+const write = (f: Fixture) => put(f, "true").then(() => undefined);
 const queryOnly = (on: boolean) => (f: Fixture) => void f.db.pragma(`query_only = ${on ? "ON" : "OFF"}`);
 const nextBeat = (f: Fixture) => f.advance(1000);
 const nothing = () => undefined;
@@ -55,14 +63,14 @@ const cases: Array<[string, Step[]]> = [
   [
     "a store's read-only failure shows at once and a heartbeat that commits clears it",
     [
-      [(f) => failingWrite(f, "SQLITE_READONLY", "attempt to write a readonly database"), /is read-only/],
+      [sqliteFailure("SQLITE_READONLY", "attempt to write a readonly database"), /is read-only/],
       [nextBeat, "healthy"],
     ],
   ],
   [
     "an I/O error (extended code) is named with its code and cleared by a heartbeat that commits",
     [
-      [(f) => failingWrite(f, "SQLITE_IOERR_WRITE", "disk I/O error"), /^database .*kintsugi\.db has an I\/O error \(SQLITE_IOERR_WRITE: disk I\/O error\)$/],
+      [sqliteFailure("SQLITE_IOERR_WRITE", "disk I/O error"), /^database .*kintsugi\.db has an I\/O error \(SQLITE_IOERR_WRITE: disk I\/O error\)$/],
       [nextBeat, "healthy"],
     ],
   ],
@@ -70,12 +78,11 @@ const cases: Array<[string, Step[]]> = [
     "a full disk stays after heartbeats (they need no space) until a store transaction writes",
     [
       [
-        (f) => {
+        async (f) => {
           const pages = f.db.pragma("page_count", { simple: true }) as number;
           f.db.pragma(`max_page_count = ${pages}`);
-          assert.throws(() => f.db.transaction(() => f.db.prepare("INSERT INTO settings (key, value) VALUES ('big', ?)").run("x".repeat(100_000)))(), {
-            code: "SQLITE_FULL",
-          });
+          const big = f.driver.txn("big", { compares: [], puts: [{ key: "/kintsugi/big", value: "x".repeat(100_000) }], deletes: [], reads: [] });
+          await assert.rejects(big, (err: unknown) => err instanceof StoreUnavailableError && (err.cause as { code?: string }).code === "SQLITE_FULL");
         },
         /cannot grow: the disk is full \(SQLITE_FULL: database or disk is full\)/,
       ],
@@ -88,24 +95,31 @@ const cases: Array<[string, Step[]]> = [
     "corruption stays after heartbeats and transactions that write nothing, until a store transaction writes",
     [
       [
-        (f) => failingWrite(f, "SQLITE_CORRUPT", "database disk image is malformed"),
+        sqliteFailure("SQLITE_CORRUPT", "database disk image is malformed"),
         /is corrupt \(SQLITE_CORRUPT: database disk image is malformed\); restore it from a backup/,
       ],
       [nextBeat, /is corrupt/],
-      [(f) => void f.db.transaction(() => f.settings.repairQueueEnabled())(), /is corrupt/],
+      [
+        async (f) => {
+          // A compare that fails: a transaction that reads and writes nothing.
+          const nothingWritten = await f.driver.txn("compare", { compares: [{ key: KEY, target: "mod", revision: 999 }], puts: [], deletes: [], reads: [] });
+          assert.equal(nothingWritten.succeeded, false);
+        },
+        /is corrupt/,
+      ],
       [write, "healthy"],
     ],
   ],
-  ["a file that is not a database counts as corrupt", [[(f) => failingWrite(f, "SQLITE_NOTADB", "file is not a database"), /is corrupt \(SQLITE_NOTADB/]]],
+  ["a file that is not a database counts as corrupt", [[sqliteFailure("SQLITE_NOTADB", "file is not a database"), /is corrupt \(SQLITE_NOTADB/]]],
   [
     "another process's write lock is no verdict: heartbeats and writes fail fast as busy and health stays",
     [
       [
         async (f) => {
-          const other = openDatabase(f.file);
+          const other = new Database(f.file);
           other.exec("BEGIN IMMEDIATE");
           try {
-            await assert.rejects(write(f), { code: "SQLITE_BUSY" });
+            await assert.rejects(write(f), StoreBusyError);
             nextBeat(f);
             assert.deepEqual(f.check(), { healthy: true });
           } finally {
@@ -117,20 +131,7 @@ const cases: Array<[string, Step[]]> = [
       ],
     ],
   ],
-  [
-    "an error that says nothing about the file is not remembered",
-    [
-      [
-        (f) =>
-          assert.throws(() =>
-            f.db.transaction(() => {
-              throw new Error("a bug");
-            })(),
-          ),
-        "healthy",
-      ],
-    ],
-  ],
+  ["an error that says nothing about the file is not remembered", [[(f) => failingWrite(f, new Error("a bug")), "healthy"]]],
 ];
 
 describe("DatabaseHealth on a real SQLite file", () => {
@@ -138,17 +139,28 @@ describe("DatabaseHealth on a real SQLite file", () => {
   let f: Fixture;
   let checker: DatabaseHealth;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
     const file = join(dir.path, "kintsugi.db");
-    const db = openDatabase(file);
+    // A new file as the store's opener makes it: the key-value tables at their version.
+    const db = openDatabase(file, [{ version: KV_SCHEMA_VERSION, name: "key-value store", sql: SQLITE_KV_TABLES }]);
     let clock = 0;
     checker = new DatabaseHealth(db, { clock: () => clock, heartbeatIntervalMs: 1000 });
-    const commits = new SqliteCommits(db);
-    f = { db, file, commits, settings: new SqliteSettingsStore(db, commits), advance: (ms) => (clock += ms), check: () => checker.check() };
+    const driver = new SqliteKvDriver(db, { description: file, close: () => db.close() });
+    const fixture: Fixture = { db, file, driver, failNextWrite: null, advance: (ms) => (clock += ms), check: () => checker.check() };
+    db.function("fail_if_told", () => {
+      const err = fixture.failNextWrite;
+      fixture.failNextWrite = null;
+      if (err !== null) throw err;
+      return null;
+    });
+    db.exec(`CREATE TEMP TRIGGER fail_insert AFTER INSERT ON kv BEGIN SELECT fail_if_told(); END;
+      CREATE TEMP TRIGGER fail_update AFTER UPDATE ON kv BEGIN SELECT fail_if_told(); END;`);
+    f = fixture;
+    await put(f, "true");
   });
-  afterEach(() => {
-    f.db.close();
+  afterEach(async () => {
+    await f.driver.close();
     dir.remove();
   });
 
