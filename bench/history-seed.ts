@@ -45,6 +45,11 @@ export function seedHistory(db: Db, rows: number, t0: number): number {
         );
       }
     }
+    // The entries these repairs had were handed out (and dequeued): the counter says so, as kintsugi's own would, or a
+    // copy or the conversion to the key-value table refuses history of indexes never handed out.
+    const handedOut = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'repair_entries'").pluck().get() as number | undefined;
+    if (handedOut === undefined) db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('repair_entries', ?)").run(repairs);
+    else if (handedOut < repairs) db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'repair_entries'").run(repairs);
   })();
   return t0 + (repairs + RECORDS_PER_REPAIR + 1) * MIN;
 }
