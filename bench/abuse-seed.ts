@@ -1,8 +1,8 @@
 // The database bench/abuse serves from: what a data center's kintsugi holds after a year, written straight into
 // SQLite (the runner and the poller would take that year): 1,000,000 history rows with their kept finished repairs,
 // the 1,000 kept poll outcomes each listing its 1,000 skipped machines, and a year of poll records, one a minute.
-import type { PollRecord } from "../src/domain/poll-record.js";
-import { KEPT_OUTCOMES } from "../src/domain/auto-repair-outcome.js";
+import type { PollRecord } from "../src/domain/replay/poll-record.js";
+import { KEPT_OUTCOMES } from "../src/domain/intake/auto-repair-outcome.js";
 import { encodePollRecord } from "../src/store/poll-record-schema.js";
 import { openDatabase, type Db } from "../src/store/sqlite/database.js";
 import { seedHistory } from "./history-seed.js";

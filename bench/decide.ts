@@ -3,10 +3,10 @@
 // drain back-off, healthy, finished, marked for deletion), max_concurrent_repairs 50. Prints the median time of
 // each and the 10,000 / 1,000 ratio (the goal: at most 12-15x, i.e. linear). Prints figures; asserts nothing.
 // Run: npm run bench:decide
-import { decideRepairActions } from "../src/domain/repair-decision.js";
-import type { RepairEntry } from "../src/domain/repair-entry.js";
-import type { RepairObservation } from "../src/domain/repair-plan.js";
-import { CONFIG, SEC, T, entry, fixedRandom, snapshot } from "../test/domain/repair-decision-support.js";
+import { decideRepairActions } from "../src/domain/queue/repair-decision.js";
+import type { RepairEntry } from "../src/domain/queue/repair-entry.js";
+import type { RepairObservation } from "../src/domain/queue/repair-plan.js";
+import { CONFIG, SEC, T, entry, fixedRandom, snapshot } from "../test/domain/queue/repair-decision-support.js";
 
 const RUNS = 15;
 const MAX_CONCURRENT = 50;

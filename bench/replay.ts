@@ -3,8 +3,8 @@
 // time), paced by rack (350 racks, 10 at a time) and by rack and machine type (2,000 repairs, 1,000 at a time, the
 // pacing-held scan's worst case here). Prints the median of each and the scheduling steps it weighed; asserts
 // nothing. Run: npm run bench:replay
-import type { PacingDomain } from "../src/domain/repair-pacing.js";
-import { advanceSchedule, emptySchedule, enqueueScheduled } from "../src/domain/replay-repair-schedule.js";
+import type { PacingDomain } from "../src/domain/pacing/repair-pacing.js";
+import { advanceSchedule, emptySchedule, enqueueScheduled } from "../src/domain/replay/replay-repair-schedule.js";
 
 const RUNS = 9;
 const cases: Array<{ label: string; repairs: number; max: number; domains: PacingDomain[] }> = [

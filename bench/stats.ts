@@ -9,7 +9,7 @@
 // (bench/status-render.ts). Prints figures; asserts nothing. Run: npm run bench:stats (it builds first: the status
 // page is bundled at build time).
 import { join } from "node:path";
-import { repairStats } from "../src/domain/repair-stats.js";
+import { repairStats } from "../src/domain/stats/repair-stats.js";
 import { RepairSummaryKeeper } from "../src/runner/repair-summary-keeper.js";
 import { RepairSummaries } from "../src/runner/repair-summaries.js";
 import { openDatabase } from "../src/store/sqlite/database.js";

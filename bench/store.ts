@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { KintsugiConfig } from "../src/config/kintsugi-config.js";
 import { DEFAULT_ETCD_CONFIG } from "../src/config/etcd-config.js";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../src/domain/queue/repair-config.js";
 import { untilOneLeads } from "../test/support/etcd-replicas.js";
 import { startTestKintsugi, type TestKintsugi } from "../test/support/kintsugi-server.js";
 import { serveProcess, type ServeProcess } from "../test/support/serve-process.js";

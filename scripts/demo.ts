@@ -8,8 +8,8 @@
 // (--scale 0.2), --duration S (stop after S seconds of wall-clock time), --log-level LEVEL (default warn).
 import { join } from "node:path";
 import { pino } from "pino";
-import type { HealthCheckConfig } from "../src/domain/health-check-config.js";
-import { EMPTY_REPAIR_CONFIG, type RepairOperationConfig } from "../src/domain/repair-config.js";
+import type { HealthCheckConfig } from "../src/domain/health/health-check-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairOperationConfig } from "../src/domain/queue/repair-config.js";
 import { startKintsugi } from "../src/main.js";
 import { DEFAULT_LIMITS } from "../src/config/limits.js";
 import { DEFAULT_CONFIG } from "../src/config/kintsugi-config.js";

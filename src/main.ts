@@ -2,7 +2,7 @@ import type { ConfigProblem } from "./config/load-config.js";
 import { pino, type Logger } from "pino";
 import type { NodeOperator } from "./adapters/ports.js";
 import { DEFAULT_KUBERNETES_TIMEOUT_SECONDS, type KintsugiConfig } from "./config/kintsugi-config.js";
-import type { AutoRepairOutcome } from "./domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "./domain/intake/auto-repair-outcome.js";
 import type { ClusterGeneration } from "./domain/cluster/generation-record.js";
 import { accessLogLine, accessPolicyOrRefuse } from "./auth/access-policy.js";
 import { assertRoleTableMatches } from "./auth/operation-roles.js";

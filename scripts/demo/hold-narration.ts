@@ -1,4 +1,4 @@
-import type { AutoRepairOutcome } from "../../src/domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../../src/domain/intake/auto-repair-outcome.js";
 import type { MirroredEntry } from "./queue-mirror.js";
 
 /** What kintsugi holds or skips, by what it is about: `rack N`, `machine SERIAL`, `cap`, or `error`. */

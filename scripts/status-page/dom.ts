@@ -1,6 +1,6 @@
 // Building the page's elements: every value from the server goes in as text, never as markup, and with its control
 // characters escaped (a right-to-left override in a serial from sabakan would show the rest of the line reversed).
-import { escapeControlCharacters } from "../../src/domain/untrusted-text.js";
+import { escapeControlCharacters } from "../../src/domain/shared/untrusted-text.js";
 
 /** Text from the server as the page shows it: control and bidirectional characters as visible escapes. */
 export const visible = escapeControlCharacters;

@@ -1,6 +1,6 @@
 // The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
 import { clock, el, table, timeCell, visible } from "./dom.js";
-import { skippedPhrase } from "../../src/domain/skipped-bound.js";
+import { skippedPhrase } from "../../src/domain/intake/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
 import { skipRows } from "./poll-changes.js";
 import { stripHours, type EndedRepair } from "./timeline.js";

@@ -1,8 +1,8 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type * as k8s from "./kube-client.js";
-import { outageStep, REACHABLE, retryDelay, type OutageState } from "../domain/outage-notice.js";
-import { escapeControlCharacters } from "../domain/untrusted-text.js";
+import { outageStep, REACHABLE, retryDelay, type OutageState } from "../domain/service/outage-notice.js";
+import { escapeControlCharacters } from "../domain/shared/untrusted-text.js";
 import { WatchLines } from "./watch-lines.js";
 
 /** What bounds a node watch, and where its failures are told. */

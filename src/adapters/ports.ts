@@ -2,11 +2,11 @@
 // the runner depends on these alone, so it can be driven by test servers speaking the real protocols.
 
 import type { Taint } from "../domain/cluster/types.js";
-import type { CommandOutcome } from "../domain/command-outcome.js";
-import type { EvictionOutcome } from "../domain/drain-plan.js";
-import type { PodFacts } from "../domain/eviction-plan.js";
-import type { MachineQueryVariables } from "../domain/machine-params.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import type { CommandOutcome } from "../domain/queue/command-outcome.js";
+import type { EvictionOutcome } from "../domain/queue/drain-plan.js";
+import type { PodFacts } from "../domain/queue/eviction-plan.js";
+import type { MachineQueryVariables } from "../domain/sabakan/machine-params.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 
 export type { CommandOutcome, EvictionOutcome };
 

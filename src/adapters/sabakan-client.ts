@@ -1,7 +1,7 @@
 import { ClientError, GraphQLClient } from "graphql-request";
-import { machineBmcOf } from "../domain/machine-bmc.js";
-import { MACHINE_STATES, type MachineQueryVariables, type MachineState } from "../domain/machine-params.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { machineBmcOf } from "../domain/sabakan/machine-bmc.js";
+import { MACHINE_STATES, type MachineQueryVariables, type MachineState } from "../domain/sabakan/machine-params.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import { BoundExceededError, boundedFetch } from "./bounded-fetch.js";
 import type { MachineSource } from "./ports.js";
 import { SEARCH_MACHINES } from "./sabakan-documents.js";

@@ -1,4 +1,4 @@
-import { quoteUntrusted } from "../domain/untrusted-text.js";
+import { quoteUntrusted } from "../domain/shared/untrusted-text.js";
 
 /** One event of a watch as kintsugi uses it: its type, and for an ERROR event the Status message (escaped). */
 export interface WatchEvent {

@@ -1,10 +1,10 @@
 import { createClient, type Client } from "graphql-ws";
 import { webSocketWithTls, type ClientTls } from "../adapters/tls-transport.js";
-import type { Alert } from "../domain/alert.js";
-import { alertFor, missedEventsAlert, type RepairEntryEventPayload } from "../domain/alert-messages.js";
-import { alertForOutcome, INITIAL_OUTCOME_STATE, type AutoRepairOutcomePayload } from "../domain/auto-repair-alert-messages.js";
-import { alertForClusterGeneration, type ClusterGenerationPayload } from "../domain/cluster-alert-messages.js";
-import { alertForHoldEvent, type MachineHoldEventPayload } from "../domain/hold-alert-messages.js";
+import type { Alert } from "../domain/alerts/alert.js";
+import { alertFor, missedEventsAlert, type RepairEntryEventPayload } from "../domain/alerts/alert-messages.js";
+import { alertForOutcome, INITIAL_OUTCOME_STATE, type AutoRepairOutcomePayload } from "../domain/alerts/auto-repair-alert-messages.js";
+import { alertForClusterGeneration, type ClusterGenerationPayload } from "../domain/alerts/cluster-alert-messages.js";
+import { alertForHoldEvent, type MachineHoldEventPayload } from "../domain/alerts/hold-alert-messages.js";
 import { EntryCreators } from "./entry-creators.js";
 
 /** A RepairEntryParams input, as the API takes it (statuses upper-case). */

@@ -1,5 +1,14 @@
-import type { Alert } from "../domain/alert.js";
-import { addAlert, dueGroups, flushAll, nextDue, NO_PENDING_GROUPS, waitingAlerts, type GroupingState, type GroupingStep } from "../domain/alert-grouping.js";
+import type { Alert } from "../domain/alerts/alert.js";
+import {
+  addAlert,
+  dueGroups,
+  flushAll,
+  nextDue,
+  NO_PENDING_GROUPS,
+  waitingAlerts,
+  type GroupingState,
+  type GroupingStep,
+} from "../domain/alerts/alert-grouping.js";
 
 export interface AlertGrouperOptions {
   /** How long the first alert of a group waits for its likes; 0 posts every alert at once, on its own. */

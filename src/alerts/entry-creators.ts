@@ -1,4 +1,4 @@
-import type { RepairEntryEventPayload } from "../domain/alert-messages.js";
+import type { RepairEntryEventPayload } from "../domain/alerts/alert-messages.js";
 
 /** How many entries' creators are remembered by default; the oldest are forgotten first. */
 export const REMEMBERED_CREATORS = 10_000;

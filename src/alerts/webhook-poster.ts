@@ -1,4 +1,4 @@
-import type { Alert } from "../domain/alert.js";
+import type { Alert } from "../domain/alerts/alert.js";
 
 export interface WebhookPosterOptions {
   readonly url: string;

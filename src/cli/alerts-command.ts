@@ -2,9 +2,9 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { startAlertBridge, type RepairEntryFilter } from "../alerts/alert-bridge.js";
 import { AlertGrouper } from "../alerts/alert-grouper.js";
 import { WebhookPoster } from "../alerts/webhook-poster.js";
-import { parseAddress } from "../domain/address.js";
-import { ALERT_FORMATS, FORMATTERS, type AlertFormat } from "../domain/alert-formats.js";
-import { DEFAULT_FAILURE_THRESHOLD } from "../domain/auto-repair-alert-messages.js";
+import { parseAddress } from "../domain/shared/address.js";
+import { ALERT_FORMATS, FORMATTERS, type AlertFormat } from "../domain/alerts/alert-formats.js";
+import { DEFAULT_FAILURE_THRESHOLD } from "../domain/alerts/auto-repair-alert-messages.js";
 import { CliError, DEFAULT_SERVER } from "./client.js";
 import { readClientTls, type ClientTlsFiles } from "./client-tls.js";
 

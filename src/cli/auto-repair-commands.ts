@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { addLastOption } from "./last-option.js";
 import { ckeJson } from "./cke-json.js";
-import { printableJsonText } from "../domain/untrusted-text.js";
+import { printableJsonText } from "../domain/shared/untrusted-text.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
-import { readCkeQueryVariables } from "../domain/cke-query-variables.js";
-import type { MachineQueryVariables } from "../domain/machine-params.js";
-import { skippedPhrase } from "../domain/skipped-bound.js";
+import { readCkeQueryVariables } from "../domain/sabakan/cke-query-variables.js";
+import type { MachineQueryVariables } from "../domain/sabakan/machine-params.js";
+import { skippedPhrase } from "../domain/intake/skipped-bound.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { addToggleCommands } from "./toggle-commands.js";
 

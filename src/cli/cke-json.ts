@@ -1,4 +1,4 @@
-import { printableJson } from "../domain/untrusted-text.js";
+import { printableJson } from "../domain/shared/untrusted-text.js";
 import type { EntryFieldsFragment } from "./generated/operations.js";
 
 // Go's zero time.Time, which ckecli prints for a time that was never set.

@@ -1,6 +1,6 @@
 import { ClientError, GraphQLClient } from "graphql-request";
 import type WebSocket from "ws";
-import { escapeControlCharacters as printable } from "../domain/untrusted-text.js";
+import { escapeControlCharacters as printable } from "../domain/shared/untrusted-text.js";
 import { CliError } from "./cli-error.js";
 import { fetchWithTls, webSocketWithTls, type ClientTls } from "../adapters/tls-transport.js";
 import { certificateHint } from "./client-tls.js";

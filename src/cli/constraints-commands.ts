@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from "commander";
-import { CONSTRAINT_NAMES } from "../domain/constraints.js";
+import { CONSTRAINT_NAMES } from "../domain/shared/constraints.js";
 import { ckeJson } from "./cke-json.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";

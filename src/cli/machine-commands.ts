@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { parseAddress } from "../domain/address.js";
-import { escapeControlCharacters } from "../domain/untrusted-text.js";
+import { parseAddress } from "../domain/shared/address.js";
+import { escapeControlCharacters } from "../domain/shared/untrusted-text.js";
 import { CliError } from "./cli-error.js";
 import { ckeJson } from "./cke-json.js";
 import * as D from "./documents.js";

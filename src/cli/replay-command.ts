@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { parseMaxUnhealthy, parseUnhealthyRange } from "../domain/health-check-config.js";
-import { escapeControlCharacters } from "../domain/untrusted-text.js";
+import { parseMaxUnhealthy, parseUnhealthyRange } from "../domain/health/health-check-config.js";
+import { escapeControlCharacters } from "../domain/shared/untrusted-text.js";
 import { ckeJson } from "./cke-json.js";
 import * as D from "./documents.js";
 import { parseDuration } from "./durations.js";

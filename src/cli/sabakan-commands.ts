@@ -3,7 +3,7 @@ import { Command, Option } from "commander";
 import { templateYaml } from "../domain/cluster/cluster-yaml.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import { readVariablesFile } from "./auto-repair-commands.js";
-import { printableJsonText } from "../domain/untrusted-text.js";
+import { printableJsonText } from "../domain/shared/untrusted-text.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { parseAddress } from "../domain/address.js";
+import { parseAddress } from "../domain/shared/address.js";
 import { ckeJson } from "./cke-json.js";
 import * as D from "./documents.js";
 import { parseDuration } from "./durations.js";

@@ -1,4 +1,4 @@
-import { escapeControlCharacters } from "../domain/untrusted-text.js";
+import { escapeControlCharacters } from "../domain/shared/untrusted-text.js";
 import type * as Op from "./generated/operations.js";
 
 /** Seconds as a short duration: `45s`, `12m`, `1h5m`, `2d3h` (rounded down to its two largest units). */

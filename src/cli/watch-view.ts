@@ -1,4 +1,4 @@
-import { escapeControlCharacters as safe } from "../domain/untrusted-text.js";
+import { escapeControlCharacters as safe } from "../domain/shared/untrusted-text.js";
 import { fit, layoutTable, type TableColumn } from "./watch-table.js";
 
 /** An entry as the API sends it to the watch (the API's field names and enum spellings). */

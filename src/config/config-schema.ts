@@ -10,12 +10,12 @@ import { etcdSection } from "./etcd-schema.js";
 import { leaderElectionSection } from "./leader-election-schema.js";
 import { pollRecordsSection } from "./poll-records-schema.js";
 import { refuseUnreachableProof } from "./proof-reachability.js";
-import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/constraints.js";
-import { EMPTY_REPAIR_CONFIG } from "../domain/repair-config.js";
-import { PACING_DOMAINS } from "../domain/repair-pacing.js";
-import { PROOF_SIGNALS } from "../domain/repair-evidence.js";
-import { hasUrlCredentials } from "../domain/url-credentials.js";
-import { labelKeyProblem } from "../domain/label-selector.js";
+import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES, DEFAULT_CONSTRAINTS, checkConstraints, type Constraints } from "../domain/shared/constraints.js";
+import { EMPTY_REPAIR_CONFIG } from "../domain/queue/repair-config.js";
+import { PACING_DOMAINS } from "../domain/pacing/repair-pacing.js";
+import { PROOF_SIGNALS } from "../domain/proof/repair-evidence.js";
+import { hasUrlCredentials } from "../domain/shared/url-credentials.js";
+import { labelKeyProblem } from "../domain/shared/label-selector.js";
 import { DEFAULT_WORKER_SELECTION, WORKER_SELECTIONS } from "../domain/cluster/worker-selection.js";
 import {
   MAX_TIMER_SECONDS,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseMaxUnhealthy, parseUnhealthyRange, type HealthCheckConfig } from "../domain/health-check-config.js";
+import { parseMaxUnhealthy, parseUnhealthyRange, type HealthCheckConfig } from "../domain/health/health-check-config.js";
 import { labelSelector } from "./label-selector-schema.js";
 
 const condition = z.strictObject({

@@ -1,9 +1,9 @@
 import { hostname } from "node:os";
 import type { AuthConfig } from "../auth/access-policy.js";
-import type { Constraints } from "../domain/constraints.js";
+import type { Constraints } from "../domain/shared/constraints.js";
 import type { SelectionPolicy } from "../domain/cluster/worker-selection.js";
-import type { HealthCheckConfig } from "../domain/health-check-config.js";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/repair-config.js";
+import type { HealthCheckConfig } from "../domain/health/health-check-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/queue/repair-config.js";
 import { DEFAULT_ETCD_CONFIG, DEFAULT_LEASE_TTL_SECONDS, type EtcdConfig, type LeaderElectionConfig, type StoreKind } from "./etcd-config.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import type { TlsConfig } from "./tls-files.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { labelSelectorProblem } from "../domain/label-selector.js";
+import { labelSelectorProblem } from "../domain/shared/label-selector.js";
 
 // Checks that need a well-formed value run only when the value's own subtree parsed cleanly.
 export const whenClean = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };

@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
-import { parseAddress } from "../domain/address.js";
+import { parseAddress } from "../domain/shared/address.js";
 import { EventFleets } from "./event-fleets.js";
 import { joinSelection } from "./join-selection.js";
 import { printTree, type SelectionTree } from "./selection-tree.js";

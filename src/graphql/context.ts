@@ -8,23 +8,23 @@ import type {
   RepairEntryPort,
   SettingsPort,
 } from "../store/store-port.js";
-import type { MachineHold } from "../domain/machine-holds.js";
-import type { WaitingFor } from "../domain/repair-wait.js";
-import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
-import type { DependencyStatus } from "../domain/dependency-status.js";
+import type { MachineHold } from "../domain/holds/machine-holds.js";
+import type { WaitingFor } from "../domain/queue/repair-wait.js";
+import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";
+import type { DependencyStatus } from "../domain/service/dependency-status.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
 import type { OperationQueries } from "../gateway/operation-queries.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
-import type { HealthCheckStatus } from "../domain/health-check-remediation.js";
+import type { HealthCheckStatus } from "../domain/health/health-check-remediation.js";
 import type { Topics } from "./topics.js";
 import type { GenerationRound } from "../domain/cluster/generation-record.js";
-import type { RecordedRepair } from "../domain/repair-stats.js";
+import type { RecordedRepair } from "../domain/stats/repair-stats.js";
 import type { Actor } from "../auth/roles.js";
 import type { ReplayThreads } from "./replay/replay-threads.js";
 
-import type { DomainPacing } from "../domain/repair-pacing-report.js";
+import type { DomainPacing } from "../domain/pacing/repair-pacing-report.js";
 
 // The API declares the little it needs of the runner's workers (the runner's classes satisfy it), so graphql/ does
 // not import runner/.

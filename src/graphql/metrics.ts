@@ -1,16 +1,16 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { skipsByKind } from "../domain/auto-repair-holds.js";
-import { skippedCountsOf } from "../domain/skipped-bound.js";
-import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
-import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/skip-kinds.js";
-import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/repair-entry.js";
+import { skipsByKind } from "../domain/intake/auto-repair-holds.js";
+import { skippedCountsOf } from "../domain/intake/skipped-bound.js";
+import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";
+import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/intake/skip-kinds.js";
+import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
-import type { DomainPacing } from "../domain/repair-pacing-report.js";
-import { waitsByIndex, type PublishedWait } from "../domain/published-waits.js";
-import { waitCycles } from "../domain/wait-cycles.js";
+import type { DomainPacing } from "../domain/pacing/repair-pacing-report.js";
+import { waitsByIndex, type PublishedWait } from "../domain/queue/published-waits.js";
+import { waitCycles } from "../domain/queue/wait-cycles.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
-import { machineRepairStatuses } from "../domain/machine-repair-status.js";
+import { machineRepairStatuses } from "../domain/stats/machine-repair-status.js";
 import { TimeToRepairHistogram } from "./time-to-repair-histogram.js";
 
 export interface MetricsSources {

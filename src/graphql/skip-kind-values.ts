@@ -1,4 +1,4 @@
-import type { SkipKind } from "../domain/skip-kinds.js";
+import type { SkipKind } from "../domain/intake/skip-kinds.js";
 
 /** The GraphQL spelling of every skip kind (SkipKind, and MachineFate, which adds ENQUEUED), to the domain's. */
 export const SKIP_KIND_VALUES = {

@@ -1,5 +1,5 @@
 import { Histogram, type Registry } from "prom-client";
-import { isFinished } from "../domain/repair-entry.js";
+import { isFinished } from "../domain/queue/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
 
 /**

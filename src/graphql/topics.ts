@@ -1,10 +1,10 @@
-import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { HoldChange, RepairChange } from "../store/store-port.js";
-import type { HealthCheckStatus } from "../domain/health-check-remediation.js";
+import type { HealthCheckStatus } from "../domain/health/health-check-remediation.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
-import type { PublishedWait } from "../domain/published-waits.js";
-import type { DependencyStatus } from "../domain/dependency-status.js";
+import type { PublishedWait } from "../domain/queue/published-waits.js";
+import type { DependencyStatus } from "../domain/service/dependency-status.js";
 
 /** The subscription topics and their payloads. */
 export interface Topics extends Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { Etcd3, IKeyValue } from "etcd3";
-import type { ElectionCandidate } from "../domain/leadership.js";
-import { escapeControlCharacters } from "../domain/untrusted-text.js";
+import type { ElectionCandidate } from "../domain/service/leadership.js";
+import { escapeControlCharacters } from "../domain/shared/untrusted-text.js";
 import { abortableSleep } from "../support/abortable-sleep.js";
 
 export interface ElectionViewOptions {

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Etcd3 } from "etcd3";
-import { leaderOf, leadsAt, ownKeyDeleted } from "../domain/leadership.js";
+import { leaderOf, leadsAt, ownKeyDeleted } from "../domain/service/leadership.js";
 import type { WriteGuard } from "../store/store-port.js";
 import { abortableSleep } from "../support/abortable-sleep.js";
 import { SILENT_LOG, type Log } from "../support/log.js";

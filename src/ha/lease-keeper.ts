@@ -1,5 +1,5 @@
 import type { Etcd3, ILeaseKeepAliveResponse } from "etcd3";
-import { leaseValidUntil } from "../domain/leadership.js";
+import { leaseValidUntil } from "../domain/service/leadership.js";
 
 export interface LeaseKeeperOptions {
   readonly client: Etcd3;

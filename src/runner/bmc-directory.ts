@@ -1,7 +1,7 @@
 import type { MachineSource } from "../adapters/ports.js";
-import { canonicalAddresses, parseAddress } from "../domain/address.js";
-import type { MachineBmc } from "../domain/machine-bmc.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { canonicalAddresses, parseAddress } from "../domain/shared/address.js";
+import type { MachineBmc } from "../domain/sabakan/machine-bmc.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import { MAX_REMEMBERED_MACHINES } from "./rack-directory.js";
 
 /** How long after asking sabakan for every machine (to find an unknown BMC) kintsugi waits before asking again. */

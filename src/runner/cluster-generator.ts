@@ -1,9 +1,9 @@
 import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
-import { canonicalAddresses } from "../domain/address.js";
+import { canonicalAddresses } from "../domain/shared/address.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
 import { recordsRecovery, type GenerationRound, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
-import { hasRebootMark } from "../domain/node-reboot.js";
+import { hasRebootMark } from "../domain/shared/node-reboot.js";
 import { parseTemplate } from "../domain/cluster/template.js";
 import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/cluster/types.js";
 import { DEFAULT_SELECTION_POLICY, type SelectionPolicy } from "../domain/cluster/worker-selection.js";

@@ -1,7 +1,7 @@
 import type { ClusterNode, KubeCallOptions, MachineSource, NodeOperator } from "../adapters/ports.js";
-import { dependencyCall, notAsked, type DependencyName, type DependencyStatus } from "../domain/dependency-status.js";
-import type { MachineQueryVariables } from "../domain/machine-params.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { dependencyCall, notAsked, type DependencyName, type DependencyStatus } from "../domain/service/dependency-status.js";
+import type { MachineQueryVariables } from "../domain/sabakan/machine-params.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 
 /**
  * This process's view of sabakan and the Kubernetes API, fed by the calls it makes to them (see dependencyCall), and

@@ -1,7 +1,7 @@
 import type { NodeOperator, NodePod } from "../adapters/ports.js";
-import { dryRunRefusal, planDrain, podName } from "../domain/drain-plan.js";
-import { labelSelectorToString } from "../domain/label-selector.js";
-import type { RepairConfig } from "../domain/repair-config.js";
+import { dryRunRefusal, planDrain, podName } from "../domain/queue/drain-plan.js";
+import { labelSelectorToString } from "../domain/shared/label-selector.js";
+import type { RepairConfig } from "../domain/queue/repair-config.js";
 import { abortableSleep } from "../support/abortable-sleep.js";
 
 /** How an eviction job ended: the node is cordoned and every pod's removal started, or why not. */

@@ -1,7 +1,7 @@
-import { nodeEventFor } from "../domain/repair-events.js";
-import type { RepairEntry } from "../domain/repair-entry.js";
-import { RUNNER_ACTOR } from "../domain/repair-history.js";
-import type { EntryTransition } from "../domain/repair-plan.js";
+import { nodeEventFor } from "../domain/queue/repair-events.js";
+import type { RepairEntry } from "../domain/queue/repair-entry.js";
+import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
+import type { EntryTransition } from "../domain/queue/repair-plan.js";
 import type { EntryWrite, RepairChange } from "../store/store-port.js";
 import type { CommitIfUnchanged } from "./repair-jobs.js";
 import type { RunnerDeps } from "./runner-deps.js";

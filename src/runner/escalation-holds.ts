@@ -1,5 +1,5 @@
-import type { EscalationHold } from "../domain/auto-repair-intake.js";
-import { validateHoldRequest } from "../domain/machine-holds.js";
+import type { EscalationHold } from "../domain/intake/auto-repair-intake.js";
+import { validateHoldRequest } from "../domain/holds/machine-holds.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import type { Log } from "../support/log.js";
 

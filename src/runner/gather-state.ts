@@ -1,11 +1,11 @@
 import type { ClusterNode, CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
-import { canonicalAddresses } from "../domain/address.js";
-import { podsBlockingDrain } from "../domain/eviction-plan.js";
-import { commandEnvironment } from "../domain/command-context.js";
-import type { MachineBmc } from "../domain/machine-bmc.js";
-import { findRepairOperation, type RepairConfig } from "../domain/repair-config.js";
-import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
-import { isCheckable, type RepairObservation } from "../domain/repair-plan.js";
+import { canonicalAddresses } from "../domain/shared/address.js";
+import { podsBlockingDrain } from "../domain/queue/eviction-plan.js";
+import { commandEnvironment } from "../domain/queue/command-context.js";
+import type { MachineBmc } from "../domain/sabakan/machine-bmc.js";
+import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-config.js";
+import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
+import { isCheckable, type RepairObservation } from "../domain/queue/repair-plan.js";
 import { mapBounded } from "./bounded-map.js";
 import type { JobRegistry } from "./job-registry.js";
 import { gatherProofSignals } from "./proof-signals.js";

@@ -1,4 +1,4 @@
-import type { MachineHold } from "../domain/machine-holds.js";
+import type { MachineHold } from "../domain/holds/machine-holds.js";
 
 /**
  * The machine holds the latest repair pass found, for a job between two commands: a hold lets the running command

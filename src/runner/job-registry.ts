@@ -1,4 +1,4 @@
-import type { RunningJob } from "../domain/repair-plan.js";
+import type { RunningJob } from "../domain/queue/repair-plan.js";
 
 interface Job {
   readonly kind: Exclude<RunningJob, "none">;

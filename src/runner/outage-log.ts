@@ -1,4 +1,4 @@
-import { outageStep, REACHABLE, type OutageState } from "../domain/outage-notice.js";
+import { outageStep, REACHABLE, type OutageState } from "../domain/service/outage-notice.js";
 import type { Log } from "../support/log.js";
 
 /**

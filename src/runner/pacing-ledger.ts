@@ -1,7 +1,7 @@
-import type { FinishedRepair } from "../domain/finished-repair.js";
-import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
-import { proofOutcomeOf, type ProofOutcome } from "../domain/repair-evidence.js";
-import type { FinishedOutcome, PacingDomain, PacingInput } from "../domain/repair-pacing.js";
+import type { FinishedRepair } from "../domain/queue/finished-repair.js";
+import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
+import { proofOutcomeOf, type ProofOutcome } from "../domain/proof/repair-evidence.js";
+import type { FinishedOutcome, PacingDomain, PacingInput } from "../domain/pacing/repair-pacing.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { RunnerDeps } from "./runner-deps.js";
 

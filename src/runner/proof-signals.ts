@@ -1,8 +1,8 @@
 import type { ClusterNode, MachineSource } from "../adapters/ports.js";
-import { canonicalAddresses } from "../domain/address.js";
-import { findRepairOperation, type RepairConfig } from "../domain/repair-config.js";
-import type { RepairEntry } from "../domain/repair-entry.js";
-import { proofOf, type ObservedProof } from "../domain/repair-proof.js";
+import { canonicalAddresses } from "../domain/shared/address.js";
+import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-config.js";
+import type { RepairEntry } from "../domain/queue/repair-entry.js";
+import { proofOf, type ObservedProof } from "../domain/proof/repair-proof.js";
 
 export interface ProofSignalDeps {
   readonly repair: RepairConfig;

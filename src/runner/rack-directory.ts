@@ -1,7 +1,7 @@
 import type { MachineSource } from "../adapters/ports.js";
-import { canonicalAddresses } from "../domain/address.js";
-import type { MachineQueryVariables } from "../domain/machine-params.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { canonicalAddresses } from "../domain/shared/address.js";
+import type { MachineQueryVariables } from "../domain/sabakan/machine-params.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 
 /** Machines remembered at most; beyond it the longest-unseen are forgotten (a data center has far fewer). */
 export const MAX_REMEMBERED_MACHINES = 50_000;

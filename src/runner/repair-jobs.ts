@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { attemptStartNote, commandEnvironment, operationIdFor, type CommandAttemptIdentity } from "../domain/command-context.js";
-import type { RepairOperationConfig, RepairStepConfig } from "../domain/repair-config.js";
-import type { RepairEntry } from "../domain/repair-entry.js";
-import { cordonOwner } from "../domain/stray-cordons.js";
-import { afterDiagnostics } from "../domain/diagnostics.js";
-import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/repair-outcomes.js";
-import type { EntryTransition } from "../domain/repair-plan.js";
+import { attemptStartNote, commandEnvironment, operationIdFor, type CommandAttemptIdentity } from "../domain/queue/command-context.js";
+import type { RepairOperationConfig, RepairStepConfig } from "../domain/queue/repair-config.js";
+import type { RepairEntry } from "../domain/queue/repair-entry.js";
+import { cordonOwner } from "../domain/queue/stray-cordons.js";
+import { afterDiagnostics } from "../domain/queue/diagnostics.js";
+import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/queue/repair-outcomes.js";
+import type { EntryTransition } from "../domain/queue/repair-plan.js";
 import { StoreBusyError } from "../store/store-errors.js";
 import { abortableSleep } from "../support/abortable-sleep.js";
 import { runDrainJob } from "./drain-job.js";

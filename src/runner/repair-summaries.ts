@@ -1,6 +1,6 @@
-import { KEPT_FINISHED_REPAIRS, type FinishedRepair } from "../domain/finished-repair.js";
-import { historySummaryOf, type RepairHistorySummary } from "../domain/repair-history-summary.js";
-import type { RecordedRepair } from "../domain/repair-stats.js";
+import { KEPT_FINISHED_REPAIRS, type FinishedRepair } from "../domain/queue/finished-repair.js";
+import { historySummaryOf, type RepairHistorySummary } from "../domain/stats/repair-history-summary.js";
+import type { RecordedRepair } from "../domain/stats/repair-stats.js";
 import type { FinishedRepairPort, RepairEntryPort } from "../store/store-port.js";
 
 /**

@@ -1,6 +1,6 @@
-import { boundedWait, publishedWaits } from "../domain/published-waits.js";
-import type { RepairPlan } from "../domain/repair-plan.js";
-import type { WaitingFor } from "../domain/repair-wait.js";
+import { boundedWait, publishedWaits } from "../domain/queue/published-waits.js";
+import type { RepairPlan } from "../domain/queue/repair-plan.js";
+import type { WaitingFor } from "../domain/queue/repair-wait.js";
 import type { SettingsPort } from "../store/store-port.js";
 import { OutageLog } from "./outage-log.js";
 import type { Log } from "../support/log.js";

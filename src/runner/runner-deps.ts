@@ -1,5 +1,5 @@
 import type { CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
-import type { RepairConfig } from "../domain/repair-config.js";
+import type { RepairConfig } from "../domain/queue/repair-config.js";
 import type { BmcDirectory } from "./bmc-directory.js";
 import type { PacingLedger } from "./pacing-ledger.js";
 import type { RackDirectory } from "./rack-directory.js";

@@ -1,5 +1,5 @@
-import { expiredHolds, isHoldActive, type StoredMachineHold } from "../domain/machine-holds.js";
-import { RUNNER_ACTOR } from "../domain/repair-history.js";
+import { expiredHolds, isHoldActive, type StoredMachineHold } from "../domain/holds/machine-holds.js";
+import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
 import type { MachineHoldPort } from "../store/store-port.js";
 import type { Log } from "../support/log.js";
 

@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig } from "../config/load-config.js";
-import type { RepairConfig } from "../domain/repair-config.js";
-import { PROOF_SIGNALS, type SuccessProof } from "../domain/repair-evidence.js";
+import type { RepairConfig } from "../domain/queue/repair-config.js";
+import { PROOF_SIGNALS, type SuccessProof } from "../domain/proof/repair-evidence.js";
 import { simRepairConfig, type SimSettings } from "./sim-config.js";
 import type { SimRandom } from "./sim-random.js";
 

@@ -1,8 +1,8 @@
-import { DEFAULT_CONSTRAINTS, type Constraints } from "../domain/constraints.js";
-import type { HealthCheckConfig } from "../domain/health-check-config.js";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairOperationConfig } from "../domain/repair-config.js";
-import type { SuccessProof } from "../domain/repair-evidence.js";
-import type { EscalationConfig } from "../domain/repair-escalation.js";
+import { DEFAULT_CONSTRAINTS, type Constraints } from "../domain/shared/constraints.js";
+import type { HealthCheckConfig } from "../domain/health/health-check-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairOperationConfig } from "../domain/queue/repair-config.js";
+import type { SuccessProof } from "../domain/proof/repair-evidence.js";
+import type { EscalationConfig } from "../domain/escalation/repair-escalation.js";
 import { HEALTH_COMMAND, REPAIR_COMMAND } from "./sim-commands.js";
 import { SIM_BMC_TYPE, SIM_ROLE_LABEL } from "./sim-world.js";
 

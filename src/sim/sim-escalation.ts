@@ -1,4 +1,4 @@
-import type { EscalationConfig } from "../domain/repair-escalation.js";
+import type { EscalationConfig } from "../domain/escalation/repair-escalation.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { ESCALATION_ACTOR } from "../runner/escalation-holds.js";
 import type { Violation } from "./sim-invariants.js";

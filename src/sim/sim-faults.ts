@@ -1,6 +1,6 @@
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
-import { isFinished } from "../domain/repair-entry.js";
-import { REBOOT_ANNOTATION } from "../domain/node-reboot.js";
+import { isFinished } from "../domain/queue/repair-entry.js";
+import { REBOOT_ANNOTATION } from "../domain/shared/node-reboot.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import type { SimRandom } from "./sim-random.js";
 import type { SimSabakan } from "./sim-kube.js";

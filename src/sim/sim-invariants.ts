@@ -1,10 +1,10 @@
-import { isHoldActive } from "../domain/machine-holds.js";
-import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
-import type { RepairHistoryRecord } from "../domain/repair-history.js";
-import type { RunningJob } from "../domain/repair-plan.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { isHoldActive } from "../domain/holds/machine-holds.js";
+import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
+import type { RepairHistoryRecord } from "../domain/queue/repair-history.js";
+import type { RunningJob } from "../domain/queue/repair-plan.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import type { RepairChange } from "../store/store-port.js";
-import type { StoredMachineHold } from "../domain/machine-holds.js";
+import type { StoredMachineHold } from "../domain/holds/machine-holds.js";
 import { cordonedByKintsugi } from "./sim-faults.js";
 import type { SimWorld } from "./sim-world.js";
 

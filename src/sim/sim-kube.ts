@@ -1,6 +1,6 @@
 import { CORDONED_BY_ANNOTATION, type ClusterNode, type EvictionOutcome, type MachineSource, type NodeOperator, type NodePod } from "../adapters/ports.js";
-import type { MachineParams, MachineQueryVariables } from "../domain/machine-params.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import type { MachineParams, MachineQueryVariables } from "../domain/sabakan/machine-params.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import type { SimMachine, SimWorld } from "./sim-world.js";
 
 const APP_NAMESPACE = "app";

@@ -1,8 +1,8 @@
 import { CORDONED_BY_ANNOTATION, type ClusterNode } from "../adapters/ports.js";
-import { CONTROL_PLANE_LABEL } from "../domain/control-planes.js";
-import type { MachineState } from "../domain/machine-params.js";
-import { REBOOT_ANNOTATION } from "../domain/node-reboot.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { CONTROL_PLANE_LABEL } from "../domain/queue/control-planes.js";
+import type { MachineState } from "../domain/sabakan/machine-params.js";
+import { REBOOT_ANNOTATION } from "../domain/shared/node-reboot.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 
 /** What a repair command must do for a broken machine to work again; "never": nothing the commands do helps. */
 export type Fix = "reboot" | "power-cycle" | "never";

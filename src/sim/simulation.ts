@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isFinished, type RepairEntry } from "../domain/repair-entry.js";
-import type { SabakanMachine } from "../domain/sabakan-machine.js";
+import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
+import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { RepairRunner } from "../runner/repair-runner.js";

@@ -1,8 +1,8 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { z } from "zod";
-import { MACHINE_STATES } from "../domain/machine-params.js";
-import type { PollRecord } from "../domain/poll-record.js";
-import type { RemediationRecord } from "../domain/remediation-record.js";
+import { MACHINE_STATES } from "../domain/sabakan/machine-params.js";
+import type { PollRecord } from "../domain/replay/poll-record.js";
+import type { RemediationRecord } from "../domain/replay/remediation-record.js";
 
 /** The most machines one stored record may hold: ten times the largest data center kintsugi is measured at. */
 export const MAX_RECORDED_MACHINES = 100_000;

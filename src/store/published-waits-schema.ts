@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS, type PublishedWait } from "../domain/published-waits.js";
-import { WAIT_KINDS } from "../domain/repair-wait.js";
+import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS, type PublishedWait } from "../domain/queue/published-waits.js";
+import { WAIT_KINDS } from "../domain/queue/repair-wait.js";
 
 const index = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = z.string().max(MAX_WAIT_MESSAGE_CHARS);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalEvidence, MAX_BOOT_ID_CHARS, PROOF_SIGNALS, type RepairEvidence } from "../domain/repair-evidence.js";
+import { canonicalEvidence, MAX_BOOT_ID_CHARS, PROOF_SIGNALS, type RepairEvidence } from "../domain/proof/repair-evidence.js";
 
 const time = z.number().finite();
 // A boot ID is a UUID on Linux; the domain keeps no longer one (see usableBootId), so a longer one was not written by kintsugi.

@@ -1,19 +1,19 @@
-import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";
 import type { ClusterGeneration, GenerationTrigger, StoredClusterTemplate } from "../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../domain/cluster/types.js";
 import type { WorkerSelection } from "../domain/cluster/worker-selection.js";
-import type { Constraints } from "../domain/constraints.js";
-import type { FinishedRepair } from "../domain/finished-repair.js";
-import type { MachineQueryVariables } from "../domain/machine-params.js";
-import type { StoredMachineHold } from "../domain/machine-holds.js";
-import type { EscalationReleases } from "../domain/escalation-releases.js";
-import type { PollRecord } from "../domain/poll-record.js";
-import type { PublishedWait } from "../domain/published-waits.js";
-import type { RemediationRecord } from "../domain/remediation-record.js";
-import type { RepairEntry, UnindexedRepairEntry } from "../domain/repair-entry.js";
-import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/repair-history.js";
-import type { RepairHistorySummary } from "../domain/repair-history-summary.js";
-import type { RepairTimelinePoint } from "../domain/repair-timeline.js";
+import type { Constraints } from "../domain/shared/constraints.js";
+import type { FinishedRepair } from "../domain/queue/finished-repair.js";
+import type { MachineQueryVariables } from "../domain/sabakan/machine-params.js";
+import type { StoredMachineHold } from "../domain/holds/machine-holds.js";
+import type { EscalationReleases } from "../domain/escalation/escalation-releases.js";
+import type { PollRecord } from "../domain/replay/poll-record.js";
+import type { PublishedWait } from "../domain/queue/published-waits.js";
+import type { RemediationRecord } from "../domain/replay/remediation-record.js";
+import type { RepairEntry, UnindexedRepairEntry } from "../domain/queue/repair-entry.js";
+import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/queue/repair-history.js";
+import type { RepairHistorySummary } from "../domain/stats/repair-history-summary.js";
+import type { RepairTimelinePoint } from "../domain/stats/repair-timeline.js";
 
 export { HoldRefusedError, NotLeaderError, StoreBusyError, StoreConflictError, StoreLimitError, StoreUnavailableError } from "./store-errors.js";
 
@@ -95,7 +95,7 @@ export interface HoldChange {
 export type HoldDecision = { readonly ok: true; readonly hold: StoredMachineHold } | { readonly ok: false; readonly message: string };
 
 /**
- * The machine holds set through the API (src/domain/machine-holds.ts), one per address. Every write decides on the
+ * The machine holds set through the API (src/domain/holds/machine-holds.ts), one per address. Every write decides on the
  * stored holds inside the write (re-decided after a conflict on etcd), so replicas cannot together pass a bound.
  */
 export interface MachineHoldPort {
@@ -286,7 +286,7 @@ export interface PollRecordRead {
   readonly unreadable: number;
 }
 
-/** The sabakan polls' records (src/domain/poll-record.ts), kept by age and by total bytes (`poll_records`). */
+/** The sabakan polls' records (src/domain/replay/poll-record.ts), kept by age and by total bytes (`poll_records`). */
 export interface PollRecordPort {
   /** The records at or after `since` (epoch ms), oldest first, at most `limit` (read from the backend, not a mirror). */
   since(since: number, limit: number): Promise<PollRecordRead>;

@@ -1,5 +1,5 @@
-import { variablesText } from "../domain/cke-query-variables.js";
-import type { MachineQueryVariables } from "../domain/machine-params.js";
+import { variablesText } from "../domain/sabakan/cke-query-variables.js";
+import type { MachineQueryVariables } from "../domain/sabakan/machine-params.js";
 
 /**
  * Query variables as both backends store them: the variables, and the text they were read from when they were set

@@ -1,4 +1,4 @@
-import type { RepairTimelinePoint } from "../domain/repair-timeline.js";
+import type { RepairTimelinePoint } from "../domain/stats/repair-timeline.js";
 import type { RepairTimelines } from "./store-port.js";
 
 /** A point as both backends read it: with its entry index. */

@@ -1,5 +1,5 @@
-import type { AutoRepairOutcome } from "../domain/auto-repair-outcome.js";
-import type { DomainPacing } from "../domain/repair-pacing-report.js";
+import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";
+import type { DomainPacing } from "../domain/pacing/repair-pacing-report.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { KintsugiMetrics } from "../graphql/metrics.js";
 import { PubSub } from "../graphql/pubsub.js";

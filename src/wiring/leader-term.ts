@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
-import type { Constraints } from "../domain/constraints.js";
+import type { Constraints } from "../domain/shared/constraints.js";
 import { scheduleTicks } from "../runner/cron-schedule.js";
 import { RepairSummaryKeeper } from "../runner/repair-summary-keeper.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";

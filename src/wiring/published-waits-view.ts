@@ -1,5 +1,5 @@
-import { waitsByIndex } from "../domain/published-waits.js";
-import type { WaitingFor } from "../domain/repair-wait.js";
+import { waitsByIndex } from "../domain/queue/published-waits.js";
+import type { WaitingFor } from "../domain/queue/repair-wait.js";
 import type { KintsugiStore } from "../store/store-port.js";
 
 /**

@@ -12,7 +12,7 @@ import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
 import { RepairRunner } from "../runner/repair-runner.js";
 import { pinoLog, type Log } from "../support/log.js";
-import { RUNNER_ACTOR } from "../domain/repair-history.js";
+import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { Events } from "./events.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { KubeNodeOperator } from "../../src/adapters/kube-node-operator.js";
 import { CORDONED_BY_ANNOTATION, type NodePod } from "../../src/adapters/ports.js";
-import { labelSelectorToString } from "../../src/domain/label-selector.js";
+import { labelSelectorToString } from "../../src/domain/shared/label-selector.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { findKubectl, runKubectl } from "../support/kubectl.js";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startAlertBridge } from "../../src/alerts/alert-bridge.js";
 import { sha256Hex } from "../../src/auth/tokens.js";
-import type { Alert } from "../../src/domain/alert.js";
+import type { Alert } from "../../src/domain/alerts/alert.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { until } from "../support/until.js";
 

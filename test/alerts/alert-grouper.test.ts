@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { AlertGrouper } from "../../src/alerts/alert-grouper.js";
-import type { Alert } from "../../src/domain/alert.js";
+import type { Alert } from "../../src/domain/alerts/alert.js";
 import { until } from "../support/until.js";
 
 const succeeded = (i: number): Alert => ({

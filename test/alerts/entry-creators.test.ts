@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { CREATOR_CHARS, EntryCreators } from "../../src/alerts/entry-creators.js";
-import type { RepairEntryEventPayload } from "../../src/domain/alert-messages.js";
+import type { RepairEntryEventPayload } from "../../src/domain/alerts/alert-messages.js";
 
 const event = (kind: RepairEntryEventPayload["kind"], index: string, actor = "ci-bot"): RepairEntryEventPayload => ({
   kind,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import YAML from "yaml";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../../src/config/kintsugi-config.js";
 import { ConfigError, loadConfigFile, parseConfig, parseConfigWithWarnings } from "../../src/config/load-config.js";
-import type { RepairConfig } from "../../src/domain/repair-config.js";
+import type { RepairConfig } from "../../src/domain/queue/repair-config.js";
 
 const SOURCE = "kintsugi.yaml";
 

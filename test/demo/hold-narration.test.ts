@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { SkippedMachine } from "../../src/domain/auto-repair-intake.js";
-import type { AutoRepairOutcome } from "../../src/domain/auto-repair-outcome.js";
-import { legacySkipKind } from "../../src/domain/skip-kinds.js";
+import type { SkippedMachine } from "../../src/domain/intake/auto-repair-intake.js";
+import type { AutoRepairOutcome } from "../../src/domain/intake/auto-repair-outcome.js";
+import { legacySkipKind } from "../../src/domain/intake/skip-kinds.js";
 import { narrateHolds, type HoldNarrationContext, type Holds } from "../../scripts/demo/hold-narration.js";
 import type { MirroredEntry } from "../../scripts/demo/queue-mirror.js";
-import { entry, T } from "../domain/repair-decision-support.js";
+import { entry, T } from "../domain/queue/repair-decision-support.js";
 
 const RACK3 = "rack 3: 6 unhealthy machines, likely an infrastructure failure";
 const skip = (serial: string, reason: string, state = "UNHEALTHY"): SkippedMachine => ({

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RepairEntry } from "../../src/domain/repair-entry.js";
-import type { RepairHistoryKind } from "../../src/domain/repair-history.js";
+import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import type { RepairHistoryKind } from "../../src/domain/queue/repair-history.js";
 import type { RepairChange } from "../../src/store/store-port.js";
 import { QueueMirror } from "../../scripts/demo/queue-mirror.js";
-import { entry, T } from "../domain/repair-decision-support.js";
+import { entry, T } from "../domain/queue/repair-decision-support.js";
 
 const ADDRESS = "10.69.0.4";
 function change(kind: RepairHistoryKind, after: Partial<RepairEntry>, before: Partial<RepairEntry> | null): RepairChange {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ClusterGeneration } from "../../src/domain/cluster/generation-record.js";
 import { createStory, formatClock, generationLine } from "../../scripts/demo/story.js";
-import { T } from "../domain/repair-decision-support.js";
+import { T } from "../domain/queue/repair-decision-support.js";
 
 describe("formatClock", () => {
   const cases: Array<[number, string]> = [

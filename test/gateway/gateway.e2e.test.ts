@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createRepairEntry } from "../../src/domain/repair-entry.js";
+import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";

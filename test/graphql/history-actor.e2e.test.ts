@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startAlertBridge, type AlertBridge } from "../../src/alerts/alert-bridge.js";
 import { sha256Hex } from "../../src/auth/tokens.js";
-import type { Alert } from "../../src/domain/alert.js";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import type { Alert } from "../../src/domain/alerts/alert.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { until } from "../support/until.js";
 

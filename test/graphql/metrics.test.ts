@@ -7,8 +7,8 @@ import { subscribe } from "../support/ws-subscriber.js";
 import { withSideStore } from "../support/side-store.js";
 import { parsePrometheus, sampleValue as value } from "../support/prometheus-text.js";
 import { KintsugiMetrics, MAX_PACING_LABEL_LENGTH, MAX_PACING_SERIES } from "../../src/graphql/metrics.js";
-import type { DomainPacing } from "../../src/domain/repair-pacing-report.js";
-import type { PublishedWait } from "../../src/domain/published-waits.js";
+import type { DomainPacing } from "../../src/domain/pacing/repair-pacing-report.js";
+import type { PublishedWait } from "../../src/domain/queue/published-waits.js";
 
 describe("GET /metrics", () => {
   let k: TestKintsugi;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Registry } from "prom-client";
-import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
-import { historyRecordFor } from "../../src/domain/repair-history.js";
+import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import { historyRecordFor } from "../../src/domain/queue/repair-history.js";
 import { MAX_TIME_TO_REPAIR_LABEL_VALUES, TimeToRepairHistogram } from "../../src/graphql/time-to-repair-histogram.js";
 import type { RepairChange } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Etcd3 } from "etcd3";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/queue/repair-config.js";
 import { testEtcdClient } from "../support/etcd-clients.js";
 import { replicaHealth, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
 import type { TestKintsugi } from "../support/kintsugi-server.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import type { TestKintsugi } from "../support/kintsugi-server.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { MachineSource } from "../../src/adapters/ports.js";
-import type { MachineQueryVariables } from "../../src/domain/machine-params.js";
-import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import type { MachineQueryVariables } from "../../src/domain/sabakan/machine-params.js";
+import type { SabakanMachine } from "../../src/domain/sabakan/sabakan-machine.js";
 import { BMC_LOOKUP_INTERVAL_MS, BmcDirectory } from "../../src/runner/bmc-directory.js";
 
 const NOW = Date.parse("2026-11-27T03:00:00Z");

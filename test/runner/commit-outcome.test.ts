@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RepairEntry } from "../../src/domain/repair-entry.js";
-import type { EntryTransition } from "../../src/domain/repair-plan.js";
+import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import type { EntryTransition } from "../../src/domain/queue/repair-plan.js";
 import { commitOutcome, type CommitIfUnchanged } from "../../src/runner/repair-jobs.js";
 import { StoreBusyError, StoreConflictError, StoreUnavailableError } from "../../src/store/store-errors.js";
-import { entry } from "../domain/repair-decision-support.js";
+import { entry } from "../domain/queue/repair-decision-support.js";
 
 const busy = () => new StoreBusyError("store busy");
 

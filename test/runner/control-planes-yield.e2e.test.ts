@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { CONTROL_PLANE_LABEL } from "../../src/domain/control-planes.js";
+import { CONTROL_PLANE_LABEL } from "../../src/domain/queue/control-planes.js";
 import { startFakeKubeApi } from "../support/fake-kube-api.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { graphqlData as gql, serveProcess, type ServeProcess } from "../support/serve-process.js";

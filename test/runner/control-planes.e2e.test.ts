@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CONTROL_PLANE_LABEL } from "../../src/domain/control-planes.js";
-import { REBOOT_ANNOTATION } from "../../src/domain/node-reboot.js";
+import { CONTROL_PLANE_LABEL } from "../../src/domain/queue/control-planes.js";
+import { REBOOT_ANNOTATION } from "../../src/domain/shared/node-reboot.js";
 import type { GeneratedCluster } from "../../src/domain/cluster/types.js";
 import type { FakeNodeSpec } from "../support/fake-kube-api.js";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld, type WorldEntry } from "../support/repair-world.js";

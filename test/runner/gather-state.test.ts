@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { CommandOutcome } from "../../src/domain/command-outcome.js";
-import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
+import type { CommandOutcome } from "../../src/domain/queue/command-outcome.js";
+import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { gatherObservations } from "../../src/runner/gather-state.js";
 import { JobRegistry } from "../../src/runner/job-registry.js";
 import { NOW, TEST_REPAIR_CONFIG } from "../support/fixtures.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HOLD_ANNOTATION } from "../../src/domain/machine-holds.js";
-import type { RepairConfig } from "../../src/domain/repair-config.js";
-import type { SuccessProof } from "../../src/domain/repair-evidence.js";
+import { HOLD_ANNOTATION } from "../../src/domain/holds/machine-holds.js";
+import type { RepairConfig } from "../../src/domain/queue/repair-config.js";
+import type { SuccessProof } from "../../src/domain/proof/repair-evidence.js";
 import { ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
 import { until } from "../support/until.js";

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { HealthCheckConfig } from "../../src/domain/health-check-config.js";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
+import type { HealthCheckConfig } from "../../src/domain/health/health-check-config.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/queue/repair-config.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import type { RemediationRecord } from "../../src/domain/remediation-record.js";
+import type { RemediationRecord } from "../../src/domain/replay/remediation-record.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
 import { runCliInProcess } from "../support/in-process-cli.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HOLD_ANNOTATION, type MachineHold } from "../../src/domain/machine-holds.js";
+import { HOLD_ANNOTATION, type MachineHold } from "../../src/domain/holds/machine-holds.js";
 import { HoldWatch } from "../../src/runner/hold-watch.js";
 import { exitCode, ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";

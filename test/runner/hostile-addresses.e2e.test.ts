@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startFakeKubeApi } from "../support/fake-kube-api.js";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";

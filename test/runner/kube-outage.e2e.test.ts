@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { pino } from "pino";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
 import { operationOf, startRepairWorld, stepOf } from "../support/repair-world.js";
 import { until } from "../support/until.js";

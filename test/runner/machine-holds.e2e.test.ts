@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { HOLD_ANNOTATION } from "../../src/domain/machine-holds.js";
+import { HOLD_ANNOTATION } from "../../src/domain/holds/machine-holds.js";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld, type WorldEntry } from "../support/repair-world.js";
 import { until } from "../support/until.js";
 

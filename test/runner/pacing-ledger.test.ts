@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RepairEntry } from "../../src/domain/repair-entry.js";
-import type { SabakanMachine } from "../../src/domain/sabakan-machine.js";
+import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import type { SabakanMachine } from "../../src/domain/sabakan/sabakan-machine.js";
 import { PacingLedger, pacingInputOf } from "../../src/runner/pacing-ledger.js";
 import { MAX_REMEMBERED_MACHINES, RackDirectory } from "../../src/runner/rack-directory.js";
 import type { RepairChange, StoreCommit } from "../../src/store/store-port.js";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
-import { SEC, T, entry } from "../domain/repair-decision-support.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
+import { SEC, T, entry } from "../domain/queue/repair-decision-support.js";
 
 const change = (after: RepairEntry, previous: RepairEntry | null, time: number): RepairChange => ({
   entry: after,

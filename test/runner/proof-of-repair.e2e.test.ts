@@ -8,7 +8,7 @@ import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
 import { tempDir } from "../support/temp-dir.js";
 import { SimulatedMachines } from "../support/machine-script.js";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 
 const ADDRESS = "10.0.0.7";
 const NODE = "node7";

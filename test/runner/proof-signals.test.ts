@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ClusterNode } from "../../src/adapters/ports.js";
 import { SabakanClient } from "../../src/adapters/sabakan-client.js";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/repair-config.js";
-import type { RepairEntry } from "../../src/domain/repair-entry.js";
-import { startEvidence, type ProofSignal } from "../../src/domain/repair-evidence.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../src/domain/queue/repair-config.js";
+import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import { startEvidence, type ProofSignal } from "../../src/domain/proof/repair-evidence.js";
 import { gatherProofSignals, type ProofSignalDeps } from "../../src/runner/proof-signals.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
-import { entry, operation, stepCfg } from "../domain/repair-decision-support.js";
+import { entry, operation, stepCfg } from "../domain/queue/repair-decision-support.js";
 
 const config = (requires: ProofSignal[] | null): RepairConfig => ({
   ...EMPTY_REPAIR_CONFIG,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RepairConfig } from "../../src/domain/repair-config.js";
+import type { RepairConfig } from "../../src/domain/queue/repair-config.js";
 import type { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld } from "../support/repair-world.js";
 

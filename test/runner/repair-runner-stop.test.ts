@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DRAIN_BACKOFF_BASE_SECONDS } from "../../src/domain/drain-backoff.js";
-import { truncateToSeconds } from "../../src/domain/repair-entry.js";
+import { DRAIN_BACKOFF_BASE_SECONDS } from "../../src/domain/queue/drain-backoff.js";
+import { truncateToSeconds } from "../../src/domain/queue/repair-entry.js";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness } from "../support/runner-harness.js";
 import { until } from "../support/until.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RepairEntry } from "../../src/domain/repair-entry.js";
-import { RUNNER_ACTOR } from "../../src/domain/repair-history.js";
+import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import { RUNNER_ACTOR } from "../../src/domain/queue/repair-history.js";
 import { exitCode, ok } from "../support/fake-command-runner.js";
 import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
 import { SQLITE_KEYS, withRawDatabase } from "../support/side-store.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { FinishedRepair } from "../../src/domain/finished-repair.js";
-import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
+import type { FinishedRepair } from "../../src/domain/queue/finished-repair.js";
+import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { RepairSummaries } from "../../src/runner/repair-summaries.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { FinishedRepair } from "../../src/domain/finished-repair.js";
-import type { RepairHistorySummary } from "../../src/domain/repair-history-summary.js";
-import type { RepairTimelinePoint } from "../../src/domain/repair-timeline.js";
+import type { FinishedRepair } from "../../src/domain/queue/finished-repair.js";
+import type { RepairHistorySummary } from "../../src/domain/stats/repair-history-summary.js";
+import type { RepairTimelinePoint } from "../../src/domain/stats/repair-timeline.js";
 import { RepairSummaryKeeper } from "../../src/runner/repair-summary-keeper.js";
 import type { KintsugiStore, StoreCommit } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";

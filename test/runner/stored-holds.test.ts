@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { StoredMachineHold } from "../../src/domain/machine-holds.js";
-import { RUNNER_ACTOR } from "../../src/domain/repair-history.js";
+import type { StoredMachineHold } from "../../src/domain/holds/machine-holds.js";
+import { RUNNER_ACTOR } from "../../src/domain/queue/repair-history.js";
 import { earlierWake, holdsForPass } from "../../src/runner/stored-holds.js";
 import { logTo } from "../../src/support/log.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";

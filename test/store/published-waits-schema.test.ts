@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS } from "../../src/domain/published-waits.js";
+import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS } from "../../src/domain/queue/published-waits.js";
 import { readPublishedWaits } from "../../src/store/published-waits-schema.js";
 
 const hold = { index: 1, kind: "HOLD", message: "held by alice: vendor swap", until: 1_800_000_000_000, domain: null };

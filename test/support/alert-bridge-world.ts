@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startFakeKubeApi } from "./fake-kube-api.js";
 import { startFakeSabakan } from "./fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "./kintsugi-server.js";

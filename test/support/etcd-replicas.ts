@@ -1,7 +1,7 @@
 import type { EtcdConfig } from "../../src/config/etcd-config.js";
 import type { KintsugiConfig } from "../../src/config/kintsugi-config.js";
 import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
-import type { RepairConfig } from "../../src/domain/repair-config.js";
+import type { RepairConfig } from "../../src/domain/queue/repair-config.js";
 import { startTestKintsugi, type TestKintsugi } from "./kintsugi-server.js";
 import type { TestEtcd } from "./test-etcd.js";
 import { until } from "./until.js";

@@ -1,6 +1,6 @@
 // The parts of the fake Kubernetes API that are protocol rather than state: Status bodies, discovery documents,
 // selectors, merge patches and the Table format kubectl asks for.
-import { matchesLabelSelector, parseLabelSelectorString } from "../../src/domain/label-selector.js";
+import { matchesLabelSelector, parseLabelSelectorString } from "../../src/domain/shared/label-selector.js";
 
 /** A Kubernetes object as JSON; the fake reads and writes bodies loosely on purpose. */
 export type KubeObject = Record<string, any>;

@@ -1,5 +1,5 @@
-import type { RepairConfig } from "../../src/domain/repair-config.js";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import type { RepairConfig } from "../../src/domain/queue/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 
 const step = { repairCommand: ["true"], commandTimeoutSeconds: 30, commandRetries: 0, commandInterval: 0, needDrain: false, watchSeconds: 0 };
 const operation = (name: string) => ({

@@ -1,7 +1,7 @@
 import type { ClusterGeneration } from "../../src/domain/cluster/generation-record.js";
-import type { PollRecord } from "../../src/domain/poll-record.js";
-import type { RemediationRecord } from "../../src/domain/remediation-record.js";
-import type { RepairEntry } from "../../src/domain/repair-entry.js";
+import type { PollRecord } from "../../src/domain/replay/poll-record.js";
+import type { RemediationRecord } from "../../src/domain/replay/remediation-record.js";
+import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { ACTOR, cluster, newEntry, outcome } from "../store/conformance/store-harness.js";
 import { EVIDENCE } from "../store/conformance/evidence-cases.js";

@@ -1,4 +1,4 @@
-import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
+import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 

@@ -1,6 +1,6 @@
 import { pino, type Logger } from "pino";
-import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../../src/domain/repair-config.js";
-import { EMPTY_REPAIR_CONFIG } from "../../src/domain/repair-config.js";
+import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../../src/domain/queue/repair-config.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startFakeKubeApi, type FakeKubeApi } from "./fake-kube-api.js";
 import { startTestKintsugi, type TestKintsugi } from "./kintsugi-server.js";
 import { SimulatedMachines } from "./machine-script.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { PollRecord } from "../../src/domain/poll-record.js";
-import type { RemediationRecord } from "../../src/domain/remediation-record.js";
+import type { PollRecord } from "../../src/domain/replay/poll-record.js";
+import type { RemediationRecord } from "../../src/domain/replay/remediation-record.js";
 
 /**
  * A poll record at `time` of `n` answered machines whose serials are `serialBytes` random bytes in hex, so that

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairStepConfig } from "../../src/domain/repair-config.js";
-import { createRepairEntry, type RepairEntry } from "../../src/domain/repair-entry.js";
-import type { RepairHistoryRecord } from "../../src/domain/repair-history.js";
+import { EMPTY_REPAIR_CONFIG, type RepairConfig, type RepairStepConfig } from "../../src/domain/queue/repair-config.js";
+import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import type { RepairHistoryRecord } from "../../src/domain/queue/repair-history.js";
 import { seededLedger } from "../../src/runner/pacing-ledger.js";
 import { BmcDirectory } from "../../src/runner/bmc-directory.js";
 import { RackDirectory } from "../../src/runner/rack-directory.js";
@@ -83,7 +83,11 @@ export interface RunnerHarness {
  * `healthy`, any other command as `respond` says: held by default), an in-memory node operator, a fixed clock the
  * test advances, and random fixed at 0. The safety tick is an hour, so passes run only when woken.
  */
-export async function startRunnerHarness(repair: RepairConfig, respond: Responder = () => "hold", options: { readonly path?: string } = {}): Promise<RunnerHarness> {
+export async function startRunnerHarness(
+  repair: RepairConfig,
+  respond: Responder = () => "hold",
+  options: { readonly path?: string } = {},
+): Promise<RunnerHarness> {
   // On a given file (a restart), the caller owns it: dispose leaves it.
   const dir = options.path === undefined ? tempDir("kintsugi-runner-") : null;
   const path = options.path ?? join((dir as ReturnType<typeof tempDir>).path, "kintsugi.db");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { createRepairEntry } from "../../src/domain/repair-entry.js";
-import { historyRecordFor, RUNNER_ACTOR } from "../../src/domain/repair-history.js";
+import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
+import { historyRecordFor, RUNNER_ACTOR } from "../../src/domain/queue/repair-history.js";
 import type { RepairChange, StoreCommit } from "../../src/store/store-port.js";
 import { wakesRunner } from "../../src/wiring/workers.js";
 import { NOW } from "../support/fixtures.js";

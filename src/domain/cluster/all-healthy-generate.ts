@@ -1,4 +1,4 @@
-import type { Constraints } from "../constraints.js";
+import type { Constraints } from "../shared/constraints.js";
 import { allHealthyNode, mayRemoveRetiredWorker } from "./all-healthy.js";
 import { AllHealthyWorkerPicker, fillAllHealthy } from "./all-healthy-fill.js";
 import { increaseControlPlanes, loadCurrent, removeNonExistent, type StepResult } from "./maintenance.js";

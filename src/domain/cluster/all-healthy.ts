@@ -1,4 +1,4 @@
-import type { MachineState } from "../machine-params.js";
+import type { MachineState } from "../sabakan/machine-params.js";
 import { machineToNode } from "./node.js";
 import type { ClusterMachine, ClusterNode, NodeTemplate, Taint } from "./types.js";
 

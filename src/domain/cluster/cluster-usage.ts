@@ -1,4 +1,4 @@
-import { parseAddress } from "../address.js";
+import { parseAddress } from "../shared/address.js";
 import { ROLE_LABEL, type ClusterMachine, type GeneratedCluster } from "./types.js";
 
 const count = (roles: readonly string[]): Map<string, number> => {

@@ -1,4 +1,4 @@
-import { DEFAULT_CONSTRAINTS } from "../constraints.js";
+import { DEFAULT_CONSTRAINTS } from "../shared/constraints.js";
 import { generateAllHealthy, updateAllHealthy } from "./all-healthy-generate.js";
 import { generate } from "./generate.js";
 import { stableJson } from "./stable-json.js";

@@ -1,4 +1,4 @@
-import { parseAddress } from "../address.js";
+import { parseAddress } from "../shared/address.js";
 import { hasIntolerableTaint, machineToNode } from "./node.js";
 import { bySerial, countByRack, pickHighest } from "./score.js";
 import { WorkerSelector } from "./selector.js";

@@ -1,5 +1,5 @@
-import type { Constraints } from "../constraints.js";
-import type { MachineState } from "../machine-params.js";
+import type { Constraints } from "../shared/constraints.js";
+import type { MachineState } from "../sabakan/machine-params.js";
 
 /** The effects a Kubernetes taint can have. */
 export const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;

@@ -1,11 +1,11 @@
-import { KEPT_OUTCOMES } from "../../domain/auto-repair-outcome.js";
+import { KEPT_OUTCOMES } from "../../domain/intake/auto-repair-outcome.js";
 import { KEPT_GENERATIONS } from "../../domain/cluster/generation-record.js";
-import { DEFAULT_FINISHED_LIMIT, MAX_FINISHED_LIMIT } from "../../domain/finished-repairs-window.js";
-import { MAX_MACHINE_HOLDS } from "../../domain/machine-holds.js";
-import { MAX_PUBLISHED_WAITS } from "../../domain/published-waits.js";
-import { DEFAULT_FREQUENT_TOP, MAX_FREQUENT_TOP } from "../../domain/repair-stats-bounds.js";
-import { REPLAY_BOUNDS } from "../../domain/replay-request.js";
-import { LISTED_SKIPS } from "../../domain/skipped-bound.js";
+import { DEFAULT_FINISHED_LIMIT, MAX_FINISHED_LIMIT } from "../../domain/stats/finished-repairs-window.js";
+import { MAX_MACHINE_HOLDS } from "../../domain/holds/machine-holds.js";
+import { MAX_PUBLISHED_WAITS } from "../../domain/queue/published-waits.js";
+import { DEFAULT_FREQUENT_TOP, MAX_FREQUENT_TOP } from "../../domain/stats/repair-stats-bounds.js";
+import { REPLAY_BOUNDS } from "../../domain/replay/replay-request.js";
+import { LISTED_SKIPS } from "../../domain/intake/skipped-bound.js";
 
 /** What a list is assumed to hold when nothing bounds it but its nature: configured items, a machine's labels. */
 export const ASSUMED_LIST_LENGTH = 10;

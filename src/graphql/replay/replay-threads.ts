@@ -1,6 +1,6 @@
 import { Worker, type WorkerOptions } from "node:worker_threads";
 import { GraphQLError } from "graphql";
-import type { ReplayJob, ReplayJobResult } from "../../domain/replay-job.js";
+import type { ReplayJob, ReplayJobResult } from "../../domain/replay/replay-job.js";
 import type { PackedRecords } from "./packed-records.js";
 
 /** What the worker is handed: the job without its records, and the records as stored (decoded in the worker). */

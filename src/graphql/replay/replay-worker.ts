@@ -1,7 +1,7 @@
-// The replay's worker thread: decodes the records it is handed and runs the replay (src/domain/replay-job.ts), so
+// The replay's worker thread: decodes the records it is handed and runs the replay (src/domain/replay/replay-job.ts), so
 // that a replay a client sized at a month of records never blocks the API's event loop. It answers once and ends.
 import { parentPort, workerData } from "node:worker_threads";
-import { runReplayJob } from "../../domain/replay-job.js";
+import { runReplayJob } from "../../domain/replay/replay-job.js";
 import { decodePollRecord, decodeRemediationRecord } from "../../store/poll-record-schema.js";
 import { unpackRecords } from "./packed-records.js";
 import type { ReplayWorkerInput, ReplayWorkerOutput } from "./replay-threads.js";

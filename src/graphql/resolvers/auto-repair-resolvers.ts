@@ -1,6 +1,6 @@
-import { KEPT_OUTCOMES } from "../../domain/auto-repair-outcome.js";
-import { isHeld } from "../../domain/skip-kinds.js";
-import { skippedCountsOf } from "../../domain/skipped-bound.js";
+import { KEPT_OUTCOMES } from "../../domain/intake/auto-repair-outcome.js";
+import { isHeld } from "../../domain/intake/skip-kinds.js";
+import { skippedCountsOf } from "../../domain/intake/skipped-bound.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 

@@ -3,7 +3,7 @@ import { KEPT_GENERATIONS, type ClusterGeneration } from "../../domain/cluster/g
 import { describeStrandedWorkers, strandedWorkers } from "../../domain/cluster/stranded-workers.js";
 import { parseTemplate } from "../../domain/cluster/template.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
-import { variablesText } from "../../domain/cke-query-variables.js";
+import { variablesText } from "../../domain/sabakan/cke-query-variables.js";
 import { apiError } from "../errors.js";
 import { ClusterGenerationOutcome, type Resolvers } from "../generated/resolvers.js";
 import { checkedMachineParams, variablesFromText } from "./machine-params-input.js";

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { parseAddress } from "../../domain/address.js";
+import { parseAddress } from "../../domain/shared/address.js";
 import type { SabakanGatewayClient } from "../../adapters/sabakan-gateway-client.js";
 import { forwardedTree, forwardRoot, type SabakanAsker } from "../../gateway/sabakan-forwarder.js";
 import type { SabakanObject } from "../../gateway/sabakan-data.js";
@@ -7,7 +7,7 @@ import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 import { filterIterator } from "../filtered-iterator.js";
-import { matchesRepairEntryParams } from "../../domain/repair-entry-params.js";
+import { matchesRepairEntryParams } from "../../domain/queue/repair-entry-params.js";
 import { filterParams } from "./repair-entry-resolvers.js";
 
 function sabakanOf(ctx: GraphQLContext): SabakanGatewayClient {

@@ -1,4 +1,4 @@
-import { formatMaxUnhealthy } from "../../domain/health-check-config.js";
+import { formatMaxUnhealthy } from "../../domain/health/health-check-config.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 

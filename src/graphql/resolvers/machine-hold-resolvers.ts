@@ -1,5 +1,5 @@
-import { parseAddress } from "../../domain/address.js";
-import { activeHolds, validateHoldRequest, type MachineHold } from "../../domain/machine-holds.js";
+import { parseAddress } from "../../domain/shared/address.js";
+import { activeHolds, validateHoldRequest, type MachineHold } from "../../domain/holds/machine-holds.js";
 import { HoldRefusedError } from "../../store/store-port.js";
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";

@@ -1,5 +1,5 @@
-import { readCkeQueryVariables } from "../../domain/cke-query-variables.js";
-import { checkMachineParams, type MachineParams, type MachineQueryVariables } from "../../domain/machine-params.js";
+import { readCkeQueryVariables } from "../../domain/sabakan/cke-query-variables.js";
+import { checkMachineParams, type MachineParams, type MachineQueryVariables } from "../../domain/sabakan/machine-params.js";
 import { apiError } from "../errors.js";
 
 /**

@@ -1,8 +1,8 @@
-import { parseAddress } from "../../domain/address.js";
-import { createRepairEntry, isFinished, type RepairEntry } from "../../domain/repair-entry.js";
-import { evidenceSignals } from "../../domain/repair-evidence.js";
-import { findRepairOperation } from "../../domain/repair-config.js";
-import { matchesRepairEntryParams, type RepairEntryParams } from "../../domain/repair-entry-params.js";
+import { parseAddress } from "../../domain/shared/address.js";
+import { createRepairEntry, isFinished, type RepairEntry } from "../../domain/queue/repair-entry.js";
+import { evidenceSignals } from "../../domain/proof/repair-evidence.js";
+import { findRepairOperation } from "../../domain/queue/repair-config.js";
+import { matchesRepairEntryParams, type RepairEntryParams } from "../../domain/queue/repair-entry-params.js";
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
 import type { Resolvers, RepairEntryParams as RepairEntryParamsInput } from "../generated/resolvers.js";

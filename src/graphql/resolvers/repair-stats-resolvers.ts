@@ -1,8 +1,8 @@
-import { canonicalAddresses, parseAddress } from "../../domain/address.js";
-import { frequentlyRepaired, machineRepairs } from "../../domain/machine-repairs.js";
-import { finishedRepairsIn, finishedRepairsWindowOf } from "../../domain/finished-repairs-window.js";
-import { frequentTopOf, lookupSerialOf, statsRangeOf } from "../../domain/repair-stats-bounds.js";
-import { repairStats, type RepairStatsDimension } from "../../domain/repair-stats.js";
+import { canonicalAddresses, parseAddress } from "../../domain/shared/address.js";
+import { frequentlyRepaired, machineRepairs } from "../../domain/stats/machine-repairs.js";
+import { finishedRepairsIn, finishedRepairsWindowOf } from "../../domain/stats/finished-repairs-window.js";
+import { frequentTopOf, lookupSerialOf, statsRangeOf } from "../../domain/stats/repair-stats-bounds.js";
+import { repairStats, type RepairStatsDimension } from "../../domain/stats/repair-stats.js";
 import { ask } from "../../gateway/sabakan-forwarder.js";
 
 import type { GraphQLContext } from "../context.js";

@@ -1,5 +1,5 @@
-import { healthCheckSource } from "../../domain/health-check-remediation.js";
-import { checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay-request.js";
+import { healthCheckSource } from "../../domain/health/health-check-remediation.js";
+import { checkReplayRequest, REPLAY_BOUNDS } from "../../domain/replay/replay-request.js";
 import { apiError } from "../errors.js";
 import { SKIP_KIND_VALUES } from "../skip-kind-values.js";
 import { packRecords } from "../replay/packed-records.js";

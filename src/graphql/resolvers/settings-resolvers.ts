@@ -1,5 +1,5 @@
-import { CONSTRAINT_NAMES, setConstraint, type ConstraintName } from "../../domain/constraints.js";
-import { variablesText } from "../../domain/cke-query-variables.js";
+import { CONSTRAINT_NAMES, setConstraint, type ConstraintName } from "../../domain/shared/constraints.js";
+import { variablesText } from "../../domain/sabakan/cke-query-variables.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 import { checkedMachineParams, variablesFromText } from "./machine-params-input.js";

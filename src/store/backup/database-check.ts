@@ -13,7 +13,7 @@ import { SQLITE_KV_PREFIX } from "../kv/sqlite-kv-schema.js";
 import { parseMarker } from "../copy/unfinished-copy.js";
 import { howToEmptySqlite, readCopyMarker } from "../sqlite/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../sqlite/sqlite-snapshot-export.js";
-import { escapeControlCharacters } from "../../domain/untrusted-text.js";
+import { escapeControlCharacters } from "../../domain/shared/untrusted-text.js";
 import { BackupError } from "./backup-error.js";
 
 /** What `kintsugi db check` found in a SQLite file. */

@@ -1,12 +1,12 @@
-import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
 import type { GenerationTrigger } from "../../domain/cluster/generation-record.js";
 import type { WorkerSelection } from "../../domain/cluster/worker-selection.js";
-import type { StoredMachineHold } from "../../domain/machine-holds.js";
-import type { FinishedRepair } from "../../domain/finished-repair.js";
-import type { PollRecord } from "../../domain/poll-record.js";
-import type { RemediationRecord } from "../../domain/remediation-record.js";
-import type { RepairEntry } from "../../domain/repair-entry.js";
-import type { RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { StoredMachineHold } from "../../domain/holds/machine-holds.js";
+import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
+import type { PollRecord } from "../../domain/replay/poll-record.js";
+import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
+import type { RepairEntry } from "../../domain/queue/repair-entry.js";
+import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 
 /**
  * A backend-neutral snapshot of a store: everything it keeps, as it keeps it, one item at a time. An export yields

@@ -1,4 +1,4 @@
-import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { EnqueueDecision, EnqueueResult, RepairChange } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";

@@ -1,5 +1,5 @@
-import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
-import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repair-entry.js";
+import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { KvDriver } from "../kv/kv-driver.js";

@@ -1,5 +1,5 @@
-import { finishedSince, type FinishedRepair } from "../../domain/finished-repair.js";
-import type { RepairHistorySummary } from "../../domain/repair-history-summary.js";
+import { finishedSince, type FinishedRepair } from "../../domain/queue/finished-repair.js";
+import type { RepairHistorySummary } from "../../domain/stats/repair-history-summary.js";
 import type { FinishedRepairPort } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";

@@ -1,4 +1,4 @@
-import { expiredHolds, notHeldMessage, type StoredMachineHold } from "../../domain/machine-holds.js";
+import { expiredHolds, notHeldMessage, type StoredMachineHold } from "../../domain/holds/machine-holds.js";
 import { HoldRefusedError, type HoldChange, type HoldDecision, type MachineHoldPort } from "../store-port.js";
 import type { EtcdKeys, KeyRange } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";

@@ -1,10 +1,10 @@
-import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
-import type { StoredMachineHold } from "../../domain/machine-holds.js";
-import { KEPT_FINISHED_REPAIRS } from "../../domain/finished-repair.js";
+import type { StoredMachineHold } from "../../domain/holds/machine-holds.js";
+import { KEPT_FINISHED_REPAIRS } from "../../domain/queue/finished-repair.js";
 import { MirroredFinished } from "./mirrored-finished.js";
 import { MirroredRecords } from "./mirrored-records.js";
-import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { Log } from "../../support/log.js";

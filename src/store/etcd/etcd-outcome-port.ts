@@ -1,4 +1,4 @@
-import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
 import type { AutoRepairOutcomePort } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror, Versioned } from "./etcd-mirror.js";

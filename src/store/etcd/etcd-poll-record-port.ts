@@ -1,6 +1,6 @@
 import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-records-schema.js";
-import type { PollRecord } from "../../domain/poll-record.js";
-import type { RemediationRecord } from "../../domain/remediation-record.js";
+import type { PollRecord } from "../../domain/replay/poll-record.js";
+import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
 import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
 import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
 import type { KvDriver } from "../kv/kv-driver.js";

@@ -1,4 +1,4 @@
-import { quoteUntrusted } from "../../domain/untrusted-text.js";
+import { quoteUntrusted } from "../../domain/shared/untrusted-text.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import { ETCD_SCHEMA_VERSION } from "./etcd-values.js";

@@ -1,9 +1,9 @@
 import type { StoredClusterTemplate } from "../../domain/cluster/generation-record.js";
-import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/constraints.js";
-import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/machine-params.js";
-import type { PublishedWait } from "../../domain/published-waits.js";
+import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/shared/constraints.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/sabakan/machine-params.js";
+import type { PublishedWait } from "../../domain/queue/published-waits.js";
 import { readPublishedWaits } from "../published-waits-schema.js";
-import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation-releases.js";
+import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
 import { storedVariables, textOf, variablesOf, type StoredVariables } from "../stored-variables.js";
 import type { EtcdKeys } from "./etcd-keys.js";

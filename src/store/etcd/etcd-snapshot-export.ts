@@ -4,8 +4,8 @@ import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { KvDriver, KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type EtcdKeys, type KeyRange, type ParsedKey } from "./etcd-keys.js";
 import { decodeRecord } from "./etcd-poll-record-port.js";
-import type { PollRecord } from "../../domain/poll-record.js";
-import type { RemediationRecord } from "../../domain/remediation-record.js";
+import type { PollRecord } from "../../domain/replay/poll-record.js";
+import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
 import {
   entryValue,
   finishedValue,

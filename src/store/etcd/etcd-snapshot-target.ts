@@ -1,6 +1,6 @@
 import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotTarget } from "../copy/store-snapshot.js";
 import { describeItem } from "../copy/snapshot-items.js";
-import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";
 import { kvSnapshotItems } from "./etcd-snapshot-export.js";
 import { etcdSnapshotAccess, type EtcdSnapshotOptions } from "./etcd-snapshot-source.js";

@@ -1,17 +1,17 @@
 import { z } from "zod";
-import { parseAddress } from "../../domain/address.js";
-import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES } from "../../domain/constraints.js";
-import { checkMachineParams, MACHINE_STATES } from "../../domain/machine-params.js";
-import { MAX_VARIABLES_TEXT_BYTES } from "../../domain/cke-query-variables.js";
-import { MAX_HOLD_REASON_LENGTH } from "../../domain/machine-holds.js";
-import type { PollTrigger } from "../../domain/auto-repair-outcome.js";
+import { parseAddress } from "../../domain/shared/address.js";
+import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES } from "../../domain/shared/constraints.js";
+import { checkMachineParams, MACHINE_STATES } from "../../domain/sabakan/machine-params.js";
+import { MAX_VARIABLES_TEXT_BYTES } from "../../domain/sabakan/cke-query-variables.js";
+import { MAX_HOLD_REASON_LENGTH } from "../../domain/holds/machine-holds.js";
+import type { PollTrigger } from "../../domain/intake/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
-import { FINISHED_REPAIR_STATUSES } from "../../domain/finished-repair.js";
-import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/repair-entry.js";
-import type { RepairHistoryKind } from "../../domain/repair-history.js";
-import { SKIP_KINDS, skippedFromStored } from "../../domain/skip-kinds.js";
-import { countsMatchList } from "../../domain/skipped-bound.js";
+import { FINISHED_REPAIR_STATUSES } from "../../domain/queue/finished-repair.js";
+import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/queue/repair-entry.js";
+import type { RepairHistoryKind } from "../../domain/queue/repair-history.js";
+import { SKIP_KINDS, skippedFromStored } from "../../domain/intake/skip-kinds.js";
+import { countsMatchList } from "../../domain/intake/skipped-bound.js";
 import { repairEvidenceSchema } from "../repair-evidence-schema.js";
 import { publishedWaitsSchema } from "../published-waits-schema.js";
 
@@ -229,7 +229,7 @@ export const finishedRepairSchema = z.object({
   proof: z.enum(["proven", "unproven"]).nullable(),
 });
 
-/** What one ended repair's history contributes to the statistics (src/domain/repair-history-summary.ts). */
+/** What one ended repair's history contributes to the statistics (src/domain/stats/repair-history-summary.ts). */
 export const historySummarySchema = z.object({
   drainingMs: z.number().int().min(0),
   stepsNeeded: z.number().int().min(0),
@@ -237,7 +237,7 @@ export const historySummarySchema = z.object({
 });
 
 /**
- * A finished-repair record (see src/domain/finished-repair.ts), kept under `finished/` by its sequence, with the
+ * A finished-repair record (see src/domain/queue/finished-repair.ts), kept under `finished/` by its sequence, with the
  * summary of its history once the leader stored it (absent until then; null: the repair has no history).
  */
 export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema, summary: historySummarySchema.nullable().optional() });

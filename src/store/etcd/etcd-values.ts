@@ -1,12 +1,12 @@
 import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { z } from "zod";
-import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
-import type { RepairEntry } from "../../domain/repair-entry.js";
-import { canonicalEvidence } from "../../domain/repair-evidence.js";
-import type { RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { RepairEntry } from "../../domain/queue/repair-entry.js";
+import { canonicalEvidence } from "../../domain/proof/repair-evidence.js";
+import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { StoredGenerationFields } from "./etcd-value-schemas.js";
 
 /**

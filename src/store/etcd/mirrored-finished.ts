@@ -1,5 +1,5 @@
-import type { FinishedRepair } from "../../domain/finished-repair.js";
-import type { RepairHistorySummary } from "../../domain/repair-history-summary.js";
+import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
+import type { RepairHistorySummary } from "../../domain/stats/repair-history-summary.js";
 
 /**
  * The finished-repair records the etcd mirror holds, by sequence, with how many each entry index has (one, unless

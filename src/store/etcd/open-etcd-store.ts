@@ -1,5 +1,5 @@
 import type { Etcd3 } from "etcd3";
-import type { Constraints } from "../../domain/constraints.js";
+import type { Constraints } from "../../domain/shared/constraints.js";
 import type { KintsugiStore } from "../store-port.js";
 import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
 import { EtcdCompaction } from "../kv/etcd-compaction.js";

@@ -1,5 +1,5 @@
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
-import type { Constraints } from "../../domain/constraints.js";
+import type { Constraints } from "../../domain/shared/constraints.js";
 import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
 import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
 import { EtcdEnqueue } from "./etcd-enqueue.js";

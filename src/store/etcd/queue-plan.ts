@@ -1,6 +1,6 @@
-import { finishedRepairOf } from "../../domain/finished-repair.js";
-import type { RepairEntry, UnindexedRepairEntry } from "../../domain/repair-entry.js";
-import { historyRecordFor, type RepairHistoryKind } from "../../domain/repair-history.js";
+import { finishedRepairOf } from "../../domain/queue/finished-repair.js";
+import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repair-entry.js";
+import { historyRecordFor, type RepairHistoryKind } from "../../domain/queue/repair-history.js";
 import type { RepairChange } from "../store-port.js";
 import type { EtcdKeys } from "./etcd-keys.js";
 import type { EtcdMirror } from "./etcd-mirror.js";

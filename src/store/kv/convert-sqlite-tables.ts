@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { RepairEntry } from "../../domain/repair-entry.js";
+import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { SnapshotDigest, type SnapshotSummary } from "../copy/snapshot-digest.js";
 import { checkSnapshotItem, describeItem } from "../copy/snapshot-items.js";
 import type { SnapshotItem } from "../copy/store-snapshot.js";

@@ -1,8 +1,8 @@
 import { gzipSync } from "node:zlib";
 import type { SnapshotItem } from "../copy/store-snapshot.js";
 import { describeItem } from "../copy/snapshot-items.js";
-import type { RepairEntry } from "../../domain/repair-entry.js";
-import type { RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { RepairEntry } from "../../domain/queue/repair-entry.js";
+import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { EtcdKeys } from "../etcd/etcd-keys.js";
 import { MAX_ETCD_RECORD_BYTES, recordPut } from "../etcd/etcd-poll-record-port.js";
 import { encodeValue } from "../etcd/etcd-values.js";

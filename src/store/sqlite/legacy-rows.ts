@@ -1,11 +1,11 @@
 // The rows of the tables an older kintsugi kept (migrations 1-12), read only to convert them to the key-value table
 // (src/store/kv/convert-sqlite-tables.ts) and by `db check` of a file not converted yet.
-import type { AutoRepairOutcome } from "../../domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
 import type { GenerationTrigger } from "../../domain/cluster/generation-record.js";
-import type { FinishedRepair, FinishedRepairStatus } from "../../domain/finished-repair.js";
-import type { StoredMachineHold } from "../../domain/machine-holds.js";
-import type { ProofOutcome } from "../../domain/repair-evidence.js";
-import { skippedFromStored, type StoredSkippedMachine } from "../../domain/skip-kinds.js";
+import type { FinishedRepair, FinishedRepairStatus } from "../../domain/queue/finished-repair.js";
+import type { StoredMachineHold } from "../../domain/holds/machine-holds.js";
+import type { ProofOutcome } from "../../domain/proof/repair-evidence.js";
+import { skippedFromStored, type StoredSkippedMachine } from "../../domain/intake/skip-kinds.js";
 
 /** An auto_repair_outcomes row as SQLite returns it. */
 export interface OutcomeRow {

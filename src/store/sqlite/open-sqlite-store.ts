@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
-import type { Constraints } from "../../domain/constraints.js";
+import type { Constraints } from "../../domain/shared/constraints.js";
 import { EtcdKeys } from "../etcd/etcd-keys.js";
 import type { KvStoreAccess } from "../etcd/kv-store-access.js";
 import { openStoreCore } from "../etcd/open-store-core.js";

@@ -1,7 +1,7 @@
-import type { RepairEntry, RepairStatus, RepairStepStatus } from "../../domain/repair-entry.js";
-import { canonicalEvidence } from "../../domain/repair-evidence.js";
+import type { RepairEntry, RepairStatus, RepairStepStatus } from "../../domain/queue/repair-entry.js";
+import { canonicalEvidence } from "../../domain/proof/repair-evidence.js";
 import { parseStoredEvidence } from "../repair-evidence-schema.js";
-import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/repair-history.js";
+import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 
 /** A repair_entries row as SQLite returns it. */
 export interface RepairEntryRow {

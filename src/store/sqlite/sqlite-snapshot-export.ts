@@ -1,10 +1,18 @@
 import { gunzipSync } from "node:zlib";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotReplayRecord } from "../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
-import type { PollRecord } from "../../domain/poll-record.js";
-import type { RemediationRecord } from "../../domain/remediation-record.js";
+import type { PollRecord } from "../../domain/replay/poll-record.js";
+import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
 import { decodePollRecord, decodeRemediationRecord } from "../poll-record-schema.js";
-import { finishedFromRow, holdFromRow, outcomeFromRow, type FinishedRepairRow, type GenerationRow, type MachineHoldRow, type OutcomeRow } from "./legacy-rows.js";
+import {
+  finishedFromRow,
+  holdFromRow,
+  outcomeFromRow,
+  type FinishedRepairRow,
+  type GenerationRow,
+  type MachineHoldRow,
+  type OutcomeRow,
+} from "./legacy-rows.js";
 import type { Db } from "./database.js";
 import { entryFromRow, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
 

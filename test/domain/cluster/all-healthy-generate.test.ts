@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { allHealthyNode } from "../../../src/domain/cluster/all-healthy.js";
 import { generateAllHealthy, updateAllHealthy, type AllHealthyConstraints } from "../../../src/domain/cluster/all-healthy-generate.js";
-import type { MachineState } from "../../../src/domain/machine-params.js";
+import type { MachineState } from "../../../src/domain/sabakan/machine-params.js";
 import type { ClusterMachine, ClusterNode, GeneratedCluster, Taint } from "../../../src/domain/cluster/types.js";
 import { machine, template } from "./support.js";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RepairEntry } from "../../../src/domain/repair-entry.js";
-import type { RepairEvidence } from "../../../src/domain/repair-evidence.js";
+import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
+import type { RepairEvidence } from "../../../src/domain/proof/repair-evidence.js";
 import { NOW } from "../../support/fixtures.js";
 import { ACTOR, commitsOf, newEntry, type StoreHarness } from "./store-harness.js";
 

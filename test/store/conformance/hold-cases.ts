@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateHoldRequest, type HoldRequest, type StoredMachineHold } from "../../../src/domain/machine-holds.js";
+import { validateHoldRequest, type HoldRequest, type StoredMachineHold } from "../../../src/domain/holds/machine-holds.js";
 import { HoldRefusedError, type HoldChange, type KintsugiStore, type StoreCommit } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { until } from "../../support/until.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { validateHoldRequest } from "../../../src/domain/machine-holds.js";
+import { validateHoldRequest } from "../../../src/domain/holds/machine-holds.js";
 import type { StoreCommit } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { ACTOR, commitsOf, newEntry, type StoreHarness } from "./store-harness.js";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DEFAULT_POLL_RECORDS } from "../../../src/config/poll-records-schema.js";
-import { decideIntake, type IntakeInput } from "../../../src/domain/auto-repair-intake.js";
-import { recordPoll, type PollRecord } from "../../../src/domain/poll-record.js";
-import type { SabakanMachine } from "../../../src/domain/sabakan-machine.js";
+import { decideIntake, type IntakeInput } from "../../../src/domain/intake/auto-repair-intake.js";
+import { recordPoll, type PollRecord } from "../../../src/domain/replay/poll-record.js";
+import type { SabakanMachine } from "../../../src/domain/sabakan/sabakan-machine.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { decodePollRecord, decodeRemediationRecord } from "../../../src/store/poll-record-schema.js";
 import { NOW } from "../../support/fixtures.js";

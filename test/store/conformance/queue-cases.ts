@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { RepairEntry } from "../../../src/domain/repair-entry.js";
+import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import type { EntryWrite } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { ACTOR, commitsOf, newEntry, outcome, type StoreHarness } from "./store-harness.js";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { KEPT_OUTCOMES } from "../../../src/domain/auto-repair-outcome.js";
+import { KEPT_OUTCOMES } from "../../../src/domain/intake/auto-repair-outcome.js";
 import { KEPT_GENERATIONS } from "../../../src/domain/cluster/generation-record.js";
-import { DEFAULT_CONSTRAINTS } from "../../../src/domain/constraints.js";
-import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES } from "../../../src/domain/machine-params.js";
+import { DEFAULT_CONSTRAINTS } from "../../../src/domain/shared/constraints.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES } from "../../../src/domain/sabakan/machine-params.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { cluster, commitsOf, outcome, type StoreHarness } from "./store-harness.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isFinished, type RepairEntry } from "../../../src/domain/repair-entry.js";
+import { isFinished, type RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { NotLeaderError, type EnqueueDecision, type WriteGuard } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { ACTOR, commitsOf, newEntry, outcome, type StoreHarness } from "./store-harness.js";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decideIntake, type IntakeInput } from "../../../src/domain/auto-repair-intake.js";
-import { recordPoll } from "../../../src/domain/poll-record.js";
-import type { SabakanMachine } from "../../../src/domain/sabakan-machine.js";
-import { keptSkips, LISTED_SKIPS, skippedCountsOf } from "../../../src/domain/skipped-bound.js";
+import { decideIntake, type IntakeInput } from "../../../src/domain/intake/auto-repair-intake.js";
+import { recordPoll } from "../../../src/domain/replay/poll-record.js";
+import type { SabakanMachine } from "../../../src/domain/sabakan/sabakan-machine.js";
+import { keptSkips, LISTED_SKIPS, skippedCountsOf } from "../../../src/domain/intake/skipped-bound.js";
 import { NOW } from "../../support/fixtures.js";
 import { ACTOR, outcome, type StoreHarness } from "./store-harness.js";
 

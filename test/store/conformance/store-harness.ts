@@ -1,8 +1,8 @@
 import type { PollRecordsConfig } from "../../../src/config/poll-records-schema.js";
-import type { AutoRepairOutcome } from "../../../src/domain/auto-repair-outcome.js";
+import type { AutoRepairOutcome } from "../../../src/domain/intake/auto-repair-outcome.js";
 import type { GeneratedCluster } from "../../../src/domain/cluster/types.js";
-import type { Constraints } from "../../../src/domain/constraints.js";
-import { createRepairEntry, type UnindexedRepairEntry } from "../../../src/domain/repair-entry.js";
+import type { Constraints } from "../../../src/domain/shared/constraints.js";
+import { createRepairEntry, type UnindexedRepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import type { KintsugiStore, StoreCommit, WriteGuard } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { historySummaryOf } from "../../../src/domain/repair-history-summary.js";
-import type { RepairEntry } from "../../../src/domain/repair-entry.js";
-import type { RecordedRepair } from "../../../src/domain/repair-stats.js";
+import { historySummaryOf } from "../../../src/domain/stats/repair-history-summary.js";
+import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
+import type { RecordedRepair } from "../../../src/domain/stats/repair-stats.js";
 import { RepairSummaryKeeper } from "../../../src/runner/repair-summary-keeper.js";
 import { RepairSummaries } from "../../../src/runner/repair-summaries.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";

@@ -5,7 +5,7 @@ import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from "../../../src/store/copy/store-snapshot.js";
 import { NOW } from "../../support/fixtures.js";
 import { randomPollRecord, remediationRecordAt } from "../../support/replay-records.js";
-import type { RemediationRecord } from "../../../src/domain/remediation-record.js";
+import type { RemediationRecord } from "../../../src/domain/replay/remediation-record.js";
 import { newEntry } from "../conformance/store-harness.js";
 
 const entry = (index: number): SnapshotItem => ({ kind: "entry", entry: { ...newEntry(`10.0.0.${index}`), index } });

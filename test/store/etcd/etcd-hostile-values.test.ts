@@ -8,8 +8,8 @@ import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
 import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
-import { DEFAULT_CONSTRAINTS } from "../../../src/domain/constraints.js";
-import { DEFAULT_AUTO_REPAIR_VARIABLES } from "../../../src/domain/machine-params.js";
+import { DEFAULT_CONSTRAINTS } from "../../../src/domain/shared/constraints.js";
+import { DEFAULT_AUTO_REPAIR_VARIABLES } from "../../../src/domain/sabakan/machine-params.js";
 import { ACTOR, cluster, newEntry } from "../conformance/store-harness.js";
 
 /** Values another process with write access to the prefix may put there: kintsugi must neither act on them nor fall over. */

@@ -21,7 +21,7 @@ import { DatabaseOpenError, openDatabase, schemaVersion } from "../../../src/sto
 import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
 import { sqliteSnapshotItems } from "../../../src/store/sqlite/sqlite-snapshot-export.js";
 import { writeCopyMarker } from "../../../src/store/sqlite/sqlite-copy-marker.js";
-import type { RepairEntry } from "../../../src/domain/repair-entry.js";
+import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { logTo } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
 import { tamper } from "../../support/damaged-databases.js";

@@ -1,5 +1,5 @@
 /**
- * A poll outcome lists at most 1,000 skipped machines (src/domain/skipped-bound.ts), so it keeps how many it skipped:
+ * A poll outcome lists at most 1,000 skipped machines (src/domain/intake/skipped-bound.ts), so it keeps how many it skipped:
  * `skipped_total`, and `skipped_by_kind` as JSON ([{ "kind", "machines" }]). Both are NULL in rows written before,
  * whose `skipped` list is whole.
  */

@@ -1,0 +1,285 @@
+import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
+import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
+import { isBackedOff, isWaitingForBackoff } from "./drain-backoff.js";
+import type { RepairOperationConfig } from "./repair-config.js";
+import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
+import { pacingGate } from "../pacing/repair-pacing.js";
+import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
+import { judgeProof, withBootIdRecorded, type ProofVerdict } from "../proof/repair-proof.js";
+import {
+  waitForBackoff,
+  waitForCommand,
+  waitForControlPlane,
+  waitForHold,
+  waitForMachine,
+  waitForPacing,
+  waitForSlot,
+  type WaitingFor,
+} from "./repair-wait.js";
+import { isCheckable, type EntryTransition, type RepairAction, type RepairObservation, type RepairPlan, type RepairSnapshot } from "./repair-plan.js";
+import { progressWait } from "./progress-wait.js";
+import { withWaitCycles } from "./wait-cycles.js";
+import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
+
+const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
+const NO_PROOF = { nodeReady: null, bootId: null, sabakanState: null };
+
+function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+/**
+ * CKE's repair queue decision for one pass (see semantics/repair-queue.md), as data: which entries change how, and
+ * what to do after each change is committed. In order:
+ * 1. a deleted entry is dequeued, whatever else holds;
+ * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
+ * 3. CKE's health rule, before every rule but 1 and 2: an entry whose health check said healthy succeeds at this
+ *    pass (through the success command), whatever its step and step status (queued, waiting, draining, in drain
+ *    back-off, watching), with the queue disabled, with no concurrency slot, waiting for the control-plane turn or
+ *    on a held machine (a hold stops commands, never a success: the success command is skipped, see
+ *    healthy-finish.ts); kintsugi: an operation with `success_requires` / `success_dwell_seconds` succeeds only
+ *    once proven by the evidence gathered since the entry's first repair command, whichever step gathered it (see
+ *    repair-proof.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
+ * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
+ *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
+ *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
+ *    once (kintsugi), and a control-plane entry obeys `controlPlaneHold` (one at a time, none while another control
+ *    plane reboots or is not Ready); kintsugi: a processing control plane held by one at a time or by another's
+ *    readiness, with no job running, gives up the turn (see control-plane-turn.ts), and one in back-off holds none,
+ *    so the turn never deadlocks; a held machine's entry does not move (a queued one does not start
+ *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
+ *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
+ *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
+ *    processing entry that holds a slot (not waiting out a back-off, not yielded), held or not; each in progress
+ *    moves on by its step status, except one whose proof dwell runs (kintsugi: every signal holds, so it is
+ *    recovering as asked): its watch does not end and no drain or repair command starts until the dwell ends or a
+ *    signal relapses (holdWhileDwelling).
+ * Every entry a rule leaves where it is comes back in `held` with what it waits for (an entry a control-plane rule
+ * holds takes no slot but, processing and not yielded, still counts as the one control plane in progress; a machine hold's
+ * processing entry keeps its slot); every other unfinished entry that waits for its own step (a command, a drain, a
+ * watch, the disabled queue) comes back in `waiting` (see progressWait).
+ * An entry with a job running in this process is left to that job, except to be dequeued, to abandon a drain, or
+ * to succeed while its drain's eviction job runs (the success stops the drain; see isCheckable).
+ * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
+ */
+export function decideRepairActions(snapshot: RepairSnapshot, now: number, random: () => number): RepairPlan {
+  const actions: RepairAction[] = [];
+  let wakeAt: number | null = null;
+  const ctx: ProgressContext = { now, random, queueEnabled: snapshot.queueEnabled, evictionTimeoutSeconds: snapshot.repair.evictionTimeoutSeconds };
+  const observe = (e: RepairEntry) => snapshot.observations.get(e.index) ?? NO_OBSERVATION;
+
+  const contenders: Contender[] = [];
+  for (const entry of snapshot.entries) {
+    if (entry.deleted) {
+      actions.push({ entry, transitions: [], effect: { kind: "dequeue" } });
+      continue;
+    }
+    if (isFinished(entry)) continue;
+    const obs = observe(entry);
+    const renamed = renamedTransitions(entry, obs);
+    const current = renamed[0]?.after ?? entry;
+    const lookup = snapshot.repair.lookup(current);
+    if ("message" in lookup) {
+      const after: RepairEntry = { ...current, status: "failed", lastTransitionTime: truncateToSeconds(now) };
+      actions.push({ entry, transitions: [...renamed, { after, kind: "transition", reason: lookup.message }], effect: { kind: "uncordon" } });
+      continue;
+    }
+    // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
+    const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
+    if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
+      actions.push(finishHealthy(entry, [...renamed, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
+      continue;
+    }
+    const proved = proof?.transitions ?? [];
+    contenders.push({
+      entry,
+      obs,
+      current: proved.at(-1)?.after ?? current,
+      renamed: [...renamed, ...proved],
+      operation: lookup.operation,
+      ...(proof && { proof }),
+    });
+  }
+
+  const planeOf = indexControlPlanes(snapshot.controlPlanes);
+  const held = new Map<number, WaitingFor>();
+  const waiting = new Map<number, WaitingFor>();
+  const busy = new Map<string, number>();
+  let repairingPlane: RepairEntry | null = null;
+  let inProgress = 0;
+  // One wait for every entry the limit holds: on a long queue most entries wait for a slot.
+  const fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
+  const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
+  // Control planes that gave up the one-control-plane turn this pass: they hold no slot.
+  const yielded = new Set<number>();
+  // Pacing counts the processing entries that hold a slot: every one not waiting out a back-off and not yielded,
+  // whatever else holds it (a held one may be cordoned or drained already); queued entries count from the moment
+  // they start. Every processing entry is walked before the first queued one, so they are counted then.
+  let processingPaced = false;
+  const paceProcessing = () => {
+    if (processingPaced) return;
+    processingPaced = true;
+    for (const { entry } of contenders)
+      if (entry.status === "processing" && !isWaitingForBackoff(entry, now) && !yielded.has(entry.index)) pacing?.admit(entry);
+  };
+  const entryOfPlane = new Map<ControlPlane, number>();
+  for (const { entry } of contenders) {
+    const plane = planeOf.get(entry.address);
+    if (plane && !entryOfPlane.has(plane)) entryOfPlane.set(plane, entry.index);
+  }
+  for (const { entry, obs, current, renamed, operation, proof } of walkOrder(contenders, planeOf)) {
+    const holder = busy.get(entry.address);
+    if (isWaitingForBackoff(entry, now)) {
+      // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
+      if (holder === undefined) busy.set(entry.address, entry.index);
+      // A control plane in back-off does not keep the one-control-plane turn (CKE leaves back-off entries out of its
+      // walk): its node is uncordoned, and when the back-off ends it waits for the turn like any other.
+      held.set(entry.index, waitForBackoff(entry.drainBackoffExpire ?? 0));
+      wakeAt = earliest(wakeAt, entry.drainBackoffExpire);
+      continue;
+    }
+    if (holder !== undefined) {
+      held.set(entry.index, waitForMachine(entry.address, holder));
+      continue;
+    }
+    busy.set(entry.address, entry.index);
+    const plane = planeOf.get(entry.address);
+    const machineHold = snapshot.holds?.get(entry.address);
+    if (machineHold) {
+      held.set(entry.index, waitForHold(machineHold));
+      if (machineHold.until !== null) wakeAt = earliest(wakeAt, machineHold.until);
+      if (entry.status !== "processing") continue;
+      // Mid-repair (cordoned, maybe drained): it still counts against the limits, and a drain still times out.
+      inProgress++;
+      if (plane && !repairingPlane) repairingPlane = entry;
+      const stop = drainStopOf(entry, ctx);
+      if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
+      else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
+      continue;
+    }
+    if (plane) {
+      const hold = controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane);
+      const yields = hold !== null && yieldsTurn(entry, hold, obs);
+      // The entry in the way: the control plane in progress (one at a time) or, for an entry without the turn, the
+      // entry of the control plane that is not Ready.
+      const inTheWay =
+        hold?.rule === "one-at-a-time"
+          ? (repairingPlane?.index ?? null)
+          : hold?.rule === "not-ready" && (yields || entry.status === "queued")
+            ? (entryOfPlane.get(hold.plane) ?? null)
+            : null;
+      if (hold && yields) {
+        // It gives up the turn so that the other control plane (the dead one the rule allows) is repaired first.
+        yielded.add(entry.index);
+        held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
+        const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed });
+        if (progress.transitions.length > 0 || progress.effect.kind !== "none")
+          actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
+        wakeAt = earliest(wakeAt, progress.wakeAt);
+        continue;
+      }
+      // A processing control plane may be cordoned or drained already: no other one starts beside it, held or not.
+      if (entry.status === "processing" && !repairingPlane) repairingPlane = entry;
+      if (hold) {
+        held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
+        const stop = drainStopOf(entry, ctx);
+        if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
+        else if (entry.stepStatus === "draining") wakeAt = earliest(wakeAt, evictionDeadline(entry, ctx) + 1);
+        continue;
+      }
+    }
+    if (inProgress >= snapshot.repair.maxConcurrentRepairs) {
+      held.set(entry.index, fullReason);
+      continue;
+    }
+    if (entry.status === "queued") paceProcessing();
+    const paced = entry.status === "queued" ? (pacing?.holdReason(entry) ?? null) : null;
+    if (paced !== null) {
+      held.set(entry.index, waitForPacing(paced.message, paced.domain));
+      continue;
+    }
+    inProgress++;
+    if (entry.status === "queued") pacing?.admit(entry);
+    if (plane) repairingPlane = entry;
+    const dwelling = holdWhileDwelling(entry, current, renamed, proof, ctx);
+    if (dwelling) {
+      if (dwelling.action) actions.push(dwelling.action);
+      wakeAt = earliest(wakeAt, dwelling.wakeAt);
+      continue;
+    }
+    const progress = withBootIdRecorded(progressOf(current, operation, obs, ctx, renamed), operation, obs.proof?.bootId ?? null);
+    if (progress.transitions.length > 0 || progress.effect.kind !== "none") {
+      actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
+    }
+    wakeAt = earliest(wakeAt, progress.wakeAt);
+    const wait = progressWait(progress.transitions.at(-1)?.after ?? current, progress.effect, obs, operation, ctx);
+    if (wait) waiting.set(entry.index, wait);
+  }
+  // Proof of repair: evidence is kept even when a rule held the entry, and an entry that stays says what it waits for.
+  for (const { entry, obs, renamed, proof } of contenders) {
+    if (!proof) continue;
+    const action = actions.find((a) => a.entry === entry);
+    if (!action && renamed.length > 0) actions.push({ entry, transitions: renamed, effect: { kind: "none" } });
+    const moved = action?.transitions.some((t) => t.kind === "transition") ?? false;
+    if (proof.kind === "unproven" && obs.healthy === true && !moved && !held.has(entry.index)) held.set(entry.index, proof.wait);
+    if (proof.kind === "unproven" && !moved) wakeAt = earliest(wakeAt, proof.wakeAt);
+  }
+  for (const { entry, effect } of actions) if (effect.kind === "success-command") waiting.set(entry.index, waitForCommand("success", entry.step));
+  // Two entries that still wait for each other (two control planes both not Ready) say so on both.
+  return { actions, wakeAt, held: withWaitCycles(held), waiting, yielded };
+}
+
+/** An unfinished entry that competes for a slot, with what the first look at it found. */
+interface Contender {
+  readonly entry: RepairEntry;
+  readonly obs: RepairObservation;
+  /** The entry with its current node name (`renamed` records the change, if any). */
+  readonly current: RepairEntry;
+  readonly renamed: EntryTransition[];
+  readonly operation: RepairOperationConfig;
+  /** kintsugi: what proof of repair decided this pass (operations that require proof). */
+  readonly proof?: ProofVerdict;
+}
+
+/**
+ * CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries;
+ * kintsugi: processing control planes in the order they are offered the turn (see turnRank).
+ */
+function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex): Contender[] {
+  const groups: Contender[][] = [[], [], [], []];
+  for (const c of contenders) groups[(c.entry.status === "processing" ? 0 : 2) + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
+  // kintsugi: an entry back from a drain back-off (uncordoned, its drain to be retried) comes after the processing
+  // entries that hold a slot. In CKE's index order it would take a slot and cordon its machine while an entry that
+  // held one stays cordoned mid-watch, so more machines are disrupted than max_concurrent_repairs allows.
+  const resumed = (c: Contender) => (isBackedOff(c.entry) ? 1 : 0);
+  groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs) || resumed(a) - resumed(b));
+  groups[1]!.sort((a, b) => resumed(a) - resumed(b));
+  return groups.flat();
+}
+
+function progressOf(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, renamed: EntryTransition[]): Progress {
+  if (obs.job === "repair-command" || obs.job === "success-command") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };
+  switch (entry.stepStatus) {
+    case "waiting":
+      if (obs.job !== "none") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };
+      return startStep(entry, op, obs, ctx, renamed);
+    case "draining":
+      return continueDrain(entry, op, obs, ctx, renamed);
+    case "watching":
+      if (obs.job !== "none") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };
+      return withPrefix(renamed, continueWatch(entry, op, obs, ctx));
+  }
+}
+
+function withPrefix(prefix: EntryTransition[], progress: Progress): Progress {
+  return prefix.length === 0 ? progress : { ...progress, transitions: [...prefix, ...progress.transitions] };
+}
+
+/** When the machine's node name changed since the entry was stored, a note recording the new name. */
+function renamedTransitions(entry: RepairEntry, obs: RepairObservation): EntryTransition[] {
+  if (obs === NO_OBSERVATION || obs.nodename === entry.nodename) return [];
+  const reason = obs.nodename === "" ? `no Kubernetes node has address ${entry.address} now` : `the machine is Kubernetes node ${obs.nodename}`;
+  return [{ after: { ...entry, nodename: obs.nodename }, kind: "note", reason }];
+}
