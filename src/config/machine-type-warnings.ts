@@ -1,4 +1,4 @@
-import { bmcTypeDifferingInCase } from "../domain/sabakan/sabakan-bmc-types.js";
+import { bmcTypeDifferingInCase } from "../domain/sabakan/machine-bmc.js";
 import type { ConfigProblem } from "./load-config.js";
 
 /**
