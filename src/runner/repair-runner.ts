@@ -3,11 +3,10 @@ import { activeHolds, annotationHolds, type MachineHold } from "../domain/holds/
 import { decideRepairActions } from "../domain/queue/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
-import { snapshotRepairConfig } from "../domain/queue/repair-lookup.js";
 import { pacingReport, type DomainPacing } from "../domain/pacing/repair-pacing-report.js";
 import { cordonOwner, strayCordons } from "../domain/queue/stray-cordons.js";
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
-import type { RepairAction, RepairEffect } from "../domain/queue/repair-plan.js";
+import { snapshotRepairConfig, type RepairAction, type RepairEffect } from "../domain/queue/repair-plan.js";
 import type { WaitingFor } from "../domain/queue/repair-wait.js";
 import { EntryCommits } from "./entry-commits.js";
 import { gatherObservations } from "./gather-state.js";

@@ -1,6 +1,6 @@
 import type { ControlPlane } from "./control-planes.js";
 import type { MachineHold } from "../holds/machine-holds.js";
-import type { RepairOperationConfig, RepairStepConfig } from "./repair-config.js";
+import { findRepairOperation, type RepairConfig, type RepairOperationConfig, type RepairStepConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
 import type { PacingInput } from "../pacing/repair-pacing.js";
@@ -51,6 +51,18 @@ export interface RepairSnapshot {
   readonly holds?: ReadonlyMap<string, MachineHold>;
   /** Slow start per failure domain (`repair.pacing`); absent = off, CKE's behaviour. */
   readonly pacing?: PacingInput;
+}
+
+/** The `repair` part of a snapshot, from CKE's `repair` configuration. */
+export function snapshotRepairConfig(config: RepairConfig): RepairSnapshot["repair"] {
+  return {
+    maxConcurrentRepairs: config.maxConcurrentRepairs,
+    evictionTimeoutSeconds: config.evictionTimeoutSeconds,
+    lookup: (entry: RepairEntry): { operation: RepairOperationConfig } | { message: string } => {
+      const found = findRepairOperation(config, entry.machineType, entry.operation);
+      return found.ok ? { operation: found.operation } : { message: found.message };
+    },
+  };
 }
 
 /** One change to persist: the entry after it, and the history record that explains it. */

@@ -5,8 +5,7 @@ import type { RepairConfig, RepairOperationConfig, RepairStepConfig } from "../.
 import { EMPTY_REPAIR_CONFIG } from "../../../src/domain/queue/repair-config.js";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { decideRepairActions } from "../../../src/domain/queue/repair-decision.js";
-import type { RepairObservation, RepairPlan, RepairSnapshot } from "../../../src/domain/queue/repair-plan.js";
-import { snapshotRepairConfig } from "../../../src/domain/queue/repair-lookup.js";
+import { snapshotRepairConfig, type RepairObservation, type RepairPlan, type RepairSnapshot } from "../../../src/domain/queue/repair-plan.js";
 
 /** A fixed `now` on a whole second plus 500 ms, so truncation is visible. */
 export const T = Date.UTC(2026, 10, 22, 6, 0, 0, 500);
