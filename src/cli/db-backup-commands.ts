@@ -7,7 +7,7 @@ import { checkDatabaseFile } from "../store/backup/database-check.js";
 import { restoreDatabase } from "../store/backup/database-restore.js";
 import { checkEtcdStore } from "../store/backup/etcd-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../store/backup/store-backup.js";
-import type { EtcdSnapshotOptions } from "../store/etcd/etcd-snapshot-source.js";
+import type { EtcdSnapshotOptions } from "../store/core/etcd-snapshot-source.js";
 import { CliError } from "./cli-error.js";
 import { checkLines, counterLine, countLines, printed } from "./db-report.js";
 
@@ -29,7 +29,7 @@ function chosenStore(opts: StoreOptions): ChosenStore {
 /** Runs `work` with an etcd client for the config's etcd section, closed after. */
 async function withEtcd<T>(config: KintsugiConfig, work: (options: EtcdSnapshotOptions) => Promise<T>): Promise<T> {
   // etcd3 and gRPC load only for an etcd store (see openEtcdBackend).
-  const { etcdClientFor } = await import("../store/etcd/etcd-client.js");
+  const { etcdClientFor } = await import("../store/core/etcd-client.js");
   const client: Etcd3 = etcdClientFor(config.etcd);
   try {
     return await work({ client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs });

@@ -5,8 +5,8 @@ import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.j
 import { loadConfigFile } from "../config/load-config.js";
 import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
-import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/etcd/etcd-snapshot-source.js";
-import { openEtcdSnapshotTarget } from "../store/etcd/etcd-snapshot-target.js";
+import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/core/etcd-snapshot-source.js";
+import { openEtcdSnapshotTarget } from "../store/core/etcd-snapshot-target.js";
 import { openSqliteSnapshotSource } from "../store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../store/sqlite/sqlite-snapshot-target.js";
 import { sameFile } from "../store/backup/new-file.js";
@@ -69,7 +69,7 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
   let client: Etcd3 | null = null;
   const etcd = async (): Promise<EtcdSnapshotOptions> => {
     // etcd3 and gRPC load only when a side is etcd (see openEtcdBackend).
-    const { etcdClientFor } = await import("../store/etcd/etcd-client.js");
+    const { etcdClientFor } = await import("../store/core/etcd-client.js");
     client ??= etcdClientFor(config.etcd);
     return { client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs };
   };

@@ -20,7 +20,7 @@ import { completionCommand } from "./completion-command.js";
 import { replayCommand } from "./replay-command.js";
 import { statsCommand } from "./stats-commands.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
-import { EtcdSchemaError } from "../store/etcd/etcd-schema.js";
+import { EtcdSchemaError } from "../store/core/etcd-schema.js";
 import { StoreUnavailableError } from "../store/store-port.js";
 import { ListenError } from "../wiring/listen-address.js";
 import { BackupError } from "../store/backup/backup-error.js";
@@ -53,7 +53,7 @@ const OPERATOR_ERRORS = [
  */
 async function isOperatorError(err: unknown): Promise<boolean> {
   if (OPERATOR_ERRORS.some((type) => err instanceof type)) return true;
-  const { EtcdClientConfigError } = await import("../store/etcd/etcd-client.js");
+  const { EtcdClientConfigError } = await import("../store/core/etcd-client.js");
   return err instanceof EtcdClientConfigError;
 }
 

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
-import { EtcdKeys } from "../../src/store/etcd/etcd-keys.js";
+import { EtcdKeys } from "../../src/store/core/etcd-keys.js";
 import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
 import type { Db } from "../../src/store/sqlite/database.js";
 import type { ClusterGenerationPort, KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";

@@ -6,8 +6,8 @@ import type { SnapshotCounts, SnapshotSummary } from "../copy/snapshot-digest.js
 import { unfinishedCopy } from "../copy/unfinished-copy.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../sqlite/migrations/index.js";
-import { EtcdKeys } from "../etcd/etcd-keys.js";
-import { kvSnapshotItems } from "../etcd/etcd-snapshot-export.js";
+import { EtcdKeys } from "../core/etcd-keys.js";
+import { kvSnapshotItems } from "../core/etcd-snapshot-export.js";
 import { SqliteKvDriver } from "../kv/sqlite-kv-driver.js";
 import { SQLITE_KV_PREFIX } from "../kv/sqlite-kv-schema.js";
 import { parseMarker } from "../copy/unfinished-copy.js";

@@ -3,8 +3,8 @@ import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { SnapshotDigest, type SnapshotSummary } from "../copy/snapshot-digest.js";
 import { checkSnapshotItem, describeItem } from "../copy/snapshot-items.js";
 import type { SnapshotItem } from "../copy/store-snapshot.js";
-import { EtcdKeys, type ParsedKey } from "../etcd/etcd-keys.js";
-import { recordPut } from "../etcd/etcd-poll-record-port.js";
+import { EtcdKeys, type ParsedKey } from "../core/etcd-keys.js";
+import { recordPut } from "../core/etcd-poll-record-port.js";
 import {
   entryValue,
   finishedValue,
@@ -16,8 +16,8 @@ import {
   schemaValue,
   sequenceHeadValue,
   settingValueOf,
-} from "../etcd/etcd-value-schemas.js";
-import { decodeValue, encodeValue, ETCD_SCHEMA_VERSION } from "../etcd/etcd-values.js";
+} from "../core/etcd-value-schemas.js";
+import { decodeValue, encodeValue, ETCD_SCHEMA_VERSION } from "../core/etcd-values.js";
 import type { Db } from "../sqlite/database.js";
 import type { Migration } from "../sqlite/migrations/index.js";
 import { refuseUnfinishedCopy } from "../sqlite/sqlite-copy-marker.js";

@@ -3,9 +3,9 @@ import type { SnapshotItem } from "../copy/store-snapshot.js";
 import { describeItem } from "../copy/snapshot-items.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { EtcdKeys } from "../etcd/etcd-keys.js";
-import { MAX_ETCD_RECORD_BYTES, recordPut } from "../etcd/etcd-poll-record-port.js";
-import { encodeValue } from "../etcd/etcd-values.js";
+import type { EtcdKeys } from "../core/etcd-keys.js";
+import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/etcd-poll-record-port.js";
+import { encodeValue } from "../core/etcd-values.js";
 
 /**
  * The entry a history value carries (the store's watch tells subscribers the entry after each change from it): the

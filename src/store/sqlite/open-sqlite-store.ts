@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { Constraints } from "../../domain/shared/constraints.js";
-import { EtcdKeys } from "../etcd/etcd-keys.js";
-import type { KvStoreAccess } from "../etcd/kv-store-access.js";
-import { openStoreCore } from "../etcd/open-store-core.js";
+import { EtcdKeys } from "../core/etcd-keys.js";
+import type { KvStoreAccess } from "../core/kv-store-access.js";
+import { openStoreCore } from "../core/open-store-core.js";
 import { KV_CONVERSION_MIGRATION } from "../kv/convert-sqlite-tables.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import { openSqliteKvDriver } from "../kv/open-sqlite-kv.js";

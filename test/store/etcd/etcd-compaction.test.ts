@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/etcd/open-etcd-store.js";
+import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/core/open-etcd-store.js";
 import { EtcdKvDriver } from "../../../src/store/kv/etcd-kv-driver.js";
 import { EtcdCompaction } from "../../../src/store/kv/etcd-compaction.js";
 import { KvCompactedError, type KvDriver } from "../../../src/store/kv/kv-driver.js";
