@@ -53,7 +53,7 @@ const OPERATOR_ERRORS = [
  */
 async function isOperatorError(err: unknown): Promise<boolean> {
   if (OPERATOR_ERRORS.some((type) => err instanceof type)) return true;
-  const { EtcdClientConfigError } = await import("../store/core/etcd-client.js");
+  const { EtcdClientConfigError } = await import("../store/kv/etcd-client.js");
   return err instanceof EtcdClientConfigError;
 }
 

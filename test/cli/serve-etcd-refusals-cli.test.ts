@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { openEtcdStore } from "../../src/store/core/open-etcd-store.js";
+import { openEtcdStore } from "../../src/store/kv/open-etcd-store.js";
 import { runCli, type CliResult } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -65,7 +65,12 @@ describe("kintsugi serve on etcd refuses to start with one line, no stack (serve
     const res = await serveOn(
       `listen: "127.0.0.1:0"\nstore: etcd\netcd:\n  endpoints: ["http://127.0.0.1:${port}"]\n  timeout: 300ms\n  username: kintsugi\n  password: "${SECRET}"\n`,
     );
-    assertOneLine(res, new RegExp(`^kintsugi: etcd at http://127\\.0\\.0\\.1:${port} did not answer \\(checking the schema version of /kintsugi/; it may or may not have been committed\\): `));
+    assertOneLine(
+      res,
+      new RegExp(
+        `^kintsugi: etcd at http://127\\.0\\.0\\.1:${port} did not answer \\(checking the schema version of /kintsugi/; it may or may not have been committed\\): `,
+      ),
+    );
     assert.doesNotMatch(res.stdout + res.stderr, new RegExp(SECRET));
   });
 });

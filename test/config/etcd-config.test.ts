@@ -105,8 +105,16 @@ describe("parseConfig: store, etcd and leader_election", () => {
       text: 'etcd: { compaction-retention: "1h" }',
       expected: { etcd: { ...DEFAULT_ETCD_CONFIG, compactionRetentionMs: 3_600_000 } },
     },
-    { name: "kintsugi's compaction off", text: "etcd: { compaction-retention: off }", expected: { etcd: { ...DEFAULT_ETCD_CONFIG, compactionRetentionMs: 0 } } },
-    { name: "kintsugi's compaction off as 0", text: "etcd: { compaction-retention: 0 }", expected: { etcd: { ...DEFAULT_ETCD_CONFIG, compactionRetentionMs: 0 } } },
+    {
+      name: "kintsugi's compaction off",
+      text: "etcd: { compaction-retention: off }",
+      expected: { etcd: { ...DEFAULT_ETCD_CONFIG, compactionRetentionMs: 0 } },
+    },
+    {
+      name: "kintsugi's compaction off as 0",
+      text: "etcd: { compaction-retention: 0 }",
+      expected: { etcd: { ...DEFAULT_ETCD_CONFIG, compactionRetentionMs: 0 } },
+    },
     {
       name: "a prefix of several levels",
       text: 'etcd: { prefix: "/dc1/kintsugi/" }',

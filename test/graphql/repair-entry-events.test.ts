@@ -100,7 +100,9 @@ describe("repairEntryEvents over a real WebSocket", () => {
       await events.ready;
       // Make the next write of this entry fail inside its transaction.
       withRawDatabase(k.databasePath, (db) =>
-        db.exec(`CREATE TRIGGER fail_once BEFORE UPDATE ON kv WHEN NEW.key = '${SQLITE_KEYS.entry(Number(index))}' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`),
+        db.exec(
+          `CREATE TRIGGER fail_once BEFORE UPDATE ON kv WHEN NEW.key = '${SQLITE_KEYS.entry(Number(index))}' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END`,
+        ),
       );
       const res = await k.gql(`mutation($i: ID!) { deleteRepairEntry(index: $i) { index } }`, { i: index });
       // The driver reports a write SQLite refused as the store being unavailable, as for any failing disk.

@@ -43,8 +43,7 @@ function isLimitRefusal(err: unknown): boolean {
 }
 
 /** etcd's answers refusing a compaction: to a revision it does not have yet, or to a user without the root role. */
-const isCompactionRefusal = (err: unknown): boolean =>
-  /future revision|permission denied/i.test(err instanceof Error ? err.message : String(err));
+const isCompactionRefusal = (err: unknown): boolean => /future revision|permission denied/i.test(err instanceof Error ? err.message : String(err));
 
 /** etcd's answer when a read or watch asks for a revision it compacted away. */
 const isCompacted = (err: unknown): boolean => /compacted/i.test(err instanceof Error ? err.message : String(err));

@@ -1,5 +1,4 @@
 import type { RepairEntry, RepairStatus, RepairStepStatus } from "../../domain/queue/repair-entry.js";
-import { canonicalEvidence } from "../../domain/proof/repair-evidence.js";
 import { parseStoredEvidence } from "../repair-evidence-schema.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 

@@ -8,7 +8,7 @@ import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/backup/store-backup.js";
 import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
 import { openEtcdSnapshotSource } from "../../../src/store/core/etcd-snapshot-source.js";
-import { openEtcdStore } from "../../../src/store/core/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { corruptTablePage, realisticDatabase } from "../../support/damaged-databases.js";
 import { portView, writeRealisticHistory } from "../../support/realistic-store.js";

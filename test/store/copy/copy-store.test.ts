@@ -8,7 +8,7 @@ import { TargetNotEmptyError, type SnapshotItem, type SnapshotSource, type Snaps
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { openEtcdSnapshotSource } from "../../../src/store/core/etcd-snapshot-source.js";
 import { openEtcdSnapshotTarget } from "../../../src/store/core/etcd-snapshot-target.js";
-import { openEtcdStore } from "../../../src/store/core/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
 import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
@@ -52,10 +52,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     cleanup.push(() => store.close());
     return store;
   };
-  const copy = async (
-    source: SnapshotSource | Promise<SnapshotSource>,
-    target: SnapshotTarget | Promise<SnapshotTarget>,
-  ) => {
+  const copy = async (source: SnapshotSource | Promise<SnapshotSource>, target: SnapshotTarget | Promise<SnapshotTarget>) => {
     const [s, t] = [await source, await target];
     try {
       return await copyStore(s, t);

@@ -7,7 +7,7 @@ import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.j
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { openEtcdSnapshotSource } from "../../../src/store/core/etcd-snapshot-source.js";
-import { openEtcdStore } from "../../../src/store/core/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
 import { DatabaseOpenError } from "../../../src/store/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";

@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { EtcdAuthenticationFailedError, GRPCDeadlineExceededError, type Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_CONFIG, type EtcdConfig } from "../../../src/config/etcd-config.js";
-import { EtcdClientConfigError, etcdClientFor } from "../../../src/store/core/etcd-client.js";
+import { EtcdClientConfigError, etcdClientFor } from "../../../src/store/kv/etcd-client.js";
 import { createTestCa, issueClientCertificate, testServerCertificate } from "../../support/test-ca.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { writeTlsTestFiles } from "../../support/tls-files.js";

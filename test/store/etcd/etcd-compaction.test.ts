@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/core/open-etcd-store.js";
+import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/kv/open-etcd-store.js";
 import { EtcdKvDriver } from "../../../src/store/kv/etcd-kv-driver.js";
 import { EtcdCompaction } from "../../../src/store/kv/etcd-compaction.js";
 import { KvCompactedError, type KvDriver } from "../../../src/store/kv/kv-driver.js";
@@ -86,7 +86,10 @@ describe("kintsugi compacts etcd's old revisions", { skip: ETCD_SKIP }, () => {
     const { revision } = await driver.get("reading the revision", "/probe");
     await driver.compact("compacting to the current revision", revision);
     await assert.rejects(driver.compact("compacting to an older revision", revision - 1), KvCompactedError);
-    await assert.rejects(driver.compact("compacting to a future revision", revision + 1_000), /etcd refused the compaction to revision \d+ \(.*future revision/);
+    await assert.rejects(
+      driver.compact("compacting to a future revision", revision + 1_000),
+      /etcd refused the compaction to revision \d+ \(.*future revision/,
+    );
     assert.deepEqual(driver.health(), { backend: "etcd", healthy: true });
   });
 
@@ -109,9 +112,27 @@ describe("at start, the etcd store checks that something compacts etcd", { skip:
   const suite = suiteEtcd("compaction-check");
   const FLAGS = /--auto-compaction-mode=periodic --auto-compaction-retention=1h/;
   const cases: Array<{ name: string; settings: EtcdCompactionSettings; compactFirst: boolean; error: boolean; info: boolean }> = [
-    { name: "never compacted, past the threshold, kintsugi's compaction off: an error naming the flags", settings: { retentionMs: 0, warnAboveRevision: 1 }, compactFirst: false, error: true, info: false },
-    { name: "never compacted but below the threshold: quiet", settings: { retentionMs: 0, warnAboveRevision: 1_000_000 }, compactFirst: false, error: false, info: false },
-    { name: "never compacted, kintsugi compacts: an info line, no error", settings: { retentionMs: HOUR, warnAboveRevision: 1 }, compactFirst: false, error: false, info: true },
+    {
+      name: "never compacted, past the threshold, kintsugi's compaction off: an error naming the flags",
+      settings: { retentionMs: 0, warnAboveRevision: 1 },
+      compactFirst: false,
+      error: true,
+      info: false,
+    },
+    {
+      name: "never compacted but below the threshold: quiet",
+      settings: { retentionMs: 0, warnAboveRevision: 1_000_000 },
+      compactFirst: false,
+      error: false,
+      info: false,
+    },
+    {
+      name: "never compacted, kintsugi compacts: an info line, no error",
+      settings: { retentionMs: HOUR, warnAboveRevision: 1 },
+      compactFirst: false,
+      error: false,
+      info: true,
+    },
     { name: "compacted by etcd or another client: quiet", settings: { retentionMs: 0, warnAboveRevision: 1 }, compactFirst: true, error: false, info: false },
   ];
   for (const c of cases) {
@@ -125,7 +146,10 @@ describe("at start, the etcd store checks that something compacts etcd", { skip:
       const errors = logged.filter((l) => l.level === "error");
       assert.equal(errors.length, c.error ? 1 : 0, JSON.stringify(errors));
       if (c.error) assert.match(errors[0]?.message ?? "", FLAGS);
-      assert.equal(logged.some((l) => l.level === "info" && /never been compacted; kintsugi compacts/.test(l.message)), c.info);
+      assert.equal(
+        logged.some((l) => l.level === "info" && /never been compacted; kintsugi compacts/.test(l.message)),
+        c.info,
+      );
     });
   }
 });

@@ -1,14 +1,14 @@
 import type { Etcd3 } from "etcd3";
 import type { Constraints } from "../../domain/shared/constraints.js";
 import type { KintsugiStore } from "../store-port.js";
-import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
-import { EtcdCompaction } from "../kv/etcd-compaction.js";
-import { checkEtcdCompaction } from "../kv/etcd-compaction-check.js";
-import { EtcdKeys } from "./etcd-keys.js";
+import { EtcdKvDriver } from "./etcd-kv-driver.js";
+import { EtcdCompaction } from "./etcd-compaction.js";
+import { checkEtcdCompaction } from "./etcd-compaction-check.js";
+import { EtcdKeys } from "../core/etcd-keys.js";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
-import { checkedLimits, type EtcdWriteLimits } from "./etcd-write-limits.js";
-import { openStoreCore } from "./open-store-core.js";
-import { etcdAccess } from "./etcd-snapshot-source.js";
+import { checkedLimits, type EtcdWriteLimits } from "../core/etcd-write-limits.js";
+import { openStoreCore } from "../core/open-store-core.js";
+import { etcdAccess } from "../core/etcd-snapshot-source.js";
 import { SILENT_LOG, type Log } from "../../support/log.js";
 
 export interface EtcdStoreOptions {
