@@ -1,9 +1,9 @@
+import { breakSettings } from "../support/broken-store.js";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { pino } from "pino";
-import { openDatabase } from "../../src/store/sqlite/database.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 
 /** A real kintsugi whose log is kept, one parsed pino record per line. */
@@ -158,8 +158,7 @@ describe("client errors over HTTP: answered as the client's, never logged as une
 
   it("an unexpected error is still masked for the client and logged", async () => {
     const seen = logged.length;
-    const db = openDatabase(k.databasePath);
-    db.exec("ALTER TABLE settings RENAME TO settings_moved");
+    const restore = breakSettings(k);
     try {
       const res = await k.gql(`{ repairQueueEnabled }`);
       assert.deepEqual(res.errors?.[0], {
@@ -169,8 +168,7 @@ describe("client errors over HTTP: answered as the client's, never logged as une
         extensions: { type: "INTERNAL_SERVER_ERROR", code: "INTERNAL_SERVER_ERROR" },
       });
     } finally {
-      db.exec("ALTER TABLE settings_moved RENAME TO settings");
-      db.close();
+      restore();
     }
     const errors = logged.slice(seen).filter((l) => l.level >= 50);
     assert.deepEqual(

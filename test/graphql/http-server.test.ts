@@ -1,9 +1,9 @@
+import { breakSettings } from "../support/broken-store.js";
 import { hostname } from "node:os";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { pino } from "pino";
-import { openDatabase } from "../../src/store/sqlite/database.js";
 import { MAX_BODY_BYTES } from "../../src/graphql/http-server.js";
 import { VERSION } from "../../src/version.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
@@ -62,17 +62,15 @@ describe("HTTP endpoints", () => {
   });
 
   it("masks an unexpected error, logs it, and goes on serving", async () => {
-    // Break the storage behind the server's back: the resolver then fails in a way no client caused.
-    const db = openDatabase(k.databasePath);
-    db.exec("ALTER TABLE settings RENAME TO settings_moved");
+    // Break the store behind the server's back: the resolver then fails in a way no client caused.
+    const restore = breakSettings(k);
     try {
       const res = await k.gql(`{ repairQueueEnabled }`);
       assert.equal(res.errors?.[0]?.message, "internal server error");
       assert.deepEqual(res.errors?.[0]?.extensions, { type: "INTERNAL_SERVER_ERROR", code: "INTERNAL_SERVER_ERROR" });
       assert.doesNotMatch(JSON.stringify(res), /settings|SQLITE|no such table/i);
     } finally {
-      db.exec("ALTER TABLE settings_moved RENAME TO settings");
-      db.close();
+      restore();
     }
     assert.deepEqual((await k.gql(`{ repairQueueEnabled }`)).data, { repairQueueEnabled: true });
     const errors = logged.filter((l) => l.level >= 50);
