@@ -17,6 +17,12 @@ export class RepairSummaryKeeper {
   private again = false;
   private stopped = false;
   private stopListening: (() => void) | null = null;
+  /**
+   * Records whose history does not fit one bounded read (a repair with more than READ_LIMIT records): given up on,
+   * so that no commit starts the same 10,000-record read again; a query summarizes them with its own, larger bound.
+   * At most as many as the store keeps finished records.
+   */
+  private readonly tooLong = new Set<number>();
 
   constructor(
     private readonly store: Pick<KintsugiStore, "entries" | "finished" | "onCommit">,
@@ -65,7 +71,10 @@ export class RepairSummaryKeeper {
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) return;
-      const missing = finished.list().filter((r) => finished.summaryOf(r.sequence) === undefined);
+      const listed = finished.list();
+      const kept = new Set(listed.map((r) => r.sequence));
+      for (const sequence of this.tooLong) if (!kept.has(sequence)) this.tooLong.delete(sequence);
+      const missing = listed.filter((r) => finished.summaryOf(r.sequence) === undefined && !this.tooLong.has(r.sequence));
       if (missing.length === 0) return;
       // Oldest first: a range read over neighbouring indexes, each batch past the last.
       const batch = missing.sort((a, b) => a.entryIndex - b.entryIndex).slice(0, BATCH);
@@ -74,7 +83,12 @@ export class RepairSummaryKeeper {
         const summary = read.get(r.entryIndex);
         return summary === undefined ? [] : [{ sequence: r.sequence, summary }];
       });
-      if (summaries.length === 0 || (await finished.storeSummaries(summaries)) === 0) return;
+      if (summaries.length === 0) {
+        // Not even the first repair's history fit the read: give it up and go on with the next.
+        this.tooLong.add(batch[0]!.sequence);
+        continue;
+      }
+      if ((await finished.storeSummaries(summaries)) === 0) return;
     }
   }
 }

@@ -37,7 +37,7 @@ function history(index: number): RepairTimelinePoint[] {
 }
 
 /** The ports the keeper uses, in memory: what it read and what it stored are kept for the cases to look at. */
-function fakeStore(records: FinishedRepair[], options: { failReads?: boolean } = {}) {
+function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; tooLong?: ReadonlySet<number> } = {}) {
   const stored = new Map<number, RepairHistorySummary | null>();
   const reads: Array<[number, number, number]> = [];
   const writes: number[][] = [];
@@ -48,6 +48,8 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean } =
         reads.push([first, last, limit]);
         if (options.failReads) throw new Error("the store is away");
         const timelines = new Map(records.filter((r) => r.entryIndex >= first && r.entryIndex <= last).map((r) => [r.entryIndex, history(r.entryIndex)]));
+        // A repair with too long a history: the bounded read ends before it, as the store's does.
+        if (options.tooLong?.has(first)) return { timelines: new Map(), completeThrough: first - 1 };
         return { timelines, completeThrough: last };
       },
     } as unknown as KintsugiStore["entries"],
@@ -124,6 +126,23 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
     fake.commit();
     await keeper.idle();
     assert.equal(fake.reads.length, 2);
+    await keeper.stop();
+  });
+
+  it("a repair whose history does not fit one read is given up, the others are stored, and no commit reads it again", async () => {
+    const fake = fakeStore([ended(1), ended(2), ended(3)], { tooLong: new Set([1]) });
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)));
+    keeper.start();
+    await keeper.idle();
+    assert.deepEqual(fake.reads, [
+      [1, 3, 10_000],
+      [2, 3, 10_000],
+    ]);
+    assert.deepEqual(fake.writes, [[20, 30]]);
+    assert.equal(fake.stored.has(10), false, "left for a query's larger read");
+    fake.commit();
+    await keeper.idle();
+    assert.equal(fake.reads.length, 2, "a commit does not start the same read again");
     await keeper.stop();
   });
 
