@@ -7,7 +7,7 @@ import { checkDatabaseFile } from "../store/backup/database-check.js";
 import { restoreDatabase } from "../store/backup/database-restore.js";
 import { checkEtcdStore } from "../store/backup/etcd-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../store/backup/store-backup.js";
-import type { EtcdSnapshotOptions } from "../store/core/etcd-snapshot-source.js";
+import type { EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
 import { CliError } from "./cli-error.js";
 import { checkLines, counterLine, countLines, printed } from "./db-report.js";
 

@@ -5,8 +5,8 @@ import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.j
 import { loadConfigFile } from "../config/load-config.js";
 import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
-import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/core/etcd-snapshot-source.js";
-import { openEtcdSnapshotTarget } from "../store/core/etcd-snapshot-target.js";
+import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
+import { openEtcdSnapshotTarget } from "../store/copy/etcd-snapshot-access.js";
 import { openSqliteSnapshotSource } from "../store/sqlite/sqlite-snapshot-source.js";
 import { openSqliteSnapshotTarget } from "../store/sqlite/sqlite-snapshot-target.js";
 import { sameFile } from "../store/backup/new-file.js";

@@ -20,7 +20,7 @@ import { completionCommand } from "./completion-command.js";
 import { replayCommand } from "./replay-command.js";
 import { statsCommand } from "./stats-commands.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
-import { EtcdSchemaError } from "../store/core/etcd-schema.js";
+import { StoreSchemaError } from "../store/core/schema-version.js";
 import { StoreUnavailableError } from "../store/store-port.js";
 import { ListenError } from "../wiring/listen-address.js";
 import { BackupError } from "../store/backup/backup-error.js";
@@ -38,7 +38,7 @@ const OPERATOR_ERRORS = [
   DatabaseOpenError,
   StartRefusedError,
   UnfinishedCopyError,
-  EtcdSchemaError,
+  StoreSchemaError,
   StoreUnavailableError,
   ListenError,
   BackupError,

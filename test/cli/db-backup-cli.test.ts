@@ -3,8 +3,8 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { EtcdKeys, type KeyRange } from "../../src/store/core/etcd-keys.js";
-import { entryValue, historyValue } from "../../src/store/core/etcd-value-schemas.js";
+import { StoreKeys, type KeyRange } from "../../src/store/core/store-keys.js";
+import { entryValue, historyValue } from "../../src/store/core/value-schemas.js";
 import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
 import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
@@ -31,7 +31,7 @@ async function addEntry(url: string, n: number): Promise<number> {
   return Number(data.addRepairEntry.index);
 }
 
-const KEYS = new EtcdKeys(SQLITE_KV_PREFIX);
+const KEYS = new StoreKeys(SQLITE_KV_PREFIX);
 
 /**
  * The entries and the history (by sequence) a SQLite file holds, read from its key-value table with a plain read-only

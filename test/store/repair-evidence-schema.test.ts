@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { entryValue } from "../../src/store/core/etcd-value-schemas.js";
+import { entryValue } from "../../src/store/core/value-schemas.js";
 import { parseStoredEvidence } from "../../src/store/repair-evidence-schema.js";
 import { NOW } from "../support/fixtures.js";
 import { EVIDENCE } from "./conformance/evidence-cases.js";

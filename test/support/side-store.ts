@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
-import { EtcdKeys } from "../../src/store/core/etcd-keys.js";
+import { StoreKeys } from "../../src/store/core/store-keys.js";
 import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
 import type { Db } from "../../src/store/sqlite/database.js";
 import type { ClusterGenerationPort, KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";
@@ -49,4 +49,4 @@ export function withRawDatabase<T>(path: string, work: (db: Db) => T): T {
 }
 
 /** The keys of the SQLite store's `kv` table: etcd's layout under its prefix. */
-export const SQLITE_KEYS = new EtcdKeys(SQLITE_KV_PREFIX);
+export const SQLITE_KEYS = new StoreKeys(SQLITE_KV_PREFIX);

@@ -6,8 +6,8 @@ import type { SnapshotCounts, SnapshotSummary } from "../copy/snapshot-digest.js
 import { unfinishedCopy } from "../copy/unfinished-copy.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../sqlite/migrations/index.js";
-import { EtcdKeys } from "../core/etcd-keys.js";
-import { kvSnapshotItems } from "../core/etcd-snapshot-export.js";
+import { StoreKeys } from "../core/store-keys.js";
+import { kvSnapshotItems } from "../core/snapshot-export.js";
 import { SqliteKvDriver } from "../kv/sqlite-kv-driver.js";
 import { SQLITE_KV_PREFIX } from "../kv/sqlite-kv-schema.js";
 import { parseMarker } from "../copy/unfinished-copy.js";
@@ -125,7 +125,7 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
 
 /** A file in the key-value format: its keys counted by kind, its copy marker, and its items read as a copy reads them. */
 async function inspectKv(db: Db, file: string, problems: string[]): Promise<DatabaseCheck> {
-  const keys = new EtcdKeys(SQLITE_KV_PREFIX);
+  const keys = new StoreKeys(SQLITE_KV_PREFIX);
   const driver = new SqliteKvDriver(db, { description: file });
   const from = `sqlite:${file}`;
   const count = (range: { start: string; end: string }) => driver.count(`counting ${range.start}`, range);

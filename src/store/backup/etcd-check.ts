@@ -1,6 +1,6 @@
 import { summarizeSnapshot } from "../copy/copy-store.js";
 import type { SnapshotSummary } from "../copy/snapshot-digest.js";
-import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../core/etcd-snapshot-source.js";
+import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../copy/etcd-snapshot-access.js";
 
 /**
  * Checks the etcd store as `kintsugi db check` checks a SQLite file, while its replicas run: reads it at one revision

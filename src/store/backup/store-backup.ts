@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { CopyFailedError, copyStore } from "../copy/copy-store.js";
-import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../core/etcd-snapshot-source.js";
+import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../copy/etcd-snapshot-access.js";
 import { openDatabaseReadOnly } from "../sqlite/database.js";
 import { openSqliteSnapshotTarget } from "../sqlite/sqlite-snapshot-target.js";
 import { BackupError } from "./backup-error.js";

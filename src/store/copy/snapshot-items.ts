@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { DEFAULT_WORKER_SELECTION, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
-import { finishedRepairSchema, historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../core/etcd-value-schemas.js";
+import { finishedRepairSchema, historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../core/value-schemas.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
 

@@ -1,5 +1,5 @@
 import type { KvDriver } from "../kv/kv-driver.js";
-import type { EtcdKeys } from "./etcd-keys.js";
+import type { StoreKeys } from "./store-keys.js";
 
 /**
  * One kintsugi store as the core reaches it: the driver, the key layout, and how the store is named to operators.
@@ -7,7 +7,7 @@ import type { EtcdKeys } from "./etcd-keys.js";
  */
 export interface KvStoreAccess {
   readonly driver: KvDriver;
-  readonly keys: EtcdKeys;
+  readonly keys: StoreKeys;
   /** The store as a copy names it: `etcd prefix /kintsugi/ on http://...` or `sqlite:/var/lib/kintsugi/kintsugi.db`. */
   readonly description: string;
   /** What the store is, in a sentence's words: `etcd prefix /kintsugi/` or `SQLite database /var/lib/...`. */

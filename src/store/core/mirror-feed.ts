@@ -1,8 +1,8 @@
 import type { StoreCommit } from "../store-port.js";
 import { StoreUnavailableError } from "../store-port.js";
 import type { KvDriver, KvEvent, KvWatch } from "../kv/kv-driver.js";
-import type { EtcdKeys } from "./etcd-keys.js";
-import type { EtcdMirror, KeyEvent } from "./etcd-mirror.js";
+import type { StoreKeys } from "./store-keys.js";
+import type { StoreMirror, KeyEvent } from "./store-mirror.js";
 import { readSnapshot } from "./snapshot-read.js";
 import type { Log } from "../../support/log.js";
 
@@ -29,8 +29,8 @@ export class MirrorFeed {
 
   constructor(
     private readonly driver: KvDriver,
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
     private readonly log: Log,
   ) {}
 

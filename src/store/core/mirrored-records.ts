@@ -1,4 +1,4 @@
-import type { RecordArea, RecordKey } from "./etcd-keys.js";
+import type { RecordArea, RecordKey } from "./store-keys.js";
 
 /** What a write drops of the kept replay records. */
 export interface RecordsPruning {

@@ -1,19 +1,19 @@
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { Constraints } from "../../domain/shared/constraints.js";
 import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
-import { refuseUnfinishedCopy } from "./etcd-copy-marker.js";
-import { EtcdEnqueue } from "./etcd-enqueue.js";
-import { EtcdEntryPort } from "./etcd-entry-port.js";
-import { EtcdFinishedPort } from "./etcd-finished-port.js";
-import { EtcdGenerationPort } from "./etcd-generation-port.js";
-import { EtcdHoldPort } from "./etcd-hold-port.js";
+import { refuseUnfinishedCopy } from "./copy-marker.js";
+import { CoreEnqueue } from "./enqueue.js";
+import { CoreEntryPort } from "./entry-port.js";
+import { CoreFinishedPort } from "./finished-port.js";
+import { CoreGenerationPort } from "./generation-port.js";
+import { CoreHoldPort } from "./hold-port.js";
 import type { KvStoreAccess } from "./kv-store-access.js";
-import { EtcdMirror } from "./etcd-mirror.js";
-import { EtcdOutcomePort } from "./etcd-outcome-port.js";
-import { EtcdPollRecordPort, recordsWrite } from "./etcd-poll-record-port.js";
-import { ensureSchema } from "./etcd-schema.js";
-import { EtcdSettingsPort } from "./etcd-settings-port.js";
-import { EtcdWriter } from "./etcd-writer.js";
+import { StoreMirror } from "./store-mirror.js";
+import { CoreOutcomePort } from "./outcome-port.js";
+import { CorePollRecordPort, recordsWrite } from "./poll-record-port.js";
+import { ensureSchema } from "./schema-version.js";
+import { CoreSettingsPort } from "./settings-port.js";
+import { StoreWriter } from "./store-writer.js";
 import { MirrorFeed } from "./mirror-feed.js";
 import type { Log } from "../../support/log.js";
 
@@ -32,13 +32,13 @@ export interface StoreCoreOptions {
  * The kintsugi store, written once over either driver: writes the schema version when the store is new (refuses one
  * written by a newer kintsugi, and one holding an unfinished `kintsugi db copy`: UnfinishedCopyError), reads
  * everything but the history into a mirror and keeps it current with the driver's watch. Reads are served from the
- * mirror; writes are transactions with compare-and-swap (see EtcdWriter). On a single-writer driver (SQLite: its file
+ * mirror; writes are transactions with compare-and-swap (see StoreWriter). On a single-writer driver (SQLite: its file
  * lock) `guarded` is the store itself. The driver is closed with the store; it is closed too when opening fails.
  */
 export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOptions): Promise<KintsugiStore> {
   const { driver, keys } = access;
   const { log } = options;
-  const mirror = new EtcdMirror(keys, log, options.keepFinishedRepairs);
+  const mirror = new StoreMirror(keys, log, options.keepFinishedRepairs);
   const feed = new MirrorFeed(driver, keys, mirror, log);
   try {
     await ensureSchema(driver, keys);
@@ -50,19 +50,19 @@ export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOpt
     await driver.close();
     throw err;
   }
-  const pollRecords = new EtcdPollRecordPort(driver, keys, mirror, log, options.pollRecords);
-  const compose = (writer: EtcdWriter): KintsugiStore => {
+  const pollRecords = new CorePollRecordPort(driver, keys, mirror, log, options.pollRecords);
+  const compose = (writer: StoreWriter): KintsugiStore => {
     const store: KintsugiStore = {
       backend: driver.backend,
-      entries: new EtcdEntryPort(driver, keys, mirror, writer, log),
-      settings: new EtcdSettingsPort(keys, mirror, writer, options.initialConstraints),
-      outcomes: new EtcdOutcomePort(driver, keys, mirror, writer, log),
-      finished: new EtcdFinishedPort(keys, mirror, writer),
-      generations: new EtcdGenerationPort(keys, mirror, writer),
-      holds: new EtcdHoldPort(keys, mirror, writer),
+      entries: new CoreEntryPort(driver, keys, mirror, writer, log),
+      settings: new CoreSettingsPort(keys, mirror, writer, options.initialConstraints),
+      outcomes: new CoreOutcomePort(driver, keys, mirror, writer, log),
+      finished: new CoreFinishedPort(keys, mirror, writer),
+      generations: new CoreGenerationPort(keys, mirror, writer),
+      holds: new CoreHoldPort(keys, mirror, writer),
       pollRecords,
       enqueue: (decide, now, actor) =>
-        new EtcdEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(
+        new CoreEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(
           decide,
           now,
           actor,
@@ -77,5 +77,5 @@ export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOpt
     };
     return store;
   };
-  return compose(new EtcdWriter(driver, mirror, feed));
+  return compose(new StoreWriter(driver, mirror, feed));
 }

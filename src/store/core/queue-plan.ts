@@ -2,10 +2,10 @@ import { finishedRepairOf } from "../../domain/queue/finished-repair.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repair-entry.js";
 import { historyRecordFor, type RepairHistoryKind } from "../../domain/queue/repair-history.js";
 import type { RepairChange } from "../store-port.js";
-import type { EtcdKeys } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { deepFreeze, encodeValue, storedEntry, storedRecord } from "./etcd-values.js";
-import type { WritePlan } from "./etcd-writer.js";
+import type { StoreKeys } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { deepFreeze, encodeValue, storedEntry, storedRecord } from "./store-values.js";
+import type { WritePlan } from "./store-writer.js";
 
 /**
  * The entry changes of one queue write, decided on the mirror: new indexes and history sequences taken from the
@@ -24,8 +24,8 @@ export class QueuePlan {
   private readonly finishedPuts = new Map<number, { key: string; value: string; sequence: number }>();
 
   constructor(
-    private readonly mirror: EtcdMirror,
-    private readonly keys: EtcdKeys,
+    private readonly mirror: StoreMirror,
+    private readonly keys: StoreKeys,
   ) {
     this.head = mirror.queueHead;
     if (this.head === null && mirror.queueStarted) {

@@ -1,5 +1,5 @@
 import type { KeyRange, KvDriver, KvPair } from "../kv/kv-driver.js";
-import type { EtcdKeys } from "./etcd-keys.js";
+import type { StoreKeys } from "./store-keys.js";
 
 /** Everything under the prefix but the history, as of one revision. */
 export interface Snapshot {
@@ -22,7 +22,7 @@ const PAGE = { generations: 4, other: 500, recordKeys: 5_000 } as const;
  * Reads everything but the history (and of the outcomes and replay records only their keys) at one revision: the first page fixes
  * the revision, every later page is read at it, so the snapshot is consistent however many pages it takes.
  */
-export async function readSnapshot(driver: KvDriver, keys: EtcdKeys): Promise<Snapshot> {
+export async function readSnapshot(driver: KvDriver, keys: StoreKeys): Promise<Snapshot> {
   const { all, allHistory, allGenerations, allOutcomes, allRecords } = keys;
   const areas: Array<[KeyRange, number]> = [
     [{ start: all.start, end: allGenerations.start }, PAGE.other],

@@ -3,8 +3,8 @@ import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { SnapshotDigest, type SnapshotSummary } from "../copy/snapshot-digest.js";
 import { checkSnapshotItem, describeItem } from "../copy/snapshot-items.js";
 import type { SnapshotItem } from "../copy/store-snapshot.js";
-import { EtcdKeys, type ParsedKey } from "../core/etcd-keys.js";
-import { recordPut } from "../core/etcd-poll-record-port.js";
+import { StoreKeys, type ParsedKey } from "../core/store-keys.js";
+import { recordPut } from "../core/poll-record-port.js";
 import {
   entryValue,
   finishedValue,
@@ -16,8 +16,8 @@ import {
   schemaValue,
   sequenceHeadValue,
   settingValueOf,
-} from "../core/etcd-value-schemas.js";
-import { decodeValue, encodeValue, ETCD_SCHEMA_VERSION } from "../core/etcd-values.js";
+} from "../core/value-schemas.js";
+import { decodeValue, encodeValue, STORE_SCHEMA_VERSION } from "../core/store-values.js";
 import type { Db } from "../sqlite/database.js";
 import type { Migration } from "../sqlite/migrations/index.js";
 import { refuseUnfinishedCopy } from "../sqlite/sqlite-copy-marker.js";
@@ -99,7 +99,7 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
   if (!db.inTransaction) throw new Error(`converting ${db.name} to the key-value table must run inside a transaction`);
   refuseUnfinishedCopy(db);
   const from = `sqlite:${db.name}`;
-  const keys = new EtcdKeys(SQLITE_KV_PREFIX);
+  const keys = new StoreKeys(SQLITE_KV_PREFIX);
   db.exec(SQLITE_KV_TABLES);
   const insert = db.prepare("INSERT INTO kv (key, value, create_revision, mod_revision) VALUES (?, ?, ?, ?)");
   let pairs = 0;
@@ -108,7 +108,7 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
     pairs++;
     options.afterPut?.(pairs);
   };
-  put(keys.schema, JSON.stringify({ v: ETCD_SCHEMA_VERSION }));
+  put(keys.schema, JSON.stringify({ v: STORE_SCHEMA_VERSION }));
   const digest = new SnapshotDigest(from);
   const queued = new Map<number, RepairEntry>();
   let holds = 0;
@@ -147,7 +147,7 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
  * The pairs of one item. A replay record is kept whatever its size: SQLite has no request limit, so the limit putsOf
  * holds a copy into etcd to does not apply (the old store kept records of any size).
  */
-function pairsOf(keys: EtcdKeys, item: SnapshotItem, queued: Map<number, RepairEntry>): ReadonlyArray<{ key: string; value: string }> {
+function pairsOf(keys: StoreKeys, item: SnapshotItem, queued: Map<number, RepairEntry>): ReadonlyArray<{ key: string; value: string }> {
   if (item.kind !== "replay") return putsOf(keys, item, CONVERSION_WRITE_ID, queued);
   return [recordPut(keys, item.replay.area, item.replay.sequence, item.replay.record)];
 }
@@ -159,7 +159,7 @@ function pairsOf(keys: EtcdKeys, item: SnapshotItem, queued: Map<number, RepairE
  * out of this (the bulk of a store): the snapshot's checks are the ones their values are read with, and the export
  * decoded each record's body whole.
  */
-function checkReadable(keys: EtcdKeys, pair: { readonly key: string; readonly value: string }, what: () => string): void {
+function checkReadable(keys: StoreKeys, pair: { readonly key: string; readonly value: string }, what: () => string): void {
   const parsed = keys.parse(pair.key);
   if (parsed.kind === "history" || parsed.kind === "record") return;
   const schema = valueSchemaOf(parsed);

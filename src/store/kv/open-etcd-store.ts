@@ -4,11 +4,11 @@ import type { KintsugiStore } from "../store-port.js";
 import { EtcdKvDriver } from "./etcd-kv-driver.js";
 import { EtcdCompaction } from "./etcd-compaction.js";
 import { checkEtcdCompaction } from "./etcd-compaction-check.js";
-import { EtcdKeys } from "../core/etcd-keys.js";
+import { StoreKeys } from "../core/store-keys.js";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
-import { checkedLimits, type EtcdWriteLimits } from "../core/etcd-write-limits.js";
+import { checkedLimits, type StoreWriteLimits } from "../core/write-limits.js";
 import { openStoreCore } from "../core/open-store-core.js";
-import { etcdAccess } from "../core/etcd-snapshot-source.js";
+import { etcdAccess } from "../copy/etcd-snapshot-access.js";
 import { SILENT_LOG, type Log } from "../../support/log.js";
 
 export interface EtcdStoreOptions {
@@ -28,7 +28,7 @@ export interface EtcdStoreOptions {
   /** How long and how much of the replay records are kept (default DEFAULT_POLL_RECORDS). */
   readonly pollRecords?: PollRecordsConfig;
   /** etcd's `--max-txn-ops` and `--max-request-bytes` (default etcd's own: 128 and 1.5 MiB); writes are split to fit. */
-  readonly writeLimits?: Partial<EtcdWriteLimits>;
+  readonly writeLimits?: Partial<StoreWriteLimits>;
   /** kintsugi's compaction of etcd's old revisions (`etcd.compaction-retention`); absent or a retention of 0: off. */
   readonly compaction?: EtcdCompactionSettings;
 }
@@ -50,7 +50,7 @@ export const DEFAULT_ETCD_TIMEOUT_MS = 2000;
  */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<KintsugiStore> {
   const { client } = options;
-  const keys = new EtcdKeys(options.prefix);
+  const keys = new StoreKeys(options.prefix);
   const log = options.log ?? SILENT_LOG;
   const timeoutMs = options.timeoutMs ?? DEFAULT_ETCD_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`the etcd timeout must be a positive number of milliseconds, got ${timeoutMs}`);

@@ -3,9 +3,9 @@ import type { SnapshotItem } from "../copy/store-snapshot.js";
 import { describeItem } from "../copy/snapshot-items.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { EtcdKeys } from "../core/etcd-keys.js";
-import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/etcd-poll-record-port.js";
-import { encodeValue } from "../core/etcd-values.js";
+import type { StoreKeys } from "../core/store-keys.js";
+import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/poll-record-port.js";
+import { encodeValue } from "../core/store-values.js";
 
 /**
  * The entry a history value carries (the store's watch tells subscribers the entry after each change from it): the
@@ -33,7 +33,7 @@ function entryOfRecord(record: RepairHistoryRecord, queued: RepairEntry | undefi
  * and for the conversion of the old SQLite tables to the key-value table. `writeId` stamps heads and settings;
  * `queued` collects the entries as they pass (they come before the history), so a history value carries its entry.
  */
-export function putsOf(keys: EtcdKeys, item: SnapshotItem, writeId: string, queued: Map<number, RepairEntry>): Array<{ key: string; value: string }> {
+export function putsOf(keys: StoreKeys, item: SnapshotItem, writeId: string, queued: Map<number, RepairEntry>): Array<{ key: string; value: string }> {
   switch (item.kind) {
     case "setting":
       return [{ key: keys.setting(item.name), value: encodeValue({ w: writeId, value: item.value }) }];

@@ -18,5 +18,5 @@ CREATE TABLE kv_revision (
 INSERT INTO kv_revision (id, revision) VALUES (1, 0);
 `;
 
-/** The prefix of every key the SQLite store keeps: the etcd store's layout (src/store/core/etcd-keys.ts) under a fixed prefix. */
+/** The prefix of every key the SQLite store keeps: the etcd store's layout (src/store/core/store-keys.ts) under a fixed prefix. */
 export const SQLITE_KV_PREFIX = "/kintsugi/";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { Constraints } from "../../domain/shared/constraints.js";
-import { EtcdKeys } from "../core/etcd-keys.js";
+import { StoreKeys } from "../core/store-keys.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
 import { openStoreCore } from "../core/open-store-core.js";
 import { KV_CONVERSION_MIGRATION } from "../kv/convert-sqlite-tables.js";
@@ -28,7 +28,7 @@ export interface SqliteStoreOptions {
 export function sqliteAccess(driver: KvDriver, file: string): KvStoreAccess {
   return {
     driver,
-    keys: new EtcdKeys(SQLITE_KV_PREFIX),
+    keys: new StoreKeys(SQLITE_KV_PREFIX),
     description: `sqlite:${file}`,
     place: `SQLite database ${file}`,
     howToEmpty: howToEmptySqlite(file),

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { SnapshotSourceError, type SnapshotSource } from "../copy/store-snapshot.js";
-import { openKvSnapshotSource } from "../core/etcd-snapshot-source.js";
+import { openKvSnapshotSource } from "../core/snapshot-source.js";
 import { KV_SCHEMA_VERSION, openSqliteKvDriver, storedVersion } from "../kv/open-sqlite-kv.js";
 import { openLockedDatabase } from "./database-lock.js";
 import { sqliteAccess } from "./open-sqlite-store.js";

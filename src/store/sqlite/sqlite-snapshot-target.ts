@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { SnapshotTarget } from "../copy/store-snapshot.js";
-import { openKvSnapshotTarget } from "../core/etcd-snapshot-target.js";
+import { openKvSnapshotTarget } from "../core/snapshot-target.js";
 import { openSqliteKvDriver } from "../kv/open-sqlite-kv.js";
 import { sqliteAccess } from "./open-sqlite-store.js";
 

@@ -7,7 +7,7 @@ import { BackupError } from "../../../src/store/backup/backup-error.js";
 import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/backup/store-backup.js";
 import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
-import { openEtcdSnapshotSource } from "../../../src/store/core/etcd-snapshot-source.js";
+import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { corruptTablePage, realisticDatabase } from "../../support/damaged-databases.js";

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
-import { openEtcdSnapshotSource } from "../../../src/store/core/etcd-snapshot-source.js";
+import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
 import { DatabaseOpenError } from "../../../src/store/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { describe, it } from "node:test";
-import { MAX_CLUSTER_JSON_BYTES, UndecodableValueError } from "../../../src/store/core/etcd-values.js";
+import { MAX_CLUSTER_JSON_BYTES, UndecodableValueError } from "../../../src/store/core/store-values.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { EtcdSchemaError } from "../../../src/store/core/etcd-schema.js";
+import { StoreSchemaError } from "../../../src/store/core/schema-version.js";
 import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo } from "../../../src/support/log.js";
@@ -66,7 +66,7 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
     it(`refuses to open a prefix with ${name}, changing nothing`, async () => {
       const prefix = fresh();
       await suite.client.put(`${prefix}schema`).value(schema);
-      await assert.rejects(open(prefix), (err: Error) => err instanceof EtcdSchemaError && message.test(err.message));
+      await assert.rejects(open(prefix), (err: Error) => err instanceof StoreSchemaError && message.test(err.message));
       assert.deepEqual(await raw(prefix), { schema });
     });
   }

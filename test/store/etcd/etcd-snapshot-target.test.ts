@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { TargetNotEmptyError, type SnapshotItem, type SnapshotSource, type SnapshotTarget } from "../../../src/store/copy/store-snapshot.js";
-import { openEtcdSnapshotTarget } from "../../../src/store/core/etcd-snapshot-target.js";
+import { openEtcdSnapshotTarget } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { generationValue, outcomeValue } from "../../../src/store/core/etcd-value-schemas.js";
-import { generationFromStored } from "../../../src/store/core/etcd-values.js";
+import { generationValue, outcomeValue } from "../../../src/store/core/value-schemas.js";
+import { generationFromStored } from "../../../src/store/core/store-values.js";
 import { NOW } from "../../support/fixtures.js";
 
 const value = (skipped: unknown[]) => ({

@@ -11,9 +11,9 @@ import { seedHistory } from "../../../bench/history-seed.js";
 import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
 import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
-import { EtcdKeys } from "../../../src/store/core/etcd-keys.js";
-import { EtcdMirror } from "../../../src/store/core/etcd-mirror.js";
-import { ETCD_SCHEMA_VERSION, encodeValue } from "../../../src/store/core/etcd-values.js";
+import { StoreKeys } from "../../../src/store/core/store-keys.js";
+import { StoreMirror } from "../../../src/store/core/store-mirror.js";
+import { STORE_SCHEMA_VERSION, encodeValue } from "../../../src/store/core/store-values.js";
 import { CONVERSION_WRITE_ID, convertTablesToKv, KV_CONVERSION_MIGRATION } from "../../../src/store/kv/convert-sqlite-tables.js";
 import { putsOf } from "../../../src/store/kv/snapshot-puts.js";
 import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite-kv-schema.js";
@@ -29,7 +29,7 @@ import { STORE_FIXTURE_DB } from "../../support/store-fixture-reads.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 const CONVERTING = [...MIGRATIONS, KV_CONVERSION_MIGRATION];
-const KEYS = new EtcdKeys(SQLITE_KV_PREFIX);
+const KEYS = new StoreKeys(SQLITE_KV_PREFIX);
 const CHILD = fileURLToPath(new URL("../../support/kv-conversion-child.ts", import.meta.url));
 const RELEASED = JSON.parse(readFileSync(new URL("db-check.json", STORE_FIXTURE_DB), "utf8")) as { madeBy: string; counts: object; sha256: string };
 
@@ -64,7 +64,7 @@ const versionOf = (file: string) => readOnly(file, (db) => schemaVersion(db));
 async function expectedPairs(file: string): Promise<Array<{ key: string; value: string }>> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   const queued = new Map<number, RepairEntry>();
-  const pairs = [{ key: KEYS.schema, value: JSON.stringify({ v: ETCD_SCHEMA_VERSION }) }];
+  const pairs = [{ key: KEYS.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) }];
   try {
     for await (const item of sqliteSnapshotItems(db, file)) pairs.push(...putsOf(KEYS, checkSnapshotItem(item, file), CONVERSION_WRITE_ID, queued));
   } finally {
@@ -206,7 +206,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
       openDatabase(file, CONVERTING).close();
       const rows = kvRows(file);
       const complaints: string[] = [];
-      const mirror = new EtcdMirror(
+      const mirror = new StoreMirror(
         KEYS,
         logTo((level, message) => complaints.push(`${level}: ${message}`)),
       );

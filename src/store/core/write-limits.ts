@@ -1,17 +1,17 @@
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
-import type { WritePlan } from "./etcd-writer.js";
+import type { WritePlan } from "./store-writer.js";
 
 /**
  * What etcd accepts in one transaction: `--max-txn-ops` (the most compares, success operations or failure operations;
  * etcd's v3rpc `checkTxnRequest` takes the largest of the three) and `--max-request-bytes` (the whole request).
  */
-export interface EtcdWriteLimits {
+export interface StoreWriteLimits {
   readonly maxTxnOps: number;
   readonly maxRequestBytes: number;
 }
 
 /** etcd's own defaults (etcd 3.4 to 3.6): 128 operations, 1.5 MiB. */
-export const DEFAULT_ETCD_WRITE_LIMITS: EtcdWriteLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
+export const DEFAULT_ETCD_WRITE_LIMITS: StoreWriteLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
 
 /** What one operation costs beyond its key and value bytes (protobuf tags and lengths), rounded up. */
 const BYTES_PER_OPERATION = 32;
@@ -27,7 +27,7 @@ export interface TxnSize {
 type PlanParts = Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">;
 
 /**
- * The size of `plan` committed as EtcdWriter commits it: one compare per compared key plus the leader guard's, the
+ * The size of `plan` committed as StoreWriter commits it: one compare per compared key plus the leader guard's, the
  * puts and deletes on success, and on failure one read of the guard (or a placeholder) plus one per compared key.
  */
 export function txnSize(plan: PlanParts, guarded: boolean): TxnSize {
@@ -42,7 +42,7 @@ export function txnSize(plan: PlanParts, guarded: boolean): TxnSize {
 }
 
 /** Why `size` does not fit `limits`, or null when it does. */
-export function overLimit(size: TxnSize, limits: EtcdWriteLimits): string | null {
+export function overLimit(size: TxnSize, limits: StoreWriteLimits): string | null {
   if (size.ops > limits.maxTxnOps) return `${size.ops} operations in one transaction, more than etcd's --max-txn-ops (${limits.maxTxnOps})`;
   if (size.bytes > limits.maxRequestBytes - REQUEST_MARGIN_BYTES) {
     return `about ${size.bytes} bytes in one request, more than etcd's --max-request-bytes (${limits.maxRequestBytes}) leaves room for`;
@@ -51,7 +51,7 @@ export function overLimit(size: TxnSize, limits: EtcdWriteLimits): string | null
 }
 
 /** Checks the limits given in the config or by a caller: whole numbers in etcd's own ranges. */
-export function checkedLimits(limits: Partial<EtcdWriteLimits> | undefined): EtcdWriteLimits {
+export function checkedLimits(limits: Partial<StoreWriteLimits> | undefined): StoreWriteLimits {
   const merged = { ...DEFAULT_ETCD_WRITE_LIMITS, ...limits };
   if (!Number.isInteger(merged.maxTxnOps) || merged.maxTxnOps < 8)
     throw new Error(`etcd's max-txn-ops must be a whole number of at least 8, got ${merged.maxTxnOps}`);

@@ -6,21 +6,21 @@ import { readPublishedWaits } from "../published-waits-schema.js";
 import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
 import { storedVariables, textOf, variablesOf, type StoredVariables } from "../stored-variables.js";
-import type { EtcdKeys } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { encodeValue } from "./etcd-values.js";
-import type { EtcdWriter } from "./etcd-writer.js";
+import type { StoreKeys } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { encodeValue } from "./store-values.js";
+import type { StoreWriter } from "./store-writer.js";
 
 /**
  * Switches and values operators change at run time, one etcd key each (`settings/<key>`, the keys SQLite uses), read
  * from the mirror; an absent (or unreadable) key means the default. A write compares the key's revision, so a merge
  * (the constraints) is decided on the value it replaces.
  */
-export class EtcdSettingsPort implements SettingsPort {
+export class CoreSettingsPort implements SettingsPort {
   constructor(
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
-    private readonly writer: EtcdWriter,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
+    private readonly writer: StoreWriter,
     private readonly initialConstraints: Partial<Constraints> = {},
   ) {}
 

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { NotLeaderError, StoreConflictError, StoreLimitError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
 import type { KeyRange, KvCompare, KvDriver, KvPair, KvTxnLimits, KvTxnResult } from "../kv/kv-driver.js";
-import { overLimit, txnSize } from "./etcd-write-limits.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
+import { overLimit, txnSize } from "./write-limits.js";
+import type { StoreMirror } from "./store-mirror.js";
 import type { MirrorFeed } from "./mirror-feed.js";
 
 /**
@@ -24,7 +24,7 @@ export interface NoWrite<T> {
   readonly none: T;
 }
 
-/** Commits one part of a longer write inside the turn that {@link EtcdWriter.inTurn} holds. */
+/** Commits one part of a longer write inside the turn that {@link StoreWriter.inTurn} holds. */
 export type CommitPart = <T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>) => Promise<T>;
 
 /** How many times a write is decided and tried before it gives up with {@link StoreConflictError}. */
@@ -35,10 +35,10 @@ export const WRITE_ATTEMPTS = 8;
  * A failed compare waits until the mirror has what the transaction saw, then decides again on it; a write resolves
  * once the mirror applied (and announced) its revision.
  */
-export class EtcdWriter {
+export class StoreWriter {
   constructor(
     private readonly driver: KvDriver,
-    private readonly mirror: EtcdMirror,
+    private readonly mirror: StoreMirror,
     private readonly feed: MirrorFeed,
     private readonly guard: WriteGuard | null = null,
     private readonly turns: { last: Promise<unknown> } = { last: Promise.resolve() },
@@ -50,8 +50,8 @@ export class EtcdWriter {
   }
 
   /** The same writer (sharing its turns) with every write also requiring `guard`. */
-  guarded(guard: WriteGuard): EtcdWriter {
-    return new EtcdWriter(this.driver, this.mirror, this.feed, guard, this.turns);
+  guarded(guard: WriteGuard): StoreWriter {
+    return new StoreWriter(this.driver, this.mirror, this.feed, guard, this.turns);
   }
 
   /** Whether `plan` fits in one transaction of this writer (its guard counted). */

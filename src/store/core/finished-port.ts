@@ -1,11 +1,11 @@
 import { finishedSince, type FinishedRepair } from "../../domain/queue/finished-repair.js";
 import type { RepairHistorySummary } from "../../domain/stats/repair-history-summary.js";
 import type { FinishedRepairPort } from "../store-port.js";
-import type { EtcdKeys } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { largestFitting } from "./etcd-write-limits.js";
-import { encodeValue } from "./etcd-values.js";
-import type { EtcdWriter, NoWrite, WritePlan } from "./etcd-writer.js";
+import type { StoreKeys } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { largestFitting } from "./write-limits.js";
+import { encodeValue } from "./store-values.js";
+import type { StoreWriter, NoWrite, WritePlan } from "./store-writer.js";
 
 type Summarized = { readonly sequence: number; readonly summary: RepairHistorySummary | null };
 
@@ -16,11 +16,11 @@ const SUMMARIES_PER_WRITE = 100;
  * The finished repairs, served from the mirror (they are written by the queue writes, see QueuePlan, so a record
  * commits with the change that ended its repair), with the summaries of their histories once stored.
  */
-export class EtcdFinishedPort implements FinishedRepairPort {
+export class CoreFinishedPort implements FinishedRepairPort {
   constructor(
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
-    private readonly writer: EtcdWriter,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
+    private readonly writer: StoreWriter,
   ) {}
 
   list(since: number | null = null): FinishedRepair[] {

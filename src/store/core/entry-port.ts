@@ -3,14 +3,14 @@ import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/
 import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { KvDriver } from "../kv/kv-driver.js";
-import type { EtcdKeys } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { historyValue } from "./etcd-value-schemas.js";
-import { decodeValue, storedRecord, UndecodableValueError } from "./etcd-values.js";
+import type { StoreKeys } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { historyValue } from "./value-schemas.js";
+import { decodeValue, storedRecord, UndecodableValueError } from "./store-values.js";
 import type { Log } from "../../support/log.js";
-import type { EtcdWriter } from "./etcd-writer.js";
+import type { StoreWriter } from "./store-writer.js";
 import { QueuePlan } from "./queue-plan.js";
-import { largestFitting } from "./etcd-write-limits.js";
+import { largestFitting } from "./write-limits.js";
 
 /** History keys one timelines read asks etcd for at a time. */
 const TIMELINE_PAGE = 1_000;
@@ -19,12 +19,12 @@ const TIMELINE_PAGE = 1_000;
  * The repair queue on etcd: entries read from the mirror, history read from etcd (the mirror does not hold it), and
  * every change one transaction that compares the queue head, so a decision taken on a stale queue never commits.
  */
-export class EtcdEntryPort implements RepairEntryPort {
+export class CoreEntryPort implements RepairEntryPort {
   constructor(
     private readonly driver: KvDriver,
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
-    private readonly writer: EtcdWriter,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
+    private readonly writer: StoreWriter,
     private readonly log: Log,
   ) {}
 

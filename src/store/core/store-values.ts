@@ -7,13 +7,13 @@ import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { canonicalEvidence } from "../../domain/proof/repair-evidence.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { StoredGenerationFields } from "./etcd-value-schemas.js";
+import type { StoredGenerationFields } from "./value-schemas.js";
 
 /**
  * The version of the key layout and value formats this code writes and understands. Bump it (and teach the open
  * to migrate) when a change would mislead an older kintsugi; an older one refuses a prefix whose `schema` is newer.
  */
-export const ETCD_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 1;
 
 /** A value under the prefix that this kintsugi cannot read: not JSON, a newer format, or not the expected shape. */
 export class UndecodableValueError extends Error {
@@ -38,8 +38,8 @@ export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Bu
     throw new UndecodableValueError(`etcd key ${key} does not hold JSON: ${(err as Error).message}`);
   }
   const v = typeof json === "object" && json !== null ? (json as { v?: unknown }).v : undefined;
-  if (typeof v === "number" && v > ETCD_SCHEMA_VERSION) {
-    throw new UndecodableValueError(`etcd key ${key} has format version ${v}, newer than this kintsugi knows (${ETCD_SCHEMA_VERSION}); upgrade kintsugi`);
+  if (typeof v === "number" && v > STORE_SCHEMA_VERSION) {
+    throw new UndecodableValueError(`etcd key ${key} has format version ${v}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
@@ -54,7 +54,7 @@ export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Bu
 export function encodeValue(value: object): string {
   // JSON would write NaN and Infinity as null, which the read schemas then refuse: the write would land a value that
   // cannot be read back. Refused here, the whole write fails and nothing lands.
-  return JSON.stringify({ v: ETCD_SCHEMA_VERSION, ...value }, (field: string, v: unknown) => {
+  return JSON.stringify({ v: STORE_SCHEMA_VERSION, ...value }, (field: string, v: unknown) => {
     if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`cannot store ${field || "a value"} = ${v}: not a finite number; nothing was written`);
     return v;
   });

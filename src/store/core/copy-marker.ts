@@ -1,11 +1,6 @@
 import { parseMarker, unfinishedCopy } from "../copy/unfinished-copy.js";
 import type { KvStoreAccess } from "./kv-store-access.js";
 
-/** How an operator empties an etcd store before copying into it again. */
-export function howToEmptyEtcd(prefix: string): string {
-  return `etcdctl del --prefix ${prefix}`;
-}
-
 /** Refuses a prefix that holds the marker of an unfinished copy (`kintsugi db copy` cut off or not verified). */
 export async function refuseUnfinishedCopy({ driver, keys, place, howToEmpty }: KvStoreAccess): Promise<void> {
   const { kv } = await driver.get(`reading ${keys.copyMarker}`, keys.copyMarker);

@@ -2,24 +2,24 @@ import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type Generatio
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { DEFAULT_WORKER_SELECTION, type WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { ClusterGenerationPort } from "../store-port.js";
-import type { EtcdKeys, KeyRange } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { nextSequence } from "./etcd-outcome-port.js";
-import type { StoredGenerationFields } from "./etcd-value-schemas.js";
-import { encodeCluster, encodeValue, generationFromStored } from "./etcd-values.js";
-import type { EtcdWriter, WritePlan } from "./etcd-writer.js";
+import type { StoreKeys, KeyRange } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { nextSequence } from "./outcome-port.js";
+import type { StoredGenerationFields } from "./value-schemas.js";
+import { encodeCluster, encodeValue, generationFromStored } from "./store-values.js";
+import type { StoreWriter, WritePlan } from "./store-writer.js";
 
 /**
  * Generated cluster configurations and failed rounds on etcd, newest {@link KEPT_GENERATIONS} kept; the configuration
  * in force (the newest generated one) is never pruned. Every write compares and advances the generations head.
  */
-export class EtcdGenerationPort implements ClusterGenerationPort {
+export class CoreGenerationPort implements ClusterGenerationPort {
   private controlPlanes: { readonly sequence: number | null; readonly addresses: readonly string[] } | null = null;
 
   constructor(
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
-    private readonly writer: EtcdWriter,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
+    private readonly writer: StoreWriter,
     private readonly keep = KEPT_GENERATIONS,
   ) {}
 

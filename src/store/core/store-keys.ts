@@ -48,7 +48,7 @@ function number(text: string | undefined): number | null {
 }
 
 /** The key layout of one kintsugi store in etcd. */
-export class EtcdKeys {
+export class StoreKeys {
   readonly schema: string;
   readonly queue: string;
   readonly outcomesHead: string;

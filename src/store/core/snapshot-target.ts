@@ -2,10 +2,9 @@ import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotT
 import { describeItem } from "../copy/snapshot-items.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";
-import { kvSnapshotItems } from "./etcd-snapshot-export.js";
-import { etcdSnapshotAccess, type EtcdSnapshotOptions } from "./etcd-snapshot-source.js";
+import { kvSnapshotItems } from "./snapshot-export.js";
 import type { KvStoreAccess } from "./kv-store-access.js";
-import { ETCD_SCHEMA_VERSION } from "./etcd-values.js";
+import { STORE_SCHEMA_VERSION } from "./store-values.js";
 import { putsOf } from "../kv/snapshot-puts.js";
 
 /**
@@ -15,11 +14,6 @@ import { putsOf } from "../kv/snapshot-puts.js";
  */
 const CHUNK_LIMITS = { items: 100, bytes: 1024 * 1024 } as const;
 const UNLIMITED_CHUNK_LIMITS = { items: 1000, bytes: 8 * 1024 * 1024 } as const;
-
-/** An etcd prefix as the target of a copy (see {@link openKvSnapshotTarget}). */
-export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
-  return Promise.resolve(openKvSnapshotTarget(etcdSnapshotAccess(options)));
-}
 
 /**
  * A store as the target of a copy (the driver is closed with it). It must hold no key at all. The first transaction
@@ -58,7 +52,7 @@ export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
         ],
         puts: [
           { key: keys.copyMarker, value: JSON.stringify(copy) },
-          { key: keys.schema, value: JSON.stringify({ v: ETCD_SCHEMA_VERSION }) },
+          { key: keys.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) },
         ],
         deletes: [],
         reads: [],

@@ -1,12 +1,12 @@
 import { KEPT_OUTCOMES, type AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
 import type { AutoRepairOutcomePort } from "../store-port.js";
-import type { EtcdKeys } from "./etcd-keys.js";
-import type { EtcdMirror, Versioned } from "./etcd-mirror.js";
-import { outcomeValue, type SequenceHeadValue } from "./etcd-value-schemas.js";
-import { decodeValue, encodeValue, storedOutcome, UndecodableValueError } from "./etcd-values.js";
+import type { StoreKeys } from "./store-keys.js";
+import type { StoreMirror, Versioned } from "./store-mirror.js";
+import { outcomeValue, type SequenceHeadValue } from "./value-schemas.js";
+import { decodeValue, encodeValue, storedOutcome, UndecodableValueError } from "./store-values.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { Log } from "../../support/log.js";
-import type { EtcdWriter, WritePlan } from "./etcd-writer.js";
+import type { StoreWriter, WritePlan } from "./store-writer.js";
 
 /**
  * The next sequence of records kept under a head: the head's, or past the newest record when the head was lost, so
@@ -22,8 +22,8 @@ export function nextSequence(head: Versioned<SequenceHeadValue | null> | null, k
  * advanced), and drops the outcomes beyond the newest `keep` in the same transaction.
  */
 export function outcomeWrite(
-  mirror: EtcdMirror,
-  keys: EtcdKeys,
+  mirror: StoreMirror,
+  keys: StoreKeys,
   outcome: Omit<AutoRepairOutcome, "sequence">,
   writeId: string,
   keep = KEPT_OUTCOMES,
@@ -50,12 +50,12 @@ const OUTCOME_PAGE = 50;
  * thousand outcomes of a thousand skipped machines each would otherwise sit in every replica's memory; they are read
  * from the store, page by page, when asked.
  */
-export class EtcdOutcomePort implements AutoRepairOutcomePort {
+export class CoreOutcomePort implements AutoRepairOutcomePort {
   constructor(
     private readonly driver: KvDriver,
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
-    private readonly writer: EtcdWriter,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
+    private readonly writer: StoreWriter,
     private readonly log: Log,
   ) {}
 

@@ -1,11 +1,11 @@
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { EnqueueDecision, EnqueueResult, RepairChange } from "../store-port.js";
-import type { EtcdKeys } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { outcomeWrite } from "./etcd-outcome-port.js";
-import type { RecordToKeep } from "./etcd-poll-record-port.js";
-import { largestFitting } from "./etcd-write-limits.js";
-import type { EtcdWriter, NoWrite, WritePlan } from "./etcd-writer.js";
+import type { StoreKeys } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { outcomeWrite } from "./outcome-port.js";
+import type { RecordToKeep } from "./poll-record-port.js";
+import { largestFitting } from "./write-limits.js";
+import type { StoreWriter, NoWrite, WritePlan } from "./store-writer.js";
 import { QueuePlan } from "./queue-plan.js";
 import type { Log } from "../../support/log.js";
 
@@ -31,11 +31,11 @@ type Adds = EnqueueDecision["add"];
  * the outcome records what was enqueued. A crash or a lost leadership between parts leaves fewer entries than decided,
  * never more (each part is a subset of one decision made under the cap), and the next poll decides afresh.
  */
-export class EtcdEnqueue {
+export class CoreEnqueue {
   constructor(
-    private readonly writer: EtcdWriter,
-    private readonly mirror: EtcdMirror,
-    private readonly keys: EtcdKeys,
+    private readonly writer: StoreWriter,
+    private readonly mirror: StoreMirror,
+    private readonly keys: StoreKeys,
     private readonly keepRecords: KeepRecords,
     private readonly log: Log,
   ) {}

@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { KvDriver, KvPair } from "../kv/kv-driver.js";
-import { RECORD_AREAS, type EtcdKeys, type KeyRange, type ParsedKey } from "./etcd-keys.js";
-import { decodeRecord } from "./etcd-poll-record-port.js";
+import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "./store-keys.js";
+import { decodeRecord } from "./poll-record-port.js";
 import type { PollRecord } from "../../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
 import {
@@ -17,8 +17,8 @@ import {
   schemaValue,
   sequenceHeadValue,
   settingValueOf,
-} from "./etcd-value-schemas.js";
-import { decodeValue, gunzipCluster, UndecodableValueError } from "./etcd-values.js";
+} from "./value-schemas.js";
+import { decodeValue, gunzipCluster, UndecodableValueError } from "./store-values.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
 const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500, records: 4 } as const;
@@ -26,7 +26,7 @@ const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generati
 /** How the export reads the store: through the driver, a failure naming what was read. */
 interface Reader {
   readonly driver: KvDriver;
-  readonly keys: EtcdKeys;
+  readonly keys: StoreKeys;
   readonly from: string;
 }
 
@@ -67,7 +67,7 @@ function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError
 }
 
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
-function layout(keys: EtcdKeys): KeyRange[] {
+function layout(keys: StoreKeys): KeyRange[] {
   const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
   const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(single);
   known.push(
@@ -102,7 +102,7 @@ async function refuseForeignKeys(reader: Reader, revision: number | null): Promi
  * Fails when the prefix holds a layout newer than this kintsugi's or a key kintsugi does not write; `revision` null
  * reads the newest. Checked before a copy begins (so that it writes nothing then) and again at the copy's revision.
  */
-export async function refuseUnknownLayout(driver: KvDriver, keys: EtcdKeys, from: string, revision: number | null = null): Promise<void> {
+export async function refuseUnknownLayout(driver: KvDriver, keys: StoreKeys, from: string, revision: number | null = null): Promise<void> {
   const reader: Reader = { driver, keys, from };
   const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision: revision ?? undefined });
   // A layout newer than this kintsugi's could hold what this export would drop.
@@ -140,7 +140,7 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
  * election keys and the copy marker are not part of the snapshot. Counters are the heads, raised past every number
  * seen (as the store itself hands them out).
  */
-export async function* kvSnapshotItems(driver: KvDriver, keys: EtcdKeys, from: string): AsyncGenerator<SnapshotItem> {
+export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: string): AsyncGenerator<SnapshotItem> {
   const reader: Reader = { driver, keys, from };
   const { revision } = await driver.get(`reading ${keys.prefix}`, keys.schema);
   await refuseUnknownLayout(driver, keys, from, revision);

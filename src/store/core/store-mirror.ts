@@ -6,7 +6,7 @@ import { MirroredFinished } from "./mirrored-finished.js";
 import { MirroredRecords } from "./mirrored-records.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
-import type { EtcdKeys } from "./etcd-keys.js";
+import type { StoreKeys } from "./store-keys.js";
 import type { Log } from "../../support/log.js";
 import {
   entryValue,
@@ -24,8 +24,8 @@ import {
   type QueueHeadValue,
   type SequenceHeadValue,
   type StoredGenerationFields,
-} from "./etcd-value-schemas.js";
-import { decodeValue, deepFreeze, generationFromStored, storedEntry, storedOutcome, storedRecord } from "./etcd-values.js";
+} from "./value-schemas.js";
+import { decodeValue, deepFreeze, generationFromStored, storedEntry, storedOutcome, storedRecord } from "./store-values.js";
 
 /** A value with the revision that last wrote it, which a compare-and-swap compares. */
 export interface Versioned<T> {
@@ -51,7 +51,7 @@ export interface MirroredGeneration {
  * Everything of the store but the history and the replay records' values, as of one etcd revision: what reads are served from and what writes
  * decide on. It changes only by {@link applyRevision} (one commit at a time, in revision order) or {@link load}.
  */
-export class EtcdMirror {
+export class StoreMirror {
   revision = 0;
   /** The heads: null when absent; a null value when present but unreadable (see the log). */
   queueHead: Versioned<QueueHeadValue | null> | null = null;
@@ -79,7 +79,7 @@ export class EtcdMirror {
   private sortedHolds: readonly StoredMachineHold[] | null = null;
 
   constructor(
-    private readonly keys: EtcdKeys,
+    private readonly keys: StoreKeys,
     private readonly log: Log,
     keepFinished = KEPT_FINISHED_REPAIRS,
   ) {

@@ -1,12 +1,17 @@
 import type { Etcd3 } from "etcd3";
-import { SnapshotSourceError, type SnapshotSource } from "../copy/store-snapshot.js";
+import type { SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
 import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
-import { howToEmptyEtcd, refuseUnfinishedCopy } from "./etcd-copy-marker.js";
-import { EtcdKeys } from "./etcd-keys.js";
-import { kvSnapshotItems, refuseUnknownLayout } from "./etcd-snapshot-export.js";
-import type { KvStoreAccess } from "./kv-store-access.js";
+import { StoreKeys } from "../core/store-keys.js";
+import type { KvStoreAccess } from "../core/kv-store-access.js";
+import { openKvSnapshotSource } from "../core/snapshot-source.js";
+import { openKvSnapshotTarget } from "../core/snapshot-target.js";
 import { SILENT_LOG } from "../../support/log.js";
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
+
+/** How an operator empties an etcd store before copying into it again. */
+export function howToEmptyEtcd(prefix: string): string {
+  return `etcdctl del --prefix ${prefix}`;
+}
 
 /** Where a copy reads or writes an etcd store: the caller's client (it owns it), the prefix, and how calls are named. */
 export interface EtcdSnapshotOptions {
@@ -25,7 +30,7 @@ export interface EtcdSnapshotOptions {
 }
 
 /** How the core names an etcd prefix to operators. */
-export function etcdAccess(driver: EtcdKvDriver, keys: EtcdKeys, endpoints: readonly string[]): KvStoreAccess {
+export function etcdAccess(driver: EtcdKvDriver, keys: StoreKeys, endpoints: readonly string[]): KvStoreAccess {
   return {
     driver,
     keys,
@@ -37,7 +42,7 @@ export function etcdAccess(driver: EtcdKvDriver, keys: EtcdKeys, endpoints: read
 
 /** The etcd store a copy reads or writes, through a driver of its own (deadlines, errors naming the endpoints). */
 export function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess {
-  const keys = new EtcdKeys(options.prefix);
+  const keys = new StoreKeys(options.prefix);
   const driver = new EtcdKvDriver({
     client: options.client,
     probeKey: keys.schema,
@@ -57,30 +62,7 @@ export function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<Sn
   return openKvSnapshotSource(etcdSnapshotAccess(options), options.whileRunning === true);
 }
 
-/**
- * A store as the source of a copy (the driver is closed with it). Refused when replicas run on it (their election
- * keys are there) unless `whileRunning`; refused too when it holds an unfinished copy, a newer layout or a key
- * kintsugi does not write (checked again at the revision the copy reads).
- */
-export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: boolean): Promise<SnapshotSource> {
-  const { driver, keys, description } = access;
-  try {
-    await refuseUnfinishedCopy(access);
-    const replicas = whileRunning ? 0 : await driver.count(`reading ${keys.allLeaders.start}`, keys.allLeaders);
-    if (replicas > 0) {
-      throw new SnapshotSourceError(
-        `${description}: ${replicas} kintsugi replica(s) run on it (election keys under ${keys.allLeaders.start}); stop them before copying, ` +
-          "so that nothing is written after the copy has read the store",
-      );
-    }
-    await refuseUnknownLayout(driver, keys, description);
-  } catch (err) {
-    await driver.close();
-    throw err;
-  }
-  return {
-    description,
-    items: () => kvSnapshotItems(driver, keys, description),
-    close: () => driver.close(),
-  };
+/** An etcd prefix as the target of a copy (see {@link openKvSnapshotTarget}). */
+export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
+  return Promise.resolve(openKvSnapshotTarget(etcdSnapshotAccess(options)));
 }

@@ -4,12 +4,12 @@ import type { RemediationRecord } from "../../domain/replay/remediation-record.j
 import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
 import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
 import type { KvDriver } from "../kv/kv-driver.js";
-import type { EtcdKeys, RecordArea, RecordKey } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { nextSequence } from "./etcd-outcome-port.js";
-import { recordValue } from "./etcd-value-schemas.js";
-import { decodeValue, encodeValue, UndecodableValueError } from "./etcd-values.js";
-import type { WritePlan } from "./etcd-writer.js";
+import type { StoreKeys, RecordArea, RecordKey } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { nextSequence } from "./outcome-port.js";
+import { recordValue } from "./value-schemas.js";
+import { decodeValue, encodeValue, UndecodableValueError } from "./store-values.js";
+import type { WritePlan } from "./store-writer.js";
 import type { Log } from "../../support/log.js";
 
 /**
@@ -27,7 +27,7 @@ export type RecordToKeep = { readonly area: "intake"; readonly record: PollRecor
 
 /** The key and value that keep one record (its time and the value's bytes ride in the key). */
 export function recordPut(
-  keys: EtcdKeys,
+  keys: StoreKeys,
   area: RecordArea,
   sequence: number,
   record: PollRecord | RemediationRecord,
@@ -71,8 +71,8 @@ export function decodeRecord(
  * so that the poll's write still commits.
  */
 export function recordsWrite(
-  mirror: EtcdMirror,
-  keys: EtcdKeys,
+  mirror: StoreMirror,
+  keys: StoreKeys,
   records: readonly RecordToKeep[],
   writeId: string,
   keep: PollRecordsConfig,
@@ -120,11 +120,11 @@ export function recordsWrite(
  * demand in pages of at most {@link PAGE_BYTES}. A value that cannot be read (not the versioned JSON, not deflated, not
  * a record's shape, or not what its key says) is counted as unreadable and logged, never guessed at.
  */
-export class EtcdPollRecordPort implements PollRecordPort {
+export class CorePollRecordPort implements PollRecordPort {
   constructor(
     private readonly driver: KvDriver,
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
     private readonly log: Log,
     readonly keep: PollRecordsConfig = DEFAULT_POLL_RECORDS,
   ) {}

@@ -1,9 +1,9 @@
 import { expiredHolds, notHeldMessage, type StoredMachineHold } from "../../domain/holds/machine-holds.js";
 import { HoldRefusedError, type HoldChange, type HoldDecision, type MachineHoldPort } from "../store-port.js";
-import type { EtcdKeys, KeyRange } from "./etcd-keys.js";
-import type { EtcdMirror } from "./etcd-mirror.js";
-import { encodeValue } from "./etcd-values.js";
-import type { EtcdWriter, WritePlan } from "./etcd-writer.js";
+import type { StoreKeys, KeyRange } from "./store-keys.js";
+import type { StoreMirror } from "./store-mirror.js";
+import { encodeValue } from "./store-values.js";
+import type { StoreWriter, WritePlan } from "./store-writer.js";
 
 /**
  * The most holds one expiry write removes: etcd refuses a transaction of more than 128 operations by default, and the
@@ -16,11 +16,11 @@ export const EXPIRED_PER_WRITE = 100;
  * head, so two replicas' writes are serialized: the second is decided again on the holds the first left (this is what
  * keeps replicas from together passing the bound). The head carries the write's changes, which the watch announces.
  */
-export class EtcdHoldPort implements MachineHoldPort {
+export class CoreHoldPort implements MachineHoldPort {
   constructor(
-    private readonly keys: EtcdKeys,
-    private readonly mirror: EtcdMirror,
-    private readonly writer: EtcdWriter,
+    private readonly keys: StoreKeys,
+    private readonly mirror: StoreMirror,
+    private readonly writer: StoreWriter,
   ) {}
 
   list(): StoredMachineHold[] {
