@@ -256,7 +256,7 @@ export class StoreMirror {
       case "finished": {
         const value = put ? this.decode(finishedValue, event) : null;
         this.finished.delete(key.sequence);
-        if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze({ ...value.finished }), value.summary);
+        if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze(value.finished), value.summary);
         else if (value)
           this.log.error("an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
         break;

@@ -83,7 +83,8 @@ export function storedEntry(e: RepairEntry): RepairEntry {
 }
 
 export function storedRecord(r: RepairHistoryRecord): RepairHistoryRecord {
-  return deepFreeze({ ...r });
+  // Object.assign, not a spread: V8 gives every frozen spread copy a hidden class of its own.
+  return deepFreeze(Object.assign({}, r));
 }
 
 export function storedOutcome(o: AutoRepairOutcome): AutoRepairOutcome {
