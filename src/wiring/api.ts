@@ -5,6 +5,7 @@ import { FleetObservingClient } from "./fleet-observer.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { fleetsOfEvents, MachineByAddressLoader } from "../gateway/machine-loader.js";
 import { OperationQueries } from "../gateway/operation-queries.js";
+import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { GraphQLSchema } from "graphql";
 import type { AccessPolicy } from "../auth/access-policy.js";
 import { EdgeGuard } from "../auth/edge-guard.js";
@@ -100,18 +101,16 @@ export function contextFactory({
   };
   const published = publishedWaitsView(store);
   const replays = new ReplayThreads(config.limits.replaySeconds);
-  return (actor, clientGone) => ({
-    actor,
+  // What does not depend on the caller is made once: a context is made per request and per subscription (1,000
+  // subscribers each hold theirs for as long as they stay).
+  const shared = {
     replays,
-    ...(clientGone && { clientGone }),
     entries: store.entries,
     settings: store.settings,
     outcomes: store.outcomes,
     config,
     now,
     sabakan,
-    machines: sabakan && eventFleets ? new MachineByAddressLoader(sabakan, eventFleets) : null,
-    sabakanQueries: sabakan ? new OperationQueries(sabakan) : null,
     pubsub: events.pubsub,
     generations: store.generations,
     holds: store.holds,
@@ -124,13 +123,13 @@ export function contextFactory({
     // The ledger of outcomes lives in the leader's term.
     repairPacing: () => (leader.workers() ?? leaderWorkers()).runner.pacingState(),
     // Only the leader's runner knows; a follower has no reason to give.
-    waitReason: (index) => leader.workers()?.runner.waitReason(index) ?? null,
+    waitReason: (index: number) => leader.workers()?.runner.waitReason(index) ?? null,
     // The leader answers from its runner; a follower from what the leader published.
-    waitingFor: (index) => {
+    waitingFor: (index: number) => {
       const workers = leader.workers();
       return workers === null ? published(index) : workers.runner.waitingFor(index);
     },
-    machineStateChanged: (change) => {
+    machineStateChanged: (change: MachineStateChange) => {
       events.pubsub.publish("machineStateChanged", change);
       // On a follower nothing more: the leader's next scheduled poll and round see the change.
       const workers = leader.workers();
@@ -143,6 +142,13 @@ export function contextFactory({
       // A retiring machine's taint, an unhealthy control plane's replacement: no need to wait for the schedule.
       workers.clusterGenerator.request("event");
     },
+  } satisfies Partial<GraphQLContext>;
+  return (actor, clientGone) => ({
+    ...shared,
+    actor,
+    ...(clientGone && { clientGone }),
+    machines: sabakan && eventFleets ? new MachineByAddressLoader(sabakan, eventFleets) : null,
+    sabakanQueries: sabakan ? new OperationQueries(sabakan) : null,
   });
 }
 
