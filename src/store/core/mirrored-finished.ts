@@ -10,6 +10,11 @@ export class MirroredFinished {
   private readonly perIndex = new Map<number, number>();
   /** The stored summaries of the records' histories, by sequence (null: no history); absent: none stored yet. */
   private readonly summaries = new Map<number, RepairHistorySummary | null>();
+  /**
+   * The records in sequence order, kept so as each changes: a write that ends a repair adds the newest and prunes the
+   * oldest, and every queue write asks for the oldest: sorting up to KEPT_FINISHED_REPAIRS records again for it is waste.
+   */
+  private readonly order: FinishedRepair[] = [];
   private sorted: readonly FinishedRepair[] | null = null;
 
   /** `keep`: how many records writes keep (the oldest beyond it are deleted by the write that adds one). */
@@ -17,8 +22,18 @@ export class MirroredFinished {
 
   /** The records ordered by sequence (shared, frozen). */
   list(): readonly FinishedRepair[] {
-    this.sorted ??= Object.freeze([...this.bySequence.values()].sort((a, b) => a.sequence - b.sequence));
+    this.sorted ??= Object.freeze([...this.order]);
     return this.sorted;
+  }
+
+  /** How many records are kept. */
+  get size(): number {
+    return this.order.length;
+  }
+
+  /** The sequence of the `n`th oldest record (1: the oldest); undefined when fewer are kept. */
+  oldestSequence(n: number): number | undefined {
+    return this.order[n - 1]?.sequence;
   }
 
   /** Whether a record of entry `index` is kept. */
@@ -40,6 +55,7 @@ export class MirroredFinished {
   set(record: FinishedRepair, summary?: RepairHistorySummary | null): void {
     this.delete(record.sequence);
     this.bySequence.set(record.sequence, record);
+    this.order.splice(this.positionOf(record.sequence), 0, record);
     if (summary !== undefined) this.summaries.set(record.sequence, summary === null ? null : frozenSummary(summary));
     this.perIndex.set(record.entryIndex, (this.perIndex.get(record.entryIndex) ?? 0) + 1);
     this.sorted = null;
@@ -50,6 +66,7 @@ export class MirroredFinished {
     const old = this.bySequence.get(sequence);
     if (old === undefined) return;
     this.bySequence.delete(sequence);
+    this.order.splice(this.positionOf(sequence), 1);
     this.summaries.delete(sequence);
     const left = (this.perIndex.get(old.entryIndex) ?? 1) - 1;
     if (left > 0) this.perIndex.set(old.entryIndex, left);
@@ -61,7 +78,22 @@ export class MirroredFinished {
     this.bySequence.clear();
     this.perIndex.clear();
     this.summaries.clear();
+    this.order.length = 0;
     this.sorted = null;
+  }
+
+  /** Where `sequence` is or would go in {@link order}; records come newest last, so that is looked at first. */
+  private positionOf(sequence: number): number {
+    const last = this.order.at(-1);
+    if (last === undefined || last.sequence < sequence) return this.order.length;
+    let low = 0;
+    let high = this.order.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.order[middle] as FinishedRepair).sequence < sequence) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 }
 

@@ -35,8 +35,7 @@ export class QueuePlan {
     }
     if (this.head !== null && this.head.value === null)
       throw new Error(`the queue head ${keys.queue} cannot be read (see the log); refusing to write the queue`);
-    const highest = mirror.entryList().at(-1)?.index ?? 0;
-    this.nextIndex = Math.max(this.head?.value?.nextIndex ?? 1, highest + 1);
+    this.nextIndex = Math.max(this.head?.value?.nextIndex ?? 1, mirror.highestIndex() + 1);
     this.nextSequence = this.head?.value?.nextSequence ?? 1;
   }
 
@@ -99,12 +98,12 @@ export class QueuePlan {
 
   /** The oldest kept records beyond the newest `keepFinished` once this write's are added, as one range. */
   private prunedFinished(): Array<{ start: string; end: string }> {
-    const kept = this.mirror.finished.list();
-    const drop = kept.length + this.finishedPuts.size - this.mirror.finished.keep;
-    if (drop <= 0 || kept.length === 0) return [];
+    const kept = this.mirror.finished;
+    const drop = kept.size + this.finishedPuts.size - kept.keep;
+    if (drop <= 0 || kept.size === 0) return [];
     // Every record this write adds has a newer sequence than every kept one, so the range never covers them.
-    const boundary = kept[Math.min(drop, kept.length) - 1] as { sequence: number };
-    return [{ start: this.keys.finished(0), end: this.keys.finished(boundary.sequence + 1) }];
+    const boundary = kept.oldestSequence(Math.min(drop, kept.size)) as number;
+    return [{ start: this.keys.finished(0), end: this.keys.finished(boundary + 1) }];
   }
 
   private record(

@@ -101,6 +101,13 @@ export class StoreMirror {
     return this.sortedEntries;
   }
 
+  /** The highest index in the queue, 0 when it is empty; without sorting the queue, which every queue write asks. */
+  highestIndex(): number {
+    let highest = 0;
+    for (const index of this.entries.keys()) if (index > highest) highest = index;
+    return highest;
+  }
+
   /** The newest kept outcome's sequence, 0 when none is kept. */
   newestOutcomeSequence(): number {
     return this.newestOutcome;

@@ -107,6 +107,25 @@ export function retentionCases(h: StoreHarness): void {
       },
     );
 
+    it("keeps the newest finished-repair records as each repair ends, a summary stored for the oldest moving none", async () => {
+      const store = await h.open({ keepFinishedRepairs: 2 });
+      const kept: number[][] = [];
+      for (let i = 1; i <= 4; i++) {
+        await store.entries.add(newEntry(`10.0.1.${i}`), "added", NOW, ACTOR);
+        const at = NOW + i * SECOND;
+        await store.entries.change(
+          i,
+          (e) => e && [{ entry: { ...e, status: "failed", lastTransitionTime: at }, kind: "transition", reason: "failed" }],
+          at,
+          ACTOR,
+        );
+        const oldest = store.finished.list().at(-1)!;
+        await store.finished.storeSummaries([{ sequence: oldest.sequence, summary: null }]);
+        kept.push(store.finished.list().map((r) => r.entryIndex));
+      }
+      assert.deepEqual(kept, [[1], [2, 1], [3, 2], [4, 3]]);
+    });
+
     it("keeps an entry's whole history after its finished-repair record was dropped: the history is never pruned", async () => {
       let store = await h.open({ keepFinishedRepairs: 2 });
       for (let i = 1; i <= 4; i++) {
