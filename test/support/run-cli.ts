@@ -1,8 +1,20 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The real `kintsugi` executable, as `npx kintsugi` runs it (from the built dist/). */
 export const KINTSUGI_BIN = fileURLToPath(new URL("../../bin/kintsugi.js", import.meta.url));
+
+/**
+ * The node options the executable's `#!/usr/bin/env -S node ...` line gives it: a test that spawns `node
+ * KINTSUGI_BIN` itself passes them, so the process runs as an installed `kintsugi` runs.
+ */
+export function nodeOptionsOf(bin: string): string[] {
+  const first = readFileSync(bin, "utf8").split("\n", 1)[0] ?? "";
+  const shebang = /^#!\/usr\/bin\/env(?: -S)? node((?: --[\w-]+(?:=\S+)?)*)$/.exec(first);
+  if (!shebang) throw new Error(`${bin}: its first line is not a "#!/usr/bin/env -S node [options]" line: ${first}`);
+  return (shebang[1] ?? "").split(" ").filter((o) => o !== "");
+}
 
 export interface CliResult {
   readonly code: number;

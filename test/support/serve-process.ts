@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { KINTSUGI_BIN } from "./run-cli.js";
+import { KINTSUGI_BIN, nodeOptionsOf } from "./run-cli.js";
 
 export interface ServeProcess {
   readonly child: ChildProcess;
@@ -28,7 +28,7 @@ export function serveProcess(
   as?: { uid: number; gid: number },
   bin = KINTSUGI_BIN,
 ): ServeProcess {
-  const child = spawn(process.execPath, [bin, "serve", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...as });
+  const child = spawn(process.execPath, [...nodeOptionsOf(bin), bin, "serve", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...as });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
