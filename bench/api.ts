@@ -4,7 +4,8 @@
 //   100-entry searchRepairEntries     12 scalar fields each, kintsugi vs a bare Apollo with its default plugins
 //                                     (goal: kintsugi at least 2x).
 // Each server runs in a child process (bench/api-server.ts); this process is the closed-loop client with CONNECTIONS
-// connections, a warm-up, then timed windows that alternate between the two servers. Both servers are measured twice: with NODE_ENV unset, and with
+// connections, a warm-up, then timed windows that alternate between the servers; kintsugi runs twice, without and with
+// the node options of the `kintsugi` executable's #! line (V8's heap sizing). All are measured twice: with NODE_ENV unset, and with
 // NODE_ENV=production, which graphql-js reads when it loads (the `kintsugi` binary loads it so). The machine is
 // shared and noisy: compare figures of the same run.
 // Prints figures; asserts nothing. Run: npm run bench:api
@@ -12,6 +13,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { createInterface } from "node:readline";
 import { SEARCH_REPAIR_ENTRIES } from "./api-queries.js";
+import { KINTSUGI_BIN, nodeOptionsOf } from "../test/support/run-cli.js";
 
 const ENTRIES = 100;
 const CONNECTIONS = 16;
@@ -23,12 +25,21 @@ const QUERIES = [
   { name: `${ENTRIES}-entry searchRepairEntries`, query: LIST, goal: 2 },
 ];
 
-async function startServer(kind: "bare" | "kintsugi", production: boolean): Promise<{ child: ChildProcess; port: number }> {
+// The node options the `kintsugi` executable starts with (its #! line): kintsugi is measured with and without them.
+const EXECUTABLE_OPTIONS = nodeOptionsOf(KINTSUGI_BIN);
+type Kind = "bare" | "kintsugi" | "kintsugi+options";
+const KINDS: readonly Kind[] = ["bare", "kintsugi", "kintsugi+options"];
+
+async function startServer(kind: Kind, production: boolean): Promise<{ child: ChildProcess; port: number }> {
   const env = { ...process.env };
   if (production) env["NODE_ENV"] = "production";
   else delete env["NODE_ENV"];
   const server = new URL("./api-server.ts", import.meta.url).pathname;
-  const child = spawn(process.execPath, ["--import", "tsx", server, kind, String(ENTRIES)], { stdio: ["ignore", "pipe", "inherit"], env });
+  const options = kind === "kintsugi+options" ? EXECUTABLE_OPTIONS : [];
+  const child = spawn(process.execPath, [...options, "--import", "tsx", server, kind === "bare" ? "bare" : "kintsugi", String(ENTRIES)], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env,
+  });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     const match = /^port (\d+)$/.exec(line);
@@ -85,40 +96,43 @@ async function window(agent: Agent, port: number, body: string, ms: number): Pro
   return { done, seconds: (performance.now() - start) / 1000 };
 }
 
-// The machine is shared: the two servers are measured in alternating short windows (ROUNDS of each, the first
-// server changing every round), so that a load that comes and goes weighs on both alike.
+// The machine is shared: the servers are measured in alternating short windows (ROUNDS of each).
 const ROUNDS = 10;
 
 for (const production of [false, true]) {
   const mode = production ? "NODE_ENV=production" : "NODE_ENV unset";
-  const servers = { bare: await startServer("bare", production), kintsugi: await startServer("kintsugi", production) };
+  const servers = Object.fromEntries(await Promise.all(KINDS.map(async (kind) => [kind, await startServer(kind, production)] as const))) as Record<
+    Kind,
+    { child: ChildProcess; port: number }
+  >;
   try {
     for (const q of QUERIES) {
       const body = JSON.stringify({ query: q.query });
-      const agents = { bare: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }), kintsugi: new Agent({ keepAlive: true, maxSockets: CONNECTIONS }) };
-      const totals = { bare: { done: 0, seconds: 0 }, kintsugi: { done: 0, seconds: 0 } };
+      const agents = Object.fromEntries(KINDS.map((kind) => [kind, new Agent({ keepAlive: true, maxSockets: CONNECTIONS })])) as Record<Kind, Agent>;
+      const totals = Object.fromEntries(KINDS.map((kind) => [kind, { done: 0, seconds: 0 }])) as Record<Kind, { done: number; seconds: number }>;
       let bytes = 0;
-      for (const kind of ["bare", "kintsugi"] as const) {
+      for (const kind of KINDS) {
         bytes = await sample(agents[kind], servers[kind].port, body);
         await window(agents[kind], servers[kind].port, body, WARMUP_MS);
       }
       for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? (["bare", "kintsugi"] as const) : (["kintsugi", "bare"] as const);
+        // Each round starts with another server, so that a load that comes and goes weighs on all alike.
+        const order = KINDS.map((_, i) => KINDS[(i + round) % KINDS.length] as Kind);
         for (const kind of order) {
           const { done, seconds } = await window(agents[kind], servers[kind].port, body, WINDOW_MS / ROUNDS);
           totals[kind].done += done;
           totals[kind].seconds += seconds;
         }
       }
-      const rps = (kind: "bare" | "kintsugi") => totals[kind].done / totals[kind].seconds;
-      for (const kind of ["bare", "kintsugi"] as const)
-        console.log(`${mode}, ${kind.padEnd(8)} ${q.name}: ${rps(kind).toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
+      const rps = (kind: Kind) => totals[kind].done / totals[kind].seconds;
+      for (const kind of KINDS) console.log(`${mode}, ${kind.padEnd(16)} ${q.name}: ${rps(kind).toFixed(0)} req/s (${(bytes / 1024).toFixed(1)} KiB answers)`);
       console.log(`${mode}: ${q.name}: kintsugi ${(rps("kintsugi") / rps("bare")).toFixed(2)}x the bare Apollo (goal: at least ${q.goal}x)`);
-      agents.bare.destroy();
-      agents.kintsugi.destroy();
+      console.log(
+        `${mode}: ${q.name}: kintsugi with the executable's node options (${EXECUTABLE_OPTIONS.join(" ")}) ${(rps("kintsugi+options") / rps("kintsugi")).toFixed(2)}x kintsugi without them`,
+      );
+      for (const kind of KINDS) agents[kind].destroy();
     }
   } finally {
-    servers.bare.child.kill("SIGTERM");
-    servers.kintsugi.child.kill("SIGTERM");
+    for (const kind of KINDS) servers[kind].child.kill("SIGTERM");
   }
 }
