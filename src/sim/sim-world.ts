@@ -43,6 +43,9 @@ export interface SimMachine {
   readySince: number;
   state: MachineState;
   stateSince: number;
+  /** An operator retires the machine (cluster generation runs only): RETIRING from then, RETIRED for good from `retiredAt`; 0: not. */
+  retiringAt: number;
+  retiredAt: number;
 }
 
 /** Racks of machines: the first machine of the first `controlPlanes` racks is a control plane, the rest workers. */
@@ -84,6 +87,8 @@ export class SimWorld {
         readySince: now,
         state: "HEALTHY",
         stateSince: now,
+        retiringAt: 0,
+        retiredAt: 0,
       };
       this.machines.push(m);
       this.byAddress.set(address, m);
@@ -132,7 +137,17 @@ export class SimWorld {
         m.readySince = now;
       }
       const state: MachineState =
-        m.broken || now < m.rackPowerUntil ? (now < m.rackPowerUntil ? "UNREACHABLE" : "UNHEALTHY") : now < m.sabakanFlapUntil ? "UNREACHABLE" : "HEALTHY";
+        m.retiredAt !== 0 && now >= m.retiredAt
+          ? "RETIRED"
+          : m.retiringAt !== 0 && now >= m.retiringAt
+            ? "RETIRING"
+            : m.broken || now < m.rackPowerUntil
+              ? now < m.rackPowerUntil
+                ? "UNREACHABLE"
+                : "UNHEALTHY"
+              : now < m.sabakanFlapUntil
+                ? "UNREACHABLE"
+                : "HEALTHY";
       if (state !== m.state) {
         m.state = state;
         m.stateSince = now;
