@@ -62,8 +62,11 @@ export class GenerationInvariants {
 
   afterRound(v: RoundView): void {
     const result = v.result;
-    const generated = result?.kind === "recorded" && result.record.outcome === "generated" ? result.record : null;
-    const failed = result?.kind === "recorded" && result.record.outcome === "failed" ? result.record : null;
+    // Judged by what the round meant to record (an error or a cluster), not by how the store reads the record back.
+    const recorded = result?.kind === "recorded" ? result.record : null;
+    const failed = recorded?.error != null ? recorded : null;
+    const generated = recorded !== null && failed === null && recorded.cluster !== null ? recorded : null;
+    this.keptInForce(v);
     this.check(
       "generation-only-while-enabled",
       v.enabled || (result?.kind === "skipped" && this.committedThisRound === 0),
@@ -72,9 +75,9 @@ export class GenerationInvariants {
     this.check(
       "failed-round-keeps-config",
       generated !== null || v.after?.sequence === v.current?.sequence,
-      () => `a round that ended ${failed ? `failed (${failed.error})` : result?.kind} changed the configuration in force from ${v.current?.generation ?? "none"} to ${v.after?.generation ?? "none"}`,
+      () =>
+        `a round that ended ${failed ? `failed (${failed.error})` : result?.kind} changed the configuration in force from record ${v.current?.sequence ?? "none"} to record ${v.after?.sequence ?? "none"}`,
     );
-    this.keptInForce(v);
     const answer = v.answer;
     if (answer === null) return;
     const byAddress = new Map(answer.map((m) => [m.ipv4[0] ?? "", m]));
@@ -116,7 +119,11 @@ export class GenerationInvariants {
   private newConfiguration(v: RoundView, cluster: GeneratedCluster, byAddress: ReadonlyMap<string, SabakanMachine>): void {
     const want = v.constraints.controlPlaneCount;
     const after = cps(cluster);
-    this.check("generation-control-plane-count", after.length === want, () => `the new configuration has ${after.length} control planes, control-plane-count is ${want}`);
+    this.check(
+      "generation-control-plane-count",
+      after.length === want,
+      () => `the new configuration has ${after.length} control planes, control-plane-count is ${want}`,
+    );
     const before = cps(v.current?.cluster);
     const beforeNodes = new Map((v.current?.cluster?.nodes ?? []).map((n) => [n.address, n]));
     for (const n of cluster.nodes) {
@@ -155,9 +162,19 @@ export class GenerationInvariants {
     for (const n of cluster?.nodes ?? []) {
       const state = byAddress.get(n.address)?.state;
       if (state === undefined) continue;
-      const want = state === "RETIRING" || state === "RETIRED" ? state.toLowerCase() : state === "UNREACHABLE" && this.policy === "all_healthy" ? "unreachable" : undefined;
+      const want =
+        state === "RETIRING" || state === "RETIRED"
+          ? state.toLowerCase()
+          : state === "UNREACHABLE" && this.policy === "all_healthy"
+            ? "unreachable"
+            : undefined;
       const have = stateTaint(n)?.value;
-      this.check("generation-state-taints", have === want, () => `node ${n.address} (${state}) has state taint ${have ?? "none"}, CKE's rule asks ${want ?? "none"}`, n.address);
+      this.check(
+        "generation-state-taints",
+        have === want,
+        () => `node ${n.address} (${state}) has state taint ${have ?? "none"}, CKE's rule asks ${want ?? "none"}`,
+        n.address,
+      );
     }
   }
 
@@ -182,7 +199,8 @@ export class GenerationInvariants {
     this.check(
       "all-healthy-every-healthy-machine",
       !retired || !mayGo,
-      () => `worker ${retired?.ipv4[0]} is RETIRED for ${(v.now - (retired?.stateSince ?? 0)) / 1000} s and ${workers.length} workers of ${answer.length} machines may lose one`,
+      () =>
+        `worker ${retired?.ipv4[0]} is RETIRED for ${(v.now - (retired?.stateSince ?? 0)) / 1000} s and ${workers.length} workers of ${answer.length} machines may lose one`,
       retired?.ipv4[0] ?? null,
     );
   }

@@ -56,6 +56,8 @@ export class SimGeneration {
   private generator: ClusterGenerator;
   private readonly source: RecordingSource;
   private nextRound = 0;
+  /** When an operator first switches generation on; null once on. */
+  private enableAt: number | null = null;
   rounds = 0;
   /** Where operators' actions are logged (the simulation's fault log, for the report). */
   log: SimFault[] = [];
@@ -108,8 +110,15 @@ export class SimGeneration {
       minimumWorkersRate: r.pick([0, 50, 80]),
       waitSecondsToReplaceControlPlane: r.pick([0, 300, 1800]),
     });
-    await settings.setClusterGenerationEnabled(true);
-    this.note(now, "generation-setup", `${this.policy}, ${JSON.stringify(variables)}, ${JSON.stringify(settings.constraints())}`);
+    // A few machines are still being installed: none may become a node before sabakan calls it HEALTHY.
+    for (const m of this.world.machines) if (m.role === "worker" && r.chance(0.05)) m.uninitializedUntil = now + r.int(1, 150) * MIN;
+    // Switched on up to 30 minutes into the faults: the first configuration is made from a fleet with broken machines.
+    this.enableAt = now + r.int(0, 30) * MIN;
+    this.note(
+      now,
+      "generation-setup",
+      `${this.policy}, on at +${(this.enableAt - now) / MIN} min, ${JSON.stringify(variables)}, ${JSON.stringify(settings.constraints())}`,
+    );
   }
 
   /** A leader failover: a new generator from the stored state. */
@@ -128,7 +137,12 @@ export class SimGeneration {
     const hours = stepMs / HOUR;
     const { settings } = this.store;
     const enabled = settings.clusterGenerationEnabled();
-    if (enabled && r.chance(0.3 * hours)) {
+    if (this.enableAt !== null) {
+      if (now < this.enableAt) return;
+      this.enableAt = null;
+      await settings.setClusterGenerationEnabled(true);
+      this.note(now, "generation-enable", "cluster generation enabled for the first time");
+    } else if (enabled && r.chance(0.3 * hours)) {
       await settings.setClusterGenerationEnabled(false);
       this.note(now, "generation-disable", "cluster generation disabled");
     } else if (!enabled && r.chance(3 * hours)) {
@@ -141,11 +155,26 @@ export class SimGeneration {
       await settings.setConstraints({ controlPlaneCount: count });
       this.note(now, "generation-control-planes", `control-plane-count ${count}`);
     }
-    if (r.chance(0.6 * hours * (this.world.machines.length / 100))) {
+    // More of the world's sabakan states than the repairs' faults draw: the rules under test read nothing else.
+    const per100 = hours * (this.world.machines.length / 100);
+    if (r.chance(0.4 * hours)) {
+      const rack = r.pick(this.world.machines).rack;
+      const until = now + r.int(10, 60) * MIN;
+      for (const x of this.world.machines) if (x.rack === rack) x.rackPowerUntil = Math.max(x.rackPowerUntil, until);
+      this.note(now, "rack-power-loss", `rack ${rack} until +${(until - now) / MIN} min (generation's draw)`);
+    }
+    if (r.chance(4 * per100)) {
       const m = r.pick(this.world.machines);
+      m.sabakanFlapUntil = Math.max(m.sabakanFlapUntil, now + r.int(1, 30) * MIN);
+      this.note(now, "sabakan-flap", `UNREACHABLE in sabakan until +${(m.sabakanFlapUntil - now) / MIN} min (generation's draw)`, m.address);
+    }
+    if (r.chance(2 * per100)) {
+      // A third of them a control plane in force: the quorum rule for control planes sabakan no longer lists.
+      const planes = new Set(this.store.generations.controlPlaneAddresses());
+      const m = r.pick(r.chance(0.3) && planes.size > 0 ? this.world.machines.filter((x) => planes.has(x.address)) : this.world.machines);
       if (m.retiringAt !== 0) return;
       m.retiringAt = now;
-      m.retiredAt = now + r.int(10, 60) * MIN;
+      m.retiredAt = now + r.int(5, 30) * MIN;
       this.note(now, "machine-retires", `RETIRING, RETIRED from +${(m.retiredAt - now) / MIN} min`, m.address);
     }
   }

@@ -46,6 +46,8 @@ export interface SimMachine {
   /** An operator retires the machine (cluster generation runs only): RETIRING from then, RETIRED for good from `retiredAt`; 0: not. */
   retiringAt: number;
   retiredAt: number;
+  /** A machine sabakan is still installing (cluster generation runs only): UNINITIALIZED until then. */
+  uninitializedUntil: number;
 }
 
 /** Racks of machines: the first machine of the first `controlPlanes` racks is a control plane, the rest workers. */
@@ -89,6 +91,7 @@ export class SimWorld {
         stateSince: now,
         retiringAt: 0,
         retiredAt: 0,
+        uninitializedUntil: 0,
       };
       this.machines.push(m);
       this.byAddress.set(address, m);
@@ -141,13 +144,15 @@ export class SimWorld {
           ? "RETIRED"
           : m.retiringAt !== 0 && now >= m.retiringAt
             ? "RETIRING"
-            : m.broken || now < m.rackPowerUntil
-              ? now < m.rackPowerUntil
-                ? "UNREACHABLE"
-                : "UNHEALTHY"
-              : now < m.sabakanFlapUntil
-                ? "UNREACHABLE"
-                : "HEALTHY";
+            : now < m.uninitializedUntil
+              ? "UNINITIALIZED"
+              : m.broken || now < m.rackPowerUntil
+                ? now < m.rackPowerUntil
+                  ? "UNREACHABLE"
+                  : "UNHEALTHY"
+                : now < m.sabakanFlapUntil
+                  ? "UNREACHABLE"
+                  : "HEALTHY";
       if (state !== m.state) {
         m.state = state;
         m.stateSince = now;
