@@ -84,7 +84,12 @@ export class GenerationInvariants {
     if (failed) this.failedWithEnough(v, failed, answer);
     if (generated?.cluster) this.newConfiguration(v, generated.cluster, byAddress);
     if (v.after && result?.kind !== "skipped" && !failed) this.renderedStates(v.after.cluster, byAddress);
-    if (this.policy === "all_healthy" && result?.kind === "unchanged" && v.after?.cluster) this.allHealthyComplete(v, v.after.cluster, answer);
+    if (result?.kind === "unchanged" && v.after?.cluster) {
+      const have = cps(v.after.cluster).length;
+      const want = v.constraints.controlPlaneCount;
+      this.check("generation-control-plane-count", have === want, () => `a round changed nothing with ${have} control planes, control-plane-count is ${want}`);
+      if (this.policy === "all_healthy") this.allHealthyComplete(v, v.after.cluster, answer);
+    }
   }
 
   /** The configuration in force is the newest generated record and is kept; the newest 100 records are kept. */
@@ -119,10 +124,13 @@ export class GenerationInvariants {
   private newConfiguration(v: RoundView, cluster: GeneratedCluster, byAddress: ReadonlyMap<string, SabakanMachine>): void {
     const want = v.constraints.controlPlaneCount;
     const after = cps(cluster);
+    const had = cps(v.current?.cluster).length;
+    // A round applies one step, then fills up to control-plane-count: a removal step leaves any surplus to the next
+    // round (CKE's Update returns fill(op) after the first step that acted), so a surplus may stay, never grow.
     this.check(
       "generation-control-plane-count",
-      after.length === want,
-      () => `the new configuration has ${after.length} control planes, control-plane-count is ${want}`,
+      after.length >= want && after.length <= Math.max(want, had),
+      () => `the new configuration has ${after.length} control planes, control-plane-count is ${want}, the one in force had ${had}`,
     );
     const before = cps(v.current?.cluster);
     const beforeNodes = new Map((v.current?.cluster?.nodes ?? []).map((n) => [n.address, n]));
@@ -144,7 +152,8 @@ export class GenerationInvariants {
     const what = () => `control planes ${before.map((n) => n.address).join(", ")} -> ${after.map((n) => n.address).join(", ")}`;
     let ok: boolean;
     if (missing.length > 0) ok = (before.length - missing.length) * 2 > before.length && removed.every((a) => missing.includes(a));
-    else if (before.length > want) ok = removed.length === before.length - want;
+    // Down to control-plane-count at once, or not at all when an earlier step (a worker sabakan no longer lists) acted.
+    else if (before.length > want) ok = removed.length === 0 || removed.length === before.length - want;
     else if (this.policy === "all_healthy" || before.length < Math.max(2, want)) ok = removed.length === 0;
     else ok = removed.length <= 1 && removed.every((a) => this.replaceable(v, byAddress.get(a)));
     this.check("generation-control-plane-changes", ok, () => `${what()} (missing from sabakan: ${missing.join(", ") || "none"}, control-plane-count ${want})`);
