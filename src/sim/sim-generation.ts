@@ -75,6 +75,7 @@ export class SimGeneration {
     this.source = new RecordingSource(sabakan);
     this.invariants = new GenerationInvariants(this.policy);
     this.generator = this.build();
+    world.rebootsUnreachable = true;
   }
 
   private build(): ClusterGenerator {
@@ -162,6 +163,18 @@ export class SimGeneration {
       const until = now + r.int(10, 60) * MIN;
       for (const x of this.world.machines) if (x.rack === rack) x.rackPowerUntil = Math.max(x.rackPowerUntil, until);
       this.note(now, "rack-power-loss", `rack ${rack} until +${(until - now) / MIN} min (generation's draw)`);
+    }
+    if (r.chance(1 * hours)) {
+      // CKE's reboot queue reboots a control plane in force (sabakan calls it UNREACHABLE meanwhile): never replaced.
+      const planes = new Set(this.store.generations.controlPlaneAddresses());
+      const m = this.world.machines.find((x) => planes.has(x.address) && x.node !== null && !x.unschedulable && r.chance(0.5));
+      if (m) {
+        m.rebootSince = now;
+        m.rebootUntil = now + r.int(5, 40) * MIN;
+        m.annotations[REBOOT_ANNOTATION] = "true";
+        m.unschedulable = true;
+        this.note(now, "cke-reboot", `a control plane, until +${(m.rebootUntil - now) / MIN} min (generation's draw)`, m.address);
+      }
     }
     if (r.chance(4 * per100)) {
       const m = r.pick(this.world.machines);

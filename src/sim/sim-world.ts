@@ -55,6 +55,8 @@ export class SimWorld {
   readonly machines: SimMachine[] = [];
   private readonly byAddress = new Map<string, SimMachine>();
   private readonly byNode = new Map<string, SimMachine>();
+  /** sabakan calls a machine CKE is rebooting UNREACHABLE (cluster generation runs only: the grace rule reads it). */
+  rebootsUnreachable = false;
 
   constructor(machines: number, perRack: number, controlPlanes: number, notNodes: number, now: number) {
     for (let i = 0; i < machines; i++) {
@@ -150,7 +152,7 @@ export class SimWorld {
                 ? now < m.rackPowerUntil
                   ? "UNREACHABLE"
                   : "UNHEALTHY"
-                : now < m.sabakanFlapUntil
+                : now < m.sabakanFlapUntil || (this.rebootsUnreachable && now < m.rebootUntil)
                   ? "UNREACHABLE"
                   : "HEALTHY";
       if (state !== m.state) {
