@@ -143,7 +143,7 @@ export class SimGeneration {
       this.enableAt = null;
       await settings.setClusterGenerationEnabled(true);
       this.note(now, "generation-enable", "cluster generation enabled for the first time");
-    } else if (enabled && r.chance(0.3 * hours)) {
+    } else if (enabled && r.chance(1 * hours)) {
       await settings.setClusterGenerationEnabled(false);
       this.note(now, "generation-disable", "cluster generation disabled");
     } else if (!enabled && r.chance(3 * hours)) {
