@@ -22,6 +22,11 @@ export interface ClusterGeneratorDeps {
   readonly log: Log;
   /** The config's worker selection policy and spare-node taint key; absent: weighted. */
   readonly policy?: SelectionPolicy;
+  /**
+   * false: no timer on the real clock for a waiting control plane's grace; the caller starts the rounds itself (the
+   * simulator, on its virtual clock, reading {@link ClusterGenerator.recheckDueAt}). Absent: the timer runs.
+   */
+  readonly recheckTimer?: boolean;
 }
 
 const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };
@@ -76,7 +81,12 @@ export class ClusterGenerator {
       onError: () => undefined, // logged by the pass
       timer: { trigger: "schedule", intervalMs: Infinity, nextAt: () => this.recheckAt },
     });
-    this.loop.startTimer();
+    if (deps.recheckTimer !== false) this.loop.startTimer();
+  }
+
+  /** When the last round wants another (the earliest end of a waiting control plane's grace); null: no need. */
+  recheckDueAt(): number | null {
+    return this.recheckAt;
   }
 
   /** An operator's round (`runClusterGeneration`): runs after any round in flight. */

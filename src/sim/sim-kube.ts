@@ -74,15 +74,18 @@ export class SimNodes implements NodeOperator {
   }
 }
 
-function matches(m: SabakanMachine, p: MachineParams | null, all: boolean): boolean {
-  if (!p) return all;
-  const tests = [
-    p.states?.length ? p.states.includes(m.state) : null,
-    p.roles?.length ? p.roles.includes(m.role) : null,
-    p.racks?.length ? p.racks.includes(m.rack) : null,
-  ].filter((t): t is boolean => t !== null);
-  if (tests.length === 0) return all;
-  return tests.every(Boolean);
+/**
+ * sabakan's rule (cybozu-go/sabakan gql/match.go MatchMachine): a machine must match every field `having` sets and
+ * no field `notHaving` sets; an absent or empty list sets nothing.
+ */
+function matches(m: SabakanMachine, having: MachineParams | null, notHaving: MachineParams | null): boolean {
+  const fields = (p: MachineParams | null) =>
+    [
+      p?.states?.length ? p.states.includes(m.state) : null,
+      p?.roles?.length ? p.roles.includes(m.role) : null,
+      p?.racks?.length ? p.racks.includes(m.rack) : null,
+    ].filter((t): t is boolean => t !== null);
+  return fields(having).every(Boolean) && !fields(notHaving).some(Boolean);
 }
 
 /** sabakan's searchMachines over the simulated world (states, roles and racks; labels are not simulated). */
@@ -99,9 +102,7 @@ export class SimSabakan implements MachineSource {
   async searchMachines(variables: MachineQueryVariables): Promise<SabakanMachine[]> {
     if (this.down) throw new Error("sabakan is unreachable (simulated outage)");
     const now = this.now();
-    const answer = this.world.machines
-      .map((m) => this.world.sabakanMachine(m, now))
-      .filter((m) => matches(m, variables.having, true) && !matches(m, variables.notHaving, false));
+    const answer = this.world.machines.map((m) => this.world.sabakanMachine(m, now)).filter((m) => matches(m, variables.having, variables.notHaving));
     this.lastAnswer = answer;
     return answer;
   }

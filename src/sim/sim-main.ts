@@ -1,6 +1,7 @@
 // npm run sim -- [--seed N | --seeds COUNT [--from N]] [--machines N] [--hours H] [--pass-seconds S] [--without KIND,KIND]
 //   [--draw-config] (proof settings and sabakan/kubernetes sections drawn from the seed, loaded by the config loader)
 //   [--escalation] (repair.escalation configured: two repairs in a day hold the machine)
+//   [--generation weighted|all_healthy|drawn] (cluster generation rounds too, under that worker selection)
 // Runs the data-center simulator (src/sim/simulation.ts): one seed in detail, or a sweep of seeds. Exit code 1 when
 // an invariant was violated; the report says how to replay it.
 import { summaryLine, type SimReport } from "./sim-report.js";
@@ -35,7 +36,11 @@ async function main(args: readonly string[]): Promise<number> {
   if (passSeconds < 1 || passSeconds > 3600) throw new Error("--pass-seconds must be 1 to 3600");
   const settings = args.includes("--escalation") ? { escalation: SIM_ESCALATION } : {};
   const drawConfig = args.includes("--draw-config");
-  const replayFlags = `${drawConfig ? " --draw-config" : ""}${args.includes("--escalation") ? " --escalation" : ""}${passSeconds !== 30 ? ` --pass-seconds ${passSeconds}` : ""}${without.length > 0 ? ` --without ${without.join(",")}` : ""}`;
+  const g = args.indexOf("--generation");
+  const generation = g < 0 ? undefined : args[g + 1];
+  if (generation !== undefined && generation !== "weighted" && generation !== "all_healthy" && generation !== "drawn")
+    throw new Error("--generation must be weighted, all_healthy or drawn");
+  const replayFlags = `${drawConfig ? " --draw-config" : ""}${args.includes("--escalation") ? " --escalation" : ""}${passSeconds !== 30 ? ` --pass-seconds ${passSeconds}` : ""}${without.length > 0 ? ` --without ${without.join(",")}` : ""}${generation ? ` --generation ${generation}` : ""}`;
   if (args.includes("--seeds")) {
     const count = option(args, "seeds", 100);
     const from = option(args, "from", 1);
@@ -45,7 +50,7 @@ async function main(args: readonly string[]): Promise<number> {
     let faultCount = 0;
     let refused = 0;
     for (let seed = from; seed < from + count; seed++) {
-      const r = await simulate({ seed, machines, hours, faults, passSeconds, settings, drawConfig });
+      const r = await simulate({ seed, machines, hours, faults, passSeconds, settings, drawConfig, ...(generation && { generation }) });
       passes += r.passes;
       faultCount += r.faults;
       if (r.refused !== null) refused++;
@@ -63,7 +68,7 @@ async function main(args: readonly string[]): Promise<number> {
     for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
     return 0;
   }
-  const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults, passSeconds, settings, drawConfig });
+  const r = await simulate({ seed: option(args, "seed", 42), machines, hours, faults, passSeconds, settings, drawConfig, ...(generation && { generation }) });
   console.log(summaryLine(r));
   console.log(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
   console.log("invariants checked:");

@@ -43,6 +43,11 @@ export interface SimMachine {
   readySince: number;
   state: MachineState;
   stateSince: number;
+  /** An operator retires the machine (cluster generation runs only): RETIRING from then, RETIRED for good from `retiredAt`; 0: not. */
+  retiringAt: number;
+  retiredAt: number;
+  /** A machine sabakan is still installing (cluster generation runs only): UNINITIALIZED until then. */
+  uninitializedUntil: number;
 }
 
 /** Racks of machines: the first machine of the first `controlPlanes` racks is a control plane, the rest workers. */
@@ -50,6 +55,8 @@ export class SimWorld {
   readonly machines: SimMachine[] = [];
   private readonly byAddress = new Map<string, SimMachine>();
   private readonly byNode = new Map<string, SimMachine>();
+  /** sabakan calls a machine CKE is rebooting UNREACHABLE (cluster generation runs only: the grace rule reads it). */
+  rebootsUnreachable = false;
 
   constructor(machines: number, perRack: number, controlPlanes: number, notNodes: number, now: number) {
     for (let i = 0; i < machines; i++) {
@@ -84,6 +91,9 @@ export class SimWorld {
         readySince: now,
         state: "HEALTHY",
         stateSince: now,
+        retiringAt: 0,
+        retiredAt: 0,
+        uninitializedUntil: 0,
       };
       this.machines.push(m);
       this.byAddress.set(address, m);
@@ -132,7 +142,19 @@ export class SimWorld {
         m.readySince = now;
       }
       const state: MachineState =
-        m.broken || now < m.rackPowerUntil ? (now < m.rackPowerUntil ? "UNREACHABLE" : "UNHEALTHY") : now < m.sabakanFlapUntil ? "UNREACHABLE" : "HEALTHY";
+        m.retiredAt !== 0 && now >= m.retiredAt
+          ? "RETIRED"
+          : m.retiringAt !== 0 && now >= m.retiringAt
+            ? "RETIRING"
+            : now < m.uninitializedUntil
+              ? "UNINITIALIZED"
+              : m.broken || now < m.rackPowerUntil
+                ? now < m.rackPowerUntil
+                  ? "UNREACHABLE"
+                  : "UNHEALTHY"
+                : now < m.sabakanFlapUntil || (this.rebootsUnreachable && now < m.rebootUntil)
+                  ? "UNREACHABLE"
+                  : "HEALTHY";
       if (state !== m.state) {
         m.state = state;
         m.stateSince = now;

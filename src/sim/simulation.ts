@@ -17,6 +17,7 @@ import { SafetyInvariants, type Violation } from "./sim-invariants.js";
 import { SimNodes, SimSabakan } from "./sim-kube.js";
 import { LivenessInvariants } from "./sim-liveness.js";
 import { simRandom } from "./sim-random.js";
+import { SimGeneration, type SimGenerationPolicy } from "./sim-generation.js";
 import { SimWorld } from "./sim-world.js";
 import { settle } from "./settle.js";
 import { violationReport, type SimReport } from "./sim-report.js";
@@ -37,6 +38,11 @@ export interface SimOptions {
    * would refuse is not run (the report says why). Without sabakan, the runner reads no sabakan state and no poll runs.
    */
   readonly drawConfig?: boolean;
+  /**
+   * Run cluster generation rounds too (src/sim/sim-generation.ts) under this worker selection, or one the seed draws;
+   * absent: none. Its operators draw from a stream of their own: the repairs' faults are the seed's as without it.
+   */
+  readonly generation?: SimGenerationPolicy;
 }
 
 const START = Date.UTC(2026, 0, 1);
@@ -68,9 +74,11 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const safety = new SafetyInvariants(world);
   const store = await openSqliteStore({ path: join(dir, "sim.db"), initialConstraints: simConstraints(options.machines) });
   let activity = 0;
+  let generation: SimGeneration | null = null;
   store.onCommit((commit) => {
     activity++;
     for (const change of commit.entries) safety.committed(change);
+    if (commit.generation) generation?.invariants.committed(commit.generation);
   });
   await store.settings.setAutoRepairEnabled(true);
   const commands = new SimCommands(world, random.fork(), now, { fail: 0.1, hang: 0.05, lateBoot: 0.25 });
@@ -79,6 +87,11 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const chainMs = longestChainMs(repair, passMs);
   const liveness = new LivenessInvariants(world, chainMs);
   const jitter = random.fork();
+  if (options.generation !== undefined && withSabakan) {
+    const stream = simRandom((options.seed ^ 0x6a09e667) >>> 0);
+    generation = new SimGeneration(world, store, sabakan, nodes, now, stream, options.generation);
+  }
+  const generationRun = generation;
   const build = () => ({
     runner: new RepairRunner({
       entries: store.entries,
@@ -87,7 +100,9 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       repair,
       commands,
       nodes,
-      generatedControlPlanes: () => world.controlPlaneAddresses(),
+      // With generation, as serve wires it: the configuration in force's control planes (the template takes them from
+      // the machines the world labels as control planes, so the runner protects the same machines either way).
+      generatedControlPlanes: generationRun ? () => store.generations.controlPlaneAddresses() : () => world.controlPlaneAddresses(),
       now,
       random: jitter.next,
       log: SILENT_LOG,
@@ -113,9 +128,14 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   let restarts = 0;
   const faults = new SimFaults(world, store, sabakan, random.fork(), options.faults ?? ALL_FAULTS, async () => {
     await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop()]);
+    await generationRun?.restart();
     workers = build();
     restarts++;
   });
+  if (generationRun) {
+    generationRun.log = faults.log;
+    await generationRun.start(clock);
+  }
   if (escalation) faults.onRelease = (address, at) => escalation.released(address, at);
   // Healthy as the operation judges it: with success_requires node_ready, a node must be Ready too (that signal
   // does not apply to a machine that is not a node).
@@ -163,9 +183,12 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       commands.advanceTo(clock);
       world.refresh(clock);
       await quiet();
-      if (clock < endFaults) faultCount += await faults.step(clock, passMs);
-      else if (clock - passMs < endFaults) {
+      if (clock < endFaults) {
+        faultCount += await faults.step(clock, passMs);
+        await generationRun?.step(clock, passMs);
+      } else if (clock - passMs < endFaults) {
         await faults.stop(clock);
+        await generationRun?.faultsStop();
         liveness.restartClocks(clock);
         // Every entry left must finish: the queue drains max_concurrent_repairs at a time, a chain of timeouts each.
         const left = store.entries.list().filter((e) => !isFinished(e)).length;
@@ -181,6 +204,10 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
           () => sabakan.lastAnswer,
         );
         await escalation?.pollEnded(clock);
+      }
+      if (generationRun) {
+        await generationRun.maybeRound(clock);
+        await quiet();
       }
       await intake(
         () => workers.health.evaluateNow(),
@@ -206,13 +233,13 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         holds: store.holds.list(),
         maxConcurrentRepairs: repair.maxConcurrentRepairs,
       };
-      violation = safety.violation ?? escalation?.violation ?? liveness.check(livenessView, clock >= end);
+      violation = safety.violation ?? escalation?.violation ?? generationRun?.invariants.violation ?? liveness.check(livenessView, clock >= end);
     }
     if (violation === null) {
       for (const e of store.entries.list()) safety.history(e, await store.entries.history(e.index));
       violation = safety.violation;
     }
-    const checked = new Map([...safety.checked, ...liveness.checked, ...(escalation?.checked ?? [])]);
+    const checked = new Map([...safety.checked, ...liveness.checked, ...(escalation?.checked ?? []), ...(generationRun?.invariants.checked ?? [])]);
     const report: SimReport = {
       seed: options.seed,
       machines: options.machines,
@@ -232,7 +259,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     if (!violation) return report;
     return { ...report, violation, details: await violationReport(violation, store, faults.log) };
   } finally {
-    await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop()]);
+    await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop(), generationRun?.stop()]);
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
