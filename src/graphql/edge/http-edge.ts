@@ -73,6 +73,9 @@ export function webSocketEdge(guard: EdgeGuard) {
         return false;
       }
       actors.set(ctx, admission.actor);
+      // Nothing reads the upgrade request after this, and graphql-ws would keep it (its headers, socket state) for
+      // as long as the connection lasts: about 2 KB a subscriber.
+      (ctx.extra as { request: IncomingMessage | null }).request = null;
       return true;
     },
     /** The actor of an acknowledged connection. */
