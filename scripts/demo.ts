@@ -17,6 +17,7 @@ import { newToken, sha256Hex } from "../src/auth/tokens.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { banner } from "./demo/banner.js";
 import { startDataCenter } from "./demo/data-center.js";
+import { startDemoClock } from "./demo/demo-clock.js";
 import { narrateHolds, type Holds } from "./demo/hold-narration.js";
 import { QueueMirror } from "./demo/queue-mirror.js";
 import { Scenario } from "./demo/scenario.js";
@@ -41,7 +42,10 @@ const RACK_LIMIT = 2;
 
 const dir = tempDir("kintsugi-demo-");
 const databasePath = join(dir.path, "demo.db");
-const dc = await startDataCenter(dir.path);
+// One clock for the whole simulated world (kintsugi, sabakan, Kubernetes, the story): it waits while the process is
+// starved of CPU, so that on a loaded machine the scenario does not race ahead of kintsugi.
+const clock = startDemoClock();
+const dc = await startDataCenter(dir.path, clock.now);
 // Two steps, as a real site would write them: a reboot first (it clears most faults), then a power cycle.
 const operation = (name: string): RepairOperationConfig => ({
   operation: name,
@@ -81,7 +85,7 @@ const nodeReady: HealthCheckConfig = {
   paused: false,
 };
 
-const story = createStory((line) => process.stdout.write(`${line}\n`), Date.now, options.scale);
+const story = createStory((line) => process.stdout.write(`${line}\n`), clock.now, options.scale);
 const queue = new QueueMirror();
 let holds: Holds = new Map();
 let scenario: Scenario | null = null;
@@ -121,6 +125,7 @@ const kintsugi = await startKintsugi(
   },
   {
     logger: pino({ level: options.logLevel }, pino.destination(2)),
+    now: clock.now,
     // The story of what kintsugi does, from its own commit and poll hooks.
     onCommitted: (changes) => {
       const finished = queue.apply(changes);
@@ -181,6 +186,7 @@ const stop = async () => {
   await stopFollowingWaits();
   await kintsugi.close();
   await dc.close();
+  clock.stop();
   dir.remove();
   console.log("kintsugi demo stopped");
   process.exit(0);

@@ -22,6 +22,8 @@ export interface DataCenter {
   readonly kube: FakeKubeApi;
   readonly hardware: DemoHardware;
   readonly machines: readonly DemoMachine[];
+  /** The world's clock, milliseconds since the epoch (see demo-clock.ts). */
+  readonly now: () => number;
   close(): Promise<void>;
 }
 
@@ -29,8 +31,8 @@ export interface DataCenter {
  * 4 racks of 6 working machines, each registered in sabakan (HEALTHY) and a node of the cluster with a frontend
  * pod (drained on repair) and a DaemonSet agent (left alone), as kintsugi's own test servers play them.
  */
-export async function startDataCenter(dir: string): Promise<DataCenter> {
-  const sabakan = await startFakeSabakan();
+export async function startDataCenter(dir: string, now: () => number = Date.now): Promise<DataCenter> {
+  const sabakan = await startFakeSabakan({ now });
   const kube = await startFakeKubeApi();
   const hardware = new DemoHardware(join(dir, "hardware"));
   mkdirSync(hardware.dir);
@@ -51,6 +53,7 @@ export async function startDataCenter(dir: string): Promise<DataCenter> {
     kube,
     hardware,
     machines,
+    now,
     async close() {
       hardware.close();
       await kube.close();

@@ -98,7 +98,7 @@ export class Incidents {
     const victims = eligible(rack).slice(0, allowance(rack) + 1);
     for (const victim of victims) {
       world.dc.hardware.fail(victim.address);
-      world.dc.kube.setNodeCondition(nodeOf(victim.serial), "Ready", "False");
+      world.dc.kube.setNodeCondition(nodeOf(victim.serial), "Ready", "False", new Date(world.dc.now()));
       this.notReady.add(victim.serial);
     }
     world.tell(
@@ -113,7 +113,7 @@ export class Incidents {
     for (const serial of this.notReady) {
       const machine = this.world.dc.machines.find((m) => m.serial === serial);
       if (!machine || !this.world.dc.hardware.works(machine.address)) continue;
-      this.world.dc.kube.setNodeCondition(nodeOf(serial), "Ready", "True");
+      this.world.dc.kube.setNodeCondition(nodeOf(serial), "Ready", "True", new Date(this.world.dc.now()));
       this.notReady.delete(serial);
     }
   }
