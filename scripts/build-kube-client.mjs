@@ -27,6 +27,23 @@ await build({
   target: ["node20"],
   format: "esm",
   external: Object.keys(library.dependencies ?? {}),
+  // The library's package.json does not say its modules are free of side effects, so esbuild would keep every module
+  // its index imports, and with them their imports of other packages (tar-fs for `cp`, ...) that then load at start.
+  // They are free of them (generated APIs and models, and helpers that act only when called): what kintsugi does not
+  // call drops out.
+  plugins: [
+    {
+      name: "kubernetes-client-without-side-effects",
+      setup(build) {
+        build.onResolve({ filter: /.*/ }, async (args) => {
+          if (args.pluginData === "resolving" || !args.importer.includes("@kubernetes/client-node")) return undefined;
+          const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
+          if (resolved.errors.length > 0 || resolved.external || !resolved.path.includes("@kubernetes/client-node")) return resolved;
+          return { ...resolved, sideEffects: false };
+        });
+      },
+    },
+  ],
   logLevel: "warning",
 });
 rmSync(`${outfile}.map`, { force: true });
