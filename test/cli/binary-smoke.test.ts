@@ -3,10 +3,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { VERSION } from "../../src/version.js";
+import { startReceiver } from "../support/alert-bridge-world.js";
+import { startCli } from "../support/cli-process.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { runCli } from "../support/run-cli.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 // The CLI's tests drive its commands in-process (test/support/in-process-cli.ts); these few run the real binary, as an
 // operator does, so what only the binary does (bin/kintsugi.js, dist/, the process's exit code) is covered, and check
@@ -88,4 +91,53 @@ describe("the real kintsugi binary (smoke tests)", () => {
       assert.deepEqual(await runCliInProcess(args(url)), binary);
     });
   }
+
+  // One command of each group whose tests run in-process: answers and refusals with the binary's exit codes.
+  const groups: Array<[string, string[], { code: number; stdout: string; stderr: RegExp }]> = [
+    ["sabakan", ["sabakan", "is-enabled"], { code: 0, stdout: "true\n", stderr: /^$/ }],
+    ["sabakan's refusal", ["sabakan", "get-template"], { code: 1, stdout: "", stderr: /^kintsugi: no cluster template is set/ }],
+    ["cluster", ["cluster", "get"], { code: 1, stdout: "", stderr: /^kintsugi: no cluster configuration has been generated yet/ }],
+    ["auto-repair", ["auto-repair", "is-enabled"], { code: 0, stdout: "true\n", stderr: /^$/ }],
+    ["auto-repair's refusal", ["auto-repair", "get-variables"], { code: 1, stdout: "", stderr: /^kintsugi: not found\n$/ }],
+    ["constraints", ["cstr", "set", "maximum-repair-queue-entries", "ten"], { code: 1, stdout: "", stderr: /"ten" is not an integer/ }],
+  ];
+  for (const [name, args, want] of groups) {
+    it(`runs ${name}: ${args.join(" ")}`, async () => {
+      const res = await runCli(["--server", url, ...args]);
+      assert.equal(res.code, want.code, res.stderr);
+      assert.equal(res.stdout, want.stdout);
+      assert.match(res.stderr, want.stderr);
+    });
+  }
+
+  it("repair-queue watch prints a line per event through a pipe and exits 0 on SIGTERM", async () => {
+    const w = startCli(["--server", url, "repair-queue", "watch"]);
+    try {
+      await until("it is subscribed", () => w.err().includes("kintsugi: watching"));
+      assert.equal((await runCliInProcess(["--server", url, "repair-queue", "add", "unreachable", "qemu", "10.0.0.8"])).code, 0);
+      await until("the event line", () => / #\d+ 10\.0\.0\.8 unreachable CREATED /.test(w.out()));
+      w.child.kill("SIGTERM");
+      assert.equal(await w.exitWithin(20_000), 0, w.err());
+    } finally {
+      w.kill();
+    }
+  });
+
+  it("alerts posts to a webhook and exits 0 on SIGTERM, saying so", async () => {
+    const receiver = await startReceiver();
+    const bridge = startCli(["--server", url, "alerts", "--webhook", receiver.hook, "--format", "json", "--group-window-seconds", "0"]);
+    try {
+      await until("it is connected", () => bridge.err().includes("connected to"));
+      const added = await runCliInProcess(["--server", url, "repair-queue", "add", "--json", "unreachable", "qemu", "10.0.0.9"]);
+      const { index } = JSON.parse(added.stdout) as { index: string };
+      assert.equal((await runCliInProcess(["--server", url, "repair-queue", "delete", index])).code, 0);
+      await until("the deletion's message", () => receiver.titles().includes(`entry ${index} for 10.0.0.9 deleted by anonymous`));
+      bridge.child.kill("SIGTERM");
+      assert.equal(await bridge.exitWithin(20_000), 0, bridge.err());
+      assert.match(bridge.err(), /kintsugi alerts: stopped\n$/);
+    } finally {
+      bridge.kill();
+      await receiver.close();
+    }
+  });
 });
