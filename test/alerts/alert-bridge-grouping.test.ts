@@ -9,7 +9,7 @@ const addresses = (title: string) =>
     .split(", ")
     .sort();
 
-describe("kintsugi alerts: like events within the window as one message (in-process, a real kintsugi, a local webhook)", () => {
+describe("kintsugi alerts: like events within the window as one message (the real binary, a real kintsugi, a local webhook)", () => {
   it("posts three repairs started and failed together as two messages, naming who requested them, and a later lone repair's on their own", () =>
     withBridge({ args: ["--group-window-seconds", "5"] }, async (w, r, b) => {
       const why = () => `${JSON.stringify(r.titles(), null, 1)}\n${b.stderr()}`;

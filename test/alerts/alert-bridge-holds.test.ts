@@ -15,7 +15,7 @@ async function rackOverTheLimit(w: World, cap: number): Promise<void> {
 const poll = async (w: World) => (await w.gql(`mutation { runAutoRepair { error } }`))["runAutoRepair"].error as string | null;
 const autoRepairTitles = (r: Receiver) => r.titles().filter((t) => t.startsWith("auto-repair"));
 
-describe("kintsugi alerts: machines auto-repair holds back (in-process, a real kintsugi, a local webhook)", () => {
+describe("kintsugi alerts: machines auto-repair holds back (the real binary, a real kintsugi, a local webhook)", () => {
   it("a rack held for three polls, with a failed poll among them, gives one 'held' message and one 'cleared' message", () =>
     withBridge({}, async (w, r, b) => {
       const why = () => `${JSON.stringify(r.titles(), null, 1)}\n${b.stderr()}`;

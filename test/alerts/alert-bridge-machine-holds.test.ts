@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { until, withBridge } from "../support/alert-bridge-world.js";
 
-describe("kintsugi alerts: machine holds set, released and ended (in-process, a real kintsugi, a local webhook)", () => {
+describe("kintsugi alerts: machine holds set, released and ended (the real binary, a real kintsugi, a local webhook)", () => {
   it("posts one message when a hold is set, one when it is released, and one when it ends by itself, escaping the reason", () =>
     withBridge({}, async (w, r, b) => {
       const why = () => `${JSON.stringify(r.titles(), null, 1)}\n${b.stderr()}`;

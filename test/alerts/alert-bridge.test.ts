@@ -5,7 +5,7 @@ import { until, withBridge, type Receiver } from "../support/alert-bridge-world.
 
 const messagesFor = (r: Receiver, address: string) => r.titles().filter((t) => t.includes(`${address} `) || t.endsWith(address));
 
-describe("kintsugi alerts (in-process, a real kintsugi, a local webhook)", () => {
+describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", () => {
   it("posts one message per meaningful event, naming who deleted an unfinished entry, and nothing for creations, notes, deletions of finished entries or dequeues", () =>
     withBridge({}, async (w, r, b) => {
       const seen = (n: number) => () => r.messages.length >= n;

@@ -1,17 +1,18 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startFakeKubeApi } from "./fake-kube-api.js";
 import { startFakeSabakan } from "./fake-sabakan.js";
-import { startCliInProcess } from "./in-process-cli.js";
 import { startTestKintsugi, type TestKintsugi } from "./kintsugi-server.js";
 import { SimulatedMachines } from "./machine-script.js";
 import { operationOf, stepOf } from "./repair-world.js";
+import { KINTSUGI_BIN } from "./run-cli.js";
 import { tempDir } from "./temp-dir.js";
 
-// The alert bridge's tests: `kintsugi alerts` in-process, a real kintsugi with its runner, a test Kubernetes
+// The alert bridge's tests: the real `kintsugi alerts` binary, a real kintsugi with its runner, a test Kubernetes
 // API and a test sabakan, and a local chat webhook that records what is posted.
 
 /** A message as the JSON format posts it. */
@@ -61,22 +62,29 @@ export async function startReceiver(failFirst = 0) {
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /**
- * `kintsugi alerts`, run in this process through the CLI's program object (test/support/in-process-cli.ts); resolves
- * once it is subscribed. Without grouping (each alert at once) unless `extra` sets `--group-window-seconds` (the last
- * one given wins). The real binary's alerts run is test/cli/binary-smoke.test.ts's.
+ * The real `kintsugi alerts` as a child process; resolves once it is subscribed. Without grouping (each alert at
+ * once) unless `extra` sets `--group-window-seconds` (the last one given wins).
  */
 export async function startBridge(server: string, hook: string, extra: string[] = []) {
-  const args = ["--server", server, "alerts", "--webhook", hook, "--format", "json", "--group-window-seconds", "0", ...extra];
-  const command = startCliInProcess(args);
+  const args = [KINTSUGI_BIN, "--server", server, "alerts", "--webhook", hook, "--format", "json", "--group-window-seconds", "0", ...extra];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const bridge = {
-    stderr: () => command.err(),
-    /** Stops it as SIGTERM does; its exit code. */
-    stop: (): Promise<number> => command.stop(),
+    stderr: () => stderr,
+    async stop(): Promise<number | null> {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
   };
   await until(
     "the bridge to connect",
-    () => command.err().includes("connected to"),
-    () => command.err(),
+    () => stderr.includes("connected to"),
+    () => stderr,
   );
   return bridge;
 }
