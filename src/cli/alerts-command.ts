@@ -79,10 +79,9 @@ interface AlertsOptions {
  * `kintsugi alerts --webhook URL`: posts one chat message per meaningful repair event and poll problem (like
  * events within `--group-window-seconds` as one), until SIGINT or SIGTERM; then it stops following, posts the
  * groups waiting and gives queued messages a few seconds to go out. Talks to the
- * program-level `--server` (with `--token`, `--ca`, `--cert`, `--key`). Its log lines go to `note` (stderr; a test's
- * buffer in-process).
+ * program-level `--server` (with `--token`, `--ca`, `--cert`, `--key`).
  */
-export function alertsCommand(note: (text: string) => void = (text) => void process.stderr.write(text)): Command {
+export function alertsCommand(): Command {
   const cmd = new Command("alerts")
     .description(
       "post chat messages for repairs started, drains backed off, repairs succeeded or failed, machines auto-repair holds back, and auto-repair problems",
@@ -115,7 +114,7 @@ export function alertsCommand(note: (text: string) => void = (text) => void proc
         ...files
       } = (cmd.parent?.opts() as ({ server?: string; token?: string } & ClientTlsFiles) | undefined) ?? {};
       const tls = readClientTls(files);
-      const log = (line: string) => note(`kintsugi alerts: ${line}\n`);
+      const log = (line: string) => void process.stderr.write(`kintsugi alerts: ${line}\n`);
       const poster = new WebhookPoster({ url: opts.webhook, format: FORMATTERS[opts.format], log });
       // The path of a chat webhook is its secret: log where it goes, not the URL.
       log(`following ${server}; posting ${opts.format} messages to ${new URL(opts.webhook).origin}`);

@@ -80,7 +80,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(clusterCommand(io));
   program.addCommand(replayCommand(io));
   program.addCommand(statsCommand(io));
-  program.addCommand(alertsCommand(io.note));
+  program.addCommand(alertsCommand());
   program.addCommand(tokenCommand(io.out, io.note));
   program.addCommand(dbCommand(io.out));
   program.addCommand(completionCommand(io.out));

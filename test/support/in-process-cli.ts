@@ -57,7 +57,7 @@ export function runCliInProcess(args: readonly string[], options: InProcessCliOp
   return enqueue(args, options, { stdout: "", stderr: "" });
 }
 
-/** A command that runs until stopped (`watch`, `alerts`), running in this process; its output read as it comes. */
+/** A command that runs until stopped (`watch`, `serve`), running in this process; its output read as it comes. */
 export interface InProcessCommand {
   /** The exit code once it returned. */
   readonly exited: Promise<number>;
@@ -72,7 +72,7 @@ export interface InProcessCommand {
 }
 
 /**
- * Starts a command that runs until SIGINT or SIGTERM (`repair-queue watch`, `alerts`) in this process, as on a pipe
+ * Starts a command that runs until SIGINT or SIGTERM (`repair-queue watch`, `serve`) in this process, as on a pipe
  * (no terminal). It holds the in-process runner until it returns: no other in-process command runs meanwhile. What
  * only the process does (a real signal, the terminal) is test/cli/binary-smoke.test.ts's and the terminal tests'.
  */
