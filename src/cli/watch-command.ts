@@ -44,7 +44,7 @@ export function watchCommand(io: WatchIo): Command {
       };
       // News about the connection: a line on stderr beside the event lines, or a line under the table's header.
       const say = (news: string) => {
-        if (!tty) return void process.stderr.write(`kintsugi: ${news}\n`);
+        if (!tty) return void (io.note ?? ((text: string) => process.stderr.write(text)))(`kintsugi: ${news}\n`);
         status = news;
         draw();
       };

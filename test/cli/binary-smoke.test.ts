@@ -3,10 +3,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { VERSION } from "../../src/version.js";
+import { startCli } from "../support/cli-process.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { runCli } from "../support/run-cli.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 // The CLI's tests drive its commands in-process (test/support/in-process-cli.ts); these few run the real binary, as an
 // operator does, so what only the binary does (bin/kintsugi.js, dist/, the process's exit code) is covered, and check
@@ -88,4 +90,33 @@ describe("the real kintsugi binary (smoke tests)", () => {
       assert.deepEqual(await runCliInProcess(args(url)), binary);
     });
   }
+
+  // One command of each group whose tests run in-process: answers and refusals with the binary's exit codes.
+  const groups: Array<[string, string[], { code: number; stdout: string; stderr: RegExp }]> = [
+    ["sabakan", ["sabakan", "is-enabled"], { code: 0, stdout: "true\n", stderr: /^$/ }],
+    ["cluster", ["cluster", "get"], { code: 1, stdout: "", stderr: /^kintsugi: no cluster configuration has been generated yet/ }],
+    ["auto-repair's refusal", ["auto-repair", "get-variables"], { code: 1, stdout: "", stderr: /^kintsugi: not found\n$/ }],
+    ["constraints", ["cstr", "set", "maximum-repair-queue-entries", "ten"], { code: 1, stdout: "", stderr: /"ten" is not an integer/ }],
+  ];
+  for (const [name, args, want] of groups) {
+    it(`runs ${name}: ${args.join(" ")}`, async () => {
+      const res = await runCli(["--server", url, ...args]);
+      assert.equal(res.code, want.code, res.stderr);
+      assert.equal(res.stdout, want.stdout);
+      assert.match(res.stderr, want.stderr);
+    });
+  }
+
+  it("repair-queue watch prints a line per event through a pipe and exits 0 on SIGTERM", async () => {
+    const w = startCli(["--server", url, "repair-queue", "watch"]);
+    try {
+      await until("it is subscribed", () => w.err().includes("kintsugi: watching"));
+      assert.equal((await runCliInProcess(["--server", url, "repair-queue", "add", "unreachable", "qemu", "10.0.0.8"])).code, 0);
+      await until("the event line", () => / #\d+ 10\.0\.0\.8 unreachable CREATED /.test(w.out()));
+      w.child.kill("SIGTERM");
+      assert.equal(await w.exitWithin(20_000), 0, w.err());
+    } finally {
+      w.kill();
+    }
+  });
 });

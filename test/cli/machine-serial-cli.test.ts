@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 
 describe("kintsugi machine hold and release by serial (looked up in sabakan through kintsugi)", () => {
   let sabakan: FakeSabakan;
   let k: TestKintsugi;
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
 
   before(async () => {
     sabakan = await startFakeSabakan();

@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { withSideStore } from "../support/side-store.js";
 
 /** An ephemeral port that nothing listens on any more. */
@@ -15,9 +15,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe("kintsugi repair-queue (the real binary against a started server)", () => {
+describe("kintsugi repair-queue (in-process against a started server)", () => {
   let k: TestKintsugi;
-  const cli = (...args: string[]) => runCli(["--server", k.url, "repair-queue", ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, "repair-queue", ...args]);
   const setStatus = (index: number, status: "succeeded" | "failed" | "processing", backoff = 0) =>
     withSideStore(k, (side) => side.transition(index, { status, drainBackoffCount: backoff, drainBackoffExpire: backoff ? NOW + 300_000 : null }));
 
@@ -153,7 +153,7 @@ describe("kintsugi repair-queue (the real binary against a started server)", () 
 
   it("says which server it cannot reach", async () => {
     const port = await closedPort();
-    const res = await runCli(["--server", `http://127.0.0.1:${port}`, "repair-queue", "list"]);
+    const res = await runCliInProcess(["--server", `http://127.0.0.1:${port}`, "repair-queue", "list"]);
     assert.equal(res.code, 1);
     assert.equal(res.stderr, `kintsugi: cannot reach http://127.0.0.1:${port}/graphql: ECONNREFUSED\n`);
   });

@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { parse as parseYaml } from "yaml";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const TEMPLATE = `# our production cluster
@@ -18,12 +18,12 @@ nodes:
 service_subnet: 10.68.0.0/16
 `;
 
-describe("kintsugi sabakan and kintsugi cluster (the real binary against a started server and test sabakan)", () => {
+describe("kintsugi sabakan and kintsugi cluster (in-process against a started server and test sabakan)", () => {
   let sabakan: FakeSabakan;
   let k: TestKintsugi;
   let dir: ReturnType<typeof tempDir>;
   const now = Date.UTC(2026, 10, 22, 6, 0, 0);
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
   const file = (name: string, text: string) => {
     const path = join(dir.path, name);
     writeFileSync(path, text);

@@ -156,7 +156,7 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
         cased,
         `repair:\n  repair_procedures:\n    - machine_types: [ipmi-2.0, iDRAC-9, qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: [echo, hi] }]\n          health_check_command: [echo, "true"]\n`,
       );
-      assert.deepEqual(await runCli(["check-config", cased]), {
+      assert.deepEqual(await runCliInProcess(["check-config", cased]), {
         code: 0,
         stdout: `${cased}: warning: repair.repair_procedures[0].machine_types[0]: "ipmi-2.0" differs from sabakan's BMC type "IPMI-2.0" only by case; machine types match bmc.type exactly (as in CKE), so it matches no IPMI-2.0 machine\n${cased}: ok\n`,
         stderr: "",

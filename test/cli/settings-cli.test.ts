@@ -3,13 +3,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { runCli } from "../support/run-cli.js";
+import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 
-describe("kintsugi auto-repair and constraints (the real binary against a started server)", () => {
+describe("kintsugi auto-repair and constraints (in-process against a started server)", () => {
   let k: TestKintsugi;
   let dir: ReturnType<typeof tempDir>;
-  const cli = (...args: string[]) => runCli(["--server", k.url, ...args]);
+  const cli = (...args: string[]) => runCliInProcess(["--server", k.url, ...args]);
   const file = (name: string, text: string) => {
     const path = join(dir.path, name);
     writeFileSync(path, text);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { startCli, type CliProcess } from "../support/cli-process.js";
+import { startCliInProcess, type InProcessCommand } from "../support/in-process-cli.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { lastScreen, NO_SCRIPT, onTerminal } from "../support/pseudo-terminal.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -10,7 +10,7 @@ import { until } from "../support/until.js";
 const add = (k: TestKintsugi, address: string, operation = "unreachable") =>
   k.gql(`mutation($a: IPAddress!, $o: String!) { addRepairEntry(operation: $o, machineType: "qemu", address: $a) { index } }`, { a: address, o: operation });
 
-describe("kintsugi repair-queue watch (the real binary)", () => {
+describe("kintsugi repair-queue watch (in-process as on a pipe; on a terminal, the real binary)", () => {
   let k: TestKintsugi;
   before(async () => {
     k = await startTestKintsugi();
@@ -19,7 +19,7 @@ describe("kintsugi repair-queue watch (the real binary)", () => {
   after(() => k.dispose());
 
   it("prints one line per event when its output is not a terminal", async () => {
-    const w = startCli(["--server", k.url, "repair-queue", "watch"]);
+    const w = startCliInProcess(["--server", k.url, "repair-queue", "watch"]);
     try {
       await until("it is subscribed", () => w.err().includes("(1 in the queue)"));
       await add(k, "10.0.0.2", "unhealthy");
@@ -28,15 +28,14 @@ describe("kintsugi repair-queue watch (the real binary)", () => {
       const lines = w.out().trim().split("\n");
       assert.match(lines[0] ?? "", /^\S+Z #2 10\.0\.0\.2 unhealthy CREATED QUEUED step 1\/1 WAITING: added by an operator$/);
       assert.match(lines[1] ?? "", /#1 10\.0\.0\.1 unreachable DELETE_REQUESTED QUEUED step 1\/1 WAITING deleted: deletion requested by an operator$/);
-      w.child.kill("SIGTERM");
-      assert.equal(await w.exited, 0);
+      assert.equal(await w.stop(), 0);
     } finally {
-      w.kill();
+      await w.stop();
     }
   });
 
   it("follows one entry only when given its index", async () => {
-    const w = startCli(["--server", k.url, "repair-queue", "watch", "2"]);
+    const w = startCliInProcess(["--server", k.url, "repair-queue", "watch", "2"]);
     try {
       await until("it is subscribed", () => w.err().includes("watching"));
       await add(k, "10.0.0.3", "unhealthy");
@@ -44,12 +43,12 @@ describe("kintsugi repair-queue watch (the real binary)", () => {
       await until("a line", () => w.out().includes("#2"));
       assert.doesNotMatch(w.out(), /#3/);
     } finally {
-      w.kill();
+      await w.stop();
     }
   });
 
   it("says so when the entry does not exist", async () => {
-    const w = startCli(["--server", k.url, "repair-queue", "watch", "99"]);
+    const w = startCliInProcess(["--server", k.url, "repair-queue", "watch", "99"]);
     assert.equal(await w.exited, 1);
     assert.match(w.err(), /repair entry 99 not found \(NOT_FOUND\)/);
   });
@@ -91,22 +90,22 @@ describe("kintsugi repair-queue watch (the real binary)", () => {
   });
 });
 
-describe("kintsugi repair-queue watch across a server restart (the real binary, through a pipe)", () => {
+describe("kintsugi repair-queue watch across a server restart (in-process, as on a pipe)", () => {
   it("says it is reconnecting, reconnects to the restarted server and shows what changes after", { timeout: 180_000 }, async () => {
     const dir = tempDir();
     const databasePath = join(dir.path, "kintsugi.db");
     let k: TestKintsugi | null = await startTestKintsugi({}, { databasePath });
-    let w: CliProcess | null = null;
+    let w: InProcessCommand | null = null;
     try {
       await add(k, "10.0.0.1");
       const { port } = k;
-      w = startCli(["--server", k.url, "repair-queue", "watch"]);
+      w = startCliInProcess(["--server", k.url, "repair-queue", "watch"]);
       const watch = w;
       await until("it is watching", () => watch.err().includes("(1 in the queue)"));
       await k.dispose();
       k = null;
       await until("it says it is reconnecting", () => /connection to http:\/\/127\.0\.0\.1:\d+ lost \(.*\); reconnecting\n/.test(watch.err()));
-      assert.equal(watch.child.exitCode, null, "it is still running");
+      assert.equal(await Promise.race([watch.exited, Promise.resolve("running")]), "running", "it is still running");
       k = await startTestKintsugi({ listen: { host: "127.0.0.1", port } }, { databasePath });
       await until("it has reconnected", () => watch.err().includes("reconnected to"), Boolean, 60_000);
       await add(k, "10.0.0.2", "unhealthy");
@@ -122,10 +121,9 @@ describe("kintsugi repair-queue watch across a server restart (the real binary, 
         news[2] ?? "",
         /^kintsugi: reconnected to http:\/\/127\.0\.0\.1:\d+ after \d+s; watching \(1 in the queue\), read afresh: events while disconnected are not shown$/,
       );
-      watch.child.kill("SIGTERM");
-      assert.equal(await watch.exited, 0);
+      assert.equal(await watch.stop(), 0);
     } finally {
-      w?.kill();
+      await w?.stop();
       await k?.dispose();
       dir.remove();
     }
