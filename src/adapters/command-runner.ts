@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import type { CommandOptions, CommandOutcome, CommandRunner } from "./ports.js";
 
 /** Options of {@link ProcessCommandRunner}. */
@@ -7,10 +7,13 @@ export interface ProcessCommandRunnerOptions {
   readonly maxOutputBytes?: number;
   /** How long a killed process group gets between SIGTERM and SIGKILL. Default 2000 ms. */
   readonly killGraceMs?: number;
+  /** Starts the child; node's `spawn` unless a test needs to order the child's events itself. */
+  readonly spawn?: (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 }
 
 // Once the child has exited, output still buffered in the pipes is read for this long at most: a grandchild may hold
-// the pipes open indefinitely, and its output is not the command's.
+// the pipes open indefinitely, and its output is not the command's. The wait ends only after the event loop has read
+// the pipes once more (see the exit handler), so a busy loop cannot cut off what the child wrote before it exited.
 const DRAIN_MS = 100;
 // While a killed group still has members, how often to look whether they are gone before the SIGKILL is due.
 const GROUP_POLL_MS = 25;
@@ -63,11 +66,13 @@ class TailBuffer {
 export class ProcessCommandRunner implements CommandRunner {
   private readonly maxOutputBytes: number;
   private readonly killGraceMs: number;
+  private readonly spawn: NonNullable<ProcessCommandRunnerOptions["spawn"]>;
 
   /** @throws RangeError when an option is negative or not a finite number. */
   constructor(options: ProcessCommandRunnerOptions = {}) {
     this.maxOutputBytes = nonNegative("maxOutputBytes", options.maxOutputBytes ?? 64 * 1024);
     this.killGraceMs = nonNegative("killGraceMs", options.killGraceMs ?? 2000);
+    this.spawn = options.spawn ?? spawn;
   }
 
   /** Runs `argv[0]` with the other elements as its arguments, verbatim, and reports how it ended. */
@@ -80,7 +85,7 @@ export class ProcessCommandRunner implements CommandRunner {
     let child: ChildProcess;
     try {
       const env = options.env ? { ...process.env, ...options.env } : process.env;
-      child = spawn(command, argv.slice(1), { shell: false, stdio: ["ignore", "pipe", "pipe"], detached: true, env });
+      child = this.spawn(command, argv.slice(1), { shell: false, stdio: ["ignore", "pipe", "pipe"], detached: true, env });
     } catch (err) {
       // spawn throws synchronously for invalid arguments, e.g. a NUL byte.
       return Promise.resolve({ kind: "spawn-error", message: `cannot start ${JSON.stringify(command)}: ${errorMessage(err)}` });
@@ -99,6 +104,7 @@ export class ProcessCommandRunner implements CommandRunner {
       let graceTimer: NodeJS.Timeout | undefined;
       let drainTimer: NodeJS.Timeout | undefined;
       let pollTimer: NodeJS.Timeout | undefined;
+      let drainRead: NodeJS.Immediate | undefined;
 
       const signalGroup = (sig: NodeJS.Signals | 0): boolean => {
         if (child.pid === undefined) return false;
@@ -115,6 +121,7 @@ export class ProcessCommandRunner implements CommandRunner {
         if (settled) return;
         settled = true;
         for (const t of [timeoutTimer, graceTimer, drainTimer, pollTimer]) clearTimeout(t);
+        clearImmediate(drainRead);
         abortSignal?.removeEventListener("abort", onAbort);
         // A surviving grandchild may hold the pipes open; letting go of our ends keeps it from pinning this process.
         child.stdout?.destroy();
@@ -182,10 +189,16 @@ export class ProcessCommandRunner implements CommandRunner {
         clearTimeout(timeoutTimer);
         abortSignal?.removeEventListener("abort", onAbort);
         if (openStreams > 0) {
+          // The exit can be seen before the pipes are read (libuv reaps every exited child at once), and a loop busy
+          // past DRAIN_MS runs this timer before it polls the pipes again: the output the child wrote before it
+          // exited (a health check's "true") would be lost. An immediate runs after that poll has read it.
           drainTimer = setTimeout(() => {
             drainTimer = undefined;
-            drained = true;
-            tryFinish();
+            drainRead = setImmediate(() => {
+              drainRead = undefined;
+              drained = true;
+              tryFinish();
+            });
           }, DRAIN_MS);
         }
         tryFinish();

@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ProcessCommandRunner } from "../../src/adapters/command-runner.js";
@@ -26,6 +28,12 @@ function isAlive(pid: number): boolean {
   } catch {
     return true; // no procfs: rely on kill alone
   }
+}
+
+/** Whether `pid` has exited and waits to be reaped (Linux procfs). */
+function isZombie(pid: number): boolean {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat[stat.lastIndexOf(") ") + 2] === "Z";
 }
 
 /** Polls, because a killed process takes a moment to die. */
@@ -265,5 +273,43 @@ describe("ProcessCommandRunner", () => {
       const growth = process.memoryUsage.rss() - rssBefore;
       assert.ok(growth < 128 * 1024 * 1024, `rss grew by ${growth} bytes`);
     });
+  })
+  describe("keeps what the child wrote before it exited when the event loop is busy after the exit", () => {
+    // libuv reaps every exited child when any one exits, so the runner can see an exit before it has read that
+    // child's pipes; if the loop is then busy past the drain wait (200 health checks spawning at once), the timer
+    // ran before the pipes were read and the output was lost: a repaired machine's "true" read as "". Here the exit
+    // is emitted first on purpose, and the loop is kept busy while the real child writes and exits.
+    const cases: { name: string; script: string; want: CommandOutcome }[] = [
+      { name: "a health check's verdict on stdout", script: "echo true", want: { kind: "ok", stdout: "true\n", stderr: "" } },
+      { name: "both streams", script: "echo out; echo err >&2", want: { kind: "ok", stdout: "out\n", stderr: "err\n" } },
+    ];
+    for (const { name, script, want } of cases) {
+      it(name, async () => {
+        const started: Array<{ real: ChildProcess; wrapper: EventEmitter }> = [];
+        const exitFirst = new ProcessCommandRunner({
+          spawn: (command, args, options) => {
+            const real = spawn(command, args, options);
+            const wrapper = Object.assign(new EventEmitter(), { pid: real.pid, stdout: real.stdout, stderr: real.stderr });
+            started.push({ real, wrapper });
+            return wrapper as unknown as ChildProcess;
+          },
+        });
+        // From an immediate, so the loop's next phase is its timers, as when the exit came in a busy poll phase.
+        const running = await new Promise<Promise<CommandOutcome>>((resolve) =>
+          setImmediate(() => {
+            const outcome = exitFirst.run(["sh", "-c", script], { timeoutSeconds: 30 });
+            const { real, wrapper } = started[0]!;
+            wrapper.emit("exit", 0, null);
+            // The loop stays busy (the condition under test, not a wait) until the real child has written and
+            // exited and the drain wait is long past.
+            const from = Date.now();
+            while (!(Date.now() - from > 500 && isZombie(real.pid!)) && Date.now() - from < PROMPT_MS);
+            resolve(outcome);
+          }),
+        );
+        assert.deepEqual(await running, want);
+      });
+    }
   });
+;
 });
