@@ -273,7 +273,7 @@ describe("ProcessCommandRunner", () => {
       const growth = process.memoryUsage.rss() - rssBefore;
       assert.ok(growth < 128 * 1024 * 1024, `rss grew by ${growth} bytes`);
     });
-  })
+  });
   describe("keeps what the child wrote before it exited when the event loop is busy after the exit", () => {
     // libuv reaps every exited child when any one exits, so the runner can see an exit before it has read that
     // child's pipes; if the loop is then busy past the drain wait (200 health checks spawning at once), the timer
@@ -311,5 +311,4 @@ describe("ProcessCommandRunner", () => {
       });
     }
   });
-;
 });
