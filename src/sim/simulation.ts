@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
@@ -11,39 +10,19 @@ import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
 import { SimCommands } from "./sim-commands.js";
 import { drawConfig, loadSimConfig } from "./sim-config-file.js";
 import { longestChainMs, SIM_HEALTH_CHECK, simConstraints, simRepairConfig, type SimSettings } from "./sim-config.js";
-import { ALL_FAULTS, SimFaults, type FaultMix } from "./sim-faults.js";
+import { ALL_FAULTS, SimFaults } from "./sim-faults.js";
 import { EscalationInvariants } from "./sim-escalation.js";
 import { SafetyInvariants, type Violation } from "./sim-invariants.js";
 import { SimNodes, SimSabakan } from "./sim-kube.js";
 import { LivenessInvariants } from "./sim-liveness.js";
 import { simRandom } from "./sim-random.js";
-import { SimGeneration, type SimGenerationPolicy } from "./sim-generation.js";
+import { SimGeneration } from "./sim-generation.js";
 import { SimWorld } from "./sim-world.js";
 import { settle } from "./settle.js";
 import { violationReport, type SimReport } from "./sim-report.js";
+import { countKinds, refusedReport, scratchRoot, type SimOptions } from "./sim-options.js";
 
-export interface SimOptions {
-  readonly seed: number;
-  readonly machines: number;
-  readonly hours: number;
-  /** Virtual seconds between runner passes (and health-check evaluations); the poller runs every minute. */
-  readonly passSeconds?: number;
-  /** The faults drawn (default: all). */
-  readonly faults?: FaultMix;
-  /** Overrides what the seed draws of kintsugi's configuration. */
-  readonly settings?: Partial<SimSettings>;
-  /**
-   * Draw the proof settings and the file's sabakan and kubernetes sections from the seed (a stream of their own, so
-   * the rest of the run is the seed's as without it) and load them through the real config loader; a config serve
-   * would refuse is not run (the report says why). Without sabakan, the runner reads no sabakan state and no poll runs.
-   */
-  readonly drawConfig?: boolean;
-  /**
-   * Run cluster generation rounds too (src/sim/sim-generation.ts) under this worker selection, or one the seed draws;
-   * absent: none. Its operators draw from a stream of their own: the repairs' faults are the seed's as without it.
-   */
-  readonly generation?: SimGenerationPolicy;
-}
+export type { SimOptions } from "./sim-options.js";
 
 const START = Date.UTC(2026, 0, 1);
 
@@ -263,34 +242,4 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function refusedReport(options: SimOptions, settings: SimSettings, refused: string): SimReport {
-  return {
-    seed: options.seed,
-    machines: options.machines,
-    hours: options.hours,
-    settings,
-    passes: 0,
-    faults: 0,
-    restarts: 0,
-    entries: 0,
-    finished: 0,
-    checked: new Map(),
-    violation: null,
-    details: null,
-    faultKinds: new Map(),
-    refused,
-  };
-}
-
-/** A RAM-backed directory when there is one: the store's fsyncs then cost nothing. */
-function scratchRoot(): string {
-  return existsSync("/dev/shm") && statSync("/dev/shm").isDirectory() ? "/dev/shm" : tmpdir();
-}
-
-function countKinds(kinds: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
-  return counts;
 }
