@@ -2,6 +2,7 @@ import { ConfigError, parseConfig } from "../config/load-config.js";
 import type { RepairConfig } from "../domain/queue/repair-config.js";
 import { PROOF_SIGNALS, type SuccessProof } from "../domain/proof/repair-evidence.js";
 import { simRepairConfig, type SimSettings } from "./sim-config.js";
+import { CLASSIC_MODEL, type SimModel } from "./sim-model.js";
 import type { SimRandom } from "./sim-random.js";
 
 /** Which sections the simulated config file has besides `repair` (serve reads signals only from those it has). */
@@ -28,22 +29,31 @@ export function drawConfig(random: SimRandom): DrawnConfig {
 }
 
 /** The simulated repair config written as a config file (JSON is YAML), as an operator would hand it to serve. */
-export function simConfigText(settings: SimSettings, sections: SimSections): string {
-  const repair = simRepairConfig(settings);
+export function simConfigText(settings: SimSettings, sections: SimSections, model: SimModel = CLASSIC_MODEL): string {
+  const repair = simRepairConfig(settings, model);
   const file = {
     ...(sections.sabakan && { sabakan: { url: "http://sabakan.sim" } }),
     ...(sections.kubernetes && { kubernetes: {} }),
     repair: {
       max_concurrent_repairs: repair.maxConcurrentRepairs,
       eviction_timeout_seconds: repair.evictionTimeoutSeconds,
-      ...(repair.escalation && { escalation: { max_repairs: repair.escalation.maxRepairs, window_seconds: repair.escalation.windowSeconds } }),
+      ...(repair.escalation && {
+        escalation: {
+          max_repairs: repair.escalation.maxRepairs,
+          window_seconds: repair.escalation.windowSeconds,
+          ...(repair.escalation.operation !== null && { operation: repair.escalation.operation }),
+        },
+      }),
+      ...(repair.pacing && { pacing: { domains: repair.pacing.domains } }),
       repair_procedures: repair.repairProcedures.map((p) => ({
         machine_types: p.machineTypes,
         repair_operations: p.repairOperations.map((o) => ({
           operation: o.operation,
           health_check_command: o.healthCheckCommand,
           command_timeout_seconds: o.commandTimeoutSeconds,
+          ...(o.successCommand && { success_command: o.successCommand }),
           success_command_timeout: o.successCommandTimeout,
+          ...(o.diagnosticsCommand && { diagnostics_command: o.diagnosticsCommand, diagnostics_timeout_seconds: o.diagnosticsTimeoutSeconds }),
           repair_steps: o.repairSteps.map((s) => ({
             repair_command: s.repairCommand,
             command_timeout_seconds: s.commandTimeoutSeconds,
@@ -64,9 +74,10 @@ export function simConfigText(settings: SimSettings, sections: SimSections): str
 export function loadSimConfig(
   settings: SimSettings,
   sections: SimSections,
+  model: SimModel = CLASSIC_MODEL,
 ): { readonly ok: true; readonly repair: RepairConfig } | { readonly ok: false; readonly refused: string } {
   try {
-    return { ok: true, repair: parseConfig(simConfigText(settings, sections), "sim.yaml").repair };
+    return { ok: true, repair: parseConfig(simConfigText(settings, sections, model), "sim.yaml").repair };
   } catch (err) {
     if (err instanceof ConfigError) return { ok: false, refused: err.message };
     throw err;

@@ -1,7 +1,7 @@
 import type { EscalationConfig } from "../domain/escalation/repair-escalation.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { ESCALATION_ACTOR } from "../runner/escalation-holds.js";
-import type { Violation } from "./sim-invariants.js";
+import type { Violation } from "./sim-checks.js";
 
 /** The escalation the simulator configures when asked: two repairs within a day hold the machine. */
 export const SIM_ESCALATION: EscalationConfig = { maxRepairs: 2, windowSeconds: 24 * 3600, operation: null };

@@ -1,9 +1,12 @@
 import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
-import { isFinished } from "../domain/queue/repair-entry.js";
 import { REBOOT_ANNOTATION } from "../domain/shared/node-reboot.js";
 import type { KintsugiStore } from "../store/store-port.js";
+import { AimedFaults, AIMED_KINDS } from "./sim-aimed.js";
+import { SimOperators } from "./sim-operators.js";
 import type { SimRandom } from "./sim-random.js";
-import type { SimSabakan } from "./sim-kube.js";
+import type { SimNodes, SimSabakan } from "./sim-kube.js";
+import type { SimCommands } from "./sim-commands.js";
+import type { ConfigVariant } from "./sim-config.js";
 import type { Fix, SimMachine, SimWorld } from "./sim-world.js";
 
 /** One fault or operator action, as the violation report lists them. */
@@ -17,11 +20,12 @@ export interface SimFault {
 
 /** Which kinds of fault are drawn (the regression seeds and the sweep switch some off). */
 export interface FaultMix {
-  /** Events per hour per 100 machines, by kind; a kind left out is never drawn. */
+  /** Events per hour per 100 machines (machine faults) or per hour (the rest), by kind; a kind left out is never drawn. */
   readonly rates: Readonly<Record<string, number>>;
 }
 
-export const ALL_FAULTS: FaultMix = {
+/** Issue 24's faults, drawn evenly over the machines (the classic model). */
+export const CLASSIC_FAULTS: FaultMix = {
   rates: {
     "machine-dies": 1.5,
     "node-not-ready": 1,
@@ -42,57 +46,120 @@ export const ALL_FAULTS: FaultMix = {
   },
 };
 
-/** The mix without the kinds named (e.g. to show that a finding needs one of them); an unknown kind is an error. */
-export function faultsWithout(kinds: readonly string[]): FaultMix {
+/**
+ * The whole model's faults: the classic ones, denser, operators' other actions (entries added by hand, back-offs
+ * reset, the health check paused and resumed, the repair config changed under a running kintsugi), windows of
+ * Kubernetes API errors, a rack losing part of its machines at once, and faults aimed where they hurt (see
+ * sim-aimed.ts).
+ */
+export const FULL_FAULTS: FaultMix = {
+  rates: {
+    ...CLASSIC_FAULTS.rates,
+    "machine-dies": 4,
+    "node-not-ready": 2,
+    "cke-reboot": 2,
+    "pdb-refuses": 1,
+    "sabakan-flap": 1,
+    "rack-power-loss": 0.1,
+    "sabakan-outage": 0.3,
+    "operator-hold": 1.5,
+    "operator-release": 1.5,
+    "operator-delete": 0.4,
+    "operator-disable": 0.6,
+    "operator-constraints": 0.6,
+    "leader-failover": 0.5,
+    "rack-partial-failure": 0.3,
+    "operator-add": 1,
+    "operator-reset-backoff": 0.5,
+    "operator-pause-check": 0.4,
+    "operator-resume-check": 1.5,
+    "config-change": 0.3,
+    "kube-api-errors": 0.4,
+    "pdb-on-draining": 3,
+    "pod-stuck-on-draining": 2,
+    "node-leaves-mid-drain": 1,
+    "sabakan-outage-in-dwell": 2,
+    "relapse-in-dwell": 1,
+    "failover-before-command": 1,
+    "second-control-plane-dies": 1,
+  },
+};
+
+/** The kinds drawn per hour whatever the size of the data center (the rest scale with it). */
+const PER_HOUR = new Set(["sabakan-outage", "leader-failover", "config-change", "kube-api-errors", ...AIMED_KINDS]);
+
+/** `from` without the kinds named (e.g. to show that a finding needs one of them); an unknown kind is an error. */
+export function faultsWithout(kinds: readonly string[], from: FaultMix = CLASSIC_FAULTS): FaultMix {
   for (const k of kinds)
-    if (!Object.hasOwn(ALL_FAULTS.rates, k)) throw new Error(`unknown fault kind ${JSON.stringify(k)}; known: ${Object.keys(ALL_FAULTS.rates).join(", ")}`);
-  return { rates: Object.fromEntries(Object.entries(ALL_FAULTS.rates).filter(([k]) => !kinds.includes(k))) };
+    if (!Object.hasOwn(from.rates, k)) throw new Error(`unknown fault kind ${JSON.stringify(k)}; known: ${Object.keys(from.rates).join(", ")}`);
+  return { rates: Object.fromEntries(Object.entries(from.rates).filter(([k]) => !kinds.includes(k))) };
 }
 
 const MIN = 60_000;
 
+/** What the faults act on besides the world and the store. */
+export interface FaultTargets {
+  readonly sabakan: SimSabakan;
+  readonly nodes: SimNodes;
+  readonly commands: SimCommands;
+  /** A leader failover (the simulator restarts the workers from the stored state), with a new repair config if given. */
+  readonly failover: (variant?: ConfigVariant) => Promise<void>;
+  /** The operations the repair config in force has (an operator adds entries of these). */
+  readonly operations: () => readonly string[];
+}
+
 /** The world's side of the simulation: draws faults and operators' actions from the seed, and logs each. */
 export class SimFaults {
   readonly log: SimFault[] = [];
-  /** Told of every release an operator makes (the escalation invariants). */
-  onRelease: (address: string, at: number) => void = () => {};
+  readonly operators: SimOperators;
+  private readonly aimed: AimedFaults;
+  private apiErrorsUntil = 0;
 
   constructor(
     private readonly world: SimWorld,
     private readonly store: KintsugiStore,
-    private readonly sabakan: SimSabakan,
     private readonly random: SimRandom,
     private readonly mix: FaultMix,
-    /** Called for a drawn leader failover (the simulator restarts the workers from the stored state). */
-    private readonly failover: () => Promise<void>,
-  ) {}
+    private readonly targets: FaultTargets,
+    /** The health check is paused by its config (operators resume it through the store). */
+    healthPausedByConfig = false,
+  ) {
+    const note = (at: number, kind: string, address: string | null, detail: string) => this.note(at, kind, address, detail);
+    this.operators = new SimOperators(world, store, random, targets, note, healthPausedByConfig);
+    this.aimed = new AimedFaults(world, store, random, targets, note, (m, now, kind) => this.kill(m, now, kind));
+  }
+
+  /** Whether an aimed fault asked for a failover at a command's start (the simulator performs it after the pass); clears it. */
+  takePendingFailover(): boolean {
+    const pending = this.aimed.failoverPending;
+    this.aimed.failoverPending = false;
+    return pending;
+  }
 
   /** Draws the faults of one step of `stepMs` ending at `now`, applies them, and returns how many there were. */
   async step(now: number, stepMs: number): Promise<number> {
     let count = 0;
     const scale = (this.world.machines.length / 100) * (stepMs / 3_600_000);
     for (const [kind, rate] of Object.entries(this.mix.rates)) {
-      const expected = kind.startsWith("operator") || kind === "leader-failover" || kind === "sabakan-outage" ? rate * (stepMs / 3_600_000) : rate * scale;
+      const expected = kind.startsWith("operator") || PER_HOUR.has(kind) ? rate * (stepMs / 3_600_000) : rate * scale;
       let n = Math.floor(expected) + (this.random.chance(expected - Math.floor(expected)) ? 1 : 0);
       while (n-- > 0) if (await this.apply(kind, now)) count++;
     }
-    if (this.sabakan.down && this.random.chance(0.1)) this.sabakan.down = false;
+    if (this.targets.sabakan.down && this.random.chance(0.1)) this.targets.sabakan.down = false;
+    if (this.apiErrorsUntil !== 0 && now >= this.apiErrorsUntil) {
+      this.apiErrorsUntil = 0;
+      this.targets.nodes.errorRate = 0;
+    }
     return count;
   }
 
-  /** Faults stop: operators release their holds and enable the queue, sabakan answers again. */
+  /** Faults stop: operators release their holds, enable the queue and the health check, restore the config; every service answers. */
   async stop(now: number): Promise<void> {
-    for (const h of this.store.holds.list()) await this.release(h.address, now);
-    await this.store.settings.setRepairQueueEnabled(true);
-    this.sabakan.down = false;
+    await this.operators.stop(now);
+    this.targets.sabakan.down = false;
+    this.targets.nodes.errorRate = 0;
+    this.targets.commands.failoverInstead = null;
     this.note(now, "faults-stop", null, "no more faults; holds released, queue enabled");
-  }
-
-  /** As the API's releaseMachine does: the release is noted for escalation first, then the hold goes. */
-  private async release(address: string, now: number): Promise<void> {
-    await this.store.settings.noteRelease(address, now);
-    await this.store.holds.release(address, "sim-operator");
-    this.onRelease(address, now);
   }
 
   private note(at: number, kind: string, address: string | null, detail: string): true {
@@ -108,12 +175,7 @@ export class SimFaults {
       case "machine-dies": {
         // A quarter of the deaths hit a control plane: few machines, but the rules that guard them are the subtlest.
         if (r.chance(0.25)) m = r.pick(this.world.machines.filter((x) => x.role === "control-plane"));
-        if (m.broken) return false;
-        const fix: Fix | "self" = r.pick<Fix | "self">(["reboot", "reboot", "reboot", "power-cycle", "power-cycle", "never", "self"]);
-        m.broken = { fix: fix === "self" ? "never" : fix, since: now, nodeUp: this.random.chance(0.3) };
-        m.recoverAt = fix === "self" ? now + minutes(5, 180) : null;
-        const how = fix === "self" ? `recovers by itself at +${((m.recoverAt as number) - now) / MIN} min` : `needs ${fix}`;
-        return this.note(now, kind, m.address, m.broken.nodeUp ? `${how}; its Node stays Ready` : how);
+        return this.kill(m, now, kind);
       }
       case "node-not-ready":
         m.notReadyUntil = now + minutes(1, 20);
@@ -139,67 +201,36 @@ export class SimFaults {
         for (const x of this.world.machines) if (x.rack === m.rack) x.rackPowerUntil = until;
         return this.note(now, kind, null, `rack ${m.rack} until +${(until - now) / MIN} min`);
       }
+      case "rack-partial-failure": {
+        // A switch or a PDU: several machines of one rack fail together, fewer than the whole rack.
+        const rack = this.world.machines.filter((x) => x.rack === m.rack && x.broken === null);
+        const n = Math.min(rack.length, r.int(3, 6));
+        const first = r.int(0, Math.max(0, rack.length - 1));
+        for (let i = 0; i < n; i++) this.kill(rack[(first + i) % rack.length] as SimMachine, now, kind);
+        return this.note(now, kind, null, `rack ${m.rack}: ${n} machines`);
+      }
       case "sabakan-outage":
-        this.sabakan.down = true;
+        this.targets.sabakan.down = true;
         return this.note(now, kind, null, "sabakan unreachable");
+      case "kube-api-errors":
+        this.apiErrorsUntil = now + minutes(5, 20);
+        this.targets.nodes.errorRate = 0.2;
+        return this.note(now, kind, null, `a fifth of the Kubernetes API calls fail until +${(this.apiErrorsUntil - now) / MIN} min`);
       default:
-        return this.operator(kind, now, m);
+        if (AIMED_KINDS.includes(kind)) return this.aimed.apply(kind, now);
+        return this.operators.apply(kind, now, m);
     }
   }
 
-  private async operator(kind: string, now: number, m: SimMachine): Promise<boolean> {
+  /** A machine breaks (some recover by themselves, some keep their Node Ready). */
+  kill(m: SimMachine, now: number, kind: string): boolean {
     const r = this.random;
-    const { store } = this;
-    const unfinished = store.entries.list().filter((e) => !isFinished(e) && !e.deleted);
-    switch (kind) {
-      case "operator-hold": {
-        const address = unfinished.length > 0 && r.chance(0.7) ? r.pick(unfinished).address : m.address;
-        const until = r.chance(0.5) ? now + r.int(10, 180) * MIN : null;
-        await store.holds.hold(() => ({ ok: true, hold: { address, reason: "simulated operator", setBy: "sim-operator", setAt: now, until } }), "sim-operator");
-        return this.note(now, kind, address, until === null ? "until released" : `until +${(until - now) / MIN} min`);
-      }
-      case "operator-release": {
-        const held = store.holds.list();
-        if (held.length === 0) return false;
-        const h = r.pick(held);
-        await this.release(h.address, now);
-        return this.note(now, kind, h.address, `released (set by ${h.setBy})`);
-      }
-      case "operator-delete": {
-        if (unfinished.length === 0) return false;
-        const e = r.pick(unfinished);
-        await store.entries.requestDelete((x) => x.index === e.index, "deleted by the simulated operator", now, "sim-operator");
-        return this.note(now, kind, e.address, `entry ${e.index}`);
-      }
-      case "operator-delete-finished": {
-        const changes = await store.entries.requestDelete(
-          (x) => isFinished(x) && !x.deleted && now - (x.lastTransitionTime ?? 0) > 3_600_000,
-          "delete-finished",
-          now,
-          "sim-operator",
-        );
-        return changes.length > 0 && this.note(now, kind, null, `${changes.length} finished entries`);
-      }
-      case "operator-disable":
-        if (!store.settings.repairQueueEnabled()) return false;
-        await store.settings.setRepairQueueEnabled(false);
-        return this.note(now, kind, null, "repair queue disabled");
-      case "operator-enable":
-        if (store.settings.repairQueueEnabled()) return false;
-        await store.settings.setRepairQueueEnabled(true);
-        return this.note(now, kind, null, "repair queue enabled");
-      case "operator-constraints": {
-        const cap = r.int(1, Math.max(2, Math.ceil(this.world.machines.length / 5)));
-        const rack = r.int(0, 5);
-        await store.settings.setConstraints({ maximumRepairQueueEntries: cap, maximumUnhealthyMachinesPerRack: rack });
-        return this.note(now, kind, null, `maximum-repair-queue-entries ${cap}, maximum-unhealthy-machines-per-rack ${rack}`);
-      }
-      case "leader-failover":
-        await this.failover();
-        return this.note(now, kind, null, "the runner, poller and health checks restarted from the stored state");
-      default:
-        throw new Error(`unknown fault ${kind}`);
-    }
+    if (m.broken) return false;
+    const fix: Fix | "self" = r.pick<Fix | "self">(["reboot", "reboot", "reboot", "power-cycle", "power-cycle", "never", "self"]);
+    m.broken = { fix: fix === "self" ? "never" : fix, since: now, nodeUp: r.chance(0.3) };
+    m.recoverAt = fix === "self" ? now + r.int(5, 180) * MIN : null;
+    const how = fix === "self" ? `recovers by itself at +${((m.recoverAt as number) - now) / MIN} min` : `needs ${fix}`;
+    return this.note(now, kind, m.address, m.broken.nodeUp ? `${how}; its Node stays Ready` : how);
   }
 }
 

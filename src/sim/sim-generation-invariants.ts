@@ -3,7 +3,7 @@ import type { ClusterNode, GeneratedCluster } from "../domain/cluster/types.js";
 import type { WorkerSelection } from "../domain/cluster/worker-selection.js";
 import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import type { Constraints } from "../domain/shared/constraints.js";
-import type { Violation } from "./sim-invariants.js";
+import type { Violation } from "./sim-checks.js";
 
 /** What the invariants read of one generation round: the state before it, what it saw and did, the store after. */
 export interface RoundView {

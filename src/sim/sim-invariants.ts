@@ -1,226 +1,154 @@
-import { isHoldActive } from "../domain/holds/machine-holds.js";
+import { isBackedOff, isWaitingForBackoff } from "../domain/queue/drain-backoff.js";
+import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-config.js";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
-import type { RepairHistoryRecord } from "../domain/queue/repair-history.js";
 import type { RunningJob } from "../domain/queue/repair-plan.js";
-import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
-import type { RepairChange } from "../store/store-port.js";
-import type { StoredMachineHold } from "../domain/holds/machine-holds.js";
-import { cordonedByKintsugi } from "./sim-faults.js";
+import type { Checks } from "./sim-checks.js";
+import { bootingAfterCommand, cordonedFor, cordonedForEntry } from "./sim-truth.js";
 import type { SimWorld } from "./sim-world.js";
 
-/** The first invariant that failed, and where. */
-export interface Violation {
-  readonly invariant: string;
-  readonly message: string;
-  readonly address: string | null;
-  readonly entryIndex: number | null;
-}
+export type { Violation } from "./sim-checks.js";
 
-/** What the safety invariants read after a pass. */
+/** What the pass invariants read after a pass. */
 export interface PassView {
   readonly now: number;
+  /** Every entry in the queue after the pass, finished or not. */
   readonly entries: readonly RepairEntry[];
   readonly jobOf: (index: number) => RunningJob;
   readonly commandsRunning: ReadonlySet<string>;
-  readonly maxConcurrentRepairs: number;
-}
-
-/** What one intake did and the limits it ran under (see SafetyInvariants.afterIntake). */
-export interface IntakeToCheck {
-  /** The entries the intake enqueued. */
-  readonly added: readonly RepairEntry[];
-  /** How many entries the queue holds after it. */
-  readonly total: number;
-  /** maximum-repair-queue-entries. */
-  readonly cap: number;
-  /** maximum-unhealthy-machines-per-rack. */
-  readonly rackLimit: number;
-  /** What sabakan answered, or null. */
-  readonly answer: readonly SabakanMachine[] | null;
-  /** wait-seconds-to-repair-rebooting. */
-  readonly rebootWaitSeconds: number;
-  readonly now: number;
+  /** The repair config in force. */
+  readonly repair: RepairConfig;
+  /** The queue was enabled as the pass ran. */
+  readonly queueEnabled: boolean;
+  /** The pass ran to its end (a failed node listing fails it: it decides nothing). */
+  readonly passWorked: boolean;
+  /** Kubernetes answered every call of the pass (an uncordon it failed is retried by the next pass). */
+  readonly kubernetesAnswered: boolean;
+  /** The entries marked deleted before the pass (a working pass dequeues them). */
+  readonly deletedBefore: ReadonlySet<number>;
 }
 
 /**
- * The safety and accounting invariants, checked after every pass and as commands start; the first violation is
- * kept. Counts every check made, by invariant, for the report.
+ * The invariants checked after every pass, over every entry, finished or not: control planes disrupted one at a
+ * time and at most max_concurrent_repairs machines (counting a machine that boots after its entry's command), one
+ * entry repairing a machine, no entry lost, drains timed out when due, no cordon without an entry that needs it,
+ * nothing drained while the queue is disabled, deletions dequeued, and every entry in a state its operation has.
  */
-export class SafetyInvariants {
-  readonly checked = new Map<string, number>();
-  violation: Violation | null = null;
-  /** The machines whose health check said healthy in the pass that is deciding now, and in the one before. */
-  private healthyNow = new Set<string>();
+export class PassInvariants {
   private readonly seen = new Map<number, boolean>();
+  /** Each finished entry as first seen finished: it never changes again but for its deletion. */
+  private readonly finished = new Map<number, string>();
+  /** After the config in force lowered max_concurrent_repairs: the earlier limit, until the entries it let start are down to the new one. */
+  private carriedLimit = 0;
 
-  constructor(private readonly world: SimWorld) {}
+  constructor(
+    private readonly checks: Checks,
+    private readonly world: SimWorld,
+  ) {}
 
-  private count(invariant: string): void {
-    this.checked.set(invariant, (this.checked.get(invariant) ?? 0) + 1);
+  /** Every committed change of an entry: whether its deletion was requested (only then may it leave the queue). */
+  committed(index: number, created: boolean, deleted: boolean, address: string): void {
+    this.checks.check("no-entry-duplicated", !(created && this.seen.has(index)), () => `entry ${index} was created twice`, address, index);
+    this.seen.set(index, deleted || this.seen.get(index) === true);
   }
 
-  fail(v: Violation): void {
-    if (!this.violation) this.violation = v;
+  /** The repair config changed: the entries the old one let start keep their slots until they are done. */
+  configChanged(previousMax: number): void {
+    this.carriedLimit = Math.max(this.carriedLimit, previousMax);
   }
 
-  /** A runner pass begins: the health answers it gathers are what its decisions were made on. */
-  passStarts(): void {
-    this.healthyNow = new Set();
-  }
-
-  healthAnswered(address: string, healthy: boolean): void {
-    if (healthy) this.healthyNow.add(address);
-  }
-
-  /** A drain's cordon or a repair command starts for `address`. */
-  disruptionStarts(what: string, address: string, holds: readonly StoredMachineHold[], now: number): void {
-    this.count("no-disruption-of-a-healthy-machine");
-    if (this.healthyNow.has(address)) {
-      this.fail({
-        invariant: "no-disruption-of-a-healthy-machine",
-        message: `${what} for ${address}, whose health check said healthy in the pass that decided it`,
-        address,
-        entryIndex: null,
-      });
-    }
-    this.count("no-command-for-a-held-machine");
-    if (what !== "cordon" && holds.some((h) => h.address === address && isHoldActive(h, now))) {
-      this.fail({ invariant: "no-command-for-a-held-machine", message: `${what} for ${address}, which is held`, address, entryIndex: null });
-    }
-  }
-
-  /** After every pass. */
   afterPass(view: PassView): void {
-    const unfinished = view.entries.filter((e) => !isFinished(e));
-    this.count("one-control-plane-disrupted");
-    const disruptedPlanes = this.world.machines.filter(
+    const { checks, world } = this;
+    const { now, repair } = view;
+    const unfinished = view.entries.filter((e) => !isFinished(e) && !e.deleted);
+    const planes = world.machines.filter(
       (m) =>
         m.role === "control-plane" &&
-        (cordonedByKintsugi(m) || view.commandsRunning.has(m.address) || unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")),
+        (cordonedFor(m) !== null ||
+          view.commandsRunning.has(m.address) ||
+          bootingAfterCommand(m, now) ||
+          unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")),
     );
-    if (disruptedPlanes.length > 1) {
-      this.fail({
-        invariant: "one-control-plane-disrupted",
-        message: `control planes ${disruptedPlanes.map((m) => m.address).join(", ")} are disrupted at once`,
-        address: disruptedPlanes[1]?.address ?? null,
-        entryIndex: null,
-      });
-    }
-    this.count("max-concurrent-repairs");
+    checks.check("one-control-plane-disrupted", planes.length <= 1, () => `control planes ${planes.map((m) => m.address).join(", ")} are disrupted at once`, planes[1]?.address ?? null);
+
+    // A worker entry mid-repair holds its slot whatever holds it (a drain back-off excepted); a control plane's may
+    // give it up to another control plane, so only what disrupts it counts.
     const slots = unfinished.filter((e) => {
       const job = view.jobOf(e.index);
       if (job === "drain" || job === "repair-command") return true;
-      const backingOff = e.drainBackoffExpire !== null && e.drainBackoffExpire > view.now;
-      return e.status === "processing" && !backingOff && isCordoned(this.world, e.address);
+      // Found healthy, it finishes (its success command runs, then its node is uncordoned): it holds no slot.
+      if (job === "success-command" || e.status !== "processing" || isWaitingForBackoff(e, now)) return false;
+      const m = world.at(e.address);
+      if (!m) return false;
+      return cordonedForEntry(m, e) || (m.role === "worker" && !isBackedOff(e) && e.stepStatus === "watching" && m.bootedBy === e.index && bootingAfterCommand(m, now));
     });
-    if (slots.length > view.maxConcurrentRepairs) {
-      this.fail({
-        invariant: "max-concurrent-repairs",
-        message: `${slots.length} entries (${slots.map((e) => e.index).join(", ")}) are repairing at once, max_concurrent_repairs is ${view.maxConcurrentRepairs}`,
-        address: slots[0]?.address ?? null,
-        entryIndex: slots[0]?.index ?? null,
-      });
-    }
-    this.count("one-unfinished-entry-per-machine");
-    const byAddress = new Map<string, number>();
+    const limit = Math.max(repair.maxConcurrentRepairs, this.carriedLimit);
+    if (slots.length <= repair.maxConcurrentRepairs) this.carriedLimit = 0;
+    checks.check(
+      "max-concurrent-repairs",
+      slots.length <= limit,
+      () => `${slots.length} entries (${slots.map((e) => e.index).join(", ")}) are repairing at once, max_concurrent_repairs is ${repair.maxConcurrentRepairs}`,
+      slots[0]?.address ?? null,
+      slots[0]?.index ?? null,
+    );
+
+    const processing = new Map<string, number>();
     for (const e of unfinished) {
-      const other = byAddress.get(e.address);
-      if (other !== undefined)
-        this.fail({
-          invariant: "one-unfinished-entry-per-machine",
-          message: `entries ${other} and ${e.index} are both unfinished for ${e.address}`,
-          address: e.address,
-          entryIndex: e.index,
-        });
-      byAddress.set(e.address, e.index);
+      if (e.status !== "processing") continue;
+      const other = processing.get(e.address);
+      checks.check("one-entry-repairs-a-machine", other === undefined, () => `entries ${other} and ${e.index} both repair ${e.address}`, e.address, e.index);
+      processing.set(e.address, e.index);
     }
-    this.count("no-entry-lost");
+
     const present = new Set(view.entries.map((e) => e.index));
+    checks.count("no-entry-lost");
     for (const [index, deleted] of this.seen) {
       if (present.has(index)) continue;
-      if (!deleted)
-        this.fail({ invariant: "no-entry-lost", message: `entry ${index} left the queue without a deletion request`, address: null, entryIndex: index });
+      if (!deleted) checks.fail({ invariant: "no-entry-lost", message: `entry ${index} left the queue without a deletion request`, address: null, entryIndex: index });
       this.seen.delete(index);
     }
+    if (view.passWorked) this.afterWorkingPass(view, unfinished, present);
+    this.entryStates(view);
   }
 
-  /** Every committed change of an entry: whether its deletion was requested (only then may it leave the queue). */
-  committed(change: RepairChange): void {
-    this.count("no-entry-duplicated");
-    if (change.previous === null && this.seen.has(change.entry.index)) {
-      this.fail({
-        invariant: "no-entry-duplicated",
-        message: `entry ${change.entry.index} was created twice`,
-        address: change.entry.address,
-        entryIndex: change.entry.index,
-      });
+  /** What a pass that ran to its end must have done. */
+  private afterWorkingPass(view: PassView, unfinished: readonly RepairEntry[], present: ReadonlySet<number>): void {
+    const { checks, world } = this;
+    const { now, repair } = view;
+    for (const e of unfinished) {
+      if (e.stepStatus !== "draining" || view.jobOf(e.index) === "success-command") continue;
+      const deadline = (e.lastTransitionTime ?? 0) + repair.evictionTimeoutSeconds * 1000;
+      checks.check("drain-times-out", deadline >= now, () => `entry ${e.index} is still draining ${Math.round((now - deadline) / 1000)} s past its eviction timeout`, e.address, e.index);
+      checks.check("nothing-drains-while-disabled", view.queueEnabled, () => `entry ${e.index} is still draining after a pass with the repair queue disabled`, e.address, e.index);
     }
-    this.seen.set(change.entry.index, change.entry.deleted || this.seen.get(change.entry.index) === true);
+    for (const index of view.deletedBefore) checks.check("deletion-dequeued", !present.has(index), () => `entry ${index} was marked deleted and is still in the queue after a pass`, null, index);
+    if (!view.kubernetesAnswered) return;
+    const byIndex = new Map(view.entries.map((e) => [e.index, e]));
+    for (const m of world.machines) {
+      const owner = cordonedFor(m);
+      if (owner === null) continue;
+      const e = byIndex.get(owner);
+      const needs = e !== undefined && e.status === "processing" && !e.deleted && !isBackedOff(e);
+      checks.check("no-stray-cordon", needs, () => `${m.address} stays cordoned for entry ${owner}, which is ${e ? `${e.status}/${e.stepStatus}` : "gone"}`, m.address, owner);
+    }
   }
 
-  /**
-   * After a poll or a health-check evaluation that enqueued `added`: the queue cap and the per-rack limit held, and
-   * no machine CKE has been rebooting for less than wait-seconds-to-repair-rebooting was enqueued.
-   */
-  afterIntake({ added, total, cap, rackLimit, answer, rebootWaitSeconds, now }: IntakeToCheck): void {
-    this.count("no-remediation-of-a-rebooting-node");
-    for (const e of added) {
-      const m = this.world.at(e.address);
-      // The trigger's rule: a rebooting machine is left alone until it has been down for the wait (its Node NotReady).
-      const down = m && !m.ready ? now - m.readySince : 0;
-      if (m && e.source.startsWith("health-check") && m.rebootUntil > now && down < rebootWaitSeconds * 1000) {
-        this.fail({
-          invariant: "no-remediation-of-a-rebooting-node",
-          message: `entry ${e.index} (${e.source}) enqueued for ${e.address}, which CKE is rebooting, NotReady for ${Math.round(down / 1000)} s (wait-seconds-to-repair-rebooting ${rebootWaitSeconds})`,
-          address: e.address,
-          entryIndex: e.index,
-        });
+  /** Every entry is in a state its operation allows, and a finished one never changes again but to be deleted. */
+  private entryStates(view: PassView): void {
+    const { checks } = this;
+    for (const e of view.entries) {
+      if (isFinished(e)) {
+        const state = JSON.stringify({ ...e, deleted: false });
+        const before = this.finished.get(e.index);
+        checks.check("entry-state", before === undefined || before === state, () => `finished entry ${e.index} changed: ${before} -> ${state}`, e.address, e.index);
+        this.finished.set(e.index, state);
+        continue;
       }
+      const found = findRepairOperation(view.repair, e.machineType, e.operation);
+      const steps = found.ok ? found.operation.repairSteps.length : null;
+      const ok = e.status === "queued" ? e.step === 0 && e.stepStatus === "waiting" : steps === null || e.step < steps;
+      checks.check("entry-state", ok, () => `entry ${e.index} is ${e.status}/${e.step}/${e.stepStatus}, which its operation (${steps} steps) does not allow`, e.address, e.index);
     }
-    this.count("queue-cap");
-    if (added.length > 0 && total > cap) {
-      this.fail({
-        invariant: "queue-cap",
-        message: `${added.length} entries enqueued, leaving ${total} in the queue; maximum-repair-queue-entries is ${cap}`,
-        address: added[0]?.address ?? null,
-        entryIndex: added[0]?.index ?? null,
-      });
-    }
-    if (answer === null || rackLimit === 0) return;
-    this.count("per-rack-limit");
-    const perRack = new Map<number, number>();
-    for (const m of answer) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
-    for (const e of added) {
-      const rack = this.world.at(e.address)?.rack ?? -1;
-      if ((perRack.get(rack) ?? 0) > rackLimit) {
-        this.fail({
-          invariant: "per-rack-limit",
-          message: `entry ${e.index} enqueued from rack ${rack}, where sabakan listed ${perRack.get(rack)} unhealthy machines (limit ${rackLimit})`,
-          address: e.address,
-          entryIndex: e.index,
-        });
-      }
-    }
+    const present = new Set(view.entries.map((e) => e.index));
+    for (const index of this.finished.keys()) if (!present.has(index)) this.finished.delete(index);
   }
-
-  /** Every transition is in the history, in order, and the last record is the entry as stored. */
-  history(entry: RepairEntry, records: readonly RepairHistoryRecord[]): void {
-    this.count("history-in-order");
-    const fail = (message: string) =>
-      this.fail({ invariant: "history-in-order", message: `entry ${entry.index}: ${message}`, address: entry.address, entryIndex: entry.index });
-    for (let i = 1; i < records.length; i++) {
-      const [a, b] = [records[i - 1] as RepairHistoryRecord, records[i] as RepairHistoryRecord];
-      if (b.sequence <= a.sequence || b.time < a.time) return fail(`record ${b.sequence} comes after ${a.sequence} out of order`);
-    }
-    const last = records[records.length - 1];
-    if (!last) return fail("no history");
-    if (last.status !== entry.status || last.step !== entry.step || last.stepStatus !== entry.stepStatus || last.deleted !== entry.deleted) {
-      fail(`the last record (${last.status}/${last.step}/${last.stepStatus}) is not the stored entry (${entry.status}/${entry.step}/${entry.stepStatus})`);
-    }
-  }
-}
-
-function isCordoned(world: SimWorld, address: string): boolean {
-  const m = world.at(address);
-  return m !== undefined && cordonedByKintsugi(m);
 }

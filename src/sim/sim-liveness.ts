@@ -2,7 +2,7 @@ import { isHoldActive } from "../domain/holds/machine-holds.js";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { WaitingFor } from "../domain/queue/repair-wait.js";
 import type { StoredMachineHold } from "../domain/holds/machine-holds.js";
-import type { Violation } from "./sim-invariants.js";
+import type { Violation } from "./sim-checks.js";
 import type { SimWorld } from "./sim-world.js";
 
 /** What the liveness invariants read after a pass. */

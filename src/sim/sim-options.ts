@@ -27,15 +27,21 @@ export interface SimOptions {
    * absent: none. Its operators draw from a stream of their own: the repairs' faults are the seed's as without it.
    */
   readonly generation?: SimGenerationPolicy;
+  /**
+   * "full" (the default): every rule kintsugi has, drawn per seed (src/sim/sim-model.ts), and the whole model's
+   * faults; "classic": issue 24's model, whose seeds replay the histories they were found in.
+   */
+  readonly model?: "classic" | "full";
 }
 
 /** The report of a run whose drawn configuration serve would refuse: nothing ran. */
-export function refusedReport(options: SimOptions, settings: SimSettings, refused: string): SimReport {
+export function refusedReport(options: SimOptions, settings: SimSettings, refused: string, model: string): SimReport {
   return {
     seed: options.seed,
     machines: options.machines,
     hours: options.hours,
     settings,
+    model,
     passes: 0,
     faults: 0,
     restarts: 0,

@@ -43,6 +43,13 @@ export interface SimMachine {
   readySince: number;
   state: MachineState;
   stateSince: number;
+  /** The machine's Node was deleted from the cluster (it left mid-repair) until `nodeBackAt`, when it joins again. */
+  nodeGone: boolean;
+  nodeBackAt: number;
+  /** The workload pod stays listed after its eviction until then (a finalizer): a drain cannot complete before. */
+  podStuckUntil: number;
+  /** The entry whose repair command the machine boots after (until `bootingUntil`); null: none. */
+  bootedBy: number | null;
   /** An operator retires the machine (cluster generation runs only): RETIRING from then, RETIRED for good from `retiredAt`; 0: not. */
   retiringAt: number;
   retiredAt: number;
@@ -94,6 +101,10 @@ export class SimWorld {
         retiringAt: 0,
         retiredAt: 0,
         uninitializedUntil: 0,
+        nodeGone: false,
+        nodeBackAt: 0,
+        podStuckUntil: 0,
+        bootedBy: null,
       };
       this.machines.push(m);
       this.byAddress.set(address, m);
@@ -133,6 +144,13 @@ export class SimWorld {
         if (m.annotations[CORDONED_BY_ANNOTATION] === undefined) m.unschedulable = false;
       }
       if (m.pdbUntil !== 0 && now >= m.pdbUntil) m.pdbUntil = 0;
+      if (m.nodeGone && now >= m.nodeBackAt) {
+        // It joins again as a new Node: uncordoned, without the old one's annotations.
+        m.nodeGone = false;
+        m.unschedulable = false;
+        m.annotations = {};
+        m.readySince = now;
+      }
       if (m.protectedJobUntil !== 0 && now >= m.protectedJobUntil) m.protectedJobUntil = 0;
       if (!m.unschedulable) m.evicted = false;
       const up = now >= m.bootingUntil && now >= m.rackPowerUntil && now >= m.rebootUntil && now >= m.notReadyUntil;
@@ -162,18 +180,22 @@ export class SimWorld {
     }
   }
 
-  /** A repair command that ended well: the machine reboots (a new boot id) and works again if the command fixes it. */
-  repaired(m: SimMachine, kind: string, bootSeconds: number, now: number): void {
+  /**
+   * A repair command that ended well: the machine reboots (a new boot id) and works again if the command fixes it.
+   * `entryIndex`: the entry whose command it was (the invariants count the machine as disrupted by it while it boots).
+   */
+  repaired(m: SimMachine, kind: string, bootSeconds: number, now: number, entryIndex: number | null = null): void {
     if (now < m.rackPowerUntil) return;
     m.bootId++;
     m.bootingUntil = now + bootSeconds * 1000;
+    m.bootedBy = entryIndex;
     if (m.broken && (m.broken.fix === kind || (kind === "power-cycle" && m.broken.fix === "reboot"))) m.broken = null;
   }
 
   clusterNodes(): ClusterNode[] {
     const nodes: ClusterNode[] = [];
     for (const m of this.machines) {
-      if (m.node === null) continue;
+      if (m.node === null || m.nodeGone) continue;
       const labels: Record<string, string> = { [SIM_ROLE_LABEL]: m.role };
       if (m.role === "control-plane") labels[CONTROL_PLANE_LABEL] = "";
       nodes.push({
@@ -184,7 +206,7 @@ export class SimWorld {
         labels,
         taints: [],
         conditions: [{ type: "Ready", status: m.ready ? "True" : "False", lastTransitionTime: m.readySince }],
-        bootId: `boot-${m.serial}-${m.bootId}`,
+        bootId: bootIdOf(m),
       });
     }
     return nodes;
@@ -206,4 +228,9 @@ export class SimWorld {
       labels: {},
     };
   }
+}
+
+/** The boot ID a machine's Node reports (it changes at every boot). */
+export function bootIdOf(m: SimMachine): string {
+  return `boot-${m.serial}-${m.bootId}`;
 }

@@ -2,19 +2,22 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
-import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
-import { HealthCheckRunner } from "../runner/health-check-runner.js";
-import { RepairRunner } from "../runner/repair-runner.js";
-import { SILENT_LOG } from "../support/log.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
+import { Checks } from "./sim-checks.js";
 import { SimCommands } from "./sim-commands.js";
+import { CommitInvariants } from "./sim-commit-checks.js";
 import { drawConfig, loadSimConfig } from "./sim-config-file.js";
-import { longestChainMs, SIM_HEALTH_CHECK, simConstraints, simRepairConfig, type SimSettings } from "./sim-config.js";
-import { ALL_FAULTS, SimFaults } from "./sim-faults.js";
+import { longestChainMs, simConstraints, simHealthCheck, simRepairConfig, type ConfigVariant, type SimSettings } from "./sim-config.js";
+import { DisruptionInvariants } from "./sim-disruptions.js";
 import { EscalationInvariants } from "./sim-escalation.js";
-import { SafetyInvariants, type Violation } from "./sim-invariants.js";
+import { CLASSIC_FAULTS, FULL_FAULTS, SimFaults } from "./sim-faults.js";
+import { IntakeInvariants } from "./sim-intake-checks.js";
+import { PassInvariants } from "./sim-invariants.js";
+import { SimKintsugi } from "./sim-kintsugi.js";
 import { SimNodes, SimSabakan } from "./sim-kube.js";
 import { LivenessInvariants } from "./sim-liveness.js";
+import { CLASSIC_MODEL, describeModel, drawModel } from "./sim-model.js";
+import { PacingInvariant } from "./sim-pacing-check.js";
 import { simRandom } from "./sim-random.js";
 import { SimGeneration } from "./sim-generation.js";
 import { SimWorld } from "./sim-world.js";
@@ -28,136 +31,144 @@ const START = Date.UTC(2026, 0, 1);
 
 /**
  * Runs the real runner, sabakan poller and health checks on the real SQLite store, against a simulated data center
- * on a virtual clock, with faults and operators drawn from `seed`; checks the invariants after every pass and
- * stops at the first violation. The last quarter of the time has no faults: every entry must then finish.
+ * on a virtual clock, with faults and operators drawn from `seed`; checks the invariants at every pass, command,
+ * cordon, intake and commit, and stops at the first violation. The last quarter of the time has no faults: every
+ * entry must then finish.
  */
 export async function simulate(options: SimOptions): Promise<SimReport> {
   const random = simRandom(options.seed);
   const passMs = (options.passSeconds ?? 30) * 1000;
+  const model = options.model === "classic" ? CLASSIC_MODEL : drawModel(simRandom((options.seed ^ 0x9e3779b9) >>> 0));
   const drawn: SimSettings = { maxConcurrentRepairs: random.int(1, 3), ...(random.chance(0.4) && { proof: { requires: ["node_ready"], dwellSeconds: 120 } }) };
-  let settings: SimSettings = { ...drawn, ...options.settings };
+  const modelled: SimSettings = model.full
+    ? { maxConcurrentRepairs: drawn.maxConcurrentRepairs, ...(model.proof && { proof: model.proof }), ...(model.escalation && { escalation: model.escalation }) }
+    : drawn;
+  let settings: SimSettings = { ...modelled, ...options.settings };
   const file = options.drawConfig ? drawConfig(simRandom((options.seed ^ 0x2545f491) >>> 0)) : null;
   if (file) {
     const { proof: _drawnInCode, ...rest } = settings;
     settings = file.proof ? { ...rest, proof: file.proof } : rest;
   }
-  const loaded = file ? loadSimConfig(settings, file.sections) : { ok: true as const, repair: simRepairConfig(settings) };
-  if (!loaded.ok) return refusedReport(options, settings, loaded.refused);
-  const repair = loaded.repair;
+  const loaded = file ? loadSimConfig(settings, file.sections, model) : { ok: true as const, repair: simRepairConfig(settings, model) };
+  if (!loaded.ok) return refusedReport(options, settings, loaded.refused, describeModel(model));
+  const configs = (variant: ConfigVariant) => (variant === "base" ? loaded.repair : simRepairConfig(settings, model, variant));
   const withSabakan = file?.sections.sabakan ?? true;
   let clock = START;
   const now = () => clock;
-  const perRack = 20;
-  const world = new SimWorld(options.machines, perRack, random.chance(0.5) ? 3 : 5, Math.floor(options.machines / 20), clock);
+  const world = new SimWorld(options.machines, 20, random.chance(0.5) ? 3 : 5, Math.floor(options.machines / 20), clock);
+  world.rebootsUnreachable = model.rebootsUnreachable;
   const dir = mkdtempSync(join(scratchRoot(), "kintsugi-sim-"));
-  const safety = new SafetyInvariants(world);
   const store = await openSqliteStore({ path: join(dir, "sim.db"), initialConstraints: simConstraints(options.machines) });
-  let activity = 0;
-  let generation: SimGeneration | null = null;
-  store.onCommit((commit) => {
-    activity++;
-    for (const change of commit.entries) safety.committed(change);
-    if (commit.generation) generation?.invariants.committed(commit.generation);
-  });
   await store.settings.setAutoRepairEnabled(true);
   const commands = new SimCommands(world, random.fork(), now, { fail: 0.1, hang: 0.05, lateBoot: 0.25 });
-  const nodes = new SimNodes(world);
+  const nodes = new SimNodes(world, now, model.full ? simRandom((options.seed ^ 0x85ebca6b) >>> 0) : null);
   const sabakan = new SimSabakan(world, now);
-  const chainMs = longestChainMs(repair, passMs);
-  const liveness = new LivenessInvariants(world, chainMs);
   const jitter = random.fork();
+  let generation: SimGeneration | null = null;
   if (options.generation !== undefined && withSabakan) {
     const stream = simRandom((options.seed ^ 0x6a09e667) >>> 0);
     generation = new SimGeneration(world, store, sabakan, nodes, now, stream, options.generation);
   }
   const generationRun = generation;
-  const build = () => ({
-    runner: new RepairRunner({
-      entries: store.entries,
-      settings: store.settings,
-      holds: store.holds,
-      repair,
+  const kintsugi = new SimKintsugi(
+    {
+      store,
       commands,
       nodes,
+      sabakan,
+      withSabakan,
+      healthCheck: simHealthCheck(model),
       // With generation, as serve wires it: the configuration in force's control planes (the template takes them from
       // the machines the world labels as control planes, so the runner protects the same machines either way).
-      generatedControlPlanes: generationRun ? () => store.generations.controlPlaneAddresses() : () => world.controlPlaneAddresses(),
+      controlPlanes: generationRun ? () => store.generations.controlPlaneAddresses() : () => world.controlPlaneAddresses(),
       now,
       random: jitter.next,
-      log: SILENT_LOG,
-      intervalMs: passMs,
-      healthCheckConcurrency: 8,
-      ...(withSabakan && { machines: sabakan }),
-    }),
-    poller: new AutoRepairPoller({ store, machines: sabakan, nodes, now, log: SILENT_LOG, repair }),
-    health: new HealthCheckRunner({
-      checks: [SIM_HEALTH_CHECK],
-      repair,
-      nodes,
-      machines: sabakan,
-      store,
-      now,
-      log: SILENT_LOG,
-      intervalMs: passMs,
-      changed: () => {},
-    }),
+      passMs,
+      asServe: model.full,
+    },
+    loaded.repair,
+  );
+  const checks = new Checks();
+  const pass = new PassInvariants(checks, world);
+  const disruptions = new DisruptionInvariants(checks, world, store, settings.proof, now, (a) => commands.runningAddresses().has(a));
+  const pacing =
+    model.pacing &&
+    new PacingInvariant(
+      checks,
+      world,
+      model.pacing,
+      (a) => kintsugi.racks.rackOf(a),
+      () => kintsugi.repair.maxConcurrentRepairs,
+      (i) => disruptions.answerOf(i)?.proven === true,
+    );
+  const commits = new CommitInvariants(checks, disruptions, () => kintsugi.repair, now, pacing || null);
+  const intakes = new IntakeInvariants(checks, world, store, settings.escalation);
+  const escalation = settings.escalation ? new EscalationInvariants(store, settings.escalation) : null;
+  let activity = 0;
+  store.onCommit((commit) => {
+    activity++;
+    kintsugi.committed(commit);
+    for (const change of commit.entries) {
+      pass.committed(change.entry.index, change.previous === null, change.entry.deleted, change.entry.address);
+      commits.committed(change);
+    }
+    if (commit.generation) generationRun?.invariants.committed(commit.generation);
   });
-  let workers = build();
-  const escalation = repair.escalation ? new EscalationInvariants(store, repair.escalation) : null;
-  let restarts = 0;
-  const faults = new SimFaults(world, store, sabakan, random.fork(), options.faults ?? ALL_FAULTS, async () => {
-    await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop()]);
+  commands.onHealth = (address, healthy, entryIndex) => disruptions.healthAnswered(address, healthy, entryIndex);
+  commands.onStart = (start) => {
+    disruptions.command(start);
+    commits.commandStarted(start);
+  };
+  commands.onEnd = (start, outcome) => commits.commandEnded(start, outcome);
+  nodes.onCordon = (m, owner) => disruptions.cordon(m, /^repair-entry-(\d+)$/.test(owner) ? Number(owner.slice(13)) : null);
+  const failover = async (variant?: ConfigVariant) => {
+    const before = kintsugi.repair.maxConcurrentRepairs;
+    await kintsugi.failover(variant && configs(variant));
     await generationRun?.restart();
-    workers = build();
-    restarts++;
-  });
+    if (kintsugi.repair.maxConcurrentRepairs < before) pass.configChanged(before);
+  };
+  const operations = () => kintsugi.repair.repairProcedures.flatMap((p) => p.repairOperations.map((o) => o.operation));
+  const faults = new SimFaults(world, store, random.fork(), options.faults ?? (model.full ? FULL_FAULTS : CLASSIC_FAULTS), { sabakan, nodes, commands, failover, operations }, model.healthPaused);
   if (generationRun) {
     generationRun.log = faults.log;
     await generationRun.start(clock);
   }
-  if (escalation) faults.onRelease = (address, at) => escalation.released(address, at);
-  // Healthy as the operation judges it: with success_requires node_ready, a node must be Ready too (that signal
-  // does not apply to a machine that is not a node).
-  // Likewise sabakan_healthy (sabakan must say HEALTHY); boot_id_changed is not modelled here, so an operation that
-  // asks for it is never judged healthy by the invariant (its repairs are not checked against it).
-  const needsReady = settings.proof?.requires.includes("node_ready") ?? false;
-  const needsSabakan = settings.proof?.requires.includes("sabakan_healthy") ?? false;
-  const needsBoot = settings.proof?.requires.includes("boot_id_changed") ?? false;
-  commands.onHealth = (address, healthy) => {
-    const m = world.at(address);
-    const proven = (!needsReady || m?.node === null || m?.ready === true) && (!needsSabakan || m?.state === "HEALTHY") && !needsBoot;
-    safety.healthAnswered(address, healthy && proven);
-  };
-  commands.onStart = (s) => safety.disruptionStarts(`${s.kind} command`, s.address, store.holds.list(), clock);
-  nodes.onCordon = (m) => safety.disruptionStarts("cordon", m.address, store.holds.list(), clock);
+  if (escalation) faults.operators.onRelease = (address, at) => escalation.released(address, at);
   const quiet = () => settle(() => activity);
+  const chainMs = longestChainMs(loaded.repair, passMs);
+  const liveness = new LivenessInvariants(world, chainMs);
 
   const endFaults = START + options.hours * 3_600_000;
   let end = endFaults + Math.max((options.hours * 3_600_000) / 3, 2 * chainMs);
   let passes = 0;
   let faultCount = 0;
-  let violation: Violation | null = null;
   let nextPoll = START;
-  const intake = async (work: () => Promise<unknown>, answer: () => SabakanMachine[] | null) => {
-    const before = new Set(store.entries.list().map((e) => e.index));
+  const intake = async (source: "sabakan" | "health-check", work: () => Promise<unknown>) => {
+    const before = store.entries.list();
+    const known = new Set(before.map((e) => e.index));
     sabakan.lastAnswer = [];
     await work();
     await quiet();
     const all = store.entries.list();
-    const added = all.filter((e) => !before.has(e.index));
     const c = store.settings.constraints();
-    safety.afterIntake({
-      added,
+    const check = simHealthCheck(model);
+    intakes.afterIntake({
+      source,
+      before,
+      added: all.filter((e) => !known.has(e.index)),
       total: all.length,
       cap: c.maximumRepairQueueEntries,
       rackLimit: c.maximumUnhealthyMachinesPerRack,
-      answer: answer(),
+      answer: source === "sabakan" ? (sabakan.lastAnswer as readonly SabakanMachine[]) : null,
       rebootWaitSeconds: c.waitSecondsToRepairRebooting,
+      check,
+      paused: store.settings.healthCheckPaused(check.name) ?? check.paused,
       now: clock,
     });
   };
+  const violation = () => checks.violation ?? escalation?.violation ?? generationRun?.invariants.violation ?? null;
   try {
-    while (clock < end && violation === null) {
+    while (clock < end && violation() === null) {
       clock += passMs;
       commands.advanceTo(clock);
       world.refresh(clock);
@@ -171,74 +182,80 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         liveness.restartClocks(clock);
         // Every entry left must finish: the queue drains max_concurrent_repairs at a time, a chain of timeouts each.
         const left = store.entries.list().filter((e) => !isFinished(e)).length;
-        end = Math.max(end, clock + chainMs * (2 + Math.ceil(left / repair.maxConcurrentRepairs)));
+        end = Math.max(end, clock + chainMs * (2 + Math.ceil(left / kintsugi.repair.maxConcurrentRepairs)));
       }
       world.refresh(clock);
       await quiet();
       if (withSabakan && clock >= nextPoll) {
         nextPoll = clock + 60_000;
         escalation?.pollStarts();
-        await intake(
-          () => workers.poller.runNow(),
-          () => sabakan.lastAnswer,
-        );
+        await intake("sabakan", () => kintsugi.poller.runNow());
         await escalation?.pollEnded(clock);
       }
       if (generationRun) {
         await generationRun.maybeRound(clock);
         await quiet();
       }
-      await intake(
-        () => workers.health.evaluateNow(),
-        () => null,
+      await intake("health-check", () => kintsugi.health.evaluateNow());
+      disruptions.passStarts();
+      const deletedBefore = new Set(store.entries.list().filter((e) => e.deleted).map((e) => e.index));
+      const queueEnabled = store.settings.repairQueueEnabled();
+      const kubernetesAnswered = nodes.errorRate === 0;
+      const passWorked = await kintsugi.runner.passNow().then(
+        () => true,
+        () => false,
       );
-      safety.passStarts();
-      await workers.runner.passNow();
       await quiet();
       passes++;
       const entries = store.entries.list();
-      safety.afterPass({
+      const jobs = kintsugi.runner.jobs;
+      pass.afterPass({
         now: clock,
         entries,
-        jobOf: (i) => workers.runner.jobs.kindOf(i),
+        jobOf: (i) => jobs.kindOf(i),
         commandsRunning: commands.runningAddresses(),
-        maxConcurrentRepairs: repair.maxConcurrentRepairs,
+        repair: kintsugi.repair,
+        queueEnabled,
+        passWorked,
+        kubernetesAnswered,
+        deletedBefore,
       });
+      if (faults.takePendingFailover()) await failover();
       const livenessView = {
         now: clock,
         entries,
-        waitingFor: (i: number) => workers.runner.waitingFor(i),
+        waitingFor: (i: number) => kintsugi.runner.waitingFor(i),
         queueEnabled: store.settings.repairQueueEnabled(),
         holds: store.holds.list(),
-        maxConcurrentRepairs: repair.maxConcurrentRepairs,
+        maxConcurrentRepairs: kintsugi.repair.maxConcurrentRepairs,
       };
-      violation = safety.violation ?? escalation?.violation ?? generationRun?.invariants.violation ?? liveness.check(livenessView, clock >= end);
+      if (violation() === null) {
+        const stuck = liveness.check(livenessView, clock >= end);
+        if (stuck) checks.fail(stuck);
+      }
     }
-    if (violation === null) {
-      for (const e of store.entries.list()) safety.history(e, await store.entries.history(e.index));
-      violation = safety.violation;
-    }
-    const checked = new Map([...safety.checked, ...liveness.checked, ...(escalation?.checked ?? []), ...(generationRun?.invariants.checked ?? [])]);
     const report: SimReport = {
       seed: options.seed,
       machines: options.machines,
       hours: options.hours,
       settings,
+      model: describeModel(model),
       passes,
       faults: faultCount,
-      restarts,
+      restarts: kintsugi.restarts,
       entries: store.entries.list().length,
       finished: store.entries.list().filter((e: RepairEntry) => isFinished(e)).length,
-      checked,
+      checked: checks.merged(liveness.checked, escalation?.checked ?? new Map(), generationRun?.invariants.checked ?? new Map()),
       violation: null,
       details: null,
       faultKinds: countKinds(faults.log.map((f) => f.kind)),
       refused: null,
     };
-    if (!violation) return report;
-    return { ...report, violation, details: await violationReport(violation, store, faults.log) };
+    const found = violation();
+    if (!found) return report;
+    return { ...report, violation: found, details: await violationReport(found, store, faults.log) };
   } finally {
-    await Promise.all([workers.runner.stop(), workers.poller.stop(), workers.health.stop(), generationRun?.stop()]);
+    await Promise.all([kintsugi.stop(), generationRun?.stop()]);
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }

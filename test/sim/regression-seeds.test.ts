@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ALL_FAULTS, faultsWithout, type FaultMix } from "../../src/sim/sim-faults.js";
+import { CLASSIC_FAULTS, faultsWithout, type FaultMix } from "../../src/sim/sim-faults.js";
 import { SIM_ESCALATION } from "../../src/sim/sim-escalation.js";
 import type { SimSettings } from "../../src/sim/sim-config.js";
 import { simulate } from "../../src/sim/simulation.js";
@@ -32,7 +32,7 @@ const SEEDS: ReadonlyArray<{
     faults: faultsWithout(["cke-reboot"]),
     brokeOnMain: "no-disruption-of-a-healthy-machine",
   },
-  { finding: "4: a health check remediates a node CKE is rebooting", seed: 3, hours: 2, faults: ALL_FAULTS, brokeOnMain: "no-remediation-of-a-rebooting-node" },
+  { finding: "4: a health check remediates a node CKE is rebooting", seed: 3, hours: 2, faults: CLASSIC_FAULTS, brokeOnMain: "no-remediation-of-a-rebooting-node" },
   // Findings 5 and 6 with repair.escalation configured (npm run sim -- --escalation); broke on ae42576, main before h24c.
   {
     finding: "5: an operator releases an escalation hold and the next poll holds the machine again for the same repairs",

@@ -1,0 +1,101 @@
+import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
+import type { KintsugiStore } from "../store/store-port.js";
+import type { FaultTargets } from "./sim-faults.js";
+import type { SimRandom } from "./sim-random.js";
+import type { SimMachine, SimWorld } from "./sim-world.js";
+
+/** The faults aimed where they hurt: each picks its target among the entries in the state it breaks, or does nothing. */
+export const AIMED_KINDS: readonly string[] = [
+  "pdb-on-draining",
+  "pod-stuck-on-draining",
+  "node-leaves-mid-drain",
+  "sabakan-outage-in-dwell",
+  "relapse-in-dwell",
+  "failover-before-command",
+  "second-control-plane-dies",
+];
+
+const MIN = 60_000;
+type Note = (at: number, kind: string, address: string | null, detail: string) => true;
+
+/**
+ * Faults aimed at the entries they break, as evenly drawn faults rarely are: a refused eviction, a pod that will not
+ * go, or the Node leaving, on a machine being drained (or about to be); a sabakan outage or a relapse while a proof
+ * dwell runs; a leader failover between a step's start (committed) and its command; a second control plane dying
+ * while one is repaired.
+ */
+export class AimedFaults {
+  /** A failover the armed command start asked for: the simulator performs it after the pass. */
+  failoverPending = false;
+
+  constructor(
+    private readonly world: SimWorld,
+    private readonly store: KintsugiStore,
+    private readonly random: SimRandom,
+    private readonly targets: FaultTargets,
+    private readonly note: Note,
+    private readonly kill: (m: SimMachine, now: number, kind: string) => boolean,
+  ) {}
+
+  async apply(kind: string, now: number): Promise<boolean> {
+    const r = this.random;
+    const unfinished = this.store.entries.list().filter((e) => !isFinished(e) && !e.deleted);
+    const pick = (entries: readonly RepairEntry[]): SimMachine | null => {
+      const m = entries.length === 0 ? undefined : this.world.at(r.pick(entries).address);
+      return m ?? null;
+    };
+    // Being drained, or about to be: the second step (the one that drains) comes next or has begun.
+    const draining = unfinished.filter((e) => e.stepStatus === "draining" || (e.status === "processing" && (e.step === 1 || e.stepStatus === "watching")));
+    const dwelling = unfinished.filter((e) => e.evidence?.dwellStartedAt != null && e.evidence.provenAt === null);
+    switch (kind) {
+      case "pdb-on-draining": {
+        const m = pick(draining);
+        if (!m) return false;
+        m.pdbUntil = now + r.int(5, 60) * MIN;
+        return this.note(now, kind, m.address, `a PodDisruptionBudget refuses evictions until +${(m.pdbUntil - now) / MIN} min`);
+      }
+      case "pod-stuck-on-draining": {
+        const m = pick(draining);
+        if (!m) return false;
+        m.podStuckUntil = now + r.int(5, 40) * MIN;
+        return this.note(now, kind, m.address, `an evicted pod stays (a finalizer) until +${(m.podStuckUntil - now) / MIN} min`);
+      }
+      case "node-leaves-mid-drain": {
+        const m = pick(draining.filter((e) => e.stepStatus === "draining"));
+        if (!m || m.node === null || m.nodeGone) return false;
+        m.nodeGone = true;
+        m.nodeBackAt = now + r.int(10, 60) * MIN;
+        // The Node object is gone, and with it its cordon and annotations.
+        m.unschedulable = false;
+        m.annotations = {};
+        return this.note(now, kind, m.address, `its Node is deleted mid-drain; it joins again at +${(m.nodeBackAt - now) / MIN} min`);
+      }
+      case "sabakan-outage-in-dwell":
+        if (dwelling.length === 0 || this.targets.sabakan.down) return false;
+        this.targets.sabakan.down = true;
+        return this.note(now, kind, null, `sabakan unreachable while entries ${dwelling.map((e) => e.index).join(", ")} dwell`);
+      case "relapse-in-dwell": {
+        const m = pick(dwelling);
+        if (!m) return false;
+        m.notReadyUntil = now + r.int(1, 5) * MIN;
+        return this.note(now, kind, m.address, `its Node is NotReady until +${(m.notReadyUntil - now) / MIN} min, mid-dwell`);
+      }
+      case "failover-before-command":
+        if (unfinished.length === 0 || this.targets.commands.failoverInstead !== null) return false;
+        this.targets.commands.failoverInstead = (start) => {
+          this.failoverPending = true;
+          this.note(start.at, "leader-failover", start.address, `between the start of step ${start.step + 1} of entry ${start.entryIndex} and its command`);
+        };
+        return this.note(now, kind, null, "the leader fails over as it is about to start the next repair command");
+      case "second-control-plane-dies": {
+        const planes = this.world.machines.filter((m) => m.role === "control-plane");
+        const repairing = new Set(unfinished.map((e) => e.address));
+        if (!planes.some((m) => repairing.has(m.address) || m.broken !== null)) return false;
+        const m = planes.find((x) => x.broken === null && !repairing.has(x.address));
+        return m !== undefined && this.kill(m, now, kind);
+      }
+      default:
+        throw new Error(`unknown aimed fault ${kind}`);
+    }
+  }
+}

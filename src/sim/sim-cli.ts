@@ -1,0 +1,131 @@
+import { summaryLine, type SimReport } from "./sim-report.js";
+import { CLASSIC_FAULTS, FULL_FAULTS, faultsWithout } from "./sim-faults.js";
+import { SIM_ESCALATION } from "./sim-escalation.js";
+import { simulate, type SimOptions } from "./simulation.js";
+import { runSweep } from "./sim-sweep.js";
+import type { SimGenerationPolicy } from "./sim-generation.js";
+
+export const USAGE = `usage: npm run sim -- [options]
+
+Runs kintsugi's real rules and workers over a simulated data center on a virtual clock (docs/testing.md).
+
+  --seed N            replay one seed in detail (default 42)
+  --seeds COUNT       sweep COUNT seeds instead, from --from N (default 1)
+  --machines N        machines in the data center, 1 to 20000 (default 100)
+  --hours H           hours of faults (default 24); a quiet tail follows in which every entry must finish
+  --pass-seconds S    virtual seconds between passes, 1 to 3600 (default 30)
+  --classic           issue 24's model: no extension drawn, the classic faults (the regression seeds' model)
+  --without K,K       leave these fault kinds out (an unknown kind lists the known ones)
+  --escalation        repair.escalation on (two repairs in a day hold the machine); the whole model draws its own
+  --draw-config       draw the proof and the sabakan and kubernetes sections, load them through the config loader
+  --generation P      cluster generation rounds too: weighted, all_healthy or drawn
+  --sweep             run the sweep npm test runs (test/sim/), stop at the first violation; --json prints it as JSON
+  --help              print this
+
+Exit status: 0 when every invariant held, 1 on a violation (with the command that replays it), 2 on a usage error.`;
+
+function option(args: readonly string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const value = Number(args[i + 1]);
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`--${name} wants a whole number >= 0, got ${JSON.stringify(args[i + 1])}`);
+  return value;
+}
+
+const KNOWN = new Set(["--seed", "--seeds", "--from", "--machines", "--hours", "--pass-seconds", "--without", "--generation"]);
+const FLAGS = new Set(["--classic", "--escalation", "--draw-config", "--sweep", "--json", "--help"]);
+
+/** Refuses what is not an option (a typo must not run seed 42 for 24 h). */
+function checkArgs(args: readonly string[]): void {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (KNOWN.has(a)) i++;
+    else if (!FLAGS.has(a)) throw new Error(`unknown option ${JSON.stringify(a)}\n\n${USAGE}`);
+  }
+}
+
+/** The flags that replay a run with these options (besides seed, machines and hours). */
+export function replayFlags(o: Omit<SimOptions, "seed" | "machines" | "hours">, without: readonly string[]): string {
+  return [
+    o.model === "classic" ? " --classic" : "",
+    o.drawConfig ? " --draw-config" : "",
+    o.settings?.escalation ? " --escalation" : "",
+    o.passSeconds !== undefined && o.passSeconds !== 30 ? ` --pass-seconds ${o.passSeconds}` : "",
+    without.length > 0 ? ` --without ${without.join(",")}` : "",
+    o.generation ? ` --generation ${o.generation}` : "",
+  ].join("");
+}
+
+function printViolation(r: SimReport, flags: string): void {
+  const v = r.violation;
+  if (!v) return;
+  console.log(`\nVIOLATION of ${v.invariant} (seed ${r.seed}): ${v.message}`);
+  console.log(r.details ?? "");
+  console.log(`\nreplay: npm run sim -- --seed ${r.seed} --machines ${r.machines} --hours ${r.hours}${flags}`);
+}
+
+/**
+ * `npm run sim`: one seed in detail, a sweep of seeds, or the sweep npm test runs (see USAGE). Resolves with the
+ * exit status: 0 when every invariant held, 1 on a violation; rejects on a usage error.
+ */
+export async function simCli(args: readonly string[]): Promise<number> {
+  if (args.includes("--help")) {
+    console.log(USAGE);
+    return 0;
+  }
+  checkArgs(args);
+  if (args.includes("--sweep")) return runSweep({ json: args.includes("--json") });
+  const machines = option(args, "machines", 100);
+  const hours = option(args, "hours", 24);
+  if (machines < 1 || machines > 20_000) throw new Error("--machines must be 1 to 20000");
+  const model = args.includes("--classic") ? ("classic" as const) : ("full" as const);
+  const i = args.indexOf("--without");
+  const without = i < 0 ? [] : (args[i + 1] ?? "").split(",").filter((k) => k !== "");
+  const faults = faultsWithout(without, model === "classic" ? CLASSIC_FAULTS : FULL_FAULTS);
+  const passSeconds = option(args, "pass-seconds", 30);
+  if (passSeconds < 1 || passSeconds > 3600) throw new Error("--pass-seconds must be 1 to 3600");
+  const settings = args.includes("--escalation") ? { escalation: SIM_ESCALATION } : {};
+  const drawConfig = args.includes("--draw-config");
+  const g = args.indexOf("--generation");
+  const policy = g < 0 ? undefined : args[g + 1];
+  if (policy !== undefined && policy !== "weighted" && policy !== "all_healthy" && policy !== "drawn") throw new Error("--generation must be weighted, all_healthy or drawn");
+  const generation: SimGenerationPolicy | undefined = policy;
+  const common = { machines, hours, faults, passSeconds, settings, drawConfig, model, ...(generation && { generation }) };
+  const flags = replayFlags(common, without);
+  if (args.includes("--seeds")) {
+    const count = option(args, "seeds", 100);
+    const from = option(args, "from", 1);
+    const started = performance.now();
+    const checked = new Map<string, number>();
+    let passes = 0;
+    let faultCount = 0;
+    let refused = 0;
+    for (let seed = from; seed < from + count; seed++) {
+      const r = await simulate({ seed, ...common });
+      passes += r.passes;
+      faultCount += r.faults;
+      if (r.refused !== null) refused++;
+      for (const [k, n] of r.checked) checked.set(k, (checked.get(k) ?? 0) + n);
+      if (r.violation) {
+        console.log(summaryLine(r));
+        printViolation(r, flags);
+        return 1;
+      }
+    }
+    const minutes = (performance.now() - started) / 60_000;
+    const checks = [...checked.values()].reduce((a, b) => a + b, 0);
+    console.log(
+      `${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each, ${model} model: no violation${refused > 0 ? ` (${refused} configs refused, not run)` : ""}; ${passes} passes, ${faultCount} faults, ${checks} invariant checks (${Math.round(checks / count)} a run), ${(count / minutes).toFixed(1)} seeds/min`,
+    );
+    for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
+    return 0;
+  }
+  const r = await simulate({ seed: option(args, "seed", 42), ...common });
+  console.log(summaryLine(r));
+  console.log(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
+  console.log("invariants checked:");
+  for (const [k, n] of r.checked) console.log(`  ${k}: ${n} times`);
+  printViolation(r, flags);
+  return r.violation ? 1 : 0;
+}
+
