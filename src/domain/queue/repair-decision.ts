@@ -174,7 +174,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
         // It gives up the turn so that the other control plane (the dead one the rule allows) is repaired first.
         yielded.add(entry.index);
         held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
-        const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed });
+        const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed, proof });
         if (progress.transitions.length > 0 || progress.effect.kind !== "none")
           actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
         wakeAt = earliest(wakeAt, progress.wakeAt);
