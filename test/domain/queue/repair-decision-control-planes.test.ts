@@ -12,12 +12,14 @@ import {
   assertDecision,
   entry,
   fixedRandom,
+  machineHold,
   operation,
   snapshot,
   starts,
   stepCfg,
   summary,
   watched,
+  withHolds,
   type DecisionCase,
 } from "./repair-decision-support.js";
 
@@ -170,6 +172,34 @@ const CASES: TurnCase[] = [
     held: { 1: NOT_READY_2 },
     yielded: [1],
     wakeAt: T + 200 * SEC,
+  },
+  {
+    name: "a hold on mid-repair A does not keep the turn from dead B: the yield rule runs for a held control plane too, and B starts",
+    snapshot: withHolds(snapshot([midWatch(1), entry(2)], {}, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }), machineHold("10.0.0.1")),
+    want: [starts(2)],
+    held: { 1: /^held by alice: vendor swap$/ },
+    yielded: [1],
+  },
+  {
+    name: "a held control plane drained and waiting for its command gives its drain up (a back-off) when it yields, and dead B starts",
+    snapshot: withHolds(
+      snapshot(
+        [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
+        { 1: { drainJobDone: true, drainCompleted: true } },
+        { max: 3, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
+      ),
+      machineHold("10.0.0.1"),
+    ),
+    want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }, starts(2)],
+    held: { 1: /^held by alice/ },
+    yielded: [1],
+  },
+  {
+    name: "a held control plane that no control-plane rule holds keeps the turn (its node may be cordoned): another Ready one waits",
+    snapshot: withHolds(snapshot([midWatch(1), entry(3)], {}, { max: 3, controlPlanes: [cp(1), cp(2), cp(3)] }), machineHold("10.0.0.1")),
+    want: [],
+    held: { 1: /^held by alice/, 3: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
+    names: { 3: 1 },
   },
   {
     name: "a control plane held while another is being rebooted keeps the turn (the reboot ends by itself)",
