@@ -145,7 +145,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     }
     const inRack = perRack.get(m.rack) ?? 0;
     if (rackLimit > 0 && inRack > rackLimit) {
-      skip(m, "rack_limit", `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`, address);
+      skip(m, "rack_limit", rackLimitReason(m.rack, inRack), address);
       continue;
     }
     let operation = m.state.toLowerCase();
@@ -200,6 +200,11 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     source: AUTO_REPAIR_SOURCE,
   }));
   return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null, escalationHolds };
+}
+
+/** Why `maximum-unhealthy-machines-per-rack` holds a machine back: its rack has `count` unhealthy machines. */
+export function rackLimitReason(rack: number, count: number): string {
+  return `rack ${rack}: ${count} unhealthy machines, likely an infrastructure failure`;
 }
 
 function sortBySerial(skipped: SkippedMachine[]): SkippedMachine[] {

@@ -50,7 +50,8 @@ function earliest(a: number | null, b: number | null): number | null {
  *    readiness, with no job running, gives up the turn (see control-plane-turn.ts), and one in back-off holds none,
  *    so the turn never deadlocks; a held machine's entry does not move (a queued one does not start
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
- *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
+ *    other, a drain past its eviction timeout still stops; a processing control plane gives up the turn and its
+ *    slot when the yield rule says so, as one a control-plane rule holds, and a drain with it); with `pacing`, a queued entry also waits while any of
  *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
  *    processing entry that holds a slot (not waiting out a back-off, not yielded), held or not; each in progress
  *    moves on by its step status, except one whose proof dwell runs (kintsugi: every signal holds, so it is
@@ -151,6 +152,17 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       held.set(entry.index, waitForHold(machineHold));
       if (machineHold.until !== null) wakeAt = earliest(wakeAt, machineHold.until);
       if (entry.status !== "processing") continue;
+      // The yield rule runs for a held control plane too: a hold must not keep the turn from the control plane the
+      // rule lets go first. It moves nothing but a drain it gives up.
+      const planeHold = plane ? controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane) : null;
+      if (planeHold && yieldsTurn(entry, planeHold, obs)) {
+        yielded.add(entry.index);
+        if (entry.stepStatus !== "draining") continue;
+        const given = yieldedProgress({ entry: current, op: operation, obs, ctx, hold: planeHold, prefix: renamed });
+        actions.push({ entry, transitions: given.transitions, effect: given.effect });
+        wakeAt = earliest(wakeAt, given.wakeAt);
+        continue;
+      }
       // Mid-repair (cordoned, maybe drained): it still counts against the limits, and a drain still times out.
       inProgress++;
       if (plane && !repairingPlane) repairingPlane = entry;
@@ -174,7 +186,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
         // It gives up the turn so that the other control plane (the dead one the rule allows) is repaired first.
         yielded.add(entry.index);
         held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
-        const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed });
+        const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed, proof });
         if (progress.transitions.length > 0 || progress.effect.kind !== "none")
           actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
         wakeAt = earliest(wakeAt, progress.wakeAt);
