@@ -1,6 +1,6 @@
 import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
 import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
-import { isBackedOff, isWaitingForBackoff } from "./drain-backoff.js";
+import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "../pacing/repair-pacing.js";
@@ -257,18 +257,28 @@ interface Contender {
 
 /**
  * CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries;
- * kintsugi: processing control planes in the order they are offered the turn (see turnRank).
+ * kintsugi: processing control planes in the order they are offered the turn (see turnRank), and every processing
+ * entry between two steps after those in the middle of one (see betweenSteps).
  */
 function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex): Contender[] {
-  const groups: Contender[][] = [[], [], [], []];
-  for (const c of contenders) groups[(c.entry.status === "processing" ? 0 : 2) + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
-  // kintsugi: an entry back from a drain back-off (uncordoned, its drain to be retried) comes after the processing
-  // entries that hold a slot. In CKE's index order it would take a slot and cordon its machine while an entry that
-  // held one stays cordoned mid-watch, so more machines are disrupted than max_concurrent_repairs allows.
-  const resumed = (c: Contender) => (isBackedOff(c.entry) ? 1 : 0);
-  groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs) || resumed(a) - resumed(b));
-  groups[1]!.sort((a, b) => resumed(a) - resumed(b));
+  const groups: Contender[][] = [[], [], [], [], [], []];
+  for (const c of contenders) {
+    const group = c.entry.status !== "processing" ? 4 : betweenSteps(c) ? 2 : 0;
+    groups[group + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
+  }
+  groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs));
   return groups.flat();
+}
+
+/**
+ * kintsugi: a processing entry between two steps (back from a drain back-off, or its next step not started yet, no
+ * job running) has nothing of its machine disrupted; walked before an entry in the middle of a step (draining, or
+ * watching after its command), it would take that one's slot and start a drain or a command while the other stays
+ * cordoned or rebooting, so more machines would be disrupted than max_concurrent_repairs allows. In CKE's walk a
+ * control plane back from a back-off takes the slot of a worker whose command is running.
+ */
+function betweenSteps(c: Contender): boolean {
+  return c.entry.stepStatus === "waiting" && c.obs.job === "none";
 }
 
 function progressOf(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, renamed: EntryTransition[]): Progress {

@@ -167,6 +167,28 @@ const CASES: DecisionCase[] = [
     want: [{ index: 1, states: ["processing/0/waiting", "processing/0/draining"], effect: "drain" }],
     held: { 2: FULL },
   },
+  // between two steps + max_concurrent_repairs: found by the simulator (seeds 35 and 41 of the whole model): CKE walks
+  // processing control planes first, so a control plane back from its back-off took the slot of a worker whose
+  // command was running, and two machines were disrupted under a limit of one.
+  {
+    name: "back-off + control plane + max_concurrent_repairs: a control plane back from its drain back-off waits behind a worker whose command runs",
+    snapshot: snapshot(
+      [
+        entry(1, { status: "processing", drainBackoffCount: 1, lastTransitionTime: T - 400 * SEC, drainBackoffExpire: T - 50 * SEC }),
+        watched(2, { lastTransitionTime: T - 10 * SEC }),
+      ],
+      { 1: { nodename: "node1" }, 2: { job: "repair-command" } },
+      { max: 1, controlPlanes: [cp(1)] },
+    ),
+    want: [],
+    held: { 1: FULL },
+  },
+  {
+    name: "between two steps + max_concurrent_repairs: an entry whose next step has not started waits behind one watching after its command",
+    snapshot: snapshot([entry(1, { status: "processing", step: 1, lastTransitionTime: T - 400 * SEC }), watched(2, { lastTransitionTime: T - 10 * SEC })], {}, { max: 1 }),
+    want: [],
+    held: { 1: FULL },
+  },
   // hold + a healthy health check: a hold stops commands, never a success (CKE's health rule comes first); the
   // success command is a command on the machine, so it is skipped, and a note says so.
   {
