@@ -19,6 +19,7 @@ Runs kintsugi's real rules and workers over a simulated data center on a virtual
   --escalation        repair.escalation on (two repairs in a day hold the machine); the whole model draws its own
   --draw-config       draw the proof and the sabakan and kubernetes sections, load them through the config loader
   --generation P      cluster generation rounds too: weighted, all_healthy or drawn
+  --trace FROM-TO     print every entry after each pass from minute FROM to minute TO (with --seed)
   --sweep             run the sweep npm test runs (test/sim/), stop at the first violation; --json prints it as JSON
   --help              print this
 
@@ -32,7 +33,7 @@ function option(args: readonly string[], name: string, fallback: number): number
   return value;
 }
 
-const KNOWN = new Set(["--seed", "--seeds", "--from", "--machines", "--hours", "--pass-seconds", "--without", "--generation"]);
+const KNOWN = new Set(["--trace", "--seed", "--seeds", "--from", "--machines", "--hours", "--pass-seconds", "--without", "--generation"]);
 const FLAGS = new Set(["--classic", "--escalation", "--draw-config", "--sweep", "--json", "--help"]);
 
 /** Refuses what is not an option (a typo must not run seed 42 for 24 h). */
@@ -120,7 +121,11 @@ export async function simCli(args: readonly string[]): Promise<number> {
     for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
     return 0;
   }
-  const r = await simulate({ seed: option(args, "seed", 42), ...common });
+  const t = args.indexOf("--trace");
+  const window = t < 0 ? null : /^(\d+)-(\d+)$/.exec(args[t + 1] ?? "");
+  if (t >= 0 && !window) throw new Error("--trace wants FROM-TO, minutes of the run (e.g. 55-61)");
+  const trace = window ? { from: Number(window[1]), to: Number(window[2]), print: (line: string) => console.log(line) } : undefined;
+  const r = await simulate({ seed: option(args, "seed", 42), ...common, ...(trace && { trace }) });
   console.log(summaryLine(r));
   console.log(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
   console.log("invariants checked:");

@@ -63,7 +63,8 @@ export class PassInvariants {
     const planes = world.machines.filter(
       (m) =>
         m.role === "control-plane" &&
-        (cordonedFor(m) !== null ||
+        // A cordon whose entry runs its success command is lifted as the command ends (the machine is healthy).
+        ((cordonedFor(m) !== null && view.jobOf(cordonedFor(m) as number) !== "success-command") ||
           view.commandsRunning.has(m.address) ||
           bootingAfterCommand(m, now) ||
           unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")),
@@ -137,7 +138,8 @@ export class PassInvariants {
     const { checks } = this;
     for (const e of view.entries) {
       if (isFinished(e)) {
-        const state = JSON.stringify({ ...e, deleted: false });
+        // An operator's reset of the back-offs resets finished entries' too (CKE's ResetBackoff resets every entry).
+        const state = JSON.stringify({ ...e, deleted: false, drainBackoffCount: 0, drainBackoffExpire: null });
         const before = this.finished.get(e.index);
         checks.check("entry-state", before === undefined || before === state, () => `finished entry ${e.index} changed: ${before} -> ${state}`, e.address, e.index);
         this.finished.set(e.index, state);

@@ -32,6 +32,8 @@ export interface SimOptions {
    * faults; "classic": issue 24's model, whose seeds replay the histories they were found in.
    */
   readonly model?: "classic" | "full";
+  /** Prints every entry after each pass from minute `from` to minute `to` of the run (debugging a violation). */
+  readonly trace?: { readonly from: number; readonly to: number; readonly print: (line: string) => void };
 }
 
 /** The report of a run whose drawn configuration serve would refuse: nothing ran. */

@@ -1,4 +1,125 @@
-/** Placeholder. */
-export async function runSweep(_o: { json: boolean }): Promise<number> {
-  return 0;
+import { CLASSIC_FAULTS, faultsWithout } from "./sim-faults.js";
+import { SIM_ESCALATION } from "./sim-escalation.js";
+import { summaryLine, type SimReport } from "./sim-report.js";
+import { simulate, type SimOptions } from "./simulation.js";
+
+/** Seeds of one kind of run, as npm test sweeps them; `replay` is the `npm run sim` flags that replay a seed. */
+export interface SweepRun {
+  readonly name: string;
+  /** The test file that runs it (test/sim/NAME.test.ts). */
+  readonly file: "sweep" | "generation-sweep" | "regression-seeds";
+  readonly seeds: readonly number[];
+  readonly options: Omit<SimOptions, "seed">;
+  readonly replay: string;
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * The sweep of the whole model (every rule drawn per seed, faults aimed where they hurt): the seeds npm test runs,
+ * each one hour of faults then a quiet tail, a pass a minute. Bounded to about a minute of CPU here; every mutant of
+ * the catalogue (src/sim/mutants/) is caught by it or by the runs below. `npm run sim -- --seeds 1000` sweeps further.
+ */
+export const SWEEP: readonly SweepRun[] = [
+  { name: "the whole model, 100 machines, 1 h", file: "sweep", seeds: range(1, 60), options: { machines: 100, hours: 1, passSeconds: 60 }, replay: "--machines 100 --hours 1 --pass-seconds 60" },
+  { name: "the whole model, 1,000 machines, 1 h", file: "sweep", seeds: range(1, 2), options: { machines: 1000, hours: 1, passSeconds: 60 }, replay: "--machines 1000 --hours 1 --pass-seconds 60" },
+  {
+    name: "the classic model, 100 machines, 6 h without CKE reboots",
+    file: "sweep",
+    seeds: range(1, 4),
+    options: { machines: 100, hours: 6, model: "classic", faults: faultsWithout(["cke-reboot"]) },
+    replay: "--machines 100 --hours 6 --classic --without cke-reboot",
+  },
+];
+
+/** A seed that violated an invariant on the code before the fix it guards (the invariant it broke is named). */
+export interface RegressionSeed extends SweepRun {
+  readonly finding: string;
+  readonly brokeOnMain: string;
+}
+
+const regression = (finding: string, brokeOnMain: string, seed: number, options: Omit<SimOptions, "seed" | "machines">, replay: string): RegressionSeed => ({
+  name: `finding ${finding}`,
+  file: "regression-seeds",
+  seeds: [seed],
+  options: { machines: 100, ...options },
+  replay: `--machines 100 ${replay}`,
+  finding,
+  brokeOnMain,
+});
+
+/** Issue 24's findings, in the classic model they were found in (`--classic` replays them). */
+export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
+  regression("1: control plane A mid-repair and dead control plane B wait on each other for good", "no-wait-cycle", 12, { hours: 6, model: "classic", faults: faultsWithout(["cke-reboot"]) }, "--hours 6 --classic --without cke-reboot"),
+  regression(
+    "2: a watch ends in the middle of a dwell and the next step drains a machine recovering as asked",
+    "no-disruption-of-a-healthy-machine",
+    17,
+    { hours: 6, model: "classic", faults: faultsWithout(["cke-reboot"]) },
+    "--hours 6 --classic --without cke-reboot",
+  ),
+  regression("4: a health check remediates a node CKE is rebooting", "no-remediation-of-a-rebooting-node", 3, { hours: 2, model: "classic", faults: CLASSIC_FAULTS }, "--hours 2 --classic"),
+  // Findings 5 and 6 with repair.escalation configured (npm run sim -- --escalation); broke on ae42576, main before h24c.
+  regression(
+    "5: an operator releases an escalation hold and the next poll holds the machine again for the same repairs",
+    "no-hold-again-for-released-repairs",
+    3,
+    { hours: 12, model: "classic", faults: faultsWithout(["cke-reboot"]), settings: { escalation: SIM_ESCALATION } },
+    "--hours 12 --classic --without cke-reboot --escalation",
+  ),
+  regression(
+    "6: a poll the queue cap short-circuits still stores an escalation hold",
+    "no-escalation-hold-from-a-capped-round",
+    1,
+    { hours: 12, model: "classic", faults: faultsWithout(["cke-reboot", "operator-release"]), settings: { escalation: SIM_ESCALATION } },
+    "--hours 12 --classic --without cke-reboot,operator-release --escalation",
+  ),
+];
+
+/** Cluster generation with the repairs and every classic fault, under each worker selection (a round a minute). */
+export const GENERATION_SWEEP: readonly SweepRun[] = (["weighted", "all_healthy"] as const).map((policy) => ({
+  name: `cluster generation under ${policy}, 100 machines, 1 h`,
+  file: "generation-sweep",
+  seeds: range(1, 3),
+  options: { machines: 100, hours: 1, passSeconds: 60, model: "classic", generation: policy },
+  replay: `--machines 100 --hours 1 --pass-seconds 60 --classic --generation ${policy}`,
+}));
+
+/** Everything npm test's simulator files sweep, in the order `npm run sim -- --sweep` runs it. */
+export const NPM_TEST_SWEEP: readonly SweepRun[] = [...SWEEP, ...REGRESSION_SEEDS, ...GENERATION_SWEEP];
+
+/** What the first violated invariant of a sweep was, or null; and how long the sweep ran. */
+export interface SweepOutcome {
+  readonly violation: { readonly invariant: string; readonly seed: number; readonly run: string; readonly message: string; readonly replay: string } | null;
+  readonly seconds: number;
+  readonly seeds: number;
+}
+
+/** Runs the sweep, stopping at the first violation; `each` hears of every report. */
+export async function sweep(runs: readonly SweepRun[], each: (run: SweepRun, r: SimReport) => void = () => {}): Promise<SweepOutcome> {
+  const started = performance.now();
+  let seeds = 0;
+  for (const run of runs) {
+    for (const seed of run.seeds) {
+      const r = await simulate({ ...run.options, seed });
+      seeds++;
+      each(run, r);
+      if (r.violation) {
+        const replay = `npm run sim -- --seed ${seed} ${run.replay}`;
+        return { violation: { invariant: r.violation.invariant, seed, run: run.name, message: r.violation.message, replay }, seconds: (performance.now() - started) / 1000, seeds };
+      }
+    }
+  }
+  return { violation: null, seconds: (performance.now() - started) / 1000, seeds };
+}
+
+/** `npm run sim -- --sweep [--json]`: the npm test sweep; exit status 1 on a violation. */
+export async function runSweep({ json }: { readonly json: boolean }): Promise<number> {
+  const outcome = await sweep(NPM_TEST_SWEEP, (_run, r) => {
+    if (!json) console.log(summaryLine(r));
+  });
+  if (json) console.log(JSON.stringify(outcome));
+  else if (outcome.violation) console.log(`\nVIOLATION of ${outcome.violation.invariant} (${outcome.violation.run}, seed ${outcome.violation.seed}): ${outcome.violation.message}\nreplay: ${outcome.violation.replay}`);
+  else console.log(`\nthe npm test sweep: ${outcome.seeds} seeds, no violation, ${outcome.seconds.toFixed(1)} s`);
+  return outcome.violation ? 1 : 0;
 }

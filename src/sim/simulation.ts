@@ -27,6 +27,19 @@ import { countKinds, refusedReport, scratchRoot, type SimOptions } from "./sim-o
 
 export type { SimOptions } from "./sim-options.js";
 
+function trace(t: NonNullable<SimOptions["trace"]>, elapsed: number, entries: readonly RepairEntry[], kintsugi: SimKintsugi, commands: SimCommands): void {
+  const minute = elapsed / 60_000;
+  if (minute < t.from || minute > t.to) return;
+  const running = commands.runningAddresses();
+  t.print(`+${minute} min:`);
+  for (const e of entries) {
+    if (isFinished(e)) continue;
+    const job = kintsugi.runner.jobs.kindOf(e.index);
+    const wait = kintsugi.runner.waitingFor(e.index);
+    t.print(`  entry ${e.index} ${e.address} ${e.status}/${e.step}/${e.stepStatus}${e.deleted ? " deleted" : ""} job ${job}${running.has(e.address) ? " (command running)" : ""}: ${wait?.message ?? "-"}`);
+  }
+}
+
 const START = Date.UTC(2026, 0, 1);
 
 /**
@@ -220,6 +233,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         kubernetesAnswered,
         deletedBefore,
       });
+      if (options.trace) trace(options.trace, clock - START, entries, kintsugi, commands);
       if (faults.takePendingFailover()) await failover();
       const livenessView = {
         now: clock,
