@@ -242,6 +242,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         queueEnabled: store.settings.repairQueueEnabled(),
         holds: store.holds.list(),
         maxConcurrentRepairs: kintsugi.repair.maxConcurrentRepairs,
+        controlPlaneCount: store.settings.constraints().controlPlaneCount,
       };
       if (violation() === null) {
         const stuck = liveness.check(livenessView, clock >= end);

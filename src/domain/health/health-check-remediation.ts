@@ -60,8 +60,9 @@ export interface RemediationContext {
  * target whose rack sabakan does not name is not counted); a target without a usable address, whose machine type is unknown, or
  * whose type has no procedure with the check's operation (CKE's lookup, as the queue makes it) is held with the
  * reason, never enqueued to fail at once; a repeat offender (decideEscalation) is enqueued with the escalation
- * operation instead (held when its type has none), or held and its hold asked for; when the persisting entries plus the new ones would exceed
- * `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the sabakan trigger does) and no hold is asked for.
+ * operation instead (held when its type has none), or held and its hold asked for; when the persisting entries plus the new ones and
+ * the repeat offenders to hold would exceed `maximum-repair-queue-entries`, none is enqueued (all or nothing, as the sabakan trigger
+ * does) and no hold is asked for.
  */
 export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCheckEvaluation, context: RemediationContext): RemediationDecision {
   const { entries, maximumRepairQueueEntries, repair, machineTypeOf } = context;
@@ -126,8 +127,10 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
     persisting.add(t.address);
     enqueue.push({ address: t.address, machineType, operation, serial: null, source: healthCheckSource(check.name) });
   }
-  if (enqueue.length > 0 && entries.length + enqueue.length > maximumRepairQueueEntries) {
-    const why = `too many repair requests (${entries.length} in the queue + ${enqueue.length} > maximum-repair-queue-entries ${maximumRepairQueueEntries})`;
+  // A repeat offender to hold is a candidate as much as a node to enqueue (the sabakan trigger counts both).
+  const candidates = enqueue.length + escalationHolds.length;
+  if (candidates > 0 && entries.length + candidates > maximumRepairQueueEntries) {
+    const why = `too many repair requests (${entries.length} in the queue + ${candidates} > maximum-repair-queue-entries ${maximumRepairQueueEntries})`;
     // A pass the cap stops acts on nothing: no repeat offender is held by it either (the next pass decides again).
     const notHeld = held.map((h) => (toHold.has(h.node) ? { node: h.node, reason: why } : h));
     return {

@@ -1,6 +1,7 @@
 import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
 import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
 import { isWaitingForBackoff } from "./drain-backoff.js";
+import { etcdNotGoodForRepair, frozenPlan } from "./etcd-quorum.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "../pacing/repair-pacing.js";
@@ -33,6 +34,7 @@ function earliest(a: number | null, b: number | null): number | null {
 /**
  * CKE's repair queue decision for one pass (see semantics/repair-queue.md), as data: which entries change how, and
  * what to do after each change is committed. In order:
+ * 0. while etcd is not good for repair (see etcd-quorum.ts), nothing happens to any entry, as in CKE;
  * 1. a deleted entry is dequeued, whatever else holds;
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
  * 3. CKE's health rule, before every rule but 1 and 2: an entry whose health check said healthy succeeds at this
@@ -66,6 +68,8 @@ function earliest(a: number | null, b: number | null): number | null {
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
 export function decideRepairActions(snapshot: RepairSnapshot, now: number, random: () => number): RepairPlan {
+  const etcd = etcdNotGoodForRepair(snapshot.controlPlanes, snapshot.controlPlaneCount ?? 1);
+  if (etcd !== null) return frozenPlan(snapshot, etcd);
   const actions: RepairAction[] = [];
   let wakeAt: number | null = null;
   const ctx: ProgressContext = { now, random, queueEnabled: snapshot.queueEnabled, evictionTimeoutSeconds: snapshot.repair.evictionTimeoutSeconds };

@@ -212,9 +212,31 @@ describe("decideRemediation: repair.escalation", () => {
       context: { ...escalating(null, repaired("10.0.0.1", 2)), maximumRepairQueueEntries: 1 },
       enqueue: [],
       held: [
+        "n1: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+        "n2: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+        "n3: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+      ],
+      holds: [],
+    },
+    {
+      name: "repeat offenders alone beyond maximum-repair-queue-entries: the pass is cut short and holds nobody (CKE's Repairer counts them and returns nothing)",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      context: { ...escalating(null, [...repaired("10.0.0.1", 2), ...repaired("10.0.0.2", 2)]), maximumRepairQueueEntries: 1 },
+      enqueue: [],
+      held: [
         "n1: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
         "n2: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
-        "n3: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
+      ],
+      holds: [],
+    },
+    {
+      name: "one node to enqueue and one to hold, over maximum-repair-queue-entries together: neither",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      context: { ...escalating(null, repaired("10.0.0.1", 2)), maximumRepairQueueEntries: 1 },
+      enqueue: [],
+      held: [
+        "n1: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
+        "n2: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
       ],
       holds: [],
     },

@@ -65,7 +65,7 @@ interface TurnCase extends DecisionCase {
 const CASES: TurnCase[] = [
   {
     name: "mid-repair A (Ready, watching) and dead B: A gives up the turn, B starts in the one slot",
-    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 1, controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 1, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [starts(2)],
     held: { 1: NOT_READY_2 },
     names: { 1: 2 },
@@ -74,14 +74,14 @@ const CASES: TurnCase[] = [
   },
   {
     name: "a yielded control plane's watch is still judged: when it runs out it moves to its next step, which waits for the turn",
-    snapshot: snapshot([watched(1), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([watched(1), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [{ index: 1, states: ["processing/1/waiting"], effect: "none" }, starts(2)],
     held: { 1: NOT_READY_2 },
     yielded: [1],
   },
   {
     name: "a yielded control plane whose last step's watch runs out fails",
-    snapshot: snapshot([watched(1, { step: 1 }), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([watched(1, { step: 1 }), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [{ index: 1, states: ["failed/1/watching"], effect: "uncordon" }, starts(2)],
     held: { 1: NOT_READY_2 },
     yielded: [1],
@@ -91,7 +91,7 @@ const CASES: TurnCase[] = [
     snapshot: snapshot(
       [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
       { 1: { drainJobDone: true, drainCompleted: true } },
-      { controlPlanes: [cp(1), cp(2, { ready: false })] },
+      { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
     ),
     want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }, starts(2)],
     held: { 1: NOT_READY_2 },
@@ -99,7 +99,7 @@ const CASES: TurnCase[] = [
   },
   {
     name: "a control plane whose repair command runs keeps the turn until it ends; the dead one waits for it",
-    snapshot: snapshot([midWatch(1), entry(2)], { 1: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([midWatch(1), entry(2)], { 1: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [],
     held: { 1: NOT_READY_2, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
     names: { 1: undefined, 2: 1 },
@@ -109,7 +109,7 @@ const CASES: TurnCase[] = [
     snapshot: snapshot(
       [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
       { 1: { job: "drain" } },
-      { controlPlanes: [cp(1), cp(2, { ready: false })] },
+      { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
     ),
     want: [],
     held: { 1: NOT_READY_2, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
@@ -136,7 +136,7 @@ const CASES: TurnCase[] = [
   },
   {
     name: "pacing by machine type: a yielded control plane takes none of its type's allowance, so a worker of that type starts",
-    snapshot: pacedByType(snapshot([midWatch(1), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false })] })),
+    snapshot: pacedByType(snapshot([midWatch(1), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] })),
     want: [starts(5)],
     held: { 1: NOT_READY_2 },
     names: { 1: undefined },
@@ -144,14 +144,14 @@ const CASES: TurnCase[] = [
   },
   {
     name: "pacing by machine type: the dead control plane's entry gets its type's one repair, not the yielded one",
-    snapshot: pacedByType(snapshot([midWatch(1), entry(2), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false })] })),
+    snapshot: pacedByType(snapshot([midWatch(1), entry(2), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] })),
     want: [starts(2)],
     held: { 1: NOT_READY_2, 5: /^pacing: machine type "m" allows 1 repair in progress/ },
     yielded: [1],
   },
   {
     name: "two control planes both not Ready: each entry names the other and says they wait for each other",
-    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1, { ready: false }), cp(2, { ready: false })] }),
+    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1, { ready: false }), cp(2, { ready: false }), cp(3), cp(4), cp(6)] }),
     want: [],
     yielded: [1],
     held: {
@@ -236,7 +236,7 @@ describe("decideRepairActions: mid-repair A and dead B, pass after pass", () => 
       const s = snapshot(
         entries,
         Object.fromEntries(entries.map((e) => [e.index, { healthy: healthy[e.index] ?? false } satisfies Partial<RepairObservation>])),
-        { max: 1, controlPlanes: [cp(1), cp(2, { ready: bReady })] },
+        { max: 1, controlPlanes: [cp(1), cp(2, { ready: bReady }), cp(3)] },
       );
       const plan = decideRepairActions(s, at, fixedRandom(0));
       entries = applied(entries, plan);
