@@ -57,25 +57,25 @@ export function replayFlags(o: Omit<SimOptions, "seed" | "machines" | "hours">, 
   ].join("");
 }
 
-function printViolation(r: SimReport, flags: string): void {
+function printViolation(r: SimReport, flags: string, out: (line: string) => void): void {
   const v = r.violation;
   if (!v) return;
-  console.log(`\nVIOLATION of ${v.invariant} (seed ${r.seed}): ${v.message}`);
-  console.log(r.details ?? "");
-  console.log(`\nreplay: npm run sim -- --seed ${r.seed} --machines ${r.machines} --hours ${r.hours}${flags}`);
+  out(`\nVIOLATION of ${v.invariant} (seed ${r.seed}): ${v.message}`);
+  out(r.details ?? "");
+  out(`\nreplay: npm run sim -- --seed ${r.seed} --machines ${r.machines} --hours ${r.hours}${flags}`);
 }
 
 /**
  * `npm run sim`: one seed in detail, a sweep of seeds, or the sweep npm test runs (see USAGE). Resolves with the
  * exit status: 0 when every invariant held, 1 on a violation; rejects on a usage error.
  */
-export async function simCli(args: readonly string[]): Promise<number> {
+export async function simCli(args: readonly string[], out: (line: string) => void = (line) => console.log(line)): Promise<number> {
   if (args.includes("--help")) {
-    console.log(USAGE);
+    out(USAGE);
     return 0;
   }
   checkArgs(args);
-  if (args.includes("--sweep")) return runSweep({ json: args.includes("--json") });
+  if (args.includes("--sweep")) return runSweep({ json: args.includes("--json"), out });
   const machines = option(args, "machines", 100);
   const hours = option(args, "hours", 24);
   if (machines < 1 || machines > 20_000) throw new Error("--machines must be 1 to 20000");
@@ -89,7 +89,8 @@ export async function simCli(args: readonly string[]): Promise<number> {
   const drawConfig = args.includes("--draw-config");
   const g = args.indexOf("--generation");
   const policy = g < 0 ? undefined : args[g + 1];
-  if (policy !== undefined && policy !== "weighted" && policy !== "all_healthy" && policy !== "drawn") throw new Error("--generation must be weighted, all_healthy or drawn");
+  if (policy !== undefined && policy !== "weighted" && policy !== "all_healthy" && policy !== "drawn")
+    throw new Error("--generation must be weighted, all_healthy or drawn");
   const generation: SimGenerationPolicy | undefined = policy;
   const common = { machines, hours, faults, passSeconds, settings, drawConfig, model, ...(generation && { generation }) };
   const flags = replayFlags(common, without);
@@ -108,29 +109,28 @@ export async function simCli(args: readonly string[]): Promise<number> {
       if (r.refused !== null) refused++;
       for (const [k, n] of r.checked) checked.set(k, (checked.get(k) ?? 0) + n);
       if (r.violation) {
-        console.log(summaryLine(r));
-        printViolation(r, flags);
+        out(summaryLine(r));
+        printViolation(r, flags, out);
         return 1;
       }
     }
     const minutes = (performance.now() - started) / 60_000;
     const checks = [...checked.values()].reduce((a, b) => a + b, 0);
-    console.log(
+    out(
       `${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each, ${model} model: no violation${refused > 0 ? ` (${refused} configs refused, not run)` : ""}; ${passes} passes, ${faultCount} faults, ${checks} invariant checks (${Math.round(checks / count)} a run), ${(count / minutes).toFixed(1)} seeds/min`,
     );
-    for (const [k, n] of checked) console.log(`  ${k}: checked ${n} times`);
+    for (const [k, n] of checked) out(`  ${k}: checked ${n} times`);
     return 0;
   }
   const t = args.indexOf("--trace");
   const window = t < 0 ? null : /^(\d+)-(\d+)$/.exec(args[t + 1] ?? "");
   if (t >= 0 && !window) throw new Error("--trace wants FROM-TO, minutes of the run (e.g. 55-61)");
-  const trace = window ? { from: Number(window[1]), to: Number(window[2]), print: (line: string) => console.log(line) } : undefined;
+  const trace = window ? { from: Number(window[1]), to: Number(window[2]), print: out } : undefined;
   const r = await simulate({ seed: option(args, "seed", 42), ...common, ...(trace && { trace }) });
-  console.log(summaryLine(r));
-  console.log(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
-  console.log("invariants checked:");
-  for (const [k, n] of r.checked) console.log(`  ${k}: ${n} times`);
-  printViolation(r, flags);
+  out(summaryLine(r));
+  out(`faults injected: ${[...r.faultKinds].map(([k, n]) => `${k} ${n}`).join(", ") || "none"}`);
+  out("invariants checked:");
+  for (const [k, n] of r.checked) out(`  ${k}: ${n} times`);
+  printViolation(r, flags, out);
   return r.violation ? 1 : 0;
 }
-

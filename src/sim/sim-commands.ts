@@ -40,7 +40,11 @@ export interface CommandFaults {
 
 const ok = (stdout: string): CommandOutcome => ({ kind: "ok", stdout, stderr: "" });
 const exit = (stderr: string): CommandOutcome => ({ kind: "exit", code: 1, signal: null, stdout: "", stderr });
-const KINDS: Readonly<Record<string, CommandStart["kind"]>> = { [REPAIR_COMMAND]: "repair", [SUCCESS_COMMAND]: "success", [DIAGNOSTICS_COMMAND]: "diagnostics" };
+const KINDS: Readonly<Record<string, CommandStart["kind"]>> = {
+  [REPAIR_COMMAND]: "repair",
+  [SUCCESS_COMMAND]: "success",
+  [DIAGNOSTICS_COMMAND]: "diagnostics",
+};
 
 /**
  * The CommandRunner port over the simulated world: the health check answers whether the machine works; a repair

@@ -103,18 +103,38 @@ export class CommitInvariants {
     const op = found.operation;
     const answer = this.disruptions.answerOf(i);
     const watchEnded =
-      previous.stepStatus === "watching" && !entry.deleted && (entry.step > previous.step || (entry.status === "failed" && !failedByCommand && !failedBySuccessCommand));
+      previous.stepStatus === "watching" &&
+      !entry.deleted &&
+      (entry.step > previous.step || (entry.status === "failed" && !failedByCommand && !failedBySuccessCommand));
     if (watchEnded) {
       const watch = op.repairSteps[previous.step]?.watchSeconds ?? 0;
       const end = (previous.lastTransitionTime ?? 0) + watch * 1000;
-      checks.check("watch-ends-at-its-time", watch === 0 || end < at, () => `entry ${i}'s watch of step ${previous.step + 1} ended ${Math.round((end - at) / 1000)} s early (${watch} s)`, entry.address, i);
-      checks.check("no-watch-end-on-a-healthy-machine", answer?.proven !== true, () => `entry ${i}'s watch ended (${stateOf(entry)}) although its pass found the machine healthy by every signal`, entry.address, i);
+      checks.check(
+        "watch-ends-at-its-time",
+        watch === 0 || end < at,
+        () => `entry ${i}'s watch of step ${previous.step + 1} ended ${Math.round((end - at) / 1000)} s early (${watch} s)`,
+        entry.address,
+        i,
+      );
+      checks.check(
+        "no-watch-end-on-a-healthy-machine",
+        answer?.proven !== true,
+        () => `entry ${i}'s watch ended (${stateOf(entry)}) although its pass found the machine healthy by every signal`,
+        entry.address,
+        i,
+      );
     }
     if (entry.status === "succeeded") this.succeeded(entry, at);
     if (entry.status === "failed" && failedByCommand) {
       const retries = op.repairSteps[previous.step]?.commandRetries ?? 0;
       const tries = this.attempts.get(`${i}:${previous.step}`) ?? 0;
-      checks.check("command-retries-exhausted", tries === retries + 1, () => `entry ${i} failed by its command after ${tries} attempts (command_retries ${retries})`, entry.address, i);
+      checks.check(
+        "command-retries-exhausted",
+        tries === retries + 1,
+        () => `entry ${i} failed by its command after ${tries} attempts (command_retries ${retries})`,
+        entry.address,
+        i,
+      );
     }
     if (previous.status === "queued" && entry.status === "processing") this.pacing?.starts(entry, this.current, at);
   }
@@ -123,7 +143,13 @@ export class CommitInvariants {
     const { checks } = this;
     const i = entry.index;
     const answer = this.disruptions.lastAnswer.get(i);
-    checks.check("succeeds-only-when-healthy", answer?.healthy === true, () => `entry ${i} succeeded though its last health check said ${answer ? "unhealthy" : "nothing"}`, entry.address, i);
+    checks.check(
+      "succeeds-only-when-healthy",
+      answer?.healthy === true,
+      () => `entry ${i} succeeded though its last health check said ${answer ? "unhealthy" : "nothing"}`,
+      entry.address,
+      i,
+    );
     const success = this.successEnded.get(i);
     checks.check(
       "no-success-after-a-failed-success-command",
@@ -135,13 +161,31 @@ export class CommitInvariants {
     const proof = findRepairOperation(this.repair(), entry.machineType, entry.operation);
     const required = proof.ok ? proof.operation.successProof : undefined;
     if (!required) return;
-    checks.check("proven-by-every-signal", answer?.proven === true, () => `entry ${i} succeeded though a signal its proof requires did not hold`, entry.address, i);
+    checks.check(
+      "proven-by-every-signal",
+      answer?.proven === true,
+      () => `entry ${i} succeeded though a signal its proof requires did not hold`,
+      entry.address,
+      i,
+    );
     const evidence = entry.evidence;
     if (evidence && evidence.provenAt !== null) {
       const dwelt = evidence.provenAt - (evidence.dwellStartedAt ?? evidence.provenAt);
-      checks.check("proof-dwell-respected", dwelt >= required.dwellSeconds * 1000, () => `entry ${i} was proven after a dwell of ${dwelt / 1000} s (${required.dwellSeconds} s required)`, entry.address, i);
+      checks.check(
+        "proof-dwell-respected",
+        dwelt >= required.dwellSeconds * 1000,
+        () => `entry ${i} was proven after a dwell of ${dwelt / 1000} s (${required.dwellSeconds} s required)`,
+        entry.address,
+        i,
+      );
     } else {
-      checks.check("no-success-without-proof", !this.commanded.has(i), () => `entry ${i} succeeded unproven after its repair command ran (${at})`, entry.address, i);
+      checks.check(
+        "no-success-without-proof",
+        !this.commanded.has(i),
+        () => `entry ${i} succeeded unproven after its repair command ran (${at})`,
+        entry.address,
+        i,
+      );
     }
   }
 

@@ -3,7 +3,7 @@ import type { SuccessProof } from "../domain/proof/repair-evidence.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import type { Checks } from "./sim-checks.js";
 import type { CommandStart } from "./sim-commands.js";
-import { bootingAfterCommand, cordonedFor, healthyByEverySignal, planesDown } from "./sim-truth.js";
+import { bootingAfterCommand, cordonedFor, etcdGoodForRepair, healthyByEverySignal, planesDown } from "./sim-truth.js";
 import type { SimMachine, SimWorld } from "./sim-world.js";
 
 /** What the pass that decided found of an entry's machine: its health check's answer and the world's truth. */
@@ -80,19 +80,36 @@ export class DisruptionInvariants {
     const starting = s.kind === "cordon" || s.kind === "diagnostics" || (s.kind === "repair" && s.attempt === 1);
     if (destructive) {
       const answer = s.entryIndex === null ? undefined : this.answers.get(s.entryIndex);
-      checks.check("no-disruption-of-a-healthy-machine", answer?.proven !== true, () => `${of}, whose health check (and proof) said healthy in the pass that decided it`, s.address, s.entryIndex);
+      checks.check(
+        "no-disruption-of-a-healthy-machine",
+        answer?.proven !== true,
+        () => `${of}, whose health check (and proof) said healthy in the pass that decided it`,
+        s.address,
+        s.entryIndex,
+      );
     }
     const held = this.store.holds.list().find((h) => h.address === s.address && isHoldActive(h, now));
-    if (s.kind !== "cordon") checks.check("no-command-for-a-held-machine", held === undefined, () => `${of}, which is held by ${held?.setBy}`, s.address, s.entryIndex);
-    if (starting) checks.check("nothing-starts-while-disabled", this.store.settings.repairQueueEnabled(), () => `${of} while the repair queue is disabled`, s.address, s.entryIndex);
+    if (s.kind !== "cordon")
+      checks.check("no-command-for-a-held-machine", held === undefined, () => `${of}, which is held by ${held?.setBy}`, s.address, s.entryIndex);
+    if (starting)
+      checks.check(
+        "nothing-starts-while-disabled",
+        this.store.settings.repairQueueEnabled(),
+        () => `${of} while the repair queue is disabled`,
+        s.address,
+        s.entryIndex,
+      );
     if (destructive && starting) {
-      const down = planesDown(this.world);
-      const out = new Set(down.map((p) => p.address));
-      if (m.role === "control-plane") out.add(m.address);
+      const cpCount = this.store.settings.constraints().controlPlaneCount;
       checks.check(
         "etcd-quorum",
-        out.size <= 1,
-        () => `${of} while control planes ${[...out].join(", ")} are out (at most one may be: etcd keeps its quorum only then)`,
+        etcdGoodForRepair(this.world, cpCount, m.role === "control-plane" ? m.address : null),
+        () =>
+          `${of} while control planes ${planesDown(this.world)
+            .map((p) => p.address)
+            .join(
+              ", ",
+            )} are out: with ${m.role === "control-plane" ? "it" : "the repair"}, etcd is not good for repair (a majority and control-plane-count ${cpCount} - 1 Ready)`,
         s.address,
         s.entryIndex,
       );
@@ -108,12 +125,24 @@ export class DisruptionInvariants {
             p.role === "control-plane" &&
             ((cordonedFor(p) !== null && !finishing(p)) || this.commandRunning(p.address) || bootingAfterCommand(p, now)),
         );
-        checks.check("one-control-plane-disrupted", others.length === 0, () => `${of} while control plane ${others[0]?.address} is disrupted by kintsugi`, s.address, s.entryIndex);
+        checks.check(
+          "one-control-plane-disrupted",
+          others.length === 0,
+          () => `${of} while control plane ${others[0]?.address} is disrupted by kintsugi`,
+          s.address,
+          s.entryIndex,
+        );
       }
     }
     if (s.kind === "cordon" && entry) {
       const expire = entry.drainBackoffExpire;
-      checks.check("drain-back-off-respected", expire === null || expire <= now, () => `${of} before its drain back-off ends at ${new Date(expire ?? 0).toISOString()}`, s.address, s.entryIndex);
+      checks.check(
+        "drain-back-off-respected",
+        expire === null || expire <= now,
+        () => `${of} before its drain back-off ends at ${new Date(expire ?? 0).toISOString()}`,
+        s.address,
+        s.entryIndex,
+      );
     }
     if (s.kind === "diagnostics" && s.entryIndex !== null) {
       const again = this.diagnosed.has(s.entryIndex);

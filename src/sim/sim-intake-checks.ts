@@ -14,6 +14,8 @@ export interface IntakeToCheck {
   readonly before: readonly RepairEntry[];
   /** The entries the intake enqueued. */
   readonly added: readonly RepairEntry[];
+  /** The machines escalation held in this intake (its holds stored). */
+  readonly escalationHeld: readonly string[];
   /** How many entries the queue holds after it. */
   readonly total: number;
   /** maximum-repair-queue-entries. */
@@ -34,7 +36,8 @@ export interface IntakeToCheck {
  * The invariants of every intake (a sabakan poll, a health-check evaluation): the queue cap; the per-rack limit
  * (sabakan's answer, or the racks' unhealthy Nodes for a health check); no machine that has an entry enqueued again;
  * no machine CKE is rebooting within the wait; a health check only remediates a Node past its timeout, through an
- * open gate (not paused, within its maximum or range); escalation's operation for a repeat offender, and only for one.
+ * open gate (not paused, within its maximum or range); escalation's operation for a repeat offender, and only for one;
+ * escalation's holds only from a round whose entries and holds fit the queue cap (CKE's Repairer counts them).
  */
 export class IntakeInvariants {
   constructor(
@@ -46,30 +49,53 @@ export class IntakeInvariants {
 
   afterIntake(c: IntakeToCheck): void {
     const { checks } = this;
+    if (c.escalationHeld.length > 0)
+      checks.check(
+        "escalation-holds-within-the-cap",
+        c.before.length + c.added.length + c.escalationHeld.length <= c.cap,
+        () =>
+          `a ${c.source} round held ${c.escalationHeld.join(", ")} and enqueued ${c.added.length} entries over ${c.before.length} in the queue: more than maximum-repair-queue-entries ${c.cap} (a capped round acts on nothing)`,
+        c.escalationHeld[0] ?? null,
+      );
     if (c.added.length === 0) return;
     const first = c.added[0] as RepairEntry;
-    checks.check("queue-cap", c.total <= c.cap, () => `${c.added.length} entries enqueued, leaving ${c.total} in the queue; maximum-repair-queue-entries is ${c.cap}`, first.address, first.index);
+    checks.check(
+      "queue-cap",
+      c.total <= c.cap,
+      () => `${c.added.length} entries enqueued, leaving ${c.total} in the queue; maximum-repair-queue-entries is ${c.cap}`,
+      first.address,
+      first.index,
+    );
     const persisting = new Set(c.before.map((e) => e.address));
     for (const e of c.added) {
       const m = this.world.at(e.address);
       if (!m) continue;
-      checks.check("no-intake-of-a-queued-machine", !persisting.has(e.address), () => `entry ${e.index} (${e.source}) enqueued for ${e.address}, which has an entry in the queue`, e.address, e.index);
+      checks.check(
+        "no-intake-of-a-queued-machine",
+        !persisting.has(e.address),
+        () => `entry ${e.index} (${e.source}) enqueued for ${e.address}, which has an entry in the queue`,
+        e.address,
+        e.index,
+      );
       persisting.add(e.address);
       // The rule is the same for both: a machine CKE reboots is left alone until it has been down for the wait.
       const down = c.source === "sabakan" ? (m.state === "UNREACHABLE" ? c.now - m.stateSince : Infinity) : m.ready ? 0 : c.now - m.readySince;
       checks.check(
         "no-intake-of-a-rebooting-machine",
         !ckeRebootingWithin(m, down, c.rebootWaitSeconds, c.now),
-        () => `entry ${e.index} (${e.source}) enqueued for ${e.address}, which CKE is rebooting, down for ${Math.round(down / 1000)} s (wait-seconds-to-repair-rebooting ${c.rebootWaitSeconds})`,
+        () =>
+          `entry ${e.index} (${e.source}) enqueued for ${e.address}, which CKE is rebooting, down for ${Math.round(down / 1000)} s (wait-seconds-to-repair-rebooting ${c.rebootWaitSeconds})`,
         e.address,
         e.index,
       );
       if (c.rackLimit > 0) {
-        const inRack = c.source === "sabakan" ? (c.answer ?? []).filter((x) => x.rack === m.rack).length : this.unhealthyNodes(c).filter((x) => x.rack === m.rack).length;
+        const inRack =
+          c.source === "sabakan" ? (c.answer ?? []).filter((x) => x.rack === m.rack).length : this.unhealthyNodes(c).filter((x) => x.rack === m.rack).length;
         checks.check(
           "per-rack-limit",
           inRack <= c.rackLimit,
-          () => `entry ${e.index} (${e.source}) enqueued from rack ${m.rack}, which has ${inRack} unhealthy machines (maximum-unhealthy-machines-per-rack ${c.rackLimit})`,
+          () =>
+            `entry ${e.index} (${e.source}) enqueued from rack ${m.rack}, which has ${inRack} unhealthy machines (maximum-unhealthy-machines-per-rack ${c.rackLimit})`,
           e.address,
           e.index,
         );
@@ -82,7 +108,9 @@ export class IntakeInvariants {
   /** The Nodes a health check targets and finds unhealthy (NotReady past its timeout, not within CKE's reboot wait). */
   private unhealthyNodes(c: IntakeToCheck): SimMachine[] {
     const timeout = (c.check.unhealthyConditions[0]?.timeoutSeconds ?? 0) * 1000;
-    return this.world.machines.filter((m) => isNode(m) && !m.ready && c.now - m.readySince > timeout && !ckeRebootingWithin(m, c.now - m.readySince, c.rebootWaitSeconds, c.now));
+    return this.world.machines.filter(
+      (m) => isNode(m) && !m.ready && c.now - m.readySince > timeout && !ckeRebootingWithin(m, c.now - m.readySince, c.rebootWaitSeconds, c.now),
+    );
   }
 
   private healthCheck(c: IntakeToCheck, e: RepairEntry, m: SimMachine): void {
@@ -91,7 +119,8 @@ export class IntakeInvariants {
     checks.check(
       "health-check-timeout",
       isNode(m) && !m.ready && c.now - m.readySince > timeout * 1000,
-      () => `entry ${e.index} enqueued for ${e.address}, whose Node is ${m.ready ? "Ready" : `NotReady for ${Math.round((c.now - m.readySince) / 1000)} s`} (timeout ${timeout} s)`,
+      () =>
+        `entry ${e.index} enqueued for ${e.address}, whose Node is ${m.ready ? "Ready" : `NotReady for ${Math.round((c.now - m.readySince) / 1000)} s`} (timeout ${timeout} s)`,
       e.address,
       e.index,
     );
@@ -103,7 +132,8 @@ export class IntakeInvariants {
     checks.check(
       "health-check-gate",
       open,
-      () => `entry ${e.index} enqueued by health check ${c.check.name} ${c.paused ? "while it is paused" : `with ${failing} of ${targets.length} targets failing (${range ? `range [${range.min}-${range.max}]` : `max ${max}`})`}`,
+      () =>
+        `entry ${e.index} enqueued by health check ${c.check.name} ${c.paused ? "while it is paused" : `with ${failing} of ${targets.length} targets failing (${range ? `range [${range.min}-${range.max}]` : `max ${max}`})`}`,
       e.address,
       e.index,
     );
@@ -118,11 +148,14 @@ export class IntakeInvariants {
     for (const f of this.store.finished.list()) if (f.address === e.address && f.createdAt > since) repairs.set(f.entryIndex, f.operation);
     const offender = repairs.size >= config.maxRepairs;
     const escalatedBefore = config.operation !== null && [...repairs.values()].includes(config.operation);
-    const ok = !offender ? e.operation !== config.operation || config.operation === null : config.operation !== null && !escalatedBefore && e.operation === config.operation;
+    const ok = !offender
+      ? e.operation !== config.operation || config.operation === null
+      : config.operation !== null && !escalatedBefore && e.operation === config.operation;
     this.checks.check(
       "escalation-respected",
       ok,
-      () => `entry ${e.index} (${e.operation}) enqueued for ${e.address}, which had ${repairs.size} repairs in the window (max_repairs ${config.maxRepairs}, escalation ${config.operation ?? "hold"})`,
+      () =>
+        `entry ${e.index} (${e.operation}) enqueued for ${e.address}, which had ${repairs.size} repairs in the window (max_repairs ${config.maxRepairs}, escalation ${config.operation ?? "hold"})`,
       e.address,
       e.index,
     );

@@ -25,6 +25,8 @@ export interface PassView {
   readonly kubernetesAnswered: boolean;
   /** The entries marked deleted before the pass (a working pass dequeues them). */
   readonly deletedBefore: ReadonlySet<number>;
+  /** etcd was good for repair as the pass ran; when not, nothing happens to any entry (CKE's DecideOps drops every repair operation). */
+  readonly etcdGood: boolean;
 }
 
 /**
@@ -69,7 +71,12 @@ export class PassInvariants {
           bootingAfterCommand(m, now) ||
           unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")),
     );
-    checks.check("one-control-plane-disrupted", planes.length <= 1, () => `control planes ${planes.map((m) => m.address).join(", ")} are disrupted at once`, planes[1]?.address ?? null);
+    checks.check(
+      "one-control-plane-disrupted",
+      planes.length <= 1,
+      () => `control planes ${planes.map((m) => m.address).join(", ")} are disrupted at once`,
+      planes[1]?.address ?? null,
+    );
 
     // A worker entry mid-repair holds its slot whatever holds it (a drain back-off excepted); a control plane's may
     // give it up to another control plane, so only what disrupts it counts.
@@ -80,7 +87,10 @@ export class PassInvariants {
       if (job === "success-command" || e.status !== "processing" || isWaitingForBackoff(e, now)) return false;
       const m = world.at(e.address);
       if (!m) return false;
-      return cordonedForEntry(m, e) || (m.role === "worker" && !isBackedOff(e) && e.stepStatus === "watching" && m.bootedBy === e.index && bootingAfterCommand(m, now));
+      return (
+        cordonedForEntry(m, e) ||
+        (m.role === "worker" && !isBackedOff(e) && e.stepStatus === "watching" && m.bootedBy === e.index && bootingAfterCommand(m, now))
+      );
     });
     const limit = Math.max(repair.maxConcurrentRepairs, this.carriedLimit);
     if (slots.length <= repair.maxConcurrentRepairs) this.carriedLimit = 0;
@@ -104,24 +114,38 @@ export class PassInvariants {
     checks.count("no-entry-lost");
     for (const [index, deleted] of this.seen) {
       if (present.has(index)) continue;
-      if (!deleted) checks.fail({ invariant: "no-entry-lost", message: `entry ${index} left the queue without a deletion request`, address: null, entryIndex: index });
+      if (!deleted)
+        checks.fail({ invariant: "no-entry-lost", message: `entry ${index} left the queue without a deletion request`, address: null, entryIndex: index });
       this.seen.delete(index);
     }
-    if (view.passWorked) this.afterWorkingPass(view, unfinished, present);
+    if (view.passWorked && view.etcdGood) this.afterWorkingPass(view, unfinished, present);
     this.entryStates(view);
   }
 
-  /** What a pass that ran to its end must have done. */
+  /** What a pass that ran to its end must have done (one that found etcd not good for repair does nothing). */
   private afterWorkingPass(view: PassView, unfinished: readonly RepairEntry[], present: ReadonlySet<number>): void {
     const { checks, world } = this;
     const { now, repair } = view;
     for (const e of unfinished) {
       if (e.stepStatus !== "draining" || view.jobOf(e.index) === "success-command") continue;
       const deadline = (e.lastTransitionTime ?? 0) + repair.evictionTimeoutSeconds * 1000;
-      checks.check("drain-times-out", deadline >= now, () => `entry ${e.index} is still draining ${Math.round((now - deadline) / 1000)} s past its eviction timeout`, e.address, e.index);
-      checks.check("nothing-drains-while-disabled", view.queueEnabled, () => `entry ${e.index} is still draining after a pass with the repair queue disabled`, e.address, e.index);
+      checks.check(
+        "drain-times-out",
+        deadline >= now,
+        () => `entry ${e.index} is still draining ${Math.round((now - deadline) / 1000)} s past its eviction timeout`,
+        e.address,
+        e.index,
+      );
+      checks.check(
+        "nothing-drains-while-disabled",
+        view.queueEnabled,
+        () => `entry ${e.index} is still draining after a pass with the repair queue disabled`,
+        e.address,
+        e.index,
+      );
     }
-    for (const index of view.deletedBefore) checks.check("deletion-dequeued", !present.has(index), () => `entry ${index} was marked deleted and is still in the queue after a pass`, null, index);
+    for (const index of view.deletedBefore)
+      checks.check("deletion-dequeued", !present.has(index), () => `entry ${index} was marked deleted and is still in the queue after a pass`, null, index);
     if (!view.kubernetesAnswered) return;
     const byIndex = new Map(view.entries.map((e) => [e.index, e]));
     for (const m of world.machines) {
@@ -129,7 +153,13 @@ export class PassInvariants {
       if (owner === null) continue;
       const e = byIndex.get(owner);
       const needs = e !== undefined && e.status === "processing" && !e.deleted && !isBackedOff(e);
-      checks.check("no-stray-cordon", needs, () => `${m.address} stays cordoned for entry ${owner}, which is ${e ? `${e.status}/${e.stepStatus}` : "gone"}`, m.address, owner);
+      checks.check(
+        "no-stray-cordon",
+        needs,
+        () => `${m.address} stays cordoned for entry ${owner}, which is ${e ? `${e.status}/${e.stepStatus}` : "gone"}`,
+        m.address,
+        owner,
+      );
     }
   }
 
@@ -141,14 +171,26 @@ export class PassInvariants {
         // An operator's reset of the back-offs resets finished entries' too (CKE's ResetBackoff resets every entry).
         const state = JSON.stringify({ ...e, deleted: false, drainBackoffCount: 0, drainBackoffExpire: null });
         const before = this.finished.get(e.index);
-        checks.check("entry-state", before === undefined || before === state, () => `finished entry ${e.index} changed: ${before} -> ${state}`, e.address, e.index);
+        checks.check(
+          "entry-state",
+          before === undefined || before === state,
+          () => `finished entry ${e.index} changed: ${before} -> ${state}`,
+          e.address,
+          e.index,
+        );
         this.finished.set(e.index, state);
         continue;
       }
       const found = findRepairOperation(view.repair, e.machineType, e.operation);
       const steps = found.ok ? found.operation.repairSteps.length : null;
       const ok = e.status === "queued" ? e.step === 0 && e.stepStatus === "waiting" : steps === null || e.step < steps;
-      checks.check("entry-state", ok, () => `entry ${e.index} is ${e.status}/${e.step}/${e.stepStatus}, which its operation (${steps} steps) does not allow`, e.address, e.index);
+      checks.check(
+        "entry-state",
+        ok,
+        () => `entry ${e.index} is ${e.status}/${e.step}/${e.stepStatus}, which its operation (${steps} steps) does not allow`,
+        e.address,
+        e.index,
+      );
     }
     const present = new Set(view.entries.map((e) => e.index));
     for (const index of this.finished.keys()) if (!present.has(index)) this.finished.delete(index);

@@ -1,6 +1,7 @@
 import { isHoldActive } from "../domain/holds/machine-holds.js";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { WaitingFor } from "../domain/queue/repair-wait.js";
+import type { RunningJob } from "../domain/queue/repair-plan.js";
 import type { StoredMachineHold } from "../domain/holds/machine-holds.js";
 import type { Violation } from "./sim-checks.js";
 import type { SimWorld } from "./sim-world.js";
@@ -13,6 +14,8 @@ export interface LivenessView {
   readonly queueEnabled: boolean;
   readonly holds: readonly StoredMachineHold[];
   readonly maxConcurrentRepairs: number;
+  /** The job this process runs for an entry. */
+  readonly jobOf: (index: number) => RunningJob;
   /** CKE's `control-plane-count` in force. */
   readonly controlPlaneCount: number;
 }
@@ -117,6 +120,8 @@ export class LivenessInvariants {
     for (const m of this.world.machines) if (m.node !== null && byAddress.has(m.address)) byNode.set(m.node, byAddress.get(m.address) as number);
     const edges = new Map<number, number>();
     for (const e of unfinished) {
+      // An entry whose job runs moves when the job ends (a command ends by its timeout at the latest): no edge.
+      if (view.jobOf(e.index) !== "none") continue;
       const w = view.waitingFor(e.index);
       if (!w) continue;
       const named = /control plane (\S+) is not Ready/.exec(w.message)?.[1];

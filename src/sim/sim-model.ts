@@ -103,7 +103,9 @@ export function describeModel(m: SimModel): string {
     m.diagnostics && "diagnostics",
     m.pacing && `pacing by ${m.pacing.join("+")}`,
     m.escalation && `escalation (${m.escalation.operation ?? "hold"})`,
-    "range" in m.healthLimit ? `health range [${m.healthLimit.range.min}-${m.healthLimit.range.max}]` : `health max ${m.healthLimit.maxUnhealthy.value}${m.healthLimit.maxUnhealthy.kind === "percent" ? "%" : ""}`,
+    "range" in m.healthLimit
+      ? `health range [${m.healthLimit.range.min}-${m.healthLimit.range.max}]`
+      : `health max ${m.healthLimit.maxUnhealthy.value}${m.healthLimit.maxUnhealthy.kind === "percent" ? "%" : ""}`,
     m.healthPaused && "health check paused",
     m.rebootsUnreachable && "CKE reboots UNREACHABLE",
     `eviction timeout ${m.evictionTimeoutSeconds} s`,

@@ -44,7 +44,8 @@ export class SimOperators {
   async stop(now: number): Promise<void> {
     for (const h of this.store.holds.list()) await this.release(h.address, now);
     await this.store.settings.setRepairQueueEnabled(true);
-    if (this.store.settings.healthCheckPaused(SIM_HEALTH_CHECK.name) ?? this.pausedByConfig) await this.store.settings.setHealthCheckPaused(SIM_HEALTH_CHECK.name, false);
+    if (this.store.settings.healthCheckPaused(SIM_HEALTH_CHECK.name) ?? this.pausedByConfig)
+      await this.store.settings.setHealthCheckPaused(SIM_HEALTH_CHECK.name, false);
     if (this.variant !== "base") {
       this.variant = "base";
       await this.targets.failover("base");

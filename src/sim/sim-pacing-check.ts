@@ -39,7 +39,13 @@ export class PacingInvariant {
   /** A committed change that finished an entry (its previous state unfinished). */
   finished(entry: RepairEntry, time: number): void {
     const proven = entry.evidence === undefined || entry.evidence.provenAt !== null;
-    this.outcomes.push({ index: entry.index, time, machineType: entry.machineType, address: entry.address, success: entry.status === "failed" ? false : proven ? true : null });
+    this.outcomes.push({
+      index: entry.index,
+      time,
+      machineType: entry.machineType,
+      address: entry.address,
+      success: entry.status === "failed" ? false : proven ? true : null,
+    });
   }
 
   private valueOf(domain: PacingDomain, e: { readonly machineType: string; readonly address: string }): string | null {
@@ -66,7 +72,8 @@ export class PacingInvariant {
       if (value === null) continue;
       const others: number[] = [];
       for (const e of entries.values()) {
-        if (e.index === entry.index || isFinished(e) || e.deleted || e.status !== "processing" || isWaitingForBackoff(e, now) || this.finishing(e.index)) continue;
+        if (e.index === entry.index || isFinished(e) || e.deleted || e.status !== "processing" || isWaitingForBackoff(e, now) || this.finishing(e.index))
+          continue;
         if (this.world.at(e.address)?.role === "control-plane") continue;
         if (this.valueOf(domain, e) === value) others.push(e.index);
       }
@@ -75,7 +82,8 @@ export class PacingInvariant {
       this.checks.check(
         "pacing-allowance",
         inProgress <= allowance,
-        () => `entry ${entry.index} started with ${inProgress} entries in progress in ${domain} ${value} (entries ${[entry.index, ...others].join(", ")}), whose allowance is ${allowance}`,
+        () =>
+          `entry ${entry.index} started with ${inProgress} entries in progress in ${domain} ${value} (entries ${[entry.index, ...others].join(", ")}), whose allowance is ${allowance}`,
         entry.address,
         entry.index,
       );

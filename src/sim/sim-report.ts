@@ -32,7 +32,8 @@ const at = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 /** The entries a violation names: its own, those of its machine, and those its message names ("entries 3, 8"). */
 function named(v: Violation): Set<number> {
   const indexes = new Set<number>(v.entryIndex === null ? [] : [v.entryIndex]);
-  for (const m of v.message.matchAll(/entr(?:y|ies) \(?((?:\d+(?:, | and | -> )?)+)/g)) for (const n of (m[1] ?? "").split(/\D+/)) if (n !== "") indexes.add(Number(n));
+  for (const m of v.message.matchAll(/entr(?:y|ies) \(?((?:\d+(?:, | and | -> )?)+)/g))
+    for (const n of (m[1] ?? "").split(/\D+/)) if (n !== "") indexes.add(Number(n));
   return indexes;
 }
 

@@ -35,9 +35,23 @@ export function healthyByEverySignal(m: SimMachine, entry: RepairEntry | undefin
   return true;
 }
 
-/** The control planes whose Node is not Ready (etcd's members there are out of sync, as CKE's EtcdIsGoodForRepair reads it). */
+/** The control planes whose Node is not Ready or gone (etcd's members there are out of sync, as kintsugi reads them). */
 export function planesDown(world: SimWorld): SimMachine[] {
-  return world.machines.filter((m) => m.role === "control-plane" && !m.ready);
+  return world.machines.filter((m) => m.role === "control-plane" && (!m.ready || !isNode(m)));
+}
+
+/**
+ * Whether etcd is good for repair (CKE's EtcdIsGoodForRepair, with a control plane's Node Ready standing for its
+ * member in sync): a majority of the control planes Ready, and at least `control-plane-count` - 1. `out`: a control
+ * plane about to be disrupted, counted as out.
+ */
+export function etcdGoodForRepair(world: SimWorld, controlPlaneCount: number, out: string | null = null): boolean {
+  const planes = world.machines.filter((m) => m.role === "control-plane");
+  if (planes.length === 0) return true;
+  const down = new Set(planesDown(world).map((m) => m.address));
+  if (out !== null) down.add(out);
+  const ready = planes.length - down.size;
+  return ready * 2 > planes.length && ready >= controlPlaneCount - 1;
 }
 
 /** kintsugi's own cordon of the machine's Node, for which entry (null: none). */
@@ -63,5 +77,7 @@ export function bootingAfterCommand(m: SimMachine, now: number): boolean {
  * and the health checks leave it alone (`down`: how long its Node has been NotReady, or sabakan's time in its state).
  */
 export function ckeRebootingWithin(m: SimMachine, downMs: number, waitSeconds: number, now: number): boolean {
-  return m.rebootUntil > now && m.annotations[REBOOT_ANNOTATION] === "true" && m.annotations[CORDONED_BY_ANNOTATION] === undefined && downMs < waitSeconds * 1000;
+  return (
+    m.rebootUntil > now && m.annotations[REBOOT_ANNOTATION] === "true" && m.annotations[CORDONED_BY_ANNOTATION] === undefined && downMs < waitSeconds * 1000
+  );
 }

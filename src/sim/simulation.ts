@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
+import { ESCALATION_ACTOR } from "../runner/escalation-holds.js";
 import { Checks } from "./sim-checks.js";
 import { SimCommands } from "./sim-commands.js";
 import { CommitInvariants } from "./sim-commit-checks.js";
@@ -21,6 +22,7 @@ import { PacingInvariant } from "./sim-pacing-check.js";
 import { simRandom } from "./sim-random.js";
 import { SimGeneration } from "./sim-generation.js";
 import { SimWorld } from "./sim-world.js";
+import { etcdGoodForRepair } from "./sim-truth.js";
 import { settle } from "./settle.js";
 import { violationReport, type SimReport } from "./sim-report.js";
 import { countKinds, refusedReport, scratchRoot, type SimOptions } from "./sim-options.js";
@@ -36,11 +38,15 @@ function trace(t: NonNullable<SimOptions["trace"]>, elapsed: number, entries: re
     if (isFinished(e)) continue;
     const job = kintsugi.runner.jobs.kindOf(e.index);
     const wait = kintsugi.runner.waitingFor(e.index);
-    t.print(`  entry ${e.index} ${e.address} ${e.status}/${e.step}/${e.stepStatus}${e.deleted ? " deleted" : ""} job ${job}${running.has(e.address) ? " (command running)" : ""}: ${wait?.message ?? "-"}`);
+    t.print(
+      `  entry ${e.index} ${e.address} ${e.status}/${e.step}/${e.stepStatus}${e.deleted ? " deleted" : ""} job ${job}${running.has(e.address) ? " (command running)" : ""}: ${wait?.message ?? "-"}`,
+    );
   }
 }
 
 const START = Date.UTC(2026, 0, 1);
+/** How long no entry may change, once faults stop, before a run is settled (longer than CKE's reboot wait, 1800 s). */
+const SETTLED_MS = 40 * 60_000;
 
 /**
  * Runs the real runner, sabakan poller and health checks on the real SQLite store, against a simulated data center
@@ -54,7 +60,11 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const model = options.model === "classic" ? CLASSIC_MODEL : drawModel(simRandom((options.seed ^ 0x9e3779b9) >>> 0));
   const drawn: SimSettings = { maxConcurrentRepairs: random.int(1, 3), ...(random.chance(0.4) && { proof: { requires: ["node_ready"], dwellSeconds: 120 } }) };
   const modelled: SimSettings = model.full
-    ? { maxConcurrentRepairs: drawn.maxConcurrentRepairs, ...(model.proof && { proof: model.proof }), ...(model.escalation && { escalation: model.escalation }) }
+    ? {
+        maxConcurrentRepairs: drawn.maxConcurrentRepairs,
+        ...(model.proof && { proof: model.proof }),
+        ...(model.escalation && { escalation: model.escalation }),
+      }
     : drawn;
   let settings: SimSettings = { ...modelled, ...options.settings };
   const file = options.drawConfig ? drawConfig(simRandom((options.seed ^ 0x2545f491) >>> 0)) : null;
@@ -73,6 +83,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const dir = mkdtempSync(join(scratchRoot(), "kintsugi-sim-"));
   const store = await openSqliteStore({ path: join(dir, "sim.db"), initialConstraints: simConstraints(options.machines) });
   await store.settings.setAutoRepairEnabled(true);
+  // The whole model's cluster has as many control planes as control-plane-count says (CKE's generation keeps it so).
+  if (model.full) await store.settings.setConstraints({ controlPlaneCount: world.controlPlaneAddresses().length });
   const commands = new SimCommands(world, random.fork(), now, { fail: 0.1, hang: 0.05, lateBoot: 0.25 });
   const nodes = new SimNodes(world, now, model.full ? simRandom((options.seed ^ 0x85ebca6b) >>> 0) : null);
   const sabakan = new SimSabakan(world, now);
@@ -118,8 +130,10 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const intakes = new IntakeInvariants(checks, world, store, settings.escalation);
   const escalation = settings.escalation ? new EscalationInvariants(store, settings.escalation) : null;
   let activity = 0;
+  let lastEntryChange = START;
   store.onCommit((commit) => {
     activity++;
+    if (commit.entries.length > 0) lastEntryChange = clock;
     kintsugi.committed(commit);
     for (const change of commit.entries) {
       pass.committed(change.entry.index, change.previous === null, change.entry.deleted, change.entry.address);
@@ -141,7 +155,14 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     if (kintsugi.repair.maxConcurrentRepairs < before) pass.configChanged(before);
   };
   const operations = () => kintsugi.repair.repairProcedures.flatMap((p) => p.repairOperations.map((o) => o.operation));
-  const faults = new SimFaults(world, store, random.fork(), options.faults ?? (model.full ? FULL_FAULTS : CLASSIC_FAULTS), { sabakan, nodes, commands, failover, operations }, model.healthPaused);
+  const faults = new SimFaults(
+    world,
+    store,
+    random.fork(),
+    options.faults ?? (model.full ? FULL_FAULTS : CLASSIC_FAULTS),
+    { sabakan, nodes, commands, failover, operations },
+    model.healthPaused,
+  );
   if (generationRun) {
     generationRun.log = faults.log;
     await generationRun.start(clock);
@@ -159,6 +180,12 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const intake = async (source: "sabakan" | "health-check", work: () => Promise<unknown>) => {
     const before = store.entries.list();
     const known = new Set(before.map((e) => e.index));
+    const escalationHolds = () =>
+      store.holds
+        .list()
+        .filter((h) => h.setBy === ESCALATION_ACTOR)
+        .map((h) => h.address);
+    const heldBefore = new Set(escalationHolds());
     sabakan.lastAnswer = [];
     await work();
     await quiet();
@@ -169,6 +196,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       source,
       before,
       added: all.filter((e) => !known.has(e.index)),
+      escalationHeld: escalationHolds().filter((a) => !heldBefore.has(a)),
       total: all.length,
       cap: c.maximumRepairQueueEntries,
       rackLimit: c.maximumUnhealthyMachinesPerRack,
@@ -211,9 +239,15 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       }
       await intake("health-check", () => kintsugi.health.evaluateNow());
       disruptions.passStarts();
-      const deletedBefore = new Set(store.entries.list().filter((e) => e.deleted).map((e) => e.index));
+      const deletedBefore = new Set(
+        store.entries
+          .list()
+          .filter((e) => e.deleted)
+          .map((e) => e.index),
+      );
       const queueEnabled = store.settings.repairQueueEnabled();
       const kubernetesAnswered = nodes.errorRate === 0;
+      const etcdGood = etcdGoodForRepair(world, store.settings.constraints().controlPlaneCount);
       const passWorked = await kintsugi.runner.passNow().then(
         () => true,
         () => false,
@@ -232,6 +266,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         passWorked,
         kubernetesAnswered,
         deletedBefore,
+        etcdGood,
       });
       if (options.trace) trace(options.trace, clock - START, entries, kintsugi, commands);
       if (faults.takePendingFailover()) await failover();
@@ -239,15 +274,20 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         now: clock,
         entries,
         waitingFor: (i: number) => kintsugi.runner.waitingFor(i),
+        jobOf: (i: number) => kintsugi.runner.jobs.kindOf(i),
         queueEnabled: store.settings.repairQueueEnabled(),
         holds: store.holds.list(),
         maxConcurrentRepairs: kintsugi.repair.maxConcurrentRepairs,
         controlPlaneCount: store.settings.constraints().controlPlaneCount,
       };
+      // Settled: faults stopped, no entry unfinished, no command running, and no entry changed for longer than a
+      // Node takes to be enqueued (a health check's timeout, CKE's reboot wait): nothing can happen any more.
+      const settled = clock > endFaults && commands.nextEnd() === null && clock - lastEntryChange >= SETTLED_MS && entries.every((e) => isFinished(e));
       if (violation() === null) {
-        const stuck = liveness.check(livenessView, clock >= end);
+        const stuck = liveness.check(livenessView, clock >= end || settled);
         if (stuck) checks.fail(stuck);
       }
+      if (settled) break;
     }
     const report: SimReport = {
       seed: options.seed,

@@ -80,7 +80,9 @@ async function main(args: readonly string[]): Promise<number> {
     const baseline = await sweepIn(baselineDir);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     if (baseline.violation) {
-      console.log(`the unmutated sweep fails (${baseline.violation.invariant}, seed ${baseline.violation.seed} of ${baseline.violation.run}): mutants would prove nothing`);
+      console.log(
+        `the unmutated sweep fails (${baseline.violation.invariant}, seed ${baseline.violation.seed} of ${baseline.violation.run}): mutants would prove nothing`,
+      );
       return 1;
     }
     console.log(`the unmutated npm test sweep: ${baseline.seeds} seeds, no violation, ${seconds} s (the time a surviving mutant takes)`);
@@ -100,7 +102,9 @@ async function main(args: readonly string[]): Promise<number> {
     }),
   );
   const survived = results.filter((r) => !r.caught);
-  console.log(`\n${results.length - survived.length} of ${results.length} mutants caught${survived.length > 0 ? `; not caught: ${survived.map((r) => r.mutant.name).join(", ")}` : ""}`);
+  console.log(
+    `\n${results.length - survived.length} of ${results.length} mutants caught${survived.length > 0 ? `; not caught: ${survived.map((r) => r.mutant.name).join(", ")}` : ""}`,
+  );
   return survived.length > 0 ? 1 : 0;
 }
 

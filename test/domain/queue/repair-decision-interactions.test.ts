@@ -185,7 +185,11 @@ const CASES: DecisionCase[] = [
   },
   {
     name: "between two steps + max_concurrent_repairs: an entry whose next step has not started waits behind one watching after its command",
-    snapshot: snapshot([entry(1, { status: "processing", step: 1, lastTransitionTime: T - 400 * SEC }), watched(2, { lastTransitionTime: T - 10 * SEC })], {}, { max: 1 }),
+    snapshot: snapshot(
+      [entry(1, { status: "processing", step: 1, lastTransitionTime: T - 400 * SEC }), watched(2, { lastTransitionTime: T - 10 * SEC })],
+      {},
+      { max: 1 },
+    ),
     want: [],
     held: { 1: FULL },
   },
