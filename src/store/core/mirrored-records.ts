@@ -16,7 +16,8 @@ export interface RecordsPruning {
  */
 export class MirroredRecords {
   private readonly bySequence = new Map<number, { readonly key: string; readonly record: RecordKey }>();
-  private sorted: ReadonlyArray<{ readonly key: string; readonly record: RecordKey }> | null = null;
+  /** The records by sequence, kept in order as records come newest last (every write appends one); null: to sort again. */
+  private sorted: Array<{ readonly key: string; readonly record: RecordKey }> | null = null;
   private total = 0;
 
   clear(): void {
@@ -27,9 +28,12 @@ export class MirroredRecords {
 
   put(key: string, record: RecordKey): void {
     this.delete(record.sequence);
-    this.bySequence.set(record.sequence, { key, record });
+    const kept = { key, record };
+    this.bySequence.set(record.sequence, kept);
     this.total += record.bytes;
-    this.sorted = null;
+    const last = this.sorted?.at(-1);
+    if (this.sorted !== null && (last === undefined || last.record.sequence < record.sequence)) this.sorted.push(kept);
+    else this.sorted = null;
   }
 
   delete(sequence: number): void {
@@ -37,7 +41,9 @@ export class MirroredRecords {
     if (kept === undefined) return;
     this.bySequence.delete(sequence);
     this.total -= kept.record.bytes;
-    this.sorted = null;
+    // Pruning drops the oldest first.
+    if (this.sorted?.[0] === kept) this.sorted.shift();
+    else this.sorted = null;
   }
 
   /** How many records are kept and the bytes their values take. */
