@@ -79,8 +79,11 @@ export function holdsFromAnnotations(nodes: readonly HoldNode[]): MachineHold[] 
 export function annotationHolds(
   nodes: ReadonlyArray<{ readonly name: string; readonly internalIPs: readonly string[]; readonly annotations: Readonly<Record<string, string>> }>,
 ): MachineHold[] {
+  // Only held Nodes are read further: most Nodes carry no hold, and their addresses need not be parsed every pass.
   return holdsFromAnnotations(
-    nodes.flatMap((n) => [n.name, ...canonicalAddresses(n.internalIPs)].map((address) => ({ name: n.name, address, annotations: n.annotations }))),
+    nodes
+      .filter((n) => n.annotations[HOLD_ANNOTATION] !== undefined)
+      .flatMap((n) => [n.name, ...canonicalAddresses(n.internalIPs)].map((address) => ({ name: n.name, address, annotations: n.annotations }))),
   );
 }
 
