@@ -68,6 +68,7 @@ export const FULL_FAULTS: FaultMix = {
     "operator-disable": 0.6,
     "operator-constraints": 0.6,
     "leader-failover": 0.5,
+    "control-plane-dies": 0.6,
     "rack-partial-failure": 0.3,
     "operator-add": 1,
     "operator-reset-backoff": 0.5,
@@ -86,7 +87,7 @@ export const FULL_FAULTS: FaultMix = {
 };
 
 /** The kinds drawn per hour whatever the size of the data center (the rest scale with it). */
-const PER_HOUR = new Set(["sabakan-outage", "leader-failover", "config-change", "kube-api-errors", ...AIMED_KINDS]);
+const PER_HOUR = new Set(["sabakan-outage", "leader-failover", "config-change", "kube-api-errors", "control-plane-dies", ...AIMED_KINDS]);
 
 /** `from` without the kinds named (e.g. to show that a finding needs one of them); an unknown kind is an error. */
 export function faultsWithout(kinds: readonly string[], from: FaultMix = CLASSIC_FAULTS): FaultMix {
@@ -174,9 +175,12 @@ export class SimFaults {
     switch (kind) {
       case "machine-dies": {
         // A quarter of the deaths hit a control plane: few machines, but the rules that guard them are the subtlest.
-        if (r.chance(0.25)) m = r.pick(this.world.machines.filter((x) => x.role === "control-plane"));
+        // (The whole model draws control planes' deaths apart, by the hour: there are as many at 1,000 machines.)
+        if (!Object.hasOwn(this.mix.rates, "control-plane-dies") && r.chance(0.25)) m = r.pick(this.world.machines.filter((x) => x.role === "control-plane"));
         return this.kill(m, now, kind);
       }
+      case "control-plane-dies":
+        return this.kill(r.pick(this.world.machines.filter((x) => x.role === "control-plane")), now, kind);
       case "node-not-ready":
         m.notReadyUntil = now + minutes(1, 20);
         return this.note(now, kind, m.address, `until +${(m.notReadyUntil - now) / MIN} min`);

@@ -109,18 +109,35 @@ export class SimNodes implements NodeOperator {
   }
 }
 
+/** One field of sabakan's MachineParams as a test of a machine (null: the field sets nothing). */
+type FieldTest = (m: SimMachine) => boolean;
+
+function fieldTests(p: MachineParams | null, role: (m: SimMachine) => string): FieldTest[] {
+  const tests: FieldTest[] = [];
+  if (p?.states?.length) {
+    const states = new Set<string>(p.states);
+    tests.push((m) => states.has(m.state));
+  }
+  if (p?.roles?.length) {
+    const roles = new Set(p.roles);
+    tests.push((m) => roles.has(role(m)));
+  }
+  if (p?.racks?.length) {
+    const racks = new Set(p.racks);
+    tests.push((m) => racks.has(m.rack));
+  }
+  return tests;
+}
+
 /**
  * sabakan's rule (cybozu-go/sabakan gql/match.go MatchMachine): a machine must match every field `having` sets and
- * no field `notHaving` sets; an absent or empty list sets nothing.
+ * no field `notHaving` sets; an absent or empty list sets nothing (states, roles and racks; labels are not simulated).
+ * Built once per search, so a search of 10,000 machines makes no closure per machine.
  */
-function matches(m: SabakanMachine, having: MachineParams | null, notHaving: MachineParams | null): boolean {
-  const fields = (p: MachineParams | null) =>
-    [
-      p?.states?.length ? p.states.includes(m.state) : null,
-      p?.roles?.length ? p.roles.includes(m.role) : null,
-      p?.racks?.length ? p.racks.includes(m.rack) : null,
-    ].filter((t): t is boolean => t !== null);
-  return fields(having).every(Boolean) && !fields(notHaving).some(Boolean);
+function matcher(variables: MachineQueryVariables, role: (m: SimMachine) => string): (m: SimMachine) => boolean {
+  const having = fieldTests(variables.having, role);
+  const notHaving = fieldTests(variables.notHaving, role);
+  return (m) => having.every((t) => t(m)) && !notHaving.some((t) => t(m));
 }
 
 /** sabakan's searchMachines over the simulated world (states, roles and racks; labels are not simulated). */
@@ -137,7 +154,8 @@ export class SimSabakan implements MachineSource {
   async searchMachines(variables: MachineQueryVariables): Promise<SabakanMachine[]> {
     if (this.down) throw new Error("sabakan is unreachable (simulated outage)");
     const now = this.now();
-    const answer = this.world.machines.map((m) => this.world.sabakanMachine(m, now)).filter((m) => matches(m, variables.having, variables.notHaving));
+    const matches = matcher(variables, (m) => (m.role === "control-plane" ? "cs" : "ss"));
+    const answer = this.world.machines.filter(matches).map((m) => this.world.sabakanMachine(m, now));
     this.lastAnswer = answer;
     return answer;
   }
