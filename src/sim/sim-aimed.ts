@@ -3,6 +3,7 @@ import type { KintsugiStore } from "../store/store-port.js";
 import type { FaultTargets } from "./sim-faults.js";
 import type { SimRandom } from "./sim-random.js";
 import type { SimMachine, SimWorld } from "./sim-world.js";
+import { SIM_OPERATOR } from "./sim-operators.js";
 
 /** The faults aimed where they hurt: each picks its target among the entries in the state it breaks, or does nothing. */
 export const AIMED_KINDS: readonly string[] = [
@@ -13,6 +14,9 @@ export const AIMED_KINDS: readonly string[] = [
   "relapse-in-dwell",
   "failover-before-command",
   "second-control-plane-dies",
+  "hold-mid-repair",
+  "repaired-machine-dies-again",
+  "cap-at-queue-size",
 ];
 
 const MIN = 60_000;
@@ -22,7 +26,7 @@ type Note = (at: number, kind: string, address: string | null, detail: string) =
  * Faults aimed at the entries they break, as evenly drawn faults rarely are: a refused eviction, a pod that will not
  * go, or the Node leaving, on a machine being drained (or about to be); a sabakan outage or a relapse while a proof
  * dwell runs; a leader failover between a step's start (committed) and its command; a second control plane dying
- * while one is repaired.
+ * while one is repaired (its Node Ready); an operator holding a machine mid-repair; a repaired machine failing again; an operator capping the queue at its size.
  */
 export class AimedFaults {
   /** A failover the armed command start asked for: the simulator performs it after the pass. */
@@ -34,7 +38,7 @@ export class AimedFaults {
     private readonly random: SimRandom,
     private readonly targets: FaultTargets,
     private readonly note: Note,
-    private readonly kill: (m: SimMachine, now: number, kind: string) => boolean,
+    private readonly kill: (m: SimMachine, now: number, kind: string, nodeUp: boolean) => boolean,
   ) {}
 
   async apply(kind: string, now: number): Promise<boolean> {
@@ -91,8 +95,29 @@ export class AimedFaults {
         const planes = this.world.machines.filter((m) => m.role === "control-plane");
         const repairing = new Set(unfinished.map((e) => e.address));
         if (!planes.some((m) => repairing.has(m.address) || m.broken !== null)) return false;
+        // Half the time its Node stays Ready (a failing disk): only the one-at-a-time rule keeps the two repairs apart then.
         const m = planes.find((x) => x.broken === null && !repairing.has(x.address));
-        return m !== undefined && this.kill(m, now, kind);
+        return m !== undefined && this.kill(m, now, kind, r.chance(0.5));
+      }
+      case "repaired-machine-dies-again": {
+        // A repeat offender: flaky hardware fails again soon after its repair (escalation's case).
+        const repaired = this.store.entries.list().filter((e) => e.status === "succeeded" && !e.deleted);
+        const m = pick(repaired);
+        return m !== null && this.kill(m, now, kind, false);
+      }
+      case "cap-at-queue-size": {
+        // An operator stops intake in a storm: maximum-repair-queue-entries down to the entries the queue holds.
+        const cap = Math.max(1, this.store.entries.list().length);
+        await this.store.settings.setConstraints({ maximumRepairQueueEntries: cap });
+        return this.note(now, kind, null, `maximum-repair-queue-entries ${cap}, the entries in the queue`);
+      }
+      case "hold-mid-repair": {
+        // An operator holds a machine watching after its command ("let me look before you go on"): it may recover held.
+        const m = pick(unfinished.filter((e) => e.status === "processing" && e.stepStatus === "watching"));
+        if (!m) return false;
+        const until = now + r.int(10, 60) * MIN;
+        await this.store.holds.hold(() => ({ ok: true, hold: { address: m.address, reason: "looking at it mid-repair", setBy: SIM_OPERATOR, setAt: now, until } }), SIM_OPERATOR);
+        return this.note(now, kind, m.address, `held until +${(until - now) / MIN} min`);
       }
       default:
         throw new Error(`unknown aimed fault ${kind}`);

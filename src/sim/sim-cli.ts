@@ -98,6 +98,7 @@ export async function simCli(args: readonly string[], out: (line: string) => voi
     const count = option(args, "seeds", 100);
     const from = option(args, "from", 1);
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const checked = new Map<string, number>();
     let passes = 0;
     let faultCount = 0;
@@ -115,9 +116,11 @@ export async function simCli(args: readonly string[], out: (line: string) => voi
       }
     }
     const minutes = (performance.now() - started) / 60_000;
+    const used = process.cpuUsage(cpu);
+    const cpuMinutes = (used.user + used.system) / 60e6;
     const checks = [...checked.values()].reduce((a, b) => a + b, 0);
     out(
-      `${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each, ${model} model: no violation${refused > 0 ? ` (${refused} configs refused, not run)` : ""}; ${passes} passes, ${faultCount} faults, ${checks} invariant checks (${Math.round(checks / count)} a run), ${(count / minutes).toFixed(1)} seeds/min`,
+      `${count} seeds (${from}..${from + count - 1}), ${machines} machines, ${hours} h each, ${model} model: no violation${refused > 0 ? ` (${refused} configs refused, not run)` : ""}; ${passes} passes, ${faultCount} faults, ${checks} invariant checks (${Math.round(checks / count)} a run), ${(count / minutes).toFixed(1)} seeds/min (${(count / cpuMinutes).toFixed(1)} a CPU minute)`,
     );
     for (const [k, n] of checked) out(`  ${k}: checked ${n} times`);
     return 0;

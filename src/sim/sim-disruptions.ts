@@ -37,6 +37,12 @@ export class DisruptionInvariants {
     private readonly now: () => number,
     /** Whether a repair command runs for the address now. */
     private readonly commandRunning: (address: string) => boolean,
+    /**
+     * The control-plane entries other than for `address` that hold the one-control-plane turn, as the runner's last
+     * decision tells: mid-step (draining, or watching after their command), not backing off, and not waiting for a
+     * control-plane rule or a hold (those may have given the turn up).
+     */
+    private readonly turnHolders: (address: string) => readonly number[] = () => [],
   ) {}
 
   /** A runner pass begins: the health answers it gathers are what its decisions are made on. */
@@ -129,6 +135,14 @@ export class DisruptionInvariants {
           "one-control-plane-disrupted",
           others.length === 0,
           () => `${of} while control plane ${others[0]?.address} is disrupted by kintsugi`,
+          s.address,
+          s.entryIndex,
+        );
+        const holders = this.turnHolders(s.address).filter((i) => this.answers.get(i)?.proven !== true);
+        checks.check(
+          "one-control-plane-at-a-time",
+          holders.length === 0,
+          () => `${of} while entry ${holders[0]} holds the one-control-plane turn (its control plane mid-step)`,
           s.address,
           s.entryIndex,
         );

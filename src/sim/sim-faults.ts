@@ -83,6 +83,9 @@ export const FULL_FAULTS: FaultMix = {
     "relapse-in-dwell": 1,
     "failover-before-command": 1,
     "second-control-plane-dies": 1,
+    "hold-mid-repair": 1,
+    "repaired-machine-dies-again": 2,
+    "cap-at-queue-size": 0.5,
   },
 };
 
@@ -127,7 +130,7 @@ export class SimFaults {
   ) {
     const note = (at: number, kind: string, address: string | null, detail: string) => this.note(at, kind, address, detail);
     this.operators = new SimOperators(world, store, random, targets, note, healthPausedByConfig);
-    this.aimed = new AimedFaults(world, store, random, targets, note, (m, now, kind) => this.kill(m, now, kind));
+    this.aimed = new AimedFaults(world, store, random, targets, note, (m, now, kind, nodeUp) => this.kill(m, now, kind, nodeUp));
   }
 
   /** Whether an aimed fault asked for a failover at a command's start (the simulator performs it after the pass); clears it. */
@@ -226,12 +229,12 @@ export class SimFaults {
     }
   }
 
-  /** A machine breaks (some recover by themselves, some keep their Node Ready). */
-  kill(m: SimMachine, now: number, kind: string): boolean {
+  /** A machine breaks (some recover by themselves, some keep their Node Ready: always when `nodeUp`). */
+  kill(m: SimMachine, now: number, kind: string, nodeUp = false): boolean {
     const r = this.random;
     if (m.broken) return false;
     const fix: Fix | "self" = r.pick<Fix | "self">(["reboot", "reboot", "reboot", "power-cycle", "power-cycle", "never", "self"]);
-    m.broken = { fix: fix === "self" ? "never" : fix, since: now, nodeUp: r.chance(0.3) };
+    m.broken = { fix: fix === "self" ? "never" : fix, since: now, nodeUp: r.chance(0.3) || nodeUp };
     m.recoverAt = fix === "self" ? now + r.int(5, 180) * MIN : null;
     const how = fix === "self" ? `recovers by itself at +${((m.recoverAt as number) - now) / MIN} min` : `needs ${fix}`;
     return this.note(now, kind, m.address, m.broken.nodeUp ? `${how}; its Node stays Ready` : how);

@@ -2,6 +2,7 @@ import { isBackedOff, isWaitingForBackoff } from "../domain/queue/drain-backoff.
 import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-config.js";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { RunningJob } from "../domain/queue/repair-plan.js";
+import type { WaitingFor } from "../domain/queue/repair-wait.js";
 import type { Checks } from "./sim-checks.js";
 import { bootingAfterCommand, cordonedFor, cordonedForEntry } from "./sim-truth.js";
 import type { SimWorld } from "./sim-world.js";
@@ -27,6 +28,10 @@ export interface PassView {
   readonly deletedBefore: ReadonlySet<number>;
   /** etcd was good for repair as the pass ran; when not, nothing happens to any entry (CKE's DecideOps drops every repair operation). */
   readonly etcdGood: boolean;
+  /** What the runner says the entry waits for after the pass. */
+  readonly waitingFor: (index: number) => WaitingFor | null;
+  /** Whether an operator's hold is on the machine now. */
+  readonly held: (address: string) => boolean;
 }
 
 /**
@@ -119,6 +124,7 @@ export class PassInvariants {
       this.seen.delete(index);
     }
     if (view.passWorked && view.etcdGood) this.afterWorkingPass(view, unfinished, present);
+    this.turnNotKeptByAHold(view, unfinished);
     this.entryStates(view);
   }
 
@@ -159,6 +165,32 @@ export class PassInvariants {
         () => `${m.address} stays cordoned for entry ${owner}, which is ${e ? `${e.status}/${e.stepStatus}` : "gone"}`,
         m.address,
         owner,
+      );
+    }
+  }
+
+  /**
+   * The one-control-plane turn is never kept from a control plane that is not Ready by one that is held (a hold stops
+   * an entry's commands, never another control plane's repair): a held control plane with no job running gives the
+   * turn up to the dead one, as any other the yield rule names (unless CKE reboots a control plane: then none moves).
+   */
+  private turnNotKeptByAHold(view: PassView, unfinished: readonly RepairEntry[]): void {
+    const planes = this.world.machines.filter((m) => m.role === "control-plane");
+    if (planes.some((m) => m.rebootUntil > view.now)) return;
+    const byIndex = new Map(unfinished.map((e) => [e.index, e]));
+    for (const e of unfinished) {
+      const m = this.world.at(e.address);
+      if (m?.role !== "control-plane" || m.ready) continue;
+      const w = view.waitingFor(e.index);
+      if (w?.kind !== "CONTROL_PLANE" || !w.message.startsWith("one control plane at a time") || w.entryIndex === undefined) continue;
+      const holder = byIndex.get(w.entryIndex);
+      if (!holder || holder.status !== "processing" || view.jobOf(holder.index) !== "none") continue;
+      this.checks.check(
+        "control-plane-turn-not-kept-by-a-hold",
+        !view.held(holder.address),
+        () => `entry ${e.index} of control plane ${e.address}, not Ready, waits for the turn of entry ${holder.index}, whose machine is held`,
+        e.address,
+        e.index,
       );
     }
   }

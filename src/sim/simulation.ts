@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
+import { isWaitingForBackoff } from "../domain/queue/drain-backoff.js";
+import { isHoldActive } from "../domain/holds/machine-holds.js";
 import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
 import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
 import { ESCALATION_ACTOR } from "../runner/escalation-holds.js";
@@ -115,7 +117,28 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   );
   const checks = new Checks();
   const pass = new PassInvariants(checks, world);
-  const disruptions = new DisruptionInvariants(checks, world, store, settings.proof, now, (a) => commands.runningAddresses().has(a));
+  const holdsTurn = (e: RepairEntry, address: string) =>
+    e.address !== address &&
+    world.at(e.address)?.role === "control-plane" &&
+    e.status === "processing" &&
+    !e.deleted &&
+    (e.stepStatus === "draining" || e.stepStatus === "watching") &&
+    !isWaitingForBackoff(e, clock) &&
+    kintsugi.runner.jobs.kindOf(e.index) !== "success-command" &&
+    !["CONTROL_PLANE", "HOLD", "BACKOFF"].includes(kintsugi.runner.waitingFor(e.index)?.kind ?? "");
+  const disruptions = new DisruptionInvariants(
+    checks,
+    world,
+    store,
+    settings.proof,
+    now,
+    (a) => commands.runningAddresses().has(a),
+    (a) =>
+      store.entries
+        .list()
+        .filter((e) => holdsTurn(e, a))
+        .map((e) => e.index),
+  );
   const pacing =
     model.pacing &&
     new PacingInvariant(
@@ -267,6 +290,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         kubernetesAnswered,
         deletedBefore,
         etcdGood,
+        waitingFor: (i) => kintsugi.runner.waitingFor(i),
+        held: (address) => store.holds.list().some((h) => h.address === address && isHoldActive(h, clock)),
       });
       if (options.trace) trace(options.trace, clock - START, entries, kintsugi, commands);
       if (faults.takePendingFailover()) await failover();

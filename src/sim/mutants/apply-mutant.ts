@@ -24,14 +24,14 @@ export function mutated(mutant: Mutant, text: string): string {
 }
 
 /**
- * A scratch copy of the tree at `root` (src/, package.json, tsconfig.json; node_modules linked) under `scratch`, with
- * `mutant` applied there: the working tree is never touched. Returns the copy's directory.
+ * A scratch copy of the tree at `root` (src/, package.json, tsconfig.json; `nodeModules` linked) under `scratch`,
+ * with `mutant` applied there: the working tree is never touched. Returns the copy's directory.
  */
-export function mutantTree(root: string, mutant: Mutant | null, scratch: string): string {
+export function mutantTree(root: string, mutant: Mutant | null, scratch: string, nodeModules = join(root, "node_modules")): string {
   const dir = mkdtempSync(join(scratch, `kintsugi-mutant-${mutant?.name ?? "none"}-`));
   cpSync(join(root, "src"), join(dir, "src"), { recursive: true });
   for (const file of ["package.json", "tsconfig.json"]) if (existsSync(join(root, file))) cpSync(join(root, file), join(dir, file));
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  symlinkSync(nodeModules, join(dir, "node_modules"), "dir");
   if (mutant) {
     const path = join(dir, mutant.file);
     writeFileSync(path, mutated(mutant, readFileSync(path, "utf8")));

@@ -39,10 +39,13 @@ interface Result {
   readonly caught: boolean;
 }
 
+/** The tree every mutant is made from: the working tree as it was when the run began (edits meanwhile do not leak in). */
+let base = ROOT;
+
 async function run(mutant: Mutant): Promise<Result> {
   let dir: string;
   try {
-    dir = mutantTree(ROOT, mutant, scratchRoot());
+    dir = mutantTree(base, mutant, scratchRoot(), resolve(ROOT, "node_modules"));
   } catch (err) {
     if (err instanceof StaleMutantError) return { mutant, caught: false, line: `${mutant.name}: STALE: ${err.message}` };
     throw err;
@@ -74,22 +77,25 @@ async function main(args: readonly string[]): Promise<number> {
   if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > 16) throw new Error("--jobs wants 1 to 16");
   const chosen = only ? MUTANTS.filter((m) => only.includes(m.name)) : MUTANTS;
 
-  const baselineDir = mutantTree(ROOT, null, scratchRoot());
+  base = mutantTree(ROOT, null, scratchRoot());
   try {
-    const started = performance.now();
-    const baseline = await sweepIn(baselineDir);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    if (baseline.violation) {
-      console.log(
-        `the unmutated sweep fails (${baseline.violation.invariant}, seed ${baseline.violation.seed} of ${baseline.violation.run}): mutants would prove nothing`,
-      );
-      return 1;
-    }
-    console.log(`the unmutated npm test sweep: ${baseline.seeds} seeds, no violation, ${seconds} s (the time a surviving mutant takes)`);
+    return await catalogue(chosen, jobs);
   } finally {
-    rmSync(baselineDir, { recursive: true, force: true });
+    rmSync(base, { recursive: true, force: true });
   }
+}
 
+/** The unmutated sweep (it must pass, or mutants prove nothing), then each mutant's, `jobs` at a time. */
+async function catalogue(chosen: readonly Mutant[], jobs: number): Promise<number> {
+  const started = performance.now();
+  const baseline = await sweepIn(base);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (baseline.violation) {
+    const v = baseline.violation;
+    console.log(`the unmutated sweep fails (${v.invariant}, seed ${v.seed} of ${v.run}): mutants would prove nothing`);
+    return 1;
+  }
+  console.log(`the unmutated npm test sweep: ${baseline.seeds} seeds, no violation, ${seconds} s (the time a surviving mutant takes)`);
   const results: Result[] = [];
   const queue = [...chosen];
   await Promise.all(
@@ -102,9 +108,8 @@ async function main(args: readonly string[]): Promise<number> {
     }),
   );
   const survived = results.filter((r) => !r.caught);
-  console.log(
-    `\n${results.length - survived.length} of ${results.length} mutants caught${survived.length > 0 ? `; not caught: ${survived.map((r) => r.mutant.name).join(", ")}` : ""}`,
-  );
+  const names = survived.map((r) => r.mutant.name).join(", ");
+  console.log(`\n${results.length - survived.length} of ${results.length} mutants caught${survived.length > 0 ? `; not caught: ${names}` : ""}`);
   return survived.length > 0 ? 1 : 0;
 }
 
