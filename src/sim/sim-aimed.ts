@@ -95,15 +95,20 @@ export class AimedFaults {
         const planes = this.world.machines.filter((m) => m.role === "control-plane");
         const repairing = new Set(unfinished.map((e) => e.address));
         if (!planes.some((m) => repairing.has(m.address) || m.broken !== null)) return false;
-        // Half the time its Node stays Ready (a failing disk): only the one-at-a-time rule keeps the two repairs apart then.
+        // Its Node stays Ready (a failing disk) when the first one's does, and half the time else: only the one-at-a-time
+        // rule keeps two repairs of Ready control planes apart.
         const m = planes.find((x) => x.broken === null && !repairing.has(x.address));
-        return m !== undefined && this.kill(m, now, kind, r.chance(0.5));
+        const firstReady = planes.some((x) => x !== m && (repairing.has(x.address) || x.broken !== null) && x.ready);
+        return m !== undefined && this.kill(m, now, kind, firstReady || r.chance(0.5));
       }
       case "repaired-machine-dies-again": {
         // A repeat offender: flaky hardware fails again soon after its repair (escalation's case).
-        const repaired = this.store.entries.list().filter((e) => e.status === "succeeded" && !e.deleted);
-        const m = pick(repaired);
-        return m !== null && this.kill(m, now, kind, false);
+        const repaired = [
+          ...this.store.entries.list().filter((e) => e.status === "succeeded"),
+          ...this.store.finished.list().filter((f) => f.status === "succeeded"),
+        ];
+        const found = repaired.length === 0 ? undefined : this.world.at(r.pick(repaired).address);
+        return found !== undefined && this.kill(found, now, kind, false);
       }
       case "cap-at-queue-size": {
         // An operator stops intake in a storm: maximum-repair-queue-entries down to the entries the queue holds.

@@ -65,6 +65,7 @@ export const FULL_FAULTS: FaultMix = {
     "operator-hold": 1.5,
     "operator-release": 1.5,
     "operator-delete": 0.4,
+    "operator-delete-finished": 3,
     "operator-disable": 0.6,
     "operator-constraints": 0.6,
     "leader-failover": 0.5,
@@ -82,7 +83,7 @@ export const FULL_FAULTS: FaultMix = {
     "sabakan-outage-in-dwell": 2,
     "relapse-in-dwell": 1,
     "failover-before-command": 1,
-    "second-control-plane-dies": 1,
+    "second-control-plane-dies": 2,
     "hold-mid-repair": 1,
     "repaired-machine-dies-again": 2,
     "cap-at-queue-size": 0.5,
@@ -129,7 +130,8 @@ export class SimFaults {
     healthPausedByConfig = false,
   ) {
     const note = (at: number, kind: string, address: string | null, detail: string) => this.note(at, kind, address, detail);
-    this.operators = new SimOperators(world, store, random, targets, note, healthPausedByConfig);
+    const full = Object.hasOwn(mix.rates, "control-plane-dies");
+    this.operators = new SimOperators(world, store, random, targets, note, healthPausedByConfig, full ? 600_000 : 3_600_000);
     this.aimed = new AimedFaults(world, store, random, targets, note, (m, now, kind, nodeUp) => this.kill(m, now, kind, nodeUp));
   }
 

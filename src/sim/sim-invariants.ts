@@ -98,7 +98,9 @@ export class PassInvariants {
       );
     });
     const limit = Math.max(repair.maxConcurrentRepairs, this.carriedLimit);
-    if (slots.length <= repair.maxConcurrentRepairs) this.carriedLimit = 0;
+    // The entries the old limit let start keep their slots until fewer are in progress than the new limit.
+    const inProgress = unfinished.filter((e) => e.status === "processing" && !isWaitingForBackoff(e, now)).length;
+    if (inProgress <= repair.maxConcurrentRepairs) this.carriedLimit = 0;
     checks.check(
       "max-concurrent-repairs",
       slots.length <= limit,

@@ -76,8 +76,9 @@ export function drawModel(r: SimRandom): SimModel {
   const escalation = r.pick<EscalationConfig | undefined>([
     undefined,
     undefined,
-    { maxRepairs: 2, windowSeconds: 6 * 3600, operation: null },
-    { maxRepairs: 2, windowSeconds: 6 * 3600, operation: SIM_ESCALATION_OPERATION },
+    // A repair an hour: a machine repaired once fails again soon after in an hour's run (see repaired-machine-dies-again).
+    { maxRepairs: 1, windowSeconds: 6 * 3600, operation: null },
+    { maxRepairs: 1, windowSeconds: 6 * 3600, operation: SIM_ESCALATION_OPERATION },
   ]);
   return {
     successCommand: r.chance(0.5),

@@ -31,6 +31,8 @@ export class SimOperators {
     private readonly note: Note,
     /** The health check is paused by its config (operators resume it through the store). */
     private readonly pausedByConfig = false,
+    /** How long an entry has been finished before `delete-finished` takes it (the whole model's operators clean up sooner). */
+    private readonly finishedForMs = 3_600_000,
   ) {}
 
   /** As the API's releaseMachine does: the release is noted for escalation first, then the hold goes. */
@@ -78,7 +80,7 @@ export class SimOperators {
       }
       case "operator-delete-finished": {
         const changes = await store.entries.requestDelete(
-          (x) => isFinished(x) && !x.deleted && now - (x.lastTransitionTime ?? 0) > 3_600_000,
+          (x) => isFinished(x) && !x.deleted && now - (x.lastTransitionTime ?? 0) > this.finishedForMs,
           "delete-finished",
           now,
           SIM_OPERATOR,
