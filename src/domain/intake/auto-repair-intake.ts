@@ -77,7 +77,7 @@ export interface IntakeInput {
 }
 
 /**
- * CKE's sabakan-triggered repair (semantics/sabakan-trigger.md), in its order:
+ * CKE's sabakan-triggered repair (docs/semantics/sabakan-trigger.md), in its order:
  * 1. `recent` = the addresses of every persisting entry;
  * 2. per machine: no IPv4 -> skip; kintsugi: a first IPv4 that is not an IP address (`-rf`, control characters,
  *    "") -> skip, so it never reaches a command; the address is compared and enqueued in canonical form

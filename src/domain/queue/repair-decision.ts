@@ -32,7 +32,7 @@ function earliest(a: number | null, b: number | null): number | null {
 }
 
 /**
- * CKE's repair queue decision for one pass (see semantics/repair-queue.md), as data: which entries change how, and
+ * CKE's repair queue decision for one pass (docs/semantics/repair-queue.md), as data: which entries change how, and
  * what to do after each change is committed. In order:
  * 0. while etcd is not good for repair (see etcd-quorum.ts), nothing happens to any entry, as in CKE;
  * 1. a deleted entry is dequeued, whatever else holds;
