@@ -6,7 +6,7 @@ import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "../pacing/repair-pacing.js";
 import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
-import { judgeProof, withBootIdRecorded, type ProofVerdict } from "../proof/repair-proof.js";
+import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./proof-judgement.js";
 import {
   waitForBackoff,
   waitForCommand,
@@ -43,7 +43,7 @@ function earliest(a: number | null, b: number | null): number | null {
  *    on a held machine (a hold stops commands, never a success: the success command is skipped, see
  *    healthy-finish.ts); kintsugi: an operation with `success_requires` / `success_dwell_seconds` succeeds only
  *    once proven by the evidence gathered since the entry's first repair command, whichever step gathered it (see
- *    repair-proof.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
+ *    proof-judgement.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
@@ -91,7 +91,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       actions.push({ entry, transitions: [...renamed, { after, kind: "transition", reason: lookup.message }], effect: { kind: "uncordon" } });
       continue;
     }
-    // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
+    // kintsugi: with proof of repair (see proof-judgement.ts), healthy is not enough: the evidence must hold too.
     const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
     if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
       actions.push(finishHealthy(entry, [...renamed, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));

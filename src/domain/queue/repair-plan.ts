@@ -4,7 +4,7 @@ import { findRepairOperation, type RepairConfig, type RepairOperationConfig, typ
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
 import type { PacingInput } from "../pacing/repair-pacing.js";
-import type { ObservedProof } from "../proof/repair-proof.js";
+import type { ObservedProof } from "../proof/repair-evidence.js";
 import type { WaitingFor } from "./repair-wait.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
