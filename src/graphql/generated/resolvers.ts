@@ -1485,7 +1485,10 @@ export type ReplayedPoll = {
   time: Scalars['DateTime']['output'];
 };
 
-/** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
+/**
+ * Why sabakan-triggered repair left a machine alone. The first four defer the machine (it is repaired once the limit or
+ * the wait ends); the others skip it.
+ */
 export enum SkipKind {
   /** Skipped: another machine with the same address was enqueued in this poll. */
   DuplicateAddress = 'duplicate_address',
@@ -1500,13 +1503,13 @@ export enum SkipKind {
   InvalidAddress = 'invalid_address',
   /** Skipped: the machine has no IPv4 address. */
   NoAddress = 'no_address',
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
   OutOfCluster = 'out_of_cluster',
-  /** Held: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
+  /** Deferred: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
   QueueLimit = 'queue_limit',
-  /** Held: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
+  /** Deferred: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
   RackLimit = 'rack_limit',
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
   Rebooting = 'rebooting',
   /** Skipped: an entry for its address is in the queue (any status, until it is deleted). */
   RecentlyRepaired = 'recently_repaired'
@@ -1526,7 +1529,7 @@ export type SkippedMachine = {
   __typename?: 'SkippedMachine';
   /** The machine's first IPv4 address; null when it has none. */
   address?: Maybe<Scalars['IPAddress']['output']>;
-  /** Whether the machine is held back: it needs repair and gets it once the limit or the wait that holds it ends. */
+  /** Whether the machine is deferred (not an operator's hold, which is the kind `HELD`): it needs repair and gets it once the limit or the wait ends. */
   held: Scalars['Boolean']['output'];
   /** The reason as one of a fixed set (the label of the `kintsugi_auto_repair_held_machines` and `kintsugi_auto_repair_skipped_machines` metrics, lower-case). */
   kind: SkipKind;
