@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { addLastOption, parseCount } from "./last-option.js";
 import { ckeJson } from "./cke-json.js";
@@ -34,6 +35,26 @@ export function clusterCommand(io: CliIo): Command {
       const round = r.runClusterGeneration;
       io.out(ckeJson({ outcome: round.outcome, generation: round.cluster?.generation ?? null, record: round.record }));
       if (round.outcome === "FAILED") throw new CliError(`cluster generation failed: ${round.record?.error ?? "unknown error"}`);
+    });
+
+  cmd
+    .command("adopt")
+    .description(
+      "take FILE (the cluster.yml CKE runs: ckecli cluster get) as the configuration in force, so the next round updates it as CKE would; prints the worker_selection that reproduces it as JSON",
+    )
+    .argument("<FILE>")
+    .action(async (file: string) => {
+      let cluster: string;
+      try {
+        cluster = readFileSync(file, "utf8");
+      } catch (err) {
+        throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
+      }
+      const r = await io.client().request<Op.AdoptClusterMutation>(D.AdoptCluster, { cluster });
+      const a = r.adoptCluster;
+      io.out(
+        ckeJson({ generation: a.cluster.generation, suggestedWorkerSelection: a.suggestedWorkerSelection, suggestion: a.suggestion, nextRounds: a.nextRounds }),
+      );
     });
 
   addLastOption(

@@ -211,6 +211,17 @@ export const RunClusterGeneration = /* GraphQL */ `
   ${GENERATION_FIELDS}
 `;
 
+export const AdoptCluster = /* GraphQL */ `
+  mutation AdoptCluster($cluster: String!) {
+    adoptCluster(cluster: $cluster) {
+      cluster { generation }
+      suggestedWorkerSelection
+      suggestion
+      nextRounds { workerSelection outcome details }
+    }
+  }
+`;
+
 export const ClusterGenerations = /* GraphQL */ `
   query ClusterGenerations($last: Int) {
     clusterGenerations(last: $last) { ...GenerationFields }

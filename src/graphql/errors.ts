@@ -22,6 +22,8 @@ export const ERROR_TYPES = {
   SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
   INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
+  CLUSTER_ADOPTION_REFUSED:
+    "the cluster configuration to adopt does not match sabakan's machines, the template or the constraints; the message names each problem",
   STORE_BUSY: "another process holds the SQLite database's write lock; nothing was changed, try again",
   STORE_UNAVAILABLE:
     "the store cannot be used now: etcd does not answer, or the SQLite file is read-only, full, failing or corrupt (GET /health says which); reads are answered where they can be, a write may or may not have happened (the message says), try again",

@@ -263,13 +263,17 @@ export interface ClusterGenerationPort {
   controlPlaneAddresses(): readonly string[];
   generation(generation: number): ClusterGeneration | null;
   last(count: number | null): ClusterGeneration[];
-  /** `policy` (here and below): the worker selection the round ran under; absent: weighted. */
+  /**
+   * `policy` (here and below): the worker selection the round ran under; absent: weighted. `templateSetAt`: when the
+   * template the configuration was made from was set (see {@link ClusterGeneration.templateSetAt}); absent: unknown.
+   */
   recordGenerated(
     time: number,
     trigger: GenerationTrigger,
     cluster: GeneratedCluster,
     changes: readonly string[],
     policy?: WorkerSelection,
+    templateSetAt?: number | null,
   ): Promise<ClusterGeneration>;
   recordRecovered(time: number, trigger: GenerationTrigger, policy?: WorkerSelection): Promise<ClusterGeneration>;
   recordFailed(

@@ -41,7 +41,14 @@ describe("the role table", () => {
       .filter(([, role]) => role === "admin")
       .map(([field]) => field)
       .sort();
-    assert.deepEqual(admin, ["setAutoRepairVariables", "setClusterGenerationEnabled", "setClusterTemplate", "setClusterVariables", "setConstraint"]);
+    assert.deepEqual(admin, [
+      "adoptCluster",
+      "setAutoRepairVariables",
+      "setClusterGenerationEnabled",
+      "setClusterTemplate",
+      "setClusterVariables",
+      "setConstraint",
+    ]);
   });
 });
 

@@ -13,6 +13,8 @@ export type ClusterGenerationOutcome =
 
 /** What started a generation round. */
 export type ClusterGenerationTrigger =
+  /** An operator's adoptCluster: the configuration CKE ran. */
+  | 'ADOPT'
   /** A machine state change made through kintsugi's setMachineState. */
   | 'EVENT'
   /** An operator's runClusterGeneration. */
@@ -404,6 +406,13 @@ export type RunClusterGenerationMutationVariables = Exact<{ [key: string]: never
 
 
 export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
+
+export type AdoptClusterMutationVariables = Exact<{
+  cluster: string;
+}>;
+
+
+export type AdoptClusterMutation = { adoptCluster: { suggestedWorkerSelection: ClusterWorkerSelection, suggestion: string, cluster: { generation: number }, nextRounds: Array<{ workerSelection: ClusterWorkerSelection, outcome: ClusterGenerationOutcome, details: Array<string> }> } };
 
 export type ClusterGenerationsQueryVariables = Exact<{
   last?: number | null | undefined;

@@ -131,6 +131,19 @@ export type BmcInfo = {
   ipv4: NicConfig;
 };
 
+/** The result of adoptCluster. */
+export type ClusterAdoption = {
+  __typename?: 'ClusterAdoption';
+  /** The adopted configuration, now the one in force. */
+  cluster: GeneratedCluster;
+  /** What the next round would do with the adopted configuration under each worker selection, the config's first. */
+  nextRounds: Array<ClusterNextRound>;
+  /** The worker selection under which the next round changes nothing (all_healthy first), else the one changing least. */
+  suggestedWorkerSelection: ClusterWorkerSelection;
+  /** One sentence: why that worker selection, and whether the config (sabakan.worker_selection) has it. */
+  suggestion: Scalars['String']['output'];
+};
+
 /** One kept generation record: a new configuration, a failed round, or the first successful round after a failure. */
 export type ClusterGeneration = {
   __typename?: 'ClusterGeneration';
@@ -181,6 +194,8 @@ export type ClusterGenerationRound = {
 
 /** What started a generation round. */
 export enum ClusterGenerationTrigger {
+  /** An operator's adoptCluster: the configuration CKE ran. */
+  Adopt = 'adopt',
   /** A machine state change made through kintsugi's setMachineState. */
   Event = 'event',
   /** An operator's runClusterGeneration. */
@@ -192,6 +207,17 @@ export enum ClusterGenerationTrigger {
   /** A new template. */
   Template = 'template'
 }
+
+/** What the next generation round would do under one worker selection. */
+export type ClusterNextRound = {
+  __typename?: 'ClusterNextRound';
+  /** The reasons of the configuration it would make (GENERATED) or its error (FAILED); empty when UNCHANGED. */
+  details: Array<Scalars['String']['output']>;
+  /** UNCHANGED (the cluster stays as it is), GENERATED or FAILED. */
+  outcome: ClusterGenerationOutcome;
+  /** The worker selection (sabakan.worker_selection). */
+  workerSelection: ClusterWorkerSelection;
+};
 
 /** One node of a generated cluster. */
 export type ClusterNode = {
@@ -675,6 +701,16 @@ export type Mutation = {
    */
   addRepairEntry: RepairEntry;
   /**
+   * Adopts the cluster configuration CKE runs (`cluster`: the text of `ckecli cluster get`, YAML or JSON) as the
+   * configuration in force (a GENERATED record, trigger ADOPT), so the next round updates it as CKE's sabakan
+   * integration would instead of generating a cluster of its own. Needs the template (set it first from `ckecli
+   * sabakan get-template`) and sabakan; works while generation is disabled. CLUSTER_ADOPTION_REFUSED, changing
+   * nothing, when the text is not a cluster configuration, has no control plane or not control-plane-count of them,
+   * names a node that is not a machine sabakan lists with the cluster variables (or whose cke.cybozu.com/serial is
+   * another machine's), or a worker whose role no node template takes; the message names each.
+   */
+  adoptCluster: ClusterAdoption;
+  /**
    * Marks every finished (succeeded or failed) entry not yet marked for deletion, in one transaction, and returns
    * them ordered by index.
    */
@@ -773,6 +809,12 @@ export type MutationAddRepairEntryArgs = {
   machineType: Scalars['String']['input'];
   operation: Scalars['String']['input'];
   serial?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/** The root of every change. */
+export type MutationAdoptClusterArgs = {
+  cluster: Scalars['String']['input'];
 };
 
 
@@ -1720,10 +1762,12 @@ export type ResolversTypes = {
   BMC: ResolverTypeWrapper<Bmc>;
   BMCInfo: ResolverTypeWrapper<BmcInfo>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ClusterAdoption: ResolverTypeWrapper<Omit<ClusterAdoption, 'cluster'> & { cluster: ResolversTypes['GeneratedCluster'] }>;
   ClusterGeneration: ResolverTypeWrapper<ClusterGenerationModel>;
   ClusterGenerationOutcome: ClusterGenerationOutcome;
   ClusterGenerationRound: ResolverTypeWrapper<Omit<ClusterGenerationRound, 'cluster' | 'record'> & { cluster?: Maybe<ResolversTypes['GeneratedCluster']>, record?: Maybe<ResolversTypes['ClusterGeneration']> }>;
   ClusterGenerationTrigger: null;
+  ClusterNextRound: ResolverTypeWrapper<ClusterNextRound>;
   ClusterNode: ResolverTypeWrapper<ClusterNodeModel>;
   ClusterTemplate: ResolverTypeWrapper<StoredClusterTemplateModel>;
   ClusterVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
@@ -1809,8 +1853,10 @@ export type ResolversParentTypes = {
   BMC: Bmc;
   BMCInfo: BmcInfo;
   Boolean: Scalars['Boolean']['output'];
+  ClusterAdoption: Omit<ClusterAdoption, 'cluster'> & { cluster: ResolversParentTypes['GeneratedCluster'] };
   ClusterGeneration: ClusterGenerationModel;
   ClusterGenerationRound: Omit<ClusterGenerationRound, 'cluster' | 'record'> & { cluster?: Maybe<ResolversParentTypes['GeneratedCluster']>, record?: Maybe<ResolversParentTypes['ClusterGeneration']> };
+  ClusterNextRound: ClusterNextRound;
   ClusterNode: ClusterNodeModel;
   ClusterTemplate: StoredClusterTemplateModel;
   ClusterVariables: MachineQueryVariablesModel;
@@ -1918,6 +1964,13 @@ export type BmcInfoResolvers<ContextType = GraphQLContext, ParentType extends Re
   ipv4?: Resolver<ResolversTypes['NICConfig'], ParentType, ContextType>;
 };
 
+export type ClusterAdoptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterAdoption'] = ResolversParentTypes['ClusterAdoption']> = {
+  cluster?: Resolver<ResolversTypes['GeneratedCluster'], ParentType, ContextType>;
+  nextRounds?: Resolver<Array<ResolversTypes['ClusterNextRound']>, ParentType, ContextType>;
+  suggestedWorkerSelection?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
+  suggestion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type ClusterGenerationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterGeneration'] = ResolversParentTypes['ClusterGeneration']> = {
   changes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   cluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType>;
@@ -1938,7 +1991,13 @@ export type ClusterGenerationRoundResolvers<ContextType = GraphQLContext, Parent
   record?: Resolver<Maybe<ResolversTypes['ClusterGeneration']>, ParentType, ContextType>;
 };
 
-export type ClusterGenerationTriggerResolvers = { EVENT: 'event', OPERATOR: 'operator', SCHEDULE: 'schedule', SETTINGS: 'settings', TEMPLATE: 'template' };
+export type ClusterGenerationTriggerResolvers = { ADOPT: 'adopt', EVENT: 'event', OPERATOR: 'operator', SCHEDULE: 'schedule', SETTINGS: 'settings', TEMPLATE: 'template' };
+
+export type ClusterNextRoundResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterNextRound'] = ResolversParentTypes['ClusterNextRound']> = {
+  details?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['ClusterGenerationOutcome'], ParentType, ContextType>;
+  workerSelection?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
+};
 
 export type ClusterNodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterNode'] = ResolversParentTypes['ClusterNode']> = {
   address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2173,6 +2232,7 @@ export type MachineStatusResolvers<ContextType = GraphQLContext, ParentType exte
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationAddRepairEntryArgs, 'address' | 'machineType' | 'operation'>>;
+  adoptCluster?: Resolver<ResolversTypes['ClusterAdoption'], ParentType, ContextType, RequireFields<MutationAdoptClusterArgs, 'cluster'>>;
   deleteFinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   deleteRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationDeleteRepairEntryArgs, 'index'>>;
   deleteUnfinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
@@ -2418,9 +2478,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AutoRepairVariables?: AutoRepairVariablesResolvers<ContextType>;
   BMC?: BmcResolvers<ContextType>;
   BMCInfo?: BmcInfoResolvers<ContextType>;
+  ClusterAdoption?: ClusterAdoptionResolvers<ContextType>;
   ClusterGeneration?: ClusterGenerationResolvers<ContextType>;
   ClusterGenerationRound?: ClusterGenerationRoundResolvers<ContextType>;
   ClusterGenerationTrigger?: ClusterGenerationTriggerResolvers;
+  ClusterNextRound?: ClusterNextRoundResolvers<ContextType>;
   ClusterNode?: ClusterNodeResolvers<ContextType>;
   ClusterTemplate?: ClusterTemplateResolvers<ContextType>;
   ClusterVariables?: ClusterVariablesResolvers<ContextType>;
