@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { addLastOption, parseCount } from "./last-option.js";
 import { ckeJson } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
-import type { CliIo } from "./repair-queue-commands.js";
+import { readTextFile, type CliIo } from "./repair-queue-commands.js";
 
 /** `kintsugi cluster ...`: the generated cluster configuration. */
 export function clusterCommand(io: CliIo): Command {
@@ -44,13 +43,7 @@ export function clusterCommand(io: CliIo): Command {
     )
     .argument("<FILE>")
     .action(async (file: string) => {
-      let cluster: string;
-      try {
-        cluster = readFileSync(file, "utf8");
-      } catch (err) {
-        throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
-      }
-      const r = await io.client().request<Op.AdoptClusterMutation>(D.AdoptCluster, { cluster });
+      const r = await io.client().request<Op.AdoptClusterMutation>(D.AdoptCluster, { cluster: readTextFile(file) });
       const a = r.adoptCluster;
       io.out(
         ckeJson({ generation: a.cluster.generation, suggestedWorkerSelection: a.suggestedWorkerSelection, suggestion: a.suggestion, nextRounds: a.nextRounds }),

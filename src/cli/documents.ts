@@ -21,6 +21,13 @@ export const AddEntry = /* GraphQL */ `
   ${ENTRY_FIELDS}
 `;
 
+export const ImportEntries = /* GraphQL */ `
+  mutation ImportEntries($entries: String!) {
+    importRepairEntries(entries: $entries) { imported { ...EntryFields } alreadyImported }
+  }
+  ${ENTRY_FIELDS}
+`;
+
 export const DeleteEntry = /* GraphQL */ `
   mutation DeleteEntry($index: ID!) {
     deleteRepairEntry(index: $index) { index }

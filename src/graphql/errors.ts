@@ -15,6 +15,8 @@ export const ERROR_TYPES = {
   INVALID_ADDRESS: "not an IPv4 or IPv6 address",
   REPAIR_PROCEDURE_NOT_FOUND: "no repair procedure lists the machine type",
   REPAIR_OPERATION_NOT_FOUND: "the machine type's procedure has no such operation",
+  REPAIR_IMPORT_REFUSED:
+    "the repair entries to import are not ckecli repair-queue list's JSON, or cannot be taken over now (this queue is enabled, the repair config lacks an operation or step, a machine has an unfinished entry on both sides); the message names each",
   INVALID_CONSTRAINT: "unknown constraint name or value out of range",
   INVALID_MACHINE_PARAMS: "a MachineParams value is out of range",
   INVALID_ARGUMENT: "an argument is out of range",

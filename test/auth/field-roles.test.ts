@@ -43,6 +43,7 @@ describe("the role table", () => {
       .sort();
     assert.deepEqual(admin, [
       "adoptCluster",
+      "importRepairEntries",
       "setAutoRepairVariables",
       "setClusterGenerationEnabled",
       "setClusterTemplate",

@@ -66,7 +66,10 @@ describe("kintsugi cluster adopt: the cluster CKE runs, updated as CKE would", (
 
       const refused = await runCli(["--server", url, "cluster", "adopt", "other.yaml"], { cwd: dir.path });
       assert.equal(refused.code, 1);
-      assert.match(refused.stderr, /1 of 10 nodes are not machines sabakan lists with the cluster variables \(10\.0\.9\.9\): the file does not match sabakan's machines/);
+      assert.match(
+        refused.stderr,
+        /1 of 10 nodes are not machines sabakan lists with the cluster variables \(10\.0\.9\.9\): the file does not match sabakan's machines/,
+      );
 
       const adopted = await runCli(["--server", url, "cluster", "adopt", "cluster.yaml"], { cwd: dir.path });
       assert.equal(adopted.code, 0, adopted.stderr);
@@ -94,7 +97,10 @@ describe("kintsugi cluster adopt: the cluster CKE runs, updated as CKE would", (
       const nodes = (await clusterNow()).nodes.map((n) => n.address);
       assert.ok(!nodes.includes("10.0.1.2"), "the retired worker left");
       assert.equal(nodes.length, 9);
-      assert.match((await history())[0]?.changes[0] ?? "", /^remove retired worker 10\.0\.1\.2 \(serial 1005\): RETIRED for [\d.]+ s \(> 300 s\); 6 workers of 10 machines/);
+      assert.match(
+        (await history())[0]?.changes[0] ?? "",
+        /^remove retired worker 10\.0\.1\.2 \(serial 1005\): RETIRED for [\d.]+ s \(> 300 s\); 6 workers of 10 machines/,
+      );
     } finally {
       server.child.kill("SIGTERM");
       await server.exited;

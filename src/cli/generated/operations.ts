@@ -250,6 +250,13 @@ export type AddEntryMutationVariables = Exact<{
 
 export type AddEntryMutation = { addRepairEntry: { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null } };
 
+export type ImportEntriesMutationVariables = Exact<{
+  entries: string;
+}>;
+
+
+export type ImportEntriesMutation = { importRepairEntries: { alreadyImported: Array<string>, imported: Array<{ index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null }> } };
+
 export type DeleteEntryMutationVariables = Exact<{
   index: string | number;
 }>;

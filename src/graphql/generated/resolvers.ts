@@ -733,6 +733,16 @@ export type Mutation = {
    */
   holdMachine: MachineHold;
   /**
+   * Takes CKE's repair queue over (`entries`: the JSON `ckecli repair-queue list` prints): each CKE entry becomes an
+   * entry here in the same status, step, step status, deletion mark, last transition and drain back-off, with source
+   * `cke:INDEX`, so kintsugi goes on where CKE stopped (a step CKE ran is not run again; a machine with an entry,
+   * finished or not, is not enqueued again by sabakan's poll). An entry imported before is left out
+   * (`alreadyImported`), so the import can be repeated. REPAIR_IMPORT_REFUSED, adding nothing, while this repair queue
+   * is enabled, for text that is not that JSON (at most 10,000 entries), an unfinished entry whose machine type,
+   * operation or step kintsugi's repair config does not have, or a machine with an unfinished entry on both sides.
+   */
+  importRepairEntries: RepairImport;
+  /**
    * Releases the hold set through the API on the machine at `address` and returns it. Errors with INVALID_ADDRESS for
    * an address that is not one and NOT_FOUND when the machine has no such hold (an annotation hold is released by
    * removing the annotation). Any replica takes it.
@@ -829,6 +839,12 @@ export type MutationHoldMachineArgs = {
   address: Scalars['IPAddress']['input'];
   reason: Scalars['String']['input'];
   until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** The root of every change. */
+export type MutationImportRepairEntriesArgs = {
+  entries: Scalars['String']['input'];
 };
 
 
@@ -1318,6 +1334,15 @@ export type RepairHistoryRecord = {
   stepStatus: RepairStepStatus;
   /** When the change happened. */
   time: Scalars['DateTime']['output'];
+};
+
+/** The result of importRepairEntries. */
+export type RepairImport = {
+  __typename?: 'RepairImport';
+  /** The indexes (CKE's) of the entries of the text that were imported before, and left out. */
+  alreadyImported: Array<Scalars['ID']['output']>;
+  /** The entries added, ordered by index. */
+  imported: Array<RepairEntry>;
 };
 
 /**
@@ -1820,6 +1845,7 @@ export type ResolversTypes = {
   RepairEvidenceSignal: ResolverTypeWrapper<RepairEvidenceSignal>;
   RepairHistoryKind: null;
   RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
+  RepairImport: ResolverTypeWrapper<Omit<RepairImport, 'imported'> & { imported: Array<ResolversTypes['RepairEntry']> }>;
   RepairPacing: ResolverTypeWrapper<RepairPacingViewModel>;
   RepairStatsDimension: null;
   RepairStatsGroup: ResolverTypeWrapper<RepairStatsGroupModel>;
@@ -1901,6 +1927,7 @@ export type ResolversParentTypes = {
   RepairEvidence: RepairEvidenceModel;
   RepairEvidenceSignal: RepairEvidenceSignal;
   RepairHistoryRecord: RepairHistoryRecordModel;
+  RepairImport: Omit<RepairImport, 'imported'> & { imported: Array<ResolversParentTypes['RepairEntry']> };
   RepairPacing: RepairPacingViewModel;
   RepairStatsGroup: RepairStatsGroupModel;
   RepairStepConfig: RepairStepConfigModel;
@@ -2237,6 +2264,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   deleteRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationDeleteRepairEntryArgs, 'index'>>;
   deleteUnfinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   holdMachine?: Resolver<ResolversTypes['MachineHold'], ParentType, ContextType, RequireFields<MutationHoldMachineArgs, 'address' | 'reason'>>;
+  importRepairEntries?: Resolver<ResolversTypes['RepairImport'], ParentType, ContextType, RequireFields<MutationImportRepairEntriesArgs, 'entries'>>;
   releaseMachine?: Resolver<ResolversTypes['MachineHold'], ParentType, ContextType, RequireFields<MutationReleaseMachineArgs, 'address'>>;
   resetRepairBackoff?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   runAutoRepair?: Resolver<ResolversTypes['AutoRepairOutcome'], ParentType, ContextType>;
@@ -2358,6 +2386,11 @@ export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentTyp
   step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   stepStatus?: Resolver<ResolversTypes['RepairStepStatus'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type RepairImportResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairImport'] = ResolversParentTypes['RepairImport']> = {
+  alreadyImported?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  imported?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
 };
 
 export type RepairPacingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairPacing'] = ResolversParentTypes['RepairPacing']> = {
@@ -2528,6 +2561,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairEvidenceSignal?: RepairEvidenceSignalResolvers<ContextType>;
   RepairHistoryKind?: RepairHistoryKindResolvers;
   RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
+  RepairImport?: RepairImportResolvers<ContextType>;
   RepairPacing?: RepairPacingResolvers<ContextType>;
   RepairStatsDimension?: RepairStatsDimensionResolvers;
   RepairStatsGroup?: RepairStatsGroupResolvers<ContextType>;

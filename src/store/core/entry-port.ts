@@ -1,6 +1,6 @@
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
+import type { EntryWrite, NewEntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
@@ -84,6 +84,29 @@ export class CoreEntryPort implements RepairEntryPort {
       const plan = new QueuePlan(this.mirror, this.keys);
       return plan.plan(writeId, plan.add(entry, reason, now, actor));
     });
+  }
+
+  async addAll(pick: (entries: readonly RepairEntry[]) => readonly NewEntryWrite[], now: number, actor: string): Promise<RepairChange[]> {
+    const all: RepairChange[] = [];
+    for (;;) {
+      const part = await this.writer.write<{ changes: readonly RepairChange[]; more: boolean }>("adding repair entries", (writeId) => {
+        const picked = pick(this.mirror.entryList());
+        if (picked.length === 0) return { none: { changes: [], more: false } };
+        const { plan, taken } = largestFitting(
+          picked.length,
+          this.writer.limits.maxTxnOps,
+          (n) => {
+            const queue = new QueuePlan(this.mirror, this.keys);
+            for (const p of picked.slice(0, n)) queue.add(p.entry, p.reason, now, actor);
+            return queue.plan(writeId, { changes: queue.changes, more: false });
+          },
+          (p) => this.writer.fits(p),
+        );
+        return { ...plan, result: { changes: plan.result.changes, more: taken < picked.length } };
+      });
+      all.push(...part.changes);
+      if (!part.more) return all;
+    }
   }
 
   change(index: number, decide: (current: RepairEntry | null) => readonly EntryWrite[] | null, now: number, actor: string): Promise<RepairChange[]> {
