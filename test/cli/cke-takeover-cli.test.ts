@@ -2,14 +2,14 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
 import { parseConfig } from "../../src/config/load-config.js";
+import { CKE_FIXTURES } from "../support/cke-fixtures.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
-const FIXTURES = fileURLToPath(new URL("../fixtures/cke/", import.meta.url));
+const FIXTURES = CKE_FIXTURES;
 // Just after the fixture's queue was listed: entry 43's drain back-off (until 06:52:20) and entry 41's watch still run.
 const NOW = Date.UTC(2026, 7, 21, 6, 50, 0);
 

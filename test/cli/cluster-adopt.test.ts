@@ -1,28 +1,14 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parse } from "yaml";
-import { startFakeSabakan, type MachineState } from "../support/fake-sabakan.js";
+import { CKE_CLUSTER, CKE_MACHINES, CKE_TEMPLATE } from "../support/cke-fixtures.js";
+import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { runCli } from "../support/run-cli.js";
 import { serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
-
-const FIXTURES = new URL("../fixtures/cke/", import.meta.url);
-const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), "utf8");
-
-interface FixtureMachine {
-  serial: string;
-  rack: number;
-  indexInRack: number;
-  role: string;
-  ipv4: string[];
-  state: MachineState;
-  registerDate: string;
-  retireDate: string;
-  labels: Record<string, string>;
-}
 
 interface ClusterFile {
   nodes: Array<{ address: string; control_plane: boolean; taints?: Array<{ key: string; value?: string }> }>;
@@ -39,10 +25,10 @@ describe("kintsugi cluster adopt: the cluster CKE runs, updated as CKE would", (
   it("keeps CKE's control planes; a retiring worker leaves only as CKE would; a file of other machines is refused", async () => {
     const dir = tempDir("kintsugi-adopt-");
     const sabakan = await startFakeSabakan();
-    for (const m of JSON.parse(fixture("machines.json")) as FixtureMachine[]) sabakan.addMachine({ ...m, bmcType: "IPMI-2.0" });
-    writeFileSync(join(dir.path, "template.yaml"), fixture("get-template.yaml"));
-    writeFileSync(join(dir.path, "cluster.yaml"), fixture("cluster-get.yaml"));
-    writeFileSync(join(dir.path, "other.yaml"), fixture("cluster-get.yaml").replaceAll("10.0.1.1", "10.0.9.9"));
+    for (const m of CKE_MACHINES) sabakan.addMachine({ ...m, bmcType: "IPMI-2.0" });
+    writeFileSync(join(dir.path, "template.yaml"), CKE_TEMPLATE);
+    writeFileSync(join(dir.path, "cluster.yaml"), CKE_CLUSTER);
+    writeFileSync(join(dir.path, "other.yaml"), CKE_CLUSTER.replaceAll("10.0.1.1", "10.0.9.9"));
     writeFileSync(join(dir.path, "variables.json"), `{"notHaving": {"roles": ["boot"]}}\n`);
     writeFileSync(
       join(dir.path, "kintsugi.yaml"),

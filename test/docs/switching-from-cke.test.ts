@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parse } from "yaml";
 import { REPO, readDoc } from "../support/doc-files.js";
-import { startFakeSabakan, type FakeMachineSpec, type FakeSabakan } from "../support/fake-sabakan.js";
+import { CKE_FIXTURES, CKE_MACHINES, ckeFixture } from "../support/cke-fixtures.js";
+import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { failure, operatorDirectory, runBlock, runnableBlocks } from "../support/runnable-blocks.js";
 import { runCli } from "../support/run-cli.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 
 const PAGE = "docs/switching-from-cke.md";
-const FIXTURES = join(REPO, "test/fixtures/cke");
 
 // The operator's kintsugi: CKE's repair section for the fixtures' queue (commands that touch nothing), all_healthy.
 const CONFIG = (sabakanUrl: string) => `listen: "127.0.0.1:0"
@@ -75,7 +75,7 @@ describe(`${PAGE}: every command runs, next to a stand-in of CKE`, () => {
 
   before(async () => {
     sabakan = await startFakeSabakan();
-    for (const m of JSON.parse(readFileSync(join(FIXTURES, "machines.json"), "utf8")) as FakeMachineSpec[]) sabakan.addMachine(m);
+    for (const m of CKE_MACHINES) sabakan.addMachine(m);
     writeFileSync(join(dir.path, "kintsugi.yaml"), CONFIG(sabakan.url));
     // The operator's admin token, as access-control.md has it made.
     const created = await runCli(["token", "create", "switch", "--role", "admin"]);
@@ -85,7 +85,7 @@ describe(`${PAGE}: every command runs, next to a stand-in of CKE`, () => {
     writeFileSync(join(dir.path, "bin/ckecli"), `#!/bin/sh\nexec sh '${join(REPO, "test/support/ckecli-stand-in.sh")}' "$@"\n`);
     chmodSync(join(dir.path, "bin/ckecli"), 0o755);
     writeFileSync(calls, "");
-    Object.assign(dir.env, { CKECLI_FIXTURES: FIXTURES, CKECLI_CALLS: calls });
+    Object.assign(dir.env, { CKECLI_FIXTURES: CKE_FIXTURES, CKECLI_CALLS: calls });
     server = serveProcess(["--config", "kintsugi.yaml"], dir.path, dir.env);
     url = await server.url;
     Object.assign(dir.env, { KINTSUGI_SERVER: url, KINTSUGI_TOKEN: token });
@@ -122,7 +122,7 @@ describe(`${PAGE}: every command runs, next to a stand-in of CKE`, () => {
     const s = switched as State;
     assert.deepEqual(s.clusterGenerations, [{ outcome: "GENERATED", trigger: "ADOPT", generation: 1 }], "adopted; the first round changed nothing");
     assert.deepEqual(s.constraints, { controlPlaneCount: 3, maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 1800 });
-    assert.equal(s.autoRepairVariables.text, readFileSync(join(FIXTURES, "auto-repair-get-variables.json"), "utf8"));
+    assert.equal(s.autoRepairVariables.text, ckeFixture("auto-repair-get-variables.json"));
     assert.deepEqual(
       s.searchRepairEntries.map((e) => e.address),
       ["10.0.2.2", "10.0.2.1", "10.0.0.1", "10.0.1.1", "10.0.0.2"],

@@ -18,22 +18,11 @@ const SHOWN = 20;
 // Go's zero time.Time, which ckecli prints for a time never set.
 const GO_ZERO_TIME = Date.parse("0001-01-01T00:00:00Z");
 
-/** One entry of CKE's queue, as `ckecli repair-queue list` prints it (cke.RepairQueueEntry, repair.go). */
-export interface CkeRepairEntry {
-  readonly index: number;
-  readonly address: string;
-  readonly nodename: string;
-  readonly serial: string | null;
-  readonly machineType: string;
-  readonly operation: string;
-  readonly status: RepairStatus;
-  readonly step: number;
-  readonly stepStatus: RepairStepStatus;
-  readonly deleted: boolean;
-  readonly lastTransitionTime: number | null;
-  readonly drainBackoffCount: number;
-  readonly drainBackoffExpire: number | null;
-}
+/**
+ * One entry of CKE's queue, as `ckecli repair-queue list` prints it (cke.RepairQueueEntry, repair.go): the fields a
+ * kintsugi entry shares with CKE's, which are all of CKE's.
+ */
+export type CkeRepairEntry = Omit<RepairEntry, "createdAt" | "source" | "evidence">;
 
 /** The `source` of an entry imported from CKE's entry `index`: what tells an import it was done already. */
 export const ckeSource = (index: number): string => `cke:${index}`;
@@ -166,21 +155,11 @@ export function planQueueImport(cke: readonly CkeRepairEntry[], state: QueueImpo
     if (here !== undefined) errors.push(`CKE entry ${e.index} (${e.address}): kintsugi's entry ${here} repairs the machine already; delete one of them first`);
   }
   if (errors.length > 0) return { ok: false, errors: capped(errors) };
-  const add = fresh.map((e): UnindexedRepairEntry => ({
-    address: e.address,
-    nodename: e.nodename,
-    serial: e.serial,
-    machineType: e.machineType,
-    operation: e.operation,
-    status: e.status,
-    step: e.step,
-    stepStatus: e.stepStatus,
-    deleted: e.deleted,
-    lastTransitionTime: e.lastTransitionTime === null ? null : truncateToSeconds(e.lastTransitionTime),
-    drainBackoffCount: e.drainBackoffCount,
-    drainBackoffExpire: e.drainBackoffExpire,
+  const add = fresh.map(({ index, lastTransitionTime, ...shared }): UnindexedRepairEntry => ({
+    ...shared,
+    lastTransitionTime: lastTransitionTime === null ? null : truncateToSeconds(lastTransitionTime),
     createdAt: now,
-    source: ckeSource(e.index),
+    source: ckeSource(index),
   }));
   return { ok: true, add, imported: cke.filter((e) => known.has(ckeSource(e.index))).map((e) => e.index) };
 }

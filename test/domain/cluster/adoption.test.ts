@@ -5,7 +5,7 @@ import { decideGeneration } from "../../../src/domain/cluster/generation-decisio
 import { parseTemplate } from "../../../src/domain/cluster/template.js";
 import type { ClusterMachine, ClusterTemplate, NodeTemplate } from "../../../src/domain/cluster/types.js";
 import type { WorkerSelection } from "../../../src/domain/cluster/worker-selection.js";
-import { CKE_CLUSTER, CKE_TEMPLATE, ckeMachines } from "./cke-fixtures.js";
+import { CKE_CLUSTER, CKE_TEMPLATE, ckeMachines } from "../../support/cke-fixtures.js";
 import { NOW } from "./support.js";
 
 const parsed = parseTemplate(CKE_TEMPLATE);

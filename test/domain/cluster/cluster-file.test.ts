@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseClusterFile } from "../../../src/domain/cluster/cluster-file.js";
 import { clusterYaml } from "../../../src/domain/cluster/cluster-yaml.js";
-import { CKE_CLUSTER } from "./cke-fixtures.js";
+import { CKE_CLUSTER } from "../../support/cke-fixtures.js";
 
 const node = (address: string, extra = "") => `- address: ${address}\n  user: cybozu\n${extra}`;
 const doc = (nodes: string, head = "name: c\nservice_subnet: 10.68.0.0/16\n") => `${head}nodes:\n${nodes}`;
