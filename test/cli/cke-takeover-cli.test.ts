@@ -84,7 +84,7 @@ describe("kintsugi repair-queue import and constraints import: CKE's queue and c
   it("once the queue runs, goes on where CKE stopped: only the queued entry runs a command", async () => {
     assert.equal((await cli("repair-queue", "enable")).code, 0);
     const entries = async () => JSON.parse((await cli("repair-queue", "list")).stdout) as Array<{ address: string; status: string; step_status: string }>;
-    await until("the queued entry ran its first step", entries, (es) => es.find((e) => e.address === "10.0.1.1")?.step_status === "watching");
+    await until("the queued entry ran its first step", entries, (es) => es.find((e) => e.address === "10.0.1.1")?.step_status === "watching", 60_000);
     assert.deepEqual(readFileSync(commands, "utf8").split("\n").filter(Boolean), ["step0 10.0.1.1"], "no step CKE ran was run again");
     const byAddress = new Map((await entries()).map((e) => [e.address, `${e.status}/${e.step_status}`]));
     assert.equal(byAddress.get("10.0.0.1"), "processing/watching", "CKE's power cycle is watched out, not repeated");
