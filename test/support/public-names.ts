@@ -151,8 +151,9 @@ export function publicNamesInCode(): Record<ContractSection, NameTree> {
   ];
   const env = [program, ...allCommands(program)].flatMap((c) => c.options.flatMap((o): Array<[string]> => (o.envVar ? [[o.envVar]] : [])));
 
-  const metrics = kintsugiMetrics()
-    .registry.getMetricsAsArray()
+  const served = kintsugiMetrics();
+  const metrics = [served.registry, served.leaderRegistry, served.integrationRegistry]
+    .flatMap((r) => r.getMetricsAsArray())
     .flatMap((m): Array<[string, string?]> => {
       const labels = (m as { labelNames?: readonly string[] }).labelNames ?? [];
       return [[m.name], ...labels.map((l): [string, string] => [m.name, l])];
