@@ -66,17 +66,18 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
     : null;
   const machines: MachineSource | null = sabakan ? bmcs.recording(racks.recording(options.dependencies?.watchingMachines(sabakan) ?? sabakan)) : null;
+  const runnerLog = log("runner");
   const runner = new RepairRunner({
     entries,
     settings,
     holds: store.holds,
     repair: config.repair,
-    commands: new ProcessCommandRunner(),
+    commands: new ProcessCommandRunner({ warn: (message, fields) => runnerLog.warn(message, fields) }),
     nodes,
     generatedControlPlanes: () => generations.controlPlaneAddresses(),
     now,
     random: options.random,
-    log: log("runner"),
+    log: runnerLog,
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
     pacing: { ledger, racks },
