@@ -81,7 +81,7 @@ repair:
           repair_steps:
             - repair_command: ${argv(machines.command("held-reboot"))}
               need_drain: true
-              command_timeout_seconds: 4
+              command_timeout_seconds: 10
               watch_seconds: 120
           health_check_command: ${argv(machines.command("health"))}
 `,
