@@ -9,7 +9,10 @@ export interface ProcessCommandRunnerOptions {
   readonly maxOutputBytes?: number;
   /** How long a killed process group gets between SIGTERM and SIGKILL. Default 2000 ms. */
   readonly killGraceMs?: number;
-  /** Starts the child; node's `spawn` unless a test needs to order the child's events itself. */
+  /**
+   * Starts the child; node's `spawn` unless a test needs to order the child's events itself (such a child is not
+   * bound to this process: the runner could not reach its lifeline, which would then keep this process alive).
+   */
   readonly spawn?: (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
   /** What binds commands to this process (see command-launcher.ts); default: found on this machine; null: none. */
   readonly launcher?: CommandLauncher | null;
@@ -122,7 +125,7 @@ export class ProcessCommandRunner implements CommandRunner {
       const env = options.env ? { ...process.env, ...options.env } : process.env;
       // A command that cannot be found is started directly, so that it fails as spawn reports it (ENOENT, EACCES)
       // rather than as the launcher's exit 127.
-      const bound = this.launcher !== null && resolveExecutable(command, env.PATH) !== null;
+      const bound = this.launcher !== null && this.spawn === spawn && resolveExecutable(command, env.PATH) !== null;
       const seconds = options.timeoutSeconds;
       const backstop = Number.isFinite(seconds) && seconds > 0 ? seconds + this.killGraceMs / 1000 + BACKSTOP_SLACK_SECONDS : 0;
       const launched = bound ? launchCommand(this.launcher as CommandLauncher, argv, backstop) : { command, args: argv.slice(1) };
