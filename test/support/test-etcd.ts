@@ -22,6 +22,10 @@ export interface TestEtcdMember {
   kill(): Promise<void>;
   /** Starts a killed member again on the same ports and data, and waits until it answers. */
   restart(): Promise<void>;
+  /** Freezes the member (SIGSTOP): its connections stay open and nothing answers, as in a cut network. */
+  pause(): void;
+  /** Lets a paused member go on (SIGCONT). */
+  resume(): void;
 }
 
 /** Serving clients over TLS: etcd's certificate and key, and the CA whose client certificates it requires. */
@@ -154,6 +158,7 @@ async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEt
     const child = children.get(name);
     if (!child || ended(child)) return;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGCONT");
     child.kill("SIGKILL");
     await exited;
   };
@@ -184,6 +189,8 @@ async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEt
         return child !== undefined && !ended(child);
       },
       kill: () => kill(s.name),
+      pause: () => void children.get(s.name)?.kill("SIGSTOP"),
+      resume: () => void children.get(s.name)?.kill("SIGCONT"),
       restart: async () => {
         await kill(s.name);
         launch(s, "existing");
