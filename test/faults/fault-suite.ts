@@ -38,14 +38,17 @@ const DRAIN_MS = 120_000;
  */
 export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSuiteResult> {
   const { print, seed } = options;
-  const replay = `KINTSUGI_FAULT_SEED=${seed} npm run test:faults -- --rounds ${options.rounds} --etcd-members ${options.etcdMembers} --kinds ${options.kinds.join(",")}`;
-  print(`fault suite: seed ${seed} (replay: ${replay})`);
   const dir = tempDir("kintsugi-faults-");
+  const removeDir = () => dir.remove();
+  process.on("exit", removeDir);
   const machines = new FaultyMachines(dir.path);
   const nodes = [...REPLICAS, ...Array.from({ length: options.etcdMembers }, (_, i) => etcdNode(i))];
   const network = await startFaultNetwork(nodes);
   const kinds = network.partitionsSkipped === null ? options.kinds : options.kinds.filter((k) => !PARTITION_KINDS.has(k));
   if (network.partitionsSkipped !== null) print(`SKIPPING the partition faults: ${network.partitionsSkipped}; running ${kinds.join(", ")} on 127.0.0.1`);
+  // The plan is drawn over the kinds that run here: the replay names them.
+  const replay = `KINTSUGI_FAULT_SEED=${seed} npm run test:faults -- --rounds ${options.rounds} --etcd-members ${options.etcdMembers} --kinds ${kinds.join(",")}`;
+  print(`fault suite: seed ${seed} (replay: ${replay})`);
   let cluster: FaultCluster | null = null;
   let workload: Workload | null = null;
   try {
@@ -103,6 +106,7 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
     await workload?.stop();
     await cluster?.stop();
     await network.remove();
+    process.off("exit", removeDir);
     if (process.env["KINTSUGI_FAULT_KEEP"]) print(`kept the command log and the replicas' configs in ${dir.path}`);
     else dir.remove();
   }
