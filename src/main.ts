@@ -134,7 +134,14 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       now,
       (status) => events.pubsub.publish("dependencyEvents", status),
     );
-    const workerOptions = { now, random: options.random ?? Math.random, nodes: nodes && dependencies.watchingNodes(nodes), logger, dependencies };
+    const workerOptions = {
+      now,
+      random: options.random ?? Math.random,
+      nodes: nodes && dependencies.watchingNodes(nodes),
+      logger,
+      dependencies,
+      leads: () => leadership.isLeader(),
+    };
     const termOptions = {
       startRunner: options.startRunner !== false,
       startSchedule: options.startSchedule !== false,

@@ -59,15 +59,25 @@ export async function gatherObservations(
   const jobs = new Map(live.map((e) => [e.index, { kind: deps.jobs.kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
   const jobOf = (entry: RepairEntry) => jobs.get(entry.index) as { kind: RepairObservation["job"]; drainDone: boolean };
 
-  const health = await mapBounded(live, deps.healthCheckConcurrency, async (entry) => {
-    if (!isCheckable(jobOf(entry).kind)) return undefined;
-    const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
-    if (!found.ok) return undefined;
-    const op = found.operation;
-    const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null, deps.bmcOf?.(entry.address) ?? null);
-    const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env });
-    return outcome.kind === "ok" && outcome.stdout.trim() === "true";
-  });
+  const health = await mapBounded(
+    live,
+    deps.healthCheckConcurrency,
+    async (entry) => {
+      if (!isCheckable(jobOf(entry).kind)) return undefined;
+      const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
+      if (!found.ok) return undefined;
+      const op = found.operation;
+      const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null, deps.bmcOf?.(entry.address) ?? null);
+      // Aborted with the pass (the runner stopping): shutdown and deposition never wait on a slow check.
+      const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], {
+        timeoutSeconds: op.commandTimeoutSeconds,
+        env,
+        signal: deps.signal,
+      });
+      return outcome.kind === "ok" && outcome.stdout.trim() === "true";
+    },
+    deps.signal,
+  );
 
   const drains = await Promise.all(
     live.map(async (entry) => {

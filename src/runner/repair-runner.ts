@@ -75,15 +75,27 @@ export class RepairRunner {
   }
 
   /**
-   * Stops passes, ends the Kubernetes calls in flight (passes, uncordons, events: shutdown never waits on them),
-   * stops every job (killing their commands), and waits for everything to settle.
+   * Stops passes, ends the Kubernetes calls and health checks in flight (shutdown never waits on them), stops every
+   * job (killing their commands), and waits for everything to settle. Everything is aborted before anything is
+   * waited for: a slow pass never delays the kill of a running command.
    */
   async stop(): Promise<void> {
-    this.started = false;
-    this.unwatch?.();
+    this.halt();
     await this.loop.stop();
     await this.jobs.stopAll();
     await Promise.all(this.background);
+  }
+
+  /**
+   * Aborts at once, without waiting: the pass in flight (its health checks), every job and its command, and every
+   * job a pass would still start. What a term does the instant it is deposited; `stop` then waits for it all.
+   */
+  halt(): void {
+    this.started = false;
+    this.unwatch?.();
+    this.unwatch = null;
+    this.jobs.close();
+    void this.loop.stop();
   }
 
   /**

@@ -11,6 +11,7 @@ import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
 import { RepairRunner } from "../runner/repair-runner.js";
+import { fencedCommands } from "../runner/fenced-commands.js";
 import { pinoLog, type Log } from "../support/log.js";
 import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
@@ -34,6 +35,8 @@ export interface WorkerOptions {
   readonly logger: Logger;
   /** Where every sabakan call's outcome is told (the status page's outage banner reads it); none when absent. */
   readonly dependencies?: DependencyMonitor;
+  /** Whether this replica leads at this instant: no command starts when it does not. Absent: always. */
+  readonly leads?: () => boolean;
 }
 
 /**
@@ -66,17 +69,18 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
     : null;
   const machines: MachineSource | null = sabakan ? bmcs.recording(racks.recording(options.dependencies?.watchingMachines(sabakan) ?? sabakan)) : null;
+  const runnerLog = log("runner");
   const runner = new RepairRunner({
     entries,
     settings,
     holds: store.holds,
     repair: config.repair,
-    commands: new ProcessCommandRunner(),
+    commands: fencedCommands(new ProcessCommandRunner({ warn: (message, fields) => runnerLog.warn(message, fields) }), options.leads ?? (() => true)),
     nodes,
     generatedControlPlanes: () => generations.controlPlaneAddresses(),
     now,
     random: options.random,
-    log: log("runner"),
+    log: runnerLog,
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
     pacing: { ledger, racks },
