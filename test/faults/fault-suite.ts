@@ -1,3 +1,4 @@
+import { seededRandom } from "../support/seeded-random.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 import { FaultyMachines, commandRuns } from "./command-log.js";
@@ -54,7 +55,8 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
   try {
     cluster = await FaultCluster.start({ etcdMembers: options.etcdMembers, network, dir: dir.path, machines, leaseTtlSeconds: LEASE_TTL_SECONDS });
     const client = new ReplicaClient(cluster);
-    workload = new Workload(client, machines);
+    // Its own stream of the seed: the plan stays the same whatever the workload draws.
+    workload = new Workload(client, machines, seededRandom(seed ^ 0x5eed));
     await cluster.settled();
     workload.start();
     const faults: InjectedFault[] = [];

@@ -70,17 +70,19 @@ export class ReplicaClient {
 }
 
 /**
- * Keeps every machine under repair: whenever a machine has no unfinished entry, it is made unhealthy and a new
- * entry is added for it (through whichever replica answers), until `stop()`.
+ * Keeps every machine under repair: once a machine has no unfinished entry, after a pause of 0-3 s drawn from
+ * `random` (so that the machines drift apart and a fault finds them at different steps), it is made unhealthy and
+ * a new entry is added for it (through whichever replica answers), until `stop()`.
  */
 export class Workload {
   private stopped = false;
   private loop: Promise<void> | null = null;
-  added = 0;
+  private readonly dueAt = new Map<string, number>();
 
   constructor(
     private readonly client: ReplicaClient,
     private readonly machines: FaultyMachines,
+    private readonly random: () => number,
   ) {}
 
   start(): void {
@@ -99,8 +101,11 @@ export class Workload {
           `{ searchRepairEntries(having: { statuses: [QUEUED, PROCESSING] }) { address } }`,
         );
         const busy = new Set(searchRepairEntries.map((e) => e.address));
+        for (const address of busy) this.dueAt.delete(address);
         for (const address of ADDRESSES.filter((a) => !busy.has(a))) {
-          if (this.stopped) break;
+          const due = this.dueAt.get(address) ?? Date.now() + Math.floor(this.random() * 3000);
+          this.dueAt.set(address, due);
+          if (this.stopped || Date.now() < due) continue;
           this.machines.setHealthy(address, false);
           await this.client.data(
             `mutation($a: IPAddress!) { addRepairEntry(operation: "${REPAIR.operation}", machineType: "${REPAIR.machineType}", address: $a) { index } }`,
@@ -108,7 +113,7 @@ export class Workload {
               a: address,
             },
           );
-          this.added++;
+          this.dueAt.delete(address);
         }
       } catch {
         // etcd or every replica away for now: the next round tries again
