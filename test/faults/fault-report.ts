@@ -69,7 +69,9 @@ export function reportLines(input: {
 
 /** One line per fault, as it is injected and healed. */
 export function faultLine(fault: InjectedFault, figures: FaultFigures): string {
-  const elected = figures.elected ? `${figures.elected.replica} led after ${figures.elected.ms} ms` : "no new leader seen";
+  const held = fault.healedAt - fault.at;
+  const healed = figures.elected && figures.elected.ms > held ? ` (${figures.elected.ms - held} ms after it healed)` : "";
+  const elected = figures.elected ? `${figures.elected.replica} led after ${figures.elected.ms} ms${healed}` : "no new leader seen";
   const first = figures.firstCommand ? `, its first command after ${figures.firstCommand.ms} ms` : ", no command of it yet";
-  return `round ${fault.round}: ${fault.kind} of ${fault.target} for ${fault.healedAt - fault.at} ms: ${elected}${first}`;
+  return `round ${fault.round}: ${fault.kind} of ${fault.target} for ${held} ms: ${elected}${first}`;
 }
