@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { ConfigProblem } from "./config/load-config.js";
 import { pino, type Logger } from "pino";
 import type { NodeOperator } from "./adapters/ports.js";
@@ -141,6 +142,8 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       logger,
       dependencies,
       leads: () => leadership.isLeader(),
+      // A restart is another run: a command the last run started is waited out, never taken for this run's own.
+      owner: { replica: leadership.replicaName, run: randomBytes(6).toString("hex") },
     };
     const termOptions = {
       startRunner: options.startRunner !== false,

@@ -7,6 +7,7 @@ import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-c
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import { isCheckable, type RepairObservation } from "../domain/queue/repair-plan.js";
 import { mapBounded } from "./bounded-map.js";
+import { inheritedCommand, type CommandOwner } from "../domain/queue/entry-command.js";
 import type { JobRegistry } from "./job-registry.js";
 import { gatherProofSignals } from "./proof-signals.js";
 
@@ -25,6 +26,8 @@ export interface GatherDeps {
   readonly rackOf?: (address: string) => number | null;
   /** The BMC of a machine as sabakan last said, for the health check's environment; absent: unknown. */
   readonly bmcOf?: (address: string) => MachineBmc | null;
+  /** This process and the margin of inherited commands (see inheritedCommand), with the time; absent: none judged. */
+  readonly fence?: { readonly owner: CommandOwner; readonly marginSeconds: number; readonly now: number };
 }
 
 /**
@@ -58,6 +61,10 @@ export async function gatherObservations(
   // as ended, the entry would look watched out with no healthy verdict, and a repaired machine would fail.
   const jobs = new Map(live.map((e) => [e.index, { kind: deps.jobs.kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
   const jobOf = (entry: RepairEntry) => jobs.get(entry.index) as { kind: RepairObservation["job"]; drainDone: boolean };
+  // A command another process started may still run on the machine: no health check runs there meanwhile.
+  const fence = deps.fence;
+  const inherited = new Map(live.map((e) => [e.index, fence ? inheritedCommand(e, jobOf(e).kind, fence.owner, fence.marginSeconds, fence.now) : null]));
+  const checkable = (entry: RepairEntry) => isCheckable(jobOf(entry).kind) && inherited.get(entry.index)?.kind !== "may-run";
 
   const health = await mapBounded(
     live,
@@ -94,7 +101,7 @@ export async function gatherObservations(
 
   // Proof of repair: only for entries of operations that require it, and only those whose health is checked.
   const byName = new Map(clusterNodes.map((n) => [n.name, n]));
-  const idle = live.filter((e) => isCheckable(jobOf(e).kind));
+  const idle = live.filter(checkable);
   const proofs = await gatherProofSignals(idle, (address) => byName.get(names.get(address) ?? ""), {
     repair: deps.repair,
     machines: deps.machines ?? null,
@@ -113,6 +120,7 @@ export async function gatherObservations(
       ...(healthy !== undefined && { healthy }),
       ...(drainCompleted !== undefined && { drainCompleted }),
       ...(proofs.has(entry.index) && { proof: proofs.get(entry.index) }),
+      ...(inherited.get(entry.index) && { inherited: inherited.get(entry.index) ?? undefined }),
     });
   });
   return { observations, nodes: clusterNodes };

@@ -154,6 +154,7 @@ export class RepairRunner {
       machines: deps.machines ?? null,
       rackOf: (address) => deps.pacing?.racks.rackOf(address) ?? null,
       bmcOf: (address) => deps.bmcs?.bmcOf(address) ?? null,
+      ...(deps.fence && { fence: { ...deps.fence, now: deps.now() } }),
     });
     // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
     if (signal.aborted) return null;
@@ -172,6 +173,7 @@ export class RepairRunner {
       controlPlanes,
       holds,
       ...(pacing && { pacing }),
+      ...(deps.fence && { fence: deps.fence }),
     };
     const plan = decideRepairActions(snapshot, now, deps.random);
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have

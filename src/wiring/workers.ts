@@ -14,6 +14,7 @@ import { RepairRunner } from "../runner/repair-runner.js";
 import { fencedCommands } from "../runner/fenced-commands.js";
 import { pinoLog, type Log } from "../support/log.js";
 import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
+import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, type CommandOwner } from "../domain/queue/entry-command.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { Events } from "./events.js";
 
@@ -37,6 +38,8 @@ export interface WorkerOptions {
   readonly dependencies?: DependencyMonitor;
   /** Whether this replica leads at this instant: no command starts when it does not. Absent: always. */
   readonly leads?: () => boolean;
+  /** This process, as its commands are marked in the store (see entry-command.ts); absent: not marked. */
+  readonly owner?: CommandOwner;
 }
 
 /**
@@ -86,6 +89,9 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     pacing: { ledger, racks },
     machines,
     bmcs,
+    ...(options.owner && {
+      fence: { owner: options.owner, marginSeconds: config.runner.inheritedCommandMarginSeconds ?? DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS },
+    }),
   });
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({
