@@ -44,8 +44,9 @@ export function triggerOf(kind: FaultKind): "during" | "before" {
 
 /**
  * The faults of `rounds` rounds, drawn from `seed`: every kind of `kinds` once, in a shuffled order, before any
- * repeats (so that a short run still meets each kind), then kinds drawn at random. Each strikes 0.3-2 s into the
- * leader's command and lasts the lease TTL plus 1-3 s. The same seed plans the same faults.
+ * repeats (so that a short run still meets each kind), then kinds drawn at random. Each strikes 0.2-1.2 s into the
+ * leader's command (a successor elected a lease TTL later finds its watch over and the command still running) and
+ * lasts the lease TTL plus 0.5-2 s. The same seed plans the same faults.
  */
 export function planFaults(seed: number, rounds: number, kinds: readonly FaultKind[], leaseTtlMs: number): PlannedFault[] {
   if (kinds.length === 0) return [];
@@ -59,7 +60,7 @@ export function planFaults(seed: number, rounds: number, kinds: readonly FaultKi
   const plan: PlannedFault[] = [];
   for (let round = 0; round < rounds; round++) {
     const kind = round < shuffled.length ? (shuffled[round] as FaultKind) : (kinds[pick(kinds.length)] as FaultKind);
-    plan.push({ round: round + 1, kind, offsetMs: 300 + pick(1700), holdMs: leaseTtlMs + 1000 + pick(2000), member: pick(3) });
+    plan.push({ round: round + 1, kind, offsetMs: 200 + pick(1000), holdMs: leaseTtlMs + 500 + pick(1500), member: pick(3) });
   }
   return plan;
 }
