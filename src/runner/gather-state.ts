@@ -70,7 +70,7 @@ export async function gatherObservations(
     live,
     deps.healthCheckConcurrency,
     async (entry) => {
-      if (!isCheckable(jobOf(entry).kind)) return undefined;
+      if (!checkable(entry)) return undefined;
       const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
       if (!found.ok) return undefined;
       const op = found.operation;
