@@ -52,11 +52,15 @@ export interface Violation {
   readonly message: string;
 }
 
-/** The checker's verdict, and how many of the runner's records it could attribute to a replica. */
+/**
+ * The checker's verdict; how many of the runner's records it could attribute to a replica; how many /health answers
+ * fell in outages past the grace (what health-in-outage judged).
+ */
 export interface CheckResult {
   readonly violations: Violation[];
   readonly attributed: number;
   readonly unattributed: number;
+  readonly outageAnswers: number;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
@@ -168,7 +172,7 @@ export function unexplainedInterruptions(entries: readonly EntryView[], runs: re
  */
 export function healthInOutages(observations: RunObservations): Violation[] {
   return observations.outages.flatMap((outage) => {
-    const inOutage = observations.health.filter((s) => s.time >= outage.from + observations.outageGraceMs && s.time <= outage.to);
+    const inOutage = answersInOutage(observations, outage);
     const wrong = inOutage.filter((s) => s.code !== 503 || s.leader || s.leaderName !== null);
     return [...groupBy(wrong, (s) => s.replica)].map(([replica, samples]) => {
       const first = samples[0] as HealthSample;
@@ -179,6 +183,10 @@ export function healthInOutages(observations: RunObservations): Violation[] {
       };
     });
   });
+}
+
+function answersInOutage(observations: RunObservations, outage: OutageWindow): HealthSample[] {
+  return observations.health.filter((s) => s.time >= outage.from + observations.outageGraceMs && s.time <= outage.to);
 }
 
 /** Runs every check over a run's observations. */
@@ -200,5 +208,6 @@ export function checkRun(observations: RunObservations): CheckResult {
     ...unexplainedInterruptions(observations.entries, observations.runs),
     ...healthInOutages(observations),
   ];
-  return { violations, attributed: deposed.attributed, unattributed: deposed.unattributed };
+  const outageAnswers = observations.outages.reduce((n, o) => n + answersInOutage(observations, o).length, 0);
+  return { violations, attributed: deposed.attributed, unattributed: deposed.unattributed, outageAnswers };
 }

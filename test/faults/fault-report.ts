@@ -49,6 +49,7 @@ export function reportLines(input: {
   readonly violations: readonly Violation[];
   readonly unattributed: number;
   readonly attributed: number;
+  readonly outageAnswers: number;
 }): string[] {
   const { faults, leadership, runs, violations } = input;
   const figures = faults.map((f, i) => ({ fault: f, ...figuresOf(f, leadership, runs, faults[i + 1]?.at ?? Infinity) }));
@@ -63,6 +64,7 @@ export function reportLines(input: {
     }),
     ...CHECKS.map((check) => `  check ${check}: ${violations.filter((v) => v.check === check).length} violations`),
     `  the runner's history records attributed to a replica: ${input.attributed} (${input.unattributed} not attributable)`,
+    `  /health answers judged in etcd outages: ${input.outageAnswers}`,
   ];
   return lines;
 }

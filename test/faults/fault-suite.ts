@@ -92,7 +92,15 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
     const result = checkRun({ runs, entries, leadership, health, outages, outageGraceMs: OUTAGE_GRACE_MS, unreadableLines: unreadable });
     const lines = [
       `fault suite: seed ${seed}, ${options.rounds} rounds on a ${options.etcdMembers}-member etcd${network.partitionsSkipped === null ? " in network namespaces" : " on 127.0.0.1"}, ${entries.length} entries`,
-      ...reportLines({ faults, leadership, runs, violations: result.violations, attributed: result.attributed, unattributed: result.unattributed }),
+      ...reportLines({
+        faults,
+        leadership,
+        runs,
+        violations: result.violations,
+        attributed: result.attributed,
+        unattributed: result.unattributed,
+        outageAnswers: result.outageAnswers,
+      }),
       ...((await client.hasReplicaField())
         ? []
         : ["  (the API has no `replica` on history records: only attempt notes and command outcomes are attributed, through the command log)"]),
