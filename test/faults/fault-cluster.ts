@@ -155,6 +155,14 @@ export class FaultCluster {
       .sort((a, b) => a.time - b.time);
   }
 
+  /** Writes each process's log records and stderr to `<replica>-<n>.log` in the run's directory (to read after a run). */
+  saveLogs(): void {
+    this.started.forEach(({ name, process }, n) => {
+      const lines = process.logRecords().map((r) => JSON.stringify(r));
+      writeFileSync(join(this.dir, `${name}-${n}.log`), [...lines, process.stderr()].join("\n"));
+    });
+  }
+
   /** Ends every replica (SIGCONT first, for a stopped one) and etcd. */
   async stop(): Promise<void> {
     for (const { process } of this.started) {

@@ -102,6 +102,15 @@ describe("a fault's figures", () => {
       figures: { elected: { replica: "r1", ms: 2100 }, firstCommand: { replica: "r1", ms: 3000 } },
     },
     {
+      name: "the command of the next leader when the first one elected lost its lease before it acted",
+      leadership: [
+        { replica: "r0", time: 12_000 },
+        { replica: "r2", time: 13_000 },
+      ],
+      runs: [run("r0", 11_000), run("r2", 14_500)],
+      figures: { elected: { replica: "r0", ms: 2000 }, firstCommand: { replica: "r2", ms: 4500 } },
+    },
+    {
       name: "none while nobody was elected after it",
       leadership: [{ replica: "r0", time: 1000 }],
       runs: [run("r0", 11_000)],

@@ -19,13 +19,16 @@ export interface FaultFigures {
 }
 
 /**
- * The first replica to become leader after `fault` struck (before `until`, the next fault), and that replica's first
- * command after it became leader.
+ * The first replica to become leader after `fault` struck, and the first command after it started by a replica then
+ * in a term that began after the fault (the first one elected may lose its lease again before it acts); both before
+ * `until`, the next fault.
  */
 export function figuresOf(fault: InjectedFault, leadership: readonly LeadershipEvent[], runs: readonly CommandRun[], until = Infinity): FaultFigures {
-  const elected = leadership.find((e) => e.time > fault.at && e.time < until);
+  const after = leadership.filter((e) => e.time > fault.at && e.time < until).sort((a, b) => a.time - b.time);
+  const elected = after[0];
   if (!elected) return { elected: null, firstCommand: null };
-  const first = runs.filter((r) => r.replica === elected.replica && r.start >= elected.time && r.start < until).sort((a, b) => a.start - b.start)[0];
+  const termAt = (t: number) => after.filter((e) => e.time <= t).at(-1);
+  const first = runs.filter((r) => r.start < until && termAt(r.start)?.replica === r.replica).sort((a, b) => a.start - b.start)[0];
   return {
     elected: { replica: elected.replica, ms: elected.time - fault.at },
     firstCommand: first ? { replica: first.replica, ms: first.start - fault.at } : null,
@@ -60,7 +63,7 @@ export function reportLines(input: {
       const of = figures.filter((f) => f.fault.kind === kind);
       const elected = of.flatMap((f) => (f.elected ? [f.elected.ms] : []));
       const first = of.flatMap((f) => (f.firstCommand ? [f.firstCommand.ms] : []));
-      return `  ${kind}: ${of.length} faults; a new leader after ${spread(elected)}; its first command after ${spread(first)}`;
+      return `  ${kind}: ${of.length} faults; a new leader after ${spread(elected)}; a new leader's first command after ${spread(first)}`;
     }),
     ...CHECKS.map((check) => `  check ${check}: ${violations.filter((v) => v.check === check).length} violations`),
     `  the runner's history records attributed to a replica: ${input.attributed} (${input.unattributed} not attributable)`,
@@ -74,6 +77,8 @@ export function faultLine(fault: InjectedFault, figures: FaultFigures): string {
   const held = fault.healedAt - fault.at;
   const healed = figures.elected && figures.elected.ms > held ? ` (${figures.elected.ms - held} ms after it healed)` : "";
   const elected = figures.elected ? `${figures.elected.replica} led after ${figures.elected.ms} ms${healed}` : "no new leader seen";
-  const first = figures.firstCommand ? `, its first command after ${figures.firstCommand.ms} ms` : ", no command of it yet";
+  const first = figures.firstCommand
+    ? `, a command of ${figures.firstCommand.replica}'s new term after ${figures.firstCommand.ms} ms`
+    : ", no command of a new term yet";
   return `round ${fault.round}: ${fault.kind} of ${fault.target} for ${held} ms: ${elected}${first}`;
 }

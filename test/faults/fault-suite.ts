@@ -114,10 +114,11 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
     throw err;
   } finally {
     await workload?.stop();
+    if (process.env["KINTSUGI_FAULT_KEEP"]) cluster?.saveLogs();
     await cluster?.stop();
     await network.remove();
     process.off("exit", removeDir);
-    if (process.env["KINTSUGI_FAULT_KEEP"]) print(`kept the command log and the replicas' configs in ${dir.path}`);
+    if (process.env["KINTSUGI_FAULT_KEEP"]) print(`kept the command log and the replicas' configs and logs in ${dir.path}`);
     else dir.remove();
   }
 }
