@@ -45,8 +45,11 @@ export interface KintsugiStore {
    * both land in one write or neither does. The outcome gets the entries as stored (with their indexes).
    */
   enqueue(decide: (entries: readonly RepairEntry[]) => EnqueueDecision, now: number, actor: string): Promise<EnqueueResult>;
-  /** The same store whose every write also requires that `guard` still holds (leader writes); see {@link WriteGuard}. */
-  guarded(guard: WriteGuard): KintsugiStore;
+  /**
+   * The same store whose every write also requires that `guard` still holds (leader writes; see {@link WriteGuard};
+   * a single writer's store needs none), its history records naming `replica` when given.
+   */
+  guarded(guard: WriteGuard, replica?: string): KintsugiStore;
   /** Calls `listener` with every commit from now on, in commit order, once each; returns how to stop. */
   onCommit(listener: (commit: StoreCommit) => void): () => void;
   /** What GET /health reports of the store. */

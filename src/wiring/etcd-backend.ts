@@ -61,7 +61,7 @@ function electedLeadership(client: Etcd3, config: KintsugiConfig, logger: Logger
     isLeader: () => election.isLeader(),
     // A follower names a leader only while etcd answers it: an old view of the election names nobody.
     leader: () => (election.isLeader() || storeAnswers() ? election.leader() : null),
-    guardedStore: (store) => store.guarded(termGuard(guard)),
+    guardedStore: (store) => store.guarded(termGuard(guard), config.leaderElection.replicaName),
     watch(listeners) {
       election.onElected(listeners.elected);
       election.onDeposed(listeners.deposed);

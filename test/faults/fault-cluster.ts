@@ -173,7 +173,7 @@ export class FaultCluster {
       }
     }
     await Promise.all(this.started.map(({ process }) => process.exited));
-    for (let i = 0; i < this.etcd.members.length; i++) this.etcd.members[i]?.signal("SIGCONT");
+    for (let i = 0; i < this.etcd.members.length; i++) this.etcd.members[i]?.resume();
     await this.etcd.stop();
   }
 }

@@ -160,7 +160,7 @@ async function strike(cluster: FaultCluster, machines: FaultyMachines, planned: 
       for (const i of etcdTargets) await cluster.network.cut(etcdNode(i));
       break;
     case "pause-etcd":
-      for (const i of etcdTargets) cluster.etcd.members[i]?.signal("SIGSTOP");
+      for (const i of etcdTargets) cluster.etcd.members[i]?.pause();
       break;
     case "cut-member":
       await cluster.network.cut(etcdNode(planned.member));
@@ -195,7 +195,7 @@ async function strike(cluster: FaultCluster, machines: FaultyMachines, planned: 
       for (const i of etcdTargets) await cluster.network.heal(etcdNode(i));
       break;
     case "pause-etcd":
-      for (const i of etcdTargets) cluster.etcd.members[i]?.signal("SIGCONT");
+      for (const i of etcdTargets) cluster.etcd.members[i]?.resume();
       break;
     case "cut-member":
       await cluster.network.heal(etcdNode(planned.member));

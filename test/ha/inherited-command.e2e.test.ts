@@ -17,14 +17,20 @@ const MARGIN_SECONDS = 6;
 interface Entry {
   readonly status: string;
   readonly waitReason: string | null;
-  readonly history: ReadonlyArray<{ readonly time: string; readonly kind: string; readonly reason: string; readonly actor: string }>;
+  readonly history: ReadonlyArray<{
+    readonly time: string;
+    readonly kind: string;
+    readonly reason: string;
+    readonly actor: string;
+    readonly replica: string | null;
+  }>;
 }
 
 async function entryOn(url: string): Promise<Entry | undefined> {
   const res = await fetch(`${url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ query: `{ searchRepairEntries { status waitReason history { time kind reason actor } } }` }),
+    body: JSON.stringify({ query: `{ searchRepairEntries { status waitReason history { time kind reason actor replica } } }` }),
   }).catch(() => null);
   if (res === null || !res.ok) return undefined;
   const body = (await res.json()) as { data?: { searchRepairEntries: Entry[] } };
@@ -141,5 +147,10 @@ repair:
     assert.ok(Date.parse(interrupted.time) >= waitEnd - 1000, `interrupted at ${interrupted.time}, the wait ended at ${new Date(waitEnd).toISOString()}`);
     assert.ok(waitEnd - killedAt > 0);
     assert.equal(machines.runs("held-fix", ADDRESS), 1, "the interrupted command was not run again");
+    // Each runner record names the replica that wrote it: the victim's up to its command's start, the successor's after.
+    const byReplica = done?.history.filter((h) => h.actor === "kintsugi").map((h) => [h.replica, h.reason.slice(0, 40)]);
+    assert.equal(done?.history.find((h) => /starting the repair command/.test(h.reason))?.replica, victim, JSON.stringify(byReplica));
+    assert.equal(interrupted.replica, successor);
+    assert.equal(done?.history[0]?.replica, null, "the API's record names no replica");
   });
 });

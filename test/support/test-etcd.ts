@@ -22,8 +22,10 @@ export interface TestEtcdMember {
   kill(): Promise<void>;
   /** Starts a killed member again on the same ports and data, and waits until it answers. */
   restart(): Promise<void>;
-  /** Sends `signal` to the member's process while it runs (SIGSTOP pauses it, SIGCONT resumes it). */
-  signal(signal: NodeJS.Signals): void;
+  /** Freezes the member (SIGSTOP): its connections stay open and nothing answers, as in a cut network. */
+  pause(): void;
+  /** Lets a paused member go on (SIGCONT). */
+  resume(): void;
 }
 
 /** Where each member runs: its address, and the argv prefix that starts it there (e.g. `ip netns exec NAME`). */
@@ -168,6 +170,7 @@ async function startOnce(count: number, tls: TestEtcdTls | null, placement: Test
     const child = children.get(name);
     if (!child || ended(child)) return;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGCONT");
     child.kill("SIGKILL");
     await exited;
   };
@@ -198,14 +201,12 @@ async function startOnce(count: number, tls: TestEtcdTls | null, placement: Test
         return child !== undefined && !ended(child);
       },
       kill: () => kill(s.name),
+      pause: () => void children.get(s.name)?.kill("SIGSTOP"),
+      resume: () => void children.get(s.name)?.kill("SIGCONT"),
       restart: async () => {
         await kill(s.name);
         launch(s, "existing");
         await waitHealthy(s);
-      },
-      signal: (signal: NodeJS.Signals) => {
-        const child = children.get(s.name);
-        if (child && !ended(child)) child.kill(signal);
       },
     })),
     stop,

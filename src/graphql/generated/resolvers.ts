@@ -1266,6 +1266,12 @@ export type RepairHistoryRecord = {
   kind: RepairHistoryKind;
   /** Why it happened, in words. */
   reason: Scalars['String']['output'];
+  /**
+   * The replica that wrote the change through its term as leader (its runner, sabakan poller, health checks): tells a
+   * deposed leader's late write from its successor's. Null for other changes (the API's) and for records written
+   * before kintsugi kept it.
+   */
+  replica?: Maybe<Scalars['String']['output']>;
   /** Monotonic sequence number over all entries' history. */
   sequence: Scalars['ID']['output'];
   /** The entry's status after the change. */
@@ -2293,6 +2299,7 @@ export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentTyp
   detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['RepairHistoryKind'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  replica?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['RepairStatus'], ParentType, ContextType>;
   step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

@@ -82,7 +82,7 @@ export class CoreEnqueue {
   }
 
   private addsPart(adds: Adds, writeId: string, now: number, actor: string): WritePlan<PartResult> {
-    const plan = new QueuePlan(this.mirror, this.keys);
+    const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
     for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
     return plan.plan(writeId, { changes: plan.changes, outcome: null, closing: false, stamped: writeId });
   }
@@ -96,7 +96,7 @@ export class CoreEnqueue {
     now: number,
     actor: string,
   ): WritePlan<PartResult> | null {
-    const plan = new QueuePlan(this.mirror, this.keys);
+    const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
     for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
     const stored = [...before, ...plan.changes].map((c) => c.entry);
     const outcome = decision.outcome === null ? null : outcomeWrite(this.mirror, this.keys, decision.outcome(stored), writeId);

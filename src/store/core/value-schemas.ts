@@ -69,6 +69,7 @@ export const historyRecordSchema = z.object({
   stepStatus: repairStepStatus,
   deleted: z.boolean(),
   actor: z.string(),
+  replica: z.string().max(1024).optional(),
 });
 
 const versioned = { v: z.number().int().min(1) };
