@@ -19,6 +19,12 @@ export const ALL_FAULT_KINDS: readonly FaultKind[] = [
   "cut-member",
 ];
 
+/** What a one-member etcd is struck with: every kind but the member cut off. */
+export const ONE_MEMBER_KINDS: readonly FaultKind[] = ALL_FAULT_KINDS.filter((k) => k !== "cut-member");
+
+/** What a three-member etcd is struck with: a member cut off, and the faults of the leader. */
+export const THREE_MEMBER_KINDS: readonly FaultKind[] = ["cut-member", "kill-during", "kill-before", "stop-during", "stop-before"];
+
 /** The kinds that cut links: they need network namespaces. */
 export const PARTITION_KINDS: ReadonlySet<FaultKind> = new Set(["partition-leader", "partition-etcd", "cut-member"]);
 
