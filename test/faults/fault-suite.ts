@@ -127,15 +127,21 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
 async function strike(cluster: FaultCluster, machines: FaultyMachines, planned: PlannedFault, health: HealthSample[]): Promise<InjectedFault> {
   let leader = await cluster.settled();
   const since = Date.now();
+  let lookedAt = since;
   await until(
     `round ${planned.round}: the moment for ${planned.kind} (a step-1 command of the leader ${triggerOf(planned.kind) === "during" ? `running for ${planned.offsetMs} ms` : "just ended"})`,
     async () => {
       const now = Date.now();
       const mine = machines.runs().filter((r) => r.replica === leader && r.step === 1);
-      if (triggerOf(planned.kind) === "before") return mine.some((r) => r.ended === "end" && r.lastSeen >= since);
-      if (mine.some((r) => r.ended === null && now >= r.start + planned.offsetMs && now - r.lastSeen < 1500)) return true;
-      // A leader that changed meanwhile (a slow machine's lost lease) is followed.
-      if (mine.every((r) => r.ended !== null)) leader = (await cluster.healths()).find((h) => h?.leader)?.replica ?? leader;
+      if (triggerOf(planned.kind) === "before" && mine.some((r) => r.ended === "end" && r.lastSeen >= since)) return true;
+      // Alive: a tick within the last 1.5 s (a command killed with an earlier process of this replica has none).
+      const running = mine.filter((r) => r.ended === null && now - r.lastSeen < 1500);
+      if (triggerOf(planned.kind) === "during" && running.some((r) => now >= r.start + planned.offsetMs)) return true;
+      // A leader that changed meanwhile (a lease lost on a slow machine) is followed, looked up once a second.
+      if (running.length === 0 && now - lookedAt >= 1000) {
+        lookedAt = now;
+        leader = (await cluster.healths()).find((h) => h?.leader)?.replica ?? leader;
+      }
       return false;
     },
     Boolean,
