@@ -26,6 +26,11 @@ export interface GatherDeps {
   readonly rackOf?: (address: string) => number | null;
   /** The BMC of a machine as sabakan last said, for the health check's environment; absent: unknown. */
   readonly bmcOf?: (address: string) => MachineBmc | null;
+  /**
+   * The jobs as they were before the entries were read (see RepairRunner's pass); absent: as they are when the
+   * gathering starts. A job seen ended must have committed its outcome before the entries were read.
+   */
+  readonly jobKinds?: ReadonlyMap<number, RepairObservation["job"]>;
   /** This process and the margin of inherited commands (see inheritedCommand), with the time; absent: none judged. */
   readonly fence?: { readonly owner: CommandOwner; readonly marginSeconds: number; readonly now: number };
 }
@@ -59,7 +64,8 @@ export async function gatherObservations(
   // The jobs as they are before any health check starts: a job that ends while the checks run (its command done,
   // its outcome committed) must still be seen as running by this pass, which has no health check of its entry. Seen
   // as ended, the entry would look watched out with no healthy verdict, and a repaired machine would fail.
-  const jobs = new Map(live.map((e) => [e.index, { kind: deps.jobs.kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
+  const kindOf = (index: number) => (deps.jobKinds ? (deps.jobKinds.get(index) ?? "none") : deps.jobs.kindOf(index));
+  const jobs = new Map(live.map((e) => [e.index, { kind: kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
   const jobOf = (entry: RepairEntry) => jobs.get(entry.index) as { kind: RepairObservation["job"]; drainDone: boolean };
   // A command another process started may still run on the machine: no health check runs there meanwhile.
   const fence = deps.fence;

@@ -20,6 +20,11 @@ export class JobRegistry {
     return this.jobs.get(index)?.kind ?? "none";
   }
 
+  /** The kind of every job running now, by entry index (a copy: jobs ending later do not change it). */
+  kinds(): ReadonlyMap<number, RunningJob> {
+    return new Map([...this.jobs].map(([index, job]) => [index, job.kind]));
+  }
+
   /** Whether this process finished the eviction job of the drain that started at `lastTransitionTime`. */
   drainDone(index: number, lastTransitionTime: number | null): boolean {
     return this.drainsDone.has(index) && this.drainsDone.get(index) === lastTransitionTime;

@@ -136,6 +136,9 @@ export class RepairRunner {
   /** One pass; returns when to look again at the latest (null: at the interval). */
   private async pass(signal: AbortSignal): Promise<number | null> {
     const { deps } = this;
+    // Before the entries: a job that ends after this committed its outcome first, so the entries read next show it
+    // (a command marker of this process with no job is then one whose outcome was never recorded).
+    const jobKinds = this.jobs.kinds();
     const entries = deps.entries.list();
     await deps.bmcs?.lookUp(
       entries.filter((e) => !e.deleted && !isFinished(e)).map((e) => e.address),
@@ -148,6 +151,7 @@ export class RepairRunner {
       commands: deps.commands,
       nodes: deps.nodes,
       jobs: this.jobs,
+      jobKinds,
       healthCheckConcurrency: deps.healthCheckConcurrency,
       log: deps.log.warn.bind(deps.log),
       signal,
@@ -171,6 +175,7 @@ export class RepairRunner {
       repair: snapshotRepairConfig(deps.repair),
       queueEnabled: deps.settings.repairQueueEnabled(),
       controlPlanes,
+      controlPlaneCount: deps.settings.constraints().controlPlaneCount,
       holds,
       ...(pacing && { pacing }),
       ...(deps.fence && { fence: deps.fence }),

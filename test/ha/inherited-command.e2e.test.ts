@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { replicaHealthIfUp, untilOneLeads } from "../support/etcd-replicas.js";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
+import { commandDue } from "../../src/domain/queue/entry-command.js";
+import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
+import { openEtcdStore } from "../../src/store/kv/open-etcd-store.js";
+import { testEtcdClient } from "../support/etcd-clients.js";
+import { replicaHealthIfUp, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
+import { operationOf, stepOf } from "../support/repair-world.js";
 import { SimulatedMachines } from "../support/machine-script.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -152,5 +158,63 @@ repair:
     assert.equal(done?.history.find((h) => /starting the repair command/.test(h.reason))?.replica, victim, JSON.stringify(byReplica));
     assert.equal(interrupted.replica, successor);
     assert.equal(done?.history[0]?.replica, null, "the API's record names no replica");
+  });
+
+  it("a repair command decided but never started (its leader died in between) is said so and run once, by a real replica", async () => {
+    const address = "10.9.3.2";
+    const prefix = "/never-started-e2e/";
+    // The state a leader leaves when it dies between committing `watching` and starting the command.
+    const client = testEtcdClient(etcd.endpoints);
+    try {
+      const store = await openEtcdStore({ client, prefix });
+      const { entry } = await store.entries.add(
+        createRepairEntry({ address, machineType: "m", operation: "op", serial: null, source: "test" }, Date.now()),
+        "added",
+        Date.now(),
+        "test",
+      );
+      const watching = {
+        ...entry,
+        status: "processing" as const,
+        stepStatus: "watching" as const,
+        command: commandDue({ replica: "replica-gone", run: "0" }, TIMEOUT_SECONDS),
+      };
+      await store.entries.change(
+        entry.index,
+        () => [{ entry: watching, kind: "transition", reason: "step 1: running the repair command" }],
+        Date.now(),
+        "kintsugi",
+      );
+      await store.close();
+    } finally {
+      client.close();
+    }
+    machines.setHealthy(address, false);
+    const [replica] = await startEtcdReplicas(etcd, ["replica-c"], {
+      prefix,
+      leaseTtlSeconds: 2,
+      repair: () => ({
+        ...EMPTY_REPAIR_CONFIG,
+        repairProcedures: [
+          { machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 0 })], { operation: "op" })] },
+        ],
+      }),
+    });
+    try {
+      const done = await until(
+        "the entry is repaired",
+        () => entryOn(replica?.url as string),
+        (e) => e?.status === "SUCCEEDED",
+        30_000,
+      );
+      const reasons = done?.history.map((h) => h.reason) ?? [];
+      assert.ok(
+        reasons.some((r) => r === 'step 1: its repair command never started (replica "replica-gone", which was to run it, stopped first); running it now'),
+        JSON.stringify(reasons),
+      );
+      assert.equal(machines.runs("fix", address), 1, "run once, now");
+    } finally {
+      await replica?.dispose();
+    }
   });
 });
