@@ -51,16 +51,8 @@ export interface CommandLogLine {
   readonly pid: number;
 }
 
-/** One command as the log saw it: from its start to its last line. */
-export interface CommandRun {
-  readonly replica: string;
-  readonly address: string;
-  readonly entry: number;
-  /** 1-based, as KINTSUGI_STEP. */
-  readonly step: number;
-  readonly attempt: number;
-  readonly operationId: string;
-  readonly pid: number;
+/** One command as the log saw it (who ran it, for which entry and step): from its start to its last line. */
+export interface CommandRun extends Omit<CommandLogLine, "kind" | "time"> {
   readonly start: number;
   /** Its last line's time: its end, or its last tick when it was killed without one. */
   readonly lastSeen: number;
@@ -84,23 +76,13 @@ export function parseCommandLog(text: string): { lines: CommandLogLine[]; unread
   for (const line of text.split("\n")) {
     if (line === "") continue;
     const f = line.split(" ");
-    const [kind, time, replica, address, entry, step, attempt, operationId, pid] = f as [
-      CommandLogKind,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [kind = "", time = "", replica = "", address = "", entry = "", step = "", attempt = "", operationId = "", pid = ""] = f;
     if (f.length !== 9 || !KINDS.has(kind) || !EPOCH_MS.test(time) || ![entry, step, attempt, pid].every((n) => WHOLE.test(n))) {
       unreadable++;
       continue;
     }
     lines.push({
-      kind,
+      kind: kind as CommandLogKind,
       time: Number(time),
       replica,
       address,
