@@ -1,6 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
-import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, MIN_INHERITED_COMMAND_MARGIN_SECONDS } from "../domain/queue/entry-command.js";
+import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, MIN_INHERITED_COMMAND_MARGIN_SECONDS } from "../domain/queue/command-marker.js";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
 import { authSection, checkClientCertificates, requireAuthOffLoopback } from "./auth-schema.js";
 import { tlsSection } from "./tls-files.js";

@@ -7,7 +7,8 @@ import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-c
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import { isCheckable, type RepairObservation } from "../domain/queue/repair-plan.js";
 import { mapBounded } from "./bounded-map.js";
-import { inheritedCommand, type CommandOwner } from "../domain/queue/entry-command.js";
+import type { CommandOwner } from "../domain/queue/command-marker.js";
+import { inheritedCommand } from "../domain/queue/entry-command.js";
 import type { JobRegistry } from "./job-registry.js";
 import { gatherProofSignals } from "./proof-signals.js";
 

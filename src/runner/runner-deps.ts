@@ -1,6 +1,6 @@
 import type { CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
 import type { RepairConfig } from "../domain/queue/repair-config.js";
-import type { CommandOwner } from "../domain/queue/entry-command.js";
+import type { CommandOwner } from "../domain/queue/command-marker.js";
 import type { BmcDirectory } from "./bmc-directory.js";
 import type { PacingLedger } from "./pacing-ledger.js";
 import type { RackDirectory } from "./rack-directory.js";

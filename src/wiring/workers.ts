@@ -14,7 +14,7 @@ import { RepairRunner } from "../runner/repair-runner.js";
 import { fencedCommands } from "../runner/fenced-commands.js";
 import { pinoLog, type Log } from "../support/log.js";
 import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
-import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, type CommandOwner } from "../domain/queue/entry-command.js";
+import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, type CommandOwner } from "../domain/queue/command-marker.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { Events } from "./events.js";
 

@@ -88,6 +88,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:fs": "kubeconfig and TLS files, command logs",
     "node:http": "the Kubernetes and webhook transports",
     "node:https": "the Kubernetes and webhook transports",
+    "node:net": "the lifeline pipe that binds a command to its replica is a socket",
     "node:os": "the home folder for the kubeconfig",
     "node:path": "file paths",
     undici: "the sabakan transport's pool and limits",
@@ -132,7 +133,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     pino: "the logger",
     zod: "start checks reuse the config's schemas",
   },
-  main: { pino: "the logger" },
+  main: { "node:crypto": "the id of this run of the replica, in its commands' markers", pino: "the logger" },
 };
 
 /**

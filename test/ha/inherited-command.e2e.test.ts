@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
-import { commandDue } from "../../src/domain/queue/entry-command.js";
+import { commandDue } from "../../src/domain/queue/command-marker.js";
 import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { openEtcdStore } from "../../src/store/kv/open-etcd-store.js";
 import { testEtcdClient } from "../support/etcd-clients.js";

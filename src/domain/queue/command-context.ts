@@ -1,7 +1,7 @@
 import type { MachineBmc } from "../sabakan/machine-bmc.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { EntryTransition } from "./repair-plan.js";
-import type { CommandMarker } from "./entry-command.js";
+import type { CommandMarker } from "./command-marker.js";
 
 /** The environment variables that tell a command which entry, step and attempt it is part of, and which BMC to reach. */
 export const COMMAND_CONTEXT_VARIABLES = [

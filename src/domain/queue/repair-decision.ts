@@ -30,7 +30,8 @@ import {
   type Progress,
   type ProgressContext,
 } from "./repair-progress.js";
-import { inheritedTransition, waitForInheritedCommand, type InheritedCommand } from "./entry-command.js";
+import type { InheritedCommand } from "./command-marker.js";
+import { inheritedTransition, waitForInheritedCommand } from "./entry-command.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
 const NO_PROOF = { nodeReady: null, bootId: null, sabakanState: null };

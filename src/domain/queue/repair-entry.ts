@@ -1,5 +1,5 @@
 import type { RepairEvidence } from "../proof/repair-evidence.js";
-import type { CommandMarker } from "./entry-command.js";
+import type { CommandMarker } from "./command-marker.js";
 
 /** The status of a repair entry, spelled as CKE stores it. */
 export type RepairStatus = "queued" | "processing" | "succeeded" | "failed";

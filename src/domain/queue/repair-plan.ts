@@ -6,7 +6,7 @@ import type { RepairHistoryKind } from "./repair-history.js";
 import type { PacingInput } from "../pacing/repair-pacing.js";
 import type { ObservedProof } from "../proof/repair-evidence.js";
 import type { WaitingFor } from "./repair-wait.js";
-import type { CommandOwner, InheritedCommand } from "./entry-command.js";
+import type { CommandOwner, InheritedCommand } from "./command-marker.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
 export type RunningJob = "none" | "drain" | "repair-command" | "success-command" | "diagnostics";

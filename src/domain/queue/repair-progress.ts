@@ -3,7 +3,7 @@ import { drainBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairEffect, RepairObservation } from "./repair-plan.js";
-import { commandDue, type CommandOwner } from "./entry-command.js";
+import { commandDue, type CommandOwner } from "./command-marker.js";
 
 /** The outcome of moving one entry forward: transitions so far, the effect, and when to look again. */
 export interface Progress {

@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  commandDue,
-  commandStarted,
-  inheritedCommand,
-  inheritedTransition,
-  waitForInheritedCommand,
-  type CommandMarker,
-  type InheritedCommand,
-} from "../../../src/domain/queue/entry-command.js";
+import { commandDue, commandStarted, type CommandMarker, type InheritedCommand } from "../../../src/domain/queue/command-marker.js";
+import { inheritedCommand, inheritedTransition, waitForInheritedCommand } from "../../../src/domain/queue/entry-command.js";
 import { afterRepairCommand, afterSuccessCommand } from "../../../src/domain/queue/repair-outcomes.js";
 import { decideRepairActions } from "../../../src/domain/queue/repair-decision.js";
 import type { RepairObservation, RepairSnapshot } from "../../../src/domain/queue/repair-plan.js";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { commandDue, commandStarted, withoutCommand } from "../../../src/domain/queue/entry-command.js";
+import { commandDue, commandStarted } from "../../../src/domain/queue/command-marker.js";
+import { withoutCommand } from "../../../src/domain/queue/entry-command.js";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { NOW } from "../../support/fixtures.js";
 import { ACTOR, commitsOf, newEntry, type StoreHarness } from "./store-harness.js";
