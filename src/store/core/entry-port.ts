@@ -1,6 +1,6 @@
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repair-entry.js";
-import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
+import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
+import type { EntryWrite, NewEntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
@@ -81,16 +81,24 @@ export class CoreEntryPort implements RepairEntryPort {
 
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange> {
     return this.writer.write("adding a repair entry", (writeId) => {
-      const plan = new QueuePlan(this.mirror, this.keys);
+      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
       return plan.plan(writeId, plan.add(entry, reason, now, actor));
     });
+  }
+
+  addAll(pick: (entries: readonly RepairEntry[]) => readonly NewEntryWrite[], now: number, actor: string): Promise<RepairChange[]> {
+    return this.inParts(
+      "adding repair entries",
+      () => pick(this.mirror.entryList()),
+      (queue, p) => queue.add(p.entry, p.reason, now, actor),
+    );
   }
 
   change(index: number, decide: (current: RepairEntry | null) => readonly EntryWrite[] | null, now: number, actor: string): Promise<RepairChange[]> {
     return this.writer.write(`changing repair entry ${index}`, (writeId) => {
       const writes = decide(this.mirror.entry(index));
       if (writes === null || writes.length === 0) return { none: [] };
-      const plan = new QueuePlan(this.mirror, this.keys);
+      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
       for (const w of writes) {
         if (w.entry.index !== index) throw new Error(`a change of repair entry ${index} cannot write entry ${w.entry.index}`);
         plan.change(w.entry, w.kind, w.reason, w.detail ?? null, now, actor);
@@ -104,43 +112,31 @@ export class CoreEntryPort implements RepairEntryPort {
       const current = this.mirror.entry(index);
       const reason = current === null ? null : decide(current);
       if (reason === null) return { none: null };
-      const plan = new QueuePlan(this.mirror, this.keys);
+      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
       return plan.plan(writeId, plan.dequeue(index, reason, now, actor));
     });
   }
 
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]> {
     const pick = (): RepairEntry[] => this.mirror.entryList().filter((e) => !e.deleted && select(e));
-    return this.inParts("marking repair entries for deletion", pick, (e) => ({ ...e, deleted: true }), "delete-requested", reason, now, actor);
+    return this.inParts("marking repair entries for deletion", pick, (queue, e) =>
+      queue.change({ ...e, deleted: true }, "delete-requested", reason, null, now, actor),
+    );
   }
 
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]> {
     const pick = (): RepairEntry[] => this.mirror.entryList().filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null);
-    return this.inParts(
-      "resetting drain back-offs",
-      pick,
-      (e) => ({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }),
-      "backoff-reset",
-      reason,
-      now,
-      actor,
+    return this.inParts("resetting drain back-offs", pick, (queue, e) =>
+      queue.change({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }, "backoff-reset", reason, null, now, actor),
     );
   }
 
   /**
-   * Changes every entry `pick` returns, in as many writes as etcd's limits need: each write picks again on the
-   * mirror and changes the lowest-indexed entries that fit one transaction, comparing the queue head as any queue
-   * write does. A changed entry is no longer picked, so each write makes progress and the last finds none.
+   * Writes every item `pick` returns with `write`, in as many writes as etcd's limits need: each write picks again on
+   * the mirror and writes the first items that fit one transaction, comparing the queue head as any queue write does.
+   * A written item is no longer picked, so each write makes progress and the last finds none.
    */
-  private async inParts(
-    what: string,
-    pick: () => RepairEntry[],
-    changed: (entry: RepairEntry) => RepairEntry,
-    kind: RepairHistoryKind,
-    reason: string,
-    now: number,
-    actor: string,
-  ): Promise<RepairChange[]> {
+  private async inParts<T>(what: string, pick: () => readonly T[], write: (queue: QueuePlan, item: T) => void): Promise<RepairChange[]> {
     const all: RepairChange[] = [];
     for (;;) {
       const part = await this.writer.write<{ changes: readonly RepairChange[]; more: boolean }>(what, (writeId) => {
@@ -150,8 +146,8 @@ export class CoreEntryPort implements RepairEntryPort {
           picked.length,
           this.writer.limits.maxTxnOps,
           (n) => {
-            const queue = new QueuePlan(this.mirror, this.keys);
-            for (const e of picked.slice(0, n)) queue.change(changed(e), kind, reason, null, now, actor);
+            const queue = new QueuePlan(this.mirror, this.keys, this.writer.replica);
+            for (const item of picked.slice(0, n)) write(queue, item);
             return queue.plan(writeId, { changes: queue.changes, more: false });
           },
           (p) => this.writer.fits(p),

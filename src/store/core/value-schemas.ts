@@ -45,6 +45,16 @@ export const repairEntrySchema = z.object({
   createdAt: time,
   source: z.string(),
   evidence: repairEvidenceSchema.optional(),
+  command: z
+    .object({
+      command: z.enum(["repair", "diagnostics", "success"]),
+      operationId: z.string().max(256).nullable(),
+      replica: z.string().max(1024),
+      run: z.string().max(256),
+      startedAt: time.nullable(),
+      timeoutSeconds: z.number().min(0).finite(),
+    })
+    .optional(),
 });
 
 export const historyRecordSchema = z.object({
@@ -59,6 +69,7 @@ export const historyRecordSchema = z.object({
   stepStatus: repairStepStatus,
   deleted: z.boolean(),
   actor: z.string(),
+  replica: z.string().max(1024).optional(),
 });
 
 const versioned = { v: z.number().int().min(1) };
@@ -190,6 +201,8 @@ export const generationValue = z.object({
     cluster: z.base64().nullable(),
     changes: z.array(z.string()),
     error: z.string().nullable(),
+    /** When the template the configuration was made from was set; absent in older records and for failures. */
+    templateSetAt: time.optional(),
   }),
 });
 
