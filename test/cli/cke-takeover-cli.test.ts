@@ -85,7 +85,14 @@ describe("kintsugi repair-queue import and constraints import: CKE's queue and c
     assert.equal((await cli("repair-queue", "enable")).code, 0);
     const entries = async () => JSON.parse((await cli("repair-queue", "list")).stdout) as Array<{ address: string; status: string; step_status: string }>;
     await until("the queued entry ran its first step", entries, (es) => es.find((e) => e.address === "10.0.1.1")?.step_status === "watching", 60_000);
-    assert.deepEqual(readFileSync(commands, "utf8").split("\n").filter(Boolean), ["step0 10.0.1.1"], "no step CKE ran was run again");
+    // The step is "watching" before its command runs (CKE): the command's own line says it ran.
+    const ran = await until(
+      "the queued entry's command ran",
+      async () => readFileSync(commands, "utf8").split("\n").filter(Boolean),
+      (lines) => lines.length > 0,
+      60_000,
+    );
+    assert.deepEqual(ran, ["step0 10.0.1.1"], "no step CKE ran was run again");
     const byAddress = new Map((await entries()).map((e) => [e.address, `${e.status}/${e.step_status}`]));
     assert.equal(byAddress.get("10.0.0.1"), "processing/watching", "CKE's power cycle is watched out, not repeated");
     assert.equal(byAddress.get("10.0.0.2"), "processing/waiting", "its drain back-off (until 06:52:20) still holds");

@@ -28,8 +28,13 @@ describe("the SQLite store", () => {
     dir.remove();
   });
 
-  it("is its own guarded store: its file lock already makes it the only writer", () => {
-    assert.equal(store.guarded({ current: () => null }), store);
+  it("needs no guard: its file lock already makes it the only writer, so a guard naming no leader refuses nothing", async () => {
+    const guarded = store.guarded({ current: () => null }, "r1");
+    await guarded.entries.add(unindexed("10.0.0.2"), "seeded", NOW, "test");
+    assert.deepEqual(
+      store.entries.list().map((e) => e.address),
+      ["10.0.0.1", "10.0.0.2"],
+    );
   });
 
   it("reports its backend with the database's health", () => {
