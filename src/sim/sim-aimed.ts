@@ -4,6 +4,7 @@ import type { FaultTargets } from "./sim-faults.js";
 import type { SimRandom } from "./sim-random.js";
 import type { SimMachine, SimWorld } from "./sim-world.js";
 import { SIM_OPERATOR } from "./sim-operators.js";
+import type { FailoverMode } from "./sim-kintsugi.js";
 
 /** The faults aimed where they hurt: each picks its target among the entries in the state it breaks, or does nothing. */
 export const AIMED_KINDS: readonly string[] = [
@@ -17,6 +18,10 @@ export const AIMED_KINDS: readonly string[] = [
   "hold-mid-repair",
   "repaired-machine-dies-again",
   "cap-at-queue-size",
+  "leader-frozen-mid-command",
+  "leader-frozen-while-a-command-hangs",
+  "stop-before-start-recorded",
+  "uncordon-refused",
 ];
 
 const MIN = 60_000;
@@ -26,11 +31,14 @@ type Note = (at: number, kind: string, address: string | null, detail: string) =
  * Faults aimed at the entries they break, as evenly drawn faults rarely are: a refused eviction, a pod that will not
  * go, or the Node leaving, on a machine being drained (or about to be); a sabakan outage or a relapse while a proof
  * dwell runs; a leader failover between a step's start (committed) and its command; a second control plane dying
- * while one is repaired (its Node Ready); an operator holding a machine mid-repair; a repaired machine failing again; an operator capping the queue at its size.
+ * while one is repaired (its Node Ready); an operator holding a machine mid-repair; a repaired machine failing again;
+ * an operator capping the queue at its size; the leader frozen while its commands run (they run on: the next leader
+ * must wait them out), or while one hangs (only its backstop ends it); the leader stopping between the pass that
+ * decided a command and the write that records its start; the Kubernetes API refusing an uncordon.
  */
 export class AimedFaults {
-  /** A failover the armed command start asked for: the simulator performs it after the pass. */
-  failoverPending = false;
+  /** A failover an armed fault asked for, and how: the simulator performs it after the pass. */
+  failoverPending: FailoverMode | null = null;
 
   constructor(
     private readonly world: SimWorld,
@@ -87,7 +95,7 @@ export class AimedFaults {
       case "failover-before-command":
         if (unfinished.length === 0 || this.targets.commands.failoverInstead !== null) return false;
         this.targets.commands.failoverInstead = (start) => {
-          this.failoverPending = true;
+          this.failoverPending = { kind: "stopped" };
           this.note(start.at, "leader-failover", start.address, `between the start of step ${start.step + 1} of entry ${start.entryIndex} and its command`);
         };
         return this.note(now, kind, null, "the leader fails over as it is about to start the next repair command");
@@ -124,6 +132,39 @@ export class AimedFaults {
         await this.store.holds.hold(() => ({ ok: true, hold: { address: m.address, reason: "looking at it mid-repair", setBy: SIM_OPERATOR, setAt: now, until } }), SIM_OPERATOR);
         return this.note(now, kind, m.address, `held until +${(until - now) / MIN} min`);
       }
+      case "leader-frozen-mid-command":
+      case "leader-frozen-while-a-command-hangs": {
+        // SIGSTOP of the leader just after a command started (when one hangs: its BMC never answers): the command runs
+        // on, which the next leader must wait out. A hung one outlives its timeout: only its backstop ends it, unless
+        // the frozen replica resumes first (then, its lease lost, it kills it).
+        const commands = this.targets.commands;
+        const hangs = kind === "leader-frozen-while-a-command-hangs";
+        if (unfinished.length === 0 || commands.freezeAfterStart !== null) return false;
+        commands.freezeAfterStart = {
+          hangs,
+          then: (start) => {
+            const resumeAt = start.at + (hangs ? r.int(6, 20) : r.int(1, 15)) * MIN;
+            this.failoverPending = { kind: "frozen", resumeAt };
+            const what = `${start.kind} command of entry ${start.entryIndex}${hangs ? ", which hangs," : ""}`;
+            this.note(start.at, "leader-failover", start.address, `the leader froze as the ${what} started, until +${(resumeAt - start.at) / MIN} min`);
+          },
+        };
+        return this.note(now, kind, null, `the leader freezes as the next ${hangs ? "hanging " : ""}command starts`);
+      }
+      case "uncordon-refused":
+        // The API refuses the next uncordon (of an entry that finished, backs off or gives the turn up): the next pass
+        // must find the stray cordon and lift it.
+        if (this.targets.nodes.refuseUncordons > 0 || !unfinished.some((e) => e.status === "processing")) return false;
+        this.targets.nodes.refuseUncordons = 1;
+        return this.note(now, kind, null, "the Kubernetes API refuses the next uncordon");
+      case "stop-before-start-recorded":
+        if (unfinished.length === 0) return false;
+        return (
+          this.targets.stopBeforeStart((index, at) => {
+            this.failoverPending = { kind: "stopped" };
+            this.note(at, "leader-failover", null, `between the pass that decided a command of entry ${index} and the write recording its start`);
+          }) && this.note(now, kind, null, "the leader stops before it records the start of the next command it decided")
+        );
       default:
         throw new Error(`unknown aimed fault ${kind}`);
     }

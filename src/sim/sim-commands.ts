@@ -1,4 +1,5 @@
 import type { CommandOptions, CommandOutcome, CommandRunner } from "../adapters/ports.js";
+import { COMMAND_BACKSTOP_SLACK_SECONDS, COMMAND_KILL_GRACE_SECONDS } from "../domain/queue/command-marker.js";
 import type { SimRandom } from "./sim-random.js";
 import type { SimWorld } from "./sim-world.js";
 
@@ -25,8 +26,15 @@ export interface CommandStart {
 interface Running {
   readonly seq: number;
   readonly start: CommandStart;
-  readonly endsAt: number;
-  readonly outcome: CommandOutcome;
+  /** The run of the replica that started it (see SimCommands.owner). */
+  readonly run: string;
+  readonly timeoutSeconds: number;
+  /** It hangs: only a kill ends it (its runner's timeout, its backstop, its replica stopping). */
+  readonly hangs: boolean;
+  endsAt: number;
+  outcome: CommandOutcome;
+  /** Its replica froze: it runs on unseen (no outcome reaches a runner) until it ends, its backstop or the resume. */
+  orphaned: boolean;
   readonly resolve: (outcome: CommandOutcome) => void;
 }
 
@@ -65,6 +73,13 @@ export class SimCommands implements CommandRunner {
    * step's start (committed) and its command. Called with the command that did not start.
    */
   failoverInstead: ((start: CommandStart) => void) | null = null;
+  /**
+   * Armed: the next command (repair, success or diagnostics; with `hangs`, the next repair or diagnostics command,
+   * made to hang) starts, and then `then` is told: the leader freezes after the pass, its command running on.
+   */
+  freezeAfterStart: { readonly hangs: boolean; readonly then: (start: CommandStart) => void } | null = null;
+  /** The run of the replica whose runner starts commands now (a failover names another). */
+  owner = "run-0";
 
   constructor(
     private readonly world: SimWorld,
@@ -103,14 +118,22 @@ export class SimCommands implements CommandRunner {
       return new Promise((resolve) => options.signal?.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true }));
     }
     this.onStart(start);
-    const { endsAt, outcome } = this.draw(start, options.timeoutSeconds, now);
+    const freeze = this.freezeAfterStart;
+    const hung = freeze?.hangs === true && start.kind !== "success" && options.timeoutSeconds > 0;
+    const { endsAt, outcome } = hung ? this.hang(options.timeoutSeconds, now) : this.draw(start, options.timeoutSeconds, now);
+    if (freeze && (hung || !freeze.hangs)) {
+      this.freezeAfterStart = null;
+      freeze.then(start);
+    }
     return new Promise((resolve) => {
-      const job: Running = { seq: this.seq++, start, endsAt, outcome, resolve };
+      const hangs = outcome.kind === "timeout";
+      const job: Running = { seq: this.seq++, start, run: this.owner, timeoutSeconds: options.timeoutSeconds, hangs, endsAt, outcome, orphaned: false, resolve };
       this.running.push(job);
       options.signal?.addEventListener(
         "abort",
         () => {
-          if (!this.running.includes(job)) return;
+          // An orphan's replica is frozen: its abort (the simulator stopping the replica's workers) reaches no process.
+          if (!this.running.includes(job) || job.orphaned) return resolve({ kind: "aborted" });
           this.running = this.running.filter((j) => j !== job);
           resolve({ kind: "aborted" });
         },
@@ -119,9 +142,14 @@ export class SimCommands implements CommandRunner {
     });
   }
 
+  /** A command that hangs: its runner's timeout ends it. */
+  private hang(timeoutSeconds: number, now: number): { endsAt: number; outcome: CommandOutcome } {
+    return { endsAt: now + timeoutSeconds * 1000, outcome: { kind: "timeout", timeoutSeconds, stdout: "", stderr: "" } };
+  }
+
   private draw(start: CommandStart, timeoutSeconds: number, now: number): { endsAt: number; outcome: CommandOutcome } {
     const r = this.random;
-    const timeout = { kind: "timeout", timeoutSeconds, stdout: "", stderr: "" } as const;
+    const timeout = this.hang(timeoutSeconds, now).outcome;
     if (start.kind !== "repair") {
       // A success or diagnostics command: a few seconds, failed one time in ten (diagnostics also hang now and then).
       if (start.kind === "diagnostics" && r.chance(0.05) && timeoutSeconds > 0) return { endsAt: now + timeoutSeconds * 1000, outcome: timeout };
@@ -132,9 +160,45 @@ export class SimCommands implements CommandRunner {
     return { endsAt: now + r.int(5, Math.max(5, Math.min(120, timeoutSeconds - 1))) * 1000, outcome: ok("") };
   }
 
-  /** The addresses whose repair command is running now. */
+  /** The addresses whose repair command is running now (an orphan's too). */
   runningAddresses(): Set<string> {
     return new Set(this.running.filter((j) => j.start.kind === "repair").map((j) => j.start.address));
+  }
+
+  /** The commands (repair, success, diagnostics) running on the machine at `address` now, orphans included. */
+  runningOn(address: string): readonly CommandStart[] {
+    return this.running.filter((j) => j.start.address === address).map((j) => j.start);
+  }
+
+  /** How many commands the leader's runner runs now (not those a frozen replica left). */
+  live(): number {
+    return this.running.filter((j) => !j.orphaned).length;
+  }
+
+  /** Whether a command that hangs runs now (a freeze then leaves it to its backstop). */
+  hanging(): boolean {
+    return this.running.some((j) => j.hangs && !j.orphaned);
+  }
+
+  /**
+   * The replica of run `owner` freezes at `now` until `resumeAt` (SIGSTOP, a long pause): its commands are children
+   * it cannot kill, so they run on, unseen by any runner, until they end by themselves, their backstop kills them
+   * (timeout(1): `timeout + kill grace + 1 s` after their start) or the replica resumes and, its lease lost, kills
+   * them. A killed or stopped replica's commands die with it (the launcher's watcher): the runner's abort ends them.
+   */
+  freeze(owner: string, resumeAt: number): number {
+    let n = 0;
+    for (const j of this.running) {
+      if (j.run !== owner || j.orphaned) continue;
+      n++;
+      j.orphaned = true;
+      const backstop = j.timeoutSeconds > 0 ? j.start.at + (j.timeoutSeconds + COMMAND_KILL_GRACE_SECONDS + COMMAND_BACKSTOP_SLACK_SECONDS) * 1000 : Infinity;
+      const natural = j.hangs ? Infinity : j.endsAt;
+      const end = Math.min(natural, backstop, resumeAt);
+      if (end < natural) j.outcome = { kind: "exit", code: null, signal: "SIGKILL", stdout: "", stderr: "killed" };
+      j.endsAt = end;
+    }
+    return n;
   }
 
   /** The earliest end of a running command (virtual ms), or null. */
@@ -150,9 +214,11 @@ export class SimCommands implements CommandRunner {
     for (const j of due) {
       const m = this.world.at(j.start.address);
       if (m && j.start.kind === "repair" && j.outcome.kind === "ok") {
+        // An orphan that ended by itself reboots its machine all the same: nobody records it.
         const boot = this.random.chance(this.faults.lateBoot) ? this.random.int(600, 1800) : this.random.int(60, 240);
         this.world.repaired(m, j.start.fix, boot, j.endsAt, j.start.entryIndex);
       }
+      if (j.orphaned) continue;
       this.onEnd(j.start, j.outcome, j.endsAt);
       j.resolve(j.outcome);
     }

@@ -7,6 +7,7 @@ import type { SimRandom } from "./sim-random.js";
 import type { SimNodes, SimSabakan } from "./sim-kube.js";
 import type { SimCommands } from "./sim-commands.js";
 import type { ConfigVariant } from "./sim-config.js";
+import type { FailoverMode } from "./sim-kintsugi.js";
 import type { Fix, SimMachine, SimWorld } from "./sim-world.js";
 
 /** One fault or operator action, as the violation report lists them. */
@@ -87,11 +88,16 @@ export const FULL_FAULTS: FaultMix = {
     "hold-mid-repair": 1,
     "repaired-machine-dies-again": 2,
     "cap-at-queue-size": 0.5,
+    "leader-frozen": 0.5,
+    "leader-frozen-mid-command": 1.5,
+    "leader-frozen-while-a-command-hangs": 2,
+    "stop-before-start-recorded": 1,
+    "uncordon-refused": 2,
   },
 };
 
 /** The kinds drawn per hour whatever the size of the data center (the rest scale with it). */
-const PER_HOUR = new Set(["sabakan-outage", "leader-failover", "config-change", "kube-api-errors", "control-plane-dies", ...AIMED_KINDS]);
+const PER_HOUR = new Set(["sabakan-outage", "leader-failover", "leader-frozen", "config-change", "kube-api-errors", "control-plane-dies", ...AIMED_KINDS]);
 
 /** `from` without the kinds named (e.g. to show that a finding needs one of them); an unknown kind is an error. */
 export function faultsWithout(kinds: readonly string[], from: FaultMix = CLASSIC_FAULTS): FaultMix {
@@ -107,8 +113,13 @@ export interface FaultTargets {
   readonly sabakan: SimSabakan;
   readonly nodes: SimNodes;
   readonly commands: SimCommands;
-  /** A leader failover (the simulator restarts the workers from the stored state), with a new repair config if given. */
-  readonly failover: (variant?: ConfigVariant) => Promise<void>;
+  /**
+   * A leader failover (the simulator restarts the workers from the stored state), with a new repair config if given;
+   * resolves with how many commands the old leader left running (a frozen one's).
+   */
+  readonly failover: (variant?: ConfigVariant, mode?: FailoverMode) => Promise<number>;
+  /** Arms the stop of the leader before it records the start of the next command it decided (see SimKintsugi). */
+  readonly stopBeforeStart: (instead: (entryIndex: number, at: number) => void) => boolean;
   /** The operations the repair config in force has (an operator adds entries of these). */
   readonly operations: () => readonly string[];
 }
@@ -135,10 +146,10 @@ export class SimFaults {
     this.aimed = new AimedFaults(world, store, random, targets, note, (m, now, kind, nodeUp) => this.kill(m, now, kind, nodeUp));
   }
 
-  /** Whether an aimed fault asked for a failover at a command's start (the simulator performs it after the pass); clears it. */
-  takePendingFailover(): boolean {
+  /** The failover an aimed fault asked for (the simulator performs it after the pass), and how; clears it. */
+  takePendingFailover(): FailoverMode | null {
     const pending = this.aimed.failoverPending;
-    this.aimed.failoverPending = false;
+    this.aimed.failoverPending = null;
     return pending;
   }
 
@@ -164,7 +175,9 @@ export class SimFaults {
     await this.operators.stop(now);
     this.targets.sabakan.down = false;
     this.targets.nodes.errorRate = 0;
+    this.targets.nodes.refuseUncordons = 0;
     this.targets.commands.failoverInstead = null;
+    this.targets.commands.freezeAfterStart = null;
     this.note(now, "faults-stop", null, "no more faults; holds released, queue enabled");
   }
 
@@ -221,6 +234,12 @@ export class SimFaults {
       case "sabakan-outage":
         this.targets.sabakan.down = true;
         return this.note(now, kind, null, "sabakan unreachable");
+      case "leader-frozen": {
+        // SIGSTOP or a long pause, past the lease: another replica leads; the frozen one's commands run on.
+        const resumeAt = now + minutes(1, 15);
+        const orphans = await this.targets.failover(undefined, { kind: "frozen", resumeAt });
+        return this.note(now, kind, null, `the leader froze until +${(resumeAt - now) / MIN} min, leaving ${orphans} commands running; another replica leads`);
+      }
       case "kube-api-errors":
         this.apiErrorsUntil = now + minutes(5, 20);
         this.targets.nodes.errorRate = 0.2;

@@ -12,6 +12,9 @@ export class SimNodes implements NodeOperator {
   onCordon: (m: SimMachine, owner: string) => void = () => {};
   /** The chance that a Kubernetes API call fails (a window of API errors); 0: none. */
   errorRate = 0;
+  /** How many of the next uncordons the API refuses (an aimed fault); and how many it refused so far. */
+  refuseUncordons = 0;
+  uncordonsRefused = 0;
 
   constructor(
     private readonly world: SimWorld,
@@ -48,6 +51,11 @@ export class SimNodes implements NodeOperator {
   }
 
   async uncordon(nodeName: string, owner: string): Promise<boolean> {
+    if (this.refuseUncordons > 0) {
+      this.refuseUncordons--;
+      this.uncordonsRefused++;
+      throw this.error("uncordon");
+    }
     const when = this.flaky();
     if (when === "before") throw this.error("uncordon");
     const m = this.world.nodeNamed(nodeName);

@@ -3,6 +3,7 @@ import type { SuccessProof } from "../domain/proof/repair-evidence.js";
 import type { EscalationConfig } from "../domain/escalation/repair-escalation.js";
 import type { MaxUnhealthy } from "../domain/health/health-check-config.js";
 import type { SimRandom } from "./sim-random.js";
+import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, MIN_INHERITED_COMMAND_MARGIN_SECONDS } from "../domain/queue/command-marker.js";
 
 /** The operation escalation enqueues when it is configured with one (`repair.escalation.operation`). */
 export const SIM_ESCALATION_OPERATION = "escalated";
@@ -35,6 +36,8 @@ export interface SimModel {
   readonly evictionTimeoutSeconds: number;
   /** The faults and operators' actions of the whole model: added entries, config changes, Kubernetes errors, aimed faults. */
   readonly full: boolean;
+  /** `runner.inherited_command_margin_seconds` (the whole model fences commands; the classic one restarts cleanly). */
+  readonly inheritedCommandMarginSeconds: number;
 }
 
 /** Issue 24's model: CKE's repair with no kintsugi extension but proof, and the classic faults. */
@@ -50,6 +53,7 @@ export const CLASSIC_MODEL: SimModel = {
   rebootsUnreachable: false,
   evictionTimeoutSeconds: 600,
   full: false,
+  inheritedCommandMarginSeconds: DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS,
 };
 
 /** The proofs a whole-model seed draws from: every signal, alone and together, and dwells shorter and longer than the watches. */
@@ -92,6 +96,7 @@ export function drawModel(r: SimRandom): SimModel {
     rebootsUnreachable: r.chance(0.5),
     evictionTimeoutSeconds: r.pick([300, 600]),
     full: true,
+    inheritedCommandMarginSeconds: r.pick([MIN_INHERITED_COMMAND_MARGIN_SECONDS, DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS]),
   };
 }
 
@@ -110,6 +115,7 @@ export function describeModel(m: SimModel): string {
     m.healthPaused && "health check paused",
     m.rebootsUnreachable && "CKE reboots UNREACHABLE",
     `eviction timeout ${m.evictionTimeoutSeconds} s`,
+    `inherited command margin ${m.inheritedCommandMarginSeconds} s`,
   ];
   return parts.filter((p): p is string => typeof p === "string").join(", ");
 }

@@ -133,9 +133,11 @@ export class SimWorld {
   refresh(now: number): void {
     for (const m of this.machines) {
       if (m.broken && m.recoverAt !== null && now >= m.recoverAt) {
+        // A machine whose Node went down comes back by rebooting; one whose Node stayed Ready (a flapping link, a
+        // disk that answers again) recovers as it runs: its boot ID stays.
+        if (!m.broken.nodeUp) m.bootId++;
         m.broken = null;
         m.recoverAt = null;
-        m.bootId++;
       }
       if (m.rebootUntil !== 0 && now >= m.rebootUntil) {
         m.rebootUntil = 0;

@@ -16,7 +16,8 @@ import { EscalationInvariants } from "./sim-escalation.js";
 import { CLASSIC_FAULTS, FULL_FAULTS, SimFaults } from "./sim-faults.js";
 import { IntakeInvariants } from "./sim-intake-checks.js";
 import { PassInvariants } from "./sim-invariants.js";
-import { SimKintsugi } from "./sim-kintsugi.js";
+import { SimKintsugi, type FailoverMode } from "./sim-kintsugi.js";
+import { FenceInvariants } from "./sim-fence-checks.js";
 import { SimNodes, SimSabakan } from "./sim-kube.js";
 import { LivenessInvariants } from "./sim-liveness.js";
 import { CLASSIC_MODEL, describeModel, drawModel } from "./sim-model.js";
@@ -112,6 +113,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       random: jitter.next,
       passMs,
       asServe: model.full,
+      fenceMarginSeconds: model.full ? model.inheritedCommandMarginSeconds : null,
     },
     loaded.repair,
   );
@@ -151,6 +153,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     );
   const commits = new CommitInvariants(checks, disruptions, () => kintsugi.repair, now, pacing || null);
   const intakes = new IntakeInvariants(checks, world, store, settings.escalation);
+  const fence = new FenceInvariants(checks, (a) => commands.runningOn(a));
   const escalation = settings.escalation ? new EscalationInvariants(store, settings.escalation) : null;
   let activity = 0;
   let lastEntryChange = START;
@@ -161,21 +164,36 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     for (const change of commit.entries) {
       pass.committed(change.entry.index, change.previous === null, change.entry.deleted, change.entry.address);
       commits.committed(change);
+      fence.committed(change);
     }
     if (commit.generation) generationRun?.invariants.committed(commit.generation);
   });
-  commands.onHealth = (address, healthy, entryIndex) => disruptions.healthAnswered(address, healthy, entryIndex);
+  commands.onHealth = (address, healthy, entryIndex) => {
+    fence.healthChecked(address, entryIndex);
+    disruptions.healthAnswered(address, healthy, entryIndex);
+  };
   commands.onStart = (start) => {
+    fence.commandStarts(start);
     disruptions.command(start);
     commits.commandStarted(start);
   };
   commands.onEnd = (start, outcome) => commits.commandEnded(start, outcome);
-  nodes.onCordon = (m, owner) => disruptions.cordon(m, /^repair-entry-(\d+)$/.test(owner) ? Number(owner.slice(13)) : null);
-  const failover = async (variant?: ConfigVariant) => {
+  nodes.onCordon = (m, owner) => {
+    const entryIndex = /^repair-entry-(\d+)$/.test(owner) ? Number(owner.slice(13)) : null;
+    fence.cordons(m.address, entryIndex);
+    disruptions.cordon(m, entryIndex);
+  };
+  const failover = async (variant?: ConfigVariant, mode?: FailoverMode) => {
     const before = kintsugi.repair.maxConcurrentRepairs;
-    await kintsugi.failover(variant && configs(variant));
+    const orphans = await kintsugi.failover(variant && configs(variant), mode);
     await generationRun?.restart();
     if (kintsugi.repair.maxConcurrentRepairs < before) pass.configChanged(before);
+    return orphans;
+  };
+  const stopBeforeStart = (instead: (entryIndex: number, at: number) => void) => {
+    if (kintsugi.stopBeforeStart !== null) return false;
+    kintsugi.stopBeforeStart = instead;
+    return true;
   };
   const operations = () => kintsugi.repair.repairProcedures.flatMap((p) => p.repairOperations.map((o) => o.operation));
   const faults = new SimFaults(
@@ -183,7 +201,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     store,
     random.fork(),
     options.faults ?? (model.full ? FULL_FAULTS : CLASSIC_FAULTS),
-    { sabakan, nodes, commands, failover, operations },
+    { sabakan, nodes, commands, failover, operations, stopBeforeStart },
     model.healthPaused,
   );
   if (generationRun) {
@@ -242,6 +260,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         await generationRun?.step(clock, passMs);
       } else if (clock - passMs < endFaults) {
         await faults.stop(clock);
+        kintsugi.stopBeforeStart = null;
         await generationRun?.faultsStop();
         liveness.restartClocks(clock);
         // Every entry left must finish: the queue drains max_concurrent_repairs at a time, a chain of timeouts each.
@@ -269,13 +288,16 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
           .map((e) => e.index),
       );
       const queueEnabled = store.settings.repairQueueEnabled();
-      const kubernetesAnswered = nodes.errorRate === 0;
+      const refusedBefore = nodes.uncordonsRefused;
+      const apiUp = nodes.errorRate === 0;
       const etcdGood = etcdGoodForRepair(world, store.settings.constraints().controlPlaneCount);
       const passWorked = await kintsugi.runner.passNow().then(
         () => true,
         () => false,
       );
       await quiet();
+      // A pass in which the API failed or refused an uncordon leaves a cordon for the next one to lift.
+      const kubernetesAnswered = apiUp && nodes.uncordonsRefused === refusedBefore;
       passes++;
       const entries = store.entries.list();
       const jobs = kintsugi.runner.jobs;
@@ -294,7 +316,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         held: (address) => store.holds.list().some((h) => h.address === address && isHoldActive(h, clock)),
       });
       if (options.trace) trace(options.trace, clock - START, entries, kintsugi, commands);
-      if (faults.takePendingFailover()) await failover();
+      const pending = faults.takePendingFailover();
+      if (pending) await failover(undefined, pending);
       const livenessView = {
         now: clock,
         entries,

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Mutant } from "./mutant-catalogue.js";
 
@@ -34,7 +34,16 @@ export function mutantTree(root: string, mutant: Mutant | null, scratch: string,
   symlinkSync(nodeModules, join(dir, "node_modules"), "dir");
   if (mutant) {
     const path = join(dir, mutant.file);
-    writeFileSync(path, mutated(mutant, readFileSync(path, "utf8")));
+    if (!existsSync(path)) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new StaleMutantError(`mutant ${mutant.name} no longer applies: ${mutant.file} does not exist (the rule moved: write the mutant again)`);
+    }
+    try {
+      writeFileSync(path, mutated(mutant, readFileSync(path, "utf8")));
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
   }
   return dir;
 }

@@ -35,15 +35,16 @@ const INTAKE = "src/domain/intake/auto-repair-intake.ts";
 const PLANES = "src/domain/queue/control-planes.ts";
 const HEALTH_EVALUATION = "src/domain/health/health-check-evaluation.ts";
 const REMEDIATION = "src/domain/health/health-check-remediation.ts";
-const PROOF = "src/domain/proof/repair-proof.ts";
+const PROOF = "src/domain/queue/proof-judgement.ts";
+const ENTRY_COMMAND = "src/domain/queue/entry-command.ts";
 
 export const MUTANTS: readonly Mutant[] = [
   {
     name: "queue-disabled-ignored",
     rule: "nothing starts, and a drain stops, while the repair queue is disabled",
     file: DECISION,
-    find: "const ctx: ProgressContext = { now, random, queueEnabled: snapshot.queueEnabled,",
-    replace: "const ctx: ProgressContext = { now, random, queueEnabled: true,",
+    find: "    queueEnabled: snapshot.queueEnabled,\n",
+    replace: "    queueEnabled: true,\n",
   },
   {
     name: "rack-limit-off",
@@ -90,9 +91,9 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: "control-plane-turn-released-after-the-command",
     rule: "a control plane keeps the one-control-plane turn while it watches after its command",
-    file: DECISION,
-    find: "    if (plane) repairingPlane = entry;\n",
-    replace: '    if (plane && current.stepStatus !== "watching") repairingPlane = entry;\n',
+    file: PLANES,
+    find: '  if (repairing)\n    return { rule: "one-at-a-time",',
+    replace: '  if (repairing && repairing.stepStatus !== "watching")\n    return { rule: "one-at-a-time",',
   },
   {
     name: "health-check-ignores-cke-reboots",
@@ -289,5 +290,40 @@ export const MUTANTS: readonly Mutant[] = [
     file: INTAKE,
     find: "const candidates = kept.length + toHold.length;",
     replace: "const candidates = kept.length;",
+  },
+  {
+    name: "inherited-command-taken-for-over",
+    rule: "a command another replica started counts as running until its timeout and the margin have passed since its start",
+    file: ENTRY_COMMAND,
+    find: 'return now < until ? { kind: "may-run", marker, until } : { kind: "interrupted", marker, until };',
+    replace: 'return now < until ? null : { kind: "interrupted", marker, until };',
+  },
+  {
+    name: "inherited-command-margin-ignored",
+    rule: "an inherited command counts as running for runner.inherited_command_margin_seconds past its timeout (its backstop's kill and slack)",
+    file: ENTRY_COMMAND,
+    find: "const until = marker.startedAt + (marker.timeoutSeconds + marginSeconds) * 1000;",
+    replace: "const until = marker.startedAt + marker.timeoutSeconds * 1000;",
+  },
+  {
+    name: "health-checked-beside-an-inherited-command",
+    rule: "no health check runs on a machine while a command another replica started may run there",
+    file: "src/runner/gather-state.ts",
+    find: '=> isCheckable(jobOf(entry).kind) && inherited.get(entry.index)?.kind !== "may-run";',
+    replace: "=> isCheckable(jobOf(entry).kind);",
+  },
+  {
+    name: "no-due-marker",
+    rule: "a step's repair command is marked due as the pass decides it, so that a replica stopping before it starts leaves it to run",
+    file: PROGRESS,
+    find: "return ctx.owner ? { command: commandDue(ctx.owner, config.commandTimeoutSeconds) } : {};",
+    replace: "return {};",
+  },
+  {
+    name: "no-started-marker",
+    rule: "a command's start is recorded (operation id, replica, time, timeout) in the write committed just before it starts",
+    file: "src/runner/repair-jobs.ts",
+    find: "const marker = deps.fence && commandStarted(run.command, identity.operationId, deps.fence.owner, startedAt, run.timeoutSeconds);",
+    replace: "const marker = undefined;",
   },
 ];
