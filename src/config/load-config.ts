@@ -56,7 +56,10 @@ function keyPath(path: readonly PropertyKey[]): string {
 function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
   return issues.flatMap((issue) =>
     issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ path: keyPath([...issue.path, key]), message: unknownKeyMessage(key, knownKeysAt(configFileSchema, issue.path), issue.message) }))
+      ? issue.keys.map((key) => ({
+          path: keyPath([...issue.path, key]),
+          message: unknownKeyMessage(key, knownKeysAt(configFileSchema, issue.path), issue.message),
+        }))
       : [{ path: keyPath(issue.path), message: issue.message }],
   );
 }

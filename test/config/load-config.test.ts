@@ -766,7 +766,8 @@ describe("parseConfig: each rule rejects with the key path", () => {
     },
     {
       name: "an unquoted YAML true where a string is expected: quote it",
-      input: "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: True, repair_steps: [ { repair_command: [r] } ], health_check_command: [c] } ] } ] }",
+      input:
+        "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: True, repair_steps: [ { repair_command: [r] } ], health_check_command: [c] } ] } ] }",
       path: `${OP}.operation`.replace("[1]", "[0]"),
       message: "must be a string, got true (YAML reads it unquoted as a boolean: quote it)",
     },
@@ -1148,7 +1149,12 @@ describe("parseConfigWithWarnings: health checks without a kubernetes section", 
     {
       name: "one check, no kubernetes section: it runs only in a Pod",
       extra: { health_checks: [check("a")] },
-      warnings: [["health_checks", /^the health check reads Nodes from Kubernetes, and the file has no kubernetes section: it runs only where kintsugi finds in-cluster credentials \(in a Pod\)/]],
+      warnings: [
+        [
+          "health_checks",
+          /^the health check reads Nodes from Kubernetes, and the file has no kubernetes section: it runs only where kintsugi finds in-cluster credentials \(in a Pod\)/,
+        ],
+      ],
     },
     {
       name: "two checks",

@@ -9,7 +9,12 @@ describe("nearestKey: the known key a misspelt one most likely meant", () => {
     ["two letters swapped", "evcit_retries", ["evict_retries", "evict_interval"], "evict_retries"],
     ["a short key, two edits", "lisen", ["listen", "store"], "listen"],
     ["case and dashes", "Max-Concurrent-Repairs", ["max_concurrent_repairs"], "max_concurrent_repairs"],
-    ["a tie goes to the longer shared prefix", "success_command_timeout_seconds", ["command_timeout_seconds", "success_command_timeout"], "success_command_timeout"],
+    [
+      "a tie goes to the longer shared prefix",
+      "success_command_timeout_seconds",
+      ["command_timeout_seconds", "success_command_timeout"],
+      "success_command_timeout",
+    ],
     ["nothing near", "colour", ["listen", "database", "repair"], null],
     ["nothing known", "listen", [], null],
     ["a key far longer than any config key", "x".repeat(100), ["x"], null],
@@ -17,10 +22,7 @@ describe("nearestKey: the known key a misspelt one most likely meant", () => {
   for (const [name, key, known, expected] of cases) it(name, () => assert.equal(nearestKey(key, known), expected));
 
   it("edit distance: insertions, deletions, substitutions, neighbours swapped", () => {
-    assert.deepEqual(
-      [editDistance("", "abc"), editDistance("abc", "abc"), editDistance("abc", "acb"), editDistance("kitten", "sitting")],
-      [3, 0, 1, 3],
-    );
+    assert.deepEqual([editDistance("", "abc"), editDistance("abc", "abc"), editDistance("abc", "acb"), editDistance("kitten", "sitting")], [3, 0, 1, 3]);
   });
 });
 
