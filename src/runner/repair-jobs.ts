@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { attemptStartNote, commandEnvironment, operationIdFor, type CommandAttemptIdentity } from "../domain/queue/command-context.js";
+import { describeFailure } from "../domain/queue/command-outcome.js";
 import type { RepairOperationConfig, RepairStepConfig } from "../domain/queue/repair-config.js";
 import type { RepairEntry } from "../domain/queue/repair-entry.js";
 import { cordonOwner } from "../domain/queue/stray-cordons.js";
@@ -91,7 +92,13 @@ export async function repairCommandJob({ deps, commit, entry, step, untilRelease
     const outcome = await deps.commands.run(argv, { timeoutSeconds: step.commandTimeoutSeconds, signal, env });
     attempts.push({ argv, outcome });
     if (outcome.kind === "ok" || outcome.kind === "aborted") break;
-    deps.log.warn("repair command failed", { index: entry.index, attempt: i + 1, outcome: outcome.kind });
+    deps.log.warn("repair command failed", {
+      index: entry.index,
+      address: entry.address,
+      attempt: i + 1,
+      outcome: outcome.kind,
+      why: describeFailure(outcome),
+    });
   }
   if (signal.aborted) return null;
   return commitOutcome(commit, entry, (current) => afterRepairCommand(current, attempts, deps.now()), signal);
@@ -111,6 +118,10 @@ export async function successCommandJob(
     const env = await announceAttempt(deps, commit, entry, "success command", 1, signal);
     if (env === null) return null;
     attempt = { argv, outcome: await deps.commands.run(argv, { timeoutSeconds: op.successCommandTimeout, signal, env }) };
+    const { outcome } = attempt;
+    if (outcome.kind !== "ok" && outcome.kind !== "aborted") {
+      deps.log.warn("success command failed", { index: entry.index, address: entry.address, outcome: outcome.kind, why: describeFailure(outcome) });
+    }
   }
   if (signal.aborted) return null;
   return commitOutcome(commit, entry, (current) => afterSuccessCommand(current, attempt, deps.now()), signal);
@@ -133,7 +144,9 @@ export async function diagnosticsJob(
   if (env === null) return null;
   const outcome = await deps.commands.run(argv, { timeoutSeconds: op.diagnosticsTimeoutSeconds ?? 30, signal, env });
   if (signal.aborted) return null;
-  if (outcome.kind !== "ok") deps.log.warn("diagnostics command failed; repairing anyway", { index: entry.index, outcome: outcome.kind });
+  if (outcome.kind !== "ok" && outcome.kind !== "aborted") {
+    deps.log.warn("diagnostics command failed; repairing anyway", { index: entry.index, outcome: outcome.kind, why: describeFailure(outcome) });
+  }
   return commitOutcome(commit, entry, (current) => afterDiagnostics(current, { argv, outcome }), signal);
 }
 
