@@ -44,10 +44,19 @@ describe("DEMO_TIMINGS: the incidents of a cycle", () => {
       T.powerCutAtSeconds,
       T.flapAtSeconds,
       T.controlPlanesFailAtSeconds,
+      T.repairFailsAtSeconds,
       T.constraintChangeAtSeconds,
     ]) {
       assert.ok(at < T.cycleSeconds, `${at} s is within the ${T.cycleSeconds} s cycle`);
     }
+  });
+
+  it("the failed repair comes after the control planes, and is looked at well before the next cycle's kubelets", () => {
+    const T = DEMO_TIMINGS;
+    assert.ok(T.repairFailsAtSeconds > T.controlPlanesFailAtSeconds);
+    // About 30 s to fail (a drain, two attempts), the operator's look, about 30 s to repair it again, the cleanup of
+    // its entry: the rack is quiet again 10 s or more before its kubelets stop.
+    assert.ok(T.repairFailsAtSeconds + 30 + T.bmcReseatedAfterSeconds + 30 + T.cleanupEverySeconds <= T.cycleSeconds + T.nodeNotReadyAtSeconds - 10);
   });
 
   it("a machine that breaks on its own is never escalated: its repairs are more than half the escalation window apart", () => {
