@@ -1,5 +1,5 @@
 import type { RepairChange } from "../../src/store/store-port.js";
-import { pickMachineToBreak } from "./chaos.js";
+import { machinesThatMayBreak } from "./chaos.js";
 import type { DemoMachine } from "./data-center.js";
 import type { IncidentWorld } from "./incidents.js";
 import { DEMO_TIMINGS } from "./timings.js";
@@ -20,16 +20,23 @@ export class FailedRepairs {
 
   constructor(private readonly world: IncidentWorld) {}
 
-  /** A machine of `rack` breaks and its BMC stops answering; false when none of the rack may break now. */
-  strike(rack: number): boolean {
+  /**
+   * A machine breaks and its BMC stops answering: one of the rack where the most machines may break now (it is the
+   * rack whose kubelets stop next, and needs machines for that). Returns the rack, or null when none may break now.
+   */
+  strike(): number | null {
     const { world } = this;
-    const machines = world.view().filter((m) => m.rack === rack);
-    const victim = pickMachineToBreak(machines, world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.random);
-    if (!victim) return false;
+    const candidates = machinesThatMayBreak(world.view(), world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.quietRacks());
+    const perRack = new Map<number, number>();
+    for (const m of candidates) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
+    const most = Math.max(0, ...perRack.values());
+    const inRack = candidates.filter((m) => perRack.get(m.rack) === most);
+    const victim = inRack[Math.min(inRack.length - 1, Math.floor(world.random() * inRack.length))];
+    if (!victim) return null;
     world.dc.hardware.killBmc(victim.address);
     this.deadBmcs.set(victim.address, victim);
     void world.reportBroken(victim, `${victim.serial} (${victim.address}) broke: UNHEALTHY, and its BMC does not answer: its repair commands will fail`);
-    return true;
+    return victim.rack;
   }
 
   /** Whether the operator is yet to look at a failed entry (the routine cleanup leaves it alone). */

@@ -26,8 +26,6 @@ export interface ScenarioDeps {
 
 /** At most this many machines are down at once outside the power-cut rack (incidents aside). */
 const MAX_DOWN = 4;
-/** The racks the kubelet incident takes turns in (each has a control plane and five workers). */
-const KUBELET_RACKS = 3;
 /** Every other break, the fault is one a reboot does not clear: the repair's second step, a power cycle, does. */
 const STUCK_EVERY = 2;
 const T = DEMO_TIMINGS;
@@ -148,11 +146,14 @@ export class Scenario {
     );
     // The kubelet incident's rack is kept quiet until it happens, a minute at most.
     this.timers.at(start + T.nodeNotReadyAtSeconds + 60, () => (this.quietRack = null));
-    this.timers.at(start + T.repairFailsAtSeconds, () => {
-      const next = (cycle + 1) % KUBELET_RACKS;
-      this.quietRack = next;
-      this.incidents.attempt(() => this.failedRepairs.strike(next));
-    });
+    // The rack of the failed repair is kept quiet from then on: its kubelets stop next.
+    this.timers.at(start + T.repairFailsAtSeconds, () =>
+      this.incidents.attempt(() => {
+        const rack = this.failedRepairs.strike();
+        if (rack !== null) this.quietRack = rack;
+        return rack !== null;
+      }),
+    );
     this.timers.at(start + T.drainRefusedAtSeconds, () => this.incidents.attempt(() => this.incidents.drainRefused()));
     this.timers.at(start + T.controlPlanesFailAtSeconds, () => this.incidents.attempt(() => this.incidents.controlPlanesFail()));
     this.timers.at(start + T.constraintChangeAtSeconds, () => void this.incidents.changeConstraint(cycle));

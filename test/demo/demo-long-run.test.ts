@@ -90,7 +90,11 @@ describe("npm run demo, for as long as someone watches", () => {
       const untold = RULES.filter(([, teller, line]) => !watched.some((l) => l.teller === teller && line.test(l.text))).map(([rule]) => rule);
       assert.deepEqual(untold, [], `told in the first ${WATCHED_MINUTES} minutes:\n${watched.map((l) => `${l.at} [${l.teller}] ${l.text}`).join("\n")}`);
       // Every cycle tells every incident as the README tells it, the second and third as the first.
-      for (let cycle = 0; cycle < CYCLES; cycle++) assert.deepEqual(cycleProblems(lines, cycle), [], demo.stdout().slice(-6000));
+      const told = (from: number, to: number) =>
+        between(lines, from, to)
+          .map((l) => `${l.at} [${l.teller}] ${l.text}`)
+          .join("\n");
+      for (let cycle = 0; cycle < CYCLES; cycle++) assert.deepEqual(cycleProblems(lines, cycle), [], told(cycle * CYCLE - 60, (cycle + 1) * CYCLE + 30));
       // Repairs keep succeeding in every cycle, the last one included: the demo does not wear down.
       for (let cycle = 0; cycle < CYCLES; cycle++) {
         const repaired = between(lines, cycle * CYCLE, (cycle + 1) * CYCLE).filter((l) => l.teller === "kintsugi" && REPAIRED.test(l.text));
