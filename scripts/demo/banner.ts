@@ -61,7 +61,8 @@ Every ${T.cycleSeconds / 60} minutes, for as long as it runs:
     ${T.escalationWindowSeconds} s holds it as a repeat offender; the operator replaces its part and releases it;
   - at ${T.controlPlanesFailAtSeconds} s, two control planes fail together: kintsugi repairs one control plane at a time;
   - at ${T.repairFailsAtSeconds} s, a machine's BMC stops answering: its repair fails and kintsugi says why (the command's
-    stderr); the operator reads it, reseats the BMC and deletes the failed entry ${T.bmcReseatedAfterSeconds} s later;
+    stderr); the operator reads it, reseats the BMC, power-cycles the machine by hand and deletes the failed
+    entry ${T.bmcReseatedAfterSeconds} s later; its rack is where the next cycle's kubelets stop;
   - at ${T.constraintChangeAtSeconds} s, the admin sets ${CHANGED_CONSTRAINT} to ${CONSTRAINT_VALUES[1]} (and back to ${CONSTRAINT_VALUES[0]} the next cycle).
 Times are the scenario's clock${pace}. The story is on stdout; kintsugi's own log on stderr. Ctrl-C to stop.
 `;

@@ -5,12 +5,12 @@ import type { IncidentWorld } from "./incidents.js";
 import { DEMO_TIMINGS } from "./timings.js";
 
 /**
- * A repair that fails, and the operator's answer to every failed repair. A machine of a given rack breaks and its
- * BMC stops answering, so its repair command fails: kintsugi says why (the failure's reason ends with the command's
- * stderr) and pacing drops the rack back to one repair at a time. A while after any repair fails, the operator reads
- * why (`RepairEntry.failure`, what `kintsugi repair-queue list` prints on stderr), reseats the BMC when that was the
- * fault, and deletes the failed entry; kintsugi's next poll repairs the machine again. The operator's routine cleanup
- * leaves failed entries to this: a failed entry deleted unread would only be repaired, and fail, again.
+ * A repair that fails, and the operator's answer to every failed repair. A machine breaks and its BMC stops
+ * answering, so its repair command fails: kintsugi says why (the failure's reason ends with the command's stderr)
+ * and pacing drops its rack back to one repair at a time. A while after any repair fails, the operator reads why
+ * (`RepairEntry.failure`, what `kintsugi repair-queue list` prints on stderr), reseats the BMC and power-cycles the
+ * machine by hand when that was the fault, and deletes the failed entry. The operator's routine cleanup leaves failed
+ * entries to this: a failed entry deleted unread would only be repaired, and fail, again.
  */
 export class FailedRepairs {
   /** Machines whose BMC the incident stopped, by address. */
@@ -21,12 +21,18 @@ export class FailedRepairs {
   constructor(private readonly world: IncidentWorld) {}
 
   /**
-   * A machine breaks and its BMC stops answering: one of the rack where the most machines may break now (it is the
-   * rack whose kubelets stop next, and needs machines for that). Returns the rack, or null when none may break now.
+   * A machine breaks and its BMC stops answering: one of a rack where nothing is down or in the queue (no repair
+   * there can succeed after the failure and take its allowance up again before the rack's kubelets stop next),
+   * the one where the most machines may break (the kubelet incident needs them). Returns the rack, or null when no
+   * rack will do now.
    */
   strike(): number | null {
     const { world } = this;
-    const candidates = machinesThatMayBreak(world.view(), world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.quietRacks());
+    const machines = world.view();
+    const busy = new Set(machines.filter((m) => m.inQueue || m.state !== "HEALTHY" || !m.works).map((m) => m.rack));
+    const candidates = machinesThatMayBreak(machines, world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.quietRacks()).filter(
+      (m) => !busy.has(m.rack),
+    );
     const perRack = new Map<number, number>();
     for (const m of candidates) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
     const most = Math.max(0, ...perRack.values());
@@ -61,14 +67,19 @@ export class FailedRepairs {
         repairEntry: { failure: string | null };
       };
       if (machine) {
+        // Fixed by hand, and healthy in sabakan before its entry goes: deleted earlier, the next poll would repair it
+        // again, and a success there would take the rack's allowance up before its kubelets stop.
         world.dc.hardware.reseatBmc(address);
+        world.dc.hardware.fix(address);
+        world.dc.sabakan.setState(machine.serial, "HEALTHY");
         this.deadBmcs.delete(address);
       }
       await world.gql("mutation ($i: ID!) { deleteRepairEntry(index: $i) { index } }", { i: String(index) });
-      const fix = machine ? `reseated the BMC of ${machine.serial} and deleted` : "deleted";
+      const fix = machine ? `reseated the BMC of ${machine.serial}, power-cycled it by hand and deleted` : "deleted";
+      const next = machine ? "the machine is HEALTHY again" : "kintsugi's next poll repairs it again";
       world.tell(
         "operator",
-        `read why #${index} ${address} failed (kintsugi repair-queue list: ${data.repairEntry.failure ?? "unknown"}), ${fix} the failed entry (kintsugi repair-queue delete ${index}): kintsugi's next poll repairs it again`,
+        `read why #${index} ${address} failed (kintsugi repair-queue list: ${data.repairEntry.failure ?? "unknown"}), ${fix} the failed entry (kintsugi repair-queue delete ${index}): ${next}`,
       );
     } catch (err) {
       if (!world.stopped()) world.tell("operator", `could not look at failed entry #${index}: ${(err as Error).message}`);
