@@ -158,6 +158,12 @@ export interface RepairEntryPort {
   /** Appends an entry and its `created` record, made by `actor`; returns it with its new index. */
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange>;
   /**
+   * Appends every entry `pick` returns (given the queue as stored), each with its `created` record, in as many writes
+   * as etcd's limits need: each write picks again on the stored queue, so `pick` must leave out what is added already
+   * (an import does, by source). Returns the changes made, ordered by index.
+   */
+  addAll(pick: (entries: readonly RepairEntry[]) => readonly NewEntryWrite[], now: number, actor: string): Promise<RepairChange[]>;
+  /**
    * Changes one entry: `decide` gets the stored entry (null when it is gone) and returns the writes to make, in
    * order (each one's entry is the entry after it; the last is what is stored), or null to make none. Returns the
    * changes made, empty when `decide` declined. This is how a decision taken on an older read is re-checked.
@@ -169,6 +175,12 @@ export interface RepairEntryPort {
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]>;
   /** Clears the drain back-off (count 0, no expiry) of every entry that has one. */
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]>;
+}
+
+/** An entry to add and the reason its `created` record gives. */
+export interface NewEntryWrite {
+  readonly entry: UnindexedRepairEntry;
+  readonly reason: string;
 }
 
 /** What {@link RepairEntryPort.timelines} read. */
@@ -265,13 +277,17 @@ export interface ClusterGenerationPort {
   controlPlaneAddresses(): readonly string[];
   generation(generation: number): ClusterGeneration | null;
   last(count: number | null): ClusterGeneration[];
-  /** `policy` (here and below): the worker selection the round ran under; absent: weighted. */
+  /**
+   * `policy` (here and below): the worker selection the round ran under; absent: weighted. `templateSetAt`: when the
+   * template the configuration was made from was set (see {@link ClusterGeneration.templateSetAt}); absent: unknown.
+   */
   recordGenerated(
     time: number,
     trigger: GenerationTrigger,
     cluster: GeneratedCluster,
     changes: readonly string[],
     policy?: WorkerSelection,
+    templateSetAt?: number | null,
   ): Promise<ClusterGeneration>;
   recordRecovered(time: number, trigger: GenerationTrigger, policy?: WorkerSelection): Promise<ClusterGeneration>;
   recordFailed(

@@ -29,6 +29,9 @@ interface World {
   repair(address: string): Promise<Entry>;
 }
 
+/** The shipped health checks: what they check, by name. */
+const HEALTH_CHECKS = { ipmi: "ipmi-power-is-on", redfish: "redfish-power-on-health-ok" } as const;
+
 const quoted = (argv: readonly string[]) => `[${argv.map((a) => JSON.stringify(a)).join(", ")}]`;
 
 /** The shipped command `name` run with `env` added, as the config's argv. */
@@ -55,7 +58,7 @@ repair:
             - repair_command: ${quoted(command(env, `${protocol}-power-cycle`))}
               command_timeout_seconds: 30
               watch_seconds: 60
-          health_check_command: ${quoted(command(env, `${protocol}-is-healthy`))}
+          health_check_command: ${quoted(command(env, HEALTH_CHECKS[protocol]))}
           command_timeout_seconds: 30
 `;
 }

@@ -146,7 +146,7 @@ describe("the docs name what the issues name: every error type, metric, command 
     subscriptions: () => new Map(),
   });
   const metricsPage = readDoc("docs/metrics-and-alerts.md");
-  for (const metric of metrics.registry.getMetricsAsArray()) {
+  for (const metric of [metrics.registry, metrics.leaderRegistry, metrics.integrationRegistry].flatMap((r) => r.getMetricsAsArray())) {
     it(`metric ${metric.name}`, () => assert.ok(mentions(metricsPage, metric.name), `docs/metrics-and-alerts.md does not name ${metric.name}`));
   }
 

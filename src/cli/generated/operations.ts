@@ -13,6 +13,8 @@ export type ClusterGenerationOutcome =
 
 /** What started a generation round. */
 export type ClusterGenerationTrigger =
+  /** An operator's adoptCluster: the configuration CKE ran. */
+  | 'ADOPT'
   /** A machine state change made through kintsugi's setMachineState. */
   | 'EVENT'
   /** An operator's runClusterGeneration. */
@@ -248,6 +250,13 @@ export type AddEntryMutationVariables = Exact<{
 
 export type AddEntryMutation = { addRepairEntry: { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null } };
 
+export type ImportEntriesMutationVariables = Exact<{
+  entries: string;
+}>;
+
+
+export type ImportEntriesMutation = { importRepairEntries: { alreadyImported: Array<string>, imported: Array<{ index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null }> } };
+
 export type DeleteEntryMutationVariables = Exact<{
   index: string | number;
 }>;
@@ -404,6 +413,13 @@ export type RunClusterGenerationMutationVariables = Exact<{ [key: string]: never
 
 
 export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
+
+export type AdoptClusterMutationVariables = Exact<{
+  cluster: string;
+}>;
+
+
+export type AdoptClusterMutation = { adoptCluster: { suggestedWorkerSelection: ClusterWorkerSelection, suggestion: string, cluster: { generation: number }, nextRounds: Array<{ workerSelection: ClusterWorkerSelection, outcome: ClusterGenerationOutcome, details: Array<string> }> } };
 
 export type ClusterGenerationsQueryVariables = Exact<{
   last?: number | null | undefined;
