@@ -1,5 +1,5 @@
 import type { RepairChange } from "../../src/store/store-port.js";
-import { machinesThatMayBreak } from "./chaos.js";
+import { machinesThatMayBreak, pickMachineToBreak, type ChaosMachine } from "./chaos.js";
 import type { DemoMachine } from "./data-center.js";
 import type { IncidentWorld } from "./incidents.js";
 import { DEMO_TIMINGS } from "./timings.js";
@@ -12,6 +12,9 @@ import { DEMO_TIMINGS } from "./timings.js";
  * machine by hand when that was the fault, and deletes the failed entry. The operator's routine cleanup leaves failed
  * entries to this: a failed entry deleted unread would only be repaired, and fail, again.
  */
+/** Down, or with an entry kintsugi has not finished: a repair there may still succeed. */
+const isBusy = (m: ChaosMachine): boolean => m.state !== "HEALTHY" || !m.works || (m.inQueue && !m.lingers);
+
 export class FailedRepairs {
   /** Machines whose BMC the incident stopped, by address. */
   private readonly deadBmcs = new Map<string, DemoMachine>();
@@ -21,28 +24,34 @@ export class FailedRepairs {
   constructor(private readonly world: IncidentWorld) {}
 
   /**
-   * A machine breaks and its BMC stops answering: one of a rack where nothing is down or in the queue (no repair
-   * there can succeed after the failure and take its allowance up again before the rack's kubelets stop next),
-   * the one where the most machines may break (the kubelet incident needs them). Returns the rack, or null when no
-   * rack will do now.
+   * The rack the next failed repair will be in, to keep quiet until then: of those with a machine that may break, the
+   * one with the fewest machines down or under repair (those end soonest), then the most that may break.
    */
-  strike(): number | null {
+  rackToFail(): number | null {
     const { world } = this;
     const machines = world.view();
-    const busy = new Set(machines.filter((m) => m.inQueue || m.state !== "HEALTHY" || !m.works).map((m) => m.rack));
-    const candidates = machinesThatMayBreak(machines, world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.quietRacks()).filter(
-      (m) => !busy.has(m.rack),
-    );
-    const perRack = new Map<number, number>();
-    for (const m of candidates) perRack.set(m.rack, (perRack.get(m.rack) ?? 0) + 1);
-    const most = Math.max(0, ...perRack.values());
-    const inRack = candidates.filter((m) => perRack.get(m.rack) === most);
-    const victim = inRack[Math.min(inRack.length - 1, Math.floor(world.random() * inRack.length))];
-    if (!victim) return null;
+    const ready = machinesThatMayBreak(machines, world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY });
+    const racks = [...new Set(ready.map((m) => m.rack))];
+    const busy = (rack: number) => machines.filter((m) => m.rack === rack && isBusy(m)).length;
+    const free = (rack: number) => ready.filter((m) => m.rack === rack).length;
+    return racks.sort((a, b) => busy(a) - busy(b) || free(b) - free(a))[0] ?? null;
+  }
+
+  /**
+   * A machine of `rack` breaks and its BMC stops answering, once nothing there is down or under repair (a repair that
+   * succeeded after the failure would take the rack's allowance up again before its kubelets stop). False when that
+   * cannot be yet.
+   */
+  strike(rack: number): boolean {
+    const { world } = this;
+    const machines = world.view().filter((m) => m.rack === rack);
+    if (machines.some(isBusy)) return false;
+    const victim = pickMachineToBreak(machines, world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.random);
+    if (!victim) return false;
     world.dc.hardware.killBmc(victim.address);
     this.deadBmcs.set(victim.address, victim);
     void world.reportBroken(victim, `${victim.serial} (${victim.address}) broke: UNHEALTHY, and its BMC does not answer: its repair commands will fail`);
-    return victim.rack;
+    return true;
   }
 
   /** Whether the operator is yet to look at a failed entry (the routine cleanup leaves it alone). */

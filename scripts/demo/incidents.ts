@@ -172,7 +172,7 @@ export class Incidents {
     }
   }
 
-  /** Two control planes, in two racks, fail together: kintsugi repairs one control plane at a time. */
+  /** Two control planes, in two racks (not the one kept quiet), fail together: kintsugi repairs one at a time. */
   controlPlanesFail(): boolean {
     const { world } = this;
     const machines = world.view();
@@ -180,7 +180,13 @@ export class Incidents {
     for (const m of machines) if (isDown(m)) down.set(m.rack, (down.get(m.rack) ?? 0) + 1);
     const victims: ChaosMachine[] = [];
     for (const m of machines) {
-      const fits = m.controlPlane && !isDown(m) && !m.inQueue && m.rack !== world.rules.powerCutRack && (down.get(m.rack) ?? 0) < world.rules.rackLimit;
+      const fits =
+        m.controlPlane &&
+        !isDown(m) &&
+        !m.inQueue &&
+        m.rack !== world.rules.powerCutRack &&
+        !world.quietRacks().has(m.rack) &&
+        (down.get(m.rack) ?? 0) < world.rules.rackLimit;
       if (fits && !victims.some((v) => v.rack === m.rack)) victims.push(m);
     }
     if (victims.length < 2) return false;

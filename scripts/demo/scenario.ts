@@ -146,14 +146,12 @@ export class Scenario {
     );
     // The kubelet incident's rack is kept quiet until it happens, a minute at most.
     this.timers.at(start + T.nodeNotReadyAtSeconds + 60, () => (this.quietRack = null));
-    // The rack of the failed repair is kept quiet from then on: its kubelets stop next.
-    this.timers.at(start + T.repairFailsAtSeconds, () =>
-      this.incidents.attempt(() => {
-        const rack = this.failedRepairs.strike();
-        if (rack !== null) this.quietRack = rack;
-        return rack !== null;
-      }),
-    );
+    // The rack of the failed repair is kept quiet from a while before it until its kubelets stop, the next cycle.
+    this.timers.at(start + T.repairFailsAtSeconds - T.failureRackQuietForSeconds, () => (this.quietRack = this.failedRepairs.rackToFail()));
+    this.timers.at(start + T.repairFailsAtSeconds, () => {
+      this.quietRack ??= this.failedRepairs.rackToFail();
+      this.incidents.attempt(() => this.quietRack !== null && this.failedRepairs.strike(this.quietRack));
+    });
     this.timers.at(start + T.drainRefusedAtSeconds, () => this.incidents.attempt(() => this.incidents.drainRefused()));
     this.timers.at(start + T.controlPlanesFailAtSeconds, () => this.incidents.attempt(() => this.incidents.controlPlanesFail()));
     this.timers.at(start + T.constraintChangeAtSeconds, () => void this.incidents.changeConstraint(cycle));

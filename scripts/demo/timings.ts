@@ -60,9 +60,15 @@ export const DEMO_TIMINGS = {
   /**
    * When, within a cycle, a machine's BMC stops answering, so its repair command fails (kintsugi says why, and its
    * rack's pacing allowance drops back to one): a machine of the rack whose kubelets stop at the next cycle's
-   * {@link nodeNotReadyAtSeconds}. The chaos leaves that rack alone from then until that incident.
+   * {@link nodeNotReadyAtSeconds}. The chaos leaves that rack alone from {@link failureRackQuietForSeconds} before
+   * until that incident.
    */
-  repairFailsAtSeconds: 190,
+  repairFailsAtSeconds: 220,
+  /**
+   * How long before the failed repair the chaos (and the control planes' incident) leaves its rack alone: the repairs
+   * under way there end first, so none succeeds after the failure and takes the rack's allowance up again.
+   */
+  failureRackQuietForSeconds: 40,
   /** The operator reseats the BMC of the machine whose repair failed, and deletes its failed entry, this long after. */
   bmcReseatedAfterSeconds: 30,
   /** When, within a cycle, the admin changes a constraint (maximum-repair-queue-entries, and back the next cycle). */
