@@ -1,4 +1,4 @@
-// bench/abuse: issue 25's shapes against a real `kintsugi serve` at a data center's size. The test sabakan serves
+// bench/abuse: the cost shapes (test/support/cost-shapes.ts) against a real `kintsugi serve` at a data center's size. The test sabakan serves
 // 10,000 machines; the database holds 1,000,000 history rows, 1,000 poll outcomes of 1,000 skipped machines each and
 // a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
 // client and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server
@@ -8,7 +8,7 @@
 // then killed); one that kills the server is reported as crashed. Goal: /health p99 under 100 ms and RSS under
 // 500 MB in every case. Figures only; asserts nothing.
 // Run: npm run bench:abuse. Another build: KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js (it must be built;
-// the config written uses only keys that kintsugi had before issue 25); KINTSUGI_BENCH_SHAPES=regexp runs only the
+// the config written uses only keys that kintsugi had before the API's limits); KINTSUGI_BENCH_SHAPES=regexp runs only the
 // shapes whose names match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

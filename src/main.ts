@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { ConfigProblem } from "./config/load-config.js";
 import { pino, type Logger } from "pino";
 import type { NodeOperator } from "./adapters/ports.js";
@@ -103,6 +104,9 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   const { store, leadership } = backend;
   const summaries = new RepairSummaries(store.entries, store.finished);
   let terms: LeaderTerms | null = null;
+  // One answer to "does this replica lead" for /health, the leader gauge and the API: its term runs and its lease
+  // is certainly alive at this instant.
+  const leads = () => (terms?.workers() ?? null) !== null && leadership.isLeader();
   let api: Api | null = null;
   // One stop order for close() and for a start that fails halfway: what has not started yet is skipped.
   const stopAll = () =>
@@ -124,7 +128,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       store,
       now,
       unusedMachines: () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null,
-      isLeader: () => leadership.isLeader(),
+      isLeader: () => leads(),
       integrationVerdict: () => terms?.workers()?.clusterGenerator.integrationVerdict() ?? null,
       hooks: options,
       repairPacing: () => terms?.workers()?.runner.pacingState() ?? null,
@@ -135,7 +139,16 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       now,
       (status) => events.pubsub.publish("dependencyEvents", status),
     );
-    const workerOptions = { now, random: options.random ?? Math.random, nodes: nodes && dependencies.watchingNodes(nodes), logger, dependencies };
+    const workerOptions = {
+      now,
+      random: options.random ?? Math.random,
+      nodes: nodes && dependencies.watchingNodes(nodes),
+      logger,
+      dependencies,
+      leads: () => leadership.isLeader(),
+      // A restart is another run: a command the last run started is waited out, never taken for this run's own.
+      owner: { replica: leadership.replicaName, run: randomBytes(6).toString("hex") },
+    };
     const termOptions = {
       startRunner: options.startRunner !== false,
       startSchedule: options.startSchedule !== false,
@@ -144,7 +157,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     // Each term writes through a store guarded by the election key it began with.
     const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
-    const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers() };
+    const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers(), leads };
     const fleet = observedFleet(store);
     const context = contextFactory({ config, store, events, leader, now, repairSummaries: summaries, fleet, dependencies });
     const listening = await startApi({ config, address, edge: { schema, access }, store, events, context, leader, logger, fleet });

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import type { Socket } from "node:net";
+import { findLauncher, launchCommand, LIFELINE_FD, resolveExecutable, type CommandLauncher } from "./command-launcher.js";
 import type { CommandOptions, CommandOutcome, CommandRunner } from "./ports.js";
 
 /** Options of {@link ProcessCommandRunner}. */
@@ -7,9 +9,22 @@ export interface ProcessCommandRunnerOptions {
   readonly maxOutputBytes?: number;
   /** How long a killed process group gets between SIGTERM and SIGKILL. Default 2000 ms. */
   readonly killGraceMs?: number;
-  /** Starts the child; node's `spawn` unless a test needs to order the child's events itself. */
+  /**
+   * Starts the child; node's `spawn` unless a test needs to order the child's events itself (such a child is not
+   * bound to this process: the runner could not reach its lifeline, which would then keep this process alive).
+   */
   readonly spawn?: (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+  /** What binds commands to this process (see command-launcher.ts); default: found on this machine; null: none. */
+  readonly launcher?: CommandLauncher | null;
+  /** Told once when commands cannot be bound to this process's life (no launcher, or no backstop). */
+  readonly warn?: (message: string, fields: Record<string, unknown>) => void;
 }
+
+/** The backstop's slack past the timeout and the kill grace: the runner's own kill comes first when it can act. */
+export const BACKSTOP_SLACK_SECONDS = 1;
+
+let launcherOnThisMachine: ReturnType<typeof findLauncher> | undefined;
+let warnedMissing = false;
 
 // Once the child has exited, output still buffered in the pipes is read for this long at most: a grandchild may hold
 // the pipes open indefinitely, and its output is not the command's. The wait ends only after the event loop has read
@@ -62,17 +77,39 @@ class TailBuffer {
 /**
  * Runs commands as child processes without a shell. Each child leads its own process group, so a timeout or an abort
  * kills everything it started (SIGTERM, then SIGKILL after a grace period). The promise never rejects.
+ *
+ * Each command is also bound to this process (see command-launcher.ts): when this process dies, however, its
+ * commands' groups are SIGKILLed; and a command with a timeout is SIGKILLed `timeout + grace + 1` seconds after it
+ * started even when this process cannot act (frozen), so whoever inherits its step knows when it has ended.
  */
 export class ProcessCommandRunner implements CommandRunner {
   private readonly maxOutputBytes: number;
   private readonly killGraceMs: number;
   private readonly spawn: NonNullable<ProcessCommandRunnerOptions["spawn"]>;
+  private readonly launcher: CommandLauncher | null;
 
   /** @throws RangeError when an option is negative or not a finite number. */
   constructor(options: ProcessCommandRunnerOptions = {}) {
     this.maxOutputBytes = nonNegative("maxOutputBytes", options.maxOutputBytes ?? 64 * 1024);
     this.killGraceMs = nonNegative("killGraceMs", options.killGraceMs ?? 2000);
     this.spawn = options.spawn ?? spawn;
+    if (options.launcher !== undefined) {
+      this.launcher = options.launcher;
+    } else {
+      launcherOnThisMachine ??= findLauncher();
+      this.launcher = launcherOnThisMachine.launcher;
+      const { missing } = launcherOnThisMachine;
+      // Once per process: every term builds a runner.
+      if (missing.length > 0 && options.warn && !warnedMissing) {
+        warnedMissing = true;
+        options.warn(
+          this.launcher === null
+            ? "commands are not bound to this replica: a command outlives a replica that is killed, until its timeout (its successor waits it out)"
+            : "commands have no backstop: a command of a frozen replica is not killed at its timeout (its successor waits its timeout and margin out all the same)",
+          { missing },
+        );
+      }
+    }
   }
 
   /** Runs `argv[0]` with the other elements as its arguments, verbatim, and reports how it ended. */
@@ -83,9 +120,21 @@ export class ProcessCommandRunner implements CommandRunner {
     if (abortSignal?.aborted) return Promise.resolve({ kind: "aborted" });
 
     let child: ChildProcess;
+    let lifeline: Socket | null = null;
     try {
       const env = options.env ? { ...process.env, ...options.env } : process.env;
-      child = this.spawn(command, argv.slice(1), { shell: false, stdio: ["ignore", "pipe", "pipe"], detached: true, env });
+      // A command that cannot be found is started directly, so that it fails as spawn reports it (ENOENT, EACCES)
+      // rather than as the launcher's exit 127.
+      const bound = this.launcher !== null && this.spawn === spawn && resolveExecutable(command, env.PATH) !== null;
+      const seconds = options.timeoutSeconds;
+      const backstop = Number.isFinite(seconds) && seconds > 0 ? seconds + this.killGraceMs / 1000 + BACKSTOP_SLACK_SECONDS : 0;
+      const launched = bound ? launchCommand(this.launcher as CommandLauncher, argv, backstop) : { command, args: argv.slice(1) };
+      const stdio: SpawnOptions["stdio"] = bound ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
+      child = this.spawn(launched.command, launched.args, { shell: false, stdio, detached: true, env });
+      lifeline = bound ? ((child.stdio?.[LIFELINE_FD] as Socket | null | undefined) ?? null) : null;
+      // The lifeline must not keep this process alive, and the watcher may be gone when it is let go.
+      lifeline?.on("error", () => {});
+      lifeline?.unref();
     } catch (err) {
       // spawn throws synchronously for invalid arguments, e.g. a NUL byte.
       return Promise.resolve({ kind: "spawn-error", message: `cannot start ${JSON.stringify(command)}: ${errorMessage(err)}` });
@@ -106,6 +155,13 @@ export class ProcessCommandRunner implements CommandRunner {
       let pollTimer: NodeJS.Timeout | undefined;
       let drainRead: NodeJS.Immediate | undefined;
 
+      // The command has ended (or never ran): its watcher may go, leaving the rest of the group to the kill below.
+      const letGo = (): void => {
+        if (lifeline === null) return;
+        lifeline.end("\n");
+        lifeline = null;
+      };
+
       const signalGroup = (sig: NodeJS.Signals | 0): boolean => {
         if (child.pid === undefined) return false;
         try {
@@ -120,6 +176,7 @@ export class ProcessCommandRunner implements CommandRunner {
       const settle = (outcome: CommandOutcome): void => {
         if (settled) return;
         settled = true;
+        letGo();
         for (const t of [timeoutTimer, graceTimer, drainTimer, pollTimer]) clearTimeout(t);
         clearImmediate(drainRead);
         abortSignal?.removeEventListener("abort", onAbort);
@@ -186,6 +243,7 @@ export class ProcessCommandRunner implements CommandRunner {
 
       child.on("exit", (code, signal) => {
         exited = { code, signal };
+        letGo();
         clearTimeout(timeoutTimer);
         abortSignal?.removeEventListener("abort", onAbort);
         if (openStreams > 0) {

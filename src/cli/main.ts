@@ -1,6 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
 import { ConfigError } from "../config/load-config.js";
-import { DatabaseOpenError } from "../store/sqlite/database.js";
 import { StartRefusedError } from "../auth/access-policy.js";
 import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";
@@ -21,7 +20,7 @@ import { replayCommand } from "./replay-command.js";
 import { statsCommand } from "./stats-commands.js";
 import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
 import { StoreSchemaError } from "../store/core/schema-version.js";
-import { StoreUnavailableError } from "../store/store-port.js";
+import { DatabaseOpenError, EtcdClientConfigError, StoreUnavailableError } from "../store/store-errors.js";
 import { ListenError } from "../wiring/listen-address.js";
 import { BackupError } from "../store/backup/backup-error.js";
 import { CopyFailedError } from "../store/copy/copy-store.js";
@@ -36,6 +35,7 @@ const OPERATOR_ERRORS = [
   CliError,
   ConfigError,
   DatabaseOpenError,
+  EtcdClientConfigError,
   StartRefusedError,
   UnfinishedCopyError,
   StoreSchemaError,
@@ -47,14 +47,9 @@ const OPERATOR_ERRORS = [
   CopyFailedError,
 ];
 
-/**
- * Whether `err` is one of {@link OPERATOR_ERRORS}, or a bad etcd client config: that error's module imports etcd3
- * and gRPC, which a SQLite server never loads, so it is imported only here, once an error is to be told.
- */
-async function isOperatorError(err: unknown): Promise<boolean> {
-  if (OPERATOR_ERRORS.some((type) => err instanceof type)) return true;
-  const { EtcdClientConfigError } = await import("../store/kv/etcd-client.js");
-  return err instanceof EtcdClientConfigError;
+/** Whether `err` is one of {@link OPERATOR_ERRORS}. */
+function isOperatorError(err: unknown): boolean {
+  return OPERATOR_ERRORS.some((type) => err instanceof type);
 }
 
 /** Builds the `kintsugi` command tree. */
@@ -138,7 +133,7 @@ export async function main(argv: readonly string[], output: CliOutput = PROCESS_
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (await isOperatorError(err)) {
+    if (isOperatorError(err)) {
       // One line per problem (a config with three problems is three lines), each prefixed, so every line says whose.
       output.err(
         `${(err as Error).message

@@ -1,5 +1,6 @@
 import cron from "node-cron";
 import { z } from "zod";
+import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, MIN_INHERITED_COMMAND_MARGIN_SECONDS } from "../domain/queue/command-marker.js";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
 import { authSection, checkClientCertificates, requireAuthOffLoopback } from "./auth-schema.js";
 import { tlsSection } from "./tls-files.js";
@@ -307,6 +308,8 @@ export const configFileSchema = z
       .strictObject({
         interval_seconds: timerSeconds.default(DEFAULT_RUNNER.intervalSeconds),
         health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
+        // At least the kill grace, the backstop's slack and the start window: the rest covers clock skew.
+        inherited_command_margin_seconds: z.int().min(MIN_INHERITED_COMMAND_MARGIN_SECONDS).max(86_400).default(DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS),
       })
       .optional(),
     health_checks: healthChecks.optional(),

@@ -47,8 +47,11 @@ export interface KintsugiConfig {
   readonly repair: RepairConfig;
   /** Node health checks (Cluster API's MachineHealthCheck, for Nodes), remediated through the repair queue. */
   readonly healthChecks: readonly HealthCheckConfig[];
-  /** How the repair runner paces itself. */
-  readonly runner: { readonly intervalSeconds: number; readonly healthCheckConcurrency: number };
+  /**
+   * How the repair runner paces itself, and how long past its timeout a command another replica (or an earlier run)
+   * started counts as running (`inherited_command_margin_seconds`; absent: the default, see entry-command.ts).
+   */
+  readonly runner: { readonly intervalSeconds: number; readonly healthCheckConcurrency: number; readonly inheritedCommandMarginSeconds?: number };
   /** Initial values; values set through the API are stored in the database and win over these. */
   readonly constraints: Partial<Constraints>;
   /** What one client may make kintsugi spend (query shape and cost, connections, timeouts). */

@@ -209,7 +209,13 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
       : null,
     repair: file.repair ? toRepairConfig(file.repair) : EMPTY_REPAIR_CONFIG,
     healthChecks: toHealthCheckConfigs(file.health_checks),
-    runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,
+    runner: file.runner
+      ? {
+          intervalSeconds: file.runner.interval_seconds,
+          healthCheckConcurrency: file.runner.health_check_concurrency,
+          inheritedCommandMarginSeconds: file.runner.inherited_command_margin_seconds,
+        }
+      : DEFAULT_RUNNER,
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
     limits: toLimits(file.limits),
     pollRecords: toPollRecordsConfig(file.poll_records),

@@ -1,8 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { skipsByKind } from "../domain/intake/auto-repair-holds.js";
+import { skipsByKind } from "../domain/intake/auto-repair-deferrals.js";
 import { skippedCountsOf } from "../domain/intake/skipped-bound.js";
 import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";
-import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/intake/skip-kinds.js";
+import { DEFERRED_KINDS, PASSED_KINDS, type SkipKind } from "../domain/intake/skip-kinds.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
 import type { DomainPacing } from "../domain/pacing/repair-pacing-report.js";
@@ -176,11 +176,11 @@ export class KintsugiMetrics {
     const skips = () => this.latestSkips;
     new Gauge({
       name: "kintsugi_auto_repair_held_machines",
-      help: `Machines the latest successful sabakan poll held back (to be repaired once the hold ends), by reason: ${HELD_KINDS.join(", ")}`,
+      help: `Machines the latest successful sabakan poll deferred (to be repaired once the limit or the wait ends), by reason: ${DEFERRED_KINDS.join(", ")}`,
       labelNames: ["reason"],
       registers,
       collect() {
-        for (const reason of HELD_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
+        for (const reason of DEFERRED_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
       },
     });
     new Gauge({

@@ -60,6 +60,11 @@ export class ElectionView {
     return this.candidates;
   }
 
+  /** Whether the view is etcd's as of now: read, and its watch not broken since (else it may be stale). */
+  confirmed(): boolean {
+    return !this.failing && this.seenRevision > 0n;
+  }
+
   /** The etcd revision the view has caught up with (0 before the first read). */
   revision(): bigint {
     return this.seenRevision;

@@ -96,10 +96,14 @@ export class LeaderElection {
   }
 
   /**
-   * The name the leading replica gave, or null when none is known. Any process that can write the election prefix
-   * can choose it: it comes escaped and cut (see shownName), and is quoted where it is printed.
+   * The name the leading replica gave, or null when none is known: this replica's own while it leads (its lease
+   * confirms it), else the view's leader while the view is confirmed (a stale view names nobody). Any process that
+   * can write the election prefix can choose it: it comes escaped and cut (see shownName), and is quoted where it
+   * is printed.
    */
   leader(): string | null {
+    if (this.isLeader()) return this.options.replicaName;
+    if (!this.view.confirmed()) return null;
     return leaderOf(this.view.current().values())?.name ?? null;
   }
 

@@ -7,6 +7,8 @@ import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-c
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import { isCheckable, type RepairObservation } from "../domain/queue/repair-plan.js";
 import { mapBounded } from "./bounded-map.js";
+import type { CommandOwner } from "../domain/queue/command-marker.js";
+import { inheritedCommand } from "../domain/queue/entry-command.js";
 import type { JobRegistry } from "./job-registry.js";
 import { gatherProofSignals } from "./proof-signals.js";
 
@@ -25,6 +27,13 @@ export interface GatherDeps {
   readonly rackOf?: (address: string) => number | null;
   /** The BMC of a machine as sabakan last said, for the health check's environment; absent: unknown. */
   readonly bmcOf?: (address: string) => MachineBmc | null;
+  /**
+   * The jobs as they were before the entries were read (see RepairRunner's pass); absent: as they are when the
+   * gathering starts. A job seen ended must have committed its outcome before the entries were read.
+   */
+  readonly jobKinds?: ReadonlyMap<number, RepairObservation["job"]>;
+  /** This process and the margin of inherited commands (see inheritedCommand), with the time; absent: none judged. */
+  readonly fence?: { readonly owner: CommandOwner; readonly marginSeconds: number; readonly now: number };
 }
 
 /**
@@ -56,18 +65,33 @@ export async function gatherObservations(
   // The jobs as they are before any health check starts: a job that ends while the checks run (its command done,
   // its outcome committed) must still be seen as running by this pass, which has no health check of its entry. Seen
   // as ended, the entry would look watched out with no healthy verdict, and a repaired machine would fail.
-  const jobs = new Map(live.map((e) => [e.index, { kind: deps.jobs.kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
+  const kindOf = (index: number) => (deps.jobKinds ? (deps.jobKinds.get(index) ?? "none") : deps.jobs.kindOf(index));
+  const jobs = new Map(live.map((e) => [e.index, { kind: kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
   const jobOf = (entry: RepairEntry) => jobs.get(entry.index) as { kind: RepairObservation["job"]; drainDone: boolean };
+  // A command another process started may still run on the machine: no health check runs there meanwhile.
+  const fence = deps.fence;
+  const inherited = new Map(live.map((e) => [e.index, fence ? inheritedCommand(e, jobOf(e).kind, fence.owner, fence.marginSeconds, fence.now) : null]));
+  const checkable = (entry: RepairEntry) => isCheckable(jobOf(entry).kind) && inherited.get(entry.index)?.kind !== "may-run";
 
-  const health = await mapBounded(live, deps.healthCheckConcurrency, async (entry) => {
-    if (!isCheckable(jobOf(entry).kind)) return undefined;
-    const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
-    if (!found.ok) return undefined;
-    const op = found.operation;
-    const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null, deps.bmcOf?.(entry.address) ?? null);
-    const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env });
-    return outcome.kind === "ok" && outcome.stdout.trim() === "true";
-  });
+  const health = await mapBounded(
+    live,
+    deps.healthCheckConcurrency,
+    async (entry) => {
+      if (!checkable(entry)) return undefined;
+      const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
+      if (!found.ok) return undefined;
+      const op = found.operation;
+      const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null, deps.bmcOf?.(entry.address) ?? null);
+      // Aborted with the pass (the runner stopping): shutdown and deposition never wait on a slow check.
+      const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], {
+        timeoutSeconds: op.commandTimeoutSeconds,
+        env,
+        signal: deps.signal,
+      });
+      return outcome.kind === "ok" && outcome.stdout.trim() === "true";
+    },
+    deps.signal,
+  );
 
   const drains = await Promise.all(
     live.map(async (entry) => {
@@ -84,7 +108,7 @@ export async function gatherObservations(
 
   // Proof of repair: only for entries of operations that require it, and only those whose health is checked.
   const byName = new Map(clusterNodes.map((n) => [n.name, n]));
-  const idle = live.filter((e) => isCheckable(jobOf(e).kind));
+  const idle = live.filter(checkable);
   const proofs = await gatherProofSignals(idle, (address) => byName.get(names.get(address) ?? ""), {
     repair: deps.repair,
     machines: deps.machines ?? null,
@@ -103,6 +127,7 @@ export async function gatherObservations(
       ...(healthy !== undefined && { healthy }),
       ...(drainCompleted !== undefined && { drainCompleted }),
       ...(proofs.has(entry.index) && { proof: proofs.get(entry.index) }),
+      ...(inherited.get(entry.index) && { inherited: inherited.get(entry.index) ?? undefined }),
     });
   });
   return { observations, nodes: clusterNodes };

@@ -4,7 +4,7 @@ import type { HealthCheckConfig } from "../domain/health/health-check-config.js"
 import { evaluateHealthCheck } from "../domain/health/health-check-evaluation.js";
 import { activeHolds, annotationHolds } from "../domain/holds/machine-holds.js";
 import { holdEscalated } from "./escalation-holds.js";
-import { decideRemediation, healthCheckSource, type HealthCheckStatus, type RemediationDecision } from "../domain/health/health-check-remediation.js";
+import { decideRemediation, healthCheckSource, type HealthCheckStatus } from "../domain/health/health-check-remediation.js";
 import type { RepairConfig } from "../domain/queue/repair-config.js";
 import { createRepairEntry } from "../domain/queue/repair-entry.js";
 import { recordRemediation } from "../domain/replay/remediation-record.js";
@@ -144,8 +144,7 @@ export class HealthCheckRunner {
           check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null);
         const at = deps.now();
         // Decided inside the write, on the queue as stored: the room left under the queue's limit cannot be used twice.
-        let decision = null as RemediationDecision | null;
-        await deps.store.enqueue(
+        const { decision } = await deps.store.enqueue(
           (entries) => {
             const escalation = deps.repair.escalation && {
               config: deps.repair.escalation,
@@ -163,17 +162,9 @@ export class HealthCheckRunner {
               ...(racks && { rackLimit: { maximum: rackMaximum, rackOf: (address: string) => racks.get(address) ?? null } }),
             };
             const decided = decideRemediation(check, evaluation, context);
-            decision = decided;
             return {
-              add: decided.enqueue.map((params) => {
-                const target = evaluation.targets.find((t) => t.address === params.address);
-                const escalated = decided.escalated?.get(params.address);
-                const why = escalated === undefined ? "" : `; escalated: ${escalated}`;
-                return {
-                  entry: createRepairEntry(params, at),
-                  reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s${why}`,
-                };
-              }),
+              remediation: decided,
+              add: decided.enqueue.map((e) => ({ entry: createRepairEntry(e, at), reason: e.reason })),
               outcome: null,
               // A check with no unhealthy target remediates nothing whatever the limits: nothing to replay.
               ...(evaluation.targets.some((t) => t.state === "unhealthy") && { remediationRecord: recordRemediation(evaluation, context, decided, now) }),
@@ -182,9 +173,8 @@ export class HealthCheckRunner {
           at,
           healthCheckSource(check.name),
         );
-        await holdEscalated(deps.store, (decision as RemediationDecision | null)?.escalationHolds ?? [], at, deps.log);
-        // `enqueue` calls `decide` at least once, so the decision is set.
-        this.record(check, { check, paused: check.paused, evaluation, held: (decision as RemediationDecision).held, evaluatedAt: now, error: null });
+        await holdEscalated(deps.store, decision.remediation.escalationHolds ?? [], at, deps.log);
+        this.record(check, { check, paused: check.paused, evaluation, held: decision.remediation.held, evaluatedAt: now, error: null });
         if (evaluation.nextCheckAt !== null) next = Math.min(next, evaluation.nextCheckAt);
       }
       this.outage.worked();

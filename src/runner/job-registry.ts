@@ -14,9 +14,15 @@ interface Job {
 export class JobRegistry {
   private readonly jobs = new Map<number, Job>();
   private readonly drainsDone = new Map<number, number | null>();
+  private closed = false;
 
   kindOf(index: number): RunningJob {
     return this.jobs.get(index)?.kind ?? "none";
+  }
+
+  /** The kind of every job running now, by entry index (a copy: jobs ending later do not change it). */
+  kinds(): ReadonlyMap<number, RunningJob> {
+    return new Map([...this.jobs].map(([index, job]) => [index, job.kind]));
   }
 
   /** Whether this process finished the eviction job of the drain that started at `lastTransitionTime`. */
@@ -35,6 +41,8 @@ export class JobRegistry {
   start(index: number, kind: Job["kind"], work: (signal: AbortSignal) => Promise<void>, onError: (err: unknown) => void): void {
     if (this.jobs.has(index)) throw new Error(`entry ${index} already has a ${this.jobs.get(index)?.kind} job`);
     const controller = new AbortController();
+    // Closed (the term ending): the job starts aborted, so it runs no command and commits nothing.
+    if (this.closed) controller.abort();
     const done = Promise.resolve()
       .then(() => work(controller.signal))
       .catch(onError)
@@ -53,6 +61,7 @@ export class JobRegistry {
     const previous = this.jobs.get(index);
     previous?.controller.abort();
     const controller = new AbortController();
+    if (this.closed) controller.abort();
     const done = (previous?.done ?? Promise.resolve())
       .then(() => work(controller.signal))
       .catch(onError)
@@ -68,6 +77,15 @@ export class JobRegistry {
     if (!job) return;
     job.controller.abort();
     await job.done;
+  }
+
+  /**
+   * Aborts every job now (their commands get SIGTERM at once) and every job started from now on; synchronous, so a
+   * deposed term's commands are killed the instant the deposition is heard, whatever else is in flight.
+   */
+  close(): void {
+    this.closed = true;
+    for (const job of this.jobs.values()) job.controller.abort();
   }
 
   /** Aborts every job and waits for all of them. */

@@ -2,7 +2,8 @@ import type { ClusterNode, MachineSource } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/shared/address.js";
 import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-config.js";
 import type { RepairEntry } from "../domain/queue/repair-entry.js";
-import { proofOf, type ObservedProof } from "../domain/proof/repair-proof.js";
+import type { ObservedProof } from "../domain/proof/repair-evidence.js";
+import { proofOf } from "../domain/queue/proof-judgement.js";
 
 export interface ProofSignalDeps {
   readonly repair: RepairConfig;

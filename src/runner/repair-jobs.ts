@@ -7,6 +7,9 @@ import { cordonOwner } from "../domain/queue/stray-cordons.js";
 import { afterDiagnostics } from "../domain/queue/diagnostics.js";
 import { afterDrainFailure, afterRepairCommand, afterSuccessCommand, type CommandAttempt } from "../domain/queue/repair-outcomes.js";
 import type { EntryTransition } from "../domain/queue/repair-plan.js";
+import { commandStarted, COMMAND_START_WINDOW_SECONDS } from "../domain/queue/command-marker.js";
+import type { EntryCommand } from "../domain/queue/command-marker.js";
+import type { CommandOptions, CommandOutcome } from "../adapters/ports.js";
 import { StoreBusyError } from "../store/store-errors.js";
 import { abortableSleep } from "../support/abortable-sleep.js";
 import { runDrainJob } from "./drain-job.js";
@@ -46,22 +49,46 @@ export async function commitOutcome(
   }
 }
 
+/** One attempt of an entry's command: which command, its try number, its timeout. */
+interface AttemptToRun {
+  readonly command: EntryCommand;
+  readonly attempt: number;
+  readonly timeoutSeconds: number;
+}
+
 /**
- * Gives one attempt of a command its operation id and commits the note naming it, before the command starts.
- * Resolves with the variables the command gets, or null when the entry changed meanwhile (deleted, moved on by
- * another writer): then the command must not run.
+ * Gives one attempt of a command its operation id and commits the note naming it (kintsugi: and the entry's marker
+ * of a started command) before the command starts, then runs it. A command whose start comes later than
+ * COMMAND_START_WINDOW_SECONDS after the recorded one (the replica stalled between) is not started: the wait of a
+ * replica inheriting it counts from the recorded start. Resolves with its outcome, or null when the entry changed
+ * meanwhile (deleted, moved on by another writer): then the command did not run.
  */
-async function announceAttempt(
+async function runAttempt(
   deps: RunnerDeps,
   commit: CommitIfUnchanged,
   entry: RepairEntry,
-  command: string,
-  attempt: number,
+  argv: readonly string[],
+  run: AttemptToRun,
   signal: AbortSignal,
-): Promise<Record<string, string> | null> {
-  const identity: CommandAttemptIdentity = { attempt, operationId: operationIdFor(entry, attempt, randomBytes(4).toString("hex")) };
-  const noted = await commitOutcome(commit, entry, (current) => attemptStartNote(current, command, identity), signal);
-  return noted === null ? null : commandEnvironment(entry, identity, deps.bmcs?.bmcOf(entry.address) ?? null);
+): Promise<CommandOutcome | null> {
+  const identity: CommandAttemptIdentity = { attempt: run.attempt, operationId: operationIdFor(entry, run.attempt, randomBytes(4).toString("hex")) };
+  const startedAt = deps.now();
+  const marker = deps.fence && commandStarted(run.command, identity.operationId, deps.fence.owner, startedAt, run.timeoutSeconds);
+  const noted = await commitOutcome(commit, entry, (current) => attemptStartNote(current, `${run.command} command`, identity, marker), signal);
+  if (noted === null) return null;
+  const late = deps.now() - startedAt;
+  if (deps.fence && late > COMMAND_START_WINDOW_SECONDS * 1000) {
+    return {
+      kind: "spawn-error",
+      message: `not started: ${late} ms passed between recording its start and starting it (at most ${COMMAND_START_WINDOW_SECONDS}s)`,
+    };
+  }
+  const options: CommandOptions = {
+    timeoutSeconds: run.timeoutSeconds,
+    signal,
+    env: commandEnvironment(entry, identity, deps.bmcs?.bmcOf(entry.address) ?? null),
+  };
+  return deps.commands.run(argv, options);
 }
 
 /** Resolves true once no hold is on the machine at `address`, false when `signal` aborts first (see HoldWatch). */
@@ -87,9 +114,8 @@ export async function repairCommandJob({ deps, commit, entry, step, untilRelease
   for (let i = 0; i <= step.commandRetries; i++) {
     if (i > 0 && !(await abortableSleep(step.commandInterval * 1000, signal))) break;
     if (i > 0 && !(await untilReleased(entry.address, signal))) break;
-    const env = await announceAttempt(deps, commit, entry, "repair command", i + 1, signal);
-    if (env === null) return null;
-    const outcome = await deps.commands.run(argv, { timeoutSeconds: step.commandTimeoutSeconds, signal, env });
+    const outcome = await runAttempt(deps, commit, entry, argv, { command: "repair", attempt: i + 1, timeoutSeconds: step.commandTimeoutSeconds }, signal);
+    if (outcome === null) return null;
     attempts.push({ argv, outcome });
     if (outcome.kind === "ok" || outcome.kind === "aborted") break;
     deps.log.warn("repair command failed", {
@@ -115,10 +141,9 @@ export async function successCommandJob(
   let attempt: CommandAttempt | null = null;
   if (op.successCommand) {
     const argv = [...op.successCommand, entry.address];
-    const env = await announceAttempt(deps, commit, entry, "success command", 1, signal);
-    if (env === null) return null;
-    attempt = { argv, outcome: await deps.commands.run(argv, { timeoutSeconds: op.successCommandTimeout, signal, env }) };
-    const { outcome } = attempt;
+    const outcome = await runAttempt(deps, commit, entry, argv, { command: "success", attempt: 1, timeoutSeconds: op.successCommandTimeout }, signal);
+    if (outcome === null) return null;
+    attempt = { argv, outcome };
     if (outcome.kind !== "ok" && outcome.kind !== "aborted") {
       deps.log.warn("success command failed", { index: entry.index, address: entry.address, outcome: outcome.kind, why: describeFailure(outcome) });
     }
@@ -140,9 +165,15 @@ export async function diagnosticsJob(
 ): Promise<EntryTransition | null> {
   if (!op.diagnosticsCommand) return null;
   const argv = [...op.diagnosticsCommand, entry.address];
-  const env = await announceAttempt(deps, commit, entry, "diagnostics command", 1, signal);
-  if (env === null) return null;
-  const outcome = await deps.commands.run(argv, { timeoutSeconds: op.diagnosticsTimeoutSeconds ?? 30, signal, env });
+  const outcome = await runAttempt(
+    deps,
+    commit,
+    entry,
+    argv,
+    { command: "diagnostics", attempt: 1, timeoutSeconds: op.diagnosticsTimeoutSeconds ?? 30 },
+    signal,
+  );
+  if (outcome === null) return null;
   if (signal.aborted) return null;
   if (outcome.kind !== "ok" && outcome.kind !== "aborted") {
     deps.log.warn("diagnostics command failed; repairing anyway", { index: entry.index, outcome: outcome.kind, why: describeFailure(outcome) });

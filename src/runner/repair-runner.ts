@@ -75,15 +75,27 @@ export class RepairRunner {
   }
 
   /**
-   * Stops passes, ends the Kubernetes calls in flight (passes, uncordons, events: shutdown never waits on them),
-   * stops every job (killing their commands), and waits for everything to settle.
+   * Stops passes, ends the Kubernetes calls and health checks in flight (shutdown never waits on them), stops every
+   * job (killing their commands), and waits for everything to settle. Everything is aborted before anything is
+   * waited for: a slow pass never delays the kill of a running command.
    */
   async stop(): Promise<void> {
-    this.started = false;
-    this.unwatch?.();
+    this.halt();
     await this.loop.stop();
     await this.jobs.stopAll();
     await Promise.all(this.background);
+  }
+
+  /**
+   * Aborts at once, without waiting: the pass in flight (its health checks), every job and its command, and every
+   * job a pass would still start. What a term does the instant it is deposited; `stop` then waits for it all.
+   */
+  halt(): void {
+    this.started = false;
+    this.unwatch?.();
+    this.unwatch = null;
+    this.jobs.close();
+    void this.loop.stop();
   }
 
   /**
@@ -124,6 +136,9 @@ export class RepairRunner {
   /** One pass; returns when to look again at the latest (null: at the interval). */
   private async pass(signal: AbortSignal): Promise<number | null> {
     const { deps } = this;
+    // Before the entries: a job that ends after this committed its outcome first, so the entries read next show it
+    // (a command marker of this process with no job is then one whose outcome was never recorded).
+    const jobKinds = this.jobs.kinds();
     const entries = deps.entries.list();
     await deps.bmcs?.lookUp(
       entries.filter((e) => !e.deleted && !isFinished(e)).map((e) => e.address),
@@ -136,12 +151,14 @@ export class RepairRunner {
       commands: deps.commands,
       nodes: deps.nodes,
       jobs: this.jobs,
+      jobKinds,
       healthCheckConcurrency: deps.healthCheckConcurrency,
       log: deps.log.warn.bind(deps.log),
       signal,
       machines: deps.machines ?? null,
       rackOf: (address) => deps.pacing?.racks.rackOf(address) ?? null,
       bmcOf: (address) => deps.bmcs?.bmcOf(address) ?? null,
+      ...(deps.fence && { fence: { ...deps.fence, now: deps.now() } }),
     });
     // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
     if (signal.aborted) return null;
@@ -161,6 +178,7 @@ export class RepairRunner {
       controlPlaneCount: deps.settings.constraints().controlPlaneCount,
       holds,
       ...(pacing && { pacing }),
+      ...(deps.fence && { fence: deps.fence }),
     };
     const plan = decideRepairActions(snapshot, now, deps.random);
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have

@@ -1,5 +1,6 @@
 import type { CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
 import type { RepairConfig } from "../domain/queue/repair-config.js";
+import type { CommandOwner } from "../domain/queue/command-marker.js";
 import type { BmcDirectory } from "./bmc-directory.js";
 import type { PacingLedger } from "./pacing-ledger.js";
 import type { RackDirectory } from "./rack-directory.js";
@@ -31,4 +32,9 @@ export interface RunnerDeps {
   readonly machines?: MachineSource | null;
   /** The machines' BMCs that commands get in their environment; absent: KINTSUGI_BMC_ADDRESS is always empty. */
   readonly bmcs?: BmcDirectory;
+  /**
+   * This process (commands it decides and starts are marked with it) and the margin past a command's timeout during
+   * which a command another process started counts as running (see entry-command.ts). Absent: no marks, no waits.
+   */
+  readonly fence?: { readonly owner: CommandOwner; readonly marginSeconds: number };
 }

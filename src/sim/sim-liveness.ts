@@ -132,7 +132,7 @@ export class LivenessInvariants {
       }
       // Two control planes down at once, each held because the other is not Ready: CKE's rule holds both, and
       // kintsugi names the person's way out (repair one by hand, or delete an entry). A cycle through a control
-      // plane that is Ready (mid-repair) is the deadlock of issue 24's finding 1.
+      // plane that is Ready (mid-repair) is a deadlock: two control-plane entries waiting for each other's turn for good.
       const bothDown = path.every((i) => {
         const m = this.world.at(unfinished.find((x) => x.index === i)?.address ?? "");
         return m?.role === "control-plane" && !m.ready;

@@ -42,11 +42,16 @@ export interface KintsugiStore {
   readonly pollRecords: PollRecordPort;
   /**
    * The poller's decide-and-commit: `decide` sees the queue, returns the entries to add and the outcome to record;
-   * both land in one write or neither does. The outcome gets the entries as stored (with their indexes).
+   * both land in one write or neither does. The outcome gets the entries as stored (with their indexes). The result
+   * carries the decision that was committed (`decide` may run more than once), with whatever else the caller put in
+   * it (its rule's whole decision), typed as `decide` returns it.
    */
-  enqueue(decide: (entries: readonly RepairEntry[]) => EnqueueDecision, now: number, actor: string): Promise<EnqueueResult>;
-  /** The same store whose every write also requires that `guard` still holds (leader writes); see {@link WriteGuard}. */
-  guarded(guard: WriteGuard): KintsugiStore;
+  enqueue<D extends EnqueueDecision>(decide: (entries: readonly RepairEntry[]) => D, now: number, actor: string): Promise<EnqueueResult<D>>;
+  /**
+   * The same store whose every write also requires that `guard` still holds (leader writes; see {@link WriteGuard};
+   * a single writer's store needs none), its history records naming `replica` when given.
+   */
+  guarded(guard: WriteGuard, replica?: string): KintsugiStore;
   /** Calls `listener` with every commit from now on, in commit order, once each; returns how to stop. */
   onCommit(listener: (commit: StoreCommit) => void): () => void;
   /** What GET /health reports of the store. */
@@ -137,9 +142,11 @@ export interface EnqueueDecision {
   readonly remediationRecord?: RemediationRecord;
 }
 
-export interface EnqueueResult {
+export interface EnqueueResult<D extends EnqueueDecision = EnqueueDecision> {
   readonly changes: readonly RepairChange[];
   readonly outcome: AutoRepairOutcome | null;
+  /** The decision this write committed: the last one `decide` returned. */
+  readonly decision: D;
 }
 
 /** The repair entries and their append-only history. Indexes and history sequences are monotonic, never reused. */

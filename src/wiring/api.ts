@@ -36,17 +36,21 @@ export interface Api {
 /** What the API knows of leadership: this replica's name, the leader's, and the workers while this replica leads. */
 export interface LeaderAccess {
   readonly replicaName: string;
+  /** The leader's name as this replica can confirm it now, or null (see Leadership.leader). */
   leader(): string | null;
   workers(): Workers | null;
+  /** Whether this replica leads and acts now: what /health, the leader gauge and NOT_LEADER answers all say. */
+  leads(): boolean;
 }
 
 /**
- * GET /health: the store's verdict (503 when it cannot be written or reached), with the backend, this replica's name,
- * whether it leads, and who does. A follower is healthy: it serves the API.
+ * GET /health: the store's verdict (503 when it cannot be written or reached, on every replica), with the backend,
+ * this replica's name, whether it leads, and who does (null when it cannot confirm who). A follower is healthy: it
+ * serves the API.
  */
 export function healthOf(store: KintsugiStore, leader: LeaderAccess): { healthy: boolean; reason?: string; details: Record<string, unknown> } {
   const verdict = store.health();
-  const details = { store: verdict.backend, replica: leader.replicaName, leader: leader.workers() !== null, leaderName: leader.leader() };
+  const details = { store: verdict.backend, replica: leader.replicaName, leader: leader.leads(), leaderName: leader.leader() };
   return verdict.healthy ? { healthy: true, details } : { healthy: false, reason: verdict.reason, details };
 }
 

@@ -32,7 +32,7 @@ export async function openEtcdBackend(config: KintsugiConfig, logger: Logger): P
     });
     return {
       store,
-      leadership: electedLeadership(client, config, logger),
+      leadership: electedLeadership(client, config, logger, () => store.health().healthy),
       async close() {
         await store.close();
         client.close();
@@ -45,7 +45,7 @@ export async function openEtcdBackend(config: KintsugiConfig, logger: Logger): P
 }
 
 /** One replica among those on one etcd prefix: it leads while it holds the election under `<prefix>leader/`. */
-function electedLeadership(client: Etcd3, config: KintsugiConfig, logger: Logger): Leadership {
+function electedLeadership(client: Etcd3, config: KintsugiConfig, logger: Logger, storeAnswers: () => boolean): Leadership {
   const log = logger.child({ component: "leader-election" });
   const election = new LeaderElection({
     client,
@@ -59,8 +59,9 @@ function electedLeadership(client: Etcd3, config: KintsugiConfig, logger: Logger
     kind: "elected",
     replicaName: config.leaderElection.replicaName,
     isLeader: () => election.isLeader(),
-    leader: () => election.leader(),
-    guardedStore: (store) => store.guarded(termGuard(guard)),
+    // A follower names a leader only while etcd answers it: an old view of the election names nobody.
+    leader: () => (election.isLeader() || storeAnswers() ? election.leader() : null),
+    guardedStore: (store) => store.guarded(termGuard(guard), config.leaderElection.replicaName),
     watch(listeners) {
       election.onElected(listeners.elected);
       election.onDeposed(listeners.deposed);

@@ -18,6 +18,8 @@ export interface TermOptions {
 /** One term as leader: the workers (over the leader-guarded store) and their schedules, running until `end()`. */
 export interface LeaderTerm {
   readonly workers: Workers;
+  /** Aborts the workers' commands and jobs at once, without waiting (the term was deposed). */
+  halt(): void;
   /** Stops the schedules and the workers (their jobs aborted) and waits for them. */
   end(): Promise<void>;
 }
@@ -78,12 +80,13 @@ export function beginLeaderTerm(
     config.sabakan && options.startClusterSchedule
       ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, clusterGenerator, workers.logs.cluster)
       : null,
-  ];
+  ].filter((s) => s !== null);
   return {
     workers,
+    halt: () => runner.halt(),
     async end() {
       stopListening();
-      await Promise.all(schedules.map((s) => s?.stop()));
+      await Promise.all(schedules.map((s) => s.stop()));
       await Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop(), summaryKeeper.stop()]);
     },
   };
@@ -133,6 +136,8 @@ export class LeaderTerms {
     const ending = this.term;
     this.term = null;
     if (ending === null) return;
+    // Now, not after the transitions before this one: a deposed leader's commands must not run on a moment longer.
+    ending.halt();
     if (this.closed) this.logger.info("the workers stop");
     else this.logger.warn({ reason }, "this replica no longer leads: its workers stop");
     this.transitions = this.transitions.then(() => ending.end()).catch((err: unknown) => this.logger.error({ err }, "a leader term did not end cleanly"));

@@ -49,7 +49,8 @@ export function soleLeadership(replicaName: string): Leadership {
     replicaName,
     isLeader: () => leading,
     leader: () => (leading ? replicaName : null),
-    guardedStore: (store) => store,
+    // The file lock makes it the only writer: no guard, but its records name it as a leader's do.
+    guardedStore: (store) => store.guarded({ current: () => null }, replicaName),
     watch(l) {
       listeners = l;
     },

@@ -11,8 +11,10 @@ import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { seededLedger, type PacingLedger } from "../runner/pacing-ledger.js";
 import { RackDirectory } from "../runner/rack-directory.js";
 import { RepairRunner } from "../runner/repair-runner.js";
+import { fencedCommands } from "../runner/fenced-commands.js";
 import { pinoLog, type Log } from "../support/log.js";
 import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
+import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, type CommandOwner } from "../domain/queue/command-marker.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { Events } from "./events.js";
 
@@ -34,6 +36,10 @@ export interface WorkerOptions {
   readonly logger: Logger;
   /** Where every sabakan call's outcome is told (the status page's outage banner reads it); none when absent. */
   readonly dependencies?: DependencyMonitor;
+  /** Whether this replica leads at this instant: no command starts when it does not. Absent: always. */
+  readonly leads?: () => boolean;
+  /** This process, as its commands are marked in the store (see entry-command.ts); absent: not marked. */
+  readonly owner?: CommandOwner;
 }
 
 /**
@@ -66,22 +72,26 @@ export function buildWorkers(config: KintsugiConfig, store: KintsugiStore, event
     ? new SabakanClient({ url: config.sabakan.url, timeoutMs: config.sabakan.timeoutSeconds * 1000, maxResponseBytes: config.sabakan.maxResponseBytes, now })
     : null;
   const machines: MachineSource | null = sabakan ? bmcs.recording(racks.recording(options.dependencies?.watchingMachines(sabakan) ?? sabakan)) : null;
+  const runnerLog = log("runner");
   const runner = new RepairRunner({
     entries,
     settings,
     holds: store.holds,
     repair: config.repair,
-    commands: new ProcessCommandRunner(),
+    commands: fencedCommands(new ProcessCommandRunner({ warn: (message, fields) => runnerLog.warn(message, fields) }), options.leads ?? (() => true)),
     nodes,
     generatedControlPlanes: () => generations.controlPlaneAddresses(),
     now,
     random: options.random,
-    log: log("runner"),
+    log: runnerLog,
     intervalMs: config.runner.intervalSeconds * 1000,
     healthCheckConcurrency: config.runner.healthCheckConcurrency,
     pacing: { ledger, racks },
     machines,
     bmcs,
+    ...(options.owner && {
+      fence: { owner: options.owner, marginSeconds: config.runner.inheritedCommandMarginSeconds ?? DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS },
+    }),
   });
   const autoRepairLog = log("auto-repair");
   const autoRepair = new AutoRepairPoller({

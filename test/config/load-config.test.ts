@@ -176,6 +176,7 @@ repair:
 runner:
   interval_seconds: 0.5
   health_check_concurrency: 4
+  inherited_command_margin_seconds: 12
 health_checks:
   - name: workers
     selector: { matchLabels: { cke.cybozu.com/role: worker } }
@@ -237,7 +238,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     selection: { workerSelection: "all_healthy", spareNodeTaintKey: "node.cybozu.io/spare" },
   },
   kubernetes: { kubeconfig: "/etc/kintsugi/kubeconfig", timeoutSeconds: 2.5, maxResponseBytes: 1048576, watchSeconds: 120 },
-  runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4 },
+  runner: { intervalSeconds: 0.5, healthCheckConcurrency: 4, inheritedCommandMarginSeconds: 12 },
   healthChecks: [
     {
       name: "workers",
@@ -635,6 +636,12 @@ describe("parseConfig: each rule rejects with the key path", () => {
       message: 'check "w": operation "node-not-ready" is not a repair operation of any repair procedure (repair.repair_procedures has none)',
     },
     { name: "runner.interval_seconds = 0", input: { runner: { interval_seconds: 0 } }, path: "runner.interval_seconds", message: "must be > 0" },
+    {
+      name: "runner.inherited_command_margin_seconds below the kill grace, backstop slack and start window",
+      input: { runner: { inherited_command_margin_seconds: 5 } },
+      path: "runner.inherited_command_margin_seconds",
+      message: "must be >= 6",
+    },
     {
       name: "runner.health_check_concurrency = 0",
       input: { runner: { health_check_concurrency: 0 } },

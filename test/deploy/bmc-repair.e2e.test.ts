@@ -10,7 +10,7 @@ import { graphqlData as gql, serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
-// Issue 28: a repair through the real `kintsugi serve` (bin/kintsugi.js, dist/, SQLite) runs the shipped BMC
+// A repair through the real `kintsugi serve` (bin/kintsugi.js, dist/, SQLite) runs the shipped BMC
 // commands of deploy/commands, the BMC's address coming from sabakan's spec.bmc.ipv4 through KINTSUGI_BMC_ADDRESS:
 // IPMI against Debian's BMC simulator (ipmi_sim), Redfish (curl, https with the BMC's CA) against a small Redfish
 // server. The BMCs listen on free ports on 127.0.0.1, not 623 or 443: the config names the port (and the credential

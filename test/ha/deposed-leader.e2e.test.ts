@@ -22,7 +22,8 @@ const ADDRESS = "10.8.0.1";
 
 /** One step whose repair command waits until the test releases it, and a health check that reads the machine's file. */
 function heldRepair(machines: SimulatedMachines): RepairConfig {
-  const held = stepOf(machines, "held-fix", { commandTimeoutSeconds: 60, watchSeconds: 0 });
+  // The successor waits the command out (its timeout and the margin past its start): short enough to wait here.
+  const held = stepOf(machines, "held-fix", { commandTimeoutSeconds: 8, watchSeconds: 0 });
   return {
     ...EMPTY_REPAIR_CONFIG,
     maxConcurrentRepairs: 3,
@@ -51,7 +52,12 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     client = testEtcdClient(etcd.endpoints);
     dir = tempDir();
     machines = new SimulatedMachines(dir.path);
-    replicas = await startEtcdReplicas(etcd, ["replica-a", "replica-b"], { prefix: PREFIX, leaseTtlSeconds: 30, repair: () => heldRepair(machines) });
+    replicas = await startEtcdReplicas(etcd, ["replica-a", "replica-b"], {
+      prefix: PREFIX,
+      leaseTtlSeconds: 30,
+      inheritedCommandMarginSeconds: 6,
+      repair: () => heldRepair(machines),
+    });
   });
   after(async () => {
     await Promise.all(replicas.map((r) => r.dispose()));
@@ -101,10 +107,14 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
       () => replicaHealth(successor.url),
       (h) => h.leader,
     );
-    const done = await untilTruthy("the entry finished on the new leader", async () => {
-      const e = await entryOn(successor);
-      return e && e.status !== "QUEUED" && e.status !== "PROCESSING" ? e : null;
-    });
+    const done = await untilTruthy(
+      "the entry finished on the new leader",
+      async () => {
+        const e = await entryOn(successor);
+        return e && e.status !== "QUEUED" && e.status !== "PROCESSING" ? e : null;
+      },
+      30_000,
+    );
     assert.equal(done.status, "SUCCEEDED");
     assert.equal(machines.runs("held-fix", ADDRESS), 1, "the repair command ran once, on the deposed leader only");
 
@@ -120,11 +130,13 @@ describe("a deposed leader (its lease revoked under it)", { skip: ETCD_SKIP }, (
     );
     const after = history.data?.repairHistory.slice(recordsBefore) ?? [];
     assert.ok(after.length > 0, `the new leader recorded how the entry finished: ${JSON.stringify(history.data?.repairHistory)}`);
+    // The successor says the command was interrupted (it waited it out); the deposed term recorded no outcome.
     assert.deepEqual(
-      after.filter((r) => /repair command/.test(r.reason)),
+      after.filter((r) => /repair command/.test(r.reason) && !/was interrupted/.test(r.reason)),
       [],
       `no record of the aborted command's outcome from the deposed term: ${JSON.stringify(after)}`,
     );
+    assert.equal(after.filter((r) => /was interrupted/.test(r.reason)).length, 1, JSON.stringify(after));
     assert.deepEqual(await entryOn(deposed), done, "both replicas see the same entry");
   });
 });

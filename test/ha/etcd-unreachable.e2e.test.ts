@@ -17,9 +17,11 @@ const QUEUED = "10.9.0.2";
  * at once: a held entry keeps the other queued until the test lets the queue move.
  */
 function oneAtATime(machines: SimulatedMachines): RepairConfig {
+  // The held command outlives the outage's start; once etcd is back, a new leader waits it out (its timeout and the
+  // margin past its start) unless it is the replica that saw it end: short enough for the test to wait.
   const procedure = (type: string, action: string) => ({
     machineTypes: [type],
-    repairOperations: [operationOf(machines, [stepOf(machines, action, { commandTimeoutSeconds: 60, watchSeconds: 0 })], { operation: "unreachable" })],
+    repairOperations: [operationOf(machines, [stepOf(machines, action, { commandTimeoutSeconds: 12, watchSeconds: 0 })], { operation: "unreachable" })],
   });
   return { ...EMPTY_REPAIR_CONFIG, maxConcurrentRepairs: 1, repairProcedures: [procedure("held", "held-fix"), procedure("qemu", "fix")] };
 }
@@ -53,6 +55,7 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
       prefix: "/unreachable-e2e/",
       leaseTtlSeconds: 2,
       etcd: { timeoutMs: 1000 },
+      inheritedCommandMarginSeconds: 6,
       repair: () => oneAtATime(machines),
     });
   });
@@ -84,6 +87,15 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
     // The held repair's effect is on the machine, which etcd's outage does not touch.
     machines.setHealthy(HELD);
 
+    // Before any API write: a follower that writes nothing must find out too, and nobody names a leader it cannot confirm.
+    for (const r of replicas) {
+      const h = await until(
+        "/health answers 503 on a replica that tried no write",
+        () => replicaHealth(r.url),
+        (x) => x.code === 503 && x.leaderName === null,
+      );
+      assert.match(h.reason ?? "", /etcd/);
+    }
     for (const r of replicas) assert.deepEqual(await addresses(r), [HELD, QUEUED], "a read answers from what the replica has");
     const refused = await b.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.9.0.3") { index } }`);
     assert.equal(refused.errors?.[0]?.extensions?.type, "STORE_UNAVAILABLE", JSON.stringify(refused.errors));
@@ -143,5 +155,30 @@ describe("etcd unreachable", { skip: ETCD_SKIP }, () => {
       );
     assert.equal(machines.runs("held-fix", HELD), 1, "the held repair command was not run again");
     assert.equal(machines.runs("fix", QUEUED), 1);
+  });
+
+  it("a paused etcd (connections open, no answer): /health 503 with the reason on every replica, and nobody named leader", async () => {
+    await untilOneLeads(
+      replicas.map((r) => r.url),
+      30_000,
+    );
+    etcd.members[0]?.pause();
+    try {
+      for (const r of replicas) {
+        const h = await until(
+          "/health answers 503 and names no leader",
+          () => replicaHealth(r.url),
+          (x) => x.code === 503 && x.leaderName === null && !x.leader,
+        );
+        assert.match(h.reason ?? "", /etcd .*did not answer/);
+        assert.equal(await leaderMetric(r.url), "kintsugi_leader 0");
+      }
+    } finally {
+      etcd.members[0]?.resume();
+    }
+    await untilOneLeads(
+      replicas.map((r) => r.url),
+      30_000,
+    );
   });
 });

@@ -71,6 +71,7 @@ kubernetes:
   kubeconfig: ${JSON.stringify(kube.kubeconfigPath)}
 runner:
   interval_seconds: 0.1
+  inherited_command_margin_seconds: 6
 repair:
   max_concurrent_repairs: 1
   repair_procedures:
@@ -80,6 +81,7 @@ repair:
           repair_steps:
             - repair_command: ${argv(machines.command("held-reboot"))}
               need_drain: true
+              command_timeout_seconds: 10
               watch_seconds: 120
           health_check_command: ${argv(machines.command("health"))}
 `,

@@ -23,7 +23,7 @@ const B = "10.0.1.2";
 const quoted = (argv: string[]) => `[${argv.map((a) => JSON.stringify(a)).join(", ")}]`;
 
 /**
- * Issue 24, finding 1, through the real `kintsugi serve` and the test Kubernetes API: control plane A is mid-repair
+ * The one-at-a-time turn never deadlocks, through the real `kintsugi serve` and the test Kubernetes API: control plane A is mid-repair
  * (Ready, its health check failing, watching) when control plane B dies. A gives up the turn, B is repaired first,
  * and A resumes once B is Ready again. Before, A kept the turn and B waited for it: neither ever finished.
  */

@@ -27,6 +27,7 @@ describe("crash recovery (the real server process, SIGKILL)", () => {
 database: ./kintsugi.db
 runner:
   interval_seconds: 0.1
+  inherited_command_margin_seconds: 6
 repair:
   max_concurrent_repairs: 3
   repair_procedures:
@@ -34,7 +35,12 @@ repair:
       repair_operations:
         - operation: op
           repair_steps:
+            # A command in flight dies with the server; the restarted one waits it out (its timeout and the margin),
+            # never runs it again, and moves on to the next step.
             - repair_command: ${quoted(machines.command("slow-fix", 1))}
+              command_timeout_seconds: 3
+              watch_seconds: 1
+            - repair_command: ${quoted(machines.command("fix"))}
               watch_seconds: 60
           health_check_command: ${quoted(machines.command("health"))}
 `,

@@ -102,3 +102,18 @@ describe("RepairRunner: stopping jobs", () => {
       assert.ok(h.nodes.events.some((e) => e.event.reason === "RepairDrainBackoff"));
     }));
 });
+
+describe("RepairRunner: stopping promptly", () => {
+  it("does not wait for the health checks of a pass in flight: 1,000 queued entries, every check hanging", () =>
+    withHarness(startRunnerHarness(harnessRepair()), async (h) => {
+      const addresses = Array.from({ length: 1000 }, (_, i) => `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`);
+      for (const address of addresses) h.healthHeld.add(address);
+      for (const address of addresses) await h.add(address);
+      h.runner.start();
+      await h.commands.held("health");
+      let late: NodeJS.Timeout | undefined;
+      const tooLate = new Promise<never>((_, reject) => (late = setTimeout(() => reject(new Error("the runner did not stop within 5 s")), 5000)));
+      await Promise.race([h.runner.stop(), tooLate]).finally(() => clearTimeout(late));
+      assert.ok(h.commands.ran("health").length <= 8, "no further check started once the pass was aborted");
+    }));
+});

@@ -57,6 +57,8 @@ export interface EtcdReplicaOptions {
   readonly etcd?: Partial<EtcdConfig>;
   /** Other settings every replica shares, e.g. the sabakan to poll. */
   readonly config?: Partial<KintsugiConfig>;
+  /** The margin past its timeout an inherited command is waited out (see entry-command.ts); default: the default. */
+  readonly inheritedCommandMarginSeconds?: number;
 }
 
 /**
@@ -75,7 +77,11 @@ export async function startEtcdReplicas(etcd: TestEtcd, names: readonly string[]
             etcd: { ...DEFAULT_ETCD_CONFIG, ...options.etcd, endpoints: [...etcd.endpoints], prefix: options.prefix },
             leaderElection: { leaseTtlSeconds: options.leaseTtlSeconds, replicaName: name },
             repair: options.repair(name),
-            runner: { intervalSeconds: 0.2, healthCheckConcurrency: 4 },
+            runner: {
+              intervalSeconds: 0.2,
+              healthCheckConcurrency: 4,
+              ...(options.inheritedCommandMarginSeconds !== undefined && { inheritedCommandMarginSeconds: options.inheritedCommandMarginSeconds }),
+            },
           },
           { startRunner: true, startSchedule: false, startClusterSchedule: false },
         ),

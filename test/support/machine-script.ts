@@ -21,7 +21,7 @@ case $action in
   sleep) echo $$ > "$dir/pid-$addr"; sleep "$1"; touch "$dir/slept-$addr" ;;
   slow-fix) sleep "$1"; touch "$dir/healthy-$addr" ;;
   held-fix) echo $$ > "$dir/pid-$addr"; while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/healthy-$addr" ;;
-  held-reboot) while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/returned-$addr" ;;
+  held-reboot) echo $$ > "$dir/pid-$addr"; while [ ! -f "$dir/release-$addr" ]; do sleep 0.05; done; touch "$dir/returned-$addr" ;;
   fail-times)
     n=$(cat "$dir/count-$addr" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$dir/count-$addr"
     if [ "$n" -le "$1" ]; then echo "attempt $n fails" >&2; exit 1; fi
@@ -73,7 +73,7 @@ export class SimulatedMachines {
     return this.log().filter((line) => line.startsWith(`${action} `) && line.endsWith(` ${address}`)).length;
   }
 
-  /** Whether the `sleep` or `held-fix` process of the address (its pid file) is still running; false when none started. */
+  /** Whether the `sleep`, `held-fix` or `held-reboot` process of the address (its pid file) is still running; false when none started. */
   running(address: string): boolean {
     const path = join(this.dir, `pid-${address}`);
     if (!existsSync(path)) return false;

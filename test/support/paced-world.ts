@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FakeKubeApi } from "./fake-kube-api.js";
 import type { SimulatedMachines } from "./machine-script.js";
 
@@ -8,7 +10,8 @@ export type WorldStage = "draining" | "commanding" | "watching";
  * The world around a repair, moving at its own pace whoever leads: a pod evicted from a machine's node (in the fake
  * API's `manual` termination mode) terminates `holdMs` after it began, a `held-reboot` repair command returns
  * `holdMs` after it started, and the machine turns healthy `holdMs` after its command returned. So each stage lasts
- * long enough for a test to act in it (kill a leader there) and ends without the test's help.
+ * long enough for a test to act in it (kill a leader there) and ends without the test's help. A command killed with
+ * its replica still ends its stage: the reboot it began goes on without it.
  */
 export class PacedWorld {
   private readonly since = new Map<string, number>();
@@ -68,7 +71,10 @@ export class PacedWorld {
       this.since.set(key, since);
       if (now - since < this.holdMs) continue;
       if (stage === "draining") for (const pod of this.terminating(address)) this.kube.finishTermination(pod.namespace, pod.name);
-      if (stage === "commanding") this.machines.release(address);
+      if (stage === "commanding") {
+        this.machines.release(address);
+        if (!this.machines.running(address)) writeFileSync(join(this.machines.dir, `returned-${address}`), "");
+      }
       if (stage === "watching") this.machines.setHealthy(address);
     }
   }

@@ -19,7 +19,8 @@ export interface ServeProcess {
 
 /**
  * Starts the real `kintsugi serve ARGS` as a child process in `cwd` (with `env`, else this process's environment;
- * as user `as`, else as this process's user; the checkout's `bin/kintsugi.js` unless `bin` names another install).
+ * as user `as`, else as this process's user; the checkout's `bin/kintsugi.js` unless `bin` names another install;
+ * through `launcher`, an argv prefix that execs the rest, e.g. `ip netns exec NAME`, so the child is still node).
  */
 export function serveProcess(
   args: readonly string[],
@@ -27,8 +28,10 @@ export function serveProcess(
   env?: NodeJS.ProcessEnv,
   as?: { uid: number; gid: number },
   bin = KINTSUGI_BIN,
+  launcher: readonly string[] = [],
 ): ServeProcess {
-  const child = spawn(process.execPath, [...nodeOptionsOf(bin), bin, "serve", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...as });
+  const [program = process.execPath, ...prefix] = [...launcher, process.execPath];
+  const child = spawn(program, [...prefix, ...nodeOptionsOf(bin), bin, "serve", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"], ...as });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

@@ -22,6 +22,16 @@ export interface TestEtcdMember {
   kill(): Promise<void>;
   /** Starts a killed member again on the same ports and data, and waits until it answers. */
   restart(): Promise<void>;
+  /** Freezes the member (SIGSTOP): its connections stay open and nothing answers, as in a cut network. */
+  pause(): void;
+  /** Lets a paused member go on (SIGCONT). */
+  resume(): void;
+}
+
+/** Where each member runs: its address, and the argv prefix that starts it there (e.g. `ip netns exec NAME`). */
+export interface TestEtcdPlacement {
+  hostOf(member: number): string;
+  launcherOf(member: number): readonly string[];
 }
 
 /** Serving clients over TLS: etcd's certificate and key, and the CA whose client certificates it requires. */
@@ -69,27 +79,31 @@ async function healthy(url: string): Promise<boolean> {
  * the start fail: it is tried again on new ports. With `tls`, clients are served over https only, and only those
  * with a certificate signed by the client CA (health is then read from a plain-HTTP metrics URL).
  */
-export async function startTestEtcd(options: { members?: 1 | 3; tls?: TestEtcdTls } = {}): Promise<TestEtcd> {
+export async function startTestEtcd(options: { members?: 1 | 3; tls?: TestEtcdTls; placement?: TestEtcdPlacement } = {}): Promise<TestEtcd> {
   if (ETCD_SKIP) throw new Error(ETCD_SKIP);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(options.members ?? 1, options.tls ?? null);
+      return await startOnce(options.members ?? 1, options.tls ?? null, options.placement ?? LOOPBACK);
     } catch (err) {
       if (attempt >= 3) throw err;
     }
   }
 }
 
-async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEtcd> {
+const LOOPBACK: TestEtcdPlacement = { hostOf: () => "127.0.0.1", launcherOf: () => [] };
+
+async function startOnce(count: number, tls: TestEtcdTls | null, placement: TestEtcdPlacement): Promise<TestEtcd> {
   const dir = mkdtempSync(join(tmpdir(), "kintsugi-etcd-"));
-  const specs: Array<{ name: string; clientUrl: string; peerUrl: string; healthUrl: string }> = [];
+  const specs: Array<{ name: string; clientUrl: string; peerUrl: string; healthUrl: string; launcher: readonly string[] }> = [];
   for (let i = 0; i < count; i++) {
-    const clientUrl = `${tls ? "https" : "http"}://127.0.0.1:${await freePort()}`;
+    const host = placement.hostOf(i);
+    const clientUrl = `${tls ? "https" : "http"}://${host}:${await freePort()}`;
     specs.push({
       name: `m${i}`,
       clientUrl,
-      peerUrl: `http://127.0.0.1:${await freePort()}`,
-      healthUrl: tls ? `http://127.0.0.1:${await freePort()}` : clientUrl,
+      peerUrl: `http://${host}:${await freePort()}`,
+      healthUrl: tls ? `http://${host}:${await freePort()}` : clientUrl,
+      launcher: placement.launcherOf(i),
     });
   }
   const initialCluster = specs.map((s) => `${s.name}=${s.peerUrl}`).join(",");
@@ -97,9 +111,11 @@ async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEt
   const children = new Map<string, ChildProcess>();
   const output = new Map<string, string[]>();
   const launch = (s: (typeof specs)[number], state: "new" | "existing") => {
+    const [program = ETCD_BINARY, ...prefix] = [...s.launcher, ETCD_BINARY];
     const child = spawn(
-      ETCD_BINARY,
+      program,
       [
+        ...prefix,
         "--name",
         s.name,
         "--data-dir",
@@ -154,6 +170,7 @@ async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEt
     const child = children.get(name);
     if (!child || ended(child)) return;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGCONT");
     child.kill("SIGKILL");
     await exited;
   };
@@ -184,6 +201,8 @@ async function startOnce(count: number, tls: TestEtcdTls | null): Promise<TestEt
         return child !== undefined && !ended(child);
       },
       kill: () => kill(s.name),
+      pause: () => void children.get(s.name)?.kill("SIGSTOP"),
+      resume: () => void children.get(s.name)?.kill("SIGCONT"),
       restart: async () => {
         await kill(s.name);
         launch(s, "existing");

@@ -35,6 +35,7 @@ function controlledTerm(log: string[], name: string): { term: LeaderTerm; finish
   return {
     term: {
       workers: { name } as unknown as Workers,
+      halt: () => log.push(`${name} halted`),
       end: async () => {
         log.push(`${name} ending`);
         await ended;
@@ -62,12 +63,13 @@ describe("LeaderTerms", () => {
     assert.notEqual(terms.workers(), null);
     terms.deposed("lease lost");
     assert.equal(terms.workers(), null, "no workers from the instant of deposition");
+    assert.deepEqual(log, ["term1 began", "term1 halted"], "its commands are aborted in the same turn as the deposition");
     terms.elected();
     await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(log, ["term1 began", "term1 ending"], "the next term waits for the last to end");
+    assert.deepEqual(log, ["term1 began", "term1 halted", "term1 ending"], "the next term waits for the last to end");
     made[0]?.finishEnd();
     await terms.settled();
-    assert.deepEqual(log, ["term1 began", "term1 ending", "term1 ended", "term2 began"]);
+    assert.deepEqual(log, ["term1 began", "term1 halted", "term1 ending", "term1 ended", "term2 began"]);
     made[1]?.finishEnd();
     await terms.close();
   });
@@ -76,7 +78,7 @@ describe("LeaderTerms", () => {
     let begun = 0;
     const terms = new LeaderTerms(() => {
       begun++;
-      return { workers: {} as Workers, end: async () => undefined };
+      return { workers: {} as Workers, halt: () => undefined, end: async () => undefined };
     }, silent);
     terms.elected();
     terms.deposed("lease lost at once");
@@ -89,7 +91,7 @@ describe("LeaderTerms", () => {
     let fail = true;
     const terms = new LeaderTerms(() => {
       if (fail) throw new Error("not a cron expression");
-      return { workers: {} as Workers, end: async () => undefined };
+      return { workers: {} as Workers, halt: () => undefined, end: async () => undefined };
     }, silent);
     terms.elected();
     await assert.rejects(terms.settled(), /not a cron expression/);

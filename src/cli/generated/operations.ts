@@ -184,7 +184,10 @@ export type ReplayPacingInput = {
   maxConcurrentRepairs?: number | null | undefined;
 };
 
-/** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
+/**
+ * Why sabakan-triggered repair left a machine alone. The first four defer the machine (it is repaired once the limit or
+ * the wait ends); the others skip it.
+ */
 export type SkipKind =
   /** Skipped: another machine with the same address was enqueued in this poll. */
   | 'DUPLICATE_ADDRESS'
@@ -199,13 +202,13 @@ export type SkipKind =
   | 'INVALID_ADDRESS'
   /** Skipped: the machine has no IPv4 address. */
   | 'NO_ADDRESS'
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
   | 'OUT_OF_CLUSTER'
-  /** Held: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
+  /** Deferred: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
   | 'QUEUE_LIMIT'
-  /** Held: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
+  /** Deferred: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
   | 'RACK_LIMIT'
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
   | 'REBOOTING'
   /** Skipped: an entry for its address is in the queue (any status, until it is deleted). */
   | 'RECENTLY_REPAIRED';

@@ -1,7 +1,7 @@
 import type { HealthCheckConfig } from "./health-check-config.js";
 import type { HealthCheckEvaluation, TargetEvaluation } from "./health-check-evaluation.js";
 import { findRepairOperation, type RepairConfig } from "../queue/repair-config.js";
-import type { NewRepairEntry, RepairEntry } from "../queue/repair-entry.js";
+import type { DecidedRepairEntry, RepairEntry } from "../queue/repair-entry.js";
 import { describeHold, type MachineHold } from "../holds/machine-holds.js";
 import { rackLimitReason, type EscalationHold, type EscalationInput } from "../intake/auto-repair-intake.js";
 import { decideEscalation } from "../escalation/repair-escalation.js";
@@ -28,7 +28,8 @@ export interface HealthCheckStatus {
 }
 
 export interface RemediationDecision {
-  readonly enqueue: readonly NewRepairEntry[];
+  /** Each with the reason its history records (see remediationEntryReason). */
+  readonly enqueue: readonly DecidedRepairEntry[];
   readonly held: readonly HeldTarget[];
   /** The holds escalation asks for; absent when none. */
   readonly escalationHolds?: readonly EscalationHold[];
@@ -71,7 +72,7 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
     return { enqueue: [], held: unhealthy.map((t) => ({ node: t.node, reason: `remediation short-circuited: ${evaluation.gate.reason}` })) };
   const persisting = new Set(entries.map((e) => e.address));
   const held: HeldTarget[] = [];
-  const enqueue: NewRepairEntry[] = [];
+  const enqueue: DecidedRepairEntry[] = [];
   const escalationHolds: EscalationHold[] = [];
   const escalated = new Map<string, string>();
   const toHold = new Set<string>();
@@ -125,7 +126,14 @@ export function decideRemediation(check: HealthCheckConfig, evaluation: HealthCh
     }
     if (escalation) escalated.set(t.address, escalation.reason);
     persisting.add(t.address);
-    enqueue.push({ address: t.address, machineType, operation, serial: null, source: healthCheckSource(check.name) });
+    enqueue.push({
+      address: t.address,
+      machineType,
+      operation,
+      serial: null,
+      source: healthCheckSource(check.name),
+      reason: remediationEntryReason(check.name, t, escalation ? escalation.reason : null),
+    });
   }
   // A repeat offender to hold is a candidate as much as a node to enqueue (the sabakan trigger counts both).
   const candidates = enqueue.length + escalationHolds.length;
@@ -165,4 +173,15 @@ function extras(
   escalated: ReadonlyMap<string, string>,
 ): Pick<RemediationDecision, "escalationHolds" | "escalated"> {
   return { ...(escalationHolds.length > 0 && { escalationHolds }), ...(escalated.size > 0 && { escalated }) };
+}
+
+/**
+ * The reason of the `created` history record of an entry a health check enqueues: the node and the condition it
+ * failed, and why it got the escalation operation (`escalated`, null when it did not).
+ */
+export function remediationEntryReason(check: string, target: Pick<TargetEvaluation, "node" | "rule">, escalated: string | null): string {
+  const { rule } = target;
+  const failed = rule === null ? "an unhealthy condition" : `${rule.type}=${rule.status} for more than ${rule.timeoutSeconds} s`;
+  const why = escalated === null ? "" : `; escalated: ${escalated}`;
+  return `enqueued by health check ${check}: node ${target.node} has ${failed}${why}`;
 }

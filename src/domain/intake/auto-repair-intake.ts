@@ -2,7 +2,7 @@ import { parseAddress } from "../shared/address.js";
 import type { Constraints } from "../shared/constraints.js";
 import { describeHold, type MachineHold } from "../holds/machine-holds.js";
 import { findRepairOperation, type RepairConfig } from "../queue/repair-config.js";
-import type { NewRepairEntry, RepairEntry } from "../queue/repair-entry.js";
+import type { DecidedRepairEntry, RepairEntry } from "../queue/repair-entry.js";
 import type { FinishedRepair } from "../queue/finished-repair.js";
 import type { EscalationReleases } from "../escalation/escalation-releases.js";
 import { decideEscalation, type EscalationConfig } from "../escalation/repair-escalation.js";
@@ -43,7 +43,8 @@ export interface EscalationHold {
 /** What one round of sabakan-triggered repair decides. */
 export interface IntakeDecision {
   readonly machinesSeen: number;
-  readonly enqueue: readonly NewRepairEntry[];
+  /** In sabakan's order, each with the reason its history records (see intakeEntryReason). */
+  readonly enqueue: readonly DecidedRepairEntry[];
   readonly skipped: readonly SkippedMachine[];
   readonly shortCircuit: IntakeShortCircuit | null;
   /** The holds escalation asks for (empty without `repair.escalation`). */
@@ -77,7 +78,7 @@ export interface IntakeInput {
 }
 
 /**
- * CKE's sabakan-triggered repair (semantics/sabakan-trigger.md), in its order:
+ * CKE's sabakan-triggered repair (docs/semantics/sabakan-trigger.md), in its order:
  * 1. `recent` = the addresses of every persisting entry;
  * 2. per machine: no IPv4 -> skip; kintsugi: a first IPv4 that is not an IP address (`-rf`, control characters,
  *    "") -> skip, so it never reaches a command; the address is compared and enqueued in canonical form
@@ -196,14 +197,24 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   }
   for (const h of toHold) skip(h.machine, "escalated", h.reason, h.address);
   for (const k of kept) if (k.escalated !== null) skip(k.machine, "escalated", k.escalated, k.address);
-  const enqueue = kept.map(({ machine: m, address, operation }) => ({
+  const enqueue = kept.map(({ machine: m, address, operation, escalated }) => ({
     address,
     machineType: m.bmcType,
     operation,
     serial: m.serial,
     source: AUTO_REPAIR_SOURCE,
+    reason: intakeEntryReason(m, escalated),
   }));
   return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null, escalationHolds };
+}
+
+/**
+ * The reason of the `created` history record of an entry the trigger enqueues: the machine's state and for how long,
+ * and why it got the escalation operation (`escalated`, null when it did not).
+ */
+export function intakeEntryReason(machine: Pick<SabakanMachine, "serial" | "state" | "durationSeconds">, escalated: string | null): string {
+  const why = escalated === null ? "" : `; escalated: ${escalated}`;
+  return `enqueued by sabakan-triggered repair: machine ${machine.serial} is ${machine.state} (for ${Math.round(machine.durationSeconds)} s)${why}`;
 }
 
 /** Why `maximum-unhealthy-machines-per-rack` holds a machine back: its rack has `count` unhealthy machines. */

@@ -1,6 +1,7 @@
 import type { MachineBmc } from "../sabakan/machine-bmc.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { EntryTransition } from "./repair-plan.js";
+import type { CommandMarker } from "./command-marker.js";
 
 /** The environment variables that tell a command which entry, step and attempt it is part of, and which BMC to reach. */
 export const COMMAND_CONTEXT_VARIABLES = [
@@ -78,11 +79,13 @@ export function commandEnvironment(
 /**
  * The history note committed before a command starts, naming its operation id: a script's log can be joined with
  * the entry's history, and an id that appears here but never in the script's log is an attempt that never ran
- * (e.g. the process or leader failed between the commit and the start). The entry itself does not change.
+ * (e.g. the process or leader failed between the commit and the start). kintsugi: with `marker`, the entry records
+ * the command as started (see entry-command.ts), so whoever reads it knows the command may be running; otherwise
+ * the entry itself does not change.
  */
-export function attemptStartNote(entry: RepairEntry, command: string, identity: CommandAttemptIdentity): EntryTransition {
+export function attemptStartNote(entry: RepairEntry, command: string, identity: CommandAttemptIdentity, marker?: CommandMarker): EntryTransition {
   return {
-    after: entry,
+    after: marker === undefined ? entry : { ...entry, command: marker },
     kind: "note",
     reason: `step ${entry.step + 1}: starting the ${command}, attempt ${identity.attempt} (operation id ${identity.operationId})`,
   };

@@ -3,7 +3,7 @@ import { drainBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairObservation } from "./repair-plan.js";
-import type { ProofVerdict } from "../proof/repair-proof.js";
+import type { ProofVerdict } from "./proof-judgement.js";
 import { continueWatch, type Progress, type ProgressContext } from "./repair-progress.js";
 
 // The one-control-plane turn (CKE's maxConcurrentApiServerRepairs = 1, server/strategy.go repairOps). CKE gives the

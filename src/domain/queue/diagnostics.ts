@@ -3,6 +3,7 @@ import type { RepairOperationConfig } from "./repair-config.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { CommandAttempt } from "./repair-outcomes.js";
 import type { EntryTransition } from "./repair-plan.js";
+import { withoutCommand } from "./entry-command.js";
 
 /** How much of each of the diagnostics command's stdout and stderr goes into the history (the tail). */
 export const DIAGNOSTICS_OUTPUT_CHARS = 16 * 1024;
@@ -29,7 +30,7 @@ export function afterDiagnostics(entry: RepairEntry, attempt: CommandAttempt): E
   const { outcome } = attempt;
   if (outcome.kind === "aborted") return null;
   const how = outcome.kind === "ok" ? "diagnostics command succeeded" : `diagnostics command failed (${describeFailure(outcome)}); the repair goes on`;
-  return { after: entry, kind: "note", reason: `step ${entry.step + 1}: ${how}`, detail: diagnosticsDetail(attempt) };
+  return { after: withoutCommand(entry), kind: "note", reason: `step ${entry.step + 1}: ${how}`, detail: diagnosticsDetail(attempt) };
 }
 
 /** The command line and the tails of stdout and stderr, each at most DIAGNOSTICS_OUTPUT_CHARS, saying what was cut. */

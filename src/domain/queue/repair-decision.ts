@@ -6,7 +6,7 @@ import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "../pacing/repair-pacing.js";
 import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
-import { judgeProof, withBootIdRecorded, type ProofVerdict } from "../proof/repair-proof.js";
+import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./proof-judgement.js";
 import {
   waitForBackoff,
   waitForCommand,
@@ -20,7 +20,18 @@ import {
 import { isCheckable, type EntryTransition, type RepairAction, type RepairObservation, type RepairPlan, type RepairSnapshot } from "./repair-plan.js";
 import { progressWait } from "./progress-wait.js";
 import { withWaitCycles } from "./wait-cycles.js";
-import { continueDrain, continueWatch, drainStopOf, evictionDeadline, startStep, type Progress, type ProgressContext } from "./repair-progress.js";
+import {
+  continueDrain,
+  continueWatch,
+  drainStopOf,
+  evictionDeadline,
+  runNeverStarted,
+  startStep,
+  type Progress,
+  type ProgressContext,
+} from "./repair-progress.js";
+import type { InheritedCommand } from "./command-marker.js";
+import { inheritedTransition, waitForInheritedCommand } from "./entry-command.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
 const NO_PROOF = { nodeReady: null, bootId: null, sabakanState: null };
@@ -32,7 +43,7 @@ function earliest(a: number | null, b: number | null): number | null {
 }
 
 /**
- * CKE's repair queue decision for one pass (see semantics/repair-queue.md), as data: which entries change how, and
+ * CKE's repair queue decision for one pass (docs/semantics/repair-queue.md), as data: which entries change how, and
  * what to do after each change is committed. In order:
  * 0. while etcd is not good for repair (see etcd-quorum.ts), nothing happens to any entry, as in CKE;
  * 1. a deleted entry is dequeued, whatever else holds;
@@ -43,7 +54,7 @@ function earliest(a: number | null, b: number | null): number | null {
  *    on a held machine (a hold stops commands, never a success: the success command is skipped, see
  *    healthy-finish.ts); kintsugi: an operation with `success_requires` / `success_dwell_seconds` succeeds only
  *    once proven by the evidence gathered since the entry's first repair command, whichever step gathered it (see
- *    repair-proof.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
+ *    proof-judgement.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
@@ -72,7 +83,14 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   if (etcd !== null) return frozenPlan(snapshot, etcd);
   const actions: RepairAction[] = [];
   let wakeAt: number | null = null;
-  const ctx: ProgressContext = { now, random, queueEnabled: snapshot.queueEnabled, evictionTimeoutSeconds: snapshot.repair.evictionTimeoutSeconds };
+  const ctx: ProgressContext = {
+    now,
+    random,
+    queueEnabled: snapshot.queueEnabled,
+    evictionTimeoutSeconds: snapshot.repair.evictionTimeoutSeconds,
+    ...(snapshot.fence && { owner: snapshot.fence.owner }),
+  };
+  const marginSeconds = snapshot.fence?.marginSeconds ?? 0;
   const observe = (e: RepairEntry) => snapshot.observations.get(e.index) ?? NO_OBSERVATION;
 
   const contenders: Contender[] = [];
@@ -83,18 +101,29 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     if (isFinished(entry)) continue;
     const obs = observe(entry);
+    // kintsugi: a command another replica started may still run on the machine: nothing else happens to the entry
+    // (but its deletion) until it has certainly ended; one that is over or never started is said in the history.
+    const fenced = obs.inherited?.kind === "may-run" ? obs.inherited : undefined;
     const renamed = renamedTransitions(entry, obs);
-    const current = renamed[0]?.after ?? entry;
+    const inherited = obs.inherited;
+    if (inherited?.kind === "interrupted") renamed.push(inheritedTransition(renamed.at(-1)?.after ?? entry, inherited, now));
+    const current = renamed.at(-1)?.after ?? entry;
+    // Said when something happens instead (the command runs now, or the entry succeeds), never by itself each pass.
+    const neverStarted = inherited?.kind === "never-started" ? [inheritedTransition(current, inherited, now)] : [];
     const lookup = snapshot.repair.lookup(current);
     if ("message" in lookup) {
       const after: RepairEntry = { ...current, status: "failed", lastTransitionTime: truncateToSeconds(now) };
       actions.push({ entry, transitions: [...renamed, { after, kind: "transition", reason: lookup.message }], effect: { kind: "uncordon" } });
       continue;
     }
-    // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
+    if (fenced) {
+      contenders.push({ entry, obs, current, renamed, operation: lookup.operation, fenced });
+      continue;
+    }
+    // kintsugi: with proof of repair (see proof-judgement.ts), healthy is not enough: the evidence must hold too.
     const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
     if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
-      actions.push(finishHealthy(entry, [...renamed, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
+      actions.push(finishHealthy(entry, [...renamed, ...neverStarted, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
       continue;
     }
     const proved = proof?.transitions ?? [];
@@ -134,7 +163,17 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     const plane = planeOf.get(entry.address);
     if (plane && !entryOfPlane.has(plane)) entryOfPlane.set(plane, entry.index);
   }
-  for (const { entry, obs, current, renamed, operation, proof } of walkOrder(contenders, planeOf)) {
+  for (const { entry, obs, current, renamed, operation, proof, fenced } of walkOrder(contenders, planeOf)) {
+    if (fenced) {
+      // It keeps its machine and its slot (and the control-plane turn) while its command may run.
+      busy.set(entry.address, entry.index);
+      inProgress++;
+      if (planeOf.has(entry.address) && !repairingPlane) repairingPlane = entry;
+      held.set(entry.index, waitForInheritedCommand(current, fenced, marginSeconds));
+      if (fenced.until !== null) wakeAt = earliest(wakeAt, fenced.until + 1);
+      if (renamed.length > 0) actions.push({ entry, transitions: renamed, effect: { kind: "none" } });
+      continue;
+    }
     const holder = busy.get(entry.address);
     if (isWaitingForBackoff(entry, now)) {
       // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
@@ -257,6 +296,8 @@ interface Contender {
   readonly operation: RepairOperationConfig;
   /** kintsugi: what proof of repair decided this pass (operations that require proof). */
   readonly proof?: ProofVerdict;
+  /** kintsugi: a command another replica started that may still run on the machine. */
+  readonly fenced?: Extract<InheritedCommand, { kind: "may-run" }>;
 }
 
 /**
@@ -277,6 +318,8 @@ function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex)
 
 function progressOf(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, renamed: EntryTransition[]): Progress {
   if (obs.job === "repair-command" || obs.job === "success-command") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };
+  if (obs.inherited?.kind === "never-started" && obs.job === "none" && ctx.queueEnabled)
+    return runNeverStarted(entry, op, ctx, [...renamed, inheritedTransition(entry, obs.inherited, ctx.now)]);
   switch (entry.stepStatus) {
     case "waiting":
       if (obs.job !== "none") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };

@@ -1,4 +1,5 @@
 import type { RepairEvidence } from "../proof/repair-evidence.js";
+import type { CommandMarker } from "./command-marker.js";
 
 /** The status of a repair entry, spelled as CKE stores it. */
 export type RepairStatus = "queued" | "processing" | "succeeded" | "failed";
@@ -30,6 +31,8 @@ export interface RepairEntry {
   readonly source: string;
   /** kintsugi: the proof of repair gathered for the current step (operations with `success_requires`); absent: none. */
   readonly evidence?: RepairEvidence;
+  /** kintsugi: the command decided or started for the entry whose outcome is not recorded yet (see entry-command.ts). */
+  readonly command?: CommandMarker;
 }
 
 /** What a caller supplies to create an entry; everything else starts at CKE's initial values. */
@@ -39,6 +42,11 @@ export interface NewRepairEntry {
   readonly operation: string;
   readonly serial: string | null;
   readonly source: string;
+}
+
+/** A new entry as a rule decided it: its parameters, and the reason its `created` history record gives. */
+export interface DecidedRepairEntry extends NewRepairEntry {
+  readonly reason: string;
 }
 
 /** An entry as it is before the store gives it an index. */

@@ -21,6 +21,12 @@ export interface RepairHistoryRecord {
    * actors (see migration 004).
    */
   readonly actor: string;
+  /**
+   * kintsugi: the replica that wrote the record through its term as leader (its runner, poller, health checks);
+   * absent on other writes and on records older than the field. Tells a deposed leader's late write from its
+   * successor's.
+   */
+  readonly replica?: string;
 }
 
 /** A record before the store numbers it. */

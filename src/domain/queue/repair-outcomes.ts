@@ -2,6 +2,7 @@ import { describeFailure, outcomeDetail, type CommandOutcome } from "./command-o
 import { drainBackoff } from "./drain-backoff.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition } from "./repair-plan.js";
+import { withoutCommand } from "./entry-command.js";
 
 /** One attempt at a command: its argv (address appended) and how it ended. */
 export interface CommandAttempt {
@@ -15,7 +16,9 @@ export interface CommandAttempt {
  * stderrTail) and its history's detail holding the output. An aborted command (the entry is being dequeued) changes
  * nothing.
  */
-export function afterRepairCommand(entry: RepairEntry, attempts: readonly CommandAttempt[], now: number): EntryTransition | null {
+export function afterRepairCommand(worked: RepairEntry, attempts: readonly CommandAttempt[], now: number): EntryTransition | null {
+  // Its outcome is recorded: the command no longer counts as possibly running (see entry-command.ts).
+  const entry = withoutCommand(worked);
   const last = attempts.at(-1);
   if (!last || last.outcome.kind === "aborted") return null;
   const tries = attempts.length === 1 ? "" : ` (attempt ${attempts.length})`;
@@ -41,7 +44,8 @@ export function afterRepairCommand(entry: RepairEntry, attempts: readonly Comman
  * After the machine was found healthy: the entry finishes `succeeded`, unless the success command failed or timed
  * out, which makes it `failed` (CKE). `attempt` is null when the operation has no success command.
  */
-export function afterSuccessCommand(entry: RepairEntry, attempt: CommandAttempt | null, now: number): EntryTransition | null {
+export function afterSuccessCommand(worked: RepairEntry, attempt: CommandAttempt | null, now: number): EntryTransition | null {
+  const entry = withoutCommand(worked);
   const lastTransitionTime = truncateToSeconds(now);
   if (attempt === null)
     return { after: { ...entry, status: "succeeded", lastTransitionTime }, kind: "transition", reason: "the health check reports the machine healthy" };

@@ -4,8 +4,9 @@ import { findRepairOperation, type RepairConfig, type RepairOperationConfig, typ
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
 import type { PacingInput } from "../pacing/repair-pacing.js";
-import type { ObservedProof } from "../proof/repair-proof.js";
+import type { ObservedProof } from "../proof/repair-evidence.js";
 import type { WaitingFor } from "./repair-wait.js";
+import type { CommandOwner, InheritedCommand } from "./command-marker.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
 export type RunningJob = "none" | "drain" | "repair-command" | "success-command" | "diagnostics";
@@ -32,6 +33,8 @@ export interface RepairObservation {
   readonly drainCompleted?: boolean;
   /** The signals proof of repair reads (kintsugi); gathered only for entries whose operation requires proof. */
   readonly proof?: ObservedProof;
+  /** A command of the entry that no job of this process runs (see inheritedCommand); absent: none. */
+  readonly inherited?: InheritedCommand;
 }
 
 /** Everything the decision needs: gathered by the runner, never mutated by the decision. */
@@ -53,6 +56,11 @@ export interface RepairSnapshot {
   readonly holds?: ReadonlyMap<string, MachineHold>;
   /** Slow start per failure domain (`repair.pacing`); absent = off, CKE's behaviour. */
   readonly pacing?: PacingInput;
+  /**
+   * The fence of machines against inherited commands (kintsugi): who decides (its repair commands are marked due
+   * with it) and the margin of the waits. Absent: no command is marked due.
+   */
+  readonly fence?: { readonly owner: CommandOwner; readonly marginSeconds: number };
 }
 
 /** The `repair` part of a snapshot, from CKE's `repair` configuration. */

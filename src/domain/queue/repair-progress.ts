@@ -3,6 +3,7 @@ import { drainBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairEffect, RepairObservation } from "./repair-plan.js";
+import { commandDue, type CommandOwner } from "./command-marker.js";
 
 /** The outcome of moving one entry forward: transitions so far, the effect, and when to look again. */
 export interface Progress {
@@ -16,6 +17,8 @@ export interface ProgressContext {
   readonly random: () => number;
   readonly queueEnabled: boolean;
   readonly evictionTimeoutSeconds: number;
+  /** Who decides (kintsugi): a repair command it decides to run is marked due with it; absent: not marked. */
+  readonly owner?: CommandOwner;
 }
 
 const step = (e: RepairEntry) => e.step + 1;
@@ -51,9 +54,29 @@ export function startStep(
       wakeAt: evictionDeadline(after, ctx) + 1,
     };
   }
-  const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime };
+  const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime, ...due(config, ctx) };
   const reason = `step ${step(entry)}: running the repair command`;
   return { transitions: [...transitions, { after, kind: "transition", reason }], effect: { kind: "repair-command", step: config }, wakeAt: null };
+}
+
+/** The command marker of a repair command decided now (kintsugi), when the context names who decides. */
+function due(config: { readonly commandTimeoutSeconds: number }, ctx: ProgressContext): Pick<RepairEntry, "command"> {
+  return ctx.owner ? { command: commandDue(ctx.owner, config.commandTimeoutSeconds) } : {};
+}
+
+/**
+ * kintsugi: a `watching` entry whose repair command was decided but never started (the replica that was to run it
+ * stopped first): the step's command runs now, and its watch counts from now.
+ */
+export function runNeverStarted(entry: RepairEntry, op: RepairOperationConfig, ctx: ProgressContext, transitions: EntryTransition[]): Progress {
+  const config = op.repairSteps[entry.step];
+  if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist`, transitions);
+  const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime: truncateToSeconds(ctx.now), ...due(config, ctx) };
+  return {
+    transitions: [...transitions, { after, kind: "transition", reason: `step ${step(entry)}: running the repair command` }],
+    effect: { kind: "repair-command", step: config },
+    wakeAt: null,
+  };
 }
 
 /**
@@ -72,7 +95,7 @@ export function continueDrain(
   if (ctx.queueEnabled && drained) {
     const config = op.repairSteps[entry.step];
     if (!config) return failed(entry, ctx.now, `step ${step(entry)} does not exist`, transitions);
-    const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime: truncateToSeconds(ctx.now) };
+    const after: RepairEntry = { ...entry, status: "processing", stepStatus: "watching", lastTransitionTime: truncateToSeconds(ctx.now), ...due(config, ctx) };
     const why = obs.nodename === "" ? "the machine is no longer a node" : "drain completed";
     return {
       transitions: [...transitions, { after, kind: "transition", reason: `step ${step(entry)}: ${why}; running the repair command` }],

@@ -1,4 +1,5 @@
 import { describeHold, type MachineHold } from "../holds/machine-holds.js";
+import type { EntryCommand } from "./command-marker.js";
 
 /** What an unfinished entry is waiting for right now; GraphQL `RepairWaitKind`. */
 export type WaitKind = (typeof WAIT_KINDS)[number];
@@ -94,9 +95,6 @@ export function waitForDrain(step: number, node: string, deadline: number): Wait
   const what = node === "" ? "draining its node" : `draining node ${node}`;
   return wait("DRAINING", `step ${step + 1}: ${what}, evicting pods until ${iso(deadline)}`, deadline);
 }
-
-/** The commands kintsugi runs for an entry. */
-export type EntryCommand = "repair" | "diagnostics" | "success";
 
 /** A command of the entry is running (its timeout and retries end it, not a time known here). */
 export function waitForCommand(command: EntryCommand, step: number): WaitingFor {

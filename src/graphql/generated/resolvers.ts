@@ -1337,6 +1337,12 @@ export type RepairHistoryRecord = {
   kind: RepairHistoryKind;
   /** Why it happened, in words. */
   reason: Scalars['String']['output'];
+  /**
+   * The replica that wrote the change through its term as leader (its runner, sabakan poller, health checks): tells a
+   * deposed leader's late write from its successor's. Null for other changes (the API's) and for records written
+   * before kintsugi kept it.
+   */
+  replica?: Maybe<Scalars['String']['output']>;
   /** Monotonic sequence number over all entries' history. */
   sequence: Scalars['ID']['output'];
   /** The entry's status after the change. */
@@ -1565,7 +1571,10 @@ export type ReplayedPoll = {
   time: Scalars['DateTime']['output'];
 };
 
-/** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
+/**
+ * Why sabakan-triggered repair left a machine alone. The first four defer the machine (it is repaired once the limit or
+ * the wait ends); the others skip it.
+ */
 export enum SkipKind {
   /** Skipped: another machine with the same address was enqueued in this poll. */
   DuplicateAddress = 'duplicate_address',
@@ -1580,13 +1589,13 @@ export enum SkipKind {
   InvalidAddress = 'invalid_address',
   /** Skipped: the machine has no IPv4 address. */
   NoAddress = 'no_address',
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
   OutOfCluster = 'out_of_cluster',
-  /** Held: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
+  /** Deferred: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
   QueueLimit = 'queue_limit',
-  /** Held: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
+  /** Deferred: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
   RackLimit = 'rack_limit',
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
   Rebooting = 'rebooting',
   /** Skipped: an entry for its address is in the queue (any status, until it is deleted). */
   RecentlyRepaired = 'recently_repaired'
@@ -1606,7 +1615,7 @@ export type SkippedMachine = {
   __typename?: 'SkippedMachine';
   /** The machine's first IPv4 address; null when it has none. */
   address?: Maybe<Scalars['IPAddress']['output']>;
-  /** Whether the machine is held back: it needs repair and gets it once the limit or the wait that holds it ends. */
+  /** Whether the machine is deferred (not an operator's hold, which is the kind `HELD`): it needs repair and gets it once the limit or the wait ends. */
   held: Scalars['Boolean']['output'];
   /** The reason as one of a fixed set (the label of the `kintsugi_auto_repair_held_machines` and `kintsugi_auto_repair_skipped_machines` metrics, lower-case). */
   kind: SkipKind;
@@ -2396,6 +2405,7 @@ export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentTyp
   detail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['RepairHistoryKind'], ParentType, ContextType>;
   reason?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  replica?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['RepairStatus'], ParentType, ContextType>;
   step?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

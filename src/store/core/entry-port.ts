@@ -81,7 +81,7 @@ export class CoreEntryPort implements RepairEntryPort {
 
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange> {
     return this.writer.write("adding a repair entry", (writeId) => {
-      const plan = new QueuePlan(this.mirror, this.keys);
+      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
       return plan.plan(writeId, plan.add(entry, reason, now, actor));
     });
   }
@@ -98,7 +98,7 @@ export class CoreEntryPort implements RepairEntryPort {
     return this.writer.write(`changing repair entry ${index}`, (writeId) => {
       const writes = decide(this.mirror.entry(index));
       if (writes === null || writes.length === 0) return { none: [] };
-      const plan = new QueuePlan(this.mirror, this.keys);
+      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
       for (const w of writes) {
         if (w.entry.index !== index) throw new Error(`a change of repair entry ${index} cannot write entry ${w.entry.index}`);
         plan.change(w.entry, w.kind, w.reason, w.detail ?? null, now, actor);
@@ -112,7 +112,7 @@ export class CoreEntryPort implements RepairEntryPort {
       const current = this.mirror.entry(index);
       const reason = current === null ? null : decide(current);
       if (reason === null) return { none: null };
-      const plan = new QueuePlan(this.mirror, this.keys);
+      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
       return plan.plan(writeId, plan.dequeue(index, reason, now, actor));
     });
   }
@@ -146,7 +146,7 @@ export class CoreEntryPort implements RepairEntryPort {
           picked.length,
           this.writer.limits.maxTxnOps,
           (n) => {
-            const queue = new QueuePlan(this.mirror, this.keys);
+            const queue = new QueuePlan(this.mirror, this.keys, this.writer.replica);
             for (const item of picked.slice(0, n)) write(queue, item);
             return queue.plan(writeId, { changes: queue.changes, more: false });
           },

@@ -67,7 +67,8 @@ export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOpt
           now,
           actor,
         ),
-      guarded: (guard: WriteGuard) => (driver.singleWriter ? store : compose(writer.guarded(guard))),
+      // A single writer (SQLite's file lock) needs no guard; its term's records still name the replica.
+      guarded: (guard: WriteGuard, replica?: string) => compose(writer.guarded(driver.singleWriter ? null : guard, replica ?? null)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
       health: () => driver.health(),
       close: async () => {

@@ -26,6 +26,8 @@ export class QueuePlan {
   constructor(
     private readonly mirror: StoreMirror,
     private readonly keys: StoreKeys,
+    /** The replica the history records of this write name; null: none. */
+    private readonly replica: string | null = null,
   ) {
     this.head = mirror.queueHead;
     if (this.head === null && mirror.queueStarted) {
@@ -116,7 +118,8 @@ export class QueuePlan {
     actor: string,
     after: RepairEntry | null,
   ): RepairChange {
-    const record = storedRecord({ ...historyRecordFor(snapshot, kind, reason, now, actor, detail), sequence: this.nextSequence++ });
+    const made = { ...historyRecordFor(snapshot, kind, reason, now, actor, detail), sequence: this.nextSequence++ };
+    const record = storedRecord(this.replica === null ? made : { ...made, replica: this.replica });
     this.historyPuts.push({ key: this.keys.history(snapshot.index, record.sequence), value: encodeValue({ record, entry: snapshot }) });
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });

@@ -79,6 +79,16 @@ export function storedEntry(e: RepairEntry): RepairEntry {
     createdAt: e.createdAt,
     source: e.source,
     ...(e.evidence !== undefined && { evidence: canonicalEvidence(e.evidence) }),
+    ...(e.command !== undefined && {
+      command: {
+        command: e.command.command,
+        operationId: e.command.operationId,
+        replica: e.command.replica,
+        run: e.command.run,
+        startedAt: e.command.startedAt,
+        timeoutSeconds: e.command.timeoutSeconds,
+      },
+    }),
   });
 }
 

@@ -42,6 +42,8 @@ export class StoreWriter {
     private readonly feed: MirrorFeed,
     private readonly guard: WriteGuard | null = null,
     private readonly turns: { last: Promise<unknown> } = { last: Promise.resolve() },
+    /** The replica its history records name (a term's writer); null: none. */
+    readonly replica: string | null = null,
   ) {}
 
   /** What one transaction may hold (the driver's). */
@@ -49,9 +51,12 @@ export class StoreWriter {
     return this.driver.limits;
   }
 
-  /** The same writer (sharing its turns) with every write also requiring `guard`. */
-  guarded(guard: WriteGuard): StoreWriter {
-    return new StoreWriter(this.driver, this.mirror, this.feed, guard, this.turns);
+  /**
+   * The same writer (sharing its turns) with every write also requiring `guard` (null: none, a single writer's), its
+   * history records naming `replica`.
+   */
+  guarded(guard: WriteGuard | null, replica: string | null = this.replica): StoreWriter {
+    return new StoreWriter(this.driver, this.mirror, this.feed, guard, this.turns, replica);
   }
 
   /** Whether `plan` fits in one transaction of this writer (its guard counted). */

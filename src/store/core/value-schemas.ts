@@ -45,6 +45,16 @@ export const repairEntrySchema = z.object({
   createdAt: time,
   source: z.string(),
   evidence: repairEvidenceSchema.optional(),
+  command: z
+    .object({
+      command: z.enum(["repair", "diagnostics", "success"]),
+      operationId: z.string().max(256).nullable(),
+      replica: z.string().max(1024),
+      run: z.string().max(256),
+      startedAt: time.nullable(),
+      timeoutSeconds: z.number().min(0).finite(),
+    })
+    .optional(),
 });
 
 export const historyRecordSchema = z.object({
@@ -59,6 +69,7 @@ export const historyRecordSchema = z.object({
   stepStatus: repairStepStatus,
   deleted: z.boolean(),
   actor: z.string(),
+  replica: z.string().max(1024).optional(),
 });
 
 const versioned = { v: z.number().int().min(1) };

@@ -16,6 +16,8 @@ export class EtcdAvailability {
   private watchFault: string | null = null;
   private callFault: string | null = null;
   private probeTimer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private beating = false;
   private closed = false;
 
   constructor(
@@ -64,10 +66,34 @@ export class EtcdAvailability {
     return new StoreUnavailableError(this.callFault, { cause: err });
   }
 
+  /**
+   * Asks etcd every `timeoutMs` whether it answers, whatever else this replica does: a replica that writes nothing
+   * and whose watch stays connected to an etcd that is paused or cut off (no error ever reaches the stream) would
+   * otherwise call the store healthy for the whole outage.
+   */
+  startHeartbeat(): void {
+    if (this.heartbeat !== null || this.closed) return;
+    this.heartbeat = setInterval(() => {
+      if (this.beating) return;
+      this.beating = true;
+      this.probe(this.callOptions())
+        .then(
+          () => this.answered(),
+          (err: unknown) => {
+            if (!this.closed) this.failed("a periodic check that etcd answers", err);
+          },
+        )
+        .finally(() => (this.beating = false));
+    }, this.timeoutMs);
+    this.heartbeat.unref();
+  }
+
   close(): void {
     this.closed = true;
     if (this.probeTimer) clearTimeout(this.probeTimer);
     this.probeTimer = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
   }
 
   private scheduleProbe(): void {

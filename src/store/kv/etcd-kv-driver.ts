@@ -75,6 +75,7 @@ export class EtcdKvDriver implements KvDriver {
       (call) => options.client.get(options.probeKey).options(call).exec(),
       options.log,
     );
+    this.availability.startHeartbeat();
   }
 
   async get(what: string, key: string, options?: { readonly revision?: number }): Promise<{ kv: KvPair | null; revision: number }> {
@@ -131,7 +132,9 @@ export class EtcdKvDriver implements KvDriver {
         this.availability.answered();
         throw new StoreLimitError(`${what}: etcd refused the transaction as too large (${(err as Error).message}); nothing was written`, { cause: err });
       }
-      throw this.availability.failed(`${what}; it may or may not have been committed`, err);
+      // The client holds off a host after consecutive failures (its circuit breaker): such a call was never sent.
+      const unsent = typeof err === "object" && err !== null && "isBrokenCircuitError" in err;
+      throw this.availability.failed(unsent ? `${what}; it was not sent, nothing was written` : `${what}; it may or may not have been committed`, err);
     }
     const revision = Number(response.header.revision);
     if (response.succeeded) return { succeeded: true, revision, reads: [] };

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FinishedRepair } from "../../../src/domain/queue/finished-repair.js";
 import type { TargetEvaluation } from "../../../src/domain/health/health-check-evaluation.js";
-import { decideRemediation, type RemediationContext } from "../../../src/domain/health/health-check-remediation.js";
+import { decideRemediation, remediationEntryReason, type RemediationContext } from "../../../src/domain/health/health-check-remediation.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../../src/domain/queue/repair-config.js";
 import { evaluation, target, WORKERS_CHECK } from "./health-check-support.js";
 import { entry } from "../queue/repair-decision-support.js";
@@ -43,8 +43,22 @@ describe("decideRemediation", () => {
       context(),
     );
     assert.deepEqual(d.enqueue, [
-      { address: "10.0.0.1", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
-      { address: "10.0.0.3", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
+      {
+        address: "10.0.0.1",
+        machineType: "IPMI-2.0",
+        operation: "node-not-ready",
+        serial: null,
+        source: "health-check:workers",
+        reason: "enqueued by health check workers: node n1 has an unhealthy condition",
+      },
+      {
+        address: "10.0.0.3",
+        machineType: "IPMI-2.0",
+        operation: "node-not-ready",
+        serial: null,
+        source: "health-check:workers",
+        reason: "enqueued by health check workers: node n3 has an unhealthy condition",
+      },
     ]);
     assert.deepEqual(d.held, []);
   });
@@ -330,4 +344,40 @@ describe("decideRemediation: maximum-unhealthy-machines-per-rack, as the sabakan
         c.held,
       );
     });
+});
+
+describe('the history reason of an entry a health check enqueues (never "undefined")', () => {
+  const rule = { type: "Ready", status: "Unknown", timeoutSeconds: 300 };
+  const cases = [
+    {
+      name: "the failed rule",
+      target: { node: "n1", rule },
+      escalated: null,
+      want: "enqueued by health check workers: node n1 has Ready=Unknown for more than 300 s",
+    },
+    {
+      name: "escalated",
+      target: { node: "n1", rule },
+      escalated: "repaired 3 times in 7d",
+      want: "enqueued by health check workers: node n1 has Ready=Unknown for more than 300 s; escalated: repaired 3 times in 7d",
+    },
+    {
+      name: "no rule known",
+      target: { node: "n2", rule: null },
+      escalated: null,
+      want: "enqueued by health check workers: node n2 has an unhealthy condition",
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(remediationEntryReason("workers", c.target, c.escalated), c.want);
+    });
+  }
+
+  it("every entry of a decision has its reason, none reading undefined", () => {
+    const targets = [target("n1", "unhealthy"), target("n3", "unhealthy"), target("n7", "unhealthy"), { ...target("n5", "unhealthy"), rule }];
+    const d = decideRemediation(CHECK, evaluation(targets), context());
+    assert.ok(d.enqueue.length >= 3, `only ${d.enqueue.length} enqueued`);
+    for (const e of d.enqueue) assert.match(e.reason, /^enqueued by health check workers: node n\d has (?!.*undefined)/);
+  });
 });

@@ -23,7 +23,7 @@ import {
   type DecisionCase,
 } from "./repair-decision-support.js";
 
-// Issue 24, finding 1: two control-plane entries must never wait for each other for good. Control plane cpN is at
+// Two control-plane entries must never wait for each other for good. Control plane cpN is at
 // 10.0.0.N; entry N repairs it. A control plane that is held only because another one is not Ready, with no job
 // running for it, gives up the turn so that the not-Ready one is repaired first (CKE server/strategy.go repairOps
 // gives the turn only to an entry it works on this pass, and leaves drain back-offs out of the walk).

@@ -5,7 +5,7 @@ import type { RepairConfig } from "../../../src/domain/queue/repair-config.js";
 import { decideRepairActions } from "../../../src/domain/queue/repair-decision.js";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { startEvidence, type RepairEvidence } from "../../../src/domain/proof/repair-evidence.js";
-import type { ObservedProof } from "../../../src/domain/proof/repair-proof.js";
+import type { ObservedProof } from "../../../src/domain/proof/repair-evidence.js";
 import {
   CONFIG,
   SEC,

@@ -3,6 +3,7 @@ import { commitCases } from "./commit-cases.js";
 import { holdCases } from "./hold-cases.js";
 import { finishedCases } from "./finished-cases.js";
 import { evidenceCases } from "./evidence-cases.js";
+import { commandMarkerCases } from "./command-marker-cases.js";
 import { queueCases } from "./queue-cases.js";
 import { recordCases } from "./record-cases.js";
 import { pollRecordCases } from "./poll-record-cases.js";
@@ -34,6 +35,7 @@ export function storeConformance(harness: StoreHarness): void {
     holdCases(harness);
     finishedCases(harness);
     evidenceCases(harness);
+    commandMarkerCases(harness);
     pollRecordCases(harness);
     timelineCases(harness);
     summaryCases(harness);

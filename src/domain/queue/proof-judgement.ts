@@ -1,5 +1,5 @@
-import type { RepairOperationConfig } from "../queue/repair-config.js";
-import type { RepairEntry } from "../queue/repair-entry.js";
+import type { RepairOperationConfig } from "./repair-config.js";
+import type { RepairEntry } from "./repair-entry.js";
 import {
   canonicalEvidence,
   describeEvidence,
@@ -7,24 +7,13 @@ import {
   startEvidence,
   usableBootId,
   type EvidenceSignal,
+  type ObservedProof,
   type ProofSignal,
   type RepairEvidence,
   type SuccessProof,
-} from "./repair-evidence.js";
-import type { EntryTransition, RepairEffect } from "../queue/repair-plan.js";
-import { waitForDwell, waitForProof, type WaitingFor } from "../queue/repair-wait.js";
-
-/** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
-export interface ObservedProof {
-  /** The Node's Ready condition is True; null when the machine is not a Kubernetes node. */
-  readonly nodeReady: boolean | null;
-  /** The Node's `status.nodeInfo.bootID`; null when the machine is not a node or the Node reports none. */
-  readonly bootId: string | null;
-  /** sabakan's state of the machine (upper-case); null when not asked or sabakan does not know the machine. */
-  readonly sabakanState: string | null;
-  /** The signals whose source could not be asked this pass (sabakan did not answer); absent: none. */
-  readonly unknown?: readonly ProofSignal[];
-}
+} from "../proof/repair-evidence.js";
+import type { EntryTransition, RepairEffect } from "./repair-plan.js";
+import { waitForDwell, waitForProof, type WaitingFor } from "./repair-wait.js";
 
 /** What the proof rule decided for an entry found healthy or unhealthy this pass. */
 export type ProofVerdict =

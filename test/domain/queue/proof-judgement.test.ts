@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
-import { startEvidence, type RepairEvidence, type SuccessProof } from "../../../src/domain/proof/repair-evidence.js";
-import { judgeProof, recordBootId, type ObservedProof } from "../../../src/domain/proof/repair-proof.js";
-import { SEC, T, entry, operation, stepCfg } from "../queue/repair-decision-support.js";
+import { startEvidence, type ObservedProof, type RepairEvidence, type SuccessProof } from "../../../src/domain/proof/repair-evidence.js";
+import { judgeProof, recordBootId } from "../../../src/domain/queue/proof-judgement.js";
+import { SEC, T, entry, operation, stepCfg } from "./repair-decision-support.js";
 
 const op = (proof: SuccessProof | undefined) => operation([stepCfg()], proof ? { successProof: proof } : {});
 const BOOT_PROOF: SuccessProof = { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 60 };

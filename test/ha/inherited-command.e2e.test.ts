@@ -1,0 +1,220 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
+import { commandDue } from "../../src/domain/queue/command-marker.js";
+import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
+import { openEtcdStore } from "../../src/store/kv/open-etcd-store.js";
+import { testEtcdClient } from "../support/etcd-clients.js";
+import { replicaHealthIfUp, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
+import { operationOf, stepOf } from "../support/repair-world.js";
+import { SimulatedMachines } from "../support/machine-script.js";
+import { serveProcess, type ServeProcess } from "../support/serve-process.js";
+import { tempDir } from "../support/temp-dir.js";
+import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
+import { until } from "../support/until.js";
+
+const NAMES = ["replica-a", "replica-b"] as const;
+const ADDRESS = "10.9.3.1";
+const TIMEOUT_SECONDS = 5;
+const MARGIN_SECONDS = 6;
+
+interface Entry {
+  readonly status: string;
+  readonly waitReason: string | null;
+  readonly history: ReadonlyArray<{
+    readonly time: string;
+    readonly kind: string;
+    readonly reason: string;
+    readonly actor: string;
+    readonly replica: string | null;
+  }>;
+}
+
+async function entryOn(url: string): Promise<Entry | undefined> {
+  const res = await fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: `{ searchRepairEntries { status waitReason history { time kind reason actor replica } } }` }),
+  }).catch(() => null);
+  if (res === null || !res.ok) return undefined;
+  const body = (await res.json()) as { data?: { searchRepairEntries: Entry[] } };
+  return body.data?.searchRepairEntries[0];
+}
+
+/**
+ * Two real `kintsugi serve` on a real etcd: the leader is SIGKILLed while a step's repair command runs. The command
+ * dies with it (its process group), and the successor, which cannot know that, waits the command out (its timeout and
+ * the margin past its recorded start) before anything runs on the machine, then says so and never runs it again.
+ */
+describe("a command of a replica SIGKILLed mid-step", { skip: ETCD_SKIP }, () => {
+  let etcd: TestEtcd;
+  let dir: ReturnType<typeof tempDir>;
+  let machines: SimulatedMachines;
+  const processes = new Map<string, ServeProcess>();
+  const urls = new Map<string, string>();
+
+  before(async () => {
+    etcd = await startTestEtcd();
+    dir = tempDir("kintsugi-inherited-");
+    machines = new SimulatedMachines(dir.path);
+    const argv = (a: string[]) => `[${a.map((x) => JSON.stringify(x)).join(", ")}]`;
+    for (const name of NAMES) {
+      writeFileSync(
+        join(dir.path, `${name}.yaml`),
+        `listen: "127.0.0.1:0"
+store: etcd
+etcd:
+  endpoints: ${argv([...etcd.endpoints])}
+  prefix: "/inherited-e2e/"
+leader_election:
+  lease_ttl_seconds: 2
+  replica_name: ${name}
+runner:
+  interval_seconds: 0.1
+  inherited_command_margin_seconds: ${MARGIN_SECONDS}
+repair:
+  repair_procedures:
+    - machine_types: [m]
+      repair_operations:
+        - operation: op
+          repair_steps:
+            - repair_command: ${argv(machines.command("held-fix"))}
+              command_timeout_seconds: ${TIMEOUT_SECONDS}
+              watch_seconds: 0
+          health_check_command: ${argv(machines.command("health"))}
+`,
+      );
+    }
+    for (const name of NAMES) {
+      const server = serveProcess(["--config", `${name}.yaml`], dir.path);
+      processes.set(name, server);
+      urls.set(name, await server.url);
+    }
+  });
+
+  after(async () => {
+    for (const server of processes.values()) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
+    await Promise.all([...processes.values()].map((s) => s.exited));
+    await etcd?.stop();
+    dir?.remove();
+  });
+
+  it("the command dies with its replica; the successor waits it out, says so, and does not run it again", async () => {
+    const { healths, leaderAt } = await untilOneLeads([...urls.values()], 30_000);
+    const victim = healths[leaderAt]?.replica as (typeof NAMES)[number];
+    const successor = NAMES.find((n) => n !== victim) as string;
+    const added = await fetch(`${urls.get(victim)}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: `mutation { addRepairEntry(operation: "op", machineType: "m", address: "${ADDRESS}") { index } }` }),
+    });
+    assert.equal(added.status, 200);
+    await until("the repair command runs", () => machines.running(ADDRESS));
+
+    processes.get(victim)?.child.kill("SIGKILL");
+    const killedAt = Date.now();
+    await until("the command died with its replica", () => !machines.running(ADDRESS), Boolean, 5000);
+
+    await until(
+      "the successor leads",
+      () => replicaHealthIfUp(urls.get(successor) as string),
+      (h) => h?.leader === true,
+      30_000,
+    );
+    const waiting = await until(
+      "the successor says what it waits for",
+      () => entryOn(urls.get(successor) as string),
+      (e) => /may still be running/.test(e?.waitReason ?? ""),
+    );
+    assert.match(
+      waiting?.waitReason ?? "",
+      new RegExp(
+        `started by replica "${victim}" at .*nothing runs on machine ${ADDRESS.replaceAll(".", "\\.")} until (\\S+) \\(its timeout of ${TIMEOUT_SECONDS}s and a margin of ${MARGIN_SECONDS}s\\)`,
+      ),
+    );
+    const waitEnd = Date.parse(/until (\S+) \(/.exec(waiting?.waitReason ?? "")?.[1] ?? "");
+    const healthChecks = () => machines.log().filter((l) => l === `health ${ADDRESS}`).length;
+    const checksAtTakeover = healthChecks();
+    await until("the wait is nearly over", () => Date.now() >= waitEnd - 300, Boolean, 30_000);
+    assert.equal(healthChecks(), checksAtTakeover, "no health check ran on the machine while its inherited command might run");
+
+    machines.setHealthy(ADDRESS);
+    const done = await until(
+      "the entry succeeds once the wait is over",
+      () => entryOn(urls.get(successor) as string),
+      (e) => e?.status === "SUCCEEDED",
+      30_000,
+    );
+    const interrupted = done?.history.find((h) => /was interrupted/.test(h.reason));
+    assert.ok(interrupted, JSON.stringify(done?.history));
+    assert.match(interrupted.reason, /its outcome is unknown, it is not run again; watching from now/);
+    assert.ok(Date.parse(interrupted.time) >= waitEnd - 1000, `interrupted at ${interrupted.time}, the wait ended at ${new Date(waitEnd).toISOString()}`);
+    assert.ok(waitEnd - killedAt > 0);
+    assert.equal(machines.runs("held-fix", ADDRESS), 1, "the interrupted command was not run again");
+    // Each runner record names the replica that wrote it: the victim's up to its command's start, the successor's after.
+    const byReplica = done?.history.filter((h) => h.actor === "kintsugi").map((h) => [h.replica, h.reason.slice(0, 40)]);
+    assert.equal(done?.history.find((h) => /starting the repair command/.test(h.reason))?.replica, victim, JSON.stringify(byReplica));
+    assert.equal(interrupted.replica, successor);
+    assert.equal(done?.history[0]?.replica, null, "the API's record names no replica");
+  });
+
+  it("a repair command decided but never started (its leader died in between) is said so and run once, by a real replica", async () => {
+    const address = "10.9.3.2";
+    const prefix = "/never-started-e2e/";
+    // The state a leader leaves when it dies between committing `watching` and starting the command.
+    const client = testEtcdClient(etcd.endpoints);
+    try {
+      const store = await openEtcdStore({ client, prefix });
+      const { entry } = await store.entries.add(
+        createRepairEntry({ address, machineType: "m", operation: "op", serial: null, source: "test" }, Date.now()),
+        "added",
+        Date.now(),
+        "test",
+      );
+      const watching = {
+        ...entry,
+        status: "processing" as const,
+        stepStatus: "watching" as const,
+        command: commandDue({ replica: "replica-gone", run: "0" }, TIMEOUT_SECONDS),
+      };
+      await store.entries.change(
+        entry.index,
+        () => [{ entry: watching, kind: "transition", reason: "step 1: running the repair command" }],
+        Date.now(),
+        "kintsugi",
+      );
+      await store.close();
+    } finally {
+      client.close();
+    }
+    machines.setHealthy(address, false);
+    const [replica] = await startEtcdReplicas(etcd, ["replica-c"], {
+      prefix,
+      leaseTtlSeconds: 2,
+      repair: () => ({
+        ...EMPTY_REPAIR_CONFIG,
+        repairProcedures: [
+          { machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 0 })], { operation: "op" })] },
+        ],
+      }),
+    });
+    try {
+      const done = await until(
+        "the entry is repaired",
+        () => entryOn(replica?.url as string),
+        (e) => e?.status === "SUCCEEDED",
+        30_000,
+      );
+      const reasons = done?.history.map((h) => h.reason) ?? [];
+      assert.ok(
+        reasons.some((r) => r === 'step 1: its repair command never started (replica "replica-gone", which was to run it, stopped first); running it now'),
+        JSON.stringify(reasons),
+      );
+      assert.equal(machines.runs("fix", address), 1, "run once, now");
+    } finally {
+      await replica?.dispose();
+    }
+  });
+});
