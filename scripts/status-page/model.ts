@@ -27,6 +27,8 @@ export interface Entry {
   readonly deleted: boolean;
   readonly createdAt: string;
   readonly lastTransitionTime: string | null;
+  /** Why a FAILED entry failed (the failed command's stderr tail included, escaped by kintsugi); null otherwise. */
+  readonly failure: string | null;
   waitingFor: RepairWait | null;
 }
 

@@ -107,17 +107,17 @@ export function renderTimeline(section: HTMLElement, recent: readonly EndedRepai
     const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
     const age = now - Date.parse(r.finishedAt);
     mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / span) * 100))}%`;
-    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${clock(r.finishedAt)} (${r.finishedAt})`);
+    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${clock(r.finishedAt)} (${r.finishedAt})${r.reason ? `: ${r.reason}` : ""}`);
     mark.dataset.key = r.index;
     strip.append(mark);
   }
   const axis = el("div", undefined, "axis");
   axis.append(el("span", `${hours} h ago`), el("span", "now"));
   const { shown, more } = capped(recent);
-  const rows = shown.map((r) => ({ key: r.index, cells: [timeCell(r.finishedAt), r.index, r.address, r.operation, r.status] }));
+  const rows = shown.map((r) => ({ key: r.index, cells: [timeCell(r.finishedAt), r.index, r.address, r.operation, r.status, r.reason ?? ""] }));
   // The list scrolls in its own box: 200 rows would push the holds and polls below the fold at 1024 px.
   const list = el("div", undefined, "scroll");
-  list.append(table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."));
+  list.append(table(["ended", "#", "address", "operation", "result", "why it failed"], rows, "No repair ended in the last day."));
   if (more !== null) list.append(el("p", more, "more"));
   fill(section, [el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`), failed(error), strip, axis, list]);
 }

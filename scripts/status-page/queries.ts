@@ -1,7 +1,7 @@
 // The documents the page sends: a query per panel over HTTP, then subscriptions over graphql-ws.
 
 const ENTRY =
-  "index address nodename machineType operation status step stepStatus stepCount deleted createdAt lastTransitionTime waitingFor { kind message until }";
+  "index address nodename machineType operation status step stepStatus stepCount deleted createdAt lastTransitionTime failure waitingFor { kind message until }";
 const HOLD = "address reason setBy until source";
 const OUTCOME =
   "sequence time trigger machinesSeen enqueued { index address } skipped { serial address state reason kind held } skippedTotal shortCircuit { existingEntries candidates limit } error";
@@ -22,7 +22,7 @@ export const READS = {
   holds: `query StatusHolds { machineHolds { ${HOLD} } }`,
   outcomes: `query StatusPolls { autoRepairOutcomes(last: 5) { ${OUTCOME} } }`,
   finished:
-    "query StatusRepairs($since: DateTime!, $limit: Int!) { finishedRepairs(since: $since, limit: $limit) { index address operation status finishedAt } }",
+    "query StatusRepairs($since: DateTime!, $limit: Int!) { finishedRepairs(since: $since, limit: $limit) { index address operation status finishedAt reason } }",
   dependencies: `query StatusDependencies { dependencies { ${DEPENDENCY} } }`,
   limits: "query StatusLimits { constraints { maximumUnhealthyMachinesPerRack } }",
 } as const;

@@ -22,6 +22,8 @@ export function authorizationOf(token: string | null | undefined): { authorizati
 export class KintsugiClient {
   private readonly client: GraphQLClient;
   readonly endpoint: string;
+  /** Whether a token is sent: a server that wants one is answered with the CLI's way to give it. */
+  readonly hasToken: boolean;
   /** The `connection_init` payload for this server's graphql-ws endpoint. */
   readonly connectionParams: { authorization: string } | undefined;
   /** The WebSocket class for this server's graphql-ws endpoint (with the same CA and client certificate). */
@@ -30,6 +32,7 @@ export class KintsugiClient {
   constructor(server: string, token: string | null = null, tls: ClientTls | null = null) {
     this.endpoint = `${server.replace(/\/+$/, "")}/graphql`;
     this.connectionParams = authorizationOf(token);
+    this.hasToken = this.connectionParams !== undefined;
     this.webSocketImpl = webSocketWithTls(tls);
     this.client = new GraphQLClient(this.endpoint, {
       signal: AbortSignal.timeout(60_000),
@@ -42,16 +45,32 @@ export class KintsugiClient {
     try {
       return await this.client.request<T>(document, variables);
     } catch (err) {
-      throw new CliError(describeError(err, this.endpoint));
+      throw new CliError(describeError(err, this.endpoint, this.hasToken));
     }
   }
 }
 
 /**
- * What a graphql-ws client reports (an Error, a close event, a list of GraphQL errors) as one line, with the
- * control characters of what the server sent escaped.
+ * The server's "needs a token" (HTTP 401 UNAUTHENTICATED, graphql-ws close 4401) in the CLI's words: the server tells
+ * an API client to send `Authorization: Bearer`, while the CLI's way is KINTSUGI_TOKEN or `--token`. `certificates`:
+ * the server also takes a client certificate.
  */
-export function describeSocketError(err: unknown): string {
+export function missingTokenMessage(certificates: boolean): string {
+  const certificate = certificates ? ", or a client certificate (--cert FILE --key FILE) whose CN the server's auth.client_certificates maps to a role" : "";
+  return `this server needs a token: set KINTSUGI_TOKEN=<token> in the environment (or give --token <token> before the command; arguments show in ps)${certificate}`;
+}
+
+const needsCertificate = (message: string): boolean => message.includes("client certificate");
+
+/**
+ * What a graphql-ws client reports (an Error, a close event, a list of GraphQL errors) as one line, with the
+ * control characters of what the server sent escaped. `hasToken` false: a server refusing a client without a token
+ * (close 4401) is answered with {@link missingTokenMessage}.
+ */
+export function describeSocketError(err: unknown, hasToken = true): string {
+  if (!hasToken && err && typeof err === "object" && (err as { code?: unknown }).code === 4401) {
+    return missingTokenMessage(needsCertificate(String((err as { reason?: unknown }).reason ?? "")));
+  }
   return printable(describeSocketErrorAsSent(err));
 }
 
@@ -67,7 +86,7 @@ function describeSocketErrorAsSent(err: unknown): string {
   return JSON.stringify(err);
 }
 
-function describeError(err: unknown, endpoint: string): string {
+function describeError(err: unknown, endpoint: string, hasToken: boolean): string {
   if (err instanceof ClientError) {
     const errors = err.response.errors ?? [];
     if (errors.length > 0) {
@@ -75,6 +94,7 @@ function describeError(err: unknown, endpoint: string): string {
         .map((e) => {
           // The server's words reach the operator's terminal: they may carry what sabakan or etcd held.
           const type = (e.extensions as { type?: string } | undefined)?.type;
+          if (type === "UNAUTHENTICATED" && !hasToken) return `${missingTokenMessage(needsCertificate(e.message))} (${type})`;
           return printable(type ? `${e.message} (${type})` : e.message);
         })
         .join("\n");

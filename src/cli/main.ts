@@ -134,7 +134,13 @@ export async function main(argv: readonly string[], output: CliOutput = PROCESS_
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
     if (isOperatorError(err)) {
-      output.err(`kintsugi: ${(err as Error).message}\n`);
+      // One line per problem (a config with three problems is three lines), each prefixed, so every line says whose.
+      output.err(
+        `${(err as Error).message
+          .split("\n")
+          .map((line) => `kintsugi: ${line}\n`)
+          .join("")}`,
+      );
       return 1;
     }
     output.err(`kintsugi: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -105,7 +105,7 @@ export function watchCommand(io: WatchIo): Command {
               if (recent.length > RECENT) recent.shift();
               draw();
             },
-            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err)}`)),
+            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err, io.client().hasToken)}`)),
             complete: () => finish(),
           },
         );
@@ -119,7 +119,7 @@ export function watchCommand(io: WatchIo): Command {
               if (!tty) for (const e of applied.changed) io.out(`${waitLine(e, new Date().toISOString())}\n`);
               draw();
             },
-            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err)}`)),
+            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err, io.client().hasToken)}`)),
             complete: () => finish(),
           },
         );

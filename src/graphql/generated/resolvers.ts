@@ -361,6 +361,12 @@ export type FinishedRepair = {
   machineType: Scalars['String']['output'];
   /** The operation. */
   operation: Scalars['String']['output'];
+  /**
+   * Why it failed: the reason of the change that made it FAILED (a failed command's ends with `; stderr: ` and the last
+   * 200 characters of what the command wrote there, its lines joined by ` | `, control characters escaped), at most
+   * 500 characters. Null when it did not fail, and for records kept before kintsugi kept reasons.
+   */
+  reason?: Maybe<Scalars['String']['output']>;
   /** Who created its entry: `operator`, `sabakan` or `health-check:NAME`. */
   source: Scalars['String']['output'];
   /** How it ended: `succeeded`, `failed`, or `deleted` (dequeued before it finished). */
@@ -1187,6 +1193,13 @@ export type RepairEntry = {
    * The history notes each change of it.
    */
   evidence?: Maybe<RepairEvidence>;
+  /**
+   * Why a FAILED entry failed: the reason of the change that made it FAILED (a failed command's ends with `; stderr: `
+   * and the tail of what the command wrote there, escaped; see `FinishedRepair.reason`); the history's `detail` holds
+   * the command line and more of its output. Null for an entry that has not failed, or whose finished-repair record
+   * is no longer kept.
+   */
+  failure?: Maybe<Scalars['String']['output']>;
   /** Every change of the entry, oldest first: creation, transitions, deletion, back-off resets. */
   history: Array<RepairHistoryRecord>;
   /** Monotonic number, written in decimal, never reused (not even after a restart or a deletion). */
@@ -2110,6 +2123,7 @@ export type FinishedRepairResolvers<ContextType = GraphQLContext, ParentType ext
   index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -2343,6 +2357,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   drainBackoffCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   drainBackoffExpire?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   evidence?: Resolver<Maybe<ResolversTypes['RepairEvidence']>, ParentType, ContextType>;
+  failure?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   history?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType>;
   index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastTransitionTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
