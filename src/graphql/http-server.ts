@@ -103,6 +103,8 @@ export async function createHttpServer(
       onSubscribe: (ctx, _id, payload) => {
         const tooMany = subscriptionLimitError(ctx.subscriptions, options.limits.maxSubscriptionsPerConnection);
         if (tooMany) return [tooMany];
+        const tooDeep = operationLimits.depth(payload);
+        if (tooDeep) return [tooDeep];
         const document = documents.get(payload.query);
         if (Array.isArray(document)) return document;
         const forbidden = options.guard.forbidden(edge.actorOf(ctx), document as DocumentNode, payload.operationName);

@@ -196,6 +196,8 @@ limits:
   max_aliases: 40
   max_directives: 60
   max_tokens: 8000
+  max_selections: 3000
+  max_variable_depth: 10
   max_cost: 100000
   max_body_bytes: 2097152
   max_connections: 50
@@ -320,6 +322,8 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     maxAliases: 40,
     maxDirectives: 60,
     maxTokens: 8000,
+    maxSelections: 3000,
+    maxVariableDepth: 10,
     maxCost: 100000,
     maxBodyBytes: 2097152,
     maxConnections: 50,
@@ -895,6 +899,13 @@ describe("parseConfig: each rule rejects with the key path", () => {
       message: "must be >= 1: a cluster without a control plane cannot run",
     },
     { name: "a limit of zero", input: "limits: { max_cost: 0 }", path: "limits.max_cost", message: "must be > 0" },
+    { name: "no selections allowed", input: "limits: { max_selections: 0 }", path: "limits.max_selections", message: "must be > 0" },
+    {
+      name: "a fractional variable depth",
+      input: "limits: { max_variable_depth: 2.5 }",
+      path: "limits.max_variable_depth",
+      message: "must be an integer, got 2.5",
+    },
     {
       name: "a limit that is not a whole number",
       input: "limits: { max_subscriptions_per_connection: 1.5 }",

@@ -15,6 +15,8 @@ const LIMITS = {
   maxAliases: 5,
   maxDirectives: 5,
   maxTokens: 300,
+  maxSelections: 2_000,
+  maxVariableDepth: 8,
   maxCost: 20_000,
   maxBodyBytes: 64 * 1024,
   maxConnections: 3,
@@ -42,6 +44,14 @@ const CASES: Array<{ name: string; query: string; subscription?: string; limit: 
     query: `{ repairQueueEnabled ${"@include(if: true) ".repeat(6)} }`,
     limit: "max_directives",
     message: /has 6 directives, more than the limit of 5 \(limits\.max_directives\)/,
+  },
+  {
+    // 120 selections in 242 tokens, and 3,540 pairs of fields named alike for validation to compare.
+    name: "one field repeated without aliases",
+    query: `{ ${"constraints { __typename } ".repeat(60)} }`,
+    limit: "max_selections",
+    message:
+      /has more than 2000 selections, counting fragments expanded and fields of one response name by the comparisons between them \(limits\.max_selections\)/,
   },
   {
     name: "a token flood",
@@ -102,6 +112,52 @@ describe("operation and connection limits (each abuse case refused with its limi
     }
     const join = await k.gql(`{ searchRepairEntries { index machine { spec { serial } } } }`);
     assert.deepEqual([join.status, join.errors], [200, undefined], "a join within budget runs");
+  });
+
+  // Arrays nested a few thousand deep: JSON.parse reads them, JSON.stringify overflows the stack (so they are written here by hand).
+  const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+  const tooDeep = { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_variable_depth" };
+  const post = async (body: string) => {
+    const res = await fetch(`${k.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    return { status: res.status, errors: ((await res.json()) as { errors?: Array<{ message: string; extensions: unknown }> }).errors };
+  };
+
+  it("refuses variables nested past limits.max_variable_depth over HTTP POST and GET with 400, never a 500", async () => {
+    const query = JSON.stringify("query ($v: Boolean!) { repairQueueEnabled @include(if: $v) }");
+    const [posted] = await Promise.all([post(`{"query":${query},"variables":{"v":${deep(25_000)}}}`), healthy()]);
+    assert.equal(posted.status, 400);
+    assert.equal(posted.errors?.[0]?.message, "a value in the request's variables is nested more than 8 deep (limits.max_variable_depth)");
+    assert.deepEqual(posted.errors?.[0]?.extensions, tooDeep);
+    const extensions = await post(`{"query":${query},"extensions":{"x":${deep(25_000)}}}`);
+    assert.deepEqual([extensions.status, extensions.errors?.[0]?.extensions], [400, tooDeep]);
+    const batch = await post(`[{"query":${query},"variables":{"v":${deep(25_000)}}}]`);
+    assert.deepEqual([batch.status, batch.errors?.[0]?.extensions], [400, tooDeep]);
+    const viaGet = await fetch(`${k.url}/graphql?query=${encodeURIComponent(JSON.parse(query))}&variables=${encodeURIComponent(`{"v":${deep(2_000)}}`)}`);
+    assert.equal(viaGet.status, 400);
+    assert.deepEqual(((await viaGet.json()) as { errors: Array<{ extensions: unknown }> }).errors[0]?.extensions, tooDeep);
+    const within = await post(`{"query":${query},"variables":{"v":true}}`);
+    assert.deepEqual([within.status, within.errors], [200, undefined], "variables within the bound are served");
+    await healthy();
+  });
+
+  it("refuses a subscription whose variables nest past limits.max_variable_depth over WebSocket, and keeps the connection", async () => {
+    const socket = await openSocket(k.url);
+    try {
+      assert.equal(await acknowledged(socket), true);
+      const answer = new Promise<string>((resolve) => {
+        socket.once("message", (data) => resolve(String(data)));
+        socket.once("close", (code, reason) => resolve(JSON.stringify({ type: `closed ${code} ${String(reason)}`, payload: [] })));
+      });
+      const query = JSON.stringify("subscription ($v: Boolean!) { repairEntryEvents { kind @include(if: $v) } }");
+      socket.send(`{"type":"subscribe","id":"1","payload":{"query":${query},"variables":{"v":${deep(25_000)}}}}`);
+      const message = JSON.parse(await answer) as { type: string; id: string; payload: Array<{ extensions: unknown }> };
+      assert.deepEqual([message.type, message.id, message.payload[0]?.extensions], ["error", "1", tooDeep]);
+      assert.equal(socket.readyState, WebSocket.OPEN, "the connection stays open");
+    } finally {
+      socket.close();
+      await closed(socket);
+    }
+    await healthy();
   });
 
   it("refuses a request body over limits.max_body_bytes with 413", async () => {

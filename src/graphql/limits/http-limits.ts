@@ -43,13 +43,29 @@ export function operationOf(method: string | undefined, search: URLSearchParams,
  * document that fails validation) and returns true; returns false when the request may go on to Apollo.
  */
 export function refuseOverLimit(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown, limits: OperationLimits): boolean {
-  const operation = operationOf(req.method, url.searchParams, body);
-  if (!operation) return false;
-  const errors = limits.admit(operation);
+  // Before anything reads the variables: whatever the body holds, a member nested too deep is refused.
+  const tooDeep = limits.depth(req.method === "GET" ? getParameters(url.searchParams) : body);
+  const operation = tooDeep ? null : operationOf(req.method, url.searchParams, body);
+  const errors = tooDeep ? [tooDeep] : operation && limits.admit(operation);
   if (!errors) return false;
   res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify({ errors: errors.map((e) => e.toJSON()) }));
   return true;
+}
+
+/** A GET request's JSON parameters, parsed (a value that is no JSON is left as its text, which Apollo refuses). */
+function getParameters(search: URLSearchParams): Record<string, unknown> {
+  const parsed: Record<string, unknown> = {};
+  for (const name of ["variables", "extensions"]) {
+    const text = search.get(name);
+    if (text === null) continue;
+    try {
+      parsed[name] = JSON.parse(text);
+    } catch {
+      parsed[name] = text;
+    }
+  }
+  return parsed;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

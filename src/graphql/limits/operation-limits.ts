@@ -7,6 +7,8 @@ import { limitError } from "../errors.js";
 import { AnalysisCache } from "./analysis-cache.js";
 import type { CostSizes } from "./list-bounds.js";
 import { operationCost } from "./operation-cost.js";
+import { selectionWeight } from "./selection-count.js";
+import { variableDepthError } from "./variable-depth.js";
 
 /** One operation as a client sends it, over HTTP or WebSocket. */
 export interface OperationRequest {
@@ -24,10 +26,12 @@ interface ShapeLimit {
 
 /**
  * The limits on what an operation may ask for, applied in order of cost so that each check is cheap next to what
- * it protects: tokens while parsing (a huge document is refused before its AST is built), then depth, aliases and
- * directives (graphql-armor's rules, which count through fragment spreads once per fragment), and only then the
- * cost estimate; graphql-js's own validation, whose field-merging check is what an alias-times-fragment document
- * makes explode, comes after them. HTTP and WebSocket requests go through the same instance.
+ * it protects: tokens while parsing (a huge document is refused before its AST is built), then the selections (one
+ * walk of the document: fragments expanded, and fields of one response name weighed by the comparisons
+ * graphql-js's field-merging check would make between them, the check that a field repeated without aliases makes
+ * explode), then depth, aliases and directives (graphql-armor's rules, which count through fragment spreads once per
+ * fragment), and only then the cost estimate; graphql-js's own validation comes after them. HTTP and WebSocket
+ * requests go through the same instance.
  */
 export class OperationLimits {
   private readonly shapeLimits: readonly ShapeLimit[];
@@ -75,6 +79,16 @@ export class OperationLimits {
       }
       return [err];
     }
+    const maxSelections = this.limits.maxSelections;
+    if (selectionWeight(document, maxSelections) > maxSelections) {
+      return [
+        limitError(
+          "QUERY_TOO_COMPLEX",
+          "max_selections",
+          `the operation has more than ${maxSelections} selections, counting fragments expanded and fields of one response name by the comparisons between them (limits.max_selections)`,
+        ),
+      ];
+    }
     for (const { key, what, limit, rule } of this.shapeLimits) {
       try {
         validate(this.schema, document, [rule]);
@@ -102,6 +116,14 @@ export class OperationLimits {
     if (cost <= max) return null;
     const estimate = Number.isSafeInteger(cost) ? String(cost) : `more than ${Number.MAX_SAFE_INTEGER}`;
     return limitError("QUERY_TOO_COMPLEX", "max_cost", `the operation's estimated cost is ${estimate}, more than the limit of ${max} (limits.max_cost)`);
+  }
+
+  /**
+   * The refusal of a request (an HTTP body or parameters, a graphql-ws payload, as parsed) nested deeper than
+   * limits.max_variable_depth, or null: checked before anything else reads its variables.
+   */
+  depth(request: unknown): GraphQLError | null {
+    return variableDepthError(request, this.limits.maxVariableDepth);
   }
 
   /**

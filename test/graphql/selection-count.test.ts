@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { parse } from "graphql";
+import { selectionWeight } from "../../src/graphql/limits/selection-count.js";
+import { nestedDeeperThan, variableDepthError } from "../../src/graphql/limits/variable-depth.js";
+
+const repeated = (n: number, field: string) => `{ ${`${field} `.repeat(n)} }`;
+
+describe("selectionWeight (selections, fragments expanded, repeats weighed by the comparisons validating them takes)", () => {
+  const cases: Array<{ name: string; query: string; weight: number }> = [
+    { name: "one field", query: "{ a }", weight: 1 },
+    { name: "distinct fields and their subfields", query: "{ a { b c } d }", weight: 4 },
+    { name: "aliases are distinct response names", query: "{ x: a { b } y: a { b } }", weight: 4 },
+    // Two fields of 2 selections each: 4 selections, and 2 x 2 comparisons.
+    { name: "a field with a subfield written twice", query: "{ a { b } a { b } }", weight: 4 + 4 },
+    { name: "a leaf written three times", query: "{ a a a }", weight: 3 + 3 },
+    { name: "repeats are counted in every selection set", query: "{ a { b b } }", weight: 3 + 1 },
+    { name: "a fragment's fields count where it is spread", query: "{ ...F ...F } fragment F on Query { a }", weight: 2 + 1 },
+    {
+      name: "a fragment's fields merge with the set it is spread in",
+      query: "{ a { b } ...F } fragment F on Query { a { c } }",
+      weight: 4 + 4,
+    },
+    { name: "an inline fragment's set is compared on its own and merged", query: "{ a ... on Query { a } }", weight: 2 + 1 },
+    {
+      name: "a fragment spread in a fragment: each level doubles",
+      query: "{ ...F2 } fragment F2 on Query { ...F1 ...F1 } fragment F1 on Query { ...F0 ...F0 } fragment F0 on Query { x: a }",
+      // 4 selections of x, whose pairs weigh (4^2 - 4)/2 = 6 in the operation and in F2's definition, (2^2 - 2)/2 = 1 in F1's.
+      weight: 4 + 6 + 6 + 1,
+    },
+    { name: "a fragment cycle weighs nothing past its first turn", query: "{ ...A } fragment A on Query { a ...B } fragment B on Query { b ...A }", weight: 2 },
+    { name: "a spread of an unknown fragment weighs nothing", query: "{ a ...Nowhere }", weight: 1 },
+    { name: "every operation of the document counts", query: "query A { a } query B { b c }", weight: 3 },
+    {
+      name: "a field with a subfield written 1,240 times",
+      query: repeated(1_240, "constraints { __typename }"),
+      weight: 2_480 + (4 * 1_240 * 1_240 - 4 * 1_240) / 2,
+    },
+  ];
+  for (const { name, query, weight } of cases) {
+    it(name, () => assert.equal(selectionWeight(parse(query), Number.MAX_SAFE_INTEGER), weight));
+  }
+
+  it("stops counting once past the limit, returning the total so far", () => {
+    const weight = selectionWeight(parse(repeated(1_240, "constraints { __typename }")), 100);
+    assert.ok(weight > 100 && weight < 200, String(weight));
+  });
+
+  it("stops expanding fragments past the limit: 2^40 selections cost no more than the limit to find", () => {
+    const fragments = Array.from({ length: 40 }, (_, i) => `fragment F${i + 1} on Query { ...F${i} ...F${i} }`).join(" ");
+    const query = `{ ...F40 } ${fragments} fragment F0 on Query { a }`;
+    const began = performance.now();
+    assert.ok(selectionWeight(parse(query), 2_000) > 2_000);
+    assert.ok(performance.now() - began < 1_000);
+  });
+});
+
+describe("nestedDeeperThan and variableDepthError (walked without recursion)", () => {
+  const cases: Array<{ name: string; value: unknown; depth: number }> = [
+    { name: "a scalar", value: 3, depth: 0 },
+    { name: "null", value: null, depth: 0 },
+    { name: "an empty object", value: {}, depth: 1 },
+    { name: "an object holding an array", value: { a: [1] }, depth: 2 },
+    { name: "the deepest branch counts", value: { a: 1, b: { c: { d: [] } }, e: [] }, depth: 4 },
+  ];
+  for (const { name, value, depth } of cases) {
+    it(`${name} is ${depth} deep`, () => {
+      assert.equal(nestedDeeperThan(value, depth), false);
+      if (depth > 0) assert.equal(nestedDeeperThan(value, depth - 1), true);
+    });
+  }
+
+  it("reads a value nested 400,000 deep, which JSON.stringify cannot, and finds it too deep", () => {
+    const deep = JSON.parse(`${'{"a":'.repeat(400_000)}1${"}".repeat(400_000)}`) as unknown;
+    assert.throws(() => JSON.stringify(deep), RangeError);
+    assert.equal(nestedDeeperThan(deep, 32), true);
+  });
+
+  it("names the member nested too deep and the limit", () => {
+    const error = variableDepthError({ query: "{ a }", variables: { a: [[[1]]] } }, 3);
+    assert.equal(error?.message, "a value in the request's variables is nested more than 3 deep (limits.max_variable_depth)");
+    assert.deepEqual(error?.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_variable_depth" });
+    assert.equal(variableDepthError({ query: "{ a }", variables: { a: [[1]] } }, 3), null);
+    assert.match(variableDepthError([[[[[]]]]], 3)?.message ?? "", /a value in the request's body is nested/);
+  });
+});
