@@ -52,7 +52,8 @@ export interface Limits {
  * snapshot at 543,000, GraphiQL's overview at 934,000 and the costliest CLI documents (`auto-repair outcomes`
  * with its default of 20, `health-check list`) at 1,300,000; one `searchMachines` with every field costs 1,130,000
  * (test/graphql/operation-cost.test.ts lists them all). A fleet much larger than 20,000 machines needs a higher
- * max_cost.
+ * max_cost. The largest answer a real page asks for is one `searchMachines` with every field: 4.6 MB over 10,000
+ * machines, so 16 MiB holds it for 20,000 with room (and an answer of 16 MiB holds about 100 MB while it is built).
  */
 export const DEFAULT_LIMITS: Limits = {
   maxDepth: 20,
@@ -71,6 +72,6 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutSeconds: 30,
   idleTimeoutSeconds: 120,
   maxBufferedBytes: 4 * 1024 * 1024,
-  maxResponseBytes: 64 * 1024 * 1024,
+  maxResponseBytes: 16 * 1024 * 1024,
   replaySeconds: 10,
 };

@@ -16,6 +16,7 @@ import { OperationLimits } from "./limits/operation-limits.js";
 import { applyServerTimeouts, refuseOverLimit, TIMEOUT_CHECK_OPTIONS } from "./limits/http-limits.js";
 import type { CostSizes } from "./limits/list-bounds.js";
 import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
+import { AnswerBudget } from "./limits/answer-budget.js";
 import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
@@ -26,8 +27,8 @@ export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  /** A fresh context per request (and per subscription), for the actor the edge guard admitted. */
-  readonly context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext;
+  /** A fresh context per request (and per subscription), for the actor the edge guard admitted; an HTTP request's with its answer's budget. */
+  readonly context: (actor: Actor, clientGone?: AbortSignal, answerBudget?: AnswerBudget) => GraphQLContext;
   /** Access control: Host/Origin rules, tokens, and the role of every root field. */
   readonly guard: EdgeGuard;
   /** The role each protected GET route needs (e.g. "/metrics": "viewer"); other routes are open. */
@@ -228,7 +229,7 @@ async function handle(
   });
   const response = await apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: request,
-    context: async () => options.context(admitted.actor, clientGone.signal),
+    context: async () => options.context(admitted.actor, clientGone.signal, new AnswerBudget(options.limits.maxResponseBytes)),
   });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;

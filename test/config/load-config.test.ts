@@ -334,7 +334,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     requestTimeoutSeconds: 20,
     idleTimeoutSeconds: 60,
     maxBufferedBytes: 65536,
-    maxResponseBytes: 67108864,
+    maxResponseBytes: 16777216,
     replaySeconds: 30,
   },
   constraints: {

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { getIntrospectionQuery, parse, type OperationDefinitionNode } from "graphql";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import * as CliDocuments from "../../src/cli/documents.js";
+import { FLEET_CEILING } from "../../src/graphql/limits/list-bounds.js";
 import { operationCost } from "../../src/graphql/limits/operation-cost.js";
 import { selectionWeight } from "../../src/graphql/limits/selection-count.js";
 import { buildSchema } from "../../src/graphql/schema.js";
@@ -62,6 +63,13 @@ describe("the cost model with real sizes", () => {
     assert.ok(estimates.length > 40, `every CLI document is listed (${estimates.length})`);
     for (const { name, cost: c } of estimates) assert.ok(c <= DEFAULT_LIMITS.maxCost / 2, `${name}: ${c}`);
     assert.equal(estimates.find((e) => e.name === "CKE's searchMachines")?.cost, 530_000);
+  });
+
+  it("estimates every ordinary document under the default max_cost at the fleet assumed before sabakan counted it", () => {
+    for (const d of ordinaryDocuments()) {
+      const c = cost(d.query, d.variables, { fleet: FLEET_CEILING }, d.operationName);
+      assert.ok(c <= DEFAULT_LIMITS.maxCost, `${d.name}: ${c}`);
+    }
   });
 
   it("weighs every ordinary document's selections at most a quarter of the default max_selections", () => {
