@@ -17,6 +17,7 @@ import { applyServerTimeouts, refuseOverLimit, TIMEOUT_CHECK_OPTIONS } from "./l
 import type { CostSizes } from "./limits/list-bounds.js";
 import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
 import { AnswerBudget } from "./limits/answer-budget.js";
+import { introspectionCachePlugin } from "./introspection-cache.js";
 import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
@@ -70,6 +71,7 @@ export async function createHttpServer(
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),
       roleCheckPlugin(options.guard),
+      introspectionCachePlugin(),
       responseSizePlugin(options.limits.maxResponseBytes),
     ],
     // Every operation's text passes the limits before Apollo sees it; a stored hash would skip them.
