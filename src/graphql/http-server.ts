@@ -18,7 +18,7 @@ import type { CostSizes } from "./limits/list-bounds.js";
 import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
 import { AnswerBudget } from "./limits/answer-budget.js";
 import { introspectionCachePlugin } from "./introspection-cache.js";
-import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
+import { closeSlowReader, limitConnections, meterUnreadBytes, subscriptionLimitError } from "./limits/websocket-limits.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
 import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
@@ -95,6 +95,7 @@ export async function createHttpServer(
   const edge = webSocketEdge(options.guard);
   const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: options.limits.maxBodyBytes, verifyClient: edge.verifyClient });
   limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
+  const readers = meterUnreadBytes(wss);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
   const subscriptions = useServer(
     {
@@ -120,7 +121,9 @@ export async function createHttpServer(
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
       },
       onNext: (ctx, _id, _payload, _args, result) => {
-        closeSlowReader(ctx.extra.socket, options.limits.maxBufferedBytes);
+        const unread = readers(ctx.extra.socket);
+        unread?.probe();
+        closeSlowReader(ctx.extra.socket, unread?.count ?? 0, options.limits.maxBufferedBytes);
         return eventTooLarge(result);
       },
     },
