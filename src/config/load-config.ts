@@ -204,7 +204,13 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
       : null,
     repair: file.repair ? toRepairConfig(file.repair) : EMPTY_REPAIR_CONFIG,
     healthChecks: toHealthCheckConfigs(file.health_checks),
-    runner: file.runner ? { intervalSeconds: file.runner.interval_seconds, healthCheckConcurrency: file.runner.health_check_concurrency } : DEFAULT_RUNNER,
+    runner: file.runner
+      ? {
+          intervalSeconds: file.runner.interval_seconds,
+          healthCheckConcurrency:
+            file.runner.max_concurrent_health_checks ?? file.runner.health_check_concurrency ?? DEFAULT_RUNNER.healthCheckConcurrency,
+        }
+      : DEFAULT_RUNNER,
     constraints: file.constraints ? camelConstraints(file.constraints) : {},
     limits: toLimits(file.limits),
     pollRecords: toPollRecordsConfig(file.poll_records),

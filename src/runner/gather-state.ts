@@ -8,6 +8,7 @@ import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import { isCheckable, type RepairObservation } from "../domain/queue/repair-plan.js";
 import { mapBounded } from "./bounded-map.js";
 import type { JobRegistry } from "./job-registry.js";
+import type { HealthVerdicts } from "./health-verdicts.js";
 import { gatherProofSignals } from "./proof-signals.js";
 
 export interface GatherDeps {
@@ -25,6 +26,8 @@ export interface GatherDeps {
   readonly rackOf?: (address: string) => number | null;
   /** The BMC of a machine as sabakan last said, for the health check's environment; absent: unknown. */
   readonly bmcOf?: (address: string) => MachineBmc | null;
+  /** Verdicts kept from earlier passes, reused while they hold; absent: every entry is checked every pass. */
+  readonly verdicts?: HealthVerdicts;
 }
 
 /**
@@ -43,13 +46,14 @@ export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, s
  * Observes everything the decision needs about the entries in the queue: node names (one list call), health
  * checks of every unfinished entry whatever its step and step status (CKE's op/status.go), but one whose command
  * (repair, success, diagnostics) runs now, which that command's outcome moves on (concurrently, bounded, so N slow
- * checks cost about one timeout), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
+ * checks cost about one timeout; a verdict `deps.verdicts` still holds is reused instead, and its entry listed in
+ * `reused`), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
  * kintsugi cannot tell nodes from other machines and must not decide to repair a node without draining it.
  */
 export async function gatherObservations(
   entries: readonly RepairEntry[],
   deps: GatherDeps,
-): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[] }> {
+): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[]; reused: Set<number> }> {
   const clusterNodes = deps.nodes ? await deps.nodes.listNodes({ signal: deps.signal }) : [];
   const names = nodeNamesByAddress(clusterNodes);
   const live = entries.filter((e) => !e.deleted && !isFinished(e));
@@ -59,14 +63,16 @@ export async function gatherObservations(
   const jobs = new Map(live.map((e) => [e.index, { kind: deps.jobs.kindOf(e.index), drainDone: deps.jobs.drainDone(e.index, e.lastTransitionTime) }]));
   const jobOf = (entry: RepairEntry) => jobs.get(entry.index) as { kind: RepairObservation["job"]; drainDone: boolean };
 
+  deps.verdicts?.retain(new Set(live.map((e) => e.index)));
+  const reused = new Set<number>();
   const health = await mapBounded(live, deps.healthCheckConcurrency, async (entry) => {
     if (!isCheckable(jobOf(entry).kind)) return undefined;
-    const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
-    if (!found.ok) return undefined;
-    const op = found.operation;
-    const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null, deps.bmcOf?.(entry.address) ?? null);
-    const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env });
-    return outcome.kind === "ok" && outcome.stdout.trim() === "true";
+    const kept = deps.verdicts?.fresh(entry);
+    if (kept !== undefined) {
+      reused.add(entry.index);
+      return kept;
+    }
+    return checkHealth(entry, names.get(entry.address) ?? "", deps);
   });
 
   const drains = await Promise.all(
@@ -105,5 +111,20 @@ export async function gatherObservations(
       ...(proofs.has(entry.index) && { proof: proofs.get(entry.index) }),
     });
   });
-  return { observations, nodes: clusterNodes };
+  return { observations, nodes: clusterNodes, reused };
+}
+
+/**
+ * Runs the entry's health check command (its operation's, the address appended): healthy iff it exits 0 and prints
+ * exactly `true`. Undefined when the entry's operation is not configured. The verdict is kept in `deps.verdicts`.
+ */
+export async function checkHealth(entry: RepairEntry, nodename: string, deps: GatherDeps): Promise<boolean | undefined> {
+  const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
+  if (!found.ok) return undefined;
+  const op = found.operation;
+  const env = commandEnvironment({ ...entry, nodename }, null, deps.bmcOf?.(entry.address) ?? null);
+  const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env });
+  const healthy = outcome.kind === "ok" && outcome.stdout.trim() === "true";
+  deps.verdicts?.record(entry, healthy);
+  return healthy;
 }

@@ -396,6 +396,16 @@ describe("parseConfig: valid files", () => {
       expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 } },
     },
     {
+      name: "runner.max_concurrent_health_checks bounds the health checks at once, 32 when neither it nor its earlier name is given",
+      text: "runner: { max_concurrent_health_checks: 8 }",
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 10, healthCheckConcurrency: 8 } },
+    },
+    {
+      name: "a runner section without the bound keeps 32 health checks at once",
+      text: "runner: { interval_seconds: 5 }",
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 5, healthCheckConcurrency: 32 } },
+    },
+    {
       name: "limits keep their defaults for the keys not given",
       text: "limits: { max_depth: 9, idle_timeout_seconds: 0.5 }",
       expected: { ...DEFAULT_CONFIG, limits: { ...DEFAULT_CONFIG.limits, maxDepth: 9, idleTimeoutSeconds: 0.5 } },
@@ -634,6 +644,18 @@ describe("parseConfig: each rule rejects with the key path", () => {
       input: { runner: { health_check_concurrency: 0 } },
       path: "runner.health_check_concurrency",
       message: "must be > 0",
+    },
+    {
+      name: "runner.max_concurrent_health_checks = 0",
+      input: { runner: { max_concurrent_health_checks: 0 } },
+      path: "runner.max_concurrent_health_checks",
+      message: "must be > 0",
+    },
+    {
+      name: "runner.max_concurrent_health_checks with its earlier name",
+      input: { runner: { max_concurrent_health_checks: 8, health_check_concurrency: 8 } },
+      path: "runner.health_check_concurrency",
+      message: "is the earlier name of runner.max_concurrent_health_checks: give one of them",
     },
     { name: "unknown key under runner", input: { runner: { tick: 1 } }, path: "runner.tick", message: "unknown key" },
     {
