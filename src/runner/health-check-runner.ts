@@ -113,11 +113,16 @@ export class HealthCheckRunner {
       const annotated = annotationHolds(nodes);
       // Read each pass: an operator may change the constraint at run time.
       const rebootWait = { waitSeconds: deps.store.settings.constraints().waitSecondsToRepairRebooting, cordonedByAnnotation: CORDONED_BY_ANNOTATION };
-      let fleet: Map<string, string> | null = null;
-      const machineTypes = async () => {
-        if (!fleet && deps.machines) fleet = machineTypesByAddress(await deps.machines.searchMachines({ having: null, notHaving: null }));
-        return fleet ?? new Map<string, string>();
+      let fleet: { types: Map<string, string>; racks: Map<string, number> } | null = null;
+      const sabakanFleet = async () => {
+        if (!fleet && deps.machines) {
+          const machines = await deps.machines.searchMachines({ having: null, notHaving: null });
+          fleet = { types: machineTypesByAddress(machines), racks: byFirstAddress(machines, (m) => m.rack) };
+        }
+        return fleet ?? { types: new Map<string, string>(), racks: new Map<string, number>() };
       };
+      const machineTypes = async () => (await sabakanFleet()).types;
+      const rackMaximum = deps.store.settings.constraints().maximumUnhealthyMachinesPerRack;
       for (const configured of deps.checks) {
         const check = { ...configured, paused: this.pausedOf(configured) };
         const evaluation = evaluateHealthCheck(check, nodes, now, rebootWait);
@@ -128,6 +133,12 @@ export class HealthCheckRunner {
           : evaluation.gate.open
             ? await machineTypes()
             : await machineTypes().catch(() => new Map<string, string>());
+        // The per-rack limit reads sabakan's racks (without sabakan it has none to read); sabakan failing to answer
+        // fails the evaluation, so nothing is enqueued past a limit that could not be checked.
+        const racks =
+          rackMaximum > 0 && deps.machines && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy")
+            ? (await sabakanFleet()).racks
+            : null;
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
         const machineTypeOf = (node: string, address: string) =>
           check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null);
@@ -149,6 +160,7 @@ export class HealthCheckRunner {
               machineTypeOf,
               holds: activeHolds(deps.store.holds.list(), annotated, now),
               ...(escalation && { escalation }),
+              ...(racks && { rackLimit: { maximum: rackMaximum, rackOf: (address: string) => racks.get(address) ?? null } }),
             };
             const decided = decideRemediation(check, evaluation, context);
             decision = decided;
@@ -224,10 +236,15 @@ export class HealthCheckRunner {
 
 /** sabakan's BMC type by first IPv4 in canonical form; a machine whose first IPv4 is not an address has none. */
 export function machineTypesByAddress(machines: ReadonlyArray<{ readonly ipv4: readonly string[]; readonly bmcType: string }>): Map<string, string> {
-  const types = new Map<string, string>();
+  return byFirstAddress(machines, (m) => m.bmcType);
+}
+
+/** `value` of each machine by its first IPv4 in canonical form (the first machine of an address wins; none without one). */
+function byFirstAddress<M extends { readonly ipv4: readonly string[] }, V>(machines: readonly M[], value: (m: M) => V): Map<string, V> {
+  const out = new Map<string, V>();
   for (const m of machines) {
     const parsed = parseAddress(m.ipv4[0] ?? "");
-    if (parsed.ok && !types.has(parsed.address)) types.set(parsed.address, m.bmcType);
+    if (parsed.ok && !out.has(parsed.address)) out.set(parsed.address, value(m));
   }
-  return types;
+  return out;
 }

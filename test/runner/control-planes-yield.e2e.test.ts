@@ -32,9 +32,11 @@ describe("control planes yield the turn (the real server process, test Kubernete
     const dir = tempDir();
     const kube = await startFakeKubeApi();
     const machines = new SimulatedMachines(dir.path);
+    // A third control plane, Ready throughout: with one of two not Ready, etcd would have no quorum.
     for (const [name, address] of [
       ["cp1", A],
       ["cp2", B],
+      ["cp3", "10.0.1.3"],
     ] as const)
       kube.addNode({ name, internalIP: address, labels: { [CONTROL_PLANE_LABEL]: "" } });
     writeFileSync(

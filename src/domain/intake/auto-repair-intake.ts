@@ -87,8 +87,9 @@ export interface IntakeInput {
  * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
  *    of that rack's machines; kintsugi: a repeat offender (decideEscalation) -> skip as `escalated`, and either kept
  *    with the escalation operation (skipped when its type has no such operation) or held;
- * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing), and
- *    kintsugi: hold no repeat offender either (skipped as `queue_limit`: the round acts on nothing);
+ * 4. persisting entries + kept machines (kintsugi: and repeat offenders to hold) > `maximum-repair-queue-entries` ->
+ *    enqueue nothing (all or nothing), and kintsugi: hold no repeat offender either (skipped as `queue_limit`: the
+ *    round acts on nothing, as CKE's Repairer returns nothing);
  * 5. otherwise enqueue every kept machine: address = first IPv4 (canonical), type = BMC type, operation = lower-case state.
  */
 export function decideIntake(input: IntakeInput): IntakeDecision {
@@ -145,7 +146,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     }
     const inRack = perRack.get(m.rack) ?? 0;
     if (rackLimit > 0 && inRack > rackLimit) {
-      skip(m, "rack_limit", `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`, address);
+      skip(m, "rack_limit", rackLimitReason(m.rack, inRack), address);
       continue;
     }
     let operation = m.state.toLowerCase();
@@ -178,7 +179,10 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   }
 
   const limit = constraints.maximumRepairQueueEntries;
-  if (kept.length > 0 && input.entries.length + kept.length > limit) {
+  // Every machine the round would act on is a candidate, a repeat offender to hold included (CKE's Repairer counts
+  // each machine it would enqueue, and without escalation it would enqueue these).
+  const candidates = kept.length + toHold.length;
+  if (candidates > 0 && input.entries.length + candidates > limit) {
     // A round the cap stops acts on nothing: no repeat offender is held by it either (the next round decides again).
     for (const k of kept) skip(k.machine, "queue_limit", "too many repair requests", k.address);
     for (const h of toHold) skip(h.machine, "queue_limit", "too many repair requests", h.address);
@@ -186,7 +190,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
       machinesSeen: input.machines.length,
       enqueue: [],
       skipped: sortBySerial(skipped),
-      shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit },
+      shortCircuit: { existingEntries: input.entries.length, candidates, limit },
       escalationHolds: [],
     };
   }
@@ -200,6 +204,11 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     source: AUTO_REPAIR_SOURCE,
   }));
   return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null, escalationHolds };
+}
+
+/** Why `maximum-unhealthy-machines-per-rack` holds a machine back: its rack has `count` unhealthy machines. */
+export function rackLimitReason(rack: number, count: number): string {
+  return `rack ${rack}: ${count} unhealthy machines, likely an infrastructure failure`;
 }
 
 function sortBySerial(skipped: SkippedMachine[]): SkippedMachine[] {

@@ -47,6 +47,8 @@ export interface RepairSnapshot {
   readonly queueEnabled: boolean;
   /** The cluster's control planes (empty when none are known). */
   readonly controlPlanes: readonly ControlPlane[];
+  /** CKE's `control-plane-count` constraint; absent: 1, CKE's default. */
+  readonly controlPlaneCount?: number;
   /** The machine holds in force, by canonical address (see activeHolds); absent: none. */
   readonly holds?: ReadonlyMap<string, MachineHold>;
   /** Slow start per failure domain (`repair.pacing`); absent = off, CKE's behaviour. */

@@ -212,9 +212,31 @@ describe("decideRemediation: repair.escalation", () => {
       context: { ...escalating(null, repaired("10.0.0.1", 2)), maximumRepairQueueEntries: 1 },
       enqueue: [],
       held: [
+        "n1: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+        "n2: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+        "n3: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+      ],
+      holds: [],
+    },
+    {
+      name: "repeat offenders alone beyond maximum-repair-queue-entries: the pass is cut short and holds nobody (CKE's Repairer counts them and returns nothing)",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      context: { ...escalating(null, [...repaired("10.0.0.1", 2), ...repaired("10.0.0.2", 2)]), maximumRepairQueueEntries: 1 },
+      enqueue: [],
+      held: [
         "n1: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
         "n2: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
-        "n3: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
+      ],
+      holds: [],
+    },
+    {
+      name: "one node to enqueue and one to hold, over maximum-repair-queue-entries together: neither",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      context: { ...escalating(null, repaired("10.0.0.1", 2)), maximumRepairQueueEntries: 1 },
+      enqueue: [],
+      held: [
+        "n1: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
+        "n2: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
       ],
       holds: [],
     },
@@ -236,4 +258,76 @@ describe("decideRemediation: repair.escalation", () => {
       );
     });
   }
+});
+
+describe("decideRemediation: maximum-unhealthy-machines-per-rack, as the sabakan trigger applies it", () => {
+  // n1-n3 in rack 1, n4 in rack 2; n5's machine is unknown to sabakan (no rack).
+  const racks = new Map([
+    ["10.0.0.1", 1],
+    ["10.0.0.2", 1],
+    ["10.0.0.3", 1],
+    ["10.0.0.4", 2],
+  ]);
+  const rackLimit = (maximum: number) => ({ maximum, rackOf: (address: string) => racks.get(address) ?? null });
+  const RACK_1 = "rack 1: 3 unhealthy machines, likely an infrastructure failure";
+  const cases: Array<{ name: string; targets: TargetEvaluation[]; patch: Partial<RemediationContext>; enqueued: string[]; held: Array<[string, string]> }> = [
+    {
+      name: "a rack with more unhealthy targets than the limit: none of them is enqueued, and another rack's is",
+      targets: ["n1", "n2", "n3", "n4"].map((n) => target(n, "unhealthy")),
+      patch: { rackLimit: rackLimit(2) },
+      enqueued: ["10.0.0.4"],
+      held: [
+        ["n1", RACK_1],
+        ["n2", RACK_1],
+        ["n3", RACK_1],
+      ],
+    },
+    {
+      name: "a rack at the limit is enqueued whole",
+      targets: ["n1", "n2", "n3"].map((n) => target(n, "unhealthy")),
+      patch: { rackLimit: rackLimit(3) },
+      enqueued: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+      held: [],
+    },
+    {
+      name: "0 turns the limit off",
+      targets: ["n1", "n2", "n3"].map((n) => target(n, "unhealthy")),
+      patch: { rackLimit: rackLimit(0) },
+      enqueued: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+      held: [],
+    },
+    {
+      name: "pending targets are not unhealthy: they do not count",
+      targets: [target("n1", "unhealthy"), target("n2", "pending"), target("n3", "pending")],
+      patch: { rackLimit: rackLimit(1) },
+      enqueued: ["10.0.0.1"],
+      held: [],
+    },
+    {
+      name: "a machine with a persisting entry counts toward its rack, as every unhealthy machine sabakan lists counts for the trigger",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      patch: { rackLimit: rackLimit(1), entries: [entry(1, { address: "10.0.0.1" })] },
+      enqueued: [],
+      held: [["n2", "rack 1: 2 unhealthy machines, likely an infrastructure failure"]],
+    },
+    {
+      name: "a target whose rack sabakan does not name is neither counted nor held",
+      targets: [target("n1", "unhealthy"), target("n5", "unhealthy"), target("n6", "unhealthy", "10.0.0.16")],
+      patch: { rackLimit: rackLimit(1), machineTypeOf: () => "IPMI-2.0" },
+      enqueued: ["10.0.0.1", "10.0.0.5", "10.0.0.16"],
+      held: [],
+    },
+  ];
+  for (const c of cases)
+    it(c.name, () => {
+      const d = decideRemediation(CHECK, evaluation(c.targets), context(c.patch));
+      assert.deepEqual(
+        d.enqueue.map((e) => e.address),
+        c.enqueued,
+      );
+      assert.deepEqual(
+        d.held.map((h) => [h.node, h.reason]),
+        c.held,
+      );
+    });
 });

@@ -377,6 +377,30 @@ describe("decideIntake: repair.escalation", () => {
       holds: [],
     },
     {
+      name: "repeat offenders alone beyond maximum-repair-queue-entries: the round is cut short and holds nobody (CKE's Repairer counts them and returns nothing)",
+      machines: [machine("s1"), machine("s2")],
+      over: { ...escalation(null, [...repaired("10.0.0.1", 2), ...repaired("10.0.0.2", 2)]), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueue: [],
+      kinds: { s1: "queue_limit", s2: "queue_limit" },
+      holds: [],
+    },
+    {
+      name: "one machine to enqueue and one to hold, over maximum-repair-queue-entries together: neither",
+      machines: [machine("s1"), machine("s2")],
+      over: { ...escalation(null, repaired("10.0.0.1", 2)), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueue: [],
+      kinds: { s1: "queue_limit", s2: "queue_limit" },
+      holds: [],
+    },
+    {
+      name: "one machine to enqueue and one to hold, within maximum-repair-queue-entries together: both",
+      machines: [machine("s1"), machine("s2")],
+      over: { ...escalation(null, repaired("10.0.0.1", 2)), constraints: limits({ maximumRepairQueueEntries: 2 }) },
+      enqueue: [["s2", "unhealthy"]],
+      kinds: { s1: "escalated" },
+      holds: ["10.0.0.1 repaired 2 times in 1h"],
+    },
+    {
       name: "released after the repairs that held it: enqueued with its own operation, not held again by the same repairs",
       machines: [machine("s1")],
       over: {

@@ -83,7 +83,7 @@ const CKE_CASES: DecisionCase[] = [
   },
   {
     name: "waiting for the control-plane turn: succeeds",
-    snapshot: snapshot([entry(1, { status: "processing", step: 1 })], { 1: { healthy: true } }, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(1, { status: "processing", step: 1 })], { 1: { healthy: true } }, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: SUCCEEDS,
     held: {},
   },
