@@ -18,7 +18,7 @@ import type { CostSizes } from "./limits/list-bounds.js";
 import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
 import { AnswerBudget } from "./limits/answer-budget.js";
 import { introspectionCachePlugin } from "./introspection-cache.js";
-import { closeSlowReader, limitConnections, meterUnreadBytes, subscriptionLimitError } from "./limits/websocket-limits.js";
+import { closeSlowReader, depthBoundWebSocket, limitConnections, meterUnreadBytes, subscriptionLimitError } from "./limits/websocket-limits.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
 import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
@@ -93,7 +93,13 @@ export async function createHttpServer(
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
-  const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: options.limits.maxBodyBytes, verifyClient: edge.verifyClient });
+  const wss = new WebSocketServer({
+    server,
+    path: "/graphql",
+    maxPayload: options.limits.maxBodyBytes,
+    verifyClient: edge.verifyClient,
+    WebSocket: depthBoundWebSocket(options.limits.maxVariableDepth),
+  });
   limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
   const readers = meterUnreadBytes(wss);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
@@ -107,8 +113,6 @@ export async function createHttpServer(
       onSubscribe: (ctx, _id, payload) => {
         const tooMany = subscriptionLimitError(ctx.subscriptions, options.limits.maxSubscriptionsPerConnection);
         if (tooMany) return [tooMany];
-        const tooDeep = operationLimits.depth(payload);
-        if (tooDeep) return [tooDeep];
         const document = documents.get(payload.query);
         if (Array.isArray(document)) return document;
         const forbidden = options.guard.forbidden(edge.actorOf(ctx), document as DocumentNode, payload.operationName);
@@ -214,6 +218,9 @@ async function handle(
   }
   let parsed: unknown = body;
   if (req.method === "POST" && (headers.get("content-type") ?? "").startsWith("application/json")) {
+    // Read before it is parsed: a value nested too deep costs its reading only.
+    const tooDeep = operationLimits.depth(body, 1);
+    if (tooDeep) return send(res, 400, "application/json", JSON.stringify({ errors: [tooDeep.toJSON()] }));
     try {
       parsed = body === "" ? undefined : JSON.parse(body);
     } catch {

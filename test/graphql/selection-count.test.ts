@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parse } from "graphql";
 import { selectionWeight } from "../../src/graphql/limits/selection-count.js";
-import { nestedDeeperThan, variableDepthError } from "../../src/graphql/limits/variable-depth.js";
 
 const repeated = (n: number, field: string) => `{ ${`${field} `.repeat(n)} }`;
 
@@ -52,35 +51,5 @@ describe("selectionWeight (selections, fragments expanded, repeats weighed by th
     const began = performance.now();
     assert.ok(selectionWeight(parse(query), 2_000) > 2_000);
     assert.ok(performance.now() - began < 1_000);
-  });
-});
-
-describe("nestedDeeperThan and variableDepthError (walked without recursion)", () => {
-  const cases: Array<{ name: string; value: unknown; depth: number }> = [
-    { name: "a scalar", value: 3, depth: 0 },
-    { name: "null", value: null, depth: 0 },
-    { name: "an empty object", value: {}, depth: 1 },
-    { name: "an object holding an array", value: { a: [1] }, depth: 2 },
-    { name: "the deepest branch counts", value: { a: 1, b: { c: { d: [] } }, e: [] }, depth: 4 },
-  ];
-  for (const { name, value, depth } of cases) {
-    it(`${name} is ${depth} deep`, () => {
-      assert.equal(nestedDeeperThan(value, depth), false);
-      if (depth > 0) assert.equal(nestedDeeperThan(value, depth - 1), true);
-    });
-  }
-
-  it("reads a value nested 400,000 deep, which JSON.stringify cannot, and finds it too deep", () => {
-    const deep = JSON.parse(`${'{"a":'.repeat(400_000)}1${"}".repeat(400_000)}`) as unknown;
-    assert.throws(() => JSON.stringify(deep), RangeError);
-    assert.equal(nestedDeeperThan(deep, 32), true);
-  });
-
-  it("names the member nested too deep and the limit", () => {
-    const error = variableDepthError({ query: "{ a }", variables: { a: [[[1]]] } }, 3);
-    assert.equal(error?.message, "a value in the request's variables is nested more than 3 deep (limits.max_variable_depth)");
-    assert.deepEqual(error?.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_variable_depth" });
-    assert.equal(variableDepthError({ query: "{ a }", variables: { a: [[1]] } }, 3), null);
-    assert.match(variableDepthError([[[[[]]]]], 3)?.message ?? "", /a value in the request's body is nested/);
   });
 });

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { GraphQLError } from "graphql";
 import type { Limits } from "../../config/limits.js";
 import type { OperationLimits, OperationRequest } from "./operation-limits.js";
 
@@ -43,8 +44,8 @@ export function operationOf(method: string | undefined, search: URLSearchParams,
  * document that fails validation) and returns true; returns false when the request may go on to Apollo.
  */
 export function refuseOverLimit(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown, limits: OperationLimits): boolean {
-  // Before anything reads the variables: whatever the body holds, a member nested too deep is refused.
-  const tooDeep = limits.depth(req.method === "GET" ? getParameters(url.searchParams) : body);
+  // A GET request's JSON parameters before anything parses them (a POST body's text is checked as it is read).
+  const tooDeep = req.method === "GET" ? parametersTooDeep(url.searchParams, limits) : null;
   const operation = tooDeep ? null : operationOf(req.method, url.searchParams, body);
   const errors = tooDeep ? [tooDeep] : operation && limits.admit(operation);
   if (!errors) return false;
@@ -53,19 +54,14 @@ export function refuseOverLimit(req: IncomingMessage, res: ServerResponse, url: 
   return true;
 }
 
-/** A GET request's JSON parameters, parsed (a value that is no JSON is left as its text, which Apollo refuses). */
-function getParameters(search: URLSearchParams): Record<string, unknown> {
-  const parsed: Record<string, unknown> = {};
+/** The refusal of a GET request whose `variables` or `extensions` nest a value too deep, or null. */
+function parametersTooDeep(search: URLSearchParams, limits: OperationLimits): GraphQLError | null {
   for (const name of ["variables", "extensions"]) {
     const text = search.get(name);
-    if (text === null) continue;
-    try {
-      parsed[name] = JSON.parse(text);
-    } catch {
-      parsed[name] = text;
-    }
+    const error = text === null ? null : limits.depth(text, 0);
+    if (error) return error;
   }
-  return parsed;
+  return null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -119,11 +119,11 @@ export class OperationLimits {
   }
 
   /**
-   * The refusal of a request (an HTTP body or parameters, a graphql-ws payload, as parsed) nested deeper than
-   * limits.max_variable_depth, or null: checked before anything else reads its variables.
+   * The refusal of a request's JSON text (an HTTP body, `levels` 1; a GET request's `variables`, 0) that nests a
+   * value deeper than limits.max_variable_depth, or null: checked before the text is parsed.
    */
-  depth(request: unknown): GraphQLError | null {
-    return variableDepthError(request, this.limits.maxVariableDepth);
+  depth(json: string, levels: number): GraphQLError | null {
+    return variableDepthError(json, this.limits.maxVariableDepth, levels);
   }
 
   /**

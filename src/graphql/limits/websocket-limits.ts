@@ -1,11 +1,14 @@
 import type { GraphQLError } from "graphql";
-import type { WebSocket, WebSocketServer } from "ws";
+import { WebSocket, type WebSocketServer } from "ws";
+import { jsonNestedDeeperThan } from "./variable-depth.js";
 import { limitError } from "../errors.js";
 
 /** Close code for a connection refused because the server is at its connection limit ("try again later"). */
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 /** Close code for a client that stopped reading (policy violation). */
 export const CLOSE_POLICY_VIOLATION = 1008;
+/** graphql-ws's close code for a message it cannot take (its CloseCode.BadRequest). */
+export const CLOSE_BAD_REQUEST = 4400;
 
 /** How long a closed slow reader gets to take its close frame before its socket is destroyed. */
 const SLOW_READER_GRACE_MS = 5_000;
@@ -54,6 +57,26 @@ export function subscriptionLimitError(open: Readonly<Record<string, unknown>>, 
     "max_subscriptions_per_connection",
     `too many subscriptions on this connection: ${max} are open, the limit (limits.max_subscriptions_per_connection)`,
   );
+}
+
+/**
+ * The WebSocket class the server makes its connections of: a message whose JSON nests a value more than `max` below
+ * its `payload.variables` (or any member of its payload) closes the connection (4400, graphql-ws's "bad request",
+ * naming limits.max_variable_depth) before graphql-ws parses it: a message has no subscription id until it is parsed,
+ * and parsing 1 MB of nesting takes V8 a quarter of a second.
+ */
+export function depthBoundWebSocket(max: number): typeof WebSocket {
+  return class DepthBoundWebSocket extends WebSocket {
+    override emit(event: string | symbol, ...args: unknown[]): boolean {
+      const data = args[0];
+      // The message, its payload and the payload's member: two levels of the protocol's own.
+      if (event === "message" && (typeof data === "string" || data instanceof Uint8Array) && jsonNestedDeeperThan(data, max + 2)) {
+        this.close(CLOSE_BAD_REQUEST, `a value in the message is nested more than ${max} deep (limits.max_variable_depth)`);
+        return false;
+      }
+      return super.emit(event, ...args);
+    }
+  };
 }
 
 /** The ping payload that asks a client to prove it has read everything sent before it (keep-alive pings carry none). */
