@@ -45,7 +45,7 @@ export interface Limits {
 
 /**
  * Defaults: above what kintsugi's CLI, the status page, the alert bridge, GraphiQL and CKE send, far below what takes
- * the server down. GraphiQL's introspection query is the deepest: 15 fields, and weighs 229 selections; 30 aliases
+ * the server down. GraphiQL's introspection query is the deepest: 15 fields, and weighs 469 selections; 30 aliases
  * of every machine field weigh 960, a field of one subfield written 1,240 times 3 million (and validating it took a
  * second). Variables nest 4 deep at most (a MachineParams' labels). Costs are estimated with lists at their
  * real bounds: over a fleet of 10,000 machines CKE's own `searchMachines` is estimated at 530,000, the status page's

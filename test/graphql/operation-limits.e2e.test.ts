@@ -55,7 +55,8 @@ const CASES: Array<{ name: string; query: string; subscription?: string; limit: 
   },
   {
     name: "a token flood",
-    query: `{ ${"repairQueueEnabled ".repeat(3_000)} }`,
+    // Distinct names: the same one written 3,000 times would pass max_selections first.
+    query: `{ ${Array.from({ length: 3_000 }, (_, i) => `f${i}`).join(" ")} }`,
     limit: "max_tokens",
     message: /more than 300 tokens \(limits\.max_tokens\); it was not parsed further/,
   },

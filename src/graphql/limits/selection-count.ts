@@ -31,6 +31,8 @@ class PastLimit {
  * under it) take at most a·b comparisons, so `{ constraints { __typename } }` written 1,240 times, 2,480 selections,
  * weighs about 3 million: the work that held the event loop for a second. A field written once costs 1.
  *
+ * Each fragment definition counts once more as written (validation walks it whether it is spread or not).
+ *
  * Returns the weight, or the first running total past `limit` (the walk stops there, so a huge expansion costs no
  * more than the limit to find). Linear in the document: each fragment is weighed once, however often it is spread.
  * Fragment cycles (which validation refuses) weigh nothing past their first turn.
@@ -66,8 +68,9 @@ class SelectionCounter {
         const weight = this.setWeight(definition.selectionSet);
         this.add(weight.size + weight.comparisons);
       } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-        // Validation compares within every fragment once, spread or not; its size counts where it is spread.
-        this.add(this.fragmentWeight(definition.name.value).comparisons);
+        // Validation walks and compares within every fragment once, spread or not; its size counts again where it is spread.
+        const weight = this.fragmentWeight(definition.name.value);
+        this.add(weight.size + weight.comparisons);
       }
     }
     return this.total;
