@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import type { CommandOptions, CommandOutcome, CommandRunner } from "./ports.js";
+import { SpawnTurns } from "./spawn-turns.js";
 
 /** Options of {@link ProcessCommandRunner}. */
 export interface ProcessCommandRunnerOptions {
@@ -75,39 +76,12 @@ export class ProcessCommandRunner implements CommandRunner {
     this.spawn = options.spawn ?? spawn;
   }
 
-  /** Starts waiting to spawn, each on a later event-loop turn than the one before (see {@link inTurn}). */
-  private readonly waiting: Array<() => void> = [];
-  private spawnedThisTurn = false;
+  /** Spawns, one an event-loop turn (see SpawnTurns). */
+  private readonly turns = new SpawnTurns();
 
   /** Runs `argv[0]` with the other elements as its arguments, verbatim, and reports how it ended. */
   run(argv: readonly string[], options: CommandOptions): Promise<CommandOutcome> {
-    return new Promise((resolve) => this.inTurn(() => resolve(this.start(argv, options))));
-  }
-
-  /**
-   * Calls `start` now if no child was spawned in this event-loop turn, else on a later turn: spawning forks the whole
-   * process (its page tables: about 11 ms at 355 MB, more on a loaded machine) and blocks the event loop meanwhile,
-   * so 32 health checks started at once held it 350 ms. One spawn a turn lets the loop answer (`/health`, the API)
-   * between them.
-   */
-  private inTurn(start: () => void): void {
-    if (this.spawnedThisTurn || this.waiting.length > 0) {
-      this.waiting.push(start);
-      return;
-    }
-    this.spawnedThisTurn = true;
-    setImmediate(() => this.nextTurn());
-    start();
-  }
-
-  private nextTurn(): void {
-    const start = this.waiting.shift();
-    if (start === undefined) {
-      this.spawnedThisTurn = false;
-      return;
-    }
-    setImmediate(() => this.nextTurn());
-    start();
+    return new Promise((resolve) => this.turns.inTurn(() => resolve(this.start(argv, options))));
   }
 
   private start(argv: readonly string[], options: CommandOptions): Promise<CommandOutcome> {
