@@ -307,9 +307,20 @@ export const configFileSchema = z
     runner: z
       .strictObject({
         interval_seconds: timerSeconds.default(DEFAULT_RUNNER.intervalSeconds),
-        health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
+        // Defaults to DEFAULT_RUNNER.healthCheckConcurrency (in load-config.ts: either name may give it).
+        max_concurrent_health_checks: positiveInt.optional(),
+        // The earlier name of max_concurrent_health_checks, still read; giving both is refused below.
+        health_check_concurrency: positiveInt.optional(),
         // At least the kill grace, the backstop's slack and the start window: the rest covers clock skew.
         inherited_command_margin_seconds: z.int().min(MIN_INHERITED_COMMAND_MARGIN_SECONDS).max(86_400).default(DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS),
+      })
+      .superRefine((runner, ctx) => {
+        if (runner.health_check_concurrency !== undefined && runner.max_concurrent_health_checks !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["health_check_concurrency"],
+            message: "is the earlier name of runner.max_concurrent_health_checks: give one of them",
+          });
       })
       .optional(),
     health_checks: healthChecks.optional(),

@@ -24,6 +24,7 @@ import type { Adoption } from "../domain/cluster/adoption.js";
 import type { RecordedRepair } from "../domain/stats/repair-stats.js";
 import type { Actor } from "../auth/roles.js";
 import type { ReplayThreads } from "./replay/replay-threads.js";
+import type { AnswerBudget } from "./limits/answer-budget.js";
 
 import type { DomainPacing } from "../domain/pacing/repair-pacing-report.js";
 
@@ -102,6 +103,8 @@ export interface GraphQLContext {
   readonly replays: ReplayThreads;
   /** Aborted when the request's client went away before its answer (HTTP only; absent over WebSocket). */
   readonly clientGone?: AbortSignal;
+  /** What the answer may grow to, spent as its long lists resolve (HTTP only: a subscription's events are measured each). */
+  readonly answerBudget?: AnswerBudget;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { FleetSize } from "../graphql/limits/fleet-size.js";
+import type { AnswerBudget } from "../graphql/limits/answer-budget.js";
 import { FleetObservingClient } from "./fleet-observer.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { fleetsOfEvents, MachineByAddressLoader } from "../gateway/machine-loader.js";
@@ -81,7 +82,7 @@ export function contextFactory({
   repairSummaries,
   fleet = new FleetSize(),
   dependencies = new DependencyMonitor([], now),
-}: ContextSources): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
+}: ContextSources): (actor: Actor, clientGone?: AbortSignal, answerBudget?: AnswerBudget) => GraphQLContext {
   const sabakan = config.sabakan
     ? new FleetObservingClient(
         {
@@ -148,9 +149,10 @@ export function contextFactory({
     },
   } satisfies Partial<GraphQLContext>;
   // A literal, not a spread of `shared`: V8 gives each object spread from another a hidden class of its own.
-  return (actor, clientGone) => ({
+  return (actor, clientGone, answerBudget) => ({
     actor,
     ...(clientGone && { clientGone }),
+    ...(answerBudget && { answerBudget }),
     replays: shared.replays,
     entries: shared.entries,
     settings: shared.settings,

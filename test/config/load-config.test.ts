@@ -197,6 +197,8 @@ limits:
   max_aliases: 40
   max_directives: 60
   max_tokens: 8000
+  max_selections: 3000
+  max_variable_depth: 10
   max_cost: 100000
   max_body_bytes: 2097152
   max_connections: 50
@@ -321,6 +323,8 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     maxAliases: 40,
     maxDirectives: 60,
     maxTokens: 8000,
+    maxSelections: 3000,
+    maxVariableDepth: 10,
     maxCost: 100000,
     maxBodyBytes: 2097152,
     maxConnections: 50,
@@ -331,7 +335,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     requestTimeoutSeconds: 20,
     idleTimeoutSeconds: 60,
     maxBufferedBytes: 65536,
-    maxResponseBytes: 67108864,
+    maxResponseBytes: 16777216,
     replaySeconds: 30,
   },
   constraints: {
@@ -391,6 +395,16 @@ describe("parseConfig: valid files", () => {
       name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request, 64 MiB answers and 5-minute watches",
       text: "kubernetes: {}",
       expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 } },
+    },
+    {
+      name: "runner.max_concurrent_health_checks bounds the health checks at once, 32 when neither it nor its earlier name is given",
+      text: "runner: { max_concurrent_health_checks: 8 }",
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 10, healthCheckConcurrency: 8 } },
+    },
+    {
+      name: "a runner section without the bound keeps 32 health checks at once",
+      text: "runner: { interval_seconds: 5 }",
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 5, healthCheckConcurrency: 32 } },
     },
     {
       name: "limits keep their defaults for the keys not given",
@@ -647,6 +661,18 @@ describe("parseConfig: each rule rejects with the key path", () => {
       input: { runner: { health_check_concurrency: 0 } },
       path: "runner.health_check_concurrency",
       message: "must be > 0",
+    },
+    {
+      name: "runner.max_concurrent_health_checks = 0",
+      input: { runner: { max_concurrent_health_checks: 0 } },
+      path: "runner.max_concurrent_health_checks",
+      message: "must be > 0",
+    },
+    {
+      name: "runner.max_concurrent_health_checks with its earlier name",
+      input: { runner: { max_concurrent_health_checks: 8, health_check_concurrency: 8 } },
+      path: "runner.health_check_concurrency",
+      message: "is the earlier name of runner.max_concurrent_health_checks: give one of them",
     },
     { name: "unknown key under runner", input: { runner: { tick: 1 } }, path: "runner.tick", message: "unknown key" },
     {
@@ -920,6 +946,13 @@ describe("parseConfig: each rule rejects with the key path", () => {
       message: "must be >= 1: a cluster without a control plane cannot run",
     },
     { name: "a limit of zero", input: "limits: { max_cost: 0 }", path: "limits.max_cost", message: "must be > 0" },
+    { name: "no selections allowed", input: "limits: { max_selections: 0 }", path: "limits.max_selections", message: "must be > 0" },
+    {
+      name: "a fractional variable depth",
+      input: "limits: { max_variable_depth: 2.5 }",
+      path: "limits.max_variable_depth",
+      message: "must be an integer, got 2.5",
+    },
     {
       name: "a limit that is not a whole number",
       input: "limits: { max_subscriptions_per_connection: 1.5 }",

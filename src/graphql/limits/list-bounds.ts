@@ -18,6 +18,13 @@ export const ASSUMED_LIST_LENGTH = 10;
 export const FLEET_FLOOR = 1_000;
 
 /**
+ * The fleet assumed while sabakan has not yet counted the whole fleet (kintsugi asks at start, and serves once it has
+ * answered or a few seconds have passed): the largest fleet the default limits are made for. Every document
+ * kintsugi's own clients send costs less than the default max_cost at this size (test/graphql/operation-cost.test.ts).
+ */
+export const FLEET_CEILING = 20_000;
+
+/**
  * Records one entry's history holds: one per step, state change and drain back-off. Nothing caps it; this covers a
  * repair of a few steps with a few back-offs, as the kept history shows.
  */
@@ -69,6 +76,9 @@ const LIST_BOUNDS: ReadonlyMap<string, ListBound> = new Map<string, ListBound>([
   ["Query.repairHistory", { fixed: HISTORY_PER_ENTRY }],
   ["AutoRepairReplay.polls", { fixed: REPLAY_BOUNDS.maxDifferingPolls }],
 ]);
+
+/** The lists that can be long (`Type.field`): every list bounded above, whatever its bound. */
+export const LONG_LISTS: ReadonlySet<string> = new Set(LIST_BOUNDS.keys());
 
 /** How many items the list `coordinate` (`Type.field`) returns at most, given its arguments' values. */
 export function listBound(coordinate: string, args: Readonly<Record<string, unknown>>, sizes: CostSizes): number {
