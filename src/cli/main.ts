@@ -1,7 +1,4 @@
 import { Command, CommanderError, Option } from "commander";
-import { ConfigError } from "../config/load-config.js";
-import { DatabaseOpenError } from "../store/sqlite/database.js";
-import { StartRefusedError } from "../auth/access-policy.js";
 import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";
 import { autoRepairCommand } from "./auto-repair-commands.js";
@@ -19,42 +16,44 @@ import { dbCommand } from "./db-commands.js";
 import { completionCommand } from "./completion-command.js";
 import { replayCommand } from "./replay-command.js";
 import { statsCommand } from "./stats-commands.js";
-import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
-import { StoreSchemaError } from "../store/core/schema-version.js";
-import { StoreUnavailableError } from "../store/store-port.js";
-import { ListenError } from "../wiring/listen-address.js";
-import { BackupError } from "../store/backup/backup-error.js";
-import { CopyFailedError } from "../store/copy/copy-store.js";
-import { SnapshotSourceError, TargetNotEmptyError } from "../store/copy/store-snapshot.js";
 
 /**
  * Errors that say what the operator must change or wait for (a config, a file, etcd being away, a store that cannot
  * be copied, backed up or restored): printed as one `kintsugi: ...` line each, without a stack. Anything else is
- * unexpected and printed with its stack.
- */
-const OPERATOR_ERRORS = [
-  CliError,
-  ConfigError,
-  DatabaseOpenError,
-  StartRefusedError,
-  UnfinishedCopyError,
-  StoreSchemaError,
-  StoreUnavailableError,
-  ListenError,
-  BackupError,
-  SnapshotSourceError,
-  TargetNotEmptyError,
-  CopyFailedError,
-];
-
-/**
- * Whether `err` is one of {@link OPERATOR_ERRORS}, or a bad etcd client config: that error's module imports etcd3
- * and gRPC, which a SQLite server never loads, so it is imported only here, once an error is to be told.
+ * unexpected and printed with its stack. Their modules are imported here, once an error is to be told: they belong
+ * to the server and the db commands (the config's zod schemas, SQLite, etcd3 and gRPC), which an operator command
+ * never loads, and an error of one of them was thrown by its loaded module, so the class compared is that one.
  */
 async function isOperatorError(err: unknown): Promise<boolean> {
-  if (OPERATOR_ERRORS.some((type) => err instanceof type)) return true;
-  const { EtcdClientConfigError } = await import("../store/kv/etcd-client.js");
-  return err instanceof EtcdClientConfigError;
+  if (err instanceof CliError) return true;
+  const [config, database, access, unfinished, schema, port, listen, backup, copy, snapshot, etcd] = await Promise.all([
+    import("../config/load-config.js"),
+    import("../store/sqlite/database.js"),
+    import("../auth/access-policy.js"),
+    import("../store/copy/unfinished-copy.js"),
+    import("../store/core/schema-version.js"),
+    import("../store/store-port.js"),
+    import("../wiring/listen-address.js"),
+    import("../store/backup/backup-error.js"),
+    import("../store/copy/copy-store.js"),
+    import("../store/copy/store-snapshot.js"),
+    import("../store/kv/etcd-client.js"),
+  ]);
+  const types = [
+    config.ConfigError,
+    database.DatabaseOpenError,
+    access.StartRefusedError,
+    unfinished.UnfinishedCopyError,
+    schema.StoreSchemaError,
+    port.StoreUnavailableError,
+    listen.ListenError,
+    backup.BackupError,
+    copy.CopyFailedError,
+    snapshot.SnapshotSourceError,
+    snapshot.TargetNotEmptyError,
+    etcd.EtcdClientConfigError,
+  ];
+  return types.some((type) => err instanceof type);
 }
 
 /** Builds the `kintsugi` command tree. */

@@ -1,12 +1,30 @@
 import { Command } from "commander";
-import { DEFAULT_CONFIG } from "../config/kintsugi-config.js";
-import { ConfigError, type LoadedConfig } from "../config/load-config.js";
-import { loadConfigForStart, runStartChecks, type StartEnvironment } from "../wiring/start-checks.js";
-import { startKintsugi } from "../main.js";
+import type { LoadedConfig } from "../config/load-config.js";
+import type { StartEnvironment } from "../wiring/start-checks.js";
+
+// The server's modules (the config's schemas, the store, the API) load when serve or check-config runs, not with
+// the CLI: an operator command needs none of them (bench:cli).
+
+/**
+ * The server's modules, loaded with NODE_ENV=production, NODE_ENV put back at once: graphql-js picks its type checks
+ * when it is loaded, and without NODE_ENV=production it adds a check against a second copy of graphql to every failed
+ * instanceof, which costs list queries about a third of their speed (bench:api). Apollo's defaults and the repair
+ * commands kintsugi runs see the environment the operator gave.
+ */
+async function loadServer(): Promise<[typeof import("../wiring/start-checks.js"), typeof import("../main.js")]> {
+  const given = process.env["NODE_ENV"];
+  if (given === undefined) process.env["NODE_ENV"] = "production";
+  try {
+    return await Promise.all([import("../wiring/start-checks.js"), import("../main.js")]);
+  } finally {
+    if (given === undefined) delete process.env["NODE_ENV"];
+  }
+}
 
 // Refused before anything is opened, with every problem the start checks find (check-config runs the same).
-async function loadOrDefault(path: string | undefined): Promise<LoadedConfig> {
-  return path === undefined ? { config: DEFAULT_CONFIG, warnings: [] } : loadConfigForStart(path, process.env);
+async function loadOrDefault(checks: typeof import("../wiring/start-checks.js"), path: string | undefined): Promise<LoadedConfig> {
+  if (path === undefined) return { config: (await import("../config/kintsugi-config.js")).DEFAULT_CONFIG, warnings: [] };
+  return checks.loadConfigForStart(path, process.env);
 }
 
 /** `kintsugi serve [--config FILE]`: runs the server until SIGINT or SIGTERM. */
@@ -15,7 +33,8 @@ export function serveCommand(): Command {
     .description("run the kintsugi server (embedded defaults: 127.0.0.1:10180, database ./data/kintsugi.db)")
     .option("--config <FILE>", "YAML config file (every key optional)")
     .action(async (opts: { config?: string }) => {
-      const { config, warnings } = await loadOrDefault(opts.config);
+      const [checks, { startKintsugi }] = await loadServer();
+      const { config, warnings } = await loadOrDefault(checks, opts.config);
       // Handlers go in before the server starts, so a signal during start-up still shuts down cleanly.
       const stopRequested = new Promise<void>((resolve) => {
         const stop = () => {
@@ -43,6 +62,7 @@ export function checkConfigCommand(out: (text: string) => void, env: StartEnviro
     .description("run every check serve makes of a config file before it starts, without starting anything")
     .argument("<FILE>")
     .action(async (file: string) => {
+      const [{ runStartChecks }, { ConfigError }] = await Promise.all([import("../wiring/start-checks.js"), import("../config/load-config.js")]);
       const report = await runStartChecks(file, env);
       for (const w of report.warnings) out(`${file}: warning: ${w.path}: ${w.message}\n`);
       if (report.loaded === null) throw new ConfigError(file, report.problems);

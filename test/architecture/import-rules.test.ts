@@ -30,7 +30,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // gateway (sabakan's own root fields, forwarded). The runner's workers reach it through its context's interfaces.
   graphql: ["domain", "store", "auth", "config", "gateway", "adapters/sabakan-gateway-client.ts"],
   // The chat alert bridge is a graphql-ws client over the shared TLS transport.
-  alerts: ["domain", "adapters/tls-transport.ts"],
+  alerts: ["domain", "adapters/tls-transport.ts", "adapters/tls-websocket.ts"],
   // The CLI is a composition root too: `serve` starts main, the db commands open stores.
   cli: ["domain", "support", "version", "auth", "config", "store", "adapters", "alerts", "wiring", "main"],
   // The simulator runs the real rules and workers over an in-memory store: its own composition root.
@@ -45,8 +45,8 @@ const DRIVERS = ["store/sqlite/", "store/kv/"];
 const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
   "wiring/stores.ts": "opens the store the config names",
   "wiring/etcd-backend.ts": "opens the etcd store and its leader election, loaded by wiring/stores.ts only for store: etcd",
-  "cli/db-commands.ts": "db copy opens a snapshot source and target on each backend",
-  "cli/db-backup-commands.ts": "db backup and db check read an etcd prefix with the etcd client",
+  "cli/db-copy-action.ts": "db copy opens a snapshot source and target on each backend",
+  "cli/db-backup-actions.ts": "db backup and db check read an etcd prefix with the etcd client",
   "cli/db-report.ts": "db check reports a SQLite file's schema version against the newest",
   "cli/main.ts": "names the drivers' open errors among the operator's errors, printed without a stack",
   "wiring/start-checks.ts": "serve and check-config check the etcd section's TLS files as the etcd client reads them",
