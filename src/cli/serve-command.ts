@@ -27,6 +27,17 @@ async function loadOrDefault(checks: typeof import("../wiring/start-checks.js"),
   return checks.loadConfigForStart(path, process.env);
 }
 
+/**
+ * One full garbage collection once the server runs (`gc` is there when node runs with --expose-gc, as the kintsugi
+ * executable starts it). Starting reads the whole store but its history into the mirror (and converts an older
+ * SQLite file on the first start): what it read is garbage once the mirror keeps its part, but V8 collects its old
+ * generation as the heap grows, and an idle replica hardly allocates, so it kept that peak as resident memory (at
+ * 10,000 machines and a year of poll records: 300 MB, against 130 MB after one collection; bench:memory, bench:abuse).
+ */
+function collectStartGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 /** `kintsugi serve [--config FILE]`: runs the server until SIGINT or SIGTERM. */
 export function serveCommand(): Command {
   return new Command("serve")
@@ -46,6 +57,7 @@ export function serveCommand(): Command {
         process.on("SIGTERM", stop);
       });
       const running = await startKintsugi(config, { configWarnings: warnings });
+      collectStartGarbage();
       await stopRequested;
       await running.close();
     });
