@@ -25,6 +25,8 @@ export interface Shape {
   readonly kube?: { readonly behaviour: HostileBehaviour; readonly listBytes?: number };
   /** Run with one client only (the hostile APIs, the idle server). */
   readonly once?: boolean;
+  /** Run on the started server before it is measured (what the shape needs in place: a working queue). */
+  readonly prepare?: (ctx: ShapeContext) => Promise<void>;
   /** Runs `clients` clients at once; `note` keeps the progress for a timeout's report. */
   run(ctx: ShapeContext, clients: number, note: (progress: string) => void): Promise<string>;
 }
@@ -68,7 +70,7 @@ export async function postAnswer(url: string, token: string, query: string, vari
 export const REPEAT_MS = 5_000;
 
 /** `clients` at once, each repeating `one` until REPEAT_MS passed; their answers, alike ones counted together. */
-async function atOnce(clients: number, one: () => Promise<string>): Promise<string> {
+export async function atOnce(clients: number, one: () => Promise<string>): Promise<string> {
   const until = performance.now() + REPEAT_MS;
   const answers: string[] = [];
   await Promise.all(

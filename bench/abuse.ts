@@ -1,6 +1,6 @@
-// bench/abuse: issue 25's shapes against a real `kintsugi serve` at a data center's size. The test sabakan serves
-// 10,000 machines; the database holds 1,000,000 history rows, 1,000 poll outcomes of 1,000 skipped machines each and
-// a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
+// bench/abuse: issue 25's shapes (bench/abuse-shapes.ts) and issue 37's (bench/abuse-status-shapes.ts) against a real
+// `kintsugi serve` at a data center's size. The test sabakan serves 10,000 machines; the database holds 1,000,000
+// history rows, 1,000 poll outcomes of 1,000 skipped machines each and a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
 // client and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server
 // (so its peak memory is the shape's): prints per shape the answer (refused with the limit named, or answered and its
 // bytes; alike answers counted), GET /health p50/p99/max while it ran (probed every 50 ms from a worker thread), and
@@ -9,8 +9,9 @@
 // 500 MB in every case. Figures only; asserts nothing.
 // Run: npm run bench:abuse. Another build: KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js (it must be built;
 // the config written uses only keys that kintsugi had before issue 25); KINTSUGI_BENCH_SHAPES=regexp runs only the
-// shapes whose names match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout.
-import { writeFileSync } from "node:fs";
+// shapes whose names match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout; KINTSUGI_BENCH_DATABASE=FILE copies FILE
+// instead of seeding (see GIVEN_DATABASE).
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../src/auth/tokens.js";
 import { CKE_SEARCH_MACHINES } from "../test/support/cost-shapes.js";
@@ -22,6 +23,7 @@ import { fleetAddress, fleetSerial, HISTORY_ROWS, MACHINES_PER_RECENT_POLL, REPL
 import { CachedSabakan } from "./abuse-sabakan.js";
 import { GUARD_MB, MeasuredServer, percentile, type ServerFigures } from "./abuse-server.js";
 import { postAnswer, SHAPES, type Shape } from "./abuse-shapes.js";
+import { STATUS_SHAPES } from "./abuse-status-shapes.js";
 
 const FLEET = 10_000;
 const AT_ONCE = 4;
@@ -29,6 +31,12 @@ const SHAPE_SECONDS = Number(process.env["KINTSUGI_BENCH_SHAPE_SECONDS"] ?? 30);
 const BIN = process.env["KINTSUGI_BENCH_BIN"] ?? KINTSUGI_BIN;
 /** Only the shapes whose name matches this regular expression (default: all). */
 const ONLY = new RegExp(process.env["KINTSUGI_BENCH_SHAPES"] ?? "");
+/**
+ * A database to copy instead of seeding one: the seeded file converted once (a first start converts a million rows in
+ * a minute on a quiet machine and in a quarter of an hour on a loaded one, past the bench's start timeout), so that the
+ * runs of two builds start from the same file. Made as the bench seeds it (bench/abuse-seed.ts), then started once.
+ */
+const GIVEN_DATABASE = process.env["KINTSUGI_BENCH_DATABASE"];
 const VIEWER = "kintsugi_bench-abuse-viewer-token";
 const ADMIN = "kintsugi_bench-abuse-admin-token";
 
@@ -87,14 +95,11 @@ async function measureShape(dir: string, sabakan: CachedSabakan, shape: Shape, c
         a: fleetAddress(FLEET - 1 - i),
       });
     };
+    const context = { url: server.url, viewer: VIEWER, sabakanRequests: () => sabakan.requests, kube, fire, gone: () => server.whenGone(), now };
+    await shape.prepare?.(context);
     let progress = "";
     const { result, figures } = await server.measure(
-      () =>
-        shape.run(
-          { url: server.url, viewer: VIEWER, sabakanRequests: () => sabakan.requests, kube, fire, gone: () => server.whenGone(), now },
-          clients,
-          (p) => (progress = p),
-        ),
+      () => shape.run(context, clients, (p) => (progress = p)),
       SHAPE_SECONDS * 1000,
       (limit) => `timed out after ${limit / 1000} s${progress ? ` (${progress})` : ""}`,
     );
@@ -122,13 +127,18 @@ async function main(): Promise<void> {
       });
     }
     const now = Date.now();
-    const seeded = seedAbuseDatabase(join(dir.path, "kintsugi.db"), now);
     console.log(`kintsugi: ${BIN}`);
-    console.log(
-      `sizes: sabakan ${FLEET.toLocaleString("en")} machines; ${seeded.historyRows.toLocaleString("en")} history rows (${HISTORY_ROWS / 10} repairs); ` +
-        `${seeded.outcomes} poll outcomes of ${SKIPPED_PER_OUTCOME} skipped machines; ${seeded.pollRecords.toLocaleString("en")} poll records ` +
-        `(a year, one a minute; the last ${REPLAY_DAYS} days ${MACHINES_PER_RECENT_POLL} machines each; ${seeded.pollRecordMegabytes.toFixed(0)} MB) seeded in ${seeded.seconds.toFixed(0)} s`,
-    );
+    if (GIVEN_DATABASE !== undefined) {
+      copyFileSync(GIVEN_DATABASE, join(dir.path, "kintsugi.db"));
+      console.log(`sizes: sabakan ${FLEET.toLocaleString("en")} machines; the database a copy of ${GIVEN_DATABASE}`);
+    } else {
+      const seeded = seedAbuseDatabase(join(dir.path, "kintsugi.db"), now);
+      console.log(
+        `sizes: sabakan ${FLEET.toLocaleString("en")} machines; ${seeded.historyRows.toLocaleString("en")} history rows (${HISTORY_ROWS / 10} repairs); ` +
+          `${seeded.outcomes} poll outcomes of ${SKIPPED_PER_OUTCOME} skipped machines; ${seeded.pollRecords.toLocaleString("en")} poll records ` +
+          `(a year, one a minute; the last ${REPLAY_DAYS} days ${MACHINES_PER_RECENT_POLL} machines each; ${seeded.pollRecordMegabytes.toFixed(0)} MB) seeded in ${seeded.seconds.toFixed(0)} s`,
+      );
+    }
     const began = performance.now();
     await fetch(`${fake.url}/graphql`, {
       method: "POST",
@@ -141,7 +151,7 @@ async function main(): Promise<void> {
     console.log(`each shape on a fresh server, from a viewer token; timeout ${SHAPE_SECONDS} s; the bench kills a server past ${GUARD_MB} MB RSS\n`);
     console.log("| shape | clients | answer | /health p50 / p99 / max | peak RSS |");
     console.log("|---|---|---|---|---|");
-    for (const shape of SHAPES.filter((s) => ONLY.test(s.name))) {
+    for (const shape of [...SHAPES, ...STATUS_SHAPES].filter((s) => ONLY.test(s.name))) {
       for (const clients of shape.once ? [1] : [1, AT_ONCE]) console.log(await measureShape(dir.path, sabakan, shape, clients, now));
     }
   } finally {
