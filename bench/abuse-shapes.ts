@@ -1,4 +1,4 @@
-// The shapes of issue 25 that bench/abuse sends a kintsugi serve, from a viewer token: what each client does and how
+// The shapes that bench/abuse sends a kintsugi serve, from a viewer token: what each client does and how
 // its answer is told (refused with the limit it names, or answered with its size), and the hostile Kubernetes APIs.
 import { ABUSE_SHAPES } from "../test/support/cost-shapes.js";
 import type { HostileBehaviour, HostileKubeApi } from "../test/support/hostile-kube-api.js";

@@ -1,6 +1,7 @@
-// bench/abuse: issue 25's shapes (bench/abuse-shapes.ts) and issue 37's (bench/abuse-status-shapes.ts) against a real
-// `kintsugi serve` at a data center's size. The test sabakan serves 10,000 machines; the database holds 1,000,000
-// history rows, 1,000 poll outcomes of 1,000 skipped machines each and a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
+// bench/abuse: the cost shapes (test/support/cost-shapes.ts) and the status page's and statistics' shapes
+// (bench/abuse-status-shapes.ts) against a real `kintsugi serve` at a data center's size. The test sabakan serves
+// 10,000 machines; the database holds 1,000,000 history rows, 1,000 poll outcomes of 1,000 skipped machines each and
+// a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
 // client and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server
 // (so its peak memory is the shape's): prints per shape the answer (refused with the limit named, or answered and its
 // bytes; alike answers counted), GET /health p50/p99/max while it ran (probed every 50 ms from a worker thread), and
@@ -8,7 +9,7 @@
 // then killed); one that kills the server is reported as crashed. Goal: /health p99 under 100 ms and RSS under
 // 500 MB in every case. Figures only; asserts nothing.
 // Run: npm run bench:abuse. Another build: KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js (it must be built;
-// the config written uses only keys that kintsugi had before issue 25); KINTSUGI_BENCH_SHAPES=regexp runs only the
+// the config written uses only keys that kintsugi had before the API's limits); KINTSUGI_BENCH_SHAPES=regexp runs only the
 // shapes whose names match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout; KINTSUGI_BENCH_DATABASE=FILE copies FILE
 // instead of seeding (see GIVEN_DATABASE).
 import { copyFileSync, writeFileSync } from "node:fs";

@@ -1,5 +1,4 @@
-// bench/memory: kintsugi's start-up time and resident memory at a data center's size, on each store driver (issue 26;
-// goal: at most 150 MB with Kubernetes). For each driver (KINTSUGI_BENCH_DRIVERS, default sqlite,etcd) and each size
+// bench/memory: kintsugi's start-up time and resident memory at a data center's size, on each store driver (goal: at most 150 MB with Kubernetes). For each driver (KINTSUGI_BENCH_DRIVERS, default sqlite,etcd) and each size
 // (KINTSUGI_BENCH_SIZES history rows, default 100000,1000000), without Kubernetes and with it (the test API server;
 // its client library alone is about 60 MB): a SQLite file of the schema before the store core (migrations 1-12)
 // seeded with SQL (bench/memory-seed.ts: the history, 1,000 listed entries), then on SQLite a first start (the new

@@ -125,6 +125,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       now,
       unusedMachines: () => terms?.workers()?.clusterGenerator.unusedMachines() ?? null,
       isLeader: () => leadership.isLeader(),
+      integrationVerdict: () => terms?.workers()?.clusterGenerator.integrationVerdict() ?? null,
       hooks: options,
       repairPacing: () => terms?.workers()?.runner.pacingState() ?? null,
     });

@@ -91,7 +91,7 @@ function toMachine(value: unknown, i: number, endpoint: string, answeredAt: numb
   const duration = status["duration"];
   if (typeof duration !== "number" || !Number.isFinite(duration)) throw bad("status.duration is not a number");
   // Dated by sabakan's own measure of the state's age, so a clock difference between sabakan and kintsugi moves
-  // nothing (the semantics digest measures the control-plane grace with status.duration).
+  // nothing (docs/semantics/cluster-generation.md measures the control-plane grace with status.duration).
   const stateSince = answeredAt - duration * 1000;
   const date = (value: unknown, field: string): number => {
     const ms = typeof value === "string" ? Date.parse(value) : Number.NaN;

@@ -82,7 +82,7 @@ interface AlertsOptions {
 export function alertsCommand(): Command {
   const cmd = new Command("alerts")
     .description(
-      "post chat messages for repairs started, drains backed off, repairs succeeded or failed, machines auto-repair holds back, and auto-repair problems",
+      "post chat messages for repairs started, drains backed off, repairs succeeded or failed, machines auto-repair defers, and auto-repair problems",
     )
     .requiredOption("--webhook <URL>", "the incoming webhook to POST to", parseWebhook)
     .addOption(new Option("--format <FORMAT>", "the webhook's body format").choices(ALERT_FORMATS).default("slack"))

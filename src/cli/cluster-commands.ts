@@ -4,7 +4,7 @@ import { ckeJson } from "./cke-json.js";
 import { CliError } from "./client.js";
 import * as D from "./documents.js";
 import type * as Op from "./generated/operations.js";
-import type { CliIo } from "./repair-queue-commands.js";
+import { readTextFile, type CliIo } from "./repair-queue-commands.js";
 
 /** `kintsugi cluster ...`: the generated cluster configuration. */
 export function clusterCommand(io: CliIo): Command {
@@ -34,6 +34,20 @@ export function clusterCommand(io: CliIo): Command {
       const round = r.runClusterGeneration;
       io.out(ckeJson({ outcome: round.outcome, generation: round.cluster?.generation ?? null, record: round.record }));
       if (round.outcome === "FAILED") throw new CliError(`cluster generation failed: ${round.record?.error ?? "unknown error"}`);
+    });
+
+  cmd
+    .command("adopt")
+    .description(
+      "take FILE (the cluster.yml CKE runs: ckecli cluster get) as the configuration in force, so the next round updates it as CKE would; prints the worker_selection that reproduces it as JSON",
+    )
+    .argument("<FILE>")
+    .action(async (file: string) => {
+      const r = await io.client().request<Op.AdoptClusterMutation>(D.AdoptCluster, { cluster: readTextFile(file) });
+      const a = r.adoptCluster;
+      io.out(
+        ckeJson({ generation: a.cluster.generation, suggestedWorkerSelection: a.suggestedWorkerSelection, suggestion: a.suggestion, nextRounds: a.nextRounds }),
+      );
     });
 
   addLastOption(

@@ -21,6 +21,13 @@ export const AddEntry = /* GraphQL */ `
   ${ENTRY_FIELDS}
 `;
 
+export const ImportEntries = /* GraphQL */ `
+  mutation ImportEntries($entries: String!) {
+    importRepairEntries(entries: $entries) { imported { ...EntryFields } alreadyImported }
+  }
+  ${ENTRY_FIELDS}
+`;
+
 export const DeleteEntry = /* GraphQL */ `
   mutation DeleteEntry($index: ID!) {
     deleteRepairEntry(index: $index) { index }
@@ -209,6 +216,17 @@ export const RunClusterGeneration = /* GraphQL */ `
     runClusterGeneration { outcome record { ...GenerationFields } cluster { generation } }
   }
   ${GENERATION_FIELDS}
+`;
+
+export const AdoptCluster = /* GraphQL */ `
+  mutation AdoptCluster($cluster: String!) {
+    adoptCluster(cluster: $cluster) {
+      cluster { generation }
+      suggestedWorkerSelection
+      suggestion
+      nextRounds { workerSelection outcome details }
+    }
+  }
 `;
 
 export const ClusterGenerations = /* GraphQL */ `

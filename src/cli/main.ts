@@ -26,32 +26,30 @@ import { statsCommand } from "./stats-commands.js";
  */
 async function isOperatorError(err: unknown): Promise<boolean> {
   if (err instanceof CliError) return true;
-  const [config, database, access, unfinished, schema, port, listen, backup, copy, snapshot, etcd] = await Promise.all([
+  const [config, access, unfinished, schema, store, listen, backup, copy, snapshot] = await Promise.all([
     import("../config/load-config.js"),
-    import("../store/sqlite/database.js"),
     import("../auth/access-policy.js"),
     import("../store/copy/unfinished-copy.js"),
     import("../store/core/schema-version.js"),
-    import("../store/store-port.js"),
+    import("../store/store-errors.js"),
     import("../wiring/listen-address.js"),
     import("../store/backup/backup-error.js"),
     import("../store/copy/copy-store.js"),
     import("../store/copy/store-snapshot.js"),
-    import("../store/kv/etcd-client.js"),
   ]);
   const types = [
     config.ConfigError,
-    database.DatabaseOpenError,
+    store.DatabaseOpenError,
+    store.EtcdClientConfigError,
     access.StartRefusedError,
     unfinished.UnfinishedCopyError,
     schema.StoreSchemaError,
-    port.StoreUnavailableError,
+    store.StoreUnavailableError,
     listen.ListenError,
     backup.BackupError,
     copy.CopyFailedError,
     snapshot.SnapshotSourceError,
     snapshot.TargetNotEmptyError,
-    etcd.EtcdClientConfigError,
   ];
   return types.some((type) => err instanceof type);
 }

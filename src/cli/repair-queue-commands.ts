@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
+import { CliError } from "./cli-error.js";
 import { ckeJson, toCkeEntry } from "./cke-json.js";
 import type { KintsugiClient } from "./client.js";
 import * as D from "./documents.js";
@@ -13,6 +15,15 @@ export interface CliIo {
   readonly client: () => KintsugiClient;
   /** Notes beside the output (stderr), so what goes to `out` stays as documented (e.g. JSON). */
   readonly note?: (text: string) => void;
+}
+
+/** A file's text, or a CliError naming it. */
+export function readTextFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
+  }
 }
 
 /** `kintsugi repair-queue ...`: the operator commands of `ckecli repair-queue`, with the same output. */
@@ -31,6 +42,19 @@ export function repairQueueCommand(io: CliIo): Command {
     .action(async (operation: string, machineType: string, address: string, serial: string | undefined, options: { json?: boolean }) => {
       const r = await io.client().request<Op.AddEntryMutation>(D.AddEntry, { operation, machineType, address, serial: serial ?? null });
       if (options.json) io.out(ckeJson(toCkeEntry(r.addRepairEntry)));
+    });
+
+  cmd
+    .command("import")
+    .description(
+      "take over CKE's repair queue: FILE is what ckecli repair-queue list prints; each entry is added in its status and step (this queue disabled first); prints the entries added as JSON",
+    )
+    .argument("<FILE>")
+    .action(async (file: string) => {
+      const r = await io.client().request<Op.ImportEntriesMutation>(D.ImportEntries, { entries: readTextFile(file) });
+      const { imported, alreadyImported } = r.importRepairEntries;
+      if (alreadyImported.length > 0) io.note?.(`kintsugi: CKE entries imported before, left out: ${alreadyImported.join(", ")}\n`);
+      io.out(ckeJson(imported.length === 0 ? null : imported.map(toCkeEntry)));
     });
 
   cmd

@@ -3,9 +3,7 @@ import type { z } from "zod";
 /** What the check reads of an operation as written in the file. */
 interface ProofOperation {
   readonly operation: string;
-  readonly repair_steps: ReadonlyArray<{ readonly watch_seconds: number }>;
   readonly success_requires?: readonly string[] | undefined;
-  readonly success_dwell_seconds?: number | undefined;
 }
 
 /** What the check reads of the whole file: the operations, and whether sabakan and Kubernetes are configured. */
@@ -23,28 +21,20 @@ const SOURCES: Readonly<Record<string, { readonly section: "sabakan" | "kubernet
 };
 
 /**
- * Refuses proof of repair that no entry could ever gather (kintsugi): a `success_dwell_seconds` longer than the longest
- * `watch_seconds` of its operation's steps (every step's watch would run out before the dwell could end), a
- * `success_requires` signal whose source the file does not configure: `sabakan_healthy` without a `sabakan` section,
+ * Refuses proof of repair that no entry could ever gather (kintsugi): a `success_requires` signal whose source the
+ * file does not configure: `sabakan_healthy` without a `sabakan` section,
  * `node_ready` or `boot_id_changed` without a `kubernetes` section. Kubernetes must be named in the file: an absent
  * section falls back to in-cluster credentials only when the process happens to run in a Pod, which the file cannot
  * tell, so `check-config` and `serve` would disagree wherever they ran apart; `kubernetes: {}` says so explicitly.
- * Each problem names the operation, the key and the value.
+ * Each problem names the operation, the key and the value. A `success_dwell_seconds` longer than every
+ * `watch_seconds` is not refused: a running dwell holds the watch open until it ends (holdWhileDwelling), so it can
+ * prove a repair.
  */
 export function refuseUnreachableProof(file: ProofFile, ctx: z.RefinementCtx): void {
   (file.repair?.repair_procedures ?? []).forEach((procedure, p) => {
     procedure.repair_operations.forEach((op, o) => {
       const path = ["repair", "repair_procedures", p, "repair_operations", o];
       const named = `operation ${JSON.stringify(op.operation)}`;
-      const dwell = op.success_dwell_seconds;
-      const longestWatch = Math.max(...op.repair_steps.map((s) => s.watch_seconds));
-      if (dwell !== undefined && dwell > longestWatch) {
-        ctx.addIssue({
-          code: "custom",
-          path: [...path, "success_dwell_seconds"],
-          message: `${named}: success_dwell_seconds ${dwell} is longer than the longest watch_seconds of its repair_steps (${longestWatch}): every watch would run out before the dwell could prove a repair; raise watch_seconds or lower the dwell`,
-        });
-      }
       (op.success_requires ?? []).forEach((signal, i) => {
         const source = SOURCES[signal];
         if (source === undefined || file[source.section] !== undefined) return;

@@ -20,7 +20,8 @@ import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
 import type { HealthCheckStatus } from "../domain/health/health-check-remediation.js";
 import type { Topics } from "./topics.js";
-import type { GenerationRound } from "../domain/cluster/generation-record.js";
+import type { ClusterGeneration, GenerationRound } from "../domain/cluster/generation-record.js";
+import type { Adoption } from "../domain/cluster/adoption.js";
 import type { RecordedRepair } from "../domain/stats/repair-stats.js";
 import type { Actor } from "../auth/roles.js";
 import type { ReplayThreads } from "./replay/replay-threads.js";
@@ -38,9 +39,14 @@ export interface LeaderWorkers {
     /** null: no check of that name. */
     setPaused(name: string, paused: boolean): Promise<HealthCheckStatus | null>;
   };
-  /** One cluster generation round now. */
-  readonly clusterGenerator: { runNow(): Promise<GenerationRound> };
+  /** One cluster generation round now; and adopting the configuration CKE runs, between rounds. */
+  readonly clusterGenerator: { runNow(): Promise<GenerationRound>; adopt(text: string): Promise<ClusterAdoptionOutcome> };
 }
+
+/** How an adoption ended (the runner's AdoptionOutcome). */
+export type ClusterAdoptionOutcome =
+  | { readonly kind: "refused"; readonly errors: readonly string[] }
+  | { readonly kind: "adopted"; readonly record: ClusterGeneration; readonly adoption: Adoption };
 
 /** The ended repairs with their histories' summaries (the runner's RepairSummaries). */
 export interface RepairSummaryReader {

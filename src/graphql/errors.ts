@@ -15,6 +15,8 @@ export const ERROR_TYPES = {
   INVALID_ADDRESS: "not an IPv4 or IPv6 address",
   REPAIR_PROCEDURE_NOT_FOUND: "no repair procedure lists the machine type",
   REPAIR_OPERATION_NOT_FOUND: "the machine type's procedure has no such operation",
+  REPAIR_IMPORT_REFUSED:
+    "the repair entries to import are not ckecli repair-queue list's JSON, or cannot be taken over now (this queue is enabled, the repair config lacks an operation or step, a machine has an unfinished entry on both sides); the message names each",
   INVALID_CONSTRAINT: "unknown constraint name or value out of range",
   INVALID_MACHINE_PARAMS: "a MachineParams value is out of range",
   INVALID_ARGUMENT: "an argument is out of range",
@@ -22,6 +24,8 @@ export const ERROR_TYPES = {
   SABAKAN_NOT_CONFIGURED: "kintsugi has no sabakan to forward to",
   INVALID_CLUSTER_TEMPLATE: "the cluster template breaks a rule; the message names each and its template",
   CLUSTER_GENERATION_UNAVAILABLE: "cluster generation is disabled, has no template, or has no sabakan",
+  CLUSTER_ADOPTION_REFUSED:
+    "the cluster configuration to adopt does not match sabakan's machines, the template or the constraints; the message names each problem",
   STORE_BUSY: "another process holds the SQLite database's write lock; nothing was changed, try again",
   STORE_UNAVAILABLE:
     "the store cannot be used now: etcd does not answer, or the SQLite file is read-only, full, failing or corrupt (GET /health says which); reads are answered where they can be, a write may or may not have happened (the message says), try again",

@@ -1,16 +1,16 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { skipsByKind } from "../domain/intake/auto-repair-holds.js";
+import { skipsByKind } from "../domain/intake/auto-repair-deferrals.js";
 import { skippedCountsOf } from "../domain/intake/skipped-bound.js";
 import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";
-import { HELD_KINDS, PASSED_KINDS, type SkipKind } from "../domain/intake/skip-kinds.js";
+import { DEFERRED_KINDS, PASSED_KINDS, type SkipKind } from "../domain/intake/skip-kinds.js";
 import { isFinished, REPAIR_STATUSES, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
 import type { DomainPacing } from "../domain/pacing/repair-pacing-report.js";
 import { waitsByIndex, type PublishedWait } from "../domain/queue/published-waits.js";
 import { waitCycles } from "../domain/queue/wait-cycles.js";
 import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
-import { workersByRole } from "../domain/cluster/cluster-usage.js";
 import { machineRepairStatuses } from "../domain/stats/machine-repair-status.js";
+import { registerClusterGauges } from "./cluster-metrics.js";
 import { TimeToRepairHistogram } from "./time-to-repair-histogram.js";
 
 export interface MetricsSources {
@@ -22,8 +22,19 @@ export interface MetricsSources {
   readonly clusterGeneration?: () => { readonly current: ClusterGeneration | null; readonly latest: ClusterGeneration | null };
   /** Healthy machines no node uses, by role, as of the last round (null before one). */
   readonly unusedMachines?: () => ReadonlyMap<string, number> | null;
-  /** Whether this replica leads (acts on the world); CKE's `cke_leader`. */
+  /**
+   * Whether this replica leads (acts on the world); CKE's `cke_leader`. Absent: it always does (one replica). A
+   * follower serves no gauge of the shared store and none of cluster generation, as CKE's followers serve none of
+   * their "node" and "sabakan_integration" groups (metrics/collector.go): a dashboard that sums them counts once.
+   */
   readonly isLeader?: () => boolean;
+  /** Whether cluster generation is enabled; while it is not, its gauges are not served (CKE: isSabakanIntegrationAvailable). */
+  readonly clusterGenerationEnabled?: () => boolean;
+  /**
+   * What the leader's last generation round that decided concluded, and when (CKE's UpdateSabakanIntegration: a
+   * round that could not ask sabakan sets nothing); null before one.
+   */
+  readonly integrationVerdict?: () => { readonly successful: boolean; readonly at: number } | null;
   /** Open subscriptions by topic. */
   readonly subscriptions?: () => ReadonlyMap<string, number>;
   /** Each pacing domain value's allowance, on the leader with `repair.pacing` (null otherwise). */
@@ -50,7 +61,12 @@ export const MAX_PACING_LABEL_LENGTH = 256;
  * so they always match the queue; histograms and counters are fed by commits and polls. One registry per server.
  */
 export class KintsugiMetrics {
+  /** What every replica serves: leadership, subscriptions, and what this process observed (histograms, counters). */
   readonly registry = new Registry();
+  /** The gauges of the shared store (the queue, its switches, the polls' holds, the configuration in force): the leader only. */
+  readonly leaderRegistry = new Registry();
+  /** CKE's sabakan integration gauges: the leader only, while cluster generation is enabled. */
+  readonly integrationRegistry = new Registry();
   private readonly pollDuration: Histogram<"result">;
   private readonly pollErrors: Counter<string>;
   private readonly ticksSkipped: Counter<"reason">;
@@ -60,7 +76,8 @@ export class KintsugiMetrics {
   private latestSkips: Record<SkipKind, number> | null = null;
 
   constructor(private readonly sources: MetricsSources) {
-    const registers = [this.registry];
+    const everyReplica = [this.registry];
+    const registers = [this.leaderRegistry];
     new Gauge({
       name: "kintsugi_repair_queue_enabled",
       help: "1 when the repair queue is processed",
@@ -74,7 +91,7 @@ export class KintsugiMetrics {
       new Gauge({
         name: "kintsugi_leader",
         help: "1 when this replica is the leader (it repairs, polls sabakan, runs health checks and generates the cluster), 0 on a follower",
-        registers,
+        registers: everyReplica,
         collect() {
           this.set(isLeader() ? 1 : 0);
         },
@@ -120,7 +137,7 @@ export class KintsugiMetrics {
         for (const { address, status, value } of machineRepairStatuses(nodes, sources.entries())) this.set({ address, status }, value);
       },
     });
-    const { clusterGeneration, unusedMachines, subscriptions, repairPacing, repairWaits } = sources;
+    const { subscriptions, repairPacing, repairWaits } = sources;
     if (repairWaits) {
       new Gauge({
         name: "kintsugi_repair_entries_waiting_for_each_other",
@@ -149,70 +166,21 @@ export class KintsugiMetrics {
         name: "kintsugi_subscriptions",
         help: "Open GraphQL subscriptions by topic",
         labelNames: ["topic"],
-        registers,
+        registers: everyReplica,
         collect() {
           for (const [topic, n] of subscriptions()) this.set({ topic }, n);
         },
       });
     }
-    if (clusterGeneration) {
-      new Gauge({
-        name: "kintsugi_sabakan_integration_successful",
-        help: "1 when the latest cluster generation round succeeded, 0 when it failed or none ran",
-        registers,
-        collect() {
-          const { latest } = clusterGeneration();
-          this.set(latest !== null && latest.outcome !== "failed" ? 1 : 0);
-        },
-      });
-      new Gauge({
-        name: "kintsugi_sabakan_integration_timestamp_seconds",
-        help: "Unix time of the latest cluster generation round, when kintsugi_sabakan_integration_successful was last set (0 before the first, as CKE's gauge)",
-        registers,
-        collect() {
-          this.set(Math.floor((clusterGeneration().latest?.lastTime ?? 0) / 1000));
-        },
-      });
-      new Gauge({
-        name: "kintsugi_sabakan_generation",
-        help: "The generation number of the cluster configuration in force (0 = none)",
-        registers,
-        collect() {
-          this.set(clusterGeneration().current?.generation ?? 0);
-        },
-      });
-      new Gauge({
-        name: "kintsugi_sabakan_workers",
-        help: "Workers of the generated cluster by role",
-        labelNames: ["role"],
-        registers,
-        collect() {
-          this.reset();
-          const cluster = clusterGeneration().current?.cluster;
-          if (cluster) for (const [role, n] of workersByRole(cluster)) this.set({ role }, n);
-        },
-      });
-    }
-    if (unusedMachines) {
-      new Gauge({
-        name: "kintsugi_sabakan_unused_machines",
-        help: "Healthy machines of sabakan's list that no node of the generated cluster uses, by role",
-        labelNames: ["role"],
-        registers,
-        collect() {
-          this.reset();
-          for (const [role, n] of unusedMachines() ?? []) this.set({ role }, n);
-        },
-      });
-    }
+    registerClusterGauges(sources, this.leaderRegistry, this.integrationRegistry);
     const skips = () => this.latestSkips;
     new Gauge({
       name: "kintsugi_auto_repair_held_machines",
-      help: `Machines the latest successful sabakan poll held back (to be repaired once the hold ends), by reason: ${HELD_KINDS.join(", ")}`,
+      help: `Machines the latest successful sabakan poll deferred (to be repaired once the limit or the wait ends), by reason: ${DEFERRED_KINDS.join(", ")}`,
       labelNames: ["reason"],
       registers,
       collect() {
-        for (const reason of HELD_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
+        for (const reason of DEFERRED_KINDS) this.set({ reason }, skips()?.[reason] ?? 0);
       },
     });
     new Gauge({
@@ -229,21 +197,21 @@ export class KintsugiMetrics {
       help: "Duration of sabakan polls",
       labelNames: ["result"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
+      registers: everyReplica,
     });
-    this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers });
+    this.pollErrors = new Counter({ name: "kintsugi_auto_repair_poll_errors_total", help: "sabakan polls that failed", registers: everyReplica });
     this.ticksSkipped = new Counter({
       name: "kintsugi_auto_repair_ticks_skipped_total",
       help: "Scheduled sabakan polls not run: auto-repair disabled, or the previous poll still running",
       labelNames: ["reason"],
-      registers,
+      registers: everyReplica,
     });
     this.repairDuration = new Histogram({
       name: "kintsugi_repair_duration_seconds",
       help: "Time from an entry's creation to its end",
       labelNames: ["status"],
       buckets: [60, 300, 900, 1800, 3600, 7200, 21600, 86400],
-      registers,
+      registers: everyReplica,
     });
     this.timeToRepair = new TimeToRepairHistogram(this.registry);
   }
@@ -276,7 +244,15 @@ export class KintsugiMetrics {
     this.timeToRepair.committed(changes);
   }
 
+  /** The registries this replica serves now: the leader's gauges only on the leader, generation's only while enabled. */
+  served(): Registry[] {
+    const leads = this.sources.isLeader?.() ?? true;
+    const generating = this.sources.clusterGeneration !== undefined && (this.sources.clusterGenerationEnabled?.() ?? true);
+    return [this.registry, ...(leads ? [this.leaderRegistry] : []), ...(leads && generating ? [this.integrationRegistry] : [])];
+  }
+
   async text(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const parts = await Promise.all(this.served().map((r) => r.metrics()));
+    return { contentType: this.registry.contentType, body: parts.filter((p) => p.trim() !== "").join("\n") };
   }
 }

@@ -37,7 +37,7 @@ const enums: Resolvers = {
   RepairStatus: { QUEUED: "queued", PROCESSING: "processing", SUCCEEDED: "succeeded", FAILED: "failed" },
   RepairStepStatus: { WAITING: "waiting", DRAINING: "draining", WATCHING: "watching" },
   HealthCheckTargetState: { HEALTHY: "healthy", PENDING: "pending", UNHEALTHY: "unhealthy" },
-  ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", EVENT: "event", OPERATOR: "operator" },
+  ClusterGenerationTrigger: { SCHEDULE: "schedule", TEMPLATE: "template", SETTINGS: "settings", EVENT: "event", OPERATOR: "operator", ADOPT: "adopt" },
   ClusterWorkerSelection: { WEIGHTED: "weighted", ALL_HEALTHY: "all_healthy" },
   SkipKind: SKIP_KIND_VALUES,
   PacingDomainKind: { RACK: "rack", MACHINE_TYPE: "machine_type" },

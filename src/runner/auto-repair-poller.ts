@@ -1,6 +1,6 @@
 import { CORDONED_BY_ANNOTATION, type ClusterNode, type MachineSource, type NodeOperator } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/shared/address.js";
-import { AUTO_REPAIR_SOURCE, decideIntake, type IntakeDecision } from "../domain/intake/auto-repair-intake.js";
+import { AUTO_REPAIR_SOURCE, decideIntake } from "../domain/intake/auto-repair-intake.js";
 import { activeHolds, annotationHolds, type MachineHold } from "../domain/holds/machine-holds.js";
 import type { AutoRepairOutcome, PollTrigger } from "../domain/intake/auto-repair-outcome.js";
 import { isRebootedByCke } from "../domain/shared/node-reboot.js";
@@ -132,10 +132,8 @@ export class AutoRepairPoller {
       }
     }
     const now = deps.now();
-    const bySerial = new Map(machines.map((m) => [m.serial, m]));
     // Decided inside the write, on the queue as stored: the decision and its commit see the same queue.
-    let decision = null as IntakeDecision | null;
-    const { outcome } = await deps.store.enqueue(
+    const { outcome, decision } = await deps.store.enqueue(
       (entries) => {
         // The stored holds as of this write: a machine held while sabakan answered is not enqueued.
         const holds = activeHolds(deps.store.holds.list(), annotated, now);
@@ -148,17 +146,9 @@ export class AutoRepairPoller {
         };
         const input = { machines, entries, nodes, constraints: settings.constraints(), holds, ...(escalation && { escalation }) };
         const decided = decideIntake(input);
-        decision = decided;
         return {
-          add: decided.enqueue.map((params) => {
-            const m = params.serial === null ? undefined : bySerial.get(params.serial);
-            const escalated = decided.skipped.find((s) => s.kind === "escalated" && s.serial === params.serial);
-            const why = escalated ? `; escalated: ${escalated.reason}` : "";
-            return {
-              entry: createRepairEntry(params, now),
-              reason: `enqueued by sabakan-triggered repair: machine ${params.serial} is ${m?.state} (for ${Math.round(m?.durationSeconds ?? 0)} s)${why}`,
-            };
-          }),
+          intake: decided,
+          add: decided.enqueue.map((e) => ({ entry: createRepairEntry(e, now), reason: e.reason })),
           outcome: (enqueued) => ({
             time: now,
             trigger,
@@ -175,11 +165,12 @@ export class AutoRepairPoller {
       AUTO_REPAIR_SOURCE,
     );
     this.outage.worked();
-    const shortCircuit = decision?.shortCircuit;
+    const { shortCircuit, escalationHolds } = decision.intake;
     if (shortCircuit) deps.log.warn("auto-repair enqueued nothing: too many repair requests", { ...shortCircuit });
-    await holdEscalated(deps.store, decision?.escalationHolds ?? [], now, deps.log);
-    // The decision always records an outcome, so the store returns one.
-    return outcome as AutoRepairOutcome;
+    await holdEscalated(deps.store, escalationHolds, now, deps.log);
+    // The decision always asks for an outcome, so the store records one.
+    if (outcome === null) throw new Error("the store recorded no outcome for a poll that asked for one");
+    return outcome;
   }
 
   private fail(trigger: PollTrigger, error: string, machinesSeen = 0): Promise<AutoRepairOutcome> {

@@ -1,13 +1,12 @@
-import type { ClusterNode, MachineSource, NodeOperator } from "../adapters/ports.js";
-import { canonicalAddresses } from "../domain/shared/address.js";
+import type { MachineSource, NodeOperator } from "../adapters/ports.js";
+import { judgeAdoption, type Adoption } from "../domain/cluster/adoption.js";
 import { decideGeneration } from "../domain/cluster/generation-decision.js";
-import { recordsRecovery, type GenerationRound, type GenerationTrigger } from "../domain/cluster/generation-record.js";
+import { recordsRecovery, type ClusterGeneration, type GenerationRound, type GenerationTrigger } from "../domain/cluster/generation-record.js";
 import { unusedMachinesByRole } from "../domain/cluster/cluster-usage.js";
-import { hasRebootMark } from "../domain/shared/node-reboot.js";
-import { parseTemplate } from "../domain/cluster/template.js";
-import type { NodeTaints, RebootingNodes, Taint, Waiting } from "../domain/cluster/types.js";
+import type { Waiting } from "../domain/cluster/types.js";
 import { DEFAULT_SELECTION_POLICY, type SelectionPolicy } from "../domain/cluster/worker-selection.js";
 import type { ClusterGenerationPort, SettingsPort } from "../store/store-port.js";
+import { gatherGenerationInputs } from "./generation-inputs.js";
 import { PassLoop } from "./pass-loop.js";
 import type { Log } from "../support/log.js";
 
@@ -29,27 +28,32 @@ export interface ClusterGeneratorDeps {
   readonly recheckTimer?: boolean;
 }
 
-const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };
+const WEIGHT: Readonly<Record<GenerationTrigger, number>> = { adopt: 5, template: 4, settings: 3, event: 2, operator: 1, schedule: 0 };
 const weightier = (a: GenerationTrigger | null, b: GenerationTrigger): GenerationTrigger => (a !== null && WEIGHT[a] >= WEIGHT[b] ? a : b);
 
-/** Kubernetes Node taints by node name and by each internal IP in canonical form (CKE names nodes by address). */
-export function taintsByNode(nodes: readonly ClusterNode[]): NodeTaints {
-  const taints = new Map<string, readonly Taint[]>();
-  for (const node of nodes) taints.set(node.name, node.taints);
-  for (const node of nodes) for (const ip of canonicalAddresses(node.internalIPs)) if (!taints.has(ip)) taints.set(ip, node.taints);
-  return taints;
+/** An operator's adoption of the cluster configuration CKE runs, as a pass of the generator's loop. */
+interface AdoptionRequest {
+  readonly text: string;
+  result?: AdoptionOutcome;
 }
 
-/** The names and internal IPs of the Nodes CKE's reboot queue is rebooting (`cke.cybozu.com/reboot: "true"`). */
-export function rebootingByNode(nodes: readonly ClusterNode[]): RebootingNodes {
-  const rebooting = new Set<string>();
-  for (const node of nodes.filter(hasRebootMark)) {
-    rebooting.add(node.name);
-    for (const ip of canonicalAddresses(node.internalIPs)) rebooting.add(ip);
-  }
-  return rebooting;
+/** How an adoption ended: refused (and why), or recorded with the worker selection that reproduces it. */
+export type AdoptionOutcome =
+  | { readonly kind: "refused"; readonly errors: readonly string[] }
+  | { readonly kind: "adopted"; readonly record: ClusterGeneration; readonly adoption: Adoption };
+
+/**
+ * What the sabakan integration's last round on this replica concluded, as CKE's metrics.UpdateSabakanIntegration
+ * sets it (sabakan/integrate.go): set by every round that decided (a new configuration, none needed, or a failure to
+ * make one), untouched by a round that could not ask sabakan or the Kubernetes API, found no template or was
+ * disabled. null before the first such round.
+ */
+export interface IntegrationVerdict {
+  readonly successful: boolean;
+  readonly at: number;
 }
 
+type Pass = GenerationTrigger | AdoptionRequest;
 /**
  * Cluster generation, one round at a time: gathers the template, sabakan's machines (with the stored variables),
  * the Nodes' taints and the constraints, lets the domain decide, and records the result. Rounds never overlap: a
@@ -59,7 +63,8 @@ export function rebootingByNode(nodes: readonly ClusterNode[]): RebootingNodes {
  * ends, so the replacement does not wait for the next scheduled round (scheduled rounds judge it as well).
  */
 export class ClusterGenerator {
-  private readonly loop: PassLoop<GenerationTrigger, GenerationRound>;
+  private readonly loop: PassLoop<Pass, GenerationRound>;
+  private verdict: IntegrationVerdict | null = null;
   private unused: ReadonlyMap<string, number> | null = null;
   private waitingReasons = "";
   /** When the round that just ended wants another: the earliest end of a control plane's grace. */
@@ -68,8 +73,10 @@ export class ClusterGenerator {
 
   constructor(private readonly deps: ClusterGeneratorDeps) {
     this.policy = deps.policy ?? DEFAULT_SELECTION_POLICY;
-    this.loop = new PassLoop({
-      pass: (trigger) => {
+    this.loop = new PassLoop<Pass, GenerationRound>({
+      pass: (pass) => {
+        if (typeof pass === "object") return this.adoptPass(pass);
+        const trigger = pass;
         this.recheckAt = null;
         return this.round(trigger).catch((err: unknown) => {
           deps.log.error("cluster generation failed unexpectedly", { err: (err as Error).message });
@@ -77,7 +84,8 @@ export class ClusterGenerator {
         });
       },
       now: deps.now,
-      merge: weightier,
+      // Only triggers are requested (an adoption is run, never requested), so only they are merged.
+      merge: (a, b) => weightier(a as GenerationTrigger, b as GenerationTrigger),
       onError: () => undefined, // logged by the pass
       timer: { trigger: "schedule", intervalMs: Infinity, nextAt: () => this.recheckAt },
     });
@@ -92,6 +100,22 @@ export class ClusterGenerator {
   /** An operator's round (`runClusterGeneration`): runs after any round in flight. */
   runNow(): Promise<GenerationRound> {
     return this.loop.run("operator");
+  }
+
+  /**
+   * Adopts the cluster configuration CKE runs (`ckecli cluster get`'s text) as the configuration in force, after any
+   * round in flight and before the next (see {@link judgeAdoption}); works while generation is disabled, so an
+   * operator adopts before turning it on.
+   */
+  async adopt(text: string): Promise<AdoptionOutcome> {
+    const request: AdoptionRequest = { text };
+    await this.loop.run(request);
+    return request.result as AdoptionOutcome;
+  }
+
+  /** What the last round that decided concluded (CKE's sabakan_integration_successful); null before one. */
+  integrationVerdict(): IntegrationVerdict | null {
+    return this.verdict;
   }
 
   /** A scheduled tick: skipped while a round runs. */
@@ -124,47 +148,19 @@ export class ClusterGenerator {
 
   private async round(trigger: GenerationTrigger): Promise<GenerationRound> {
     const { deps } = this;
-    const stored = deps.settings.clusterTemplate();
-    if (!deps.settings.clusterGenerationEnabled()) return { kind: "skipped", reason: "cluster generation is disabled (kintsugi sabakan enable turns it on)" };
-    if (stored === null) return { kind: "skipped", reason: "no cluster template is set (kintsugi sabakan set-template FILE sets one)" };
-    if (!deps.machines) return { kind: "skipped", reason: "sabakan is not configured (set sabakan.url in the config file)" };
-    const parsed = parseTemplate(stored.text);
-    if (!parsed.ok) return this.fail(trigger, `the stored cluster template is invalid: ${parsed.errors.join("; ")}`);
-    let machines;
-    try {
-      machines = await deps.machines.searchMachines(deps.settings.clusterVariables());
-    } catch (err) {
-      return this.fail(trigger, (err as Error).message);
-    }
-    let nodeTaints: NodeTaints = new Map();
-    let rebootingNodes: RebootingNodes = new Set();
-    if (deps.nodes) {
-      try {
-        const nodes = await deps.nodes.listNodes();
-        nodeTaints = taintsByNode(nodes);
-        rebootingNodes = rebootingByNode(nodes);
-      } catch (err) {
-        // Without the taints a tainted machine could be made a control plane: change nothing.
-        return this.fail(trigger, `cannot list Kubernetes nodes: ${(err as Error).message}`);
-      }
-    }
+    const gathered = await gatherGenerationInputs(this.deps, this.policy, false);
+    if (!gathered.ok) return "skipped" in gathered ? { kind: "skipped", reason: gathered.skipped } : this.fail(trigger, gathered.error, gathered.decided);
+    const { input, template } = gathered;
     // No await from here to the record: the decision and its record see the same configuration in force (rounds never
     // overlap, and only this generator records configurations).
     const current = deps.generations.current();
-    const decision = decideGeneration(
-      {
-        template: parsed.template,
-        current: current?.cluster ?? null,
-        machines,
-        nodeTaints,
-        rebootingNodes,
-        constraints: deps.settings.constraints(),
-        policy: this.policy,
-      },
-      deps.now(),
-    );
-    this.unused = unusedMachinesByRole(machines, decision.kind === "generated" ? decision.cluster : (current?.cluster ?? null));
-    if (decision.kind === "failed") return this.fail(trigger, decision.error);
+    // CKE's tmplUpdated (sabakan/integrate.go): the template's revision is not the one stored with the cluster. A
+    // record older than templateSetAt was made by a kintsugi that regenerated on every template change.
+    const templateChanged = current !== null && current.templateSetAt !== undefined && current.templateSetAt !== template.setAt;
+    const decision = decideGeneration({ ...input, current: current?.cluster ?? null, templateChanged }, deps.now());
+    this.unused = unusedMachinesByRole(input.machines, decision.kind === "generated" ? decision.cluster : (current?.cluster ?? null));
+    this.verdict = { successful: decision.kind !== "failed", at: deps.now() };
+    if (decision.kind === "failed") return this.fail(trigger, decision.error, true);
     this.noteWaiting(decision.waiting);
     if (decision.kind === "unchanged") {
       if (!recordsRecovery(deps.generations.latest())) return { kind: "unchanged", current, recovery: null };
@@ -172,7 +168,7 @@ export class ClusterGenerator {
       deps.log.info("cluster generation works again; nothing to change", { generation: recovery.generation, trigger });
       return { kind: "unchanged", current, recovery };
     }
-    const record = await deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes, this.policy.workerSelection);
+    const record = await deps.generations.recordGenerated(deps.now(), trigger, decision.cluster, decision.changes, this.policy.workerSelection, template.setAt);
     deps.log.info("generated cluster configuration", {
       generation: record.generation,
       trigger,
@@ -180,6 +176,33 @@ export class ClusterGenerator {
       nodes: decision.cluster.nodes.length,
       changes: decision.changes,
     });
+    return { kind: "recorded", record, repeated: false };
+  }
+
+  /** An adoption: refused with the reasons, or recorded as the configuration in force made from the stored template. */
+  private async adoptPass(request: AdoptionRequest): Promise<GenerationRound> {
+    const { deps } = this;
+    const gathered = await gatherGenerationInputs(this.deps, this.policy, true);
+    if (!gathered.ok) {
+      const why = "skipped" in gathered ? gathered.skipped : gathered.error;
+      request.result = { kind: "refused", errors: [`cannot check the cluster configuration against sabakan's machines: ${why}`] };
+      return { kind: "skipped", reason: why };
+    }
+    const judged = judgeAdoption(request.text, gathered.input, deps.now());
+    if (!judged.ok) {
+      request.result = { kind: "refused", errors: judged.errors };
+      return { kind: "skipped", reason: judged.errors.join("; ") };
+    }
+    const { adoption } = judged;
+    const changes = [...adoption.changes, adoption.suggestion];
+    const record = await deps.generations.recordGenerated(deps.now(), "adopt", adoption.cluster, changes, this.policy.workerSelection, gathered.template.setAt);
+    this.unused = unusedMachinesByRole(gathered.input.machines, adoption.cluster);
+    deps.log.info("adopted the cluster configuration CKE runs", {
+      generation: record.generation,
+      nodes: adoption.cluster.nodes.length,
+      suggestion: adoption.suggestion,
+    });
+    request.result = { kind: "adopted", record, adoption };
     return { kind: "recorded", record, repeated: false };
   }
 
@@ -192,7 +215,9 @@ export class ClusterGenerator {
     this.recheckAt = waiting.recheckAt;
   }
 
-  private async fail(trigger: GenerationTrigger, error: string): Promise<GenerationRound> {
+  /** Records a failed round; `decided`: the generator's own failure, which CKE's sabakan_integration_successful reports. */
+  private async fail(trigger: GenerationTrigger, error: string, decided: boolean): Promise<GenerationRound> {
+    if (decided) this.verdict = { successful: false, at: this.deps.now() };
     const { record, repeated } = await this.deps.generations.recordFailed(this.deps.now(), trigger, error, this.policy.workerSelection);
     if (!repeated) this.deps.log.warn("cluster generation failed; the configuration in force stays", { generation: record.generation, trigger, error });
     return { kind: "recorded", record, repeated };

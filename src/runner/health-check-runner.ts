@@ -4,7 +4,7 @@ import type { HealthCheckConfig } from "../domain/health/health-check-config.js"
 import { evaluateHealthCheck } from "../domain/health/health-check-evaluation.js";
 import { activeHolds, annotationHolds } from "../domain/holds/machine-holds.js";
 import { holdEscalated } from "./escalation-holds.js";
-import { decideRemediation, healthCheckSource, type HealthCheckStatus, type RemediationDecision } from "../domain/health/health-check-remediation.js";
+import { decideRemediation, healthCheckSource, type HealthCheckStatus } from "../domain/health/health-check-remediation.js";
 import type { RepairConfig } from "../domain/queue/repair-config.js";
 import { createRepairEntry } from "../domain/queue/repair-entry.js";
 import { recordRemediation } from "../domain/replay/remediation-record.js";
@@ -113,11 +113,16 @@ export class HealthCheckRunner {
       const annotated = annotationHolds(nodes);
       // Read each pass: an operator may change the constraint at run time.
       const rebootWait = { waitSeconds: deps.store.settings.constraints().waitSecondsToRepairRebooting, cordonedByAnnotation: CORDONED_BY_ANNOTATION };
-      let fleet: Map<string, string> | null = null;
-      const machineTypes = async () => {
-        if (!fleet && deps.machines) fleet = machineTypesByAddress(await deps.machines.searchMachines({ having: null, notHaving: null }));
-        return fleet ?? new Map<string, string>();
+      let fleet: { types: Map<string, string>; racks: Map<string, number> } | null = null;
+      const sabakanFleet = async () => {
+        if (!fleet && deps.machines) {
+          const machines = await deps.machines.searchMachines({ having: null, notHaving: null });
+          fleet = { types: machineTypesByAddress(machines), racks: byFirstAddress(machines, (m) => m.rack) };
+        }
+        return fleet ?? { types: new Map<string, string>(), racks: new Map<string, number>() };
       };
+      const machineTypes = async () => (await sabakanFleet()).types;
+      const rackMaximum = deps.store.settings.constraints().maximumUnhealthyMachinesPerRack;
       for (const configured of deps.checks) {
         const check = { ...configured, paused: this.pausedOf(configured) };
         const evaluation = evaluateHealthCheck(check, nodes, now, rebootWait);
@@ -128,13 +133,18 @@ export class HealthCheckRunner {
           : evaluation.gate.open
             ? await machineTypes()
             : await machineTypes().catch(() => new Map<string, string>());
+        // The per-rack limit reads sabakan's racks (without sabakan it has none to read); sabakan failing to answer
+        // fails the evaluation, so nothing is enqueued past a limit that could not be checked.
+        const racks =
+          rackMaximum > 0 && deps.machines && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy")
+            ? (await sabakanFleet()).racks
+            : null;
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
         const machineTypeOf = (node: string, address: string) =>
           check.machineType.from === "label" ? (labels.get(node)?.[check.machineType.label] ?? null) : (types.get(address) ?? null);
         const at = deps.now();
         // Decided inside the write, on the queue as stored: the room left under the queue's limit cannot be used twice.
-        let decision = null as RemediationDecision | null;
-        await deps.store.enqueue(
+        const { decision } = await deps.store.enqueue(
           (entries) => {
             const escalation = deps.repair.escalation && {
               config: deps.repair.escalation,
@@ -149,19 +159,12 @@ export class HealthCheckRunner {
               machineTypeOf,
               holds: activeHolds(deps.store.holds.list(), annotated, now),
               ...(escalation && { escalation }),
+              ...(racks && { rackLimit: { maximum: rackMaximum, rackOf: (address: string) => racks.get(address) ?? null } }),
             };
             const decided = decideRemediation(check, evaluation, context);
-            decision = decided;
             return {
-              add: decided.enqueue.map((params) => {
-                const target = evaluation.targets.find((t) => t.address === params.address);
-                const escalated = decided.escalated?.get(params.address);
-                const why = escalated === undefined ? "" : `; escalated: ${escalated}`;
-                return {
-                  entry: createRepairEntry(params, at),
-                  reason: `enqueued by health check ${check.name}: node ${target?.node} has ${target?.rule?.type}=${target?.rule?.status} for more than ${target?.rule?.timeoutSeconds} s${why}`,
-                };
-              }),
+              remediation: decided,
+              add: decided.enqueue.map((e) => ({ entry: createRepairEntry(e, at), reason: e.reason })),
               outcome: null,
               // A check with no unhealthy target remediates nothing whatever the limits: nothing to replay.
               ...(evaluation.targets.some((t) => t.state === "unhealthy") && { remediationRecord: recordRemediation(evaluation, context, decided, now) }),
@@ -170,9 +173,8 @@ export class HealthCheckRunner {
           at,
           healthCheckSource(check.name),
         );
-        await holdEscalated(deps.store, (decision as RemediationDecision | null)?.escalationHolds ?? [], at, deps.log);
-        // `enqueue` calls `decide` at least once, so the decision is set.
-        this.record(check, { check, paused: check.paused, evaluation, held: (decision as RemediationDecision).held, evaluatedAt: now, error: null });
+        await holdEscalated(deps.store, decision.remediation.escalationHolds ?? [], at, deps.log);
+        this.record(check, { check, paused: check.paused, evaluation, held: decision.remediation.held, evaluatedAt: now, error: null });
         if (evaluation.nextCheckAt !== null) next = Math.min(next, evaluation.nextCheckAt);
       }
       this.outage.worked();
@@ -224,10 +226,15 @@ export class HealthCheckRunner {
 
 /** sabakan's BMC type by first IPv4 in canonical form; a machine whose first IPv4 is not an address has none. */
 export function machineTypesByAddress(machines: ReadonlyArray<{ readonly ipv4: readonly string[]; readonly bmcType: string }>): Map<string, string> {
-  const types = new Map<string, string>();
+  return byFirstAddress(machines, (m) => m.bmcType);
+}
+
+/** `value` of each machine by its first IPv4 in canonical form (the first machine of an address wins; none without one). */
+function byFirstAddress<M extends { readonly ipv4: readonly string[] }, V>(machines: readonly M[], value: (m: M) => V): Map<string, V> {
+  const out = new Map<string, V>();
   for (const m of machines) {
     const parsed = parseAddress(m.ipv4[0] ?? "");
-    if (parsed.ok && !types.has(parsed.address)) types.set(parsed.address, m.bmcType);
+    if (parsed.ok && !out.has(parsed.address)) out.set(parsed.address, value(m));
   }
-  return types;
+  return out;
 }

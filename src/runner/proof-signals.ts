@@ -2,7 +2,8 @@ import type { ClusterNode, MachineSource } from "../adapters/ports.js";
 import { canonicalAddresses } from "../domain/shared/address.js";
 import { findRepairOperation, type RepairConfig } from "../domain/queue/repair-config.js";
 import type { RepairEntry } from "../domain/queue/repair-entry.js";
-import { proofOf, type ObservedProof } from "../domain/proof/repair-proof.js";
+import type { ObservedProof } from "../domain/proof/repair-evidence.js";
+import { proofOf } from "../domain/queue/proof-judgement.js";
 
 export interface ProofSignalDeps {
   readonly repair: RepairConfig;
@@ -21,7 +22,8 @@ const isReady = (node: ClusterNode | undefined) => (node === undefined ? null : 
  * an entry requires `sabakan_healthy` (in any step and step status: the evidence since the first repair command
  * counts whichever step gathered it, and one that never ran it may be healthy already), once per pass, for the
  * HEALTHY machines of those entries' racks (every rack when one is unknown). A failed sabakan query leaves the
- * signal unproven, never proven. Entries of operations without proof get nothing: no call is made for them.
+ * signal unknown (`ObservedProof.unknown`): never proven, never a relapse. Entries of operations without proof get
+ * nothing: no call is made for them.
  */
 export async function gatherProofSignals(
   entries: readonly RepairEntry[],
@@ -37,7 +39,8 @@ export async function gatherProofSignals(
   const signals = new Map<number, ObservedProof>();
   for (const e of proving) {
     const node = nodeOf(e.address);
-    signals.set(e.index, { nodeReady: isReady(node), bootId: node?.bootId ?? null, sabakanState: healthy.has(e.address) ? "HEALTHY" : null });
+    const observed = { nodeReady: isReady(node), bootId: node?.bootId ?? null, sabakanState: healthy?.has(e.address) ? "HEALTHY" : null };
+    signals.set(e.index, healthy === null && requiresSabakan(deps.repair, e) ? { ...observed, unknown: ["sabakan_healthy"] } : observed);
   }
   return signals;
 }
@@ -47,8 +50,11 @@ function requiresSabakan(repair: RepairConfig, entry: RepairEntry): boolean {
   return found.ok && (proofOf(found.operation)?.requires.includes("sabakan_healthy") ?? false);
 }
 
-/** The addresses (canonical) of `entries` that sabakan says are HEALTHY; empty when sabakan cannot be asked. */
-async function healthyInSabakan(entries: readonly RepairEntry[], deps: ProofSignalDeps): Promise<Set<string>> {
+/**
+ * The addresses (canonical) of `entries` that sabakan says are HEALTHY; empty when sabakan is not configured; null
+ * when it did not answer (the signal is unknown, not failing: see judgeProof).
+ */
+async function healthyInSabakan(entries: readonly RepairEntry[], deps: ProofSignalDeps): Promise<Set<string> | null> {
   if (!deps.machines) return new Set();
   const racks = entries.map((e) => deps.rackOf(e.address));
   const known = racks.every((r) => r !== null);
@@ -60,6 +66,6 @@ async function healthyInSabakan(entries: readonly RepairEntry[], deps: ProofSign
     return new Set(machines.flatMap((m) => canonicalAddresses(m.ipv4)));
   } catch (err) {
     deps.log("cannot ask sabakan whether repaired machines are healthy; their proof waits", { err: (err as Error).message });
-    return new Set();
+    return null;
   }
 }

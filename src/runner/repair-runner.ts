@@ -158,6 +158,7 @@ export class RepairRunner {
       repair: snapshotRepairConfig(deps.repair),
       queueEnabled: deps.settings.repairQueueEnabled(),
       controlPlanes,
+      controlPlaneCount: deps.settings.constraints().controlPlaneCount,
       holds,
       ...(pacing && { pacing }),
     };

@@ -17,7 +17,7 @@ export interface DrawnConfig {
 }
 
 /**
- * Draws the proof settings (issue 24, finding 3): any subset of the proof signals, a dwell that may be longer than
+ * Draws the proof settings, so the simulator also runs the configs it did not think of: any subset of the proof signals, a dwell that may be longer than
  * the steps' longest watch (900 s), and a file that may lack the sabakan or kubernetes section a signal needs.
  */
 export function drawConfig(random: SimRandom): DrawnConfig {

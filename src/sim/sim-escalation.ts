@@ -7,7 +7,7 @@ import type { Violation } from "./sim-invariants.js";
 export const SIM_ESCALATION: EscalationConfig = { maxRepairs: 2, windowSeconds: 24 * 3600, operation: null };
 
 /**
- * Issue 24's escalation invariants (findings 5 and 6), checked after every sabakan poll: a machine an operator
+ * The escalation invariants, checked after every sabakan poll: a machine an operator
  * released is held again only for repairs created after its release, and a poll the queue cap short-circuited
  * stores no escalation hold (the round acts on nothing).
  */

@@ -13,6 +13,8 @@ export interface LivenessView {
   readonly queueEnabled: boolean;
   readonly holds: readonly StoredMachineHold[];
   readonly maxConcurrentRepairs: number;
+  /** CKE's `control-plane-count` in force. */
+  readonly controlPlaneCount: number;
 }
 
 /**
@@ -89,6 +91,10 @@ export class LivenessInvariants {
     if (!view.queueEnabled) return "queue disabled";
     if (view.holds.some((h) => h.address === e.address && isHoldActive(h, view.now))) return "held";
     if (e.drainBackoffExpire !== null && e.drainBackoffExpire > view.now) return "back-off";
+    // No repair operation runs while etcd is not good for repair (CKE): bringing the control planes back is a person's.
+    const planes = this.world.machines.filter((m) => m.role === "control-plane");
+    const up = planes.filter((m) => m.ready).length;
+    if (planes.length > 0 && (up * 2 <= planes.length || up < view.controlPlaneCount - 1)) return "etcd is not good for repair and needs a person";
     const own = this.world.at(e.address);
     if (own?.role !== "control-plane") return null;
     const others = this.world.machines.filter((m) => m.role === "control-plane" && m !== own);
@@ -126,7 +132,7 @@ export class LivenessInvariants {
       }
       // Two control planes down at once, each held because the other is not Ready: CKE's rule holds both, and
       // kintsugi names the person's way out (repair one by hand, or delete an entry). A cycle through a control
-      // plane that is Ready (mid-repair) is the deadlock of issue 24's finding 1.
+      // plane that is Ready (mid-repair) is a deadlock: two control-plane entries waiting for each other's turn for good.
       const bothDown = path.every((i) => {
         const m = this.world.at(unfinished.find((x) => x.index === i)?.address ?? "");
         return m?.role === "control-plane" && !m.ready;

@@ -211,6 +211,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         queueEnabled: store.settings.repairQueueEnabled(),
         holds: store.holds.list(),
         maxConcurrentRepairs: repair.maxConcurrentRepairs,
+        controlPlaneCount: store.settings.constraints().controlPlaneCount,
       };
       violation = safety.violation ?? escalation?.violation ?? generationRun?.invariants.violation ?? liveness.check(livenessView, clock >= end);
     }

@@ -50,3 +50,28 @@ export class StoreLimitError extends Error {
   override readonly name = "StoreLimitError";
   readonly code = "STORE_LIMIT";
 }
+
+/**
+ * The SQLite file cannot be opened, locked or brought to the newest schema (or is newer than this kintsugi knows);
+ * the message names the file and the cause. Thrown before the store serves anything.
+ */
+export class DatabaseOpenError extends Error {
+  override readonly name = "DatabaseOpenError";
+}
+
+/** One thing wrong with the etcd TLS material, at a key of the `etcd` section (`etcd.tls-ca-file`). */
+export interface EtcdClientProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The etcd client cannot be built from the config: every problem, one per line, as `path: message`. */
+export class EtcdClientConfigError extends Error {
+  override readonly name = "EtcdClientConfigError";
+  readonly problems: readonly EtcdClientProblem[];
+
+  constructor(problems: readonly EtcdClientProblem[]) {
+    super(problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
+    this.problems = problems;
+  }
+}

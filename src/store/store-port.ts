@@ -42,9 +42,11 @@ export interface KintsugiStore {
   readonly pollRecords: PollRecordPort;
   /**
    * The poller's decide-and-commit: `decide` sees the queue, returns the entries to add and the outcome to record;
-   * both land in one write or neither does. The outcome gets the entries as stored (with their indexes).
+   * both land in one write or neither does. The outcome gets the entries as stored (with their indexes). The result
+   * carries the decision that was committed (`decide` may run more than once), with whatever else the caller put in
+   * it (its rule's whole decision), typed as `decide` returns it.
    */
-  enqueue(decide: (entries: readonly RepairEntry[]) => EnqueueDecision, now: number, actor: string): Promise<EnqueueResult>;
+  enqueue<D extends EnqueueDecision>(decide: (entries: readonly RepairEntry[]) => D, now: number, actor: string): Promise<EnqueueResult<D>>;
   /** The same store whose every write also requires that `guard` still holds (leader writes); see {@link WriteGuard}. */
   guarded(guard: WriteGuard): KintsugiStore;
   /** Calls `listener` with every commit from now on, in commit order, once each; returns how to stop. */
@@ -137,9 +139,11 @@ export interface EnqueueDecision {
   readonly remediationRecord?: RemediationRecord;
 }
 
-export interface EnqueueResult {
+export interface EnqueueResult<D extends EnqueueDecision = EnqueueDecision> {
   readonly changes: readonly RepairChange[];
   readonly outcome: AutoRepairOutcome | null;
+  /** The decision this write committed: the last one `decide` returned. */
+  readonly decision: D;
 }
 
 /** The repair entries and their append-only history. Indexes and history sequences are monotonic, never reused. */
@@ -158,6 +162,12 @@ export interface RepairEntryPort {
   /** Appends an entry and its `created` record, made by `actor`; returns it with its new index. */
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange>;
   /**
+   * Appends every entry `pick` returns (given the queue as stored), each with its `created` record, in as many writes
+   * as etcd's limits need: each write picks again on the stored queue, so `pick` must leave out what is added already
+   * (an import does, by source). Returns the changes made, ordered by index.
+   */
+  addAll(pick: (entries: readonly RepairEntry[]) => readonly NewEntryWrite[], now: number, actor: string): Promise<RepairChange[]>;
+  /**
    * Changes one entry: `decide` gets the stored entry (null when it is gone) and returns the writes to make, in
    * order (each one's entry is the entry after it; the last is what is stored), or null to make none. Returns the
    * changes made, empty when `decide` declined. This is how a decision taken on an older read is re-checked.
@@ -169,6 +179,12 @@ export interface RepairEntryPort {
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]>;
   /** Clears the drain back-off (count 0, no expiry) of every entry that has one. */
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]>;
+}
+
+/** An entry to add and the reason its `created` record gives. */
+export interface NewEntryWrite {
+  readonly entry: UnindexedRepairEntry;
+  readonly reason: string;
 }
 
 /** What {@link RepairEntryPort.timelines} read. */
@@ -263,13 +279,17 @@ export interface ClusterGenerationPort {
   controlPlaneAddresses(): readonly string[];
   generation(generation: number): ClusterGeneration | null;
   last(count: number | null): ClusterGeneration[];
-  /** `policy` (here and below): the worker selection the round ran under; absent: weighted. */
+  /**
+   * `policy` (here and below): the worker selection the round ran under; absent: weighted. `templateSetAt`: when the
+   * template the configuration was made from was set (see {@link ClusterGeneration.templateSetAt}); absent: unknown.
+   */
   recordGenerated(
     time: number,
     trigger: GenerationTrigger,
     cluster: GeneratedCluster,
     changes: readonly string[],
     policy?: WorkerSelection,
+    templateSetAt?: number | null,
   ): Promise<ClusterGeneration>;
   recordRecovered(time: number, trigger: GenerationTrigger, policy?: WorkerSelection): Promise<ClusterGeneration>;
   recordFailed(

@@ -26,6 +26,8 @@ export interface EventSources {
   readonly now: () => number;
   readonly unusedMachines: () => ReadonlyMap<string, number> | null;
   readonly isLeader: () => boolean;
+  /** The leader's last generation round that decided (see KintsugiMetrics' integrationVerdict); null on a follower or before one. */
+  readonly integrationVerdict?: () => { readonly successful: boolean; readonly at: number } | null;
   readonly hooks: EventHooks;
   /** Absent: pacing is never reported. */
   readonly repairPacing?: () => readonly DomainPacing[] | null;
@@ -35,7 +37,7 @@ export interface EventSources {
  * The pub/sub topics and the metrics over the store; `unusedMachines` is read only at scrape time. Every commit the
  * store announces (whoever made it) feeds them, so nothing is published that did not commit, nor twice.
  */
-export function buildEvents({ store, now, unusedMachines, isLeader, hooks, repairPacing = () => null }: EventSources): Events {
+export function buildEvents({ store, now, unusedMachines, isLeader, integrationVerdict = () => null, hooks, repairPacing = () => null }: EventSources): Events {
   const { entries, settings, generations } = store;
   const pubsub = new PubSub<Topics>(hooks.subscriptionBufferSize);
   const metrics = new KintsugiMetrics({
@@ -46,6 +48,8 @@ export function buildEvents({ store, now, unusedMachines, isLeader, hooks, repai
     clusterGeneration: () => ({ current: generations.current(), latest: generations.latest() }),
     unusedMachines,
     isLeader,
+    clusterGenerationEnabled: () => settings.clusterGenerationEnabled(),
+    integrationVerdict,
     subscriptions: () => new Map(TOPIC_NAMES.map((topic) => [topic, pubsub.count(topic)])),
     repairPacing,
     repairWaits: () => settings.repairWaits(),

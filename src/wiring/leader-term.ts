@@ -78,12 +78,12 @@ export function beginLeaderTerm(
     config.sabakan && options.startClusterSchedule
       ? scheduleTicks("cluster-generation", config.sabakan.clusterSchedule ?? config.sabakan.schedule, clusterGenerator, workers.logs.cluster)
       : null,
-  ];
+  ].filter((s) => s !== null);
   return {
     workers,
     async end() {
       stopListening();
-      await Promise.all(schedules.map((s) => s?.stop()));
+      await Promise.all(schedules.map((s) => s.stop()));
       await Promise.all([clusterGenerator.stop(), autoRepair.stop(), healthChecks.stop(), runner.stop(), summaryKeeper.stop()]);
     },
   };

@@ -47,7 +47,7 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
         [
           "auto-repair: 3 sabakan polls failed in a row",
           "auto-repair: sabakan polls succeed again",
-          "auto-repair holds back 1 machine: 1 in rack 0 over maximum-repair-queue-entries",
+          "auto-repair defers 1 machine: 1 in rack 0 over maximum-repair-queue-entries",
         ],
       );
       assert.equal(r.messages.length, 12, why());
@@ -56,9 +56,9 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       assert.match(failed?.fields["detail"] ?? "", /stderr: BMC of 10\.0\.0\.3 does not answer/);
       assert.equal(failed?.severity, "critical");
       assert.match(r.messages.find((m) => m.title.startsWith("drain backed off"))?.text ?? "", /^drain failed: dry-run eviction of db\/mysql-0 was refused/);
-      const { time, ...counts } = r.messages.find((m) => m.title.startsWith("auto-repair holds back"))?.fields ?? {};
+      const { time, ...counts } = r.messages.find((m) => m.title.startsWith("auto-repair defers"))?.fields ?? {};
       assert.deepEqual(counts, {
-        held: "1",
+        deferred: "1",
         racks: "0",
         "existing entries": "3",
         candidates: "1",

@@ -4,8 +4,10 @@ import { dirname, join, posix, relative, resolve } from "node:path";
 import { describe, it } from "node:test";
 import ts from "typescript";
 
-// The one-way rule of /work/shared/DESIGN.md ("Imports flow one way"), folder by folder: what each top-level part
-// of src/ may import besides itself. An entry is a folder ("store") or one file ("adapters/ports.ts").
+// The map of src/ (docs/architecture.md) as tables this test holds the code to. Where the map and these tables
+// differ, the tables are right and the map is to be fixed.
+
+/** What each top-level part of src/ may import of ours besides itself. An entry is a folder ("store") or a file. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // Pure rules: nothing of ours.
   domain: [],
@@ -40,6 +42,137 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   main: ["domain", "support", "version", "auth", "config", "store", "adapters", "gateway", "ha", "runner", "graphql", "wiring"],
 };
 
+/**
+ * The modules of node and the packages each part may import, with the reason; a subpath counts as its module
+ * (`node:fs/promises` is `node:fs`, `@apollo/server/errors` is `@apollo/server`). A list of names limits the import to
+ * those names. src/domain/ does no I/O: no module that reads a file, opens a socket, runs a process or reads the clock.
+ */
+const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { readonly names: readonly string[]; readonly why: string }>>>> = {
+  domain: {
+    "node:net": { names: ["isIP", "isIPv4", "isIPv6"], why: "pure checks of an address's text" },
+    yaml: "YAML text to values and back (cluster templates, cluster.yml), no I/O",
+  },
+  support: { pino: "the one logger interface is pino's Logger type" },
+  version: { "node:fs": "reads the package's version from package.json" },
+  auth: {
+    graphql: "access errors are GraphQL errors",
+    "node:crypto": "token digests compared in constant time",
+    "node:net": "browser rules tell an IP host from a name; client certificates read the socket",
+    "node:tls": "client certificates come from the TLS socket",
+  },
+  config: {
+    "node-cron": "schedules are checked by the library that runs them",
+    "node:crypto": "certificates are checked as X.509",
+    "node:fs": "reads the config file and the files it names",
+    "node:os": "the home folder of a path written with ~",
+    "node:path": "paths relative to the config file",
+    "node:tls": "TLS files are checked as the TLS stack reads them",
+    yaml: "the config file is YAML",
+    zod: "the config file's schema",
+  },
+  store: {
+    "better-sqlite3": "the SQLite driver",
+    etcd3: "the etcd driver",
+    "node:crypto": "write ids, snapshot digests, file names",
+    "node:fs": "the SQLite file, its lock and backups",
+    "node:path": "the SQLite file's folder",
+    "node:tls": "etcd's TLS",
+    "node:zlib": "compressed backups",
+    zod: "stored values are checked on read",
+  },
+  adapters: {
+    "@kubernetes/client-node": "the Kubernetes client",
+    "graphql-request": "the sabakan client",
+    "node:child_process": "repair commands run as child processes",
+    "node:crypto": "random names (eviction dry runs, temporary files)",
+    "node:fs": "kubeconfig and TLS files, command logs",
+    "node:http": "the Kubernetes and webhook transports",
+    "node:https": "the Kubernetes and webhook transports",
+    "node:os": "the home folder for the kubeconfig",
+    "node:path": "file paths",
+    undici: "the sabakan transport's pool and limits",
+    ws: "the Kubernetes watch socket",
+  },
+  gateway: { graphql: "forwards GraphQL documents" },
+  ha: { etcd3: "the leader election is etcd's", "node:perf_hooks": "a monotonic clock for lease deadlines" },
+  runner: { "node-cron": "the sabakan poll's schedule", "node:crypto": "the drain back-off's random source" },
+  graphql: {
+    "@apollo/server": "the GraphQL server",
+    "@escape.tech/graphql-armor-max-aliases": "the operation limits",
+    "@escape.tech/graphql-armor-max-depth": "the operation limits",
+    "@escape.tech/graphql-armor-max-directives": "the operation limits",
+    "@graphql-tools/schema": "the executable schema",
+    graphql: "the schema and its execution",
+    "graphql-ws": "subscriptions",
+    "node:fs": "the schema files, the GraphiQL and status pages",
+    "node:http": "the HTTP server",
+    "node:https": "the HTTPS server",
+    "node:path": "the pages' files",
+    "node:url": "the schema files' paths",
+    "node:worker_threads": "the what-if replay runs in a worker",
+    "prom-client": "the metrics",
+    ws: "the WebSocket server",
+  },
+  alerts: { "graphql-ws": "the bridge subscribes to kintsugi" },
+  cli: {
+    commander: "the command line",
+    etcd3: "the etcd client's type, for the db commands",
+    "graphql-request": "the operator commands are GraphQL requests",
+    "graphql-ws": "repair-queue watch subscribes",
+    "node:fs": "files the commands read and write",
+    "node:path": "their paths",
+    ws: "the subscription socket",
+  },
+  sim: { "node:fs": "writes a failing seed's report", "node:os": "the temporary folder", "node:path": "its path" },
+  wiring: {
+    etcd3: "the etcd client's type",
+    graphql: "the schema, for the start checks",
+    "node:http": "the server's listener",
+    "node:net": "the listen address is reserved before start",
+    pino: "the logger",
+    zod: "start checks reuse the config's schemas",
+  },
+  main: { pino: "the logger" },
+};
+
+/**
+ * The edges between feature folders of src/domain/ (besides `shared/`, which every folder may read and which reads
+ * none), each with its reason. A new edge needs its row here and in the map.
+ */
+const DOMAIN_EDGES: Readonly<Record<string, string>> = {
+  "alerts -> intake": "alert wording reads intake's skip kinds and what a poll deferred",
+  "cluster -> sabakan": "generation asks sabakan with its machine variables",
+  "escalation -> queue": "a repeat offender is counted from its finished repairs and its entries",
+  "health -> escalation": "remediation replaces a repeat offender's operation or holds it",
+  "health -> holds": "remediation skips a machine under a hold",
+  "health -> intake": "remediation applies the trigger's per-rack limit and escalation input",
+  "health -> queue": "remediation reads the queue and the repair config, and makes new entries",
+  "intake -> escalation": "the trigger escalates repeat offenders",
+  "intake -> holds": "the trigger skips a machine under a hold",
+  "intake -> queue": "the trigger reads the queue and the repair config, and makes new entries",
+  "intake -> sabakan": "the trigger reads sabakan's machines",
+  "pacing -> proof": "pacing counts proven and unproven repairs",
+  "pacing -> queue": "pacing counts the entries in progress",
+  "queue -> escalation": "the repair config holds escalation's",
+  "queue -> holds": "a held machine's entry runs nothing",
+  "queue -> pacing": "the decision starts repairs within pacing's allowances; the repair config holds pacing's",
+  "queue -> proof": "an entry carries its evidence; the repair config holds the proof requirement",
+  "queue -> sabakan": "a command's context names the machine's BMC",
+  "replay -> health": "the replay runs remediation again over its records",
+  "replay -> holds": "replay records keep the holds that were read",
+  "replay -> intake": "the replay runs intake again over its records",
+  "replay -> pacing": "the replay schedules repairs within pacing's allowances",
+  "replay -> queue": "the replay reads the repair config and the finished repairs",
+  "replay -> sabakan": "poll records keep sabakan's machines",
+  "stats -> queue": "statistics of the finished repairs",
+};
+
+/** The two-way edges between feature folders, with the reason; any other circle fails. */
+const DOMAIN_CIRCLES: Readonly<Record<string, string>> = {
+  "escalation <-> queue": "the queue's repair config holds escalation's config, and escalation counts the queue's repairs",
+  "pacing <-> queue": "the decision asks pacing, and pacing counts the queue's entries",
+};
+
 /** The drivers: nothing outside src/store/ imports them, but for these files, each with its reason. */
 const DRIVERS = ["store/sqlite/", "store/kv/"];
 const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
@@ -48,7 +181,6 @@ const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
   "cli/db-copy-action.ts": "db copy opens a snapshot source and target on each backend",
   "cli/db-backup-actions.ts": "db backup and db check read an etcd prefix with the etcd client",
   "cli/db-report.ts": "db check reports a SQLite file's schema version against the newest",
-  "cli/main.ts": "names the drivers' open errors among the operator's errors, printed without a stack",
   "wiring/start-checks.ts": "serve and check-config check the etcd section's TLS files as the etcd client reads them",
   "sim/simulation.ts": "the simulator, a composition root of its own, opens an in-memory SQLite store",
 };
@@ -57,6 +189,14 @@ interface Import {
   /** Both relative to src/, with forward slashes. */
   readonly from: string;
   readonly to: string;
+}
+
+interface PackageImport {
+  readonly from: string;
+  /** The module as written, less its subpath: `node:fs`, `yaml`, `@apollo/server`. */
+  readonly module: string;
+  /** The names imported, or null for a whole module (a namespace, a default, a side effect, `import()`). */
+  readonly names: readonly string[] | null;
 }
 
 const SRC = resolve(import.meta.dirname, "../../src");
@@ -71,19 +211,55 @@ function sourceFiles(dir: string): string[] {
 
 const fromSrc = (path: string) => relative(SRC, path).split("\\").join("/");
 
-/** Every relative import of every src/**\/*.ts (import, import type, export from, import()), resolved to its file. */
-function importsOf(files: readonly string[]): Import[] {
-  return files.flatMap((file) =>
-    ts
-      .preProcessFile(readFileSync(file, "utf8"), true, true)
-      .importedFiles.map((f) => f.fileName)
-      .filter((spec) => spec.startsWith("."))
-      .map((spec) => {
+/** A module specifier less its subpath. */
+function moduleOf(spec: string): string {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/** Every import of a file (import, import type, export from, import(), require()): its specifier and names. */
+function specifiersOf(file: string): Array<{ spec: string; names: string[] | null }> {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const out: Array<{ spec: string; names: string[] | null }> = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      let names: string[] | null = null;
+      if (ts.isImportDeclaration(node)) {
+        const clause = node.importClause;
+        const bindings = clause?.namedBindings;
+        if (clause && !clause.name && bindings && ts.isNamedImports(bindings)) names = bindings.elements.map((e) => (e.propertyName ?? e.name).text);
+      } else if (node.exportClause && ts.isNamedExports(node.exportClause)) {
+        names = node.exportClause.elements.map((e) => (e.propertyName ?? e.name).text);
+      }
+      out.push({ spec: node.moduleSpecifier.text, names });
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0]!)) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) {
+        out.push({ spec: (node.arguments[0] as ts.StringLiteral).text, names: null });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** The imports of every file: ours resolved to files, the others as modules. */
+function importsOf(files: readonly string[]): { ours: Import[]; packages: PackageImport[] } {
+  const ours: Import[] = [];
+  const packages: PackageImport[] = [];
+  for (const file of files) {
+    for (const { spec, names } of specifiersOf(file)) {
+      if (spec.startsWith(".")) {
         const target = resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
         assert.ok(existsSync(target), `${fromSrc(file)} imports ${spec}, which resolves to no file`);
-        return { from: fromSrc(file), to: fromSrc(target) };
-      }),
-  );
+        ours.push({ from: fromSrc(file), to: fromSrc(target) });
+      } else {
+        packages.push({ from: fromSrc(file), module: moduleOf(spec), names });
+      }
+    }
+  }
+  return { ours, packages };
 }
 
 /** The part of src/ a path belongs to: its top folder, or a root file's name without .ts. */
@@ -99,6 +275,59 @@ function crossings(imports: readonly Import[], allowed: Readonly<Record<string, 
     .map(({ from, to }) => `${from} -> ${to}`);
 }
 
+/** The package imports a part's row does not allow, as "from -> module" (with the names that are not allowed). */
+function packageBreaches(imports: readonly PackageImport[], table: typeof PACKAGES): string[] {
+  return imports.flatMap(({ from, module, names }) => {
+    const rule = table[partOf(from)]?.[module];
+    if (rule === undefined) return [`${from} -> ${module}`];
+    if (typeof rule === "string") return [];
+    const extra = names === null ? ["*"] : names.filter((n) => !rule.names.includes(n));
+    return extra.length === 0 ? [] : [`${from} -> ${module} (${extra.join(", ")})`];
+  });
+}
+
+/** The feature folder of a path under domain/, or null for another part. */
+const featureOf = (path: string) => (path.startsWith("domain/") ? (path.split("/")[1] ?? null) : null);
+
+/** The edges between feature folders of domain/ that `imports` make, as "a -> b", each once, sorted. */
+function domainEdges(imports: readonly Import[]): string[] {
+  const edges = imports.flatMap(({ from, to }) => {
+    const a = featureOf(from);
+    const b = featureOf(to);
+    return a && b && a !== b && b !== "shared" ? [`${a} -> ${b}`] : [];
+  });
+  return [...new Set(edges)].sort();
+}
+
+/** The pairs of feature folders that import each other, as "a <-> b" (a before b), sorted. */
+function domainCircles(edges: readonly string[]): string[] {
+  const set = new Set(edges);
+  return edges
+    .map((e) => e.split(" -> ") as [string, string])
+    .filter(([a, b]) => a < b && set.has(`${b} -> ${a}`))
+    .map(([a, b]) => `${a} <-> ${b}`);
+}
+
+/** The files of a cycle of imports, if any, as "a -> b -> a"; searched among `imports` only. */
+function fileCycles(imports: readonly Import[]): string[] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of imports) next.set(from, [...(next.get(from) ?? []), to]);
+  const state = new Map<string, "open" | "done">();
+  const found: string[] = [];
+  const walk = (file: string, path: string[]): void => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      found.push([...path.slice(path.indexOf(file)), file].join(" -> "));
+      return;
+    }
+    state.set(file, "open");
+    for (const to of next.get(file) ?? []) walk(to, [...path, file]);
+    state.set(file, "done");
+  };
+  for (const file of [...next.keys()].sort()) walk(file, []);
+  return found;
+}
+
 /** The imports of a driver from outside src/store/ by a file not in `exceptions`. */
 function driverLeaks(imports: readonly Import[], exceptions: Readonly<Record<string, string>>): string[] {
   return imports
@@ -106,26 +335,27 @@ function driverLeaks(imports: readonly Import[], exceptions: Readonly<Record<str
     .map(({ from, to }) => `${from} -> ${to}`);
 }
 
-describe("the one-way imports (DESIGN.md), checked over every file of src/", () => {
+describe("the imports of src/ hold what the map says (docs/architecture.md)", () => {
   const files = sourceFiles(SRC);
-  const imports = importsOf(files);
+  const { ours: imports, packages } = importsOf(files);
 
   it("finds the imports it checks", () => {
     assert.ok(files.length > 300, `only ${files.length} files under src/`);
     assert.ok(imports.length > 1000, `only ${imports.length} imports`);
+    assert.ok(packages.length > 100, `only ${packages.length} package imports`);
   });
 
-  it("places every part of src/ in the table", () => {
+  it("places every part of src/ in the tables", () => {
     const parts = [...new Set(files.map((f) => partOf(fromSrc(f))))].sort();
     assert.deepEqual(
-      parts.filter((p) => !(p in ALLOWED)),
+      parts.filter((p) => !(p in ALLOWED) || !(p in PACKAGES)),
       [],
-      "a new folder needs its row (what it may import) in ALLOWED",
+      "a new folder needs its rows (what it may import) in ALLOWED and PACKAGES",
     );
   });
 
   for (const part of Object.keys(ALLOWED)) {
-    it(`${part} imports only ${ALLOWED[part]!.join(", ") || "itself"}`, () => {
+    it(`${part} imports only ${ALLOWED[part]!.join(", ") || "itself"} of ours`, () => {
       assert.deepEqual(
         crossings(
           imports.filter((i) => partOf(i.from) === part),
@@ -134,7 +364,59 @@ describe("the one-way imports (DESIGN.md), checked over every file of src/", () 
         [],
       );
     });
+    it(`${part} imports only the modules of its row: ${Object.keys(PACKAGES[part] ?? {}).join(", ") || "none"}`, () => {
+      assert.deepEqual(
+        packageBreaches(
+          packages.filter((i) => partOf(i.from) === part),
+          PACKAGES,
+        ),
+        [],
+      );
+    });
   }
+
+  it("every module of a part's row is still imported there (the table does not outlive its reasons)", () => {
+    const used = new Set(packages.map((p) => `${partOf(p.from)} ${p.module}`));
+    assert.deepEqual(
+      Object.entries(PACKAGES).flatMap(([part, row]) =>
+        Object.keys(row)
+          .filter((m) => !used.has(`${part} ${m}`))
+          .map((m) => `${part} ${m}`),
+      ),
+      [],
+    );
+  });
+
+  const edges = domainEdges(imports);
+
+  it("every edge between domain feature folders is in the table, with its reason", () => {
+    assert.deepEqual(
+      edges.filter((e) => !(e in DOMAIN_EDGES)),
+      [],
+    );
+  });
+
+  it("every edge of the table is still made (the table does not outlive its reasons)", () => {
+    assert.deepEqual(
+      Object.keys(DOMAIN_EDGES).filter((e) => !edges.includes(e)),
+      [],
+    );
+  });
+
+  it("shared/ reads no feature folder", () => {
+    assert.deepEqual(
+      imports.filter(({ from, to }) => featureOf(from) === "shared" && featureOf(to) !== null && featureOf(to) !== "shared").map((i) => `${i.from} -> ${i.to}`),
+      [],
+    );
+  });
+
+  it("no two feature folders import each other but the listed ones", () => {
+    assert.deepEqual(domainCircles(edges), Object.keys(DOMAIN_CIRCLES).sort());
+  });
+
+  it("no file of src/domain/ imports itself through others", () => {
+    assert.deepEqual(fileCycles(imports.filter((i) => partOf(i.from) === "domain" && partOf(i.to) === "domain")), []);
+  });
 
   it("nothing outside src/store/ imports a driver, but for the listed composition roots", () => {
     assert.deepEqual(driverLeaks(imports, DRIVER_IMPORTERS), []);
@@ -174,6 +456,12 @@ describe("the import checks themselves", () => {
     { name: "the store's own core importing a driver", imports: [{ from: "store/copy/a.ts", to: "store/kv/x.ts" }], crossings: [], driverLeaks: [] },
     { name: "a listed composition root importing a driver", imports: [{ from: "wiring/stores.ts", to: "store/kv/x.ts" }], crossings: [], driverLeaks: [] },
     {
+      name: "the CLI naming a driver's error",
+      imports: [{ from: "cli/main.ts", to: "store/sqlite/database.ts" }],
+      crossings: [],
+      driverLeaks: ["cli/main.ts -> store/sqlite/database.ts"],
+    },
+    {
       name: "main.ts, a root file",
       imports: [
         { from: "main.ts", to: "wiring/a.ts" },
@@ -189,4 +477,52 @@ describe("the import checks themselves", () => {
       assert.deepEqual(driverLeaks(c.imports, DRIVER_IMPORTERS), c.driverLeaks);
     });
   }
+
+  const packageCases: Array<{ name: string; imports: PackageImport[]; breaches: string[] }> = [
+    { name: "domain reading a file", imports: [{ from: "domain/a.ts", module: "node:fs", names: ["readFileSync"] }], breaches: ["domain/a.ts -> node:fs"] },
+    { name: "domain's pure address checks", imports: [{ from: "domain/a.ts", module: "node:net", names: ["isIPv4", "isIP"] }], breaches: [] },
+    {
+      name: "domain opening a socket",
+      imports: [{ from: "domain/a.ts", module: "node:net", names: ["isIPv4", "createConnection"] }],
+      breaches: ["domain/a.ts -> node:net (createConnection)"],
+    },
+    { name: "domain taking all of node:net", imports: [{ from: "domain/a.ts", module: "node:net", names: null }], breaches: ["domain/a.ts -> node:net (*)"] },
+    {
+      name: "domain asking sabakan",
+      imports: [{ from: "domain/a.ts", module: "graphql-request", names: ["request"] }],
+      breaches: ["domain/a.ts -> graphql-request"],
+    },
+    { name: "the store's drivers", imports: [{ from: "store/kv/a.ts", module: "better-sqlite3", names: null }], breaches: [] },
+    {
+      name: "the runner opening SQLite",
+      imports: [{ from: "runner/a.ts", module: "better-sqlite3", names: null }],
+      breaches: ["runner/a.ts -> better-sqlite3"],
+    },
+  ];
+  for (const c of packageCases) it(c.name, () => assert.deepEqual(packageBreaches(c.imports, PACKAGES), c.breaches));
+
+  it("a subpath is its module", () => {
+    assert.deepEqual(["node:fs/promises", "@apollo/server/errors", "graphql-ws/use/ws", "yaml"].map(moduleOf), [
+      "node:fs",
+      "@apollo/server",
+      "graphql-ws",
+      "yaml",
+    ]);
+  });
+
+  it("finds a new edge between domain folders, a circle, and a circle of files", () => {
+    const imports: Import[] = [
+      { from: "domain/queue/a.ts", to: "domain/stats/b.ts" },
+      { from: "domain/stats/b.ts", to: "domain/queue/a.ts" },
+      { from: "domain/stats/b.ts", to: "domain/shared/c.ts" },
+    ];
+    const edges = domainEdges(imports);
+    assert.deepEqual(edges, ["queue -> stats", "stats -> queue"]);
+    assert.deepEqual(
+      edges.filter((e) => !(e in DOMAIN_EDGES)),
+      ["queue -> stats"],
+    );
+    assert.deepEqual(domainCircles(edges), ["queue <-> stats"]);
+    assert.deepEqual(fileCycles(imports), ["domain/queue/a.ts -> domain/stats/b.ts -> domain/queue/a.ts"]);
+  });
 });

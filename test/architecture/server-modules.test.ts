@@ -8,7 +8,7 @@ import { serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
 // What the real `kintsugi serve` (the built binary) loads, recorded by a module hook as it starts: a library that a
-// configuration does not use is not loaded (issue 26, bench:memory). etcd3 and gRPC (about 25 MB of resident
+// configuration does not use is not loaded (bench:memory measured the cost). etcd3 and gRPC (about 25 MB of resident
 // memory) load only for store: etcd; @kubernetes/client-node's own files never, since the build bundles the part
 // kintsugi uses (its index alone is some 70 MB).
 

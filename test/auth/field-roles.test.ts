@@ -41,7 +41,15 @@ describe("the role table", () => {
       .filter(([, role]) => role === "admin")
       .map(([field]) => field)
       .sort();
-    assert.deepEqual(admin, ["setAutoRepairVariables", "setClusterGenerationEnabled", "setClusterTemplate", "setClusterVariables", "setConstraint"]);
+    assert.deepEqual(admin, [
+      "adoptCluster",
+      "importRepairEntries",
+      "setAutoRepairVariables",
+      "setClusterGenerationEnabled",
+      "setClusterTemplate",
+      "setClusterVariables",
+      "setConstraint",
+    ]);
   });
 });
 

@@ -10,7 +10,7 @@ import { graphqlData as gql, serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
-// Issue 28: a repair through the real `kintsugi serve` (bin/kintsugi.js, dist/, SQLite) runs the shipped BMC
+// A repair through the real `kintsugi serve` (bin/kintsugi.js, dist/, SQLite) runs the shipped BMC
 // commands of deploy/commands, the BMC's address coming from sabakan's spec.bmc.ipv4 through KINTSUGI_BMC_ADDRESS:
 // IPMI against Debian's BMC simulator (ipmi_sim), Redfish (curl, https with the BMC's CA) against a small Redfish
 // server. The BMCs listen on free ports on 127.0.0.1, not 623 or 443: the config names the port (and the credential
@@ -28,6 +28,9 @@ interface World {
   /** Adds an entry for the machine at `address` through GraphQL and resolves with it once it has finished. */
   repair(address: string): Promise<Entry>;
 }
+
+/** The shipped health checks: what they check, by name. */
+const HEALTH_CHECKS = { ipmi: "ipmi-power-is-on", redfish: "redfish-power-on-health-ok" } as const;
 
 const quoted = (argv: readonly string[]) => `[${argv.map((a) => JSON.stringify(a)).join(", ")}]`;
 
@@ -55,7 +58,7 @@ repair:
             - repair_command: ${quoted(command(env, `${protocol}-power-cycle`))}
               command_timeout_seconds: 30
               watch_seconds: 60
-          health_check_command: ${quoted(command(env, `${protocol}-is-healthy`))}
+          health_check_command: ${quoted(command(env, HEALTH_CHECKS[protocol]))}
           command_timeout_seconds: 30
 `;
 }

@@ -8,7 +8,9 @@ import { PROMTOOL_SKIP, runPromtool } from "../support/promtool.js";
 
 const DIR = fileURLToPath(new URL("../../deploy/prometheus/", import.meta.url));
 const RULES = `${DIR}cke-compatible.rules.yaml`;
-const METRICS_SOURCE = readFileSync(fileURLToPath(new URL("../../src/graphql/metrics.ts", import.meta.url)), "utf8");
+const METRICS_SOURCE = ["metrics.ts", "cluster-metrics.ts"]
+  .map((f) => readFileSync(fileURLToPath(new URL(`../../src/graphql/${f}`, import.meta.url)), "utf8"))
+  .join("\n");
 
 interface RuleFile {
   groups: Array<{ name: string; rules: Array<{ record?: string; expr: string }> }>;

@@ -37,3 +37,21 @@ describe("the configs in deploy/ repair alike: they differ only where they run",
     });
   }
 });
+
+describe("deploy/kintsugi.yaml proves a repair by what broke, not by power (the others repair alike, above)", () => {
+  interface Operation {
+    operation: string;
+    success_requires?: string[];
+  }
+  const config = YAML.parse(read("deploy/kintsugi.yaml")) as {
+    repair: { repair_procedures: Array<{ repair_operations: Operation[] }> };
+    health_checks: Array<{ operation: string }>;
+  };
+  const fromHealthChecks = new Set(config.health_checks.map((h) => h.operation));
+  for (const op of config.repair.repair_procedures.flatMap((p) => p.repair_operations)) {
+    const broke = fromHealthChecks.has(op.operation) ? "node_ready" : "sabakan_healthy";
+    it(`${op.operation}: success_requires ${broke} (${fromHealthChecks.has(op.operation) ? "a NotReady node enqueues it" : "a sabakan state enqueues it"})`, () => {
+      assert.deepEqual(op.success_requires, [broke]);
+    });
+  }
+});

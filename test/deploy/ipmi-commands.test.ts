@@ -26,10 +26,11 @@ test("the IPMI commands power-cycle and check a machine through ipmi_sim", { ski
   await writeFile(join(dir.path, "wrong-password"), "not-it");
   const env = { KINTSUGI_BMC_ADDRESS: "127.0.0.1", ...sim.commandEnv };
   const cases = [
-    { name: "health check of a machine that is on", file: "ipmi-is-healthy", env, code: 0, stdout: /^true\n$/u },
+    { name: "power check of a machine that is on", file: "ipmi-power-is-on", env, code: 0, stdout: /^true\n$/u },
+    { name: "the same through its former name", file: "ipmi-is-healthy", env, code: 0, stdout: /^true\n$/u },
     {
-      name: "health check with a wrong password is unhealthy",
-      file: "ipmi-is-healthy",
+      name: "power check with a wrong password is false",
+      file: "ipmi-power-is-on",
       env: { ...env, KINTSUGI_IPMI_PASSWORD_FILE: join(dir.path, "wrong-password") },
       code: 0,
       stdout: /^false\n$/u,
@@ -54,7 +55,11 @@ test("the IPMI commands power-cycle and check a machine through ipmi_sim", { ski
   assert.deepEqual(sets(), ["set power 0", "set power 1"], "only the right credentials changed the power, off then on");
   const off = await (async () => {
     await writeFile(join(dir.path, "power"), "0\n");
-    return run(join(COMMANDS, "ipmi-is-healthy"), env);
+    return Promise.all(["ipmi-power-is-on", "ipmi-is-healthy"].map((file) => run(join(COMMANDS, file), env)));
   })();
-  assert.equal(off.stdout, "false\n", "health check of a machine that is off");
+  assert.deepEqual(
+    off.map((r) => r.stdout),
+    ["false\n", "false\n"],
+    "power check of a machine that is off, by both names",
+  );
 });

@@ -35,19 +35,20 @@ test("the Redfish commands check and power-cycle a system over https", { skip: f
     stdout: RegExp;
     stderr?: RegExp;
   }> = [
-    { name: "on and OK is healthy", file: "redfish-is-healthy", state: { powerState: "On", health: "OK" }, env, code: 0, stdout: /^true\n$/u },
+    { name: "on and OK is healthy", file: "redfish-power-on-health-ok", state: { powerState: "On", health: "OK" }, env, code: 0, stdout: /^true\n$/u },
+    { name: "the same through its former name", file: "redfish-is-healthy", state: { powerState: "On", health: "OK" }, env, code: 0, stdout: /^true\n$/u },
     {
       name: "on, Critical, with healthy summaries is not",
-      file: "redfish-is-healthy",
+      file: "redfish-power-on-health-ok",
       state: { powerState: "On", health: "Critical" },
       env,
       code: 0,
       stdout: /^false\n$/u,
     },
-    { name: "off and OK is not", file: "redfish-is-healthy", state: { powerState: "Off", health: "OK" }, env, code: 0, stdout: /^false\n$/u },
+    { name: "off and OK is not", file: "redfish-power-on-health-ok", state: { powerState: "Off", health: "OK" }, env, code: 0, stdout: /^false\n$/u },
     {
       name: "wrong credentials are unhealthy",
-      file: "redfish-is-healthy",
+      file: "redfish-power-on-health-ok",
       state: { powerState: "On", health: "OK" },
       env: { ...env, KINTSUGI_REDFISH_CREDENTIALS_FILE: wrong },
       code: 0,
@@ -55,14 +56,14 @@ test("the Redfish commands check and power-cycle a system over https", { skip: f
     },
     {
       name: "a certificate not signed by the given CA is unhealthy",
-      file: "redfish-is-healthy",
+      file: "redfish-power-on-health-ok",
       env: { ...env, KINTSUGI_REDFISH_CACERT: "/etc/ssl/certs/ca-certificates.crt" },
       code: 0,
       stdout: /^false\n$/u,
     },
     {
       name: "no BMC address is refused",
-      file: "redfish-is-healthy",
+      file: "redfish-power-on-health-ok",
       env: { ...env, KINTSUGI_BMC_ADDRESS: "" },
       code: 2,
       stdout: /^$/u,

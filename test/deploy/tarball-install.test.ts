@@ -23,7 +23,7 @@ const { KINTSUGI_TOKEN: _token, ...baseEnv } = process.env;
 const npmEnv = { ...baseEnv, npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
 
 // deploy/commands, which the example configs name under /usr/local/libexec/kintsugi.
-const BMC_COMMANDS = ["ipmi-is-healthy", "ipmi-power-cycle", "redfish-is-healthy", "redfish-power-cycle"];
+const BMC_COMMANDS = ["ipmi-is-healthy", "ipmi-power-cycle", "ipmi-power-is-on", "redfish-is-healthy", "redfish-power-cycle", "redfish-power-on-health-ok"];
 
 const npm = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = npmEnv) =>
   run("npm", args, { cwd, env, timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });

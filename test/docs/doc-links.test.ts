@@ -66,7 +66,15 @@ for (const file of DOC_FILES) {
 describe("the README maps docs/", () => {
   const readme = readDoc("README.md");
   it("is under 200 lines", () => assert.ok(readme.split("\n").length < 200, `README.md has ${readme.split("\n").length} lines`));
+  // A page of a folder of docs/ is linked from that folder's README.md, which the README links.
+  const folderPage = /^(docs\/.+\/)(?!README\.md$)([^/]+)$/;
   for (const page of DOC_FILES.filter((f) => f !== "README.md")) {
-    it(`links ${page}`, () => assert.ok(readme.includes(`](${page})`), `README.md does not link ${page}`));
+    const inFolder = folderPage.exec(page);
+    if (inFolder) {
+      const index = `${inFolder[1]}README.md`;
+      it(`links ${page} (from ${index})`, () => assert.ok(readDoc(index).includes(`](${inFolder[2]})`), `${index} does not link ${inFolder[2]}`));
+    } else {
+      it(`links ${page}`, () => assert.ok(readme.includes(`](${page})`), `README.md does not link ${page}`));
+    }
   }
 });

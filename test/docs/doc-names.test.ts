@@ -1,66 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Command } from "commander";
 import YAML from "yaml";
-import type { z } from "zod";
-import { buildProgram } from "../../src/cli/main.js";
 import { configFileSchema } from "../../src/config/config-schema.js";
 import { ERROR_TYPES } from "../../src/graphql/errors.js";
-import { KintsugiMetrics } from "../../src/graphql/metrics.js";
 import { DOC_FILES, readDoc } from "../support/doc-files.js";
+import { configKeys, kintsugiMetrics, kintsugiProgram, leafCommands } from "../support/public-names.js";
 
 const ALL_DOCS = DOC_FILES.map(readDoc).join("\n");
 
 /** Whether `name` stands in `text` as a name of its own (not as part of a longer one). */
 const mentions = (text: string, name: string) => new RegExp(`(?<![\\w-])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`).test(text);
-
-interface SchemaKey {
-  /** `a.b[].c`: `c` in each item of the list `b` of the section `a`. */
-  readonly path: string;
-  /** The default the schema applies when the key is absent, when it is a number, boolean or string. */
-  readonly default?: number | boolean | string;
-}
-
-/** Every key of the config file's schema, with its plain default. */
-function configKeys(schema: z.ZodType, path = "", out: SchemaKey[] = [], fallback?: unknown): SchemaKey[] {
-  const def = schema._zod.def as {
-    type: string;
-    innerType?: z.ZodType;
-    defaultValue?: unknown;
-    in?: z.ZodType;
-    element?: z.ZodType;
-    shape?: Record<string, z.ZodType>;
-  };
-  if (def.type === "default") return configKeys(def.innerType!, path, out, def.defaultValue);
-  if (def.innerType) return configKeys(def.innerType, path, out, fallback);
-  if (def.type === "pipe" && def.in) return configKeys(def.in, path, out, fallback);
-  if (def.type === "array" && def.element) return configKeys(def.element, `${path}[]`, out);
-  if (def.type === "object" && def.shape) {
-    for (const [key, value] of Object.entries(def.shape)) {
-      const before = out.length;
-      const at = path ? `${path}.${key}` : key;
-      out.push({ path: at });
-      configKeys(value, at, out);
-      // The key's own default is found while walking its schema: read it back into its entry.
-      const own = defaultOf(value);
-      if (own !== undefined) out[before] = { path: at, default: own };
-    }
-  }
-  return out;
-}
-
-/** A key's default when the schema gives a number, boolean or string of the type the key takes. */
-function defaultOf(schema: z.ZodType): number | boolean | string | undefined {
-  const def = schema._zod.def as { type: string; innerType?: z.ZodType; defaultValue?: unknown };
-  if (def.type === "default") {
-    const value = def.defaultValue;
-    const inner = def.innerType!._zod.def as { type: string };
-    if (typeof value === "number" && inner.type === "number") return value;
-    if (typeof value === "boolean" || (typeof value === "string" && inner.type !== "pipe")) return value;
-    return undefined;
-  }
-  return def.innerType ? defaultOf(def.innerType) : undefined;
-}
 
 /** The reference tables of docs/configuration.md: each row's key with its type, default and meaning cells. */
 function referenceRows(text: string): Map<string, { type: string; default: string; meaning: string }> {
@@ -135,29 +84,15 @@ describe("the docs name what the issues name: every error type, metric, command 
     it(`error type ${type}`, () => assert.ok(api.includes(`\`${type}\``), `docs/api-and-cli.md does not name the error type ${type}`));
   }
 
-  const metrics = new KintsugiMetrics({
-    entries: () => [],
-    repairQueueEnabled: () => true,
-    autoRepairEnabled: () => true,
-    now: () => 0,
-    clusterGeneration: () => ({ current: null, latest: null }),
-    unusedMachines: () => null,
-    isLeader: () => true,
-    subscriptions: () => new Map(),
-  });
+  const metrics = kintsugiMetrics();
   const metricsPage = readDoc("docs/metrics-and-alerts.md");
-  for (const metric of metrics.registry.getMetricsAsArray()) {
+  for (const metric of [metrics.registry, metrics.leaderRegistry, metrics.integrationRegistry].flatMap((r) => r.getMetricsAsArray())) {
     it(`metric ${metric.name}`, () => assert.ok(mentions(metricsPage, metric.name), `docs/metrics-and-alerts.md does not name ${metric.name}`));
   }
 
-  const program = buildProgram({
-    out: () => undefined,
-    client: () => {
-      throw new Error("not used");
-    },
-  });
+  const program = kintsugiProgram();
   const globals = program.options.map((o) => o.long ?? "");
-  for (const { words, options } of commands(program)) {
+  for (const { words, options } of leafCommands(program)) {
     it(`command kintsugi ${words.join(" ")}`, () => {
       const lines = api.split("\n").filter((line) => line.includes(`kintsugi ${words[0]}`) && words.every((w) => mentions(line, w)));
       assert.ok(lines.length > 0, `docs/api-and-cli.md has no line naming kintsugi ${words.join(" ")}`);
@@ -166,9 +101,3 @@ describe("the docs name what the issues name: every error type, metric, command 
   }
   for (const option of globals) it(`global option ${option}`, () => assert.ok(mentions(ALL_DOCS, option), `the docs do not name ${option}`));
 });
-
-/** Every leaf command as its words after `kintsugi`, with its long options. */
-function commands(command: Command, words: string[] = []): Array<{ words: string[]; options: string[] }> {
-  if (command.commands.length === 0) return [{ words, options: command.options.map((o) => o.long ?? "").filter((l) => l !== "") }];
-  return command.commands.flatMap((sub) => commands(sub, [...words, sub.name()]));
-}

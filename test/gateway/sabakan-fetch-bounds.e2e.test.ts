@@ -10,7 +10,7 @@ const MACHINES = 12;
 /** The sabakan requests that searched the whole fleet (the join's search), out of `requests`. */
 const fleetSearches = (sabakan: FakeSabakan, from: number) => sabakan.requests.slice(from).filter((r) => /searchMachines/.test(r.query ?? ""));
 
-describe("sabakan fetches are shared and bounded (issue 25)", () => {
+describe("sabakan fetches are shared and bounded", () => {
   let sabakan: FakeSabakan;
   let k: TestKintsugi;
 

@@ -12,7 +12,7 @@ import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { wsConnection } from "../support/ws-operations.js";
 
-// Issue 25's cost shapes, from a viewer token, against the real `kintsugi serve` with sabakan serving 10,000 machines.
+// The cost shapes (test/support/cost-shapes.ts), from a viewer token, against the real `kintsugi serve` with sabakan serving 10,000 machines.
 const FLEET = 10_000;
 const VIEWER = "kintsugi_viewer-token-for-the-size-tests";
 /** Above one answer of every machine field over the fleet (about 4.6 MB), below two. */

@@ -156,12 +156,56 @@ service_subnet: 10.68.0.0/16
       nodeStatuses.every((s) => s.value === 0),
       "all at 0",
     );
+    // CKE's integrate.go: a sabakan that cannot be asked sets nothing; a generator that fails sets 0 (and the time).
     sabakan.failWithStatus(500);
-    await k.gql(`mutation { runClusterGeneration { outcome } }`);
+    assert.equal((await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome, "FAILED");
+    const afterOutage = (await scrape()).samples;
+    assert.equal(value(afterOutage, "kintsugi_sabakan_integration_successful"), 1, "sabakan answered 500: unchanged");
+    await k.gql(`mutation { setConstraint(name: "control-plane-count", value: 9) { controlPlaneCount } }`);
+    assert.equal((await k.gql(`mutation { runClusterGeneration { outcome } }`)).data?.["runClusterGeneration"].outcome, "FAILED");
     const afterFailure = (await scrape()).samples;
-    assert.equal(value(afterFailure, "kintsugi_sabakan_integration_successful"), 0, "the latest round failed");
+    assert.equal(value(afterFailure, "kintsugi_sabakan_integration_successful"), 0, "no configuration satisfies the constraints");
     assert.equal(value(afterFailure, "kintsugi_sabakan_integration_timestamp_seconds"), succeededAt, "a failed round sets the time too, as CKE's does");
+    await k.gql(`mutation { setClusterGenerationEnabled(enabled: false) }`);
+    const disabled = (await scrape()).samples.map((x) => x.name);
+    for (const name of ["kintsugi_sabakan_integration_successful", "kintsugi_sabakan_integration_timestamp_seconds", "kintsugi_sabakan_workers"]) {
+      assert.ok(!disabled.includes(name), `${name} is not served while generation is disabled, as CKE's`);
+    }
+    assert.ok(disabled.includes("kintsugi_sabakan_generation"), "the configuration in force still is");
+    await k.gql(`mutation { setClusterGenerationEnabled(enabled: true) }`);
+    await k.gql(`mutation { setConstraint(name: "control-plane-count", value: 1) { controlPlaneCount } }`);
   });
+});
+
+describe("a follower serves no gauge of the shared store, as CKE's followers (metrics/collector.go)", () => {
+  const LEADER_ONLY = [
+    "kintsugi_repair_queue_enabled",
+    "kintsugi_auto_repair_enabled",
+    "kintsugi_repair_queue_items",
+    "kintsugi_auto_repair_held_machines",
+    "kintsugi_auto_repair_skipped_machines",
+    "kintsugi_sabakan_generation",
+    "kintsugi_sabakan_integration_successful",
+    "kintsugi_sabakan_integration_timestamp_seconds",
+  ];
+  for (const leader of [true, false]) {
+    it(leader ? "the leader serves them" : "a follower serves only kintsugi_leader 0 and its own observations", async () => {
+      const metrics = new KintsugiMetrics({
+        entries: () => [],
+        repairQueueEnabled: () => true,
+        autoRepairEnabled: () => true,
+        now: () => NOW,
+        isLeader: () => leader,
+        clusterGeneration: () => ({ current: null, latest: null }),
+        integrationVerdict: () => ({ successful: true, at: NOW }),
+      });
+      const { samples } = parsePrometheus((await metrics.text()).body);
+      const names = new Set(samples.map((x) => x.name));
+      for (const name of LEADER_ONLY) assert.equal(names.has(name), leader, name);
+      assert.equal(value(samples, "kintsugi_leader"), leader ? 1 : 0);
+      assert.ok(names.has("kintsugi_auto_repair_poll_errors_total"), "what this process observed is served by every replica");
+    });
+  }
 });
 
 describe("kintsugi_repair_pacing_allowance: bounded whatever sabakan names", () => {

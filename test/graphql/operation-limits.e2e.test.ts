@@ -8,7 +8,7 @@ import { acknowledged, closed, openSocket } from "../support/raw-websocket.js";
 import { until } from "../support/until.js";
 import { subscriptionCount } from "../support/ws-subscriber.js";
 
-// The abuse cases of issue 14, scaled down against small limits.
+// Abusive operations (deep, wide, aliased, costly, many subscriptions), scaled down against small limits.
 const LIMITS = {
   ...DEFAULT_LIMITS,
   maxDepth: 6,

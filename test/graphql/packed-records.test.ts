@@ -5,7 +5,7 @@ import { PACK_BATCH, packRecords, unpackRecords } from "../../src/graphql/replay
 const body = (i: number) => Buffer.from(JSON.stringify({ time: i, padding: "x".repeat(i % 7) }));
 const decode = (bytes: Uint8Array) => ({ ok: true as const, record: JSON.parse(Buffer.from(bytes).toString("utf8")) as { time: number } });
 
-// A month of polls is tens of MB: packed at once, the copy held the event loop for up to a second (bench:abuse, issue 25).
+// A month of polls is tens of MB: packed at once, the copy held the event loop for up to a second (measured by bench:abuse).
 const CASES = [
   { name: "no record", records: 0, yields: false },
   { name: "one batch exactly", records: PACK_BATCH, yields: false },

@@ -15,7 +15,7 @@ import { tempDir } from "../support/temp-dir.js";
 import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 
-// A month of polls is what froze the server (issue 25); this is enough records for the replay to take seconds here.
+// A month of polls froze the server while the replay ran on its event loop; this is enough records for the replay to take seconds here.
 const POLLS = 1_000;
 const MACHINES = 400;
 const MINUTE = 60_000;
@@ -61,7 +61,7 @@ async function writeRecords(path: string, start: number, count: number, machines
   }
 }
 
-describe("simulateAutoRepair runs in a worker thread, one at a time, within limits.replay_seconds (issue 25)", () => {
+describe("simulateAutoRepair runs in a worker thread, one at a time, within limits.replay_seconds", () => {
   let k: TestKintsugi;
   let records: ReturnType<typeof tempDir>;
   let start: number;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ClusterNode } from "../../src/adapters/ports.js";
 import { nodeStandings } from "../../src/runner/auto-repair-poller.js";
-import { rebootingByNode, taintsByNode } from "../../src/runner/cluster-generator.js";
+import { rebootingByNode, taintsByNode } from "../../src/runner/generation-inputs.js";
 import { nodeNamesByAddress } from "../../src/runner/gather-state.js";
 import { machineTypesByAddress } from "../../src/runner/health-check-runner.js";
 

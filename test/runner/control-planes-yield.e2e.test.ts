@@ -23,7 +23,7 @@ const B = "10.0.1.2";
 const quoted = (argv: string[]) => `[${argv.map((a) => JSON.stringify(a)).join(", ")}]`;
 
 /**
- * Issue 24, finding 1, through the real `kintsugi serve` and the test Kubernetes API: control plane A is mid-repair
+ * The one-at-a-time turn never deadlocks, through the real `kintsugi serve` and the test Kubernetes API: control plane A is mid-repair
  * (Ready, its health check failing, watching) when control plane B dies. A gives up the turn, B is repaired first,
  * and A resumes once B is Ready again. Before, A kept the turn and B waited for it: neither ever finished.
  */
@@ -32,9 +32,11 @@ describe("control planes yield the turn (the real server process, test Kubernete
     const dir = tempDir();
     const kube = await startFakeKubeApi();
     const machines = new SimulatedMachines(dir.path);
+    // A third control plane, Ready throughout: with one of two not Ready, etcd would have no quorum.
     for (const [name, address] of [
       ["cp1", A],
       ["cp2", B],
+      ["cp3", "10.0.1.3"],
     ] as const)
       kube.addNode({ name, internalIP: address, labels: { [CONTROL_PLANE_LABEL]: "" } });
     writeFileSync(

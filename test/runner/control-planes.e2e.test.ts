@@ -62,8 +62,8 @@ describe("control planes end to end (test Kubernetes API)", () => {
 
   it("a control-plane repair waits while another control plane is not Ready, then while it is being rebooted", () =>
     withWorld("fix", async (w) => {
-      w.kube.addNode(cpNode(1));
-      w.kube.addNode(cpNode(2));
+      // Three control planes: with one of two not Ready, etcd would have no quorum and nothing would be repaired.
+      for (const i of [1, 2, 3]) w.kube.addNode(cpNode(i));
       w.kube.setNodeCondition("cp2", "Ready", "False");
       const index = await w.add(address(1));
       const notReady = await w.waitFor(index, (e) => e.waitReason === "control plane cp2 is not Ready");

@@ -8,7 +8,7 @@ import { graphqlData as gql, serveProcess, type ServeProcess } from "../support/
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
-// Issue 24, finding 2, through the real `kintsugi serve` (bin/kintsugi.js, dist/), the real Kubernetes client
+// The health check runs before every other rule, through the real `kintsugi serve` (bin/kintsugi.js, dist/), the real Kubernetes client
 // against the test API server and the machines' shell script: a machine that recovers after step 1's watch ran out,
 // while step 2's drain waits out its back-off (at least 300 s), succeeds, and step 2's command never runs.
 

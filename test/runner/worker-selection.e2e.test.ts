@@ -33,7 +33,7 @@ const RECORDS = `{ clusterGenerations(last: 3) { outcome policy generation clust
 const label = (n: Node, name: string) => n.labels.find((l) => l.name === name)?.value;
 
 /**
- * Issue 27: one generation with each `sabakan.worker_selection` through the real `kintsugi serve`, the CLI and the test
+ * One generation with each `sabakan.worker_selection` through the real `kintsugi serve`, the CLI and the test
  * sabakan, with the default constraints (1 control plane, minimum-workers 1). Five healthy machines give 1 control
  * plane and 1 worker under weighted, 1 and 4 under all_healthy, as CKE v1.32.2 and later; a worker that becomes
  * UNREACHABLE is tainted under all_healthy only; every record names its policy.

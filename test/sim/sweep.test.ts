@@ -19,7 +19,7 @@ describe("simulator sweep", () => {
     }
   });
 
-  // Six hours of faults, without CKE reboots (finding 4 is not fixed here yet): removing the control-plane rule, the
+  // Six hours of faults, without CKE reboots: removing the control-plane rule, the
   // concurrency limit or the sabakan trigger's queue cap makes seeds 2, 6 and 5 of this sweep fail.
   it("keeps every invariant over seeds 1-11 of 100 machines and six hours without CKE reboots", async () => {
     for (let seed = 1; seed <= 11; seed++) {

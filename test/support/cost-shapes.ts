@@ -1,4 +1,4 @@
-// The query shapes of issue 25 that a viewer token could send to make kintsugi spend without bound, and CKE's own
+// The query shapes that a viewer token could send to make kintsugi spend without bound, and CKE's own
 // query, shared by the cost model's unit tests and the tests against a real `kintsugi serve` at a data center's size.
 
 /** Every field of sabakan's Machine. */

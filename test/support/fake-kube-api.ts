@@ -38,6 +38,11 @@ interface Fault {
 
 /** Writes a kubeconfig whose current context is the server at `url` over HTTPS, trusting `caPem`, with a token. */
 export function writeTestKubeconfig(path: string, url: string, caPem: string): void {
+  writeFileSync(path, testKubeconfig(url, caPem));
+}
+
+/** The text of {@link writeTestKubeconfig}'s kubeconfig. */
+export function testKubeconfig(url: string, caPem: string): string {
   const kubeconfig = {
     apiVersion: "v1",
     kind: "Config",
@@ -48,7 +53,7 @@ export function writeTestKubeconfig(path: string, url: string, caPem: string): v
     contexts: [{ name: "fake", context: { cluster: "fake", user: "fake" } }],
     "current-context": "fake",
   };
-  writeFileSync(path, JSON.stringify(kubeconfig, null, 2));
+  return JSON.stringify(kubeconfig, null, 2);
 }
 
 /**

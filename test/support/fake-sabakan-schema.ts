@@ -1,9 +1,8 @@
 // sabakan's GraphQL schema, read from sabakan's own schema file, made executable over the fake's machines with
 // resolvers that answer as sabakan's gql/graph/schema.resolvers.go does.
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { buildSchema, GraphQLError, GraphQLScalarType, Kind, responsePathAsArray, type GraphQLSchema } from "graphql";
+import { GraphQLError, GraphQLScalarType, Kind, responsePathAsArray, type GraphQLSchema } from "graphql";
 import {
   formatGoFloat,
   formatRFC3339Nano,
@@ -17,31 +16,12 @@ import {
   type MachineStore,
 } from "./fake-sabakan-machines.js";
 
-/** sabakan's schema, byte for byte (gql/graph/schema.graphqls; see SOURCE.md beside it). */
-export const REFERENCE_SCHEMA_URL = new URL("../../../shared/reference/sabakan/schema.graphql", import.meta.url);
-const REPO_SCHEMA_URL = new URL("../../schema/sabakan.graphql", import.meta.url);
-const ROOT_SCHEMA_URL = new URL("./sabakan-root.graphql", import.meta.url);
+/** sabakan's schema, byte for byte (gql/graph/schema.graphqls; its provenance in SOURCE.md beside it). */
+export const SABAKAN_SCHEMA_URL = new URL("../fixtures/sabakan/schema.graphql", import.meta.url);
 
-export type SchemaSource = "reference" | "fallback";
-
-/**
- * The SDL to serve: sabakan's own schema file when it exists, else the repo's copy of sabakan's types plus the root
- * types in sabakan-root.graphql. Throws "sabakan's schema not found at <path>" when neither gives a whole schema.
- */
-export function loadSabakanTypeDefs(reference: URL = REFERENCE_SCHEMA_URL): { source: SchemaSource; typeDefs: string } {
-  if (existsSync(reference)) return { source: "reference", typeDefs: readFileSync(reference, "utf8") };
-  const where = fileURLToPath(reference);
-  let typeDefs: string;
-  try {
-    typeDefs = `${readFileSync(REPO_SCHEMA_URL, "utf8")}\n${readFileSync(ROOT_SCHEMA_URL, "utf8")}`;
-    buildSchema(typeDefs);
-  } catch (err) {
-    throw new Error(
-      `sabakan's schema not found at ${where} (the fallback from schema/sabakan.graphql and test/support/sabakan-root.graphql cannot be assembled: ${(err as Error).message})`,
-      { cause: err },
-    );
-  }
-  return { source: "fallback", typeDefs };
+/** The SDL to serve: sabakan's own schema file, the repo's fixture. */
+export function loadSabakanTypeDefs(): string {
+  return readFileSync(SABAKAN_SCHEMA_URL, "utf8");
 }
 
 /** What each request's resolvers share: the one `now` of the request and the paths of Float values answered. */

@@ -6,20 +6,11 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
 import { MachineStore, type FakeMachine, type FakeMachineSpec, type MachineState, type TimeInput } from "./fake-sabakan-machines.js";
-import {
-  isObject,
-  loadSabakanTypeDefs,
-  makeSabakanSchema,
-  parseJson,
-  requestError,
-  stringifyData,
-  type SabakanContext,
-  type SchemaSource,
-} from "./fake-sabakan-schema.js";
+import { isObject, loadSabakanTypeDefs, makeSabakanSchema, parseJson, requestError, stringifyData, type SabakanContext } from "./fake-sabakan-schema.js";
 
 export { PERMITTED_TRANSITIONS, formatRFC3339Nano, formatGoFloat } from "./fake-sabakan-machines.js";
 export type { FakeMachine, FakeMachineSpec, Instant, MachineState, TimeInput } from "./fake-sabakan-machines.js";
-export { loadSabakanTypeDefs, REFERENCE_SCHEMA_URL, type SchemaSource } from "./fake-sabakan-schema.js";
+export { loadSabakanTypeDefs, SABAKAN_SCHEMA_URL } from "./fake-sabakan-schema.js";
 
 /** One request as the fake received it, including those answered by a fault. */
 export interface RecordedSabakanRequest {
@@ -38,8 +29,6 @@ export interface RecordedSabakanRequest {
 export interface FakeSabakanOptions {
   /** The clock, epoch milliseconds; default Date.now. Durations, defaults and matching use it. */
   readonly now?: () => number;
-  /** Where sabakan's schema file is; default {@link REFERENCE_SCHEMA_URL}. When missing, the fallback is served. */
-  readonly referenceSchema?: URL;
 }
 
 type Answer = { status: number; contentType: string } & ({ body: string | Buffer } | { stream: () => AsyncIterable<string | Buffer> });
@@ -77,7 +66,6 @@ export class FakeSabakan {
   private baseUrl = "";
 
   private constructor(
-    readonly schemaSource: SchemaSource,
     typeDefs: string,
     private readonly now: () => number,
   ) {
@@ -88,8 +76,7 @@ export class FakeSabakan {
   }
 
   static async start(options: FakeSabakanOptions = {}): Promise<FakeSabakan> {
-    const { source, typeDefs } = loadSabakanTypeDefs(options.referenceSchema);
-    const fake = new FakeSabakan(source, typeDefs, options.now ?? Date.now);
+    const fake = new FakeSabakan(loadSabakanTypeDefs(), options.now ?? Date.now);
     await new Promise<void>((resolve, reject) => {
       fake.server.once("error", reject);
       fake.server.listen(0, "127.0.0.1", () => resolve());

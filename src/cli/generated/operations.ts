@@ -13,6 +13,8 @@ export type ClusterGenerationOutcome =
 
 /** What started a generation round. */
 export type ClusterGenerationTrigger =
+  /** An operator's adoptCluster: the configuration CKE ran. */
+  | 'ADOPT'
   /** A machine state change made through kintsugi's setMachineState. */
   | 'EVENT'
   /** An operator's runClusterGeneration. */
@@ -182,7 +184,10 @@ export type ReplayPacingInput = {
   maxConcurrentRepairs?: number | null | undefined;
 };
 
-/** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
+/**
+ * Why sabakan-triggered repair left a machine alone. The first four defer the machine (it is repaired once the limit or
+ * the wait ends); the others skip it.
+ */
 export type SkipKind =
   /** Skipped: another machine with the same address was enqueued in this poll. */
   | 'DUPLICATE_ADDRESS'
@@ -197,13 +202,13 @@ export type SkipKind =
   | 'INVALID_ADDRESS'
   /** Skipped: the machine has no IPv4 address. */
   | 'NO_ADDRESS'
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
   | 'OUT_OF_CLUSTER'
-  /** Held: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
+  /** Deferred: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
   | 'QUEUE_LIMIT'
-  /** Held: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
+  /** Deferred: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
   | 'RACK_LIMIT'
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
   | 'REBOOTING'
   /** Skipped: an entry for its address is in the queue (any status, until it is deleted). */
   | 'RECENTLY_REPAIRED';
@@ -247,6 +252,13 @@ export type AddEntryMutationVariables = Exact<{
 
 
 export type AddEntryMutation = { addRepairEntry: { index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null } };
+
+export type ImportEntriesMutationVariables = Exact<{
+  entries: string;
+}>;
+
+
+export type ImportEntriesMutation = { importRepairEntries: { alreadyImported: Array<string>, imported: Array<{ index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null }> } };
 
 export type DeleteEntryMutationVariables = Exact<{
   index: string | number;
@@ -404,6 +416,13 @@ export type RunClusterGenerationMutationVariables = Exact<{ [key: string]: never
 
 
 export type RunClusterGenerationMutation = { runClusterGeneration: { outcome: ClusterGenerationOutcome, record: { sequence: string, outcome: ClusterGenerationOutcome, generation: number, time: string, lastTime: string, repeats: number, trigger: ClusterGenerationTrigger, policy: ClusterWorkerSelection, changes: Array<string>, error: string | null } | null, cluster: { generation: number } | null } };
+
+export type AdoptClusterMutationVariables = Exact<{
+  cluster: string;
+}>;
+
+
+export type AdoptClusterMutation = { adoptCluster: { suggestedWorkerSelection: ClusterWorkerSelection, suggestion: string, cluster: { generation: number }, nextRounds: Array<{ workerSelection: ClusterWorkerSelection, outcome: ClusterGenerationOutcome, details: Array<string> }> } };
 
 export type ClusterGenerationsQueryVariables = Exact<{
   last?: number | null | undefined;

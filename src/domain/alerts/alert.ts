@@ -3,7 +3,7 @@ export type AlertSeverity = "info" | "warning" | "critical";
 
 /**
  * What an alert tells, which picks the icon and the colour of its chat message: a repair started, succeeded or
- * failed; machines held back by auto-repair or no longer held; something else worth a look (`warning`) or worth
+ * failed; machines deferred by auto-repair or no longer deferred; something else worth a look (`warning`) or worth
  * knowing (`info`).
  */
 export type AlertKind = "started" | "succeeded" | "failed" | "held" | "cleared" | "warning" | "info";

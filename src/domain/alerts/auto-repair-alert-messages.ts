@@ -1,6 +1,14 @@
 import { mergeAlerts, type Alert } from "./alert.js";
-import { heldMachines, holdKey, skipsByKind, summarizeHolds, type HoldGroup, type HoldSummary, type SkipOfPoll } from "../intake/auto-repair-holds.js";
-import { SKIP_KINDS, type HeldKind, type SkipKind } from "../intake/skip-kinds.js";
+import {
+  deferredMachines,
+  deferralKey,
+  skipsByKind,
+  summarizeDeferrals,
+  type DeferralGroup,
+  type DeferralSummary,
+  type SkipOfPoll,
+} from "../intake/auto-repair-deferrals.js";
+import { SKIP_KINDS, type DeferredKind, type SkipKind } from "../intake/skip-kinds.js";
 
 /** An `autoRepairOutcomes` payload, with the fields the alerts use (`kind` as the API spells it, upper-case). */
 export interface AutoRepairOutcomePayload {
@@ -21,10 +29,10 @@ export interface AutoRepairOutcomePayload {
   readonly error: string | null;
 }
 
-/** A hold going on: what it is (see holdKey), since which poll, over how many, and how it was last described. */
-export interface HoldInForce {
+/** A deferral going on: what it is (see deferralKey), since which poll, over how many, and how it was last described. */
+export interface DeferralInForce {
   readonly key: string;
-  readonly kinds: readonly HeldKind[];
+  readonly kinds: readonly DeferredKind[];
   readonly since: string;
   readonly polls: number;
   readonly description: string;
@@ -36,21 +44,21 @@ export interface OutcomeAlertState {
   readonly failedPolls: number;
   /** The time of the first of them; null when the last poll succeeded. */
   readonly failingSince: string | null;
-  /** What the last successful poll held back; null when it held nothing. */
-  readonly hold: HoldInForce | null;
+  /** What the last successful poll deferred; null when it deferred nothing. */
+  readonly deferral: DeferralInForce | null;
 }
 
-export const INITIAL_OUTCOME_STATE: OutcomeAlertState = { failedPolls: 0, failingSince: null, hold: null };
+export const INITIAL_OUTCOME_STATE: OutcomeAlertState = { failedPolls: 0, failingSince: null, deferral: null };
 export const DEFAULT_FAILURE_THRESHOLD = 3;
 
 /**
  * The alert for one sabakan poll outcome, and the state for the next.
  * - Failed polls alert once, when `threshold` fail in a row, and once more ("succeed again") when a poll succeeds
- *   after that. A failed poll says nothing of holds: it neither starts, changes nor clears one.
- * - Holds (machines a successful poll left alone because of the per-rack limit, `maximum-repair-queue-entries` or a
- *   rebooting wait) alert once when they start, naming racks and counts; once ("still holds back …, now") when what
- *   is held changes (another reason, another rack over the per-rack limit; counts alone are no news); and once
- *   when a successful poll holds nothing back any more. Polls in between stay quiet.
+ *   after that. A failed poll says nothing of deferrals: it neither starts, changes nor clears one.
+ * - Deferrals (machines a successful poll left alone for now because of the per-rack limit, `maximum-repair-queue-entries` or a
+ *   rebooting wait) alert once when they start, naming racks and counts; once ("still defers …, now") when what
+ *   is deferred changes (another reason, another rack over the per-rack limit; counts alone are no news); and once
+ *   when a successful poll defers nothing any more. Polls in between stay quiet.
  * - Repeat offenders (`escalated`: the escalation operation enqueued instead, or a hold set) alert on the poll that
  *   escalates them, naming each machine and why; a held one is skipped as `held` from then on, so it is told once.
  * All on one poll make one message.
@@ -83,47 +91,45 @@ export function alertForOutcome(
       fields: poll,
     });
   }
-  const summary = summarizeHolds(skipsOf(outcome), countsOf(outcome));
-  const { alert, hold } = holdAlert(summary, state.hold, outcome, poll);
+  const summary = summarizeDeferrals(skipsOf(outcome), countsOf(outcome));
+  const { alert, deferral } = deferralAlert(summary, state.deferral, outcome, poll);
   if (alert) alerts.push(alert);
   const escalated = escalationAlert(outcome, poll);
   if (escalated) alerts.push(escalated);
-  return { alert: mergeAlerts(alerts), state: { failedPolls: 0, failingSince: null, hold } };
+  return { alert: mergeAlerts(alerts), state: { failedPolls: 0, failingSince: null, deferral } };
 }
 
-function holdAlert(
-  summary: HoldSummary,
-  before: HoldInForce | null,
+function deferralAlert(
+  summary: DeferralSummary,
+  before: DeferralInForce | null,
   outcome: AutoRepairOutcomePayload,
   poll: Record<string, string>,
-): { alert: Alert | null; hold: HoldInForce | null } {
+): { alert: Alert | null; deferral: DeferralInForce | null } {
   if (summary.length === 0) {
-    if (before === null) return { alert: null, hold: null };
-    const title = before.kinds.includes("queue_limit")
-      ? "auto-repair no longer short-circuited; no machine held back"
-      : "auto-repair no longer holds machines back";
+    if (before === null) return { alert: null, deferral: null };
+    const title = before.kinds.includes("queue_limit") ? "auto-repair no longer short-circuited; no machine deferred" : "auto-repair no longer defers machines";
     const polls = `${before.polls} poll${before.polls === 1 ? "" : "s"}`;
-    const text = `the latest poll held nothing back; held since ${before.since} over ${polls}, last: ${before.description}`;
-    return { alert: { kind: "cleared", severity: "info", title, text, fields: { "held since": before.since, ...poll } }, hold: null };
+    const text = `the latest poll deferred nothing; deferred since ${before.since} over ${polls}, last: ${before.description}`;
+    return { alert: { kind: "cleared", severity: "info", title, text, fields: { "deferred since": before.since, ...poll } }, deferral: null };
   }
-  const key = holdKey(summary);
-  const n = heldMachines(summary);
+  const key = deferralKey(summary);
+  const n = deferredMachines(summary);
   const description = summary.map(phrase).join("; ");
   const kinds = summary.map((g) => g.kind);
-  if (before !== null && before.key === key) return { alert: null, hold: { ...before, kinds, polls: before.polls + 1, description } };
-  const title = before === null ? `auto-repair holds back ${machines(n)}: ${description}` : `auto-repair still holds back ${machines(n)}, now: ${description}`;
+  if (before !== null && before.key === key) return { alert: null, deferral: { ...before, kinds, polls: before.polls + 1, description } };
+  const title = before === null ? `auto-repair defers ${machines(n)}: ${description}` : `auto-repair still defers ${machines(n)}, now: ${description}`;
   const racks = [...new Set(summary.flatMap((g) => g.racks.map((r) => r.rack)))].sort((a, b) => a - b);
   const sc = outcome.shortCircuit;
   const fields: Record<string, string> = {
-    held: String(n),
+    deferred: String(n),
     ...(racks.length > 0 ? { racks: racks.join(", ") } : {}),
     ...(sc ? { "existing entries": String(sc.existingEntries), candidates: String(sc.candidates), limit: String(sc.limit) } : {}),
     "machines seen": String(outcome.machinesSeen),
-    ...(before !== null ? { "held since": before.since } : {}),
+    ...(before !== null ? { "deferred since": before.since } : {}),
     ...poll,
   };
   const alert: Alert = { kind: "held", severity: "warning", title, text: summary.flatMap((g) => explain(g, outcome)).join("\n"), fields };
-  return { alert, hold: { key, kinds, since: before?.since ?? outcome.time, polls: (before?.polls ?? 0) + 1, description } };
+  return { alert, deferral: { key, kinds, since: before?.since ?? outcome.time, polls: (before?.polls ?? 0) + 1, description } };
 }
 
 /** The alert for the machines a poll escalated (repair.escalation), or null when it escalated none. */
@@ -160,7 +166,7 @@ function countsOf(outcome: AutoRepairOutcomePayload): Record<SkipKind, number> |
 
 const machines = (n: number) => `${n} machine${n === 1 ? "" : "s"}`;
 
-function rackList(g: HoldGroup): string {
+function rackList(g: DeferralGroup): string {
   if (g.racks.length === 0) return "";
   // An outcome lists at most 1,000 skips: its racks are those of the listed ones, and their counts only when all are.
   const whole = g.racks.reduce((n, r) => n + r.machines, 0) === g.machines;
@@ -170,7 +176,7 @@ function rackList(g: HoldGroup): string {
 }
 
 /** One reason, short, for a title: "4 in rack 3 over the per-rack limit". */
-function phrase(g: HoldGroup): string {
+function phrase(g: DeferralGroup): string {
   const where = rackList(g);
   switch (g.kind) {
     case "rack_limit":
@@ -184,26 +190,26 @@ function phrase(g: HoldGroup): string {
   }
 }
 
-/** One reason, in full, for the text: what holds the machines and until when. */
-function explain(g: HoldGroup, outcome: AutoRepairOutcomePayload): string[] {
-  const held = `${machines(g.machines)} held`;
+/** One reason, in full, for the text: what defers the machines and until when. */
+function explain(g: DeferralGroup, outcome: AutoRepairOutcomePayload): string[] {
+  const deferred = `${machines(g.machines)} deferred`;
   switch (g.kind) {
     case "rack_limit": {
       const why = "more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure";
-      if (g.racks.reduce((n, r) => n + r.machines, 0) === g.machines) return g.racks.map((r) => `rack ${r.rack}: ${machines(r.machines)} held: ${why}`);
+      if (g.racks.reduce((n, r) => n + r.machines, 0) === g.machines) return g.racks.map((r) => `rack ${r.rack}: ${machines(r.machines)} deferred: ${why}`);
       // A storm's outcome lists only some: the racks of the listed ones, and the whole count.
-      return [`${held}${rackList(g)}: ${why}`];
+      return [`${deferred}${rackList(g)}: ${why}`];
     }
     case "queue_limit": {
       const sc = outcome.shortCircuit;
       const counts = sc
         ? `${sc.existingEntries} entries in the queue + ${sc.candidates} candidates > maximum-repair-queue-entries ${sc.limit}`
         : "too many repair requests";
-      return [`${held}${rackList(g)}: short-circuited: ${counts}, so none was enqueued`];
+      return [`${deferred}${rackList(g)}: short-circuited: ${counts}, so none was enqueued`];
     }
     case "rebooting":
-      return [`${held}${rackList(g)}: CKE is rebooting their nodes; repaired if still unreachable after wait-seconds-to-repair-rebooting`];
+      return [`${deferred}${rackList(g)}: CKE is rebooting their nodes; repaired if still unreachable after wait-seconds-to-repair-rebooting`];
     case "out_of_cluster":
-      return [`${held}${rackList(g)}: unreachable and not nodes, may be rebooting; repaired if still unreachable after wait-seconds-to-repair-rebooting`];
+      return [`${deferred}${rackList(g)}: unreachable and not nodes, may be rebooting; repaired if still unreachable after wait-seconds-to-repair-rebooting`];
   }
 }

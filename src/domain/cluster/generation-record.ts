@@ -2,7 +2,7 @@ import type { GeneratedCluster } from "./types.js";
 import { DEFAULT_WORKER_SELECTION, type WorkerSelection } from "./worker-selection.js";
 
 /** What started a generation round. */
-export const GENERATION_TRIGGERS = ["schedule", "template", "settings", "event", "operator"] as const;
+export const GENERATION_TRIGGERS = ["schedule", "template", "settings", "event", "operator", "adopt"] as const;
 export type GenerationTrigger = (typeof GENERATION_TRIGGERS)[number];
 
 /** How many generation records are kept (the configuration in force is always kept as well). */
@@ -28,6 +28,11 @@ export interface ClusterGeneration {
   readonly cluster: GeneratedCluster | null;
   readonly changes: readonly string[];
   readonly error: string | null;
+  /**
+   * When the template the configuration was made from (or adopted with) was set; absent for failures, recoveries and
+   * records older than this field. A template set at another time is a new template: CKE regenerates from it.
+   */
+  readonly templateSetAt?: number;
 }
 
 /** The template as an operator set it: the text kept verbatim (comments and all) and when. */

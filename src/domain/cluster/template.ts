@@ -6,7 +6,7 @@ import { ROLE_LABEL, TAINT_EFFECTS, WEIGHT_LABEL, type ClusterTemplate, type Nod
 export type TemplateResult = { readonly ok: true; readonly template: ClusterTemplate } | { readonly ok: false; readonly errors: readonly string[] };
 
 const CLUSTER_KEYS = new Set(["name", "nodes", "service_subnet", "control_plane_tolerations"]);
-const NODE_KEYS = new Set(["user", "control_plane", "labels", "annotations", "taints"]);
+const NODE_KEYS = new Set(["user", "control_plane", "labels", "annotations", "taints", "hostname"]);
 type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -80,6 +80,7 @@ export function validateTemplate(data: unknown): TemplateResult {
   if (Array.isArray(data.nodes) && cps.length === 0) errors.push("nodes: exactly one node template must have control_plane: true, found none");
   if (cps.length > 1) errors.push(`${cps.join(", ")}: exactly one node template must have control_plane: true, found ${cps.length}`);
   checkRoles(rawNodes, errors);
+  checkSabakanSection(data.sabakan, errors);
   if (errors.length > 0 || nodes.length !== rawNodes.length) return { ok: false, errors };
   const extra: Raw = {};
   for (const [k, v] of Object.entries(data)) if (!CLUSTER_KEYS.has(k)) extra[k] = v;
@@ -87,6 +88,26 @@ export function validateTemplate(data: unknown): TemplateResult {
     ok: true,
     template: { name: data.name as string, service_subnet: data.service_subnet as string, control_plane_tolerations: tolerations as string[], extra, nodes },
   };
+}
+
+/** CKE's `sabakan` section of cluster.yml (its `Sabakan` struct): a mapping whose `spare_node_taint_key` is a string. */
+function checkSabakanSection(section: unknown, errors: string[]): void {
+  if (section === undefined || section === null) return;
+  if (!isObject(section)) return void errors.push("sabakan: must be a mapping (CKE's sabakan section: spare_node_taint_key)");
+  const key = section.spare_node_taint_key;
+  if (key !== undefined && key !== null && typeof key !== "string") {
+    errors.push(`sabakan.spare_node_taint_key: must be a string (a taint key), got ${JSON.stringify(key)}`);
+  }
+}
+
+/**
+ * The template's `sabakan.spare_node_taint_key`, as CKE reads it (cluster.go `Sabakan.SpareNodeTaintKey`, used by
+ * sabakan/generator.go to prefer spare Nodes as control planes); null when absent or empty (Go's zero value: none).
+ */
+export function templateSpareNodeTaintKey(template: Pick<ClusterTemplate, "extra">): string | null {
+  const section = template.extra["sabakan"];
+  const key = isObject(section) ? section.spare_node_taint_key : undefined;
+  return typeof key === "string" && key !== "" ? key : null;
 }
 
 function checkRoles(rawNodes: readonly unknown[], errors: string[]): void {
@@ -112,7 +133,12 @@ function checkNode(raw: unknown, name: string, errors: string[]): NodeTemplate |
     return null;
   }
   const before = errors.length;
-  if ("address" in raw) errors.push(`${name}: must not have an address; addresses come from sabakan`);
+  // `ckecli sabakan get-template` writes every node's `address: ""` and `hostname: ""` (Go's zero values): CKE's
+  // template check (cluster.go validateNode) refuses only a non-empty address, and its generator ignores hostname.
+  if (raw.address !== undefined && raw.address !== null && raw.address !== "") {
+    errors.push(`${name}: must not have an address; addresses come from sabakan`);
+  }
+  if (raw.hostname !== undefined && raw.hostname !== null && typeof raw.hostname !== "string") errors.push(`${name}: hostname must be a string`);
   for (const key of Object.keys(raw)) {
     if (!NODE_KEYS.has(key) && key !== "address") errors.push(`${name}: unknown key ${JSON.stringify(key)}`);
   }

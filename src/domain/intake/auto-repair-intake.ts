@@ -2,7 +2,7 @@ import { parseAddress } from "../shared/address.js";
 import type { Constraints } from "../shared/constraints.js";
 import { describeHold, type MachineHold } from "../holds/machine-holds.js";
 import { findRepairOperation, type RepairConfig } from "../queue/repair-config.js";
-import type { NewRepairEntry, RepairEntry } from "../queue/repair-entry.js";
+import type { DecidedRepairEntry, RepairEntry } from "../queue/repair-entry.js";
 import type { FinishedRepair } from "../queue/finished-repair.js";
 import type { EscalationReleases } from "../escalation/escalation-releases.js";
 import { decideEscalation, type EscalationConfig } from "../escalation/repair-escalation.js";
@@ -43,7 +43,8 @@ export interface EscalationHold {
 /** What one round of sabakan-triggered repair decides. */
 export interface IntakeDecision {
   readonly machinesSeen: number;
-  readonly enqueue: readonly NewRepairEntry[];
+  /** In sabakan's order, each with the reason its history records (see intakeEntryReason). */
+  readonly enqueue: readonly DecidedRepairEntry[];
   readonly skipped: readonly SkippedMachine[];
   readonly shortCircuit: IntakeShortCircuit | null;
   /** The holds escalation asks for (empty without `repair.escalation`). */
@@ -77,7 +78,7 @@ export interface IntakeInput {
 }
 
 /**
- * CKE's sabakan-triggered repair (semantics/sabakan-trigger.md), in its order:
+ * CKE's sabakan-triggered repair (docs/semantics/sabakan-trigger.md), in its order:
  * 1. `recent` = the addresses of every persisting entry;
  * 2. per machine: no IPv4 -> skip; kintsugi: a first IPv4 that is not an IP address (`-rf`, control characters,
  *    "") -> skip, so it never reaches a command; the address is compared and enqueued in canonical form
@@ -87,8 +88,9 @@ export interface IntakeInput {
  * 3. kintsugi: more machines of one rack in the answer than `maximum-unhealthy-machines-per-rack` (0 = off) -> none
  *    of that rack's machines; kintsugi: a repeat offender (decideEscalation) -> skip as `escalated`, and either kept
  *    with the escalation operation (skipped when its type has no such operation) or held;
- * 4. persisting entries + kept machines > `maximum-repair-queue-entries` -> enqueue nothing (all or nothing), and
- *    kintsugi: hold no repeat offender either (skipped as `queue_limit`: the round acts on nothing);
+ * 4. persisting entries + kept machines (kintsugi: and repeat offenders to hold) > `maximum-repair-queue-entries` ->
+ *    enqueue nothing (all or nothing), and kintsugi: hold no repeat offender either (skipped as `queue_limit`: the
+ *    round acts on nothing, as CKE's Repairer returns nothing);
  * 5. otherwise enqueue every kept machine: address = first IPv4 (canonical), type = BMC type, operation = lower-case state.
  */
 export function decideIntake(input: IntakeInput): IntakeDecision {
@@ -145,7 +147,7 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
     }
     const inRack = perRack.get(m.rack) ?? 0;
     if (rackLimit > 0 && inRack > rackLimit) {
-      skip(m, "rack_limit", `rack ${m.rack}: ${inRack} unhealthy machines, likely an infrastructure failure`, address);
+      skip(m, "rack_limit", rackLimitReason(m.rack, inRack), address);
       continue;
     }
     let operation = m.state.toLowerCase();
@@ -178,7 +180,10 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
   }
 
   const limit = constraints.maximumRepairQueueEntries;
-  if (kept.length > 0 && input.entries.length + kept.length > limit) {
+  // Every machine the round would act on is a candidate, a repeat offender to hold included (CKE's Repairer counts
+  // each machine it would enqueue, and without escalation it would enqueue these).
+  const candidates = kept.length + toHold.length;
+  if (candidates > 0 && input.entries.length + candidates > limit) {
     // A round the cap stops acts on nothing: no repeat offender is held by it either (the next round decides again).
     for (const k of kept) skip(k.machine, "queue_limit", "too many repair requests", k.address);
     for (const h of toHold) skip(h.machine, "queue_limit", "too many repair requests", h.address);
@@ -186,20 +191,35 @@ export function decideIntake(input: IntakeInput): IntakeDecision {
       machinesSeen: input.machines.length,
       enqueue: [],
       skipped: sortBySerial(skipped),
-      shortCircuit: { existingEntries: input.entries.length, candidates: kept.length, limit },
+      shortCircuit: { existingEntries: input.entries.length, candidates, limit },
       escalationHolds: [],
     };
   }
   for (const h of toHold) skip(h.machine, "escalated", h.reason, h.address);
   for (const k of kept) if (k.escalated !== null) skip(k.machine, "escalated", k.escalated, k.address);
-  const enqueue = kept.map(({ machine: m, address, operation }) => ({
+  const enqueue = kept.map(({ machine: m, address, operation, escalated }) => ({
     address,
     machineType: m.bmcType,
     operation,
     serial: m.serial,
     source: AUTO_REPAIR_SOURCE,
+    reason: intakeEntryReason(m, escalated),
   }));
   return { machinesSeen: input.machines.length, enqueue, skipped: sortBySerial(skipped), shortCircuit: null, escalationHolds };
+}
+
+/**
+ * The reason of the `created` history record of an entry the trigger enqueues: the machine's state and for how long,
+ * and why it got the escalation operation (`escalated`, null when it did not).
+ */
+export function intakeEntryReason(machine: Pick<SabakanMachine, "serial" | "state" | "durationSeconds">, escalated: string | null): string {
+  const why = escalated === null ? "" : `; escalated: ${escalated}`;
+  return `enqueued by sabakan-triggered repair: machine ${machine.serial} is ${machine.state} (for ${Math.round(machine.durationSeconds)} s)${why}`;
+}
+
+/** Why `maximum-unhealthy-machines-per-rack` holds a machine back: its rack has `count` unhealthy machines. */
+export function rackLimitReason(rack: number, count: number): string {
+  return `rack ${rack}: ${count} unhealthy machines, likely an infrastructure failure`;
 }
 
 function sortBySerial(skipped: SkippedMachine[]): SkippedMachine[] {

@@ -1,6 +1,6 @@
 /**
  * Why sabakan-triggered repair left a machine alone, as a fixed set of kinds (the `reason` text says it in words).
- * Four kinds are holds: the machine needs repair and will get it, but a safety rule or a wait holds it back now.
+ * Four kinds are deferrals: the machine needs repair and will get it, but a safety rule or a wait defers it now.
  * The others are skips: the machine is not to be enqueued (it has an entry already, or no usable address, or an
  * operator's hold vetoes it: `held`, alerted by the hold's own alerts rather than the poll's; or it was repaired
  * `repair.escalation`'s `max_repairs` times within its window: `escalated`, its own repair replaced by the escalation
@@ -21,9 +21,9 @@ export const SKIP_KINDS = [
 
 export type SkipKind = (typeof SKIP_KINDS)[number];
 
-/** The kinds that hold a machine back: `maximum-unhealthy-machines-per-rack`, `maximum-repair-queue-entries`, and the rebooting waits. */
-export const HELD_KINDS = ["rack_limit", "queue_limit", "rebooting", "out_of_cluster"] as const satisfies readonly SkipKind[];
-export type HeldKind = (typeof HELD_KINDS)[number];
+/** The kinds that defer a machine: `maximum-unhealthy-machines-per-rack`, `maximum-repair-queue-entries`, and the rebooting waits. */
+export const DEFERRED_KINDS = ["rack_limit", "queue_limit", "rebooting", "out_of_cluster"] as const satisfies readonly SkipKind[];
+export type DeferredKind = (typeof DEFERRED_KINDS)[number];
 
 /** The kinds that are plain skips. */
 export const PASSED_KINDS = [
@@ -36,9 +36,9 @@ export const PASSED_KINDS = [
 ] as const satisfies readonly SkipKind[];
 export type PassedKind = (typeof PASSED_KINDS)[number];
 
-/** Whether a machine skipped for `kind` is held back (it will be repaired once the hold ends). */
-export function isHeld(kind: SkipKind): kind is HeldKind {
-  return (HELD_KINDS as readonly SkipKind[]).includes(kind);
+/** Whether a machine skipped for `kind` is deferred: it will be repaired once the limit or the wait ends (the API's `held`). */
+export function isDeferred(kind: SkipKind): kind is DeferredKind {
+  return (DEFERRED_KINDS as readonly SkipKind[]).includes(kind);
 }
 
 /**

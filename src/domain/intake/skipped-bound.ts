@@ -39,7 +39,7 @@ export function countSkipped(skipped: readonly KindOf[]): SkippedCounts {
  * present gets an equal share of the list (a kind with fewer skips than its share is listed whole and leaves the
  * rest to the others), so a storm of 10,000 `queue_limit` skips cannot push the few `no_address` or `held` machines an
  * operator must act on out of the list. Within a kind, fair to every rack: the first machine of each rack, then the
- * second of each, and so on, so the racks a storm holds back are all named while they number fewer than the share.
+ * second of each, and so on, so the racks a storm defers are all named while they number fewer than the share.
  * The list keeps the decision's order.
  */
 export function boundSkipped<S extends KindOf>(skipped: readonly S[], limit: number = LISTED_SKIPS): { readonly skipped: S[]; readonly counts: SkippedCounts } {

@@ -34,6 +34,18 @@ export interface RepairEvidence {
   readonly provenAt: number | null;
 }
 
+/** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
+export interface ObservedProof {
+  /** The Node's Ready condition is True; null when the machine is not a Kubernetes node. */
+  readonly nodeReady: boolean | null;
+  /** The Node's `status.nodeInfo.bootID`; null when the machine is not a node or the Node reports none. */
+  readonly bootId: string | null;
+  /** sabakan's state of the machine (upper-case); null when not asked or sabakan does not know the machine. */
+  readonly sabakanState: string | null;
+  /** The signals whose source could not be asked this pass (sabakan did not answer); absent: none. */
+  readonly unknown?: readonly ProofSignal[];
+}
+
 /** The longest boot ID kept (Linux reports a 36-character UUID). */
 export const MAX_BOOT_ID_CHARS = 256;
 const BOOT_ID = new RegExp(`^[\\x21-\\x7e]{1,${MAX_BOOT_ID_CHARS}}$`);

@@ -3,6 +3,7 @@ import { drainBackoff } from "./drain-backoff.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairObservation } from "./repair-plan.js";
+import type { ProofVerdict } from "./proof-judgement.js";
 import { continueWatch, type Progress, type ProgressContext } from "./repair-progress.js";
 
 // The one-control-plane turn (CKE's maxConcurrentApiServerRepairs = 1, server/strategy.go repairOps). CKE gives the
@@ -29,6 +30,8 @@ export interface YieldedEntry {
   readonly ctx: ProgressContext;
   readonly hold: ControlPlaneHold;
   readonly prefix: EntryTransition[];
+  /** What proof of repair decided this pass (operations that require proof). */
+  readonly proof?: ProofVerdict | undefined;
 }
 
 /**
@@ -36,16 +39,18 @@ export interface YieldedEntry {
  * name): nothing that disrupts its machine, so the control plane that takes the turn is the only one disrupted.
  * A drain is given up (a drain back-off, which uncordons the node; it is retried when the back-off ends). A watch is
  * still judged: when it runs out the entry moves to its next step, whose start waits for the turn, or fails after
- * its last step, as CKE moves a watch on whatever else waits. Its node is uncordoned meanwhile as a stray cordon
- * (see strayCordons), only when kintsugi did cordon it.
+ * its last step, as CKE moves a watch on whatever else waits; but while its proof dwell runs (kintsugi, see
+ * holdWhileDwelling) the watch does not end, as on the path of an entry with the turn. Its node is uncordoned
+ * meanwhile as a stray cordon (see strayCordons), only when kintsugi did cordon it.
  */
-export function yieldedProgress({ entry, op, obs, ctx, hold, prefix }: YieldedEntry): Progress {
+export function yieldedProgress({ entry, op, obs, ctx, hold, prefix, proof }: YieldedEntry): Progress {
   if (entry.stepStatus === "draining") {
     const after = drainBackoff(entry, ctx.now, ctx.random);
     const reason = `step ${entry.step + 1}: drain given up, ${hold.message}: the other control plane goes first; backing off until ${new Date(after.drainBackoffExpire ?? 0).toISOString()}`;
     return { transitions: [...prefix, { after, kind: "transition", reason }], effect: { kind: "abandon-drain" }, wakeAt: after.drainBackoffExpire };
   }
   if (entry.stepStatus === "watching") {
+    if (proof?.kind === "unproven" && proof.dwelling) return { transitions: prefix, effect: { kind: "none" }, wakeAt: proof.wakeAt };
     // A disabled queue moves a watch on and starts nothing: the next step's start waits for the turn.
     const judged = continueWatch(entry, op, obs, { ...ctx, queueEnabled: false });
     return { ...judged, transitions: [...prefix, ...judged.transitions] };

@@ -3,7 +3,7 @@ import { describeHold, type MachineHold } from "../holds/machine-holds.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import type { RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairAction } from "./repair-plan.js";
-import type { ProofVerdict } from "../proof/repair-proof.js";
+import type { ProofVerdict } from "./proof-judgement.js";
 
 /**
  * CKE's health rule (`op/status.go` checks every unfinished entry, `server/strategy.go` finishes a healthy one before

@@ -1,11 +1,12 @@
 import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
 import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
 import { isBackedOff, isWaitingForBackoff } from "./drain-backoff.js";
+import { etcdNotGoodForRepair, frozenPlan } from "./etcd-quorum.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { isFinished, truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import { pacingGate } from "../pacing/repair-pacing.js";
 import { finishHealthy, holdWhileDwelling } from "./healthy-finish.js";
-import { judgeProof, withBootIdRecorded, type ProofVerdict } from "../proof/repair-proof.js";
+import { judgeProof, withBootIdRecorded, type ProofVerdict } from "./proof-judgement.js";
 import {
   waitForBackoff,
   waitForCommand,
@@ -31,8 +32,9 @@ function earliest(a: number | null, b: number | null): number | null {
 }
 
 /**
- * CKE's repair queue decision for one pass (see semantics/repair-queue.md), as data: which entries change how, and
+ * CKE's repair queue decision for one pass (docs/semantics/repair-queue.md), as data: which entries change how, and
  * what to do after each change is committed. In order:
+ * 0. while etcd is not good for repair (see etcd-quorum.ts), nothing happens to any entry, as in CKE;
  * 1. a deleted entry is dequeued, whatever else holds;
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
  * 3. CKE's health rule, before every rule but 1 and 2: an entry whose health check said healthy succeeds at this
@@ -41,7 +43,7 @@ function earliest(a: number | null, b: number | null): number | null {
  *    on a held machine (a hold stops commands, never a success: the success command is skipped, see
  *    healthy-finish.ts); kintsugi: an operation with `success_requires` / `success_dwell_seconds` succeeds only
  *    once proven by the evidence gathered since the entry's first repair command, whichever step gathered it (see
- *    repair-proof.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
+ *    proof-judgement.ts), and until then goes on as an unhealthy entry, its evidence notes kept whatever rule holds it;
  * 4. the rest walk processing control-plane entries, other processing entries, queued control-plane entries, other
  *    queued entries, each group in index order: at most `max_concurrent_repairs` are in progress, an entry waiting
  *    for its drain back-off takes no slot but keeps its machine, one machine is never repaired by two entries at
@@ -50,7 +52,8 @@ function earliest(a: number | null, b: number | null): number | null {
  *    readiness, with no job running, gives up the turn (see control-plane-turn.ts), and one in back-off holds none,
  *    so the turn never deadlocks; a held machine's entry does not move (a queued one does not start
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
- *    other, a drain past its eviction timeout still stops); with `pacing`, a queued entry also waits while any of
+ *    other, a drain past its eviction timeout still stops; a processing control plane gives up the turn and its
+ *    slot when the yield rule says so, as one a control-plane rule holds, and a drain with it); with `pacing`, a queued entry also waits while any of
  *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
  *    processing entry that holds a slot (not waiting out a back-off, not yielded), held or not; each in progress
  *    moves on by its step status, except one whose proof dwell runs (kintsugi: every signal holds, so it is
@@ -65,6 +68,8 @@ function earliest(a: number | null, b: number | null): number | null {
  * `now` is milliseconds since the epoch; `random` returns [0, 1) for the back-off jitter.
  */
 export function decideRepairActions(snapshot: RepairSnapshot, now: number, random: () => number): RepairPlan {
+  const etcd = etcdNotGoodForRepair(snapshot.controlPlanes, snapshot.controlPlaneCount ?? 1);
+  if (etcd !== null) return frozenPlan(snapshot, etcd);
   const actions: RepairAction[] = [];
   let wakeAt: number | null = null;
   const ctx: ProgressContext = { now, random, queueEnabled: snapshot.queueEnabled, evictionTimeoutSeconds: snapshot.repair.evictionTimeoutSeconds };
@@ -86,7 +91,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       actions.push({ entry, transitions: [...renamed, { after, kind: "transition", reason: lookup.message }], effect: { kind: "uncordon" } });
       continue;
     }
-    // kintsugi: with proof of repair (see repair-proof.ts), healthy is not enough: the evidence must hold too.
+    // kintsugi: with proof of repair (see proof-judgement.ts), healthy is not enough: the evidence must hold too.
     const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
     if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
       actions.push(finishHealthy(entry, [...renamed, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
@@ -151,6 +156,17 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       held.set(entry.index, waitForHold(machineHold));
       if (machineHold.until !== null) wakeAt = earliest(wakeAt, machineHold.until);
       if (entry.status !== "processing") continue;
+      // The yield rule runs for a held control plane too: a hold must not keep the turn from the control plane the
+      // rule lets go first. It moves nothing but a drain it gives up.
+      const planeHold = plane ? controlPlaneHold(plane, snapshot.controlPlanes, repairingPlane) : null;
+      if (planeHold && yieldsTurn(entry, planeHold, obs)) {
+        yielded.add(entry.index);
+        if (entry.stepStatus !== "draining") continue;
+        const given = yieldedProgress({ entry: current, op: operation, obs, ctx, hold: planeHold, prefix: renamed });
+        actions.push({ entry, transitions: given.transitions, effect: given.effect });
+        wakeAt = earliest(wakeAt, given.wakeAt);
+        continue;
+      }
       // Mid-repair (cordoned, maybe drained): it still counts against the limits, and a drain still times out.
       inProgress++;
       if (plane && !repairingPlane) repairingPlane = entry;
@@ -174,7 +190,7 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
         // It gives up the turn so that the other control plane (the dead one the rule allows) is repaired first.
         yielded.add(entry.index);
         held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
-        const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed });
+        const progress = yieldedProgress({ entry: current, op: operation, obs, ctx, hold, prefix: renamed, proof });
         if (progress.transitions.length > 0 || progress.effect.kind !== "none")
           actions.push({ entry, transitions: progress.transitions, effect: progress.effect });
         wakeAt = earliest(wakeAt, progress.wakeAt);

@@ -41,6 +41,11 @@ export interface NewRepairEntry {
   readonly source: string;
 }
 
+/** A new entry as a rule decided it: its parameters, and the reason its `created` history record gives. */
+export interface DecidedRepairEntry extends NewRepairEntry {
+  readonly reason: string;
+}
+
 /** An entry as it is before the store gives it an index. */
 export type UnindexedRepairEntry = Omit<RepairEntry, "index">;
 

@@ -4,7 +4,7 @@ import { findRepairOperation, type RepairConfig, type RepairOperationConfig, typ
 import type { RepairEntry } from "./repair-entry.js";
 import type { RepairHistoryKind } from "./repair-history.js";
 import type { PacingInput } from "../pacing/repair-pacing.js";
-import type { ObservedProof } from "../proof/repair-proof.js";
+import type { ObservedProof } from "../proof/repair-evidence.js";
 import type { WaitingFor } from "./repair-wait.js";
 
 /** Which job this process runs for an entry right now (a job is at most one per entry). */
@@ -47,6 +47,8 @@ export interface RepairSnapshot {
   readonly queueEnabled: boolean;
   /** The cluster's control planes (empty when none are known). */
   readonly controlPlanes: readonly ControlPlane[];
+  /** CKE's `control-plane-count` constraint; absent: 1, CKE's default. */
+  readonly controlPlaneCount?: number;
   /** The machine holds in force, by canonical address (see activeHolds); absent: none. */
   readonly holds?: ReadonlyMap<string, MachineHold>;
   /** Slow start per failure domain (`repair.pacing`); absent = off, CKE's behaviour. */

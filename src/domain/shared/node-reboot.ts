@@ -10,19 +10,19 @@ export interface RebootFacts {
   readonly annotations: Readonly<Record<string, string>>;
 }
 
-// The three digests each define "rebooting" for their own purpose; each rule below is one of them, built on the
+// The rule pages (docs/semantics/) each define "rebooting" for their own purpose; each rule below is one of them, built on the
 // one before, so the mark is read in one place and the differences are named here.
 
 /**
  * The Node carries CKE's planned-reboot mark, `cke.cybozu.com/reboot: "true"`. Cluster generation never replaces a
- * control plane whose Node carries it (semantics/cluster-generation.md).
+ * control plane whose Node carries it (docs/semantics/cluster-generation.md).
  */
 export function hasRebootMark(node: Pick<RebootFacts, "annotations">): boolean {
   return node.annotations[REBOOT_ANNOTATION] === "true";
 }
 
 /**
- * The sabakan trigger's "rebooting" (semantics/sabakan-trigger.md): the Node carries the mark and kintsugi has not
+ * The sabakan trigger's "rebooting" (docs/semantics/sabakan-trigger.md): the Node carries the mark and kintsugi has not
  * cordoned it (`cordonedByAnnotation`, the annotation of kintsugi's cordons, is absent).
  */
 export function isRebootedByCke(node: Pick<RebootFacts, "annotations">, cordonedByAnnotation: string): boolean {
@@ -30,7 +30,7 @@ export function isRebootedByCke(node: Pick<RebootFacts, "annotations">, cordoned
 }
 
 /**
- * The control-plane rules' "being rebooted" (semantics/repair-queue.md, Control planes): rebooted by CKE as the
+ * The control-plane rules' "being rebooted" (docs/semantics/repair-queue.md, Control planes): rebooted by CKE as the
  * trigger says, and cordoned, as CKE's reboot queue keeps a Node while it drains and reboots it.
  */
 export function isCordonedForReboot(node: RebootFacts, cordonedByAnnotation: string): boolean {

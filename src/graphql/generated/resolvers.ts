@@ -139,6 +139,19 @@ export type BmcInfo = {
   ipv4: NicConfig;
 };
 
+/** The result of adoptCluster. */
+export type ClusterAdoption = {
+  __typename?: 'ClusterAdoption';
+  /** The adopted configuration, now the one in force. */
+  cluster: GeneratedCluster;
+  /** What the next round would do with the adopted configuration under each worker selection, the config's first. */
+  nextRounds: Array<ClusterNextRound>;
+  /** The worker selection under which the next round changes nothing (all_healthy first), else the one changing least. */
+  suggestedWorkerSelection: ClusterWorkerSelection;
+  /** One sentence: why that worker selection, and whether the config (sabakan.worker_selection) has it. */
+  suggestion: Scalars['String']['output'];
+};
+
 /** One kept generation record: a new configuration, a failed round, or the first successful round after a failure. */
 export type ClusterGeneration = {
   __typename?: 'ClusterGeneration';
@@ -189,6 +202,8 @@ export type ClusterGenerationRound = {
 
 /** What started a generation round. */
 export enum ClusterGenerationTrigger {
+  /** An operator's adoptCluster: the configuration CKE ran. */
+  Adopt = 'adopt',
   /** A machine state change made through kintsugi's setMachineState. */
   Event = 'event',
   /** An operator's runClusterGeneration. */
@@ -200,6 +215,17 @@ export enum ClusterGenerationTrigger {
   /** A new template. */
   Template = 'template'
 }
+
+/** What the next generation round would do under one worker selection. */
+export type ClusterNextRound = {
+  __typename?: 'ClusterNextRound';
+  /** The reasons of the configuration it would make (GENERATED) or its error (FAILED); empty when UNCHANGED. */
+  details: Array<Scalars['String']['output']>;
+  /** UNCHANGED (the cluster stays as it is), GENERATED or FAILED. */
+  outcome: ClusterGenerationOutcome;
+  /** The worker selection (sabakan.worker_selection). */
+  workerSelection: ClusterWorkerSelection;
+};
 
 /** One node of a generated cluster. */
 export type ClusterNode = {
@@ -703,6 +729,16 @@ export type Mutation = {
    */
   addRepairEntry: RepairEntry;
   /**
+   * Adopts the cluster configuration CKE runs (`cluster`: the text of `ckecli cluster get`, YAML or JSON) as the
+   * configuration in force (a GENERATED record, trigger ADOPT), so the next round updates it as CKE's sabakan
+   * integration would instead of generating a cluster of its own. Needs the template (set it first from `ckecli
+   * sabakan get-template`) and sabakan; works while generation is disabled. CLUSTER_ADOPTION_REFUSED, changing
+   * nothing, when the text is not a cluster configuration, has no control plane or not control-plane-count of them,
+   * names a node that is not a machine sabakan lists with the cluster variables (or whose cke.cybozu.com/serial is
+   * another machine's), or a worker whose role no node template takes; the message names each.
+   */
+  adoptCluster: ClusterAdoption;
+  /**
    * Marks every finished (succeeded or failed) entry not yet marked for deletion, in one transaction, and returns
    * them ordered by index.
    */
@@ -724,6 +760,16 @@ export type Mutation = {
    * or 1,000 machines are held already. A plain store write: any replica takes it.
    */
   holdMachine: MachineHold;
+  /**
+   * Takes CKE's repair queue over (`entries`: the JSON `ckecli repair-queue list` prints): each CKE entry becomes an
+   * entry here in the same status, step, step status, deletion mark, last transition and drain back-off, with source
+   * `cke:INDEX`, so kintsugi goes on where CKE stopped (a step CKE ran is not run again; a machine with an entry,
+   * finished or not, is not enqueued again by sabakan's poll). An entry imported before is left out
+   * (`alreadyImported`), so the import can be repeated. REPAIR_IMPORT_REFUSED, adding nothing, while this repair queue
+   * is enabled, for text that is not that JSON (at most 10,000 entries), an unfinished entry whose machine type,
+   * operation or step kintsugi's repair config does not have, or a machine with an unfinished entry on both sides.
+   */
+  importRepairEntries: RepairImport;
   /**
    * Releases the hold set through the API on the machine at `address` and returns it. Errors with INVALID_ADDRESS for
    * an address that is not one and NOT_FOUND when the machine has no such hold (an annotation hold is released by
@@ -805,6 +851,12 @@ export type MutationAddRepairEntryArgs = {
 
 
 /** The root of every change. */
+export type MutationAdoptClusterArgs = {
+  cluster: Scalars['String']['input'];
+};
+
+
+/** The root of every change. */
 export type MutationDeleteRepairEntryArgs = {
   index: Scalars['ID']['input'];
 };
@@ -815,6 +867,12 @@ export type MutationHoldMachineArgs = {
   address: Scalars['IPAddress']['input'];
   reason: Scalars['String']['input'];
   until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** The root of every change. */
+export type MutationImportRepairEntriesArgs = {
+  entries: Scalars['String']['input'];
 };
 
 
@@ -1329,6 +1387,15 @@ export type RepairHistoryRecord = {
   time: Scalars['DateTime']['output'];
 };
 
+/** The result of importRepairEntries. */
+export type RepairImport = {
+  __typename?: 'RepairImport';
+  /** The indexes (CKE's) of the entries of the text that were imported before, and left out. */
+  alreadyImported: Array<Scalars['ID']['output']>;
+  /** The entries added, ordered by index. */
+  imported: Array<RepairEntry>;
+};
+
 /**
  * Slow start per failure domain: a queued entry starts only while each of its domains has fewer entries in progress
  * than its allowance. The allowance starts at 1, doubles after each success of an entry in the domain (up to
@@ -1536,7 +1603,10 @@ export type ReplayedPoll = {
   time: Scalars['DateTime']['output'];
 };
 
-/** Why sabakan-triggered repair left a machine alone. The first four hold the machine back; the others skip it. */
+/**
+ * Why sabakan-triggered repair left a machine alone. The first four defer the machine (it is repaired once the limit or
+ * the wait ends); the others skip it.
+ */
 export enum SkipKind {
   /** Skipped: another machine with the same address was enqueued in this poll. */
   DuplicateAddress = 'duplicate_address',
@@ -1551,13 +1621,13 @@ export enum SkipKind {
   InvalidAddress = 'invalid_address',
   /** Skipped: the machine has no IPv4 address. */
   NoAddress = 'no_address',
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` and not a node (it may be rebooting). */
   OutOfCluster = 'out_of_cluster',
-  /** Held: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
+  /** Deferred: enqueuing the poll's candidates would exceed `maximum-repair-queue-entries`, so none was enqueued. */
   QueueLimit = 'queue_limit',
-  /** Held: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
+  /** Deferred: its rack has more unhealthy machines than `maximum-unhealthy-machines-per-rack` (likely an infrastructure failure). */
   RackLimit = 'rack_limit',
-  /** Held: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
+  /** Deferred: UNREACHABLE for less than `wait-seconds-to-repair-rebooting` while CKE reboots its node. */
   Rebooting = 'rebooting',
   /** Skipped: an entry for its address is in the queue (any status, until it is deleted). */
   RecentlyRepaired = 'recently_repaired'
@@ -1577,7 +1647,7 @@ export type SkippedMachine = {
   __typename?: 'SkippedMachine';
   /** The machine's first IPv4 address; null when it has none. */
   address?: Maybe<Scalars['IPAddress']['output']>;
-  /** Whether the machine is held back: it needs repair and gets it once the limit or the wait that holds it ends. */
+  /** Whether the machine is deferred (not an operator's hold, which is the kind `HELD`): it needs repair and gets it once the limit or the wait ends. */
   held: Scalars['Boolean']['output'];
   /** The reason as one of a fixed set (the label of the `kintsugi_auto_repair_held_machines` and `kintsugi_auto_repair_skipped_machines` metrics, lower-case). */
   kind: SkipKind;
@@ -1771,10 +1841,12 @@ export type ResolversTypes = {
   BMC: ResolverTypeWrapper<Bmc>;
   BMCInfo: ResolverTypeWrapper<BmcInfo>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ClusterAdoption: ResolverTypeWrapper<Omit<ClusterAdoption, 'cluster'> & { cluster: ResolversTypes['GeneratedCluster'] }>;
   ClusterGeneration: ResolverTypeWrapper<ClusterGenerationModel>;
   ClusterGenerationOutcome: ClusterGenerationOutcome;
   ClusterGenerationRound: ResolverTypeWrapper<Omit<ClusterGenerationRound, 'cluster' | 'record'> & { cluster?: Maybe<ResolversTypes['GeneratedCluster']>, record?: Maybe<ResolversTypes['ClusterGeneration']> }>;
   ClusterGenerationTrigger: null;
+  ClusterNextRound: ResolverTypeWrapper<ClusterNextRound>;
   ClusterNode: ResolverTypeWrapper<ClusterNodeModel>;
   ClusterTemplate: ResolverTypeWrapper<StoredClusterTemplateModel>;
   ClusterVariables: ResolverTypeWrapper<MachineQueryVariablesModel>;
@@ -1830,6 +1902,7 @@ export type ResolversTypes = {
   RepairEvidenceSignal: ResolverTypeWrapper<RepairEvidenceSignal>;
   RepairHistoryKind: null;
   RepairHistoryRecord: ResolverTypeWrapper<RepairHistoryRecordModel>;
+  RepairImport: ResolverTypeWrapper<Omit<RepairImport, 'imported'> & { imported: Array<ResolversTypes['RepairEntry']> }>;
   RepairPacing: ResolverTypeWrapper<RepairPacingViewModel>;
   RepairStatsDimension: null;
   RepairStatsGroup: ResolverTypeWrapper<RepairStatsGroupModel>;
@@ -1863,8 +1936,10 @@ export type ResolversParentTypes = {
   BMC: Bmc;
   BMCInfo: BmcInfo;
   Boolean: Scalars['Boolean']['output'];
+  ClusterAdoption: Omit<ClusterAdoption, 'cluster'> & { cluster: ResolversParentTypes['GeneratedCluster'] };
   ClusterGeneration: ClusterGenerationModel;
   ClusterGenerationRound: Omit<ClusterGenerationRound, 'cluster' | 'record'> & { cluster?: Maybe<ResolversParentTypes['GeneratedCluster']>, record?: Maybe<ResolversParentTypes['ClusterGeneration']> };
+  ClusterNextRound: ClusterNextRound;
   ClusterNode: ClusterNodeModel;
   ClusterTemplate: StoredClusterTemplateModel;
   ClusterVariables: MachineQueryVariablesModel;
@@ -1912,6 +1987,7 @@ export type ResolversParentTypes = {
   RepairEvidence: RepairEvidenceModel;
   RepairEvidenceSignal: RepairEvidenceSignal;
   RepairHistoryRecord: RepairHistoryRecordModel;
+  RepairImport: Omit<RepairImport, 'imported'> & { imported: Array<ResolversParentTypes['RepairEntry']> };
   RepairPacing: RepairPacingViewModel;
   RepairStatsGroup: RepairStatsGroupModel;
   RepairStepConfig: RepairStepConfigModel;
@@ -1975,6 +2051,13 @@ export type BmcInfoResolvers<ContextType = GraphQLContext, ParentType extends Re
   ipv4?: Resolver<ResolversTypes['NICConfig'], ParentType, ContextType>;
 };
 
+export type ClusterAdoptionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterAdoption'] = ResolversParentTypes['ClusterAdoption']> = {
+  cluster?: Resolver<ResolversTypes['GeneratedCluster'], ParentType, ContextType>;
+  nextRounds?: Resolver<Array<ResolversTypes['ClusterNextRound']>, ParentType, ContextType>;
+  suggestedWorkerSelection?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
+  suggestion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type ClusterGenerationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterGeneration'] = ResolversParentTypes['ClusterGeneration']> = {
   changes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   cluster?: Resolver<Maybe<ResolversTypes['GeneratedCluster']>, ParentType, ContextType>;
@@ -1995,7 +2078,13 @@ export type ClusterGenerationRoundResolvers<ContextType = GraphQLContext, Parent
   record?: Resolver<Maybe<ResolversTypes['ClusterGeneration']>, ParentType, ContextType>;
 };
 
-export type ClusterGenerationTriggerResolvers = { EVENT: 'event', OPERATOR: 'operator', SCHEDULE: 'schedule', SETTINGS: 'settings', TEMPLATE: 'template' };
+export type ClusterGenerationTriggerResolvers = { ADOPT: 'adopt', EVENT: 'event', OPERATOR: 'operator', SCHEDULE: 'schedule', SETTINGS: 'settings', TEMPLATE: 'template' };
+
+export type ClusterNextRoundResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterNextRound'] = ResolversParentTypes['ClusterNextRound']> = {
+  details?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['ClusterGenerationOutcome'], ParentType, ContextType>;
+  workerSelection?: Resolver<ResolversTypes['ClusterWorkerSelection'], ParentType, ContextType>;
+};
 
 export type ClusterNodeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['ClusterNode'] = ResolversParentTypes['ClusterNode']> = {
   address?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2241,10 +2330,12 @@ export type MachineStatusResolvers<ContextType = GraphQLContext, ParentType exte
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationAddRepairEntryArgs, 'address' | 'machineType' | 'operation'>>;
+  adoptCluster?: Resolver<ResolversTypes['ClusterAdoption'], ParentType, ContextType, RequireFields<MutationAdoptClusterArgs, 'cluster'>>;
   deleteFinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   deleteRepairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<MutationDeleteRepairEntryArgs, 'index'>>;
   deleteUnfinishedRepairEntries?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   holdMachine?: Resolver<ResolversTypes['MachineHold'], ParentType, ContextType, RequireFields<MutationHoldMachineArgs, 'address' | 'reason'>>;
+  importRepairEntries?: Resolver<ResolversTypes['RepairImport'], ParentType, ContextType, RequireFields<MutationImportRepairEntriesArgs, 'entries'>>;
   releaseMachine?: Resolver<ResolversTypes['MachineHold'], ParentType, ContextType, RequireFields<MutationReleaseMachineArgs, 'address'>>;
   resetRepairBackoff?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
   runAutoRepair?: Resolver<ResolversTypes['AutoRepairOutcome'], ParentType, ContextType>;
@@ -2377,6 +2468,11 @@ export type RepairHistoryRecordResolvers<ContextType = GraphQLContext, ParentTyp
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type RepairImportResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairImport'] = ResolversParentTypes['RepairImport']> = {
+  alreadyImported?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  imported?: Resolver<Array<ResolversTypes['RepairEntry']>, ParentType, ContextType>;
+};
+
 export type RepairPacingResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairPacing'] = ResolversParentTypes['RepairPacing']> = {
   domains?: Resolver<Array<ResolversTypes['DomainPacing']>, ParentType, ContextType>;
   enabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -2495,9 +2591,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AutoRepairVariables?: AutoRepairVariablesResolvers<ContextType>;
   BMC?: BmcResolvers<ContextType>;
   BMCInfo?: BmcInfoResolvers<ContextType>;
+  ClusterAdoption?: ClusterAdoptionResolvers<ContextType>;
   ClusterGeneration?: ClusterGenerationResolvers<ContextType>;
   ClusterGenerationRound?: ClusterGenerationRoundResolvers<ContextType>;
   ClusterGenerationTrigger?: ClusterGenerationTriggerResolvers;
+  ClusterNextRound?: ClusterNextRoundResolvers<ContextType>;
   ClusterNode?: ClusterNodeResolvers<ContextType>;
   ClusterTemplate?: ClusterTemplateResolvers<ContextType>;
   ClusterVariables?: ClusterVariablesResolvers<ContextType>;
@@ -2546,6 +2644,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   RepairEvidenceSignal?: RepairEvidenceSignalResolvers<ContextType>;
   RepairHistoryKind?: RepairHistoryKindResolvers;
   RepairHistoryRecord?: RepairHistoryRecordResolvers<ContextType>;
+  RepairImport?: RepairImportResolvers<ContextType>;
   RepairPacing?: RepairPacingResolvers<ContextType>;
   RepairStatsDimension?: RepairStatsDimensionResolvers;
   RepairStatsGroup?: RepairStatsGroupResolvers<ContextType>;

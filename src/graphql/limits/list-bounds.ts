@@ -1,3 +1,4 @@
+import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { KEPT_OUTCOMES } from "../../domain/intake/auto-repair-outcome.js";
 import { KEPT_GENERATIONS } from "../../domain/cluster/generation-record.js";
 import { DEFAULT_FINISHED_LIMIT, MAX_FINISHED_LIMIT } from "../../domain/stats/finished-repairs-window.js";
@@ -51,6 +52,9 @@ const LIST_BOUNDS: ReadonlyMap<string, ListBound> = new Map<string, ListBound>([
   ["Mutation.deleteFinishedRepairEntries", FLEET],
   ["Mutation.deleteUnfinishedRepairEntries", FLEET],
   ["Mutation.resetRepairBackoff", FLEET],
+  ["RepairImport.imported", FLEET],
+  ["RepairImport.alreadyImported", FLEET],
+  ["ClusterAdoption.nextRounds", { fixed: WORKER_SELECTIONS.length }],
   ["AutoRepairOutcome.enqueued", FLEET],
   ["GeneratedCluster.nodes", FLEET],
   ["HealthCheck.targets", FLEET],

@@ -1,5 +1,5 @@
 import { KEPT_OUTCOMES } from "../../domain/intake/auto-repair-outcome.js";
-import { isHeld } from "../../domain/intake/skip-kinds.js";
+import { isDeferred } from "../../domain/intake/skip-kinds.js";
 import { boundSkipped, skippedCountsOf } from "../../domain/intake/skipped-bound.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
@@ -25,6 +25,6 @@ export const autoRepairResolvers: Resolvers = {
     skippedByKind: (o) => [...skippedCountsOf(o).byKind],
   },
   SkippedMachine: {
-    held: (s) => isHeld(s.kind),
+    held: (s) => isDeferred(s.kind),
   },
 };

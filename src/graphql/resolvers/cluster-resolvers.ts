@@ -24,6 +24,11 @@ const OUTCOMES = {
   recovered: ClusterGenerationOutcome.Unchanged,
 } as const;
 const outcomeOf = (g: ClusterGeneration) => OUTCOMES[g.outcome];
+const NEXT_OUTCOMES = {
+  generated: ClusterGenerationOutcome.Generated,
+  failed: ClusterGenerationOutcome.Failed,
+  unchanged: ClusterGenerationOutcome.Unchanged,
+} as const;
 
 /** The generated-cluster view of a record: only records with a cluster are one. */
 const generated = (g: ClusterGeneration | null): ClusterGeneration | null => (g !== null && g.outcome === "generated" ? g : null);
@@ -48,7 +53,10 @@ export const clusterResolvers: Resolvers = {
       if (stranded.length > 0) {
         throw apiError("INVALID_CLUSTER_TEMPLATE", `cluster template not set: in the configuration in force, ${describeStrandedWorkers(stranded)}`);
       }
-      const stored = { text: template, setAt: ctx.now() };
+      // setAt tells templates apart (a configuration records the one it was made from, as CKE stores the template's
+      // revision with the cluster): it never repeats, even for two templates set in one millisecond.
+      const previous = ctx.settings.clusterTemplate()?.setAt ?? -Infinity;
+      const stored = { text: template, setAt: Math.max(ctx.now(), previous + 1) };
       // The leader's cluster generation hears of the commit and runs a round (see wiring/leader-term.ts).
       await ctx.settings.setClusterTemplate(stored);
       return stored;
@@ -78,6 +86,21 @@ export const clusterResolvers: Resolvers = {
             cluster: generated(ctx.generations.current()),
           };
       }
+    },
+    adoptCluster: async (_, { cluster }, ctx) => {
+      const outcome = await ctx.leaderWorkers().clusterGenerator.adopt(cluster);
+      if (outcome.kind === "refused") throw apiError("CLUSTER_ADOPTION_REFUSED", `cluster configuration not adopted: ${outcome.errors.join("; ")}`);
+      const { adoption, record } = outcome;
+      return {
+        cluster: record,
+        suggestedWorkerSelection: adoption.suggested as never,
+        suggestion: adoption.suggestion,
+        nextRounds: adoption.nextRounds.map((r) => ({
+          workerSelection: r.workerSelection as never,
+          outcome: NEXT_OUTCOMES[r.outcome],
+          details: [...r.details],
+        })),
+      };
     },
   },
   Subscription: {

@@ -2,6 +2,7 @@ import { parseAddress } from "../../domain/shared/address.js";
 import { createRepairEntry, isFinished, type RepairEntry } from "../../domain/queue/repair-entry.js";
 import { evidenceSignals } from "../../domain/proof/repair-evidence.js";
 import { findRepairOperation } from "../../domain/queue/repair-config.js";
+import { parseCkeQueue, planQueueImport } from "../../domain/queue/cke-queue-import.js";
 import { matchesRepairEntryParams, type RepairEntryParams } from "../../domain/queue/repair-entry-params.js";
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
@@ -58,6 +59,27 @@ export const repairEntryResolvers: Resolvers = {
       const entry = createRepairEntry({ address: canonical, machineType, operation, serial: trimmedSerial, source: "operator" }, now);
       const change = await ctx.entries.add(entry, "added by an operator", now, ctx.actor.name);
       return change.entry;
+    },
+    importRepairEntries: async (_, { entries }, ctx) => {
+      const parsed = parseCkeQueue(entries);
+      if (!parsed.ok) throw apiError("REPAIR_IMPORT_REFUSED", `repair entries not imported: ${parsed.errors.join("; ")}`);
+      const now = ctx.now();
+      const finishedSources = new Set(ctx.finished.list().map((f) => f.source));
+      const planFor = (queue: readonly RepairEntry[]) =>
+        planQueueImport(parsed.entries, { repair: ctx.config.repair, queueEnabled: ctx.settings.repairQueueEnabled(), entries: queue, finishedSources }, now);
+      const first = planFor(ctx.entries.list());
+      if (!first.ok) throw apiError("REPAIR_IMPORT_REFUSED", `repair entries not imported: ${first.errors.join("; ")}`);
+      const changes = await ctx.entries.addAll(
+        (queue) => {
+          const plan = planFor(queue);
+          return plan.ok
+            ? plan.add.map((entry) => ({ entry, reason: `imported from CKE's repair queue (CKE entry ${entry.source.slice("cke:".length)})` }))
+            : [];
+        },
+        now,
+        ctx.actor.name,
+      );
+      return { imported: changes.map((c) => c.entry), alreadyImported: first.imported.map(String) };
     },
     deleteRepairEntry: async (_, { index }, ctx) => {
       const target = mustGet(ctx, index).index;

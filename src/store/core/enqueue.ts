@@ -40,17 +40,18 @@ export class CoreEnqueue {
     private readonly log: Log,
   ) {}
 
-  run(decide: (entries: readonly RepairEntry[]) => EnqueueDecision, now: number, actor: string): Promise<EnqueueResult> {
+  run<D extends EnqueueDecision>(decide: (entries: readonly RepairEntry[]) => D, now: number, actor: string): Promise<EnqueueResult<D>> {
     return this.writer.inTurn(async (commit) => {
-      let decision: EnqueueDecision | null = null;
+      // The decision of the first part, kept for the parts after it; made again while nothing of it is committed.
+      const decided: { last: D | null } = { last: null };
       const enqueued: RepairChange[] = [];
       let previous: string | null = null;
       let stopped = false;
       for (;;) {
         const stampedBefore = previous;
         const part = await commit("enqueuing repair entries", (writeId): WritePlan<PartResult> | NoWrite<null> => {
-          if (stampedBefore === null) decision = decide(this.mirror.entryList());
-          const d = decision as EnqueueDecision;
+          const d = stampedBefore === null || decided.last === null ? decide(this.mirror.entryList()) : decided.last;
+          decided.last = d;
           stopped = stampedBefore !== null && this.mirror.queueHead?.value?.w !== stampedBefore;
           const rest = stopped ? [] : d.add.slice(enqueued.length);
           const closing = this.closingPart(d, rest, enqueued, writeId, now, actor);
@@ -64,18 +65,19 @@ export class CoreEnqueue {
           );
           return fitting.plan;
         });
-        if (part === null) return { changes: enqueued, outcome: null };
+        const decision = decided.last;
+        if (decision === null) throw new Error("enqueue committed without a decision: the writer never called the plan");
+        if (part === null) return { changes: enqueued, outcome: null, decision };
         enqueued.push(...part.changes);
         previous = part.stamped;
         if (part.closing) {
           if (stopped) {
-            const decided = (decision as EnqueueDecision | null)?.add.length ?? 0;
             this.log.warn("a poll's new repair entries were committed in part: the queue changed between parts; the next poll decides afresh", {
-              decided,
+              decided: decision.add.length,
               enqueued: enqueued.length,
             });
           }
-          return { changes: enqueued, outcome: part.outcome };
+          return { changes: enqueued, outcome: part.outcome, decision };
         }
       }
     });

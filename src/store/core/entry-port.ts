@@ -1,6 +1,6 @@
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repair-entry.js";
-import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { EntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
+import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
+import type { EntryWrite, NewEntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
@@ -90,6 +90,14 @@ export class CoreEntryPort implements RepairEntryPort {
     });
   }
 
+  addAll(pick: (entries: readonly RepairEntry[]) => readonly NewEntryWrite[], now: number, actor: string): Promise<RepairChange[]> {
+    return this.inParts(
+      "adding repair entries",
+      () => pick(this.mirror.entryList()),
+      (queue, p) => queue.add(p.entry, p.reason, now, actor),
+    );
+  }
+
   change(index: number, decide: (current: RepairEntry | null) => readonly EntryWrite[] | null, now: number, actor: string): Promise<RepairChange[]> {
     return this.writer.write(`changing repair entry ${index}`, (writeId) => {
       const writes = decide(this.mirror.entry(index));
@@ -115,36 +123,24 @@ export class CoreEntryPort implements RepairEntryPort {
 
   requestDelete(select: (entry: RepairEntry) => boolean, reason: string, now: number, actor: string): Promise<RepairChange[]> {
     const pick = (): RepairEntry[] => this.mirror.entryList().filter((e) => !e.deleted && select(e));
-    return this.inParts("marking repair entries for deletion", pick, (e) => ({ ...e, deleted: true }), "delete-requested", reason, now, actor);
+    return this.inParts("marking repair entries for deletion", pick, (queue, e) =>
+      queue.change({ ...e, deleted: true }, "delete-requested", reason, null, now, actor),
+    );
   }
 
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]> {
     const pick = (): RepairEntry[] => this.mirror.entryList().filter((e) => e.drainBackoffCount !== 0 || e.drainBackoffExpire !== null);
-    return this.inParts(
-      "resetting drain back-offs",
-      pick,
-      (e) => ({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }),
-      "backoff-reset",
-      reason,
-      now,
-      actor,
+    return this.inParts("resetting drain back-offs", pick, (queue, e) =>
+      queue.change({ ...e, drainBackoffCount: 0, drainBackoffExpire: null }, "backoff-reset", reason, null, now, actor),
     );
   }
 
   /**
-   * Changes every entry `pick` returns, in as many writes as etcd's limits need: each write picks again on the
-   * mirror and changes the lowest-indexed entries that fit one transaction, comparing the queue head as any queue
-   * write does. A changed entry is no longer picked, so each write makes progress and the last finds none.
+   * Writes every item `pick` returns with `write`, in as many writes as etcd's limits need: each write picks again on
+   * the mirror and writes the first items that fit one transaction, comparing the queue head as any queue write does.
+   * A written item is no longer picked, so each write makes progress and the last finds none.
    */
-  private async inParts(
-    what: string,
-    pick: () => RepairEntry[],
-    changed: (entry: RepairEntry) => RepairEntry,
-    kind: RepairHistoryKind,
-    reason: string,
-    now: number,
-    actor: string,
-  ): Promise<RepairChange[]> {
+  private async inParts<T>(what: string, pick: () => readonly T[], write: (queue: QueuePlan, item: T) => void): Promise<RepairChange[]> {
     const all: RepairChange[] = [];
     for (;;) {
       const part = await this.writer.write<{ changes: readonly RepairChange[]; more: boolean }>(what, (writeId) => {
@@ -155,7 +151,7 @@ export class CoreEntryPort implements RepairEntryPort {
           this.writer.limits.maxTxnOps,
           (n) => {
             const queue = new QueuePlan(this.mirror, this.keys);
-            for (const e of picked.slice(0, n)) queue.change(changed(e), kind, reason, null, now, actor);
+            for (const item of picked.slice(0, n)) write(queue, item);
             return queue.plan(writeId, { changes: queue.changes, more: false });
           },
           (p) => this.writer.fits(p),

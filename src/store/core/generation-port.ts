@@ -62,6 +62,7 @@ export class CoreGenerationPort implements ClusterGenerationPort {
     cluster: GeneratedCluster,
     changes: readonly string[],
     policy: WorkerSelection = DEFAULT_WORKER_SELECTION,
+    templateSetAt: number | null = null,
   ): Promise<ClusterGeneration> {
     return this.writer.write("recording a generated cluster configuration", (writeId) =>
       this.append(writeId, {
@@ -72,6 +73,7 @@ export class CoreGenerationPort implements ClusterGenerationPort {
         cluster: encodeCluster(cluster),
         changes: [...changes],
         error: null,
+        ...(templateSetAt !== null && { templateSetAt }),
       }),
     );
   }

@@ -164,5 +164,6 @@ export function generationFromStored(fields: StoredGenerationFields): ClusterGen
     },
     changes: Object.freeze([...fields.changes]),
     error: fields.error,
+    ...(fields.templateSetAt !== undefined && { templateSetAt: fields.templateSetAt }),
   });
 }

@@ -190,6 +190,8 @@ export const generationValue = z.object({
     cluster: z.base64().nullable(),
     changes: z.array(z.string()),
     error: z.string().nullable(),
+    /** When the template the configuration was made from was set; absent in older records and for failures. */
+    templateSetAt: time.optional(),
   }),
 });
 

@@ -71,7 +71,7 @@ export class KvConversionError extends Error {
 }
 
 /**
- * Migration 13: the tables of migrations 1-12 become the one key-value table of the store core (issue 26), in the
+ * Migration 13: the tables of migrations 1-12 become the one key-value table of the store core, in the
  * migration's one transaction, so an installation upgrades by starting the new version and a crash midway leaves the
  * old file as it was. Not in MIGRATIONS yet: the old SQLite stores read the old tables until the backend switches to
  * the core, which adds it to the list.

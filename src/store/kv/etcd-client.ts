@@ -4,23 +4,7 @@ import { createSecureContext, rootCertificates } from "node:tls";
 import { Etcd3, type IOptions } from "etcd3";
 import type { EtcdConfig, PemSource } from "../../config/etcd-config.js";
 import { readFailure } from "../../config/load-config.js";
-
-/** One thing wrong with the etcd TLS material, at a key of the `etcd` section (`etcd.tls-ca-file`). */
-export interface EtcdClientProblem {
-  readonly path: string;
-  readonly message: string;
-}
-
-/** The etcd client cannot be built from the config: every problem, one per line, as `path: message`. */
-export class EtcdClientConfigError extends Error {
-  override readonly name = "EtcdClientConfigError";
-  readonly problems: readonly EtcdClientProblem[];
-
-  constructor(problems: readonly EtcdClientProblem[]) {
-    super(problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
-    this.problems = problems;
-  }
-}
+import { EtcdClientConfigError, type EtcdClientProblem } from "../store-errors.js";
 
 type Kind = "ca" | "cert" | "key";
 

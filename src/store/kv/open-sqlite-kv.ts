@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
-import { DatabaseOpenError, openDatabase, type Db } from "../sqlite/database.js";
+import { DatabaseOpenError } from "../store-errors.js";
+import { openDatabase, type Db } from "../sqlite/database.js";
 import { lockDatabase } from "../sqlite/database-lock.js";
 import { MIGRATIONS, NEWEST_SCHEMA_VERSION, type Migration } from "../sqlite/migrations/index.js";
 import { SqliteKvDriver, type SqliteKvDriverOptions } from "./sqlite-kv-driver.js";

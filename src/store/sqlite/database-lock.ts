@@ -1,7 +1,8 @@
 import { closeSync, mkdirSync, openSync, readSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { DatabaseOpenError, openDatabase, type Db } from "./database.js";
+import { DatabaseOpenError } from "../store-errors.js";
+import { openDatabase, type Db } from "./database.js";
 
 /** The lock of one kintsugi process on its database, held until `release()` or until the process dies. */
 export interface DatabaseLock {

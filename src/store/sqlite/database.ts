@@ -2,14 +2,10 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { UnfinishedCopyError } from "../copy/unfinished-copy.js";
+import { DatabaseOpenError } from "../store-errors.js";
 import { MIGRATIONS, type Migration } from "./migrations/index.js";
 
 export type Db = Database.Database;
-
-/** Raised when the database cannot be opened or migrated; the message names the file and the cause. */
-export class DatabaseOpenError extends Error {
-  override readonly name = "DatabaseOpenError";
-}
 
 /**
  * How long a statement waits for a write lock held by another process (an operator's sqlite3 shell, a backup tool)

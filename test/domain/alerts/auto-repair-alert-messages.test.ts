@@ -25,8 +25,8 @@ const capped = (n: number, also: Skip[] = []) =>
   });
 const rebooting = (n: number, r: number) => poll(n, { skipped: [{ kind: "REBOOTING", rack: r }] });
 
-const HELD_RACK_3 = "auto-repair holds back 4 machines: 4 in rack 3 over the per-rack limit";
-const CLEARED = "auto-repair no longer holds machines back";
+const HELD_RACK_3 = "auto-repair defers 4 machines: 4 in rack 3 over the per-rack limit";
+const CLEARED = "auto-repair no longer defers machines";
 
 function titles(outcomes: AutoRepairOutcomePayload[], threshold?: number): Array<string | null> {
   let state = INITIAL_OUTCOME_STATE;
@@ -68,39 +68,39 @@ describe("alertForOutcome: failed polls", () => {
   });
 });
 
-describe("alertForOutcome: machines held back", () => {
+describe("alertForOutcome: machines deferred", () => {
   const sequences: Array<[string, AutoRepairOutcomePayload[], Array<string | null>]> = [
     [
-      "a rack held for three polls: one message when it starts, one when it clears",
+      "a rack deferred for three polls: one message when it starts, one when it clears",
       [rack(1, 3), rack(2, 3), rack(3, 3), poll(4)],
       [HELD_RACK_3, null, null, CLEARED],
     ],
-    ["the count of a held rack changing is no news", [rack(1, 3, 4), rack(2, 3, 6), rack(3, 3, 5)], [HELD_RACK_3, null, null]],
+    ["the count of a deferred rack changing is no news", [rack(1, 3, 4), rack(2, 3, 6), rack(3, 3, 5)], [HELD_RACK_3, null, null]],
     [
       "another rack over the limit: one 'still holds' message",
       [rack(1, 3), poll(2, { skipped: [...many(4, "RACK_LIMIT", 3), ...many(2, "RACK_LIMIT", 5)] }), rack(3, 3)],
       [
         HELD_RACK_3,
-        "auto-repair still holds back 6 machines, now: 6 in racks 3 (4), 5 (2) over the per-rack limit",
-        "auto-repair still holds back 4 machines, now: 4 in rack 3 over the per-rack limit",
+        "auto-repair still defers 6 machines, now: 6 in racks 3 (4), 5 (2) over the per-rack limit",
+        "auto-repair still defers 4 machines, now: 4 in rack 3 over the per-rack limit",
       ],
     ],
     [
-      "the cap holds when the rack limit clears: no clear until nothing is held",
+      "the cap holds when the rack limit clears: no clear until nothing is deferred",
       [rack(1, 3), capped(2), capped(3), poll(4)],
       [
         HELD_RACK_3,
-        "auto-repair still holds back 2 machines, now: 2 in racks 1, 2 over maximum-repair-queue-entries",
+        "auto-repair still defers 2 machines, now: 2 in racks 1, 2 over maximum-repair-queue-entries",
         null,
-        "auto-repair no longer short-circuited; no machine held back",
+        "auto-repair no longer short-circuited; no machine deferred",
       ],
     ],
     [
       "the cap clearing while the rack limit holds: not 'no longer short-circuited'",
       [poll(1, { skipped: [...capped(1).skipped, ...many(4, "RACK_LIMIT", 3)], shortCircuit: capped(1).shortCircuit }), rack(2, 3)],
       [
-        "auto-repair holds back 6 machines: 4 in rack 3 over the per-rack limit; 2 in racks 1, 2 over maximum-repair-queue-entries",
-        "auto-repair still holds back 4 machines, now: 4 in rack 3 over the per-rack limit",
+        "auto-repair defers 6 machines: 4 in rack 3 over the per-rack limit; 2 in racks 1, 2 over maximum-repair-queue-entries",
+        "auto-repair still defers 4 machines, now: 4 in rack 3 over the per-rack limit",
       ],
     ],
     ["a failed poll neither clears nor repeats a hold", [rack(1, 3), failed(2), rack(3, 3), failed(4), poll(5)], [HELD_RACK_3, null, null, null, CLEARED]],
@@ -116,15 +116,15 @@ describe("alertForOutcome: machines held back", () => {
         null,
         null,
         "auto-repair: 3 sabakan polls failed in a row",
-        "auto-repair: sabakan polls succeed again; auto-repair holds back 2 machines: 2 in racks 1, 2 over maximum-repair-queue-entries",
+        "auto-repair: sabakan polls succeed again; auto-repair defers 2 machines: 2 in racks 1, 2 over maximum-repair-queue-entries",
       ],
     ],
     [
-      "a rebooting wait: held, then cleared",
+      "a rebooting wait: deferred, then cleared",
       [rebooting(1, 2), rebooting(2, 2), poll(3)],
-      ["auto-repair holds back 1 machine: 1 in rack 2 rebooting", null, CLEARED],
+      ["auto-repair defers 1 machine: 1 in rack 2 rebooting", null, CLEARED],
     ],
-    ["a reboot in another rack is the same hold", [rebooting(1, 2), rebooting(2, 4)], ["auto-repair holds back 1 machine: 1 in rack 2 rebooting", null]],
+    ["a reboot in another rack is the same hold", [rebooting(1, 2), rebooting(2, 4)], ["auto-repair defers 1 machine: 1 in rack 2 rebooting", null]],
     [
       "plain skips hold nothing back",
       [
@@ -150,17 +150,17 @@ describe("alertForOutcome: machines held back", () => {
           shortCircuit: { existingEntries: 0, candidates: 10_000, limit: 10 },
         }),
       ],
-      ["auto-repair holds back 10000 machines: 10000 in rack 1 among others over maximum-repair-queue-entries"],
+      ["auto-repair defers 10000 machines: 10000 in rack 1 among others over maximum-repair-queue-entries"],
     ],
     [
       "a storm's rack limit: the listed racks without their partial counts",
       [poll(1, { skipped: [...many(2, "RACK_LIMIT", 3), ...many(2, "RACK_LIMIT", 5)], skippedByKind: [{ kind: "RACK_LIMIT", machines: 80 }] })],
-      ["auto-repair holds back 80 machines: 80 in racks 3, 5 among others over the per-rack limit"],
+      ["auto-repair defers 80 machines: 80 in racks 3, 5 among others over the per-rack limit"],
     ],
   ];
   for (const [name, outcomes, expected] of sequences) it(name, () => assert.deepEqual(titles(outcomes), expected));
 
-  it("the held message names every reason with its racks and counts, and the cap's numbers", () => {
+  it("the deferral message names every reason with its racks and counts, and the cap's numbers", () => {
     const outcome = poll(1, {
       skipped: [
         ...many(4, "RACK_LIMIT", 3),
@@ -175,15 +175,15 @@ describe("alertForOutcome: machines held back", () => {
       kind: "held",
       severity: "warning",
       title:
-        "auto-repair holds back 8 machines: 4 in rack 3 over the per-rack limit; 2 in racks 1, 2 over maximum-repair-queue-entries; 1 in rack 6 rebooting; 1 in rack 6 out of the cluster, may be rebooting",
+        "auto-repair defers 8 machines: 4 in rack 3 over the per-rack limit; 2 in racks 1, 2 over maximum-repair-queue-entries; 1 in rack 6 rebooting; 1 in rack 6 out of the cluster, may be rebooting",
       text: [
-        "rack 3: 4 machines held: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure",
-        "2 machines held in racks 1, 2: short-circuited: 3 entries in the queue + 2 candidates > maximum-repair-queue-entries 4, so none was enqueued",
-        "1 machine held in rack 6: CKE is rebooting their nodes; repaired if still unreachable after wait-seconds-to-repair-rebooting",
-        "1 machine held in rack 6: unreachable and not nodes, may be rebooting; repaired if still unreachable after wait-seconds-to-repair-rebooting",
+        "rack 3: 4 machines deferred: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure",
+        "2 machines deferred in racks 1, 2: short-circuited: 3 entries in the queue + 2 candidates > maximum-repair-queue-entries 4, so none was enqueued",
+        "1 machine deferred in rack 6: CKE is rebooting their nodes; repaired if still unreachable after wait-seconds-to-repair-rebooting",
+        "1 machine deferred in rack 6: unreachable and not nodes, may be rebooting; repaired if still unreachable after wait-seconds-to-repair-rebooting",
       ].join("\n"),
       fields: {
-        held: "8",
+        deferred: "8",
         racks: "1, 2, 3, 6",
         "existing entries": "3",
         candidates: "2",
@@ -196,22 +196,22 @@ describe("alertForOutcome: machines held back", () => {
     });
   });
 
-  it("the clear message says since when, over how many polls, and what was held last", () => {
+  it("the clear message says since when, over how many polls, and what was deferred last", () => {
     let state = INITIAL_OUTCOME_STATE;
     for (const o of [rack(1, 3), failed(2), rack(3, 3, 5)]) state = alertForOutcome(o, state).state;
     assert.deepEqual(alertForOutcome(poll(4), state).alert, {
       kind: "cleared",
       severity: "info",
       title: CLEARED,
-      text: `the latest poll held nothing back; held since ${time(1)} over 2 polls, last: 5 in rack 3 over the per-rack limit`,
-      fields: { "held since": time(1), poll: "4", trigger: "schedule", time: time(4) },
+      text: `the latest poll deferred nothing; deferred since ${time(1)} over 2 polls, last: 5 in rack 3 over the per-rack limit`,
+      fields: { "deferred since": time(1), poll: "4", trigger: "schedule", time: time(4) },
     });
   });
 
   it("a 'still holds' message says since when", () => {
     let state = INITIAL_OUTCOME_STATE;
     state = alertForOutcome(rack(1, 3), state).state;
-    assert.equal(alertForOutcome(rack(2, 5), state).alert?.fields["held since"], time(1));
+    assert.equal(alertForOutcome(rack(2, 5), state).alert?.fields["deferred since"], time(1));
   });
 });
 
@@ -249,8 +249,8 @@ describe("alertForOutcome: a storm's outcome listing only some of its skips", ()
     const { alert } = alertForOutcome(outcome, INITIAL_OUTCOME_STATE);
     assert.equal(
       alert?.text,
-      "80 machines held in racks 3, 5 among others: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure",
+      "80 machines deferred in racks 3, 5 among others: more unhealthy machines than maximum-unhealthy-machines-per-rack, likely an infrastructure failure",
     );
-    assert.equal(alert?.fields["held"], "80");
+    assert.equal(alert?.fields["deferred"], "80");
   });
 });

@@ -198,7 +198,7 @@ describe("all_healthy initialization: CKE's testGenerate", () => {
     { name: "NoMachine", machines: [], cps: 1, want: null },
     { name: "Success: 1 control plane of 4 machines, the other healthy one a worker", machines: four, cps: 1, want: { cps: 1, workers: 1 } },
     {
-      name: "5 healthy machines: 1 control plane and 4 workers (issue 27)",
+      name: "5 healthy machines: 1 control plane and 4 workers (CKE v1.32.2 and later)",
       machines: [1, 2, 3, 4, 5].map((n) => m(n, n % 3, F500, "HEALTHY")),
       cps: 1,
       want: { cps: 1, workers: 4 },

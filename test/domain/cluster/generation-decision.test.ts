@@ -9,6 +9,7 @@ import {
   type GeneratedCluster,
   type Taint,
 } from "../../../src/domain/cluster/types.js";
+import type { SelectionPolicy } from "../../../src/domain/cluster/worker-selection.js";
 import { DAY, MINIMAL, NOW, WEIGHTED, fleet, machine, template } from "./support.js";
 
 const LATER = NOW + 60_000;
@@ -29,8 +30,12 @@ interface Round {
   taints?: Record<string, Taint[]>;
   rebooting?: string[];
   constraints?: ClusterConstraints;
+  policy?: SelectionPolicy;
+  templateChanged?: boolean;
 }
 const input = (r: Round): GenerationInput => ({
+  ...(r.policy && { policy: r.policy }),
+  ...(r.templateChanged !== undefined && { templateChanged: r.templateChanged }),
   template: r.template ?? MINIMAL,
   current: r.current ?? null,
   machines: r.machines ?? FLEET,
@@ -229,10 +234,63 @@ control_plane_tolerations: [dedicated]
       assert.ok(d.changes.some((c) => c.startsWith("add worker ")));
     });
 
-    it("generates when the template's cluster-wide keys change", () => {
-      const d = generated(decide({ current: BASE, template: { ...MINIMAL, service_subnet: "10.69.0.0/16" } }, LATER));
+    it("regenerates the same nodes when a new template was set (CKE's Regenerate)", () => {
+      const d = generated(decide({ current: BASE, template: { ...MINIMAL, service_subnet: "10.69.0.0/16" }, templateChanged: true }, LATER));
       assert.equal(d.cluster.service_subnet, "10.69.0.0/16");
-      assert.deepEqual(d.changes, ["update cluster-wide settings from the template: service_subnet"]);
+      assert.deepEqual(d.changes, ["regenerate the same nodes from the new template", "update cluster-wide settings from the template: service_subnet"]);
+      assert.deepEqual(
+        d.cluster.nodes.map((n) => n.address),
+        BASE.nodes.map((n) => n.address),
+      );
+    });
+
+    it("keeps the configuration in force when only the template's text differs but no new template was set", () => {
+      assert.deepEqual(decide({ current: BASE, template: { ...MINIMAL, service_subnet: "10.69.0.0/16" } }, LATER), UNCHANGED);
+    });
+
+    describe("spare_node_taint_key: the template's, as CKE reads it; the config's overrides it", () => {
+      const SPARE_TEMPLATE = { ...MINIMAL, extra: { sabakan: { spare_node_taint_key: "example.com/spare" } } };
+      // m009 retires soonest of the ten, so without the spare key it would never be the control plane.
+      const spare = at(FLEET, 9).ipv4[0] as string;
+      const taints = { [spare]: [{ key: "example.com/spare", effect: "NoSchedule" as const }] };
+      const cases: Array<[string, string | null, boolean]> = [
+        ["the key only in the template: the spare node is the control plane", null, true],
+        ["the config's own key overrides the template's", "other.example.com/spare", false],
+      ];
+      for (const [name, configured, chosen] of cases) {
+        it(name, () => {
+          const policy = { workerSelection: "all_healthy" as const, spareNodeTaintKey: configured };
+          const d = generated(decide({ template: SPARE_TEMPLATE, taints, constraints: sized(1, 0), policy }));
+          assert.equal(cpAddresses(d.cluster).includes(spare), chosen, d.changes.join("\n"));
+        });
+      }
+    });
+
+    // CKE (sabakan/integrate.go, generator.go Update): no new cluster when no step applies and the template is the
+    // one the cluster was made from; a step that applies renders every node afresh.
+    describe("where CKE makes a new generation, and where it does not", () => {
+      const relabelled = FLEET.map((m) => ({ ...m, labels: { ...m.labels, datacenter: "dc2" } }));
+      for (const workerSelection of ["weighted", "all_healthy"] as const) {
+        const policy = { workerSelection, spareNodeTaintKey: null };
+        const first = generated(decide({ policy })).cluster;
+        it(`${workerSelection}: a sabakan label change alone makes none`, () => {
+          assert.deepEqual(decide({ current: first, machines: relabelled, policy }, LATER), UNCHANGED);
+        });
+        it(`${workerSelection}: a retire date changed in sabakan alone makes none`, () => {
+          const later = FLEET.map((m) => ({ ...m, retireDate: m.retireDate + 400 * DAY }));
+          assert.deepEqual(decide({ current: first, machines: later, policy }, LATER), UNCHANGED);
+        });
+        it(`${workerSelection}: a new template renders the new labels (Regenerate)`, () => {
+          const d = generated(decide({ current: first, machines: relabelled, policy, templateChanged: true }, LATER));
+          assert.ok(d.cluster.nodes.every((n) => n.labels["sabakan.cke.cybozu.com/datacenter"] === "dc2"));
+        });
+        it(`${workerSelection}: a step that applies (a worker's machine RETIRING) renders every node's labels afresh`, () => {
+          const worker = workerAddresses(first)[0] as string;
+          const machines = relabelled.map((m) => (m.ipv4[0] === worker ? { ...m, state: "RETIRING" as const } : m));
+          const d = generated(decide({ current: first, machines, policy }, LATER));
+          assert.ok(d.cluster.nodes.every((n) => n.labels["sabakan.cke.cybozu.com/datacenter"] === "dc2"));
+        });
+      }
     });
 
     const errors: Array<[string, Round, RegExp]> = [

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { isCidr, parseTemplate, parseWeight } from "../../../src/domain/cluster/template.js";
+import { isCidr, parseTemplate, parseWeight, templateSpareNodeTaintKey } from "../../../src/domain/cluster/template.js";
 
 const CP = `- user: cybozu\n  control_plane: true\n`;
 const W = (role?: string, extra = "") => `- user: cybozu\n${role === undefined ? "" : `  labels:\n    cke.cybozu.com/role: "${role}"\n`}${extra}`;
@@ -123,4 +124,63 @@ describe("isCidr / parseWeight", () => {
   for (const [text, want] of weights) {
     it(`parseWeight(${JSON.stringify(text)}) is ${want}`, () => assert.equal(parseWeight(text === undefined ? {} : { "cke.cybozu.com/weight": text }), want));
   }
+});
+
+describe("CKE's own template export (ckecli sabakan get-template)", () => {
+  const exported = readFileSync(new URL("../../fixtures/cke/get-template.yaml", import.meta.url), "utf8");
+
+  it("loads: address and hostname empty on every node, Go's zero values and CKE's default sections passed through", () => {
+    const r = parseTemplate(exported);
+    assert.ok(r.ok, r.ok ? "" : r.errors.join("; "));
+    assert.equal(r.template.nodes.length, 3);
+    assert.deepEqual(r.template.nodes[2]?.taints, [{ key: "cke.cybozu.com/role", value: "storage", effect: "NoExecute" }]);
+    assert.deepEqual(r.template.control_plane_tolerations, []);
+    assert.equal((r.template.extra["options"] as { kubelet: { cri_endpoint: string } }).kubelet.cri_endpoint, "/run/containerd/containerd.sock");
+  });
+
+  it("reads sabakan.spare_node_taint_key from the template, as CKE does", () => {
+    const r = parseTemplate(exported);
+    assert.ok(r.ok);
+    assert.equal(templateSpareNodeTaintKey(r.template), "cke.cybozu.com/spare");
+  });
+
+  const keys: Array<[string, string, string | null]> = [
+    ["absent", "", null],
+    ["Go's zero value", 'sabakan:\n  spare_node_taint_key: ""\n', null],
+    ["a key", "sabakan:\n  spare_node_taint_key: example.com/spare\n", "example.com/spare"],
+    ["an empty section", "sabakan: null\n", null],
+  ];
+  for (const [name, section, want] of keys) {
+    it(`spare_node_taint_key ${name}: ${want ?? "none"}`, () => {
+      const r = parseTemplate(doc(CP + W(), `name: cluster\nservice_subnet: 10.68.0.0/16\n${section}`));
+      assert.ok(r.ok, r.ok ? "" : r.errors.join("; "));
+      assert.equal(templateSpareNodeTaintKey(r.template), want);
+    });
+  }
+
+  const refused: Array<[string, string, RegExp]> = [
+    ["a node template with an address", doc(CP + W(undefined, "  address: 10.0.0.1\n")), /nodes\[1\]: must not have an address/],
+    ["a hostname that is not a string", doc(CP + W(undefined, "  hostname: [a]\n")), /nodes\[1\]: hostname must be a string/],
+    [
+      "a spare key that is not a string",
+      doc(CP + W(), "name: c\nservice_subnet: 10.68.0.0/16\nsabakan:\n  spare_node_taint_key: 3\n"),
+      /spare_node_taint_key: must be a string/,
+    ],
+    ["a sabakan section that is not a mapping", doc(CP + W(), "name: c\nservice_subnet: 10.68.0.0/16\nsabakan: spare\n"), /^sabakan: must be a mapping/],
+  ];
+  for (const [name, text, want] of refused) {
+    it(`still refuses ${name}`, () => {
+      const r = parseTemplate(text);
+      assert.ok(!r.ok);
+      assert.ok(
+        r.errors.some((e) => want.test(e)),
+        r.errors.join("; "),
+      );
+    });
+  }
+
+  it("accepts an empty address and a hostname (CKE ignores it) on a node template", () => {
+    const r = parseTemplate(doc(CP + W(undefined, '  address: ""\n  hostname: node-a\n')));
+    assert.ok(r.ok, r.ok ? "" : r.errors.join("; "));
+  });
 });

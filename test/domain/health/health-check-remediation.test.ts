@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { FinishedRepair } from "../../../src/domain/queue/finished-repair.js";
 import type { TargetEvaluation } from "../../../src/domain/health/health-check-evaluation.js";
-import { decideRemediation, type RemediationContext } from "../../../src/domain/health/health-check-remediation.js";
+import { decideRemediation, remediationEntryReason, type RemediationContext } from "../../../src/domain/health/health-check-remediation.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../../../src/domain/queue/repair-config.js";
 import { evaluation, target, WORKERS_CHECK } from "./health-check-support.js";
 import { entry } from "../queue/repair-decision-support.js";
@@ -43,8 +43,22 @@ describe("decideRemediation", () => {
       context(),
     );
     assert.deepEqual(d.enqueue, [
-      { address: "10.0.0.1", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
-      { address: "10.0.0.3", machineType: "IPMI-2.0", operation: "node-not-ready", serial: null, source: "health-check:workers" },
+      {
+        address: "10.0.0.1",
+        machineType: "IPMI-2.0",
+        operation: "node-not-ready",
+        serial: null,
+        source: "health-check:workers",
+        reason: "enqueued by health check workers: node n1 has an unhealthy condition",
+      },
+      {
+        address: "10.0.0.3",
+        machineType: "IPMI-2.0",
+        operation: "node-not-ready",
+        serial: null,
+        source: "health-check:workers",
+        reason: "enqueued by health check workers: node n3 has an unhealthy condition",
+      },
     ]);
     assert.deepEqual(d.held, []);
   });
@@ -212,9 +226,31 @@ describe("decideRemediation: repair.escalation", () => {
       context: { ...escalating(null, repaired("10.0.0.1", 2)), maximumRepairQueueEntries: 1 },
       enqueue: [],
       held: [
+        "n1: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+        "n2: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+        "n3: too many repair requests (0 in the queue + 3 > maximum-repair-queue-entries 1)",
+      ],
+      holds: [],
+    },
+    {
+      name: "repeat offenders alone beyond maximum-repair-queue-entries: the pass is cut short and holds nobody (CKE's Repairer counts them and returns nothing)",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      context: { ...escalating(null, [...repaired("10.0.0.1", 2), ...repaired("10.0.0.2", 2)]), maximumRepairQueueEntries: 1 },
+      enqueue: [],
+      held: [
         "n1: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
         "n2: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
-        "n3: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
+      ],
+      holds: [],
+    },
+    {
+      name: "one node to enqueue and one to hold, over maximum-repair-queue-entries together: neither",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      context: { ...escalating(null, repaired("10.0.0.1", 2)), maximumRepairQueueEntries: 1 },
+      enqueue: [],
+      held: [
+        "n1: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
+        "n2: too many repair requests (0 in the queue + 2 > maximum-repair-queue-entries 1)",
       ],
       holds: [],
     },
@@ -236,4 +272,112 @@ describe("decideRemediation: repair.escalation", () => {
       );
     });
   }
+});
+
+describe("decideRemediation: maximum-unhealthy-machines-per-rack, as the sabakan trigger applies it", () => {
+  // n1-n3 in rack 1, n4 in rack 2; n5's machine is unknown to sabakan (no rack).
+  const racks = new Map([
+    ["10.0.0.1", 1],
+    ["10.0.0.2", 1],
+    ["10.0.0.3", 1],
+    ["10.0.0.4", 2],
+  ]);
+  const rackLimit = (maximum: number) => ({ maximum, rackOf: (address: string) => racks.get(address) ?? null });
+  const RACK_1 = "rack 1: 3 unhealthy machines, likely an infrastructure failure";
+  const cases: Array<{ name: string; targets: TargetEvaluation[]; patch: Partial<RemediationContext>; enqueued: string[]; held: Array<[string, string]> }> = [
+    {
+      name: "a rack with more unhealthy targets than the limit: none of them is enqueued, and another rack's is",
+      targets: ["n1", "n2", "n3", "n4"].map((n) => target(n, "unhealthy")),
+      patch: { rackLimit: rackLimit(2) },
+      enqueued: ["10.0.0.4"],
+      held: [
+        ["n1", RACK_1],
+        ["n2", RACK_1],
+        ["n3", RACK_1],
+      ],
+    },
+    {
+      name: "a rack at the limit is enqueued whole",
+      targets: ["n1", "n2", "n3"].map((n) => target(n, "unhealthy")),
+      patch: { rackLimit: rackLimit(3) },
+      enqueued: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+      held: [],
+    },
+    {
+      name: "0 turns the limit off",
+      targets: ["n1", "n2", "n3"].map((n) => target(n, "unhealthy")),
+      patch: { rackLimit: rackLimit(0) },
+      enqueued: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+      held: [],
+    },
+    {
+      name: "pending targets are not unhealthy: they do not count",
+      targets: [target("n1", "unhealthy"), target("n2", "pending"), target("n3", "pending")],
+      patch: { rackLimit: rackLimit(1) },
+      enqueued: ["10.0.0.1"],
+      held: [],
+    },
+    {
+      name: "a machine with a persisting entry counts toward its rack, as every unhealthy machine sabakan lists counts for the trigger",
+      targets: [target("n1", "unhealthy"), target("n2", "unhealthy")],
+      patch: { rackLimit: rackLimit(1), entries: [entry(1, { address: "10.0.0.1" })] },
+      enqueued: [],
+      held: [["n2", "rack 1: 2 unhealthy machines, likely an infrastructure failure"]],
+    },
+    {
+      name: "a target whose rack sabakan does not name is neither counted nor held",
+      targets: [target("n1", "unhealthy"), target("n5", "unhealthy"), target("n6", "unhealthy", "10.0.0.16")],
+      patch: { rackLimit: rackLimit(1), machineTypeOf: () => "IPMI-2.0" },
+      enqueued: ["10.0.0.1", "10.0.0.5", "10.0.0.16"],
+      held: [],
+    },
+  ];
+  for (const c of cases)
+    it(c.name, () => {
+      const d = decideRemediation(CHECK, evaluation(c.targets), context(c.patch));
+      assert.deepEqual(
+        d.enqueue.map((e) => e.address),
+        c.enqueued,
+      );
+      assert.deepEqual(
+        d.held.map((h) => [h.node, h.reason]),
+        c.held,
+      );
+    });
+});
+
+describe('the history reason of an entry a health check enqueues (never "undefined")', () => {
+  const rule = { type: "Ready", status: "Unknown", timeoutSeconds: 300 };
+  const cases = [
+    {
+      name: "the failed rule",
+      target: { node: "n1", rule },
+      escalated: null,
+      want: "enqueued by health check workers: node n1 has Ready=Unknown for more than 300 s",
+    },
+    {
+      name: "escalated",
+      target: { node: "n1", rule },
+      escalated: "repaired 3 times in 7d",
+      want: "enqueued by health check workers: node n1 has Ready=Unknown for more than 300 s; escalated: repaired 3 times in 7d",
+    },
+    {
+      name: "no rule known",
+      target: { node: "n2", rule: null },
+      escalated: null,
+      want: "enqueued by health check workers: node n2 has an unhealthy condition",
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(remediationEntryReason("workers", c.target, c.escalated), c.want);
+    });
+  }
+
+  it("every entry of a decision has its reason, none reading undefined", () => {
+    const targets = [target("n1", "unhealthy"), target("n3", "unhealthy"), target("n7", "unhealthy"), { ...target("n5", "unhealthy"), rule }];
+    const d = decideRemediation(CHECK, evaluation(targets), context());
+    assert.ok(d.enqueue.length >= 3, `only ${d.enqueue.length} enqueued`);
+    for (const e of d.enqueue) assert.match(e.reason, /^enqueued by health check workers: node n\d has (?!.*undefined)/);
+  });
 });

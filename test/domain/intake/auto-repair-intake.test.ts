@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { decideIntake, type IntakeInput } from "../../../src/domain/intake/auto-repair-intake.js";
+import { decideIntake, intakeEntryReason, type IntakeInput } from "../../../src/domain/intake/auto-repair-intake.js";
 import type { FinishedRepair } from "../../../src/domain/queue/finished-repair.js";
 import type { MachineHold } from "../../../src/domain/holds/machine-holds.js";
 import { EMPTY_REPAIR_CONFIG } from "../../../src/domain/queue/repair-config.js";
@@ -27,7 +27,16 @@ const kinds = (d: ReturnType<typeof decide>) => Object.fromEntries(d.skipped.map
 describe("decideIntake (sabakan-triggered repair)", () => {
   it("builds the entry from the machine: first IPv4, BMC type, lower-case state, serial, source", () => {
     const d = decide([machine("s1", { ipv4: ["10.1.0.1", "10.2.0.1"], bmcType: "iDRAC-9", state: "UNREACHABLE" })]);
-    assert.deepEqual(d.enqueue, [{ address: "10.1.0.1", machineType: "iDRAC-9", operation: "unreachable", serial: "s1", source: "sabakan" }]);
+    assert.deepEqual(d.enqueue, [
+      {
+        address: "10.1.0.1",
+        machineType: "iDRAC-9",
+        operation: "unreachable",
+        serial: "s1",
+        source: "sabakan",
+        reason: "enqueued by sabakan-triggered repair: machine s1 is UNREACHABLE (for 3600 s)",
+      },
+    ]);
     assert.equal(d.machinesSeen, 1);
     assert.equal(d.shortCircuit, null);
   });
@@ -377,6 +386,30 @@ describe("decideIntake: repair.escalation", () => {
       holds: [],
     },
     {
+      name: "repeat offenders alone beyond maximum-repair-queue-entries: the round is cut short and holds nobody (CKE's Repairer counts them and returns nothing)",
+      machines: [machine("s1"), machine("s2")],
+      over: { ...escalation(null, [...repaired("10.0.0.1", 2), ...repaired("10.0.0.2", 2)]), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueue: [],
+      kinds: { s1: "queue_limit", s2: "queue_limit" },
+      holds: [],
+    },
+    {
+      name: "one machine to enqueue and one to hold, over maximum-repair-queue-entries together: neither",
+      machines: [machine("s1"), machine("s2")],
+      over: { ...escalation(null, repaired("10.0.0.1", 2)), constraints: limits({ maximumRepairQueueEntries: 1 }) },
+      enqueue: [],
+      kinds: { s1: "queue_limit", s2: "queue_limit" },
+      holds: [],
+    },
+    {
+      name: "one machine to enqueue and one to hold, within maximum-repair-queue-entries together: both",
+      machines: [machine("s1"), machine("s2")],
+      over: { ...escalation(null, repaired("10.0.0.1", 2)), constraints: limits({ maximumRepairQueueEntries: 2 }) },
+      enqueue: [["s2", "unhealthy"]],
+      kinds: { s1: "escalated" },
+      holds: ["10.0.0.1 repaired 2 times in 1h"],
+    },
+    {
       name: "released after the repairs that held it: enqueued with its own operation, not held again by the same repairs",
       machines: [machine("s1")],
       over: {
@@ -419,4 +452,39 @@ describe("decideIntake: repair.escalation", () => {
       if (c.reason) assert.match(reasons(d)[c.reason[0]] ?? "", c.reason[1]);
     });
   }
+});
+
+describe('the history reason of an entry the trigger enqueues (never "undefined")', () => {
+  const cases = [
+    {
+      name: "the machine's state and for how long",
+      machine: machine("s1", { state: "UNHEALTHY", durationSeconds: 90.4 }),
+      escalated: null,
+      want: "enqueued by sabakan-triggered repair: machine s1 is UNHEALTHY (for 90 s)",
+    },
+    {
+      name: "escalated",
+      machine: machine("s2", { state: "UNREACHABLE", durationSeconds: 0 }),
+      escalated: "repaired 2 times in 1h: enqueued retire instead",
+      want: "enqueued by sabakan-triggered repair: machine s2 is UNREACHABLE (for 0 s); escalated: repaired 2 times in 1h: enqueued retire instead",
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.equal(intakeEntryReason(c.machine, c.escalated), c.want));
+
+  it("every entry of a decision has its machine's reason, none reading undefined", () => {
+    const d = decideIntake({
+      machines: [machine("s1"), machine("s2", { state: "UNREACHABLE" }), machine("s3", { ipv4: ["::ffff:10.0.0.3"] })],
+      entries: [],
+      nodes: new Map(),
+      constraints: { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 0, maximumUnhealthyMachinesPerRack: 0 },
+    });
+    assert.deepEqual(
+      d.enqueue.map((e) => [e.serial, /^enqueued by sabakan-triggered repair: machine s\d is (UNHEALTHY|UNREACHABLE) \(for \d+ s\)$/.test(e.reason)]),
+      [
+        ["s1", true],
+        ["s2", true],
+        ["s3", true],
+      ],
+    );
+  });
 });

@@ -1,12 +1,29 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ControlPlane } from "../../../src/domain/queue/control-planes.js";
+import { startEvidence } from "../../../src/domain/proof/repair-evidence.js";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { decideRepairActions } from "../../../src/domain/queue/repair-decision.js";
 import type { RepairObservation, RepairPlan, RepairSnapshot } from "../../../src/domain/queue/repair-plan.js";
-import { SEC, T, assertDecision, entry, fixedRandom, snapshot, starts, summary, watched, type DecisionCase } from "./repair-decision-support.js";
+import {
+  CONFIG,
+  SEC,
+  T,
+  assertDecision,
+  entry,
+  fixedRandom,
+  machineHold,
+  operation,
+  snapshot,
+  starts,
+  stepCfg,
+  summary,
+  watched,
+  withHolds,
+  type DecisionCase,
+} from "./repair-decision-support.js";
 
-// Issue 24, finding 1: two control-plane entries must never wait for each other for good. Control plane cpN is at
+// Two control-plane entries must never wait for each other for good. Control plane cpN is at
 // 10.0.0.N; entry N repairs it. A control plane that is held only because another one is not Ready, with no job
 // running for it, gives up the turn so that the not-Ready one is repaired first (CKE server/strategy.go repairOps
 // gives the turn only to an entry it works on this pass, and leaves drain back-offs out of the walk).
@@ -25,6 +42,19 @@ const midWatch = (index: number, over: Partial<RepairEntry> = {}) =>
 const NOT_READY_2 = /^control plane cp2 is not Ready$/;
 const pacedByType = (s: RepairSnapshot): RepairSnapshot => ({ ...s, pacing: { domains: ["machine_type"], racks: new Map(), finished: [] } });
 
+/** CONFIG's operation asking the health check to hold for a 300 s dwell before the entry succeeds. */
+const DWELL_CONFIG = {
+  ...CONFIG,
+  repairProcedures: [
+    {
+      machineTypes: ["m"],
+      repairOperations: [operation([stepCfg({ needDrain: true }), stepCfg({ watchSeconds: 0 })], { successProof: { requires: [], dwellSeconds: 300 } })],
+    },
+  ],
+};
+/** Evidence of a dwell that began 100 s before T: the health check has held since. */
+const dwellingFor100s = { ...startEvidence(0, null), since: { health_check: T - 100 * SEC }, dwellStartedAt: T - 100 * SEC, dwellStarts: 1 };
+
 interface TurnCase extends DecisionCase {
   /** The entry each held entry's wait names (`entryIndex`), for the entries listed. */
   readonly names?: Record<number, number | undefined>;
@@ -35,7 +65,7 @@ interface TurnCase extends DecisionCase {
 const CASES: TurnCase[] = [
   {
     name: "mid-repair A (Ready, watching) and dead B: A gives up the turn, B starts in the one slot",
-    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 1, controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 1, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [starts(2)],
     held: { 1: NOT_READY_2 },
     names: { 1: 2 },
@@ -44,14 +74,14 @@ const CASES: TurnCase[] = [
   },
   {
     name: "a yielded control plane's watch is still judged: when it runs out it moves to its next step, which waits for the turn",
-    snapshot: snapshot([watched(1), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([watched(1), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [{ index: 1, states: ["processing/1/waiting"], effect: "none" }, starts(2)],
     held: { 1: NOT_READY_2 },
     yielded: [1],
   },
   {
     name: "a yielded control plane whose last step's watch runs out fails",
-    snapshot: snapshot([watched(1, { step: 1 }), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([watched(1, { step: 1 }), entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [{ index: 1, states: ["failed/1/watching"], effect: "uncordon" }, starts(2)],
     held: { 1: NOT_READY_2 },
     yielded: [1],
@@ -61,7 +91,7 @@ const CASES: TurnCase[] = [
     snapshot: snapshot(
       [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
       { 1: { drainJobDone: true, drainCompleted: true } },
-      { controlPlanes: [cp(1), cp(2, { ready: false })] },
+      { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
     ),
     want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }, starts(2)],
     held: { 1: NOT_READY_2 },
@@ -69,7 +99,7 @@ const CASES: TurnCase[] = [
   },
   {
     name: "a control plane whose repair command runs keeps the turn until it ends; the dead one waits for it",
-    snapshot: snapshot([midWatch(1), entry(2)], { 1: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([midWatch(1), entry(2)], { 1: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [],
     held: { 1: NOT_READY_2, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
     names: { 1: undefined, 2: 1 },
@@ -79,7 +109,7 @@ const CASES: TurnCase[] = [
     snapshot: snapshot(
       [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
       { 1: { job: "drain" } },
-      { controlPlanes: [cp(1), cp(2, { ready: false })] },
+      { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
     ),
     want: [],
     held: { 1: NOT_READY_2, 2: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
@@ -106,7 +136,7 @@ const CASES: TurnCase[] = [
   },
   {
     name: "pacing by machine type: a yielded control plane takes none of its type's allowance, so a worker of that type starts",
-    snapshot: pacedByType(snapshot([midWatch(1), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false })] })),
+    snapshot: pacedByType(snapshot([midWatch(1), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] })),
     want: [starts(5)],
     held: { 1: NOT_READY_2 },
     names: { 1: undefined },
@@ -114,14 +144,14 @@ const CASES: TurnCase[] = [
   },
   {
     name: "pacing by machine type: the dead control plane's entry gets its type's one repair, not the yielded one",
-    snapshot: pacedByType(snapshot([midWatch(1), entry(2), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false })] })),
+    snapshot: pacedByType(snapshot([midWatch(1), entry(2), entry(5)], {}, { max: 5, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] })),
     want: [starts(2)],
     held: { 1: NOT_READY_2, 5: /^pacing: machine type "m" allows 1 repair in progress/ },
     yielded: [1],
   },
   {
     name: "two control planes both not Ready: each entry names the other and says they wait for each other",
-    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1, { ready: false }), cp(2, { ready: false })] }),
+    snapshot: snapshot([midWatch(1), entry(2)], {}, { max: 5, controlPlanes: [cp(1, { ready: false }), cp(2, { ready: false }), cp(3), cp(4), cp(6)] }),
     want: [],
     yielded: [1],
     held: {
@@ -129,6 +159,47 @@ const CASES: TurnCase[] = [
       2: /^control plane cp1 is not Ready; entries 1 and 2 wait for each other/,
     },
     names: { 1: 2, 2: 1 },
+  },
+  {
+    name: "a yielded control plane whose dwell holds its expired watch open is not failed: the dwell holds the watch on the yield path as on the normal one",
+    snapshot: snapshot(
+      [watched(1, { step: 1, evidence: dwellingFor100s }), entry(2)],
+      { 1: { healthy: true } },
+      { config: DWELL_CONFIG, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
+    ),
+    // Entry 2's boot ID is noted before its command: its operation asks for proof.
+    want: [{ ...starts(2), states: ["processing/0/watching", "processing/0/watching"] }],
+    held: { 1: NOT_READY_2 },
+    yielded: [1],
+    wakeAt: T + 200 * SEC,
+  },
+  {
+    name: "a hold on mid-repair A does not keep the turn from dead B: the yield rule runs for a held control plane too, and B starts",
+    snapshot: withHolds(snapshot([midWatch(1), entry(2)], {}, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }), machineHold("10.0.0.1")),
+    want: [starts(2)],
+    held: { 1: /^held by alice: vendor swap$/ },
+    yielded: [1],
+  },
+  {
+    name: "a held control plane drained and waiting for its command gives its drain up (a back-off) when it yields, and dead B starts",
+    snapshot: withHolds(
+      snapshot(
+        [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(2)],
+        { 1: { drainJobDone: true, drainCompleted: true } },
+        { max: 3, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
+      ),
+      machineHold("10.0.0.1"),
+    ),
+    want: [{ index: 1, states: ["processing/0/waiting"], effect: "abandon-drain" }, starts(2)],
+    held: { 1: /^held by alice/ },
+    yielded: [1],
+  },
+  {
+    name: "a held control plane that no control-plane rule holds keeps the turn (its node may be cordoned): another Ready one waits",
+    snapshot: withHolds(snapshot([midWatch(1), entry(3)], {}, { max: 3, controlPlanes: [cp(1), cp(2), cp(3)] }), machineHold("10.0.0.1")),
+    want: [],
+    held: { 1: /^held by alice/, 3: /^one control plane at a time: entry 1 is repairing control plane 10\.0\.0\.1$/ },
+    names: { 3: 1 },
   },
   {
     name: "a control plane held while another is being rebooted keeps the turn (the reboot ends by itself)",
@@ -165,7 +236,7 @@ describe("decideRepairActions: mid-repair A and dead B, pass after pass", () => 
       const s = snapshot(
         entries,
         Object.fromEntries(entries.map((e) => [e.index, { healthy: healthy[e.index] ?? false } satisfies Partial<RepairObservation>])),
-        { max: 1, controlPlanes: [cp(1), cp(2, { ready: bReady })] },
+        { max: 1, controlPlanes: [cp(1), cp(2, { ready: bReady }), cp(3)] },
       );
       const plan = decideRepairActions(s, at, fixedRandom(0));
       entries = applied(entries, plan);

@@ -5,7 +5,7 @@ import type { RepairConfig } from "../../../src/domain/queue/repair-config.js";
 import { decideRepairActions } from "../../../src/domain/queue/repair-decision.js";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { startEvidence, type RepairEvidence } from "../../../src/domain/proof/repair-evidence.js";
-import type { ObservedProof } from "../../../src/domain/proof/repair-proof.js";
+import type { ObservedProof } from "../../../src/domain/proof/repair-evidence.js";
 import {
   CONFIG,
   SEC,
@@ -83,7 +83,7 @@ const CKE_CASES: DecisionCase[] = [
   },
   {
     name: "waiting for the control-plane turn: succeeds",
-    snapshot: snapshot([entry(1, { status: "processing", step: 1 })], { 1: { healthy: true } }, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(1, { status: "processing", step: 1 })], { 1: { healthy: true } }, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: SUCCEEDS,
     held: {},
   },

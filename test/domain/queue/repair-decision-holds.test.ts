@@ -76,7 +76,7 @@ const CASES: DecisionCase[] = [
   },
   {
     name: "a processing control-plane entry held by a rule with a job running still counts as the control plane in progress",
-    snapshot: snapshot([watched(1), entry(2)], { 1: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([watched(1), entry(2)], { 1: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [],
     held: { 1: /^control plane cp2 is not Ready$/, 2: /one control plane at a time: entry 1/ },
   },
@@ -108,19 +108,19 @@ const CASES: DecisionCase[] = [
   // Another control plane not Ready
   {
     name: "a control-plane repair waits while another control plane is not Ready",
-    snapshot: snapshot([entry(1)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(1)], {}, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [],
     held: { 1: /^control plane cp2 is not Ready$/ },
   },
   {
     name: "the entry of the control plane that is not Ready may start",
-    snapshot: snapshot([entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(2)], {}, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [starts(2)],
     held: {},
   },
   {
     name: "an entry naming a control plane by its node name is that control plane",
-    snapshot: snapshot([entry(9, { address: "cp2" })], {}, { controlPlanes: [cp(1), cp(2, { ready: false })] }),
+    snapshot: snapshot([entry(9, { address: "cp2" })], {}, { controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
     want: [starts(9)],
     held: {},
   },
@@ -166,7 +166,11 @@ const CASES: DecisionCase[] = [
   },
   {
     name: "a generated control plane without a Node is not Ready when Kubernetes is configured",
-    snapshot: snapshot([entry(1)], {}, { controlPlanes: controlPlanesOf([node(1, { labels: labelled })], ["10.0.0.9"], true, CORDONED_BY) }),
+    snapshot: snapshot(
+      [entry(1)],
+      {},
+      { controlPlanes: controlPlanesOf([node(1, { labels: labelled }), node(2, { labels: labelled })], ["10.0.0.9"], true, CORDONED_BY) },
+    ),
     want: [],
     held: { 1: /^control plane 10\.0\.0\.9 is not Ready$/ },
   },

@@ -44,6 +44,20 @@ const healthy = (bootId: string | null, nodeReady: boolean | null = true): Parti
   proof: { nodeReady, bootId, sabakanState: null },
 });
 const proofSnapshot = (e: RepairEntry, o: Partial<RepairObservation>) => snapshot([e], { 1: o }, { config: PROOF_CONFIG });
+/** Type "m": a first step watching 120 s, then a drain step; proof is sabakan's HEALTHY for 300 s. */
+const SABAKAN_PROOF_CONFIG: RepairConfig = {
+  ...CONFIG,
+  repairProcedures: [
+    {
+      machineTypes: ["m"],
+      repairOperations: [
+        operation([stepCfg({ watchSeconds: 120 }), stepCfg({ needDrain: true })], { successProof: { requires: ["sabakan_healthy"], dwellSeconds: 300 } }),
+      ],
+    },
+  ],
+};
+const sabakanDwell = (since: number): RepairEvidence =>
+  ev({ bootIdAfter: "boot-B", since: { health_check: since, sabakan_healthy: since }, dwellStartedAt: since, dwellStarts: 1 });
 const NOTE = "processing/0/watching";
 
 const CASES: DecisionCase[] = [
@@ -72,6 +86,16 @@ const CASES: DecisionCase[] = [
     want: [],
     held: { 1: /^healthy: proving the repair for 60s, until 2026-11-22T06:00:30\.500Z/ },
     wakeAt: T + 30 * SEC,
+  },
+  {
+    name: "sabakan cannot be asked during a dwell that holds an expired watch open: an unknown signal is not a relapse, the watch stays open and step 2 does not drain",
+    snapshot: snapshot(
+      [watchingFor(200, sabakanDwell(T - 150 * SEC), { nodename: "n1" })],
+      { 1: { nodename: "n1", healthy: true, proof: { nodeReady: true, bootId: "boot-B", sabakanState: null, unknown: ["sabakan_healthy"] } } },
+      { config: SABAKAN_PROOF_CONFIG },
+    ),
+    want: [],
+    held: { 1: /^waiting for proof: sabakan_healthy unknown \(its source did not answer\)$/ },
   },
   {
     name: "a queued entry healthy but for its Node NotReady is not taken as healthy: it starts, and the boot ID is recorded before its command",

@@ -70,7 +70,7 @@ const CASES: WaitCase[] = [
   },
   {
     name: "CONTROL_PLANE: another control plane is not Ready (no entry to name)",
-    snapshot: snapshot([entry(2)], {}, { controlPlanes: [plane("cp1", "10.0.0.1", { ready: false }), plane("cp2", "10.0.0.2")] }),
+    snapshot: snapshot([entry(2)], {}, { controlPlanes: [plane("cp1", "10.0.0.1", { ready: false }), plane("cp2", "10.0.0.2"), plane("cp3", "10.0.0.3")] }),
     want: { 2: w("CONTROL_PLANE", "control plane cp1 is not Ready") },
   },
   {

@@ -225,12 +225,14 @@ export function queueCases(h: StoreHarness): void {
               { entry: newEntry("10.0.0.3", { source: "sabakan" }), reason: "sabakan says unreachable" },
             ],
             outcome: (enqueued) => ({ ...outcome(1), machinesSeen: 3, enqueued }),
+            queueSeen: queue.length,
           };
         },
         NOW,
         "sabakan",
       );
       assert.deepEqual(seen, [[existing]]);
+      assert.equal(result.decision.queueSeen, 1, "the result carries the committed decision, typed as decide returned it");
       assert.deepEqual(
         result.changes.map((c) => [c.entry.index, c.entry.address, c.previous, c.record.kind, c.record.reason, c.record.actor]),
         [
@@ -250,7 +252,8 @@ export function queueCases(h: StoreHarness): void {
     it("enqueue with nothing to add records the outcome alone, and with no outcome either writes nothing", async () => {
       const store = await h.open();
       const commits = commitsOf(store);
-      assert.deepEqual(await store.enqueue(() => ({ add: [], outcome: null }), NOW, "health-check:x"), { changes: [], outcome: null });
+      const nothing = { add: [], outcome: null, decided: "nothing" };
+      assert.deepEqual(await store.enqueue(() => nothing, NOW, "health-check:x"), { changes: [], outcome: null, decision: nothing });
       const alone = await store.enqueue(() => ({ add: [], outcome: () => outcome(2) }), NOW, "sabakan");
       assert.deepEqual(alone.changes, []);
       assert.equal(alone.outcome?.machinesSeen, 2);

@@ -8,7 +8,7 @@ import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
-import { DatabaseOpenError } from "../../../src/store/sqlite/database.js";
+import { DatabaseOpenError } from "../../../src/store/store-errors.js";
 import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";

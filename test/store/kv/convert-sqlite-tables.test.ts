@@ -17,7 +17,8 @@ import { STORE_SCHEMA_VERSION, encodeValue } from "../../../src/store/core/store
 import { CONVERSION_WRITE_ID, convertTablesToKv, KV_CONVERSION_MIGRATION } from "../../../src/store/kv/convert-sqlite-tables.js";
 import { putsOf } from "../../../src/store/kv/snapshot-puts.js";
 import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite-kv-schema.js";
-import { DatabaseOpenError, openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { DatabaseOpenError } from "../../../src/store/store-errors.js";
 import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
 import { sqliteSnapshotItems } from "../../../src/store/sqlite/sqlite-snapshot-export.js";
 import { writeCopyMarker } from "../../../src/store/sqlite/sqlite-copy-marker.js";

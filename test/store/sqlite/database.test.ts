@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { DatabaseOpenError, openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { DatabaseOpenError } from "../../../src/store/store-errors.js";
 import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 

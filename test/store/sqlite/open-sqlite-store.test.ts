@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { createRepairEntry, type RepairEntry, type UnindexedRepairEntry } from "../../../src/domain/queue/repair-entry.js";
-import { DatabaseOpenError } from "../../../src/store/sqlite/database.js";
+import { DatabaseOpenError } from "../../../src/store/store-errors.js";
 import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";

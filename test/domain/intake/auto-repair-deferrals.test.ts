@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { countSkipped } from "../../../src/domain/intake/skipped-bound.js";
-import { skipsByKind, heldMachines, holdKey, summarizeHolds, type SkipOfPoll } from "../../../src/domain/intake/auto-repair-holds.js";
-import { HELD_KINDS, isHeld, PASSED_KINDS, SKIP_KINDS, type SkipKind } from "../../../src/domain/intake/skip-kinds.js";
+import { skipsByKind, deferredMachines, deferralKey, summarizeDeferrals, type SkipOfPoll } from "../../../src/domain/intake/auto-repair-deferrals.js";
+import { DEFERRED_KINDS, isDeferred, PASSED_KINDS, SKIP_KINDS, type SkipKind } from "../../../src/domain/intake/skip-kinds.js";
 
 const skip = (kind: SkipKind, rack: number | null): SkipOfPoll => ({ kind, rack });
 
 describe("skip kinds", () => {
-  it("are either held or passed, never both", () => {
-    assert.deepEqual([...HELD_KINDS, ...PASSED_KINDS].sort(), [...SKIP_KINDS].sort());
-    assert.deepEqual(SKIP_KINDS.filter(isHeld), [...HELD_KINDS]);
+  it("are either deferred or passed, never both", () => {
+    assert.deepEqual([...DEFERRED_KINDS, ...PASSED_KINDS].sort(), [...SKIP_KINDS].sort());
+    assert.deepEqual(SKIP_KINDS.filter(isDeferred), [...DEFERRED_KINDS]);
+    // An operator's hold (`held`) vetoes the repair: a skip, not a deferral.
+    assert.equal(isDeferred("held"), false);
+    assert.equal(isDeferred("queue_limit"), true);
   });
 });
 
@@ -31,10 +34,10 @@ describe("skipsByKind", () => {
   });
 });
 
-describe("summarizeHolds, heldMachines and holdKey", () => {
-  const cases: Array<[string, SkipOfPoll[], ReturnType<typeof summarizeHolds>, string]> = [
-    ["nothing skipped: no hold", [], [], ""],
-    ["plain skips only: no hold", [skip("recently_repaired", 1), skip("no_address", 2)], [], ""],
+describe("summarizeDeferrals, deferredMachines and deferralKey", () => {
+  const cases: Array<[string, SkipOfPoll[], ReturnType<typeof summarizeDeferrals>, string]> = [
+    ["nothing skipped: no deferral", [], [], ""],
+    ["plain skips only: no deferral", [skip("recently_repaired", 1), skip("no_address", 2)], [], ""],
     [
       "racks over the limit, by rack ascending",
       [skip("rack_limit", 5), skip("rack_limit", 3), skip("rack_limit", 5)],
@@ -51,7 +54,7 @@ describe("summarizeHolds, heldMachines and holdKey", () => {
       "rack_limit:3,5",
     ],
     [
-      "every reason, in the order of HELD_KINDS, racks named for each",
+      "every reason, in the order of DEFERRED_KINDS, racks named for each",
       [skip("rebooting", 2), skip("queue_limit", 1), skip("out_of_cluster", 4), skip("rack_limit", 7), skip("recently_repaired", 9)],
       [
         { kind: "rack_limit", machines: 1, racks: [{ rack: 7, machines: 1 }] },
@@ -70,14 +73,14 @@ describe("summarizeHolds, heldMachines and holdKey", () => {
   ];
   for (const [name, skipped, summary, key] of cases) {
     it(name, () => {
-      assert.deepEqual(summarizeHolds(skipped), summary);
-      assert.equal(holdKey(summarizeHolds(skipped)), key);
-      assert.equal(heldMachines(summarizeHolds(skipped)), skipped.filter((s) => isHeld(s.kind)).length);
+      assert.deepEqual(summarizeDeferrals(skipped), summary);
+      assert.equal(deferralKey(summarizeDeferrals(skipped)), key);
+      assert.equal(deferredMachines(summarizeDeferrals(skipped)), skipped.filter((s) => isDeferred(s.kind)).length);
     });
   }
 
-  it("the key names the racks of the per-rack limit only: a reboot in another rack is the same hold", () => {
-    assert.equal(holdKey(summarizeHolds([skip("rebooting", 1)])), holdKey(summarizeHolds([skip("rebooting", 2), skip("rebooting", 3)])));
-    assert.notEqual(holdKey(summarizeHolds([skip("rack_limit", 1)])), holdKey(summarizeHolds([skip("rack_limit", 2)])));
+  it("the key names the racks of the per-rack limit only: a reboot in another rack is the same deferral", () => {
+    assert.equal(deferralKey(summarizeDeferrals([skip("rebooting", 1)])), deferralKey(summarizeDeferrals([skip("rebooting", 2), skip("rebooting", 3)])));
+    assert.notEqual(deferralKey(summarizeDeferrals([skip("rack_limit", 1)])), deferralKey(summarizeDeferrals([skip("rack_limit", 2)])));
   });
 });

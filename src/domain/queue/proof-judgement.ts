@@ -1,5 +1,5 @@
-import type { RepairOperationConfig } from "../queue/repair-config.js";
-import type { RepairEntry } from "../queue/repair-entry.js";
+import type { RepairOperationConfig } from "./repair-config.js";
+import type { RepairEntry } from "./repair-entry.js";
 import {
   canonicalEvidence,
   describeEvidence,
@@ -7,22 +7,13 @@ import {
   startEvidence,
   usableBootId,
   type EvidenceSignal,
+  type ObservedProof,
   type ProofSignal,
   type RepairEvidence,
   type SuccessProof,
-} from "./repair-evidence.js";
-import type { EntryTransition, RepairEffect } from "../queue/repair-plan.js";
-import { waitForDwell, waitForProof, type WaitingFor } from "../queue/repair-wait.js";
-
-/** The signals as observed in one pass (only what an operation that requires proof needs is gathered). */
-export interface ObservedProof {
-  /** The Node's Ready condition is True; null when the machine is not a Kubernetes node. */
-  readonly nodeReady: boolean | null;
-  /** The Node's `status.nodeInfo.bootID`; null when the machine is not a node or the Node reports none. */
-  readonly bootId: string | null;
-  /** sabakan's state of the machine (upper-case); null when not asked or sabakan does not know the machine. */
-  readonly sabakanState: string | null;
-}
+} from "../proof/repair-evidence.js";
+import type { EntryTransition, RepairEffect } from "./repair-plan.js";
+import { waitForDwell, waitForProof, type WaitingFor } from "./repair-wait.js";
 
 /** What the proof rule decided for an entry found healthy or unhealthy this pass. */
 export type ProofVerdict =
@@ -35,7 +26,8 @@ export type ProofVerdict =
   | { readonly kind: "not-repaired"; readonly transitions: EntryTransition[] }
   /**
    * Not (yet) proven: `wait` says why (the dwell until T, or the missing signals); `wakeAt` is the dwell's end;
-   * `dwelling`: every signal holds and the dwell runs, so the entry is recovering as asked and is not to be disrupted.
+   * `dwelling`: every signal holds and the dwell runs, so the entry is recovering as asked and is not to be disrupted
+   * (so too when the health check holds and a signal is unknown while every other holds: see judgeProof).
    */
   | {
       readonly kind: "unproven";
@@ -83,6 +75,9 @@ export function recordBootId(started: RepairEntry, op: RepairOperationConfig, bo
  * is healthy by the health check and every applicable signal but `boot_id_changed` (which only a repair can give)
  * is `not-repaired`: it succeeds as CKE's does, and no healthy machine is power-cycled to prove a repair it never
  * needed.
+ * A signal whose source could not be asked (`observed.unknown`) neither holds nor fails: with the health check healthy
+ * and every other signal holding, the proof waits, the evidence unchanged (a dwell neither restarts nor ends), and
+ * the entry is not to be disrupted (`dwelling`): an outage of sabakan is not a relapse of the machine.
  */
 export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, healthy: boolean, observed: ObservedProof, now: number): ProofVerdict | null {
   const proof = proofOf(op);
@@ -91,7 +86,9 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
   const requires = proof.requires.filter((s) => !notNode.includes(s));
   const aside = notNode.length === 0 ? "" : ` (${notNode.join(", ")} do not apply: the machine is not a Kubernetes node)`;
   const before = entry.evidence;
+  const unknown: readonly EvidenceSignal[] = requires.filter((s) => observed.unknown?.includes(s) ?? false);
   if (before === undefined && healthy) {
+    if (unknown.length > 0 && requires.every((s) => unknown.includes(s) || holdsBeforeRepair(s, observed))) return waitForUnknown(unknown);
     const notRepaired = healthyBeforeRepair(entry, requires, observed, now, aside);
     if (notRepaired) return notRepaired;
   }
@@ -108,9 +105,10 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
   const tracked: EvidenceSignal[] = ["health_check", ...requires];
   const since: Partial<Record<EvidenceSignal, number>> = {};
   for (const s of tracked) if (holds[s]) since[s] = before.since[s] ?? now;
-  const missing = tracked.filter((s) => !holds[s]);
+  const missing = tracked.filter((s) => !holds[s] && !unknown.includes(s));
   const bootIdAfter = bootId ?? before.bootIdAfter;
 
+  if (missing.length === 0 && unknown.length > 0) return waitForUnknown(unknown);
   if (missing.length > 0) {
     const after = evolve(entry, { ...before, bootIdAfter, since, dwellStartedAt: null, provenAt: null });
     const relapse = before.dwellStartedAt !== null ? `relapse (${missing.join(", ")} no longer holds): the dwell restarts when every signal holds again` : null;
@@ -134,11 +132,19 @@ export function judgeProof(entry: RepairEntry, op: RepairOperationConfig, health
 /** The signals only a Kubernetes node can give. */
 const NODE_SIGNALS: ReadonlySet<ProofSignal> = new Set(["node_ready", "boot_id_changed"]);
 
+/** The proof waits for a signal nobody could read: nothing is written, and the entry is not disrupted meanwhile. */
+function waitForUnknown(unknown: readonly EvidenceSignal[]): ProofVerdict {
+  return { kind: "unproven", wait: waitForProof(`${unknown.join(", ")} unknown (its source did not answer)`), transitions: [], wakeAt: null, dwelling: true };
+}
+
+/** Whether a required signal holds for an entry no repair command ran for (`boot_id_changed`: only a repair gives it). */
+function holdsBeforeRepair(s: ProofSignal, observed: ObservedProof): boolean {
+  return s === "node_ready" ? observed.nodeReady === true : s === "sabakan_healthy" ? observed.sabakanState === "HEALTHY" : true;
+}
+
 /** The `not-repaired` verdict of an entry that never ran its repair command, or null when a required signal fails. */
 function healthyBeforeRepair(entry: RepairEntry, requires: readonly ProofSignal[], observed: ObservedProof, now: number, aside: string): ProofVerdict | null {
-  const holdsNow = (s: ProofSignal) =>
-    s === "node_ready" ? observed.nodeReady === true : s === "sabakan_healthy" ? observed.sabakanState === "HEALTHY" : true;
-  if (!requires.every(holdsNow)) return null;
+  if (!requires.every((s) => holdsBeforeRepair(s, observed))) return null;
   const since: Partial<Record<EvidenceSignal, number>> = { health_check: now };
   for (const s of requires) if (s !== "boot_id_changed") since[s] = now;
   const after = evolve(entry, { ...startEvidence(entry.step, null), bootIdAfter: usableBootId(observed.bootId), since });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
-import { startEvidence, type RepairEvidence, type SuccessProof } from "../../../src/domain/proof/repair-evidence.js";
-import { judgeProof, recordBootId, type ObservedProof } from "../../../src/domain/proof/repair-proof.js";
-import { SEC, T, entry, operation, stepCfg } from "../queue/repair-decision-support.js";
+import { startEvidence, type ObservedProof, type RepairEvidence, type SuccessProof } from "../../../src/domain/proof/repair-evidence.js";
+import { judgeProof, recordBootId } from "../../../src/domain/queue/proof-judgement.js";
+import { SEC, T, entry, operation, stepCfg } from "./repair-decision-support.js";
 
 const op = (proof: SuccessProof | undefined) => operation([stepCfg()], proof ? { successProof: proof } : {});
 const BOOT_PROOF: SuccessProof = { requires: ["boot_id_changed", "node_ready"], dwellSeconds: 60 };
@@ -25,8 +25,15 @@ interface ProofCase {
     wakeAt?: number | null;
     note?: RegExp | null;
     evidence?: Partial<RepairEvidence>;
+    /** Whether the entry is not to be disrupted (its watch held open, no next step started). */
+    dwelling?: boolean;
   };
 }
+
+const SABAKAN_PROOF: SuccessProof = { requires: ["sabakan_healthy"], dwellSeconds: 300 };
+const dwellingSince = (since: number) =>
+  evidence({ since: { health_check: since, sabakan_healthy: since }, dwellStartedAt: since, dwellStarts: 1, bootIdAfter: "boot-B" });
+const sabakanDown = seen({ sabakanState: null, unknown: ["sabakan_healthy"] });
 
 const CASES: ProofCase[] = [
   {
@@ -252,6 +259,49 @@ const CASES: ProofCase[] = [
     want: { kind: "unproven", reason: /^waiting for proof: sabakan_healthy$/ },
   },
   {
+    name: "sabakan cannot be asked during the dwell: an unknown signal is not a relapse; the dwell stands and the entry is not to be disrupted",
+    entry: watching(dwellingSince(T - 100 * SEC)),
+    proof: SABAKAN_PROOF,
+    observed: sabakanDown,
+    want: { kind: "unproven", reason: /^waiting for proof: sabakan_healthy unknown \(its source did not answer\)$/, wakeAt: null, note: null, dwelling: true },
+  },
+  {
+    name: "sabakan cannot be asked when the dwell would end: not proven on a signal nobody read",
+    entry: watching(dwellingSince(T - 400 * SEC)),
+    proof: SABAKAN_PROOF,
+    observed: sabakanDown,
+    want: { kind: "unproven", reason: /^waiting for proof: sabakan_healthy unknown/, note: null, dwelling: true },
+  },
+  {
+    name: "sabakan answers again after the outage: the dwell that began before it is judged as it stands",
+    entry: watching(dwellingSince(T - 400 * SEC)),
+    proof: SABAKAN_PROOF,
+    want: { kind: "proven", note: /repair proven/, evidence: { dwellStartedAt: T - 400 * SEC, dwellStarts: 1, provenAt: T } },
+  },
+  {
+    name: "the health check fails while sabakan cannot be asked: a known signal failed, a relapse",
+    entry: watching(dwellingSince(T - 100 * SEC)),
+    proof: SABAKAN_PROOF,
+    healthy: false,
+    observed: sabakanDown,
+    want: { kind: "unproven", reason: /^waiting for proof: health_check$/, note: /relapse \(health_check no longer holds\)/, dwelling: false },
+  },
+  {
+    name: "a queued entry healthy by its health check while sabakan cannot be asked: not repaired yet, and not started either",
+    entry: entry(1),
+    proof: SABAKAN_PROOF,
+    observed: sabakanDown,
+    want: { kind: "unproven", reason: /^waiting for proof: sabakan_healthy unknown/, note: null, dwelling: true },
+  },
+  {
+    name: "a queued entry unhealthy by its health check while sabakan cannot be asked: it goes on as an unhealthy one",
+    entry: entry(1),
+    proof: SABAKAN_PROOF,
+    healthy: false,
+    observed: sabakanDown,
+    want: { kind: "unproven", reason: /^waiting for proof: no repair command has run$/, note: null, dwelling: false },
+  },
+  {
     name: "with no dwell, proven at the first pass every signal holds",
     entry: watching(evidence()),
     proof: { requires: ["sabakan_healthy", "boot_id_changed"], dwellSeconds: 0 },
@@ -278,6 +328,7 @@ describe("judgeProof", () => {
       // A dwell is a DWELL wait that ends when the dwell does; anything else missing is a PROOF wait with no end.
       if (verdict.kind === "unproven")
         assert.deepEqual([verdict.wait.kind, verdict.wait.until], verdict.wakeAt === null ? ["PROOF", null] : ["DWELL", verdict.wakeAt]);
+      if (c.want.dwelling !== undefined) assert.equal(verdict.kind === "unproven" && verdict.dwelling, c.want.dwelling, "dwelling");
       if (c.want.wakeAt !== undefined) assert.equal(verdict.kind === "unproven" ? verdict.wakeAt : undefined, c.want.wakeAt);
       if (c.want.note === null) assert.deepEqual(verdict.transitions, []);
       if (c.want.note) {
