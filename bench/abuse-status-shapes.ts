@@ -1,4 +1,4 @@
-// bench/abuse's shapes of issue 37's status page and statistics at a data center's size: the status page's panels as
+// bench/abuse's shapes of the status page and the statistics at a data center's size: the status page's panels as
 // main's page asked for them and as the page asks now (each client reads them all, again until 5 s passed, as four
 // viewers reloading would), finishedRepairs over a week and repairStats over 89 days next to a working queue (an
 // operator adds entries all along; the runner works them), and 1,000 subscribers of one repair event.
@@ -8,7 +8,7 @@ import { atOnce, postAnswer, type Shape, type ShapeContext } from "./abuse-shape
 
 const DAY = 86_400_000;
 
-/** The status page's documents as main's page sent them (before issue 37): every machine, every listed skip. */
+/** The status page's documents as the page sent them before it drew from counts: every machine, every listed skip. */
 const MAIN_PAGE = {
   machines: "query StatusMachines { searchMachines { spec { serial rack indexInRack ipv4 } status { state } } }",
   outcomes:
@@ -77,7 +77,7 @@ function nextToWork(shape: Shape): Shape {
   };
 }
 
-/** Issue 37's shapes, in the order the bench runs them. */
+/** The status page's and statistics' shapes, in the order the bench runs them. */
 export const STATUS_SHAPES: readonly Shape[] = [
   read("status page racks as main's page asks: searchMachines, every machine", MAIN_PAGE.machines),
   read("status page racks as the page asks now: machineStateCounts", READS.counts),

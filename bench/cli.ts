@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const k = await startTestKintsugi();
   try {
     for (let i = 1; i <= 20; i++) {
-      await k.gql(`mutation { addRepairEntry(operation: "op1", machineType: "type1", address: "10.0.0.${i}") { index } }`);
+      await k.gql(`mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "10.0.0.${i}") { index } }`);
     }
     const config = join(dir.path, "kintsugi.yaml");
     writeFileSync(config, `listen: "127.0.0.1:0"\ndatabase: ${JSON.stringify(join(dir.path, "check.db"))}\n`);
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       ["kintsugi --version", kintsugi("--version")],
       ["repair-queue list", kintsugi("repair-queue", "list")],
       ["repair-queue is-enabled", kintsugi("repair-queue", "is-enabled")],
-      ["repair-queue add", kintsugi("repair-queue", "add", "op1", "type1", "10.0.1.1")],
+      ["repair-queue add", kintsugi("repair-queue", "add", "unreachable", "qemu", "10.0.1.1")],
       ["auto-repair is-enabled", kintsugi("auto-repair", "is-enabled")],
       ["constraints show", kintsugi("constraints", "show")],
       ["health-check list", kintsugi("health-check", "list")],
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       ["stats --since 24h", kintsugi("stats", "--since", "24h")],
       ["replay --help", kintsugi("replay", "--help")],
       ["alerts --help", kintsugi("alerts", "--help")],
-      ["token create", kintsugi("token", "create", "bench")],
+      ["token create", kintsugi("token", "create", "bench", "--role", "viewer")],
       ["completion bash", kintsugi("completion", "bash")],
       ["serve --help", kintsugi("serve", "--help")],
       ["check-config FILE", kintsugi("check-config", config)],
