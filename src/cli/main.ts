@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";
 import { autoRepairCommand } from "./auto-repair-commands.js";
-import { CliError, DEFAULT_SERVER, KintsugiClient } from "./client.js";
+import { DEFAULT_SERVER, KintsugiClient } from "./client.js";
 import { readClientTls, type ClientTlsFiles } from "./client-tls.js";
 import { constraintsCommand } from "./constraints-commands.js";
 import { healthCheckCommand } from "./health-check-commands.js";
@@ -20,38 +20,29 @@ import { statsCommand } from "./stats-commands.js";
 /**
  * Errors that say what the operator must change or wait for (a config, a file, etcd being away, a store that cannot
  * be copied, backed up or restored): printed as one `kintsugi: ...` line each, without a stack. Anything else is
- * unexpected and printed with its stack. Their modules are imported here, once an error is to be told: they belong
- * to the server and the db commands (the config's zod schemas, SQLite, etcd3 and gRPC), which an operator command
- * never loads, and an error of one of them was thrown by its loaded module, so the class compared is that one.
+ * unexpected and printed with its stack. Told by their names, which each class sets: the classes belong to the server
+ * and the db commands, which load on demand, bundled with their own copies of them (scripts/build-cli.mjs), so an
+ * instanceof against any one copy would miss the others.
  */
-async function isOperatorError(err: unknown): Promise<boolean> {
-  if (err instanceof CliError) return true;
-  const [config, access, unfinished, schema, store, listen, backup, copy, snapshot] = await Promise.all([
-    import("../config/load-config.js"),
-    import("../auth/access-policy.js"),
-    import("../store/copy/unfinished-copy.js"),
-    import("../store/core/schema-version.js"),
-    import("../store/store-errors.js"),
-    import("../wiring/listen-address.js"),
-    import("../store/backup/backup-error.js"),
-    import("../store/copy/copy-store.js"),
-    import("../store/copy/store-snapshot.js"),
-  ]);
-  const types = [
-    config.ConfigError,
-    store.DatabaseOpenError,
-    store.EtcdClientConfigError,
-    access.StartRefusedError,
-    unfinished.UnfinishedCopyError,
-    schema.StoreSchemaError,
-    store.StoreUnavailableError,
-    listen.ListenError,
-    backup.BackupError,
-    copy.CopyFailedError,
-    snapshot.SnapshotSourceError,
-    snapshot.TargetNotEmptyError,
-  ];
-  return types.some((type) => err instanceof type);
+export const OPERATOR_ERRORS: ReadonlySet<string> = new Set([
+  "CliError",
+  "ConfigError",
+  "DatabaseOpenError",
+  "EtcdClientConfigError",
+  "StartRefusedError",
+  "UnfinishedCopyError",
+  "StoreSchemaError",
+  "StoreUnavailableError",
+  "ListenError",
+  "BackupError",
+  "SnapshotSourceError",
+  "TargetNotEmptyError",
+  "CopyFailedError",
+]);
+
+/** Whether `err` is one of {@link OPERATOR_ERRORS}. */
+function isOperatorError(err: unknown): boolean {
+  return err instanceof Error && OPERATOR_ERRORS.has(err.name);
 }
 
 /** Builds the `kintsugi` command tree. */
@@ -135,7 +126,7 @@ export async function main(argv: readonly string[], output: CliOutput = PROCESS_
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    if (await isOperatorError(err)) {
+    if (isOperatorError(err)) {
       output.err(`kintsugi: ${(err as Error).message}\n`);
       return 1;
     }

@@ -73,11 +73,5 @@ export function checkConfigCommand(out: (text: string) => void, env: StartEnviro
   return new Command("check-config")
     .description("run every check serve makes of a config file before it starts, without starting anything")
     .argument("<FILE>")
-    .action(async (file: string) => {
-      const [{ runStartChecks }, { ConfigError }] = await Promise.all([import("../wiring/start-checks.js"), import("../config/load-config.js")]);
-      const report = await runStartChecks(file, env);
-      for (const w of report.warnings) out(`${file}: warning: ${w.path}: ${w.message}\n`);
-      if (report.loaded === null) throw new ConfigError(file, report.problems);
-      out(`${file}: ok\n`);
-    });
+    .action(async (file: string) => (await import("./check-config-action.js")).checkConfig(file, env, out));
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { relative } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { build, type BuildOptions } from "esbuild";
@@ -69,4 +70,18 @@ describe("what an operator command of the real binary loads", () => {
       );
     });
   }
+
+  it("kintsugi check-config FILE: the front, then the config's checks in one bundle of their own", async () => {
+    const dir = tempDir("kintsugi-cli-modules-config-");
+    try {
+      const file = join(dir.path, "kintsugi.yaml");
+      writeFileSync(file, `listen: "127.0.0.1:0"\ndatabase: ${JSON.stringify(join(dir.path, "k.db"))}\n`);
+      assert.deepEqual(
+        (await loadedBy(["check-config", file], k.url)).filter((p) => !FRONT.includes(p)),
+        ["dist/cli-check-config.js"],
+      );
+    } finally {
+      dir.remove();
+    }
+  });
 });
