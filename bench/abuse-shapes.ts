@@ -33,6 +33,8 @@ export interface Shape {
   readonly cold?: boolean;
   /** Entries added (by an admin, at once) before the shape runs: a working queue next to it. */
   readonly queue?: number;
+  /** Run on the started server before it is measured (what the shape needs in place, e.g. a working queue). */
+  readonly prepare?: (ctx: ShapeContext) => Promise<void>;
   /** Runs `clients` clients at once; `note` keeps the progress for a timeout's report. */
   run(ctx: ShapeContext, clients: number, note: (progress: string) => void): Promise<string>;
 }

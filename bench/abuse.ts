@@ -29,6 +29,7 @@ import { CachedSabakan } from "./abuse-sabakan.js";
 import { GUARD_MB, MeasuredServer, percentile, type ServerFigures } from "./abuse-server.js";
 import { postAnswer, SHAPES, type Shape } from "./abuse-shapes.js";
 import { SHAPES_37 } from "./abuse-shapes-37.js";
+import { STATUS_SHAPES } from "./abuse-status-shapes.js";
 import { serveProcess } from "../test/support/serve-process.js";
 
 const FLEET = 10_000;
@@ -134,24 +135,21 @@ async function measureShape(
     }
     // The events fired come from machines no shape adds.
     const fire = async () => void (await add(2_000 + fired++));
+    const context = {
+      url: server.url,
+      viewer: VIEWER,
+      admin: ADMIN,
+      fleet: FLEET,
+      sabakanRequests: () => sabakan.requests,
+      kube,
+      fire,
+      gone: () => server.whenGone(),
+      now,
+    };
+    await shape.prepare?.(context);
     let progress = "";
     const { result, figures } = await server.measure(
-      () =>
-        shape.run(
-          {
-            url: server.url,
-            viewer: VIEWER,
-            admin: ADMIN,
-            fleet: FLEET,
-            sabakanRequests: () => sabakan.requests,
-            kube,
-            fire,
-            gone: () => server.whenGone(),
-            now,
-          },
-          clients,
-          (p) => (progress = p),
-        ),
+      () => shape.run(context, clients, (p) => (progress = p)),
       SHAPE_SECONDS * 1000,
       (limit) => `timed out after ${limit / 1000} s${progress ? ` (${progress})` : ""}`,
     );
@@ -234,7 +232,7 @@ async function main(): Promise<void> {
     const several = BINS.length > 1;
     console.log(`| shape | clients |${several ? " kintsugi |" : ""} answer | /health p50 / p99 / max | peak RSS |`);
     console.log(`|---|---|${several ? "---|" : ""}---|---|---|`);
-    for (const shape of [...SHAPES, ...SHAPES_37].filter((s) => ONLY.test(s.name))) {
+    for (const shape of [...SHAPES, ...SHAPES_37, ...STATUS_SHAPES].filter((s) => ONLY.test(s.name))) {
       for (const clients of shape.once ? [1] : [1, AT_ONCE]) {
         for (const bin of BINS) console.log(await measureShape(dir.path, sabakan, shape, clients, now, bin));
       }

@@ -18,6 +18,7 @@ const stamp = join(root, "dist", ".build-inputs.sha256");
 // and the lockfile (the bundles embed the installed packages).
 const INPUTS = [
   "src",
+  "scripts/build-cli.mjs",
   "scripts/build-kube-client.mjs",
   "scripts/build-graphiql.mjs",
   "scripts/build-status-page.mjs",
@@ -29,7 +30,17 @@ const INPUTS = [
   "package-lock.json",
 ];
 // What a build leaves that must be there for dist/ to run: a stamp alone proves nothing about a folder since emptied.
-const OUTPUTS = ["dist/cli/main.js", "dist/main.js", "dist/adapters/kube-client.js", "dist/graphiql/graphiql.js", "dist/status/status.js"];
+const OUTPUTS = [
+  "dist/kintsugi-cli.js",
+  "dist/cli-check-config.js",
+  "dist/cli-db-copy.js",
+  "dist/cli-db-backup.js",
+  "dist/cli/main.js",
+  "dist/main.js",
+  "dist/adapters/kube-client.js",
+  "dist/graphiql/graphiql.js",
+  "dist/status/status.js",
+];
 
 /** The files of `path` (a file or a folder, relative to the root), relative to the root; none when it is absent. */
 function files(path) {

@@ -15,6 +15,7 @@ import type { DependencyStatus } from "../domain/service/dependency-status.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
 import type { OperationQueries } from "../gateway/operation-queries.js";
+import type { SharedFleetStates } from "../gateway/shared-fleet-states.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
 import type { HealthCheckStatus } from "../domain/health/health-check-remediation.js";
@@ -74,6 +75,8 @@ export interface GraphQLContext {
   readonly machines: MachineByAddressLoader | null;
   /** This request's forwarded queries, each sent once per execution; null without sabakan. */
   readonly sabakanQueries: OperationQueries | null;
+  /** sabakan's machines' racks and states, one search shared by every request (machineStateCounts); null without sabakan. */
+  readonly fleetStates: SharedFleetStates | null;
   readonly pubsub: PubSub<Topics>;
   readonly generations: ClusterGenerationPort;
   /** The machine holds set through the API. */

@@ -5,6 +5,7 @@ import type { AnswerBudget } from "../graphql/limits/answer-budget.js";
 import { FleetObservingClient } from "./fleet-observer.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { fleetsOfEvents, MachineByAddressLoader } from "../gateway/machine-loader.js";
+import { SharedFleetStates } from "../gateway/shared-fleet-states.js";
 import { OperationQueries } from "../gateway/operation-queries.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { GraphQLSchema } from "graphql";
@@ -97,6 +98,7 @@ export function contextFactory({
     : null;
   // One search of the fleet per subscription event, shared by every subscriber.
   const eventFleets = sabakan ? fleetsOfEvents(sabakan) : null;
+  const fleetStates = sabakan ? new SharedFleetStates(sabakan, now) : null;
   const leaderWorkers = () => {
     const workers = leader.workers();
     if (workers !== null) return workers;
@@ -134,7 +136,10 @@ export function contextFactory({
       const workers = leader.workers();
       return workers === null ? published(index) : workers.runner.waitingFor(index);
     },
+    fleetStates,
     machineStateChanged: (change: MachineStateChange) => {
+      // The counts read after the event see the change.
+      fleetStates?.forget();
       events.pubsub.publish("machineStateChanged", change);
       // On a follower nothing more: the leader's next scheduled poll and round see the change.
       const workers = leader.workers();
@@ -173,6 +178,7 @@ export function contextFactory({
     waitReason: shared.waitReason,
     waitingFor: shared.waitingFor,
     machineStateChanged: shared.machineStateChanged,
+    fleetStates: shared.fleetStates,
     machines: sabakan && eventFleets ? new MachineByAddressLoader(sabakan, eventFleets) : null,
     sabakanQueries: sabakan ? new OperationQueries(sabakan) : null,
   });

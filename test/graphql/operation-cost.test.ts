@@ -97,6 +97,12 @@ describe("the cost model with real sizes", () => {
     { name: "... at most the 1,000 kept", query: "{ autoRepairOutcomes(last: 5000) { sequence } }", want: 1_000 * 2 },
     { name: "... all 1,000 kept without it", query: "{ autoRepairOutcomes { sequence } }", want: 1_000 * 2 },
     { name: "skipped weighs the 1,000 an outcome lists", query: "{ autoRepairOutcomes(last: 1) { skipped { serial } } }", want: 1 + 1_000 * 2 },
+    { name: "... or its `first`", query: "{ autoRepairOutcomes(last: 5) { skipped(first: 20) { serial } } }", want: 5 * (1 + 20 * 2) },
+    {
+      name: "machineStateCounts weighs a rack per machine at most, and every state",
+      query: "{ machineStateCounts { machines racks { rack states { state machines } } } }",
+      want: 1 + 1 + 10_000 * (1 + 1 + 7 * 3),
+    },
     { name: "clusterGenerations weighs the 100 kept", query: "{ clusterGenerations { sequence } }", want: 100 * 2 },
     { name: "finishedRepairs weighs its limit", query: '{ finishedRepairs(since: "2026-11-26T00:00:00Z", limit: 50) { index } }', want: 50 * 2 },
     { name: "an entry's history weighs 20 records", query: '{ repairEntry(index: "1") { history { time } } }', want: 1 + 20 * 2 },

@@ -27,6 +27,7 @@ const outcome = (sequence: string): Outcome => ({
   enqueued: [],
   skipped: [],
   skippedTotal: 0,
+  skippedByKind: [],
   shortCircuit: null,
   error: null,
 });

@@ -7,6 +7,7 @@ import { MAX_PUBLISHED_WAITS } from "../../domain/queue/published-waits.js";
 import { DEFAULT_FREQUENT_TOP, MAX_FREQUENT_TOP } from "../../domain/stats/repair-stats-bounds.js";
 import { REPLAY_BOUNDS } from "../../domain/replay/replay-request.js";
 import { LISTED_SKIPS } from "../../domain/intake/skipped-bound.js";
+import { MACHINE_STATES } from "../../domain/sabakan/machine-params.js";
 
 /** What a list is assumed to hold when nothing bounds it but its nature: configured items, a machine's labels. */
 export const ASSUMED_LIST_LENGTH = 10;
@@ -69,7 +70,10 @@ const LIST_BOUNDS: ReadonlyMap<string, ListBound> = new Map<string, ListBound>([
   ["Query.clusterGenerations", { argument: "last", absent: KEPT_GENERATIONS, max: KEPT_GENERATIONS }],
   ["Query.finishedRepairs", { argument: "limit", absent: DEFAULT_FINISHED_LIMIT, max: MAX_FINISHED_LIMIT }],
   ["Query.frequentlyRepaired", { argument: "top", absent: DEFAULT_FREQUENT_TOP, max: MAX_FREQUENT_TOP }],
-  ["AutoRepairOutcome.skipped", { fixed: LISTED_SKIPS }],
+  ["AutoRepairOutcome.skipped", { argument: "first", absent: LISTED_SKIPS, max: LISTED_SKIPS }],
+  // A rack holds a machine at least: never more racks than machines.
+  ["MachineStateCounts.racks", FLEET],
+  ["RackStateCounts.states", { fixed: MACHINE_STATES.length }],
   ["Query.machineHolds", { fixed: MAX_MACHINE_HOLDS }],
   ["Subscription.repairWaits", { fixed: MAX_PUBLISHED_WAITS }],
   ["RepairEntry.history", { fixed: HISTORY_PER_ENTRY }],
