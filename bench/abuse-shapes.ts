@@ -9,6 +9,10 @@ import { subscriptionShape } from "./abuse-subscriptions.js";
 export interface ShapeContext {
   readonly url: string;
   readonly viewer: string;
+  /** An admin's token (adds, as an operator's script makes them). */
+  readonly admin: string;
+  /** The machines sabakan serves; the bench's adds count down from the last. */
+  readonly fleet: number;
   /** Requests sabakan received so far. */
   readonly sabakanRequests: () => number;
   readonly kube: HostileKubeApi | null;
@@ -25,6 +29,12 @@ export interface Shape {
   readonly kube?: { readonly behaviour: HostileBehaviour; readonly listBytes?: number };
   /** Run with one client only (the hostile APIs, the idle server). */
   readonly once?: boolean;
+  /** Sent to a server nobody has asked anything yet (no CKE search first: the first request after a start). */
+  readonly cold?: boolean;
+  /** Entries added (by an admin, at once) before the shape runs: a working queue next to it. */
+  readonly queue?: number;
+  /** Run on the started server before it is measured (what the shape needs in place, e.g. a working queue). */
+  readonly prepare?: (ctx: ShapeContext) => Promise<void>;
   /** Runs `clients` clients at once; `note` keeps the progress for a timeout's report. */
   run(ctx: ShapeContext, clients: number, note: (progress: string) => void): Promise<string>;
 }
@@ -36,12 +46,17 @@ export const KUBE_WINDOW_MS = 15_000;
 const bytes = (n: number) => (n >= MB ? `${(n / MB).toFixed(1)} MB` : `${n} B`);
 
 /** POSTs a document with `token` and tells its answer, counting the body's bytes as they come (never holding them). */
-export async function postAnswer(url: string, token: string, query: string, variables?: Record<string, unknown>): Promise<string> {
+export function postAnswer(url: string, token: string, query: string, variables?: Record<string, unknown>): Promise<string> {
+  return postRaw(url, token, JSON.stringify({ query, variables }));
+}
+
+/** POSTs a request body as it is written (one JSON.stringify could not write) and tells its answer as postAnswer does. */
+export async function postRaw(url: string, token: string, text: string): Promise<string> {
   try {
     const res = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query, variables }),
+      body: text,
     });
     let size = 0;
     const head: Buffer[] = [];
@@ -68,7 +83,7 @@ export async function postAnswer(url: string, token: string, query: string, vari
 export const REPEAT_MS = 5_000;
 
 /** `clients` at once, each repeating `one` until REPEAT_MS passed; their answers, alike ones counted together. */
-async function atOnce(clients: number, one: () => Promise<string>): Promise<string> {
+export async function atOnce(clients: number, one: () => Promise<string>): Promise<string> {
   const until = performance.now() + REPEAT_MS;
   const answers: string[] = [];
   await Promise.all(

@@ -49,7 +49,7 @@ async function counted(url: string): Promise<number | null> {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * `clients` clients each open `count` subscriptions ({@link aliasedJoin}); once the server counts them (or refused
+ * `clients` clients each open `count` subscriptions (`documentOf`, {@link aliasedJoin} unless given); once the server counts them (or refused
  * them), `fire` makes one repair event; answers what came of it. `note` is told the progress, for a timeout's report.
  */
 export async function subscriptionShape(
@@ -57,6 +57,7 @@ export async function subscriptionShape(
   count: number,
   clients: number,
   note: (progress: string) => void,
+  documentOf: (i: number) => string = aliasedJoin,
 ): Promise<string> {
   const tally: Tally = { delivered: new Set(), refused: new Map(), closed: null };
   const sockets: WebSocket[] = [];
@@ -68,7 +69,7 @@ export async function subscriptionShape(
         if (!ws) return `connection refused: ${tally.closed ?? "error"}`;
         sockets.push(ws);
         for (let i = first; i < Math.min(count, first + PER_CONNECTION); i++) {
-          ws.send(JSON.stringify({ type: "subscribe", id: `${c}-${i}`, payload: { query: aliasedJoin(i) } }));
+          ws.send(JSON.stringify({ type: "subscribe", id: `${c}-${i}`, payload: { query: documentOf(i) } }));
         }
       }
     }

@@ -1,4 +1,4 @@
-// bench/abuse: the cost shapes (test/support/cost-shapes.ts) against a real `kintsugi serve` at a data center's size. The test sabakan serves
+// bench/abuse: issue 25's shapes against a real `kintsugi serve` at a data center's size. The test sabakan serves
 // 10,000 machines; the database holds 1,000,000 history rows, 1,000 poll outcomes of 1,000 skipped machines each and
 // a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
 // client and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server
@@ -7,10 +7,16 @@
 // the server's peak RSS (VmHWM). A shape that has not ended after SHAPE_SECONDS is reported as timed out (the server is
 // then killed); one that kills the server is reported as crashed. Goal: /health p99 under 100 ms and RSS under
 // 500 MB in every case. Figures only; asserts nothing.
+// Issue 37's shapes (bench/abuse-shapes-37.ts) follow issue 25's. Before the shapes, one start converts the seeded
+// file (as an upgrade's first start does) and the converted file is kept: every measured server starts on a copy of
+// it, so a shape that adds entries leaves nothing to the next.
 // Run: npm run bench:abuse. Another build: KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js (it must be built;
-// the config written uses only keys that kintsugi had before the API's limits); KINTSUGI_BENCH_SHAPES=regexp runs only the
-// shapes whose names match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout.
-import { writeFileSync } from "node:fs";
+// the config written uses only keys that kintsugi had before issue 25); several, alternating shape by shape in one
+// run: KINTSUGI_BENCH_BINS=label=path,label=path; KINTSUGI_BENCH_SHAPES=regexp runs only the shapes whose names
+// match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout; KINTSUGI_BENCH_DIR keeps the seeded, converted file there for the
+// next run (the conversion takes minutes). Before a shape (but the first request after a start) the server is left to
+// finish its start-up work: /health answering five times in a row within 20 ms.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../src/auth/tokens.js";
 import { CKE_SEARCH_MACHINES } from "../test/support/cost-shapes.js";
@@ -22,11 +28,18 @@ import { fleetAddress, fleetSerial, HISTORY_ROWS, MACHINES_PER_RECENT_POLL, REPL
 import { CachedSabakan } from "./abuse-sabakan.js";
 import { GUARD_MB, MeasuredServer, percentile, type ServerFigures } from "./abuse-server.js";
 import { postAnswer, SHAPES, type Shape } from "./abuse-shapes.js";
+import { SHAPES_37 } from "./abuse-shapes-37.js";
+import { STATUS_SHAPES } from "./abuse-status-shapes.js";
+import { serveProcess } from "../test/support/serve-process.js";
 
 const FLEET = 10_000;
 const AT_ONCE = 4;
 const SHAPE_SECONDS = Number(process.env["KINTSUGI_BENCH_SHAPE_SECONDS"] ?? 30);
 const BIN = process.env["KINTSUGI_BENCH_BIN"] ?? KINTSUGI_BIN;
+/** The builds measured, each shape on each in turn. */
+const BINS: ReadonlyArray<{ readonly label: string; readonly path: string }> = process.env["KINTSUGI_BENCH_BINS"]
+  ? process.env["KINTSUGI_BENCH_BINS"].split(",").map((b) => ({ label: b.slice(0, b.indexOf("=")), path: b.slice(b.indexOf("=") + 1) }))
+  : [{ label: "", path: BIN }];
 /** Only the shapes whose name matches this regular expression (default: all). */
 const ONLY = new RegExp(process.env["KINTSUGI_BENCH_SHAPES"] ?? "");
 const VIEWER = "kintsugi_bench-abuse-viewer-token";
@@ -62,52 +75,116 @@ auth:
 
 const ms = (v: number) => (Number.isNaN(v) ? "-" : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(v < 10 ? 1 : 0)} ms`);
 
-function row(name: string, clients: number, answer: string, f: ServerFigures): string {
+function row(name: string, clients: number, answer: string, f: ServerFigures, bin: string): string {
   const h = f.health;
   const lower = f.unanswered ? ">=" : "";
   const health = h.length === 0 ? "no answer" : `${ms(percentile(h, 50))} / ${lower}${ms(percentile(h, 99))} / ${lower}${ms(h.at(-1)!)}`;
   const goal = h.length > 0 && percentile(h, 99) < 100 && f.peakMb < 500 && !f.gone ? "" : " (misses the goal)";
   const gone = f.gone && !answer.includes(f.gone) ? `; ${f.gone}` : "";
-  return `| ${name} | ${clients} | ${answer}${gone} | ${health} (${h.length} probes${f.failedProbes ? `, ${f.failedProbes} failed` : ""}) | ${Math.round(f.peakMb)} MB${goal} |`;
+  return `| ${name} | ${clients} |${bin ? ` ${bin} |` : ""} ${answer}${gone} | ${health} (${h.length} probes${f.failedProbes ? `, ${f.failedProbes} failed` : ""}) | ${Math.round(f.peakMb)} MB${goal} |`;
 }
 
-let fired = 0;
+const DB_FILES = ["kintsugi.db", "kintsugi.db-wal", "kintsugi.db-shm"];
 
-async function measureShape(dir: string, sabakan: CachedSabakan, shape: Shape, clients: number, now: number): Promise<string> {
+/** Starts `bin` once on the seeded file, which it converts, and keeps the converted file for every measured server. */
+async function convertOnce(dir: string, configPath: string, bin: string): Promise<number> {
+  const began = performance.now();
+  const serve = serveProcess(["--config", configPath], dir, undefined, undefined, bin);
+  await serve.url;
+  serve.child.kill("SIGTERM");
+  await serve.exited;
+  for (const f of DB_FILES) if (existsSync(join(dir, f))) copyFileSync(join(dir, f), join(dir, `pristine-${f}`));
+  return (performance.now() - began) / 1000;
+}
+
+/** Puts the converted file back as it was kept. */
+function restoreDatabase(dir: string): void {
+  for (const f of DB_FILES) {
+    rmSync(join(dir, f), { force: true });
+    if (existsSync(join(dir, `pristine-${f}`))) copyFileSync(join(dir, `pristine-${f}`), join(dir, f));
+  }
+}
+
+async function measureShape(
+  dir: string,
+  sabakan: CachedSabakan,
+  shape: Shape,
+  clients: number,
+  now: number,
+  bin: { label: string; path: string },
+): Promise<string> {
+  restoreDatabase(dir);
+  let fired = 0;
   const kube = shape.kube
     ? await HostileKubeApi.start(shape.kube.behaviour, shape.kube.listBytes === undefined ? {} : { listBytes: shape.kube.listBytes })
     : null;
   try {
-    const server = await MeasuredServer.start(BIN, config(dir, sabakan, kube), dir);
+    const server = await MeasuredServer.start(bin.path, config(dir, sabakan, kube), dir);
     // What CKE asks every minute: how the server learns the fleet's size before the shape.
-    if (!kube) await postAnswer(server.url, VIEWER, CKE_SEARCH_MACHINES);
-    const fire = async () => {
-      const i = fired++;
-      await postAnswer(server.url, ADMIN, `mutation ($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, {
+    if (!kube && !shape.cold) {
+      await postAnswer(server.url, VIEWER, CKE_SEARCH_MACHINES);
+      await settled(server.url);
+    }
+    const add = (i: number) =>
+      postAnswer(server.url, ADMIN, `mutation ($a: IPAddress!) { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: $a) { index } }`, {
         a: fleetAddress(FLEET - 1 - i),
       });
+    // A working queue next to the shape: its machines are the fleet's last (the shapes' own adds come after them).
+    for (let first = 0; first < (shape.queue ?? 0); first += 100) {
+      await Promise.all(Array.from({ length: Math.min(100, (shape.queue ?? 0) - first) }, (_, i) => add(first + i)));
+    }
+    // The events fired come from machines no shape adds.
+    const fire = async () => void (await add(2_000 + fired++));
+    const context = {
+      url: server.url,
+      viewer: VIEWER,
+      admin: ADMIN,
+      fleet: FLEET,
+      sabakanRequests: () => sabakan.requests,
+      kube,
+      fire,
+      gone: () => server.whenGone(),
+      now,
     };
+    await shape.prepare?.(context);
     let progress = "";
     const { result, figures } = await server.measure(
-      () =>
-        shape.run(
-          { url: server.url, viewer: VIEWER, sabakanRequests: () => sabakan.requests, kube, fire, gone: () => server.whenGone(), now },
-          clients,
-          (p) => (progress = p),
-        ),
+      () => shape.run(context, clients, (p) => (progress = p)),
       SHAPE_SECONDS * 1000,
       (limit) => `timed out after ${limit / 1000} s${progress ? ` (${progress})` : ""}`,
     );
-    return row(shape.name, clients, result, figures);
+    return row(shape.name, clients, result, figures, bin.label);
   } catch (err) {
-    return `| ${shape.name} | ${clients} | bench failed: ${(err as Error).message.slice(0, 200)} | - | - |`;
+    return `| ${shape.name} | ${clients} |${bin.label ? ` ${bin.label} |` : ""} bench failed: ${(err as Error).message.slice(0, 200)} | - | - |`;
   } finally {
     await kube?.close();
   }
 }
 
+/**
+ * Waits until the server's start-up work (the summaries of a year of repairs, the first poll's conversion of its
+ * state) is over: five /health answers in a row under 20 ms, or 60 s. Its cost is the start's, not the shape's.
+ */
+async function settled(url: string): Promise<void> {
+  const until = performance.now() + 60_000;
+  for (let quick = 0; quick < 5 && performance.now() < until;) {
+    const began = performance.now();
+    await fetch(`${url}/health`).then((r) => r.arrayBuffer());
+    quick = performance.now() - began < 20 ? quick + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A directory kept between runs (KINTSUGI_BENCH_DIR), or a fresh one removed at the end. */
+function benchDir(): { path: string; remove: () => void } {
+  const kept = process.env["KINTSUGI_BENCH_DIR"];
+  if (!kept) return tempDir("kintsugi-bench-abuse-");
+  mkdirSync(kept, { recursive: true });
+  return { path: kept, remove: () => undefined };
+}
+
 async function main(): Promise<void> {
-  const dir = tempDir("kintsugi-bench-abuse-");
+  const dir = benchDir();
   const fake = await startFakeSabakan();
   const sabakan = await CachedSabakan.start(fake);
   try {
@@ -121,14 +198,20 @@ async function main(): Promise<void> {
         labels: { product: "R640", datacenter: "dc1" },
       });
     }
-    const now = Date.now();
-    const seeded = seedAbuseDatabase(join(dir.path, "kintsugi.db"), now);
-    console.log(`kintsugi: ${BIN}`);
-    console.log(
-      `sizes: sabakan ${FLEET.toLocaleString("en")} machines; ${seeded.historyRows.toLocaleString("en")} history rows (${HISTORY_ROWS / 10} repairs); ` +
-        `${seeded.outcomes} poll outcomes of ${SKIPPED_PER_OUTCOME} skipped machines; ${seeded.pollRecords.toLocaleString("en")} poll records ` +
-        `(a year, one a minute; the last ${REPLAY_DAYS} days ${MACHINES_PER_RECENT_POLL} machines each; ${seeded.pollRecordMegabytes.toFixed(0)} MB) seeded in ${seeded.seconds.toFixed(0)} s`,
-    );
+    // A kept directory holds the converted file and the time it was seeded at (its data is dated from then).
+    const seededAt = join(dir.path, "seeded-at");
+    const reuse = existsSync(seededAt) && existsSync(join(dir.path, "pristine-kintsugi.db"));
+    const now = reuse ? Number(readFileSync(seededAt, "utf8")) : Date.now();
+    console.log(`kintsugi: ${BINS.map((b) => (b.label ? `${b.label} = ${b.path}` : b.path)).join(", ")}`);
+    if (reuse) console.log(`sizes: as seeded in ${dir.path} at ${new Date(now).toISOString()} (the converted file is reused)`);
+    else {
+      const seeded = seedAbuseDatabase(join(dir.path, "kintsugi.db"), now);
+      console.log(
+        `sizes: sabakan ${FLEET.toLocaleString("en")} machines; ${seeded.historyRows.toLocaleString("en")} history rows (${HISTORY_ROWS / 10} repairs); ` +
+          `${seeded.outcomes} poll outcomes of ${SKIPPED_PER_OUTCOME} skipped machines; ${seeded.pollRecords.toLocaleString("en")} poll records ` +
+          `(a year, one a minute; the last ${REPLAY_DAYS} days ${MACHINES_PER_RECENT_POLL} machines each; ${seeded.pollRecordMegabytes.toFixed(0)} MB) seeded in ${seeded.seconds.toFixed(0)} s`,
+      );
+    }
     const began = performance.now();
     await fetch(`${fake.url}/graphql`, {
       method: "POST",
@@ -138,11 +221,21 @@ async function main(): Promise<void> {
     console.log(
       `the test sabakan (graphql-js in this process) answers CKE's fleet search in ${((performance.now() - began) / 1000).toFixed(2)} s; kintsugi asks it through a cache of its answers (bench/abuse-sabakan.ts)`,
     );
+    if (!reuse) {
+      const converted = await convertOnce(dir.path, config(dir.path, sabakan, null), BINS[0]!.path);
+      writeFileSync(seededAt, String(now));
+      console.log(
+        `the first start (${BINS[0]!.label || BINS[0]!.path}) converted the seeded file in ${converted.toFixed(0)} s; every server starts on a copy of the converted file`,
+      );
+    }
     console.log(`each shape on a fresh server, from a viewer token; timeout ${SHAPE_SECONDS} s; the bench kills a server past ${GUARD_MB} MB RSS\n`);
-    console.log("| shape | clients | answer | /health p50 / p99 / max | peak RSS |");
-    console.log("|---|---|---|---|---|");
-    for (const shape of SHAPES.filter((s) => ONLY.test(s.name))) {
-      for (const clients of shape.once ? [1] : [1, AT_ONCE]) console.log(await measureShape(dir.path, sabakan, shape, clients, now));
+    const several = BINS.length > 1;
+    console.log(`| shape | clients |${several ? " kintsugi |" : ""} answer | /health p50 / p99 / max | peak RSS |`);
+    console.log(`|---|---|${several ? "---|" : ""}---|---|---|`);
+    for (const shape of [...SHAPES, ...SHAPES_37, ...STATUS_SHAPES].filter((s) => ONLY.test(s.name))) {
+      for (const clients of shape.once ? [1] : [1, AT_ONCE]) {
+        for (const bin of BINS) console.log(await measureShape(dir.path, sabakan, shape, clients, now, bin));
+      }
     }
   } finally {
     await sabakan.close();

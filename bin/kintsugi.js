@@ -1,18 +1,12 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=8 --expose-gc
 // V8's young generation: at most 8 MB a semi-space (16 MB is V8's default on 64 bits). A replica grows its young
 // generation to the limit while it loads what it keeps (10,000 finished repairs) and keeps it, mostly empty, for
 // good: half the limit saves about 16 MB of resident memory for a few more, cheap scavenges (bench:memory,
-// bench:api). `env -S` (coreutils 8.30+) passes the flag; running `node bin/kintsugi.js` directly goes without it.
-// The built CLI lives in dist/ (made by `npm run build`, which `npm ci` runs through `prepare`).
-//
-// graphql-js picks its type checks when it is loaded: without NODE_ENV=production it adds a check against a second
-// copy of graphql to every failed instanceof, which costs list queries about a third of their speed (bench:api).
-// So the modules load with NODE_ENV=production, and NODE_ENV is put back at once: Apollo's defaults and the
-// repair commands kintsugi runs see the environment the operator gave.
-const given = process.env.NODE_ENV;
-if (given === undefined) process.env.NODE_ENV = "production";
-const { main } = await import("../dist/cli/main.js");
-if (given === undefined) delete process.env.NODE_ENV;
+// bench:api). --expose-gc lets serve collect what starting read, once it runs (src/cli/serve-command.ts). `env -S`
+// (coreutils 8.30+) passes the flags; running `node bin/kintsugi.js` directly goes without them.
+// The built CLI lives in dist/ (made by `npm run build`, which `npm ci` runs through `prepare`): its front bundled in
+// one file (scripts/build-cli.mjs), the server and what else a command loads on demand as tsc wrote them.
+const { main } = await import("../dist/kintsugi-cli.js");
 
 main(process.argv).then(
   (code) => {

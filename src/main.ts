@@ -11,7 +11,8 @@ import { buildSchema } from "./graphql/schema.js";
 import type { KintsugiStore, RepairChange } from "./store/store-port.js";
 import { VERSION } from "./version.js";
 import { contextFactory, startApi, type Api, type LeaderAccess } from "./wiring/api.js";
-import { observedFleet } from "./wiring/fleet-observer.js";
+import { countingClient, observedFleet, type ObservedFleet } from "./wiring/fleet-observer.js";
+import { pinoLog } from "./support/log.js";
 import { buildEvents } from "./wiring/events.js";
 import { shutDown } from "./wiring/shutdown.js";
 import { openBackend, type Backend } from "./wiring/stores.js";
@@ -108,10 +109,12 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
   // is certainly alive at this instant.
   const leads = () => (terms?.workers() ?? null) !== null && leadership.isLeader();
   let api: Api | null = null;
+  let fleetCount: ObservedFleet | null = null;
   // One stop order for close() and for a start that fails halfway: what has not started yet is skipped.
   const stopAll = () =>
     shutDown(
       [
+        ["fleet count", () => fleetCount?.stop()],
         ["api", () => api?.close()],
         // Only when the API never took the address over (a start that failed halfway); closing the API closed it.
         ["listener", () => address.release()],
@@ -158,7 +161,9 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
     const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers(), leads };
-    const fleet = observedFleet(store);
+    // Counted before the API serves its first request, so that request is weighed at the real fleet's size.
+    fleetCount = await observedFleet(store, config.sabakan && countingClient(config.sabakan), pinoLog(logger.child({ component: "fleet" })));
+    const fleet = fleetCount.fleet;
     const context = contextFactory({ config, store, events, leader, now, repairSummaries: summaries, fleet, dependencies });
     const listening = await startApi({ config, address, edge: { schema, access }, store, events, context, leader, logger, fleet });
     api = listening;

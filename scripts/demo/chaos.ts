@@ -48,11 +48,28 @@ function mayFail(m: ChaosMachine, rules: ChaosRules, down: ReadonlyMap<number, n
 }
 
 /**
- * The machine the chaos breaks now, or null when none may break: it must be healthy, outside the power-cut rack,
- * without an entry in kintsugi's queue (else kintsugi would rightly skip it as recently repaired and the demo would
- * wear down to a queue of skips), repaired at least `coolDownSeconds` ago, in a rack where one more fault stays
- * within the per-rack limit, and fewer than `maxDown` machines may be down already. `random` picks among them, among
- * those of `preferRacks` when there are any.
+ * The machines the chaos may break now: healthy, outside the power-cut rack, without an entry in kintsugi's queue
+ * (else kintsugi would rightly skip it as recently repaired and the demo would wear down to a queue of skips),
+ * repaired at least `coolDownSeconds` ago, in a rack where one more fault stays within the per-rack limit, outside
+ * `avoidRacks` (a rack kept quiet for an incident); none when `maxDown` machines are down already.
+ */
+export function machinesThatMayBreak(
+  machines: readonly ChaosMachine[],
+  now: number,
+  rules: ChaosRules,
+  avoidRacks: ReadonlySet<number> = new Set(),
+): ChaosMachine[] {
+  const down = downPerRack(machines);
+  const downOutsideCut = machines.filter((m) => m.rack !== rules.powerCutRack && isDown(m)).length;
+  if (downOutsideCut >= rules.maxDown) return [];
+  return machines.filter(
+    (m) => mayFail(m, rules, down) && !avoidRacks.has(m.rack) && !m.inQueue && (m.repairedAt === null || now - m.repairedAt >= rules.coolDownSeconds),
+  );
+}
+
+/**
+ * The machine the chaos breaks now (see {@link machinesThatMayBreak}), or null when none may break. `random` picks
+ * among them, among those of `preferRacks` when there are any.
  */
 export function pickMachineToBreak(
   machines: readonly ChaosMachine[],
@@ -60,11 +77,9 @@ export function pickMachineToBreak(
   rules: ChaosRules,
   random: () => number,
   preferRacks: ReadonlySet<number> = new Set(),
+  avoidRacks: ReadonlySet<number> = new Set(),
 ): ChaosMachine | null {
-  const down = downPerRack(machines);
-  const downOutsideCut = machines.filter((m) => m.rack !== rules.powerCutRack && isDown(m)).length;
-  if (downOutsideCut >= rules.maxDown) return null;
-  const all = machines.filter((m) => mayFail(m, rules, down) && !m.inQueue && (m.repairedAt === null || now - m.repairedAt >= rules.coolDownSeconds));
+  const all = machinesThatMayBreak(machines, now, rules, avoidRacks);
   const preferred = all.filter((m) => preferRacks.has(m.rack));
   const candidates = preferred.length > 0 ? preferred : all;
   if (candidates.length === 0) return null;

@@ -16,6 +16,23 @@ export const PER_RACK = 6;
 /** The rack whose power the scenario cuts, again and again: workers only (the control planes are in racks 0-2). */
 export const POWER_CUT_RACK = 3;
 
+/** The frontend pod of a machine's node, a ReplicaSet's: what a drain evicts, and a disruption budget may protect. */
+export const frontendPodOf = (serial: string): string => `frontend-${serial}`;
+
+function addFrontendPod(kube: FakeKubeApi, serial: string): void {
+  kube.addPod({ namespace: "web", name: frontendPodOf(serial), nodeName: `node-${serial}`, controllerKind: "ReplicaSet" });
+}
+
+/**
+ * The ReplicaSet places a frontend pod on the machine's node again when there is none (a drain evicted it): after a
+ * repair, and before a disruption budget can protect it. Returns whether it placed one.
+ */
+export function frontendPodBack(dc: DataCenter, serial: string): boolean {
+  if (dc.kube.pods().some((p) => p.namespace === "web" && p.name === frontendPodOf(serial))) return false;
+  addFrontendPod(dc.kube, serial);
+  return true;
+}
+
 /** The simulated data center: sabakan, the Kubernetes API, and the hardware behind both. */
 export interface DataCenter {
   readonly sabakan: FakeSabakan;
@@ -44,7 +61,7 @@ export async function startDataCenter(dir: string, now: () => number = Date.now)
       hardware.fix(machine.address);
       sabakan.addMachine({ serial: machine.serial, rack, indexInRack: i + 1, ipv4: [machine.address], bmcType: "IPMI-2.0", state: "HEALTHY" });
       kube.addNode({ name: `node-${machine.serial}`, internalIP: machine.address });
-      kube.addPod({ namespace: "web", name: `frontend-${machine.serial}`, nodeName: `node-${machine.serial}`, controllerKind: "ReplicaSet" });
+      addFrontendPod(kube, machine.serial);
       kube.addPod({ namespace: "kube-system", name: `agent-${machine.serial}`, nodeName: `node-${machine.serial}`, controllerKind: "DaemonSet" });
     }
   }

@@ -35,6 +35,16 @@ export class DemoHardware {
     writeFileSync(this.file(address), "");
   }
 
+  /** The machine's BMC stops answering: its repair commands fail, saying so on stderr, until {@link reseatBmc}. */
+  killBmc(address: string): void {
+    writeFileSync(this.file(address, "bmc-dead"), "");
+  }
+
+  /** The machine's BMC answers again. */
+  reseatBmc(address: string): void {
+    rmSync(this.file(address, "bmc-dead"), { force: true });
+  }
+
   /** Calls `changed` soon after a repair command makes a machine work again (and sometimes for nothing). */
   watch(changed: () => void): void {
     this.watcher = watch(this.dir, () => changed());
@@ -45,7 +55,7 @@ export class DemoHardware {
     this.watcher?.close();
   }
 
-  private file(address: string, kind: "healthy" | "stuck" = "healthy"): string {
+  private file(address: string, kind: "healthy" | "stuck" | "bmc-dead" = "healthy"): string {
     return join(this.dir, `${kind}-${address}`);
   }
 }

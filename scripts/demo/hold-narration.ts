@@ -74,7 +74,7 @@ function started(key: string, hold: Hold, context: HoldNarrationContext): string
   if (hold.reason.includes(`: ${RECENTLY_REPAIRED},`)) {
     return (
       `leaves ${serial} alone (${hold.reason}): it repairs a machine again only once its entry is deleted ` +
-      `(here the operator deletes finished entries every ${context.cleanupEverySeconds} s), so a flapping machine is not repaired in a loop`
+      `(here the operator deletes succeeded entries every ${context.cleanupEverySeconds} s, a failed one once they have read why it failed), so a flapping machine is not repaired in a loop`
     );
   }
   return `skips ${serial} (${hold.reason})`;

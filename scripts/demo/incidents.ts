@@ -1,6 +1,6 @@
 import type { RepairChange } from "../../src/store/store-port.js";
 import { pickMachineToBreak, type ChaosMachine, type ChaosRules } from "./chaos.js";
-import type { DataCenter, DemoMachine } from "./data-center.js";
+import { frontendPodBack, frontendPodOf, type DataCenter, type DemoMachine } from "./data-center.js";
 import type { Teller } from "./story.js";
 import { DEMO_TIMINGS, type WallTimings } from "./timings.js";
 
@@ -22,6 +22,8 @@ export interface IncidentWorld {
   view(): ChaosMachine[];
   /** The machine breaks and sabakan's state-setter reports it UNHEALTHY through kintsugi. */
   reportBroken(machine: DemoMachine, story: string): Promise<void>;
+  /** The racks kept quiet for an incident: nothing else breaks there. */
+  quietRacks(): ReadonlySet<number>;
 }
 
 /** The constraint the demo's admin changes, and the two values it goes between. */
@@ -33,7 +35,7 @@ const RETRY_SECONDS = 5;
 const RETRIES = 24;
 
 const nodeOf = (serial: string) => `node-${serial}`;
-const podOf = (serial: string) => `frontend-${serial}`;
+const podOf = frontendPodOf;
 const isDown = (m: ChaosMachine) => m.state !== "HEALTHY" || !m.works;
 
 /**
@@ -48,7 +50,7 @@ export class Incidents {
   private readonly replacing = new Set<string>();
 
   constructor(
-    private readonly world: IncidentWorld,
+    readonly world: IncidentWorld,
     private readonly adminToken: string,
   ) {}
 
@@ -70,14 +72,18 @@ export class Incidents {
    */
   private victim(): ChaosMachine | null {
     const { world } = this;
-    return pickMachineToBreak(world.view(), world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.random);
+    return pickMachineToBreak(world.view(), world.now(), { ...world.rules, maxDown: Number.POSITIVE_INFINITY }, world.random, new Set(), world.quietRacks());
   }
 
-  /** A node's kubelet stops: the node is NotReady, the machine does not work, and sabakan still says HEALTHY. */
-  async nodeNotReady(): Promise<boolean> {
+  /**
+   * Kubelets stop: the nodes are NotReady, the machines do not work, and sabakan still says HEALTHY. In `rack` (the
+   * rack kept quiet for it, whose last repair failed), or else in the quiet rack with the smallest allowance.
+   */
+  async nodeNotReady(rack: number | null = null): Promise<boolean> {
     const { world } = this;
     // Nodes of one rack with nothing else down there, one more than the rack's pacing allowance (it doubles with each
-    // proven repair there): their entries come from the same health-check round, and the last waits for pacing.
+    // proven repair there, and returns to one after a failure): their entries come from the same health-check round,
+    // and the last waits for pacing.
     const data = (await world.gql("{ repairPacing { domains { domain value allowance } } }")) as {
       repairPacing: { domains: Array<{ domain: string; value: string; allowance: number }> };
     };
@@ -93,9 +99,10 @@ export class Incidents {
           !m.controlPlane &&
           (m.repairedAt === null || world.now() - m.repairedAt >= world.rules.coolDownSeconds),
       );
-    const rack = [...quiet].filter((r) => eligible(r).length > allowance(r)).sort((a, b) => allowance(a) - allowance(b))[0];
-    if (rack === undefined) return false;
-    const victims = eligible(rack).slice(0, allowance(rack) + 1);
+    const candidates = [...quiet].filter((r) => (rack === null || r === rack) && eligible(r).length > allowance(r));
+    const chosen = candidates.sort((a, b) => allowance(a) - allowance(b))[0];
+    if (chosen === undefined) return false;
+    const victims = eligible(chosen).slice(0, allowance(chosen) + 1);
     for (const victim of victims) {
       world.dc.hardware.fail(victim.address);
       world.dc.kube.setNodeCondition(nodeOf(victim.serial), "Ready", "False", new Date(world.dc.now()));
@@ -103,7 +110,7 @@ export class Incidents {
     }
     world.tell(
       "chaos",
-      `the kubelets of ${victims.map((v) => nodeOf(v.serial)).join(", ")} (rack ${rack}, whose pacing allows ${allowance(rack)}) stopped: the nodes are NotReady while sabakan still sees their machines HEALTHY`,
+      `the kubelets of ${victims.map((v) => nodeOf(v.serial)).join(", ")} (rack ${chosen}, whose pacing allows ${allowance(chosen)}) stopped: the nodes are NotReady while sabakan still sees their machines HEALTHY`,
     );
     return true;
   }
@@ -123,6 +130,8 @@ export class Incidents {
     const { world } = this;
     const victim = this.victim();
     if (!victim) return false;
+    // Its pod may have been evicted by an earlier repair: the budget protects the one its ReplicaSet placed since.
+    frontendPodBack(world.dc, victim.serial);
     world.dc.kube.refuseEviction("web", podOf(victim.serial));
     this.refused.set(victim.address, victim);
     void world.reportBroken(
@@ -163,7 +172,7 @@ export class Incidents {
     }
   }
 
-  /** Two control planes, in two racks, fail together: kintsugi repairs one control plane at a time. */
+  /** Two control planes, in two racks (not the one kept quiet), fail together: kintsugi repairs one at a time. */
   controlPlanesFail(): boolean {
     const { world } = this;
     const machines = world.view();
@@ -171,7 +180,13 @@ export class Incidents {
     for (const m of machines) if (isDown(m)) down.set(m.rack, (down.get(m.rack) ?? 0) + 1);
     const victims: ChaosMachine[] = [];
     for (const m of machines) {
-      const fits = m.controlPlane && !isDown(m) && !m.inQueue && m.rack !== world.rules.powerCutRack && (down.get(m.rack) ?? 0) < world.rules.rackLimit;
+      const fits =
+        m.controlPlane &&
+        !isDown(m) &&
+        !m.inQueue &&
+        m.rack !== world.rules.powerCutRack &&
+        !world.quietRacks().has(m.rack) &&
+        (down.get(m.rack) ?? 0) < world.rules.rackLimit;
       if (fits && !victims.some((v) => v.rack === m.rack)) victims.push(m);
     }
     if (victims.length < 2) return false;

@@ -1,5 +1,9 @@
-import { pickMachineToBreak, pickMachineToFlap, type ChaosMachine, type ChaosRules } from "./chaos.js";
-import { POWER_CUT_RACK, type DataCenter, type DemoMachine } from "./data-center.js";
+import { pickMachineToBreak, type ChaosMachine, type ChaosRules } from "./chaos.js";
+import { frontendPodBack, POWER_CUT_RACK, type DataCenter, type DemoMachine } from "./data-center.js";
+import { FailedRepairs } from "./failed-repair.js";
+import { FlappingMachine } from "./flapping-machine.js";
+import { ScenarioTimers } from "./scenario-timers.js";
+import { deleteSucceededEntries } from "./operator-cleanup.js";
 import { Incidents } from "./incidents.js";
 import { cutPower, restorePower } from "./power-cut.js";
 import type { FinishedRepair, QueueMirror } from "./queue-mirror.js";
@@ -20,26 +24,24 @@ export interface ScenarioDeps {
   readonly adminToken: string;
 }
 
-/** At most this many machines are down at once outside the power-cut rack: kintsugi repairs 3 at a time. */
-const MAX_DOWN = 3;
+/** At most this many machines are down at once outside the power-cut rack (incidents aside). */
+const MAX_DOWN = 4;
 /** Every other break, the fault is one a reboot does not clear: the repair's second step, a power cycle, does. */
 const STUCK_EVERY = 2;
 const T = DEMO_TIMINGS;
 
 /**
  * The demo's world over time, on a cycle of {@link DEMO_TIMINGS.cycleSeconds}: machines break now and then (never
- * one kintsugi would skip as recently repaired, never one more than a rack may have down), the operator deletes
- * finished entries, sabakan's state-setter reports repaired machines healthy, and each cycle a status line, a rack
- * that loses power and gets it back, and one machine that breaks again right after its repair.
+ * one kintsugi would skip as recently repaired, never one more than a rack may have down, never one of the rack kept
+ * quiet for the next kubelet incident), the operator deletes succeeded entries, sabakan's state-setter reports
+ * repaired machines healthy, and each cycle a status line and the incidents of the README, each at its time.
  */
 export class Scenario {
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers: ScenarioTimers;
   private readonly repairedAt = new Map<string, number>();
-  private justRepaired: string[] = [];
-  private flapArmed = false;
-  /** The flapping machine, until it breaks once more after its second repair: a repeat offender kintsugi escalates. */
-  private offender: string | null = null;
   private breaks = 0;
+  /** The rack the chaos leaves alone: the one whose kubelets stop at the next kubelet incident. */
+  private quietRack: number | null = 0;
   /** The control planes of the latest generated cluster, by address. */
   private controlPlanes: ReadonlySet<string> = new Set();
   private powerOff = false;
@@ -50,11 +52,14 @@ export class Scenario {
   private readonly rules: ChaosRules;
   private readonly byAddress: ReadonlyMap<string, DemoMachine>;
   readonly incidents: Incidents;
+  readonly failedRepairs: FailedRepairs;
+  private readonly flapping: FlappingMachine;
 
   constructor(
     private readonly deps: ScenarioDeps,
     private readonly queue: QueueMirror,
   ) {
+    this.timers = new ScenarioTimers(() => deps.story.now(), deps.timings.scale);
     this.rules = { powerCutRack: POWER_CUT_RACK, rackLimit: deps.rackLimit, maxDown: MAX_DOWN, coolDownSeconds: T.coolDownSeconds };
     this.byAddress = new Map(deps.dc.machines.map((m) => [m.address, m]));
     this.incidents = new Incidents(
@@ -64,32 +69,34 @@ export class Scenario {
         rules: this.rules,
         random: deps.random,
         tell: (teller, text) => this.tell(teller, text),
-        after: (seconds, run) => this.at(this.deps.story.now() + seconds, run),
+        after: (seconds, run) => this.timers.at(this.deps.story.now() + seconds, run),
         now: () => this.deps.story.now(),
         stopped: () => this.stopped,
         gql: (query, variables, token) => this.gql(query, variables, token),
         view: () => this.view(),
         reportBroken: (machine, story) => this.reportBroken(machine, story),
+        quietRacks: () => this.quietRacks(),
       },
       deps.adminToken,
     );
+    this.failedRepairs = new FailedRepairs(this.incidents.world);
+    this.flapping = new FlappingMachine(this.incidents.world);
   }
 
   /** Starts the scenario's clock and its cycles. */
   start(): void {
     const { dc } = this.deps;
     this.deps.story.begin();
-    this.every(T.breakEverySeconds, () => this.breakOne());
-    this.every(T.cleanupEverySeconds, () => this.cleanUp());
-    this.every(T.stateSetterSeconds, () => this.reportRepaired());
+    this.timers.every(T.breakEverySeconds, () => this.breakOne());
+    this.timers.every(T.cleanupEverySeconds, () => this.cleanUp());
+    this.timers.every(T.stateSetterSeconds, () => this.reportRepaired());
     dc.hardware.watch(() => this.reportRepaired());
     this.beginCycle(0);
   }
 
   stop(): void {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.timers.stop();
   }
 
   /** kintsugi generated a cluster: which machines are its control planes now. */
@@ -100,62 +107,55 @@ export class Scenario {
   /** kintsugi's committed entry changes (applied to the queue mirror first), and which repairs they finished. */
   committed(finished: readonly FinishedRepair[], changes: readonly RepairChange[]): void {
     this.incidents.committed(changes);
+    this.failedRepairs.committed(changes);
+    const now = this.deps.story.now();
     for (const repair of finished) {
       if (repair.succeeded) this.succeeded++;
       else this.failed++;
       const machine = this.byAddress.get(repair.address);
       if (!machine) continue;
-      this.repairedAt.set(machine.serial, this.deps.story.now());
-      if (repair.succeeded) this.justRepaired = [...this.justRepaired.slice(-4), machine.serial];
-      if (repair.succeeded && machine.serial === this.offender && !this.stopped) {
-        this.offender = null;
-        void this.reportBroken(machine, `${machine.serial} (${machine.address}) broke again after its second repair: a repeat offender`);
-      }
+      this.repairedAt.set(machine.serial, now);
+      // Its ReplicaSet places a frontend pod on the repaired node again: the next drain has a pod to evict.
+      if (repair.succeeded) frontendPodBack(this.deps.dc, machine.serial);
     }
-    if (finished.length > 0) this.maybeFlap();
+    this.flapping.committed(finished, changes);
   }
 
   private tell(teller: Teller, text: string): void {
     this.deps.story.tell(teller, text);
   }
 
-  /** Runs `run` every `seconds` of the scenario's clock. */
-  private every(seconds: number, run: () => unknown): void {
-    this.at(this.deps.story.now() + seconds, () => {
-      run();
-      this.every(seconds, run);
-    });
-  }
-
-  /** Runs `run` when the scenario's clock reaches `seconds`. */
-  private at(seconds: number, run: () => void): void {
-    const delay = Math.max(0, (seconds - this.deps.story.now()) * this.deps.timings.scale * 1000);
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      // The scenario's clock stands still while the process is starved (demo-clock.ts): not yet, then.
-      if (this.deps.story.now() < seconds) this.at(seconds, run);
-      else run();
-    }, delay);
-    this.timers.add(timer);
-  }
-
   private beginCycle(cycle: number): void {
     const start = cycle * T.cycleSeconds;
     if (cycle > 0) this.status(start);
-    this.at(start + T.powerCutAtSeconds, () => {
+    this.timers.at(start + T.powerCutAtSeconds, () => {
       this.powerOff = true;
       this.tell("power", cutPower(this.deps.dc, start + T.powerCutAtSeconds + T.powerOutageSeconds));
     });
-    this.at(start + T.powerCutAtSeconds + T.powerOutageSeconds, () => {
+    this.timers.at(start + T.powerCutAtSeconds + T.powerOutageSeconds, () => {
       this.tell("power", restorePower(this.deps.dc, start + T.cycleSeconds + T.powerCutAtSeconds));
       this.powerOff = false;
     });
-    this.at(start + T.flapAtSeconds, () => this.armFlap());
-    this.at(start + T.nodeNotReadyAtSeconds, () => this.incidents.attempt(() => this.incidents.nodeNotReady()));
-    this.at(start + T.drainRefusedAtSeconds, () => this.incidents.attempt(() => this.incidents.drainRefused()));
-    this.at(start + T.controlPlanesFailAtSeconds, () => this.incidents.attempt(() => this.incidents.controlPlanesFail()));
-    this.at(start + T.constraintChangeAtSeconds, () => void this.incidents.changeConstraint(cycle));
-    this.at(start + T.cycleSeconds, () => this.beginCycle(cycle + 1));
+    this.timers.at(start + T.flapAtSeconds, () => this.flapping.arm());
+    this.timers.at(start + T.nodeNotReadyAtSeconds, () =>
+      this.incidents.attempt(async () => {
+        const happened = await this.incidents.nodeNotReady(this.quietRack);
+        if (happened) this.quietRack = null;
+        return happened;
+      }),
+    );
+    // The kubelet incident's rack is kept quiet until it happens, a minute at most.
+    this.timers.at(start + T.nodeNotReadyAtSeconds + 60, () => (this.quietRack = null));
+    // The rack of the failed repair is kept quiet from a while before it until its kubelets stop, the next cycle.
+    this.timers.at(start + T.repairFailsAtSeconds - T.failureRackQuietForSeconds, () => (this.quietRack = this.failedRepairs.rackToFail()));
+    this.timers.at(start + T.repairFailsAtSeconds, () => {
+      this.quietRack ??= this.failedRepairs.rackToFail();
+      this.incidents.attempt(() => this.quietRack !== null && this.failedRepairs.strike(this.quietRack));
+    });
+    this.timers.at(start + T.drainRefusedAtSeconds, () => this.incidents.attempt(() => this.incidents.drainRefused()));
+    this.timers.at(start + T.controlPlanesFailAtSeconds, () => this.incidents.attempt(() => this.incidents.controlPlanesFail()));
+    this.timers.at(start + T.constraintChangeAtSeconds, () => void this.incidents.changeConstraint(cycle));
+    this.timers.at(start + T.cycleSeconds, () => this.beginCycle(cycle + 1));
   }
 
   private status(at: number): void {
@@ -182,25 +182,15 @@ export class Scenario {
   }
 
   private breakOne(): void {
-    const victim = pickMachineToBreak(this.view(), this.deps.story.now(), this.rules, this.deps.random);
+    const victim = pickMachineToBreak(this.view(), this.deps.story.now(), this.rules, this.deps.random, new Set(), this.quietRacks());
     if (!victim) return;
     const stuck = ++this.breaks % STUCK_EVERY === 0;
     void this.reportBroken(victim, `${victim.serial} (${victim.address}) broke: UNHEALTHY${stuck ? ", a fault a reboot does not clear" : ""}`, stuck);
   }
 
-  private armFlap(): void {
-    this.flapArmed = true;
-    this.tell("chaos", "the next machine kintsugi repairs breaks again right after its repair (a flapping machine)");
-    this.maybeFlap();
-  }
-
-  private maybeFlap(): void {
-    if (!this.flapArmed) return;
-    const victim = pickMachineToFlap(this.view(), this.justRepaired, this.rules);
-    if (!victim) return;
-    this.flapArmed = false;
-    this.offender = victim.serial;
-    void this.reportBroken(victim, `${victim.serial} (${victim.address}) broke again right after its repair: UNHEALTHY`);
+  /** The racks kept quiet for an incident: the rack whose kubelets stop next. */
+  private quietRacks(): ReadonlySet<number> {
+    return new Set(this.quietRack === null ? [] : [this.quietRack]);
   }
 
   /**
@@ -231,21 +221,17 @@ export class Scenario {
       }
     }
     this.incidents.kubeletsBack();
-    if (any) this.maybeFlap();
+    if (any) this.flapping.changed();
   }
 
-  /** The operator's part: finished entries are deleted now and then, so that their machines may be repaired again. */
+  /** The operator's part: succeeded entries are deleted now and then, so that their machines may be repaired again. */
   private cleanUp(): void {
-    this.gql(`mutation { deleteFinishedRepairEntries { index serial address } }`)
-      .then((data) => {
-        const deleted = (data as { deleteFinishedRepairEntries: Array<{ index: number; serial: string | null; address: string }> }).deleteFinishedRepairEntries;
-        if (deleted.length === 0) return;
-        const which = deleted.map((e) => `#${e.index} ${e.serial ?? e.address}`).join(", ");
-        this.tell("operator", `deleted ${deleted.length} finished entr${deleted.length === 1 ? "y" : "ies"} (${which}): their machines may be repaired again`);
-      })
-      .catch((err: unknown) => {
-        if (!this.stopped) this.tell("operator", `could not delete finished entries: ${(err as Error).message}`);
-      });
+    deleteSucceededEntries(
+      (query, variables) => this.gql(query, variables),
+      (teller, text) => this.tell(teller, text),
+    ).catch((err: unknown) => {
+      if (!this.stopped) this.tell("operator", `could not delete succeeded entries: ${(err as Error).message}`);
+    });
   }
 
   private async gql(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<unknown> {

@@ -1,4 +1,6 @@
 import type { ClusterGeneration } from "../../src/domain/cluster/generation-record.js";
+import type { ProofSignal } from "../../src/domain/proof/repair-evidence.js";
+import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import type { RepairChange } from "../../src/store/store-port.js";
 
 /** Who a line of the story is about. */
@@ -33,11 +35,36 @@ export function createStory(write: (line: string) => void, wallNow: () => number
   };
 }
 
-/** What kintsugi did to its entries, as the story tells it: every new entry and every transition, with its reason. */
+/** What each proof-of-repair signal means, as the story says it. */
+const SIGNAL_WORDS: Readonly<Record<ProofSignal, string>> = {
+  sabakan_healthy: "sabakan says HEALTHY again",
+  node_ready: "the node is Ready again",
+  boot_id_changed: "the node booted anew",
+};
+
+/**
+ * How a success was proven (`success_requires`): the signals its evidence holds besides the health check, or that
+ * nothing was repaired (the machine was healthy before any repair command ran); "" for an entry without proof.
+ */
+export function proofWords(entry: RepairEntry): string {
+  const evidence = entry.evidence;
+  if (!evidence) return "";
+  if (evidence.provenAt === null) return "; nothing was repaired: it was healthy before any repair command ran";
+  const signals = (Object.keys(SIGNAL_WORDS) as ProofSignal[]).filter((s) => evidence.since[s] !== undefined);
+  return signals.length === 0 ? "; repair proven" : `; repair proven: ${signals.map((s) => `${SIGNAL_WORDS[s]} (${s})`).join(", ")}`;
+}
+
+/**
+ * What kintsugi did to its entries, as the story tells it: every new entry and every transition, with its reason,
+ * and for a success how it was proven.
+ */
 export function entryLines(changes: readonly RepairChange[]): string[] {
   return changes
     .filter(({ record }) => record.kind === "created" || record.kind === "transition")
-    .map(({ entry, record }) => `#${entry.index} ${entry.address}: ${record.reason}`);
+    .map(
+      ({ entry, record }) =>
+        `#${entry.index} ${entry.address}: ${record.reason}${entry.status === "succeeded" && record.kind === "transition" ? proofWords(entry) : ""}`,
+    );
 }
 
 /**

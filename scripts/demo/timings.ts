@@ -10,6 +10,8 @@ export const DEMO_TIMINGS = {
   runnerIntervalSeconds: 2,
   /** The repair's first step, a reboot (which does not clear every fault). */
   rebootCommandSeconds: 1,
+  /** How long a failed repair command waits before its one retry (`command_interval`). */
+  commandIntervalSeconds: 1,
   /** How long the first step watches the machine before kintsugi moves on to the second. */
   rebootWatchSeconds: 10,
   /** The repair's second step, a power cycle (which clears every fault). */
@@ -18,8 +20,12 @@ export const DEMO_TIMINGS = {
   watchSeconds: 20,
   /** How long a node may be NotReady before kintsugi's health check enqueues its machine. */
   nodeNotReadyTimeoutSeconds: 15,
-  /** The window of kintsugi's escalation: a machine with 2 repairs in it is held instead of repaired again. */
-  escalationWindowSeconds: 540,
+  /**
+   * The window of kintsugi's escalation: a machine with 2 repairs in it is held instead of repaired again. Long enough
+   * for the flapping machine's two repairs and third break (about 70 s, up to 120 s when polls come late), short
+   * enough that twice {@link coolDownSeconds} outlasts it.
+   */
+  escalationWindowSeconds: 150,
   /** The operator replaces the part of a machine kintsugi escalated, and releases its hold, this long after. */
   partReplacedAfterSeconds: 40,
   /** The operator lifts a disruption budget that refused a drain, and resets the back-off, this long after. */
@@ -30,9 +36,11 @@ export const DEMO_TIMINGS = {
   breakEverySeconds: 8,
   /**
    * A repaired machine stays healthy at least this long: longer than a finished entry stays in the queue, and more
-   * than half the escalation window, so that only the scenario's repeat offender is ever escalated.
+   * than half the escalation window (a machine's third repair comes at least twice this after its first, outside the
+   * window), so that only the scenario's repeat offender is ever escalated; short enough that the 15 machines the
+   * chaos may break keep one breaking every {@link breakEverySeconds} or so.
    */
-  coolDownSeconds: 300,
+  coolDownSeconds: 80,
   /** The operator deletes finished entries this often: until then their machines are "recently repaired". */
   cleanupEverySeconds: 30,
   /** The scenario repeats on this cycle: a status line, a rack-wide power cut, a flapping machine. */
@@ -49,6 +57,20 @@ export const DEMO_TIMINGS = {
   drainRefusedAtSeconds: 40,
   /** When, within a cycle, two control planes fail together (one control plane at a time). */
   controlPlanesFailAtSeconds: 170,
+  /**
+   * When, within a cycle, a machine's BMC stops answering, so its repair command fails (kintsugi says why, and its
+   * rack's pacing allowance drops back to one): a machine of the rack whose kubelets stop at the next cycle's
+   * {@link nodeNotReadyAtSeconds}. The chaos leaves that rack alone from {@link failureRackQuietForSeconds} before
+   * until that incident.
+   */
+  repairFailsAtSeconds: 220,
+  /**
+   * How long before the failed repair the chaos (and the control planes' incident) leaves its rack alone: the repairs
+   * under way there end first, so none succeeds after the failure and takes the rack's allowance up again.
+   */
+  failureRackQuietForSeconds: 40,
+  /** The operator reseats the BMC of the machine whose repair failed, and deletes its failed entry, this long after. */
+  bmcReseatedAfterSeconds: 30,
   /** When, within a cycle, the admin changes a constraint (maximum-repair-queue-entries, and back the next cycle). */
   constraintChangeAtSeconds: 250,
 } as const;

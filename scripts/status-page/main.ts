@@ -4,18 +4,19 @@
 // keeps what it knew; sabakan's or Kubernetes' absence is one banner with since when (kintsugi's `dependencies`).
 // While the socket is down the page says since when and dims what it shows (it may be stale); once live again it
 // says when it was last disconnected.
-import { REPAIR_COLOURS, REPAIR_LABELS, STATE_COLOURS } from "./colours.js";
+import { legend } from "./legend.js";
 import { liveClient, query, RequestError, subscribe } from "./connection.js";
-import { clock, el, visible } from "./dom.js";
-import { StatusModel, type Dependency, type Entry, type Hold, type Machine, type Outcome, type RepairWait } from "./model.js";
+import { clock, visible } from "./dom.js";
+import { StatusModel, type Dependency, type Entry, type Hold, type Outcome, type RepairWait } from "./model.js";
 import { renderNow } from "./now.js";
 import { renderOutage } from "./outage.js";
 import { renderHolds, renderOutcomes, renderQueue, renderTimeline } from "./panels.js";
 import { FINISHED_LIMIT, READS, SUBSCRIPTIONS } from "./queries.js";
+import { rackReads } from "./rack-reads.js";
+import { columnsOfCounts, columnsOfMachines } from "./rack-columns.js";
 import { rackGrid } from "./racks.js";
 import { RepairTimeline, type FinishedRepairRecord } from "./timeline.js";
 
-type SabakanMachineRow = { spec: { serial: string; rack: number; indexInRack: number; ipv4: string[] }; status: { state: string } };
 /** The panels that read their own data, each with its own error. */
 type Panel = "machines" | "entries" | "holds" | "outcomes" | "finished";
 
@@ -48,16 +49,15 @@ function setBanner(text: string, state: "live" | "connecting" | "error"): void {
 
 function render(): void {
   scheduled = false;
-  const entries = model.entryByAddress();
-  grid.draw(model.machines, entries, model.holds, rackLimit);
+  const columns = model.counts ? columnsOfCounts(model.counts) : columnsOfMachines(model.machines, model.entryByAddress(), model.holds);
+  const known = model.counts ? model.counts.machines : model.machines.size;
+  grid.draw(columns, known, rackLimit);
   const racksError = byId("racks-error");
   const machinesFailed = failures.get("machines") ?? null;
   racksError.hidden = machinesFailed === null;
   racksError.textContent =
-    machinesFailed === null
-      ? ""
-      : visible(`cannot read the machines from sabakan: ${machinesFailed}${model.machines.size > 0 ? "; showing their last known states" : ""}`);
-  if (machinesFailed !== null && model.machines.size === 0) byId("racks-summary").textContent = "no machine known yet (sabakan cannot be read)";
+    machinesFailed === null ? "" : visible(`cannot read the machines from sabakan: ${machinesFailed}${known > 0 ? "; showing their last known states" : ""}`);
+  if (machinesFailed !== null && known === 0) byId("racks-summary").textContent = "no machine known yet (sabakan cannot be read)";
   renderOutage(byId("outage"), model.dependencies.values());
   renderNow(byId("now"), model.entries.values(), model.holds.values());
   renderQueue(byId("queue"), model.entries.values(), failures.get("entries") ?? null);
@@ -84,14 +84,6 @@ function apply(change: () => void): void {
   }
 }
 
-const toMachine = (m: SabakanMachineRow): Machine => ({
-  serial: m.spec.serial,
-  rack: m.spec.rack,
-  indexInRack: m.spec.indexInRack,
-  address: m.spec.ipv4[0] ?? null,
-  state: m.status.state,
-});
-
 /** Reads one panel's data; its failure is noted for that panel alone and returned. */
 async function readPanel<T>(panel: Panel, document: string, use: (data: T) => void, variables: Record<string, unknown> = {}): Promise<RequestError | null> {
   try {
@@ -105,8 +97,11 @@ async function readPanel<T>(panel: Panel, document: string, use: (data: T) => vo
   }
 }
 
-const readMachines = () =>
-  readPanel<{ searchMachines: SabakanMachineRow[] }>("machines", READS.machines, (d) => model.replace({ machines: d.searchMachines.map(toMachine) }));
+const { readRacks, recount } = rackReads(
+  model,
+  (document, use) => readPanel("machines", document, use),
+  () => changed(),
+);
 
 async function readDependencies(): Promise<void> {
   try {
@@ -125,7 +120,7 @@ async function readAll(): Promise<void> {
     let entries: Entry[] | null = null;
     let records: FinishedRepairRecord[] | null = null;
     const results = await Promise.all([
-      readMachines(),
+      readRacks(),
       readPanel<{ searchRepairEntries: Entry[] }>("entries", READS.entries, (d) => {
         entries = d.searchRepairEntries;
         model.replace({ entries });
@@ -165,22 +160,6 @@ async function readAll(): Promise<void> {
   }
 }
 
-function legend(): void {
-  const list = byId("legend");
-  for (const [state, colour] of Object.entries(STATE_COLOURS)) {
-    const swatch = el("span", undefined, "swatch");
-    swatch.style.background = colour;
-    list.append(el("li"));
-    list.lastElementChild!.append(swatch, state.toLowerCase());
-  }
-  for (const [status, colour] of Object.entries(REPAIR_COLOURS)) {
-    const ring = el("span", undefined, "swatch ring");
-    ring.style.borderColor = colour;
-    list.append(el("li"));
-    list.lastElementChild!.append(ring, REPAIR_LABELS[status] ?? status);
-  }
-}
-
 /** A subscription ended (kintsugi refused it, or the socket closed for good): start afresh after a pause. */
 let restartTimer: ReturnType<typeof setTimeout> | null = null;
 const RESTART_MS = 5_000;
@@ -215,20 +194,39 @@ function goLive(): void {
       apply(() => {
         model.upsertEntry(event.entry);
         timeline.entryEvent(event.kind, event.entry, event.record.time);
+        recount();
       }),
     ended("repair entries"),
   );
   subscribe<{ machineStateChanged: { serial: string; state: string } }>(
     client,
     SUBSCRIPTIONS.machines,
-    (d) => apply(() => model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state)),
+    (d) =>
+      apply(() => {
+        model.machineState(d.machineStateChanged.serial, d.machineStateChanged.state);
+        recount();
+      }),
     ended("machine states"),
   );
-  subscribe<{ autoRepairOutcomes: Outcome }>(client, SUBSCRIPTIONS.outcomes, (d) => apply(() => model.outcome(d.autoRepairOutcomes)), ended("poll outcomes"));
+  subscribe<{ autoRepairOutcomes: Outcome }>(
+    client,
+    SUBSCRIPTIONS.outcomes,
+    // A poll read sabakan: its machines' states may have changed.
+    (d) =>
+      apply(() => {
+        model.outcome(d.autoRepairOutcomes);
+        recount();
+      }),
+    ended("poll outcomes"),
+  );
   subscribe<{ machineHoldEvents: { kind: string; hold: Hold } }>(
     client,
     SUBSCRIPTIONS.holds,
-    (d) => apply(() => model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold)),
+    (d) =>
+      apply(() => {
+        model.hold(d.machineHoldEvents.kind, d.machineHoldEvents.hold);
+        recount();
+      }),
     ended("holds"),
   );
   subscribe<{ repairWaits: Array<{ index: string; waitingFor: RepairWait }> }>(
@@ -243,15 +241,18 @@ function goLive(): void {
     ({ dependencyEvents: status }) => {
       apply(() => model.dependency(status));
       // sabakan is back: the racks read it again rather than wait for the next reconnection.
-      if (status.name === "sabakan" && status.downSince === null) void readMachines().then(changed);
+      if (status.name === "sabakan" && status.downSince === null) void readRacks().then(changed);
     },
     ended("dependencies"),
   );
 }
 
-legend();
+legend(byId("legend"));
 setBanner("connecting…", "connecting");
 goLive();
-// The timeline's window moves even when nothing happens.
-setInterval(changed, 60_000);
+// The timeline's window moves even when nothing happens, and sabakan's states change without kintsugi's events.
+setInterval(() => {
+  changed();
+  if (model.counts !== null) void readRacks().then(changed);
+}, 60_000);
 window.addEventListener("resize", changed);

@@ -27,6 +27,8 @@ export interface Entry {
   readonly deleted: boolean;
   readonly createdAt: string;
   readonly lastTransitionTime: string | null;
+  /** Why a FAILED entry failed (the failed command's stderr tail included, escaped by kintsugi); null otherwise. */
+  readonly failure: string | null;
   waitingFor: RepairWait | null;
 }
 
@@ -47,15 +49,37 @@ export interface Skip {
   readonly held: boolean;
 }
 
+/** How many machines a poll skipped for one reason. */
+export interface KindCount {
+  readonly kind: string;
+  readonly machines: number;
+}
+
+/** One rack's machines by state, and how many are in the repair queue or held (`machineStateCounts`). */
+export interface RackCounts {
+  readonly rack: number;
+  readonly machines: number;
+  readonly states: ReadonlyArray<{ readonly state: string; readonly machines: number }>;
+  readonly repairing: number;
+  readonly held: number;
+}
+
+/** The data center counted by rack and state: what the grid draws of a fleet of more than DETAIL_LIMIT machines. */
+export interface FleetCounts {
+  readonly machines: number;
+  readonly racks: readonly RackCounts[];
+}
+
 export interface Outcome {
   readonly sequence: string;
   readonly time: string;
   readonly trigger: string;
   readonly machinesSeen: number;
   readonly enqueued: ReadonlyArray<{ readonly index: string; readonly address: string }>;
-  /** At most 1,000 of the skipped machines: `skippedTotal` counts them all. */
+  /** A sample of the skipped machines (SKIP_SAMPLE): `skippedTotal` and `skippedByKind` count them all. */
   readonly skipped: readonly Skip[];
   readonly skippedTotal: number;
+  readonly skippedByKind: readonly KindCount[];
   readonly shortCircuit: { readonly existingEntries: number; readonly candidates: number; readonly limit: number } | null;
   readonly error: string | null;
 }
@@ -71,7 +95,10 @@ export interface Dependency {
 
 /** Everything the page shows; replaced by a snapshot, then kept current by subscription events. */
 export class StatusModel {
+  /** Every machine, while the data center has at most DETAIL_LIMIT; else empty, and `counts` says what there is. */
   machines = new Map<string, Machine>();
+  /** The counts by rack and state of a larger data center; null while `machines` holds every machine. */
+  counts: FleetCounts | null = null;
   entries = new Map<string, Entry>();
   holds = new Map<string, Hold>();
   /** Newest first. */
@@ -82,9 +109,19 @@ export class StatusModel {
 
   static readonly OUTCOMES_KEPT = 5;
 
-  /** Each part is replaced on its own: a panel whose read failed keeps what it last knew. */
-  replace(snapshot: { machines?: Machine[]; entries?: Entry[]; holds?: Hold[]; outcomes?: Outcome[] }): void {
-    if (snapshot.machines) this.machines = new Map(snapshot.machines.map((m) => [m.serial, m]));
+  /**
+   * Each part is replaced on its own: a panel whose read failed keeps what it last knew. The racks are either every
+   * machine (`machines`) or the counts (`counts`): one replaces the other.
+   */
+  replace(snapshot: { machines?: Machine[]; counts?: FleetCounts; entries?: Entry[]; holds?: Hold[]; outcomes?: Outcome[] }): void {
+    if (snapshot.machines) {
+      this.machines = new Map(snapshot.machines.map((m) => [m.serial, m]));
+      this.counts = null;
+    }
+    if (snapshot.counts) {
+      this.counts = snapshot.counts;
+      this.machines = new Map();
+    }
     if (snapshot.entries) this.entries = new Map(snapshot.entries.map((e) => [e.index, e]));
     if (snapshot.holds) this.holds = new Map(snapshot.holds.map((h) => [h.address, h]));
     if (snapshot.outcomes) this.outcomes = [...snapshot.outcomes].sort((a, b) => Number(b.sequence) - Number(a.sequence)).slice(0, StatusModel.OUTCOMES_KEPT);

@@ -1,8 +1,7 @@
 // The queue, the holds, the latest poll outcomes with their skips, and the last day's repairs.
 import { clock, el, table, timeCell, visible } from "./dom.js";
-import { skippedPhrase } from "../../src/domain/intake/skipped-bound.js";
 import { isUnfinished, type Entry, type Hold, type Outcome } from "./model.js";
-import { skipRows } from "./poll-changes.js";
+import { kindChanges, kindsLine } from "./poll-changes.js";
 import { stripHours, type EndedRepair } from "./timeline.js";
 
 /** More rows than this in one list are summed up in a line: the page stays responsive at any size. */
@@ -61,12 +60,24 @@ export function renderHolds(section: HTMLElement, holds: Iterable<Hold>, error: 
   ]);
 }
 
+/** How many a poll skipped: "1,000 skipped (20 listed)" when its answer lists a sample. */
+function skippedLine(total: number, listed: number): string {
+  const n = (count: number) => count.toLocaleString("en-US");
+  return total > listed ? `${n(total)} skipped (${n(listed)} listed)` : `${n(total)} skipped`;
+}
+
+/**
+ * Each poll: what it saw and did, and its skips counted by reason with the change since the poll before; the newest
+ * poll lists a sample of its skipped machines (kintsugi sends a few, fair to every reason and rack).
+ */
 export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[], error: string | null = null): void {
   const nodes: Array<Node | null> = [el("h2", "Latest polls"), failed(error)];
   if (outcomes.length === 0) nodes.push(el("p", "No poll has run yet.", "empty"));
   for (const [i, o] of outcomes.entries()) {
+    // Only the newest poll lists its sample.
+    const listed = i === 0 ? o.skipped.length : o.skippedTotal;
     const parts = [
-      `#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedPhrase(o.skippedTotal, o.skipped.length)}`,
+      `#${o.sequence} at ${clock(o.time)} (${o.trigger}): ${o.machinesSeen} machines seen, ${o.enqueued.length} enqueued, ${skippedLine(o.skippedTotal, listed)}`,
     ];
     if (o.shortCircuit)
       parts.push(
@@ -77,19 +88,15 @@ export function renderOutcomes(section: HTMLElement, outcomes: readonly Outcome[
     const line = el("p", parts.join("; "));
     line.title = visible(o.time);
     block.append(line);
-    const rows = skipRows(outcomes, i);
-    const skips = rows.kind === "all" ? rows.skips.map((skip) => ({ change: "", skip })) : rows.kind === "changes" ? rows.changes : [];
-    if (rows.kind === "changes")
-      block.append(el("p", rows.changes.length === 0 ? `the same skips as #${rows.since}` : `skips changed since #${rows.since}:`, "more"));
-    const { shown, more } = capped(skips);
-    if (shown.length > 0) {
-      const cells = shown.map(({ change, skip: s }) => ({
-        key: `${change}${s.serial}`,
-        cells: [...(rows.kind === "changes" ? [change] : []), s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason],
-      }));
-      block.append(table([...(rows.kind === "changes" ? ["change"] : []), "serial", "address", "state", "skip", "reason"], cells, ""));
+    const changes = kindChanges(outcomes, i);
+    if (changes.kinds.length > 0)
+      block.append(el("p", `by reason${changes.since === null ? "" : ` (change since #${changes.since})`}: ${kindsLine(changes)}`, "more"));
+    if (i === 0 && o.skipped.length > 0) {
+      const cells = o.skipped.map((s) => ({ key: s.serial, cells: [s.serial, s.address ?? "", s.state, s.kind + (s.held ? " (held)" : ""), s.reason] }));
+      block.append(table(["serial", "address", "state", "skip", "reason"], cells, ""));
+      if (o.skippedTotal > o.skipped.length)
+        block.append(el("p", `… and ${(o.skippedTotal - o.skipped.length).toLocaleString("en-US")} more (kintsugi auto-repair outcomes lists them)`, "more"));
     }
-    if (more !== null) block.append(el("p", more, "more"));
     nodes.push(block);
   }
   fill(section, nodes);
@@ -107,17 +114,17 @@ export function renderTimeline(section: HTMLElement, recent: readonly EndedRepai
     const mark = el("span", undefined, `mark ${MARK_CLASSES[r.status] ?? "dequeued"}`);
     const age = now - Date.parse(r.finishedAt);
     mark.style.left = `${Math.max(0, Math.min(100, 100 - (age / span) * 100))}%`;
-    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${clock(r.finishedAt)} (${r.finishedAt})`);
+    mark.title = visible(`#${r.index} ${r.address} ${r.operation}: ${r.status} at ${clock(r.finishedAt)} (${r.finishedAt})${r.reason ? `: ${r.reason}` : ""}`);
     mark.dataset.key = r.index;
     strip.append(mark);
   }
   const axis = el("div", undefined, "axis");
   axis.append(el("span", `${hours} h ago`), el("span", "now"));
   const { shown, more } = capped(recent);
-  const rows = shown.map((r) => ({ key: r.index, cells: [timeCell(r.finishedAt), r.index, r.address, r.operation, r.status] }));
+  const rows = shown.map((r) => ({ key: r.index, cells: [timeCell(r.finishedAt), r.index, r.address, r.operation, r.status, r.reason ?? ""] }));
   // The list scrolls in its own box: 200 rows would push the holds and polls below the fold at 1024 px.
   const list = el("div", undefined, "scroll");
-  list.append(table(["ended", "#", "address", "operation", "result"], rows, "No repair ended in the last day."));
+  list.append(table(["ended", "#", "address", "operation", "result", "why it failed"], rows, "No repair ended in the last day."));
   if (more !== null) list.append(el("p", more, "more"));
   fill(section, [el("h2", `Last day's repairs (${truncated ? "at least " : ""}${recent.length})`), failed(error), strip, axis, list]);
 }

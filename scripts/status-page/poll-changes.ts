@@ -1,38 +1,41 @@
-// Polls collapsed to what changed: sabakan polls every minute and a broken machine is skipped poll after poll, so
-// listing every poll's skips repeats the same rows. The newest poll lists all its skips (what holds now); an older
-// poll lists only the skips that differ from the poll before it.
-import type { Outcome, Skip } from "./model.js";
+// Polls told by their counts: sabakan polls every minute and a broken machine is skipped poll after poll, so the page
+// lists a sample of the newest poll's skips and, for every poll, how many it skipped for each reason and how that
+// changed since the poll before (a storm's thousand skips are one line, and a rack held back shows as its change).
+import type { KindCount, Outcome } from "./model.js";
 
-/** A skip that appeared (`new`) or ended (`gone`) since the poll before. */
-export interface SkipChange {
-  readonly change: "new" | "gone";
-  readonly skip: Skip;
+/** A reason's skips in a poll, and the change since the poll before (null: nothing to compare with). */
+export interface KindChange {
+  readonly kind: string;
+  readonly machines: number;
+  readonly change: number | null;
 }
 
-/** What a poll's skip rows show: all of them, the changes since the poll before, or nothing to compare with. */
-export type SkipRows =
-  | { readonly kind: "all"; readonly skips: readonly Skip[] }
-  | { readonly kind: "changes"; readonly since: string; readonly changes: readonly SkipChange[] }
-  | { readonly kind: "none" };
-
-const keyOf = (s: Skip) => `${s.serial}\u0000${s.kind}`;
+/** What a poll's counts line shows: each reason it skipped for (or that the poll before did), and which poll it is compared with. */
+export interface KindChanges {
+  readonly since: string | null;
+  readonly kinds: readonly KindChange[];
+}
 
 /**
- * The rows for `outcomes[i]` (newest first). The newest poll shows all; an older one the changes since the poll
- * after it in the list (its predecessor in time), or none for the oldest listed. A failed poll skipped nothing
- * (it saw no machines) and is compared with nothing: the next poll that worked is compared with the one before it.
+ * The counts by reason of `outcomes[i]` (newest first), each with its change since the poll before it that worked. A
+ * failed poll skipped nothing (it saw no machines) and is compared with nothing; neither is the oldest listed. A reason
+ * the poll before had and this one has not is listed with 0.
  */
-export function skipRows(outcomes: readonly Outcome[], i: number): SkipRows {
+export function kindChanges(outcomes: readonly Outcome[], i: number): KindChanges {
   const poll = outcomes[i];
-  if (!poll) return { kind: "none" };
-  if (i === 0) return { kind: "all", skips: poll.skipped };
-  if (poll.error !== null) return { kind: "none" };
-  const before = outcomes.slice(i + 1).find((o) => o.error === null);
-  if (!before) return { kind: "none" };
-  const had = new Map(before.skipped.map((s) => [keyOf(s), s]));
-  const has = new Map(poll.skipped.map((s) => [keyOf(s), s]));
-  const changes: SkipChange[] = [];
-  for (const [key, skip] of has) if (!had.has(key)) changes.push({ change: "new", skip });
-  for (const [key, skip] of had) if (!has.has(key)) changes.push({ change: "gone", skip });
-  return { kind: "changes", since: before.sequence, changes };
+  if (!poll) return { since: null, kinds: [] };
+  const before = poll.error === null ? outcomes.slice(i + 1).find((o) => o.error === null) : undefined;
+  if (!before) return { since: null, kinds: poll.skippedByKind.map(({ kind, machines }) => ({ kind, machines, change: null })) };
+  const had = new Map(before.skippedByKind.map((k: KindCount) => [k.kind, k.machines]));
+  const kinds: KindChange[] = poll.skippedByKind.map(({ kind, machines }) => ({ kind, machines, change: machines - (had.get(kind) ?? 0) }));
+  for (const { kind, machines } of before.skippedByKind)
+    if (!poll.skippedByKind.some((k) => k.kind === kind)) kinds.push({ kind, machines: 0, change: -machines });
+  return { since: before.sequence, kinds };
+}
+
+/** A counts line: "queue_limit 998 (+3), rack_limit 0 (-2)"; a change of 0, or none to compare with, is left out. */
+export function kindsLine(changes: KindChanges): string {
+  return changes.kinds
+    .map(({ kind, machines, change }) => `${kind.toLowerCase()} ${machines.toLocaleString("en-US")}${change ? ` (${change > 0 ? "+" : ""}${change})` : ""}`)
+    .join(", ");
 }

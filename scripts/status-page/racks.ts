@@ -1,9 +1,11 @@
-// The data center as a grid on one canvas: a column of cells per rack (by indexInRack), racks wrapped into rows to
-// fit the width. At 350 racks of 30 machines the cells shrink to 5 px, which still shows every machine on a laptop
-// screen; hovering a cell names it.
-import { REPAIR_COLOURS, STATE_COLOURS, UNKNOWN_STATE_COLOUR } from "./colours.js";
+// The data center as a grid on one canvas: a column of cells per rack, racks wrapped into rows to fit the width. At
+// 350 racks of 30 machines the cells shrink to 5 px, which still shows every machine on a laptop screen; hovering a
+// cell says what it is. A data center of at most DETAIL_LIMIT machines is drawn machine by machine (by indexInRack,
+// each ringed by its own repair or hold); a larger one from its counts by rack and state (each rack's machines by
+// state, the unhealthy first, as many ringed as the rack has machines in the queue and held).
+import { REPAIR_COLOURS } from "./colours.js";
 import { visible } from "./dom.js";
-import type { Entry, Hold, Machine } from "./model.js";
+import type { Cell, Column } from "./rack-columns.js";
 
 interface Layout {
   readonly cell: number;
@@ -15,12 +17,9 @@ interface Layout {
 }
 
 export interface RackGrid {
-  /** `rackLimit`: `maximum-unhealthy-machines-per-rack` (0 = none), null when unknown. */
-  draw(machines: ReadonlyMap<string, Machine>, entries: ReadonlyMap<string, Entry>, holds: ReadonlyMap<string, Hold>, rackLimit?: number | null): void;
+  /** `machines`: how many the columns hold; `rackLimit`: `maximum-unhealthy-machines-per-rack` (0 = none), null when unknown. */
+  draw(columns: readonly Column[], machines: number, rackLimit?: number | null): void;
 }
-
-/** The states a rack's limit counts (sabakan's unhealthy ones). */
-const DOWN_STATES = new Set(["UNHEALTHY", "UNREACHABLE"]);
 
 /**
  * A rack's header when cells are large: its number, then its unhealthy machines against the rack limit (amber at
@@ -30,13 +29,11 @@ const DOWN_STATES = new Set(["UNHEALTHY", "UNREACHABLE"]);
 function drawRackHeader(
   ctx: CanvasRenderingContext2D,
   at: { x: number; y: number; labelHeight: number; cell: number; height: number },
-  rack: number,
-  machines: readonly Machine[],
-  holds: ReadonlyMap<string, Hold>,
+  column: Column,
   limit: number | null,
 ): string {
-  const down = machines.filter((m) => DOWN_STATES.has(m.state)).length;
-  const held = machines.filter((m) => m.address !== null && holds.has(m.address)).length;
+  const { rack, down, held } = column;
+  const all = column.cells.length;
   ctx.fillStyle = "#9aa0a6";
   ctx.fillText(String(rack), at.x, at.y + 9);
   const counted = limit !== null && limit > 0 ? `${down}/${limit}` : down > 0 ? `${down}↓` : "";
@@ -47,18 +44,18 @@ function drawRackHeader(
   if (held > 0) {
     ctx.fillStyle = REPAIR_COLOURS.HELD!;
     ctx.fillRect(at.x, at.y + at.labelHeight - 3, at.cell, 2);
-    if (held === machines.length) {
+    if (held === all) {
       ctx.strokeStyle = REPAIR_COLOURS.HELD!;
       ctx.lineWidth = 1;
       ctx.strokeRect(at.x - 2.5, at.y + at.labelHeight - 4.5, at.cell + 5, at.height + 6);
     }
   }
-  return `${rack}:${counted}${held > 0 ? ` held ${held}${held === machines.length ? " (all)" : ""}` : ""}`;
+  return `${rack}:${counted}${held > 0 ? ` held ${held}${held === all ? " (all)" : ""}` : ""}`;
 }
 
-/** Where every machine goes, and what the cell under the pointer is. */
+/** Where every cell goes, and what the cell under the pointer is. */
 export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, tooltip: HTMLElement): RackGrid {
-  let placed: Array<{ x: number; y: number; machine: Machine; entry: Entry | undefined; held: boolean }> = [];
+  let placed: Array<{ x: number; y: number; cell: Cell }> = [];
   let layout: Layout | null = null;
 
   canvas.addEventListener("mousemove", (event) => {
@@ -70,27 +67,17 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
       tooltip.hidden = true;
       return;
     }
-    const repair = hit.entry ? `, repair #${hit.entry.index} ${hit.entry.operation} ${hit.entry.status}` : "";
-    tooltip.textContent = visible(
-      `${hit.machine.serial} (rack ${hit.machine.rack}, ${hit.machine.address ?? "no address"}): ${hit.machine.state}${repair}${hit.held ? ", held" : ""}`,
-    );
+    tooltip.textContent = visible(hit.cell.tip);
     tooltip.hidden = false;
   });
   canvas.addEventListener("mouseleave", () => (tooltip.hidden = true));
 
   return {
-    draw(machines, entries, holds, rackLimit = null) {
-      const racks = new Map<number, Machine[]>();
-      for (const machine of machines.values()) {
-        const rack = racks.get(machine.rack) ?? [];
-        rack.push(machine);
-        racks.set(machine.rack, rack);
-      }
-      const rackNumbers = [...racks.keys()].sort((a, b) => a - b);
-      const tallest = Math.max(1, ...[...racks.values()].map((r) => r.length));
+    draw(columns, machines, rackLimit = null) {
+      const tallest = Math.max(1, ...columns.map((c) => c.cells.length));
       const width = Math.max(320, canvas.parentElement?.clientWidth ?? 1200);
-      layout = layoutFor(rackNumbers.length, tallest, width);
-      const rows = Math.max(1, Math.ceil(rackNumbers.length / layout.racksPerRow));
+      layout = layoutFor(columns.length, tallest, width);
+      const rows = Math.max(1, Math.ceil(columns.length / layout.racksPerRow));
       const ratio = window.devicePixelRatio || 1;
       const height = rows * layout.rowHeight;
       canvas.width = Math.floor(width * ratio);
@@ -106,46 +93,35 @@ export function rackGrid(canvas: HTMLCanvasElement, summary: HTMLElement, toolti
       placed = [];
       const pitch = layout.cell + layout.gap;
       const headers: string[] = [];
-      rackNumbers.forEach((rack, i) => {
+      columns.forEach((column, i) => {
         const x0 = (i % layout!.racksPerRow) * (pitch + layout!.rackGap);
         const y0 = Math.floor(i / layout!.racksPerRow) * layout!.rowHeight;
-        const inRack = (racks.get(rack) ?? []).sort((a, b) => a.indexInRack - b.indexInRack);
         if (layout!.labelHeight >= 24) {
           headers.push(
-            drawRackHeader(
-              ctx,
-              { x: x0, y: y0, labelHeight: layout!.labelHeight, cell: layout!.cell, height: inRack.length * pitch },
-              rack,
-              inRack,
-              holds,
-              rackLimit,
-            ),
+            drawRackHeader(ctx, { x: x0, y: y0, labelHeight: layout!.labelHeight, cell: layout!.cell, height: column.cells.length * pitch }, column, rackLimit),
           );
         } else if (layout!.labelHeight > 0) {
           ctx.fillStyle = "#9aa0a6";
-          ctx.fillText(String(rack), x0, y0 + 9);
+          ctx.fillText(String(column.rack), x0, y0 + 9);
         }
-        inRack.forEach((machine, j) => {
+        column.cells.forEach((cell, j) => {
           const x = x0;
           const y = y0 + layout!.labelHeight + j * pitch;
-          const entry = machine.address === null ? undefined : entries.get(machine.address);
-          const held = machine.address !== null && holds.has(machine.address);
-          ctx.fillStyle = STATE_COLOURS[machine.state] ?? UNKNOWN_STATE_COLOUR;
+          ctx.fillStyle = cell.fill;
           ctx.fillRect(x, y, layout!.cell, layout!.cell);
-          const ring = entry ? REPAIR_COLOURS[entry.status] : held ? REPAIR_COLOURS.HELD : undefined;
-          if (ring) {
-            ctx.strokeStyle = ring;
+          if (cell.ring) {
+            ctx.strokeStyle = cell.ring;
             const line = layout!.cell >= 22 ? 3 : layout!.cell >= 10 ? 2 : 1;
             ctx.lineWidth = line;
             ctx.strokeRect(x + line / 2, y + line / 2, layout!.cell - line, layout!.cell - line);
           }
-          placed.push({ x, y, machine, entry, held });
+          placed.push({ x, y, cell });
         });
       });
-      canvas.dataset.machines = String(machines.size);
-      canvas.dataset.racks = String(rackNumbers.length);
+      canvas.dataset.machines = String(machines);
+      canvas.dataset.racks = String(columns.length);
       canvas.dataset.rackHeaders = headers.join(", ");
-      summary.textContent = `${machines.size} machines in ${rackNumbers.length} racks`;
+      summary.textContent = `${machines} machines in ${columns.length} racks`;
     },
   };
 }

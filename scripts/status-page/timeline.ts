@@ -10,6 +10,8 @@ export interface EndedRepair {
   /** SUCCEEDED, FAILED, or DEQUEUED (deleted from the queue before it finished). */
   readonly status: string;
   readonly finishedAt: string;
+  /** Why it failed, as kintsugi says (null when it did not fail, or kintsugi does not know any more). */
+  readonly reason: string | null;
 }
 
 /** A record as `finishedRepairs` sends it (the shape of the document in queries.ts). */
@@ -20,6 +22,7 @@ export interface FinishedRepairRecord {
   /** succeeded, failed or deleted. */
   readonly status: string;
   readonly finishedAt: string;
+  readonly reason: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -45,6 +48,7 @@ export class RepairTimeline {
         operation: r.operation,
         status: RECORD_STATUSES[r.status] ?? r.status.toUpperCase(),
         finishedAt: r.finishedAt,
+        reason: r.reason,
       });
     }
     for (const entry of entries) this.entryEvent("SNAPSHOT", entry, null);
@@ -64,9 +68,17 @@ export class RepairTimeline {
         operation: entry.operation,
         status: entry.status,
         finishedAt: entry.lastTransitionTime,
+        reason: entry.failure,
       });
     } else if (kind === "DEQUEUED" && time !== null) {
-      this.repairs.set(entry.index, { index: entry.index, address: entry.address, operation: entry.operation, status: "DEQUEUED", finishedAt: time });
+      this.repairs.set(entry.index, {
+        index: entry.index,
+        address: entry.address,
+        operation: entry.operation,
+        status: "DEQUEUED",
+        finishedAt: time,
+        reason: null,
+      });
     }
   }
 

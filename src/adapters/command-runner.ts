@@ -2,6 +2,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import type { Socket } from "node:net";
 import { findLauncher, launchCommand, LIFELINE_FD, resolveExecutable, type CommandLauncher } from "./command-launcher.js";
 import type { CommandOptions, CommandOutcome, CommandRunner } from "./ports.js";
+import { SpawnTurns } from "./spawn-turns.js";
 
 /** Options of {@link ProcessCommandRunner}. */
 export interface ProcessCommandRunnerOptions {
@@ -112,8 +113,15 @@ export class ProcessCommandRunner implements CommandRunner {
     }
   }
 
+  /** Spawns, one an event-loop turn (see SpawnTurns). */
+  private readonly turns = new SpawnTurns();
+
   /** Runs `argv[0]` with the other elements as its arguments, verbatim, and reports how it ended. */
   run(argv: readonly string[], options: CommandOptions): Promise<CommandOutcome> {
+    return new Promise((resolve) => this.turns.inTurn(() => resolve(this.start(argv, options))));
+  }
+
+  private start(argv: readonly string[], options: CommandOptions): Promise<CommandOutcome> {
     const command = argv[0];
     if (command === undefined) return Promise.resolve({ kind: "spawn-error", message: "empty command line" });
     const abortSignal = options.signal;

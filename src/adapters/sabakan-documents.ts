@@ -20,4 +20,13 @@ export const SEARCH_MACHINES = /* GraphQL */ `
   }
 `;
 
-export const SABAKAN_DOCUMENTS = { SEARCH_MACHINES } as const;
+/** Every machine, unfiltered, with as little of each as sabakan answers: how large the fleet is (asked at start). */
+export const COUNT_MACHINES = /* GraphQL */ `
+  query CountMachines {
+    searchMachines {
+      spec { serial }
+    }
+  }
+`;
+
+export const SABAKAN_DOCUMENTS = { SEARCH_MACHINES, COUNT_MACHINES } as const;

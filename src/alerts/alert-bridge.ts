@@ -1,5 +1,6 @@
 import { createClient, type Client } from "graphql-ws";
-import { webSocketWithTls, type ClientTls } from "../adapters/tls-transport.js";
+import type { ClientTls } from "../adapters/tls-transport.js";
+import { webSocketWithTls } from "../adapters/tls-websocket.js";
 import type { Alert } from "../domain/alerts/alert.js";
 import { alertFor, missedEventsAlert, type RepairEntryEventPayload } from "../domain/alerts/alert-messages.js";
 import { alertForOutcome, INITIAL_OUTCOME_STATE, type AutoRepairOutcomePayload } from "../domain/alerts/auto-repair-alert-messages.js";

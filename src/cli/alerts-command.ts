@@ -1,7 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { startAlertBridge, type RepairEntryFilter } from "../alerts/alert-bridge.js";
-import { AlertGrouper } from "../alerts/alert-grouper.js";
-import { WebhookPoster } from "../alerts/webhook-poster.js";
+import type { RepairEntryFilter } from "../alerts/alert-bridge.js";
 import { parseAddress } from "../domain/shared/address.js";
 import { ALERT_FORMATS, FORMATTERS, type AlertFormat } from "../domain/alerts/alert-formats.js";
 import { DEFAULT_FAILURE_THRESHOLD } from "../domain/alerts/auto-repair-alert-messages.js";
@@ -114,6 +112,12 @@ export function alertsCommand(): Command {
         ...files
       } = (cmd.parent?.opts() as ({ server?: string; token?: string } & ClientTlsFiles) | undefined) ?? {};
       const tls = readClientTls(files);
+      // The bridge (graphql-ws, ws) loads when the command runs, not with every command's modules.
+      const [{ startAlertBridge }, { AlertGrouper }, { WebhookPoster }] = await Promise.all([
+        import("../alerts/alert-bridge.js"),
+        import("../alerts/alert-grouper.js"),
+        import("../alerts/webhook-poster.js"),
+      ]);
       const log = (line: string) => void process.stderr.write(`kintsugi alerts: ${line}\n`);
       const poster = new WebhookPoster({ url: opts.webhook, format: FORMATTERS[opts.format], log });
       // The path of a chat webhook is its secret: log where it goes, not the URL.

@@ -33,15 +33,16 @@ export function readClientTls(files: ClientTlsFiles): ClientTls | null {
 
 /**
  * Names a TLS failure so that the operator knows what to pass; null for other errors. Over TLS 1.3 a server that
- * refuses the client's certificate (or its absence) just closes the connection: `https` says the server is one.
+ * refuses the client's certificate (or its absence) closes the connection after the handshake: the client reads
+ * the alert (ERR_SSL_TLSV13_ALERT_...), or only the closed socket (`https` says the server is one).
  */
 export function certificateHint(code: string | undefined, https = false): string | null {
-  if (code === "UND_ERR_SOCKET" && https)
+  if ((code === "UND_ERR_SOCKET" || code === "ECONNRESET") && https)
     return `${code}: the server closed the connection; a server with tls.client_ca_file does so without a client certificate it trusts (pass --cert FILE --key FILE)`;
   if (code === undefined) return null;
+  if (/ALERT_CERTIFICATE_REQUIRED|ALERT_BAD_CERTIFICATE|ALERT_UNKNOWN_CA/.test(code))
+    return `${code}: the server closed the connection; it wants a client certificate it trusts (pass --cert FILE --key FILE)`;
   if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code))
     return `${code}: the server's certificate is not trusted (pass --ca FILE with the CA that signed it)`;
-  if (/ALERT_CERTIFICATE_REQUIRED|ALERT_BAD_CERTIFICATE|ALERT_UNKNOWN_CA/.test(code))
-    return `${code}: the server wants a client certificate it trusts (pass --cert FILE --key FILE)`;
   return null;
 }

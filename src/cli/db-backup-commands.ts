@@ -1,42 +1,8 @@
-import { resolve } from "node:path";
 import { Command } from "commander";
-import type { Etcd3 } from "etcd3";
-import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.js";
-import { loadConfigFile } from "../config/load-config.js";
-import { checkDatabaseFile } from "../store/backup/database-check.js";
-import { restoreDatabase } from "../store/backup/database-restore.js";
-import { checkEtcdStore } from "../store/backup/etcd-check.js";
-import { backupEtcdStore, backupSqliteDatabase } from "../store/backup/store-backup.js";
-import type { EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
-import { CliError } from "./cli-error.js";
-import { checkLines, counterLine, countLines, printed } from "./db-report.js";
+import type { StoreOptions } from "./db-backup-actions.js";
 
-/** The store a command works on: `--database`, else the config's store (its `database`, or its etcd section). */
-type ChosenStore = { readonly kind: "sqlite"; readonly file: string } | { readonly kind: "etcd"; readonly config: KintsugiConfig };
-
-interface StoreOptions {
-  readonly config?: string;
-  readonly database?: string;
-}
-
-function chosenStore(opts: StoreOptions): ChosenStore {
-  const config = opts.config === undefined ? DEFAULT_CONFIG : loadConfigFile(opts.config);
-  if (opts.database !== undefined) return { kind: "sqlite", file: resolve(opts.database) };
-  // A relative `database` is taken from the working directory, as kintsugi serve takes it.
-  return config.store === "etcd" ? { kind: "etcd", config } : { kind: "sqlite", file: resolve(config.database) };
-}
-
-/** Runs `work` with an etcd client for the config's etcd section, closed after. */
-async function withEtcd<T>(config: KintsugiConfig, work: (options: EtcdSnapshotOptions) => Promise<T>): Promise<T> {
-  // etcd3 and gRPC load only for an etcd store (see openEtcdBackend).
-  const { etcdClientFor } = await import("../store/kv/etcd-client.js");
-  const client: Etcd3 = etcdClientFor(config.etcd);
-  try {
-    return await work({ client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs });
-  } finally {
-    client.close();
-  }
-}
+// The stores' modules (SQLite, the config's schemas, etcd3) load when a db command runs, not with the CLI.
+const actions = () => import("./db-backup-actions.js");
 
 const CONFIG_HELP = "YAML config file: its `database` (or with store: etcd, its etcd section) is the store (default: ./data/kintsugi.db)";
 const DATABASE_HELP = "the SQLite database file, instead of the config's";
@@ -78,13 +44,7 @@ export function backupCommand(out: (text: string) => void): Command {
     .option("--database <FILE>", DATABASE_HELP)
     .option("--force", "replace OUT when it exists", false)
     .addHelpText("after", BACKUP_HELP)
-    .action(async (file: string, opts: StoreOptions & { force: boolean }) => {
-      const store = chosenStore(opts);
-      const result = await (store.kind === "sqlite"
-        ? backupSqliteDatabase(store.file, file, opts.force)
-        : withEtcd(store.config, (etcd) => backupEtcdStore(etcd, file, opts.force)));
-      out(printed([`backed up ${result.from} -> ${result.to}, checked`, ...checkLines(result.check)]));
-    });
+    .action(async (file: string, opts: StoreOptions & { force: boolean }) => out(await (await actions()).backup(file, opts)));
 }
 
 /** `kintsugi db restore BACKUP`: the backup becomes the database; the old one is kept. */
@@ -95,20 +55,7 @@ export function restoreCommand(out: (text: string) => void): Command {
     .option("--config <FILE>", CONFIG_HELP)
     .option("--database <FILE>", DATABASE_HELP)
     .addHelpText("after", RESTORE_HELP)
-    .action(async (backup: string, opts: StoreOptions) => {
-      const store = chosenStore(opts);
-      if (store.kind === "etcd") {
-        throw new CliError(
-          `the config's store is etcd (prefix ${store.config.etcd.prefix}); restore a backup into etcd with kintsugi db copy --from sqlite:${backup} --to etcd ` +
-            `--config ${opts.config ?? "FILE"}, after stopping every replica and emptying the prefix (etcdctl del --prefix ${store.config.etcd.prefix})`,
-        );
-      }
-      const result = await restoreDatabase(backup, store.file, new Date());
-      const kept = result.kept === null ? "  there was no database to keep" : `  the database it replaced is kept as ${result.kept}`;
-      out(
-        printed([`restored ${result.backup.file} as the database ${result.database}`, kept, ...checkLines(result.backup), "start kintsugi again to serve it"]),
-      );
-    });
+    .action(async (backup: string, opts: StoreOptions) => out(await (await actions()).restore(backup, opts)));
 }
 
 /** `kintsugi db check [FILE]`: integrity, schema version and counts; exit code 1 when something is wrong. */
@@ -119,15 +66,5 @@ export function checkCommand(out: (text: string) => void): Command {
     .option("--config <FILE>", CONFIG_HELP)
     .option("--database <FILE>", DATABASE_HELP)
     .addHelpText("after", CHECK_HELP)
-    .action(async (file: string | undefined, opts: StoreOptions) => {
-      const store: ChosenStore = file === undefined ? chosenStore(opts) : { kind: "sqlite", file: resolve(file) };
-      if (store.kind === "etcd") {
-        const { description, summary } = await withEtcd(store.config, checkEtcdStore);
-        out(printed([`${description}: ok`, ...countLines(summary.counts), counterLine(summary), `  sha256 ${summary.sha256}`]));
-        return;
-      }
-      const check = await checkDatabaseFile(store.file);
-      if (check.problems.length > 0) throw new CliError(`database ${check.file} fails its check: ${check.problems.join("; ")}`);
-      out(printed([`${check.file}: ok`, "  integrity ok, foreign keys ok", ...checkLines(check)]));
-    });
+    .action(async (file: string | undefined, opts: StoreOptions) => out(await (await actions()).check(file, opts)));
 }

@@ -9,7 +9,7 @@ const ENTRY_FIELDS = /* GraphQL */ `
 
 export const ListEntries = /* GraphQL */ `
   query ListEntries {
-    searchRepairEntries { ...EntryFields }
+    searchRepairEntries { ...EntryFields failure }
   }
   ${ENTRY_FIELDS}
 `;

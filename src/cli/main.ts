@@ -1,10 +1,8 @@
 import { Command, CommanderError, Option } from "commander";
-import { ConfigError } from "../config/load-config.js";
-import { StartRefusedError } from "../auth/access-policy.js";
 import { VERSION } from "../version.js";
 import { alertsCommand } from "./alerts-command.js";
 import { autoRepairCommand } from "./auto-repair-commands.js";
-import { CliError, DEFAULT_SERVER, KintsugiClient } from "./client.js";
+import { DEFAULT_SERVER, KintsugiClient } from "./client.js";
 import { readClientTls, type ClientTlsFiles } from "./client-tls.js";
 import { constraintsCommand } from "./constraints-commands.js";
 import { healthCheckCommand } from "./health-check-commands.js";
@@ -18,38 +16,33 @@ import { dbCommand } from "./db-commands.js";
 import { completionCommand } from "./completion-command.js";
 import { replayCommand } from "./replay-command.js";
 import { statsCommand } from "./stats-commands.js";
-import { UnfinishedCopyError } from "../store/copy/unfinished-copy.js";
-import { StoreSchemaError } from "../store/core/schema-version.js";
-import { DatabaseOpenError, EtcdClientConfigError, StoreUnavailableError } from "../store/store-errors.js";
-import { ListenError } from "../wiring/listen-address.js";
-import { BackupError } from "../store/backup/backup-error.js";
-import { CopyFailedError } from "../store/copy/copy-store.js";
-import { SnapshotSourceError, TargetNotEmptyError } from "../store/copy/store-snapshot.js";
 
 /**
  * Errors that say what the operator must change or wait for (a config, a file, etcd being away, a store that cannot
  * be copied, backed up or restored): printed as one `kintsugi: ...` line each, without a stack. Anything else is
- * unexpected and printed with its stack.
+ * unexpected and printed with its stack. Told by their names, which each class sets: the classes belong to the server
+ * and the db commands, which load on demand, bundled with their own copies of them (scripts/build-cli.mjs), so an
+ * instanceof against any one copy would miss the others.
  */
-const OPERATOR_ERRORS = [
-  CliError,
-  ConfigError,
-  DatabaseOpenError,
-  EtcdClientConfigError,
-  StartRefusedError,
-  UnfinishedCopyError,
-  StoreSchemaError,
-  StoreUnavailableError,
-  ListenError,
-  BackupError,
-  SnapshotSourceError,
-  TargetNotEmptyError,
-  CopyFailedError,
-];
+export const OPERATOR_ERRORS: ReadonlySet<string> = new Set([
+  "CliError",
+  "ConfigError",
+  "DatabaseOpenError",
+  "EtcdClientConfigError",
+  "StartRefusedError",
+  "UnfinishedCopyError",
+  "StoreSchemaError",
+  "StoreUnavailableError",
+  "ListenError",
+  "BackupError",
+  "SnapshotSourceError",
+  "TargetNotEmptyError",
+  "CopyFailedError",
+]);
 
 /** Whether `err` is one of {@link OPERATOR_ERRORS}. */
 function isOperatorError(err: unknown): boolean {
-  return OPERATOR_ERRORS.some((type) => err instanceof type);
+  return err instanceof Error && OPERATOR_ERRORS.has(err.name);
 }
 
 /** Builds the `kintsugi` command tree. */
@@ -134,7 +127,13 @@ export async function main(argv: readonly string[], output: CliOutput = PROCESS_
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
     if (isOperatorError(err)) {
-      output.err(`kintsugi: ${(err as Error).message}\n`);
+      // One line per problem (a config with three problems is three lines), each prefixed, so every line says whose.
+      output.err(
+        `${(err as Error).message
+          .split("\n")
+          .map((line) => `kintsugi: ${line}\n`)
+          .join("")}`,
+      );
       return 1;
     }
     output.err(`kintsugi: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
+import { escapeControlCharacters as printable } from "../domain/shared/untrusted-text.js";
 import { CliError } from "./cli-error.js";
 import { ckeJson, toCkeEntry } from "./cke-json.js";
 import type { KintsugiClient } from "./client.js";
@@ -15,6 +16,15 @@ export interface CliIo {
   readonly client: () => KintsugiClient;
   /** Notes beside the output (stderr), so what goes to `out` stays as documented (e.g. JSON). */
   readonly note?: (text: string) => void;
+}
+
+/**
+ * One line on stderr for a failed entry: `kintsugi: entry 3 (10.0.0.3) failed: REASON`, the reason as the server
+ * keeps it (a command's output in it already escaped there) and escaped again here: the server's words reach the
+ * terminal.
+ */
+export function failureNote(index: string, address: string, failure: string): string {
+  return `kintsugi: entry ${index} (${printable(address)}) failed: ${printable(failure)}\n`;
 }
 
 /** A file's text, or a CliError naming it. */
@@ -59,11 +69,13 @@ export function repairQueueCommand(io: CliIo): Command {
 
   cmd
     .command("list")
-    .description("print every entry as a JSON array, as ckecli does (null when there is none)")
+    .description("print every entry as a JSON array, as ckecli does (null when there is none); why each failed entry failed goes to stderr")
     .action(async () => {
       const r = await io.client().request<Op.ListEntriesQuery>(D.ListEntries);
       // ckecli encodes the nil slice it gets for an empty queue: `null`, not `[]`.
       io.out(ckeJson(r.searchRepairEntries.length === 0 ? null : r.searchRepairEntries.map(toCkeEntry)));
+      // stdout stays ckecli's JSON for the scripts that read it; the operator reading the terminal also learns why.
+      for (const e of r.searchRepairEntries) if (e.failure) io.note?.(failureNote(e.index, e.address, e.failure));
     });
 
   cmd

@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import { templateYaml } from "../domain/cluster/cluster-yaml.js";
-import { parseTemplate } from "../domain/cluster/template.js";
 import { readVariablesFile } from "./auto-repair-commands.js";
 import { printableJsonText } from "../domain/shared/untrusted-text.js";
 import { CliError } from "./client.js";
@@ -40,6 +38,8 @@ export function sabakanCommand(io: CliIo): Command {
       const r = await io.client().request<Op.GetClusterTemplateQuery>(D.GetClusterTemplate);
       if (!r.clusterTemplate) throw new CliError("no cluster template is set (kintsugi sabakan set-template FILE sets one)");
       const text = r.clusterTemplate.template;
+      // The YAML library loads for this command only.
+      const [{ parseTemplate }, { templateYaml }] = await Promise.all([import("../domain/cluster/template.js"), import("../domain/cluster/cluster-yaml.js")]);
       const parsed = options.asSet ? null : parseTemplate(text);
       if (parsed?.ok) return io.out(templateYaml(parsed.template));
       if (parsed) io.note?.(`kintsugi: warning: the stored template no longer reads as one (${parsed.errors.join("; ")}); printed as it was set\n`);

@@ -2,7 +2,6 @@ import { Command } from "commander";
 import { CliError, describeSocketError } from "./client.js";
 import { formatGoDuration } from "./durations.js";
 import type { CliIo } from "./repair-queue-commands.js";
-import { watchConnection } from "./watch-connection.js";
 import { WatchEntries, WatchEntry, WatchWaits } from "./documents.js";
 import type { WatchEntriesQuery, WatchEntryQuery, WatchFieldsFragment, WatchWaitsSubscription } from "./generated/operations.js";
 import { applyEvent, applyWaits, eventLine, renderScreen, waitLine, type WatchedEntry, type WatchedEvent } from "./watch-view.js";
@@ -58,11 +57,13 @@ export function watchCommand(io: WatchIo): Command {
         }
         return entries.size;
       };
+      // graphql-ws and ws load when a command subscribes, not with every command's modules.
+      const [{ watchConnection }, webSocketImpl] = await Promise.all([import("./watch-connection.js"), io.client().webSocketImpl()]);
       await new Promise<void>((resolve, reject) => {
         const connection = watchConnection({
           url: `${server.replace(/^http/, "ws")}/graphql`,
           // With --ca/--cert, the same trust and client certificate as the queries.
-          webSocketImpl: io.client().webSocketImpl,
+          webSocketImpl,
           // graphql-ws gives up at once on close 4401 (a missing or unknown token).
           connectionParams: io.client().connectionParams,
           onConnected: (lostAt) => {
@@ -105,7 +106,7 @@ export function watchCommand(io: WatchIo): Command {
               if (recent.length > RECENT) recent.shift();
               draw();
             },
-            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err)}`)),
+            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err, io.client().hasToken)}`)),
             complete: () => finish(),
           },
         );
@@ -119,7 +120,7 @@ export function watchCommand(io: WatchIo): Command {
               if (!tty) for (const e of applied.changed) io.out(`${waitLine(e, new Date().toISOString())}\n`);
               draw();
             },
-            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err)}`)),
+            error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err, io.client().hasToken)}`)),
             complete: () => finish(),
           },
         );

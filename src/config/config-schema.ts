@@ -59,13 +59,33 @@ const NOUNS: Record<string, string> = {
 };
 
 /**
+ * Why an unquoted YAML scalar is not what was meant: YAML 1.2 reads `True`, `false` and `FALSE` as booleans and `10`
+ * as a number where a string is expected (quote it), and `yes`, `no`, `on` and `off` as strings where a boolean is
+ * expected (YAML 1.1 and Go's YAML readers, CKE's among them, read them as booleans).
+ */
+function yamlHint(expected: string, input: unknown): string {
+  if (expected === "string" && (typeof input === "boolean" || typeof input === "number")) return ` (YAML reads it unquoted as a ${typeof input}: quote it)`;
+  if (expected === "boolean" && typeof input === "string" && /^(?:y|yes|n|no|on|off)$/i.test(input)) {
+    return ` (YAML 1.2 reads ${input} as a string, not a boolean: write ${/^(?:y|yes|on)$/i.test(input) ? "true" : "false"})`;
+  }
+  return "";
+}
+
+/** For a choice of strings given an unquoted boolean or number: the choice it spells, quoted (`status: "False"`). */
+function quoteHint(values: readonly unknown[], input: unknown): string {
+  if ((typeof input !== "boolean" && typeof input !== "number") || !values.every((v) => typeof v === "string")) return "";
+  const meant = (values as readonly string[]).find((v) => v.toLowerCase() === String(input).toLowerCase());
+  return ` (YAML reads it unquoted as a ${typeof input}: quote it${meant === undefined ? "" : `, "${meant}"`})`;
+}
+
+/**
  * The per-parse error map: short, human messages for zod's generic issues. Messages set on a schema win over it.
  * `unrecognized_keys` issues name the object; the loader reports each key on its own path.
  */
 export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case "invalid_type":
-      return typeMessage(NOUNS[issue.expected] ?? issue.expected, issue.input);
+      return typeMessage(NOUNS[issue.expected] ?? issue.expected, issue.input) + yamlHint(issue.expected, issue.input);
     case "too_small":
       if (issue.origin === "array") return "must be a non-empty list";
       if (issue.origin === "string") return "must not be empty";
@@ -73,7 +93,7 @@ export const configErrorMap: z.core.$ZodErrorMap = (issue) => {
     case "too_big":
       return `must be ${issue.inclusive ? "<=" : "<"} ${String(issue.maximum)}`;
     case "invalid_value":
-      return `must be one of ${issue.values.map(String).join(", ")}, got ${describe(issue.input)}`;
+      return `must be one of ${issue.values.map(String).join(", ")}, got ${describe(issue.input)}${quoteHint(issue.values, issue.input)}`;
     case "unrecognized_keys":
       return "unknown key";
     default:
@@ -105,8 +125,10 @@ const argv = stringList(argString).refine((args) => args[0] !== "", {
   path: [0],
 });
 
-// CKE's repair section is read as CKE reads it: a key it does not know is ignored (z.object strips it) and warned
-// about by repairKeyWarnings; kintsugi's own sections (pacing, escalation) stay strict.
+// CKE's repair procedures are read as CKE reads them: a key it does not know is ignored (z.object strips it) and
+// warned about by repairKeyWarnings (CKE's own test cluster.yml carries one); the `repair` mapping itself and
+// kintsugi's own sections (pacing, escalation) are strict: kintsugi knows every key of CKE's Repair struct
+// (cluster.go), so a key there that it does not know is a misspelling, and ignoring it would run with the default.
 const repairStep = z.object({
   repair_command: argv,
   command_timeout_seconds: nonNegativeInt.default(DEFAULT_COMMAND_TIMEOUT_SECONDS),
@@ -147,7 +169,7 @@ const repairPacing = z.strictObject({
 });
 
 const repair = z
-  .object({
+  .strictObject({
     repair_procedures: z.array(repairProcedure).default([]),
     max_concurrent_repairs: positiveInt.default(EMPTY_REPAIR_CONFIG.maxConcurrentRepairs),
     protected_namespaces: labelSelector.optional(),
@@ -285,9 +307,20 @@ export const configFileSchema = z
     runner: z
       .strictObject({
         interval_seconds: timerSeconds.default(DEFAULT_RUNNER.intervalSeconds),
-        health_check_concurrency: positiveInt.default(DEFAULT_RUNNER.healthCheckConcurrency),
+        // Defaults to DEFAULT_RUNNER.healthCheckConcurrency (in load-config.ts: either name may give it).
+        max_concurrent_health_checks: positiveInt.optional(),
+        // The earlier name of max_concurrent_health_checks, still read; giving both is refused below.
+        health_check_concurrency: positiveInt.optional(),
         // At least the kill grace, the backstop's slack and the start window: the rest covers clock skew.
         inherited_command_margin_seconds: z.int().min(MIN_INHERITED_COMMAND_MARGIN_SECONDS).max(86_400).default(DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS),
+      })
+      .superRefine((runner, ctx) => {
+        if (runner.health_check_concurrency !== undefined && runner.max_concurrent_health_checks !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["health_check_concurrency"],
+            message: "is the earlier name of runner.max_concurrent_health_checks: give one of them",
+          });
       })
       .optional(),
     health_checks: healthChecks.optional(),

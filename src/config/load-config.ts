@@ -1,5 +1,7 @@
 import { machineTypeCaseWarnings, machineTypeWarnings } from "./machine-type-warnings.js";
 import { repairKeyWarnings } from "./repair-key-warnings.js";
+import { knownKeysAt, unknownKeyMessage } from "./nearest-key.js";
+import { kubernetesWarnings } from "./kubernetes-warnings.js";
 import { readFileSync } from "node:fs";
 import YAML from "yaml";
 import type { z } from "zod";
@@ -54,7 +56,10 @@ function keyPath(path: readonly PropertyKey[]): string {
 function problemsOf(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
   return issues.flatMap((issue) =>
     issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ path: keyPath([...issue.path, key]), message: issue.message }))
+      ? issue.keys.map((key) => ({
+          path: keyPath([...issue.path, key]),
+          message: unknownKeyMessage(key, knownKeysAt(configFileSchema, issue.path), issue.message),
+        }))
       : [{ path: keyPath(issue.path), message: issue.message }],
   );
 }
@@ -207,7 +212,7 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
     runner: file.runner
       ? {
           intervalSeconds: file.runner.interval_seconds,
-          healthCheckConcurrency: file.runner.health_check_concurrency,
+          healthCheckConcurrency: file.runner.max_concurrent_health_checks ?? file.runner.health_check_concurrency ?? DEFAULT_RUNNER.healthCheckConcurrency,
           inheritedCommandMarginSeconds: file.runner.inherited_command_margin_seconds,
         }
       : DEFAULT_RUNNER,
@@ -265,9 +270,9 @@ export function parseConfigWithWarnings(text: string, source: string): LoadedCon
   return { config: toKintsugiConfig(result.data, source), warnings: configWarnings(data) };
 }
 
-/** What a config file holds that is worth a warning, not a refusal: see repairKeyWarnings and the machine-type warnings. */
+/** What a config file holds that is worth a warning, not a refusal: see repairKeyWarnings, the machine-type warnings and kubernetesWarnings. */
 export function configWarnings(data: Record<string, unknown>): ConfigProblem[] {
-  return [...repairKeyWarnings(data), ...machineTypeWarnings(data), ...machineTypeCaseWarnings(data)];
+  return [...repairKeyWarnings(data), ...machineTypeWarnings(data), ...machineTypeCaseWarnings(data), ...kubernetesWarnings(data)];
 }
 
 /**

@@ -15,6 +15,7 @@ import type { DependencyStatus } from "../domain/service/dependency-status.js";
 import type { SabakanGatewayClient } from "../adapters/sabakan-gateway-client.js";
 import type { MachineByAddressLoader } from "../gateway/machine-loader.js";
 import type { OperationQueries } from "../gateway/operation-queries.js";
+import type { SharedFleetStates } from "../gateway/shared-fleet-states.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { PubSub } from "./pubsub.js";
 import type { HealthCheckStatus } from "../domain/health/health-check-remediation.js";
@@ -24,6 +25,7 @@ import type { Adoption } from "../domain/cluster/adoption.js";
 import type { RecordedRepair } from "../domain/stats/repair-stats.js";
 import type { Actor } from "../auth/roles.js";
 import type { ReplayThreads } from "./replay/replay-threads.js";
+import type { AnswerBudget } from "./limits/answer-budget.js";
 
 import type { DomainPacing } from "../domain/pacing/repair-pacing-report.js";
 
@@ -73,6 +75,8 @@ export interface GraphQLContext {
   readonly machines: MachineByAddressLoader | null;
   /** This request's forwarded queries, each sent once per execution; null without sabakan. */
   readonly sabakanQueries: OperationQueries | null;
+  /** sabakan's machines' racks and states, one search shared by every request (machineStateCounts); null without sabakan. */
+  readonly fleetStates: SharedFleetStates | null;
   readonly pubsub: PubSub<Topics>;
   readonly generations: ClusterGenerationPort;
   /** The machine holds set through the API. */
@@ -102,6 +106,8 @@ export interface GraphQLContext {
   readonly replays: ReplayThreads;
   /** Aborted when the request's client went away before its answer (HTTP only; absent over WebSocket). */
   readonly clientGone?: AbortSignal;
+  /** What the answer may grow to, spent as its long lists resolve (HTTP only: a subscription's events are measured each). */
+  readonly answerBudget?: AnswerBudget;
   /** Called after sabakan accepted a state change made through kintsugi. */
   readonly machineStateChanged: (change: MachineStateChange) => void;
 }

@@ -32,8 +32,9 @@ export const ERROR_TYPES = {
   STORE_CONFLICT: "the change kept meeting concurrent changes by other replicas and was given up; nothing was changed, try again",
   STORE_LIMIT: "etcd refused a write as too large for one transaction (its --max-txn-ops or --max-request-bytes); nothing of that write was changed",
   NOT_LEADER: "this replica is not the leader and the field needs the leader's workers; the message names the leader to ask",
-  QUERY_TOO_COMPLEX: "the operation passes a limit on depth, aliases, directives, tokens or cost; extensions.limit names its config key",
-  LIMIT_EXCEEDED: "a limit on connections, subscriptions or message size was reached; extensions.limit names its config key",
+  QUERY_TOO_COMPLEX: "the operation passes a limit on depth, aliases, directives, tokens, selections or cost; extensions.limit names its config key",
+  LIMIT_EXCEEDED:
+    "a limit on connections, subscriptions, message size, answer size or the nesting of variables was reached; extensions.limit names its config key",
   UNAUTHENTICATED: "no token where one is needed, or an unknown token (HTTP 401; graphql-ws closes with 4401)",
   FORBIDDEN: "the token's role does not include a field's role (the message names it), or a refused Host or Origin",
   INTERNAL_SERVER_ERROR: "unexpected; details are in the server log",

@@ -16,7 +16,9 @@ import { OperationLimits } from "./limits/operation-limits.js";
 import { applyServerTimeouts, refuseOverLimit, TIMEOUT_CHECK_OPTIONS } from "./limits/http-limits.js";
 import type { CostSizes } from "./limits/list-bounds.js";
 import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
-import { closeSlowReader, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
+import { AnswerBudget } from "./limits/answer-budget.js";
+import { introspectionCachePlugin } from "./introspection-cache.js";
+import { closeSlowReader, depthBoundWebSocket, limitConnections, meterUnreadBytes, subscriptionLimitError } from "./limits/websocket-limits.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
 import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
@@ -26,8 +28,8 @@ export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
-  /** A fresh context per request (and per subscription), for the actor the edge guard admitted. */
-  readonly context: (actor: Actor, clientGone?: AbortSignal) => GraphQLContext;
+  /** A fresh context per request (and per subscription), for the actor the edge guard admitted; an HTTP request's with its answer's budget. */
+  readonly context: (actor: Actor, clientGone?: AbortSignal, answerBudget?: AnswerBudget) => GraphQLContext;
   /** Access control: Host/Origin rules, tokens, and the role of every root field. */
   readonly guard: EdgeGuard;
   /** The role each protected GET route needs (e.g. "/metrics": "viewer"); other routes are open. */
@@ -69,6 +71,7 @@ export async function createHttpServer(
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),
       roleCheckPlugin(options.guard),
+      introspectionCachePlugin(),
       responseSizePlugin(options.limits.maxResponseBytes),
     ],
     // Every operation's text passes the limits before Apollo sees it; a stored hash would skip them.
@@ -90,8 +93,15 @@ export async function createHttpServer(
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
-  const wss = new WebSocketServer({ server, path: "/graphql", maxPayload: options.limits.maxBodyBytes, verifyClient: edge.verifyClient });
+  const wss = new WebSocketServer({
+    server,
+    path: "/graphql",
+    maxPayload: options.limits.maxBodyBytes,
+    verifyClient: edge.verifyClient,
+    WebSocket: depthBoundWebSocket(options.limits.maxVariableDepth),
+  });
   limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
+  const readers = meterUnreadBytes(wss);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
   const subscriptions = useServer(
     {
@@ -115,7 +125,9 @@ export async function createHttpServer(
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
       },
       onNext: (ctx, _id, _payload, _args, result) => {
-        closeSlowReader(ctx.extra.socket, options.limits.maxBufferedBytes);
+        const unread = readers(ctx.extra.socket);
+        unread?.probe();
+        closeSlowReader(ctx.extra.socket, unread?.count ?? 0, options.limits.maxBufferedBytes);
         return eventTooLarge(result);
       },
     },
@@ -206,6 +218,9 @@ async function handle(
   }
   let parsed: unknown = body;
   if (req.method === "POST" && (headers.get("content-type") ?? "").startsWith("application/json")) {
+    // Read before it is parsed: a value nested too deep costs its reading only.
+    const tooDeep = operationLimits.depth(body, 1);
+    if (tooDeep) return send(res, 400, "application/json", JSON.stringify({ errors: [tooDeep.toJSON()] }));
     try {
       parsed = body === "" ? undefined : JSON.parse(body);
     } catch {
@@ -226,7 +241,7 @@ async function handle(
   });
   const response = await apollo.executeHTTPGraphQLRequest({
     httpGraphQLRequest: request,
-    context: async () => options.context(admitted.actor, clientGone.signal),
+    context: async () => options.context(admitted.actor, clientGone.signal, new AnswerBudget(options.limits.maxResponseBytes)),
   });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;

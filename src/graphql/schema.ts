@@ -15,6 +15,7 @@ import { repairEntryResolvers } from "./resolvers/repair-entry-resolvers.js";
 import { settingsResolvers } from "./resolvers/settings-resolvers.js";
 import { DateTimeScalar, IPAddressScalar } from "./scalars.js";
 import type { Resolvers } from "./generated/resolvers.js";
+import { chargeLongAnswers } from "./limits/answer-budget.js";
 
 /** The schema files, in the package's `schema/` folder (two levels above both src/graphql and dist/graphql). */
 export const SCHEMA_FILES = [
@@ -53,9 +54,12 @@ const enums: Resolvers = {
   },
 };
 
-/** Builds the executable schema: SDL plus resolvers, which the generated types check against the SDL. */
+/**
+ * Builds the executable schema: SDL plus resolvers, which the generated types check against the SDL; its long lists
+ * and joins charge an HTTP request's answer budget as they resolve.
+ */
 export function buildSchema(): GraphQLSchema {
-  return makeExecutableSchema({
+  const schema = makeExecutableSchema({
     typeDefs: schemaSDL(),
     resolvers: [
       { DateTime: DateTimeScalar, IPAddress: IPAddressScalar },
@@ -73,4 +77,5 @@ export function buildSchema(): GraphQLSchema {
     ],
     resolverValidationOptions: { requireResolversToMatchSchema: "error" },
   });
+  return chargeLongAnswers(schema);
 }

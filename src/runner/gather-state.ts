@@ -10,6 +10,7 @@ import { mapBounded } from "./bounded-map.js";
 import type { CommandOwner } from "../domain/queue/command-marker.js";
 import { inheritedCommand } from "../domain/queue/entry-command.js";
 import type { JobRegistry } from "./job-registry.js";
+import type { HealthVerdicts } from "./health-verdicts.js";
 import { gatherProofSignals } from "./proof-signals.js";
 
 export interface GatherDeps {
@@ -34,6 +35,8 @@ export interface GatherDeps {
   readonly jobKinds?: ReadonlyMap<number, RepairObservation["job"]>;
   /** This process and the margin of inherited commands (see inheritedCommand), with the time; absent: none judged. */
   readonly fence?: { readonly owner: CommandOwner; readonly marginSeconds: number; readonly now: number };
+  /** Verdicts kept from earlier passes, reused while they hold; absent: every entry is checked every pass. */
+  readonly verdicts?: HealthVerdicts;
 }
 
 /**
@@ -52,13 +55,14 @@ export function nodeNamesByAddress(nodes: readonly ClusterNode[]): Map<string, s
  * Observes everything the decision needs about the entries in the queue: node names (one list call), health
  * checks of every unfinished entry whatever its step and step status (CKE's op/status.go), but one whose command
  * (repair, success, diagnostics) runs now, which that command's outcome moves on (concurrently, bounded, so N slow
- * checks cost about one timeout), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
+ * checks cost about one timeout; a verdict `deps.verdicts` still holds is reused instead, and its entry listed in
+ * `reused`), and whether finished eviction jobs' nodes are empty. A failed node listing throws: without it,
  * kintsugi cannot tell nodes from other machines and must not decide to repair a node without draining it.
  */
 export async function gatherObservations(
   entries: readonly RepairEntry[],
   deps: GatherDeps,
-): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[] }> {
+): Promise<{ observations: Map<number, RepairObservation>; nodes: ClusterNode[]; reused: Set<number> }> {
   const clusterNodes = deps.nodes ? await deps.nodes.listNodes({ signal: deps.signal }) : [];
   const names = nodeNamesByAddress(clusterNodes);
   const live = entries.filter((e) => !e.deleted && !isFinished(e));
@@ -73,22 +77,19 @@ export async function gatherObservations(
   const inherited = new Map(live.map((e) => [e.index, fence ? inheritedCommand(e, jobOf(e).kind, fence.owner, fence.marginSeconds, fence.now) : null]));
   const checkable = (entry: RepairEntry) => isCheckable(jobOf(entry).kind) && inherited.get(entry.index)?.kind !== "may-run";
 
+  deps.verdicts?.retain(new Set(live.map((e) => e.index)));
+  const reused = new Set<number>();
   const health = await mapBounded(
     live,
     deps.healthCheckConcurrency,
     async (entry) => {
       if (!checkable(entry)) return undefined;
-      const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
-      if (!found.ok) return undefined;
-      const op = found.operation;
-      const env = commandEnvironment({ ...entry, nodename: names.get(entry.address) ?? "" }, null, deps.bmcOf?.(entry.address) ?? null);
-      // Aborted with the pass (the runner stopping): shutdown and deposition never wait on a slow check.
-      const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], {
-        timeoutSeconds: op.commandTimeoutSeconds,
-        env,
-        signal: deps.signal,
-      });
-      return outcome.kind === "ok" && outcome.stdout.trim() === "true";
+      const kept = deps.verdicts?.fresh(entry);
+      if (kept !== undefined) {
+        reused.add(entry.index);
+        return kept;
+      }
+      return checkHealth(entry, names.get(entry.address) ?? "", deps);
     },
     deps.signal,
   );
@@ -130,5 +131,21 @@ export async function gatherObservations(
       ...(inherited.get(entry.index) && { inherited: inherited.get(entry.index) ?? undefined }),
     });
   });
-  return { observations, nodes: clusterNodes };
+  return { observations, nodes: clusterNodes, reused };
+}
+
+/**
+ * Runs the entry's health check command (its operation's, the address appended): healthy iff it exits 0 and prints
+ * exactly `true`. Undefined when the entry's operation is not configured. The verdict is kept in `deps.verdicts`.
+ */
+export async function checkHealth(entry: RepairEntry, nodename: string, deps: GatherDeps): Promise<boolean | undefined> {
+  const found = findRepairOperation(deps.repair, entry.machineType, entry.operation);
+  if (!found.ok) return undefined;
+  const op = found.operation;
+  const env = commandEnvironment({ ...entry, nodename }, null, deps.bmcOf?.(entry.address) ?? null);
+  // Aborted with the pass (the runner stopping): shutdown and deposition never wait on a slow check.
+  const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env, signal: deps.signal });
+  const healthy = outcome.kind === "ok" && outcome.stdout.trim() === "true";
+  deps.verdicts?.record(entry, healthy);
+  return healthy;
 }

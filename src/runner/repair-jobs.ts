@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { attemptStartNote, commandEnvironment, operationIdFor, type CommandAttemptIdentity } from "../domain/queue/command-context.js";
+import { describeFailure } from "../domain/queue/command-outcome.js";
 import type { RepairOperationConfig, RepairStepConfig } from "../domain/queue/repair-config.js";
 import type { RepairEntry } from "../domain/queue/repair-entry.js";
 import { cordonOwner } from "../domain/queue/stray-cordons.js";
@@ -117,7 +118,13 @@ export async function repairCommandJob({ deps, commit, entry, step, untilRelease
     if (outcome === null) return null;
     attempts.push({ argv, outcome });
     if (outcome.kind === "ok" || outcome.kind === "aborted") break;
-    deps.log.warn("repair command failed", { index: entry.index, attempt: i + 1, outcome: outcome.kind });
+    deps.log.warn("repair command failed", {
+      index: entry.index,
+      address: entry.address,
+      attempt: i + 1,
+      outcome: outcome.kind,
+      why: describeFailure(outcome),
+    });
   }
   if (signal.aborted) return null;
   return commitOutcome(commit, entry, (current) => afterRepairCommand(current, attempts, deps.now()), signal);
@@ -137,6 +144,9 @@ export async function successCommandJob(
     const outcome = await runAttempt(deps, commit, entry, argv, { command: "success", attempt: 1, timeoutSeconds: op.successCommandTimeout }, signal);
     if (outcome === null) return null;
     attempt = { argv, outcome };
+    if (outcome.kind !== "ok" && outcome.kind !== "aborted") {
+      deps.log.warn("success command failed", { index: entry.index, address: entry.address, outcome: outcome.kind, why: describeFailure(outcome) });
+    }
   }
   if (signal.aborted) return null;
   return commitOutcome(commit, entry, (current) => afterSuccessCommand(current, attempt, deps.now()), signal);
@@ -165,7 +175,9 @@ export async function diagnosticsJob(
   );
   if (outcome === null) return null;
   if (signal.aborted) return null;
-  if (outcome.kind !== "ok") deps.log.warn("diagnostics command failed; repairing anyway", { index: entry.index, outcome: outcome.kind });
+  if (outcome.kind !== "ok" && outcome.kind !== "aborted") {
+    deps.log.warn("diagnostics command failed; repairing anyway", { index: entry.index, outcome: outcome.kind, why: describeFailure(outcome) });
+  }
   return commitOutcome(commit, entry, (current) => afterDiagnostics(current, { argv, outcome }), signal);
 }
 

@@ -1,6 +1,5 @@
 import { controlPlanesOf } from "../domain/queue/control-planes.js";
 import { activeHolds, annotationHolds, type MachineHold } from "../domain/holds/machine-holds.js";
-import { decideRepairActions } from "../domain/queue/repair-decision.js";
 import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import { RUNNER_ACTOR } from "../domain/queue/repair-history.js";
 import { pacingReport, type DomainPacing } from "../domain/pacing/repair-pacing-report.js";
@@ -9,7 +8,9 @@ import { CORDONED_BY_ANNOTATION } from "../adapters/ports.js";
 import { snapshotRepairConfig, type RepairAction, type RepairEffect } from "../domain/queue/repair-plan.js";
 import type { WaitingFor } from "../domain/queue/repair-wait.js";
 import { EntryCommits } from "./entry-commits.js";
-import { gatherObservations } from "./gather-state.js";
+import { decideOnFreshHealth } from "./fresh-health-decision.js";
+import { gatherObservations, type GatherDeps } from "./gather-state.js";
+import { HealthVerdicts } from "./health-verdicts.js";
 import { HoldWatch } from "./hold-watch.js";
 import { JobRegistry } from "./job-registry.js";
 import { pacingInputOf } from "./pacing-ledger.js";
@@ -41,9 +42,11 @@ export class RepairRunner {
   private yielded: ReadonlySet<number> = new Set();
   private readonly waits: RepairWaits;
   private readonly commits: EntryCommits;
+  private readonly verdicts: HealthVerdicts;
 
   constructor(private readonly deps: RunnerDeps) {
     this.waits = new RepairWaits(deps.settings, deps.log, deps.now);
+    this.verdicts = new HealthVerdicts(deps.healthVerdictMs ?? deps.intervalMs, deps.now);
     this.commits = new EntryCommits(deps, { dequeuing: this.dequeuing, inBackground: (work) => this.inBackground(work), signal: () => this.loop.signal });
     // Kubernetes or the store down fails every pass: said once, reminded, and said again when a pass works.
     const outage = new OutageLog("the repair pass", deps.log, deps.now, "error");
@@ -146,7 +149,7 @@ export class RepairRunner {
       deps.now(),
       deps.log.warn.bind(deps.log),
     );
-    const { observations, nodes } = await gatherObservations(entries, {
+    const gather: GatherDeps = {
       repair: deps.repair,
       commands: deps.commands,
       nodes: deps.nodes,
@@ -159,7 +162,9 @@ export class RepairRunner {
       rackOf: (address) => deps.pacing?.racks.rackOf(address) ?? null,
       bmcOf: (address) => deps.bmcs?.bmcOf(address) ?? null,
       ...(deps.fence && { fence: { ...deps.fence, now: deps.now() } }),
-    });
+      verdicts: this.verdicts,
+    };
+    const { observations, nodes, reused } = await gatherObservations(entries, gather);
     // Calls cut short by stop() leave the observations incomplete: decide nothing from them.
     if (signal.aborted) return null;
     const controlPlanes = controlPlanesOf(nodes, deps.generatedControlPlanes(), deps.nodes !== null, CORDONED_BY_ANNOTATION);
@@ -180,7 +185,8 @@ export class RepairRunner {
       ...(pacing && { pacing }),
       ...(deps.fence && { fence: deps.fence }),
     };
-    const plan = decideRepairActions(snapshot, now, deps.random);
+    const plan = await decideOnFreshHealth(snapshot, now, deps.random, reused, gather);
+    if (plan === null) return null;
     // Every action's transitions are committed before any effect starts, so the jobs started here cannot have
     // finished entries (and uncordoned their nodes themselves) by the time the stray cordons are judged.
     const applied: Array<[RepairAction, RepairEntry]> = [];

@@ -51,6 +51,8 @@ export async function summarizeHistories(
 export class RepairSummaries {
   /** By entry index; a summary counts only for the end it was computed for (see {@link keptFor}). */
   private readonly summaries = new Map<number, Summarized>();
+  /** The read under way (and those waiting for it), settled or not. */
+  private reading: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly entries: Pick<RepairEntryPort, "timelines">,
@@ -64,8 +66,18 @@ export class RepairSummaries {
     return this.summaries.size;
   }
 
-  /** The repairs that finished in [since, until) (ms), newest first, each with its summary as far as one bounded read goes. */
-  async read(since: number, until: number): Promise<RecordedRepair[]> {
+  /**
+   * The repairs that finished in [since, until) (ms), newest first, each with its summary as far as one bounded read
+   * goes. One read at a time: requests that come together wait for the one before, and find what it summarized
+   * (four clients of a converted store's first repairStats read its 100,000 history records once, not four times).
+   */
+  read(since: number, until: number): Promise<RecordedRepair[]> {
+    const turn = this.reading.then(() => this.readNow(since, until));
+    this.reading = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async readNow(since: number, until: number): Promise<RecordedRepair[]> {
     const records = this.finished.list(since).filter((r) => r.finishedAt < until);
     const known = records.map((r) => {
       const stored = this.finished.summaryOf(r.sequence);

@@ -25,6 +25,11 @@ export interface RunnerDeps {
   readonly log: Log;
   /** The safety tick: a pass runs at least this often. */
   readonly intervalMs: number;
+  /**
+   * How long an entry's health verdict is reused by passes in between (see HealthVerdicts); absent: `intervalMs`, so
+   * an entry is checked at most once per tick however often the runner is woken.
+   */
+  readonly healthVerdictMs?: number;
   readonly healthCheckConcurrency: number;
   /** What pacing by results reads (`repair.pacing`); absent = no pacing whatever the config says. */
   readonly pacing?: { readonly ledger: PacingLedger; readonly racks: RackDirectory };

@@ -263,6 +263,8 @@ export interface AutoRepairOutcomePort {
 export interface FinishedRepairPort {
   /** The records finished at or after `since` (ms; all when null or absent), newest first. */
   list(since?: number | null): FinishedRepair[];
+  /** The newest kept record of the entry with index `index` (served from memory), if any. */
+  ofEntry(index: number): FinishedRepair | undefined;
   /**
    * The stored summary of the history of the repair whose record has `sequence` (null: it has no history), or
    * undefined when none is stored (not summarized yet, or the record is not kept).

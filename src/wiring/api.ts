@@ -1,9 +1,11 @@
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { FleetSize } from "../graphql/limits/fleet-size.js";
+import type { AnswerBudget } from "../graphql/limits/answer-budget.js";
 import { FleetObservingClient } from "./fleet-observer.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { fleetsOfEvents, MachineByAddressLoader } from "../gateway/machine-loader.js";
+import { SharedFleetStates } from "../gateway/shared-fleet-states.js";
 import { OperationQueries } from "../gateway/operation-queries.js";
 import type { MachineStateChange } from "../gateway/sabakan-data.js";
 import type { GraphQLSchema } from "graphql";
@@ -81,7 +83,7 @@ export function contextFactory({
   repairSummaries,
   fleet = new FleetSize(),
   dependencies = new DependencyMonitor([], now),
-}: ContextSources): (actor: Actor, clientGone?: AbortSignal) => GraphQLContext {
+}: ContextSources): (actor: Actor, clientGone?: AbortSignal, answerBudget?: AnswerBudget) => GraphQLContext {
   const sabakan = config.sabakan
     ? new FleetObservingClient(
         {
@@ -96,6 +98,7 @@ export function contextFactory({
     : null;
   // One search of the fleet per subscription event, shared by every subscriber.
   const eventFleets = sabakan ? fleetsOfEvents(sabakan) : null;
+  const fleetStates = sabakan ? new SharedFleetStates(sabakan, now) : null;
   const leaderWorkers = () => {
     const workers = leader.workers();
     if (workers !== null) return workers;
@@ -133,7 +136,10 @@ export function contextFactory({
       const workers = leader.workers();
       return workers === null ? published(index) : workers.runner.waitingFor(index);
     },
+    fleetStates,
     machineStateChanged: (change: MachineStateChange) => {
+      // The counts read after the event see the change.
+      fleetStates?.forget();
       events.pubsub.publish("machineStateChanged", change);
       // On a follower nothing more: the leader's next scheduled poll and round see the change.
       const workers = leader.workers();
@@ -148,9 +154,10 @@ export function contextFactory({
     },
   } satisfies Partial<GraphQLContext>;
   // A literal, not a spread of `shared`: V8 gives each object spread from another a hidden class of its own.
-  return (actor, clientGone) => ({
+  return (actor, clientGone, answerBudget) => ({
     actor,
     ...(clientGone && { clientGone }),
+    ...(answerBudget && { answerBudget }),
     replays: shared.replays,
     entries: shared.entries,
     settings: shared.settings,
@@ -171,6 +178,7 @@ export function contextFactory({
     waitReason: shared.waitReason,
     waitingFor: shared.waitingFor,
     machineStateChanged: shared.machineStateChanged,
+    fleetStates: shared.fleetStates,
     machines: sabakan && eventFleets ? new MachineByAddressLoader(sabakan, eventFleets) : null,
     sabakanQueries: sabakan ? new OperationQueries(sabakan) : null,
   });

@@ -4,6 +4,14 @@ import type { Server } from "node:http";
 /** The listen address cannot be bound: in use, not allowed, or not this machine's. One line, for the operator. */
 export class ListenError extends Error {
   override readonly name = "ListenError";
+
+  /** The system's error code (`EADDRINUSE`, `EACCES`, …), so a caller with a way out of its own can offer it. */
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** The configured address, bound before anything else starts; the HTTP server takes it over once it is ready. */
@@ -25,15 +33,16 @@ function hostPort(host: string, port: number): string {
 
 function listenError(host: string, port: number, err: NodeJS.ErrnoException): ListenError {
   const where = `cannot listen on ${hostPort(host, port)}`;
+  const code = err.code ?? null;
   switch (err.code) {
     case "EADDRINUSE":
-      return new ListenError(`${where}: the address is already in use (by another kintsugi or another program); stop it or change listen in the config`);
+      return new ListenError(`${where}: the address is already in use (by another kintsugi or another program); stop it or change listen in the config`, code);
     case "EACCES":
-      return new ListenError(`${where}: permission denied (ports below 1024 need root or CAP_NET_BIND_SERVICE)`);
+      return new ListenError(`${where}: permission denied (ports below 1024 need root or CAP_NET_BIND_SERVICE)`, code);
     case "EADDRNOTAVAIL":
-      return new ListenError(`${where}: the address is not one of this machine's`);
+      return new ListenError(`${where}: the address is not one of this machine's`, code);
     default:
-      return new ListenError(`${where}: ${err.code ?? err.message}`);
+      return new ListenError(`${where}: ${err.code ?? err.message}`, code);
   }
 }
 

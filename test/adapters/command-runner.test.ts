@@ -311,4 +311,23 @@ describe("ProcessCommandRunner", () => {
       });
     }
   });
+
+  it("spawns one child an event-loop turn: a burst of commands lets the loop answer between the forks", async () => {
+    let spawned = 0;
+    const counted = new ProcessCommandRunner({
+      spawn: (command, args, options) => {
+        spawned++;
+        return spawn(command, args, options);
+      },
+    });
+    const outcomes = Array.from({ length: 8 }, () => counted.run(["true"], { timeoutSeconds: 30 }));
+    assert.equal(spawned, 1, "the first at once, the others on later turns");
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(spawned < 8, `${spawned} spawned after one turn`);
+    assert.deepEqual(
+      await Promise.all(outcomes),
+      Array.from({ length: 8 }, () => ({ kind: "ok", stdout: "", stderr: "" })),
+    );
+    assert.equal(spawned, 8);
+  });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startAlertBridge } from "../../src/alerts/alert-bridge.js";
-import { fetchWithTls } from "../../src/adapters/tls-transport.js";
+import { get } from "node:https";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { testServerCertificate, type TestServerCertificate } from "../support/test-ca.js";
 import { until } from "../support/until.js";
@@ -25,7 +25,15 @@ describe("the alert bridge over WSS verifies the server with the CA it is given"
       post: () => undefined,
       log: (l) => void lines.push(l),
     });
-    const scrape = async () => (await fetchWithTls({ ca: certificate.ca.certPem })(`${k.url}/metrics`)).text();
+    const scrape = () =>
+      new Promise<string>((resolve, reject) =>
+        get(`${k.url}/metrics`, { ca: certificate.ca.certPem }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve(text));
+        }).on("error", reject),
+      );
     try {
       await until("the bridge subscribed to poll outcomes", scrape, (text) => /kintsugi_subscriptions\{topic="autoRepairOutcomes"\} 1/.test(text));
       assert.match(lines.join("\n"), /connected to wss:\/\/127\.0\.0\.1:\d+\/graphql/);

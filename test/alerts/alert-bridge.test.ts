@@ -52,7 +52,7 @@ describe("kintsugi alerts (the real binary, a real kintsugi, a local webhook)", 
       );
       assert.equal(r.messages.length, 12, why());
       const failed = r.messages.find((m) => m.title === "repair failed: 10.0.0.3");
-      assert.equal(failed?.text, "step 1: repair command failed: exit code 3");
+      assert.equal(failed?.text, "step 1: repair command failed: exit code 3; stderr: BMC of 10.0.0.3 does not answer", "the reason says why");
       assert.match(failed?.fields["detail"] ?? "", /stderr: BMC of 10\.0\.0\.3 does not answer/);
       assert.equal(failed?.severity, "critical");
       assert.match(r.messages.find((m) => m.title.startsWith("drain backed off"))?.text ?? "", /^drain failed: dry-run eviction of db\/mysql-0 was refused/);

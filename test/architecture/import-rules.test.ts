@@ -32,7 +32,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // gateway (sabakan's own root fields, forwarded). The runner's workers reach it through its context's interfaces.
   graphql: ["domain", "store", "auth", "config", "gateway", "adapters/sabakan-gateway-client.ts"],
   // The chat alert bridge is a graphql-ws client over the shared TLS transport.
-  alerts: ["domain", "adapters/tls-transport.ts"],
+  alerts: ["domain", "adapters/tls-transport.ts", "adapters/tls-websocket.ts"],
   // The CLI is a composition root too: `serve` starts main, the db commands open stores.
   cli: ["domain", "support", "version", "auth", "config", "store", "adapters", "alerts", "wiring", "main"],
   // The simulator runs the real rules and workers over an in-memory store: its own composition root.
@@ -91,7 +91,6 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:net": "the lifeline pipe that binds a command to its replica is a socket",
     "node:os": "the home folder for the kubeconfig",
     "node:path": "file paths",
-    undici: "the sabakan transport's pool and limits",
     ws: "the Kubernetes watch socket",
   },
   gateway: { graphql: "forwards GraphQL documents" },
@@ -118,9 +117,10 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
   cli: {
     commander: "the command line",
     etcd3: "the etcd client's type, for the db commands",
-    "graphql-request": "the operator commands are GraphQL requests",
     "graphql-ws": "repair-queue watch subscribes",
     "node:fs": "files the commands read and write",
+    "node:http": "the operator commands are GraphQL requests over HTTP",
+    "node:https": "... or HTTPS, loaded for an https server",
     "node:path": "their paths",
     ws: "the subscription socket",
   },
@@ -179,8 +179,8 @@ const DRIVERS = ["store/sqlite/", "store/kv/"];
 const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
   "wiring/stores.ts": "opens the store the config names",
   "wiring/etcd-backend.ts": "opens the etcd store and its leader election, loaded by wiring/stores.ts only for store: etcd",
-  "cli/db-commands.ts": "db copy opens a snapshot source and target on each backend",
-  "cli/db-backup-commands.ts": "db backup and db check read an etcd prefix with the etcd client",
+  "cli/db-copy-action.ts": "db copy opens a snapshot source and target on each backend",
+  "cli/db-backup-actions.ts": "db backup and db check read an etcd prefix with the etcd client",
   "cli/db-report.ts": "db check reports a SQLite file's schema version against the newest",
   "wiring/start-checks.ts": "serve and check-config check the etcd section's TLS files as the etcd client reads them",
   "sim/simulation.ts": "the simulator, a composition root of its own, opens an in-memory SQLite store",

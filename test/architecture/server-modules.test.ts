@@ -1,33 +1,16 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
+import { moduleRecorder } from "../support/module-recorder.js";
 import { serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 
 // What the real `kintsugi serve` (the built binary) loads, recorded by a module hook as it starts: a library that a
 // configuration does not use is not loaded (bench:memory measured the cost). etcd3 and gRPC (about 25 MB of resident
-// memory) load only for store: etcd; undici only for the CLI's requests; @kubernetes/client-node's own files never,
-// since the build bundles the part kintsugi uses (its index alone is some 70 MB).
-
-// Written into the test's directory and given to the server with NODE_OPTIONS=--import: every module the server
-// loads, ESM (through a load hook) and CommonJS (through Module._load), one path a line in the file LOADED names.
-const RECORDER = `
-import { appendFileSync } from "node:fs";
-import { createRequire, register } from "node:module";
-register("data:text/javascript," + encodeURIComponent(
-  "import { appendFileSync } from 'node:fs';" +
-  "export async function load(url, context, next) { appendFileSync(process.env.LOADED, url + '\\\\n'); return next(url, context); }"
-));
-const Module = createRequire(import.meta.url)("node:module");
-const load = Module._load;
-Module._load = function (request, parent, isMain) {
-  const loaded = load.apply(this, arguments);
-  try { appendFileSync(process.env.LOADED, Module._resolveFilename(request, parent) + "\\n"); } catch {}
-  return loaded;
-};
-`;
+// memory) load only for store: etcd; @kubernetes/client-node's own files never, since the build bundles the part
+// kintsugi uses (its index alone is some 70 MB).
 
 const packagesOf = (paths: readonly string[]) => new Set(paths.flatMap((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(p)?.[1] ?? []));
 
@@ -44,19 +27,16 @@ describe("the libraries kintsugi serve loads (the real binary)", () => {
   async function packagesLoaded(extra: string): Promise<Set<string>> {
     const dir = tempDir("kintsugi-server-modules-");
     try {
-      writeFileSync(join(dir.path, "recorder.mjs"), RECORDER);
       writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ${JSON.stringify(join(dir.path, "k.db"))}\n${extra}`);
-      const loaded = join(dir.path, "loaded.txt");
-      writeFileSync(loaded, "");
-      const env = { ...process.env, LOADED: loaded, NODE_OPTIONS: `--import ${JSON.stringify(join(dir.path, "recorder.mjs"))}` };
-      const server = serveProcess(["--config", join(dir.path, "kintsugi.yaml")], dir.path, env);
+      const recorder = moduleRecorder(dir.path);
+      const server = serveProcess(["--config", join(dir.path, "kintsugi.yaml")], dir.path, recorder.env);
       try {
         await server.url;
       } finally {
         server.child.kill("SIGTERM");
         await server.exited;
       }
-      return packagesOf(readFileSync(loaded, "utf8").split("\n"));
+      return packagesOf(recorder.loaded());
     } finally {
       dir.remove();
     }
@@ -66,13 +46,13 @@ describe("the libraries kintsugi serve loads (the real binary)", () => {
     {
       name: "SQLite, no Kubernetes",
       extra: () => "",
-      absent: ["etcd3", "@grpc/grpc-js", "undici", "@kubernetes/client-node"],
+      absent: ["etcd3", "@grpc/grpc-js", "@kubernetes/client-node"],
       present: ["better-sqlite3", "ws"],
     },
     {
       name: "SQLite with Kubernetes",
       extra: () => `kubernetes:\n  kubeconfig: ${JSON.stringify(kube.kubeconfigPath)}\n`,
-      absent: ["etcd3", "@grpc/grpc-js", "undici", "@kubernetes/client-node"],
+      absent: ["etcd3", "@grpc/grpc-js", "@kubernetes/client-node"],
       // The bundled client's own dependencies load as packages of their own.
       present: ["better-sqlite3", "js-yaml"],
     },

@@ -7,8 +7,8 @@ import { KINTSUGI_BIN, nodeOptionsOf } from "../support/run-cli.js";
 const run = promisify(execFile);
 
 describe("how the kintsugi executable starts node", () => {
-  it("names node and its memory option on its first line", () => {
-    assert.deepEqual(nodeOptionsOf(KINTSUGI_BIN), ["--max-semi-space-size=8"]);
+  it("names node and its memory options on its first line", () => {
+    assert.deepEqual(nodeOptionsOf(KINTSUGI_BIN), ["--max-semi-space-size=8", "--expose-gc"]);
   });
 
   it("runs when executed as an installed kintsugi is (through its first line: env -S, node on PATH)", async () => {

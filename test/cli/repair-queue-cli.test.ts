@@ -151,6 +151,27 @@ describe("kintsugi repair-queue (in-process against a started server)", () => {
     );
   });
 
+  it("a failed entry: list keeps ckecli's JSON on stdout, and says on stderr why each failed entry failed, escaped", async () => {
+    await cli("add", "unreachable", "qemu", "10.0.0.5");
+    // The server keeps the reason escaped (stderrTail); a raw control character here stands for any server's words.
+    const why = "step 1: repair command failed: exit code 2; stderr: BMC \x1b[31mgone";
+    await withSideStore(k, (side) => side.transition(5, { status: "failed" }, why));
+    const res = await cli("list");
+    assert.equal(res.code, 0);
+    const failed = (JSON.parse(res.stdout) as Array<Record<string, unknown>>).find((e) => e["index"] === "5");
+    assert.deepEqual(
+      Object.keys(failed ?? {}),
+      ["index", "address", "nodename", "machine_type", "operation", "status", "step", "step_status", "deleted", "last_transition_time", "drain_backoff_expire"],
+      "ckecli's RepairQueueEntry, nothing added",
+    );
+    assert.equal(failed?.["status"], "failed");
+    assert.equal(
+      res.stderr,
+      "kintsugi: entry 3 (10.0.0.3) failed: seed\n" +
+        "kintsugi: entry 5 (10.0.0.5) failed: step 1: repair command failed: exit code 2; stderr: BMC \\x1b[31mgone\n",
+    );
+  });
+
   it("says which server it cannot reach", async () => {
     const port = await closedPort();
     const res = await runCliInProcess(["--server", `http://127.0.0.1:${port}`, "repair-queue", "list"]);

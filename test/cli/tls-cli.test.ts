@@ -187,7 +187,10 @@ describe("TLS client certificates: the CN becomes the actor, with the role auth.
   it("a certificate whose CN is not mapped counts as no credentials (here: refused, anonymous is none)", async () => {
     const res = await runCliInProcess(as("unmapped", "repair-queue", "is-enabled"));
     assert.equal(res.code, 1);
-    assert.match(res.stderr, /needs a token .* or a client certificate whose CN auth\.client_certificates maps to a role \(UNAUTHENTICATED\)/);
+    assert.match(
+      res.stderr,
+      /needs a token: set KINTSUGI_TOKEN=<token> .*, or a client certificate \(--cert FILE --key FILE\) whose CN the server's auth\.client_certificates maps to a role \(UNAUTHENTICATED\)/,
+    );
   });
 
   it("a Bearer token works alongside a certificate, and decides when sent", async () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startCliInProcess, type InProcessCommand } from "../support/in-process-cli.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { operationOf, startRepairWorld, stepOf } from "../support/repair-world.js";
 import { lastScreen, NO_SCRIPT, onTerminal } from "../support/pseudo-terminal.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
@@ -126,6 +127,29 @@ describe("kintsugi repair-queue watch across a server restart (in-process, as on
       await w?.stop();
       await k?.dispose();
       dir.remove();
+    }
+  });
+});
+
+describe("kintsugi repair-queue watch: why a repair failed (a real failing command, in-process as on a pipe)", () => {
+  it("the failure's line ends with the tail of the command's stderr", async () => {
+    const world = await startRepairWorld((m) => ({ repairProcedures: [{ machineTypes: ["m"], repairOperations: [operationOf(m, [stepOf(m, "fail")])] }] }));
+    const w = startCliInProcess(["--server", world.k.url, "repair-queue", "watch"]);
+    try {
+      await until("it is subscribed", () => w.err().includes("(0 in the queue)"));
+      await world.add("10.0.0.5");
+      await until("the entry failed", () => / FAILED /.test(w.out()));
+      const failed = w
+        .out()
+        .split("\n")
+        .find((line) => / TRANSITION FAILED /.test(line));
+      assert.match(
+        failed ?? "",
+        /#1 10\.0\.0\.5 op TRANSITION FAILED step 1\/1 WATCHING: step 1: repair command failed: exit code 3; stderr: BMC of 10\.0\.0\.5 does not answer$/,
+      );
+    } finally {
+      await w.stop();
+      await world.dispose();
     }
   });
 });

@@ -111,7 +111,7 @@ describe("the auth section", () => {
       path: "auth.allowed_hosts[0]",
       message: /^must be a host name without a port/,
     },
-    { name: "an unknown key", text: "auth: { anonymus: viewer }", path: "auth.anonymus", message: /^unknown key$/ },
+    { name: "an unknown key", text: "auth: { anonymus: viewer }", path: "auth.anonymus", message: /^unknown key \(did you mean anonymous\?\)$/ },
   ];
   for (const { name, text, path, message } of invalid) {
     it(`refuses ${name}`, () => {

@@ -197,6 +197,8 @@ limits:
   max_aliases: 40
   max_directives: 60
   max_tokens: 8000
+  max_selections: 3000
+  max_variable_depth: 10
   max_cost: 100000
   max_body_bytes: 2097152
   max_connections: 50
@@ -321,6 +323,8 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     maxAliases: 40,
     maxDirectives: 60,
     maxTokens: 8000,
+    maxSelections: 3000,
+    maxVariableDepth: 10,
     maxCost: 100000,
     maxBodyBytes: 2097152,
     maxConnections: 50,
@@ -331,7 +335,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     requestTimeoutSeconds: 20,
     idleTimeoutSeconds: 60,
     maxBufferedBytes: 65536,
-    maxResponseBytes: 67108864,
+    maxResponseBytes: 16777216,
     replaySeconds: 30,
   },
   constraints: {
@@ -391,6 +395,16 @@ describe("parseConfig: valid files", () => {
       name: "an empty kubernetes section means in-cluster config, with a 10 s timeout per request, 64 MiB answers and 5-minute watches",
       text: "kubernetes: {}",
       expected: { ...DEFAULT_CONFIG, kubernetes: { kubeconfig: null, timeoutSeconds: 10, maxResponseBytes: 67108864, watchSeconds: 300 } },
+    },
+    {
+      name: "runner.max_concurrent_health_checks bounds the health checks at once, 32 when neither it nor its earlier name is given",
+      text: "runner: { max_concurrent_health_checks: 8 }",
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 10, healthCheckConcurrency: 8 } },
+    },
+    {
+      name: "a runner section without the bound keeps 32 health checks at once",
+      text: "runner: { interval_seconds: 5 }",
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 5, healthCheckConcurrency: 32 } },
     },
     {
       name: "limits keep their defaults for the keys not given",
@@ -648,6 +662,18 @@ describe("parseConfig: each rule rejects with the key path", () => {
       path: "runner.health_check_concurrency",
       message: "must be > 0",
     },
+    {
+      name: "runner.max_concurrent_health_checks = 0",
+      input: { runner: { max_concurrent_health_checks: 0 } },
+      path: "runner.max_concurrent_health_checks",
+      message: "must be > 0",
+    },
+    {
+      name: "runner.max_concurrent_health_checks with its earlier name",
+      input: { runner: { max_concurrent_health_checks: 8, health_check_concurrency: 8 } },
+      path: "runner.health_check_concurrency",
+      message: "is the earlier name of runner.max_concurrent_health_checks: give one of them",
+    },
     { name: "unknown key under runner", input: { runner: { tick: 1 } }, path: "runner.tick", message: "unknown key" },
     {
       name: "empty machine_types",
@@ -747,7 +773,34 @@ describe("parseConfig: each rule rejects with the key path", () => {
       message: 'operation "op": success_requires boot_id_changed can never hold without a kubernetes section',
     },
     { name: "empty success_command", input: withOperation({ success_command: [] }), path: `${OP}.success_command`, message: "must be a non-empty list" },
-    { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key" },
+    { name: "unknown key at the top level", input: "lisen: 127.0.0.1:10180", path: "lisen", message: "unknown key (did you mean listen?)" },
+    { name: "an unknown key near no known one", input: "colour: blue", path: "colour", message: "unknown key" },
+    {
+      name: "a misspelt key of the repair mapping is refused, naming the key it is nearest to",
+      input: { repair: { max_concurent_repairs: 2 } },
+      path: "repair.max_concurent_repairs",
+      message: "unknown key (did you mean max_concurrent_repairs?)",
+    },
+    {
+      name: "an unquoted YAML False where one of strings is expected: quote it",
+      input:
+        "health_checks: [ { name: w, selector: { matchLabels: { a: b } }, unhealthy_conditions: [ { type: Ready, status: False, timeout_seconds: 1 } ], operation: op } ]",
+      path: "health_checks[0].unhealthy_conditions[0].status",
+      message: 'must be one of True, False, Unknown, got false (YAML reads it unquoted as a boolean: quote it, "False")',
+    },
+    {
+      name: "an unquoted YAML true where a string is expected: quote it",
+      input:
+        "repair: { repair_procedures: [ { machine_types: [m], repair_operations: [ { operation: True, repair_steps: [ { repair_command: [r] } ], health_check_command: [c] } ] } ] }",
+      path: `${OP}.operation`.replace("[1]", "[0]"),
+      message: "must be a string, got true (YAML reads it unquoted as a boolean: quote it)",
+    },
+    {
+      name: "a YAML 1.1 yes where a boolean is expected: write true",
+      input: withStep({ need_drain: "yes" }),
+      path: `${OP}.repair_steps[0].need_drain`,
+      message: 'must be a boolean (true or false), got "yes" (YAML 1.2 reads yes as a string, not a boolean: write true)',
+    },
     { name: "listen without a port", input: "listen: localhost", path: "listen", message: 'must be "host:port"' },
     { name: "listen port too large", input: 'listen: "127.0.0.1:65536"', path: "listen", message: "port must be 0-65535, got 65536" },
     { name: "listen IPv6 without brackets", input: 'listen: "::1:10180"', path: "listen", message: 'must be "host:port"' },
@@ -893,6 +946,13 @@ describe("parseConfig: each rule rejects with the key path", () => {
       message: "must be >= 1: a cluster without a control plane cannot run",
     },
     { name: "a limit of zero", input: "limits: { max_cost: 0 }", path: "limits.max_cost", message: "must be > 0" },
+    { name: "no selections allowed", input: "limits: { max_selections: 0 }", path: "limits.max_selections", message: "must be > 0" },
+    {
+      name: "a fractional variable depth",
+      input: "limits: { max_variable_depth: 2.5 }",
+      path: "limits.max_variable_depth",
+      message: "must be an integer, got 2.5",
+    },
     {
       name: "a limit that is not a whole number",
       input: "limits: { max_subscriptions_per_connection: 1.5 }",
@@ -1001,9 +1061,10 @@ describe("loadConfigFile", () => {
   });
 });
 
-// CKE's repair section is read as CKE reads it: unknown keys are ignored, with a warning naming each (CKE's own
-// mtest/cke-cluster.yml writes success_command_timeout_seconds for success_command_timeout); kintsugi's own
-// sections, pacing and escalation among them, stay strict (see the refusals above).
+// CKE's repair procedures are read as CKE reads them: unknown keys are ignored, with a warning naming each and the
+// key it is nearest to (CKE's own mtest/cke-cluster.yml writes success_command_timeout_seconds for
+// success_command_timeout); the repair mapping itself and kintsugi's own sections, pacing and escalation among them,
+// stay strict (see the refusals above).
 describe("parseConfigWithWarnings: CKE's repair section", () => {
   it("loads CKE's mtest cluster.yml repair section, warning about the key CKE ignores", () => {
     const text = `repair:
@@ -1022,7 +1083,10 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
 `;
     const { config, warnings } = parseConfigWithWarnings(text, SOURCE);
     assert.deepEqual(warnings, [
-      { path: "repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds", message: "unknown key, ignored as CKE ignores it" },
+      {
+        path: "repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds",
+        message: "unknown key, ignored as CKE ignores it (did you mean success_command_timeout?)",
+      },
     ]);
     const op = config.repair.repairProcedures[0]?.repairOperations[0];
     assert.equal(op?.operation, "op1");
@@ -1037,7 +1101,6 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
       name: "unknown keys at every level of the section",
       input: {
         repair: {
-          max_repairs: 1,
           repair_procedures: [
             {
               machine_types: ["m"],
@@ -1048,7 +1111,6 @@ describe("parseConfigWithWarnings: CKE's repair section", () => {
         },
       },
       warnings: [
-        "repair.max_repairs",
         "repair.repair_procedures[0].vendor",
         "repair.repair_procedures[0].repair_operations[0].notes",
         "repair.repair_procedures[0].repair_operations[0].repair_steps[0].retries",
@@ -1100,6 +1162,48 @@ describe("parseConfigWithWarnings: machine_types in the wrong case", () => {
         c.warnings,
       );
       assert.equal(config.repair.repairProcedures.length, c.procedures.length, "a warning, not a refusal");
+    });
+  }
+});
+
+// Health checks read Nodes: without a kubernetes section they run only in a Pod (in-cluster credentials), and nothing
+// else would say so outside one.
+describe("parseConfigWithWarnings: health checks without a kubernetes section", () => {
+  const check = (name: string) => ({
+    name,
+    selector: { matchLabels: { a: "b" } },
+    unhealthy_conditions: [{ type: "Ready", status: "False", timeout_seconds: 1 }],
+    operation: "op",
+  });
+  const config = (extra: object) => JSON.stringify({ ...withOperation({}), ...extra });
+  const cases: Array<{ name: string; extra: object; warnings: Array<[string, RegExp]> }> = [
+    {
+      name: "one check, no kubernetes section: it runs only in a Pod",
+      extra: { health_checks: [check("a")] },
+      warnings: [
+        [
+          "health_checks",
+          /^the health check reads Nodes from Kubernetes, and the file has no kubernetes section: it runs only where kintsugi finds in-cluster credentials \(in a Pod\)/,
+        ],
+      ],
+    },
+    {
+      name: "two checks",
+      extra: { health_checks: [check("a"), check("b")] },
+      warnings: [["health_checks", /^the 2 health checks read Nodes .*: they run only where/]],
+    },
+    { name: "kubernetes: {} says the Pod's credentials", extra: { health_checks: [check("a")], kubernetes: {} }, warnings: [] },
+    { name: "a kubeconfig", extra: { health_checks: [check("a")], kubernetes: { kubeconfig: "/k" } }, warnings: [] },
+    { name: "no health checks", extra: {}, warnings: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const { warnings } = parseConfigWithWarnings(config(c.extra), SOURCE);
+      assert.equal(warnings.length, c.warnings.length, JSON.stringify(warnings));
+      c.warnings.forEach(([path, message], i) => {
+        assert.equal(warnings[i]?.path, path);
+        assert.match(warnings[i]?.message ?? "", message);
+      });
     });
   }
 });

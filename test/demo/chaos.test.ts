@@ -52,6 +52,10 @@ describe("pickMachineToBreak", () => {
     assert.equal(pickMachineToBreak([machine("r0m1"), machine("r1m1")], NOW, RULES, first, new Set([1]))?.serial, "r1m1");
     assert.equal(pickMachineToBreak([machine("r0m1"), down("r1m1"), down("r1m2")], NOW, RULES, first, new Set([1]))?.serial, "r0m1", "else any");
   });
+  it("never one of a rack kept quiet for an incident", () => {
+    assert.equal(pickMachineToBreak([machine("r0m1"), machine("r1m1")], NOW, RULES, first, new Set(), new Set([0]))?.serial, "r1m1");
+    assert.equal(pickMachineToBreak([machine("r0m1")], NOW, RULES, first, new Set([0]), new Set([0])), null, "even when preferred");
+  });
   for (const [name, machines, expected] of cases) {
     it(name, () => assert.equal(pickMachineToBreak(machines, NOW, RULES, first)?.serial ?? null, expected));
   }

@@ -1,10 +1,20 @@
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { startDemo, storyLines } from "../support/demo-process.js";
+import { tempDir } from "../support/temp-dir.js";
+
+/** A folder for the demo's temporary folders (its TMPDIR), to see that it leaves none (tsx keeps its cache there too). */
+function demoTmp(): { readonly env: NodeJS.ProcessEnv; left(): string[]; remove(): void } {
+  const dir = tempDir("kintsugi-demo-test-");
+  return { env: { TMPDIR: dir.path }, left: () => readdirSync(dir.path).filter((name) => !name.startsWith("tsx-")), remove: dir.remove };
+}
 
 describe("npm run demo", () => {
   it("runs a simulated data center: prints where to look, generates the cluster, repairs machines, and holds back a rack-wide failure", async () => {
-    const demo = startDemo(["--port", "0", "--fast", "--duration", "120"]);
+    const tmp = demoTmp();
+    const demo = startDemo(["--port", "0", "--fast", "--duration", "120"], tmp.env);
     try {
       const url = await demo.url();
       assert.match(demo.stdout(), /subscription \{\n\s+repairEntryEvents/);
@@ -28,8 +38,31 @@ describe("npm run demo", () => {
       const afterBanner = demo.stdout().slice(demo.stdout().indexOf("Ctrl-C to stop.") + "Ctrl-C to stop.".length);
       const stray = afterBanner.split("\n").filter((line) => line.trim() !== "" && line !== "kintsugi demo stopped" && storyLines(line).length === 0);
       assert.deepEqual(stray, [], "every line of the story is `mm:ss [teller] text`");
+      assert.deepEqual(tmp.left(), [], "stopped, it leaves no temporary folder");
     } finally {
       demo.kill();
+      tmp.remove();
+    }
+  });
+
+  it("a busy port: one line saying so and what to do (--port), exit 1, and no temporary folder left", async () => {
+    const tmp = demoTmp();
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const { port } = busy.address() as AddressInfo;
+    const demo = startDemo(["--port", String(port)], tmp.env);
+    try {
+      assert.equal(await demo.exited(), 1);
+      assert.equal(
+        demo.stderr(),
+        `npm run demo: 127.0.0.1:${port} is already in use (another demo, a kintsugi, or another program): stop it, or run the demo on another port: npm run demo -- --port ${port + 1} (--port 0 takes any free port)\n`,
+      );
+      assert.equal(demo.stdout(), "");
+      assert.deepEqual(tmp.left(), [], "no temporary folder left");
+    } finally {
+      demo.kill();
+      await new Promise((resolve) => busy.close(resolve));
+      tmp.remove();
     }
   });
 

@@ -38,7 +38,7 @@ const CONTEXT: HoldNarrationContext = {
 };
 const LEAVES_R0M1 =
   "leaves r0m1 alone (10.69.0.1, UNHEALTHY: recently repaired, finished entry #7 still in the queue): it repairs a machine again only once " +
-  "its entry is deleted (here the operator deletes finished entries every 30 s), so a flapping machine is not repaired in a loop";
+  "its entry is deleted (here the operator deletes succeeded entries every 30 s, a failed one once they have read why it failed), so a flapping machine is not repaired in a loop";
 
 /** Tells the outcomes one after another from no holds; returns the lines of the last. */
 function tell(...outcomes: AutoRepairOutcome[]): readonly string[] {

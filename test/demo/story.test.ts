@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ClusterGeneration } from "../../src/domain/cluster/generation-record.js";
-import { createStory, formatClock, generationLine } from "../../scripts/demo/story.js";
-import { T } from "../domain/queue/repair-decision-support.js";
+import type { RepairEvidence } from "../../src/domain/proof/repair-evidence.js";
+import { createStory, formatClock, generationLine, proofWords } from "../../scripts/demo/story.js";
+import { T, entry } from "../domain/queue/repair-decision-support.js";
 
 describe("formatClock", () => {
   const cases: Array<[number, string]> = [
@@ -68,4 +69,28 @@ describe("generationLine", () => {
     ["a recovery", generation({}), "cluster generation works again"],
   ];
   for (const [name, g, expected] of cases) it(name, () => assert.equal(generationLine(g), expected));
+});
+
+describe("proofWords: how a success was proven, as the story tells it", () => {
+  const evidence = (over: Partial<RepairEvidence>): RepairEvidence => ({
+    step: 0,
+    bootIdBefore: null,
+    bootIdAfter: null,
+    since: { health_check: T },
+    dwellStartedAt: T,
+    dwellStarts: 1,
+    provenAt: T,
+    ...over,
+  });
+  const cases: Array<[string, RepairEvidence | undefined, string]> = [
+    ["no proof required (CKE's health check alone): nothing to add", undefined, ""],
+    ["sabakan HEALTHY again", evidence({ since: { health_check: T, sabakan_healthy: T } }), "; repair proven: sabakan says HEALTHY again (sabakan_healthy)"],
+    ["the node Ready again", evidence({ since: { health_check: T, node_ready: T } }), "; repair proven: the node is Ready again (node_ready)"],
+    [
+      "healthy before any repair command ran",
+      evidence({ provenAt: null, dwellStartedAt: null, dwellStarts: 0 }),
+      "; nothing was repaired: it was healthy before any repair command ran",
+    ],
+  ];
+  for (const [name, e, expected] of cases) it(name, () => assert.equal(proofWords(entry(1, e === undefined ? {} : { evidence: e })), expected));
 });

@@ -44,10 +44,21 @@ describe("DEMO_TIMINGS: the incidents of a cycle", () => {
       T.powerCutAtSeconds,
       T.flapAtSeconds,
       T.controlPlanesFailAtSeconds,
+      T.repairFailsAtSeconds,
       T.constraintChangeAtSeconds,
     ]) {
       assert.ok(at < T.cycleSeconds, `${at} s is within the ${T.cycleSeconds} s cycle`);
     }
+  });
+
+  it("the failed repair comes after the control planes, and is looked at well before the next cycle's kubelets", () => {
+    const T = DEMO_TIMINGS;
+    assert.ok(T.repairFailsAtSeconds > T.controlPlanesFailAtSeconds);
+    // About 30 s to fail (a drain, two attempts), the operator's look and fix, a runner pass to dequeue the entry:
+    // the rack is quiet again 20 s or more before its kubelets stop.
+    assert.ok(T.repairFailsAtSeconds + 30 + T.bmcReseatedAfterSeconds + 10 <= T.cycleSeconds + T.nodeNotReadyAtSeconds - 20);
+    // The rack goes quiet after the control planes failed: they fail in two other racks, or wait for it to.
+    assert.ok(T.repairFailsAtSeconds - T.failureRackQuietForSeconds > T.controlPlanesFailAtSeconds);
   });
 
   it("a machine that breaks on its own is never escalated: its repairs are more than half the escalation window apart", () => {

@@ -78,7 +78,20 @@ auth:
     dir.remove();
   });
 
-  // First: CKE's own query is answered with the whole fleet, which is also how kintsugi learns the fleet's size.
+  // First, before anything else asked sabakan through the server: kintsugi counted the fleet at start.
+  it("refuses the first request after a start at the real fleet's size: 30 aliased searchMachines, estimated over 10,000 machines", async () => {
+    const first = ABUSE_SHAPES[0]!;
+    const counted = sabakan.requests.length;
+    const [answer] = await Promise.all([ask(first.query), healthy()]);
+    assert.equal(answer.status, 400);
+    assert.equal(
+      answer.errors?.[0]?.message,
+      `the operation's estimated cost is ${first.estimate}, more than the limit of ${DEFAULT_LIMITS.maxCost} (limits.max_cost)`,
+    );
+    assert.equal(sabakan.requests.length, counted, "sabakan was not asked");
+    assert.equal(counted, 1, "sabakan was asked once at start, to count the fleet");
+  });
+
   it("answers CKE's own searchMachines with all 10,000 machines", async () => {
     const answer = await ask(CKE_SEARCH_MACHINES);
     assert.equal(answer.errors, undefined, JSON.stringify(answer.errors));

@@ -4,7 +4,9 @@ import { describe, it } from "node:test";
 import { getIntrospectionQuery, parse, type OperationDefinitionNode } from "graphql";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import * as CliDocuments from "../../src/cli/documents.js";
+import { FLEET_CEILING } from "../../src/graphql/limits/list-bounds.js";
 import { operationCost } from "../../src/graphql/limits/operation-cost.js";
+import { selectionWeight } from "../../src/graphql/limits/selection-count.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { READS, SUBSCRIPTIONS } from "../../scripts/status-page/queries.js";
 import { ABUSE_SHAPES, CKE_SEARCH_MACHINES, EVERY_MACHINE_FIELD } from "../support/cost-shapes.js";
@@ -63,6 +65,21 @@ describe("the cost model with real sizes", () => {
     assert.equal(estimates.find((e) => e.name === "CKE's searchMachines")?.cost, 530_000);
   });
 
+  it("estimates every ordinary document under the default max_cost at the fleet assumed before sabakan counted it", () => {
+    for (const d of ordinaryDocuments()) {
+      const c = cost(d.query, d.variables, { fleet: FLEET_CEILING }, d.operationName);
+      assert.ok(c <= DEFAULT_LIMITS.maxCost, `${d.name}: ${c}`);
+    }
+  });
+
+  it("weighs every ordinary document's selections at most a quarter of the default max_selections", () => {
+    const weights = ordinaryDocuments().map((d) => ({ ...d, weight: selectionWeight(parse(d.query), Number.MAX_SAFE_INTEGER) }));
+    for (const { name, weight } of weights) assert.ok(weight <= DEFAULT_LIMITS.maxSelections / 4, `${name}: ${weight}`);
+    assert.equal(weights.find((d) => d.name === "GraphiQL's introspection")?.weight, 469);
+    // The largest documents the other limits let through: 30 aliases (max_aliases) of every machine field.
+    for (const { name, query } of ABUSE_SHAPES) assert.ok(selectionWeight(parse(query), Number.MAX_SAFE_INTEGER) < DEFAULT_LIMITS.maxSelections, name);
+  });
+
   for (const { name, query, estimate } of ABUSE_SHAPES) {
     it(`estimates ${name} over the default max_cost`, () => {
       assert.equal(cost(query), estimate);
@@ -80,6 +97,12 @@ describe("the cost model with real sizes", () => {
     { name: "... at most the 1,000 kept", query: "{ autoRepairOutcomes(last: 5000) { sequence } }", want: 1_000 * 2 },
     { name: "... all 1,000 kept without it", query: "{ autoRepairOutcomes { sequence } }", want: 1_000 * 2 },
     { name: "skipped weighs the 1,000 an outcome lists", query: "{ autoRepairOutcomes(last: 1) { skipped { serial } } }", want: 1 + 1_000 * 2 },
+    { name: "... or its `first`", query: "{ autoRepairOutcomes(last: 5) { skipped(first: 20) { serial } } }", want: 5 * (1 + 20 * 2) },
+    {
+      name: "machineStateCounts weighs a rack per machine at most, and every state",
+      query: "{ machineStateCounts { machines racks { rack states { state machines } } } }",
+      want: 1 + 1 + 10_000 * (1 + 1 + 7 * 3),
+    },
     { name: "clusterGenerations weighs the 100 kept", query: "{ clusterGenerations { sequence } }", want: 100 * 2 },
     { name: "finishedRepairs weighs its limit", query: '{ finishedRepairs(since: "2026-11-26T00:00:00Z", limit: 50) { index } }', want: 50 * 2 },
     { name: "an entry's history weighs 20 records", query: '{ repairEntry(index: "1") { history { time } } }', want: 1 + 20 * 2 },

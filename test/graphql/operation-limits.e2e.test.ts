@@ -15,6 +15,8 @@ const LIMITS = {
   maxAliases: 5,
   maxDirectives: 5,
   maxTokens: 300,
+  maxSelections: 2_000,
+  maxVariableDepth: 8,
   maxCost: 20_000,
   maxBodyBytes: 64 * 1024,
   maxConnections: 3,
@@ -44,8 +46,17 @@ const CASES: Array<{ name: string; query: string; subscription?: string; limit: 
     message: /has 6 directives, more than the limit of 5 \(limits\.max_directives\)/,
   },
   {
+    // 120 selections in 242 tokens, and 3,540 pairs of fields named alike for validation to compare.
+    name: "one field repeated without aliases",
+    query: `{ ${"constraints { __typename } ".repeat(60)} }`,
+    limit: "max_selections",
+    message:
+      /has more than 2000 selections, counting fragments expanded and fields of one response name by the comparisons between them \(limits\.max_selections\)/,
+  },
+  {
     name: "a token flood",
-    query: `{ ${"repairQueueEnabled ".repeat(3_000)} }`,
+    // Distinct names: the same one written 3,000 times would pass max_selections first.
+    query: `{ ${Array.from({ length: 3_000 }, (_, i) => `f${i}`).join(" ")} }`,
     limit: "max_tokens",
     message: /more than 300 tokens \(limits\.max_tokens\); it was not parsed further/,
   },
@@ -102,6 +113,54 @@ describe("operation and connection limits (each abuse case refused with its limi
     }
     const join = await k.gql(`{ searchRepairEntries { index machine { spec { serial } } } }`);
     assert.deepEqual([join.status, join.errors], [200, undefined], "a join within budget runs");
+  });
+
+  // Arrays nested a few thousand deep: JSON.parse reads them, JSON.stringify overflows the stack (so they are written here by hand).
+  const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+  const tooDeep = { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_variable_depth" };
+  const post = async (body: string) => {
+    const res = await fetch(`${k.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    return { status: res.status, errors: ((await res.json()) as { errors?: Array<{ message: string; extensions: unknown }> }).errors };
+  };
+
+  it("refuses variables nested past limits.max_variable_depth over HTTP POST and GET with 400, never a 500", async () => {
+    const query = JSON.stringify("query ($v: Boolean!) { repairQueueEnabled @include(if: $v) }");
+    const [posted] = await Promise.all([post(`{"query":${query},"variables":{"v":${deep(25_000)}}}`), healthy()]);
+    assert.equal(posted.status, 400);
+    assert.equal(posted.errors?.[0]?.message, "a value in the request is nested more than 8 deep (limits.max_variable_depth)");
+    assert.deepEqual(posted.errors?.[0]?.extensions, tooDeep);
+    const extensions = await post(`{"query":${query},"extensions":{"x":${deep(25_000)}}}`);
+    assert.deepEqual([extensions.status, extensions.errors?.[0]?.extensions], [400, tooDeep]);
+    const batch = await post(`[{"query":${query},"variables":{"v":${deep(25_000)}}}]`);
+    assert.deepEqual([batch.status, batch.errors?.[0]?.extensions], [400, tooDeep]);
+    const viaGet = await fetch(`${k.url}/graphql?query=${encodeURIComponent(JSON.parse(query))}&variables=${encodeURIComponent(`{"v":${deep(2_000)}}`)}`);
+    assert.equal(viaGet.status, 400);
+    assert.deepEqual(((await viaGet.json()) as { errors: Array<{ extensions: unknown }> }).errors[0]?.extensions, tooDeep);
+    const within = await post(`{"query":${query},"variables":{"v":true}}`);
+    assert.deepEqual([within.status, within.errors], [200, undefined], "variables within the bound are served");
+    await healthy();
+  });
+
+  it("closes a WebSocket whose message nests variables past limits.max_variable_depth (4400, naming it) before parsing it", async () => {
+    const socket = await openSocket(k.url);
+    assert.equal(await acknowledged(socket), true);
+    const gone = closed(socket);
+    const query = JSON.stringify("subscription ($v: Boolean!) { repairEntryEvents { kind @include(if: $v) } }");
+    socket.send(`{"type":"subscribe","id":"1","payload":{"query":${query},"variables":{"v":${deep(25_000)}}}}`);
+    assert.deepEqual(await gone, [4400, "a value in the message is nested more than 8 deep (limits.max_variable_depth)"]);
+    // Within the bound, the same subscription is served on a new connection.
+    const again = await openSocket(k.url);
+    try {
+      assert.equal(await acknowledged(again), true);
+      again.send(`{"type":"subscribe","id":"1","payload":{"query":${query},"variables":{"v":${deep(7)}}}}`);
+      const answer = await new Promise<string>((resolve) => again.once("message", (data) => resolve(String(data))));
+      // Not a Boolean, so graphql-js says so: the message was parsed and its variables coerced.
+      assert.match(answer, /Boolean cannot represent a non boolean value/);
+    } finally {
+      again.close();
+      await closed(again);
+    }
+    await healthy();
   });
 
   it("refuses a request body over limits.max_body_bytes with 413", async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { pino } from "pino";
 import type { RepairConfig } from "../../src/domain/queue/repair-config.js";
 import type { SimulatedMachines } from "../support/machine-script.js";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld } from "../support/repair-world.js";
@@ -111,16 +112,37 @@ describe("repair commands end to end (real child processes, test Kubernetes API)
       },
     ));
 
-  it("fails when every retry fails", () =>
-    withWorld(
-      (m) => one(m, [stepOf(m, "fail", { commandRetries: 1 })]),
-      async (w) => {
-        const done = await w.waitFor(await w.add("10.0.0.5"), finished);
-        assert.equal(done.status, "FAILED");
-        assert.match(done.history.at(-1)?.reason ?? "", /failed on all 2 attempts: exit code 3/);
-        assert.equal(w.machines.runs("fail", "10.0.0.5"), 2);
-      },
-    ));
+  it("fails when every retry fails, and says why everywhere: the reason, the API, the finished record, the log line", async () => {
+    const logged: string[] = [];
+    const w = await startRepairWorld((m) => one(m, [stepOf(m, "fail", { commandRetries: 1 })]), {
+      logger: pino({ level: "warn" }, { write: (line: string) => void logged.push(line) }),
+    });
+    try {
+      const index = await w.add("10.0.0.5");
+      const done = await w.waitFor(index, finished);
+      assert.equal(done.status, "FAILED");
+      const why = "step 1: repair command failed on all 2 attempts: exit code 3; stderr: BMC of 10.0.0.5 does not answer";
+      assert.equal(done.history.at(-1)?.reason, why);
+      assert.equal(w.machines.runs("fail", "10.0.0.5"), 2);
+      const res = await w.k.gql<{ repairEntry: { failure: string | null }; finishedRepairs: Array<{ index: number; reason: string | null }> }>(
+        `query($i: ID!, $since: DateTime!) { repairEntry(index: $i) { failure } finishedRepairs(since: $since) { index reason } }`,
+        { i: index, since: new Date(Date.now() - 3_600_000).toISOString() },
+      );
+      assert.equal(res.data?.repairEntry.failure, why, "RepairEntry.failure");
+      assert.deepEqual(res.data?.finishedRepairs, [{ index: Number(index), reason: why }], "FinishedRepair.reason");
+      const lines = logged.map((l) => JSON.parse(l) as { msg: string; why?: string; attempt?: number });
+      assert.deepEqual(
+        lines.filter((l) => l.msg === "repair command failed").map((l) => [l.attempt, l.why]),
+        [
+          [1, "exit code 3; stderr: BMC of 10.0.0.5 does not answer"],
+          [2, "exit code 3; stderr: BMC of 10.0.0.5 does not answer"],
+        ],
+        "the log line of each attempt says why",
+      );
+    } finally {
+      await w.dispose();
+    }
+  });
 
   it("moves to the next step when the watch expires, and succeeds there", () =>
     withWorld(
@@ -152,7 +174,7 @@ describe("repair commands end to end (real child processes, test Kubernetes API)
       async (w) => {
         const done = await w.waitFor(await w.add("10.0.0.8"), finished);
         assert.equal(done.status, "FAILED");
-        assert.match(done.history.at(-1)?.reason ?? "", /healthy, but the success command failed: exit code 2/);
+        assert.equal(done.history.at(-1)?.reason, "healthy, but the success command failed: exit code 2; stderr: cannot tell sabakan");
         assert.match(done.history.at(-1)?.detail ?? "", /cannot tell sabakan/);
       },
     ));

@@ -88,6 +88,19 @@ describe("RepairSummaries (real SQLite)", () => {
     ]);
   });
 
+  it("queries that come together read the histories once: each waits for the read before it", async () => {
+    await repair("10.0.0.1", 10);
+    await repair("10.0.0.2", 20);
+    const summaries = new RepairSummaries(entries, store.finished);
+    const answers = await Promise.all([summaries.read(...WIDE), summaries.read(...WIDE), summaries.read(...WIDE), summaries.read(...WIDE)]);
+    for (const answer of answers)
+      assert.deepEqual(brief(answer), [
+        ["10.0.0.2", MIN],
+        ["10.0.0.1", MIN],
+      ]);
+    assert.deepEqual(reads, [[1, 2, 100_000]]);
+  });
+
   it("past the read's bound, the repairs are counted without a summary, and the next query reads on", async () => {
     for (const [i, address] of ["10.0.0.1", "10.0.0.2", "10.0.0.3"].entries()) await repair(address, 10 + i);
     const summaries = new RepairSummaries(entries, store.finished, 10, 9);

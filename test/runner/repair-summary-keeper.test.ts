@@ -55,6 +55,7 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; to
     } as unknown as KintsugiStore["entries"],
     finished: {
       list: () => [...records],
+      ofEntry: (index: number) => records.findLast((r) => r.entryIndex === index),
       summaryOf: (sequence: number) => stored.get(sequence),
       storeSummaries: async (summaries) => {
         writes.push(summaries.map((s) => s.sequence));

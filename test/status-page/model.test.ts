@@ -15,6 +15,7 @@ const entry = (index: string, address: string, status: string, deleted = false):
   deleted,
   createdAt: "2026-11-22T05:00:00Z",
   lastTransitionTime: null,
+  failure: null,
   waitingFor: null,
 });
 
@@ -26,6 +27,7 @@ const outcome = (sequence: string): Outcome => ({
   enqueued: [],
   skipped: [],
   skippedTotal: 0,
+  skippedByKind: [],
   shortCircuit: null,
   error: null,
 });

@@ -1,62 +1,70 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Outcome, Skip } from "../../scripts/status-page/model.js";
-import { skipRows, type SkipRows } from "../../scripts/status-page/poll-changes.js";
+import type { KindCount, Outcome } from "../../scripts/status-page/model.js";
+import { kindChanges, kindsLine, type KindChanges } from "../../scripts/status-page/poll-changes.js";
 
-const skip = (serial: string, kind = "RACK_LIMIT"): Skip => ({ serial, address: null, state: "UNHEALTHY", reason: "r", kind, held: false });
-const poll = (sequence: string, skipped: Skip[], error: string | null = null): Outcome => ({
+const poll = (sequence: string, byKind: KindCount[], error: string | null = null): Outcome => ({
   sequence,
   time: "2026-11-27T03:00:00Z",
   trigger: "schedule",
-  machinesSeen: 10,
+  machinesSeen: 10_000,
   enqueued: [],
-  skipped,
-  skippedTotal: skipped.length,
+  skipped: [],
+  skippedTotal: byKind.reduce((n, k) => n + k.machines, 0),
+  skippedByKind: byKind,
   shortCircuit: null,
   error,
 });
+const kind = (k: string, machines: number): KindCount => ({ kind: k, machines });
 
-describe("skipRows: polls collapsed to what changed", () => {
+describe("kindChanges: each poll's skips by reason, with the change since the poll before", () => {
   // Newest first, as the page keeps them.
   const polls = [
-    poll("5", [skip("a"), skip("c")]),
-    poll("4", [skip("a"), skip("b")]),
+    poll("5", [kind("QUEUE_LIMIT", 1003), kind("RACK_LIMIT", 30)]),
+    poll("4", [kind("QUEUE_LIMIT", 1000), kind("HELD", 2)]),
     poll("3", [], "sabakan is unreachable"),
-    poll("2", [skip("a"), skip("b")]),
-    poll("1", [skip("a"), skip("b", "HELD")]),
+    poll("2", [kind("QUEUE_LIMIT", 1000), kind("HELD", 2)]),
+    poll("1", [kind("HELD", 1)]),
   ];
-  const cases: ReadonlyArray<{ name: string; i: number; rows: SkipRows }> = [
-    { name: "the newest poll lists every skip", i: 0, rows: { kind: "all", skips: [skip("a"), skip("c")] } },
+  const cases: ReadonlyArray<{ name: string; i: number; changes: KindChanges; line: string }> = [
     {
-      name: "an older poll with the same skips as the poll that worked before it (a failed one between) has no change",
-      i: 1,
-      rows: { kind: "changes", since: "2", changes: [] },
-    },
-    { name: "a failed poll is compared with nothing", i: 2, rows: { kind: "none" } },
-    {
-      name: "the same machine skipped for another reason is a change",
-      i: 3,
-      rows: {
-        kind: "changes",
-        since: "1",
-        changes: [
-          { change: "new", skip: skip("b") },
-          { change: "gone", skip: skip("b", "HELD") },
+      name: "a reason that grew, one that appeared, one that is gone (listed with 0)",
+      i: 0,
+      changes: {
+        since: "4",
+        kinds: [
+          { kind: "QUEUE_LIMIT", machines: 1003, change: 3 },
+          { kind: "RACK_LIMIT", machines: 30, change: 30 },
+          { kind: "HELD", machines: 0, change: -2 },
         ],
       },
+      line: "queue_limit 1,003 (+3), rack_limit 30 (+30), held 0 (-2)",
     },
-    { name: "the oldest listed has nothing to compare with", i: 4, rows: { kind: "none" } },
+    {
+      name: "the same counts as the poll that worked before it (a failed one between): no change shown",
+      i: 1,
+      changes: {
+        since: "2",
+        kinds: [
+          { kind: "QUEUE_LIMIT", machines: 1000, change: 0 },
+          { kind: "HELD", machines: 2, change: 0 },
+        ],
+      },
+      line: "queue_limit 1,000, held 2",
+    },
+    { name: "a failed poll is compared with nothing", i: 2, changes: { since: null, kinds: [] }, line: "" },
+    {
+      name: "the oldest listed has nothing to compare with",
+      i: 4,
+      changes: { since: null, kinds: [{ kind: "HELD", machines: 1, change: null }] },
+      line: "held 1",
+    },
+    { name: "past the list", i: 5, changes: { since: null, kinds: [] }, line: "" },
   ];
-  for (const { name, i, rows } of cases) {
-    it(name, () => assert.deepEqual(skipRows(polls, i), rows));
-  }
-
-  it("a poll after a failed one is compared with the last poll that worked", () => {
-    assert.deepEqual(skipRows([poll("3", []), poll("2", [], "down"), poll("1", [skip("a")])].slice(0), 0), { kind: "all", skips: [] });
-    assert.deepEqual(skipRows([poll("4", []), poll("3", [skip("a"), skip("z")]), poll("2", [], "down"), poll("1", [skip("a")])], 1), {
-      kind: "changes",
-      since: "1",
-      changes: [{ change: "new", skip: skip("z") }],
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(kindChanges(polls, c.i), c.changes);
+      assert.equal(kindsLine(c.changes), c.line);
     });
-  });
+  }
 });

@@ -19,6 +19,7 @@ const entry = (index: string, status: string, lastTransitionTime: string | null)
   deleted: false,
   createdAt: at(30),
   lastTransitionTime,
+  failure: status === "FAILED" ? `step 1: repair command failed: exit code 2; stderr: entry ${index}'s BMC did not answer` : null,
   waitingFor: null,
 });
 const record = (index: number, status: string, hoursAgo: number): FinishedRepairRecord => ({
@@ -27,6 +28,7 @@ const record = (index: number, status: string, hoursAgo: number): FinishedRepair
   operation: "unreachable",
   status,
   finishedAt: at(hoursAgo),
+  reason: status === "failed" ? `step 1: repair command failed: exit code 2; stderr: record ${index}'s BMC did not answer` : null,
 });
 
 type Step = { records: FinishedRepairRecord[]; entries?: Entry[]; limit?: number } | { kind: string; entry: Entry; time: string };
@@ -95,6 +97,20 @@ describe("the status page's timeline", () => {
       truncated: true,
     },
   ];
+  it("why a repair failed: from its record, or from the event of the entry that failed live", () => {
+    const timeline = new RepairTimeline();
+    timeline.replace([record(1, "failed", 2), record(2, "succeeded", 2)], [], 100);
+    timeline.entryEvent("TRANSITION", entry("3", "FAILED", at(1)), at(1));
+    assert.deepEqual(
+      timeline.lastDay(NOW).map((r) => [r.index, r.reason]),
+      [
+        ["3", "step 1: repair command failed: exit code 2; stderr: entry 3's BMC did not answer"],
+        ["2", null],
+        ["1", "step 1: repair command failed: exit code 2; stderr: record 1's BMC did not answer"],
+      ],
+    );
+  });
+
   for (const c of cases) {
     it(c.name, () => {
       const timeline = new RepairTimeline();
@@ -112,7 +128,14 @@ describe("the status page's timeline", () => {
 });
 
 describe("stripHours: how far back the repairs' strip reaches", () => {
-  const ended = (hoursAgo: number) => ({ index: "1", address: "10.0.0.1", operation: "unreachable", status: "SUCCEEDED", finishedAt: at(hoursAgo) });
+  const ended = (hoursAgo: number) => ({
+    index: "1",
+    address: "10.0.0.1",
+    operation: "unreachable",
+    status: "SUCCEEDED",
+    finishedAt: at(hoursAgo),
+    reason: null,
+  });
   const cases: ReadonlyArray<{ name: string; hoursAgo: number[]; hours: number }> = [
     { name: "no repair: the last hour", hoursAgo: [], hours: 1 },
     { name: "repairs of the last minutes spread over an hour, not one bar at now", hoursAgo: [0.05, 0.2], hours: 1 },

@@ -39,9 +39,9 @@ export interface DemoProcess {
   kill(): void;
 }
 
-/** Starts `node --import tsx scripts/demo.ts ARGS`. */
-export function startDemo(args: readonly string[]): DemoProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", DEMO, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `node --import tsx scripts/demo.ts ARGS`, with `env` over this process's environment. */
+export function startDemo(args: readonly string[], env: NodeJS.ProcessEnv = {}): DemoProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", DEMO, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

@@ -119,6 +119,8 @@ export async function startRunnerHarness(
     random: () => 0,
     log: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
     intervalMs: 3_600_000,
+    // The tick as configured by default: a test that moves the clock 10 s on sees every entry checked again.
+    healthVerdictMs: 10_000,
     healthCheckConcurrency: 4,
     generatedControlPlanes: () => [],
     pacing: { ledger: pacingLedger, racks: pacingRacks },

@@ -241,7 +241,7 @@ export type EntryFieldsFragment = { index: string, address: string, nodename: st
 export type ListEntriesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ListEntriesQuery = { searchRepairEntries: Array<{ index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null }> };
+export type ListEntriesQuery = { searchRepairEntries: Array<{ failure: string | null, index: string, address: string, nodename: string, serial: string | null, machineType: string, operation: string, status: RepairStatus, step: number, stepStatus: RepairStepStatus, deleted: boolean, lastTransitionTime: string | null, drainBackoffCount: number, drainBackoffExpire: string | null }> };
 
 export type AddEntryMutationVariables = Exact<{
   operation: string;

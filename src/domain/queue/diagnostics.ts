@@ -1,4 +1,4 @@
-import { describeOutcome } from "./command-outcome.js";
+import { describeFailure } from "./command-outcome.js";
 import type { RepairOperationConfig } from "./repair-config.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { CommandAttempt } from "./repair-outcomes.js";
@@ -29,7 +29,7 @@ export function startDiagnostics(entry: RepairEntry, op: RepairOperationConfig, 
 export function afterDiagnostics(entry: RepairEntry, attempt: CommandAttempt): EntryTransition | null {
   const { outcome } = attempt;
   if (outcome.kind === "aborted") return null;
-  const how = outcome.kind === "ok" ? "diagnostics command succeeded" : `diagnostics command failed (${describeOutcome(outcome)}); the repair goes on`;
+  const how = outcome.kind === "ok" ? "diagnostics command succeeded" : `diagnostics command failed (${describeFailure(outcome)}); the repair goes on`;
   return { after: withoutCommand(entry), kind: "note", reason: `step ${entry.step + 1}: ${how}`, detail: diagnosticsDetail(attempt) };
 }
 

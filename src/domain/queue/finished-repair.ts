@@ -29,13 +29,23 @@ export interface FinishedRepair {
    * queue; null when its operation required no proof, or when it did not finish.
    */
   readonly proof: ProofOutcome | null;
+  /**
+   * Why it failed: the reason of the change that made it `failed` (a failed command's ends with the tail of its stderr,
+   * see stderrTail), at most {@link FAILURE_REASON_CHARS} characters. Absent when it did not fail, and in records
+   * kept before kintsugi kept reasons.
+   */
+  readonly reason?: string;
 }
+
+/** The longest failure reason a finished-repair record keeps (a reason quotes at most 200 characters of stderr). */
+export const FAILURE_REASON_CHARS = 500;
 
 /**
  * How many finished repairs a store keeps (the newest by sequence). The consumers look back a bounded time: pacing
  * folds at most its own 5,000 outcomes, and an escalation window counts one machine's repairs; 10,000 repairs is
  * weeks of a large data center's worst days (a day with 1,000 repairs is already a disaster), while the records stay
- * small enough (about 250 bytes each, 2.5 MB in all) for the etcd mirror to hold them all and serve them synchronously.
+ * small enough (about 250 bytes each, 750 with a failure's longest reason: 2.5 to 7.5 MB in all) for the etcd mirror
+ * to hold them all and serve them synchronously.
  */
 export const KEPT_FINISHED_REPAIRS = 10_000;
 
@@ -64,6 +74,8 @@ export function finishedRepairOf(
     finishedAt: finished ? (entry.lastTransitionTime ?? record.time) : record.time,
     status: finished ? (entry.status as "succeeded" | "failed") : "deleted",
     proof: finished ? (proofOutcomeOf(entry) ?? null) : null,
+    // The change that failed it says why; a dequeue of an entry that failed before records were kept does not.
+    ...(entry.status === "failed" && record.kind !== "dequeued" && { reason: record.reason.slice(0, FAILURE_REASON_CHARS) }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { describeOutcome, outcomeDetail, type CommandOutcome } from "./command-outcome.js";
+import { describeFailure, outcomeDetail, type CommandOutcome } from "./command-outcome.js";
 import { drainBackoff } from "./drain-backoff.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition } from "./repair-plan.js";
@@ -12,8 +12,9 @@ export interface CommandAttempt {
 
 /**
  * After a step's repair command: success (on any attempt) leaves the entry watching and notes it; when every
- * attempt failed the entry finishes `failed` with the last attempt's output in its history. An aborted command
- * (the entry is being dequeued) changes nothing.
+ * attempt failed the entry finishes `failed`, its reason ending with the tail of the last attempt's stderr (see
+ * stderrTail) and its history's detail holding the output. An aborted command (the entry is being dequeued) changes
+ * nothing.
  */
 export function afterRepairCommand(worked: RepairEntry, attempts: readonly CommandAttempt[], now: number): EntryTransition | null {
   // Its outcome is recorded: the command no longer counts as possibly running (see entry-command.ts).
@@ -34,7 +35,7 @@ export function afterRepairCommand(worked: RepairEntry, attempts: readonly Comma
   return {
     after,
     kind: "transition",
-    reason: `step ${entry.step + 1}: repair command failed${count}: ${describeOutcome(last.outcome)}`,
+    reason: `step ${entry.step + 1}: repair command failed${count}: ${describeFailure(last.outcome)}`,
     detail: outcomeDetail(last.argv, last.outcome),
   };
 }
@@ -60,7 +61,7 @@ export function afterSuccessCommand(worked: RepairEntry, attempt: CommandAttempt
   return {
     after: { ...entry, status: "failed", lastTransitionTime },
     kind: "transition",
-    reason: `healthy, but the success command failed: ${describeOutcome(attempt.outcome)}`,
+    reason: `healthy, but the success command failed: ${describeFailure(attempt.outcome)}`,
     detail: outcomeDetail(attempt.argv, attempt.outcome),
   };
 }

@@ -23,6 +23,7 @@ import type { RepairStatsGroup as RepairStatsGroupModel, DurationSummary as Dura
 import type { MachineRepairHistory as MachineRepairHistoryModel, MachineRepair as MachineRepairModel, FrequentlyRepaired as FrequentlyRepairedModel } from '../../domain/stats/machine-repairs.js';
 import type { FinishedRepair as FinishedRepairModel } from '../../domain/queue/finished-repair.js';
 import type { DependencyStatus as DependencyStatusModel } from '../../domain/service/dependency-status.js';
+import type { MachineStateCounts as MachineStateCountsModel, RackStateCount as RackStateCountModel } from '../../domain/sabakan/rack-state-counts.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -58,7 +59,8 @@ export type AutoRepairOutcome = {
    * The machines left alone, with the reason for each, by serial: at most 1,000 of them (a whole data center's storm
    * would not fit one store write), shared fairly among the kinds (a kind with few skips is listed whole, the others
    * split the rest equally; within a kind every rack gets its first machine before any gets a second). `skippedTotal`
-   * and `skippedByKind` count them all.
+   * and `skippedByKind` count them all. With `first`, at most that many of them, chosen as fairly among the kinds and
+   * racks (a sample for a page that draws a few; INVALID_ARGUMENT when negative).
    */
   skipped: Array<SkippedMachine>;
   /** How many machines the poll left alone per kind: the kinds it skipped any for, in SkipKind's order (at most one per kind). */
@@ -69,6 +71,12 @@ export type AutoRepairOutcome = {
   time: Scalars['DateTime']['output'];
   /** `schedule` or `operator` (runAutoRepair). */
   trigger: Scalars['String']['output'];
+};
+
+
+/** What one sabakan poll saw and did. A failed poll enqueues nothing and says why in `error`. */
+export type AutoRepairOutcomeSkippedArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** What a replay found. */
@@ -361,6 +369,12 @@ export type FinishedRepair = {
   machineType: Scalars['String']['output'];
   /** The operation. */
   operation: Scalars['String']['output'];
+  /**
+   * Why it failed: the reason of the change that made it FAILED (a failed command's ends with `; stderr: ` and the last
+   * 200 characters of what the command wrote there, its lines joined by ` | `, control characters escaped), at most
+   * 500 characters. Null when it did not fail, and for records kept before kintsugi kept reasons.
+   */
+  reason?: Maybe<Scalars['String']['output']>;
   /** Who created its entry: `operator`, `sabakan` or `health-check:NAME`. */
   source: Scalars['String']['output'];
   /** How it ended: `succeeded`, `failed`, or `deleted` (dequeued before it finished). */
@@ -681,6 +695,26 @@ export type MachineStateChange = {
   status: MachineStatus;
   /** When kintsugi saw sabakan accept the change. */
   time: Scalars['DateTime']['output'];
+};
+
+/** How many machines are in one state. */
+export type MachineStateCount = {
+  __typename?: 'MachineStateCount';
+  /** The machines in it. */
+  machines: Scalars['Int']['output'];
+  /** The state. */
+  state: MachineState;
+};
+
+/** sabakan's machines counted by rack and state. */
+export type MachineStateCounts = {
+  __typename?: 'MachineStateCounts';
+  /** The machines counted. */
+  machines: Scalars['Int']['output'];
+  /** Every rack with a machine, by rack number. */
+  racks: Array<RackStateCounts>;
+  /** Machines of sabakan's answer left out of the counts: no whole rack number from 0, or a state sabakan does not have. */
+  unreadable: Scalars['Int']['output'];
 };
 
 /** MachineStatus represents status of a Machine. */
@@ -1017,6 +1051,14 @@ export type Query = {
    * otherwise). At most the 10,000 kept ended repairs are searched.
    */
   machineRepairs: MachineRepairs;
+  /**
+   * kintsugi: sabakan's machines counted by rack and state, each rack with its machines in the repair queue and held:
+   * what the status page's rack grid draws of a data center, an answer that grows with the racks, not the machines.
+   * One search of every machine (their racks, first IPv4 and states) answers every client for 5 s, and is made again
+   * after a state change made through kintsugi; the queue and the holds are read at each request. Errors with
+   * SABAKAN_NOT_CONFIGURED when kintsugi has no sabakan, SABAKAN_UNAVAILABLE when it cannot be asked.
+   */
+  machineStateCounts: MachineStateCounts;
   /** The repair entry with this index. Errors with NOT_FOUND when no entry has it (dequeued entries included). */
   repairEntry: RepairEntry;
   /**
@@ -1165,6 +1207,21 @@ export type QuerySimulateAutoRepairArgs = {
   since: Scalars['DateTime']['input'];
 };
 
+/** One rack's machines by state. */
+export type RackStateCounts = {
+  __typename?: 'RackStateCounts';
+  /** Its machines whose first IPv4 has a hold in force (as machineHolds lists them). */
+  held: Scalars['Int']['output'];
+  /** Its machines. */
+  machines: Scalars['Int']['output'];
+  /** The rack's number in sabakan. */
+  rack: Scalars['Int']['output'];
+  /** Its machines whose first IPv4 has an unfinished (QUEUED or PROCESSING) repair entry. */
+  repairing: Scalars['Int']['output'];
+  /** How many are in each state: the states it has machines in, in MachineState's order. */
+  states: Array<MachineStateCount>;
+};
+
 /** A request to repair one machine, driven through the steps of its repair operation. */
 export type RepairEntry = {
   __typename?: 'RepairEntry';
@@ -1187,6 +1244,13 @@ export type RepairEntry = {
    * The history notes each change of it.
    */
   evidence?: Maybe<RepairEvidence>;
+  /**
+   * Why a FAILED entry failed: the reason of the change that made it FAILED (a failed command's ends with `; stderr: `
+   * and the tail of what the command wrote there, escaped; see `FinishedRepair.reason`); the history's `detail` holds
+   * the command line and more of its output. Null for an entry that has not failed, or whose finished-repair record
+   * is no longer kept.
+   */
+  failure?: Maybe<Scalars['String']['output']>;
   /** Every change of the entry, oldest first: creation, transitions, deletion, back-off resets. */
   history: Array<RepairHistoryRecord>;
   /** Monotonic number, written in decimal, never reused (not even after a restart or a deletion). */
@@ -1840,6 +1904,8 @@ export type ResolversTypes = {
   MachineSpec: ResolverTypeWrapper<MachineSpec>;
   MachineState: MachineState;
   MachineStateChange: ResolverTypeWrapper<MachineStateChangeModel>;
+  MachineStateCount: ResolverTypeWrapper<MachineStateCount>;
+  MachineStateCounts: ResolverTypeWrapper<MachineStateCountsModel>;
   MachineStatus: ResolverTypeWrapper<SabakanObjectModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   NICConfig: ResolverTypeWrapper<NicConfig>;
@@ -1847,6 +1913,7 @@ export type ResolversTypes = {
   PacingChange: ResolverTypeWrapper<PacingChangeModel>;
   PacingDomainKind: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RackStateCounts: ResolverTypeWrapper<RackStateCountModel>;
   RepairEntry: ResolverTypeWrapper<RepairEntryModel>;
   RepairEntryEvent: ResolverTypeWrapper<RepairChangeModel>;
   RepairEntryParams: RepairEntryParams;
@@ -1924,12 +1991,15 @@ export type ResolversParentTypes = {
   MachineRepairs: MachineRepairHistoryModel;
   MachineSpec: MachineSpec;
   MachineStateChange: MachineStateChangeModel;
+  MachineStateCount: MachineStateCount;
+  MachineStateCounts: MachineStateCountsModel;
   MachineStatus: SabakanObjectModel;
   Mutation: Record<PropertyKey, never>;
   NICConfig: NicConfig;
   NetworkInfo: NetworkInfo;
   PacingChange: PacingChangeModel;
   Query: Record<PropertyKey, never>;
+  RackStateCounts: RackStateCountModel;
   RepairEntry: RepairEntryModel;
   RepairEntryEvent: RepairChangeModel;
   RepairEntryParams: RepairEntryParams;
@@ -1961,7 +2031,7 @@ export type AutoRepairOutcomeResolvers<ContextType = GraphQLContext, ParentType 
   machinesSeen?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   shortCircuit?: Resolver<Maybe<ResolversTypes['AutoRepairShortCircuit']>, ParentType, ContextType>;
-  skipped?: Resolver<Array<ResolversTypes['SkippedMachine']>, ParentType, ContextType>;
+  skipped?: Resolver<Array<ResolversTypes['SkippedMachine']>, ParentType, ContextType, Partial<AutoRepairOutcomeSkippedArgs>>;
   skippedByKind?: Resolver<Array<ResolversTypes['SkipKindCount']>, ParentType, ContextType>;
   skippedTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2110,6 +2180,7 @@ export type FinishedRepairResolvers<ContextType = GraphQLContext, ParentType ext
   index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   machineType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -2260,6 +2331,17 @@ export type MachineStateChangeResolvers<ContextType = GraphQLContext, ParentType
   time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
+export type MachineStateCountResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineStateCount'] = ResolversParentTypes['MachineStateCount']> = {
+  machines?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
+};
+
+export type MachineStateCountsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineStateCounts'] = ResolversParentTypes['MachineStateCounts']> = {
+  machines?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  racks?: Resolver<Array<ResolversTypes['RackStateCounts']>, ParentType, ContextType>;
+  unreadable?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type MachineStatusResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MachineStatus'] = ResolversParentTypes['MachineStatus']> = {
   duration?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   state?: Resolver<ResolversTypes['MachineState'], ParentType, ContextType>;
@@ -2325,6 +2407,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   machine?: Resolver<ResolversTypes['Machine'], ParentType, ContextType, RequireFields<QueryMachineArgs, 'serial'>>;
   machineHolds?: Resolver<Array<ResolversTypes['MachineHold']>, ParentType, ContextType>;
   machineRepairs?: Resolver<ResolversTypes['MachineRepairs'], ParentType, ContextType, Partial<QueryMachineRepairsArgs>>;
+  machineStateCounts?: Resolver<ResolversTypes['MachineStateCounts'], ParentType, ContextType>;
   repairEntry?: Resolver<ResolversTypes['RepairEntry'], ParentType, ContextType, RequireFields<QueryRepairEntryArgs, 'index'>>;
   repairHistory?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType, RequireFields<QueryRepairHistoryArgs, 'index'>>;
   repairPacing?: Resolver<ResolversTypes['RepairPacing'], ParentType, ContextType>;
@@ -2335,6 +2418,14 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   simulateAutoRepair?: Resolver<ResolversTypes['AutoRepairReplay'], ParentType, ContextType, RequireFields<QuerySimulateAutoRepairArgs, 'since'>>;
 };
 
+export type RackStateCountsResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RackStateCounts'] = ResolversParentTypes['RackStateCounts']> = {
+  held?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  machines?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rack?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  repairing?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  states?: Resolver<Array<ResolversTypes['MachineStateCount']>, ParentType, ContextType>;
+};
+
 export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['RepairEntry'] = ResolversParentTypes['RepairEntry']> = {
   address?: Resolver<ResolversTypes['IPAddress'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2343,6 +2434,7 @@ export type RepairEntryResolvers<ContextType = GraphQLContext, ParentType extend
   drainBackoffCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   drainBackoffExpire?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   evidence?: Resolver<Maybe<ResolversTypes['RepairEvidence']>, ParentType, ContextType>;
+  failure?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   history?: Resolver<Array<ResolversTypes['RepairHistoryRecord']>, ParentType, ContextType>;
   index?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastTransitionTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -2558,6 +2650,8 @@ export type Resolvers<ContextType = GraphQLContext> = {
   MachineRepairs?: MachineRepairsResolvers<ContextType>;
   MachineSpec?: MachineSpecResolvers<ContextType>;
   MachineStateChange?: MachineStateChangeResolvers<ContextType>;
+  MachineStateCount?: MachineStateCountResolvers<ContextType>;
+  MachineStateCounts?: MachineStateCountsResolvers<ContextType>;
   MachineStatus?: MachineStatusResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   NICConfig?: NicConfigResolvers<ContextType>;
@@ -2565,6 +2659,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   PacingChange?: PacingChangeResolvers<ContextType>;
   PacingDomainKind?: PacingDomainKindResolvers;
   Query?: QueryResolvers<ContextType>;
+  RackStateCounts?: RackStateCountsResolvers<ContextType>;
   RepairEntry?: RepairEntryResolvers<ContextType>;
   RepairEntryEvent?: RepairEntryEventResolvers<ContextType>;
   RepairEvidence?: RepairEvidenceResolvers<ContextType>;

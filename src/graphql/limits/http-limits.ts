@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { GraphQLError } from "graphql";
 import type { Limits } from "../../config/limits.js";
 import type { OperationLimits, OperationRequest } from "./operation-limits.js";
 
@@ -43,13 +44,24 @@ export function operationOf(method: string | undefined, search: URLSearchParams,
  * document that fails validation) and returns true; returns false when the request may go on to Apollo.
  */
 export function refuseOverLimit(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown, limits: OperationLimits): boolean {
-  const operation = operationOf(req.method, url.searchParams, body);
-  if (!operation) return false;
-  const errors = limits.admit(operation);
+  // A GET request's JSON parameters before anything parses them (a POST body's text is checked as it is read).
+  const tooDeep = req.method === "GET" ? parametersTooDeep(url.searchParams, limits) : null;
+  const operation = tooDeep ? null : operationOf(req.method, url.searchParams, body);
+  const errors = tooDeep ? [tooDeep] : operation && limits.admit(operation);
   if (!errors) return false;
   res.writeHead(400, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify({ errors: errors.map((e) => e.toJSON()) }));
   return true;
+}
+
+/** The refusal of a GET request whose `variables` or `extensions` nest a value too deep, or null. */
+function parametersTooDeep(search: URLSearchParams, limits: OperationLimits): GraphQLError | null {
+  for (const name of ["variables", "extensions"]) {
+    const text = search.get(name);
+    const error = text === null ? null : limits.depth(text, 0);
+    if (error) return error;
+  }
+  return null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -7,6 +7,7 @@ import { MAX_PUBLISHED_WAITS } from "../../domain/queue/published-waits.js";
 import { DEFAULT_FREQUENT_TOP, MAX_FREQUENT_TOP } from "../../domain/stats/repair-stats-bounds.js";
 import { REPLAY_BOUNDS } from "../../domain/replay/replay-request.js";
 import { LISTED_SKIPS } from "../../domain/intake/skipped-bound.js";
+import { MACHINE_STATES } from "../../domain/sabakan/machine-params.js";
 
 /** What a list is assumed to hold when nothing bounds it but its nature: configured items, a machine's labels. */
 export const ASSUMED_LIST_LENGTH = 10;
@@ -16,6 +17,13 @@ export const ASSUMED_LIST_LENGTH = 10;
  * polled yet (or polls a filtered part of the fleet) must not let a client ask for a fleet-sized answer cheaply.
  */
 export const FLEET_FLOOR = 1_000;
+
+/**
+ * The fleet assumed while sabakan has not yet counted the whole fleet (kintsugi asks at start, and serves once it has
+ * answered or a few seconds have passed): the largest fleet the default limits are made for. Every document
+ * kintsugi's own clients send costs less than the default max_cost at this size (test/graphql/operation-cost.test.ts).
+ */
+export const FLEET_CEILING = 20_000;
 
 /**
  * Records one entry's history holds: one per step, state change and drain back-off. Nothing caps it; this covers a
@@ -62,13 +70,19 @@ const LIST_BOUNDS: ReadonlyMap<string, ListBound> = new Map<string, ListBound>([
   ["Query.clusterGenerations", { argument: "last", absent: KEPT_GENERATIONS, max: KEPT_GENERATIONS }],
   ["Query.finishedRepairs", { argument: "limit", absent: DEFAULT_FINISHED_LIMIT, max: MAX_FINISHED_LIMIT }],
   ["Query.frequentlyRepaired", { argument: "top", absent: DEFAULT_FREQUENT_TOP, max: MAX_FREQUENT_TOP }],
-  ["AutoRepairOutcome.skipped", { fixed: LISTED_SKIPS }],
+  ["AutoRepairOutcome.skipped", { argument: "first", absent: LISTED_SKIPS, max: LISTED_SKIPS }],
+  // A rack holds a machine at least: never more racks than machines.
+  ["MachineStateCounts.racks", FLEET],
+  ["RackStateCounts.states", { fixed: MACHINE_STATES.length }],
   ["Query.machineHolds", { fixed: MAX_MACHINE_HOLDS }],
   ["Subscription.repairWaits", { fixed: MAX_PUBLISHED_WAITS }],
   ["RepairEntry.history", { fixed: HISTORY_PER_ENTRY }],
   ["Query.repairHistory", { fixed: HISTORY_PER_ENTRY }],
   ["AutoRepairReplay.polls", { fixed: REPLAY_BOUNDS.maxDifferingPolls }],
 ]);
+
+/** The lists that can be long (`Type.field`): every list bounded above, whatever its bound. */
+export const LONG_LISTS: ReadonlySet<string> = new Set(LIST_BOUNDS.keys());
 
 /** How many items the list `coordinate` (`Type.field`) returns at most, given its arguments' values. */
 export function listBound(coordinate: string, args: Readonly<Record<string, unknown>>, sizes: CostSizes): number {

@@ -1,4 +1,4 @@
-import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from "graphql";
+import { GraphQLError, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from "graphql";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
@@ -7,6 +7,17 @@ import { limitError } from "../errors.js";
 import { AnalysisCache } from "./analysis-cache.js";
 import type { CostSizes } from "./list-bounds.js";
 import { operationCost } from "./operation-cost.js";
+import { parseCounting, TooManySelections } from "./counting-parser.js";
+import { selectionWeight } from "./selection-count.js";
+import { variableDepthError } from "./variable-depth.js";
+
+function tooManySelections(max: number): GraphQLError {
+  return limitError(
+    "QUERY_TOO_COMPLEX",
+    "max_selections",
+    `the operation has more than ${max} selections, counting fragments expanded and fields of one response name by the comparisons between them (limits.max_selections)`,
+  );
+}
 
 /** One operation as a client sends it, over HTTP or WebSocket. */
 export interface OperationRequest {
@@ -24,10 +35,12 @@ interface ShapeLimit {
 
 /**
  * The limits on what an operation may ask for, applied in order of cost so that each check is cheap next to what
- * it protects: tokens while parsing (a huge document is refused before its AST is built), then depth, aliases and
- * directives (graphql-armor's rules, which count through fragment spreads once per fragment), and only then the
- * cost estimate; graphql-js's own validation, whose field-merging check is what an alias-times-fragment document
- * makes explode, comes after them. HTTP and WebSocket requests go through the same instance.
+ * it protects: tokens and selections while parsing (a huge document, or one field written a thousand times, is refused
+ * before its AST is built; fields of one response name weigh the comparisons graphql-js's field-merging check would
+ * make between them, the check such a document makes explode), the selections again once the document is whole
+ * (one walk: fragment spreads expanded), then depth, aliases and directives (graphql-armor's rules, which count through fragment spreads once per
+ * fragment), and only then the cost estimate; graphql-js's own validation comes after them. HTTP and WebSocket
+ * requests go through the same instance.
  */
 export class OperationLimits {
   private readonly shapeLimits: readonly ShapeLimit[];
@@ -59,10 +72,12 @@ export class OperationLimits {
    * validation is left to the caller, to run only on documents that passed.
    */
   shape(query: string): DocumentNode | readonly GraphQLError[] {
+    const maxSelections = this.limits.maxSelections;
     let document: DocumentNode;
     try {
-      document = parse(query, { maxTokens: this.limits.maxTokens });
+      document = parseCounting(query, { maxTokens: this.limits.maxTokens }, maxSelections);
     } catch (err) {
+      if (err instanceof TooManySelections) return [tooManySelections(maxSelections)];
       if (!(err instanceof GraphQLError)) throw err;
       if (/more tha[nt] \d+ tokens/.test(err.message)) {
         return [
@@ -75,6 +90,8 @@ export class OperationLimits {
       }
       return [err];
     }
+    // Counted as written while parsing; here with every fragment spread expanded.
+    if (selectionWeight(document, maxSelections) > maxSelections) return [tooManySelections(maxSelections)];
     for (const { key, what, limit, rule } of this.shapeLimits) {
       try {
         validate(this.schema, document, [rule]);
@@ -102,6 +119,14 @@ export class OperationLimits {
     if (cost <= max) return null;
     const estimate = Number.isSafeInteger(cost) ? String(cost) : `more than ${Number.MAX_SAFE_INTEGER}`;
     return limitError("QUERY_TOO_COMPLEX", "max_cost", `the operation's estimated cost is ${estimate}, more than the limit of ${max} (limits.max_cost)`);
+  }
+
+  /**
+   * The refusal of a request's JSON text (an HTTP body, `levels` 1; a GET request's `variables`, 0) that nests a
+   * value deeper than limits.max_variable_depth, or null: checked before the text is parsed.
+   */
+  depth(json: string, levels: number): GraphQLError | null {
+    return variableDepthError(json, this.limits.maxVariableDepth, levels);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import type { FormattedExecutionResult } from "graphql";
+import type { FormattedExecutionResult, GraphQLError } from "graphql";
 import { limitError } from "../errors.js";
 
 // Strings that JSON writes as they are, one byte a character: no quote, backslash, control or non-ASCII character.
@@ -74,28 +74,33 @@ function addValue(counter: Counter, value: unknown): boolean {
   return counter.total > counter.max;
 }
 
-/** The answer sent instead of one larger than `maxBytes`: no data, an error naming the limit. */
-export function oversizedAnswer(maxBytes: number): FormattedExecutionResult {
-  const error = limitError(
+/** The error of an answer larger than `maxBytes`. */
+export function oversizedError(maxBytes: number): GraphQLError {
+  return limitError(
     "LIMIT_EXCEEDED",
     "max_response_bytes",
     `the answer is larger than ${maxBytes} bytes (limits.max_response_bytes); ask for fewer items or fields`,
   );
-  return { errors: [error.toJSON()] };
+}
+
+/** The answer sent instead of one larger than `maxBytes`: no data, an error naming the limit. */
+export function oversizedAnswer(maxBytes: number): FormattedExecutionResult {
+  return { errors: [oversizedError(maxBytes).toJSON()] };
 }
 
 /**
- * Replaces an HTTP answer larger than `maxBytes` with {@link oversizedAnswer}, measured before Apollo serialises it
- * (Apollo writes the whole answer into one string after `willSendResponse`), so no string of the oversized answer
- * is ever made.
+ * Replaces an HTTP answer larger than `maxBytes` with {@link oversizedAnswer}: one whose AnswerBudget was spent while
+ * it was built (its long lists were never built), else one measured larger before Apollo serialises it (Apollo
+ * writes the whole answer into one string after `willSendResponse`), so no string of an oversized answer is made.
  */
-export function responseSizePlugin<Context extends object>(maxBytes: number): ApolloServerPlugin<Context> {
+export function responseSizePlugin<Context extends { readonly answerBudget?: { readonly exceeded: boolean } }>(maxBytes: number): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async willSendResponse({ response }) {
+        async willSendResponse({ response, contextValue }) {
           if (response.body.kind !== "single") return;
-          if (jsonBytesUpTo(response.body.singleResult, maxBytes) > maxBytes) response.body.singleResult = oversizedAnswer(maxBytes);
+          if (contextValue.answerBudget?.exceeded || jsonBytesUpTo(response.body.singleResult, maxBytes) > maxBytes)
+            response.body.singleResult = oversizedAnswer(maxBytes);
         },
       };
     },

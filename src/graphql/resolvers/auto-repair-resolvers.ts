@@ -1,6 +1,6 @@
 import { KEPT_OUTCOMES } from "../../domain/intake/auto-repair-outcome.js";
 import { isDeferred } from "../../domain/intake/skip-kinds.js";
-import { skippedCountsOf } from "../../domain/intake/skipped-bound.js";
+import { boundSkipped, skippedCountsOf } from "../../domain/intake/skipped-bound.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
@@ -16,6 +16,11 @@ export const autoRepairResolvers: Resolvers = {
   },
   AutoRepairOutcome: {
     sequence: (o) => String(o.sequence),
+    skipped: (o, { first }) => {
+      if (first === null || first === undefined) return [...o.skipped];
+      if (first < 0) throw apiError("INVALID_ARGUMENT", `first must be >= 0, got ${first}`);
+      return boundSkipped(o.skipped, first).skipped;
+    },
     skippedTotal: (o) => skippedCountsOf(o).total,
     skippedByKind: (o) => [...skippedCountsOf(o).byKind],
   },

@@ -9,6 +9,9 @@ import type { Resolvers } from "../generated/resolvers.js";
 import { filterIterator } from "../filtered-iterator.js";
 import { matchesRepairEntryParams } from "../../domain/queue/repair-entry-params.js";
 import { filterParams } from "./repair-entry-resolvers.js";
+import { isFinished } from "../../domain/queue/repair-entry.js";
+import { rackStateCounts } from "../../domain/sabakan/rack-state-counts.js";
+import { holdsInForce } from "./machine-hold-resolvers.js";
 
 function sabakanOf(ctx: GraphQLContext): SabakanGatewayClient {
   if (!ctx.sabakan) throw apiError("SABAKAN_NOT_CONFIGURED", "sabakan is not configured: set sabakan.url in kintsugi's config file");
@@ -27,6 +30,18 @@ export const gatewayResolvers: Resolvers = {
   Query: {
     machine: async (_, args, ctx, info) => (await forwardRoot(queriesOf(ctx, info), "machine", args, forwardedTree(info))) as SabakanObject,
     searchMachines: async (_, args, ctx, info) => (await forwardRoot(queriesOf(ctx, info), "searchMachines", args, forwardedTree(info))) as SabakanObject[],
+    machineStateCounts: async (_, __, ctx) => {
+      sabakanOf(ctx);
+      const fleet = await ctx.fleetStates!.read();
+      const repairing = new Set(
+        ctx.entries
+          .list()
+          .filter((e) => !isFinished(e))
+          .map((e) => e.address),
+      );
+      const held = new Set(holdsInForce(ctx, ctx.now()).map((h) => h.address));
+      return rackStateCounts(fleet, repairing, held);
+    },
   },
   Mutation: {
     setMachineState: async (_, args, ctx, info) => {

@@ -115,6 +115,7 @@ export const repairEntryResolvers: Resolvers = {
       return found.ok ? (found.operation.repairSteps[e.step] ?? null) : null;
     },
     evidence: (e) => e.evidence ?? null,
+    failure: (e, _, ctx) => (e.status === "failed" ? (ctx.finished.ofEntry(e.index)?.reason ?? null) : null),
     stepCount: (e, _, ctx) => {
       const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
       return found.ok ? found.operation.repairSteps.length : null;

@@ -7,6 +7,7 @@ import { ask } from "../../gateway/sabakan-forwarder.js";
 
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
+import { inSlices } from "../list-slices.js";
 import type { Resolvers } from "../generated/resolvers.js";
 
 const seconds = (ms: number) => ms / 1000;
@@ -70,7 +71,8 @@ export const repairStatsResolvers: Resolvers = {
     finishedRepairs: (_, { since, until, limit }, ctx) => {
       const window = finishedRepairsWindowOf(since, until ?? null, limit ?? null, ctx.now());
       if (!window.ok) throw apiError("INVALID_ARGUMENT", window.message);
-      return finishedRepairsIn(ctx.finished.list(window.since), window);
+      // Up to 5,000 records: completed a slice at a time, so a working queue's passes and /health go on between.
+      return inSlices(finishedRepairsIn(ctx.finished.list(window.since), window));
     },
   },
   RepairStatsGroup: {

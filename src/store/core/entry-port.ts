@@ -54,7 +54,8 @@ export class CoreEntryPort implements RepairEntryPort {
 
   /**
    * One key range (history keys sort by index, then sequence), read in pages of {@link TIMELINE_PAGE} keys so no answer
-   * grows past gRPC's message limit (every value holds the entry too, about 1 KB), stopping at `limit` records.
+   * grows past gRPC's message limit (every value holds the entry too, about 1 KB), stopping at `limit` records; a
+   * turn of the event loop after each page.
    */
   async timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines> {
     const end = this.keys.historyOf(lastIndex).end;
@@ -75,6 +76,9 @@ export class CoreEntryPort implements RepairEntryPort {
       }
       if (!response.more || response.kvs.length === 0) return timelinesOf(points, lastIndex, Number.POSITIVE_INFINITY);
       start = `${response.kvs[response.kvs.length - 1]!.key}\0`;
+      // A turn of the event loop between pages: SQLite answers at once, and decoding 100,000 records in one go held
+      // /health and every other request for seconds.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return timelinesOf(points, lastIndex, limit);
   }

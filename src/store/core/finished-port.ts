@@ -27,6 +27,10 @@ export class CoreFinishedPort implements FinishedRepairPort {
     return finishedSince(this.mirror.finished.list(), since);
   }
 
+  ofEntry(index: number): FinishedRepair | undefined {
+    return this.mirror.finished.ofEntry(index);
+  }
+
   summaryOf(sequence: number): RepairHistorySummary | null | undefined {
     return this.mirror.finished.summaryOf(sequence);
   }

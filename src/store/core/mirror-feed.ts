@@ -86,8 +86,14 @@ export class MirrorFeed {
 
   private async load(): Promise<void> {
     const snapshot = await readSnapshot(this.driver, this.keys);
-    const records = snapshot.recordKeys.map((key): KeyEvent => ({ type: "put", key, value: Buffer.alloc(0), modRevision: 0 }));
-    this.mirror.load([...snapshot.kvs.map((kv): KeyEvent => ({ type: "put", ...kv })), ...records], snapshot.revision, snapshot.historyExists);
+    const none = Buffer.alloc(0);
+    const outcomes = snapshot.outcomeKeys.map((key): KeyEvent => ({ type: "put", key, value: none, modRevision: 0 }));
+    this.mirror.load(
+      [...snapshot.kvs.map((kv): KeyEvent => ({ type: "put", ...kv })), ...outcomes],
+      snapshot.revision,
+      snapshot.historyExists,
+      snapshot.records,
+    );
     this.settle();
   }
 

@@ -2,12 +2,13 @@ import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
 import type { RepairHistorySummary } from "../../domain/stats/repair-history-summary.js";
 
 /**
- * The finished-repair records the etcd mirror holds, by sequence, with how many each entry index has (one, unless
- * a pruned record's entry was dequeued later), so a write can tell whether an entry already has its record.
+ * The finished-repair records the etcd mirror holds, by sequence, with the sequences of each entry index's records
+ * (one, unless a pruned record's entry was dequeued later), so a write can tell whether an entry already has its
+ * record, and a reader find an entry's.
  */
 export class MirroredFinished {
   private readonly bySequence = new Map<number, FinishedRepair>();
-  private readonly perIndex = new Map<number, number>();
+  private readonly perIndex = new Map<number, number[]>();
   /** The stored summaries of the records' histories, by sequence (null: no history); absent: none stored yet. */
   private readonly summaries = new Map<number, RepairHistorySummary | null>();
   /**
@@ -41,6 +42,12 @@ export class MirroredFinished {
     return this.perIndex.has(index);
   }
 
+  /** The newest kept record of entry `index`, if any. */
+  ofEntry(index: number): FinishedRepair | undefined {
+    const sequences = this.perIndex.get(index);
+    return sequences === undefined ? undefined : this.bySequence.get(Math.max(...sequences));
+  }
+
   /** The stored summary of the record under `sequence` (see FinishedRepairPort.summaryOf). */
   summaryOf(sequence: number): RepairHistorySummary | null | undefined {
     return this.summaries.get(sequence);
@@ -57,7 +64,7 @@ export class MirroredFinished {
     this.bySequence.set(record.sequence, record);
     this.order.splice(this.positionOf(record.sequence), 0, record);
     if (summary !== undefined) this.summaries.set(record.sequence, summary === null ? null : frozenSummary(summary));
-    this.perIndex.set(record.entryIndex, (this.perIndex.get(record.entryIndex) ?? 0) + 1);
+    this.perIndex.set(record.entryIndex, [...(this.perIndex.get(record.entryIndex) ?? []), record.sequence]);
     this.sorted = null;
   }
 
@@ -68,8 +75,8 @@ export class MirroredFinished {
     this.bySequence.delete(sequence);
     this.order.splice(this.positionOf(sequence), 1);
     this.summaries.delete(sequence);
-    const left = (this.perIndex.get(old.entryIndex) ?? 1) - 1;
-    if (left > 0) this.perIndex.set(old.entryIndex, left);
+    const left = (this.perIndex.get(old.entryIndex) ?? []).filter((s) => s !== sequence);
+    if (left.length > 0) this.perIndex.set(old.entryIndex, left);
     else this.perIndex.delete(old.entryIndex);
     this.sorted = null;
   }

@@ -1,4 +1,4 @@
-import type { RecordArea, RecordKey } from "./store-keys.js";
+import { RECORD_AREAS, type RecordArea, type RecordKey } from "./store-keys.js";
 
 /** What a write drops of the kept replay records. */
 export interface RecordsPruning {
@@ -8,66 +8,91 @@ export interface RecordsPruning {
   readonly bytes: number;
 }
 
+/** The area code of a slot whose record was deleted (its sequence stays, so the slots stay ordered). */
+const GONE = 255;
+const FIRST_CAPACITY = 1024;
+
 /**
- * The replay records as the mirror knows them: by key only (kind, sequence, time, stored bytes: all in the key), never
- * their values, which are read from etcd on demand. This is what keeps the byte bound on etcd without reading a value:
- * the running total of the kept records' bytes is the sum of their keys' sizes, kept as keys come and go (the initial
- * read, then the watch), and pruning drops the oldest by sequence from it.
+ * The replay records as the mirror knows them: by key only (kind, sequence, time, stored bytes: all in the key, which
+ * StoreKeys.record makes again), never their values, which are read from etcd on demand. This is what keeps the byte
+ * bound on etcd without reading a value: the running total of the kept records' bytes is the sum of their keys' sizes,
+ * kept as keys come and go (the initial read, then the watch), and pruning drops the oldest by sequence from it.
+ *
+ * A year of polls is half a million records: they are kept in columns (typed arrays, 25 bytes a record) ordered by
+ * sequence, not as objects and key strings (about 250 bytes a record, 130 MB of a replica's heap at that size).
+ * Records arrive newest last (appended) and leave oldest first (the live slots start further on); the initial read
+ * brings each kind in turn, which is sorted once, when first asked for.
  */
 export class MirroredRecords {
-  private readonly bySequence = new Map<number, { readonly key: string; readonly record: RecordKey }>();
-  /** The records by sequence, kept in order as records come newest last (every write appends one); null: to sort again. */
-  private sorted: Array<{ readonly key: string; readonly record: RecordKey }> | null = null;
+  private sequences = new Float64Array(FIRST_CAPACITY);
+  private times = new Float64Array(FIRST_CAPACITY);
+  private byteCounts = new Float64Array(FIRST_CAPACITY);
+  private areas = new Uint8Array(FIRST_CAPACITY);
+  /** The slots in use are [start, end); some may be GONE. */
+  private start = 0;
+  private end = 0;
+  private live = 0;
   private total = 0;
+  /** Whether the slots in use are ordered by sequence, each sequence once. */
+  private ordered = true;
 
   clear(): void {
-    this.bySequence.clear();
-    this.sorted = null;
-    this.total = 0;
+    this.start = this.end = this.live = this.total = 0;
+    this.ordered = true;
   }
 
-  put(key: string, record: RecordKey): void {
-    this.delete(record.sequence);
-    const kept = { key, record };
-    this.bySequence.set(record.sequence, kept);
+  put(record: RecordKey): void {
+    const area = RECORD_AREAS.indexOf(record.area);
+    if (area < 0) return;
+    const last = this.end - 1;
+    if (this.ordered && last >= this.start && record.sequence <= this.sequences[last]!) {
+      const at = this.find(record.sequence);
+      if (at >= 0) {
+        if (this.areas[at] !== GONE) this.forget(at);
+        this.fill(at, area, record);
+        this.live++;
+        this.total += record.bytes;
+        return;
+      }
+      // Not newer than the newest: sorted when first asked for.
+      this.ordered = false;
+    }
+    if (this.end === this.sequences.length) this.makeRoom();
+    this.fill(this.end++, area, record);
+    this.live++;
     this.total += record.bytes;
-    const last = this.sorted?.at(-1);
-    if (this.sorted !== null && (last === undefined || last.record.sequence < record.sequence)) this.sorted.push(kept);
-    else this.sorted = null;
   }
 
   delete(sequence: number): void {
-    const kept = this.bySequence.get(sequence);
-    if (kept === undefined) return;
-    this.bySequence.delete(sequence);
-    this.total -= kept.record.bytes;
-    // Pruning drops the oldest first.
-    if (this.sorted?.[0] === kept) this.sorted.shift();
-    else this.sorted = null;
+    this.order();
+    const at = this.find(sequence);
+    if (at < 0 || this.areas[at] === GONE) return;
+    this.forget(at);
+    while (this.start < this.end && this.areas[this.start] === GONE) this.start++;
+    if (this.start === this.end) this.start = this.end = 0;
+    else if (this.end - this.start - this.live > Math.max(FIRST_CAPACITY, this.live)) this.compact();
   }
 
   /** How many records are kept and the bytes their values take. */
   size(): { readonly records: number; readonly bytes: number } {
-    return { records: this.bySequence.size, bytes: this.total };
+    this.order();
+    return { records: this.live, bytes: this.total };
   }
 
   /** The newest sequence kept (0: none). */
   newest(): number {
-    return this.list().at(-1)?.record.sequence ?? 0;
+    this.order();
+    for (let i = this.end - 1; i >= this.start; i--) if (this.areas[i] !== GONE) return this.sequences[i]!;
+    return 0;
   }
 
-  /** The kept records' keys, oldest first. */
-  list(): ReadonlyArray<{ readonly key: string; readonly record: RecordKey }> {
-    this.sorted ??= [...this.bySequence.values()].sort((a, b) => a.record.sequence - b.record.sequence);
-    return this.sorted;
-  }
-
-  /** The keys of `area` at or after `since` (epoch ms), oldest first, at most `limit`. */
-  since(area: RecordArea, since: number, limit: number): Array<{ readonly key: string; readonly record: RecordKey }> {
-    const found: Array<{ readonly key: string; readonly record: RecordKey }> = [];
-    for (const kept of this.list()) {
-      if (found.length >= limit) break;
-      if (kept.record.area === area && kept.record.time >= since) found.push(kept);
+  /** The records of `area` at or after `since` (epoch ms), oldest first, at most `limit`. */
+  since(area: RecordArea, since: number, limit: number): RecordKey[] {
+    this.order();
+    const code = RECORD_AREAS.indexOf(area);
+    const found: RecordKey[] = [];
+    for (let i = this.start; i < this.end && found.length < limit; i++) {
+      if (this.areas[i] === code && this.times[i]! >= since) found.push(this.recordAt(i));
     }
     return found;
   }
@@ -78,15 +103,96 @@ export class MirroredRecords {
    * one delete range per kind removes them however many they are (a transaction's operations stay few).
    */
   prune(adding: number, cutoff: number, maxBytes: number): RecordsPruning {
+    this.order();
     const below: Partial<Record<RecordArea, number>> = {};
     let records = 0;
     let bytes = 0;
-    for (const { record } of this.list()) {
-      if (record.time >= cutoff && this.total - bytes + adding <= maxBytes) break;
-      below[record.area] = record.sequence;
+    for (let i = this.start; i < this.end; i++) {
+      const area = this.areas[i]!;
+      if (area === GONE) continue;
+      if (this.times[i]! >= cutoff && this.total - bytes + adding <= maxBytes) break;
+      below[RECORD_AREAS[area]!] = this.sequences[i]!;
       records++;
-      bytes += record.bytes;
+      bytes += this.byteCounts[i]!;
     }
     return { below, records, bytes };
+  }
+
+  private recordAt(i: number): RecordKey {
+    return { area: RECORD_AREAS[this.areas[i]!]!, sequence: this.sequences[i]!, time: this.times[i]!, bytes: this.byteCounts[i]! };
+  }
+
+  private fill(i: number, area: number, record: RecordKey): void {
+    this.sequences[i] = record.sequence;
+    this.times[i] = record.time;
+    this.byteCounts[i] = record.bytes;
+    this.areas[i] = area;
+  }
+
+  private forget(i: number): void {
+    this.areas[i] = GONE;
+    this.live--;
+    this.total -= this.byteCounts[i]!;
+  }
+
+  /** The slot of `sequence` among the ordered slots in use (GONE or not), or -1. */
+  private find(sequence: number): number {
+    let low = this.start;
+    let high = this.end - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const s = this.sequences[middle]!;
+      if (s === sequence) return middle;
+      if (s < sequence) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  /** Room for one more at the end: the live slots moved to the front, or columns twice as long. */
+  private makeRoom(): void {
+    if (this.live * 2 <= this.sequences.length) this.compact();
+    else this.compact(Math.ceil(this.sequences.length * 1.5));
+  }
+
+  /** The live slots moved to the front of columns of `capacity` (the current one unless given), in slot order. */
+  private compact(capacity = this.sequences.length): void {
+    const columns = [new Float64Array(capacity), new Float64Array(capacity), new Float64Array(capacity), new Uint8Array(capacity)] as const;
+    let n = 0;
+    for (let i = this.start; i < this.end; i++) {
+      if (this.areas[i] === GONE) continue;
+      columns[0][n] = this.sequences[i]!;
+      columns[1][n] = this.times[i]!;
+      columns[2][n] = this.byteCounts[i]!;
+      columns[3][n] = this.areas[i]!;
+      n++;
+    }
+    [this.sequences, this.times, this.byteCounts, this.areas] = columns;
+    this.start = 0;
+    this.end = n;
+  }
+
+  /** Orders the slots by sequence, once after out-of-order puts; of two puts of one sequence the later one stays. */
+  private order(): void {
+    if (this.ordered) return;
+    const slots: number[] = [];
+    for (let i = this.start; i < this.end; i++) if (this.areas[i] !== GONE) slots.push(i);
+    slots.sort((a, b) => this.sequences[a]! - this.sequences[b]! || a - b);
+    const kept = slots.filter((slot, k) => k + 1 === slots.length || this.sequences[slots[k + 1]!] !== this.sequences[slot]);
+    const capacity = Math.max(FIRST_CAPACITY, Math.ceil(kept.length * 1.25));
+    const columns = [new Float64Array(capacity), new Float64Array(capacity), new Float64Array(capacity), new Uint8Array(capacity)] as const;
+    let total = 0;
+    kept.forEach((slot, n) => {
+      columns[0][n] = this.sequences[slot]!;
+      columns[1][n] = this.times[slot]!;
+      columns[2][n] = this.byteCounts[slot]!;
+      columns[3][n] = this.areas[slot]!;
+      total += this.byteCounts[slot]!;
+    });
+    [this.sequences, this.times, this.byteCounts, this.areas] = columns;
+    this.start = 0;
+    this.end = this.live = kept.length;
+    this.total = total;
+    this.ordered = true;
   }
 }

@@ -186,7 +186,7 @@ export class CorePollRecordPort implements PollRecordPort {
     since: number,
     limit: number,
   ): AsyncGenerator<{ readonly key: string; readonly expected: RecordKey; readonly raw: Buffer }> {
-    const wanted = this.mirror.records.since(area, since, limit);
+    const wanted = this.mirror.records.since(area, since, limit).map((record) => ({ key: this.keys.record(record), record }));
     for (const page of pagesOf(wanted)) {
       const byKey = new Map(page.map((k) => [k.key, k.record]));
       const range = { start: page[0]!.key, end: `${page.at(-1)!.key}\0` };

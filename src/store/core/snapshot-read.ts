@@ -1,11 +1,17 @@
 import type { KeyRange, KvDriver, KvPair } from "../kv/kv-driver.js";
+import { MirroredRecords } from "./mirrored-records.js";
 import type { StoreKeys } from "./store-keys.js";
 
 /** Everything under the prefix but the history, as of one revision. */
 export interface Snapshot {
   readonly kvs: readonly KvPair[];
-  /** The replay records' and outcomes' keys (their values are not read: the mirror holds them by key only). */
-  readonly recordKeys: readonly string[];
+  /** The outcomes' keys (their values are not read: the mirror holds them by key only). */
+  readonly outcomeKeys: readonly string[];
+  /**
+   * The replay records, by key (their values are not read). A year of polls is half a million keys: each page of them
+   * goes into the columns as it is read, so that no list of them all is made.
+   */
+  readonly records: MirroredRecords;
   readonly revision: number;
   /** Whether any history key exists (the mirror does not hold them, but must know indexes were handed out). */
   readonly historyExists: boolean;
@@ -45,16 +51,21 @@ export async function readSnapshot(driver: KvDriver, keys: StoreKeys): Promise<S
       start = `${last.key}\0`;
     }
   }
-  const recordKeys: string[] = [];
+  const outcomeKeys: string[] = [];
+  const records = new MirroredRecords();
   for (const range of [allOutcomes, allRecords]) {
     for (let start = range.start; ;) {
       const page = await driver.range(what, { start, end: range.end }, { limit: PAGE.recordKeys, revision, keysOnly: true });
-      recordKeys.push(...page.kvs.map((kv) => kv.key));
+      for (const { key } of page.kvs) {
+        const parsed = keys.parse(key);
+        if (parsed.kind === "record") records.put(parsed.record);
+        else outcomeKeys.push(key);
+      }
       const last = page.kvs.at(-1);
       if (!page.more || last === undefined) break;
       start = `${last.key}\0`;
     }
   }
   const history = await driver.range(what, allHistory, { limit: 1, revision, keysOnly: true });
-  return { kvs, recordKeys, revision: revision ?? 0, historyExists: history.kvs.length > 0 };
+  return { kvs, outcomeKeys, records, revision: revision ?? 0, historyExists: history.kvs.length > 0 };
 }

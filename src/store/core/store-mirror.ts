@@ -60,7 +60,7 @@ export class StoreMirror {
   holdsHead: Versioned<HoldsHeadValue | null> | null = null;
   recordsHead: Versioned<SequenceHeadValue | null> | null = null;
   /** The replay records, by key only (their values are read from etcd on demand). */
-  readonly records = new MirroredRecords();
+  records = new MirroredRecords();
   /** Whether indexes were ever handed out here: then a missing queue head must not restart them at 1. */
   queueStarted = false;
   /** The settings as set (a null value when unreadable: the default applies). */
@@ -130,10 +130,13 @@ export class StoreMirror {
     return this.sortedHolds;
   }
 
-  /** Replaces everything with the keys read at `revision`; `historyExists` tells whether any history key was there. */
-  load(kvs: readonly KeyEvent[], revision: number, historyExists: boolean): void {
+  /**
+   * Replaces everything with the keys read at `revision`; `historyExists` tells whether any history key was there.
+   * The replay records read come as columns of their own (`records`), else among `kvs`.
+   */
+  load(kvs: readonly KeyEvent[], revision: number, historyExists: boolean, records: MirroredRecords = new MirroredRecords()): void {
     this.queueHead = this.outcomesHead = this.generationsHead = this.holdsHead = this.recordsHead = null;
-    this.records.clear();
+    this.records = records;
     this.holds.clear();
     this.settings.clear();
     this.modRevisions.clear();
@@ -223,7 +226,7 @@ export class StoreMirror {
         this.recordsHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
         return;
       case "record":
-        if (put) this.records.put(event.key, key.record);
+        if (put) this.records.put(key.record);
         else this.records.delete(key.record.sequence);
         return;
       case "setting":

@@ -7,7 +7,7 @@ import { MAX_HOLD_REASON_LENGTH } from "../../domain/holds/machine-holds.js";
 import type { PollTrigger } from "../../domain/intake/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
-import { FINISHED_REPAIR_STATUSES } from "../../domain/queue/finished-repair.js";
+import { FAILURE_REASON_CHARS, FINISHED_REPAIR_STATUSES } from "../../domain/queue/finished-repair.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/queue/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/intake/skip-kinds.js";
@@ -240,6 +240,7 @@ export const finishedRepairSchema = z.object({
   finishedAt: time,
   status: z.enum(FINISHED_REPAIR_STATUSES),
   proof: z.enum(["proven", "unproven"]).nullable(),
+  reason: z.string().max(FAILURE_REASON_CHARS).optional(),
 });
 
 /** What one ended repair's history contributes to the statistics (src/domain/stats/repair-history-summary.ts). */

@@ -89,7 +89,7 @@ describe("afterDiagnostics", () => {
     [
       "a non-zero exit is recorded, the repair goes on",
       { kind: "exit", code: 2, signal: null, stdout: "", stderr: "ipmitool: timeout\n" },
-      /diagnostics command failed \(exit code 2\); the repair goes on/,
+      /diagnostics command failed \(exit code 2; stderr: ipmitool: timeout\); the repair goes on/,
     ],
     ["a timeout is recorded", { kind: "timeout", timeoutSeconds: 20, stdout: "partial", stderr: "" }, /failed \(timed out after 20s\); the repair goes on/],
     ["a command that cannot start is recorded", { kind: "spawn-error", message: "ENOENT" }, /failed \(could not start: ENOENT\)/],

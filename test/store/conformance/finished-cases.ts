@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { FAILURE_REASON_CHARS } from "../../../src/domain/queue/finished-repair.js";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
@@ -51,6 +52,30 @@ export function finishedCases(h: StoreHarness): void {
       assert.deepEqual(brief(store, NOW + 3 * SECOND), expected.slice(0, 2), "since is inclusive");
       store = await h.reopen();
       assert.deepEqual(brief(store), expected);
+    });
+
+    it("keeps why a repair failed (bounded), found by the entry's index, across a restart; a success or a deletion has no reason", async () => {
+      let store = await h.open();
+      for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"]) await store.entries.add(newEntry(address), "test", NOW, ACTOR);
+      const end = (index: number, status: RepairEntry["status"], reason: string) =>
+        store.entries.change(
+          index,
+          (e) => e && [{ entry: { ...e, status, lastTransitionTime: NOW + SECOND }, kind: "transition", reason }],
+          NOW + SECOND,
+          "kintsugi",
+        );
+      const why = "step 1: repair command failed: exit code 2; stderr: Unable to establish IPMI v2 / RMCP+ session";
+      await end(1, "failed", why);
+      await end(2, "failed", `step 1: ${"x".repeat(FAILURE_REASON_CHARS * 2)}`);
+      await end(3, "succeeded", "the health check reports the machine healthy");
+      await store.entries.dequeue(4, () => "deleted", NOW + 2 * SECOND, "alice");
+      await store.entries.dequeue(1, () => "finished", NOW + 3 * SECOND, "kintsugi");
+      const reasons = (s: KintsugiStore) => [1, 2, 3, 4].map((index) => s.finished.ofEntry(index)?.reason);
+      const expected = [why, `step 1: ${"x".repeat(FAILURE_REASON_CHARS * 2)}`.slice(0, FAILURE_REASON_CHARS), undefined, undefined];
+      assert.deepEqual(reasons(store), expected, "the dequeue of the failed entry leaves its reason as it was");
+      assert.equal(store.finished.ofEntry(5), undefined, "no record of an entry that never ended");
+      store = await h.reopen();
+      assert.deepEqual(reasons(store), expected);
     });
 
     it("keeps how a success's required proof of repair ended, so pacing reads it after a restart: proven, unproven, none required", async () => {

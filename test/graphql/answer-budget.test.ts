@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { makeExecutableSchema } from "@graphql-tools/schema";
+import { execute, parse } from "graphql";
+import { AnswerBudget, chargeLongAnswers } from "../../src/graphql/limits/answer-budget.js";
+
+const FLEET = 10_000;
+
+/** A schema with one long list (the coordinate of sabakan's search), counting the items graphql-js builds. */
+function fleetSchema() {
+  const built = { items: 0 };
+  const machines = Array.from({ length: FLEET }, (_, i) => ({
+    serial: `s${String(i).padStart(5, "0")}`,
+    rack: i % 30,
+    labels: [{ name: "product", value: "R640" }],
+  }));
+  const schema = chargeLongAnswers(
+    makeExecutableSchema({
+      typeDefs: `type Query { searchMachines: [Machine!]! repairQueueEnabled: Boolean! }
+        type Machine { serial: String! rack: Int! labels: [Label!]! }
+        type Label { name: String! value: String! }`,
+      resolvers: {
+        Query: { searchMachines: async () => machines, repairQueueEnabled: () => true },
+        Machine: {
+          serial: (m: { serial: string }) => {
+            built.items++;
+            return m.serial;
+          },
+        },
+      },
+    }),
+  );
+  return { schema, built };
+}
+
+const aliased = (n: number, selection: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: searchMachines { ${selection} }`).join(" ")} }`;
+
+describe("AnswerBudget (an HTTP answer charged as its long lists resolve, before their items are built)", () => {
+  it("estimates an answer at most its real size, and lets one within the budget through whole", async () => {
+    const { schema, built } = fleetSchema();
+    const budget = new AnswerBudget(10 * 1024 * 1024);
+    const result = await execute({
+      schema,
+      document: parse(aliased(3, "serial rack labels { name value } __typename")),
+      contextValue: { answerBudget: budget },
+    });
+    assert.equal(result.errors, undefined);
+    assert.equal(built.items, 3 * FLEET);
+    assert.ok(budget.spent > 0 && budget.spent <= Buffer.byteLength(JSON.stringify(result.data)), `${budget.spent} charged`);
+  });
+
+  it("fails a list past the budget before building its items, and every list after it", async () => {
+    const { schema, built } = fleetSchema();
+    const budget = new AnswerBudget(250_000);
+    const result = await execute({ schema, document: parse(aliased(30, "serial")), contextValue: { answerBudget: budget } });
+    assert.equal(result.data, null);
+    assert.equal(budget.exceeded, true);
+    assert.deepEqual(result.errors?.[0]?.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_response_bytes" });
+    // 16 bytes a machine are estimated: one list of 10,000 fits in 250,000, the second passes it.
+    assert.equal(built.items, FLEET);
+  });
+
+  it("counts aliases as they are written: a long one in every item costs its length each time", async () => {
+    const { schema } = fleetSchema();
+    const budget = new AnswerBudget(Number.MAX_SAFE_INTEGER);
+    await execute({ schema, document: parse(`{ searchMachines { ${"x".repeat(1_000)}: serial } }`), contextValue: { answerBudget: budget } });
+    assert.ok(budget.spent > FLEET * 1_000, String(budget.spent));
+  });
+
+  it("leaves a request without a budget (a subscription's event) as it was", async () => {
+    const { schema, built } = fleetSchema();
+    const result = await execute({ schema, document: parse(aliased(3, "serial")), contextValue: {} });
+    assert.equal(result.errors, undefined);
+    assert.equal(built.items, 3 * FLEET);
+  });
+});
