@@ -75,7 +75,10 @@ export async function gatherObservations(
   // A command another process started may still run on the machine: no health check runs there meanwhile.
   const fence = deps.fence;
   const inherited = new Map(live.map((e) => [e.index, fence ? inheritedCommand(e, jobOf(e).kind, fence.owner, fence.marginSeconds, fence.now) : null]));
-  const checkable = (entry: RepairEntry) => isCheckable(jobOf(entry).kind) && inherited.get(entry.index)?.kind !== "may-run";
+  const mayRun = (entry: RepairEntry) => inherited.get(entry.index)?.kind === "may-run";
+  // Nor beside a command of another entry of the same machine (the queue allows two entries of one machine).
+  const commanded = new Set(live.filter((e) => !isCheckable(jobOf(e).kind) || mayRun(e)).map((e) => e.address));
+  const checkable = (entry: RepairEntry) => isCheckable(jobOf(entry).kind) && !commanded.has(entry.address);
 
   deps.verdicts?.retain(new Set(live.map((e) => e.index)));
   const reused = new Set<number>();

@@ -22,6 +22,7 @@ export const AIMED_KINDS: readonly string[] = [
   "leader-frozen-while-a-command-hangs",
   "stop-before-start-recorded",
   "uncordon-refused",
+  "other-plane-down-in-dwell",
 ];
 
 const MIN = 60_000;
@@ -34,7 +35,8 @@ type Note = (at: number, kind: string, address: string | null, detail: string) =
  * while one is repaired (its Node Ready); an operator holding a machine mid-repair; a repaired machine failing again;
  * an operator capping the queue at its size; the leader frozen while its commands run (they run on: the next leader
  * must wait them out), or while one hangs (only its backstop ends it); the leader stopping between the pass that
- * decided a command and the write that records its start; the Kubernetes API refusing an uncordon.
+ * decided a command and the write that records its start; the Kubernetes API refusing an uncordon; another
+ * control plane going NotReady while a control plane's dwell runs.
  */
 export class AimedFaults {
   /** A failover an armed fault asked for, and how: the simulator performs it after the pass. */
@@ -150,6 +152,18 @@ export class AimedFaults {
           },
         };
         return this.note(now, kind, null, `the leader freezes as the next ${hangs ? "hanging " : ""}command starts`);
+      }
+      case "other-plane-down-in-dwell": {
+        // A control plane proving its repair (its dwell holding its watch open) must give the turn up to another
+        // that goes NotReady, and keep its watch all the same.
+        const planes = this.world.machines.filter((m) => m.role === "control-plane");
+        const proving = dwelling.filter((e) => e.stepStatus === "watching" && planes.some((m) => m.address === e.address));
+        const entries = new Set(unfinished.map((e) => e.address));
+        const other = planes.filter((m) => !entries.has(m.address) && m.broken === null && m.ready && m.notReadyUntil <= now);
+        if (proving.length === 0 || other.length === 0) return false;
+        const m = r.pick(other);
+        m.notReadyUntil = now + r.int(2, 10) * MIN;
+        return this.note(now, kind, m.address, `its Node is NotReady until +${(m.notReadyUntil - now) / MIN} min while entries ${proving.map((e) => e.index).join(", ")} dwell`);
       }
       case "uncordon-refused":
         // The API refuses the next uncordon (of an entry that finished, backs off or gives the turn up): the next pass

@@ -93,6 +93,7 @@ export const FULL_FAULTS: FaultMix = {
     "leader-frozen-while-a-command-hangs": 2,
     "stop-before-start-recorded": 1,
     "uncordon-refused": 2,
+    "other-plane-down-in-dwell": 3,
   },
 };
 

@@ -51,4 +51,39 @@ describe("gatherObservations", () => {
     assert.equal(observations.get(2)?.job, "none");
     assert.equal(observations.get(2)?.healthy, false);
   });
+
+  const cases: ReadonlyArray<{ name: string; job: "repair-command" | "success-command" | "diagnostics" | "drain"; checked: string[] }> = [
+    { name: "its repair command", job: "repair-command", checked: ["10.0.0.2"] },
+    { name: "its success command", job: "success-command", checked: ["10.0.0.2"] },
+    { name: "its diagnostics command", job: "diagnostics", checked: ["10.0.0.2"] },
+    { name: "a drain (no command)", job: "drain", checked: ["10.0.0.1", "10.0.0.1", "10.0.0.2"] },
+  ];
+  for (const c of cases) {
+    it(`checks no entry of a machine while another entry of it runs ${c.name} there`, async () => {
+      const jobs = new JobRegistry();
+      jobs.start(
+        1,
+        c.job,
+        () => new Promise<void>(() => undefined),
+        () => undefined,
+      );
+      const checked: string[] = [];
+      const commands = {
+        async run(argv: readonly string[]): Promise<CommandOutcome> {
+          checked.push(argv.at(-1) as string);
+          return { kind: "ok", stdout: "false", stderr: "" };
+        },
+      };
+      await gatherObservations([entry(1, "10.0.0.1"), entry(3, "10.0.0.1"), entry(2, "10.0.0.2")], {
+        repair: TEST_REPAIR_CONFIG,
+        commands,
+        nodes: null,
+        jobs,
+        healthCheckConcurrency: 1,
+        log: () => undefined,
+        signal: new AbortController().signal,
+      });
+      assert.deepEqual(checked, c.checked);
+    });
+  }
 });

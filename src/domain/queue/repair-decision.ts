@@ -93,6 +93,11 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   const marginSeconds = snapshot.fence?.marginSeconds ?? 0;
   const observe = (e: RepairEntry) => snapshot.observations.get(e.index) ?? NO_OBSERVATION;
 
+  // kintsugi: the machines a command runs on (or may, started by another replica), by the entry it runs for, and
+  // those a success command starts on this pass: no other entry's command, drain or success command starts there.
+  const commandOn = machinesInCommand(snapshot.entries, observe);
+  const early = new Map<number, WaitingFor>();
+  const finishing = new Set<number>();
   const contenders: Contender[] = [];
   for (const entry of snapshot.entries) {
     if (entry.deleted) {
@@ -123,7 +128,18 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     // kintsugi: with proof of repair (see proof-judgement.ts), healthy is not enough: the evidence must hold too.
     const proof = isCheckable(obs.job) && obs.healthy !== undefined ? judgeProof(current, lookup.operation, obs.healthy, obs.proof ?? NO_PROOF, now) : null;
     if (isCheckable(obs.job) && obs.healthy === true && (proof === null || proof.kind !== "unproven")) {
-      actions.push(finishHealthy(entry, [...renamed, ...neverStarted, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address)));
+      const finish = finishHealthy(entry, [...renamed, ...neverStarted, ...(proof?.transitions ?? [])], lookup.operation, snapshot.holds?.get(entry.address));
+      const holder = commandOn.get(entry.address);
+      if (!runsCommand(finish)) actions.push(finish);
+      else if (holder === undefined || holder === entry.index) {
+        commandOn.set(entry.address, entry.index);
+        finishing.add(entry.index);
+        actions.push(finish);
+      } else {
+        // Another entry's command runs on the machine: the success command waits until it has ended.
+        early.set(entry.index, waitForMachine(entry.address, holder));
+        if (renamed.length > 0) actions.push({ entry, transitions: renamed, effect: { kind: "none" } });
+      }
       continue;
     }
     const proved = proof?.transitions ?? [];
@@ -138,9 +154,9 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   }
 
   const planeOf = indexControlPlanes(snapshot.controlPlanes);
-  const held = new Map<number, WaitingFor>();
+  const held = new Map<number, WaitingFor>(early);
   const waiting = new Map<number, WaitingFor>();
-  const busy = new Map<string, number>();
+  const busy = new Map<string, number>(commandOn);
   let repairingPlane: RepairEntry | null = null;
   let inProgress = 0;
   // One wait for every entry the limit holds: on a long queue most entries wait for a slot.
@@ -174,7 +190,8 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
       if (renamed.length > 0) actions.push({ entry, transitions: renamed, effect: { kind: "none" } });
       continue;
     }
-    const holder = busy.get(entry.address);
+    const busyWith = busy.get(entry.address);
+    const holder = busyWith === entry.index ? undefined : busyWith;
     if (isWaitingForBackoff(entry, now)) {
       // It takes no slot, but keeps its machine: another entry must not cordon the node meanwhile.
       if (holder === undefined) busy.set(entry.address, entry.index);
@@ -186,6 +203,11 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
     }
     if (holder !== undefined) {
       held.set(entry.index, waitForMachine(entry.address, holder));
+      // Mid-repair beside another entry's success command (which takes no slot): the machine still counts.
+      if (entry.status === "processing" && finishing.has(holder)) {
+        inProgress++;
+        if (planeOf.has(entry.address) && !repairingPlane) repairingPlane = entry;
+      }
       continue;
     }
     busy.set(entry.address, entry.index);
@@ -284,6 +306,22 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   for (const { entry, effect } of actions) if (effect.kind === "success-command") waiting.set(entry.index, waitForCommand("success", entry.step));
   // Two entries that still wait for each other (two control planes both not Ready) say so on both.
   return { actions, wakeAt, held: withWaitCycles(held), waiting, yielded };
+}
+
+/** The machines a command of an entry runs on, or may run on (started by another replica), by that entry. */
+function machinesInCommand(entries: readonly RepairEntry[], observe: (e: RepairEntry) => RepairObservation): Map<string, number> {
+  const on = new Map<string, number>();
+  for (const e of entries) {
+    if (e.deleted || isFinished(e)) continue;
+    const obs = observe(e);
+    if ((!isCheckable(obs.job) || obs.inherited?.kind === "may-run") && !on.has(e.address)) on.set(e.address, e.index);
+  }
+  return on;
+}
+
+/** Whether a healthy entry's finish runs a success command on the machine. */
+function runsCommand(action: RepairAction): boolean {
+  return action.effect.kind === "success-command" && action.effect.operation.successCommand !== null;
 }
 
 /** An unfinished entry that competes for a slot, with what the first look at it found. */

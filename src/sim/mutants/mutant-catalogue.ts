@@ -309,8 +309,8 @@ export const MUTANTS: readonly Mutant[] = [
     name: "health-checked-beside-an-inherited-command",
     rule: "no health check runs on a machine while a command another replica started may run there",
     file: "src/runner/gather-state.ts",
-    find: '=> isCheckable(jobOf(entry).kind) && inherited.get(entry.index)?.kind !== "may-run";',
-    replace: "=> isCheckable(jobOf(entry).kind);",
+    find: 'const mayRun = (entry: RepairEntry) => inherited.get(entry.index)?.kind === "may-run";',
+    replace: "const mayRun = (_entry: RepairEntry) => false;",
   },
   {
     name: "no-due-marker",
