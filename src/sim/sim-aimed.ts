@@ -131,7 +131,10 @@ export class AimedFaults {
         const m = pick(unfinished.filter((e) => e.status === "processing" && e.stepStatus === "watching"));
         if (!m) return false;
         const until = now + r.int(10, 60) * MIN;
-        await this.store.holds.hold(() => ({ ok: true, hold: { address: m.address, reason: "looking at it mid-repair", setBy: SIM_OPERATOR, setAt: now, until } }), SIM_OPERATOR);
+        await this.store.holds.hold(
+          () => ({ ok: true, hold: { address: m.address, reason: "looking at it mid-repair", setBy: SIM_OPERATOR, setAt: now, until } }),
+          SIM_OPERATOR,
+        );
         return this.note(now, kind, m.address, `held until +${(until - now) / MIN} min`);
       }
       case "leader-frozen-mid-command":
@@ -163,7 +166,12 @@ export class AimedFaults {
         if (proving.length === 0 || other.length === 0) return false;
         const m = r.pick(other);
         m.notReadyUntil = now + r.int(2, 10) * MIN;
-        return this.note(now, kind, m.address, `its Node is NotReady until +${(m.notReadyUntil - now) / MIN} min while entries ${proving.map((e) => e.index).join(", ")} dwell`);
+        return this.note(
+          now,
+          kind,
+          m.address,
+          `its Node is NotReady until +${(m.notReadyUntil - now) / MIN} min while entries ${proving.map((e) => e.index).join(", ")} dwell`,
+        );
       }
       case "uncordon-refused":
         // The API refuses the next uncordon (of an entry that finished, backs off or gives the turn up): the next pass

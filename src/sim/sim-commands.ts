@@ -127,7 +127,17 @@ export class SimCommands implements CommandRunner {
     }
     return new Promise((resolve) => {
       const hangs = outcome.kind === "timeout";
-      const job: Running = { seq: this.seq++, start, run: this.owner, timeoutSeconds: options.timeoutSeconds, hangs, endsAt, outcome, orphaned: false, resolve };
+      const job: Running = {
+        seq: this.seq++,
+        start,
+        run: this.owner,
+        timeoutSeconds: options.timeoutSeconds,
+        hangs,
+        endsAt,
+        outcome,
+        orphaned: false,
+        resolve,
+      };
       this.running.push(job);
       options.signal?.addEventListener(
         "abort",

@@ -2,7 +2,8 @@ import type { RepairChange } from "../store/store-port.js";
 import type { Checks } from "./sim-checks.js";
 import type { CommandStart } from "./sim-commands.js";
 
-const what = (s: CommandStart) => `the ${s.kind} command of entry ${s.entryIndex ?? "?"}${s.kind === "repair" ? ` (step ${s.step + 1}, attempt ${s.attempt})` : ""}`;
+const what = (s: CommandStart) =>
+  `the ${s.kind} command of entry ${s.entryIndex ?? "?"}${s.kind === "repair" ? ` (step ${s.step + 1}, attempt ${s.attempt})` : ""}`;
 
 /**
  * The fence's invariants, on the world's truth (every command that runs, whichever replica started it, and those a
@@ -74,7 +75,8 @@ export class FenceInvariants {
     this.checks.check(
       "no-step-without-its-command",
       this.begun.has(key),
-      () => `entry ${entry.index} went on to step ${entry.step + 1} though the repair command of step ${previous.step + 1} never started nor was recorded as started`,
+      () =>
+        `entry ${entry.index} went on to step ${entry.step + 1} though the repair command of step ${previous.step + 1} never started nor was recorded as started`,
       entry.address,
       entry.index,
     );

@@ -1,4 +1,4 @@
-// npm run sim:mutants -- [--only NAME,NAME] [--jobs N] [--list]
+// npm run sim:mutants -- [--only NAME,NAME] [--jobs N] [--list] [--help]
 // Applies each named rule mutation of the catalogue (mutant-catalogue.ts) to a scratch copy of the tree and runs the
 // sweep npm test runs there (npm run sim -- --sweep), stopping at its first violation: prints, for every mutant,
 // caught or not, by which invariant and seed, and how long; and the unmutated sweep's time. Exit status 1 when a
@@ -63,7 +63,28 @@ async function run(mutant: Mutant): Promise<Result> {
   }
 }
 
+const USAGE = `usage: npm run sim:mutants -- [options]
+
+Applies each rule mutation of the catalogue (src/sim/mutants/mutant-catalogue.ts) to a scratch copy of the tree and
+runs there the simulator sweep npm test runs (npm run sim -- --sweep), which must catch every one (docs/testing.md).
+Prints the unmutated sweep's time, then for each mutant the invariant and seed that caught it, or NOT CAUGHT.
+
+  --only NAME,NAME    only these mutants
+  --jobs N            run N mutants at once, 1 to 16 (default 1)
+  --list              list the mutants and the rules they break, run nothing
+  --help              print this
+
+Exit status: 0 when every mutant was caught, 1 when one survived or no longer applies (its rule moved: write it
+again), 2 on a usage error.`;
+
 async function main(args: readonly string[]): Promise<number> {
+  if (args.includes("--help")) {
+    console.log(USAGE);
+    return 0;
+  }
+  const known = new Set(["--only", "--jobs", "--list", "--help"]);
+  const bad = args.filter((a, k) => a.startsWith("--") && !known.has(a) && !(k > 0 && ["--only", "--jobs"].includes(args[k - 1] ?? "")));
+  if (bad.length > 0) throw new Error(`unknown option ${bad.join(", ")} (npm run sim:mutants -- --help)`);
   const i = args.indexOf("--only");
   const only = i < 0 ? null : (args[i + 1] ?? "").split(",").filter((n) => n !== "");
   const unknown = only?.filter((n) => !MUTANTS.some((m) => m.name === n)) ?? [];
