@@ -23,6 +23,7 @@ export const AIMED_KINDS: readonly string[] = [
   "stop-before-start-recorded",
   "uncordon-refused",
   "other-plane-down-in-dwell",
+  "bmc-no-op-then-fault-clears",
 ];
 
 const MIN = 60_000;
@@ -36,7 +37,8 @@ type Note = (at: number, kind: string, address: string | null, detail: string) =
  * an operator capping the queue at its size; the leader frozen while its commands run (they run on: the next leader
  * must wait them out), or while one hangs (only its backstop ends it); the leader stopping between the pass that
  * decided a command and the write that records its start; the Kubernetes API refusing an uncordon; another
- * control plane going NotReady while a control plane's dwell runs.
+ * control plane going NotReady while a control plane's dwell runs; a BMC that acknowledges a power action it never
+ * performs, on a machine whose fault then clears by itself (its boot ID unchanged).
  */
 export class AimedFaults {
   /** A failover an armed fault asked for, and how: the simulator performs it after the pass. */
@@ -172,6 +174,19 @@ export class AimedFaults {
           m.address,
           `its Node is NotReady until +${(m.notReadyUntil - now) / MIN} min while entries ${proving.map((e) => e.index).join(", ")} dwell`,
         );
+      }
+      case "bmc-no-op-then-fault-clears": {
+        // The next repair command's BMC acknowledges a power action it never performs, and the machine's fault (a
+        // flapping link) clears by itself minutes later, without a reboot: its boot ID is the one recorded before.
+        const commands = this.targets.commands;
+        if (unfinished.length === 0 || commands.noOpNext !== null) return false;
+        commands.noOpNext = (m, at) => {
+          if (m.broken === null) return;
+          m.broken = { ...m.broken, nodeUp: true };
+          m.recoverAt = at + r.int(1, 8) * MIN;
+          this.note(at, kind, m.address, `its repair command did nothing; its fault clears by itself at +${(m.recoverAt - at) / MIN} min, without a reboot`);
+        };
+        return this.note(now, kind, null, "the next repair command's BMC will acknowledge a power action it never performs");
       }
       case "uncordon-refused":
         // The API refuses the next uncordon (of an entry that finished, backs off or gives the turn up): the next pass

@@ -1,7 +1,7 @@
 import type { CommandOptions, CommandOutcome, CommandRunner } from "../adapters/ports.js";
 import { COMMAND_BACKSTOP_SLACK_SECONDS, COMMAND_KILL_GRACE_SECONDS } from "../domain/queue/command-marker.js";
 import type { SimRandom } from "./sim-random.js";
-import type { SimWorld } from "./sim-world.js";
+import type { SimMachine, SimWorld } from "./sim-world.js";
 
 export const HEALTH_COMMAND = "sim-health";
 export const REPAIR_COMMAND = "sim-repair";
@@ -78,6 +78,11 @@ export class SimCommands implements CommandRunner {
    * made to hang) starts, and then `then` is told: the leader freezes after the pass, its command running on.
    */
   freezeAfterStart: { readonly hangs: boolean; readonly then: (start: CommandStart) => void } | null = null;
+  /**
+   * Armed: the next repair command that ends well on a broken machine did nothing (its BMC acknowledged a power
+   * action it never performed): no reboot, and `then` is told (the machine's fault may clear by itself after).
+   */
+  noOpNext: ((m: SimMachine, at: number) => void) | null = null;
   /** The run of the replica whose runner starts commands now (a failover names another). */
   owner = "run-0";
 
@@ -223,7 +228,11 @@ export class SimCommands implements CommandRunner {
     this.running = this.running.filter((j) => j.endsAt > now);
     for (const j of due) {
       const m = this.world.at(j.start.address);
-      if (m && j.start.kind === "repair" && j.outcome.kind === "ok") {
+      const noOp = this.noOpNext;
+      if (m && j.start.kind === "repair" && j.outcome.kind === "ok" && noOp !== null && m.broken !== null) {
+        this.noOpNext = null;
+        noOp(m, j.endsAt);
+      } else if (m && j.start.kind === "repair" && j.outcome.kind === "ok") {
         // An orphan that ended by itself reboots its machine all the same: nobody records it.
         const boot = this.random.chance(this.faults.lateBoot) ? this.random.int(600, 1800) : this.random.int(60, 240);
         this.world.repaired(m, j.start.fix, boot, j.endsAt, j.start.entryIndex);

@@ -94,6 +94,7 @@ export const FULL_FAULTS: FaultMix = {
     "stop-before-start-recorded": 1,
     "uncordon-refused": 2,
     "other-plane-down-in-dwell": 3,
+    "bmc-no-op-then-fault-clears": 2,
   },
 };
 
@@ -179,6 +180,7 @@ export class SimFaults {
     this.targets.nodes.refuseUncordons = 0;
     this.targets.commands.failoverInstead = null;
     this.targets.commands.freezeAfterStart = null;
+    this.targets.commands.noOpNext = null;
     this.note(now, "faults-stop", null, "no more faults; holds released, queue enabled");
   }
 

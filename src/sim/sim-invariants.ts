@@ -71,7 +71,8 @@ export class PassInvariants {
       (m) =>
         m.role === "control-plane" &&
         // A cordon whose entry runs its success command is lifted as the command ends (the machine is healthy).
-        ((cordonedFor(m) !== null && view.jobOf(cordonedFor(m) as number) !== "success-command") ||
+        // A pass whose uncordon the API refused leaves a stray cordon for the next pass to lift: not a disruption.
+        ((view.kubernetesAnswered && cordonedFor(m) !== null && view.jobOf(cordonedFor(m) as number) !== "success-command") ||
           view.commandsRunning.has(m.address) ||
           bootingAfterCommand(m, now) ||
           unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")),
@@ -93,7 +94,7 @@ export class PassInvariants {
       const m = world.at(e.address);
       if (!m) return false;
       return (
-        cordonedForEntry(m, e) ||
+        (view.kubernetesAnswered && cordonedForEntry(m, e)) ||
         (m.role === "worker" && !isBackedOff(e) && e.stepStatus === "watching" && m.bootedBy === e.index && bootingAfterCommand(m, now))
       );
     });

@@ -43,9 +43,9 @@ export interface SimKintsugiWiring {
 /** How the leader goes: it steps down or is killed (its commands die with it), or it freezes until `resumeAt`. */
 export type FailoverMode = { readonly kind: "stopped" } | { readonly kind: "killed" } | { readonly kind: "frozen"; readonly resumeAt: number };
 
-/** Whether a write records the start of a command the entry had only decided (its `due` marker becomes `started`). */
+/** Whether a write records the start of a command the entry had only decided (its `due` marker, if any, becomes `started`). */
 function recordsStart(current: RepairEntry | null, writes: readonly EntryWrite[] | null): boolean {
-  return current?.command !== undefined && current.command.operationId === null && (writes ?? []).some((w) => w.entry.command?.operationId != null);
+  return current !== null && current.command?.operationId == null && (writes ?? []).some((w) => w.entry.command?.operationId != null);
 }
 
 /**
