@@ -124,7 +124,12 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:path": "their paths",
     ws: "the subscription socket",
   },
-  sim: { "node:fs": "writes a failing seed's report", "node:os": "the temporary folder", "node:path": "its path" },
+  sim: {
+    "node:fs": "writes a failing seed's report, and the mutants' scratch copies of the tree",
+    "node:os": "the temporary folder",
+    "node:path": "its path",
+    "node:child_process": "npm run sim:mutants runs the sweep on each mutant's copy in a process of its own",
+  },
   wiring: {
     etcd3: "the etcd client's type",
     graphql: "the schema, for the start checks",
