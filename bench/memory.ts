@@ -83,9 +83,11 @@ async function scenario(driver: Driver, historyRows: number, outcomes: boolean, 
     const base = { dir: dir.path, since: seed.since, until: seed.until + 60_000, listedEntry: seed.firstListed };
     if (driver === "sqlite") {
       const stores = new Map<string, { store: string; upgradeSeconds: number }>();
+      // Each build's copy of the seeded file, made before any start converts it.
+      const files = BINS.map((_, b) => (b === 0 ? file : join(dir.path, `kintsugi-${b}.db`)));
+      for (const own of files.slice(1)) copyFileSync(file, own);
       for (const [b, bin] of BINS.entries()) {
-        const own = b === 0 ? file : join(dir.path, `kintsugi-${b}.db`);
-        if (own !== file) copyFileSync(file, own);
+        const own = files[b]!;
         const store = `database: ${JSON.stringify(own)}\n`;
         console.log(`  first start (upgrade), without Kubernetes${bin.label ? ` (${bin.label})` : ""}:`);
         const first = await serve({ ...base, bin: bin.path, store, kubernetes: "", run: 0, startOnly: true });
