@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve, reject) =>
       execFile(
         process.execPath,
-        [...nodeOptionsOf(BINS[0]!.path), BINS[0]!.path, "db", "backup", join(dir.path, "kintsugi.db"), "--database", k.databasePath],
+        [...nodeOptionsOf(KINTSUGI_BIN), KINTSUGI_BIN, "db", "backup", join(dir.path, "kintsugi.db"), "--database", k.databasePath],
         (err) => (err ? reject(err) : resolve()),
       ),
     );
