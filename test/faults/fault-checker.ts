@@ -32,6 +32,8 @@ export interface Recovery {
   readonly to: number;
   /** When a leader started a command after `from` (after a fault of the leader, only those of a term begun since). */
   readonly starts: readonly number[];
+  /** How soon after `from` a leader must start a command, and how far apart at most until `to`. */
+  readonly boundMs: number;
 }
 
 /** Everything a run observed: the command log, the stored histories, who became leader when, /health in outages. */
@@ -47,8 +49,6 @@ export interface RunObservations {
   readonly unreadableLines: number;
   /** Each fault that left etcd its quorum (every kind but the etcd outages), and when a leader acted after it. */
   readonly recoveries: readonly Recovery[];
-  /** How soon after such a fault a leader must start a command. */
-  readonly livenessBoundMs: number;
 }
 
 export type CheckName =
@@ -209,16 +209,16 @@ function answersInOutage(observations: RunObservations, outage: OutageWindow): H
 
 /**
  * After every fault that left etcd its quorum (a replica killed, stopped or cut off, one etcd member of three cut
- * off), a leader started a command within `livenessBoundMs`, and went on doing so at most that far apart for as long
+ * off), a leader started a command within the recovery's bound, and went on doing so at most that far apart for as long
  * as the fault lasted: the replicas that can reach a quorum keep repairing.
  */
 export function leaderless(observations: RunObservations): Violation[] {
-  const bound = observations.livenessBoundMs;
   const violation = (r: Recovery, last: number, next: number | null): Violation => ({
     check: "liveness",
-    message: `${r.what} at ${iso(r.from)}: no leader started a command within ${bound} ms of ${last === r.from ? "the fault" : `the one started at ${iso(last)}`} (${next === null ? "none did" : `the next after ${next - last} ms`})`,
+    message: `${r.what} at ${iso(r.from)}: no leader started a command within ${r.boundMs} ms of ${last === r.from ? "the fault" : `the one started at ${iso(last)}`} (${next === null ? "none did" : `the next after ${next - last} ms`})`,
   });
   return observations.recoveries.flatMap((r) => {
+    const bound = r.boundMs;
     let last = r.from;
     for (const start of r.starts.filter((t) => t > r.from).sort((a, b) => a - b)) {
       if (start - last > bound) return [violation(r, last, start)];
