@@ -34,6 +34,10 @@ export interface Recovery {
   readonly starts: readonly number[];
   /** How soon after `from` a leader must start a command, and how far apart at most until `to`. */
   readonly boundMs: number;
+  /** When replicas became leader after `from`; a stretch in which one did may last `electedBoundMs` instead. */
+  readonly elections: readonly number[];
+  /** The bound of a stretch in which a new leader took over: it waits out the commands its predecessor started. */
+  readonly electedBoundMs: number;
 }
 
 /** Everything a run observed: the command log, the stored histories, who became leader when, /health in outages. */
@@ -213,21 +217,21 @@ function answersInOutage(observations: RunObservations, outage: OutageWindow): H
  * as the fault lasted: the replicas that can reach a quorum keep repairing.
  */
 export function leaderless(observations: RunObservations): Violation[] {
+  const boundOf = (r: Recovery, from: number, to: number) => (r.elections.some((t) => t > from && t <= to) ? r.electedBoundMs : r.boundMs);
   const violation = (r: Recovery, last: number, next: number | null): Violation => ({
     check: "liveness",
-    message: `${r.what} at ${iso(r.from)}: no leader started a command within ${r.boundMs} ms of ${last === r.from ? "the fault" : `the one started at ${iso(last)}`} (${next === null ? "none did" : `the next after ${next - last} ms`})`,
+    message: `${r.what} at ${iso(r.from)}: no leader started a command within ${boundOf(r, last, next ?? r.to)} ms of ${last === r.from ? "the fault" : `the one started at ${iso(last)}`} (${next === null ? "none did" : `the next after ${next - last} ms`})`,
   });
   return observations.recoveries.flatMap((r) => {
-    const bound = r.boundMs;
     let last = r.from;
     for (const start of r.starts.filter((t) => t > r.from).sort((a, b) => a - b)) {
-      if (start - last > bound) return [violation(r, last, start)];
+      if (start - last > boundOf(r, last, start)) return [violation(r, last, start)];
       last = start;
       if (last >= r.to) return [];
     }
     // The run went on without another command (it ended, or the next fault struck): fine once one was seen and the
     // fault did not outlast it by more than the bound.
-    return last > r.from && r.to - last <= bound ? [] : [violation(r, last, null)];
+    return last > r.from && r.to - last <= boundOf(r, last, r.to) ? [] : [violation(r, last, null)];
   });
 }
 
