@@ -11,17 +11,42 @@ export class StoreSchemaError extends Error {
 /**
  * Makes sure the prefix holds a layout this kintsugi knows: on a new prefix, writes the schema key (one transaction,
  * so two replicas starting together agree); on a used one, refuses a version newer than {@link STORE_SCHEMA_VERSION},
- * since older code writing there could corrupt what it does not understand.
+ * since older code writing there could corrupt what it does not understand, and moves an older one up to it (what
+ * the older layout holds stays readable: history values of format 1 are read as they are), so that an older kintsugi
+ * started afterwards refuses the prefix instead of missing the history records it cannot read.
  */
 export async function ensureSchema(driver: KvDriver, keys: StoreKeys): Promise<number> {
+  const current = JSON.stringify({ v: STORE_SCHEMA_VERSION });
   const response = await driver.txn(`checking the schema version of ${keys.prefix}`, {
     compares: [{ key: keys.schema, target: "create", revision: 0 }],
-    puts: [{ key: keys.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) }],
+    puts: [{ key: keys.schema, value: current }],
     deletes: [],
     reads: [keys.schema],
   });
   if (response.succeeded) return STORE_SCHEMA_VERSION;
-  const raw = response.reads[0]?.value.toString("utf8") ?? "";
+  const found = response.reads[0];
+  const version = storedSchemaVersion(keys, found?.value.toString("utf8") ?? "");
+  if (version > STORE_SCHEMA_VERSION) {
+    throw new StoreSchemaError(
+      `etcd prefix ${keys.prefix} has schema version ${version}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`,
+    );
+  }
+  if (version === STORE_SCHEMA_VERSION || found == null) return version;
+  // Another replica may move it up at the same time: whichever commits first, the key then says this version.
+  const upgraded = await driver.txn(`moving the schema version of ${keys.prefix} to ${STORE_SCHEMA_VERSION}`, {
+    compares: [{ key: keys.schema, target: "mod", revision: found.modRevision }],
+    puts: [{ key: keys.schema, value: current }],
+    deletes: [],
+    reads: [keys.schema],
+  });
+  if (upgraded.succeeded) return STORE_SCHEMA_VERSION;
+  const now = storedSchemaVersion(keys, upgraded.reads[0]?.value.toString("utf8") ?? "");
+  if (now !== STORE_SCHEMA_VERSION) throw new StoreSchemaError(`etcd prefix ${keys.prefix}: its schema version changed to ${now} while this kintsugi moved it up`);
+  return now;
+}
+
+/** The version a schema key's text names; throws StoreSchemaError when it is not kintsugi's. */
+function storedSchemaVersion(keys: StoreKeys, raw: string): number {
   let version: unknown;
   try {
     version = (JSON.parse(raw) as { v?: unknown }).v;
@@ -30,11 +55,6 @@ export async function ensureSchema(driver: KvDriver, keys: StoreKeys): Promise<n
   }
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
     throw new StoreSchemaError(`etcd prefix ${keys.prefix} has a schema key (${keys.schema}) that is not kintsugi's: ${quoteUntrusted(raw)}`);
-  }
-  if (version > STORE_SCHEMA_VERSION) {
-    throw new StoreSchemaError(
-      `etcd prefix ${keys.prefix} has schema version ${version}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`,
-    );
   }
   return version;
 }

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { SnapshotDigest, type SnapshotSummary } from "../copy/snapshot-digest.js";
 import { checkSnapshotItem, describeItem } from "../copy/snapshot-items.js";
 import type { SnapshotItem } from "../copy/store-snapshot.js";
@@ -110,7 +109,6 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
   };
   put(keys.schema, JSON.stringify({ v: STORE_SCHEMA_VERSION }));
   const digest = new SnapshotDigest(from);
-  const queued = new Map<number, RepairEntry>();
   let holds = 0;
   // The export's statements stay open while each row is written (better-sqlite3 refuses that unless told): safe,
   // since the writes go only to `kv`, which none of them reads.
@@ -120,7 +118,7 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
       const item = checkSnapshotItem(raw, from);
       digest.add(item);
       if (item.kind === "hold") holds++;
-      for (const p of pairsOf(keys, item, queued)) {
+      for (const p of pairsOf(keys, item)) {
         checkReadable(keys, p, () => `${from}: ${describeItem(item)}`);
         put(p.key, p.value);
       }
@@ -147,8 +145,8 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
  * The pairs of one item. A replay record is kept whatever its size: SQLite has no request limit, so the limit putsOf
  * holds a copy into etcd to does not apply (the old store kept records of any size).
  */
-function pairsOf(keys: StoreKeys, item: SnapshotItem, queued: Map<number, RepairEntry>): ReadonlyArray<{ key: string; value: string }> {
-  if (item.kind !== "replay") return putsOf(keys, item, CONVERSION_WRITE_ID, queued);
+function pairsOf(keys: StoreKeys, item: SnapshotItem): ReadonlyArray<{ key: string; value: string }> {
+  if (item.kind !== "replay") return putsOf(keys, item, CONVERSION_WRITE_ID);
   return [recordPut(keys, item.replay.area, item.replay.sequence, item.replay.record)];
 }
 

@@ -22,7 +22,6 @@ import { DatabaseOpenError } from "../../../src/store/store-errors.js";
 import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
 import { sqliteSnapshotItems } from "../../../src/store/sqlite/sqlite-snapshot-export.js";
 import { writeCopyMarker } from "../../../src/store/sqlite/sqlite-copy-marker.js";
-import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { logTo } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
 import { tamper } from "../../support/damaged-databases.js";
@@ -64,10 +63,9 @@ const versionOf = (file: string) => readOnly(file, (db) => schemaVersion(db));
 /** What the conversion must write for `file` (an old-format file, not changed): each item's putsOf, and the heads. */
 async function expectedPairs(file: string): Promise<Array<{ key: string; value: string }>> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
-  const queued = new Map<number, RepairEntry>();
   const pairs = [{ key: KEYS.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) }];
   try {
-    for await (const item of sqliteSnapshotItems(db, file)) pairs.push(...putsOf(KEYS, checkSnapshotItem(item, file), CONVERSION_WRITE_ID, queued));
+    for await (const item of sqliteSnapshotItems(db, file)) pairs.push(...putsOf(KEYS, checkSnapshotItem(item, file), CONVERSION_WRITE_ID));
   } finally {
     db.close();
   }
