@@ -2,9 +2,9 @@
 // written argv[3] pairs inside the migration's transaction, says so on stdout and blocks: the crash test kills it
 // there. Should nobody kill it, it fails the conversion rather than commit it.
 import { writeSync } from "node:fs";
-import { convertTablesToKv, KV_CONVERSION_MIGRATION } from "../../src/store/kv/convert-sqlite-tables.js";
-import { openDatabase } from "../../src/store/sqlite/database.js";
-import { MIGRATIONS } from "../../src/store/sqlite/migrations/index.js";
+import { convertTablesToKv, KV_CONVERSION_MIGRATION } from "../../src/store/kv/sqlite/old-tables/convert-sqlite-tables.js";
+import { openDatabase } from "../../src/store/kv/sqlite/database.js";
+import { MIGRATIONS } from "../../src/store/kv/sqlite/old-tables/migrations/index.js";
 
 const [file, pauseAt] = process.argv.slice(2);
 if (file === undefined || pauseAt === undefined) throw new Error("usage: kv-conversion-child.ts FILE PAUSE_AFTER_PAIRS");

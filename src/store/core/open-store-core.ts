@@ -1,7 +1,7 @@
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { Constraints } from "../../domain/shared/constraints.js";
 import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
-import { refuseUnfinishedCopy } from "./copy-marker.js";
+import { refuseUnfinishedCopy } from "../copy/copy-marker.js";
 import { CoreEnqueue } from "./enqueue.js";
 import { CoreEntryPort } from "./entry-port.js";
 import { CoreFinishedPort } from "./finished-port.js";

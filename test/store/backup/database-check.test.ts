@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/backup/backup-error.js";
-import { checkDatabaseFile, type DatabaseCheck } from "../../../src/store/backup/database-check.js";
+import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { checkDatabaseFile, type DatabaseCheck } from "../../../src/store/copy/database-check.js";
 import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
-import { NEWEST_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
-import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
+import { NEWEST_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-target.js";
 import { corruptTablePage, fromNewerKintsugi, misorderKvKey, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
 import { tempDir } from "../../support/temp-dir.js";
 

@@ -3,13 +3,13 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlink
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/backup/backup-error.js";
-import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
-import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/backup/store-backup.js";
+import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
+import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/copy/store-backup.js";
 import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { corruptTablePage, realisticDatabase } from "../../support/damaged-databases.js";
 import { portView, writeRealisticHistory } from "../../support/realistic-store.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";

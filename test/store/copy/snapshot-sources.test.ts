@@ -7,12 +7,12 @@ import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.j
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { DatabaseOpenError } from "../../../src/store/store-errors.js";
-import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
-import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
+import { LEGACY_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
+import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-target.js";
 import { olderDatabase, tamper } from "../../support/damaged-databases.js";
 import { NOW } from "../../support/fixtures.js";
 import { tempDir } from "../../support/temp-dir.js";
