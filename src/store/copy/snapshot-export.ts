@@ -59,11 +59,11 @@ function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: KvPair, kind:
 }
 
 function foreignKey(reader: Reader, key: string): SnapshotSourceError {
-  return new SnapshotSourceError(`${reader.from}: etcd key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`);
+  return new SnapshotSourceError(`${reader.from}: store key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`);
 }
 
 function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError {
-  return new SnapshotSourceError(`${reader.from}: etcd key ${kv.key} holds ${what}; a copy cannot carry it`);
+  return new SnapshotSourceError(`${reader.from}: store key ${kv.key} holds ${what}; a copy cannot carry it`);
 }
 
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */

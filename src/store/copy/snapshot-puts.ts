@@ -29,8 +29,8 @@ function entryOfRecord(record: RepairHistoryRecord, queued: RepairEntry | undefi
 }
 
 /**
- * The puts that store one snapshot item as the etcd store keeps it (see etcd-value-schemas.ts), for a copy into etcd
- * and for the conversion of the old SQLite tables to the key-value table. `writeId` stamps heads and settings;
+ * The puts that store one snapshot item as the store core keeps it on both drivers (see value-schemas.ts), for a copy
+ * into a store and for the conversion of the old SQLite tables to the key-value table. `writeId` stamps heads and settings;
  * `queued` collects the entries as they pass (they come before the history), so a history value carries its entry.
  */
 export function putsOf(keys: StoreKeys, item: SnapshotItem, writeId: string, queued: Map<number, RepairEntry>): Array<{ key: string; value: string }> {
@@ -61,7 +61,7 @@ export function putsOf(keys: StoreKeys, item: SnapshotItem, writeId: string, que
       const { key, value, bytes } = recordPut(keys, item.replay.area, item.replay.sequence, item.replay.record);
       if (bytes > MAX_ETCD_RECORD_BYTES)
         throw new Error(
-          `${describeItem(item)} takes ${bytes} bytes in etcd, more than the ${MAX_ETCD_RECORD_BYTES} a record may (etcd's request limit); it cannot be copied to etcd`,
+          `${describeItem(item)} takes ${bytes} bytes as a stored value, more than the ${MAX_ETCD_RECORD_BYTES} a record may (etcd's request limit, kept on both drivers); it cannot be copied`,
         );
       return [{ key, value }];
     }

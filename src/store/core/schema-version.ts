@@ -1,19 +1,19 @@
 import { quoteUntrusted } from "../../domain/shared/untrusted-text.js";
-import type { KvDriver } from "../kv/kv-driver.js";
-import type { StoreKeys } from "./store-keys.js";
+import type { KvStoreAccess } from "./kv-store-access.js";
 import { STORE_SCHEMA_VERSION } from "./store-values.js";
 
-/** The prefix holds a layout this kintsugi cannot use (written by a newer one, or not kintsugi's). */
+/** The store holds a layout this kintsugi cannot use (written by a newer one, or not kintsugi's). */
 export class StoreSchemaError extends Error {
   override readonly name = "StoreSchemaError";
 }
 
 /**
- * Makes sure the prefix holds a layout this kintsugi knows: on a new prefix, writes the schema key (one transaction,
+ * Makes sure the store holds a layout this kintsugi knows: on a new store, writes the schema key (one transaction,
  * so two replicas starting together agree); on a used one, refuses a version newer than {@link STORE_SCHEMA_VERSION},
- * since older code writing there could corrupt what it does not understand.
+ * since older code writing there could corrupt what it does not understand. Its errors name the store's place (the etcd
+ * prefix or the SQLite file).
  */
-export async function ensureSchema(driver: KvDriver, keys: StoreKeys): Promise<number> {
+export async function ensureSchema({ driver, keys, place }: KvStoreAccess): Promise<number> {
   const response = await driver.txn(`checking the schema version of ${keys.prefix}`, {
     compares: [{ key: keys.schema, target: "create", revision: 0 }],
     puts: [{ key: keys.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) }],
@@ -29,12 +29,10 @@ export async function ensureSchema(driver: KvDriver, keys: StoreKeys): Promise<n
     version = undefined;
   }
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
-    throw new StoreSchemaError(`etcd prefix ${keys.prefix} has a schema key (${keys.schema}) that is not kintsugi's: ${quoteUntrusted(raw)}`);
+    throw new StoreSchemaError(`${place} has a schema key (${keys.schema}) that is not kintsugi's: ${quoteUntrusted(raw)}`);
   }
   if (version > STORE_SCHEMA_VERSION) {
-    throw new StoreSchemaError(
-      `etcd prefix ${keys.prefix} has schema version ${version}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`,
-    );
+    throw new StoreSchemaError(`${place} has schema version ${version}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`);
   }
   return version;
 }

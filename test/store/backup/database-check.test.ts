@@ -115,7 +115,7 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
         await realisticDatabase(file),
         tamper(file, (db) => db.prepare("UPDATE kv SET value = '{not json' WHERE key = '/kintsugi/history/0000000000000003/0000000000000009'").run())
       ),
-      /^sqlite:.*: etcd key \/kintsugi\/history\/0000000000000003\/0000000000000009 does not hold JSON: .*; a copy cannot carry it$/,
+      /^sqlite:.*: store key \/kintsugi\/history\/0000000000000003\/0000000000000009 does not hold JSON: .*; a copy cannot carry it$/,
     ],
     [
       "the marker of an unfinished copy",

@@ -167,7 +167,7 @@ describe("backing up an etcd store into a SQLite file", { skip: ETCD_SKIP }, () 
     await store.close();
     await suite.client.put(`${prefix}machines/0001`).value("{}");
     await assert.rejects(backupEtcdStore({ client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 }, join(dir.path, "b.db"), false), {
-      message: `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
+      message: `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: store key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`,
     });
     assert.deepEqual(readdirSync(dir.path), []);
   });

@@ -299,7 +299,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
       name: "an entry whose address is an option",
       change: "UPDATE repair_entries SET address = '-rf' WHERE idx = 2",
       names:
-        /repair entry 2 would not be readable in the store: etcd key \/kintsugi\/entries\/0000000000000002 holds an invalid value at entry\.address: must be an IP address/,
+        /repair entry 2 would not be readable in the store: store key \/kintsugi\/entries\/0000000000000002 holds an invalid value at entry\.address: must be an IP address/,
     },
     {
       name: "a setting that is not JSON",
