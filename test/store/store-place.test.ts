@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { StoreSchemaError } from "../../src/store/core/schema-version.js";
+import { STORE_SCHEMA_VERSION } from "../../src/store/core/store-values.js";
 import { openEtcdStore } from "../../src/store/kv/etcd/open-etcd-store.js";
 import { openSqliteKvDriver } from "../../src/store/kv/sqlite/open-sqlite-kv.js";
 import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
@@ -29,8 +30,11 @@ const cases: Array<{ name: string; values: Record<string, string>; says: (p: Pla
   },
   {
     name: "a schema version newer than this kintsugi's",
-    values: { schema: '{"v":2}' },
-    says: (p) => new RegExp(`^${escape(p.place)} has schema version 2, newer than this kintsugi knows \\(1\\); upgrade kintsugi$`),
+    values: { schema: JSON.stringify({ v: STORE_SCHEMA_VERSION + 1 }) },
+    says: (p) =>
+      new RegExp(
+        `^${escape(p.place)} has schema version ${STORE_SCHEMA_VERSION + 1}, newer than this kintsugi knows \\(${STORE_SCHEMA_VERSION}\\); upgrade kintsugi$`,
+      ),
   },
   {
     name: "a repair entry that is not JSON",
