@@ -23,7 +23,3 @@ export function refuseUnfinishedCopy(db: Db): void {
 export function writeCopyMarker(db: Db, marker: CopyMarker): void {
   db.prepare("INSERT INTO copy_in_progress (id, copy_id, source, started_at) VALUES (1, ?, ?, ?)").run(marker.copyId, marker.source, marker.startedAt);
 }
-
-export function removeCopyMarker(db: Db): void {
-  db.prepare("DELETE FROM copy_in_progress").run();
-}

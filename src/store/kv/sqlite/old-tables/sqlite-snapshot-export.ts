@@ -24,11 +24,6 @@ const COUNTED = {
   nextGenerationSequence: ["cluster_generations", "seq"],
 } as const satisfies Record<keyof SnapshotCounters, readonly [string, string]>;
 
-/** The SQLite tables behind each counter (see migrations 001-003): where an import sets them. */
-export const COUNTER_TABLES: Readonly<Record<keyof SnapshotCounters, string>> = Object.fromEntries(
-  Object.entries(COUNTED).map(([counter, [table]]) => [counter, table]),
-) as Record<keyof SnapshotCounters, string>;
-
 /**
  * The snapshot of a SQLite store, read in one read transaction (so a write by another connection cannot tear it) and
  * streamed row by row. `from` names the database in errors.
