@@ -10,7 +10,6 @@ import {
   entryValue,
   finishedValue,
   generationValue,
-  historyValue,
   holdValue,
   outcomeValue,
   queueHeadValue,
@@ -19,6 +18,7 @@ import {
   settingValueOf,
 } from "../core/value-schemas.js";
 import { decodeValue, gunzipCluster, UndecodableValueError } from "../core/store-values.js";
+import { decodeHistory } from "../core/history-value.js";
 
 /** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
 const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500, records: 4 } as const;
@@ -42,8 +42,12 @@ async function* pages(reader: Reader, range: KeyRange, limit: number, revision: 
 }
 
 function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {
+  return decodeWith(reader, () => decodeValue(schema, kv.key, kv.value));
+}
+
+function decodeWith<T>(reader: Reader, read: () => T): T {
   try {
-    return decodeValue(schema, kv.key, kv.value);
+    return read();
   } catch (err) {
     if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.from}: ${err.message}; a copy cannot carry it`);
     throw err;
@@ -166,7 +170,7 @@ export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: 
   }
   for await (const kv of pages(reader, keys.allHistory, PAGE.history, revision)) {
     const { index, sequence } = parsedAs(reader, kv, "history");
-    const { record } = decode(reader, historyValue, kv);
+    const { record } = decodeWith(reader, () => decodeHistory(kv.key, index, sequence, kv.value));
     if (record.entryIndex !== index || record.sequence !== sequence)
       throw mismatch(reader, kv, `history record ${record.sequence} of repair entry ${record.entryIndex}`);
     seen.index = Math.max(seen.index, index);

@@ -1,50 +1,26 @@
 import { gzipSync } from "node:zlib";
 import type { SnapshotItem } from "./store-snapshot.js";
 import { describeItem } from "./snapshot-items.js";
-import type { RepairEntry } from "../../domain/queue/repair-entry.js";
-import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { StoreKeys } from "../core/store-keys.js";
 import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/poll-record-port.js";
 import { encodeValue } from "../core/store-values.js";
-
-/**
- * The entry a history value carries (the store's watch tells subscribers the entry after each change from it): the
- * record's state on the entry as it is in the queue, or, for an entry already dequeued, on what the record tells
- * (the rest empty). No replica watches a copy being written, so no subscriber ever reads these.
- */
-function entryOfRecord(record: RepairHistoryRecord, queued: RepairEntry | undefined): RepairEntry {
-  const base = queued ?? {
-    address: "",
-    nodename: "",
-    serial: null,
-    machineType: "",
-    operation: "",
-    lastTransitionTime: null,
-    drainBackoffCount: 0,
-    drainBackoffExpire: null,
-    createdAt: record.time,
-    source: "",
-  };
-  return { ...base, index: record.entryIndex, status: record.status, step: record.step, stepStatus: record.stepStatus, deleted: record.deleted };
-}
+import { encodeHistory } from "../core/history-value.js";
 
 /**
  * The puts that store one snapshot item as the store core keeps it on both drivers (see value-schemas.ts), for a copy
- * into a store and for the conversion of the old SQLite tables to the key-value table. `writeId` stamps heads and settings;
- * `queued` collects the entries as they pass (they come before the history), so a history value carries its entry.
+ * into a store and for the conversion of the old SQLite tables to the key-value table. `writeId` stamps heads and
+ * settings.
  */
-export function putsOf(keys: StoreKeys, item: SnapshotItem, writeId: string, queued: Map<number, RepairEntry>): Array<{ key: string; value: string }> {
+export function putsOf(keys: StoreKeys, item: SnapshotItem, writeId: string): Array<{ key: string; value: string }> {
   switch (item.kind) {
     case "setting":
       return [{ key: keys.setting(item.name), value: encodeValue({ w: writeId, value: item.value }) }];
     case "entry":
-      queued.set(item.entry.index, item.entry);
       return [{ key: keys.entry(item.entry.index), value: encodeValue({ entry: item.entry }) }];
     case "history": {
+      // No replica watches a copy being written, so the value tells no change of an entry: only the record.
       const { record } = item;
-      return [
-        { key: keys.history(record.entryIndex, record.sequence), value: encodeValue({ record, entry: entryOfRecord(record, queued.get(record.entryIndex)) }) },
-      ];
+      return [{ key: keys.history(record.entryIndex, record.sequence), value: encodeHistory(record, null, null) }];
     }
     case "outcome":
       return [{ key: keys.outcome(item.outcome.sequence), value: encodeValue({ outcome: item.outcome }) }];

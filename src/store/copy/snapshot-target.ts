@@ -1,6 +1,5 @@
 import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotTarget } from "./store-snapshot.js";
 import { describeItem } from "./snapshot-items.js";
-import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";
 import { kvSnapshotItems } from "./snapshot-export.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
@@ -23,7 +22,6 @@ const UNLIMITED_CHUNK_LIMITS = { items: 1000, bytes: 8 * 1024 * 1024 } as const;
  */
 export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
   const { keys, driver, description, place, howToEmpty } = access;
-  const queued = new Map<number, RepairEntry>();
   let marker: { readonly copyId: string; readonly revision: number } | null = null;
   const begun = () => {
     if (marker === null) throw new Error(`the copy into ${description} has not begun`);
@@ -62,7 +60,7 @@ export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
     },
     async writeChunk(items) {
       const { copyId } = begun();
-      const puts = items.flatMap((item) => putsOf(keys, item, copyId, queued));
+      const puts = items.flatMap((item) => putsOf(keys, item, copyId));
       const what = `writing ${describeItem(items[0] as SnapshotItem)} to ${describeItem(items.at(-1) as SnapshotItem)}`;
       await commit(what, { puts, deletes: [] });
     },

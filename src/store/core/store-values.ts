@@ -12,8 +12,15 @@ import type { StoredGenerationFields } from "./value-schemas.js";
 /**
  * The version of the key layout and value formats this code writes and understands. Bump it (and teach the open
  * to migrate) when a change would mislead an older kintsugi; an older one refuses a store whose `schema` key is newer.
+ * 2: history values hold what changed (src/store/core/history-value.ts), which a version-1 kintsugi cannot read.
  */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
+
+/**
+ * The format a value is stamped with unless its own changed: values of version 1's formats stay readable by a
+ * version-1 replica still running during a rolling upgrade (it refuses a value stamped newer than it knows).
+ */
+export const FIRST_VALUE_FORMAT = 1;
 
 /** A stored value this kintsugi cannot read: not JSON, a newer format, or not the expected shape. */
 export class UndecodableValueError extends Error {
@@ -50,11 +57,11 @@ export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Bu
   return parsed.data;
 }
 
-/** The JSON text of a value, stamped with the format version. */
-export function encodeValue(value: object): string {
+/** The JSON text of a value, stamped with its format's version. */
+export function encodeValue(value: object, format: number = FIRST_VALUE_FORMAT): string {
   // JSON would write NaN and Infinity as null, which the read schemas then refuse: the write would land a value that
   // cannot be read back. Refused here, the whole write fails and nothing lands.
-  return JSON.stringify({ v: STORE_SCHEMA_VERSION, ...value }, (field: string, v: unknown) => {
+  return JSON.stringify({ v: format, ...value }, (field: string, v: unknown) => {
     if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`cannot store ${field || "a value"} = ${v}: not a finite number; nothing was written`);
     return v;
   });

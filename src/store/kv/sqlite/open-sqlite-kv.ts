@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { DatabaseOpenError } from "../../store-errors.js";
 import { openDatabase, type Db } from "./database.js";
 import { lockDatabase } from "./database-lock.js";
-import { MIGRATIONS, NEWEST_SCHEMA_VERSION, type Migration } from "./old-tables/migrations/index.js";
+import { NEWEST_SCHEMA_VERSION, type Migration } from "./old-tables/migrations/index.js";
 import { SqliteKvDriver, type SqliteKvDriverOptions } from "./sqlite-kv-driver.js";
 import { SQLITE_KV_TABLES } from "./sqlite-kv-schema.js";
 
@@ -20,10 +20,10 @@ const KV_TABLES: Migration = { version: KV_SCHEMA_VERSION, name: "key-value stor
 
 export interface OpenSqliteKvOptions extends Omit<SqliteKvDriverOptions, "description" | "close"> {
   /**
-   * The migration numbered {@link KV_SCHEMA_VERSION} that converts a file of the old tables to the kv table, run after
-   * the old migrations it lacks. Absent (until the conversion joins MIGRATIONS): such a file is refused, untouched.
+   * Converts the file of the old tables at the path it is given to the kv format (src/store/kv/sqlite/old-tables/convert-sqlite-file.ts),
+   * leaving it at {@link KV_SCHEMA_VERSION}. Absent: such a file is refused, untouched.
    */
-  readonly conversion?: Migration;
+  readonly conversion?: (file: string) => void;
 }
 
 /**
@@ -32,7 +32,8 @@ export interface OpenSqliteKvOptions extends Omit<SqliteKvDriverOptions, "descri
  * - nothing (no file, or a file without tables): a new store; it gets the kv tables in one transaction, recorded as
  *   version {@link KV_SCHEMA_VERSION}, and never the old tables;
  * - version {@link KV_SCHEMA_VERSION} (or a newer one, refused as a newer kintsugi's): a kv store, opened as it is;
- * - an older version (the old tables): converted by `options.conversion`, or refused when there is none.
+ * - an older version (the old tables): converted by `options.conversion` (into a new file that replaces it), or
+ *   refused when there is none.
  * Throws DatabaseOpenError (DatabaseInUseError for the lock) naming the file.
  */
 export function openSqliteKvDriver(path: string, options: OpenSqliteKvOptions = {}): SqliteKvDriver {
@@ -59,8 +60,8 @@ export function openSqliteKvDriver(path: string, options: OpenSqliteKvOptions = 
   }
 }
 
-/** The migrations that bring the file to the kv format, by what it holds now. */
-function migrationsFor(file: string, conversion: Migration | undefined): readonly Migration[] {
+/** The migrations that bring the file to the kv format, by what it holds now (converting a file of the old tables first). */
+function migrationsFor(file: string, conversion: ((file: string) => void) | undefined): readonly Migration[] {
   const version = storedVersion(file);
   if (version === "new" || version >= KV_SCHEMA_VERSION) return [KV_TABLES];
   if (conversion === undefined) {
@@ -68,9 +69,8 @@ function migrationsFor(file: string, conversion: Migration | undefined): readonl
       `database ${file} holds kintsugi's old tables (schema version ${version}); this kintsugi cannot convert them to its key-value table yet, and left the file as it was`,
     );
   }
-  if (conversion.version !== KV_SCHEMA_VERSION)
-    throw new Error(`the conversion to the key-value table must be migration ${KV_SCHEMA_VERSION}, not ${conversion.version}`);
-  return [...MIGRATIONS.filter((m) => m.version < KV_SCHEMA_VERSION), conversion];
+  conversion(file);
+  return [KV_TABLES];
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Constraints } from "../../../domain/shared/constraints.js";
 import { StoreKeys } from "../../core/store-keys.js";
 import type { KvStoreAccess } from "../../core/kv-store-access.js";
 import { openStoreCore } from "../../core/open-store-core.js";
-import { KV_CONVERSION_MIGRATION } from "./old-tables/convert-sqlite-tables.js";
+import { convertOldFile } from "./old-tables/convert-sqlite-file.js";
+import { describeProgress } from "../../../support/progress.js";
 import type { KvDriver } from "../kv-driver.js";
 import { openSqliteKvDriver } from "./open-sqlite-kv.js";
 import { SQLITE_KV_PREFIX } from "./sqlite-kv-schema.js";
@@ -38,12 +39,25 @@ export function sqliteAccess(driver: KvDriver, file: string): KvStoreAccess {
 /**
  * Opens the SQLite backend: the store core (the same as on etcd) over the SQLite driver. The driver takes the file's
  * lock (a second kintsugi on the same file is refused before it writes anything) and opens it by what it holds: a
- * new file gets the key-value table; a file of an older kintsugi (its tables) is converted to it in one transaction
- * (migration 13: a crash during it leaves the old file as it was). The lock makes this process the only writer, so
+ * new file gets the key-value table; a file of an older kintsugi (its tables) is converted to it in a new file that
+ * replaces it (a crash during it leaves the old file as it was), with progress lines in the log. The lock makes this process the only writer, so
  * `guarded` needs no guard. A busy or failing file reaches callers as the store's errors, never as SQLite's.
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<KintsugiStore> {
   const file = resolve(options.path);
-  const driver = openSqliteKvDriver(file, { conversion: KV_CONVERSION_MIGRATION });
-  return openStoreCore(sqliteAccess(driver, file), { ...options, log: options.log ?? SILENT_LOG });
+  const log = options.log ?? SILENT_LOG;
+  const conversion = (old: string) => {
+    log.info("converting the SQLite file of an older kintsugi to the key-value format (once; see docs/ha-and-backups.md)", { file: old });
+    convertOldFile(old, {
+      progress: (p) =>
+        log.info(`converting ${old}: ${describeProgress("rows", p)}`, {
+          rowsDone: p.done,
+          rows: p.total,
+          elapsedSeconds: Math.round(p.elapsedMs / 1000),
+          ...(p.leftMs !== null && { secondsLeft: Math.round(p.leftMs / 1000) }),
+        }),
+    });
+  };
+  const driver = openSqliteKvDriver(file, { conversion });
+  return openStoreCore(sqliteAccess(driver, file), { ...options, log });
 }

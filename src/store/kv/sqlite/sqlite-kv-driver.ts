@@ -35,6 +35,10 @@ export interface SqliteKvDriverOptions {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** Free pages (4 KiB each) the file keeps before it gives them back: a megabyte, so most deletes cost no extra write. */
+export const GIVE_BACK_PAGES = 256;
+/** PRAGMA auto_vacuum's answer for incremental. */
+const INCREMENTAL = 2;
 const UNBOUNDED: KvTxnLimits = { maxTxnOps: Infinity, maxRequestBytes: Infinity };
 
 type Committed = KvTxnResult & { readonly events: readonly KvEvent[] };
@@ -59,7 +63,7 @@ export class SqliteKvDriver implements KvDriver {
   private closed = false;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly options: SqliteKvDriverOptions,
   ) {
     this.description = options.description;
@@ -100,6 +104,7 @@ export class SqliteKvDriver implements KvDriver {
     const { events, ...result } = this.run(what, () => this.commit(txn));
     // After COMMIT, before the promise resolves: the core's mirror has the write when the write resolves.
     this.watches.announce(result.revision, events);
+    if (events.some((e) => e.type === "delete")) this.run(`${what}: giving freed pages back`, () => this.giveBack());
     return result;
   }
 
@@ -127,6 +132,17 @@ export class SqliteKvDriver implements KvDriver {
     this.closed = true;
     this.watches.clear();
     this.options.close?.();
+  }
+
+  /**
+   * Gives the file's free pages back to the file system once there are {@link GIVE_BACK_PAGES} of them (a file with
+   * incremental auto_vacuum: every file this kintsugi made or converted), so that the file shrinks as what it keeps is
+   * pruned; in one write of its own, after the commit that freed them, so that no transaction waits for it.
+   */
+  private giveBack(): void {
+    if ((this.db.pragma("freelist_count", { simple: true }) as number) < GIVE_BACK_PAGES) return;
+    if (this.db.pragma("auto_vacuum", { simple: true }) !== INCREMENTAL) return;
+    this.db.pragma("incremental_vacuum");
   }
 
   /** One transaction's work, inside BEGIN IMMEDIATE ... COMMIT. */

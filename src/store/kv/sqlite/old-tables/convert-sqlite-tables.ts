@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { RepairEntry } from "../../../../domain/queue/repair-entry.js";
 import { SnapshotDigest, type SnapshotSummary } from "../../../copy/snapshot-digest.js";
 import { checkSnapshotItem, describeItem } from "../../../copy/snapshot-items.js";
 import type { SnapshotItem } from "../../../copy/store-snapshot.js";
@@ -19,13 +18,12 @@ import {
 } from "../../../core/value-schemas.js";
 import { decodeValue, encodeValue, STORE_SCHEMA_VERSION } from "../../../core/store-values.js";
 import type { Db } from "../database.js";
-import type { Migration } from "./migrations/index.js";
 import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
 import { sqliteSnapshotRows } from "./sqlite-snapshot-export.js";
 import { putsOf } from "../../../copy/snapshot-puts.js";
 import { SQLITE_KV_PREFIX, SQLITE_KV_TABLES } from "../sqlite-kv-schema.js";
 
-/** The tables of migrations 1-12 that the key-value table replaces (schema_version stays: the migrations' own). */
+/** The tables of migrations 1-12 that the key-value table replaces (schema_version is the migrations' own). */
 const OLD_TABLES = [
   "settings",
   "repair_entries",
@@ -54,6 +52,8 @@ export const CONVERSION_REVISION = 1;
 export interface KvConversionOptions {
   /** Called after each pair is written, with how many were written so far (a test stops the conversion there). */
   readonly afterPut?: (pairs: number) => void;
+  /** Called after each item (a row of the old tables) is converted, with how many were so far. */
+  readonly afterItem?: (items: number) => void;
 }
 
 /** What a conversion wrote. */
@@ -65,43 +65,37 @@ export interface KvConversion {
   readonly revision: number;
 }
 
-/** The old tables hold something the conversion cannot carry over; its transaction rolls back, leaving them as they were. */
+/** The old tables hold something the conversion cannot carry over; nothing is converted, the file left as it was. */
 export class KvConversionError extends Error {
   override readonly name = "KvConversionError";
 }
 
-/**
- * Migration 13: the tables of migrations 1-12 become the one key-value table of the store core, in the
- * migration's one transaction, so an installation upgrades by starting the new version and a crash midway leaves the
- * old file as it was. Not in MIGRATIONS yet: the old SQLite stores read the old tables until the backend switches to
- * the core, which adds it to the list.
- */
-export const KV_CONVERSION_MIGRATION: Migration = {
-  version: 13,
-  name: "one key-value table",
-  run: (db) => {
-    convertTablesToKv(db);
-  },
-};
+/** How many rows the old tables of `db` hold: what a conversion has to do. */
+export function oldTableRows(db: Db): number {
+  let rows = 0;
+  for (const table of OLD_TABLES) rows += db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+  return rows;
+}
 
 /**
- * Converts the tables of migrations 1-12 in `db` to the key-value table (SQLITE_KV_TABLES): every item of the
- * snapshot export, checked as `kintsugi db copy` checks it, is written under {@link SQLITE_KV_PREFIX} with the keys and
- * values a copy into etcd writes (putsOf), with the schema key as ensureSchema writes it, the counters as the heads,
- * and the records and holds heads as the etcd store's writes leave them; then drops the old tables. Synchronous, and
- * meant to run inside the caller's one transaction (a migration's): a failure, or a crash, leaves the old tables.
- * Rows are streamed from the old tables into a prepared insert, so memory does not grow with the history.
+ * Converts the tables of migrations 1-12 in `source` (read only) to the key-value table (SQLITE_KV_TABLES) of
+ * `target`: every item of the snapshot export, checked as `kintsugi db copy` checks it, is written under
+ * {@link SQLITE_KV_PREFIX} with the keys and values a copy into etcd writes (putsOf), with the schema key as
+ * ensureSchema writes it, the counters as the heads, and the records and holds heads as the etcd store's writes leave
+ * them. Synchronous, and meant to run inside one transaction of `target` (convertOldFile makes it a new file that
+ * replaces the old one). Rows are streamed from the old tables into a prepared insert, so memory does not grow with
+ * the history.
  *
  * @throws UnfinishedCopyError when the file holds the marker of an unfinished copy (it is refused as the store's
  * open refuses it); KvConversionError naming the row that cannot be read or checked.
  */
-export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): KvConversion {
-  if (!db.inTransaction) throw new Error(`converting ${db.name} to the key-value table must run inside a transaction`);
-  refuseUnfinishedCopy(db);
-  const from = `sqlite:${db.name}`;
+export function convertTablesToKv(source: Db, target: Db, options: KvConversionOptions = {}): KvConversion {
+  if (!target.inTransaction) throw new Error(`converting ${source.name} to the key-value table of ${target.name} must run inside a transaction`);
+  refuseUnfinishedCopy(source);
+  const from = `sqlite:${source.name}`;
   const keys = new StoreKeys(SQLITE_KV_PREFIX);
-  db.exec(SQLITE_KV_TABLES);
-  const insert = db.prepare("INSERT INTO kv (key, value, create_revision, mod_revision) VALUES (?, ?, ?, ?)");
+  target.exec(SQLITE_KV_TABLES);
+  const insert = target.prepare("INSERT INTO kv (key, value, create_revision, mod_revision) VALUES (?, ?, ?, ?)");
   let pairs = 0;
   const put = (key: string, value: string) => {
     insert.run(key, Buffer.from(value, "utf8"), CONVERSION_REVISION, CONVERSION_REVISION);
@@ -110,36 +104,30 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
   };
   put(keys.schema, JSON.stringify({ v: STORE_SCHEMA_VERSION }));
   const digest = new SnapshotDigest(from);
-  const queued = new Map<number, RepairEntry>();
   let holds = 0;
-  // The export's statements stay open while each row is written (better-sqlite3 refuses that unless told): safe,
-  // since the writes go only to `kv`, which none of them reads.
-  db.unsafeMode(true);
+  let items = 0;
   try {
-    for (const raw of sqliteSnapshotRows(db, from)) {
+    for (const raw of sqliteSnapshotRows(source, from)) {
       const item = checkSnapshotItem(raw, from);
       digest.add(item);
       if (item.kind === "hold") holds++;
-      for (const p of pairsOf(keys, item, queued)) {
+      for (const p of pairsOf(keys, item)) {
         checkReadable(keys, p, () => `${from}: ${describeItem(item)}`);
         put(p.key, p.value);
       }
+      options.afterItem?.(++items);
     }
   } catch (err) {
     throw new KvConversionError(`the old tables cannot be converted to the key-value table (the file is left unconverted): ${(err as Error).message}`, {
       cause: err,
     });
-  } finally {
-    db.unsafeMode(false);
   }
-  const nextRecord = nextRecordSequence(db);
+  const nextRecord = nextRecordSequence(source);
   // The etcd store's record and hold writes compare and rewrite these heads; a store that handed out a record
   // sequence or holds a hold has them, and the records head goes on past every sequence ever handed out.
   if (nextRecord > 1) put(keys.recordsHead, encodeValue({ w: CONVERSION_WRITE_ID, next: nextRecord }));
   if (holds > 0) put(keys.holdsHead, encodeValue({ w: CONVERSION_WRITE_ID, changes: [] }));
-  for (const table of OLD_TABLES) db.exec(`DROP TABLE ${table}`);
-  db.prepare(`DELETE FROM sqlite_sequence WHERE name IN (${OLD_TABLES.map(() => "?").join(", ")})`).run(...OLD_TABLES);
-  db.prepare("UPDATE kv_revision SET revision = ? WHERE id = 1").run(CONVERSION_REVISION);
+  target.prepare("UPDATE kv_revision SET revision = ? WHERE id = 1").run(CONVERSION_REVISION);
   return { summary: digest.summary(), pairs, revision: CONVERSION_REVISION };
 }
 
@@ -147,8 +135,8 @@ export function convertTablesToKv(db: Db, options: KvConversionOptions = {}): Kv
  * The pairs of one item. A replay record is kept whatever its size: SQLite has no request limit, so the limit putsOf
  * holds a copy into etcd to does not apply (the old store kept records of any size).
  */
-function pairsOf(keys: StoreKeys, item: SnapshotItem, queued: Map<number, RepairEntry>): ReadonlyArray<{ key: string; value: string }> {
-  if (item.kind !== "replay") return putsOf(keys, item, CONVERSION_WRITE_ID, queued);
+function pairsOf(keys: StoreKeys, item: SnapshotItem): ReadonlyArray<{ key: string; value: string }> {
+  if (item.kind !== "replay") return putsOf(keys, item, CONVERSION_WRITE_ID);
   return [recordPut(keys, item.replay.area, item.replay.sequence, item.replay.record)];
 }
 
