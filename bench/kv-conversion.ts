@@ -1,12 +1,12 @@
-// bench/kv-conversion: how long the conversion (src/store/kv/convert-sqlite-file.ts) takes to convert an old-format
+// bench/kv-conversion: how long the conversion (src/store/kv/sqlite/old-tables/convert-sqlite-file.ts) takes to convert an old-format
 // SQLite file with 1,000,000 history rows (bench/history-seed.ts: 100,000 dequeued repairs, the newest 10,000 finished
 // and kept) to the key-value format, into a new file, and how much the process grows meanwhile (the rows are
 // streamed, so it should not grow with the history). Next to it, the anchor: a bare read of the same history rows.
 // Prints figures; asserts nothing. Run: node --import tsx bench/kv-conversion.ts [ROWS]
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { convertOldFile } from "../src/store/kv/convert-sqlite-file.js";
-import { openDatabase } from "../src/store/sqlite/database.js";
+import { convertOldFile } from "../src/store/kv/sqlite/old-tables/convert-sqlite-file.js";
+import { openDatabase } from "../src/store/kv/sqlite/database.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { RECORDS_PER_REPAIR, seedHistory } from "./history-seed.js";
 

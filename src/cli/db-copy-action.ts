@@ -5,9 +5,9 @@ import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
 import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
 import { openEtcdSnapshotTarget } from "../store/copy/etcd-snapshot-access.js";
-import { openSqliteSnapshotSource } from "../store/sqlite/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../store/sqlite/sqlite-snapshot-target.js";
-import { sameFile } from "../store/backup/new-file.js";
+import { openSqliteSnapshotSource } from "../store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../store/copy/sqlite-snapshot-target.js";
+import { sameFile } from "../store/copy/new-file.js";
 import { CliError } from "./cli-error.js";
 import type { ProgressReport } from "../support/progress.js";
 import type { StoreSpec } from "./db-commands.js";
@@ -30,7 +30,7 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
   let client: Etcd3 | null = null;
   const etcd = async (): Promise<EtcdSnapshotOptions> => {
     // etcd3 and gRPC load only when a side is etcd (see openEtcdBackend).
-    const { etcdClientFor } = await import("../store/kv/etcd-client.js");
+    const { etcdClientFor } = await import("../store/kv/etcd/etcd-client.js");
     client ??= etcdClientFor(config.etcd);
     return { client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs };
   };

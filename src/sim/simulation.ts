@@ -6,7 +6,7 @@ import { AutoRepairPoller } from "../runner/auto-repair-poller.js";
 import { HealthCheckRunner } from "../runner/health-check-runner.js";
 import { RepairRunner } from "../runner/repair-runner.js";
 import { SILENT_LOG } from "../support/log.js";
-import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../store/kv/sqlite/open-sqlite-store.js";
 import { SimCommands } from "./sim-commands.js";
 import { drawConfig, loadSimConfig } from "./sim-config-file.js";
 import { longestChainMs, SIM_HEALTH_CHECK, simConstraints, simRepairConfig, type SimSettings } from "./sim-config.js";

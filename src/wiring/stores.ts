@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { StartRefusedError } from "../auth/access-policy.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { checkConstraints } from "../domain/shared/constraints.js";
-import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { soleLeadership, type Leadership } from "./leadership.js";
 

@@ -5,7 +5,7 @@ import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { StoreKeys, type KeyRange } from "../../src/store/core/store-keys.js";
 import { entryValue, historyValue } from "../../src/store/core/value-schemas.js";
-import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
+import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite/sqlite-kv-schema.js";
 import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";

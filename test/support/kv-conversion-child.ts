@@ -2,7 +2,7 @@
 // beside it) and, once it has written argv[3] pairs, says so on stdout and blocks: the crash test kills it there.
 // Should nobody kill it, it fails the conversion rather than finish it.
 import { writeSync } from "node:fs";
-import { convertOldFile } from "../../src/store/kv/convert-sqlite-file.js";
+import { convertOldFile } from "../../src/store/kv/sqlite/old-tables/convert-sqlite-file.js";
 
 const [file, pauseAt] = process.argv.slice(2);
 if (file === undefined || pauseAt === undefined) throw new Error("usage: kv-conversion-child.ts FILE PAUSE_AFTER_PAIRS");

@@ -46,7 +46,7 @@ export class CoreEntryPort implements RepairEntryPort {
         return [storedRecord(this.decodeHistory(kv).record)];
       } catch (err) {
         if (!(err instanceof UndecodableValueError)) throw err;
-        this.log.error("a history record in etcd cannot be read; it is left out of the history", { key, error: err.message });
+        this.log.error("a stored history record cannot be read; it is left out of the history", { key, error: err.message });
         return [];
       }
     });
@@ -71,7 +71,7 @@ export class CoreEntryPort implements RepairEntryPort {
           points.push({ entryIndex, time, status, step, stepStatus });
         } catch (err) {
           if (!(err instanceof UndecodableValueError)) throw err;
-          this.log.error("a history record in etcd cannot be read; it is left out of the statistics", { key, error: err.message });
+          this.log.error("a stored history record cannot be read; it is left out of the statistics", { key, error: err.message });
         }
       }
       if (!response.more || response.kvs.length === 0) return timelinesOf(points, lastIndex, Number.POSITIVE_INFINITY);

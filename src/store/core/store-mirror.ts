@@ -244,7 +244,8 @@ export class StoreMirror {
         const value = put ? this.decode(entryValue, event) : null;
         if (!put) this.entries.delete(key.index);
         else if (value && value.entry.index === key.index) this.entries.set(key.index, storedEntry(value.entry));
-        else if (value) this.log.error("an etcd repair entry key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
+        else if (value)
+          this.log.error("a repair entry's store key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
         break;
       }
       case "outcome":
@@ -267,7 +268,7 @@ export class StoreMirror {
         if (!put) this.holds.delete(key.address);
         else if (value && value.hold.address === key.address) this.holds.set(key.address, deepFreeze(value.hold));
         else if (value)
-          this.log.error("an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
+          this.log.error("a machine hold's store key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
         break;
       }
       case "finished": {
@@ -275,7 +276,10 @@ export class StoreMirror {
         this.finished.delete(key.sequence);
         if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze(value.finished), value.summary);
         else if (value)
-          this.log.error("an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
+          this.log.error("a finished repair's store key holds another sequence; the mirror leaves it out", {
+            key: event.key,
+            sequence: value.finished.sequence,
+          });
         break;
       }
       case "history":
@@ -305,7 +309,7 @@ export class StoreMirror {
     try {
       return read();
     } catch (err) {
-      this.log.error("an etcd value cannot be read; the mirror leaves it out", { key: event.key, revision: event.modRevision, error: (err as Error).message });
+      this.log.error("a stored value cannot be read; the mirror leaves it out", { key: event.key, revision: event.modRevision, error: (err as Error).message });
       return null;
     }
   }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { StoreSchemaError } from "../../../src/store/core/schema-version.js";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";

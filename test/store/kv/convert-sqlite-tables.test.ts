@@ -8,22 +8,22 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { seedHistory } from "../../../bench/history-seed.js";
-import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
+import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
 import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { StoreKeys } from "../../../src/store/core/store-keys.js";
 import { StoreMirror } from "../../../src/store/core/store-mirror.js";
 import { STORE_SCHEMA_VERSION, encodeValue } from "../../../src/store/core/store-values.js";
-import { CONVERSION_WRITE_ID, convertTablesToKv } from "../../../src/store/kv/convert-sqlite-tables.js";
-import { convertingFile, convertOldFile } from "../../../src/store/kv/convert-sqlite-file.js";
-import { putsOf } from "../../../src/store/kv/snapshot-puts.js";
-import { openSqliteKvDriver } from "../../../src/store/kv/open-sqlite-kv.js";
-import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite-kv-schema.js";
-import { openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { CONVERSION_WRITE_ID, convertTablesToKv } from "../../../src/store/kv/sqlite/old-tables/convert-sqlite-tables.js";
+import { convertingFile, convertOldFile } from "../../../src/store/kv/sqlite/old-tables/convert-sqlite-file.js";
+import { putsOf } from "../../../src/store/copy/snapshot-puts.js";
+import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
+import { openDatabase, schemaVersion } from "../../../src/store/kv/sqlite/database.js";
 import { DatabaseOpenError } from "../../../src/store/store-errors.js";
-import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
-import { sqliteSnapshotItems } from "../../../src/store/sqlite/sqlite-snapshot-export.js";
-import { writeCopyMarker } from "../../../src/store/sqlite/sqlite-copy-marker.js";
+import { MIGRATIONS } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { sqliteSnapshotItems } from "../../../src/store/kv/sqlite/old-tables/sqlite-snapshot-export.js";
+import { writeCopyMarker } from "../../../src/store/kv/sqlite/old-tables/sqlite-copy-marker.js";
 import { logTo } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
 import { tamper } from "../../support/damaged-databases.js";
@@ -301,7 +301,7 @@ describe("convertOldFile: the old SQLite tables become the store core's one key-
       name: "an entry whose address is an option",
       change: "UPDATE repair_entries SET address = '-rf' WHERE idx = 2",
       names:
-        /repair entry 2 would not be readable in the store: etcd key \/kintsugi\/entries\/0000000000000002 holds an invalid value at entry\.address: must be an IP address/,
+        /repair entry 2 would not be readable in the store: store key \/kintsugi\/entries\/0000000000000002 holds an invalid value at entry\.address: must be an IP address/,
     },
     {
       name: "a setting that is not JSON",
