@@ -50,10 +50,11 @@ export function formatDuration(ms: number): string {
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
-/** One line of `report` about `what` (`rows`): `412,000 of 1,000,000 rows (41%), 1 min 12 s left`. */
+/** One line of `p` about `what` (`rows`): `412,000 of 1,000,000 rows (41%), 1 min 12 s left`; at the end `1,000,000 rows, done in 2 min 3 s`. */
 export function describeProgress(what: string, p: ProgressReport): string {
+  // The total may be an estimate (a copy counts keys): the last line says what was done.
+  if (p.finished) return `${p.done.toLocaleString("en")} ${what}, done in ${formatDuration(p.elapsedMs)}`;
   const percent = p.total === 0 ? 100 : Math.min(100, Math.floor((p.done * 100) / p.total));
   const counts = `${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} ${what} (${percent}%)`;
-  if (p.finished) return `${counts}, done in ${formatDuration(p.elapsedMs)}`;
   return `${counts}, ${p.leftMs === null ? "time left unknown yet" : `${formatDuration(p.leftMs)} left`}`;
 }

@@ -23,6 +23,8 @@ export interface SqliteStoreOptions {
   /** How long and how much of the poll records are kept (default DEFAULT_POLL_RECORDS). */
   readonly pollRecords?: PollRecordsConfig;
   readonly log?: Log;
+  /** Where the conversion of an older kintsugi's file tells its start and progress (default `log`). */
+  readonly conversionLog?: Log;
 }
 
 /** How the core names a SQLite file to operators. */
@@ -46,11 +48,12 @@ export function sqliteAccess(driver: KvDriver, file: string): KvStoreAccess {
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<KintsugiStore> {
   const file = resolve(options.path);
   const log = options.log ?? SILENT_LOG;
+  const conversionLog = options.conversionLog ?? log;
   const conversion = (old: string) => {
-    log.info("converting the SQLite file of an older kintsugi to the key-value format (once; see docs/ha-and-backups.md)", { file: old });
+    conversionLog.info("converting the SQLite file of an older kintsugi to the key-value format (once; see docs/ha-and-backups.md)", { file: old });
     convertOldFile(old, {
       progress: (p) =>
-        log.info(`converting ${old}: ${describeProgress("rows", p)}`, {
+        conversionLog.info(`converting ${old}: ${describeProgress("rows", p)}`, {
           rowsDone: p.done,
           rows: p.total,
           elapsedSeconds: Math.round(p.elapsedMs / 1000),
