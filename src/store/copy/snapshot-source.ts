@@ -27,6 +27,7 @@ export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: 
   return {
     description,
     items: () => kvSnapshotItems(driver, keys, description),
+    size: () => driver.count(`counting the keys of ${description}`, keys.all),
     close: () => driver.close(),
   };
 }

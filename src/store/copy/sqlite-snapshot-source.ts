@@ -7,6 +7,7 @@ import { openLockedDatabase } from "../kv/sqlite/database-lock.js";
 import { sqliteAccess } from "../kv/sqlite/open-sqlite-store.js";
 import { refuseUnfinishedCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
+import { oldTableRows } from "../kv/sqlite/old-tables/convert-sqlite-tables.js";
 
 /**
  * A SQLite file as the source of a copy. It must exist (opening would create an empty one). Its lock is taken for
@@ -28,5 +29,5 @@ export async function openSqliteSnapshotSource(path: string): Promise<SnapshotSo
     throw err;
   }
   const description = `sqlite:${file}`;
-  return { description, items: () => sqliteSnapshotItems(db, description), close: async () => close() };
+  return { description, items: () => sqliteSnapshotItems(db, description), size: async () => oldTableRows(db), close: async () => close() };
 }

@@ -8,7 +8,8 @@ import { historyRecordSchema, historyValue, repairEntrySchema } from "./value-sc
  * A history value's format: what changed, not a copy of the entry. The record's sequence and entry index are its
  * key's; status, step, step status and deleted are the record's own (the entry's after the change, as it was for
  * `dequeued`); `c` holds the other fields of the entry that the change set, so a replica that watches the write
- * rebuilds the entry after it from the one before (a `created` record's `c` is the whole entry). Field names are
+ * rebuilds the entry after it from the one before (a `created` record's `c` is the whole entry), and `l` says the
+ * entry's transition time became the record's time. Field names are
  * short because a data center keeps a million of these. Format 1 (the record and the whole entry) is still read.
  */
 export const HISTORY_VALUE_FORMAT = 2;
@@ -62,6 +63,7 @@ const compactHistoryValue = z.object({
   x: z.literal(true).optional(),
   a: recordFields.actor,
   p: recordFields.replica,
+  l: z.literal(1).optional(),
   c: entryChange.optional(),
 });
 
@@ -90,6 +92,9 @@ export function encodeHistory(record: RepairHistoryRecord, before: RepairEntry |
       } else change[field] = is;
     }
   }
+  // The runner's transitions set the entry's transition time to the record's: a flag, not the number again.
+  const stamped = change["lastTransitionTime"] === record.time;
+  if (stamped) delete change["lastTransitionTime"];
   return encodeValue(
     {
       t: record.time,
@@ -102,6 +107,7 @@ export function encodeHistory(record: RepairHistoryRecord, before: RepairEntry |
       ...(record.deleted && { x: true }),
       a: record.actor,
       ...(record.replica !== undefined && { p: record.replica }),
+      ...(stamped && { l: 1 }),
       ...(Object.keys(change).length > 0 && { c: change }),
     },
     HISTORY_VALUE_FORMAT,
@@ -142,7 +148,8 @@ export function decodeHistory(key: string, index: number, sequence: number, raw:
       actor: value.a,
       ...(value.p !== undefined && { replica: value.p }),
     };
-    return { record, entryAfter: (before) => applyChange(record, before, value.c) };
+    const change = value.l === 1 ? { ...value.c, lastTransitionTime: value.t } : value.c;
+    return { record, entryAfter: (before) => applyChange(record, before, change) };
   }
   // A format-1 record names its index and sequence itself (a copy checks them against the key).
   const { record, entry } = decodeValue(historyValue, key, raw);
