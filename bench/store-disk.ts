@@ -23,7 +23,9 @@ const dirBytes = (dir: string) => readdirSync(dir).reduce((sum, name) => sum + (
 /** Runs `code` (an ES module body; TREE's src is `S`) in a child with tsx; resolves when it exits 0. */
 function child(code: string, sample?: () => void): Promise<number> {
   const start = performance.now();
-  const body = `const S = ${JSON.stringify(pathToFileURL(join(TREE, "src")).href)};\n${code}`;
+  // The SQLite store's folder moved (kv/sqlite/): an older tree has it in store/sqlite/.
+  const sqlite = existsSync(join(TREE, "src/store/kv/sqlite/open-sqlite-store.ts")) ? "/store/kv/sqlite" : "/store/sqlite";
+  const body = `const S = ${JSON.stringify(pathToFileURL(join(TREE, "src")).href)}; const OPEN = S + ${JSON.stringify(`${sqlite}/open-sqlite-store.ts`)};\n${code}`;
   const p = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", body], { cwd: TREE, stdio: ["ignore", "inherit", "inherit"] });
   const timer = sample ? setInterval(sample, 20) : null;
   return new Promise((done, fail) =>
@@ -48,7 +50,7 @@ try {
   const old = statSync(file).size;
   let peak = old;
   const ms = await child(
-    `const { openSqliteStore } = await import(S + "/store/sqlite/open-sqlite-store.ts");
+    `const { openSqliteStore } = await import(OPEN);
      const store = await openSqliteStore({ path: ${JSON.stringify(file)} });
      await store.close();`,
     () => (peak = Math.max(peak, dirBytes(dir.path))),
@@ -74,7 +76,7 @@ try {
   const sizes: string[] = [];
   await child(`
     const { statSync } = await import("node:fs");
-    const { openSqliteStore } = await import(S + "/store/sqlite/open-sqlite-store.ts");
+    const { openSqliteStore } = await import(OPEN);
     const store = await openSqliteStore({ path: ${JSON.stringify(churn)} });
     const T0 = 1_700_000_000_000;
     let at = T0;

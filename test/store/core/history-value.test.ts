@@ -39,7 +39,7 @@ const recordOf = (e: RepairEntry, extra: Partial<RepairHistoryRecord> = {}): Rep
   ...extra,
 });
 const COMMAND = { command: "repair" as const, operationId: null, replica: "kintsugi-0", run: "r1", startedAt: NOW, timeoutSeconds: 30 };
-const EVIDENCE = { step: 1, bootIdBefore: null, bootIdAfter: null, since: {} };
+const EVIDENCE = { step: 1, bootIdBefore: null, bootIdAfter: null, since: {}, dwellStartedAt: null, dwellStarts: 0, provenAt: null };
 
 describe("history values: what changed, read back as the record and the entry after it", () => {
   const cases: ReadonlyArray<{ name: string; before: RepairEntry | null; after: RepairEntry; record?: Partial<RepairHistoryRecord>; stores: object; stamped?: true }> = [
