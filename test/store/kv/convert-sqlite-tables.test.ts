@@ -272,6 +272,26 @@ describe("convertOldFile: the old SQLite tables become the store core's one key-
     }
   });
 
+  it("refuses a file another process holds open (its WAL not empty: it would apply to the new file), and leaves it as it was", async () => {
+    const dir = tempDir();
+    try {
+      const file = fixtureCopy(dir.path);
+      const other = new Database(file);
+      try {
+        other.pragma("journal_mode = WAL");
+        assert.throws(() => convertOldFile(file), { name: "DatabaseOpenError", message: /another process has it open \(its WAL .* is not empty\)/ });
+        assert.ok(!tables(file).includes("kv"));
+        assert.ok(!existsSync(convertingFile(file)), "the new file removed");
+      } finally {
+        other.close();
+      }
+      convertOldFile(file);
+      assert.equal(versionOf(file), 13);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it("refuses a file holding an unfinished copy, as the store's open does, and leaves what it holds as it was", async () => {
     const dir = tempDir();
     try {
