@@ -131,7 +131,8 @@ function applyChange(record: RepairHistoryRecord, before: RepairEntry | null, ch
  * UndecodableValueError naming the key when it is neither.
  */
 export function decodeHistory(key: string, index: number, sequence: number, raw: Buffer): DecodedHistory {
-  const head = raw.subarray(0, 8).toString("latin1");
+  // A value another program wrote as TEXT reaches here as a string, which toString gives whole.
+  const head = raw.toString("latin1", 0, 8);
   if (head.startsWith(`{"v":${HISTORY_VALUE_FORMAT},`)) {
     const value = decodeValue(compactHistoryValue, key, raw);
     const record: RepairHistoryRecord = {

@@ -66,9 +66,9 @@ describe("the sources of a copy", () => {
       ],
       [
         "one with a layout newer than this kintsugi's",
-        (prefix) => suite.client.put(`${prefix}schema`).value(JSON.stringify({ v: 2 })),
+        (prefix) => suite.client.put(`${prefix}schema`).value(JSON.stringify({ v: 3 })),
         (prefix) =>
-          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: store key ${prefix}schema has format version 2, newer than this kintsugi knows (1); upgrade kintsugi; a copy cannot carry it`,
+          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: store key ${prefix}schema has format version 3, newer than this kintsugi knows (2); upgrade kintsugi; a copy cannot carry it`,
       ],
       [
         "one holding an unfinished copy",
@@ -123,12 +123,11 @@ describe("the sources of a copy", () => {
           await store.close();
           tamper(file, (db) =>
             db
-              .prepare("UPDATE kv SET value = CAST(json_set(CAST(value AS TEXT), '$.record.kind', 'exploded') AS BLOB) WHERE key = ?")
+              .prepare("UPDATE kv SET value = CAST(json_set(CAST(value AS TEXT), '$.k', 'exploded') AS BLOB) WHERE key = ?")
               .run("/kintsugi/history/0000000000000001/0000000000000001"),
           );
         },
-        (file) =>
-          `stopped: sqlite:${file}: store key /kintsugi/history/0000000000000001/0000000000000001 holds an invalid value at record.kind: Invalid option`,
+        (file) => `stopped: sqlite:${file}: store key /kintsugi/history/0000000000000001/0000000000000001 holds an invalid value at k: Invalid option`,
       ],
       [
         // An old-format file (read by a copy as its tables): its history's kind is a column no value schema guards.

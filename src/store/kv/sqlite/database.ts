@@ -30,9 +30,9 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   try {
     // Before anything is written (even the journal mode): a database this kintsugi refuses is left as it was.
     refuseNewerSchema(db, migrations);
-    // Takes effect only on a file without tables (a new one): its freed pages can then be given back (the SQLite
-    // store does, see sqlite-kv-driver.ts). An older file keeps its setting until it is rebuilt (converted, VACUUM).
-    db.pragma("auto_vacuum = INCREMENTAL");
+    // Only on a file without tables (a new one), where it takes effect: its freed pages can then be given back (the
+    // SQLite store does, see sqlite-kv-driver.ts). On a file that has it, setting it again writes the file's header.
+    if (db.prepare("SELECT COUNT(*) FROM sqlite_master").pluck().get() === 0) db.pragma("auto_vacuum = INCREMENTAL");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
