@@ -100,7 +100,7 @@ async function writeAll(source: SnapshotSource, target: SnapshotTarget, written:
   }
   if (chunk.length > 0) {
     await target.writeChunk(chunk);
-    written((items += chunk.length));
+    written(items + chunk.length);
   }
   return digest.summary();
 }

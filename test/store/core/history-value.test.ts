@@ -42,7 +42,14 @@ const COMMAND = { command: "repair" as const, operationId: null, replica: "kints
 const EVIDENCE = { step: 1, bootIdBefore: null, bootIdAfter: null, since: {}, dwellStartedAt: null, dwellStarts: 0, provenAt: null };
 
 describe("history values: what changed, read back as the record and the entry after it", () => {
-  const cases: ReadonlyArray<{ name: string; before: RepairEntry | null; after: RepairEntry; record?: Partial<RepairHistoryRecord>; stores: object; stamped?: true }> = [
+  const cases: ReadonlyArray<{
+    name: string;
+    before: RepairEntry | null;
+    after: RepairEntry;
+    record?: Partial<RepairHistoryRecord>;
+    stores: object;
+    stamped?: true;
+  }> = [
     {
       name: "created: the whole entry (but the key's index and the record's state)",
       before: null,
