@@ -103,6 +103,11 @@ export class MeasuredServer {
     }
   }
 
+  /** The server's resident memory now (VmRSS, MB), or null once it is gone. */
+  residentMb(): number | null {
+    return memoryMb(this.serve.child.pid as number)?.rss ?? null;
+  }
+
   /** The server's log records so far. */
   logRecords(): ReturnType<ServeProcess["logRecords"]> {
     return this.serve.logRecords();

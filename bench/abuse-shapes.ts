@@ -18,6 +18,8 @@ export interface ShapeContext {
   readonly kube: HostileKubeApi | null;
   /** Adds a repair entry with the admin token: one repairEntryEvents event. */
   readonly fire: () => Promise<void>;
+  /** The server's resident memory now (VmRSS, MB), or null once it is gone. */
+  readonly residentMb: () => number | null;
   /** Resolves with why, once the server is gone. */
   readonly gone: () => Promise<string>;
   readonly now: number;
@@ -97,7 +99,8 @@ export async function atOnce(clients: number, one: () => Promise<string>): Promi
   return [...counts].map(([a, n]) => `${n}x ${a}`).join("; ");
 }
 
-const aliased = (count: number, field: string) => Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(" ");
+/** `field` written `count` times, each under its own alias. */
+export const aliased = (count: number, field: string) => Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(" ");
 
 function replay(aliases: number): Shape {
   const query = `query ($since: DateTime!) { ${aliased(aliases, "simulateAutoRepair(since: $since, constraints: { maximumRepairQueueEntries: 2 }) { pollsReplayed truncated }")} }`;
@@ -142,7 +145,14 @@ function hostile(name: string, behaviour: HostileBehaviour, listBytes?: number):
 
 /** Every shape, in the order the bench runs them. */
 export const SHAPES: readonly Shape[] = [
-  { name: "idle (after CKE's searchMachines), 5 s", once: true, run: () => new Promise((resolve) => setTimeout(() => resolve("-"), 5_000)) },
+  {
+    name: "idle (after CKE's searchMachines), 5 s",
+    once: true,
+    run: async (ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      return `VmRSS ${Math.round(ctx.residentMb() ?? Number.NaN)} MB at the end`;
+    },
+  },
   replay(1),
   replay(30),
   subscriptions(100),

@@ -38,6 +38,17 @@ function connect(url: string, token: string, tally: Tally): Promise<WebSocket | 
   });
 }
 
+/** A graphql-ws connection, acknowledged, or null when refused. */
+export function acknowledgedSocket(url: string, token: string): Promise<WebSocket | null> {
+  const ws = new WebSocket(`${url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");
+  return new Promise((resolve) => {
+    ws.on("error", () => resolve(null));
+    ws.on("close", () => resolve(null));
+    ws.on("open", () => ws.send(JSON.stringify({ type: "connection_init", payload: { authorization: `Bearer ${token}` } })));
+    ws.once("message", (data) => resolve((JSON.parse(String(data)) as { type: string }).type === "connection_ack" ? ws : null));
+  });
+}
+
 async function counted(url: string): Promise<number | null> {
   try {
     return await subscriptionCount(url, TOPIC);

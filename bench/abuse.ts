@@ -1,45 +1,50 @@
-// bench/abuse: issue 25's shapes against a real `kintsugi serve` at a data center's size. The test sabakan serves
+// bench/abuse: hostile shapes against a real `kintsugi serve` at a data center's size. The test sabakan serves
 // 10,000 machines; the database holds 1,000,000 history rows, 1,000 poll outcomes of 1,000 skipped machines each and
-// a year of poll records (bench/abuse-seed.ts). Each shape (bench/abuse-shapes.ts) is sent from a viewer token, one
-// client and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server
-// (so its peak memory is the shape's): prints per shape the answer (refused with the limit named, or answered and its
-// bytes; alike answers counted), GET /health p50/p99/max while it ran (probed every 50 ms from a worker thread), and
-// the server's peak RSS (VmHWM). A shape that has not ended after SHAPE_SECONDS is reported as timed out (the server is
+// a year of poll records (bench/abuse-seed.ts). The shapes: costly documents, replays, joins in subscriptions and
+// hostile Kubernetes APIs (bench/abuse-shapes.ts); documents that held the event loop before validation, deep
+// variables, the first request after a start, introspection (bench/abuse-document-shapes.ts); the status page's panels
+// and the statistics next to a working queue (bench/abuse-status-shapes.ts); add storms and subscribers that stop
+// reading (bench/abuse-load-shapes.ts). Each is sent from a viewer token (an operator's adds from an admin's), one client
+// and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server (so its
+// peak memory is the shape's): prints per shape the answer (refused with the limit named, or answered and its bytes;
+// alike answers counted), GET /health p50/p99/max while it ran (probed every 50 ms from a worker thread), and the
+// server's peak RSS (VmHWM). A shape that has not ended after SHAPE_SECONDS is reported as timed out (the server is
 // then killed); one that kills the server is reported as crashed. Goal: /health p99 under 100 ms and RSS under
 // 500 MB in every case. Figures only; asserts nothing.
-// Issue 37's shapes (bench/abuse-shapes-37.ts) follow issue 25's. Before the shapes, one start converts the seeded
-// file (as an upgrade's first start does) and the converted file is kept: every measured server starts on a copy of
-// it, so a shape that adds entries leaves nothing to the next.
+// The seeded file is the schema before the store core; each build converts it once (as an upgrade's first start
+// does) and keeps its converted file: every measured server starts on a copy of its build's file, so a shape that
+// adds entries leaves nothing to the next.
 // Run: npm run bench:abuse. Another build: KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js (it must be built;
-// the config written uses only keys that kintsugi had before issue 25); several, alternating shape by shape in one
-// run: KINTSUGI_BENCH_BINS=label=path,label=path; KINTSUGI_BENCH_SHAPES=regexp runs only the shapes whose names
-// match; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout; KINTSUGI_BENCH_DIR keeps the seeded, converted file there for the
-// next run (the conversion takes minutes). Before a shape (but the first request after a start) the server is left to
-// finish its start-up work: /health answering five times in a row within 20 ms.
+// the config written uses only keys that kintsugi had before the API's limits); several, alternating shape by shape in
+// one run: KINTSUGI_BENCH_BINS=label=path,label=path; KINTSUGI_BENCH_SHAPES=regexp runs only the shapes whose names
+// match; KINTSUGI_BENCH_CLIENTS=1,4 the client counts of a request shape; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout; KINTSUGI_BENCH_DIR keeps the seeded file and each build's
+// converted file there for the next run (a conversion takes minutes). Before a shape (but the first request after a
+// start) the server is left to finish its start-up work: /health answering five times in a row within 20 ms
+// (KINTSUGI_BENCH_SETTLED_MS), for at most 60 s (KINTSUGI_BENCH_SETTLE_LIMIT_MS).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../src/auth/tokens.js";
 import { CKE_SEARCH_MACHINES } from "../test/support/cost-shapes.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { HostileKubeApi } from "../test/support/hostile-kube-api.js";
-import { KINTSUGI_BIN } from "../test/support/run-cli.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { fleetAddress, fleetSerial, HISTORY_ROWS, MACHINES_PER_RECENT_POLL, REPLAY_DAYS, seedAbuseDatabase, SKIPPED_PER_OUTCOME } from "./abuse-seed.js";
 import { CachedSabakan } from "./abuse-sabakan.js";
+import { benchBins } from "./bench-bins.js";
 import { GUARD_MB, MeasuredServer, percentile, type ServerFigures } from "./abuse-server.js";
 import { postAnswer, SHAPES, type Shape } from "./abuse-shapes.js";
-import { SHAPES_37 } from "./abuse-shapes-37.js";
+import { DOCUMENT_SHAPES } from "./abuse-document-shapes.js";
+import { LOAD_SHAPES } from "./abuse-load-shapes.js";
 import { STATUS_SHAPES } from "./abuse-status-shapes.js";
 import { serveProcess } from "../test/support/serve-process.js";
 
 const FLEET = 10_000;
 const AT_ONCE = 4;
+/** The client counts a request shape is run with (KINTSUGI_BENCH_CLIENTS=4 runs only the four at once). */
+const CLIENTS = (process.env["KINTSUGI_BENCH_CLIENTS"] ?? `1,${AT_ONCE}`).split(",").map(Number);
 const SHAPE_SECONDS = Number(process.env["KINTSUGI_BENCH_SHAPE_SECONDS"] ?? 30);
-const BIN = process.env["KINTSUGI_BENCH_BIN"] ?? KINTSUGI_BIN;
 /** The builds measured, each shape on each in turn. */
-const BINS: ReadonlyArray<{ readonly label: string; readonly path: string }> = process.env["KINTSUGI_BENCH_BINS"]
-  ? process.env["KINTSUGI_BENCH_BINS"].split(",").map((b) => ({ label: b.slice(0, b.indexOf("=")), path: b.slice(b.indexOf("=") + 1) }))
-  : [{ label: "", path: BIN }];
+const BINS = benchBins();
 /** Only the shapes whose name matches this regular expression (default: all). */
 const ONLY = new RegExp(process.env["KINTSUGI_BENCH_SHAPES"] ?? "");
 const VIEWER = "kintsugi_bench-abuse-viewer-token";
@@ -86,22 +91,29 @@ function row(name: string, clients: number, answer: string, f: ServerFigures, bi
 
 const DB_FILES = ["kintsugi.db", "kintsugi.db-wal", "kintsugi.db-shm"];
 
-/** Starts `bin` once on the seeded file, which it converts, and keeps the converted file for every measured server. */
-async function convertOnce(dir: string, configPath: string, bin: string): Promise<number> {
+/** The converted file of `bin` (one per build: each converts the seeded file as its own first start would). */
+const kept = (bin: { label: string }, file: string) => `pristine-${bin.label ? `${bin.label}-` : ""}${file}`;
+
+/** Starts `bin` once on a copy of the seeded file, which it converts, and keeps the converted file for its measured servers. */
+async function convertOnce(dir: string, configPath: string, bin: { label: string; path: string }): Promise<number> {
+  for (const f of DB_FILES) {
+    rmSync(join(dir, f), { force: true });
+    if (existsSync(join(dir, `seeded-${f}`))) copyFileSync(join(dir, `seeded-${f}`), join(dir, f));
+  }
   const began = performance.now();
-  const serve = serveProcess(["--config", configPath], dir, undefined, undefined, bin);
+  const serve = serveProcess(["--config", configPath], dir, undefined, undefined, bin.path);
   await serve.url;
   serve.child.kill("SIGTERM");
   await serve.exited;
-  for (const f of DB_FILES) if (existsSync(join(dir, f))) copyFileSync(join(dir, f), join(dir, `pristine-${f}`));
+  for (const f of DB_FILES) if (existsSync(join(dir, f))) copyFileSync(join(dir, f), join(dir, kept(bin, f)));
   return (performance.now() - began) / 1000;
 }
 
-/** Puts the converted file back as it was kept. */
-function restoreDatabase(dir: string): void {
+/** Puts `bin`'s converted file back as it was kept. */
+function restoreDatabase(dir: string, bin: { label: string }): void {
   for (const f of DB_FILES) {
     rmSync(join(dir, f), { force: true });
-    if (existsSync(join(dir, `pristine-${f}`))) copyFileSync(join(dir, `pristine-${f}`), join(dir, f));
+    if (existsSync(join(dir, kept(bin, f)))) copyFileSync(join(dir, kept(bin, f)), join(dir, f));
   }
 }
 
@@ -113,7 +125,7 @@ async function measureShape(
   now: number,
   bin: { label: string; path: string },
 ): Promise<string> {
-  restoreDatabase(dir);
+  restoreDatabase(dir, bin);
   let fired = 0;
   const kube = shape.kube
     ? await HostileKubeApi.start(shape.kube.behaviour, shape.kube.listBytes === undefined ? {} : { listBytes: shape.kube.listBytes })
@@ -143,6 +155,7 @@ async function measureShape(
       sabakanRequests: () => sabakan.requests,
       kube,
       fire,
+      residentMb: () => server.residentMb(),
       gone: () => server.whenGone(),
       now,
     };
@@ -161,16 +174,20 @@ async function measureShape(
   }
 }
 
+/** How long a /health answer may take for the server to count as settled, and the longest wait for it (a loaded machine's /health seldom answers five times in a row within 20 ms). */
+const SETTLED_MS = Number(process.env["KINTSUGI_BENCH_SETTLED_MS"] ?? 20);
+const SETTLE_LIMIT_MS = Number(process.env["KINTSUGI_BENCH_SETTLE_LIMIT_MS"] ?? 60_000);
+
 /**
  * Waits until the server's start-up work (the summaries of a year of repairs, the first poll's conversion of its
- * state) is over: five /health answers in a row under 20 ms, or 60 s. Its cost is the start's, not the shape's.
+ * state) is over: five /health answers in a row under SETTLED_MS, or SETTLE_LIMIT_MS. Its cost is the start's, not the shape's.
  */
 async function settled(url: string): Promise<void> {
-  const until = performance.now() + 60_000;
+  const until = performance.now() + SETTLE_LIMIT_MS;
   for (let quick = 0; quick < 5 && performance.now() < until;) {
     const began = performance.now();
     await fetch(`${url}/health`).then((r) => r.arrayBuffer());
-    quick = performance.now() - began < 20 ? quick + 1 : 0;
+    quick = performance.now() - began < SETTLED_MS ? quick + 1 : 0;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -198,14 +215,16 @@ async function main(): Promise<void> {
         labels: { product: "R640", datacenter: "dc1" },
       });
     }
-    // A kept directory holds the converted file and the time it was seeded at (its data is dated from then).
+    // A kept directory holds the seeded file, the time it was seeded at (its data is dated from then) and each build's converted file.
     const seededAt = join(dir.path, "seeded-at");
-    const reuse = existsSync(seededAt) && existsSync(join(dir.path, "pristine-kintsugi.db"));
+    const reuse = existsSync(seededAt) && existsSync(join(dir.path, "seeded-kintsugi.db"));
     const now = reuse ? Number(readFileSync(seededAt, "utf8")) : Date.now();
     console.log(`kintsugi: ${BINS.map((b) => (b.label ? `${b.label} = ${b.path}` : b.path)).join(", ")}`);
-    if (reuse) console.log(`sizes: as seeded in ${dir.path} at ${new Date(now).toISOString()} (the converted file is reused)`);
+    if (reuse) console.log(`sizes: as seeded in ${dir.path} at ${new Date(now).toISOString()} (the seeded file is reused)`);
     else {
       const seeded = seedAbuseDatabase(join(dir.path, "kintsugi.db"), now);
+      for (const f of DB_FILES) if (existsSync(join(dir.path, f))) copyFileSync(join(dir.path, f), join(dir.path, `seeded-${f}`));
+      writeFileSync(seededAt, String(now));
       console.log(
         `sizes: sabakan ${FLEET.toLocaleString("en")} machines; ${seeded.historyRows.toLocaleString("en")} history rows (${HISTORY_ROWS / 10} repairs); ` +
           `${seeded.outcomes} poll outcomes of ${SKIPPED_PER_OUTCOME} skipped machines; ${seeded.pollRecords.toLocaleString("en")} poll records ` +
@@ -221,19 +240,18 @@ async function main(): Promise<void> {
     console.log(
       `the test sabakan (graphql-js in this process) answers CKE's fleet search in ${((performance.now() - began) / 1000).toFixed(2)} s; kintsugi asks it through a cache of its answers (bench/abuse-sabakan.ts)`,
     );
-    if (!reuse) {
-      const converted = await convertOnce(dir.path, config(dir.path, sabakan, null), BINS[0]!.path);
-      writeFileSync(seededAt, String(now));
+    for (const bin of BINS.filter((b) => !existsSync(join(dir.path, kept(b, "kintsugi.db"))))) {
+      const converted = await convertOnce(dir.path, config(dir.path, sabakan, null), bin);
       console.log(
-        `the first start (${BINS[0]!.label || BINS[0]!.path}) converted the seeded file in ${converted.toFixed(0)} s; every server starts on a copy of the converted file`,
+        `the first start (${bin.label || bin.path}) converted the seeded file in ${converted.toFixed(0)} s; its servers start on copies of that file`,
       );
     }
     console.log(`each shape on a fresh server, from a viewer token; timeout ${SHAPE_SECONDS} s; the bench kills a server past ${GUARD_MB} MB RSS\n`);
     const several = BINS.length > 1;
     console.log(`| shape | clients |${several ? " kintsugi |" : ""} answer | /health p50 / p99 / max | peak RSS |`);
     console.log(`|---|---|${several ? "---|" : ""}---|---|---|`);
-    for (const shape of [...SHAPES, ...SHAPES_37, ...STATUS_SHAPES].filter((s) => ONLY.test(s.name))) {
-      for (const clients of shape.once ? [1] : [1, AT_ONCE]) {
+    for (const shape of [...SHAPES, ...DOCUMENT_SHAPES, ...STATUS_SHAPES, ...LOAD_SHAPES].filter((s) => ONLY.test(s.name))) {
+      for (const clients of shape.once ? [1] : CLIENTS) {
         for (const bin of BINS) console.log(await measureShape(dir.path, sabakan, shape, clients, now, bin));
       }
     }

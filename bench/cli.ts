@@ -5,6 +5,7 @@
 // its ratio to the anchor's median (the goal: at most 3x). Needs bash (its `time` reports the child's CPU) and a
 // build (npm run bench:cli builds first). Prints figures; asserts nothing.
 // Run: npm run bench:cli. KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js measures another build;
+// KINTSUGI_BENCH_BINS=label=path,label=path several, command by command in each round (one column each);
 // KINTSUGI_BENCH_ROUNDS sets the rounds (default 9).
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -13,8 +14,9 @@ import { join } from "node:path";
 import { KINTSUGI_BIN, nodeOptionsOf } from "../test/support/run-cli.js";
 import { startTestKintsugi } from "../test/support/kintsugi-server.js";
 import { tempDir } from "../test/support/temp-dir.js";
+import { benchBins, type BenchBin } from "./bench-bins.js";
 
-const BIN = process.env["KINTSUGI_BENCH_BIN"] ?? KINTSUGI_BIN;
+const BINS = benchBins();
 const ROUNDS = Number(process.env["KINTSUGI_BENCH_ROUNDS"] ?? 9);
 
 /** CPU seconds (user + system) of `argv` run through bash's `time`, and its exit code. */
@@ -47,59 +49,78 @@ async function main(): Promise<void> {
     }
     const config = join(dir.path, "kintsugi.yaml");
     writeFileSync(config, `listen: "127.0.0.1:0"\ndatabase: ${JSON.stringify(join(dir.path, "check.db"))}\n`);
-    const kintsugi = (...args: string[]) => [process.execPath, ...nodeOptionsOf(BIN), BIN, "--server", k.url, ...args];
+    const kintsugi =
+      (bin: BenchBin) =>
+      (...args: string[]) => [process.execPath, ...nodeOptionsOf(bin.path), bin.path, "--server", k.url, ...args];
+    const ANCHOR = "node -e 0 (the anchor)";
     // One command a group, as a script or an operator calls it; the long-running ones (serve, alerts, watch) by their help.
-    const commands: ReadonlyArray<readonly [string, readonly string[]]> = [
-      ["node -e 0 (the anchor)", [process.execPath, "-e", "0"]],
-      ["kintsugi --help", kintsugi("--help")],
-      ["kintsugi --version", kintsugi("--version")],
-      ["repair-queue list", kintsugi("repair-queue", "list")],
-      ["repair-queue is-enabled", kintsugi("repair-queue", "is-enabled")],
-      ["repair-queue add", kintsugi("repair-queue", "add", "unreachable", "qemu", "10.0.1.1")],
-      ["auto-repair is-enabled", kintsugi("auto-repair", "is-enabled")],
-      ["constraints show", kintsugi("constraints", "show")],
-      ["health-check list", kintsugi("health-check", "list")],
-      ["machine holds", kintsugi("machine", "holds")],
-      ["sabakan is-enabled", kintsugi("sabakan", "is-enabled")],
-      ["cluster history", kintsugi("cluster", "history")],
-      ["stats --since 24h", kintsugi("stats", "--since", "24h")],
-      ["replay --help", kintsugi("replay", "--help")],
-      ["alerts --help", kintsugi("alerts", "--help")],
-      ["token create", kintsugi("token", "create", "bench", "--role", "viewer")],
-      ["completion bash", kintsugi("completion", "bash")],
-      ["serve --help", kintsugi("serve", "--help")],
-      ["check-config FILE", kintsugi("check-config", config)],
-      ["db check FILE", kintsugi("db", "check", join(dir.path, "kintsugi.db"))],
-    ];
-    // A database for db check: the server's own file is held by its lock, so a copy of an empty store.
+    const commandsOf = (bin: BenchBin): ReadonlyArray<readonly [string, readonly string[]]> => {
+      const run = kintsugi(bin);
+      return [
+        ["kintsugi --help", run("--help")],
+        ["kintsugi --version", run("--version")],
+        ["repair-queue list", run("repair-queue", "list")],
+        ["repair-queue is-enabled", run("repair-queue", "is-enabled")],
+        ["repair-queue add", run("repair-queue", "add", "unreachable", "qemu", "10.0.1.1")],
+        ["auto-repair is-enabled", run("auto-repair", "is-enabled")],
+        ["constraints show", run("constraints", "show")],
+        ["health-check list", run("health-check", "list")],
+        ["machine holds", run("machine", "holds")],
+        ["sabakan is-enabled", run("sabakan", "is-enabled")],
+        ["cluster history", run("cluster", "history")],
+        ["stats --since 24h", run("stats", "--since", "24h")],
+        ["replay --help", run("replay", "--help")],
+        ["alerts --help", run("alerts", "--help")],
+        ["token create", run("token", "create", "bench", "--role", "viewer")],
+        ["completion bash", run("completion", "bash")],
+        ["serve --help", run("serve", "--help")],
+        ["check-config FILE", run("check-config", config)],
+        ["db check FILE", run("db", "check", join(dir.path, "kintsugi.db"))],
+      ];
+    };
+    const names = [ANCHOR, ...commandsOf(BINS[0]!).map(([name]) => name)];
+    // Each command's argv per build, the anchor's once: a round runs a command on every build in turn.
+    const argvs = new Map<string, Array<readonly [string, readonly string[]]>>(names.map((name) => [name, []]));
+    argvs.get(ANCHOR)!.push(["", [process.execPath, "-e", "0"]]);
+    for (const bin of BINS) for (const [name, argv] of commandsOf(bin)) argvs.get(name)!.push([bin.label, argv]);
+    // A database for db check: the server's own file is held by its lock, so a copy of an empty store (by this checkout, the server's code).
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, [...nodeOptionsOf(BIN), BIN, "db", "backup", join(dir.path, "kintsugi.db"), "--database", k.databasePath], (err) =>
-        err ? reject(err) : resolve(),
+      execFile(
+        process.execPath,
+        [...nodeOptionsOf(KINTSUGI_BIN), KINTSUGI_BIN, "db", "backup", join(dir.path, "kintsugi.db"), "--database", k.databasePath],
+        (err) => (err ? reject(err) : resolve()),
       ),
     );
-    const cpu = new Map<string, number[]>(commands.map(([name]) => [name, []]));
+    const key = (name: string, label: string) => `${name}\u0000${label}`;
+    const cpu = new Map<string, number[]>();
     const failed = new Map<string, number>();
     const load = [loadavg()[0]!];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, argv] of commands) {
-        const { cpu: seconds, code } = await cpuOf(argv, dir.path);
-        cpu.get(name)!.push(seconds);
-        if (code !== 0) failed.set(name, code);
+      for (const name of names) {
+        for (const [label, argv] of argvs.get(name)!) {
+          const { cpu: seconds, code } = await cpuOf(argv, dir.path);
+          cpu.set(key(name, label), [...(cpu.get(key(name, label)) ?? []), seconds]);
+          if (code !== 0) failed.set(key(name, label), code);
+        }
       }
     }
     load.push(loadavg()[0]!);
-    const anchor = median(cpu.get(commands[0]![0])!);
-    console.log(`kintsugi: ${BIN}`);
+    const anchor = median(cpu.get(key(ANCHOR, ""))!);
+    console.log(`kintsugi: ${BINS.map((b) => (b.label ? `${b.label} = ${b.path}` : b.path)).join(", ")}`);
     console.log(`${ROUNDS} rounds; load average ${load.map((l) => l.toFixed(1)).join(" -> ")}; CPU = user + system of the command's process (median)\n`);
-    console.log("| command | CPU (median) | min - max | x node -e 0 |");
-    console.log("|---|---|---|---|");
-    for (const [name] of commands) {
-      const values = cpu.get(name)!;
-      const m = median(values);
-      const exit = failed.has(name) ? ` (exit ${failed.get(name)})` : "";
-      console.log(
-        `| ${name}${exit} | ${(m * 1000).toFixed(0)} ms | ${(Math.min(...values) * 1000).toFixed(0)} - ${(Math.max(...values) * 1000).toFixed(0)} ms | ${(m / anchor).toFixed(1)}x |`,
-      );
+    const columns = BINS.map((b) => (b.label ? ` ${b.label}:` : ""));
+    console.log(`| command |${columns.map((c) => `${c} CPU (median) |${c} min - max |${c} x node -e 0 |`).join("")}`);
+    console.log(`|---|${columns.map(() => "---|---|---|").join("")}`);
+    for (const name of names) {
+      const cells = BINS.map((bin, i) => {
+        const label = name === ANCHOR ? "" : bin.label;
+        const values = cpu.get(key(name, label));
+        if (!values || (name === ANCHOR && i > 0)) return " | | |";
+        const m = median(values);
+        const exit = failed.has(key(name, label)) ? ` (exit ${failed.get(key(name, label))})` : "";
+        return ` ${(m * 1000).toFixed(0)} ms${exit} | ${(Math.min(...values) * 1000).toFixed(0)} - ${(Math.max(...values) * 1000).toFixed(0)} ms | ${(m / anchor).toFixed(1)}x |`;
+      });
+      console.log(`| ${name} |${cells.join("")}`);
     }
   } finally {
     await k.dispose();

@@ -34,6 +34,8 @@ export interface ServeRun {
   readonly listedEntry: number;
   /** Distinct per run on one store, so that every run's new entries are new machines. */
   readonly run: number;
+  /** The build's bin/kintsugi.js. */
+  readonly bin: string;
   /** Only the start: the first start of an old SQLite file (a conversion may happen in it). */
   readonly startOnly: boolean;
 }
@@ -70,7 +72,7 @@ ${run.kubernetes}repair:
 `,
   );
   const began = performance.now();
-  const server = serveProcess(["--config", config], run.dir);
+  const server = serveProcess(["--config", config], run.dir, undefined, undefined, run.bin);
   const pid = server.child.pid as number;
   try {
     const base = await server.url;

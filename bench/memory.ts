@@ -8,13 +8,19 @@
 // the whole history and the memory after it, then 1,000 graphql-ws subscriptions to repairEntryEvents that each
 // receive 20 changes (bench/memory-serve.ts). Last, unless KINTSUGI_BENCH_OUTCOMES=0, the smallest size again with
 // the 1,000 kept poll outcomes of 1,000 skipped machines each (bench/abuse-seed.ts), without Kubernetes: what
-// keeping them costs a replica. Prints figures and a summary table; asserts nothing. Run: npm run bench:memory
+// keeping them costs a replica. Prints figures and a summary table; asserts nothing. Run: npm run bench:memory.
+// KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js measures another build; KINTSUGI_BENCH_BINS=label=path,...
+// several, each run on each build in turn (on SQLite each build starts on its own copy of the seeded file).
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeKubeApi } from "../test/support/fake-kube-api.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { copyIntoEtcd, etcdStoreConfig, mb, startBenchEtcd, type Resident } from "./memory-etcd.js";
 import { seedMemoryDatabase, type MemorySeed } from "./memory-seed.js";
 import { measureServe, type ServeFigures, type ServeRun } from "./memory-serve.js";
+import { benchBins } from "./bench-bins.js";
+
+const BINS = benchBins();
 
 type Driver = "sqlite" | "etcd";
 
@@ -38,6 +44,8 @@ const withOutcomes = process.env["KINTSUGI_BENCH_OUTCOMES"] !== "0";
 /** One line of the summary table. */
 interface Row {
   readonly driver: Driver;
+  /** The build's label ("" when one build is measured). */
+  readonly bin: string;
   readonly seed: MemorySeed;
   readonly kubernetes: boolean;
   /** The SQLite file's first start, or the etcd copy's seconds. */
@@ -74,13 +82,24 @@ async function scenario(driver: Driver, historyRows: number, outcomes: boolean, 
     );
     const base = { dir: dir.path, since: seed.since, until: seed.until + 60_000, listedEntry: seed.firstListed };
     if (driver === "sqlite") {
-      const store = `database: ${JSON.stringify(file)}\n`;
-      console.log("  first start (upgrade), without Kubernetes:");
-      const first = await serve({ ...base, store, kubernetes: "", run: 0, startOnly: true });
+      const stores = new Map<string, { store: string; upgradeSeconds: number }>();
+      // Each build's copy of the seeded file, made before any start converts it.
+      const files = BINS.map((_, b) => (b === 0 ? file : join(dir.path, `kintsugi-${b}.db`)));
+      for (const own of files.slice(1)) copyFileSync(file, own);
+      for (const [b, bin] of BINS.entries()) {
+        const own = files[b]!;
+        const store = `database: ${JSON.stringify(own)}\n`;
+        console.log(`  first start (upgrade), without Kubernetes${bin.label ? ` (${bin.label})` : ""}:`);
+        const first = await serve({ ...base, bin: bin.path, store, kubernetes: "", run: 0, startOnly: true });
+        stores.set(bin.label, { store, upgradeSeconds: first.firstAnswerSeconds });
+      }
       for (const [i, k8s] of kubeVariants.entries()) {
-        console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}:`);
-        const figures = await serve({ ...base, store, kubernetes: k8s ? kubernetesSection : "", run: i + 1, startOnly: false });
-        rows.push({ driver, seed, kubernetes: k8s, upgradeSeconds: first.firstAnswerSeconds, figures });
+        for (const bin of BINS) {
+          const { store, upgradeSeconds } = stores.get(bin.label)!;
+          console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}${bin.label ? ` (${bin.label})` : ""}:`);
+          const figures = await serve({ ...base, bin: bin.path, store, kubernetes: k8s ? kubernetesSection : "", run: i + 1, startOnly: false });
+          rows.push({ driver, bin: bin.label, seed, kubernetes: k8s, upgradeSeconds, figures });
+        }
       }
       return;
     }
@@ -90,17 +109,20 @@ async function scenario(driver: Driver, historyRows: number, outcomes: boolean, 
       const copySeconds = await copyIntoEtcd(dir.path, file, etcd.endpoint, prefix);
       console.log(`  kintsugi db copy into etcd: ${copySeconds.toFixed(1)} s; etcd: ${mb(etcd.memory())}`);
       for (const [i, k8s] of kubeVariants.entries()) {
-        console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}:`);
-        const figures = await serve({
-          ...base,
-          store: etcdStoreConfig(etcd.endpoint, prefix),
-          kubernetes: k8s ? kubernetesSection : "",
-          run: i + 1,
-          startOnly: false,
-        });
-        const etcdNow = etcd.memory();
-        console.log(`    etcd: ${mb(etcdNow)}`);
-        rows.push({ driver, seed, kubernetes: k8s, copySeconds, figures, etcd: etcdNow });
+        for (const [b, bin] of BINS.entries()) {
+          console.log(`  ${k8s ? "with Kubernetes" : "without Kubernetes"}${bin.label ? ` (${bin.label})` : ""}:`);
+          const figures = await serve({
+            ...base,
+            bin: bin.path,
+            store: etcdStoreConfig(etcd.endpoint, prefix),
+            kubernetes: k8s ? kubernetesSection : "",
+            run: (i + 1) * BINS.length + b,
+            startOnly: false,
+          });
+          const etcdNow = etcd.memory();
+          console.log(`    etcd: ${mb(etcdNow)}`);
+          rows.push({ driver, bin: bin.label, seed, kubernetes: k8s, copySeconds, figures, etcd: etcdNow });
+        }
       }
     } finally {
       await etcd.etcd.stop();
@@ -130,12 +152,12 @@ const s = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? "-" :
 const r = (m: Resident | undefined) => (m === undefined || Number.isNaN(m.rss) ? "-" : `${m.rss.toFixed(0)} (${m.peak.toFixed(0)})`);
 console.log("\nSummary (MB: VmRSS (VmHWM)):\n");
 console.log(
-  "| driver | history rows | poll outcomes | Kubernetes | db copy | first start (upgrade) | /health 200 | first answer | RSS after start | first repairStats | RSS after it | RSS, 1,000 subscribers + 20 changes | etcd RSS | failed |",
+  `|${BINS.length > 1 ? " kintsugi |" : ""} driver | history rows | poll outcomes | Kubernetes | db copy | first start (upgrade) | /health 200 | first answer | RSS after start | first repairStats | RSS after it | RSS, 1,000 subscribers + 20 changes | etcd RSS | failed |`,
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+console.log(`|${BINS.length > 1 ? "---|" : ""}---|---|---|---|---|---|---|---|---|---|---|---|---|---|`);
 for (const row of rows) {
   const f = row.figures;
   console.log(
-    `| ${row.driver} | ${n(row.seed.historyRows)} | ${n(row.seed.outcomes)} | ${row.kubernetes ? "yes" : "no"} | ${s(row.copySeconds)} | ${s(row.upgradeSeconds)} | ${s(f.healthSeconds)} | ${s(f.firstAnswerSeconds)} | ${r(f.started)} | ${s(f.statsSeconds)} | ${r(f.afterStats)} | ${r(f.subscribers)} | ${r(row.etcd)} | ${f.failures.join("; ") || "-"} |`,
+    `|${BINS.length > 1 ? ` ${row.bin} |` : ""} ${row.driver} | ${n(row.seed.historyRows)} | ${n(row.seed.outcomes)} | ${row.kubernetes ? "yes" : "no"} | ${s(row.copySeconds)} | ${s(row.upgradeSeconds)} | ${s(f.healthSeconds)} | ${s(f.firstAnswerSeconds)} | ${r(f.started)} | ${s(f.statsSeconds)} | ${r(f.afterStats)} | ${r(f.subscribers)} | ${r(row.etcd)} | ${f.failures.join("; ") || "-"} |`,
   );
 }

@@ -10,6 +10,9 @@ export interface LeaseKeeperOptions {
   readonly onLost: (reason: string) => void;
 }
 
+/** The pause before a keep-alive is sent again after one failed. */
+const RETRY_AFTER_FAILURE_MS = 100;
+
 /** Why a lease counts as lost when etcd could not be reached for a whole TTL. */
 export function leaseUnanswered(id: string, ttlSeconds: number): string {
   return `no keep-alive of lease ${id} was answered within its TTL of ${ttlSeconds} s`;
@@ -87,16 +90,17 @@ export class LeaseKeeper {
     this.options.onLost(reason);
   }
 
-  private scheduleKeepAlive(): void {
+  private scheduleKeepAlive(delayMs = this.intervalMs): void {
     if (this.stopped) return;
-    this.keepAliveTimer = setTimeout(() => void this.keepAlive(), this.intervalMs);
+    this.keepAliveTimer = setTimeout(() => void this.keepAlive(), delayMs);
   }
 
   private async keepAlive(): Promise<void> {
     const sentAt = this.options.clock();
     try {
-      // An answer later than the next keep-alive is of no use: give up on it then.
-      const answer = await keepAliveOnce(this.options.client, this.id, this.intervalMs);
+      // Half an interval: a keep-alive sent to a member that is cut off fails early enough for the next one, sent at
+      // once to another member, to be answered well within the TTL.
+      const answer = await keepAliveOnce(this.options.client, this.id, this.intervalMs / 2);
       if (this.stopped) return;
       const ttl = Number(answer.TTL);
       if (!(ttl > 0)) {
@@ -106,7 +110,10 @@ export class LeaseKeeper {
       this.validUntilMs = Math.max(this.validUntilMs, leaseValidUntil(sentAt, ttl));
       this.armExpiry();
     } catch {
-      // etcd unreachable or slow: the next keep-alive tries again, and the expiry timer decides when it is too late.
+      // etcd unreachable or slow, or the member asked cut off: try again soon (etcd3 then avoids that member), not a
+      // whole interval later, when a TTL of 3 intervals may have run out; the expiry timer decides when it is too late.
+      this.scheduleKeepAlive(RETRY_AFTER_FAILURE_MS);
+      return;
     }
     this.scheduleKeepAlive();
   }

@@ -72,6 +72,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
   },
   store: {
     "better-sqlite3": "the SQLite driver",
+    cockatiel: "etcd3's fault handling: which etcd members calls skip",
     etcd3: "the etcd driver",
     "node:crypto": "write ids, snapshot digests, file names",
     "node:fs": "the SQLite file, its lock and backups",

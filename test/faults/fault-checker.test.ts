@@ -48,6 +48,7 @@ const clean: RunObservations = {
   outages: [],
   outageGraceMs: 5000,
   unreadableLines: 0,
+  recoveries: [{ what: "kill-during of r0", from: s(4), to: s(4), starts: [s(7)], boundMs: 10_000, elections: [], electedBoundMs: 20_000 }],
 };
 
 const leadership = (...events: Array<[string, number]>): LeadershipEvent[] => events.map(([replica, at]) => ({ replica, time: s(at) }));
@@ -200,6 +201,78 @@ const cases: Array<{ name: string; observations: RunObservations; fails: CheckNa
       health: [sample("r0", 30, 503), sample("r1", 22, 200, true, "r1"), sample("r1", 41, 200, false, "r2")],
     },
     fails: [],
+  },
+  {
+    name: "a leader's commands at most the bound apart while an etcd member is cut off pass liveness",
+    observations: {
+      ...clean,
+      recoveries: [
+        { what: "cut-member of etcd1", from: s(0), to: s(30), starts: [s(9), s(18), s(27), s(36)], boundMs: 10_000, elections: [], electedBoundMs: 20_000 },
+      ],
+    },
+    fails: [],
+  },
+  {
+    name: "a leader's first command later than the bound after a fault of the leader fails liveness",
+    observations: {
+      ...clean,
+      recoveries: [{ what: "kill-during of r0", from: s(-4), to: s(-4), starts: [s(7)], boundMs: 10_000, elections: [], electedBoundMs: 20_000 }],
+    },
+    fails: ["liveness"],
+  },
+  {
+    name: "a gap longer than the bound between a leader's commands while an etcd member is cut off fails liveness",
+    observations: {
+      ...clean,
+      recoveries: [
+        {
+          what: "cut-member of etcd1",
+          from: s(0),
+          to: s(30),
+          starts: [s(1), s(5), s(16), s(20), s(29), s(31)],
+          boundMs: 10_000,
+          elections: [],
+          electedBoundMs: 20_000,
+        },
+      ],
+    },
+    fails: ["liveness"],
+  },
+  {
+    name: "a longer gap in which a new leader took over (it waits out its predecessor's commands) passes, up to its own bound",
+    observations: {
+      ...clean,
+      recoveries: [
+        { what: "cut-member of etcd1", from: s(0), to: s(30), starts: [s(1), s(16), s(20), s(29)], boundMs: 10_000, elections: [s(3)], electedBoundMs: 20_000 },
+      ],
+    },
+    fails: [],
+  },
+  {
+    name: "a gap past the bound of a new leader's takeover fails liveness",
+    observations: {
+      ...clean,
+      recoveries: [
+        { what: "cut-member of etcd1", from: s(0), to: s(30), starts: [s(1), s(22), s(29)], boundMs: 10_000, elections: [s(3)], electedBoundMs: 20_000 },
+      ],
+    },
+    fails: ["liveness"],
+  },
+  {
+    name: "no command after a fault fails liveness",
+    observations: {
+      ...clean,
+      recoveries: [{ what: "cut-member of etcd1", from: s(8), to: s(30), starts: [], boundMs: 10_000, elections: [], electedBoundMs: 20_000 }],
+    },
+    fails: ["liveness"],
+  },
+  {
+    name: "no command over the cut's last stretch, longer than the bound, fails liveness",
+    observations: {
+      ...clean,
+      recoveries: [{ what: "cut-member of etcd1", from: s(0), to: s(30), starts: [s(1), s(8), s(15)], boundMs: 10_000, elections: [], electedBoundMs: 20_000 }],
+    },
+    fails: ["liveness"],
   },
 ];
 

@@ -22,6 +22,24 @@ export interface OutageWindow {
   readonly to: number;
 }
 
+/**
+ * A fault after which etcd kept its quorum, the span over which a leader must keep starting commands (a fault of
+ * the leader: only its moment; an etcd member cut off: as long as it is), and when leaders started commands after it.
+ */
+export interface Recovery {
+  readonly what: string;
+  readonly from: number;
+  readonly to: number;
+  /** When a leader started a command after `from` (after a fault of the leader, only those of a term begun since). */
+  readonly starts: readonly number[];
+  /** How soon after `from` a leader must start a command, and how far apart at most until `to`. */
+  readonly boundMs: number;
+  /** When replicas became leader after `from`; a stretch in which one did may last `electedBoundMs` instead. */
+  readonly elections: readonly number[];
+  /** The bound of a stretch in which a new leader took over: it waits out the commands its predecessor started. */
+  readonly electedBoundMs: number;
+}
+
 /** Everything a run observed: the command log, the stored histories, who became leader when, /health in outages. */
 export interface RunObservations {
   readonly runs: readonly CommandRun[];
@@ -33,9 +51,12 @@ export interface RunObservations {
   readonly outageGraceMs: number;
   /** Lines of the command log that could not be read once every command had ended. */
   readonly unreadableLines: number;
+  /** Each fault that left etcd its quorum (every kind but the etcd outages), and when a leader acted after it. */
+  readonly recoveries: readonly Recovery[];
 }
 
-export type CheckName = "command-log" | "step-twice" | "overlap" | "deposed-write" | "unfinished-entry" | "unexplained-interruption" | "health-in-outage";
+export type CheckName =
+  "command-log" | "step-twice" | "overlap" | "deposed-write" | "unfinished-entry" | "unexplained-interruption" | "health-in-outage" | "liveness";
 
 export const CHECKS: readonly CheckName[] = [
   "command-log",
@@ -45,6 +66,7 @@ export const CHECKS: readonly CheckName[] = [
   "unfinished-entry",
   "unexplained-interruption",
   "health-in-outage",
+  "liveness",
 ];
 
 export interface Violation {
@@ -189,6 +211,30 @@ function answersInOutage(observations: RunObservations, outage: OutageWindow): H
   return observations.health.filter((s) => s.time >= outage.from + observations.outageGraceMs && s.time <= outage.to);
 }
 
+/**
+ * After every fault that left etcd its quorum (a replica killed, stopped or cut off, one etcd member of three cut
+ * off), a leader started a command within the recovery's bound, and went on doing so at most that far apart for as long
+ * as the fault lasted: the replicas that can reach a quorum keep repairing.
+ */
+export function leaderless(observations: RunObservations): Violation[] {
+  const boundOf = (r: Recovery, from: number, to: number) => (r.elections.some((t) => t > from && t <= to) ? r.electedBoundMs : r.boundMs);
+  const violation = (r: Recovery, last: number, next: number | null): Violation => ({
+    check: "liveness",
+    message: `${r.what} at ${iso(r.from)}: no leader started a command within ${boundOf(r, last, next ?? r.to)} ms of ${last === r.from ? "the fault" : `the one started at ${iso(last)}`} (${next === null ? "none did" : `the next after ${next - last} ms`})`,
+  });
+  return observations.recoveries.flatMap((r) => {
+    let last = r.from;
+    for (const start of r.starts.filter((t) => t > r.from).sort((a, b) => a - b)) {
+      if (start - last > boundOf(r, last, start)) return [violation(r, last, start)];
+      last = start;
+      if (last >= r.to) return [];
+    }
+    // The run went on without another command (it ended, or the next fault struck): fine once one was seen and the
+    // fault did not outlast it by more than the bound.
+    return last > r.from && r.to - last <= boundOf(r, last, r.to) ? [] : [violation(r, last, null)];
+  });
+}
+
 /** Runs every check over a run's observations. */
 export function checkRun(observations: RunObservations): CheckResult {
   const deposed = deposedWrites(observations);
@@ -207,6 +253,7 @@ export function checkRun(observations: RunObservations): CheckResult {
     ...unfinishedEntries(observations.entries),
     ...unexplainedInterruptions(observations.entries, observations.runs),
     ...healthInOutages(observations),
+    ...leaderless(observations),
   ];
   const outageAnswers = observations.outages.reduce((n, o) => n + answersInOutage(observations, o).length, 0);
   return { violations, attributed: deposed.attributed, unattributed: deposed.unattributed, outageAnswers };

@@ -22,7 +22,7 @@ export const REPAIR = {
 } as const;
 
 /** How long past its timeout a successor waits out a command another replica started (the least kintsugi takes). */
-const INHERITED_MARGIN_SECONDS = 6;
+export const INHERITED_MARGIN_SECONDS = 6;
 
 const argv = (a: readonly string[]) => `[${a.map((x) => JSON.stringify(x)).join(", ")}]`;
 

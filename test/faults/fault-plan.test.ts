@@ -89,6 +89,7 @@ describe("a fault's figures", () => {
     leadership: Array<{ replica: string; time: number }>;
     runs: CommandRun[];
     until?: number;
+    kind?: InjectedFault["kind"];
     figures: ReturnType<typeof figuresOf>;
   }> = [
     {
@@ -123,6 +124,13 @@ describe("a fault's figures", () => {
       until: 18_000,
       figures: { elected: { replica: "r1", ms: 2000 }, firstCommand: null },
     },
+    {
+      name: "after an etcd member cut off, the first command after it, of the leader whose term went on",
+      leadership: [{ replica: "r0", time: 1000 }],
+      runs: [run("r0", 9000), run("r0", 16_000), run("r0", 13_000)],
+      kind: "cut-member",
+      figures: { elected: null, firstCommand: { replica: "r0", ms: 3000 } },
+    },
   ];
-  for (const c of cases) it(c.name, () => assert.deepEqual(figuresOf(fault, c.leadership, c.runs, c.until), c.figures));
+  for (const c of cases) it(c.name, () => assert.deepEqual(figuresOf({ ...fault, kind: c.kind ?? fault.kind }, c.leadership, c.runs, c.until), c.figures));
 });

@@ -31,6 +31,9 @@ export const PARTITION_KINDS: ReadonlySet<FaultKind> = new Set(["partition-leade
 /** The kinds during which no replica can reach etcd. */
 export const OUTAGE_KINDS: ReadonlySet<FaultKind> = new Set(["partition-etcd", "pause-etcd"]);
 
+/** The kinds that leave the leader be: its term may go on, and its next command is the recovery. */
+export const LEADER_SPARED_KINDS: ReadonlySet<FaultKind> = new Set(["cut-member"]);
+
 /** One fault as planned: what, when within the leader's command, for how long, and which etcd member. */
 export interface PlannedFault {
   readonly round: number;

@@ -1,6 +1,6 @@
 import type { CommandRun } from "./command-log.js";
 import { CHECKS, type LeadershipEvent, type Violation } from "./fault-checker.js";
-import type { FaultKind } from "./fault-plan.js";
+import { LEADER_SPARED_KINDS, type FaultKind } from "./fault-plan.js";
 
 /** A fault as it happened: what, to whom, when it struck and when it was healed. */
 export interface InjectedFault {
@@ -19,20 +19,32 @@ export interface FaultFigures {
 }
 
 /**
- * The first replica to become leader after `fault` struck, and the first command after it started by a replica then
- * in a term that began after the fault (the first one elected may lose its lease again before it acts); both before
- * `until`, the next fault.
+ * The commands that count as a leader acting after `fault` struck, in the order they started, before `until` (the
+ * next fault): those started by a replica then in a term that began after the fault (the first one elected may lose
+ * its lease again before it acts); after a fault that spares the leader (an etcd member cut off), any started after
+ * it (a command starts only while its replica leads): its term may go on.
  */
-export function figuresOf(fault: InjectedFault, leadership: readonly LeadershipEvent[], runs: readonly CommandRun[], until = Infinity): FaultFigures {
+export function leaderCommands(fault: InjectedFault, leadership: readonly LeadershipEvent[], runs: readonly CommandRun[], until = Infinity): CommandRun[] {
   const after = leadership.filter((e) => e.time > fault.at && e.time < until).sort((a, b) => a.time - b.time);
-  const elected = after[0];
-  if (!elected) return { elected: null, firstCommand: null };
   const termAt = (t: number) => after.filter((e) => e.time <= t).at(-1);
-  const first = runs.filter((r) => r.start < until && termAt(r.start)?.replica === r.replica).sort((a, b) => a.start - b.start)[0];
+  const spared = LEADER_SPARED_KINDS.has(fault.kind);
+  return runs.filter((r) => r.start < until && (spared ? r.start > fault.at : termAt(r.start)?.replica === r.replica)).sort((a, b) => a.start - b.start);
+}
+
+/** The first replica to become leader after `fault` struck, and the first of its {@link leaderCommands}; both before `until`. */
+export function figuresOf(fault: InjectedFault, leadership: readonly LeadershipEvent[], runs: readonly CommandRun[], until = Infinity): FaultFigures {
+  const elected = leadership.filter((e) => e.time > fault.at && e.time < until).sort((a, b) => a.time - b.time)[0];
+  const first = leaderCommands(fault, leadership, runs, until)[0];
   return {
-    elected: { replica: elected.replica, ms: elected.time - fault.at },
+    elected: elected ? { replica: elected.replica, ms: elected.time - fault.at } : null,
     firstCommand: first ? { replica: first.replica, ms: first.start - fault.at } : null,
   };
+}
+
+/** The longest stretch from a fault to its healing in which no leader started a command. */
+export function longestWithoutCommand(fault: InjectedFault, commands: readonly CommandRun[]): number {
+  const points = [fault.at, ...commands.map((r) => r.start).filter((t) => t > fault.at && t < fault.healedAt), fault.healedAt];
+  return Math.max(...points.slice(1).map((t, i) => t - (points[i] as number)));
 }
 
 const spread = (values: readonly number[]) => {
@@ -63,7 +75,10 @@ export function reportLines(input: {
       const of = figures.filter((f) => f.fault.kind === kind);
       const elected = of.flatMap((f) => (f.elected ? [f.elected.ms] : []));
       const first = of.flatMap((f) => (f.firstCommand ? [f.firstCommand.ms] : []));
-      return `  ${kind}: ${of.length} faults; a new leader after ${spread(elected)}; a new leader's first command after ${spread(first)}`;
+      if (!LEADER_SPARED_KINDS.has(kind))
+        return `  ${kind}: ${of.length} faults; a new leader after ${spread(elected)}; a new leader's first command after ${spread(first)}`;
+      const gaps = of.map((f) => longestWithoutCommand(f.fault, leaderCommands(f.fault, leadership, runs, f.fault.healedAt)));
+      return `  ${kind}: ${of.length} faults; a new leader after ${spread(elected)}; a leader's (new or not) first command after ${spread(first)}; the longest without a leader's command while it lasted ${spread(gaps)}`;
     }),
     ...CHECKS.map((check) => `  check ${check}: ${violations.filter((v) => v.check === check).length} violations`),
     `  the runner's history records attributed to a replica: ${input.attributed} (${input.unattributed} not attributable)`,
@@ -77,8 +92,9 @@ export function faultLine(fault: InjectedFault, figures: FaultFigures): string {
   const held = fault.healedAt - fault.at;
   const healed = figures.elected && figures.elected.ms > held ? ` (${figures.elected.ms - held} ms after it healed)` : "";
   const elected = figures.elected ? `${figures.elected.replica} led after ${figures.elected.ms} ms${healed}` : "no new leader seen";
+  const term = LEADER_SPARED_KINDS.has(fault.kind) ? "term" : "new term";
   const first = figures.firstCommand
-    ? `, a command of ${figures.firstCommand.replica}'s new term after ${figures.firstCommand.ms} ms`
-    : ", no command of a new term yet";
+    ? `, a command of ${figures.firstCommand.replica}'s ${term} after ${figures.firstCommand.ms} ms`
+    : `, no command of a ${term} yet`;
   return `round ${fault.round}: ${fault.kind} of ${fault.target} for ${held} ms: ${elected}${first}`;
 }

@@ -2,11 +2,12 @@ import { seededRandom } from "../support/seeded-random.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 import { FaultyMachines, commandRuns } from "./command-log.js";
-import { checkRun, type HealthSample, type OutageWindow, type Violation } from "./fault-checker.js";
-import { FaultCluster, REPLICAS, etcdNode } from "./fault-cluster.js";
+import { KEEPALIVE_TIME_MS } from "../../src/store/kv/etcd/etcd-client.js";
+import { checkRun, type HealthSample, type OutageWindow, type Recovery, type Violation } from "./fault-checker.js";
+import { FaultCluster, INHERITED_MARGIN_SECONDS, REPAIR, REPLICAS, etcdNode } from "./fault-cluster.js";
 import { startFaultNetwork } from "./fault-network.js";
-import { OUTAGE_KINDS, PARTITION_KINDS, planFaults, triggerOf, type FaultKind, type PlannedFault } from "./fault-plan.js";
-import { faultLine, figuresOf, reportLines, type InjectedFault } from "./fault-report.js";
+import { LEADER_SPARED_KINDS, OUTAGE_KINDS, PARTITION_KINDS, planFaults, triggerOf, type FaultKind, type PlannedFault } from "./fault-plan.js";
+import { faultLine, figuresOf, leaderCommands, reportLines, type InjectedFault } from "./fault-report.js";
 import { ReplicaClient, Workload } from "./fault-workload.js";
 
 export interface FaultSuiteOptions {
@@ -27,6 +28,17 @@ export interface FaultSuiteResult {
 const LEASE_TTL_SECONDS = 2;
 /** How long after etcd went away every replica must say so on /health: its lease TTL, etcd's 2 s timeout, 1 s slack. */
 const OUTAGE_GRACE_MS = LEASE_TTL_SECONDS * 1000 + 2000 + 1000;
+/**
+ * How soon after an etcd member is cut off a leader must start a command, and how far apart at most while it is: the
+ * lease TTL (a leader that lost its lease is replaced), gRPC's keep-alive ping interval and etcd's 2 s timeout (a
+ * watch on the member cut off is dropped and moves to another), and 2 s of slack.
+ */
+const LIVENESS_BOUND_MS = LEASE_TTL_SECONDS * 1000 + KEEPALIVE_TIME_MS + 2000 + 2000;
+/**
+ * How soon after a fault of the leader a new leader must start a command: the lease TTL, then the wait for a command
+ * the old leader started (its timeout and the margin, from its start, which the fault may follow by 0.2 s), and 2 s.
+ */
+const FAILOVER_BOUND_MS = (LEASE_TTL_SECONDS + Math.max(...REPAIR.steps.map((s) => s.timeoutSeconds)) + INHERITED_MARGIN_SECONDS) * 1000 + 2000;
 /** Bounds of waits that only a broken run reaches; each says what it waited for. */
 const TRIGGER_MS = 60_000;
 const RECOVERY_MS = 60_000;
@@ -62,9 +74,13 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
     const faults: InjectedFault[] = [];
     const health: HealthSample[] = [];
     const outages: OutageWindow[] = [];
+    // The faults after which etcd kept its quorum: a leader must act soon, and keep acting while a member is cut off.
+    const judged: InjectedFault[] = [];
     for (const drawn of planFaults(seed, options.rounds, kinds, LEASE_TTL_SECONDS * 1000)) {
-      // An outage outlasts the grace, so that /health is checked in it.
-      const planned = OUTAGE_KINDS.has(drawn.kind) ? { ...drawn, holdMs: drawn.holdMs + OUTAGE_GRACE_MS } : drawn;
+      // An outage outlasts the grace, so that /health is checked in it; a member stays cut off past the liveness
+      // bound, so that the leader's command is judged while it is (not once it is back).
+      const extra = OUTAGE_KINDS.has(drawn.kind) ? OUTAGE_GRACE_MS : LEADER_SPARED_KINDS.has(drawn.kind) ? LIVENESS_BOUND_MS : 0;
+      const planned = { ...drawn, holdMs: drawn.holdMs + extra };
       const fault = await strike(cluster, machines, planned, health);
       faults.push(fault);
       if (OUTAGE_KINDS.has(fault.kind)) outages.push({ from: fault.at, to: fault.healedAt });
@@ -75,6 +91,7 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
         RECOVERY_MS,
       );
       print(faultLine(fault, figures));
+      if (!OUTAGE_KINDS.has(fault.kind)) judged.push(fault);
     }
     await workload.stop();
     await until(
@@ -89,7 +106,30 @@ export async function runFaultSuite(options: FaultSuiteOptions): Promise<FaultSu
     const runs = commandRuns(logLines);
     const entries = await client.entries();
     const leadership = cluster.leadership();
-    const result = checkRun({ runs, entries, leadership, health, outages, outageGraceMs: OUTAGE_GRACE_MS, unreadableLines: unreadable });
+    const recoveries = judged.map((fault): Recovery => {
+      const next = faults.find((f) => f.at > fault.at)?.at;
+      return {
+        what: `${fault.kind} of ${fault.target}`,
+        from: fault.at,
+        to: LEADER_SPARED_KINDS.has(fault.kind) ? fault.healedAt : fault.at,
+        starts: leaderCommands(fault, leadership, runs, next).map((r) => r.start),
+        boundMs: LEADER_SPARED_KINDS.has(fault.kind) ? LIVENESS_BOUND_MS : FAILOVER_BOUND_MS,
+        elections: leadership.filter((e) => e.time > fault.at && e.time < (next ?? Infinity)).map((e) => e.time),
+        // A leader that lost its lease while a member was cut off (a keep-alive late on a loaded machine) is replaced
+        // a TTL later, and its successor waits out the commands it started; the watch may still have to move.
+        electedBoundMs: LEADER_SPARED_KINDS.has(fault.kind) ? FAILOVER_BOUND_MS + LIVENESS_BOUND_MS - LEASE_TTL_SECONDS * 1000 : FAILOVER_BOUND_MS,
+      };
+    });
+    const result = checkRun({
+      runs,
+      entries,
+      leadership,
+      health,
+      outages,
+      outageGraceMs: OUTAGE_GRACE_MS,
+      unreadableLines: unreadable,
+      recoveries,
+    });
     const lines = [
       `fault suite: seed ${seed}, ${options.rounds} rounds on a ${options.etcdMembers}-member etcd${network.partitionsSkipped === null ? " in network namespaces" : " on 127.0.0.1"}, ${entries.length} entries`,
       ...reportLines({

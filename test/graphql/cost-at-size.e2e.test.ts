@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { READS } from "../../scripts/status-page/queries.js";
 import { ABUSE_SHAPES, CKE_SEARCH_MACHINES, EVERY_MACHINE_FIELD } from "../support/cost-shapes.js";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
+import { assertQuickHealth } from "../support/quick-health.js";
 import { serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
 import { wsConnection } from "../support/ws-operations.js";
@@ -40,7 +41,7 @@ describe("the cost model and the answer size at a data center's size (kintsugi s
     const text = await res.text();
     return { status: res.status, bytes: Buffer.byteLength(text), ...(JSON.parse(text) as object) };
   };
-  const healthy = async () => assert.equal((await fetch(`${url}/health`)).status, 200, "/health answers");
+  const healthy = () => assertQuickHealth(url);
 
   before(async () => {
     sabakan = await startFakeSabakan();

@@ -5,6 +5,7 @@ import { createClient } from "graphql-ws";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { acknowledged, closed, openSocket } from "../support/raw-websocket.js";
+import { assertQuickHealth } from "../support/quick-health.js";
 import { until } from "../support/until.js";
 import { subscriptionCount } from "../support/ws-subscriber.js";
 
@@ -76,7 +77,7 @@ describe("operation and connection limits (each abuse case refused with its limi
   });
   after(() => k.dispose());
 
-  const healthy = async () => assert.equal((await fetch(`${k.url}/health`)).status, 200);
+  const healthy = () => assertQuickHealth(k.url);
 
   for (const { name, query, subscription, limit, message } of CASES) {
     it(`refuses ${name} over HTTP POST and GET, naming limits.${limit}`, async () => {

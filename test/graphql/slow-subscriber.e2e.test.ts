@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DEFAULT_LIMITS } from "../../src/config/limits.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { assertQuickHealth } from "../support/quick-health.js";
 import { acknowledged, closed, openSocket } from "../support/raw-websocket.js";
 import { until } from "../support/until.js";
 import { subscriptionCount } from "../support/ws-subscriber.js";
@@ -45,7 +46,7 @@ describe("a slow subscriber is closed by limits.max_buffered_bytes, counted by w
       () => subscriptionCount(k.url, "repairEntryEvents"),
       (n) => n === 0,
     );
-    assert.equal((await fetch(`${k.url}/health`)).status, 200);
+    await assertQuickHealth(k.url);
     socket.resume();
     const [code, reason] = await gone;
     assert.deepEqual([code, reason], [1008, `stopped reading: more than ${MAX_BUFFERED} bytes sent and not read (limits.max_buffered_bytes)`]);

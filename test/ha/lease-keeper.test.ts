@@ -1,5 +1,6 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { EventEmitter } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
@@ -76,5 +77,45 @@ describe("LeaseKeeper on a real etcd", { skip: ETCD_SKIP }, () => {
     await keeper.revoke();
     assert.equal(await remainingTtl(keeper.id), -1);
     assert.deepEqual(lost, []);
+  });
+});
+
+describe("LeaseKeeper when a keep-alive goes to an etcd member that does not answer", () => {
+  /**
+   * A client whose keep-alives are answered (TTL 1.5 s), but for the `unanswered`-th: that one waits out its deadline,
+   * as one sent to a member cut off does (its packets dropped); the next goes to a member that answers.
+   */
+  function fakeClient(unanswered: number): { client: Etcd3; sent: () => number } {
+    let sent = 0;
+    const leaseClient = {
+      leaseGrant: async () => ({ ID: "7", TTL: "1.5" }),
+      leaseKeepAlive: async (options: { deadline: number }) => {
+        const stream = new EventEmitter() as EventEmitter & { write: () => void; end: () => void };
+        const n = ++sent;
+        stream.end = () => undefined;
+        stream.write = () => {
+          if (n !== unanswered) setImmediate(() => stream.emit("data", { ID: "7", TTL: "1.5" }));
+          else setTimeout(() => stream.emit("error", new Error("4 DEADLINE_EXCEEDED")), options.deadline - Date.now());
+        };
+        return stream;
+      },
+    };
+    return { client: { leaseClient } as unknown as Etcd3, sent: () => sent };
+  }
+
+  it("sends the next one at once, to keep the lease alive within its TTL", async () => {
+    const { client, sent } = fakeClient(2);
+    const lost: string[] = [];
+    const keeper = await LeaseKeeper.grant({ client, ttlSeconds: 1.5, clock: () => performance.now(), onLost: (reason) => lost.push(reason) });
+    try {
+      await until(
+        "a keep-alive after the unanswered one is answered, or the lease is lost",
+        () => ({ sent: sent(), lost: lost.length }),
+        (s) => s.sent >= 4 || s.lost > 0,
+      );
+      assert.deepEqual(lost, []);
+    } finally {
+      keeper.stop();
+    }
   });
 });

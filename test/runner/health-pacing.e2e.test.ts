@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { SimulatedMachines } from "../support/machine-script.js";
+import { HEALTH_BOUND_MS } from "../support/quick-health.js";
 import { operationOf, stepOf } from "../support/repair-world.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
@@ -40,10 +41,15 @@ describe("health checks paced, not multiplied, by an add storm (kintsugi serve, 
   const checks = () => machines.log().filter((line) => line.startsWith("health "));
 
   it(`runs each of ${STORM} entries added at once through its health check once, and answers /health throughout`, async () => {
-    const probes: number[] = [];
+    const probes: Array<{ readonly status: number; readonly ms: number }> = [];
     let storming = true;
     const probing = (async () => {
-      while (storming) probes.push((await fetch(`${k.url}/health`)).status);
+      while (storming) {
+        const began = performance.now();
+        const res = await fetch(`${k.url}/health`);
+        await res.arrayBuffer();
+        probes.push({ status: res.status, ms: performance.now() - began });
+      }
     })();
     const added = await Promise.all(Array.from({ length: STORM }, (_, i) => add(i)));
     assert.deepEqual(
@@ -72,6 +78,9 @@ describe("health checks paced, not multiplied, by an add storm (kintsugi serve, 
       "no entry was checked twice in one interval",
     );
     assert.equal(perEntry.size, STORM + 1);
-    assert.ok(probes.length > 0 && probes.every((status) => status === 200), `/health answered ${probes.length} probes: ${[...new Set(probes)].join(", ")}`);
+    const statuses = [...new Set(probes.map((p) => p.status))];
+    assert.ok(probes.length > 0 && statuses.every((status) => status === 200), `/health answered ${probes.length} probes: ${statuses.join(", ")}`);
+    const slowest = Math.max(...probes.map((p) => p.ms));
+    assert.ok(slowest < HEALTH_BOUND_MS, `the slowest of ${probes.length} /health probes took ${Math.round(slowest)} ms, over ${HEALTH_BOUND_MS} ms`);
   });
 });

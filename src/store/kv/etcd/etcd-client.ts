@@ -1,10 +1,12 @@
 import { X509Certificate } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createSecureContext, rootCertificates } from "node:tls";
-import { Etcd3, type IOptions } from "etcd3";
+import { handleWhen, retry } from "cockatiel";
+import { Etcd3, GRPCDeadlineExceededError, isRecoverableError, type IOptions } from "etcd3";
 import type { EtcdConfig, PemSource } from "../../../config/etcd-config.js";
 import { readFailure } from "../../../config/load-config.js";
 import { EtcdClientConfigError, type EtcdClientProblem } from "../../store-errors.js";
+import { MemberAvoidance } from "./etcd-member-avoidance.js";
 
 type Kind = "ca" | "cert" | "key";
 
@@ -83,12 +85,15 @@ export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
  * An etcd client for the `etcd` section: its endpoints, user and password, TLS (files read now: a file that cannot
  * be read or holds no usable PEM is an error naming its key and path), and a deadline of `timeout` on every call
  * that is not a stream (watches and lease keep-alives run as long as they are needed). Keys are not prefixed by the
- * client: callers put `config.prefix` in front of the keys they use.
+ * client: callers put `config.prefix` in front of the keys they use. With several endpoints, a member that does not
+ * answer (down, or cut off with its packets dropped) is left for the others within about a keep-alive ping and a
+ * `timeout` (see {@link MemberAvoidance}).
  *
  * @throws EtcdClientConfigError listing every problem with the TLS material.
  */
 export function etcdClientFor(config: EtcdConfig): Etcd3 {
   const credentials = readCredentials(config);
+  const avoidance = config.endpoints.length > 1 ? new MemberAvoidance(config.endpoints) : null;
   return new Etcd3({
     hosts: [...config.endpoints],
     ...(config.auth !== null && { auth: { username: config.auth.username, password: config.auth.password } }),
@@ -96,12 +101,35 @@ export function etcdClientFor(config: EtcdConfig): Etcd3 {
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + config.timeoutMs }),
     // A watch catching up after an outage may carry many generated configurations at once: past gRPC's 4 MiB default
     // it would fail and retry the same batch for ever.
-    grpcOptions: { "grpc.max_receive_message_length": MAX_RECEIVE_BYTES },
-    // etcd3's default watch back-off grows to 30 s: the mirror (and the commits subscribers wait for) would lag that
-    // long behind an etcd that is back. Doubling from 100 ms up to 2 s reconnects quickly without hammering.
-    faultHandling: { watchBackoff: cappedBackoff(WATCH_BACKOFF_FIRST_MS) },
+    grpcOptions: {
+      "grpc.max_receive_message_length": MAX_RECEIVE_BYTES,
+      // A member cut off (packets dropped, nothing refused) never ends a stream: the watch would wait on it for good
+      // (every write waits for the watch), and so would etcd3's next stream there. A ping unanswered ends the
+      // connection, its streams fail, and the watch moves to another member.
+      "grpc.keepalive_time_ms": KEEPALIVE_TIME_MS,
+      "grpc.keepalive_timeout_ms": config.timeoutMs,
+    },
+    faultHandling: {
+      // etcd3's default watch back-off grows to 30 s: the mirror (and the commits subscribers wait for) would lag that
+      // long behind an etcd that is back. Doubling from 100 ms up to 2 s reconnects quickly without hammering.
+      watchBackoff: cappedBackoff(WATCH_BACKOFF_FIRST_MS),
+      // etcd3 tries a call that failed on up to 3 members, all within the call's one deadline: a call that ran out
+      // of time has none left, and trying it again fails at once on a member that is fine (and counts against it).
+      global: retry(
+        handleWhen((error) => isRecoverableError(error) && !(error instanceof GRPCDeadlineExceededError)),
+        { maxAttempts: 3 },
+      ),
+      // One member: nothing to move to, etcd3's default (held off after 3 failures in a row, for 5 s) stays.
+      ...(avoidance !== null && { host: (member: string) => avoidance.policyFor(member) }),
+    },
   });
 }
+
+/**
+ * gRPC's keep-alive ping interval on each member's connection: past etcd's default `--grpc-keepalive-min-time` of
+ * 5 s, as a member closes the connection of a client that pings more often.
+ */
+export const KEEPALIVE_TIME_MS = 6000;
 
 /** The largest message kintsugi accepts from etcd (a watch batch, a page of the mirror's first read). */
 export const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
