@@ -4,7 +4,7 @@
 import type { PollRecord } from "../src/domain/replay/poll-record.js";
 import { KEPT_OUTCOMES } from "../src/domain/intake/auto-repair-outcome.js";
 import { encodePollRecord } from "../src/store/poll-record-schema.js";
-import { openDatabase, type Db } from "../src/store/sqlite/database.js";
+import { openDatabase, type Db } from "../src/store/kv/sqlite/database.js";
 import { seedHistory } from "./history-seed.js";
 
 export const HISTORY_ROWS = 1_000_000;

@@ -1,7 +1,7 @@
 // A database's repair history at size, written straight into SQLite in one transaction (the runner would take years):
 // shared by bench/stats and bench/abuse.
 import { KEPT_FINISHED_REPAIRS } from "../src/domain/queue/finished-repair.js";
-import type { Db } from "../src/store/sqlite/database.js";
+import type { Db } from "../src/store/kv/sqlite/database.js";
 
 /** History records per repair: queued, eight processing steps (draining and watching in turn), succeeded or failed. */
 export const RECORDS_PER_REPAIR = 10;

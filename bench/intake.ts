@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { SabakanClient, sabakanEndpoint } from "../src/adapters/sabakan-client.js";
 import { SEARCH_MACHINES } from "../src/adapters/sabakan-documents.js";
 import { AutoRepairPoller } from "../src/runner/auto-repair-poller.js";
-import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../src/store/kv/sqlite/open-sqlite-store.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { tempDir } from "../test/support/temp-dir.js";
 

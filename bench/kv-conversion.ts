@@ -1,13 +1,12 @@
-// bench/kv-conversion: how long migration 13 (src/store/kv/convert-sqlite-tables.ts) takes to convert an old-format
+// bench/kv-conversion: how long the conversion (src/store/kv/sqlite/old-tables/convert-sqlite-file.ts) takes to convert an old-format
 // SQLite file with 1,000,000 history rows (bench/history-seed.ts: 100,000 dequeued repairs, the newest 10,000 finished
-// and kept) to the key-value table, in its one transaction, and how much the process grows meanwhile (the rows are
+// and kept) to the key-value format, into a new file, and how much the process grows meanwhile (the rows are
 // streamed, so it should not grow with the history). Next to it, the anchor: a bare read of the same history rows.
 // Prints figures; asserts nothing. Run: node --import tsx bench/kv-conversion.ts [ROWS]
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { KV_CONVERSION_MIGRATION } from "../src/store/kv/convert-sqlite-tables.js";
-import { openDatabase } from "../src/store/sqlite/database.js";
-import { MIGRATIONS } from "../src/store/sqlite/migrations/index.js";
+import { convertOldFile } from "../src/store/kv/sqlite/old-tables/convert-sqlite-file.js";
+import { openDatabase } from "../src/store/kv/sqlite/database.js";
 import { tempDir } from "../test/support/temp-dir.js";
 import { RECORDS_PER_REPAIR, seedHistory } from "./history-seed.js";
 
@@ -37,14 +36,15 @@ try {
 
   const rssBefore = process.memoryUsage().rss;
   start = performance.now();
-  const converted = openDatabase(file, [...MIGRATIONS, KV_CONVERSION_MIGRATION]);
+  convertOldFile(file);
   const took = performance.now() - start;
+  const converted = openDatabase(file);
   const pairs = converted.prepare("SELECT COUNT(*) FROM kv").pluck().get() as number;
   converted.close();
   const peak = process.resourceUsage().maxRSS * 1024;
   console.log(
-    `migration 13 converted them (${pairs.toLocaleString("en")} pairs) in ${seconds(took)} (${Math.round(pairs / (took / 1000)).toLocaleString("en")} pairs/s); ` +
-      `RSS ${mb(rssBefore)} before, peak ${mb(peak)}; the file: ${mb(statSync(file).size)} (the old tables' pages stay free in it until a VACUUM)`,
+    `the conversion made them (${pairs.toLocaleString("en")} pairs) in ${seconds(took)} (${Math.round(pairs / (took / 1000)).toLocaleString("en")} pairs/s); ` +
+      `RSS ${mb(rssBefore)} before, peak ${mb(peak)}; the file: ${mb(statSync(file).size)}`,
   );
 } finally {
   dir.remove();

@@ -1,8 +1,8 @@
 // bench/memory's database at size, written with SQL into a SQLite file of the schema before the store core:
 // migrations 1-12, which stay in the code after it. The same file serves both sides: the code before opens it as it
 // is, the code after converts it on its first start; `kintsugi db copy` moves it into etcd for either.
-import { openDatabase } from "../src/store/sqlite/database.js";
-import { MIGRATIONS } from "../src/store/sqlite/migrations/index.js";
+import { openDatabase } from "../src/store/kv/sqlite/database.js";
+import { MIGRATIONS } from "../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { seedOutcomes } from "./abuse-seed.js";
 import { RECORDS_PER_REPAIR, seedHistory } from "./history-seed.js";
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { RepairEntry } from "../src/domain/queue/repair-entry.js";
-import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../src/store/kv/sqlite/open-sqlite-store.js";
 import { ACTOR, newEntry } from "../test/store/conformance/store-harness.js";
 
 const KEPT = Number(process.argv[2] ?? 0);

@@ -4,7 +4,7 @@
 // a later release opens, converts and answers it byte for byte. Run: node --import tsx scripts/make-store-fixture.ts
 import { rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openSqliteStore } from "../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../src/store/kv/sqlite/open-sqlite-store.js";
 import { writeRealisticHistory } from "../test/support/realistic-store.js";
 import { storeAnswers } from "../test/support/store-fixture-answers.js";
 import { STORE_FIXTURE_DB, STORE_FIXTURE_READS } from "../test/support/store-fixture-reads.js";

@@ -2,10 +2,10 @@ import { resolve } from "node:path";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.js";
 import { loadConfigFile } from "../config/load-config.js";
-import { checkDatabaseFile } from "../store/backup/database-check.js";
-import { restoreDatabase } from "../store/backup/database-restore.js";
-import { checkEtcdStore } from "../store/backup/etcd-check.js";
-import { backupEtcdStore, backupSqliteDatabase } from "../store/backup/store-backup.js";
+import { checkDatabaseFile } from "../store/copy/database-check.js";
+import { restoreDatabase } from "../store/copy/database-restore.js";
+import { checkEtcdStore } from "../store/copy/etcd-check.js";
+import { backupEtcdStore, backupSqliteDatabase } from "../store/copy/store-backup.js";
 import type { EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
 import { CliError } from "./cli-error.js";
 import { checkLines, counterLine, countLines, printed } from "./db-report.js";
@@ -28,7 +28,7 @@ function chosenStore(opts: StoreOptions): ChosenStore {
 /** Runs `work` with an etcd client for the config's etcd section, closed after. */
 async function withEtcd<T>(config: KintsugiConfig, work: (options: EtcdSnapshotOptions) => Promise<T>): Promise<T> {
   // etcd3 and gRPC load only for an etcd store (see openEtcdBackend).
-  const { etcdClientFor } = await import("../store/kv/etcd-client.js");
+  const { etcdClientFor } = await import("../store/kv/etcd/etcd-client.js");
   const client: Etcd3 = etcdClientFor(config.etcd);
   try {
     return await work({ client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs });

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { backupCommand, checkCommand, restoreCommand } from "./db-backup-commands.js";
+import { progressLines } from "./progress-lines.js";
 
 /** A store named on the command line: `sqlite:FILE` or `etcd` (the config file's `etcd` section). */
 export type StoreSpec = { readonly kind: "sqlite"; readonly file: string } | { readonly kind: "etcd" };
@@ -30,7 +31,7 @@ Examples:
  * `kintsugi db`: `backup OUT`, `restore BACKUP` and `check [FILE]` (see db-backup-commands.ts), and
  * `copy --from STORE --to STORE [--config FILE]`, which moves an installation between backends, verified.
  */
-export function dbCommand(out: (text: string) => void): Command {
+export function dbCommand(out: (text: string) => void, note: (text: string) => void = () => undefined, terminal = false): Command {
   const db = new Command("db").description("back up, restore and check kintsugi's store, or move it between SQLite and etcd");
   db.addCommand(backupCommand(out));
   db.addCommand(restoreCommand(out));
@@ -42,6 +43,9 @@ export function dbCommand(out: (text: string) => void): Command {
     .option("--config <FILE>", "YAML config file whose etcd section says where etcd is (default: http://127.0.0.1:2379, prefix /kintsugi/)")
     .addHelpText("after", HELP)
     // The stores' modules (SQLite, the config's schemas, etcd3) load when a db command runs, not with the CLI.
-    .action(async (opts: { from: StoreSpec; to: StoreSpec; config?: string }) => out(await (await import("./db-copy-action.js")).copyStores(opts)));
+    .action(async (opts: { from: StoreSpec; to: StoreSpec; config?: string }) => {
+      const progress = progressLines("copying", "items", note, terminal);
+      out(await (await import("./db-copy-action.js")).copyStores(opts, progress));
+    });
   return db;
 }

@@ -5,28 +5,32 @@ import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
 import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
 import { openEtcdSnapshotTarget } from "../store/copy/etcd-snapshot-access.js";
-import { openSqliteSnapshotSource } from "../store/sqlite/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../store/sqlite/sqlite-snapshot-target.js";
-import { sameFile } from "../store/backup/new-file.js";
+import { openSqliteSnapshotSource } from "../store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../store/copy/sqlite-snapshot-target.js";
+import { sameFile } from "../store/copy/new-file.js";
 import { CliError } from "./cli-error.js";
+import type { ProgressReport } from "../support/progress.js";
 import type { StoreSpec } from "./db-commands.js";
 import { counterLine, countLines } from "./db-report.js";
 
 /** `kintsugi db copy`: copies `from` into `to` (the config's etcd section where a side is etcd) and returns what to print. */
-export async function copyStores(opts: { readonly from: StoreSpec; readonly to: StoreSpec; readonly config?: string }): Promise<string> {
+export async function copyStores(
+  opts: { readonly from: StoreSpec; readonly to: StoreSpec; readonly config?: string },
+  progress?: (p: ProgressReport) => void,
+): Promise<string> {
   const { from, to } = opts;
   if (from.kind === "etcd" && to.kind === "etcd")
     throw new CliError("--from and --to are the same store (the etcd section of the config); copy between SQLite and etcd");
   if (from.kind === "sqlite" && to.kind === "sqlite" && sameFile(from.file, to.file)) throw new CliError(`--from and --to are the same store (${from.file})`);
   const config: KintsugiConfig = opts.config === undefined ? DEFAULT_CONFIG : loadConfigFile(opts.config);
-  return formatCopy(await copyBetween(from, to, config));
+  return formatCopy(await copyBetween(from, to, config, progress));
 }
 
-async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfig): Promise<CopyResult> {
+async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfig, progress?: (p: ProgressReport) => void): Promise<CopyResult> {
   let client: Etcd3 | null = null;
   const etcd = async (): Promise<EtcdSnapshotOptions> => {
     // etcd3 and gRPC load only when a side is etcd (see openEtcdBackend).
-    const { etcdClientFor } = await import("../store/kv/etcd-client.js");
+    const { etcdClientFor } = await import("../store/kv/etcd/etcd-client.js");
     client ??= etcdClientFor(config.etcd);
     return { client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs };
   };
@@ -35,7 +39,7 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
   try {
     source = from.kind === "sqlite" ? await openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(await etcd());
     target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : await openEtcdSnapshotTarget(await etcd());
-    return await copyStore(source, target);
+    return await copyStore(source, target, progress ? { progress } : {});
   } finally {
     await target?.close();
     await source?.close();

@@ -1,7 +1,7 @@
 import { COUNT_NAMES } from "../store/copy/copy-store.js";
 import type { SnapshotCounts, SnapshotSummary } from "../store/copy/snapshot-digest.js";
-import type { DatabaseCheck } from "../store/backup/database-check.js";
-import { NEWEST_SCHEMA_VERSION } from "../store/sqlite/migrations/index.js";
+import type { DatabaseCheck } from "../store/copy/database-check.js";
+import { NEWEST_SCHEMA_VERSION } from "../store/kv/sqlite/old-tables/migrations/index.js";
 
 /** One line per aggregate, names aligned: `  repair entries      4`. */
 export function countLines(counts: SnapshotCounts): string[] {

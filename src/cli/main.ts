@@ -70,7 +70,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(statsCommand(io));
   program.addCommand(alertsCommand());
   program.addCommand(tokenCommand(io.out, io.note));
-  program.addCommand(dbCommand(io.out));
+  program.addCommand(dbCommand(io.out, io.note, io.terminal === true));
   program.addCommand(completionCommand(io.out));
   for (const sub of program.commands) {
     sub.exitOverride();
@@ -83,11 +83,16 @@ export function buildProgram(io: CliIo): Command {
 export interface CliOutput {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
+  /** Whether `err` is a terminal (a progress line is then rewritten in place); default no. */
+  readonly terminal?: boolean;
 }
 
 const PROCESS_OUTPUT: CliOutput = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  get terminal() {
+    return process.stderr.isTTY === true;
+  },
 };
 
 /**
@@ -114,6 +119,7 @@ export async function main(argv: readonly string[], output: CliOutput = PROCESS_
   const io: CliIo = {
     out: output.out,
     note: output.err,
+    terminal: output.terminal === true,
     client: () => {
       const { server, token, ...files } = program.opts() as { server: string; token?: string } & ClientTlsFiles;
       return new KintsugiClient(server, token ?? null, readClientTls(files));

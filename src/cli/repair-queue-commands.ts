@@ -16,6 +16,8 @@ export interface CliIo {
   readonly client: () => KintsugiClient;
   /** Notes beside the output (stderr), so what goes to `out` stays as documented (e.g. JSON). */
   readonly note?: (text: string) => void;
+  /** Whether `note` writes to a terminal (a progress line is rewritten in place there). */
+  readonly terminal?: boolean;
 }
 
 /**

@@ -4,7 +4,7 @@ import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import { isWaitingForBackoff } from "../domain/queue/drain-backoff.js";
 import { isHoldActive } from "../domain/holds/machine-holds.js";
 import type { SabakanMachine } from "../domain/sabakan/sabakan-machine.js";
-import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../store/kv/sqlite/open-sqlite-store.js";
 import { ESCALATION_ACTOR } from "../runner/escalation-holds.js";
 import { Checks } from "./sim-checks.js";
 import { SimCommands } from "./sim-commands.js";

@@ -20,14 +20,14 @@ export { HoldRefusedError, NotLeaderError, StoreBusyError, StoreConflictError, S
 /**
  * The store port: what kintsugi keeps, whichever backend keeps it (SQLite on one machine, etcd next to sabakan).
  *
- * Reads are synchronous: SQLite reads its file, etcd serves a mirror fed by a watch. Writes are asynchronous and
- * atomic; those that decide on what is stored take a `decide` function that the store calls on the current state
- * inside the write (SQLite: in the transaction; etcd: on the mirror, committed with compare-and-swap and called again
- * on a fresh mirror after a conflict). A `decide` function must therefore be pure: it may be called more than once.
+ * Reads are synchronous: on both backends they are served from a mirror fed by the driver's watch. Writes are
+ * asynchronous and atomic; those that decide on what is stored take a `decide` function that the store calls on the
+ * mirror, commits with compare-and-swap, and calls again on a fresh mirror after a conflict. A `decide` function must
+ * therefore be pure: it may be called more than once.
  *
- * Every committed write is announced once, in commit order, to `onCommit` listeners, on every replica (SQLite: right
- * after the transaction; etcd: from the watch). A write's promise resolves only after its own commit was announced
- * on this replica, so what the caller reads next includes it. A write that did not commit announces nothing.
+ * Every committed write is announced once, in commit order, to `onCommit` listeners, on every replica (from the
+ * driver's watch). A write's promise resolves only after its own commit was announced on this replica, so what the
+ * caller reads next includes it. A write that did not commit announces nothing.
  */
 export interface KintsugiStore {
   readonly backend: StoreBackend;
@@ -159,7 +159,7 @@ export interface RepairEntryPort {
   history(index: number): Promise<RepairHistoryRecord[]>;
   /**
    * The histories of the entries indexed `firstIndex` to `lastIndex` (inclusive) as timeline points, oldest first,
-   * reading at most `limit` records in one bounded read (SQLite: one index range; etcd: one key range).
+   * reading at most `limit` records in one key range, read in pages.
    */
   timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines>;
   /** Appends an entry and its `created` record, made by `actor`; returns it with its new index. */

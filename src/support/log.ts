@@ -25,6 +25,11 @@ export function logTo(write: (level: LogLevel, message: string, fields: LogField
   };
 }
 
+/** A Log that adds `fields` to every line it hands `log` (a line's own fields win). */
+export function withFields(log: Log, fields: LogFields): Log {
+  return logTo((level, message, own) => log[level](message, { ...fields, ...own }));
+}
+
 /** A Log over a pino logger (pino takes the fields first). */
 export function pinoLog(logger: Logger): Log {
   return logTo((level, message, fields) => logger[level](fields, message));

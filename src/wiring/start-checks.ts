@@ -94,7 +94,7 @@ function problemsOf(read: { ok: true } | { ok: false; problems: readonly ConfigP
 
 // etcd3 and gRPC are loaded only for an etcd store (see openEtcdBackend).
 async function etcdTlsFileProblems(config: EtcdConfig): Promise<ConfigProblem[]> {
-  const { etcdTlsProblems } = await import("../store/kv/etcd-client.js");
+  const { etcdTlsProblems } = await import("../store/kv/etcd/etcd-client.js");
   return etcdTlsProblems(config);
 }
 

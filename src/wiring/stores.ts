@@ -2,8 +2,9 @@ import type { Logger } from "pino";
 import { StartRefusedError } from "../auth/access-policy.js";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { checkConstraints } from "../domain/shared/constraints.js";
-import { openSqliteStore } from "../store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../store/store-port.js";
+import { pinoLog } from "../support/log.js";
 import { soleLeadership, type Leadership } from "./leadership.js";
 
 /** The store the config names, who leads on it, and how to let go of both. */
@@ -34,6 +35,7 @@ export async function openBackend(config: KintsugiConfig, logger: Logger): Promi
     const store = await openSqliteStore({
       path: config.database,
       initialConstraints: config.constraints,
+      conversionLog: pinoLog(logger),
       ...(config.pollRecords && { pollRecords: config.pollRecords }),
     });
     const backend: Backend = { store, leadership: soleLeadership(config.leaderElection.replicaName), close: () => store.close() };

@@ -181,11 +181,11 @@ const DOMAIN_CIRCLES: Readonly<Record<string, string>> = {
 };
 
 /** The drivers: nothing outside src/store/ imports them, but for these files, each with its reason. */
-const DRIVERS = ["store/sqlite/", "store/kv/"];
+const DRIVERS = ["store/kv/etcd/", "store/kv/sqlite/"];
 const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
   "wiring/stores.ts": "opens the store the config names",
   "wiring/etcd-backend.ts": "opens the etcd store and its leader election, loaded by wiring/stores.ts only for store: etcd",
-  "cli/db-copy-action.ts": "db copy opens a snapshot source and target on each backend",
+  "cli/db-copy-action.ts": "db copy reads or writes an etcd prefix with the etcd client",
   "cli/db-backup-actions.ts": "db backup and db check read an etcd prefix with the etcd client",
   "cli/db-report.ts": "db check reports a SQLite file's schema version against the newest",
   "wiring/start-checks.ts": "serve and check-config check the etcd section's TLS files as the etcd client reads them",
@@ -456,17 +456,17 @@ describe("the import checks themselves", () => {
     },
     {
       name: "the runner importing a driver",
-      imports: [{ from: "runner/a.ts", to: "store/sqlite/x.ts" }],
+      imports: [{ from: "runner/a.ts", to: "store/kv/sqlite/x.ts" }],
       crossings: [],
-      driverLeaks: ["runner/a.ts -> store/sqlite/x.ts"],
+      driverLeaks: ["runner/a.ts -> store/kv/sqlite/x.ts"],
     },
-    { name: "the store's own core importing a driver", imports: [{ from: "store/copy/a.ts", to: "store/kv/x.ts" }], crossings: [], driverLeaks: [] },
-    { name: "a listed composition root importing a driver", imports: [{ from: "wiring/stores.ts", to: "store/kv/x.ts" }], crossings: [], driverLeaks: [] },
+    { name: "the store's own core importing a driver", imports: [{ from: "store/copy/a.ts", to: "store/kv/sqlite/x.ts" }], crossings: [], driverLeaks: [] },
+    { name: "a listed composition root importing a driver", imports: [{ from: "wiring/stores.ts", to: "store/kv/etcd/x.ts" }], crossings: [], driverLeaks: [] },
     {
       name: "the CLI naming a driver's error",
-      imports: [{ from: "cli/main.ts", to: "store/sqlite/database.ts" }],
+      imports: [{ from: "cli/main.ts", to: "store/kv/sqlite/database.ts" }],
       crossings: [],
-      driverLeaks: ["cli/main.ts -> store/sqlite/database.ts"],
+      driverLeaks: ["cli/main.ts -> store/kv/sqlite/database.ts"],
     },
     {
       name: "main.ts, a root file",
@@ -499,7 +499,7 @@ describe("the import checks themselves", () => {
       imports: [{ from: "domain/a.ts", module: "graphql-request", names: ["request"] }],
       breaches: ["domain/a.ts -> graphql-request"],
     },
-    { name: "the store's drivers", imports: [{ from: "store/kv/a.ts", module: "better-sqlite3", names: null }], breaches: [] },
+    { name: "the store's drivers", imports: [{ from: "store/kv/sqlite/a.ts", module: "better-sqlite3", names: null }], breaches: [] },
     {
       name: "the runner opening SQLite",
       imports: [{ from: "runner/a.ts", module: "better-sqlite3", names: null }],

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { StoreKeys, type KeyRange } from "../../src/store/core/store-keys.js";
-import { entryValue, historyValue } from "../../src/store/core/value-schemas.js";
-import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
+import { entryValue } from "../../src/store/core/value-schemas.js";
+import { decodeHistory } from "../../src/store/core/history-value.js";
+import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite/sqlite-kv-schema.js";
 import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
@@ -46,8 +47,17 @@ function rowsOf(file: string) {
       );
     return {
       entries: values(KEYS.allEntries).map((value) => entryValue.parse(value).entry),
-      history: values(KEYS.allHistory)
-        .map((value) => historyValue.parse(value).record)
+      history: (
+        db.prepare("SELECT key, value FROM kv WHERE key >= ? AND key < ? ORDER BY key").all(KEYS.allHistory.start, KEYS.allHistory.end) as Array<{
+          key: string;
+          value: Buffer;
+        }>
+      )
+        .map(({ key, value }) => {
+          const parsed = KEYS.parse(key);
+          assert.equal(parsed.kind, "history", key);
+          return decodeHistory(key, (parsed as { index: number }).index, (parsed as { sequence: number }).sequence, value).record;
+        })
         .sort((a, b) => a.sequence - b.sequence),
     };
   } finally {

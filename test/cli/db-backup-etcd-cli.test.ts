@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { NEWEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
+import { NEWEST_SCHEMA_VERSION } from "../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
-import { NEWEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
+import { NEWEST_SCHEMA_VERSION } from "../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { corruptTablePage, fromNewerKintsugi, olderDatabase, realisticDatabase } from "../support/damaged-databases.js";
 import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";

@@ -3,8 +3,8 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Etcd3 } from "etcd3";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
-import { openSqliteSnapshotTarget } from "../../src/store/sqlite/sqlite-snapshot-target.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
+import { openSqliteSnapshotTarget } from "../../src/store/copy/sqlite-snapshot-target.js";
 import { testEtcdClient } from "../support/etcd-clients.js";
 import { portView, writeRealisticHistory } from "../support/realistic-store.js";
 import { runCli } from "../support/run-cli.js";
@@ -51,17 +51,19 @@ describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD
   });
 
   const cli = (...args: string[]) => runCliInProcess(["db", "copy", ...args], { cwd: dir.path });
+  /** What a copy writes on stderr off a terminal: a line a second while it runs (none for a copy this small, most of the time), then the end. */
+  const PROGRESS = /^(copying: [\d,]+ of [\d,]+ items \(\d+%\), [^\n]*\n)*copying: [\d,]+ items, done in \d+ s\n$/;
   const onEtcd = () => `etcd prefix ${prefix} on ${etcd.endpoints[0]}`;
 
   it("moves a SQLite installation to etcd and back, printing what it copied and the hash of both", async () => {
     const there = await cli("--from", "sqlite:original.db", "--to", "etcd", "--config", "k.yaml");
-    assert.equal(there.stderr, "");
+    assert.match(there.stderr, PROGRESS);
     assert.equal(there.code, 0);
     const sha = /sha256 ([0-9a-f]{64})/.exec(there.stdout)?.[1] ?? "";
     assert.equal(there.stdout, SUMMARY(`sqlite:${join(dir.path, "original.db")}`, onEtcd(), sha));
 
     const back = await cli("--from", "etcd", "--to", "sqlite:back/kintsugi.db", "--config", "k.yaml");
-    assert.equal(back.stderr, "");
+    assert.match(back.stderr, PROGRESS);
     assert.equal(back.code, 0);
     assert.equal(back.stdout, SUMMARY(onEtcd(), `sqlite:${join(dir.path, "back", "kintsugi.db")}`, sha), "the same hash both ways");
     const store = await openSqliteStore({ path: join(dir.path, "back", "kintsugi.db") });
@@ -70,6 +72,13 @@ describe("kintsugi db copy (in-process; serve as the real binary)", { skip: ETCD
     } finally {
       await store.close();
     }
+  });
+
+  it("shows its progress on a terminal as one line rewritten in place, ended once the copy is", async () => {
+    const copied = await runCliInProcess(["db", "copy", "--from", "sqlite:original.db", "--to", "sqlite:tty/kintsugi.db"], { cwd: dir.path, terminal: true });
+    assert.equal(copied.code, 0, copied.stderr);
+    assert.match(copied.stderr, /^(\r\x1b\[Kcopying: [\d,]+ of [\d,]+ items \(\d+%\), [^\n\r]*)*\r\x1b\[Kcopying: [\d,]+ items, done in \d+ s\n$/);
+    assert.match(copied.stdout, /^copied sqlite:/);
   });
 
   it("documents itself in --help", async () => {

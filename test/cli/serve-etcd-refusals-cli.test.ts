@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { openEtcdStore } from "../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../src/store/kv/etcd/open-etcd-store.js";
 import { runCli, type CliResult } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
 import { commandDue } from "../../src/domain/queue/command-marker.js";
 import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
-import { openEtcdStore } from "../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../src/store/kv/etcd/open-etcd-store.js";
 import { testEtcdClient } from "../support/etcd-clients.js";
 import { replicaHealthIfUp, startEtcdReplicas, untilOneLeads } from "../support/etcd-replicas.js";
 import { operationOf, stepOf } from "../support/repair-world.js";

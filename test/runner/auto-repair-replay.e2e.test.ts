@@ -7,7 +7,7 @@ import { replayAutoRepair, type MachineFate } from "../../src/domain/replay/auto
 import type { Constraints } from "../../src/domain/shared/constraints.js";
 import { AutoRepairPoller } from "../../src/runner/auto-repair-poller.js";
 import { SILENT_LOG } from "../../src/support/log.js";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { startFakeSabakan, type FakeSabakan, type MachineState } from "../support/fake-sabakan.js";
 import { tempDir } from "../support/temp-dir.js";

@@ -9,7 +9,7 @@ import type { RemediationRecord } from "../../src/domain/replay/remediation-reco
 import type { TargetFate } from "../../src/domain/replay/remediation-replay.js";
 import { HealthCheckRunner } from "../../src/runner/health-check-runner.js";
 import { SILENT_LOG } from "../../src/support/log.js";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { tempDir } from "../support/temp-dir.js";

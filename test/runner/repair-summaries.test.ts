@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import type { FinishedRepair } from "../../src/domain/queue/finished-repair.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { RepairSummaries } from "../../src/runner/repair-summaries.js";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";
 import { tempDir } from "../support/temp-dir.js";

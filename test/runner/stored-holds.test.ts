@@ -5,7 +5,7 @@ import type { StoredMachineHold } from "../../src/domain/holds/machine-holds.js"
 import { RUNNER_ACTOR } from "../../src/domain/queue/repair-history.js";
 import { earlierWake, holdsForPass } from "../../src/runner/stored-holds.js";
 import { logTo } from "../../src/support/log.js";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { HoldChange, KintsugiStore, MachineHoldPort } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";
 import { tempDir } from "../support/temp-dir.js";

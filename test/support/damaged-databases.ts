@@ -1,8 +1,8 @@
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import Database from "better-sqlite3";
-import { openDatabase } from "../../src/store/sqlite/database.js";
-import { MIGRATIONS, NEWEST_SCHEMA_VERSION } from "../../src/store/sqlite/migrations/index.js";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import { openDatabase } from "../../src/store/kv/sqlite/database.js";
+import { MIGRATIONS, NEWEST_SCHEMA_VERSION } from "../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import { writeRealisticHistory } from "./realistic-store.js";
 
 /** A kintsugi database at `file` holding {@link writeRealisticHistory}'s data, closed (no WAL beside it). */

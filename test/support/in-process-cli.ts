@@ -6,6 +6,8 @@ export interface InProcessCliOptions {
   readonly cwd?: string;
   /** The whole environment the command sees, as runCli's `env`; without it, this process's less KINTSUGI_TOKEN. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Whether stderr is to look like a terminal (progress lines rewritten in place); default no, as on a pipe. */
+  readonly terminal?: boolean;
 }
 
 // One command at a time: each one borrows the process's environment and working directory while it runs.
@@ -34,7 +36,11 @@ async function runOnce(args: readonly string[], options: InProcessCliOptions, pr
   const cwd = process.cwd();
   if (options.cwd !== undefined) process.chdir(options.cwd);
   try {
-    const code = await main([process.execPath, "kintsugi", ...args], { out: (text) => (printed.stdout += text), err: (text) => (printed.stderr += text) });
+    const code = await main([process.execPath, "kintsugi", ...args], {
+      out: (text) => (printed.stdout += text),
+      err: (text) => (printed.stderr += text),
+      terminal: options.terminal === true,
+    });
     return { code, stdout: printed.stdout, stderr: printed.stderr };
   } finally {
     process.chdir(cwd);

@@ -1,5 +1,5 @@
 import { afterEach } from "node:test";
-import { openEtcdStore } from "../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../src/store/kv/etcd/open-etcd-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { logTo } from "../../src/support/log.js";
 import type { SuiteEtcd } from "./suite-etcd.js";

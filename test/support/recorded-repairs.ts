@@ -1,5 +1,5 @@
 import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../src/store/store-port.js";
 
 const MIN = 60_000;

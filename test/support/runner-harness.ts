@@ -7,7 +7,7 @@ import { seededLedger } from "../../src/runner/pacing-ledger.js";
 import { BmcDirectory } from "../../src/runner/bmc-directory.js";
 import { RackDirectory } from "../../src/runner/rack-directory.js";
 import { RepairRunner } from "../../src/runner/repair-runner.js";
-import { openSqliteStore } from "../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore, RepairChange, RepairEntryPort, SettingsPort } from "../../src/store/store-port.js";
 import { FakeCommandRunner, ok, type Responder } from "./fake-command-runner.js";
 import { FakeNodeOperator } from "./fake-node-operator.js";

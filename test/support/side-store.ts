@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { StoreKeys } from "../../src/store/core/store-keys.js";
-import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite-kv-schema.js";
-import type { Db } from "../../src/store/sqlite/database.js";
+import { SQLITE_KV_PREFIX } from "../../src/store/kv/sqlite/sqlite-kv-schema.js";
+import type { Db } from "../../src/store/kv/sqlite/database.js";
 import type { ClusterGenerationPort, KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";
 import { NOW } from "./fixtures.js";
 

@@ -1,7 +1,7 @@
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkDatabaseFile } from "../../src/store/backup/database-check.js";
+import { checkDatabaseFile } from "../../src/store/copy/database-check.js";
 import { startTestKintsugi } from "./kintsugi-server.js";
 import { FIXTURE_NOW, STORE_FIXTURE_QUERIES } from "./store-fixture-reads.js";
 import { tempDir } from "./temp-dir.js";

@@ -1,3 +1,4 @@
+import { progressCounter, type ProgressReport } from "../../support/progress.js";
 import { randomUUID } from "node:crypto";
 import { SnapshotDigest, type SnapshotCounts, type SnapshotSummary } from "./snapshot-digest.js";
 import { checkSnapshotItem } from "./snapshot-items.js";
@@ -36,12 +37,14 @@ export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
  * hashing it, reads the target back, and removes the marker only when the counts, the counters and the sha256 of both
  * are the same. Every item is checked against the stores' shapes first; the source must be in canonical order.
  */
-export async function copyStore(source: SnapshotSource, target: SnapshotTarget): Promise<CopyResult> {
+export async function copyStore(source: SnapshotSource, target: SnapshotTarget, options: CopyOptions = {}): Promise<CopyResult> {
   await target.checkEmpty();
   await target.begin({ copyId: randomUUID(), source: source.description, startedAt: new Date().toISOString() });
   let written: SnapshotSummary;
   try {
-    written = await writeAll(source, target);
+    const counter = options.progress ? progressCounter(await source.size(), options.progress, options.clock, options.everyMs) : null;
+    written = await writeAll(source, target, (items) => counter?.update(items));
+    counter?.finish();
   } catch (err) {
     throw new CopyFailedError(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}\n${leftBehind(target)}`, {
       cause: err,
@@ -68,24 +71,37 @@ export async function copyStore(source: SnapshotSource, target: SnapshotTarget):
   return { from: source.description, to: target.description, summary: written };
 }
 
+/** How a copy reports its progress: items written of about how many the source holds. */
+export interface CopyOptions {
+  readonly progress?: (p: ProgressReport) => void;
+  /** The clock and the interval of the reports (tests drive them); default Date.now, a second. */
+  readonly clock?: () => number;
+  readonly everyMs?: number;
+}
+
 /** Streams the source into the target, in chunks within the target's limits; returns the source's summary. */
-async function writeAll(source: SnapshotSource, target: SnapshotTarget): Promise<SnapshotSummary> {
+async function writeAll(source: SnapshotSource, target: SnapshotTarget, written: (items: number) => void): Promise<SnapshotSummary> {
   const digest = new SnapshotDigest(source.description);
   const limits = target.chunkLimits;
   let chunk: SnapshotItem[] = [];
   let bytes = 0;
+  let items = 0;
   for await (const raw of source.items()) {
     const item = checkSnapshotItem(raw, source.description);
     const size = digest.add(item);
     if (chunk.length > 0 && (chunk.length >= limits.items || bytes + size > limits.bytes)) {
       await target.writeChunk(chunk);
+      written((items += chunk.length));
       chunk = [];
       bytes = 0;
     }
     chunk.push(item);
     bytes += size;
   }
-  if (chunk.length > 0) await target.writeChunk(chunk);
+  if (chunk.length > 0) {
+    await target.writeChunk(chunk);
+    written(items + chunk.length);
+  }
   return digest.summary();
 }
 

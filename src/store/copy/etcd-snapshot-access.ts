@@ -1,10 +1,10 @@
 import type { Etcd3 } from "etcd3";
 import type { SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
-import { EtcdKvDriver } from "../kv/etcd-kv-driver.js";
+import { EtcdKvDriver } from "../kv/etcd/etcd-kv-driver.js";
 import { StoreKeys } from "../core/store-keys.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
-import { openKvSnapshotSource } from "../core/snapshot-source.js";
-import { openKvSnapshotTarget } from "../core/snapshot-target.js";
+import { openKvSnapshotSource } from "./snapshot-source.js";
+import { openKvSnapshotTarget } from "./snapshot-target.js";
 import { SILENT_LOG } from "../../support/log.js";
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 

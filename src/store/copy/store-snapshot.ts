@@ -90,6 +90,8 @@ export interface SnapshotSource {
   readonly description: string;
   /** The snapshot's items in canonical order, read consistently (one transaction, or one etcd revision), streamed. */
   items(): AsyncIterable<SnapshotItem>;
+  /** About how many items it holds (its keys, or its rows): what a copy's progress counts toward. */
+  size(): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -5,8 +5,8 @@ import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
 import type { StoreMirror } from "./store-mirror.js";
-import { historyValue } from "./value-schemas.js";
-import { decodeValue, storedRecord, UndecodableValueError } from "./store-values.js";
+import { storedRecord, UndecodableValueError } from "./store-values.js";
+import { decodeHistory, type DecodedHistory } from "./history-value.js";
 import type { Log } from "../../support/log.js";
 import type { StoreWriter } from "./store-writer.js";
 import { QueuePlan } from "./queue-plan.js";
@@ -43,10 +43,10 @@ export class CoreEntryPort implements RepairEntryPort {
     return response.kvs.flatMap((kv) => {
       const key = kv.key;
       try {
-        return [storedRecord(decodeValue(historyValue, key, kv.value).record)];
+        return [storedRecord(this.decodeHistory(kv).record)];
       } catch (err) {
         if (!(err instanceof UndecodableValueError)) throw err;
-        this.log.error("a history record in etcd cannot be read; it is left out of the history", { key, error: err.message });
+        this.log.error("a stored history record cannot be read; it is left out of the history", { key, error: err.message });
         return [];
       }
     });
@@ -54,7 +54,7 @@ export class CoreEntryPort implements RepairEntryPort {
 
   /**
    * One key range (history keys sort by index, then sequence), read in pages of {@link TIMELINE_PAGE} keys so no answer
-   * grows past gRPC's message limit (every value holds the entry too, about 1 KB), stopping at `limit` records; a
+   * grows past gRPC's message limit, stopping at `limit` records; a
    * turn of the event loop after each page.
    */
   async timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines> {
@@ -67,11 +67,11 @@ export class CoreEntryPort implements RepairEntryPort {
       for (const kv of response.kvs) {
         const key = kv.key;
         try {
-          const { entryIndex, time, status, step, stepStatus } = decodeValue(historyValue, key, kv.value).record;
+          const { entryIndex, time, status, step, stepStatus } = this.decodeHistory(kv).record;
           points.push({ entryIndex, time, status, step, stepStatus });
         } catch (err) {
           if (!(err instanceof UndecodableValueError)) throw err;
-          this.log.error("a history record in etcd cannot be read; it is left out of the statistics", { key, error: err.message });
+          this.log.error("a stored history record cannot be read; it is left out of the statistics", { key, error: err.message });
         }
       }
       if (!response.more || response.kvs.length === 0) return timelinesOf(points, lastIndex, Number.POSITIVE_INFINITY);
@@ -81,6 +81,13 @@ export class CoreEntryPort implements RepairEntryPort {
       await new Promise((resolve) => setImmediate(resolve));
     }
     return timelinesOf(points, lastIndex, limit);
+  }
+
+  /** A history pair read from the store: the key tells the index and sequence (a key of another shape is unreadable). */
+  private decodeHistory(kv: { readonly key: string; readonly value: Buffer }): DecodedHistory {
+    const parsed = this.keys.parse(kv.key);
+    if (parsed.kind !== "history") throw new UndecodableValueError(`store key ${kv.key} is under the history but is not a history record's key`);
+    return decodeHistory(kv.key, parsed.index, parsed.sequence, kv.value);
   }
 
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange> {

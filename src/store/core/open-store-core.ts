@@ -1,7 +1,7 @@
 import type { PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { Constraints } from "../../domain/shared/constraints.js";
 import type { KintsugiStore, StoreCommit, WriteGuard } from "../store-port.js";
-import { refuseUnfinishedCopy } from "./copy-marker.js";
+import { refuseUnfinishedCopy } from "../copy/copy-marker.js";
 import { CoreEnqueue } from "./enqueue.js";
 import { CoreEntryPort } from "./entry-port.js";
 import { CoreFinishedPort } from "./finished-port.js";
@@ -15,7 +15,7 @@ import { ensureSchema } from "./schema-version.js";
 import { CoreSettingsPort } from "./settings-port.js";
 import { StoreWriter } from "./store-writer.js";
 import { MirrorFeed } from "./mirror-feed.js";
-import type { Log } from "../../support/log.js";
+import { withFields, type Log } from "../../support/log.js";
 
 /** What the store core needs besides its driver. */
 export interface StoreCoreOptions {
@@ -33,15 +33,17 @@ export interface StoreCoreOptions {
  * written by a newer kintsugi, and one holding an unfinished `kintsugi db copy`: UnfinishedCopyError), reads
  * everything but the history into a mirror and keeps it current with the driver's watch. Reads are served from the
  * mirror; writes are transactions with compare-and-swap (see StoreWriter). On a single-writer driver (SQLite: its file
- * lock) `guarded` is the store itself. The driver is closed with the store; it is closed too when opening fails.
+ * lock) `guarded` is the store itself. Its log lines carry the store's place (`store`). The driver is closed with the
+ * store; it is closed too when opening fails.
  */
 export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOptions): Promise<KintsugiStore> {
   const { driver, keys } = access;
-  const { log } = options;
+  // Every line names the store it is about (the etcd prefix or the SQLite file): a key alone does not say which.
+  const log = withFields(options.log, { store: access.place });
   const mirror = new StoreMirror(keys, log, options.keepFinishedRepairs);
   const feed = new MirrorFeed(driver, keys, mirror, log);
   try {
-    await ensureSchema(driver, keys);
+    await ensureSchema(access);
     // After the schema key: a copy writes that key with its marker, so a replica starting during a copy sees both.
     await refuseUnfinishedCopy(access);
     await feed.start();

@@ -13,7 +13,8 @@ import type { WritePlan } from "./store-writer.js";
 import type { Log } from "../../support/log.js";
 
 /**
- * The most bytes one record's etcd value may take (its deflated JSON in base64). etcd refuses a request over 1.5 MiB
+ * The most bytes one record's stored value may take (its deflated JSON in base64), on both drivers so a store copies
+ * to etcd. etcd refuses a request over 1.5 MiB
  * by default and the record shares its transaction with the poll's entries and outcome; a 10,000-machine storm's
  * record is about 80 KiB. A larger one is not written (logged), and the poll's own write goes on without it.
  */
@@ -92,7 +93,7 @@ export function recordsWrite(
   for (const { area, record } of records) {
     const put = recordPut(keys, area, sequence, record);
     if (put.bytes > MAX_ETCD_RECORD_BYTES) {
-      log.error("a replay record is too large for etcd and is not kept; the replay will miss this poll", {
+      log.error("a replay record is too large to keep (the limit is etcd's, kept on both drivers); the replay will miss this poll", {
         kind: area,
         time: record.time,
         bytes: put.bytes,
@@ -154,7 +155,7 @@ export class CorePollRecordPort implements PollRecordPort {
       } catch (err) {
         if (!(err instanceof UndecodableValueError)) throw err;
         unreadable++;
-        this.log.error("a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: err.message });
+        this.log.error("a stored replay record cannot be read; the replay counts it as unreadable", { key, error: err.message });
       }
     }
     return { bodies, times, unreadable };
@@ -175,7 +176,7 @@ export class CorePollRecordPort implements PollRecordPort {
         continue;
       }
       unreadable++;
-      this.log.error("a replay record in etcd cannot be read; the replay counts it as unreadable", { key, error: read.message });
+      this.log.error("a stored replay record cannot be read; the replay counts it as unreadable", { key, error: read.message });
     }
     return { records, unreadable };
   }

@@ -5,12 +5,13 @@ import type { RepairChange } from "../store-port.js";
 import type { StoreKeys } from "./store-keys.js";
 import type { StoreMirror } from "./store-mirror.js";
 import { deepFreeze, encodeValue, storedEntry, storedRecord } from "./store-values.js";
+import { encodeHistory } from "./history-value.js";
 import type { WritePlan } from "./store-writer.js";
 
 /**
  * The entry changes of one queue write, decided on the mirror: new indexes and history sequences taken from the
  * queue head (which the write compares and advances, so two writers never take the same ones), one history record per
- * change with the entry after it, and each entry key written once (etcd refuses two operations on one key in a
+ * change with what it changed in the entry (src/store/core/history-value.ts), and each entry key written once (etcd refuses two operations on one key in a
  * transaction), as it is after the last change.
  */
 export class QueuePlan {
@@ -120,7 +121,7 @@ export class QueuePlan {
   ): RepairChange {
     const made = { ...historyRecordFor(snapshot, kind, reason, now, actor, detail), sequence: this.nextSequence++ };
     const record = storedRecord(this.replica === null ? made : { ...made, replica: this.replica });
-    this.historyPuts.push({ key: this.keys.history(snapshot.index, record.sequence), value: encodeValue({ record, entry: snapshot }) });
+    this.historyPuts.push({ key: this.keys.history(snapshot.index, record.sequence), value: encodeHistory(record, previous, snapshot) });
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
     const finished = finishedRepairOf(change, this.mirror.finished.has(snapshot.index) || this.finishedPuts.has(snapshot.index));

@@ -1,27 +1,50 @@
 import { quoteUntrusted } from "../../domain/shared/untrusted-text.js";
-import type { KvDriver } from "../kv/kv-driver.js";
-import type { StoreKeys } from "./store-keys.js";
+import type { KvStoreAccess } from "./kv-store-access.js";
 import { STORE_SCHEMA_VERSION } from "./store-values.js";
 
-/** The prefix holds a layout this kintsugi cannot use (written by a newer one, or not kintsugi's). */
+/** The store holds a layout this kintsugi cannot use (written by a newer one, or not kintsugi's). */
 export class StoreSchemaError extends Error {
   override readonly name = "StoreSchemaError";
 }
 
 /**
- * Makes sure the prefix holds a layout this kintsugi knows: on a new prefix, writes the schema key (one transaction,
+ * Makes sure the store holds a layout this kintsugi knows: on a new store, writes the schema key (one transaction,
  * so two replicas starting together agree); on a used one, refuses a version newer than {@link STORE_SCHEMA_VERSION},
- * since older code writing there could corrupt what it does not understand.
+ * since older code writing there could corrupt what it does not understand, and moves an older one up to it (what
+ * the older layout holds stays readable: history values of format 1 are read as they are), so that an older kintsugi
+ * started afterwards refuses the store instead of missing the history records it cannot read. Its errors name the
+ * store's place (the etcd prefix or the SQLite file).
  */
-export async function ensureSchema(driver: KvDriver, keys: StoreKeys): Promise<number> {
+export async function ensureSchema({ driver, keys, place }: KvStoreAccess): Promise<number> {
+  const current = JSON.stringify({ v: STORE_SCHEMA_VERSION });
   const response = await driver.txn(`checking the schema version of ${keys.prefix}`, {
     compares: [{ key: keys.schema, target: "create", revision: 0 }],
-    puts: [{ key: keys.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) }],
+    puts: [{ key: keys.schema, value: current }],
     deletes: [],
     reads: [keys.schema],
   });
   if (response.succeeded) return STORE_SCHEMA_VERSION;
-  const raw = response.reads[0]?.value.toString("utf8") ?? "";
+  const found = response.reads[0];
+  const version = storedSchemaVersion(place, keys.schema, found?.value.toString("utf8") ?? "");
+  if (version > STORE_SCHEMA_VERSION) {
+    throw new StoreSchemaError(`${place} has schema version ${version}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`);
+  }
+  if (version === STORE_SCHEMA_VERSION || found == null) return version;
+  // Another replica may move it up at the same time: whichever commits first, the key then says this version.
+  const upgraded = await driver.txn(`moving the schema version of ${keys.prefix} to ${STORE_SCHEMA_VERSION}`, {
+    compares: [{ key: keys.schema, target: "mod", revision: found.modRevision }],
+    puts: [{ key: keys.schema, value: current }],
+    deletes: [],
+    reads: [keys.schema],
+  });
+  if (upgraded.succeeded) return STORE_SCHEMA_VERSION;
+  const now = storedSchemaVersion(place, keys.schema, upgraded.reads[0]?.value.toString("utf8") ?? "");
+  if (now !== STORE_SCHEMA_VERSION) throw new StoreSchemaError(`${place}: its schema version changed to ${now} while this kintsugi moved it up`);
+  return now;
+}
+
+/** The version a schema key's text names; throws StoreSchemaError, naming the store's place, when it is not kintsugi's. */
+function storedSchemaVersion(place: string, schemaKey: string, raw: string): number {
   let version: unknown;
   try {
     version = (JSON.parse(raw) as { v?: unknown }).v;
@@ -29,12 +52,7 @@ export async function ensureSchema(driver: KvDriver, keys: StoreKeys): Promise<n
     version = undefined;
   }
   if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 1) {
-    throw new StoreSchemaError(`etcd prefix ${keys.prefix} has a schema key (${keys.schema}) that is not kintsugi's: ${quoteUntrusted(raw)}`);
-  }
-  if (version > STORE_SCHEMA_VERSION) {
-    throw new StoreSchemaError(
-      `etcd prefix ${keys.prefix} has schema version ${version}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`,
-    );
+    throw new StoreSchemaError(`${place} has a schema key (${schemaKey}) that is not kintsugi's: ${quoteUntrusted(raw)}`);
   }
   return version;
 }

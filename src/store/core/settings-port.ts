@@ -12,7 +12,7 @@ import { encodeValue } from "./store-values.js";
 import type { StoreWriter } from "./store-writer.js";
 
 /**
- * Switches and values operators change at run time, one etcd key each (`settings/<key>`, the keys SQLite uses), read
+ * Switches and values operators change at run time, one store key each (`settings/<key>`, on both drivers), read
  * from the mirror; an absent (or unreadable) key means the default. A write compares the key's revision, so a merge
  * (the constraints) is decided on the value it replaces.
  */

@@ -47,7 +47,7 @@ function number(text: string | undefined): number | null {
   return text !== undefined && text.length === DIGITS && /^[0-9]+$/.test(text) ? Number(text) : null;
 }
 
-/** The key layout of one kintsugi store in etcd. */
+/** The key layout of one kintsugi store, the same on both drivers (SQLite's under `/kintsugi/`). */
 export class StoreKeys {
   readonly schema: string;
   readonly queue: string;

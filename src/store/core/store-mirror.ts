@@ -12,7 +12,6 @@ import {
   entryValue,
   finishedValue,
   generationValue,
-  historyValue,
   holdsHeadValue,
   holdValue,
   outcomeValue,
@@ -26,6 +25,7 @@ import {
   type StoredGenerationFields,
 } from "./value-schemas.js";
 import { decodeValue, deepFreeze, generationFromStored, storedEntry, storedOutcome, storedRecord } from "./store-values.js";
+import { decodeHistory, type DecodedHistory } from "./history-value.js";
 
 /** A value with the revision that last wrote it, which a compare-and-swap compares. */
 export interface Versioned<T> {
@@ -153,11 +153,11 @@ export class StoreMirror {
 
   /**
    * Applies the events of one revision (one committed transaction) and describes what it changed. The entry changes
-   * are rebuilt from the history records written in it: each record carries the entry after the change, and the
-   * entry before it is the previous record's (same revision) or the mirror's. Null when nothing readers see changed.
+   * are rebuilt from the history records written in it: each record tells what its change set, applied to the entry
+   * before it, which is the previous record's (same revision) or the mirror's. Null when nothing readers see changed.
    */
   applyRevision(revision: number, events: readonly KeyEvent[]): StoreCommit | null {
-    const written: Array<{ record: RepairChange["record"]; entry: RepairEntry }> = [];
+    const written: Array<{ decoded: DecodedHistory; key: string }> = [];
     let outcome: AutoRepairOutcome | null = null;
     let generation: ClusterGeneration | null = null;
     const settings: string[] = [];
@@ -165,16 +165,23 @@ export class StoreMirror {
     for (const event of events) {
       const key = this.keys.parse(event.key);
       if (key.kind === "history" && event.type === "put") {
-        const value = this.decode(historyValue, event);
-        if (value) written.push({ record: storedRecord(value.record), entry: storedEntry(value.entry) });
+        const decoded = this.decodeWith(event, () => decodeHistory(event.key, key.index, key.sequence, event.value));
+        if (decoded) written.push({ decoded, key: event.key });
       }
     }
-    written.sort((a, b) => a.record.sequence - b.record.sequence);
+    written.sort((a, b) => a.decoded.record.sequence - b.decoded.record.sequence);
     const after = new Map<number, RepairEntry>();
-    const entries = written.map(({ record, entry }): RepairChange => {
-      const previous = after.get(entry.index) ?? this.entries.get(entry.index) ?? null;
-      after.set(entry.index, entry);
-      return Object.freeze({ entry, previous, record });
+    const entries = written.flatMap(({ decoded, key }): RepairChange[] => {
+      const record = storedRecord(decoded.record);
+      const index = record.entryIndex;
+      const previous = after.get(index) ?? this.entries.get(index) ?? null;
+      const entry = decoded.entryAfter(previous);
+      if (entry === null) {
+        this.log.error("a history record tells a change of an entry this replica does not hold; it is left out of what subscribers see", { key, revision });
+        return [];
+      }
+      after.set(index, entry);
+      return [Object.freeze({ entry, previous, record })];
     });
     for (const event of events) {
       const key = this.keys.parse(event.key);
@@ -237,7 +244,8 @@ export class StoreMirror {
         const value = put ? this.decode(entryValue, event) : null;
         if (!put) this.entries.delete(key.index);
         else if (value && value.entry.index === key.index) this.entries.set(key.index, storedEntry(value.entry));
-        else if (value) this.log.error("an etcd repair entry key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
+        else if (value)
+          this.log.error("a repair entry's store key holds another index; the mirror leaves it out", { key: event.key, index: value.entry.index });
         break;
       }
       case "outcome":
@@ -260,7 +268,7 @@ export class StoreMirror {
         if (!put) this.holds.delete(key.address);
         else if (value && value.hold.address === key.address) this.holds.set(key.address, deepFreeze(value.hold));
         else if (value)
-          this.log.error("an etcd machine hold key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
+          this.log.error("a machine hold's store key holds another address; the mirror leaves it out", { key: event.key, address: value.hold.address });
         break;
       }
       case "finished": {
@@ -268,7 +276,10 @@ export class StoreMirror {
         this.finished.delete(key.sequence);
         if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze(value.finished), value.summary);
         else if (value)
-          this.log.error("an etcd finished-repair key holds another sequence; the mirror leaves it out", { key: event.key, sequence: value.finished.sequence });
+          this.log.error("a finished repair's store key holds another sequence; the mirror leaves it out", {
+            key: event.key,
+            sequence: value.finished.sequence,
+          });
         break;
       }
       case "history":
@@ -291,10 +302,14 @@ export class StoreMirror {
 
   /** A value that cannot be read is left out (logged loudly), never guessed at; the key itself stays untouched. */
   private decode<S extends Parameters<typeof decodeValue>[0]>(schema: S, event: KeyEvent): ReturnType<typeof decodeValue<S>> | null {
+    return this.decodeWith(event, () => decodeValue(schema, event.key, event.value));
+  }
+
+  private decodeWith<T>(event: KeyEvent, read: () => T): T | null {
     try {
-      return decodeValue(schema, event.key, event.value);
+      return read();
     } catch (err) {
-      this.log.error("an etcd value cannot be read; the mirror leaves it out", { key: event.key, revision: event.modRevision, error: (err as Error).message });
+      this.log.error("a stored value cannot be read; the mirror leaves it out", { key: event.key, revision: event.modRevision, error: (err as Error).message });
       return null;
     }
   }

@@ -11,11 +11,18 @@ import type { StoredGenerationFields } from "./value-schemas.js";
 
 /**
  * The version of the key layout and value formats this code writes and understands. Bump it (and teach the open
- * to migrate) when a change would mislead an older kintsugi; an older one refuses a prefix whose `schema` is newer.
+ * to migrate) when a change would mislead an older kintsugi; an older one refuses a store whose `schema` key is newer.
+ * 2: history values hold what changed (src/store/core/history-value.ts), which a version-1 kintsugi cannot read.
  */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
-/** A value under the prefix that this kintsugi cannot read: not JSON, a newer format, or not the expected shape. */
+/**
+ * The format a value is stamped with unless its own changed: values of version 1's formats stay readable by a
+ * version-1 replica still running during a rolling upgrade (it refuses a value stamped newer than it knows).
+ */
+export const FIRST_VALUE_FORMAT = 1;
+
+/** A stored value this kintsugi cannot read: not JSON, a newer format, or not the expected shape. */
 export class UndecodableValueError extends Error {
   override readonly name = "UndecodableValueError";
 }
@@ -35,26 +42,26 @@ export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Bu
   try {
     json = JSON.parse(raw.toString("utf8"));
   } catch (err) {
-    throw new UndecodableValueError(`etcd key ${key} does not hold JSON: ${(err as Error).message}`);
+    throw new UndecodableValueError(`store key ${key} does not hold JSON: ${(err as Error).message}`);
   }
   const v = typeof json === "object" && json !== null ? (json as { v?: unknown }).v : undefined;
   if (typeof v === "number" && v > STORE_SCHEMA_VERSION) {
-    throw new UndecodableValueError(`etcd key ${key} has format version ${v}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`);
+    throw new UndecodableValueError(`store key ${key} has format version ${v}, newer than this kintsugi knows (${STORE_SCHEMA_VERSION}); upgrade kintsugi`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-    throw new UndecodableValueError(`etcd key ${key} holds an invalid value${where}: ${issue?.message ?? "invalid"}`);
+    throw new UndecodableValueError(`store key ${key} holds an invalid value${where}: ${issue?.message ?? "invalid"}`);
   }
   return parsed.data;
 }
 
-/** The JSON text of a value, stamped with the format version. */
-export function encodeValue(value: object): string {
+/** The JSON text of a value, stamped with its format's version. */
+export function encodeValue(value: object, format: number = FIRST_VALUE_FORMAT): string {
   // JSON would write NaN and Infinity as null, which the read schemas then refuse: the write would land a value that
   // cannot be read back. Refused here, the whole write fails and nothing lands.
-  return JSON.stringify({ v: STORE_SCHEMA_VERSION, ...value }, (field: string, v: unknown) => {
+  return JSON.stringify({ v: format, ...value }, (field: string, v: unknown) => {
     if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`cannot store ${field || "a value"} = ${v}: not a finite number; nothing was written`);
     return v;
   });
@@ -133,7 +140,7 @@ export function encodeCluster(cluster: GeneratedCluster): string {
 
 /**
  * The most a stored configuration may decompress to (its JSON text): far above any fleet's (10,000 nodes are about
- * 10 MB), far below what a small compressed value made to expand (a gzip bomb within etcd's 1.5 MiB) would take.
+ * 10 MB), far below what a small compressed value made to expand (a gzip bomb within a request's 1.5 MiB) would take.
  */
 export const MAX_CLUSTER_JSON_BYTES = 64 * 1024 * 1024;
 

@@ -16,7 +16,7 @@ import { repairEvidenceSchema } from "../repair-evidence-schema.js";
 import { publishedWaitsSchema } from "../published-waits-schema.js";
 
 /**
- * The shapes of the JSON values kintsugi keeps in etcd. Values are read back from a store other programs can write,
+ * The shapes of the JSON values kintsugi keeps, the same on both drivers. Values are read back from a store other programs can write,
  * so every one is checked before the mirror takes it; unknown fields are dropped. Every value carries `v`, the
  * version of the key layout and value formats that wrote it (see STORE_SCHEMA_VERSION).
  */

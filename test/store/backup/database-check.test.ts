@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/backup/backup-error.js";
-import { checkDatabaseFile, type DatabaseCheck } from "../../../src/store/backup/database-check.js";
+import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { checkDatabaseFile, type DatabaseCheck } from "../../../src/store/copy/database-check.js";
 import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
-import { NEWEST_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
-import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
+import { NEWEST_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-target.js";
 import { corruptTablePage, fromNewerKintsugi, misorderKvKey, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -115,7 +115,7 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
         await realisticDatabase(file),
         tamper(file, (db) => db.prepare("UPDATE kv SET value = '{not json' WHERE key = '/kintsugi/history/0000000000000003/0000000000000009'").run())
       ),
-      /^sqlite:.*: etcd key \/kintsugi\/history\/0000000000000003\/0000000000000009 does not hold JSON: .*; a copy cannot carry it$/,
+      /^sqlite:.*: store key \/kintsugi\/history\/0000000000000003\/0000000000000009 does not hold JSON: .*; a copy cannot carry it$/,
     ],
     [
       "the marker of an unfinished copy",

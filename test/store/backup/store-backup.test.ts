@@ -3,13 +3,13 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlink
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/backup/backup-error.js";
-import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
-import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/backup/store-backup.js";
+import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
+import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/copy/store-backup.js";
 import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { corruptTablePage, realisticDatabase } from "../../support/damaged-databases.js";
 import { portView, writeRealisticHistory } from "../../support/realistic-store.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
@@ -167,7 +167,7 @@ describe("backing up an etcd store into a SQLite file", { skip: ETCD_SKIP }, () 
     await store.close();
     await suite.client.put(`${prefix}machines/0001`).value("{}");
     await assert.rejects(backupEtcdStore({ client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 }, join(dir.path, "b.db"), false), {
-      message: `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
+      message: `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: store key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`,
     });
     assert.deepEqual(readdirSync(dir.path), []);
   });

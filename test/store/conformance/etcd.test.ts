@@ -1,6 +1,6 @@
 import { after, before, describe } from "node:test";
 import type { Etcd3 } from "etcd3";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { contendedEtcdClient, testEtcdClient } from "../../support/etcd-clients.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";

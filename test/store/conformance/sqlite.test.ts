@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe } from "node:test";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { storeConformance, type StoreHarness } from "./store-conformance.js";

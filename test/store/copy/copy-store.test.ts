@@ -8,11 +8,11 @@ import { TargetNotEmptyError, type SnapshotItem, type SnapshotSource, type Snaps
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdSnapshotTarget } from "../../../src/store/copy/etcd-snapshot-access.js";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
-import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
-import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
+import { LEGACY_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
+import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-target.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { olderDatabase } from "../../support/damaged-databases.js";
 import { NOW } from "../../support/fixtures.js";

@@ -7,12 +7,12 @@ import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.j
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { DatabaseOpenError } from "../../../src/store/store-errors.js";
-import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
-import { openSqliteSnapshotSource } from "../../../src/store/sqlite/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../../../src/store/sqlite/sqlite-snapshot-target.js";
+import { LEGACY_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
+import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-target.js";
 import { olderDatabase, tamper } from "../../support/damaged-databases.js";
 import { NOW } from "../../support/fixtures.js";
 import { tempDir } from "../../support/temp-dir.js";
@@ -62,13 +62,13 @@ describe("the sources of a copy", () => {
         "one holding a key kintsugi does not write",
         (prefix) => suite.client.put(`${prefix}machines/0001`).value("{}"),
         (prefix) =>
-          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another prefix)`,
+          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: store key ${prefix}machines/0001 is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`,
       ],
       [
         "one with a layout newer than this kintsugi's",
-        (prefix) => suite.client.put(`${prefix}schema`).value(JSON.stringify({ v: 2 })),
+        (prefix) => suite.client.put(`${prefix}schema`).value(JSON.stringify({ v: 3 })),
         (prefix) =>
-          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: etcd key ${prefix}schema has format version 2, newer than this kintsugi knows (1); upgrade kintsugi; a copy cannot carry it`,
+          `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}: store key ${prefix}schema has format version 3, newer than this kintsugi knows (2); upgrade kintsugi; a copy cannot carry it`,
       ],
       [
         "one holding an unfinished copy",
@@ -94,13 +94,13 @@ describe("the sources of a copy", () => {
       [
         "a value that is not JSON",
         (prefix) => suite.client.put(`${prefix}entries/0000000000000001`).value("garbage"),
-        (prefix) => `etcd key ${prefix}entries/0000000000000001 does not hold JSON`,
+        (prefix) => `store key ${prefix}entries/0000000000000001 does not hold JSON`,
       ],
       [
         "an entry stored under another index",
         async (prefix) =>
           suite.client.put(`${prefix}entries/0000000000000002`).value((await suite.client.get(`${prefix}entries/0000000000000001`).string()) ?? ""),
-        (prefix) => `etcd key ${prefix}entries/0000000000000002 holds repair entry 1; a copy cannot carry it`,
+        (prefix) => `store key ${prefix}entries/0000000000000002 holds repair entry 1; a copy cannot carry it`,
       ],
     ];
     for (const [name, spoil, message] of refusedWhileReading) {
@@ -123,11 +123,11 @@ describe("the sources of a copy", () => {
           await store.close();
           tamper(file, (db) =>
             db
-              .prepare("UPDATE kv SET value = CAST(json_set(CAST(value AS TEXT), '$.record.kind', 'exploded') AS BLOB) WHERE key = ?")
+              .prepare("UPDATE kv SET value = CAST(json_set(CAST(value AS TEXT), '$.k', 'exploded') AS BLOB) WHERE key = ?")
               .run("/kintsugi/history/0000000000000001/0000000000000001"),
           );
         },
-        (file) => `stopped: sqlite:${file}: etcd key /kintsugi/history/0000000000000001/0000000000000001 holds an invalid value at record.kind: Invalid option`,
+        (file) => `stopped: sqlite:${file}: store key /kintsugi/history/0000000000000001/0000000000000001 holds an invalid value at k: Invalid option`,
       ],
       [
         // An old-format file (read by a copy as its tables): its history's kind is a column no value schema guards.

@@ -5,7 +5,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { EtcdAuthenticationFailedError, GRPCDeadlineExceededError, type Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_CONFIG, type EtcdConfig } from "../../../src/config/etcd-config.js";
-import { etcdClientFor } from "../../../src/store/kv/etcd-client.js";
+import { etcdClientFor } from "../../../src/store/kv/etcd/etcd-client.js";
 import { EtcdClientConfigError } from "../../../src/store/store-errors.js";
 import { createTestCa, issueClientCertificate, testServerCertificate } from "../../support/test-ca.js";
 import { tempDir } from "../../support/temp-dir.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/kv/open-etcd-store.js";
-import { EtcdKvDriver } from "../../../src/store/kv/etcd-kv-driver.js";
-import { EtcdCompaction } from "../../../src/store/kv/etcd-compaction.js";
+import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/kv/etcd/open-etcd-store.js";
+import { EtcdKvDriver } from "../../../src/store/kv/etcd/etcd-kv-driver.js";
+import { EtcdCompaction } from "../../../src/store/kv/etcd/etcd-compaction.js";
 import { KvCompactedError, type KvDriver } from "../../../src/store/kv/kv-driver.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo, SILENT_LOG } from "../../../src/support/log.js";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { StoreSchemaError } from "../../../src/store/core/schema-version.js";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
@@ -48,7 +48,19 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
       "schema",
       "settings/auto-repair-enabled",
     ]);
-    for (const [key, value] of Object.entries(values)) assert.equal((JSON.parse(value) as { v: unknown }).v, 1, key);
+    // Each value stamped with its format's version: the schema key and the history records 2 (what changed), the rest 1.
+    const formats = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, (JSON.parse(value) as { v: unknown }).v]));
+    assert.deepEqual(formats, {
+      "entries/0000000000000001": 1,
+      "generations-head": 1,
+      "generations/0000000000000001": 1,
+      "history/0000000000000001/0000000000000001": 2,
+      "outcomes-head": 1,
+      "outcomes/0000000000000001": 1,
+      queue: 1,
+      schema: 2,
+      "settings/auto-repair-enabled": 1,
+    });
     const generation = JSON.parse(values["generations/0000000000000001"]!) as { record: { cluster: string } };
     assert.deepEqual([...Buffer.from(generation.record.cluster, "base64").subarray(0, 2)], [0x1f, 0x8b], "gzip magic");
   });
@@ -56,8 +68,8 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
   const refusals: Array<[string, string, RegExp]> = [
     [
       "a schema version newer than this kintsugi knows",
-      JSON.stringify({ v: 2 }),
-      /etcd prefix \/layout-\d+\/ has schema version 2, newer than this kintsugi knows \(1\); upgrade kintsugi/,
+      JSON.stringify({ v: 3 }),
+      /etcd prefix \/layout-\d+\/ has schema version 3, newer than this kintsugi knows \(2\); upgrade kintsugi/,
     ],
     ["a schema key that is not JSON", "sabakan", /has a schema key .* that is not kintsugi's/],
     ["a schema key without a version", JSON.stringify({ version: 1 }), /has a schema key .* that is not kintsugi's/],

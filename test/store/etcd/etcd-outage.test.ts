@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, afterEach, before, describe, it } from "node:test";
 import type { Etcd3 } from "etcd3";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { StoreUnavailableError, type KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo } from "../../../src/support/log.js";
 import { testEtcdClient } from "../../support/etcd-clients.js";

@@ -35,7 +35,7 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     assert.equal(store.entries.list().length, 1);
     assert.equal((await store.outcomes.last(null)).length, 1);
     assert.deepEqual(await store.pollRecords.since(0, 10), { records: [], unreadable: 0 });
-    const said = logged.find((l) => l.level === "error" && /too large for etcd/.test(l.message));
+    const said = logged.find((l) => l.level === "error" && /too large to keep/.test(l.message));
     assert.ok(said, "logged");
     assert.equal(said.fields["limit"], MAX_ETCD_RECORD_BYTES);
     assert.ok(Number(said.fields["bytes"]) > MAX_ETCD_RECORD_BYTES);
@@ -103,7 +103,7 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
         summarizeSnapshot(source.description, source.items()),
         (err: Error) =>
           err instanceof SnapshotSourceError &&
-          err.message.includes(`etcd key ${k} holds a replay record that cannot be read (not a deflated JSON poll record`),
+          err.message.includes(`store key ${k} holds a replay record that cannot be read (not a deflated JSON poll record`),
       );
     } finally {
       await source.close();

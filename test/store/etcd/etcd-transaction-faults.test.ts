@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { openEtcdStore } from "../../../src/store/kv/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { StoreUnavailableError, type KintsugiStore } from "../../../src/store/store-port.js";
 import { answerLosingEtcdClient, failingEtcdClient } from "../../support/etcd-clients.js";
 import { NOW } from "../../support/fixtures.js";

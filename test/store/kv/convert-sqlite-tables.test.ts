@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFileSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -8,28 +8,28 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { seedHistory } from "../../../bench/history-seed.js";
-import { checkDatabaseFile } from "../../../src/store/backup/database-check.js";
+import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
 import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
 import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
 import { StoreKeys } from "../../../src/store/core/store-keys.js";
 import { StoreMirror } from "../../../src/store/core/store-mirror.js";
 import { STORE_SCHEMA_VERSION, encodeValue } from "../../../src/store/core/store-values.js";
-import { CONVERSION_WRITE_ID, convertTablesToKv, KV_CONVERSION_MIGRATION } from "../../../src/store/kv/convert-sqlite-tables.js";
-import { putsOf } from "../../../src/store/kv/snapshot-puts.js";
-import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite-kv-schema.js";
-import { openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { CONVERSION_WRITE_ID, convertTablesToKv } from "../../../src/store/kv/sqlite/old-tables/convert-sqlite-tables.js";
+import { convertingFile, convertOldFile } from "../../../src/store/kv/sqlite/old-tables/convert-sqlite-file.js";
+import { putsOf } from "../../../src/store/copy/snapshot-puts.js";
+import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
+import { openDatabase, schemaVersion } from "../../../src/store/kv/sqlite/database.js";
 import { DatabaseOpenError } from "../../../src/store/store-errors.js";
-import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
-import { sqliteSnapshotItems } from "../../../src/store/sqlite/sqlite-snapshot-export.js";
-import { writeCopyMarker } from "../../../src/store/sqlite/sqlite-copy-marker.js";
-import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
+import { MIGRATIONS } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { sqliteSnapshotItems } from "../../../src/store/kv/sqlite/old-tables/sqlite-snapshot-export.js";
+import { writeCopyMarker } from "../../../src/store/kv/sqlite/old-tables/sqlite-copy-marker.js";
 import { logTo } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
 import { tamper } from "../../support/damaged-databases.js";
 import { STORE_FIXTURE_DB } from "../../support/store-fixture-reads.js";
 import { tempDir } from "../../support/temp-dir.js";
 
-const CONVERTING = [...MIGRATIONS, KV_CONVERSION_MIGRATION];
 const KEYS = new StoreKeys(SQLITE_KV_PREFIX);
 const CHILD = fileURLToPath(new URL("../../support/kv-conversion-child.ts", import.meta.url));
 const RELEASED = JSON.parse(readFileSync(new URL("db-check.json", STORE_FIXTURE_DB), "utf8")) as { madeBy: string; counts: object; sha256: string };
@@ -64,10 +64,9 @@ const versionOf = (file: string) => readOnly(file, (db) => schemaVersion(db));
 /** What the conversion must write for `file` (an old-format file, not changed): each item's putsOf, and the heads. */
 async function expectedPairs(file: string): Promise<Array<{ key: string; value: string }>> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
-  const queued = new Map<number, RepairEntry>();
   const pairs = [{ key: KEYS.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) }];
   try {
-    for await (const item of sqliteSnapshotItems(db, file)) pairs.push(...putsOf(KEYS, checkSnapshotItem(item, file), CONVERSION_WRITE_ID, queued));
+    for await (const item of sqliteSnapshotItems(db, file)) pairs.push(...putsOf(KEYS, checkSnapshotItem(item, file), CONVERSION_WRITE_ID));
   } finally {
     db.close();
   }
@@ -84,7 +83,7 @@ async function checked(file: string) {
   return { counts: check.counts, sha256: check.summary?.sha256 ?? null, problems: check.problems };
 }
 
-describe("convertTablesToKv (migration 13): the old SQLite tables become the store core's one key-value table", () => {
+describe("convertOldFile: the old SQLite tables become the store core's one key-value table, in a new file that replaces the old", () => {
   it("converts the store-v1 fixture: every item as putsOf writes it, the schema key, the heads, all at revision 1, and no old table left", async () => {
     const dir = tempDir();
     try {
@@ -93,7 +92,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
       openDatabase(reference).close(); // brought to schema version 12, as the conversion reads it
       const expected = await expectedPairs(reference);
 
-      openDatabase(file, CONVERTING).close();
+      convertOldFile(file);
 
       const rows = kvRows(file);
       assert.deepEqual(
@@ -109,7 +108,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
       );
       const w = CONVERSION_WRITE_ID;
       assert.deepEqual(heads, {
-        "/kintsugi/schema": { v: 1 },
+        "/kintsugi/schema": { v: 2 },
         "/kintsugi/queue": { v: 1, w, nextIndex: 8, nextSequence: 17 },
         "/kintsugi/outcomes-head": { v: 1, w, next: 4 },
         "/kintsugi/generations-head": { v: 1, w, next: 6 },
@@ -118,10 +117,11 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
       });
       readOnly(file, (db) => {
         assert.equal(db.prepare("SELECT revision FROM kv_revision").pluck().get(), 1);
-        assert.deepEqual(db.prepare("SELECT * FROM sqlite_sequence").all(), [], "no counter of a dropped table is left");
-        assert.deepEqual(db.prepare("SELECT version FROM schema_version ORDER BY version").pluck().all(), [...CONVERTING.map((m) => m.version)]);
+        assert.deepEqual(db.prepare("SELECT version FROM schema_version ORDER BY version").pluck().all(), [...MIGRATIONS.map((m) => m.version), 13]);
+        assert.equal(db.pragma("auto_vacuum", { simple: true }), 2, "the new file gives freed pages back (incremental auto_vacuum)");
       });
-      assert.deepEqual(tables(file), ["kv", "kv_revision", "schema_version", "sqlite_sequence"]);
+      assert.deepEqual(tables(file), ["kv", "kv_revision", "schema_version"]);
+      assert.ok(!existsSync(convertingFile(file)), "the new file took the old one's name");
     } finally {
       dir.remove();
     }
@@ -149,7 +149,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
         const file = fixtureCopy(dir.path);
         openDatabase(file).close();
         tamper(file, (db) => db.exec(change));
-        openDatabase(file, CONVERTING).close();
+        convertOldFile(file);
         const value = (key: string) => {
           const row = kvRows(file).find((r) => r.key === key);
           return row === undefined ? undefined : JSON.parse(row.value.toString("utf8"));
@@ -166,7 +166,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
     const dir = tempDir();
     try {
       const file = join(dir.path, "new.db");
-      openDatabase(file, CONVERTING).close();
+      convertOldFile(file);
       const w = CONVERSION_WRITE_ID;
       assert.deepEqual(
         kvRows(file).map((r) => [r.key, JSON.parse(r.value.toString("utf8")), r.create_revision, r.mod_revision]),
@@ -174,7 +174,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
           ["/kintsugi/generations-head", { v: 1, w, next: 1 }, 1, 1],
           ["/kintsugi/outcomes-head", { v: 1, w, next: 1 }, 1, 1],
           ["/kintsugi/queue", { v: 1, w, nextIndex: 1, nextSequence: 1 }, 1, 1],
-          ["/kintsugi/schema", { v: 1 }, 1, 1],
+          ["/kintsugi/schema", { v: 2 }, 1, 1],
         ],
       );
       assert.equal(versionOf(file), 13);
@@ -188,9 +188,11 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
     try {
       const db = openDatabase(fixtureCopy(dir.path));
       try {
-        const conversion = db.transaction(() => convertTablesToKv(db))();
+        const target = new Database(":memory:");
+        const conversion = target.transaction(() => convertTablesToKv(db, target))();
         assert.deepEqual({ counts: conversion.summary.counts, sha256: conversion.summary.sha256 }, { counts: RELEASED.counts, sha256: RELEASED.sha256 });
-        assert.equal(conversion.pairs, db.prepare("SELECT COUNT(*) FROM kv").pluck().get());
+        assert.equal(conversion.pairs, target.prepare("SELECT COUNT(*) FROM kv").pluck().get());
+        target.close();
         assert.equal(conversion.revision, 1);
       } finally {
         db.close();
@@ -204,7 +206,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
     const dir = tempDir();
     try {
       const file = fixtureCopy(dir.path);
-      openDatabase(file, CONVERTING).close();
+      convertOldFile(file);
       const rows = kvRows(file);
       const complaints: string[] = [];
       const mirror = new StoreMirror(
@@ -252,19 +254,39 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
     }
   });
 
-  it("runs once: the schema version moved on to 13, opening again converts nothing, and the old code refuses the file", () => {
+  it("runs once: the schema version moved on to 13, opening again converts nothing, and the old code refuses the file", async () => {
     const dir = tempDir();
     try {
       const file = fixtureCopy(dir.path);
-      openDatabase(file, CONVERTING).close();
+      convertOldFile(file);
       const converted = kvRows(file);
-      openDatabase(file, CONVERTING).close();
+      await openSqliteKvDriver(file, { conversion: () => assert.fail("converted twice") }).close();
       assert.equal(versionOf(file), 13);
       assert.deepEqual(kvRows(file), converted);
       assert.throws(() => openDatabase(file, MIGRATIONS), {
         name: "DatabaseOpenError",
         message: /has schema version 13, newer than this kintsugi knows \(12\)/,
       });
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses a file another process holds open (its WAL not empty: it would apply to the new file), and leaves it as it was", async () => {
+    const dir = tempDir();
+    try {
+      const file = fixtureCopy(dir.path);
+      const other = new Database(file);
+      try {
+        other.pragma("journal_mode = WAL");
+        assert.throws(() => convertOldFile(file), { name: "DatabaseOpenError", message: /another process has it open \(its WAL .* is not empty\)/ });
+        assert.ok(!tables(file).includes("kv"));
+        assert.ok(!existsSync(convertingFile(file)), "the new file removed");
+      } finally {
+        other.close();
+      }
+      convertOldFile(file);
+      assert.equal(versionOf(file), 13);
     } finally {
       dir.remove();
     }
@@ -279,7 +301,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
       marked.close();
       const before = await checked(file);
       assert.throws(
-        () => openDatabase(file, CONVERTING),
+        () => convertOldFile(file),
         (err: Error) => {
           assert.ok(err instanceof UnfinishedCopyError, `${err.name}: ${err.message}`);
           assert.match(err.message, /holds an unfinished copy from etcd prefix \/kintsugi\/ started at 2026-11-22T05:00:00.250Z/);
@@ -299,7 +321,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
       name: "an entry whose address is an option",
       change: "UPDATE repair_entries SET address = '-rf' WHERE idx = 2",
       names:
-        /repair entry 2 would not be readable in the store: etcd key \/kintsugi\/entries\/0000000000000002 holds an invalid value at entry\.address: must be an IP address/,
+        /repair entry 2 would not be readable in the store: store key \/kintsugi\/entries\/0000000000000002 holds an invalid value at entry\.address: must be an IP address/,
     },
     {
       name: "a setting that is not JSON",
@@ -327,7 +349,7 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
         tamper(file, (db) => db.exec(change));
         const before = await checked(file);
         assert.throws(
-          () => openDatabase(file, CONVERTING),
+          () => convertOldFile(file),
           (err: Error) => {
             assert.ok(err instanceof DatabaseOpenError, `${err.name}: ${err.message}`);
             assert.ok(
@@ -382,9 +404,11 @@ describe("convertTablesToKv (migration 13): the old SQLite tables become the sto
         reopened.close();
       }
       assert.ok(!tables(file).includes("kv"), "nothing of the conversion was committed");
+      assert.ok(existsSync(convertingFile(file)), "the half-written new file is beside the old one");
       assert.deepEqual(await checked(file), before);
 
-      openDatabase(file, CONVERTING).close();
+      convertOldFile(file);
+      assert.ok(!existsSync(convertingFile(file)), "the next conversion removed the half-written file");
       assert.equal(versionOf(file), 13);
       const history = kvRows(file).filter((r) => KEYS.parse(r.key).kind === "history").length;
       assert.equal(history, (before.counts as { history: number }).history);

@@ -1,6 +1,6 @@
 import { after, before, describe } from "node:test";
 import type { Etcd3 } from "etcd3";
-import { EtcdKvDriver } from "../../../src/store/kv/etcd-kv-driver.js";
+import { EtcdKvDriver } from "../../../src/store/kv/etcd/etcd-kv-driver.js";
 import { SILENT_LOG } from "../../../src/support/log.js";
 import { testEtcdClient } from "../../support/etcd-clients.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../../support/test-etcd.js";

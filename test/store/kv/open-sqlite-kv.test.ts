@@ -6,13 +6,13 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { prefixRange } from "../../../src/store/kv/kv-driver.js";
-import { KV_SCHEMA_VERSION, openSqliteKvDriver } from "../../../src/store/kv/open-sqlite-kv.js";
-import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite-kv-schema.js";
-import { openDatabase } from "../../../src/store/sqlite/database.js";
-import { LEGACY_SCHEMA_VERSION } from "../../../src/store/sqlite/migrations/index.js";
+import { KV_SCHEMA_VERSION, openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
+import { openDatabase } from "../../../src/store/kv/sqlite/database.js";
+import { LEGACY_SCHEMA_VERSION, MIGRATIONS } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 
-const OPENER = fileURLToPath(new URL("../../../src/store/kv/open-sqlite-kv.ts", import.meta.url));
+const OPENER = fileURLToPath(new URL("../../../src/store/kv/sqlite/open-sqlite-kv.ts", import.meta.url));
 
 /** What another process's attempt to open `file` says: "opened", or its error's message. */
 function otherProcessOpens(file: string): Promise<string> {
@@ -82,7 +82,12 @@ describe("openSqliteKvDriver: a new file, a key-value file and an old-format fil
       assert.deepEqual(tablesOf(file), oldTables);
       assert.equal(Math.max(...versionsOf(file)), LEGACY_SCHEMA_VERSION);
       // A stand-in for the real conversion (another change): it makes the kv tables with one key.
-      const conversion = { version: KV_SCHEMA_VERSION, name: "convert", sql: `${SQLITE_KV_TABLES} INSERT INTO kv VALUES ('/kintsugi/converted', x'', 1, 1);` };
+      let conversions = 0;
+      const conversion = (old: string) => {
+        conversions++;
+        const sql = `${SQLITE_KV_TABLES} INSERT INTO kv VALUES ('/kintsugi/converted', x'', 1, 1);`;
+        openDatabase(old, [...MIGRATIONS, { version: KV_SCHEMA_VERSION, name: "convert", sql }]).close();
+      };
       const converted = openSqliteKvDriver(file, { conversion });
       try {
         assert.equal(await converted.count("count", prefixRange("/kintsugi/")), 1);
@@ -91,7 +96,8 @@ describe("openSqliteKvDriver: a new file, a key-value file and an old-format fil
       }
       const again = openSqliteKvDriver(file, { conversion });
       await again.close();
-      assert.deepEqual(versionsOf(file).slice(-2), [LEGACY_SCHEMA_VERSION, KV_SCHEMA_VERSION], "converted once");
+      assert.deepEqual(versionsOf(file).slice(-2), [LEGACY_SCHEMA_VERSION, KV_SCHEMA_VERSION]);
+      assert.equal(conversions, 1, "converted once");
     } finally {
       dir.remove();
     }

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { KV_SCHEMA_VERSION } from "../../../src/store/kv/open-sqlite-kv.js";
-import { SqliteKvDriver } from "../../../src/store/kv/sqlite-kv-driver.js";
-import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite-kv-schema.js";
-import { openDatabase, type Db } from "../../../src/store/sqlite/database.js";
-import { DatabaseHealth, type HealthVerdict } from "../../../src/store/sqlite/database-health.js";
+import { KV_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { SqliteKvDriver } from "../../../src/store/kv/sqlite/sqlite-kv-driver.js";
+import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
+import { openDatabase, type Db } from "../../../src/store/kv/sqlite/database.js";
+import { DatabaseHealth, type HealthVerdict } from "../../../src/store/kv/sqlite/database-health.js";
 import { StoreBusyError, StoreUnavailableError } from "../../../src/store/store-errors.js";
 import { tempDir } from "../../support/temp-dir.js";
 

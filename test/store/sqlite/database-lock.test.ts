@@ -3,10 +3,10 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { lockDatabase } from "../../../src/store/sqlite/database-lock.js";
+import { lockDatabase } from "../../../src/store/kv/sqlite/database-lock.js";
 import { tempDir } from "../../support/temp-dir.js";
 
-const LOCK_MODULE = fileURLToPath(new URL("../../../src/store/sqlite/database-lock.ts", import.meta.url));
+const LOCK_MODULE = fileURLToPath(new URL("../../../src/store/kv/sqlite/database-lock.ts", import.meta.url));
 
 /** Whether another process can take the lock now (it lets go at once): a real second kintsugi's view. */
 function otherProcessCanLock(databasePath: string): Promise<string> {

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { openDatabase, schemaVersion } from "../../../src/store/sqlite/database.js";
+import { openDatabase, schemaVersion } from "../../../src/store/kv/sqlite/database.js";
 import { DatabaseOpenError } from "../../../src/store/store-errors.js";
-import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
+import { MIGRATIONS } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 
 describe("openDatabase", () => {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { openDatabase } from "../../../src/store/sqlite/database.js";
-import { MIGRATIONS } from "../../../src/store/sqlite/migrations/index.js";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
+import { openDatabase } from "../../../src/store/kv/sqlite/database.js";
+import { MIGRATIONS } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { tempDir } from "../../support/temp-dir.js";

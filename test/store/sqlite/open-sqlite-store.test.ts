@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { createRepairEntry, type RepairEntry, type UnindexedRepairEntry } from "../../../src/domain/queue/repair-entry.js";
 import { DatabaseOpenError } from "../../../src/store/store-errors.js";
-import { openSqliteStore } from "../../../src/store/sqlite/open-sqlite-store.js";
+import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
 import { tempDir } from "../../support/temp-dir.js";

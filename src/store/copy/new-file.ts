@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { DatabaseInUseError, lockDatabase } from "../kv/sqlite/database-lock.js";
+import { BackupError } from "./backup-error.js";
+
+/** The files SQLite keeps beside a database (its journals, its shared memory) and kintsugi's lock file. */
+export const SIDE_FILES = ["-wal", "-shm", "-journal", ".lock"] as const;
+
+/** The file itself, through symbolic links, so two spellings of one file are seen as one. */
+export function sameFile(a: string, b: string): boolean {
+  const real = (file: string) => (existsSync(file) ? realpathSync(file) : resolve(file));
+  return real(a) === real(b);
+}
+
+/** Flushes a file or a directory (a rename is durable once its directory is) to the disk. */
+export function fsyncPath(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function refuseRunningDatabase(file: string): void {
+  try {
+    lockDatabase(file).release();
+  } catch (err) {
+    if (!(err instanceof DatabaseInUseError)) throw err;
+    const pid = err.holderPid === null ? "" : ` (pid ${err.holderPid})`;
+    throw new BackupError(`${file} is the database of a running kintsugi${pid}; it is not replaced: name another file`);
+  }
+}
+
+/** Removes `file` and whatever SQLite (and kintsugi's lock) left beside it. */
+export function removeWithSideFiles(file: string): void {
+  for (const suffix of ["", ...SIDE_FILES]) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/**
+ * A temporary name in the directory of `file` (so that a rename onto `file` is atomic), which nothing else uses.
+ * The directory is made when missing.
+ */
+export function temporaryBeside(file: string, purpose: string): string {
+  mkdirSync(dirname(file), { recursive: true });
+  return join(dirname(file), `.${basename(file)}.${purpose}-${randomBytes(6).toString("hex")}`);
+}
+
+/**
+ * Makes the SQLite file `out` as a whole or not at all: refuses an existing `out` unless `force` (and always a
+ * directory, and a database a running kintsugi holds); `write` makes the file at a temporary name in the same
+ * directory; once it succeeds that file is flushed and renamed onto `out` in one step. On failure the temporary file
+ * (and whatever SQLite left beside it) is removed and `out` is left as it was.
+ */
+export async function writeNewFile<T>(out: string, force: boolean, write: (temporary: string) => Promise<T>): Promise<T> {
+  const file = resolve(out);
+  if (existsSync(file)) {
+    if (statSync(file).isDirectory()) throw new BackupError(`${file} is a directory; name the file to write`);
+    if (!force) throw new BackupError(`${file} already exists; name a new file, or add --force to replace it`);
+    // A running kintsugi's database is never replaced under it; its lock says whether one holds it.
+    if (existsSync(`${file}.lock`)) refuseRunningDatabase(file);
+  }
+  const temporary = temporaryBeside(file, "new");
+  try {
+    const result = await write(temporary);
+    rmSync(`${temporary}.lock`, { force: true });
+    fsyncPath(temporary);
+    // SQLite would apply a journal left beside the replaced file to the new one: they go first.
+    for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
+    renameSync(temporary, file);
+    fsyncPath(dirname(file));
+    return result;
+  } catch (err) {
+    removeWithSideFiles(temporary);
+    throw err;
+  }
+}

@@ -1,0 +1,33 @@
+import { SnapshotSourceError, type SnapshotSource } from "./store-snapshot.js";
+import { refuseUnfinishedCopy } from "./copy-marker.js";
+import { kvSnapshotItems, refuseUnknownLayout } from "./snapshot-export.js";
+import type { KvStoreAccess } from "../core/kv-store-access.js";
+
+/**
+ * A store as the source of a copy (the driver is closed with it). Refused when replicas run on it (their election
+ * keys are there) unless `whileRunning`; refused too when it holds an unfinished copy, a newer layout or a key
+ * kintsugi does not write (checked again at the revision the copy reads).
+ */
+export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: boolean): Promise<SnapshotSource> {
+  const { driver, keys, description } = access;
+  try {
+    await refuseUnfinishedCopy(access);
+    const replicas = whileRunning ? 0 : await driver.count(`reading ${keys.allLeaders.start}`, keys.allLeaders);
+    if (replicas > 0) {
+      throw new SnapshotSourceError(
+        `${description}: ${replicas} kintsugi replica(s) run on it (election keys under ${keys.allLeaders.start}); stop them before copying, ` +
+          "so that nothing is written after the copy has read the store",
+      );
+    }
+    await refuseUnknownLayout(driver, keys, description);
+  } catch (err) {
+    await driver.close();
+    throw err;
+  }
+  return {
+    description,
+    items: () => kvSnapshotItems(driver, keys, description),
+    size: () => driver.count(`counting the keys of ${description}`, keys.all),
+    close: () => driver.close(),
+  };
+}

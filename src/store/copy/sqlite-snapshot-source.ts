@@ -1,0 +1,33 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { SnapshotSourceError, type SnapshotSource } from "./store-snapshot.js";
+import { openKvSnapshotSource } from "./snapshot-source.js";
+import { KV_SCHEMA_VERSION, openSqliteKvDriver, storedVersion } from "../kv/sqlite/open-sqlite-kv.js";
+import { openLockedDatabase } from "../kv/sqlite/database-lock.js";
+import { sqliteAccess } from "../kv/sqlite/open-sqlite-store.js";
+import { refuseUnfinishedCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
+import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
+import { oldTableRows } from "../kv/sqlite/old-tables/convert-sqlite-tables.js";
+
+/**
+ * A SQLite file as the source of a copy. It must exist (opening would create an empty one). Its lock is taken for
+ * the whole copy, so a file a running kintsugi holds is refused and none can start on it and write meanwhile. A file
+ * of the key-value table is read as the store core reads it; a file of an older kintsugi's tables is read as they are
+ * (its migrations up to the last of the old tables applied, not converted: a copy leaves its source as it was). A file
+ * holding an unfinished copy is refused.
+ */
+export async function openSqliteSnapshotSource(path: string): Promise<SnapshotSource> {
+  const file = resolve(path);
+  if (!existsSync(file)) throw new SnapshotSourceError(`there is no SQLite database at ${file}`);
+  const version = storedVersion(file);
+  if (version === "new" || version >= KV_SCHEMA_VERSION) return openKvSnapshotSource(sqliteAccess(openSqliteKvDriver(file), file), true);
+  const { db, close } = openLockedDatabase(file);
+  try {
+    refuseUnfinishedCopy(db);
+  } catch (err) {
+    close();
+    throw err;
+  }
+  const description = `sqlite:${file}`;
+  return { description, items: () => sqliteSnapshotItems(db, description), size: async () => oldTableRows(db), close: async () => close() };
+}

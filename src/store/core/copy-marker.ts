@@ -1,8 +1,0 @@
-import { parseMarker, unfinishedCopy } from "../copy/unfinished-copy.js";
-import type { KvStoreAccess } from "./kv-store-access.js";
-
-/** Refuses a prefix that holds the marker of an unfinished copy (`kintsugi db copy` cut off or not verified). */
-export async function refuseUnfinishedCopy({ driver, keys, place, howToEmpty }: KvStoreAccess): Promise<void> {
-  const { kv } = await driver.get(`reading ${keys.copyMarker}`, keys.copyMarker);
-  if (kv !== null) throw unfinishedCopy(place, parseMarker(kv.value.toString("utf8")), howToEmpty);
-}

@@ -1,0 +1,112 @@
+import { StoreUnavailableError, type StoreHealth } from "../../store-port.js";
+import type { Log } from "../../../support/log.js";
+
+/** The options of one etcd call (a subset of grpc's CallOptions). */
+export interface CallOptions {
+  readonly deadline: number;
+}
+
+/**
+ * Whether etcd answers, as this replica sees it: the watch's connection and the outcome of the last call. Every call
+ * gets a deadline (`timeoutMs`, as etcdutil's `timeout`); a call that fails becomes a {@link StoreUnavailableError}
+ * naming the endpoints and the cause, and marks the store unhealthy until etcd answers again: the watch reconnects,
+ * a later call succeeds, or the probe this starts (one cheap read per `timeoutMs`) gets an answer.
+ */
+export class EtcdAvailability {
+  private watchFault: string | null = null;
+  private callFault: string | null = null;
+  private probeTimer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private beating = false;
+  private closed = false;
+
+  constructor(
+    private readonly endpoints: readonly string[],
+    readonly timeoutMs: number,
+    private readonly probe: (options: CallOptions) => Promise<unknown>,
+    private readonly log: Log,
+  ) {}
+
+  /** The options of one call: its deadline. */
+  callOptions(): CallOptions {
+    return { deadline: Date.now() + this.timeoutMs };
+  }
+
+  health(): StoreHealth {
+    const reason = this.watchFault ?? this.callFault;
+    return reason === null ? { backend: "etcd", healthy: true } : { backend: "etcd", healthy: false, reason };
+  }
+
+  watchLost(cause: string): void {
+    if (this.watchFault === null)
+      this.log.warn("the etcd watch is disconnected; reads are served from what this replica has", { endpoints: this.endpoints, cause });
+    this.watchFault = `the etcd watch on ${this.endpoints.join(", ")} is disconnected: ${cause}`;
+  }
+
+  watchRestored(): void {
+    if (this.watchFault !== null) this.log.info("the etcd watch is connected again", { endpoints: this.endpoints });
+    this.watchFault = null;
+    this.answered();
+  }
+
+  /** etcd answered a call: the last call's fault (if any) is over. */
+  answered(): void {
+    this.callFault = null;
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = null;
+  }
+
+  /** Turns the failure of a call (`what`: what it was for) into the error its caller gets; records the fault. */
+  failed(what: string, err: unknown): StoreUnavailableError {
+    const cause = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    // Said once per outage, not once per call: callers go on trying while etcd is away.
+    this.log[this.callFault === null ? "warn" : "debug"]("an etcd call failed", { endpoints: this.endpoints, what, cause });
+    this.callFault = `etcd at ${this.endpoints.join(", ")} did not answer (${what}): ${cause}`;
+    this.scheduleProbe();
+    return new StoreUnavailableError(this.callFault, { cause: err });
+  }
+
+  /**
+   * Asks etcd every `timeoutMs` whether it answers, whatever else this replica does: a replica that writes nothing
+   * and whose watch stays connected to an etcd that is paused or cut off (no error ever reaches the stream) would
+   * otherwise call the store healthy for the whole outage.
+   */
+  startHeartbeat(): void {
+    if (this.heartbeat !== null || this.closed) return;
+    this.heartbeat = setInterval(() => {
+      if (this.beating) return;
+      this.beating = true;
+      this.probe(this.callOptions())
+        .then(
+          () => this.answered(),
+          (err: unknown) => {
+            if (!this.closed) this.failed("a periodic check that etcd answers", err);
+          },
+        )
+        .finally(() => (this.beating = false));
+    }, this.timeoutMs);
+    this.heartbeat.unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  private scheduleProbe(): void {
+    if (this.probeTimer !== null || this.closed) return;
+    this.probeTimer = setTimeout(() => {
+      this.probe(this.callOptions()).then(
+        () => this.answered(),
+        () => {
+          this.probeTimer = null;
+          this.scheduleProbe();
+        },
+      );
+    }, this.timeoutMs);
+    this.probeTimer.unref();
+  }
+}

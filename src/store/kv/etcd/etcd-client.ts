@@ -1,0 +1,144 @@
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createSecureContext, rootCertificates } from "node:tls";
+import { handleWhen, retry } from "cockatiel";
+import { Etcd3, GRPCDeadlineExceededError, isRecoverableError, type IOptions } from "etcd3";
+import type { EtcdConfig, PemSource } from "../../../config/etcd-config.js";
+import { readFailure } from "../../../config/load-config.js";
+import { EtcdClientConfigError, type EtcdClientProblem } from "../../store-errors.js";
+import { MemberAvoidance } from "./etcd-member-avoidance.js";
+
+type Kind = "ca" | "cert" | "key";
+
+// Where a PEM came from, as a message names it: the key and the file, or the key alone for inline PEM.
+function origin(kind: Kind, source: PemSource): { path: string; label: string } {
+  return "file" in source ? { path: `etcd.tls-${kind}-file`, label: `${source.file}: ` } : { path: `etcd.tls-${kind}`, label: "" };
+}
+
+function readPem(kind: Kind, source: PemSource, problems: EtcdClientProblem[]): string | null {
+  if ("pem" in source) return source.pem;
+  try {
+    return readFileSync(source.file, "utf8");
+  } catch (error) {
+    problems.push({ path: `etcd.tls-${kind}-file`, message: `${source.file}: cannot read: ${readFailure(error)}` });
+    return null;
+  }
+}
+
+// Messages name the file and what is wrong, never the content: a key must not end up in a log.
+function checkCertificate(kind: Kind, source: PemSource, pem: string, problems: EtcdClientProblem[]): boolean {
+  const { path, label } = origin(kind, source);
+  try {
+    if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("no BEGIN CERTIFICATE line");
+    new X509Certificate(pem);
+    return true;
+  } catch {
+    problems.push({ path, message: `${label}not a PEM certificate` });
+    return false;
+  }
+}
+
+/** The TLS credentials etcd3 hands to gRPC; null when no TLS key is set (https endpoints then use the system CAs). */
+function readCredentials(config: EtcdConfig): NonNullable<IOptions["credentials"]> | null {
+  if (config.tlsCa === null && config.tlsClient === null) return null;
+  const problems: EtcdClientProblem[] = [];
+  let rootCertificate = rootCertificates.join("\n");
+  if (config.tlsCa !== null) {
+    const ca = readPem("ca", config.tlsCa, problems);
+    if (ca !== null && checkCertificate("ca", config.tlsCa, ca, problems)) rootCertificate = ca;
+  }
+  let client: { certChain: Buffer; privateKey: Buffer } | null = null;
+  if (config.tlsClient !== null) {
+    const { cert: certSource, key: keySource } = config.tlsClient;
+    const cert = readPem("cert", certSource, problems);
+    const key = readPem("key", keySource, problems);
+    if (cert !== null && key !== null && checkCertificate("cert", certSource, cert, problems)) {
+      try {
+        createSecureContext({ cert, key });
+        client = { certChain: Buffer.from(cert), privateKey: Buffer.from(key) };
+      } catch (error) {
+        const { path, label } = origin("key", keySource);
+        const mismatch = /key values mismatch/i.test((error as Error).message ?? "");
+        problems.push({ path, message: mismatch ? `${label}this key does not belong to the client certificate` : `${label}not a usable PEM private key` });
+      }
+    }
+  }
+  if (problems.length > 0) throw new EtcdClientConfigError(problems);
+  return { rootCertificate: Buffer.from(rootCertificate), ...client };
+}
+
+/**
+ * Every problem with the TLS material of the `etcd` section (files read now, as {@link etcdClientFor} reads them),
+ * without building a client; none when it is usable or there is none.
+ */
+export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
+  try {
+    readCredentials(config);
+    return [];
+  } catch (err) {
+    if (err instanceof EtcdClientConfigError) return [...err.problems];
+    throw err;
+  }
+}
+
+/**
+ * An etcd client for the `etcd` section: its endpoints, user and password, TLS (files read now: a file that cannot
+ * be read or holds no usable PEM is an error naming its key and path), and a deadline of `timeout` on every call
+ * that is not a stream (watches and lease keep-alives run as long as they are needed). Keys are not prefixed by the
+ * client: callers put `config.prefix` in front of the keys they use. With several endpoints, a member that does not
+ * answer (down, or cut off with its packets dropped) is left for the others within about a keep-alive ping and a
+ * `timeout` (see {@link MemberAvoidance}).
+ *
+ * @throws EtcdClientConfigError listing every problem with the TLS material.
+ */
+export function etcdClientFor(config: EtcdConfig): Etcd3 {
+  const credentials = readCredentials(config);
+  const avoidance = config.endpoints.length > 1 ? new MemberAvoidance(config.endpoints) : null;
+  return new Etcd3({
+    hosts: [...config.endpoints],
+    ...(config.auth !== null && { auth: { username: config.auth.username, password: config.auth.password } }),
+    ...(credentials !== null && { credentials }),
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + config.timeoutMs }),
+    // A watch catching up after an outage may carry many generated configurations at once: past gRPC's 4 MiB default
+    // it would fail and retry the same batch for ever.
+    grpcOptions: {
+      "grpc.max_receive_message_length": MAX_RECEIVE_BYTES,
+      // A member cut off (packets dropped, nothing refused) never ends a stream: the watch would wait on it for good
+      // (every write waits for the watch), and so would etcd3's next stream there. A ping unanswered ends the
+      // connection, its streams fail, and the watch moves to another member.
+      "grpc.keepalive_time_ms": KEEPALIVE_TIME_MS,
+      "grpc.keepalive_timeout_ms": config.timeoutMs,
+    },
+    faultHandling: {
+      // etcd3's default watch back-off grows to 30 s: the mirror (and the commits subscribers wait for) would lag that
+      // long behind an etcd that is back. Doubling from 100 ms up to 2 s reconnects quickly without hammering.
+      watchBackoff: cappedBackoff(WATCH_BACKOFF_FIRST_MS),
+      // etcd3 tries a call that failed on up to 3 members, all within the call's one deadline: a call that ran out
+      // of time has none left, and trying it again fails at once on a member that is fine (and counts against it).
+      global: retry(
+        handleWhen((error) => isRecoverableError(error) && !(error instanceof GRPCDeadlineExceededError)),
+        { maxAttempts: 3 },
+      ),
+      // One member: nothing to move to, etcd3's default (held off after 3 failures in a row, for 5 s) stays.
+      ...(avoidance !== null && { host: (member: string) => avoidance.policyFor(member) }),
+    },
+  });
+}
+
+/**
+ * gRPC's keep-alive ping interval on each member's connection: past etcd's default `--grpc-keepalive-min-time` of
+ * 5 s, as a member closes the connection of a client that pings more often.
+ */
+export const KEEPALIVE_TIME_MS = 6000;
+
+/** The largest message kintsugi accepts from etcd (a watch batch, a page of the mirror's first read). */
+export const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
+const WATCH_BACKOFF_FIRST_MS = 100;
+const WATCH_BACKOFF_MAX_MS = 2000;
+
+type WatchBackoff = NonNullable<NonNullable<IOptions["faultHandling"]>["watchBackoff"]>;
+
+/** A watch reconnection back-off that doubles from `ms` and stays at {@link WATCH_BACKOFF_MAX_MS}. */
+function cappedBackoff(ms: number): WatchBackoff {
+  return { duration: ms, next: () => cappedBackoff(Math.min(ms * 2, WATCH_BACKOFF_MAX_MS)) };
+}

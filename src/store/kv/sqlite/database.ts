@@ -1,0 +1,101 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { UnfinishedCopyError } from "../../copy/unfinished-copy.js";
+import { DatabaseOpenError } from "../../store-errors.js";
+import { MIGRATIONS, type Migration } from "./old-tables/migrations/index.js";
+
+export type Db = Database.Database;
+
+/**
+ * How long a statement waits for a write lock held by another process (an operator's sqlite3 shell, a backup tool)
+ * before failing with SQLITE_BUSY. better-sqlite3 is synchronous: the whole process, its API and its runner, waits
+ * with it, so the wait is kept short and a busy database fails fast instead (see database-failure.ts).
+ */
+export const BUSY_TIMEOUT_MS = 20;
+
+/**
+ * Opens (creating when missing) the SQLite file at `path` with WAL and `synchronous=FULL`, so a committed repair
+ * record survives power loss, then applies the pending numbered migrations in one transaction each.
+ */
+export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  const file = resolve(path);
+  let db: Db;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file);
+  } catch (err) {
+    throw new DatabaseOpenError(`cannot open database ${file}: ${(err as Error).message}`);
+  }
+  try {
+    // Before anything is written (even the journal mode): a database this kintsugi refuses is left as it was.
+    refuseNewerSchema(db, migrations);
+    // Only on a file without tables (a new one), where it takes effect: its freed pages can then be given back (the
+    // SQLite store does, see sqlite-kv-driver.ts). On a file that has it, setting it again writes the file's header.
+    if (db.prepare("SELECT COUNT(*) FROM sqlite_master").pluck().get() === 0) db.pragma("auto_vacuum = INCREMENTAL");
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    migrate(db, migrations);
+    return db;
+  } catch (err) {
+    db.close();
+    // A migration may refuse the file as the store's open would (converting one that holds an unfinished copy).
+    if (err instanceof UnfinishedCopyError) throw err;
+    const message = err instanceof DatabaseOpenError ? err.message : `cannot open database ${file}: ${(err as Error).message}`;
+    throw new DatabaseOpenError(message);
+  }
+}
+
+/**
+ * Opens the existing SQLite file `file` read-only: nothing is written to it, and a running kintsugi may hold it. A
+ * file that cannot be opened raises `failure` (DatabaseOpenError by default), naming the file and the cause.
+ */
+export function openDatabaseReadOnly(file: string, failure: new (message: string) => Error = DatabaseOpenError): Db {
+  try {
+    return new Database(file, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw new failure(`cannot open database ${file}: ${(err as Error).message}`);
+  }
+}
+
+/** The highest migration applied to `db`, 0 for a new file. */
+export function schemaVersion(db: Db): number {
+  const row = db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number | null };
+  return row.v ?? 0;
+}
+
+/** Refuses (DatabaseOpenError) a database whose schema is newer than `migrations`; reads only. */
+function refuseNewerSchema(db: Db, migrations: readonly Migration[]): void {
+  const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
+  const current = tracked ? schemaVersion(db) : 0;
+  const newest = migrations.at(-1)?.version ?? 0;
+  if (current > newest) {
+    // A newer kintsugi wrote this file; running older code on it could corrupt what it does not understand.
+    throw new DatabaseOpenError(
+      `database ${db.name} has schema version ${current}, newer than this kintsugi knows (${newest}): a newer kintsugi wrote it. ` +
+        "Run that version or a newer one; to go back to this version, restore a backup made before the upgrade (kintsugi db restore)",
+    );
+  }
+}
+
+/**
+ * Brings `db` to the newest of `migrations`, one transaction per migration; refuses (DatabaseOpenError) a database
+ * whose schema is newer than them.
+ */
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): void {
+  refuseNewerSchema(db, migrations);
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const current = schemaVersion(db);
+  const record = db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      if ("sql" in m) db.exec(m.sql);
+      else m.run(db);
+      record.run(m.version, m.name, new Date().toISOString());
+    })();
+  }
+}

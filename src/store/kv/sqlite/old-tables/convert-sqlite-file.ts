@@ -1,0 +1,95 @@
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { progressCounter, type ProgressReport } from "../../../../support/progress.js";
+import { UnfinishedCopyError } from "../../../copy/unfinished-copy.js";
+import { DatabaseOpenError } from "../../../store-errors.js";
+import { openDatabase, type Db } from "../database.js";
+import { MIGRATIONS, NEWEST_SCHEMA_VERSION } from "./migrations/index.js";
+import { convertTablesToKv, oldTableRows, type KvConversion, type KvConversionOptions } from "./convert-sqlite-tables.js";
+
+export interface OldFileConversionOptions extends KvConversionOptions {
+  /** Told how far the conversion is (rows of the old tables), about once a second and at the end. */
+  readonly progress?: (p: ProgressReport) => void;
+}
+
+/** The name of the new file a conversion writes beside the old one, renamed onto it when complete. */
+export function convertingFile(file: string): string {
+  return `${file}.converting`;
+}
+
+/**
+ * Converts the SQLite file `file` of kintsugi's old tables (migrations 1-12) to the key-value format, in a new file
+ * beside it that replaces it by a rename once complete and on disk: a crash or a failure at any point leaves the old
+ * file as it was (and the half-written new file, removed by the next attempt). The disk it needs at its peak is the old
+ * file and the new one, and the new file starts with incremental auto_vacuum (SQLite can set it only on a file
+ * without tables), so the store gives pages back as it frees them. The new file is written without a journal or
+ * fsyncs (nothing reads it before the rename), then synced once. The caller holds the file's lock.
+ *
+ * @throws UnfinishedCopyError for a file holding an unfinished copy; DatabaseOpenError naming the file otherwise.
+ */
+export function convertOldFile(file: string, options: OldFileConversionOptions = {}): KvConversion {
+  const temp = convertingFile(file);
+  removeFile(temp);
+  // The old migrations first, in place (small changes of their own), as the conversion reads migration 12's tables.
+  const source = openDatabase(file, MIGRATIONS);
+  let target: Db | null = null;
+  try {
+    target = new Database(temp);
+    const into = target;
+    into.pragma("auto_vacuum = INCREMENTAL");
+    into.pragma("journal_mode = OFF");
+    into.pragma("synchronous = OFF");
+    const counter = progressCounter(oldTableRows(source), options.progress ?? (() => undefined));
+    const conversion = into.transaction(() => {
+      into.exec("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+      const record = into.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
+      for (const row of source.prepare("SELECT version, name, applied_at FROM schema_version ORDER BY version").all() as Array<{
+        version: number;
+        name: string;
+        applied_at: string;
+      }>)
+        record.run(row.version, row.name, row.applied_at);
+      record.run(NEWEST_SCHEMA_VERSION, "one key-value table", new Date().toISOString());
+      return convertTablesToKv(source, into, {
+        ...options,
+        afterItem: (items) => {
+          counter.update(items);
+          options.afterItem?.(items);
+        },
+      });
+    })();
+    into.close();
+    target = null;
+    source.close();
+    // A WAL left beside the old file (another process has it open: an operator's sqlite3 shell) would be applied to
+    // the new file once it has the old one's name.
+    const wal = `${file}-wal`;
+    if (existsSync(wal) && statSync(wal).size > 0)
+      throw new DatabaseOpenError(`cannot convert database ${file}: another process has it open (its WAL ${wal} is not empty); stop it and start again`);
+    sync(temp);
+    renameSync(temp, file);
+    sync(dirname(file));
+    counter.finish();
+    return conversion;
+  } catch (err) {
+    target?.close();
+    if (source.open) source.close();
+    removeFile(temp);
+    if (err instanceof UnfinishedCopyError || err instanceof DatabaseOpenError) throw err;
+    throw new DatabaseOpenError(`cannot open database ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function removeFile(path: string): void {
+  for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+}
+
+function sync(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
