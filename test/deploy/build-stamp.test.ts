@@ -12,7 +12,17 @@ import { tempDir } from "../support/temp-dir.js";
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const STAMP_SCRIPT = join(REPO, "scripts", "build-stamp.mjs");
-const OUTPUTS = ["dist/cli/main.js", "dist/main.js", "dist/adapters/kube-client.js", "dist/graphiql/graphiql.js", "dist/status/status.js"];
+const OUTPUTS = [
+  "dist/kintsugi-cli.js",
+  "dist/cli-check-config.js",
+  "dist/cli-db-copy.js",
+  "dist/cli-db-backup.js",
+  "dist/cli/main.js",
+  "dist/main.js",
+  "dist/adapters/kube-client.js",
+  "dist/graphiql/graphiql.js",
+  "dist/status/status.js",
+];
 
 /** A checkout in miniature: the stamp script, a source file, the lockfile, and what a build leaves. */
 function checkout(root: string): void {
