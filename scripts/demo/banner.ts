@@ -36,8 +36,9 @@ kintsugi demo: ${RACKS * PER_RACK} simulated machines in ${RACKS} racks, each a 
                   KINTSUGI_TOKEN=${f.adminToken} ${cli} constraints set ${CHANGED_CONSTRAINT} 12
 
 The machines are a shell script (scripts/demo/machine.sh) standing in for their BMCs; on real machines the repair
-commands are the shipped deploy/commands/ipmi-power-cycle and ipmi-is-healthy (or the redfish-* pair), installed in
-/usr/local/libexec/kintsugi/ (see "Shipped BMC commands" in docs/repair-semantics.md).
+commands are the shipped deploy/commands/ipmi-power-cycle and ipmi-power-is-on (or redfish-power-cycle and
+redfish-power-on-health-ok), installed in /usr/local/libexec/kintsugi/ (see "Shipped BMC commands" in
+docs/repair-semantics.md); power on is not health, so each operation proves its repair with success_requires.
 
 Paste this subscription into GraphiQL to see repairs as they happen:
 

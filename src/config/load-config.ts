@@ -212,8 +212,7 @@ function toKintsugiConfig(file: ConfigFile, source: string): KintsugiConfig {
     runner: file.runner
       ? {
           intervalSeconds: file.runner.interval_seconds,
-          healthCheckConcurrency:
-            file.runner.max_concurrent_health_checks ?? file.runner.health_check_concurrency ?? DEFAULT_RUNNER.healthCheckConcurrency,
+          healthCheckConcurrency: file.runner.max_concurrent_health_checks ?? file.runner.health_check_concurrency ?? DEFAULT_RUNNER.healthCheckConcurrency,
           inheritedCommandMarginSeconds: file.runner.inherited_command_margin_seconds,
         }
       : DEFAULT_RUNNER,

@@ -22,7 +22,9 @@ describe("kintsugi serve with CKE's repair section (the real binary)", () => {
       const warnings = server.logRecords().filter((r) => r.level === 40 && r.msg.startsWith("config: "));
       assert.deepEqual(
         warnings.map((r) => r.msg),
-        ["config: repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds: unknown key, ignored as CKE ignores it"],
+        [
+          "config: repair.repair_procedures[0].repair_operations[0].success_command_timeout_seconds: unknown key, ignored as CKE ignores it (did you mean success_command_timeout?)",
+        ],
       );
       server.child.kill("SIGTERM");
       assert.equal(await server.exited, 0);
