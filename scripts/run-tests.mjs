@@ -83,7 +83,10 @@ function runTests(list, timesFile) {
   const reporters = ["--test-reporter", process.stdout.isTTY ? "spec" : "tap", "--test-reporter-destination", "stdout"];
   reporters.push("--test-reporter", "./scripts/test-timing-reporter.mjs", "--test-reporter-destination", join(timesDir, timesFile));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx/esm", "--test", `--test-concurrency=${concurrency}`, ...reporters, ...list], { stdio: "inherit", env });
+    const child = spawn(process.execPath, ["--import", "tsx/esm", "--test", `--test-concurrency=${concurrency}`, ...reporters, ...list], {
+      stdio: "inherit",
+      env,
+    });
     child.on("exit", (code, signal) => resolve(signal ? 1 : (code ?? 1)));
   });
 }
