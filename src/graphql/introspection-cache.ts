@@ -32,7 +32,9 @@ export function introspectionCachePlugin<Context extends object>(): ApolloServer
       let fromCache = false;
       return {
         async responseForOperation({ operation, source, request }) {
-          if (!introspectsOnly(operation)) return null;
+          // Apollo asks even when the document names no operation it can run (two operations, no operationName): its
+          // own 400 follows.
+          if ((operation as OperationDefinitionNode | undefined) === undefined || !introspectsOnly(operation)) return null;
           const candidate = `${request.operationName ?? ""}\u0000${JSON.stringify(request.variables ?? {})}\u0000${source}`;
           if (candidate.length > MAX_KEY_CHARS) return null;
           key = candidate;

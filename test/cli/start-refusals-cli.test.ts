@@ -200,7 +200,15 @@ async function checkConfig(file: string, env: StartEnvironment = ENV): Promise<C
     return { code: 0, stdout, stderr: "" };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    return { code: 1, stdout, stderr: `kintsugi: ${err.message}\n` };
+    // As the CLI's main prints an operator's error: every line prefixed.
+    return {
+      code: 1,
+      stdout,
+      stderr: err.message
+        .split("\n")
+        .map((line) => `kintsugi: ${line}\n`)
+        .join(""),
+    };
   }
 }
 
@@ -275,8 +283,8 @@ describe("check-config reports what serve refuses at start, for every start chec
       const lines = checked.stderr.trimEnd().split("\n");
       assert.equal(lines.length, 3, checked.stderr);
       assert.match(lines[0] as string, /^kintsugi: .*k\.yaml: auth\.tokens_file: /);
-      assert.match(lines[1] as string, /^.*k\.yaml: tls\.key_file: /);
-      assert.match(lines[2] as string, /^.*k\.yaml: kubernetes\.kubeconfig: /);
+      assert.match(lines[1] as string, /^kintsugi: .*k\.yaml: tls\.key_file: /);
+      assert.match(lines[2] as string, /^kintsugi: .*k\.yaml: kubernetes\.kubeconfig: /);
       assert.equal((await refusedServe(w.file, w.dir)).stderr, checked.stderr);
     } finally {
       w.remove();

@@ -399,12 +399,12 @@ describe("parseConfig: valid files", () => {
     {
       name: "runner.max_concurrent_health_checks bounds the health checks at once, 32 when neither it nor its earlier name is given",
       text: "runner: { max_concurrent_health_checks: 8 }",
-      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 10, healthCheckConcurrency: 8 } },
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 10, healthCheckConcurrency: 8, inheritedCommandMarginSeconds: 10 } },
     },
     {
       name: "a runner section without the bound keeps 32 health checks at once",
       text: "runner: { interval_seconds: 5 }",
-      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 5, healthCheckConcurrency: 32 } },
+      expected: { ...DEFAULT_CONFIG, runner: { intervalSeconds: 5, healthCheckConcurrency: 32, inheritedCommandMarginSeconds: 10 } },
     },
     {
       name: "limits keep their defaults for the keys not given",

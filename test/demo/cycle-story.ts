@@ -3,8 +3,11 @@
 import { DEMO_TIMINGS as T } from "../../scripts/demo/timings.js";
 import type { StoryLine } from "../support/demo-process.js";
 
-/** How late an incident may start after its time: it waits (5 s at a time) while too many machines are down. */
-const LATE_SECONDS = 25;
+/**
+ * How late an incident may start after its time: it waits (5 s at a time) while too many machines are down or queued,
+ * which lasts longer where repairs run slow (the control planes came 35 s late at a load of 22 on two cores).
+ */
+const LATE_SECONDS = 50;
 /** The fewest machines that break in a cycle, and the longest the chaos may go without breaking one (scenario s). */
 export const MIN_BREAKS_PER_CYCLE = 24;
 export const MAX_SECONDS_WITHOUT_A_BREAK = 40;

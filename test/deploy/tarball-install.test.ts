@@ -23,6 +23,8 @@ const { KINTSUGI_TOKEN: _token, ...baseEnv } = process.env;
 const npmEnv = { ...baseEnv, npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false" };
 
 // deploy/commands, which the example configs name under /usr/local/libexec/kintsugi.
+/** The health commands' earlier names, wrappers of the renamed ones (power on is not health). */
+const EARLIER_NAMES = new Set(["ipmi-is-healthy", "redfish-is-healthy"]);
 const BMC_COMMANDS = ["ipmi-is-healthy", "ipmi-power-cycle", "ipmi-power-is-on", "redfish-is-healthy", "redfish-power-cycle", "redfish-power-on-health-ok"];
 
 const npm = (args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = npmEnv) =>
@@ -134,12 +136,15 @@ describe("the packed tarball, installed as deploy/Dockerfile installs it, serves
     await run("install", ["-d", libexec]);
     await run("install", ["-m", "0755", ...readdirSync(join(app, "deploy", "commands")).map((c) => join(app, "deploy", "commands", c)), libexec]);
     assert.deepEqual(readdirSync(libexec).sort(), [...BMC_COMMANDS].sort());
+    const examples =
+      readFileSync(join(REPO, "deploy", "kintsugi.yaml"), "utf8") + readFileSync(join(REPO, "deploy", "kubernetes", "sqlite", "kintsugi.yaml"), "utf8");
     for (const name of BMC_COMMANDS) {
-      assert.match(
-        readFileSync(join(REPO, "deploy", "kintsugi.yaml"), "utf8") + readFileSync(join(REPO, "deploy", "kubernetes", "sqlite", "kintsugi.yaml"), "utf8"),
-        name.startsWith("ipmi-") ? new RegExp(`"/usr/local/libexec/kintsugi/${name}"`) : /redfish-/,
-        `the example configs name ${name}`,
-      );
+      if (EARLIER_NAMES.has(name)) {
+        // Kept so that configs naming it keep working; the examples name what it now runs.
+        assert.doesNotMatch(examples, new RegExp(`/${name}"`), `the example configs no longer name ${name}`);
+      } else {
+        assert.match(examples, name.startsWith("ipmi-") ? new RegExp(`"/usr/local/libexec/kintsugi/${name}"`) : /redfish-/, `the example configs name ${name}`);
+      }
       // Without the BMC's address (no sabakan), each stops with its own message rather than reaching any machine.
       const { KINTSUGI_BMC_ADDRESS: _bmc, ...env } = baseEnv;
       const failed = await run(join(libexec, name), ["10.0.0.1"], { env }).then(

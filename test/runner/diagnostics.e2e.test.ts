@@ -16,7 +16,8 @@ describe("diagnostics before the first destructive step (real child processes, t
     {
       name: "its failure is recorded and the repair goes on",
       action: "diag-fail",
-      reason: /^step 1: diagnostics command failed \(exit code 4\); the repair goes on$/,
+      // The reason ends with the tail of the command's stderr: why it failed, wherever the reason is shown.
+      reason: /^step 1: diagnostics command failed \(exit code 4; stderr: BMC of 10\.0\.0\.8 refuses the SEL\); the repair goes on$/,
       detail: /stderr:\nBMC of 10\.0\.0\.8 refuses the SEL/,
     },
   ];
