@@ -18,6 +18,7 @@ const stamp = join(root, "dist", ".build-inputs.sha256");
 // and the lockfile (the bundles embed the installed packages).
 const INPUTS = [
   "src",
+  "scripts/build-dist.mjs",
   "scripts/build-cli.mjs",
   "scripts/build-kube-client.mjs",
   "scripts/build-graphiql.mjs",

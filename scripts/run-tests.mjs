@@ -2,10 +2,12 @@
 // globs itself, so the files are listed here. Extra arguments are passed on (e.g. a file list to run only those).
 // A full run records every call the tests' fake Kubernetes APIs serve (KINTSUGI_KUBE_CALLS_DIR), then checks the
 // shipped RBAC rules against them with test/deploy/rbac.suite-check.ts; the exit code is non-zero when either fails.
+// At the end it prints each part's time: the slowest files (scripts/test-timing-reporter.mjs records each file's wall
+// time), the total, and the time by folder; the whole table goes to test-artifacts/test-times.txt.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { delimiter, join, relative } from "node:path";
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -42,23 +44,97 @@ if (process.getuid?.() !== 0)
 if (!existsSync("/usr/bin/zsh") && !existsSync("/bin/zsh"))
   console.log("SKIPPING the zsh completion runs: no zsh (install Debian's zsh, as .ci/run does); its script is checked only for its structure");
 
+// The slowest files (from the timing report of a full run), started first so that none of them is left running alone
+// at the end while the other slot idles. The rest follow in path order.
+const SLOW_FIRST = [
+  "test/sim/sweep.test.ts",
+  "test/cli/binary-smoke.test.ts",
+  "test/browser/status-page.test.ts",
+  "test/demo/demo-long-run.test.ts",
+  "test/runner/dependency-outage-log.e2e.test.ts",
+  "test/ha/failover.e2e.test.ts",
+  "test/browser/status-page-outage.test.ts",
+  "test/store/conformance/sqlite.test.ts",
+  "test/adapters/hostile-kube-api.e2e.test.ts",
+  "test/sim/generation-sweep.test.ts",
+  "test/demo/demo.test.ts",
+  "test/store/conformance/etcd.test.ts",
+  "test/runner/proof-of-repair.e2e.test.ts",
+  "test/browser/hostile-page.test.ts",
+  "test/deploy/tarball-install.test.ts",
+];
+
+// Three files at a time on two cores: at two, a file's process used about half a core on average (most of the suite
+// waits on servers, child processes and sockets), so a third keeps both cores busy without starving the others.
+const CONCURRENCY = 3;
+
 const requested = process.argv.slice(2);
 const full = requested.length === 0;
-const files = full ? testFiles("test").sort() : requested;
+const all = testFiles("test").sort();
+const files = full ? [...SLOW_FIRST.filter((f) => all.includes(f)), ...all.filter((f) => !SLOW_FIRST.includes(f))] : requested;
 const callsDir = full ? mkdtempSync(join(tmpdir(), "kintsugi-kube-calls-")) : null;
 const env = callsDir ? { ...process.env, KINTSUGI_KUBE_CALLS_DIR: callsDir } : process.env;
+const timesDir = mkdtempSync(join(tmpdir(), "kintsugi-test-times-"));
 
-function runTests(list) {
+// tsx/esm: the tests are ES modules, and tsx's hooks for require() cost each file's process about 0.3 s of CPU for
+// nothing. Files run CONCURRENCY at a time (KINTSUGI_TEST_CONCURRENCY overrides it).
+const concurrency = Number(process.env.KINTSUGI_TEST_CONCURRENCY ?? CONCURRENCY);
+
+function runTests(list, timesFile) {
+  // node's default reporter (spec on a terminal, TAP otherwise) to stdout, and the timing reporter to a file.
+  const reporters = ["--test-reporter", process.stdout.isTTY ? "spec" : "tap", "--test-reporter-destination", "stdout"];
+  reporters.push("--test-reporter", "./scripts/test-timing-reporter.mjs", "--test-reporter-destination", join(timesDir, timesFile));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...list], { stdio: "inherit", env });
+    const child = spawn(process.execPath, ["--import", "tsx/esm", "--test", `--test-concurrency=${concurrency}`, ...reporters, ...list], {
+      stdio: "inherit",
+      env,
+    });
     child.on("exit", (code, signal) => resolve(signal ? 1 : (code ?? 1)));
   });
 }
 
-let code = await runTests(files);
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Prints where the time went: the slowest files, the total, the time by folder; the whole table to a file. */
+function reportTimes(wallMs) {
+  const times = new Map();
+  for (const name of readdirSync(timesDir)) {
+    const text = readFileSync(join(timesDir, name), "utf8").trim();
+    if (text === "") continue;
+    for (const [file, t] of Object.entries(JSON.parse(text))) times.set(relative(process.cwd(), file), t);
+  }
+  if (times.size === 0) return;
+  const rows = [...times].sort((a, b) => b[1].ms - a[1].ms);
+  const sum = rows.reduce((s, [, t]) => s + t.ms, 0);
+  const folders = new Map();
+  for (const [file, t] of rows) {
+    const folder = file.split("/").slice(0, 2).join("/");
+    folders.set(folder, (folders.get(folder) ?? 0) + t.ms);
+  }
+  const line = ([file, t]) => `${seconds(t.ms).padStart(8)}  ${file}${t.failed ? "  (failed)" : ""}`;
+  const head = [
+    `test files: ${rows.length}, wall ${seconds(wallMs)}, sum of the files' wall times ${seconds(sum)} (${concurrency} at a time); ` +
+      `${cpus().length} CPUs, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")} at the end`,
+  ];
+  const byFolder = `by folder: ${[...folders]
+    .sort((a, b) => b[1] - a[1])
+    .map(([f, ms]) => `${f} ${seconds(ms)}`)
+    .join(", ")}`;
+  console.log(["", "# Slowest test files", ...head, ...rows.slice(0, 20).map(line), byFolder].join("\n"));
+  mkdirSync("test-artifacts", { recursive: true });
+  writeFileSync(join("test-artifacts", "test-times.txt"), [...head, byFolder, ...rows.map(line), ""].join("\n"));
+  console.log("(every file's time: test-artifacts/test-times.txt)");
+}
+
+const started = Date.now();
+let code = await runTests(files, "files.json");
 if (callsDir) {
-  if (code === 0) code = await runTests(["test/deploy/rbac.suite-check.ts"]);
+  if (code === 0) code = await runTests(["test/deploy/rbac.suite-check.ts"], "rbac.json");
   else console.log("SKIPPING the RBAC check of the suite's Kubernetes calls: the tests failed, so their calls are incomplete");
   rmSync(callsDir, { recursive: true, force: true });
 }
+reportTimes(Date.now() - started);
+rmSync(timesDir, { recursive: true, force: true });
 process.exit(code);

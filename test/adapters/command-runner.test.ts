@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { ProcessCommandRunner } from "../../src/adapters/command-runner.js";
 import type { CommandOutcome } from "../../src/adapters/ports.js";
+import { until } from "../support/until.js";
 
 const NODE = process.execPath;
 /** Generous: these tests check that nothing hangs, not how fast the machine is. */
@@ -38,21 +38,17 @@ function isZombie(pid: number): boolean {
 
 /** Polls, because a killed process takes a moment to die. */
 async function assertDies(pid: number, withinMs = 10_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while (isAlive(pid)) {
-    if (Date.now() > deadline) assert.fail(`process ${pid} is still alive after ${withinMs} ms`);
-    await sleep(20);
-  }
+  await until(`process ${pid} dies`, () => !isAlive(pid), Boolean, withinMs);
 }
 
 async function readPid(file: string, withinMs = 5000): Promise<number> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const text = existsSync(file) ? await readFile(file, "utf8") : "";
-    if (text.endsWith("\n")) return Number(text.trim());
-    if (Date.now() > deadline) assert.fail(`no pid in ${file} after ${withinMs} ms`);
-    await sleep(10);
-  }
+  const text = await until(
+    `a pid in ${file}`,
+    async () => (existsSync(file) ? await readFile(file, "utf8") : ""),
+    (t) => t.endsWith("\n"),
+    withinMs,
+  );
+  return Number(text.trim());
 }
 
 function activeTimers(): number {

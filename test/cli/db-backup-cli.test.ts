@@ -11,6 +11,7 @@ import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 /** A repair procedure, so that entries for qemu machines can be added. */
 const CONFIG = (database: string) =>
@@ -96,7 +97,7 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
         ackedIn[phase]++;
       }
     })();
-    while (acked.length < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until("the writer has 10 entries acknowledged", () => acked.length >= 10);
 
     const ackedBeforeBackup = acked.length;
     phase = "during";
@@ -104,7 +105,7 @@ describe("kintsugi db backup while kintsugi serves (a real server and backup; th
     const backup = await runCli(["db", "backup", "backups/kintsugi.db", "--config", "k.yaml"], { cwd: dir.path });
     phase = "after";
     const ackedWhenBackupEnded = acked.length;
-    while (acked.length < ackedWhenBackupEnded + 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until("the writer has 3 more entries acknowledged after the backup", () => acked.length >= ackedWhenBackupEnded + 3);
     stopping = true;
     await writer;
 

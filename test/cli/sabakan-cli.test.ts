@@ -7,6 +7,7 @@ import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 const TEMPLATE = `# our production cluster
 name: prod
@@ -75,12 +76,12 @@ describe("kintsugi sabakan and kintsugi cluster (in-process against a started se
     const parsed = "name: prod\nnodes:\n- control_plane: true\n  user: cybozu\n- control_plane: false\n  user: cybozu\nservice_subnet: 10.68.0.0/16\n";
     assert.deepEqual(await cli("sabakan", "get-template"), { code: 0, stdout: parsed, stderr: "" });
     assert.deepEqual(await cli("sabakan", "get-template", "--as-set"), { code: 0, stdout: TEMPLATE, stderr: "" });
-    const deadline = Date.now() + 15_000;
-    let got = await cli("cluster", "get");
-    while (got.code !== 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      got = await cli("cluster", "get");
-    }
+    const got = await until(
+      "cluster get prints the generated cluster",
+      () => cli("cluster", "get"),
+      (r) => r.code === 0,
+      15_000,
+    );
     assert.equal(got.code, 0, got.stderr);
     const cluster = parseYaml(got.stdout);
     assert.equal(cluster.name, "prod");

@@ -6,6 +6,7 @@ import { runCli } from "../support/run-cli.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { serveProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 
 describe("kintsugi serve and check-config (serve as the real binary, check-config in-process)", () => {
   it("prints help", async () => {
@@ -61,8 +62,7 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
         try {
           const url = await server.url;
           assert.equal((await runCliInProcess(["--server", url, "repair-queue", "add", "unreachable", "qemu", "10.0.0.1"])).code, 0);
-          const deadline = Date.now() + 20_000;
-          while (!existsSync(seen) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+          await until("the health check command ran", () => existsSync(seen), Boolean, 20_000);
           assert.equal(readFileSync(seen, "utf8"), want);
         } finally {
           server.child.kill("SIGTERM");

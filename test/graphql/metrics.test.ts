@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { NOW } from "../support/fixtures.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { until } from "../support/until.js";
 import { subscribe } from "../support/ws-subscriber.js";
 import { withSideStore } from "../support/side-store.js";
 import { parsePrometheus, sampleValue as value } from "../support/prometheus-text.js";
@@ -100,22 +101,15 @@ describe("GET /metrics", () => {
       subscribe(k.url, "subscription { clusterGenerated { sequence } }"),
       subscribe(k.url, "subscription { machineStateChanged { serial } }"),
     ];
-    const until = async (want: Record<string, number>) => {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const got = await counts();
-        if (Object.entries(want).every(([t, n]) => got[t] === n)) return;
-        if (Date.now() > deadline) assert.fail(`subscriptions ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const untilCounts = (want: Record<string, number>) =>
+      until(`the server counts the subscriptions ${JSON.stringify(want)}`, counts, (got) => Object.entries(want).every(([t, n]) => got[t] === n), 10_000);
     try {
       await Promise.all(quiet.map((q) => q.ready));
-      await until({ clusterGenerated: 2, machineStateChanged: 1 });
+      await untilCounts({ clusterGenerated: 2, machineStateChanged: 1 });
     } finally {
       await Promise.all(quiet.map((q) => q.close()));
     }
-    await until({ clusterGenerated: 0, machineStateChanged: 0 });
+    await untilCounts({ clusterGenerated: 0, machineStateChanged: 0 });
   });
 
   it("reports cluster generation as CKE's sabakan metrics do: success, generation, workers and unused machines by role", async () => {

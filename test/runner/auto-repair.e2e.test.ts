@@ -43,11 +43,12 @@ describe("sabakan-triggered repair over HTTP (test sabakan built from sabakan's 
     sabakan.clearFaults();
     for (const m of sabakan.machines()) sabakan.setState(m.serial, "HEALTHY");
     await k.gql(`mutation { deleteUnfinishedRepairEntries { index } deleteFinishedRepairEntries { index } }`);
-    const deadline = Date.now() + 10_000;
-    while ((await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"].length > 0) {
-      if (Date.now() > deadline) throw new Error("the queue did not empty");
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(
+      "the queue is empty",
+      async () => (await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"].length === 0,
+      Boolean,
+      10_000,
+    );
   });
 
   it("enqueues an unhealthy machine with the right fields and records the outcome", async () => {
@@ -266,9 +267,7 @@ describe("the auto-repair schedule", () => {
     try {
       // Polls only: kintsugi also counts the fleet once at start.
       const polls = () => sabakan.requests.filter((r) => r.query?.includes("query SearchMachines")).length;
-      const deadline = Date.now() + 10_000;
-      while (polls() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      assert.ok(polls() >= 2, "polled every second");
+      await until("polled every second", () => polls() >= 2, Boolean, 10_000);
       const outcomes = (await k.gql(`{ autoRepairOutcomes { trigger error } }`)).data?.["autoRepairOutcomes"];
       assert.ok(outcomes.length >= 2 && outcomes.every((o: { trigger: string; error: null }) => o.trigger === "schedule" && o.error === null));
       await k.gql(`mutation { setAutoRepairEnabled(enabled: false) }`);

@@ -5,7 +5,7 @@ import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js"
 import { startFakeSabakan, type FakeSabakan } from "../support/fake-sabakan.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { subscribe } from "../support/ws-subscriber.js";
-import { untilTruthy } from "../support/until.js";
+import { until, untilTruthy } from "../support/until.js";
 
 const DAY = 86_400_000;
 /** DateTime as kintsugi writes it: RFC 3339 without fractional seconds. */
@@ -349,15 +349,13 @@ describe("cluster generation on its schedule", () => {
       await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, {
         t: "name: c\nnodes:\n- user: u\n  control_plane: true\n- user: u\nservice_subnet: 10.68.0.0/16\n",
       });
-      const waitFor = async (generation: number) => {
-        const deadline = Date.now() + 15_000;
-        for (;;) {
-          const c = (await k.gql(`{ generatedCluster { generation trigger nodes { address } } }`)).data?.["generatedCluster"];
-          if (c && c.generation >= generation) return c;
-          if (Date.now() > deadline) throw new Error(`no generation ${generation}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      };
+      const waitFor = (generation: number) =>
+        until(
+          `generation ${generation}`,
+          async () => (await k.gql(`{ generatedCluster { generation trigger nodes { address } } }`)).data?.["generatedCluster"],
+          (c) => c && c.generation >= generation,
+          15_000,
+        );
       const first = await waitFor(1);
       assert.equal(first.nodes.length, 2, "one control plane and one worker (the default constraints)");
       // The template's own round may still be pending behind a scheduled one that made generation 1: an operator's
@@ -395,14 +393,13 @@ describe("cluster generation rounds never overlap", () => {
         const r = await k.gql(`mutation ($t: String!) { setClusterTemplate(template: $t) { name } }`, { t: template(name) });
         assert.equal(r.errors, undefined);
       }
-      const deadline = Date.now() + 15_000;
-      let records: Array<{ outcome: string; trigger: string; cluster: { yaml: string } | null }> = [];
-      for (;;) {
-        records = (await k.gql(`{ clusterGenerations { outcome trigger cluster { yaml } } }`)).data?.["clusterGenerations"];
-        if (records.some((r) => r.cluster?.yaml.startsWith("name: d\n"))) break;
-        if (Date.now() > deadline) throw new Error(`no generation from the newest template: ${JSON.stringify(records)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      type GenerationRecord = { outcome: string; trigger: string; cluster: { yaml: string } | null };
+      let records = await until(
+        "a generation from the newest template",
+        async (): Promise<GenerationRecord[]> => (await k.gql(`{ clusterGenerations { outcome trigger cluster { yaml } } }`)).data?.["clusterGenerations"],
+        (rs) => rs.some((r) => r.cluster?.yaml.startsWith("name: d\n")),
+        15_000,
+      );
       // An operator's round runs after the round in flight and any pending one: once it is done, no round is left.
       const after = (await k.gql(`mutation { runClusterGeneration { outcome record { sequence } } }`)).data?.["runClusterGeneration"];
       assert.deepEqual(after, { outcome: "UNCHANGED", record: null });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { operationOf, startRepairWorld, stepOf, type RepairWorld, type WorldEntry } from "../support/repair-world.js";
+import { until } from "../support/until.js";
 
 const isAlive = (pid: number) => {
   try {
@@ -13,15 +14,6 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
 describe("queue control end to end", () => {
   it("stops a running repair command when its entry is deleted, uncordons the node, and keeps the history", async () => {
@@ -110,6 +102,7 @@ describe("queue control end to end", () => {
           sameMachine ||= new Set(processing.map((e) => e.address)).size < processing.length;
           return entries.every(finished);
         },
+        Boolean,
         60_000,
       );
       assert.ok(most <= 2, `at most 2 in progress, saw ${most}`);

@@ -11,6 +11,7 @@ import { SimulatedMachines } from "./machine-script.js";
 import { operationOf, stepOf } from "./repair-world.js";
 import { KINTSUGI_BIN } from "./run-cli.js";
 import { tempDir } from "./temp-dir.js";
+import { until as untilAny } from "./until.js";
 
 // The alert bridge's tests: the real `kintsugi alerts` binary, a real kintsugi with its runner, a test Kubernetes
 // API and a test sabakan, and a local chat webhook that records what is posted.
@@ -25,20 +26,14 @@ export interface Posted {
   fields: Record<string, string>;
 }
 
-/** Polls `probe` until it gives a value; fails naming `what`, with `diagnose()`, after `timeoutMs`. */
+/** The house {@link untilAny} until `probe` gives a value (not undefined nor false); fails naming `what`, with `diagnose()`. */
 export async function until<T>(
   what: string,
   probe: () => T | undefined | false | Promise<T | undefined | false>,
   diagnose: () => string,
   timeoutMs = 30_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${diagnose()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return (await untilAny(what, probe, (value) => value !== undefined && value !== false, timeoutMs, diagnose)) as T;
 }
 
 /** A local chat webhook on 127.0.0.1: records every POST body, and answers 500 to the first `failFirst`. */

@@ -5,6 +5,7 @@ import { startFakeKubeApi, type FakeKubeApi } from "./fake-kube-api.js";
 import { startTestKintsugi, type TestKintsugi } from "./kintsugi-server.js";
 import { SimulatedMachines } from "./machine-script.js";
 import { tempDir } from "./temp-dir.js";
+import { until } from "./until.js";
 
 export const ENTRY_FIELDS = `index address nodename status step stepStatus deleted drainBackoffCount drainBackoffExpire
   lastTransitionTime waitReason waitingFor { kind until } history { kind reason detail status step stepStatus }`;
@@ -104,18 +105,14 @@ export async function startRepairWorld(
       return res.data["addRepairEntry"].index as string;
     },
     entry,
-    async waitFor(index, done, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: WorldEntry | undefined;
-      while (Date.now() < deadline) {
-        last = await entry(index);
-        if (done(last)) return last;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(
-        `entry ${index} did not reach the expected state within ${timeoutMs} ms:\n${JSON.stringify(last, null, 2)}\nscript log:\n${machines.log().slice(-20).join("\n")}`,
-      );
-    },
+    waitFor: (index, done, timeoutMs = 30_000) =>
+      until(
+        `entry ${index} reaches the expected state`,
+        () => entry(index),
+        done,
+        timeoutMs,
+        () => `script log:\n${machines.log().slice(-20).join("\n")}`,
+      ),
     async mutate(query) {
       const res = await k.gql(query);
       if (res.errors) throw new Error(`${query}: ${JSON.stringify(res.errors)}`);

@@ -1,6 +1,7 @@
 import { Kind, parse, type OperationDefinitionNode } from "graphql";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
+import { until } from "./until.js";
 
 /** A graphql-ws subscriber that collects what it receives. */
 export interface Subscriber<T> {
@@ -34,14 +35,8 @@ export async function subscriptionCount(httpUrl: string, topic: string): Promise
   return Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
-async function pollCount(httpUrl: string, topic: string, what: string, done: (count: number | null) => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const count = await subscriptionCount(httpUrl, topic);
-    if (done(count)) return;
-    if (Date.now() > deadline) throw new Error(`${what}: the server counts ${count} subscriptions on ${topic}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+async function pollCount(httpUrl: string, topic: string, what: string, done: (count: number | null) => boolean): Promise<void> {
+  await until(`${what} (the server's count of subscriptions on ${topic})`, () => subscriptionCount(httpUrl, topic), done);
 }
 
 /** The topic a subscription document subscribes to: its root field. */
@@ -75,7 +70,7 @@ export function subscribe<T>(httpUrl: string, query: string): Subscriber<T> {
       complete: ended,
     },
   );
-  const ready = pollCount(httpUrl, topic, "subscription not registered", (count) => {
+  const ready = pollCount(httpUrl, topic, "the subscription is registered", (count) => {
     if (!mine.has(self)) throw new Error(`subscription ended before it was registered: ${JSON.stringify(errors)}`);
     return count !== null && count >= mine.size;
   });
@@ -86,17 +81,19 @@ export function subscribe<T>(httpUrl: string, query: string): Subscriber<T> {
     errors,
     ready,
     async waitFor(count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`received ${received.length} of ${count} events; errors: ${JSON.stringify(errors)}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(
+        `${count} events are received`,
+        () => received.length,
+        (n) => n >= count,
+        timeoutMs,
+        () => `errors: ${JSON.stringify(errors)}`,
+      );
       return received;
     },
     async close() {
       const wasOpen = mine.delete(self);
       await client.dispose();
-      if (wasOpen) await pollCount(httpUrl, topic, "subscription not unregistered", (count) => count === null || count <= mine.size);
+      if (wasOpen) await pollCount(httpUrl, topic, "the subscription is unregistered", (count) => count === null || count <= mine.size);
     },
   };
 }
