@@ -14,7 +14,7 @@ Runs kintsugi's real rules and workers over a simulated data center on a virtual
   --machines N        machines in the data center, 1 to 20000 (default 100)
   --hours H           hours of faults (default 24); a quiet tail follows in which every entry must finish
   --pass-seconds S    virtual seconds between passes, 1 to 3600 (default 30)
-  --classic           issue 24's model: no extension drawn, the classic faults (the regression seeds' model)
+  --classic           the first model: no extension drawn, the classic faults (the regression seeds' model)
   --without K,K       leave these fault kinds out (an unknown kind lists the known ones)
   --escalation        repair.escalation on (two repairs in a day hold the machine); the whole model draws its own
   --draw-config       draw the proof and the sabakan and kubernetes sections, load them through the config loader

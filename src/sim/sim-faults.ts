@@ -25,7 +25,7 @@ export interface FaultMix {
   readonly rates: Readonly<Record<string, number>>;
 }
 
-/** Issue 24's faults, drawn evenly over the machines (the classic model). */
+/** The first model's faults, drawn evenly over the machines (the classic model). */
 export const CLASSIC_FAULTS: FaultMix = {
   rates: {
     "machine-dies": 1.5,

@@ -30,12 +30,12 @@ export interface SimKintsugiWiring {
   readonly passMs: number;
   /**
    * Wire as serve does (buildWorkers): pacing's ledger and racks, the BMC directory, every sabakan answer recorded.
-   * The classic model runs without them, as issue 24's simulator did (its seeds replay the same histories).
+   * The classic model runs without them, as the first simulator did (its seeds replay the same histories).
    */
   readonly asServe: boolean;
   /**
    * The fence against inherited commands (runner.inherited_command_margin_seconds), as serve wires it; null: none
-   * (the classic model: a failover is a clean restart, as in issue 24's simulator).
+   * (the classic model: a failover is a clean restart, as in the first simulator).
    */
   readonly fenceMarginSeconds: number | null;
 }

@@ -11,7 +11,7 @@ export const SIM_ESCALATION_OPERATION = "escalated";
 /**
  * What a run of the whole model configures besides CKE's shape of repair, drawn from the seed (a stream of its own):
  * every kintsugi rule that a configuration turns on has a chance of being on, so a sweep of seeds exercises each of
- * them with the others. The classic model (issue 24's) turns all of them off.
+ * them with the others. The classic model (the simulator's first) turns all of them off.
  */
 export interface SimModel {
   /** Every operation runs a success command (it fails now and then: the entry then fails). */
@@ -40,7 +40,7 @@ export interface SimModel {
   readonly inheritedCommandMarginSeconds: number;
 }
 
-/** Issue 24's model: CKE's repair with no kintsugi extension but proof, and the classic faults. */
+/** The first model: CKE's repair with no kintsugi extension but proof, and the classic faults. */
 export const CLASSIC_MODEL: SimModel = {
   successCommand: false,
   commandRetries: 0,

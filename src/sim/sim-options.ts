@@ -29,7 +29,7 @@ export interface SimOptions {
   readonly generation?: SimGenerationPolicy;
   /**
    * "full" (the default): every rule kintsugi has, drawn per seed (src/sim/sim-model.ts), and the whole model's
-   * faults; "classic": issue 24's model, whose seeds replay the histories they were found in.
+   * faults; "classic": the first model, whose seeds replay the histories they were found in.
    */
   readonly model?: "classic" | "full";
   /** Prints every entry after each pass from minute `from` to minute `to` of the run (debugging a violation). */

@@ -70,7 +70,7 @@ const regression = (
   ...(also && { also }),
 });
 
-/** Issue 24's findings, in the classic model they were found in (`--classic` replays them). */
+/** The first model's findings, in the classic model they were found in (`--classic` replays them). */
 export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
   regression(
     "1: control plane A mid-repair and dead control plane B wait on each other for good",
@@ -111,8 +111,8 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
   // Finding 3 (--draw-config): seed 10 draws success_requires [sabakan_healthy], a 3600 s dwell (the longest watch is
   // 900 s) and no kubernetes section. It broke no-disruption-of-a-healthy-machine (a healthy machine cordoned for the
   // next step), which the loader then hid by refusing the dwell. The dwell holds the watch open, so the refusal was
-  // wrong; what broke was a sabakan outage during the dwell taken for a relapse (issue 35, rule 1: with the unknown
-  // signal taken for a failing one again, this seed breaks the invariant at 10.69.16.15).
+  // wrong; what broke was a sabakan outage during the dwell taken for a relapse (with the unknown signal taken for a
+  // failing one again, this seed breaks the invariant at 10.69.16.15).
   regression(
     "3: a dwell longer than every watch loads, and a sabakan outage during it is no relapse",
     "no-disruption-of-a-healthy-machine",

@@ -7,7 +7,7 @@ import { ISSUE_35_MUTANTS, MUTANTS, type Mutant } from "../../src/sim/mutants/mu
 // Cheap: no sweep runs here (npm run sim:mutants runs it on each mutant). This holds the catalogue to the source as it
 // is: a rule that moved leaves its mutant stale, and the mutant must be written again, not silently skipped.
 describe("the simulator's mutant catalogue", () => {
-  it("names at least 25 mutants, each once, among them the twelve rules issue 35 names", () => {
+  it("names at least 25 mutants, each once, among them the twelve rules the simulator once missed", () => {
     const names = MUTANTS.map((m) => m.name);
     assert.ok(names.length >= 25, `${names.length} mutants`);
     assert.equal(new Set(names).size, names.length, "a name is used twice");

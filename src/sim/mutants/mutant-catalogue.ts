@@ -13,7 +13,7 @@ export interface Mutant {
   readonly replace: string;
 }
 
-/** The rules issue 35 found the simulator blind to, or caught: each must stay caught. */
+/** The rules the simulator was once blind to (or already caught) when its mutants were first run: each must stay caught. */
 export const ISSUE_35_MUTANTS = [
   "queue-disabled-ignored",
   "rack-limit-off",
