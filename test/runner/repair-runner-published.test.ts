@@ -37,6 +37,8 @@ describe("RepairRunner on the SQLite store: what it commits is what the store an
           [healing, unhealed].every(repaired),
       );
       h.healthy.add("10.0.0.1");
+      // A recovery is seen at the next tick: within one, a pass reuses the entry's verdict.
+      h.advance(10_000);
       await h.pass();
       await until("the healed entry succeeds", () => entry(healing)?.status === "succeeded");
       await h.requestDelete(deleted);
