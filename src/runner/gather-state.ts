@@ -87,7 +87,7 @@ export async function gatherObservations(
     deps.healthCheckConcurrency,
     async (entry) => {
       if (!checkable(entry)) return undefined;
-      const kept = deps.verdicts?.fresh(entry);
+      const kept = deps.verdicts?.fresh(entry, deps.jobs.generation(entry.index));
       if (kept !== undefined) {
         reused.add(entry.index);
         return kept;
@@ -146,9 +146,10 @@ export async function checkHealth(entry: RepairEntry, nodename: string, deps: Ga
   if (!found.ok) return undefined;
   const op = found.operation;
   const env = commandEnvironment({ ...entry, nodename }, null, deps.bmcOf?.(entry.address) ?? null);
+  const jobGeneration = deps.jobs.generation(entry.index);
   // Aborted with the pass (the runner stopping): shutdown and deposition never wait on a slow check.
   const outcome = await deps.commands.run([...op.healthCheckCommand, entry.address], { timeoutSeconds: op.commandTimeoutSeconds, env, signal: deps.signal });
   const healthy = outcome.kind === "ok" && outcome.stdout.trim() === "true";
-  deps.verdicts?.record(entry, healthy);
+  deps.verdicts?.record(entry, healthy, jobGeneration);
   return healthy;
 }

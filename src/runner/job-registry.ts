@@ -14,7 +14,19 @@ interface Job {
 export class JobRegistry {
   private readonly jobs = new Map<number, Job>();
   private readonly drainsDone = new Map<number, number | null>();
+  /** Each entry's last job start or end, as a count of all of them: a health verdict is only as good as the jobs it saw. */
+  private readonly generations = new Map<number, number>();
+  private changes = 0;
   private closed = false;
+
+  /** A number that changes whenever a job of the entry starts or ends, and never comes back (HealthVerdicts). */
+  generation(index: number): number {
+    return this.generations.get(index) ?? 0;
+  }
+
+  private bump(index: number): void {
+    this.generations.set(index, ++this.changes);
+  }
 
   kindOf(index: number): RunningJob {
     return this.jobs.get(index)?.kind ?? "none";
@@ -47,8 +59,10 @@ export class JobRegistry {
       .then(() => work(controller.signal))
       .catch(onError)
       .finally(() => {
+        this.bump(index);
         if (this.jobs.get(index)?.controller === controller) this.jobs.delete(index);
       });
+    this.bump(index);
     this.jobs.set(index, { kind, controller, done });
   }
 
@@ -66,8 +80,10 @@ export class JobRegistry {
       .then(() => work(controller.signal))
       .catch(onError)
       .finally(() => {
+        this.bump(index);
         if (this.jobs.get(index)?.controller === controller) this.jobs.delete(index);
       });
+    this.bump(index);
     this.jobs.set(index, { kind, controller, done });
   }
 
@@ -100,5 +116,6 @@ export class JobRegistry {
 
   forget(index: number): void {
     this.drainsDone.delete(index);
+    this.generations.delete(index);
   }
 }
