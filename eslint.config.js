@@ -8,7 +8,7 @@ import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
-  { ignores: ["dist/", "src/graphql/generated/", "src/cli/generated/", ".tmp/", "data/", "test-artifacts/"] },
+  { ignores: ["dist/", ".test-build/", "src/graphql/generated/", "src/cli/generated/", ".tmp/", "data/", "test-artifacts/"] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

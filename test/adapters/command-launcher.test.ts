@@ -6,6 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { ProcessCommandRunner } from "../../src/adapters/command-runner.js";
 import { findLauncher, resolveExecutable } from "../../src/adapters/command-launcher.js";
 import { tempDir } from "../support/temp-dir.js";
+import { typescriptArgs } from "../support/typescript-child.js";
 import { until } from "../support/until.js";
 
 const CHILD = join(import.meta.dirname, "../support/command-runner-child.ts");
@@ -34,7 +35,7 @@ const pidIn = (file: string) =>
 
 /** Starts a runner process running `argv` with `timeout`; resolves once the command was spawned. */
 async function runnerProcess(timeout: number, argv: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, String(timeout), ...argv], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...typescriptArgs(CHILD), String(timeout), ...argv], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
   await until("the runner process started its command", () => out.includes("started"), Boolean, 30_000);

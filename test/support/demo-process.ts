@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { typescriptArgs } from "./typescript-child.js";
 import { until } from "./until.js";
 
 const DEMO = fileURLToPath(new URL("../../scripts/demo.ts", import.meta.url));
@@ -39,9 +40,9 @@ export interface DemoProcess {
   kill(): void;
 }
 
-/** Starts `node --import tsx scripts/demo.ts ARGS`, with `env` over this process's environment. */
+/** Starts `node --import tsx scripts/demo.ts ARGS` (or its transpiled .js: test/support/typescript-child.ts), with `env` over this process's environment. */
 export function startDemo(args: readonly string[], env: NodeJS.ProcessEnv = {}): DemoProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", DEMO, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...typescriptArgs(DEMO), ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

@@ -29,6 +29,7 @@ import { NOW } from "../../support/fixtures.js";
 import { tamper } from "../../support/damaged-databases.js";
 import { STORE_FIXTURE_DB } from "../../support/store-fixture-reads.js";
 import { tempDir } from "../../support/temp-dir.js";
+import { typescriptArgs } from "../../support/typescript-child.js";
 
 const KEYS = new StoreKeys(SQLITE_KV_PREFIX);
 const CHILD = fileURLToPath(new URL("../../support/kv-conversion-child.ts", import.meta.url));
@@ -383,7 +384,7 @@ describe("convertOldFile: the old SQLite tables become the store core's one key-
       const before = await checked(file);
       assert.deepEqual(before.problems, []);
 
-      const child = spawn(process.execPath, ["--import", "tsx", CHILD, file, "10000"], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...typescriptArgs(CHILD), file, "10000"], { stdio: ["ignore", "pipe", "pipe"] });
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
       const exited = once(child, "exit");

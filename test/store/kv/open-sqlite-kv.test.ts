@@ -11,6 +11,7 @@ import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite/sqlite-kv-schema.
 import { openDatabase } from "../../../src/store/kv/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, MIGRATIONS } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { tempDir } from "../../support/temp-dir.js";
+import { typescriptEntry, typescriptLoader } from "../../support/typescript-child.js";
 
 const OPENER = fileURLToPath(new URL("../../../src/store/kv/sqlite/open-sqlite-kv.ts", import.meta.url));
 
@@ -18,7 +19,9 @@ const OPENER = fileURLToPath(new URL("../../../src/store/kv/sqlite/open-sqlite-k
 function otherProcessOpens(file: string): Promise<string> {
   const script = `import(process.argv[1]).then((m) => { try { m.openSqliteKvDriver(process.argv[2]).close(); console.log("opened"); } catch (e) { console.log(e.message); } });`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--import", "tsx", "-e", script, OPENER, file], (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+    execFile(process.execPath, [...typescriptLoader(), "-e", script, typescriptEntry(OPENER), file], (err, stdout) =>
+      err ? reject(err) : resolve(stdout.trim()),
+    );
   });
 }
 

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { lockDatabase } from "../../../src/store/kv/sqlite/database-lock.js";
 import { tempDir } from "../../support/temp-dir.js";
+import { typescriptEntry, typescriptLoader } from "../../support/typescript-child.js";
 
 const LOCK_MODULE = fileURLToPath(new URL("../../../src/store/kv/sqlite/database-lock.ts", import.meta.url));
 
@@ -12,7 +13,9 @@ const LOCK_MODULE = fileURLToPath(new URL("../../../src/store/kv/sqlite/database
 function otherProcessCanLock(databasePath: string): Promise<string> {
   const script = `import(process.argv[1]).then((m) => { try { m.lockDatabase(process.argv[2]).release(); console.log("locked"); } catch (e) { console.log(e.message); } });`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--import", "tsx", "-e", script, LOCK_MODULE, databasePath], (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+    execFile(process.execPath, [...typescriptLoader(), "-e", script, typescriptEntry(LOCK_MODULE), databasePath], (err, stdout) =>
+      err ? reject(err) : resolve(stdout.trim()),
+    );
   });
 }
 
