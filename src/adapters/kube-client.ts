@@ -4,7 +4,8 @@
 // the heap: some 26 MB of heap and 70 MB of resident memory in a bare node). `npm run build` bundles this module with
 // the library's own files only (scripts/build-kube-client.mjs): the APIs kintsugi does not call are dropped and the
 // rest minified, so a server with Kubernetes configured loads about a fifth of that. The library's dependencies stay
-// packages of their own. Tests run these sources, with the whole library.
+// packages of their own. `npm test` runs that bundle too when dist/ is built from the checkout (scripts/build-tests.mjs);
+// a test file run alone through tsx runs these sources, with the whole library.
 export {
   ApiException,
   CoreV1Api,
