@@ -1,15 +1,16 @@
 // The checks `npm test` runs before the tests: formatting, lint, build, type check, generated code. Each is one
-// single-threaded process and none reads what another writes, so they run two at a time (the longest, the lint with
-// type information, first); each one's output is printed as a block when it ends, and a table of their times at the
-// end. The build runs only when dist/ is not already built from this checkout (`npm ci` builds it through
-// `prepare`; scripts/build-stamp.mjs knows). Exits non-zero when any check fails, after all have run.
+// single-threaded process and none reads what another writes, so they run two at a time (the longest, the type check
+// with the lint, first); each one's output is printed as a block when it ends, and a table of their times at the end.
+// The build runs only when dist/ is not already built from this checkout (`npm ci` builds it through `prepare`;
+// scripts/build-stamp.mjs knows). Exits non-zero when any check fails, after all have run.
 import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 
+// `npm run typecheck` and `npm run lint` (no cache) run as one process over one TypeScript program
+// (scripts/typecheck-and-lint.mjs): apart, the lint's type information built and checked the program a second time.
 const CHECKS = [
-  ["lint", "npm run --silent lint"],
-  ["typecheck", "npm run --silent typecheck"],
+  ["typecheck and lint", "node scripts/typecheck-and-lint.mjs"],
   ["format:check", "npm run --silent format:check"],
   ["build", "npm run --silent prepare"],
   ["codegen:check", "npm run --silent codegen:check"],

@@ -33,7 +33,10 @@ const typecheckMs = Date.now() - started;
 
 const eslint = new ESLint({
   cwd: root,
-  overrideConfig: { files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"], languageOptions: { parserOptions: { projectService: false, programs } } },
+  overrideConfig: {
+    files: ["src/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: false, programs } },
+  },
 });
 const results = await eslint.lintFiles(["."]);
 const formatter = await eslint.loadFormatter("stylish");
@@ -41,6 +44,6 @@ const text = await formatter.format(results);
 if (text !== "") console.log(text);
 const lintErrors = results.reduce((n, r) => n + r.errorCount, 0);
 console.log(
-  `typecheck: ${typeErrors} errors in ${((typecheckMs / 1000).toFixed(1))} s; lint: ${lintErrors} errors, ${results.reduce((n, r) => n + r.warningCount, 0)} warnings in ${((Date.now() - started - typecheckMs) / 1000).toFixed(1)} s`,
+  `typecheck: ${typeErrors} errors in ${(typecheckMs / 1000).toFixed(1)} s; lint: ${lintErrors} errors, ${results.reduce((n, r) => n + r.warningCount, 0)} warnings in ${((Date.now() - started - typecheckMs) / 1000).toFixed(1)} s`,
 );
 process.exit(typeErrors > 0 || lintErrors > 0 ? 1 : 0);
