@@ -66,6 +66,15 @@ describe("the on-demand bundles' code cache in the real binary", () => {
       output: /^kintsugi: k\.yaml: listen: must be a string, got 5 .*\nkintsugi: k\.yaml: foo: unknown key\n$/,
     },
     {
+      name: "check-config of a file naming a kubeconfig that is not there (the bundle's import() of the kubeconfig check)",
+      args: async (dir) => (
+        writeFileSync(join(dir, "k.yaml"), `listen: "127.0.0.1:0"\ndatabase: k.db\nkubernetes:\n  kubeconfig: ${JSON.stringify(join(dir, "kubeconfig"))}\n`),
+        ["check-config", "k.yaml"]
+      ),
+      code: 1,
+      output: /^kintsugi: .*kubeconfig: cannot read the kubeconfig: no such file\n$/,
+    },
+    {
       name: "db check of a database kintsugi wrote",
       args: async (dir) => (await realisticDatabase(join(dir, "k.db")), ["db", "check", "k.db"]),
       code: 0,
