@@ -55,7 +55,15 @@ export function waitForDeletedWithInheritedCommand(
   marginSeconds: number,
 ): WaitingFor {
   const { message, ...rest } = waitForInheritedCommand(entry, state, marginSeconds);
-  return { ...rest, message: `deleted; it leaves the queue once its command has certainly ended: ${message}` };
+  return { ...rest, message: `${DELETED_BUT_FENCED}: ${message}` };
+}
+
+/** How the wait of a deleted entry that stays for its inherited command begins; a deleted entry waits for nothing else. */
+export const DELETED_BUT_FENCED = "deleted; it leaves the queue once its command has certainly ended";
+
+/** Whether `wait` is one a deleted entry has (see waitForDeletedWithInheritedCommand): any other is from before its deletion. */
+export function isDeletedEntryWait(wait: Pick<WaitingFor, "message"> | null): boolean {
+  return wait !== null && wait.message.startsWith(`${DELETED_BUT_FENCED}: `);
 }
 
 /**
