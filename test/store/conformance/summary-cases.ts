@@ -134,7 +134,11 @@ export function summaryCases(h: StoreHarness): void {
       const store = await h.open();
       const repairs = 101;
       const added = await store.entries.addAll(
-        () => Array.from({ length: repairs }, (_, i) => ({ entry: newEntry(`10.0.1.${i}`), reason: "test" })),
+        // Picked again for each part of the write (etcd's operations per transaction): those not queued yet.
+        (queued) =>
+          Array.from({ length: repairs }, (_, i) => `10.0.1.${i}`)
+            .filter((address) => !queued.some((e) => e.address === address))
+            .map((address) => ({ entry: newEntry(address), reason: "test" })),
         NOW,
         ACTOR,
       );
