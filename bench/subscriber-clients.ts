@@ -31,6 +31,8 @@ export interface SubscriberOptions {
   readonly inFlight?: number;
   /** Gives up after this long (default 600 s). */
   readonly withinMs?: number;
+  /** The wait before a client's retry (default graphql-ws's: 2^retries s plus 0.3-3 s at random). */
+  readonly retryWait?: (retries: number) => Promise<void>;
 }
 
 /** A WebSocket class whose connections leave from `localAddress`. */
@@ -67,6 +69,7 @@ export async function connectSubscribers(options: SubscriberOptions): Promise<Su
       const client = createClient({
         url: options.url,
         webSocketImpl: sockets[Math.floor(i / perAddress)],
+        ...(options.retryWait ? { retryWait: options.retryWait } : {}),
         on: {
           connecting: () => void (attempts++ > 0 && retries++),
           connected: () => resolve(),
