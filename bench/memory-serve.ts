@@ -42,6 +42,11 @@ export interface ServeRun {
 const STATS = `query($s: DateTime!, $u: DateTime!) { repairStats(since: $s, until: $u) {
   machineType operation entries successRate timeToRepair { p50Seconds p90Seconds maxSeconds } withHistory } }`;
 
+/** An error with its cause (fetch's "fetch failed" says why only there: a reset, a closed socket, a timeout). */
+const why = (err: unknown) => {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return `${String(err)}${cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : ""}`.slice(0, 400);
+};
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const until = async (check: () => boolean | Promise<boolean>, what: string, withinMs = 600_000) => {
   const deadline = Date.now() + withinMs;
@@ -113,14 +118,14 @@ ${run.store}${run.kubernetes}repair:
       );
     } catch (err) {
       failures.push(`repairStats failed after ${seconds(statsBegan).toFixed(1)} s`);
-      console.log(`    the first repairStats failed after ${seconds(statsBegan).toFixed(1)} s: ${String(err).slice(0, 300)}: ${mb(resident(pid))}`);
+      console.log(`    the first repairStats failed after ${seconds(statsBegan).toFixed(1)} s: ${why(err)}: ${mb(resident(pid))}`);
     }
     try {
       const subscribers = await subscribersStage(base, pid, run, gql);
       return { healthSeconds, firstAnswerSeconds, started, statsSeconds, afterStats, subscribers, failures };
     } catch (err) {
       failures.push("the subscribers stage failed");
-      console.log(`    the subscribers stage failed: ${String(err).slice(0, 300)}: ${mb(resident(pid))}`);
+      console.log(`    the subscribers stage failed: ${why(err)}: ${mb(resident(pid))}`);
       return { healthSeconds, firstAnswerSeconds, started, statsSeconds, afterStats, failures };
     }
   } finally {
