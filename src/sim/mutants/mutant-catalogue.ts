@@ -326,4 +326,11 @@ export const MUTANTS: readonly Mutant[] = [
     find: "const marker = deps.fence && commandStarted(run.command, identity.operationId, deps.fence.owner, startedAt, run.timeoutSeconds);",
     replace: "const marker = undefined;",
   },
+  {
+    name: "decided-on-a-kept-verdict",
+    rule: "a pass decides nothing on a health verdict kept from an earlier pass: it checks the entry again first (a watch ended on a verdict from before the command healed the machine fails a repaired machine)",
+    file: "src/runner/fresh-health-decision.ts",
+    find: '.filter((a) => reused.has(a.entry.index) && (a.transitions.length > 0 || a.effect.kind !== "none"))',
+    replace: '.filter((a) => reused.has(a.entry.index) && ["drain", "repair-command", "diagnostics"].includes(a.effect.kind))',
+  },
 ];
