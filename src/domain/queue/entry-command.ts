@@ -45,6 +45,20 @@ export function waitForInheritedCommand(entry: RepairEntry, state: Extract<Inher
 }
 
 /**
+ * Why a deleted entry whose inherited command may run stays in the queue: it leaves once the command has certainly
+ * ended, and keeps its machine (and its slot and control-plane turn) until then, as it would undeleted. A command
+ * with no timeout is never waited for: deleting the entry is how the operator says it has ended.
+ */
+export function waitForDeletedWithInheritedCommand(
+  entry: RepairEntry,
+  state: Extract<InheritedCommand, { kind: "may-run" }>,
+  marginSeconds: number,
+): WaitingFor {
+  const { message, ...rest } = waitForInheritedCommand(entry, state, marginSeconds);
+  return { ...rest, message: `deleted; it leaves the queue once its command has certainly ended: ${message}` };
+}
+
+/**
  * What the history says of an inherited command that is over or never started, and what kintsugi does about it: an
  * interrupted repair command is not run again (its outcome is unknown) and the step watches from `now`; an
  * interrupted success or diagnostics command leaves the entry to go on; a repair command that never started runs now.
