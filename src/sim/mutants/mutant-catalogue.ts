@@ -333,4 +333,11 @@ export const MUTANTS: readonly Mutant[] = [
     find: '.filter((a) => reused.has(a.entry.index) && (a.transitions.length > 0 || a.effect.kind !== "none"))',
     replace: '.filter((a) => reused.has(a.entry.index) && ["drain", "repair-command", "diagnostics"].includes(a.effect.kind))',
   },
+  {
+    name: "deleted-entry-frees-a-fenced-machine",
+    rule: "a deleted entry whose command another replica started may still run leaves the queue, and frees its machine, only once that command has certainly ended",
+    file: DECISION,
+    find: 'return entry.deleted && !isFinished(entry) && obs.inherited?.kind === "may-run" && obs.inherited.until !== null ? obs.inherited : undefined;',
+    replace: "return undefined;",
+  },
 ];
