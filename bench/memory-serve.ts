@@ -2,10 +2,9 @@
 // and (unless only the start is measured) 1,000 graphql-ws subscribers that each receive 20 changes.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createClient, type Client } from "graphql-ws";
-import WebSocket from "ws";
 import { serveProcess } from "../test/support/serve-process.js";
 import { mb, resident, type Resident } from "./memory-etcd.js";
+import { connectSubscribers } from "./subscriber-clients.js";
 
 const SUBSCRIBERS = 1_000;
 const CHANGES = 20;
@@ -43,6 +42,11 @@ export interface ServeRun {
 const STATS = `query($s: DateTime!, $u: DateTime!) { repairStats(since: $s, until: $u) {
   machineType operation entries successRate timeToRepair { p50Seconds p90Seconds maxSeconds } withHistory } }`;
 
+/** An error with its cause (fetch's "fetch failed" says why only there: a reset, a closed socket, a timeout). */
+const why = (err: unknown) => {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return `${String(err)}${cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : ""}`.slice(0, 400);
+};
 const seconds = (from: number) => (performance.now() - from) / 1000;
 const until = async (check: () => boolean | Promise<boolean>, what: string, withinMs = 600_000) => {
   const deadline = Date.now() + withinMs;
@@ -59,8 +63,7 @@ export async function measureServe(run: ServeRun): Promise<ServeFigures> {
   writeFileSync(
     config,
     `listen: "127.0.0.1:0"
-${run.store}limits: { max_connections_per_address: ${SUBSCRIBERS} }   # every subscriber connects from 127.0.0.1
-${run.kubernetes}repair:
+${run.store}${run.kubernetes}repair:
   repair_procedures:
     - machine_types: ["qemu"]
       repair_operations:
@@ -115,14 +118,14 @@ ${run.kubernetes}repair:
       );
     } catch (err) {
       failures.push(`repairStats failed after ${seconds(statsBegan).toFixed(1)} s`);
-      console.log(`    the first repairStats failed after ${seconds(statsBegan).toFixed(1)} s: ${String(err).slice(0, 300)}: ${mb(resident(pid))}`);
+      console.log(`    the first repairStats failed after ${seconds(statsBegan).toFixed(1)} s: ${why(err)}: ${mb(resident(pid))}`);
     }
     try {
       const subscribers = await subscribersStage(base, pid, run, gql);
       return { healthSeconds, firstAnswerSeconds, started, statsSeconds, afterStats, subscribers, failures };
     } catch (err) {
       failures.push("the subscribers stage failed");
-      console.log(`    the subscribers stage failed: ${String(err).slice(0, 300)}: ${mb(resident(pid))}`);
+      console.log(`    the subscribers stage failed: ${why(err)}: ${mb(resident(pid))}`);
       return { healthSeconds, firstAnswerSeconds, started, statsSeconds, afterStats, failures };
     }
   } finally {
@@ -136,25 +139,18 @@ type Gql = (query: string, variables?: Record<string, unknown>) => Promise<Recor
 /** 1,000 subscribers to repairEntryEvents, 20 new entries each of them hears of, the queue and one history read. */
 async function subscribersStage(base: string, pid: number, run: ServeRun, gql: Gql): Promise<Resident> {
   let received = 0;
-  let connected = 0;
-  const clients: Client[] = [];
+  const connections = await connectSubscribers({
+    url: `${base.replace("http", "ws")}/graphql`,
+    count: SUBSCRIBERS,
+    query: "subscription { repairEntryEvents { kind entry { index address status step stepStatus } record { reason } } }",
+    onEvent: () => void received++,
+  });
   try {
-    for (let i = 0; i < SUBSCRIBERS; i++) {
-      const client = createClient({
-        url: `${base.replace("http", "ws")}/graphql`,
-        webSocketImpl: WebSocket,
-        retryAttempts: 0,
-        on: { connected: () => void connected++ },
-      });
-      client.subscribe(
-        { query: "subscription { repairEntryEvents { kind entry { index address status step stepStatus } record { reason } } }" },
-        { next: () => void received++, error: () => {}, complete: () => {} },
-      );
-      clients.push(client);
-    }
-    await until(() => connected >= SUBSCRIBERS, `${SUBSCRIBERS} subscribers`);
     await new Promise((r) => setTimeout(r, 500));
-    console.log(`    ${SUBSCRIBERS} subscribers connected: ${mb(resident(pid))}`);
+    const closes = [...connections.closes].map(([code, times]) => `${code} x${times}`).join(", ") || "none";
+    console.log(
+      `    ${SUBSCRIBERS} subscribers connected from ${connections.addresses} addresses in ${connections.seconds.toFixed(1)} s (${connections.retries} retries; closes: ${closes}): ${mb(resident(pid))}`,
+    );
     for (let i = 0; i < CHANGES; i++)
       await gql(`mutation($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, {
         a: `10.${200 + run.run}.0.${i + 1}`,
@@ -170,6 +166,6 @@ async function subscribersStage(base: string, pid: number, run: ServeRun, gql: G
     );
     return subscribers;
   } finally {
-    await Promise.all(clients.map((c) => c.dispose()));
+    await connections.dispose();
   }
 }

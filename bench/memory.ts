@@ -6,7 +6,8 @@
 // (timed, with etcd's memory). Each `kintsugi serve` (the built binary: run `npm run build` first) is measured from
 // spawn to /health 200 and to the first GraphQL answer, its VmRSS and VmHWM after start, the first repairStats over
 // the whole history and the memory after it, then 1,000 graphql-ws subscriptions to repairEntryEvents that each
-// receive 20 changes (bench/memory-serve.ts). Last, unless KINTSUGI_BENCH_OUTCOMES=0, the smallest size again with
+// receive 20 changes (bench/memory-serve.ts; the subscribers connect from ten loopback addresses, 25 handshakes at a
+// time, retrying as graphql-ws clients do: bench/subscriber-clients.ts). Last, unless KINTSUGI_BENCH_OUTCOMES=0, the smallest size again with
 // the 1,000 kept poll outcomes of 1,000 skipped machines each (bench/abuse-seed.ts), without Kubernetes: what
 // keeping them costs a replica. Prints figures and a summary table; asserts nothing. Run: npm run bench:memory.
 // KINTSUGI_BENCH_BIN=/path/to/checkout/bin/kintsugi.js measures another build; KINTSUGI_BENCH_BINS=label=path,...

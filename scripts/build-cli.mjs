@@ -3,14 +3,21 @@
 // - dist/kintsugi-cli.js, the front (dist/cli/main.js: the command tree and what the operator commands run), which
 //   bin/kintsugi.js loads;
 // - a bundle for each command that loads a part of the server on demand (ON_DEMAND: check-config with the config's
-//   schemas, the db commands with the store), imported by the front when the command runs.
+//   schemas, the db commands with the store, db check FILE with the SQLite check alone), imported by the front when
+//   the command runs. Each is a CommonJS body (NAME.cjs) with V8's code cache beside it (NAME.cjs.v8cache), made here
+//   under the executable's node options, and an ES module NAME.js that runs it through src/cli/bundle-loader.ts: node
+//   20 has no compile cache for ES modules, and compiling these bundles (zod, yaml) at each run cost check-config and
+//   the db commands about half of node's own start in CPU (bench:cli). Without a cache, or with one V8 rejects, the
+//   bundle compiles from its source.
 // What else a command imports on demand (serve's server, the alert bridge, graphql-ws for watch, etcd's client)
 // stays in dist/ as tsc wrote it and is imported from there, so the server runs the same modules whichever way it is
 // started. cli-error.js stays outside every bundle: one CliError class for all. The bundles sit in dist/, as tsc's
 // files one folder under the package, so version.js's ../package.json is the package's.
-import { statSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -22,13 +29,14 @@ const ON_DEMAND = new Map([
   ["cli/check-config-action.js", "cli-check-config.js"],
   ["cli/db-copy-action.js", "cli-db-copy.js"],
   ["cli/db-backup-actions.js", "cli-db-backup.js"],
+  ["cli/db-check-action.js", "cli-db-check.js"],
 ]);
 /** Packages left to node: native code (SQLite), and etcd's client, which a command loads only for store: etcd. */
 const EXTERNAL_PACKAGES = ["better-sqlite3", "etcd3", "@grpc/*"];
 
 const underDist = (path) => relative(dist, path).split("\\").join("/");
 
-/** esbuild's options for the bundle of `entry` (under dist/) into `outfile` (under dist/). */
+/** esbuild's options for the bundle of `entry` (under dist/) into `outfile` (under dist/), an ES module. */
 function bundleOf(entry, outfile) {
   return {
     entryPoints: [join(dist, entry)],
@@ -63,14 +71,76 @@ function bundleOf(entry, outfile) {
   };
 }
 
+/**
+ * The same for a bundle loaded on demand: a CommonJS body for src/cli/bundle-loader.ts, whose wrapper gives `require`,
+ * the bundle's `import.meta.url` (node-cron reads it) and the function its import() calls are turned into (see there).
+ */
+function onDemandBundleOf(entry, outfile) {
+  const { banner: _esmRequire, ...options } = bundleOf(entry, outfile);
+  return {
+    ...options,
+    outfile: join(dist, outfile.replace(/\.js$/, ".cjs")),
+    format: "cjs",
+    define: { "import.meta.url": "__kintsugiImportMetaUrl" },
+    write: false,
+    metafile: true,
+  };
+}
+
 /** esbuild's options for the front (test/cli/cli-modules.test.ts builds with them too, to see what goes in). */
 export const CLI_BUILD = bundleOf("cli/main.js", "kintsugi-cli.js");
 /** The same for each bundle loaded on demand. */
-export const ON_DEMAND_BUILDS = [...ON_DEMAND].map(([entry, outfile]) => bundleOf(entry, outfile));
+export const ON_DEMAND_BUILDS = [...ON_DEMAND].map(([entry, outfile]) => onDemandBundleOf(entry, outfile));
+
+/** The node options of bin/kintsugi.js's first line: V8 takes a code cache only under the flags it was made with. */
+function executableNodeOptions() {
+  const first = readFileSync(join(root, "bin", "kintsugi.js"), "utf8").split("\n", 1)[0] ?? "";
+  const shebang = /^#!\/usr\/bin\/env(?: -S)? node((?: --[\w-]+(?:=\S+)?)*)$/.exec(first);
+  if (!shebang) throw new Error(`bin/kintsugi.js: its first line is not a "#!/usr/bin/env -S node [options]" line: ${first}`);
+  return (shebang[1] ?? "").split(" ").filter((o) => o !== "");
+}
+
+/**
+ * Builds the on-demand bundle of `options` and writes it with its import() calls turned into calls of the wrapper's
+ * import function; then its code cache, in a node run as the executable runs, and the ES module that loads it.
+ */
+async function buildOnDemand(options) {
+  const result = await build(options);
+  const [output] = result.outputFiles;
+  const imports = Object.values(result.metafile.outputs)[0].imports.filter((i) => i.external);
+  let text = output.text;
+  for (const { path } of imports.filter((i) => i.kind === "dynamic-import")) {
+    const call = `import(${JSON.stringify(path)})`;
+    if (!text.includes(call)) throw new Error(`${underDist(options.outfile)}: no ${call} to turn into a call of the wrapper's import function`);
+    text = text.split(call).join(`__kintsugiImport(${JSON.stringify(path)})`);
+  }
+  writeFileSync(options.outfile, text);
+  // The modules shared with the front, handed to the bundle as the front loaded them (relative specifiers are SHARED's).
+  const shared = [...new Set(imports.filter((i) => i.kind !== "dynamic-import" && i.path.startsWith(".")).map((i) => i.path))];
+  const cjs = options.outfile;
+  const loader = pathToFileURL(join(dist, "cli", "bundle-loader.js")).href;
+  const sharedMap = `Object.fromEntries(await Promise.all(${JSON.stringify(shared)}.map(async (p) => [p, await import(new URL(p, ${JSON.stringify(pathToFileURL(cjs).href)}).href)])))`;
+  const script = `const { writeCodeCache } = await import(${JSON.stringify(loader)}); console.log(JSON.stringify(writeCodeCache(${JSON.stringify(cjs)}, ${sharedMap})));`;
+  const { stdout } = await promisify(execFile)(process.execPath, [...executableNodeOptions(), "--input-type=module", "-e", script]);
+  const names = JSON.parse(stdout.trim().split("\n").at(-1));
+  const cjsName = underDist(cjs);
+  writeFileSync(
+    cjs.replace(/\.cjs$/, ".js"),
+    [
+      `// Made by scripts/build-cli.mjs: runs ${cjsName} with its code cache (src/cli/bundle-loader.ts).`,
+      `import { fileURLToPath } from "node:url";`,
+      `import { loadBundle } from "./cli/bundle-loader.js";`,
+      ...shared.map((p, i) => `import * as shared${i} from ${JSON.stringify(p)};`),
+      `const file = fileURLToPath(new URL(${JSON.stringify(`./${cjsName}`)}, import.meta.url));`,
+      `export const { ${names.join(", ")} } = loadBundle(file, {${shared.map((p, i) => ` ${JSON.stringify(p)}: shared${i} `).join(",")}}).exports;`,
+      "",
+    ].join("\n"),
+  );
+}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
-  await Promise.all([CLI_BUILD, ...ON_DEMAND_BUILDS].map((options) => build(options)));
+  await Promise.all([build(CLI_BUILD), ...ON_DEMAND_BUILDS.map(buildOnDemand)]);
   const sizes = [CLI_BUILD, ...ON_DEMAND_BUILDS].map((o) => `${underDist(o.outfile)} ${Math.round(statSync(o.outfile).size / 1024)} KiB`);
   console.log(`cli: bundled in ${Date.now() - started} ms: ${sizes.join(", ")}`);
 }

@@ -158,7 +158,7 @@ export async function startKintsugi(config: KintsugiConfig, options: StartOption
       startClusterSchedule: options.startClusterSchedule !== false,
     };
     // Each term writes through a store guarded by the election key it began with.
-    const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions), logger);
+    const leaderTerms = new LeaderTerms(() => beginLeaderTerm(config, leadership.guardedStore(store), events, workerOptions, termOptions, summaries), logger);
     terms = leaderTerms;
     const leader: LeaderAccess = { replicaName: leadership.replicaName, leader: () => leadership.leader(), workers: () => leaderTerms.workers(), leads };
     // Counted before the API serves its first request, so that request is weighed at the real fleet's size.

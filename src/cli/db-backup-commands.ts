@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { Command } from "commander";
 import type { StoreOptions } from "./db-backup-actions.js";
 
@@ -66,5 +67,11 @@ export function checkCommand(out: (text: string) => void): Command {
     .option("--config <FILE>", CONFIG_HELP)
     .option("--database <FILE>", DATABASE_HELP)
     .addHelpText("after", CHECK_HELP)
-    .action(async (file: string | undefined, opts: StoreOptions) => out(await (await actions()).check(file, opts)));
+    .action(async (file: string | undefined, opts: StoreOptions) => out(await check(file, opts)));
+}
+
+/** A FILE named is checked without reading the config: from a bundle of its own, without the config's schemas. */
+async function check(file: string | undefined, opts: StoreOptions): Promise<string> {
+  if (file === undefined) return (await actions()).check(undefined, opts);
+  return (await import("./db-check-action.js")).checkSqliteFile(resolve(file));
 }

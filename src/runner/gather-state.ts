@@ -75,6 +75,8 @@ export async function gatherObservations(
   // A command another process started may still run on the machine: no health check runs there meanwhile.
   const fence = deps.fence;
   const inherited = new Map(live.map((e) => [e.index, fence ? inheritedCommand(e, jobOf(e).kind, fence.owner, fence.marginSeconds, fence.now) : null]));
+  // A deleted entry leaves the queue at this pass unless a command another replica started for it may still run.
+  const leaving = fence ? entries.filter((e) => e.deleted && !isFinished(e)) : [];
   const mayRun = (entry: RepairEntry) => inherited.get(entry.index)?.kind === "may-run";
   // Nor beside a command of another entry of the same machine (the queue allows two entries of one machine).
   const commanded = new Set(live.filter((e) => !isCheckable(jobOf(e).kind) || mayRun(e)).map((e) => e.address));
@@ -134,6 +136,12 @@ export async function gatherObservations(
       ...(inherited.get(entry.index) && { inherited: inherited.get(entry.index) ?? undefined }),
     });
   });
+  for (const entry of leaving) {
+    const job = kindOf(entry.index);
+    const state = fence && inheritedCommand(entry, job, fence.owner, fence.marginSeconds, fence.now);
+    if (!state) continue;
+    observations.set(entry.index, { nodename: names.get(entry.address) ?? "", job, drainJobDone: false, inherited: state });
+  }
   return { observations, nodes: clusterNodes, reused };
 }
 

@@ -72,26 +72,55 @@ export class RepairSummaries {
    * (four clients of a converted store's first repairStats read its 100,000 history records once, not four times).
    */
   read(since: number, until: number): Promise<RecordedRepair[]> {
-    const turn = this.reading.then(() => this.readNow(since, until));
+    return this.inTurn(() => this.readNow(since, until));
+  }
+
+  /**
+   * The summaries of `records` (by entry index) that are known here or fit one read of at most `limit` history
+   * records, in the same turn as the queries: the leader's keeper asks here, so a query and the keeper that come
+   * together read each history once (a query beside the keeper's backfill waited for both reads, each slowed by
+   * the other's turns).
+   */
+  summarize(records: readonly FinishedRepair[], limit: number): Promise<Map<number, RepairHistorySummary | null>> {
+    return this.inTurn(() => this.summarizeNow(records, limit));
+  }
+
+  /** Runs `work` after the reads already asked for. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.reading.then(work);
     this.reading = turn.catch(() => undefined);
     return turn;
   }
 
   private async readNow(since: number, until: number): Promise<RecordedRepair[]> {
     const records = this.finished.list(since).filter((r) => r.finishedAt < until);
-    const known = records.map((r) => {
-      const stored = this.finished.summaryOf(r.sequence);
-      return stored !== undefined ? { finishedAt: r.finishedAt, status: r.status, summary: stored } : this.keptFor(r);
-    });
-    const missing = records.filter((_, i) => known[i] === undefined);
-    const read = await summarizeHistories(this.entries, missing, this.readLimit);
+    const stored = records.map((r) => this.finished.summaryOf(r.sequence));
+    const read = await this.summarizeNow(
+      records.filter((_, i) => stored[i] === undefined),
+      this.readLimit,
+    );
+    // What this read summarized answers even when the bound dropped it at once (a range wider than the bound).
+    return records.map((repair, i) => ({ repair, summary: stored[i] ?? read.get(repair.entryIndex) ?? null }));
+  }
+
+  /** What is kept here of `records`, and one bounded read of the rest, which is kept. */
+  private async summarizeNow(records: readonly FinishedRepair[], limit: number): Promise<Map<number, RepairHistorySummary | null>> {
+    const known = new Map<number, RepairHistorySummary | null>();
+    const missing: FinishedRepair[] = [];
+    for (const r of records) {
+      const kept = this.keptFor(r);
+      if (kept === undefined) missing.push(r);
+      else known.set(r.entryIndex, kept.summary);
+    }
+    const read = await summarizeHistories(this.entries, missing, limit);
     for (const r of missing) {
       const summary = read.get(r.entryIndex);
-      if (summary !== undefined) this.summaries.set(r.entryIndex, { finishedAt: r.finishedAt, status: r.status, summary });
+      if (summary === undefined) continue;
+      this.summaries.set(r.entryIndex, { finishedAt: r.finishedAt, status: r.status, summary });
+      known.set(r.entryIndex, summary);
     }
     this.dropOldest();
-    // What this read summarized answers even when the bound dropped it at once (a range wider than the bound).
-    return records.map((repair, i) => ({ repair, summary: known[i]?.summary ?? read.get(repair.entryIndex) ?? null }));
+    return known;
   }
 
   /** Past the bound, the summaries of the lowest entry indexes (the repairs the store prunes first) go. */

@@ -1,5 +1,8 @@
 import type { KintsugiStore } from "../store/store-port.js";
-import { summarizeHistories } from "./repair-summaries.js";
+import { summarizeHistories, type RepairSummaries } from "./repair-summaries.js";
+
+/** How the keeper summarizes a batch: the replica's RepairSummaries, shared with its queries, or a read of its own. */
+export type HistorySummarizer = Pick<RepairSummaries, "summarize">;
 
 /** The repairs one pass summarizes at a time, and the history records it reads at most: no read holds the process long. */
 const BATCH = 500;
@@ -27,6 +30,7 @@ export class RepairSummaryKeeper {
   constructor(
     private readonly store: Pick<KintsugiStore, "entries" | "finished" | "onCommit">,
     private readonly onError: (err: unknown) => void,
+    private readonly summarizer: HistorySummarizer = { summarize: (records, limit) => summarizeHistories(store.entries, records, limit) },
   ) {}
 
   /** Summarizes what is missing now, and again after every commit that changes entries. */
@@ -67,7 +71,7 @@ export class RepairSummaryKeeper {
   }
 
   private async pass(): Promise<void> {
-    const { finished, entries } = this.store;
+    const { finished } = this.store;
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) return;
@@ -78,7 +82,7 @@ export class RepairSummaryKeeper {
       if (missing.length === 0) return;
       // Oldest first: a range read over neighbouring indexes, each batch past the last.
       const batch = missing.sort((a, b) => a.entryIndex - b.entryIndex).slice(0, BATCH);
-      const read = await summarizeHistories(entries, batch, READ_LIMIT);
+      const read = await this.summarizer.summarize(batch, READ_LIMIT);
       const summaries = batch.flatMap((r) => {
         const summary = read.get(r.entryIndex);
         return summary === undefined ? [] : [{ sequence: r.sequence, summary }];

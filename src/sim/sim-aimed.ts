@@ -1,4 +1,4 @@
-import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
+import { createRepairEntry, isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import type { FaultTargets } from "./sim-faults.js";
 import type { SimRandom } from "./sim-random.js";
@@ -24,6 +24,7 @@ export const AIMED_KINDS: readonly string[] = [
   "uncordon-refused",
   "other-plane-down-in-dwell",
   "bmc-no-op-then-fault-clears",
+  "entry-deleted-beside-its-inherited-command",
 ];
 
 const MIN = 60_000;
@@ -43,6 +44,8 @@ type Note = (at: number, kind: string, address: string | null, detail: string) =
 export class AimedFaults {
   /** A failover an armed fault asked for, and how: the simulator performs it after the pass. */
   failoverPending: FailoverMode | null = null;
+  /** An entry whose command a frozen leader left running: an operator deletes it and adds its machine again once another replica leads. */
+  private deleteAfterFailover: { readonly entryIndex: number; readonly run: string } | null = null;
 
   constructor(
     private readonly world: SimWorld,
@@ -52,6 +55,27 @@ export class AimedFaults {
     private readonly note: Note,
     private readonly kill: (m: SimMachine, now: number, kind: string, nodeUp: boolean) => boolean,
   ) {}
+
+  /** What an armed fault does once the failover it asked for happened (called before each step's faults). */
+  async afterFailover(now: number): Promise<void> {
+    const pending = this.deleteAfterFailover;
+    if (pending === null || this.targets.commands.owner === pending.run) return;
+    this.deleteAfterFailover = null;
+    const entry = this.store.entries.get(pending.entryIndex);
+    if (!entry || entry.deleted || isFinished(entry)) return;
+    await this.store.entries.requestDelete((e) => e.index === entry.index, "deleted by the simulated operator", now, SIM_OPERATOR);
+    const again = createRepairEntry(
+      { address: entry.address, machineType: entry.machineType, operation: entry.operation, serial: entry.serial, source: "operator" },
+      now,
+    );
+    const added = await this.store.entries.add(again, "added again by the simulated operator", now, SIM_OPERATOR);
+    this.note(
+      now,
+      "entry-deleted-beside-its-inherited-command",
+      entry.address,
+      `entry ${entry.index} deleted, its command running on; entry ${added.entry.index} added`,
+    );
+  }
 
   async apply(kind: string, now: number): Promise<boolean> {
     const r = this.random;
@@ -157,6 +181,22 @@ export class AimedFaults {
           },
         };
         return this.note(now, kind, null, `the leader freezes as the next ${hangs ? "hanging " : ""}command starts`);
+      }
+      case "entry-deleted-beside-its-inherited-command": {
+        // The leader freezes as a command starts (the command runs on); once another replica leads, an operator deletes
+        // the entry, its command still running, and adds the machine again (deletedButFenced in repair-decision.ts).
+        const commands = this.targets.commands;
+        if (unfinished.length === 0 || commands.freezeAfterStart !== null || this.deleteAfterFailover !== null) return false;
+        commands.freezeAfterStart = {
+          hangs: false,
+          then: (start) => {
+            const resumeAt = start.at + r.int(5, 15) * MIN;
+            this.failoverPending = { kind: "frozen", resumeAt };
+            if (start.entryIndex !== null) this.deleteAfterFailover = { entryIndex: start.entryIndex, run: commands.owner };
+            this.note(start.at, "leader-failover", start.address, `the leader froze as the ${start.kind} command of entry ${start.entryIndex} started`);
+          },
+        };
+        return this.note(now, kind, null, "the leader freezes as the next command starts; an operator then deletes its entry and adds the machine again");
       }
       case "other-plane-down-in-dwell": {
         // A control plane proving its repair (its dwell holding its watch open) must give the turn up to another

@@ -1,5 +1,5 @@
 import { summaryLine, type SimReport } from "./sim-report.js";
-import { CLASSIC_FAULTS, FULL_FAULTS, faultsWithout } from "./sim-faults.js";
+import { CLASSIC_FAULTS, FULL_FAULTS, faultsWithout, withFencedDeletions } from "./sim-faults.js";
 import { SIM_ESCALATION } from "./sim-escalation.js";
 import { simulate, type SimOptions } from "./simulation.js";
 import { runSweep } from "./sim-sweep.js";
@@ -16,6 +16,7 @@ Runs kintsugi's real rules and workers over a simulated data center on a virtual
   --pass-seconds S    virtual seconds between passes, 1 to 3600 (default 30)
   --classic           the first model: no extension drawn, the classic faults (the regression seeds' model)
   --without K,K       leave these fault kinds out (an unknown kind lists the known ones)
+  --fenced-deletions  also a frozen leader's entries deleted and added again while their commands run on
   --escalation        repair.escalation on (two repairs in a day hold the machine); the whole model draws its own
   --draw-config       draw the proof and the sabakan and kubernetes sections, load them through the config loader
   --generation P      cluster generation rounds too: weighted, all_healthy or drawn
@@ -34,7 +35,7 @@ function option(args: readonly string[], name: string, fallback: number): number
 }
 
 const KNOWN = new Set(["--trace", "--seed", "--seeds", "--from", "--machines", "--hours", "--pass-seconds", "--without", "--generation"]);
-const FLAGS = new Set(["--classic", "--escalation", "--draw-config", "--sweep", "--json", "--help"]);
+const FLAGS = new Set(["--classic", "--escalation", "--draw-config", "--fenced-deletions", "--sweep", "--json", "--help"]);
 
 /** Refuses what is not an option (a typo must not run seed 42 for 24 h). */
 function checkArgs(args: readonly string[]): void {
@@ -82,7 +83,9 @@ export async function simCli(args: readonly string[], out: (line: string) => voi
   const model = args.includes("--classic") ? ("classic" as const) : ("full" as const);
   const i = args.indexOf("--without");
   const without = i < 0 ? [] : (args[i + 1] ?? "").split(",").filter((k) => k !== "");
-  const faults = faultsWithout(without, model === "classic" ? CLASSIC_FAULTS : FULL_FAULTS);
+  const fencedDeletions = args.includes("--fenced-deletions");
+  const drawn = faultsWithout(without, model === "classic" ? CLASSIC_FAULTS : FULL_FAULTS);
+  const faults = fencedDeletions ? withFencedDeletions(drawn) : drawn;
   const passSeconds = option(args, "pass-seconds", 30);
   if (passSeconds < 1 || passSeconds > 3600) throw new Error("--pass-seconds must be 1 to 3600");
   const settings = args.includes("--escalation") ? { escalation: SIM_ESCALATION } : {};
@@ -93,7 +96,7 @@ export async function simCli(args: readonly string[], out: (line: string) => voi
     throw new Error("--generation must be weighted, all_healthy or drawn");
   const generation: SimGenerationPolicy | undefined = policy;
   const common = { machines, hours, faults, passSeconds, settings, drawConfig, model, ...(generation && { generation }) };
-  const flags = replayFlags(common, without);
+  const flags = replayFlags(common, without) + (fencedDeletions ? " --fenced-deletions" : "");
   if (args.includes("--seeds")) {
     const count = option(args, "seeds", 100);
     const from = option(args, "from", 1);

@@ -118,8 +118,11 @@ export class CommitInvariants {
       );
       checks.check(
         "no-watch-end-on-a-healthy-machine",
-        answer?.proven !== true,
-        () => `entry ${i}'s watch ended (${stateOf(entry)}) although its pass found the machine healthy by every signal`,
+        answer !== undefined && answer.proven !== true,
+        () =>
+          answer === undefined
+            ? `entry ${i}'s watch ended (${stateOf(entry)}) with no health check of its machine in the pass that ended it`
+            : `entry ${i}'s watch ended (${stateOf(entry)}) although its pass found the machine healthy by every signal`,
         entry.address,
         i,
       );

@@ -101,6 +101,14 @@ export const FULL_FAULTS: FaultMix = {
 /** The kinds drawn per hour whatever the size of the data center (the rest scale with it). */
 const PER_HOUR = new Set(["sabakan-outage", "leader-failover", "leader-frozen", "config-change", "kube-api-errors", "control-plane-dies", ...AIMED_KINDS]);
 
+/**
+ * `from` with entries deleted beside their inherited commands (sim-aimed.ts), four an hour: a sweep of its own, so the
+ * draws of every other run stay as they were.
+ */
+export function withFencedDeletions(from: FaultMix): FaultMix {
+  return { rates: { ...from.rates, "entry-deleted-beside-its-inherited-command": 4 } };
+}
+
 /** `from` without the kinds named (e.g. to show that a finding needs one of them); an unknown kind is an error. */
 export function faultsWithout(kinds: readonly string[], from: FaultMix = CLASSIC_FAULTS): FaultMix {
   for (const k of kinds)
@@ -157,6 +165,7 @@ export class SimFaults {
 
   /** Draws the faults of one step of `stepMs` ending at `now`, applies them, and returns how many there were. */
   async step(now: number, stepMs: number): Promise<number> {
+    await this.aimed.afterFailover(now);
     let count = 0;
     const scale = (this.world.machines.length / 100) * (stepMs / 3_600_000);
     for (const [kind, rate] of Object.entries(this.mix.rates)) {

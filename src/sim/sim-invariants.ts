@@ -4,7 +4,7 @@ import { isFinished, type RepairEntry } from "../domain/queue/repair-entry.js";
 import type { RunningJob } from "../domain/queue/repair-plan.js";
 import type { WaitingFor } from "../domain/queue/repair-wait.js";
 import type { Checks } from "./sim-checks.js";
-import { bootingAfterCommand, cordonedFor, cordonedForEntry } from "./sim-truth.js";
+import { bootingAfterCommand, commandMayStillRun, cordonedFor, cordonedForEntry } from "./sim-truth.js";
 import type { SimWorld } from "./sim-world.js";
 
 export type { Violation } from "./sim-checks.js";
@@ -26,6 +26,8 @@ export interface PassView {
   readonly kubernetesAnswered: boolean;
   /** The entries marked deleted before the pass (a working pass dequeues them). */
   readonly deletedBefore: ReadonlySet<number>;
+  /** The fence's margin for inherited commands; null: the runner has no fence. */
+  readonly fenceMarginSeconds: number | null;
   /** etcd was good for repair as the pass ran; when not, nothing happens to any entry (CKE's DecideOps drops every repair operation). */
   readonly etcdGood: boolean;
   /** What the runner says the entry waits for after the pass. */
@@ -126,13 +128,13 @@ export class PassInvariants {
         checks.fail({ invariant: "no-entry-lost", message: `entry ${index} left the queue without a deletion request`, address: null, entryIndex: index });
       this.seen.delete(index);
     }
-    if (view.passWorked && view.etcdGood) this.afterWorkingPass(view, unfinished, present);
+    if (view.passWorked && view.etcdGood) this.afterWorkingPass(view, unfinished);
     this.turnNotKeptByAHold(view, unfinished);
     this.entryStates(view);
   }
 
   /** What a pass that ran to its end must have done (one that found etcd not good for repair does nothing). */
-  private afterWorkingPass(view: PassView, unfinished: readonly RepairEntry[], present: ReadonlySet<number>): void {
+  private afterWorkingPass(view: PassView, unfinished: readonly RepairEntry[]): void {
     const { checks, world } = this;
     const { now, repair } = view;
     for (const e of unfinished) {
@@ -153,15 +155,28 @@ export class PassInvariants {
         e.index,
       );
     }
-    for (const index of view.deletedBefore)
-      checks.check("deletion-dequeued", !present.has(index), () => `entry ${index} was marked deleted and is still in the queue after a pass`, null, index);
+    const stillIn = new Map(view.entries.map((e) => [e.index, e]));
+    for (const index of view.deletedBefore) {
+      const left = stillIn.get(index);
+      // Its command, started by another replica, may still run: it leaves once that has certainly ended.
+      const fenced = left !== undefined && commandMayStillRun(left, view.fenceMarginSeconds, view.now);
+      checks.check(
+        "deletion-dequeued",
+        left === undefined || fenced,
+        () => `entry ${index} was marked deleted and is still in the queue after a pass, with no command that may still run for it`,
+        null,
+        index,
+      );
+    }
     if (!view.kubernetesAnswered) return;
     const byIndex = new Map(view.entries.map((e) => [e.index, e]));
     for (const m of world.machines) {
       const owner = cordonedFor(m);
       if (owner === null) continue;
       const e = byIndex.get(owner);
-      const needs = e !== undefined && e.status === "processing" && !e.deleted && !isBackedOff(e);
+      // A deleted entry keeps its cordon while it stays for a command that may still run on the machine.
+      const leaving = e !== undefined && e.deleted && commandMayStillRun(e, view.fenceMarginSeconds, view.now);
+      const needs = e !== undefined && e.status === "processing" && (!e.deleted || leaving) && !isBackedOff(e);
       checks.check(
         "no-stray-cordon",
         needs,

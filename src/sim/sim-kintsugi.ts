@@ -14,6 +14,9 @@ import { SILENT_LOG } from "../support/log.js";
 import type { SimCommands } from "./sim-commands.js";
 import type { SimNodes, SimSabakan } from "./sim-kube.js";
 
+/** How many passes an entry's health verdict is kept for (see healthVerdictMs below). */
+const VERDICT_PASSES = 3;
+
 /** How the simulated kintsugi is wired, besides its repair config. */
 export interface SimKintsugiWiring {
   readonly store: KintsugiStore;
@@ -122,6 +125,9 @@ export class SimKintsugi {
       random: w.random,
       log: SILENT_LOG,
       intervalMs: w.passMs,
+      // Passes come every passMs here; in serve, changes wake the runner between its ticks, and an entry's verdict is
+      // kept for a tick. Three passes a verdict makes the simulated runner decide beside verdicts kept from earlier.
+      healthVerdictMs: w.passMs * VERDICT_PASSES,
       healthCheckConcurrency: 8,
       ...(machines && { machines }),
       ...(this.ledger && { pacing: { ledger: this.ledger, racks: this.racks }, bmcs }),

@@ -1,4 +1,4 @@
-import { CLASSIC_FAULTS, faultsWithout } from "./sim-faults.js";
+import { CLASSIC_FAULTS, faultsWithout, FULL_FAULTS, withFencedDeletions } from "./sim-faults.js";
 import { SIM_ESCALATION } from "./sim-escalation.js";
 import { summaryLine, type SimReport } from "./sim-report.js";
 import { simulate, type SimOptions } from "./simulation.js";
@@ -34,6 +34,13 @@ export const SWEEP: readonly SweepRun[] = [
     seeds: range(1, 2),
     options: { machines: 1000, hours: 1, passSeconds: 60 },
     replay: "--machines 1000 --hours 1 --pass-seconds 60",
+  },
+  {
+    name: "the whole model, 100 machines, 1 h, entries deleted beside their inherited commands",
+    file: "sweep",
+    seeds: range(1, 4),
+    options: { machines: 100, hours: 1, passSeconds: 60, faults: withFencedDeletions(FULL_FAULTS) },
+    replay: "--machines 100 --hours 1 --pass-seconds 60 --fenced-deletions",
   },
   {
     name: "the classic model, 100 machines, 6 h without CKE reboots",

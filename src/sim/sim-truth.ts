@@ -81,3 +81,14 @@ export function ckeRebootingWithin(m: SimMachine, downMs: number, waitSeconds: n
     m.rebootUntil > now && m.annotations[REBOOT_ANNOTATION] === "true" && m.annotations[CORDONED_BY_ANNOTATION] === undefined && downMs < waitSeconds * 1000
   );
 }
+
+/**
+ * Whether a command started for `entry` (by any replica: its stored marker) may still run on its machine, judged by its
+ * timeout and the fence's margin (null: no fence, the runner judges no inherited command). A deleted entry may stay
+ * in the queue while this holds, keeping its machine (repair-decision.ts, deletedButFenced).
+ */
+export function commandMayStillRun(entry: RepairEntry, marginSeconds: number | null, now: number): boolean {
+  const marker = entry.command;
+  if (marginSeconds === null || marker === undefined || marker.startedAt === null || !(marker.timeoutSeconds > 0)) return false;
+  return now < marker.startedAt + (marker.timeoutSeconds + marginSeconds) * 1000;
+}

@@ -311,6 +311,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         passWorked,
         kubernetesAnswered,
         deletedBefore,
+        fenceMarginSeconds: model.full ? model.inheritedCommandMarginSeconds : null,
         etcdGood,
         waitingFor: (i) => kintsugi.runner.waitingFor(i),
         held: (address) => store.holds.list().some((h) => h.address === address && isHoldActive(h, clock)),

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import type { Constraints } from "../domain/shared/constraints.js";
 import { scheduleTicks } from "../runner/cron-schedule.js";
-import { RepairSummaryKeeper } from "../runner/repair-summary-keeper.js";
+import { RepairSummaryKeeper, type HistorySummarizer } from "../runner/repair-summary-keeper.js";
 import type { KintsugiStore, StoreCommit } from "../store/store-port.js";
 import type { Events } from "./events.js";
 import { buildWorkers, wakesRunner, type WorkerOptions, type Workers } from "./workers.js";
@@ -49,11 +49,15 @@ export function beginLeaderTerm(
   events: Events,
   workerOptions: WorkerOptions,
   options: TermOptions,
+  summaries?: HistorySummarizer,
 ): LeaderTerm {
   const workers = buildWorkers(config, guarded, events, workerOptions);
-  // Stores each ended repair's history summary with its record, so no replica reads histories for statistics.
-  const summaryKeeper = new RepairSummaryKeeper(guarded, (err) =>
-    workers.logs.stats.warn("storing repair history summaries failed; statistics read those histories instead", { error: (err as Error).message }),
+  // Stores each ended repair's history summary with its record, so no replica reads histories for statistics; it
+  // summarizes through the replica's query summaries, so a query beside it reads no history twice.
+  const summaryKeeper = new RepairSummaryKeeper(
+    guarded,
+    (err) => workers.logs.stats.warn("storing repair history summaries failed; statistics read those histories instead", { error: (err as Error).message }),
+    summaries,
   );
   summaryKeeper.start();
   const { runner, healthChecks, autoRepair, clusterGenerator } = workers;

@@ -124,6 +124,10 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:https": "... or HTTPS, loaded for an https server",
     "node:path": "their paths",
     ws: "the subscription socket",
+    "node:crypto": "the digest of a bundle's source its code cache must match",
+    "node:module": "a require for a bundle run with its code cache",
+    "node:url": "the bundle's file URL, for its import.meta.url and import()",
+    "node:vm": "V8's code cache for the on-demand bundles",
   },
   sim: {
     "node:fs": "writes a failing seed's report, and the mutants' scratch copies of the tree",

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { build, type BuildOptions } from "esbuild";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { realisticDatabase } from "../support/damaged-databases.js";
 import { moduleRecorder } from "../support/module-recorder.js";
 import { KINTSUGI_BIN, nodeOptionsOf } from "../support/run-cli.js";
 import { tempDir } from "../support/temp-dir.js";
@@ -72,6 +73,8 @@ describe("what an operator command of the real binary loads", () => {
     });
   }
 
+  // An on-demand bundle is an ES module that runs the bundle's CommonJS body (read as a file, with its code cache)
+  // through the loader (scripts/build-cli.mjs).
   it("kintsugi check-config FILE: the front, then the config's checks in one bundle of their own", async () => {
     const dir = tempDir("kintsugi-cli-modules-config-");
     try {
@@ -79,8 +82,29 @@ describe("what an operator command of the real binary loads", () => {
       writeFileSync(file, `listen: "127.0.0.1:0"\ndatabase: ${JSON.stringify(join(dir.path, "k.db"))}\n`);
       assert.deepEqual(
         (await loadedBy(["check-config", file], k.url)).filter((p) => !FRONT.includes(p)),
-        ["dist/cli-check-config.js"],
+        ["dist/cli-check-config.js", "dist/cli/bundle-loader.js"],
       );
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("kintsugi db check FILE: the front, then the SQLite check in a bundle of its own, not the config's", async () => {
+    const dir = tempDir("kintsugi-cli-modules-db-");
+    try {
+      const file = join(dir.path, "kintsugi.db");
+      await realisticDatabase(file);
+      const loaded = (await loadedBy(["db", "check", file], k.url)).filter((p) => !FRONT.includes(p));
+      assert.deepEqual(
+        loaded.filter((p) => !p.startsWith("node_modules/")),
+        ["dist/cli-db-check.js", "dist/cli/bundle-loader.js"],
+      );
+      // SQLite's native module, which the bundle leaves to node, and what it loads it with.
+      assert.deepEqual([...new Set(loaded.filter((p) => p.startsWith("node_modules/")).map((p) => p.split("/")[1]))].sort(), [
+        "better-sqlite3",
+        "bindings",
+        "file-uri-to-path",
+      ]);
     } finally {
       dir.remove();
     }

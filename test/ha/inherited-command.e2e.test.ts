@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
-import { commandDue } from "../../src/domain/queue/command-marker.js";
+import { commandDue, commandStarted } from "../../src/domain/queue/command-marker.js";
 import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { openEtcdStore } from "../../src/store/kv/etcd/open-etcd-store.js";
 import { testEtcdClient } from "../support/etcd-clients.js";
@@ -213,6 +213,81 @@ repair:
         JSON.stringify(reasons),
       );
       assert.equal(machines.runs("fix", address), 1, "run once, now");
+    } finally {
+      await replica?.dispose();
+    }
+  });
+  it("an entry deleted while its inherited command may run keeps its machine until the command has certainly ended; one added again waits, then runs", async () => {
+    const address = "10.9.3.3";
+    const prefix = "/deleted-fenced-e2e/";
+    const margin = 2;
+    const client = testEtcdClient(etcd.endpoints);
+    let index: number;
+    try {
+      // The state a leader leaves when it dies with the step's repair command running.
+      const store = await openEtcdStore({ client, prefix });
+      const { entry } = await store.entries.add(
+        createRepairEntry({ address, machineType: "m", operation: "op", serial: null, source: "test" }, Date.now()),
+        "added",
+        Date.now(),
+        "test",
+      );
+      index = entry.index;
+      const running = {
+        ...entry,
+        status: "processing" as const,
+        stepStatus: "watching" as const,
+        // Long enough to outlast the replica's start on a loaded machine.
+        command: commandStarted("repair", `${entry.index}-1-1-ab`, { replica: "replica-gone", run: "0" }, Date.now(), 12),
+      };
+      await store.entries.change(
+        entry.index,
+        () => [{ entry: running, kind: "transition", reason: "step 1: running the repair command" }],
+        Date.now(),
+        "kintsugi",
+      );
+      await store.close();
+    } finally {
+      client.close();
+    }
+    machines.setHealthy(address, false);
+    const [replica] = await startEtcdReplicas(etcd, ["replica-d"], {
+      prefix,
+      leaseTtlSeconds: 2,
+      inheritedCommandMarginSeconds: margin,
+      repair: () => ({
+        ...EMPTY_REPAIR_CONFIG,
+        repairProcedures: [
+          { machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 0 })], { operation: "op" })] },
+        ],
+      }),
+    });
+    const url = replica?.url as string;
+    const gql = async (query: string) => {
+      const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });
+      return (await res.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
+    };
+    type Listed = { index: string; status: string; waitReason: string | null };
+    const listed = async () => ((await gql(`{ searchRepairEntries { index status waitReason } }`)).data?.["searchRepairEntries"] ?? []) as Listed[];
+    try {
+      await until("the replica waits for the inherited command", listed, (l) => /may still be running/.test(l[0]?.waitReason ?? ""));
+      assert.equal((await gql(`mutation { deleteRepairEntry(index: ${index}) { index } }`)).errors, undefined);
+      const added = await gql(`mutation { addRepairEntry(operation: "op", machineType: "m", address: "${address}") { index } }`);
+      assert.equal(added.errors, undefined, JSON.stringify(added.errors));
+      const again = (added.data?.["addRepairEntry"] as { index: string }).index;
+      const reasonOf = (l: Listed[], i: string) => l.find((e) => e.index === i)?.waitReason ?? "";
+      await until(
+        "the deleted entry stays, and the new one waits for its machine",
+        listed,
+        (l) =>
+          l.length === 2 &&
+          /^deleted; it leaves the queue once its command has certainly ended/.test(reasonOf(l, String(index))) &&
+          new RegExp(`being repaired by entry ${index}\\b`).test(reasonOf(l, again)),
+      );
+      assert.equal(machines.runs("fix", address), 0, "nothing ran on the machine while the deleted entry's command might run");
+      const done = await until("the deleted entry leaves and the new one is repaired", listed, (l) => l.length === 1 && l[0]?.status === "SUCCEEDED", 30_000);
+      assert.equal(done[0]?.index, again);
+      assert.equal(machines.runs("fix", address), 1);
     } finally {
       await replica?.dispose();
     }

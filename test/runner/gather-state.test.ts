@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CommandOutcome } from "../../src/domain/queue/command-outcome.js";
+import { commandStarted } from "../../src/domain/queue/command-marker.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { gatherObservations } from "../../src/runner/gather-state.js";
 import { JobRegistry } from "../../src/runner/job-registry.js";
@@ -86,4 +87,28 @@ describe("gatherObservations", () => {
       assert.deepEqual(checked, c.checked);
     });
   }
+
+  it("judges a deleted entry's inherited command too (it leaves the queue only once that has certainly ended), and checks no health there", async () => {
+    const checked: string[] = [];
+    const commands = {
+      async run(argv: readonly string[]): Promise<CommandOutcome> {
+        checked.push(argv.at(-1) as string);
+        return { kind: "ok", stdout: "false", stderr: "" };
+      },
+    };
+    const marker = commandStarted("repair", "1-1-1-ab", { replica: "gone", run: "r0" }, NOW - 5_000, 30);
+    const { observations } = await gatherObservations([{ ...entry(1, "10.0.0.1"), deleted: true, command: marker }, entry(2, "10.0.0.2")], {
+      repair: TEST_REPAIR_CONFIG,
+      commands,
+      nodes: null,
+      jobs: new JobRegistry(),
+      healthCheckConcurrency: 1,
+      log: () => undefined,
+      signal: new AbortController().signal,
+      fence: { owner: { replica: "here", run: "r1" }, marginSeconds: 10, now: NOW },
+    });
+    assert.deepEqual(observations.get(1)?.inherited, { kind: "may-run", marker, until: NOW + 35_000 });
+    assert.equal(observations.get(1)?.healthy, undefined);
+    assert.deepEqual(checked, ["10.0.0.2"]);
+  });
 });

@@ -3,9 +3,11 @@ import { describe, it } from "node:test";
 import type { FinishedRepair } from "../../src/domain/queue/finished-repair.js";
 import type { RepairHistorySummary } from "../../src/domain/stats/repair-history-summary.js";
 import type { RepairTimelinePoint } from "../../src/domain/stats/repair-timeline.js";
+import { RepairSummaries } from "../../src/runner/repair-summaries.js";
 import { RepairSummaryKeeper } from "../../src/runner/repair-summary-keeper.js";
 import type { KintsugiStore, StoreCommit } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";
+import { until } from "../support/until.js";
 
 const MIN = 60_000;
 
@@ -37,7 +39,7 @@ function history(index: number): RepairTimelinePoint[] {
 }
 
 /** The ports the keeper uses, in memory: what it read and what it stored are kept for the cases to look at. */
-function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; tooLong?: ReadonlySet<number> } = {}) {
+function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; tooLong?: ReadonlySet<number>; gate?: Promise<void> } = {}) {
   const stored = new Map<number, RepairHistorySummary | null>();
   const reads: Array<[number, number, number]> = [];
   const writes: number[][] = [];
@@ -46,6 +48,7 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; to
     entries: {
       timelines: async (first: number, last: number, limit: number) => {
         reads.push([first, last, limit]);
+        await options.gate;
         if (options.failReads) throw new Error("the store is away");
         const timelines = new Map(records.filter((r) => r.entryIndex >= first && r.entryIndex <= last).map((r) => [r.entryIndex, history(r.entryIndex)]));
         // A repair with too long a history: the bounded read ends before it, as the store's does.
@@ -145,6 +148,47 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
     await keeper.idle();
     assert.equal(fake.reads.length, 2, "a commit does not start the same read again");
     await keeper.stop();
+  });
+
+  describe("through the replica's query summaries: a query beside the keeper reads no history twice", () => {
+    const WIDE = [NOW, NOW + 10 * MIN] as const;
+    const drained = (read: Awaited<ReturnType<RepairSummaries["read"]>>) => read.map((r) => [r.repair.entryIndex, r.summary?.drainingMs]);
+
+    it("a query first: the keeper stores what it read", async () => {
+      const fake = fakeStore([ended(1), ended(2), ended(3)]);
+      const summaries = new RepairSummaries(fake.store.entries, fake.store.finished);
+      const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)), summaries);
+      keeper.start();
+      const read = summaries.read(...WIDE);
+      await keeper.idle();
+      assert.deepEqual(drained(await read), [
+        [1, MIN],
+        [2, MIN],
+        [3, MIN],
+      ]);
+      assert.deepEqual(fake.reads, [[1, 3, 100_000]], "one read, the query's");
+      assert.deepEqual(fake.writes, [[10, 20, 30]]);
+      await keeper.stop();
+    });
+
+    it("the keeper first: a query waits for its read and answers from it", async () => {
+      let open!: () => void;
+      const fake = fakeStore([ended(1), ended(2)], { gate: new Promise((resolve) => (open = resolve)) });
+      const summaries = new RepairSummaries(fake.store.entries, fake.store.finished);
+      const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)), summaries);
+      keeper.start();
+      await until("the keeper reads", () => fake.reads.length);
+      const read = summaries.read(...WIDE);
+      open();
+      assert.deepEqual(drained(await read), [
+        [1, MIN],
+        [2, MIN],
+      ]);
+      await keeper.idle();
+      assert.deepEqual(fake.reads, [[1, 2, 10_000]], "one read, the keeper's");
+      assert.deepEqual(fake.writes, [[10, 20]]);
+      await keeper.stop();
+    });
   });
 
   it("stopped: no pass runs and commits are no longer heard", async () => {

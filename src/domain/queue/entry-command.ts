@@ -45,6 +45,28 @@ export function waitForInheritedCommand(entry: RepairEntry, state: Extract<Inher
 }
 
 /**
+ * Why a deleted entry whose inherited command may run stays in the queue: it leaves once the command has certainly
+ * ended, and keeps its machine (and its slot and control-plane turn) until then, as it would undeleted. A command
+ * with no timeout is never waited for: deleting the entry is how the operator says it has ended.
+ */
+export function waitForDeletedWithInheritedCommand(
+  entry: RepairEntry,
+  state: Extract<InheritedCommand, { kind: "may-run" }>,
+  marginSeconds: number,
+): WaitingFor {
+  const { message, ...rest } = waitForInheritedCommand(entry, state, marginSeconds);
+  return { ...rest, message: `${DELETED_BUT_FENCED}: ${message}` };
+}
+
+/** How the wait of a deleted entry that stays for its inherited command begins; a deleted entry waits for nothing else. */
+export const DELETED_BUT_FENCED = "deleted; it leaves the queue once its command has certainly ended";
+
+/** Whether `wait` is one a deleted entry has (see waitForDeletedWithInheritedCommand): any other is from before its deletion. */
+export function isDeletedEntryWait(wait: Pick<WaitingFor, "message"> | null): boolean {
+  return wait !== null && wait.message.startsWith(`${DELETED_BUT_FENCED}: `);
+}
+
+/**
  * What the history says of an inherited command that is over or never started, and what kintsugi does about it: an
  * interrupted repair command is not run again (its outcome is unknown) and the step watches from `now`; an
  * interrupted success or diagnostics command leaves the entry to go on; a repair command that never started runs now.

@@ -31,7 +31,7 @@ import {
   type ProgressContext,
 } from "./repair-progress.js";
 import type { InheritedCommand } from "./command-marker.js";
-import { inheritedTransition, waitForInheritedCommand } from "./entry-command.js";
+import { inheritedTransition, waitForDeletedWithInheritedCommand, waitForInheritedCommand } from "./entry-command.js";
 
 const NO_OBSERVATION: RepairObservation = { nodename: "", job: "none", drainJobDone: false };
 const NO_PROOF = { nodeReady: null, bootId: null, sabakanState: null };
@@ -46,7 +46,8 @@ function earliest(a: number | null, b: number | null): number | null {
  * CKE's repair queue decision for one pass (docs/semantics/repair-queue.md), as data: which entries change how, and
  * what to do after each change is committed. In order:
  * 0. while etcd is not good for repair (see etcd-quorum.ts), nothing happens to any entry, as in CKE;
- * 1. a deleted entry is dequeued, whatever else holds;
+ * 1. a deleted entry is dequeued, whatever else holds (kintsugi: but while a command another replica started for it may
+ *    still run for a known time: it keeps its machine, slot and turn until then, see deletedButFenced);
  * 2. an entry whose procedure or operation is missing fails at once (kintsugi) and takes no slot;
  * 3. CKE's health rule, before every rule but 1 and 2: an entry whose health check said healthy succeeds at this
  *    pass (through the success command), whatever its step and step status (queued, waiting, draining, in drain
@@ -99,9 +100,13 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   const early = new Map<number, WaitingFor>();
   const finishing = new Set<number>();
   const contenders: Contender[] = [];
+  // kintsugi: deleted entries whose command, started by another replica, may still run (see deletedButFenced).
+  const leaving: Array<{ entry: RepairEntry; fenced: Extract<InheritedCommand, { kind: "may-run" }> }> = [];
   for (const entry of snapshot.entries) {
     if (entry.deleted) {
-      actions.push({ entry, transitions: [], effect: { kind: "dequeue" } });
+      const fenced = deletedButFenced(entry, observe(entry));
+      if (fenced) leaving.push({ entry, fenced });
+      else actions.push({ entry, transitions: [], effect: { kind: "dequeue" } });
       continue;
     }
     if (isFinished(entry)) continue;
@@ -178,6 +183,13 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   for (const { entry } of contenders) {
     const plane = planeOf.get(entry.address);
     if (plane && !entryOfPlane.has(plane)) entryOfPlane.set(plane, entry.index);
+  }
+  for (const { entry, fenced } of leaving) {
+    // Leaving, it keeps its machine, its slot and the control-plane turn while its command may run.
+    inProgress++;
+    if (planeOf.has(entry.address) && !repairingPlane) repairingPlane = entry;
+    held.set(entry.index, waitForDeletedWithInheritedCommand(entry, fenced, marginSeconds));
+    wakeAt = earliest(wakeAt, (fenced.until ?? now) + 1);
   }
   for (const { entry, obs, current, renamed, operation, proof, fenced } of walkOrder(contenders, planeOf)) {
     if (fenced) {
@@ -308,10 +320,19 @@ export function decideRepairActions(snapshot: RepairSnapshot, now: number, rando
   return { actions, wakeAt, held: withWaitCycles(held), waiting, yielded };
 }
 
+/**
+ * A deleted entry's inherited command that may still run for a known time: the entry leaves the queue only after it.
+ * undefined: it leaves now (no such command, or one with no timeout, which only the operator can say has ended).
+ */
+function deletedButFenced(entry: RepairEntry, obs: RepairObservation): Extract<InheritedCommand, { kind: "may-run" }> | undefined {
+  return entry.deleted && !isFinished(entry) && obs.inherited?.kind === "may-run" && obs.inherited.until !== null ? obs.inherited : undefined;
+}
+
 /** The machines a command of an entry runs on, or may run on (started by another replica), by that entry. */
 function machinesInCommand(entries: readonly RepairEntry[], observe: (e: RepairEntry) => RepairObservation): Map<string, number> {
   const on = new Map<string, number>();
   for (const e of entries) {
+    if (deletedButFenced(e, observe(e)) && !on.has(e.address)) on.set(e.address, e.index);
     if (e.deleted || isFinished(e)) continue;
     const obs = observe(e);
     if ((!isCheckable(obs.job) || obs.inherited?.kind === "may-run") && !on.has(e.address)) on.set(e.address, e.index);

@@ -1293,7 +1293,8 @@ export type RepairEntry = {
    * What the entry is waiting for right now and until when: a rule that holds it (the disabled queue,
    * `max_concurrent_repairs`, a control-plane rule, another entry repairing its machine, its drain back-off, a
    * machine hold, a pacing allowance) or its own step (a command running, a drain, a watch, the proof-of-repair
-   * dwell). Null for finished and deleted entries, and when it waits for nothing (it moves at the next pass). Every
+   * dwell). Null for finished entries, for deleted ones (but one that stays while a command another replica started
+   * for it may still run), and when it waits for nothing (it moves at the next pass). Every
    * replica answers the same: the leader publishes the waits to the store whenever they change.
    */
   waitingFor?: Maybe<RepairWait>;

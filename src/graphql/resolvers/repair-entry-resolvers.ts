@@ -2,6 +2,7 @@ import { parseAddress } from "../../domain/shared/address.js";
 import { createRepairEntry, isFinished, type RepairEntry } from "../../domain/queue/repair-entry.js";
 import { evidenceSignals } from "../../domain/proof/repair-evidence.js";
 import { findRepairOperation } from "../../domain/queue/repair-config.js";
+import { isDeletedEntryWait } from "../../domain/queue/entry-command.js";
 import { parseCkeQueue, planQueueImport } from "../../domain/queue/cke-queue-import.js";
 import { matchesRepairEntryParams, type RepairEntryParams } from "../../domain/queue/repair-entry-params.js";
 import type { GraphQLContext } from "../context.js";
@@ -108,8 +109,18 @@ export const repairEntryResolvers: Resolvers = {
   RepairEntry: {
     index: (e) => String(e.index),
     history: (e, _, ctx) => ctx.entries.history(e.index),
-    waitReason: (e, _, ctx) => (isFinished(e) || e.deleted ? null : ctx.waitReason(e.index)),
-    waitingFor: (e, _, ctx) => (isFinished(e) || e.deleted ? null : ctx.waitingFor(e.index)),
+    // A deleted entry waits only while it stays for a command that may still run; any other wait of it is from the
+    // pass before its deletion.
+    waitReason: (e, _, ctx) => {
+      if (isFinished(e)) return null;
+      const reason = ctx.waitReason(e.index);
+      return !e.deleted || (reason !== null && isDeletedEntryWait({ message: reason })) ? reason : null;
+    },
+    waitingFor: (e, _, ctx) => {
+      if (isFinished(e)) return null;
+      const wait = ctx.waitingFor(e.index);
+      return !e.deleted || isDeletedEntryWait(wait) ? wait : null;
+    },
     currentStep: (e, _, ctx) => {
       const found = findRepairOperation(ctx.config.repair, e.machineType, e.operation);
       return found.ok ? (found.operation.repairSteps[e.step] ?? null) : null;

@@ -326,4 +326,18 @@ export const MUTANTS: readonly Mutant[] = [
     find: "const marker = deps.fence && commandStarted(run.command, identity.operationId, deps.fence.owner, startedAt, run.timeoutSeconds);",
     replace: "const marker = undefined;",
   },
+  {
+    name: "decided-on-a-kept-verdict",
+    rule: "a pass decides nothing on a health verdict kept from an earlier pass: it checks the entry again first (a watch ended on a verdict from before the command healed the machine fails a repaired machine)",
+    file: "src/runner/fresh-health-decision.ts",
+    find: '.filter((a) => reused.has(a.entry.index) && (a.transitions.length > 0 || a.effect.kind !== "none"))',
+    replace: '.filter((a) => reused.has(a.entry.index) && ["drain", "repair-command", "diagnostics"].includes(a.effect.kind))',
+  },
+  {
+    name: "deleted-entry-frees-a-fenced-machine",
+    rule: "a deleted entry whose command another replica started may still run leaves the queue, and frees its machine, only once that command has certainly ended",
+    file: DECISION,
+    find: 'return entry.deleted && !isFinished(entry) && obs.inherited?.kind === "may-run" && obs.inherited.until !== null ? obs.inherited : undefined;',
+    replace: "return undefined;",
+  },
 ];

@@ -37,7 +37,8 @@ export class CoreFinishedPort implements FinishedRepairPort {
 
   /**
    * Each write rewrites the records it summarizes, comparing each one's revision: a record pruned or summarized by
-   * another write meanwhile is decided again (and then left out).
+   * another write meanwhile is decided again (and then left out). A turn of the event loop between writes: SQLite
+   * writes and applies each at once, and a backfill's five writes in one go held /health.
    */
   async storeSummaries(summaries: readonly Summarized[]): Promise<number> {
     let stored = 0;
@@ -57,6 +58,7 @@ export class CoreFinishedPort implements FinishedRepairPort {
       });
       if (n === 0) return stored;
       stored += n;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

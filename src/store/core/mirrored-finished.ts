@@ -60,6 +60,17 @@ export class MirroredFinished {
 
   /** Keeps `record` (frozen) under its sequence with its stored summary (undefined: none), replacing what was there. */
   set(record: FinishedRepair, summary?: RepairHistorySummary | null): void {
+    const old = this.bySequence.get(record.sequence);
+    if (old !== undefined && old.entryIndex === record.entryIndex) {
+      // Rewritten in place (a summary stored with it): taken out of the order and put back was two moves of up to
+      // KEPT_FINISHED_REPAIRS records, for each of the backfill's 10,000.
+      this.bySequence.set(record.sequence, record);
+      this.order[this.positionOf(record.sequence)] = record;
+      if (summary === undefined) this.summaries.delete(record.sequence);
+      else this.summaries.set(record.sequence, summary === null ? null : frozenSummary(summary));
+      this.sorted = null;
+      return;
+    }
     this.delete(record.sequence);
     this.bySequence.set(record.sequence, record);
     this.order.splice(this.positionOf(record.sequence), 0, record);

@@ -122,9 +122,53 @@ describe("decideRepairActions with inherited commands", () => {
     });
   });
 
-  it("a deleted entry is dequeued even while its inherited command may run (the operator's way out)", () => {
+  it("a deleted entry whose inherited command has no timeout is dequeued at once (the operator says it has ended)", () => {
+    const forever: InheritedCommand = { kind: "may-run", marker: started({ timeoutSeconds: 0 }), until: null };
     const plan = decideRepairActions(
-      fenced(snapshot([watching(started({ timeoutSeconds: 0 })), entry(5)].map((e, i) => (i === 0 ? { ...e, deleted: true } : e)))),
+      fenced(
+        snapshot(
+          [watching(started({ timeoutSeconds: 0 })), entry(5)].map((e, i) => (i === 0 ? { ...e, deleted: true } : e)),
+          { 3: { inherited: forever, healthy: undefined } },
+        ),
+      ),
+      T,
+      fixedRandom(0),
+    );
+    assert.deepEqual(
+      plan.actions.map((a) => [a.entry.index, a.effect.kind]),
+      [
+        [3, "dequeue"],
+        [5, "repair-command"],
+      ],
+    );
+  });
+
+  const deleted = (e: ReturnType<typeof watching>) => ({ ...e, deleted: true });
+  const cases: Array<{ name: string; others: ReturnType<typeof entry>[]; max?: number; held: Record<number, RegExp> }> = [
+    { name: "alone", others: [], held: { 3: /^deleted; it leaves the queue once its command has certainly ended: step 1: its repair command/ } },
+    {
+      name: "its machine stays busy: a new entry of the machine waits",
+      others: [entry(5, { address: "10.0.0.3" })],
+      held: { 3: /until 2026-11-22T06:00:20\.500Z/, 5: /being repaired by entry 3/ },
+    },
+    { name: "it keeps its slot", others: [entry(5)], max: 1, held: { 3: /leaves the queue/, 5: /max_concurrent_repairs/ } },
+  ];
+  for (const c of cases) {
+    it(`a deleted entry whose inherited command may run stays until the command has certainly ended: ${c.name}`, () => {
+      assertDecision({
+        name: c.name,
+        snapshot: fenced(snapshot([deleted(watching(started())), ...c.others], { 3: { inherited: mayRun, healthy: undefined } }, { max: c.max ?? 5 })),
+        want: [],
+        held: c.held,
+        wakeAt: T + 20 * SEC + 1,
+      });
+    });
+  }
+
+  it("a deleted entry whose inherited command is over is dequeued, and its machine is free", () => {
+    const over: InheritedCommand = { kind: "interrupted", marker: started(), until: T - SEC };
+    const plan = decideRepairActions(
+      fenced(snapshot([deleted(watching(started())), entry(5, { address: "10.0.0.3" })], { 3: { inherited: over, healthy: undefined } })),
       T,
       fixedRandom(0),
     );

@@ -130,6 +130,35 @@ export function summaryCases(h: StoreHarness): void {
       assert.equal(await reopened.finished.storeSummaries([{ sequence: 999_999, summary: null }]), 0, "a record not kept is not made");
     });
 
+    it("more summaries than one write: stored a write at a time, a turn of the event loop between", async () => {
+      const store = await h.open();
+      const repairs = 101;
+      const added = await store.entries.addAll(
+        // Picked again for each part of the write (etcd's operations per transaction): those not queued yet.
+        (queued) =>
+          Array.from({ length: repairs }, (_, i) => `10.0.1.${i}`)
+            .filter((address) => !queued.some((e) => e.address === address))
+            .map((address) => ({ entry: newEntry(address), reason: "test" })),
+        NOW,
+        ACTOR,
+      );
+      for (const { entry } of added)
+        await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, status: "succeeded" }, kind: "transition", reason: "done" }], NOW + MIN, ACTOR);
+      let turns = 0;
+      let counting = true;
+      const count = () => {
+        if (!counting) return;
+        turns++;
+        setImmediate(count);
+      };
+      setImmediate(count);
+      const stored = await store.finished.storeSummaries(store.finished.list().map((r) => ({ sequence: r.sequence, summary: null })));
+      counting = false;
+      assert.equal(stored, repairs);
+      assert.ok(turns >= 1, "the event loop turned between the writes");
+      assert.equal(store.finished.list().filter((r) => store.finished.summaryOf(r.sequence) === null).length, repairs);
+    });
+
     it("a follower answers as the leader", { skip: h.second ? false : "one instance only" }, async () => {
       const leader = await h.open();
       const follower = await h.second!();
