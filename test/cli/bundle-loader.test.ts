@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { describe, it } from "node:test";
 import { codeCacheFileOf, loadBundle, writeCodeCache, type CodeCacheUse } from "../../src/cli/bundle-loader.js";
 import { tempDir } from "../support/temp-dir.js";
+import { typescriptEntry, typescriptLoader } from "../support/typescript-child.js";
 
 // The CLI's on-demand bundles run through this loader with V8's code cache (scripts/build-cli.mjs). A bundle must run
 // the same whatever became of its cache: none, one V8 rejects (made under other node options), or one of another
@@ -25,12 +26,12 @@ const bundleSource = (answer: number) =>
     "",
   ].join("\n");
 
-const LOADER = pathToFileURL(join(import.meta.dirname, "../../src/cli/bundle-loader.ts")).href;
+const LOADER = pathToFileURL(typescriptEntry(join(import.meta.dirname, "../../src/cli/bundle-loader.ts"))).href;
 
 /** Writes the cache of `file` in a node run with `options` (other V8 flags than this process: a cache V8 rejects here). */
 async function writeCacheUnder(options: readonly string[], file: string): Promise<void> {
   const script = `const { writeCodeCache } = await import(${JSON.stringify(LOADER)}); writeCodeCache(${JSON.stringify(file)}, { "./shared.js": {} });`;
-  await promisify(execFile)(process.execPath, [...options, "--import", "tsx", "--input-type=module", "-e", script]);
+  await promisify(execFile)(process.execPath, [...options, ...typescriptLoader(), "--input-type=module", "-e", script]);
 }
 
 describe("loadBundle: a bundle with V8's code cache, and without", () => {
