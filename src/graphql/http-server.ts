@@ -19,7 +19,6 @@ import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
 import { AnswerBudget } from "./limits/answer-budget.js";
 import { introspectionCachePlugin } from "./introspection-cache.js";
 import { closeSlowReader, depthBoundWebSocket, limitConnections, meterUnreadBytes, subscriptionLimitError } from "./limits/websocket-limits.js";
-import { queuedSendWebSocket } from "./limits/websocket-writes.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
 import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
@@ -39,8 +38,6 @@ export interface HttpServerOptions {
   /** Answers GET /health: 503 with the reason when not healthy (for example, the database cannot be written). */
   readonly healthCheck: () => { readonly healthy: boolean; readonly reason?: string; readonly details?: Readonly<Record<string, unknown>> };
   readonly logError: (err: unknown) => void;
-  /** Told of each WebSocket connection closed because its client stopped reading (limits.max_buffered_bytes). */
-  readonly logSlowReader?: (unreadBytes: number) => void;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
   readonly routes?: Readonly<
     Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>
@@ -101,7 +98,7 @@ export async function createHttpServer(
     path: "/graphql",
     maxPayload: options.limits.maxBodyBytes,
     verifyClient: edge.verifyClient,
-    WebSocket: queuedSendWebSocket(depthBoundWebSocket(options.limits.maxVariableDepth)),
+    WebSocket: depthBoundWebSocket(options.limits.maxVariableDepth),
   });
   limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
   const readers = meterUnreadBytes(wss);
@@ -130,7 +127,7 @@ export async function createHttpServer(
       onNext: (ctx, _id, _payload, _args, result) => {
         const unread = readers(ctx.extra.socket);
         unread?.probe();
-        if (closeSlowReader(ctx.extra.socket, unread?.count ?? 0, options.limits.maxBufferedBytes)) options.logSlowReader?.(unread?.count ?? 0);
+        closeSlowReader(ctx.extra.socket, unread?.count ?? 0, options.limits.maxBufferedBytes);
         return eventTooLarge(result);
       },
     },

@@ -2,7 +2,6 @@ import type { GraphQLError } from "graphql";
 import { WebSocket, type WebSocketServer } from "ws";
 import { jsonNestedDeeperThan } from "./variable-depth.js";
 import { limitError } from "../errors.js";
-import { queuedBytes } from "./websocket-writes.js";
 
 /** Close code for a connection refused because the server is at its connection limit ("try again later"). */
 export const CLOSE_TRY_AGAIN_LATER = 1013;
@@ -120,22 +119,10 @@ export class UnreadBytes {
   }
 }
 
-/**
- * Meters every connection of `wss` (see UnreadBytes), whose sockets are of queuedSendWebSocket (it counts what they
- * are sent); the meter of a socket, or undefined for one it never saw.
- */
+/** Meters every connection of `wss` (see UnreadBytes); the meter of a socket, or undefined for one it never saw. */
 export function meterUnreadBytes(wss: WebSocketServer): (socket: object) => UnreadBytes | undefined {
   const meters = new WeakMap<object, UnreadBytes>();
-  wss.on("connection", (socket) =>
-    meters.set(
-      socket,
-      new UnreadBytes(socket, {
-        get bytesWritten() {
-          return queuedBytes(socket);
-        },
-      }),
-    ),
-  );
+  wss.on("connection", (socket, req) => meters.set(socket, new UnreadBytes(socket, req.socket)));
   return (socket) => meters.get(socket);
 }
 
