@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { EMPTY_REPAIR_CONFIG } from "../../src/domain/queue/repair-config.js";
-import { commandDue, commandStarted } from "../../src/domain/queue/command-marker.js";
+import { commandDue, commandStarted, type CommandMarker } from "../../src/domain/queue/command-marker.js";
 import { createRepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { openEtcdStore } from "../../src/store/kv/etcd/open-etcd-store.js";
 import { testEtcdClient } from "../support/etcd-clients.js";
@@ -101,6 +101,48 @@ repair:
     dir?.remove();
   });
 
+  /**
+   * Stores, under `prefix`, the state a leader leaves when it dies mid-step: an entry of `address` processing step 1,
+   * watching, with `marker` as its command marker. Returns its index.
+   */
+  async function leftMidStep(prefix: string, address: string, marker: (index: number) => CommandMarker): Promise<number> {
+    const client = testEtcdClient(etcd.endpoints);
+    try {
+      const store = await openEtcdStore({ client, prefix });
+      const { entry } = await store.entries.add(
+        createRepairEntry({ address, machineType: "m", operation: "op", serial: null, source: "test" }, Date.now()),
+        "added",
+        Date.now(),
+        "test",
+      );
+      const watching = { ...entry, status: "processing" as const, stepStatus: "watching" as const, command: marker(entry.index) };
+      await store.entries.change(
+        entry.index,
+        () => [{ entry: watching, kind: "transition", reason: "step 1: running the repair command" }],
+        Date.now(),
+        "kintsugi",
+      );
+      await store.close();
+      return entry.index;
+    } finally {
+      client.close();
+    }
+  }
+
+  /** A real replica named `name` on `prefix` whose operation "op" has one step, `fix`, watched 0 s. */
+  const fixingReplica = (name: string, prefix: string, inheritedCommandMarginSeconds?: number) =>
+    startEtcdReplicas(etcd, [name], {
+      prefix,
+      leaseTtlSeconds: 2,
+      ...(inheritedCommandMarginSeconds !== undefined && { inheritedCommandMarginSeconds }),
+      repair: () => ({
+        ...EMPTY_REPAIR_CONFIG,
+        repairProcedures: [
+          { machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 0 })], { operation: "op" })] },
+        ],
+      }),
+    });
+
   it("the command dies with its replica; the successor waits it out, says so, and does not run it again", async () => {
     const { healths, leaderAt } = await untilOneLeads([...urls.values()], 30_000);
     const victim = healths[leaderAt]?.replica as (typeof NAMES)[number];
@@ -164,42 +206,9 @@ repair:
     const address = "10.9.3.2";
     const prefix = "/never-started-e2e/";
     // The state a leader leaves when it dies between committing `watching` and starting the command.
-    const client = testEtcdClient(etcd.endpoints);
-    try {
-      const store = await openEtcdStore({ client, prefix });
-      const { entry } = await store.entries.add(
-        createRepairEntry({ address, machineType: "m", operation: "op", serial: null, source: "test" }, Date.now()),
-        "added",
-        Date.now(),
-        "test",
-      );
-      const watching = {
-        ...entry,
-        status: "processing" as const,
-        stepStatus: "watching" as const,
-        command: commandDue({ replica: "replica-gone", run: "0" }, TIMEOUT_SECONDS),
-      };
-      await store.entries.change(
-        entry.index,
-        () => [{ entry: watching, kind: "transition", reason: "step 1: running the repair command" }],
-        Date.now(),
-        "kintsugi",
-      );
-      await store.close();
-    } finally {
-      client.close();
-    }
+    await leftMidStep(prefix, address, () => commandDue({ replica: "replica-gone", run: "0" }, TIMEOUT_SECONDS));
     machines.setHealthy(address, false);
-    const [replica] = await startEtcdReplicas(etcd, ["replica-c"], {
-      prefix,
-      leaseTtlSeconds: 2,
-      repair: () => ({
-        ...EMPTY_REPAIR_CONFIG,
-        repairProcedures: [
-          { machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 0 })], { operation: "op" })] },
-        ],
-      }),
-    });
+    const [replica] = await fixingReplica("replica-c", prefix);
     try {
       const done = await until(
         "the entry is repaired",
@@ -221,47 +230,11 @@ repair:
     const address = "10.9.3.3";
     const prefix = "/deleted-fenced-e2e/";
     const margin = 2;
-    const client = testEtcdClient(etcd.endpoints);
-    let index: number;
-    try {
-      // The state a leader leaves when it dies with the step's repair command running.
-      const store = await openEtcdStore({ client, prefix });
-      const { entry } = await store.entries.add(
-        createRepairEntry({ address, machineType: "m", operation: "op", serial: null, source: "test" }, Date.now()),
-        "added",
-        Date.now(),
-        "test",
-      );
-      index = entry.index;
-      const running = {
-        ...entry,
-        status: "processing" as const,
-        stepStatus: "watching" as const,
-        // Long enough to outlast the replica's start on a loaded machine.
-        command: commandStarted("repair", `${entry.index}-1-1-ab`, { replica: "replica-gone", run: "0" }, Date.now(), 12),
-      };
-      await store.entries.change(
-        entry.index,
-        () => [{ entry: running, kind: "transition", reason: "step 1: running the repair command" }],
-        Date.now(),
-        "kintsugi",
-      );
-      await store.close();
-    } finally {
-      client.close();
-    }
+    // The state a leader leaves when it dies with the step's repair command running (long enough to outlast the
+    // replica's start on a loaded machine).
+    const index = await leftMidStep(prefix, address, (i) => commandStarted("repair", `${i}-1-1-ab`, { replica: "replica-gone", run: "0" }, Date.now(), 12));
     machines.setHealthy(address, false);
-    const [replica] = await startEtcdReplicas(etcd, ["replica-d"], {
-      prefix,
-      leaseTtlSeconds: 2,
-      inheritedCommandMarginSeconds: margin,
-      repair: () => ({
-        ...EMPTY_REPAIR_CONFIG,
-        repairProcedures: [
-          { machineTypes: ["m"], repairOperations: [operationOf(machines, [stepOf(machines, "fix", { watchSeconds: 0 })], { operation: "op" })] },
-        ],
-      }),
-    });
+    const [replica] = await fixingReplica("replica-d", prefix, margin);
     const url = replica?.url as string;
     const gql = async (query: string) => {
       const res = await fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) });

@@ -14,6 +14,27 @@ const entry = (index: number, address: string): RepairEntry => ({
   stepStatus: "watching",
 });
 
+/** A command runner that records the address each health check asks about and answers unhealthy. */
+function recordingChecks(checked: string[]) {
+  return {
+    async run(argv: readonly string[]): Promise<CommandOutcome> {
+      checked.push(argv.at(-1) as string);
+      return { kind: "ok" as const, stdout: "false", stderr: "" };
+    },
+  };
+}
+
+/** What gatherObservations needs besides the commands and the jobs: no Kubernetes, one check at a time. */
+const gatherDeps = (commands: ReturnType<typeof recordingChecks>, jobs: JobRegistry) => ({
+  repair: TEST_REPAIR_CONFIG,
+  commands,
+  nodes: null,
+  jobs,
+  healthCheckConcurrency: 1,
+  log: () => undefined,
+  signal: new AbortController().signal,
+});
+
 describe("gatherObservations", () => {
   it("reports a job that ends while the health checks run as still running, so no entry is judged without a check", async () => {
     const jobs = new JobRegistry();
@@ -69,42 +90,16 @@ describe("gatherObservations", () => {
         () => undefined,
       );
       const checked: string[] = [];
-      const commands = {
-        async run(argv: readonly string[]): Promise<CommandOutcome> {
-          checked.push(argv.at(-1) as string);
-          return { kind: "ok", stdout: "false", stderr: "" };
-        },
-      };
-      await gatherObservations([entry(1, "10.0.0.1"), entry(3, "10.0.0.1"), entry(2, "10.0.0.2")], {
-        repair: TEST_REPAIR_CONFIG,
-        commands,
-        nodes: null,
-        jobs,
-        healthCheckConcurrency: 1,
-        log: () => undefined,
-        signal: new AbortController().signal,
-      });
+      await gatherObservations([entry(1, "10.0.0.1"), entry(3, "10.0.0.1"), entry(2, "10.0.0.2")], gatherDeps(recordingChecks(checked), jobs));
       assert.deepEqual(checked, c.checked);
     });
   }
 
   it("judges a deleted entry's inherited command too (it leaves the queue only once that has certainly ended), and checks no health there", async () => {
     const checked: string[] = [];
-    const commands = {
-      async run(argv: readonly string[]): Promise<CommandOutcome> {
-        checked.push(argv.at(-1) as string);
-        return { kind: "ok", stdout: "false", stderr: "" };
-      },
-    };
     const marker = commandStarted("repair", "1-1-1-ab", { replica: "gone", run: "r0" }, NOW - 5_000, 30);
     const { observations } = await gatherObservations([{ ...entry(1, "10.0.0.1"), deleted: true, command: marker }, entry(2, "10.0.0.2")], {
-      repair: TEST_REPAIR_CONFIG,
-      commands,
-      nodes: null,
-      jobs: new JobRegistry(),
-      healthCheckConcurrency: 1,
-      log: () => undefined,
-      signal: new AbortController().signal,
+      ...gatherDeps(recordingChecks(checked), new JobRegistry()),
       fence: { owner: { replica: "here", run: "r1" }, marginSeconds: 10, now: NOW },
     });
     assert.deepEqual(observations.get(1)?.inherited, { kind: "may-run", marker, until: NOW + 35_000 });
