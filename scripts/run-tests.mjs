@@ -103,14 +103,31 @@ const sourceOf = (file) => relative(TEST_BUILD, file).replace(/\.js$/, ".ts");
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
+/** Prints every failed test, last of all but the times, so that a log that keeps only its end still names them. */
+function reportFailures(failures) {
+  if (failures.length === 0) return;
+  const lines = ["", `# Failed tests: ${failures.length}`];
+  for (const { file, name, error } of failures) {
+    const path = file.replace(/^file:\/\//, "");
+    const where = path.includes(".test-build") ? sourceOf(path) : relative(process.cwd(), path);
+    const kept = error.split("\n").filter((l) => !/^\s+at .*(node:internal|node:async_hooks)/.test(l));
+    lines.push(`not ok: ${where} > ${name}`, ...kept.map((l) => `    ${l}`));
+  }
+  console.log(lines.join("\n"));
+}
+
 /** Prints where the time went: the slowest files, the total, the time by folder; the whole table to a file. */
 function reportTimes(wallMs) {
   const times = new Map();
+  const failures = [];
   for (const name of readdirSync(timesDir)) {
     const text = readFileSync(join(timesDir, name), "utf8").trim();
     if (text === "") continue;
-    for (const [file, t] of Object.entries(JSON.parse(text))) times.set(sourceOf(file), t);
+    const report = JSON.parse(text);
+    for (const [file, t] of Object.entries(report.files)) times.set(sourceOf(file), t);
+    failures.push(...report.failures);
   }
+  reportFailures(failures);
   if (times.size === 0) return;
   const rows = [...times].sort((a, b) => b[1].ms - a[1].ms);
   const sum = rows.reduce((s, [, t]) => s + t.ms, 0);
