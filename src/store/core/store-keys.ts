@@ -42,6 +42,8 @@ class StorePrefix {
   }
 }
 
+const SINGLE_KEYS = ["schema", "queue", "outcomes-head", "generations-head", "holds-head", "records-head"] as const;
+
 function pad(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`cannot make a key of ${n}: not a safe integer >= 0`);
   return String(n).padStart(DIGITS, "0");
@@ -136,20 +138,7 @@ export class StoreKeys extends StorePrefix {
   parse(key: string): ParsedKey {
     if (!key.startsWith(this.prefix)) return { kind: "other" };
     const rest = key.slice(this.prefix.length);
-    switch (rest) {
-      case "schema":
-        return { kind: "schema" };
-      case "queue":
-        return { kind: "queue" };
-      case "outcomes-head":
-        return { kind: "outcomes-head" };
-      case "generations-head":
-        return { kind: "generations-head" };
-      case "holds-head":
-        return { kind: "holds-head" };
-      case "records-head":
-        return { kind: "records-head" };
-    }
+    if ((SINGLE_KEYS as readonly string[]).includes(rest)) return { kind: rest as (typeof SINGLE_KEYS)[number] };
     if (rest.startsWith("records/")) return this.parseRecord(rest.split("/"));
     if (rest.startsWith("holds/")) {
       const address = rest.slice("holds/".length);

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DatabaseOpenError } from "../../store-errors.js";
 import { openDatabase, type Db } from "./database.js";
+import { MIGRATIONS, type Migration } from "./old-tables/migrations/index.js";
 
 /** The lock of one kintsugi process on its database, held until `release()` or until the process dies. */
 export interface DatabaseLock {
@@ -92,12 +93,12 @@ function holderPid(lockFile: string): number | null {
   }
 }
 
-/** Takes the database's lock, then opens it; `close` closes the database, then releases the lock. */
-export function openLockedDatabase(path: string): { readonly db: Db; close(): void } {
+/** Takes the database's lock, then opens it with `migrations()`; `close` closes the database, then releases the lock. */
+export function openLockedDatabase(path: string, migrations: () => readonly Migration[] = () => MIGRATIONS): { readonly db: Db; close(): void } {
   const lock = lockDatabase(path);
   let db: Db;
   try {
-    db = openDatabase(path);
+    db = openDatabase(path, migrations());
   } catch (err) {
     lock.release();
     throw err;

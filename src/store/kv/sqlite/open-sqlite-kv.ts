@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DatabaseOpenError } from "../../store-errors.js";
-import { openDatabase, type Db } from "./database.js";
-import { lockDatabase } from "./database-lock.js";
+import type { Db } from "./database.js";
+import { openLockedDatabase } from "./database-lock.js";
 import { NEWEST_SCHEMA_VERSION, type Migration } from "./old-tables/migrations/index.js";
 import { SqliteKvDriver, type SqliteKvDriverOptions } from "./sqlite-kv-driver.js";
 import { SQLITE_KV_TABLES } from "./sqlite-kv-schema.js";
@@ -26,18 +26,7 @@ interface OpenSqliteKvOptions extends Omit<SqliteKvDriverOptions, "description" 
  */
 export function openSqliteKvDriver(path: string, options: OpenSqliteKvOptions = {}): SqliteKvDriver {
   const file = resolve(path);
-  const lock = lockDatabase(file);
-  let db: Db;
-  try {
-    db = openDatabase(file, migrationsFor(file, options.conversion));
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
-  const close = () => {
-    db.close();
-    lock.release();
-  };
+  const { db, close } = openLockedDatabase(file, () => migrationsFor(file, options.conversion));
   try {
     requireKvTables(db, file);
     const { conversion: _, ...driverOptions } = options;
