@@ -139,6 +139,10 @@ export class SnapshotDigest {
         h.index = Math.max(h.index, item.finished.entryIndex);
         h.historySequence = Math.max(h.historySequence, item.finished.sequence);
         return;
+      case "setting":
+      case "hold":
+      case "replay":
+        return;
       case "counters": {
         const c = item.counters;
         const below: Array<[string, number, number]> = [
