@@ -44,26 +44,9 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const endpoints = options.endpoints ?? clientEndpoints(client);
   const driver = new EtcdKvDriver({ client, probeKey: keys.schema, endpoints, timeoutMs, limits, log });
   const settings = options.compaction;
-  const retentionMs = settings?.retentionMs ?? 0;
-  const compaction =
-    retentionMs === 0
-      ? null
-      : new EtcdCompaction({
-          driver,
-          probeKey: keys.schema,
-          retentionMs,
-          log,
-          ...(settings?.intervalMs !== undefined && { intervalMs: settings.intervalMs }),
-          ...(settings?.now && { now: settings.now }),
-        });
+  const compaction = settings === undefined || settings.retentionMs === 0 ? null : new EtcdCompaction({ ...settings, driver, probeKey: keys.schema, log });
   const store = await openStoreCore(etcdAccess(driver, keys, endpoints), { ...options, log });
-  await checkEtcdCompaction({
-    driver,
-    probeKey: keys.schema,
-    kintsugiCompacts: compaction !== null,
-    log,
-    ...(settings?.warnAboveRevision !== undefined && { warnAboveRevision: settings.warnAboveRevision }),
-  });
+  await checkEtcdCompaction({ ...settings, driver, probeKey: keys.schema, kintsugiCompacts: compaction !== null, log });
   if (compaction === null) return store;
   compaction.start();
   return {

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { StoreBusyError, StoreUnavailableError } from "../../store-errors.js";
 
 /** An error from a SQLite call that tells something about the database file itself. */
@@ -43,14 +44,20 @@ export function describeDatabaseFailure(file: string, failure: DatabaseFailure):
   }
 }
 
-/** The store's error for a failure of the database file (the SQLite error its `cause`); any other error as it is. */
-export function asStoreError(err: unknown): unknown {
+/**
+ * The store's error for a failed SQLite call `what`, the SQLite error its `cause`; any other SQLite error (a missing
+ * table, a constraint) is still unavailable. Other errors (the driver's own refusals) pass as they are.
+ */
+export function asStoreError(what: string, err: unknown): unknown {
   const failure = databaseFailureOf(err);
-  if (failure === null) return err;
-  if (failure.kind === "busy") {
-    return new StoreBusyError("the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again", {
-      cause: err,
-    });
+  if (failure?.kind === "busy") {
+    const message = "the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again";
+    return new StoreBusyError(`${what}: ${message}`, { cause: err });
   }
-  return new StoreUnavailableError(`the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`, { cause: err });
+  if (failure !== null) {
+    const message = `the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`;
+    return new StoreUnavailableError(`${what}: ${message}`, { cause: err });
+  }
+  if (!(err instanceof Database.SqliteError)) return err;
+  return new StoreUnavailableError(`${what}: the database cannot be used (an unexpected SQLite error); the server log has the details`, { cause: err });
 }

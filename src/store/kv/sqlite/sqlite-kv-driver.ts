@@ -1,6 +1,5 @@
-import Database from "better-sqlite3";
 import type { StoreHealth } from "../../store-port.js";
-import { StoreBusyError, StoreUnavailableError } from "../../store-errors.js";
+import { StoreUnavailableError } from "../../store-errors.js";
 import type { Db } from "./database.js";
 import { asStoreError } from "./database-failure.js";
 import { DatabaseHealth } from "./database-health.js";
@@ -182,20 +181,9 @@ export class SqliteKvDriver implements KvDriver {
     try {
       return call();
     } catch (err) {
-      throw storeErrorOf(what, err);
+      throw asStoreError(what, err);
     }
   }
-}
-
-function storeErrorOf(what: string, err: unknown): unknown {
-  const mapped = asStoreError(err);
-  if (mapped instanceof StoreBusyError) return new StoreBusyError(`${what}: ${mapped.message}`, { cause: err });
-  if (mapped instanceof StoreUnavailableError) return new StoreUnavailableError(`${what}: ${mapped.message}`, { cause: err });
-  // No failure of the file (a missing table, a constraint): still SQLite's, so still unavailable, with it as the cause.
-  if (err instanceof Database.SqliteError) {
-    return new StoreUnavailableError(`${what}: the database cannot be used (an unexpected SQLite error); the server log has the details`, { cause: err });
-  }
-  return err;
 }
 
 /**
