@@ -2,11 +2,11 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { summarizeSnapshot } from "./copy-store.js";
-import type { SnapshotCounts, SnapshotSummary } from "./snapshot-digest.js";
+import { COUNTED_AREAS, type SnapshotCounts, type SnapshotSummary } from "./snapshot-digest.js";
 import { unfinishedCopy } from "./unfinished-copy.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../kv/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../kv/sqlite/old-tables/migrations/index.js";
-import { StoreKeys, type KeyRange } from "../core/store-keys.js";
+import { StoreKeys } from "../core/store-keys.js";
 import { kvSnapshotItems } from "./snapshot-export.js";
 import { SqliteKvDriver } from "../kv/sqlite/sqlite-kv-driver.js";
 import { SQLITE_KV_PREFIX } from "../kv/sqlite/sqlite-kv-schema.js";
@@ -27,18 +27,6 @@ export interface DatabaseCheck {
   /** Everything wrong with it (control characters escaped); empty when the file is fine. */
   readonly problems: readonly string[];
 }
-
-/** The old tables behind each count. */
-const COUNTED_TABLES: Readonly<Record<keyof SnapshotCounts, string>> = {
-  settings: "settings",
-  entries: "repair_entries",
-  history: "repair_history",
-  outcomes: "auto_repair_outcomes",
-  generations: "cluster_generations",
-  holds: "machine_holds",
-  finished: "finished_repairs",
-  replayRecords: "poll_records",
-};
 
 /** The most lines of SQLite's integrity check a problem quotes. */
 const QUOTED_LINES = 5;
@@ -107,18 +95,9 @@ async function inspectKv(db: Db, file: string, problems: string[]): Promise<Data
   const keys = new StoreKeys(SQLITE_KV_PREFIX);
   const driver = new SqliteKvDriver(db, { description: file });
   const from = `sqlite:${file}`;
-  const ranges: Record<keyof SnapshotCounts, KeyRange> = {
-    settings: keys.allSettings,
-    entries: keys.allEntries,
-    history: keys.allHistory,
-    outcomes: keys.allOutcomes,
-    generations: keys.allGenerations,
-    holds: keys.allHolds,
-    finished: keys.allFinished,
-    replayRecords: keys.allRecords,
-  };
   const counts = {} as Record<keyof SnapshotCounts, number>;
-  for (const [name, range] of Object.entries(ranges)) counts[name as keyof SnapshotCounts] = await driver.count(`counting ${range.start}`, range);
+  for (const [name, area] of Object.entries(COUNTED_AREAS))
+    counts[name as keyof SnapshotCounts] = await driver.count(`counting ${area.range(keys).start}`, area.range(keys));
   const marker = (await driver.get(`reading ${keys.copyMarker}`, keys.copyMarker)).kv;
   if (marker !== null) problems.push(unfinishedCopy(`database ${file}`, parseMarker(marker.value.toString("utf8")), howToEmptySqlite(file)).message);
   return summed(file, NEWEST_SCHEMA_VERSION, counts, problems, () => summarizeSnapshot(from, kvSnapshotItems(driver, keys, from)));
@@ -142,7 +121,7 @@ async function summed(
 
 function countRows(db: Db, tables: ReadonlySet<string>): SnapshotCounts {
   const count = (table: string) => (tables.has(table) ? (db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number) : 0);
-  return Object.fromEntries(Object.entries(COUNTED_TABLES).map(([key, table]) => [key, count(table)])) as unknown as SnapshotCounts;
+  return Object.fromEntries(Object.entries(COUNTED_AREAS).map(([key, area]) => [key, count(area.table)])) as unknown as SnapshotCounts;
 }
 
 /** The snapshot, read in one read transaction; an older schema is migrated first, in a copy in memory (the file is not changed). */

@@ -1,18 +1,22 @@
 import { createHash, type Hash } from "node:crypto";
 import { describeItem } from "./snapshot-items.js";
+import type { KeyRange, StoreKeys } from "../core/store-keys.js";
 import { SNAPSHOT_ITEM_KINDS, SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
 
+/** Each count of a snapshot: the kind of item it counts, and the old table and the store keys that hold those items. */
+export const COUNTED_AREAS = {
+  settings: { kind: "setting", table: "settings", range: (keys: StoreKeys) => keys.allSettings },
+  entries: { kind: "entry", table: "repair_entries", range: (keys: StoreKeys) => keys.allEntries },
+  history: { kind: "history", table: "repair_history", range: (keys: StoreKeys) => keys.allHistory },
+  outcomes: { kind: "outcome", table: "auto_repair_outcomes", range: (keys: StoreKeys) => keys.allOutcomes },
+  generations: { kind: "generation", table: "cluster_generations", range: (keys: StoreKeys) => keys.allGenerations },
+  holds: { kind: "hold", table: "machine_holds", range: (keys: StoreKeys) => keys.allHolds },
+  finished: { kind: "finished", table: "finished_repairs", range: (keys: StoreKeys) => keys.allFinished },
+  replayRecords: { kind: "replay", table: "poll_records", range: (keys: StoreKeys) => keys.allRecords },
+} as const satisfies Record<string, { kind: Exclude<SnapshotItemKind, "counters">; table: string; range: (keys: StoreKeys) => KeyRange }>;
+
 /** How many items of each aggregate a snapshot holds. */
-export interface SnapshotCounts {
-  readonly settings: number;
-  readonly entries: number;
-  readonly history: number;
-  readonly outcomes: number;
-  readonly generations: number;
-  readonly holds: number;
-  readonly finished: number;
-  readonly replayRecords: number;
-}
+export type SnapshotCounts = { readonly [count in keyof typeof COUNTED_AREAS]: number };
 
 /** What a whole snapshot comes to: its counts, its counters and the sha256 (hex) of its canonical serialization. */
 export interface SnapshotSummary {
@@ -22,16 +26,9 @@ export interface SnapshotSummary {
 }
 
 /** The count each kind of item adds to. */
-const COUNTED: Readonly<Record<Exclude<SnapshotItemKind, "counters">, keyof SnapshotCounts>> = {
-  setting: "settings",
-  entry: "entries",
-  history: "history",
-  outcome: "outcomes",
-  generation: "generations",
-  hold: "holds",
-  finished: "finished",
-  replay: "replayRecords",
-};
+const COUNTED = Object.fromEntries(Object.entries(COUNTED_AREAS).map(([count, area]) => [area.kind, count])) as Readonly<
+  Record<Exclude<SnapshotItemKind, "counters">, keyof SnapshotCounts>
+>;
 
 /** JSON with every object's keys sorted, so a value hashes the same whichever order a store wrote its fields in. */
 export function canonicalJson(value: unknown): string {
@@ -88,7 +85,7 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
  */
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
-  private readonly counts = Object.fromEntries(Object.values(COUNTED).map((name) => [name, 0])) as Record<keyof SnapshotCounts, number>;
+  private readonly counts = Object.fromEntries(Object.keys(COUNTED_AREAS).map((name) => [name, 0])) as Record<keyof SnapshotCounts, number>;
   private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
 import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
-import { keyRange, type KvDriver, type KvPair } from "../kv/kv-driver.js";
+import { keyRange, rangePages, type KvDriver, type KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../core/store-keys.js";
 import { decodeRecord } from "../core/poll-record-port.js";
 import type { PollRecord } from "../../domain/replay/poll-record.js";
@@ -30,13 +30,7 @@ interface Reader {
 }
 
 async function* pages(reader: Reader, range: KeyRange, limit: number, revision: number): AsyncGenerator<KvPair> {
-  for (let start = range.start; ;) {
-    const page = await reader.driver.range(`reading ${range.start}`, { start, end: range.end }, { limit, revision });
-    yield* page.kvs;
-    const last = page.kvs.at(-1);
-    if (!page.more || last === undefined) return;
-    start = `${last.key}\0`;
-  }
+  for await (const page of rangePages(reader.driver, `reading ${range.start}`, range, { limit, revision })) yield* page.kvs;
 }
 
 function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {

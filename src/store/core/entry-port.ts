@@ -5,7 +5,7 @@ import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
 import type { StoreMirror } from "./store-mirror.js";
-import { storedRecord, UndecodableValueError } from "./store-values.js";
+import { readOrLog, storedRecord, UndecodableValueError } from "./store-values.js";
 import { decodeHistory, type DecodedHistory } from "./history-value.js";
 import type { Log } from "../../support/log.js";
 import type { StoreWriter } from "./store-writer.js";
@@ -39,14 +39,8 @@ export class CoreEntryPort implements RepairEntryPort {
     const response = await this.driver.range(`reading the history of repair entry ${index}`, this.keys.historyOf(index));
     // A record another process wrote that cannot be read is left out and logged: the rest of the audit trail stays readable.
     return response.kvs.flatMap((kv) => {
-      const key = kv.key;
-      try {
-        return [storedRecord(this.decodeHistory(kv).record)];
-      } catch (err) {
-        if (!(err instanceof UndecodableValueError)) throw err;
-        this.log.error("a stored history record cannot be read; it is left out of the history", { key, error: err.message });
-        return [];
-      }
+      const decoded = readOrLog(this.log, "a stored history record cannot be read; it is left out of the history", kv.key, () => this.decodeHistory(kv));
+      return decoded === null ? [] : [storedRecord(decoded.record)];
     });
   }
 
@@ -59,14 +53,10 @@ export class CoreEntryPort implements RepairEntryPort {
       const page = Math.min(TIMELINE_PAGE, limit - points.length);
       const response = await this.driver.range(`reading the histories of repair entries ${firstIndex} to ${lastIndex}`, { start, end }, { limit: page });
       for (const kv of response.kvs) {
-        const key = kv.key;
-        try {
-          const { entryIndex, time, status, step, stepStatus } = this.decodeHistory(kv).record;
-          points.push({ entryIndex, time, status, step, stepStatus });
-        } catch (err) {
-          if (!(err instanceof UndecodableValueError)) throw err;
-          this.log.error("a stored history record cannot be read; it is left out of the statistics", { key, error: err.message });
-        }
+        const decoded = readOrLog(this.log, "a stored history record cannot be read; it is left out of the statistics", kv.key, () => this.decodeHistory(kv));
+        if (decoded === null) continue;
+        const { entryIndex, time, status, step, stepStatus } = decoded.record;
+        points.push({ entryIndex, time, status, step, stepStatus });
       }
       if (!response.more || response.kvs.length === 0) return timelinesOf(points, lastIndex, Number.POSITIVE_INFINITY);
       start = `${response.kvs[response.kvs.length - 1]!.key}\0`;

@@ -3,8 +3,8 @@ import type { AutoRepairOutcomePort } from "../store-port.js";
 import type { StoreKeys } from "./store-keys.js";
 import type { StoreMirror, Versioned } from "./store-mirror.js";
 import { outcomeValue, type SequenceHeadValue } from "./value-schemas.js";
-import { decodeValue, encodeValue, storedOutcome, UndecodableValueError } from "./store-values.js";
-import type { KvDriver } from "../kv/kv-driver.js";
+import { decodeValue, encodeValue, readOrLog, storedOutcome } from "./store-values.js";
+import { rangePages, type KvDriver } from "../kv/kv-driver.js";
 import type { Log } from "../../support/log.js";
 import type { StoreWriter, WritePlan } from "./store-writer.js";
 
@@ -67,20 +67,15 @@ export class CoreOutcomePort implements AutoRepairOutcomePort {
     const newest = this.mirror.newestOutcomeSequence();
     if (n <= 0 || newest === 0) return [];
     const outcomes: AutoRepairOutcome[] = [];
-    const end = this.keys.outcomes(0, newest).end;
-    for (let start = this.keys.outcome(Math.max(0, newest - n + 1)); ;) {
-      const page = await this.driver.range("reading the poll outcomes", { start, end }, { limit: OUTCOME_PAGE });
+    const range = { start: this.keys.outcome(Math.max(0, newest - n + 1)), end: this.keys.outcomes(0, newest).end };
+    for await (const page of rangePages(this.driver, "reading the poll outcomes", range, { limit: OUTCOME_PAGE })) {
       for (const kv of page.kvs) {
-        try {
-          outcomes.push(storedOutcome(decodeValue(outcomeValue, kv.key, kv.value).outcome));
-        } catch (err) {
-          if (!(err instanceof UndecodableValueError)) throw err;
-          this.log.error("a poll outcome in the store cannot be read; it is left out", { key: kv.key, error: err.message });
-        }
+        const read = readOrLog(this.log, "a poll outcome in the store cannot be read; it is left out", kv.key, () =>
+          decodeValue(outcomeValue, kv.key, kv.value),
+        );
+        if (read !== null) outcomes.push(storedOutcome(read.outcome));
       }
-      const last = page.kvs.at(-1);
-      if (!page.more || last === undefined) return outcomes;
-      start = `${last.key}\0`;
     }
+    return outcomes;
   }
 }

@@ -1,4 +1,4 @@
-import type { KeyRange, KvDriver, KvPair } from "../kv/kv-driver.js";
+import { rangePages, type KeyRange, type KvDriver, type KvPair } from "../kv/kv-driver.js";
 import { MirroredRecords } from "./mirrored-records.js";
 import type { StoreKeys } from "./store-keys.js";
 
@@ -31,28 +31,20 @@ export async function readSnapshot(driver: KvDriver, keys: StoreKeys): Promise<S
   const kvs: KvPair[] = [];
   let revision: number | undefined;
   for (const [range, limit] of areas) {
-    for (let start = range.start; ;) {
-      const page = await driver.range(what, { start, end: range.end }, { limit, revision });
+    for await (const page of rangePages(driver, what, range, { limit, revision }, true)) {
       revision ??= page.revision;
       kvs.push(...page.kvs);
-      const last = page.kvs.at(-1);
-      if (!page.more || last === undefined) break;
-      start = `${last.key}\0`;
     }
   }
   const outcomeKeys: string[] = [];
   const records = new MirroredRecords();
   for (const range of [allOutcomes, allRecords]) {
-    for (let start = range.start; ;) {
-      const page = await driver.range(what, { start, end: range.end }, { limit: PAGE.recordKeys, revision, keysOnly: true });
+    for await (const page of rangePages(driver, what, range, { limit: PAGE.recordKeys, revision, keysOnly: true })) {
       for (const { key } of page.kvs) {
         const parsed = keys.parse(key);
         if (parsed.kind === "record") records.put(parsed.record);
         else outcomeKeys.push(key);
       }
-      const last = page.kvs.at(-1);
-      if (!page.more || last === undefined) break;
-      start = `${last.key}\0`;
     }
   }
   const history = await driver.range(what, allHistory, { limit: 1, revision, keysOnly: true });

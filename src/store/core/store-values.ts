@@ -8,6 +8,7 @@ import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { canonicalEvidence } from "../../domain/proof/repair-evidence.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { StoredGenerationFields } from "./value-schemas.js";
+import type { Log } from "../../support/log.js";
 
 /**
  * The version of the key layout and value formats this code writes and understands; an older kintsugi refuses a
@@ -51,6 +52,17 @@ export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Bu
     throw new UndecodableValueError(`store key ${key} holds an invalid value${where}: ${issue?.message ?? "invalid"}`);
   }
   return parsed.data;
+}
+
+/** What `read` returns, or null when the value cannot be read: logged as `message`, left out, never guessed at. */
+export function readOrLog<T>(log: Log, message: string, key: string, read: () => T): T | null {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof UndecodableValueError)) throw err;
+    log.error(message, { key, error: err.message });
+    return null;
+  }
 }
 
 export function encodeValue(value: object, format: number = FIRST_VALUE_FORMAT): string {

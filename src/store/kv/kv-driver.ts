@@ -131,3 +131,19 @@ export function prefixRange(prefix: string): KeyRange {
 export function keyRange(key: string): KeyRange {
   return { start: key, end: `${key}\0` };
 }
+
+/**
+ * The pages of `range`, `options.limit` pairs at a time (a gRPC answer is limited to 4 MiB). `pin`: every page at the
+ * revision of the first when `options` names none, so the pages are consistent however many they are.
+ */
+export async function* rangePages(driver: KvDriver, what: string, range: KeyRange, options: KvRangeOptions, pin = false): AsyncGenerator<KvRangeResult> {
+  let revision = options.revision;
+  for (let start = range.start; ;) {
+    const page = await driver.range(what, { start, end: range.end }, { ...options, revision });
+    yield page;
+    if (pin) revision ??= page.revision;
+    const last = page.kvs.at(-1);
+    if (!page.more || last === undefined) return;
+    start = `${last.key}\0`;
+  }
+}

@@ -6,7 +6,7 @@ import { KV_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/open-sqlite-kv.j
 import { SqliteKvDriver } from "../../../src/store/kv/sqlite/sqlite-kv-driver.js";
 import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
 import { openDatabase, type Db } from "../../../src/store/kv/sqlite/database.js";
-import { DatabaseHealth, type HealthVerdict } from "../../../src/store/kv/sqlite/database-health.js";
+import type { HealthVerdict } from "../../../src/store/kv/sqlite/database-health.js";
 import { StoreBusyError, StoreUnavailableError } from "../../../src/store/store-errors.js";
 import { tempDir } from "../../support/temp-dir.js";
 
@@ -40,6 +40,12 @@ const write = (f: Fixture) => put(f, "true").then(() => undefined);
 const queryOnly = (on: boolean) => (f: Fixture) => void f.db.pragma(`query_only = ${on ? "ON" : "OFF"}`);
 const nextBeat = (f: Fixture) => f.advance(1000);
 const nothing = () => undefined;
+
+/** The driver's health as the database's verdict (the backend is always sqlite here). */
+function withoutBackend(health: ReturnType<SqliteKvDriver["health"]>): HealthVerdict {
+  assert.equal(health.backend, "sqlite");
+  return health.healthy ? { healthy: true } : { healthy: false, reason: health.reason };
+}
 
 type Step = [action: (f: Fixture) => Promise<void> | void, want: "healthy" | RegExp];
 
@@ -134,10 +140,10 @@ const cases: Array<[string, Step[]]> = [
   ["an error that says nothing about the file is not remembered", [[(f) => failingWrite(f, new Error("a bug")), "healthy"]]],
 ];
 
-describe("DatabaseHealth on a real SQLite file", () => {
+describe("DatabaseHealth, as the SQLite driver reports it, on a real SQLite file", () => {
   let dir: ReturnType<typeof tempDir>;
   let f: Fixture;
-  let checker: DatabaseHealth;
+  let checker: { check(): HealthVerdict };
 
   beforeEach(async () => {
     dir = tempDir();
@@ -145,8 +151,8 @@ describe("DatabaseHealth on a real SQLite file", () => {
     // A new file as the store's opener makes it: the key-value tables at their version.
     const db = openDatabase(file, [{ version: KV_SCHEMA_VERSION, name: "key-value store", sql: SQLITE_KV_TABLES }]);
     let clock = 0;
-    checker = new DatabaseHealth(db, { clock: () => clock, heartbeatIntervalMs: 1000 });
-    const driver = new SqliteKvDriver(db, { description: file, close: () => db.close() });
+    const driver = new SqliteKvDriver(db, { description: file, close: () => db.close(), health: { clock: () => clock, heartbeatIntervalMs: 1000 } });
+    checker = { check: () => withoutBackend(driver.health()) };
     const fixture: Fixture = { db, file, driver, failNextWrite: null, advance: (ms) => (clock += ms), check: () => checker.check() };
     db.function("fail_if_told", () => {
       const err = fixture.failNextWrite;

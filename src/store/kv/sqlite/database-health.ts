@@ -4,7 +4,7 @@ import { databaseFailureOf, describeDatabaseFailure, type DatabaseFailure } from
 /** Whether kintsugi can write its database, and why not. */
 export type HealthVerdict = { readonly healthy: true } | { readonly healthy: false; readonly reason: string };
 
-interface DatabaseHealthOptions {
+export interface DatabaseHealthOptions {
   /** A monotonic clock (default `performance.now`). */
   readonly clock?: () => number;
   /** At most one heartbeat write per this many ms, however often /health is asked (default 1,000). */
@@ -36,7 +36,6 @@ export class DatabaseHealth {
     this.clock = options.clock ?? (() => performance.now());
     this.intervalMs = options.heartbeatIntervalMs ?? 1000;
     this.beats = db.pragma("user_version", { simple: true }) as number;
-    this.watchTransactions();
   }
 
   check(): HealthVerdict {
@@ -64,35 +63,20 @@ export class DatabaseHealth {
     if (this.storeFailure?.kind === "read-only" || this.storeFailure?.kind === "io") this.storeFailure = null;
   }
 
-  /** Every outermost transaction on the connection reports here: the store writes only in transactions. */
-  private watchTransactions(): void {
-    const db = this.db;
-    const transaction = db.transaction.bind(db);
-    const totalChanges = db.prepare("SELECT total_changes()").pluck();
-    const watch =
-      <A extends unknown[], R>(run: (...args: A) => R) =>
-      (...args: A): R => {
-        // A nested transaction is a savepoint: its outcome is the outermost one's.
-        if (db.inTransaction) return run(...args);
-        const before = totalChanges.get();
-        try {
-          const result = run(...args);
-          if (totalChanges.get() !== before) this.storeFailure = null;
-          return result;
-        } catch (err) {
-          const failure = databaseFailureOf(err);
-          if (failure !== null && failure.kind !== "busy") this.storeFailure = failure;
-          throw err;
-        }
-      };
-    db.transaction = ((fn: (...args: unknown[]) => unknown) => {
-      const run = transaction(fn);
-      return Object.assign(watch(run), {
-        default: watch(run.default),
-        deferred: watch(run.deferred),
-        immediate: watch(run.immediate),
-        exclusive: watch(run.exclusive),
-      });
-    }) as Db["transaction"];
+  /** `commit` (an outermost transaction: the store writes only in those) reporting its outcome here. */
+  watched<A extends unknown[], R>(commit: (...args: A) => R): (...args: A) => R {
+    const totalChanges = this.db.prepare("SELECT total_changes()").pluck();
+    return (...args) => {
+      const before = totalChanges.get();
+      try {
+        const result = commit(...args);
+        if (totalChanges.get() !== before) this.storeFailure = null;
+        return result;
+      } catch (err) {
+        const failure = databaseFailureOf(err);
+        if (failure !== null && failure.kind !== "busy") this.storeFailure = failure;
+        throw err;
+      }
+    };
   }
 }

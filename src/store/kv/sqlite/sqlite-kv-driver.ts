@@ -2,7 +2,7 @@ import type { StoreHealth } from "../../store-port.js";
 import { StoreUnavailableError } from "../../store-errors.js";
 import type { Db } from "./database.js";
 import { asStoreError } from "./database-failure.js";
-import { DatabaseHealth } from "./database-health.js";
+import { DatabaseHealth, type DatabaseHealthOptions } from "./database-health.js";
 import {
   KvCompactedError,
   type KeyRange,
@@ -31,6 +31,7 @@ export interface SqliteKvDriverOptions {
   readonly timeoutMs?: number;
   /** Told when a watch's sink throws; the write and the other sinks go on regardless. */
   readonly onSinkError?: (err: unknown) => void;
+  readonly health?: DatabaseHealthOptions;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -68,10 +69,9 @@ export class SqliteKvDriver implements KvDriver {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SQLITE_KV_TIMEOUT_MS;
     this.statements = new SqliteKvStatements(db);
     this.watches = new SqliteKvWatches(options.onSinkError);
-    // Before the transaction below is made: the health sees the transactions made after it (database-health.ts).
-    this.dbHealth = new DatabaseHealth(db);
+    this.dbHealth = new DatabaseHealth(db, options.health);
     // IMMEDIATE: a write lock held by another process fails the BEGIN, before anything is read or written.
-    this.commit = db.transaction((txn: KvTxn) => this.apply(txn)).immediate;
+    this.commit = this.dbHealth.watched(db.transaction((txn: KvTxn) => this.apply(txn)).immediate);
   }
 
   async get(what: string, key: string, options: { readonly revision?: number } = {}): Promise<{ readonly kv: KvPair | null; readonly revision: number }> {
