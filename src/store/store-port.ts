@@ -152,10 +152,7 @@ export interface RepairEntryPort {
   resetBackoff(reason: string, now: number, actor: string): Promise<RepairChange[]>;
 }
 
-export interface NewEntryWrite {
-  readonly entry: UnindexedRepairEntry;
-  readonly reason: string;
-}
+export type NewEntryWrite = EnqueueDecision["add"][number];
 
 /** What {@link RepairEntryPort.timelines} read. */
 export interface RepairTimelines {

@@ -19,6 +19,7 @@ import {
 } from "../core/value-schemas.js";
 import { decodeValue, gunzipCluster, UndecodableValueError } from "../core/store-values.js";
 import { decodeHistory } from "../core/history-value.js";
+import { COUNTED_AREAS } from "./snapshot-digest.js";
 
 /** Keys per range read: few where values can be large (a gRPC answer is limited to 4 MiB). */
 const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500, records: 4 } as const;
@@ -65,17 +66,8 @@ function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
 function layout(keys: StoreKeys): KeyRange[] {
   const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(keyRange);
-  known.push(
-    keys.allEntries,
-    keys.allFinished,
-    keys.allHistory,
-    keys.allSettings,
-    keys.allOutcomes,
-    keys.allGenerations,
-    keys.allLeaders,
-    keys.allHolds,
-    ...RECORD_AREAS.map((area) => keys.recordsOf(area)),
-  );
+  const areas = Object.values(COUNTED_AREAS).filter((area) => area.kind !== "replay");
+  known.push(keys.allLeaders, ...areas.map((area) => area.range(keys)), ...RECORD_AREAS.map((area) => keys.recordsOf(area)));
   return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
 }
 
