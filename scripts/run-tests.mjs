@@ -8,7 +8,7 @@
 // time), the total, and the time by folder; the whole table goes to test-artifacts/test-times.txt. The tests' TMPDIR
 // is a folder of its own in RAM (/dev/shm) where there is one.
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 import { TEST_BUILD, buildTests, builtPath } from "./build-tests.mjs";
@@ -111,11 +111,23 @@ const env = {
 };
 const timesDir = mkdtempSync(join(tmpdir(), "kintsugi-test-times-"));
 
-/** A new folder for the tests' temporary files: under KINTSUGI_TEST_TMPDIR, else /dev/shm when it is there; else null. */
+// The suite's temporary files peak at a few hundred megabytes (etcd members, SQLite files, the tarball install): a
+// smaller /dev/shm (a container's default is 64 MB) would fail tests for want of space, so the disk serves then.
+const RAM_TMP_MIN_BYTES = 2 * 1024 ** 3;
+
+/**
+ * A new folder for the tests' temporary files: under KINTSUGI_TEST_TMPDIR, else /dev/shm when it is there with at
+ * least RAM_TMP_MIN_BYTES free; else null (the system's temporary folder).
+ */
 function testTmpDir() {
-  const parent = process.env.KINTSUGI_TEST_TMPDIR ?? "/dev/shm";
+  const chosen = process.env.KINTSUGI_TEST_TMPDIR;
+  const parent = chosen ?? "/dev/shm";
   try {
     if (!statSync(parent).isDirectory()) return null;
+    if (chosen === undefined) {
+      const { bavail, bsize } = statfsSync(parent);
+      if (bavail * bsize < RAM_TMP_MIN_BYTES) return null;
+    }
     const dir = mkdtempSync(join(parent, "kintsugi-tests-"));
     chmodSync(dir, 0o1777);
     return dir;
