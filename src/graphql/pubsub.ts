@@ -1,6 +1,11 @@
 /** Raised into a subscriber's stream when it fell too far behind; graphql-ws sends it and ends the subscription. */
 export class SubscriberTooSlowError extends Error {
   override readonly name = "SubscriberTooSlowError";
+
+  /** The error of a subscription to `topic` that fell `events` behind. */
+  static behind(events: number, topic: string): SubscriberTooSlowError {
+    return new SubscriberTooSlowError(`subscriber fell ${events} events behind on ${topic} and was closed`);
+  }
 }
 
 interface Subscriber<T> {
@@ -16,7 +21,8 @@ interface Subscriber<T> {
 export class PubSub<Topics extends Record<string, unknown>> {
   private readonly subscribers = new Map<keyof Topics, Set<Subscriber<never>>>();
 
-  constructor(private readonly bufferSize = 1000) {}
+  /** `bufferSize`: the events a subscriber may fall behind before it is ended. */
+  constructor(readonly bufferSize = 1000) {}
 
   publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void {
     for (const s of this.subscribers.get(topic) ?? []) (s as Subscriber<Topics[K]>).push(payload);
@@ -46,7 +52,7 @@ export class PubSub<Topics extends Record<string, unknown>> {
           waiting = null;
           resolve({ value, done: false });
         } else if (queue.length >= this.bufferSize) {
-          subscriber.fail(new SubscriberTooSlowError(`subscriber fell ${this.bufferSize} events behind on ${String(topic)} and was closed`));
+          subscriber.fail(SubscriberTooSlowError.behind(this.bufferSize, String(topic)));
         } else {
           queue.push(value);
         }

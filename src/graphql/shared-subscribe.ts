@@ -3,6 +3,19 @@ import { createSourceEventStream, execute, print, type DocumentNode, type Execut
 const printed = new WeakMap<DocumentNode, string>();
 // Per event payload (the very object pubsub hands to every subscriber), the results by document and variables.
 const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+// How to end each stream sharedSubscribe made with an error (see failSubscription).
+const failers = new WeakMap<object, (err: Error) => void>();
+
+/**
+ * Ends a subscription stream made by sharedSubscribe with `err`: its source is let go at once, and the stream raises
+ * `err` where it would yield its next event (graphql-ws then sends it as the subscription's error and ends the
+ * subscription). Returns false for any other value.
+ */
+export function failSubscription(stream: unknown, err: Error): boolean {
+  const fail = stream !== null && typeof stream === "object" ? failers.get(stream) : undefined;
+  fail?.(err);
+  return fail !== undefined;
+}
 
 function keyOf(args: ExecutionArgs): string {
   let text = printed.get(args.document);
@@ -45,8 +58,15 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     await source.return?.();
     return { value: undefined, done: true };
   };
+  let failure: Error | null = null;
+  const raiseFailure = (): never => {
+    const err = failure as Error;
+    failure = null;
+    throw err;
+  };
   const iterator: AsyncIterableIterator<ExecutionResult> = {
     async next() {
+      if (failure) raiseFailure();
       let event: IteratorResult<unknown>;
       try {
         event = await source.next();
@@ -54,6 +74,8 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
         await source.return?.();
         throw err;
       }
+      // Failed while it waited: the source was let go, which ended the wait.
+      if (failure) raiseFailure();
       return event.done ? { value: undefined, done: true } : { value: await resultFor(event.value), done: false };
     },
     return: end,
@@ -63,5 +85,9 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     },
     [Symbol.asyncIterator]: () => iterator,
   };
+  failers.set(iterator, (err) => {
+    failure = err;
+    void source.return?.();
+  });
   return iterator;
 }
