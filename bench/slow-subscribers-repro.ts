@@ -3,8 +3,8 @@
 // the subscriptions the server still holds at the end (/metrics), the closes the clients saw, peak RSS and /health
 // p50/p99/max. A smaller stand-in for bench:abuse's slow-subscriber shape (no 1M-row file). Figures only.
 // Run: npm run build && node --import tsx bench/slow-subscribers-repro.ts [path/to/bin/kintsugi.js]
-// With KINTSUGI_PROFILE_DIR set, the server runs with --cpu-prof into that directory and is stopped with SIGTERM (so
-// that it writes its profile) once the events end.
+// With KINTSUGI_PROFILE_DIR set, the server runs with --cpu-prof (or KINTSUGI_PROFILE=heap: --heap-prof) into that
+// directory and is stopped with SIGTERM (so that it writes its profile) once the events end.
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { sha256Hex } from "../src/auth/tokens.js";
@@ -49,7 +49,8 @@ auth:
 
 const PROFILE_DIR = process.env["KINTSUGI_PROFILE_DIR"];
 // node refuses --cpu-prof in NODE_OPTIONS: a shell puts it on node's command line.
-const profiling = PROFILE_DIR ? ["/bin/sh", "-c", `exec "$0" --cpu-prof --cpu-prof-dir=${resolve(PROFILE_DIR)} "$@"`] : [];
+const kind = process.env["KINTSUGI_PROFILE"] === "heap" ? "heap" : "cpu";
+const profiling = PROFILE_DIR ? ["/bin/sh", "-c", `exec "$0" --${kind}-prof --${kind}-prof-dir=${resolve(PROFILE_DIR)} "$@"`] : [];
 const server = await MeasuredServer.start(BIN, config, dir.path, profiling);
 const sockets: WebSocket[] = [];
 const closes = new Map<string, number>();

@@ -8,6 +8,7 @@ import type { DocumentNode, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import { sharedSubscribe } from "./shared-subscribe.js";
+import { sharedPayloadReplacer } from "./shared-payloads.js";
 import { SubscriptionDocuments } from "./subscription-documents.js";
 import type { GraphQLContext } from "./context.js";
 import { formatError, limitError } from "./errors.js";
@@ -134,6 +135,7 @@ export async function createHttpServer(
       onConnect: (ctx) => edge.onConnect(ctx),
       context: (ctx) => options.context(edge.actorOf(ctx), socketClosed(ctx.extra.socket)),
       subscribe: sharedSubscribe,
+      jsonMessageReplacer: sharedPayloadReplacer,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
       onSubscribe: (ctx, _id, payload) => {
         const tooMany = subscriptionLimitError(ctx.subscriptions, options.limits.maxSubscriptionsPerConnection);
@@ -168,7 +170,8 @@ export async function createHttpServer(
             failSubscription(ctx.subscriptions[id], SubscriberTooSlowError.behind(maxLag, subscriptionTopic(args.document, args.operationName)));
           }
         }
-        return eventTooLarge(result);
+        // The result itself (shared by every subscriber of its execution), so that its JSON is made once.
+        return eventTooLarge(result) ?? result;
       },
       onComplete: (ctx, id) => lags.get(ctx.extra.socket)?.forget(id),
     },

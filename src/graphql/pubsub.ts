@@ -33,7 +33,11 @@ export class PubSub<Topics extends Record<string, unknown>> {
     return this.subscribers.get(topic)?.size ?? 0;
   }
 
-  subscribe<K extends keyof Topics>(topic: K): AsyncIterableIterator<Topics[K]> {
+  /**
+   * The events of `topic` from now on; with `keep`, only those it accepts (judged as they are published, so that
+   * the others are never queued nor handed on).
+   */
+  subscribe<K extends keyof Topics>(topic: K, keep?: (value: Topics[K]) => boolean): AsyncIterableIterator<Topics[K]> {
     const queue: Array<Topics[K]> = [];
     let waiting: ((r: IteratorResult<Topics[K]>) => void) | null = null;
     let failure: Error | null = null;
@@ -47,6 +51,16 @@ export class PubSub<Topics extends Record<string, unknown>> {
     const subscriber: Subscriber<Topics[K]> = {
       push: (value) => {
         if (done) return;
+        if (keep) {
+          let kept: boolean;
+          try {
+            kept = keep(value);
+          } catch (err) {
+            subscriber.fail(err instanceof Error ? err : new Error(String(err)));
+            return;
+          }
+          if (!kept) return;
+        }
         if (waiting) {
           const resolve = waiting;
           waiting = null;

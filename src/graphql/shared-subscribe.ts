@@ -2,7 +2,11 @@ import { createSourceEventStream, execute, print, type DocumentNode, type Execut
 
 const printed = new WeakMap<DocumentNode, string>();
 // Per event payload (the very object pubsub hands to every subscriber), the results by document and variables.
-const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+const results = new WeakMap<object, Map<string, PromiseOrValue<ExecutionResult>>>();
+
+type PromiseOrValue<T> = T | Promise<T>;
+
+const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> => typeof (value as { then?: unknown }).then === "function";
 // How to end each stream sharedSubscribe made with an error (see failSubscription).
 const failers = new WeakMap<object, (err: Error) => void>();
 
@@ -40,8 +44,8 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
   if (!(Symbol.asyncIterator in stream)) return stream as ExecutionResult;
   const source = stream as AsyncIterableIterator<unknown>;
   const key = keyOf(args);
-  const resultFor = (payload: unknown): Promise<ExecutionResult> => {
-    if (payload === null || typeof payload !== "object") return Promise.resolve(execute({ ...args, rootValue: payload }));
+  const resultFor = (payload: unknown): PromiseOrValue<ExecutionResult> => {
+    if (payload === null || typeof payload !== "object") return execute({ ...args, rootValue: payload });
     let byKey = results.get(payload);
     if (!byKey) {
       byKey = new Map();
@@ -49,7 +53,7 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     }
     let result = byKey.get(key);
     if (!result) {
-      result = Promise.resolve(execute({ ...args, rootValue: payload }));
+      result = execute({ ...args, rootValue: payload });
       byKey.set(key, result);
     }
     return result;
@@ -59,24 +63,30 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     return { value: undefined, done: true };
   };
   let failure: Error | null = null;
-  const raiseFailure = (): never => {
-    const err = failure as Error;
+  const takeFailure = (): Error | null => {
+    const err = failure;
     failure = null;
+    return err;
+  };
+  // Promise chains rather than an async function: this runs once per event and subscription (10,000 subscriptions
+  // make an event's fan-out), and each await of an async function allocates what the garbage collector then copies.
+  const onEvent = (event: IteratorResult<unknown>): PromiseOrValue<IteratorResult<ExecutionResult>> => {
+    // Failed while it waited: the source was let go, which ended the wait.
+    const failed = takeFailure();
+    if (failed) throw failed;
+    if (event.done) return { value: undefined, done: true };
+    const result = resultFor(event.value);
+    return isPromise(result) ? result.then((value) => ({ value, done: false })) : { value: result, done: false };
+  };
+  const onSourceError = async (err: unknown): Promise<never> => {
+    await source.return?.();
     throw err;
   };
   const iterator: AsyncIterableIterator<ExecutionResult> = {
-    async next() {
-      if (failure) raiseFailure();
-      let event: IteratorResult<unknown>;
-      try {
-        event = await source.next();
-      } catch (err) {
-        await source.return?.();
-        throw err;
-      }
-      // Failed while it waited: the source was let go, which ended the wait.
-      if (failure) raiseFailure();
-      return event.done ? { value: undefined, done: true } : { value: await resultFor(event.value), done: false };
+    next() {
+      const failed = takeFailure();
+      if (failed) return Promise.reject(failed);
+      return source.next().then(onEvent, onSourceError);
     },
     return: end,
     async throw(err: unknown) {

@@ -1,4 +1,5 @@
 import type { WebSocket } from "ws";
+import { takeSharedPayload, type SplitMessage } from "../shared-payloads.js";
 
 type SendCallback = (err?: Error) => void;
 
@@ -6,6 +7,11 @@ type SendCallback = (err?: Error) => void;
 interface Corkable {
   cork(): void;
   uncork(): void;
+}
+
+/** The parts of ws's connection a message is written to directly. */
+interface Connection extends Corkable {
+  write(chunk: string | Buffer): boolean;
 }
 
 // The bytes of the messages queued on each connection so far.
@@ -58,16 +64,52 @@ export function queuedSendWebSocket(Base: typeof WebSocket, afterTurn: () => voi
     override send(data: unknown, optionsOrCallback?: unknown, callback?: unknown): void {
       const done = (typeof optionsOrCallback === "function" ? optionsOrCallback : callback) as SendCallback | undefined;
       const options = typeof optionsOrCallback === "function" ? {} : ((optionsOrCallback ?? {}) as object);
+      const split = typeof data === "string" ? takeSharedPayload(data) : null;
       if (this.readyState !== this.OPEN) {
         // ws reports the failure (or drops the message of a closing socket) itself.
-        super.send(data as string, options, done);
+        super.send(split ? split.head + split.tail.toString() : (data as string), options, done);
         return;
       }
-      queued.set(this, (queued.get(this) ?? 0) + (typeof data === "string" ? Buffer.byteLength(data) : (data as ArrayBufferView).byteLength));
       corkForThisTurn(this);
-      // A failed write ends the connection (ws closes it); nothing is left to tell the sender.
-      super.send(data as string, options, () => undefined);
-      if (done) process.nextTick(done);
+      const internals = this as unknown as { _socket?: Connection; _sender?: { _queue: unknown[] } };
+      if (split && internals._socket && internals._sender?._queue.length === 0) {
+        // The frame written here, its payload the one buffer every subscriber of the event shares: ws would copy it
+        // into a string of its own for each. ws writes nothing else without deflate (off) and a queue (empty).
+        const bytes = writeSplitFrame(internals._socket, split);
+        queued.set(this, (queued.get(this) ?? 0) + bytes);
+      } else {
+        const text = split ? split.head + split.tail.toString() : data;
+        queued.set(this, (queued.get(this) ?? 0) + (typeof text === "string" ? Buffer.byteLength(text) : (text as ArrayBufferView).byteLength));
+        // A failed write ends the connection (ws closes it); nothing is left to tell the sender.
+        super.send(text as string, options, () => undefined);
+      }
+      // At once: graphql-ws only resolves a promise with it (a tick for each of 10,000 subscribers is garbage).
+      done?.();
     }
   };
+}
+
+/**
+ * Writes `message` to `socket` as one unmasked, final text frame (RFC 6455 section 5.2; no extension is in use): the
+ * frame's header and the message's head in one buffer, then the shared tail. Returns the payload's bytes.
+ */
+function writeSplitFrame(socket: Connection, message: SplitMessage): number {
+  const headBytes = Buffer.byteLength(message.head);
+  const bytes = headBytes + message.tail.length;
+  const headerBytes = bytes < 126 ? 2 : bytes < 0x10000 ? 4 : 10;
+  const first = Buffer.allocUnsafe(headerBytes + headBytes);
+  first[0] = 0x81;
+  if (bytes < 126) first[1] = bytes;
+  else if (bytes < 0x10000) {
+    first[1] = 126;
+    first.writeUInt16BE(bytes, 2);
+  } else {
+    first[1] = 127;
+    first.writeUInt32BE(Math.floor(bytes / 0x100000000), 2);
+    first.writeUInt32BE(bytes >>> 0, 6);
+  }
+  first.write(message.head, headerBytes);
+  socket.write(first);
+  socket.write(message.tail);
+  return bytes;
 }
