@@ -1,3 +1,5 @@
+import { PacedDelivery } from "./paced-delivery.js";
+
 /** Raised into a subscriber's stream when it fell too far behind; graphql-ws sends it and ends the subscription. */
 export class SubscriberTooSlowError extends Error {
   override readonly name = "SubscriberTooSlowError";
@@ -20,12 +22,31 @@ interface Subscriber<T> {
  */
 export class PubSub<Topics extends Record<string, unknown>> {
   private readonly subscribers = new Map<keyof Topics, Set<Subscriber<never>>>();
+  // Each topic's subscribers as a list, made again only once they change: a waiting delivery keeps the list it was
+  // given, and a thousand events waiting for 10,000 subscribers share one list.
+  private readonly lists = new Map<keyof Topics, readonly Subscriber<never>[]>();
+  private readonly delivery: PacedDelivery<unknown>;
 
-  /** `bufferSize`: the events a subscriber may fall behind before it is ended. */
-  constructor(readonly bufferSize = 1000) {}
+  /**
+   * `bufferSize`: the events a subscriber may fall behind before it is ended; `perTurn`: the subscribers an event is
+   * handed to per turn of the event loop (see PacedDelivery).
+   */
+  constructor(
+    readonly bufferSize = 1000,
+    perTurn?: number,
+  ) {
+    this.delivery = new PacedDelivery(perTurn, bufferSize);
+  }
 
   publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void {
-    for (const s of this.subscribers.get(topic) ?? []) (s as Subscriber<Topics[K]>).push(payload);
+    const set = this.subscribers.get(topic);
+    if (!set || set.size === 0) return;
+    let list = this.lists.get(topic);
+    if (!list) {
+      list = [...set];
+      this.lists.set(topic, list);
+    }
+    this.delivery.deliver(list as readonly Subscriber<unknown>[], payload);
   }
 
   /** How many subscribers a topic has now. */
@@ -46,7 +67,7 @@ export class PubSub<Topics extends Record<string, unknown>> {
     this.subscribers.set(topic, set);
     const end = () => {
       done = true;
-      set.delete(subscriber as Subscriber<never>);
+      if (set.delete(subscriber as Subscriber<never>)) this.lists.delete(topic);
     };
     const subscriber: Subscriber<Topics[K]> = {
       push: (value) => {
@@ -84,6 +105,7 @@ export class PubSub<Topics extends Record<string, unknown>> {
       },
     };
     set.add(subscriber as Subscriber<never>);
+    this.lists.delete(topic);
     const iterator: AsyncIterableIterator<Topics[K]> = {
       next: () => {
         if (failure) {
