@@ -69,6 +69,7 @@ const { result, figures } = await server.measure(
     await new Promise((r) => setTimeout(r, 3000));
     for (const ws of sockets) ws.pause();
     const startRss = server.residentMb();
+    const eventsBegan = Date.now();
     const until = performance.now() + SECONDS * 1000;
     await Promise.all(
       Array.from({ length: 4 }, async () => {
@@ -92,7 +93,16 @@ const { result, figures } = await server.measure(
       child.child.kill("SIGTERM");
       await child.exited;
     }
-    return `rss before events ${startRss?.toFixed(0)} MB; subscriptions still held ${held}`;
+    const closedBy = new Map<string, number>();
+    for (const r of server.logRecords()) if (typeof r["limit"] === "string") closedBy.set(r["limit"], (closedBy.get(r["limit"]) ?? 0) + 1);
+    const lastClose = server
+      .logRecords()
+      .filter((r) => typeof r["limit"] === "string")
+      .map((r) => Number(r["time"]))
+      .at(-1);
+    const closedAfter = lastClose === undefined ? "" : `, the last ${((lastClose - eventsBegan) / 1000).toFixed(1)} s into the events`;
+    const closedText = closedBy.size ? `${[...closedBy].map(([limit, n]) => `${n} by ${limit}`).join(", ")}${closedAfter}` : "none";
+    return `server closed connections: ${closedText}; rss before events ${startRss?.toFixed(0)} MB; subscriptions still held ${held}`;
   },
   (SECONDS + 60) * 1000,
   () => "timed out",
@@ -101,7 +111,7 @@ clearInterval(rssTimer);
 for (const ws of sockets) ws.terminate();
 const h = figures.health;
 console.log(
-  `${BIN}: ${result}; ${fired} events; closed ${[...closes].map(([c, n]) => `${n}x ${c}`).join(", ") || "none"}; peak RSS ${Math.max(peak, figures.peakMb)} MB (VmHWM ${figures.peakMb}); /health p50 ${percentile(h, 50).toFixed(0)} p99 ${percentile(h, 99).toFixed(0)} max ${h.at(-1)?.toFixed(0)} ms (${h.length} probes${figures.unanswered ? ", one unanswered" : ""})`,
+  `${BIN}: ${result}; ${fired} adds; clients saw closes: ${[...closes].map(([c, n]) => `${n}x ${c}`).join(", ") || "none"}; peak RSS ${Math.max(peak, figures.peakMb)} MB (VmHWM ${figures.peakMb}); /health p50 ${percentile(h, 50).toFixed(0)} p99 ${percentile(h, 99).toFixed(0)} max ${h.at(-1)?.toFixed(0)} ms (${h.length} probes${figures.unanswered ? ", one unanswered" : ""})`,
 );
 await sabakan.close?.();
 dir.remove();
