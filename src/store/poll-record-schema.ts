@@ -13,10 +13,7 @@ const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = z.string().max(1024);
 const column = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_RECORDED_MACHINES);
 
-/**
- * A stored poll record (both backends): what another replica or an old kintsugi wrote is checked whole before the
- * replay reads it; a record of the wrong shape is refused (and counted as unreadable), never guessed at.
- */
+/** A stored poll record, checked whole before the replay reads it: one of the wrong shape is refused, never guessed at. */
 export const pollRecordSchema = z
   .object({
     time: count,
@@ -47,7 +44,7 @@ export const pollRecordSchema = z
   })
   .strict();
 
-/** A stored remediation record (both backends), checked whole as poll records are. */
+/** A stored remediation record, checked whole as poll records are. */
 export const remediationRecordSchema = z
   .object({
     time: count,
@@ -72,30 +69,19 @@ export function encodePollRecord(record: PollRecord | RemediationRecord): Buffer
   return deflateRawSync(Buffer.from(JSON.stringify(record)));
 }
 
+type Decoded<R> = { readonly ok: true; readonly record: R } | { readonly ok: false; readonly message: string };
+
 /** A stored record, or why it cannot be read (corrupt, too large, or of the wrong shape). */
-export function decodePollRecord(body: Uint8Array): { readonly ok: true; readonly record: PollRecord } | { readonly ok: false; readonly message: string } {
+function decodeWith<R>(schema: z.ZodType<R>, what: string, body: Uint8Array): Decoded<R> {
   let value: unknown;
   try {
     value = JSON.parse(inflateRawSync(body, { maxOutputLength: MAX_RECORD_JSON_BYTES }).toString("utf8"));
   } catch (err) {
-    return { ok: false, message: `not a deflated JSON poll record: ${(err as Error).message}` };
+    return { ok: false, message: `not a deflated JSON ${what}: ${(err as Error).message}` };
   }
-  const parsed = pollRecordSchema.safeParse(value);
-  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, message: `not a poll record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
+  const parsed = schema.safeParse(value);
+  return parsed.success ? { ok: true, record: parsed.data } : { ok: false, message: `not a ${what}: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
 }
 
-/** A stored remediation record, or why it cannot be read. */
-export function decodeRemediationRecord(
-  body: Uint8Array,
-): { readonly ok: true; readonly record: RemediationRecord } | { readonly ok: false; readonly message: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(inflateRawSync(body, { maxOutputLength: MAX_RECORD_JSON_BYTES }).toString("utf8"));
-  } catch (err) {
-    return { ok: false, message: `not a deflated JSON remediation record: ${(err as Error).message}` };
-  }
-  const parsed = remediationRecordSchema.safeParse(value);
-  return parsed.success
-    ? { ok: true, record: parsed.data }
-    : { ok: false, message: `not a remediation record: ${parsed.error.issues[0]?.message ?? "wrong shape"}` };
-}
+export const decodePollRecord = (body: Uint8Array): Decoded<PollRecord> => decodeWith(pollRecordSchema, "poll record", body);
+export const decodeRemediationRecord = (body: Uint8Array): Decoded<RemediationRecord> => decodeWith(remediationRecordSchema, "remediation record", body);

@@ -5,10 +5,7 @@ import { WAIT_KINDS } from "../domain/queue/repair-wait.js";
 const index = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = z.string().max(MAX_WAIT_MESSAGE_CHARS);
 
-/**
- * The stored value of the setting `repair-waits` (both backends): what another replica wrote is served to clients as
- * it is, so a value of the wrong shape or size is refused whole (the replica then serves no waits), never guessed at.
- */
+/** The setting `repair-waits`: served to clients as another replica wrote it, so a value of the wrong shape is refused whole. */
 export const publishedWaitsSchema = z
   .array(
     z
@@ -24,7 +21,6 @@ export const publishedWaitsSchema = z
   )
   .max(MAX_PUBLISHED_WAITS);
 
-/** `value` as published waits, or [] when it is not a valid stored value. */
 export function readPublishedWaits(value: unknown): readonly PublishedWait[] {
   const parsed = publishedWaitsSchema.safeParse(value);
   return parsed.success ? parsed.data : [];

@@ -5,10 +5,7 @@ const time = z.number().finite();
 // A boot ID is a UUID on Linux; the domain keeps no longer one (see usableBootId), so a longer one was not written by kintsugi.
 const bootId = z.string().max(MAX_BOOT_ID_CHARS).nullable();
 
-/**
- * The shape of an entry's proof of repair as both stores keep it (SQLite's `evidence` column, etcd's entry values):
- * read back from a store other programs can write, so it is checked before it is trusted.
- */
+/** An entry's proof of repair as stored, checked before it is trusted (other programs can write a store). */
 export const repairEvidenceSchema = z.strictObject({
   step: z.number().int().min(0),
   bootIdBefore: bootId,
@@ -24,7 +21,7 @@ export const repairEvidenceSchema = z.strictObject({
   provenAt: time.nullable(),
 });
 
-/** The evidence kept as JSON text, checked; throws an Error naming `where` and the fault when it is not evidence. */
+/** The evidence kept as JSON text (the old tables' column), checked; throws naming `where` and the fault. */
 export function parseStoredEvidence(text: string, where: string): RepairEvidence {
   let json: unknown;
   try {

@@ -1,22 +1,17 @@
 /**
- * The store's one error vocabulary, thrown by both drivers (SQLite and etcd) and by the store's own rules. Code
- * outside src/store/ reads these and never a driver's own errors; the API maps each once to a code of its catalogue
- * (src/graphql/errors.ts), which is the `code` here.
+ * The store's one error vocabulary, thrown by both drivers and the store's own rules. Code outside src/store/ reads
+ * these, never a driver's own errors; the API maps each `code` to its catalogue (src/graphql/errors.ts).
  */
 
-/**
- * Another process holds the store's write lock (SQLite: an operator's sqlite3 shell, a backup tool); kintsugi does
- * not wait for it. Nothing was written; the same write can be tried again at once.
- */
+/** Another process holds the store's write lock (an operator's sqlite3 shell); nothing was written, try again. */
 export class StoreBusyError extends Error {
   override readonly name = "StoreBusyError";
   readonly code = "STORE_BUSY";
 }
 
 /**
- * The store cannot be reached or written now: etcd does not answer, or the SQLite file is read-only, full, failing
- * or corrupt (GET /health names which). Reads may still be served. The message says whether a write may have
- * happened; the driver's own error, with paths and codes, is the `cause`, for the log only.
+ * The store cannot be reached or written now: etcd does not answer, or the SQLite file is read-only, full, failing or
+ * corrupt. The message says whether a write may have happened; the driver's own error is the `cause`, for the log.
  */
 export class StoreUnavailableError extends Error {
   override readonly name = "StoreUnavailableError";
@@ -42,19 +37,15 @@ export class StoreConflictError extends Error {
 }
 
 /**
- * The backend refused a write as too large for it (etcd: more operations in one transaction than `--max-txn-ops`, or
- * a request over `--max-request-bytes`), or the store refused to send one it knows would be refused. The backend
- * answered: this is no outage. Nothing of the refused write was written.
+ * etcd refused a write as too large (`--max-txn-ops`, `--max-request-bytes`), or the store refused to send one it
+ * knows would be refused. The backend answered: this is no outage. Nothing was written.
  */
 export class StoreLimitError extends Error {
   override readonly name = "StoreLimitError";
   readonly code = "STORE_LIMIT";
 }
 
-/**
- * The SQLite file cannot be opened, locked or brought to the newest schema (or is newer than this kintsugi knows);
- * the message names the file and the cause. Thrown before the store serves anything.
- */
+/** The SQLite file cannot be opened, locked or brought to the newest schema; the message names the file and the cause. */
 export class DatabaseOpenError extends Error {
   override readonly name = "DatabaseOpenError";
 }
@@ -68,10 +59,7 @@ export interface EtcdClientProblem {
 /** The etcd client cannot be built from the config: every problem, one per line, as `path: message`. */
 export class EtcdClientConfigError extends Error {
   override readonly name = "EtcdClientConfigError";
-  readonly problems: readonly EtcdClientProblem[];
-
-  constructor(problems: readonly EtcdClientProblem[]) {
+  constructor(readonly problems: readonly EtcdClientProblem[]) {
     super(problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
-    this.problems = problems;
   }
 }

@@ -157,7 +157,7 @@ repair:
 
     processes.get(victim)?.child.kill("SIGKILL");
     const killedAt = Date.now();
-    await until("the command died with its replica", () => !machines.running(ADDRESS), Boolean, 5000);
+    await until("the command died with its replica", () => !machines.running(ADDRESS));
 
     await until(
       "the successor leads",

@@ -4,22 +4,19 @@ import { SnapshotDigest, type SnapshotCounts, type SnapshotSummary } from "./sna
 import { checkSnapshotItem } from "./snapshot-items.js";
 import type { SnapshotItem, SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
 
-/** A finished, verified copy: the snapshot both stores now hold. */
+/** A finished, verified copy. */
 export interface CopyResult {
   readonly from: string;
   readonly to: string;
   readonly summary: SnapshotSummary;
 }
 
-/**
- * A copy that began writing did not finish: it failed, or what the target holds does not match the source. The
- * target keeps its copy marker, so it refuses to open until it is emptied and copied into again.
- */
+/** A copy that began writing did not finish or verify; the target keeps its copy marker, so it refuses to open. */
 export class CopyFailedError extends Error {
   override readonly name = "CopyFailedError";
 }
 
-/** The names of the counts, as the summary and errors say them. */
+/** The counts as the summary and errors name them. */
 export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
   entries: "repair entries",
   history: "history records",
@@ -32,10 +29,9 @@ export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
 };
 
 /**
- * Copies the store `source` into the empty store `target` and verifies it: refuses a target that holds anything
- * (writing nothing), writes the copy marker, streams the source's snapshot into the target in bounded chunks while
- * hashing it, reads the target back, and removes the marker only when the counts, the counters and the sha256 of both
- * are the same. Every item is checked against the stores' shapes first; the source must be in canonical order.
+ * Copies `source` into the empty store `target` and verifies it: writes the copy marker, streams the snapshot in
+ * bounded chunks while hashing it, reads the target back, and removes the marker only when counts, counters and
+ * sha256 match. Every item is checked against the stores' shapes first.
  */
 export async function copyStore(source: SnapshotSource, target: SnapshotTarget, options: CopyOptions = {}): Promise<CopyResult> {
   await target.checkEmpty();
@@ -72,14 +68,13 @@ export async function copyStore(source: SnapshotSource, target: SnapshotTarget, 
 }
 
 /** How a copy reports its progress: items written of about how many the source holds. */
-export interface CopyOptions {
+interface CopyOptions {
   readonly progress?: (p: ProgressReport) => void;
-  /** The clock and the interval of the reports (tests drive them); default Date.now, a second. */
+  /** Default Date.now and a second. */
   readonly clock?: () => number;
   readonly everyMs?: number;
 }
 
-/** Streams the source into the target, in chunks within the target's limits; returns the source's summary. */
 async function writeAll(source: SnapshotSource, target: SnapshotTarget, written: (items: number) => void): Promise<SnapshotSummary> {
   const digest = new SnapshotDigest(source.description);
   const limits = target.chunkLimits;
@@ -105,7 +100,7 @@ async function writeAll(source: SnapshotSource, target: SnapshotTarget, written:
   return digest.summary();
 }
 
-/** Reads a whole snapshot, checking every item and the snapshot's rules as a copy would, and sums it up. */
+/** Reads a whole snapshot, checked as a copy would, and sums it up. */
 export async function summarizeSnapshot(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
   const digest = new SnapshotDigest(from);
   for await (const item of items) digest.add(checkSnapshotItem(item, from));

@@ -6,7 +6,7 @@ import type { SnapshotCounts, SnapshotSummary } from "./snapshot-digest.js";
 import { unfinishedCopy } from "./unfinished-copy.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../kv/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../kv/sqlite/old-tables/migrations/index.js";
-import { StoreKeys } from "../core/store-keys.js";
+import { StoreKeys, type KeyRange } from "../core/store-keys.js";
 import { kvSnapshotItems } from "./snapshot-export.js";
 import { SqliteKvDriver } from "../kv/sqlite/sqlite-kv-driver.js";
 import { SQLITE_KV_PREFIX } from "../kv/sqlite/sqlite-kv-schema.js";
@@ -16,24 +16,19 @@ import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-exp
 import { escapeControlCharacters } from "../../domain/shared/untrusted-text.js";
 import { BackupError } from "./backup-error.js";
 
-/** What `kintsugi db check` found in a SQLite file. */
+/** What `kintsugi db check` found in a SQLite file (null: could not be read). */
 export interface DatabaseCheck {
-  /** The file, absolute. */
+  /** Absolute. */
   readonly file: string;
-  /** The schema version the file holds (0 when it holds none); null when it could not be read. */
   readonly schemaVersion: number | null;
-  /** How many rows of each aggregate it holds; null when they could not be read. */
   readonly counts: SnapshotCounts | null;
-  /**
-   * Its whole snapshot, read and checked as `kintsugi db copy` reads one (for an older schema, after migrating a copy
-   * of it in memory, as `kintsugi serve` would at start); null when it could not be read.
-   */
+  /** Its whole snapshot, read and checked as `kintsugi db copy` reads one. */
   readonly summary: SnapshotSummary | null;
-  /** Everything wrong with it, each naming the problem (control characters escaped); empty when the file is fine. */
+  /** Everything wrong with it (control characters escaped); empty when the file is fine. */
   readonly problems: readonly string[];
 }
 
-/** The tables behind each count (see the migrations). */
+/** The old tables behind each count. */
 const COUNTED_TABLES: Readonly<Record<keyof SnapshotCounts, string>> = {
   settings: "settings",
   entries: "repair_entries",
@@ -49,10 +44,8 @@ const COUNTED_TABLES: Readonly<Record<keyof SnapshotCounts, string>> = {
 const QUOTED_LINES = 5;
 
 /**
- * Checks the SQLite file at `path` without writing to it (it is opened read-only; a running kintsugi may hold it):
- * SQLite's integrity check and foreign key check, the schema version against this kintsugi's (older is fine, it is
- * migrated forward at start; newer is refused), the marker of an unfinished copy, and every stored item read and
- * checked as a copy reads it, with its counts and sha256.
+ * Checks the SQLite file read-only (a running kintsugi may hold it): SQLite's integrity and foreign key checks, the
+ * schema version (newer is refused), the marker of an unfinished copy, and every item read as a copy reads it.
  *
  * @throws BackupError when there is no such file or it cannot be opened at all.
  */
@@ -75,7 +68,7 @@ export async function checkDatabaseFile(path: string): Promise<DatabaseCheck> {
 }
 
 async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
-  const unreadable = (problem: string): DatabaseCheck => ({ file, schemaVersion: null, counts: null, summary: null, problems: [problem] });
+  const unreadable = (...problems: string[]): DatabaseCheck => ({ file, schemaVersion: null, counts: null, summary: null, problems });
   let integrity: string[];
   try {
     integrity = (db.pragma("integrity_check") as Array<{ integrity_check: string }>).map((row) => row.integrity_check);
@@ -95,15 +88,7 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
     );
   }
   const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-  if (!tables.has("schema_version")) {
-    return {
-      file,
-      schemaVersion: null,
-      counts: null,
-      summary: null,
-      problems: [...problems, "it holds no kintsugi schema (no schema_version table): it is not a kintsugi database"],
-    };
-  }
+  if (!tables.has("schema_version")) return unreadable(...problems, "it holds no kintsugi schema (no schema_version table): it is not a kintsugi database");
   const version = schemaVersion(db);
   if (version > NEWEST_SCHEMA_VERSION) {
     problems.push(
@@ -114,13 +99,7 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
   if (version === NEWEST_SCHEMA_VERSION) return inspectKv(db, file, problems);
   const marker = tables.has("copy_in_progress") ? readCopyMarker(db) : null;
   if (marker !== null) problems.push(unfinishedCopy(`database ${file}`, marker, howToEmptySqlite(file)).message);
-  const counts = countRows(db, tables);
-  if (problems.length > 0) return { file, schemaVersion: version, counts, summary: null, problems };
-  try {
-    return { file, schemaVersion: version, counts, summary: await snapshotOf(db, file, version), problems };
-  } catch (err) {
-    return { file, schemaVersion: version, counts, summary: null, problems: [(err as Error).message] };
-  }
+  return summed(file, version, countRows(db, tables), problems, () => snapshotOf(db, file, version));
 }
 
 /** A file in the key-value format: its keys counted by kind, its copy marker, and its items read as a copy reads them. */
@@ -128,24 +107,36 @@ async function inspectKv(db: Db, file: string, problems: string[]): Promise<Data
   const keys = new StoreKeys(SQLITE_KV_PREFIX);
   const driver = new SqliteKvDriver(db, { description: file });
   const from = `sqlite:${file}`;
-  const count = (range: { start: string; end: string }) => driver.count(`counting ${range.start}`, range);
-  const counts: SnapshotCounts = {
-    settings: await count(keys.allSettings),
-    entries: await count(keys.allEntries),
-    history: await count(keys.allHistory),
-    outcomes: await count(keys.allOutcomes),
-    generations: await count(keys.allGenerations),
-    holds: await count(keys.allHolds),
-    finished: await count(keys.allFinished),
-    replayRecords: await count(keys.allRecords),
+  const ranges: Record<keyof SnapshotCounts, KeyRange> = {
+    settings: keys.allSettings,
+    entries: keys.allEntries,
+    history: keys.allHistory,
+    outcomes: keys.allOutcomes,
+    generations: keys.allGenerations,
+    holds: keys.allHolds,
+    finished: keys.allFinished,
+    replayRecords: keys.allRecords,
   };
+  const counts = {} as Record<keyof SnapshotCounts, number>;
+  for (const [name, range] of Object.entries(ranges)) counts[name as keyof SnapshotCounts] = await driver.count(`counting ${range.start}`, range);
   const marker = (await driver.get(`reading ${keys.copyMarker}`, keys.copyMarker)).kv;
   if (marker !== null) problems.push(unfinishedCopy(`database ${file}`, parseMarker(marker.value.toString("utf8")), howToEmptySqlite(file)).message);
-  if (problems.length > 0) return { file, schemaVersion: NEWEST_SCHEMA_VERSION, counts, summary: null, problems };
+  return summed(file, NEWEST_SCHEMA_VERSION, counts, problems, () => summarizeSnapshot(from, kvSnapshotItems(driver, keys, from)));
+}
+
+/** The check with the snapshot's summary when nothing is wrong yet; a summary that fails is the one problem. */
+async function summed(
+  file: string,
+  schemaVersion: number,
+  counts: SnapshotCounts,
+  problems: string[],
+  sum: () => Promise<SnapshotSummary>,
+): Promise<DatabaseCheck> {
+  if (problems.length > 0) return { file, schemaVersion, counts, summary: null, problems };
   try {
-    return { file, schemaVersion: NEWEST_SCHEMA_VERSION, counts, summary: await summarizeSnapshot(from, kvSnapshotItems(driver, keys, from)), problems };
+    return { file, schemaVersion, counts, summary: await sum(), problems };
   } catch (err) {
-    return { file, schemaVersion: NEWEST_SCHEMA_VERSION, counts, summary: null, problems: [(err as Error).message] };
+    return { file, schemaVersion, counts, summary: null, problems: [(err as Error).message] };
   }
 }
 
@@ -154,7 +145,7 @@ function countRows(db: Db, tables: ReadonlySet<string>): SnapshotCounts {
   return Object.fromEntries(Object.entries(COUNTED_TABLES).map(([key, table]) => [key, count(table)])) as unknown as SnapshotCounts;
 }
 
-/** The snapshot, read in one read transaction; an older schema is migrated first, in a copy in memory. */
+/** The snapshot, read in one read transaction; an older schema is migrated first, in a copy in memory (the file is not changed). */
 async function snapshotOf(db: Db, file: string, version: number): Promise<SnapshotSummary> {
   const from = `sqlite:${file}`;
   if (version === LEGACY_SCHEMA_VERSION) return summarizeSnapshot(from, sqliteSnapshotItems(db, from));

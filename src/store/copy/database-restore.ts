@@ -6,24 +6,21 @@ import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
 import { fsyncPath, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
 import { onlineBackup } from "./store-backup.js";
 
-/** A finished restore: the database now in place, the backup's check, and where the database it replaced was kept. */
-export interface RestoreResult {
+/** A finished restore; `kept` is where the replaced database went (`<database>.before-restore-<time>`), if any. */
+interface RestoreResult {
   readonly database: string;
   readonly backup: DatabaseCheck;
-  /** The replaced database's new name (`<database>.before-restore-<time>`), or null when there was none. */
   readonly kept: string | null;
 }
 
-/** What SQLite keeps beside a database: moved with it, since SQLite would apply a stale journal to the restored file. */
+/** Moved with the database: SQLite would apply a stale journal to the restored file. */
 const JOURNALS = ["-wal", "-shm", "-journal"] as const;
 
 /**
- * Puts the backup `backup` in place as the database `database`, which no kintsugi may be using. In this order, each
- * step leaving the database as it was when it fails: checks the backup as `kintsugi db check` does; takes the
- * database's lock (refused while a kintsugi holds it, and none can start meanwhile); copies the backup beside the
- * database with SQLite's backup API (which also carries a WAL file beside the backup) and checks that the copy holds
- * the same (sha256); moves the database and its journals aside to `<database>.before-restore-<now>`; renames the copy
- * onto the database. Nothing is deleted.
+ * Puts `backup` in place as `database`, each step leaving the database as it was when it fails: checks the backup;
+ * takes the database's lock (refused while a kintsugi holds it); copies the backup beside it with SQLite's backup
+ * API and checks the copy's sha256; moves the database and its journals aside; renames the copy onto it. Nothing is
+ * deleted.
  */
 export async function restoreDatabase(backup: string, database: string, now: Date): Promise<RestoreResult> {
   const from = resolve(backup);
@@ -64,7 +61,6 @@ function takeLock(file: string): DatabaseLock {
   }
 }
 
-/** The backup copied to a temporary file beside the database, flushed, and checked to hold what the backup holds. */
 async function copyBeside(from: string, file: string, check: DatabaseCheck): Promise<string> {
   const copy = temporaryBeside(file, "restore");
   try {
@@ -89,7 +85,7 @@ function stamp(now: Date): string {
     .replaceAll(/[-:]/g, "");
 }
 
-/** `<database>.before-restore-<now>`, numbered on when a restore in the same second already used it. */
+/** `<database>.before-restore-<now>`, numbered on when that name is taken. */
 function keptName(file: string, now: Date): string {
   const base = `${file}.before-restore-${stamp(now)}`;
   let kept = base;
@@ -103,7 +99,6 @@ function moveAside(file: string, kept: string): void {
   renameSync(file, kept);
 }
 
-/** Undoes as much of {@link moveAside} as was done. */
 function putBack(kept: string, file: string): void {
   for (const suffix of ["", ...JOURNALS])
     if (existsSync(`${kept}${suffix}`) && !existsSync(`${file}${suffix}`)) renameSync(`${kept}${suffix}`, `${file}${suffix}`);

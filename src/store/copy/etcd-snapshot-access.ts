@@ -8,40 +8,30 @@ import { openKvSnapshotTarget } from "./snapshot-target.js";
 import { SILENT_LOG } from "../../support/log.js";
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 
-/** How an operator empties an etcd store before copying into it again. */
-export function howToEmptyEtcd(prefix: string): string {
-  return `etcdctl del --prefix ${prefix}`;
-}
-
-/** Where a copy reads or writes an etcd store: the caller's client (it owns it), the prefix, and how calls are named. */
+/** Where a copy reads or writes an etcd store (the caller's client), and how calls are named. */
 export interface EtcdSnapshotOptions {
   readonly client: Etcd3;
-  /** e.g. `/kintsugi/`; must end with "/". */
   readonly prefix: string;
-  /** Named in the description and in errors. */
   readonly endpoints: readonly string[];
-  /** The deadline of every etcd call, in milliseconds. */
   readonly timeoutMs: number;
   /**
-   * Read while replicas run (a backup): the snapshot is read at one revision, so it is consistent however they write
-   * meanwhile. A copy that moves an installation leaves this unset: what they write after its read would be lost.
+   * Read while replicas run (a backup, consistent at one revision). A copy that moves an installation leaves this
+   * unset: what replicas write after its read would be lost.
    */
   readonly whileRunning?: boolean;
 }
 
-/** How the core names an etcd prefix to operators. */
 export function etcdAccess(driver: EtcdKvDriver, keys: StoreKeys, endpoints: readonly string[]): KvStoreAccess {
   return {
     driver,
     keys,
     description: `etcd prefix ${keys.prefix} on ${endpoints.join(",")}`,
     place: `etcd prefix ${keys.prefix}`,
-    howToEmpty: howToEmptyEtcd(keys.prefix),
+    howToEmpty: `etcdctl del --prefix ${keys.prefix}`,
   };
 }
 
-/** The etcd store a copy reads or writes, through a driver of its own (deadlines, errors naming the endpoints). */
-export function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess {
+function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess {
   const keys = new StoreKeys(options.prefix);
   const driver = new EtcdKvDriver({
     client: options.client,
@@ -54,10 +44,7 @@ export function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess 
   return etcdAccess(driver, keys, options.endpoints);
 }
 
-/**
- * An etcd store as the source of a copy. Refused while kintsugi replicas run on it (their election keys are there),
- * unless `whileRunning`: what they write after the copy read the store would be lost.
- */
+/** An etcd store as the source of a copy (see openKvSnapshotSource). */
 export function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<SnapshotSource> {
   return openKvSnapshotSource(etcdSnapshotAccess(options), options.whileRunning === true);
 }

@@ -4,10 +4,10 @@ import { basename, dirname, join, resolve } from "node:path";
 import { DatabaseInUseError, lockDatabase } from "../kv/sqlite/database-lock.js";
 import { BackupError } from "./backup-error.js";
 
-/** The files SQLite keeps beside a database (its journals, its shared memory) and kintsugi's lock file. */
-export const SIDE_FILES = ["-wal", "-shm", "-journal", ".lock"] as const;
+/** The files SQLite keeps beside a database and kintsugi's lock file. */
+const SIDE_FILES = ["-wal", "-shm", "-journal", ".lock"] as const;
 
-/** The file itself, through symbolic links, so two spellings of one file are seen as one. */
+/** Through symbolic links, so two spellings of one file are seen as one. */
 export function sameFile(a: string, b: string): boolean {
   const real = (file: string) => (existsSync(file) ? realpathSync(file) : resolve(file));
   return real(a) === real(b);
@@ -33,25 +33,19 @@ function refuseRunningDatabase(file: string): void {
   }
 }
 
-/** Removes `file` and whatever SQLite (and kintsugi's lock) left beside it. */
 export function removeWithSideFiles(file: string): void {
   for (const suffix of ["", ...SIDE_FILES]) rmSync(`${file}${suffix}`, { force: true });
 }
 
-/**
- * A temporary name in the directory of `file` (so that a rename onto `file` is atomic), which nothing else uses.
- * The directory is made when missing.
- */
+/** A temporary name in the directory of `file` (a rename onto `file` is atomic there), made when missing. */
 export function temporaryBeside(file: string, purpose: string): string {
   mkdirSync(dirname(file), { recursive: true });
   return join(dirname(file), `.${basename(file)}.${purpose}-${randomBytes(6).toString("hex")}`);
 }
 
 /**
- * Makes the SQLite file `out` as a whole or not at all: refuses an existing `out` unless `force` (and always a
- * directory, and a database a running kintsugi holds); `write` makes the file at a temporary name in the same
- * directory; once it succeeds that file is flushed and renamed onto `out` in one step. On failure the temporary file
- * (and whatever SQLite left beside it) is removed and `out` is left as it was.
+ * Makes the SQLite file `out` as a whole or not at all: `write` makes it at a temporary name beside `out`, flushed
+ * and renamed onto it once it succeeds. An existing `out` is refused unless `force` (a running kintsugi's, always).
  */
 export async function writeNewFile<T>(out: string, force: boolean, write: (temporary: string) => Promise<T>): Promise<T> {
   const file = resolve(out);

@@ -14,18 +14,26 @@ export interface SnapshotCounts {
   readonly replayRecords: number;
 }
 
-/** What a whole snapshot comes to: its counts, its counters and the sha256 of its canonical serialization. */
+/** What a whole snapshot comes to: its counts, its counters and the sha256 (hex) of its canonical serialization. */
 export interface SnapshotSummary {
   readonly counts: SnapshotCounts;
   readonly counters: SnapshotCounters;
-  /** Lower-case hex. */
   readonly sha256: string;
 }
 
-/**
- * JSON with every object's keys sorted, so a value hashes the same whichever order a store wrote its fields in.
- * Arrays keep their order; absent (undefined) object fields are left out, as JSON.stringify does.
- */
+/** The count each kind of item adds to. */
+const COUNTED: Readonly<Record<Exclude<SnapshotItemKind, "counters">, keyof SnapshotCounts>> = {
+  setting: "settings",
+  entry: "entries",
+  history: "history",
+  outcome: "outcomes",
+  generation: "generations",
+  hold: "holds",
+  finished: "finished",
+  replay: "replayRecords",
+};
+
+/** JSON with every object's keys sorted, so a value hashes the same whichever order a store wrote its fields in. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
   if (typeof value === "object" && value !== null) {
@@ -40,7 +48,7 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
-/** The part of an item that orders it within its kind (see the canonical order in store-snapshot.ts). */
+/** The part of an item that orders it within its kind. */
 function orderKey(item: SnapshotItem): readonly number[] | Buffer {
   switch (item.kind) {
     case "setting":
@@ -74,22 +82,13 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
 }
 
 /**
- * Hashes a snapshot as it streams by (sha256 over one canonical line per item) and counts it. It also holds the
- * stream to the snapshot's rules, so a copy never writes what it could not verify: items in canonical order with no
- * duplicate, the counters once and last, and above every number the snapshot holds. `from` names the store in errors.
+ * Hashes a snapshot as it streams by (sha256 over one canonical line per item) and counts it. It holds the stream to
+ * the snapshot's rules, so a copy never writes what it could not verify: canonical order with no duplicate, the
+ * counters once and last, and above every number the snapshot holds.
  */
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
-  private readonly counts: Record<keyof SnapshotCounts, number> = {
-    settings: 0,
-    entries: 0,
-    history: 0,
-    outcomes: 0,
-    generations: 0,
-    holds: 0,
-    finished: 0,
-    replayRecords: 0,
-  };
+  private readonly counts = Object.fromEntries(Object.values(COUNTED).map((name) => [name, 0])) as Record<keyof SnapshotCounts, number>;
   private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;
@@ -112,7 +111,6 @@ export class SnapshotDigest {
     return Buffer.byteLength(line);
   }
 
-  /** The summary, once the whole snapshot was added. */
   summary(): SnapshotSummary {
     if (this.counters === null) throw this.fault("the snapshot ended without its counters");
     return { counts: { ...this.counts }, counters: this.counters, sha256: this.hash.digest("hex") };
@@ -120,39 +118,30 @@ export class SnapshotDigest {
 
   private count(item: SnapshotItem): void {
     const h = this.highest;
+    if (item.kind !== "counters") this.counts[COUNTED[item.kind]]++;
     switch (item.kind) {
-      case "setting":
-        this.counts.settings++;
-        return;
       case "entry":
-        this.counts.entries++;
         h.index = Math.max(h.index, item.entry.index);
         return;
       case "history":
-        this.counts.history++;
         h.index = Math.max(h.index, item.record.entryIndex);
         h.historySequence = Math.max(h.historySequence, item.record.sequence);
         return;
       case "outcome":
-        this.counts.outcomes++;
         h.outcomeSequence = Math.max(h.outcomeSequence, item.outcome.sequence);
         for (const e of item.outcome.enqueued) h.index = Math.max(h.index, e.index);
         return;
       case "generation":
-        this.counts.generations++;
         h.generationSequence = Math.max(h.generationSequence, item.generation.sequence);
-        return;
-      case "hold":
-        this.counts.holds++;
         return;
       case "finished":
         // Its sequence is the history record's that ended the repair: the next history sequence must be above it.
-        this.counts.finished++;
         h.index = Math.max(h.index, item.finished.entryIndex);
         h.historySequence = Math.max(h.historySequence, item.finished.sequence);
         return;
+      case "setting":
+      case "hold":
       case "replay":
-        this.counts.replayRecords++;
         return;
       case "counters": {
         const c = item.counters;

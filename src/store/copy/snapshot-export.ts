@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
 import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
-import type { KvDriver, KvPair } from "../kv/kv-driver.js";
+import { keyRange, type KvDriver, type KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../core/store-keys.js";
 import { decodeRecord } from "../core/poll-record-port.js";
 import type { PollRecord } from "../../domain/replay/poll-record.js";
@@ -20,17 +20,15 @@ import {
 import { decodeValue, gunzipCluster, UndecodableValueError } from "../core/store-values.js";
 import { decodeHistory } from "../core/history-value.js";
 
-/** Keys per range read: few of the areas whose values can be large (see snapshot-read.ts), many of the others. */
+/** Keys per range read: few where values can be large (a gRPC answer is limited to 4 MiB). */
 const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500, records: 4 } as const;
 
-/** How the export reads the store: through the driver, a failure naming what was read. */
 interface Reader {
   readonly driver: KvDriver;
   readonly keys: StoreKeys;
   readonly from: string;
 }
 
-/** The keys of `range` at `revision`, in key order, read in pages of `limit`. */
 async function* pages(reader: Reader, range: KeyRange, limit: number, revision: number): AsyncGenerator<KvPair> {
   for (let start = range.start; ;) {
     const page = await reader.driver.range(`reading ${range.start}`, { start, end: range.end }, { limit, revision });
@@ -54,7 +52,7 @@ function decodeWith<T>(reader: Reader, read: () => T): T {
   }
 }
 
-/** The parsed key of `kv`, which must be of `kind`; any other key in an area is not kintsugi's. */
+/** The parsed key of `kv`, which must be of `kind`: any other key in an area is not kintsugi's. */
 function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: KvPair, kind: K): Extract<ParsedKey, { kind: K }> {
   const key = kv.key;
   const parsed = reader.keys.parse(key);
@@ -72,8 +70,7 @@ function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError
 
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
 function layout(keys: StoreKeys): KeyRange[] {
-  const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
-  const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(single);
+  const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(keyRange);
   known.push(
     keys.allEntries,
     keys.allFinished,
@@ -88,7 +85,7 @@ function layout(keys: StoreKeys): KeyRange[] {
   return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
 }
 
-/** Fails on the first key under the prefix that is in no area of the layout (a copy must not drop it silently). */
+/** Fails on the first key in no area of the layout (a copy must not drop it silently). */
 async function refuseForeignKeys(reader: Reader, revision: number | null): Promise<void> {
   const known = layout(reader.keys);
   let from = reader.keys.all.start;
@@ -103,21 +100,17 @@ async function refuseForeignKeys(reader: Reader, revision: number | null): Promi
 }
 
 /**
- * Fails when the prefix holds a layout newer than this kintsugi's or a key kintsugi does not write; `revision` null
- * reads the newest. Checked before a copy begins (so that it writes nothing then) and again at the copy's revision.
+ * Fails when the prefix holds a newer layout (which could hold what this export would drop) or a key kintsugi does
+ * not write; checked before a copy begins and again at the copy's revision (`revision` null: the newest).
  */
 export async function refuseUnknownLayout(driver: KvDriver, keys: StoreKeys, from: string, revision: number | null = null): Promise<void> {
   const reader: Reader = { driver, keys, from };
   const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision: revision ?? undefined });
-  // A layout newer than this kintsugi's could hold what this export would drop.
   if (schema.kv !== null) decode(reader, schemaValue, schema.kv);
   await refuseForeignKeys(reader, revision);
 }
 
-/**
- * The replay records by sequence, both kinds together: each kind's keys are in sequence order, so the two are merged.
- * A key or value that is not a record of its kind (see decodeRecord) fails the export, naming it.
- */
+/** The replay records by sequence, both kinds' key ranges merged; one that cannot be read fails the export. */
 async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<SnapshotItem> {
   const areas = RECORD_AREAS.map((area) => pages(reader, reader.keys.recordsOf(area), PAGE.records, revision)[Symbol.asyncIterator]());
   const heads = await Promise.all(areas.map((a) => a.next()));
@@ -138,11 +131,9 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
 }
 
 /**
- * The snapshot of the store under `keys.prefix`, every key read at the revision of the first read (so concurrent
- * writes cannot tear it; a revision compacted away meanwhile fails the read), area by area in pages. Every value is
- * decoded and checked against its key; a key or value kintsugi did not write fails the export, naming it. The
- * election keys and the copy marker are not part of the snapshot. Counters are the heads, raised past every number
- * seen (as the store itself hands them out).
+ * The snapshot of the store, every key read at the revision of the first read (concurrent writes cannot tear it).
+ * Every value is checked against its key; a key or value kintsugi did not write fails the export, naming it. The
+ * election keys and the copy marker are left out; counters are the heads, raised past every number seen.
  */
 export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: string): AsyncGenerator<SnapshotItem> {
   const reader: Reader = { driver, keys, from };

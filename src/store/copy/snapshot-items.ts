@@ -1,30 +1,19 @@
 import { z } from "zod";
-import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { DEFAULT_WORKER_SELECTION, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
-import { finishedRepairSchema, historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../core/value-schemas.js";
+import { finishedRepairSchema, generationValue, historyRecordSchema, outcomeValue, repairEntrySchema, storedHoldSchema } from "../core/value-schemas.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
 
 const id = z.number().int().min(1);
-const time = z.number().finite();
 
-const generationSchema = z.object({
-  sequence: id,
-  time,
-  lastTime: time,
-  repeats: id,
-  trigger: z.enum(GENERATION_TRIGGERS),
-  // Snapshots written before records named their policy: weighted.
-  policy: z.enum(WORKER_SELECTIONS).default(DEFAULT_WORKER_SELECTION),
-  generation: z.number().int().min(0),
-  cluster: z.string().nullable(),
-  changes: z.array(z.string()),
-  error: z.string().nullable(),
-});
+/** A generation record with its configuration as JSON text; snapshots written before records named their policy: weighted. */
+const generationSchema = generationValue.shape.record
+  .omit({ templateSetAt: true })
+  .extend({ policy: z.enum(WORKER_SELECTIONS).default(DEFAULT_WORKER_SELECTION), cluster: z.string().nullable() });
 
 const countersSchema = z.object({ nextIndex: id, nextHistorySequence: id, nextOutcomeSequence: id, nextGenerationSequence: id });
 
-/** A JSON value: what a setting holds (settings are stored as JSON by both backends). */
+/** What a setting holds. */
 const jsonValue: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number().finite(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
 );
@@ -47,7 +36,7 @@ const itemSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("counters"), counters: countersSchema }),
 ]);
 
-/** Names an item in an error: "history record 12", "setting constraints". */
+/** Names an item in an error: "setting constraints". */
 export function describeItem(item: SnapshotItem): string {
   switch (item.kind) {
     case "setting":
@@ -71,10 +60,7 @@ export function describeItem(item: SnapshotItem): string {
   }
 }
 
-/**
- * Checks an item read from a store against the shapes the stores write, and returns it with exactly the fields of
- * those shapes: a copy writes nothing a store would not have written itself. `from` names the store in the error.
- */
+/** An item checked against the shapes the stores write, with exactly their fields: a copy writes nothing a store would not. */
 export function checkSnapshotItem(item: SnapshotItem, from: string): SnapshotItem {
   const parsed = itemSchema.safeParse(item);
   if (parsed.success) return parsed.data as SnapshotItem;

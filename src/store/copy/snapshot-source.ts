@@ -4,9 +4,8 @@ import { kvSnapshotItems, refuseUnknownLayout } from "./snapshot-export.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
 
 /**
- * A store as the source of a copy (the driver is closed with it). Refused when replicas run on it (their election
- * keys are there) unless `whileRunning`; refused too when it holds an unfinished copy, a newer layout or a key
- * kintsugi does not write (checked again at the revision the copy reads).
+ * A store as the source of a copy, refused while replicas run on it (unless `whileRunning`), and when it holds an
+ * unfinished copy, a newer layout or a key kintsugi does not write.
  */
 export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: boolean): Promise<SnapshotSource> {
   const { driver, keys, description } = access;

@@ -6,19 +6,14 @@ import type { KvStoreAccess } from "../core/kv-store-access.js";
 import { STORE_SCHEMA_VERSION } from "../core/store-values.js";
 import { putsOf } from "./snapshot-puts.js";
 
-/**
- * A chunk is one transaction: at most 100 items (etcd refuses more than 128 operations in one by default, and the
- * counters take three) and about 1 MiB of their JSON (etcd refuses a request over 1.5 MiB by default; a value is at
- * most a little larger than its item's JSON, and a configuration is gzip'd). A larger item goes alone.
- */
+/** Within etcd's default 128 operations and 1.5 MiB a request (a value is at most a little larger than its item's JSON). */
 const CHUNK_LIMITS = { items: 100, bytes: 1024 * 1024 } as const;
 const UNLIMITED_CHUNK_LIMITS = { items: 1000, bytes: 8 * 1024 * 1024 } as const;
 
 /**
- * A store as the target of a copy (the driver is closed with it). It must hold no key at all. The first transaction
- * writes the copy marker and the schema key only if neither exists (a replica starting meanwhile writes the schema
- * key first, and then refuses the marker); every chunk is one transaction that requires the marker this copy wrote
- * (by its creation revision), so a copy whose marker was removed under it stops; the last removes the marker.
+ * An empty store as the target of a copy. The first transaction writes the copy marker and the schema key only if
+ * neither exists (a replica starting meanwhile writes the schema key first, then refuses the marker); every chunk
+ * requires the marker this copy wrote, so a copy whose marker was removed under it stops.
  */
 export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
   const { keys, driver, description, place, howToEmpty } = access;

@@ -10,11 +10,8 @@ import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-exp
 import { oldTableRows } from "../kv/sqlite/old-tables/convert-sqlite-tables.js";
 
 /**
- * A SQLite file as the source of a copy. It must exist (opening would create an empty one). Its lock is taken for
- * the whole copy, so a file a running kintsugi holds is refused and none can start on it and write meanwhile. A file
- * of the key-value table is read as the store core reads it; a file of an older kintsugi's tables is read as they are
- * (its migrations up to the last of the old tables applied, not converted: a copy leaves its source as it was). A file
- * holding an unfinished copy is refused.
+ * A SQLite file as the source of a copy, its lock held for the whole copy (a running kintsugi's file is refused). A
+ * file of the old tables is read as they are, not converted: a copy leaves its source as it was.
  */
 export async function openSqliteSnapshotSource(path: string): Promise<SnapshotSource> {
   const file = resolve(path);

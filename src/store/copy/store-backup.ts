@@ -9,8 +9,7 @@ import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
 import { sameFile, writeNewFile } from "./new-file.js";
 
-/** A finished backup: what was backed up, the file written, and that file's check. */
-export interface BackupResult {
+interface BackupResult {
   readonly from: string;
   readonly to: string;
   readonly check: DatabaseCheck;
@@ -20,11 +19,9 @@ export interface BackupResult {
 const ALL_PAGES = 0x7fffffff;
 
 /**
- * Backs up the SQLite database `source` into the new file `out` while a kintsugi may be writing it, with SQLite's
- * online backup API. The source is opened read-only and copied in a single step: one read transaction, so the copy is
- * the database as of one commit (in WAL mode the writer goes on meanwhile; a copy in several steps would restart at
- * every write of another process, and might never finish under steady writes). The copy is checked as
- * `kintsugi db check` checks, then renamed onto `out` (see {@link writeNewFile}).
+ * Backs up the SQLite database into the new file `out` while a kintsugi may write it, with SQLite's online backup in a
+ * single step: one read transaction, so the copy is the database as of one commit (a copy in several steps restarts
+ * at every write of another process, and might never finish). The copy is checked, then renamed onto `out`.
  */
 export async function backupSqliteDatabase(source: string, out: string, force: boolean): Promise<BackupResult> {
   const file = resolve(source);
@@ -41,7 +38,7 @@ export async function backupSqliteDatabase(source: string, out: string, force: b
   });
 }
 
-/** SQLite's online backup of `source` into the new file `target`, left as one self-contained file (no WAL beside it). */
+/** SQLite's online backup of `source` into the new file `target`, left as one file (no WAL beside it). */
 export async function onlineBackup(source: string, target: string): Promise<void> {
   const db = openDatabaseReadOnly(source, BackupError);
   try {
@@ -55,7 +52,6 @@ export async function onlineBackup(source: string, target: string): Promise<void
   selfContained(target);
 }
 
-/** Turns the file's journal into a rollback journal: no WAL file beside it, so it is one file to keep or move. */
 function selfContained(file: string): void {
   const db = new Database(file, { fileMustExist: true });
   try {
@@ -66,10 +62,8 @@ function selfContained(file: string): void {
 }
 
 /**
- * Backs up the etcd store into the new SQLite file `out` while its replicas run: the copy machinery reads the store
- * at one etcd revision (a consistent snapshot however the replicas write meanwhile), writes it into the file and
- * verifies it (counts and sha256, source and copy). The file is then checked as `kintsugi db check` checks and renamed
- * onto `out`; `kintsugi serve` can run on it, and `kintsugi db copy` takes it back into etcd.
+ * Backs up the etcd store into the new SQLite file `out` while its replicas run: a copy read at one revision and
+ * verified, then checked as `kintsugi db check` checks and renamed onto `out` (`kintsugi db copy` takes it back).
  */
 export async function backupEtcdStore(options: EtcdSnapshotOptions, out: string, force: boolean): Promise<BackupResult> {
   return writeNewFile(out, force, async (temporary) => {

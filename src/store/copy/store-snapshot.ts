@@ -1,5 +1,5 @@
 import type { AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
-import type { GenerationTrigger } from "../../domain/cluster/generation-record.js";
+import type { StoredGenerationFields } from "../core/value-schemas.js";
 import type { WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { StoredMachineHold } from "../../domain/holds/machine-holds.js";
 import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
@@ -9,17 +9,10 @@ import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 
 /**
- * A backend-neutral snapshot of a store: everything it keeps, as it keeps it, one item at a time. An export yields
- * the items in the canonical order, so that two stores holding the same data yield the same items and hash alike:
- * - the settings as stored (raw: a key never set is absent, no default is filled in), by name;
- * - the repair entries, by index;
- * - the history, by entry index, then by sequence within one index (both backends keep it that way);
- * - the kept poll outcomes, by sequence;
- * - the kept generation records, by sequence;
- * - the machine holds, by address (UTF-8 bytes);
- * - the kept finished-repair records, by sequence;
- * - the kept replay records (a poll's intake, a health check's remediation), by sequence, both kinds together;
- * - last, the counters: what the store hands out next, so a copy never reuses an index or a sequence.
+ * A backend-neutral snapshot of a store, one item at a time, in the canonical order (so two stores holding the same
+ * data hash alike): settings as stored (no default filled in) by name; entries by index; history by entry index, then
+ * sequence; outcomes, generation records by sequence; holds by address (UTF-8 bytes); finished repairs and replay
+ * records (both kinds together) by sequence; last, the counters, so a copy never reuses an index or a sequence.
  */
 export type SnapshotItem =
   | { readonly kind: "setting"; readonly name: string; readonly value: unknown }
@@ -34,7 +27,6 @@ export type SnapshotItem =
 
 export type SnapshotItemKind = SnapshotItem["kind"];
 
-/** The kinds in canonical order. */
 export const SNAPSHOT_ITEM_KINDS = [
   "setting",
   "entry",
@@ -47,36 +39,19 @@ export const SNAPSHOT_ITEM_KINDS = [
   "counters",
 ] as const satisfies readonly SnapshotItemKind[];
 
-/**
- * A replay record as decoded (both stores keep it deflated, with bytes of their own), with its sequence: a copy carries
- * the record, and the hash covers what it says, not how a store compressed it. No counter follows it: each store
- * hands out the next sequence above the newest it keeps.
- */
+/** A replay record as decoded: the hash covers what it says, not how a store compressed it. */
 export type SnapshotReplayRecord = { readonly sequence: number } & (
   { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord }
 );
 
-/**
- * A generation record as stored: `cluster` is the configuration's JSON text exactly as it was recorded (both backends
- * keep it gzip'd), so a copy carries the very text, not a re-serialization of it.
- */
-export interface SnapshotGeneration {
-  readonly sequence: number;
-  readonly time: number;
-  readonly lastTime: number;
-  readonly repeats: number;
-  readonly trigger: GenerationTrigger;
+/** A generation record as stored, `cluster` the very JSON text recorded (not a re-serialization). */
+export interface SnapshotGeneration extends Readonly<Omit<StoredGenerationFields, "policy" | "cluster" | "changes" | "templateSetAt">> {
   readonly policy: WorkerSelection;
-  readonly generation: number;
   readonly cluster: string | null;
   readonly changes: readonly string[];
-  readonly error: string | null;
 }
 
-/**
- * What the store hands out next. Each is above every number the store holds and every one it ever handed out (an
- * entry dequeued, an outcome pruned), so a copy goes on where the original stopped.
- */
+/** What the store hands out next: above every number it holds or ever handed out, so a copy goes on where it stopped. */
 export interface SnapshotCounters {
   readonly nextIndex: number;
   readonly nextHistorySequence: number;
@@ -84,47 +59,40 @@ export interface SnapshotCounters {
   readonly nextGenerationSequence: number;
 }
 
-/** A store read as a snapshot. */
+/** A store read as a snapshot, its items streamed in canonical order and read consistently. */
 export interface SnapshotSource {
-  /** The store, as the summary and errors name it: `sqlite:/var/lib/kintsugi/kintsugi.db`, `etcd prefix /kintsugi/ ...`. */
+  /** `sqlite:/var/lib/kintsugi/kintsugi.db`, `etcd prefix /kintsugi/ ...`. */
   readonly description: string;
-  /** The snapshot's items in canonical order, read consistently (one transaction, or one etcd revision), streamed. */
   items(): AsyncIterable<SnapshotItem>;
-  /** About how many items it holds (its keys, or its rows): what a copy's progress counts toward. */
+  /** About how many items it holds: what a copy's progress counts toward. */
   size(): Promise<number>;
   close(): Promise<void>;
 }
 
-/** What a copy leaves in the target while it writes: a store holding it refuses to open. */
+/** What a copy leaves in the target while it writes (a store holding it refuses to open); fresh `copyId` per copy. */
 export interface CopyMarker {
-  /** Fresh per copy: the copy only goes on while the marker it wrote is there. */
   readonly copyId: string;
-  /** The source's description. */
   readonly source: string;
-  /** ISO time the copy started. */
   readonly startedAt: string;
 }
 
 /**
- * An empty store a snapshot is written into, in bounded chunks. The copy is not atomic across chunks: `begin` writes
- * the copy marker first and `finish` removes it last, once the copy was verified, so a copy cut off in between leaves
- * a store that refuses to open (UnfinishedCopyError) rather than one that is silently incomplete.
+ * An empty store a snapshot is written into, in chunks of one transaction each. `begin` writes the copy marker first
+ * and `finish` removes it once the copy was verified, so a copy cut off in between leaves a store that refuses to
+ * open rather than one silently incomplete.
  */
 export interface SnapshotTarget {
   readonly description: string;
-  /** How an operator empties this store before copying into it again (`etcdctl del --prefix /kintsugi/`). */
+  /** How an operator empties this store before copying into it again. */
   readonly howToEmpty: string;
-  /** The most items, and the most bytes of their canonical JSON, one chunk may carry (a larger item goes alone). */
+  /** The most items, and bytes of their canonical JSON, one chunk may carry (a larger item goes alone). */
   readonly chunkLimits: { readonly items: number; readonly bytes: number };
-  /** Throws {@link TargetNotEmptyError} when the store holds anything; writes nothing either way. */
+  /** Throws {@link TargetNotEmptyError} when the store holds anything. */
   checkEmpty(): Promise<void>;
-  /** Writes the copy marker (and whatever an empty store needs to hold it); fails when the store got data meanwhile. */
   begin(marker: CopyMarker): Promise<void>;
-  /** Writes a chunk of items, in order, in one transaction. */
   writeChunk(items: readonly SnapshotItem[]): Promise<void>;
-  /** The snapshot of what was written, read back (the marker is expected there). */
+  /** What was written, read back. */
   items(): AsyncIterable<SnapshotItem>;
-  /** Removes the copy marker: the store can be opened. */
   finish(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,17 +1,11 @@
 import type { CopyMarker } from "./store-snapshot.js";
 
-/**
- * A store holds the marker of a copy that did not finish (`kintsugi db copy` was cut off, or its verification failed):
- * what it holds may be incomplete, so neither backend opens it, and no copy reads from it.
- */
+/** A store holds the marker of a copy that did not finish: what it holds may be incomplete, so it is not opened. */
 export class UnfinishedCopyError extends Error {
   override readonly name = "UnfinishedCopyError";
 }
 
-/**
- * The refusal for a store holding a copy marker: `store` names it, `marker` is what the copy wrote (null when it
- * cannot be read), `emptyIt` says how to empty the store before copying again.
- */
+/** The refusal for a store holding a copy marker (`marker` null: it cannot be read). */
 export function unfinishedCopy(store: string, marker: Partial<CopyMarker> | null, emptyIt: string): UnfinishedCopyError {
   const from = marker?.source === undefined ? "" : ` from ${marker.source}`;
   const started = marker?.startedAt === undefined ? "" : ` started at ${marker.startedAt}`;
@@ -21,7 +15,7 @@ export function unfinishedCopy(store: string, marker: Partial<CopyMarker> | null
   );
 }
 
-/** Reads a marker as stored (JSON); null when it is not an object (the refusal then names no source). */
+/** A marker as stored (JSON); null when it is not an object. */
 export function parseMarker(text: string): Partial<CopyMarker> | null {
   try {
     const value = JSON.parse(text) as unknown;

@@ -9,10 +9,10 @@ import type { StoreWriter, NoWrite, WritePlan } from "./store-writer.js";
 import { QueuePlan } from "./queue-plan.js";
 import type { Log } from "../../support/log.js";
 
-/** Plans the replay records kept with a poll (see recordsWrite), or null for none. */
+/** Plans the replay records kept with a poll, or null for none. */
 export type KeepRecords = (records: readonly RecordToKeep[], writeId: string) => Omit<WritePlan<null>, "result"> | null;
 
-/** What one part committed: its entry changes, the outcome (closing part only), and the write id it stamped. */
+/** What one part committed (the outcome: closing part only) and the write id it stamped. */
 interface PartResult {
   readonly changes: readonly RepairChange[];
   readonly outcome: EnqueueResult["outcome"];
@@ -23,13 +23,12 @@ interface PartResult {
 type Adds = EnqueueDecision["add"];
 
 /**
- * The poller's decide-and-commit on etcd. The decision is made once, on the mirror (again only while nothing of it is
- * committed, after a conflict), and committed in as few parts as etcd's limits allow: parts of new entries, then a
- * closing part with the rest and the outcome and replay records, all in one turn of this replica's writer. Every part
- * compares the queue head, and a part after the first goes on only while the head still carries the previous part's
- * write id: when anything else changed the queue in between (another replica), the remaining entries are dropped and
- * the outcome records what was enqueued. A crash or a lost leadership between parts leaves fewer entries than decided,
- * never more (each part is a subset of one decision made under the cap), and the next poll decides afresh.
+ * The poller's decide-and-commit. The decision is made once on the mirror (again only while nothing of it is
+ * committed) and committed in as few parts as etcd's limits allow, in one turn of the writer: parts of new entries,
+ * then a closing part with the rest, the outcome and the replay records. A part after the first goes on only while
+ * the queue head still carries the previous part's write id: when another replica changed the queue in between, the
+ * rest is dropped. A crash between parts leaves fewer entries than decided, never more (each part is a subset of one
+ * decision made under the cap).
  */
 export class CoreEnqueue {
   constructor(
@@ -42,7 +41,6 @@ export class CoreEnqueue {
 
   run<D extends EnqueueDecision>(decide: (entries: readonly RepairEntry[]) => D, now: number, actor: string): Promise<EnqueueResult<D>> {
     return this.writer.inTurn(async (commit) => {
-      // The decision of the first part, kept for the parts after it; made again while nothing of it is committed.
       const decided: { last: D | null } = { last: null };
       const enqueued: RepairChange[] = [];
       let previous: string | null = null;
@@ -84,12 +82,17 @@ export class CoreEnqueue {
   }
 
   private addsPart(adds: Adds, writeId: string, now: number, actor: string): WritePlan<PartResult> {
-    const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
-    for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
+    const plan = this.queueWith(adds, now, actor);
     return plan.plan(writeId, { changes: plan.changes, outcome: null, closing: false, stamped: writeId });
   }
 
-  /** The last part: `adds` with the outcome (of every entry this poll enqueued) and the records; null: nothing to write. */
+  private queueWith(adds: Adds, now: number, actor: string): QueuePlan {
+    const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
+    for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
+    return plan;
+  }
+
+  /** The last part: `adds` with the outcome of every entry this poll enqueued, and the records; null: nothing to write. */
   private closingPart(
     decision: EnqueueDecision,
     adds: Adds,
@@ -98,8 +101,7 @@ export class CoreEnqueue {
     now: number,
     actor: string,
   ): WritePlan<PartResult> | null {
-    const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
-    for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
+    const plan = this.queueWith(adds, now, actor);
     const stored = [...before, ...plan.changes].map((c) => c.entry);
     const outcome = decision.outcome === null ? null : outcomeWrite(this.mirror, this.keys, decision.outcome(stored), writeId);
     const records: RecordToKeep[] = [];

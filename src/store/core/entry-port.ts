@@ -12,12 +12,11 @@ import type { StoreWriter } from "./store-writer.js";
 import { QueuePlan } from "./queue-plan.js";
 import { largestFitting } from "./write-limits.js";
 
-/** History keys one timelines read asks etcd for at a time. */
 const TIMELINE_PAGE = 1_000;
 
 /**
- * The repair queue on etcd: entries read from the mirror, history read from etcd (the mirror does not hold it), and
- * every change one transaction that compares the queue head, so a decision taken on a stale queue never commits.
+ * The repair queue: entries read from the mirror, history from the store, and every change one transaction that
+ * compares the queue head, so a decision taken on a stale queue never commits.
  */
 export class CoreEntryPort implements RepairEntryPort {
   constructor(
@@ -38,8 +37,7 @@ export class CoreEntryPort implements RepairEntryPort {
 
   async history(index: number): Promise<RepairHistoryRecord[]> {
     const response = await this.driver.range(`reading the history of repair entry ${index}`, this.keys.historyOf(index));
-    // Sorted by key, which is by sequence within one index. A record another process wrote that cannot be read is
-    // left out and logged, as the mirror does: the rest of the audit trail stays readable.
+    // A record another process wrote that cannot be read is left out and logged: the rest of the audit trail stays readable.
     return response.kvs.flatMap((kv) => {
       const key = kv.key;
       try {
@@ -52,11 +50,7 @@ export class CoreEntryPort implements RepairEntryPort {
     });
   }
 
-  /**
-   * One key range (history keys sort by index, then sequence), read in pages of {@link TIMELINE_PAGE} keys so no answer
-   * grows past gRPC's message limit, stopping at `limit` records; a
-   * turn of the event loop after each page.
-   */
+  /** One key range read in pages, so no answer grows past gRPC's message limit. */
   async timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines> {
     const end = this.keys.historyOf(lastIndex).end;
     let start = this.keys.historyOf(firstIndex).start;
@@ -83,7 +77,6 @@ export class CoreEntryPort implements RepairEntryPort {
     return timelinesOf(points, lastIndex, limit);
   }
 
-  /** A history pair read from the store: the key tells the index and sequence (a key of another shape is unreadable). */
   private decodeHistory(kv: { readonly key: string; readonly value: Buffer }): DecodedHistory {
     const parsed = this.keys.parse(kv.key);
     if (parsed.kind !== "history") throw new UndecodableValueError(`store key ${kv.key} is under the history but is not a history record's key`);
@@ -143,9 +136,8 @@ export class CoreEntryPort implements RepairEntryPort {
   }
 
   /**
-   * Writes every item `pick` returns with `write`, in as many writes as etcd's limits need: each write picks again on
-   * the mirror and writes the first items that fit one transaction, comparing the queue head as any queue write does.
-   * A written item is no longer picked, so each write makes progress and the last finds none.
+   * Writes every item `pick` returns, in as many writes as etcd's limits need: each picks again on the mirror and
+   * writes the first items that fit. A written item is no longer picked, so each write makes progress.
    */
   private async inParts<T>(what: string, pick: () => readonly T[], write: (queue: QueuePlan, item: T) => void): Promise<RepairChange[]> {
     const all: RepairChange[] = [];

@@ -9,13 +9,10 @@ import type { StoreWriter, NoWrite, WritePlan } from "./store-writer.js";
 
 type Summarized = { readonly sequence: number; readonly summary: RepairHistorySummary | null };
 
-/** Summaries stored per write at most: a transaction stays well inside etcd's default limits (the writer splits further). */
+/** Well inside etcd's default limits (the writer splits further). */
 const SUMMARIES_PER_WRITE = 100;
 
-/**
- * The finished repairs, served from the mirror (they are written by the queue writes, see QueuePlan, so a record
- * commits with the change that ended its repair), with the summaries of their histories once stored.
- */
+/** The finished repairs, served from the mirror (QueuePlan writes them with the change that ended the repair). */
 export class CoreFinishedPort implements FinishedRepairPort {
   constructor(
     private readonly keys: StoreKeys,
@@ -36,9 +33,8 @@ export class CoreFinishedPort implements FinishedRepairPort {
   }
 
   /**
-   * Each write rewrites the records it summarizes, comparing each one's revision: a record pruned or summarized by
-   * another write meanwhile is decided again (and then left out). A turn of the event loop between writes: SQLite
-   * writes and applies each at once, and a backfill's five writes in one go held /health.
+   * Each write compares the revisions of the records it rewrites, so one pruned or summarized meanwhile is left out.
+   * A turn of the event loop between writes: on SQLite a backfill's writes in one go held /health.
    */
   async storeSummaries(summaries: readonly Summarized[]): Promise<number> {
     let stored = 0;

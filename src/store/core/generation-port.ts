@@ -10,8 +10,8 @@ import { encodeCluster, encodeValue, generationFromStored } from "./store-values
 import type { StoreWriter, WritePlan } from "./store-writer.js";
 
 /**
- * Generated cluster configurations and failed rounds on etcd, newest {@link KEPT_GENERATIONS} kept; the configuration
- * in force (the newest generated one) is never pruned. Every write compares and advances the generations head.
+ * Generated cluster configurations and failed rounds, the newest {@link KEPT_GENERATIONS} kept and the one in force
+ * never pruned. Every write compares and advances the generations head.
  */
 export class CoreGenerationPort implements ClusterGenerationPort {
   private controlPlanes: { readonly sequence: number | null; readonly addresses: readonly string[] } | null = null;
@@ -110,7 +110,6 @@ export class CoreGenerationPort implements ClusterGenerationPort {
     return this.writeRecord(writeId, stored, sequence + 1, this.pruned(sequence - this.keep, inForce), generationFromStored(stored));
   }
 
-  /** The ranges of records with sequences up to `limit`, leaving out `inForce`. */
   private pruned(limit: number, inForce: number | null): KeyRange[] {
     if (limit < 1) return [];
     if (inForce === null || inForce > limit) return [this.keys.generations(0, limit)];

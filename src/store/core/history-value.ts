@@ -5,50 +5,23 @@ import { decodeValue, encodeValue, storedEntry } from "./store-values.js";
 import { historyRecordSchema, historyValue, repairEntrySchema } from "./value-schemas.js";
 
 /**
- * A history value's format: what changed, not a copy of the entry. The record's sequence and entry index are its
- * key's; status, step, step status and deleted are the record's own (the entry's after the change, as it was for
- * `dequeued`); `c` holds the other fields of the entry that the change set, so a replica that watches the write
- * rebuilds the entry after it from the one before (a `created` record's `c` is the whole entry), and `l` says the
- * entry's transition time became the record's time. Field names are
- * short because a data center keeps a million of these. Format 1 (the record and the whole entry) is still read.
+ * A history value's format: what changed, not a copy of the entry (a data center keeps a million of these, hence the
+ * short names). Sequence and entry index are the key's; status, step, step status and deleted the record's own; `c`
+ * holds the other entry fields the change set (a `created` record's: all), so a replica watching the write rebuilds
+ * the entry from the one before; `l` says the entry's transition time became the record's. Format 1 (the record and
+ * the whole entry) is still read.
  */
-export const HISTORY_VALUE_FORMAT = 2;
+const HISTORY_VALUE_FORMAT = 2;
 
-/** The fields of an entry a history value's `c` may carry; the rest are the record's or the key's. */
-const CHANGE_FIELDS = [
-  "address",
-  "nodename",
-  "serial",
-  "machineType",
-  "operation",
-  "lastTransitionTime",
-  "drainBackoffCount",
-  "drainBackoffExpire",
-  "createdAt",
-  "source",
-  "evidence",
-  "command",
-] as const satisfies ReadonlyArray<keyof RepairEntry>;
-
-/** The fields an entry may lack (null in `c`: the change removed it). */
-const OPTIONAL_FIELDS = new Set<string>(["evidence", "command"]);
-
+/** The fields of an entry a history value's `c` may carry (null for an optional one: the change removed it). */
 const entryFields = repairEntrySchema.shape;
-const entryChange = z.object({
-  address: entryFields.address.optional(),
-  nodename: entryFields.nodename.optional(),
-  serial: entryFields.serial.optional(),
-  machineType: entryFields.machineType.optional(),
-  operation: entryFields.operation.optional(),
-  lastTransitionTime: entryFields.lastTransitionTime.optional(),
-  drainBackoffCount: entryFields.drainBackoffCount.optional(),
-  drainBackoffExpire: entryFields.drainBackoffExpire.optional(),
-  createdAt: entryFields.createdAt.optional(),
-  source: entryFields.source.optional(),
-  evidence: entryFields.evidence.unwrap().nullable().optional(),
-  command: entryFields.command.unwrap().nullable().optional(),
-});
+const entryChange = repairEntrySchema
+  .omit({ index: true, status: true, step: true, stepStatus: true, deleted: true })
+  .partial()
+  .extend({ evidence: entryFields.evidence.unwrap().nullable().optional(), command: entryFields.command.unwrap().nullable().optional() });
 type EntryChange = z.infer<typeof entryChange>;
+const CHANGE_FIELDS = Object.keys(entryChange.shape) as Array<keyof EntryChange>;
+const OPTIONAL_FIELDS = new Set<string>(["evidence", "command"]);
 
 const recordFields = historyRecordSchema.shape;
 const compactHistoryValue = z.object({
@@ -67,19 +40,15 @@ const compactHistoryValue = z.object({
   c: entryChange.optional(),
 });
 
-/** A history value as read: the record, and how to rebuild the entry after its change from the entry before. */
+/** A history value as read: the record, and the entry after its change given the one before (null: not told). */
 export interface DecodedHistory {
   readonly record: RepairHistoryRecord;
-  /** The entry after the change given the one before (null: the value does not tell, e.g. a copied record). */
   entryAfter(before: RepairEntry | null): RepairEntry | null;
 }
 
 const same = (a: unknown, b: unknown) => a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b));
 
-/**
- * The stored text of `record`, whose change took `before` to `after` (null for a record that tells no entry: a copied
- * one). `after` must be the entry the record describes (its status, step, step status, deleted).
- */
+/** The stored text of `record`, whose change took `before` to `after` (null: a copied record tells no entry). */
 export function encodeHistory(record: RepairHistoryRecord, before: RepairEntry | null, after: RepairEntry | null): string {
   const change: Record<string, unknown> = {};
   if (after !== null) {
@@ -114,7 +83,6 @@ export function encodeHistory(record: RepairHistoryRecord, before: RepairEntry |
   );
 }
 
-/** The entry `change` makes of `before` with the record's state; null when there is no entry to make it of. */
 function applyChange(record: RepairHistoryRecord, before: RepairEntry | null, change: EntryChange | undefined): RepairEntry | null {
   const merged: Record<string, unknown> = { ...before };
   for (const [field, value] of Object.entries(change ?? {})) {
@@ -126,10 +94,7 @@ function applyChange(record: RepairHistoryRecord, before: RepairEntry | null, ch
   return repairEntrySchema.safeParse(entry).success ? storedEntry(entry as RepairEntry) : null;
 }
 
-/**
- * Reads the history value at `key` (entry `index`, record `sequence`, as the key tells), in either format. Throws
- * UndecodableValueError naming the key when it is neither.
- */
+/** Reads the history value at `key` (entry `index`, record `sequence`) in either format; UndecodableValueError otherwise. */
 export function decodeHistory(key: string, index: number, sequence: number, raw: Buffer): DecodedHistory {
   // A value another program wrote as TEXT reaches here as a string, which toString gives whole.
   const head = raw.toString("latin1", 0, 8);

@@ -1,20 +1,18 @@
 import { expiredHolds, notHeldMessage, type StoredMachineHold } from "../../domain/holds/machine-holds.js";
 import { HoldRefusedError, type HoldChange, type HoldDecision, type MachineHoldPort } from "../store-port.js";
-import type { StoreKeys, KeyRange } from "./store-keys.js";
+import type { StoreKeys } from "./store-keys.js";
+import { keyRange } from "../kv/kv-driver.js";
 import type { StoreMirror } from "./store-mirror.js";
 import { encodeValue } from "./store-values.js";
 import type { StoreWriter, WritePlan } from "./store-writer.js";
 
-/**
- * The most holds one expiry write removes: etcd refuses a transaction of more than 128 operations by default, and the
- * head's list of changes stays far below its request limit. More expired holds are removed by further writes.
- */
-export const EXPIRED_PER_WRITE = 100;
+/** The most holds one expiry write removes: etcd refuses more than 128 operations in a transaction by default. */
+const EXPIRED_PER_WRITE = 100;
 
 /**
- * Machine holds on etcd, one key per address, read from the mirror. Every hold write compares and rewrites the holds
- * head, so two replicas' writes are serialized: the second is decided again on the holds the first left (this is what
- * keeps replicas from together passing the bound). The head carries the write's changes, which the watch announces.
+ * Machine holds, one key per address, read from the mirror. Every hold write compares and rewrites the holds head,
+ * so replicas' writes are serialized (this keeps them from together passing the bound); the head carries the write's
+ * changes, which the watch announces.
  */
 export class CoreHoldPort implements MachineHoldPort {
   constructor(
@@ -61,20 +59,16 @@ export class CoreHoldPort implements MachineHoldPort {
     }
   }
 
-  /**
-   * One transaction: the head compared and rewritten with `changes`, each set hold put, each other one deleted. The
-   * head's value decides nothing (it is no counter), so an unreadable one is simply replaced.
-   */
+  /** The head's value decides nothing (it is no counter), so an unreadable one is simply replaced. */
   private plan<T>(writeId: string, changes: readonly HoldChange[], result: T): WritePlan<T> {
     const { holdsHead } = this.keys;
-    const single = (key: string): KeyRange => ({ start: key, end: `${key}\0` });
     return {
       compares: [{ key: holdsHead, modRevision: this.mirror.holdsHead?.modRevision ?? 0 }],
       puts: [
         ...changes.filter((c) => c.kind === "set").map((c) => ({ key: this.keys.hold(c.hold.address), value: encodeValue({ hold: c.hold }) })),
         { key: holdsHead, value: encodeValue({ w: writeId, changes }) },
       ],
-      deletes: changes.filter((c) => c.kind !== "set").map((c) => single(this.keys.hold(c.hold.address))),
+      deletes: changes.filter((c) => c.kind !== "set").map((c) => keyRange(this.keys.hold(c.hold.address))),
       stamp: holdsHead,
       result,
     };

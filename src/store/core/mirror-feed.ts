@@ -2,7 +2,7 @@ import type { StoreCommit } from "../store-port.js";
 import { StoreUnavailableError } from "../store-port.js";
 import type { KvDriver, KvEvent, KvWatch } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
-import type { StoreMirror, KeyEvent } from "./store-mirror.js";
+import type { StoreMirror } from "./store-mirror.js";
 import { readSnapshot } from "./snapshot-read.js";
 import type { Log } from "../../support/log.js";
 
@@ -14,11 +14,9 @@ interface Waiter {
 }
 
 /**
- * Keeps the mirror up to date: a consistent read (in pages) of everything but the history at revision R, then the
- * driver's watch of the whole prefix from R+1. Each revision is one commit, applied and announced once, in revision order.
- * When the watch reconnects it resumes from the revision after the mirror's (events it already applied are dropped),
- * so nothing is missed or doubled; when etcd compacted past the mirror, the whole mirror is read again (and that is
- * logged loudly: subscribers missed those changes).
+ * Keeps the mirror up to date: a consistent read of everything but the history at revision R, then the driver's
+ * watch from R+1, each revision applied and announced once, in order. A reconnected watch resumes after the mirror's
+ * revision; when etcd compacted past it, the whole mirror is read again (logged loudly: subscribers missed changes).
  */
 export class MirrorFeed {
   private watcher: KvWatch | null = null;
@@ -34,7 +32,6 @@ export class MirrorFeed {
     private readonly log: Log,
   ) {}
 
-  /** Reads the mirror and starts the watch; fails (StoreUnavailableError) when the store does not answer. */
   async start(): Promise<void> {
     await this.load();
     await this.watch();
@@ -46,15 +43,11 @@ export class MirrorFeed {
     return () => this.listeners.delete(entry);
   }
 
-  /** Resolves once the mirror has applied `revision`; fails when the watch does not deliver it in time. */
   reached(revision: number): Promise<void> {
     return this.until(() => this.mirror.revision >= revision, `revision ${revision}`);
   }
 
-  /**
-   * Resolves once `done` holds of the mirror (checked after each revision it applies); fails with
-   * StoreUnavailableError when the watch does not get it there within the timeout. `what` names the wait.
-   */
+  /** Resolves once `done` holds of the mirror; StoreUnavailableError when the watch does not get it there in time. */
   until(done: () => boolean, what: string): Promise<void> {
     if (done()) return Promise.resolve();
     if (this.closed) return Promise.reject(new StoreUnavailableError(`the ${this.driver.backend} store is closed`));
@@ -87,9 +80,9 @@ export class MirrorFeed {
   private async load(): Promise<void> {
     const snapshot = await readSnapshot(this.driver, this.keys);
     const none = Buffer.alloc(0);
-    const outcomes = snapshot.outcomeKeys.map((key): KeyEvent => ({ type: "put", key, value: none, modRevision: 0 }));
+    const outcomes = snapshot.outcomeKeys.map((key): KvEvent => ({ type: "put", key, value: none, modRevision: 0 }));
     this.mirror.load(
-      [...snapshot.kvs.map((kv): KeyEvent => ({ type: "put", ...kv })), ...outcomes],
+      [...snapshot.kvs.map((kv): KvEvent => ({ type: "put", ...kv })), ...outcomes],
       snapshot.revision,
       snapshot.historyExists,
       snapshot.records,
@@ -113,13 +106,13 @@ export class MirrorFeed {
     this.watcher = watch;
   }
 
-  /** Applies the events of one revision, once: a revision the mirror already has (a resumed watch's replay) is dropped. */
+  /** A revision the mirror already has (a resumed watch's replay) is dropped. */
   private receive(revision: number, events: readonly KvEvent[]): void {
     if (revision > this.mirror.revision) this.commit(revision, events);
     this.settle();
   }
 
-  private commit(revision: number, events: readonly KeyEvent[]): void {
+  private commit(revision: number, events: readonly KvEvent[]): void {
     const commit = this.mirror.applyRevision(revision, events);
     if (commit === null) return;
     for (const listener of this.listeners) {
@@ -131,7 +124,6 @@ export class MirrorFeed {
     }
   }
 
-  /** Resolves the waits the mirror now satisfies. */
   private settle(): void {
     const done = this.waiters.filter((w) => w.done());
     if (done.length === 0) return;
@@ -142,7 +134,6 @@ export class MirrorFeed {
     }
   }
 
-  /** The watch was cancelled by the store (its revision compacted away, or refused): read everything again. */
   private lost(err: Error): void {
     if (this.closed) return;
     this.watcher = null;

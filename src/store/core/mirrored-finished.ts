@@ -1,33 +1,23 @@
 import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
 import type { RepairHistorySummary } from "../../domain/stats/repair-history-summary.js";
 
-/**
- * The finished-repair records the etcd mirror holds, by sequence, with the sequences of each entry index's records
- * (one, unless a pruned record's entry was dequeued later), so a write can tell whether an entry already has its
- * record, and a reader find an entry's.
- */
+/** The finished-repair records the mirror holds, by sequence and by entry index, with their stored summaries. */
 export class MirroredFinished {
   private readonly bySequence = new Map<number, FinishedRepair>();
   private readonly perIndex = new Map<number, number[]>();
-  /** The stored summaries of the records' histories, by sequence (null: no history); absent: none stored yet. */
   private readonly summaries = new Map<number, RepairHistorySummary | null>();
-  /**
-   * The records in sequence order, kept so as each changes: a write that ends a repair adds the newest and prunes the
-   * oldest, and every queue write asks for the oldest: sorting up to KEPT_FINISHED_REPAIRS records again for it is waste.
-   */
+  /** In sequence order, kept so as each changes: every queue write asks for the oldest, and sorting 10,000 for it is waste. */
   private readonly order: FinishedRepair[] = [];
   private sorted: readonly FinishedRepair[] | null = null;
 
-  /** `keep`: how many records writes keep (the oldest beyond it are deleted by the write that adds one). */
+  /** `keep`: how many records writes keep. */
   constructor(readonly keep: number) {}
 
-  /** The records ordered by sequence (shared, frozen). */
   list(): readonly FinishedRepair[] {
     this.sorted ??= Object.freeze([...this.order]);
     return this.sorted;
   }
 
-  /** How many records are kept. */
   get size(): number {
     return this.order.length;
   }
@@ -37,23 +27,19 @@ export class MirroredFinished {
     return this.order[n - 1]?.sequence;
   }
 
-  /** Whether a record of entry `index` is kept. */
   has(index: number): boolean {
     return this.perIndex.has(index);
   }
 
-  /** The newest kept record of entry `index`, if any. */
   ofEntry(index: number): FinishedRepair | undefined {
     const sequences = this.perIndex.get(index);
     return sequences === undefined ? undefined : this.bySequence.get(Math.max(...sequences));
   }
 
-  /** The stored summary of the record under `sequence` (see FinishedRepairPort.summaryOf). */
   summaryOf(sequence: number): RepairHistorySummary | null | undefined {
     return this.summaries.get(sequence);
   }
 
-  /** The record under `sequence`, if kept. */
   get(sequence: number): FinishedRepair | undefined {
     return this.bySequence.get(sequence);
   }
@@ -62,8 +48,7 @@ export class MirroredFinished {
   set(record: FinishedRepair, summary?: RepairHistorySummary | null): void {
     const old = this.bySequence.get(record.sequence);
     if (old !== undefined && old.entryIndex === record.entryIndex) {
-      // Rewritten in place (a summary stored with it): taken out of the order and put back was two moves of up to
-      // KEPT_FINISHED_REPAIRS records, for each of the backfill's 10,000.
+      // Rewritten in place (a summary stored with it): taking it out and putting it back moved 10,000 records, 10,000 times.
       this.bySequence.set(record.sequence, record);
       this.order[this.positionOf(record.sequence)] = record;
       if (summary === undefined) this.summaries.delete(record.sequence);
@@ -79,7 +64,6 @@ export class MirroredFinished {
     this.sorted = null;
   }
 
-  /** Forgets the record under `sequence`, if any. */
   delete(sequence: number): void {
     const old = this.bySequence.get(sequence);
     if (old === undefined) return;

@@ -13,15 +13,11 @@ const GONE = 255;
 const FIRST_CAPACITY = 1024;
 
 /**
- * The replay records as the mirror knows them: by key only (kind, sequence, time, stored bytes: all in the key, which
- * StoreKeys.record makes again), never their values, which are read from etcd on demand. This is what keeps the byte
- * bound on etcd without reading a value: the running total of the kept records' bytes is the sum of their keys' sizes,
- * kept as keys come and go (the initial read, then the watch), and pruning drops the oldest by sequence from it.
- *
- * A year of polls is half a million records: they are kept in columns (typed arrays, 25 bytes a record) ordered by
- * sequence, not as objects and key strings (about 250 bytes a record, 130 MB of a replica's heap at that size).
- * Records arrive newest last (appended) and leave oldest first (the live slots start further on); the initial read
- * brings each kind in turn, which is sorted once, when first asked for.
+ * The replay records as the mirror knows them: by key only (kind, sequence, time and stored bytes are all in the
+ * key), so the byte bound is kept without reading a value. A year of polls is half a million records: they are kept
+ * in columns (typed arrays, 25 bytes a record) ordered by sequence, not as objects (about 250 bytes a record, 130 MB
+ * of heap). Records arrive newest last and leave oldest first; the initial read brings each kind in turn, which is
+ * sorted once, when first asked for.
  */
 export class MirroredRecords {
   private sequences = new Float64Array(FIRST_CAPACITY);
@@ -73,20 +69,17 @@ export class MirroredRecords {
     else if (this.end - this.start - this.live > Math.max(FIRST_CAPACITY, this.live)) this.compact();
   }
 
-  /** How many records are kept and the bytes their values take. */
   size(): { readonly records: number; readonly bytes: number } {
     this.order();
     return { records: this.live, bytes: this.total };
   }
 
-  /** The newest sequence kept (0: none). */
   newest(): number {
     this.order();
     for (let i = this.end - 1; i >= this.start; i--) if (this.areas[i] !== GONE) return this.sequences[i]!;
     return 0;
   }
 
-  /** The records of `area` at or after `since` (epoch ms), oldest first, at most `limit`. */
   since(area: RecordArea, since: number, limit: number): RecordKey[] {
     this.order();
     const code = RECORD_AREAS.indexOf(area);
@@ -98,9 +91,8 @@ export class MirroredRecords {
   }
 
   /**
-   * What a write adding `adding` bytes at `now` drops: the oldest records, by sequence, while they are older than
-   * `cutoff` or the total with the new one is past `maxBytes`. Records are dropped as a prefix of the sequence, so
-   * one delete range per kind removes them however many they are (a transaction's operations stay few).
+   * What a write adding `adding` bytes drops: the oldest records while older than `cutoff` or the total is past
+   * `maxBytes`. They are a prefix of the sequence, so one delete range per kind removes them however many they are.
    */
   prune(adding: number, cutoff: number, maxBytes: number): RecordsPruning {
     this.order();
@@ -149,40 +141,22 @@ export class MirroredRecords {
     return -1;
   }
 
-  /** Room for one more at the end: the live slots moved to the front, or columns twice as long. */
+  /** Room for one more at the end: the live slots moved to the front, or columns half as long again. */
   private makeRoom(): void {
-    if (this.live * 2 <= this.sequences.length) this.compact();
-    else this.compact(Math.ceil(this.sequences.length * 1.5));
+    this.compact(this.live * 2 <= this.sequences.length ? this.sequences.length : Math.ceil(this.sequences.length * 1.5));
   }
 
-  /** The live slots moved to the front of columns of `capacity` (the current one unless given), in slot order. */
-  private compact(capacity = this.sequences.length): void {
-    const columns = [new Float64Array(capacity), new Float64Array(capacity), new Float64Array(capacity), new Uint8Array(capacity)] as const;
-    let n = 0;
-    for (let i = this.start; i < this.end; i++) {
-      if (this.areas[i] === GONE) continue;
-      columns[0][n] = this.sequences[i]!;
-      columns[1][n] = this.times[i]!;
-      columns[2][n] = this.byteCounts[i]!;
-      columns[3][n] = this.areas[i]!;
-      n++;
-    }
-    [this.sequences, this.times, this.byteCounts, this.areas] = columns;
-    this.start = 0;
-    this.end = n;
-  }
-
-  /** Orders the slots by sequence, once after out-of-order puts; of two puts of one sequence the later one stays. */
-  private order(): void {
-    if (this.ordered) return;
+  private liveSlots(): number[] {
     const slots: number[] = [];
     for (let i = this.start; i < this.end; i++) if (this.areas[i] !== GONE) slots.push(i);
-    slots.sort((a, b) => this.sequences[a]! - this.sequences[b]! || a - b);
-    const kept = slots.filter((slot, k) => k + 1 === slots.length || this.sequences[slots[k + 1]!] !== this.sequences[slot]);
-    const capacity = Math.max(FIRST_CAPACITY, Math.ceil(kept.length * 1.25));
+    return slots;
+  }
+
+  /** `slots` moved, in this order, to the front of columns of `capacity`. */
+  private compact(capacity = this.sequences.length, slots = this.liveSlots()): void {
     const columns = [new Float64Array(capacity), new Float64Array(capacity), new Float64Array(capacity), new Uint8Array(capacity)] as const;
     let total = 0;
-    kept.forEach((slot, n) => {
+    slots.forEach((slot, n) => {
       columns[0][n] = this.sequences[slot]!;
       columns[1][n] = this.times[slot]!;
       columns[2][n] = this.byteCounts[slot]!;
@@ -191,8 +165,16 @@ export class MirroredRecords {
     });
     [this.sequences, this.times, this.byteCounts, this.areas] = columns;
     this.start = 0;
-    this.end = this.live = kept.length;
+    this.end = this.live = slots.length;
     this.total = total;
+  }
+
+  /** Orders the slots by sequence, once after out-of-order puts; of two puts of one sequence the later one stays. */
+  private order(): void {
+    if (this.ordered) return;
+    const slots = this.liveSlots().sort((a, b) => this.sequences[a]! - this.sequences[b]! || a - b);
+    const kept = slots.filter((slot, k) => k + 1 === slots.length || this.sequences[slots[k + 1]!] !== this.sequences[slot]);
+    this.compact(Math.max(FIRST_CAPACITY, Math.ceil(kept.length * 1.25)), kept);
     this.ordered = true;
   }
 }

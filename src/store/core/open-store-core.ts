@@ -17,24 +17,21 @@ import { StoreWriter } from "./store-writer.js";
 import { MirrorFeed } from "./mirror-feed.js";
 import { withFields, type Log } from "../../support/log.js";
 
-/** What the store core needs besides its driver. */
+/** What the store core needs besides its driver (the same for both backends' open options). */
 export interface StoreCoreOptions {
   /** The config file's constraints, applied where none was set through the API. */
   readonly initialConstraints?: Partial<Constraints>;
   readonly log: Log;
-  /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
+  /** Default KEPT_FINISHED_REPAIRS; tests lower it. */
   readonly keepFinishedRepairs?: number;
   /** How long and how much of the replay records are kept (default DEFAULT_POLL_RECORDS). */
   readonly pollRecords?: PollRecordsConfig;
 }
 
 /**
- * The kintsugi store, written once over either driver: writes the schema version when the store is new (refuses one
- * written by a newer kintsugi, and one holding an unfinished `kintsugi db copy`: UnfinishedCopyError), reads
- * everything but the history into a mirror and keeps it current with the driver's watch. Reads are served from the
- * mirror; writes are transactions with compare-and-swap (see StoreWriter). On a single-writer driver (SQLite: its file
- * lock) `guarded` is the store itself. Its log lines carry the store's place (`store`). The driver is closed with the
- * store; it is closed too when opening fails.
+ * The kintsugi store over either driver: writes the schema version on a new store (refusing a newer one, and one
+ * holding an unfinished `kintsugi db copy`), reads everything but the history into a mirror kept current by the
+ * driver's watch, and closes the driver with the store (or when opening fails).
  */
 export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOptions): Promise<KintsugiStore> {
   const { driver, keys } = access;

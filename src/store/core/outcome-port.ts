@@ -17,10 +17,7 @@ export function nextSequence(head: Versioned<SequenceHeadValue | null> | null, k
   return Math.max(head?.value?.next ?? 1, newest + 1);
 }
 
-/**
- * The parts of a write that record one poll outcome: it takes the next sequence from the outcomes head (compared and
- * advanced), and drops the outcomes beyond the newest `keep` in the same transaction.
- */
+/** The parts of a write that record one poll outcome: the next sequence from the head, the oldest beyond `keep` dropped. */
 export function outcomeWrite(
   mirror: StoreMirror,
   keys: StoreKeys,
@@ -42,13 +39,12 @@ export function outcomeWrite(
   };
 }
 
-/** Outcomes per range read: one can list thousands of skipped machines, and an etcd answer is limited to 4 MiB. */
+/** One outcome can list thousands of skipped machines, and an etcd answer is limited to 4 MiB. */
 const OUTCOME_PAGE = 50;
 
 /**
- * The outcomes of sabakan polls, newest {@link KEPT_OUTCOMES} kept. The mirror knows only which are kept: a storm's
- * thousand outcomes of a thousand skipped machines each would otherwise sit in every replica's memory; they are read
- * from the store, page by page, when asked.
+ * The outcomes of sabakan polls. The mirror knows only which are kept (a storm's thousand outcomes of a thousand
+ * skipped machines each would otherwise sit in every replica's memory); they are read from the store when asked.
  */
 export class CoreOutcomePort implements AutoRepairOutcomePort {
   constructor(

@@ -13,17 +13,15 @@ import type { WritePlan } from "./store-writer.js";
 import type { Log } from "../../support/log.js";
 
 /**
- * The most bytes one record's stored value may take (its deflated JSON in base64), on both drivers so a store copies
- * to etcd. etcd refuses a request over 1.5 MiB
- * by default and the record shares its transaction with the poll's entries and outcome; a 10,000-machine storm's
- * record is about 80 KiB. A larger one is not written (logged), and the poll's own write goes on without it.
+ * The most bytes one record's stored value may take, on both drivers so a store copies to etcd: etcd refuses a
+ * request over 1.5 MiB by default and the record shares its transaction with the poll's entries and outcome (a
+ * 10,000-machine storm's record is about 80 KiB). A larger one is not written, and the poll's write goes on without it.
  */
 export const MAX_ETCD_RECORD_BYTES = 512 * 1024;
 
 /** How many bytes of values one read asks etcd for at most (a gRPC answer is limited to 4 MiB by default). */
 const PAGE_BYTES = 2 * 1024 * 1024;
 
-/** A record to keep with a write, of its kind. */
 export type RecordToKeep = { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord };
 
 /** The key and value that keep one record (its time and the value's bytes ride in the key). */
@@ -38,10 +36,7 @@ export function recordPut(
   return { key: keys.record({ area, sequence, time: record.time, bytes }), value, bytes };
 }
 
-/**
- * The record stored at `key` (whose parts are `expected`), or why it cannot be read: not the versioned JSON, not
- * deflated, not a record of its kind's shape, or not what its key says (its time, its bytes).
- */
+/** The record stored at `key`, or why it cannot be read (including: not what its key says of its time and bytes). */
 export function decodeRecord(
   key: string,
   expected: RecordKey,
@@ -63,13 +58,11 @@ export function decodeRecord(
 }
 
 /**
- * The parts of a write that keep replay records: each takes the next sequence from the records head (compared and
- * advanced, so two writers never take the same one), and the oldest kept records are dropped in the same transaction
- * while older than `keep.keepSeconds` or past `keep.maxBytes` in all, by one delete range per kind (see
- * MirroredRecords.prune: no value is read to keep the bound). That is at most four operations (the record, the head,
- * a delete range per kind) added to the write, whatever it drops. Null when there is nothing to keep; a record past
- * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out with an error in the log,
- * so that the poll's write still commits.
+ * The parts of a write that keep replay records: sequences from the records head (compared and advanced), and the
+ * oldest records dropped while older than `keep.keepSeconds` or past `keep.maxBytes`, by one delete range per kind
+ * (no value is read to keep the bound, and the write grows by a few operations whatever it drops). A record past
+ * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out (logged) so that the
+ * poll's write still commits.
  */
 export function recordsWrite(
   mirror: StoreMirror,
@@ -117,9 +110,8 @@ export function recordsWrite(
 }
 
 /**
- * The replay records on etcd: which exist is known from the mirror (by key), their values are read from etcd on
- * demand in pages of at most {@link PAGE_BYTES}. A value that cannot be read (not the versioned JSON, not deflated, not
- * a record's shape, or not what its key says) is counted as unreadable and logged, never guessed at.
+ * The replay records: which exist is known from the mirror (by key), their values are read on demand in pages. A
+ * value that cannot be read is counted as unreadable and logged, never guessed at.
  */
 export class CorePollRecordPort implements PollRecordPort {
   constructor(
@@ -161,7 +153,6 @@ export class CorePollRecordPort implements PollRecordPort {
     return { bodies, times, unreadable };
   }
 
-  /** The records of `area` (whose records are R) at or after `since`, oldest first, at most `limit`. */
   private async read<R extends PollRecord | RemediationRecord>(
     area: RecordArea,
     since: number,
@@ -181,7 +172,6 @@ export class CorePollRecordPort implements PollRecordPort {
     return { records, unreadable };
   }
 
-  /** The stored values of `area`'s records at or after `since`, oldest first, at most `limit`, read page by page. */
   private async *values(
     area: RecordArea,
     since: number,
@@ -202,7 +192,7 @@ export class CorePollRecordPort implements PollRecordPort {
   }
 }
 
-/** Consecutive keys in pages of at most {@link PAGE_BYTES} of values (a larger value goes alone). */
+/** Consecutive keys in pages of at most {@link PAGE_BYTES} of values. */
 function* pagesOf<K extends { readonly record: RecordKey }>(keys: readonly K[]): Generator<K[]> {
   let page: K[] = [];
   let bytes = 0;

@@ -7,12 +7,12 @@ import type { StoreMirror } from "./store-mirror.js";
 import { deepFreeze, encodeValue, storedEntry, storedRecord } from "./store-values.js";
 import { encodeHistory } from "./history-value.js";
 import type { WritePlan } from "./store-writer.js";
+import { keyRange, type KeyRange } from "../kv/kv-driver.js";
 
 /**
- * The entry changes of one queue write, decided on the mirror: new indexes and history sequences taken from the
- * queue head (which the write compares and advances, so two writers never take the same ones), one history record per
- * change with what it changed in the entry (src/store/core/history-value.ts), and each entry key written once (etcd refuses two operations on one key in a
- * transaction), as it is after the last change.
+ * The entry changes of one queue write, decided on the mirror: indexes and history sequences from the queue head
+ * (compared and advanced, so two writers never take the same ones), one history record per change, and each entry
+ * key written once, as it is after the last change (etcd refuses two operations on one key in a transaction).
  */
 export class QueuePlan {
   readonly changes: RepairChange[] = [];
@@ -21,13 +21,11 @@ export class QueuePlan {
   private nextSequence: number;
   private readonly entryKeys = new Map<number, RepairEntry | null>();
   private readonly historyPuts: Array<{ key: string; value: string }> = [];
-  /** The finished-repair records this write adds (see finishedRepairOf), by entry index. */
   private readonly finishedPuts = new Map<number, { key: string; value: string; sequence: number }>();
 
   constructor(
     private readonly mirror: StoreMirror,
     private readonly keys: StoreKeys,
-    /** The replica the history records of this write name; null: none. */
     private readonly replica: string | null = null,
   ) {
     this.head = mirror.queueHead;
@@ -47,13 +45,11 @@ export class QueuePlan {
     return this.entryKeys.has(index) ? (this.entryKeys.get(index) ?? null) : this.mirror.entry(index);
   }
 
-  /** Appends an entry with the next index and its `created` record. */
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): RepairChange {
     const stored = storedEntry({ ...entry, index: this.nextIndex++ });
     return this.record(stored, null, "created", reason, null, now, actor, stored);
   }
 
-  /** Changes a queued entry to `entry` (same index), recording `kind`. */
   change(entry: RepairEntry, kind: RepairHistoryKind, reason: string, detail: string | null, now: number, actor: string): RepairChange {
     const previous = this.current(entry.index);
     if (previous === null) throw new Error(`repair entry ${entry.index} is not in the queue`);
@@ -61,22 +57,17 @@ export class QueuePlan {
     return this.record(stored, previous, kind, reason, detail, now, actor, stored);
   }
 
-  /** Removes a queued entry, recording `dequeued` with the entry as it was; its history stays. */
   dequeue(index: number, reason: string, now: number, actor: string): RepairChange {
     const previous = this.current(index);
     if (previous === null) throw new Error(`repair entry ${index} is not in the queue`);
     return this.record(previous, previous, "dequeued", reason, null, now, actor, null);
   }
 
-  /** Whether this write changes any entry. */
   get empty(): boolean {
     return this.changes.length === 0;
   }
 
-  /**
-   * The transaction: compare the queue head as the decision saw it; when entries change, put them, their history
-   * and the head advanced and stamped with `writeId`. `extra` adds the parts of other aggregates (an outcome).
-   */
+  /** The transaction: the queue head compared, and advanced when entries change; `extra` adds other aggregates' parts. */
   plan<T>(writeId: string, result: T, extra?: Pick<WritePlan<T>, "compares" | "puts" | "deletes" | "stamp">): WritePlan<T> {
     const queueCompare = { key: this.keys.queue, modRevision: this.head?.modRevision ?? 0 };
     const puts: Array<{ key: string; value: string }> = [];
@@ -88,7 +79,7 @@ export class QueuePlan {
       puts.push(...[...this.finishedPuts.values()].map(({ key, value }) => ({ key, value })));
       puts.push({ key: this.keys.queue, value: encodeValue({ w: writeId, nextIndex: this.nextIndex, nextSequence: this.nextSequence }) });
     }
-    const removed = [...this.entryKeys].filter(([, e]) => e === null).map(([index]) => ({ start: this.keys.entry(index), end: `${this.keys.entry(index)}\0` }));
+    const removed = [...this.entryKeys].filter(([, e]) => e === null).map(([index]) => keyRange(this.keys.entry(index)));
     removed.push(...this.prunedFinished());
     return {
       compares: [queueCompare, ...(extra?.compares ?? [])],
@@ -99,8 +90,8 @@ export class QueuePlan {
     };
   }
 
-  /** The oldest kept records beyond the newest `keepFinished` once this write's are added, as one range. */
-  private prunedFinished(): Array<{ start: string; end: string }> {
+  /** The oldest kept records beyond the newest `keep` once this write's are added, as one range. */
+  private prunedFinished(): KeyRange[] {
     const kept = this.mirror.finished;
     const drop = kept.size + this.finishedPuts.size - kept.keep;
     if (drop <= 0 || kept.size === 0) return [];

@@ -8,12 +8,9 @@ export class StoreSchemaError extends Error {
 }
 
 /**
- * Makes sure the store holds a layout this kintsugi knows: on a new store, writes the schema key (one transaction,
- * so two replicas starting together agree); on a used one, refuses a version newer than {@link STORE_SCHEMA_VERSION},
- * since older code writing there could corrupt what it does not understand, and moves an older one up to it (what
- * the older layout holds stays readable: history values of format 1 are read as they are), so that an older kintsugi
- * started afterwards refuses the store instead of missing the history records it cannot read. Its errors name the
- * store's place (the etcd prefix or the SQLite file).
+ * Writes the schema key on a new store (one transaction, so replicas starting together agree); refuses a newer
+ * version (older code writing there could corrupt what it does not understand) and moves an older one up, so that an
+ * older kintsugi started afterwards refuses the store instead of missing the history records it cannot read.
  */
 export async function ensureSchema({ driver, keys, place }: KvStoreAccess): Promise<number> {
   const current = JSON.stringify({ v: STORE_SCHEMA_VERSION });
@@ -43,7 +40,6 @@ export async function ensureSchema({ driver, keys, place }: KvStoreAccess): Prom
   return now;
 }
 
-/** The version a schema key's text names; throws StoreSchemaError, naming the store's place, when it is not kintsugi's. */
 function storedSchemaVersion(place: string, schemaKey: string, raw: string): number {
   let version: unknown;
   try {

@@ -12,9 +12,9 @@ import { encodeValue } from "./store-values.js";
 import type { StoreWriter } from "./store-writer.js";
 
 /**
- * Switches and values operators change at run time, one store key each (`settings/<key>`, on both drivers), read
- * from the mirror; an absent (or unreadable) key means the default. A write compares the key's revision, so a merge
- * (the constraints) is decided on the value it replaces.
+ * Switches and values operators change at run time, one store key each (`settings/<name>`), read from the mirror; an
+ * absent (or unreadable) key means the default. A write compares the key's revision, so a merge (the constraints) is
+ * decided on the value it replaces.
  */
 export class CoreSettingsPort implements SettingsPort {
   constructor(
@@ -24,93 +24,35 @@ export class CoreSettingsPort implements SettingsPort {
     private readonly initialConstraints: Partial<Constraints> = {},
   ) {}
 
-  repairQueueEnabled(): boolean {
-    return this.read("repair-queue-enabled", true);
-  }
+  repairQueueEnabled = (): boolean => this.read("repair-queue-enabled", true);
+  setRepairQueueEnabled = (enabled: boolean): Promise<void> => this.write("repair-queue-enabled", () => enabled);
+  autoRepairEnabled = (): boolean => this.read("auto-repair-enabled", true);
+  setAutoRepairEnabled = (enabled: boolean): Promise<void> => this.write("auto-repair-enabled", () => enabled);
+  autoRepairVariables = (): MachineQueryVariables => variablesOf(this.variables("auto-repair-variables")) ?? DEFAULT_AUTO_REPAIR_VARIABLES;
+  autoRepairVariablesText = (): string | null => textOf(this.variables("auto-repair-variables"));
+  setAutoRepairVariables = (variables: MachineQueryVariables, text?: string): Promise<void> =>
+    this.write("auto-repair-variables", () => storedVariables(variables, text));
+  clusterGenerationEnabled = (): boolean => this.read("cluster-generation-enabled", true);
+  setClusterGenerationEnabled = (enabled: boolean): Promise<void> => this.write("cluster-generation-enabled", () => enabled);
+  clusterVariables = (): MachineQueryVariables => variablesOf(this.variables("cluster-variables")) ?? DEFAULT_CLUSTER_VARIABLES;
+  clusterVariablesText = (): string | null => textOf(this.variables("cluster-variables"));
+  setClusterVariables = (variables: MachineQueryVariables, text?: string): Promise<void> =>
+    this.write("cluster-variables", () => storedVariables(variables, text));
+  clusterTemplate = (): StoredClusterTemplate | null => this.read<StoredClusterTemplate | null>("cluster-template", null);
+  setClusterTemplate = (template: StoredClusterTemplate): Promise<void> => this.write("cluster-template", () => template);
+  healthCheckPaused = (name: string): boolean | null => this.read<boolean | null>(`health-check-paused:${name}`, null);
+  setHealthCheckPaused = (name: string, paused: boolean): Promise<void> => this.write(`health-check-paused:${name}`, () => paused);
+  constraints = (): Constraints => ({ ...DEFAULT_CONSTRAINTS, ...this.initialConstraints, ...this.read<Partial<Constraints>>("constraints", {}) });
+  setConstraints = (set: Partial<Constraints>): Promise<void> =>
+    this.write("constraints", () => ({ ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
+  repairWaits = (): readonly PublishedWait[] => readPublishedWaits(this.read<unknown>("repair-waits", []));
+  setRepairWaits = (waits: readonly PublishedWait[]): Promise<void> => this.write("repair-waits", () => waits);
+  escalationReleases = (): EscalationReleases => readReleases(this.read<unknown>("escalation-releases", {}));
+  noteRelease = (address: string, at: number): Promise<void> =>
+    this.write("escalation-releases", () => storedReleases(withRelease(this.escalationReleases(), address, at)));
 
-  setRepairQueueEnabled(enabled: boolean): Promise<void> {
-    return this.write("repair-queue-enabled", () => enabled);
-  }
-
-  autoRepairEnabled(): boolean {
-    return this.read("auto-repair-enabled", true);
-  }
-
-  setAutoRepairEnabled(enabled: boolean): Promise<void> {
-    return this.write("auto-repair-enabled", () => enabled);
-  }
-
-  autoRepairVariables(): MachineQueryVariables {
-    return variablesOf(this.read<StoredVariables | null>("auto-repair-variables", null)) ?? DEFAULT_AUTO_REPAIR_VARIABLES;
-  }
-
-  autoRepairVariablesText(): string | null {
-    return textOf(this.read<StoredVariables | null>("auto-repair-variables", null));
-  }
-
-  setAutoRepairVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
-    return this.write("auto-repair-variables", () => storedVariables(variables, text));
-  }
-
-  clusterGenerationEnabled(): boolean {
-    return this.read("cluster-generation-enabled", true);
-  }
-
-  setClusterGenerationEnabled(enabled: boolean): Promise<void> {
-    return this.write("cluster-generation-enabled", () => enabled);
-  }
-
-  clusterVariables(): MachineQueryVariables {
-    return variablesOf(this.read<StoredVariables | null>("cluster-variables", null)) ?? DEFAULT_CLUSTER_VARIABLES;
-  }
-
-  clusterVariablesText(): string | null {
-    return textOf(this.read<StoredVariables | null>("cluster-variables", null));
-  }
-
-  setClusterVariables(variables: MachineQueryVariables, text?: string): Promise<void> {
-    return this.write("cluster-variables", () => storedVariables(variables, text));
-  }
-
-  clusterTemplate(): StoredClusterTemplate | null {
-    return this.read<StoredClusterTemplate | null>("cluster-template", null);
-  }
-
-  setClusterTemplate(template: StoredClusterTemplate): Promise<void> {
-    return this.write("cluster-template", () => template);
-  }
-
-  healthCheckPaused(name: string): boolean | null {
-    return this.read<boolean | null>(`health-check-paused:${name}`, null);
-  }
-
-  setHealthCheckPaused(name: string, paused: boolean): Promise<void> {
-    return this.write(`health-check-paused:${name}`, () => paused);
-  }
-
-  constraints(): Constraints {
-    return { ...DEFAULT_CONSTRAINTS, ...this.initialConstraints, ...this.read<Partial<Constraints>>("constraints", {}) };
-  }
-
-  setConstraints(set: Partial<Constraints>): Promise<void> {
-    return this.write("constraints", () => ({ ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
-  }
-
-  /** The waits the leader last published; the mirror refused a value of the wrong shape (read as none). */
-  repairWaits(): readonly PublishedWait[] {
-    return readPublishedWaits(this.read<unknown>("repair-waits", []));
-  }
-
-  setRepairWaits(waits: readonly PublishedWait[]): Promise<void> {
-    return this.write("repair-waits", () => waits);
-  }
-
-  escalationReleases(): EscalationReleases {
-    return readReleases(this.read<unknown>("escalation-releases", {}));
-  }
-
-  noteRelease(address: string, at: number): Promise<void> {
-    return this.write("escalation-releases", () => storedReleases(withRelease(this.escalationReleases(), address, at)));
+  private variables(name: string): StoredVariables | null {
+    return this.read<StoredVariables | null>(name, null);
   }
 
   private read<T>(name: string, fallback: T): T {

@@ -2,32 +2,21 @@ import type { KeyRange, KvDriver, KvPair } from "../kv/kv-driver.js";
 import { MirroredRecords } from "./mirrored-records.js";
 import type { StoreKeys } from "./store-keys.js";
 
-/** Everything under the prefix but the history, as of one revision. */
-export interface Snapshot {
+/** Everything under the prefix but the history, as of one revision; of the outcomes and replay records only keys. */
+interface Snapshot {
   readonly kvs: readonly KvPair[];
-  /** The outcomes' keys (their values are not read: the mirror holds them by key only). */
   readonly outcomeKeys: readonly string[];
-  /**
-   * The replay records, by key (their values are not read). A year of polls is half a million keys: each page of them
-   * goes into the columns as it is read, so that no list of them all is made.
-   */
+  /** Each page of record keys goes into the columns as it is read: a year of polls is half a million keys. */
   readonly records: MirroredRecords;
   readonly revision: number;
-  /** Whether any history key exists (the mirror does not hold them, but must know indexes were handed out). */
+  /** The mirror does not hold the history, but must know indexes were handed out. */
   readonly historyExists: boolean;
 }
 
-/**
- * Keys per range read, by area. A gRPC answer is limited to 4 MiB by default: a generated configuration of 8,000
- * nodes is about 350 kB, and an outcome can list thousands of skipped machines, so those areas are read in small
- * pages; the rest in larger ones.
- */
+/** A gRPC answer is limited to 4 MiB by default: a configuration of 8,000 nodes is about 350 kB. */
 const PAGE = { generations: 4, other: 500, recordKeys: 5_000 } as const;
 
-/**
- * Reads everything but the history (and of the outcomes and replay records only their keys) at one revision: the first page fixes
- * the revision, every later page is read at it, so the snapshot is consistent however many pages it takes.
- */
+/** Reads the snapshot in pages at the revision of the first page, so it is consistent however many pages it takes. */
 export async function readSnapshot(driver: KvDriver, keys: StoreKeys): Promise<Snapshot> {
   const { all, allHistory, allGenerations, allOutcomes, allRecords } = keys;
   const areas: Array<[KeyRange, number]> = [

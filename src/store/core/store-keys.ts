@@ -1,12 +1,9 @@
-import { prefixEnd, type KeyRange } from "../kv/kv-driver.js";
+import { prefixRange, type KeyRange } from "../kv/kv-driver.js";
 
-/**
- * Where each aggregate lives under the store's prefix. Numbers are zero-padded to 16 digits (every safe integer), so
- * etcd's byte order of keys is numeric order and a range read returns entries, history and records oldest first.
- */
+/** Numbers are zero-padded to 16 digits (every safe integer), so key byte order is numeric order. */
 const DIGITS = 16;
 
-/** What a key under the prefix stands for, parsed from its text (keys written by something else parse as `other`). */
+/** What a key under the prefix stands for (keys written by something else parse as `other`). */
 export type ParsedKey =
   | { readonly kind: "schema" }
   | { readonly kind: "queue" }
@@ -24,7 +21,7 @@ export type ParsedKey =
   | { readonly kind: "record"; readonly record: RecordKey }
   | { readonly kind: "other" };
 
-/** What a replay record's key tells without its value: which kind, its sequence, its time and its stored bytes. */
+/** What a replay record's key tells without its value. */
 export interface RecordKey {
   readonly area: RecordArea;
   readonly sequence: number;
@@ -38,6 +35,15 @@ export type RecordArea = (typeof RECORD_AREAS)[number];
 
 export type { KeyRange } from "../kv/kv-driver.js";
 
+/** `prefix` must end with "/" (as sabakan's `/sabakan/`), so that no other prefix shares its keys. */
+class StorePrefix {
+  constructor(readonly prefix: string) {
+    if (!prefix.endsWith("/") || prefix.length < 2) throw new Error(`etcd prefix must be non-empty and end with "/", got ${JSON.stringify(prefix)}`);
+  }
+}
+
+const SINGLE_KEYS = ["schema", "queue", "outcomes-head", "generations-head", "holds-head", "records-head"] as const;
+
 function pad(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`cannot make a key of ${n}: not a safe integer >= 0`);
   return String(n).padStart(DIGITS, "0");
@@ -47,66 +53,38 @@ function number(text: string | undefined): number | null {
   return text !== undefined && text.length === DIGITS && /^[0-9]+$/.test(text) ? Number(text) : null;
 }
 
-/** The key layout of one kintsugi store, the same on both drivers (SQLite's under `/kintsugi/`). */
-export class StoreKeys {
-  readonly schema: string;
-  readonly queue: string;
-  readonly outcomesHead: string;
-  readonly generationsHead: string;
-  /** Compared and rewritten by every hold write (so replicas' hold writes are serialized); says what the last one changed. */
-  readonly holdsHead: string;
-  /** Present while `kintsugi db copy` writes into this prefix (see src/store/copy/): a store is not opened then. */
-  readonly copyMarker: string;
-  /** Every key of the store. */
-  readonly all: KeyRange;
-  /** The history records, the only keys the mirror does not hold. */
-  readonly allHistory: KeyRange;
-  readonly allGenerations: KeyRange;
-  readonly allOutcomes: KeyRange;
-  readonly allEntries: KeyRange;
-  readonly allSettings: KeyRange;
-  /** The machine holds, one key per address (`holds/<canonical address>`). */
-  readonly allHolds: KeyRange;
-  /** The finished-repair records, by the sequence of the history record that ended each repair. */
-  readonly allFinished: KeyRange;
-  /** The replicas' election keys (see src/ha/leader-election.ts): one per running replica. */
-  readonly allLeaders: KeyRange;
-  /** The replay records' sequence head (both kinds share it), compared and advanced by every write of a record. */
-  readonly recordsHead: string;
-  /** The replay records (`records/<kind>/<sequence>/<time>/<bytes>`), which the mirror holds by key only. */
-  readonly allRecords: KeyRange;
+/**
+ * The key layout of one kintsugi store, the same on both drivers (SQLite's under `/kintsugi/`). Heads are compared and
+ * advanced by every write of their area (the holds head says what the last hold write changed); the copy marker is
+ * present while `kintsugi db copy` writes (a store is not opened then); the election keys are one per replica.
+ */
+export class StoreKeys extends StorePrefix {
+  readonly schema = `${this.prefix}schema`;
+  readonly queue = `${this.prefix}queue`;
+  readonly outcomesHead = `${this.prefix}outcomes-head`;
+  readonly generationsHead = `${this.prefix}generations-head`;
+  readonly holdsHead = `${this.prefix}holds-head`;
+  readonly recordsHead = `${this.prefix}records-head`;
+  readonly copyMarker = `${this.prefix}copy-in-progress`;
+  readonly all = prefixRange(this.prefix);
+  /** The only keys the mirror does not hold. */
+  readonly allHistory = prefixRange(`${this.prefix}history/`);
+  readonly allGenerations = prefixRange(`${this.prefix}generations/`);
+  readonly allOutcomes = prefixRange(`${this.prefix}outcomes/`);
+  readonly allEntries = prefixRange(`${this.prefix}entries/`);
+  readonly allSettings = prefixRange(`${this.prefix}settings/`);
+  readonly allHolds = prefixRange(`${this.prefix}holds/`);
+  readonly allFinished = prefixRange(`${this.prefix}finished/`);
+  readonly allLeaders = prefixRange(`${this.prefix}leader/`);
+  /** `records/<kind>/<sequence>/<time>/<bytes>`: pruning and paging read no value. */
+  readonly allRecords = prefixRange(`${this.prefix}records/`);
 
-  /** `prefix` must end with "/" (as sabakan's `/sabakan/`), so that no other prefix shares its keys. */
-  constructor(readonly prefix: string) {
-    if (!prefix.endsWith("/") || prefix.length < 2) throw new Error(`etcd prefix must be non-empty and end with "/", got ${JSON.stringify(prefix)}`);
-    this.schema = `${prefix}schema`;
-    this.queue = `${prefix}queue`;
-    this.outcomesHead = `${prefix}outcomes-head`;
-    this.generationsHead = `${prefix}generations-head`;
-    this.holdsHead = `${prefix}holds-head`;
-    this.copyMarker = `${prefix}copy-in-progress`;
-    this.all = { start: prefix, end: prefixEnd(prefix) };
-    this.allHistory = { start: `${prefix}history/`, end: prefixEnd(`${prefix}history/`) };
-    this.allGenerations = { start: `${prefix}generations/`, end: prefixEnd(`${prefix}generations/`) };
-    this.allOutcomes = { start: `${prefix}outcomes/`, end: prefixEnd(`${prefix}outcomes/`) };
-    this.allEntries = { start: `${prefix}entries/`, end: prefixEnd(`${prefix}entries/`) };
-    this.allSettings = { start: `${prefix}settings/`, end: prefixEnd(`${prefix}settings/`) };
-    this.allHolds = { start: `${prefix}holds/`, end: prefixEnd(`${prefix}holds/`) };
-    this.allFinished = { start: `${prefix}finished/`, end: prefixEnd(`${prefix}finished/`) };
-    this.allLeaders = { start: `${prefix}leader/`, end: prefixEnd(`${prefix}leader/`) };
-    this.recordsHead = `${prefix}records-head`;
-    this.allRecords = { start: `${prefix}records/`, end: prefixEnd(`${prefix}records/`) };
-  }
-
-  /** A replay record's key: its time and stored bytes ride in the key, so pruning and paging read no value. */
   record(r: RecordKey): string {
     return `${this.prefix}records/${r.area}/${pad(r.sequence)}/${pad(r.time)}/${pad(r.bytes)}`;
   }
 
-  /** Every record of one kind. */
   recordsOf(area: RecordArea): KeyRange {
-    const start = `${this.prefix}records/${area}/`;
-    return { start, end: prefixEnd(start) };
+    return prefixRange(`${this.prefix}records/${area}/`);
   }
 
   /** The records of one kind with sequences below `sequence`. */
@@ -122,10 +100,8 @@ export class StoreKeys {
     return `${this.prefix}history/${pad(index)}/${pad(sequence)}`;
   }
 
-  /** The history of one entry index. */
   historyOf(index: number): KeyRange {
-    const start = `${this.prefix}history/${pad(index)}/`;
-    return { start, end: prefixEnd(start) };
+    return prefixRange(`${this.prefix}history/${pad(index)}/`);
   }
 
   setting(name: string): string {
@@ -159,24 +135,10 @@ export class StoreKeys {
     return { start: this.generation(from), end: this.generation(to + 1) };
   }
 
-  /** What `key` (a full key, prefix included) stands for. */
   parse(key: string): ParsedKey {
     if (!key.startsWith(this.prefix)) return { kind: "other" };
     const rest = key.slice(this.prefix.length);
-    switch (rest) {
-      case "schema":
-        return { kind: "schema" };
-      case "queue":
-        return { kind: "queue" };
-      case "outcomes-head":
-        return { kind: "outcomes-head" };
-      case "generations-head":
-        return { kind: "generations-head" };
-      case "holds-head":
-        return { kind: "holds-head" };
-      case "records-head":
-        return { kind: "records-head" };
-    }
+    if ((SINGLE_KEYS as readonly string[]).includes(rest)) return { kind: rest as (typeof SINGLE_KEYS)[number] };
     if (rest.startsWith("records/")) return this.parseRecord(rest.split("/"));
     if (rest.startsWith("holds/")) {
       const address = rest.slice("holds/".length);

@@ -7,6 +7,7 @@ import { MirroredRecords } from "./mirrored-records.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { HoldChange, RepairChange, StoreCommit } from "../store-port.js";
 import type { StoreKeys } from "./store-keys.js";
+import type { KvEvent } from "../kv/kv-driver.js";
 import type { Log } from "../../support/log.js";
 import {
   entryValue,
@@ -27,17 +28,9 @@ import {
 import { decodeValue, deepFreeze, generationFromStored, storedEntry, storedOutcome, storedRecord } from "./store-values.js";
 import { decodeHistory, type DecodedHistory } from "./history-value.js";
 
-/** A value with the revision that last wrote it, which a compare-and-swap compares. */
+/** A value with the revision that last wrote it. */
 export interface Versioned<T> {
   readonly value: T;
-  readonly modRevision: number;
-}
-
-/** One change to a key, from the initial read (a put) or from the watch. */
-export interface KeyEvent {
-  readonly type: "put" | "delete";
-  readonly key: string;
-  readonly value: Buffer;
   readonly modRevision: number;
 }
 
@@ -48,8 +41,8 @@ export interface MirroredGeneration {
 }
 
 /**
- * Everything of the store but the history and the replay records' values, as of one etcd revision: what reads are served from and what writes
- * decide on. It changes only by {@link applyRevision} (one commit at a time, in revision order) or {@link load}.
+ * Everything of the store but the history and the replay records' values, as of one revision: what reads are served
+ * from and writes decide on. It changes only by {@link applyRevision} (in revision order) or {@link load}.
  */
 export class StoreMirror {
   revision = 0;
@@ -59,20 +52,17 @@ export class StoreMirror {
   generationsHead: Versioned<SequenceHeadValue | null> | null = null;
   holdsHead: Versioned<HoldsHeadValue | null> | null = null;
   recordsHead: Versioned<SequenceHeadValue | null> | null = null;
-  /** The replay records, by key only (their values are read from etcd on demand). */
   records = new MirroredRecords();
   /** Whether indexes were ever handed out here: then a missing queue head must not restart them at 1. */
   queueStarted = false;
-  /** The settings as set (a null value when unreadable: the default applies). */
   readonly settings = new Map<string, Versioned<unknown>>();
   private readonly modRevisions = new Map<string, number>();
   private readonly entries = new Map<number, RepairEntry>();
-  /** The kept outcomes' sequences (their values are read from the store when asked: a storm's outcomes are large). */
+  /** The kept outcomes' sequences (their values are read when asked: a storm's outcomes are large). */
   private readonly outcomeSequences = new Set<number>();
   private newestOutcome = 0;
   private readonly generations = new Map<number, MirroredGeneration>();
   private readonly holds = new Map<string, StoredMachineHold>();
-  /** The finished-repair records, and how many writes keep (see QueuePlan). */
   readonly finished: MirroredFinished;
   private sortedEntries: readonly RepairEntry[] | null = null;
   private sortedGenerations: readonly MirroredGeneration[] | null = null;
@@ -86,7 +76,6 @@ export class StoreMirror {
     this.finished = new MirroredFinished(keepFinished);
   }
 
-  /** The revision that last wrote `key` (any key the mirror holds), 0 when it is absent. */
   modRevision(key: string): number {
     return this.modRevisions.get(key) ?? 0;
   }
@@ -95,46 +84,38 @@ export class StoreMirror {
     return this.entries.get(index) ?? null;
   }
 
-  /** The queue ordered by index (shared, frozen). */
   entryList(): readonly RepairEntry[] {
     this.sortedEntries ??= Object.freeze([...this.entries.values()].sort((a, b) => a.index - b.index));
     return this.sortedEntries;
   }
 
-  /** The highest index in the queue, 0 when it is empty; without sorting the queue, which every queue write asks. */
+  /** Without sorting the queue: every queue write asks. */
   highestIndex(): number {
     let highest = 0;
     for (const index of this.entries.keys()) if (index > highest) highest = index;
     return highest;
   }
 
-  /** The newest kept outcome's sequence, 0 when none is kept. */
   newestOutcomeSequence(): number {
     return this.newestOutcome;
   }
 
-  /** How many outcomes are kept. */
   outcomeCount(): number {
     return this.outcomeSequences.size;
   }
 
-  /** The kept generation records ordered by sequence (shared, frozen). */
   generationList(): readonly MirroredGeneration[] {
     this.sortedGenerations ??= Object.freeze([...this.generations.values()].sort((a, b) => a.fields.sequence - b.fields.sequence));
     return this.sortedGenerations;
   }
 
-  /** The stored machine holds ordered by address (shared, frozen). */
   holdList(): readonly StoredMachineHold[] {
     this.sortedHolds ??= Object.freeze([...this.holds.values()].sort((a, b) => Buffer.compare(Buffer.from(a.address), Buffer.from(b.address))));
     return this.sortedHolds;
   }
 
-  /**
-   * Replaces everything with the keys read at `revision`; `historyExists` tells whether any history key was there.
-   * The replay records read come as columns of their own (`records`), else among `kvs`.
-   */
-  load(kvs: readonly KeyEvent[], revision: number, historyExists: boolean, records: MirroredRecords = new MirroredRecords()): void {
+  /** Replaces everything with the keys read at `revision` (the replay records as columns of their own). */
+  load(kvs: readonly KvEvent[], revision: number, historyExists: boolean, records: MirroredRecords = new MirroredRecords()): void {
     this.queueHead = this.outcomesHead = this.generationsHead = this.holdsHead = this.recordsHead = null;
     this.records = records;
     this.holds.clear();
@@ -152,11 +133,10 @@ export class StoreMirror {
   }
 
   /**
-   * Applies the events of one revision (one committed transaction) and describes what it changed. The entry changes
-   * are rebuilt from the history records written in it: each record tells what its change set, applied to the entry
-   * before it, which is the previous record's (same revision) or the mirror's. Null when nothing readers see changed.
+   * Applies one committed revision and describes what it changed (null: nothing readers see). Entry changes are
+   * rebuilt from its history records, each applied to the entry before it (the previous record's, or the mirror's).
    */
-  applyRevision(revision: number, events: readonly KeyEvent[]): StoreCommit | null {
+  applyRevision(revision: number, events: readonly KvEvent[]): StoreCommit | null {
     const written: Array<{ decoded: DecodedHistory; key: string }> = [];
     let outcome: AutoRepairOutcome | null = null;
     let generation: ClusterGeneration | null = null;
@@ -202,7 +182,7 @@ export class StoreMirror {
     return Object.freeze({ entries: Object.freeze(entries), outcome, generation, settings: Object.freeze(settings), ...held });
   }
 
-  private apply(event: KeyEvent): void {
+  private apply(event: KvEvent): void {
     const key = this.keys.parse(event.key);
     const put = event.type === "put";
     if (key.kind !== "history" && key.kind !== "record" && key.kind !== "other") {
@@ -289,8 +269,7 @@ export class StoreMirror {
     this.touched();
   }
 
-  /** The outcome a watched put carries (what the commit announces); null when it cannot be read (logged). */
-  private decodeOutcome(event: KeyEvent): AutoRepairOutcome | null {
+  private decodeOutcome(event: KvEvent): AutoRepairOutcome | null {
     const value = this.decode(outcomeValue, event);
     return value === null ? null : storedOutcome(value.outcome);
   }
@@ -301,11 +280,11 @@ export class StoreMirror {
   }
 
   /** A value that cannot be read is left out (logged loudly), never guessed at; the key itself stays untouched. */
-  private decode<S extends Parameters<typeof decodeValue>[0]>(schema: S, event: KeyEvent): ReturnType<typeof decodeValue<S>> | null {
+  private decode<S extends Parameters<typeof decodeValue>[0]>(schema: S, event: KvEvent): ReturnType<typeof decodeValue<S>> | null {
     return this.decodeWith(event, () => decodeValue(schema, event.key, event.value));
   }
 
-  private decodeWith<T>(event: KeyEvent, read: () => T): T | null {
+  private decodeWith<T>(event: KvEvent, read: () => T): T | null {
     try {
       return read();
     } catch (err) {

@@ -10,17 +10,13 @@ import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { StoredGenerationFields } from "./value-schemas.js";
 
 /**
- * The version of the key layout and value formats this code writes and understands. Bump it (and teach the open
- * to migrate) when a change would mislead an older kintsugi; an older one refuses a store whose `schema` key is newer.
- * 2: history values hold what changed (src/store/core/history-value.ts), which a version-1 kintsugi cannot read.
+ * The version of the key layout and value formats this code writes and understands; an older kintsugi refuses a
+ * store whose `schema` key is newer. 2: history values hold what changed, which a version-1 kintsugi cannot read.
  */
 export const STORE_SCHEMA_VERSION = 2;
 
-/**
- * The format a value is stamped with unless its own changed: values of version 1's formats stay readable by a
- * version-1 replica still running during a rolling upgrade (it refuses a value stamped newer than it knows).
- */
-export const FIRST_VALUE_FORMAT = 1;
+/** Values whose format did not change stay stamped 1: a version-1 replica still running in a rolling upgrade reads them. */
+const FIRST_VALUE_FORMAT = 1;
 
 /** A stored value this kintsugi cannot read: not JSON, a newer format, or not the expected shape. */
 export class UndecodableValueError extends Error {
@@ -36,7 +32,7 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Parses and checks the value stored at `key`; throws {@link UndecodableValueError} naming the key and the fault. */
+/** Parses and checks the value stored at `key`; {@link UndecodableValueError} naming the key and the fault. */
 export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Buffer): z.infer<S> {
   let json: unknown;
   try {
@@ -57,7 +53,6 @@ export function decodeValue<S extends z.ZodType>(schema: S, key: string, raw: Bu
   return parsed.data;
 }
 
-/** The JSON text of a value, stamped with its format's version. */
 export function encodeValue(value: object, format: number = FIRST_VALUE_FORMAT): string {
   // JSON would write NaN and Infinity as null, which the read schemas then refuse: the write would land a value that
   // cannot be read back. Refused here, the whole write fails and nothing lands.
@@ -133,21 +128,14 @@ function parseCluster(json: string, sequence: number): GeneratedCluster {
   return cluster as GeneratedCluster;
 }
 
-/** A generated configuration as stored: gzip'd JSON in base64. */
 export function encodeCluster(cluster: GeneratedCluster): string {
   return gzipSync(JSON.stringify(cluster)).toString("base64");
 }
 
-/**
- * The most a stored configuration may decompress to (its JSON text): far above any fleet's (10,000 nodes are about
- * 10 MB), far below what a small compressed value made to expand (a gzip bomb within a request's 1.5 MiB) would take.
- */
+/** Far above any fleet's configuration (10,000 nodes are about 10 MB), far below what a gzip bomb would expand to. */
 export const MAX_CLUSTER_JSON_BYTES = 64 * 1024 * 1024;
 
-/**
- * The JSON text of a stored configuration (gzip'd, in base64). Throws {@link UndecodableValueError} naming `what`
- * when it is not gzip or would decompress past {@link MAX_CLUSTER_JSON_BYTES}.
- */
+/** The JSON text of a stored configuration; {@link UndecodableValueError} naming `what` when it cannot be decompressed. */
 export function gunzipCluster(base64: string, what: string): string {
   try {
     return gunzipSync(Buffer.from(base64, "base64"), { maxOutputLength: MAX_CLUSTER_JSON_BYTES }).toString("utf8");
@@ -159,9 +147,8 @@ export function gunzipCluster(base64: string, what: string): string {
 }
 
 /**
- * A generation record read from its stored fields. The configuration is decompressed on first use, so that listing
- * the history costs no decompression, and frozen, as every reader shares it. A configuration that cannot be read
- * (see {@link gunzipCluster}, or not JSON) throws {@link UndecodableValueError} where it is used.
+ * A generation record read from its stored fields; the configuration is decompressed on first use (listing the
+ * history costs none), throwing {@link UndecodableValueError} there when it cannot be read.
  */
 export function generationFromStored(fields: StoredGenerationFields): ClusterGeneration {
   const blob = fields.cluster;

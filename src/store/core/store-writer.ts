@@ -6,10 +6,9 @@ import type { StoreMirror } from "./store-mirror.js";
 import type { MirrorFeed } from "./mirror-feed.js";
 
 /**
- * One attempt at a write, decided on the mirror: the keys it read (compared by mod revision: 0 = absent), what it
- * puts and deletes, and what the caller gets when it commits. Each attempt gets a fresh write id, which it stores in
- * `stamp` (a head or the setting it writes): after a failed compare, finding its own id there means an earlier try
- * of the same transaction (a retry inside the client after a lost answer) did commit.
+ * One attempt at a write, decided on the mirror: the keys it compares (mod revision, 0: absent), what it puts and
+ * deletes, and its result. Each attempt stores a fresh write id in `stamp`: finding it there after a failed compare
+ * means an earlier try of the same transaction (retried inside the client after a lost answer) did commit.
  */
 export interface WritePlan<T> {
   readonly compares: ReadonlyArray<{ readonly key: string; readonly modRevision: number }>;
@@ -19,7 +18,7 @@ export interface WritePlan<T> {
   readonly result: T;
 }
 
-/** What a build returns when there is nothing to write (decide declined): the result, without a transaction. */
+/** What a build returns when there is nothing to write. */
 export interface NoWrite<T> {
   readonly none: T;
 }
@@ -27,13 +26,12 @@ export interface NoWrite<T> {
 /** Commits one part of a longer write inside the turn that {@link StoreWriter.inTurn} holds. */
 export type CommitPart = <T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>) => Promise<T>;
 
-/** How many times a write is decided and tried before it gives up with {@link StoreConflictError}. */
-export const WRITE_ATTEMPTS = 8;
+const WRITE_ATTEMPTS = 8;
 
 /**
- * Commits writes as single driver transactions with compare-and-swap, optionally guarded by a leader's election key.
- * A failed compare waits until the mirror has what the transaction saw, then decides again on it; a write resolves
- * once the mirror applied (and announced) its revision.
+ * Commits writes as driver transactions with compare-and-swap, optionally guarded by a leader's election key. A
+ * failed compare waits until the mirror has what the transaction saw, then decides again; a write resolves once the
+ * mirror applied its revision.
  */
 export class StoreWriter {
   constructor(
@@ -42,49 +40,38 @@ export class StoreWriter {
     private readonly feed: MirrorFeed,
     private readonly guard: WriteGuard | null = null,
     private readonly turns: { last: Promise<unknown> } = { last: Promise.resolve() },
-    /** The replica its history records name (a term's writer); null: none. */
     readonly replica: string | null = null,
   ) {}
 
-  /** What one transaction may hold (the driver's). */
   get limits(): KvTxnLimits {
     return this.driver.limits;
   }
 
-  /**
-   * The same writer (sharing its turns) with every write also requiring `guard` (null: none, a single writer's), its
-   * history records naming `replica`.
-   */
+  /** The same writer, sharing its turns, with every write also requiring `guard`. */
   guarded(guard: WriteGuard | null, replica: string | null = this.replica): StoreWriter {
     return new StoreWriter(this.driver, this.mirror, this.feed, guard, this.turns, replica);
   }
 
-  /** Whether `plan` fits in one transaction of this writer (its guard counted). */
+  /** Whether `plan` fits in one transaction (its guard counted). */
   fits(plan: Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">): boolean {
     return overLimit(txnSize(plan, this.guard !== null), this.driver.limits) === null;
   }
 
   /**
-   * Commits one write, after the writes this replica started before it have ended. A replica's writes take turns
-   * as SQLite's do: they would otherwise all decide on the same mirror and compete for the same head, and a burst
-   * of them (8 mutations at once) would run some out of attempts. Only other replicas' writes can conflict now.
+   * Commits one write after this replica's earlier writes have ended: they would otherwise all decide on the same
+   * mirror and compete for the same head, and a burst of them would run some out of attempts.
    */
   write<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
     return this.inTurn((commit) => commit(what, build));
   }
 
-  /**
-   * Runs `body` in one turn: every part it commits (each its own transaction, decided and retried as a write is)
-   * follows the last without another write of this replica in between, so a write too large for one transaction
-   * keeps its parts together on this replica; other replicas' writes can still come between parts.
-   */
+  /** Runs `body` in one turn: the parts it commits (each a transaction) follow each other with no other write of this replica between. */
   inTurn<T>(body: (commit: CommitPart) => Promise<T>): Promise<T> {
     const mine = this.turns.last.then(() => body((what, build) => this.attempt(what, build)));
     this.turns.last = mine.catch(() => undefined);
     return mine;
   }
 
-  /** Builds (on the mirror, with this attempt's write id) and commits one write; `what` names it in errors. */
   private async attempt<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
     for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
       const holder = this.guard === null ? null : this.guard.current();
@@ -114,7 +101,6 @@ export class StoreWriter {
     throw new StoreConflictError(`${what}: kept conflicting with concurrent writes (${WRITE_ATTEMPTS} attempts); nothing was written`);
   }
 
-  /** Waits until the mirror has the write (so it was announced and the caller reads it). */
   private async committed(what: string, revision: number): Promise<void> {
     try {
       await this.feed.reached(revision);

@@ -16,9 +16,8 @@ import { repairEvidenceSchema } from "../repair-evidence-schema.js";
 import { publishedWaitsSchema } from "../published-waits-schema.js";
 
 /**
- * The shapes of the JSON values kintsugi keeps, the same on both drivers. Values are read back from a store other programs can write,
- * so every one is checked before the mirror takes it; unknown fields are dropped. Every value carries `v`, the
- * version of the key layout and value formats that wrote it (see STORE_SCHEMA_VERSION).
+ * The shapes of the JSON values kintsugi keeps on both drivers, checked on read (other programs can write the store);
+ * unknown fields are dropped. Every value carries `v`, the format version that wrote it.
  */
 
 const count = z.number().int().min(0);
@@ -92,7 +91,7 @@ const queuedEntry = repairEntrySchema.extend({
 
 export const entryValue = z.object({ ...versioned, entry: queuedEntry });
 
-/** A history record and the entry as it was after the change (as it was before it, for `dequeued`). */
+/** A format-1 history value: the record and the entry after the change (before it, for `dequeued`). */
 export const historyValue = z.object({ ...versioned, record: historyRecordSchema, entry: repairEntrySchema });
 
 export const settingValue = z.object({ ...versioned, ...writeId, value: z.unknown() });
@@ -112,18 +111,18 @@ const machineParams = z
   });
 
 const switchValue = z.boolean();
+const variablesValue = z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() });
 
 /**
- * The shape of each setting kintsugi reads, by name (`health-check-paused:NAME` for every check): the safety limits
- * and switches decide what is repaired, so a value of the wrong type is left out (and the default applies) rather
- * than coerced (a string "false" is truthy, a constraint "x" compares false with every count).
+ * The shape of each setting kintsugi reads: the safety limits and switches decide what is repaired, so a value of
+ * the wrong type is left out (the default applies) rather than coerced (a string "false" is truthy).
  */
 const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   "repair-queue-enabled": switchValue,
   "auto-repair-enabled": switchValue,
   "cluster-generation-enabled": switchValue,
-  "auto-repair-variables": z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() }),
-  "cluster-variables": z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() }),
+  "auto-repair-variables": variablesValue,
+  "cluster-variables": variablesValue,
   "cluster-template": z.object({ text: z.string(), setAt: time }),
   "repair-waits": publishedWaitsSchema,
   "escalation-releases": z.record(z.string(), time),
@@ -142,7 +141,7 @@ const SETTING_VALUES: Readonly<Record<string, z.ZodType>> = {
   ),
 };
 
-/** The value schema of the setting `name` (see SETTING_VALUES); a setting kintsugi does not read is taken as it is. */
+/** The value schema of the setting `name`; a setting kintsugi does not read is taken as it is. */
 export function settingValueOf(name: string): z.ZodType<z.infer<typeof settingValue>> {
   const value = name.startsWith("health-check-paused:") ? switchValue : SETTING_VALUES[name];
   return value === undefined ? settingValue : z.object({ ...versioned, ...writeId, value });
@@ -160,7 +159,7 @@ const skippedMachine = z
   })
   .transform(skippedFromStored);
 
-/** How many machines a poll skipped, in all and per kind (a kind at most once); absent in values written before the list was bounded. */
+/** Absent in values written before the skipped list was bounded. */
 const skippedCounts = z.object({
   total: count,
   byKind: z.array(z.object({ kind: z.enum(SKIP_KINDS), machines: count })).max(SKIP_KINDS.length),
@@ -222,7 +221,7 @@ export const storedHoldSchema = z.object({
 
 export const holdValue = z.object({ ...versioned, hold: storedHoldSchema });
 
-/** The holds head: the last hold write's id and what it changed (what the watch announces; deletes carry no value). */
+/** The holds head: the last hold write's changes, which the watch announces (deletes carry no value). */
 export const holdsHeadValue = z.object({
   ...versioned,
   ...writeId,
@@ -243,23 +242,16 @@ export const finishedRepairSchema = z.object({
   reason: z.string().max(FAILURE_REASON_CHARS).optional(),
 });
 
-/** What one ended repair's history contributes to the statistics (src/domain/stats/repair-history-summary.ts). */
-export const historySummarySchema = z.object({
+const historySummarySchema = z.object({
   drainingMs: z.number().int().min(0),
   stepsNeeded: z.number().int().min(0),
   finalStep: z.number().int().min(0).nullable(),
 });
 
-/**
- * A finished-repair record (see src/domain/queue/finished-repair.ts), kept under `finished/` by its sequence, with the
- * summary of its history once the leader stored it (absent until then; null: the repair has no history).
- */
+/** A finished-repair record, with the summary of its history once stored (null: the repair has no history). */
 export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema, summary: historySummarySchema.nullable().optional() });
 
-/**
- * A replay record (src/store/poll-record-schema.ts): its JSON deflated, in base64, kept under `records/` by kind and
- * sequence. The body is checked whole (inflated with a bound, then its shape) where it is read.
- */
+/** A replay record: its deflated JSON in base64, checked whole (inflated with a bound) where it is read. */
 export const recordValue = z.object({
   ...versioned,
   body: z

@@ -1,35 +1,29 @@
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 import type { WritePlan } from "./store-writer.js";
 
-/**
- * What etcd accepts in one transaction: `--max-txn-ops` (the most compares, success operations or failure operations;
- * etcd's v3rpc `checkTxnRequest` takes the largest of the three) and `--max-request-bytes` (the whole request).
- */
+/** etcd's `--max-txn-ops` (of compares, success or failure operations: v3rpc `checkTxnRequest`) and `--max-request-bytes`. */
 export interface StoreWriteLimits {
   readonly maxTxnOps: number;
   readonly maxRequestBytes: number;
 }
 
 /** etcd's own defaults (etcd 3.4 to 3.6): 128 operations, 1.5 MiB. */
-export const DEFAULT_ETCD_WRITE_LIMITS: StoreWriteLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
+const DEFAULT_ETCD_WRITE_LIMITS: StoreWriteLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
 
 /** What one operation costs beyond its key and value bytes (protobuf tags and lengths), rounded up. */
 const BYTES_PER_OPERATION = 32;
 /** Room left in every request for the transaction's own framing, the guard and the failure branch's reads. */
 const REQUEST_MARGIN_BYTES = 16 * 1024;
 
-/** The size of one transaction as etcd counts it: its largest branch in operations, and its bytes (an estimate from above). */
-export interface TxnSize {
+/** A transaction's largest branch in operations, and its bytes (an estimate from above). */
+interface TxnSize {
   readonly ops: number;
   readonly bytes: number;
 }
 
 type PlanParts = Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">;
 
-/**
- * The size of `plan` committed as StoreWriter commits it: one compare per compared key plus the leader guard's, the
- * puts and deletes on success, and on failure one read of the guard (or a placeholder) plus one per compared key.
- */
+/** The size of `plan` as StoreWriter commits it: the guard's compare, and on failure a read of it plus one per compare. */
 export function txnSize(plan: PlanParts, guarded: boolean): TxnSize {
   const compares = plan.compares.length + (guarded ? 1 : 0);
   const success = plan.puts.length + (plan.deletes?.length ?? 0);
@@ -41,7 +35,6 @@ export function txnSize(plan: PlanParts, guarded: boolean): TxnSize {
   return { ops: Math.max(compares, success, failure), bytes };
 }
 
-/** Why `size` does not fit `limits`, or null when it does. */
 export function overLimit(size: TxnSize, limits: StoreWriteLimits): string | null {
   if (size.ops > limits.maxTxnOps) return `${size.ops} operations in one transaction, more than etcd's --max-txn-ops (${limits.maxTxnOps})`;
   if (size.bytes > limits.maxRequestBytes - REQUEST_MARGIN_BYTES) {
@@ -50,7 +43,7 @@ export function overLimit(size: TxnSize, limits: StoreWriteLimits): string | nul
   return null;
 }
 
-/** Checks the limits given in the config or by a caller: whole numbers in etcd's own ranges. */
+/** The limits given in the config, checked: whole numbers in etcd's own ranges. */
 export function checkedLimits(limits: Partial<StoreWriteLimits> | undefined): StoreWriteLimits {
   const merged = { ...DEFAULT_ETCD_WRITE_LIMITS, ...limits };
   if (!Number.isInteger(merged.maxTxnOps) || merged.maxTxnOps < 8)
@@ -62,9 +55,8 @@ export function checkedLimits(limits: Partial<StoreWriteLimits> | undefined): St
 }
 
 /**
- * The plan of the most of `count` items (taken in order) that fits one transaction: `build(n)` plans the first n,
- * `fits` says whether a plan fits. Binary search over n, starting below `ceiling` (every item takes at least one
- * operation). When not even one item fits, the plan of one is returned: the writer then refuses it with the limit.
+ * The plan of the most of `count` items that fits one transaction (`build(n)` plans the first n), by binary search
+ * below `ceiling`. When not even one fits, the plan of one is returned: the writer then refuses it with the limit.
  */
 export function largestFitting<P>(count: number, ceiling: number, build: (n: number) => P, fits: (plan: P) => boolean): { plan: P; taken: number } {
   const first = Math.max(1, Math.min(count, ceiling));

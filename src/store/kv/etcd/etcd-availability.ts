@@ -1,16 +1,14 @@
 import { StoreUnavailableError, type StoreHealth } from "../../store-port.js";
 import type { Log } from "../../../support/log.js";
 
-/** The options of one etcd call (a subset of grpc's CallOptions). */
+/** A subset of grpc's CallOptions. */
 export interface CallOptions {
   readonly deadline: number;
 }
 
 /**
- * Whether etcd answers, as this replica sees it: the watch's connection and the outcome of the last call. Every call
- * gets a deadline (`timeoutMs`, as etcdutil's `timeout`); a call that fails becomes a {@link StoreUnavailableError}
- * naming the endpoints and the cause, and marks the store unhealthy until etcd answers again: the watch reconnects,
- * a later call succeeds, or the probe this starts (one cheap read per `timeoutMs`) gets an answer.
+ * Whether etcd answers, as this replica sees it: a failed call becomes a {@link StoreUnavailableError} naming the
+ * endpoints and marks the store unhealthy until etcd answers again (the watch reconnects, a call or a probe succeeds).
  */
 export class EtcdAvailability {
   private watchFault: string | null = null;
@@ -27,7 +25,6 @@ export class EtcdAvailability {
     private readonly log: Log,
   ) {}
 
-  /** The options of one call: its deadline. */
   callOptions(): CallOptions {
     return { deadline: Date.now() + this.timeoutMs };
   }
@@ -49,14 +46,12 @@ export class EtcdAvailability {
     this.answered();
   }
 
-  /** etcd answered a call: the last call's fault (if any) is over. */
   answered(): void {
     this.callFault = null;
     if (this.probeTimer) clearTimeout(this.probeTimer);
     this.probeTimer = null;
   }
 
-  /** Turns the failure of a call (`what`: what it was for) into the error its caller gets; records the fault. */
   failed(what: string, err: unknown): StoreUnavailableError {
     const cause = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     // Said once per outage, not once per call: callers go on trying while etcd is away.

@@ -67,10 +67,7 @@ function readCredentials(config: EtcdConfig): NonNullable<IOptions["credentials"
   return { rootCertificate: Buffer.from(rootCertificate), ...client };
 }
 
-/**
- * Every problem with the TLS material of the `etcd` section (files read now, as {@link etcdClientFor} reads them),
- * without building a client; none when it is usable or there is none.
- */
+/** Every problem with the TLS material of the `etcd` section, without building a client. */
 export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
   try {
     readCredentials(config);
@@ -82,12 +79,9 @@ export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
 }
 
 /**
- * An etcd client for the `etcd` section: its endpoints, user and password, TLS (files read now: a file that cannot
- * be read or holds no usable PEM is an error naming its key and path), and a deadline of `timeout` on every call
- * that is not a stream (watches and lease keep-alives run as long as they are needed). Keys are not prefixed by the
- * client: callers put `config.prefix` in front of the keys they use. With several endpoints, a member that does not
- * answer (down, or cut off with its packets dropped) is left for the others within about a keep-alive ping and a
- * `timeout` (see {@link MemberAvoidance}).
+ * An etcd client for the `etcd` section: TLS files read now, a deadline of `timeout` on every call that is not a
+ * stream, keys not prefixed (callers put `config.prefix` in front). With several endpoints, a member that does not
+ * answer is left for the others within about a keep-alive ping and a `timeout` (see {@link MemberAvoidance}).
  *
  * @throws EtcdClientConfigError listing every problem with the TLS material.
  */
@@ -125,20 +119,15 @@ export function etcdClientFor(config: EtcdConfig): Etcd3 {
   });
 }
 
-/**
- * gRPC's keep-alive ping interval on each member's connection: past etcd's default `--grpc-keepalive-min-time` of
- * 5 s, as a member closes the connection of a client that pings more often.
- */
+/** Past etcd's default `--grpc-keepalive-min-time` of 5 s: a member closes the connection of a client that pings more often. */
 export const KEEPALIVE_TIME_MS = 6000;
 
-/** The largest message kintsugi accepts from etcd (a watch batch, a page of the mirror's first read). */
-export const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
+const MAX_RECEIVE_BYTES = 256 * 1024 * 1024;
 const WATCH_BACKOFF_FIRST_MS = 100;
 const WATCH_BACKOFF_MAX_MS = 2000;
 
 type WatchBackoff = NonNullable<NonNullable<IOptions["faultHandling"]>["watchBackoff"]>;
 
-/** A watch reconnection back-off that doubles from `ms` and stays at {@link WATCH_BACKOFF_MAX_MS}. */
 function cappedBackoff(ms: number): WatchBackoff {
   return { duration: ms, next: () => cappedBackoff(Math.min(ms * 2, WATCH_BACKOFF_MAX_MS)) };
 }

@@ -2,29 +2,22 @@ import { KvCompactedError, type KvDriver } from "../kv-driver.js";
 import type { Log } from "../../../support/log.js";
 
 /** Past this many revisions, an etcd that was never compacted is growing toward its backend quota. */
-export const UNCOMPACTED_REVISIONS_WARNING = 100_000;
+const UNCOMPACTED_REVISIONS_WARNING = 100_000;
 
-/** What the start-up check found: whether anything ever compacted this etcd, and its revision then. */
-export type EtcdCompactionState = { readonly compacted: true } | { readonly compacted: false; readonly revision: number };
+type EtcdCompactionState = { readonly compacted: true } | { readonly compacted: false; readonly revision: number };
 
-export interface EtcdCompactionCheckOptions {
+interface EtcdCompactionCheckOptions {
   readonly driver: KvDriver;
-  /** A key that always exists once the store does (the schema key). */
   readonly probeKey: string;
-  /** Whether kintsugi compacts this etcd itself (`etcd.compaction-retention` is not off). */
   readonly kintsugiCompacts: boolean;
-  /** Default UNCOMPACTED_REVISIONS_WARNING (tests lower it). */
   readonly warnAboveRevision?: number;
   readonly log: Log;
 }
 
 /**
- * Tells whether anything compacts this etcd (its members' `--auto-compaction-*` flags, kube-apiserver, another
- * client, or kintsugi): a read at revision 1 fails once anything has compacted past it. When nothing has, the etcd is
- * past `warnAboveRevision` revisions and kintsugi's own compaction is off, says so at error level with the flags or
- * the key that would fix it: without compaction etcd keeps every revision until it reaches its backend quota
- * (2 GiB by default) and refuses every write, sabakan's and CKE's included. Never fails the start; a read that fails
- * is logged and the check skipped.
+ * Tells whether anything compacts this etcd: a read at revision 1 fails once anything has. When nothing has, etcd is
+ * past `warnAboveRevision` revisions and kintsugi's compaction is off, says so at error level: etcd keeps every
+ * revision until its backend quota, then refuses every write, sabakan's and CKE's included. Never fails the start.
  */
 export async function checkEtcdCompaction(options: EtcdCompactionCheckOptions): Promise<EtcdCompactionState | null> {
   const { driver, log } = options;

@@ -4,22 +4,18 @@ export interface RevisionSample {
   readonly revision: number;
 }
 
-/** What the compaction runner knows when it asks whether to compact. */
 export interface CompactionPlanInput {
-  /** The revisions sampled so far (kept by the runner between rounds), in any order. */
+  /** The revisions sampled so far, in any order. */
   readonly samples: readonly RevisionSample[];
   readonly nowMs: number;
-  /** How much history to keep: revisions sampled at or after `nowMs - retentionMs` stay. */
   readonly retentionMs: number;
-  /** The sample this process last compacted to (or learnt was compacted), or null before the first. */
+  /** The sample last compacted to (or learnt was compacted), or null before the first. */
   readonly compacted: RevisionSample | null;
 }
 
-/** Whether to compact now, and which samples are still worth keeping. */
-export interface CompactionPlan {
-  /** Compact every revision older than this one; null: nothing to do now. */
+/** Whether to compact now (null: not), and the samples kept for later rounds: the target (to retry it) and newer. */
+interface CompactionPlan {
   readonly compactTo: RevisionSample | null;
-  /** The samples the runner keeps for later rounds: the target (to retry it) and everything newer. */
   readonly keep: readonly RevisionSample[];
 }
 
@@ -34,16 +30,14 @@ export function compactionStepMs(retentionMs: number): number {
   return Math.min(retentionMs, HOUR_MS);
 }
 
-/** How often the revision is sampled: a tenth of the step, as etcd's periodic compactor records revisions. */
+/** A tenth of the step, as etcd's periodic compactor records revisions. */
 export function compactionSampleIntervalMs(retentionMs: number): number {
   return compactionStepMs(retentionMs) / 10;
 }
 
 /**
- * Which revision to compact to: the newest revision sampled at or before `nowMs - retentionMs` (so no revision
- * younger than the retention is ever compacted away, whatever the sampling times), when it is newer than the last
- * compaction by revision and by at least one step of time ({@link compactionStepMs}); else none. Samples older than
- * the target are dropped. A sample from the future (a clock set back) is never a target until its time comes.
+ * The newest revision sampled at or before `nowMs - retentionMs` (so no revision younger than the retention is
+ * compacted away), when newer than the last compaction by revision and by at least one step of time; else none.
  */
 export function planCompaction(input: CompactionPlanInput): CompactionPlan {
   const cutoff = input.nowMs - input.retentionMs;

@@ -2,16 +2,13 @@ import { compactionSampleIntervalMs, planCompaction, type RevisionSample } from 
 import { KvCompactedError, type KvDriver } from "../kv-driver.js";
 import type { Log } from "../../../support/log.js";
 
-export interface EtcdCompactionOptions {
-  /** The store's driver (only its reads and its compaction are used). */
+interface EtcdCompactionOptions {
   readonly driver: Pick<KvDriver, "get" | "compact">;
   /** A key that always exists once the store does (the schema key): reading it gives etcd's current revision. */
   readonly probeKey: string;
-  /** How much history to keep (see planCompaction); must be positive. */
   readonly retentionMs: number;
-  /** How often the revision is sampled; default a tenth of min(retention, 1h), as etcd's own compactor. */
+  /** Default a tenth of min(retention, 1h), as etcd's own compactor. */
   readonly intervalMs?: number;
-  /** The clock the samples and the plan use (tests drive it); default Date.now. */
   readonly now?: () => number;
   readonly log: Log;
 }
@@ -21,16 +18,13 @@ const ROOT_ROLE_HINT =
   "etcd.compaction-retention: off and start the etcd members with --auto-compaction-mode=periodic --auto-compaction-retention=1h";
 
 /**
- * kintsugi's compaction of etcd's old revisions: samples etcd's revision every interval, and compacts to the revision
- * planCompaction picks. etcd's revisions are cluster-wide, so this bounds the history of every key on that etcd, not
- * only kintsugi's (sabakan's watch re-reads when it is compacted past, as kintsugi's own mirror feed does).
+ * kintsugi's compaction of etcd's old revisions: samples etcd's revision (a get of the schema key: sabakan's writes
+ * advance it too, unlike the mirror's) and compacts to the revision planCompaction picks. etcd's revisions are
+ * cluster-wide, so this bounds every key's history (sabakan's watch re-reads when compacted past, as the mirror does).
  *
- * Every replica runs it, leader or not: the store opens before the election and knows nothing of it, any replica's
- * compaction is as good as the leader's, and etcd refuses one to a revision it already compacted past (taken here as
- * done, so replicas learn of each other's compactions); spaced by the plan's step, three replicas ask for about three
- * compactions an hour. Failures are logged (a warning when they start or change, not every round) and never end the
- * loop. The revision is sampled with a get of the schema key: etcd's revision, which sabakan's writes advance as much as
- * kintsugi's, where the mirror's revision moves only with kintsugi's keys.
+ * Every replica runs it, leader or not (the store opens before the election): a compaction already done is taken as
+ * done, so replicas learn of each other's; spaced by the plan's step, three replicas ask for about three an hour.
+ * Failures are logged (a warning when they start or change) and never end the loop.
  */
 export class EtcdCompaction {
   private samples: RevisionSample[] = [];
@@ -50,12 +44,10 @@ export class EtcdCompaction {
     this.now = options.now ?? Date.now;
   }
 
-  /** Takes the first sample now and goes on every interval until `stop()`. */
   start(): void {
     this.schedule(0);
   }
 
-  /** Ends the loop, waiting for a round under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -75,7 +67,6 @@ export class EtcdCompaction {
     this.timer.unref();
   }
 
-  /** One sample, one plan, and the compaction it asks for. Never throws. */
   private async round(): Promise<void> {
     const { driver, log } = this.options;
     const atMs = this.now();

@@ -18,8 +18,7 @@ import {
 } from "../kv-driver.js";
 import type { Log } from "../../../support/log.js";
 
-export interface EtcdKvDriverOptions {
-  /** The caller's client (it owns it: `close()` leaves it open). */
+interface EtcdKvDriverOptions {
   readonly client: Etcd3;
   /** A key that always exists once the store does (the schema key): what the outage probe reads. */
   readonly probeKey: string;
@@ -36,22 +35,13 @@ const pairOf = (kv: IKeyValue): KvPair => ({
   modRevision: Number(kv.mod_revision),
 });
 
-/** Whether an error from etcd is its refusal of a transaction over its limits (an answer, not an outage). */
-function isLimitRefusal(err: unknown): boolean {
-  const message = err instanceof Error ? err.message : String(err);
-  return /too many operations in txn request|request is too large|larger than max/i.test(message);
-}
+/** etcd's answers (not outages): a transaction over its limits, a refused compaction, a revision compacted away. */
+const says = (pattern: RegExp) => (err: unknown) => pattern.test(err instanceof Error ? err.message : String(err));
+const isLimitRefusal = says(/too many operations in txn request|request is too large|larger than max/i);
+const isCompactionRefusal = says(/future revision|permission denied/i);
+const isCompacted = says(/compacted/i);
 
-/** etcd's answers refusing a compaction: to a revision it does not have yet, or to a user without the root role. */
-const isCompactionRefusal = (err: unknown): boolean => /future revision|permission denied/i.test(err instanceof Error ? err.message : String(err));
-
-/** etcd's answer when a read or watch asks for a revision it compacted away. */
-const isCompacted = (err: unknown): boolean => /compacted/i.test(err instanceof Error ? err.message : String(err));
-
-/**
- * The etcd driver: every call carries a deadline (etcdutil's `timeout`); a call that fails becomes the store's
- * StoreUnavailableError naming the endpoints (see {@link EtcdAvailability}, which also tells GET /health).
- */
+/** The etcd driver: every call carries a deadline; a failed one becomes StoreUnavailableError (see EtcdAvailability). */
 export class EtcdKvDriver implements KvDriver {
   readonly backend = "etcd" as const;
   readonly singleWriter = false;
@@ -199,8 +189,7 @@ export class EtcdKvDriver implements KvDriver {
       await this.client.kv.compact({ revision: String(revision) }, this.availability.callOptions());
       this.availability.answered();
     } catch (err) {
-      // etcd answered with a refusal: past its compaction already, a future revision, or a user without the root
-      // role (etcd permits Compact only to root): the store is reachable, so GET /health stays as it is.
+      // etcd answered (etcd permits Compact only to root): the store is reachable, so GET /health stays as it is.
       if (isCompacted(err)) {
         this.availability.answered();
         throw new KvCompactedError(`${what}: ${(err as Error).message}`, { cause: err });
@@ -223,7 +212,6 @@ export class EtcdKvDriver implements KvDriver {
     this.watchers.clear();
   }
 
-  /** One call with a deadline; its failure becomes StoreUnavailableError (or KvCompactedError: etcd answered). */
   private async call<T>(what: string, run: (options: { deadline: number }) => Promise<T>): Promise<T> {
     try {
       const result = await run(this.availability.callOptions());

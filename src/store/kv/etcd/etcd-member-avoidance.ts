@@ -1,11 +1,8 @@
 import { BrokenCircuitError, noop, type IDefaultPolicyContext, type IPolicy } from "cockatiel";
 import { isRecoverableError } from "etcd3";
 
-/**
- * How long calls skip an etcd member after one call to it failed without an answer from it (timed out, refused,
- * connection dropped): etcd3's own pause before it tries a member it holds off again.
- */
-export const MEMBER_AVOIDED_MS = 5000;
+/** How long calls skip a member after one unanswered call: etcd3's own pause before it tries a member it holds off. */
+const MEMBER_AVOIDED_MS = 5000;
 
 /**
  * Whether a failed call says nothing came back from the member. An answer of etcd's (`etcdserver: leader changed`,
@@ -17,12 +14,10 @@ export function unanswered(error: unknown): boolean {
 }
 
 /**
- * Which etcd members calls skip, shared by the members of one client. etcd3 picks a member at random for every call
- * and stream; its default (a member held off after 3 failures in a row, each member on its own) lets a lease's
- * keep-alives and the watch land on a member that is cut off (packets dropped) again and again, each waiting out
- * its deadline, and holds off every member at once when each failed once (a loaded machine), so that no call is
- * even sent. Here a member is skipped for {@link MEMBER_AVOIDED_MS} after one unanswered failure, and only while
- * another member is not skipped: with every member failing, calls go on being sent, and the first answer counts.
+ * Which etcd members calls skip. etcd3's default (a member held off after 3 failures in a row) lets keep-alives and
+ * the watch land on a member cut off (packets dropped) again and again, and holds off every member at once when each
+ * failed once, so no call is sent. Here a member is skipped after one unanswered failure, and only while another is
+ * not skipped: with every member failing, calls go on being sent.
  */
 export class MemberAvoidance {
   private readonly avoidedUntil = new Map<string, number>();
@@ -33,7 +28,7 @@ export class MemberAvoidance {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** The policy etcd3 runs each call to `member` through (its `faultHandling.host`). */
+  /** etcd3's `faultHandling.host` policy for `member`. */
   policyFor(member: string): IPolicy<IDefaultPolicyContext> {
     return {
       _altReturn: undefined as never,

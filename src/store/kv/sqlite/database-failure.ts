@@ -1,21 +1,15 @@
+import Database from "better-sqlite3";
 import { StoreBusyError, StoreUnavailableError } from "../../store-errors.js";
-
-/**
- * What a failed SQLite call says about the database file, from its error code: `busy` (another process holds the
- * write lock; try again), `read-only`, `full` (the disk), `io` (the operating system refused a read or write) or
- * `corrupt` (damaged pages, or not a SQLite file). Null for anything else, such as a constraint or an SQL error.
- */
-export type DatabaseFailureKind = "busy" | "read-only" | "full" | "io" | "corrupt";
 
 /** An error from a SQLite call that tells something about the database file itself. */
 export interface DatabaseFailure {
-  readonly kind: DatabaseFailureKind;
+  readonly kind: "busy" | "read-only" | "full" | "io" | "corrupt";
   /** SQLite's extended result code, e.g. SQLITE_IOERR_WRITE. */
   readonly code: string;
   readonly message: string;
 }
 
-const KIND_BY_PRIMARY_CODE: Readonly<Record<string, DatabaseFailureKind>> = {
+const KIND_BY_PRIMARY_CODE: Readonly<Record<string, DatabaseFailure["kind"]>> = {
   SQLITE_BUSY: "busy",
   SQLITE_READONLY: "read-only",
   SQLITE_FULL: "full",
@@ -24,7 +18,7 @@ const KIND_BY_PRIMARY_CODE: Readonly<Record<string, DatabaseFailureKind>> = {
   SQLITE_NOTADB: "corrupt",
 };
 
-/** Classifies an error thrown by better-sqlite3 (its SqliteError carries the extended code); null when unrelated. */
+/** Classifies an error thrown by better-sqlite3; null when it says nothing of the file (a constraint, an SQL error). */
 export function databaseFailureOf(err: unknown): DatabaseFailure | null {
   if (!(err instanceof Error)) return null;
   const code = (err as { code?: unknown }).code;
@@ -35,7 +29,6 @@ export function databaseFailureOf(err: unknown): DatabaseFailure | null {
   return kind === undefined ? null : { kind, code, message: err.message };
 }
 
-/** A sentence naming the database and what is wrong with it, for /health and the log. */
 export function describeDatabaseFailure(file: string, failure: DatabaseFailure): string {
   switch (failure.kind) {
     case "busy":
@@ -52,17 +45,19 @@ export function describeDatabaseFailure(file: string, failure: DatabaseFailure):
 }
 
 /**
- * The store's error for a failure of the database file, with the SQLite error as its `cause` (for the log): busy
- * becomes StoreBusyError, any other failure StoreUnavailableError, each with a message that names no path or SQL.
- * Any other error is returned as it is.
+ * The store's error for a failed SQLite call `what`, the SQLite error its `cause`; any other SQLite error (a missing
+ * table, a constraint) is still unavailable. Other errors (the driver's own refusals) pass as they are.
  */
-export function asStoreError(err: unknown): unknown {
+export function asStoreError(what: string, err: unknown): unknown {
   const failure = databaseFailureOf(err);
-  if (failure === null) return err;
-  if (failure.kind === "busy") {
-    return new StoreBusyError("the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again", {
-      cause: err,
-    });
+  if (failure?.kind === "busy") {
+    const message = "the database is busy: another process holds its write lock (kintsugi does not wait for it); nothing was changed, try again";
+    return new StoreBusyError(`${what}: ${message}`, { cause: err });
   }
-  return new StoreUnavailableError(`the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`, { cause: err });
+  if (failure !== null) {
+    const message = `the database cannot be used (${failure.kind}); GET /health says more and the server log has the details`;
+    return new StoreUnavailableError(`${what}: ${message}`, { cause: err });
+  }
+  if (!(err instanceof Database.SqliteError)) return err;
+  return new StoreUnavailableError(`${what}: the database cannot be used (an unexpected SQLite error); the server log has the details`, { cause: err });
 }

@@ -4,27 +4,22 @@ import { databaseFailureOf, describeDatabaseFailure, type DatabaseFailure } from
 /** Whether kintsugi can write its database, and why not. */
 export type HealthVerdict = { readonly healthy: true } | { readonly healthy: false; readonly reason: string };
 
-export interface DatabaseHealthOptions {
-  /** A monotonic clock in milliseconds (default `performance.now`); only spaces out the heartbeats. */
+interface DatabaseHealthOptions {
+  /** A monotonic clock (default `performance.now`). */
   readonly clock?: () => number;
   /** At most one heartbeat write per this many ms, however often /health is asked (default 1,000). */
   readonly heartbeatIntervalMs?: number;
 }
 
 /**
- * The truth behind GET /health: whether the database can be written. Two sources:
- * - a heartbeat, a write of the file header's `user_version` (a counter; kintsugi's schema version lives in its
- *   own table), made by `check()` at most once per interval, so clients cannot make kintsugi fsync at will. It
- *   touches no table, so nothing kept from reads is invalidated, and it proves the file, the disk and the
- *   journal take a commit;
- * - the last failed transaction of any store: a read-only file, a full disk, an I/O error or corruption
- *   (SQLITE_READONLY, SQLITE_FULL, SQLITE_IOERR*, SQLITE_CORRUPT, SQLITE_NOTADB) is remembered until a later
- *   transaction writes. A heartbeat that succeeds also clears a read-only file or an I/O error, which concern
- *   the whole file; not a full disk (a header write needs no new space) nor corruption (damaged pages elsewhere
- *   do not stop the header from being written).
- * A write lock held by another process is not a verdict: it passes, and meanwhile writes fail fast as busy.
- * No `PRAGMA quick_check`: it reads the whole file synchronously, stalling the API for as long as the database
- * is large, while the stores' own reads and writes already meet the pages that matter.
+ * Whether the database can be written (GET /health), from two sources:
+ * - a heartbeat, a write of the header's `user_version`, at most once per interval (clients cannot make kintsugi
+ *   fsync at will); it touches no table and proves the file, the disk and the journal take a commit;
+ * - the last failed transaction: a read-only file, a full disk, an I/O error or corruption is remembered until a
+ *   later transaction writes. A heartbeat that succeeds clears a read-only file or an I/O error; not a full disk (a
+ *   header write needs no new space) nor corruption (damaged pages elsewhere do not stop it).
+ * Another process's write lock is no verdict. No `PRAGMA quick_check`: it reads the whole file synchronously,
+ * stalling the API for as long as the database is large.
  */
 export class DatabaseHealth {
   private readonly clock: () => number;
@@ -44,7 +39,6 @@ export class DatabaseHealth {
     this.watchTransactions();
   }
 
-  /** The verdict, after a heartbeat when the last one is older than the interval. */
   check(): HealthVerdict {
     const now = this.clock();
     if (now - this.lastBeatAt >= this.intervalMs) {
@@ -70,10 +64,7 @@ export class DatabaseHealth {
     if (this.storeFailure?.kind === "read-only" || this.storeFailure?.kind === "io") this.storeFailure = null;
   }
 
-  /**
-   * Makes every outermost transaction on the connection report to this health: the stores write only in
-   * transactions, so this sees each of their writes without each store knowing about health.
-   */
+  /** Every outermost transaction on the connection reports here: the store writes only in transactions. */
   private watchTransactions(): void {
     const db = this.db;
     const transaction = db.transaction.bind(db);

@@ -3,10 +3,10 @@ import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DatabaseOpenError } from "../../store-errors.js";
 import { openDatabase, type Db } from "./database.js";
+import { MIGRATIONS, type Migration } from "./old-tables/migrations/index.js";
 
 /** The lock of one kintsugi process on its database, held until `release()` or until the process dies. */
 export interface DatabaseLock {
-  /** The lock file, `<database>.lock`. */
   readonly path: string;
   release(): void;
 }
@@ -26,11 +26,9 @@ export class DatabaseInUseError extends DatabaseOpenError {
 const held = new Set<string>();
 
 /**
- * Takes the lock that makes a kintsugi process the only one on the database at `databasePath`, or throws a
- * {@link DatabaseOpenError} naming the file and the holder's pid. The lock is a SQLite database beside it, kept
- * write-locked (`locking_mode=EXCLUSIVE`) for the life of the connection: SQLite's locks are fcntl locks, which
- * the kernel drops when the process dies however it dies, so a kill -9 leaves no stale lock behind. Only the lock
- * file is touched: a refused process writes nothing to the database.
+ * Takes the lock that makes a kintsugi process the only one on the database, or throws naming the holder's pid. The
+ * lock is a SQLite database beside it kept write-locked (`locking_mode=EXCLUSIVE`): fcntl locks, which the kernel
+ * drops when the process dies however it dies, so a kill -9 leaves no stale lock. A refused process writes nothing.
  */
 export function lockDatabase(databasePath: string): DatabaseLock {
   const database = resolve(databasePath);
@@ -95,15 +93,12 @@ function holderPid(lockFile: string): number | null {
   }
 }
 
-/**
- * Takes the database's lock, then opens it ({@link openDatabase}): a second kintsugi on the same file is refused
- * before it writes anything. `close` closes the database, then releases the lock.
- */
-export function openLockedDatabase(path: string): { readonly db: Db; close(): void } {
+/** Takes the database's lock, then opens it with `migrations()`; `close` closes the database, then releases the lock. */
+export function openLockedDatabase(path: string, migrations: () => readonly Migration[] = () => MIGRATIONS): { readonly db: Db; close(): void } {
   const lock = lockDatabase(path);
   let db: Db;
   try {
-    db = openDatabase(path);
+    db = openDatabase(path, migrations());
   } catch (err) {
     lock.release();
     throw err;

@@ -8,16 +8,12 @@ import { MIGRATIONS, type Migration } from "./old-tables/migrations/index.js";
 export type Db = Database.Database;
 
 /**
- * How long a statement waits for a write lock held by another process (an operator's sqlite3 shell, a backup tool)
- * before failing with SQLITE_BUSY. better-sqlite3 is synchronous: the whole process, its API and its runner, waits
- * with it, so the wait is kept short and a busy database fails fast instead (see database-failure.ts).
+ * How long a statement waits for another process's write lock: better-sqlite3 is synchronous, so the whole process
+ * waits with it; a busy database fails fast instead.
  */
-export const BUSY_TIMEOUT_MS = 20;
+const BUSY_TIMEOUT_MS = 20;
 
-/**
- * Opens (creating when missing) the SQLite file at `path` with WAL and `synchronous=FULL`, so a committed repair
- * record survives power loss, then applies the pending numbered migrations in one transaction each.
- */
+/** Opens the SQLite file with WAL and `synchronous=FULL` (a commit survives power loss), then applies `migrations`. */
 export function openDatabase(path: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   const file = resolve(path);
   let db: Db;
@@ -48,10 +44,7 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
   }
 }
 
-/**
- * Opens the existing SQLite file `file` read-only: nothing is written to it, and a running kintsugi may hold it. A
- * file that cannot be opened raises `failure` (DatabaseOpenError by default), naming the file and the cause.
- */
+/** Opens an existing SQLite file read-only (a running kintsugi may hold it); `failure` names what cannot be opened. */
 export function openDatabaseReadOnly(file: string, failure: new (message: string) => Error = DatabaseOpenError): Db {
   try {
     return new Database(file, { readonly: true, fileMustExist: true });
@@ -60,13 +53,11 @@ export function openDatabaseReadOnly(file: string, failure: new (message: string
   }
 }
 
-/** The highest migration applied to `db`, 0 for a new file. */
 export function schemaVersion(db: Db): number {
   const row = db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number | null };
   return row.v ?? 0;
 }
 
-/** Refuses (DatabaseOpenError) a database whose schema is newer than `migrations`; reads only. */
 function refuseNewerSchema(db: Db, migrations: readonly Migration[]): void {
   const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
   const current = tracked ? schemaVersion(db) : 0;
@@ -80,10 +71,7 @@ function refuseNewerSchema(db: Db, migrations: readonly Migration[]): void {
   }
 }
 
-/**
- * Brings `db` to the newest of `migrations`, one transaction per migration; refuses (DatabaseOpenError) a database
- * whose schema is newer than them.
- */
+/** Brings `db` to the newest of `migrations`, one transaction each; refuses a newer schema. */
 export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): void {
   refuseNewerSchema(db, migrations);
   db.exec(`CREATE TABLE IF NOT EXISTS schema_version (

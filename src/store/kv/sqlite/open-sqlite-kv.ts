@@ -2,54 +2,31 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DatabaseOpenError } from "../../store-errors.js";
-import { openDatabase, type Db } from "./database.js";
-import { lockDatabase } from "./database-lock.js";
+import type { Db } from "./database.js";
+import { openLockedDatabase } from "./database-lock.js";
 import { NEWEST_SCHEMA_VERSION, type Migration } from "./old-tables/migrations/index.js";
 import { SqliteKvDriver, type SqliteKvDriverOptions } from "./sqlite-kv-driver.js";
 import { SQLITE_KV_TABLES } from "./sqlite-kv-schema.js";
 
-/**
- * The schema version of a file in the key-value format: the number of the migration that converts a file of the old
- * tables (migrations 1-12) to the `kv` table, and the version a new file is recorded at, so that neither the old
- * tables nor the conversion are ever applied to it.
- */
+/** The schema version of a file in the key-value format, which a new file is recorded at (no old table is ever made). */
 export const KV_SCHEMA_VERSION = NEWEST_SCHEMA_VERSION;
 
 /** What a new file gets instead of migrations 1-12 and the conversion: the kv tables, at the kv format's version. */
 const KV_TABLES: Migration = { version: KV_SCHEMA_VERSION, name: "key-value store", sql: SQLITE_KV_TABLES };
 
-export interface OpenSqliteKvOptions extends Omit<SqliteKvDriverOptions, "description" | "close"> {
-  /**
-   * Converts the file of the old tables at the path it is given to the kv format (src/store/kv/sqlite/old-tables/convert-sqlite-file.ts),
-   * leaving it at {@link KV_SCHEMA_VERSION}. Absent: such a file is refused, untouched.
-   */
+interface OpenSqliteKvOptions extends Omit<SqliteKvDriverOptions, "description" | "close"> {
+  /** Converts a file of the old tables to the kv format; absent: such a file is refused, untouched. */
   readonly conversion?: (file: string) => void;
 }
 
 /**
- * Opens the SQLite file at `path` as a key-value driver: takes its lock (a second kintsugi on the file is refused
- * before anything is written), then opens it by what it holds, as `schema_version` tells:
- * - nothing (no file, or a file without tables): a new store; it gets the kv tables in one transaction, recorded as
- *   version {@link KV_SCHEMA_VERSION}, and never the old tables;
- * - version {@link KV_SCHEMA_VERSION} (or a newer one, refused as a newer kintsugi's): a kv store, opened as it is;
- * - an older version (the old tables): converted by `options.conversion` (into a new file that replaces it), or
- *   refused when there is none.
- * Throws DatabaseOpenError (DatabaseInUseError for the lock) naming the file.
+ * Opens the SQLite file as a key-value driver: takes its lock first (a second kintsugi is refused before anything is
+ * written); a new file gets the kv tables, a newer version is refused, the old tables are converted by
+ * `options.conversion` or refused. Throws DatabaseOpenError naming the file.
  */
 export function openSqliteKvDriver(path: string, options: OpenSqliteKvOptions = {}): SqliteKvDriver {
   const file = resolve(path);
-  const lock = lockDatabase(file);
-  let db: Db;
-  try {
-    db = openDatabase(file, migrationsFor(file, options.conversion));
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
-  const close = () => {
-    db.close();
-    lock.release();
-  };
+  const { db, close } = openLockedDatabase(file, () => migrationsFor(file, options.conversion));
   try {
     requireKvTables(db, file);
     const { conversion: _, ...driverOptions } = options;
@@ -60,7 +37,6 @@ export function openSqliteKvDriver(path: string, options: OpenSqliteKvOptions = 
   }
 }
 
-/** The migrations that bring the file to the kv format, by what it holds now (converting a file of the old tables first). */
 function migrationsFor(file: string, conversion: ((file: string) => void) | undefined): readonly Migration[] {
   const version = storedVersion(file);
   if (version === "new" || version >= KV_SCHEMA_VERSION) return [KV_TABLES];
@@ -73,10 +49,7 @@ function migrationsFor(file: string, conversion: ((file: string) => void) | unde
   return [KV_TABLES];
 }
 
-/**
- * The file's schema version (0: tables but none of kintsugi's), or "new" when it has no tables at all. A file SQLite
- * cannot read counts as a kv store here, so that opening it fails with openDatabase's own message.
- */
+/** The file's schema version (0: not kintsugi's tables), or "new"; an unreadable file fails later, with openDatabase's message. */
 export function storedVersion(file: string): number | "new" {
   if (!existsSync(file)) return "new";
   let peek: Database.Database;

@@ -1,9 +1,7 @@
 import { resolve } from "node:path";
-import type { PollRecordsConfig } from "../../../config/poll-records-schema.js";
-import type { Constraints } from "../../../domain/shared/constraints.js";
 import { StoreKeys } from "../../core/store-keys.js";
 import type { KvStoreAccess } from "../../core/kv-store-access.js";
-import { openStoreCore } from "../../core/open-store-core.js";
+import { openStoreCore, type StoreCoreOptions } from "../../core/open-store-core.js";
 import { convertOldFile } from "./old-tables/convert-sqlite-file.js";
 import { describeProgress } from "../../../support/progress.js";
 import type { KvDriver } from "../kv-driver.js";
@@ -13,21 +11,14 @@ import type { KintsugiStore } from "../../store-port.js";
 import { SILENT_LOG, type Log } from "../../../support/log.js";
 import { howToEmptySqlite } from "./old-tables/sqlite-copy-marker.js";
 
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends Omit<StoreCoreOptions, "log"> {
   /** The database file, created on first open. */
   readonly path: string;
-  /** The config file's constraints: they apply where no value was set through the API. */
-  readonly initialConstraints?: Partial<Constraints>;
-  /** How many finished-repair records are kept (default KEPT_FINISHED_REPAIRS; tests lower it). */
-  readonly keepFinishedRepairs?: number;
-  /** How long and how much of the poll records are kept (default DEFAULT_POLL_RECORDS). */
-  readonly pollRecords?: PollRecordsConfig;
   readonly log?: Log;
   /** Where the conversion of an older kintsugi's file tells its start and progress (default `log`). */
   readonly conversionLog?: Log;
 }
 
-/** How the core names a SQLite file to operators. */
 export function sqliteAccess(driver: KvDriver, file: string): KvStoreAccess {
   return {
     driver,
@@ -39,11 +30,8 @@ export function sqliteAccess(driver: KvDriver, file: string): KvStoreAccess {
 }
 
 /**
- * Opens the SQLite backend: the store core (the same as on etcd) over the SQLite driver. The driver takes the file's
- * lock (a second kintsugi on the same file is refused before it writes anything) and opens it by what it holds: a
- * new file gets the key-value table; a file of an older kintsugi (its tables) is converted to it in a new file that
- * replaces it (a crash during it leaves the old file as it was), with progress lines in the log. The lock makes this process the only writer, so
- * `guarded` needs no guard. A busy or failing file reaches callers as the store's errors, never as SQLite's.
+ * The store core over the SQLite driver, which takes the file's lock (a second kintsugi on the file is refused before
+ * it writes anything); a file of an older kintsugi's tables is converted first, with progress lines in the log.
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<KintsugiStore> {
   const file = resolve(options.path);

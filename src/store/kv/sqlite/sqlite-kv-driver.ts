@@ -1,6 +1,5 @@
-import Database from "better-sqlite3";
 import type { StoreHealth } from "../../store-port.js";
-import { StoreBusyError, StoreUnavailableError } from "../../store-errors.js";
+import { StoreUnavailableError } from "../../store-errors.js";
 import type { Db } from "./database.js";
 import { asStoreError } from "./database-failure.js";
 import { DatabaseHealth } from "./database-health.js";
@@ -21,8 +20,8 @@ import {
 import { SqliteKvStatements } from "./sqlite-kv-statements.js";
 import { SqliteKvWatches } from "./sqlite-kv-watches.js";
 
-/** How long the core waits on the SQLite driver by default (only its own waits: SQLite calls are synchronous). */
-export const DEFAULT_SQLITE_KV_TIMEOUT_MS = 2000;
+/** How long the core waits on the watch (SQLite calls themselves are synchronous). */
+const DEFAULT_SQLITE_KV_TIMEOUT_MS = 2000;
 
 export interface SqliteKvDriverOptions {
   /** The database file, for messages. */
@@ -44,11 +43,10 @@ const UNBOUNDED: KvTxnLimits = { maxTxnOps: Infinity, maxRequestBytes: Infinity 
 type Committed = KvTxnResult & { readonly events: readonly KvEvent[] };
 
 /**
- * The store core's driver over one SQLite file in Kine's model: etcd's keys in one table (`kv`) and one revision
- * counter (`kv_revision`). The file lock makes this process the only writer, so every call is a synchronous statement
- * behind a resolved promise, and a write's events reach the watches before its promise resolves. Only the current
- * revision is kept: reading or watching from any other throws {@link KvCompactedError}. SQLite's failures reach
- * callers as StoreBusyError or StoreUnavailableError (database-failure.ts), whose messages name no path or SQL.
+ * The driver over one SQLite file in Kine's model: etcd's keys in one table and one revision counter. The file lock
+ * makes this process the only writer, so every call is a synchronous statement, and a write's events reach the
+ * watches before its promise resolves. Only the current revision is kept. SQLite's failures reach callers as
+ * StoreBusyError or StoreUnavailableError, whose messages name no path or SQL.
  */
 export class SqliteKvDriver implements KvDriver {
   readonly backend = "sqlite" as const;
@@ -135,9 +133,8 @@ export class SqliteKvDriver implements KvDriver {
   }
 
   /**
-   * Gives the file's free pages back to the file system once there are {@link GIVE_BACK_PAGES} of them (a file with
-   * incremental auto_vacuum: every file this kintsugi made or converted), so that the file shrinks as what it keeps is
-   * pruned; in one write of its own, after the commit that freed them, so that no transaction waits for it.
+   * Gives free pages back once there are {@link GIVE_BACK_PAGES} (on a file with incremental auto_vacuum), so the file
+   * shrinks as what it keeps is pruned; in a write of its own after the commit, so that no transaction waits for it.
    */
   private giveBack(): void {
     if ((this.db.pragma("freelist_count", { simple: true }) as number) < GIVE_BACK_PAGES) return;
@@ -145,7 +142,6 @@ export class SqliteKvDriver implements KvDriver {
     this.db.pragma("incremental_vacuum");
   }
 
-  /** One transaction's work, inside BEGIN IMMEDIATE ... COMMIT. */
   private apply(txn: KvTxn): Committed {
     const current = this.statements.revision();
     if (!txn.compares.every((c) => this.compareHolds(c.key, c.target, c.revision))) {
@@ -173,7 +169,6 @@ export class SqliteKvDriver implements KvDriver {
     return (target === "mod" ? kv.modRevision : kv.createRevision) === revision;
   }
 
-  /** The current revision, when `asked` is absent or that revision; any other is gone (or not yet). */
   private currentAt(what: string, asked: number | undefined): number {
     const current = this.statements.revision();
     if (asked === undefined || asked === current) return current;
@@ -181,27 +176,14 @@ export class SqliteKvDriver implements KvDriver {
     throw new KvCompactedError(`${what}: revision ${asked} ${why} (it is at ${current})`);
   }
 
-  /** Runs one synchronous call, with SQLite's failures in the store's words. */
   private run<T>(what: string, call: () => T): T {
     if (this.closed) throw new StoreUnavailableError(`${what}: the SQLite store is closed`);
     try {
       return call();
     } catch (err) {
-      throw storeErrorOf(what, err);
+      throw asStoreError(what, err);
     }
   }
-}
-
-/** The store's error for a failed SQLite call; the driver's own refusals (KvCompactedError) pass as they are. */
-function storeErrorOf(what: string, err: unknown): unknown {
-  const mapped = asStoreError(err);
-  if (mapped instanceof StoreBusyError) return new StoreBusyError(`${what}: ${mapped.message}`, { cause: err });
-  if (mapped instanceof StoreUnavailableError) return new StoreUnavailableError(`${what}: ${mapped.message}`, { cause: err });
-  // No failure of the file (a missing table, a constraint): still SQLite's, so still unavailable, with it as the cause.
-  if (err instanceof Database.SqliteError) {
-    return new StoreUnavailableError(`${what}: the database cannot be used (an unexpected SQLite error); the server log has the details`, { cause: err });
-  }
-  return err;
 }
 
 /**

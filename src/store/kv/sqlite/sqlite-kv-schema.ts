@@ -1,8 +1,6 @@
 /**
- * The SQLite driver's tables (Kine's model: etcd's keys and values in one table). `kv` holds every key of the store
- * with the revisions that created and last wrote it; `WITHOUT ROWID` keeps the rows in key order (BINARY collation
- * compares UTF-8 bytes, as etcd orders keys), so a history or record read is a range scan of the primary key.
- * `kv_revision` holds the store's one revision counter: every committed write advances it by one.
+ * The SQLite driver's tables (Kine's model): every key with its revisions, `WITHOUT ROWID` so a range read is a scan
+ * of the primary key, and the store's one revision counter.
  */
 export const SQLITE_KV_TABLES = `
 CREATE TABLE kv (
@@ -18,5 +16,5 @@ CREATE TABLE kv_revision (
 INSERT INTO kv_revision (id, revision) VALUES (1, 0);
 `;
 
-/** The prefix of every key the SQLite store keeps: the etcd store's layout (src/store/core/store-keys.ts) under a fixed prefix. */
+/** The SQLite store keeps the etcd store's layout under a fixed prefix. */
 export const SQLITE_KV_PREFIX = "/kintsugi/";

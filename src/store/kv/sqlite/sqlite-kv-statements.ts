@@ -13,10 +13,7 @@ const EMPTY = Buffer.alloc(0);
 
 const pairOf = (row: KvRow): KvPair => ({ key: row.key, value: row.value, createRevision: row.create_revision, modRevision: row.mod_revision });
 
-/**
- * The SQLite driver's statements on the `kv` and `kv_revision` tables (sqlite-kv-schema.ts), prepared once. Every
- * read is a scan of the primary key, whose BINARY collation orders keys by their UTF-8 bytes, as etcd orders its keys.
- */
+/** The driver's statements, prepared once; the primary key's BINARY collation orders keys by their bytes, as etcd does. */
 export class SqliteKvStatements {
   private readonly selectRevision: Statement<[], number>;
   private readonly updateRevision: Statement<[number]>;
@@ -58,7 +55,7 @@ export class SqliteKvStatements {
     return row === undefined ? null : pairOf(row);
   }
 
-  /** The pairs of `range` in key order, at most `limit` (-1: all); `keysOnly` leaves the values unread. */
+  /** At most `limit` (-1: all); `keysOnly` leaves the values unread. */
   range(range: KeyRange, limit: number, keysOnly: boolean): KvPair[] {
     if (keysOnly) return this.selectRangeKeys.all(range.start, range.end, limit).map((row) => pairOf({ ...row, value: EMPTY }));
     return this.selectRange.all(range.start, range.end, limit).map(pairOf);
@@ -72,7 +69,6 @@ export class SqliteKvStatements {
     this.upsert.run(key, value, revision, revision);
   }
 
-  /** Deletes the keys of `range` and returns them, in key order. */
   delete(range: KeyRange): string[] {
     const keys = this.selectRangeKeys.all(range.start, range.end, -1).map((row) => row.key);
     if (keys.length > 0) this.deleteRange.run(range.start, range.end);

@@ -11,19 +11,15 @@ interface ActiveWatch {
 const holds = (watch: ActiveWatch, key: Buffer): boolean => Buffer.compare(key, watch.start) >= 0 && Buffer.compare(key, watch.end) < 0;
 
 /**
- * The SQLite driver's watches. SQLite keeps no past events, so a watch sees only what is committed after it starts:
- * each commit is announced here right after it, before the write's promise resolves. Announcements are queued, so a
- * sink that writes from inside `events` cannot make another sink see a later revision before an earlier one.
+ * The SQLite driver's watches: each commit is announced right after it. Announcements are queued, so a sink that
+ * writes from inside `events` cannot make another sink see a later revision before an earlier one.
  */
 export class SqliteKvWatches {
   private readonly watches = new Set<ActiveWatch>();
   private readonly pending: Array<{ readonly revision: number; readonly events: readonly KvEvent[] }> = [];
   private delivering = false;
 
-  constructor(
-    /** Told of a sink that threw; the sink's failure must not reach the write nor the other sinks. */
-    private readonly sinkFailed: (err: unknown) => void = () => undefined,
-  ) {}
+  constructor(private readonly sinkFailed: (err: unknown) => void = () => undefined) {}
 
   add(range: KeyRange, fromRevision: number, sink: KvWatchSink): KvWatch {
     const watch: ActiveWatch = { start: Buffer.from(range.start), end: Buffer.from(range.end), fromRevision, sink };
@@ -35,7 +31,6 @@ export class SqliteKvWatches {
     };
   }
 
-  /** Announces the events of one committed revision, in op order, to every watch whose range holds any of them. */
   announce(revision: number, events: readonly KvEvent[]): void {
     if (events.length === 0 || this.watches.size === 0) return;
     this.pending.push({ revision, events });

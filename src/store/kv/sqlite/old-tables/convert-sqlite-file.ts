@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, renameSync, statSync } from "node:fs";
+import { fsyncPath, removeWithSideFiles } from "../../../copy/new-file.js";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { progressCounter, type ProgressReport } from "../../../../support/progress.js";
@@ -13,24 +14,21 @@ export interface OldFileConversionOptions extends KvConversionOptions {
   readonly progress?: (p: ProgressReport) => void;
 }
 
-/** The name of the new file a conversion writes beside the old one, renamed onto it when complete. */
 export function convertingFile(file: string): string {
   return `${file}.converting`;
 }
 
 /**
- * Converts the SQLite file `file` of kintsugi's old tables (migrations 1-12) to the key-value format, in a new file
- * beside it that replaces it by a rename once complete and on disk: a crash or a failure at any point leaves the old
- * file as it was (and the half-written new file, removed by the next attempt). The disk it needs at its peak is the old
- * file and the new one, and the new file starts with incremental auto_vacuum (SQLite can set it only on a file
- * without tables), so the store gives pages back as it frees them. The new file is written without a journal or
- * fsyncs (nothing reads it before the rename), then synced once. The caller holds the file's lock.
+ * Converts a file of the old tables to the key-value format in a new file beside it, renamed onto it once complete
+ * and on disk: a crash at any point leaves the old file as it was. The peak disk is the old file and the new one; the
+ * new file starts with incremental auto_vacuum (settable only on a file without tables) and is written without a
+ * journal or fsyncs (nothing reads it before the rename), then synced once. The caller holds the file's lock.
  *
  * @throws UnfinishedCopyError for a file holding an unfinished copy; DatabaseOpenError naming the file otherwise.
  */
 export function convertOldFile(file: string, options: OldFileConversionOptions = {}): KvConversion {
   const temp = convertingFile(file);
-  removeFile(temp);
+  removeWithSideFiles(temp);
   // The old migrations first, in place (small changes of their own), as the conversion reads migration 12's tables.
   const source = openDatabase(file, MIGRATIONS);
   let target: Db | null = null;
@@ -67,29 +65,16 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
     const wal = `${file}-wal`;
     if (existsSync(wal) && statSync(wal).size > 0)
       throw new DatabaseOpenError(`cannot convert database ${file}: another process has it open (its WAL ${wal} is not empty); stop it and start again`);
-    sync(temp);
+    fsyncPath(temp);
     renameSync(temp, file);
-    sync(dirname(file));
+    fsyncPath(dirname(file));
     counter.finish();
     return conversion;
   } catch (err) {
     target?.close();
     if (source.open) source.close();
-    removeFile(temp);
+    removeWithSideFiles(temp);
     if (err instanceof UnfinishedCopyError || err instanceof DatabaseOpenError) throw err;
     throw new DatabaseOpenError(`cannot open database ${file}: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function removeFile(path: string): void {
-  for (const suffix of ["", "-journal", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
-}
-
-function sync(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }

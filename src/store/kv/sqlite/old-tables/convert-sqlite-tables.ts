@@ -36,37 +36,28 @@ const OLD_TABLES = [
   "copy_in_progress",
 ] as const;
 
-/**
- * The write id that stamps the heads and settings the conversion writes. The etcd writer stamps its writes with a
- * fresh UUID and looks for its own after a failed compare; this text is never one, so no writer mistakes the
- * conversion's pairs for its own, and converting the same file twice gives the same bytes.
- */
+/** The conversion's write id: never a writer's UUID, and converting the same file twice gives the same bytes. */
 export const CONVERSION_WRITE_ID = "converted-from-sqlite-tables";
 
-/**
- * The revision of every converted pair and of the store after the conversion: it is one commit, as a transaction is
- * one revision in etcd, and the driver's revisions go on from it.
- */
-export const CONVERSION_REVISION = 1;
+/** The conversion is one commit: the revision of every converted pair, from which the driver's revisions go on. */
+const CONVERSION_REVISION = 1;
 
 export interface KvConversionOptions {
-  /** Called after each pair is written, with how many were written so far (a test stops the conversion there). */
+  /** Told how many pairs were written so far (a test stops the conversion there). */
   readonly afterPut?: (pairs: number) => void;
-  /** Called after each row of the old tables is converted, with how many were so far. */
+  /** Told how many rows of the old tables were converted so far. */
   readonly afterItem?: (items: number) => void;
 }
 
-/** What a conversion wrote. */
+/** What a conversion wrote: the summary as `kintsugi db check` computes it from the old tables, and the keys. */
 export interface KvConversion {
-  /** The items converted: counts, counters and sha256 as `kintsugi db check` computes them from the old tables. */
   readonly summary: SnapshotSummary;
-  /** How many keys the key-value table holds. */
   readonly pairs: number;
   readonly revision: number;
 }
 
-/** The old tables hold something the conversion cannot carry over; nothing is converted, the file left as it was. */
-export class KvConversionError extends Error {
+/** The old tables hold something the conversion cannot carry over; nothing is converted. */
+class KvConversionError extends Error {
   override readonly name = "KvConversionError";
 }
 
@@ -78,16 +69,12 @@ export function oldTableRows(db: Db): number {
 }
 
 /**
- * Converts the tables of migrations 1-12 in `source` (read only) to the key-value table (SQLITE_KV_TABLES) of
- * `target`: every item of the snapshot export, checked as `kintsugi db copy` checks it, is written under
- * {@link SQLITE_KV_PREFIX} with the keys and values a copy into etcd writes (putsOf), with the schema key as
- * ensureSchema writes it, the counters as the heads, and the records and holds heads as the etcd store's writes leave
- * them. Synchronous, and meant to run inside one transaction of `target` (convertOldFile makes it a new file that
- * replaces the old one). Rows are streamed from the old tables into a prepared insert, so memory does not grow with
- * the history.
+ * Converts the old tables of `source` (read only) to the key-value table of `target`, inside one transaction of
+ * `target`: every item of the snapshot export, checked as `kintsugi db copy` checks it, written with the keys and
+ * values a copy writes, and the heads as the store's own writes leave them. Rows are streamed into a prepared insert,
+ * so memory does not grow with the history.
  *
- * @throws UnfinishedCopyError when the file holds the marker of an unfinished copy (it is refused as the store's
- * open refuses it); KvConversionError naming the row that cannot be read or checked.
+ * @throws UnfinishedCopyError for a file holding an unfinished copy; KvConversionError naming the row that fails.
  */
 export function convertTablesToKv(source: Db, target: Db, options: KvConversionOptions = {}): KvConversion {
   if (!target.inTransaction) throw new Error(`converting ${source.name} to the key-value table of ${target.name} must run inside a transaction`);
@@ -132,21 +119,15 @@ export function convertTablesToKv(source: Db, target: Db, options: KvConversionO
   return { summary: digest.summary(), pairs, revision: CONVERSION_REVISION };
 }
 
-/**
- * The pairs of one item. A replay record is kept whatever its size: SQLite has no request limit, so the limit putsOf
- * holds a copy into etcd to does not apply (the old store kept records of any size).
- */
+/** A replay record is kept whatever its size: the old store kept records of any size, and SQLite has no request limit. */
 function pairsOf(keys: StoreKeys, item: SnapshotItem): ReadonlyArray<{ key: string; value: string }> {
   if (item.kind !== "replay") return putsOf(keys, item, CONVERSION_WRITE_ID);
   return [recordPut(keys, item.replay.area, item.replay.sequence, item.replay.record)];
 }
 
 /**
- * Refuses a pair the etcd store would not read back as written (its mirror and its export decode these values by
- * their key; a value that fails is left out of the queue, or makes its setting unwritable): a queued entry whose
- * address is no IP address passes the snapshot's checks but not the store's. History and replay records are left
- * out of this (the bulk of a store): the snapshot's checks are the ones their values are read with, and the export
- * decoded each record's body whole.
+ * Refuses a pair the store would not read back (a queued entry whose address is no IP address passes the snapshot's
+ * checks but not the store's). History and replay records, the bulk, are read with the snapshot's checks already.
  */
 function checkReadable(keys: StoreKeys, pair: { readonly key: string; readonly value: string }, what: () => string): void {
   const parsed = keys.parse(pair.key);
@@ -189,7 +170,7 @@ function valueSchemaOf(parsed: ParsedKey): z.ZodType | null {
   }
 }
 
-/** The replay records' next sequence: past every one AUTOINCREMENT handed out (sqlite_sequence outlives pruned rows). */
+/** Past every sequence AUTOINCREMENT handed out (sqlite_sequence outlives pruned rows). */
 function nextRecordSequence(db: Db): number {
   const used = db
     .prepare("SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'poll_records'), 0), COALESCE((SELECT MAX(seq) FROM poll_records), 0))")

@@ -2,7 +2,6 @@ import { unfinishedCopy } from "../../../copy/unfinished-copy.js";
 import type { CopyMarker } from "../../../copy/store-snapshot.js";
 import type { Db } from "../database.js";
 
-/** How an operator empties a SQLite store before copying into it again. */
 export function howToEmptySqlite(file: string): string {
   return `remove ${file}, ${file}-wal and ${file}-shm`;
 }
@@ -14,7 +13,7 @@ export function readCopyMarker(db: Db): CopyMarker | null {
   return row === undefined ? null : { copyId: row.copy_id, source: row.source, startedAt: row.started_at };
 }
 
-/** Refuses a database that holds the marker of an unfinished copy: what it holds may be incomplete. */
+/** Refuses a database of the old tables that holds the marker of an unfinished copy. */
 export function refuseUnfinishedCopy(db: Db): void {
   const marker = readCopyMarker(db);
   if (marker !== null) throw unfinishedCopy(`database ${db.name}`, marker, howToEmptySqlite(db.name));

@@ -1,20 +1,21 @@
+// The tables an older kintsugi kept (migrations 1-12), read only to convert them to the key-value table and by a
+// copy or `db check` of a file not converted yet. Rows are selected in the snapshot's own field names; the copy and
+// the conversion check every item against the stores' shapes (checkSnapshotItem) before they use it.
 import { gunzipSync } from "node:zlib";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotReplayRecord } from "../../../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../../../domain/cluster/worker-selection.js";
 import type { PollRecord } from "../../../../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../../../../domain/replay/remediation-record.js";
+import type { RepairEntry } from "../../../../domain/queue/repair-entry.js";
+import type { RepairHistoryRecord } from "../../../../domain/queue/repair-history.js";
+import type { FinishedRepair } from "../../../../domain/queue/finished-repair.js";
+import type { StoredMachineHold } from "../../../../domain/holds/machine-holds.js";
+import type { AutoRepairOutcome } from "../../../../domain/intake/auto-repair-outcome.js";
+import type { GenerationTrigger } from "../../../../domain/cluster/generation-record.js";
+import { skippedFromStored, type StoredSkippedMachine } from "../../../../domain/intake/skip-kinds.js";
 import { decodePollRecord, decodeRemediationRecord } from "../../../poll-record-schema.js";
-import {
-  finishedFromRow,
-  holdFromRow,
-  outcomeFromRow,
-  type FinishedRepairRow,
-  type GenerationRow,
-  type MachineHoldRow,
-  type OutcomeRow,
-} from "./legacy-rows.js";
+import { parseStoredEvidence } from "../../../repair-evidence-schema.js";
 import type { Db } from "../database.js";
-import { entryFromRow, historyFromRow, type RepairEntryRow, type RepairHistoryRow } from "./repair-entry-rows.js";
 
 /** The AUTOINCREMENT tables behind each counter, with their key column. */
 const COUNTED = {
@@ -24,10 +25,19 @@ const COUNTED = {
   nextGenerationSequence: ["cluster_generations", "seq"],
 } as const satisfies Record<keyof SnapshotCounters, readonly [string, string]>;
 
-/**
- * The snapshot of a SQLite store, read in one read transaction (so a write by another connection cannot tear it) and
- * streamed row by row. `from` names the database in errors.
- */
+const STATE = "status, step, step_status AS stepStatus, deleted";
+const ENTRIES =
+  `SELECT idx AS "index", address, nodename, serial, machine_type AS machineType, operation, ${STATE}, last_transition_time AS lastTransitionTime, ` +
+  "drain_backoff_count AS drainBackoffCount, drain_backoff_expire AS drainBackoffExpire, created_at AS createdAt, source, evidence FROM repair_entries ORDER BY idx";
+const HISTORY = `SELECT seq AS sequence, entry_index AS entryIndex, time, kind, reason, detail, ${STATE}, actor FROM repair_history ORDER BY entry_index, seq`;
+const HOLDS = "SELECT address, reason, set_by AS setBy, set_at AS setAt, until FROM machine_holds ORDER BY address";
+const FINISHED =
+  "SELECT seq AS sequence, entry_index AS entryIndex, address, machine_type AS machineType, operation, source, created_at AS createdAt, " +
+  "finished_at AS finishedAt, status, proof FROM finished_repairs ORDER BY seq";
+
+type Row<T> = Omit<T, "deleted"> & { deleted: 0 | 1 };
+
+/** A snapshot of the old tables, read in one read transaction (a write by another connection cannot tear it). */
 export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator<SnapshotItem> {
   db.exec("BEGIN");
   try {
@@ -38,51 +48,74 @@ export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator
 }
 
 /**
- * The snapshot of a SQLite store, streamed row by row and synchronously, for a caller that holds the transaction it
- * is read in (a migration: better-sqlite3 cannot await inside one). Counters are what AUTOINCREMENT hands out next:
- * past the highest number `sqlite_sequence` remembers (it outlives deleted rows) and past every row there is. `from`
- * names the database in errors.
+ * The snapshot of the old tables, streamed row by row and synchronously, for a caller that holds the transaction
+ * (better-sqlite3 cannot await inside one). Counters are what AUTOINCREMENT hands out next: past the highest number
+ * `sqlite_sequence` remembers (it outlives deleted rows) and past every row there is.
  */
 export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotItem> {
-  for (const row of db.prepare("SELECT key, value FROM settings ORDER BY key").iterate() as Iterable<{ key: string; value: string }>) {
+  const rows = <T>(sql: string) => db.prepare(sql).iterate() as Iterable<T>;
+  for (const row of rows<{ key: string; value: string }>("SELECT key, value FROM settings ORDER BY key")) {
     yield { kind: "setting", name: row.key, value: parsed(from, `setting ${row.key}`, row.value) };
   }
-  for (const row of db.prepare("SELECT * FROM repair_entries ORDER BY idx").iterate() as Iterable<RepairEntryRow>) {
-    yield { kind: "entry", entry: entryFromRow(row) };
+  for (const { evidence, ...r } of rows<Row<RepairEntry> & { evidence: string | null }>(ENTRIES)) {
+    const entry = { ...r, deleted: r.deleted === 1 };
+    yield { kind: "entry", entry: evidence === null ? entry : { ...entry, evidence: parseStoredEvidence(evidence, `repair entry ${r.index}`) } };
   }
-  for (const row of db.prepare("SELECT * FROM repair_history ORDER BY entry_index, seq").iterate() as Iterable<RepairHistoryRow>) {
-    yield { kind: "history", record: historyFromRow(row) };
-  }
-  for (const row of db.prepare("SELECT * FROM auto_repair_outcomes ORDER BY seq").iterate() as Iterable<OutcomeRow>) {
+  for (const r of rows<Row<RepairHistoryRecord>>(HISTORY)) yield { kind: "history", record: { ...r, deleted: r.deleted === 1 } };
+  for (const row of rows<OutcomeRow>("SELECT * FROM auto_repair_outcomes ORDER BY seq")) {
     yield { kind: "outcome", outcome: readable(from, `poll outcome ${row.seq}`, () => outcomeFromRow(row)) };
   }
-  for (const row of db.prepare("SELECT * FROM cluster_generations ORDER BY seq").iterate() as Iterable<GenerationRow>) {
+  for (const row of rows<GenerationRow>("SELECT * FROM cluster_generations ORDER BY seq")) {
     yield { kind: "generation", generation: generationFromRow(from, row) };
   }
-  for (const row of db.prepare("SELECT * FROM machine_holds ORDER BY address").iterate() as Iterable<MachineHoldRow>) {
-    yield { kind: "hold", hold: holdFromRow(row) };
-  }
-  for (const row of db.prepare("SELECT * FROM finished_repairs ORDER BY seq").iterate() as Iterable<FinishedRepairRow>) {
-    yield { kind: "finished", finished: finishedFromRow(row) };
-  }
-  for (const row of db.prepare("SELECT seq, kind, body FROM poll_records ORDER BY seq").iterate() as Iterable<{ seq: number; kind: string; body: Buffer }>) {
+  for (const hold of rows<StoredMachineHold>(HOLDS)) yield { kind: "hold", hold };
+  for (const finished of rows<FinishedRepair>(FINISHED)) yield { kind: "finished", finished };
+  for (const row of rows<{ seq: number; kind: string; body: Buffer }>("SELECT seq, kind, body FROM poll_records ORDER BY seq")) {
     yield { kind: "replay", replay: replayFromRow(from, row) };
   }
   yield { kind: "counters", counters: counters(db) };
 }
 
-/** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
-function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
-  const decoded =
-    row.kind === "intake"
-      ? decodePollRecord(row.body)
-      : row.kind === "health-check"
-        ? decodeRemediationRecord(row.body)
-        : { ok: false as const, message: `kind ${JSON.stringify(row.kind)}` };
-  if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
-  return row.kind === "intake"
-    ? { sequence: row.seq, area: "intake", record: decoded.record as PollRecord }
-    : { sequence: row.seq, area: "health-check", record: decoded.record as RemediationRecord };
+interface OutcomeRow {
+  seq: number;
+  time: number;
+  trigger: AutoRepairOutcome["trigger"];
+  machines_seen: number;
+  enqueued: string;
+  skipped: string;
+  short_circuit: string | null;
+  error: string | null;
+  /** NULL in rows written before the skipped list was bounded (their list is whole). */
+  skipped_total: number | null;
+  skipped_by_kind: string | null;
+}
+
+function outcomeFromRow(r: OutcomeRow): AutoRepairOutcome {
+  return {
+    sequence: r.seq,
+    time: r.time,
+    trigger: r.trigger,
+    machinesSeen: r.machines_seen,
+    enqueued: JSON.parse(r.enqueued),
+    // Rows written before kintsugi kept kinds and racks lack them.
+    skipped: (JSON.parse(r.skipped) as StoredSkippedMachine[]).map(skippedFromStored),
+    ...(r.skipped_total !== null && r.skipped_by_kind !== null && { skippedCounts: { total: r.skipped_total, byKind: JSON.parse(r.skipped_by_kind) } }),
+    shortCircuit: r.short_circuit === null ? null : JSON.parse(r.short_circuit),
+    error: r.error,
+  };
+}
+
+interface GenerationRow {
+  seq: number;
+  time: number;
+  last_time: number;
+  repeats: number;
+  trigger: GenerationTrigger;
+  generation: number;
+  cluster: Buffer | null;
+  changes: string;
+  error: string | null;
+  policy: string | null;
 }
 
 function generationFromRow(from: string, r: GenerationRow) {
@@ -101,18 +134,32 @@ function generationFromRow(from: string, r: GenerationRow) {
   };
 }
 
+/** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
+function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
+  const decoded =
+    row.kind === "intake"
+      ? decodePollRecord(row.body)
+      : row.kind === "health-check"
+        ? decodeRemediationRecord(row.body)
+        : { ok: false as const, message: `kind ${JSON.stringify(row.kind)}` };
+  if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
+  return row.kind === "intake"
+    ? { sequence: row.seq, area: "intake", record: decoded.record as PollRecord }
+    : { sequence: row.seq, area: "health-check", record: decoded.record as RemediationRecord };
+}
+
 function counters(db: Db): SnapshotCounters {
-  const next = (table: string, column: string): number => {
+  const next = ([table, column]: readonly [string, string]): number => {
     const used = db
       .prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), COALESCE((SELECT MAX(${column}) FROM ${table}), 0))`)
       .pluck();
     return (used.get(table) as number) + 1;
   };
   return {
-    nextIndex: next(...COUNTED.nextIndex),
-    nextHistorySequence: next(...COUNTED.nextHistorySequence),
-    nextOutcomeSequence: next(...COUNTED.nextOutcomeSequence),
-    nextGenerationSequence: next(...COUNTED.nextGenerationSequence),
+    nextIndex: next(COUNTED.nextIndex),
+    nextHistorySequence: next(COUNTED.nextHistorySequence),
+    nextOutcomeSequence: next(COUNTED.nextOutcomeSequence),
+    nextGenerationSequence: next(COUNTED.nextGenerationSequence),
   };
 }
 
