@@ -6,7 +6,7 @@ import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/di
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import type { DocumentNode, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer, type WebSocket } from "ws";
+import { WebSocketServer } from "ws";
 import { sharedSubscribe } from "./shared-subscribe.js";
 import { sharedPayloadReplacer } from "./shared-payloads.js";
 import { SubscriptionDocuments } from "./subscription-documents.js";
@@ -19,12 +19,8 @@ import type { CostSizes } from "./limits/list-bounds.js";
 import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
 import { AnswerBudget } from "./limits/answer-budget.js";
 import { introspectionCachePlugin } from "./introspection-cache.js";
-import { closeSlowReader, depthBoundWebSocket, limitConnections, meterUnreadBytes, subscriptionLimitError } from "./limits/websocket-limits.js";
-import { queuedBytes, queuedSendWebSocket } from "./limits/websocket-writes.js";
-import { capTotalBuffered } from "./limits/total-buffered-bytes.js";
-import { subscriptionTopic, UnreadEvents } from "./limits/subscription-lag.js";
-import { failSubscription } from "./shared-subscribe.js";
-import { SubscriberTooSlowError } from "./pubsub.js";
+import { depthBoundWebSocket, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
+import { slowReaderBounds, type ClosedReader } from "./limits/slow-readers.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
 import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
@@ -59,11 +55,6 @@ export interface HttpServerOptions {
   /** Serve HTTPS and WSS with this certificate and key; with a client CA, every client must present a certificate it signed. */
   readonly tls?: TlsConfig | null;
 }
-
-/** A WebSocket connection closed for what it holds: the limit that closed it and the bytes it counted. */
-export type ClosedReader =
-  | { readonly limit: "max_buffered_bytes"; readonly unreadBytes: number }
-  | { readonly limit: "max_total_buffered_bytes"; readonly queuedBytes: number; readonly totalQueuedBytes: number };
 
 /**
  * Apollo Server on plain node:http (measured here several times faster than Express), serving POST/GET /graphql,
@@ -108,26 +99,16 @@ export async function createHttpServer(
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
-  const logClosed = options.logClosedReader ?? (() => undefined);
-  // The server-wide bound looks once a turn in which something was sent, at the connections of `wss` (made below).
-  let clients: () => Iterable<WebSocket> = () => [];
-  const capTotal = capTotalBuffered(
-    () => clients(),
-    options.limits.maxTotalBufferedBytes,
-    (queuedBytes, totalQueuedBytes) => logClosed({ limit: "max_total_buffered_bytes", queuedBytes, totalQueuedBytes }),
-  );
+  const slowReaders = slowReaderBounds({ ...options.limits, subscriptionLag: options.subscriptionLag ?? 1000 }, options.logClosedReader ?? (() => undefined));
   const wss = new WebSocketServer({
     server,
     path: "/graphql",
     maxPayload: options.limits.maxBodyBytes,
     verifyClient: edge.verifyClient,
-    WebSocket: queuedSendWebSocket(depthBoundWebSocket(options.limits.maxVariableDepth), capTotal),
+    WebSocket: slowReaders.webSocket(depthBoundWebSocket(options.limits.maxVariableDepth)),
   });
-  clients = () => wss.clients;
   limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
-  const readers = meterUnreadBytes(wss);
-  const maxLag = options.subscriptionLag ?? 1000;
-  const lags = new WeakMap<object, UnreadEvents>();
+  slowReaders.watch(wss);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
   const subscriptions = useServer(
     {
@@ -151,29 +132,12 @@ export async function createHttpServer(
         if (tooCostly) return [tooCostly];
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
       },
-      // The lag rule first: a subscription whose client left `maxLag` of its events unread is ended with a message
-      // saying so (sent once the client reads again); the connection stays. limits.max_buffered_bytes is the backstop
-      // for events so large that their bytes pass it first: the whole connection is closed.
       onNext: (ctx, id, _payload, args, result) => {
-        const socket = ctx.extra.socket;
-        const unread = readers(socket);
-        unread?.probe();
-        const unreadBytes = unread?.count ?? 0;
-        if (closeSlowReader(socket, unreadBytes, options.limits.maxBufferedBytes)) logClosed({ limit: "max_buffered_bytes", unreadBytes });
-        else if (unread) {
-          let lag = lags.get(socket);
-          if (!lag) {
-            lag = new UnreadEvents(maxLag);
-            lags.set(socket, lag);
-          }
-          if (!lag.admit(id, queuedBytes(socket), unread.acknowledgedBytes)) {
-            failSubscription(ctx.subscriptions[id], SubscriberTooSlowError.behind(maxLag, subscriptionTopic(args.document, args.operationName)));
-          }
-        }
+        slowReaders.onNext(ctx.extra.socket, ctx.subscriptions, id, args);
         // The result itself (shared by every subscriber of its execution), so that its JSON is made once.
         return eventTooLarge(result) ?? result;
       },
-      onComplete: (ctx, id) => lags.get(ctx.extra.socket)?.forget(id),
+      onComplete: (ctx, id) => slowReaders.onComplete(ctx.extra.socket, id),
     },
     wss,
   );
