@@ -86,9 +86,9 @@ export class MeasuredServer {
     }, 100);
   }
 
-  /** Starts `bin serve --config config` in `cwd` and waits for its URL. */
-  static async start(bin: string, config: string, cwd: string): Promise<MeasuredServer> {
-    const serve = serveProcess(["--config", config], cwd, undefined, undefined, bin);
+  /** Starts `bin serve --config config` in `cwd` (through `launcher`, see serveProcess) and waits for its URL. */
+  static async start(bin: string, config: string, cwd: string, launcher: readonly string[] = []): Promise<MeasuredServer> {
+    const serve = serveProcess(["--config", config], cwd, undefined, undefined, bin, launcher);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>(
       (_, reject) => (timer = setTimeout(() => reject(new Error(`serve did not start within ${START_TIMEOUT_MS} ms: ${serve.stderr()}`)), START_TIMEOUT_MS)),

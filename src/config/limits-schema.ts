@@ -28,6 +28,7 @@ export const limitsSection = z
     request_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.requestTimeoutSeconds),
     idle_timeout_seconds: positiveSeconds.default(DEFAULT_LIMITS.idleTimeoutSeconds),
     max_buffered_bytes: positiveInt.default(DEFAULT_LIMITS.maxBufferedBytes),
+    max_total_buffered_bytes: positiveInt.default(DEFAULT_LIMITS.maxTotalBufferedBytes),
     max_response_bytes: positiveInt.default(DEFAULT_LIMITS.maxResponseBytes),
     replay_seconds: positiveSeconds.default(DEFAULT_LIMITS.replaySeconds),
   })
@@ -56,6 +57,7 @@ export function toLimits(section: z.output<typeof limitsSection> | undefined): L
     requestTimeoutSeconds: section.request_timeout_seconds,
     idleTimeoutSeconds: section.idle_timeout_seconds,
     maxBufferedBytes: section.max_buffered_bytes,
+    maxTotalBufferedBytes: section.max_total_buffered_bytes,
     maxResponseBytes: section.max_response_bytes,
     replaySeconds: section.replay_seconds,
   };

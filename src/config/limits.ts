@@ -35,8 +35,13 @@ export interface Limits {
   readonly requestTimeoutSeconds: number;
   /** An HTTP connection on which nothing moves (no bytes read or written) for this long is closed. */
   readonly idleTimeoutSeconds: number;
-  /** A WebSocket whose unsent data passes this is closed: its client stopped reading. */
+  /** A WebSocket whose client has not read this much of what it was sent is closed: its client stopped reading. */
   readonly maxBufferedBytes: number;
+  /**
+   * What every WebSocket connection together may hold queued in kintsugi's memory (sent, not yet taken by the
+   * kernel): past it, the connections holding the most are closed first.
+   */
+  readonly maxTotalBufferedBytes: number;
   /** Largest answer, as JSON: a larger one is replaced by an error before it is serialised. */
   readonly maxResponseBytes: number;
   /** Time one replay (simulateAutoRepair) may take in its worker thread; one runs at a time. */
@@ -54,6 +59,8 @@ export interface Limits {
  * (test/graphql/operation-cost.test.ts lists them all). A fleet much larger than 20,000 machines needs a higher
  * max_cost. The largest answer a real page asks for is one `searchMachines` with every field: 4.6 MB over 10,000
  * machines, so 16 MiB holds it for 20,000 with room (and an answer of 16 MiB holds about 100 MB while it is built).
+ * Every connection at its max_buffered_bytes would be max_connections x 4 MiB, 4 GiB: all of them together keep at most
+ * 64 MiB queued (sixteen stalled connections at their bound), inside the server's memory goal of 500 MB.
  */
 export const DEFAULT_LIMITS: Limits = {
   maxDepth: 20,
@@ -72,6 +79,7 @@ export const DEFAULT_LIMITS: Limits = {
   requestTimeoutSeconds: 30,
   idleTimeoutSeconds: 120,
   maxBufferedBytes: 4 * 1024 * 1024,
+  maxTotalBufferedBytes: 64 * 1024 * 1024,
   maxResponseBytes: 16 * 1024 * 1024,
   replaySeconds: 10,
 };

@@ -8,6 +8,7 @@ import type { DocumentNode, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { sharedSubscribe } from "./shared-subscribe.js";
+import { sharedPayloadReplacer } from "./shared-payloads.js";
 import { SubscriptionDocuments } from "./subscription-documents.js";
 import type { GraphQLContext } from "./context.js";
 import { formatError, limitError } from "./errors.js";
@@ -18,7 +19,8 @@ import type { CostSizes } from "./limits/list-bounds.js";
 import { eventSizeBound, responseSizePlugin } from "./limits/response-size.js";
 import { AnswerBudget } from "./limits/answer-budget.js";
 import { introspectionCachePlugin } from "./introspection-cache.js";
-import { closeSlowReader, depthBoundWebSocket, limitConnections, meterUnreadBytes, subscriptionLimitError } from "./limits/websocket-limits.js";
+import { depthBoundWebSocket, limitConnections, subscriptionLimitError } from "./limits/websocket-limits.js";
+import { slowReaderBounds, type ClosedReader } from "./limits/slow-readers.js";
 import type { EdgeGuard } from "../auth/edge-guard.js";
 import type { Actor, Role } from "../auth/roles.js";
 import { admitHttp, roleCheckPlugin, sendRefusal, webSocketEdge } from "./edge/http-edge.js";
@@ -38,6 +40,10 @@ export interface HttpServerOptions {
   /** Answers GET /health: 503 with the reason when not healthy (for example, the database cannot be written). */
   readonly healthCheck: () => { readonly healthy: boolean; readonly reason?: string; readonly details?: Readonly<Record<string, unknown>> };
   readonly logError: (err: unknown) => void;
+  /** Told of each WebSocket connection closed for what its client left unread or the server holds queued for it. */
+  readonly logClosedReader?: (closed: ClosedReader) => void;
+  /** The events a subscription's client may leave unread before the subscription is ended, telling it so. */
+  readonly subscriptionLag?: number;
   /** More GET endpoints, by exact path (e.g. "/metrics"): each answers with a content type and a body. */
   readonly routes?: Readonly<
     Record<string, () => Promise<{ contentType: string; body: string | Buffer; status?: number; headers?: Readonly<Record<string, string>> }>>
@@ -93,15 +99,16 @@ export async function createHttpServer(
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
+  const slowReaders = slowReaderBounds({ ...options.limits, subscriptionLag: options.subscriptionLag ?? 1000 }, options.logClosedReader ?? (() => undefined));
   const wss = new WebSocketServer({
     server,
     path: "/graphql",
     maxPayload: options.limits.maxBodyBytes,
     verifyClient: edge.verifyClient,
-    WebSocket: depthBoundWebSocket(options.limits.maxVariableDepth),
+    WebSocket: slowReaders.webSocket(depthBoundWebSocket(options.limits.maxVariableDepth)),
   });
   limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
-  const readers = meterUnreadBytes(wss);
+  slowReaders.watch(wss);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
   const subscriptions = useServer(
     {
@@ -109,6 +116,7 @@ export async function createHttpServer(
       onConnect: (ctx) => edge.onConnect(ctx),
       context: (ctx) => options.context(edge.actorOf(ctx), socketClosed(ctx.extra.socket)),
       subscribe: sharedSubscribe,
+      jsonMessageReplacer: sharedPayloadReplacer,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
       onSubscribe: (ctx, _id, payload) => {
         const tooMany = subscriptionLimitError(ctx.subscriptions, options.limits.maxSubscriptionsPerConnection);
@@ -124,12 +132,12 @@ export async function createHttpServer(
         if (tooCostly) return [tooCostly];
         return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
       },
-      onNext: (ctx, _id, _payload, _args, result) => {
-        const unread = readers(ctx.extra.socket);
-        unread?.probe();
-        closeSlowReader(ctx.extra.socket, unread?.count ?? 0, options.limits.maxBufferedBytes);
-        return eventTooLarge(result);
+      onNext: (ctx, id, _payload, args, result) => {
+        slowReaders.onNext(ctx.extra.socket, ctx.subscriptions, id, args);
+        // The result itself (shared by every subscriber of its execution), so that its JSON is made once.
+        return eventTooLarge(result) ?? result;
       },
+      onComplete: (ctx, id) => slowReaders.onComplete(ctx.extra.socket, id),
     },
     wss,
   );

@@ -1,6 +1,13 @@
+import { PacedDelivery } from "./paced-delivery.js";
+
 /** Raised into a subscriber's stream when it fell too far behind; graphql-ws sends it and ends the subscription. */
 export class SubscriberTooSlowError extends Error {
   override readonly name = "SubscriberTooSlowError";
+
+  /** The error of a subscription to `topic` that fell `events` behind. */
+  static behind(events: number, topic: string): SubscriberTooSlowError {
+    return new SubscriberTooSlowError(`subscriber fell ${events} events behind on ${topic} and was closed`);
+  }
 }
 
 interface Subscriber<T> {
@@ -15,11 +22,31 @@ interface Subscriber<T> {
  */
 export class PubSub<Topics extends Record<string, unknown>> {
   private readonly subscribers = new Map<keyof Topics, Set<Subscriber<never>>>();
+  // Each topic's subscribers as a list, made again only once they change: a waiting delivery keeps the list it was
+  // given, and a thousand events waiting for 10,000 subscribers share one list.
+  private readonly lists = new Map<keyof Topics, readonly Subscriber<never>[]>();
+  private readonly delivery: PacedDelivery<unknown>;
 
-  constructor(private readonly bufferSize = 1000) {}
+  /**
+   * `bufferSize`: the events a subscriber may fall behind before it is ended; `perTurn`: the subscribers an event is
+   * handed to per turn of the event loop (see PacedDelivery).
+   */
+  constructor(
+    readonly bufferSize = 1000,
+    perTurn?: number,
+  ) {
+    this.delivery = new PacedDelivery(perTurn, bufferSize);
+  }
 
   publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void {
-    for (const s of this.subscribers.get(topic) ?? []) (s as Subscriber<Topics[K]>).push(payload);
+    const set = this.subscribers.get(topic);
+    if (!set || set.size === 0) return;
+    let list = this.lists.get(topic);
+    if (!list) {
+      list = [...set];
+      this.lists.set(topic, list);
+    }
+    this.delivery.deliver(list as readonly Subscriber<unknown>[], payload);
   }
 
   /** How many subscribers a topic has now. */
@@ -27,7 +54,11 @@ export class PubSub<Topics extends Record<string, unknown>> {
     return this.subscribers.get(topic)?.size ?? 0;
   }
 
-  subscribe<K extends keyof Topics>(topic: K): AsyncIterableIterator<Topics[K]> {
+  /**
+   * The events of `topic` from now on; with `keep`, only those it accepts (judged as they are published, so that
+   * the others are never queued nor handed on).
+   */
+  subscribe<K extends keyof Topics>(topic: K, keep?: (value: Topics[K]) => boolean): AsyncIterableIterator<Topics[K]> {
     const queue: Array<Topics[K]> = [];
     let waiting: ((r: IteratorResult<Topics[K]>) => void) | null = null;
     let failure: Error | null = null;
@@ -36,17 +67,27 @@ export class PubSub<Topics extends Record<string, unknown>> {
     this.subscribers.set(topic, set);
     const end = () => {
       done = true;
-      set.delete(subscriber as Subscriber<never>);
+      if (set.delete(subscriber as Subscriber<never>)) this.lists.delete(topic);
     };
     const subscriber: Subscriber<Topics[K]> = {
       push: (value) => {
         if (done) return;
+        if (keep) {
+          let kept: boolean;
+          try {
+            kept = keep(value);
+          } catch (err) {
+            subscriber.fail(err instanceof Error ? err : new Error(String(err)));
+            return;
+          }
+          if (!kept) return;
+        }
         if (waiting) {
           const resolve = waiting;
           waiting = null;
           resolve({ value, done: false });
         } else if (queue.length >= this.bufferSize) {
-          subscriber.fail(new SubscriberTooSlowError(`subscriber fell ${this.bufferSize} events behind on ${String(topic)} and was closed`));
+          subscriber.fail(SubscriberTooSlowError.behind(this.bufferSize, String(topic)));
         } else {
           queue.push(value);
         }
@@ -64,6 +105,7 @@ export class PubSub<Topics extends Record<string, unknown>> {
       },
     };
     set.add(subscriber as Subscriber<never>);
+    this.lists.delete(topic);
     const iterator: AsyncIterableIterator<Topics[K]> = {
       next: () => {
         if (failure) {

@@ -2,7 +2,24 @@ import { createSourceEventStream, execute, print, type DocumentNode, type Execut
 
 const printed = new WeakMap<DocumentNode, string>();
 // Per event payload (the very object pubsub hands to every subscriber), the results by document and variables.
-const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+const results = new WeakMap<object, Map<string, PromiseOrValue<ExecutionResult>>>();
+
+type PromiseOrValue<T> = T | Promise<T>;
+
+const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> => typeof (value as { then?: unknown }).then === "function";
+// How to end each stream sharedSubscribe made with an error (see failSubscription).
+const failers = new WeakMap<object, (err: Error) => void>();
+
+/**
+ * Ends a subscription stream made by sharedSubscribe with `err`: its source is let go at once, and the stream raises
+ * `err` where it would yield its next event (graphql-ws then sends it as the subscription's error and ends the
+ * subscription). Returns false for any other value.
+ */
+export function failSubscription(stream: unknown, err: Error): boolean {
+  const fail = stream !== null && typeof stream === "object" ? failers.get(stream) : undefined;
+  fail?.(err);
+  return fail !== undefined;
+}
 
 function keyOf(args: ExecutionArgs): string {
   let text = printed.get(args.document);
@@ -27,8 +44,8 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
   if (!(Symbol.asyncIterator in stream)) return stream as ExecutionResult;
   const source = stream as AsyncIterableIterator<unknown>;
   const key = keyOf(args);
-  const resultFor = (payload: unknown): Promise<ExecutionResult> => {
-    if (payload === null || typeof payload !== "object") return Promise.resolve(execute({ ...args, rootValue: payload }));
+  const resultFor = (payload: unknown): PromiseOrValue<ExecutionResult> => {
+    if (payload === null || typeof payload !== "object") return execute({ ...args, rootValue: payload });
     let byKey = results.get(payload);
     if (!byKey) {
       byKey = new Map();
@@ -36,7 +53,7 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     }
     let result = byKey.get(key);
     if (!result) {
-      result = Promise.resolve(execute({ ...args, rootValue: payload }));
+      result = execute({ ...args, rootValue: payload });
       byKey.set(key, result);
     }
     return result;
@@ -45,16 +62,31 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     await source.return?.();
     return { value: undefined, done: true };
   };
+  let failure: Error | null = null;
+  const takeFailure = (): Error | null => {
+    const err = failure;
+    failure = null;
+    return err;
+  };
+  // Promise chains rather than an async function: this runs once per event and subscription (10,000 subscriptions
+  // make an event's fan-out), and each await of an async function allocates what the garbage collector then copies.
+  const onEvent = (event: IteratorResult<unknown>): PromiseOrValue<IteratorResult<ExecutionResult>> => {
+    // Failed while it waited: the source was let go, which ended the wait.
+    const failed = takeFailure();
+    if (failed) throw failed;
+    if (event.done) return { value: undefined, done: true };
+    const result = resultFor(event.value);
+    return isPromise(result) ? result.then((value) => ({ value, done: false })) : { value: result, done: false };
+  };
+  const onSourceError = async (err: unknown): Promise<never> => {
+    await source.return?.();
+    throw err;
+  };
   const iterator: AsyncIterableIterator<ExecutionResult> = {
-    async next() {
-      let event: IteratorResult<unknown>;
-      try {
-        event = await source.next();
-      } catch (err) {
-        await source.return?.();
-        throw err;
-      }
-      return event.done ? { value: undefined, done: true } : { value: await resultFor(event.value), done: false };
+    next() {
+      const failed = takeFailure();
+      if (failed) return Promise.reject(failed);
+      return source.next().then(onEvent, onSourceError);
     },
     return: end,
     async throw(err: unknown) {
@@ -63,5 +95,9 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     },
     [Symbol.asyncIterator]: () => iterator,
   };
+  failers.set(iterator, (err) => {
+    failure = err;
+    void source.return?.();
+  });
   return iterator;
 }

@@ -211,6 +211,14 @@ export async function startApi({ config, address, edge, store, events, context, 
     version: VERSION,
     healthCheck: () => healthOf(store, leader),
     logError: (err) => logger.error({ err }, "unexpected error"),
+    logClosedReader: (closed) =>
+      logger.warn(
+        closed,
+        closed.limit === "max_buffered_bytes"
+          ? "closed a WebSocket connection whose client stopped reading"
+          : "closed the WebSocket connection holding the most queued bytes: all connections together held more than the limit",
+      ),
+    subscriptionLag: events.pubsub.bufferSize,
     routes: { ...graphiqlRoutes(), ...statusPageRoutes(), "/metrics": () => events.metrics.text() },
     limits: config.limits,
     costSizes: () => ({ fleet: fleet.machines }),

@@ -209,6 +209,7 @@ limits:
   request_timeout_seconds: 20
   idle_timeout_seconds: 60
   max_buffered_bytes: 65536
+  max_total_buffered_bytes: 1048576
   replay_seconds: 30
 constraints:
   maximum-repair-queue-entries: 5
@@ -335,6 +336,7 @@ const FULL_CONFIG_EXPECTED: KintsugiConfig = {
     requestTimeoutSeconds: 20,
     idleTimeoutSeconds: 60,
     maxBufferedBytes: 65536,
+    maxTotalBufferedBytes: 1048576,
     maxResponseBytes: 16777216,
     replaySeconds: 30,
   },

@@ -4,6 +4,7 @@ import { DEMO_TIMINGS } from "../../scripts/demo/timings.js";
 import { startDemo, storyLines, type StoryLine } from "../support/demo-process.js";
 import { cycleProblems } from "./cycle-story.js";
 import { graphqlData } from "../support/serve-process.js";
+import { demoTmp } from "./demo-tmp.js";
 
 // The demo's own scenario, every interval times SCALE: 15 minutes of the demo in about 36 s of wall-clock time on a
 // quiet machine, longer on a loaded one, where the demo's clock waits while its process is starved of CPU
@@ -69,9 +70,13 @@ interface Outcome {
 
 describe("npm run demo, for as long as someone watches", () => {
   it(`tells every rule in ${WATCHED_MINUTES} minutes, and every incident of every cycle through ${MINUTES} as the README tells it: every power cut of rack 3 is held back and recovers, flapping machines are narrated`, async () => {
-    const demo = startDemo(["--port", "0", "--scale", String(SCALE), "--duration", "600"]);
+    const tmp = demoTmp();
+    const demo = startDemo(["--port", "0", "--scale", String(SCALE), "--duration", "600"], tmp.env);
     try {
       const url = await demo.url();
+      // What an operator sees first: the banner shows a subscription to try, and the queue is on.
+      assert.match(demo.stdout(), /subscription \{\n\s+repairEntryEvents/);
+      assert.deepEqual(await graphqlData<{ repairQueueEnabled: boolean }>(url, "{ repairQueueEnabled }"), { repairQueueEnabled: true });
       // The bound is for a broken demo: at load 10 on 2 cores the 15 minutes took 246 s of wall-clock time.
       // Half a minute past the last cycle: what the third cycle's incidents lead to is told by then.
       await demo.untilStdout(`the scenario reaches minute ${MINUTES}:30`, (out) => storyLines(out).some((l) => l.at >= MINUTES * 60 + 30), 540_000);
@@ -83,10 +88,23 @@ describe("npm run demo, for as long as someone watches", () => {
         `{ autoRepairOutcomes(last: 500) { sequence enqueued { serial } skipped { serial reason } } }`,
       );
       assert.equal(await demo.stop(), 0);
+      // The story is readable: after the banner, stdout holds story lines only; kintsugi's own log goes to stderr.
+      const afterBanner = demo.stdout().slice(demo.stdout().indexOf("Ctrl-C to stop.") + "Ctrl-C to stop.".length);
+      const stray = afterBanner.split("\n").filter((line) => line.trim() !== "" && line !== "kintsugi demo stopped" && storyLines(line).length === 0);
+      assert.deepEqual(stray, [], "every line of the story is `mm:ss [teller] text`");
+      assert.deepEqual(tmp.left(), [], "stopped, it leaves no temporary folder");
 
       const lines = storyLines(demo.stdout());
       const end = MINUTES * 60;
       const watched = between(lines, 0, WATCHED_MINUTES * 60);
+      assert.ok(
+        watched.some((l) => l.teller === "kintsugi" && l.text.startsWith("cluster generation 1: initialize the cluster from the template: 15 nodes")),
+        "the cluster is generated",
+      );
+      assert.ok(
+        watched.some((l) => l.teller === "kintsugi" && /^#\d+ 10\.69\.\d\.\d: step 1: draining node node-r\dm\d/.test(l.text)),
+        "a machine is drained",
+      );
       const untold = RULES.filter(([, teller, line]) => !watched.some((l) => l.teller === teller && line.test(l.text))).map(([rule]) => rule);
       assert.deepEqual(untold, [], `told in the first ${WATCHED_MINUTES} minutes:\n${watched.map((l) => `${l.at} [${l.teller}] ${l.text}`).join("\n")}`);
       // Every cycle tells every incident as the README tells it, the second and third as the first.
@@ -156,6 +174,7 @@ describe("npm run demo, for as long as someone watches", () => {
       );
     } finally {
       demo.kill();
+      tmp.remove();
     }
   });
 });

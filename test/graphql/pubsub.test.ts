@@ -42,6 +42,22 @@ describe("PubSub", () => {
     assert.equal(pubsub.count("a"), 0, "both are gone: one ended by return, one by falling behind");
   });
 
+  it("with a filter, queues only what it accepts, judged as published; a filter that throws ends that subscriber", async () => {
+    const pubsub = new PubSub<{ a: number }>(3);
+    const even = pubsub.subscribe("a", (v) => v % 2 === 0);
+    const broken = pubsub.subscribe("a", (v) => {
+      if (v === 3) throw new Error("bad filter");
+      return true;
+    });
+    // Six events, three of them kept: with a buffer of 3 an unfiltered subscriber would have fallen behind.
+    for (let i = 0; i < 6; i++) pubsub.publish("a", i);
+    const got = [];
+    for (let i = 0; i < 3; i++) got.push((await even.next()).value);
+    assert.deepEqual(got, [0, 2, 4]);
+    await assert.rejects(broken.next(), /bad filter/);
+    assert.equal(pubsub.count("a"), 1);
+  });
+
   it("forgets a subscriber that returns", async () => {
     const pubsub = new PubSub<{ a: number }>();
     const it = pubsub.subscribe("a");

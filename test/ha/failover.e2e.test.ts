@@ -25,6 +25,12 @@ const ANNOTATION = "kintsugi.cybozu.io/cordoned-by";
 const LEASE_TTL_SECONDS = 2;
 /** How long the world holds each stage of a repair (drain, command, watch): time enough to kill a leader in it. */
 const STAGE_MS = 900;
+/**
+ * The repair command's timeout: a successor waits it out, with the margin, after a kill in the command or the watch.
+ * The command takes STAGE_MS, or, when the successor starts it just before the world's pause, as long as the killed
+ * replica's restart takes besides (a few seconds on a loaded machine).
+ */
+const COMMAND_TIMEOUT_SECONDS = 7;
 
 function shuffled<T>(items: readonly T[]): T[] {
   const out = [...items];
@@ -81,7 +87,7 @@ repair:
           repair_steps:
             - repair_command: ${argv(machines.command("held-reboot"))}
               need_drain: true
-              command_timeout_seconds: 10
+              command_timeout_seconds: ${COMMAND_TIMEOUT_SECONDS}
               watch_seconds: 120
           health_check_command: ${argv(machines.command("health"))}
 `,

@@ -2,6 +2,7 @@ import type { GraphQLError } from "graphql";
 import { WebSocket, type WebSocketServer } from "ws";
 import { jsonNestedDeeperThan } from "./variable-depth.js";
 import { limitError } from "../errors.js";
+import { queuedBytes } from "./websocket-writes.js";
 
 /** Close code for a connection refused because the server is at its connection limit ("try again later"). */
 export const CLOSE_TRY_AGAIN_LATER = 1013;
@@ -10,8 +11,8 @@ export const CLOSE_POLICY_VIOLATION = 1008;
 /** graphql-ws's close code for a message it cannot take (its CloseCode.BadRequest). */
 export const CLOSE_BAD_REQUEST = 4400;
 
-/** How long a closed slow reader gets to take its close frame before its socket is destroyed. */
-const SLOW_READER_GRACE_MS = 5_000;
+/** How long a connection closed for what it holds gets to take its close frame before its socket is destroyed. */
+const CLOSE_GRACE_MS = 5_000;
 
 /**
  * Closes every WebSocket opened while `max` are already open, or while `maxPerAddress` are open from its client's
@@ -105,6 +106,11 @@ export class UnreadBytes {
     });
   }
 
+  /** Bytes written up to the last probe the client answered: it has read them. */
+  get acknowledgedBytes(): number {
+    return this.acknowledged;
+  }
+
   /** Bytes written since the client last proved it had read them. */
   get count(): number {
     return Math.max(0, this.connection.bytesWritten - this.acknowledged);
@@ -119,10 +125,22 @@ export class UnreadBytes {
   }
 }
 
-/** Meters every connection of `wss` (see UnreadBytes); the meter of a socket, or undefined for one it never saw. */
+/**
+ * Meters every connection of `wss` (see UnreadBytes), whose sockets are of queuedSendWebSocket (it counts what they
+ * are sent); the meter of a socket, or undefined for one it never saw.
+ */
 export function meterUnreadBytes(wss: WebSocketServer): (socket: object) => UnreadBytes | undefined {
   const meters = new WeakMap<object, UnreadBytes>();
-  wss.on("connection", (socket, req) => meters.set(socket, new UnreadBytes(socket, req.socket)));
+  wss.on("connection", (socket) =>
+    meters.set(
+      socket,
+      new UnreadBytes(socket, {
+        get bytesWritten() {
+          return queuedBytes(socket);
+        },
+      }),
+    ),
+  );
   return (socket) => meters.get(socket);
 }
 
@@ -137,7 +155,15 @@ export type BufferedSocket = Pick<WebSocket, "bufferedAmount" | "readyState" | "
  */
 export function closeSlowReader(socket: BufferedSocket, unread: number, max: number): boolean {
   if (Math.max(unread, socket.bufferedAmount) <= max || socket.readyState !== 1) return false;
-  socket.close(CLOSE_POLICY_VIOLATION, `stopped reading: more than ${max} bytes sent and not read (limits.max_buffered_bytes)`);
-  setTimeout(() => socket.terminate(), SLOW_READER_GRACE_MS).unref();
+  closeWithGrace(socket, CLOSE_POLICY_VIOLATION, `stopped reading: more than ${max} bytes sent and not read (limits.max_buffered_bytes)`);
   return true;
+}
+
+/**
+ * Closes `socket` saying why, and destroys it if its client has not taken the close frame within a grace: the frame
+ * is queued behind what the client did not read, and a client that reads nothing never gets to it.
+ */
+export function closeWithGrace(socket: Pick<WebSocket, "close" | "terminate">, code: number, reason: string): void {
+  socket.close(code, reason);
+  setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
 }

@@ -6,7 +6,6 @@ import type { SabakanObject } from "../../gateway/sabakan-data.js";
 import type { GraphQLContext } from "../context.js";
 import { apiError } from "../errors.js";
 import type { Resolvers } from "../generated/resolvers.js";
-import { filterIterator } from "../filtered-iterator.js";
 import { matchesRepairEntryParams } from "../../domain/queue/repair-entry-params.js";
 import { filterParams } from "./repair-entry-resolvers.js";
 import { isFinished } from "../../domain/queue/repair-entry.js";
@@ -76,7 +75,7 @@ export const gatewayResolvers: Resolvers = {
       subscribe: (_, { having, notHaving }, ctx) => {
         const h = filterParams(having);
         const nh = filterParams(notHaving);
-        return filterIterator(ctx.pubsub.subscribe("repairEntryEvents"), (change) => matchesRepairEntryParams(change.entry, h, nh));
+        return ctx.pubsub.subscribe("repairEntryEvents", (change) => matchesRepairEntryParams(change.entry, h, nh));
       },
       resolve: (payload: unknown) => payload as never,
     },
