@@ -16,11 +16,6 @@ const CHECKS = [
   ["codegen:check", "npm run --silent codegen:check"],
 ];
 const PARALLEL = 2;
-// scripts/test.mjs runs the build alone first (`--build-only`: tests run the built binary), then the other checks
-// beside the tests (`--no-build`).
-const only = process.argv.includes("--build-only") ? ["build"] : null;
-const skip = process.argv.includes("--no-build") ? ["build"] : [];
-const chosen = CHECKS.filter(([name]) => (only === null || only.includes(name)) && !skip.includes(name));
 
 function run([name, command]) {
   const started = Date.now();
@@ -40,7 +35,7 @@ function run([name, command]) {
 }
 
 const started = Date.now();
-const queue = [...chosen];
+const queue = [...CHECKS];
 const results = [];
 await Promise.all(
   Array.from({ length: PARALLEL }, async () => {
