@@ -2,7 +2,8 @@
 // from a worker thread (so that the bench's own work, the test sabakan's answers among it, does not delay the probe)
 // and its memory read from /proc, with a guard that kills it past GUARD_MB so that the shared machine survives the
 // builds that grow without bound.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { sha256Hex } from "../src/auth/tokens.js";
 import { Worker } from "node:worker_threads";
 import { serveProcess, type ServeProcess } from "../test/support/serve-process.js";
 
@@ -164,4 +165,39 @@ export class MeasuredServer {
 /** The `p`th percentile of sorted values (nearest rank). */
 export function percentile(sorted: readonly number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((sorted.length * p) / 100) - 1)]!;
+}
+
+/** The benches' viewer and admin tokens. */
+export const BENCH_VIEWER = "kintsugi_bench-abuse-viewer-token";
+export const BENCH_ADMIN = "kintsugi_bench-abuse-admin-token";
+
+/**
+ * Writes the benches' `serve` config to `path`: SQLite beside it, the test sabakan at `sabakanUrl` polled once a year
+ * (the benches ask it themselves), one operation whose repair is `true` and whose machine never heals, a viewer and an
+ * admin token; `extra` is YAML put before `repair:` (top-level keys, each line ending in a newline).
+ */
+export function writeBenchConfig(path: string, sabakanUrl: string, extra = ""): string {
+  writeFileSync(
+    path,
+    `listen: "127.0.0.1:0"
+database: ./kintsugi.db
+sabakan:
+  url: "${sabakanUrl}"
+  schedule: "0 0 1 1 *"
+${extra}repair:
+  repair_procedures:
+    - machine_types: ["qemu"]
+      repair_operations:
+        - operation: unhealthy
+          repair_steps:
+            - repair_command: ["true"]
+          health_check_command: ["false"]
+auth:
+  anonymous: none
+  tokens:
+    - { name: dashboard, role: viewer, sha256: "${sha256Hex(BENCH_VIEWER)}" }
+    - { name: bench, role: admin, sha256: "${sha256Hex(BENCH_ADMIN)}" }
+`,
+  );
+  return path;
 }

@@ -23,7 +23,6 @@
 // (KINTSUGI_BENCH_SETTLED_MS), for at most 60 s (KINTSUGI_BENCH_SETTLE_LIMIT_MS).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sha256Hex } from "../src/auth/tokens.js";
 import { CKE_SEARCH_MACHINES } from "../test/support/cost-shapes.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { HostileKubeApi } from "../test/support/hostile-kube-api.js";
@@ -31,7 +30,7 @@ import { tempDir } from "../test/support/temp-dir.js";
 import { fleetAddress, fleetSerial, HISTORY_ROWS, MACHINES_PER_RECENT_POLL, REPLAY_DAYS, seedAbuseDatabase, SKIPPED_PER_OUTCOME } from "./abuse-seed.js";
 import { CachedSabakan } from "./abuse-sabakan.js";
 import { benchBins } from "./bench-bins.js";
-import { GUARD_MB, MeasuredServer, percentile, type ServerFigures } from "./abuse-server.js";
+import { BENCH_ADMIN, BENCH_VIEWER, GUARD_MB, MeasuredServer, percentile, writeBenchConfig, type ServerFigures } from "./abuse-server.js";
 import { postAnswer, SHAPES, type Shape } from "./abuse-shapes.js";
 import { DOCUMENT_SHAPES } from "./abuse-document-shapes.js";
 import { LOAD_SHAPES } from "./abuse-load-shapes.js";
@@ -47,35 +46,16 @@ const SHAPE_SECONDS = Number(process.env["KINTSUGI_BENCH_SHAPE_SECONDS"] ?? 30);
 const BINS = benchBins();
 /** Only the shapes whose name matches this regular expression (default: all). */
 const ONLY = new RegExp(process.env["KINTSUGI_BENCH_SHAPES"] ?? "");
-const VIEWER = "kintsugi_bench-abuse-viewer-token";
-const ADMIN = "kintsugi_bench-abuse-admin-token";
+const VIEWER = BENCH_VIEWER;
+const ADMIN = BENCH_ADMIN;
 
 function config(dir: string, sabakan: CachedSabakan, kube: HostileKubeApi | null): string {
-  const path = join(dir, kube ? "kintsugi-kube.yaml" : "kintsugi.yaml");
-  writeFileSync(
-    path,
-    `listen: "127.0.0.1:0"
-database: ./kintsugi.db
-sabakan:
-  url: "${sabakan.url}"
-  schedule: "0 0 1 1 *"
-poll_records: { keep_days: 366, max_bytes: 1073741824 }
-${kube ? `kubernetes: { kubeconfig: ${JSON.stringify(kube.kubeconfigPath)} }\nrunner: { interval_seconds: 1 }\n` : ""}repair:
-  repair_procedures:
-    - machine_types: ["qemu"]
-      repair_operations:
-        - operation: unhealthy
-          repair_steps:
-            - repair_command: ["true"]
-          health_check_command: ["false"]
-auth:
-  anonymous: none
-  tokens:
-    - { name: dashboard, role: viewer, sha256: "${sha256Hex(VIEWER)}" }
-    - { name: bench, role: admin, sha256: "${sha256Hex(ADMIN)}" }
-`,
+  const kubeLines = kube ? `kubernetes: { kubeconfig: ${JSON.stringify(kube.kubeconfigPath)} }\nrunner: { interval_seconds: 1 }\n` : "";
+  return writeBenchConfig(
+    join(dir, kube ? "kintsugi-kube.yaml" : "kintsugi.yaml"),
+    sabakan.url,
+    `poll_records: { keep_days: 366, max_bytes: 1073741824 }\n${kubeLines}`,
   );
-  return path;
 }
 
 const ms = (v: number) => (Number.isNaN(v) ? "-" : v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${v.toFixed(v < 10 ? 1 : 0)} ms`);

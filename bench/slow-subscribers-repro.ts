@@ -5,47 +5,23 @@
 // Run: npm run build && node --import tsx bench/slow-subscribers-repro.ts [path/to/bin/kintsugi.js]
 // With KINTSUGI_PROFILE_DIR set, the server runs with --cpu-prof (or KINTSUGI_PROFILE=heap: --heap-prof) into that
 // directory and is stopped with SIGTERM (so that it writes its profile) once the events end.
-import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { sha256Hex } from "../src/auth/tokens.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { tempDir } from "../test/support/temp-dir.js";
-import { MeasuredServer, percentile } from "./abuse-server.js";
+import { BENCH_ADMIN, BENCH_VIEWER, MeasuredServer, percentile, writeBenchConfig } from "./abuse-server.js";
 import { acknowledgedSocket } from "./abuse-subscriptions.js";
 import { postAnswer } from "./abuse-shapes.js";
 import type WebSocket from "ws";
 
 const BIN = resolve(process.argv[2] ?? "bin/kintsugi.js");
 const SECONDS = Number(process.env["SECONDS_RUN"] ?? 20);
-const VIEWER = "kintsugi_viewer-token";
-const ADMIN = "kintsugi_admin-token";
+const VIEWER = BENCH_VIEWER;
+const ADMIN = BENCH_ADMIN;
 const Q = `subscription { repairEntryEvents { kind entry { index address nodename machineType operation status step stepStatus stepCount deleted lastTransitionTime } } }`;
 
 const dir = tempDir("kintsugi-slowsubs-");
 const sabakan = await startFakeSabakan();
-const config = join(dir.path, "kintsugi.yaml");
-writeFileSync(
-  config,
-  `listen: "127.0.0.1:0"
-database: ./kintsugi.db
-sabakan:
-  url: "${sabakan.url}"
-  schedule: "0 0 1 1 *"
-repair:
-  repair_procedures:
-    - machine_types: ["qemu"]
-      repair_operations:
-        - operation: unhealthy
-          repair_steps:
-            - repair_command: ["true"]
-          health_check_command: ["false"]
-auth:
-  anonymous: none
-  tokens:
-    - { name: dashboard, role: viewer, sha256: "${sha256Hex(VIEWER)}" }
-    - { name: bench, role: admin, sha256: "${sha256Hex(ADMIN)}" }
-`,
-);
+const config = writeBenchConfig(join(dir.path, "kintsugi.yaml"), sabakan.url);
 
 const PROFILE_DIR = process.env["KINTSUGI_PROFILE_DIR"];
 // node refuses --cpu-prof in NODE_OPTIONS: a shell puts it on node's command line.

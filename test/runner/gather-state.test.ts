@@ -25,7 +25,7 @@ function recordingChecks(checked: string[]) {
 }
 
 /** What gatherObservations needs besides the commands and the jobs: no Kubernetes, one check at a time. */
-const gatherDeps = (commands: ReturnType<typeof recordingChecks>, jobs: JobRegistry) => ({
+const gatherDeps = (commands: Parameters<typeof gatherObservations>[1]["commands"], jobs: JobRegistry) => ({
   repair: TEST_REPAIR_CONFIG,
   commands,
   nodes: null,
@@ -57,15 +57,7 @@ describe("gatherObservations", () => {
         return { kind: "ok", stdout: "false", stderr: "" };
       },
     };
-    const { observations } = await gatherObservations([entry(1, "10.0.0.1"), entry(2, "10.0.0.2")], {
-      repair: TEST_REPAIR_CONFIG,
-      commands,
-      nodes: null,
-      jobs,
-      healthCheckConcurrency: 1,
-      log: () => undefined,
-      signal: new AbortController().signal,
-    });
+    const { observations } = await gatherObservations([entry(1, "10.0.0.1"), entry(2, "10.0.0.2")], gatherDeps(commands, jobs));
     assert.equal(jobs.kindOf(1), "none", "the job did end during the pass");
     assert.deepEqual(checked, ["10.0.0.2"]);
     assert.equal(observations.get(1)?.job, "repair-command", "seen as the pass found it, since its health was not checked");
