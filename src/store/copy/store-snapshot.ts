@@ -27,18 +27,6 @@ export type SnapshotItem =
 
 export type SnapshotItemKind = SnapshotItem["kind"];
 
-export const SNAPSHOT_ITEM_KINDS = [
-  "setting",
-  "entry",
-  "history",
-  "outcome",
-  "generation",
-  "hold",
-  "finished",
-  "replay",
-  "counters",
-] as const satisfies readonly SnapshotItemKind[];
-
 /** A replay record as decoded: the hash covers what it says, not how a store compressed it. */
 export type SnapshotReplayRecord = { readonly sequence: number } & (
   { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord }

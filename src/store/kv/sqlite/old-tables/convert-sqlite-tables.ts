@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { SnapshotDigest, type SnapshotSummary } from "../../../copy/snapshot-digest.js";
-import { checkSnapshotItem, describeItem } from "../../../copy/snapshot-items.js";
+import { checkSnapshotItem, describeItem, putsOf } from "../../../copy/snapshot-items.js";
+import { SNAPSHOT_KINDS } from "../../../copy/snapshot-kinds.js";
 import type { SnapshotItem } from "../../../copy/store-snapshot.js";
 import { StoreKeys, type ParsedKey } from "../../../core/store-keys.js";
 import { recordPut } from "../../../core/poll-record-port.js";
@@ -20,21 +21,10 @@ import { decodeValue, encodeValue, STORE_SCHEMA_VERSION } from "../../../core/st
 import type { Db } from "../database.js";
 import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
 import { sqliteSnapshotRows } from "./sqlite-snapshot-export.js";
-import { putsOf } from "../../../copy/snapshot-puts.js";
 import { SQLITE_KV_PREFIX, SQLITE_KV_TABLES } from "../sqlite-kv-schema.js";
 
 /** The tables of migrations 1-12 that the key-value table replaces (schema_version is the migrations' own). */
-const OLD_TABLES = [
-  "settings",
-  "repair_entries",
-  "repair_history",
-  "auto_repair_outcomes",
-  "cluster_generations",
-  "machine_holds",
-  "finished_repairs",
-  "poll_records",
-  "copy_in_progress",
-] as const;
+const OLD_TABLES = [...Object.values(SNAPSHOT_KINDS).map((spec) => spec.table), "copy_in_progress"];
 
 /** The conversion's write id: never a writer's UUID, and converting the same file twice gives the same bytes. */
 export const CONVERSION_WRITE_ID = "converted-from-sqlite-tables";
