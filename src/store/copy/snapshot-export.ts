@@ -5,7 +5,7 @@ import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../
 import { decodeRecord } from "../core/poll-record-port.js";
 import type { PollRecord } from "../../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
-import { queueHeadValue, schemaValue, sequenceHeadValue } from "../core/value-schemas.js";
+import { VALUE_SCHEMAS as SCHEMAS } from "../core/value-schemas.js";
 import { decodeValue, UndecodableValueError } from "../core/store-values.js";
 import { SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
 
@@ -80,7 +80,7 @@ async function refuseForeignKeys(reader: Reader, revision: number | null): Promi
 export async function refuseUnknownLayout(driver: KvDriver, keys: StoreKeys, from: string, revision: number | null = null): Promise<void> {
   const reader: Reader = { driver, keys, from };
   const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision: revision ?? undefined });
-  if (schema.kv !== null) decode(reader, schemaValue, schema.kv);
+  if (schema.kv !== null) decode(reader, SCHEMAS.schema, schema.kv);
   await refuseForeignKeys(reader, revision);
 }
 
@@ -117,9 +117,9 @@ export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: 
     const { kv } = await driver.get(`reading ${key}`, key, { revision });
     return kv === null ? null : decode(reader, schema, kv);
   };
-  const queue = await head(keys.queue, queueHeadValue);
-  const outcomesHead = await head(keys.outcomesHead, sequenceHeadValue);
-  const generationsHead = await head(keys.generationsHead, sequenceHeadValue);
+  const queue = await head(keys.queue, SCHEMAS.queue);
+  const outcomesHead = await head(keys.outcomesHead, SCHEMAS["outcomes-head"]);
+  const generationsHead = await head(keys.generationsHead, SCHEMAS["generations-head"]);
   const seen: SnapshotHighest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   for (const spec of Object.values(SNAPSHOT_KINDS) as Array<SnapshotKind<CountedKind>>) {
     if (spec.read === undefined) continue;

@@ -7,16 +7,12 @@ import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/poll-record-port.js";
 import { encodeValue, gunzipCluster } from "../core/store-values.js";
 import { decodeHistory, encodeHistory } from "../core/history-value.js";
 import {
-  entryValue,
   finishedRepairSchema,
-  finishedValue,
-  generationValue,
   historyRecordSchema,
-  holdValue,
-  outcomeValue,
   repairEntrySchema,
   settingValueOf,
   storedHoldSchema,
+  VALUE_SCHEMAS as SCHEMAS,
 } from "../core/value-schemas.js";
 import { DEFAULT_WORKER_SELECTION, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
@@ -77,7 +73,7 @@ const jsonValue: z.ZodType<unknown> = z.lazy(() =>
 );
 
 /** A generation record with its configuration as JSON text; snapshots written before records named their policy: weighted. */
-const generationSchema = generationValue.shape.record
+const generationSchema = SCHEMAS.generation.shape.record
   .omit({ templateSetAt: true })
   .extend({ policy: z.enum(WORKER_SELECTIONS).default(DEFAULT_WORKER_SELECTION), cluster: z.string().nullable() });
 
@@ -116,7 +112,7 @@ export const SNAPSHOT_KINDS = {
     raise: (h, item) => raiseIndex(h, item.entry.index),
     puts: (keys, item) => [{ key: keys.entry(item.entry.index), value: encodeValue({ entry: item.entry }) }],
     read: (pair) => {
-      const { entry } = pair.decode(entryValue);
+      const { entry } = pair.decode(SCHEMAS.entry);
       return entry.index === pair.key.index ? { kind: "entry", entry } : pair.holds(`repair entry ${entry.index}`);
     },
   }),
@@ -147,7 +143,7 @@ export const SNAPSHOT_KINDS = {
     table: "auto_repair_outcomes",
     range: (keys) => keys.allOutcomes,
     page: 50,
-    fields: { outcome: outcomeValue.shape.outcome },
+    fields: { outcome: SCHEMAS.outcome.shape.outcome },
     describe: (item) => `poll outcome ${item.outcome.sequence}`,
     order: (item) => [item.outcome.sequence],
     raise: (h, item) => {
@@ -156,7 +152,7 @@ export const SNAPSHOT_KINDS = {
     },
     puts: (keys, item) => [{ key: keys.outcome(item.outcome.sequence), value: encodeValue({ outcome: item.outcome }) }],
     read: (pair) => {
-      const { outcome } = pair.decode(outcomeValue);
+      const { outcome } = pair.decode(SCHEMAS.outcome);
       return outcome.sequence === pair.key.sequence ? { kind: "outcome", outcome } : pair.holds(`poll outcome ${outcome.sequence}`);
     },
   }),
@@ -175,7 +171,7 @@ export const SNAPSHOT_KINDS = {
       return [{ key: keys.generation(g.sequence), value: encodeValue({ record: { ...g, cluster } }) }];
     },
     read: (pair) => {
-      const { record } = pair.decode(generationValue);
+      const { record } = pair.decode(SCHEMAS.generation);
       if (record.sequence !== pair.key.sequence) pair.holds(`generation record ${record.sequence}`);
       let cluster: string | null;
       try {
@@ -196,7 +192,7 @@ export const SNAPSHOT_KINDS = {
     order: (item) => Buffer.from(item.hold.address, "utf8"),
     puts: (keys, item) => [{ key: keys.hold(item.hold.address), value: encodeValue({ hold: item.hold }) }],
     read: (pair) => {
-      const { hold } = pair.decode(holdValue);
+      const { hold } = pair.decode(SCHEMAS.hold);
       return hold.address === pair.key.address ? { kind: "hold", hold } : pair.holds(`the machine hold of ${JSON.stringify(hold.address)}`);
     },
   }),
@@ -215,7 +211,7 @@ export const SNAPSHOT_KINDS = {
     },
     puts: (keys, item) => [{ key: keys.finished(item.finished.sequence), value: encodeValue({ finished: item.finished }) }],
     read: (pair) => {
-      const { finished } = pair.decode(finishedValue);
+      const { finished } = pair.decode(SCHEMAS.finished);
       return finished.sequence === pair.key.sequence ? { kind: "finished", finished } : pair.holds(`finished-repair record ${finished.sequence}`);
     },
   }),

@@ -1,22 +1,10 @@
-import type { z } from "zod";
 import { SnapshotDigest, type SnapshotSummary } from "../../../copy/snapshot-digest.js";
 import { checkSnapshotItem, describeItem, putsOf } from "../../../copy/snapshot-items.js";
 import { SNAPSHOT_KINDS } from "../../../copy/snapshot-kinds.js";
 import type { SnapshotItem } from "../../../copy/store-snapshot.js";
-import { StoreKeys, type ParsedKey } from "../../../core/store-keys.js";
+import { StoreKeys } from "../../../core/store-keys.js";
 import { recordPut } from "../../../core/poll-record-port.js";
-import {
-  entryValue,
-  finishedValue,
-  generationValue,
-  holdsHeadValue,
-  holdValue,
-  outcomeValue,
-  queueHeadValue,
-  schemaValue,
-  sequenceHeadValue,
-  settingValueOf,
-} from "../../../core/value-schemas.js";
+import { valueSchemaOf } from "../../../core/value-schemas.js";
 import { decodeValue, encodeValue, STORE_SCHEMA_VERSION } from "../../../core/store-values.js";
 import type { Db } from "../database.js";
 import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
@@ -128,35 +116,6 @@ function checkReadable(keys: StoreKeys, pair: { readonly key: string; readonly v
     decodeValue(schema, pair.key, Buffer.from(pair.value, "utf8"));
   } catch (err) {
     throw new Error(`${what()} would not be readable in the store: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function valueSchemaOf(parsed: ParsedKey): z.ZodType | null {
-  switch (parsed.kind) {
-    case "schema":
-      return schemaValue;
-    case "queue":
-      return queueHeadValue;
-    case "outcomes-head":
-    case "generations-head":
-    case "records-head":
-      return sequenceHeadValue;
-    case "holds-head":
-      return holdsHeadValue;
-    case "setting":
-      return settingValueOf(parsed.name);
-    case "entry":
-      return entryValue;
-    case "outcome":
-      return outcomeValue;
-    case "generation":
-      return generationValue;
-    case "hold":
-      return holdValue;
-    case "finished":
-      return finishedValue;
-    default:
-      return null;
   }
 }
 
