@@ -8,7 +8,7 @@ import { valueSchemaOf } from "../../../core/value-schemas.js";
 import { decodeValue, encodeValue, STORE_SCHEMA_VERSION } from "../../../core/store-values.js";
 import type { Db } from "../database.js";
 import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
-import { sqliteSnapshotRows } from "./sqlite-snapshot-export.js";
+import { nextAfter, sqliteSnapshotRows } from "./sqlite-snapshot-export.js";
 import { SQLITE_KV_PREFIX, SQLITE_KV_TABLES } from "../sqlite-kv-schema.js";
 
 /** The tables of migrations 1-12 that the key-value table replaces (schema_version is the migrations' own). */
@@ -88,7 +88,7 @@ export function convertTablesToKv(source: Db, target: Db, options: KvConversionO
       cause: err,
     });
   }
-  const nextRecord = nextRecordSequence(source);
+  const nextRecord = nextAfter(source, "poll_records", "seq");
   // The etcd store's record and hold writes compare and rewrite these heads; a store that handed out a record
   // sequence or holds a hold has them, and the records head goes on past every sequence ever handed out.
   if (nextRecord > 1) put(keys.recordsHead, encodeValue({ w: CONVERSION_WRITE_ID, next: nextRecord }));
@@ -117,13 +117,4 @@ function checkReadable(keys: StoreKeys, pair: { readonly key: string; readonly v
   } catch (err) {
     throw new Error(`${what()} would not be readable in the store: ${(err as Error).message}`, { cause: err });
   }
-}
-
-/** Past every sequence AUTOINCREMENT handed out (sqlite_sequence outlives pruned rows). */
-function nextRecordSequence(db: Db): number {
-  const used = db
-    .prepare("SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'poll_records'), 0), COALESCE((SELECT MAX(seq) FROM poll_records), 0))")
-    .pluck()
-    .get() as number;
-  return used + 1;
 }
