@@ -3,8 +3,6 @@ import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
 import { keyRange, rangePages, type KvDriver, type KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../core/store-keys.js";
 import { decodeRecord } from "../core/poll-record-port.js";
-import type { PollRecord } from "../../domain/replay/poll-record.js";
-import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
 import { VALUE_SCHEMAS as SCHEMAS } from "../core/value-schemas.js";
 import { decodeValue, UndecodableValueError } from "../core/store-values.js";
 import { SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
@@ -95,11 +93,7 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
     if (next.parsed.area !== RECORD_AREAS[next.i]) throw foreignKey(reader, next.kv.key);
     const read = decodeRecord(next.kv.key, next.parsed, next.kv.value);
     if (!read.ok) throw mismatch(reader, next.kv, `a replay record that cannot be read (${read.message})`);
-    const replay =
-      next.parsed.area === "intake"
-        ? { sequence: next.parsed.sequence, area: "intake" as const, record: read.record as PollRecord }
-        : { sequence: next.parsed.sequence, area: "health-check" as const, record: read.record as RemediationRecord };
-    yield { kind: "replay", replay };
+    yield { kind: "replay", replay: { sequence: next.parsed.sequence, ...read.replay } };
     heads[next.i] = await (areas[next.i] as AsyncIterator<KvPair>).next();
   }
 }

@@ -10,15 +10,13 @@ import {
   type SnapshotReplayRecord,
 } from "../../../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../../../domain/cluster/worker-selection.js";
-import type { PollRecord } from "../../../../domain/replay/poll-record.js";
-import type { RemediationRecord } from "../../../../domain/replay/remediation-record.js";
 import type { RepairEntry } from "../../../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../../../domain/queue/repair-history.js";
 import type { FinishedRepair } from "../../../../domain/queue/finished-repair.js";
 import type { StoredMachineHold } from "../../../../domain/holds/machine-holds.js";
 import type { AutoRepairOutcome } from "../../../../domain/intake/auto-repair-outcome.js";
 import { skippedFromStored, type StoredSkippedMachine } from "../../../../domain/intake/skip-kinds.js";
-import { decodePollRecord, decodeRemediationRecord } from "../../../poll-record-schema.js";
+import { decodeReplay } from "../../../poll-record-schema.js";
 import { parseStoredEvidence } from "../../../repair-evidence-schema.js";
 import type { Db } from "../database.js";
 
@@ -103,16 +101,9 @@ export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotIte
 
 /** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
 function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
-  const decoded =
-    row.kind === "intake"
-      ? decodePollRecord(row.body)
-      : row.kind === "health-check"
-        ? decodeRemediationRecord(row.body)
-        : { ok: false as const, message: `kind ${JSON.stringify(row.kind)}` };
+  const decoded = decodeReplay(row.kind, row.body);
   if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
-  return row.kind === "intake"
-    ? { sequence: row.seq, area: "intake", record: decoded.record as PollRecord }
-    : { sequence: row.seq, area: "health-check", record: decoded.record as RemediationRecord };
+  return { sequence: row.seq, ...decoded.replay };
 }
 
 function counters(db: Db): SnapshotCounters {
