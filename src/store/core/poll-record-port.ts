@@ -125,7 +125,7 @@ export class CorePollRecordPort implements PollRecordPort {
     return this.read<PollRecord>("intake", since, limit);
   }
 
-  async remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }> {
+  async remediations(since: number, limit: number): Promise<PollRecordRead<RemediationRecord>> {
     return this.read<RemediationRecord>("health-check", since, limit);
   }
 
@@ -152,11 +152,7 @@ export class CorePollRecordPort implements PollRecordPort {
     return { bodies, times, unreadable };
   }
 
-  private async read<R extends PollRecord | RemediationRecord>(
-    area: RecordArea,
-    since: number,
-    limit: number,
-  ): Promise<{ readonly records: R[]; readonly unreadable: number }> {
+  private async read<R extends PollRecord | RemediationRecord>(area: RecordArea, since: number, limit: number): Promise<PollRecordRead<R>> {
     const records: R[] = [];
     let unreadable = 0;
     for await (const { key, expected, raw } of this.values(area, since, limit)) {

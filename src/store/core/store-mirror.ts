@@ -110,14 +110,8 @@ export class StoreMirror {
   load(kvs: readonly KvEvent[], revision: number, historyExists: boolean, records: MirroredRecords = new MirroredRecords()): void {
     this.queueHead = this.outcomesHead = this.generationsHead = this.holdsHead = this.recordsHead = null;
     this.records = records;
-    this.holds.clear();
-    this.settings.clear();
-    this.modRevisions.clear();
-    this.entries.clear();
-    this.outcomeSequences.clear();
+    for (const held of [this.holds, this.settings, this.modRevisions, this.entries, this.outcomeSequences, this.generations, this.finished]) held.clear();
     this.newestOutcome = 0;
-    this.generations.clear();
-    this.finished.clear();
     this.touched();
     for (const kv of kvs) this.apply(kv);
     this.queueStarted = historyExists || this.queueHead !== null || this.entries.size > 0;
