@@ -1,6 +1,5 @@
 import { gzipSync } from "node:zlib";
 import { z } from "zod";
-import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { KeyRange, KvPair } from "../kv/kv-driver.js";
 import type { ParsedKey, StoreKeys } from "../core/store-keys.js";
 import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/poll-record-port.js";
@@ -14,7 +13,7 @@ import {
   storedHoldSchema,
   VALUE_SCHEMAS as SCHEMAS,
 } from "../core/value-schemas.js";
-import { DEFAULT_WORKER_SELECTION, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
+import { DEFAULT_WORKER_SELECTION, readWorkerSelection, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
 import type { SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
 
