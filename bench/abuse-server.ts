@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { sha256Hex } from "../src/auth/tokens.js";
 import { Worker } from "node:worker_threads";
 import { serveProcess, type ServeProcess } from "../test/support/serve-process.js";
+import { parsePrometheus, sampleValue } from "../test/support/prometheus-text.js";
 
 /** The resident memory past which the bench kills the server (and says so). */
 export const GUARD_MB = Number(process.env["KINTSUGI_BENCH_GUARD_MB"] ?? 3_000);
@@ -22,6 +23,23 @@ export interface ServerFigures {
   readonly peakMb: number;
   /** Why the server is gone before the end, if it is: its exit, or the guard. */
   readonly gone: string | null;
+  /**
+   * The server's own event-loop delay over the work (ms; kintsugi_event_loop_delay_seconds, scraped before and after
+   * it), which tells its blocking apart from this machine's scheduler delaying the probe; null from a build without it.
+   */
+  readonly loopDelay: { readonly p99: number; readonly max: number } | null;
+}
+
+/** The server's event-loop delay since the previous scrape of /metrics (ms), or null when it does not serve it. */
+async function scrapeLoopDelay(url: string): Promise<{ p99: number; max: number } | null> {
+  try {
+    const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${BENCH_VIEWER}` } });
+    const { samples } = parsePrometheus(await res.text());
+    const [p99, max] = ["p99", "max"].map((stat) => sampleValue(samples, "kintsugi_event_loop_delay_seconds", { stat }));
+    return p99 === undefined || max === undefined ? null : { p99: p99 * 1000, max: max * 1000 };
+  } catch {
+    return null;
+  }
 }
 
 // Plain JavaScript for the worker: probes GET /health one at a time, PROBE_EVERY_MS apart, until told to stop.
@@ -73,6 +91,7 @@ export class MeasuredServer {
   private constructor(
     private readonly serve: ServeProcess,
     readonly url: string,
+    private readonly profiled: boolean,
   ) {
     const pid = serve.child.pid as number;
     void serve.exited.then((code) => (this.exitedWith = code));
@@ -87,7 +106,10 @@ export class MeasuredServer {
     }, 100);
   }
 
-  /** Starts `bin serve --config config` in `cwd` (through `launcher`, see serveProcess) and waits for its URL. */
+  /**
+   * Starts `bin serve --config config` in `cwd` (through `launcher`, see serveProcess) and waits for its URL. A
+   * launcher is a profiler's: the server is then stopped with SIGTERM, so that it writes its profile.
+   */
   static async start(bin: string, config: string, cwd: string, launcher: readonly string[] = []): Promise<MeasuredServer> {
     const serve = serveProcess(["--config", config], cwd, undefined, undefined, bin, launcher);
     let timer: NodeJS.Timeout | undefined;
@@ -95,7 +117,7 @@ export class MeasuredServer {
       (_, reject) => (timer = setTimeout(() => reject(new Error(`serve did not start within ${START_TIMEOUT_MS} ms: ${serve.stderr()}`)), START_TIMEOUT_MS)),
     );
     try {
-      return new MeasuredServer(serve, await Promise.race([serve.url, late]));
+      return new MeasuredServer(serve, await Promise.race([serve.url, late]), launcher.length > 0);
     } catch (err) {
       serve.child.kill("SIGKILL");
       throw err;
@@ -143,9 +165,12 @@ export class MeasuredServer {
   async measure<T>(work: () => Promise<T>, timeoutMs: number, onTimeout: (ms: number) => T): Promise<{ result: T; figures: ServerFigures }> {
     const probe = new Worker(PROBE, { eval: true, workerData: { url: this.url, every: PROBE_EVERY_MS } });
     await new Promise((resolve) => probe.once("message", resolve));
+    // Restarts the server's event-loop window: what the next scrape reads is the work's.
+    await scrapeLoopDelay(this.url);
     let timer: NodeJS.Timeout | undefined;
     const result = await Promise.race([work(), new Promise<T>((resolve) => (timer = setTimeout(() => resolve(onTimeout(timeoutMs)), timeoutMs)))]);
     clearTimeout(timer);
+    const loopDelay = this.gone() === null ? await scrapeLoopDelay(this.url) : null;
     const probed = await new Promise<{ latencies: number[]; failed: number; pending: number | null }>((resolve) => {
       probe.once("message", resolve);
       probe.postMessage("stop");
@@ -155,10 +180,10 @@ export class MeasuredServer {
     const m = memoryMb(this.serve.child.pid as number);
     if (m) this.peakMb = Math.max(this.peakMb, m.hwm);
     clearInterval(this.watchdog);
-    this.serve.child.kill("SIGKILL");
+    this.serve.child.kill(this.profiled ? "SIGTERM" : "SIGKILL");
     await this.serve.exited;
     const health = [...probed.latencies, ...(probed.pending === null ? [] : [probed.pending])].sort((a, b) => a - b);
-    return { result, figures: { health, unanswered: probed.pending !== null, failedProbes: probed.failed, peakMb: this.peakMb, gone } };
+    return { result, figures: { health, unanswered: probed.pending !== null, failedProbes: probed.failed, peakMb: this.peakMb, gone, loopDelay } };
   }
 }
 

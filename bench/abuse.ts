@@ -8,7 +8,9 @@
 // and then 4 at once (a request shape's clients ask again until 5 s passed), each on a freshly started server (so its
 // peak memory is the shape's): prints per shape the answer (refused with the limit named, or answered and its bytes;
 // alike answers counted), GET /health p50/p99/max while it ran (probed every 50 ms from a worker thread), and the
-// server's peak RSS (VmHWM). A shape that has not ended after SHAPE_SECONDS is reported as timed out (the server is
+// server's own event-loop delay over the shape (p99 and max of kintsugi_event_loop_delay_seconds, from /metrics
+// scraped before and after; "-" from a build that does not serve it), which tells the server's blocking apart from
+// this machine's scheduler delaying the probe, and the server's peak RSS (VmHWM). A shape that has not ended after SHAPE_SECONDS is reported as timed out (the server is
 // then killed); one that kills the server is reported as crashed. Goal: /health p99 under 100 ms and RSS under
 // 500 MB in every case. Figures only; asserts nothing.
 // The seeded file is the schema before the store core; each build converts it once (as an upgrade's first start
@@ -20,9 +22,10 @@
 // match; KINTSUGI_BENCH_CLIENTS=1,4 the client counts of a request shape; KINTSUGI_BENCH_SHAPE_SECONDS sets the timeout; KINTSUGI_BENCH_DIR keeps the seeded file and each build's
 // converted file there for the next run (a conversion takes minutes). Before a shape (but the first request after a
 // start) the server is left to finish its start-up work: /health answering five times in a row within 20 ms
-// (KINTSUGI_BENCH_SETTLED_MS), for at most 60 s (KINTSUGI_BENCH_SETTLE_LIMIT_MS).
+// (KINTSUGI_BENCH_SETTLED_MS), for at most 60 s (KINTSUGI_BENCH_SETTLE_LIMIT_MS). With KINTSUGI_PROFILE_DIR set, each
+// server runs with --cpu-prof into that directory (and is stopped with SIGTERM, so that it writes the profile).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { CKE_SEARCH_MACHINES } from "../test/support/cost-shapes.js";
 import { startFakeSabakan } from "../test/support/fake-sabakan.js";
 import { HostileKubeApi } from "../test/support/hostile-kube-api.js";
@@ -46,6 +49,9 @@ const SHAPE_SECONDS = Number(process.env["KINTSUGI_BENCH_SHAPE_SECONDS"] ?? 30);
 const BINS = benchBins();
 /** Only the shapes whose name matches this regular expression (default: all). */
 const ONLY = new RegExp(process.env["KINTSUGI_BENCH_SHAPES"] ?? "");
+const PROFILE_DIR = process.env["KINTSUGI_PROFILE_DIR"];
+// node refuses --cpu-prof in NODE_OPTIONS: a shell puts it on node's command line.
+const PROFILING = PROFILE_DIR ? ["/bin/sh", "-c", `exec "$0" --cpu-prof --cpu-prof-dir=${resolve(PROFILE_DIR)} "$@"`] : [];
 const VIEWER = BENCH_VIEWER;
 const ADMIN = BENCH_ADMIN;
 
@@ -66,7 +72,8 @@ function row(name: string, clients: number, answer: string, f: ServerFigures, bi
   const health = h.length === 0 ? "no answer" : `${ms(percentile(h, 50))} / ${lower}${ms(percentile(h, 99))} / ${lower}${ms(h.at(-1)!)}`;
   const goal = h.length > 0 && percentile(h, 99) < 100 && f.peakMb < 500 && !f.gone ? "" : " (misses the goal)";
   const gone = f.gone && !answer.includes(f.gone) ? `; ${f.gone}` : "";
-  return `| ${name} | ${clients} |${bin ? ` ${bin} |` : ""} ${answer}${gone} | ${health} (${h.length} probes${f.failedProbes ? `, ${f.failedProbes} failed` : ""}) | ${Math.round(f.peakMb)} MB${goal} |`;
+  const loop = f.loopDelay ? `${ms(f.loopDelay.p99)} / ${ms(f.loopDelay.max)}` : "-";
+  return `| ${name} | ${clients} |${bin ? ` ${bin} |` : ""} ${answer}${gone} | ${health} (${h.length} probes${f.failedProbes ? `, ${f.failedProbes} failed` : ""}) | ${loop} | ${Math.round(f.peakMb)} MB${goal} |`;
 }
 
 const DB_FILES = ["kintsugi.db", "kintsugi.db-wal", "kintsugi.db-shm"];
@@ -111,7 +118,7 @@ async function measureShape(
     ? await HostileKubeApi.start(shape.kube.behaviour, shape.kube.listBytes === undefined ? {} : { listBytes: shape.kube.listBytes })
     : null;
   try {
-    const server = await MeasuredServer.start(bin.path, config(dir, sabakan, kube), dir);
+    const server = await MeasuredServer.start(bin.path, config(dir, sabakan, kube), dir, PROFILING);
     // What CKE asks every minute: how the server learns the fleet's size before the shape.
     if (!kube && !shape.cold) {
       await postAnswer(server.url, VIEWER, CKE_SEARCH_MACHINES);
@@ -148,7 +155,7 @@ async function measureShape(
     );
     return row(shape.name, clients, result, figures, bin.label);
   } catch (err) {
-    return `| ${shape.name} | ${clients} |${bin.label ? ` ${bin.label} |` : ""} bench failed: ${(err as Error).message.slice(0, 200)} | - | - |`;
+    return `| ${shape.name} | ${clients} |${bin.label ? ` ${bin.label} |` : ""} bench failed: ${(err as Error).message.slice(0, 200)} | - | - | - |`;
   } finally {
     await kube?.close();
   }
@@ -228,8 +235,8 @@ async function main(): Promise<void> {
     }
     console.log(`each shape on a fresh server, from a viewer token; timeout ${SHAPE_SECONDS} s; the bench kills a server past ${GUARD_MB} MB RSS\n`);
     const several = BINS.length > 1;
-    console.log(`| shape | clients |${several ? " kintsugi |" : ""} answer | /health p50 / p99 / max | peak RSS |`);
-    console.log(`|---|---|${several ? "---|" : ""}---|---|---|`);
+    console.log(`| shape | clients |${several ? " kintsugi |" : ""} answer | /health p50 / p99 / max | server event-loop delay p99 / max | peak RSS |`);
+    console.log(`|---|---|${several ? "---|" : ""}---|---|---|---|`);
     for (const shape of [...SHAPES, ...DOCUMENT_SHAPES, ...STATUS_SHAPES, ...LOAD_SHAPES].filter((s) => ONLY.test(s.name))) {
       for (const clients of shape.once ? [1] : CLIENTS) {
         for (const bin of BINS) console.log(await measureShape(dir.path, sabakan, shape, clients, now, bin));

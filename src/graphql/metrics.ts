@@ -12,6 +12,8 @@ import type { ClusterGeneration } from "../domain/cluster/generation-record.js";
 import { machineRepairStatuses } from "../domain/stats/machine-repair-status.js";
 import { registerClusterGauges } from "./cluster-metrics.js";
 import { TimeToRepairHistogram } from "./time-to-repair-histogram.js";
+import { registerEventLoopDelay } from "./event-loop-delay.js";
+import type { IntervalHistogram } from "node:perf_hooks";
 
 export interface MetricsSources {
   readonly entries: () => readonly RepairEntry[];
@@ -72,6 +74,7 @@ export class KintsugiMetrics {
   private readonly ticksSkipped: Counter<"reason">;
   private readonly repairDuration: Histogram<"status">;
   private readonly timeToRepair: TimeToRepairHistogram;
+  private readonly eventLoopDelay: IntervalHistogram;
   /** The skips of the latest successful poll by kind (null before one): a failed poll holds nothing back, nor frees anything. */
   private latestSkips: Record<SkipKind, number> | null = null;
 
@@ -214,6 +217,12 @@ export class KintsugiMetrics {
       registers: everyReplica,
     });
     this.timeToRepair = new TimeToRepairHistogram(this.registry);
+    this.eventLoopDelay = registerEventLoopDelay(this.registry);
+  }
+
+  /** Stops sampling the event loop's delay. */
+  close(): void {
+    this.eventLoopDelay.disable();
   }
 
   /** Feeds a recorded poll outcome and how long the poll took. */

@@ -243,6 +243,7 @@ export async function startApi({ config, address, edge, store, events, context, 
         server.closeIdleConnections();
       });
       await apollo.stop();
+      events.metrics.close();
     },
   };
 }

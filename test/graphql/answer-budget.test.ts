@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import { execute, parse } from "graphql";
-import { AnswerBudget, chargeLongAnswers } from "../../src/graphql/limits/answer-budget.js";
+import { AnswerBudget, chargeLongAnswers, turnsOf } from "../../src/graphql/limits/answer-budget.js";
+import { TURN_BYTES } from "../../src/graphql/limits/answer-turns.js";
+
+const nextTurns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
 
 const FLEET = 10_000;
 
@@ -46,6 +51,7 @@ describe("AnswerBudget (an HTTP answer charged as its long lists resolve, before
     });
     assert.equal(result.errors, undefined);
     assert.equal(built.items, 3 * FLEET);
+    assert.ok(turnsOf(budget).laterTurns > 1, "the items were built over several turns");
     assert.ok(budget.spent > 0 && budget.spent <= Buffer.byteLength(JSON.stringify(result.data)), `${budget.spent} charged`);
   });
 
@@ -56,8 +62,11 @@ describe("AnswerBudget (an HTTP answer charged as its long lists resolve, before
     assert.equal(result.data, null);
     assert.equal(budget.exceeded, true);
     assert.deepEqual(result.errors?.[0]?.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_response_bytes" });
-    // 16 bytes a machine are estimated: one list of 10,000 fits in 250,000, the second passes it.
-    assert.equal(built.items, FLEET);
+    // 16 bytes a machine are estimated: one list of 10,000 fits in 250,000, the second passes it. The first list's
+    // items past the first turn's share are not built either, then or in the turns after.
+    assert.equal(built.items, TURN_BYTES / 16);
+    await nextTurns(FLEET / (TURN_BYTES / 16) + 2);
+    assert.equal(built.items, TURN_BYTES / 16);
   });
 
   it("counts aliases as they are written: a long one in every item costs its length each time", async () => {
@@ -65,6 +74,25 @@ describe("AnswerBudget (an HTTP answer charged as its long lists resolve, before
     const budget = new AnswerBudget(Number.MAX_SAFE_INTEGER);
     await execute({ schema, document: parse(`{ searchMachines { ${"x".repeat(1_000)}: serial } }`), contextValue: { answerBudget: budget } });
     assert.ok(budget.spent > FLEET * 1_000, String(budget.spent));
+  });
+
+  it("builds a long answer over turns of the event loop, byte for byte the answer built in one", async () => {
+    const { schema } = fleetSchema();
+    const document = parse(aliased(2, "serial rack labels { name value } __typename"));
+    const whole = await execute({ schema, document, contextValue: {} });
+    let turnsDuring = 0;
+    let building = true;
+    const count = () => {
+      if (!building) return;
+      turnsDuring++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const paced = await execute({ schema, document, contextValue: { answerBudget: new AnswerBudget(Number.MAX_SAFE_INTEGER) } });
+    building = false;
+    assert.equal(JSON.stringify(paced), JSON.stringify(whole));
+    // Other work (here a turn counter; in a server /health and the other requests) ran while the answer was built.
+    assert.ok(turnsDuring >= 2, `${turnsDuring} turns while the answer was built`);
   });
 
   it("leaves a request without a budget (a subscription's event) as it was", async () => {

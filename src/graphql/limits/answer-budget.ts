@@ -17,6 +17,7 @@ import {
 } from "graphql";
 import { oversizedError } from "./response-size.js";
 import { FLEET_JOINS, LONG_LISTS } from "./list-bounds.js";
+import { AnswerTurns } from "./answer-turns.js";
 
 /**
  * What one value of each scalar adds to an answer at least, as JSON: short on purpose, so that the estimate stays
@@ -62,9 +63,20 @@ interface BudgetedContext {
   readonly answerBudget?: AnswerBudget;
 }
 
+/** Each answer's turns (see answer-turns.ts), by its budget: one per HTTP request. */
+const answerTurns = new WeakMap<AnswerBudget, AnswerTurns>();
+
+/** The turns of the answer `budget` is charged for. */
+export function turnsOf(budget: AnswerBudget): AnswerTurns {
+  let turns = answerTurns.get(budget);
+  if (!turns) answerTurns.set(budget, (turns = new AnswerTurns()));
+  return turns;
+}
+
 /**
  * Charges every long list and join of `schema` to the request's AnswerBudget (see list-bounds.ts for which can be
- * long): each such field's resolver is wrapped, once, in place. Fields of a context without a budget run as they were.
+ * long), and spreads the building of a long list's items over turns of the event loop (AnswerTurns): each such
+ * field's resolver is wrapped, once, in place. Fields of a context without a budget run as they were.
  */
 export function chargeLongAnswers(schema: GraphQLSchema): GraphQLSchema {
   for (const coordinate of [...LONG_LISTS, ...FLEET_JOINS]) {
@@ -89,8 +101,10 @@ export function chargeLongAnswers(schema: GraphQLSchema): GraphQLSchema {
 function charged(budget: AnswerBudget, value: unknown, info: GraphQLResolveInfo): unknown {
   if (value === null || value === undefined) return value;
   const items = Array.isArray(value) ? value.length : 1;
-  if (items > 0) budget.charge(items * itemBytes(info));
-  return value;
+  const bytes = itemBytes(info);
+  if (items > 0) budget.charge(items * bytes);
+  // An item handed to a later turn is not built once the answer passed its budget (it is refused whole).
+  return Array.isArray(value) ? turnsOf(budget).pace(value, bytes, () => budget.charge(0)) : value;
 }
 
 const itemSizes = new WeakMap<FieldNode, number>();
