@@ -208,10 +208,10 @@ async function handle(
   if (!admitted.ok) return sendRefusal(res, admitted);
 
   const maxBytes = options.limits.maxBodyBytes;
-  const body = await readBody(req, maxBytes);
+  const bytes = await readBody(req, maxBytes);
   // The client reset the connection mid-upload: nobody is left to answer, and nothing went wrong here.
-  if (body === ABORTED) return;
-  if (body === null)
+  if (bytes === ABORTED) return;
+  if (bytes === null)
     return send(
       res,
       413,
@@ -224,11 +224,13 @@ async function handle(
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   }
+  const json = req.method === "POST" && (headers.get("content-type") ?? "").startsWith("application/json");
+  // Read before it is decoded and parsed: a value nested too deep costs the reading of its bytes only.
+  const tooDeep = json ? operationLimits.depth(bytes, 1) : null;
+  if (tooDeep) return send(res, 400, "application/json", JSON.stringify({ errors: [tooDeep.toJSON()] }));
+  const body = bytes.toString("utf8");
   let parsed: unknown = body;
-  if (req.method === "POST" && (headers.get("content-type") ?? "").startsWith("application/json")) {
-    // Read before it is parsed: a value nested too deep costs its reading only.
-    const tooDeep = operationLimits.depth(body, 1);
-    if (tooDeep) return send(res, 400, "application/json", JSON.stringify({ errors: [tooDeep.toJSON()] }));
+  if (json) {
     try {
       parsed = body === "" ? undefined : JSON.parse(body);
     } catch {
@@ -287,7 +289,7 @@ function socketClosed(socket: { once(event: "close", listener: () => void): unkn
 const ABORTED = Symbol("aborted");
 
 /** The request body; null past `maxBytes`; ABORTED when the client went away before sending all of it. */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null | typeof ABORTED> {
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null | typeof ABORTED> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -301,7 +303,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string | null
       }
       chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", () => resolve(ABORTED));
     req.on("close", () => {
       if (!req.complete) resolve(ABORTED);

@@ -122,10 +122,10 @@ export class OperationLimits {
   }
 
   /**
-   * The refusal of a request's JSON text (an HTTP body, `levels` 1; a GET request's `variables`, 0) that nests a
+   * The refusal of a request's JSON text or its UTF-8 bytes (an HTTP body, `levels` 1; a GET request's `variables`, 0) that nests a
    * value deeper than limits.max_variable_depth, or null: checked before the text is parsed.
    */
-  depth(json: string, levels: number): GraphQLError | null {
+  depth(json: string | Uint8Array, levels: number): GraphQLError | null {
     return variableDepthError(json, this.limits.maxVariableDepth, levels);
   }
 

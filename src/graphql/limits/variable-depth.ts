@@ -38,7 +38,7 @@ export function jsonNestedDeeperThan(json: string | Uint8Array, max: number): bo
  * The refusal of a request whose JSON text nests a value more than `max` deep below `levels` of its own (the body
  * object is 1: its `variables` may nest `max` more), or null. Checked before the text is parsed.
  */
-export function variableDepthError(json: string, max: number, levels: number): GraphQLError | null {
+export function variableDepthError(json: string | Uint8Array, max: number, levels: number): GraphQLError | null {
   if (!jsonNestedDeeperThan(json, max + levels)) return null;
   return limitError("LIMIT_EXCEEDED", "max_variable_depth", `a value in the request is nested more than ${max} deep (limits.max_variable_depth)`);
 }
