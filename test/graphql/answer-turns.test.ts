@@ -21,7 +21,11 @@ function manualTurns() {
 async function settledNow<T>(paced: ReadonlyArray<T | Promise<T>>): Promise<boolean[]> {
   const seen = paced.map((p) => !(p instanceof Promise));
   paced.forEach((p, i) => {
-    if (p instanceof Promise) void p.then(() => (seen[i] = true), () => undefined);
+    if (p instanceof Promise)
+      void p.then(
+        () => (seen[i] = true),
+        () => undefined,
+      );
   });
   for (let i = 0; i < 5; i++) await Promise.resolve();
   return seen;
@@ -31,11 +35,25 @@ describe("AnswerTurns (a long answer's items spread over turns of the event loop
   for (const { name, perTurn, lists, plain } of [
     { name: "a list within the turn's share is handed over as it is", perTurn: 100, lists: [[10, 5]], plain: [true] },
     { name: "a list past the share is deferred from the first item past it", perTurn: 100, lists: [[10, 20]], plain: [false] },
-    { name: "the shares of an answer's lists add up", perTurn: 100, lists: [[5, 10], [5, 10], [1, 10]], plain: [true, true, false] },
+    {
+      name: "the shares of an answer's lists add up",
+      perTurn: 100,
+      lists: [
+        [5, 10],
+        [5, 10],
+        [1, 10],
+      ],
+      plain: [true, true, false],
+    },
   ] as const) {
     it(name, () => {
       const turns = new AnswerTurns(perTurn, manualTurns().next);
-      const handed = lists.map(([items, bytes]) => turns.pace(Array.from({ length: items }, (_, i) => i), bytes));
+      const handed = lists.map(([items, bytes]) =>
+        turns.pace(
+          Array.from({ length: items }, (_, i) => i),
+          bytes,
+        ),
+      );
       assert.deepEqual(
         handed.map((h) => h.every((item) => !(item instanceof Promise))),
         plain,
@@ -46,7 +64,10 @@ describe("AnswerTurns (a long answer's items spread over turns of the event loop
   it("hands each later share to the next turn, keeping every item and its order", async () => {
     const manual = manualTurns();
     const turns = new AnswerTurns(30, manual.next);
-    const paced = turns.pace(Array.from({ length: 8 }, (_, i) => `m${i}`), 10);
+    const paced = turns.pace(
+      Array.from({ length: 8 }, (_, i) => `m${i}`),
+      10,
+    );
     assert.deepEqual(await settledNow(paced), [true, true, true, false, false, false, false, false]);
     await manual.pass();
     assert.deepEqual(await settledNow(paced), [true, true, true, true, true, true, false, false]);
