@@ -109,6 +109,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:http": "the HTTP server",
     "node:https": "the HTTPS server",
     "node:path": "the pages' files",
+    "node:perf_hooks": "the event loop's delay, a metric",
     "node:url": "the schema files' paths",
     "node:worker_threads": "the what-if replay runs in a worker",
     "prom-client": "the metrics",
