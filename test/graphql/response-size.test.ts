@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { GraphQLError } from "graphql";
-import { eventSizeBound, jsonBytesUpTo, oversizedAnswer } from "../../src/graphql/limits/response-size.js";
+import { eventSizeBound, jsonBytesUpTo, oversizedAnswer, responseSizePlugin } from "../../src/graphql/limits/response-size.js";
+import { TURN_BYTES } from "../../src/graphql/limits/answer-turns.js";
 
 const nullPrototype = (fields: Record<string, unknown>) => Object.assign(Object.create(null) as object, fields);
 
@@ -43,5 +44,29 @@ describe("eventSizeBound", () => {
     assert.deepEqual(bound({ data: { a: "x".repeat(200) } }), oversizedAnswer(100));
     assert.match(oversizedAnswer(100).errors?.[0]?.message ?? "", /larger than 100 bytes \(limits\.max_response_bytes\)/);
     assert.deepEqual(oversizedAnswer(100).errors?.[0]?.extensions, { type: "LIMIT_EXCEEDED", code: "BAD_REQUEST", limit: "limits.max_response_bytes" });
+  });
+});
+
+describe("responseSizePlugin (an HTTP answer measured before Apollo serialises it)", () => {
+  /** Runs the plugin's willSendResponse on `answer` with a budget that estimated it at `spent` bytes; the turns it waited. */
+  async function sent(answer: object, spent: number, maxBytes = 1 << 20): Promise<{ turns: number; body: unknown }> {
+    let turns = 0;
+    const plugin = responseSizePlugin<{ answerBudget: { exceeded: boolean; spent: number } }>(maxBytes, async () => void turns++);
+    const hooks = await plugin.requestDidStart!({} as never);
+    const response = { body: { kind: "single" as const, singleResult: answer } };
+    await hooks!.willSendResponse!({ response, contextValue: { answerBudget: { exceeded: false, spent } } } as never);
+    return { turns, body: response.body.singleResult };
+  }
+
+  for (const { name, spent, turns } of [
+    { name: "a short answer is measured and sent in the turn that built it", spent: 100, turns: 0 },
+    { name: "a long answer is measured in a turn of its own and serialised in the next", spent: TURN_BYTES + 1, turns: 2 },
+  ]) {
+    it(name, async () => assert.equal((await sent({ data: { a: 1 } }, spent)).turns, turns));
+  }
+
+  it("replaces an answer larger than the bound whatever its length", async () => {
+    const { body } = await sent({ data: { serial: "x".repeat(100) } }, TURN_BYTES + 1, 50);
+    assert.deepEqual(body, oversizedAnswer(50));
   });
 });

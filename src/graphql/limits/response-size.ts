@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from "@apollo/server";
 import type { FormattedExecutionResult, GraphQLError } from "graphql";
 import { limitError } from "../errors.js";
+import { TURN_BYTES } from "./answer-turns.js";
 
 // Strings that JSON writes as they are, one byte a character: no quote, backslash, control or non-ASCII character.
 const NEEDS_CARE = /["\\\u0000-\u001f\u007f-\uffff]/;
@@ -93,14 +94,22 @@ export function oversizedAnswer(maxBytes: number): FormattedExecutionResult {
  * it was built (its long lists were never built), else one measured larger before Apollo serialises it (Apollo
  * writes the whole answer into one string after `willSendResponse`), so no string of an oversized answer is made.
  */
-export function responseSizePlugin<Context extends { readonly answerBudget?: { readonly exceeded: boolean } }>(maxBytes: number): ApolloServerPlugin<Context> {
+export function responseSizePlugin<Context extends { readonly answerBudget?: { readonly exceeded: boolean; readonly spent: number } }>(
+  maxBytes: number,
+  nextTurn: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
+): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
         async willSendResponse({ response, contextValue }) {
           if (response.body.kind !== "single") return;
+          // A long answer is measured in a turn of the event loop of its own, and serialised in the next: its last
+          // items, its measure and its string (tens of milliseconds each at 1 MB) held /health all in one go.
+          const long = (contextValue.answerBudget?.spent ?? 0) > TURN_BYTES;
+          if (long) await nextTurn();
           if (contextValue.answerBudget?.exceeded || jsonBytesUpTo(response.body.singleResult, maxBytes) > maxBytes)
             response.body.singleResult = oversizedAnswer(maxBytes);
+          if (long) await nextTurn();
         },
       };
     },
