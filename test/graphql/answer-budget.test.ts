@@ -4,6 +4,7 @@ import { makeExecutableSchema } from "@graphql-tools/schema";
 import { execute, parse } from "graphql";
 import { AnswerBudget, chargeLongAnswers, turnsOf } from "../../src/graphql/limits/answer-budget.js";
 import { TURN_BYTES } from "../../src/graphql/limits/answer-turns.js";
+import { turnsDuring } from "../support/loop-turns.js";
 
 const nextTurns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -80,19 +81,12 @@ describe("AnswerBudget (an HTTP answer charged as its long lists resolve, before
     const { schema } = fleetSchema();
     const document = parse(aliased(2, "serial rack labels { name value } __typename"));
     const whole = await execute({ schema, document, contextValue: {} });
-    let turnsDuring = 0;
-    let building = true;
-    const count = () => {
-      if (!building) return;
-      turnsDuring++;
-      setImmediate(count);
-    };
-    setImmediate(count);
-    const paced = await execute({ schema, document, contextValue: { answerBudget: new AnswerBudget(Number.MAX_SAFE_INTEGER) } });
-    building = false;
+    const { value: paced, turns } = await turnsDuring(() =>
+      execute({ schema, document, contextValue: { answerBudget: new AnswerBudget(Number.MAX_SAFE_INTEGER) } }),
+    );
     assert.equal(JSON.stringify(paced), JSON.stringify(whole));
     // Other work (here a turn counter; in a server /health and the other requests) ran while the answer was built.
-    assert.ok(turnsDuring >= 2, `${turnsDuring} turns while the answer was built`);
+    assert.ok(turns >= 2, `${turns} turns while the answer was built`);
   });
 
   it("leaves a request without a budget (a subscription's event) as it was", async () => {

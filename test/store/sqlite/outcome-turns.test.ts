@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { outcome } from "../conformance/store-harness.js";
+import { turnsDuring } from "../../support/loop-turns.js";
 
 describe("reading poll outcomes (each may list a thousand skipped machines)", () => {
   it("checks one outcome a turn of the event loop, so other requests are served between them", async () => {
@@ -11,16 +12,7 @@ describe("reading poll outcomes (each may list a thousand skipped machines)", ()
     const store = await openSqliteStore({ path: join(dir.path, "kintsugi.db") });
     try {
       for (let i = 1; i <= 4; i++) await store.outcomes.record(outcome(i));
-      let turns = 0;
-      let reading = true;
-      const count = () => {
-        if (!reading) return;
-        turns++;
-        setImmediate(count);
-      };
-      setImmediate(count);
-      const read = await store.outcomes.last(4);
-      reading = false;
+      const { value: read, turns } = await turnsDuring(() => store.outcomes.last(4));
       assert.deepEqual(
         read.map((o) => o.sequence),
         [1, 2, 3, 4],
