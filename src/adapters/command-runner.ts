@@ -138,7 +138,7 @@ export class ProcessCommandRunner implements CommandRunner {
         if (settled) return;
         settled = true;
         for (const t of [timeoutTimer, graceTimer, pollTimer, answerTimer]) clearTimeout(t);
-        abortSignal?.removeEventListener("abort", onAbort);
+        stopListening?.();
         resolve(outcome);
       };
 
@@ -178,10 +178,6 @@ export class ProcessCommandRunner implements CommandRunner {
         }, this.killGraceMs);
       };
 
-      function onAbort(): void {
-        killGroup("aborted");
-      }
-
       const events: SpawnedEvents = {
         started: (p) => {
           pid = p;
@@ -191,7 +187,7 @@ export class ProcessCommandRunner implements CommandRunner {
         exited: (code, signal) => {
           exited = { code, signal };
           clearTimeout(timeoutTimer);
-          abortSignal?.removeEventListener("abort", onAbort);
+          stopListening?.();
           tryFinish();
         },
         ended: (stdout, stderr) => {
@@ -211,11 +207,28 @@ export class ProcessCommandRunner implements CommandRunner {
       if (Number.isFinite(seconds) && seconds > 0) {
         timeoutTimer = setTimeout(() => killGroup("timeout"), Math.min(seconds * 1000, MAX_TIMER_MS));
       }
-      abortSignal?.addEventListener("abort", onAbort, { once: true });
+      const stopListening = abortSignal && onAbortOf(abortSignal, () => killGroup("aborted"));
       if (this.spawner !== null) started = this.spawner.start(request, events);
       else startCapture(this.spawn, request, events);
     });
   }
+}
+
+/** The commands waiting for each signal's abort: one listener a signal, however many commands a pass runs under it. */
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `listener` when `signal` aborts, until the returned function is called. */
+function onAbortOf(signal: AbortSignal, listener: () => void): () => void {
+  let waiters = abortWaiters.get(signal);
+  if (waiters === undefined) {
+    const all = new Set<() => void>();
+    abortWaiters.set(signal, all);
+    signal.addEventListener("abort", () => [...all].forEach((waiter) => waiter()), { once: true });
+    waiters = all;
+  }
+  const own = waiters;
+  own.add(listener);
+  return () => own.delete(listener);
 }
 
 function nonNegative(name: string, value: number): number {

@@ -48,9 +48,15 @@ export function startSpawnerProcess(): SpawnerProcess {
       child.once("close", (code, signal) => listener(code !== null ? `exit code ${code}` : `killed by ${signal ?? "a signal"}`));
     },
     keepAlive: (on) => {
+      // Both: its exit is awaited after its output has ended.
       const pipe = child.stdout as Readable & { ref?: () => void; unref?: () => void };
-      if (on) pipe.ref?.();
-      else pipe.unref?.();
+      if (on) {
+        pipe.ref?.();
+        child.ref();
+      } else {
+        pipe.unref?.();
+        child.unref();
+      }
     },
   };
 }
@@ -147,9 +153,8 @@ export class CommandSpawner {
   /** The spawner misbehaves or does not answer: it is killed, and its commands are lost once it has exited. */
   private fail(spawner: NonNullable<CommandSpawner["current"]>, why: string): void {
     if (spawner.gone) return;
-    if (this.current === spawner) this.current = null;
-    spawner.process.kill();
     this.gone(spawner, `the command spawner (pid ${spawner.process.pid ?? "none"}) ${why}; it was killed`);
+    spawner.process.kill();
   }
 
   private gone(spawner: NonNullable<CommandSpawner["current"]>, why: string): void {

@@ -33,13 +33,13 @@ const pidIn = (file: string) =>
     (t) => t.endsWith("\n"),
   ).then(Number);
 
-/** Starts a runner process running `argv` with `timeout`; resolves once the command was spawned. */
-async function runnerProcess(timeout: number, argv: string[]): Promise<ChildProcess> {
+/** Starts a runner process running `argv` with `timeout`; resolves once the command was handed to its spawner. */
+async function runnerProcess(timeout: number, argv: string[]): Promise<ChildProcess & { spawnerPid: number }> {
   const child = spawn(process.execPath, [...typescriptArgs(CHILD), String(timeout), ...argv], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  await until("the runner process started its command", () => out.includes("started"), Boolean, 30_000);
-  return child;
+  await until("the runner process started its command", () => /started \d+\n/.test(out), Boolean, 30_000);
+  return Object.assign(child, { spawnerPid: Number(/started (\d+)/.exec(out)?.[1]) });
 }
 
 describe("commands are bound to the process that runs them", { skip: findLauncher().launcher === null ? "no /bin/sh" : false }, () => {
@@ -60,10 +60,12 @@ describe("commands are bound to the process that runs them", { skip: findLaunche
     const pids = [await pidIn(grandchildFile), await pidIn(commandFile)];
     leftovers.push(...pids);
     assert.ok(pids.every(isAlive));
+    assert.ok(isAlive(runner.spawnerPid), "the runner's spawner runs");
+    leftovers.push(runner.spawnerPid);
     runner.kill("SIGKILL");
     await until(
-      "the command and its child died with the runner",
-      () => pids.filter(isAlive),
+      "the command, its child and the runner's spawner died with the runner",
+      () => [...pids, runner.spawnerPid].filter(isAlive),
       (alive) => alive.length === 0,
     );
   });
