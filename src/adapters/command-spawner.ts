@@ -29,8 +29,9 @@ export interface SpawnerProcess {
   keepAlive(on: boolean): void;
 }
 
-// Built, the spawner is the .js next to this file in dist/; under tsx (tests, benches) the .ts, run through tsx.
-const MAIN = new URL(import.meta.url.endsWith(".ts") ? "./spawner-main.ts" : "./spawner-main.js", import.meta.url);
+// The spawner's script beside this module as node resolves it from here: the .js in dist/ (and in the tests'
+// transpiled tree, whose modules keep their .ts file's import.meta.url), the .ts under tsx, run through tsx.
+const MAIN = new URL(import.meta.resolve("./spawner-main.js"));
 
 /** Starts the spawner: node on spawner-main, in its own session (a terminal's signals are the replica's to act on). */
 export function startSpawnerProcess(): SpawnerProcess {
