@@ -1,37 +1,15 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ProcessCommandRunner } from "../../src/adapters/command-runner.js";
 import { findLauncher, resolveExecutable } from "../../src/adapters/command-launcher.js";
 import { tempDir } from "../support/temp-dir.js";
 import { typescriptArgs } from "../support/typescript-child.js";
+import { isAlive, pidIn } from "../support/process-alive.js";
 import { until } from "../support/until.js";
 
 const CHILD = join(import.meta.dirname, "../support/command-runner-child.ts");
-
-/** Alive and not a zombie (an orphan waits for its reaper a moment). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat[stat.lastIndexOf(") ") + 2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-const pidIn = (file: string) =>
-  until(
-    `a pid in ${file}`,
-    () => (existsSync(file) ? readFileSync(file, "utf8") : ""),
-    (t) => t.endsWith("\n"),
-  ).then(Number);
 
 /** Starts a runner process running `argv` with `timeout`; resolves once the command was handed to its spawner. */
 async function runnerProcess(timeout: number, argv: string[]): Promise<ChildProcess & { spawnerPid: number }> {

@@ -1,34 +1,12 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ProcessCommandRunner } from "../../src/adapters/command-runner.js";
 import { CommandSpawner } from "../../src/adapters/command-spawner.js";
 import { findLauncher } from "../../src/adapters/command-launcher.js";
 import { tempDir } from "../support/temp-dir.js";
+import { isAlive, pidIn } from "../support/process-alive.js";
 import { until } from "../support/until.js";
-
-/** Alive and not a zombie (an orphan waits for its reaper a moment). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat[stat.lastIndexOf(") ") + 2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-const pidIn = (file: string) =>
-  until(
-    `a pid in ${file}`,
-    () => (existsSync(file) ? readFileSync(file, "utf8") : ""),
-    (t) => t.endsWith("\n"),
-  ).then(Number);
 
 // The command and its own child, each writing its pid.
 const script = 'sleep 600 & echo $! > "$1"; echo $$ > "$2"; wait';

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
@@ -9,29 +8,8 @@ import { CommandSpawner, type SpawnedEvents, type SpawnerProcess } from "../../s
 import { encodeFrame, FrameReader, type SpawnerReport, type SpawnerRequest } from "../../src/adapters/spawner-protocol.js";
 import { serveSpawner } from "../../src/adapters/spawner-serve.js";
 import { tempDir } from "../support/temp-dir.js";
+import { isAlive, pidIn } from "../support/process-alive.js";
 import { until } from "../support/until.js";
-
-/** Alive and not a zombie (an orphan waits for its reaper a moment). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat[stat.lastIndexOf(") ") + 2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-const pidIn = (file: string) =>
-  until(
-    `a pid in ${file}`,
-    () => (existsSync(file) ? readFileSync(file, "utf8") : ""),
-    (t) => t.endsWith("\n"),
-  ).then(Number);
 
 /** A spawner process of streams: the test reads the requests and writes the reports. */
 class FakeSpawnerProcess implements SpawnerProcess {
