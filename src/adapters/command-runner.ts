@@ -24,7 +24,10 @@ export interface ProcessCommandRunnerOptions {
   readonly spawner?: CommandSpawner | null;
   /** What binds commands to this process (see command-launcher.ts); default: found on this machine; null: none. */
   readonly launcher?: CommandLauncher | null;
-  /** Told once when commands cannot be bound to this process's life (no launcher, or no backstop). */
+  /**
+   * Told once when commands cannot be bound to this process's life (no launcher, or no backstop), and each time the
+   * process's spawner dies while it has commands (the first runner built gives the process's spawner its `warn`).
+   */
   readonly warn?: (message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -65,7 +68,12 @@ export class ProcessCommandRunner implements CommandRunner {
     this.maxOutputBytes = nonNegative("maxOutputBytes", options.maxOutputBytes ?? 64 * 1024);
     this.killGraceMs = nonNegative("killGraceMs", options.killGraceMs ?? 2000);
     this.spawn = options.spawn ?? spawn;
-    this.spawner = options.spawn !== undefined ? null : options.spawner !== undefined ? options.spawner : (spawnerOfThisProcess ??= new CommandSpawner());
+    this.spawner =
+      options.spawn !== undefined
+        ? null
+        : options.spawner !== undefined
+          ? options.spawner
+          : (spawnerOfThisProcess ??= new CommandSpawner(undefined, options.warn));
     if (options.launcher !== undefined) {
       this.launcher = options.launcher;
     } else {

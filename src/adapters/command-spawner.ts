@@ -84,7 +84,11 @@ export class CommandSpawner {
   private nextId = 0;
   private largestTail = 0;
 
-  constructor(private readonly startProcess: () => SpawnerProcess = startSpawnerProcess) {}
+  /** `warn` hears each spawner that died or was killed while it had commands, and why. */
+  constructor(
+    private readonly startProcess: () => SpawnerProcess = startSpawnerProcess,
+    private readonly warn?: (message: string, fields: Record<string, unknown>) => void,
+  ) {}
 
   /** The spawner's pid, once one runs (for tests and logs). */
   get pid(): number | undefined {
@@ -163,6 +167,7 @@ export class CommandSpawner {
     spawner.gone = true;
     if (this.current === spawner) this.current = null;
     const running = [...spawner.running.values()];
+    if (running.length > 0) this.warn?.(why, { commands: running.length });
     spawner.running.clear();
     spawner.process.keepAlive(false);
     for (const command of running) {

@@ -74,14 +74,18 @@ describe("CommandSpawner, the replica's side, with a fake spawner", () => {
   let sleeper: ChildProcess | undefined;
   after(() => sleeper?.kill("SIGKILL"));
 
-  function setup(): { spawner: CommandSpawner; fakes: FakeSpawnerProcess[] } {
+  function setup(): { spawner: CommandSpawner; fakes: FakeSpawnerProcess[]; warnings: string[] } {
     const fakes: FakeSpawnerProcess[] = [];
-    const spawner = new CommandSpawner(() => {
-      const fake = new FakeSpawnerProcess(900_000 + fakes.length);
-      fakes.push(fake);
-      return fake;
-    });
-    return { spawner, fakes };
+    const warnings: string[] = [];
+    const spawner = new CommandSpawner(
+      () => {
+        const fake = new FakeSpawnerProcess(900_000 + fakes.length);
+        fakes.push(fake);
+        return fake;
+      },
+      (message, fields) => warnings.push(`${message} ${JSON.stringify(fields)}`),
+    );
+    return { spawner, fakes, warnings };
   }
 
   it("hands each request over with its own id and routes each report to the command it names, in order", async () => {
@@ -111,7 +115,7 @@ describe("CommandSpawner, the replica's side, with a fake spawner", () => {
   });
 
   it("a spawner that dies mid-command: its commands are lost (never a success), their groups SIGKILLed; the next command gets a new spawner", async () => {
-    const { spawner, fakes } = setup();
+    const { spawner, fakes, warnings } = setup();
     // A real process group for the command the spawner says it started.
     sleeper = spawn("sleep", ["600"], { detached: true, stdio: "ignore" });
     const groupPid = sleeper.pid!;
@@ -124,6 +128,7 @@ describe("CommandSpawner, the replica's side, with a fake spawner", () => {
     assert.match(running.log[1]!, /^lost the command spawner \(pid 900000\) died \(killed by SIGKILL\) before it reported the command's end/);
     await until("the command's group was killed", () => !isAlive(groupPid));
     assert.equal(fakes[0]!.kept, false);
+    assert.deepEqual(warnings, ['the command spawner (pid 900000) died (killed by SIGKILL) {"commands":1}']);
 
     const next = recorder();
     spawner.start(request(["true"]), next.events);
