@@ -42,8 +42,8 @@ let spawnerOfThisProcess: CommandSpawner | undefined;
 const GROUP_POLL_MS = 25;
 // setTimeout fires at once for delays beyond 2^31-1 ms; such timeouts are capped to about 24.8 days.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-// How long after its command's group was SIGKILLed a spawner may take to report the command's exit before it counts
-// as stuck (stopped, wedged) and is replaced: a command with a timeout must end even then.
+// How long a spawner may take to report a command's exit once its group was SIGKILLed, or its output once it exited,
+// before it counts as stuck (stopped, wedged) and is replaced: a command with a timeout must end even then.
 const SPAWNER_ANSWER_MS = 5000;
 
 /**
@@ -178,12 +178,14 @@ export class ProcessCommandRunner implements CommandRunner {
           signalGroup("SIGKILL");
           killed = true;
           tryFinish();
-          if (!settled)
-            answerTimer = setTimeout(
-              () => started?.abandon(`did not report a command's end ${SPAWNER_ANSWER_MS} ms after its group was SIGKILLed`),
-              SPAWNER_ANSWER_MS,
-            );
+          awaitAnswer(`a command's end ${SPAWNER_ANSWER_MS} ms after its group was SIGKILLed`);
         }, this.killGraceMs);
+      };
+
+      // What the spawner must report by now comes within a few milliseconds, unless it is stopped or wedged.
+      const awaitAnswer = (what: string): void => {
+        if (settled || answerTimer !== undefined) return;
+        answerTimer = setTimeout(() => started?.abandon(`did not report ${what}`), SPAWNER_ANSWER_MS);
       };
 
       const events: SpawnedEvents = {
@@ -197,6 +199,7 @@ export class ProcessCommandRunner implements CommandRunner {
           clearTimeout(timeoutTimer);
           stopListening?.();
           tryFinish();
+          awaitAnswer(`a command's output ${SPAWNER_ANSWER_MS} ms after its exit`);
         },
         ended: (stdout, stderr) => {
           output = { stdout, stderr };

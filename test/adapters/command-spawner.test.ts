@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import type { CaptureRequest } from "../../src/adapters/command-capture.js";
+import { ProcessCommandRunner } from "../../src/adapters/command-runner.js";
 import { CommandSpawner, type SpawnedEvents, type SpawnerProcess } from "../../src/adapters/command-spawner.js";
 import { encodeFrame, FrameReader, type SpawnerReport, type SpawnerRequest } from "../../src/adapters/spawner-protocol.js";
 import { serveSpawner } from "../../src/adapters/spawner-serve.js";
@@ -163,6 +164,19 @@ describe("CommandSpawner, the replica's side, with a fake spawner", () => {
         assert.match(running.log[0]!, c.reason);
       });
     }
+  });
+
+  it("a runner gives up on a spawner that reported an exit but never the output: the command is reported killed, never a success", async () => {
+    const { spawner, fakes } = setup();
+    const runner = new ProcessCommandRunner({ spawner });
+    const outcome = runner.run(["true"], { timeoutSeconds: 30 });
+    await requestsRead(fakes[0]!, 1);
+    fakes[0]!.report({ t: "started", id: 0, pid: 4321 });
+    fakes[0]!.report({ t: "exited", id: 0, code: 0, signal: null });
+    const { kind, ...rest } = (await outcome) as { kind: string; stderr: string };
+    assert.equal(kind, "exit");
+    assert.match(rest.stderr, /^the command spawner \(pid 900000\) did not report a command's output 5000 ms after its exit; it was killed/);
+    assert.equal(fakes[0]!.killed, true);
   });
 
   it("abandon kills a spawner that does not answer, and its commands are lost", async () => {
