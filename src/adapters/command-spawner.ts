@@ -62,6 +62,13 @@ export function startSpawnerProcess(): SpawnerProcess {
   };
 }
 
+interface Spawner {
+  readonly process: SpawnerProcess;
+  readonly reader: FrameReader;
+  readonly running: Map<number, Running>;
+  gone: boolean;
+}
+
 interface Running {
   readonly events: SpawnedEvents;
   pid: number | null;
@@ -80,7 +87,7 @@ const reportBound = (maxOutputBytes: number): number => 12 * maxOutputBytes + 64
  * each command it had not reported ended is SIGKILLed (its group) and reported `lost`, never as a success.
  */
 export class CommandSpawner {
-  private current: { process: SpawnerProcess; running: Map<number, Running>; gone: boolean } | null = null;
+  private current: Spawner | null = null;
   private nextId = 0;
   private largestTail = 0;
 
@@ -99,6 +106,7 @@ export class CommandSpawner {
   start(request: CaptureRequest, events: SpawnedEvents): SpawnedCommand {
     this.largestTail = Math.max(this.largestTail, request.maxOutputBytes);
     const spawner = (this.current ??= this.open());
+    spawner.reader.maxFrameBytes = reportBound(this.largestTail);
     const id = this.nextId++;
     spawner.running.set(id, { events, pid: null, exited: false });
     spawner.process.keepAlive(true);
@@ -106,10 +114,10 @@ export class CommandSpawner {
     return { abandon: (why) => this.fail(spawner, why) };
   }
 
-  private open(): NonNullable<CommandSpawner["current"]> {
+  private open(): Spawner {
     const spawned = this.startProcess();
-    const spawner = { process: spawned, running: new Map<number, Running>(), gone: false };
     const reader = new FrameReader(reportBound(this.largestTail));
+    const spawner: Spawner = { process: spawned, reader, running: new Map<number, Running>(), gone: false };
     spawned.output.on("data", (chunk: Buffer) => {
       if (spawner.gone) return;
       try {
@@ -123,7 +131,7 @@ export class CommandSpawner {
     return spawner;
   }
 
-  private dispatch(spawner: NonNullable<CommandSpawner["current"]>, value: unknown): void {
+  private dispatch(spawner: Spawner, value: unknown): void {
     const report = asReport(value);
     const command = report === null ? undefined : spawner.running.get(report.id);
     if (report === null || command === undefined) {
@@ -150,19 +158,19 @@ export class CommandSpawner {
     }
   }
 
-  private forget(spawner: NonNullable<CommandSpawner["current"]>, id: number): void {
+  private forget(spawner: Spawner, id: number): void {
     spawner.running.delete(id);
     if (spawner.running.size === 0) spawner.process.keepAlive(false);
   }
 
   /** The spawner misbehaves or does not answer: it is killed, and its commands are lost once it has exited. */
-  private fail(spawner: NonNullable<CommandSpawner["current"]>, why: string): void {
+  private fail(spawner: Spawner, why: string): void {
     if (spawner.gone) return;
     this.gone(spawner, `the command spawner (pid ${spawner.process.pid ?? "none"}) ${why}; it was killed`);
     spawner.process.kill();
   }
 
-  private gone(spawner: NonNullable<CommandSpawner["current"]>, why: string): void {
+  private gone(spawner: Spawner, why: string): void {
     if (spawner.gone) return;
     spawner.gone = true;
     if (this.current === spawner) this.current = null;

@@ -34,7 +34,8 @@ export class FrameError extends Error {}
 export class FrameReader {
   private buffered: Buffer = Buffer.alloc(0);
 
-  constructor(private readonly maxFrameBytes: number) {}
+  /** `maxFrameBytes` may be raised later (the replica's bound follows the largest tail asked for). */
+  constructor(public maxFrameBytes: number) {}
 
   /** The values of the frames completed by `chunk`, in order. @throws FrameError on an oversized frame or bad JSON. */
   push(chunk: Buffer): unknown[] {
@@ -67,7 +68,8 @@ export function asReport(value: unknown): SpawnerReport | null {
   if (!isObject(value) || !isId(value.id)) return null;
   switch (value.t) {
     case "started":
-      return Number.isSafeInteger(value.pid) && (value.pid as number) > 0 ? (value as SpawnerReport) : null;
+      // The replica signals -pid: 0 would be its own group, 1 every process it may signal.
+      return Number.isSafeInteger(value.pid) && (value.pid as number) > 1 ? (value as SpawnerReport) : null;
     case "exited":
       return (value.code === null || Number.isSafeInteger(value.code)) && isStringOrNull(value.signal) ? (value as SpawnerReport) : null;
     case "ended":

@@ -179,6 +179,19 @@ describe("CommandSpawner, the replica's side, with a fake spawner", () => {
     assert.equal(fakes[0]!.killed, true);
   });
 
+  it("the bound of a report follows the largest tail asked of the spawner so far", async () => {
+    const { spawner, fakes } = setup();
+    const [small, large] = [recorder(), recorder()];
+    spawner.start(request(["true"], 1024), small.events);
+    spawner.start(request(["true"], 65536), large.events);
+    fakes[0]!.report({ t: "started", id: 1, pid: 4321 });
+    fakes[0]!.report({ t: "exited", id: 1, code: 0, signal: null });
+    fakes[0]!.report({ t: "ended", id: 1, stdout: "\u0001".repeat(65536), stderr: "\u0001".repeat(65536) });
+    await until("the large report was heard", () => large.log.length === 3);
+    assert.match(large.log[2]!, /^ended /);
+    assert.equal(fakes[0]!.killed, false);
+  });
+
   it("abandon kills a spawner that does not answer, and its commands are lost", async () => {
     const { spawner, fakes } = setup();
     const [a, b] = [recorder(), recorder()];

@@ -63,6 +63,8 @@ describe("what the replica accepts as a report", () => {
     { name: "no id", value: { t: "started", pid: 42 }, valid: false },
     { name: "a negative id", value: { t: "started", id: -1, pid: 42 }, valid: false },
     { name: "pid 0 (the replica's own group)", value: { t: "started", id: 1, pid: 0 }, valid: false },
+    { name: "pid 1 (-1 signals every process the replica may signal)", value: { t: "started", id: 1, pid: 1 }, valid: false },
+    { name: "pid 2", value: { t: "started", id: 1, pid: 2 }, valid: true },
     { name: "a negative pid", value: { t: "started", id: 1, pid: -1 }, valid: false },
     { name: "a pid as a string", value: { t: "started", id: 1, pid: "42" }, valid: false },
     { name: "output that is not a string", value: { t: "ended", id: 1, stdout: 5, stderr: "" }, valid: false },
