@@ -85,7 +85,7 @@ export class ProcessCommandRunner implements CommandRunner {
         warnedMissing = true;
         options.warn(
           this.launcher === null
-            ? "commands are not bound to this replica: a command outlives a replica that is killed, until its timeout (its successor waits it out)"
+            ? "commands have no watcher bound to their spawner: a command outlives a replica killed together with its command spawner, until its timeout (its successor waits it out)"
             : "commands have no backstop: a command of a frozen replica is not killed at its timeout (its successor waits its timeout and margin out all the same)",
           { missing },
         );
