@@ -133,3 +133,40 @@ describe("subscriptions pushed to their connection, over a real WebSocket", () =
     for (const socket of [...stalled, reader.socket]) socket.terminate();
   });
 });
+
+describe("a pushed subscription that falls behind, over a real WebSocket", () => {
+  let k: TestKintsugi;
+  before(async () => {
+    k = await startTestKintsugi({}, { subscriptionBufferSize: 5 });
+  });
+  after(() => k.dispose());
+
+  it("is sent exactly the events the lag allows unread, then graphql-ws's error message naming the lag, and no more", async () => {
+    const { socket, messages } = await recordingSocket(k.url);
+    socket.send(subscribeMessage("slow"));
+    await until(
+      "the subscription is held",
+      () => subscriptionCount(k.url, "repairEntryEvents"),
+      (n) => n === 1,
+    );
+    socket.pause();
+    for (let i = 1; i <= 8; i++) {
+      const answer = await k.gql(`mutation ($a: IPAddress!) { addRepairEntry(operation: "unreachable", machineType: "qemu", address: $a) { index } }`, {
+        a: `10.10.0.${i}`,
+      });
+      assert.deepEqual(answer.errors, undefined);
+    }
+    await until(
+      "the server ended the subscription",
+      () => subscriptionCount(k.url, "repairEntryEvents"),
+      (n) => n === 0,
+    );
+    socket.resume();
+    await until("the client read the error", () => parsed(messages).some((m) => m.type === "error"));
+    assert.deepEqual(
+      parsed(messages).map((m) => (m.type === "error" ? `error ${(m.payload as Array<{ message: string }>)[0]?.message}` : `${m.id} ${m.type}`)),
+      [...Array.from({ length: 5 }, () => "slow next"), "error subscriber fell 5 events behind on repairEntryEvents and was closed"],
+    );
+    socket.terminate();
+  });
+});
