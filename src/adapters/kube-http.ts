@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import * as k8s from "./kube-client.js";
 import { BoundExceededError } from "./bounded-fetch.js";
+import { KubeAgentPool } from "./kube-agents.js";
 
 /** The answer's headers as the generated client reads them: lower-case names, one string each. */
 function headersOf(res: IncomingMessage): Record<string, string> {
@@ -24,9 +25,13 @@ function bodyOf(request: k8s.RequestContext): string | undefined {
  * The client library's HTTP layer with a bound on every answer: the library's own (node-fetch) reads a body of any
  * size into memory, so one huge NodeList could exhaust kintsugi's. An answer declared or found to be larger than
  * `maxBytes` fails with {@link BoundExceededError} and its connection is closed as soon as the bound is crossed.
- * The request's signal (timeout, caller's abort) and agent (TLS, proxy) apply as in the library's.
+ * The request's signal (timeout, caller's abort) applies as in the library's; its agent (TLS, proxy) is swapped for a
+ * kept keep-alive one with the same options ({@link KubeAgentPool}). A refused answer's connection is destroyed, never
+ * given back for the next request to read the rest of it.
  */
 export class BoundedKubeHttp implements k8s.HttpLibrary {
+  private readonly agents = new KubeAgentPool();
+
   constructor(private readonly maxBytes: number) {}
 
   send(request: k8s.RequestContext): k8s.Observable<k8s.ResponseContext> {
@@ -38,7 +43,7 @@ export class BoundedKubeHttp implements k8s.HttpLibrary {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const body = bodyOf(request);
     const signal = request.getSignal();
-    const agent = request.getAgent();
+    const agent = this.agents.agentFor(request.getAgent());
     return new Promise((resolve, reject) => {
       const req = send(url, { method: request.getHttpMethod(), headers: request.getHeaders(), ...(agent && { agent }), ...(signal && { signal }) }, (res) => {
         const refuse = (error: Error) => {

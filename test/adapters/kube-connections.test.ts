@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { KubeNodeOperator } from "../../src/adapters/kube-node-operator.js";
+import { startFakeKubeApi, writeTestKubeconfig, type FakeKubeApi } from "../support/fake-kube-api.js";
+import { testServerCertificate } from "../support/test-ca.js";
+import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
+
+describe("the Kubernetes API's connections", () => {
+  let fake: FakeKubeApi;
+  beforeEach(async () => {
+    fake = await startFakeKubeApi();
+    fake.addNode({ name: "n1", internalIP: "10.0.0.1" });
+    fake.addPod({ namespace: "app", name: "web-1", nodeName: "n1", controllerKind: "ReplicaSet" });
+  });
+  afterEach(() => fake.close());
+
+  it("carries one call after another over one TLS connection", async () => {
+    const kube = KubeNodeOperator.fromKubeconfig(fake.kubeconfigPath);
+    for (let i = 0; i < 3; i++) assert.equal((await kube.listNodes()).length, 1);
+    assert.equal((await kube.listPods("n1")).length, 1);
+    assert.equal(await kube.cordon("n1", "entry-1"), true);
+    await kube.recordEvent("n1", { type: "Normal", reason: "RepairStarted", message: "m" });
+    assert.deepEqual(await kube.evict((await kube.listPods("n1"))[0]!, { dryRun: true }), { kind: "evicted" });
+    assert.equal(fake.tlsConnections, 1, `${fake.requests.length} requests`);
+  });
+
+  it("opens a new connection once the kubeconfig's CA file changes, and keeps to it", async () => {
+    const dir = tempDir();
+    try {
+      const caFile = join(dir.path, "ca.crt");
+      writeFileSync(caFile, fake.caPem);
+      const kubeconfig = join(dir.path, "kubeconfig");
+      writeFileSync(
+        kubeconfig,
+        JSON.stringify({
+          apiVersion: "v1",
+          kind: "Config",
+          clusters: [{ name: "fake", cluster: { server: fake.url, "certificate-authority": caFile } }],
+          users: [{ name: "fake", user: { token: "t" } }],
+          contexts: [{ name: "fake", context: { cluster: "fake", user: "fake" } }],
+          "current-context": "fake",
+        }),
+      );
+      const kube = KubeNodeOperator.fromKubeconfig(kubeconfig);
+      await kube.listNodes();
+      await kube.listNodes();
+      assert.equal(fake.tlsConnections, 1);
+      // A CA bundle rewritten (here: the same CA twice): the library reads the file for every request.
+      writeFileSync(caFile, `${fake.caPem}\n${fake.caPem}`);
+      await kube.listNodes();
+      await kube.listNodes();
+      assert.equal(fake.tlsConnections, 2, "one new connection, trusting the new bundle");
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+/**
+ * An API server whose namespace list for the label selector `declared` or `streamed` is too large (declared so, or
+ * found so while read), and every other answer a small empty list; it counts TLS connections and tells how many are
+ * open.
+ */
+async function oversizedListServer(maxBytes: number) {
+  const certificate = await testServerCertificate();
+  let handshakes = 0;
+  const server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://oversized.invalid");
+    const selector = url.searchParams.get("labelSelector");
+    const declared = selector === "declared";
+    if (url.pathname !== "/api/v1/namespaces" || (selector !== "declared" && selector !== "streamed")) {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      return void res.end(JSON.stringify({ kind: "List", apiVersion: "v1", metadata: {}, items: [] }));
+    }
+    // Declared: the length alone refuses it; the body never comes. Streamed: bytes until the client hangs up.
+    res.writeHead(200, { "Content-Type": "application/json", ...(declared && { "Content-Length": String(maxBytes + 1) }) });
+    if (declared) return void res.flushHeaders();
+    const chunk = Buffer.alloc(16 * 1024, " ");
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once("drain", pump);
+    };
+    pump();
+  });
+  server.on("secureConnection", () => handshakes++);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dir = tempDir();
+  const kubeconfigPath = join(dir.path, "kubeconfig");
+  writeTestKubeconfig(kubeconfigPath, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate.ca.certPem);
+  return {
+    kubeconfigPath,
+    handshakes: () => handshakes,
+    open: () => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      dir.remove();
+    },
+  };
+}
+
+describe("a refused answer's connection", () => {
+  const MAX_BYTES = 64 * 1024;
+  for (const selector of ["declared", "streamed"]) {
+    it(`is closed, not kept for the next call (an answer ${selector} larger than the bound)`, async () => {
+      const api = await oversizedListServer(MAX_BYTES);
+      try {
+        // A call timeout far beyond the wait below: it would close the connection too.
+        const kube = KubeNodeOperator.fromKubeconfig(api.kubeconfigPath, 600, { maxResponseBytes: MAX_BYTES });
+        await kube.listNamespaces(null);
+        assert.equal(api.handshakes(), 1);
+        await assert.rejects(kube.listNamespaces(selector), /the answer (is 65537 bytes, more than the 65536 allowed|is larger than the 65536 bytes allowed)/);
+        await until("the refused answer's connection is closed", api.open, (n) => n === 0);
+        await kube.listNamespaces(null);
+        assert.equal(api.handshakes(), 2, "the next call opens a connection of its own");
+      } finally {
+        await api.close();
+      }
+    });
+  }
+});
