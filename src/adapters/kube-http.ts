@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest, type Agent, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import * as k8s from "./kube-client.js";
 import { BoundExceededError } from "./bounded-fetch.js";
@@ -39,13 +39,24 @@ export class BoundedKubeHttp implements k8s.HttpLibrary {
   }
 
   private sendBounded(request: k8s.RequestContext): Promise<k8s.ResponseContext> {
+    const agent = this.agents.agentFor(request.getAgent());
+    return this.sendOnce(request, agent, false);
+  }
+
+  /**
+   * One attempt. A kept connection the server closed while it was idle fails as soon as the request is written
+   * (ECONNRESET, no answer): the server never read it, so it is sent once more on a new connection, as Go's
+   * transport does (net/http: errServerClosedIdle). Every other failure is the call's.
+   */
+  private sendOnce(request: k8s.RequestContext, agent: Agent | undefined, retried: boolean): Promise<k8s.ResponseContext> {
     const url = new URL(request.getUrl());
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const body = bodyOf(request);
     const signal = request.getSignal();
-    const agent = this.agents.agentFor(request.getAgent());
     return new Promise((resolve, reject) => {
+      let answered = false;
       const req = send(url, { method: request.getHttpMethod(), headers: request.getHeaders(), ...(agent && { agent }), ...(signal && { signal }) }, (res) => {
+        answered = true;
         const refuse = (error: Error) => {
           req.destroy();
           reject(error);
@@ -70,7 +81,13 @@ export class BoundedKubeHttp implements k8s.HttpLibrary {
         });
       });
       // Worded as the library's own HTTP layer words it, so messages and what matches them stay as they were.
-      req.on("error", (error) => reject(new Error(`request to ${url.href} failed, reason: ${error.message}`, { cause: error })));
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        if (!retried && !answered && req.reusedSocket && error.code === "ECONNRESET" && !signal?.aborted) {
+          resolve(this.sendOnce(request, agent, true));
+          return;
+        }
+        reject(new Error(`request to ${url.href} failed, reason: ${error.message}`, { cause: error }));
+      });
       req.end(body);
     });
   }

@@ -125,3 +125,67 @@ describe("a refused answer's connection", () => {
     });
   }
 });
+
+/**
+ * An API server that hangs up, without an answer, on the requests `hangUp` picks by their number on their connection
+ * (1 for a connection's first), as a server does that closes a connection it holds idle just as a request comes;
+ * it answers every other with an empty list.
+ */
+async function hangingUpServer(hangUp: (nth: number) => boolean) {
+  const certificate = await testServerCertificate();
+  let handshakes = 0;
+  const requests: number[] = [];
+  const perSocket = new WeakMap<object, number>();
+  const server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, (req: IncomingMessage, res: ServerResponse) => {
+    const nth = (perSocket.get(req.socket) ?? 0) + 1;
+    perSocket.set(req.socket, nth);
+    requests.push(nth);
+    if (hangUp(nth)) return void req.socket.destroy();
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ kind: "List", apiVersion: "v1", metadata: {}, items: [] }));
+  });
+  server.on("secureConnection", () => handshakes++);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const dir = tempDir();
+  const kubeconfigPath = join(dir.path, "kubeconfig");
+  writeTestKubeconfig(kubeconfigPath, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate.ca.certPem);
+  return {
+    kubeconfigPath,
+    handshakes: () => handshakes,
+    requests: () => requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      dir.remove();
+    },
+  };
+}
+
+describe("a kept connection the server hangs up on", () => {
+  it("is given up, and the call sent once more on a new connection", async () => {
+    const api = await hangingUpServer((nth) => nth === 2);
+    try {
+      const kube = KubeNodeOperator.fromKubeconfig(api.kubeconfigPath, 600);
+      assert.deepEqual(await kube.listNamespaces(null), []);
+      assert.deepEqual(await kube.listNamespaces(null), [], "the second call succeeds");
+      assert.deepEqual(api.requests(), [1, 2, 1], "sent on the kept connection, then on a new one");
+      assert.equal(api.handshakes(), 2);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("fails the call when a new connection is hung up on: only a kept one is tried again", async () => {
+    const api = await hangingUpServer(() => true);
+    try {
+      const kube = KubeNodeOperator.fromKubeconfig(api.kubeconfigPath, 600);
+      await assert.rejects(
+        kube.listNamespaces(null),
+        /^Error: list namespaces: namespaces: request to https:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces failed, reason: socket hang up$/,
+      );
+      assert.deepEqual(api.requests(), [1], "sent once");
+    } finally {
+      await api.close();
+    }
+  });
+});
