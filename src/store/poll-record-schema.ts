@@ -85,3 +85,20 @@ function decodeWith<R>(schema: z.ZodType<R>, what: string, body: Uint8Array): De
 
 export const decodePollRecord = (body: Uint8Array): Decoded<PollRecord> => decodeWith(pollRecordSchema, "poll record", body);
 export const decodeRemediationRecord = (body: Uint8Array): Decoded<RemediationRecord> => decodeWith(remediationRecordSchema, "remediation record", body);
+
+/** A replay record of either kind: a poll's intake, or a health check's remediation. */
+export type ReplayRecord = { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord };
+
+/** The replay record of kind `area` stored in `body`, or why it cannot be read (a kind that is neither included). */
+export function decodeReplay(
+  area: string,
+  body: Uint8Array,
+): { readonly ok: true; readonly replay: ReplayRecord } | { readonly ok: false; readonly message: string } {
+  if (area === "intake") {
+    const decoded = decodePollRecord(body);
+    return decoded.ok ? { ok: true, replay: { area, record: decoded.record } } : decoded;
+  }
+  if (area !== "health-check") return { ok: false, message: `kind ${JSON.stringify(area)}` };
+  const decoded = decodeRemediationRecord(body);
+  return decoded.ok ? { ok: true, replay: { area, record: decoded.record } } : decoded;
+}

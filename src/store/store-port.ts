@@ -217,6 +217,11 @@ export interface FinishedRepairPort {
   storeSummaries(summaries: ReadonlyArray<{ readonly sequence: number; readonly summary: RepairHistorySummary | null }>): Promise<number>;
 }
 
+export interface FailedGeneration {
+  readonly record: ClusterGeneration;
+  readonly repeated: boolean;
+}
+
 /** Generated cluster configurations and failed rounds, newest 100 kept; the configuration in force never pruned. */
 export interface ClusterGenerationPort {
   current(): ClusterGeneration | null;
@@ -234,17 +239,13 @@ export interface ClusterGenerationPort {
     templateSetAt?: number | null,
   ): Promise<ClusterGeneration>;
   recordRecovered(time: number, trigger: GenerationTrigger, policy?: WorkerSelection): Promise<ClusterGeneration>;
-  recordFailed(
-    time: number,
-    trigger: GenerationTrigger,
-    error: string,
-    policy?: WorkerSelection,
-  ): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }>;
+  /** `repeated`: the failure repeats the latest record's, which counts it instead of adding one. */
+  recordFailed(time: number, trigger: GenerationTrigger, error: string, policy?: WorkerSelection): Promise<FailedGeneration>;
 }
 
-/** The readable poll records, oldest first, and how many stored ones could not be read. */
-export interface PollRecordRead {
-  readonly records: readonly PollRecord[];
+/** The readable replay records of one kind, oldest first, and how many stored ones could not be read. */
+export interface PollRecordRead<R extends PollRecord | RemediationRecord = PollRecord> {
+  readonly records: readonly R[];
   readonly unreadable: number;
 }
 
@@ -252,7 +253,7 @@ export interface PollRecordRead {
 export interface PollRecordPort {
   /** The poll records at or after `since` (epoch ms), oldest first, at most `limit`. */
   since(since: number, limit: number): Promise<PollRecordRead>;
-  remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }>;
+  remediations(since: number, limit: number): Promise<PollRecordRead<RemediationRecord>>;
   /** The records undecoded, for the replay's worker thread (decoding a month of records must not block the API). */
   stored(area: "intake" | "health-check", since: number, limit: number): Promise<StoredRecords>;
   size(): { readonly records: number; readonly bytes: number };

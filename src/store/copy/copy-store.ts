@@ -1,6 +1,7 @@
 import { progressCounter, type ProgressReport } from "../../support/progress.js";
 import { randomUUID } from "node:crypto";
-import { SnapshotDigest, type SnapshotCounts, type SnapshotSummary } from "./snapshot-digest.js";
+import { SnapshotDigest, type SnapshotSummary } from "./snapshot-digest.js";
+import { COUNTS, SNAPSHOT_KINDS, type SnapshotCounts } from "./snapshot-kinds.js";
 import { checkSnapshotItem } from "./snapshot-items.js";
 import type { SnapshotItem, SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
 
@@ -16,17 +17,10 @@ export class CopyFailedError extends Error {
   override readonly name = "CopyFailedError";
 }
 
-/** The counts as the summary and errors name them. */
-export const COUNT_NAMES: Readonly<Record<keyof SnapshotCounts, string>> = {
-  entries: "repair entries",
-  history: "history records",
-  settings: "settings",
-  outcomes: "poll outcomes",
-  generations: "generation records",
-  holds: "machine holds",
-  finished: "finished repairs",
-  replayRecords: "replay records",
-};
+/** The counts as the summary and errors name them, the queue's first. */
+export const COUNT_NAMES = Object.fromEntries(
+  [...new Set(["entries", "history", ...COUNTS] as const)].map((count) => [count, SNAPSHOT_KINDS[count].name]),
+) as Readonly<Record<keyof SnapshotCounts, string>>;
 
 /**
  * Copies `source` into the empty store `target` and verifies it: writes the copy marker, streams the snapshot in

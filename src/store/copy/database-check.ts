@@ -2,7 +2,8 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { summarizeSnapshot } from "./copy-store.js";
-import { COUNTED_AREAS, type SnapshotCounts, type SnapshotSummary } from "./snapshot-digest.js";
+import type { SnapshotSummary } from "./snapshot-digest.js";
+import { SNAPSHOT_KINDS, type SnapshotCounts } from "./snapshot-kinds.js";
 import { unfinishedCopy } from "./unfinished-copy.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../kv/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../kv/sqlite/old-tables/migrations/index.js";
@@ -96,8 +97,8 @@ async function inspectKv(db: Db, file: string, problems: string[]): Promise<Data
   const driver = new SqliteKvDriver(db, { description: file });
   const from = `sqlite:${file}`;
   const counts = {} as Record<keyof SnapshotCounts, number>;
-  for (const [name, area] of Object.entries(COUNTED_AREAS))
-    counts[name as keyof SnapshotCounts] = await driver.count(`counting ${area.range(keys).start}`, area.range(keys));
+  for (const [name, spec] of Object.entries(SNAPSHOT_KINDS))
+    counts[name as keyof SnapshotCounts] = await driver.count(`counting ${spec.range(keys).start}`, spec.range(keys));
   const marker = (await driver.get(`reading ${keys.copyMarker}`, keys.copyMarker)).kv;
   if (marker !== null) problems.push(unfinishedCopy(`database ${file}`, parseMarker(marker.value.toString("utf8")), howToEmptySqlite(file)).message);
   return summed(file, NEWEST_SCHEMA_VERSION, counts, problems, () => summarizeSnapshot(from, kvSnapshotItems(driver, keys, from)));
@@ -121,7 +122,7 @@ async function summed(
 
 function countRows(db: Db, tables: ReadonlySet<string>): SnapshotCounts {
   const count = (table: string) => (tables.has(table) ? (db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number) : 0);
-  return Object.fromEntries(Object.entries(COUNTED_AREAS).map(([key, area]) => [key, count(area.table)])) as unknown as SnapshotCounts;
+  return Object.fromEntries(Object.entries(SNAPSHOT_KINDS).map(([key, spec]) => [key, count(spec.table)])) as unknown as SnapshotCounts;
 }
 
 /** The snapshot, read in one read transaction; an older schema is migrated first, in a copy in memory (the file is not changed). */

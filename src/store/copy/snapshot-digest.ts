@@ -1,22 +1,12 @@
 import { createHash, type Hash } from "node:crypto";
 import { describeItem } from "./snapshot-items.js";
-import type { KeyRange, StoreKeys } from "../core/store-keys.js";
-import { SNAPSHOT_ITEM_KINDS, SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
+import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
+import { COUNT_OF, kindOf, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
 
-/** Each count of a snapshot: the kind of item it counts, and the old table and the store keys that hold those items. */
-export const COUNTED_AREAS = {
-  settings: { kind: "setting", table: "settings", range: (keys: StoreKeys) => keys.allSettings },
-  entries: { kind: "entry", table: "repair_entries", range: (keys: StoreKeys) => keys.allEntries },
-  history: { kind: "history", table: "repair_history", range: (keys: StoreKeys) => keys.allHistory },
-  outcomes: { kind: "outcome", table: "auto_repair_outcomes", range: (keys: StoreKeys) => keys.allOutcomes },
-  generations: { kind: "generation", table: "cluster_generations", range: (keys: StoreKeys) => keys.allGenerations },
-  holds: { kind: "hold", table: "machine_holds", range: (keys: StoreKeys) => keys.allHolds },
-  finished: { kind: "finished", table: "finished_repairs", range: (keys: StoreKeys) => keys.allFinished },
-  replayRecords: { kind: "replay", table: "poll_records", range: (keys: StoreKeys) => keys.allRecords },
-} as const satisfies Record<string, { kind: Exclude<SnapshotItemKind, "counters">; table: string; range: (keys: StoreKeys) => KeyRange }>;
+export type { SnapshotCounts } from "./snapshot-kinds.js";
 
-/** How many items of each aggregate a snapshot holds. */
-export type SnapshotCounts = { readonly [count in keyof typeof COUNTED_AREAS]: number };
+/** The kinds in the snapshot's canonical order: each count's, then the counters. */
+const ITEM_ORDER: readonly SnapshotItemKind[] = [...Object.values(SNAPSHOT_KINDS).map((spec) => spec.kind), "counters"];
 
 /** What a whole snapshot comes to: its counts, its counters and the sha256 (hex) of its canonical serialization. */
 export interface SnapshotSummary {
@@ -24,11 +14,6 @@ export interface SnapshotSummary {
   readonly counters: SnapshotCounters;
   readonly sha256: string;
 }
-
-/** The count each kind of item adds to. */
-const COUNTED = Object.fromEntries(Object.entries(COUNTED_AREAS).map(([count, area]) => [area.kind, count])) as Readonly<
-  Record<Exclude<SnapshotItemKind, "counters">, keyof SnapshotCounts>
->;
 
 /** JSON with every object's keys sorted, so a value hashes the same whichever order a store wrote its fields in. */
 export function canonicalJson(value: unknown): string {
@@ -47,27 +32,7 @@ export function canonicalJson(value: unknown): string {
 
 /** The part of an item that orders it within its kind. */
 function orderKey(item: SnapshotItem): readonly number[] | Buffer {
-  switch (item.kind) {
-    case "setting":
-      // Both stores order names by their UTF-8 bytes (SQLite's BINARY collation, etcd's key order).
-      return Buffer.from(item.name, "utf8");
-    case "entry":
-      return [item.entry.index];
-    case "history":
-      return [item.record.entryIndex, item.record.sequence];
-    case "outcome":
-      return [item.outcome.sequence];
-    case "generation":
-      return [item.generation.sequence];
-    case "hold":
-      return Buffer.from(item.hold.address, "utf8");
-    case "finished":
-      return [item.finished.sequence];
-    case "replay":
-      return [item.replay.sequence];
-    case "counters":
-      return [];
-  }
+  return item.kind === "counters" ? [] : kindOf(item).order(item);
 }
 
 function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffer): number {
@@ -85,8 +50,8 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
  */
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
-  private readonly counts = Object.fromEntries(Object.keys(COUNTED_AREAS).map((name) => [name, 0])) as Record<keyof SnapshotCounts, number>;
-  private readonly highest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
+  private readonly counts = Object.fromEntries(Object.keys(SNAPSHOT_KINDS).map((name) => [name, 0])) as Record<keyof SnapshotCounts, number>;
+  private readonly highest: SnapshotHighest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;
 
@@ -97,7 +62,7 @@ export class SnapshotDigest {
     if (this.counters !== null) throw this.fault(`${describeItem(item)} comes after the counters`);
     const key = orderKey(item);
     if (this.last !== null) {
-      const kindOrder = SNAPSHOT_ITEM_KINDS.indexOf(item.kind) - SNAPSHOT_ITEM_KINDS.indexOf(this.last.kind);
+      const kindOrder = ITEM_ORDER.indexOf(item.kind) - ITEM_ORDER.indexOf(this.last.kind);
       if (kindOrder < 0 || (kindOrder === 0 && compareKeys(key, this.last.key) <= 0)) throw this.fault(`${describeItem(item)} is out of order or repeated`);
     }
     this.last = { kind: item.kind, key };
@@ -115,46 +80,22 @@ export class SnapshotDigest {
 
   private count(item: SnapshotItem): void {
     const h = this.highest;
-    if (item.kind !== "counters") this.counts[COUNTED[item.kind]]++;
-    switch (item.kind) {
-      case "entry":
-        h.index = Math.max(h.index, item.entry.index);
-        return;
-      case "history":
-        h.index = Math.max(h.index, item.record.entryIndex);
-        h.historySequence = Math.max(h.historySequence, item.record.sequence);
-        return;
-      case "outcome":
-        h.outcomeSequence = Math.max(h.outcomeSequence, item.outcome.sequence);
-        for (const e of item.outcome.enqueued) h.index = Math.max(h.index, e.index);
-        return;
-      case "generation":
-        h.generationSequence = Math.max(h.generationSequence, item.generation.sequence);
-        return;
-      case "finished":
-        // Its sequence is the history record's that ended the repair: the next history sequence must be above it.
-        h.index = Math.max(h.index, item.finished.entryIndex);
-        h.historySequence = Math.max(h.historySequence, item.finished.sequence);
-        return;
-      case "setting":
-      case "hold":
-      case "replay":
-        return;
-      case "counters": {
-        const c = item.counters;
-        const below: Array<[string, number, number]> = [
-          ["next index", c.nextIndex, h.index],
-          ["next history sequence", c.nextHistorySequence, h.historySequence],
-          ["next outcome sequence", c.nextOutcomeSequence, h.outcomeSequence],
-          ["next generation sequence", c.nextGenerationSequence, h.generationSequence],
-        ];
-        for (const [name, next, held] of below) {
-          if (next <= held) throw this.fault(`the ${name} is ${next}, but ${held} is already used: a copy would hand it out again`);
-        }
-        this.counters = c;
-        return;
-      }
+    if (item.kind !== "counters") {
+      this.counts[COUNT_OF[item.kind]]++;
+      kindOf(item).raise?.(h, item);
+      return;
     }
+    const c = item.counters;
+    const below: Array<[string, number, number]> = [
+      ["next index", c.nextIndex, h.index],
+      ["next history sequence", c.nextHistorySequence, h.historySequence],
+      ["next outcome sequence", c.nextOutcomeSequence, h.outcomeSequence],
+      ["next generation sequence", c.nextGenerationSequence, h.generationSequence],
+    ];
+    for (const [name, next, held] of below) {
+      if (next <= held) throw this.fault(`the ${name} is ${next}, but ${held} is already used: a copy would hand it out again`);
+    }
+    this.counters = c;
   }
 
   private fault(message: string): SnapshotSourceError {

@@ -1,28 +1,11 @@
 import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
-import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import { keyRange, rangePages, type KvDriver, type KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../core/store-keys.js";
 import { decodeRecord } from "../core/poll-record-port.js";
-import type { PollRecord } from "../../domain/replay/poll-record.js";
-import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
-import {
-  entryValue,
-  finishedValue,
-  generationValue,
-  holdValue,
-  outcomeValue,
-  queueHeadValue,
-  schemaValue,
-  sequenceHeadValue,
-  settingValueOf,
-} from "../core/value-schemas.js";
-import { decodeValue, gunzipCluster, UndecodableValueError } from "../core/store-values.js";
-import { decodeHistory } from "../core/history-value.js";
-import { COUNTED_AREAS } from "./snapshot-digest.js";
-
-/** Keys per range read: few where values can be large (a gRPC answer is limited to 4 MiB). */
-const PAGE = { settings: 500, entries: 500, history: 500, outcomes: 50, generations: 4, holds: 500, finished: 500, records: 4 } as const;
+import { VALUE_SCHEMAS as SCHEMAS } from "../core/value-schemas.js";
+import { decodeValue, UndecodableValueError } from "../core/store-values.js";
+import { SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
 
 interface Reader {
   readonly driver: KvDriver;
@@ -30,7 +13,10 @@ interface Reader {
   readonly from: string;
 }
 
-async function* pages(reader: Reader, range: KeyRange, limit: number, revision: number): AsyncGenerator<KvPair> {
+/** Keys per range read where a kind names no page of its own. */
+const PAGE = 500;
+
+async function* pages(reader: Reader, range: KeyRange, limit = PAGE, revision: number): AsyncGenerator<KvPair> {
   for await (const page of rangePages(reader.driver, `reading ${range.start}`, range, { limit, revision })) yield* page.kvs;
 }
 
@@ -66,8 +52,8 @@ function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError
 /** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
 function layout(keys: StoreKeys): KeyRange[] {
   const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(keyRange);
-  const areas = Object.values(COUNTED_AREAS).filter((area) => area.kind !== "replay");
-  known.push(keys.allLeaders, ...areas.map((area) => area.range(keys)), ...RECORD_AREAS.map((area) => keys.recordsOf(area)));
+  const areas = Object.values(SNAPSHOT_KINDS).filter((spec) => spec.kind !== "replay");
+  known.push(keys.allLeaders, ...areas.map((spec) => spec.range(keys)), ...RECORD_AREAS.map((area) => keys.recordsOf(area)));
   return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
 }
 
@@ -92,13 +78,13 @@ async function refuseForeignKeys(reader: Reader, revision: number | null): Promi
 export async function refuseUnknownLayout(driver: KvDriver, keys: StoreKeys, from: string, revision: number | null = null): Promise<void> {
   const reader: Reader = { driver, keys, from };
   const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision: revision ?? undefined });
-  if (schema.kv !== null) decode(reader, schemaValue, schema.kv);
+  if (schema.kv !== null) decode(reader, SCHEMAS.schema, schema.kv);
   await refuseForeignKeys(reader, revision);
 }
 
 /** The replay records by sequence, both kinds' key ranges merged; one that cannot be read fails the export. */
 async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<SnapshotItem> {
-  const areas = RECORD_AREAS.map((area) => pages(reader, reader.keys.recordsOf(area), PAGE.records, revision)[Symbol.asyncIterator]());
+  const areas = RECORD_AREAS.map((area) => pages(reader, reader.keys.recordsOf(area), SNAPSHOT_KINDS.replayRecords.page, revision)[Symbol.asyncIterator]());
   const heads = await Promise.all(areas.map((a) => a.next()));
   for (;;) {
     const ready = heads.flatMap((h, i) => (h.done ? [] : [{ i, kv: h.value, parsed: parsedAs(reader, h.value, "record").record }]));
@@ -107,11 +93,7 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
     if (next.parsed.area !== RECORD_AREAS[next.i]) throw foreignKey(reader, next.kv.key);
     const read = decodeRecord(next.kv.key, next.parsed, next.kv.value);
     if (!read.ok) throw mismatch(reader, next.kv, `a replay record that cannot be read (${read.message})`);
-    const replay =
-      next.parsed.area === "intake"
-        ? { sequence: next.parsed.sequence, area: "intake" as const, record: read.record as PollRecord }
-        : { sequence: next.parsed.sequence, area: "health-check" as const, record: read.record as RemediationRecord };
-    yield { kind: "replay", replay };
+    yield { kind: "replay", replay: { sequence: next.parsed.sequence, ...read.replay } };
     heads[next.i] = await (areas[next.i] as AsyncIterator<KvPair>).next();
   }
 }
@@ -129,73 +111,34 @@ export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: 
     const { kv } = await driver.get(`reading ${key}`, key, { revision });
     return kv === null ? null : decode(reader, schema, kv);
   };
-  const queue = await head(keys.queue, queueHeadValue);
-  const outcomesHead = await head(keys.outcomesHead, sequenceHeadValue);
-  const generationsHead = await head(keys.generationsHead, sequenceHeadValue);
-  const seen = { index: 0, history: 0, outcome: 0, generation: 0 };
-
-  for await (const kv of pages(reader, keys.allSettings, PAGE.settings, revision)) {
-    const { name } = parsedAs(reader, kv, "setting");
-    yield { kind: "setting", name, value: decode(reader, settingValueOf(name), kv).value };
-  }
-  for await (const kv of pages(reader, keys.allEntries, PAGE.entries, revision)) {
-    const { index } = parsedAs(reader, kv, "entry");
-    const { entry } = decode(reader, entryValue, kv);
-    if (entry.index !== index) throw mismatch(reader, kv, `repair entry ${entry.index}`);
-    seen.index = Math.max(seen.index, index);
-    yield { kind: "entry", entry };
-  }
-  for await (const kv of pages(reader, keys.allHistory, PAGE.history, revision)) {
-    const { index, sequence } = parsedAs(reader, kv, "history");
-    const { record } = decodeWith(reader, () => decodeHistory(kv.key, index, sequence, kv.value));
-    if (record.entryIndex !== index || record.sequence !== sequence)
-      throw mismatch(reader, kv, `history record ${record.sequence} of repair entry ${record.entryIndex}`);
-    seen.index = Math.max(seen.index, index);
-    seen.history = Math.max(seen.history, sequence);
-    yield { kind: "history", record };
-  }
-  for await (const kv of pages(reader, keys.allOutcomes, PAGE.outcomes, revision)) {
-    const { sequence } = parsedAs(reader, kv, "outcome");
-    const { outcome } = decode(reader, outcomeValue, kv);
-    if (outcome.sequence !== sequence) throw mismatch(reader, kv, `poll outcome ${outcome.sequence}`);
-    seen.outcome = sequence;
-    yield { kind: "outcome", outcome };
-  }
-  for await (const kv of pages(reader, keys.allGenerations, PAGE.generations, revision)) {
-    const { sequence } = parsedAs(reader, kv, "generation");
-    const { record } = decode(reader, generationValue, kv);
-    if (record.sequence !== sequence) throw mismatch(reader, kv, `generation record ${record.sequence}`);
-    seen.generation = sequence;
-    let cluster: string | null;
-    try {
-      cluster = record.cluster === null ? null : gunzipCluster(record.cluster, `generation record ${record.sequence}`);
-    } catch (err) {
-      throw mismatch(reader, kv, `a configuration that cannot be decompressed (${(err as Error).message})`);
+  const queue = await head(keys.queue, SCHEMAS.queue);
+  const outcomesHead = await head(keys.outcomesHead, SCHEMAS["outcomes-head"]);
+  const generationsHead = await head(keys.generationsHead, SCHEMAS["generations-head"]);
+  const seen: SnapshotHighest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
+  for (const spec of Object.values(SNAPSHOT_KINDS) as Array<SnapshotKind<CountedKind>>) {
+    if (spec.read === undefined) continue;
+    for await (const kv of pages(reader, spec.range(keys), spec.page, revision)) {
+      const item = spec.read({
+        kv,
+        key: parsedAs(reader, kv, spec.kind as Exclude<CountedKind, "replay">),
+        decode: (schema) => decode(reader, schema, kv),
+        decodeWith: (read) => decodeWith(reader, read),
+        holds: (what) => {
+          throw mismatch(reader, kv, what);
+        },
+      });
+      spec.raise?.(seen, item);
+      yield item;
     }
-    yield { kind: "generation", generation: { ...record, policy: readWorkerSelection(record.policy), cluster } };
-  }
-  for await (const kv of pages(reader, keys.allHolds, PAGE.holds, revision)) {
-    const { address } = parsedAs(reader, kv, "hold");
-    const { hold } = decode(reader, holdValue, kv);
-    if (hold.address !== address) throw mismatch(reader, kv, `the machine hold of ${JSON.stringify(hold.address)}`);
-    yield { kind: "hold", hold };
-  }
-  for await (const kv of pages(reader, keys.allFinished, PAGE.finished, revision)) {
-    const { sequence } = parsedAs(reader, kv, "finished");
-    const { finished } = decode(reader, finishedValue, kv);
-    if (finished.sequence !== sequence) throw mismatch(reader, kv, `finished-repair record ${finished.sequence}`);
-    seen.index = Math.max(seen.index, finished.entryIndex);
-    seen.history = Math.max(seen.history, sequence);
-    yield { kind: "finished", finished };
   }
   yield* replayRecords(reader, revision);
   yield {
     kind: "counters",
     counters: {
       nextIndex: Math.max(queue?.nextIndex ?? 1, seen.index + 1),
-      nextHistorySequence: Math.max(queue?.nextSequence ?? 1, seen.history + 1),
-      nextOutcomeSequence: Math.max(outcomesHead?.next ?? 1, seen.outcome + 1),
-      nextGenerationSequence: Math.max(generationsHead?.next ?? 1, seen.generation + 1),
+      nextHistorySequence: Math.max(queue?.nextSequence ?? 1, seen.historySequence + 1),
+      nextOutcomeSequence: Math.max(outcomesHead?.next ?? 1, seen.outcomeSequence + 1),
+      nextGenerationSequence: Math.max(generationsHead?.next ?? 1, seen.generationSequence + 1),
     },
   };
 }

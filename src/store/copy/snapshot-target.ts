@@ -1,10 +1,9 @@
 import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotTarget } from "./store-snapshot.js";
-import { describeItem } from "./snapshot-items.js";
+import { describeItem, putsOf } from "./snapshot-items.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";
 import { kvSnapshotItems } from "./snapshot-export.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
 import { STORE_SCHEMA_VERSION } from "../core/store-values.js";
-import { putsOf } from "./snapshot-puts.js";
 
 /** Within etcd's default 128 operations and 1.5 MiB a request (a value is at most a little larger than its item's JSON). */
 const CHUNK_LIMITS = { items: 100, bytes: 1024 * 1024 } as const;

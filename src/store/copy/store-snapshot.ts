@@ -3,8 +3,7 @@ import type { StoredGenerationFields } from "../core/value-schemas.js";
 import type { WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { StoredMachineHold } from "../../domain/holds/machine-holds.js";
 import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
-import type { PollRecord } from "../../domain/replay/poll-record.js";
-import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
+import type { ReplayRecord } from "../poll-record-schema.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 
@@ -27,22 +26,8 @@ export type SnapshotItem =
 
 export type SnapshotItemKind = SnapshotItem["kind"];
 
-export const SNAPSHOT_ITEM_KINDS = [
-  "setting",
-  "entry",
-  "history",
-  "outcome",
-  "generation",
-  "hold",
-  "finished",
-  "replay",
-  "counters",
-] as const satisfies readonly SnapshotItemKind[];
-
 /** A replay record as decoded: the hash covers what it says, not how a store compressed it. */
-export type SnapshotReplayRecord = { readonly sequence: number } & (
-  { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord }
-);
+export type SnapshotReplayRecord = { readonly sequence: number } & ReplayRecord;
 
 /** A generation record as stored, `cluster` the very JSON text recorded (not a re-serialization). */
 export interface SnapshotGeneration extends Readonly<Omit<StoredGenerationFields, "policy" | "cluster" | "changes" | "templateSetAt">> {

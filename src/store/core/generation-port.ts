@@ -1,7 +1,7 @@
 import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type GenerationTrigger } from "../../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { DEFAULT_WORKER_SELECTION, type WorkerSelection } from "../../domain/cluster/worker-selection.js";
-import type { ClusterGenerationPort } from "../store-port.js";
+import type { ClusterGenerationPort, FailedGeneration } from "../store-port.js";
 import type { StoreKeys, KeyRange } from "./store-keys.js";
 import type { StoreMirror } from "./store-mirror.js";
 import { nextSequence } from "./outcome-port.js";
@@ -84,13 +84,8 @@ export class CoreGenerationPort implements ClusterGenerationPort {
     );
   }
 
-  recordFailed(
-    time: number,
-    trigger: GenerationTrigger,
-    error: string,
-    policy: WorkerSelection = DEFAULT_WORKER_SELECTION,
-  ): Promise<{ readonly record: ClusterGeneration; readonly repeated: boolean }> {
-    return this.writer.write<{ readonly record: ClusterGeneration; readonly repeated: boolean }>("recording a failed cluster generation", (writeId) => {
+  recordFailed(time: number, trigger: GenerationTrigger, error: string, policy: WorkerSelection = DEFAULT_WORKER_SELECTION): Promise<FailedGeneration> {
+    return this.writer.write<FailedGeneration>("recording a failed cluster generation", (writeId) => {
       const latest = this.mirror.generationList().at(-1);
       if (latest && repeatsLatest(latest.record, error, policy)) {
         const fields = { ...latest.fields, repeats: latest.fields.repeats + 1, lastTime: time };

@@ -1,7 +1,7 @@
 import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-records-schema.js";
 import type { PollRecord } from "../../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
-import { decodePollRecord, decodeRemediationRecord, encodePollRecord } from "../poll-record-schema.js";
+import { decodeReplay, encodePollRecord, type ReplayRecord } from "../poll-record-schema.js";
 import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
 import type { KvDriver } from "../kv/kv-driver.js";
 import type { StoreKeys, RecordArea, RecordKey } from "./store-keys.js";
@@ -22,7 +22,7 @@ export const MAX_ETCD_RECORD_BYTES = 512 * 1024;
 /** How many bytes of values one read asks etcd for at most (a gRPC answer is limited to 4 MiB by default). */
 const PAGE_BYTES = 2 * 1024 * 1024;
 
-export type RecordToKeep = { readonly area: "intake"; readonly record: PollRecord } | { readonly area: "health-check"; readonly record: RemediationRecord };
+export type RecordToKeep = ReplayRecord;
 
 /** The key and value that keep one record (its time and the value's bytes ride in the key). */
 export function recordPut(
@@ -37,11 +37,7 @@ export function recordPut(
 }
 
 /** The record stored at `key`, or why it cannot be read (including: not what its key says of its time and bytes). */
-export function decodeRecord(
-  key: string,
-  expected: RecordKey,
-  raw: Buffer,
-): { readonly ok: true; readonly record: PollRecord | RemediationRecord } | { readonly ok: false; readonly message: string } {
+export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): ReturnType<typeof decodeReplay> {
   let body: Buffer;
   try {
     body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
@@ -49,10 +45,13 @@ export function decodeRecord(
     if (!(err instanceof UndecodableValueError)) throw err;
     return { ok: false, message: err.message };
   }
-  const decoded = expected.area === "intake" ? decodePollRecord(body) : decodeRemediationRecord(body);
+  const decoded = decodeReplay(expected.area, body);
   if (!decoded.ok) return decoded;
-  if (raw.length !== expected.bytes || decoded.record.time !== expected.time) {
-    return { ok: false, message: `its key says ${expected.bytes} bytes at ${expected.time}, its value is ${raw.length} bytes at ${decoded.record.time}` };
+  if (raw.length !== expected.bytes || decoded.replay.record.time !== expected.time) {
+    return {
+      ok: false,
+      message: `its key says ${expected.bytes} bytes at ${expected.time}, its value is ${raw.length} bytes at ${decoded.replay.record.time}`,
+    };
   }
   return decoded;
 }
@@ -126,7 +125,7 @@ export class CorePollRecordPort implements PollRecordPort {
     return this.read<PollRecord>("intake", since, limit);
   }
 
-  async remediations(since: number, limit: number): Promise<{ readonly records: readonly RemediationRecord[]; readonly unreadable: number }> {
+  async remediations(since: number, limit: number): Promise<PollRecordRead<RemediationRecord>> {
     return this.read<RemediationRecord>("health-check", since, limit);
   }
 
@@ -153,17 +152,13 @@ export class CorePollRecordPort implements PollRecordPort {
     return { bodies, times, unreadable };
   }
 
-  private async read<R extends PollRecord | RemediationRecord>(
-    area: RecordArea,
-    since: number,
-    limit: number,
-  ): Promise<{ readonly records: R[]; readonly unreadable: number }> {
+  private async read<R extends PollRecord | RemediationRecord>(area: RecordArea, since: number, limit: number): Promise<PollRecordRead<R>> {
     const records: R[] = [];
     let unreadable = 0;
     for await (const { key, expected, raw } of this.values(area, since, limit)) {
       const read = decodeRecord(key, expected, raw);
       if (read.ok) {
-        records.push(read.record as R);
+        records.push(read.replay.record as R);
         continue;
       }
       unreadable++;

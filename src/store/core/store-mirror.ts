@@ -10,16 +10,8 @@ import type { StoreKeys } from "./store-keys.js";
 import type { KvEvent } from "../kv/kv-driver.js";
 import type { Log } from "../../support/log.js";
 import {
-  entryValue,
-  finishedValue,
-  generationValue,
-  holdsHeadValue,
-  holdValue,
-  outcomeValue,
-  queueHeadValue,
-  schemaValue,
-  sequenceHeadValue,
   settingValueOf,
+  VALUE_SCHEMAS as SCHEMAS,
   type HoldsHeadValue,
   type QueueHeadValue,
   type SequenceHeadValue,
@@ -118,14 +110,8 @@ export class StoreMirror {
   load(kvs: readonly KvEvent[], revision: number, historyExists: boolean, records: MirroredRecords = new MirroredRecords()): void {
     this.queueHead = this.outcomesHead = this.generationsHead = this.holdsHead = this.recordsHead = null;
     this.records = records;
-    this.holds.clear();
-    this.settings.clear();
-    this.modRevisions.clear();
-    this.entries.clear();
-    this.outcomeSequences.clear();
+    for (const held of [this.holds, this.settings, this.modRevisions, this.entries, this.outcomeSequences, this.generations, this.finished]) held.clear();
     this.newestOutcome = 0;
-    this.generations.clear();
-    this.finished.clear();
     this.touched();
     for (const kv of kvs) this.apply(kv);
     this.queueStarted = historyExists || this.queueHead !== null || this.entries.size > 0;
@@ -194,23 +180,23 @@ export class StoreMirror {
     switch (key.kind) {
       case "schema":
         // Read only to say loudly (through decode) when a newer kintsugi changed the layout under this one.
-        if (put) this.decode(schemaValue, event);
+        if (put) this.decode(SCHEMAS.schema, event);
         return;
       case "queue":
-        this.queueHead = put ? versioned(this.decode(queueHeadValue, event)) : null;
+        this.queueHead = put ? versioned(this.decode(SCHEMAS.queue, event)) : null;
         if (put) this.queueStarted = true;
         return;
       case "outcomes-head":
-        this.outcomesHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
+        this.outcomesHead = put ? versioned(this.decode(SCHEMAS["outcomes-head"], event)) : null;
         return;
       case "generations-head":
-        this.generationsHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
+        this.generationsHead = put ? versioned(this.decode(SCHEMAS["generations-head"], event)) : null;
         return;
       case "holds-head":
-        this.holdsHead = put ? versioned(deepFreeze(this.decode(holdsHeadValue, event))) : null;
+        this.holdsHead = put ? versioned(deepFreeze(this.decode(SCHEMAS["holds-head"], event))) : null;
         return;
       case "records-head":
-        this.recordsHead = put ? versioned(this.decode(sequenceHeadValue, event)) : null;
+        this.recordsHead = put ? versioned(this.decode(SCHEMAS["records-head"], event)) : null;
         return;
       case "record":
         if (put) this.records.put(key.record);
@@ -221,7 +207,7 @@ export class StoreMirror {
         else this.settings.delete(key.name);
         return;
       case "entry": {
-        const value = put ? this.decode(entryValue, event) : null;
+        const value = put ? this.decode(SCHEMAS.entry, event) : null;
         if (!put) this.entries.delete(key.index);
         else if (value && value.entry.index === key.index) this.entries.set(key.index, storedEntry(value.entry));
         else if (value)
@@ -238,13 +224,13 @@ export class StoreMirror {
             : this.newestOutcome;
         return;
       case "generation": {
-        const value = put ? this.decode(generationValue, event) : null;
+        const value = put ? this.decode(SCHEMAS.generation, event) : null;
         if (!put) this.generations.delete(key.sequence);
         else if (value) this.generations.set(key.sequence, { fields: value.record, record: generationFromStored(value.record) });
         break;
       }
       case "hold": {
-        const value = put ? this.decode(holdValue, event) : null;
+        const value = put ? this.decode(SCHEMAS.hold, event) : null;
         if (!put) this.holds.delete(key.address);
         else if (value && value.hold.address === key.address) this.holds.set(key.address, deepFreeze(value.hold));
         else if (value)
@@ -252,7 +238,7 @@ export class StoreMirror {
         break;
       }
       case "finished": {
-        const value = put ? this.decode(finishedValue, event) : null;
+        const value = put ? this.decode(SCHEMAS.finished, event) : null;
         this.finished.delete(key.sequence);
         if (value && value.finished.sequence === key.sequence) this.finished.set(deepFreeze(value.finished), value.summary);
         else if (value)
@@ -270,7 +256,7 @@ export class StoreMirror {
   }
 
   private decodeOutcome(event: KvEvent): AutoRepairOutcome | null {
-    const value = this.decode(outcomeValue, event);
+    const value = this.decode(SCHEMAS.outcome, event);
     return value === null ? null : storedOutcome(value.outcome);
   }
 

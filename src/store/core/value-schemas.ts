@@ -14,6 +14,7 @@ import { SKIP_KINDS, skippedFromStored } from "../../domain/intake/skip-kinds.js
 import { countsMatchList } from "../../domain/intake/skipped-bound.js";
 import { repairEvidenceSchema } from "../repair-evidence-schema.js";
 import { publishedWaitsSchema } from "../published-waits-schema.js";
+import type { ParsedKey } from "./store-keys.js";
 
 /**
  * The shapes of the JSON values kintsugi keeps on both drivers, checked on read (other programs can write the store);
@@ -259,6 +260,30 @@ export const recordValue = z.object({
     .max(1024 * 1024)
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, "must be base64"),
 });
+
+/**
+ * The value schema of each kind of store key read as a whole value (a setting's is its name's; history and replay
+ * records have decoders of their own): what the mirror, a copy and the conversion check a value against.
+ */
+export const VALUE_SCHEMAS = {
+  schema: schemaValue,
+  queue: queueHeadValue,
+  "outcomes-head": sequenceHeadValue,
+  "generations-head": sequenceHeadValue,
+  "records-head": sequenceHeadValue,
+  "holds-head": holdsHeadValue,
+  entry: entryValue,
+  outcome: outcomeValue,
+  generation: generationValue,
+  hold: holdValue,
+  finished: finishedValue,
+} as const satisfies Partial<Record<ParsedKey["kind"], z.ZodType>>;
+
+/** The schema of the value at `key`, or null for a key not read as a whole value. */
+export function valueSchemaOf(key: ParsedKey): z.ZodType | null {
+  if (key.kind === "setting") return settingValueOf(key.name);
+  return key.kind in VALUE_SCHEMAS ? VALUE_SCHEMAS[key.kind as keyof typeof VALUE_SCHEMAS] : null;
+}
 
 export type QueueHeadValue = z.infer<typeof queueHeadValue>;
 export type SequenceHeadValue = z.infer<typeof sequenceHeadValue>;

@@ -1,14 +1,9 @@
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 import type { WritePlan } from "./store-writer.js";
-
-/** etcd's `--max-txn-ops` (of compares, success or failure operations: v3rpc `checkTxnRequest`) and `--max-request-bytes`. */
-export interface StoreWriteLimits {
-  readonly maxTxnOps: number;
-  readonly maxRequestBytes: number;
-}
+import type { KvTxnLimits } from "../kv/kv-driver.js";
 
 /** etcd's own defaults (etcd 3.4 to 3.6): 128 operations, 1.5 MiB. */
-const DEFAULT_ETCD_WRITE_LIMITS: StoreWriteLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
+const DEFAULT_ETCD_WRITE_LIMITS: KvTxnLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
 
 /** What one operation costs beyond its key and value bytes (protobuf tags and lengths), rounded up. */
 const BYTES_PER_OPERATION = 32;
@@ -35,7 +30,7 @@ export function txnSize(plan: PlanParts, guarded: boolean): TxnSize {
   return { ops: Math.max(compares, success, failure), bytes };
 }
 
-export function overLimit(size: TxnSize, limits: StoreWriteLimits): string | null {
+export function overLimit(size: TxnSize, limits: KvTxnLimits): string | null {
   if (size.ops > limits.maxTxnOps) return `${size.ops} operations in one transaction, more than etcd's --max-txn-ops (${limits.maxTxnOps})`;
   if (size.bytes > limits.maxRequestBytes - REQUEST_MARGIN_BYTES) {
     return `about ${size.bytes} bytes in one request, more than etcd's --max-request-bytes (${limits.maxRequestBytes}) leaves room for`;
@@ -44,7 +39,7 @@ export function overLimit(size: TxnSize, limits: StoreWriteLimits): string | nul
 }
 
 /** The limits given in the config, checked: whole numbers in etcd's own ranges. */
-export function checkedLimits(limits: Partial<StoreWriteLimits> | undefined): StoreWriteLimits {
+export function checkedLimits(limits: Partial<KvTxnLimits> | undefined): KvTxnLimits {
   const merged = { ...DEFAULT_ETCD_WRITE_LIMITS, ...limits };
   if (!Number.isInteger(merged.maxTxnOps) || merged.maxTxnOps < 8)
     throw new Error(`etcd's max-txn-ops must be a whole number of at least 8, got ${merged.maxTxnOps}`);

@@ -108,7 +108,7 @@ export interface KvWatch {
   cancel(): Promise<void>;
 }
 
-/** What one transaction may hold: etcd's `--max-txn-ops` (per branch) and `--max-request-bytes`. */
+/** What one transaction may hold: etcd's `--max-txn-ops` (per branch, as v3rpc's checkTxnRequest counts) and `--max-request-bytes`. */
 export interface KvTxnLimits {
   readonly maxTxnOps: number;
   readonly maxRequestBytes: number;

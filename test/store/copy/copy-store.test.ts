@@ -11,8 +11,7 @@ import { openEtcdSnapshotTarget } from "../../../src/store/copy/etcd-snapshot-ac
 import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { LEGACY_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
-import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-source.js";
-import { openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-target.js";
+import { openSqliteSnapshotSource, openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-access.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { olderDatabase } from "../../support/damaged-databases.js";
 import { NOW } from "../../support/fixtures.js";

@@ -6,7 +6,7 @@ import { TargetNotEmptyError, type SnapshotItem, type SnapshotSource, type Snaps
 import { openEtcdSnapshotTarget } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
-import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-source.js";
+import { openSqliteSnapshotSource } from "../../../src/store/copy/sqlite-snapshot-access.js";
 import { writeRealisticHistory } from "../../support/realistic-store.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";

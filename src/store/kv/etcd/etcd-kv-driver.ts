@@ -1,7 +1,7 @@
 import type { Etcd3, IKeyValue, IWatchResponse, Watcher } from "etcd3";
 import { StoreLimitError } from "../../store-errors.js";
 import type { StoreHealth } from "../../store-port.js";
-import { EtcdAvailability } from "./etcd-availability.js";
+import { EtcdAvailability, type CallOptions } from "./etcd-availability.js";
 import {
   KvCompactedError,
   type KeyRange,
@@ -112,20 +112,18 @@ export class EtcdKvDriver implements KvDriver {
       ],
       failure: txn.reads.map((key) => ({ request_range: { key: Buffer.from(key) } })),
     };
-    let response;
-    try {
-      response = await this.client.kv.txn(request, this.availability.callOptions());
-      this.availability.answered();
-    } catch (err) {
-      // etcd answered, with a refusal: the store is reachable and nothing of this write was committed.
-      if (isLimitRefusal(err)) {
-        this.availability.answered();
-        throw new StoreLimitError(`${what}: etcd refused the transaction as too large (${(err as Error).message}); nothing was written`, { cause: err });
-      }
+    const response = await this.call(what, (o) => this.client.kv.txn(request, o), {
+      // etcd answered, with a refusal: nothing of this write was committed.
+      refusal: (err) =>
+        isLimitRefusal(err)
+          ? new StoreLimitError(`${what}: etcd refused the transaction as too large (${(err as Error).message}); nothing was written`, { cause: err })
+          : null,
       // The client holds off a host after consecutive failures (its circuit breaker): such a call was never sent.
-      const unsent = typeof err === "object" && err !== null && "isBrokenCircuitError" in err;
-      throw this.availability.failed(unsent ? `${what}; it was not sent, nothing was written` : `${what}; it may or may not have been committed`, err);
-    }
+      outage: (err) =>
+        typeof err === "object" && err !== null && "isBrokenCircuitError" in err
+          ? `${what}; it was not sent, nothing was written`
+          : `${what}; it may or may not have been committed`,
+    });
     const revision = Number(response.header.revision);
     if (response.succeeded) return { succeeded: true, revision, reads: [] };
     const reads = response.responses.map((r) => {
@@ -168,8 +166,7 @@ export class EtcdKvDriver implements KvDriver {
     const timer = setTimeout(() => started?.reject(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     const cancel = async () => {
       this.watchers.delete(watcher);
-      // A cancel waits for etcd's answer; do not let a dead etcd hold up a shutdown.
-      await Promise.race([watcher.cancel(), new Promise((resolve) => setTimeout(resolve, this.timeoutMs).unref())]);
+      await this.cancel(watcher);
     };
     try {
       await connected;
@@ -185,21 +182,11 @@ export class EtcdKvDriver implements KvDriver {
   }
 
   async compact(what: string, revision: number): Promise<void> {
-    try {
-      await this.client.kv.compact({ revision: String(revision) }, this.availability.callOptions());
-      this.availability.answered();
-    } catch (err) {
-      // etcd answered (etcd permits Compact only to root): the store is reachable, so GET /health stays as it is.
-      if (isCompacted(err)) {
-        this.availability.answered();
-        throw new KvCompactedError(`${what}: ${(err as Error).message}`, { cause: err });
-      }
-      if (isCompactionRefusal(err)) {
-        this.availability.answered();
-        throw new Error(`${what}: etcd refused the compaction to revision ${revision} (${(err as Error).message})`, { cause: err });
-      }
-      throw this.availability.failed(what, err);
-    }
+    await this.call(what, (o) => this.client.kv.compact({ revision: String(revision) }, o), {
+      // etcd permits Compact only to root: a refusal is an answer, so GET /health stays as it is.
+      refusal: (err) =>
+        isCompactionRefusal(err) ? new Error(`${what}: etcd refused the compaction to revision ${revision} (${(err as Error).message})`, { cause: err }) : null,
+    });
   }
 
   health(): StoreHealth {
@@ -208,22 +195,34 @@ export class EtcdKvDriver implements KvDriver {
 
   async close(): Promise<void> {
     this.availability.close();
-    await Promise.all([...this.watchers].map((w) => Promise.race([w.cancel(), new Promise((resolve) => setTimeout(resolve, this.timeoutMs).unref())])));
+    await Promise.all([...this.watchers].map((w) => this.cancel(w)));
     this.watchers.clear();
   }
 
-  private async call<T>(what: string, run: (options: { deadline: number }) => Promise<T>): Promise<T> {
+  /**
+   * One call with a deadline. An answer marks etcd reachable, a refusal too: a revision compacted away, or what
+   * `refusal` makes an error of; any other failure is an outage, named by `outage`.
+   */
+  private async call<T>(
+    what: string,
+    run: (options: CallOptions) => Promise<T>,
+    { refusal, outage }: { refusal?: (err: unknown) => Error | null; outage?: (err: unknown) => string } = {},
+  ): Promise<T> {
     try {
       const result = await run(this.availability.callOptions());
       this.availability.answered();
       return result;
     } catch (err) {
-      if (isCompacted(err)) {
-        this.availability.answered();
-        throw new KvCompactedError(`${what}: ${(err as Error).message}`, { cause: err });
-      }
-      throw this.availability.failed(what, err);
+      const refused = isCompacted(err) ? new KvCompactedError(`${what}: ${(err as Error).message}`, { cause: err }) : (refusal?.(err) ?? null);
+      if (refused === null) throw this.availability.failed(outage?.(err) ?? what, err);
+      this.availability.answered();
+      throw refused;
     }
+  }
+
+  /** A cancel waits for etcd's answer; a dead etcd must not hold up a shutdown. */
+  private async cancel(watcher: Watcher): Promise<void> {
+    await Promise.race([watcher.cancel(), new Promise((resolve) => setTimeout(resolve, this.timeoutMs).unref())]);
   }
 
   /** The events of one watch response, one revision at a time (etcd never splits a revision across responses). */

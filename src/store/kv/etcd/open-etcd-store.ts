@@ -5,7 +5,8 @@ import { EtcdKvDriver } from "./etcd-kv-driver.js";
 import { EtcdCompaction } from "./etcd-compaction.js";
 import { checkEtcdCompaction } from "./etcd-compaction-check.js";
 import { StoreKeys } from "../../core/store-keys.js";
-import { checkedLimits, type StoreWriteLimits } from "../../core/write-limits.js";
+import { checkedLimits } from "../../core/write-limits.js";
+import type { KvTxnLimits } from "../kv-driver.js";
 import { openStoreCore, type StoreCoreOptions } from "../../core/open-store-core.js";
 import { etcdAccess } from "../../copy/etcd-snapshot-access.js";
 import { SILENT_LOG, type Log } from "../../../support/log.js";
@@ -21,7 +22,7 @@ export interface EtcdStoreOptions extends Omit<StoreCoreOptions, "log"> {
   /** The endpoints the client talks to, named in errors. */
   readonly endpoints?: readonly string[];
   /** etcd's `--max-txn-ops` and `--max-request-bytes` (default etcd's own); writes are split to fit. */
-  readonly writeLimits?: Partial<StoreWriteLimits>;
+  readonly writeLimits?: Partial<KvTxnLimits>;
   readonly compaction?: EtcdCompactionSettings;
 }
 

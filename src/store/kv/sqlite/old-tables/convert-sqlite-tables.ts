@@ -1,40 +1,18 @@
-import type { z } from "zod";
 import { SnapshotDigest, type SnapshotSummary } from "../../../copy/snapshot-digest.js";
-import { checkSnapshotItem, describeItem } from "../../../copy/snapshot-items.js";
+import { checkSnapshotItem, describeItem, putsOf } from "../../../copy/snapshot-items.js";
+import { SNAPSHOT_KINDS } from "../../../copy/snapshot-kinds.js";
 import type { SnapshotItem } from "../../../copy/store-snapshot.js";
-import { StoreKeys, type ParsedKey } from "../../../core/store-keys.js";
+import { StoreKeys } from "../../../core/store-keys.js";
 import { recordPut } from "../../../core/poll-record-port.js";
-import {
-  entryValue,
-  finishedValue,
-  generationValue,
-  holdsHeadValue,
-  holdValue,
-  outcomeValue,
-  queueHeadValue,
-  schemaValue,
-  sequenceHeadValue,
-  settingValueOf,
-} from "../../../core/value-schemas.js";
+import { valueSchemaOf } from "../../../core/value-schemas.js";
 import { decodeValue, encodeValue, STORE_SCHEMA_VERSION } from "../../../core/store-values.js";
 import type { Db } from "../database.js";
 import { refuseUnfinishedCopy } from "./sqlite-copy-marker.js";
-import { sqliteSnapshotRows } from "./sqlite-snapshot-export.js";
-import { putsOf } from "../../../copy/snapshot-puts.js";
+import { nextAfter, sqliteSnapshotRows } from "./sqlite-snapshot-export.js";
 import { SQLITE_KV_PREFIX, SQLITE_KV_TABLES } from "../sqlite-kv-schema.js";
 
 /** The tables of migrations 1-12 that the key-value table replaces (schema_version is the migrations' own). */
-const OLD_TABLES = [
-  "settings",
-  "repair_entries",
-  "repair_history",
-  "auto_repair_outcomes",
-  "cluster_generations",
-  "machine_holds",
-  "finished_repairs",
-  "poll_records",
-  "copy_in_progress",
-] as const;
+const OLD_TABLES = [...Object.values(SNAPSHOT_KINDS).map((spec) => spec.table), "copy_in_progress"];
 
 /** The conversion's write id: never a writer's UUID, and converting the same file twice gives the same bytes. */
 export const CONVERSION_WRITE_ID = "converted-from-sqlite-tables";
@@ -110,7 +88,7 @@ export function convertTablesToKv(source: Db, target: Db, options: KvConversionO
       cause: err,
     });
   }
-  const nextRecord = nextRecordSequence(source);
+  const nextRecord = nextAfter(source, "poll_records", "seq");
   // The etcd store's record and hold writes compare and rewrite these heads; a store that handed out a record
   // sequence or holds a hold has them, and the records head goes on past every sequence ever handed out.
   if (nextRecord > 1) put(keys.recordsHead, encodeValue({ w: CONVERSION_WRITE_ID, next: nextRecord }));
@@ -139,42 +117,4 @@ function checkReadable(keys: StoreKeys, pair: { readonly key: string; readonly v
   } catch (err) {
     throw new Error(`${what()} would not be readable in the store: ${(err as Error).message}`, { cause: err });
   }
-}
-
-function valueSchemaOf(parsed: ParsedKey): z.ZodType | null {
-  switch (parsed.kind) {
-    case "schema":
-      return schemaValue;
-    case "queue":
-      return queueHeadValue;
-    case "outcomes-head":
-    case "generations-head":
-    case "records-head":
-      return sequenceHeadValue;
-    case "holds-head":
-      return holdsHeadValue;
-    case "setting":
-      return settingValueOf(parsed.name);
-    case "entry":
-      return entryValue;
-    case "outcome":
-      return outcomeValue;
-    case "generation":
-      return generationValue;
-    case "hold":
-      return holdValue;
-    case "finished":
-      return finishedValue;
-    default:
-      return null;
-  }
-}
-
-/** Past every sequence AUTOINCREMENT handed out (sqlite_sequence outlives pruned rows). */
-function nextRecordSequence(db: Db): number {
-  const used = db
-    .prepare("SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'poll_records'), 0), COALESCE((SELECT MAX(seq) FROM poll_records), 0))")
-    .pluck()
-    .get() as number;
-  return used + 1;
 }

@@ -2,18 +2,21 @@
 // copy or `db check` of a file not converted yet. Rows are selected in the snapshot's own field names; the copy and
 // the conversion check every item against the stores' shapes (checkSnapshotItem) before they use it.
 import { gunzipSync } from "node:zlib";
-import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotReplayRecord } from "../../../copy/store-snapshot.js";
+import {
+  SnapshotSourceError,
+  type SnapshotCounters,
+  type SnapshotGeneration,
+  type SnapshotItem,
+  type SnapshotReplayRecord,
+} from "../../../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../../../domain/cluster/worker-selection.js";
-import type { PollRecord } from "../../../../domain/replay/poll-record.js";
-import type { RemediationRecord } from "../../../../domain/replay/remediation-record.js";
 import type { RepairEntry } from "../../../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../../../domain/queue/repair-history.js";
 import type { FinishedRepair } from "../../../../domain/queue/finished-repair.js";
 import type { StoredMachineHold } from "../../../../domain/holds/machine-holds.js";
 import type { AutoRepairOutcome } from "../../../../domain/intake/auto-repair-outcome.js";
-import type { GenerationTrigger } from "../../../../domain/cluster/generation-record.js";
 import { skippedFromStored, type StoredSkippedMachine } from "../../../../domain/intake/skip-kinds.js";
-import { decodePollRecord, decodeRemediationRecord } from "../../../poll-record-schema.js";
+import { decodeReplay } from "../../../poll-record-schema.js";
 import { parseStoredEvidence } from "../../../repair-evidence-schema.js";
 import type { Db } from "../database.js";
 
@@ -34,8 +37,18 @@ const HOLDS = "SELECT address, reason, set_by AS setBy, set_at AS setAt, until F
 const FINISHED =
   "SELECT seq AS sequence, entry_index AS entryIndex, address, machine_type AS machineType, operation, source, created_at AS createdAt, " +
   "finished_at AS finishedAt, status, proof FROM finished_repairs ORDER BY seq";
+const OUTCOMES =
+  "SELECT seq AS sequence, time, trigger, machines_seen AS machinesSeen, enqueued, skipped, short_circuit AS shortCircuit, error, " +
+  "skipped_total AS total, skipped_by_kind AS byKind FROM auto_repair_outcomes ORDER BY seq";
+const GENERATIONS =
+  "SELECT seq AS sequence, time, last_time AS lastTime, repeats, trigger, policy, generation, cluster, changes, error FROM cluster_generations ORDER BY seq";
 
 type Row<T> = Omit<T, "deleted"> & { deleted: 0 | 1 };
+/** `total` and `byKind` are NULL in rows written before the skipped list was bounded (their list is whole). */
+type OutcomeRow = Omit<AutoRepairOutcome, "enqueued" | "skipped" | "skippedCounts" | "shortCircuit"> & {
+  [json in "enqueued" | "skipped"]: string;
+} & { shortCircuit: string | null; total: number | null; byKind: string | null };
+type GenerationRow = Omit<SnapshotGeneration, "policy" | "cluster" | "changes"> & { policy: string | null; cluster: Buffer | null; changes: string };
 
 /** A snapshot of the old tables, read in one read transaction (a write by another connection cannot tear it). */
 export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator<SnapshotItem> {
@@ -62,11 +75,21 @@ export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotIte
     yield { kind: "entry", entry: evidence === null ? entry : { ...entry, evidence: parseStoredEvidence(evidence, `repair entry ${r.index}`) } };
   }
   for (const r of rows<Row<RepairHistoryRecord>>(HISTORY)) yield { kind: "history", record: { ...r, deleted: r.deleted === 1 } };
-  for (const row of rows<OutcomeRow>("SELECT * FROM auto_repair_outcomes ORDER BY seq")) {
-    yield { kind: "outcome", outcome: readable(from, `poll outcome ${row.seq}`, () => outcomeFromRow(row)) };
+  for (const { enqueued, skipped, shortCircuit, total, byKind, ...r } of rows<OutcomeRow>(OUTCOMES)) {
+    const outcome = readable(from, `poll outcome ${r.sequence}`, () => ({
+      ...r,
+      enqueued: JSON.parse(enqueued) as RepairEntry[],
+      // Rows written before kintsugi kept kinds and racks lack them.
+      skipped: (JSON.parse(skipped) as StoredSkippedMachine[]).map(skippedFromStored),
+      ...(total !== null && byKind !== null && { skippedCounts: { total, byKind: JSON.parse(byKind) } }),
+      shortCircuit: shortCircuit === null ? null : JSON.parse(shortCircuit),
+    }));
+    yield { kind: "outcome", outcome };
   }
-  for (const row of rows<GenerationRow>("SELECT * FROM cluster_generations ORDER BY seq")) {
-    yield { kind: "generation", generation: generationFromRow(from, row) };
+  for (const { policy, cluster, changes, ...r } of rows<GenerationRow>(GENERATIONS)) {
+    const what = `generation record ${r.sequence}`;
+    const json = cluster === null ? null : readable(from, what, () => gunzipSync(cluster).toString("utf8"));
+    yield { kind: "generation", generation: { ...r, policy: readWorkerSelection(policy), cluster: json, changes: parsed(from, what, changes) as string[] } };
   }
   for (const hold of rows<StoredMachineHold>(HOLDS)) yield { kind: "hold", hold };
   for (const finished of rows<FinishedRepair>(FINISHED)) yield { kind: "finished", finished };
@@ -76,91 +99,24 @@ export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotIte
   yield { kind: "counters", counters: counters(db) };
 }
 
-interface OutcomeRow {
-  seq: number;
-  time: number;
-  trigger: AutoRepairOutcome["trigger"];
-  machines_seen: number;
-  enqueued: string;
-  skipped: string;
-  short_circuit: string | null;
-  error: string | null;
-  /** NULL in rows written before the skipped list was bounded (their list is whole). */
-  skipped_total: number | null;
-  skipped_by_kind: string | null;
-}
-
-function outcomeFromRow(r: OutcomeRow): AutoRepairOutcome {
-  return {
-    sequence: r.seq,
-    time: r.time,
-    trigger: r.trigger,
-    machinesSeen: r.machines_seen,
-    enqueued: JSON.parse(r.enqueued),
-    // Rows written before kintsugi kept kinds and racks lack them.
-    skipped: (JSON.parse(r.skipped) as StoredSkippedMachine[]).map(skippedFromStored),
-    ...(r.skipped_total !== null && r.skipped_by_kind !== null && { skippedCounts: { total: r.skipped_total, byKind: JSON.parse(r.skipped_by_kind) } }),
-    shortCircuit: r.short_circuit === null ? null : JSON.parse(r.short_circuit),
-    error: r.error,
-  };
-}
-
-interface GenerationRow {
-  seq: number;
-  time: number;
-  last_time: number;
-  repeats: number;
-  trigger: GenerationTrigger;
-  generation: number;
-  cluster: Buffer | null;
-  changes: string;
-  error: string | null;
-  policy: string | null;
-}
-
-function generationFromRow(from: string, r: GenerationRow) {
-  const what = `generation record ${r.seq}`;
-  return {
-    sequence: r.seq,
-    time: r.time,
-    lastTime: r.last_time,
-    repeats: r.repeats,
-    trigger: r.trigger,
-    policy: readWorkerSelection(r.policy),
-    generation: r.generation,
-    cluster: r.cluster === null ? null : readable(from, what, () => gunzipSync(r.cluster as Buffer).toString("utf8")),
-    changes: parsed(from, what, r.changes) as string[],
-    error: r.error,
-  };
-}
-
 /** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
 function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
-  const decoded =
-    row.kind === "intake"
-      ? decodePollRecord(row.body)
-      : row.kind === "health-check"
-        ? decodeRemediationRecord(row.body)
-        : { ok: false as const, message: `kind ${JSON.stringify(row.kind)}` };
+  const decoded = decodeReplay(row.kind, row.body);
   if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
-  return row.kind === "intake"
-    ? { sequence: row.seq, area: "intake", record: decoded.record as PollRecord }
-    : { sequence: row.seq, area: "health-check", record: decoded.record as RemediationRecord };
+  return { sequence: row.seq, ...decoded.replay };
 }
 
 function counters(db: Db): SnapshotCounters {
-  const next = ([table, column]: readonly [string, string]): number => {
-    const used = db
-      .prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), COALESCE((SELECT MAX(${column}) FROM ${table}), 0))`)
-      .pluck();
-    return (used.get(table) as number) + 1;
-  };
-  return {
-    nextIndex: next(COUNTED.nextIndex),
-    nextHistorySequence: next(COUNTED.nextHistorySequence),
-    nextOutcomeSequence: next(COUNTED.nextOutcomeSequence),
-    nextGenerationSequence: next(COUNTED.nextGenerationSequence),
-  };
+  return Object.fromEntries(Object.entries(COUNTED).map(([counter, [table, column]]) => [counter, nextAfter(db, table, column)])) as Record<
+    keyof SnapshotCounters,
+    number
+  >;
+}
+
+/** What AUTOINCREMENT hands out next in `table`: past every number `sqlite_sequence` remembers and every row's `column`. */
+export function nextAfter(db: Db, table: string, column: string): number {
+  const used = db.prepare(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), COALESCE((SELECT MAX(${column}) FROM ${table}), 0))`);
+  return (used.pluck().get(table) as number) + 1;
 }
 
 function parsed(from: string, what: string, json: string): unknown {

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { SnapshotSourceError, type SnapshotSource } from "./store-snapshot.js";
+import { SnapshotSourceError, type SnapshotSource, type SnapshotTarget } from "./store-snapshot.js";
 import { openKvSnapshotSource } from "./snapshot-source.js";
+import { openKvSnapshotTarget } from "./snapshot-target.js";
 import { KV_SCHEMA_VERSION, openSqliteKvDriver, storedVersion } from "../kv/sqlite/open-sqlite-kv.js";
 import { openLockedDatabase } from "../kv/sqlite/database-lock.js";
 import { sqliteAccess } from "../kv/sqlite/open-sqlite-store.js";
@@ -27,4 +28,10 @@ export async function openSqliteSnapshotSource(path: string): Promise<SnapshotSo
   }
   const description = `sqlite:${file}`;
   return { description, items: () => sqliteSnapshotItems(db, description), size: async () => oldTableRows(db), close: async () => close() };
+}
+
+/** A SQLite file as the target of a copy, its lock taken at once (a running kintsugi's file is refused). */
+export function openSqliteSnapshotTarget(path: string): SnapshotTarget {
+  const file = resolve(path);
+  return openKvSnapshotTarget(sqliteAccess(openSqliteKvDriver(file), file));
 }
