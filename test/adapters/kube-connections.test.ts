@@ -62,32 +62,11 @@ describe("the Kubernetes API's connections", () => {
   });
 });
 
-/**
- * An API server whose namespace list for the label selector `declared` or `streamed` is too large (declared so, or
- * found so while read), and every other answer a small empty list; it counts TLS connections and tells how many are
- * open.
- */
-async function oversizedListServer(maxBytes: number) {
+/** A scripted API server on 127.0.0.1 over TLS (the test CA), with its kubeconfig; it counts TLS connections. */
+async function scriptedApi(answer: (req: IncomingMessage, res: ServerResponse) => void) {
   const certificate = await testServerCertificate();
   let handshakes = 0;
-  const server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://oversized.invalid");
-    const selector = url.searchParams.get("labelSelector");
-    const declared = selector === "declared";
-    if (url.pathname !== "/api/v1/namespaces" || (selector !== "declared" && selector !== "streamed")) {
-      res.writeHead(200, { "Content-Type": "application/json" });
-      return void res.end(JSON.stringify({ kind: "List", apiVersion: "v1", metadata: {}, items: [] }));
-    }
-    // Declared: the length alone refuses it; the body never comes. Streamed: bytes until the client hangs up.
-    res.writeHead(200, { "Content-Type": "application/json", ...(declared && { "Content-Length": String(maxBytes + 1) }) });
-    if (declared) return void res.flushHeaders();
-    const chunk = Buffer.alloc(16 * 1024, " ");
-    const pump = () => {
-      while (!res.destroyed && res.write(chunk));
-      if (!res.destroyed) res.once("drain", pump);
-    };
-    pump();
-  });
+  const server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, answer);
   server.on("secureConnection", () => handshakes++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const dir = tempDir();
@@ -103,6 +82,35 @@ async function oversizedListServer(maxBytes: number) {
       dir.remove();
     },
   };
+}
+
+/** An empty list, as every scripted answer that is not the point of its test. */
+function emptyList(res: ServerResponse): void {
+  res.writeHead(200, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ kind: "List", apiVersion: "v1", metadata: {}, items: [] }));
+}
+
+/**
+ * An API server whose namespace list for the label selector `declared` or `streamed` is too large (declared so, or
+ * found so while read), and every other answer a small empty list; it counts TLS connections and tells how many are
+ * open.
+ */
+function oversizedListServer(maxBytes: number) {
+  return scriptedApi((req, res) => {
+    const url = new URL(req.url ?? "/", "http://oversized.invalid");
+    const selector = url.searchParams.get("labelSelector");
+    const declared = selector === "declared";
+    if (url.pathname !== "/api/v1/namespaces" || (selector !== "declared" && selector !== "streamed")) return emptyList(res);
+    // Declared: the length alone refuses it; the body never comes. Streamed: bytes until the client hangs up.
+    res.writeHead(200, { "Content-Type": "application/json", ...(declared && { "Content-Length": String(maxBytes + 1) }) });
+    if (declared) return void res.flushHeaders();
+    const chunk = Buffer.alloc(16 * 1024, " ");
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once("drain", pump);
+    };
+    pump();
+  });
 }
 
 describe("a refused answer's connection", () => {
@@ -132,33 +140,16 @@ describe("a refused answer's connection", () => {
  * it answers every other with an empty list.
  */
 async function hangingUpServer(hangUp: (nth: number) => boolean) {
-  const certificate = await testServerCertificate();
-  let handshakes = 0;
   const requests: number[] = [];
   const perSocket = new WeakMap<object, number>();
-  const server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, (req: IncomingMessage, res: ServerResponse) => {
+  const api = await scriptedApi((req, res) => {
     const nth = (perSocket.get(req.socket) ?? 0) + 1;
     perSocket.set(req.socket, nth);
     requests.push(nth);
     if (hangUp(nth)) return void req.socket.destroy();
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ kind: "List", apiVersion: "v1", metadata: {}, items: [] }));
+    emptyList(res);
   });
-  server.on("secureConnection", () => handshakes++);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const dir = tempDir();
-  const kubeconfigPath = join(dir.path, "kubeconfig");
-  writeTestKubeconfig(kubeconfigPath, `https://127.0.0.1:${(server.address() as AddressInfo).port}`, certificate.ca.certPem);
-  return {
-    kubeconfigPath,
-    handshakes: () => handshakes,
-    requests: () => requests,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      dir.remove();
-    },
-  };
+  return { ...api, requests: () => requests };
 }
 
 describe("a kept connection the server hangs up on", () => {
