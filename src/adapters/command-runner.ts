@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import type { Socket } from "node:net";
-import { findLauncher, launchCommand, LIFELINE_FD, resolveExecutable, type CommandLauncher } from "./command-launcher.js";
+import { spawn } from "node:child_process";
+import { startCapture, type CaptureRequest, type SpawnFunction } from "./command-capture.js";
+import { findLauncher, launchCommand, resolveExecutable, type CommandLauncher } from "./command-launcher.js";
+import { CommandSpawner, type SpawnedCommand, type SpawnedEvents } from "./command-spawner.js";
 import type { CommandOptions, CommandOutcome, CommandRunner } from "./ports.js";
 import { SpawnTurns } from "./spawn-turns.js";
 
@@ -11,13 +12,22 @@ export interface ProcessCommandRunnerOptions {
   /** How long a killed process group gets between SIGTERM and SIGKILL. Default 2000 ms. */
   readonly killGraceMs?: number;
   /**
-   * Starts the child; node's `spawn` unless a test needs to order the child's events itself (such a child is not
-   * bound to this process: the runner could not reach its lifeline, which would then keep this process alive).
+   * Starts the child in this process; node's `spawn` unless a test needs to order the child's events itself (such a
+   * child is not bound to this process: the runner could not reach its lifeline, which would then keep this process
+   * alive).
    */
-  readonly spawn?: (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+  readonly spawn?: SpawnFunction;
+  /**
+   * Who starts the commands: default the process's one spawner (see command-spawner.ts); null this process itself,
+   * one an event-loop turn (see SpawnTurns), as with `spawn`.
+   */
+  readonly spawner?: CommandSpawner | null;
   /** What binds commands to this process (see command-launcher.ts); default: found on this machine; null: none. */
   readonly launcher?: CommandLauncher | null;
-  /** Told once when commands cannot be bound to this process's life (no launcher, or no backstop). */
+  /**
+   * Told once when commands cannot be bound to this process's life (no launcher, or no backstop), and each time the
+   * process's spawner dies while it has commands (the first runner built gives the process's spawner its `warn`).
+   */
   readonly warn?: (message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -26,59 +36,22 @@ export const BACKSTOP_SLACK_SECONDS = 1;
 
 let launcherOnThisMachine: ReturnType<typeof findLauncher> | undefined;
 let warnedMissing = false;
-
-// Once the child has exited, output still buffered in the pipes is read for this long at most: a grandchild may hold
-// the pipes open indefinitely, and its output is not the command's. The wait ends only after the event loop has read
-// the pipes once more (see the exit handler), so a busy loop cannot cut off what the child wrote before it exited.
-const DRAIN_MS = 100;
+/** The process's one spawner: every term builds a runner, and all share it. */
+let spawnerOfThisProcess: CommandSpawner | undefined;
 // While a killed group still has members, how often to look whether they are gone before the SIGKILL is due.
 const GROUP_POLL_MS = 25;
 // setTimeout fires at once for delays beyond 2^31-1 ms; such timeouts are capped to about 24.8 days.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Keeps the last `limit` bytes written to it and counts the rest, so memory stays bounded whatever the child writes. */
-class TailBuffer {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  private dropped = 0;
-
-  constructor(private readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.size > this.limit) {
-      const first = this.chunks[0]!;
-      const excess = this.size - this.limit;
-      if (first.length <= excess) {
-        this.chunks.shift();
-        this.size -= first.length;
-        this.dropped += first.length;
-      } else {
-        // Copy so the kept slice does not pin the whole original chunk.
-        this.chunks[0] = Buffer.from(first.subarray(excess));
-        this.size -= excess;
-        this.dropped += excess;
-      }
-    }
-  }
-
-  /** The kept tail as UTF-8, prefixed with a note when bytes were dropped. */
-  text(): string {
-    let bytes = Buffer.concat(this.chunks, this.size);
-    if (this.dropped === 0) return bytes.toString("utf8");
-    // The cut may split a multi-byte character; drop its continuation bytes instead of decoding them to U+FFFD.
-    let start = 0;
-    while (start < 3 && start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
-    bytes = bytes.subarray(start);
-    return `[... ${this.dropped + start} bytes dropped ...]\n${bytes.toString("utf8")}`;
-  }
-}
+// How long a spawner may take to report a command's exit once its group was SIGKILLed, or its output once it exited,
+// before it counts as stuck (stopped, wedged) and is replaced: a command with a timeout must end even then.
+const SPAWNER_ANSWER_MS = 5000;
 
 /**
  * Runs commands as child processes without a shell. Each child leads its own process group, so a timeout or an abort
  * kills everything it started (SIGTERM, then SIGKILL after a grace period). The promise never rejects.
  *
+ * The children are started by the process's spawner (see command-spawner.ts), so that forking them does not block
+ * this process's event loop; timeouts, aborts and the kills are this process's, signalled to the groups directly.
  * Each command is also bound to this process (see command-launcher.ts): when this process dies, however, its
  * commands' groups are SIGKILLed; and a command with a timeout is SIGKILLed `timeout + grace + 1` seconds after it
  * started even when this process cannot act (frozen), so whoever inherits its step knows when it has ended.
@@ -86,7 +59,8 @@ class TailBuffer {
 export class ProcessCommandRunner implements CommandRunner {
   private readonly maxOutputBytes: number;
   private readonly killGraceMs: number;
-  private readonly spawn: NonNullable<ProcessCommandRunnerOptions["spawn"]>;
+  private readonly spawn: SpawnFunction;
+  private readonly spawner: CommandSpawner | null;
   private readonly launcher: CommandLauncher | null;
 
   /** @throws RangeError when an option is negative or not a finite number. */
@@ -94,6 +68,12 @@ export class ProcessCommandRunner implements CommandRunner {
     this.maxOutputBytes = nonNegative("maxOutputBytes", options.maxOutputBytes ?? 64 * 1024);
     this.killGraceMs = nonNegative("killGraceMs", options.killGraceMs ?? 2000);
     this.spawn = options.spawn ?? spawn;
+    this.spawner =
+      options.spawn !== undefined
+        ? null
+        : options.spawner !== undefined
+          ? options.spawner
+          : (spawnerOfThisProcess ??= new CommandSpawner(undefined, options.warn));
     if (options.launcher !== undefined) {
       this.launcher = options.launcher;
     } else {
@@ -105,7 +85,7 @@ export class ProcessCommandRunner implements CommandRunner {
         warnedMissing = true;
         options.warn(
           this.launcher === null
-            ? "commands are not bound to this replica: a command outlives a replica that is killed, until its timeout (its successor waits it out)"
+            ? "commands have no watcher bound to their spawner: a command outlives a replica killed together with its command spawner, until its timeout (its successor waits it out)"
             : "commands have no backstop: a command of a frozen replica is not killed at its timeout (its successor waits its timeout and margin out all the same)",
           { missing },
         );
@@ -113,11 +93,12 @@ export class ProcessCommandRunner implements CommandRunner {
     }
   }
 
-  /** Spawns, one an event-loop turn (see SpawnTurns). */
+  /** Spawns in this process, one an event-loop turn (see SpawnTurns). */
   private readonly turns = new SpawnTurns();
 
   /** Runs `argv[0]` with the other elements as its arguments, verbatim, and reports how it ended. */
   run(argv: readonly string[], options: CommandOptions): Promise<CommandOutcome> {
+    if (this.spawner !== null) return this.start(argv, options);
     return new Promise((resolve) => this.turns.inTurn(() => resolve(this.start(argv, options))));
   }
 
@@ -127,53 +108,33 @@ export class ProcessCommandRunner implements CommandRunner {
     const abortSignal = options.signal;
     if (abortSignal?.aborted) return Promise.resolve({ kind: "aborted" });
 
-    let child: ChildProcess;
-    let lifeline: Socket | null = null;
-    try {
-      const env = options.env ? { ...process.env, ...options.env } : process.env;
-      // A command that cannot be found is started directly, so that it fails as spawn reports it (ENOENT, EACCES)
-      // rather than as the launcher's exit 127.
-      const bound = this.launcher !== null && this.spawn === spawn && resolveExecutable(command, env.PATH) !== null;
-      const seconds = options.timeoutSeconds;
-      const backstop = Number.isFinite(seconds) && seconds > 0 ? seconds + this.killGraceMs / 1000 + BACKSTOP_SLACK_SECONDS : 0;
-      const launched = bound ? launchCommand(this.launcher as CommandLauncher, argv, backstop) : { command, args: argv.slice(1) };
-      const stdio: SpawnOptions["stdio"] = bound ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
-      child = this.spawn(launched.command, launched.args, { shell: false, stdio, detached: true, env });
-      lifeline = bound ? ((child.stdio?.[LIFELINE_FD] as Socket | null | undefined) ?? null) : null;
-      // The lifeline must not keep this process alive, and the watcher may be gone when it is let go.
-      lifeline?.on("error", () => {});
-      lifeline?.unref();
-    } catch (err) {
-      // spawn throws synchronously for invalid arguments, e.g. a NUL byte.
-      return Promise.resolve({ kind: "spawn-error", message: `cannot start ${JSON.stringify(command)}: ${errorMessage(err)}` });
-    }
+    const env = options.env ? { ...process.env, ...options.env } : process.env;
+    // A command that cannot be found is started directly, so that it fails as spawn reports it (ENOENT, EACCES)
+    // rather than as the launcher's exit 127.
+    const bound = this.launcher !== null && this.spawn === spawn && resolveExecutable(command, env.PATH) !== null;
+    const seconds = options.timeoutSeconds;
+    const backstop = Number.isFinite(seconds) && seconds > 0 ? seconds + this.killGraceMs / 1000 + BACKSTOP_SLACK_SECONDS : 0;
+    const launched = bound ? launchCommand(this.launcher as CommandLauncher, argv, backstop) : { command, args: argv.slice(1) };
+    const request: CaptureRequest = { ...launched, env, lifeline: bound, maxOutputBytes: this.maxOutputBytes };
 
     return new Promise<CommandOutcome>((resolve) => {
-      const stdout = new TailBuffer(this.maxOutputBytes);
-      const stderr = new TailBuffer(this.maxOutputBytes);
-      let openStreams = 0;
+      let pid: number | undefined;
       let exited: { code: number | null; signal: string | null } | null = null;
+      let output: { stdout: string; stderr: string } | null = null;
+      let lost: string | null = null;
       let killReason: "timeout" | "aborted" | null = null;
       let killed = false;
-      let drained = false;
       let settled = false;
       let timeoutTimer: NodeJS.Timeout | undefined;
       let graceTimer: NodeJS.Timeout | undefined;
-      let drainTimer: NodeJS.Timeout | undefined;
       let pollTimer: NodeJS.Timeout | undefined;
-      let drainRead: NodeJS.Immediate | undefined;
-
-      // The command has ended (or never ran): its watcher may go, leaving the rest of the group to the kill below.
-      const letGo = (): void => {
-        if (lifeline === null) return;
-        lifeline.end("\n");
-        lifeline = null;
-      };
+      let answerTimer: NodeJS.Timeout | undefined;
+      let started: SpawnedCommand | undefined;
 
       const signalGroup = (sig: NodeJS.Signals | 0): boolean => {
-        if (child.pid === undefined) return false;
+        if (pid === undefined) return false;
         try {
-          process.kill(-child.pid, sig);
+          process.kill(-pid, sig);
           return true;
         } catch (err) {
           // EPERM: a member exists that we may not signal, so the group is not gone.
@@ -184,13 +145,8 @@ export class ProcessCommandRunner implements CommandRunner {
       const settle = (outcome: CommandOutcome): void => {
         if (settled) return;
         settled = true;
-        letGo();
-        for (const t of [timeoutTimer, graceTimer, drainTimer, pollTimer]) clearTimeout(t);
-        clearImmediate(drainRead);
-        abortSignal?.removeEventListener("abort", onAbort);
-        // A surviving grandchild may hold the pipes open; letting go of our ends keeps it from pinning this process.
-        child.stdout?.destroy();
-        child.stderr?.destroy();
+        for (const t of [timeoutTimer, graceTimer, pollTimer, answerTimer]) clearTimeout(t);
+        stopListening?.();
         resolve(outcome);
       };
 
@@ -203,13 +159,13 @@ export class ProcessCommandRunner implements CommandRunner {
           }, GROUP_POLL_MS);
           return;
         }
-        if (openStreams > 0 && !drained) return;
-        const out = stdout.text();
-        const err = stderr.text();
-        if (killReason === "timeout") settle({ kind: "timeout", timeoutSeconds: options.timeoutSeconds, stdout: out, stderr: err });
+        if (output === null) return;
+        const { stdout, stderr } = output;
+        if (killReason === "timeout") settle({ kind: "timeout", timeoutSeconds: options.timeoutSeconds, stdout, stderr });
         else if (killReason === "aborted") settle({ kind: "aborted" });
-        else if (exited.code === 0) settle({ kind: "ok", stdout: out, stderr: err });
-        else settle({ kind: "exit", code: exited.code, signal: exited.signal, stdout: out, stderr: err });
+        else if (lost !== null) settle({ kind: "exit", code: null, signal: "SIGKILL", stdout, stderr });
+        else if (exited.code === 0) settle({ kind: "ok", stdout, stderr });
+        else settle({ kind: "exit", code: exited.code, signal: exited.signal, stdout, stderr });
       };
 
       const killGroup = (reason: "timeout" | "aborted"): void => {
@@ -222,68 +178,71 @@ export class ProcessCommandRunner implements CommandRunner {
           signalGroup("SIGKILL");
           killed = true;
           tryFinish();
+          awaitAnswer(`a command's end ${SPAWNER_ANSWER_MS} ms after its group was SIGKILLed`);
         }, this.killGraceMs);
       };
 
-      function onAbort(): void {
-        killGroup("aborted");
-      }
+      // What the spawner must report by now comes within a few milliseconds, unless it is stopped or wedged.
+      const awaitAnswer = (what: string): void => {
+        if (settled || answerTimer !== undefined) return;
+        answerTimer = setTimeout(() => started?.abandon(`did not report ${what}`), SPAWNER_ANSWER_MS);
+      };
 
-      for (const [stream, sink] of [
-        [child.stdout, stdout],
-        [child.stderr, stderr],
-      ] as const) {
-        if (stream === null) continue;
-        openStreams++;
-        stream.on("data", (chunk: Buffer) => sink.push(chunk));
-        stream.on("error", () => {}); // a read error only ends the capture early
-        stream.on("close", () => {
-          openStreams--;
+      const events: SpawnedEvents = {
+        started: (p) => {
+          pid = p;
+          // A kill asked for before the spawner said where the command runs.
+          if (killReason !== null) signalGroup(killed ? "SIGKILL" : "SIGTERM");
+        },
+        exited: (code, signal) => {
+          exited = { code, signal };
+          clearTimeout(timeoutTimer);
+          stopListening?.();
           tryFinish();
-        });
-      }
+          awaitAnswer(`a command's output ${SPAWNER_ANSWER_MS} ms after its exit`);
+        },
+        ended: (stdout, stderr) => {
+          output = { stdout, stderr };
+          tryFinish();
+        },
+        spawnError: (message) => settle({ kind: "spawn-error", message: `cannot start ${JSON.stringify(command)}: ${message}` }),
+        lost: (message) => {
+          lost = message;
+          killed = true;
+          exited ??= { code: null, signal: "SIGKILL" };
+          output = { stdout: "", stderr: message };
+          tryFinish();
+        },
+      };
 
-      child.on("error", (err) => {
-        if (exited === null && child.pid === undefined) {
-          settle({ kind: "spawn-error", message: `cannot start ${JSON.stringify(command)}: ${err.message}` });
-        }
-      });
-
-      child.on("exit", (code, signal) => {
-        exited = { code, signal };
-        letGo();
-        clearTimeout(timeoutTimer);
-        abortSignal?.removeEventListener("abort", onAbort);
-        if (openStreams > 0) {
-          // The exit can be seen before the pipes are read (libuv reaps every exited child at once), and a loop busy
-          // past DRAIN_MS runs this timer before it polls the pipes again: the output the child wrote before it
-          // exited (a health check's "true") would be lost. An immediate runs after that poll has read it.
-          drainTimer = setTimeout(() => {
-            drainTimer = undefined;
-            drainRead = setImmediate(() => {
-              drainRead = undefined;
-              drained = true;
-              tryFinish();
-            });
-          }, DRAIN_MS);
-        }
-        tryFinish();
-      });
-
-      const seconds = options.timeoutSeconds;
       if (Number.isFinite(seconds) && seconds > 0) {
         timeoutTimer = setTimeout(() => killGroup("timeout"), Math.min(seconds * 1000, MAX_TIMER_MS));
       }
-      abortSignal?.addEventListener("abort", onAbort, { once: true });
+      const stopListening = abortSignal && onAbortOf(abortSignal, () => killGroup("aborted"));
+      if (this.spawner !== null) started = this.spawner.start(request, events);
+      else startCapture(this.spawn, request, events);
     });
   }
+}
+
+/** The commands waiting for each signal's abort: one listener a signal, however many commands a pass runs under it. */
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Calls `listener` when `signal` aborts, until the returned function is called. */
+function onAbortOf(signal: AbortSignal, listener: () => void): () => void {
+  let waiters = abortWaiters.get(signal);
+  if (waiters === undefined) {
+    const all = new Set<() => void>();
+    abortWaiters.set(signal, all);
+    signal.addEventListener("abort", () => [...all].forEach((waiter) => waiter()), { once: true });
+    waiters = all;
+  }
+  const own = waiters;
+  own.add(listener);
+  return () => own.delete(listener);
 }
 
 function nonNegative(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number, got ${value}`);
   return Math.floor(value);
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

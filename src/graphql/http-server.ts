@@ -4,10 +4,12 @@ import type { TlsConfig } from "../config/tls-files.js";
 import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import type { DocumentNode, GraphQLSchema } from "graphql";
+import type { DocumentNode, ExecutionArgs, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
-import { sharedSubscribe } from "./shared-subscribe.js";
+import { failSubscription, sharedSubscribe } from "./shared-subscribe.js";
+import { nextMessageSink, type BeforeNext } from "./next-message-sink.js";
+import type { SubscriptionSink } from "./pushed-subscription.js";
 import { sharedPayloadReplacer } from "./shared-payloads.js";
 import { SubscriptionDocuments } from "./subscription-documents.js";
 import type { GraphQLContext } from "./context.js";
@@ -99,7 +101,13 @@ export async function createHttpServer(
   applyServerTimeouts(server, options.limits);
   // Subscriptions: graphql-ws on the same server and path as queries; a message is bounded as a request body is.
   const edge = webSocketEdge(options.guard);
-  const slowReaders = slowReaderBounds({ ...options.limits, subscriptionLag: options.subscriptionLag ?? 1000 }, options.logClosedReader ?? (() => undefined));
+  const subscriptionLag = options.subscriptionLag ?? 1000;
+  const slowReaders = slowReaderBounds({ ...options.limits, subscriptionLag }, options.logClosedReader ?? (() => undefined));
+  // The bounds, then the result itself (shared by every subscriber of its execution, so that its JSON is made once).
+  const beforeNext: BeforeNext = (socket, id, args, result) => slowReaders.onNext(socket, id, args) ?? eventTooLarge(result) ?? result;
+  // Where each subscription's events are written, by the arguments onSubscribe made for it (graphql-ws hands the
+  // same object to subscribe): its events go straight to its socket, not through graphql-ws's loop.
+  const sinks = new WeakMap<ExecutionArgs, SubscriptionSink>();
   const wss = new WebSocketServer({
     server,
     path: "/graphql",
@@ -115,10 +123,10 @@ export async function createHttpServer(
       schema: options.schema,
       onConnect: (ctx) => edge.onConnect(ctx),
       context: (ctx) => options.context(edge.actorOf(ctx), socketClosed(ctx.extra.socket)),
-      subscribe: sharedSubscribe,
+      subscribe: (args) => sharedSubscribe(args, sinks.get(args), subscriptionLag),
       jsonMessageReplacer: sharedPayloadReplacer,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: (ctx, id, payload) => {
         const tooMany = subscriptionLimitError(ctx.subscriptions, options.limits.maxSubscriptionsPerConnection);
         if (tooMany) return [tooMany];
         const document = documents.get(payload.query);
@@ -130,12 +138,21 @@ export async function createHttpServer(
           variables: payload.variables ?? undefined,
         });
         if (tooCostly) return [tooCostly];
-        return { schema: options.schema, document: document as DocumentNode, operationName: payload.operationName, variableValues: payload.variables };
+        const args: ExecutionArgs = {
+          schema: options.schema,
+          document: document as DocumentNode,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+        };
+        sinks.set(args, nextMessageSink(ctx.extra.socket, id, args, beforeNext));
+        return args;
       },
+      // Queries and mutations over WebSocket (and a subscription whose stream is not our pubsub's).
       onNext: (ctx, id, _payload, args, result) => {
-        slowReaders.onNext(ctx.extra.socket, ctx.subscriptions, id, args);
-        // The result itself (shared by every subscriber of its execution), so that its JSON is made once.
-        return eventTooLarge(result) ?? result;
+        const payload = beforeNext(ctx.extra.socket, id, args, result);
+        if (!(payload instanceof Error)) return payload;
+        failSubscription(ctx.subscriptions[id], payload);
+        return result;
       },
       onComplete: (ctx, id) => slowReaders.onComplete(ctx.extra.socket, id),
     },

@@ -15,6 +15,28 @@ interface Subscriber<T> {
   readonly fail: (err: Error) => void;
 }
 
+/** What a listened-to stream hands its events to, as they are published (see listenTo). */
+export interface EventListener<T> {
+  next(value: T): void;
+  /** The stream ended with `err` (a filter that threw, or a listener's next that did); nothing follows. */
+  fail(err: Error): void;
+}
+
+// How to listen to each stream subscribe made.
+const listeners = new WeakMap<object, (listener: EventListener<never>) => void>();
+
+/**
+ * Switches a stream of PubSub.subscribe to handing each event to `listener` as it is published, synchronously, the
+ * events it holds already first, instead of queueing them for `next()` (which then waits until the stream ends): a
+ * subscriber that turns each event into bytes at once costs no promise per event. The stream's `return()` still ends
+ * it. Returns false for any other value.
+ */
+export function listenTo<T>(stream: unknown, listener: EventListener<T>): boolean {
+  const listen = stream !== null && typeof stream === "object" ? listeners.get(stream) : undefined;
+  listen?.(listener as EventListener<never>);
+  return listen !== undefined;
+}
+
 /**
  * Typed topics (topic name -> payload type, checked by the compiler). Publishing never waits for subscribers:
  * each has a bounded buffer, and one that falls `bufferSize` events behind is ended with a SubscriberTooSlowError,
@@ -63,6 +85,7 @@ export class PubSub<Topics extends Record<string, unknown>> {
     let waiting: ((r: IteratorResult<Topics[K]>) => void) | null = null;
     let failure: Error | null = null;
     let done = false;
+    let listener: EventListener<Topics[K]> | null = null;
     const set = this.subscribers.get(topic) ?? new Set();
     this.subscribers.set(topic, set);
     const end = () => {
@@ -82,7 +105,13 @@ export class PubSub<Topics extends Record<string, unknown>> {
           }
           if (!kept) return;
         }
-        if (waiting) {
+        if (listener) {
+          try {
+            listener.next(value);
+          } catch (err) {
+            subscriber.fail(err instanceof Error ? err : new Error(String(err)));
+          }
+        } else if (waiting) {
           const resolve = waiting;
           waiting = null;
           resolve({ value, done: false });
@@ -93,9 +122,15 @@ export class PubSub<Topics extends Record<string, unknown>> {
         }
       },
       fail: (err) => {
-        failure = err;
         end();
         queue.length = 0;
+        if (listener) {
+          const told = listener;
+          listener = null;
+          told.fail(err);
+          return;
+        }
+        failure = err;
         if (waiting) {
           const resolve = waiting;
           waiting = null;
@@ -119,6 +154,7 @@ export class PubSub<Topics extends Record<string, unknown>> {
       },
       return: () => {
         end();
+        listener = null;
         queue.length = 0;
         waiting?.({ value: undefined, done: true });
         waiting = null;
@@ -126,6 +162,14 @@ export class PubSub<Topics extends Record<string, unknown>> {
       },
       [Symbol.asyncIterator]: () => iterator,
     };
+    listeners.set(iterator, (to: EventListener<Topics[K]>) => {
+      for (const value of queue.splice(0)) to.next(value);
+      if (failure) {
+        const err = failure;
+        failure = null;
+        to.fail(err);
+      } else if (!done) listener = to;
+    });
     return iterator;
   }
 }

@@ -45,10 +45,29 @@ export function takeSharedPayload(data: string): SplitMessage | null {
   taken = null;
   message = null;
   if (payload === null || !data.endsWith(MARKED_END)) return null;
+  return { head: `${data.slice(0, data.length - MARKED_END.length)}"payload":`, tail: payloadTail(payload) };
+}
+
+/** The JSON of `payload` with the closing brace of the message it ends, made once per payload object. */
+export function payloadTail(payload: object): Buffer {
   let tail = encoded.get(payload);
   if (tail === undefined) {
     tail = Buffer.from(`${JSON.stringify(payload)}}`);
     encoded.set(payload, tail);
   }
-  return { head: `${data.slice(0, data.length - MARKED_END.length)}"payload":`, tail };
+  return tail;
+}
+
+/**
+ * graphql-ws's `next` message for subscription `id` with `payload`, split as takeSharedPayload splits it: the same
+ * text graphql-ws writes (`{"id":…,"type":"next","payload":…}`), for a subscription whose events are written without
+ * graphql-ws (see pushedSubscription). `head` is nextMessageHead(id).
+ */
+export function nextMessage(head: string, payload: object): SplitMessage {
+  return { head, tail: payloadTail(payload) };
+}
+
+/** The text of subscription `id`'s `next` messages up to their payload. */
+export function nextMessageHead(id: string): string {
+  return `{"id":${JSON.stringify(id)},"type":"next","payload":`;
 }

@@ -1,4 +1,7 @@
 import { createSourceEventStream, execute, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { SubscriberTooSlowError } from "./pubsub.js";
+import { pushedSubscription, type SubscriptionSink } from "./pushed-subscription.js";
+import { subscriptionTopic } from "./limits/subscription-lag.js";
 
 const printed = new WeakMap<DocumentNode, string>();
 // Per event payload (the very object pubsub hands to every subscriber), the results by document and variables.
@@ -38,8 +41,16 @@ function keyOf(args: ExecutionArgs): string {
  * The stream is a plain iterator, not an async generator: a generator waiting for the next event cannot act on
  * `return()` until an event comes, so a client that goes away on a quiet topic would stay subscribed (and hold its
  * memory) until then. Here `return()` ends the source at once, which also settles a pending `next()`.
+ *
+ * With a `sink`, a subscription to one of our pubsub's topics is pushed (see pushedSubscription): each result goes to
+ * the sink as its event is published, and the stream returned yields nothing until the subscription ends. At most
+ * `maxWaiting` results wait for an earlier one that is still being executed before the subscription is ended.
  */
-export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+export async function sharedSubscribe(
+  args: ExecutionArgs,
+  sink?: SubscriptionSink,
+  maxWaiting = 1000,
+): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in stream)) return stream as ExecutionResult;
   const source = stream as AsyncIterableIterator<unknown>;
@@ -58,6 +69,14 @@ export async function sharedSubscribe(args: ExecutionArgs): Promise<AsyncIterabl
     }
     return result;
   };
+  if (sink) {
+    const behind = () => SubscriberTooSlowError.behind(maxWaiting, subscriptionTopic(args.document, args.operationName));
+    const pushed = pushedSubscription(source, { resultFor, maxWaiting, behind }, sink);
+    if (pushed) {
+      failers.set(pushed.stream, pushed.fail);
+      return pushed.stream;
+    }
+  }
   const end = async (): Promise<IteratorResult<ExecutionResult>> => {
     await source.return?.();
     return { value: undefined, done: true };

@@ -1,45 +1,23 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ProcessCommandRunner } from "../../src/adapters/command-runner.js";
 import { findLauncher, resolveExecutable } from "../../src/adapters/command-launcher.js";
 import { tempDir } from "../support/temp-dir.js";
 import { typescriptArgs } from "../support/typescript-child.js";
+import { isAlive, pidIn } from "../support/process-alive.js";
 import { until } from "../support/until.js";
 
 const CHILD = join(import.meta.dirname, "../support/command-runner-child.ts");
 
-/** Alive and not a zombie (an orphan waits for its reaper a moment). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat[stat.lastIndexOf(") ") + 2] !== "Z";
-  } catch {
-    return false;
-  }
-}
-
-const pidIn = (file: string) =>
-  until(
-    `a pid in ${file}`,
-    () => (existsSync(file) ? readFileSync(file, "utf8") : ""),
-    (t) => t.endsWith("\n"),
-  ).then(Number);
-
-/** Starts a runner process running `argv` with `timeout`; resolves once the command was spawned. */
-async function runnerProcess(timeout: number, argv: string[]): Promise<ChildProcess> {
+/** Starts a runner process running `argv` with `timeout`; resolves once the command was handed to its spawner. */
+async function runnerProcess(timeout: number, argv: string[]): Promise<ChildProcess & { spawnerPid: number }> {
   const child = spawn(process.execPath, [...typescriptArgs(CHILD), String(timeout), ...argv], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
-  await until("the runner process started its command", () => out.includes("started"), Boolean, 30_000);
-  return child;
+  await until("the runner process started its command", () => /started \d+\n/.test(out), Boolean, 30_000);
+  return Object.assign(child, { spawnerPid: Number(/started (\d+)/.exec(out)?.[1]) });
 }
 
 describe("commands are bound to the process that runs them", { skip: findLauncher().launcher === null ? "no /bin/sh" : false }, () => {
@@ -60,10 +38,12 @@ describe("commands are bound to the process that runs them", { skip: findLaunche
     const pids = [await pidIn(grandchildFile), await pidIn(commandFile)];
     leftovers.push(...pids);
     assert.ok(pids.every(isAlive));
+    assert.ok(isAlive(runner.spawnerPid), "the runner's spawner runs");
+    leftovers.push(runner.spawnerPid);
     runner.kill("SIGKILL");
     await until(
-      "the command and its child died with the runner",
-      () => pids.filter(isAlive),
+      "the command, its child and the runner's spawner died with the runner",
+      () => [...pids, runner.spawnerPid].filter(isAlive),
       (alive) => alive.length === 0,
     );
   });

@@ -92,6 +92,8 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:net": "the lifeline pipe that binds a command to its replica is a socket",
     "node:os": "the home folder for the kubeconfig",
     "node:path": "file paths",
+    "node:stream": "the command spawner's pipes",
+    "node:url": "the path of the command spawner's script",
     ws: "the Kubernetes watch socket",
   },
   gateway: { graphql: "forwards GraphQL documents" },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { PubSub, SubscriberTooSlowError } from "../../src/graphql/pubsub.js";
+import { listenTo, PubSub, SubscriberTooSlowError } from "../../src/graphql/pubsub.js";
 import { buildSchema } from "../../src/graphql/schema.js";
 import { TOPIC_NAMES } from "../../src/graphql/topics.js";
 
@@ -66,6 +66,41 @@ describe("PubSub", () => {
     assert.equal(pubsub.count("a"), 0);
     pubsub.publish("a", 1);
     assert.deepEqual(await it.next(), { value: undefined, done: true });
+  });
+});
+
+describe("listenTo (a stream's events handed on as published)", () => {
+  it("hands the events held first, then each as it is published, past the buffer's size, until the stream returns", async () => {
+    const pubsub = new PubSub<{ a: number }>(3);
+    const stream = pubsub.subscribe("a");
+    pubsub.publish("a", 0);
+    const got: number[] = [];
+    assert.equal(listenTo<number>(stream, { next: (v) => got.push(v), fail: (err) => assert.fail(err) }), true);
+    for (let i = 1; i < 10; i++) pubsub.publish("a", i);
+    assert.deepEqual(got, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "synchronously, and a listener never falls behind the buffer");
+    await stream.return?.();
+    pubsub.publish("a", 10);
+    assert.equal(got.length, 10);
+    assert.equal(pubsub.count("a"), 0);
+  });
+
+  it("tells the listener of a listener's next that threw, once, and forgets the stream", () => {
+    const pubsub = new PubSub<{ a: number }>();
+    const failures: string[] = [];
+    listenTo<number>(pubsub.subscribe("a"), {
+      next: () => {
+        throw new Error("sink broke");
+      },
+      fail: (err) => failures.push(err.message),
+    });
+    pubsub.publish("a", 1);
+    pubsub.publish("a", 2);
+    assert.deepEqual(failures, ["sink broke"]);
+    assert.equal(pubsub.count("a"), 0);
+  });
+
+  it("is false for a value that is not one of its streams", () => {
+    assert.equal(listenTo({}, { next: () => undefined, fail: () => undefined }), false);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { sharedPayloadReplacer, takeSharedPayload } from "../../src/graphql/shared-payloads.js";
+import { nextMessage, nextMessageHead, sharedPayloadReplacer, takeSharedPayload } from "../../src/graphql/shared-payloads.js";
 
 // As graphql-ws serialises a message with its jsonMessageReplacer.
 const serialise = (message: object) => JSON.stringify(message, sharedPayloadReplacer);
@@ -34,4 +34,17 @@ describe("shared payloads (a subscription event serialised once for all who shar
     takeSharedPayload("{}");
     assert.equal(takeSharedPayload(serialise({ id: "2", type: "complete" })), null);
   });
+
+  const ids: Array<[string, string]> = [
+    ["a plain id", "1"],
+    ["an id with quotes and a backslash", 'a"b\\c'],
+    ["an id with a control character", "x\u0001y"],
+  ];
+  for (const [name, id] of ids) {
+    it(`writes the next message of ${name} as graphql-ws writes it, its tail the payload's one buffer`, () => {
+      const written = nextMessage(nextMessageHead(id), payload);
+      assert.equal(`${written.head}${written.tail.toString()}`, JSON.stringify({ id, type: "next", payload }));
+      assert.equal(written.tail, takeSharedPayload(serialise({ id, type: "next", payload }))?.tail, "the same buffer as graphql-ws's own messages share");
+    });
+  }
 });

@@ -73,6 +73,7 @@ export class FakeKubeApi extends FakeKubeRoutes {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly calls = new KubeCallRecorder();
   private latencyMs = 0;
+  private handshakes = 0;
   private blackholed = false;
   private baseUrl = "";
 
@@ -82,6 +83,7 @@ export class FakeKubeApi extends FakeKubeRoutes {
     this.kubeconfigPath = join(this.dir, "kubeconfig");
     // A client that hangs up mid-request is no failure of the test.
     this.server = createServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => void this.serve(req, res).catch(() => res.destroy()));
+    this.server.on("secureConnection", () => this.handshakes++);
   }
 
   /** Starts a fake on a free port and writes its kubeconfig. */
@@ -144,6 +146,11 @@ export class FakeKubeApi extends FakeKubeRoutes {
    */
   blackhole(on: boolean): void {
     this.blackholed = on;
+  }
+
+  /** How many TLS connections clients have opened so far (each a full handshake). */
+  get tlsConnections(): number {
+    return this.handshakes;
   }
 
   /** How many client connections are open now (held, watching or idle). */

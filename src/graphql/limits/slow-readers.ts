@@ -1,7 +1,6 @@
 import type { ExecutionArgs } from "graphql";
 import type { WebSocket, WebSocketServer } from "ws";
 import { SubscriberTooSlowError } from "../pubsub.js";
-import { failSubscription } from "../shared-subscribe.js";
 import { subscriptionTopic, UnreadEvents } from "./subscription-lag.js";
 import { capTotalBuffered } from "./total-buffered-bytes.js";
 import { closeSlowReader, meterUnreadBytes, type UnreadBytes } from "./websocket-limits.js";
@@ -28,7 +27,7 @@ export interface SlowReaderLimits {
  * that their bytes pass it first; max_total_buffered_bytes closes the connections holding the most once all of them
  * together hold more. `webSocket` makes the server's connection class (sends done once queued, so that every event
  * reaches these checks), `watch` meters a server's connections, `onNext` runs as an event is handed to a
- * subscription, `onComplete` as it ends.
+ * subscription (before it is sent), `onComplete` as it ends.
  */
 export function slowReaderBounds(limits: SlowReaderLimits, log: (closed: ClosedReader) => void) {
   let clients: () => Iterable<WebSocket> = () => [];
@@ -45,23 +44,26 @@ export function slowReaderBounds(limits: SlowReaderLimits, log: (closed: ClosedR
       clients = () => wss.clients;
       readers = meterUnreadBytes(wss);
     },
-    onNext(socket: WebSocket, subscriptions: Readonly<Record<string, unknown>>, id: string, args: ExecutionArgs): void {
+    /**
+     * Checks the bounds as subscription `id` of `socket` is handed an event, before it is sent: closes a connection
+     * past max_buffered_bytes; returns the lag error that is to end the subscription (null: send the event).
+     */
+    onNext(socket: WebSocket, id: string, args: Pick<ExecutionArgs, "document" | "operationName">): Error | null {
       const unread = readers(socket);
-      if (!unread) return;
+      if (!unread) return null;
       unread.probe();
       const unreadBytes = unread.count;
       if (closeSlowReader(socket, unreadBytes, limits.maxBufferedBytes)) {
         log({ limit: "max_buffered_bytes", unreadBytes });
-        return;
+        return null;
       }
       let lag = lags.get(socket);
       if (!lag) {
         lag = new UnreadEvents(limits.subscriptionLag);
         lags.set(socket, lag);
       }
-      if (!lag.admit(id, queuedBytes(socket), unread.acknowledgedBytes)) {
-        failSubscription(subscriptions[id], SubscriberTooSlowError.behind(limits.subscriptionLag, subscriptionTopic(args.document, args.operationName)));
-      }
+      if (lag.admit(id, queuedBytes(socket), unread.acknowledgedBytes)) return null;
+      return SubscriberTooSlowError.behind(limits.subscriptionLag, subscriptionTopic(args.document, args.operationName));
     },
     onComplete(socket: WebSocket, id: string): void {
       lags.get(socket)?.forget(id);

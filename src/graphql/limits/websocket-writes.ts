@@ -70,23 +70,47 @@ export function queuedSendWebSocket(Base: typeof WebSocket, afterTurn: () => voi
         super.send(split ? split.head + split.tail.toString() : (data as string), options, done);
         return;
       }
-      corkForThisTurn(this);
-      const internals = this as unknown as { _socket?: Connection; _sender?: { _queue: unknown[] } };
-      if (split && internals._socket && internals._sender?._queue.length === 0) {
-        // The frame written here, its payload the one buffer every subscriber of the event shares: ws would copy it
-        // into a string of its own for each. ws writes nothing else without deflate (off) and a queue (empty).
-        const bytes = writeSplitFrame(internals._socket, split);
-        queued.set(this, (queued.get(this) ?? 0) + bytes);
-      } else {
-        const text = split ? split.head + split.tail.toString() : data;
-        queued.set(this, (queued.get(this) ?? 0) + (typeof text === "string" ? Buffer.byteLength(text) : (text as ArrayBufferView).byteLength));
+      if (split) this.sendSplit(split);
+      else {
+        corkForThisTurn(this);
+        queued.set(this, (queued.get(this) ?? 0) + (typeof data === "string" ? Buffer.byteLength(data) : (data as ArrayBufferView).byteLength));
         // A failed write ends the connection (ws closes it); nothing is left to tell the sender.
-        super.send(text as string, options, () => undefined);
+        super.send(data as string, options, () => undefined);
       }
       // At once: graphql-ws only resolves a promise with it (a tick for each of 10,000 subscribers is garbage).
       done?.();
     }
+
+    /** Sends `message` (its head, then its shared tail) as one text message; see sendSplitMessage. */
+    sendSplit(message: SplitMessage): void {
+      if (this.readyState !== this.OPEN) {
+        super.send(message.head + message.tail.toString(), () => undefined);
+        return;
+      }
+      corkForThisTurn(this);
+      const internals = this as unknown as { _socket?: Connection; _sender?: { _queue: unknown[] } };
+      if (internals._socket && internals._sender?._queue.length === 0) {
+        // The frame written here, its payload the one buffer every subscriber of the event shares: ws would copy it
+        // into a string of its own for each. ws writes nothing else without deflate (off) and a queue (empty).
+        const bytes = writeSplitFrame(internals._socket, message);
+        queued.set(this, (queued.get(this) ?? 0) + bytes);
+      } else {
+        const text = message.head + message.tail.toString();
+        queued.set(this, (queued.get(this) ?? 0) + Buffer.byteLength(text));
+        super.send(text, () => undefined);
+      }
+    }
   };
+}
+
+/**
+ * Sends `message` on `ws` as one text message, written as queuedSendWebSocket writes the messages graphql-ws sends
+ * (counted, corked for the turn, the tail shared); on another socket as its text.
+ */
+export function sendSplitMessage(ws: WebSocket, message: SplitMessage): void {
+  const own = ws as unknown as { sendSplit?: (message: SplitMessage) => void };
+  if (typeof own.sendSplit === "function") own.sendSplit(message);
+  else ws.send(message.head + message.tail.toString());
 }
 
 /**

@@ -1,0 +1,30 @@
+import type { ExecutionArgs, ExecutionResult } from "graphql";
+import type { WebSocket } from "ws";
+import type { SubscriptionSink } from "./pushed-subscription.js";
+import { nextMessage, nextMessageHead } from "./shared-payloads.js";
+import { sendSplitMessage } from "./limits/websocket-writes.js";
+
+/**
+ * What runs as subscription `id` of `socket` is handed `result`, before it is sent (the work of graphql-ws's `onNext`
+ * hook): the payload to send, or the error that ends the subscription instead.
+ */
+export type BeforeNext = (socket: WebSocket, id: string, args: ExecutionArgs, result: ExecutionResult) => object | Error;
+
+/**
+ * The sink of a pushed subscription (see pushedSubscription) on a graphql-ws connection: each result is checked by
+ * `before` and written as the `next` message graphql-ws would write for subscription `id`, its payload's JSON the one
+ * buffer every subscriber of the result shares. A connection that is closing takes nothing more: graphql-ws ends its
+ * subscriptions as it closes.
+ */
+export function nextMessageSink(socket: WebSocket, id: string, args: ExecutionArgs, before: BeforeNext): SubscriptionSink {
+  const head = nextMessageHead(id);
+  return {
+    next(result) {
+      if (socket.readyState !== socket.OPEN) return null;
+      const payload = before(socket, id, args, result);
+      if (payload instanceof Error) return payload;
+      sendSplitMessage(socket, nextMessage(head, payload));
+      return null;
+    },
+  };
+}
