@@ -7,6 +7,7 @@ import { RepairSummaryKeeper } from "../../../src/runner/repair-summary-keeper.j
 import { RepairSummaries } from "../../../src/runner/repair-summaries.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { NOW } from "../../support/fixtures.js";
+import { turnsDuring } from "../../support/loop-turns.js";
 import { until } from "../../support/until.js";
 import { ACTOR, newEntry, type StoreHarness } from "./store-harness.js";
 
@@ -144,16 +145,9 @@ export function summaryCases(h: StoreHarness): void {
       );
       for (const { entry } of added)
         await store.entries.change(entry.index, (e) => e && [{ entry: { ...e, status: "succeeded" }, kind: "transition", reason: "done" }], NOW + MIN, ACTOR);
-      let turns = 0;
-      let counting = true;
-      const count = () => {
-        if (!counting) return;
-        turns++;
-        setImmediate(count);
-      };
-      setImmediate(count);
-      const stored = await store.finished.storeSummaries(store.finished.list().map((r) => ({ sequence: r.sequence, summary: null })));
-      counting = false;
+      const { value: stored, turns } = await turnsDuring(() =>
+        store.finished.storeSummaries(store.finished.list().map((r) => ({ sequence: r.sequence, summary: null }))),
+      );
       assert.equal(stored, repairs);
       assert.ok(turns >= 1, "the event loop turned between the writes");
       assert.equal(store.finished.list().filter((r) => store.finished.summaryOf(r.sequence) === null).length, repairs);
