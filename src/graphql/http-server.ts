@@ -12,6 +12,7 @@ import { nextMessageSink, type BeforeNext } from "./next-message-sink.js";
 import type { SubscriptionSink } from "./pushed-subscription.js";
 import { sharedPayloadReplacer } from "./shared-payloads.js";
 import { SubscriptionDocuments } from "./subscription-documents.js";
+import { OperationOrder } from "./operation-order.js";
 import type { GraphQLContext } from "./context.js";
 import { formatError, limitError } from "./errors.js";
 import { DEFAULT_LIMITS, type Limits } from "../config/limits.js";
@@ -118,12 +119,14 @@ export async function createHttpServer(
   limitConnections(wss, options.limits.maxConnections, options.limits.maxConnectionsPerAddress);
   slowReaders.watch(wss);
   const documents = new SubscriptionDocuments(options.schema, operationLimits, options.limits.subscriptionCacheBytes);
+  // A client that subscribed, then asked a query, reads a snapshot no event slips past (see OperationOrder).
+  const order = new OperationOrder();
   const subscriptions = useServer(
     {
       schema: options.schema,
       onConnect: (ctx) => edge.onConnect(ctx),
       context: (ctx) => options.context(edge.actorOf(ctx), socketClosed(ctx.extra.socket)),
-      subscribe: (args) => sharedSubscribe(args, sinks.get(args), subscriptionLag),
+      subscribe: (args) => order.listening(args, sharedSubscribe(args, sinks.get(args), subscriptionLag)),
       jsonMessageReplacer: sharedPayloadReplacer,
       // One parsed, validated document per distinct query (the context is filled in by graphql-ws).
       onSubscribe: (ctx, id, payload) => {
@@ -145,7 +148,7 @@ export async function createHttpServer(
           variableValues: payload.variables,
         };
         sinks.set(args, nextMessageSink(ctx.extra.socket, id, args, beforeNext));
-        return args;
+        return order.admit(ctx.extra.socket, args);
       },
       // Queries and mutations over WebSocket (and a subscription whose stream is not our pubsub's).
       onNext: (ctx, id, _payload, args, result) => {
