@@ -1,11 +1,12 @@
 // kintsugi's live status page (served at /status): a query per panel over HTTP, then the subscriptions keep it
-// current. Every reconnection reads the panels again, so nothing missed while the socket was down stays missing;
-// events that arrive while the reads are on their way are applied after them. A panel whose read fails says why and
+// current. Every (re)connection reads the panels again once kintsugi says the subscriptions listen, so nothing
+// missed while the socket was down, or while they were being started, stays missing; events that arrive while the
+// reads are on their way are applied after them. A panel whose read fails says why and
 // keeps what it knew; sabakan's or Kubernetes' absence is one banner with since when (kintsugi's `dependencies`).
 // While the socket is down the page says since when and dims what it shows (it may be stale); once live again it
 // says when it was last disconnected.
 import { legend } from "./legend.js";
-import { liveClient, query, RequestError, subscribe } from "./connection.js";
+import { liveClient, query, RequestError, subscribe, whenListening } from "./connection.js";
 import { clock, visible } from "./dom.js";
 import { StatusModel, type Dependency, type Entry, type Hold, type Outcome, type RepairWait } from "./model.js";
 import { renderNow } from "./now.js";
@@ -165,8 +166,17 @@ let restartTimer: ReturnType<typeof setTimeout> | null = null;
 const RESTART_MS = 5_000;
 
 function goLive(): void {
+  // The snapshot is read once the subscriptions listen: an event published between a read and its subscription
+  // taking effect would be lost for good.
+  let asking: (() => void) | null = null;
   const client = liveClient({
-    onConnected: () => void readAll(),
+    onConnected: () => {
+      asking?.();
+      asking = whenListening(client, () => {
+        asking = null;
+        void readAll();
+      });
+    },
     // A refusal the snapshot explained (a missing token, say) stays on the banner while the socket retries.
     onDisconnected: (reason) => {
       // Before the first snapshot nothing is shown yet, so nothing is stale.

@@ -54,23 +54,6 @@ export async function queueShows(page: Page, index: string, shown: boolean, time
 }
 
 /**
- * Waits until the page's subscriptions deliver: no hook says when kintsugi has registered them, so this adds
- * throwaway entries (`addEntry` returns the index; addresses 10.0.`block`.N) until one shows in the queue, rather
- * than sleeping. Returns how many it took; throws after 20.
- */
-export async function untilQueueLive(page: Page, addEntry: (address: string) => Promise<string>, block = 1): Promise<number> {
-  for (let probes = 1; ; probes++) {
-    const index = await addEntry(`10.0.${block}.${probes}`);
-    try {
-      await queueShows(page, index, true, 2_000);
-      return probes;
-    } catch (err) {
-      if (probes >= 20) throw err;
-    }
-  }
-}
-
-/**
  * Registers `count` machines in `racks` racks (serials s00000..., filled rack by rack, as evenly as they go), each HEALTHY with a unique
  * address 10.x.y.z, as large data centers are: the world of the 10,000-machine test and bench.
  */
