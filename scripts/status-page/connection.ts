@@ -94,29 +94,6 @@ export function subscribe<T>(client: Client, document: string, next: (data: T) =
   );
 }
 
-/** Asked over the socket after the subscriptions: kintsugi answers it once they all listen. */
-const LISTENING = "query StatusListening { __typename }";
-
-/**
- * Calls `then` once kintsugi's answer shows that every subscription this client sent so far listens (kintsugi starts
- * a connection's operations in the order they were sent), or once asking failed (the socket closed: the next
- * connection asks again). Call it from the client's `connected` event: the subscriptions the client sends again at a
- * reconnection go out before it. Returns what cancels it; `then` is not called after that.
- */
-export function whenListening(client: Client, then: () => void): () => void {
-  let settled = false;
-  const once = (): void => {
-    if (settled) return;
-    settled = true;
-    then();
-  };
-  const cancel = client.subscribe({ query: LISTENING }, { next: () => undefined, error: once, complete: once });
-  return () => {
-    settled = true;
-    cancel();
-  };
-}
-
 /** What ended a subscription: GraphQL errors, a close event (code and reason), or an exception. */
 function describeError(err: unknown): RequestError {
   if (Array.isArray(err)) return new RequestError(err.map((e: { message?: unknown }) => String(e.message)).join("; "), err.some(isAuthError));

@@ -6,7 +6,8 @@
 // While the socket is down the page says since when and dims what it shows (it may be stale); once live again it
 // says when it was last disconnected.
 import { legend } from "./legend.js";
-import { liveClient, query, RequestError, subscribe, whenListening } from "./connection.js";
+import { whenListening } from "../../src/graphql/when-listening.js";
+import { liveClient, query, RequestError, subscribe } from "./connection.js";
 import { clock, visible } from "./dom.js";
 import { StatusModel, type Dependency, type Entry, type Hold, type Outcome, type RepairWait } from "./model.js";
 import { renderNow } from "./now.js";

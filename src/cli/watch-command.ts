@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { CliError, describeSocketError } from "./client.js";
 import { formatGoDuration } from "./durations.js";
+import { whenListening } from "../graphql/when-listening.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { WatchEntries, WatchEntry, WatchWaits } from "./documents.js";
 import type { WatchEntriesQuery, WatchEntryQuery, WatchFieldsFragment, WatchWaitsSubscription } from "./generated/operations.js";
@@ -25,8 +26,9 @@ const withLatestReason = (e: WatchFieldsFragment): WatchedEntry => {
  * `kintsugi repair-queue watch [INDEX]`: follows the queue live through the `repairEntryEvents` and `repairWaits`
  * subscriptions. On a terminal the table is redrawn in place after each event, with what each unfinished entry
  * waits for; otherwise one line is printed per event and per new wait. Subscribes
- * first and reads the queue once subscribed, so no change falls between the two. When the server goes away (a
- * restart), it says so, reconnects, subscribes again and reads the queue afresh.
+ * first and reads the queue once the server says the subscriptions listen (whenListening), applying what comes
+ * meanwhile after the read, so no change falls between the two. When the server goes away (a restart), it says so,
+ * reconnects, subscribes again and reads the queue afresh.
  */
 export function watchCommand(io: WatchIo): Command {
   return new Command("watch")
@@ -47,19 +49,29 @@ export function watchCommand(io: WatchIo): Command {
         status = news;
         draw();
       };
+      // Events that come while the queue is read are applied after the read, which may be older than they are.
+      let pending: Array<() => void> | null = null;
+      const apply = (change: () => void) => (pending ? pending.push(change) : change());
       const load = async (): Promise<number> => {
-        if (index !== undefined) {
-          const r = await io.client().request<WatchEntryQuery>(WatchEntry, { index });
-          entries = new Map([[r.repairEntry.index, withLatestReason(r.repairEntry)]]);
-        } else {
-          const r = await io.client().request<WatchEntriesQuery>(WatchEntries);
-          entries = new Map(r.searchRepairEntries.map((e) => [e.index, withLatestReason(e)]));
+        pending = [];
+        try {
+          if (index !== undefined) {
+            const r = await io.client().request<WatchEntryQuery>(WatchEntry, { index });
+            entries = new Map([[r.repairEntry.index, withLatestReason(r.repairEntry)]]);
+          } else {
+            const r = await io.client().request<WatchEntriesQuery>(WatchEntries);
+            entries = new Map(r.searchRepairEntries.map((e) => [e.index, withLatestReason(e)]));
+          }
+          for (const change of pending) change();
+          return entries.size;
+        } finally {
+          pending = null;
         }
-        return entries.size;
       };
       // graphql-ws and ws load when a command subscribes, not with every command's modules.
       const [{ watchConnection }, webSocketImpl] = await Promise.all([import("./watch-connection.js"), io.client().webSocketImpl()]);
       await new Promise<void>((resolve, reject) => {
+        let asking: (() => void) | null = null;
         const connection = watchConnection({
           url: `${server.replace(/^http/, "ws")}/graphql`,
           // With --ca/--cert, the same trust and client certificate as the queries.
@@ -67,15 +79,19 @@ export function watchCommand(io: WatchIo): Command {
           // graphql-ws gives up at once on close 4401 (a missing or unknown token).
           connectionParams: io.client().connectionParams,
           onConnected: (lostAt) => {
-            load()
-              .then((size) => {
-                const what = `${index === undefined ? "" : ` entry ${index}`} (${size} in the queue)`;
-                if (lostAt === null && !tty) say(`watching ${server}${what}`);
-                if (lostAt === null) return draw();
-                const after = formatGoDuration(Math.round((Date.now() - lostAt) / 1000) * 1000);
-                say(`reconnected to ${server} after ${after}; watching${what}, read afresh: events while disconnected are not shown`);
-              })
-              .catch((err: unknown) => finish(err instanceof CliError ? err : new CliError((err as Error).message)));
+            asking?.();
+            asking = whenListening(connection.client, () => {
+              asking = null;
+              load()
+                .then((size) => {
+                  const what = `${index === undefined ? "" : ` entry ${index}`} (${size} in the queue)`;
+                  if (lostAt === null && !tty) say(`watching ${server}${what}`);
+                  if (lostAt === null) return draw();
+                  const after = formatGoDuration(Math.round((Date.now() - lostAt) / 1000) * 1000);
+                  say(`reconnected to ${server} after ${after}; watching${what}, read afresh: events while disconnected are not shown`);
+                })
+                .catch((err: unknown) => finish(err instanceof CliError ? err : new CliError((err as Error).message)));
+            });
           },
           onLost: (why) => say(`connection to ${server} lost (${why}); reconnecting`),
         });
@@ -98,7 +114,7 @@ export function watchCommand(io: WatchIo): Command {
             next: ({ data }) => {
               const event = data?.repairEntryEvents;
               if (!event || (index !== undefined && event.entry.index !== index)) return;
-              entries = applyEvent(entries, event);
+              apply(() => (entries = applyEvent(entries, event)));
               // Stamped with its arrival, like the wait lines: the record's time is whole seconds on the server's clock, and
               // a wait line stamped in between printed out of order.
               if (!tty) io.out(`${eventLine(event, new Date().toISOString())}\n`);
@@ -115,10 +131,12 @@ export function watchCommand(io: WatchIo): Command {
           {
             next: ({ data }) => {
               if (!data) return;
-              const applied = applyWaits(entries, data.repairWaits);
-              entries = applied.entries;
-              if (!tty) for (const e of applied.changed) io.out(`${waitLine(e, new Date().toISOString())}\n`);
-              draw();
+              apply(() => {
+                const applied = applyWaits(entries, data.repairWaits);
+                entries = applied.entries;
+                if (!tty) for (const e of applied.changed) io.out(`${waitLine(e, new Date().toISOString())}\n`);
+                draw();
+              });
             },
             error: (err) => finish(new CliError(`subscription failed: ${describeSocketError(err, io.client().hasToken)}`)),
             complete: () => finish(),

@@ -33,8 +33,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   graphql: ["domain", "store", "auth", "config", "gateway", "adapters/sabakan-gateway-client.ts"],
   // The chat alert bridge is a graphql-ws client over the shared TLS transport.
   alerts: ["domain", "adapters/tls-transport.ts", "adapters/tls-websocket.ts"],
-  // The CLI is a composition root too: `serve` starts main, the db commands open stores.
-  cli: ["domain", "support", "version", "auth", "config", "store", "adapters", "alerts", "wiring", "main"],
+  // The CLI is a composition root too: `serve` starts main, the db commands open stores. `repair-queue watch` asks,
+  // as the status page does, whether its subscriptions listen: the client's half of the API's operation order.
+  cli: ["domain", "support", "version", "auth", "config", "store", "adapters", "alerts", "wiring", "main", "graphql/when-listening.ts"],
   // The simulator runs the real rules and workers over an in-memory store: its own composition root.
   sim: ["domain", "support", "config", "store", "adapters/ports.ts", "runner"],
   // The composition roots wire everything.

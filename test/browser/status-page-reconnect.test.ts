@@ -69,7 +69,7 @@ describe("the status page's first snapshot", { skip: existsSync(CHROMIUM) ? fals
               const text = String(message);
               if (!text.includes('"subscribe"')) return server.send(message);
               held.push(text);
-              if (text.includes("StatusListening")) next ??= "asked whether its subscriptions listen";
+              if (text.includes("query Listening")) next ??= "asked whether its subscriptions listen";
               check();
             });
           });
