@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { startCliInProcess, type InProcessCommand } from "../support/in-process-cli.js";
+import { startHoldingProxy } from "../support/holding-proxy.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { operationOf, startRepairWorld, stepOf } from "../support/repair-world.js";
 import { lastScreen, NO_SCRIPT, onTerminal } from "../support/pseudo-terminal.js";
@@ -127,6 +128,55 @@ describe("kintsugi repair-queue watch across a server restart (in-process, as on
       await w?.stop();
       await k?.dispose();
       dir.remove();
+    }
+  });
+});
+
+describe("kintsugi repair-queue watch: no change falls between its read of the queue and its subscriptions", () => {
+  let k: TestKintsugi;
+  before(async () => {
+    k = await startTestKintsugi();
+    await add(k, "10.0.0.1");
+  });
+  after(() => k.dispose());
+  const queued = async () => ((await k.gql(`{ searchRepairEntries { index } }`)).data?.["searchRepairEntries"] as unknown[]).length;
+
+  it("reads the queue only once its subscriptions listen: an entry added while they are on their way is in what it knows", async () => {
+    const proxy = await startHoldingProxy(k.url);
+    const w = startCliInProcess(["--server", proxy.url, "repair-queue", "watch"]);
+    try {
+      const before = await queued();
+      // Its two subscriptions are held on their way to the server, and it has done what comes next: read the queue,
+      // or ask whether they listen.
+      await until("its subscriptions are held", () => {
+        const held = proxy.heldOperations();
+        return held.filter((m) => m.includes("subscription")).length >= 2 && (held.some((m) => m.includes("query Listening")) || w.err().includes("watching"));
+      });
+      await add(k, "10.0.1.1");
+      proxy.releaseOperations();
+      await until("it knows the entry", () => w.out().includes(" 10.0.1.1 ") || w.err().includes(`(${before + 1} in the queue)`));
+    } finally {
+      await w.stop();
+      await proxy.close();
+    }
+  });
+
+  it("applies what its subscriptions deliver while it reads the queue after the read, which may be older", async () => {
+    const proxy = await startHoldingProxy(k.url);
+    proxy.releaseOperations();
+    proxy.holdAnswers((body) => body.includes("query WatchEntries"));
+    const w = startCliInProcess(["--server", proxy.url, "repair-queue", "watch"]);
+    try {
+      const before = await queued();
+      await until("its read of the queue is held", () => proxy.heldAnswers().length === 1);
+      await add(k, "10.0.1.2");
+      await until("the entry's event came", () => w.out().includes(" 10.0.1.2 "));
+      proxy.releaseAnswers();
+      await until("it is watching", () => w.err().includes("watching"));
+      assert.match(w.err(), new RegExp(`\\(${before + 1} in the queue\\)`), "the older read did not drop the entry its event added");
+    } finally {
+      await w.stop();
+      await proxy.close();
     }
   });
 });
