@@ -1,3 +1,4 @@
+import type { FinishedRepair } from "../domain/queue/finished-repair.js";
 import type { KintsugiStore } from "../store/store-port.js";
 import { summarizeHistories, type RepairSummaries } from "./repair-summaries.js";
 
@@ -26,6 +27,13 @@ export class RepairSummaryKeeper {
    * At most as many as the store keeps finished records.
    */
   private readonly tooLong = new Set<number>();
+  /**
+   * The store's kept records (their version: see FinishedRepairPort.kept) when a pass last found none to summarize:
+   * a commit that ended no repair and stored no summary leaves the same version, and the pass looks at no record.
+   * With 10,000 kept, listing them and asking each for its summary on every commit of a working queue (every add,
+   * every step) was a few milliseconds a commit, beside everything else the event loop had to do.
+   */
+  private summarizedAll: readonly FinishedRepair[] | null = null;
 
   constructor(
     private readonly store: Pick<KintsugiStore, "entries" | "finished" | "onCommit">,
@@ -75,11 +83,15 @@ export class RepairSummaryKeeper {
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.stopped) return;
-      const listed = finished.list();
+      const listed = finished.kept();
+      if (listed === this.summarizedAll) return;
       const kept = new Set(listed.map((r) => r.sequence));
       for (const sequence of this.tooLong) if (!kept.has(sequence)) this.tooLong.delete(sequence);
       const missing = listed.filter((r) => finished.summaryOf(r.sequence) === undefined && !this.tooLong.has(r.sequence));
-      if (missing.length === 0) return;
+      if (missing.length === 0) {
+        this.summarizedAll = listed;
+        return;
+      }
       // Oldest first: a range read over neighbouring indexes, each batch past the last.
       const batch = missing.sort((a, b) => a.entryIndex - b.entryIndex).slice(0, BATCH);
       const read = await this.summarizer.summarize(batch, READ_LIMIT);

@@ -44,6 +44,10 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; to
   const reads: Array<[number, number, number]> = [];
   const writes: number[][] = [];
   const listeners = new Set<(commit: StoreCommit) => void>();
+  /** What the store's `kept()` answers: the same array until a record is added or a summary stored, as the mirror's. */
+  let version: { readonly records: number; readonly stored: number; readonly kept: readonly FinishedRepair[] } | null = null;
+  /** How many records the keeper asked for their summary. */
+  const looked = { summaries: 0 };
   const store: Pick<KintsugiStore, "entries" | "finished" | "onCommit"> = {
     entries: {
       timelines: async (first: number, last: number, limit: number) => {
@@ -58,8 +62,16 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; to
     } as unknown as KintsugiStore["entries"],
     finished: {
       list: () => [...records],
+      kept: () => {
+        if (version?.records !== records.length || version.stored !== stored.size)
+          version = { records: records.length, stored: stored.size, kept: Object.freeze([...records]) };
+        return version.kept;
+      },
       ofEntry: (index: number) => records.findLast((r) => r.entryIndex === index),
-      summaryOf: (sequence: number) => stored.get(sequence),
+      summaryOf: (sequence: number) => {
+        looked.summaries++;
+        return stored.get(sequence);
+      },
       storeSummaries: async (summaries) => {
         writes.push(summaries.map((s) => s.sequence));
         for (const s of summaries) stored.set(s.sequence, s.summary);
@@ -74,7 +86,7 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; to
   const commit = () => {
     for (const l of listeners) l({ entries: [{} as never], outcome: null, generation: null, settings: [] });
   };
-  return { store, stored, reads, writes, commit, listeners };
+  return { store, stored, reads, writes, commit, listeners, looked };
 }
 
 describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", () => {
@@ -103,6 +115,25 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
       [2, 2, 10_000],
     ]);
     assert.deepEqual(fake.writes, [[10], [20]]);
+    await keeper.stop();
+  });
+
+  it("a commit that ends no repair makes the pass look at no record", async () => {
+    const records = [ended(1), ended(2)];
+    const fake = fakeStore(records);
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)));
+    keeper.start();
+    await keeper.idle();
+    const looked = fake.looked.summaries;
+    for (let i = 0; i < 5; i++) {
+      fake.commit();
+      await keeper.idle();
+    }
+    assert.equal(fake.looked.summaries, looked, "the same records, every one summarized: none asked again");
+    records.push(ended(3));
+    fake.commit();
+    await keeper.idle();
+    assert.deepEqual(fake.writes, [[10, 20], [30]], "a repair that ended is summarized");
     await keeper.stop();
   });
 
@@ -162,9 +193,9 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
       const read = summaries.read(...WIDE);
       await keeper.idle();
       assert.deepEqual(drained(await read), [
-        [1, MIN],
-        [2, MIN],
         [3, MIN],
+        [2, MIN],
+        [1, MIN],
       ]);
       assert.deepEqual(fake.reads, [[1, 3, 100_000]], "one read, the query's");
       assert.deepEqual(fake.writes, [[10, 20, 30]]);
@@ -181,8 +212,8 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
       const read = summaries.read(...WIDE);
       open();
       assert.deepEqual(drained(await read), [
-        [1, MIN],
         [2, MIN],
+        [1, MIN],
       ]);
       await keeper.idle();
       assert.deepEqual(fake.reads, [[1, 2, 10_000]], "one read, the keeper's");

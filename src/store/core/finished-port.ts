@@ -24,6 +24,10 @@ export class CoreFinishedPort implements FinishedRepairPort {
     return finishedSince(this.mirror.finished.list(), since);
   }
 
+  kept(): readonly FinishedRepair[] {
+    return this.mirror.finished.list();
+  }
+
   ofEntry(index: number): FinishedRepair | undefined {
     return this.mirror.finished.ofEntry(index);
   }
