@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DatabaseOpenError } from "../../store-errors.js";
-import type { Db } from "./database.js";
+import { schemaVersion, type Db } from "./database.js";
 import { openLockedDatabase } from "./database-lock.js";
 import { NEWEST_SCHEMA_VERSION, type Migration } from "./old-tables/migrations/index.js";
 import { SqliteKvDriver, type SqliteKvDriverOptions } from "./sqlite-kv-driver.js";
@@ -61,8 +61,7 @@ export function storedVersion(file: string): number | "new" {
   try {
     const tables = peek.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
     if (tables.length === 0) return "new";
-    if (!tables.includes("schema_version")) return 0;
-    return peek.prepare<[], number | null>("SELECT MAX(version) FROM schema_version").pluck().get() ?? 0;
+    return tables.includes("schema_version") ? schemaVersion(peek) : 0;
   } catch {
     return KV_SCHEMA_VERSION;
   } finally {

@@ -29,8 +29,6 @@ export interface SqliteKvDriverOptions {
   /** Called once by `close()`: closes the database and releases its lock, when the driver owns them. */
   readonly close?: () => void;
   readonly timeoutMs?: number;
-  /** Told when a watch's sink throws; the write and the other sinks go on regardless. */
-  readonly onSinkError?: (err: unknown) => void;
   readonly health?: DatabaseHealthOptions;
 }
 
@@ -68,7 +66,7 @@ export class SqliteKvDriver implements KvDriver {
     this.description = options.description;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SQLITE_KV_TIMEOUT_MS;
     this.statements = new SqliteKvStatements(db);
-    this.watches = new SqliteKvWatches(options.onSinkError);
+    this.watches = new SqliteKvWatches();
     this.dbHealth = new DatabaseHealth(db, options.health);
     // IMMEDIATE: a write lock held by another process fails the BEGIN, before anything is read or written.
     this.commit = this.dbHealth.watched(db.transaction((txn: KvTxn) => this.apply(txn)).immediate);
