@@ -20,15 +20,11 @@ import {
 import { SqliteKvStatements } from "./sqlite-kv-statements.js";
 import { SqliteKvWatches } from "./sqlite-kv-watches.js";
 
-/** How long the core waits on the watch (SQLite calls themselves are synchronous). */
-const DEFAULT_SQLITE_KV_TIMEOUT_MS = 2000;
-
-export interface SqliteKvDriverOptions {
+interface SqliteKvDriverOptions {
   /** The database file, for messages. */
   readonly description: string;
   /** Called once by `close()`: closes the database and releases its lock, when the driver owns them. */
   readonly close?: () => void;
-  readonly timeoutMs?: number;
   readonly health?: DatabaseHealthOptions;
 }
 
@@ -51,7 +47,8 @@ export class SqliteKvDriver implements KvDriver {
   readonly backend = "sqlite" as const;
   readonly description: string;
   readonly limits = UNBOUNDED;
-  readonly timeoutMs: number;
+  /** How long the core waits on the watch (SQLite calls themselves are synchronous). */
+  readonly timeoutMs = 2000;
   readonly singleWriter = true;
   private readonly statements: SqliteKvStatements;
   private readonly dbHealth: DatabaseHealth;
@@ -64,7 +61,6 @@ export class SqliteKvDriver implements KvDriver {
     private readonly options: SqliteKvDriverOptions,
   ) {
     this.description = options.description;
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_SQLITE_KV_TIMEOUT_MS;
     this.statements = new SqliteKvStatements(db);
     this.watches = new SqliteKvWatches();
     this.dbHealth = new DatabaseHealth(db, options.health);
