@@ -19,9 +19,9 @@ function endedBy(commit: StoreCommit): number[] {
  * batch) and stores each summary with the repair's finished record, so every replica answers statistics from what
  * it already holds, and none reads histories at start. The first pass of a term looks at every kept record (after an
  * upgrade: the records an older kintsugi kept, a batch at a time with a turn of the event loop between); after it,
- * only the repairs that commits ended are looked at, so a commit that ends none (an add, a step, a storm of them)
- * costs nothing here, and one that does costs its own records, not the 10,000 kept. A failed read or write ends the
- * pass (logged); the next commit that changes entries starts another.
+ * only the repairs that commits ended are looked at: after a commit that ends none (an add, a step, a storm of them)
+ * there is nothing to look at, and after one that does, its own records, not the 10,000 kept. A failed read or write
+ * ends the pass (logged); the next commit that changes entries starts another, which looks again at what is left.
  */
 export class RepairSummaryKeeper {
   private running: Promise<void> | null = null;
@@ -30,8 +30,6 @@ export class RepairSummaryKeeper {
   private stopListening: (() => void) | null = null;
   /** Whether the next pass looks at every kept record (the term's first), not only the repairs commits ended. */
   private scanAll = true;
-  /** The last pass failed: any commit that changes entries starts another. */
-  private failed = false;
   /** The entry indexes of repairs that ended and may still want a summary (at most as many as records are kept). */
   private readonly ended = new Set<number>();
   /**
@@ -47,13 +45,12 @@ export class RepairSummaryKeeper {
     private readonly summarizer: HistorySummarizer = { summarize: (records, limit) => summarizeHistories(store.entries, records, limit) },
   ) {}
 
-  /** Summarizes what is missing now, and again after every commit that ends repairs. */
+  /** Summarizes what is missing now, and again after every commit that changes entries. */
   start(): void {
     this.stopListening = this.store.onCommit((commit) => {
       if (commit.entries.length === 0) return;
-      const ended = endedBy(commit);
-      for (const index of ended) this.ended.add(index);
-      if (ended.length > 0 || this.failed) this.request();
+      for (const index of endedBy(commit)) this.ended.add(index);
+      this.request();
     });
     this.request();
   }
@@ -77,15 +74,7 @@ export class RepairSummaryKeeper {
       return;
     }
     this.running = this.pass()
-      .then(
-        () => {
-          this.failed = false;
-        },
-        (err: unknown) => {
-          this.failed = true;
-          this.onError(err);
-        },
-      )
+      .catch(this.onError)
       .finally(() => {
         this.running = null;
         if (this.again) {
