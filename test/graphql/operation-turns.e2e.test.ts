@@ -3,6 +3,7 @@ import { Agent, request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { OPERATIONS_PER_TURN } from "../../src/graphql/http-server.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
+import { countTurns, type TurnCount } from "../support/loop-turns.js";
 
 // An operator's add storm over HTTP against the real server: requests read in one poll of the sockets start their
 // operations a few a turn of the event loop, so /health (and every other client) waits for a few, not for the burst.
@@ -24,10 +25,10 @@ function send(url: URL, agent: Agent, method: string, path: string, body?: strin
 
 describe("a burst of requests starts a few operations a turn (kintsugi serve over HTTP)", () => {
   let k: TestKintsugi;
-  let turn = 0;
+  let counter: TurnCount | null = null;
   const commitTurns: number[] = [];
   before(async () => {
-    k = await startTestKintsugi({}, { onCommitted: () => commitTurns.push(turn) });
+    k = await startTestKintsugi({}, { onCommitted: () => commitTurns.push(counter?.turns ?? -1) });
   });
   after(async () => {
     await k.dispose();
@@ -44,18 +45,12 @@ describe("a burst of requests starts a few operations a turn (kintsugi serve ove
       const first = await send(url, agent, "POST", "/graphql", JSON.stringify({ query: ADD, variables: { a: "10.7.1.1" } }));
       assert.equal(first.status, 200, first.body);
       commitTurns.length = 0;
-      let counting = true;
-      const count = () => {
-        if (!counting) return;
-        turn++;
-        setImmediate(count);
-      };
-      setImmediate(count);
+      counter = countTurns();
       // All written in this turn: the server reads them in its next poll of the sockets.
       const answers = await Promise.all(
         Array.from({ length: BURST }, (_, i) => send(url, agent, "POST", "/graphql", JSON.stringify({ query: ADD, variables: { a: `10.7.0.${i + 1}` } }))),
       );
-      counting = false;
+      counter.stop();
       assert.deepEqual(
         answers.filter((a) => a.status !== 200 || !a.body.includes('"index"')),
         [],

@@ -1,29 +1,23 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { TurnQuota } from "../../src/support/turn-quota.js";
+import { countTurns } from "../support/loop-turns.js";
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Gives `count` pieces of work to `quota` at once; returns the order they started in and how many started each turn. */
 async function startAll(quota: TurnQuota, count: number): Promise<{ order: number[]; perTurn: number[] }> {
-  // Turns counted by a chain of its own, begun before the quota's: each turn's count moves on before the quota starts anything in it.
-  let current = 0;
-  let counting = true;
-  const next = () => {
-    if (!counting) return;
-    current++;
-    setImmediate(next);
-  };
-  setImmediate(next);
+  // Counted from before the quota schedules anything: each turn's count moves on before the quota starts anything in it.
+  const counter = countTurns();
   const order: number[] = [];
   const turns: number[] = [];
   for (let i = 0; i < count; i++)
     quota.inTurn(() => {
       order.push(i);
-      turns.push(current);
+      turns.push(counter.turns);
     });
   while (order.length < count) await turn();
-  counting = false;
+  counter.stop();
   const perTurn = Array.from({ length: Math.max(...turns) + 1 }, (_, t) => turns.filter((x) => x === t).length);
   return { order, perTurn };
 }
