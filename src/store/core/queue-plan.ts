@@ -67,9 +67,8 @@ export class QueuePlan {
     return this.changes.length === 0;
   }
 
-  /** The transaction: the queue head compared, and advanced when entries change; `extra` adds other aggregates' parts. */
-  plan<T>(writeId: string, result: T, extra?: Pick<WritePlan<T>, "compares" | "puts" | "deletes" | "stamp">): WritePlan<T> {
-    const queueCompare = { key: this.keys.queue, modRevision: this.head?.modRevision ?? 0 };
+  /** The transaction: the queue head compared, and advanced when entries change; `others` are other areas' writes. */
+  plan<T>(writeId: string, result: T, others: ReadonlyArray<Omit<WritePlan<unknown>, "result">> = []): WritePlan<T> {
     const puts: Array<{ key: string; value: string }> = [];
     if (!this.empty) {
       for (const [index, entry] of this.entryKeys) {
@@ -82,10 +81,10 @@ export class QueuePlan {
     const removed = [...this.entryKeys].filter(([, e]) => e === null).map(([index]) => keyRange(this.keys.entry(index)));
     removed.push(...this.prunedFinished());
     return {
-      compares: [queueCompare, ...(extra?.compares ?? [])],
-      puts: [...puts, ...(extra?.puts ?? [])],
-      deletes: [...removed, ...(extra?.deletes ?? [])],
-      stamp: this.empty && extra ? extra.stamp : this.keys.queue,
+      compares: [{ key: this.keys.queue, modRevision: this.head?.modRevision ?? 0 }, ...others.flatMap((p) => p.compares)],
+      puts: [...puts, ...others.flatMap((p) => p.puts)],
+      deletes: [...removed, ...others.flatMap((p) => p.deletes ?? [])],
+      stamp: this.empty && others[0] ? others[0].stamp : this.keys.queue,
       result,
     };
   }
