@@ -36,16 +36,14 @@ export class CoreHoldPort extends CorePort implements MachineHoldPort {
   }
 
   removeExpired(now: number, actor: string): Promise<StoredMachineHold[]> {
-    return this.writer.inParts(
-      "removing expired machine holds",
-      () => expiredHolds(this.mirror.holdList(), now),
-      (expired, writeId) =>
-        this.plan(
-          writeId,
-          expired.map((hold): HoldChange => ({ kind: "expired", hold, actor })),
-          expired,
-        ),
-    );
+    const expired = () => expiredHolds(this.mirror.holdList(), now);
+    const plan = (holds: readonly StoredMachineHold[], writeId: string) =>
+      this.plan(
+        writeId,
+        holds.map((hold): HoldChange => ({ kind: "expired", hold, actor })),
+        holds,
+      );
+    return this.writer.inParts("removing expired machine holds", expired, plan, EXPIRED_PER_WRITE);
   }
 
   /** The head's value decides nothing (it is no counter), so an unreadable one is simply replaced. */

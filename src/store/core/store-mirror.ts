@@ -156,7 +156,8 @@ export class StoreMirror {
         if (key.kind === "setting") settings.push(key.name);
         continue;
       }
-      if (key.kind === "outcome") outcome = this.decodeOutcome(event) ?? outcome;
+      if (key.kind === "outcome")
+        outcome = this.decodeWith(event, () => storedOutcome(decodeValue(SCHEMAS.outcome, event.key, event.value).outcome)) ?? outcome;
       else if (key.kind === "generation") generation = this.generations.get(key.sequence)?.record ?? generation;
       else if (key.kind === "setting") settings.push(key.name);
       else if (key.kind === "history" || key.kind === "entry") this.queueStarted = true;
@@ -253,11 +254,6 @@ export class StoreMirror {
         return;
     }
     this.touched();
-  }
-
-  private decodeOutcome(event: KvEvent): AutoRepairOutcome | null {
-    const value = this.decode(SCHEMAS.outcome, event);
-    return value === null ? null : storedOutcome(value.outcome);
   }
 
   private touched(): void {

@@ -8,7 +8,7 @@ import type { PollTrigger } from "../../domain/intake/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { FAILURE_REASON_CHARS, FINISHED_REPAIR_STATUSES } from "../../domain/queue/finished-repair.js";
-import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/queue/repair-entry.js";
+import { REPAIR_STATUSES, REPAIR_STEP_STATUSES } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/queue/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/intake/skip-kinds.js";
 import { countsMatchList } from "../../domain/intake/skipped-bound.js";
@@ -24,8 +24,8 @@ import type { ParsedKey } from "./store-keys.js";
 const count = z.number().int().min(0);
 const time = z.number().finite();
 const id = z.number().int().min(1);
-const repairStatus = z.enum(REPAIR_STATUSES as readonly RepairStatus[] as [RepairStatus, ...RepairStatus[]]);
-const repairStepStatus = z.enum(REPAIR_STEP_STATUSES as readonly RepairStepStatus[] as [RepairStepStatus, ...RepairStepStatus[]]);
+const repairStatus = z.enum(REPAIR_STATUSES);
+const repairStepStatus = z.enum(REPAIR_STEP_STATUSES);
 const historyKinds = ["created", "transition", "delete-requested", "dequeued", "backoff-reset", "note"] as const satisfies readonly RepairHistoryKind[];
 
 export const repairEntrySchema = z.object({
@@ -83,12 +83,15 @@ export const queueHeadValue = z.object({ ...versioned, ...writeId, nextIndex: id
 
 export const sequenceHeadValue = z.object({ ...versioned, ...writeId, next: id });
 
-// A queued entry's address is the last argument of its repair commands: a value another process wrote must not be an
-// option (`-rf`). Older canonical spellings (`::ffff:a00:1`) are still addresses, so entries stored before stay
-// readable. (The entry a history value carries only describes a change; a copied record of a dequeued entry has none.)
-const queuedEntry = repairEntrySchema.extend({
-  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
-});
+/**
+ * A queued entry's address is the last argument of its repair commands: a value another process wrote must not be an
+ * option (`-rf`); a finished repair's is matched against machines' to count their repairs. Older canonical spellings
+ * (`::ffff:a00:1`) are still addresses, so values stored before stay readable. (The entry a history value carries only
+ * describes a change; a copied record of a dequeued entry has none.)
+ */
+const addressText = z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" });
+
+const queuedEntry = repairEntrySchema.extend({ address: addressText });
 
 export const entryValue = z.object({ ...versioned, entry: queuedEntry });
 
@@ -228,11 +231,10 @@ export const holdsHeadValue = z.object({
   ...writeId,
   changes: z.array(z.object({ kind: z.enum(["set", "released", "expired"]), hold: storedHoldSchema, actor: z.string() })),
 });
-/** A finished-repair record: its address is matched against machines' to count their repairs, so it must be one. */
 export const finishedRepairSchema = z.object({
   sequence: id,
   entryIndex: id,
-  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
+  address: addressText,
   machineType: z.string(),
   operation: z.string(),
   source: z.string(),
@@ -243,11 +245,7 @@ export const finishedRepairSchema = z.object({
   reason: z.string().max(FAILURE_REASON_CHARS).optional(),
 });
 
-const historySummarySchema = z.object({
-  drainingMs: z.number().int().min(0),
-  stepsNeeded: z.number().int().min(0),
-  finalStep: z.number().int().min(0).nullable(),
-});
+const historySummarySchema = z.object({ drainingMs: count, stepsNeeded: count, finalStep: count.nullable() });
 
 /** A finished-repair record, with the summary of its history once stored (null: the repair has no history). */
 export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema, summary: historySummarySchema.nullable().optional() });
