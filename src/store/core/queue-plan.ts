@@ -41,7 +41,7 @@ export class QueuePlan {
   }
 
   /** The entry as this write leaves it so far (the mirror's before any change). */
-  current(index: number): RepairEntry | null {
+  private current(index: number): RepairEntry | null {
     return this.entryKeys.has(index) ? (this.entryKeys.get(index) ?? null) : this.mirror.entry(index);
   }
 

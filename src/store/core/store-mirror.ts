@@ -152,14 +152,11 @@ export class StoreMirror {
     for (const event of events) {
       const key = this.keys.parse(event.key);
       this.apply(event);
-      if (event.type !== "put") {
-        if (key.kind === "setting") settings.push(key.name);
-        continue;
-      }
+      if (key.kind === "setting") settings.push(key.name);
+      if (event.type !== "put") continue;
       if (key.kind === "outcome")
         outcome = this.decodeWith(event, () => storedOutcome(decodeValue(SCHEMAS.outcome, event.key, event.value).outcome)) ?? outcome;
       else if (key.kind === "generation") generation = this.generations.get(key.sequence)?.record ?? generation;
-      else if (key.kind === "setting") settings.push(key.name);
       else if (key.kind === "history" || key.kind === "entry") this.queueStarted = true;
       else if (key.kind === "holds-head") holds = this.holdsHead?.value?.changes ?? [];
     }
