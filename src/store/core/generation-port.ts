@@ -41,12 +41,8 @@ export class CoreGenerationPort extends CorePort implements ClusterGenerationPor
 
   last(count: number | null): ClusterGeneration[] {
     const n = count ?? KEPT_GENERATIONS;
-    return n <= 0
-      ? []
-      : this.mirror
-          .generationList()
-          .slice(-n)
-          .map((g) => g.record);
+    const kept = this.mirror.generationList();
+    return n <= 0 ? [] : kept.slice(-n).map((g) => g.record);
   }
 
   recordGenerated(

@@ -21,7 +21,7 @@ export class QueuePlan {
   private nextSequence: number;
   private readonly entryKeys = new Map<number, RepairEntry | null>();
   private readonly historyPuts: Array<{ key: string; value: string }> = [];
-  private readonly finishedPuts = new Map<number, { key: string; value: string; sequence: number }>();
+  private readonly finishedPuts = new Map<number, { key: string; value: string }>();
 
   constructor(
     private readonly mirror: StoreMirror,
@@ -75,7 +75,7 @@ export class QueuePlan {
         if (entry !== null) puts.push({ key: this.keys.entry(index), value: encodeValue({ entry }) });
       }
       puts.push(...this.historyPuts);
-      puts.push(...[...this.finishedPuts.values()].map(({ key, value }) => ({ key, value })));
+      puts.push(...this.finishedPuts.values());
       puts.push({ key: this.keys.queue, value: encodeValue({ w: writeId, nextIndex: this.nextIndex, nextSequence: this.nextSequence }) });
     }
     const removed = [...this.entryKeys].filter(([, e]) => e === null).map(([index]) => keyRange(this.keys.entry(index)));
@@ -115,8 +115,7 @@ export class QueuePlan {
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
     const finished = finishedRepairOf(change, this.mirror.finished.has(snapshot.index) || this.finishedPuts.has(snapshot.index));
-    if (finished !== null)
-      this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }), sequence: finished.sequence });
+    if (finished !== null) this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }) });
     this.changes.push(change);
     return change;
   }
