@@ -34,10 +34,11 @@ export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 /**
  * The GraphQL requests whose operations start in one turn of the event loop. An operator's add costs about 2 ms on an
- * idle machine (parsing, execution, its commit and fsync: 300 in 0.5 s), so eight keep a turn near 15 ms; a turn
- * itself costs far less than an operation, so a steady load loses little to the pacing.
+ * idle machine (parsing, execution, its commit and fsync: 300 in 0.5 s) and several times that on a busy one, whose
+ * disk makes each fsync wait: four a turn keep the turn short on both. A turn itself costs far less than an
+ * operation, so a steady load loses little to the pacing.
  */
-export const OPERATIONS_PER_TURN = 8;
+export const OPERATIONS_PER_TURN = 4;
 
 export interface HttpServerOptions {
   readonly schema: GraphQLSchema;
