@@ -1,8 +1,7 @@
 import { progressCounter, type ProgressReport } from "../../support/progress.js";
 import { randomUUID } from "node:crypto";
-import { SnapshotDigest, type SnapshotSummary } from "./snapshot-digest.js";
-import { COUNTS, SNAPSHOT_KINDS, type SnapshotCounts } from "./snapshot-kinds.js";
-import { checkSnapshotItem } from "./snapshot-items.js";
+import { checkSnapshotItem, SnapshotDigest, summarizeSnapshot, type SnapshotSummary } from "./snapshot-digest.js";
+import { COUNT_NAMES, type SnapshotCounts } from "./snapshot-kinds.js";
 import type { SnapshotItem, SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
 
 /** A finished, verified copy. */
@@ -17,22 +16,18 @@ export class CopyFailedError extends Error {
   override readonly name = "CopyFailedError";
 }
 
-/** The counts as the summary and errors name them, the queue's first. */
-export const COUNT_NAMES = Object.fromEntries(
-  [...new Set(["entries", "history", ...COUNTS] as const)].map((count) => [count, SNAPSHOT_KINDS[count].name]),
-) as Readonly<Record<keyof SnapshotCounts, string>>;
-
 /**
  * Copies `source` into the empty store `target` and verifies it: writes the copy marker, streams the snapshot in
  * bounded chunks while hashing it, reads the target back, and removes the marker only when counts, counters and
- * sha256 match. Every item is checked against the stores' shapes first.
+ * sha256 match. Every item is checked against the stores' shapes first. `progress` is told the items written of
+ * about how many the source holds, about once a second.
  */
-export async function copyStore(source: SnapshotSource, target: SnapshotTarget, options: CopyOptions = {}): Promise<CopyResult> {
+export async function copyStore(source: SnapshotSource, target: SnapshotTarget, progress?: (p: ProgressReport) => void): Promise<CopyResult> {
   await target.checkEmpty();
   await target.begin({ copyId: randomUUID(), source: source.description, startedAt: new Date().toISOString() });
   let written: SnapshotSummary;
   try {
-    const counter = options.progress ? progressCounter(await source.size(), options.progress, options.clock, options.everyMs) : null;
+    const counter = progress ? progressCounter(await source.size(), progress) : null;
     written = await writeAll(source, target, (items) => counter?.update(items));
     counter?.finish();
   } catch (err) {
@@ -61,14 +56,6 @@ export async function copyStore(source: SnapshotSource, target: SnapshotTarget, 
   return { from: source.description, to: target.description, summary: written };
 }
 
-/** How a copy reports its progress: items written of about how many the source holds. */
-interface CopyOptions {
-  readonly progress?: (p: ProgressReport) => void;
-  /** Default Date.now and a second. */
-  readonly clock?: () => number;
-  readonly everyMs?: number;
-}
-
 async function writeAll(source: SnapshotSource, target: SnapshotTarget, written: (items: number) => void): Promise<SnapshotSummary> {
   const digest = new SnapshotDigest(source.description);
   const limits = target.chunkLimits;
@@ -91,13 +78,6 @@ async function writeAll(source: SnapshotSource, target: SnapshotTarget, written:
     await target.writeChunk(chunk);
     written(items + chunk.length);
   }
-  return digest.summary();
-}
-
-/** Reads a whole snapshot, checked as a copy would, and sums it up. */
-export async function summarizeSnapshot(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
-  const digest = new SnapshotDigest(from);
-  for await (const item of items) digest.add(checkSnapshotItem(item, from));
   return digest.summary();
 }
 

@@ -3,7 +3,8 @@ import type { SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
 import { EtcdKvDriver } from "../kv/etcd/etcd-kv-driver.js";
 import { StoreKeys } from "../core/store-keys.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
-import { openKvSnapshotSource } from "./snapshot-source.js";
+import { summarizeSnapshot, type SnapshotSummary } from "./snapshot-digest.js";
+import { openKvSnapshotSource } from "./snapshot-export.js";
 import { openKvSnapshotTarget } from "./snapshot-target.js";
 import { SILENT_LOG } from "../../support/log.js";
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
@@ -52,4 +53,14 @@ export function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<Sn
 /** An etcd prefix as the target of a copy (see {@link openKvSnapshotTarget}). */
 export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
   return Promise.resolve(openKvSnapshotTarget(etcdSnapshotAccess(options)));
+}
+
+/** Checks the etcd store as `kintsugi db check` checks a SQLite file, while its replicas run: read at one revision as a copy reads it. */
+export async function checkEtcdStore(options: EtcdSnapshotOptions): Promise<{ readonly description: string; readonly summary: SnapshotSummary }> {
+  const source = await openEtcdSnapshotSource({ ...options, whileRunning: true });
+  try {
+    return { description: source.description, summary: await summarizeSnapshot(source.description, source.items()) };
+  } finally {
+    await source.close();
+  }
 }

@@ -1,9 +1,17 @@
 import { createHash, type Hash } from "node:crypto";
-import { describeItem } from "./snapshot-items.js";
+import { z } from "zod";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
 import { COUNT_OF, kindOf, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
 
-export type { SnapshotCounts } from "./snapshot-kinds.js";
+const id = z.number().int().min(1);
+
+const itemSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("counters"),
+    counters: z.object({ nextIndex: id, nextHistorySequence: id, nextOutcomeSequence: id, nextGenerationSequence: id }),
+  }),
+  ...Object.values(SNAPSHOT_KINDS).map((spec) => z.object({ kind: z.literal(spec.kind), ...spec.fields })),
+]);
 
 /** The kinds in the snapshot's canonical order: each count's, then the counters. */
 const ITEM_ORDER: readonly SnapshotItemKind[] = [...Object.values(SNAPSHOT_KINDS).map((spec) => spec.kind), "counters"];
@@ -28,6 +36,20 @@ export function canonicalJson(value: unknown): string {
   const text = JSON.stringify(value);
   if (text === undefined) throw new Error(`cannot serialize ${typeof value} as JSON`);
   return text;
+}
+
+/** Names an item in an error: "setting constraints". */
+export function describeItem(item: SnapshotItem): string {
+  return item.kind === "counters" ? "the counters" : kindOf(item).describe(item);
+}
+
+/** An item checked against the shapes the stores write, with exactly their fields: a copy writes nothing a store would not. */
+export function checkSnapshotItem(item: SnapshotItem, from: string): SnapshotItem {
+  const parsed = itemSchema.safeParse(item);
+  if (parsed.success) return parsed.data as SnapshotItem;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  throw new SnapshotSourceError(`${from}: ${describeItem(item)} cannot be copied: ${where}${issue?.message ?? "invalid"}`);
 }
 
 /** The part of an item that orders it within its kind. */
@@ -101,4 +123,11 @@ export class SnapshotDigest {
   private fault(message: string): SnapshotSourceError {
     return new SnapshotSourceError(`${this.from}: ${message}`);
   }
+}
+
+/** Reads a whole snapshot, checked as a copy would, and sums it up. */
+export async function summarizeSnapshot(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
+  const digest = new SnapshotDigest(from);
+  for await (const item of items) digest.add(checkSnapshotItem(item, from));
+  return digest.summary();
 }

@@ -44,8 +44,6 @@ export interface SnapshotKind<K extends CountedKind> {
   readonly kind: K;
   /** As the summary and errors name the count. */
   readonly name: string;
-  /** The table an older kintsugi kept these items in. */
-  readonly table: string;
   range(keys: StoreKeys): KeyRange;
   /** Keys per range read (default 500): few where values can be large (a gRPC answer is limited to 4 MiB). */
   readonly page?: number;
@@ -91,7 +89,6 @@ export const SNAPSHOT_KINDS = {
   settings: kind({
     kind: "setting",
     name: "settings",
-    table: "settings",
     range: (keys) => keys.allSettings,
     fields: { name: z.string().min(1), value: jsonValue },
     describe: (item) => `setting ${item.name}`,
@@ -103,7 +100,6 @@ export const SNAPSHOT_KINDS = {
   entries: kind({
     kind: "entry",
     name: "repair entries",
-    table: "repair_entries",
     range: (keys) => keys.allEntries,
     fields: { entry: repairEntrySchema },
     describe: (item) => `repair entry ${item.entry.index}`,
@@ -118,7 +114,6 @@ export const SNAPSHOT_KINDS = {
   history: kind({
     kind: "history",
     name: "history records",
-    table: "repair_history",
     range: (keys) => keys.allHistory,
     fields: { record: historyRecordSchema },
     describe: (item) => `history record ${item.record.sequence} (repair entry ${item.record.entryIndex})`,
@@ -139,7 +134,6 @@ export const SNAPSHOT_KINDS = {
   outcomes: kind({
     kind: "outcome",
     name: "poll outcomes",
-    table: "auto_repair_outcomes",
     range: (keys) => keys.allOutcomes,
     page: 50,
     fields: { outcome: SCHEMAS.outcome.shape.outcome },
@@ -158,7 +152,6 @@ export const SNAPSHOT_KINDS = {
   generations: kind({
     kind: "generation",
     name: "generation records",
-    table: "cluster_generations",
     range: (keys) => keys.allGenerations,
     page: 4,
     fields: { generation: generationSchema },
@@ -184,7 +177,6 @@ export const SNAPSHOT_KINDS = {
   holds: kind({
     kind: "hold",
     name: "machine holds",
-    table: "machine_holds",
     range: (keys) => keys.allHolds,
     fields: { hold: storedHoldSchema },
     describe: (item) => `machine hold ${JSON.stringify(item.hold.address)}`,
@@ -198,7 +190,6 @@ export const SNAPSHOT_KINDS = {
   finished: kind({
     kind: "finished",
     name: "finished repairs",
-    table: "finished_repairs",
     range: (keys) => keys.allFinished,
     fields: { finished: finishedRepairSchema },
     describe: (item) => `finished-repair record ${item.finished.sequence} (repair entry ${item.finished.entryIndex})`,
@@ -217,7 +208,6 @@ export const SNAPSHOT_KINDS = {
   replayRecords: kind({
     kind: "replay",
     name: "replay records",
-    table: "poll_records",
     range: (keys) => keys.allRecords,
     page: 4,
     fields: {
@@ -242,7 +232,10 @@ export const SNAPSHOT_KINDS = {
 /** How many items of each kind a snapshot holds. */
 export type SnapshotCounts = { readonly [count in keyof typeof SNAPSHOT_KINDS]: number };
 
-export const COUNTS = Object.keys(SNAPSHOT_KINDS) as ReadonlyArray<keyof SnapshotCounts>;
+/** The counts as the summary and errors name them, the queue's first. */
+export const COUNT_NAMES = Object.fromEntries(
+  [...new Set(["entries", "history", ...Object.keys(SNAPSHOT_KINDS)])].map((count) => [count, SNAPSHOT_KINDS[count as keyof SnapshotCounts].name]),
+) as Readonly<Record<keyof SnapshotCounts, string>>;
 
 /** The counts by the kind of item. */
 export const COUNT_OF = Object.fromEntries(Object.entries(SNAPSHOT_KINDS).map(([count, spec]) => [spec.kind, count])) as Readonly<

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { canonicalJson, SnapshotDigest } from "../../../src/store/copy/snapshot-digest.js";
-import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
+import { canonicalJson, checkSnapshotItem, SnapshotDigest } from "../../../src/store/copy/snapshot-digest.js";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from "../../../src/store/copy/store-snapshot.js";
 import { NOW } from "../../support/fixtures.js";
 import { randomPollRecord, remediationRecordAt } from "../../support/replay-records.js";

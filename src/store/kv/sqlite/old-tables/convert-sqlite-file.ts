@@ -7,11 +7,15 @@ import { UnfinishedCopyError } from "../../../copy/unfinished-copy.js";
 import { DatabaseOpenError } from "../../../store-errors.js";
 import { openDatabase, type Db } from "../database.js";
 import { MIGRATIONS, NEWEST_SCHEMA_VERSION } from "./migrations/index.js";
-import { convertTablesToKv, oldTableRows, type KvConversion, type KvConversionOptions } from "./convert-sqlite-tables.js";
+import { convertTablesToKv } from "./convert-sqlite-tables.js";
+import { oldTableRows } from "./sqlite-snapshot-export.js";
+import type { SnapshotSummary } from "../../../copy/snapshot-digest.js";
 
-export interface OldFileConversionOptions extends KvConversionOptions {
+interface OldFileConversionOptions {
   /** Told how far the conversion is (rows of the old tables), about once a second and at the end. */
   readonly progress?: (p: ProgressReport) => void;
+  /** Told how many rows were converted so far (a test stops the conversion there). */
+  readonly afterItem?: (items: number) => void;
 }
 
 export function convertingFile(file: string): string {
@@ -22,11 +26,12 @@ export function convertingFile(file: string): string {
  * Converts a file of the old tables to the key-value format in a new file beside it, renamed onto it once complete
  * and on disk: a crash at any point leaves the old file as it was. The peak disk is the old file and the new one; the
  * new file starts with incremental auto_vacuum (settable only on a file without tables) and is written without a
- * journal or fsyncs (nothing reads it before the rename), then synced once. The caller holds the file's lock.
+ * journal or fsyncs (nothing reads it before the rename), then synced once. The caller holds the file's lock. Returns
+ * the summary `kintsugi db check` computes of the old tables.
  *
  * @throws UnfinishedCopyError for a file holding an unfinished copy; DatabaseOpenError naming the file otherwise.
  */
-export function convertOldFile(file: string, options: OldFileConversionOptions = {}): KvConversion {
+export function convertOldFile(file: string, options: OldFileConversionOptions = {}): SnapshotSummary {
   const temp = convertingFile(file);
   removeWithSideFiles(temp);
   // The old migrations first, in place (small changes of their own), as the conversion reads migration 12's tables.
@@ -49,12 +54,9 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
       }>)
         record.run(row.version, row.name, row.applied_at);
       record.run(NEWEST_SCHEMA_VERSION, "one key-value table", new Date().toISOString());
-      return convertTablesToKv(source, into, {
-        ...options,
-        afterItem: (items) => {
-          counter.update(items);
-          options.afterItem?.(items);
-        },
+      return convertTablesToKv(source, into, (items) => {
+        counter.update(items);
+        options.afterItem?.(items);
       });
     })();
     into.close();

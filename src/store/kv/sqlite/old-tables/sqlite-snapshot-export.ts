@@ -20,6 +20,18 @@ import { decodeReplay } from "../../../poll-record-schema.js";
 import { parseStoredEvidence } from "../../../repair-evidence-schema.js";
 import type { Db } from "../database.js";
 
+/** The old tables that hold the snapshot's items (schema_version is the migrations' own, copy_in_progress a copy's). */
+const ITEM_TABLES = [
+  "settings",
+  "repair_entries",
+  "repair_history",
+  "auto_repair_outcomes",
+  "cluster_generations",
+  "machine_holds",
+  "finished_repairs",
+  "poll_records",
+];
+
 /** The AUTOINCREMENT tables behind each counter, with their key column. */
 const COUNTED = {
   nextIndex: ["repair_entries", "idx"],
@@ -49,6 +61,13 @@ type OutcomeRow = Omit<AutoRepairOutcome, "enqueued" | "skipped" | "skippedCount
   [json in "enqueued" | "skipped"]: string;
 } & { shortCircuit: string | null; total: number | null; byKind: string | null };
 type GenerationRow = Omit<SnapshotGeneration, "policy" | "cluster" | "changes"> & { policy: string | null; cluster: Buffer | null; changes: string };
+
+/** How many rows the old tables of `db` hold: what a conversion or a copy of it has to do. */
+export function oldTableRows(db: Db): number {
+  let rows = 0;
+  for (const table of ITEM_TABLES) rows += db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+  return rows;
+}
 
 /** A snapshot of the old tables, read in one read transaction (a write by another connection cannot tear it). */
 export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator<SnapshotItem> {
