@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { DatabaseInUseError, lockDatabase, type DatabaseLock } from "../kv/sqlite/database-lock.js";
 import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
-import { fsyncPath, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
+import { fsyncPath, JOURNALS, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
 import { onlineBackup } from "./store-backup.js";
 
 /** A finished restore; `kept` is where the replaced database went (`<database>.before-restore-<time>`), if any. */
@@ -12,9 +12,6 @@ interface RestoreResult {
   readonly backup: DatabaseCheck;
   readonly kept: string | null;
 }
-
-/** Moved with the database: SQLite would apply a stale journal to the restored file. */
-const JOURNALS = ["-wal", "-shm", "-journal"] as const;
 
 /**
  * Puts `backup` in place as `database`, each step leaving the database as it was when it fails: checks the backup;
@@ -77,17 +74,9 @@ async function copyBeside(from: string, file: string, check: DatabaseCheck): Pro
   }
 }
 
-/** `20261122T050000Z`: the time in a file name, sortable, without characters some tools mind. */
-function stamp(now: Date): string {
-  return now
-    .toISOString()
-    .replace(/\.\d+Z$/, "Z")
-    .replaceAll(/[-:]/g, "");
-}
-
-/** `<database>.before-restore-<now>`, numbered on when that name is taken. */
+/** `<database>.before-restore-20261122T050000Z` (the time sortable, without characters some tools mind), numbered on when that name is taken. */
 function keptName(file: string, now: Date): string {
-  const base = `${file}.before-restore-${stamp(now)}`;
+  const base = `${file}.before-restore-${now.toISOString().slice(0, 19).replaceAll(/[-:]/g, "")}Z`;
   let kept = base;
   for (let n = 2; ["", ...JOURNALS].some((suffix) => existsSync(`${kept}${suffix}`)); n++) kept = `${base}-${n}`;
   return kept;

@@ -4,8 +4,8 @@ import { basename, dirname, join, resolve } from "node:path";
 import { DatabaseInUseError, lockDatabase } from "../kv/sqlite/database-lock.js";
 import { BackupError } from "./backup-error.js";
 
-/** The files SQLite keeps beside a database and kintsugi's lock file. */
-const SIDE_FILES = ["-wal", "-shm", "-journal", ".lock"] as const;
+/** The files SQLite keeps beside a database: one left beside a file SQLite would apply to the file put in its place. */
+export const JOURNALS = ["-wal", "-shm", "-journal"] as const;
 
 /** Through symbolic links, so two spellings of one file are seen as one. */
 export function sameFile(a: string, b: string): boolean {
@@ -33,8 +33,9 @@ function refuseRunningDatabase(file: string): void {
   }
 }
 
+/** Removes `file`, its journals and kintsugi's lock file beside it. */
 export function removeWithSideFiles(file: string): void {
-  for (const suffix of ["", ...SIDE_FILES]) rmSync(`${file}${suffix}`, { force: true });
+  for (const suffix of ["", ...JOURNALS, ".lock"]) rmSync(`${file}${suffix}`, { force: true });
 }
 
 /** A temporary name in the directory of `file` (a rename onto `file` is atomic there), made when missing. */
@@ -60,8 +61,7 @@ export async function writeNewFile<T>(out: string, force: boolean, write: (tempo
     const result = await write(temporary);
     rmSync(`${temporary}.lock`, { force: true });
     fsyncPath(temporary);
-    // SQLite would apply a journal left beside the replaced file to the new one: they go first.
-    for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
+    for (const journal of JOURNALS) rmSync(`${file}${journal}`, { force: true });
     renameSync(temporary, file);
     fsyncPath(dirname(file));
     return result;

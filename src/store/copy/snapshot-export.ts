@@ -51,37 +51,31 @@ function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError
   return new SnapshotSourceError(`${reader.from}: store key ${kv.key} holds ${what}; a copy cannot carry it`);
 }
 
-/** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
+/** The single keys and the areas of the layout in key order, then the prefix's end: the gaps between them must be empty. */
 function layout(keys: StoreKeys): KeyRange[] {
   const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(keyRange);
   const areas = Object.values(SNAPSHOT_KINDS).filter((spec) => spec.kind !== "replay");
   known.push(keys.allLeaders, ...areas.map((spec) => spec.range(keys)), ...RECORD_AREAS.map((area) => keys.recordsOf(area)));
-  return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
+  return [...known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start))), { start: keys.all.end, end: keys.all.end }];
 }
 
-/** Fails on the first key in no area of the layout (a copy must not drop it silently). */
-async function refuseForeignKeys(reader: Reader, revision: number | null): Promise<void> {
-  const known = layout(reader.keys);
-  let from = reader.keys.all.start;
-  for (const range of [...known, { start: reader.keys.all.end, end: reader.keys.all.end }]) {
+/**
+ * Fails when the prefix holds a newer layout (which could hold what this export would drop) or a key in no area of
+ * the layout (a copy must not drop it silently); checked before a copy begins and again at the copy's revision.
+ */
+async function refuseUnknownLayout(reader: Reader, revision?: number): Promise<void> {
+  const { driver, keys } = reader;
+  const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision });
+  if (schema.kv !== null) decode(reader, SCHEMAS.schema, schema.kv);
+  let from = keys.all.start;
+  for (const range of layout(keys)) {
     if (Buffer.compare(Buffer.from(from), Buffer.from(range.start)) < 0) {
       const gap = { start: from, end: range.start };
-      const found = await reader.driver.range(`reading ${gap.start}`, gap, { limit: 1, keysOnly: true, revision: revision ?? undefined });
+      const found = await driver.range(`reading ${gap.start}`, gap, { limit: 1, keysOnly: true, revision });
       if (found.kvs[0] !== undefined) throw foreignKey(reader, found.kvs[0].key);
     }
     from = range.end;
   }
-}
-
-/**
- * Fails when the prefix holds a newer layout (which could hold what this export would drop) or a key kintsugi does
- * not write; checked before a copy begins and again at the copy's revision (`revision` null: the newest).
- */
-export async function refuseUnknownLayout(driver: KvDriver, keys: StoreKeys, from: string, revision: number | null = null): Promise<void> {
-  const reader: Reader = { driver, keys, from };
-  const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision: revision ?? undefined });
-  if (schema.kv !== null) decode(reader, SCHEMAS.schema, schema.kv);
-  await refuseForeignKeys(reader, revision);
 }
 
 /** The replay records by sequence, both kinds' key ranges merged; one that cannot be read fails the export. */
@@ -108,7 +102,7 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
 export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: string): AsyncGenerator<SnapshotItem> {
   const reader: Reader = { driver, keys, from };
   const { revision } = await driver.get(`reading ${keys.prefix}`, keys.schema);
-  await refuseUnknownLayout(driver, keys, from, revision);
+  await refuseUnknownLayout(reader, revision);
   const head = async <S extends z.ZodType>(key: string, schema: S): Promise<z.infer<S> | null> => {
     const { kv } = await driver.get(`reading ${key}`, key, { revision });
     return kv === null ? null : decode(reader, schema, kv);
@@ -160,7 +154,7 @@ export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: 
           "so that nothing is written after the copy has read the store",
       );
     }
-    await refuseUnknownLayout(driver, keys, description);
+    await refuseUnknownLayout({ driver, keys, from: description });
   } catch (err) {
     await driver.close();
     throw err;

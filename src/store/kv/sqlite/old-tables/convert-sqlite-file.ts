@@ -47,12 +47,8 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
     const conversion = into.transaction(() => {
       into.exec("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
       const record = into.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
-      for (const row of source.prepare("SELECT version, name, applied_at FROM schema_version ORDER BY version").all() as Array<{
-        version: number;
-        name: string;
-        applied_at: string;
-      }>)
-        record.run(row.version, row.name, row.applied_at);
+      const applied = source.prepare("SELECT version, name, applied_at FROM schema_version ORDER BY version").raw().all() as Array<[number, string, string]>;
+      for (const row of applied) record.run(...row);
       record.run(NEWEST_SCHEMA_VERSION, "one key-value table", new Date().toISOString());
       return convertTablesToKv(source, into, (items) => {
         counter.update(items);

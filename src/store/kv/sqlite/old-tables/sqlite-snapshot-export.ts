@@ -32,14 +32,6 @@ const ITEM_TABLES = [
   "poll_records",
 ];
 
-/** The AUTOINCREMENT tables behind each counter, with their key column. */
-const COUNTED = {
-  nextIndex: ["repair_entries", "idx"],
-  nextHistorySequence: ["repair_history", "seq"],
-  nextOutcomeSequence: ["auto_repair_outcomes", "seq"],
-  nextGenerationSequence: ["cluster_generations", "seq"],
-} as const satisfies Record<keyof SnapshotCounters, readonly [string, string]>;
-
 const STATE = "status, step, step_status AS stepStatus, deleted";
 const ENTRIES =
   `SELECT idx AS "index", address, nodename, serial, machine_type AS machineType, operation, ${STATE}, last_transition_time AS lastTransitionTime, ` +
@@ -115,7 +107,13 @@ export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotIte
   for (const row of rows<{ seq: number; kind: string; body: Buffer }>("SELECT seq, kind, body FROM poll_records ORDER BY seq")) {
     yield { kind: "replay", replay: replayFromRow(from, row) };
   }
-  yield { kind: "counters", counters: counters(db) };
+  const counters: SnapshotCounters = {
+    nextIndex: nextAfter(db, "repair_entries", "idx"),
+    nextHistorySequence: nextAfter(db, "repair_history", "seq"),
+    nextOutcomeSequence: nextAfter(db, "auto_repair_outcomes", "seq"),
+    nextGenerationSequence: nextAfter(db, "cluster_generations", "seq"),
+  };
+  yield { kind: "counters", counters };
 }
 
 /** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
@@ -123,13 +121,6 @@ function replayFromRow(from: string, row: { seq: number; kind: string; body: Buf
   const decoded = decodeReplay(row.kind, row.body);
   if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
   return { sequence: row.seq, ...decoded.replay };
-}
-
-function counters(db: Db): SnapshotCounters {
-  return Object.fromEntries(Object.entries(COUNTED).map(([counter, [table, column]]) => [counter, nextAfter(db, table, column)])) as Record<
-    keyof SnapshotCounters,
-    number
-  >;
 }
 
 /** What AUTOINCREMENT hands out next in `table`: past every number `sqlite_sequence` remembers and every row's `column`. */
