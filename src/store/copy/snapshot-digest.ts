@@ -1,7 +1,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { z } from "zod";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
-import { COUNT_OF, kindOf, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
+import { COUNT_OF, kindOf, raiseHighest, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
 
 const id = z.number().int().min(1);
 
@@ -12,6 +12,14 @@ const itemSchema = z.discriminatedUnion("kind", [
   }),
   ...Object.values(SNAPSHOT_KINDS).map((spec) => z.object({ kind: z.literal(spec.kind), ...spec.fields })),
 ]);
+
+/** The counters as errors name them. */
+const COUNTER_NAMES: Readonly<Record<keyof SnapshotCounters, string>> = {
+  nextIndex: "next index",
+  nextHistorySequence: "next history sequence",
+  nextOutcomeSequence: "next outcome sequence",
+  nextGenerationSequence: "next generation sequence",
+};
 
 /** The kinds in the snapshot's canonical order: each count's, then the counters. */
 const ITEM_ORDER: readonly SnapshotItemKind[] = [...Object.values(SNAPSHOT_KINDS).map((spec) => spec.kind), "counters"];
@@ -73,7 +81,7 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
   private readonly counts = Object.fromEntries(Object.keys(SNAPSHOT_KINDS).map((name) => [name, 0])) as Record<keyof SnapshotCounts, number>;
-  private readonly highest: SnapshotHighest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
+  private readonly highest: SnapshotHighest = { nextIndex: 0, nextHistorySequence: 0, nextOutcomeSequence: 0, nextGenerationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;
 
@@ -101,23 +109,16 @@ export class SnapshotDigest {
   }
 
   private count(item: SnapshotItem): void {
-    const h = this.highest;
     if (item.kind !== "counters") {
       this.counts[COUNT_OF[item.kind]]++;
-      kindOf(item).raise?.(h, item);
+      raiseHighest(this.highest, item);
       return;
     }
-    const c = item.counters;
-    const below: Array<[string, number, number]> = [
-      ["next index", c.nextIndex, h.index],
-      ["next history sequence", c.nextHistorySequence, h.historySequence],
-      ["next outcome sequence", c.nextOutcomeSequence, h.outcomeSequence],
-      ["next generation sequence", c.nextGenerationSequence, h.generationSequence],
-    ];
-    for (const [name, next, held] of below) {
-      if (next <= held) throw this.fault(`the ${name} is ${next}, but ${held} is already used: a copy would hand it out again`);
+    for (const [counter, held] of Object.entries(this.highest) as Array<[keyof SnapshotCounters, number]>) {
+      const next = item.counters[counter];
+      if (next <= held) throw this.fault(`the ${COUNTER_NAMES[counter]} is ${next}, but ${held} is already used: a copy would hand it out again`);
     }
-    this.counters = c;
+    this.counters = item.counters;
   }
 
   private fault(message: string): SnapshotSourceError {

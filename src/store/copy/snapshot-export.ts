@@ -7,7 +7,7 @@ import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../
 import { decodeRecord } from "../core/poll-record-port.js";
 import { VALUE_SCHEMAS as SCHEMAS } from "../core/value-schemas.js";
 import { decodeValue, UndecodableValueError } from "../core/store-values.js";
-import { SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
+import { MisplacedValueError, raiseHighest, SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
 
 interface Reader {
   readonly driver: KvDriver;
@@ -22,17 +22,19 @@ async function* pages(reader: Reader, range: KeyRange, limit = PAGE, revision: n
   for await (const page of rangePages(reader.driver, `reading ${range.start}`, range, { limit, revision })) yield* page.kvs;
 }
 
-function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {
-  return decodeWith(reader, () => decodeValue(schema, kv.key, kv.value));
-}
-
-function decodeWith<T>(reader: Reader, read: () => T): T {
+/** What `read` makes of the value `kv`; one kintsugi cannot read, or not what its key says, fails the export naming it. */
+function readValue<T>(reader: Reader, kv: KvPair, read: () => T): T {
   try {
     return read();
   } catch (err) {
     if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.from}: ${err.message}; a copy cannot carry it`);
+    if (err instanceof MisplacedValueError) throw mismatch(reader, kv, err.message);
     throw err;
   }
+}
+
+function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {
+  return readValue(reader, kv, () => decodeValue(schema, kv.key, kv.value));
 }
 
 /** The parsed key of `kv`, which must be of `kind`: any other key in an area is not kintsugi's. */
@@ -110,20 +112,12 @@ export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: 
   const queue = await head(keys.queue, SCHEMAS.queue);
   const outcomesHead = await head(keys.outcomesHead, SCHEMAS["outcomes-head"]);
   const generationsHead = await head(keys.generationsHead, SCHEMAS["generations-head"]);
-  const seen: SnapshotHighest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
-  for (const spec of Object.values(SNAPSHOT_KINDS) as Array<SnapshotKind<CountedKind>>) {
-    if (spec.read === undefined) continue;
-    for await (const kv of pages(reader, spec.range(keys), spec.page, revision)) {
-      const item = spec.read({
-        kv,
-        key: parsedAs(reader, kv, spec.kind as Exclude<CountedKind, "replay">),
-        decode: (schema) => decode(reader, schema, kv),
-        decodeWith: (read) => decodeWith(reader, read),
-        holds: (what) => {
-          throw mismatch(reader, kv, what);
-        },
-      });
-      spec.raise?.(seen, item);
+  const seen: SnapshotHighest = { nextIndex: 0, nextHistorySequence: 0, nextOutcomeSequence: 0, nextGenerationSequence: 0 };
+  for (const { range, page, kind, read } of Object.values(SNAPSHOT_KINDS) as Array<SnapshotKind<CountedKind>>) {
+    if (read === undefined) continue;
+    for await (const kv of pages(reader, range(keys), page, revision)) {
+      const item = readValue(reader, kv, () => read(kv, parsedAs(reader, kv, kind as Exclude<CountedKind, "replay">)));
+      raiseHighest(seen, item);
       yield item;
     }
   }
@@ -131,10 +125,10 @@ export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: 
   yield {
     kind: "counters",
     counters: {
-      nextIndex: Math.max(queue?.nextIndex ?? 1, seen.index + 1),
-      nextHistorySequence: Math.max(queue?.nextSequence ?? 1, seen.historySequence + 1),
-      nextOutcomeSequence: Math.max(outcomesHead?.next ?? 1, seen.outcomeSequence + 1),
-      nextGenerationSequence: Math.max(generationsHead?.next ?? 1, seen.generationSequence + 1),
+      nextIndex: Math.max(queue?.nextIndex ?? 1, seen.nextIndex + 1),
+      nextHistorySequence: Math.max(queue?.nextSequence ?? 1, seen.nextHistorySequence + 1),
+      nextOutcomeSequence: Math.max(outcomesHead?.next ?? 1, seen.nextOutcomeSequence + 1),
+      nextGenerationSequence: Math.max(generationsHead?.next ?? 1, seen.nextGenerationSequence + 1),
     },
   };
 }
