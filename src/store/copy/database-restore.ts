@@ -1,9 +1,8 @@
 import { existsSync, renameSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { DatabaseInUseError, lockDatabase, type DatabaseLock } from "../kv/sqlite/database-lock.js";
 import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
-import { fsyncPath, JOURNALS, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
+import { fsyncPath, JOURNALS, lockOrRefuse, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
 import { onlineBackup } from "./store-backup.js";
 
 /** A finished restore; `kept` is where the replaced database went (`<database>.before-restore-<time>`), if any. */
@@ -26,7 +25,12 @@ export async function restoreDatabase(backup: string, database: string, now: Dat
   const check = await checkDatabaseFile(from);
   if (check.problems.length > 0)
     throw new BackupError(`backup ${from} fails its check, so the database ${file} was left as it is: ${check.problems.join("; ")}`);
-  const lock = takeLock(file);
+  const lock = lockOrRefuse(
+    file,
+    (pid) =>
+      `database ${file} is in use by a running kintsugi${pid === null ? "" : ` (pid ${pid})`}, which holds its lock file ${file}.lock; nothing was changed. ` +
+      `Stop it first (systemctl stop kintsugi, or kill -TERM ${pid ?? "<its pid>"}: it finishes what is in flight and exits), then restore`,
+  );
   try {
     const copy = await copyBeside(from, file, check);
     const kept = existsSync(file) ? keptName(file, now) : null;
@@ -42,19 +46,6 @@ export async function restoreDatabase(backup: string, database: string, now: Dat
     return { database: file, backup: check, kept };
   } finally {
     lock.release();
-  }
-}
-
-function takeLock(file: string): DatabaseLock {
-  try {
-    return lockDatabase(file);
-  } catch (err) {
-    if (!(err instanceof DatabaseInUseError)) throw err;
-    const pid = err.holderPid;
-    throw new BackupError(
-      `database ${file} is in use by a running kintsugi${pid === null ? "" : ` (pid ${pid})`}, which holds its lock file ${file}.lock; nothing was changed. ` +
-        `Stop it first (systemctl stop kintsugi, or kill -TERM ${pid ?? "<its pid>"}: it finishes what is in flight and exits), then restore`,
-    );
   }
 }
 

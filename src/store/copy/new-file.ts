@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { DatabaseInUseError, lockDatabase } from "../kv/sqlite/database-lock.js";
+import { DatabaseInUseError, lockDatabase, type DatabaseLock } from "../kv/sqlite/database-lock.js";
 import { BackupError } from "./backup-error.js";
 
 /** The files SQLite keeps beside a database: one left beside a file SQLite would apply to the file put in its place. */
@@ -23,13 +23,13 @@ export function fsyncPath(path: string): void {
   }
 }
 
-function refuseRunningDatabase(file: string): void {
+/** Takes the lock of the database `file`; while a running kintsugi (pid `holder`) holds it, a BackupError saying `inUse`. */
+export function lockOrRefuse(file: string, inUse: (holder: number | null) => string): DatabaseLock {
   try {
-    lockDatabase(file).release();
+    return lockDatabase(file);
   } catch (err) {
     if (!(err instanceof DatabaseInUseError)) throw err;
-    const pid = err.holderPid === null ? "" : ` (pid ${err.holderPid})`;
-    throw new BackupError(`${file} is the database of a running kintsugi${pid}; it is not replaced: name another file`);
+    throw new BackupError(inUse(err.holderPid));
   }
 }
 
@@ -54,7 +54,11 @@ export async function writeNewFile<T>(out: string, force: boolean, write: (tempo
     if (statSync(file).isDirectory()) throw new BackupError(`${file} is a directory; name the file to write`);
     if (!force) throw new BackupError(`${file} already exists; name a new file, or add --force to replace it`);
     // A running kintsugi's database is never replaced under it; its lock says whether one holds it.
-    if (existsSync(`${file}.lock`)) refuseRunningDatabase(file);
+    if (existsSync(`${file}.lock`))
+      lockOrRefuse(
+        file,
+        (pid) => `${file} is the database of a running kintsugi${pid === null ? "" : ` (pid ${pid})`}; it is not replaced: name another file`,
+      ).release();
   }
   const temporary = temporaryBeside(file, "new");
   try {

@@ -20,18 +20,6 @@ import { decodeReplay } from "../../../poll-record-schema.js";
 import { parseStoredEvidence } from "../../../repair-evidence-schema.js";
 import type { Db } from "../database.js";
 
-/** The old tables that hold the snapshot's items (schema_version is the migrations' own, copy_in_progress a copy's). */
-const ITEM_TABLES = [
-  "settings",
-  "repair_entries",
-  "repair_history",
-  "auto_repair_outcomes",
-  "cluster_generations",
-  "machine_holds",
-  "finished_repairs",
-  "poll_records",
-];
-
 const STATE = "status, step, step_status AS stepStatus, deleted";
 const ENTRIES =
   `SELECT idx AS "index", address, nodename, serial, machine_type AS machineType, operation, ${STATE}, last_transition_time AS lastTransitionTime, ` +
@@ -46,6 +34,11 @@ const OUTCOMES =
   "skipped_total AS total, skipped_by_kind AS byKind FROM auto_repair_outcomes ORDER BY seq";
 const GENERATIONS =
   "SELECT seq AS sequence, time, last_time AS lastTime, repeats, trigger, policy, generation, cluster, changes, error FROM cluster_generations ORDER BY seq";
+/** The rows of the tables that hold the snapshot's items (schema_version is the migrations' own, copy_in_progress a copy's). */
+const ITEM_ROWS =
+  "SELECT (SELECT COUNT(*) FROM settings) + (SELECT COUNT(*) FROM repair_entries) + (SELECT COUNT(*) FROM repair_history) + " +
+  "(SELECT COUNT(*) FROM auto_repair_outcomes) + (SELECT COUNT(*) FROM cluster_generations) + (SELECT COUNT(*) FROM machine_holds) + " +
+  "(SELECT COUNT(*) FROM finished_repairs) + (SELECT COUNT(*) FROM poll_records)";
 
 type Row<T> = Omit<T, "deleted"> & { deleted: 0 | 1 };
 /** `total` and `byKind` are NULL in rows written before the skipped list was bounded (their list is whole). */
@@ -56,9 +49,7 @@ type GenerationRow = Omit<SnapshotGeneration, "policy" | "cluster" | "changes"> 
 
 /** How many rows the old tables of `db` hold: what a conversion or a copy of it has to do. */
 export function oldTableRows(db: Db): number {
-  let rows = 0;
-  for (const table of ITEM_TABLES) rows += db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
-  return rows;
+  return db.prepare(ITEM_ROWS).pluck().get() as number;
 }
 
 /** A snapshot of the old tables, read in one read transaction (a write by another connection cannot tear it). */
