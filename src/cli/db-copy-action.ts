@@ -37,7 +37,7 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
   let target: SnapshotTarget | null = null;
   try {
     source = from.kind === "sqlite" ? await openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(await etcd());
-    target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : await openEtcdSnapshotTarget(await etcd());
+    target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : openEtcdSnapshotTarget(await etcd());
     return await copyStore(source, target, progress);
   } finally {
     await target?.close();

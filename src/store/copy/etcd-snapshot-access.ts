@@ -15,11 +15,6 @@ export interface EtcdSnapshotOptions {
   readonly prefix: string;
   readonly endpoints: readonly string[];
   readonly timeoutMs: number;
-  /**
-   * Read while replicas run (a backup, consistent at one revision). A copy that moves an installation leaves this
-   * unset: what replicas write after its read would be lost.
-   */
-  readonly whileRunning?: boolean;
 }
 
 export function etcdAccess(driver: EtcdKvDriver, keys: StoreKeys, endpoints: readonly string[]): KvStoreAccess {
@@ -45,19 +40,23 @@ function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess {
   return etcdAccess(driver, keys, options.endpoints);
 }
 
-/** An etcd store as the source of a copy (see openKvSnapshotSource). */
-export function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<SnapshotSource> {
-  return openKvSnapshotSource(etcdSnapshotAccess(options), options.whileRunning === true);
+/**
+ * An etcd store as the source of a copy (see openKvSnapshotSource); `whileRunning` for a backup, consistent at one
+ * revision while replicas write. A copy that moves an installation reads no store that runs: what replicas write
+ * after its read would be lost.
+ */
+export function openEtcdSnapshotSource(options: EtcdSnapshotOptions, whileRunning = false): Promise<SnapshotSource> {
+  return openKvSnapshotSource(etcdSnapshotAccess(options), whileRunning);
 }
 
 /** An etcd prefix as the target of a copy (see {@link openKvSnapshotTarget}). */
-export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
-  return Promise.resolve(openKvSnapshotTarget(etcdSnapshotAccess(options)));
+export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): SnapshotTarget {
+  return openKvSnapshotTarget(etcdSnapshotAccess(options));
 }
 
 /** Checks the etcd store as `kintsugi db check` checks a SQLite file, while its replicas run: read at one revision as a copy reads it. */
 export async function checkEtcdStore(options: EtcdSnapshotOptions): Promise<{ readonly description: string; readonly summary: SnapshotSummary }> {
-  const source = await openEtcdSnapshotSource({ ...options, whileRunning: true });
+  const source = await openEtcdSnapshotSource(options, true);
   try {
     return { description: source.description, summary: await summarizeSnapshot(source.description, source.items()) };
   } finally {

@@ -67,7 +67,7 @@ function selfContained(file: string): void {
  */
 export async function backupEtcdStore(options: EtcdSnapshotOptions, out: string, force: boolean): Promise<BackupResult> {
   return writeNewFile(out, force, async (temporary) => {
-    const source = await openEtcdSnapshotSource({ ...options, whileRunning: true });
+    const source = await openEtcdSnapshotSource(options, true);
     let sha256: string;
     try {
       const target = openSqliteSnapshotTarget(temporary);

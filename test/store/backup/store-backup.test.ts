@@ -146,7 +146,7 @@ describe("backing up an etcd store into a SQLite file", { skip: ETCD_SKIP }, () 
     const view = await portView(store);
     await store.close();
     await suite.client.put(`${prefix}leader/694d9a3c1f2e0a11`).value("boot-1");
-    const source = await openEtcdSnapshotSource({ ...etcd, whileRunning: true });
+    const source = await openEtcdSnapshotSource(etcd, true);
     const sha256 = (await summarizeSnapshot(source.description, source.items())).sha256;
     await source.close();
 
