@@ -14,7 +14,7 @@ import { SQLITE_KV_PREFIX } from "../kv/sqlite/sqlite-kv-schema.js";
 import { howToEmptySqlite, refuseUnfinishedOldCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
 import { escapeControlCharacters } from "../../domain/shared/untrusted-text.js";
-import { BackupError } from "./backup-error.js";
+import { BackupError } from "./new-file.js";
 
 /** What `kintsugi db check` found in a SQLite file (null: could not be read). */
 export interface DatabaseCheck {

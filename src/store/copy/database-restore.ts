@@ -1,8 +1,7 @@
 import { existsSync, renameSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
-import { fsyncPath, JOURNALS, lockOrRefuse, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
+import { BackupError, fsyncPath, JOURNALS, lockOrRefuse, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
 import { onlineBackup } from "./store-backup.js";
 
 /** A finished restore; `kept` is where the replaced database went (`<database>.before-restore-<time>`), if any. */

@@ -5,9 +5,8 @@ import { CopyFailedError, copyStore } from "./copy-store.js";
 import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "./etcd-snapshot-access.js";
 import { openDatabaseReadOnly } from "../kv/sqlite/database.js";
 import { openSqliteSnapshotTarget } from "./sqlite-snapshot-access.js";
-import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
-import { sameFile, writeNewFile } from "./new-file.js";
+import { BackupError, sameFile, writeNewFile } from "./new-file.js";
 
 interface BackupResult {
   readonly from: string;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { BackupError } from "../../../src/store/copy/new-file.js";
 import { checkDatabaseFile, type DatabaseCheck } from "../../../src/store/copy/database-check.js";
 import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
 import { NEWEST_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlink
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { BackupError } from "../../../src/store/copy/new-file.js";
 import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/copy/store-backup.js";
 import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
