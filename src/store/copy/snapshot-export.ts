@@ -39,9 +39,8 @@ function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.i
 
 /** The parsed key of `kv`, which must be of `kind`: any other key in an area is not kintsugi's. */
 function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: KvPair, kind: K): Extract<ParsedKey, { kind: K }> {
-  const key = kv.key;
-  const parsed = reader.keys.parse(key);
-  if (parsed.kind !== kind) throw foreignKey(reader, key);
+  const parsed = reader.keys.parse(kv.key);
+  if (parsed.kind !== kind) throw foreignKey(reader, kv.key);
   return parsed as Extract<ParsedKey, { kind: K }>;
 }
 

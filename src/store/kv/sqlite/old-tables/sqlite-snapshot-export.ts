@@ -2,13 +2,7 @@
 // copy or `db check` of a file not converted yet. Rows are selected in the snapshot's own field names; the copy and
 // the conversion check every item against the stores' shapes (checkSnapshotItem) before they use it.
 import { gunzipSync } from "node:zlib";
-import {
-  SnapshotSourceError,
-  type SnapshotCounters,
-  type SnapshotGeneration,
-  type SnapshotItem,
-  type SnapshotReplayRecord,
-} from "../../../copy/store-snapshot.js";
+import { SnapshotSourceError, type SnapshotCounters, type SnapshotGeneration, type SnapshotItem } from "../../../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../../../domain/cluster/worker-selection.js";
 import type { RepairEntry } from "../../../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../../../domain/queue/repair-history.js";
@@ -96,7 +90,10 @@ export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotIte
   for (const hold of rows<StoredMachineHold>(HOLDS)) yield { kind: "hold", hold };
   for (const finished of rows<FinishedRepair>(FINISHED)) yield { kind: "finished", finished };
   for (const row of rows<{ seq: number; kind: string; body: Buffer }>("SELECT seq, kind, body FROM poll_records ORDER BY seq")) {
-    yield { kind: "replay", replay: replayFromRow(from, row) };
+    // Decoded whole: one that cannot be read stops the snapshot, naming it (a copy must not drop it).
+    const decoded = decodeReplay(row.kind, row.body);
+    if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
+    yield { kind: "replay", replay: { sequence: row.seq, ...decoded.replay } };
   }
   const counters: SnapshotCounters = {
     nextIndex: nextAfter(db, "repair_entries", "idx"),
@@ -105,13 +102,6 @@ export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotIte
     nextGenerationSequence: nextAfter(db, "cluster_generations", "seq"),
   };
   yield { kind: "counters", counters };
-}
-
-/** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
-function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
-  const decoded = decodeReplay(row.kind, row.body);
-  if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
-  return { sequence: row.seq, ...decoded.replay };
 }
 
 /** What AUTOINCREMENT hands out next in `table`: past every number `sqlite_sequence` remembers and every row's `column`. */
