@@ -25,33 +25,31 @@ export class CopyFailedError extends Error {
 export async function copyStore(source: SnapshotSource, target: SnapshotTarget, progress?: (p: ProgressReport) => void): Promise<CopyResult> {
   await target.checkEmpty();
   await target.begin({ copyId: randomUUID(), source: source.description, startedAt: new Date().toISOString() });
+  const failed = (message: string, cause?: unknown) =>
+    new CopyFailedError(
+      `${message}\n${target.description} keeps its copy marker and refuses to open: empty it (${target.howToEmpty}) and run kintsugi db copy again`,
+      { cause },
+    );
   let written: SnapshotSummary;
   try {
     const counter = progress ? progressCounter(await source.size(), progress) : null;
     written = await writeAll(source, target, (items) => counter?.update(items));
     counter?.finish();
   } catch (err) {
-    throw new CopyFailedError(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}\n${leftBehind(target)}`, {
-      cause: err,
-    });
+    throw failed(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}`, err);
   }
   let readBack: SnapshotSummary;
   try {
     readBack = await summarizeSnapshot(target.description, target.items());
   } catch (err) {
-    throw new CopyFailedError(`reading the copy back from ${target.description} failed: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+    throw failed(`reading the copy back from ${target.description} failed: ${(err as Error).message}`, err);
   }
   const differences = compare(written, readBack);
-  if (differences.length > 0) {
-    throw new CopyFailedError(`the copy in ${target.description} does not match ${source.description}: ${differences.join("; ")}\n${leftBehind(target)}`);
-  }
+  if (differences.length > 0) throw failed(`the copy in ${target.description} does not match ${source.description}: ${differences.join("; ")}`);
   try {
     await target.finish();
   } catch (err) {
-    throw new CopyFailedError(
-      `the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}\n${leftBehind(target)}`,
-      { cause: err },
-    );
+    throw failed(`the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}`, err);
   }
   return { from: source.description, to: target.description, summary: written };
 }
@@ -91,8 +89,4 @@ function compare(source: SnapshotSummary, copy: SnapshotSummary): string[] {
   }
   if (source.sha256 !== copy.sha256) differences.push(`sha256 ${source.sha256} of the source, ${copy.sha256} of the copy`);
   return differences;
-}
-
-function leftBehind(target: SnapshotTarget): string {
-  return `${target.description} keeps its copy marker and refuses to open: empty it (${target.howToEmpty}) and run kintsugi db copy again`;
 }
