@@ -38,8 +38,7 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
   const source = openDatabase(file, MIGRATIONS);
   let target: Db | null = null;
   try {
-    target = new Database(temp);
-    const into = target;
+    const into = (target = new Database(temp));
     into.pragma("auto_vacuum = INCREMENTAL");
     into.pragma("journal_mode = OFF");
     into.pragma("synchronous = OFF");
@@ -56,7 +55,6 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
       });
     })();
     into.close();
-    target = null;
     source.close();
     // A WAL left beside the old file (another process has it open: an operator's sqlite3 shell) would be applied to
     // the new file once it has the old one's name.
@@ -69,7 +67,7 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
     counter.finish();
     return conversion;
   } catch (err) {
-    target?.close();
+    if (target?.open) target.close();
     if (source.open) source.close();
     removeWithSideFiles(temp);
     if (err instanceof UnfinishedCopyError || err instanceof DatabaseOpenError) throw err;
