@@ -1,5 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import { z } from "zod";
+import { stableJson } from "../../domain/cluster/stable-json.js";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
 import { COUNT_OF, kindOf, raiseHighest, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
 
@@ -29,21 +30,6 @@ export interface SnapshotSummary {
   readonly counts: SnapshotCounts;
   readonly counters: SnapshotCounters;
   readonly sha256: string;
-}
-
-/** JSON with every object's keys sorted, so a value hashes the same whichever order a store wrote its fields in. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const fields = Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${fields.join(",")}}`;
-  }
-  const text = JSON.stringify(value);
-  if (text === undefined) throw new Error(`cannot serialize ${typeof value} as JSON`);
-  return text;
 }
 
 /** Names an item in an error: "setting constraints". */
@@ -97,8 +83,9 @@ export class SnapshotDigest {
     }
     this.last = { kind: item.kind, key };
     this.count(item);
+    // Its keys sorted: an item hashes the same whichever order a store wrote its fields in.
     const { kind, ...payload } = item;
-    const line = `${kind}\t${canonicalJson(payload)}\n`;
+    const line = `${kind}\t${stableJson(payload)}\n`;
     this.hash.update(line);
     return Buffer.byteLength(line);
   }
