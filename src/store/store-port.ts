@@ -212,7 +212,7 @@ export interface FinishedRepairPort {
   list(since?: number | null): FinishedRepair[];
   /**
    * Every kept record, oldest first: one frozen array, the same until a record or a stored summary changes, so a
-   * reader that derives something from them (statistics, the summary keeper) tells by its identity when to derive again.
+   * reader that derives something from them (the statistics) tells by its identity when to derive it again.
    */
   kept(): readonly FinishedRepair[];
   ofEntry(index: number): FinishedRepair | undefined;
