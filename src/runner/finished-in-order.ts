@@ -38,13 +38,18 @@ export class FinishedInOrder {
     readonly summarizedHere: number,
     summaryOf: (record: FinishedRepair) => RepairHistorySummary | null | undefined,
   ) {
-    const known = kept.map((repair) => ({ repair, summary: summaryOf(repair) }));
     // The store keeps records in sequence order, which is nearly the order they ended: the sort finds the runs.
-    known.sort((a, b) => a.repair.finishedAt - b.repair.finishedAt || a.repair.sequence - b.repair.sequence);
-    this.ends = Float64Array.from(known, (k) => k.repair.finishedAt);
-    this.unknownBefore = new Uint32Array(known.length + 1);
-    known.forEach((k, i) => (this.unknownBefore[i + 1] = this.unknownBefore[i]! + (k.summary === undefined ? 1 : 0)));
-    this.repairs = known.map(({ repair, summary }) => ({ repair, summary: summary ?? null }));
+    const ordered = [...kept].sort((a, b) => a.finishedAt - b.finishedAt || a.sequence - b.sequence);
+    this.ends = new Float64Array(ordered.length);
+    this.unknownBefore = new Uint32Array(ordered.length + 1);
+    const repairs: RecordedRepair[] = [];
+    for (const [i, repair] of ordered.entries()) {
+      const summary = summaryOf(repair);
+      this.ends[i] = repair.finishedAt;
+      this.unknownBefore[i + 1] = this.unknownBefore[i]! + (summary === undefined ? 1 : 0);
+      repairs.push({ repair, summary: summary ?? null });
+    }
+    this.repairs = repairs;
   }
 
   /** The repairs that finished in [since, until) (ms). */
