@@ -43,6 +43,8 @@ export class RepairRunner {
   private readonly waits: RepairWaits;
   private readonly commits: EntryCommits;
   private readonly verdicts: HealthVerdicts;
+  /** The uncordons under way: a drain waits for them before it cordons its node. */
+  private readonly uncordoning = new Set<Promise<void>>();
 
   constructor(private readonly deps: RunnerDeps) {
     this.waits = new RepairWaits(deps.settings, deps.log, deps.now);
@@ -225,6 +227,9 @@ export class RepairRunner {
         return this.dequeue(latest);
       case "drain":
         return this.startJob(latest, "drain", async (signal) => {
+          // As CKE, which uncordons the nodes it cordoned before it starts any repair (server/strategy.go): a node
+          // kintsugi is uncordoning is schedulable again before another is cordoned.
+          await Promise.all(this.uncordoning);
           const result = await drainJob(this.deps, this.commits.commitIfUnchanged, latest, signal);
           if (result === "started") this.jobs.markDrainDone(index, latest.lastTransitionTime);
           else if (result) await this.uncordon(result.after);
@@ -305,10 +310,19 @@ export class RepairRunner {
 
   private async uncordonNode(node: string, owner: string): Promise<void> {
     if (!this.deps.nodes) return;
+    const nodes = this.deps.nodes;
+    const uncordoning = (async () => {
+      try {
+        await nodes.uncordon(node, owner, { signal: this.loop.signal });
+      } catch (err) {
+        this.deps.log.warn("cannot uncordon a node", { node, err: (err as Error).message });
+      }
+    })();
+    this.uncordoning.add(uncordoning);
     try {
-      await this.deps.nodes.uncordon(node, owner, { signal: this.loop.signal });
-    } catch (err) {
-      this.deps.log.warn("cannot uncordon a node", { node, err: (err as Error).message });
+      await uncordoning;
+    } finally {
+      this.uncordoning.delete(uncordoning);
     }
   }
 

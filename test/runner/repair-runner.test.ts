@@ -145,6 +145,33 @@ describe("RepairRunner: the stray-cordon sweep judges the entries as the pass co
     }));
 });
 
+describe("RepairRunner: a node being uncordoned is schedulable again before another is cordoned", () => {
+  it("holds a new drain's cordon until the uncordon under way has answered, as CKE uncordons before it repairs", () =>
+    withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })])), async (h) => {
+      h.nodes.addNode("node1", "10.0.0.1");
+      h.nodes.addNode("node2", "10.0.0.2");
+      const first = await h.add("10.0.0.1");
+      h.runner.start();
+      await h.commands.held("repair", "10.0.0.1");
+      // The first entry is deleted: its node's uncordon is held on its way to Kubernetes.
+      const uncordon = h.nodes.holdNext("uncordon");
+      await h.requestDelete(first.index);
+      await uncordon.reached;
+      const second = await h.add("10.0.0.2");
+      // Its drain began (or, cordoning at once, is already past it).
+      await until("the second entry's drain started", () => h.entries.get(second.index)?.status === "processing");
+      const cordonedMeanwhile = h.nodes.callsOf("cordon").map(([node]) => node);
+      // Released before any assertion: a held call would keep the runner's stop waiting.
+      uncordon.release();
+      assert.deepEqual(cordonedMeanwhile, ["node1"], "node2 is not cordoned while node1's uncordon is under way");
+      await until("node2 is cordoned", () => h.nodes.callsOf("cordon").length === 2);
+      assert.deepEqual(
+        h.nodes.calls.filter((c) => c.method === "cordon" || c.method === "uncordon").map((c) => `${c.method} ${String(c.args[0])}`),
+        ["cordon node1", "uncordon node1", "cordon node2"],
+      );
+    }));
+});
+
 describe("RepairRunner.passNow: the seam a driver with its own clock runs passes through", () => {
   it("runs one pass without start(), and a second only when asked", () =>
     withHarness(
