@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { describe, it, type TestContext } from "node:test";
+import type { Page } from "playwright-core";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { CHROMIUM, STEP_TIMEOUT_MS, withChromium } from "../support/graphiql-browser.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
@@ -28,104 +29,93 @@ function isRefusedConnection(error: string, origin: string): boolean {
   return error.includes(host) && /ERR_CONNECTION_REFUSED|WebSocket connection to .* failed/.test(error);
 }
 
+/** A kintsugi over a 12-machine sabakan and a Chromium page, for `body`; everything closed after it. */
+async function withStatusPage(t: TestContext, body: (page: Page, k: TestKintsugi, origin: string) => Promise<void>): Promise<void> {
+  const sabakan = await startFakeSabakan();
+  addRacks(sabakan, 12, 3);
+  const k = await startTestKintsugi(
+    { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
+    { startSchedule: false },
+  );
+  await withChromium(t, ({ page }) => body(page, k, new URL(k.url).origin), { cleanup: async () => (await k.dispose(), await sabakan.close()) });
+}
+
 describe("the status page's first snapshot", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {
   it(
     "is read only once kintsugi says its subscriptions listen: a change made while they are still on their way shows without a reload",
     { timeout: 300_000 },
     async (t) => {
-      const sabakan = await startFakeSabakan();
-      addRacks(sabakan, 12, 3);
-      const k = await startTestKintsugi(
-        { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
-        { startSchedule: false },
-      );
-      const origin = new URL(k.url).origin;
-      await withChromium(
-        t,
-        async ({ page }) => {
-          // The page's operations are held on their way to kintsugi (its connection_init is not): the window between
-          // the page's first look and its subscriptions taking effect, stretched until the test lets them go.
-          const held: string[] = [];
-          let release: (() => void) | null = null;
-          // Once the page sent its six subscriptions and did what comes next: read the queue, or ask first.
-          let next: string | null = null;
-          let beforeListening: (what: string) => void = () => undefined;
-          const sentBeforeListening = new Promise<string>((resolve) => (beforeListening = resolve));
-          const check = () => {
-            if (next !== null && held.filter((m) => m.includes('"subscription ')).length >= 6) beforeListening(next);
+      await withStatusPage(t, async (page, k, origin) => {
+        // The page's operations are held on their way to kintsugi (its connection_init is not): the window between
+        // the page's first look and its subscriptions taking effect, stretched until the test lets them go.
+        const held: string[] = [];
+        let release: (() => void) | null = null;
+        // Once the page sent its six subscriptions and did what comes next: read the queue, or ask first.
+        let next: string | null = null;
+        let beforeListening: (what: string) => void = () => undefined;
+        const sentBeforeListening = new Promise<string>((resolve) => (beforeListening = resolve));
+        const check = () => {
+          if (next !== null && held.filter((m) => m.includes('"subscription ')).length >= 6) beforeListening(next);
+        };
+        page.on("response", (response) => {
+          if (!response.request().postData()?.includes("StatusQueue")) return;
+          next ??= "read the queue over HTTP";
+          check();
+        });
+        await page.routeWebSocket(/\/graphql$/, (ws) => {
+          const server = ws.connectToServer();
+          release = () => {
+            for (const message of held.splice(0)) server.send(message);
+            ws.onMessage((message) => server.send(message));
           };
-          page.on("response", (response) => {
-            if (!response.request().postData()?.includes("StatusQueue")) return;
-            next ??= "read the queue over HTTP";
+          ws.onMessage((message) => {
+            const text = String(message);
+            if (!text.includes('"subscribe"')) return server.send(message);
+            held.push(text);
+            if (text.includes("query Listening")) next ??= "asked whether its subscriptions listen";
             check();
           });
-          await page.routeWebSocket(/\/graphql$/, (ws) => {
-            const server = ws.connectToServer();
-            release = () => {
-              for (const message of held.splice(0)) server.send(message);
-              ws.onMessage((message) => server.send(message));
-            };
-            ws.onMessage((message) => {
-              const text = String(message);
-              if (!text.includes('"subscribe"')) return server.send(message);
-              held.push(text);
-              if (text.includes("query Listening")) next ??= "asked whether its subscriptions listen";
-              check();
-            });
-          });
-          await page.goto(`${origin}/status`);
-          // What the page does before its subscriptions listen, whichever it is.
-          t.diagnostic(`the page ${await sentBeforeListening} while its ${held.length} operations were held`);
-          const added = await addEntry(k, "10.0.0.1");
-          assert.ok(release !== null, "the page's socket was routed");
-          (release as () => void)();
-          await queueShows(page, added, true, STEP_TIMEOUT_MS);
-          await page
-            .locator("#connection")
-            .filter({ hasText: /^live$/ })
-            .waitFor({ timeout: STEP_TIMEOUT_MS });
-        },
-        { cleanup: async () => (await k.dispose(), await sabakan.close()) },
-      );
+        });
+        await page.goto(`${origin}/status`);
+        // What the page does before its subscriptions listen, whichever it is.
+        t.diagnostic(`the page ${await sentBeforeListening} while its ${held.length} operations were held`);
+        const added = await addEntry(k, "10.0.0.1");
+        assert.ok(release !== null, "the page's socket was routed");
+        (release as () => void)();
+        await queueShows(page, added, true, STEP_TIMEOUT_MS);
+        await page
+          .locator("#connection")
+          .filter({ hasText: /^live$/ })
+          .waitFor({ timeout: STEP_TIMEOUT_MS });
+      });
     },
   );
 
   it("applies the events that come while it reads the last of its snapshot (what kintsugi knows of sabakan)", { timeout: 300_000 }, async (t) => {
-    const sabakan = await startFakeSabakan();
-    addRacks(sabakan, 12, 3);
-    const k = await startTestKintsugi(
-      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
-      { startSchedule: false },
-    );
-    const origin = new URL(k.url).origin;
-    await withChromium(
-      t,
-      async ({ page }) => {
-        // The page's read of `dependencies`, its last after the panels, is held until the test lets it go.
-        let held: () => void = () => undefined;
-        const reading = new Promise<void>((resolve) => (held = resolve));
-        let release: () => void = () => undefined;
-        const released = new Promise<void>((resolve) => (release = resolve));
-        await page.route(/\/graphql$/, async (route) => {
-          if (route.request().postData()?.includes("StatusDependencies")) {
-            held();
-            await released;
-          }
-          await route.continue();
-        });
-        const address = "10.0.3.1";
-        let delivered: () => void = () => undefined;
-        const eventCame = new Promise<void>((resolve) => (delivered = resolve));
-        page.on("websocket", (ws) => ws.on("framereceived", (frame) => (String(frame.payload).includes(address) ? delivered() : undefined)));
-        await page.goto(`${origin}/status`);
-        await reading;
-        const added = await addEntry(k, address);
-        await eventCame;
-        release();
-        await queueShows(page, added, true, STEP_TIMEOUT_MS);
-      },
-      { cleanup: async () => (await k.dispose(), await sabakan.close()) },
-    );
+    await withStatusPage(t, async (page, k, origin) => {
+      // The page's read of `dependencies`, its last after the panels, is held until the test lets it go.
+      let held: () => void = () => undefined;
+      const reading = new Promise<void>((resolve) => (held = resolve));
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/graphql$/, async (route) => {
+        if (route.request().postData()?.includes("StatusDependencies")) {
+          held();
+          await released;
+        }
+        await route.continue();
+      });
+      const address = "10.0.3.1";
+      let delivered: () => void = () => undefined;
+      const eventCame = new Promise<void>((resolve) => (delivered = resolve));
+      page.on("websocket", (ws) => ws.on("framereceived", (frame) => (String(frame.payload).includes(address) ? delivered() : undefined)));
+      await page.goto(`${origin}/status`);
+      await reading;
+      const added = await addEntry(k, address);
+      await eventCame;
+      release();
+      await queueShows(page, added, true, STEP_TIMEOUT_MS);
+    });
   });
 });
 
