@@ -1,7 +1,7 @@
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import type { WebSocket } from "ws";
 import type { SubscriptionSink } from "./pushed-subscription.js";
-import { nextMessage, nextMessageHead } from "./shared-payloads.js";
+import { nextMessageHead, payloadTail } from "./shared-payloads.js";
 import { sendSplitMessage } from "./limits/websocket-writes.js";
 
 /**
@@ -17,13 +17,14 @@ export type BeforeNext = (socket: WebSocket, id: string, args: ExecutionArgs, re
  * subscriptions as it closes.
  */
 export function nextMessageSink(socket: WebSocket, id: string, args: ExecutionArgs, before: BeforeNext): SubscriptionSink {
-  const head = nextMessageHead(id);
+  // The same bytes for every event of the subscription.
+  const head = Buffer.from(nextMessageHead(id));
   return {
     next(result) {
       if (socket.readyState !== socket.OPEN) return null;
       const payload = before(socket, id, args, result);
       if (payload instanceof Error) return payload;
-      sendSplitMessage(socket, nextMessage(head, payload));
+      sendSplitMessage(socket, head, payloadTail(payload));
       return null;
     },
   };
