@@ -7,6 +7,38 @@ const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> => typeof (
 
 const DONE: IteratorResult<ExecutionResult> = Object.freeze({ value: undefined, done: true });
 
+/** What a result that waited came to. */
+type Settled =
+  | { readonly promise: Promise<ExecutionResult>; readonly ok: true; readonly value: ExecutionResult }
+  | { readonly promise: Promise<ExecutionResult>; readonly ok: false; readonly err: Error };
+
+// The subscriptions waiting for each result that is still a promise. A result is shared by every subscription of its
+// execution, and the thousands handed an event before it settles wait on it together: one reaction to the promise
+// tells them all, not a promise, a reaction and two closures each.
+const waiters = new WeakMap<Promise<ExecutionResult>, Array<(settled: Settled) => void>>();
+
+/**
+ * Who is to be told once `promise` settles, in the order they asked (push onto it); its one reaction is attached with
+ * the first ask, which also keeps a rejection from going unhandled while the subscriptions wait on earlier results.
+ */
+function settlement(promise: Promise<ExecutionResult>): Array<(settled: Settled) => void> {
+  let waiting = waiters.get(promise);
+  if (!waiting) {
+    const told: Array<(settled: Settled) => void> = [];
+    waiters.set(promise, told);
+    const tell = (settled: Settled) => {
+      waiters.delete(promise);
+      for (const r of told) r(settled);
+    };
+    promise.then(
+      (value) => tell({ promise, ok: true, value }),
+      (err: unknown) => tell({ promise, ok: false, err: err instanceof Error ? err : new Error(String(err)) }),
+    );
+    waiting = told;
+  }
+  return waiting;
+}
+
 /** Where a pushed subscription's results go, in order, as they come. */
 export interface SubscriptionSink {
   /** Sends `result` to the subscriber as its next event; an error returned ends the subscription with it instead. */
@@ -60,20 +92,23 @@ export function pushedSubscription(source: AsyncIterableIterator<unknown>, resul
   // Results held behind one that is still a promise, oldest first.
   const waiting: Array<PromiseOrValue<ExecutionResult>> = [];
   let awaited = false;
+  const resume = (settled: Settled): void => {
+    awaited = false;
+    if (!settled.ok) return finish(settled.err);
+    if (waiting[0] === settled.promise) waiting[0] = settled.value;
+    try {
+      drain();
+    } catch (err) {
+      finish(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
   const drain = (): void => {
     while (waiting.length > 0 && !outcome) {
       const head = waiting[0] as PromiseOrValue<ExecutionResult>;
       if (isPromise(head)) {
         if (awaited) return;
         awaited = true;
-        void head.then(
-          (value) => {
-            awaited = false;
-            if (waiting[0] === head) waiting[0] = value;
-            drain();
-          },
-          (err: unknown) => finish(err instanceof Error ? err : new Error(String(err))),
-        );
+        settlement(head).push(resume);
         return;
       }
       send(waiting.shift() as ExecutionResult);
@@ -86,7 +121,7 @@ export function pushedSubscription(source: AsyncIterableIterator<unknown>, resul
       if (waiting.length === 0 && !isPromise(result)) return send(result);
       if (waiting.length >= results.maxWaiting) return finish(results.behind());
       // Seen by drain once it is first in line; a rejection before then is not unhandled.
-      if (isPromise(result)) void result.catch(() => undefined);
+      if (isPromise(result)) settlement(result);
       waiting.push(result);
       drain();
     },

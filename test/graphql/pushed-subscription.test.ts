@@ -74,6 +74,31 @@ describe("pushedSubscription (events written as published, not iterated one by o
     assert.deepEqual(sent, [0, 1, 2, 3, 4], "at once again once nothing waits");
   });
 
+  it("lets the subscriptions waiting on one shared result hear it settle through one reaction to it, each in event order", async () => {
+    // A promise that counts the reactions attached to it.
+    let reactions = 0;
+    class Counted<T> extends Promise<T> {
+      override then<A = T, B = never>(ok?: ((v: T) => A | PromiseLike<A>) | null, fail?: ((e: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+        reactions++;
+        return super.then(ok, fail);
+      }
+    }
+    const waits = later<ExecutionResult>();
+    const shared = new Counted<ExecutionResult>((resolve) => void waits.promise.then(resolve));
+    const pubsub = new PubSub<Topics>();
+    const sent: string[] = [];
+    for (const name of ["a", "b", "c"]) {
+      const results: PushedResults = { resultFor: (n) => (n === 1 ? shared : result(n as number)), maxWaiting: 3, behind: () => new Error("x") };
+      pushedSubscription(pubsub.subscribe("said"), results, { next: (r) => (sent.push(`${name}${(r.data as { said: number }).said}`), null) });
+    }
+    for (const n of [0, 1, 2]) pubsub.publish("said", n);
+    const attached = reactions;
+    waits.resolve(result(1));
+    await flush();
+    assert.equal(attached, 1, "one reaction for the three subscriptions");
+    assert.deepEqual(sent, ["a0", "b0", "c0", "a1", "a2", "b1", "b2", "c1", "c2"]);
+  });
+
   const endings: Array<{
     name: string;
     act: (w: ReturnType<typeof world>) => void | Promise<void>;
