@@ -39,10 +39,16 @@ function settlement(promise: Promise<ExecutionResult>): Array<(settled: Settled)
   return waiting;
 }
 
+/** What a sink returns to end its subscription as done, with nothing to tell (its connection is going away). */
+export const ENDED = "ended";
+
 /** Where a pushed subscription's results go, in order, as they come. */
 export interface SubscriptionSink {
-  /** Sends `result` to the subscriber as its next event; an error returned ends the subscription with it instead. */
-  next(result: ExecutionResult): Error | null;
+  /**
+   * Sends `result` to the subscriber as its next event; an error returned ends the subscription with it instead,
+   * ENDED ends it as done.
+   */
+  next(result: ExecutionResult): Error | typeof ENDED | null;
 }
 
 /** How a pushed subscription turns an event into results, and how far its results may wait on each other. */
@@ -87,7 +93,8 @@ export function pushedSubscription(source: AsyncIterableIterator<unknown>, resul
   const send = (result: ExecutionResult): void => {
     if (outcome) return;
     const err = sink.next(result);
-    if (err) finish(err);
+    if (err === ENDED) finish(null);
+    else if (err) finish(err);
   };
   // Results held behind one that is still a promise, oldest first.
   const waiting: Array<PromiseOrValue<ExecutionResult>> = [];

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ExecutionResult } from "graphql";
 import { PubSub } from "../../src/graphql/pubsub.js";
-import { pushedSubscription, type PushedResults, type PushedSubscription } from "../../src/graphql/pushed-subscription.js";
+import { ENDED, pushedSubscription, type PushedResults, type PushedSubscription } from "../../src/graphql/pushed-subscription.js";
 
 type Topics = { said: number };
 
@@ -97,6 +97,25 @@ describe("pushedSubscription (events written as published, not iterated one by o
     await flush();
     assert.equal(attached, 1, "one reaction for the three subscriptions");
     assert.deepEqual(sent, ["a0", "b0", "c0", "a1", "a2", "b1", "b2", "c1", "c2"]);
+  });
+
+  it("ends as done, letting the source go and sending nothing more, when the sink says its connection is going away", async () => {
+    const pubsub = new PubSub<Topics>();
+    const sent: number[] = [];
+    const results: PushedResults = { resultFor: (n) => result(n as number), maxWaiting: 3, behind: () => new Error("x") };
+    const pushed = pushedSubscription(pubsub.subscribe("said"), results, {
+      next: (r) => {
+        const n = (r.data as { said: number }).said;
+        if (n === 1) return ENDED;
+        sent.push(n);
+        return null;
+      },
+    }) as PushedSubscription;
+    const ended = pushed.stream.next();
+    for (const n of [0, 1, 2]) pubsub.publish("said", n);
+    assert.deepEqual(await ended, { value: undefined, done: true });
+    assert.deepEqual(sent, [0]);
+    assert.equal(pubsub.count("said"), 0);
   });
 
   const endings: Array<{
