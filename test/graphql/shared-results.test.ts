@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type ExecutionArgs, type ExecutionResult } from "graphql";
-import { sharedResults } from "../../src/graphql/shared-results.js";
+import { GraphQLObjectType, GraphQLSchema, GraphQLString, parse, print, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { resultKey, sharedResults } from "../../src/graphql/shared-results.js";
 
 const isPromise = (value: unknown): value is Promise<unknown> => typeof (value as { then?: unknown })?.then === "function";
 
@@ -46,6 +46,16 @@ describe("sharedResults (one execution of an event for every subscription of the
       assert.equal(ra === rb, shared);
       assert.notEqual(sharedResults(a)({ text: "hi" }), ra, "another event, another result");
     });
+  }
+
+  const keys: Array<[string, ExecutionArgs, (printed: string) => string]> = [
+    ["without variables or an operation name, the printed document itself (one string for all its subscriptions)", args("subscription { said }"), (p) => p],
+    ["with empty variables, the same", args("subscription { said }", {}), (p) => p],
+    ["with variables, the printed document and them", args("subscription ($s: String) { said(suffix: $s) }", { s: "!" }), (p) => `\u0000${p}\u0000{"s":"!"}`],
+    ["with an operation name, it and the printed document", { ...args("subscription S { said }"), operationName: "S" }, (p) => `S\u0000${p}\u0000{}`],
+  ];
+  for (const [name, a, expected] of keys) {
+    it(`keys a subscription ${name}`, () => assert.equal(resultKey(a), expected(print(a.document))));
   }
 
   it("hands a result that waited as a promise until it settles, then as the value itself", async () => {
