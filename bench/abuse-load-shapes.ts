@@ -45,7 +45,7 @@ function addsOneByOne(queued: number): Shape {
 }
 
 /** What each slow subscriber asks of an event: about 1 KB, 100 KB an event on each connection of 100. */
-const SLOW_SUBSCRIPTION = `subscription { repairEntryEvents { kind entry { index address nodename machineType operation status step stepStatus stepCount deleted
+export const SLOW_SUBSCRIPTION = `subscription { repairEntryEvents { kind entry { index address nodename machineType operation status step stepStatus stepCount deleted
   createdAt lastTransitionTime waitingFor { kind message until } history { kind reason detail status step stepStatus } } } }`;
 
 /** Adds entries, four in flight at a time, for `ms` (each add is a few repairEntryEvents as the runner works it); the adds made. */
