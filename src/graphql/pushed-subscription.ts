@@ -1,43 +1,13 @@
 import type { ExecutionResult } from "graphql";
 import { listenTo } from "./pubsub.js";
+import type { Recipient } from "./paced-delivery.js";
+import { settlement, type Settled } from "./result-waiters.js";
 
 type PromiseOrValue<T> = T | Promise<T>;
 
 const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> => typeof (value as { then?: unknown }).then === "function";
 
 const DONE: IteratorResult<ExecutionResult> = Object.freeze({ value: undefined, done: true });
-
-/** What a result that waited came to. */
-type Settled =
-  | { readonly promise: Promise<ExecutionResult>; readonly ok: true; readonly value: ExecutionResult }
-  | { readonly promise: Promise<ExecutionResult>; readonly ok: false; readonly err: Error };
-
-// The subscriptions waiting for each result that is still a promise. A result is shared by every subscription of its
-// execution, and the thousands handed an event before it settles wait on it together: one reaction to the promise
-// tells them all, not a promise, a reaction and two closures each.
-const waiters = new WeakMap<Promise<ExecutionResult>, Array<(settled: Settled) => void>>();
-
-/**
- * Who is to be told once `promise` settles, in the order they asked (push onto it); its one reaction is attached with
- * the first ask, which also keeps a rejection from going unhandled while the subscriptions wait on earlier results.
- */
-function settlement(promise: Promise<ExecutionResult>): Array<(settled: Settled) => void> {
-  let waiting = waiters.get(promise);
-  if (!waiting) {
-    const told: Array<(settled: Settled) => void> = [];
-    waiters.set(promise, told);
-    const tell = (settled: Settled) => {
-      waiters.delete(promise);
-      for (const r of told) r(settled);
-    };
-    promise.then(
-      (value) => tell({ promise, ok: true, value }),
-      (err: unknown) => tell({ promise, ok: false, err: err instanceof Error ? err : new Error(String(err)) }),
-    );
-    waiting = told;
-  }
-  return waiting;
-}
 
 /** What a sink returns to end its subscription as done, with nothing to tell (its connection is going away). */
 export const ENDED = "ended";
@@ -99,15 +69,18 @@ export function pushedSubscription(source: AsyncIterableIterator<unknown>, resul
   // Results held behind one that is still a promise, oldest first.
   const waiting: Array<PromiseOrValue<ExecutionResult>> = [];
   let awaited = false;
-  const resume = (settled: Settled): void => {
-    awaited = false;
-    if (!settled.ok) return finish(settled.err);
-    if (waiting[0] === settled.promise) waiting[0] = settled.value;
-    try {
-      drain();
-    } catch (err) {
-      finish(err instanceof Error ? err : new Error(String(err)));
-    }
+  // Told once the result at the head of `waiting` settled.
+  const resume: Recipient<Settled> = {
+    push(settled) {
+      awaited = false;
+      if (!settled.ok) return finish(settled.err);
+      if (waiting[0] === settled.promise) waiting[0] = settled.value;
+      try {
+        drain();
+      } catch (err) {
+        finish(err instanceof Error ? err : new Error(String(err)));
+      }
+    },
   };
   const drain = (): void => {
     while (waiting.length > 0 && !outcome) {
