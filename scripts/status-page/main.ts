@@ -135,7 +135,7 @@ async function readAll(): Promise<void> {
       }),
     ]);
     if (records !== null) timeline.replace(records, entries ?? [...model.entries.values()], FINISHED_LIMIT);
-    for (const change of pending) change();
+    applyPending();
     // Read after the panels: a failure the machines read just met is then in kintsugi's answer.
     await readDependencies();
     // Read at each reconnection: a change of the limit shows then (no event announces it).
@@ -157,9 +157,16 @@ async function readAll(): Promise<void> {
     }
     delete document.body.dataset.stale;
   } finally {
-    pending = null;
+    applyPending();
     changed();
   }
+}
+
+/** Applies the events that came while the panels were read, and applies the next ones as they come. */
+function applyPending(): void {
+  const queued = pending ?? [];
+  pending = null;
+  for (const change of queued) change();
 }
 
 /** A subscription ended (kintsugi refused it, or the socket closed for good): start afresh after a pause. */

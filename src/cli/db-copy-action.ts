@@ -37,8 +37,8 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
   let target: SnapshotTarget | null = null;
   try {
     source = from.kind === "sqlite" ? await openSqliteSnapshotSource(from.file) : await openEtcdSnapshotSource(await etcd());
-    target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : await openEtcdSnapshotTarget(await etcd());
-    return await copyStore(source, target, progress ? { progress } : {});
+    target = to.kind === "sqlite" ? openSqliteSnapshotTarget(to.file) : openEtcdSnapshotTarget(await etcd());
+    return await copyStore(source, target, progress);
   } finally {
     await target?.close();
     await source?.close();

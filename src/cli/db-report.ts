@@ -1,5 +1,5 @@
-import { COUNT_NAMES } from "../store/copy/copy-store.js";
-import type { SnapshotCounts, SnapshotSummary } from "../store/copy/snapshot-digest.js";
+import { COUNT_NAMES, type SnapshotCounts } from "../store/copy/snapshot-kinds.js";
+import type { SnapshotSummary } from "../store/copy/snapshot-digest.js";
 import type { DatabaseCheck } from "../store/copy/database-check.js";
 import { NEWEST_SCHEMA_VERSION } from "../store/kv/sqlite/old-tables/migrations/index.js";
 
@@ -30,9 +30,8 @@ export function schemaLine(version: number): string {
 export function checkLines(check: DatabaseCheck): string[] {
   const lines: string[] = [];
   if (check.schemaVersion !== null) lines.push(schemaLine(check.schemaVersion));
-  if (check.counts !== null) lines.push(...countLines(check.counts));
   if (check.summary !== null) {
-    lines.push(counterLine(check.summary));
+    lines.push(...countLines(check.summary.counts), counterLine(check.summary));
     const migrated = check.schemaVersion !== NEWEST_SCHEMA_VERSION ? ` (of what it holds once migrated to schema version ${NEWEST_SCHEMA_VERSION})` : "";
     lines.push(`  sha256 ${check.summary.sha256}${migrated}`);
   }

@@ -1,7 +1,6 @@
 import { Command } from "commander";
 import { CliError, describeSocketError } from "./client.js";
 import { formatGoDuration } from "./durations.js";
-import { whenListening } from "../graphql/when-listening.js";
 import type { CliIo } from "./repair-queue-commands.js";
 import { WatchEntries, WatchEntry, WatchWaits } from "./documents.js";
 import type { WatchEntriesQuery, WatchEntryQuery, WatchFieldsFragment, WatchWaitsSubscription } from "./generated/operations.js";
@@ -69,7 +68,11 @@ export function watchCommand(io: WatchIo): Command {
         }
       };
       // graphql-ws and ws load when a command subscribes, not with every command's modules.
-      const [{ watchConnection }, webSocketImpl] = await Promise.all([import("./watch-connection.js"), io.client().webSocketImpl()]);
+      const [{ watchConnection }, { whenListening }, webSocketImpl] = await Promise.all([
+        import("./watch-connection.js"),
+        import("../graphql/when-listening.js"),
+        io.client().webSocketImpl(),
+      ]);
       await new Promise<void>((resolve, reject) => {
         let asking: (() => void) | null = null;
         const connection = watchConnection({

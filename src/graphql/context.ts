@@ -22,7 +22,7 @@ import type { HealthCheckStatus } from "../domain/health/health-check-remediatio
 import type { Topics } from "./topics.js";
 import type { ClusterGeneration, GenerationRound } from "../domain/cluster/generation-record.js";
 import type { Adoption } from "../domain/cluster/adoption.js";
-import type { RecordedRepair } from "../domain/stats/repair-stats.js";
+import type { RepairStatsDimension, RepairStatsGroup } from "../domain/stats/repair-stats.js";
 import type { Actor } from "../auth/roles.js";
 import type { ReplayThreads } from "./replay/replay-threads.js";
 import type { AnswerBudget } from "./limits/answer-budget.js";
@@ -51,8 +51,8 @@ export type ClusterAdoptionOutcome =
 
 /** The ended repairs with their histories' summaries (the runner's RepairSummaries). */
 export interface RepairSummaryReader {
-  /** The repairs that finished in [since, until) (ms), newest first. */
-  read(since: number, until: number): Promise<RecordedRepair[]>;
+  /** repairStats of the repairs that finished in [since, until) (ms); shared between requests, never to be changed. */
+  stats(since: number, until: number, groupBy: readonly RepairStatsDimension[], racks: ReadonlyMap<string, number>): Promise<readonly RepairStatsGroup[]>;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { KEPT_FINISHED_REPAIRS, type FinishedRepair } from "../domain/queue/finished-repair.js";
 import { historySummaryOf, type RepairHistorySummary } from "../domain/stats/repair-history-summary.js";
-import type { RecordedRepair } from "../domain/stats/repair-stats.js";
+import { repairStats, type RecordedRepair, type RepairStatsDimension, type RepairStatsGroup } from "../domain/stats/repair-stats.js";
 import type { FinishedRepairPort, RepairEntryPort } from "../store/store-port.js";
+import { FinishedInOrder } from "./finished-in-order.js";
 
 /**
  * The most history records one statistics read reads. A repair has a handful of records (created, a transition or
@@ -51,12 +52,16 @@ export async function summarizeHistories(
 export class RepairSummaries {
   /** By entry index; a summary counts only for the end it was computed for (see {@link keptFor}). */
   private readonly summaries = new Map<number, Summarized>();
+  /** How many times {@link summaries} changed: with the store's kept records, the version a view is of. */
+  private summariesChanged = 0;
+  /** The kept records in the order they ended, of the last version asked for. */
+  private view: FinishedInOrder | null = null;
   /** The read under way (and those waiting for it), settled or not. */
   private reading: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly entries: Pick<RepairEntryPort, "timelines">,
-    private readonly finished: Pick<FinishedRepairPort, "list" | "summaryOf">,
+    private readonly finished: Pick<FinishedRepairPort, "kept" | "summaryOf">,
     private readonly bound = KEPT_FINISHED_REPAIRS,
     private readonly readLimit = MAX_STATS_HISTORY_RECORDS,
   ) {}
@@ -73,6 +78,22 @@ export class RepairSummaries {
    */
   read(since: number, until: number): Promise<RecordedRepair[]> {
     return this.inTurn(() => this.readNow(since, until));
+  }
+
+  /**
+   * repairStats of the repairs that finished in [since, until) (see {@link read}). Without the rack among `groupBy`
+   * (racks are sabakan's answer of the moment) and with every summary in the range known, the answer is the one
+   * computed for the same repairs and grouping before, until a repair ends or a summary is stored: requests that
+   * ask again and again, however many at once, cost two binary searches each.
+   */
+  stats(since: number, until: number, groupBy: readonly RepairStatsDimension[], racks: ReadonlyMap<string, number>): Promise<readonly RepairStatsGroup[]> {
+    return this.inTurn(async () => {
+      const view = this.current();
+      const range = view.range(since, until);
+      const withoutRack = groupBy.filter((d): d is Exclude<RepairStatsDimension, "rack"> => d !== "rack");
+      if (withoutRack.length === groupBy.length && view.unknownIn(range).length === 0) return view.statsIn(range, withoutRack);
+      return repairStats(await this.readNow(since, until), groupBy, racks);
+    });
   }
 
   /**
@@ -93,14 +114,25 @@ export class RepairSummaries {
   }
 
   private async readNow(since: number, until: number): Promise<RecordedRepair[]> {
-    const records = this.finished.list(since).filter((r) => r.finishedAt < until);
-    const stored = records.map((r) => this.finished.summaryOf(r.sequence));
-    const read = await this.summarizeNow(
-      records.filter((_, i) => stored[i] === undefined),
-      this.readLimit,
-    );
+    const view = this.current();
+    const range = view.range(since, until);
+    const unknown = view.unknownIn(range);
+    if (unknown.length === 0) return view.repairsIn(range);
+    const read = await this.summarizeNow(unknown, this.readLimit);
     // What this read summarized answers even when the bound dropped it at once (a range wider than the bound).
-    return records.map((repair, i) => ({ repair, summary: stored[i] ?? read.get(repair.entryIndex) ?? null }));
+    return view.repairsIn(range).map((r) => (r.summary === null ? { repair: r.repair, summary: read.get(r.repair.entryIndex) ?? null } : r));
+  }
+
+  /** The view of the store's kept records and of what is summarized here now: the last one while neither changed. */
+  private current(): FinishedInOrder {
+    const kept = this.finished.kept();
+    if (this.view?.kept !== kept || this.view.summarizedHere !== this.summariesChanged) {
+      this.view = new FinishedInOrder(kept, this.summariesChanged, (r) => {
+        const stored = this.finished.summaryOf(r.sequence);
+        return stored !== undefined ? stored : this.keptFor(r)?.summary;
+      });
+    }
+    return this.view;
   }
 
   /** What is kept here of `records`, and one bounded read of the rest, which is kept. */
@@ -117,6 +149,7 @@ export class RepairSummaries {
       const summary = read.get(r.entryIndex);
       if (summary === undefined) continue;
       this.summaries.set(r.entryIndex, { finishedAt: r.finishedAt, status: r.status, summary });
+      this.summariesChanged++;
       known.set(r.entryIndex, summary);
     }
     this.dropOldest();
@@ -129,6 +162,7 @@ export class RepairSummaries {
     if (excess <= 0) return;
     const oldest = [...this.summaries.keys()].sort((a, b) => a - b).slice(0, excess);
     for (const index of oldest) this.summaries.delete(index);
+    this.summariesChanged++;
   }
 
   /**

@@ -5,9 +5,9 @@ import type { PollRecord } from "../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../domain/replay/remediation-record.js";
 
 /** The most machines one stored record may hold: ten times the largest data center kintsugi is measured at. */
-export const MAX_RECORDED_MACHINES = 100_000;
+const MAX_RECORDED_MACHINES = 100_000;
 /** The most bytes one record may take once inflated: far above a 100,000-machine answer's few megabytes. */
-export const MAX_RECORD_JSON_BYTES = 32 * 1024 * 1024;
+const MAX_RECORD_JSON_BYTES = 32 * 1024 * 1024;
 
 const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = z.string().max(1024);

@@ -35,11 +35,6 @@ export function parseStoredEvidence(text: string, where: string): RepairEvidence
     const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
     throw new Error(`${where}: its proof of repair evidence is invalid${at}: ${issue?.message ?? "invalid"}`);
   }
-  return canonicalEvidence(stripUndefined(parsed.data));
-}
-
-/** zod gives absent optional keys as absent already; this keeps `since` free of explicit undefined values. */
-function stripUndefined(e: z.infer<typeof repairEvidenceSchema>): RepairEvidence {
-  const since = Object.fromEntries(Object.entries(e.since).filter(([, v]) => v !== undefined));
-  return { ...e, since };
+  // canonicalEvidence keeps only the signals `since` has a time for.
+  return canonicalEvidence(parsed.data);
 }

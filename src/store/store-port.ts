@@ -210,6 +210,11 @@ export interface AutoRepairOutcomePort {
 export interface FinishedRepairPort {
   /** The records finished at or after `since` (all when null or absent), newest first. */
   list(since?: number | null): FinishedRepair[];
+  /**
+   * Every kept record, oldest first: one frozen array, the same until a record or a stored summary changes, so a
+   * reader that derives something from them (the statistics) tells by its identity when to derive it again.
+   */
+  kept(): readonly FinishedRepair[];
   ofEntry(index: number): FinishedRepair | undefined;
   /** The stored summary of a record's history (null: it has none); undefined when none is stored. */
   summaryOf(sequence: number): RepairHistorySummary | null | undefined;

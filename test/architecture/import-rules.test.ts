@@ -20,8 +20,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   config: ["domain", "auth"],
   // The drivers take their own config sections (etcd's connection, poll record retention) and log through support/.
   store: ["domain", "config", "support"],
-  // Thin clients; the Kubernetes ones read the kubeconfig section.
-  adapters: ["domain", "config"],
+  // Thin clients; the Kubernetes ones read the kubeconfig section. Processes spawned here start one a turn of the
+  // event loop (support's turn quota).
+  adapters: ["domain", "config", "support/turn-quota.ts"],
   // The sabakan gateway forwards through the sabakan gateway client.
   gateway: ["domain", "adapters"],
   // Leader election over the store port.
@@ -30,7 +31,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   runner: ["domain", "store", "adapters/ports.ts", "support"],
   // The API: resolvers over the store port, the edge's access checks, its limits from the config, and the sabakan
   // gateway (sabakan's own root fields, forwarded). The runner's workers reach it through its context's interfaces.
-  graphql: ["domain", "store", "auth", "config", "gateway", "adapters/sabakan-gateway-client.ts"],
+  // A burst of requests starts its operations a few a turn of the event loop (support's turn quota).
+  graphql: ["domain", "store", "auth", "config", "gateway", "adapters/sabakan-gateway-client.ts", "support/turn-quota.ts"],
   // The chat alert bridge is a graphql-ws client over the shared TLS transport.
   alerts: ["domain", "adapters/tls-transport.ts", "adapters/tls-websocket.ts"],
   // The CLI is a composition root too: `serve` starts main, the db commands open stores. `repair-queue watch` asks,

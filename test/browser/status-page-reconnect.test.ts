@@ -89,6 +89,44 @@ describe("the status page's first snapshot", { skip: existsSync(CHROMIUM) ? fals
       );
     },
   );
+
+  it("applies the events that come while it reads the last of its snapshot (what kintsugi knows of sabakan)", { timeout: 300_000 }, async (t) => {
+    const sabakan = await startFakeSabakan();
+    addRacks(sabakan, 12, 3);
+    const k = await startTestKintsugi(
+      { sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 5, maxResponseBytes: 1 << 22 } },
+      { startSchedule: false },
+    );
+    const origin = new URL(k.url).origin;
+    await withChromium(
+      t,
+      async ({ page }) => {
+        // The page's read of `dependencies`, its last after the panels, is held until the test lets it go.
+        let held: () => void = () => undefined;
+        const reading = new Promise<void>((resolve) => (held = resolve));
+        let release: () => void = () => undefined;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        await page.route(/\/graphql$/, async (route) => {
+          if (route.request().postData()?.includes("StatusDependencies")) {
+            held();
+            await released;
+          }
+          await route.continue();
+        });
+        const address = "10.0.3.1";
+        let delivered: () => void = () => undefined;
+        const eventCame = new Promise<void>((resolve) => (delivered = resolve));
+        page.on("websocket", (ws) => ws.on("framereceived", (frame) => (String(frame.payload).includes(address) ? delivered() : undefined)));
+        await page.goto(`${origin}/status`);
+        await reading;
+        const added = await addEntry(k, address);
+        await eventCame;
+        release();
+        await queueShows(page, added, true, STEP_TIMEOUT_MS);
+      },
+      { cleanup: async () => (await k.dispose(), await sabakan.close()) },
+    );
+  });
 });
 
 describe("the status page across a restart of kintsugi", { skip: existsSync(CHROMIUM) ? false : `chromium not found at ${CHROMIUM}` }, () => {

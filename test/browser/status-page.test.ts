@@ -241,7 +241,12 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
               `^Being repaired \\(1\\)#${first.data?.["addRepairEntry"].index} 10\\.0\\.0\\.1: unreachable, step 1 of 2 WATCHING \\(WATCHING: step 1: watching the health check`,
             ),
           })
-          .waitFor();
+          .waitFor()
+          .catch(async (err: unknown) => {
+            // Whether the page or the server is behind: what the server says now.
+            t.diagnostic(`the server says: ${JSON.stringify((await k.gql("{ searchRepairEntries { index stepStatus waitingFor { kind message } } }")).data)}`);
+            throw err;
+          });
         await now("waiting")
           .filter({ hasText: new RegExp(`^Waiting \\(1\\)#${second.data?.["addRepairEntry"].index} 10\\.0\\.0\\.2: CONCURRENCY: `) })
           .waitFor();

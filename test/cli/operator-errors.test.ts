@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { OPERATOR_ERRORS } from "../../src/cli/main.js";
 import { StartRefusedError } from "../../src/auth/access-policy.js";
 import { ConfigError } from "../../src/config/load-config.js";
-import { BackupError } from "../../src/store/copy/backup-error.js";
+import { BackupError } from "../../src/store/copy/new-file.js";
 import { CopyFailedError } from "../../src/store/copy/copy-store.js";
 import { SnapshotSourceError, TargetNotEmptyError } from "../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../src/store/copy/unfinished-copy.js";

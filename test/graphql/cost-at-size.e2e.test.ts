@@ -1,3 +1,4 @@
+import { COUNT_MACHINES } from "../../src/adapters/sabakan-documents.js";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,6 +43,8 @@ describe("the cost model and the answer size at a data center's size (kintsugi s
     return { status: res.status, bytes: Buffer.byteLength(text), ...(JSON.parse(text) as object) };
   };
   const healthy = () => assertQuickHealth(url);
+  // What sabakan was asked besides the fleet count at start, which a loaded machine may see retried in the background.
+  const asked = () => sabakan.requests.filter((r) => r.query !== COUNT_MACHINES);
 
   before(async () => {
     sabakan = await startFakeSabakan();
@@ -82,15 +85,16 @@ auth:
   // First, before anything else asked sabakan through the server: kintsugi counted the fleet at start.
   it("refuses the first request after a start at the real fleet's size: 30 aliased searchMachines, estimated over 10,000 machines", async () => {
     const first = ABUSE_SHAPES[0]!;
-    const counted = sabakan.requests.length;
+    const counted = asked().length;
     const [answer] = await Promise.all([ask(first.query), healthy()]);
     assert.equal(answer.status, 400);
     assert.equal(
       answer.errors?.[0]?.message,
       `the operation's estimated cost is ${first.estimate}, more than the limit of ${DEFAULT_LIMITS.maxCost} (limits.max_cost)`,
     );
-    assert.equal(sabakan.requests.length, counted, "sabakan was not asked");
-    assert.equal(counted, 1, "sabakan was asked once at start, to count the fleet");
+    assert.equal(asked().length, counted, "sabakan was not asked");
+    assert.equal(counted, 0, "sabakan was asked nothing but the count at start");
+    assert.ok(sabakan.requests.length >= 1, "sabakan was asked to count the fleet at start");
   });
 
   it("answers CKE's own searchMachines with all 10,000 machines", async () => {
@@ -127,7 +131,7 @@ auth:
 
   for (const { name, query, estimate } of ABUSE_SHAPES) {
     it(`refuses ${name} before running it, with its estimate over 10,000 machines and the limit, while /health answers`, async () => {
-      const requests = sabakan.requests.length;
+      const requests = asked().length;
       const [answer] = await Promise.all([ask(query), healthy()]);
       assert.equal(answer.status, 400);
       assert.equal(
@@ -135,7 +139,7 @@ auth:
         `the operation's estimated cost is ${estimate}, more than the limit of ${DEFAULT_LIMITS.maxCost} (limits.max_cost)`,
       );
       assert.equal(answer.errors?.[0]?.extensions?.["limit"], "limits.max_cost");
-      assert.equal(sabakan.requests.length, requests, "sabakan was not asked");
+      assert.equal(asked().length, requests, "sabakan was not asked");
       await healthy();
     });
   }

@@ -28,7 +28,7 @@ describe("GET /metrics: machines held back and skipped by the latest successful 
   before(async () => {
     sabakan = await startFakeSabakan({ now: () => NOW });
     config = {
-      sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 2, maxResponseBytes: 1 << 20 },
+      sabakan: { url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 30, maxResponseBytes: 1 << 20 },
       constraints: { maximumRepairQueueEntries: 10, waitSecondsToRepairRebooting: 600, maximumUnhealthyMachinesPerRack: 2 },
     };
     k = await startTestKintsugi(config, options);

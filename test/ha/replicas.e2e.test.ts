@@ -104,7 +104,12 @@ describe("three replicas on one etcd", { skip: ETCD_SKIP }, () => {
         "every record of the history, none missing",
       );
       const fixes = machines.log().filter((l) => l.startsWith("fix "));
-      assert.deepEqual(fixes, [`fix ${leaderName} 10.7.0.1`], "the leader ran the repair command, once");
+      assert.equal(fixes.length, 1, `the repair command ran once: ${fixes.join(", ")}`);
+      // A loaded machine may let the lease lapse meanwhile: then the replica that leads since ran it.
+      if (fixes[0] !== `fix ${leaderName} 10.7.0.1`) {
+        const now = await untilOneLeads(replicas.map((r) => r.url));
+        assert.equal(fixes[0], `fix ${now.healths[now.leaderAt]?.replica as string} 10.7.0.1`, "a replica that was not the leader ran it");
+      }
     } finally {
       await subscriber.close();
     }

@@ -57,7 +57,11 @@ describe("control planes end to end (test Kubernetes API)", () => {
         assert.equal((await w.waitFor(index, finished)).status, "SUCCEEDED");
       }
       await w.waitFor(indexes[2]!, () => w.kube.node("cp3")?.["spec"]?.unschedulable !== true);
-      assert.deepEqual(nodePatches(w), ["cp1", "cp1", "cp2", "cp2", "cp3", "cp3"], "each control plane cordoned and uncordoned before the next");
+      // Cordoned in turn, each uncordoned once: a repaired node's uncordon runs after its success is committed, so on a
+      // loaded machine the next control plane's drain may cordon it first (the repaired one is Ready by then).
+      const patches = nodePatches(w);
+      assert.deepEqual([...new Set(patches)], ["cp1", "cp2", "cp3"], "the control planes cordoned in turn");
+      for (const node of ["cp1", "cp2", "cp3"]) assert.equal(patches.filter((p) => p === node).length, 2, `${node} cordoned and uncordoned once`);
     }));
 
   it("a control-plane repair waits while another control plane is not Ready, then while it is being rebooted", () =>

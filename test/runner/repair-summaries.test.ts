@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import type { FinishedRepair } from "../../src/domain/queue/finished-repair.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
+import { repairStats, type RepairStatsDimension } from "../../src/domain/stats/repair-stats.js";
 import { RepairSummaries } from "../../src/runner/repair-summaries.js";
 import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore, RepairEntryPort } from "../../src/store/store-port.js";
@@ -55,6 +56,21 @@ describe("RepairSummaries (real SQLite)", () => {
     return entry.index;
   }
 
+  /** The store's finished port, counting the records asked for their stored summary. */
+  function counted(): { readonly port: ConstructorParameters<typeof RepairSummaries>[1]; looked: number } {
+    const counter = {
+      looked: 0,
+      port: {
+        kept: () => store.finished.kept(),
+        summaryOf: (sequence: number) => {
+          counter.looked++;
+          return store.finished.summaryOf(sequence);
+        },
+      },
+    };
+    return counter;
+  }
+
   const brief = (read: Awaited<ReturnType<RepairSummaries["read"]>>) => read.map((r) => [r.repair.address, r.summary?.drainingMs ?? null]);
 
   it("the repairs finished in [since, until), each with its history's summary", async () => {
@@ -99,6 +115,54 @@ describe("RepairSummaries (real SQLite)", () => {
         ["10.0.0.1", MIN],
       ]);
     assert.deepEqual(reads, [[1, 2, 100_000]]);
+  });
+
+  it("statistics asked again, by many at once, are computed once: no record looked at again until a repair ends", async () => {
+    await repair("10.0.0.1", 10);
+    await repair("10.0.0.2", 20, "failed");
+    const finished = counted();
+    const summaries = new RepairSummaries(entries, finished.port);
+    const read = await summaries.stats(...WIDE, [], new Map());
+    assert.deepEqual(read, repairStats(await summaries.read(...WIDE), [], new Map()), "the first reads the histories");
+    const first = await summaries.stats(...WIDE, [], new Map());
+    assert.deepEqual(first, read);
+    const looked = finished.looked;
+    // Other bounds around the same repairs: the dashboard's "since 89 days ago" moves on with every request.
+    const again = await Promise.all([
+      summaries.stats(...WIDE, [], new Map()),
+      summaries.stats(WIDE[0] + 1, WIDE[1], [], new Map()),
+      summaries.stats(WIDE[0], WIDE[1] - 1, [], new Map()),
+      summaries.stats(NOW + 10 * MIN, NOW + 20 * MIN + 1, [], new Map()),
+    ]);
+    for (const answer of again) assert.equal(answer, first, "the answer computed first");
+    assert.equal(finished.looked, looked, "no record's summary looked at again");
+    assert.deepEqual(reads, [[1, 2, 100_000]]);
+
+    await repair("10.0.0.3", 30);
+    const after = await summaries.stats(...WIDE, [], new Map());
+    assert.equal(after[0]?.entries, 3, "a repair that ended since is counted");
+    assert.notEqual(finished.looked, looked);
+    assert.deepEqual(after, repairStats(await summaries.read(...WIDE), [], new Map()));
+  });
+
+  it("statistics equal repairStats of what read answers, for every range and grouping", async () => {
+    const ends: Array<[string, number, RepairEntry["status"]]> = [
+      ["10.0.0.1", 10, "succeeded"],
+      ["10.0.0.2", 20, "failed"],
+      ["10.0.0.1", 20, "succeeded"],
+      ["10.0.0.3", 35, "succeeded"],
+      ["10.0.0.4", 50, "failed"],
+    ];
+    for (const [address, min, status] of ends) await repair(address, min, status);
+    const summaries = new RepairSummaries(entries, store.finished);
+    const racks = new Map([["10.0.0.1", 1]]);
+    const groupings: RepairStatsDimension[][] = [[], ["step"], ["operation", "machineType"], ["rack"], ["rack", "step"]];
+    for (const since of [0, 10, 19, 20, 21, 50, 51].map((m) => NOW + m * MIN))
+      for (const until of [10, 20, 21, 50, 51, 600].map((m) => NOW + m * MIN))
+        for (const groupBy of groupings) {
+          const expected = repairStats(await summaries.read(since, until), groupBy, racks);
+          assert.deepEqual(await summaries.stats(since, until, groupBy, racks), expected, `[${since - NOW}, ${until - NOW}) by ${groupBy.join()}`);
+        }
   });
 
   it("past the read's bound, the repairs are counted without a summary, and the next query reads on", async () => {
@@ -174,7 +238,7 @@ describe("RepairSummaries (real SQLite)", () => {
       },
     ];
     let records = ended("deleted", 9);
-    const summaries = new RepairSummaries(entries, { list: () => records, summaryOf: () => undefined });
+    const summaries = new RepairSummaries(entries, { kept: () => records, summaryOf: () => undefined });
     assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.1", MIN]]);
     records = ended("deleted", 9.5);
     assert.deepEqual(brief(await summaries.read(...WIDE)), [["10.0.0.1", 1.5 * MIN]], "another end time");
@@ -192,7 +256,7 @@ describe("RepairSummaries (real SQLite)", () => {
     await repair("10.0.0.2", 20);
     const [older] = store.finished.list().filter((r) => r.address === "10.0.0.1");
     const stored = new Map([[older!.sequence, { drainingMs: 7 * MIN, stepsNeeded: 3, finalStep: 2 }]]);
-    const summaries = new RepairSummaries(entries, { list: (since) => store.finished.list(since), summaryOf: (sequence) => stored.get(sequence) });
+    const summaries = new RepairSummaries(entries, { kept: () => store.finished.kept(), summaryOf: (sequence) => stored.get(sequence) });
     const read = await summaries.read(...WIDE);
     assert.deepEqual(brief(read), [
       ["10.0.0.2", MIN],

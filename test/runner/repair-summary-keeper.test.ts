@@ -5,7 +5,7 @@ import type { RepairHistorySummary } from "../../src/domain/stats/repair-history
 import type { RepairTimelinePoint } from "../../src/domain/stats/repair-timeline.js";
 import { RepairSummaries } from "../../src/runner/repair-summaries.js";
 import { RepairSummaryKeeper } from "../../src/runner/repair-summary-keeper.js";
-import type { KintsugiStore, StoreCommit } from "../../src/store/store-port.js";
+import type { KintsugiStore, RepairChange, StoreCommit } from "../../src/store/store-port.js";
 import { NOW } from "../support/fixtures.js";
 import { until } from "../support/until.js";
 
@@ -38,12 +38,28 @@ function history(index: number): RepairTimelinePoint[] {
   ] as RepairTimelinePoint[];
 }
 
+/** A committed change of entry `index`: its repair ends (processing to succeeded), it moves a step on, or it is added. */
+function change(index: number, kind: "ends" | "steps" | "added"): RepairChange {
+  const processing = { index, status: "processing", step: 0 };
+  const [previous, entry] =
+    kind === "added"
+      ? [null, { ...processing, status: "queued" }]
+      : [processing, kind === "ends" ? { ...processing, status: "succeeded" } : { ...processing, step: 1 }];
+  const record = { sequence: index * 10, entryIndex: index, kind: kind === "added" ? "created" : "transition" };
+  return { entry, previous, record } as unknown as RepairChange;
+}
+
 /** The ports the keeper uses, in memory: what it read and what it stored are kept for the cases to look at. */
 function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; tooLong?: ReadonlySet<number>; gate?: Promise<void> } = {}) {
   const stored = new Map<number, RepairHistorySummary | null>();
   const reads: Array<[number, number, number]> = [];
   const writes: number[][] = [];
   const listeners = new Set<(commit: StoreCommit) => void>();
+  /** How many records the keeper looked at: each one listed, each one asked for by its entry. */
+  const looked = { records: 0 };
+  const byIndex = new Map<number, FinishedRepair>();
+  /** What the store's `kept()` answers: the same array until a record is added or a summary stored, as the mirror's. */
+  let version: { readonly records: number; readonly stored: number; readonly kept: readonly FinishedRepair[] } | null = null;
   const store: Pick<KintsugiStore, "entries" | "finished" | "onCommit"> = {
     entries: {
       timelines: async (first: number, last: number, limit: number) => {
@@ -57,8 +73,20 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; to
       },
     } as unknown as KintsugiStore["entries"],
     finished: {
-      list: () => [...records],
-      ofEntry: (index: number) => records.findLast((r) => r.entryIndex === index),
+      list: () => {
+        looked.records += records.length;
+        return [...records];
+      },
+      kept: () => {
+        if (version?.records !== records.length || version.stored !== stored.size)
+          version = { records: records.length, stored: stored.size, kept: Object.freeze([...records]) };
+        return version.kept;
+      },
+      ofEntry: (index: number) => {
+        looked.records++;
+        if (byIndex.size !== records.length) for (const r of records) byIndex.set(r.entryIndex, r);
+        return byIndex.get(index);
+      },
       summaryOf: (sequence: number) => stored.get(sequence),
       storeSummaries: async (summaries) => {
         writes.push(summaries.map((s) => s.sequence));
@@ -71,10 +99,11 @@ function fakeStore(records: FinishedRepair[], options: { failReads?: boolean; to
       return () => listeners.delete(listener);
     },
   };
-  const commit = () => {
-    for (const l of listeners) l({ entries: [{} as never], outcome: null, generation: null, settings: [] });
+  /** A commit that changes entry `index`: by default one that ends its repair (the store writes its record with it). */
+  const commit = (index = 0, kind: Parameters<typeof change>[1] = "ends") => {
+    for (const l of listeners) l({ entries: [change(index, kind)], outcome: null, generation: null, settings: [] });
   };
-  return { store, stored, reads, writes, commit, listeners };
+  return { store, stored, reads, writes, commit, listeners, looked };
 }
 
 describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", () => {
@@ -96,7 +125,7 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
     keeper.start();
     await keeper.idle();
     records.push(ended(2));
-    fake.commit();
+    fake.commit(2);
     await keeper.idle();
     assert.deepEqual(fake.reads, [
       [1, 1, 10_000],
@@ -120,14 +149,36 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
     await keeper.stop();
   });
 
-  it("a failed read ends the pass, told once; the next commit tries again", async () => {
+  it("commits that end no repair (an add storm) start no pass; one that ends a repair looks at its record, not at the 10,000 kept", async () => {
+    const records = Array.from({ length: 10_000 }, (_, i) => ended(i + 1));
+    const fake = fakeStore(records);
+    const keeper = new RepairSummaryKeeper(fake.store, (err) => assert.fail(String(err)));
+    keeper.start();
+    await keeper.idle();
+    assert.equal(fake.stored.size, 10_000, "the term's first pass summarized every kept record");
+    const { reads, writes } = { reads: fake.reads.length, writes: fake.writes.length };
+    fake.looked.records = 0;
+    for (let i = 0; i < 300; i++) fake.commit(10_001 + i, "added");
+    for (let i = 0; i < 300; i++) fake.commit(10_001 + i, "steps");
+    await keeper.idle();
+    assert.equal(fake.looked.records, 0, "600 commits that ended no repair");
+    records.push(ended(10_001));
+    fake.commit(10_001);
+    await keeper.idle();
+    assert.deepEqual(fake.reads.slice(reads), [[10_001, 10_001, 10_000]]);
+    assert.deepEqual(fake.writes.slice(writes), [[100_010]]);
+    assert.ok(fake.looked.records <= 2, `a commit that ended one repair looked at ${fake.looked.records} records`);
+    await keeper.stop();
+  });
+
+  it("a failed read ends the pass, told once; the next commit, even one that ends no repair, tries again", async () => {
     const errors: string[] = [];
     const fake = fakeStore([ended(1)], { failReads: true });
     const keeper = new RepairSummaryKeeper(fake.store, (err) => errors.push((err as Error).message));
     keeper.start();
     await keeper.idle();
     assert.deepEqual(errors, ["the store is away"]);
-    fake.commit();
+    fake.commit(5, "steps");
     await keeper.idle();
     assert.equal(fake.reads.length, 2);
     await keeper.stop();
@@ -144,7 +195,7 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
     ]);
     assert.deepEqual(fake.writes, [[20, 30]]);
     assert.equal(fake.stored.has(10), false, "left for a query's larger read");
-    fake.commit();
+    fake.commit(1);
     await keeper.idle();
     assert.equal(fake.reads.length, 2, "a commit does not start the same read again");
     await keeper.stop();
@@ -162,9 +213,9 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
       const read = summaries.read(...WIDE);
       await keeper.idle();
       assert.deepEqual(drained(await read), [
-        [1, MIN],
-        [2, MIN],
         [3, MIN],
+        [2, MIN],
+        [1, MIN],
       ]);
       assert.deepEqual(fake.reads, [[1, 3, 100_000]], "one read, the query's");
       assert.deepEqual(fake.writes, [[10, 20, 30]]);
@@ -181,8 +232,8 @@ describe("RepairSummaryKeeper (the leader stores each ended repair's summary)", 
       const read = summaries.read(...WIDE);
       open();
       assert.deepEqual(drained(await read), [
-        [1, MIN],
         [2, MIN],
+        [1, MIN],
       ]);
       await keeper.idle();
       assert.deepEqual(fake.reads, [[1, 2, 10_000]], "one read, the keeper's");

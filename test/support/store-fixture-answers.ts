@@ -25,7 +25,7 @@ export interface StoreAnswers {
 
 async function check(path: string): Promise<StoreCheck> {
   const result = await checkDatabaseFile(path);
-  return { counts: result.counts, sha256: result.summary?.sha256 ?? null, problems: result.problems };
+  return { counts: result.summary?.counts ?? null, sha256: result.summary?.sha256 ?? null, problems: result.problems };
 }
 
 /**

@@ -1,8 +1,7 @@
 import { progressCounter, type ProgressReport } from "../../support/progress.js";
 import { randomUUID } from "node:crypto";
-import { SnapshotDigest, type SnapshotSummary } from "./snapshot-digest.js";
-import { COUNTS, SNAPSHOT_KINDS, type SnapshotCounts } from "./snapshot-kinds.js";
-import { checkSnapshotItem } from "./snapshot-items.js";
+import { checkSnapshotItem, SnapshotDigest, summarizeSnapshot, type SnapshotSummary } from "./snapshot-digest.js";
+import { COUNT_NAMES, type SnapshotCounts } from "./snapshot-kinds.js";
 import type { SnapshotItem, SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
 
 /** A finished, verified copy. */
@@ -17,56 +16,42 @@ export class CopyFailedError extends Error {
   override readonly name = "CopyFailedError";
 }
 
-/** The counts as the summary and errors name them, the queue's first. */
-export const COUNT_NAMES = Object.fromEntries(
-  [...new Set(["entries", "history", ...COUNTS] as const)].map((count) => [count, SNAPSHOT_KINDS[count].name]),
-) as Readonly<Record<keyof SnapshotCounts, string>>;
-
 /**
  * Copies `source` into the empty store `target` and verifies it: writes the copy marker, streams the snapshot in
  * bounded chunks while hashing it, reads the target back, and removes the marker only when counts, counters and
- * sha256 match. Every item is checked against the stores' shapes first.
+ * sha256 match. Every item is checked against the stores' shapes first. `progress` is told the items written of
+ * about how many the source holds, about once a second.
  */
-export async function copyStore(source: SnapshotSource, target: SnapshotTarget, options: CopyOptions = {}): Promise<CopyResult> {
+export async function copyStore(source: SnapshotSource, target: SnapshotTarget, progress?: (p: ProgressReport) => void): Promise<CopyResult> {
   await target.checkEmpty();
   await target.begin({ copyId: randomUUID(), source: source.description, startedAt: new Date().toISOString() });
+  const failed = (message: string, cause?: unknown) =>
+    new CopyFailedError(
+      `${message}\n${target.description} keeps its copy marker and refuses to open: empty it (${target.howToEmpty}) and run kintsugi db copy again`,
+      { cause },
+    );
   let written: SnapshotSummary;
   try {
-    const counter = options.progress ? progressCounter(await source.size(), options.progress, options.clock, options.everyMs) : null;
+    const counter = progress ? progressCounter(await source.size(), progress) : null;
     written = await writeAll(source, target, (items) => counter?.update(items));
     counter?.finish();
   } catch (err) {
-    throw new CopyFailedError(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}\n${leftBehind(target)}`, {
-      cause: err,
-    });
+    throw failed(`copying ${source.description} to ${target.description} stopped: ${(err as Error).message}`, err);
   }
   let readBack: SnapshotSummary;
   try {
     readBack = await summarizeSnapshot(target.description, target.items());
   } catch (err) {
-    throw new CopyFailedError(`reading the copy back from ${target.description} failed: ${(err as Error).message}\n${leftBehind(target)}`, { cause: err });
+    throw failed(`reading the copy back from ${target.description} failed: ${(err as Error).message}`, err);
   }
   const differences = compare(written, readBack);
-  if (differences.length > 0) {
-    throw new CopyFailedError(`the copy in ${target.description} does not match ${source.description}: ${differences.join("; ")}\n${leftBehind(target)}`);
-  }
+  if (differences.length > 0) throw failed(`the copy in ${target.description} does not match ${source.description}: ${differences.join("; ")}`);
   try {
     await target.finish();
   } catch (err) {
-    throw new CopyFailedError(
-      `the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}\n${leftBehind(target)}`,
-      { cause: err },
-    );
+    throw failed(`the copy in ${target.description} was verified, but removing its copy marker failed: ${(err as Error).message}`, err);
   }
   return { from: source.description, to: target.description, summary: written };
-}
-
-/** How a copy reports its progress: items written of about how many the source holds. */
-interface CopyOptions {
-  readonly progress?: (p: ProgressReport) => void;
-  /** Default Date.now and a second. */
-  readonly clock?: () => number;
-  readonly everyMs?: number;
 }
 
 async function writeAll(source: SnapshotSource, target: SnapshotTarget, written: (items: number) => void): Promise<SnapshotSummary> {
@@ -94,13 +79,6 @@ async function writeAll(source: SnapshotSource, target: SnapshotTarget, written:
   return digest.summary();
 }
 
-/** Reads a whole snapshot, checked as a copy would, and sums it up. */
-export async function summarizeSnapshot(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
-  const digest = new SnapshotDigest(from);
-  for await (const item of items) digest.add(checkSnapshotItem(item, from));
-  return digest.summary();
-}
-
 function compare(source: SnapshotSummary, copy: SnapshotSummary): string[] {
   const differences: string[] = [];
   for (const [key, name] of Object.entries(COUNT_NAMES) as Array<[keyof SnapshotCounts, string]>) {
@@ -111,8 +89,4 @@ function compare(source: SnapshotSummary, copy: SnapshotSummary): string[] {
   }
   if (source.sha256 !== copy.sha256) differences.push(`sha256 ${source.sha256} of the source, ${copy.sha256} of the copy`);
   return differences;
-}
-
-function leftBehind(target: SnapshotTarget): string {
-  return `${target.description} keeps its copy marker and refuses to open: empty it (${target.howToEmpty}) and run kintsugi db copy again`;
 }

@@ -1,9 +1,7 @@
 import { existsSync, renameSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { DatabaseInUseError, lockDatabase, type DatabaseLock } from "../kv/sqlite/database-lock.js";
-import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
-import { fsyncPath, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
+import { BackupError, fsyncPath, JOURNALS, lockOrRefuse, removeWithSideFiles, sameFile, temporaryBeside } from "./new-file.js";
 import { onlineBackup } from "./store-backup.js";
 
 /** A finished restore; `kept` is where the replaced database went (`<database>.before-restore-<time>`), if any. */
@@ -12,9 +10,6 @@ interface RestoreResult {
   readonly backup: DatabaseCheck;
   readonly kept: string | null;
 }
-
-/** Moved with the database: SQLite would apply a stale journal to the restored file. */
-const JOURNALS = ["-wal", "-shm", "-journal"] as const;
 
 /**
  * Puts `backup` in place as `database`, each step leaving the database as it was when it fails: checks the backup;
@@ -29,7 +24,12 @@ export async function restoreDatabase(backup: string, database: string, now: Dat
   const check = await checkDatabaseFile(from);
   if (check.problems.length > 0)
     throw new BackupError(`backup ${from} fails its check, so the database ${file} was left as it is: ${check.problems.join("; ")}`);
-  const lock = takeLock(file);
+  const lock = lockOrRefuse(
+    file,
+    (pid) =>
+      `database ${file} is in use by a running kintsugi${pid === null ? "" : ` (pid ${pid})`}, which holds its lock file ${file}.lock; nothing was changed. ` +
+      `Stop it first (systemctl stop kintsugi, or kill -TERM ${pid ?? "<its pid>"}: it finishes what is in flight and exits), then restore`,
+  );
   try {
     const copy = await copyBeside(from, file, check);
     const kept = existsSync(file) ? keptName(file, now) : null;
@@ -45,19 +45,6 @@ export async function restoreDatabase(backup: string, database: string, now: Dat
     return { database: file, backup: check, kept };
   } finally {
     lock.release();
-  }
-}
-
-function takeLock(file: string): DatabaseLock {
-  try {
-    return lockDatabase(file);
-  } catch (err) {
-    if (!(err instanceof DatabaseInUseError)) throw err;
-    const pid = err.holderPid;
-    throw new BackupError(
-      `database ${file} is in use by a running kintsugi${pid === null ? "" : ` (pid ${pid})`}, which holds its lock file ${file}.lock; nothing was changed. ` +
-        `Stop it first (systemctl stop kintsugi, or kill -TERM ${pid ?? "<its pid>"}: it finishes what is in flight and exits), then restore`,
-    );
   }
 }
 
@@ -77,17 +64,9 @@ async function copyBeside(from: string, file: string, check: DatabaseCheck): Pro
   }
 }
 
-/** `20261122T050000Z`: the time in a file name, sortable, without characters some tools mind. */
-function stamp(now: Date): string {
-  return now
-    .toISOString()
-    .replace(/\.\d+Z$/, "Z")
-    .replaceAll(/[-:]/g, "");
-}
-
-/** `<database>.before-restore-<now>`, numbered on when that name is taken. */
+/** `<database>.before-restore-20261122T050000Z` (the time sortable, without characters some tools mind), numbered on when that name is taken. */
 function keptName(file: string, now: Date): string {
-  const base = `${file}.before-restore-${stamp(now)}`;
+  const base = `${file}.before-restore-${now.toISOString().slice(0, 19).replaceAll(/[-:]/g, "")}Z`;
   let kept = base;
   for (let n = 2; ["", ...JOURNALS].some((suffix) => existsSync(`${kept}${suffix}`)); n++) kept = `${base}-${n}`;
   return kept;

@@ -3,7 +3,8 @@ import type { SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
 import { EtcdKvDriver } from "../kv/etcd/etcd-kv-driver.js";
 import { StoreKeys } from "../core/store-keys.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
-import { openKvSnapshotSource } from "./snapshot-source.js";
+import { summarizeSnapshot, type SnapshotSummary } from "./snapshot-digest.js";
+import { openKvSnapshotSource } from "./snapshot-export.js";
 import { openKvSnapshotTarget } from "./snapshot-target.js";
 import { SILENT_LOG } from "../../support/log.js";
 import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
@@ -14,11 +15,6 @@ export interface EtcdSnapshotOptions {
   readonly prefix: string;
   readonly endpoints: readonly string[];
   readonly timeoutMs: number;
-  /**
-   * Read while replicas run (a backup, consistent at one revision). A copy that moves an installation leaves this
-   * unset: what replicas write after its read would be lost.
-   */
-  readonly whileRunning?: boolean;
 }
 
 export function etcdAccess(driver: EtcdKvDriver, keys: StoreKeys, endpoints: readonly string[]): KvStoreAccess {
@@ -44,12 +40,26 @@ function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess {
   return etcdAccess(driver, keys, options.endpoints);
 }
 
-/** An etcd store as the source of a copy (see openKvSnapshotSource). */
-export function openEtcdSnapshotSource(options: EtcdSnapshotOptions): Promise<SnapshotSource> {
-  return openKvSnapshotSource(etcdSnapshotAccess(options), options.whileRunning === true);
+/**
+ * An etcd store as the source of a copy (see openKvSnapshotSource); `whileRunning` for a backup, consistent at one
+ * revision while replicas write. A copy that moves an installation reads no store that runs: what replicas write
+ * after its read would be lost.
+ */
+export function openEtcdSnapshotSource(options: EtcdSnapshotOptions, whileRunning = false): Promise<SnapshotSource> {
+  return openKvSnapshotSource(etcdSnapshotAccess(options), whileRunning);
 }
 
 /** An etcd prefix as the target of a copy (see {@link openKvSnapshotTarget}). */
-export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): Promise<SnapshotTarget> {
-  return Promise.resolve(openKvSnapshotTarget(etcdSnapshotAccess(options)));
+export function openEtcdSnapshotTarget(options: EtcdSnapshotOptions): SnapshotTarget {
+  return openKvSnapshotTarget(etcdSnapshotAccess(options));
+}
+
+/** Checks the etcd store as `kintsugi db check` checks a SQLite file, while its replicas run: read at one revision as a copy reads it. */
+export async function checkEtcdStore(options: EtcdSnapshotOptions): Promise<{ readonly description: string; readonly summary: SnapshotSummary }> {
+  const source = await openEtcdSnapshotSource(options, true);
+  try {
+    return { description: source.description, summary: await summarizeSnapshot(source.description, source.items()) };
+  } finally {
+    await source.close();
+  }
 }

@@ -1,11 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { DatabaseInUseError, lockDatabase } from "../kv/sqlite/database-lock.js";
-import { BackupError } from "./backup-error.js";
+import { DatabaseInUseError, lockDatabase, type DatabaseLock } from "../kv/sqlite/database-lock.js";
 
-/** The files SQLite keeps beside a database and kintsugi's lock file. */
-const SIDE_FILES = ["-wal", "-shm", "-journal", ".lock"] as const;
+/**
+ * A backup, restore or check that cannot go on, said so that the operator can act: a missing file, a file that would
+ * be overwritten, a database in use, a backup that fails its check. Whatever was there is left as it was.
+ */
+export class BackupError extends Error {
+  override readonly name = "BackupError";
+}
+
+/** The files SQLite keeps beside a database: one left beside a file SQLite would apply to the file put in its place. */
+export const JOURNALS = ["-wal", "-shm", "-journal"] as const;
 
 /** Through symbolic links, so two spellings of one file are seen as one. */
 export function sameFile(a: string, b: string): boolean {
@@ -23,18 +30,19 @@ export function fsyncPath(path: string): void {
   }
 }
 
-function refuseRunningDatabase(file: string): void {
+/** Takes the lock of the database `file`; while a running kintsugi (pid `holder`) holds it, a BackupError saying `inUse`. */
+export function lockOrRefuse(file: string, inUse: (holder: number | null) => string): DatabaseLock {
   try {
-    lockDatabase(file).release();
+    return lockDatabase(file);
   } catch (err) {
     if (!(err instanceof DatabaseInUseError)) throw err;
-    const pid = err.holderPid === null ? "" : ` (pid ${err.holderPid})`;
-    throw new BackupError(`${file} is the database of a running kintsugi${pid}; it is not replaced: name another file`);
+    throw new BackupError(inUse(err.holderPid));
   }
 }
 
+/** Removes `file`, its journals and kintsugi's lock file beside it. */
 export function removeWithSideFiles(file: string): void {
-  for (const suffix of ["", ...SIDE_FILES]) rmSync(`${file}${suffix}`, { force: true });
+  for (const suffix of ["", ...JOURNALS, ".lock"]) rmSync(`${file}${suffix}`, { force: true });
 }
 
 /** A temporary name in the directory of `file` (a rename onto `file` is atomic there), made when missing. */
@@ -53,15 +61,18 @@ export async function writeNewFile<T>(out: string, force: boolean, write: (tempo
     if (statSync(file).isDirectory()) throw new BackupError(`${file} is a directory; name the file to write`);
     if (!force) throw new BackupError(`${file} already exists; name a new file, or add --force to replace it`);
     // A running kintsugi's database is never replaced under it; its lock says whether one holds it.
-    if (existsSync(`${file}.lock`)) refuseRunningDatabase(file);
+    if (existsSync(`${file}.lock`))
+      lockOrRefuse(
+        file,
+        (pid) => `${file} is the database of a running kintsugi${pid === null ? "" : ` (pid ${pid})`}; it is not replaced: name another file`,
+      ).release();
   }
   const temporary = temporaryBeside(file, "new");
   try {
     const result = await write(temporary);
     rmSync(`${temporary}.lock`, { force: true });
     fsyncPath(temporary);
-    // SQLite would apply a journal left beside the replaced file to the new one: they go first.
-    for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
+    for (const journal of JOURNALS) rmSync(`${file}${journal}`, { force: true });
     renameSync(temporary, file);
     fsyncPath(dirname(file));
     return result;

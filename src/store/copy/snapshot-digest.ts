@@ -1,9 +1,26 @@
 import { createHash, type Hash } from "node:crypto";
-import { describeItem } from "./snapshot-items.js";
+import { z } from "zod";
+import { stableJson } from "../../domain/cluster/stable-json.js";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
-import { COUNT_OF, kindOf, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
+import { COUNT_OF, kindOf, raiseHighest, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
 
-export type { SnapshotCounts } from "./snapshot-kinds.js";
+const id = z.number().int().min(1);
+
+const itemSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("counters"),
+    counters: z.object({ nextIndex: id, nextHistorySequence: id, nextOutcomeSequence: id, nextGenerationSequence: id }),
+  }),
+  ...Object.values(SNAPSHOT_KINDS).map((spec) => z.object({ kind: z.literal(spec.kind), ...spec.fields })),
+]);
+
+/** The counters as errors name them. */
+const COUNTER_NAMES: Readonly<Record<keyof SnapshotCounters, string>> = {
+  nextIndex: "next index",
+  nextHistorySequence: "next history sequence",
+  nextOutcomeSequence: "next outcome sequence",
+  nextGenerationSequence: "next generation sequence",
+};
 
 /** The kinds in the snapshot's canonical order: each count's, then the counters. */
 const ITEM_ORDER: readonly SnapshotItemKind[] = [...Object.values(SNAPSHOT_KINDS).map((spec) => spec.kind), "counters"];
@@ -15,19 +32,18 @@ export interface SnapshotSummary {
   readonly sha256: string;
 }
 
-/** JSON with every object's keys sorted, so a value hashes the same whichever order a store wrote its fields in. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const fields = Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${fields.join(",")}}`;
-  }
-  const text = JSON.stringify(value);
-  if (text === undefined) throw new Error(`cannot serialize ${typeof value} as JSON`);
-  return text;
+/** Names an item in an error: "setting constraints". */
+export function describeItem(item: SnapshotItem): string {
+  return item.kind === "counters" ? "the counters" : kindOf(item).describe(item);
+}
+
+/** An item checked against the shapes the stores write, with exactly their fields: a copy writes nothing a store would not. */
+export function checkSnapshotItem(item: SnapshotItem, from: string): SnapshotItem {
+  const parsed = itemSchema.safeParse(item);
+  if (parsed.success) return parsed.data as SnapshotItem;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  throw new SnapshotSourceError(`${from}: ${describeItem(item)} cannot be copied: ${where}${issue?.message ?? "invalid"}`);
 }
 
 /** The part of an item that orders it within its kind. */
@@ -51,7 +67,7 @@ function compareKeys(a: readonly number[] | Buffer, b: readonly number[] | Buffe
 export class SnapshotDigest {
   private readonly hash: Hash = createHash("sha256");
   private readonly counts = Object.fromEntries(Object.keys(SNAPSHOT_KINDS).map((name) => [name, 0])) as Record<keyof SnapshotCounts, number>;
-  private readonly highest: SnapshotHighest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
+  private readonly highest: SnapshotHighest = { nextIndex: 0, nextHistorySequence: 0, nextOutcomeSequence: 0, nextGenerationSequence: 0 };
   private last: { kind: SnapshotItemKind; key: readonly number[] | Buffer } | null = null;
   private counters: SnapshotCounters | null = null;
 
@@ -67,8 +83,9 @@ export class SnapshotDigest {
     }
     this.last = { kind: item.kind, key };
     this.count(item);
+    // Its keys sorted: an item hashes the same whichever order a store wrote its fields in.
     const { kind, ...payload } = item;
-    const line = `${kind}\t${canonicalJson(payload)}\n`;
+    const line = `${kind}\t${stableJson(payload)}\n`;
     this.hash.update(line);
     return Buffer.byteLength(line);
   }
@@ -79,26 +96,26 @@ export class SnapshotDigest {
   }
 
   private count(item: SnapshotItem): void {
-    const h = this.highest;
     if (item.kind !== "counters") {
       this.counts[COUNT_OF[item.kind]]++;
-      kindOf(item).raise?.(h, item);
+      raiseHighest(this.highest, item);
       return;
     }
-    const c = item.counters;
-    const below: Array<[string, number, number]> = [
-      ["next index", c.nextIndex, h.index],
-      ["next history sequence", c.nextHistorySequence, h.historySequence],
-      ["next outcome sequence", c.nextOutcomeSequence, h.outcomeSequence],
-      ["next generation sequence", c.nextGenerationSequence, h.generationSequence],
-    ];
-    for (const [name, next, held] of below) {
-      if (next <= held) throw this.fault(`the ${name} is ${next}, but ${held} is already used: a copy would hand it out again`);
+    for (const [counter, held] of Object.entries(this.highest) as Array<[keyof SnapshotCounters, number]>) {
+      const next = item.counters[counter];
+      if (next <= held) throw this.fault(`the ${COUNTER_NAMES[counter]} is ${next}, but ${held} is already used: a copy would hand it out again`);
     }
-    this.counters = c;
+    this.counters = item.counters;
   }
 
   private fault(message: string): SnapshotSourceError {
     return new SnapshotSourceError(`${this.from}: ${message}`);
   }
+}
+
+/** Reads a whole snapshot, checked as a copy would, and sums it up. */
+export async function summarizeSnapshot(from: string, items: AsyncIterable<SnapshotItem>): Promise<SnapshotSummary> {
+  const digest = new SnapshotDigest(from);
+  for await (const item of items) digest.add(checkSnapshotItem(item, from));
+  return digest.summary();
 }

@@ -1,11 +1,13 @@
 import type { z } from "zod";
-import { SnapshotSourceError, type SnapshotItem } from "./store-snapshot.js";
+import { SnapshotSourceError, type SnapshotItem, type SnapshotSource } from "./store-snapshot.js";
+import { refuseUnfinishedCopy } from "./copy-marker.js";
+import type { KvStoreAccess } from "../core/kv-store-access.js";
 import { keyRange, rangePages, type KvDriver, type KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../core/store-keys.js";
 import { decodeRecord } from "../core/poll-record-port.js";
 import { VALUE_SCHEMAS as SCHEMAS } from "../core/value-schemas.js";
 import { decodeValue, UndecodableValueError } from "../core/store-values.js";
-import { SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
+import { MisplacedValueError, raiseHighest, SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
 
 interface Reader {
   readonly driver: KvDriver;
@@ -20,24 +22,25 @@ async function* pages(reader: Reader, range: KeyRange, limit = PAGE, revision: n
   for await (const page of rangePages(reader.driver, `reading ${range.start}`, range, { limit, revision })) yield* page.kvs;
 }
 
-function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {
-  return decodeWith(reader, () => decodeValue(schema, kv.key, kv.value));
-}
-
-function decodeWith<T>(reader: Reader, read: () => T): T {
+/** What `read` makes of the value `kv`; one kintsugi cannot read, or not what its key says, fails the export naming it. */
+function readValue<T>(reader: Reader, kv: KvPair, read: () => T): T {
   try {
     return read();
   } catch (err) {
     if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.from}: ${err.message}; a copy cannot carry it`);
+    if (err instanceof MisplacedValueError) throw mismatch(reader, kv, err.message);
     throw err;
   }
 }
 
+function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {
+  return readValue(reader, kv, () => decodeValue(schema, kv.key, kv.value));
+}
+
 /** The parsed key of `kv`, which must be of `kind`: any other key in an area is not kintsugi's. */
 function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: KvPair, kind: K): Extract<ParsedKey, { kind: K }> {
-  const key = kv.key;
-  const parsed = reader.keys.parse(key);
-  if (parsed.kind !== kind) throw foreignKey(reader, key);
+  const parsed = reader.keys.parse(kv.key);
+  if (parsed.kind !== kind) throw foreignKey(reader, kv.key);
   return parsed as Extract<ParsedKey, { kind: K }>;
 }
 
@@ -49,37 +52,31 @@ function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError
   return new SnapshotSourceError(`${reader.from}: store key ${kv.key} holds ${what}; a copy cannot carry it`);
 }
 
-/** The single keys and the areas of the layout, in key order; the gaps between them must be empty. */
+/** The single keys and the areas of the layout in key order, then the prefix's end: the gaps between them must be empty. */
 function layout(keys: StoreKeys): KeyRange[] {
   const known = [keys.schema, keys.queue, keys.outcomesHead, keys.generationsHead, keys.holdsHead, keys.recordsHead, keys.copyMarker].map(keyRange);
   const areas = Object.values(SNAPSHOT_KINDS).filter((spec) => spec.kind !== "replay");
   known.push(keys.allLeaders, ...areas.map((spec) => spec.range(keys)), ...RECORD_AREAS.map((area) => keys.recordsOf(area)));
-  return known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start)));
+  return [...known.sort((a, b) => Buffer.compare(Buffer.from(a.start), Buffer.from(b.start))), { start: keys.all.end, end: keys.all.end }];
 }
 
-/** Fails on the first key in no area of the layout (a copy must not drop it silently). */
-async function refuseForeignKeys(reader: Reader, revision: number | null): Promise<void> {
-  const known = layout(reader.keys);
-  let from = reader.keys.all.start;
-  for (const range of [...known, { start: reader.keys.all.end, end: reader.keys.all.end }]) {
+/**
+ * Fails when the prefix holds a newer layout (which could hold what this export would drop) or a key in no area of
+ * the layout (a copy must not drop it silently); checked before a copy begins and again at the copy's revision.
+ */
+async function refuseUnknownLayout(reader: Reader, revision?: number): Promise<void> {
+  const { driver, keys } = reader;
+  const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision });
+  if (schema.kv !== null) decode(reader, SCHEMAS.schema, schema.kv);
+  let from = keys.all.start;
+  for (const range of layout(keys)) {
     if (Buffer.compare(Buffer.from(from), Buffer.from(range.start)) < 0) {
       const gap = { start: from, end: range.start };
-      const found = await reader.driver.range(`reading ${gap.start}`, gap, { limit: 1, keysOnly: true, revision: revision ?? undefined });
+      const found = await driver.range(`reading ${gap.start}`, gap, { limit: 1, keysOnly: true, revision });
       if (found.kvs[0] !== undefined) throw foreignKey(reader, found.kvs[0].key);
     }
     from = range.end;
   }
-}
-
-/**
- * Fails when the prefix holds a newer layout (which could hold what this export would drop) or a key kintsugi does
- * not write; checked before a copy begins and again at the copy's revision (`revision` null: the newest).
- */
-export async function refuseUnknownLayout(driver: KvDriver, keys: StoreKeys, from: string, revision: number | null = null): Promise<void> {
-  const reader: Reader = { driver, keys, from };
-  const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision: revision ?? undefined });
-  if (schema.kv !== null) decode(reader, SCHEMAS.schema, schema.kv);
-  await refuseForeignKeys(reader, revision);
 }
 
 /** The replay records by sequence, both kinds' key ranges merged; one that cannot be read fails the export. */
@@ -106,7 +103,7 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
 export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: string): AsyncGenerator<SnapshotItem> {
   const reader: Reader = { driver, keys, from };
   const { revision } = await driver.get(`reading ${keys.prefix}`, keys.schema);
-  await refuseUnknownLayout(driver, keys, from, revision);
+  await refuseUnknownLayout(reader, revision);
   const head = async <S extends z.ZodType>(key: string, schema: S): Promise<z.infer<S> | null> => {
     const { kv } = await driver.get(`reading ${key}`, key, { revision });
     return kv === null ? null : decode(reader, schema, kv);
@@ -114,20 +111,12 @@ export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: 
   const queue = await head(keys.queue, SCHEMAS.queue);
   const outcomesHead = await head(keys.outcomesHead, SCHEMAS["outcomes-head"]);
   const generationsHead = await head(keys.generationsHead, SCHEMAS["generations-head"]);
-  const seen: SnapshotHighest = { index: 0, historySequence: 0, outcomeSequence: 0, generationSequence: 0 };
-  for (const spec of Object.values(SNAPSHOT_KINDS) as Array<SnapshotKind<CountedKind>>) {
-    if (spec.read === undefined) continue;
-    for await (const kv of pages(reader, spec.range(keys), spec.page, revision)) {
-      const item = spec.read({
-        kv,
-        key: parsedAs(reader, kv, spec.kind as Exclude<CountedKind, "replay">),
-        decode: (schema) => decode(reader, schema, kv),
-        decodeWith: (read) => decodeWith(reader, read),
-        holds: (what) => {
-          throw mismatch(reader, kv, what);
-        },
-      });
-      spec.raise?.(seen, item);
+  const seen: SnapshotHighest = { nextIndex: 0, nextHistorySequence: 0, nextOutcomeSequence: 0, nextGenerationSequence: 0 };
+  for (const { range, page, kind, read } of Object.values(SNAPSHOT_KINDS) as Array<SnapshotKind<CountedKind>>) {
+    if (read === undefined) continue;
+    for await (const kv of pages(reader, range(keys), page, revision)) {
+      const item = readValue(reader, kv, () => read(kv, parsedAs(reader, kv, kind as Exclude<CountedKind, "replay">)));
+      raiseHighest(seen, item);
       yield item;
     }
   }
@@ -135,10 +124,38 @@ export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: 
   yield {
     kind: "counters",
     counters: {
-      nextIndex: Math.max(queue?.nextIndex ?? 1, seen.index + 1),
-      nextHistorySequence: Math.max(queue?.nextSequence ?? 1, seen.historySequence + 1),
-      nextOutcomeSequence: Math.max(outcomesHead?.next ?? 1, seen.outcomeSequence + 1),
-      nextGenerationSequence: Math.max(generationsHead?.next ?? 1, seen.generationSequence + 1),
+      nextIndex: Math.max(queue?.nextIndex ?? 1, seen.nextIndex + 1),
+      nextHistorySequence: Math.max(queue?.nextSequence ?? 1, seen.nextHistorySequence + 1),
+      nextOutcomeSequence: Math.max(outcomesHead?.next ?? 1, seen.nextOutcomeSequence + 1),
+      nextGenerationSequence: Math.max(generationsHead?.next ?? 1, seen.nextGenerationSequence + 1),
     },
+  };
+}
+
+/**
+ * A store as the source of a copy, refused while replicas run on it (unless `whileRunning`), and when it holds an
+ * unfinished copy, a newer layout or a key kintsugi does not write.
+ */
+export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: boolean): Promise<SnapshotSource> {
+  const { driver, keys, description } = access;
+  try {
+    await refuseUnfinishedCopy(access);
+    const replicas = whileRunning ? 0 : await driver.count(`reading ${keys.allLeaders.start}`, keys.allLeaders);
+    if (replicas > 0) {
+      throw new SnapshotSourceError(
+        `${description}: ${replicas} kintsugi replica(s) run on it (election keys under ${keys.allLeaders.start}); stop them before copying, ` +
+          "so that nothing is written after the copy has read the store",
+      );
+    }
+    await refuseUnknownLayout({ driver, keys, from: description });
+  } catch (err) {
+    await driver.close();
+    throw err;
+  }
+  return {
+    description,
+    items: () => kvSnapshotItems(driver, keys, description),
+    size: () => driver.count(`counting the keys of ${description}`, keys.all),
+    close: () => driver.close(),
   };
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { KeyRange, KvPair } from "../kv/kv-driver.js";
 import type { ParsedKey, StoreKeys } from "../core/store-keys.js";
 import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/poll-record-port.js";
-import { encodeValue, gunzipCluster } from "../core/store-values.js";
+import { decodeValue, encodeValue, gunzipCluster } from "../core/store-values.js";
 import { decodeHistory, encodeHistory } from "../core/history-value.js";
 import {
   finishedRepairSchema,
@@ -15,28 +15,18 @@ import {
 } from "../core/value-schemas.js";
 import { DEFAULT_WORKER_SELECTION, readWorkerSelection, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
-import type { SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
+import type { SnapshotCounters, SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
 
 /** The kinds of item a snapshot counts (all but the counters). */
 export type CountedKind = Exclude<SnapshotItemKind, "counters">;
 type ItemOf<K extends CountedKind> = Extract<SnapshotItem, { readonly kind: K }>;
 
-/** The highest numbers a snapshot holds: what its counters must be above. */
-export interface SnapshotHighest {
-  index: number;
-  historySequence: number;
-  outcomeSequence: number;
-  generationSequence: number;
-}
+/** The highest number a snapshot holds of those each counter hands out: what the counter must be above. */
+export type SnapshotHighest = Record<keyof SnapshotCounters, number>;
 
-/** A stored pair being read as an item: its parsed key, and its value decoded (an unreadable one fails the read). */
-export interface StoredPair<K extends CountedKind> {
-  readonly kv: KvPair;
-  readonly key: Extract<ParsedKey, { kind: K }>;
-  decode<S extends z.ZodType>(schema: S): z.infer<S>;
-  decodeWith<T>(read: () => T): T;
-  /** Fails the read: the pair holds `what` (not what its key says). */
-  holds(what: string): never;
+/** A stored value that is not what its key says; the message says what it holds (`repair entry 2`). */
+export class MisplacedValueError extends Error {
+  override readonly name = "MisplacedValueError";
 }
 
 /** What the snapshot does with one kind of item: how it is counted, checked, named, ordered, stored and read back. */
@@ -44,8 +34,6 @@ export interface SnapshotKind<K extends CountedKind> {
   readonly kind: K;
   /** As the summary and errors name the count. */
   readonly name: string;
-  /** The table an older kintsugi kept these items in. */
-  readonly table: string;
   range(keys: StoreKeys): KeyRange;
   /** Keys per range read (default 500): few where values can be large (a gRPC answer is limited to 4 MiB). */
   readonly page?: number;
@@ -55,15 +43,22 @@ export interface SnapshotKind<K extends CountedKind> {
   describe(item: ItemOf<K>): string;
   /** The part of the item that orders it within its kind. */
   order(item: ItemOf<K>): readonly number[] | Buffer;
-  /** Raises what the counters must be above (absent: the kind holds no counted number). */
-  raise?(highest: SnapshotHighest, item: ItemOf<K>): void;
+  /** The numbers the item holds that a counter hands out, by that counter (absent: none). */
+  counted?(item: ItemOf<K>): ReadonlyArray<readonly [keyof SnapshotCounters, number]>;
   /** The puts that store the item as the store core keeps it; `writeId` stamps settings. */
   puts(keys: StoreKeys, item: ItemOf<K>, writeId: string): Array<{ key: string; value: string }>;
-  /** The item a stored pair of this kind holds (the replay records, read in two ranges merged, have none). */
-  read?(pair: StoredPair<K>): ItemOf<K>;
+  /**
+   * The item the value `kv` of a key of this kind holds (the replay records, read in two ranges merged, have none);
+   * UndecodableValueError when it cannot be read, MisplacedValueError when it is not what its key says.
+   */
+  read?(kv: KvPair, key: Extract<ParsedKey, { kind: K }>): ItemOf<K>;
 }
 
 const kind = <K extends CountedKind>(spec: SnapshotKind<K>): SnapshotKind<K> => spec;
+const valueOf = <S extends z.ZodType>(schema: S, kv: KvPair): z.infer<S> => decodeValue(schema, kv.key, kv.value);
+const misplaced = (what: string): never => {
+  throw new MisplacedValueError(what);
+};
 const id = z.number().int().min(1);
 
 /** What a setting holds. */
@@ -80,9 +75,6 @@ function describeReplay({ replay }: ItemOf<"replay">): string {
   return `replay record ${replay.sequence} (${replay.area === "intake" ? "a poll's intake" : `health check ${JSON.stringify(replay.record.check)}`})`;
 }
 
-const raiseIndex = (h: SnapshotHighest, index: number) => (h.index = Math.max(h.index, index));
-const raiseHistory = (h: SnapshotHighest, sequence: number) => (h.historySequence = Math.max(h.historySequence, sequence));
-
 /**
  * Each count of a snapshot, in the snapshot's canonical order (see SnapshotItem): the one table a kind of item is
  * added to, which the export, the copy's checks and writes, the digest and `kintsugi db check` follow.
@@ -91,92 +83,83 @@ export const SNAPSHOT_KINDS = {
   settings: kind({
     kind: "setting",
     name: "settings",
-    table: "settings",
     range: (keys) => keys.allSettings,
     fields: { name: z.string().min(1), value: jsonValue },
     describe: (item) => `setting ${item.name}`,
     // Both stores order names by their UTF-8 bytes (SQLite's BINARY collation, etcd's key order).
     order: (item) => Buffer.from(item.name, "utf8"),
     puts: (keys, item, writeId) => [{ key: keys.setting(item.name), value: encodeValue({ w: writeId, value: item.value }) }],
-    read: (pair) => ({ kind: "setting", name: pair.key.name, value: pair.decode(settingValueOf(pair.key.name)).value }),
+    read: (kv, { name }) => ({ kind: "setting", name, value: valueOf(settingValueOf(name), kv).value }),
   }),
   entries: kind({
     kind: "entry",
     name: "repair entries",
-    table: "repair_entries",
     range: (keys) => keys.allEntries,
     fields: { entry: repairEntrySchema },
     describe: (item) => `repair entry ${item.entry.index}`,
     order: (item) => [item.entry.index],
-    raise: (h, item) => raiseIndex(h, item.entry.index),
+    counted: (item) => [["nextIndex", item.entry.index]],
     puts: (keys, item) => [{ key: keys.entry(item.entry.index), value: encodeValue({ entry: item.entry }) }],
-    read: (pair) => {
-      const { entry } = pair.decode(SCHEMAS.entry);
-      return entry.index === pair.key.index ? { kind: "entry", entry } : pair.holds(`repair entry ${entry.index}`);
+    read: (kv, key) => {
+      const { entry } = valueOf(SCHEMAS.entry, kv);
+      return entry.index === key.index ? { kind: "entry", entry } : misplaced(`repair entry ${entry.index}`);
     },
   }),
   history: kind({
     kind: "history",
     name: "history records",
-    table: "repair_history",
     range: (keys) => keys.allHistory,
     fields: { record: historyRecordSchema },
     describe: (item) => `history record ${item.record.sequence} (repair entry ${item.record.entryIndex})`,
     order: (item) => [item.record.entryIndex, item.record.sequence],
-    raise: (h, item) => {
-      raiseIndex(h, item.record.entryIndex);
-      raiseHistory(h, item.record.sequence);
-    },
+    counted: ({ record }) => [
+      ["nextIndex", record.entryIndex],
+      ["nextHistorySequence", record.sequence],
+    ],
     // No replica watches a copy being written, so the value tells no change of an entry: only the record.
     puts: (keys, { record }) => [{ key: keys.history(record.entryIndex, record.sequence), value: encodeHistory(record, null, null) }],
-    read: (pair) => {
-      const { index, sequence } = pair.key;
-      const { record } = pair.decodeWith(() => decodeHistory(pair.kv.key, index, sequence, pair.kv.value));
-      if (record.entryIndex !== index || record.sequence !== sequence) pair.holds(`history record ${record.sequence} of repair entry ${record.entryIndex}`);
+    read: (kv, { index, sequence }) => {
+      const { record } = decodeHistory(kv.key, index, sequence, kv.value);
+      if (record.entryIndex !== index || record.sequence !== sequence) misplaced(`history record ${record.sequence} of repair entry ${record.entryIndex}`);
       return { kind: "history", record };
     },
   }),
   outcomes: kind({
     kind: "outcome",
     name: "poll outcomes",
-    table: "auto_repair_outcomes",
     range: (keys) => keys.allOutcomes,
     page: 50,
     fields: { outcome: SCHEMAS.outcome.shape.outcome },
     describe: (item) => `poll outcome ${item.outcome.sequence}`,
     order: (item) => [item.outcome.sequence],
-    raise: (h, item) => {
-      h.outcomeSequence = Math.max(h.outcomeSequence, item.outcome.sequence);
-      for (const e of item.outcome.enqueued) raiseIndex(h, e.index);
-    },
+    counted: ({ outcome }) => [["nextOutcomeSequence", outcome.sequence], ...outcome.enqueued.map((e) => ["nextIndex", e.index] as const)],
     puts: (keys, item) => [{ key: keys.outcome(item.outcome.sequence), value: encodeValue({ outcome: item.outcome }) }],
-    read: (pair) => {
-      const { outcome } = pair.decode(SCHEMAS.outcome);
-      return outcome.sequence === pair.key.sequence ? { kind: "outcome", outcome } : pair.holds(`poll outcome ${outcome.sequence}`);
+    read: (kv, key) => {
+      const { outcome } = valueOf(SCHEMAS.outcome, kv);
+      return outcome.sequence === key.sequence ? { kind: "outcome", outcome } : misplaced(`poll outcome ${outcome.sequence}`);
     },
   }),
   generations: kind({
     kind: "generation",
     name: "generation records",
-    table: "cluster_generations",
     range: (keys) => keys.allGenerations,
     page: 4,
     fields: { generation: generationSchema },
     describe: (item) => `generation record ${item.generation.sequence}`,
     order: (item) => [item.generation.sequence],
-    raise: (h, item) => (h.generationSequence = Math.max(h.generationSequence, item.generation.sequence)),
+    counted: (item) => [["nextGenerationSequence", item.generation.sequence]],
     puts: (keys, { generation: g }) => {
       const cluster = g.cluster === null ? null : gzipSync(g.cluster).toString("base64");
       return [{ key: keys.generation(g.sequence), value: encodeValue({ record: { ...g, cluster } }) }];
     },
-    read: (pair) => {
-      const { record } = pair.decode(SCHEMAS.generation);
-      if (record.sequence !== pair.key.sequence) pair.holds(`generation record ${record.sequence}`);
+    read: (kv, key) => {
+      const { record } = valueOf(SCHEMAS.generation, kv);
+      if (record.sequence !== key.sequence) misplaced(`generation record ${record.sequence}`);
       let cluster: string | null;
       try {
         cluster = record.cluster === null ? null : gunzipCluster(record.cluster, `generation record ${record.sequence}`);
       } catch (err) {
-        return pair.holds(`a configuration that cannot be decompressed (${(err as Error).message})`);
+        return misplaced(`a configuration that cannot be decompressed (${(err as Error).message})`);
       }
       return { kind: "generation", generation: { ...record, policy: readWorkerSelection(record.policy), cluster } };
     },
@@ -184,40 +167,37 @@ export const SNAPSHOT_KINDS = {
   holds: kind({
     kind: "hold",
     name: "machine holds",
-    table: "machine_holds",
     range: (keys) => keys.allHolds,
     fields: { hold: storedHoldSchema },
     describe: (item) => `machine hold ${JSON.stringify(item.hold.address)}`,
     order: (item) => Buffer.from(item.hold.address, "utf8"),
     puts: (keys, item) => [{ key: keys.hold(item.hold.address), value: encodeValue({ hold: item.hold }) }],
-    read: (pair) => {
-      const { hold } = pair.decode(SCHEMAS.hold);
-      return hold.address === pair.key.address ? { kind: "hold", hold } : pair.holds(`the machine hold of ${JSON.stringify(hold.address)}`);
+    read: (kv, key) => {
+      const { hold } = valueOf(SCHEMAS.hold, kv);
+      return hold.address === key.address ? { kind: "hold", hold } : misplaced(`the machine hold of ${JSON.stringify(hold.address)}`);
     },
   }),
   finished: kind({
     kind: "finished",
     name: "finished repairs",
-    table: "finished_repairs",
     range: (keys) => keys.allFinished,
     fields: { finished: finishedRepairSchema },
     describe: (item) => `finished-repair record ${item.finished.sequence} (repair entry ${item.finished.entryIndex})`,
     order: (item) => [item.finished.sequence],
     // Its sequence is the history record's that ended the repair: the next history sequence must be above it.
-    raise: (h, item) => {
-      raiseIndex(h, item.finished.entryIndex);
-      raiseHistory(h, item.finished.sequence);
-    },
+    counted: ({ finished }) => [
+      ["nextIndex", finished.entryIndex],
+      ["nextHistorySequence", finished.sequence],
+    ],
     puts: (keys, item) => [{ key: keys.finished(item.finished.sequence), value: encodeValue({ finished: item.finished }) }],
-    read: (pair) => {
-      const { finished } = pair.decode(SCHEMAS.finished);
-      return finished.sequence === pair.key.sequence ? { kind: "finished", finished } : pair.holds(`finished-repair record ${finished.sequence}`);
+    read: (kv, key) => {
+      const { finished } = valueOf(SCHEMAS.finished, kv);
+      return finished.sequence === key.sequence ? { kind: "finished", finished } : misplaced(`finished-repair record ${finished.sequence}`);
     },
   }),
   replayRecords: kind({
     kind: "replay",
     name: "replay records",
-    table: "poll_records",
     range: (keys) => keys.allRecords,
     page: 4,
     fields: {
@@ -242,7 +222,10 @@ export const SNAPSHOT_KINDS = {
 /** How many items of each kind a snapshot holds. */
 export type SnapshotCounts = { readonly [count in keyof typeof SNAPSHOT_KINDS]: number };
 
-export const COUNTS = Object.keys(SNAPSHOT_KINDS) as ReadonlyArray<keyof SnapshotCounts>;
+/** The counts as the summary and errors name them, the queue's first. */
+export const COUNT_NAMES = Object.fromEntries(
+  [...new Set(["entries", "history", ...Object.keys(SNAPSHOT_KINDS)])].map((count) => [count, SNAPSHOT_KINDS[count as keyof SnapshotCounts].name]),
+) as Readonly<Record<keyof SnapshotCounts, string>>;
 
 /** The counts by the kind of item. */
 export const COUNT_OF = Object.fromEntries(Object.entries(SNAPSHOT_KINDS).map(([count, spec]) => [spec.kind, count])) as Readonly<
@@ -252,4 +235,9 @@ export const COUNT_OF = Object.fromEntries(Object.entries(SNAPSHOT_KINDS).map(([
 /** The table entry of `item`'s kind, for any item (its methods then take that item). */
 export function kindOf(item: ItemOf<CountedKind>): SnapshotKind<CountedKind> {
   return SNAPSHOT_KINDS[COUNT_OF[item.kind]] as SnapshotKind<CountedKind>;
+}
+
+/** Raises `highest` to the counted numbers `item` holds. */
+export function raiseHighest(highest: SnapshotHighest, item: ItemOf<CountedKind>): void {
+  for (const [counter, n] of kindOf(item).counted?.(item) ?? []) highest[counter] = Math.max(highest[counter], n);
 }

@@ -1,13 +1,30 @@
 import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotTarget } from "./store-snapshot.js";
-import { describeItem, putsOf } from "./snapshot-items.js";
+import { describeItem } from "./snapshot-digest.js";
+import { kindOf } from "./snapshot-kinds.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";
 import { kvSnapshotItems } from "./snapshot-export.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
-import { STORE_SCHEMA_VERSION } from "../core/store-values.js";
+import type { StoreKeys } from "../core/store-keys.js";
+import { encodeValue, STORE_SCHEMA_VERSION } from "../core/store-values.js";
 
 /** Within etcd's default 128 operations and 1.5 MiB a request (a value is at most a little larger than its item's JSON). */
 const CHUNK_LIMITS = { items: 100, bytes: 1024 * 1024 } as const;
 const UNLIMITED_CHUNK_LIMITS = { items: 1000, bytes: 8 * 1024 * 1024 } as const;
+
+/**
+ * The puts that store one snapshot item as the store core keeps it on both drivers (see value-schemas.ts), for a copy
+ * into a store and for the conversion of the old SQLite tables to the key-value table. `writeId` stamps heads and
+ * settings.
+ */
+export function putsOf(keys: StoreKeys, item: SnapshotItem, writeId: string): Array<{ key: string; value: string }> {
+  if (item.kind !== "counters") return kindOf(item).puts(keys, item, writeId);
+  const c = item.counters;
+  return [
+    { key: keys.queue, value: encodeValue({ w: writeId, nextIndex: c.nextIndex, nextSequence: c.nextHistorySequence }) },
+    { key: keys.outcomesHead, value: encodeValue({ w: writeId, next: c.nextOutcomeSequence }) },
+    { key: keys.generationsHead, value: encodeValue({ w: writeId, next: c.nextGenerationSequence }) },
+  ];
+}
 
 /**
  * An empty store as the target of a copy. The first transaction writes the copy marker and the schema key only if

@@ -1,14 +1,13 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { SnapshotSourceError, type SnapshotSource, type SnapshotTarget } from "./store-snapshot.js";
-import { openKvSnapshotSource } from "./snapshot-source.js";
+import { openKvSnapshotSource } from "./snapshot-export.js";
 import { openKvSnapshotTarget } from "./snapshot-target.js";
 import { KV_SCHEMA_VERSION, openSqliteKvDriver, storedVersion } from "../kv/sqlite/open-sqlite-kv.js";
 import { openLockedDatabase } from "../kv/sqlite/database-lock.js";
 import { sqliteAccess } from "../kv/sqlite/open-sqlite-store.js";
-import { refuseUnfinishedCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
-import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
-import { oldTableRows } from "../kv/sqlite/old-tables/convert-sqlite-tables.js";
+import { refuseUnfinishedOldCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
+import { oldTableRows, sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
 
 /**
  * A SQLite file as the source of a copy, its lock held for the whole copy (a running kintsugi's file is refused). A
@@ -21,7 +20,7 @@ export async function openSqliteSnapshotSource(path: string): Promise<SnapshotSo
   if (version === "new" || version >= KV_SCHEMA_VERSION) return openKvSnapshotSource(sqliteAccess(openSqliteKvDriver(file), file), true);
   const { db, close } = openLockedDatabase(file);
   try {
-    refuseUnfinishedCopy(db);
+    refuseUnfinishedOldCopy(db);
   } catch (err) {
     close();
     throw err;

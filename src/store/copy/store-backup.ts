@@ -5,9 +5,8 @@ import { CopyFailedError, copyStore } from "./copy-store.js";
 import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "./etcd-snapshot-access.js";
 import { openDatabaseReadOnly } from "../kv/sqlite/database.js";
 import { openSqliteSnapshotTarget } from "./sqlite-snapshot-access.js";
-import { BackupError } from "./backup-error.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
-import { sameFile, writeNewFile } from "./new-file.js";
+import { BackupError, sameFile, writeNewFile } from "./new-file.js";
 
 interface BackupResult {
   readonly from: string;
@@ -67,7 +66,7 @@ function selfContained(file: string): void {
  */
 export async function backupEtcdStore(options: EtcdSnapshotOptions, out: string, force: boolean): Promise<BackupResult> {
   return writeNewFile(out, force, async (temporary) => {
-    const source = await openEtcdSnapshotSource({ ...options, whileRunning: true });
+    const source = await openEtcdSnapshotSource(options, true);
     let sha256: string;
     try {
       const target = openSqliteSnapshotTarget(temporary);

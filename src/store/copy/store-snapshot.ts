@@ -21,13 +21,11 @@ export type SnapshotItem =
   | { readonly kind: "generation"; readonly generation: SnapshotGeneration }
   | { readonly kind: "hold"; readonly hold: StoredMachineHold }
   | { readonly kind: "finished"; readonly finished: FinishedRepair }
-  | { readonly kind: "replay"; readonly replay: SnapshotReplayRecord }
+  // A replay record as decoded: the hash covers what it says, not how a store compressed it.
+  | { readonly kind: "replay"; readonly replay: { readonly sequence: number } & ReplayRecord }
   | { readonly kind: "counters"; readonly counters: SnapshotCounters };
 
 export type SnapshotItemKind = SnapshotItem["kind"];
-
-/** A replay record as decoded: the hash covers what it says, not how a store compressed it. */
-export type SnapshotReplayRecord = { readonly sequence: number } & ReplayRecord;
 
 /** A generation record as stored, `cluster` the very JSON text recorded (not a re-serialization). */
 export interface SnapshotGeneration extends Readonly<Omit<StoredGenerationFields, "policy" | "cluster" | "changes" | "templateSetAt">> {

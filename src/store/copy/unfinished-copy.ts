@@ -14,19 +14,3 @@ export function unfinishedCopy(store: string, marker: Partial<CopyMarker> | null
       `Empty it (${emptyIt}) and run kintsugi db copy again into the empty store`,
   );
 }
-
-/** A marker as stored (JSON); null when it is not an object. */
-export function parseMarker(text: string): Partial<CopyMarker> | null {
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== "object" || value === null) return null;
-    const { copyId, source, startedAt } = value as Record<string, unknown>;
-    return {
-      ...(typeof copyId === "string" && { copyId }),
-      ...(typeof source === "string" && { source }),
-      ...(typeof startedAt === "string" && { startedAt }),
-    };
-  } catch {
-    return null;
-  }
-}

@@ -1,16 +1,12 @@
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { EnqueueDecision, EnqueueResult, RepairChange } from "../store-port.js";
-import type { StoreKeys } from "./store-keys.js";
-import type { StoreMirror } from "./store-mirror.js";
+import type { ReplayRecord } from "../poll-record-schema.js";
 import { outcomeWrite } from "./outcome-port.js";
-import type { RecordToKeep } from "./poll-record-port.js";
+import type { CorePollRecordPort } from "./poll-record-port.js";
 import { largestFitting } from "./write-limits.js";
-import type { StoreWriter, NoWrite, WritePlan } from "./store-writer.js";
-import { QueuePlan } from "./queue-plan.js";
-import type { Log } from "../../support/log.js";
-
-/** Plans the replay records kept with a poll, or null for none. */
-export type KeepRecords = (records: readonly RecordToKeep[], writeId: string) => Omit<WritePlan<null>, "result"> | null;
+import type { NoWrite, WritePlan } from "./store-writer.js";
+import type { QueuePlan } from "./queue-plan.js";
+import { CorePort, type CoreParts } from "./core-port.js";
 
 /** What one part committed (the outcome: closing part only) and the write id it stamped. */
 interface PartResult {
@@ -30,14 +26,13 @@ type Adds = EnqueueDecision["add"];
  * rest is dropped. A crash between parts leaves fewer entries than decided, never more (each part is a subset of one
  * decision made under the cap).
  */
-export class CoreEnqueue {
+export class CoreEnqueue extends CorePort {
   constructor(
-    private readonly writer: StoreWriter,
-    private readonly mirror: StoreMirror,
-    private readonly keys: StoreKeys,
-    private readonly keepRecords: KeepRecords,
-    private readonly log: Log,
-  ) {}
+    parts: CoreParts,
+    private readonly records: CorePollRecordPort,
+  ) {
+    super(parts);
+  }
 
   run<D extends EnqueueDecision>(decide: (entries: readonly RepairEntry[]) => D, now: number, actor: string): Promise<EnqueueResult<D>> {
     return this.writer.inTurn(async (commit) => {
@@ -87,7 +82,7 @@ export class CoreEnqueue {
   }
 
   private queueWith(adds: Adds, now: number, actor: string): QueuePlan {
-    const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
+    const plan = this.queuePlan();
     for (const { entry, reason } of adds) plan.add(entry, reason, now, actor);
     return plan;
   }
@@ -104,21 +99,12 @@ export class CoreEnqueue {
     const plan = this.queueWith(adds, now, actor);
     const stored = [...before, ...plan.changes].map((c) => c.entry);
     const outcome = decision.outcome === null ? null : outcomeWrite(this.mirror, this.keys, decision.outcome(stored), writeId);
-    const records: RecordToKeep[] = [];
+    const records: ReplayRecord[] = [];
     if (decision.pollRecord) records.push({ area: "intake", record: decision.pollRecord });
     if (decision.remediationRecord) records.push({ area: "health-check", record: decision.remediationRecord });
-    const kept = records.length === 0 ? null : this.keepRecords(records, writeId);
-    const parts = [outcome, kept].filter((p) => p !== null);
-    if (plan.empty && parts.length === 0) return null;
-    const extra =
-      parts.length === 0
-        ? undefined
-        : {
-            compares: parts.flatMap((p) => p.compares),
-            puts: parts.flatMap((p) => p.puts),
-            deletes: parts.flatMap((p) => p.deletes ?? []),
-            stamp: (parts[0] as { stamp: string }).stamp,
-          };
-    return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.outcome ?? null, closing: true, stamped: writeId }, extra);
+    const kept = records.length === 0 ? null : this.records.keepWrite(records, writeId);
+    const others = [outcome, kept].filter((p) => p !== null);
+    if (plan.empty && others.length === 0) return null;
+    return plan.plan(writeId, { changes: plan.changes, outcome: outcome?.result ?? null, closing: true, stamped: writeId }, others);
   }
 }

@@ -2,15 +2,10 @@ import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repai
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { EntryWrite, NewEntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
 import { timelinesOf, type IndexedTimelinePoint } from "../timelines-read.js";
-import type { KvDriver } from "../kv/kv-driver.js";
-import type { StoreKeys } from "./store-keys.js";
-import type { StoreMirror } from "./store-mirror.js";
 import { readOrLog, storedRecord, UndecodableValueError } from "./store-values.js";
 import { decodeHistory, type DecodedHistory } from "./history-value.js";
-import type { Log } from "../../support/log.js";
-import type { StoreWriter } from "./store-writer.js";
-import { QueuePlan } from "./queue-plan.js";
-import { largestFitting } from "./write-limits.js";
+import { CorePort } from "./core-port.js";
+import type { QueuePlan } from "./queue-plan.js";
 
 const TIMELINE_PAGE = 1_000;
 
@@ -18,15 +13,7 @@ const TIMELINE_PAGE = 1_000;
  * The repair queue: entries read from the mirror, history from the store, and every change one transaction that
  * compares the queue head, so a decision taken on a stale queue never commits.
  */
-export class CoreEntryPort implements RepairEntryPort {
-  constructor(
-    private readonly driver: KvDriver,
-    private readonly keys: StoreKeys,
-    private readonly mirror: StoreMirror,
-    private readonly writer: StoreWriter,
-    private readonly log: Log,
-  ) {}
-
+export class CoreEntryPort extends CorePort implements RepairEntryPort {
   get(index: number): RepairEntry | null {
     return this.mirror.entry(index);
   }
@@ -75,7 +62,7 @@ export class CoreEntryPort implements RepairEntryPort {
 
   add(entry: UnindexedRepairEntry, reason: string, now: number, actor: string): Promise<RepairChange> {
     return this.writer.write("adding a repair entry", (writeId) => {
-      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
+      const plan = this.queuePlan();
       return plan.plan(writeId, plan.add(entry, reason, now, actor));
     });
   }
@@ -92,7 +79,7 @@ export class CoreEntryPort implements RepairEntryPort {
     return this.writer.write(`changing repair entry ${index}`, (writeId) => {
       const writes = decide(this.mirror.entry(index));
       if (writes === null || writes.length === 0) return { none: [] };
-      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
+      const plan = this.queuePlan();
       for (const w of writes) {
         if (w.entry.index !== index) throw new Error(`a change of repair entry ${index} cannot write entry ${w.entry.index}`);
         plan.change(w.entry, w.kind, w.reason, w.detail ?? null, now, actor);
@@ -106,7 +93,7 @@ export class CoreEntryPort implements RepairEntryPort {
       const current = this.mirror.entry(index);
       const reason = current === null ? null : decide(current);
       if (reason === null) return { none: null };
-      const plan = new QueuePlan(this.mirror, this.keys, this.writer.replica);
+      const plan = this.queuePlan();
       return plan.plan(writeId, plan.dequeue(index, reason, now, actor));
     });
   }
@@ -125,30 +112,12 @@ export class CoreEntryPort implements RepairEntryPort {
     );
   }
 
-  /**
-   * Writes every item `pick` returns, in as many writes as etcd's limits need: each picks again on the mirror and
-   * writes the first items that fit. A written item is no longer picked, so each write makes progress.
-   */
-  private async inParts<T>(what: string, pick: () => readonly T[], write: (queue: QueuePlan, item: T) => void): Promise<RepairChange[]> {
-    const all: RepairChange[] = [];
-    for (;;) {
-      const part = await this.writer.write<{ changes: readonly RepairChange[]; more: boolean }>(what, (writeId) => {
-        const picked = pick();
-        if (picked.length === 0) return { none: { changes: [], more: false } };
-        const { plan, taken } = largestFitting(
-          picked.length,
-          this.writer.limits.maxTxnOps,
-          (n) => {
-            const queue = new QueuePlan(this.mirror, this.keys, this.writer.replica);
-            for (const item of picked.slice(0, n)) write(queue, item);
-            return queue.plan(writeId, { changes: queue.changes, more: false });
-          },
-          (p) => this.writer.fits(p),
-        );
-        return { ...plan, result: { changes: plan.result.changes, more: taken < picked.length } };
-      });
-      all.push(...part.changes);
-      if (!part.more) return all;
-    }
+  /** Writes every item `pick` returns (`write` adds one to a queue write), in as many writes as the driver's limits need. */
+  private inParts<T>(what: string, pick: () => readonly T[], write: (queue: QueuePlan, item: T) => void): Promise<RepairChange[]> {
+    return this.writer.inParts(what, pick, (items, writeId) => {
+      const queue = this.queuePlan();
+      for (const item of items) write(queue, item);
+      return queue.plan(writeId, queue.changes);
+    });
   }
 }

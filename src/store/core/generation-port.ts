@@ -2,26 +2,19 @@ import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type Generatio
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { DEFAULT_WORKER_SELECTION, type WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { ClusterGenerationPort, FailedGeneration } from "../store-port.js";
-import type { StoreKeys, KeyRange } from "./store-keys.js";
-import type { StoreMirror } from "./store-mirror.js";
+import type { KeyRange } from "./store-keys.js";
 import { nextSequence } from "./outcome-port.js";
 import type { StoredGenerationFields } from "./value-schemas.js";
 import { encodeCluster, encodeValue, generationFromStored } from "./store-values.js";
-import type { StoreWriter, WritePlan } from "./store-writer.js";
+import { stampedWrite, type WritePlan } from "./store-writer.js";
+import { CorePort } from "./core-port.js";
 
 /**
  * Generated cluster configurations and failed rounds, the newest {@link KEPT_GENERATIONS} kept and the one in force
  * never pruned. Every write compares and advances the generations head.
  */
-export class CoreGenerationPort implements ClusterGenerationPort {
+export class CoreGenerationPort extends CorePort implements ClusterGenerationPort {
   private controlPlanes: { readonly sequence: number | null; readonly addresses: readonly string[] } | null = null;
-
-  constructor(
-    private readonly keys: StoreKeys,
-    private readonly mirror: StoreMirror,
-    private readonly writer: StoreWriter,
-    private readonly keep = KEPT_GENERATIONS,
-  ) {}
 
   current(): ClusterGeneration | null {
     return this.mirror.generationList().findLast((g) => g.record.outcome === "generated")?.record ?? null;
@@ -47,13 +40,9 @@ export class CoreGenerationPort implements ClusterGenerationPort {
   }
 
   last(count: number | null): ClusterGeneration[] {
-    const n = count ?? this.keep;
-    return n <= 0
-      ? []
-      : this.mirror
-          .generationList()
-          .slice(-n)
-          .map((g) => g.record);
+    const n = count ?? KEPT_GENERATIONS;
+    const kept = this.mirror.generationList();
+    return n <= 0 ? [] : kept.slice(-n).map((g) => g.record);
   }
 
   recordGenerated(
@@ -96,13 +85,13 @@ export class CoreGenerationPort implements ClusterGenerationPort {
     });
   }
 
-  /** A new record with the next sequence, pruning the records beyond the newest `keep` but the one in force. */
+  /** A new record with the next sequence, pruning the records beyond the newest {@link KEPT_GENERATIONS} but the one in force. */
   private append(writeId: string, fields: Omit<StoredGenerationFields, "sequence" | "lastTime" | "repeats">): WritePlan<ClusterGeneration> {
     const list = this.mirror.generationList();
     const sequence = nextSequence(this.mirror.generationsHead, this.keys.generationsHead, list.at(-1)?.fields.sequence ?? 0);
     const stored: StoredGenerationFields = { ...fields, sequence, lastTime: fields.time, repeats: 1 };
     const inForce = stored.cluster !== null ? sequence : (this.current()?.sequence ?? null);
-    return this.writeRecord(writeId, stored, sequence + 1, this.pruned(sequence - this.keep, inForce), generationFromStored(stored));
+    return this.writeRecord(writeId, stored, sequence + 1, this.pruned(sequence - KEPT_GENERATIONS, inForce), generationFromStored(stored));
   }
 
   private pruned(limit: number, inForce: number | null): KeyRange[] {
@@ -113,15 +102,8 @@ export class CoreGenerationPort implements ClusterGenerationPort {
   }
 
   private writeRecord<T>(writeId: string, fields: StoredGenerationFields, next: number, deletes: KeyRange[], result: T): WritePlan<T> {
-    return {
-      compares: [{ key: this.keys.generationsHead, modRevision: this.mirror.generationsHead?.modRevision ?? 0 }],
-      puts: [
-        { key: this.keys.generation(fields.sequence), value: encodeValue({ record: fields }) },
-        { key: this.keys.generationsHead, value: encodeValue({ w: writeId, next: Math.max(next, this.mirror.generationsHead?.value?.next ?? 1) }) },
-      ],
-      deletes,
-      stamp: this.keys.generationsHead,
-      result,
-    };
+    const head = this.mirror.generationsHead;
+    const puts = [{ key: this.keys.generation(fields.sequence), value: encodeValue({ record: fields }) }];
+    return stampedWrite(this.keys.generationsHead, head, writeId, { next: Math.max(next, head?.value?.next ?? 1) }, { puts, deletes }, result);
   }
 }

@@ -1,10 +1,9 @@
 import { expiredHolds, notHeldMessage, type StoredMachineHold } from "../../domain/holds/machine-holds.js";
 import { HoldRefusedError, type HoldChange, type HoldDecision, type MachineHoldPort } from "../store-port.js";
-import type { StoreKeys } from "./store-keys.js";
 import { keyRange } from "../kv/kv-driver.js";
-import type { StoreMirror } from "./store-mirror.js";
 import { encodeValue } from "./store-values.js";
-import type { StoreWriter, WritePlan } from "./store-writer.js";
+import { stampedWrite, type WritePlan } from "./store-writer.js";
+import { CorePort } from "./core-port.js";
 
 /** The most holds one expiry write removes: etcd refuses more than 128 operations in a transaction by default. */
 const EXPIRED_PER_WRITE = 100;
@@ -14,13 +13,7 @@ const EXPIRED_PER_WRITE = 100;
  * so replicas' writes are serialized (this keeps them from together passing the bound); the head carries the write's
  * changes, which the watch announces.
  */
-export class CoreHoldPort implements MachineHoldPort {
-  constructor(
-    private readonly keys: StoreKeys,
-    private readonly mirror: StoreMirror,
-    private readonly writer: StoreWriter,
-  ) {}
-
+export class CoreHoldPort extends CorePort implements MachineHoldPort {
   list(): StoredMachineHold[] {
     return [...this.mirror.holdList()];
   }
@@ -42,35 +35,21 @@ export class CoreHoldPort implements MachineHoldPort {
     });
   }
 
-  async removeExpired(now: number, actor: string): Promise<StoredMachineHold[]> {
-    const removed: StoredMachineHold[] = [];
-    for (;;) {
-      const batch = await this.writer.write("removing expired machine holds", (writeId) => {
-        const expired = expiredHolds(this.mirror.holdList(), now).slice(0, EXPIRED_PER_WRITE);
-        if (expired.length === 0) return { none: [] };
-        return this.plan(
-          writeId,
-          expired.map((hold): HoldChange => ({ kind: "expired", hold, actor })),
-          expired,
-        );
-      });
-      removed.push(...batch);
-      if (batch.length < EXPIRED_PER_WRITE) return removed;
-    }
+  removeExpired(now: number, actor: string): Promise<StoredMachineHold[]> {
+    const expired = () => expiredHolds(this.mirror.holdList(), now);
+    const plan = (holds: readonly StoredMachineHold[], writeId: string) =>
+      this.plan(
+        writeId,
+        holds.map((hold): HoldChange => ({ kind: "expired", hold, actor })),
+        holds,
+      );
+    return this.writer.inParts("removing expired machine holds", expired, plan, EXPIRED_PER_WRITE);
   }
 
   /** The head's value decides nothing (it is no counter), so an unreadable one is simply replaced. */
   private plan<T>(writeId: string, changes: readonly HoldChange[], result: T): WritePlan<T> {
-    const { holdsHead } = this.keys;
-    return {
-      compares: [{ key: holdsHead, modRevision: this.mirror.holdsHead?.modRevision ?? 0 }],
-      puts: [
-        ...changes.filter((c) => c.kind === "set").map((c) => ({ key: this.keys.hold(c.hold.address), value: encodeValue({ hold: c.hold }) })),
-        { key: holdsHead, value: encodeValue({ w: writeId, changes }) },
-      ],
-      deletes: changes.filter((c) => c.kind !== "set").map((c) => keyRange(this.keys.hold(c.hold.address))),
-      stamp: holdsHead,
-      result,
-    };
+    const puts = changes.filter((c) => c.kind === "set").map((c) => ({ key: this.keys.hold(c.hold.address), value: encodeValue({ hold: c.hold }) }));
+    const deletes = changes.filter((c) => c.kind !== "set").map((c) => keyRange(this.keys.hold(c.hold.address)));
+    return stampedWrite(this.keys.holdsHead, this.mirror.holdsHead, writeId, { changes }, { puts, deletes }, result);
   }
 }

@@ -1,10 +1,13 @@
 import type { StoreCommit } from "../store-port.js";
 import { StoreUnavailableError } from "../store-port.js";
-import type { KvDriver, KvEvent, KvWatch } from "../kv/kv-driver.js";
+import { rangePages, type KeyRange, type KvDriver, type KvEvent, type KvWatch } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
 import type { StoreMirror } from "./store-mirror.js";
-import { readSnapshot } from "./snapshot-read.js";
+import { MirroredRecords } from "./mirrored-records.js";
 import type { Log } from "../../support/log.js";
+
+/** A gRPC answer is limited to 4 MiB by default: a configuration of 8,000 nodes is about 350 kB. */
+const PAGE = { generations: 4, other: 500, recordKeys: 5_000 } as const;
 
 interface Waiter {
   readonly done: () => boolean;
@@ -77,16 +80,44 @@ export class MirrorFeed {
     if (watcher) await watcher.cancel();
   }
 
+  /**
+   * Reads everything but the history in pages at the revision of the first page, so it is consistent however many
+   * pages it takes; of the outcomes and replay records only the keys (the records' go into the mirror's columns page
+   * by page: a year of polls is half a million keys). The mirror must know whether any history exists (indexes were
+   * handed out) without holding it.
+   */
   private async load(): Promise<void> {
-    const snapshot = await readSnapshot(this.driver, this.keys);
+    const { all, allHistory, allGenerations, allOutcomes, allRecords, prefix } = this.keys;
+    const areas: Array<[KeyRange, number]> = [
+      [{ start: all.start, end: allGenerations.start }, PAGE.other],
+      [allGenerations, PAGE.generations],
+      [{ start: allGenerations.end, end: allHistory.start }, PAGE.other],
+      [{ start: allHistory.end, end: allOutcomes.start }, PAGE.other],
+      [{ start: allOutcomes.end, end: allRecords.start }, PAGE.other],
+      [{ start: allRecords.end, end: all.end }, PAGE.other],
+    ];
+    const what = `reading ${prefix}`;
+    const events: KvEvent[] = [];
+    let revision: number | undefined;
+    for (const [range, limit] of areas) {
+      for await (const page of rangePages(this.driver, what, range, { limit, revision }, true)) {
+        revision ??= page.revision;
+        for (const kv of page.kvs) events.push({ type: "put", ...kv });
+      }
+    }
+    const records = new MirroredRecords();
     const none = Buffer.alloc(0);
-    const outcomes = snapshot.outcomeKeys.map((key): KvEvent => ({ type: "put", key, value: none, modRevision: 0 }));
-    this.mirror.load(
-      [...snapshot.kvs.map((kv): KvEvent => ({ type: "put", ...kv })), ...outcomes],
-      snapshot.revision,
-      snapshot.historyExists,
-      snapshot.records,
-    );
+    for (const range of [allOutcomes, allRecords]) {
+      for await (const page of rangePages(this.driver, what, range, { limit: PAGE.recordKeys, revision, keysOnly: true })) {
+        for (const { key } of page.kvs) {
+          const parsed = this.keys.parse(key);
+          if (parsed.kind === "record") records.put(parsed.record);
+          else events.push({ type: "put", key, value: none, modRevision: 0 });
+        }
+      }
+    }
+    const history = await this.driver.range(what, allHistory, { limit: 1, revision, keysOnly: true });
+    this.mirror.load(events, revision ?? 0, history.kvs.length > 0, records);
     this.settle();
   }
 
@@ -106,22 +137,18 @@ export class MirrorFeed {
     this.watcher = watch;
   }
 
-  /** A revision the mirror already has (a resumed watch's replay) is dropped. */
+  /** Applies a revision and announces what it changed; one the mirror already has (a resumed watch's replay) is dropped. */
   private receive(revision: number, events: readonly KvEvent[]): void {
-    if (revision > this.mirror.revision) this.commit(revision, events);
-    this.settle();
-  }
-
-  private commit(revision: number, events: readonly KvEvent[]): void {
-    const commit = this.mirror.applyRevision(revision, events);
-    if (commit === null) return;
-    for (const listener of this.listeners) {
-      try {
-        listener(commit);
-      } catch (err) {
-        this.log.error("an onCommit listener failed", { revision, error: (err as Error).message });
+    const commit = revision > this.mirror.revision ? this.mirror.applyRevision(revision, events) : null;
+    if (commit !== null)
+      for (const listener of this.listeners) {
+        try {
+          listener(commit);
+        } catch (err) {
+          this.log.error("an onCommit listener failed", { revision, error: (err as Error).message });
+        }
       }
-    }
+    this.settle();
   }
 
   private settle(): void {

@@ -47,20 +47,16 @@ export class MirroredFinished {
   /** Keeps `record` (frozen) under its sequence with its stored summary (undefined: none), replacing what was there. */
   set(record: FinishedRepair, summary?: RepairHistorySummary | null): void {
     const old = this.bySequence.get(record.sequence);
-    if (old !== undefined && old.entryIndex === record.entryIndex) {
-      // Rewritten in place (a summary stored with it): taking it out and putting it back moved 10,000 records, 10,000 times.
-      this.bySequence.set(record.sequence, record);
-      this.order[this.positionOf(record.sequence)] = record;
-      if (summary === undefined) this.summaries.delete(record.sequence);
-      else this.summaries.set(record.sequence, summary === null ? null : frozenSummary(summary));
-      this.sorted = null;
-      return;
+    // Rewritten in place (a summary stored with it): taking it out and putting it back moved 10,000 records, 10,000 times.
+    if (old !== undefined && old.entryIndex === record.entryIndex) this.order[this.positionOf(record.sequence)] = record;
+    else {
+      this.delete(record.sequence);
+      this.order.splice(this.positionOf(record.sequence), 0, record);
+      this.perIndex.set(record.entryIndex, [...(this.perIndex.get(record.entryIndex) ?? []), record.sequence]);
     }
-    this.delete(record.sequence);
     this.bySequence.set(record.sequence, record);
-    this.order.splice(this.positionOf(record.sequence), 0, record);
-    if (summary !== undefined) this.summaries.set(record.sequence, summary === null ? null : frozenSummary(summary));
-    this.perIndex.set(record.entryIndex, [...(this.perIndex.get(record.entryIndex) ?? []), record.sequence]);
+    if (summary === undefined) this.summaries.delete(record.sequence);
+    else this.summaries.set(record.sequence, summary === null ? null : frozenSummary(summary));
     this.sorted = null;
   }
 

@@ -10,7 +10,7 @@ import { CoreHoldPort } from "./hold-port.js";
 import type { KvStoreAccess } from "./kv-store-access.js";
 import { StoreMirror } from "./store-mirror.js";
 import { CoreOutcomePort } from "./outcome-port.js";
-import { CorePollRecordPort, recordsWrite } from "./poll-record-port.js";
+import { CorePollRecordPort } from "./poll-record-port.js";
 import { ensureSchema } from "./schema-version.js";
 import { CoreSettingsPort } from "./settings-port.js";
 import { StoreWriter } from "./store-writer.js";
@@ -49,23 +49,20 @@ export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOpt
     await driver.close();
     throw err;
   }
-  const pollRecords = new CorePollRecordPort(driver, keys, mirror, log, options.pollRecords);
   const compose = (writer: StoreWriter): KintsugiStore => {
-    const store: KintsugiStore = {
+    const parts = { driver, keys, mirror, writer, log };
+    const pollRecords = new CorePollRecordPort(parts, options.pollRecords);
+    const enqueue = new CoreEnqueue(parts, pollRecords);
+    return {
       backend: driver.backend,
-      entries: new CoreEntryPort(driver, keys, mirror, writer, log),
-      settings: new CoreSettingsPort(keys, mirror, writer, options.initialConstraints),
-      outcomes: new CoreOutcomePort(driver, keys, mirror, writer, log),
-      finished: new CoreFinishedPort(keys, mirror, writer),
-      generations: new CoreGenerationPort(keys, mirror, writer),
-      holds: new CoreHoldPort(keys, mirror, writer),
+      entries: new CoreEntryPort(parts),
+      settings: new CoreSettingsPort(parts, options.initialConstraints),
+      outcomes: new CoreOutcomePort(parts),
+      finished: new CoreFinishedPort(parts),
+      generations: new CoreGenerationPort(parts),
+      holds: new CoreHoldPort(parts),
       pollRecords,
-      enqueue: (decide, now, actor) =>
-        new CoreEnqueue(writer, mirror, keys, (records, writeId) => recordsWrite(mirror, keys, records, writeId, pollRecords.keep, log), log).run(
-          decide,
-          now,
-          actor,
-        ),
+      enqueue: (decide, now, actor) => enqueue.run(decide, now, actor),
       // A single writer (SQLite's file lock) needs no guard; its term's records still name the replica.
       guarded: (guard: WriteGuard, replica?: string) => compose(writer.guarded(driver.singleWriter ? null : guard, replica ?? null)),
       onCommit: (listener: (commit: StoreCommit) => void) => feed.onCommit(listener),
@@ -75,7 +72,6 @@ export async function openStoreCore(access: KvStoreAccess, options: StoreCoreOpt
         await driver.close();
       },
     };
-    return store;
   };
   return compose(new StoreWriter(driver, mirror, feed));
 }

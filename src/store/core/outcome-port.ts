@@ -4,9 +4,9 @@ import type { StoreKeys } from "./store-keys.js";
 import type { StoreMirror, Versioned } from "./store-mirror.js";
 import { outcomeValue, type SequenceHeadValue } from "./value-schemas.js";
 import { decodeValue, encodeValue, readOrLog, storedOutcome } from "./store-values.js";
-import { rangePages, type KvDriver } from "../kv/kv-driver.js";
-import type { Log } from "../../support/log.js";
-import type { StoreWriter, WritePlan } from "./store-writer.js";
+import { rangePages } from "../kv/kv-driver.js";
+import { stampedWrite, type WritePlan } from "./store-writer.js";
+import { CorePort } from "./core-port.js";
 
 /**
  * The next sequence of records kept under a head: the head's, or past the newest record when the head was lost, so
@@ -17,26 +17,18 @@ export function nextSequence(head: Versioned<SequenceHeadValue | null> | null, k
   return Math.max(head?.value?.next ?? 1, newest + 1);
 }
 
-/** The parts of a write that record one poll outcome: the next sequence from the head, the oldest beyond `keep` dropped. */
+/** The write that records one poll outcome: the next sequence from the head, the oldest beyond {@link KEPT_OUTCOMES} dropped. */
 export function outcomeWrite(
   mirror: StoreMirror,
   keys: StoreKeys,
   outcome: Omit<AutoRepairOutcome, "sequence">,
   writeId: string,
-  keep = KEPT_OUTCOMES,
-): Omit<WritePlan<AutoRepairOutcome>, "result"> & { readonly outcome: AutoRepairOutcome } {
+): WritePlan<AutoRepairOutcome> {
   const sequence = nextSequence(mirror.outcomesHead, keys.outcomesHead, mirror.newestOutcomeSequence());
   const stored = storedOutcome({ ...outcome, sequence });
-  return {
-    compares: [{ key: keys.outcomesHead, modRevision: mirror.outcomesHead?.modRevision ?? 0 }],
-    puts: [
-      { key: keys.outcome(sequence), value: encodeValue({ outcome: stored }) },
-      { key: keys.outcomesHead, value: encodeValue({ w: writeId, next: sequence + 1 }) },
-    ],
-    deletes: sequence > keep ? [keys.outcomes(0, sequence - keep)] : [],
-    stamp: keys.outcomesHead,
-    outcome: stored,
-  };
+  const puts = [{ key: keys.outcome(sequence), value: encodeValue({ outcome: stored }) }];
+  const deletes = sequence > KEPT_OUTCOMES ? [keys.outcomes(0, sequence - KEPT_OUTCOMES)] : [];
+  return stampedWrite(keys.outcomesHead, mirror.outcomesHead, writeId, { next: sequence + 1 }, { puts, deletes }, stored);
 }
 
 /** One outcome can list thousands of skipped machines, and an etcd answer is limited to 4 MiB. */
@@ -46,20 +38,9 @@ const OUTCOME_PAGE = 50;
  * The outcomes of sabakan polls. The mirror knows only which are kept (a storm's thousand outcomes of a thousand
  * skipped machines each would otherwise sit in every replica's memory); they are read from the store when asked.
  */
-export class CoreOutcomePort implements AutoRepairOutcomePort {
-  constructor(
-    private readonly driver: KvDriver,
-    private readonly keys: StoreKeys,
-    private readonly mirror: StoreMirror,
-    private readonly writer: StoreWriter,
-    private readonly log: Log,
-  ) {}
-
+export class CoreOutcomePort extends CorePort implements AutoRepairOutcomePort {
   record(outcome: Omit<AutoRepairOutcome, "sequence">): Promise<AutoRepairOutcome> {
-    return this.writer.write("recording a poll outcome", (writeId) => {
-      const { outcome: result, ...parts } = outcomeWrite(this.mirror, this.keys, outcome, writeId);
-      return { ...parts, result };
-    });
+    return this.writer.write("recording a poll outcome", (writeId) => outcomeWrite(this.mirror, this.keys, outcome, writeId));
   }
 
   async last(count: number | null): Promise<AutoRepairOutcome[]> {

@@ -3,14 +3,12 @@ import type { PollRecord } from "../../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
 import { decodeReplay, encodePollRecord, type ReplayRecord } from "../poll-record-schema.js";
 import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
-import type { KvDriver } from "../kv/kv-driver.js";
 import type { StoreKeys, RecordArea, RecordKey } from "./store-keys.js";
-import type { StoreMirror } from "./store-mirror.js";
 import { nextSequence } from "./outcome-port.js";
 import { recordValue } from "./value-schemas.js";
-import { decodeValue, encodeValue, UndecodableValueError } from "./store-values.js";
-import type { WritePlan } from "./store-writer.js";
-import type { Log } from "../../support/log.js";
+import { decodeValue, encodeValue, readOrLog, UndecodableValueError } from "./store-values.js";
+import { stampedWrite, type WritePlan } from "./store-writer.js";
+import { CorePort, type CoreParts } from "./core-port.js";
 
 /**
  * The most bytes one record's stored value may take, on both drivers so a store copies to etcd: etcd refuses a
@@ -21,8 +19,6 @@ export const MAX_ETCD_RECORD_BYTES = 512 * 1024;
 
 /** How many bytes of values one read asks etcd for at most (a gRPC answer is limited to 4 MiB by default). */
 const PAGE_BYTES = 2 * 1024 * 1024;
-
-export type RecordToKeep = ReplayRecord;
 
 /** The key and value that keep one record (its time and the value's bytes ride in the key). */
 export function recordPut(
@@ -57,76 +53,67 @@ export function decodeRecord(key: string, expected: RecordKey, raw: Buffer): Ret
 }
 
 /**
- * The parts of a write that keep replay records: sequences from the records head (compared and advanced), and the
- * oldest records dropped while older than `keep.keepSeconds` or past `keep.maxBytes`, by one delete range per kind
- * (no value is read to keep the bound, and the write grows by a few operations whatever it drops). A record past
- * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out (logged) so that the
- * poll's write still commits.
- */
-export function recordsWrite(
-  mirror: StoreMirror,
-  keys: StoreKeys,
-  records: readonly RecordToKeep[],
-  writeId: string,
-  keep: PollRecordsConfig,
-  log: Log,
-): Omit<WritePlan<null>, "result"> | null {
-  let sequence: number;
-  try {
-    sequence = nextSequence(mirror.recordsHead, keys.recordsHead, mirror.records.newest());
-  } catch (err) {
-    // A head another process broke must not stop the polls: they commit without their records until it is repaired.
-    log.error("the replay records' head cannot be read; this write keeps no replay record", { key: keys.recordsHead, error: (err as Error).message });
-    return null;
-  }
-  const puts: Array<{ key: string; value: string }> = [];
-  let adding = 0;
-  let newest = 0;
-  for (const { area, record } of records) {
-    const put = recordPut(keys, area, sequence, record);
-    if (put.bytes > MAX_ETCD_RECORD_BYTES) {
-      log.error("a replay record is too large to keep (the limit is etcd's, kept on both drivers); the replay will miss this poll", {
-        kind: area,
-        time: record.time,
-        bytes: put.bytes,
-        limit: MAX_ETCD_RECORD_BYTES,
-      });
-      continue;
-    }
-    puts.push({ key: put.key, value: put.value });
-    sequence++;
-    adding += put.bytes;
-    newest = Math.max(newest, record.time);
-  }
-  if (puts.length === 0) return null;
-  const pruning = mirror.records.prune(adding, newest - keep.keepSeconds * 1000, keep.maxBytes);
-  return {
-    compares: [{ key: keys.recordsHead, modRevision: mirror.recordsHead?.modRevision ?? 0 }],
-    puts: [...puts, { key: keys.recordsHead, value: encodeValue({ w: writeId, next: sequence }) }],
-    deletes: (Object.entries(pruning.below) as Array<[RecordArea, number]>).map(([area, below]) => keys.recordsBelow(area, below + 1)),
-    stamp: keys.recordsHead,
-  };
-}
-
-/**
  * The replay records: which exist is known from the mirror (by key), their values are read on demand in pages. A
  * value that cannot be read is counted as unreadable and logged, never guessed at.
  */
-export class CorePollRecordPort implements PollRecordPort {
+export class CorePollRecordPort extends CorePort implements PollRecordPort {
   constructor(
-    private readonly driver: KvDriver,
-    private readonly keys: StoreKeys,
-    private readonly mirror: StoreMirror,
-    private readonly log: Log,
+    parts: CoreParts,
     readonly keep: PollRecordsConfig = DEFAULT_POLL_RECORDS,
-  ) {}
-
-  async since(since: number, limit: number): Promise<PollRecordRead> {
-    return this.read<PollRecord>("intake", since, limit);
+  ) {
+    super(parts);
   }
 
-  async remediations(since: number, limit: number): Promise<PollRecordRead<RemediationRecord>> {
-    return this.read<RemediationRecord>("health-check", since, limit);
+  /**
+   * The parts of a write that keep replay records: sequences from the records head (compared and advanced), and the
+   * oldest records dropped while older than `keep.keepSeconds` or past `keep.maxBytes`, by one delete range per kind
+   * (no value is read to keep the bound, and the write grows by a few operations whatever it drops). A record past
+   * {@link MAX_ETCD_RECORD_BYTES}, or every record while the head cannot be read, is left out (logged) so that the
+   * poll's write still commits.
+   */
+  keepWrite(records: readonly ReplayRecord[], writeId: string): WritePlan<null> | null {
+    let sequence: number;
+    try {
+      sequence = nextSequence(this.mirror.recordsHead, this.keys.recordsHead, this.mirror.records.newest());
+    } catch (err) {
+      // A head another process broke must not stop the polls: they commit without their records until it is repaired.
+      this.log.error("the replay records' head cannot be read; this write keeps no replay record", {
+        key: this.keys.recordsHead,
+        error: (err as Error).message,
+      });
+      return null;
+    }
+    const puts: Array<{ key: string; value: string }> = [];
+    let adding = 0;
+    let newest = 0;
+    for (const { area, record } of records) {
+      const put = recordPut(this.keys, area, sequence, record);
+      if (put.bytes > MAX_ETCD_RECORD_BYTES) {
+        this.log.error("a replay record is too large to keep (the limit is etcd's, kept on both drivers); the replay will miss this poll", {
+          kind: area,
+          time: record.time,
+          bytes: put.bytes,
+          limit: MAX_ETCD_RECORD_BYTES,
+        });
+        continue;
+      }
+      puts.push({ key: put.key, value: put.value });
+      sequence++;
+      adding += put.bytes;
+      newest = Math.max(newest, record.time);
+    }
+    if (puts.length === 0) return null;
+    const pruning = this.mirror.records.prune(adding, newest - this.keep.keepSeconds * 1000, this.keep.maxBytes);
+    const deletes = (Object.entries(pruning.below) as Array<[RecordArea, number]>).map(([area, below]) => this.keys.recordsBelow(area, below + 1));
+    return stampedWrite(this.keys.recordsHead, this.mirror.recordsHead, writeId, { next: sequence }, { puts, deletes }, null);
+  }
+
+  since(since: number, limit: number): Promise<PollRecordRead> {
+    return this.read("intake", since, limit, (key, expected, raw) => replayOf<PollRecord>(decodeRecord(key, expected, raw)));
+  }
+
+  remediations(since: number, limit: number): Promise<PollRecordRead<RemediationRecord>> {
+    return this.read("health-check", since, limit, (key, expected, raw) => replayOf<RemediationRecord>(decodeRecord(key, expected, raw)));
   }
 
   size(): { readonly records: number; readonly bytes: number } {
@@ -134,57 +121,44 @@ export class CorePollRecordPort implements PollRecordPort {
   }
 
   async stored(area: RecordArea, since: number, limit: number): Promise<StoredRecords> {
-    const bodies: Uint8Array[] = [];
-    const times: number[] = [];
-    let unreadable = 0;
-    for await (const { key, expected, raw } of this.values(area, since, limit)) {
-      try {
-        const body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
-        if (raw.length !== expected.bytes) throw new UndecodableValueError(`its key says ${expected.bytes} bytes, its value is ${raw.length} bytes`);
-        bodies.push(body);
-        times.push(expected.time);
-      } catch (err) {
-        if (!(err instanceof UndecodableValueError)) throw err;
-        unreadable++;
-        this.log.error("a stored replay record cannot be read; the replay counts it as unreadable", { key, error: err.message });
-      }
-    }
-    return { bodies, times, unreadable };
+    const { records, unreadable } = await this.read(area, since, limit, (key, expected, raw) => {
+      const body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
+      if (raw.length !== expected.bytes) throw new UndecodableValueError(`its key says ${expected.bytes} bytes, its value is ${raw.length} bytes`);
+      return { body, time: expected.time };
+    });
+    return { bodies: records.map((r) => r.body), times: records.map((r) => r.time), unreadable };
   }
 
-  private async read<R extends PollRecord | RemediationRecord>(area: RecordArea, since: number, limit: number): Promise<PollRecordRead<R>> {
-    const records: R[] = [];
-    let unreadable = 0;
-    for await (const { key, expected, raw } of this.values(area, since, limit)) {
-      const read = decodeRecord(key, expected, raw);
-      if (read.ok) {
-        records.push(read.replay.record as R);
-        continue;
-      }
-      unreadable++;
-      this.log.error("a stored replay record cannot be read; the replay counts it as unreadable", { key, error: read.message });
-    }
-    return { records, unreadable };
-  }
-
-  private async *values(
+  /** The records of `area` as `decode` reads each (UndecodableValueError: counted as unreadable and logged). */
+  private async read<T>(
     area: RecordArea,
     since: number,
     limit: number,
-  ): AsyncGenerator<{ readonly key: string; readonly expected: RecordKey; readonly raw: Buffer }> {
+    decode: (key: string, expected: RecordKey, raw: Buffer) => T,
+  ): Promise<{ records: T[]; unreadable: number }> {
+    const records: T[] = [];
+    let unreadable = 0;
     const wanted = this.mirror.records.since(area, since, limit).map((record) => ({ key: this.keys.record(record), record }));
     for (const page of pagesOf(wanted)) {
       const byKey = new Map(page.map((k) => [k.key, k.record]));
       const range = { start: page[0]!.key, end: `${page.at(-1)!.key}\0` };
       const response = await this.driver.range(`reading the ${area} records from ${page[0]!.key}`, range);
-      for (const kv of response.kvs) {
-        const key = kv.key;
+      for (const { key, value } of response.kvs) {
         const expected = byKey.get(key);
         // A key written after the mirror listed this page is read next time, not now.
-        if (expected !== undefined) yield { key, expected, raw: kv.value };
+        if (expected === undefined) continue;
+        const read = readOrLog(this.log, "a stored replay record cannot be read; the replay counts it as unreadable", key, () => decode(key, expected, value));
+        if (read === null) unreadable++;
+        else records.push(read);
       }
     }
+    return { records, unreadable };
   }
+}
+
+function replayOf<R extends PollRecord | RemediationRecord>(read: ReturnType<typeof decodeRecord>): R {
+  if (!read.ok) throw new UndecodableValueError(read.message);
+  return read.replay.record as R;
 }
 
 /** Consecutive keys in pages of at most {@link PAGE_BYTES} of values. */

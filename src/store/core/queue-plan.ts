@@ -21,7 +21,7 @@ export class QueuePlan {
   private nextSequence: number;
   private readonly entryKeys = new Map<number, RepairEntry | null>();
   private readonly historyPuts: Array<{ key: string; value: string }> = [];
-  private readonly finishedPuts = new Map<number, { key: string; value: string; sequence: number }>();
+  private readonly finishedPuts = new Map<number, { key: string; value: string }>();
 
   constructor(
     private readonly mirror: StoreMirror,
@@ -41,7 +41,7 @@ export class QueuePlan {
   }
 
   /** The entry as this write leaves it so far (the mirror's before any change). */
-  current(index: number): RepairEntry | null {
+  private current(index: number): RepairEntry | null {
     return this.entryKeys.has(index) ? (this.entryKeys.get(index) ?? null) : this.mirror.entry(index);
   }
 
@@ -67,25 +67,24 @@ export class QueuePlan {
     return this.changes.length === 0;
   }
 
-  /** The transaction: the queue head compared, and advanced when entries change; `extra` adds other aggregates' parts. */
-  plan<T>(writeId: string, result: T, extra?: Pick<WritePlan<T>, "compares" | "puts" | "deletes" | "stamp">): WritePlan<T> {
-    const queueCompare = { key: this.keys.queue, modRevision: this.head?.modRevision ?? 0 };
+  /** The transaction: the queue head compared, and advanced when entries change; `others` are other areas' writes. */
+  plan<T>(writeId: string, result: T, others: ReadonlyArray<Omit<WritePlan<unknown>, "result">> = []): WritePlan<T> {
     const puts: Array<{ key: string; value: string }> = [];
     if (!this.empty) {
       for (const [index, entry] of this.entryKeys) {
         if (entry !== null) puts.push({ key: this.keys.entry(index), value: encodeValue({ entry }) });
       }
       puts.push(...this.historyPuts);
-      puts.push(...[...this.finishedPuts.values()].map(({ key, value }) => ({ key, value })));
+      puts.push(...this.finishedPuts.values());
       puts.push({ key: this.keys.queue, value: encodeValue({ w: writeId, nextIndex: this.nextIndex, nextSequence: this.nextSequence }) });
     }
     const removed = [...this.entryKeys].filter(([, e]) => e === null).map(([index]) => keyRange(this.keys.entry(index)));
     removed.push(...this.prunedFinished());
     return {
-      compares: [queueCompare, ...(extra?.compares ?? [])],
-      puts: [...puts, ...(extra?.puts ?? [])],
-      deletes: [...removed, ...(extra?.deletes ?? [])],
-      stamp: this.empty && extra ? extra.stamp : this.keys.queue,
+      compares: [{ key: this.keys.queue, modRevision: this.head?.modRevision ?? 0 }, ...others.flatMap((p) => p.compares)],
+      puts: [...puts, ...others.flatMap((p) => p.puts)],
+      deletes: [...removed, ...others.flatMap((p) => p.deletes ?? [])],
+      stamp: this.empty && others[0] ? others[0].stamp : this.keys.queue,
       result,
     };
   }
@@ -116,8 +115,7 @@ export class QueuePlan {
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
     const finished = finishedRepairOf(change, this.mirror.finished.has(snapshot.index) || this.finishedPuts.has(snapshot.index));
-    if (finished !== null)
-      this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }), sequence: finished.sequence });
+    if (finished !== null) this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }) });
     this.changes.push(change);
     return change;
   }

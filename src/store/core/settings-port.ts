@@ -6,23 +6,21 @@ import { readPublishedWaits } from "../published-waits-schema.js";
 import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
 import { storedVariables, textOf, variablesOf, type StoredVariables } from "../stored-variables.js";
-import type { StoreKeys } from "./store-keys.js";
-import type { StoreMirror } from "./store-mirror.js";
-import { encodeValue } from "./store-values.js";
-import type { StoreWriter } from "./store-writer.js";
+import { stampedWrite } from "./store-writer.js";
+import { CorePort, type CoreParts } from "./core-port.js";
 
 /**
  * Switches and values operators change at run time, one store key each (`settings/<name>`), read from the mirror; an
  * absent (or unreadable) key means the default. A write compares the key's revision, so a merge (the constraints) is
  * decided on the value it replaces.
  */
-export class CoreSettingsPort implements SettingsPort {
+export class CoreSettingsPort extends CorePort implements SettingsPort {
   constructor(
-    private readonly keys: StoreKeys,
-    private readonly mirror: StoreMirror,
-    private readonly writer: StoreWriter,
+    parts: CoreParts,
     private readonly initialConstraints: Partial<Constraints> = {},
-  ) {}
+  ) {
+    super(parts);
+  }
 
   repairQueueEnabled = (): boolean => this.read("repair-queue-enabled", true);
   setRepairQueueEnabled = (enabled: boolean): Promise<void> => this.write("repair-queue-enabled", () => enabled);
@@ -62,12 +60,8 @@ export class CoreSettingsPort implements SettingsPort {
 
   /** `value` is computed on the mirror in each attempt, so a merge retried after a conflict merges the newer value. */
   private write(name: string, value: () => unknown): Promise<void> {
-    const key = this.keys.setting(name);
-    return this.writer.write(`setting ${name}`, (writeId) => ({
-      compares: [{ key, modRevision: this.mirror.settings.get(name)?.modRevision ?? 0 }],
-      puts: [{ key, value: encodeValue({ w: writeId, value: value() }) }],
-      stamp: key,
-      result: undefined,
-    }));
+    return this.writer.write(`setting ${name}`, (writeId) =>
+      stampedWrite(this.keys.setting(name), this.mirror.settings.get(name), writeId, { value: value() }, { puts: [] }, undefined),
+    );
   }
 }

@@ -152,13 +152,11 @@ export class StoreMirror {
     for (const event of events) {
       const key = this.keys.parse(event.key);
       this.apply(event);
-      if (event.type !== "put") {
-        if (key.kind === "setting") settings.push(key.name);
-        continue;
-      }
-      if (key.kind === "outcome") outcome = this.decodeOutcome(event) ?? outcome;
+      if (key.kind === "setting") settings.push(key.name);
+      if (event.type !== "put") continue;
+      if (key.kind === "outcome")
+        outcome = this.decodeWith(event, () => storedOutcome(decodeValue(SCHEMAS.outcome, event.key, event.value).outcome)) ?? outcome;
       else if (key.kind === "generation") generation = this.generations.get(key.sequence)?.record ?? generation;
-      else if (key.kind === "setting") settings.push(key.name);
       else if (key.kind === "history" || key.kind === "entry") this.queueStarted = true;
       else if (key.kind === "holds-head") holds = this.holdsHead?.value?.changes ?? [];
     }
@@ -253,11 +251,6 @@ export class StoreMirror {
         return;
     }
     this.touched();
-  }
-
-  private decodeOutcome(event: KvEvent): AutoRepairOutcome | null {
-    const value = this.decode(SCHEMAS.outcome, event);
-    return value === null ? null : storedOutcome(value.outcome);
   }
 
   private touched(): void {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { NotLeaderError, StoreConflictError, StoreLimitError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
 import type { KeyRange, KvCompare, KvDriver, KvPair, KvTxnLimits, KvTxnResult } from "../kv/kv-driver.js";
-import { overLimit, txnSize } from "./write-limits.js";
+import { largestFitting, overLimit, txnSize } from "./write-limits.js";
+import { encodeValue } from "./store-values.js";
 import type { StoreMirror } from "./store-mirror.js";
 import type { MirrorFeed } from "./mirror-feed.js";
 
@@ -27,6 +28,27 @@ export interface NoWrite<T> {
 export type CommitPart = <T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>) => Promise<T>;
 
 const WRITE_ATTEMPTS = 8;
+
+/**
+ * A write that compares `key` (its revision as the mirror has it, `mirrored`) and rewrites it with `value` and the
+ * attempt's write id, which stamps it: the head of an area, or a setting. `parts` are the rest of the write.
+ */
+export function stampedWrite<T>(
+  key: string,
+  mirrored: { readonly modRevision: number } | null | undefined,
+  writeId: string,
+  value: object,
+  parts: Pick<WritePlan<T>, "puts" | "deletes">,
+  result: T,
+): WritePlan<T> {
+  return {
+    compares: [{ key, modRevision: mirrored?.modRevision ?? 0 }],
+    puts: [...parts.puts, { key, value: encodeValue({ w: writeId, ...value }) }],
+    deletes: parts.deletes ?? [],
+    stamp: key,
+    result,
+  };
+}
 
 /**
  * Commits writes as driver transactions with compare-and-swap, optionally guarded by a leader's election key. A
@@ -63,6 +85,37 @@ export class StoreWriter {
    */
   write<T>(what: string, build: (writeId: string) => WritePlan<T> | NoWrite<T>): Promise<T> {
     return this.inTurn((commit) => commit(what, build));
+  }
+
+  /**
+   * Writes every item `pick` returns, in as many writes as the driver's limits need (and at most `most` items each):
+   * each picks again on the mirror and writes the most of the first items that fit. A written item is no longer
+   * picked, so each write makes progress. A turn of the event loop between writes: on SQLite a run of them in one go
+   * held /health.
+   */
+  async inParts<T, R>(
+    what: string,
+    pick: () => readonly T[],
+    plan: (items: readonly T[], writeId: string) => WritePlan<readonly R[]>,
+    most = Number.POSITIVE_INFINITY,
+  ): Promise<R[]> {
+    const written: R[] = [];
+    for (;;) {
+      const part = await this.write<{ readonly written: readonly R[]; readonly more: boolean } | null>(what, (writeId) => {
+        const picked = pick();
+        if (picked.length === 0) return { none: null };
+        const fitting = largestFitting(
+          picked.length,
+          Math.min(most, this.limits.maxTxnOps),
+          (n) => plan(picked.slice(0, n), writeId),
+          (p) => this.fits(p),
+        );
+        return { ...fitting.plan, result: { written: fitting.plan.result, more: fitting.taken < picked.length } };
+      });
+      written.push(...(part?.written ?? []));
+      if (!part?.more) return written;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Runs `body` in one turn: the parts it commits (each a transaction) follow each other with no other write of this replica between. */

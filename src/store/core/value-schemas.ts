@@ -8,7 +8,7 @@ import type { PollTrigger } from "../../domain/intake/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { FAILURE_REASON_CHARS, FINISHED_REPAIR_STATUSES } from "../../domain/queue/finished-repair.js";
-import { REPAIR_STATUSES, REPAIR_STEP_STATUSES, type RepairStatus, type RepairStepStatus } from "../../domain/queue/repair-entry.js";
+import { REPAIR_STATUSES, REPAIR_STEP_STATUSES } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryKind } from "../../domain/queue/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/intake/skip-kinds.js";
 import { countsMatchList } from "../../domain/intake/skipped-bound.js";
@@ -24,8 +24,8 @@ import type { ParsedKey } from "./store-keys.js";
 const count = z.number().int().min(0);
 const time = z.number().finite();
 const id = z.number().int().min(1);
-const repairStatus = z.enum(REPAIR_STATUSES as readonly RepairStatus[] as [RepairStatus, ...RepairStatus[]]);
-const repairStepStatus = z.enum(REPAIR_STEP_STATUSES as readonly RepairStepStatus[] as [RepairStepStatus, ...RepairStepStatus[]]);
+/** Where a repair stands: an entry's, and a history record's after its change. */
+const repairState = { status: z.enum(REPAIR_STATUSES), step: count, stepStatus: z.enum(REPAIR_STEP_STATUSES), deleted: z.boolean() };
 const historyKinds = ["created", "transition", "delete-requested", "dequeued", "backoff-reset", "note"] as const satisfies readonly RepairHistoryKind[];
 
 export const repairEntrySchema = z.object({
@@ -35,10 +35,7 @@ export const repairEntrySchema = z.object({
   serial: z.string().nullable(),
   machineType: z.string(),
   operation: z.string(),
-  status: repairStatus,
-  step: count,
-  stepStatus: repairStepStatus,
-  deleted: z.boolean(),
+  ...repairState,
   lastTransitionTime: time.nullable(),
   drainBackoffCount: count,
   drainBackoffExpire: time.nullable(),
@@ -64,10 +61,7 @@ export const historyRecordSchema = z.object({
   kind: z.enum(historyKinds),
   reason: z.string(),
   detail: z.string().nullable(),
-  status: repairStatus,
-  step: count,
-  stepStatus: repairStepStatus,
-  deleted: z.boolean(),
+  ...repairState,
   actor: z.string(),
   replica: z.string().max(1024).optional(),
 });
@@ -77,25 +71,28 @@ const versioned = { v: z.number().int().min(1) };
 /** Who committed a head or setting: a fresh id per attempt, so a retried transaction can tell it already landed. */
 const writeId = { w: z.string() };
 
-export const schemaValue = z.object(versioned);
+const schemaValue = z.object(versioned);
 
-export const queueHeadValue = z.object({ ...versioned, ...writeId, nextIndex: id, nextSequence: id });
+const queueHeadValue = z.object({ ...versioned, ...writeId, nextIndex: id, nextSequence: id });
 
-export const sequenceHeadValue = z.object({ ...versioned, ...writeId, next: id });
+const sequenceHeadValue = z.object({ ...versioned, ...writeId, next: id });
 
-// A queued entry's address is the last argument of its repair commands: a value another process wrote must not be an
-// option (`-rf`). Older canonical spellings (`::ffff:a00:1`) are still addresses, so entries stored before stay
-// readable. (The entry a history value carries only describes a change; a copied record of a dequeued entry has none.)
-const queuedEntry = repairEntrySchema.extend({
-  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
-});
+/**
+ * A queued entry's address is the last argument of its repair commands: a value another process wrote must not be an
+ * option (`-rf`); a finished repair's is matched against machines' to count their repairs. Older canonical spellings
+ * (`::ffff:a00:1`) are still addresses, so values stored before stay readable. (The entry a history value carries only
+ * describes a change; a copied record of a dequeued entry has none.)
+ */
+const addressText = z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" });
+
+const queuedEntry = repairEntrySchema.extend({ address: addressText });
 
 export const entryValue = z.object({ ...versioned, entry: queuedEntry });
 
 /** A format-1 history value: the record and the entry after the change (before it, for `dequeued`). */
 export const historyValue = z.object({ ...versioned, record: historyRecordSchema, entry: repairEntrySchema });
 
-export const settingValue = z.object({ ...versioned, ...writeId, value: z.unknown() });
+const settingValue = z.object({ ...versioned, ...writeId, value: z.unknown() });
 
 const machineParams = z
   .object({
@@ -220,19 +217,18 @@ export const storedHoldSchema = z.object({
   until: time.nullable(),
 });
 
-export const holdValue = z.object({ ...versioned, hold: storedHoldSchema });
+const holdValue = z.object({ ...versioned, hold: storedHoldSchema });
 
 /** The holds head: the last hold write's changes, which the watch announces (deletes carry no value). */
-export const holdsHeadValue = z.object({
+const holdsHeadValue = z.object({
   ...versioned,
   ...writeId,
   changes: z.array(z.object({ kind: z.enum(["set", "released", "expired"]), hold: storedHoldSchema, actor: z.string() })),
 });
-/** A finished-repair record: its address is matched against machines' to count their repairs, so it must be one. */
 export const finishedRepairSchema = z.object({
   sequence: id,
   entryIndex: id,
-  address: z.string().refine((text) => text === text.trim() && parseAddress(text).ok, { message: "must be an IP address" }),
+  address: addressText,
   machineType: z.string(),
   operation: z.string(),
   source: z.string(),
@@ -243,14 +239,10 @@ export const finishedRepairSchema = z.object({
   reason: z.string().max(FAILURE_REASON_CHARS).optional(),
 });
 
-const historySummarySchema = z.object({
-  drainingMs: z.number().int().min(0),
-  stepsNeeded: z.number().int().min(0),
-  finalStep: z.number().int().min(0).nullable(),
-});
+const historySummarySchema = z.object({ drainingMs: count, stepsNeeded: count, finalStep: count.nullable() });
 
 /** A finished-repair record, with the summary of its history once stored (null: the repair has no history). */
-export const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema, summary: historySummarySchema.nullable().optional() });
+const finishedValue = z.object({ ...versioned, finished: finishedRepairSchema, summary: historySummarySchema.nullable().optional() });
 
 /** A replay record: its deflated JSON in base64, checked whole (inflated with a bound) where it is read. */
 export const recordValue = z.object({

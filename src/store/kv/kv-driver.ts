@@ -119,13 +119,9 @@ export class KvCompactedError extends Error {
   override readonly name = "KvCompactedError";
 }
 
-/** The end of the range of every key that starts with `prefix` (its last byte plus one, as etcd clients do). */
-export function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-}
-
+/** Every key that starts with `prefix`: up to its last byte plus one, as etcd clients do. */
 export function prefixRange(prefix: string): KeyRange {
-  return { start: prefix, end: prefixEnd(prefix) };
+  return { start: prefix, end: prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) };
 }
 
 export function keyRange(key: string): KeyRange {

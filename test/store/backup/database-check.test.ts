@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { BackupError } from "../../../src/store/copy/new-file.js";
 import { checkDatabaseFile, type DatabaseCheck } from "../../../src/store/copy/database-check.js";
-import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
+import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
 import { NEWEST_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { openSqliteSnapshotSource, openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-access.js";
 import { corruptTablePage, fromNewerKintsugi, misorderKvKey, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
@@ -43,7 +43,6 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
     const check = await checked(realisticDatabase);
     assert.deepEqual(check.problems, []);
     assert.equal(check.schemaVersion, NEWEST_SCHEMA_VERSION);
-    assert.deepEqual(check.counts, REALISTIC_COUNTS);
     assert.deepEqual(check.summary?.counts, REALISTIC_COUNTS);
     assert.deepEqual(check.summary?.counters, { nextIndex: 8, nextHistorySequence: 17, nextOutcomeSequence: 4, nextGenerationSequence: 6 });
     assert.equal(check.summary?.sha256, await copySha(check.file));
@@ -53,7 +52,7 @@ describe("checking a SQLite database file (kintsugi db check)", () => {
     const check = await checked((file) => olderDatabase(file, 3));
     assert.deepEqual(check.problems, []);
     assert.equal(check.schemaVersion, 3);
-    assert.deepEqual(check.counts, { settings: 0, entries: 1, history: 1, outcomes: 0, generations: 0, holds: 0, finished: 0, replayRecords: 0 });
+    assert.deepEqual(check.summary?.counts, { settings: 0, entries: 1, history: 1, outcomes: 0, generations: 0, holds: 0, finished: 0, replayRecords: 0 });
     assert.equal(new Database(check.file, { readonly: true }).prepare("SELECT MAX(version) FROM schema_version").pluck().get(), 3);
     assert.equal(check.summary?.sha256, await copySha(check.file), "the same sha256 as once kintsugi migrated it");
   });

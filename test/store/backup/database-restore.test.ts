@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
-import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { BackupError } from "../../../src/store/copy/new-file.js";
 import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
 import { restoreDatabase } from "../../../src/store/copy/database-restore.js";
 import { backupSqliteDatabase } from "../../../src/store/copy/store-backup.js";

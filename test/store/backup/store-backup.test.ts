@@ -3,10 +3,10 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlink
 import { join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { BackupError } from "../../../src/store/copy/backup-error.js";
+import { BackupError } from "../../../src/store/copy/new-file.js";
 import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/copy/store-backup.js";
-import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
+import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
@@ -146,7 +146,7 @@ describe("backing up an etcd store into a SQLite file", { skip: ETCD_SKIP }, () 
     const view = await portView(store);
     await store.close();
     await suite.client.put(`${prefix}leader/694d9a3c1f2e0a11`).value("boot-1");
-    const source = await openEtcdSnapshotSource({ ...etcd, whileRunning: true });
+    const source = await openEtcdSnapshotSource(etcd, true);
     const sha256 = (await summarizeSnapshot(source.description, source.items())).sha256;
     await source.close();
 

@@ -78,6 +78,23 @@ export function holdCases(h: StoreHarness): void {
       assert.deepEqual(commits, [holdsCommit({ kind: "expired", hold: ended, actor: "kintsugi" }), last]);
     });
 
+    it("removes more ended holds than one write takes in writes of at most 100, each announced as expired", async () => {
+      const store = await h.open();
+      const ended: StoredMachineHold[] = [];
+      for (let i = 0; i < 150; i++) ended.push(await hold(store, `10.0.1.${i}`, { until: NOW + 1 }));
+      const commits = commitsOf(store);
+      const removed = await store.holds.removeExpired(NOW + 1, "kintsugi");
+      const byAddress = (a: StoredMachineHold, b: StoredMachineHold) => a.address.localeCompare(b.address);
+      assert.deepEqual([...removed].sort(byAddress), [...ended].sort(byAddress));
+      assert.deepEqual(store.holds.list(), []);
+      await marker(store, "after-expiry");
+      assert.deepEqual(
+        commits.map((c) => c.holds?.length),
+        [100, 50, undefined],
+        "two writes, then the marker",
+      );
+    });
+
     it(
       "decides the bound inside the write: two instances holding new machines at once past the bound, one is refused",
       { skip: h.second ? false : "one instance only" },

@@ -105,6 +105,29 @@ export function summaryCases(h: StoreHarness): void {
       ]);
     });
 
+    it("kept(): the records oldest first in one frozen array, the same until a repair ends or a summary is stored", async () => {
+      const store = await h.open();
+      await play(store, "10.0.0.1", SHAPES[0]!.moves);
+      const first = store.finished.kept();
+      assert.ok(Object.isFrozen(first));
+      await store.entries.add(newEntry("10.0.0.9"), "test", NOW, ACTOR);
+      assert.equal(store.finished.kept(), first, "a commit that ends no repair leaves the same array");
+      await play(store, "10.0.0.2", SHAPES[1]!.moves);
+      const second = store.finished.kept();
+      assert.notEqual(second, first, "a repair that ended");
+      assert.deepEqual(
+        second.map((r) => r.address),
+        ["10.0.0.1", "10.0.0.2"],
+      );
+      assert.deepEqual(
+        second,
+        [...store.finished.list()].sort((a, b) => a.sequence - b.sequence),
+        "the records list answers, by sequence (the second ended first)",
+      );
+      assert.equal(await store.finished.storeSummaries([{ sequence: second[0]!.sequence, summary: null }]), 1);
+      assert.notEqual(store.finished.kept(), second, "a stored summary");
+    });
+
     it("the leader's keeper stores every summary with its record: a restarted replica answers without reading a history", async () => {
       const store = await h.open();
       for (const [i, shape] of SHAPES.entries()) await play(store, `10.0.0.${i + 1}`, shape.moves);

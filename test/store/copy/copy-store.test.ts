@@ -125,9 +125,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     assert.equal((await store.entries.add(newEntry("10.0.0.1"), "first", NOW, ACTOR)).entry.index, 1);
   });
 
-  const nonEmptyTargets: Array<
-    [string, (source: string) => Promise<{ target: () => Promise<SnapshotTarget>; state: () => Promise<unknown>; message: string }>]
-  > = [
+  const nonEmptyTargets: Array<[string, (source: string) => Promise<{ target: () => SnapshotTarget; state: () => Promise<unknown>; message: string }>]> = [
     [
       "an etcd prefix holding one key that is not kintsugi's",
       async () => {
@@ -159,7 +157,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
         await store.settings.setAutoRepairEnabled(false);
         await store.close();
         return {
-          target: async () => openSqliteSnapshotTarget(file),
+          target: () => openSqliteSnapshotTarget(file),
           state: async () => [readFileSync(file), existsSync(`${file}-wal`) ? readFileSync(`${file}-wal`) : Buffer.alloc(0)],
           // The setting and the schema key every store writes when it opens.
           message: `the SQLite database ${file} already holds data (2 keys); copy only into an empty store`,
@@ -190,9 +188,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       },
     });
   };
-  const interrupted: Array<
-    [string, () => { target: () => Promise<SnapshotTarget>; open: () => Promise<KintsugiStore>; empty: () => Promise<void>; store: string }]
-  > = [
+  const interrupted: Array<[string, () => { target: () => SnapshotTarget; open: () => Promise<KintsugiStore>; empty: () => Promise<void>; store: string }]> = [
     [
       "an etcd prefix",
       () => ({
@@ -207,7 +203,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       () => {
         const file = join(dir.path, "target.db");
         return {
-          target: async () => openSqliteSnapshotTarget(file),
+          target: () => openSqliteSnapshotTarget(file),
           open: async () => await openSqliteStore({ path: file }),
           empty: async () => ["", "-wal", "-shm"].forEach((suffix) => rmSync(`${file}${suffix}`, { force: true })),
           store: `SQLite database ${file}`,
@@ -222,10 +218,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       const view = await sqliteWithHistory(source);
       const { target, open, empty, store } = make();
       await assert.rejects(
-        copy(
-          await openSqliteSnapshotSource(source),
-          target().then((t) => failingAt(t, 3)),
-        ),
+        copy(await openSqliteSnapshotSource(source), failingAt(target(), 3)),
         (err: Error) =>
           err instanceof CopyFailedError &&
           /stopped: the connection was lost \(simulated\)\n.* keeps its copy marker and refuses to open: empty it/.test(err.message),
@@ -266,7 +259,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       fresh();
       const source = join(dir.path, "source.db");
       await sqliteWithHistory(source);
-      const real = await openEtcdSnapshotTarget(etcdAt());
+      const real = openEtcdSnapshotTarget(etcdAt());
       const dropsOne = Object.assign(Object.create(real) as SnapshotTarget, { items: () => readBack(real.items()) });
       await assert.rejects(
         copy(openSqliteSnapshotSource(source), dropsOne),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { canonicalJson, SnapshotDigest } from "../../../src/store/copy/snapshot-digest.js";
-import { checkSnapshotItem } from "../../../src/store/copy/snapshot-items.js";
+import { checkSnapshotItem, SnapshotDigest } from "../../../src/store/copy/snapshot-digest.js";
+import { stableJson } from "../../../src/domain/cluster/stable-json.js";
 import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem } from "../../../src/store/copy/store-snapshot.js";
 import { NOW } from "../../support/fixtures.js";
 import { randomPollRecord, remediationRecordAt } from "../../support/replay-records.js";
@@ -54,9 +54,9 @@ function digestOf(items: readonly SnapshotItem[]) {
 }
 
 describe("the snapshot digest", () => {
-  it("serializes a value the same whatever the order of its fields", () => {
-    assert.equal(canonicalJson({ b: [2, { d: 1, c: null }], a: "x", skipped: undefined }), '{"a":"x","b":[2,{"c":null,"d":1}]}');
-    assert.equal(canonicalJson({ a: "x", b: [2, { c: null, d: 1 }] }), canonicalJson({ b: [2, { d: 1, c: null }], a: "x" }));
+  it("serializes a value the same whatever the order of its fields (the cluster generator's stable JSON)", () => {
+    assert.equal(stableJson({ b: [2, { d: 1, c: null }], a: "x", skipped: undefined }), '{"a":"x","b":[2,{"c":null,"d":1}]}');
+    assert.equal(stableJson({ a: "x", b: [2, { c: null, d: 1 }] }), stableJson({ b: [2, { d: 1, c: null }], a: "x" }));
   });
 
   it("hashes two snapshots of the same data alike, and counts each aggregate", () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
-import { openEtcdStore, type EtcdCompactionSettings } from "../../../src/store/kv/etcd/open-etcd-store.js";
+import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { EtcdKvDriver } from "../../../src/store/kv/etcd/etcd-kv-driver.js";
-import { EtcdCompaction } from "../../../src/store/kv/etcd/etcd-compaction.js";
+import { EtcdCompaction, type EtcdCompactionSettings } from "../../../src/store/kv/etcd/etcd-compaction.js";
 import { KvCompactedError, type KvDriver } from "../../../src/store/kv/kv-driver.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo, SILENT_LOG } from "../../../src/support/log.js";
@@ -105,6 +105,17 @@ describe("kintsugi compacts etcd's old revisions", { skip: ETCD_SKIP }, () => {
     await other.store.close();
     assert.equal(sampled(), samples);
   });
+
+  it("with the retention 0 (off) takes no sample and compacts nothing", async () => {
+    const off = await openLogged(suite, suite.freshPrefix(), { retentionMs: 0, intervalMs: 5, now: () => NOW + HOUR });
+    // Another store sampling three times marks time passing: a loop running would have sampled meanwhile.
+    const other = await openLogged(suite, suite.freshPrefix(), { retentionMs: HOUR, intervalMs: 5, now: () => NOW });
+    await until("the other store sampled three times", () => other.logged.filter((l) => l.message.startsWith("sampled")).length >= 3);
+    assert.deepEqual(
+      off.logged.filter((l) => /^(sampled|compacted)/.test(l.message)),
+      [],
+    );
+  });
 });
 
 /** The start-up check; the cases run in order on one etcd, and the last compacts it. */
@@ -161,7 +172,8 @@ describe("etcd refuses kintsugi's compaction", { skip: ETCD_SKIP }, () => {
   it("warns once with what to do, tries again every sample as etcd's compactor does, and never throws", async () => {
     const real = driverOf(suite);
     const refused: Array<{ compact: number }> = [];
-    const driver: Pick<KvDriver, "get" | "compact"> = {
+    const driver: Pick<KvDriver, "get" | "compact" | "description"> = {
+      description: real.description,
       get: (what, key, options) => real.get(what, key, options),
       compact: async (_what, revision) => {
         refused.push({ compact: revision });
@@ -173,7 +185,7 @@ describe("etcd refuses kintsugi's compaction", { skip: ETCD_SKIP }, () => {
     const log = logTo((level, message, fields) => logged.push({ level, message, fields }));
     const compaction = new EtcdCompaction({ driver, probeKey: "/probe", retentionMs: HOUR, intervalMs: 5, now: () => clock, log });
     opened.push({ close: () => compaction.stop() });
-    compaction.start();
+    await compaction.start();
     await until("a first sample", () => logged.some((l) => l.message.startsWith("sampled")));
     clock = NOW + HOUR;
     await until("three refused compactions", () => refused.length >= 3);

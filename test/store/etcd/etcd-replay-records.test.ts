@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { summarizeSnapshot } from "../../../src/store/copy/copy-store.js";
+import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { MAX_ETCD_RECORD_BYTES } from "../../../src/store/core/poll-record-port.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";

@@ -42,7 +42,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
 
   it("begins no copy into an etcd prefix that a replica starts on between the emptiness check and the marker", async () => {
     const source = await fresh();
-    const real = await openEtcdSnapshotTarget(etcdAt());
+    const real = openEtcdSnapshotTarget(etcdAt());
     const raced = Object.assign(Object.create(real) as SnapshotTarget, {
       checkEmpty: async () => {
         await real.checkEmpty();
@@ -59,7 +59,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
 
   it("stops writing into an etcd prefix whose copy marker was removed under it", async () => {
     const source = await fresh();
-    const real = await openEtcdSnapshotTarget(etcdAt());
+    const real = openEtcdSnapshotTarget(etcdAt());
     let chunks = 0;
     const unmarked = Object.assign(Object.create(real) as SnapshotTarget, {
       chunkLimits: { items: 3, bytes: 1024 * 1024 },

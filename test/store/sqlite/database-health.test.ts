@@ -151,7 +151,7 @@ describe("DatabaseHealth, as the SQLite driver reports it, on a real SQLite file
     // A new file as the store's opener makes it: the key-value tables at their version.
     const db = openDatabase(file, [{ version: KV_SCHEMA_VERSION, name: "key-value store", sql: SQLITE_KV_TABLES }]);
     let clock = 0;
-    const driver = new SqliteKvDriver(db, { description: file, close: () => db.close(), health: { clock: () => clock, heartbeatIntervalMs: 1000 } });
+    const driver = new SqliteKvDriver(db, { description: file, close: () => db.close(), health: { clock: () => clock } });
     checker = { check: () => withoutBackend(driver.health()) };
     const fixture: Fixture = { db, file, driver, failNextWrite: null, advance: (ms) => (clock += ms), check: () => checker.check() };
     db.function("fail_if_told", () => {

@@ -9,21 +9,38 @@ export interface CallOptions {
 /**
  * Whether etcd answers, as this replica sees it: a failed call becomes a {@link StoreUnavailableError} naming the
  * endpoints and marks the store unhealthy until etcd answers again (the watch reconnects, a call or a probe succeeds).
+ *
+ * The probe asks etcd every `timeoutMs` whether it answers, whatever else this replica does: a replica that writes
+ * nothing and whose watch stays connected to an etcd that is paused or cut off (no error ever reaches the stream)
+ * would otherwise call the store healthy for the whole outage, and one whose call failed would stay unhealthy.
  */
 export class EtcdAvailability {
   private watchFault: string | null = null;
   private callFault: string | null = null;
-  private probeTimer: NodeJS.Timeout | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly heartbeat: NodeJS.Timeout;
   private beating = false;
   private closed = false;
 
   constructor(
     private readonly endpoints: readonly string[],
     readonly timeoutMs: number,
-    private readonly probe: (options: CallOptions) => Promise<unknown>,
+    probe: (options: CallOptions) => Promise<unknown>,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.heartbeat = setInterval(() => {
+      if (this.beating) return;
+      this.beating = true;
+      probe(this.callOptions())
+        .then(
+          () => this.answered(),
+          (err: unknown) => {
+            if (!this.closed) this.failed("a periodic check that etcd answers", err);
+          },
+        )
+        .finally(() => (this.beating = false));
+    }, timeoutMs);
+    this.heartbeat.unref();
+  }
 
   callOptions(): CallOptions {
     return { deadline: Date.now() + this.timeoutMs };
@@ -48,8 +65,6 @@ export class EtcdAvailability {
 
   answered(): void {
     this.callFault = null;
-    if (this.probeTimer) clearTimeout(this.probeTimer);
-    this.probeTimer = null;
   }
 
   failed(what: string, err: unknown): StoreUnavailableError {
@@ -57,51 +72,11 @@ export class EtcdAvailability {
     // Said once per outage, not once per call: callers go on trying while etcd is away.
     this.log[this.callFault === null ? "warn" : "debug"]("an etcd call failed", { endpoints: this.endpoints, what, cause });
     this.callFault = `etcd at ${this.endpoints.join(", ")} did not answer (${what}): ${cause}`;
-    this.scheduleProbe();
     return new StoreUnavailableError(this.callFault, { cause: err });
-  }
-
-  /**
-   * Asks etcd every `timeoutMs` whether it answers, whatever else this replica does: a replica that writes nothing
-   * and whose watch stays connected to an etcd that is paused or cut off (no error ever reaches the stream) would
-   * otherwise call the store healthy for the whole outage.
-   */
-  startHeartbeat(): void {
-    if (this.heartbeat !== null || this.closed) return;
-    this.heartbeat = setInterval(() => {
-      if (this.beating) return;
-      this.beating = true;
-      this.probe(this.callOptions())
-        .then(
-          () => this.answered(),
-          (err: unknown) => {
-            if (!this.closed) this.failed("a periodic check that etcd answers", err);
-          },
-        )
-        .finally(() => (this.beating = false));
-    }, this.timeoutMs);
-    this.heartbeat.unref();
   }
 
   close(): void {
     this.closed = true;
-    if (this.probeTimer) clearTimeout(this.probeTimer);
-    this.probeTimer = null;
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
-  }
-
-  private scheduleProbe(): void {
-    if (this.probeTimer !== null || this.closed) return;
-    this.probeTimer = setTimeout(() => {
-      this.probe(this.callOptions()).then(
-        () => this.answered(),
-        () => {
-          this.probeTimer = null;
-          this.scheduleProbe();
-        },
-      );
-    }, this.timeoutMs);
-    this.probeTimer.unref();
+    clearInterval(this.heartbeat);
   }
 }

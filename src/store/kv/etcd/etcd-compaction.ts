@@ -1,26 +1,85 @@
-import { compactionSampleIntervalMs, planCompaction, type RevisionSample } from "./etcd-compaction-plan.js";
 import { KvCompactedError, type KvDriver } from "../kv-driver.js";
 import type { Log } from "../../../support/log.js";
 
-interface EtcdCompactionOptions {
-  readonly driver: Pick<KvDriver, "get" | "compact">;
-  /** A key that always exists once the store does (the schema key): reading it gives etcd's current revision. */
-  readonly probeKey: string;
+/** `etcd.compaction-retention` (0: kintsugi does not compact); the rest for tests only. */
+export interface EtcdCompactionSettings {
   readonly retentionMs: number;
   /** Default a tenth of min(retention, 1h), as etcd's own compactor. */
   readonly intervalMs?: number;
   readonly now?: () => number;
+  /** Past this many revisions, an etcd that was never compacted is growing toward its backend quota. */
+  readonly warnAboveRevision?: number;
+}
+
+interface EtcdCompactionOptions extends EtcdCompactionSettings {
+  readonly driver: Pick<KvDriver, "get" | "compact" | "description">;
+  /** A key that always exists once the store does (the schema key): reading it gives etcd's current revision. */
+  readonly probeKey: string;
   readonly log: Log;
 }
+
+/** The store's revision as it was seen at one moment (milliseconds since the epoch). */
+export interface RevisionSample {
+  readonly atMs: number;
+  readonly revision: number;
+}
+
+export interface CompactionPlanInput {
+  /** The revisions sampled so far, in any order. */
+  readonly samples: readonly RevisionSample[];
+  readonly nowMs: number;
+  readonly retentionMs: number;
+  /** The sample last compacted to (or learnt was compacted), or null before the first. */
+  readonly compacted: RevisionSample | null;
+}
+
+const HOUR_MS = 3_600_000;
+const UNCOMPACTED_REVISIONS_WARNING = 100_000;
 
 const ROOT_ROLE_HINT =
   "with auth on, newer etcd permits compaction only to a user with the root role: grant it (etcdctl user grant-role USER root), or set " +
   "etcd.compaction-retention: off and start the etcd members with --auto-compaction-mode=periodic --auto-compaction-retention=1h";
 
 /**
- * kintsugi's compaction of etcd's old revisions: samples etcd's revision (a get of the schema key: sabakan's writes
- * advance it too, unlike the mirror's) and compacts to the revision planCompaction picks. etcd's revisions are
- * cluster-wide, so this bounds every key's history (sabakan's watch re-reads when compacted past, as the mirror does).
+ * How far apart two compactions are: the retention, at most an hour, as etcd's own periodic compactor spaces them
+ * (etcd server/etcdserver/api/v3compactor/periodic.go, getCompactInterval), so three replicas compacting on their own
+ * ask etcd for a few compactions an hour, not one per sample.
+ */
+export function compactionStepMs(retentionMs: number): number {
+  return Math.min(retentionMs, HOUR_MS);
+}
+
+/** A tenth of the step, as etcd's periodic compactor records revisions. */
+export function compactionSampleIntervalMs(retentionMs: number): number {
+  return compactionStepMs(retentionMs) / 10;
+}
+
+/**
+ * Whether to compact now (`compactTo`, null: not), and the samples kept for later rounds: the target (to retry it)
+ * and newer. The target is the newest revision sampled at or before `nowMs - retentionMs` (so no revision younger than
+ * the retention is compacted away), when newer than the last compaction by revision and by at least one step of time.
+ */
+export function planCompaction(input: CompactionPlanInput): { readonly compactTo: RevisionSample | null; readonly keep: readonly RevisionSample[] } {
+  const cutoff = input.nowMs - input.retentionMs;
+  let target: RevisionSample | null = null;
+  for (const s of input.samples) {
+    if (s.atMs <= cutoff && (target === null || s.revision > target.revision)) target = s;
+  }
+  if (target === null) return { compactTo: null, keep: input.samples };
+  const chosen = target;
+  const keep = input.samples.filter((s) => s === chosen || s.revision > chosen.revision);
+  const last = input.compacted;
+  if (last !== null && (chosen.revision <= last.revision || chosen.atMs < last.atMs + compactionStepMs(input.retentionMs))) {
+    return { compactTo: null, keep };
+  }
+  return { compactTo: chosen, keep };
+}
+
+/**
+ * Whether anything compacts etcd, and kintsugi's own compaction of etcd's old revisions when `retentionMs` is not 0:
+ * samples etcd's revision (a get of the schema key: sabakan's writes advance it too, unlike the mirror's) and compacts
+ * to the revision planCompaction picks. etcd's revisions are cluster-wide, so this bounds every key's history
+ * (sabakan's watch re-reads when compacted past, as the mirror does).
  *
  * Every replica runs it, leader or not (the store opens before the election): a compaction already done is taken as
  * done, so replicas learn of each other's; spaced by the plan's step, three replicas ask for about three an hour.
@@ -37,15 +96,17 @@ export class EtcdCompaction {
   private readonly now: () => number;
 
   constructor(private readonly options: EtcdCompactionOptions) {
-    if (!Number.isFinite(options.retentionMs) || options.retentionMs <= 0) {
-      throw new Error(`the etcd compaction retention must be a positive number of milliseconds, got ${options.retentionMs}`);
+    if (!Number.isFinite(options.retentionMs) || options.retentionMs < 0) {
+      throw new Error(`the etcd compaction retention must be 0 (off) or a positive number of milliseconds, got ${options.retentionMs}`);
     }
     this.intervalMs = options.intervalMs ?? compactionSampleIntervalMs(options.retentionMs);
     this.now = options.now ?? Date.now;
   }
 
-  start(): void {
-    this.schedule(0);
+  /** Checks whether anything compacts etcd, then starts kintsugi's compaction if it is on. */
+  async start(): Promise<void> {
+    await this.checkSomethingCompacts();
+    if (this.options.retentionMs > 0) this.schedule(0);
   }
 
   async stop(): Promise<void> {
@@ -53,6 +114,33 @@ export class EtcdCompaction {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.current;
+  }
+
+  /**
+   * A read at revision 1 fails once anything has compacted etcd. When nothing has, etcd is past `warnAboveRevision`
+   * revisions and kintsugi's compaction is off, says so at error level: etcd keeps every revision until its backend
+   * quota, then refuses every write, sabakan's and CKE's included. Never fails the start.
+   */
+  private async checkSomethingCompacts(): Promise<void> {
+    const { driver, log } = this.options;
+    let revision: number;
+    try {
+      ({ revision } = await driver.get("checking whether etcd is compacted", this.options.probeKey, { revision: 1 }));
+    } catch (err) {
+      if (!(err instanceof KvCompactedError))
+        log.warn("could not check whether etcd is compacted", { cause: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    if (this.options.retentionMs > 0) {
+      log.info("etcd has never been compacted; kintsugi compacts its old revisions (etcd.compaction-retention)", { revision });
+    } else if (revision > (this.options.warnAboveRevision ?? UNCOMPACTED_REVISIONS_WARNING)) {
+      log.error(
+        "etcd has never been compacted and etcd.compaction-retention is off: nothing compacts it, so it keeps every " +
+          "revision until it reaches its backend quota and refuses all writes; start the etcd members with " +
+          '--auto-compaction-mode=periodic --auto-compaction-retention=1h, or set etcd.compaction-retention (e.g. "24h")',
+        { description: driver.description, revision },
+      );
+    }
   }
 
   private schedule(delayMs: number): void {

@@ -4,6 +4,7 @@ import type { StoreHealth } from "../../store-port.js";
 import { EtcdAvailability, type CallOptions } from "./etcd-availability.js";
 import {
   KvCompactedError,
+  keyRange,
   type KeyRange,
   type KvDriver,
   type KvEvent,
@@ -65,16 +66,11 @@ export class EtcdKvDriver implements KvDriver {
       (call) => options.client.get(options.probeKey).options(call).exec(),
       options.log,
     );
-    this.availability.startHeartbeat();
   }
 
-  async get(what: string, key: string, options?: { readonly revision?: number }): Promise<{ kv: KvPair | null; revision: number }> {
-    const response = await this.call(what, (o) => {
-      const read = this.client.get(key).options(o);
-      return (options?.revision === undefined ? read : read.revision(options.revision)).exec();
-    });
-    const kv = response.kvs[0];
-    return { kv: kv === undefined ? null : pairOf(kv), revision: Number(response.header.revision) };
+  async get(what: string, key: string, options: { readonly revision?: number } = {}): Promise<{ kv: KvPair | null; revision: number }> {
+    const { kvs, revision } = await this.range(what, keyRange(key), { limit: 1, revision: options.revision });
+    return { kv: kvs[0] ?? null, revision };
   }
 
   async range(what: string, range: KeyRange, options: KvRangeOptions = {}): Promise<KvRangeResult> {

@@ -2,8 +2,7 @@ import type { Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_TIMEOUT_MS } from "../../../config/etcd-config.js";
 import type { KintsugiStore } from "../../store-port.js";
 import { EtcdKvDriver } from "./etcd-kv-driver.js";
-import { EtcdCompaction } from "./etcd-compaction.js";
-import { checkEtcdCompaction } from "./etcd-compaction-check.js";
+import { EtcdCompaction, type EtcdCompactionSettings } from "./etcd-compaction.js";
 import { StoreKeys } from "../../core/store-keys.js";
 import { checkedLimits } from "../../core/write-limits.js";
 import type { KvTxnLimits } from "../kv-driver.js";
@@ -26,14 +25,6 @@ export interface EtcdStoreOptions extends Omit<StoreCoreOptions, "log"> {
   readonly compaction?: EtcdCompactionSettings;
 }
 
-/** `etcd.compaction-retention` (0: kintsugi does not compact); the rest for tests only. */
-export interface EtcdCompactionSettings {
-  readonly retentionMs: number;
-  readonly intervalMs?: number;
-  readonly now?: () => number;
-  readonly warnAboveRevision?: number;
-}
-
 /** The store core over the etcd driver; StoreUnavailableError when etcd does not answer. */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<KintsugiStore> {
   const { client } = options;
@@ -44,12 +35,9 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const limits = checkedLimits(options.writeLimits);
   const endpoints = options.endpoints ?? clientEndpoints(client);
   const driver = new EtcdKvDriver({ client, probeKey: keys.schema, endpoints, timeoutMs, limits, log });
-  const settings = options.compaction;
-  const compaction = settings === undefined || settings.retentionMs === 0 ? null : new EtcdCompaction({ ...settings, driver, probeKey: keys.schema, log });
+  const compaction = new EtcdCompaction({ retentionMs: 0, ...options.compaction, driver, probeKey: keys.schema, log });
   const store = await openStoreCore(etcdAccess(driver, keys, endpoints), { ...options, log });
-  await checkEtcdCompaction({ ...settings, driver, probeKey: keys.schema, kintsugiCompacts: compaction !== null, log });
-  if (compaction === null) return store;
-  compaction.start();
+  await compaction.start();
   return {
     ...store,
     close: async () => {

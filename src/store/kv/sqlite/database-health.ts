@@ -7,9 +7,10 @@ export type HealthVerdict = { readonly healthy: true } | { readonly healthy: fal
 export interface DatabaseHealthOptions {
   /** A monotonic clock (default `performance.now`). */
   readonly clock?: () => number;
-  /** At most one heartbeat write per this many ms, however often /health is asked (default 1,000). */
-  readonly heartbeatIntervalMs?: number;
 }
+
+/** At most one heartbeat write per this many ms, however often /health is asked. */
+const HEARTBEAT_INTERVAL_MS = 1000;
 
 /**
  * Whether the database can be written (GET /health), from two sources:
@@ -23,7 +24,6 @@ export interface DatabaseHealthOptions {
  */
 export class DatabaseHealth {
   private readonly clock: () => number;
-  private readonly intervalMs: number;
   private lastBeatAt = -Infinity;
   private beats: number;
   private beatFailure: DatabaseFailure | null = null;
@@ -34,13 +34,12 @@ export class DatabaseHealth {
     options: DatabaseHealthOptions = {},
   ) {
     this.clock = options.clock ?? (() => performance.now());
-    this.intervalMs = options.heartbeatIntervalMs ?? 1000;
     this.beats = db.pragma("user_version", { simple: true }) as number;
   }
 
   check(): HealthVerdict {
     const now = this.clock();
-    if (now - this.lastBeatAt >= this.intervalMs) {
+    if (now - this.lastBeatAt >= HEARTBEAT_INTERVAL_MS) {
       this.lastBeatAt = now;
       this.beat();
     }

@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { DatabaseOpenError } from "../../store-errors.js";
-import type { Db } from "./database.js";
+import { schemaVersion, type Db } from "./database.js";
 import { openLockedDatabase } from "./database-lock.js";
 import { NEWEST_SCHEMA_VERSION, type Migration } from "./old-tables/migrations/index.js";
-import { SqliteKvDriver, type SqliteKvDriverOptions } from "./sqlite-kv-driver.js";
+import { SqliteKvDriver } from "./sqlite-kv-driver.js";
 import { SQLITE_KV_TABLES } from "./sqlite-kv-schema.js";
 
 /** The schema version of a file in the key-value format, which a new file is recorded at (no old table is ever made). */
@@ -14,7 +14,7 @@ export const KV_SCHEMA_VERSION = NEWEST_SCHEMA_VERSION;
 /** What a new file gets instead of migrations 1-12 and the conversion: the kv tables, at the kv format's version. */
 const KV_TABLES: Migration = { version: KV_SCHEMA_VERSION, name: "key-value store", sql: SQLITE_KV_TABLES };
 
-interface OpenSqliteKvOptions extends Omit<SqliteKvDriverOptions, "description" | "close"> {
+interface OpenSqliteKvOptions {
   /** Converts a file of the old tables to the kv format; absent: such a file is refused, untouched. */
   readonly conversion?: (file: string) => void;
 }
@@ -29,8 +29,7 @@ export function openSqliteKvDriver(path: string, options: OpenSqliteKvOptions = 
   const { db, close } = openLockedDatabase(file, () => migrationsFor(file, options.conversion));
   try {
     requireKvTables(db, file);
-    const { conversion: _, ...driverOptions } = options;
-    return new SqliteKvDriver(db, { ...driverOptions, description: file, close });
+    return new SqliteKvDriver(db, { description: file, close });
   } catch (err) {
     close();
     throw err;
@@ -61,8 +60,7 @@ export function storedVersion(file: string): number | "new" {
   try {
     const tables = peek.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
     if (tables.length === 0) return "new";
-    if (!tables.includes("schema_version")) return 0;
-    return peek.prepare<[], number | null>("SELECT MAX(version) FROM schema_version").pluck().get() ?? 0;
+    return tables.includes("schema_version") ? schemaVersion(peek) : 0;
   } catch {
     return KV_SCHEMA_VERSION;
   } finally {

@@ -20,17 +20,11 @@ import {
 import { SqliteKvStatements } from "./sqlite-kv-statements.js";
 import { SqliteKvWatches } from "./sqlite-kv-watches.js";
 
-/** How long the core waits on the watch (SQLite calls themselves are synchronous). */
-const DEFAULT_SQLITE_KV_TIMEOUT_MS = 2000;
-
-export interface SqliteKvDriverOptions {
+interface SqliteKvDriverOptions {
   /** The database file, for messages. */
   readonly description: string;
   /** Called once by `close()`: closes the database and releases its lock, when the driver owns them. */
   readonly close?: () => void;
-  readonly timeoutMs?: number;
-  /** Told when a watch's sink throws; the write and the other sinks go on regardless. */
-  readonly onSinkError?: (err: unknown) => void;
   readonly health?: DatabaseHealthOptions;
 }
 
@@ -53,7 +47,8 @@ export class SqliteKvDriver implements KvDriver {
   readonly backend = "sqlite" as const;
   readonly description: string;
   readonly limits = UNBOUNDED;
-  readonly timeoutMs: number;
+  /** How long the core waits on the watch (SQLite calls themselves are synchronous). */
+  readonly timeoutMs = 2000;
   readonly singleWriter = true;
   private readonly statements: SqliteKvStatements;
   private readonly dbHealth: DatabaseHealth;
@@ -66,9 +61,8 @@ export class SqliteKvDriver implements KvDriver {
     private readonly options: SqliteKvDriverOptions,
   ) {
     this.description = options.description;
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_SQLITE_KV_TIMEOUT_MS;
     this.statements = new SqliteKvStatements(db);
-    this.watches = new SqliteKvWatches(options.onSinkError);
+    this.watches = new SqliteKvWatches();
     this.dbHealth = new DatabaseHealth(db, options.health);
     // IMMEDIATE: a write lock held by another process fails the BEGIN, before anything is read or written.
     this.commit = this.dbHealth.watched(db.transaction((txn: KvTxn) => this.apply(txn)).immediate);

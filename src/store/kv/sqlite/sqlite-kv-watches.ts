@@ -19,8 +19,6 @@ export class SqliteKvWatches {
   private readonly pending: Array<{ readonly revision: number; readonly events: readonly KvEvent[] }> = [];
   private delivering = false;
 
-  constructor(private readonly sinkFailed: (err: unknown) => void = () => undefined) {}
-
   add(range: KeyRange, fromRevision: number, sink: KvWatchSink): KvWatch {
     const watch: ActiveWatch = { start: Buffer.from(range.start), end: Buffer.from(range.end), fromRevision, sink };
     this.watches.add(watch);
@@ -57,8 +55,8 @@ export class SqliteKvWatches {
       if (mine.length === 0) continue;
       try {
         watch.sink.events(revision, mine);
-      } catch (err) {
-        this.sinkFailed(err);
+      } catch {
+        // The write is committed and the other sinks must still be told: the sink's failure is its own to report.
       }
     }
   }

@@ -7,11 +7,15 @@ import { UnfinishedCopyError } from "../../../copy/unfinished-copy.js";
 import { DatabaseOpenError } from "../../../store-errors.js";
 import { openDatabase, type Db } from "../database.js";
 import { MIGRATIONS, NEWEST_SCHEMA_VERSION } from "./migrations/index.js";
-import { convertTablesToKv, oldTableRows, type KvConversion, type KvConversionOptions } from "./convert-sqlite-tables.js";
+import { convertTablesToKv } from "./convert-sqlite-tables.js";
+import { oldTableRows } from "./sqlite-snapshot-export.js";
+import type { SnapshotSummary } from "../../../copy/snapshot-digest.js";
 
-export interface OldFileConversionOptions extends KvConversionOptions {
+interface OldFileConversionOptions {
   /** Told how far the conversion is (rows of the old tables), about once a second and at the end. */
   readonly progress?: (p: ProgressReport) => void;
+  /** Told how many rows were converted so far (a test stops the conversion there). */
+  readonly afterItem?: (items: number) => void;
 }
 
 export function convertingFile(file: string): string {
@@ -22,19 +26,19 @@ export function convertingFile(file: string): string {
  * Converts a file of the old tables to the key-value format in a new file beside it, renamed onto it once complete
  * and on disk: a crash at any point leaves the old file as it was. The peak disk is the old file and the new one; the
  * new file starts with incremental auto_vacuum (settable only on a file without tables) and is written without a
- * journal or fsyncs (nothing reads it before the rename), then synced once. The caller holds the file's lock.
+ * journal or fsyncs (nothing reads it before the rename), then synced once. The caller holds the file's lock. Returns
+ * the summary `kintsugi db check` computes of the old tables.
  *
  * @throws UnfinishedCopyError for a file holding an unfinished copy; DatabaseOpenError naming the file otherwise.
  */
-export function convertOldFile(file: string, options: OldFileConversionOptions = {}): KvConversion {
+export function convertOldFile(file: string, options: OldFileConversionOptions = {}): SnapshotSummary {
   const temp = convertingFile(file);
   removeWithSideFiles(temp);
   // The old migrations first, in place (small changes of their own), as the conversion reads migration 12's tables.
   const source = openDatabase(file, MIGRATIONS);
   let target: Db | null = null;
   try {
-    target = new Database(temp);
-    const into = target;
+    const into = (target = new Database(temp));
     into.pragma("auto_vacuum = INCREMENTAL");
     into.pragma("journal_mode = OFF");
     into.pragma("synchronous = OFF");
@@ -42,23 +46,15 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
     const conversion = into.transaction(() => {
       into.exec("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
       const record = into.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)");
-      for (const row of source.prepare("SELECT version, name, applied_at FROM schema_version ORDER BY version").all() as Array<{
-        version: number;
-        name: string;
-        applied_at: string;
-      }>)
-        record.run(row.version, row.name, row.applied_at);
+      const applied = source.prepare("SELECT version, name, applied_at FROM schema_version ORDER BY version").raw().all() as Array<[number, string, string]>;
+      for (const row of applied) record.run(...row);
       record.run(NEWEST_SCHEMA_VERSION, "one key-value table", new Date().toISOString());
-      return convertTablesToKv(source, into, {
-        ...options,
-        afterItem: (items) => {
-          counter.update(items);
-          options.afterItem?.(items);
-        },
+      return convertTablesToKv(source, into, (items) => {
+        counter.update(items);
+        options.afterItem?.(items);
       });
     })();
     into.close();
-    target = null;
     source.close();
     // A WAL left beside the old file (another process has it open: an operator's sqlite3 shell) would be applied to
     // the new file once it has the old one's name.
@@ -71,7 +67,7 @@ export function convertOldFile(file: string, options: OldFileConversionOptions =
     counter.finish();
     return conversion;
   } catch (err) {
-    target?.close();
+    if (target?.open) target.close();
     if (source.open) source.close();
     removeWithSideFiles(temp);
     if (err instanceof UnfinishedCopyError || err instanceof DatabaseOpenError) throw err;

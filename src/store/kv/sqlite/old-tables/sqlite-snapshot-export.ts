@@ -2,13 +2,7 @@
 // copy or `db check` of a file not converted yet. Rows are selected in the snapshot's own field names; the copy and
 // the conversion check every item against the stores' shapes (checkSnapshotItem) before they use it.
 import { gunzipSync } from "node:zlib";
-import {
-  SnapshotSourceError,
-  type SnapshotCounters,
-  type SnapshotGeneration,
-  type SnapshotItem,
-  type SnapshotReplayRecord,
-} from "../../../copy/store-snapshot.js";
+import { SnapshotSourceError, type SnapshotCounters, type SnapshotGeneration, type SnapshotItem } from "../../../copy/store-snapshot.js";
 import { readWorkerSelection } from "../../../../domain/cluster/worker-selection.js";
 import type { RepairEntry } from "../../../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../../../domain/queue/repair-history.js";
@@ -19,14 +13,6 @@ import { skippedFromStored, type StoredSkippedMachine } from "../../../../domain
 import { decodeReplay } from "../../../poll-record-schema.js";
 import { parseStoredEvidence } from "../../../repair-evidence-schema.js";
 import type { Db } from "../database.js";
-
-/** The AUTOINCREMENT tables behind each counter, with their key column. */
-const COUNTED = {
-  nextIndex: ["repair_entries", "idx"],
-  nextHistorySequence: ["repair_history", "seq"],
-  nextOutcomeSequence: ["auto_repair_outcomes", "seq"],
-  nextGenerationSequence: ["cluster_generations", "seq"],
-} as const satisfies Record<keyof SnapshotCounters, readonly [string, string]>;
 
 const STATE = "status, step, step_status AS stepStatus, deleted";
 const ENTRIES =
@@ -42,6 +28,11 @@ const OUTCOMES =
   "skipped_total AS total, skipped_by_kind AS byKind FROM auto_repair_outcomes ORDER BY seq";
 const GENERATIONS =
   "SELECT seq AS sequence, time, last_time AS lastTime, repeats, trigger, policy, generation, cluster, changes, error FROM cluster_generations ORDER BY seq";
+/** The rows of the tables that hold the snapshot's items (schema_version is the migrations' own, copy_in_progress a copy's). */
+const ITEM_ROWS =
+  "SELECT (SELECT COUNT(*) FROM settings) + (SELECT COUNT(*) FROM repair_entries) + (SELECT COUNT(*) FROM repair_history) + " +
+  "(SELECT COUNT(*) FROM auto_repair_outcomes) + (SELECT COUNT(*) FROM cluster_generations) + (SELECT COUNT(*) FROM machine_holds) + " +
+  "(SELECT COUNT(*) FROM finished_repairs) + (SELECT COUNT(*) FROM poll_records)";
 
 type Row<T> = Omit<T, "deleted"> & { deleted: 0 | 1 };
 /** `total` and `byKind` are NULL in rows written before the skipped list was bounded (their list is whole). */
@@ -49,6 +40,11 @@ type OutcomeRow = Omit<AutoRepairOutcome, "enqueued" | "skipped" | "skippedCount
   [json in "enqueued" | "skipped"]: string;
 } & { shortCircuit: string | null; total: number | null; byKind: string | null };
 type GenerationRow = Omit<SnapshotGeneration, "policy" | "cluster" | "changes"> & { policy: string | null; cluster: Buffer | null; changes: string };
+
+/** How many rows the old tables of `db` hold: what a conversion or a copy of it has to do. */
+export function oldTableRows(db: Db): number {
+  return db.prepare(ITEM_ROWS).pluck().get() as number;
+}
 
 /** A snapshot of the old tables, read in one read transaction (a write by another connection cannot tear it). */
 export async function* sqliteSnapshotItems(db: Db, from: string): AsyncGenerator<SnapshotItem> {
@@ -94,23 +90,18 @@ export function* sqliteSnapshotRows(db: Db, from: string): Generator<SnapshotIte
   for (const hold of rows<StoredMachineHold>(HOLDS)) yield { kind: "hold", hold };
   for (const finished of rows<FinishedRepair>(FINISHED)) yield { kind: "finished", finished };
   for (const row of rows<{ seq: number; kind: string; body: Buffer }>("SELECT seq, kind, body FROM poll_records ORDER BY seq")) {
-    yield { kind: "replay", replay: replayFromRow(from, row) };
+    // Decoded whole: one that cannot be read stops the snapshot, naming it (a copy must not drop it).
+    const decoded = decodeReplay(row.kind, row.body);
+    if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
+    yield { kind: "replay", replay: { sequence: row.seq, ...decoded.replay } };
   }
-  yield { kind: "counters", counters: counters(db) };
-}
-
-/** A replay record row decoded whole; one that cannot be read stops the snapshot, naming it (a copy must not drop it). */
-function replayFromRow(from: string, row: { seq: number; kind: string; body: Buffer }): SnapshotReplayRecord {
-  const decoded = decodeReplay(row.kind, row.body);
-  if (!decoded.ok) throw new SnapshotSourceError(`${from}: the replay record ${row.seq} cannot be read: ${decoded.message}`);
-  return { sequence: row.seq, ...decoded.replay };
-}
-
-function counters(db: Db): SnapshotCounters {
-  return Object.fromEntries(Object.entries(COUNTED).map(([counter, [table, column]]) => [counter, nextAfter(db, table, column)])) as Record<
-    keyof SnapshotCounters,
-    number
-  >;
+  const counters: SnapshotCounters = {
+    nextIndex: nextAfter(db, "repair_entries", "idx"),
+    nextHistorySequence: nextAfter(db, "repair_history", "seq"),
+    nextOutcomeSequence: nextAfter(db, "auto_repair_outcomes", "seq"),
+    nextGenerationSequence: nextAfter(db, "cluster_generations", "seq"),
+  };
+  yield { kind: "counters", counters };
 }
 
 /** What AUTOINCREMENT hands out next in `table`: past every number `sqlite_sequence` remembers and every row's `column`. */
