@@ -174,11 +174,12 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
     assert.match(answer.errors?.[0]?.message ?? "", /did not finish within .* s \(limits\.replay_seconds\) and was stopped; nothing of it is answered/);
     assert.deepEqual([answer.errors?.[0]?.extensions?.["type"], answer.errors?.[0]?.extensions?.["limit"]], ["LIMIT_EXCEEDED", "limits.replay_seconds"]);
     assert.ok(Math.max(...latencies) < wholeMs / 3, `/health took up to ${Math.round(Math.max(...latencies))} ms`);
-    // The slot is free again once the worker is gone.
+    // The slot is free again once the worker is gone: a replay is admitted (on a loaded machine even a minute's replay
+    // may pass this tight budget, which still shows it ran).
     await until(
       "a replay is admitted again",
       () => replay(k, Date.now() - MINUTE),
-      (r) => r.data?.simulateAutoRepair !== undefined,
+      (r) => r.data?.simulateAutoRepair !== undefined || /did not finish within/.test(r.errors?.[0]?.message ?? ""),
     );
   });
 });
