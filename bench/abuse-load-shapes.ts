@@ -1,6 +1,6 @@
 // bench/abuse's load shapes from clients allowed to make it: an operator's add storms (300 adds at once, then 300 more;
 // adds one by one next to a short and a long queue: every add wakes the runner, whose health checks are processes)
-// and 10,000 subscribers whose clients stop reading while events keep coming.
+// and 10,000 subscribers whose clients stop reading while events keep coming (and the same adds with no subscriber).
 import type WebSocket from "ws";
 import { fleetAddress } from "./abuse-seed.js";
 import { postAnswer, type Shape, type ShapeContext } from "./abuse-shapes.js";
@@ -45,12 +45,38 @@ function addsOneByOne(queued: number): Shape {
 }
 
 /** What each slow subscriber asks of an event: about 1 KB, 100 KB an event on each connection of 100. */
-const SLOW_SUBSCRIPTION = `subscription { repairEntryEvents { kind entry { index address nodename machineType operation status step stepStatus stepCount deleted
+export const SLOW_SUBSCRIPTION = `subscription { repairEntryEvents { kind entry { index address nodename machineType operation status step stepStatus stepCount deleted
   createdAt lastTransitionTime waitingFor { kind message until } history { kind reason detail status step stepStatus } } } }`;
 
+/** Adds entries, four in flight at a time, for `ms` (each add is a few repairEntryEvents as the runner works it); the adds made. */
+async function addFor(ctx: ShapeContext, ms: number, note: (progress: string) => void): Promise<number> {
+  const until = performance.now() + ms;
+  let adds = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (performance.now() < until) {
+        await ctx.fire();
+        note(`${++adds} adds`);
+      }
+    }),
+  );
+  return adds;
+}
+
+/** The connections the server says it closed for what their clients left unread, by limit, and when the last was (after `began`). */
+function serverCloses(ctx: ShapeContext, began: number): string {
+  const closes = ctx.logRecords().filter((r) => typeof r["limit"] === "string" && typeof r["time"] === "number" && (r["time"] as number) >= began);
+  if (closes.length === 0) return "the server closed none";
+  const byLimit = new Map<string, number>();
+  for (const r of closes) byLimit.set(r["limit"] as string, (byLimit.get(r["limit"] as string) ?? 0) + 1);
+  const last = ((closes.at(-1)?.["time"] as number) - began) / 1000;
+  return `the server closed ${[...byLimit].map(([limit, n]) => `${n} by ${limit}`).join(", ")}, the last ${last.toFixed(1)} s into the events`;
+}
+
 /**
- * 100 connections of 100 subscriptions whose clients stop reading, then events (four adds in flight at a time) for 30 s:
- * how many subscriptions the server still holds (max_buffered_bytes is 4 MiB a connection: about 40 events).
+ * 100 connections of 100 subscriptions whose clients stop reading, then adds (four in flight at a time) for 30 s:
+ * how many subscriptions the server still holds, and which bound closed their connections, when (from the server's
+ * log; max_buffered_bytes is 4 MiB a connection: about 40 events of about 1 KB to each of its 100 subscriptions).
  */
 function slowSubscribers(): Shape {
   return {
@@ -58,12 +84,10 @@ function slowSubscribers(): Shape {
     once: true,
     async run(ctx, _clients, note) {
       const sockets: WebSocket[] = [];
-      const closes = new Map<string, number>();
       try {
         for (let c = 0; c < 100; c++) {
           const ws = await acknowledgedSocket(ctx.url, ctx.viewer);
           if (!ws) return `connection ${c} refused`;
-          ws.on("close", (code) => closes.set(String(code), (closes.get(String(code)) ?? 0) + 1));
           sockets.push(ws);
           for (let i = 0; i < 100; i++) {
             ws.send(
@@ -81,21 +105,24 @@ function slowSubscribers(): Shape {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         for (const ws of sockets) ws.pause();
-        const until = performance.now() + 30_000;
-        let events = 0;
-        await Promise.all(
-          Array.from({ length: 4 }, async () => {
-            while (performance.now() < until) {
-              await ctx.fire();
-              note(`${++events} events`);
-            }
-          }),
-        );
+        const began = Date.now();
+        const adds = await addFor(ctx, 30_000, (progress) => note(`${progress}; ${serverCloses(ctx, began)}`));
         const open = await heldSubscriptions(ctx);
-        return `${events} events; ${open ?? "?"} subscriptions still held by the server${closes.size ? `; closed: ${[...closes].map(([code, n]) => `${n}x ${code}`).join(", ")}` : ""}`;
+        return `${adds} adds; ${open ?? "?"} subscriptions still held; ${serverCloses(ctx, began)}`;
       } finally {
         for (const ws of sockets) ws.terminate();
       }
+    },
+  };
+}
+
+/** The slow-subscriber shape's adds alone, with no subscriber: what they cost the server by themselves. */
+function addsAlone(): Shape {
+  return {
+    name: "the same adds for 30 s with no subscriber (four in flight)",
+    once: true,
+    async run(ctx, _clients, note) {
+      return `${await addFor(ctx, 30_000, note)} adds`;
     },
   };
 }
@@ -112,4 +139,4 @@ async function heldSubscriptions(ctx: ShapeContext): Promise<number | null> {
 }
 
 /** The load shapes, in the order the bench runs them. */
-export const LOAD_SHAPES: readonly Shape[] = [addStorm(), addsOneByOne(10), addsOneByOne(1_000), slowSubscribers()];
+export const LOAD_SHAPES: readonly Shape[] = [addStorm(), addsOneByOne(10), addsOneByOne(1_000), slowSubscribers(), addsAlone()];

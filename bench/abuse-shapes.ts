@@ -22,6 +22,8 @@ export interface ShapeContext {
   readonly residentMb: () => number | null;
   /** Resolves with why, once the server is gone. */
   readonly gone: () => Promise<string>;
+  /** The server's log records so far (pino's JSON lines). */
+  readonly logRecords: () => ReadonlyArray<{ msg: string; [field: string]: unknown }>;
   readonly now: number;
 }
 

@@ -144,6 +144,7 @@ async function measureShape(
       fire,
       residentMb: () => server.residentMb(),
       gone: () => server.whenGone(),
+      logRecords: () => server.logRecords(),
       now,
     };
     await shape.prepare?.(context);

@@ -2,6 +2,8 @@
 // EVENTS adds (60) one after another against an in-process server; prints the wall time and CPU an event, the
 // subscriptions still held, peak RSS (server and clients together), event-loop delay and garbage collection by kind
 // (1 scavenge, 4 mark-sweep); the time runs until the last fan-out is done (a half second idle, counted). With HEAP=1, V8's sampling heap profiler prints where the allocations are made.
+// DOC=history asks what bench:abuse's slow subscribers ask (the entry's history too: a result that waits on a store
+// read); CONNS=0 runs the same adds with no paused subscriber, what an event costs without the fan-out.
 // Figures only. Run: node --max-semi-space-size=8 --import tsx bench/slow-fanout.ts (the serve binary's flag).
 import { PerformanceObserver, monitorEventLoopDelay } from "node:perf_hooks";
 import { Session } from "node:inspector/promises";
@@ -9,19 +11,24 @@ import { DEFAULT_LIMITS } from "../src/config/limits.js";
 import { startTestKintsugi } from "../test/support/kintsugi-server.js";
 import { acknowledged, openSocket } from "../test/support/raw-websocket.js";
 import { subscriptionCount } from "../test/support/ws-subscriber.js";
+import { SLOW_SUBSCRIPTION } from "./abuse-load-shapes.js";
 import type WebSocket from "ws";
 
-const Q = `subscription { repairEntryEvents { kind entry { index address nodename machineType operation status step stepStatus stepCount deleted lastTransitionTime } } }`;
+const Q =
+  process.env["DOC"] === "history"
+    ? SLOW_SUBSCRIPTION
+    : `subscription { repairEntryEvents { kind entry { index address nodename machineType operation status step stepStatus stepCount deleted lastTransitionTime } } }`;
+const CONNS = Number(process.env["CONNS"] ?? 100);
 const EVENTS = Number(process.env["EVENTS"] ?? 60);
 const k = await startTestKintsugi({ limits: { ...DEFAULT_LIMITS, maxConnectionsPerAddress: 200 } });
 const sockets: WebSocket[] = [];
-for (let c = 0; c < 100; c++) {
+for (let c = 0; c < CONNS; c++) {
   const ws = await openSocket(k.url);
   await acknowledged(ws);
   for (let i = 0; i < 100; i++) ws.send(JSON.stringify({ type: "subscribe", id: String(i), payload: { query: Q } }));
   sockets.push(ws);
 }
-while ((await subscriptionCount(k.url, "repairEntryEvents")) !== 10_000) await new Promise((r) => setTimeout(r, 100));
+while ((await subscriptionCount(k.url, "repairEntryEvents")) !== CONNS * 100) await new Promise((r) => setTimeout(r, 100));
 for (const ws of sockets) ws.pause();
 // One more connection that reads, to show every event reached its subscribers.
 const reader = await openSocket(k.url);
@@ -29,7 +36,7 @@ await acknowledged(reader);
 let received = 0;
 reader.on("message", () => received++);
 reader.send(JSON.stringify({ type: "subscribe", id: "r", payload: { query: Q } }));
-while ((await subscriptionCount(k.url, "repairEntryEvents")) !== 10_001) await new Promise((r) => setTimeout(r, 100));
+while ((await subscriptionCount(k.url, "repairEntryEvents")) !== CONNS * 100 + 1) await new Promise((r) => setTimeout(r, 100));
 const gc = new Map<number, { n: number; ms: number }>();
 const obs = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {

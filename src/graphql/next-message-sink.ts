@@ -1,7 +1,7 @@
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import type { WebSocket } from "ws";
-import type { SubscriptionSink } from "./pushed-subscription.js";
-import { nextMessage, nextMessageHead } from "./shared-payloads.js";
+import { ENDED, type SubscriptionSink } from "./pushed-subscription.js";
+import { nextMessageHead, payloadTail } from "./shared-payloads.js";
 import { sendSplitMessage } from "./limits/websocket-writes.js";
 
 /**
@@ -13,17 +13,23 @@ export type BeforeNext = (socket: WebSocket, id: string, args: ExecutionArgs, re
 /**
  * The sink of a pushed subscription (see pushedSubscription) on a graphql-ws connection: each result is checked by
  * `before` and written as the `next` message graphql-ws would write for subscription `id`, its payload's JSON the one
- * buffer every subscriber of the result shares. A connection that is closing takes nothing more: graphql-ws ends its
- * subscriptions as it closes.
+ * buffer every subscriber of the result shares. A connection that is closing ends the subscription at its next
+ * event, as done (nothing can be written to it, so there is nobody to tell why, and an error would cost graphql-ws an
+ * error and its message for each of thousands of subscriptions at once): graphql-ws lets a connection's
+ * subscriptions go only once its socket has closed, and a connection closed for what its client did not read takes
+ * seconds to (the close frame waits behind the unread bytes), while every event would still be handed to each of its
+ * subscriptions.
  */
 export function nextMessageSink(socket: WebSocket, id: string, args: ExecutionArgs, before: BeforeNext): SubscriptionSink {
-  const head = nextMessageHead(id);
+  // The same bytes for every event of the subscription.
+  const head = Buffer.from(nextMessageHead(id));
   return {
     next(result) {
-      if (socket.readyState !== socket.OPEN) return null;
+      if (socket.readyState !== socket.OPEN) return ENDED;
       const payload = before(socket, id, args, result);
       if (payload instanceof Error) return payload;
-      sendSplitMessage(socket, nextMessage(head, payload));
+      if (socket.readyState !== socket.OPEN) return ENDED;
+      sendSplitMessage(socket, head, payloadTail(payload));
       return null;
     },
   };

@@ -51,7 +51,7 @@ export class PubSub<Topics extends Record<string, unknown>> {
 
   /**
    * `bufferSize`: the events a subscriber may fall behind before it is ended; `perTurn`: the subscribers an event is
-   * handed to per turn of the event loop (see PacedDelivery).
+   * handed to at a time, a turn of the event loop going on for a few milliseconds (see PacedDelivery).
    */
   constructor(
     readonly bufferSize = 1000,

@@ -1,5 +1,7 @@
 import type { ExecutionResult } from "graphql";
 import { listenTo } from "./pubsub.js";
+import type { Recipient } from "./paced-delivery.js";
+import { settlement, type Settled } from "./result-waiters.js";
 
 type PromiseOrValue<T> = T | Promise<T>;
 
@@ -7,10 +9,16 @@ const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> => typeof (
 
 const DONE: IteratorResult<ExecutionResult> = Object.freeze({ value: undefined, done: true });
 
+/** What a sink returns to end its subscription as done, with nothing to tell (its connection is going away). */
+export const ENDED = "ended";
+
 /** Where a pushed subscription's results go, in order, as they come. */
 export interface SubscriptionSink {
-  /** Sends `result` to the subscriber as its next event; an error returned ends the subscription with it instead. */
-  next(result: ExecutionResult): Error | null;
+  /**
+   * Sends `result` to the subscriber as its next event; an error returned ends the subscription with it instead,
+   * ENDED ends it as done.
+   */
+  next(result: ExecutionResult): Error | typeof ENDED | null;
 }
 
 /** How a pushed subscription turns an event into results, and how far its results may wait on each other. */
@@ -55,25 +63,32 @@ export function pushedSubscription(source: AsyncIterableIterator<unknown>, resul
   const send = (result: ExecutionResult): void => {
     if (outcome) return;
     const err = sink.next(result);
-    if (err) finish(err);
+    if (err === ENDED) finish(null);
+    else if (err) finish(err);
   };
   // Results held behind one that is still a promise, oldest first.
   const waiting: Array<PromiseOrValue<ExecutionResult>> = [];
   let awaited = false;
+  // Told once the result at the head of `waiting` settled.
+  const resume: Recipient<Settled> = {
+    push(settled) {
+      awaited = false;
+      if (!settled.ok) return finish(settled.err);
+      if (waiting[0] === settled.promise) waiting[0] = settled.value;
+      try {
+        drain();
+      } catch (err) {
+        finish(err instanceof Error ? err : new Error(String(err)));
+      }
+    },
+  };
   const drain = (): void => {
     while (waiting.length > 0 && !outcome) {
       const head = waiting[0] as PromiseOrValue<ExecutionResult>;
       if (isPromise(head)) {
         if (awaited) return;
         awaited = true;
-        void head.then(
-          (value) => {
-            awaited = false;
-            if (waiting[0] === head) waiting[0] = value;
-            drain();
-          },
-          (err: unknown) => finish(err instanceof Error ? err : new Error(String(err))),
-        );
+        settlement(head).push(resume);
         return;
       }
       send(waiting.shift() as ExecutionResult);
@@ -86,7 +101,7 @@ export function pushedSubscription(source: AsyncIterableIterator<unknown>, resul
       if (waiting.length === 0 && !isPromise(result)) return send(result);
       if (waiting.length >= results.maxWaiting) return finish(results.behind());
       // Seen by drain once it is first in line; a rejection before then is not unhandled.
-      if (isPromise(result)) void result.catch(() => undefined);
+      if (isPromise(result)) settlement(result);
       waiting.push(result);
       drain();
     },

@@ -59,15 +59,10 @@ export function payloadTail(payload: object): Buffer {
 }
 
 /**
- * graphql-ws's `next` message for subscription `id` with `payload`, split as takeSharedPayload splits it: the same
+ * The text of subscription `id`'s `next` messages up to their payload: followed by payloadTail(payload), the same
  * text graphql-ws writes (`{"id":…,"type":"next","payload":…}`), for a subscription whose events are written without
- * graphql-ws (see pushedSubscription). `head` is nextMessageHead(id).
+ * graphql-ws (see pushedSubscription).
  */
-export function nextMessage(head: string, payload: object): SplitMessage {
-  return { head, tail: payloadTail(payload) };
-}
-
-/** The text of subscription `id`'s `next` messages up to their payload. */
 export function nextMessageHead(id: string): string {
   return `{"id":${JSON.stringify(id)},"type":"next","payload":`;
 }

@@ -1,11 +1,8 @@
-import { createSourceEventStream, execute, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from "graphql";
+import { createSourceEventStream, type ExecutionArgs, type ExecutionResult } from "graphql";
 import { SubscriberTooSlowError } from "./pubsub.js";
 import { pushedSubscription, type SubscriptionSink } from "./pushed-subscription.js";
+import { sharedResults } from "./shared-results.js";
 import { subscriptionTopic } from "./limits/subscription-lag.js";
-
-const printed = new WeakMap<DocumentNode, string>();
-// Per event payload (the very object pubsub hands to every subscriber), the results by document and variables.
-const results = new WeakMap<object, Map<string, PromiseOrValue<ExecutionResult>>>();
 
 type PromiseOrValue<T> = T | Promise<T>;
 
@@ -22,15 +19,6 @@ export function failSubscription(stream: unknown, err: Error): boolean {
   const fail = stream !== null && typeof stream === "object" ? failers.get(stream) : undefined;
   fail?.(err);
   return fail !== undefined;
-}
-
-function keyOf(args: ExecutionArgs): string {
-  let text = printed.get(args.document);
-  if (text === undefined) {
-    text = print(args.document);
-    printed.set(args.document, text);
-  }
-  return `${args.operationName ?? ""}\u0000${text}\u0000${JSON.stringify(args.variableValues ?? {})}`;
 }
 
 /**
@@ -54,21 +42,7 @@ export async function sharedSubscribe(
   const stream = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in stream)) return stream as ExecutionResult;
   const source = stream as AsyncIterableIterator<unknown>;
-  const key = keyOf(args);
-  const resultFor = (payload: unknown): PromiseOrValue<ExecutionResult> => {
-    if (payload === null || typeof payload !== "object") return execute({ ...args, rootValue: payload });
-    let byKey = results.get(payload);
-    if (!byKey) {
-      byKey = new Map();
-      results.set(payload, byKey);
-    }
-    let result = byKey.get(key);
-    if (!result) {
-      result = execute({ ...args, rootValue: payload });
-      byKey.set(key, result);
-    }
-    return result;
-  };
+  const resultFor = sharedResults(args);
   if (sink) {
     const behind = () => SubscriberTooSlowError.behind(maxWaiting, subscriptionTopic(args.document, args.operationName));
     const pushed = pushedSubscription(source, { resultFor, maxWaiting, behind }, sink);

@@ -17,8 +17,8 @@ describe("PacedDelivery", () => {
     assert.deepEqual(got, [["a"], ["a"], ["a"]]);
   });
 
-  it("hands a larger event on perTurn recipients a turn, and what comes after it behind it, in order", async () => {
-    const delivery = new PacedDelivery<string>(2);
+  it("hands a larger event on perTurn recipients a turn (no time to go on), and what comes after it behind it, in order", async () => {
+    const delivery = new PacedDelivery<string>(2, 1000, 0);
     const many = recipients(5);
     const few = recipients(1);
     delivery.deliver(many.list, "big");
@@ -41,6 +41,23 @@ describe("PacedDelivery", () => {
       Array.from({ length: 5 }, () => ["big", "next"]),
     );
     assert.deepEqual(few.got, [["next", "small"]], "the small event waited behind the large ones");
+  });
+
+  it("goes on handing events on, perTurn recipients at a time, until the turn's time is spent; the publisher's turn hands one share", async () => {
+    let clock = 0;
+    // Every look at the clock finds a millisecond passed.
+    const delivery = new PacedDelivery<string>(2, 1000, 3, () => clock++);
+    const { list, got } = recipients(20);
+    const handed = () => got.flat().length;
+    delivery.deliver(list, "a");
+    assert.equal(handed(), 2, "one share as it is published");
+    await turn();
+    assert.equal(handed(), 2 + 3 * 2, "then shares while less than 3 ms passed: three in the turn");
+    while (delivery.pending > 0) await turn();
+    assert.deepEqual(
+      got,
+      Array.from({ length: 20 }, () => ["a"]),
+    );
   });
 
   it("keeps at most maxWaiting events waiting: the oldest is then handed on whole", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ExecutionResult } from "graphql";
 import { PubSub } from "../../src/graphql/pubsub.js";
-import { pushedSubscription, type PushedResults, type PushedSubscription } from "../../src/graphql/pushed-subscription.js";
+import { ENDED, pushedSubscription, type PushedResults, type PushedSubscription } from "../../src/graphql/pushed-subscription.js";
 
 type Topics = { said: number };
 
@@ -72,6 +72,50 @@ describe("pushedSubscription (events written as published, not iterated one by o
     assert.deepEqual(sent, [0, 1, 2, 3]);
     pubsub.publish("said", 4);
     assert.deepEqual(sent, [0, 1, 2, 3, 4], "at once again once nothing waits");
+  });
+
+  it("lets the subscriptions waiting on one shared result hear it settle through one reaction to it, each in event order", async () => {
+    // A promise that counts the reactions attached to it.
+    let reactions = 0;
+    class Counted<T> extends Promise<T> {
+      override then<A = T, B = never>(ok?: ((v: T) => A | PromiseLike<A>) | null, fail?: ((e: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+        reactions++;
+        return super.then(ok, fail);
+      }
+    }
+    const waits = later<ExecutionResult>();
+    const shared = new Counted<ExecutionResult>((resolve) => void waits.promise.then(resolve));
+    const pubsub = new PubSub<Topics>();
+    const sent: string[] = [];
+    for (const name of ["a", "b", "c"]) {
+      const results: PushedResults = { resultFor: (n) => (n === 1 ? shared : result(n as number)), maxWaiting: 3, behind: () => new Error("x") };
+      pushedSubscription(pubsub.subscribe("said"), results, { next: (r) => (sent.push(`${name}${(r.data as { said: number }).said}`), null) });
+    }
+    for (const n of [0, 1, 2]) pubsub.publish("said", n);
+    const attached = reactions;
+    waits.resolve(result(1));
+    await flush();
+    assert.equal(attached, 1, "one reaction for the three subscriptions");
+    assert.deepEqual(sent, ["a0", "b0", "c0", "a1", "a2", "b1", "b2", "c1", "c2"]);
+  });
+
+  it("ends as done, letting the source go and sending nothing more, when the sink says its connection is going away", async () => {
+    const pubsub = new PubSub<Topics>();
+    const sent: number[] = [];
+    const results: PushedResults = { resultFor: (n) => result(n as number), maxWaiting: 3, behind: () => new Error("x") };
+    const pushed = pushedSubscription(pubsub.subscribe("said"), results, {
+      next: (r) => {
+        const n = (r.data as { said: number }).said;
+        if (n === 1) return ENDED;
+        sent.push(n);
+        return null;
+      },
+    }) as PushedSubscription;
+    const ended = pushed.stream.next();
+    for (const n of [0, 1, 2]) pubsub.publish("said", n);
+    assert.deepEqual(await ended, { value: undefined, done: true });
+    assert.deepEqual(sent, [0]);
+    assert.equal(pubsub.count("said"), 0);
   });
 
   const endings: Array<{

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { nextMessage, nextMessageHead, sharedPayloadReplacer, takeSharedPayload } from "../../src/graphql/shared-payloads.js";
+import { nextMessageHead, payloadTail, sharedPayloadReplacer, takeSharedPayload } from "../../src/graphql/shared-payloads.js";
 
 // As graphql-ws serialises a message with its jsonMessageReplacer.
 const serialise = (message: object) => JSON.stringify(message, sharedPayloadReplacer);
@@ -42,7 +42,7 @@ describe("shared payloads (a subscription event serialised once for all who shar
   ];
   for (const [name, id] of ids) {
     it(`writes the next message of ${name} as graphql-ws writes it, its tail the payload's one buffer`, () => {
-      const written = nextMessage(nextMessageHead(id), payload);
+      const written = { head: nextMessageHead(id), tail: payloadTail(payload) };
       assert.equal(`${written.head}${written.tail.toString()}`, JSON.stringify({ id, type: "next", payload }));
       assert.equal(written.tail, takeSharedPayload(serialise({ id, type: "next", payload }))?.tail, "the same buffer as graphql-ws's own messages share");
     });

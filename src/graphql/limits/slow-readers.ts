@@ -33,6 +33,9 @@ export function slowReaderBounds(limits: SlowReaderLimits, log: (closed: ClosedR
   let clients: () => Iterable<WebSocket> = () => [];
   let readers: (socket: object) => UnreadBytes | undefined = () => undefined;
   const lags = new WeakMap<object, UnreadEvents>();
+  // One lag error per topic, for every subscription it ends: thousands may fall behind at once (a client that stops
+  // reading many small subscriptions), and each error of their own cost a stack trace that graphql-ws then formats.
+  const behind = new Map<string, Error>();
   const capTotal = capTotalBuffered(
     () => clients(),
     limits.maxTotalBufferedBytes,
@@ -63,7 +66,13 @@ export function slowReaderBounds(limits: SlowReaderLimits, log: (closed: ClosedR
         lags.set(socket, lag);
       }
       if (lag.admit(id, queuedBytes(socket), unread.acknowledgedBytes)) return null;
-      return SubscriberTooSlowError.behind(limits.subscriptionLag, subscriptionTopic(args.document, args.operationName));
+      const topic = subscriptionTopic(args.document, args.operationName);
+      let err = behind.get(topic);
+      if (!err) {
+        err = SubscriberTooSlowError.behind(limits.subscriptionLag, topic);
+        behind.set(topic, err);
+      }
+      return err;
     },
     onComplete(socket: WebSocket, id: string): void {
       lags.get(socket)?.forget(id);
