@@ -24,7 +24,7 @@ export interface Contender {
   readonly fenced?: Extract<InheritedCommand, { kind: "may-run" }>;
 }
 
-/** kintsugi: a deleted entry whose command, started by another replica, may still run (see deletedButFenced). */
+/** A deleted entry that stays in the queue, keeping its machine, while the command another replica started for it may run. */
 export interface LeavingEntry {
   readonly entry: RepairEntry;
   readonly fenced: Extract<InheritedCommand, { kind: "may-run" }>;
@@ -42,6 +42,7 @@ export interface EntryTriage {
   readonly commandOn: ReadonlyMap<string, number>;
   /** The unfinished entries left to compete for a slot, in index order. */
   readonly contenders: readonly Contender[];
+  /** The deleted entries that leave the queue only once their inherited command has certainly ended. */
   readonly leaving: readonly LeavingEntry[];
 }
 
