@@ -128,8 +128,6 @@ export class MirrorFeed {
         if (watch === null || this.watcher === watch) this.receive(revision, events);
       },
       resumeFrom: () => this.mirror.revision + 1,
-      disconnected: () => undefined,
-      connected: () => undefined,
       lost: (err) => {
         if (watch !== null && this.watcher === watch) this.lost(err);
       },

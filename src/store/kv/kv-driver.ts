@@ -93,14 +93,12 @@ export interface KvEvent {
 }
 
 /**
- * Where a watch delivers. After `disconnected` the driver resumes by itself from `resumeFrom()`; a watch that cannot
- * resume (its revision compacted away) calls `lost` once and ends: the caller reads everything again.
+ * Where a watch delivers. A disconnected watch resumes by itself from `resumeFrom()`; one that cannot resume (its
+ * revision compacted away) calls `lost` once and ends: the caller reads everything again.
  */
 export interface KvWatchSink {
   events(revision: number, events: readonly KvEvent[]): void;
   resumeFrom(): number;
-  disconnected(cause: string): void;
-  connected(): void;
   lost(err: Error): void;
 }
 

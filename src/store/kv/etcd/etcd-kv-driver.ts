@@ -141,13 +141,11 @@ export class EtcdKvDriver implements KvDriver {
       // delivered (a catch-up batch carries the current revision); resume from the sink's own revision instead.
       watcher.request.start_revision = String(sink.resumeFrom());
       this.availability.watchLost(err.message);
-      sink.disconnected(err.message);
     });
     watcher.on("connected", () => {
       this.availability.watchRestored();
       started?.resolve();
       started = null;
-      sink.connected();
     });
     watcher.on("error", (err: Error) => {
       if (started !== null) {
