@@ -1,4 +1,5 @@
-import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotTarget } from "./store-snapshot.js";
+import { TargetNotEmptyError, type SnapshotItem, type SnapshotTarget } from "./store-snapshot.js";
+import type { CopyMarker } from "./copy-marker.js";
 import { describeItem } from "./snapshot-digest.js";
 import { kindOf } from "./snapshot-kinds.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";

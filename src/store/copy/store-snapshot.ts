@@ -6,6 +6,7 @@ import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
 import type { ReplayRecord } from "../poll-record-schema.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
+import type { CopyMarker } from "./copy-marker.js";
 
 /**
  * A backend-neutral snapshot of a store, one item at a time, in the canonical order (so two stores holding the same
@@ -50,13 +51,6 @@ export interface SnapshotSource {
   /** About how many items it holds: what a copy's progress counts toward. */
   size(): Promise<number>;
   close(): Promise<void>;
-}
-
-/** What a copy leaves in the target while it writes (a store holding it refuses to open); fresh `copyId` per copy. */
-export interface CopyMarker {
-  readonly copyId: string;
-  readonly source: string;
-  readonly startedAt: string;
 }
 
 /**

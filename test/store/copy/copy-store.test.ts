@@ -5,7 +5,7 @@ import { afterEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { CopyFailedError, copyStore } from "../../../src/store/copy/copy-store.js";
 import { TargetNotEmptyError, type SnapshotItem, type SnapshotSource, type SnapshotTarget } from "../../../src/store/copy/store-snapshot.js";
-import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
+import { UnfinishedCopyError } from "../../../src/store/copy/copy-marker.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdSnapshotTarget } from "../../../src/store/copy/etcd-snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";

@@ -11,7 +11,7 @@ import { seedHistory } from "../../../bench/history-seed.js";
 import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
 import { checkSnapshotItem } from "../../../src/store/copy/snapshot-digest.js";
 import { putsOf } from "../../../src/store/copy/snapshot-target.js";
-import { UnfinishedCopyError } from "../../../src/store/copy/unfinished-copy.js";
+import { UnfinishedCopyError } from "../../../src/store/copy/copy-marker.js";
 import { StoreKeys } from "../../../src/store/core/store-keys.js";
 import { StoreMirror } from "../../../src/store/core/store-mirror.js";
 import { STORE_SCHEMA_VERSION, encodeValue } from "../../../src/store/core/store-values.js";

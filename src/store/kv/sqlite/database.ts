@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { UnfinishedCopyError } from "../../copy/unfinished-copy.js";
+import { UnfinishedCopyError } from "../../copy/copy-marker.js";
 import { DatabaseOpenError } from "../../store-errors.js";
 import { MIGRATIONS, type Migration } from "./old-tables/migrations/index.js";
 

@@ -3,7 +3,7 @@ import { fsyncPath, removeWithSideFiles } from "../../../copy/new-file.js";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { progressCounter, type ProgressReport } from "../../../../support/progress.js";
-import { UnfinishedCopyError } from "../../../copy/unfinished-copy.js";
+import { UnfinishedCopyError } from "../../../copy/copy-marker.js";
 import { DatabaseOpenError } from "../../../store-errors.js";
 import { openDatabase, type Db } from "../database.js";
 import { MIGRATIONS, NEWEST_SCHEMA_VERSION } from "./migrations/index.js";
