@@ -1,13 +1,12 @@
 import type { Etcd3 } from "etcd3";
 import type { SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
-import { EtcdKvDriver } from "../kv/etcd/etcd-kv-driver.js";
-import { StoreKeys } from "../core/store-keys.js";
+import { etcdAccess } from "../kv/etcd/open-etcd-store.js";
+import { DEFAULT_ETCD_WRITE_LIMITS } from "../core/write-limits.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
 import { summarizeSnapshot, type SnapshotSummary } from "./snapshot-digest.js";
 import { openKvSnapshotSource } from "./snapshot-export.js";
 import { openKvSnapshotTarget } from "./snapshot-target.js";
 import { SILENT_LOG } from "../../support/log.js";
-import { DEFAULT_ETCD_MAX_REQUEST_BYTES, DEFAULT_ETCD_MAX_TXN_OPS } from "../../config/etcd-config.js";
 
 /** Where a copy reads or writes an etcd store (the caller's client), and how calls are named. */
 export interface EtcdSnapshotOptions {
@@ -17,27 +16,8 @@ export interface EtcdSnapshotOptions {
   readonly timeoutMs: number;
 }
 
-export function etcdAccess(driver: EtcdKvDriver, keys: StoreKeys, endpoints: readonly string[]): KvStoreAccess {
-  return {
-    driver,
-    keys,
-    description: `etcd prefix ${keys.prefix} on ${endpoints.join(",")}`,
-    place: `etcd prefix ${keys.prefix}`,
-    howToEmpty: `etcdctl del --prefix ${keys.prefix}`,
-  };
-}
-
 function etcdSnapshotAccess(options: EtcdSnapshotOptions): KvStoreAccess {
-  const keys = new StoreKeys(options.prefix);
-  const driver = new EtcdKvDriver({
-    client: options.client,
-    probeKey: keys.schema,
-    endpoints: options.endpoints,
-    timeoutMs: options.timeoutMs,
-    limits: { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES },
-    log: SILENT_LOG,
-  });
-  return etcdAccess(driver, keys, options.endpoints);
+  return etcdAccess({ ...options, limits: DEFAULT_ETCD_WRITE_LIMITS, log: SILENT_LOG });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { WritePlan } from "./store-writer.js";
 import type { KvTxnLimits } from "../kv/kv-driver.js";
 
 /** etcd's own defaults (etcd 3.4 to 3.6): 128 operations, 1.5 MiB. */
-const DEFAULT_ETCD_WRITE_LIMITS: KvTxnLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
+export const DEFAULT_ETCD_WRITE_LIMITS: KvTxnLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
 
 /** What one operation costs beyond its key and value bytes (protobuf tags and lengths), rounded up. */
 const BYTES_PER_OPERATION = 32;

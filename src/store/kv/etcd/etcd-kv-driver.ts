@@ -19,7 +19,7 @@ import {
 } from "../kv-driver.js";
 import type { Log } from "../../../support/log.js";
 
-interface EtcdKvDriverOptions {
+export interface EtcdKvDriverOptions {
   readonly client: Etcd3;
   /** A key that always exists once the store does (the schema key): what the outage probe reads. */
   readonly probeKey: string;
