@@ -2,7 +2,6 @@ import type { StoredClusterTemplate } from "../../domain/cluster/generation-reco
 import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/shared/constraints.js";
 import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/sabakan/machine-params.js";
 import type { PublishedWait } from "../../domain/queue/published-waits.js";
-import { readPublishedWaits } from "../published-waits-schema.js";
 import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
 import { storedVariables, textOf, variablesOf, type StoredVariables } from "../stored-variables.js";
@@ -43,7 +42,7 @@ export class CoreSettingsPort extends CorePort implements SettingsPort {
   constraints = (): Constraints => ({ ...DEFAULT_CONSTRAINTS, ...this.initialConstraints, ...this.read<Partial<Constraints>>("constraints", {}) });
   setConstraints = (set: Partial<Constraints>): Promise<void> =>
     this.write("constraints", () => ({ ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
-  repairWaits = (): readonly PublishedWait[] => readPublishedWaits(this.read<unknown>("repair-waits", []));
+  repairWaits = (): readonly PublishedWait[] => this.read<readonly PublishedWait[]>("repair-waits", []);
   setRepairWaits = (waits: readonly PublishedWait[]): Promise<void> => this.write("repair-waits", () => waits);
   escalationReleases = (): EscalationReleases => readReleases(this.read<unknown>("escalation-releases", {}));
   noteRelease = (address: string, at: number): Promise<void> =>
