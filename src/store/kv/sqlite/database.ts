@@ -81,8 +81,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   for (const m of migrations) {
     if (m.version <= current) continue;
     db.transaction(() => {
-      if ("sql" in m) db.exec(m.sql);
-      else m.run(db);
+      db.exec(m.sql);
       record.run(m.version, m.name, new Date().toISOString());
     })();
   }

@@ -1,5 +1,3 @@
-import type { Db } from "../../database.js";
-
 // Entries, their append-only history, and key/value settings.
 const initialSchema = `
 CREATE TABLE repair_entries (
@@ -155,11 +153,8 @@ const generationPolicySchema = `
 ALTER TABLE cluster_generations ADD COLUMN policy TEXT CHECK (policy IS NULL OR policy IN ('weighted', 'all_healthy'));
 `;
 
-/**
- * A numbered schema change of the old tables, never edited once applied: SQL, or a synchronous function run in the
- * migration's transaction. The old tables are only read now, to convert or copy an older kintsugi's file.
- */
-export type Migration = { readonly version: number; readonly name: string } & ({ readonly sql: string } | { readonly run: (db: Db) => void });
+/** A numbered schema change, never edited once applied. The old tables are only read, to convert or copy an older kintsugi's file. */
+export type Migration = { readonly version: number; readonly name: string; readonly sql: string };
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sql: initialSchema },
