@@ -3,9 +3,8 @@ import { resolve } from "node:path";
 import { SnapshotSourceError, type SnapshotSource, type SnapshotTarget } from "./store-snapshot.js";
 import { openKvSnapshotSource } from "./snapshot-export.js";
 import { openKvSnapshotTarget } from "./snapshot-target.js";
-import { KV_SCHEMA_VERSION, openSqliteKvDriver, storedVersion } from "../kv/sqlite/open-sqlite-kv.js";
+import { KV_SCHEMA_VERSION, openSqliteKvDriver, sqliteAccess, storedVersion } from "../kv/sqlite/open-sqlite-store.js";
 import { openLockedDatabase } from "../kv/sqlite/database-lock.js";
-import { sqliteAccess } from "../kv/sqlite/open-sqlite-store.js";
 import { refuseUnfinishedOldCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
 import { oldTableRows, sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
 

@@ -17,7 +17,7 @@ import { StoreMirror } from "../../../src/store/core/store-mirror.js";
 import { STORE_SCHEMA_VERSION, encodeValue } from "../../../src/store/core/store-values.js";
 import { CONVERSION_WRITE_ID, convertTablesToKv } from "../../../src/store/kv/sqlite/old-tables/convert-sqlite-tables.js";
 import { convertingFile, convertOldFile } from "../../../src/store/kv/sqlite/old-tables/convert-sqlite-file.js";
-import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
 import { openDatabase, schemaVersion } from "../../../src/store/kv/sqlite/database.js";
 import { DatabaseOpenError } from "../../../src/store/store-errors.js";

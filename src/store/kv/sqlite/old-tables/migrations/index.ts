@@ -175,7 +175,7 @@ export const MIGRATIONS: readonly Migration[] = [
 export const LEGACY_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
 
 /**
- * The schema version this kintsugi writes: the key-value table (src/store/kv/sqlite/open-sqlite-kv.ts, migration 13 converts
+ * The schema version this kintsugi writes: the key-value table (src/store/kv/sqlite/open-sqlite-store.ts, migration 13 converts
  * the old tables to it). A database with a higher one was written by a newer kintsugi.
  */
 export const NEWEST_SCHEMA_VERSION = 13;
