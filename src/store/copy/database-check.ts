@@ -6,11 +6,10 @@ import type { SnapshotItem } from "./store-snapshot.js";
 import { refuseUnfinishedCopy, UnfinishedCopyError } from "./copy-marker.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../kv/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../kv/sqlite/old-tables/migrations/index.js";
-import { StoreKeys } from "../core/store-keys.js";
 import { kvSnapshotItems } from "./snapshot-export.js";
 import { SqliteKvDriver } from "../kv/sqlite/sqlite-kv-driver.js";
-import { SQLITE_KV_PREFIX } from "../kv/sqlite/sqlite-kv-schema.js";
-import { howToEmptySqlite, refuseUnfinishedOldCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
+import { sqliteAccess } from "../kv/sqlite/open-sqlite-store.js";
+import { refuseUnfinishedOldCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
 import { escapeControlCharacters } from "../../domain/shared/untrusted-text.js";
 import { BackupError } from "./new-file.js";
@@ -83,9 +82,9 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
     );
   }
   const from = `sqlite:${file}`;
-  const kv = version === NEWEST_SCHEMA_VERSION ? { driver: new SqliteKvDriver(db, { description: file }), keys: new StoreKeys(SQLITE_KV_PREFIX) } : null;
+  const kv = version === NEWEST_SCHEMA_VERSION ? sqliteAccess(new SqliteKvDriver(db, { description: file }), file) : null;
   try {
-    if (kv !== null) await refuseUnfinishedCopy({ ...kv, description: from, place: `database ${file}`, howToEmpty: howToEmptySqlite(file) });
+    if (kv !== null) await refuseUnfinishedCopy(kv);
     else if (tables.has("copy_in_progress")) refuseUnfinishedOldCopy(db);
   } catch (err) {
     if (!(err instanceof UnfinishedCopyError)) throw err;
