@@ -28,8 +28,6 @@ export interface KvDriver {
   txn(what: string, txn: KvTxn): Promise<KvTxnResult>;
   /** Resolves once the watch is established, then delivers every commit from `fromRevision` on, a revision per call. */
   watch(range: KeyRange, fromRevision: number, sink: KvWatchSink): Promise<KvWatch>;
-  /** Forgets revisions older than `revision` (etcd's compaction; SQLite keeps none). */
-  compact(what: string, revision: number): Promise<void>;
   health(): StoreHealth;
   /** Releases what the driver holds; a client given by the caller stays open. */
   close(): Promise<void>;

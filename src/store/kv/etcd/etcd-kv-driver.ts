@@ -175,6 +175,7 @@ export class EtcdKvDriver implements KvDriver {
     return { cancel };
   }
 
+  /** Forgets revisions older than `revision` (etcd's compaction: SQLite keeps none, and kintsugi compacts only etcd). */
   async compact(what: string, revision: number): Promise<void> {
     await this.call(what, (o) => this.client.kv.compact({ revision: String(revision) }, o), {
       // etcd permits Compact only to root: a refusal is an answer, so GET /health stays as it is.

@@ -47,7 +47,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
 }
 
 /** An etcd prefix as the core reaches it: the driver over the caller's client, and how operators are told of it. */
-export function etcdAccess(options: Omit<EtcdKvDriverOptions, "probeKey"> & { readonly prefix: string }): KvStoreAccess {
+export function etcdAccess(options: Omit<EtcdKvDriverOptions, "probeKey"> & { readonly prefix: string }): KvStoreAccess & { readonly driver: EtcdKvDriver } {
   const keys = new StoreKeys(options.prefix);
   return {
     driver: new EtcdKvDriver({ ...options, probeKey: keys.schema }),

@@ -110,10 +110,6 @@ export class SqliteKvDriver implements KvDriver {
     return this.watches.add(range, fromRevision, sink);
   }
 
-  async compact(): Promise<void> {
-    // Nothing to forget: SQLite keeps only the current revision.
-  }
-
   health(): StoreHealth {
     if (this.closed) return { backend: "sqlite", healthy: false, reason: `the SQLite store ${this.description} is closed` };
     return { backend: "sqlite", ...this.dbHealth.check() };
