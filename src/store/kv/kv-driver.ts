@@ -8,8 +8,6 @@ import type { StoreBackend, StoreHealth } from "../store-port.js";
  */
 export interface KvDriver {
   readonly backend: StoreBackend;
-  /** Where the store is, for messages. */
-  readonly description: string;
   /** The most one transaction may hold (SQLite: unbounded); the core splits writes to fit. */
   readonly limits: KvTxnLimits;
   /** How long a call, or a wait for the watch to deliver a revision, may take. */
