@@ -15,7 +15,8 @@ import {
 } from "../core/value-schemas.js";
 import { DEFAULT_WORKER_SELECTION, readWorkerSelection, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
-import type { SnapshotCounters, SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
+import type { SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
+import type { SnapshotCounters } from "./snapshot-digest.js";
 
 /** The kinds of item a snapshot counts (all but the counters). */
 export type CountedKind = Exclude<SnapshotItemKind, "counters">;

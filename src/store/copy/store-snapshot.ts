@@ -6,6 +6,7 @@ import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { CopyMarker } from "./copy-marker.js";
 import type { SnapshotGeneration } from "./snapshot-kinds.js";
+import type { SnapshotCounters } from "./snapshot-digest.js";
 
 /**
  * A backend-neutral snapshot of a store, one item at a time, in the canonical order (so two stores holding the same
@@ -26,14 +27,6 @@ export type SnapshotItem =
   | { readonly kind: "counters"; readonly counters: SnapshotCounters };
 
 export type SnapshotItemKind = SnapshotItem["kind"];
-
-/** What the store hands out next: above every number it holds or ever handed out, so a copy goes on where it stopped. */
-export interface SnapshotCounters {
-  readonly nextIndex: number;
-  readonly nextHistorySequence: number;
-  readonly nextOutcomeSequence: number;
-  readonly nextGenerationSequence: number;
-}
 
 /** A store read as a snapshot, its items streamed in canonical order and read consistently. */
 export interface SnapshotSource {
