@@ -24,11 +24,6 @@ export class MirroredRecords {
   /** Whether the slots in use are ordered by sequence, each sequence once. */
   private ordered = true;
 
-  clear(): void {
-    this.start = this.end = this.live = this.total = 0;
-    this.ordered = true;
-  }
-
   put(record: RecordKey): void {
     const area = RECORD_AREAS.indexOf(record.area);
     if (area < 0) return;
