@@ -3,7 +3,13 @@ import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.j
 import { loadConfigFile } from "../config/load-config.js";
 import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
-import { type EtcdSnapshotOptions, openEtcdSnapshotSource, openEtcdSnapshotTarget, openSqliteSnapshotSource, openSqliteSnapshotTarget } from "../store/copy/snapshot-access.js";
+import {
+  type EtcdSnapshotOptions,
+  openEtcdSnapshotSource,
+  openEtcdSnapshotTarget,
+  openSqliteSnapshotSource,
+  openSqliteSnapshotTarget,
+} from "../store/copy/snapshot-access.js";
 import { sameFile } from "../store/copy/new-file.js";
 import { CliError } from "./cli-error.js";
 import type { ProgressReport } from "../support/progress.js";
