@@ -92,7 +92,7 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
   }
   if (problems.length > 0) return failed(version, ...problems);
   try {
-    const items = kv === null ? oldTablesSnapshot(db, from, version) : kvSnapshotItems(kv.driver, kv.keys, from);
+    const items = kv === null ? oldTablesSnapshot(db, from, version) : kvSnapshotItems(kv);
     return { file, schemaVersion: version, summary: await summarizeSnapshot(from, items), problems };
   } catch (err) {
     return failed(version, (err as Error).message);

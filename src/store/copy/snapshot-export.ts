@@ -2,18 +2,15 @@ import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem, type SnapshotSource } from "./store-snapshot.js";
 import { refuseUnfinishedCopy } from "./copy-marker.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
-import { keyRange, rangePages, type KvDriver, type KvPair } from "../kv/kv-driver.js";
+import { keyRange, rangePages, type KvPair } from "../kv/kv-driver.js";
 import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../core/store-keys.js";
 import { decodeRecord } from "../core/poll-record-port.js";
 import { VALUE_SCHEMAS as SCHEMAS } from "../core/value-schemas.js";
 import { decodeValue, UndecodableValueError } from "../core/store-values.js";
 import { MisplacedValueError, raiseHighest, SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
 
-interface Reader {
-  readonly driver: KvDriver;
-  readonly keys: StoreKeys;
-  readonly from: string;
-}
+/** The store an export reads, and how its errors name it. */
+type Reader = Pick<KvStoreAccess, "driver" | "keys" | "description">;
 
 /** Keys per range read where a kind names no page of its own. */
 const PAGE = 500;
@@ -27,7 +24,7 @@ function readValue<T>(reader: Reader, kv: KvPair, read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.from}: ${err.message}; a copy cannot carry it`);
+    if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.description}: ${err.message}; a copy cannot carry it`);
     if (err instanceof MisplacedValueError) throw mismatch(reader, kv, err.message);
     throw err;
   }
@@ -45,11 +42,13 @@ function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: KvPair, kind:
 }
 
 function foreignKey(reader: Reader, key: string): SnapshotSourceError {
-  return new SnapshotSourceError(`${reader.from}: store key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`);
+  return new SnapshotSourceError(
+    `${reader.description}: store key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`,
+  );
 }
 
 function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError {
-  return new SnapshotSourceError(`${reader.from}: store key ${kv.key} holds ${what}; a copy cannot carry it`);
+  return new SnapshotSourceError(`${reader.description}: store key ${kv.key} holds ${what}; a copy cannot carry it`);
 }
 
 /** The single keys and the areas of the layout in key order, then the prefix's end: the gaps between them must be empty. */
@@ -100,8 +99,8 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
  * Every value is checked against its key; a key or value kintsugi did not write fails the export, naming it. The
  * election keys and the copy marker are left out; counters are the heads, raised past every number seen.
  */
-export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: string): AsyncGenerator<SnapshotItem> {
-  const reader: Reader = { driver, keys, from };
+export async function* kvSnapshotItems(reader: Reader): AsyncGenerator<SnapshotItem> {
+  const { driver, keys } = reader;
   const { revision } = await driver.get(`reading ${keys.prefix}`, keys.schema);
   await refuseUnknownLayout(reader, revision);
   const head = async <S extends z.ZodType>(key: string, schema: S): Promise<z.infer<S> | null> => {
@@ -147,14 +146,14 @@ export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: 
           "so that nothing is written after the copy has read the store",
       );
     }
-    await refuseUnknownLayout({ driver, keys, from: description });
+    await refuseUnknownLayout(access);
   } catch (err) {
     await driver.close();
     throw err;
   }
   return {
     description,
-    items: () => kvSnapshotItems(driver, keys, description),
+    items: () => kvSnapshotItems(access),
     size: () => driver.count(`counting the keys of ${description}`, keys.all),
     close: () => driver.close(),
   };

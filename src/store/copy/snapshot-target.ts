@@ -76,7 +76,7 @@ export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
       const what = `writing ${describeItem(items[0] as SnapshotItem)} to ${describeItem(items.at(-1) as SnapshotItem)}`;
       await commit(what, { puts, deletes: [] });
     },
-    items: () => kvSnapshotItems(driver, keys, description),
+    items: () => kvSnapshotItems(access),
     async finish() {
       await commit(`removing the copy marker ${keys.copyMarker}`, { puts: [], deletes: [keyRange(keys.copyMarker)] });
     },
