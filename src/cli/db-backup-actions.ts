@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.j
 import { loadConfigFile } from "../config/load-config.js";
 import { restoreDatabase } from "../store/copy/database-restore.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../store/copy/store-backup.js";
-import { checkEtcdStore, type EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
+import { checkEtcdStore, type EtcdSnapshotOptions } from "../store/copy/snapshot-access.js";
 import { CliError } from "./cli-error.js";
 import { checkSqliteFile } from "./db-check-action.js";
 import { checkLines, counterLine, countLines, printed } from "./db-report.js";

@@ -3,9 +3,13 @@ import { DEFAULT_CONFIG, type KintsugiConfig } from "../config/kintsugi-config.j
 import { loadConfigFile } from "../config/load-config.js";
 import { copyStore, type CopyResult } from "../store/copy/copy-store.js";
 import type { SnapshotSource, SnapshotTarget } from "../store/copy/store-snapshot.js";
-import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "../store/copy/etcd-snapshot-access.js";
-import { openEtcdSnapshotTarget } from "../store/copy/etcd-snapshot-access.js";
-import { openSqliteSnapshotSource, openSqliteSnapshotTarget } from "../store/copy/sqlite-snapshot-access.js";
+import {
+  type EtcdSnapshotOptions,
+  openEtcdSnapshotSource,
+  openEtcdSnapshotTarget,
+  openSqliteSnapshotSource,
+  openSqliteSnapshotTarget,
+} from "../store/copy/snapshot-access.js";
 import { sameFile } from "../store/copy/new-file.js";
 import { CliError } from "./cli-error.js";
 import type { ProgressReport } from "../support/progress.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS, type PublishedWait } from "../domain/queue/published-waits.js";
+import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS } from "../domain/queue/published-waits.js";
 import { WAIT_KINDS } from "../domain/queue/repair-wait.js";
 
 const index = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -20,8 +20,3 @@ export const publishedWaitsSchema = z
       .strict(),
   )
   .max(MAX_PUBLISHED_WAITS);
-
-export function readPublishedWaits(value: unknown): readonly PublishedWait[] {
-  const parsed = publishedWaitsSchema.safeParse(value);
-  return parsed.success ? parsed.data : [];
-}

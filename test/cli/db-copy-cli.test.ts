@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Etcd3 } from "etcd3";
 import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
-import { openSqliteSnapshotTarget } from "../../src/store/copy/sqlite-snapshot-access.js";
+import { openSqliteSnapshotTarget } from "../../src/store/copy/snapshot-access.js";
 import { testEtcdClient } from "../support/etcd-clients.js";
 import { portView, writeRealisticHistory } from "../support/realistic-store.js";
 import { runCli } from "../support/run-cli.js";

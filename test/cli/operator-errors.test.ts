@@ -6,7 +6,7 @@ import { ConfigError } from "../../src/config/load-config.js";
 import { BackupError } from "../../src/store/copy/new-file.js";
 import { CopyFailedError } from "../../src/store/copy/copy-store.js";
 import { SnapshotSourceError, TargetNotEmptyError } from "../../src/store/copy/store-snapshot.js";
-import { UnfinishedCopyError } from "../../src/store/copy/unfinished-copy.js";
+import { UnfinishedCopyError } from "../../src/store/copy/copy-marker.js";
 import { StoreSchemaError } from "../../src/store/core/schema-version.js";
 import { DatabaseOpenError, EtcdClientConfigError, StoreUnavailableError } from "../../src/store/store-errors.js";
 import { ListenError } from "../../src/wiring/listen-address.js";

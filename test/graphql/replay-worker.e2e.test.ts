@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { recordPut } from "../../src/store/core/poll-record-port.js";
 import { encodeValue } from "../../src/store/core/store-values.js";
-import { openSqliteKvDriver } from "../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { openSqliteKvDriver } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import { SQLITE_KEYS } from "../support/side-store.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { randomPollRecord } from "../support/replay-records.js";

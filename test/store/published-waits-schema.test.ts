@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS } from "../../src/domain/queue/published-waits.js";
-import { readPublishedWaits } from "../../src/store/published-waits-schema.js";
+import { publishedWaitsSchema } from "../../src/store/published-waits-schema.js";
 
 const hold = { index: 1, kind: "HOLD", message: "held by alice: vendor swap", until: 1_800_000_000_000, domain: null };
 
-describe("readPublishedWaits: a stored value another process may have written", () => {
+describe("publishedWaitsSchema: a stored value another process may have written (one it refuses reads as none)", () => {
   const cases: Array<{ name: string; value: unknown; want: unknown }> = [
     {
       name: "a list of waits reads as it is",
@@ -27,5 +27,9 @@ describe("readPublishedWaits: a stored value another process may have written", 
     { name: "not a list", value: { 1: "held" }, want: [] },
     { name: "null", value: null, want: [] },
   ];
-  for (const c of cases) it(c.name, () => assert.deepEqual(readPublishedWaits(c.value), c.want));
+  for (const c of cases)
+    it(c.name, () => {
+      const parsed = publishedWaitsSchema.safeParse(c.value);
+      assert.deepEqual(parsed.success ? parsed.data : [], c.want);
+    });
 });

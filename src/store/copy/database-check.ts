@@ -3,15 +3,13 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { summarizeSnapshot, type SnapshotSummary } from "./snapshot-digest.js";
 import type { SnapshotItem } from "./store-snapshot.js";
-import { UnfinishedCopyError } from "./unfinished-copy.js";
-import { refuseUnfinishedCopy } from "./copy-marker.js";
+import { refuseUnfinishedCopy, UnfinishedCopyError } from "./copy-marker.js";
 import { migrate, openDatabaseReadOnly, schemaVersion, type Db } from "../kv/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, NEWEST_SCHEMA_VERSION } from "../kv/sqlite/old-tables/migrations/index.js";
-import { StoreKeys } from "../core/store-keys.js";
 import { kvSnapshotItems } from "./snapshot-export.js";
 import { SqliteKvDriver } from "../kv/sqlite/sqlite-kv-driver.js";
-import { SQLITE_KV_PREFIX } from "../kv/sqlite/sqlite-kv-schema.js";
-import { howToEmptySqlite, refuseUnfinishedOldCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
+import { sqliteAccess } from "../kv/sqlite/open-sqlite-store.js";
+import { refuseUnfinishedOldCopy } from "../kv/sqlite/old-tables/sqlite-copy-marker.js";
 import { sqliteSnapshotItems } from "../kv/sqlite/old-tables/sqlite-snapshot-export.js";
 import { escapeControlCharacters } from "../../domain/shared/untrusted-text.js";
 import { BackupError } from "./new-file.js";
@@ -84,9 +82,9 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
     );
   }
   const from = `sqlite:${file}`;
-  const kv = version === NEWEST_SCHEMA_VERSION ? { driver: new SqliteKvDriver(db, { description: file }), keys: new StoreKeys(SQLITE_KV_PREFIX) } : null;
+  const kv = version === NEWEST_SCHEMA_VERSION ? sqliteAccess(new SqliteKvDriver(db, { description: file }), file) : null;
   try {
-    if (kv !== null) await refuseUnfinishedCopy({ ...kv, description: from, place: `database ${file}`, howToEmpty: howToEmptySqlite(file) });
+    if (kv !== null) await refuseUnfinishedCopy(kv);
     else if (tables.has("copy_in_progress")) refuseUnfinishedOldCopy(db);
   } catch (err) {
     if (!(err instanceof UnfinishedCopyError)) throw err;
@@ -94,7 +92,7 @@ async function inspect(db: Db, file: string): Promise<DatabaseCheck> {
   }
   if (problems.length > 0) return failed(version, ...problems);
   try {
-    const items = kv === null ? oldTablesSnapshot(db, from, version) : kvSnapshotItems(kv.driver, kv.keys, from);
+    const items = kv === null ? oldTablesSnapshot(db, from, version) : kvSnapshotItems(kv);
     return { file, schemaVersion: version, summary: await summarizeSnapshot(from, items), problems };
   } catch (err) {
     return failed(version, (err as Error).message);

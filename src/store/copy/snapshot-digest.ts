@@ -1,16 +1,17 @@
 import { createHash, type Hash } from "node:crypto";
 import { z } from "zod";
 import { stableJson } from "../../domain/cluster/stable-json.js";
-import { SnapshotSourceError, type SnapshotCounters, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
+import { SnapshotSourceError, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
 import { COUNT_OF, kindOf, raiseHighest, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";
 
 const id = z.number().int().min(1);
 
+/** What the store hands out next: above every number it holds or ever handed out, so a copy goes on where it stopped. */
+const countersSchema = z.object({ nextIndex: id, nextHistorySequence: id, nextOutcomeSequence: id, nextGenerationSequence: id });
+export type SnapshotCounters = Readonly<z.infer<typeof countersSchema>>;
+
 const itemSchema = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("counters"),
-    counters: z.object({ nextIndex: id, nextHistorySequence: id, nextOutcomeSequence: id, nextGenerationSequence: id }),
-  }),
+  z.object({ kind: z.literal("counters"), counters: countersSchema }),
   ...Object.values(SNAPSHOT_KINDS).map((spec) => z.object({ kind: z.literal(spec.kind), ...spec.fields })),
 ]);
 

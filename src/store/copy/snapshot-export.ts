@@ -2,54 +2,50 @@ import type { z } from "zod";
 import { SnapshotSourceError, type SnapshotItem, type SnapshotSource } from "./store-snapshot.js";
 import { refuseUnfinishedCopy } from "./copy-marker.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";
-import { keyRange, rangePages, type KvDriver, type KvPair } from "../kv/kv-driver.js";
-import { RECORD_AREAS, type StoreKeys, type KeyRange, type ParsedKey } from "../core/store-keys.js";
+import { keyRange, rangePages, type KeyRange, type KvPair } from "../kv/kv-driver.js";
+import { RECORD_AREAS, type StoreKeys, type ParsedKey } from "../core/store-keys.js";
 import { decodeRecord } from "../core/poll-record-port.js";
 import { VALUE_SCHEMAS as SCHEMAS } from "../core/value-schemas.js";
 import { decodeValue, UndecodableValueError } from "../core/store-values.js";
 import { MisplacedValueError, raiseHighest, SNAPSHOT_KINDS, type CountedKind, type SnapshotHighest, type SnapshotKind } from "./snapshot-kinds.js";
 
-interface Reader {
-  readonly driver: KvDriver;
-  readonly keys: StoreKeys;
-  readonly from: string;
-}
-
 /** Keys per range read where a kind names no page of its own. */
 const PAGE = 500;
 
-async function* pages(reader: Reader, range: KeyRange, limit = PAGE, revision: number): AsyncGenerator<KvPair> {
+async function* pages(reader: KvStoreAccess, range: KeyRange, limit = PAGE, revision: number): AsyncGenerator<KvPair> {
   for await (const page of rangePages(reader.driver, `reading ${range.start}`, range, { limit, revision })) yield* page.kvs;
 }
 
 /** What `read` makes of the value `kv`; one kintsugi cannot read, or not what its key says, fails the export naming it. */
-function readValue<T>(reader: Reader, kv: KvPair, read: () => T): T {
+function readValue<T>(reader: KvStoreAccess, kv: KvPair, read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.from}: ${err.message}; a copy cannot carry it`);
+    if (err instanceof UndecodableValueError) throw new SnapshotSourceError(`${reader.description}: ${err.message}; a copy cannot carry it`);
     if (err instanceof MisplacedValueError) throw mismatch(reader, kv, err.message);
     throw err;
   }
 }
 
-function decode<S extends z.ZodType>(reader: Reader, schema: S, kv: KvPair): z.infer<S> {
+function decode<S extends z.ZodType>(reader: KvStoreAccess, schema: S, kv: KvPair): z.infer<S> {
   return readValue(reader, kv, () => decodeValue(schema, kv.key, kv.value));
 }
 
 /** The parsed key of `kv`, which must be of `kind`: any other key in an area is not kintsugi's. */
-function parsedAs<K extends ParsedKey["kind"]>(reader: Reader, kv: KvPair, kind: K): Extract<ParsedKey, { kind: K }> {
+function parsedAs<K extends ParsedKey["kind"]>(reader: KvStoreAccess, kv: KvPair, kind: K): Extract<ParsedKey, { kind: K }> {
   const parsed = reader.keys.parse(kv.key);
   if (parsed.kind !== kind) throw foreignKey(reader, kv.key);
   return parsed as Extract<ParsedKey, { kind: K }>;
 }
 
-function foreignKey(reader: Reader, key: string): SnapshotSourceError {
-  return new SnapshotSourceError(`${reader.from}: store key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`);
+function foreignKey(reader: KvStoreAccess, key: string): SnapshotSourceError {
+  return new SnapshotSourceError(
+    `${reader.description}: store key ${key} is not one kintsugi writes; a copy cannot carry it (remove it, or copy another store)`,
+  );
 }
 
-function mismatch(reader: Reader, kv: KvPair, what: string): SnapshotSourceError {
-  return new SnapshotSourceError(`${reader.from}: store key ${kv.key} holds ${what}; a copy cannot carry it`);
+function mismatch(reader: KvStoreAccess, kv: KvPair, what: string): SnapshotSourceError {
+  return new SnapshotSourceError(`${reader.description}: store key ${kv.key} holds ${what}; a copy cannot carry it`);
 }
 
 /** The single keys and the areas of the layout in key order, then the prefix's end: the gaps between them must be empty. */
@@ -64,7 +60,7 @@ function layout(keys: StoreKeys): KeyRange[] {
  * Fails when the prefix holds a newer layout (which could hold what this export would drop) or a key in no area of
  * the layout (a copy must not drop it silently); checked before a copy begins and again at the copy's revision.
  */
-async function refuseUnknownLayout(reader: Reader, revision?: number): Promise<void> {
+async function refuseUnknownLayout(reader: KvStoreAccess, revision?: number): Promise<void> {
   const { driver, keys } = reader;
   const schema = await driver.get(`reading ${keys.schema}`, keys.schema, { revision });
   if (schema.kv !== null) decode(reader, SCHEMAS.schema, schema.kv);
@@ -80,7 +76,7 @@ async function refuseUnknownLayout(reader: Reader, revision?: number): Promise<v
 }
 
 /** The replay records by sequence, both kinds' key ranges merged; one that cannot be read fails the export. */
-async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<SnapshotItem> {
+async function* replayRecords(reader: KvStoreAccess, revision: number): AsyncGenerator<SnapshotItem> {
   const areas = RECORD_AREAS.map((area) => pages(reader, reader.keys.recordsOf(area), SNAPSHOT_KINDS.replayRecords.page, revision)[Symbol.asyncIterator]());
   const heads = await Promise.all(areas.map((a) => a.next()));
   for (;;) {
@@ -100,8 +96,8 @@ async function* replayRecords(reader: Reader, revision: number): AsyncGenerator<
  * Every value is checked against its key; a key or value kintsugi did not write fails the export, naming it. The
  * election keys and the copy marker are left out; counters are the heads, raised past every number seen.
  */
-export async function* kvSnapshotItems(driver: KvDriver, keys: StoreKeys, from: string): AsyncGenerator<SnapshotItem> {
-  const reader: Reader = { driver, keys, from };
+export async function* kvSnapshotItems(reader: KvStoreAccess): AsyncGenerator<SnapshotItem> {
+  const { driver, keys } = reader;
   const { revision } = await driver.get(`reading ${keys.prefix}`, keys.schema);
   await refuseUnknownLayout(reader, revision);
   const head = async <S extends z.ZodType>(key: string, schema: S): Promise<z.infer<S> | null> => {
@@ -147,14 +143,14 @@ export async function openKvSnapshotSource(access: KvStoreAccess, whileRunning: 
           "so that nothing is written after the copy has read the store",
       );
     }
-    await refuseUnknownLayout({ driver, keys, from: description });
+    await refuseUnknownLayout(access);
   } catch (err) {
     await driver.close();
     throw err;
   }
   return {
     description,
-    items: () => kvSnapshotItems(driver, keys, description),
+    items: () => kvSnapshotItems(access),
     size: () => driver.count(`counting the keys of ${description}`, keys.all),
     close: () => driver.close(),
   };

@@ -15,7 +15,8 @@ import {
 } from "../core/value-schemas.js";
 import { DEFAULT_WORKER_SELECTION, readWorkerSelection, WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
-import type { SnapshotCounters, SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
+import type { SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
+import type { SnapshotCounters } from "./snapshot-digest.js";
 
 /** The kinds of item a snapshot counts (all but the counters). */
 export type CountedKind = Exclude<SnapshotItemKind, "counters">;
@@ -66,10 +67,14 @@ const jsonValue: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number().finite(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
 );
 
-/** A generation record with its configuration as JSON text; snapshots written before records named their policy: weighted. */
+/**
+ * A generation record as stored, `cluster` the very JSON text recorded (not a re-serialization); snapshots written
+ * before records named their policy: weighted.
+ */
 const generationSchema = SCHEMAS.generation.shape.record
   .omit({ templateSetAt: true })
   .extend({ policy: z.enum(WORKER_SELECTIONS).default(DEFAULT_WORKER_SELECTION), cluster: z.string().nullable() });
+export type SnapshotGeneration = z.infer<typeof generationSchema>;
 
 function describeReplay({ replay }: ItemOf<"replay">): string {
   return `replay record ${replay.sequence} (${replay.area === "intake" ? "a poll's intake" : `health check ${JSON.stringify(replay.record.check)}`})`;

@@ -1,4 +1,5 @@
-import { TargetNotEmptyError, type CopyMarker, type SnapshotItem, type SnapshotTarget } from "./store-snapshot.js";
+import { TargetNotEmptyError, type SnapshotItem, type SnapshotTarget } from "./store-snapshot.js";
+import type { CopyMarker } from "./copy-marker.js";
 import { describeItem } from "./snapshot-digest.js";
 import { kindOf } from "./snapshot-kinds.js";
 import { keyRange, type KvTxn } from "../kv/kv-driver.js";
@@ -75,7 +76,7 @@ export function openKvSnapshotTarget(access: KvStoreAccess): SnapshotTarget {
       const what = `writing ${describeItem(items[0] as SnapshotItem)} to ${describeItem(items.at(-1) as SnapshotItem)}`;
       await commit(what, { puts, deletes: [] });
     },
-    items: () => kvSnapshotItems(driver, keys, description),
+    items: () => kvSnapshotItems(access),
     async finish() {
       await commit(`removing the copy marker ${keys.copyMarker}`, { puts: [], deletes: [keyRange(keys.copyMarker)] });
     },

@@ -2,9 +2,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { CopyFailedError, copyStore } from "./copy-store.js";
-import { openEtcdSnapshotSource, type EtcdSnapshotOptions } from "./etcd-snapshot-access.js";
+import { type EtcdSnapshotOptions, openEtcdSnapshotSource, openSqliteSnapshotTarget } from "./snapshot-access.js";
 import { openDatabaseReadOnly } from "../kv/sqlite/database.js";
-import { openSqliteSnapshotTarget } from "./sqlite-snapshot-access.js";
 import { checkDatabaseFile, type DatabaseCheck } from "./database-check.js";
 import { BackupError, sameFile, writeNewFile } from "./new-file.js";
 

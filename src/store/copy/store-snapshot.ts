@@ -1,11 +1,12 @@
 import type { AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
-import type { StoredGenerationFields } from "../core/value-schemas.js";
-import type { WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { StoredMachineHold } from "../../domain/holds/machine-holds.js";
 import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
 import type { ReplayRecord } from "../poll-record-schema.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
+import type { CopyMarker } from "./copy-marker.js";
+import type { SnapshotGeneration } from "./snapshot-kinds.js";
+import type { SnapshotCounters } from "./snapshot-digest.js";
 
 /**
  * A backend-neutral snapshot of a store, one item at a time, in the canonical order (so two stores holding the same
@@ -27,21 +28,6 @@ export type SnapshotItem =
 
 export type SnapshotItemKind = SnapshotItem["kind"];
 
-/** A generation record as stored, `cluster` the very JSON text recorded (not a re-serialization). */
-export interface SnapshotGeneration extends Readonly<Omit<StoredGenerationFields, "policy" | "cluster" | "changes" | "templateSetAt">> {
-  readonly policy: WorkerSelection;
-  readonly cluster: string | null;
-  readonly changes: readonly string[];
-}
-
-/** What the store hands out next: above every number it holds or ever handed out, so a copy goes on where it stopped. */
-export interface SnapshotCounters {
-  readonly nextIndex: number;
-  readonly nextHistorySequence: number;
-  readonly nextOutcomeSequence: number;
-  readonly nextGenerationSequence: number;
-}
-
 /** A store read as a snapshot, its items streamed in canonical order and read consistently. */
 export interface SnapshotSource {
   /** `sqlite:/var/lib/kintsugi/kintsugi.db`, `etcd prefix /kintsugi/ ...`. */
@@ -50,13 +36,6 @@ export interface SnapshotSource {
   /** About how many items it holds: what a copy's progress counts toward. */
   size(): Promise<number>;
   close(): Promise<void>;
-}
-
-/** What a copy leaves in the target while it writes (a store holding it refuses to open); fresh `copyId` per copy. */
-export interface CopyMarker {
-  readonly copyId: string;
-  readonly source: string;
-  readonly startedAt: string;
 }
 
 /**

@@ -2,7 +2,7 @@ import { KEPT_GENERATIONS, repeatsLatest, type ClusterGeneration, type Generatio
 import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import { DEFAULT_WORKER_SELECTION, type WorkerSelection } from "../../domain/cluster/worker-selection.js";
 import type { ClusterGenerationPort, FailedGeneration } from "../store-port.js";
-import type { KeyRange } from "./store-keys.js";
+import type { KeyRange } from "../kv/kv-driver.js";
 import { nextSequence } from "./outcome-port.js";
 import type { StoredGenerationFields } from "./value-schemas.js";
 import { encodeCluster, encodeValue, generationFromStored } from "./store-values.js";

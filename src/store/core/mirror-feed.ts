@@ -1,5 +1,4 @@
-import type { StoreCommit } from "../store-port.js";
-import { StoreUnavailableError } from "../store-port.js";
+import { StoreUnavailableError, type StoreCommit } from "../store-port.js";
 import { rangePages, type KeyRange, type KvDriver, type KvEvent, type KvWatch } from "../kv/kv-driver.js";
 import type { StoreKeys } from "./store-keys.js";
 import type { StoreMirror } from "./store-mirror.js";
@@ -128,8 +127,6 @@ export class MirrorFeed {
         if (watch === null || this.watcher === watch) this.receive(revision, events);
       },
       resumeFrom: () => this.mirror.revision + 1,
-      disconnected: () => undefined,
-      connected: () => undefined,
       lost: (err) => {
         if (watch !== null && this.watcher === watch) this.lost(err);
       },

@@ -27,10 +27,6 @@ export class MirroredFinished {
     return this.order[n - 1]?.sequence;
   }
 
-  has(index: number): boolean {
-    return this.perIndex.has(index);
-  }
-
   ofEntry(index: number): FinishedRepair | undefined {
     const sequences = this.perIndex.get(index);
     return sequences === undefined ? undefined : this.bySequence.get(Math.max(...sequences));

@@ -1,13 +1,5 @@
 import { RECORD_AREAS, type RecordArea, type RecordKey } from "./store-keys.js";
 
-/** What a write drops of the kept replay records. */
-export interface RecordsPruning {
-  /** The highest sequence dropped of each kind (absent: none of that kind). */
-  readonly below: Partial<Record<RecordArea, number>>;
-  readonly records: number;
-  readonly bytes: number;
-}
-
 /** The area code of a slot whose record was deleted (its sequence stays, so the slots stay ordered). */
 const GONE = 255;
 const FIRST_CAPACITY = 1024;
@@ -31,11 +23,6 @@ export class MirroredRecords {
   private total = 0;
   /** Whether the slots in use are ordered by sequence, each sequence once. */
   private ordered = true;
-
-  clear(): void {
-    this.start = this.end = this.live = this.total = 0;
-    this.ordered = true;
-  }
 
   put(record: RecordKey): void {
     const area = RECORD_AREAS.indexOf(record.area);
@@ -92,22 +79,21 @@ export class MirroredRecords {
 
   /**
    * What a write adding `adding` bytes drops: the oldest records while older than `cutoff` or the total is past
-   * `maxBytes`. They are a prefix of the sequence, so one delete range per kind removes them however many they are.
+   * `maxBytes`, as the highest sequence dropped of each kind (absent: none of that kind). They are a prefix of the
+   * sequence, so one delete range per kind removes them however many they are.
    */
-  prune(adding: number, cutoff: number, maxBytes: number): RecordsPruning {
+  prune(adding: number, cutoff: number, maxBytes: number): Partial<Record<RecordArea, number>> {
     this.order();
     const below: Partial<Record<RecordArea, number>> = {};
-    let records = 0;
     let bytes = 0;
     for (let i = this.start; i < this.end; i++) {
       const area = this.areas[i]!;
       if (area === GONE) continue;
       if (this.times[i]! >= cutoff && this.total - bytes + adding <= maxBytes) break;
       below[RECORD_AREAS[area]!] = this.sequences[i]!;
-      records++;
       bytes += this.byteCounts[i]!;
     }
-    return { below, records, bytes };
+    return below;
   }
 
   private recordAt(i: number): RecordKey {

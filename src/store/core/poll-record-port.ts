@@ -103,8 +103,8 @@ export class CorePollRecordPort extends CorePort implements PollRecordPort {
       newest = Math.max(newest, record.time);
     }
     if (puts.length === 0) return null;
-    const pruning = this.mirror.records.prune(adding, newest - this.keep.keepSeconds * 1000, this.keep.maxBytes);
-    const deletes = (Object.entries(pruning.below) as Array<[RecordArea, number]>).map(([area, below]) => this.keys.recordsBelow(area, below + 1));
+    const pruned = this.mirror.records.prune(adding, newest - this.keep.keepSeconds * 1000, this.keep.maxBytes);
+    const deletes = (Object.entries(pruned) as Array<[RecordArea, number]>).map(([area, below]) => this.keys.recordsBelow(area, below + 1));
     return stampedWrite(this.keys.recordsHead, this.mirror.recordsHead, writeId, { next: sequence }, { puts, deletes }, null);
   }
 

@@ -114,7 +114,7 @@ export class QueuePlan {
     this.historyPuts.push({ key: this.keys.history(snapshot.index, record.sequence), value: encodeHistory(record, previous, snapshot) });
     this.entryKeys.set(snapshot.index, after);
     const change: RepairChange = deepFreeze({ entry: snapshot, previous, record });
-    const finished = finishedRepairOf(change, this.mirror.finished.has(snapshot.index) || this.finishedPuts.has(snapshot.index));
+    const finished = finishedRepairOf(change, this.mirror.finished.ofEntry(snapshot.index) !== undefined || this.finishedPuts.has(snapshot.index));
     if (finished !== null) this.finishedPuts.set(snapshot.index, { key: this.keys.finished(finished.sequence), value: encodeValue({ finished }) });
     this.changes.push(change);
     return change;

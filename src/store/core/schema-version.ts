@@ -1,5 +1,6 @@
 import { quoteUntrusted } from "../../domain/shared/untrusted-text.js";
 import type { KvStoreAccess } from "./kv-store-access.js";
+import type { KvCompare } from "../kv/kv-driver.js";
 import { STORE_SCHEMA_VERSION } from "./store-values.js";
 
 /** The store holds a layout this kintsugi cannot use (written by a newer one, or not kintsugi's). */
@@ -13,13 +14,15 @@ export class StoreSchemaError extends Error {
  * older kintsugi started afterwards refuses the store instead of missing the history records it cannot read.
  */
 export async function ensureSchema({ driver, keys, place }: KvStoreAccess): Promise<number> {
-  const current = JSON.stringify({ v: STORE_SCHEMA_VERSION });
-  const response = await driver.txn(`checking the schema version of ${keys.prefix}`, {
-    compares: [{ key: keys.schema, target: "create", revision: 0 }],
-    puts: [{ key: keys.schema, value: current }],
-    deletes: [],
-    reads: [keys.schema],
-  });
+  // Writes this version when the schema key's `target` revision is `revision` (0: absent); else reads what it holds.
+  const write = (what: string, target: KvCompare["target"], revision: number) =>
+    driver.txn(what, {
+      compares: [{ key: keys.schema, target, revision }],
+      puts: [{ key: keys.schema, value: JSON.stringify({ v: STORE_SCHEMA_VERSION }) }],
+      deletes: [],
+      reads: [keys.schema],
+    });
+  const response = await write(`checking the schema version of ${keys.prefix}`, "create", 0);
   if (response.succeeded) return STORE_SCHEMA_VERSION;
   const found = response.reads[0];
   const version = storedSchemaVersion(place, keys.schema, found?.value.toString("utf8") ?? "");
@@ -28,12 +31,7 @@ export async function ensureSchema({ driver, keys, place }: KvStoreAccess): Prom
   }
   if (version === STORE_SCHEMA_VERSION || found == null) return version;
   // Another replica may move it up at the same time: whichever commits first, the key then says this version.
-  const upgraded = await driver.txn(`moving the schema version of ${keys.prefix} to ${STORE_SCHEMA_VERSION}`, {
-    compares: [{ key: keys.schema, target: "mod", revision: found.modRevision }],
-    puts: [{ key: keys.schema, value: current }],
-    deletes: [],
-    reads: [keys.schema],
-  });
+  const upgraded = await write(`moving the schema version of ${keys.prefix} to ${STORE_SCHEMA_VERSION}`, "mod", found.modRevision);
   if (upgraded.succeeded) return STORE_SCHEMA_VERSION;
   const now = storedSchemaVersion(place, keys.schema, upgraded.reads[0]?.value.toString("utf8") ?? "");
   if (now !== STORE_SCHEMA_VERSION) throw new StoreSchemaError(`${place}: its schema version changed to ${now} while this kintsugi moved it up`);

@@ -1,11 +1,10 @@
 import type { StoredClusterTemplate } from "../../domain/cluster/generation-record.js";
 import { DEFAULT_CONSTRAINTS, type Constraints } from "../../domain/shared/constraints.js";
 import { DEFAULT_AUTO_REPAIR_VARIABLES, DEFAULT_CLUSTER_VARIABLES, type MachineQueryVariables } from "../../domain/sabakan/machine-params.js";
+import { variablesText } from "../../domain/sabakan/cke-query-variables.js";
 import type { PublishedWait } from "../../domain/queue/published-waits.js";
-import { readPublishedWaits } from "../published-waits-schema.js";
 import { readReleases, storedReleases, withRelease, type EscalationReleases } from "../../domain/escalation/escalation-releases.js";
 import type { SettingsPort } from "../store-port.js";
-import { storedVariables, textOf, variablesOf, type StoredVariables } from "../stored-variables.js";
 import { stampedWrite } from "./store-writer.js";
 import { CorePort, type CoreParts } from "./core-port.js";
 
@@ -43,7 +42,7 @@ export class CoreSettingsPort extends CorePort implements SettingsPort {
   constraints = (): Constraints => ({ ...DEFAULT_CONSTRAINTS, ...this.initialConstraints, ...this.read<Partial<Constraints>>("constraints", {}) });
   setConstraints = (set: Partial<Constraints>): Promise<void> =>
     this.write("constraints", () => ({ ...this.read<Partial<Constraints>>("constraints", {}), ...set }));
-  repairWaits = (): readonly PublishedWait[] => readPublishedWaits(this.read<unknown>("repair-waits", []));
+  repairWaits = (): readonly PublishedWait[] => this.read<readonly PublishedWait[]>("repair-waits", []);
   setRepairWaits = (waits: readonly PublishedWait[]): Promise<void> => this.write("repair-waits", () => waits);
   escalationReleases = (): EscalationReleases => readReleases(this.read<unknown>("escalation-releases", {}));
   noteRelease = (address: string, at: number): Promise<void> =>
@@ -64,4 +63,27 @@ export class CoreSettingsPort extends CorePort implements SettingsPort {
       stampedWrite(this.keys.setting(name), this.mirror.settings.get(name), writeId, { value: value() }, { puts: [] }, undefined),
     );
   }
+}
+
+/**
+ * Query variables as stored, with the text they were set from (`ckecli set-variables FILE` keeps the file's bytes,
+ * and `get-variables` prints them); values stored before texts were kept have none.
+ */
+interface StoredVariables extends MachineQueryVariables {
+  readonly text?: string;
+}
+
+function storedVariables(variables: MachineQueryVariables, text: string | undefined): StoredVariables {
+  return text === undefined ? { having: variables.having, notHaving: variables.notHaving } : { having: variables.having, notHaving: variables.notHaving, text };
+}
+
+/** The variables of a stored value, without its text (no searchMachines variable). */
+function variablesOf(stored: StoredVariables | null): MachineQueryVariables | null {
+  return stored === null ? null : { having: stored.having, notHaving: stored.notHaving };
+}
+
+/** The text a stored value was set from, else its variables as text. */
+function textOf(stored: StoredVariables | null): string | null {
+  if (stored === null) return null;
+  return stored.text ?? variablesText({ having: stored.having, notHaving: stored.notHaving });
 }

@@ -33,8 +33,6 @@ export interface RecordKey {
 export const RECORD_AREAS = ["intake", "health-check"] as const;
 export type RecordArea = (typeof RECORD_AREAS)[number];
 
-export type { KeyRange } from "../kv/kv-driver.js";
-
 /** `prefix` must end with "/" (as sabakan's `/sabakan/`), so that no other prefix shares its keys. */
 class StorePrefix {
   constructor(readonly prefix: string) {

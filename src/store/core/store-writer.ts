@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { NotLeaderError, StoreConflictError, StoreLimitError, StoreUnavailableError, type WriteGuard } from "../store-port.js";
 import type { KeyRange, KvCompare, KvDriver, KvPair, KvTxnLimits, KvTxnResult } from "../kv/kv-driver.js";
-import { largestFitting, overLimit, txnSize } from "./write-limits.js";
+import { largestFitting, overLimit } from "./write-limits.js";
 import { encodeValue } from "./store-values.js";
 import type { StoreMirror } from "./store-mirror.js";
 import type { MirrorFeed } from "./mirror-feed.js";
@@ -76,7 +76,7 @@ export class StoreWriter {
 
   /** Whether `plan` fits in one transaction (its guard counted). */
   fits(plan: Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">): boolean {
-    return overLimit(txnSize(plan, this.guard !== null), this.driver.limits) === null;
+    return overLimit(plan, this.guard !== null, this.driver.limits) === null;
   }
 
   /**
@@ -165,7 +165,7 @@ export class StoreWriter {
   private async commit<T>(what: string, plan: WritePlan<T>, holder: ReturnType<WriteGuard["current"]>): Promise<KvTxnResult> {
     const [first] = plan.compares;
     if (first === undefined) throw new Error(`${what}: a write must compare at least one key`);
-    const over = overLimit(txnSize(plan, holder !== null), this.driver.limits);
+    const over = overLimit(plan, holder !== null, this.driver.limits);
     if (over !== null) throw new StoreLimitError(`${what}: ${over}; nothing was written`);
     const compares: KvCompare[] = plan.compares.map((c) => ({ key: c.key, target: "mod", revision: c.modRevision }));
     if (holder !== null) compares.push({ key: holder.key, target: "create", revision: Number(holder.createRevision) });

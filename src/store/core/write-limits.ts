@@ -3,37 +3,31 @@ import type { WritePlan } from "./store-writer.js";
 import type { KvTxnLimits } from "../kv/kv-driver.js";
 
 /** etcd's own defaults (etcd 3.4 to 3.6): 128 operations, 1.5 MiB. */
-const DEFAULT_ETCD_WRITE_LIMITS: KvTxnLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
+export const DEFAULT_ETCD_WRITE_LIMITS: KvTxnLimits = { maxTxnOps: DEFAULT_ETCD_MAX_TXN_OPS, maxRequestBytes: DEFAULT_ETCD_MAX_REQUEST_BYTES };
 
 /** What one operation costs beyond its key and value bytes (protobuf tags and lengths), rounded up. */
 const BYTES_PER_OPERATION = 32;
 /** Room left in every request for the transaction's own framing, the guard and the failure branch's reads. */
 const REQUEST_MARGIN_BYTES = 16 * 1024;
 
-/** A transaction's largest branch in operations, and its bytes (an estimate from above). */
-interface TxnSize {
-  readonly ops: number;
-  readonly bytes: number;
-}
-
 type PlanParts = Pick<WritePlan<unknown>, "compares" | "puts" | "deletes">;
 
-/** The size of `plan` as StoreWriter commits it: the guard's compare, and on failure a read of it plus one per compare. */
-export function txnSize(plan: PlanParts, guarded: boolean): TxnSize {
+/**
+ * Why `plan` would not fit one transaction as StoreWriter commits it, or null: its largest branch in operations (the
+ * guard's compare; on failure a read of it plus one per compare) and its bytes, an estimate from above.
+ */
+export function overLimit(plan: PlanParts, guarded: boolean, limits: KvTxnLimits): string | null {
   const compares = plan.compares.length + (guarded ? 1 : 0);
   const success = plan.puts.length + (plan.deletes?.length ?? 0);
   const failure = plan.compares.length + 1;
+  const ops = Math.max(compares, success, failure);
   let bytes = 0;
   for (const c of plan.compares) bytes += 2 * (Buffer.byteLength(c.key) + BYTES_PER_OPERATION);
   for (const p of plan.puts) bytes += Buffer.byteLength(p.key) + Buffer.byteLength(p.value) + BYTES_PER_OPERATION;
   for (const d of plan.deletes ?? []) bytes += Buffer.byteLength(d.start) + Buffer.byteLength(d.end) + BYTES_PER_OPERATION;
-  return { ops: Math.max(compares, success, failure), bytes };
-}
-
-export function overLimit(size: TxnSize, limits: KvTxnLimits): string | null {
-  if (size.ops > limits.maxTxnOps) return `${size.ops} operations in one transaction, more than etcd's --max-txn-ops (${limits.maxTxnOps})`;
-  if (size.bytes > limits.maxRequestBytes - REQUEST_MARGIN_BYTES) {
-    return `about ${size.bytes} bytes in one request, more than etcd's --max-request-bytes (${limits.maxRequestBytes}) leaves room for`;
+  if (ops > limits.maxTxnOps) return `${ops} operations in one transaction, more than etcd's --max-txn-ops (${limits.maxTxnOps})`;
+  if (bytes > limits.maxRequestBytes - REQUEST_MARGIN_BYTES) {
+    return `about ${bytes} bytes in one request, more than etcd's --max-request-bytes (${limits.maxRequestBytes}) leaves room for`;
   }
   return null;
 }

@@ -8,8 +8,6 @@ import type { StoreBackend, StoreHealth } from "../store-port.js";
  */
 export interface KvDriver {
   readonly backend: StoreBackend;
-  /** Where the store is, for messages. */
-  readonly description: string;
   /** The most one transaction may hold (SQLite: unbounded); the core splits writes to fit. */
   readonly limits: KvTxnLimits;
   /** How long a call, or a wait for the watch to deliver a revision, may take. */
@@ -28,8 +26,6 @@ export interface KvDriver {
   txn(what: string, txn: KvTxn): Promise<KvTxnResult>;
   /** Resolves once the watch is established, then delivers every commit from `fromRevision` on, a revision per call. */
   watch(range: KeyRange, fromRevision: number, sink: KvWatchSink): Promise<KvWatch>;
-  /** Forgets revisions older than `revision` (etcd's compaction; SQLite keeps none). */
-  compact(what: string, revision: number): Promise<void>;
   health(): StoreHealth;
   /** Releases what the driver holds; a client given by the caller stays open. */
   close(): Promise<void>;
@@ -93,14 +89,12 @@ export interface KvEvent {
 }
 
 /**
- * Where a watch delivers. After `disconnected` the driver resumes by itself from `resumeFrom()`; a watch that cannot
- * resume (its revision compacted away) calls `lost` once and ends: the caller reads everything again.
+ * Where a watch delivers. A disconnected watch resumes by itself from `resumeFrom()`; one that cannot resume (its
+ * revision compacted away) calls `lost` once and ends: the caller reads everything again.
  */
 export interface KvWatchSink {
   events(revision: number, events: readonly KvEvent[]): void;
   resumeFrom(): number;
-  disconnected(cause: string): void;
-  connected(): void;
   lost(err: Error): void;
 }
 

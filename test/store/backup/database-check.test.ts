@@ -7,7 +7,7 @@ import { BackupError } from "../../../src/store/copy/new-file.js";
 import { checkDatabaseFile, type DatabaseCheck } from "../../../src/store/copy/database-check.js";
 import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
 import { NEWEST_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
-import { openSqliteSnapshotSource, openSqliteSnapshotTarget } from "../../../src/store/copy/sqlite-snapshot-access.js";
+import { openSqliteSnapshotSource, openSqliteSnapshotTarget } from "../../../src/store/copy/snapshot-access.js";
 import { corruptTablePage, fromNewerKintsugi, misorderKvKey, olderDatabase, realisticDatabase, tamper } from "../../support/damaged-databases.js";
 import { tempDir } from "../../support/temp-dir.js";
 

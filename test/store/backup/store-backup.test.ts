@@ -7,7 +7,7 @@ import { BackupError } from "../../../src/store/copy/new-file.js";
 import { checkDatabaseFile } from "../../../src/store/copy/database-check.js";
 import { backupEtcdStore, backupSqliteDatabase } from "../../../src/store/copy/store-backup.js";
 import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
-import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
+import { openEtcdSnapshotSource } from "../../../src/store/copy/snapshot-access.js";
 import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { openSqliteStore } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { corruptTablePage, realisticDatabase } from "../../support/damaged-databases.js";

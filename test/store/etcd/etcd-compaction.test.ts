@@ -3,7 +3,7 @@ import { afterEach, describe, it } from "node:test";
 import { openEtcdStore } from "../../../src/store/kv/etcd/open-etcd-store.js";
 import { EtcdKvDriver } from "../../../src/store/kv/etcd/etcd-kv-driver.js";
 import { EtcdCompaction, type EtcdCompactionSettings } from "../../../src/store/kv/etcd/etcd-compaction.js";
-import { KvCompactedError, type KvDriver } from "../../../src/store/kv/kv-driver.js";
+import { KvCompactedError } from "../../../src/store/kv/kv-driver.js";
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { logTo, SILENT_LOG } from "../../../src/support/log.js";
 import { NOW } from "../../support/fixtures.js";
@@ -172,7 +172,7 @@ describe("etcd refuses kintsugi's compaction", { skip: ETCD_SKIP }, () => {
   it("warns once with what to do, tries again every sample as etcd's compactor does, and never throws", async () => {
     const real = driverOf(suite);
     const refused: Array<{ compact: number }> = [];
-    const driver: Pick<KvDriver, "get" | "compact" | "description"> = {
+    const driver: Pick<EtcdKvDriver, "get" | "compact" | "description"> = {
       description: real.description,
       get: (what, key, options) => real.get(what, key, options),
       compact: async (_what, revision) => {

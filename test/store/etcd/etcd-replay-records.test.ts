@@ -4,7 +4,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
 import { MAX_ETCD_RECORD_BYTES } from "../../../src/store/core/poll-record-port.js";
-import { openEtcdSnapshotSource } from "../../../src/store/copy/etcd-snapshot-access.js";
+import { openEtcdSnapshotSource } from "../../../src/store/copy/snapshot-access.js";
 import { NOW } from "../../support/fixtures.js";
 import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
 import { randomPollRecord } from "../../support/replay-records.js";

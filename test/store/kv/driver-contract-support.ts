@@ -74,8 +74,6 @@ export class RecordingSink implements KvWatchSink {
     return (this.calls.at(-1)?.revision ?? this.fromRevision - 1) + 1;
   }
 
-  disconnected(): void {}
-  connected(): void {}
   lost(err: Error): void {
     this.lostWith = err;
   }

@@ -6,14 +6,14 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { prefixRange } from "../../../src/store/kv/kv-driver.js";
-import { KV_SCHEMA_VERSION, openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { KV_SCHEMA_VERSION, openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
 import { openDatabase } from "../../../src/store/kv/sqlite/database.js";
 import { LEGACY_SCHEMA_VERSION, MIGRATIONS } from "../../../src/store/kv/sqlite/old-tables/migrations/index.js";
 import { tempDir } from "../../support/temp-dir.js";
 import { typescriptEntry, typescriptLoader } from "../../support/typescript-child.js";
 
-const OPENER = fileURLToPath(new URL("../../../src/store/kv/sqlite/open-sqlite-kv.ts", import.meta.url));
+const OPENER = fileURLToPath(new URL("../../../src/store/kv/sqlite/open-sqlite-store.ts", import.meta.url));
 
 /** What another process's attempt to open `file` says: "opened", or its error's message. */
 function otherProcessOpens(file: string): Promise<string> {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { prefixRange } from "../../../src/store/kv/kv-driver.js";
-import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { GIVE_BACK_PAGES } from "../../../src/store/kv/sqlite/sqlite-kv-driver.js";
 import { tempDir } from "../../support/temp-dir.js";
 

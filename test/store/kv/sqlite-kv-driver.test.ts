@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { prefixRange, type KvDriver, type KvEvent } from "../../../src/store/kv/kv-driver.js";
-import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { openSqliteKvDriver } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { SqliteKvDriver } from "../../../src/store/kv/sqlite/sqlite-kv-driver.js";
 import { SQLITE_KV_PREFIX } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
 import { StoreBusyError, StoreUnavailableError } from "../../../src/store/store-errors.js";

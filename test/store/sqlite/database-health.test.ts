@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { KV_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/open-sqlite-kv.js";
+import { KV_SCHEMA_VERSION } from "../../../src/store/kv/sqlite/open-sqlite-store.js";
 import { SqliteKvDriver } from "../../../src/store/kv/sqlite/sqlite-kv-driver.js";
 import { SQLITE_KV_TABLES } from "../../../src/store/kv/sqlite/sqlite-kv-schema.js";
 import { openDatabase, type Db } from "../../../src/store/kv/sqlite/database.js";

@@ -37,10 +37,9 @@ function checkCertificate(kind: Kind, source: PemSource, pem: string, problems: 
   }
 }
 
-/** The TLS credentials etcd3 hands to gRPC; null when no TLS key is set (https endpoints then use the system CAs). */
-function readCredentials(config: EtcdConfig): NonNullable<IOptions["credentials"]> | null {
+/** The TLS credentials etcd3 hands to gRPC, each problem added to `problems`; null when no TLS key is set (https endpoints then use the system CAs). */
+function readCredentials(config: EtcdConfig, problems: EtcdClientProblem[]): NonNullable<IOptions["credentials"]> | null {
   if (config.tlsCa === null && config.tlsClient === null) return null;
-  const problems: EtcdClientProblem[] = [];
   let rootCertificate = rootCertificates.join("\n");
   if (config.tlsCa !== null) {
     const ca = readPem("ca", config.tlsCa, problems);
@@ -62,19 +61,14 @@ function readCredentials(config: EtcdConfig): NonNullable<IOptions["credentials"
       }
     }
   }
-  if (problems.length > 0) throw new EtcdClientConfigError(problems);
   return { rootCertificate: Buffer.from(rootCertificate), ...client };
 }
 
 /** Every problem with the TLS material of the `etcd` section, without building a client. */
 export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
-  try {
-    readCredentials(config);
-    return [];
-  } catch (err) {
-    if (err instanceof EtcdClientConfigError) return [...err.problems];
-    throw err;
-  }
+  const problems: EtcdClientProblem[] = [];
+  readCredentials(config, problems);
+  return problems;
 }
 
 /**
@@ -85,7 +79,9 @@ export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
  * @throws EtcdClientConfigError listing every problem with the TLS material.
  */
 export function etcdClientFor(config: EtcdConfig): Etcd3 {
-  const credentials = readCredentials(config);
+  const problems: EtcdClientProblem[] = [];
+  const credentials = readCredentials(config, problems);
+  if (problems.length > 0) throw new EtcdClientConfigError(problems);
   const avoidance = config.endpoints.length > 1 ? new MemberAvoidance(config.endpoints) : null;
   return new Etcd3({
     hosts: [...config.endpoints],

@@ -1,4 +1,5 @@
-import { KvCompactedError, type KvDriver } from "../kv-driver.js";
+import { KvCompactedError } from "../kv-driver.js";
+import type { EtcdKvDriver } from "./etcd-kv-driver.js";
 import type { Log } from "../../../support/log.js";
 
 /** `etcd.compaction-retention` (0: kintsugi does not compact); the rest for tests only. */
@@ -12,7 +13,7 @@ export interface EtcdCompactionSettings {
 }
 
 interface EtcdCompactionOptions extends EtcdCompactionSettings {
-  readonly driver: Pick<KvDriver, "get" | "compact" | "description">;
+  readonly driver: Pick<EtcdKvDriver, "get" | "compact" | "description">;
   /** A key that always exists once the store does (the schema key): reading it gives etcd's current revision. */
   readonly probeKey: string;
   readonly log: Log;

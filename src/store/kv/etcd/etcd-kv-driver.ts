@@ -19,7 +19,7 @@ import {
 } from "../kv-driver.js";
 import type { Log } from "../../../support/log.js";
 
-interface EtcdKvDriverOptions {
+export interface EtcdKvDriverOptions {
   readonly client: Etcd3;
   /** A key that always exists once the store does (the schema key): what the outage probe reads. */
   readonly probeKey: string;
@@ -141,13 +141,11 @@ export class EtcdKvDriver implements KvDriver {
       // delivered (a catch-up batch carries the current revision); resume from the sink's own revision instead.
       watcher.request.start_revision = String(sink.resumeFrom());
       this.availability.watchLost(err.message);
-      sink.disconnected(err.message);
     });
     watcher.on("connected", () => {
       this.availability.watchRestored();
       started?.resolve();
       started = null;
-      sink.connected();
     });
     watcher.on("error", (err: Error) => {
       if (started !== null) {
@@ -177,6 +175,7 @@ export class EtcdKvDriver implements KvDriver {
     return { cancel };
   }
 
+  /** Forgets revisions older than `revision` (etcd's compaction: SQLite keeps none, and kintsugi compacts only etcd). */
   async compact(what: string, revision: number): Promise<void> {
     await this.call(what, (o) => this.client.kv.compact({ revision: String(revision) }, o), {
       // etcd permits Compact only to root: a refusal is an answer, so GET /health stays as it is.

@@ -1,13 +1,13 @@
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_TIMEOUT_MS } from "../../../config/etcd-config.js";
 import type { KintsugiStore } from "../../store-port.js";
-import { EtcdKvDriver } from "./etcd-kv-driver.js";
+import { EtcdKvDriver, type EtcdKvDriverOptions } from "./etcd-kv-driver.js";
 import { EtcdCompaction, type EtcdCompactionSettings } from "./etcd-compaction.js";
 import { StoreKeys } from "../../core/store-keys.js";
 import { checkedLimits } from "../../core/write-limits.js";
 import type { KvTxnLimits } from "../kv-driver.js";
 import { openStoreCore, type StoreCoreOptions } from "../../core/open-store-core.js";
-import { etcdAccess } from "../../copy/etcd-snapshot-access.js";
+import type { KvStoreAccess } from "../../core/kv-store-access.js";
 import { SILENT_LOG, type Log } from "../../../support/log.js";
 
 export interface EtcdStoreOptions extends Omit<StoreCoreOptions, "log"> {
@@ -28,15 +28,14 @@ export interface EtcdStoreOptions extends Omit<StoreCoreOptions, "log"> {
 /** The store core over the etcd driver; StoreUnavailableError when etcd does not answer. */
 export async function openEtcdStore(options: EtcdStoreOptions): Promise<KintsugiStore> {
   const { client } = options;
-  const keys = new StoreKeys(options.prefix);
   const log = options.log ?? SILENT_LOG;
   const timeoutMs = options.timeoutMs ?? DEFAULT_ETCD_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`the etcd timeout must be a positive number of milliseconds, got ${timeoutMs}`);
   const limits = checkedLimits(options.writeLimits);
   const endpoints = options.endpoints ?? clientEndpoints(client);
-  const driver = new EtcdKvDriver({ client, probeKey: keys.schema, endpoints, timeoutMs, limits, log });
-  const compaction = new EtcdCompaction({ retentionMs: 0, ...options.compaction, driver, probeKey: keys.schema, log });
-  const store = await openStoreCore(etcdAccess(driver, keys, endpoints), { ...options, log });
+  const access = etcdAccess({ client, prefix: options.prefix, endpoints, timeoutMs, limits, log });
+  const compaction = new EtcdCompaction({ retentionMs: 0, ...options.compaction, driver: access.driver, probeKey: access.keys.schema, log });
+  const store = await openStoreCore(access, { ...options, log });
   await compaction.start();
   return {
     ...store,
@@ -44,6 +43,18 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
       await compaction.stop();
       await store.close();
     },
+  };
+}
+
+/** An etcd prefix as the core reaches it: the driver over the caller's client, and how operators are told of it. */
+export function etcdAccess(options: Omit<EtcdKvDriverOptions, "probeKey"> & { readonly prefix: string }): KvStoreAccess & { readonly driver: EtcdKvDriver } {
+  const keys = new StoreKeys(options.prefix);
+  return {
+    driver: new EtcdKvDriver({ ...options, probeKey: keys.schema }),
+    keys,
+    description: `etcd prefix ${keys.prefix} on ${options.endpoints.join(",")}`,
+    place: `etcd prefix ${keys.prefix}`,
+    howToEmpty: `etcdctl del --prefix ${keys.prefix}`,
   };
 }
 

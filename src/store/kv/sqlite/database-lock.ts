@@ -7,7 +7,6 @@ import { MIGRATIONS, type Migration } from "./old-tables/migrations/index.js";
 
 /** The lock of one kintsugi process on its database, held until `release()` or until the process dies. */
 export interface DatabaseLock {
-  readonly path: string;
   release(): void;
 }
 
@@ -57,7 +56,6 @@ export function lockDatabase(databasePath: string): DatabaseLock {
   }
   held.add(path);
   return {
-    path,
     release() {
       if (!held.delete(path)) return;
       db.close();

@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { UnfinishedCopyError } from "../../copy/unfinished-copy.js";
 import { DatabaseOpenError } from "../../store-errors.js";
 import { MIGRATIONS, type Migration } from "./old-tables/migrations/index.js";
 
@@ -37,8 +36,6 @@ export function openDatabase(path: string, migrations: readonly Migration[] = MI
     return db;
   } catch (err) {
     db.close();
-    // A migration may refuse the file as the store's open would (converting one that holds an unfinished copy).
-    if (err instanceof UnfinishedCopyError) throw err;
     const message = err instanceof DatabaseOpenError ? err.message : `cannot open database ${file}: ${(err as Error).message}`;
     throw new DatabaseOpenError(message);
   }
@@ -81,8 +78,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   for (const m of migrations) {
     if (m.version <= current) continue;
     db.transaction(() => {
-      if ("sql" in m) db.exec(m.sql);
-      else m.run(db);
+      db.exec(m.sql);
       record.run(m.version, m.name, new Date().toISOString());
     })();
   }

@@ -45,7 +45,6 @@ type Committed = KvTxnResult & { readonly events: readonly KvEvent[] };
  */
 export class SqliteKvDriver implements KvDriver {
   readonly backend = "sqlite" as const;
-  readonly description: string;
   readonly limits = UNBOUNDED;
   /** How long the core waits on the watch (SQLite calls themselves are synchronous). */
   readonly timeoutMs = 2000;
@@ -60,7 +59,6 @@ export class SqliteKvDriver implements KvDriver {
     private readonly db: Db,
     private readonly options: SqliteKvDriverOptions,
   ) {
-    this.description = options.description;
     this.statements = new SqliteKvStatements(db);
     this.watches = new SqliteKvWatches();
     this.dbHealth = new DatabaseHealth(db, options.health);
@@ -110,12 +108,8 @@ export class SqliteKvDriver implements KvDriver {
     return this.watches.add(range, fromRevision, sink);
   }
 
-  async compact(): Promise<void> {
-    // Nothing to forget: SQLite keeps only the current revision.
-  }
-
   health(): StoreHealth {
-    if (this.closed) return { backend: "sqlite", healthy: false, reason: `the SQLite store ${this.description} is closed` };
+    if (this.closed) return { backend: "sqlite", healthy: false, reason: `the SQLite store ${this.options.description} is closed` };
     return { backend: "sqlite", ...this.dbHealth.check() };
   }
 

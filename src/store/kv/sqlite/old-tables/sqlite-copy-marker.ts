@@ -1,5 +1,4 @@
-import { unfinishedCopy } from "../../../copy/unfinished-copy.js";
-import type { CopyMarker } from "../../../copy/store-snapshot.js";
+import { unfinishedCopy, type CopyMarker } from "../../../copy/copy-marker.js";
 import type { Db } from "../database.js";
 
 export function howToEmptySqlite(file: string): string {

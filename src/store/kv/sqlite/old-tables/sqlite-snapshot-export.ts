@@ -2,7 +2,9 @@
 // copy or `db check` of a file not converted yet. Rows are selected in the snapshot's own field names; the copy and
 // the conversion check every item against the stores' shapes (checkSnapshotItem) before they use it.
 import { gunzipSync } from "node:zlib";
-import { SnapshotSourceError, type SnapshotCounters, type SnapshotGeneration, type SnapshotItem } from "../../../copy/store-snapshot.js";
+import { SnapshotSourceError, type SnapshotItem } from "../../../copy/store-snapshot.js";
+import type { SnapshotGeneration } from "../../../copy/snapshot-kinds.js";
+import type { SnapshotCounters } from "../../../copy/snapshot-digest.js";
 import { readWorkerSelection } from "../../../../domain/cluster/worker-selection.js";
 import type { RepairEntry } from "../../../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../../../domain/queue/repair-history.js";

@@ -1,5 +1,3 @@
-import type { Db } from "../../database.js";
-
 // Entries, their append-only history, and key/value settings.
 const initialSchema = `
 CREATE TABLE repair_entries (
@@ -155,11 +153,8 @@ const generationPolicySchema = `
 ALTER TABLE cluster_generations ADD COLUMN policy TEXT CHECK (policy IS NULL OR policy IN ('weighted', 'all_healthy'));
 `;
 
-/**
- * A numbered schema change of the old tables, never edited once applied: SQL, or a synchronous function run in the
- * migration's transaction. The old tables are only read now, to convert or copy an older kintsugi's file.
- */
-export type Migration = { readonly version: number; readonly name: string } & ({ readonly sql: string } | { readonly run: (db: Db) => void });
+/** A numbered schema change, never edited once applied. The old tables are only read, to convert or copy an older kintsugi's file. */
+export type Migration = { readonly version: number; readonly name: string; readonly sql: string };
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial", sql: initialSchema },
@@ -180,7 +175,7 @@ export const MIGRATIONS: readonly Migration[] = [
 export const LEGACY_SCHEMA_VERSION: number = MIGRATIONS.at(-1)?.version ?? 0;
 
 /**
- * The schema version this kintsugi writes: the key-value table (src/store/kv/sqlite/open-sqlite-kv.ts, migration 13 converts
+ * The schema version this kintsugi writes: the key-value table (src/store/kv/sqlite/open-sqlite-store.ts, migration 13 converts
  * the old tables to it). A database with a higher one was written by a newer kintsugi.
  */
 export const NEWEST_SCHEMA_VERSION = 13;
