@@ -184,7 +184,7 @@ export class AimedFaults {
       }
       case "entry-deleted-beside-its-inherited-command": {
         // The leader freezes as a command starts (the command runs on); once another replica leads, an operator deletes
-        // the entry, its command still running, and adds the machine again (deletedButFenced in repair-decision.ts).
+        // the entry, its command still running, and adds the machine again (deletedButFenced in entry-triage.ts).
         const commands = this.targets.commands;
         if (unfinished.length === 0 || commands.freezeAfterStart !== null || this.deleteAfterFailover !== null) return false;
         commands.freezeAfterStart = {

@@ -85,7 +85,7 @@ export function ckeRebootingWithin(m: SimMachine, downMs: number, waitSeconds: n
 /**
  * Whether a command started for `entry` (by any replica: its stored marker) may still run on its machine, judged by its
  * timeout and the fence's margin (null: no fence, the runner judges no inherited command). A deleted entry may stay
- * in the queue while this holds, keeping its machine (repair-decision.ts, deletedButFenced).
+ * in the queue while this holds, keeping its machine (entry-triage.ts, deletedButFenced).
  */
 export function commandMayStillRun(entry: RepairEntry, marginSeconds: number | null, now: number): boolean {
   const marker = entry.command;

@@ -121,3 +121,10 @@ export interface RepairPlan {
   /** The processing control-plane entries that gave up the one-control-plane turn this pass: they hold no slot. */
   readonly yielded?: ReadonlySet<number>;
 }
+
+/** The earlier of two times to look again (null = none). */
+export function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}

@@ -4,6 +4,7 @@ import type { RepairOperationConfig } from "./repair-config.js";
 import { truncateToSeconds, type RepairEntry } from "./repair-entry.js";
 import type { EntryTransition, RepairEffect, RepairObservation } from "./repair-plan.js";
 import { commandDue, type CommandOwner } from "./command-marker.js";
+import { inheritedTransition } from "./entry-command.js";
 
 /** The outcome of moving one entry forward: transitions so far, the effect, and when to look again. */
 export interface Progress {
@@ -26,6 +27,31 @@ const step = (e: RepairEntry) => e.step + 1;
 function failed(entry: RepairEntry, now: number, reason: string, transitions: EntryTransition[]): Progress {
   const after: RepairEntry = { ...entry, status: "failed", lastTransitionTime: truncateToSeconds(now) };
   return { transitions: [...transitions, { after, kind: "transition", reason }], effect: { kind: "uncordon" }, wakeAt: null };
+}
+
+/**
+ * How an entry in progress moves on this pass, by its step status, `renamed` (its new node name, inherited command
+ * notes) first: a job of this process that runs a command is left to it, and so is any job of a waiting or watching
+ * entry; an inherited command that never started runs now (with the queue enabled).
+ */
+export function progressOf(entry: RepairEntry, op: RepairOperationConfig, obs: RepairObservation, ctx: ProgressContext, renamed: EntryTransition[]): Progress {
+  if (obs.job === "repair-command" || obs.job === "success-command") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };
+  if (obs.inherited?.kind === "never-started" && obs.job === "none" && ctx.queueEnabled)
+    return runNeverStarted(entry, op, ctx, [...renamed, inheritedTransition(entry, obs.inherited, ctx.now)]);
+  switch (entry.stepStatus) {
+    case "waiting":
+      if (obs.job !== "none") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };
+      return startStep(entry, op, obs, ctx, renamed);
+    case "draining":
+      return continueDrain(entry, op, obs, ctx, renamed);
+    case "watching":
+      if (obs.job !== "none") return { transitions: renamed, effect: { kind: "none" }, wakeAt: null };
+      return withPrefix(renamed, continueWatch(entry, op, obs, ctx));
+  }
+}
+
+function withPrefix(prefix: EntryTransition[], progress: Progress): Progress {
+  return prefix.length === 0 ? progress : { ...progress, transitions: [...prefix, ...progress.transitions] };
 }
 
 /**

@@ -30,6 +30,8 @@ export const ISSUE_35_MUTANTS = [
 ] as const;
 
 const DECISION = "src/domain/queue/repair-decision.ts";
+const TRIAGE = "src/domain/queue/entry-triage.ts";
+const WALK = "src/domain/queue/contender-walk.ts";
 const PROGRESS = "src/domain/queue/repair-progress.ts";
 const INTAKE = "src/domain/intake/auto-repair-intake.ts";
 const PLANES = "src/domain/queue/control-planes.ts";
@@ -70,7 +72,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: "two-entries-repair-one-machine",
     rule: "one machine is never repaired by two entries at once",
-    file: DECISION,
+    file: WALK,
     find: "    if (holder !== undefined) {\n      held.set(entry.index, waitForMachine(entry.address, holder));",
     replace: "    if (holder !== undefined && false) {\n      held.set(entry.index, waitForMachine(entry.address, holder));",
   },
@@ -105,7 +107,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: "holds-ignored",
     rule: "a held machine's entry does not move",
-    file: DECISION,
+    file: WALK,
     find: "const machineHold = snapshot.holds?.get(entry.address);",
     replace: 'const machineHold = snapshot.holds?.get("no machine");',
   },
@@ -126,7 +128,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: "max-concurrent-repairs-ignored",
     rule: "at most max_concurrent_repairs entries are in progress",
-    file: DECISION,
+    file: WALK,
     find: "if (inProgress >= snapshot.repair.maxConcurrentRepairs) {",
     replace: "if (false) {",
   },
@@ -273,7 +275,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: "held-control-plane-keeps-the-turn",
     rule: "a held control plane gives the one-control-plane turn up as any other the yield rule names",
-    file: DECISION,
+    file: WALK,
     find: "if (planeHold && yieldsTurn(entry, planeHold, obs)) {",
     replace: "if (planeHold && yieldsTurn(entry, planeHold, obs) && false) {",
   },
@@ -336,7 +338,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     name: "deleted-entry-frees-a-fenced-machine",
     rule: "a deleted entry whose command another replica started may still run leaves the queue, and frees its machine, only once that command has certainly ended",
-    file: DECISION,
+    file: TRIAGE,
     find: 'return entry.deleted && !isFinished(entry) && obs.inherited?.kind === "may-run" && obs.inherited.until !== null ? obs.inherited : undefined;',
     replace: "return undefined;",
   },
