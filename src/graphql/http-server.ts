@@ -33,7 +33,7 @@ import { TurnQuota } from "../support/turn-quota.js";
 export const MAX_BODY_BYTES = DEFAULT_LIMITS.maxBodyBytes;
 
 /**
- * The GraphQL requests whose operations start in one turn of the event loop. An operator's add costs about 2 ms on an
+ * The GraphQL operations, over HTTP and WebSocket together, that start in one turn of the event loop. An operator's add costs about 2 ms on an
  * idle machine (parsing, execution, its commit and fsync: 300 in 0.5 s) and several times that on a busy one, whose
  * disk makes each fsync wait: four a turn keep the turn short on both. A turn itself costs far less than an
  * operation, so a steady load loses little to the pacing.
@@ -158,7 +158,9 @@ export async function createHttpServer(
           variableValues: payload.variables,
         };
         sinks.set(args, nextMessageSink(ctx.extra.socket, id, args, beforeNext));
-        return order.admit(ctx.extra.socket, args);
+        // Under the same quota as a request's: a burst of operations over one socket is read in one poll as well.
+        const admitted = order.admit(ctx.extra.socket, args);
+        return admitted instanceof Promise ? admitted.then(async (a) => (await operationTurns.turn(), a)) : operationTurns.turn().then(() => admitted);
       },
       // Queries and mutations over WebSocket (and a subscription whose stream is not our pubsub's).
       onNext: (ctx, id, _payload, args, result) => {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from "node:test";
 import { OPERATIONS_PER_TURN } from "../../src/graphql/http-server.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
 import { countTurns, type TurnCount } from "../support/loop-turns.js";
+import { wsConnection } from "../support/ws-operations.js";
 
 // An operator's add storm over HTTP against the real server: requests read in one poll of the sockets start their
 // operations a few a turn of the event loop, so /health (and every other client) waits for a few, not for the burst.
@@ -23,7 +24,7 @@ function send(url: URL, agent: Agent, method: string, path: string, body?: strin
   });
 }
 
-describe("a burst of requests starts a few operations a turn (kintsugi serve over HTTP)", () => {
+describe("a burst of operations starts a few a turn (kintsugi serve over HTTP and WebSocket)", () => {
   let k: TestKintsugi;
   let counter: TurnCount | null = null;
   const commitTurns: number[] = [];
@@ -64,6 +65,33 @@ describe("a burst of requests starts a few operations a turn (kintsugi serve ove
       assert.ok(most <= OPERATIONS_PER_TURN, `${most} adds were committed in one turn of the event loop (commits a turn: ${[...perTurn.values()].join(", ")})`);
     } finally {
       agent.destroy();
+    }
+  });
+
+  it(`commits at most ${OPERATIONS_PER_TURN} of ${BURST} adds sent at once over one WebSocket in one turn, and answers every one`, async () => {
+    const ws = wsConnection(k.url);
+    try {
+      // The runner's query helper sends no variables: each add names its address in its text.
+      const add = (address: string) => `mutation { addRepairEntry(operation: "unhealthy", machineType: "qemu", address: "${address}") { index } }`;
+      // One add first, so that the connection is acknowledged and none of the burst waits for what a first one does.
+      const first = await ws.run(add("10.8.1.1"));
+      assert.equal(first.error, null, String(first.error));
+      commitTurns.length = 0;
+      counter = countTurns();
+      // Sent in this turn: the server reads them from its socket in one poll.
+      const outcomes = await Promise.all(Array.from({ length: BURST }, (_, i) => ws.run(add(`10.8.0.${i + 1}`))));
+      counter.stop();
+      assert.deepEqual(
+        outcomes.filter((o) => o.error !== null || !JSON.stringify(o.results).includes('"index"')),
+        [],
+      );
+      assert.equal(commitTurns.length, BURST);
+      const perTurn = new Map<number, number>();
+      for (const t of commitTurns) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+      const most = Math.max(...perTurn.values());
+      assert.ok(most <= OPERATIONS_PER_TURN, `${most} adds were committed in one turn of the event loop (commits a turn: ${[...perTurn.values()].join(", ")})`);
+    } finally {
+      await ws.dispose();
     }
   });
 });
