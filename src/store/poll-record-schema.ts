@@ -53,12 +53,19 @@ export const remediationRecordSchema = z
     targets: count,
     pending: count,
     unhealthy: z
-      .object({ node: column(text), address: column(text.nullable()), addressProblem: column(text.nullable()), machineType: column(text.nullable()) })
+      .object({
+        node: column(text),
+        address: column(text.nullable()),
+        addressProblem: column(text.nullable()),
+        machineType: column(text.nullable()),
+        rack: column(count.nullable()).optional(),
+      })
       .strict()
-      .refine((u) => [u.address, u.addressProblem, u.machineType].every((c) => c.length === u.node.length), "columns of different lengths"),
+      .refine((u) => [u.address, u.addressProblem, u.machineType, u.rack ?? u.node].every((c) => c.length === u.node.length), "columns of different lengths"),
     queue: column(text),
     held: column(text),
     maximumRepairQueueEntries: count,
+    rackLimit: count.optional(),
     enqueued: column(text),
     shortCircuited: z.boolean(),
   })

@@ -238,6 +238,25 @@ describe("rules that hold together (kintsugi serve in this process, test Kuberne
       (await racked()).map((e) => e.address),
       [RACKED(4)],
     );
+    // The replay weighs the rack limit over the racks the remediation records kept: as recorded, no target of the
+    // check fares differently; with a limit of 3, the rack the live limit held would have been enqueued by the first
+    // evaluation (and found in the simulated queue by the later ones).
+    const replayed = async (rack: number | null) =>
+      (
+        await gql<{ simulateAutoRepair: { polls: Array<{ healthCheck: string | null; targets: Array<{ node: string; live: string; simulated: string }> }> } }>(
+          `query($since: DateTime!, $c: ReplayConstraintsInput) { simulateAutoRepair(since: $since, constraints: $c) { polls { healthCheck targets { node live simulated } } } }`,
+          { since: new Date(Date.now() - 3_600_000).toISOString(), c: rack === null ? null : { maximumUnhealthyMachinesPerRack: rack } },
+        )
+      ).simulateAutoRepair.polls
+        .filter((p) => p.healthCheck === "racks")
+        .map((p) => p.targets.map((t) => `${t.node}:${t.live}->${t.simulated}`));
+    assert.deepEqual(await replayed(null), []);
+    const [first, ...later] = await replayed(3);
+    assert.deepEqual(first, ["r1:RACK_LIMIT->ENQUEUED", "r2:RACK_LIMIT->ENQUEUED", "r3:RACK_LIMIT->ENQUEUED"]);
+    assert.deepEqual(
+      later.flat().filter((t) => !t.endsWith(":RACK_LIMIT->RECENTLY_REPAIRED")),
+      [],
+    );
     await gql(`mutation { setConstraint(name: "maximum-unhealthy-machines-per-rack", value: 0) { maximumUnhealthyMachinesPerRack } }`);
     for (const n of [1, 2, 3, 4]) kube.removeNode(`r${n}`);
     await deleteUnfinished();

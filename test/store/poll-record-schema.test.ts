@@ -39,6 +39,20 @@ describe("decodePollRecord and decodeRemediationRecord: a stored body another pr
     });
   }
 
+  it("reads a remediation record with the racks the per-rack limit read, and one from before they were kept", () => {
+    const racked = {
+      ...remediation,
+      unhealthy: { ...remediation.unhealthy, rack: remediation.unhealthy.node.map((_, i) => (i === 0 ? null : i)) },
+      rackLimit: 2,
+    };
+    assert.deepEqual(decodeRemediationRecord(encodePollRecord(racked)), { ok: true, record: racked });
+    assert.equal(decodeRemediationRecord(encodePollRecord(remediation)).ok, true, "no rack column, no limit");
+    const short = deflated(JSON.stringify({ ...racked, unhealthy: { ...racked.unhealthy, rack: [] } }));
+    const read = decodeRemediationRecord(short);
+    assert.match(read.ok ? "" : read.message, /columns of different lengths/);
+    assert.equal(decodeRemediationRecord(deflated(JSON.stringify({ ...racked, rackLimit: -1 }))).ok, false, "a negative limit");
+  });
+
   it("refuses as a remediation record one whose unhealthy machine has a malformed type, and a poll record", () => {
     const broken = deflated(JSON.stringify({ ...remediation, unhealthy: { ...remediation.unhealthy, machineType: [] } }));
     assert.equal(decodeRemediationRecord(broken).ok, false);

@@ -229,6 +229,8 @@ export type TargetFate =
   | 'NO_PROCEDURE'
   /** Held by maximum-repair-queue-entries (all or nothing). */
   | 'QUEUE_LIMIT'
+  /** Held by maximum-unhealthy-machines-per-rack: its rack had more unhealthy targets. */
+  | 'RACK_LIMIT'
   /** Skipped: its address had an entry in the queue. */
   | 'RECENTLY_REPAIRED'
   /** Held: the check's gate was closed (maxUnhealthy or unhealthyRange, or paused). */

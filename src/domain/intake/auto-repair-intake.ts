@@ -222,6 +222,11 @@ export function rackLimitReason(rack: number, count: number): string {
   return `rack ${rack}: ${count} unhealthy machines, likely an infrastructure failure`;
 }
 
+/** Whether `reason` is one {@link rackLimitReason} wrote. */
+export function isRackLimitReason(reason: string): boolean {
+  return /^rack -?\d+: \d+ unhealthy machines, likely an infrastructure failure$/.test(reason);
+}
+
 function sortBySerial(skipped: SkippedMachine[]): SkippedMachine[] {
   return skipped.sort((a, b) => (a.serial < b.serial ? -1 : a.serial > b.serial ? 1 : 0));
 }

@@ -178,6 +178,7 @@ export function replayAutoRepair(records: ReplayRecords | readonly PollRecord[],
           queue: simQueue,
           maximumRepairQueueEntries: queueLimit ?? r.maximumRepairQueueEntries,
           limit: limits.healthChecks?.get(r.check),
+          maximumUnhealthyMachinesPerRack: limits.constraints.maximumUnhealthyMachinesPerRack,
         });
         simEnqueued = replayed.simulated.enqueued;
         const liveShort = !replayed.liveGateOpen || r.shortCircuited;

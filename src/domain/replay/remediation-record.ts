@@ -5,8 +5,10 @@ import type { MachineHold } from "../holds/machine-holds.js";
 /**
  * What one health check's remediation read and did (the replay's input for health checks): the gate, and of the
  * targets only the unhealthy ones (decideRemediation reads no other), in columns: the node, its address (null with
- * the address problem), the machine type as the check resolved it (null: unknown); then the addresses of the
- * persisting entries, the targets that were held, the queue limit in force, and what was enqueued.
+ * the address problem), the machine type as the check resolved it (null: unknown), the rack as sabakan named it
+ * (null: none); then the addresses of the persisting entries, the targets that were held, the limits in force, and
+ * what was enqueued. Records written before the rack was kept have neither `rackLimit` nor `unhealthy.rack`: their
+ * replay applies no rack limit.
  */
 export interface RemediationRecord {
   /** Milliseconds since the epoch: the evaluation's `now`. */
@@ -23,10 +25,14 @@ export interface RemediationRecord {
     readonly address: ReadonlyArray<string | null>;
     readonly addressProblem: ReadonlyArray<string | null>;
     readonly machineType: ReadonlyArray<string | null>;
+    /** Present when the per-rack limit was applied (its racks read from sabakan). */
+    readonly rack?: ReadonlyArray<number | null>;
   };
   readonly queue: readonly string[];
   readonly held: readonly string[];
   readonly maximumRepairQueueEntries: number;
+  /** `maximum-unhealthy-machines-per-rack` as the decision applied it; absent when it applied none. */
+  readonly rackLimit?: number;
   readonly enqueued: readonly string[];
   /** Whether the queue limit stopped the remediation (nothing enqueued although candidates were kept). */
   readonly shortCircuited: boolean;
@@ -41,6 +47,7 @@ export function recordRemediation(
 ): RemediationRecord {
   const unhealthy = evaluation.targets.filter((t) => t.state === "unhealthy");
   const typed = unhealthy.map((t) => (t.address === null ? null : context.machineTypeOf(t.node, t.address)));
+  const rackLimit = context.rackLimit && context.rackLimit.maximum > 0 ? context.rackLimit : null;
   return {
     time: now,
     check: evaluation.name,
@@ -52,10 +59,12 @@ export function recordRemediation(
       address: unhealthy.map((t) => t.address),
       addressProblem: unhealthy.map((t) => t.addressProblem),
       machineType: typed,
+      ...(rackLimit && { rack: unhealthy.map((t) => (t.address === null ? null : rackLimit.rackOf(t.address))) }),
     },
     queue: context.entries.map((e) => e.address),
     held: unhealthy.flatMap((t) => (t.address !== null && context.holds?.has(t.address) ? [t.address] : [])),
     maximumRepairQueueEntries: context.maximumRepairQueueEntries,
+    ...(rackLimit && { rackLimit: rackLimit.maximum }),
     enqueued: decision.enqueue.map((e) => e.address),
     shortCircuited: decision.enqueue.length === 0 && decision.held.some((h) => h.reason.startsWith("too many repair requests")),
   };
@@ -90,4 +99,18 @@ export function recordedLookups(record: RemediationRecord): Pick<RemediationCont
     record.held.map((address) => [address, { address, reason: "held when recorded", setBy: "recorded", setAt: record.time, until: null, source: "api" }]),
   );
   return { machineTypeOf: (node) => types.get(node) ?? null, holds };
+}
+
+/**
+ * The per-rack limit for a replay of `record`: `maximum` (the record's own when undefined) over the racks it kept;
+ * none when it kept no racks (the limit did not apply, or the record predates them) or the maximum is 0 (off).
+ */
+export function recordedRackLimit(record: RemediationRecord, maximum: number | undefined = record.rackLimit): RemediationContext["rackLimit"] {
+  const racks = record.unhealthy.rack;
+  if (racks === undefined || maximum === undefined || maximum <= 0) return undefined;
+  const byAddress = new Map<string, number | null>();
+  record.unhealthy.address.forEach((address, i) => {
+    if (address !== null) byAddress.set(address, racks[i] ?? null);
+  });
+  return { maximum, rackOf: (address) => byAddress.get(address) ?? null };
 }

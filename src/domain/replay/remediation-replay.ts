@@ -3,7 +3,8 @@ import { gateOf, type HealthCheckEvaluation } from "../health/health-check-evalu
 import { decideRemediation, type RemediationDecision } from "../health/health-check-remediation.js";
 import type { RepairConfig } from "../queue/repair-config.js";
 import { createRepairEntry, type RepairEntry } from "../queue/repair-entry.js";
-import { recordedEvaluation, recordedLookups, type RemediationRecord } from "./remediation-record.js";
+import { isRackLimitReason } from "../intake/auto-repair-intake.js";
+import { recordedEvaluation, recordedLookups, recordedRackLimit, type RemediationRecord } from "./remediation-record.js";
 
 /** A check's gate limit a replay tries instead of the configured one: maxUnhealthy, or unhealthyRange. */
 export type HealthCheckLimit = { readonly maxUnhealthy: MaxUnhealthy } | { readonly unhealthyRange: { readonly min: number; readonly max: number } };
@@ -11,7 +12,8 @@ export type HealthCheckLimit = { readonly maxUnhealthy: MaxUnhealthy } | { reado
 /**
  * What a health check's remediation came to for one unhealthy target: enqueued; `short_circuited` (the check's gate
  * was closed: maxUnhealthy or unhealthyRange); `queue_limit` (maximum-repair-queue-entries, all or nothing);
- * `recently_repaired` (its address had an entry in the queue); `held` (an operator's hold); `no_address` /
+ * `recently_repaired` (its address had an entry in the queue); `held` (an operator's hold); `rack_limit` (its rack
+ * had more unhealthy targets than maximum-unhealthy-machines-per-rack); `no_address` /
  * `invalid_address`; `unknown_type` (no machine type); `no_procedure` (its type has no procedure for the
  * check's operation); `escalated` (repair.escalation held it).
  */
@@ -21,6 +23,7 @@ export type TargetFate =
   | "queue_limit"
   | "recently_repaired"
   | "held"
+  | "rack_limit"
   | "no_address"
   | "invalid_address"
   | "unknown_type"
@@ -57,23 +60,31 @@ export interface RemediationToReplay {
   readonly queue: readonly string[];
   readonly maximumRepairQueueEntries: number;
   readonly limit: HealthCheckLimit | undefined;
+  /** maximum-unhealthy-machines-per-rack to try (undefined: the recorded one); it applies over the racks the record kept. */
+  readonly maximumUnhealthyMachinesPerRack?: number | undefined;
 }
 
 /**
  * Decides a recorded remediation again with decideRemediation on the simulated `queue` (the addresses of the
  * entries persisting there), with `maximumRepairQueueEntries` and, when `limit` is given, the check's gate
- * recomputed with it by gateOf from the recorded counts (a paused check stays closed). Its live fates come from the
- * record decided as it was, the recorded enqueued addresses being the authority on what was enqueued. Escalation is
- * not weighed (as in the intake's replay).
+ * recomputed with it by gateOf from the recorded counts (a paused check stays closed), and the per-rack limit
+ * (`maximumUnhealthyMachinesPerRack`, else the recorded one) over the racks the record kept: a record kept them only
+ * when the limit applied live (on, with sabakan, the gate open), so a replay cannot hold a rack the live decision
+ * did not read. Its live fates come from the record decided as it was, the recorded enqueued addresses being the
+ * authority on what was enqueued. Escalation is not weighed (as in the intake's replay).
  */
-export function replayRemediation({ record, check, repair, queue, maximumRepairQueueEntries, limit }: RemediationToReplay): ReplayedRemediation {
+export function replayRemediation(replay: RemediationToReplay): ReplayedRemediation {
+  const { record, check, repair, queue, maximumRepairQueueEntries, limit } = replay;
   const evaluation = recordedEvaluation(record);
   const lookups = recordedLookups(record);
+  const liveRacks = recordedRackLimit(record);
+  const simRacks = recordedRackLimit(record, replay.maximumUnhealthyMachinesPerRack ?? record.rackLimit);
   const live = decideRemediation(check, evaluation, {
     entries: asEntries(record.queue, record.time),
     maximumRepairQueueEntries: record.maximumRepairQueueEntries,
     repair,
     ...lookups,
+    ...(liveRacks && { rackLimit: liveRacks }),
   });
   const gate =
     limit === undefined || record.gate.reason === "paused"
@@ -84,7 +95,13 @@ export function replayRemediation({ record, check, repair, queue, maximumRepairQ
           evaluation.unhealthyCount,
         );
   const simEvaluation: HealthCheckEvaluation = { ...evaluation, gate };
-  const sim = decideRemediation(check, simEvaluation, { entries: asEntries(queue, record.time), maximumRepairQueueEntries, repair, ...lookups });
+  const sim = decideRemediation(check, simEvaluation, {
+    entries: asEntries(queue, record.time),
+    maximumRepairQueueEntries,
+    repair,
+    ...lookups,
+    ...(simRacks && { rackLimit: simRacks }),
+  });
   const recordedEnqueued = new Set(record.enqueued);
   const liveFates = fatesOf(evaluation, live, record.queue, lookups, (fate, address) =>
     address !== null && recordedEnqueued.has(address) ? "enqueued" : fate === "enqueued" ? "escalated" : fate,
@@ -107,7 +124,7 @@ function isQueueLimited(decision: RemediationDecision): boolean {
   return decision.enqueue.length === 0 && decision.held.some((h) => h.reason.startsWith("too many repair requests"));
 }
 
-/** Each unhealthy target's fate in a decision, by decideRemediation's rules in its order (the texts are not read but for the queue limit's and escalation's). */
+/** Each unhealthy target's fate in a decision, by decideRemediation's rules in its order (the texts are not read but for the queue limit's, the rack limit's and escalation's). */
 function fatesOf(
   evaluation: HealthCheckEvaluation,
   decision: RemediationDecision,
@@ -127,6 +144,7 @@ function fatesOf(
     else if (t.address === null) fate = t.addressProblem?.startsWith("the node's first InternalIP is not an address") ? "invalid_address" : "no_address";
     else if (persisting.has(t.address)) fate = "recently_repaired";
     else if (lookups.holds?.has(t.address)) fate = "held";
+    else if (isRackLimitReason(reason)) fate = "rack_limit";
     else if (reason.startsWith("too many repair requests")) fate = "queue_limit";
     else if (lookups.machineTypeOf(t.node, t.address) === null) fate = "unknown_type";
     else if (reason.startsWith("escalated")) fate = "escalated";

@@ -1749,6 +1749,8 @@ export enum TargetFate {
   NoProcedure = 'no_procedure',
   /** Held by maximum-repair-queue-entries (all or nothing). */
   QueueLimit = 'queue_limit',
+  /** Held by maximum-unhealthy-machines-per-rack: its rack had more unhealthy targets. */
+  RackLimit = 'rack_limit',
   /** Skipped: its address had an entry in the queue. */
   RecentlyRepaired = 'recently_repaired',
   /** Held: the check's gate was closed (maxUnhealthy or unhealthyRange, or paused). */
@@ -2592,7 +2594,7 @@ export type TaintResolvers<ContextType = GraphQLContext, ParentType extends Reso
   value?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
-export type TargetFateResolvers = { ENQUEUED: 'enqueued', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', NO_PROCEDURE: 'no_procedure', QUEUE_LIMIT: 'queue_limit', RECENTLY_REPAIRED: 'recently_repaired', SHORT_CIRCUITED: 'short_circuited', UNKNOWN_TYPE: 'unknown_type' };
+export type TargetFateResolvers = { ENQUEUED: 'enqueued', ESCALATED: 'escalated', HELD: 'held', INVALID_ADDRESS: 'invalid_address', NO_ADDRESS: 'no_address', NO_PROCEDURE: 'no_procedure', QUEUE_LIMIT: 'queue_limit', RACK_LIMIT: 'rack_limit', RECENTLY_REPAIRED: 'recently_repaired', SHORT_CIRCUITED: 'short_circuited', UNKNOWN_TYPE: 'unknown_type' };
 
 export type TargetFateDifferenceResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['TargetFateDifference'] = ResolversParentTypes['TargetFateDifference']> = {
   address?: Resolver<Maybe<ResolversTypes['IPAddress']>, ParentType, ContextType>;

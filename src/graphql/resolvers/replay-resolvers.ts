@@ -18,6 +18,7 @@ export const replayResolvers: Resolvers = {
     QUEUE_LIMIT: "queue_limit",
     RECENTLY_REPAIRED: "recently_repaired",
     HELD: "held",
+    RACK_LIMIT: "rack_limit",
     NO_ADDRESS: "no_address",
     INVALID_ADDRESS: "invalid_address",
     UNKNOWN_TYPE: "unknown_type",

@@ -3,7 +3,13 @@ import { describe, it } from "node:test";
 import type { HealthCheckEvaluation } from "../../../src/domain/health/health-check-evaluation.js";
 import { decideRemediation, type RemediationContext } from "../../../src/domain/health/health-check-remediation.js";
 import type { MachineHold } from "../../../src/domain/holds/machine-holds.js";
-import { recordedEvaluation, recordedLookups, recordRemediation, type RemediationRecord } from "../../../src/domain/replay/remediation-record.js";
+import {
+  recordedEvaluation,
+  recordedLookups,
+  recordedRackLimit,
+  recordRemediation,
+  type RemediationRecord,
+} from "../../../src/domain/replay/remediation-record.js";
 import { CHECK_REPAIR, evaluation, target, WORKERS_CHECK } from "../health/health-check-support.js";
 import { entry } from "../queue/repair-decision-support.js";
 
@@ -49,6 +55,18 @@ describe("recordRemediation (what a health check's remediation read, for the rep
       evaluation: evaluation([target("n1", "unhealthy"), target("n2", "unhealthy")]),
       context: context({ entries: [entry(1, { address: "10.0.0.8" })], maximumRepairQueueEntries: 2 }),
     },
+    {
+      name: "the per-rack limit (racks 1, 1, 1 and 5; a target with no address; one sabakan names no rack for)",
+      evaluation: evaluation([
+        target("n1", "unhealthy"),
+        target("n2", "unhealthy"),
+        target("n3", "unhealthy"),
+        target("n5", "unhealthy"),
+        target("n7", "unhealthy", null),
+        target("n8", "unhealthy"),
+      ]),
+      context: context({ rackLimit: { maximum: 2, rackOf: (a) => (a === "10.0.0.5" ? 5 : a === "10.0.0.8" ? null : 1) } }),
+    },
   ];
   for (const c of cases) {
     it(`decides the same from the record: ${c.name}`, () => {
@@ -59,6 +77,7 @@ describe("recordRemediation (what a health check's remediation read, for the rep
         maximumRepairQueueEntries: record.maximumRepairQueueEntries,
         repair: REPAIR,
         ...recordedLookups(record),
+        ...(recordedRackLimit(record) && { rackLimit: recordedRackLimit(record) }),
       });
       // Who held a machine and why is not kept: the replay compares what was enqueued and which targets were held.
       const fate = (d: typeof decided) => ({ enqueue: d.enqueue, held: d.held.map((h) => h.node) });
@@ -86,5 +105,22 @@ describe("recordRemediation (what a health check's remediation read, for the rep
     );
     const full = context({ maximumRepairQueueEntries: 0 });
     assert.equal(recordRemediation(e, full, decideRemediation(CHECK, e, full), NOW).shortCircuited, true);
+  });
+
+  it("keeps the racks and the limit only when the per-rack limit applied", () => {
+    const e = evaluation([target("n1", "unhealthy"), target("n2", "unhealthy", null), target("n3", "healthy")]);
+    const on = context({ rackLimit: { maximum: 3, rackOf: (a) => (a === "10.0.0.1" ? 7 : 8) } });
+    const kept = recordRemediation(e, on, decideRemediation(CHECK, e, on), NOW);
+    assert.deepEqual({ rack: kept.unhealthy.rack, limit: kept.rackLimit }, { rack: [7, null], limit: 3 }, "the unhealthy targets' racks, in their column");
+    for (const [name, c] of [
+      ["no rack limit in the context", context()],
+      ["a limit of 0 (off)", context({ rackLimit: { maximum: 0, rackOf: () => 1 } })],
+    ] as const) {
+      const r = recordRemediation(e, c, decideRemediation(CHECK, e, c), NOW);
+      assert.deepEqual({ rack: r.unhealthy.rack, limit: r.rackLimit }, { rack: undefined, limit: undefined }, name);
+      assert.equal(recordedRackLimit(r, 1), undefined, `${name}: a replayed limit has no racks to apply over`);
+    }
+    assert.equal(recordedRackLimit(kept, 0), undefined, "a replayed limit of 0 turns it off");
+    assert.equal(recordedRackLimit(kept, 1)?.rackOf("10.0.0.1"), 7, "a replayed limit applies over the recorded racks");
   });
 });

@@ -66,6 +66,7 @@ function liveRun(
   steps: readonly Step[],
   maximumRepairQueueEntries = LIVE.maximumRepairQueueEntries,
   held: readonly number[] = [],
+  rackMaximum = 0,
 ): { polls: PollRecord[]; remediations: RemediationRecord[] } {
   const queue = new Map<string, number>();
   const polls: PollRecord[] = [];
@@ -87,6 +88,7 @@ function liveRun(
         repair: REPAIR,
         machineTypeOf: (node: string) => (node === "n9" ? null : node === "n6" ? "switch" : "IPMI-2.0"),
         holds: new Map(held.map((n) => [`10.0.0.${n}`, machineHold(`10.0.0.${n}`)])),
+        ...(rackMaximum > 0 && { rackLimit: { maximum: rackMaximum, rackOf: rackOfAddress } }),
       };
       const decision = decideRemediation(step.check, evaluation, context);
       for (const e of decision.enqueue) queue.set(e.address, i + 3);
@@ -95,6 +97,12 @@ function liveRun(
   });
   return { polls, remediations };
 }
+
+/** The rack of the node at 10.0.0.n as sabakan names it: nodes 1-4 share rack 1, every other node has a rack of its own. */
+const rackOfAddress = (address: string) => {
+  const n = Number(address.split(".")[3]);
+  return n <= 4 ? 1 : n;
+};
 
 const summary = (records: ReturnType<typeof liveRun>, limits: ReplayLimits, checks: readonly HealthCheckConfig[] = [CHECK]) => {
   const report = replayAutoRepair(records, limits, { checks: new Map(checks.map((c) => [c.name, c])), repair: REPAIR });
@@ -117,6 +125,13 @@ const limits = (maximumRepairQueueEntries: number | undefined, healthChecks: Rec
   healthChecks: new Map(Object.entries(healthChecks)),
 });
 const forty = { ...CHECK, maxUnhealthy: { kind: "percent", value: 40 } } as const;
+const perRack = (maximumUnhealthyMachinesPerRack: number): ReplayLimits => ({
+  constraints: { maximumUnhealthyMachinesPerRack },
+  repairSeconds: 180,
+  healthChecks: new Map(),
+});
+// Three unhealthy nodes in rack 1, one in rack 5.
+const RACK_STORM = { 1: "unhealthy", 2: "unhealthy", 3: "unhealthy", 5: "unhealthy", 7: "healthy" } as const;
 
 describe("replayAutoRepair with health checks (one simulated queue for the intake and the remediations)", () => {
   const cases: Array<{
@@ -229,6 +244,40 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       records: liveRun([{ check: { ...CHECK, paused: true }, nodes: { 1: "unhealthy" } }]),
       limits: limits(undefined, { workers: { maxUnhealthy: { kind: "percent", value: 100 } } }),
       expected: { evaluations: [], totals: [0, 0] },
+    },
+    {
+      name: "the recorded rack limit replays to no difference: the rack over it is held on both sides",
+      records: liveRun([{ check: CHECK, nodes: RACK_STORM }], 10, [], 2),
+      limits: limits(undefined),
+      expected: { evaluations: [], totals: [1, 1], replayed: [0, 1] },
+    },
+    {
+      name: "a higher maximum-unhealthy-machines-per-rack enqueues the rack the live limit held",
+      records: liveRun([{ check: CHECK, nodes: RACK_STORM }], 10, [], 2),
+      limits: perRack(3),
+      expected: {
+        evaluations: [
+          { at: 0, source: "workers", short: [false, false], fates: ["n1:rack_limit->enqueued", "n2:rack_limit->enqueued", "n3:rack_limit->enqueued"] },
+        ],
+        totals: [1, 4],
+      },
+    },
+    {
+      name: "a lower maximum-unhealthy-machines-per-rack holds a rack the live run enqueued",
+      records: liveRun([{ check: CHECK, nodes: RACK_STORM }], 10, [], 5),
+      limits: perRack(2),
+      expected: {
+        evaluations: [
+          { at: 0, source: "workers", short: [false, false], fates: ["n1:enqueued->rack_limit", "n2:enqueued->rack_limit", "n3:enqueued->rack_limit"] },
+        ],
+        totals: [4, 1],
+      },
+    },
+    {
+      name: "a record with no racks (the limit was off live) replays without a rack limit, whatever the replayed one",
+      records: liveRun([{ check: CHECK, nodes: RACK_STORM }]),
+      limits: perRack(1),
+      expected: { evaluations: [], totals: [4, 4] },
     },
     {
       name: "a check no longer configured is carried as recorded: its entries still fill the simulated queue",
