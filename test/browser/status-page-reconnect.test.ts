@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { CHROMIUM, STEP_TIMEOUT_MS, withChromium } from "../support/graphiql-browser.js";
 import { startTestKintsugi, type TestKintsugi } from "../support/kintsugi-server.js";
-import { addRacks, openStatusPage, queueShows, watchPage } from "../support/status-page.js";
+import { addRacks, gotoStatusPage, openStatusPage, queueShows, watchPage } from "../support/status-page.js";
 import { tempDir } from "../support/temp-dir.js";
 
 /** The page retries its socket with a back-off of up to 10 s: a generous bound for a broken page, never a speed test. */
@@ -76,7 +76,7 @@ describe("the status page's first snapshot", { skip: existsSync(CHROMIUM) ? fals
             check();
           });
         });
-        await page.goto(`${origin}/status`);
+        await gotoStatusPage(page, origin);
         // What the page does before its subscriptions listen, whichever it is.
         t.diagnostic(`the page ${await sentBeforeListening} while its ${held.length} operations were held`);
         const added = await addEntry(k, "10.0.0.1");
@@ -109,7 +109,7 @@ describe("the status page's first snapshot", { skip: existsSync(CHROMIUM) ? fals
       let delivered: () => void = () => undefined;
       const eventCame = new Promise<void>((resolve) => (delivered = resolve));
       page.on("websocket", (ws) => ws.on("framereceived", (frame) => (String(frame.payload).includes(address) ? delivered() : undefined)));
-      await page.goto(`${origin}/status`);
+      await gotoStatusPage(page, origin);
       await reading;
       const added = await addEntry(k, address);
       await eventCame;

@@ -8,7 +8,7 @@ import { startFakeSabakan } from "../support/fake-sabakan.js";
 import { CHROMIUM, STEP_TIMEOUT_MS, withChromium } from "../support/graphiql-browser.js";
 import { TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 import { startTestKintsugi } from "../support/kintsugi-server.js";
-import { addRacks, openStatusPage, queueShows, rendersAt, watchPage } from "../support/status-page.js";
+import { addRacks, gotoStatusPage, openStatusPage, queueShows, rendersAt, watchPage } from "../support/status-page.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 
@@ -183,7 +183,7 @@ describe("the status page at /status", { skip: existsSync(CHROMIUM) ? false : `c
     await withChromium(
       t,
       async ({ page }) => {
-        await page.goto(`${origin}/status`);
+        await gotoStatusPage(page, origin);
         await page.locator('#connection[data-state="error"]').waitFor();
         assert.match((await page.locator("#connection").textContent()) ?? "", /needs a token.*\(a viewer token can be set in GraphiQL at \/\)/);
         assert.equal(await page.locator("#racks").getAttribute("data-machines"), null, "no machine shown without a token");

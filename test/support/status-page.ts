@@ -26,9 +26,18 @@ export function watchPage(context: BrowserContext, page: Page): PageWatch {
   return watch;
 }
 
+/**
+ * Opens /status, failing at once with the server's words when it cannot serve the page (its files not built): the
+ * test would otherwise wait out its timeout for a page that never comes.
+ */
+export async function gotoStatusPage(page: Page, origin: string): Promise<void> {
+  const response = await page.goto(`${origin}/status`);
+  if (response !== null && !response.ok()) throw new Error(`GET /status answered ${response.status()}: ${await response.text()}`);
+}
+
 /** Opens /status and resolves once its rack grid shows `machines` machines and its connection banner says live. */
 export async function openStatusPage(page: Page, origin: string, machines: number, timeout: number): Promise<void> {
-  await page.goto(`${origin}/status`);
+  await gotoStatusPage(page, origin);
   await page.waitForFunction(
     (count) => {
       const { document } = globalThis as unknown as {
