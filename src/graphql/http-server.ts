@@ -160,7 +160,7 @@ export async function createHttpServer(
         sinks.set(args, nextMessageSink(ctx.extra.socket, id, args, beforeNext));
         // Under the same quota as a request's: a burst of operations over one socket is read in one poll as well.
         const admitted = order.admit(ctx.extra.socket, args);
-        return admitted instanceof Promise ? admitted.then(async (a) => (await operationTurns.turn(), a)) : operationTurns.turn().then(() => admitted);
+        return admitted instanceof Promise ? admitted.then((a) => operationTurns.turn().then(() => a)) : operationTurns.turn().then(() => admitted);
       },
       // Queries and mutations over WebSocket (and a subscription whose stream is not our pubsub's).
       onNext: (ctx, id, _payload, args, result) => {

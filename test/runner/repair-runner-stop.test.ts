@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DRAIN_BACKOFF_BASE_SECONDS } from "../../src/domain/queue/drain-backoff.js";
 import { truncateToSeconds } from "../../src/domain/queue/repair-entry.js";
-import { harnessRepair, harnessStep, startRunnerHarness, withHarness } from "../support/runner-harness.js";
+import { deletedWhileUncordonHeld, harnessRepair, harnessStep, startRunnerHarness, withHarness } from "../support/runner-harness.js";
 import { until } from "../support/until.js";
 
 const OWNER = (index: number) => `repair-entry-${index}`;
@@ -36,12 +36,7 @@ describe("RepairRunner: stopping jobs", () => {
   it("dequeues a deleted entry once, though passes run while its dequeue waits on the uncordon", () =>
     withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })])), async (h) => {
       h.nodes.addNode("node1", "10.0.0.1");
-      const entry = await h.add("10.0.0.1");
-      h.runner.start();
-      await h.commands.held("repair", "10.0.0.1");
-      const uncordon = h.nodes.holdNext("uncordon");
-      await h.requestDelete(entry.index);
-      await uncordon.reached;
+      const { entry, uncordon } = await deletedWhileUncordonHeld(h, "10.0.0.1");
       // The entry is still stored, marked deleted: these passes decide to dequeue it again.
       await h.pass();
       uncordon.release();

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import type { RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { RUNNER_ACTOR } from "../../src/domain/queue/repair-history.js";
 import { exitCode, ok } from "../support/fake-command-runner.js";
-import { harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
+import { deletedWhileUncordonHeld, harnessRepair, harnessStep, startRunnerHarness, withHarness, type RunnerHarness } from "../support/runner-harness.js";
 import { SQLITE_KEYS, withRawDatabase } from "../support/side-store.js";
 import { until } from "../support/until.js";
 
@@ -150,13 +150,8 @@ describe("RepairRunner: a node being uncordoned is schedulable again before anot
     withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })])), async (h) => {
       h.nodes.addNode("node1", "10.0.0.1");
       h.nodes.addNode("node2", "10.0.0.2");
-      const first = await h.add("10.0.0.1");
-      h.runner.start();
-      await h.commands.held("repair", "10.0.0.1");
       // The first entry is deleted: its node's uncordon is held on its way to Kubernetes.
-      const uncordon = h.nodes.holdNext("uncordon");
-      await h.requestDelete(first.index);
-      await uncordon.reached;
+      const { uncordon } = await deletedWhileUncordonHeld(h, "10.0.0.1");
       const second = await h.add("10.0.0.2");
       // Its drain began (or, cordoning at once, is already past it).
       await until("the second entry's drain started", () => h.entries.get(second.index)?.status === "processing");

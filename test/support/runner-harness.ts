@@ -10,7 +10,7 @@ import { RepairRunner } from "../../src/runner/repair-runner.js";
 import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js";
 import type { KintsugiStore, RepairChange, RepairEntryPort, SettingsPort } from "../../src/store/store-port.js";
 import { FakeCommandRunner, ok, type Responder } from "./fake-command-runner.js";
-import { FakeNodeOperator } from "./fake-node-operator.js";
+import { FakeNodeOperator, type HeldCall } from "./fake-node-operator.js";
 import { NOW } from "./fixtures.js";
 import { tempDir } from "./temp-dir.js";
 import { until } from "./until.js";
@@ -174,6 +174,21 @@ export async function startRunnerHarness(
       dir?.remove();
     },
   };
+}
+
+/**
+ * Starts the runner on an entry for `address` (its node already added, its operation one drained step), and once its
+ * repair command runs, deletes the entry with the node's uncordon held on its way to Kubernetes: the call is reached
+ * when this resolves, and the test releases it.
+ */
+export async function deletedWhileUncordonHeld(h: RunnerHarness, address: string): Promise<{ entry: RepairEntry; uncordon: HeldCall }> {
+  const entry = await h.add(address);
+  h.runner.start();
+  await h.commands.held("repair", address);
+  const uncordon = h.nodes.holdNext("uncordon");
+  await h.requestDelete(entry.index);
+  await uncordon.reached;
+  return { entry, uncordon };
 }
 
 /** Runs `scenario` against `harness`, then checks that no pass or job logged an error; always disposes of it. */

@@ -78,7 +78,7 @@ export function replayRemediation(replay: RemediationToReplay): ReplayedRemediat
   const evaluation = recordedEvaluation(record);
   const lookups = recordedLookups(record);
   const liveRacks = recordedRackLimit(record);
-  const simRacks = recordedRackLimit(record, replay.maximumUnhealthyMachinesPerRack ?? record.rackLimit);
+  const simRacks = recordedRackLimit(record, replay.maximumUnhealthyMachinesPerRack);
   const live = decideRemediation(check, evaluation, {
     entries: asEntries(record.queue, record.time),
     maximumRepairQueueEntries: record.maximumRepairQueueEntries,
