@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as k8s from "./kube-client.js";
-import { ConfigError, readFailure } from "../config/load-config.js";
+import { ConfigError } from "../config/load-config.js";
+import { readFailure } from "../config/named-files.js";
 
 // The client library's own complaints about a list entry name an index and a key, never a value.
 const MISSING_FIELD = /^(?:clusters|contexts|users)\[\d+\]\.[a-z.-]+ is missing$/;

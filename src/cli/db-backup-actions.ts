@@ -27,7 +27,7 @@ function chosenStore(opts: StoreOptions): ChosenStore {
 /** Runs `work` with an etcd client for the config's etcd section, closed after. */
 async function withEtcd<T>(config: KintsugiConfig, work: (options: EtcdSnapshotOptions) => Promise<T>): Promise<T> {
   // etcd3 and gRPC load only for an etcd store (see openEtcdBackend).
-  const { etcdClientFor } = await import("../store/kv/etcd/etcd-client.js");
+  const { etcdClientFor } = await import("../adapters/etcd-client.js");
   const client: Etcd3 = etcdClientFor(config.etcd);
   try {
     return await work({ client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs });

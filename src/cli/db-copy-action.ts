@@ -33,7 +33,7 @@ async function copyBetween(from: StoreSpec, to: StoreSpec, config: KintsugiConfi
   let client: Etcd3 | null = null;
   const etcd = async (): Promise<EtcdSnapshotOptions> => {
     // etcd3 and gRPC load only when a side is etcd (see openEtcdBackend).
-    const { etcdClientFor } = await import("../store/kv/etcd/etcd-client.js");
+    const { etcdClientFor } = await import("../adapters/etcd-client.js");
     client ??= etcdClientFor(config.etcd);
     return { client, prefix: config.etcd.prefix, endpoints: config.etcd.endpoints, timeoutMs: config.etcd.timeoutMs };
   };

@@ -17,6 +17,7 @@ import { toPollRecordsConfig } from "./poll-records-schema.js";
 import { duplicateTokenNames, toAuthConfig, type AuthSection } from "./auth-schema.js";
 import { readTokensFile } from "./tokens-file.js";
 import { readTlsFiles, type TlsConfig, type TlsSection } from "./tls-files.js";
+import { readFailure } from "./named-files.js";
 import type { AuthConfig } from "../auth/access-policy.js";
 import type { TokenEntry } from "../auth/tokens.js";
 
@@ -301,14 +302,3 @@ export function readConfigText(path: string): string {
     throw new ConfigError(path, [{ path: "", message: `cannot read the config file: ${readFailure(error)}` }]);
   }
 }
-
-/** Why reading a file failed, in words for the common causes (the error's own message otherwise). */
-export function readFailure(error: unknown): string {
-  return READ_ERRORS[(error as NodeJS.ErrnoException).code ?? ""] ?? (error as Error).message;
-}
-
-const READ_ERRORS: Record<string, string> = {
-  ENOENT: "no such file",
-  EACCES: "permission denied",
-  EISDIR: "is a directory",
-};

@@ -4,12 +4,8 @@ import { z } from "zod";
 import type { TokenEntry } from "../auth/tokens.js";
 import { tokenList } from "./auth-schema.js";
 import { configErrorMap } from "./config-schema.js";
-
-/** One thing wrong with a tokens file, at a key path inside it ("" = the file as a whole). */
-export interface TokensFileProblem {
-  readonly path: string;
-  readonly message: string;
-}
+import type { ConfigProblem } from "./load-config.js";
+import { readFailure } from "./named-files.js";
 
 // Messages about a tokens file never quote what it holds: a value may be a secret written in the wrong place.
 const quietErrorMap: z.core.$ZodErrorMap = (issue) => {
@@ -31,14 +27,12 @@ function pathOf(path: readonly PropertyKey[]): string {
  * `tokens` key holding that list is taken too). Problems are reported by line, column and key path, never with the
  * file's content.
  */
-export function readTokensFile(path: string): { ok: true; tokens: TokenEntry[] } | { ok: false; problems: TokensFileProblem[] } {
+export function readTokensFile(path: string): { ok: true; tokens: TokenEntry[] } | { ok: false; problems: ConfigProblem[] } {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "is a directory" : (code ?? "unreadable");
-    return { ok: false, problems: [{ path: "", message: `cannot read the tokens file: ${reason}` }] };
+    return { ok: false, problems: [{ path: "", message: `cannot read the tokens file: ${readFailure(error)}` }] };
   }
   const doc = YAML.parseDocument(text);
   if (doc.errors.length > 0) {

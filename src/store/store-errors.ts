@@ -49,17 +49,3 @@ export class StoreLimitError extends Error {
 export class DatabaseOpenError extends Error {
   override readonly name = "DatabaseOpenError";
 }
-
-/** One thing wrong with the etcd TLS material, at a key of the `etcd` section (`etcd.tls-ca-file`). */
-export interface EtcdClientProblem {
-  readonly path: string;
-  readonly message: string;
-}
-
-/** The etcd client cannot be built from the config: every problem, one per line, as `path: message`. */
-export class EtcdClientConfigError extends Error {
-  override readonly name = "EtcdClientConfigError";
-  constructor(readonly problems: readonly EtcdClientProblem[]) {
-    super(problems.map((p) => `${p.path}: ${p.message}`).join("\n"));
-  }
-}

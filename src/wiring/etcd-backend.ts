@@ -2,7 +2,7 @@ import type { Etcd3 } from "etcd3";
 import type { Logger } from "pino";
 import type { KintsugiConfig } from "../config/kintsugi-config.js";
 import { LeaderElection } from "../ha/leader-election.js";
-import { etcdClientFor } from "../store/kv/etcd/etcd-client.js";
+import { etcdClientFor } from "../adapters/etcd-client.js";
 import { openEtcdStore } from "../store/kv/etcd/open-etcd-store.js";
 import type { WriteGuard } from "../store/store-port.js";
 import { pinoLog } from "../support/log.js";

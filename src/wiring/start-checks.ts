@@ -3,7 +3,6 @@ import { tokenList } from "../config/auth-schema.js";
 import { commandFileProblems } from "../config/command-files.js";
 import { databasePathProblems } from "../config/database-path.js";
 import { etcdSection, toEtcdConfig } from "../config/etcd-schema.js";
-import type { EtcdConfig } from "../config/etcd-config.js";
 import { DEFAULT_DATABASE } from "../config/kintsugi-config.js";
 import {
   ConfigError,
@@ -17,6 +16,7 @@ import {
   type LoadedConfig,
 } from "../config/load-config.js";
 import { readTlsFiles, tlsSection } from "../config/tls-files.js";
+import { readEtcdTls } from "../config/etcd-tls.js";
 
 /**
  * Every check `serve` makes of its config before it opens anything, in the order their problems are listed. These
@@ -74,7 +74,7 @@ async function fileChecks(data: Record<string, unknown>, env: StartEnvironment):
   return [
     ["tokens-file", tokensFile !== undefined ? problemsOf(readAuthTokens(tokensFile, inline.success ? inline.data : [])) : []],
     ["tls-files", tls.success ? problemsOf(readTlsFiles(tls.data)) : []],
-    ["etcd-tls-files", data["store"] === "etcd" && etcd.success ? await etcdTlsFileProblems(toEtcdConfig(etcd.data)) : []],
+    ["etcd-tls-files", data["store"] === "etcd" && etcd.success ? problemsOf(readEtcdTls(toEtcdConfig(etcd.data))) : []],
     ["kubeconfig", typeof kubeconfig === "string" && kubeconfig !== "" ? await kubeconfigProblems(kubeconfig) : []],
     ["in-cluster-credentials", isMapping(kubernetes) && kubeconfig === undefined && !env["KUBERNETES_SERVICE_HOST"] ? [IN_CLUSTER_PROBLEM] : []],
     ["commands", commandFileProblems(data, env["PATH"])],
@@ -90,12 +90,6 @@ const IN_CLUSTER_PROBLEM: ConfigProblem = {
 
 function problemsOf(read: { ok: true } | { ok: false; problems: readonly ConfigProblem[] }): ConfigProblem[] {
   return read.ok ? [] : [...read.problems];
-}
-
-// etcd3 and gRPC are loaded only for an etcd store (see openEtcdBackend).
-async function etcdTlsFileProblems(config: EtcdConfig): Promise<ConfigProblem[]> {
-  const { etcdTlsProblems } = await import("../store/kv/etcd/etcd-client.js");
-  return etcdTlsProblems(config);
 }
 
 // The client library is loaded only when a kubeconfig is named: importing it costs about 25 MB of resident memory

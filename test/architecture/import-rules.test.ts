@@ -75,17 +75,17 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
   },
   store: {
     "better-sqlite3": "the SQLite driver",
-    cockatiel: "etcd3's fault handling: which etcd members calls skip",
     etcd3: "the etcd driver",
     "node:crypto": "write ids, snapshot digests, file names",
     "node:fs": "the SQLite file, its lock and backups",
     "node:path": "the SQLite file's folder",
-    "node:tls": "etcd's TLS",
     "node:zlib": "compressed backups",
     zod: "stored values are checked on read",
   },
   adapters: {
     "@kubernetes/client-node": "the Kubernetes client",
+    cockatiel: "etcd3's fault handling: which etcd members calls skip",
+    etcd3: "the etcd client, which the store and the leader election share",
     "graphql-request": "the sabakan client",
     "node:child_process": "repair commands run as child processes",
     "node:crypto": "random names (eviction dry runs, temporary files)",
@@ -96,6 +96,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:os": "the home folder for the kubeconfig",
     "node:path": "file paths",
     "node:stream": "the command spawner's pipes",
+    "node:tls": "the system's CAs, for etcd over https without a CA of its own",
     "node:url": "the path of the command spawner's script",
     ws: "the Kubernetes watch socket",
   },
@@ -195,10 +196,7 @@ const DRIVERS = ["store/kv/etcd/", "store/kv/sqlite/"];
 const DRIVER_IMPORTERS: Readonly<Record<string, string>> = {
   "wiring/stores.ts": "opens the store the config names",
   "wiring/etcd-backend.ts": "opens the etcd store and its leader election, loaded by wiring/stores.ts only for store: etcd",
-  "cli/db-copy-action.ts": "db copy reads or writes an etcd prefix with the etcd client",
-  "cli/db-backup-actions.ts": "db backup and db check read an etcd prefix with the etcd client",
   "cli/db-report.ts": "db check reports a SQLite file's schema version against the newest",
-  "wiring/start-checks.ts": "serve and check-config check the etcd section's TLS files as the etcd client reads them",
   "sim/simulation.ts": "the simulator, a composition root of its own, opens an in-memory SQLite store",
 };
 

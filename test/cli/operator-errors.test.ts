@@ -8,7 +8,8 @@ import { CopyFailedError } from "../../src/store/copy/copy-store.js";
 import { SnapshotSourceError, TargetNotEmptyError } from "../../src/store/copy/store-snapshot.js";
 import { UnfinishedCopyError } from "../../src/store/copy/copy-marker.js";
 import { StoreSchemaError } from "../../src/store/core/schema-version.js";
-import { DatabaseOpenError, EtcdClientConfigError, StoreUnavailableError } from "../../src/store/store-errors.js";
+import { EtcdClientConfigError } from "../../src/config/etcd-tls.js";
+import { DatabaseOpenError, StoreUnavailableError } from "../../src/store/store-errors.js";
 import { ListenError } from "../../src/wiring/listen-address.js";
 import { CliError } from "../../src/cli/cli-error.js";
 

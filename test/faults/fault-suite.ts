@@ -2,7 +2,7 @@ import { seededRandom } from "../support/seeded-random.js";
 import { tempDir } from "../support/temp-dir.js";
 import { until } from "../support/until.js";
 import { FaultyMachines, commandRuns } from "./command-log.js";
-import { KEEPALIVE_TIME_MS } from "../../src/store/kv/etcd/etcd-client.js";
+import { KEEPALIVE_TIME_MS } from "../../src/adapters/etcd-client.js";
 import { checkRun, type HealthSample, type OutageWindow, type Recovery, type Violation } from "./fault-checker.js";
 import { FaultCluster, INHERITED_MARGIN_SECONDS, REPAIR, REPLICAS, etcdNode } from "./fault-cluster.js";
 import { startFaultNetwork } from "./fault-network.js";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Etcd3, ICompare } from "etcd3";
 import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
 import { guardCompare } from "../../src/ha/guard-compare.js";
-import { etcdClientFor } from "../../src/store/kv/etcd/etcd-client.js";
+import { etcdClientFor } from "../../src/adapters/etcd-client.js";
 import { NotLeaderError } from "../../src/store/store-port.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { soleLeader, startReplica, testPrefix, type ElectionReplica } from "../support/election-replica.js";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { performance } from "node:perf_hooks";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
-import { etcdClientFor } from "../../src/store/kv/etcd/etcd-client.js";
+import { etcdClientFor } from "../../src/adapters/etcd-client.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { soleLeader, startReplica, testPrefix, type ElectionReplica } from "../support/election-replica.js";
 import { until } from "../support/until.js";

@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
 import { LeaseKeeper } from "../../src/ha/lease-keeper.js";
-import { etcdClientFor } from "../../src/store/kv/etcd/etcd-client.js";
+import { etcdClientFor } from "../../src/adapters/etcd-client.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 import { until } from "../support/until.js";
 

@@ -1,7 +1,7 @@
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_CONFIG } from "../../src/config/etcd-config.js";
 import { LeaderElection } from "../../src/ha/leader-election.js";
-import { etcdClientFor } from "../../src/store/kv/etcd/etcd-client.js";
+import { etcdClientFor } from "../../src/adapters/etcd-client.js";
 import { until } from "./until.js";
 
 /** A replica's part in a leader election, on a client of its own, with what happened to it in order. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isBrokenCircuitError } from "cockatiel";
 import { GRPCDeadlineExceededError, GRPCUnavailableError } from "etcd3";
-import { MemberAvoidance, unanswered } from "../../../src/store/kv/etcd/etcd-client.js";
+import { MemberAvoidance, unanswered } from "../../src/adapters/etcd-client.js";
 
 const MEMBERS = ["http://a:2379", "http://b:2379", "http://c:2379"];
 const [A, B, C] = MEMBERS as [string, string, string];

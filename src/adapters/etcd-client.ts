@@ -1,74 +1,14 @@
-import { X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createSecureContext, rootCertificates } from "node:tls";
+import { rootCertificates } from "node:tls";
 import { BrokenCircuitError, handleWhen, noop, retry, type IDefaultPolicyContext, type IPolicy } from "cockatiel";
 import { Etcd3, GRPCDeadlineExceededError, isRecoverableError, type IOptions } from "etcd3";
-import type { EtcdConfig, PemSource } from "../../../config/etcd-config.js";
-import { readFailure } from "../../../config/load-config.js";
-import { EtcdClientConfigError, type EtcdClientProblem } from "../../store-errors.js";
+import type { EtcdConfig } from "../config/etcd-config.js";
+import { EtcdClientConfigError, readEtcdTls, type EtcdTls } from "../config/etcd-tls.js";
 
-type Kind = "ca" | "cert" | "key";
-
-// Where a PEM came from, as a message names it: the key and the file, or the key alone for inline PEM.
-function origin(kind: Kind, source: PemSource): { path: string; label: string } {
-  return "file" in source ? { path: `etcd.tls-${kind}-file`, label: `${source.file}: ` } : { path: `etcd.tls-${kind}`, label: "" };
-}
-
-function readPem(kind: Kind, source: PemSource, problems: EtcdClientProblem[]): string | null {
-  if ("pem" in source) return source.pem;
-  try {
-    return readFileSync(source.file, "utf8");
-  } catch (error) {
-    problems.push({ path: `etcd.tls-${kind}-file`, message: `${source.file}: cannot read: ${readFailure(error)}` });
-    return null;
-  }
-}
-
-// Messages name the file and what is wrong, never the content: a key must not end up in a log.
-function checkCertificate(kind: Kind, source: PemSource, pem: string, problems: EtcdClientProblem[]): boolean {
-  const { path, label } = origin(kind, source);
-  try {
-    if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("no BEGIN CERTIFICATE line");
-    new X509Certificate(pem);
-    return true;
-  } catch {
-    problems.push({ path, message: `${label}not a PEM certificate` });
-    return false;
-  }
-}
-
-/** The TLS credentials etcd3 hands to gRPC, each problem added to `problems`; null when no TLS key is set (https endpoints then use the system CAs). */
-function readCredentials(config: EtcdConfig, problems: EtcdClientProblem[]): NonNullable<IOptions["credentials"]> | null {
+/** The TLS credentials etcd3 hands to gRPC; null when no TLS key is set (https endpoints then use the system CAs). */
+function credentialsOf(config: EtcdConfig, tls: EtcdTls): NonNullable<IOptions["credentials"]> | null {
   if (config.tlsCa === null && config.tlsClient === null) return null;
-  let rootCertificate = rootCertificates.join("\n");
-  if (config.tlsCa !== null) {
-    const ca = readPem("ca", config.tlsCa, problems);
-    if (ca !== null && checkCertificate("ca", config.tlsCa, ca, problems)) rootCertificate = ca;
-  }
-  let client: { certChain: Buffer; privateKey: Buffer } | null = null;
-  if (config.tlsClient !== null) {
-    const { cert: certSource, key: keySource } = config.tlsClient;
-    const cert = readPem("cert", certSource, problems);
-    const key = readPem("key", keySource, problems);
-    if (cert !== null && key !== null && checkCertificate("cert", certSource, cert, problems)) {
-      try {
-        createSecureContext({ cert, key });
-        client = { certChain: Buffer.from(cert), privateKey: Buffer.from(key) };
-      } catch (error) {
-        const { path, label } = origin("key", keySource);
-        const mismatch = /key values mismatch/i.test((error as Error).message ?? "");
-        problems.push({ path, message: mismatch ? `${label}this key does not belong to the client certificate` : `${label}not a usable PEM private key` });
-      }
-    }
-  }
-  return { rootCertificate: Buffer.from(rootCertificate), ...client };
-}
-
-/** Every problem with the TLS material of the `etcd` section, without building a client. */
-export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
-  const problems: EtcdClientProblem[] = [];
-  readCredentials(config, problems);
-  return problems;
+  const rootCertificate = Buffer.from(tls.caPem ?? rootCertificates.join("\n"));
+  return tls.client === null ? { rootCertificate } : { rootCertificate, certChain: Buffer.from(tls.client.certPem), privateKey: Buffer.from(tls.client.keyPem) };
 }
 
 /**
@@ -79,9 +19,9 @@ export function etcdTlsProblems(config: EtcdConfig): EtcdClientProblem[] {
  * @throws EtcdClientConfigError listing every problem with the TLS material.
  */
 export function etcdClientFor(config: EtcdConfig): Etcd3 {
-  const problems: EtcdClientProblem[] = [];
-  const credentials = readCredentials(config, problems);
-  if (problems.length > 0) throw new EtcdClientConfigError(problems);
+  const read = readEtcdTls(config);
+  if (!read.ok) throw new EtcdClientConfigError(read.problems);
+  const credentials = credentialsOf(config, read.tls);
   const avoidance = config.endpoints.length > 1 ? new MemberAvoidance(config.endpoints) : null;
   return new Etcd3({
     hosts: [...config.endpoints],
