@@ -229,7 +229,9 @@ export class RepairRunner {
         return this.startJob(latest, "drain", async (signal) => {
           // As CKE, which uncordons the nodes it cordoned before it starts any repair (server/strategy.go): a node
           // kintsugi is uncordoning is schedulable again before another is cordoned.
-          await Promise.all(this.uncordoning);
+          // A drain stopped meanwhile (its entry deleted) ends here, without waiting for the uncordon to answer.
+          await Promise.race([Promise.all(this.uncordoning), abortedOf(signal)]);
+          if (signal.aborted) return;
           const result = await drainJob(this.deps, this.commits.commitIfUnchanged, latest, signal);
           if (result === "started") this.jobs.markDrainDone(index, latest.lastTransitionTime);
           else if (result) await this.uncordon(result.after);
@@ -330,4 +332,9 @@ export class RepairRunner {
     this.background.add(promise);
     void promise.finally(() => this.background.delete(promise));
   }
+}
+
+/** Settles when `signal` aborts (never, when it does not). */
+function abortedOf(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
 }

@@ -167,6 +167,28 @@ describe("RepairRunner: a node being uncordoned is schedulable again before anot
     }));
 });
 
+describe("RepairRunner: a drain waiting for an uncordon listens to its own stop", () => {
+  it("ends at once when its entry is deleted meanwhile, without waiting for the uncordon or cordoning", () =>
+    withHarness(startRunnerHarness(harnessRepair([harnessStep({ needDrain: true })])), async (h) => {
+      h.nodes.addNode("node1", "10.0.0.1");
+      h.nodes.addNode("node2", "10.0.0.2");
+      const { uncordon } = await deletedWhileUncordonHeld(h, "10.0.0.1");
+      try {
+        const second = await h.add("10.0.0.2");
+        await until("the second entry's drain started", () => h.entries.get(second.index)?.status === "processing");
+        await h.requestDelete(second.index);
+        await until("the second entry is dequeued while node1's uncordon is still held", () => h.entries.get(second.index) === null);
+        assert.deepEqual(
+          h.nodes.callsOf("cordon").map(([node]) => node),
+          ["node1"],
+          "node2 was never cordoned",
+        );
+      } finally {
+        uncordon.release();
+      }
+    }));
+});
+
 describe("RepairRunner.passNow: the seam a driver with its own clock runs passes through", () => {
   it("runs one pass without start(), and a second only when asked", () =>
     withHarness(
