@@ -248,18 +248,12 @@ export interface ClusterGenerationPort {
   recordFailed(time: number, trigger: GenerationTrigger, error: string, policy?: WorkerSelection): Promise<FailedGeneration>;
 }
 
-/** The readable replay records of one kind, oldest first, and how many stored ones could not be read. */
-export interface PollRecordRead<R extends PollRecord | RemediationRecord = PollRecord> {
-  readonly records: readonly R[];
-  readonly unreadable: number;
-}
-
 /** The replay records of sabakan polls and health checks, kept by age and by total bytes; read from the store. */
 export interface PollRecordPort {
-  /** The poll records at or after `since` (epoch ms), oldest first, at most `limit`. */
-  since(since: number, limit: number): Promise<PollRecordRead>;
-  remediations(since: number, limit: number): Promise<PollRecordRead<RemediationRecord>>;
-  /** The records undecoded, for the replay's worker thread (decoding a month of records must not block the API). */
+  /**
+   * The records of one kind at or after `since` (epoch ms), oldest first, at most `limit`, undecoded: the replay's
+   * worker thread decodes them (decoding a month of records must not block the API).
+   */
   stored(area: "intake" | "health-check", since: number, limit: number): Promise<StoredRecords>;
   size(): { readonly records: number; readonly bytes: number };
 }

@@ -87,7 +87,7 @@ describe("kintsugi serve on a real etcd refuses a prefix it cannot use with one 
   });
 
   it("stored constraints that contradict the config file's", async () => {
-    const store = await openEtcdStore({ client: suite.client, prefix: "/contradicts/" });
+    const store = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix: "/contradicts/" });
     try {
       await store.settings.setConstraints({ minimumWorkers: 5 });
     } finally {

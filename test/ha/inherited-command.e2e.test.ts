@@ -108,7 +108,7 @@ repair:
   async function leftMidStep(prefix: string, address: string, marker: (index: number) => CommandMarker): Promise<number> {
     const client = testEtcdClient(etcd.endpoints);
     try {
-      const store = await openEtcdStore({ client, prefix });
+      const store = await openEtcdStore({ client, endpoints: etcd.endpoints, prefix });
       const { entry } = await store.entries.add(
         createRepairEntry({ address, machineType: "m", operation: "op", serial: null, source: "test" }, Date.now()),
         "added",

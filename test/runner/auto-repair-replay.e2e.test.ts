@@ -11,6 +11,7 @@ import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js"
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { startFakeSabakan, type FakeSabakan, type MachineState } from "../support/fake-sabakan.js";
 import { tempDir } from "../support/temp-dir.js";
+import { readPollRecords } from "../support/replay-records.js";
 
 const START = Date.UTC(2026, 10, 23, 6, 0, 0);
 const MINUTE = 60_000;
@@ -105,7 +106,7 @@ describe("what-if replay against a second live run (test sabakan, real poller, r
   });
 
   it("records every poll in the poll's own write", async () => {
-    const read = await recorded.store.pollRecords.since(0, 1000);
+    const read = await readPollRecords(recorded.store.pollRecords);
     assert.equal(read.unreadable, 0);
     assert.deepEqual(
       read.records.map((r) => r.time),
@@ -118,13 +119,13 @@ describe("what-if replay against a second live run (test sabakan, real poller, r
   });
 
   it("replayed with the recorded limits, finds no difference", async () => {
-    const report = replayAutoRepair((await recorded.store.pollRecords.since(0, 1000)).records, { constraints: {}, repairSeconds: 86_400 });
+    const report = replayAutoRepair((await readPollRecords(recorded.store.pollRecords)).records, { constraints: {}, repairSeconds: 86_400 });
     assert.deepEqual(report.polls, []);
   });
 
   it("replayed with other limits, differs poll by poll exactly as the live run with those limits did", async () => {
     const queueBefore = recorded.store.entries.list();
-    const report = replayAutoRepair((await recorded.store.pollRecords.since(0, 1000)).records, { constraints: OTHER, repairSeconds: 86_400 });
+    const report = replayAutoRepair((await readPollRecords(recorded.store.pollRecords)).records, { constraints: OTHER, repairSeconds: 86_400 });
     assert.deepEqual(recorded.store.entries.list(), queueBefore, "the replay never touches the live queue");
     const expected = recorded.outcomes.flatMap((was, i) => {
       const would = other.outcomes[i] as AutoRepairOutcome;

@@ -13,6 +13,7 @@ import { openSqliteStore } from "../../src/store/kv/sqlite/open-sqlite-store.js"
 import type { KintsugiStore } from "../../src/store/store-port.js";
 import { startFakeKubeApi, type FakeKubeApi } from "../support/fake-kube-api.js";
 import { tempDir } from "../support/temp-dir.js";
+import { readRemediationRecords } from "../support/replay-records.js";
 
 const START = Date.UTC(2026, 10, 23, 6, 0, 0);
 const MINUTE = 60_000;
@@ -152,9 +153,9 @@ describe("what-if replay of a health check against a second live run (fake Kuber
     for (let n = 1; n <= WORKERS; n++) kube.addNode({ name: `worker${n}`, internalIP: address(n), labels: { role: "worker", "machine-type": "m" } });
     recorded = await liveRun(kube, clock, dir.path, "recorded", RECORDED);
     other = await liveRun(kube, clock, dir.path, "other", OTHER);
-    const read = await recorded.store.pollRecords?.remediations(0, 1000);
-    assert.equal(read?.unreadable, 0);
-    records = read?.records ?? [];
+    const read = await readRemediationRecords(recorded.store.pollRecords);
+    assert.equal(read.unreadable, 0);
+    records = read.records;
   });
   after(async () => {
     await recorded?.store.close();

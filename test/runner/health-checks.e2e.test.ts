@@ -12,6 +12,7 @@ import { runCliInProcess } from "../support/in-process-cli.js";
 import { tempDir } from "../support/temp-dir.js";
 import { subscribe } from "../support/ws-subscriber.js";
 import { until } from "../support/until.js";
+import { readRemediationRecords } from "../support/replay-records.js";
 
 const STATUS = `name paused expectedNodes currentHealthy unhealthyCount remediationsAllowed gateOpen gateReason held { node reason } targets { node state rule { type status } }`;
 
@@ -69,7 +70,7 @@ async function withCluster(
 
 /** The remediation records kept in the running server's store, oldest first. */
 async function remediationRecords(k: TestKintsugi): Promise<readonly RemediationRecord[]> {
-  return (await k.store.pollRecords.remediations(0, 1000)).records;
+  return (await readRemediationRecords(k.store.pollRecords)).records;
 }
 
 describe("node health checks end to end (test Kubernetes API)", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS } from "../../src/domain/queue/published-waits.js";
-import { publishedWaitsSchema } from "../../src/store/published-waits-schema.js";
+import { publishedWaitsSchema } from "../../src/store/core/value-schemas.js";
 
 const hold = { index: 1, kind: "HOLD", message: "held by alice: vendor swap", until: 1_800_000_000_000, domain: null };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { entryValue } from "../../src/store/core/value-schemas.js";
-import { parseStoredEvidence } from "../../src/store/repair-evidence-schema.js";
+import { parseStoredEvidence } from "../../src/store/kv/sqlite/old-tables/sqlite-snapshot-export.js";
 import { NOW } from "../support/fixtures.js";
 import { EVIDENCE } from "./conformance/evidence-cases.js";
 import { newEntry } from "./conformance/store-harness.js";

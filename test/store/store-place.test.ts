@@ -99,6 +99,6 @@ describe("an etcd store names its prefix", { skip: ETCD_SKIP }, () => {
   placeCases(async (values) => {
     const prefix = suite.freshPrefix();
     for (const [key, value] of Object.entries(values)) await suite.client.put(`${prefix}${key}`).value(value);
-    return { place: `etcd prefix ${prefix}`, prefix, open: (log) => openEtcdStore({ client: suite.client, prefix, log }) };
+    return { place: `etcd prefix ${prefix}`, prefix, open: (log) => openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix, log }) };
   });
 });

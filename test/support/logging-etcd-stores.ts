@@ -25,7 +25,12 @@ export function loggingEtcdStores(suite: SuiteEtcd): { readonly logged: LoggedLi
   return {
     logged,
     async open(prefix) {
-      const store = await openEtcdStore({ client: suite.client, prefix, log: logTo((level, message, fields) => logged.push({ level, message, fields })) });
+      const store = await openEtcdStore({
+        client: suite.client,
+        endpoints: suite.etcd.endpoints,
+        prefix,
+        log: logTo((level, message, fields) => logged.push({ level, message, fields })),
+      });
       stores.push(store);
       return store;
     },

@@ -6,6 +6,7 @@ import type { KintsugiStore } from "../../src/store/store-port.js";
 import { ACTOR, cluster, newEntry, outcome } from "../store/conformance/store-harness.js";
 import { EVIDENCE } from "../store/conformance/evidence-cases.js";
 import { NOW } from "./fixtures.js";
+import { readPollRecords, readRemediationRecords } from "./replay-records.js";
 
 /** The health checks whose pause {@link writeRealisticHistory} sets. */
 export const PAUSED_CHECKS = ["kubelet", "disk"] as const;
@@ -183,8 +184,8 @@ export async function portView(store: KintsugiStore): Promise<object> {
     byNumber: [0, 1, 2, 3].map((n) => plain(g.generation(n))),
     holds: store.holds.list(),
     replay: {
-      polls: await store.pollRecords.since(0, 100),
-      remediations: await store.pollRecords.remediations(0, 100),
+      polls: await readPollRecords(store.pollRecords, 0, 100),
+      remediations: await readRemediationRecords(store.pollRecords, 0, 100),
       size: store.pollRecords.size().records,
     },
   };

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { PollRecord } from "../../src/domain/replay/poll-record.js";
 import type { RemediationRecord } from "../../src/domain/replay/remediation-record.js";
+import { packRecords, unpackRecords } from "../../src/graphql/replay/packed-records.js";
+import { decodePollRecord, decodeRemediationRecord } from "../../src/store/poll-record-schema.js";
+import type { PollRecordPort } from "../../src/store/store-port.js";
 
 /**
  * A poll record at `time` of `n` answered machines whose serials are `serialBytes` random bytes in hex, so that
@@ -42,4 +45,17 @@ export function remediationRecordAt(time: number): RemediationRecord {
     enqueued: ["10.0.0.1"],
     shortCircuited: false,
   };
+}
+
+/**
+ * The readable poll records at or after `since`, oldest first, at most `limit`, and how many could not be read: read
+ * as the replay reads them (the store's stored records, decoded as the replay's worker thread decodes them).
+ */
+export async function readPollRecords(port: PollRecordPort, since = 0, limit = 1000): Promise<{ records: PollRecord[]; unreadable: number }> {
+  return unpackRecords(await packRecords(await port.stored("intake", since, limit)), decodePollRecord);
+}
+
+/** The readable remediation records, as {@link readPollRecords} reads the poll records. */
+export async function readRemediationRecords(port: PollRecordPort, since = 0, limit = 1000): Promise<{ records: RemediationRecord[]; unreadable: number }> {
+  return unpackRecords(await packRecords(await port.stored("health-check", since, limit)), decodeRemediationRecord);
 }

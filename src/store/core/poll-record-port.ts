@@ -2,7 +2,7 @@ import { DEFAULT_POLL_RECORDS, type PollRecordsConfig } from "../../config/poll-
 import type { PollRecord } from "../../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../../domain/replay/remediation-record.js";
 import { decodeReplay, encodePollRecord, type ReplayRecord } from "../poll-record-schema.js";
-import type { PollRecordPort, PollRecordRead, StoredRecords } from "../store-port.js";
+import type { PollRecordPort, StoredRecords } from "../store-port.js";
 import type { StoreKeys, RecordArea, RecordKey } from "./store-keys.js";
 import { nextSequence } from "./outcome-port.js";
 import { recordValue } from "./value-schemas.js";
@@ -108,35 +108,13 @@ export class CorePollRecordPort extends CorePort implements PollRecordPort {
     return stampedWrite(this.keys.recordsHead, this.mirror.recordsHead, writeId, { next: sequence }, { puts, deletes }, null);
   }
 
-  since(since: number, limit: number): Promise<PollRecordRead> {
-    return this.read("intake", since, limit, (key, expected, raw) => replayOf<PollRecord>(decodeRecord(key, expected, raw)));
-  }
-
-  remediations(since: number, limit: number): Promise<PollRecordRead<RemediationRecord>> {
-    return this.read("health-check", since, limit, (key, expected, raw) => replayOf<RemediationRecord>(decodeRecord(key, expected, raw)));
-  }
-
   size(): { readonly records: number; readonly bytes: number } {
     return this.mirror.records.size();
   }
 
+  /** A value that cannot be taken apart (UndecodableValueError) is counted as unreadable and logged. */
   async stored(area: RecordArea, since: number, limit: number): Promise<StoredRecords> {
-    const { records, unreadable } = await this.read(area, since, limit, (key, expected, raw) => {
-      const body = Buffer.from(decodeValue(recordValue, key, raw).body, "base64");
-      if (raw.length !== expected.bytes) throw new UndecodableValueError(`its key says ${expected.bytes} bytes, its value is ${raw.length} bytes`);
-      return { body, time: expected.time };
-    });
-    return { bodies: records.map((r) => r.body), times: records.map((r) => r.time), unreadable };
-  }
-
-  /** The records of `area` as `decode` reads each (UndecodableValueError: counted as unreadable and logged). */
-  private async read<T>(
-    area: RecordArea,
-    since: number,
-    limit: number,
-    decode: (key: string, expected: RecordKey, raw: Buffer) => T,
-  ): Promise<{ records: T[]; unreadable: number }> {
-    const records: T[] = [];
+    const records: Array<{ readonly body: Buffer; readonly time: number }> = [];
     let unreadable = 0;
     const wanted = this.mirror.records.since(area, since, limit).map((record) => ({ key: this.keys.record(record), record }));
     for (const page of pagesOf(wanted)) {
@@ -147,18 +125,17 @@ export class CorePollRecordPort extends CorePort implements PollRecordPort {
         const expected = byKey.get(key);
         // A key written after the mirror listed this page is read next time, not now.
         if (expected === undefined) continue;
-        const read = readOrLog(this.log, "a stored replay record cannot be read; the replay counts it as unreadable", key, () => decode(key, expected, value));
+        const read = readOrLog(this.log, "a stored replay record cannot be read; the replay counts it as unreadable", key, () => {
+          const body = Buffer.from(decodeValue(recordValue, key, value).body, "base64");
+          if (value.length !== expected.bytes) throw new UndecodableValueError(`its key says ${expected.bytes} bytes, its value is ${value.length} bytes`);
+          return { body, time: expected.time };
+        });
         if (read === null) unreadable++;
         else records.push(read);
       }
     }
-    return { records, unreadable };
+    return { bodies: records.map((r) => r.body), times: records.map((r) => r.time), unreadable };
   }
-}
-
-function replayOf<R extends PollRecord | RemediationRecord>(read: ReturnType<typeof decodeRecord>): R {
-  if (!read.ok) throw new UndecodableValueError(read.message);
-  return read.replay.record as R;
 }
 
 /** Consecutive keys in pages of at most {@link PAGE_BYTES} of values. */

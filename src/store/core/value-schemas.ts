@@ -8,12 +8,13 @@ import type { PollTrigger } from "../../domain/intake/auto-repair-outcome.js";
 import { GENERATION_TRIGGERS } from "../../domain/cluster/generation-record.js";
 import { WORKER_SELECTIONS } from "../../domain/cluster/worker-selection.js";
 import { FAILURE_REASON_CHARS, FINISHED_REPAIR_STATUSES } from "../../domain/queue/finished-repair.js";
+import { MAX_PUBLISHED_WAITS, MAX_WAIT_MESSAGE_CHARS } from "../../domain/queue/published-waits.js";
+import { WAIT_KINDS } from "../../domain/queue/repair-wait.js";
 import { REPAIR_STATUSES, REPAIR_STEP_STATUSES } from "../../domain/queue/repair-entry.js";
+import { MAX_BOOT_ID_CHARS, PROOF_SIGNALS } from "../../domain/proof/repair-evidence.js";
 import type { RepairHistoryKind } from "../../domain/queue/repair-history.js";
 import { SKIP_KINDS, skippedFromStored } from "../../domain/intake/skip-kinds.js";
 import { countsMatchList } from "../../domain/intake/skipped-bound.js";
-import { repairEvidenceSchema } from "../repair-evidence-schema.js";
-import { publishedWaitsSchema } from "../published-waits-schema.js";
 import type { ParsedKey } from "./store-keys.js";
 
 /**
@@ -27,6 +28,24 @@ const id = z.number().int().min(1);
 /** Where a repair stands: an entry's, and a history record's after its change. */
 const repairState = { status: z.enum(REPAIR_STATUSES), step: count, stepStatus: z.enum(REPAIR_STEP_STATUSES), deleted: z.boolean() };
 const historyKinds = ["created", "transition", "delete-requested", "dequeued", "backoff-reset", "note"] as const satisfies readonly RepairHistoryKind[];
+// A boot ID is a UUID on Linux; the domain keeps no longer one (see usableBootId), so a longer one was not written by kintsugi.
+const bootId = z.string().max(MAX_BOOT_ID_CHARS).nullable();
+
+/** An entry's proof of repair as stored, checked before it is trusted (other programs can write a store). */
+export const repairEvidenceSchema = z.strictObject({
+  step: z.number().int().min(0),
+  bootIdBefore: bootId,
+  bootIdAfter: bootId,
+  since: z.strictObject(
+    Object.fromEntries(["health_check", ...PROOF_SIGNALS].map((s) => [s, time.optional()])) as Record<
+      "health_check" | (typeof PROOF_SIGNALS)[number],
+      z.ZodOptional<typeof time>
+    >,
+  ),
+  dwellStartedAt: time.nullable(),
+  dwellStarts: z.number().int().min(0),
+  provenAt: time.nullable(),
+});
 
 export const repairEntrySchema = z.object({
   index: id,
@@ -109,6 +128,24 @@ const machineParams = z
   });
 
 const switchValue = z.boolean();
+const waitIndex = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const waitText = z.string().max(MAX_WAIT_MESSAGE_CHARS);
+
+/** The setting `repair-waits`: served to clients as another replica wrote it, so a value of the wrong shape is refused whole. */
+export const publishedWaitsSchema = z
+  .array(
+    z
+      .object({
+        index: waitIndex,
+        kind: z.enum(WAIT_KINDS),
+        message: waitText,
+        until: z.number().int().min(0).max(8.64e15).nullable(),
+        domain: waitText.nullable(),
+        entryIndex: waitIndex.optional(),
+      })
+      .strict(),
+  )
+  .max(MAX_PUBLISHED_WAITS);
 const variablesValue = z.object({ having: machineParams, notHaving: machineParams, text: z.string().max(MAX_VARIABLES_TEXT_BYTES).optional() });
 
 /**

@@ -141,7 +141,7 @@ describe("backing up an etcd store into a SQLite file", { skip: ETCD_SKIP }, () 
     dir = tempDir();
     const prefix = suite.freshPrefix();
     const etcd = { client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 };
-    const store = await openEtcdStore({ client: suite.client, prefix });
+    const store = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix });
     await writeRealisticHistory(store);
     const view = await portView(store);
     await store.close();
@@ -163,7 +163,7 @@ describe("backing up an etcd store into a SQLite file", { skip: ETCD_SKIP }, () 
   it("fails on a store it cannot copy, and leaves no file behind", async () => {
     dir = tempDir();
     const prefix = suite.freshPrefix();
-    const store = await openEtcdStore({ client: suite.client, prefix });
+    const store = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix });
     await store.close();
     await suite.client.put(`${prefix}machines/0001`).value("{}");
     await assert.rejects(backupEtcdStore({ client: suite.client, prefix, endpoints: suite.etcd.endpoints, timeoutMs: 5000 }, join(dir.path, "b.db"), false), {

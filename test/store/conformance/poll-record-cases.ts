@@ -7,7 +7,7 @@ import type { SabakanMachine } from "../../../src/domain/sabakan/sabakan-machine
 import type { KintsugiStore } from "../../../src/store/store-port.js";
 import { decodePollRecord, decodeRemediationRecord } from "../../../src/store/poll-record-schema.js";
 import { NOW } from "../../support/fixtures.js";
-import { remediationRecordAt } from "../../support/replay-records.js";
+import { readPollRecords, readRemediationRecords, remediationRecordAt } from "../../support/replay-records.js";
 import { until } from "../../support/until.js";
 import { ACTOR, newEntry, outcome, type StoreHarness } from "./store-harness.js";
 
@@ -50,12 +50,12 @@ export function pollRecordCases(h: StoreHarness): void {
       await store.enqueue(() => ({ add: [{ entry: newEntry("10.0.0.1"), reason: "r" }], outcome: () => outcome(1), pollRecord: record }), NOW, ACTOR);
       // A check that enqueued nothing still keeps its record (no entry, no outcome: the record alone is written).
       await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: remediation }), NOW + 1, ACTOR);
-      assert.deepEqual(await store.pollRecords.since(0, 10), { records: [record], unreadable: 0 });
-      assert.deepEqual(await store.pollRecords.remediations(0, 10), { records: [remediation], unreadable: 0 });
-      assert.deepEqual(await store.pollRecords.since(NOW + 1, 10), { records: [], unreadable: 0 }, "none at or after a later since");
+      assert.deepEqual(await readPollRecords(store.pollRecords, 0, 10), { records: [record], unreadable: 0 });
+      assert.deepEqual(await readRemediationRecords(store.pollRecords, 0, 10), { records: [remediation], unreadable: 0 });
+      assert.deepEqual(await readPollRecords(store.pollRecords, NOW + 1, 10), { records: [], unreadable: 0 }, "none at or after a later since");
       const reopened = await h.reopen();
-      assert.deepEqual(await reopened.pollRecords.since(0, 10), { records: [record], unreadable: 0 });
-      assert.deepEqual(await reopened.pollRecords.remediations(0, 10), { records: [remediation], unreadable: 0 });
+      assert.deepEqual(await readPollRecords(reopened.pollRecords, 0, 10), { records: [record], unreadable: 0 });
+      assert.deepEqual(await readRemediationRecords(reopened.pollRecords, 0, 10), { records: [remediation], unreadable: 0 });
       assert.equal(reopened.pollRecords.size().records, 2);
     });
 
@@ -98,7 +98,7 @@ export function pollRecordCases(h: StoreHarness): void {
         ),
         /the outcome failed/,
       );
-      assert.deepEqual(await store.pollRecords.since(0, 10), { records: [], unreadable: 0 });
+      assert.deepEqual(await readPollRecords(store.pollRecords, 0, 10), { records: [], unreadable: 0 });
       assert.deepEqual(store.pollRecords.size(), { records: 0, bytes: 0 });
     });
 
@@ -106,9 +106,9 @@ export function pollRecordCases(h: StoreHarness): void {
       const store = await h.open({ pollRecords: { ...DEFAULT_POLL_RECORDS, keepSeconds: 1_800 } });
       const old = [pollAt(NOW - 3 * HOUR), pollAt(NOW - 2 * HOUR)];
       for (const r of old) await poll(store, r);
-      assert.deepEqual((await store.pollRecords.since(0, 10)).records, [old[1]], "the older one went with the newer one's write");
+      assert.deepEqual((await readPollRecords(store.pollRecords, 0, 10)).records, [old[1]], "the older one went with the newer one's write");
       await poll(store, record);
-      assert.deepEqual(await store.pollRecords.since(0, 10), { records: [record], unreadable: 0 });
+      assert.deepEqual(await readPollRecords(store.pollRecords, 0, 10), { records: [record], unreadable: 0 });
       assert.equal(store.pollRecords.size().records, 1);
     });
 
@@ -119,12 +119,12 @@ export function pollRecordCases(h: StoreHarness): void {
       const store = await h.open({ pollRecords: { ...DEFAULT_POLL_RECORDS, maxBytes: Math.floor(2.5 * one) } });
       const polls = [0, 1, 2, 3].map((i) => pollAt(NOW + i));
       for (const r of polls) await poll(store, r);
-      assert.deepEqual((await store.pollRecords.since(0, 10)).records, polls.slice(2));
+      assert.deepEqual((await readPollRecords(store.pollRecords, 0, 10)).records, polls.slice(2));
       assert.ok(store.pollRecords.size().bytes <= 2.5 * one, `${store.pollRecords.size().bytes} bytes kept, bound ${2.5 * one}`);
       await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: { ...remediation, time: NOW + 4 } }), NOW + 4, ACTOR);
-      assert.deepEqual((await store.pollRecords.since(0, 10)).records, polls.slice(3), "a remediation record counts against the same bound");
+      assert.deepEqual((await readPollRecords(store.pollRecords, 0, 10)).records, polls.slice(3), "a remediation record counts against the same bound");
       assert.deepEqual(
-        (await (await h.reopen({ pollRecords: { ...DEFAULT_POLL_RECORDS, maxBytes: Math.floor(2.5 * one) } })).pollRecords.since(0, 10)).records,
+        (await readPollRecords((await h.reopen({ pollRecords: { ...DEFAULT_POLL_RECORDS, maxBytes: Math.floor(2.5 * one) } })).pollRecords, 0, 10)).records,
         polls.slice(3),
       );
     });
@@ -135,17 +135,17 @@ export function pollRecordCases(h: StoreHarness): void {
       await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: remediation }), NOW + 1, ACTOR);
       await h.corruptPollRecords();
       const reopened = await h.reopen();
-      assert.deepEqual(await reopened.pollRecords.since(0, 10), { records: [], unreadable: 1 });
-      assert.deepEqual(await reopened.pollRecords.remediations(0, 10), { records: [], unreadable: 1 });
+      assert.deepEqual(await readPollRecords(reopened.pollRecords, 0, 10), { records: [], unreadable: 1 });
+      assert.deepEqual(await readRemediationRecords(reopened.pollRecords, 0, 10), { records: [], unreadable: 1 });
       await poll(reopened, record);
-      assert.deepEqual(await reopened.pollRecords.since(0, 10), { records: [record], unreadable: 1 });
+      assert.deepEqual(await readPollRecords(reopened.pollRecords, 0, 10), { records: [record], unreadable: 1 });
     });
 
     it("keeps the record of a 10,000-machine storm in the poll's write", async () => {
       const store = await h.open();
       const storm = pollAt(NOW, 10_000);
       await poll(store, storm);
-      assert.deepEqual(await store.pollRecords.since(0, 10), { records: [storm], unreadable: 0 });
+      assert.deepEqual(await readPollRecords(store.pollRecords, 0, 10), { records: [storm], unreadable: 0 });
     });
 
     it("reads the same records on a second instance (what a follower replays)", { skip: h.second ? false : "one instance only" }, async () => {
@@ -159,8 +159,8 @@ export function pollRecordCases(h: StoreHarness): void {
         () => follower.pollRecords.size().records,
         (n) => n === 3,
       );
-      assert.deepEqual(await follower.pollRecords.since(0, 10), await store.pollRecords.since(0, 10));
-      assert.deepEqual(await follower.pollRecords.remediations(0, 10), await store.pollRecords.remediations(0, 10));
+      assert.deepEqual(await readPollRecords(follower.pollRecords, 0, 10), await readPollRecords(store.pollRecords, 0, 10));
+      assert.deepEqual(await readRemediationRecords(follower.pollRecords, 0, 10), await readRemediationRecords(store.pollRecords, 0, 10));
       assert.deepEqual(follower.pollRecords.size(), store.pollRecords.size());
     });
   });

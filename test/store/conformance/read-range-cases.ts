@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { NOW } from "../../support/fixtures.js";
-import { randomPollRecord, remediationRecordAt } from "../../support/replay-records.js";
+import { randomPollRecord, readPollRecords, readRemediationRecords, remediationRecordAt } from "../../support/replay-records.js";
 import { ACTOR, outcome, type StoreHarness } from "./store-harness.js";
 
 const MINUTE = 60_000;
@@ -29,8 +29,8 @@ export function readRangeCases(h: StoreHarness): void {
           await store.enqueue(() => ({ add: [], outcome: null, remediationRecord: remediationRecordAt(time) }), time, ACTOR);
         }
         const times = c.minutes.map((m) => NOW + m * MINUTE);
-        const polls = await store.pollRecords.since(c.since, c.limit);
-        const remediations = await store.pollRecords.remediations(c.since, c.limit);
+        const polls = await readPollRecords(store.pollRecords, c.since, c.limit);
+        const remediations = await readRemediationRecords(store.pollRecords, c.since, c.limit);
         assert.deepEqual([polls.records.map((r) => r.time), polls.unreadable], [times, 0]);
         assert.deepEqual([remediations.records.map((r) => r.time), remediations.unreadable], [times, 0]);
         assert.deepEqual((await store.pollRecords.stored("intake", c.since, c.limit)).times, times);

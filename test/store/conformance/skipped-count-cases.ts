@@ -6,6 +6,7 @@ import type { SabakanMachine } from "../../../src/domain/sabakan/sabakan-machine
 import { keptSkips, LISTED_SKIPS, skippedCountsOf } from "../../../src/domain/intake/skipped-bound.js";
 import { NOW } from "../../support/fixtures.js";
 import { ACTOR, outcome, type StoreHarness } from "./store-harness.js";
+import { readPollRecords } from "../../support/replay-records.js";
 
 const MACHINES = 10_000;
 /** A whole data center's machine `i`, UNREACHABLE: 225 racks of 40, then 500 racks of 2; every 500th has no address. */
@@ -81,7 +82,7 @@ export function skippedCountCases(h: StoreHarness): void {
         assert.equal(kept?.skipped.filter((m) => m.kind === "no_address").length, 20, "every no_address skip is listed");
         assert.equal(kept?.skipped.filter((m) => m.kind === "queue_limit").length, 490, "the big kinds share the rest");
         assert.equal(new Set(kept?.skipped.filter((m) => m.kind === "rack_limit").map((m) => m.rack)).size, 225, "every rack over the limit is named");
-        assert.equal((await s.pollRecords.since(0, 10)).records.length, 1, "the poll record committed with it");
+        assert.equal((await readPollRecords(s.pollRecords, 0, 10)).records.length, 1, "the poll record committed with it");
       }
     });
 

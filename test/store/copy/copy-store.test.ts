@@ -72,7 +72,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     assert.match(there.summary.sha256, /^[0-9a-f]{64}$/);
     assert.equal(there.from, `sqlite:${original}`);
     assert.equal(there.to, `etcd prefix ${prefix} on ${suite.etcd.endpoints.join(",")}`);
-    const onEtcd = await opened(() => openEtcdStore({ client: suite.client, prefix }));
+    const onEtcd = await opened(() => openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix }));
     assert.deepEqual(await portView(onEtcd), view);
     await onEtcd.close();
 
@@ -82,7 +82,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     assert.deepEqual(await portView(onSqlite), view);
 
     // The next of everything goes on above what the original handed out (entry 7 was the newest, and dequeued).
-    for (const store of [onSqlite, await opened(() => openEtcdStore({ client: suite.client, prefix }))]) {
+    for (const store of [onSqlite, await opened(() => openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix }))]) {
       const added = await store.entries.add(newEntry("10.0.0.9"), "after the copy", NOW, ACTOR);
       assert.deepEqual([added.entry.index, added.record.sequence], [8, 17], store.backend);
       assert.equal((await store.outcomes.record(outcome(7))).sequence, 4, store.backend);
@@ -119,7 +119,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
     const result = await copy(openSqliteSnapshotSource(empty), openEtcdSnapshotTarget(etcdAt()));
     assert.deepEqual(result.summary.counts, { settings: 0, entries: 0, history: 0, outcomes: 0, generations: 0, holds: 0, finished: 0, replayRecords: 0 });
     assert.deepEqual(result.summary.counters, { nextIndex: 1, nextHistorySequence: 1, nextOutcomeSequence: 1, nextGenerationSequence: 1 });
-    const store = await opened(() => openEtcdStore({ client: suite.client, prefix }));
+    const store = await opened(() => openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix }));
     assert.equal((await store.entries.add(newEntry("10.0.0.1"), "first", NOW, ACTOR)).entry.index, 1);
   });
 
@@ -191,7 +191,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
       "an etcd prefix",
       () => ({
         target: () => openEtcdSnapshotTarget(etcdAt()),
-        open: () => openEtcdStore({ client: suite.client, prefix }),
+        open: () => openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix }),
         empty: async () => void (await suite.client.delete().prefix(prefix)),
         store: `etcd prefix ${prefix}`,
       }),
@@ -268,7 +268,7 @@ describe("copying a store between SQLite and etcd", { skip: ETCD_SKIP }, () => {
           /sha256 [0-9a-f]{64} of the source, [0-9a-f]{64} of the copy\n/.test(err.message),
       );
       await assert.rejects(
-        openEtcdStore({ client: suite.client, prefix }).then((opened) => opened.close()),
+        openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix }).then((opened) => opened.close()),
         UnfinishedCopyError,
       );
     });

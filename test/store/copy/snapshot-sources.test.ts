@@ -32,7 +32,7 @@ describe("the sources of a copy", () => {
     const spoiled = async (spoil: (prefix: string) => unknown) => {
       dir = tempDir();
       const prefix = suite.freshPrefix();
-      const store = await openEtcdStore({ client: suite.client, prefix });
+      const store = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix });
       await store.entries.add(newEntry("10.0.0.1"), "added", NOW, ACTOR);
       await store.close();
       await spoil(prefix);

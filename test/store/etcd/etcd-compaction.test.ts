@@ -26,7 +26,7 @@ afterEach(async () => {
 async function openLogged(suite: SuiteEtcd, prefix: string, compaction: EtcdCompactionSettings): Promise<{ store: KintsugiStore; logged: LoggedLine[] }> {
   const logged: LoggedLine[] = [];
   const log = logTo((level, message, fields) => logged.push({ level, message, fields }));
-  const store = await openEtcdStore({ client: suite.client, prefix, log, compaction });
+  const store = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix, log, compaction });
   opened.push(store);
   return { store, logged };
 }

@@ -22,7 +22,12 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
 
   const fresh = () => suite.freshPrefix();
   const open = async (prefix: string) => {
-    const store = await openEtcdStore({ client: suite.client, prefix, log: logTo((level, message, fields) => logged.push({ level, message, fields })) });
+    const store = await openEtcdStore({
+      client: suite.client,
+      endpoints: suite.etcd.endpoints,
+      prefix,
+      log: logTo((level, message, fields) => logged.push({ level, message, fields })),
+    });
     stores.push(store);
     return store;
   };
@@ -84,7 +89,10 @@ describe("etcd store layout", { skip: ETCD_SKIP }, () => {
   }
 
   it("refuses a prefix that does not end with a slash", async () => {
-    await assert.rejects(openEtcdStore({ client: suite.client, prefix: "/kintsugi" }), /etcd prefix must be non-empty and end with "\/", got "\/kintsugi"/);
+    await assert.rejects(
+      openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix: "/kintsugi" }),
+      /etcd prefix must be non-empty and end with "\/", got "\/kintsugi"/,
+    );
   });
 
   it("leaves a value it cannot read out of the mirror, says which, and keeps it stored", async () => {

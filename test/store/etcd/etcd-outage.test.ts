@@ -48,7 +48,7 @@ describe("etcd store when its etcd member is down", { skip: ETCD_SKIP }, () => {
     const prefix = `/outage-${++tests}/`;
     const log = logTo((level, message, fields) => logged.push({ level, message, fields }));
     const a = await openEtcdStore({ client: lone, prefix, endpoints: [m0.clientUrl], log, timeoutMs: 1000 });
-    const b = await openEtcdStore({ client: others, prefix });
+    const b = await openEtcdStore({ client: others, prefix, endpoints: etcd.members.slice(1).map((m) => m.clientUrl) });
     stores.push(a, b);
     return [a, b];
   };

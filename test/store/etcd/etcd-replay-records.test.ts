@@ -3,11 +3,12 @@ import { describe, it } from "node:test";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { summarizeSnapshot } from "../../../src/store/copy/snapshot-digest.js";
 import { SnapshotSourceError } from "../../../src/store/copy/store-snapshot.js";
-import { MAX_ETCD_RECORD_BYTES } from "../../../src/store/core/poll-record-port.js";
+import { decodeRecord, MAX_ETCD_RECORD_BYTES } from "../../../src/store/core/poll-record-port.js";
+import { StoreKeys } from "../../../src/store/core/store-keys.js";
 import { openEtcdSnapshotSource } from "../../../src/store/copy/snapshot-access.js";
 import { NOW } from "../../support/fixtures.js";
 import { loggingEtcdStores } from "../../support/logging-etcd-stores.js";
-import { randomPollRecord } from "../../support/replay-records.js";
+import { randomPollRecord, readPollRecords } from "../../support/replay-records.js";
 import { suiteEtcd } from "../../support/suite-etcd.js";
 import { ETCD_SKIP } from "../../support/test-etcd.js";
 import { until } from "../../support/until.js";
@@ -34,17 +35,36 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     assert.equal(result.changes.length, 1);
     assert.equal(store.entries.list().length, 1);
     assert.equal((await store.outcomes.last(null)).length, 1);
-    assert.deepEqual(await store.pollRecords.since(0, 10), { records: [], unreadable: 0 });
+    assert.deepEqual(await readPollRecords(store.pollRecords, 0, 10), { records: [], unreadable: 0 });
     const said = logged.find((l) => l.level === "error" && /too large to keep/.test(l.message));
     assert.ok(said, "logged");
     assert.equal(said.fields["limit"], MAX_ETCD_RECORD_BYTES);
     assert.ok(Number(said.fields["bytes"]) > MAX_ETCD_RECORD_BYTES);
   });
 
-  const hostile: Array<[string, (prefix: string) => [string, string], RegExp]> = [
-    ["a value that is not JSON", (p) => [key(p, 5, NOW, 9), "{ not json"], /does not hold JSON/],
-    ["a body that is not base64", (p) => [key(p, 5, NOW, 22), JSON.stringify({ v: 1, body: "$$$$" })], /must be base64/],
-    ["a body that does not inflate", (p) => [key(p, 5, NOW, 22), JSON.stringify({ v: 1, body: "AAAA" })], /not a deflated JSON poll record/],
+  // The store takes a value apart and logs what it cannot (the key named); the replay's worker decodes the record and
+  // counts what it cannot read; a check or copy names either, as decodeRecord says it.
+  const hostile: Array<[string, (prefix: string) => [string, string], RegExp, "logged by the store" | "counted by the replay"]> = [
+    ["a value that is not JSON", (p) => [key(p, 5, NOW, 9), "{ not json"], /does not hold JSON/, "logged by the store"],
+    ["a body that is not base64", (p) => [key(p, 5, NOW, 22), JSON.stringify({ v: 1, body: "$$$$" })], /must be base64/, "logged by the store"],
+    [
+      "a record whose key lies about its size",
+      (p) => {
+        const v = valueOf(recordOf(2, 4));
+        return [key(p, 5, NOW, 1), v];
+      },
+      /its key says 1 bytes/,
+      "logged by the store",
+    ],
+    [
+      "a body that does not inflate",
+      (p) => {
+        const v = JSON.stringify({ v: 1, body: "AAAA" });
+        return [key(p, 5, NOW, Buffer.byteLength(v)), v];
+      },
+      /not a deflated JSON poll record/,
+      "counted by the replay",
+    ],
     [
       "a record whose columns differ in length",
       (p) => {
@@ -53,14 +73,7 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
         return [key(p, 5, NOW, Buffer.byteLength(v)), v];
       },
       /columns of different lengths/,
-    ],
-    [
-      "a record whose key lies about its size",
-      (p) => {
-        const v = valueOf(recordOf(2, 4));
-        return [key(p, 5, NOW, 1), v];
-      },
-      /its key says 1 bytes/,
+      "counted by the replay",
     ],
     [
       "a record of another time than its key's",
@@ -69,10 +82,11 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
         return [key(p, 5, NOW, Buffer.byteLength(v)), v];
       },
       /at 1\d+, its value is \d+ bytes at/,
+      "counted by the replay",
     ],
   ];
-  for (const [name, put, why] of hostile) {
-    it(`counts as unreadable ${name}, logs why, and reads the other records`, async () => {
+  for (const [name, put, why, where] of hostile) {
+    it(`counts as unreadable ${name}, ${where}, and reads the other records`, async () => {
       const prefix = suite.freshPrefix();
       const store = await open(prefix);
       const good = recordOf(3, 4, NOW - 1);
@@ -84,9 +98,14 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
         () => store.pollRecords.size().records,
         (n) => n === 2,
       );
-      assert.deepEqual(await store.pollRecords.since(0, 10), { records: [good], unreadable: 1 });
+      assert.deepEqual(await readPollRecords(store.pollRecords, 0, 10), { records: [good], unreadable: 1 });
       const said = logged.find((l) => l.level === "error" && l.fields["key"] === k);
-      assert.match(String(said?.fields["error"]), why);
+      if (where === "logged by the store") assert.match(String(said?.fields["error"]), why);
+      else assert.equal(said, undefined, "the store hands the value on undecoded");
+      const parsed = new StoreKeys(prefix).parse(k);
+      assert.ok(parsed.kind === "record");
+      const read = decodeRecord(k, parsed.record, Buffer.from(v));
+      assert.match(read.ok ? "" : read.message, why, "as a check or copy names it");
     });
   }
 
@@ -133,7 +152,7 @@ describe("etcd replay records", { skip: ETCD_SKIP }, () => {
     await store.settings.setHealthCheckPaused("marker", true);
     const r = recordOf(1, 4, NOW + 1);
     await store.enqueue(() => ({ add: [], outcome: () => outcome(1), pollRecord: r }), NOW + 1, ACTOR);
-    assert.deepEqual(await store.pollRecords.since(0, 10), { records: [r], unreadable: 0 });
+    assert.deepEqual(await readPollRecords(store.pollRecords, 0, 10), { records: [r], unreadable: 0 });
   });
 
   it("commits a poll's entries and outcome without its record while the records head cannot be read, and says so", async () => {

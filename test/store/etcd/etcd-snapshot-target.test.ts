@@ -45,7 +45,7 @@ describe("an etcd prefix as the target of a copy", { skip: ETCD_SKIP }, () => {
     const raced = Object.assign(Object.create(real) as SnapshotTarget, {
       checkEmpty: async () => {
         await real.checkEmpty();
-        await (await openEtcdStore({ client: suite.client, prefix })).close();
+        await (await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix })).close();
       },
     });
     await assert.rejects(

@@ -44,10 +44,10 @@ describe("etcd store when transactions fail", { skip: ETCD_SKIP }, () => {
   for (const [name, write, observe] of writes) {
     it(`${name} whose answer was lost and that was sent again commits once, announces once, and resolves`, async () => {
       const prefix = suite.freshPrefix();
-      const setup = await openEtcdStore({ client: suite.client, prefix });
+      const setup = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix });
       await setup.entries.add(newEntry("10.0.0.1"), "setup", NOW, ACTOR);
       await setup.close();
-      store = await openEtcdStore({ client: answerLosingEtcdClient(suite.client), prefix });
+      store = await openEtcdStore({ client: answerLosingEtcdClient(suite.client), endpoints: suite.etcd.endpoints, prefix });
       const commits = commitsOf(store);
       await write(store);
       assert.deepEqual(await observe(store), once[name]);

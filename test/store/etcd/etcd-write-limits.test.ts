@@ -38,7 +38,7 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
 
   for (const { name, writeLimits, message } of cases) {
     it(`${name}: StoreLimitError, nothing written, the store healthy`, async () => {
-      store = await openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits });
+      store = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix: suite.freshPrefix(), writeLimits });
       const reason = "x".repeat(2_000);
       for (let i = 0; i < 100; i++) await store.entries.add(newEntry(`10.0.0.${i}`, { status: "failed" }), reason, NOW, ACTOR);
       const commits = commitsOf(store);
@@ -60,7 +60,7 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
 
   it("a queue write of another replica between a poll's parts ends the poll there: fewer entries than decided, the outcome lists those enqueued", async () => {
     const prefix = suite.freshPrefix();
-    const other = await openEtcdStore({ client: suite.client, prefix });
+    const other = await openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix });
     try {
       // The poll's second transaction is its second part: another replica adds an entry just before it is sent.
       let sent = 0;
@@ -69,7 +69,7 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
         sent = n;
         if (sentWhileOpening !== null && n === sentWhileOpening + 2) await other.entries.add(newEntry("10.9.9.9"), "another replica", NOW, "other");
       });
-      store = await openEtcdStore({ client, prefix });
+      store = await openEtcdStore({ client, endpoints: suite.etcd.endpoints, prefix });
       sentWhileOpening = sent;
       let decisions = 0;
       const result = await store.enqueue(
@@ -97,11 +97,11 @@ describe("etcd store at etcd's transaction limits", { skip: ETCD_SKIP }, () => {
 
   it("rejects limits etcd cannot have", async () => {
     await assert.rejects(
-      openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits: { maxTxnOps: 0 } }),
+      openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix: suite.freshPrefix(), writeLimits: { maxTxnOps: 0 } }),
       /max-txn-ops must be a whole number of at least 8, got 0/,
     );
     await assert.rejects(
-      openEtcdStore({ client: suite.client, prefix: suite.freshPrefix(), writeLimits: { maxRequestBytes: 1.5 } }),
+      openEtcdStore({ client: suite.client, endpoints: suite.etcd.endpoints, prefix: suite.freshPrefix(), writeLimits: { maxRequestBytes: 1.5 } }),
       /max-request-bytes must be a whole number of at least 65536, got 1.5/,
     );
   });

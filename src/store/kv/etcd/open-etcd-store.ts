@@ -19,7 +19,7 @@ export interface EtcdStoreOptions extends Omit<StoreCoreOptions, "log"> {
   /** The deadline of every etcd call (etcdutil's `timeout`). */
   readonly timeoutMs?: number;
   /** The endpoints the client talks to, named in errors. */
-  readonly endpoints?: readonly string[];
+  readonly endpoints: readonly string[];
   /** etcd's `--max-txn-ops` and `--max-request-bytes` (default etcd's own); writes are split to fit. */
   readonly writeLimits?: Partial<KvTxnLimits>;
   readonly compaction?: EtcdCompactionSettings;
@@ -32,8 +32,7 @@ export async function openEtcdStore(options: EtcdStoreOptions): Promise<Kintsugi
   const timeoutMs = options.timeoutMs ?? DEFAULT_ETCD_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new Error(`the etcd timeout must be a positive number of milliseconds, got ${timeoutMs}`);
   const limits = checkedLimits(options.writeLimits);
-  const endpoints = options.endpoints ?? clientEndpoints(client);
-  const access = etcdAccess({ client, prefix: options.prefix, endpoints, timeoutMs, limits, log });
+  const access = etcdAccess({ client, prefix: options.prefix, endpoints: options.endpoints, timeoutMs, limits, log });
   const compaction = new EtcdCompaction({ retentionMs: 0, ...options.compaction, driver: access.driver, probeKey: access.keys.schema, log });
   const store = await openStoreCore(access, { ...options, log });
   await compaction.start();
@@ -56,11 +55,4 @@ export function etcdAccess(options: Omit<EtcdKvDriverOptions, "probeKey"> & { re
     place: `etcd prefix ${keys.prefix}`,
     howToEmpty: `etcdctl del --prefix ${keys.prefix}`,
   };
-}
-
-/** The endpoints the client was made with (etcd3 keeps its options on the client; its types call them protected). */
-function clientEndpoints(client: Etcd3): readonly string[] {
-  const hosts = (client as unknown as { options?: { hosts?: unknown } }).options?.hosts;
-  if (typeof hosts === "string") return [hosts];
-  return Array.isArray(hosts) ? hosts.map(String) : ["the etcd client's endpoints"];
 }

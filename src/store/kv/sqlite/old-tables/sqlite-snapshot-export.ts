@@ -13,7 +13,8 @@ import type { StoredMachineHold } from "../../../../domain/holds/machine-holds.j
 import type { AutoRepairOutcome } from "../../../../domain/intake/auto-repair-outcome.js";
 import { skippedFromStored, type StoredSkippedMachine } from "../../../../domain/intake/skip-kinds.js";
 import { decodeReplay } from "../../../poll-record-schema.js";
-import { parseStoredEvidence } from "../../../repair-evidence-schema.js";
+import { repairEvidenceSchema } from "../../../core/value-schemas.js";
+import { canonicalEvidence, type RepairEvidence } from "../../../../domain/proof/repair-evidence.js";
 import type { Db } from "../database.js";
 
 const STATE = "status, step, step_status AS stepStatus, deleted";
@@ -123,4 +124,22 @@ function readable<T>(from: string, what: string, decode: () => T): T {
   } catch (err) {
     throw new SnapshotSourceError(`${from}: the ${what} cannot be read: ${(err as Error).message}`);
   }
+}
+
+/** The evidence kept as JSON text (the old tables' column), checked; throws naming `where` and the fault. */
+export function parseStoredEvidence(text: string, where: string): RepairEvidence {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${where}: its proof of repair evidence is not JSON: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = repairEvidenceSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+    throw new Error(`${where}: its proof of repair evidence is invalid${at}: ${issue?.message ?? "invalid"}`);
+  }
+  // canonicalEvidence keeps only the signals `since` has a time for.
+  return canonicalEvidence(parsed.data);
 }
