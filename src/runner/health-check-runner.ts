@@ -134,10 +134,17 @@ export class HealthCheckRunner {
             ? await machineTypes()
             : await machineTypes().catch(() => new Map<string, string>());
         // The per-rack limit reads sabakan's racks (without sabakan it has none to read); sabakan failing to answer
-        // fails the evaluation, so nothing is enqueued past a limit that could not be checked.
+        // fails the evaluation, so nothing is enqueued past a limit that could not be checked. A closed gate's record
+        // keeps them too, best effort, so that a replay that opens the gate weighs the limit (a rack's outage is what
+        // closes gates).
         const racks =
-          rackMaximum > 0 && deps.machines && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy")
-            ? (await sabakanFleet()).racks
+          rackMaximum > 0 && deps.machines && evaluation.targets.some((t) => t.state === "unhealthy")
+            ? evaluation.gate.open
+              ? (await sabakanFleet()).racks
+              : await sabakanFleet().then(
+                  (f) => f.racks,
+                  () => null,
+                )
             : null;
         const labels = new Map(nodes.map((n) => [n.name, n.labels]));
         const machineTypeOf = (node: string, address: string) =>

@@ -161,7 +161,7 @@ describe("node health checks end to end (test Kubernetes API)", () => {
     }
   });
 
-  it("keeps sabakan's machine types in a closed gate's remediation record, for a replay that opens the gate", async () => {
+  it("keeps sabakan's machine types and racks in a closed gate's remediation record, for a replay that opens the gate", async () => {
     const sabakan = await startFakeSabakan();
     sabakan.addMachine({ serial: "w1", rack: 1, ipv4: ["10.1.0.1"], bmcType: "m" });
     try {
@@ -169,13 +169,17 @@ describe("node health checks end to end (test Kubernetes API)", () => {
         { machineType: { from: "sabakan" }, maxUnhealthy: { kind: "count", value: 0 } },
         2,
         async (k, kube) => {
+          await k.gql(`mutation { setConstraint(name: "maximum-unhealthy-machines-per-rack", value: 2) { maximumUnhealthyMachinesPerRack } }`);
           kube.setNodeCondition("worker1", "Ready", "False", new Date(Date.now() - 60_000));
           const [record] = await until(
             "a closed gate's record",
             () => remediationRecords(k),
             (r) => r.length > 0,
           );
-          assert.deepEqual(record && [record.gate.open, record.unhealthy.node, record.unhealthy.machineType, record.enqueued], [false, ["worker1"], ["m"], []]);
+          assert.deepEqual(
+            record && [record.gate.open, record.unhealthy.node, record.unhealthy.machineType, record.unhealthy.rack, record.rackLimit, record.enqueued],
+            [false, ["worker1"], ["m"], [1], 2, []],
+          );
         },
         0.2,
         sabakan.url,

@@ -25,13 +25,13 @@ export interface RemediationRecord {
     readonly address: ReadonlyArray<string | null>;
     readonly addressProblem: ReadonlyArray<string | null>;
     readonly machineType: ReadonlyArray<string | null>;
-    /** Present when the per-rack limit was applied (its racks read from sabakan). */
+    /** Present when the per-rack limit was on and sabakan's racks were read (a closed gate's too, for a replay that opens it). */
     readonly rack?: ReadonlyArray<number | null>;
   };
   readonly queue: readonly string[];
   readonly held: readonly string[];
   readonly maximumRepairQueueEntries: number;
-  /** `maximum-unhealthy-machines-per-rack` as the decision applied it; absent when it applied none. */
+  /** `maximum-unhealthy-machines-per-rack` in force, with the racks (`unhealthy.rack`); absent without them. */
   readonly rackLimit?: number;
   readonly enqueued: readonly string[];
   /** Whether the queue limit stopped the remediation (nothing enqueued although candidates were kept). */

@@ -274,6 +274,22 @@ describe("replayAutoRepair with health checks (one simulated queue for the intak
       },
     },
     {
+      name: "a gate the replay opens still holds a rack over the limit: a closed gate's record keeps the racks",
+      records: liveRun([{ check: forty, nodes: RACK_STORM }], 10, [], 2),
+      limits: limits(undefined, { workers: { maxUnhealthy: { kind: "percent", value: 100 } } }),
+      expected: {
+        evaluations: [
+          {
+            at: 0,
+            source: "workers",
+            short: [true, false],
+            fates: ["n1:short_circuited->rack_limit", "n2:short_circuited->rack_limit", "n3:short_circuited->rack_limit", "n5:short_circuited->enqueued"],
+          },
+        ],
+        totals: [0, 1],
+      },
+    },
+    {
       name: "a record with no racks (the limit was off live) replays without a rack limit, whatever the replayed one",
       records: liveRun([{ check: CHECK, nodes: RACK_STORM }]),
       limits: perRack(1),
