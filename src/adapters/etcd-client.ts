@@ -8,7 +8,9 @@ import { EtcdClientConfigError, readEtcdTls, type EtcdTls } from "../config/etcd
 function credentialsOf(config: EtcdConfig, tls: EtcdTls): NonNullable<IOptions["credentials"]> | null {
   if (config.tlsCa === null && config.tlsClient === null) return null;
   const rootCertificate = Buffer.from(tls.caPem ?? rootCertificates.join("\n"));
-  return tls.client === null ? { rootCertificate } : { rootCertificate, certChain: Buffer.from(tls.client.certPem), privateKey: Buffer.from(tls.client.keyPem) };
+  return tls.client === null
+    ? { rootCertificate }
+    : { rootCertificate, certChain: Buffer.from(tls.client.certPem), privateKey: Buffer.from(tls.client.keyPem) };
 }
 
 /**
