@@ -3,9 +3,11 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { NEWEST_SCHEMA_VERSION } from "../../src/store/kv/sqlite/old-tables/migrations/index.js";
+import { testEtcdClient } from "../support/etcd-clients.js";
 import { runCliInProcess } from "../support/in-process-cli.js";
 import { graphqlData, serveProcess, type ServeProcess } from "../support/serve-process.js";
 import { tempDir } from "../support/temp-dir.js";
+import { until } from "../support/until.js";
 import { ETCD_SKIP, startTestEtcd, type TestEtcd } from "../support/test-etcd.js";
 
 const REPAIR = `repair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n        - operation: unreachable\n          repair_steps: [{ repair_command: ["true"] }]\n          health_check_command: [echo, "true"]\n`;
@@ -38,6 +40,18 @@ describe("kintsugi db backup with store: etcd (the db commands in-process)", { s
     await graphqlData(url, "mutation { setRepairQueueEnabled(enabled: false) }");
     for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3"]) {
       await graphqlData(url, `mutation { addRepairEntry(operation: "unreachable", machineType: "qemu", address: "${address}") { index } }`);
+    }
+    // The leader's pass then publishes why the three entries wait: a write that landing between the backup and the
+    // checks would change the store's sha256. The test begins once it has landed.
+    const client = testEtcdClient(etcd.endpoints);
+    try {
+      await until(
+        "the leader has published why the three entries wait",
+        async () => (JSON.parse((await client.get(`${prefix}settings/repair-waits`).string()) ?? "{}") as { value?: unknown[] }).value?.length,
+        (published) => published === 3,
+      );
+    } finally {
+      client.close();
     }
   });
   after(async () => {
