@@ -13,63 +13,61 @@ const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const text = z.string().max(1024);
 const column = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_RECORDED_MACHINES);
 
-/** A stored poll record, checked whole before the replay reads it: one of the wrong shape is refused, never guessed at. */
-export const pollRecordSchema = z
-  .object({
-    time: count,
-    machines: z
-      .object({
-        serial: column(text),
-        ipv4: column(text.nullable()),
-        rack: column(count),
-        types: column(text),
-        type: column(count),
-        state: column(
-          z
-            .int()
-            .min(0)
-            .max(MACHINE_STATES.length - 1),
-        ),
-        seconds: column(count),
-        standing: column(z.int().min(0).max(2)),
-      })
-      .strict()
-      .refine((m) => [m.ipv4, m.rack, m.type, m.state, m.seconds, m.standing].every((c) => c.length === m.serial.length), "columns of different lengths")
-      .refine((m) => m.type.every((t) => t < m.types.length), "a type index past the type dictionary"),
-    queue: column(text),
-    held: column(text),
-    constraints: z.object({ maximumRepairQueueEntries: count, waitSecondsToRepairRebooting: count, maximumUnhealthyMachinesPerRack: count }).strict(),
-    enqueued: column(text),
-    shortCircuited: z.boolean(),
-  })
-  .strict();
+/**
+ * A stored poll record, checked whole before the replay reads it: one of the wrong shape is refused, never guessed at.
+ * A field this kintsugi does not know is dropped, as in every stored value: a newer replica's records stay readable
+ * here during a rolling upgrade, without what it added.
+ */
+export const pollRecordSchema = z.object({
+  time: count,
+  machines: z
+    .object({
+      serial: column(text),
+      ipv4: column(text.nullable()),
+      rack: column(count),
+      types: column(text),
+      type: column(count),
+      state: column(
+        z
+          .int()
+          .min(0)
+          .max(MACHINE_STATES.length - 1),
+      ),
+      seconds: column(count),
+      standing: column(z.int().min(0).max(2)),
+    })
+    .refine((m) => [m.ipv4, m.rack, m.type, m.state, m.seconds, m.standing].every((c) => c.length === m.serial.length), "columns of different lengths")
+    .refine((m) => m.type.every((t) => t < m.types.length), "a type index past the type dictionary"),
+  queue: column(text),
+  held: column(text),
+  constraints: z.object({ maximumRepairQueueEntries: count, waitSecondsToRepairRebooting: count, maximumUnhealthyMachinesPerRack: count }),
+  enqueued: column(text),
+  shortCircuited: z.boolean(),
+});
 
 /** A stored remediation record, checked whole as poll records are. */
-export const remediationRecordSchema = z
-  .object({
-    time: count,
-    check: text,
-    gate: z.object({ open: z.boolean(), reason: text.nullable() }).strict(),
-    targets: count,
-    pending: count,
-    unhealthy: z
-      .object({
-        node: column(text),
-        address: column(text.nullable()),
-        addressProblem: column(text.nullable()),
-        machineType: column(text.nullable()),
-        rack: column(count.nullable()).optional(),
-      })
-      .strict()
-      .refine((u) => [u.address, u.addressProblem, u.machineType, u.rack ?? u.node].every((c) => c.length === u.node.length), "columns of different lengths"),
-    queue: column(text),
-    held: column(text),
-    maximumRepairQueueEntries: count,
-    rackLimit: count.optional(),
-    enqueued: column(text),
-    shortCircuited: z.boolean(),
-  })
-  .strict();
+export const remediationRecordSchema = z.object({
+  time: count,
+  check: text,
+  gate: z.object({ open: z.boolean(), reason: text.nullable() }),
+  targets: count,
+  pending: count,
+  unhealthy: z
+    .object({
+      node: column(text),
+      address: column(text.nullable()),
+      addressProblem: column(text.nullable()),
+      machineType: column(text.nullable()),
+      rack: column(count.nullable()).optional(),
+    })
+    .refine((u) => [u.address, u.addressProblem, u.machineType, u.rack ?? u.node].every((c) => c.length === u.node.length), "columns of different lengths"),
+  queue: column(text),
+  held: column(text),
+  maximumRepairQueueEntries: count,
+  rackLimit: count.optional(),
+  enqueued: column(text),
+  shortCircuited: z.boolean(),
+});
 
 /** A record as stored: its JSON, deflated (columns of serials and addresses compress several times over). */
 export function encodePollRecord(record: PollRecord | RemediationRecord): Buffer {
