@@ -230,7 +230,7 @@ export class RepairRunner {
           // As CKE, which uncordons the nodes it cordoned before it starts any repair (server/strategy.go): a node
           // kintsugi is uncordoning is schedulable again before another is cordoned.
           // A drain stopped meanwhile (its entry deleted) ends here, without waiting for the uncordon to answer.
-          await Promise.race([Promise.all(this.uncordoning), abortedOf(signal)]);
+          await unlessAborted(Promise.all(this.uncordoning), signal);
           if (signal.aborted) return;
           const result = await drainJob(this.deps, this.commits.commitIfUnchanged, latest, signal);
           if (result === "started") this.jobs.markDrainDone(index, latest.lastTransitionTime);
@@ -334,7 +334,15 @@ export class RepairRunner {
   }
 }
 
-/** Settles when `signal` aborts (never, when it does not). */
-function abortedOf(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+/** Settles when `work` does or `signal` aborts, whichever is first; its listener on `signal` goes with it. */
+function unlessAborted(work: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    void work.then(done, done);
+  });
 }
