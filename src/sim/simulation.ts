@@ -10,6 +10,7 @@ import { Checks } from "./sim-checks.js";
 import { SimCommands } from "./sim-commands.js";
 import { CommitInvariants } from "./sim-commit-checks.js";
 import { drawConfig, loadSimConfig } from "./sim-config-file.js";
+import { checkReplay, type EvaluationTruth } from "./sim-replay-checks.js";
 import { longestChainMs, simConstraints, simHealthCheck, simRepairConfig, type ConfigVariant, type SimSettings } from "./sim-config.js";
 import { DisruptionInvariants } from "./sim-disruptions.js";
 import { EscalationInvariants } from "./sim-escalation.js";
@@ -218,7 +219,11 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   let passes = 0;
   let faultCount = 0;
   let nextPoll = START;
+  // What each health-check evaluation ran under that its record does not keep, for the replay's invariants.
+  const evaluations = new Map<number, EvaluationTruth>();
   const intake = async (source: "sabakan" | "health-check", work: () => Promise<unknown>) => {
+    if (source === "health-check")
+      evaluations.set(clock, { rackLimit: store.settings.constraints().maximumUnhealthyMachinesPerRack, sabakanUp: !sabakan.down });
     const before = store.entries.list();
     const known = new Set(before.map((e) => e.index));
     const escalationHolds = () =>
@@ -338,6 +343,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       }
       if (settled) break;
     }
+    if (violation() === null)
+      await checkReplay(checks, store, simHealthCheck(model), kintsugi.repair, { evaluations, rackOf: (address) => world.at(address)?.rack ?? null });
     const report: SimReport = {
       seed: options.seed,
       machines: options.machines,

@@ -342,4 +342,18 @@ export const MUTANTS: readonly Mutant[] = [
     find: 'return entry.deleted && !isFinished(entry) && obs.inherited?.kind === "may-run" && obs.inherited.until !== null ? obs.inherited : undefined;',
     replace: "return undefined;",
   },
+  {
+    name: "closed-gate-record-without-racks",
+    rule: "a closed gate's remediation record keeps sabakan's racks, so that a replay that opens the gate holds a rack over maximum-unhealthy-machines-per-rack",
+    file: "src/runner/health-check-runner.ts",
+    find: 'rackMaximum > 0 && deps.machines && evaluation.targets.some((t) => t.state === "unhealthy")',
+    replace: 'rackMaximum > 0 && deps.machines && evaluation.gate.open && evaluation.targets.some((t) => t.state === "unhealthy")',
+  },
+  {
+    name: "replay-ignores-rack-limit",
+    rule: "the what-if replay of a health check's remediation holds a rack over maximum-unhealthy-machines-per-rack, as the live rule does",
+    file: "src/domain/replay/remediation-replay.ts",
+    find: "    ...(simRacks && { rackLimit: simRacks }),\n",
+    replace: "",
+  },
 ];
