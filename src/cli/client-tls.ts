@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { ClientTls } from "../adapters/tls-transport.js";
+import { readFailure } from "../config/named-files.js";
 import { CliError } from "./cli-error.js";
 
 /** The file names given on the command line (or in KINTSUGI_CA, KINTSUGI_CERT, KINTSUGI_KEY). */
@@ -13,10 +14,7 @@ function readPem(file: string, option: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      `${option} ${file}: cannot read: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? "unreadable")}`,
-    );
+    throw new CliError(`${option} ${file}: cannot read: ${readFailure(error)}`);
   }
 }
 

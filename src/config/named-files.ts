@@ -16,9 +16,10 @@ const READ_ERRORS: Record<string, string> = {
   EISDIR: "is a directory",
 };
 
-/** Why reading a file failed, in words for the common causes (the error's own message otherwise). */
+/** Why reading a file failed: in words for the common causes, else the error's code (node's message repeats the path). */
 export function readFailure(error: unknown): string {
-  return READ_ERRORS[(error as NodeJS.ErrnoException).code ?? ""] ?? (error as Error).message;
+  const code = (error as NodeJS.ErrnoException).code;
+  return (code === undefined ? undefined : READ_ERRORS[code]) ?? code ?? (error as Error).message;
 }
 
 // Messages name the file and what is wrong, never the content: a key must not end up in a log.

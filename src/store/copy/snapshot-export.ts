@@ -93,7 +93,8 @@ async function* replayRecords(reader: KvStoreAccess, revision: number): AsyncGen
 
 /**
  * The snapshot of the store, every key read at the revision of the first read (concurrent writes cannot tear it).
- * Every value is checked against its key; a key or value kintsugi did not write fails the export, naming it. The
+ * Every value is checked against its key; a key kintsugi did not write, or a value of a shape it does not read, fails
+ * the export, naming it (a field it does not know is dropped, as on every read of the store). The
  * election keys and the copy marker are left out; counters are the heads, raised past every number seen.
  */
 export async function* kvSnapshotItems(reader: KvStoreAccess): AsyncGenerator<SnapshotItem> {
