@@ -129,6 +129,17 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
     "--hours 6 --classic --without cke-reboot --draw-config",
     (r) => (r.refused !== null ? `the drawn config was refused: ${r.refused}` : r.passes === 0 ? "nothing ran" : null),
   ),
+  // Found by a sweep of the classic model for the review of 5f4f19a..: a control plane whose repair command runs is
+  // held by another control plane going not Ready (a rack loses power); it kept the turn for its command but gave up
+  // its slot, and a worker's repair command started beside it with max_concurrent_repairs 1 (broke since before
+  // 5f4f19a).
+  regression(
+    "7: a control plane held while its command runs frees its slot, and a worker starts beside it",
+    "max-concurrent-repairs",
+    7,
+    { hours: 24, model: "classic", faults: CLASSIC_FAULTS },
+    "--hours 24 --classic",
+  ),
   // No generation bug was found in the domain; this seed keeps all_healthy under a rack failure and CKE rebooting
   // control planes: a rack loses power, up to 22 nodes carry cke.cybozu.com/state=unreachable at once, and no control
   // plane is replaced, no unhealthy machine added, every healthy machine a node once rounds change nothing.

@@ -343,6 +343,13 @@ export const MUTANTS: readonly Mutant[] = [
     replace: "return undefined;",
   },
   {
+    name: "held-control-plane-frees-its-slot",
+    rule: "a control plane held by another not Ready keeps its slot while its drain or repair command runs, so no other repair starts beside it past max_concurrent_repairs",
+    file: WALK,
+    find: '        if (entry.status === "processing" && (obs.job === "drain" || obs.job === "repair-command")) inProgress++;\n',
+    replace: "",
+  },
+  {
     name: "closed-gate-record-without-racks",
     rule: "a closed gate's remediation record keeps sabakan's racks, so that a replay that opens the gate holds a rack over maximum-unhealthy-machines-per-rack",
     file: "src/runner/health-check-runner.ts",

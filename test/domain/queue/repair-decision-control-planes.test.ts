@@ -116,6 +116,22 @@ const CASES: TurnCase[] = [
     names: { 1: undefined, 2: 1 },
   },
   {
+    name: "a control plane whose repair command runs while another is not Ready takes its slot: a worker waits for max_concurrent_repairs",
+    snapshot: snapshot([midWatch(1), entry(4)], { 1: { job: "repair-command" } }, { max: 1, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] }),
+    want: [],
+    held: { 1: NOT_READY_2, 4: /^max_concurrent_repairs \(1\) reached$/ },
+  },
+  {
+    name: "a control plane whose drain runs while another is not Ready takes its slot: a worker waits for max_concurrent_repairs",
+    snapshot: snapshot(
+      [entry(1, { status: "processing", stepStatus: "draining", nodename: "cp1", lastTransitionTime: T0 - 10 * SEC }), entry(4)],
+      { 1: { job: "drain" } },
+      { max: 1, controlPlanes: [cp(1), cp(2, { ready: false }), cp(3)] },
+    ),
+    want: [],
+    held: { 1: NOT_READY_2, 4: /^max_concurrent_repairs \(1\) reached$/ },
+  },
+  {
     name: "a running repair is not overtaken: B's command runs, so older A (Ready, watch over) yields to it and starts no command",
     snapshot: snapshot([watched(1), midWatch(2)], { 2: { job: "repair-command" } }, { max: 3, controlPlanes: [cp(1), cp(2)] }),
     want: [{ index: 1, states: ["processing/1/waiting"], effect: "none" }],
