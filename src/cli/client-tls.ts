@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import type { ClientTls } from "../adapters/tls-transport.js";
-import { readFailure } from "../config/named-files.js";
 import { CliError } from "./cli-error.js";
 
 /** The file names given on the command line (or in KINTSUGI_CA, KINTSUGI_CERT, KINTSUGI_KEY). */
@@ -10,11 +9,16 @@ export interface ClientTlsFiles {
   readonly key?: string;
 }
 
+// The words of config/named-files.ts's readFailure, kept here: the CLI's front bundle holds nothing of config/
+// (test/cli/cli-modules.test.ts), and every operator command reads these options.
 function readPem(file: string, option: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (error) {
-    throw new CliError(`${option} ${file}: cannot read: ${readFailure(error)}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `${option} ${file}: cannot read: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? "unreadable")}`,
+    );
   }
 }
 
