@@ -6,7 +6,7 @@ import {
   planCompaction,
   type CompactionPlanInput,
   type RevisionSample,
-} from "../../../src/store/kv/etcd/etcd-compaction.js";
+} from "../../../src/domain/service/etcd-compaction-plan.js";
 import { NOW } from "../../support/fixtures.js";
 
 const MINUTE = 60_000;
