@@ -7,7 +7,7 @@ import type { GeneratedCluster } from "../../domain/cluster/types.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import { canonicalEvidence } from "../../domain/proof/repair-evidence.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { StoredGenerationFields } from "./value-schemas.js";
+import { repairEntrySchema, type StoredGenerationFields } from "./value-schemas.js";
 import type { Log } from "../../support/log.js";
 
 /**
@@ -74,36 +74,22 @@ export function encodeValue(value: object, format: number = FIRST_VALUE_FORMAT):
   });
 }
 
+/** The fields an entry is stored with, in the order written: the schema's, so a field added there is kept here. */
+const { evidence: _evidence, command: _command, ...plainFields } = repairEntrySchema.shape;
+const ENTRY_FIELDS = Object.keys(plainFields) as ReadonlyArray<keyof RepairEntry>;
+const COMMAND_FIELDS = Object.keys(repairEntrySchema.shape.command.unwrap().shape) as ReadonlyArray<keyof NonNullable<RepairEntry["command"]>>;
+
 /** An entry with exactly the fields of {@link RepairEntry} (callers may pass objects carrying more). */
 export function storedEntry(e: RepairEntry): RepairEntry {
-  return deepFreeze({
-    index: e.index,
-    address: e.address,
-    nodename: e.nodename,
-    serial: e.serial,
-    machineType: e.machineType,
-    operation: e.operation,
-    status: e.status,
-    step: e.step,
-    stepStatus: e.stepStatus,
-    deleted: e.deleted,
-    lastTransitionTime: e.lastTransitionTime,
-    drainBackoffCount: e.drainBackoffCount,
-    drainBackoffExpire: e.drainBackoffExpire,
-    createdAt: e.createdAt,
-    source: e.source,
-    ...(e.evidence !== undefined && { evidence: canonicalEvidence(e.evidence) }),
-    ...(e.command !== undefined && {
-      command: {
-        command: e.command.command,
-        operationId: e.command.operationId,
-        replica: e.command.replica,
-        run: e.command.run,
-        startedAt: e.command.startedAt,
-        timeoutSeconds: e.command.timeoutSeconds,
-      },
-    }),
-  });
+  const stored: Record<string, unknown> = {};
+  for (const field of ENTRY_FIELDS) stored[field] = e[field];
+  if (e.evidence !== undefined) stored.evidence = canonicalEvidence(e.evidence);
+  if (e.command !== undefined) {
+    const command: Record<string, unknown> = {};
+    for (const field of COMMAND_FIELDS) command[field] = e.command[field];
+    stored.command = command;
+  }
+  return deepFreeze(stored as unknown as RepairEntry);
 }
 
 export function storedRecord(r: RepairHistoryRecord): RepairHistoryRecord {
