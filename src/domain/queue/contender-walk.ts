@@ -45,8 +45,11 @@ export function walkContenders(snapshot: RepairSnapshot, triage: EntryTriage, ct
   const busy = new Map<string, number>(commandOn);
   let repairingPlane: RepairEntry | null = null;
   let inProgress = 0;
-  // One wait for every entry the limit holds: on a long queue most entries wait for a slot.
-  const fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
+  // One wait for every entry the limit holds (on a long queue most entries wait for a slot), made again only when
+  // another held entry keeps its slot: the wait names them.
+  const heldSlots: number[] = [];
+  let fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
+  let fullNames = 0;
   const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
   // Control planes that gave up the one-control-plane turn this pass: they hold no slot.
   const yielded = new Set<number>();
@@ -123,6 +126,7 @@ export function walkContenders(snapshot: RepairSnapshot, triage: EntryTriage, ct
       }
       // Mid-repair (cordoned, maybe drained): it still counts against the limits, and a drain still times out.
       inProgress++;
+      heldSlots.push(entry.index);
       if (plane && !repairingPlane) repairingPlane = entry;
       const stop = drainStopOf(entry, ctx);
       if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });
@@ -163,6 +167,10 @@ export function walkContenders(snapshot: RepairSnapshot, triage: EntryTriage, ct
       }
     }
     if (inProgress >= snapshot.repair.maxConcurrentRepairs) {
+      if (fullNames !== heldSlots.length) {
+        fullNames = heldSlots.length;
+        fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs, heldSlots);
+      }
       held.set(entry.index, fullReason);
       continue;
     }

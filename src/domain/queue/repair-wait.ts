@@ -41,9 +41,23 @@ export function waitForQueueEnabled(): WaitingFor {
   return wait("QUEUE_DISABLED", "the repair queue is disabled");
 }
 
-/** Every slot is taken: `max_concurrent_repairs` entries are in progress. */
-export function waitForSlot(maxConcurrentRepairs: number): WaitingFor {
-  return wait("CONCURRENCY", `max_concurrent_repairs (${maxConcurrentRepairs}) reached`);
+/** The most held entries a slot wait names: the rest are counted. */
+const NAMED_HELD_SLOTS = 5;
+
+/**
+ * Every slot is taken: `max_concurrent_repairs` entries are in progress. `heldSlots` are those of them held mid-repair
+ * by a machine hold: they keep their slots until the holds end, so the wait names them (the operator's way out).
+ */
+export function waitForSlot(maxConcurrentRepairs: number, heldSlots: readonly number[] = []): WaitingFor {
+  const full = `max_concurrent_repairs (${maxConcurrentRepairs}) reached`;
+  if (heldSlots.length === 0) return wait("CONCURRENCY", full);
+  const more = heldSlots.length - NAMED_HELD_SLOTS;
+  const named = heldSlots.slice(0, NAMED_HELD_SLOTS).join(", ") + (more > 0 ? ` and ${more} more` : "");
+  const one = heldSlots.length === 1;
+  return wait(
+    "CONCURRENCY",
+    `${full}; ${one ? "entry" : "entries"} ${named} ${one ? "is" : "are"} held mid-repair and keep${one ? "s its slot until its hold ends" : " their slots until their holds end"}`,
+  );
 }
 
 /** A control-plane rule holds the entry (`why` from controlPlaneHold); `inTheWay` is the control-plane entry in progress, or the not-Ready one's entry. */

@@ -30,7 +30,39 @@ const CASES: DecisionCase[] = [
     name: "a held processing entry keeps its slot: a queued entry does not start beside it beyond the limit",
     snapshot: withHolds(snapshot([watched(1), entry(2)], {}, { max: 1 }), hold("10.0.0.1")),
     want: [],
-    held: { 1: /^held by/, 2: /^max_concurrent_repairs \(1\) reached$/ },
+    held: { 1: /^held by/, 2: /^max_concurrent_repairs \(1\) reached; entry 1 is held mid-repair and keeps its slot until its hold ends$/ },
+  },
+  {
+    name: "a slot wait names the held entries that keep their slots, not the others in progress",
+    snapshot: withHolds(
+      snapshot([watched(1), watched(2), watched(3), entry(4)], { 2: observed({ job: "repair-command" }) }, { max: 3 }),
+      hold("10.0.0.1"),
+      hold("10.0.0.3"),
+    ),
+    want: [],
+    held: {
+      1: /^held by/,
+      3: /^held by/,
+      4: /^max_concurrent_repairs \(3\) reached; entries 1, 3 are held mid-repair and keep their slots until their holds end$/,
+    },
+  },
+  {
+    name: "a slot wait names five held entries and counts the rest",
+    snapshot: withHolds(
+      snapshot([1, 2, 3, 4, 5, 6, 7].map((i) => watched(i)).concat(entry(8)), {}, { max: 7 }),
+      ...[1, 2, 3, 4, 5, 6, 7].map((i) => hold(`10.0.0.${i}`)),
+    ),
+    want: [],
+    held: {
+      ...Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((i) => [i, /^held by/])),
+      8: /^max_concurrent_repairs \(7\) reached; entries 1, 2, 3, 4, 5 and 2 more are held mid-repair and keep their slots until their holds end$/,
+    },
+  },
+  {
+    name: "a held queued entry keeps no slot, so the slot wait does not name it",
+    snapshot: withHolds(snapshot([watched(1), entry(2), entry(3)], { 1: observed({ job: "repair-command" }) }, { max: 1 }), hold("10.0.0.2")),
+    want: [],
+    held: { 2: /^held by/, 3: /^max_concurrent_repairs \(1\) reached$/ },
   },
   {
     name: "a held entry whose command runs is left to finish it",
