@@ -350,6 +350,13 @@ export const MUTANTS: readonly Mutant[] = [
     replace: "",
   },
   {
+    name: "held-entry-frees-its-slot",
+    rule: "an entry held mid-repair by a machine hold keeps its slot (its machine may be cordoned or drained), so no other repair starts beside it past max_concurrent_repairs",
+    file: WALK,
+    find: "      inProgress++;\n      heldSlots.push(entry.index);\n",
+    replace: "      heldSlots.push(entry.index);\n",
+  },
+  {
     name: "closed-gate-record-without-racks",
     rule: "a closed gate's remediation record keeps sabakan's racks, so that a replay that opens the gate holds a rack over maximum-unhealthy-machines-per-rack",
     file: "src/runner/health-check-runner.ts",
