@@ -86,7 +86,8 @@ export interface ReplayRecords {
  * millisecond), through decideIntake and decideRemediation with other limits, carrying ONE simulated queue from
  * evaluation to evaluation, as live: both share maximum-repair-queue-entries and skip an address the queue holds.
  * The simulated queue is the recorded one, corrected by the differences: a recorded entry the live run enqueued
- * within the replay and the replay did not is left out; an entry the replay enqueued in the same evaluation as the
+ * within the replay and the replay did not is left out while it lasts (an entry for its address that comes back
+ * later, unrecorded, is an operator's); an entry the replay enqueued in the same evaluation as the
  * live run lives as long as the recorded one (while the recorded queue holds its address) unless the replay changes
  * the runner; any other entry the replay enqueued waits for its repair to start as `limits.runner` allows (behind
  * the recorded entries, which hold repair slots and pacing room while they are in the queue; see advanceSchedule),
@@ -134,6 +135,9 @@ export function replayAutoRepair(records: ReplayRecords | readonly PollRecord[],
       simulated.delete(address);
       if (!entry.mirrorsLive && !repaired.has(address)) schedule = withdrawScheduled(schedule, address, model);
     }
+    // A live entry ends when the recorded queue no longer holds its address: an entry for it that comes back
+    // unrecorded (an operator's) is not the live run's, and stays as recorded.
+    for (const address of liveIntroduced) if (!recordedQueue.has(address)) liveIntroduced.delete(address);
     const simQueue = record.queue.filter((a) => !liveIntroduced.has(a) || simulated.has(a));
     const kept = new Set(simQueue);
     for (const address of simulated.keys()) if (!kept.has(address)) simQueue.push(address);
