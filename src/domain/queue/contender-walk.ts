@@ -157,8 +157,9 @@ export function walkContenders(snapshot: RepairSnapshot, triage: EntryTriage, ct
       // A processing control plane may be cordoned or drained already: no other one starts beside it, held or not.
       if (entry.status === "processing" && !repairingPlane) repairingPlane = entry;
       if (hold) {
-        // Its drain or command still runs (it kept the turn for it): that machine is disrupted, so it takes a slot.
-        if (entry.status === "processing" && (obs.job === "drain" || obs.job === "repair-command")) inProgress++;
+        // It kept the turn (its drain or command runs, or CKE reboots another control plane): mid-repair, its node may
+        // be cordoned or drained, so it takes a slot as a held worker does.
+        if (entry.status === "processing") inProgress++;
         held.set(entry.index, waitForControlPlane(hold.message, inTheWay));
         const stop = drainStopOf(entry, ctx);
         if (stop) actions.push({ entry, transitions: stop.transitions, effect: stop.effect });

@@ -344,9 +344,9 @@ export const MUTANTS: readonly Mutant[] = [
   },
   {
     name: "held-control-plane-frees-its-slot",
-    rule: "a control plane held by another not Ready keeps its slot while its drain or repair command runs, so no other repair starts beside it past max_concurrent_repairs",
+    rule: "a processing control plane held by another control plane keeps its slot while it keeps the turn (its drain or command runs, or CKE reboots another), so no other repair starts beside it past max_concurrent_repairs",
     file: WALK,
-    find: '        if (entry.status === "processing" && (obs.job === "drain" || obs.job === "repair-command")) inProgress++;\n',
+    find: '        if (entry.status === "processing") inProgress++;\n',
     replace: "",
   },
   {

@@ -224,6 +224,12 @@ const CASES: TurnCase[] = [
     held: { 1: /^control plane cp2 is being rebooted$/, 3: /^one control plane at a time: entry 1/ },
     names: { 1: undefined, 3: 1 },
   },
+  {
+    name: "a control plane drained for its step, held while another is being rebooted, takes its slot: a worker waits for max_concurrent_repairs",
+    snapshot: snapshot([midWatch(1), entry(4)], {}, { max: 1, controlPlanes: [cp(1), cp(2, { rebooting: true }), cp(3)] }),
+    want: [],
+    held: { 1: /^control plane cp2 is being rebooted$/, 4: /^max_concurrent_repairs \(1\) reached$/ },
+  },
 ];
 
 describe("decideRepairActions: control planes yield the turn", () => {
