@@ -1,4 +1,5 @@
-import type { ClusterNode, CommandRunner, MachineSource, NodeOperator } from "../adapters/ports.js";
+import { CORDONED_BY_ANNOTATION, type ClusterNode, type CommandRunner, type MachineSource, type NodeOperator } from "../adapters/ports.js";
+import { cordonOwner } from "../domain/queue/stray-cordons.js";
 import { canonicalAddresses } from "../domain/shared/address.js";
 import { podsBlockingDrain } from "../domain/queue/eviction-plan.js";
 import { commandEnvironment } from "../domain/queue/command-context.js";
@@ -126,12 +127,14 @@ export async function gatherObservations(
   live.forEach((entry, i) => {
     const healthy = health[i];
     const drainCompleted = drains[i];
+    const node = byName.get(names.get(entry.address) ?? "");
     observations.set(entry.index, {
       nodename: names.get(entry.address) ?? "",
       job: jobOf(entry).kind,
       drainJobDone: jobOf(entry).drainDone,
       ...(healthy !== undefined && { healthy }),
       ...(drainCompleted !== undefined && { drainCompleted }),
+      ...(node && { cordoned: node.unschedulable && node.annotations[CORDONED_BY_ANNOTATION] === cordonOwner(entry.index) }),
       ...(proofs.has(entry.index) && { proof: proofs.get(entry.index) }),
       ...(inherited.get(entry.index) && { inherited: inherited.get(entry.index) ?? undefined }),
     });

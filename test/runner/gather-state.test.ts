@@ -5,6 +5,7 @@ import { commandStarted } from "../../src/domain/queue/command-marker.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { gatherObservations } from "../../src/runner/gather-state.js";
 import { JobRegistry } from "../../src/runner/job-registry.js";
+import { CORDONED_BY_ANNOTATION, type ClusterNode, type NodeOperator } from "../../src/adapters/ports.js";
 import { NOW, TEST_REPAIR_CONFIG } from "../support/fixtures.js";
 
 const entry = (index: number, address: string): RepairEntry => ({
@@ -97,5 +98,30 @@ describe("gatherObservations", () => {
     assert.deepEqual(observations.get(1)?.inherited, { kind: "may-run", marker, until: NOW + 35_000 });
     assert.equal(observations.get(1)?.healthy, undefined);
     assert.deepEqual(checked, ["10.0.0.2"]);
+  });
+
+  it("observes whether each entry's node is cordoned for it: its own cordon on an unschedulable node, not another's nor a lifted one", async () => {
+    const node = (name: string, ip: string, unschedulable: boolean, owner: string | null): ClusterNode => ({
+      name,
+      internalIPs: [ip],
+      unschedulable,
+      annotations: owner === null ? {} : { [CORDONED_BY_ANNOTATION]: owner },
+      labels: {},
+      taints: [],
+      conditions: [],
+    });
+    const nodes = [
+      node("own", "10.0.0.1", true, "repair-entry-1"),
+      node("lifted-by-hand", "10.0.0.2", false, "repair-entry-2"),
+      node("another-entry", "10.0.0.3", true, "repair-entry-9"),
+      node("not-kintsugi", "10.0.0.5", true, null),
+    ];
+    const deps = { ...gatherDeps(recordingChecks([]), new JobRegistry()), nodes: { listNodes: async () => nodes } as unknown as NodeOperator };
+    const entries = ["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"].map((address, i) => entry(i + 1, address));
+    const { observations } = await gatherObservations(entries, deps);
+    assert.deepEqual(
+      entries.map((e) => observations.get(e.index)?.cordoned),
+      [true, false, false, undefined, false],
+    );
   });
 });

@@ -204,12 +204,13 @@ export function walkContenders(snapshot: RepairSnapshot, triage: EntryTriage, ct
 /**
  * CKE's walk: processing control planes, other processing entries, queued control planes, other queued entries;
  * kintsugi: processing control planes in the order they are offered the turn (see turnRank), and every processing
- * entry between two steps after those in the middle of one (see betweenSteps).
+ * entry between two steps after those in the middle of one (see betweenSteps), control planes that disrupt nothing of
+ * their machines between the two (see idlePlane).
  */
 function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex): Contender[] {
-  const groups: Contender[][] = [[], [], [], [], [], []];
+  const groups: Contender[][] = [[], [], [], [], [], [], [], []];
   for (const c of contenders) {
-    const group = c.entry.status !== "processing" ? 4 : betweenSteps(c) ? 2 : 0;
+    const group = c.entry.status !== "processing" ? 6 : betweenSteps(c) ? 4 : idlePlane(c, planeOf) ? 2 : 0;
     groups[group + (planeOf.has(c.entry.address) ? 0 : 1)]!.push(c);
   }
   groups[0]!.sort((a, b) => turnRank(a.entry, a.obs) - turnRank(b.entry, b.obs));
@@ -225,4 +226,15 @@ function walkOrder(contenders: readonly Contender[], planeOf: ControlPlaneIndex)
  */
 function betweenSteps(c: Contender): boolean {
   return c.entry.stepStatus === "waiting" && c.obs.job === "none";
+}
+
+/**
+ * kintsugi: a processing control plane that watches with its node not cordoned for it (it gave up the turn, which
+ * uncordoned it, or its step drains nothing) disrupts nothing of its machine either; walked as one between two
+ * steps, it does not take the slot of a worker that started while it had given up the turn and is in the middle of a
+ * step, cordoned (simulator seed 74: back with the turn, the control plane took the one slot, its watch ran out and it
+ * drained its node beside that worker's).
+ */
+function idlePlane(c: Contender, planeOf: ControlPlaneIndex): boolean {
+  return planeOf.has(c.entry.address) && c.entry.stepStatus === "watching" && c.obs.job === "none" && c.obs.cordoned === false;
 }

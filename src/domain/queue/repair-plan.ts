@@ -31,6 +31,8 @@ export interface RepairObservation {
   readonly drainJobDone: boolean;
   /** No pod is in the way of the drain any more; undefined when not observed. */
   readonly drainCompleted?: boolean;
+  /** Its node is cordoned for this entry (kintsugi's cordon, its drain's); undefined when not observed (not a node). */
+  readonly cordoned?: boolean;
   /** The signals proof of repair reads (kintsugi); gathered only for entries whose operation requires proof. */
   readonly proof?: ObservedProof;
   /** A command of the entry that no job of this process runs (see inheritedCommand); absent: none. */

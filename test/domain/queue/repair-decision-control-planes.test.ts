@@ -230,6 +230,26 @@ const CASES: TurnCase[] = [
     want: [],
     held: { 1: /^control plane cp2 is being rebooted$/, 4: /^max_concurrent_repairs \(1\) reached$/ },
   },
+  {
+    name: "a control plane back with the turn, its node uncordoned, does not take the slot of a worker cordoned mid-step: its watch runs out and it waits",
+    snapshot: snapshot(
+      [midWatch(1, { lastTransitionTime: T0 - 100 * SEC }), midWatch(4)],
+      { 1: { cordoned: false }, 4: { cordoned: true } },
+      { max: 1, controlPlanes: [cp(1), cp(2), cp(3)] },
+    ),
+    want: [],
+    held: { 1: /^max_concurrent_repairs \(1\) reached$/ },
+  },
+  {
+    name: "a control plane watching with its node cordoned for it keeps its place first: the worker waits",
+    snapshot: snapshot(
+      [midWatch(1, { lastTransitionTime: T0 - 100 * SEC }), midWatch(4)],
+      { 1: { cordoned: true }, 4: { cordoned: true } },
+      { max: 1, controlPlanes: [cp(1), cp(2), cp(3)] },
+    ),
+    want: [{ index: 1, states: ["processing/1/waiting", "processing/1/watching"], effect: "repair-command" }],
+    held: { 4: /^max_concurrent_repairs \(1\) reached$/ },
+  },
 ];
 
 describe("decideRepairActions: control planes yield the turn", () => {
