@@ -156,6 +156,11 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
   // control plane. It kept the turn, as a reboot ends by itself, but took no slot without a running job, so a worker
   // started beside it: three machines disrupted with max_concurrent_repairs 2.
   regression("9: a control plane held while CKE reboots another keeps the turn but frees its slot", "max-concurrent-repairs", 49, { hours: 6 }, "--hours 6"),
+  // Found by the same sweep (since before 5f4f19a): control plane 10.69.8.1 gave up the turn (and its slot) to one not
+  // Ready, a worker started in its slot and drained its node; back with the turn, the control plane was walked first
+  // and took the one slot, its watch ran out and it drained its node beside the worker's, with
+  // max_concurrent_repairs 1.
+  regression("10: a control plane back with the turn takes the slot of a worker cordoned mid-step", "max-concurrent-repairs", 74, { hours: 6 }, "--hours 6"),
   // No generation bug was found in the domain; this seed keeps all_healthy under a rack failure and CKE rebooting
   // control planes: a rack loses power, up to 22 nodes carry cke.cybozu.com/state=unreachable at once, and no control
   // plane is replaced, no unhealthy machine added, every healthy machine a node once rounds change nothing.

@@ -357,6 +357,13 @@ export const MUTANTS: readonly Mutant[] = [
     replace: "      heldSlots.push(entry.index);\n",
   },
   {
+    name: "idle-control-plane-walked-first",
+    rule: "a processing control plane whose node is not cordoned for it is walked after the entries in the middle of a step, so it never takes the slot of a worker cordoned mid-step and drains beside it",
+    file: WALK,
+    find: "betweenSteps(c) ? 4 : idlePlane(c, planeOf) ? 2 : 0",
+    replace: "betweenSteps(c) ? 4 : 0",
+  },
+  {
     name: "closed-gate-record-without-racks",
     rule: "a closed gate's remediation record keeps sabakan's racks, so that a replay that opens the gate holds a rack over maximum-unhealthy-machines-per-rack",
     file: "src/runner/health-check-runner.ts",
