@@ -99,6 +99,22 @@ export function allowancesOf(input: PacingInput, entries: readonly RepairEntry[]
   });
 }
 
+/**
+ * `input` with the failures a pass decides (each entry as it fails) after its finished outcomes: a failure throttles
+ * the starts of the pass that decides it, as it does every later pass once committed.
+ */
+export function withFailuresDecided(input: PacingInput, failed: readonly RepairEntry[]): PacingInput {
+  if (failed.length === 0) return input;
+  const outcomes = failed.map((e): FinishedOutcome => ({
+    entryIndex: e.index,
+    machineType: e.machineType,
+    rack: input.racks.get(e.address) ?? null,
+    status: "failed",
+    time: e.lastTransitionTime ?? 0,
+  }));
+  return { ...input, finished: [...input.finished, ...outcomes] };
+}
+
 function describeAllowance(a: DomainAllowance): string {
   const repairs = a.allowance === 1 ? "1 repair" : `${a.allowance} repairs`;
   const label = a.domain === "rack" ? `rack ${a.value}` : `machine type ${JSON.stringify(a.value)}`;

@@ -2,7 +2,7 @@ import { turnRank, yieldedProgress, yieldsTurn } from "./control-plane-turn.js";
 import { controlPlaneHold, indexControlPlanes, type ControlPlane, type ControlPlaneIndex } from "./control-planes.js";
 import { isWaitingForBackoff } from "./drain-backoff.js";
 import type { RepairEntry } from "./repair-entry.js";
-import { pacingGate } from "../pacing/repair-pacing.js";
+import { pacingGate, withFailuresDecided, type PacingGate } from "../pacing/repair-pacing.js";
 import { holdWhileDwelling } from "./healthy-finish.js";
 import { withBootIdRecorded } from "./proof-judgement.js";
 import { waitForBackoff, waitForControlPlane, waitForHold, waitForMachine, waitForPacing, waitForSlot, type WaitingFor } from "./repair-wait.js";
@@ -50,18 +50,23 @@ export function walkContenders(snapshot: RepairSnapshot, triage: EntryTriage, ct
   const heldSlots: number[] = [];
   let fullReason = waitForSlot(snapshot.repair.maxConcurrentRepairs);
   let fullNames = 0;
-  const pacing = snapshot.pacing ? pacingGate(snapshot.pacing, snapshot.repair.maxConcurrentRepairs) : null;
   // Control planes that gave up the one-control-plane turn this pass: they hold no slot.
   const yielded = new Set<number>();
-  // Pacing counts the processing entries that hold a slot: every one not waiting out a back-off and not yielded,
-  // whatever else holds it (a held one may be cordoned or drained already); queued entries count from the moment
-  // they start. Every processing entry is walked before the first queued one, so they are counted then.
-  let processingPaced = false;
-  const paceProcessing = () => {
-    if (processingPaced) return;
-    processingPaced = true;
+  // Pacing, built at the first queued entry's look (undefined until then): every processing entry is walked before
+  // it, so the gate knows every failure this pass decides (a failure throttles the starts of its own pass) and counts
+  // the processing entries that hold a slot: every one not waiting out a back-off and not yielded, whatever else
+  // holds it (a held one may be cordoned or drained already); queued entries count from the moment they start.
+  let pacing: PacingGate | null | undefined;
+  const pacingOfPass = (): PacingGate | null => {
+    if (pacing !== undefined) return pacing;
+    const failed = [...triage.actions, ...actions].flatMap(({ entry, transitions }) => {
+      const after = transitions.at(-1)?.after;
+      return after?.status === "failed" && entry.status !== "failed" ? [after] : [];
+    });
+    pacing = snapshot.pacing ? pacingGate(withFailuresDecided(snapshot.pacing, failed), snapshot.repair.maxConcurrentRepairs) : null;
     for (const { entry } of contenders)
       if (entry.status === "processing" && !isWaitingForBackoff(entry, now) && !yielded.has(entry.index)) pacing?.admit(entry);
+    return pacing;
   };
   const entryOfPlane = new Map<ControlPlane, number>();
   for (const { entry } of contenders) {
@@ -175,14 +180,14 @@ export function walkContenders(snapshot: RepairSnapshot, triage: EntryTriage, ct
       held.set(entry.index, fullReason);
       continue;
     }
-    if (entry.status === "queued") paceProcessing();
-    const paced = entry.status === "queued" ? (pacing?.holdReason(entry) ?? null) : null;
+    const gate = entry.status === "queued" ? pacingOfPass() : null;
+    const paced = gate?.holdReason(entry) ?? null;
     if (paced !== null) {
       held.set(entry.index, waitForPacing(paced.message, paced.domain));
       continue;
     }
     inProgress++;
-    if (entry.status === "queued") pacing?.admit(entry);
+    gate?.admit(entry);
     if (plane) repairingPlane = entry;
     const dwelling = holdWhileDwelling(entry, current, renamed, proof, ctx);
     if (dwelling) {

@@ -30,7 +30,8 @@ import { walkContenders } from "./contender-walk.js";
  *    and takes no slot; a processing one keeps its slot, lets a running job finish its command and starts no
  *    other, a drain past its eviction timeout still stops; a processing control plane gives up the turn and its
  *    slot when the yield rule says so, as one a control-plane rule holds, and a drain with it); with `pacing`, a queued entry also waits while any of
- *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts), counting every
+ *    its failure domains has as many entries in progress as its allowance (see repair-pacing.ts; a failure this pass
+ *    decides lowers it already), counting every
  *    processing entry that holds a slot (not waiting out a back-off, not yielded), held or not; each in progress
  *    moves on by its step status, except one whose proof dwell runs (kintsugi: every signal holds, so it is
  *    recovering as asked): its watch does not end and no drain or repair command starts until the dwell ends or a

@@ -33,11 +33,14 @@ const DIAGNOSED: RepairConfig = {
     },
   ],
 };
-/** Pacing by rack, every entry's machine in rack 3, no finished entry yet: the rack allows 1 repair. */
-const pacedByRack = (s: RepairSnapshot): RepairSnapshot => ({
-  ...s,
-  pacing: { domains: ["rack"], racks: new Map(s.entries.map((e) => [e.address, 3])), finished: [] },
-});
+/** Pacing by rack, every entry's machine in rack 3, after `successes` proven successes there (none: it allows 1 repair). */
+const pacedByRack = (s: RepairSnapshot, successes = 0): RepairSnapshot => {
+  const ok = (i: number) => ({ entryIndex: 100 + i, machineType: "m", rack: 3, status: "succeeded" as const, time: T - 3600 * SEC });
+  return {
+    ...s,
+    pacing: { domains: ["rack"], racks: new Map(s.entries.map((e) => [e.address, 3])), finished: Array.from({ length: successes }, (_, i) => ok(i)) },
+  };
+};
 const diagnosing = (index: number) => entry(index, { status: "processing", lastTransitionTime: T0 });
 const runsDiagnostics = (index: number) => ({ index, states: ["processing/0/waiting"], effect: "diagnostics" as const });
 const cp = (n: number, over: Partial<ControlPlane> = {}): ControlPlane => ({
@@ -212,6 +215,20 @@ const CASES: DecisionCase[] = [
     snapshot: withHolds(snapshot([entry(1)], { 1: { healthy: true } }, { config: DIAGNOSED })),
     want: [{ index: 1, states: [], effect: "success-command" }],
     held: {},
+  },
+  // failure + pacing: found by the simulator (seed 64): an entry failed (its operation gone) in the pass that started
+  // another of its machine type on the allowance the failure had just reset to 1, so two were in progress.
+  {
+    name: "failure + pacing: an entry whose operation is gone resets its rack's allowance before a queued entry starts in the same pass",
+    snapshot: pacedByRack(snapshot([watched(1), entry(2, { operation: "gone" }), entry(3)], { 1: { job: "repair-command" } }, { max: 5 }), 1),
+    want: [{ index: 2, states: ["failed/0/waiting"], effect: "uncordon" }],
+    held: { 3: /^pacing: rack 3 allows 1 repair in progress \(last failure: entry 2 at 2026-11-22T06:00:00.000Z\)$/ },
+  },
+  {
+    name: "failure + pacing: an entry failing at the end of its last watch resets its rack's allowance before a queued entry starts in the same pass",
+    snapshot: pacedByRack(snapshot([watched(1, { step: 1 }), watched(2), entry(3)], { 2: { job: "repair-command" } }, { max: 5 }), 2),
+    want: [{ index: 1, states: ["failed/1/watching"], effect: "uncordon" }],
+    held: { 3: /^pacing: rack 3 allows 1 repair in progress \(last failure: entry 1 at/ },
   },
   {
     name: "pacing + healthy: finishing a healthy entry is not paced",
