@@ -364,6 +364,13 @@ export const MUTANTS: readonly Mutant[] = [
     replace: "betweenSteps(c) ? 4 : 0",
   },
   {
+    name: "failure-paced-next-pass",
+    rule: "a failure lowers its rack's and machine type's pacing allowance for the starts of the very pass that decides it",
+    file: WALK,
+    find: "pacingGate(withFailuresDecided(snapshot.pacing, failed), ",
+    replace: "pacingGate(snapshot.pacing, ",
+  },
+  {
     name: "closed-gate-record-without-racks",
     rule: "a closed gate's remediation record keeps sabakan's racks, so that a replay that opens the gate holds a rack over maximum-unhealthy-machines-per-rack",
     file: "src/runner/health-check-runner.ts",
