@@ -15,6 +15,8 @@ export interface PassView {
   /** Every entry in the queue after the pass, finished or not. */
   readonly entries: readonly RepairEntry[];
   readonly jobOf: (index: number) => RunningJob;
+  /** Found healthy (and proven), it finishes: its success command runs or was decided; no slot, no turn (CKE's RepairFinishOp). */
+  readonly finishing: (index: number) => boolean;
   readonly commandsRunning: ReadonlySet<string>;
   /** The repair config in force. */
   readonly repair: RepairConfig;
@@ -72,9 +74,9 @@ export class PassInvariants {
     const planes = world.machines.filter(
       (m) =>
         m.role === "control-plane" &&
-        // A cordon whose entry runs its success command is lifted as the command ends (the machine is healthy).
+        // A cordon whose entry finishes is lifted as its success command ends (the machine is healthy).
         // A pass whose uncordon the API refused leaves a stray cordon for the next pass to lift: not a disruption.
-        ((view.kubernetesAnswered && cordonedFor(m) !== null && view.jobOf(cordonedFor(m) as number) !== "success-command") ||
+        ((view.kubernetesAnswered && cordonedFor(m) !== null && !view.finishing(cordonedFor(m) as number)) ||
           view.commandsRunning.has(m.address) ||
           bootingAfterCommand(m, now) ||
           unfinished.some((e) => e.address === m.address && view.jobOf(e.index) === "drain")),
@@ -92,7 +94,7 @@ export class PassInvariants {
       const job = view.jobOf(e.index);
       if (job === "drain" || job === "repair-command") return true;
       // Found healthy, it finishes (its success command runs, then its node is uncordoned): it holds no slot.
-      if (job === "success-command" || e.status !== "processing" || isWaitingForBackoff(e, now)) return false;
+      if (view.finishing(e.index) || e.status !== "processing" || isWaitingForBackoff(e, now)) return false;
       const m = world.at(e.address);
       if (!m) return false;
       return (

@@ -310,6 +310,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         now: clock,
         entries,
         jobOf: (i) => jobs.kindOf(i),
+        finishing: (i) =>
+          jobs.kindOf(i) === "success-command" || (disruptions.answerOf(i)?.proven === true && kintsugi.runner.waitingFor(i)?.kind === "COMMAND"),
         commandsRunning: commands.runningAddresses(),
         repair: kintsugi.repair,
         queueEnabled,
