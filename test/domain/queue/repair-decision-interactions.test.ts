@@ -231,6 +231,14 @@ const CASES: DecisionCase[] = [
     held: { 3: /^pacing: rack 3 allows 1 repair in progress \(last failure: entry 1 at/ },
   },
   {
+    // CKE's repairOps finishes a completed entry (RepairFinishOp) before counting the API server turn; the simulator's
+    // one-control-plane-disrupted judges the finishing control plane's cordon by this rule (regression seed 9).
+    name: "control planes + healthy: a control plane found healthy finishes and holds no turn, so the next control plane starts",
+    snapshot: snapshot([watched(1), entry(2)], { 1: { healthy: true } }, { max: 3, controlPlanes: [cp(1), cp(2), cp(3)] }),
+    want: [{ index: 1, states: [], effect: "success-command" }, starts(2)],
+    held: {},
+  },
+  {
     name: "pacing + healthy: finishing a healthy entry is not paced",
     snapshot: pacedByRack(snapshot([watched(1), entry(2)], { 1: { job: "repair-command" }, 2: { healthy: true } }, { max: 5 })),
     want: [{ index: 2, states: [], effect: "success-command" }],
