@@ -10,7 +10,7 @@ import { Checks } from "./sim-checks.js";
 import { SimCommands } from "./sim-commands.js";
 import { CommitInvariants } from "./sim-commit-checks.js";
 import { drawConfig, loadSimConfig } from "./sim-config-file.js";
-import { checkReplay, type EvaluationTruth } from "./sim-replay-checks.js";
+import { checkReplay, escalationActed, type EvaluationTruth } from "./sim-replay-checks.js";
 import { longestChainMs, simConstraints, simHealthCheck, simRepairConfig, type ConfigVariant, type SimSettings } from "./sim-config.js";
 import { DisruptionInvariants } from "./sim-disruptions.js";
 import { EscalationInvariants } from "./sim-escalation.js";
@@ -184,8 +184,12 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     fence.cordons(m.address, entryIndex);
     disruptions.cordon(m, entryIndex);
   };
+  // When escalation first acted (a hold, its operation, a machine skipped as escalated) or the repair procedures
+  // changed: the in-force replay's horizon (the records carry neither).
+  let unrecordedFrom: number | null = null;
   const failover = async (variant?: ConfigVariant, mode?: FailoverMode) => {
     const before = kintsugi.repair.maxConcurrentRepairs;
+    if (variant && unrecordedFrom === null) unrecordedFrom = clock;
     const orphans = await kintsugi.failover(variant && configs(variant), mode);
     await generationRun?.restart();
     if (kintsugi.repair.maxConcurrentRepairs < before) pass.configChanged(before);
@@ -238,11 +242,17 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     const all = store.entries.list();
     const c = store.settings.constraints();
     const check = simHealthCheck(model);
+    const added = all.filter((e) => !known.has(e.index));
+    const escalationHeld = escalationHolds().filter((a) => !heldBefore.has(a));
+    if (unrecordedFrom === null && settings.escalation) {
+      const outcome = source === "sabakan" ? (await store.outcomes.last(1))[0] : undefined;
+      if (escalationActed(settings.escalation.operation, { held: escalationHeld, added, outcome })) unrecordedFrom = clock;
+    }
     intakes.afterIntake({
       source,
       before,
-      added: all.filter((e) => !known.has(e.index)),
-      escalationHeld: escalationHolds().filter((a) => !heldBefore.has(a)),
+      added,
+      escalationHeld,
       total: all.length,
       cap: c.maximumRepairQueueEntries,
       rackLimit: c.maximumUnhealthyMachinesPerRack,
@@ -346,7 +356,11 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       if (settled) break;
     }
     if (violation() === null)
-      await checkReplay(checks, store, simHealthCheck(model), kintsugi.repair, { evaluations, rackOf: (address) => world.at(address)?.rack ?? null });
+      await checkReplay(checks, store, simHealthCheck(model), kintsugi.repair, {
+        evaluations,
+        rackOf: (address) => world.at(address)?.rack ?? null,
+        unrecordedFrom,
+      });
     const report: SimReport = {
       seed: options.seed,
       machines: options.machines,
