@@ -14,7 +14,7 @@ Runs kintsugi's real rules and workers over a simulated data center on a virtual
   --machines N        machines in the data center, 1 to 20000 (default 100)
   --hours H           hours of faults (default 24); a quiet tail follows in which every entry must finish
   --pass-seconds S    virtual seconds between passes, 1 to 3600 (default 30)
-  --classic           the first model: no extension drawn, the classic faults (the regression seeds' model)
+  --classic           the first model: no extension drawn, the classic faults (most regression seeds' model)
   --without K,K       leave these fault kinds out (an unknown kind lists the known ones)
   --fenced-deletions  also a frozen leader's entries deleted and added again while their commands run on
   --escalation        repair.escalation on (two repairs in a day hold the machine); the whole model draws its own

@@ -384,4 +384,11 @@ export const MUTANTS: readonly Mutant[] = [
     find: "    ...(simRacks && { rackLimit: simRacks }),\n",
     replace: "",
   },
+  {
+    name: "replay-drops-operator-entries",
+    rule: "the what-if replay keeps an operator's entry for a machine the live run enqueued and repaired earlier in the replay, so that replayed with the limits in force it reproduces the live run",
+    file: "src/domain/replay/auto-repair-replay.ts",
+    find: "    for (const address of liveIntroduced) if (!recordedQueue.has(address)) liveIntroduced.delete(address);\n",
+    replace: "",
+  },
 ];
