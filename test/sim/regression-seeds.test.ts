@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { REGRESSION_SEEDS } from "../../src/sim/sim-sweep.js";
+import { REGRESSION_SEEDS } from "../../src/sim/sim-regression-seeds.js";
 import { simulate } from "../../src/sim/simulation.js";
 
 describe("simulator regression seeds", () => {
