@@ -106,17 +106,18 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
   // Found by a sweep of the whole model at 6 h (since before 5f4f19a): control plane 10.69.0.1, drained for step 2,
   // waited for its repair command (the leader failed over before recording its start) while CKE rebooted another
   // control plane. It kept the turn, as a reboot ends by itself, but took no slot without a running job, so a worker
-  // started beside it: three machines disrupted with max_concurrent_repairs 2.
-  regression("9: a control plane held while CKE reboots another keeps the turn but frees its slot", "max-concurrent-repairs", 49, { hours: 6 }, "--hours 6"),
+  // started beside it: three machines disrupted with max_concurrent_repairs 2. This and the seeds below run the fewest
+  // hours of faults that still broke them before their fixes (the draws of the first hours do not depend on the length).
+  regression("9: a control plane held while CKE reboots another keeps the turn but frees its slot", "max-concurrent-repairs", 49, { hours: 1 }, "--hours 1"),
   // Found by the same sweep (since before 5f4f19a): control plane 10.69.8.1 gave up the turn (and its slot) to one not
   // Ready, a worker started in its slot and drained its node; back with the turn, the control plane was walked first
   // and took the one slot, its watch ran out and it drained its node beside the worker's, with
   // max_concurrent_repairs 1.
-  regression("10: a control plane back with the turn takes the slot of a worker cordoned mid-step", "max-concurrent-repairs", 74, { hours: 6 }, "--hours 6"),
+  regression("10: a control plane back with the turn takes the slot of a worker cordoned mid-step", "max-concurrent-repairs", 74, { hours: 2 }, "--hours 2"),
   // Found by a sweep of the whole model at 6 h: an entry failed at once (the config it was restarted with dropped its
   // operation) in the pass that started a control plane of its machine type; pacing read the allowance of the
   // outcomes before the pass (2), not the 1 the failure reset it to, so two were in progress (broke on 341b375).
-  regression("11: a failure resets its domain's allowance for the starts of the pass that decides it", "pacing-allowance", 64, { hours: 6 }, "--hours 6"),
+  regression("11: a failure resets its domain's allowance for the starts of the pass that decides it", "pacing-allowance", 64, { hours: 1 }, "--hours 1"),
   // Found by a sweep of the whole model at 6 h, a false alarm of the simulator's pass invariant (since before 341b375):
   // control plane 10.69.0.1, found healthy, finishes and gives up the turn (CKE's RepairFinishOp takes none), so the
   // repair command of control plane 10.69.8.1 starts in the same pass; the leader stopped before recording the start of
@@ -133,13 +134,14 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
   // Found by replay-with-limits-in-force-reproduces-live in the whole model (no escalation): the what-if replay took
   // an operator's entry for 10.69.4.7, added after the live run's own entry for it was repaired, for the live run's
   // and left it out of the simulated queue, so the machine came out queue_limit where it had been recently_repaired
-  // at 03:51:30 (fixed in 341b375). The npm test sweep's 1 h runs never reach it; about 5 s of CPU.
+  // at 03:51:30 (fixed in 341b375). The npm test sweep's 1 h runs never reach it;
+  // 4 h of faults are the fewest that do (about 3 s of CPU).
   regression(
     "13: the what-if replay takes an operator's entry for a machine the live run repaired for the live run's own",
     "replay-with-limits-in-force-reproduces-live",
     9,
-    { hours: 6 },
-    "--hours 6",
+    { hours: 4 },
+    "--hours 4",
     (r) => ((r.checked.get("replay-with-limits-in-force-reproduces-live") ?? 0) === 0 ? "the replay was not compared with the live run" : null),
   ),
   // No generation bug was found in the domain; this seed keeps all_healthy under a rack failure and CKE rebooting
