@@ -241,5 +241,7 @@ function betweenSteps(c: Contender): boolean {
  * drained its node beside that worker's).
  */
 function idlePlane(c: Contender, planeOf: ControlPlaneIndex): boolean {
+  // A command another replica started may still run there: that machine is disrupted, cordoned or not.
+  if (c.fenced) return false;
   return planeOf.has(c.entry.address) && c.entry.stepStatus === "watching" && c.obs.job === "none" && c.obs.cordoned === false;
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { commandStarted } from "../../../src/domain/queue/command-marker.js";
 import type { ControlPlane } from "../../../src/domain/queue/control-planes.js";
 import { startEvidence } from "../../../src/domain/proof/repair-evidence.js";
 import type { RepairEntry } from "../../../src/domain/queue/repair-entry.js";
@@ -239,6 +240,22 @@ const CASES: TurnCase[] = [
     ),
     want: [],
     held: { 1: /^max_concurrent_repairs \(1\) reached$/ },
+  },
+  {
+    name: "a control plane whose command another replica started may still run keeps its place first, uncordoned: the worker's next step waits",
+    snapshot: snapshot(
+      [midWatch(1), midWatch(4, { lastTransitionTime: T0 - 100 * SEC })],
+      {
+        1: {
+          cordoned: false,
+          inherited: { kind: "may-run", marker: commandStarted("repair", "1-1-1-ab", { replica: "gone", run: "r0" }, T - 5_000, 30), until: T + 35_000 },
+        },
+        4: { cordoned: true },
+      },
+      { max: 1, controlPlanes: [cp(1), cp(2), cp(3)] },
+    ),
+    want: [],
+    held: { 1: /may still be running/, 4: /^max_concurrent_repairs \(1\) reached$/ },
   },
   {
     name: "a control plane watching with its node cordoned for it keeps its place first: the worker waits",
