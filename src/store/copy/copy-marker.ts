@@ -1,4 +1,5 @@
 import type { KvStoreAccess } from "../core/kv-store-access.js";
+import { NamedError } from "../store-errors.js";
 
 /** What a copy leaves in the target while it writes (a store holding it refuses to open); fresh `copyId` per copy. */
 export interface CopyMarker {
@@ -8,9 +9,7 @@ export interface CopyMarker {
 }
 
 /** A store holds the marker of a copy that did not finish: what it holds may be incomplete, so it is not opened. */
-export class UnfinishedCopyError extends Error {
-  override readonly name = "UnfinishedCopyError";
-}
+export class UnfinishedCopyError extends NamedError {}
 
 /** The refusal for a store holding a copy marker (`marker` null: it cannot be read). */
 export function unfinishedCopy(store: string, marker: Partial<CopyMarker> | null, emptyIt: string): UnfinishedCopyError {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { checkSnapshotItem, SnapshotDigest, summarizeSnapshot, type SnapshotSummary } from "./snapshot-digest.js";
 import { COUNT_NAMES, type SnapshotCounts } from "./snapshot-kinds.js";
 import type { SnapshotItem, SnapshotSource, SnapshotTarget } from "./store-snapshot.js";
+import { NamedError } from "../store-errors.js";
 
 /** A finished, verified copy. */
 export interface CopyResult {
@@ -12,9 +13,7 @@ export interface CopyResult {
 }
 
 /** A copy that began writing did not finish or verify; the target keeps its copy marker, so it refuses to open. */
-export class CopyFailedError extends Error {
-  override readonly name = "CopyFailedError";
-}
+export class CopyFailedError extends NamedError {}
 
 /**
  * Copies `source` into the empty store `target` and verifies it: writes the copy marker, streams the snapshot in

@@ -2,14 +2,13 @@ import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { DatabaseInUseError, lockDatabase, type DatabaseLock } from "../kv/sqlite/database-lock.js";
+import { NamedError } from "../store-errors.js";
 
 /**
  * A backup, restore or check that cannot go on, said so that the operator can act: a missing file, a file that would
  * be overwritten, a database in use, a backup that fails its check. Whatever was there is left as it was.
  */
-export class BackupError extends Error {
-  override readonly name = "BackupError";
-}
+export class BackupError extends NamedError {}
 
 /** The files SQLite keeps beside a database: one left beside a file SQLite would apply to the file put in its place. */
 export const JOURNALS = ["-wal", "-shm", "-journal"] as const;

@@ -17,6 +17,7 @@ import { DEFAULT_WORKER_SELECTION, readWorkerSelection, WORKER_SELECTIONS } from
 import { pollRecordSchema, remediationRecordSchema } from "../poll-record-schema.js";
 import type { SnapshotItem, SnapshotItemKind } from "./store-snapshot.js";
 import type { SnapshotCounters } from "./snapshot-digest.js";
+import { NamedError } from "../store-errors.js";
 
 /** The kinds of item a snapshot counts (all but the counters). */
 export type CountedKind = Exclude<SnapshotItemKind, "counters">;
@@ -26,9 +27,7 @@ type ItemOf<K extends CountedKind> = Extract<SnapshotItem, { readonly kind: K }>
 export type SnapshotHighest = Record<keyof SnapshotCounters, number>;
 
 /** A stored value that is not what its key says; the message says what it holds (`repair entry 2`). */
-export class MisplacedValueError extends Error {
-  override readonly name = "MisplacedValueError";
-}
+export class MisplacedValueError extends NamedError {}
 
 /** What the snapshot does with one kind of item: how it is counted, checked, named, ordered, stored and read back. */
 export interface SnapshotKind<K extends CountedKind> {

@@ -7,6 +7,7 @@ import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import type { CopyMarker } from "./copy-marker.js";
 import type { SnapshotGeneration } from "./snapshot-kinds.js";
 import type { SnapshotCounters } from "./snapshot-digest.js";
+import { NamedError } from "../store-errors.js";
 
 /**
  * A backend-neutral snapshot of a store, one item at a time, in the canonical order (so two stores holding the same
@@ -60,11 +61,7 @@ export interface SnapshotTarget {
 }
 
 /** The target of a copy already holds data: a copy goes only into an empty store. Nothing was written. */
-export class TargetNotEmptyError extends Error {
-  override readonly name = "TargetNotEmptyError";
-}
+export class TargetNotEmptyError extends NamedError {}
 
 /** The source cannot be copied as it is (a running replica, a foreign key, an unreadable value, an unfinished copy). */
-export class SnapshotSourceError extends Error {
-  override readonly name = "SnapshotSourceError";
-}
+export class SnapshotSourceError extends NamedError {}

@@ -2,11 +2,10 @@ import { quoteUntrusted } from "../../domain/shared/untrusted-text.js";
 import type { KvStoreAccess } from "./kv-store-access.js";
 import type { KvCompare } from "../kv/kv-driver.js";
 import { STORE_SCHEMA_VERSION } from "./store-values.js";
+import { NamedError } from "../store-errors.js";
 
 /** The store holds a layout this kintsugi cannot use (written by a newer one, or not kintsugi's). */
-export class StoreSchemaError extends Error {
-  override readonly name = "StoreSchemaError";
-}
+export class StoreSchemaError extends NamedError {}
 
 /**
  * Writes the schema key on a new store (one transaction, so replicas starting together agree); refuses a newer

@@ -9,6 +9,7 @@ import { canonicalEvidence } from "../../domain/proof/repair-evidence.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import { repairEntrySchema, type StoredGenerationFields } from "./value-schemas.js";
 import type { Log } from "../../support/log.js";
+import { NamedError } from "../store-errors.js";
 
 /**
  * The version of the key layout and value formats this code writes and understands; an older kintsugi refuses a
@@ -20,9 +21,7 @@ export const STORE_SCHEMA_VERSION = 2;
 const FIRST_VALUE_FORMAT = 1;
 
 /** A stored value this kintsugi cannot read: not JSON, a newer format, or not the expected shape. */
-export class UndecodableValueError extends Error {
-  override readonly name = "UndecodableValueError";
-}
+export class UndecodableValueError extends NamedError {}
 
 /** Freezes a value and everything reachable from it: the mirror hands the same objects to every reader. */
 export function deepFreeze<T>(value: T): T {

@@ -1,4 +1,5 @@
 import type { StoreBackend, StoreHealth } from "../store-port.js";
+import { NamedError } from "../store-errors.js";
 
 /**
  * What the store core runs over: a key-value store with one global revision, as etcd is and as Kine serves etcd's
@@ -109,9 +110,7 @@ export interface KvTxnLimits {
 }
 
 /** A read or watch asked for a revision the driver no longer has. */
-export class KvCompactedError extends Error {
-  override readonly name = "KvCompactedError";
-}
+export class KvCompactedError extends NamedError {}
 
 /** Every key that starts with `prefix`: up to its last byte plus one, as etcd clients do. */
 export function prefixRange(prefix: string): KeyRange {

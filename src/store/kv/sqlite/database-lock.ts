@@ -12,6 +12,8 @@ export interface DatabaseLock {
 
 /** The database's lock is held by another process (or by this one, elsewhere): a kintsugi is using the database. */
 export class DatabaseInUseError extends DatabaseOpenError {
+  // The CLI and the operator know one name for every database that cannot be opened.
+  override readonly name = "DatabaseOpenError";
   constructor(
     message: string,
     /** The holder's pid, when its lock file says. */
