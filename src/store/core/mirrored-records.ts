@@ -33,8 +33,6 @@ export class MirroredRecords {
       if (at >= 0) {
         if (this.areas[at] !== GONE) this.forget(at);
         this.fill(at, area, record);
-        this.live++;
-        this.total += record.bytes;
         return;
       }
       // Not newer than the newest: sorted when first asked for.
@@ -42,8 +40,6 @@ export class MirroredRecords {
     }
     if (this.end === this.sequences.length) this.makeRoom();
     this.fill(this.end++, area, record);
-    this.live++;
-    this.total += record.bytes;
   }
 
   delete(sequence: number): void {
@@ -105,6 +101,8 @@ export class MirroredRecords {
     this.times[i] = record.time;
     this.byteCounts[i] = record.bytes;
     this.areas[i] = area;
+    this.live++;
+    this.total += record.bytes;
   }
 
   private forget(i: number): void {
