@@ -13,7 +13,7 @@ import type { RemediationRecord } from "../domain/replay/remediation-record.js";
 import type { RepairEntry, UnindexedRepairEntry } from "../domain/queue/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../domain/queue/repair-history.js";
 import type { RepairHistorySummary } from "../domain/stats/repair-history-summary.js";
-import type { RepairTimelinePoint } from "../domain/stats/repair-timeline.js";
+import type { RepairTimelines } from "../domain/stats/repair-timeline.js";
 
 export { HoldRefusedError, NotLeaderError, StoreBusyError, StoreConflictError, StoreLimitError, StoreUnavailableError } from "./store-errors.js";
 
@@ -153,14 +153,6 @@ export interface RepairEntryPort {
 }
 
 export type NewEntryWrite = EnqueueDecision["add"][number];
-
-/** What {@link RepairEntryPort.timelines} read. */
-export interface RepairTimelines {
-  /** Each index's points (indexes without history are absent), whole for every index up to `completeThrough`. */
-  readonly timelines: ReadonlyMap<number, readonly RepairTimelinePoint[]>;
-  /** The highest index whose history was read whole: `lastIndex` unless `limit` cut the read short. */
-  readonly completeThrough: number;
-}
 
 /** Switches and values operators change at run time; an absent value means the default. */
 export interface SettingsPort {

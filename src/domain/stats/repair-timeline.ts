@@ -3,6 +3,33 @@ import type { RepairHistoryRecord } from "../queue/repair-history.js";
 /** What analytics read of a history record: when, and the entry's state after it. */
 export type RepairTimelinePoint = Pick<RepairHistoryRecord, "time" | "status" | "step" | "stepStatus">;
 
+/** One point of an entry's timeline, with the entry it belongs to: as a read of many entries' histories gives it. */
+export type IndexedTimelinePoint = RepairTimelinePoint & { readonly entryIndex: number };
+
+/** What a bounded read of the histories of a range of entries gives. */
+export interface RepairTimelines {
+  /** Each index's points (indexes without history are absent), whole for every index up to `completeThrough`. */
+  readonly timelines: ReadonlyMap<number, readonly RepairTimelinePoint[]>;
+  /** The highest index whose history was read whole: the last index asked for unless the read was cut short. */
+  readonly completeThrough: number;
+}
+
+/**
+ * Groups `points` (in key order: by index, then sequence) of the histories of entries up to `lastIndex` by entry
+ * index; when the read was cut short, the last index read may be incomplete, so it is left out.
+ */
+export function timelinesOf(points: readonly IndexedTimelinePoint[], lastIndex: number, cutShort: boolean): RepairTimelines {
+  const cut = cutShort ? (points.at(-1)?.entryIndex ?? null) : null;
+  const timelines = new Map<number, RepairTimelinePoint[]>();
+  for (const { entryIndex, time, status, step, stepStatus } of points) {
+    if (entryIndex === cut) break;
+    const list = timelines.get(entryIndex) ?? [];
+    list.push({ time, status, step, stepStatus });
+    timelines.set(entryIndex, list);
+  }
+  return { timelines, completeThrough: cut === null ? (cutShort ? -1 : lastIndex) : cut - 1 };
+}
+
 /**
  * The time an entry spent draining, in milliseconds: the sum of every interval between a history record that leaves
  * it processing and draining and the next record (or `end`, when the history stops there). Records that do not change

@@ -1,7 +1,7 @@
 import type { RepairEntry, UnindexedRepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryRecord } from "../../domain/queue/repair-history.js";
-import type { RepairTimelinePoint } from "../../domain/stats/repair-timeline.js";
-import type { EntryWrite, NewEntryWrite, RepairChange, RepairEntryPort, RepairTimelines } from "../store-port.js";
+import { timelinesOf, type IndexedTimelinePoint, type RepairTimelines } from "../../domain/stats/repair-timeline.js";
+import type { EntryWrite, NewEntryWrite, RepairChange, RepairEntryPort } from "../store-port.js";
 import { readOrLog, storedRecord, UndecodableValueError } from "./store-values.js";
 import { decodeHistory, type DecodedHistory } from "./history-value.js";
 import { CorePort } from "./core-port.js";
@@ -35,7 +35,7 @@ export class CoreEntryPort extends CorePort implements RepairEntryPort {
   async timelines(firstIndex: number, lastIndex: number, limit: number): Promise<RepairTimelines> {
     const end = this.keys.historyOf(lastIndex).end;
     let start = this.keys.historyOf(firstIndex).start;
-    const points: Array<RepairTimelinePoint & { readonly entryIndex: number }> = [];
+    const points: IndexedTimelinePoint[] = [];
     while (points.length < limit) {
       const page = Math.min(TIMELINE_PAGE, limit - points.length);
       const response = await this.driver.range(`reading the histories of repair entries ${firstIndex} to ${lastIndex}`, { start, end }, { limit: page });
@@ -120,17 +120,4 @@ export class CoreEntryPort extends CorePort implements RepairEntryPort {
       return queue.plan(writeId, queue.changes);
     });
   }
-}
-
-/** Groups `points` (in key order) by entry index; when the read was cut short, the last index read is left out. */
-function timelinesOf(points: ReadonlyArray<RepairTimelinePoint & { readonly entryIndex: number }>, lastIndex: number, cutShort: boolean): RepairTimelines {
-  const cut = cutShort ? (points.at(-1)?.entryIndex ?? null) : null;
-  const timelines = new Map<number, RepairTimelinePoint[]>();
-  for (const { entryIndex, time, status, step, stepStatus } of points) {
-    if (entryIndex === cut) break;
-    const list = timelines.get(entryIndex) ?? [];
-    list.push({ time, status, step, stepStatus });
-    timelines.set(entryIndex, list);
-  }
-  return { timelines, completeThrough: cut === null ? (cutShort ? -1 : lastIndex) : cut - 1 };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { drainingTimeOf, percentileOf, stepsNeededOf } from "../../../src/domain/stats/repair-timeline.js";
+import { drainingTimeOf, percentileOf, stepsNeededOf, timelinesOf } from "../../../src/domain/stats/repair-timeline.js";
 import { MIN, T, history } from "./repair-stats-support.js";
 
 describe("drainingTimeOf", () => {
@@ -116,4 +116,60 @@ describe("percentileOf (nearest rank)", () => {
     { name: "p100 is the max", values: [3, 1, 2], p: 100, expected: 3 },
   ];
   for (const c of cases) it(c.name, () => assert.equal(percentileOf(c.values, c.p), c.expected));
+});
+
+describe("timelinesOf", () => {
+  const point = (entryIndex: number, time: number) => ({ entryIndex, time, status: "queued" as const, step: 0, stepStatus: "waiting" as const });
+  const cases: Array<{ name: string; points: Array<[number, number]>; cutShort: boolean; indexes: number[]; completeThrough: number }> = [
+    { name: "nothing read: no timelines, complete through the last index", points: [], cutShort: false, indexes: [], completeThrough: 9 },
+    {
+      name: "read whole: every index, complete through the last",
+      points: [
+        [2, 1],
+        [2, 2],
+        [5, 3],
+      ],
+      cutShort: false,
+      indexes: [2, 5],
+      completeThrough: 9,
+    },
+    {
+      name: "cut short: the last index read is left out",
+      points: [
+        [2, 1],
+        [2, 2],
+        [5, 3],
+      ],
+      cutShort: true,
+      indexes: [2],
+      completeThrough: 4,
+    },
+    { name: "cut short before anything was read (no limit left): complete through none", points: [], cutShort: true, indexes: [], completeThrough: -1 },
+    {
+      name: "cut short within the first index read: it is left out",
+      points: [
+        [3, 1],
+        [3, 2],
+      ],
+      cutShort: true,
+      indexes: [],
+      completeThrough: 2,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const read = timelinesOf(
+        c.points.map(([index, time]) => point(index, time)),
+        9,
+        c.cutShort,
+      );
+      assert.deepEqual([...read.timelines.keys()], c.indexes);
+      assert.equal(read.completeThrough, c.completeThrough);
+    });
+  }
+  it("keeps each index's points in order, without their index", () =>
+    assert.deepEqual(timelinesOf([point(1, 5), point(1, 7)], 1, false).timelines.get(1), [
+      { time: 5, status: "queued", step: 0, stepStatus: "waiting" },
+      { time: 7, status: "queued", step: 0, stepStatus: "waiting" },
+    ]));
 });
