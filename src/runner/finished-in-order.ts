@@ -1,5 +1,6 @@
 import type { FinishedRepair } from "../domain/queue/finished-repair.js";
 import type { RepairHistorySummary } from "../domain/stats/repair-history-summary.js";
+import { lowerBound } from "../domain/shared/sorted-search.js";
 import { REPAIR_STATS_DIMENSIONS, repairStats, type RecordedRepair, type RepairStatsDimension, type RepairStatsGroup } from "../domain/stats/repair-stats.js";
 
 /**
@@ -89,13 +90,6 @@ export class FinishedInOrder {
 
   /** The position of the first repair that ended at or after `time`. */
   private firstEndingAtOrAfter(time: number): number {
-    let low = 0;
-    let high = this.ends.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.ends[middle]! < time) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return lowerBound(0, this.ends.length, (i) => this.ends[i]! < time);
   }
 }

@@ -1,5 +1,6 @@
 import type { FinishedRepair } from "../../domain/queue/finished-repair.js";
 import type { RepairHistorySummary } from "../../domain/stats/repair-history-summary.js";
+import { lowerBound } from "../../domain/shared/sorted-search.js";
 
 /** The finished-repair records the mirror holds, by sequence and by entry index, with their stored summaries. */
 export class MirroredFinished {
@@ -80,14 +81,7 @@ export class MirroredFinished {
   private positionOf(sequence: number): number {
     const last = this.order.at(-1);
     if (last === undefined || last.sequence < sequence) return this.order.length;
-    let low = 0;
-    let high = this.order.length - 1;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((this.order[middle] as FinishedRepair).sequence < sequence) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return lowerBound(0, this.order.length, (i) => this.order[i]!.sequence < sequence);
   }
 }
 

@@ -1,4 +1,5 @@
 import { RECORD_AREAS, type RecordArea, type RecordKey } from "./store-keys.js";
+import { lowerBound } from "../../domain/shared/sorted-search.js";
 
 /** The area code of a slot whose record was deleted (its sequence stays, so the slots stay ordered). */
 const GONE = 255;
@@ -113,16 +114,8 @@ export class MirroredRecords {
 
   /** The slot of `sequence` among the ordered slots in use (GONE or not), or -1. */
   private find(sequence: number): number {
-    let low = this.start;
-    let high = this.end - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const s = this.sequences[middle]!;
-      if (s === sequence) return middle;
-      if (s < sequence) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
+    const at = lowerBound(this.start, this.end, (i) => this.sequences[i]! < sequence);
+    return at < this.end && this.sequences[at] === sequence ? at : -1;
   }
 
   /** Room for one more at the end: the live slots moved to the front, or columns half as long again. */
