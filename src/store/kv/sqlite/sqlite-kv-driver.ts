@@ -67,10 +67,7 @@ export class SqliteKvDriver implements KvDriver {
   }
 
   async get(what: string, key: string, options: { readonly revision?: number } = {}): Promise<{ readonly kv: KvPair | null; readonly revision: number }> {
-    return this.run(what, () => {
-      const revision = this.currentAt(what, options.revision);
-      return { kv: this.statements.get(key), revision };
-    });
+    return this.run(what, () => ({ revision: this.currentAt(what, options.revision), kv: this.statements.get(key) }));
   }
 
   async range(what: string, range: KeyRange, options: KvRangeOptions = {}): Promise<KvRangeResult> {
