@@ -12,6 +12,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { cpus, loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 import { TEST_BUILD, buildTests, builtPath } from "./build-tests.mjs";
+import { PROCESS_PER_FILE_ENV, planProcesses, togetherLabel, writeTogetherEntry } from "./test-processes.mjs";
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -147,14 +148,25 @@ const concurrency = Number(process.env.KINTSUGI_TEST_CONCURRENCY ?? CONCURRENCY)
  */
 const linked = new Map();
 function inOrder(list) {
-  const width = String(list.length).length;
-  return list.map((file, i) => {
-    const target = builtPath(file);
+  // The in-process files of a folder run in one process (scripts/test-processes.mjs).
+  const plan = planProcesses(list, (process.env[PROCESS_PER_FILE_ENV] ?? "") !== "");
+  const width = String(plan.length).length;
+  const counts = new Map();
+  return plan.map(({ folder, files }, i) => {
+    let target = builtPath(files[0]);
+    let label = relative(process.cwd(), files[0]);
+    if (folder !== undefined) {
+      const n = (counts.get(folder) ?? 0) + 1;
+      counts.set(folder, n);
+      target = writeTogetherEntry(folder, n, files);
+      label = togetherLabel(folder, n, files.length);
+    }
     const link = join(TEST_BUILD, ".order", String(i).padStart(width, "0"), ".test-build", relative(TEST_BUILD, target));
     mkdirSync(dirname(link), { recursive: true });
     rmSync(link, { force: true });
     symlinkSync(target, link);
-    linked.set(link, relative(process.cwd(), file));
+    // node names a file's test by the link, and a test defined in it by where the link leads.
+    linked.set(link, label).set(target, label);
     return link;
   });
 }
@@ -198,21 +210,24 @@ function reportTimes(wallMs) {
     const text = readFileSync(join(timesDir, name), "utf8").trim();
     if (text === "") continue;
     const report = JSON.parse(text);
-    for (const [file, t] of Object.entries(report.files)) times.set(sourceOf(file), t);
+    // A file of a process of several is named by its path, and its process by the process's label.
+    for (const [file, t] of Object.entries(report.files)) times.set(t.in ? file : sourceOf(file), t.in ? { ...t, in: sourceOf(t.in) } : t);
     failures.push(...report.failures);
   }
   reportFailures(failures);
   if (times.size === 0) return;
   const rows = [...times].sort((a, b) => b[1].ms - a[1].ms);
-  const sum = rows.reduce((s, [, t]) => s + t.ms, 0);
+  const processes = rows.filter(([, t]) => !t.in);
+  const sum = processes.reduce((s, [, t]) => s + t.ms, 0);
   const folders = new Map();
-  for (const [file, t] of rows) {
+  for (const [file, t] of processes) {
     const folder = file.split("/").slice(0, 2).join("/");
     folders.set(folder, (folders.get(folder) ?? 0) + t.ms);
   }
-  const line = ([file, t]) => `${seconds(t.ms).padStart(8)}  ${file}${t.failed ? "  (failed)" : ""}`;
+  const line = ([file, t]) => `${seconds(t.ms).padStart(8)}  ${file}${t.failed ? "  (failed)" : ""}${t.in ? `  (in ${t.in})` : ""}`;
+  const files = rows.length - processes.filter(([file]) => !file.endsWith(".ts")).length;
   const head = [
-    `test files: ${rows.length}, wall ${seconds(wallMs)}, sum of the files' wall times ${seconds(sum)} (${concurrency} at a time); ` +
+    `test files: ${files} in ${processes.length} processes, wall ${seconds(wallMs)}, sum of the processes' wall times ${seconds(sum)} (${concurrency} at a time); ` +
       `${cpus().length} CPUs, load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")} at the end`,
@@ -221,7 +236,7 @@ function reportTimes(wallMs) {
     .sort((a, b) => b[1] - a[1])
     .map(([f, ms]) => `${f} ${seconds(ms)}`)
     .join(", ")}`;
-  console.log(["", "# Slowest test files", ...head, ...rows.slice(0, 20).map(line), byFolder].join("\n"));
+  console.log(["", "# Slowest test processes", ...head, ...processes.slice(0, 20).map(line), byFolder].join("\n"));
   mkdirSync("test-artifacts", { recursive: true });
   writeFileSync(join("test-artifacts", "test-times.txt"), [...head, byFolder, ...rows.map(line), ""].join("\n"));
   console.log("(every file's time: test-artifacts/test-times.txt)");

@@ -97,11 +97,14 @@ export class KubeCallRecorder {
       // kubectl, or the version dispatcher some distributions put in front of it ("kubectl-dispatcher/v1.0").
       client: /^kubectl[/-]/.test(userAgent) ? "kubectl" : "kintsugi",
       // The test file (its .ts, also when scripts/run-tests.mjs runs the transpiled .js from .test-build/, through
-      // the link .test-build/.order/N/.test-build/ that sets its place in the run).
-      source: (process.argv.find((arg) => /\.(test|suite-check)\.[jt]s$/.test(arg)) ?? process.argv[1] ?? "").replace(
-        /\.test-build\/(?:\.order\/\d+\/\.test-build\/)?(.*)\.js$/,
-        "$1.ts",
-      ),
+      // the link .test-build/.order/N/.test-build/ that sets its place in the run, or several files in one process:
+      // scripts/test-processes.mjs names the one running).
+      source:
+        process.env["KINTSUGI_TEST_SOURCE"] ??
+        (process.argv.find((arg) => /\.(test|suite-check)\.[jt]s$/.test(arg)) ?? process.argv[1] ?? "").replace(
+          /\.test-build\/(?:\.order\/\d+\/\.test-build\/)?(.*)\.js$/,
+          "$1.ts",
+        ),
     };
     const line = JSON.stringify(call);
     if (this.seen.has(line)) return;

@@ -1,0 +1,82 @@
+// Which test files share a process in a full run of scripts/run-tests.mjs. Node 20's --test starts a process for each
+// file; a file of unit tests spends most of its CPU starting node and loading its imports, not testing (the 25 files
+// of test/domain/queue: 6.5 s of CPU in 25 processes, 1.5 s in one). So the files that test in-process run a folder at
+// a time in one process (at most MAX_FILES_IN_PROCESS files each, so that none becomes the run's long pole), each
+// file inside a suite named by its path; the files whose time is their own processes' and servers' keep a process of
+// their own and run beside the others. KINTSUGI_TEST_PROCESS_PER_FILE=1 runs every file alone.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { TEST_BUILD, builtPath } from "./build-tests.mjs";
+
+/** Where a process of several files names the file whose tests run (see test/support/fake-kube-api-calls.ts). */
+export const SOURCE_ENV = "KINTSUGI_TEST_SOURCE";
+
+/** At most this many files in one process: about 10-20 s of a folder's unit tests on a loaded 2-core machine. */
+export const MAX_FILES_IN_PROCESS = 16;
+
+/**
+ * The files that keep a process of their own: end-to-end files (a real `kintsugi serve`, etcd, Chromium, replicas),
+ * the folders whose every file is one (fault injection, failover, the demo, the simulator's long sweeps, the shipped
+ * files run as an operator would), and the files that start programs of their own (the CLI's binary, commands), whose
+ * wall time is their children's and is better spent beside other files than after them.
+ */
+const OWN_PROCESS = [
+  /\.e2e\.test\.ts$/,
+  /^test\/(ha|faults|browser|demo|sim|deploy|docs)\//,
+  /^test\/cli\/(serve|launch|db-|binary|bundle|cli-code|cli-modules|completion|token|tls|secrets|watch|start-refusals|unreachable|cluster-adopt)/,
+  /^test\/adapters\/command-(runner|launcher|spawner)\.test\.ts$/,
+  /^test\/store\/(sqlite\/database-lock|kv\/open-sqlite-kv|kv\/convert-sqlite-tables|conformance\/)/,
+  /^test\/alerts\/alert-bridge/,
+  /^test\/architecture\/server-modules\.test\.ts$/,
+];
+
+/** Whether `file` (test/....test.ts) runs in a process of its own in a full run. */
+export const ownProcess = (file) => OWN_PROCESS.some((pattern) => pattern.test(file));
+
+/** Set: every file runs in a process of its own (to tell whether a failure comes from sharing one). */
+export const PROCESS_PER_FILE_ENV = "KINTSUGI_TEST_PROCESS_PER_FILE";
+
+/**
+ * The processes of a run, in `files`' order: a file of its own, or the in-process files of one folder (in
+ * chunks of MAX_FILES_IN_PROCESS), placed where the folder's first file was; every file alone when `alone`.
+ */
+export function planProcesses(files, alone = false) {
+  const plan = [];
+  const open = new Map();
+  for (const file of files) {
+    if (alone || ownProcess(file)) {
+      plan.push({ files: [file] });
+      continue;
+    }
+    const folder = dirname(file);
+    let group = open.get(folder);
+    if (group === undefined || group.files.length >= MAX_FILES_IN_PROCESS) {
+      group = { folder, files: [] };
+      open.set(folder, group);
+      plan.push(group);
+    }
+    group.files.push(file);
+  }
+  return plan.map((p) => (p.files.length === 1 ? { files: p.files } : p));
+}
+
+/**
+ * Writes the entry of a process that runs `files` one after the other, each inside a suite named by its path, and
+ * returns its path: .test-build/.together/<folder>/<n>.test.js.
+ */
+export function writeTogetherEntry(folder, n, files) {
+  const entry = join(TEST_BUILD, ".together", folder, `${n}.test.js`);
+  mkdirSync(dirname(entry), { recursive: true });
+  const lines = ['import { before, describe } from "node:test";'];
+  for (const file of files) {
+    const [name, url] = [JSON.stringify(file), JSON.stringify(pathToFileURL(builtPath(file)).href)];
+    // The suites run one after the other: before each file's tests, its name for test/support/fake-kube-api-calls.ts.
+    lines.push(`describe(${name}, async () => { before(() => { process.env.${SOURCE_ENV} = ${name}; }); await import(${url}); });`);
+  }
+  writeFileSync(entry, `${lines.join("\n")}\n`);
+  return entry;
+}
+
+/** The label of a process of several files in the time report. */
+export const togetherLabel = (folder, n, count) => `${folder}/ (${count} files in one process, #${n})`;
