@@ -58,8 +58,9 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
     "5: an operator releases an escalation hold and the next poll holds the machine again for the same repairs",
     "no-hold-again-for-released-repairs",
     3,
-    { hours: 12, model: "classic", faults: faultsWithout(["cke-reboot"]), settings: { escalation: SIM_ESCALATION } },
-    "--hours 12 --classic --without cke-reboot --escalation",
+    // 8 h: the fewest whole hours (and one more) in which its mutant, escalation-release-ignored, still breaks it.
+    { hours: 8, model: "classic", faults: faultsWithout(["cke-reboot"]), settings: { escalation: SIM_ESCALATION } },
+    "--hours 8 --classic --without cke-reboot --escalation",
   ),
   regression(
     "6: a poll the queue cap short-circuits still stores an escalation hold",
@@ -89,8 +90,10 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
     "7: a control plane held while its command runs frees its slot, and a worker starts beside it",
     "max-concurrent-repairs",
     7,
-    { hours: 24, model: "classic", faults: CLASSIC_FAULTS },
-    "--hours 24 --classic",
+    // 15 h: the fewest hours in which its mutant, held-control-plane-frees-its-slot, still breaks it (at 14 h the
+    // faults fall otherwise).
+    { hours: 15, model: "classic", faults: CLASSIC_FAULTS },
+    "--hours 15 --classic",
   ),
   // Found by the same sweep, a false alarm of the simulator's own bound (since before 5f4f19a): entry 29 was held
   // mid-repair for 5 h and kept the one slot, as a held entry must (its machine is cordoned), so entry 30 waited 193
@@ -100,8 +103,9 @@ export const REGRESSION_SEEDS: readonly RegressionSeed[] = [
     "8: an entry waits for the one slot, kept for hours by an entry held mid-repair",
     "no-entry-stuck (the simulator's bound, not a rule)",
     24,
-    { hours: 24, model: "classic", faults: CLASSIC_FAULTS },
-    "--hours 24 --classic",
+    // 19 h: the fewest hours in which the liveness check without that excuse still fails it.
+    { hours: 19, model: "classic", faults: CLASSIC_FAULTS },
+    "--hours 19 --classic",
   ),
   // Found by a sweep of the whole model at 6 h (since before 5f4f19a): control plane 10.69.0.1, drained for step 2,
   // waited for its repair command (the leader failed over before recording its start) while CKE rebooted another
