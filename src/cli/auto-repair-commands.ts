@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileBounded } from "../support/bounded-read.js";
 import { Command } from "commander";
 import { addLastOption } from "./last-option.js";
 import { ckeJson } from "./cke-json.js";
@@ -26,7 +26,7 @@ export interface VariablesFile {
 export function readVariablesFile(path: string, note: ((text: string) => void) | undefined): VariablesFile {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readFileBounded(path);
   } catch (err) {
     throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
   }

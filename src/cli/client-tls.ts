@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { FileTooLargeError, readTextBounded } from "../support/bounded-read.js";
 import type { ClientTls } from "../adapters/tls-transport.js";
 import { CliError } from "./cli-error.js";
 
@@ -13,8 +13,9 @@ export interface ClientTlsFiles {
 // (test/cli/cli-modules.test.ts), and every operator command reads these options.
 function readPem(file: string, option: string): string {
   try {
-    return readFileSync(file, "utf8");
+    return readTextBounded(file);
   } catch (error) {
+    if (error instanceof FileTooLargeError) throw new CliError(`${option} ${file}: cannot read: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(
       `${option} ${file}: cannot read: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? "unreadable")}`,

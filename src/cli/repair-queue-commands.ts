@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readTextBounded } from "../support/bounded-read.js";
 import { Command, Option } from "commander";
 import { escapeControlCharacters as printable } from "../domain/shared/untrusted-text.js";
 import { CliError } from "./cli-error.js";
@@ -32,7 +32,7 @@ export function failureNote(index: string, address: string, failure: string): st
 /** A file's text, or a CliError naming it. */
 export function readTextFile(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextBounded(path);
   } catch (err) {
     throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readTextBounded } from "../support/bounded-read.js";
 import { Command, Option } from "commander";
 import { readVariablesFile } from "./auto-repair-commands.js";
 import { printableJsonText } from "../domain/shared/untrusted-text.js";
@@ -11,7 +11,7 @@ import { addToggleCommands } from "./toggle-commands.js";
 /** Reads a template file as text; the server validates it and keeps it verbatim. */
 function readTemplateFile(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextBounded(path);
   } catch (err) {
     throw new CliError(`cannot read ${path}: ${(err as Error).message}`);
   }

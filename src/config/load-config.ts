@@ -2,7 +2,6 @@ import { machineTypeCaseWarnings, machineTypeWarnings } from "./machine-type-war
 import { repairKeyWarnings } from "./repair-key-warnings.js";
 import { knownKeysAt, unknownKeyMessage } from "./nearest-key.js";
 import { kubernetesWarnings } from "./kubernetes-warnings.js";
-import { readFileSync } from "node:fs";
 import YAML from "yaml";
 import type { z } from "zod";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/queue/repair-config.js";
@@ -20,6 +19,7 @@ import { readTlsFiles, type TlsConfig, type TlsSection } from "./tls-files.js";
 import { readFailure } from "./named-files.js";
 import type { AuthConfig } from "../auth/access-policy.js";
 import type { TokenEntry } from "../auth/tokens.js";
+import { readTextBounded } from "../support/bounded-read.js";
 
 /** One thing wrong with a config file: where (a key path such as `repair.max_concurrent_repairs`, or "") and why. */
 export interface ConfigProblem {
@@ -297,7 +297,7 @@ export function loadConfigFileWithWarnings(path: string): LoadedConfig {
  */
 export function readConfigText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readTextBounded(path);
   } catch (error) {
     throw new ConfigError(path, [{ path: "", message: `cannot read the config file: ${readFailure(error)}` }]);
   }

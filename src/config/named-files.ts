@@ -1,5 +1,5 @@
 import { X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { FileTooLargeError, readTextBounded } from "../support/bounded-read.js";
 import { createSecureContext } from "node:tls";
 import type { PemSource } from "./etcd-config.js";
 import type { ConfigProblem } from "./load-config.js";
@@ -18,6 +18,7 @@ const READ_ERRORS: Record<string, string> = {
 
 /** Why reading a file failed: in words for the common causes, else the error's code (node's message repeats the path). */
 export function readFailure(error: unknown): string {
+  if (error instanceof FileTooLargeError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   return (code === undefined ? undefined : READ_ERRORS[code]) ?? code ?? (error as Error).message;
 }
@@ -36,7 +37,7 @@ function opensslReason(error: unknown): string {
 export function readPem(at: PemAt, problems: ConfigProblem[]): string | null {
   if ("pem" in at.source) return at.source.pem;
   try {
-    return readFileSync(at.source.file, "utf8");
+    return readTextBounded(at.source.file);
   } catch (error) {
     problems.push({ path: at.path, message: `${label(at)}cannot read: ${readFailure(error)}` });
     return null;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readTextBounded } from "../support/bounded-read.js";
 import YAML from "yaml";
 import { z } from "zod";
 import type { TokenEntry } from "../auth/tokens.js";
@@ -30,7 +30,7 @@ function pathOf(path: readonly PropertyKey[]): string {
 export function readTokensFile(path: string): { ok: true; tokens: TokenEntry[] } | { ok: false; problems: ConfigProblem[] } {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readTextBounded(path);
   } catch (error) {
     return { ok: false, problems: [{ path: "", message: `cannot read the tokens file: ${readFailure(error)}` }] };
   }

@@ -16,8 +16,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   version: [],
   // Roles, tokens and access policies: leaf types and checks the config, the edge and the CLI share.
   auth: [],
-  // YAML into domain types; the access policy is checked into auth's types.
-  config: ["domain", "auth"],
+  // YAML into domain types; the access policy is checked into auth's types. Files it names are read with a bound.
+  config: ["domain", "auth", "support/bounded-read.ts"],
   // The drivers take their own config sections (etcd's connection, poll record retention) and log through support/.
   store: ["domain", "config", "support"],
   // Thin clients; the Kubernetes ones read the kubeconfig section. Processes spawned here start one a turn of the
@@ -55,7 +55,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:net": { names: ["isIP", "isIPv4", "isIPv6"], why: "pure checks of an address's text" },
     yaml: "YAML text to values and back (cluster templates, cluster.yml), no I/O",
   },
-  support: { pino: "the one logger interface is pino's Logger type" },
+  support: { pino: "the one logger interface is pino's Logger type", "node:fs": "reads a file a config or a command names, with a bound" },
   version: { "node:fs": "reads the package's version from package.json" },
   auth: {
     graphql: "access errors are GraphQL errors",

@@ -38,10 +38,10 @@ function loadedBy(args: readonly string[], url: string): Promise<string[]> {
 
 /**
  * What the bundle may hold: the CLI's own modules, the pure rules and the auth helpers they print with, the progress
- * counter the db commands print with (no imports of its own), and commander. Not the server's parts (config, store,
- * graphql, wiring, runner) or any other library.
+ * counter the db commands print with and the bounded read of the files commands name (node's modules only), and
+ * commander. Not the server's parts (config, store, graphql, wiring, runner) or any other library.
  */
-const BUNDLED = /^(dist\/(cli|domain|auth)\/|dist\/version\.js$|dist\/support\/progress\.js$|node_modules\/commander\/)/;
+const BUNDLED = /^(dist\/(cli|domain|auth)\/|dist\/version\.js$|dist\/support\/(progress|bounded-read)\.js$|node_modules\/commander\/)/;
 
 describe("what an operator command of the real binary loads", () => {
   it("the bundled front holds the CLI, the rules it prints with and commander, nothing of the server", async () => {

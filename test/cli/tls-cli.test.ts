@@ -121,6 +121,12 @@ describe("TLS: kintsugi serves HTTPS and WSS; the CLI verifies it with --ca (a r
     assert.match(res.stderr, /--ca .*missing\.pem: cannot read: no such file/);
   });
 
+  it("names a --ca file past the bound (/dev/zero never ends), without reading it whole", async () => {
+    const res = await runCliInProcess(["--server", url, "--ca", "/dev/zero", "repair-queue", "list"]);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, /--ca \/dev\/zero: cannot read: larger than 16777216 bytes/);
+  });
+
   it("repair-queue watch follows the queue over WSS with the CA", async () => {
     const w = watch(["--server", url, "--ca", files.serverCa]);
     try {

@@ -63,6 +63,12 @@ describe("the tls section and auth.client_certificates", () => {
       message: /nope\.pem: cannot read: no such file$/,
     },
     {
+      name: "a certificate file that never ends (/dev/zero), refused at the bound, not read whole",
+      text: () => tls({ cert_file: "/dev/zero", key_file: "key.pem" }),
+      path: "tls.cert_file",
+      message: /\/dev\/zero: cannot read: larger than 16777216 bytes$/,
+    },
+    {
       name: "a key file that is a directory",
       text: () => tls({ cert_file: "cert.pem", key_file: dir.path }),
       path: "tls.key_file",
