@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import * as k8s from "./kube-client.js";
 import { ConfigError } from "../config/load-config.js";
 import { readFailure } from "../config/named-files.js";
+import { readTextBounded } from "../support/bounded-read.js";
 
 // The client library's own complaints about a list entry name an index and a key, never a value.
 const MISSING_FIELD = /^(?:clusters|contexts|users)\[\d+\]\.[a-z.-]+ is missing$/;
@@ -20,7 +20,7 @@ export function loadKubeconfigFile(path: string): k8s.KubeConfig {
   const refuse = (message: string): ConfigError => new ConfigError(path, [{ path: "", message }]);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readTextBounded(path);
   } catch (error) {
     throw refuse(`cannot read the kubeconfig: ${readFailure(error)}`);
   }

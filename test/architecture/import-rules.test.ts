@@ -20,9 +20,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   config: ["domain", "auth", "support/bounded-read.ts"],
   // The drivers take their own config sections (etcd's connection, poll record retention) and log through support/.
   store: ["domain", "config", "support"],
-  // Thin clients; the Kubernetes ones read the kubeconfig section. Processes spawned here start one a turn of the
+  // Thin clients; the Kubernetes ones read the kubeconfig section (and its file, with a bound). Processes spawned here start one a turn of the
   // event loop (support's turn quota).
-  adapters: ["domain", "config", "support/turn-quota.ts"],
+  adapters: ["domain", "config", "support/turn-quota.ts", "support/bounded-read.ts"],
   // The sabakan gateway forwards through the sabakan gateway client.
   gateway: ["domain", "adapters"],
   // Leader election over the store port.

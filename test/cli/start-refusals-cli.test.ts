@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { checkConfigCommand } from "../../src/cli/serve-command.js";
@@ -132,6 +132,15 @@ const CASES: readonly RefusalCase[] = [
     check: "kubeconfig",
     prepare: (dir) => rmSync(join(dir, "kubeconfig")),
     says: /kubernetes\.kubeconfig: .*kubeconfig: cannot read the kubeconfig: no such file$/,
+  },
+  {
+    name: "a kubeconfig that never ends (/dev/zero), refused at the bound",
+    check: "kubeconfig",
+    prepare: (dir) => {
+      rmSync(join(dir, "kubeconfig"));
+      symlinkSync("/dev/zero", join(dir, "kubeconfig"));
+    },
+    says: /kubernetes\.kubeconfig: .*kubeconfig: cannot read the kubeconfig: larger than 16777216 bytes$/,
   },
   {
     name: "a kubeconfig without a current context",
