@@ -1,9 +1,10 @@
-// Which test files share a process in a full run of scripts/run-tests.mjs. Node 20's --test starts a process for each
-// file; a file of unit tests spends most of its CPU starting node and loading its imports, not testing (the 25 files
-// of test/domain/queue: 6.5 s of CPU in 25 processes, 1.5 s in one). So the files that test in-process run a folder at
-// a time in one process (at most MAX_FILES_IN_PROCESS files each, so that none becomes the run's long pole), each
-// file inside a suite named by its path; the files whose time is their own processes' and servers' keep a process of
-// their own and run beside the others. KINTSUGI_TEST_PROCESS_PER_FILE=1 runs every file alone.
+// Which test files share a process in a run of scripts/run-tests.mjs (a full run, or the files named). Node 20's
+// --test starts a process for each file; a file of unit tests spends most of its CPU starting node and loading its
+// imports, not testing (the 25 files of test/domain/queue: 6.5 s of CPU in 25 processes, 1.5 s in one). So the files
+// that test in-process run a folder at a time in one process (at most MAX_FILES_IN_PROCESS files each, so that none
+// becomes the run's long pole), each file inside a suite named by its path; the files whose time is their own
+// processes' and servers' keep a process of their own and run beside the others. KINTSUGI_TEST_PROCESS_PER_FILE=1
+// runs every file alone.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -31,7 +32,7 @@ const OWN_PROCESS = [
   /^test\/architecture\/server-modules\.test\.ts$/,
 ];
 
-/** Whether `file` (test/....test.ts) runs in a process of its own in a full run. */
+/** Whether `file` (test/....test.ts) runs in a process of its own. */
 export const ownProcess = (file) => OWN_PROCESS.some((pattern) => pattern.test(file));
 
 /** Set: every file runs in a process of its own (to tell whether a failure comes from sharing one). */
