@@ -41,6 +41,11 @@ describe("loadKubeconfigFile", () => {
       },
       says: "cannot read the kubeconfig: is a directory",
     },
+    {
+      name: "a file that never ends (/dev/zero), refused at the bound",
+      path: () => "/dev/zero",
+      says: "cannot read the kubeconfig: larger than 16777216 bytes",
+    },
   ];
   for (const { name, path, says } of unreadable) {
     it(`names a file it cannot read: ${name}`, () => {
