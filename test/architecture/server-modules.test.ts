@@ -66,4 +66,25 @@ describe("the libraries kintsugi serve loads (the real binary)", () => {
         [],
       );
     });
+
+  // A config serve refuses is refused before the server's modules load: an operator's typo (and each refusal test)
+  // costs the config's schemas, not the API, the store and the runner.
+  it("a config it refuses loads the config's schemas only", async () => {
+    const dir = tempDir("kintsugi-server-modules-");
+    try {
+      writeFileSync(join(dir.path, "kintsugi.yaml"), `listen: "127.0.0.1:0"\ndatabase: ./k.db\nno_such_key: 1\n`);
+      const recorder = moduleRecorder(dir.path);
+      const server = serveProcess(["--config", "kintsugi.yaml"], dir.path, recorder.env);
+      assert.equal(await server.exitCode(), 1);
+      assert.match(server.stderr(), /no_such_key/);
+      const packages = packagesOf(recorder.loaded());
+      assert.ok(packages.has("zod"), `the config's schemas load: ${[...packages].join(", ")}`);
+      assert.deepEqual(
+        ["graphql", "@apollo/server", "better-sqlite3", "ws", "prom-client", "pino"].filter((name) => packages.has(name)),
+        [],
+      );
+    } finally {
+      dir.remove();
+    }
+  });
 });
