@@ -152,14 +152,15 @@ function inOrder(list) {
   const plan = planProcesses(list, (process.env[PROCESS_PER_FILE_ENV] ?? "") !== "");
   const width = String(plan.length).length;
   const counts = new Map();
-  return plan.map(({ folder, files }, i) => {
+  return plan.map(({ folder, e2e = false, files }, i) => {
     let target = builtPath(files[0]);
     let label = relative(process.cwd(), files[0]);
     if (folder !== undefined) {
-      const n = (counts.get(folder) ?? 0) + 1;
-      counts.set(folder, n);
-      target = writeTogetherEntry(folder, n, files);
-      label = togetherLabel(folder, n, files.length);
+      const key = `${folder}${e2e ? " e2e" : ""}`;
+      const n = (counts.get(key) ?? 0) + 1;
+      counts.set(key, n);
+      target = writeTogetherEntry(folder, n, files, e2e);
+      label = togetherLabel(folder, n, files.length, e2e);
     }
     const link = join(TEST_BUILD, ".order", String(i).padStart(width, "0"), ".test-build", relative(TEST_BUILD, target));
     mkdirSync(dirname(link), { recursive: true });

@@ -2,9 +2,11 @@
 // --test starts a process for each file; a file of unit tests spends most of its CPU starting node and loading its
 // imports, not testing (the 25 files of test/domain/queue: 6.5 s of CPU in 25 processes, 1.5 s in one). So the files
 // that test in-process run a folder at a time in one process (at most MAX_FILES_IN_PROCESS files each, so that none
-// becomes the run's long pole), each file inside a suite named by its path; the files whose time is their own
-// processes' and servers' keep a process of their own and run beside the others. KINTSUGI_TEST_PROCESS_PER_FILE=1
-// runs every file alone.
+// becomes the run's long pole), each file inside a suite named by its path; so do a folder's end-to-end files that
+// run kintsugi in-process (its API, runner and store over test servers), at most MAX_E2E_FILES_IN_PROCESS to a
+// process, apart from its unit files: each loads the whole server, about 1 s of CPU, and four runner files took 14.6 s
+// of CPU in four processes and 7.0 s in one. The files whose time is their own processes' and servers' keep a
+// process of their own and run beside the others. KINTSUGI_TEST_PROCESS_PER_FILE=1 runs every file alone.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -15,6 +17,8 @@ export const SOURCE_ENV = "KINTSUGI_TEST_SOURCE";
 
 /** At most this many files in one process: about 10-20 s of a folder's unit tests on a loaded 2-core machine. */
 export const MAX_FILES_IN_PROCESS = 16;
+/** At most this many in-process end-to-end files in one process: about 20-50 s on a loaded 2-core machine. */
+export const MAX_E2E_FILES_IN_PROCESS = 4;
 
 /**
  * The files that keep a process of their own: end-to-end files (a real `kintsugi serve`, etcd, Chromium, replicas),
@@ -23,7 +27,11 @@ export const MAX_FILES_IN_PROCESS = 16;
  * wall time is their children's and is better spent beside other files than after them.
  */
 const OWN_PROCESS = [
-  /\.e2e\.test\.ts$/,
+  // End-to-end files that start the real binary (kintsugi serve), etcd or a BMC simulator.
+  /^test\/adapters\/hostile-kube-api\.e2e\.test\.ts$/,
+  /^test\/graphql\/(cost-at-size|replay-worker)\.e2e\.test\.ts$/,
+  /^test\/runner\/(control-planes-yield|crash-recovery|dependency-outage-log|diagnostics|health-at-every-step|health-check-reboot|worker-selection)\.e2e\.test\.ts$/,
+  /^test\/store\/upgrade\/serve-conversion\.e2e\.test\.ts$/,
   /^test\/(ha|faults|browser|demo|sim|deploy|docs)\//,
   /^test\/cli\/(serve|launch|db-|binary|bundle|cli-code|cli-modules|completion|token|tls|secrets|watch|start-refusals|unreachable|cluster-adopt)/,
   /^test\/adapters\/command-(runner|launcher|spawner)\.test\.ts$/,
@@ -32,6 +40,9 @@ const OWN_PROCESS = [
   /^test\/architecture\/server-modules\.test\.ts$/,
 ];
 
+/** An end-to-end file: one that shares a process shares it with its folder's end-to-end files only. */
+const E2E = /\.e2e\.test\.ts$/;
+
 /** Whether `file` (test/....test.ts) runs in a process of its own. */
 export const ownProcess = (file) => OWN_PROCESS.some((pattern) => pattern.test(file));
 
@@ -39,8 +50,9 @@ export const ownProcess = (file) => OWN_PROCESS.some((pattern) => pattern.test(f
 export const PROCESS_PER_FILE_ENV = "KINTSUGI_TEST_PROCESS_PER_FILE";
 
 /**
- * The processes of a run, in `files`' order: a file of its own, or the in-process files of one folder (in
- * chunks of MAX_FILES_IN_PROCESS), placed where the folder's first file was; every file alone when `alone`.
+ * The processes of a run, in `files`' order: a file of its own, or the in-process files of one folder (in chunks of
+ * MAX_FILES_IN_PROCESS; its end-to-end files apart, `e2e`, in chunks of MAX_E2E_FILES_IN_PROCESS), placed where the
+ * first of them was; every file alone when `alone`.
  */
 export function planProcesses(files, alone = false) {
   const plan = [];
@@ -51,10 +63,12 @@ export function planProcesses(files, alone = false) {
       continue;
     }
     const folder = dirname(file);
-    let group = open.get(folder);
-    if (group === undefined || group.files.length >= MAX_FILES_IN_PROCESS) {
-      group = { folder, files: [] };
-      open.set(folder, group);
+    const e2e = E2E.test(file);
+    const key = `${folder}${e2e ? " e2e" : ""}`;
+    let group = open.get(key);
+    if (group === undefined || group.files.length >= (e2e ? MAX_E2E_FILES_IN_PROCESS : MAX_FILES_IN_PROCESS)) {
+      group = e2e ? { folder, e2e, files: [] } : { folder, files: [] };
+      open.set(key, group);
       plan.push(group);
     }
     group.files.push(file);
@@ -64,10 +78,10 @@ export function planProcesses(files, alone = false) {
 
 /**
  * Writes the entry of a process that runs `files` one after the other, each inside a suite named by its path, and
- * returns its path: .test-build/.together/<folder>/<n>.test.js.
+ * returns its path: .test-build/.together/<folder>/<n>.test.js (e2e-<n>.test.js for end-to-end files).
  */
-export function writeTogetherEntry(folder, n, files) {
-  const entry = join(TEST_BUILD, ".together", folder, `${n}.test.js`);
+export function writeTogetherEntry(folder, n, files, e2e = false) {
+  const entry = join(TEST_BUILD, ".together", folder, `${e2e ? "e2e-" : ""}${n}.test.js`);
   mkdirSync(dirname(entry), { recursive: true });
   const lines = ['import { before, describe } from "node:test";'];
   for (const file of files) {
@@ -80,4 +94,4 @@ export function writeTogetherEntry(folder, n, files) {
 }
 
 /** The label of a process of several files in the time report. */
-export const togetherLabel = (folder, n, count) => `${folder}/ (${count} files in one process, #${n})`;
+export const togetherLabel = (folder, n, count, e2e = false) => `${folder}/ (${count} ${e2e ? "end-to-end " : ""}files in one process, #${n})`;
