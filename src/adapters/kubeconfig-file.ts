@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import * as k8s from "./kube-client.js";
 import { ConfigError } from "../config/load-config.js";
 import { readFailure } from "../config/named-files.js";
-import { readTextBounded } from "../support/bounded-read.js";
+import { readFileBounded, readTextBounded } from "../support/bounded-read.js";
 
 // The client library's own complaints about a list entry name an index and a key, never a value.
 const MISSING_FIELD = /^(?:clusters|contexts|users)\[\d+\]\.[a-z.-]+ is missing$/;
@@ -35,7 +35,32 @@ export function loadKubeconfigFile(path: string): k8s.KubeConfig {
   if (!current) throw refuse("the kubeconfig has no current-context");
   if (!config.getContextObject(current)) throw refuse("the kubeconfig's current-context names a context it does not define");
   if (!config.getCurrentCluster()) throw refuse("the kubeconfig's current context names a cluster it does not define");
+  checkNamedFiles(config, refuse);
   return config;
+}
+
+/**
+ * Reads the files the current context names (its cluster's CA, its user's certificate and key) once, within the bound
+ * of every file a config names: the client library reads them whole at each request, so one that cannot be read, or
+ * never ends (/dev/zero), is refused now, by its key and path, not found at the first request. They stay files, read
+ * again at each request, so that a certificate rotated on disk is used.
+ */
+function checkNamedFiles(config: k8s.KubeConfig, refuse: (message: string) => ConfigError): void {
+  const cluster = config.getCurrentCluster();
+  const user = config.getCurrentUser();
+  const named: Array<[string, string | undefined]> = [
+    ["certificate-authority", cluster?.caFile],
+    ["client-certificate", user?.certFile],
+    ["client-key", user?.keyFile],
+  ];
+  for (const [key, file] of named) {
+    if (!file) continue;
+    try {
+      readFileBounded(file);
+    } catch (error) {
+      throw refuse(`${key}: ${file}: cannot read: ${readFailure(error)}`);
+    }
+  }
 }
 
 /** What went wrong while parsing, told without the text around it. */

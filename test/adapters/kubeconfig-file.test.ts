@@ -56,6 +56,7 @@ describe("loadKubeconfigFile", () => {
 
   it("loads a well-formed kubeconfig, resolving relative file paths against its directory", () => {
     const path = join(dir.path, "good");
+    writeFileSync(join(dir.path, "ca.pem"), "-----BEGIN CERTIFICATE-----\n");
     writeFileSync(
       path,
       `clusters:\n- name: c\n  cluster: { server: "https://127.0.0.1:6443", certificate-authority: ca.pem }\n${USER}${CONTEXT}current-context: x\n`,
@@ -64,4 +65,41 @@ describe("loadKubeconfigFile", () => {
     assert.equal(config.getCurrentCluster()?.server, "https://127.0.0.1:6443");
     assert.equal(config.getCurrentCluster()?.caFile, join(dir.path, "ca.pem"));
   });
+
+  // The files the current context names are read at each request by the client library: each is read once at load,
+  // within the bound, and refused by its key and path.
+  const namedFiles: Array<{ name: string; cluster: string; user: string; says: (d: string) => string }> = [
+    {
+      name: "a CA file that never ends (/dev/zero)",
+      cluster: "certificate-authority: /dev/zero",
+      user: "token: t",
+      says: () => "certificate-authority: /dev/zero: cannot read: larger than 16777216 bytes",
+    },
+    {
+      name: "a missing client certificate",
+      cluster: "insecure-skip-tls-verify: true",
+      user: "client-certificate: missing.crt, client-key: k.pem",
+      says: (d) => `client-certificate: ${join(d, "missing.crt")}: cannot read: no such file`,
+    },
+    {
+      name: "a client key that is a directory",
+      cluster: "insecure-skip-tls-verify: true",
+      user: "client-certificate: c.pem, client-key: .",
+      says: (d) => `client-key: ${d}: cannot read: is a directory`,
+    },
+  ];
+  for (const { name, cluster, user, says } of namedFiles) {
+    it(`refuses a file the current context names that it cannot read: ${name}`, () => {
+      const sub = join(dir.path, name.replaceAll(" ", "-").replace(/[()/]/g, ""));
+      mkdirSync(sub, { recursive: true });
+      writeFileSync(join(sub, "c.pem"), "-----BEGIN CERTIFICATE-----\n");
+      writeFileSync(join(sub, "k.pem"), "-----BEGIN PRIVATE KEY-----\n");
+      const path = join(sub, "kubeconfig");
+      writeFileSync(
+        path,
+        `clusters:\n- name: c\n  cluster: { server: "https://127.0.0.1:6443", ${cluster} }\nusers:\n- name: u\n  user: { ${user} }\n${CONTEXT}current-context: x\n`,
+      );
+      assert.throws(() => loadKubeconfigFile(path), { name: "ConfigError", message: `${path}: ${says(sub)}` });
+    });
+  }
 });
