@@ -21,8 +21,8 @@ export const MAX_FILES_IN_PROCESS = 16;
 export const MAX_E2E_FILES_IN_PROCESS = 4;
 
 /**
- * The files that keep a process of their own: end-to-end files (a real `kintsugi serve`, etcd, Chromium, replicas),
- * the folders whose every file is one (fault injection, failover, the demo, the simulator's long sweeps, the shipped
+ * The files that keep a process of their own: the end-to-end files that start a real `kintsugi serve`, etcd or a BMC
+ * simulator (test/support-tests/test-processes.test.ts finds any not named here), the folders whose every file is one (fault injection, failover, the demo, the simulator's long sweeps, the shipped
  * files run as an operator would), and the files that start programs of their own (the CLI's binary, commands), whose
  * wall time is their children's and is better spent beside other files than after them.
  */
