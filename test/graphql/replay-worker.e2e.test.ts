@@ -108,15 +108,17 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
     const goneAt = performance.now();
     client.abort();
     assert.equal(((await first) as Error).name, "AbortError");
-    // The worker was terminated: the slot is free long before the replay would have ended.
+    // The slot is free before the replay would have ended. Not much before: a client that goes while the store's
+    // records are read frees the slot once the read ends (it is not interrupted), and on a loaded machine that read
+    // took 1.7 s of a 2.8 s replay. That the worker itself is terminated, test/graphql/replay-threads.test.ts shows
+    // with a worker that never ends.
     await until(
       "a replay is admitted again",
       () => replay(k, Date.now() - MINUTE),
       (r) => r.data?.simulateAutoRepair !== undefined,
-      wholeMs,
     );
     const freedMs = performance.now() - goneAt;
-    assert.ok(freedMs < wholeMs / 2, `the slot came free ${Math.round(freedMs)} ms after the client went; the whole replay takes ${Math.round(wholeMs)} ms`);
+    assert.ok(freedMs < wholeMs, `the slot came free ${Math.round(freedMs)} ms after the client went; the whole replay takes ${Math.round(wholeMs)} ms`);
   });
 
   it("stops a replay asked over a WebSocket when the socket closes", async () => {
@@ -149,14 +151,14 @@ describe("simulateAutoRepair runs in a worker thread, one at a time, within limi
     assert.match(second?.errors?.[0]?.message ?? "", /another replay is running/);
     const goneAt = performance.now();
     await client.dispose();
+    // Before the replay would have ended (see the HTTP case above).
     await until(
       "a replay is admitted again",
       () => replay(k, Date.now() - MINUTE),
       (r) => r.data?.simulateAutoRepair !== undefined,
-      wholeMs,
     );
     const freedMs = performance.now() - goneAt;
-    assert.ok(freedMs < wholeMs / 2, `the slot came free ${Math.round(freedMs)} ms after the socket closed; the whole replay takes ${Math.round(wholeMs)} ms`);
+    assert.ok(freedMs < wholeMs, `the slot came free ${Math.round(freedMs)} ms after the socket closed; the whole replay takes ${Math.round(wholeMs)} ms`);
     assert.deepEqual(results, [], "nothing was answered");
   });
 
