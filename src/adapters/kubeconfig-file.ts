@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import YAML from "yaml";
 import * as k8s from "./kube-client.js";
 import { ConfigError } from "../config/load-config.js";
 import { readFailure } from "../config/named-files.js";
@@ -24,6 +25,7 @@ export function loadKubeconfigFile(path: string): k8s.KubeConfig {
   } catch (error) {
     throw refuse(`cannot read the kubeconfig: ${readFailure(error)}`);
   }
+  checkTokenFiles(text, refuse);
   const config = new k8s.KubeConfig();
   try {
     config.loadFromString(text);
@@ -40,7 +42,8 @@ export function loadKubeconfigFile(path: string): k8s.KubeConfig {
 }
 
 /**
- * Reads the files the current context names (its cluster's CA, its user's certificate and key) once, within the bound
+ * Reads the files the current context names (its cluster's CA, its user's certificate, key and auth-provider token
+ * file) once, within the bound
  * of every file a config names: the client library reads them whole at each request, so one that cannot be read, or
  * never ends (/dev/zero), is refused now, by its key and path, not found at the first request. They stay files, read
  * again at each request, so that a certificate rotated on disk is used.
@@ -52,6 +55,7 @@ function checkNamedFiles(config: k8s.KubeConfig, refuse: (message: string) => Co
     ["certificate-authority", cluster?.caFile],
     ["client-certificate", user?.certFile],
     ["client-key", user?.keyFile],
+    ["auth-provider.config.tokenFile", (user?.authProvider as { config?: { tokenFile?: string } } | undefined)?.config?.tokenFile],
   ];
   for (const [key, file] of named) {
     if (!file) continue;
@@ -61,6 +65,32 @@ function checkNamedFiles(config: k8s.KubeConfig, refuse: (message: string) => Co
       throw refuse(`${key}: ${file}: cannot read: ${readFailure(error)}`);
     }
   }
+}
+
+/**
+ * The client library reads every user's `token-file` whole while it parses the kubeconfig (a path relative to the
+ * working directory), before anything could check it: each is read here first, within the bound, and one that cannot
+ * be read is refused by its user's index and its path. A text this parser cannot read is left to the library's parse,
+ * whose error names the line.
+ */
+function checkTokenFiles(text: string, refuse: (message: string) => ConfigError): void {
+  let users: unknown;
+  try {
+    users = (YAML.parse(text, { logLevel: "silent" }) as { users?: unknown } | null)?.users;
+  } catch {
+    return;
+  }
+  if (!Array.isArray(users)) return;
+  users.forEach((entry: unknown, i) => {
+    const user = typeof entry === "object" && entry !== null ? (entry as { user?: unknown }).user : undefined;
+    const file = typeof user === "object" && user !== null ? (user as Record<string, unknown>)["token-file"] : undefined;
+    if (typeof file !== "string" || file === "") return;
+    try {
+      readFileBounded(file);
+    } catch (error) {
+      throw refuse(`users[${i}].user.token-file: ${file}: cannot read: ${readFailure(error)}`);
+    }
+  });
 }
 
 /** What went wrong while parsing, told without the text around it. */

@@ -82,6 +82,18 @@ describe("loadKubeconfigFile", () => {
       says: (d) => `client-certificate: ${join(d, "missing.crt")}: cannot read: no such file`,
     },
     {
+      name: "a token file that never ends (/dev/zero), which the client reads while it parses",
+      cluster: "insecure-skip-tls-verify: true",
+      user: "token-file: /dev/zero",
+      says: () => "users[0].user.token-file: /dev/zero: cannot read: larger than 16777216 bytes",
+    },
+    {
+      name: "an auth-provider token file that is missing",
+      cluster: "insecure-skip-tls-verify: true",
+      user: "auth-provider: { name: file, config: { tokenFile: /nonexistent/kintsugi-token } }",
+      says: () => "auth-provider.config.tokenFile: /nonexistent/kintsugi-token: cannot read: no such file",
+    },
+    {
       name: "a client key that is a directory",
       cluster: "insecure-skip-tls-verify: true",
       user: "client-certificate: c.pem, client-key: .",

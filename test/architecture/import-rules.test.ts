@@ -98,6 +98,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:stream": "the command spawner's pipes",
     "node:tls": "the system's CAs, for etcd over https without a CA of its own",
     "node:url": "the path of the command spawner's script",
+    yaml: "a kubeconfig's users, read for their token files before the Kubernetes client reads them unbounded",
     ws: "the Kubernetes watch socket",
   },
   gateway: { graphql: "forwards GraphQL documents" },
