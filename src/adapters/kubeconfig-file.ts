@@ -43,10 +43,9 @@ export function loadKubeconfigFile(path: string): k8s.KubeConfig {
 
 /**
  * Reads the files the current context names (its cluster's CA, its user's certificate, key and auth-provider token
- * file) once, within the bound
- * of every file a config names: the client library reads them whole at each request, so one that cannot be read, or
- * never ends (/dev/zero), is refused now, by its key and path, not found at the first request. They stay files, read
- * again at each request, so that a certificate rotated on disk is used.
+ * file) once, within the bound of every file a config names: the client library reads them whole at each request, so
+ * one that cannot be read, or never ends (/dev/zero), is refused now, by its key and path, not found at the first
+ * request. They stay files, read again at each request, so that a certificate rotated on disk is used.
  */
 function checkNamedFiles(config: k8s.KubeConfig, refuse: (message: string) => ConfigError): void {
   const cluster = config.getCurrentCluster();
