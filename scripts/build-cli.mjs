@@ -2,23 +2,30 @@
 // them one by one cost a command about as much CPU as node's own start (bench:cli).
 // - dist/kintsugi-cli.js, the front (dist/cli/main.js: the command tree and what the operator commands run), which
 //   bin/kintsugi.js loads;
-// - a bundle for each command that loads a part of the server on demand (ON_DEMAND: check-config with the config's
-//   schemas, the db commands with the store, db check FILE with the SQLite check alone), imported by the front when
-//   the command runs. Each is a CommonJS body (NAME.cjs) with V8's code cache beside it (NAME.cjs.v8cache), made here
-//   under the executable's node options, and an ES module NAME.js that runs it through src/cli/bundle-loader.ts: node
-//   20 has no compile cache for ES modules, and compiling these bundles (zod, yaml) at each run cost check-config and
-//   the db commands about half of node's own start in CPU (bench:cli). Without a cache, or with one V8 rejects, the
-//   bundle compiles from its source.
-// What else a command imports on demand (serve's server, the alert bridge, graphql-ws for watch, etcd's client)
-// stays in dist/ as tsc wrote it and is imported from there, so the server runs the same modules whichever way it is
-// started. cli-error.js stays outside every bundle: one CliError class for all. The bundles sit in dist/, as tsc's
-// files one folder under the package, so version.js's ../package.json is the package's.
+// - a bundle for each command that loads a part of the server on demand (ON_DEMAND: check-config and serve's config
+//   checks with the config's schemas, serve's server, the db commands with the store, db check FILE with the SQLite
+//   check alone), imported by the front when the command runs. Each is a CommonJS body (NAME.cjs) with V8's code cache
+//   beside it (NAME.cjs.v8cache), made here under the executable's node options, and an ES module NAME.js that runs it
+//   through src/cli/bundle-loader.ts: node 20 has no compile cache for ES modules, and compiling these bundles (zod,
+//   yaml) at each run cost check-config and the db commands about half of node's own start in CPU, and serve's about
+//   970 modules 0.7 s of CPU at each start (bench:cli). Without a cache, or with one V8 rejects, the bundle compiles
+//   from its source.
+// What an on-demand bundle imports on demand itself (the kubeconfig check, etcd's backend, the Kubernetes client) is
+// in the bundle, run when it is imported: a module left in dist/ would be a second copy of the modules it shares with
+// the bundle, whose classes an instanceof of the bundle's does not know (check-config listed only the kubeconfig's
+// problem when it had its own ConfigError). What the front imports on demand that is no bundle (the alert bridge,
+// graphql-ws for watch) stays in dist/ as tsc wrote it. cli-error.js stays outside every bundle: one CliError class for
+// all. The bundles sit in dist/, beside tsc's files; each module's import.meta in a CommonJS bundle is the one of its
+// file in dist/ (IMPORT_META_OF), so that the files it reads beside it (the schema, GraphiQL's and the status page's
+// assets, package.json) and the programs it starts (the replay worker, the command spawner) are found where they are.
 import { execFile } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
+import { KUBE_CLIENT_EXTERNALS } from "./build-kube-client.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -27,12 +34,18 @@ const SHARED = new Set(["cli/cli-error.js"]);
 /** The commands' modules bundled on their own, by their path under dist/: the bundle, under dist/. */
 const ON_DEMAND = new Map([
   ["cli/check-config-action.js", "cli-check-config.js"],
+  ["main.js", "cli-serve.js"],
   ["cli/db-copy-action.js", "cli-db-copy.js"],
   ["cli/db-backup-actions.js", "cli-db-backup.js"],
   ["cli/db-check-action.js", "cli-db-check.js"],
 ]);
-/** Packages left to node: native code (SQLite), and etcd's client, which a command loads only for store: etcd. */
-const EXTERNAL_PACKAGES = ["better-sqlite3", "etcd3", "@grpc/*"];
+/**
+ * Packages left to node: native code (SQLite), etcd's client, which a command loads only for store: etcd, and the
+ * dependencies of the bundled Kubernetes client (scripts/build-kube-client.mjs), which load only with it.
+ */
+const EXTERNAL_PACKAGES = ["better-sqlite3", "etcd3", "@grpc/*", ...KUBE_CLIENT_EXTERNALS];
+/** The identifiers the loader's wrapper gives a CommonJS bundle for import.meta (src/cli/bundle-loader.ts, built). */
+const { DYNAMIC_IMPORT, IMPORT_META_OF, IMPORT_META_URL } = await import(pathToFileURL(join(dist, "cli", "bundle-loader.js")).href);
 
 const underDist = (path) => relative(dist, path).split("\\").join("/");
 
@@ -73,15 +86,39 @@ function bundleOf(entry, outfile) {
 
 /**
  * The same for a bundle loaded on demand: a CommonJS body for src/cli/bundle-loader.ts, whose wrapper gives `require`,
- * the bundle's `import.meta.url` (node-cron reads it) and the function its import() calls are turned into (see there).
+ * the bundle's `import.meta.url` (node-cron reads it), each dist/ module's import.meta (IMPORT_META_OF) and the
+ * function its import() calls of packages are turned into (see there). What it imports on demand from dist/ is in it,
+ * run when it is imported (esbuild makes such a module's body a function the import() calls).
  */
 function onDemandBundleOf(entry, outfile) {
-  const { banner: _esmRequire, ...options } = bundleOf(entry, outfile);
+  const { banner: _esmRequire, plugins: _front, ...options } = bundleOf(entry, outfile);
   return {
     ...options,
     outfile: join(dist, outfile.replace(/\.js$/, ".cjs")),
     format: "cjs",
-    define: { "import.meta.url": "__kintsugiImportMetaUrl" },
+    define: { "import.meta.url": IMPORT_META_URL },
+    plugins: [
+      {
+        name: "on-demand-bundle",
+        setup(build) {
+          build.onResolve({ filter: /.*/ }, (args) => {
+            const bare = !args.path.startsWith(".") && !args.path.startsWith("/");
+            if (bare) return args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined;
+            const target = underDist(join(args.resolveDir, args.path));
+            if (SHARED.has(target)) return { path: `./${target}`, external: true };
+            if (args.kind === "dynamic-import" && ON_DEMAND.has(target)) return { path: `./${ON_DEMAND.get(target)}`, external: true };
+            return undefined;
+          });
+          // A module of kintsugi's own keeps its import.meta: its file's URL, and resolve() from there.
+          build.onLoad({ filter: /\.js$/ }, async (args) => {
+            const file = underDist(args.path);
+            if (file.startsWith("../")) return undefined;
+            const text = await readFile(args.path, "utf8");
+            return { contents: text.replaceAll(/\bimport\.meta\b/g, `${IMPORT_META_OF}(${JSON.stringify(file)})`), loader: "js" };
+          });
+        },
+      },
+    ],
     write: false,
     metafile: true,
   };
@@ -112,7 +149,7 @@ async function buildOnDemand(options) {
   for (const { path } of imports.filter((i) => i.kind === "dynamic-import")) {
     const call = `import(${JSON.stringify(path)})`;
     if (!text.includes(call)) throw new Error(`${underDist(options.outfile)}: no ${call} to turn into a call of the wrapper's import function`);
-    text = text.split(call).join(`__kintsugiImport(${JSON.stringify(path)})`);
+    text = text.split(call).join(`${DYNAMIC_IMPORT}(${JSON.stringify(path)})`);
   }
   writeFileSync(options.outfile, text);
   // The modules shared with the front, handed to the bundle as the front loaded them (relative specifiers are SHARED's).
@@ -121,7 +158,10 @@ async function buildOnDemand(options) {
   const loader = pathToFileURL(join(dist, "cli", "bundle-loader.js")).href;
   const sharedMap = `Object.fromEntries(await Promise.all(${JSON.stringify(shared)}.map(async (p) => [p, await import(new URL(p, ${JSON.stringify(pathToFileURL(cjs).href)}).href)])))`;
   const script = `const { writeCodeCache } = await import(${JSON.stringify(loader)}); console.log(JSON.stringify(writeCodeCache(${JSON.stringify(cjs)}, ${sharedMap})));`;
-  const { stdout } = await promisify(execFile)(process.execPath, [...executableNodeOptions(), "--input-type=module", "-e", script]);
+  // Under NODE_ENV=production, as serve loads its bundles: the functions the top level compiles are the ones it runs.
+  const { stdout } = await promisify(execFile)(process.execPath, [...executableNodeOptions(), "--input-type=module", "-e", script], {
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   const names = JSON.parse(stdout.trim().split("\n").at(-1));
   const cjsName = underDist(cjs);
   writeFileSync(

@@ -13,39 +13,43 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
 const library = JSON.parse(readFileSync(require.resolve("@kubernetes/client-node/package.json"), "utf8"));
 const outfile = join(root, "dist", "adapters", "kube-client.js");
+/** The packages the bundle leaves to node: the library's dependencies (scripts/build-cli.mjs leaves them too). */
+export const KUBE_CLIENT_EXTERNALS = Object.keys(library.dependencies ?? {});
 
-const started = Date.now();
-await build({
-  entryPoints: [join(root, "src", "adapters", "kube-client.ts")],
-  outfile,
-  allowOverwrite: true,
-  bundle: true,
-  minify: true,
-  keepNames: true,
-  legalComments: "eof",
-  platform: "node",
-  target: ["node20"],
-  format: "esm",
-  external: Object.keys(library.dependencies ?? {}),
-  // The library's package.json does not say its modules are free of side effects, so esbuild would keep every module
-  // its index imports, and with them their imports of other packages (tar-fs for `cp`, ...) that then load at start.
-  // They are free of them (generated APIs and models, and helpers that act only when called): what kintsugi does not
-  // call drops out.
-  plugins: [
-    {
-      name: "kubernetes-client-without-side-effects",
-      setup(build) {
-        build.onResolve({ filter: /.*/ }, async (args) => {
-          if (args.pluginData === "resolving" || !args.importer.includes("@kubernetes/client-node")) return undefined;
-          const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
-          if (resolved.errors.length > 0 || resolved.external || !resolved.path.includes("@kubernetes/client-node")) return resolved;
-          return { ...resolved, sideEffects: false };
-        });
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const started = Date.now();
+  await build({
+    entryPoints: [join(root, "src", "adapters", "kube-client.ts")],
+    outfile,
+    allowOverwrite: true,
+    bundle: true,
+    minify: true,
+    keepNames: true,
+    legalComments: "eof",
+    platform: "node",
+    target: ["node20"],
+    format: "esm",
+    external: KUBE_CLIENT_EXTERNALS,
+    // The library's package.json does not say its modules are free of side effects, so esbuild would keep every module
+    // its index imports, and with them their imports of other packages (tar-fs for `cp`, ...) that then load at start.
+    // They are free of them (generated APIs and models, and helpers that act only when called): what kintsugi does not
+    // call drops out.
+    plugins: [
+      {
+        name: "kubernetes-client-without-side-effects",
+        setup(build) {
+          build.onResolve({ filter: /.*/ }, async (args) => {
+            if (args.pluginData === "resolving" || !args.importer.includes("@kubernetes/client-node")) return undefined;
+            const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "resolving" });
+            if (resolved.errors.length > 0 || resolved.external || !resolved.path.includes("@kubernetes/client-node")) return resolved;
+            return { ...resolved, sideEffects: false };
+          });
+        },
       },
-    },
-  ],
-  logLevel: "warning",
-});
-rmSync(`${outfile}.map`, { force: true });
-const bytes = statSync(outfile).size;
-console.log(`kubernetes client: bundled dist/adapters/kube-client.js in ${Date.now() - started} ms (${Math.round(bytes / 1024)} KiB)`);
+    ],
+    logLevel: "warning",
+  });
+  rmSync(`${outfile}.map`, { force: true });
+  const bytes = statSync(outfile).size;
+  console.log(`kubernetes client: bundled dist/adapters/kube-client.js in ${Date.now() - started} ms (${Math.round(bytes / 1024)} KiB)`);
+}

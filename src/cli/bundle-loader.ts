@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 
@@ -18,13 +18,46 @@ import { Script } from "node:vm";
 // A script's own import() needs an experimental vm option in node 20 (it warns, or wants a flag), so the build has the
 // bundles call the wrapper's import function instead, and this ES module imports for them. The modules the bundles
 // share with the front (cli-error.js: one CliError class) are handed in as the front loaded them, not require()d.
+// A CommonJS body has no import.meta: the build makes each of kintsugi's modules' a call of the wrapper's function
+// with the module's path under dist/, and this gives it the import.meta that module has in dist/ as tsc wrote it.
 
 /** The identifier the bundles' `import.meta.url` is defined as (scripts/build-cli.mjs): a parameter of the wrapper. */
 export const IMPORT_META_URL = "__kintsugiImportMetaUrl";
 /** The function the bundles' import() calls are made to call (scripts/build-cli.mjs): a parameter of the wrapper. */
 export const DYNAMIC_IMPORT = "__kintsugiImport";
 
-const PARAMETERS = ["exports", "require", "module", "__filename", "__dirname", IMPORT_META_URL, DYNAMIC_IMPORT];
+/** The function each of kintsugi's modules' import.meta is made a call of (scripts/build-cli.mjs): a parameter too. */
+export const IMPORT_META_OF = "__kintsugiImportMetaOf";
+
+const PARAMETERS = ["exports", "require", "module", "__filename", "__dirname", IMPORT_META_URL, DYNAMIC_IMPORT, IMPORT_META_OF];
+
+/** What a module's import.meta has that kintsugi's modules use. */
+interface ImportMeta {
+  readonly url: string;
+  readonly filename: string;
+  readonly dirname: string;
+  resolve(specifier: string): string;
+}
+
+/**
+ * The import.meta of the module at `path` under the folder of `bundle`: a relative specifier resolves from the module's
+ * URL, a package's from this loader's (the same node_modules).
+ */
+function importMetaOf(bundle: string): (path: string) => ImportMeta {
+  const metas = new Map<string, ImportMeta>();
+  return (path) => {
+    let meta = metas.get(path);
+    if (meta === undefined) {
+      const filename = join(dirname(bundle), path);
+      const url = pathToFileURL(filename).href;
+      const resolve = (specifier: string): string =>
+        specifier.startsWith(".") || specifier.startsWith("/") ? new URL(specifier, url).href : import.meta.resolve(specifier);
+      meta = { url, filename, dirname: dirname(filename), resolve };
+      metas.set(path, meta);
+    }
+    return meta;
+  };
+}
 
 /** Modules a bundle imports from outside it that it must share with the front, by the specifier it requires them by. */
 export type SharedModules = Readonly<Record<string, unknown>>;
@@ -77,7 +110,7 @@ function run(script: Script, file: string, shared: SharedModules): Record<string
   // What the bundle loads on demand, relative to the bundle's file as its import() would have been.
   const dynamicImport = (specifier: string): Promise<unknown> => import(specifier.startsWith(".") ? new URL(specifier, url).href : specifier);
   const body = script.runInThisContext() as (...args: unknown[]) => void;
-  body.call(module.exports, module.exports, require, module, file, dirname(file), url, dynamicImport);
+  body.call(module.exports, module.exports, require, module, file, dirname(file), url, dynamicImport, importMetaOf(file));
   return module.exports;
 }
 

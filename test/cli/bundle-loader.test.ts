@@ -23,6 +23,9 @@ const bundleSource = (answer: number) =>
     `exports.sharedIsGiven = (given) => shared === given;`,
     `exports.where = () => [__filename.endsWith(sep + "bundle.cjs"), __kintsugiImportMetaUrl.startsWith("file:")];`,
     `exports.later = () => __kintsugiImport("./later.mjs");`,
+    // A module of dist/ bundled in: its import.meta is its own file's, as tsc wrote it beside the bundle.
+    `exports.meta = () => { const m = __kintsugiImportMetaOf("graphql/schema.js");`,
+    `  return { url: m.url, filename: m.filename, dirname: m.dirname, relative: m.resolve("../x.graphql"), pkg: m.resolve("commander"), once: __kintsugiImportMetaOf("graphql/schema.js") === m }; };`,
     "",
   ].join("\n");
 
@@ -79,11 +82,26 @@ describe("loadBundle: a bundle with V8's code cache, and without", () => {
           sharedIsGiven(given: unknown): boolean;
           where(): boolean[];
           later(): Promise<{ loaded: string }>;
+          meta(): { url: string; filename: string; dirname: string; relative: string; pkg: string; once: boolean };
         };
         assert.equal(bundle.answer, 8, "the source's code, never a cache's of another source");
         assert.ok(bundle.sharedIsGiven(shared), "a shared module is the one handed in, not a second copy");
         assert.deepEqual(bundle.where(), [true, true]);
         assert.equal((await bundle.later()).loaded, "later", "import() relative to the bundle's file");
+        const module = join(dir.path, "graphql", "schema.js");
+        const meta = bundle.meta();
+        assert.deepEqual(
+          { ...meta, pkg: undefined },
+          {
+            url: pathToFileURL(module).href,
+            filename: module,
+            dirname: join(dir.path, "graphql"),
+            relative: pathToFileURL(join(dir.path, "x.graphql")).href,
+            pkg: undefined,
+            once: true,
+          },
+        );
+        assert.match(meta.pkg, /^file:\/\/.*\/node_modules\/commander\//, "a package resolves as the loader's import.meta.resolve does");
       } finally {
         dir.remove();
       }
@@ -95,7 +113,7 @@ describe("loadBundle: a bundle with V8's code cache, and without", () => {
     try {
       const file = join(dir.path, "bundle.cjs");
       writeFileSync(file, bundleSource(8));
-      assert.deepEqual(writeCodeCache(file, { "./shared.js": {} }), ["answer", "sharedIsGiven", "where", "later"]);
+      assert.deepEqual(writeCodeCache(file, { "./shared.js": {} }), ["answer", "sharedIsGiven", "where", "later", "meta"]);
     } finally {
       dir.remove();
     }

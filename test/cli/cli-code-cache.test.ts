@@ -38,8 +38,8 @@ async function cacheUse(file: string, options: readonly string[]): Promise<strin
 describe("the on-demand bundles' code cache in the real binary", () => {
   const bundles = readdirSync(DIST).filter((f) => /^cli-.*\.cjs$/.test(f));
 
-  it("there is a bundle for check-config, db check and the other db commands", () => {
-    assert.deepEqual(bundles.sort(), ["cli-check-config.cjs", "cli-db-backup.cjs", "cli-db-check.cjs", "cli-db-copy.cjs"]);
+  it("there is a bundle for check-config (and serve's checks), serve's server, db check and the other db commands", () => {
+    assert.deepEqual(bundles.sort(), ["cli-check-config.cjs", "cli-db-backup.cjs", "cli-db-check.cjs", "cli-db-copy.cjs", "cli-serve.cjs"]);
   });
 
   for (const bundle of bundles) {
@@ -64,6 +64,20 @@ describe("the on-demand bundles' code cache in the real binary", () => {
       args: async (dir) => (writeFileSync(join(dir, "k.yaml"), "listen: 5\nfoo: 1\n"), ["check-config", "k.yaml"]),
       code: 1,
       output: /^kintsugi: k\.yaml: listen: must be a string, got 5 .*\nkintsugi: k\.yaml: foo: unknown key\n$/,
+    },
+    {
+      // The kubeconfig check is imported on demand, inside the bundle: a copy of it outside threw a ConfigError the
+      // bundle's did not know, and only the kubeconfig's problem was printed.
+      name: "check-config of a file with an unknown key and a kubeconfig that is not there: both problems",
+      args: async (dir) => (
+        writeFileSync(
+          join(dir, "k.yaml"),
+          `listen: "127.0.0.1:0"\ndatabase: k.db\nfoo: 1\nkubernetes:\n  kubeconfig: ${JSON.stringify(join(dir, "kubeconfig"))}\n`,
+        ),
+        ["check-config", "k.yaml"]
+      ),
+      code: 1,
+      output: /^kintsugi: k\.yaml: foo: unknown key\nkintsugi: k\.yaml: kubernetes\.kubeconfig: .*kubeconfig: cannot read the kubeconfig: no such file\n$/,
     },
     {
       name: "check-config of a file naming a kubeconfig that is not there (the bundle's import() of the kubeconfig check)",
