@@ -1,5 +1,7 @@
 // bench/cli: the CPU time (user + system, not wall) of one `kintsugi` command of each group, as a script calls it,
-// next to a bare `node -e 0` measured in the same rounds. The commands talk to a kintsugi started in this process
+// next to a bare `node -e 0` measured in the same rounds, and of `kintsugi serve` from its start to its exit on
+// SIGTERM once it logs "kintsugi started" (on a SQLite file of its own, made in the first round). The commands talk
+// to a kintsugi started in this process
 // (its work is not counted: only the command's process is timed), which holds 20 entries. Each round runs every
 // command once, in turn with the anchor, so the machine's load weighs on all alike; prints the median of each and
 // its ratio to the anchor's median (the goal: at most 3x). Needs bash (its `time` reports the child's CPU) and a
@@ -38,6 +40,18 @@ function cpuOf(argv: readonly string[], cwd: string): Promise<{ cpu: number; cod
   });
 }
 
+/**
+ * `argv` (a `kintsugi serve`) run by bash, which reads its log until "kintsugi started" and then stops it with
+ * SIGTERM: bash's own reads and signals are all that is counted beside the server's process.
+ */
+const startedAndStopped = (argv: readonly string[]): string[] => [
+  "bash",
+  "-c",
+  'coproc S { exec "$@" 2>/dev/null; }; while IFS= read -r line <&"${S[0]}"; do case $line in *"kintsugi started"*) kill -TERM "$S_PID"; break;; esac; done; wait "$S_PID"',
+  "serve",
+  ...argv,
+];
+
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
@@ -52,6 +66,11 @@ async function main(): Promise<void> {
     const kintsugi =
       (bin: BenchBin) =>
       (...args: string[]) => [process.execPath, ...nodeOptionsOf(bin.path), bin.path, "--server", k.url, ...args];
+    const serveConfig = (bin: BenchBin) => {
+      const file = join(dir.path, `serve-${BINS.indexOf(bin)}.yaml`);
+      writeFileSync(file, `listen: "127.0.0.1:0"\ndatabase: ${JSON.stringify(join(dir.path, `serve-${BINS.indexOf(bin)}.db`))}\n`);
+      return file;
+    };
     const ANCHOR = "node -e 0 (the anchor)";
     // One command a group, as a script or an operator calls it; the long-running ones (serve, alerts, watch) by their help.
     const commandsOf = (bin: BenchBin): ReadonlyArray<readonly [string, readonly string[]]> => {
@@ -76,6 +95,7 @@ async function main(): Promise<void> {
         ["serve --help", run("serve", "--help")],
         ["check-config FILE", run("check-config", config)],
         ["db check FILE", run("db", "check", join(dir.path, "kintsugi.db"))],
+        ["serve: start, then SIGTERM", startedAndStopped([process.execPath, ...nodeOptionsOf(bin.path), bin.path, "serve", "--config", serveConfig(bin)])],
       ];
     };
     const names = [ANCHOR, ...commandsOf(BINS[0]!).map(([name]) => name)];
