@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { REGRESSION_SEEDS } from "../../src/sim/sim-regression-seeds.js";
-import { simulate } from "../../src/sim/simulation.js";
+import { simulateApart } from "../support/simulate-apart.js";
 
 describe("simulator regression seeds", () => {
   for (const c of REGRESSION_SEEDS) {
     for (const seed of c.seeds) {
       it(`finding ${c.finding}: seed ${seed} (${c.options.hours} h) keeps every invariant (broke ${c.brokeOnMain} before the fix)`, async () => {
-        const report = await simulate({ ...c.options, seed });
+        const report = await simulateApart({ ...c.options, seed });
         assert.equal(
           report.violation,
           null,
