@@ -18,8 +18,8 @@ import { Script } from "node:vm";
 // A script's own import() needs an experimental vm option in node 20 (it warns, or wants a flag), so the build has the
 // bundles call the wrapper's import function instead, and this ES module imports for them. The modules the bundles
 // share with the front (cli-error.js: one CliError class) are handed in as the front loaded them, not require()d.
-// A CommonJS body has no import.meta: the build makes each of kintsugi's modules' a call of the wrapper's function
-// with the module's path under dist/, and this gives it the import.meta that module has in dist/ as tsc wrote it.
+// A CommonJS body has no import.meta: the build makes the import.meta of each of kintsugi's modules a call of the
+// wrapper's function with the module's path under dist/, which returns what that module's file in dist/ has.
 
 /** The identifier the bundles' `import.meta.url` is defined as (scripts/build-cli.mjs): a parameter of the wrapper. */
 export const IMPORT_META_URL = "__kintsugiImportMetaUrl";
@@ -31,8 +31,8 @@ export const IMPORT_META_OF = "__kintsugiImportMetaOf";
 
 const PARAMETERS = ["exports", "require", "module", "__filename", "__dirname", IMPORT_META_URL, DYNAMIC_IMPORT, IMPORT_META_OF];
 
-/** What a module's import.meta has that kintsugi's modules use. */
-interface ImportMeta {
+/** What kintsugi's modules use of their import.meta. */
+interface ModuleMeta {
   readonly url: string;
   readonly filename: string;
   readonly dirname: string;
@@ -43,8 +43,8 @@ interface ImportMeta {
  * The import.meta of the module at `path` under the folder of `bundle`: a relative specifier resolves from the module's
  * URL, a package's from this loader's (the same node_modules).
  */
-function importMetaOf(bundle: string): (path: string) => ImportMeta {
-  const metas = new Map<string, ImportMeta>();
+function importMetaOf(bundle: string): (path: string) => ModuleMeta {
+  const metas = new Map<string, ModuleMeta>();
   return (path) => {
     let meta = metas.get(path);
     if (meta === undefined) {
