@@ -2,22 +2,23 @@
 // them one by one cost a command about as much CPU as node's own start (bench:cli).
 // - dist/kintsugi-cli.js, the front (dist/cli/main.js: the command tree and what the operator commands run), which
 //   bin/kintsugi.js loads;
-// - a bundle for each command that loads a part of the server on demand (ON_DEMAND: check-config and serve's config
-//   checks with the config's schemas, serve's server, the db commands with the store, db check FILE with the SQLite
-//   check alone), imported by the front when the command runs. Each is a CommonJS body (NAME.cjs) with V8's code cache
+// - a bundle for each command that loads a part of the server on demand (ON_DEMAND: check-config with the config's
+//   schemas, the db commands with the store, db check FILE with the SQLite check alone), imported by the front when
+//   the command runs. Each is a CommonJS body (NAME.cjs) with V8's code cache
 //   beside it (NAME.cjs.v8cache), made here under the executable's node options, and an ES module NAME.js that runs it
 //   through src/cli/bundle-loader.ts: node 20 has no compile cache for ES modules, and compiling these bundles (zod,
-//   yaml) at each run cost check-config and the db commands about half of node's own start in CPU, and serve's about
-//   970 modules 0.7 s of CPU at each start (bench:cli). Without a cache, or with one V8 rejects, the bundle compiles
-//   from its source.
+//   yaml) at each run cost check-config and the db commands about half of node's own start in CPU (bench:cli). Without
+//   a cache, or with one V8 rejects, the bundle compiles from its source.
 // What an on-demand bundle imports on demand itself (the kubeconfig check, etcd's backend, the Kubernetes client) is
 // in the bundle, run when it is imported: a module left in dist/ would be a second copy of the modules it shares with
 // the bundle, whose classes an instanceof of the bundle's does not know (check-config listed only the kubeconfig's
 // problem when it had its own ConfigError). What the front imports on demand that is no bundle (the alert bridge,
 // graphql-ws for watch) stays in dist/ as tsc wrote it. cli-error.js stays outside every bundle: one CliError class for
 // all. The bundles sit in dist/, beside tsc's files; each module's import.meta in a CommonJS bundle is the one of its
-// file in dist/ (IMPORT_META_OF), so that the files it reads beside it (the schema, GraphiQL's and the status page's
-// assets, package.json) and the programs it starts (the replay worker, the command spawner) are found where they are.
+// file in dist/ (IMPORT_META_OF), so that what it reads or starts beside it (package.json) is found where it is.
+// serve's server stays tsc's modules: bundled like these, it started with 0.7 s of CPU instead of 1.5 s, but held
+// 12-22 MB more resident under bench:memory's 1,000 subscribers (161-168 MB with Kubernetes at 100,000 history rows,
+// against 145-151 MB and the goal's 150 MB): the bundle's whole text, and what it compiles of it, stay in memory.
 import { execFile } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -34,7 +35,6 @@ const SHARED = new Set(["cli/cli-error.js"]);
 /** The commands' modules bundled on their own, by their path under dist/: the bundle, under dist/. */
 const ON_DEMAND = new Map([
   ["cli/check-config-action.js", "cli-check-config.js"],
-  ["main.js", "cli-serve.js"],
   ["cli/db-copy-action.js", "cli-db-copy.js"],
   ["cli/db-backup-actions.js", "cli-db-backup.js"],
   ["cli/db-check-action.js", "cli-db-check.js"],
@@ -158,10 +158,7 @@ async function buildOnDemand(options) {
   const loader = pathToFileURL(join(dist, "cli", "bundle-loader.js")).href;
   const sharedMap = `Object.fromEntries(await Promise.all(${JSON.stringify(shared)}.map(async (p) => [p, await import(new URL(p, ${JSON.stringify(pathToFileURL(cjs).href)}).href)])))`;
   const script = `const { writeCodeCache } = await import(${JSON.stringify(loader)}); console.log(JSON.stringify(writeCodeCache(${JSON.stringify(cjs)}, ${sharedMap})));`;
-  // Under NODE_ENV=production, as serve loads its bundles: the functions the top level compiles are the ones it runs.
-  const { stdout } = await promisify(execFile)(process.execPath, [...executableNodeOptions(), "--input-type=module", "-e", script], {
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  const { stdout } = await promisify(execFile)(process.execPath, [...executableNodeOptions(), "--input-type=module", "-e", script]);
   const names = JSON.parse(stdout.trim().split("\n").at(-1));
   const cjsName = underDist(cjs);
   writeFileSync(

@@ -34,12 +34,10 @@ const INPUTS = [
 const OUTPUTS = [
   "dist/kintsugi-cli.js",
   "dist/cli-check-config.js",
-  "dist/cli-serve.js",
   "dist/cli-db-copy.js",
   "dist/cli-db-backup.js",
   "dist/cli-db-check.js",
   "dist/cli-check-config.cjs",
-  "dist/cli-serve.cjs",
   "dist/cli-db-copy.cjs",
   "dist/cli-db-backup.cjs",
   "dist/cli-db-check.cjs",

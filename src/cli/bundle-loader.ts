@@ -131,8 +131,12 @@ export function writeCodeCache(file: string, shared: SharedModules = {}): string
   const source = readFileSync(file, "utf8");
   const script = scriptOf(file, source, undefined);
   const exported = Object.keys(run(script, file, shared));
+  saveCodeCache(file, source, script);
+  return exported;
+}
+
+function saveCodeCache(file: string, source: string, script: Script): void {
   const target = codeCacheFileOf(file);
   writeFileSync(`${target}.tmp`, Buffer.concat([digestOf(source), script.createCachedData()]));
   renameSync(`${target}.tmp`, target);
-  return exported;
 }

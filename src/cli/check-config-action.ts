@@ -1,10 +1,6 @@
 import { ConfigError } from "../config/load-config.js";
 import { runStartChecks, type StartEnvironment } from "../wiring/start-checks.js";
 
-// serve checks its config with these, from the same bundle as check-config (scripts/build-cli.mjs).
-export { DEFAULT_CONFIG } from "../config/kintsugi-config.js";
-export { loadConfigForStart } from "../wiring/start-checks.js";
-
 /**
  * `kintsugi check-config FILE`: every check `serve` makes before it opens anything, in `env`; warnings to `out`, then
  * "ok", or a ConfigError naming every problem. Loaded on demand, bundled with the config's schemas (scripts/build-cli.mjs).

@@ -38,8 +38,8 @@ async function cacheUse(file: string, options: readonly string[]): Promise<strin
 describe("the on-demand bundles' code cache in the real binary", () => {
   const bundles = readdirSync(DIST).filter((f) => /^cli-.*\.cjs$/.test(f));
 
-  it("there is a bundle for check-config (and serve's checks), serve's server, db check and the other db commands", () => {
-    assert.deepEqual(bundles.sort(), ["cli-check-config.cjs", "cli-db-backup.cjs", "cli-db-check.cjs", "cli-db-copy.cjs", "cli-serve.cjs"]);
+  it("there is a bundle for check-config, db check and the other db commands", () => {
+    assert.deepEqual(bundles.sort(), ["cli-check-config.cjs", "cli-db-backup.cjs", "cli-db-check.cjs", "cli-db-copy.cjs"]);
   });
 
   for (const bundle of bundles) {
