@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isAlive } from "./process-alive.js";
 
 /**
  * A shell script that plays the machines: `sh machine.sh DIR ACTION [ARG] ADDRESS`. Every call is appended to
@@ -73,16 +74,15 @@ export class SimulatedMachines {
     return this.log().filter((line) => line.startsWith(`${action} `) && line.endsWith(` ${address}`)).length;
   }
 
-  /** Whether the `sleep`, `held-fix` or `held-reboot` process of the address (its pid file) is still running; false when none started. */
+  /**
+   * Whether the `sleep`, `held-fix` or `held-reboot` process of the address (its pid file) is still running; false when
+   * none started. A zombie is not running: killed after its parent died (a replica SIGKILLed with its spawner), the
+   * process waits for init to reap it, which here took seconds under load.
+   */
   running(address: string): boolean {
     const path = join(this.dir, `pid-${address}`);
     if (!existsSync(path)) return false;
-    try {
-      process.kill(Number(readFileSync(path, "utf8").trim()), 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return isAlive(Number(readFileSync(path, "utf8").trim()));
   }
 
   /** The KEY=VALUE lines an `env-fix` (or, with `file` "health-env", an `env-health`) last wrote for the address. */
