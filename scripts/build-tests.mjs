@@ -7,7 +7,7 @@
 // symlink to the original, so an import of a script or a JSON file finds it where it would. Each file keeps its
 // source's `import.meta.url`, `import.meta.dirname` and `import.meta.filename` (esbuild replaces them with the .ts
 // file's), so a path a module builds from its own location (a fixture, docs/, the built binary) is the same path it
-// is under tsx; an inline source map points stack traces at the .ts lines (node --enable-source-maps).
+// is under tsx; an inline source map gives the .ts lines (scripts/stack-positions.mjs maps failed tests' stacks).
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";

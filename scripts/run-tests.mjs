@@ -1,7 +1,9 @@
 // Runs every test/**/*.test.ts file with node's built-in test runner. Node 20's --test does not expand globs itself,
 // so the files are listed here. Extra arguments are passed on (e.g. a file list to run only those). It first
-// transpiles the TypeScript into .test-build/ (scripts/build-tests.mjs) and runs the .js there with source maps, not
-// through tsx, whose loader cost every test file's process about 0.5 s of CPU; names and times are the .ts files'.
+// transpiles the TypeScript into .test-build/ (scripts/build-tests.mjs) and runs the .js there, not through tsx, whose
+// loader cost every test file's process about 0.5 s of CPU; names and times are the .ts files'. Without node's
+// --enable-source-maps (about 0.15 s of CPU more in each process that loads the server): node's own output gives the
+// .js lines, and the list of failed tests at the end the .ts lines (scripts/stack-positions.mjs).
 // A full run records every call the tests' fake Kubernetes APIs serve (KINTSUGI_KUBE_CALLS_DIR), then checks the
 // shipped RBAC rules against them with test/deploy/rbac.suite-check.ts; the exit code is non-zero when either fails.
 // At the end it prints each part's time: the slowest files (scripts/test-timing-reporter.mjs records each file's wall
@@ -12,6 +14,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { cpus, loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 import { TEST_BUILD, buildTests, builtPath } from "./build-tests.mjs";
+import { stackPositionMapper } from "./stack-positions.mjs";
 import { PROCESS_PER_FILE_ENV, planProcesses, togetherLabel, writeTogetherEntry } from "./test-processes.mjs";
 
 function testFiles(dir) {
@@ -178,7 +181,7 @@ function runTests(list, timesFile) {
   const reporters = ["--test-reporter", process.stdout.isTTY ? "spec" : "tap", "--test-reporter-destination", "stdout"];
   reporters.push("--test-reporter", "./scripts/test-timing-reporter.mjs", "--test-reporter-destination", join(timesDir, timesFile));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--enable-source-maps", "--test", `--test-concurrency=${concurrency}`, ...reporters, ...inOrder(list)], {
+    const child = spawn(process.execPath, ["--test", `--test-concurrency=${concurrency}`, ...reporters, ...inOrder(list)], {
       stdio: "inherit",
       env,
     });
@@ -191,14 +194,20 @@ const sourceOf = (file) => linked.get(file) ?? relative(TEST_BUILD, file).replac
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Prints every failed test, last of all but the times, so that a log that keeps only its end still names them. */
+/**
+ * Prints every failed test, last of all but the times, so that a log that keeps only its end still names them; their
+ * stacks name the .ts lines.
+ */
 function reportFailures(failures) {
   if (failures.length === 0) return;
   const lines = ["", `# Failed tests: ${failures.length}`];
+  const inSource = stackPositionMapper();
   for (const { file, name, error } of failures) {
     const path = file.replace(/^file:\/\//, "");
     const where = path.includes(".test-build") ? sourceOf(path) : relative(process.cwd(), path);
-    const kept = error.split("\n").filter((l) => !/^\s+at .*(node:internal|node:async_hooks)/.test(l));
+    const kept = inSource(error)
+      .split("\n")
+      .filter((l) => !/^\s+at .*(node:internal|node:async_hooks)/.test(l));
     lines.push(`not ok: ${where} > ${name}`, ...kept.map((l) => `    ${l}`));
   }
   console.log(lines.join("\n"));
