@@ -26,7 +26,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
-import { KUBE_CLIENT_EXTERNALS } from "./build-kube-client.mjs";
+import { KUBE_CLIENT_EXTERNALS, NODE_ESM_BUNDLE } from "./build-package-bundles.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -41,7 +41,7 @@ const ON_DEMAND = new Map([
 ]);
 /**
  * Packages left to node: native code (SQLite), etcd's client, which a command loads only for store: etcd, and the
- * dependencies of the bundled Kubernetes client (scripts/build-kube-client.mjs), which load only with it.
+ * dependencies of the bundled Kubernetes client (scripts/build-package-bundles.mjs), which load only with it.
  */
 const EXTERNAL_PACKAGES = ["better-sqlite3", "etcd3", "@grpc/*", ...KUBE_CLIENT_EXTERNALS];
 /** The identifiers the loader's wrapper gives a CommonJS bundle for import.meta (src/cli/bundle-loader.ts, built). */
@@ -52,19 +52,11 @@ const underDist = (path) => relative(dist, path).split("\\").join("/");
 /** esbuild's options for the bundle of `entry` (under dist/) into `outfile` (under dist/), an ES module. */
 function bundleOf(entry, outfile) {
   return {
+    // commander, yaml and node-cron are CommonJS: their require() of node's modules needs the banner's require.
+    ...NODE_ESM_BUNDLE,
     entryPoints: [join(dist, entry)],
     outfile: join(dist, outfile),
-    allowOverwrite: true,
-    bundle: true,
-    minify: true,
-    keepNames: true,
-    legalComments: "eof",
-    platform: "node",
-    target: ["node20"],
-    format: "esm",
     external: EXTERNAL_PACKAGES,
-    // commander, yaml and node-cron are CommonJS: their require() of node's modules needs a require in an ES module.
-    banner: { js: 'import { createRequire as __kintsugiCreateRequire } from "node:module"; const require = __kintsugiCreateRequire(import.meta.url);' },
     plugins: [
       {
         name: "load-on-demand",

@@ -20,7 +20,7 @@ const INPUTS = [
   "src",
   "scripts/build-dist.mjs",
   "scripts/build-cli.mjs",
-  "scripts/build-kube-client.mjs",
+  "scripts/build-package-bundles.mjs",
   "scripts/build-graphiql.mjs",
   "scripts/build-status-page.mjs",
   "scripts/graphiql-page",

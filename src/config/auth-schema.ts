@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { accessPolicyFor, type AuthConfig } from "../auth/access-policy.js";
 import { hostOfHostHeader, normalizeOrigin } from "../auth/browser-rules.js";
 import { ROLES } from "../auth/roles.js";

@@ -1,5 +1,5 @@
 import cron from "node-cron";
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { DEFAULT_INHERITED_COMMAND_MARGIN_SECONDS, MIN_INHERITED_COMMAND_MARGIN_SECONDS } from "../domain/queue/command-marker.js";
 import { healthChecks, refuseUnknownOperations } from "./health-check-schema.js";
 import { authSection, checkClientCertificates, requireAuthOffLoopback } from "./auth-schema.js";

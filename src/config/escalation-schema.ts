@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 
 /** `repair.escalation`: repeat offenders, `max_repairs` entries within `window_seconds`; `operation` instead of a hold. */
 export const repairEscalation = z.strictObject({

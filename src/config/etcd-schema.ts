@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import {
   DEFAULT_ETCD_COMPACTION_RETENTION_MS,
   DEFAULT_ETCD_CONFIG,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { parseMaxUnhealthy, parseUnhealthyRange, type HealthCheckConfig } from "../domain/health/health-check-config.js";
 import { labelSelector } from "./label-selector-schema.js";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { labelSelectorProblem } from "../domain/shared/label-selector.js";
 
 // Checks that need a well-formed value run only when the value's own subtree parsed cleanly.

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { DEFAULT_LEASE_TTL_SECONDS, LEASE_TTL_BOUNDS, type LeaderElectionConfig } from "./etcd-config.js";
 
 // Shown wherever the leader is named, on every replica: printable, no spaces, short enough for a log line.

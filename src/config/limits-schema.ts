@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { MAX_TIMER_SECONDS, TIMER_TOO_LONG } from "./kintsugi-config.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 

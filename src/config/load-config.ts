@@ -3,7 +3,7 @@ import { repairKeyWarnings } from "./repair-key-warnings.js";
 import { knownKeysAt, unknownKeyMessage } from "./nearest-key.js";
 import { kubernetesWarnings } from "./kubernetes-warnings.js";
 import YAML from "yaml";
-import type { z } from "zod";
+import type { z } from "../support/zod.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/queue/repair-config.js";
 import { redactUrlCredentials } from "../domain/shared/url-credentials.js";
 import { camelConstraints, configErrorMap, configFileSchema, type ConfigFile, type RepairSection } from "./config-schema.js";

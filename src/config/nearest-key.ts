@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "../support/zod.js";
 
 /** The definition of a zod schema, as far as walking a config's keys needs it. */
 interface SchemaDef {

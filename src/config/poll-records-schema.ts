@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 
 /** How long and how much of the sabakan polls' records (the what-if replay's input) are kept. */
 export interface PollRecordsConfig {

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "../support/zod.js";
 
 /** What the check reads of an operation as written in the file. */
 interface ProofOperation {

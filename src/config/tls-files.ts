@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import type { ConfigProblem } from "./load-config.js";
 import { checkCertificate, checkKeyPair, readPem, type PemAt } from "./named-files.js";
 

@@ -1,6 +1,6 @@
 import { readTextBounded } from "../support/bounded-read.js";
 import YAML from "yaml";
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import type { TokenEntry } from "../auth/tokens.js";
 import { tokenList } from "./auth-schema.js";
 import { configErrorMap } from "./config-schema.js";

@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
-import { unwrapResolverError } from "@apollo/server/errors";
+import { unwrapResolverError } from "./apollo-server.js";
 import { ForwardedSabakanError } from "../gateway/sabakan-forwarder.js";
 import { NotLeaderError, StoreBusyError, StoreConflictError, StoreLimitError, StoreUnavailableError } from "../store/store-errors.js";
 

@@ -1,9 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { TlsConfig } from "../config/tls-files.js";
-import { ApolloServer, HeaderMap, type HTTPGraphQLRequest } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
-import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import {
+  ApolloServer,
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+  HeaderMap,
+  type HTTPGraphQLRequest,
+} from "./apollo-server.js";
 import type { DocumentNode, ExecutionArgs, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";

@@ -1,4 +1,4 @@
-import { HeaderMap, type ApolloServerPlugin } from "@apollo/server";
+import { HeaderMap, type ApolloServerPlugin } from "./apollo-server.js";
 import { Kind, type FormattedExecutionResult, type OperationDefinitionNode } from "graphql";
 import { jsonBytesUpTo } from "./limits/response-size.js";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { makeExecutableSchema } from "@graphql-tools/schema";
+import { makeExecutableSchema } from "./apollo-server.js";
 import type { GraphQLSchema } from "graphql";
 import { autoRepairResolvers } from "./resolvers/auto-repair-resolvers.js";
 import { clusterResolvers } from "./resolvers/cluster-resolvers.js";

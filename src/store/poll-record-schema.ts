@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { MACHINE_STATES } from "../domain/sabakan/machine-params.js";
 import type { PollRecord } from "../domain/replay/poll-record.js";
 import type { RemediationRecord } from "../domain/replay/remediation-record.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../support/zod.js";
 import { tokenList } from "../config/auth-schema.js";
 import { commandFileProblems } from "../config/command-files.js";
 import { databasePathProblems } from "../config/database-path.js";

@@ -16,8 +16,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   version: [],
   // Roles, tokens and access policies: leaf types and checks the config, the edge and the CLI share.
   auth: [],
-  // YAML into domain types; the access policy is checked into auth's types. Files it names are read with a bound.
-  config: ["domain", "auth", "support/bounded-read.ts"],
+  // YAML into domain types; the access policy is checked into auth's types. Files it names are read with a bound; its
+  // schemas are zod's (support's one import of zod).
+  config: ["domain", "auth", "support/bounded-read.ts", "support/zod.ts"],
   // The drivers take their own config sections (etcd's connection, poll record retention) and log through support/.
   store: ["domain", "config", "support"],
   // Thin clients; the Kubernetes ones read the kubeconfig section (and its file, with a bound). Processes spawned here start one a turn of the
@@ -55,7 +56,11 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:net": { names: ["isIP", "isIPv4", "isIPv6"], why: "pure checks of an address's text" },
     yaml: "YAML text to values and back (cluster templates, cluster.yml), no I/O",
   },
-  support: { pino: "the one logger interface is pino's Logger type", "node:fs": "reads a file a config or a command names, with a bound" },
+  support: {
+    pino: "the one logger interface is pino's Logger type",
+    "node:fs": "reads a file a config or a command names, with a bound",
+    zod: "the one import of zod (config's schemas, the store's checks), which the build bundles",
+  },
   version: { "node:fs": "reads the package's version from package.json" },
   auth: {
     graphql: "access errors are GraphQL errors",
@@ -71,7 +76,6 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:path": "paths relative to the config file",
     "node:tls": "TLS files are checked as the TLS stack reads them",
     yaml: "the config file is YAML",
-    zod: "the config file's schema",
   },
   store: {
     "better-sqlite3": "the SQLite driver",
@@ -80,7 +84,6 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:fs": "the SQLite file, its lock and backups",
     "node:path": "the SQLite file's folder",
     "node:zlib": "compressed backups",
-    zod: "stored values are checked on read",
   },
   adapters: {
     "@kubernetes/client-node": "the Kubernetes client",
@@ -149,7 +152,6 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:http": "the server's listener",
     "node:net": "the listen address is reserved before start",
     pino: "the logger",
-    zod: "start checks reuse the config's schemas",
   },
   main: { "node:crypto": "the id of this run of the replica, in its commands' markers", pino: "the logger" },
 };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { makeExecutableSchema } from "@graphql-tools/schema";
+import { makeExecutableSchema } from "../../src/graphql/apollo-server.js";
 import { parse } from "graphql";
 import { FIELD_ROLES } from "../../src/auth/field-roles.js";
 import { assertRoleTableMatches, forbiddenFieldError, roleTableMismatches, rootFieldsOf } from "../../src/auth/operation-roles.js";

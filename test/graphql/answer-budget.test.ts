@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { makeExecutableSchema } from "@graphql-tools/schema";
+import { makeExecutableSchema } from "../../src/graphql/apollo-server.js";
 import { execute, parse } from "graphql";
 import { AnswerBudget, chargeLongAnswers, turnsOf } from "../../src/graphql/limits/answer-budget.js";
 import { TURN_BYTES } from "../../src/graphql/limits/answer-turns.js";

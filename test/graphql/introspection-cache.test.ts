@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ApolloServer } from "@apollo/server";
+import { ApolloServer } from "../../src/graphql/apollo-server.js";
 import { getIntrospectionQuery, GraphQLError } from "graphql";
 import { introspectionCachePlugin } from "../../src/graphql/introspection-cache.js";
 import { buildSchema } from "../../src/graphql/schema.js";

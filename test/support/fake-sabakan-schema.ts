@@ -1,7 +1,7 @@
 // sabakan's GraphQL schema, read from sabakan's own schema file, made executable over the fake's machines with
 // resolvers that answer as sabakan's gql/graph/schema.resolvers.go does.
 import { readFileSync } from "node:fs";
-import { makeExecutableSchema } from "@graphql-tools/schema";
+import { makeExecutableSchema } from "../../src/graphql/apollo-server.js";
 import { GraphQLError, GraphQLScalarType, Kind, responsePathAsArray, type GraphQLSchema } from "graphql";
 import {
   formatGoFloat,

@@ -3,7 +3,7 @@
 // docs/contract.md lists them (scripts/contract.ts writes it) and test/docs/contract.test.ts keeps the two equal.
 import type { Command } from "commander";
 import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, isUnionType } from "graphql";
-import type { z } from "zod";
+import type { z } from "../../src/support/zod.js";
 import { buildProgram } from "../../src/cli/main.js";
 import { configFileSchema } from "../../src/config/config-schema.js";
 import { ERROR_TYPES } from "../../src/graphql/errors.js";

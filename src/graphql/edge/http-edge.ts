@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApolloServerPlugin } from "@apollo/server";
+import type { ApolloServerPlugin } from "../apollo-server.js";
 import type { Context as WsContext } from "graphql-ws";
 import type { Extra } from "graphql-ws/use/ws";
 import type { VerifyClientCallbackAsync } from "ws";

@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from "@apollo/server";
+import type { ApolloServerPlugin } from "../apollo-server.js";
 import type { FormattedExecutionResult, GraphQLError } from "graphql";
 import { limitError } from "../errors.js";
 import { TURN_BYTES } from "./answer-turns.js";

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from "node:crypto";
-import { z } from "zod";
+import { z } from "../../support/zod.js";
 import { stableJson } from "../../domain/cluster/stable-json.js";
 import { SnapshotSourceError, type SnapshotItem, type SnapshotItemKind } from "./store-snapshot.js";
 import { COUNT_OF, kindOf, raiseHighest, SNAPSHOT_KINDS, type SnapshotCounts, type SnapshotHighest } from "./snapshot-kinds.js";

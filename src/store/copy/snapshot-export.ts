@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "../../support/zod.js";
 import { SnapshotSourceError, type SnapshotItem, type SnapshotSource } from "./store-snapshot.js";
 import { refuseUnfinishedCopy } from "./copy-marker.js";
 import type { KvStoreAccess } from "../core/kv-store-access.js";

@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import { z } from "zod";
+import { z } from "../../support/zod.js";
 import type { KeyRange, KvPair } from "../kv/kv-driver.js";
 import type { ParsedKey, StoreKeys } from "../core/store-keys.js";
 import { MAX_ETCD_RECORD_BYTES, recordPut } from "../core/poll-record-port.js";

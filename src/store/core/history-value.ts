@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../support/zod.js";
 import type { RepairEntry } from "../../domain/queue/repair-entry.js";
 import type { RepairHistoryKind, RepairHistoryRecord } from "../../domain/queue/repair-history.js";
 import { decodeValue, encodeValue, storedEntry } from "./store-values.js";

@@ -1,6 +1,6 @@
 import { readWorkerSelection } from "../../domain/cluster/worker-selection.js";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { z } from "zod";
+import type { z } from "../../support/zod.js";
 import type { AutoRepairOutcome } from "../../domain/intake/auto-repair-outcome.js";
 import type { ClusterGeneration } from "../../domain/cluster/generation-record.js";
 import type { GeneratedCluster } from "../../domain/cluster/types.js";

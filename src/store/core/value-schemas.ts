@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../support/zod.js";
 import { parseAddress } from "../../domain/shared/address.js";
 import { CONSTRAINT_MINIMUMS, CONSTRAINT_NAMES } from "../../domain/shared/constraints.js";
 import { checkMachineParams, MACHINE_STATES } from "../../domain/sabakan/machine-params.js";
