@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer, type AddressInfo } from "node:net";
 import { describe, it } from "node:test";
-import * as k8s from "@kubernetes/client-node";
+import * as k8s from "../../src/adapters/kube-client.js";
 import { watchNodes, WATCH_RETRY_FIRST_MS } from "../../src/adapters/kube-node-watch.js";
 import { until } from "../support/until.js";
 
