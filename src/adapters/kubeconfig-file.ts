@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import YAML from "yaml";
+import { parse as parseYaml } from "../domain/shared/yaml.js";
 import * as k8s from "./kube-client.js";
 import { ConfigError } from "../config/load-config.js";
 import { readFailure } from "../config/named-files.js";
@@ -75,7 +75,7 @@ function checkNamedFiles(config: k8s.KubeConfig, refuse: (message: string) => Co
 function checkTokenFiles(text: string, refuse: (message: string) => ConfigError): void {
   let users: unknown;
   try {
-    users = (YAML.parse(text, { logLevel: "silent" }) as { users?: unknown } | null)?.users;
+    users = (parseYaml(text, { logLevel: "silent" }) as { users?: unknown } | null)?.users;
   } catch {
     return;
   }

@@ -2,7 +2,7 @@ import { machineTypeCaseWarnings, machineTypeWarnings } from "./machine-type-war
 import { repairKeyWarnings } from "./repair-key-warnings.js";
 import { knownKeysAt, unknownKeyMessage } from "./nearest-key.js";
 import { kubernetesWarnings } from "./kubernetes-warnings.js";
-import YAML from "yaml";
+import { parseDocument } from "../domain/shared/yaml.js";
 import type { z } from "../support/zod.js";
 import { EMPTY_REPAIR_CONFIG, type RepairConfig } from "../domain/queue/repair-config.js";
 import { redactUrlCredentials } from "../domain/shared/url-credentials.js";
@@ -77,7 +77,7 @@ function withoutNullKeys(value: unknown): unknown {
 }
 
 function readYaml(text: string, source: string): unknown {
-  const doc = YAML.parseDocument(text);
+  const doc = parseDocument(text);
   if (doc.errors.length > 0) {
     throw new ConfigError(
       source,

@@ -1,5 +1,5 @@
 import { readTextBounded } from "../support/bounded-read.js";
-import YAML from "yaml";
+import { parseDocument } from "../domain/shared/yaml.js";
 import { z } from "../support/zod.js";
 import type { TokenEntry } from "../auth/tokens.js";
 import { tokenList } from "./auth-schema.js";
@@ -34,7 +34,7 @@ export function readTokensFile(path: string): { ok: true; tokens: TokenEntry[] }
   } catch (error) {
     return { ok: false, problems: [{ path: "", message: `cannot read the tokens file: ${readFailure(error)}` }] };
   }
-  const doc = YAML.parseDocument(text);
+  const doc = parseDocument(text);
   if (doc.errors.length > 0) {
     return {
       ok: false,

@@ -1,4 +1,4 @@
-import { Gauge, type Registry } from "prom-client";
+import { Gauge, type Registry } from "./prom-client.js";
 import { workersByRole } from "../domain/cluster/cluster-usage.js";
 import type { MetricsSources } from "./metrics.js";
 

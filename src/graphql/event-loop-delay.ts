@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
-import { Gauge, type Registry } from "prom-client";
+import { Gauge, type Registry } from "./prom-client.js";
 
 /** How often the loop is sampled: a timer of this period, whose lateness is the delay. */
 export const EVENT_LOOP_SAMPLE_MS = 10;

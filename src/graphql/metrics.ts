@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "./prom-client.js";
 import { skipsByKind } from "../domain/intake/auto-repair-deferrals.js";
 import { skippedCountsOf } from "../domain/intake/skipped-bound.js";
 import type { AutoRepairOutcome } from "../domain/intake/auto-repair-outcome.js";

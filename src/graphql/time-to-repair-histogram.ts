@@ -1,4 +1,4 @@
-import { Histogram, type Registry } from "prom-client";
+import { Histogram, type Registry } from "./prom-client.js";
 import { isFinished } from "../domain/queue/repair-entry.js";
 import type { RepairChange } from "../store/store-port.js";
 

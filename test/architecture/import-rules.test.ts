@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix, relative, resolve } from "node:path";
 import { describe, it } from "node:test";
 import ts from "typescript";
+import { PACKAGE_BUNDLES } from "../../scripts/build-package-bundles.mjs";
 
 // The map of src/ (docs/architecture.md) as tables this test holds the code to. Where the map and these tables
 // differ, the tables are right and the map is to be fixed.
@@ -54,7 +55,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { readonly names: readonly string[]; readonly why: string }>>>> = {
   domain: {
     "node:net": { names: ["isIP", "isIPv4", "isIPv6"], why: "pure checks of an address's text" },
-    yaml: "YAML text to values and back (cluster templates, cluster.yml), no I/O",
+    yaml: {
+      names: ["parse", "parseDocument", "stringify"],
+      why: "YAML text to values and back, no I/O: the one import of yaml (domain/shared/yaml.ts), which the build bundles",
+    },
   },
   support: {
     pino: "the one logger interface is pino's Logger type",
@@ -75,7 +79,6 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:os": "the home folder of a path written with ~",
     "node:path": "paths relative to the config file",
     "node:tls": "TLS files are checked as the TLS stack reads them",
-    yaml: "the config file is YAML",
   },
   store: {
     "better-sqlite3": "the SQLite driver",
@@ -101,7 +104,6 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:stream": "the command spawner's pipes",
     "node:tls": "the system's CAs, for etcd over https without a CA of its own",
     "node:url": "the path of the command spawner's script",
-    yaml: "a kubeconfig's users, read for their token files before the Kubernetes client reads them unbounded",
     ws: "the Kubernetes watch socket",
   },
   gateway: { graphql: "forwards GraphQL documents" },
@@ -122,7 +124,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:perf_hooks": "the event loop's delay, a metric",
     "node:url": "the schema files' paths",
     "node:worker_threads": "the what-if replay runs in a worker",
-    "prom-client": "the metrics",
+    "prom-client": "the metrics: the one import of prom-client (graphql/prom-client.ts), which the build bundles",
     ws: "the WebSocket server",
   },
   alerts: { "graphql-ws": "the bridge subscribes to kintsugi" },
@@ -215,6 +217,8 @@ interface PackageImport {
   readonly module: string;
   /** The names imported, or null for a whole module (a namespace, a default, a side effect, `import()`). */
   readonly names: readonly string[] | null;
+  /** Types only (`import type`, `export type`): nothing of the module loads. */
+  readonly typeOnly?: boolean;
 }
 
 const SRC = resolve(import.meta.dirname, "../../src");
@@ -236,24 +240,29 @@ function moduleOf(spec: string): string {
 }
 
 /** Every import of a file (import, import type, export from, import(), require()): its specifier and names. */
-function specifiersOf(file: string): Array<{ spec: string; names: string[] | null }> {
+function specifiersOf(file: string): Array<{ spec: string; names: string[] | null; typeOnly: boolean }> {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
-  const out: Array<{ spec: string; names: string[] | null }> = [];
+  const out: Array<{ spec: string; names: string[] | null; typeOnly: boolean }> = [];
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       let names: string[] | null = null;
+      let typeOnly: boolean;
       if (ts.isImportDeclaration(node)) {
         const clause = node.importClause;
         const bindings = clause?.namedBindings;
-        if (clause && !clause.name && bindings && ts.isNamedImports(bindings)) names = bindings.elements.map((e) => (e.propertyName ?? e.name).text);
-      } else if (node.exportClause && ts.isNamedExports(node.exportClause)) {
-        names = node.exportClause.elements.map((e) => (e.propertyName ?? e.name).text);
+        if (clause && !clause.name && bindings && ts.isNamedImports(bindings)) {
+          names = bindings.elements.map((e) => (e.propertyName ?? e.name).text);
+          typeOnly = clause.isTypeOnly || bindings.elements.every((e) => e.isTypeOnly);
+        } else typeOnly = clause?.isTypeOnly ?? false;
+      } else {
+        if (node.exportClause && ts.isNamedExports(node.exportClause)) names = node.exportClause.elements.map((e) => (e.propertyName ?? e.name).text);
+        typeOnly = node.isTypeOnly;
       }
-      out.push({ spec: node.moduleSpecifier.text, names });
+      out.push({ spec: node.moduleSpecifier.text, names, typeOnly });
     } else if (ts.isCallExpression(node) && node.arguments.length > 0 && ts.isStringLiteral(node.arguments[0]!)) {
       const callee = node.expression;
       if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) {
-        out.push({ spec: (node.arguments[0] as ts.StringLiteral).text, names: null });
+        out.push({ spec: (node.arguments[0] as ts.StringLiteral).text, names: null, typeOnly: false });
       }
     }
     ts.forEachChild(node, visit);
@@ -267,13 +276,13 @@ function importsOf(files: readonly string[]): { ours: Import[]; packages: Packag
   const ours: Import[] = [];
   const packages: PackageImport[] = [];
   for (const file of files) {
-    for (const { spec, names } of specifiersOf(file)) {
+    for (const { spec, names, typeOnly } of specifiersOf(file)) {
       if (spec.startsWith(".")) {
         const target = resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
         assert.ok(existsSync(target), `${fromSrc(file)} imports ${spec}, which resolves to no file`);
         ours.push({ from: fromSrc(file), to: fromSrc(target) });
       } else {
-        packages.push({ from: fromSrc(file), module: moduleOf(spec), names });
+        packages.push({ from: fromSrc(file), module: moduleOf(spec), names, typeOnly });
       }
     }
   }
@@ -303,6 +312,19 @@ function packageBreaches(imports: readonly PackageImport[], table: typeof PACKAG
     return extra.length === 0 ? [] : [`${from} -> ${module} (${extra.join(", ")})`];
   });
 }
+
+/** Each package a bundled module (scripts/build-package-bundles.mjs) takes into its bundle, and that module. */
+function bundledPackages(packages: readonly PackageImport[], bundles: typeof PACKAGE_BUNDLES): Map<string, string> {
+  return new Map(
+    bundles.flatMap(({ module, external }) =>
+      packages.filter((p) => p.from === `${module}.ts` && !p.typeOnly && !external.includes(p.module)).map((p) => [p.module, p.from] as const),
+    ),
+  );
+}
+
+/** The imports that would load a bundled package's own files beside its bundle, as "from -> module". */
+const secondCopies = (packages: readonly PackageImport[], bundled: ReadonlyMap<string, string>) =>
+  packages.filter((p) => !p.typeOnly && bundled.has(p.module) && bundled.get(p.module) !== p.from).map((p) => `${p.from} -> ${p.module}`);
 
 /** The feature folder of a path under domain/, or null for another part. */
 const featureOf = (path: string) => (path.startsWith("domain/") ? (path.split("/")[1] ?? null) : null);
@@ -440,6 +462,14 @@ describe("the imports of src/ hold what the map says (docs/architecture.md)", ()
     assert.deepEqual(driverLeaks(imports, DRIVER_IMPORTERS), []);
   });
 
+  // The build bundles each of these modules with the packages it imports (scripts/build-package-bundles.mjs): another
+  // module's import of one of those packages would load the package's own files too, a second copy of it.
+  it("a package the build bundles is loaded only through its bundled module", () => {
+    const bundled = bundledPackages(packages, PACKAGE_BUNDLES);
+    assert.ok(bundled.size >= PACKAGE_BUNDLES.length, `the bundled modules import ${[...bundled.keys()].join(", ")}`);
+    assert.deepEqual(secondCopies(packages, bundled), []);
+  });
+
   it("every listed driver importer still imports one (the list does not outlive its reasons)", () => {
     const importers = new Set(imports.filter(({ to }) => DRIVERS.some((d) => to.startsWith(d))).map((i) => i.from));
     assert.deepEqual(
@@ -518,6 +548,18 @@ describe("the import checks themselves", () => {
     },
   ];
   for (const c of packageCases) it(c.name, () => assert.deepEqual(packageBreaches(c.imports, PACKAGES), c.breaches));
+
+  it("finds a bundled package imported beside its bundle, not a type-only import of it", () => {
+    const imports: PackageImport[] = [
+      { from: "domain/shared/yaml.ts", module: "yaml", names: ["parse"] },
+      { from: "config/a.ts", module: "yaml", names: null },
+      { from: "config/b.ts", module: "yaml", names: ["Document"], typeOnly: true },
+      { from: "graphql/c.ts", module: "graphql", names: ["parse"] },
+    ];
+    const bundled = bundledPackages(imports, [{ module: "domain/shared/yaml", external: [] }]);
+    assert.deepEqual([...bundled], [["yaml", "domain/shared/yaml.ts"]]);
+    assert.deepEqual(secondCopies(imports, bundled), ["config/a.ts -> yaml"]);
+  });
 
   it("a subpath is its module", () => {
     assert.deepEqual(["node:fs/promises", "@apollo/server/errors", "graphql-ws/use/ws", "yaml"].map(moduleOf), [

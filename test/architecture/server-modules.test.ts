@@ -12,8 +12,17 @@ import { tempDir } from "../support/temp-dir.js";
 // memory) load only for store: etcd; @kubernetes/client-node's own files never, since the build bundles the part
 // kintsugi uses (its index alone is some 70 MB).
 
-/** The packages the build bundles into dist/graphql/apollo-server.js and dist/support/zod.js. */
-const BUNDLED_PACKAGES = ["@apollo/server", "@graphql-tools/schema", "@graphql-tools/utils", "@graphql-tools/merge", "zod"];
+/** The packages the build bundles (scripts/build-package-bundles.mjs): Apollo Server's, zod, yaml, prom-client's. */
+const BUNDLED_PACKAGES = [
+  "@apollo/server",
+  "@graphql-tools/schema",
+  "@graphql-tools/utils",
+  "@graphql-tools/merge",
+  "zod",
+  "yaml",
+  "prom-client",
+  "@opentelemetry/api",
+];
 
 const packagesOf = (paths: readonly string[]) => new Set(paths.flatMap((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(p)?.[1] ?? []));
 
@@ -49,8 +58,8 @@ describe("the libraries kintsugi serve loads (the real binary)", () => {
     {
       name: "SQLite, no Kubernetes",
       extra: () => "",
-      // Apollo Server, @graphql-tools and zod load only as the build's bundles of them: their packages loading too
-      // would be a second copy (scripts/build-package-bundles.mjs).
+      // Apollo Server, @graphql-tools, zod, yaml and prom-client load only as the build's bundles of them: their
+      // packages loading too would be a second copy (scripts/build-package-bundles.mjs).
       absent: ["etcd3", "@grpc/grpc-js", "@kubernetes/client-node", ...BUNDLED_PACKAGES],
       present: ["better-sqlite3", "ws"],
     },
@@ -84,11 +93,18 @@ describe("the libraries kintsugi serve loads (the real binary)", () => {
       assert.match(server.stderr(), /no_such_key/);
       const loaded = recorder.loaded();
       const packages = packagesOf(loaded);
-      // zod and Apollo Server load as the build's bundles of them (scripts/build-package-bundles.mjs).
-      const bundles = loaded.filter((p) => /\/dist\/(support\/zod|graphql\/apollo-server)\.js$/.test(p)).map((p) => p.replace(/.*\/dist\//, "dist/"));
-      assert.deepEqual(bundles, ["dist/support/zod.js"], "the config's schemas load (zod), not Apollo Server");
+      // zod, yaml, Apollo Server and prom-client load as the build's bundles of them (scripts/build-package-bundles.mjs).
+      const bundles = loaded
+        .filter((p) => /\/dist\/(support\/zod|domain\/shared\/yaml|graphql\/apollo-server|graphql\/prom-client)\.js$/.test(p))
+        .map((p) => p.replace(/.*\/dist\//, "dist/"))
+        .sort();
       assert.deepEqual(
-        ["graphql", "zod", "@apollo/server", "better-sqlite3", "ws", "prom-client", "pino"].filter((name) => packages.has(name)),
+        bundles,
+        ["dist/domain/shared/yaml.js", "dist/support/zod.js"],
+        "the config (yaml) and its schemas (zod) load, not Apollo Server nor the metrics",
+      );
+      assert.deepEqual(
+        ["graphql", "zod", "yaml", "@apollo/server", "better-sqlite3", "ws", "prom-client", "pino"].filter((name) => packages.has(name)),
         [],
       );
     } finally {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Registry } from "prom-client";
+import { Registry } from "../../src/graphql/prom-client.js";
 import { delaySeconds, EVENT_LOOP_SAMPLE_MS, registerEventLoopDelay } from "../../src/graphql/event-loop-delay.js";
 import { parsePrometheus, sampleValue } from "../support/prometheus-text.js";
 import { until } from "../support/until.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Registry } from "prom-client";
+import { Registry } from "../../src/graphql/prom-client.js";
 import { createRepairEntry, type RepairEntry } from "../../src/domain/queue/repair-entry.js";
 import { historyRecordFor } from "../../src/domain/queue/repair-history.js";
 import { MAX_TIME_TO_REPAIR_LABEL_VALUES, TimeToRepairHistogram } from "../../src/graphql/time-to-repair-histogram.js";

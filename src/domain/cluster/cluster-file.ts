@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml } from "../shared/yaml.js";
 import { isCidr } from "./template.js";
 import { TAINT_EFFECTS, type ClusterNode, type GeneratedCluster, type Taint, type TaintEffect } from "./types.js";
 

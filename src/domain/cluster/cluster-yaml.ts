@@ -1,4 +1,4 @@
-import { stringify } from "yaml";
+import { stringify } from "../shared/yaml.js";
 import type { ClusterNode, ClusterTemplate, GeneratedCluster, NodeTemplate } from "./types.js";
 
 // Words YAML 1.1 (Go's yaml.v2, behind sigs.k8s.io/yaml and so ckecli) or YAML 1.2 reads as booleans or null.

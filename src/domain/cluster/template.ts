@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml } from "../shared/yaml.js";
 import { ROLE_LABEL, TAINT_EFFECTS, WEIGHT_LABEL, type ClusterTemplate, type NodeTemplate, type Taint, type TaintEffect } from "./types.js";
 
 /** A validated template, or every reason it is not one (each naming the offending template or key). */
