@@ -1,4 +1,4 @@
-import WebSocket from "ws";
+import { WebSocket } from "./ws.js";
 import type { ClientTls } from "./tls-transport.js";
 
 /** The `ws` WebSocket class graphql-ws should use: with `tls`, it verifies the server with `tls.ca` and presents `tls.cert`. */

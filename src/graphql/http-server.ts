@@ -10,7 +10,7 @@ import {
 } from "./apollo-server.js";
 import type { DocumentNode, ExecutionArgs, GraphQLSchema } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { WebSocketServer } from "../adapters/ws.js";
 import { failSubscription, sharedSubscribe } from "./shared-subscribe.js";
 import { nextMessageSink, type BeforeNext } from "./next-message-sink.js";
 import type { SubscriptionSink } from "./pushed-subscription.js";

@@ -34,7 +34,8 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // The API: resolvers over the store port, the edge's access checks, its limits from the config, and the sabakan
   // gateway (sabakan's own root fields, forwarded). The runner's workers reach it through its context's interfaces.
   // A burst of requests starts its operations a few a turn of the event loop (support's turn quota).
-  graphql: ["domain", "store", "auth", "config", "gateway", "adapters/sabakan-gateway-client.ts", "support/turn-quota.ts"],
+  // Its WebSocket server is ws's, loaded through the adapters' one import of it.
+  graphql: ["domain", "store", "auth", "config", "gateway", "adapters/sabakan-gateway-client.ts", "adapters/ws.ts", "support/turn-quota.ts"],
   // The chat alert bridge is a graphql-ws client over the shared TLS transport.
   alerts: ["domain", "adapters/tls-transport.ts", "adapters/tls-websocket.ts"],
   // The CLI is a composition root too: `serve` starts main, the db commands open stores. `repair-queue watch` asks,
@@ -104,7 +105,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:stream": "the command spawner's pipes",
     "node:tls": "the system's CAs, for etcd over https without a CA of its own",
     "node:url": "the path of the command spawner's script",
-    ws: "the Kubernetes watch socket",
+    ws: "WebSocket clients and the API's server: the one import of ws (adapters/ws.ts), which the build bundles",
   },
   gateway: { graphql: "forwards GraphQL documents" },
   ha: { etcd3: "the leader election is etcd's", "node:perf_hooks": "a monotonic clock for lease deadlines" },
@@ -125,7 +126,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:url": "the schema files' paths",
     "node:worker_threads": "the what-if replay runs in a worker",
     "prom-client": "the metrics: the one import of prom-client (graphql/prom-client.ts), which the build bundles",
-    ws: "the WebSocket server",
+    ws: "the WebSocket server's types (its class through adapters/ws.ts)",
   },
   alerts: { "graphql-ws": "the bridge subscribes to kintsugi" },
   cli: {
@@ -136,7 +137,7 @@ const PACKAGES: Readonly<Record<string, Readonly<Record<string, string | { reado
     "node:http": "the operator commands are GraphQL requests over HTTP",
     "node:https": "... or HTTPS, loaded for an https server",
     "node:path": "their paths",
-    ws: "the subscription socket",
+    ws: "the subscription socket's type",
     "node:crypto": "the digest of a bundle's source its code cache must match",
     "node:module": "a require for a bundle run with its code cache",
     "node:url": "the bundle's file URL, for its import.meta.url and import()",

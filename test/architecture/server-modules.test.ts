@@ -12,7 +12,7 @@ import { tempDir } from "../support/temp-dir.js";
 // memory) load only for store: etcd; @kubernetes/client-node's own files never, since the build bundles the part
 // kintsugi uses (its index alone is some 70 MB).
 
-/** The packages the build bundles (scripts/build-package-bundles.mjs): Apollo Server's, zod, yaml, prom-client's. */
+/** The packages the build bundles (scripts/build-package-bundles.mjs): Apollo Server's, zod, yaml, prom-client's, ws. */
 const BUNDLED_PACKAGES = [
   "@apollo/server",
   "@graphql-tools/schema",
@@ -22,6 +22,7 @@ const BUNDLED_PACKAGES = [
   "yaml",
   "prom-client",
   "@opentelemetry/api",
+  "ws",
 ];
 
 const packagesOf = (paths: readonly string[]) => new Set(paths.flatMap((p) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(p)?.[1] ?? []));
@@ -58,10 +59,10 @@ describe("the libraries kintsugi serve loads (the real binary)", () => {
     {
       name: "SQLite, no Kubernetes",
       extra: () => "",
-      // Apollo Server, @graphql-tools, zod, yaml and prom-client load only as the build's bundles of them: their
+      // Apollo Server, @graphql-tools, zod, yaml, prom-client and ws load only as the build's bundles of them: their
       // packages loading too would be a second copy (scripts/build-package-bundles.mjs).
       absent: ["etcd3", "@grpc/grpc-js", "@kubernetes/client-node", ...BUNDLED_PACKAGES],
-      present: ["better-sqlite3", "ws"],
+      present: ["better-sqlite3", "graphql"],
     },
     {
       name: "SQLite with Kubernetes",

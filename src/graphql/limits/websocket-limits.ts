@@ -1,5 +1,6 @@
 import type { GraphQLError } from "graphql";
-import { WebSocket, type WebSocketServer } from "ws";
+import type { WebSocketServer } from "ws";
+import { WebSocket } from "../../adapters/ws.js";
 import { jsonNestedDeeperThan } from "./variable-depth.js";
 import { limitError } from "../errors.js";
 import { queuedBytes } from "./websocket-writes.js";
