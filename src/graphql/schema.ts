@@ -54,11 +54,19 @@ const enums: Resolvers = {
   },
 };
 
+let built: GraphQLSchema | undefined;
+
 /**
- * Builds the executable schema: SDL plus resolvers, which the generated types check against the SDL; its long lists
- * and joins charge an HTTP request's answer budget as they resolve.
+ * The executable schema: SDL plus resolvers, which the generated types check against the SDL; its long lists and
+ * joins charge an HTTP request's answer budget as they resolve. It depends on the code only (what a request needs
+ * comes in its context), so it is built once a process: a process that starts several servers (the tests) shares it.
  */
 export function buildSchema(): GraphQLSchema {
+  built ??= executableSchema();
+  return built;
+}
+
+function executableSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({
     typeDefs: schemaSDL(),
     resolvers: [
