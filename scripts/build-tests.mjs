@@ -64,7 +64,7 @@ export async function buildTests() {
   // When dist/ is built from this checkout (as `npm test`'s checks leave it), the tests load the packages kintsugi
   // bundles as kintsugi does, from dist's bundles (scripts/build-package-bundles.mjs): the whole Kubernetes library
   // cost each of the hundred-odd test processes that load the Kubernetes adapters about 0.4 s of CPU more, and Apollo
-  // Server's, zod's, yaml's, prom-client's and ws's modules one by one about 0.35 s more. Otherwise they load the
+  // Server's, zod's, yaml's, prom-client's and ws's modules one by one about 0.3 s more. Otherwise they load the
   // packages (the re-exports of src/adapters/kube-client.ts, src/adapters/ws.ts, src/graphql/apollo-server.ts,
   // src/graphql/prom-client.ts, src/support/zod.ts and src/domain/shared/yaml.ts, transpiled).
   if (spawnSync(process.execPath, [join(ROOT, "scripts", "build-stamp.mjs"), "fresh"]).status === 0) {

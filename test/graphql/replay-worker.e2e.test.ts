@@ -16,8 +16,8 @@ import { createClient } from "graphql-ws";
 import WebSocket from "ws";
 
 // A month of polls froze the server while the replay ran on its event loop; this is enough records for the replay to
-// take about a second here (0.6-1.4 s; twice as many took twice the CPU and showed nothing more: every check below
-// compares with the whole replay's own time).
+// take seconds here (1.8 s quiet, 3.8-5.0 s with three copies of this file on the two cores). Twice as many cost a
+// third more of the file's CPU and showed nothing more: every check below compares with the whole replay's own time.
 const POLLS = 500;
 const MACHINES = 400;
 const MINUTE = 60_000;
