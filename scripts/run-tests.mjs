@@ -8,14 +8,15 @@
 // shipped RBAC rules against them with test/deploy/rbac.suite-check.ts; the exit code is non-zero when either fails.
 // At the end it prints each part's time: the slowest files (scripts/test-timing-reporter.mjs records each file's wall
 // time), the total, and the time by folder; the whole table goes to test-artifacts/test-times.txt. The tests' TMPDIR
-// is a folder of its own in RAM (/dev/shm) where there is one.
+// is a folder of its own in RAM (/dev/shm) where there is one (scripts/test-tmpdir.mjs).
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 import { TEST_BUILD, buildTests, builtPath } from "./build-tests.mjs";
 import { stackPositionMapper } from "./stack-positions.mjs";
 import { PROCESS_PER_FILE_ENV, planProcesses, togetherLabel, writeTogetherEntry } from "./test-processes.mjs";
+import { testTmpDir } from "./test-tmpdir.mjs";
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -97,12 +98,9 @@ const built = Date.now();
 const transpiled = await buildTests();
 console.log(`.test-build: transpiled ${transpiled} files in ${Date.now() - built} ms`);
 const callsDir = full ? mkdtempSync(join(tmpdir(), "kintsugi-kube-calls-")) : null;
-// The tests' temporary files (SQLite databases, etcd's data, the fake machines' files) go to a RAM directory where
-// there is one, as the simulator's do: every SQLite commit and every etcd write syncs to disk, and on this 2-core
-// machine's disk (load 15-20) the SQLite conformance file took 55-61 s against 13-27 s in RAM, with a third more CPU.
-// Its own folder, open to every user as /tmp is (tests run kintsugi as nobody), removed at the end.
-// KINTSUGI_TEST_TMPDIR names another parent.
-const testTmp = testTmpDir();
+// The tests' temporary files (SQLite databases, etcd's data, the fake machines' files): scripts/test-tmpdir.mjs.
+const { dir: testTmp, why: testTmpWhy } = testTmpDir();
+console.log(`the tests' TMPDIR: ${testTmp ?? `the system's (${tmpdir()})`}, ${testTmpWhy}`);
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
   process.on(signal, () => {
     if (testTmp) rmSync(testTmp, { recursive: true, force: true });
@@ -115,31 +113,6 @@ const env = {
   ...(testTmp ? { TMPDIR: testTmp } : {}),
 };
 const timesDir = mkdtempSync(join(tmpdir(), "kintsugi-test-times-"));
-
-// The suite's temporary files peak at a few hundred megabytes (etcd members, SQLite files, the tarball install): a
-// smaller /dev/shm (a container's default is 64 MB) would fail tests for want of space, so the disk serves then.
-const RAM_TMP_MIN_BYTES = 2 * 1024 ** 3;
-
-/**
- * A new folder for the tests' temporary files: under KINTSUGI_TEST_TMPDIR, else /dev/shm when it is there with at
- * least RAM_TMP_MIN_BYTES free; else null (the system's temporary folder).
- */
-function testTmpDir() {
-  const chosen = process.env.KINTSUGI_TEST_TMPDIR;
-  const parent = chosen ?? "/dev/shm";
-  try {
-    if (!statSync(parent).isDirectory()) return null;
-    if (chosen === undefined) {
-      const { bavail, bsize } = statfsSync(parent);
-      if (bavail * bsize < RAM_TMP_MIN_BYTES) return null;
-    }
-    const dir = mkdtempSync(join(parent, "kintsugi-tests-"));
-    chmodSync(dir, 0o1777);
-    return dir;
-  } catch {
-    return null;
-  }
-}
 
 // Files run CONCURRENCY at a time (KINTSUGI_TEST_CONCURRENCY overrides it).
 const concurrency = Number(process.env.KINTSUGI_TEST_CONCURRENCY ?? CONCURRENCY);
