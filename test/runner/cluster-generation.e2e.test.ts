@@ -57,7 +57,6 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
   let sabakan: FakeSabakan;
   let kube: FakeKubeApi;
   let k: TestKintsugi;
-  let databasePath: string;
   const now = Date.UTC(2026, 10, 22, 6, 0, 0);
   const sabakanConfig = () => ({ url: sabakan.url, schedule: "0 0 1 1 *", timeoutSeconds: 1, maxResponseBytes: 1024 * 1024 });
   const current = async () => (await k.gql(`{ generatedCluster { ${CLUSTER} } }`)).data?.["generatedCluster"];
@@ -95,10 +94,9 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
       },
       { now: () => now, startSchedule: false, startClusterSchedule: false },
     );
-    databasePath = k.databasePath;
   });
   after(async () => {
-    await k.close();
+    await k.dispose();
     await kube.close();
     await sabakan.close();
   });
@@ -319,14 +317,13 @@ describe("cluster generation over GraphQL (test sabakan, test Kubernetes, SQLite
   it("keeps the template, the configuration and the history across a restart", async () => {
     const before = await current();
     const records = await history();
-    await k.close();
-    k = await startTestKintsugi(
+    k = await k.restart(
       {
         sabakan: sabakanConfig(),
         kubernetes: { kubeconfig: kube.kubeconfigPath, timeoutSeconds: 10 },
         constraints: { controlPlaneCount: 3, minimumWorkers: 4 },
       },
-      { now: () => now, startSchedule: false, startClusterSchedule: false, databasePath },
+      { now: () => now, startSchedule: false, startClusterSchedule: false },
     );
     assert.deepEqual(await current(), before);
     assert.deepEqual(await history(), records);

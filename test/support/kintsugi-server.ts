@@ -33,16 +33,19 @@ export interface TestKintsugi extends RunningKintsugi {
 export const ANONYMOUS_ADMIN: AuthConfig = { anonymous: "admin", tokens: [], allowedOrigins: [], allowedHosts: [] };
 
 /**
- * Starts kintsugi on 127.0.0.1 with an ephemeral port and a database file in a fresh temporary directory (or
- * `databasePath`, to restart on an existing file), with the test repair procedures unless overridden. The runner
- * is not started unless `startRunner` is true: API tests place entries where they want them.
+ * Starts kintsugi on 127.0.0.1 with an ephemeral port and a database file in a fresh temporary directory, which
+ * `dispose` removes (or `databasePath`, a file in a directory of the caller's, which it keeps), with the test repair
+ * procedures unless overridden. The runner is not started unless `startRunner` is true: API tests place entries where
+ * they want them.
  */
 export async function startTestKintsugi(
   overrides: Partial<KintsugiConfig> = {},
   options: StartOptions & { databasePath?: string } = {},
 ): Promise<TestKintsugi> {
+  // A database the caller names is in a directory the caller owns (and removes).
+  if (options.databasePath !== undefined) return startIn({ remove: () => {} }, options.databasePath, overrides, options);
   const dir = tempDir();
-  return startIn(dir, options.databasePath ?? join(dir.path, "kintsugi.db"), overrides, options);
+  return startIn(dir, join(dir.path, "kintsugi.db"), overrides, options);
 }
 
 async function startIn(dir: { remove: () => void }, databasePath: string, overrides: Partial<KintsugiConfig>, options: StartOptions): Promise<TestKintsugi> {
@@ -54,7 +57,11 @@ async function startIn(dir: { remove: () => void }, databasePath: string, overri
     auth: ANONYMOUS_ADMIN,
     ...overrides,
   };
-  const running = await startKintsugi(config, { logger: pino({ level: "silent" }), startRunner: false, ...options });
+  // A start refused (a test of the refusal, or a restart's) leaves no server to dispose of: the directory goes now.
+  const running = await startKintsugi(config, { logger: pino({ level: "silent" }), startRunner: false, ...options }).catch((err: unknown) => {
+    dir.remove();
+    throw err;
+  });
   return {
     ...running,
     databasePath,
