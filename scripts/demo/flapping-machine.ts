@@ -26,6 +26,8 @@ export class FlappingMachine {
   /** The next machine repaired flaps. */
   arm(): void {
     this.armed = true;
+    // Not one repaired before: its first entry may be too old for its third to fall within the escalation window.
+    this.justRepaired = [];
     this.world.tell("chaos", "the next machine kintsugi repairs breaks again right after its repair (a flapping machine)");
     this.flap();
   }
@@ -55,12 +57,13 @@ export class FlappingMachine {
 
   private flap(): void {
     if (!this.armed) return;
-    // Only a machine whose repair just now was its only one within the escalation window: its next repair must not be
-    // escalated, only the one after it.
+    // Only a machine whose repair just now was its only one within the escalation window (its next repair must not be
+    // escalated, only the one after it), and whose entry is recent enough for that one to fall within the window.
     const now = this.world.now();
     const once = this.justRepaired.filter((serial) => {
       const address = this.world.dc.machines.find((m) => m.serial === serial)?.address ?? "";
-      return (this.created.get(address) ?? []).filter((t) => now - t < DEMO_TIMINGS.escalationWindowSeconds).length <= 1;
+      const inWindow = (this.created.get(address) ?? []).filter((t) => now - t < DEMO_TIMINGS.escalationWindowSeconds);
+      return inWindow.length === 1 && now - (inWindow[0] as number) <= DEMO_TIMINGS.flapEntryMaxAgeSeconds;
     });
     const victim = pickMachineToFlap(this.world.view(), once, this.world.rules);
     if (!victim) return;

@@ -51,6 +51,12 @@ export const DEMO_TIMINGS = {
   powerOutageSeconds: 90,
   /** When, within a cycle, the next repaired machine breaks again at once (kintsugi's "recently repaired" rule). */
   flapAtSeconds: 90,
+  /**
+   * The flapping machine is one whose entry was created at most this long before it breaks again: its third entry,
+   * which kintsugi escalates, must fall within {@link escalationWindowSeconds} of its first, after two of the
+   * operator's clean-ups, two polls and a repair. A machine whose repair took longer is passed over for the next.
+   */
+  flapEntryMaxAgeSeconds: 45,
   /** When, within a cycle, a node's kubelet stops while sabakan still sees its machine healthy (the health check). */
   nodeNotReadyAtSeconds: 20,
   /** When, within a cycle, a machine breaks whose pod a disruption budget keeps from being evicted. */

@@ -66,4 +66,12 @@ describe("DEMO_TIMINGS: the incidents of a cycle", () => {
     // after the cool-down, so two earlier repairs of it never fit in one window.
     assert.ok(2 * DEMO_TIMINGS.coolDownSeconds > DEMO_TIMINGS.escalationWindowSeconds);
   });
+
+  it("the flapping machine's third entry falls within the escalation window of its first, with time for its repair", () => {
+    // From its first entry: at most flapEntryMaxAgeSeconds to its flap, then two clean-ups and two polls at most, and
+    // what is left for its second repair.
+    const T = DEMO_TIMINGS;
+    const left = T.escalationWindowSeconds - T.flapEntryMaxAgeSeconds - 2 * (T.cleanupEverySeconds + T.sabakanPollSeconds);
+    assert.ok(left >= T.repairCommandSeconds + T.rebootWatchSeconds + 2 * T.runnerIntervalSeconds, `${left} s for the second repair`);
+  });
 });
