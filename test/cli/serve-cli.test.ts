@@ -49,7 +49,8 @@ describe("kintsugi serve and check-config (serve as the real binary, check-confi
       const dir = tempDir();
       try {
         const seen = join(dir.path, "node-env");
-        const check = JSON.stringify(`printf '%s' "\${NODE_ENV-unset}" > ${seen}; echo false`);
+        // Written aside and moved into place: the test reads the file once it exists, and a redirection creates it empty.
+        const check = JSON.stringify(`printf '%s' "\${NODE_ENV-unset}" > ${seen}.tmp && mv ${seen}.tmp ${seen}; echo false`);
         writeFileSync(
           join(dir.path, "kintsugi.yaml"),
           `listen: "127.0.0.1:0"\ndatabase: ./k.db\nrepair:\n  repair_procedures:\n    - machine_types: [qemu]\n      repair_operations:\n` +
