@@ -2,8 +2,7 @@
 // single-threaded process and none reads what another writes, so they run two at a time (the longest, the type check
 // with the lint, first); each one's output is printed as a block when it ends, and a table of their times at the end.
 // The build runs only when dist/ is not already built from this checkout (`npm ci` builds it through `prepare`;
-// scripts/build-stamp.mjs knows); `--no-build` leaves it out (scripts/npm-test.mjs builds before the tests start).
-// Exits non-zero when any check fails, after all have run.
+// scripts/build-stamp.mjs knows). Exits non-zero when any check fails, after all have run.
 import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
 import { cpus, loadavg } from "node:os";
@@ -36,7 +35,7 @@ function run([name, command]) {
 }
 
 const started = Date.now();
-const queue = CHECKS.filter(([name]) => !(name === "build" && process.argv.includes("--no-build")));
+const queue = [...CHECKS];
 const results = [];
 await Promise.all(
   Array.from({ length: PARALLEL }, async () => {

@@ -11,12 +11,11 @@
 // is a folder of its own in RAM (/dev/shm) where there is one (scripts/test-tmpdir.mjs).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, loadavg, setPriority, tmpdir } from "node:os";
 import { delimiter, dirname, join, relative } from "node:path";
 import { TEST_BUILD, buildTests, builtPath } from "./build-tests.mjs";
 import { stackPositionMapper } from "./stack-positions.mjs";
 import { PROCESS_PER_FILE_ENV, planProcesses, togetherLabel, writeTogetherEntry } from "./test-processes.mjs";
-import { IDLE_POLICY, spawnIdle } from "./idle-priority.mjs";
 import { testTmpDir } from "./test-tmpdir.mjs";
 
 function testFiles(dir) {
@@ -95,8 +94,12 @@ const CONCURRENCY = 3;
 // about 80 s of CPU. They run beside the others from the start, in a run of their own at idle priority, on what the
 // others leave idle while they wait on servers and children: the rest of the suite's files get the cores as if the
 // sims were not there, and a sim that is still running at the end has them to itself. Two runs back to back: the
-// tests took 415.6 s with the sims among the four, 372.2 s with them beside. Idle priority: scripts/idle-priority.mjs.
+// tests took 415.6 s with the sims among the four, 372.2 s with them beside. Idle priority is Linux's SCHED_IDLE
+// (chrt --idle), whose tasks give way at once to any other task that wakes; nice 19 where chrt is missing.
 const IDLE_PRIORITY = ["test/sim/regression-seeds.test.ts", "test/sim/sweep.test.ts", "test/sim/generation-sweep.test.ts", "test/sim/determinism.test.ts"];
+/** Where chrt is missing, the lowest nice value instead. */
+const IDLE_NICE = 19;
+const IDLE_POLICY = onPath("chrt") ? "SCHED_IDLE" : `nice ${IDLE_NICE}`;
 
 const requested = process.argv.slice(2);
 const full = requested.length === 0;
@@ -166,8 +169,12 @@ function runLinked(links, timesFile, { parallel = concurrency, output = null, id
   const reporters = ["--test-reporter", process.stdout.isTTY ? "spec" : "tap", "--test-reporter-destination", output ?? "stdout"];
   reporters.push("--test-reporter", "./scripts/test-timing-reporter.mjs", "--test-reporter-destination", join(timesDir, timesFile));
   return new Promise((resolve) => {
-    const args = ["--test", `--test-concurrency=${parallel}`, ...reporters, ...links];
-    const child = (idle ? spawnIdle : spawn)(process.execPath, args, { stdio: "inherit", env });
+    const argv = [process.execPath, "--test", `--test-concurrency=${parallel}`, ...reporters, ...links];
+    // The files' processes inherit the policy, as their threads and children do.
+    const command = idle && IDLE_POLICY === "SCHED_IDLE" ? ["chrt", "--idle", "0", ...argv] : argv;
+    const child = spawn(command[0], command.slice(1), { stdio: "inherit", env });
+    // Set before node starts the files' processes.
+    if (idle && command === argv && child.pid !== undefined) setPriority(child.pid, IDLE_NICE);
     child.on("exit", (code, signal) => resolve(signal ? 1 : (code ?? 1)));
   });
 }
