@@ -74,8 +74,14 @@ describe("kintsugi cluster adopt: the cluster CKE runs, updated as CKE would", (
       sabakan.setState("1005", "RETIRED", Date.now() - 600_000);
       await cli("cluster", "generate");
       const retired = (await clusterNow()).nodes.find((n) => n.address === "10.0.1.2");
-      assert.deepEqual(retired?.taints, [{ key: "cke.cybozu.com/state", value: "retired", effect: "NoExecute" }], "kept, tainted retired");
-      assert.deepEqual((await history())[0]?.changes, ["taint node 10.0.1.2 with cke.cybozu.com/state=retired:NoExecute: machine is RETIRED"]);
+      const lastRound = (await history())[0];
+      // Failed once under heavy load (no taint, cause not found): the message keeps what the round saw and did.
+      assert.deepEqual(
+        retired?.taints,
+        [{ key: "cke.cybozu.com/state", value: "retired", effect: "NoExecute" }],
+        `kept, tainted retired; the node: ${JSON.stringify(retired ?? null)}; the last round: ${JSON.stringify(lastRound ?? null)}`,
+      );
+      assert.deepEqual(lastRound?.changes, ["taint node 10.0.1.2 with cke.cybozu.com/state=retired:NoExecute: machine is RETIRED"]);
 
       // 6 workers of 10 machines would be left: 60 %, below the default 80 %; allowed at 60 %.
       await cli("constraints", "set", "minimum-workers-rate", "60");
