@@ -26,8 +26,6 @@ export class FlappingMachine {
   /** The next machine repaired flaps. */
   arm(): void {
     this.armed = true;
-    // Not one repaired before: its first entry may be too old for its third to fall within the escalation window.
-    this.justRepaired = [];
     this.world.tell("chaos", "the next machine kintsugi repairs breaks again right after its repair (a flapping machine)");
     this.flap();
   }
